@@ -1,0 +1,25 @@
+/** What a command needs from the outside world; passed explicitly so commands run in-process in tests. */
+export interface CliContext {
+  /** Absolute working directory (after `--cwd`). */
+  cwd: string;
+  env: Record<string, string | undefined>;
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  /** stdout is a terminal (colors, progress). */
+  isTTY: boolean;
+  /** Colors allowed: a terminal and no NO_COLOR. */
+  color: boolean;
+  debug: boolean;
+}
+
+/** One CLI command. `run` returns the process exit code; user errors are thrown as `UserError`. */
+export interface CommandSpec<A = Record<string, unknown>> {
+  /** yargs command string, e.g. `explain <action>`. */
+  command: string;
+  describe: string;
+  /** Declares options and positionals on the yargs instance. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  builder?: (y: any) => any;
+  examples: Array<[string, string]>;
+  run: (args: A, ctx: CliContext) => Promise<number>;
+}

@@ -1,0 +1,59 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { codeFrameColumns } from '@babel/code-frame';
+import pc from 'picocolors';
+import type { Diagnostic } from '../diagnostics.js';
+import type { CliContext } from './context.js';
+
+/**
+ * `file:line:col: severity: message`, then the path in the document, a code frame and a hint.
+ * Paths are printed relative to the working directory. Source text is read from disk unless given.
+ */
+export function formatDiagnostics(
+  diagnostics: Diagnostic[],
+  ctx: Pick<CliContext, 'cwd' | 'color'>,
+  sources: Map<string, string> = new Map(),
+): string {
+  const colors = pc.createColors(ctx.color);
+  return diagnostics
+    .map((d) => {
+      const file = displayPath(d.file, ctx.cwd);
+      const head = `${file}:${d.line}:${d.column}: ${d.severity === 'error' ? colors.red('error') : colors.yellow('warning')}: ${d.message}`;
+      const lines = [colors.bold(head)];
+      if (d.path) lines.push(`  at ${d.path}`);
+      const text = sourceOf(d.file, ctx.cwd, sources);
+      if (text !== undefined && d.line >= 1) {
+        lines.push(
+          codeFrameColumns(text, { start: { line: d.line, column: d.column } }, { highlightCode: ctx.color, linesAbove: 1, linesBelow: 1 })
+            .split('\n')
+            .map((l) => `  ${l}`)
+            .join('\n'),
+        );
+      }
+      if (d.related) {
+        lines.push(`  ${displayPath(d.related.file, ctx.cwd)}:${d.related.line}:${d.related.column}: ${d.related.message}`);
+      }
+      if (d.hint) lines.push(`  ${colors.cyan('hint')}: ${d.hint}`);
+      return lines.join('\n');
+    })
+    .join('\n\n') + '\n';
+}
+
+export function displayPath(file: string, cwd: string): string {
+  if (!path.isAbsolute(file)) return file.split(path.sep).join('/');
+  const rel = path.relative(cwd, file);
+  return (rel === '' ? '.' : rel).split(path.sep).join('/');
+}
+
+function sourceOf(file: string, cwd: string, sources: Map<string, string>): string | undefined {
+  const cached = sources.get(file);
+  if (cached !== undefined) return cached;
+  try {
+    const text = readFileSync(path.resolve(cwd, file), 'utf8');
+    if (text.length > 2_000_000) return undefined;
+    sources.set(file, text);
+    return text;
+  } catch {
+    return undefined;
+  }
+}

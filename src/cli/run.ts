@@ -1,0 +1,100 @@
+import path from 'node:path';
+import yargs from 'yargs';
+import { UserError } from '../diagnostics.js';
+import { VERSION } from '../version.js';
+import type { CliContext, CommandSpec } from './context.js';
+import { commands as allCommands } from './commands/index.js';
+import { formatUserError } from './format-error.js';
+
+export interface RunCliOptions {
+  cwd: string;
+  env: Record<string, string | undefined>;
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  isTTY: boolean;
+  commands?: CommandSpec<any>[];
+}
+
+/**
+ * Runs the CLI in-process and resolves to the exit code. Never throws: user errors print one clear
+ * message (no stack trace unless --debug) and give 2; anything unexpected also gives 2.
+ */
+export async function runCli(argv: string[], options: RunCliOptions): Promise<number> {
+  const debug = argv.includes('--debug');
+  let exitCode: number | undefined;
+  let ctx: CliContext | undefined;
+  const makeContext = (args: { cwd?: unknown; debug?: unknown }): CliContext => {
+    const cwd = path.resolve(options.cwd, typeof args.cwd === 'string' ? args.cwd : '.');
+    return {
+      cwd,
+      env: options.env,
+      stdout: options.stdout,
+      stderr: options.stderr,
+      isTTY: options.isTTY,
+      color: options.isTTY && !options.env.NO_COLOR && options.env.TERM !== 'dumb',
+      debug: args.debug === true,
+    };
+  };
+
+  const parser = yargs(argv)
+    .scriptName('ctrlrun-gen')
+    .usage('$0 <command> [options]\n\nMake the tools of OpenAI Agents SDK agents safe to hand to a model.')
+    .option('cwd', { type: 'string', describe: 'Run as if started in this directory', global: true })
+    .option('debug', { type: 'boolean', describe: 'Show stack traces for errors', global: true, default: false })
+    .version(VERSION)
+    .alias('version', 'V')
+    .help()
+    .alias('help', 'h')
+    .strict()
+    .demandCommand(1, 'Name a command; see --help.')
+    .recommendCommands()
+    .exitProcess(false)
+    .wrap(Math.min(100, process.stdout.columns ?? 100))
+    .epilogue('Docs: see docs/ in the package. Exit codes: 0 ok, 1 findings or stale, 2 usage or configuration error.');
+
+  for (const spec of options.commands ?? allCommands) {
+    parser.command(
+      spec.command,
+      spec.describe,
+      (y: any) => {
+        let built = spec.builder ? spec.builder(y) : y;
+        for (const [cmd, what] of spec.examples) built = built.example(cmd, what);
+        return built;
+      },
+      async (args: any) => {
+        ctx = makeContext(args);
+        exitCode = await spec.run(args, ctx);
+      },
+    );
+  }
+
+  let output = '';
+  let usageError: unknown;
+  try {
+    await parser.parseAsync(argv, {}, (err: unknown, _argv: unknown, out: string) => {
+      output = out;
+      usageError = err ?? undefined;
+    });
+    if (usageError) return reportError(usageError, ctx ?? makeContext({ debug }), output);
+    if (output) options.stdout(output.endsWith('\n') ? output : `${output}\n`);
+    return exitCode ?? 0;
+  } catch (error) {
+    return reportError(error, ctx ?? makeContext({ debug }), output);
+  }
+}
+
+function reportError(error: unknown, ctx: CliContext, output: string): number {
+  if (error instanceof UserError) {
+    ctx.stderr(formatUserError(error, ctx));
+  } else if (error instanceof Error && error.name === 'YError') {
+    // A usage error from yargs: it already rendered help text into `output`.
+    if (output) ctx.stderr(output.endsWith('\n') ? output : `${output}\n`);
+    else ctx.stderr(`ctrlrun-gen: ${error.message}\n`);
+  } else {
+    const message = error instanceof Error ? error.message : String(error);
+    ctx.stderr(`ctrlrun-gen: internal error: ${message}\n`);
+    if (!ctx.debug) ctx.stderr('Run again with --debug to see the stack trace, and please report it.\n');
+  }
+  if (ctx.debug && error instanceof Error && error.stack) ctx.stderr(`${error.stack}\n`);
+  return 2;
+}

@@ -1,0 +1,196 @@
+/**
+ * Contracts of `ctrlrun-gen/runtime`. This module imports nothing of the generator
+ * (no ts-morph, yargs, yaml): generated code and user code import it at run time.
+ */
+
+export type Decision = 'allow' | 'approve' | 'deny';
+
+/** Why a decision was reached. `rule_matched` carries the 0-based rule index in `rule`. */
+export type DecisionReason = 'rule_matched' | 'no_rule_matched' | 'unknown_action';
+
+export interface DecisionResult {
+  decision: Decision;
+  /** 0-based index of the matching rule, or null when no rule matched / unknown action. */
+  rule: number | null;
+  reason: DecisionReason;
+}
+
+/** Result of rendering an `effect:`/`resource:` template against the call's arguments. */
+export type TemplateResult = { ok: true; value: string } | { ok: false; arg: string };
+
+/** One action of the compiled policy, as the generated module emits it. */
+export interface CompiledAction {
+  id: string;
+  /** Straight-line decision function; pure, total (never throws on any input). */
+  decide: (args: unknown) => DecisionResult;
+  effect?: (args: unknown) => TemplateResult;
+  resource?: (args: unknown) => TemplateResult;
+  controls: readonly string[];
+  approvalsRequired: number;
+  maxAttempts: number;
+}
+
+export interface CompiledPolicy {
+  /** SHA-256 hex of the normalized policy (same as the loader's `Policy.hash`). */
+  hash: string;
+  mode: 'enforce' | 'observe';
+  environment?: string;
+  actions: Readonly<Record<string, CompiledAction>>;
+  /** SDK tool name (as written in code) -> action id, from the manifest. */
+  tools: Readonly<Record<string, string>>;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The store: the source of truth across processes. Every method that changes state is ONE atomic
+// operation of the store (a transaction / conditional write), never read-then-write in the runtime.
+// All times are epoch milliseconds supplied by the caller (the runtime passes its clock).
+// ---------------------------------------------------------------------------------------------
+
+export type ApprovalState = 'pending' | 'approved' | 'rejected' | 'consumed';
+
+export interface ApprovalAnswer {
+  approver: string;
+  decision: 'approve' | 'reject';
+  reason?: string;
+  at: number;
+}
+
+export interface ApprovalRequest {
+  /** The SDK call id; the primary key. */
+  callId: string;
+  action: string;
+  /** The SDK tool name (as the model saw it). */
+  toolName: string;
+  /** SHA-256 hex of the canonical JSON of the parsed arguments. */
+  argsHash: string;
+  /** Canonical JSON of the arguments, for operators to read. */
+  args: string;
+  policyHash: string;
+  /** Who the run acts for (from `identity`), never from the model. */
+  principal: string;
+  approvalsRequired: number;
+  state: ApprovalState;
+  answers: ApprovalAnswer[];
+  createdAt: number;
+  /** When the request became approved or rejected. */
+  decidedAt?: number;
+  consumedAt?: number;
+}
+
+export type NewApprovalRequest = Omit<ApprovalRequest, 'state' | 'answers' | 'decidedAt' | 'consumedAt'>;
+
+export type AddAnswerResult =
+  | { outcome: 'recorded'; request: ApprovalRequest }
+  /** The same approver already answered: nothing changed. */
+  | { outcome: 'duplicate'; request: ApprovalRequest }
+  /** The approver is the request's principal: refused, nothing changed. */
+  | { outcome: 'approver_is_requester'; request: ApprovalRequest }
+  /** The request is no longer pending (approved, rejected or consumed): nothing changed. */
+  | { outcome: 'not_pending'; request: ApprovalRequest }
+  | { outcome: 'unknown' };
+
+export type ClaimResult =
+  /** The request was `approved` and is now `consumed` (this caller is the only one to get this). */
+  | { outcome: 'claimed'; request: ApprovalRequest }
+  | { outcome: 'consumed'; request: ApprovalRequest }
+  | { outcome: 'not_approved'; request: ApprovalRequest }
+  | { outcome: 'unknown' };
+
+export type EffectState = 'in_flight' | 'committed' | 'failed' | 'ambiguous';
+
+export interface EffectRecord {
+  key: string;
+  action: string;
+  state: EffectState;
+  /** Attempts started so far (1 after the first reservation). */
+  attempts: number;
+  /** Id of the attempt currently (or last) holding the key. */
+  attemptId: string;
+  /** While in_flight: the lease end; past it the attempt is considered crashed (ambiguous). */
+  leaseUntil: number;
+  updatedAt: number;
+  resolvedBy?: string;
+}
+
+export type ReserveResult =
+  | { outcome: 'reserved'; effect: EffectRecord }
+  | { outcome: 'duplicate'; effect: EffectRecord }
+  /** in flight elsewhere (lease not over), or ambiguous: unknown whether it happened. */
+  | { outcome: 'ambiguous'; effect: EffectRecord }
+  /** failed before and `attempts >= maxAttempts`. */
+  | { outcome: 'exhausted'; effect: EffectRecord };
+
+export interface ReserveEffectInput {
+  key: string;
+  action: string;
+  attemptId: string;
+  maxAttempts: number;
+  now: number;
+  leaseMs: number;
+}
+
+/** What the runtime asks a store to append; the store assigns seq, prev_hash and hash atomically. */
+export interface ReceiptBody {
+  at: number;
+  action: string;
+  call_id: string | null;
+  args_hash: string | null;
+  principal: string | null;
+  /** allow | approve | deny (what the policy said), even in observe mode. */
+  decision: Decision | null;
+  reason: string;
+  approvers: string[];
+  effect_key: string | null;
+  /** e.g. requested, executed, failed, denied, refused, observed, approved, rejected, resolved. */
+  result: string;
+  policy_hash: string;
+  mode: 'enforce' | 'observe';
+  environment: string | null;
+}
+
+export interface Receipt extends ReceiptBody {
+  /** 1-based, contiguous. */
+  seq: number;
+  /** The previous receipt's hash; 64 zeros for the first. */
+  prev_hash: string;
+  /** SHA-256 hex of the canonical JSON of every other field of this receipt. */
+  hash: string;
+}
+
+export interface Store {
+  readonly kind: string;
+  /** Idempotent by callId: inserts a pending request, or returns the existing one unchanged. */
+  putRequest(request: NewApprovalRequest): Promise<ApprovalRequest>;
+  getRequest(callId: string): Promise<ApprovalRequest | null>;
+  listRequests(filter?: { state?: ApprovalState }): Promise<ApprovalRequest[]>;
+  /**
+   * Atomically records one answer. An `approve` from a new approver (not the principal) is added;
+   * once `approvalsRequired` distinct approvers said yes the request becomes `approved`
+   * (`decidedAt = at`). A `reject` makes it `rejected`.
+   */
+  addAnswer(callId: string, answer: ApprovalAnswer): Promise<AddAnswerResult>;
+  /** Atomically moves an `approved` request to `consumed`; single use. */
+  claimApproval(callId: string, now: number): Promise<ClaimResult>;
+
+  /**
+   * Atomically reserves an effect key before the body runs:
+   * none -> in_flight (attempts 1) `reserved`; committed -> `duplicate`;
+   * in_flight with lease not over -> `ambiguous`; in_flight with lease over -> becomes ambiguous, `ambiguous`;
+   * ambiguous -> `ambiguous`; failed with attempts < maxAttempts -> in_flight (attempts+1) `reserved`;
+   * failed otherwise -> `exhausted`.
+   */
+  reserveEffect(input: ReserveEffectInput): Promise<ReserveResult>;
+  /** Settles the attempt that holds the key (no-op returning false if attemptId no longer holds it). */
+  settleEffect(key: string, attemptId: string, state: 'committed' | 'failed' | 'ambiguous', now: number): Promise<boolean>;
+  /** An operator's resolution of an ambiguous (or in-flight past lease) key. */
+  resolveEffect(key: string, state: 'committed' | 'failed', by: string, now: number): Promise<EffectRecord | null>;
+  getEffect(key: string): Promise<EffectRecord | null>;
+  listEffects(filter?: { state?: EffectState }): Promise<EffectRecord[]>;
+
+  /** Atomically appends a receipt, chaining it to the last one. */
+  appendReceipt(body: ReceiptBody): Promise<Receipt>;
+  /** Receipts in seq order. */
+  listReceipts(options?: { afterSeq?: number; limit?: number }): Promise<Receipt[]>;
+
+  close(): Promise<void>;
+}

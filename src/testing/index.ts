@@ -1,0 +1,2 @@
+/** `ctrlrun-gen/testing`: helpers for testing stores and protected tools. */
+export {};
