@@ -1,0 +1,130 @@
+import type { RepoScan } from '../scan/types.js';
+
+/** One SDK tool name found in the repo, with every place it is declared. */
+export interface FoundTool {
+  name: string;
+  places: Array<{ file: string; line: number }>;
+}
+
+export interface InitPlan {
+  tools: Array<FoundTool & { action: string; renamedFrom?: string }>;
+  /** SDK tool() calls whose name is not a literal: they cannot be mapped automatically. */
+  unnamed: Array<{ file: string; line: number }>;
+}
+
+/** Groups the repo's SDK tool() calls by literal name, in a stable order (first appearance by file, line). */
+export function findTools(scan: RepoScan): { tools: FoundTool[]; unnamed: InitPlan['unnamed'] } {
+  const byName = new Map<string, FoundTool>();
+  const unnamed: InitPlan['unnamed'] = [];
+  const files = [...scan.files].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+  for (const file of files) {
+    for (const call of file.sdkToolCalls) {
+      if (call.name === undefined) {
+        unnamed.push({ file: file.file, line: call.span.line });
+        continue;
+      }
+      const found = byName.get(call.name) ?? { name: call.name, places: [] };
+      found.places.push({ file: file.file, line: call.span.line });
+      byName.set(call.name, found);
+    }
+  }
+  return { tools: [...byName.values()], unnamed };
+}
+
+/** `Refund Expert` → `refund_expert`; never empty; only the characters an action id allows. */
+export function actionIdFor(toolName: string): string {
+  const id = toolName
+    .trim()
+    .toLowerCase()
+    .replace(/[^a-z0-9_.-]+/g, '_')
+    .replace(/^[^a-z0-9]+/, '')
+    .replace(/_+$/, '');
+  return id === '' ? 'tool' : id;
+}
+
+/** Derives one action id per tool name; a collision gets a numeric suffix and remembers why. */
+export function planActions(found: { tools: FoundTool[]; unnamed: InitPlan['unnamed'] }): InitPlan {
+  const taken = new Set<string>();
+  const tools = found.tools.map((tool) => {
+    const base = actionIdFor(tool.name);
+    let action = base;
+    for (let n = 2; taken.has(action); n++) action = `${base}_${n}`;
+    taken.add(action);
+    return action === base ? { ...tool, action } : { ...tool, action, renamedFrom: base };
+  });
+  return { tools, unnamed: found.unnamed };
+}
+
+/** YAML scalar: plain when unambiguous, else double-quoted (JSON strings are valid YAML). */
+export function yamlString(value: string): string {
+  return /^[A-Za-z_][A-Za-z0-9_.-]*$/.test(value) && !/^(true|false|null|yes|no|on|off|y|n|~)$/i.test(value)
+    ? value
+    : JSON.stringify(value);
+}
+
+const where = (tool: FoundTool): string => tool.places.map((p) => `${p.file}:${p.line}`).join(', ');
+
+export function renderPolicy(plan: InitPlan): string {
+  const lines = [
+    '# yaml-language-server: $schema=./node_modules/ctrlrun-gen/policy.schema.json',
+    '#',
+    '# Written by `ctrlrun-gen init`. Every tool the model can call is an action below, and every',
+    '# action starts at `decision: approve`: nothing new runs without a human saying yes.',
+    '# To loosen it, give an action `decision: allow` (runs on its own) or `rules:` with conditions on',
+    '# its arguments, e.g.',
+    '#   rules:',
+    '#     - when: { amount_lte: 10000 }',
+    '#       decision: allow',
+    '#     - decision: approve',
+    '# Add `effect: "refund:{payment_id}"` to an action that must never run twice for the same key.',
+    '# Reference: node_modules/ctrlrun-gen/docs/policy.md. Check a change with `npx ctrlrun-gen explain`.',
+    'schema: ctrlrun.policy/v6',
+    'mode: enforce',
+    'actions:',
+  ];
+  if (plan.tools.length === 0) lines[lines.length - 1] = 'actions: {}';
+  for (const tool of plan.tools) {
+    lines.push(`  # tool ${JSON.stringify(tool.name)} at ${where(tool)}`);
+    if (tool.renamedFrom) lines.push(`  # (named ${tool.action}: ${tool.renamedFrom} was taken by another tool)`);
+    lines.push(`  ${yamlString(tool.action)}:`, '    decision: approve');
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+export function renderManifest(plan: InitPlan, paths: { output: string; control: string }): string {
+  const lines = [
+    '# yaml-language-server: $schema=./node_modules/ctrlrun-gen/manifest.schema.json',
+    '# Written by `ctrlrun-gen init`: which SDK tool is which policy action.',
+    'schema: ctrlrun.tools/v1',
+    'policy: ctrlrun.yaml',
+    `output: ${yamlString(paths.output)}`,
+    `control: ${yamlString(paths.control)}`,
+    plan.tools.length === 0 ? 'tools: []' : 'tools:',
+  ];
+  for (const tool of plan.tools) {
+    lines.push(`  # ${where(tool)}`, `  - tool: ${yamlString(tool.name)}`, `    action: ${yamlString(tool.action)}`);
+  }
+  for (const place of plan.unnamed) {
+    lines.push(`  # not mapped: the tool() at ${place.file}:${place.line} has no literal name`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+export function renderControl(): string {
+  return `// The operator's control: where approvals, effects and receipts are kept, and who a run acts for.
+// Written by \`ctrlrun-gen init\`; it is yours to edit (the generated module imports its default export).
+import { createControl, sqliteStore } from 'ctrlrun-gen/runtime';
+
+export default createControl({
+  // SQLite in .ctrlrun/ (add it to .gitignore). For many processes on many hosts use
+  // postgresStore({ connectionString: process.env.DATABASE_URL! }) instead.
+  store: sqliteStore({ path: '.ctrlrun/state.db' }),
+  // CHANGE THIS: return the principal the run acts for, from your own run context (a session, an
+  // authenticated user); never from the model's arguments. Returning null refuses every call.
+  identity: (runContext) => {
+    const context = runContext.context as { user?: string } | undefined;
+    return context?.user ?? null;
+  },
+});
+`;
+}
