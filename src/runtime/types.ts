@@ -167,6 +167,8 @@ export interface Store {
    * Atomically records one answer. An `approve` from a new approver (not the principal) is added;
    * once `approvalsRequired` distinct approvers said yes the request becomes `approved`
    * (`decidedAt = at`). A `reject` makes it `rejected`.
+   * Checked in this order: not pending -> `not_pending`; answer (approve or reject) from the
+   * principal -> `approver_is_requester`; approver already answered -> `duplicate`; else `recorded`.
    */
   addAnswer(callId: string, answer: ApprovalAnswer): Promise<AddAnswerResult>;
   /** Atomically moves an `approved` request to `consumed`; single use. */
@@ -180,9 +182,16 @@ export interface Store {
    * failed otherwise -> `exhausted`.
    */
   reserveEffect(input: ReserveEffectInput): Promise<ReserveResult>;
-  /** Settles the attempt that holds the key (no-op returning false if attemptId no longer holds it). */
+  /**
+   * Settles the attempt that holds the key (no-op returning false if attemptId no longer holds it).
+   * The holder may settle while the key is `in_flight` or `ambiguous` (its lease ran out but the
+   * truth arrived late); a key already committed/failed (or resolved by an operator) is not changed.
+   */
   settleEffect(key: string, attemptId: string, state: 'committed' | 'failed' | 'ambiguous', now: number): Promise<boolean>;
-  /** An operator's resolution of an ambiguous (or in-flight past lease) key. */
+  /**
+   * An operator's resolution of an ambiguous (or in-flight past lease) key. Any other key is
+   * returned unchanged (compare `state`/`resolvedBy`); an unknown key is null.
+   */
   resolveEffect(key: string, state: 'committed' | 'failed', by: string, now: number): Promise<EffectRecord | null>;
   getEffect(key: string): Promise<EffectRecord | null>;
   listEffects(filter?: { state?: EffectState }): Promise<EffectRecord[]>;

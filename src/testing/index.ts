@@ -1,2 +1,2 @@
 /** `ctrlrun-gen/testing`: helpers for testing stores and protected tools. */
-export {};
+export { describeStoreConformance, type ConformanceHarness } from './conformance.js';

@@ -1,0 +1,212 @@
+import { GENESIS_HASH, receiptHash } from './receipts-hash.js';
+import type {
+  AddAnswerResult,
+  ApprovalAnswer,
+  ApprovalRequest,
+  ApprovalState,
+  ClaimResult,
+  EffectRecord,
+  EffectState,
+  NewApprovalRequest,
+  Receipt,
+  ReceiptBody,
+  ReserveEffectInput,
+  ReserveResult,
+  Store,
+} from './types.js';
+
+/**
+ * The in-memory store: one process, gone when the process ends. Every method runs to completion
+ * without awaiting in the middle, so each is atomic under Node's single thread. Values go in and
+ * out as copies: a caller mutating what it got back never changes the store.
+ */
+export function memoryStore(): Store {
+  const requests = new Map<string, ApprovalRequest>();
+  const effects = new Map<string, EffectRecord>();
+  const receipts: Receipt[] = [];
+  let closed = false;
+
+  const open = (): void => {
+    if (closed) throw new Error('memoryStore: the store is closed');
+  };
+
+  return {
+    kind: 'memory',
+
+    async putRequest(request: NewApprovalRequest): Promise<ApprovalRequest> {
+      open();
+      const existing = requests.get(request.callId);
+      if (existing) return copy(existing);
+      const created: ApprovalRequest = { ...copy(request), state: 'pending', answers: [] };
+      requests.set(request.callId, created);
+      return copy(created);
+    },
+
+    async getRequest(callId: string): Promise<ApprovalRequest | null> {
+      open();
+      const found = requests.get(callId);
+      return found ? copy(found) : null;
+    },
+
+    async listRequests(filter?: { state?: ApprovalState }): Promise<ApprovalRequest[]> {
+      open();
+      return [...requests.values()]
+        .filter((r) => filter?.state === undefined || r.state === filter.state)
+        .sort((a, b) => a.createdAt - b.createdAt || (a.callId < b.callId ? -1 : a.callId > b.callId ? 1 : 0))
+        .map(copy);
+    },
+
+    async addAnswer(callId: string, answer: ApprovalAnswer): Promise<AddAnswerResult> {
+      open();
+      const request = requests.get(callId);
+      if (!request) return { outcome: 'unknown' };
+      const outcome = answerOutcome(request, answer);
+      if (outcome !== 'recorded') return { outcome, request: copy(request) };
+      request.answers.push(copy(answer));
+      if (answer.decision === 'reject') {
+        request.state = 'rejected';
+        request.decidedAt = answer.at;
+      } else if (approvingCount(request) >= request.approvalsRequired) {
+        request.state = 'approved';
+        request.decidedAt = answer.at;
+      }
+      return { outcome: 'recorded', request: copy(request) };
+    },
+
+    async claimApproval(callId: string, now: number): Promise<ClaimResult> {
+      open();
+      const request = requests.get(callId);
+      if (!request) return { outcome: 'unknown' };
+      if (request.state === 'consumed') return { outcome: 'consumed', request: copy(request) };
+      if (request.state !== 'approved') return { outcome: 'not_approved', request: copy(request) };
+      request.state = 'consumed';
+      request.consumedAt = now;
+      return { outcome: 'claimed', request: copy(request) };
+    },
+
+    async reserveEffect(input: ReserveEffectInput): Promise<ReserveResult> {
+      open();
+      const current = effects.get(input.key);
+      const transition = reserveTransition(current, input);
+      if (transition.next) effects.set(input.key, transition.next);
+      return { outcome: transition.outcome, effect: copy(transition.next ?? (current as EffectRecord)) };
+    },
+
+    async settleEffect(key, attemptId, state, now): Promise<boolean> {
+      open();
+      const current = effects.get(key);
+      if (!current || !canSettle(current, attemptId)) return false;
+      current.state = state;
+      current.updatedAt = now;
+      return true;
+    },
+
+    async resolveEffect(key, state, by, now): Promise<EffectRecord | null> {
+      open();
+      const current = effects.get(key);
+      if (!current) return null;
+      if (canResolve(current, now)) {
+        current.state = state;
+        current.resolvedBy = by;
+        current.updatedAt = now;
+      }
+      return copy(current);
+    },
+
+    async getEffect(key: string): Promise<EffectRecord | null> {
+      open();
+      const found = effects.get(key);
+      return found ? copy(found) : null;
+    },
+
+    async listEffects(filter?: { state?: EffectState }): Promise<EffectRecord[]> {
+      open();
+      return [...effects.values()]
+        .filter((e) => filter?.state === undefined || e.state === filter.state)
+        .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+        .map(copy);
+    },
+
+    async appendReceipt(body: ReceiptBody): Promise<Receipt> {
+      open();
+      const last = receipts[receipts.length - 1];
+      const unsigned = { ...copy(body), seq: receipts.length + 1, prev_hash: last ? last.hash : GENESIS_HASH };
+      const receipt: Receipt = { ...unsigned, hash: receiptHash(unsigned) };
+      receipts.push(receipt);
+      return copy(receipt);
+    },
+
+    async listReceipts(options?: { afterSeq?: number; limit?: number }): Promise<Receipt[]> {
+      open();
+      const after = options?.afterSeq ?? 0;
+      const selected = receipts.filter((r) => r.seq > after);
+      return (options?.limit === undefined ? selected : selected.slice(0, options.limit)).map(copy);
+    },
+
+    async close(): Promise<void> {
+      closed = true;
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The transition rules, as pure functions: the SQL stores implement the same table.
+// ---------------------------------------------------------------------------------------------
+
+/** What `addAnswer` does with an answer, before any change. */
+export function answerOutcome(
+  request: ApprovalRequest,
+  answer: ApprovalAnswer,
+): 'recorded' | 'duplicate' | 'approver_is_requester' | 'not_pending' {
+  if (request.state !== 'pending') return 'not_pending';
+  if (answer.approver === request.principal) return 'approver_is_requester';
+  if (request.answers.some((a) => a.approver === answer.approver)) return 'duplicate';
+  return 'recorded';
+}
+
+function approvingCount(request: ApprovalRequest): number {
+  return new Set(request.answers.filter((a) => a.decision === 'approve').map((a) => a.approver)).size;
+}
+
+/** The reservation table of `Store.reserveEffect`. `next` is the record to write, if any. */
+export function reserveTransition(
+  current: EffectRecord | undefined,
+  input: ReserveEffectInput,
+): { outcome: ReserveResult['outcome']; next?: EffectRecord } {
+  const fresh = (attempts: number): EffectRecord => ({
+    key: input.key,
+    action: input.action,
+    state: 'in_flight',
+    attempts,
+    attemptId: input.attemptId,
+    leaseUntil: input.now + input.leaseMs,
+    updatedAt: input.now,
+  });
+  if (!current) return { outcome: 'reserved', next: fresh(1) };
+  switch (current.state) {
+    case 'committed':
+      return { outcome: 'duplicate' };
+    case 'ambiguous':
+      return { outcome: 'ambiguous' };
+    case 'in_flight':
+      if (input.now < current.leaseUntil) return { outcome: 'ambiguous' };
+      return { outcome: 'ambiguous', next: { ...current, state: 'ambiguous', updatedAt: input.now } };
+    case 'failed':
+      if (current.attempts < input.maxAttempts) return { outcome: 'reserved', next: fresh(current.attempts + 1) };
+      return { outcome: 'exhausted' };
+  }
+}
+
+/** Only the attempt holding the key may settle it, and only while its outcome is still open. */
+export function canSettle(current: EffectRecord, attemptId: string): boolean {
+  return current.attemptId === attemptId && (current.state === 'in_flight' || current.state === 'ambiguous') && current.resolvedBy === undefined;
+}
+
+/** An operator resolves an ambiguous key, or an in-flight one whose lease is over. */
+export function canResolve(current: EffectRecord, now: number): boolean {
+  return current.state === 'ambiguous' || (current.state === 'in_flight' && now >= current.leaseUntil);
+}
+
+function copy<T>(value: T): T {
+  return structuredClone(value);
+}

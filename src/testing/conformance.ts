@@ -1,0 +1,425 @@
+import { randomUUID } from 'node:crypto';
+import { GENESIS_HASH, receiptHash } from '../runtime/receipts-hash.js';
+import type { NewApprovalRequest, Receipt, ReceiptBody, Store } from '../runtime/types.js';
+
+/**
+ * The test framework's functions, passed in so this package never imports a test runner at run
+ * time. Vitest's `describe`, `it`, `expect`, `beforeEach`, `afterEach` fit (so do Jest's).
+ */
+export interface ConformanceHarness {
+  describe: (name: string, body: () => void) => unknown;
+  it: (name: string, body: () => Promise<void> | void) => unknown;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  expect: (value: unknown) => any;
+  beforeEach: (body: () => Promise<void> | void) => unknown;
+  afterEach: (body: () => Promise<void> | void) => unknown;
+}
+
+/**
+ * The store conformance suite: every `Store` (memory, SQLite, Postgres, yours) must pass it.
+ * `makeStore` is called before each test; the store is closed after it. Tests use fresh random
+ * ids and never assume the store is empty, so a shared database works too.
+ */
+export function describeStoreConformance(name: string, makeStore: () => Promise<Store>, t: ConformanceHarness): void {
+  const { describe, it, expect, beforeEach, afterEach } = t;
+
+  describe(`store conformance: ${name}`, () => {
+    let store: Store;
+    let id: (label: string) => string;
+
+    beforeEach(async () => {
+      store = await makeStore();
+      const run = randomUUID().slice(0, 8);
+      id = (label) => `${label}-${run}-${randomUUID().slice(0, 8)}`;
+    });
+    afterEach(async () => {
+      await store.close();
+    });
+
+    const request = (overrides: Partial<NewApprovalRequest> = {}): NewApprovalRequest => ({
+      callId: id('call'),
+      action: 'stripe.refund',
+      toolName: 'refund',
+      argsHash: 'a'.repeat(64),
+      args: '{"amount":5000}',
+      policyHash: 'p'.repeat(64),
+      principal: 'alice',
+      approvalsRequired: 1,
+      createdAt: 1_000,
+      ...overrides,
+    });
+
+    describe('approval requests', () => {
+      it('putRequest inserts a pending request with no answers', async () => {
+        const r = request();
+        const stored = await store.putRequest(r);
+        expect(stored).toMatchObject({ ...r, state: 'pending', answers: [] });
+        expect(stored.decidedAt ?? null).toBe(null);
+        expect(stored.consumedAt ?? null).toBe(null);
+        expect(await store.getRequest(r.callId)).toEqual(stored);
+      });
+
+      it('putRequest is idempotent by callId: the existing request is returned unchanged', async () => {
+        const r = request();
+        const first = await store.putRequest(r);
+        const second = await store.putRequest({ ...r, argsHash: 'b'.repeat(64), principal: 'mallory', createdAt: 9_999 });
+        expect(second).toEqual(first);
+        expect((await store.getRequest(r.callId))?.principal).toBe('alice');
+        const concurrent = await Promise.all([1, 2, 3, 4].map((n) => store.putRequest({ ...request({ callId: `${r.callId}-c` }), createdAt: n })));
+        expect(new Set(concurrent.map((c) => c.createdAt)).size).toBe(1);
+      });
+
+      it('putRequest does not reset a decided request', async () => {
+        const r = request();
+        await store.putRequest(r);
+        await store.addAnswer(r.callId, { approver: 'bob', decision: 'approve', at: 2_000 });
+        const again = await store.putRequest(r);
+        expect(again.state).toBe('approved');
+        expect(again.answers).toHaveLength(1);
+      });
+
+      it('getRequest of an unknown call id is null', async () => {
+        expect(await store.getRequest(id('nope'))).toBe(null);
+      });
+
+      it('listRequests filters by state', async () => {
+        const a = request();
+        const b = request();
+        await store.putRequest(a);
+        await store.putRequest(b);
+        await store.addAnswer(b.callId, { approver: 'bob', decision: 'approve', at: 2_000 });
+        const pending = (await store.listRequests({ state: 'pending' })).map((r) => r.callId);
+        const approved = (await store.listRequests({ state: 'approved' })).map((r) => r.callId);
+        const all = (await store.listRequests()).map((r) => r.callId);
+        expect(pending).toContain(a.callId);
+        expect(pending).not.toContain(b.callId);
+        expect(approved).toContain(b.callId);
+        expect(approved).not.toContain(a.callId);
+        expect(all).toContain(a.callId);
+        expect(all).toContain(b.callId);
+      });
+
+      it('an answer to an unknown request is `unknown`', async () => {
+        expect(await store.addAnswer(id('nope'), { approver: 'bob', decision: 'approve', at: 1 })).toEqual({ outcome: 'unknown' });
+      });
+
+      it('one approval of a 1-approver request approves it, with decidedAt = the answer time', async () => {
+        const r = request();
+        await store.putRequest(r);
+        const res = await store.addAnswer(r.callId, { approver: 'bob', decision: 'approve', reason: 'ok', at: 2_000 });
+        expect(res.outcome).toBe('recorded');
+        if (res.outcome !== 'recorded') return;
+        expect(res.request.state).toBe('approved');
+        expect(res.request.decidedAt).toBe(2_000);
+        expect(res.request.answers).toEqual([{ approver: 'bob', decision: 'approve', reason: 'ok', at: 2_000 }]);
+      });
+
+      it('the requester (principal) cannot answer their own request', async () => {
+        const r = request();
+        await store.putRequest(r);
+        const res = await store.addAnswer(r.callId, { approver: 'alice', decision: 'approve', at: 2_000 });
+        expect(res.outcome).toBe('approver_is_requester');
+        const after = await store.getRequest(r.callId);
+        expect(after?.state).toBe('pending');
+        expect(after?.answers).toEqual([]);
+      });
+
+      it('M-of-N: approved only once M distinct approvers said yes; a repeated approver is a duplicate', async () => {
+        const r = request({ approvalsRequired: 2 });
+        await store.putRequest(r);
+        const one = await store.addAnswer(r.callId, { approver: 'bob', decision: 'approve', at: 2_000 });
+        expect(one.outcome).toBe('recorded');
+        if (one.outcome === 'recorded') expect(one.request.state).toBe('pending');
+        const dup = await store.addAnswer(r.callId, { approver: 'bob', decision: 'approve', at: 2_500 });
+        expect(dup.outcome).toBe('duplicate');
+        expect((await store.getRequest(r.callId))?.state).toBe('pending');
+        expect((await store.getRequest(r.callId))?.answers).toHaveLength(1);
+        const two = await store.addAnswer(r.callId, { approver: 'carol', decision: 'approve', at: 3_000 });
+        expect(two.outcome).toBe('recorded');
+        if (two.outcome === 'recorded') {
+          expect(two.request.state).toBe('approved');
+          expect(two.request.decidedAt).toBe(3_000);
+          expect(two.request.answers.map((a) => a.approver)).toEqual(['bob', 'carol']);
+        }
+        const late = await store.addAnswer(r.callId, { approver: 'dave', decision: 'approve', at: 4_000 });
+        expect(late.outcome).toBe('not_pending');
+      });
+
+      it('concurrent approvals from distinct approvers are all recorded (M-of-N reached once)', async () => {
+        const r = request({ approvalsRequired: 3 });
+        await store.putRequest(r);
+        const results = await Promise.all(
+          ['bob', 'carol', 'dave'].map((approver, i) => store.addAnswer(r.callId, { approver, decision: 'approve', at: 2_000 + i })),
+        );
+        expect(results.map((x) => x.outcome)).toEqual(['recorded', 'recorded', 'recorded']);
+        const after = await store.getRequest(r.callId);
+        expect(after?.state).toBe('approved');
+        expect(after?.answers).toHaveLength(3);
+      });
+
+      it('a reject makes the request rejected; later answers are not_pending', async () => {
+        const r = request({ approvalsRequired: 2 });
+        await store.putRequest(r);
+        await store.addAnswer(r.callId, { approver: 'bob', decision: 'approve', at: 2_000 });
+        const rej = await store.addAnswer(r.callId, { approver: 'carol', decision: 'reject', reason: 'no', at: 3_000 });
+        expect(rej.outcome).toBe('recorded');
+        if (rej.outcome === 'recorded') {
+          expect(rej.request.state).toBe('rejected');
+          expect(rej.request.decidedAt).toBe(3_000);
+        }
+        const after = await store.addAnswer(r.callId, { approver: 'dave', decision: 'approve', at: 4_000 });
+        expect(after.outcome).toBe('not_pending');
+        expect((await store.getRequest(r.callId))?.state).toBe('rejected');
+      });
+
+      it('claimApproval: unknown, not_approved (pending, rejected), claimed once, then consumed', async () => {
+        expect(await store.claimApproval(id('nope'), 5_000)).toEqual({ outcome: 'unknown' });
+        const r = request();
+        await store.putRequest(r);
+        expect((await store.claimApproval(r.callId, 5_000)).outcome).toBe('not_approved');
+        await store.addAnswer(r.callId, { approver: 'bob', decision: 'approve', at: 2_000 });
+        const claim = await store.claimApproval(r.callId, 5_000);
+        expect(claim.outcome).toBe('claimed');
+        if (claim.outcome === 'claimed') {
+          expect(claim.request.state).toBe('consumed');
+          expect(claim.request.consumedAt).toBe(5_000);
+          expect(claim.request.answers.map((a) => a.approver)).toEqual(['bob']);
+        }
+        const again = await store.claimApproval(r.callId, 6_000);
+        expect(again.outcome).toBe('consumed');
+        if (again.outcome === 'consumed') expect(again.request.consumedAt).toBe(5_000);
+
+        const rejected = request();
+        await store.putRequest(rejected);
+        await store.addAnswer(rejected.callId, { approver: 'bob', decision: 'reject', at: 2_000 });
+        expect((await store.claimApproval(rejected.callId, 5_000)).outcome).toBe('not_approved');
+      });
+
+      it('concurrent claims of one approval: exactly one is `claimed`', async () => {
+        const r = request();
+        await store.putRequest(r);
+        await store.addAnswer(r.callId, { approver: 'bob', decision: 'approve', at: 2_000 });
+        const claims = await Promise.all(Array.from({ length: 8 }, (_, i) => store.claimApproval(r.callId, 5_000 + i)));
+        expect(claims.filter((c) => c.outcome === 'claimed')).toHaveLength(1);
+        expect(claims.filter((c) => c.outcome === 'consumed')).toHaveLength(7);
+      });
+
+      it('returned requests are copies: mutating one does not change the store', async () => {
+        const r = request();
+        const stored = await store.putRequest(r);
+        stored.state = 'approved';
+        stored.answers.push({ approver: 'x', decision: 'approve', at: 1 });
+        const again = await store.getRequest(r.callId);
+        expect(again?.state).toBe('pending');
+        expect(again?.answers).toEqual([]);
+      });
+    });
+
+    describe('effects', () => {
+      const reserve = (key: string, attemptId: string, now: number, maxAttempts = 3, leaseMs = 1_000) =>
+        store.reserveEffect({ key, action: 'stripe.refund', attemptId, maxAttempts, now, leaseMs });
+
+      it('a new key is reserved in_flight with attempts 1 and a lease', async () => {
+        const key = id('refund');
+        const res = await reserve(key, 'a1', 10_000);
+        expect(res.outcome).toBe('reserved');
+        expect(res.effect).toMatchObject({ key, action: 'stripe.refund', state: 'in_flight', attempts: 1, attemptId: 'a1', leaseUntil: 11_000 });
+        expect(await store.getEffect(key)).toEqual(res.effect);
+        expect(await store.getEffect(id('nope'))).toBe(null);
+      });
+
+      it('in_flight with the lease not over: `ambiguous`, the holder is unchanged', async () => {
+        const key = id('refund');
+        await reserve(key, 'a1', 10_000);
+        const res = await reserve(key, 'a2', 10_500);
+        expect(res.outcome).toBe('ambiguous');
+        expect(res.effect.attemptId).toBe('a1');
+        expect(res.effect.state).toBe('in_flight');
+      });
+
+      it('in_flight with the lease over: becomes ambiguous and stays so', async () => {
+        const key = id('refund');
+        await reserve(key, 'a1', 10_000);
+        const res = await reserve(key, 'a2', 11_000);
+        expect(res.outcome).toBe('ambiguous');
+        expect(res.effect.state).toBe('ambiguous');
+        expect((await store.getEffect(key))?.state).toBe('ambiguous');
+        expect((await reserve(key, 'a3', 99_000)).outcome).toBe('ambiguous');
+      });
+
+      it('committed: every later reservation is `duplicate`', async () => {
+        const key = id('refund');
+        await reserve(key, 'a1', 10_000);
+        expect(await store.settleEffect(key, 'a1', 'committed', 10_100)).toBe(true);
+        const res = await reserve(key, 'a2', 20_000);
+        expect(res.outcome).toBe('duplicate');
+        expect(res.effect).toMatchObject({ state: 'committed', attempts: 1, attemptId: 'a1', updatedAt: 10_100 });
+      });
+
+      it('settled ambiguous: later reservations are `ambiguous`', async () => {
+        const key = id('refund');
+        await reserve(key, 'a1', 10_000);
+        expect(await store.settleEffect(key, 'a1', 'ambiguous', 10_100)).toBe(true);
+        expect((await reserve(key, 'a2', 10_200)).outcome).toBe('ambiguous');
+      });
+
+      it('failed: reserved again (attempts+1, new holder) until maxAttempts, then `exhausted`', async () => {
+        const key = id('refund');
+        expect((await reserve(key, 'a1', 10_000, 2)).outcome).toBe('reserved');
+        expect(await store.settleEffect(key, 'a1', 'failed', 10_100)).toBe(true);
+        const second = await reserve(key, 'a2', 10_200, 2);
+        expect(second.outcome).toBe('reserved');
+        expect(second.effect).toMatchObject({ state: 'in_flight', attempts: 2, attemptId: 'a2', leaseUntil: 11_200 });
+        expect(await store.settleEffect(key, 'a2', 'failed', 10_300)).toBe(true);
+        const third = await reserve(key, 'a3', 10_400, 2);
+        expect(third.outcome).toBe('exhausted');
+        expect(third.effect).toMatchObject({ state: 'failed', attempts: 2, attemptId: 'a2' });
+      });
+
+      it('settle by a stale attempt (or an unknown key) is a no-op returning false', async () => {
+        const key = id('refund');
+        await reserve(key, 'a1', 10_000);
+        await store.settleEffect(key, 'a1', 'failed', 10_100);
+        await reserve(key, 'a2', 10_200);
+        expect(await store.settleEffect(key, 'a1', 'committed', 10_300)).toBe(false);
+        expect(await store.getEffect(key)).toMatchObject({ state: 'in_flight', attemptId: 'a2', attempts: 2 });
+        expect(await store.settleEffect(id('nope'), 'a1', 'committed', 10_300)).toBe(false);
+      });
+
+      it('a settled attempt cannot settle again', async () => {
+        const key = id('refund');
+        await reserve(key, 'a1', 10_000);
+        expect(await store.settleEffect(key, 'a1', 'committed', 10_100)).toBe(true);
+        expect(await store.settleEffect(key, 'a1', 'failed', 10_200)).toBe(false);
+        expect((await store.getEffect(key))?.state).toBe('committed');
+      });
+
+      it('the holder may still settle after its lease made the key ambiguous (the truth arrived late)', async () => {
+        const key = id('refund');
+        await reserve(key, 'a1', 10_000);
+        await reserve(key, 'a2', 12_000);
+        expect(await store.settleEffect(key, 'a1', 'committed', 12_100)).toBe(true);
+        expect((await reserve(key, 'a3', 13_000)).outcome).toBe('duplicate');
+      });
+
+      it('concurrent reservations of a new key: exactly one is `reserved`', async () => {
+        const key = id('refund');
+        const results = await Promise.all(Array.from({ length: 8 }, (_, i) => reserve(key, `a${i}`, 10_000)));
+        expect(results.filter((r) => r.outcome === 'reserved')).toHaveLength(1);
+        expect(results.filter((r) => r.outcome === 'ambiguous')).toHaveLength(7);
+        expect((await store.getEffect(key))?.attempts).toBe(1);
+      });
+
+      it('resolveEffect: ambiguous -> committed (duplicate after) or failed (retry allowed), with resolvedBy', async () => {
+        const committedKey = id('refund');
+        await reserve(committedKey, 'a1', 10_000);
+        await store.settleEffect(committedKey, 'a1', 'ambiguous', 10_100);
+        const c = await store.resolveEffect(committedKey, 'committed', 'ops@example', 20_000);
+        expect(c).toMatchObject({ state: 'committed', resolvedBy: 'ops@example', updatedAt: 20_000 });
+        expect((await reserve(committedKey, 'a2', 21_000)).outcome).toBe('duplicate');
+
+        const failedKey = id('refund');
+        await reserve(failedKey, 'a1', 10_000);
+        await store.settleEffect(failedKey, 'a1', 'ambiguous', 10_100);
+        expect(await store.resolveEffect(failedKey, 'failed', 'ops@example', 20_000)).toMatchObject({ state: 'failed', resolvedBy: 'ops@example' });
+        const retry = await reserve(failedKey, 'a2', 21_000);
+        expect(retry.outcome).toBe('reserved');
+        expect(retry.effect.attempts).toBe(2);
+        expect(await store.settleEffect(failedKey, 'a2', 'committed', 21_100)).toBe(true);
+      });
+
+      it('resolveEffect: an in-flight key past its lease can be resolved; within its lease it is left unchanged', async () => {
+        const key = id('refund');
+        await reserve(key, 'a1', 10_000);
+        const early = await store.resolveEffect(key, 'failed', 'ops', 10_500);
+        expect(early).toMatchObject({ state: 'in_flight', attemptId: 'a1' });
+        expect(early?.resolvedBy).toBeUndefined();
+        const late = await store.resolveEffect(key, 'failed', 'ops', 11_000);
+        expect(late).toMatchObject({ state: 'failed', resolvedBy: 'ops' });
+        expect(await store.resolveEffect(id('nope'), 'failed', 'ops', 1)).toBe(null);
+      });
+
+      it('resolveEffect leaves a committed key unchanged', async () => {
+        const key = id('refund');
+        await reserve(key, 'a1', 10_000);
+        await store.settleEffect(key, 'a1', 'committed', 10_100);
+        expect(await store.resolveEffect(key, 'failed', 'ops', 20_000)).toMatchObject({ state: 'committed' });
+        expect((await store.getEffect(key))?.state).toBe('committed');
+      });
+
+      it('listEffects filters by state', async () => {
+        const a = id('refund');
+        const b = id('refund');
+        await reserve(a, 'a1', 10_000);
+        await reserve(b, 'b1', 10_000);
+        await store.settleEffect(b, 'b1', 'ambiguous', 10_100);
+        const ambiguous = (await store.listEffects({ state: 'ambiguous' })).map((e) => e.key);
+        expect(ambiguous).toContain(b);
+        expect(ambiguous).not.toContain(a);
+        const keys = (await store.listEffects()).map((e) => e.key);
+        expect(keys).toContain(a);
+        expect(keys).toContain(b);
+      });
+    });
+
+    describe('receipts', () => {
+      const body = (n: number): ReceiptBody => ({
+        at: 1_000 + n,
+        action: 'stripe.refund',
+        call_id: id('call'),
+        args_hash: 'a'.repeat(64),
+        principal: 'alice',
+        decision: 'allow',
+        reason: 'rule_matched',
+        approvers: n % 2 ? ['bob', 'carol'] : [],
+        effect_key: n % 3 ? `refund:${n}` : null,
+        result: 'executed',
+        policy_hash: 'p'.repeat(64),
+        mode: 'enforce',
+        environment: n % 2 ? 'production' : null,
+      });
+
+      it('appendReceipt chains: contiguous seq, prev_hash = previous hash, hash = receiptHash', async () => {
+        const before = await store.listReceipts();
+        const last = before[before.length - 1];
+        const bodies = Array.from({ length: 5 }, (_, n) => body(n));
+        const appended: Receipt[] = [];
+        for (const b of bodies) appended.push(await store.appendReceipt(b));
+        appended.forEach((r, i) => {
+          expect(r.seq).toBe((last?.seq ?? 0) + i + 1);
+          expect(r.prev_hash).toBe(i === 0 ? (last?.hash ?? GENESIS_HASH) : appended[i - 1]!.hash);
+          const { hash, ...rest } = r;
+          expect(hash).toBe(receiptHash(rest));
+          expect(r).toMatchObject(bodies[i] as unknown as Record<string, unknown>);
+        });
+        const listed = await store.listReceipts({ afterSeq: last?.seq ?? 0 });
+        expect(listed).toEqual(appended);
+      });
+
+      it('the first receipt of an empty store starts at seq 1 from GENESIS_HASH', async () => {
+        const before = await store.listReceipts({ limit: 1 });
+        const first = before[0] ?? (await store.appendReceipt(body(0)));
+        expect(first.seq).toBe(1);
+        expect(first.prev_hash).toBe(GENESIS_HASH);
+      });
+
+      it('concurrent appends still form one contiguous chain', async () => {
+        const before = await store.listReceipts();
+        const start = before[before.length - 1]?.seq ?? 0;
+        await Promise.all(Array.from({ length: 12 }, (_, n) => store.appendReceipt(body(n))));
+        const all = await store.listReceipts();
+        const after = all.filter((r) => r.seq > start);
+        expect(after.map((r) => r.seq)).toEqual(Array.from({ length: 12 }, (_, i) => start + i + 1));
+        for (let i = 1; i < all.length; i++) expect(all[i]!.prev_hash).toBe(all[i - 1]!.hash);
+      });
+
+      it('listReceipts honours afterSeq and limit, in seq order', async () => {
+        const before = await store.listReceipts();
+        const start = before[before.length - 1]?.seq ?? 0;
+        for (let n = 0; n < 4; n++) await store.appendReceipt(body(n));
+        const page = await store.listReceipts({ afterSeq: start + 1, limit: 2 });
+        expect(page.map((r) => r.seq)).toEqual([start + 2, start + 3]);
+      });
+    });
+  });
+}
