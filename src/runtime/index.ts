@@ -5,4 +5,6 @@ export { GENESIS_HASH, receiptHash } from './receipts-hash.js';
 
 // --- stores --------------------------------------------------------------------------------
 export { memoryStore } from './memory-store.js';
-// sqliteStore / postgresStore: exported here from ./stores/ by the store implementation.
+export { sqliteStore, type SqliteStoreOptions } from './stores/sqlite.js';
+export { postgresStore, type PostgresStoreOptions, type PgPoolLike, type PgClientLike } from './stores/postgres.js';
+export { StoreError, type StoreErrorCode } from './stores/errors.js';

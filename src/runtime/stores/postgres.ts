@@ -1,0 +1,424 @@
+import { answerOutcome, canResolve, canSettle, reserveTransition } from '../memory-store.js';
+import { GENESIS_HASH, receiptHash } from '../receipts-hash.js';
+import type {
+  AddAnswerResult,
+  ApprovalAnswer,
+  ApprovalRequest,
+  ApprovalState,
+  ClaimResult,
+  EffectRecord,
+  EffectState,
+  NewApprovalRequest,
+  Receipt,
+  ReceiptBody,
+  ReserveEffectInput,
+  ReserveResult,
+  Store,
+} from '../types.js';
+import { StoreError } from './errors.js';
+import {
+  APPROVAL_COLUMNS,
+  EFFECT_COLUMNS,
+  approvalFromRow,
+  approvalToValues,
+  effectFromRow,
+  effectToValues,
+  receiptFromRow,
+  withAnswer,
+  type ApprovalRow,
+  type EffectRow,
+  type ReceiptRow,
+} from './rows.js';
+
+/** The part of a `pg` client this store uses (structural, so `pg` stays an optional peer). */
+export interface PgClientLike {
+  query(text: string, values?: unknown[]): Promise<{ rows: any[]; rowCount: number | null }>;
+  release(error?: Error | boolean): void;
+}
+
+/** The part of a `pg.Pool` this store uses. */
+export interface PgPoolLike {
+  connect(): Promise<PgClientLike>;
+  query(text: string, values?: unknown[]): Promise<{ rows: any[]; rowCount: number | null }>;
+  end(): Promise<void>;
+}
+
+export type PostgresStoreOptions = (
+  | { connectionString: string; pool?: undefined; /** Pool size when the store makes the pool. Default 10. */ max?: number }
+  | { pool: PgPoolLike; connectionString?: undefined }
+) & {
+  /** The schema holding the store's tables; created when missing. Default `ctrlrun`. */
+  schema?: string;
+};
+
+export const DEFAULT_POSTGRES_SCHEMA = 'ctrlrun';
+const APP = 'ctrlrun-gen';
+
+/** Versioned schema: migration N brings the schema from N-1 to N. `S` is the quoted schema. Append only. */
+export const POSTGRES_MIGRATIONS: ReadonlyArray<{ version: number; sql: (S: string) => string }> = [
+  {
+    version: 1,
+    sql: (S) => `
+      CREATE TABLE ${S}.approvals (
+        call_id text PRIMARY KEY,
+        action text NOT NULL,
+        tool_name text NOT NULL,
+        args_hash text NOT NULL,
+        args text NOT NULL,
+        policy_hash text NOT NULL,
+        principal text NOT NULL,
+        approvals_required integer NOT NULL,
+        state text NOT NULL CHECK (state IN ('pending', 'approved', 'rejected', 'consumed')),
+        answers text NOT NULL,
+        created_at bigint NOT NULL,
+        decided_at bigint,
+        consumed_at bigint
+      );
+      CREATE INDEX approvals_by_state ON ${S}.approvals (state, created_at);
+      CREATE TABLE ${S}.effects (
+        key text PRIMARY KEY,
+        action text NOT NULL,
+        state text NOT NULL CHECK (state IN ('in_flight', 'committed', 'failed', 'ambiguous')),
+        attempts integer NOT NULL,
+        attempt_id text NOT NULL,
+        lease_until bigint NOT NULL,
+        updated_at bigint NOT NULL,
+        resolved_by text
+      );
+      CREATE TABLE ${S}.receipts (
+        seq bigint PRIMARY KEY,
+        hash text NOT NULL,
+        receipt text NOT NULL
+      );
+      CREATE TABLE ${S}.receipt_head (
+        id integer PRIMARY KEY CHECK (id = 1),
+        seq bigint NOT NULL,
+        hash text NOT NULL
+      );
+      INSERT INTO ${S}.receipt_head (id, seq, hash) VALUES (1, 0, '${GENESIS_HASH}');
+    `,
+  },
+];
+
+const LATEST_VERSION = POSTGRES_MIGRATIONS[POSTGRES_MIGRATIONS.length - 1]!.version;
+
+/**
+ * The store for many processes on many hosts (SPEC §5.10), on `pg`. `pg` is imported, the pool
+ * made and the schema migrated on first use. Claims are one conditional UPDATE (row count
+ * checked); reservations insert-or-lock the key's row; receipts are appended under a lock on a
+ * single head row, so `seq` and `prev_hash` never fork across processes.
+ */
+export function postgresStore(options: PostgresStoreOptions): Store {
+  if (!options || (typeof options.connectionString !== 'string' && !options.pool)) {
+    throw new StoreError('store_failed', 'postgresStore: give { connectionString } or { pool }', {
+      hint: 'e.g. postgresStore({ connectionString: process.env.DATABASE_URL })',
+    });
+  }
+  const schemaName = options.schema ?? DEFAULT_POSTGRES_SCHEMA;
+  if (!/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(schemaName)) {
+    throw new StoreError('store_failed', `postgresStore: schema ${JSON.stringify(schemaName)} is not a plain identifier`, {
+      hint: 'use letters, digits and _ (at most 63), starting with a letter or _',
+    });
+  }
+  const S = `"${schemaName}"`;
+  const where = options.connectionString ? describeUrl(options.connectionString) : 'the given pool';
+  const ownsPool = !options.pool;
+  let pool: PgPoolLike | undefined = options.pool;
+  let ready: Promise<PgPoolLike> | undefined;
+  let closed = false;
+
+  const fail = (operation: string, error: unknown): StoreError => translate(error, where, schemaName, operation);
+
+  const init = (): Promise<PgPoolLike> => {
+    if (closed) return Promise.reject(new StoreError('store_closed', `Postgres store (${where}): the store is closed`));
+    ready ??= (async () => {
+      pool ??= await makePool(options as { connectionString: string; max?: number });
+      await migrate(pool, S, schemaName);
+      return pool;
+    })().catch((error: unknown) => {
+      ready = undefined; // the next call tries again (the server may be back)
+      throw error instanceof StoreError ? error : fail('connect', error);
+    });
+    return ready;
+  };
+
+  const query = async (operation: string, text: string, values?: unknown[]) => {
+    const p = await init();
+    try {
+      return await p.query(text, values);
+    } catch (error) {
+      throw fail(operation, error);
+    }
+  };
+
+  /** One transaction on one connection; a broken connection is discarded, not reused. */
+  const transaction = async <T>(operation: string, fn: (client: PgClientLike) => Promise<T>): Promise<T> => {
+    const p = await init();
+    let client: PgClientLike;
+    try {
+      client = await p.connect();
+    } catch (error) {
+      throw fail(operation, error);
+    }
+    try {
+      await client.query('BEGIN');
+      const result = await fn(client);
+      await client.query('COMMIT');
+      client.release();
+      return result;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      client.release(error instanceof Error ? error : true);
+      throw error instanceof StoreError ? error : fail(operation, error);
+    }
+  };
+
+  const approvalByCallId = `SELECT ${APPROVAL_COLUMNS} FROM ${S}.approvals WHERE call_id = $1`;
+  const effectByKey = `SELECT ${EFFECT_COLUMNS} FROM ${S}.effects WHERE key = $1`;
+
+  return {
+    kind: 'postgres',
+
+    async putRequest(request: NewApprovalRequest): Promise<ApprovalRequest> {
+      const created: ApprovalRequest = { ...request, state: 'pending', answers: [] };
+      const inserted = await query(
+        'putRequest',
+        `INSERT INTO ${S}.approvals (${APPROVAL_COLUMNS}) VALUES (${params(13)}) ON CONFLICT (call_id) DO NOTHING RETURNING ${APPROVAL_COLUMNS}`,
+        approvalToValues(created),
+      );
+      if (inserted.rows[0]) return approvalFromRow(inserted.rows[0] as ApprovalRow);
+      const existing = await query('putRequest', approvalByCallId, [request.callId]);
+      return approvalFromRow(existing.rows[0] as ApprovalRow);
+    },
+
+    async getRequest(callId: string): Promise<ApprovalRequest | null> {
+      const r = await query('getRequest', approvalByCallId, [callId]);
+      return r.rows[0] ? approvalFromRow(r.rows[0] as ApprovalRow) : null;
+    },
+
+    async listRequests(filter?: { state?: ApprovalState }): Promise<ApprovalRequest[]> {
+      const r =
+        filter?.state === undefined
+          ? await query('listRequests', `SELECT ${APPROVAL_COLUMNS} FROM ${S}.approvals ORDER BY created_at, call_id COLLATE "C"`)
+          : await query('listRequests', `SELECT ${APPROVAL_COLUMNS} FROM ${S}.approvals WHERE state = $1 ORDER BY created_at, call_id COLLATE "C"`, [filter.state]);
+      return r.rows.map((row) => approvalFromRow(row as ApprovalRow));
+    },
+
+    async addAnswer(callId: string, answer: ApprovalAnswer): Promise<AddAnswerResult> {
+      return transaction('addAnswer', async (c) => {
+        const r = await c.query(`${approvalByCallId} FOR UPDATE`, [callId]);
+        if (!r.rows[0]) return { outcome: 'unknown' } as const;
+        const request = approvalFromRow(r.rows[0] as ApprovalRow);
+        const outcome = answerOutcome(request, answer);
+        if (outcome !== 'recorded') return { outcome, request };
+        const next = withAnswer(request, answer);
+        const u = await c.query(
+          `UPDATE ${S}.approvals SET state = $1, answers = $2, decided_at = $3 WHERE call_id = $4 AND state = 'pending'`,
+          [next.state, JSON.stringify(next.answers), next.decidedAt ?? null, callId],
+        );
+        if (u.rowCount !== 1) throw new Error(`addAnswer: the request ${callId} changed under a row lock`);
+        return { outcome: 'recorded', request: next } as const;
+      });
+    },
+
+    async claimApproval(callId: string, now: number): Promise<ClaimResult> {
+      const claimed = await query(
+        'claimApproval',
+        `UPDATE ${S}.approvals SET state = 'consumed', consumed_at = $2 WHERE call_id = $1 AND state = 'approved' RETURNING ${APPROVAL_COLUMNS}`,
+        [callId, now],
+      );
+      if (claimed.rowCount === 1) return { outcome: 'claimed', request: approvalFromRow(claimed.rows[0] as ApprovalRow) };
+      const r = await query('claimApproval', approvalByCallId, [callId]);
+      if (!r.rows[0]) return { outcome: 'unknown' };
+      const request = approvalFromRow(r.rows[0] as ApprovalRow);
+      return { outcome: request.state === 'consumed' ? 'consumed' : 'not_approved', request };
+    },
+
+    async reserveEffect(input: ReserveEffectInput): Promise<ReserveResult> {
+      return transaction('reserveEffect', async (c) => {
+        const [first] = [reserveTransition(undefined, input)];
+        const inserted = await c.query(
+          `INSERT INTO ${S}.effects (${EFFECT_COLUMNS}) VALUES (${params(8)}) ON CONFLICT (key) DO NOTHING RETURNING ${EFFECT_COLUMNS}`,
+          effectToValues(first!.next!),
+        );
+        if (inserted.rowCount === 1) return { outcome: 'reserved', effect: effectFromRow(inserted.rows[0] as EffectRow) } as const;
+        const locked = await c.query(`${effectByKey} FOR UPDATE`, [input.key]);
+        const current = effectFromRow(locked.rows[0] as EffectRow);
+        const transition = reserveTransition(current, input);
+        if (transition.next) {
+          const [, ...rest] = effectToValues(transition.next);
+          await c.query(
+            `UPDATE ${S}.effects SET action = $2, state = $3, attempts = $4, attempt_id = $5, lease_until = $6, updated_at = $7, resolved_by = $8 WHERE key = $1`,
+            [input.key, ...rest],
+          );
+        }
+        return { outcome: transition.outcome, effect: transition.next ?? current };
+      });
+    },
+
+    async settleEffect(key, attemptId, state, now): Promise<boolean> {
+      return transaction('settleEffect', async (c) => {
+        const r = await c.query(`${effectByKey} FOR UPDATE`, [key]);
+        if (!r.rows[0] || !canSettle(effectFromRow(r.rows[0] as EffectRow), attemptId)) return false;
+        await c.query(`UPDATE ${S}.effects SET state = $2, updated_at = $3 WHERE key = $1`, [key, state, now]);
+        return true;
+      });
+    },
+
+    async resolveEffect(key, state, by, now): Promise<EffectRecord | null> {
+      return transaction('resolveEffect', async (c) => {
+        const r = await c.query(`${effectByKey} FOR UPDATE`, [key]);
+        if (!r.rows[0]) return null;
+        const current = effectFromRow(r.rows[0] as EffectRow);
+        if (!canResolve(current, now)) return current;
+        await c.query(`UPDATE ${S}.effects SET state = $2, updated_at = $3, resolved_by = $4 WHERE key = $1`, [key, state, now, by]);
+        return { ...current, state, updatedAt: now, resolvedBy: by };
+      });
+    },
+
+    async getEffect(key: string): Promise<EffectRecord | null> {
+      const r = await query('getEffect', effectByKey, [key]);
+      return r.rows[0] ? effectFromRow(r.rows[0] as EffectRow) : null;
+    },
+
+    async listEffects(filter?: { state?: EffectState }): Promise<EffectRecord[]> {
+      const r =
+        filter?.state === undefined
+          ? await query('listEffects', `SELECT ${EFFECT_COLUMNS} FROM ${S}.effects ORDER BY key COLLATE "C"`)
+          : await query('listEffects', `SELECT ${EFFECT_COLUMNS} FROM ${S}.effects WHERE state = $1 ORDER BY key COLLATE "C"`, [filter.state]);
+      return r.rows.map((row) => effectFromRow(row as EffectRow));
+    },
+
+    async appendReceipt(body: ReceiptBody): Promise<Receipt> {
+      return transaction('appendReceipt', async (c) => {
+        const head = await c.query(`SELECT seq, hash FROM ${S}.receipt_head WHERE id = 1 FOR UPDATE`);
+        const last = head.rows[0] as { seq: string | number; hash: string };
+        const unsigned = { ...structuredClone(body), seq: Number(last.seq) + 1, prev_hash: last.hash };
+        const receipt: Receipt = { ...unsigned, hash: receiptHash(unsigned) };
+        await c.query(`INSERT INTO ${S}.receipts (seq, hash, receipt) VALUES ($1, $2, $3)`, [receipt.seq, receipt.hash, JSON.stringify(receipt)]);
+        await c.query(`UPDATE ${S}.receipt_head SET seq = $1, hash = $2 WHERE id = 1`, [receipt.seq, receipt.hash]);
+        return receipt;
+      });
+    },
+
+    async listReceipts(opts?: { afterSeq?: number; limit?: number }): Promise<Receipt[]> {
+      const r = await query('listReceipts', `SELECT seq, receipt FROM ${S}.receipts WHERE seq > $1 ORDER BY seq LIMIT $2`, [
+        opts?.afterSeq ?? 0,
+        opts?.limit ?? null,
+      ]);
+      return r.rows.map((row) => receiptFromRow(row as ReceiptRow));
+    },
+
+    async close(): Promise<void> {
+      if (closed) return;
+      closed = true;
+      const pending = ready;
+      ready = undefined;
+      if (pending) await pending.catch(() => undefined);
+      if (ownsPool && pool) await pool.end();
+    },
+  };
+}
+
+function params(n: number): string {
+  return Array.from({ length: n }, (_, i) => `$${i + 1}`).join(', ');
+}
+
+/** `pg`, imported only when a Postgres store is used. */
+async function makePool(options: { connectionString: string; max?: number }): Promise<PgPoolLike> {
+  let pg: any;
+  try {
+    const mod: any = await import('pg');
+    pg = mod.default ?? mod;
+  } catch (error) {
+    throw new StoreError('store_unavailable', 'Postgres store: the pg module could not be loaded', {
+      hint: 'install it in your project: npm install pg',
+      cause: error,
+    });
+  }
+  const pool = new pg.Pool({
+    connectionString: options.connectionString,
+    max: options.max ?? 10,
+    connectionTimeoutMillis: 10_000,
+    application_name: APP,
+  });
+  // A connection that dies while idle (server restart, pg_terminate_backend) is dropped by the
+  // pool; without a listener the 'error' event would crash the process.
+  pool.on('error', () => undefined);
+  return pool as PgPoolLike;
+}
+
+/** Creates the schema and applies pending migrations, once, under an advisory lock. */
+async function migrate(pool: PgPoolLike, S: string, schemaName: string): Promise<void> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`${APP}:migrate:${schemaName}`]);
+    const existing = await client.query(`SELECT table_name FROM information_schema.tables WHERE table_schema = $1`, [schemaName]);
+    const tables = new Set(existing.rows.map((r: { table_name: string }) => r.table_name));
+    let version = 0;
+    if (tables.has('ctrlrun_schema')) {
+      const row = (await client.query(`SELECT app, version FROM ${S}.ctrlrun_schema WHERE id = 1`)).rows[0] as { app: string; version: number } | undefined;
+      if (!row || row.app !== APP) throw foreign(schemaName);
+      version = Number(row.version);
+    } else if (tables.size > 0) {
+      throw foreign(schemaName);
+    }
+    if (version > LATEST_VERSION) {
+      throw new StoreError('store_newer_schema', `Postgres store: schema "${schemaName}" is at version ${version}, newer than this ctrlrun-gen knows (${LATEST_VERSION})`, {
+        hint: 'upgrade ctrlrun-gen in every process that shares this database',
+      });
+    }
+    if (version < LATEST_VERSION) {
+      await client.query(`CREATE SCHEMA IF NOT EXISTS ${S}`);
+      await client.query(`CREATE TABLE IF NOT EXISTS ${S}.ctrlrun_schema (id integer PRIMARY KEY CHECK (id = 1), app text NOT NULL, version integer NOT NULL)`);
+      for (const migration of POSTGRES_MIGRATIONS) {
+        if (migration.version > version) await client.query(migration.sql(S));
+      }
+      await client.query(
+        `INSERT INTO ${S}.ctrlrun_schema (id, app, version) VALUES (1, $1, $2) ON CONFLICT (id) DO UPDATE SET version = EXCLUDED.version`,
+        [APP, LATEST_VERSION],
+      );
+    }
+    await client.query('COMMIT');
+    client.release();
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    client.release(error instanceof Error ? error : true);
+    throw error;
+  }
+}
+
+function foreign(schemaName: string): StoreError {
+  return new StoreError('store_foreign', `Postgres store: schema "${schemaName}" holds tables that are not a ctrlrun-gen store; nothing was changed`, {
+    hint: 'give the store its own schema: postgresStore({ connectionString, schema: "ctrlrun" })',
+  });
+}
+
+/** The connection string without its password, for messages. */
+export function describeUrl(connectionString: string): string {
+  try {
+    const url = new URL(connectionString);
+    if (url.password) url.password = '***';
+    return url.toString();
+  } catch {
+    return 'the configured database';
+  }
+}
+
+const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EHOSTUNREACH', 'EPIPE', '57P01', '57P02', '57P03', '08000', '08003', '08006', '08001', '08004']);
+
+function translate(error: unknown, where: string, schemaName: string, operation: string): StoreError {
+  if (error instanceof StoreError) return error;
+  const code = String((error as { code?: unknown }).code ?? '');
+  const detail = (error as Error)?.message ?? String(error);
+  const lost = CONNECTION_CODES.has(code) || /Connection terminated|connection timeout|timeout exceeded when trying to connect/i.test(detail);
+  if (lost) {
+    return new StoreError(
+      'store_unavailable',
+      `Postgres store (${where}): ${operation} failed: the database connection was lost or refused (${detail}); nothing ran`,
+      { hint: 'check that the server is up and reachable; the call can be resumed once it is', cause: error },
+    );
+  }
+  return new StoreError('store_failed', `Postgres store (${where}, schema "${schemaName}"): ${operation} failed: ${detail}`, { cause: error });
+}

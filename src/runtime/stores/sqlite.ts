@@ -1,0 +1,397 @@
+import { closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import type BetterSqlite3 from 'better-sqlite3';
+import { answerOutcome, canResolve, canSettle, reserveTransition } from '../memory-store.js';
+import { GENESIS_HASH, receiptHash } from '../receipts-hash.js';
+import type {
+  AddAnswerResult,
+  ApprovalAnswer,
+  ApprovalRequest,
+  ApprovalState,
+  ClaimResult,
+  EffectRecord,
+  EffectState,
+  NewApprovalRequest,
+  Receipt,
+  ReceiptBody,
+  ReserveEffectInput,
+  ReserveResult,
+  Store,
+} from '../types.js';
+import { StoreError } from './errors.js';
+import {
+  APPROVAL_COLUMNS,
+  EFFECT_COLUMNS,
+  approvalFromRow,
+  approvalToValues,
+  effectFromRow,
+  effectToValues,
+  receiptFromRow,
+  withAnswer,
+  type ApprovalRow,
+  type EffectRow,
+  type ReceiptRow,
+} from './rows.js';
+
+export interface SqliteStoreOptions {
+  /** The database file; created (with its directory) owner-only when missing. */
+  path: string;
+  /** How long a write waits for another process's lock before failing closed. Default 5000 ms. */
+  busyTimeoutMs?: number;
+}
+
+/** `PRAGMA application_id` of a ctrlrun-gen database: 'CRLR'. A file with another id is not ours. */
+export const SQLITE_APPLICATION_ID = 0x43524c52;
+
+/** Versioned schema: migration N brings `user_version` from N-1 to N. Append only; never edit one. */
+export const SQLITE_MIGRATIONS: ReadonlyArray<{ version: number; sql: string }> = [
+  {
+    version: 1,
+    sql: `
+      CREATE TABLE approvals (
+        call_id TEXT PRIMARY KEY,
+        action TEXT NOT NULL,
+        tool_name TEXT NOT NULL,
+        args_hash TEXT NOT NULL,
+        args TEXT NOT NULL,
+        policy_hash TEXT NOT NULL,
+        principal TEXT NOT NULL,
+        approvals_required INTEGER NOT NULL,
+        state TEXT NOT NULL CHECK (state IN ('pending', 'approved', 'rejected', 'consumed')),
+        answers TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        decided_at INTEGER,
+        consumed_at INTEGER
+      ) STRICT;
+      CREATE INDEX approvals_by_state ON approvals (state, created_at);
+      CREATE TABLE effects (
+        key TEXT PRIMARY KEY,
+        action TEXT NOT NULL,
+        state TEXT NOT NULL CHECK (state IN ('in_flight', 'committed', 'failed', 'ambiguous')),
+        attempts INTEGER NOT NULL,
+        attempt_id TEXT NOT NULL,
+        lease_until INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL,
+        resolved_by TEXT
+      ) STRICT;
+      CREATE TABLE receipts (
+        seq INTEGER PRIMARY KEY,
+        hash TEXT NOT NULL,
+        receipt TEXT NOT NULL
+      ) STRICT;
+    `,
+  },
+];
+
+const LATEST_VERSION = SQLITE_MIGRATIONS[SQLITE_MIGRATIONS.length - 1]!.version;
+
+type Db = BetterSqlite3.Database;
+
+/**
+ * The embedded store (SPEC §5.10), on better-sqlite3. The native module is loaded, and the file
+ * opened and migrated, on first use: users of other stores never load it, and an unusable file is
+ * reported by the first store call (so the runtime fails closed). Every change is one
+ * `BEGIN IMMEDIATE` transaction; WAL lets readers run alongside one writer.
+ */
+export function sqliteStore(options: SqliteStoreOptions): Store {
+  if (!options || typeof options.path !== 'string' || options.path === '') {
+    throw new StoreError('store_failed', 'sqliteStore: `path` is required, e.g. sqliteStore({ path: ".ctrlrun/state.db" })');
+  }
+  const file = path.resolve(options.path);
+  const busyTimeoutMs = options.busyTimeoutMs ?? 5000;
+  let db: Db | undefined;
+  let statements: Statements | undefined;
+  let closed = false;
+
+  const open = (): Statements => {
+    if (closed) throw new StoreError('store_closed', `SQLite store ${file}: the store is closed`);
+    if (!statements) {
+      db = openDatabase(file, busyTimeoutMs);
+      statements = prepare(db);
+    }
+    return statements;
+  };
+
+  /** Runs `fn` in one BEGIN IMMEDIATE transaction, translating SQLite's failures into StoreErrors. */
+  const write = <T>(operation: string, fn: (s: Statements) => T): T =>
+    guard(file, operation, busyTimeoutMs, () => {
+      const s = open();
+      return s.db.transaction(() => fn(s)).immediate();
+    });
+  const read = <T>(operation: string, fn: (s: Statements) => T): T => guard(file, operation, busyTimeoutMs, () => fn(open()));
+
+  return {
+    kind: 'sqlite',
+
+    async putRequest(request: NewApprovalRequest): Promise<ApprovalRequest> {
+      return write('putRequest', (s) => {
+        const created: ApprovalRequest = { ...request, state: 'pending', answers: [] };
+        s.insertApproval.run(...approvalToValues(created));
+        return approvalFromRow(s.getApproval.get(request.callId) as ApprovalRow);
+      });
+    },
+
+    async getRequest(callId: string): Promise<ApprovalRequest | null> {
+      return read('getRequest', (s) => {
+        const row = s.getApproval.get(callId) as ApprovalRow | undefined;
+        return row ? approvalFromRow(row) : null;
+      });
+    },
+
+    async listRequests(filter?: { state?: ApprovalState }): Promise<ApprovalRequest[]> {
+      return read('listRequests', (s) => {
+        const rows = (filter?.state === undefined ? s.listApprovals.all() : s.listApprovalsByState.all(filter.state)) as ApprovalRow[];
+        return rows.map(approvalFromRow);
+      });
+    },
+
+    async addAnswer(callId: string, answer: ApprovalAnswer): Promise<AddAnswerResult> {
+      return write('addAnswer', (s) => {
+        const row = s.getApproval.get(callId) as ApprovalRow | undefined;
+        if (!row) return { outcome: 'unknown' } as const;
+        const request = approvalFromRow(row);
+        const outcome = answerOutcome(request, answer);
+        if (outcome !== 'recorded') return { outcome, request };
+        const next = withAnswer(request, answer);
+        s.updateAnswers.run(next.state, JSON.stringify(next.answers), next.decidedAt ?? null, callId);
+        return { outcome: 'recorded', request: next } as const;
+      });
+    },
+
+    async claimApproval(callId: string, now: number): Promise<ClaimResult> {
+      return write('claimApproval', (s) => {
+        const changed = s.claim.run(now, callId).changes;
+        const row = s.getApproval.get(callId) as ApprovalRow | undefined;
+        if (!row) return { outcome: 'unknown' } as const;
+        const request = approvalFromRow(row);
+        if (changed === 1) return { outcome: 'claimed', request } as const;
+        return { outcome: request.state === 'consumed' ? 'consumed' : 'not_approved', request } as const;
+      });
+    },
+
+    async reserveEffect(input: ReserveEffectInput): Promise<ReserveResult> {
+      return write('reserveEffect', (s) => {
+        const row = s.getEffect.get(input.key) as EffectRow | undefined;
+        const current = row ? effectFromRow(row) : undefined;
+        const transition = reserveTransition(current, input);
+        if (transition.next) s.upsertEffect.run(...effectToValues(transition.next));
+        return { outcome: transition.outcome, effect: (transition.next ?? current) as EffectRecord };
+      });
+    },
+
+    async settleEffect(key, attemptId, state, now): Promise<boolean> {
+      return write('settleEffect', (s) => {
+        const row = s.getEffect.get(key) as EffectRow | undefined;
+        if (!row || !canSettle(effectFromRow(row), attemptId)) return false;
+        s.setEffectState.run(state, now, null, key);
+        return true;
+      });
+    },
+
+    async resolveEffect(key, state, by, now): Promise<EffectRecord | null> {
+      return write('resolveEffect', (s) => {
+        const row = s.getEffect.get(key) as EffectRow | undefined;
+        if (!row) return null;
+        const current = effectFromRow(row);
+        if (!canResolve(current, now)) return current;
+        s.setEffectState.run(state, now, by, key);
+        return { ...current, state, updatedAt: now, resolvedBy: by };
+      });
+    },
+
+    async getEffect(key: string): Promise<EffectRecord | null> {
+      return read('getEffect', (s) => {
+        const row = s.getEffect.get(key) as EffectRow | undefined;
+        return row ? effectFromRow(row) : null;
+      });
+    },
+
+    async listEffects(filter?: { state?: EffectState }): Promise<EffectRecord[]> {
+      return read('listEffects', (s) => {
+        const rows = (filter?.state === undefined ? s.listEffects.all() : s.listEffectsByState.all(filter.state)) as EffectRow[];
+        return rows.map(effectFromRow);
+      });
+    },
+
+    async appendReceipt(body: ReceiptBody): Promise<Receipt> {
+      return write('appendReceipt', (s) => {
+        const last = s.lastReceipt.get() as { seq: number; hash: string } | undefined;
+        const unsigned = { ...structuredClone(body), seq: (last?.seq ?? 0) + 1, prev_hash: last?.hash ?? GENESIS_HASH };
+        const receipt: Receipt = { ...unsigned, hash: receiptHash(unsigned) };
+        s.insertReceipt.run(receipt.seq, receipt.hash, JSON.stringify(receipt));
+        return receipt;
+      });
+    },
+
+    async listReceipts(opts?: { afterSeq?: number; limit?: number }): Promise<Receipt[]> {
+      return read('listReceipts', (s) => {
+        const rows = s.listReceipts.all(opts?.afterSeq ?? 0, opts?.limit ?? -1) as ReceiptRow[];
+        return rows.map(receiptFromRow);
+      });
+    },
+
+    async close(): Promise<void> {
+      closed = true;
+      if (db?.open) db.close();
+      db = undefined;
+      statements = undefined;
+    },
+  };
+}
+
+interface Statements {
+  db: Db;
+  insertApproval: BetterSqlite3.Statement;
+  getApproval: BetterSqlite3.Statement;
+  listApprovals: BetterSqlite3.Statement;
+  listApprovalsByState: BetterSqlite3.Statement;
+  updateAnswers: BetterSqlite3.Statement;
+  claim: BetterSqlite3.Statement;
+  getEffect: BetterSqlite3.Statement;
+  upsertEffect: BetterSqlite3.Statement;
+  setEffectState: BetterSqlite3.Statement;
+  listEffects: BetterSqlite3.Statement;
+  listEffectsByState: BetterSqlite3.Statement;
+  lastReceipt: BetterSqlite3.Statement;
+  insertReceipt: BetterSqlite3.Statement;
+  listReceipts: BetterSqlite3.Statement;
+}
+
+function prepare(db: Db): Statements {
+  return {
+    db,
+    insertApproval: db.prepare(`INSERT INTO approvals (${APPROVAL_COLUMNS}) VALUES (${marks(13)}) ON CONFLICT (call_id) DO NOTHING`),
+    getApproval: db.prepare(`SELECT ${APPROVAL_COLUMNS} FROM approvals WHERE call_id = ?`),
+    listApprovals: db.prepare(`SELECT ${APPROVAL_COLUMNS} FROM approvals ORDER BY created_at, call_id`),
+    listApprovalsByState: db.prepare(`SELECT ${APPROVAL_COLUMNS} FROM approvals WHERE state = ? ORDER BY created_at, call_id`),
+    updateAnswers: db.prepare(`UPDATE approvals SET state = ?, answers = ?, decided_at = ? WHERE call_id = ? AND state = 'pending'`),
+    claim: db.prepare(`UPDATE approvals SET state = 'consumed', consumed_at = ? WHERE call_id = ? AND state = 'approved'`),
+    getEffect: db.prepare(`SELECT ${EFFECT_COLUMNS} FROM effects WHERE key = ?`),
+    upsertEffect: db.prepare(`INSERT OR REPLACE INTO effects (${EFFECT_COLUMNS}) VALUES (${marks(8)})`),
+    setEffectState: db.prepare(`UPDATE effects SET state = ?, updated_at = ?, resolved_by = COALESCE(?, resolved_by) WHERE key = ?`),
+    listEffects: db.prepare(`SELECT ${EFFECT_COLUMNS} FROM effects ORDER BY key`),
+    listEffectsByState: db.prepare(`SELECT ${EFFECT_COLUMNS} FROM effects WHERE state = ? ORDER BY key`),
+    lastReceipt: db.prepare(`SELECT seq, hash FROM receipts ORDER BY seq DESC LIMIT 1`),
+    insertReceipt: db.prepare(`INSERT INTO receipts (seq, hash, receipt) VALUES (?, ?, ?)`),
+    listReceipts: db.prepare(`SELECT seq, receipt FROM receipts WHERE seq > ? ORDER BY seq LIMIT ?`),
+  };
+}
+
+function marks(n: number): string {
+  return Array.from({ length: n }, () => '?').join(', ');
+}
+
+/** better-sqlite3, loaded only when a SQLite store is used. */
+function loadDriver(): typeof BetterSqlite3 {
+  try {
+    return createRequire(import.meta.url)('better-sqlite3') as typeof BetterSqlite3;
+  } catch (error) {
+    throw new StoreError('store_unavailable', 'SQLite store: the better-sqlite3 module could not be loaded', {
+      hint: 'install it (npm install better-sqlite3) or use postgresStore({ connectionString })',
+      cause: error,
+    });
+  }
+}
+
+/** Opens (creating owner-only when missing), checks that the file is ours, and migrates. */
+function openDatabase(file: string, busyTimeoutMs: number): Db {
+  createOwnerOnly(file);
+  const Database = loadDriver();
+  let db: Db;
+  try {
+    db = new Database(file, { timeout: busyTimeoutMs, fileMustExist: true });
+  } catch (error) {
+    throw translate(error, file, 'open', busyTimeoutMs);
+  }
+  try {
+    checkOurs(db, file);
+    if ((db.pragma('journal_mode', { simple: true }) as string).toLowerCase() !== 'wal') db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = FULL');
+    migrate(db, file);
+    return db;
+  } catch (error) {
+    db.close();
+    throw error instanceof StoreError ? error : translate(error, file, 'open', busyTimeoutMs);
+  }
+}
+
+/** A missing file (and directory) is created readable by its owner only: 0700 / 0600. */
+function createOwnerOnly(file: string): void {
+  if (existsSync(file)) return;
+  try {
+    mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+    closeSync(openSync(file, 'wx', 0o600));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return;
+    throw new StoreError('store_unavailable', `SQLite store ${file}: cannot create the database file: ${(error as Error).message}`, {
+      hint: 'check that the directory is writable, or choose another path',
+      cause: error,
+    });
+  }
+}
+
+function checkOurs(db: Db, file: string): void {
+  const applicationId = db.pragma('application_id', { simple: true }) as number;
+  const version = db.pragma('user_version', { simple: true }) as number;
+  if (applicationId === 0 && version === 0) {
+    const objects = (db.prepare(`SELECT count(*) AS n FROM sqlite_master`).get() as { n: number }).n;
+    if (objects === 0) return; // a fresh, empty database: ours to initialize
+  }
+  if (applicationId !== SQLITE_APPLICATION_ID) {
+    throw new StoreError('store_foreign', `SQLite store ${file}: this is not a ctrlrun-gen database (it holds other data); nothing was changed`, {
+      hint: 'point the store at its own file, e.g. .ctrlrun/state.db',
+    });
+  }
+  if (version > LATEST_VERSION) {
+    throw new StoreError('store_newer_schema', `SQLite store ${file}: schema version ${version} is newer than this ctrlrun-gen knows (${LATEST_VERSION})`, {
+      hint: 'upgrade ctrlrun-gen in this project to the version that wrote the database',
+    });
+  }
+}
+
+function migrate(db: Db, file: string): void {
+  db.transaction(() => {
+    // Re-read under the write lock: another process may have migrated meanwhile.
+    checkOurs(db, file);
+    const version = db.pragma('user_version', { simple: true }) as number;
+    for (const migration of SQLITE_MIGRATIONS) {
+      if (migration.version <= version) continue;
+      db.exec(migration.sql);
+      db.pragma(`user_version = ${migration.version}`);
+    }
+    if (version === 0) db.pragma(`application_id = ${SQLITE_APPLICATION_ID}`);
+  }).immediate();
+}
+
+function guard<T>(file: string, operation: string, busyTimeoutMs: number, fn: () => T): T {
+  try {
+    return fn();
+  } catch (error) {
+    throw error instanceof StoreError ? error : translate(error, file, operation, busyTimeoutMs);
+  }
+}
+
+function translate(error: unknown, file: string, operation: string, busyTimeoutMs: number): StoreError {
+  const code = (error as { code?: string }).code ?? '';
+  const detail = (error as Error).message ?? String(error);
+  if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) {
+    return new StoreError('store_locked', `SQLite store ${file}: ${operation} failed: the database stayed locked past the busy timeout (${busyTimeoutMs} ms); nothing was done`, {
+      hint: 'another process holds a write lock; retry, or raise busyTimeoutMs',
+      cause: error,
+    });
+  }
+  if (code.startsWith('SQLITE_NOTADB') || code.startsWith('SQLITE_CORRUPT')) {
+    return new StoreError('store_corrupt', `SQLite store ${file}: the file is not a usable SQLite database (${detail}); nothing was done`, {
+      hint: 'restore it from a backup, or move it aside to start a new store',
+      cause: error,
+    });
+  }
+  if (code.startsWith('SQLITE_CANTOPEN') || code.startsWith('SQLITE_READONLY') || code.startsWith('SQLITE_PERM')) {
+    return new StoreError('store_unavailable', `SQLite store ${file}: cannot ${operation === 'open' ? 'open' : 'write'} the database (${detail}); nothing was done`, {
+      hint: 'check the file and directory permissions',
+      cause: error,
+    });
+  }
+  return new StoreError('store_failed', `SQLite store ${file}: ${operation} failed: ${detail}`, { cause: error });
+}
