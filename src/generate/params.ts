@@ -1,0 +1,469 @@
+/**
+ * Reads a tool's parameters statically from its `tool({ parameters })` expression: a zod object
+ * (`z.object` / `z.strictObject`) or a JSON-schema object literal, possibly through an identifier
+ * bound in the same file. Anything else is "cannot be read statically": the caller warns, it never
+ * guesses.
+ */
+import { ts } from 'ts-morph';
+import type { SourceLocation } from '../policy/types.js';
+import type { SdkToolCall } from '../scan/types.js';
+
+/** What the policy can test: `integer` is a safe-integer number, `number` may be fractional. */
+export type ParamType = 'string' | 'integer' | 'number' | 'boolean' | 'enum' | 'unknown';
+
+export interface ToolParameter {
+  name: string;
+  type: ParamType;
+  /** The allowed strings of a `z.enum([...])` / `enum: [...]` (type `enum`). */
+  enumValues?: string[];
+  /** Present in every call: not `.optional()`, no `.default()`, listed in `required`. */
+  required: boolean;
+  /** May be `null` (`.nullable()`, `type: ['string', 'null']`). */
+  nullable: boolean;
+  /** Why the type is `unknown`. */
+  note?: string;
+  loc: SourceLocation;
+}
+
+export type ReadParametersResult =
+  | { readable: true; form: 'zod' | 'json-schema'; parameters: ToolParameter[]; loc: SourceLocation }
+  | { readable: false; reason: string; loc: SourceLocation };
+
+export interface SourceText {
+  /** The path recorded in locations (absolute in the generator). */
+  file: string;
+  text: string;
+  /** A parsed tree of `text`, when the caller has one. */
+  sourceFile?: ts.SourceFile;
+}
+
+const MAX_FOLLOW = 8;
+
+/** Reads the parameters of one scanned `tool({...})` call of a file. */
+export function readToolParameters(source: SourceText, call: SdkToolCall): ReadParametersResult {
+  const sf = source.sourceFile ?? parseSource(source.file, source.text);
+  const callLoc = locationOf(sf, source.file, call.span.start);
+  const prop = call.options.properties['parameters'];
+  if (!prop) {
+    const reason = call.options.hasSpread
+      ? 'its options object has a spread and no literal `parameters`'
+      : call.options.span
+        ? 'it has no `parameters` property'
+        : 'its options are not an object literal';
+    return { readable: false, reason, loc: callLoc };
+  }
+  const node = nodeAtSpan(sf, prop.valueSpan.start, prop.valueSpan.end);
+  if (!node) return { readable: false, reason: 'the `parameters` expression was not found', loc: callLoc };
+  const reader = new Reader(sf, source.file);
+  return reader.readParameters(node);
+}
+
+export function parseSource(file: string, text: string): ts.SourceFile {
+  const kind = /\.tsx$|\.jsx$/.test(file) ? ts.ScriptKind.TSX : /\.[mc]?js$/.test(file) ? ts.ScriptKind.JS : ts.ScriptKind.TS;
+  return ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, kind);
+}
+
+export function locationOf(sf: ts.SourceFile, file: string, pos: number): SourceLocation {
+  const { line, character } = sf.getLineAndCharacterOfPosition(pos);
+  return { file, line: line + 1, column: character + 1 };
+}
+
+/** The outermost node whose span (without leading trivia) is exactly [start, end). */
+function nodeAtSpan(sf: ts.SourceFile, start: number, end: number): ts.Node | undefined {
+  let found: ts.Node | undefined;
+  const visit = (node: ts.Node): void => {
+    if (found) return;
+    const s = node.getStart(sf);
+    if (s === start && node.getEnd() === end) {
+      found = node;
+      return;
+    }
+    if (s <= start && node.getEnd() >= end) ts.forEachChild(node, visit);
+  };
+  ts.forEachChild(sf, visit);
+  return found;
+}
+
+interface Shape {
+  type: ParamType;
+  enumValues?: string[];
+  required: boolean;
+  nullable: boolean;
+  note?: string;
+}
+
+/** Methods of a zod schema that keep what the model may send (its JSON type) as it is. */
+const TYPE_PRESERVING = new Set([
+  'describe', 'meta', 'brand', 'readonly', 'refine', 'superRefine', 'check',
+  'min', 'max', 'length', 'positive', 'negative', 'nonnegative', 'nonpositive', 'gt', 'gte', 'lt', 'lte',
+  'multipleOf', 'step', 'finite', 'safe', 'nonempty', 'email', 'url', 'uuid', 'cuid', 'cuid2', 'ulid',
+  'regex', 'trim', 'toLowerCase', 'toUpperCase', 'lowercase', 'uppercase', 'startsWith', 'endsWith',
+  'includes', 'datetime', 'date', 'time', 'ip', 'emoji', 'nanoid', 'base64',
+]);
+const OBJECT_PRESERVING = new Set(['describe', 'meta', 'strict', 'brand', 'readonly']);
+const ZOD_INTEGER = new Set(['int', 'int32', 'uint32', 'safeint']);
+
+class Reader {
+  private readonly zodNames: Set<string>;
+  private readonly bindings: Map<string, Array<ts.Expression | null>>;
+
+  constructor(
+    private readonly sf: ts.SourceFile,
+    private readonly file: string,
+  ) {
+    this.zodNames = zodBindings(sf);
+    this.bindings = constBindings(sf);
+  }
+
+  readParameters(start: ts.Node): ReadParametersResult {
+    const loc = this.loc(start);
+    let node: ts.Node = start;
+    if (ts.isShorthandPropertyAssignment(node)) node = node.name;
+    for (let depth = 0; ; depth += 1) {
+      if (!ts.isExpression(node)) return { readable: false, reason: 'it is not an expression', loc };
+      const expr = unwrap(node);
+      if (ts.isIdentifier(expr)) {
+        const target = this.follow(expr);
+        if (typeof target === 'string') return { readable: false, reason: target, loc };
+        if (depth >= MAX_FOLLOW) return { readable: false, reason: 'it is bound through too many names', loc };
+        node = target;
+        continue;
+      }
+      if (ts.isObjectLiteralExpression(expr)) return this.readJsonSchemaObject(expr, loc);
+      if (ts.isCallExpression(expr)) return this.readZodObject(expr, loc);
+      return { readable: false, reason: `\`${snippet(this.sf, expr)}\` is neither a z.object({...}) nor a JSON-schema object literal`, loc };
+    }
+  }
+
+  private follow(id: ts.Identifier): ts.Expression | string {
+    const bound = this.bindings.get(id.text);
+    if (!bound || bound.length === 0) return `\`${id.text}\` is not a const bound in this file`;
+    if (bound.length > 1) return `\`${id.text}\` is declared more than once in this file`;
+    const target = bound[0];
+    if (!target) return `\`${id.text}\` is not a const with an initializer`;
+    return target;
+  }
+
+  private loc(node: ts.Node): SourceLocation {
+    return locationOf(this.sf, this.file, node.getStart(this.sf));
+  }
+
+  // ----- zod -----------------------------------------------------------------------------------
+
+  private readZodObject(call: ts.CallExpression, loc: SourceLocation): ReadParametersResult {
+    let current: ts.Expression = call;
+    for (let depth = 0; depth < 64; depth += 1) {
+      current = unwrap(current);
+      if (ts.isIdentifier(current) && depth > 0) {
+        const target = this.follow(current);
+        if (typeof target === 'string') return { readable: false, reason: target, loc };
+        current = target;
+        continue;
+      }
+      if (!ts.isCallExpression(current) || !ts.isPropertyAccessExpression(current.expression)) break;
+      const callee = current.expression;
+      const method = callee.name.text;
+      if (this.isZod(callee.expression)) {
+        if (method !== 'object' && method !== 'strictObject') {
+          return { readable: false, reason: `z.${method}(...) is not an object of named arguments (use z.object({...}))`, loc };
+        }
+        const shape = current.arguments[0] ? unwrap(current.arguments[0]) : undefined;
+        if (!shape || !ts.isObjectLiteralExpression(shape)) {
+          return { readable: false, reason: `the argument of z.${method}(...) is not an object literal`, loc };
+        }
+        return this.readZodShape(shape, loc);
+      }
+      if (!OBJECT_PRESERVING.has(method)) {
+        return { readable: false, reason: `\`.${method}()\` on the parameters object cannot be read statically`, loc };
+      }
+      current = callee.expression;
+    }
+    return { readable: false, reason: `\`${snippet(this.sf, call)}\` is neither a z.object({...}) nor a JSON-schema object literal`, loc };
+  }
+
+  private readZodShape(shape: ts.ObjectLiteralExpression, loc: SourceLocation): ReadParametersResult {
+    const parameters: ToolParameter[] = [];
+    for (const property of shape.properties) {
+      const named = propertyNameAndValue(property);
+      if (!named) {
+        return { readable: false, reason: `\`${snippet(this.sf, property)}\` in the parameters object cannot be read statically`, loc: this.loc(property) };
+      }
+      const s = this.readZodType(named.value, 0);
+      parameters.push({ name: named.name, ...s, loc: this.loc(property) });
+    }
+    return { readable: true, form: 'zod', parameters, loc };
+  }
+
+  private readZodType(node: ts.Expression, depth: number): Shape {
+    const expr = unwrap(node);
+    const unknown = (note: string): Shape => ({ type: 'unknown', required: true, nullable: false, note });
+    if (depth > 64) return unknown('it is nested too deeply');
+    if (ts.isIdentifier(expr)) {
+      const target = this.follow(expr);
+      if (typeof target === 'string') return unknown(target);
+      return this.readZodType(target, depth + 1);
+    }
+    if (!ts.isCallExpression(expr) || !ts.isPropertyAccessExpression(expr.expression)) {
+      return unknown(`\`${snippet(this.sf, expr)}\` is not a zod schema this tool reads`);
+    }
+    const callee = expr.expression;
+    const method = callee.name.text;
+    const args = expr.arguments;
+    if (this.isZod(callee.expression)) {
+      switch (method) {
+        case 'string':
+          return { type: 'string', required: true, nullable: false };
+        case 'number':
+          return { type: 'number', required: true, nullable: false };
+        case 'boolean':
+          return { type: 'boolean', required: true, nullable: false };
+        case 'enum': {
+          const values = args[0] ? stringList(unwrap(args[0])) : undefined;
+          return values ? { type: 'enum', enumValues: values, required: true, nullable: false } : unknown('the values of z.enum(...) are not a literal list of strings');
+        }
+        case 'literal': {
+          const value = args[0] ? unwrap(args[0]) : undefined;
+          if (value && (ts.isStringLiteral(value) || ts.isNoSubstitutionTemplateLiteral(value))) {
+            return { type: 'enum', enumValues: [value.text], required: true, nullable: false };
+          }
+          if (value && (value.kind === ts.SyntaxKind.TrueKeyword || value.kind === ts.SyntaxKind.FalseKeyword)) {
+            return { type: 'boolean', required: true, nullable: false };
+          }
+          return unknown('z.literal(...) of something other than a string or a boolean');
+        }
+        case 'optional':
+        case 'nullable':
+        case 'nullish': {
+          if (!args[0]) return unknown(`z.${method}() without a schema`);
+          return applyModifier(method, this.readZodType(args[0], depth + 1));
+        }
+        default:
+          if (ZOD_INTEGER.has(method)) return { type: 'integer', required: true, nullable: false };
+          return unknown(`z.${method}(...) is not a string, integer, number, boolean or enum`);
+      }
+    }
+    const inner = this.readZodType(callee.expression, depth + 1);
+    if (inner.type === 'unknown') return inner;
+    if (method === 'int' || method === 'safe') {
+      return inner.type === 'number' || inner.type === 'integer' ? { ...inner, type: 'integer' } : unknown(`\`.${method}()\` on a ${inner.type}`);
+    }
+    if (method === 'optional' || method === 'nullable' || method === 'nullish' || method === 'default' || method === 'prefault') {
+      return applyModifier(method, inner);
+    }
+    if (TYPE_PRESERVING.has(method)) return inner;
+    return unknown(`\`.${method}()\` cannot be read statically`);
+  }
+
+  private isZod(node: ts.Expression): boolean {
+    const expr = unwrap(node);
+    return ts.isIdentifier(expr) && this.zodNames.has(expr.text);
+  }
+
+  // ----- JSON schema ---------------------------------------------------------------------------
+
+  private readJsonSchemaObject(obj: ts.ObjectLiteralExpression, loc: SourceLocation): ReadParametersResult {
+    const props = this.literalProperties(obj);
+    if (typeof props === 'string') return { readable: false, reason: props, loc };
+    const type = props.get('type');
+    const typeName = type ? stringValue(unwrap(type)) : undefined;
+    if (typeName !== 'object') {
+      return { readable: false, reason: 'the JSON schema is not `type: \'object\'`', loc };
+    }
+    let required = new Set<string>();
+    const req = props.get('required');
+    if (req) {
+      const list = stringList(unwrap(req));
+      if (!list) return { readable: false, reason: '`required` is not a literal list of strings', loc };
+      required = new Set(list);
+    }
+    const propertiesNode = props.get('properties');
+    if (!propertiesNode) return { readable: true, form: 'json-schema', parameters: [], loc };
+    const propertiesExpr = this.resolve(propertiesNode);
+    if (!propertiesExpr || !ts.isObjectLiteralExpression(propertiesExpr)) {
+      return { readable: false, reason: '`properties` is not an object literal', loc };
+    }
+    const parameters: ToolParameter[] = [];
+    for (const property of propertiesExpr.properties) {
+      const named = propertyNameAndValue(property);
+      if (!named) {
+        return { readable: false, reason: `\`${snippet(this.sf, property)}\` in \`properties\` cannot be read statically`, loc: this.loc(property) };
+      }
+      const s = this.readJsonSchemaType(named.value);
+      parameters.push({ name: named.name, ...s, required: required.has(named.name), loc: this.loc(property) });
+    }
+    return { readable: true, form: 'json-schema', parameters, loc };
+  }
+
+  private readJsonSchemaType(node: ts.Expression): Omit<Shape, 'required'> {
+    const unknown = (note: string): Omit<Shape, 'required'> => ({ type: 'unknown', nullable: false, note });
+    const expr = this.resolve(node);
+    if (!expr || !ts.isObjectLiteralExpression(expr)) return unknown('its schema is not an object literal');
+    const props = this.literalProperties(expr);
+    if (typeof props === 'string') return unknown(props);
+    const typeNode = props.get('type');
+    const enumNode = props.get('enum');
+    let types: string[] | undefined;
+    if (typeNode) {
+      const t = unwrap(typeNode);
+      const single = stringValue(t);
+      types = single !== undefined ? [single] : stringList(t);
+      if (!types) return unknown('its `type` is not a literal');
+    }
+    const nullable = types?.includes('null') ?? false;
+    const nonNull = types?.filter((t) => t !== 'null');
+    let enumValues: string[] | undefined;
+    if (enumNode) {
+      const e = unwrap(enumNode);
+      if (!ts.isArrayLiteralExpression(e)) return unknown('its `enum` is not a literal list');
+      const values = stringList(e);
+      if (!values) return unknown('its `enum` holds values other than strings');
+      enumValues = values;
+    }
+    if (enumValues && (!nonNull || (nonNull.length === 1 && nonNull[0] === 'string'))) {
+      return { type: 'enum', enumValues, nullable };
+    }
+    if (!nonNull || nonNull.length !== 1) return unknown('it has no single JSON type');
+    switch (nonNull[0]) {
+      case 'string':
+        return { type: 'string', nullable };
+      case 'integer':
+        return { type: 'integer', nullable };
+      case 'number':
+        return { type: 'number', nullable };
+      case 'boolean':
+        return { type: 'boolean', nullable };
+      default:
+        return unknown(`its type \`${nonNull[0]}\` is not a string, integer, number or boolean`);
+    }
+  }
+
+  /** An object literal's properties by name; a string says why it cannot be read. */
+  private literalProperties(obj: ts.ObjectLiteralExpression): Map<string, ts.Expression> | string {
+    const map = new Map<string, ts.Expression>();
+    for (const property of obj.properties) {
+      const named = propertyNameAndValue(property);
+      if (!named) return `\`${snippet(this.sf, property)}\` cannot be read statically`;
+      map.set(named.name, named.value);
+    }
+    return map;
+  }
+
+  private resolve(node: ts.Expression): ts.Expression | undefined {
+    let expr = unwrap(node);
+    for (let depth = 0; ts.isIdentifier(expr); depth += 1) {
+      if (depth >= MAX_FOLLOW) return undefined;
+      const target = this.follow(expr);
+      if (typeof target === 'string') return undefined;
+      expr = unwrap(target);
+    }
+    return expr;
+  }
+}
+
+function applyModifier(method: string, inner: Shape): Shape {
+  switch (method) {
+    case 'optional':
+    case 'default':
+    case 'prefault':
+      return { ...inner, required: false };
+    case 'nullable':
+      return { ...inner, nullable: true };
+    case 'nullish':
+      return { ...inner, required: false, nullable: true };
+    default:
+      return inner;
+  }
+}
+
+/** Strips parentheses, `as`, `satisfies`, `!` and `<T>` casts. */
+function unwrap(node: ts.Expression): ts.Expression {
+  let expr = node;
+  for (;;) {
+    if (ts.isParenthesizedExpression(expr) || ts.isAsExpression(expr) || ts.isSatisfiesExpression(expr) || ts.isNonNullExpression(expr) || ts.isTypeAssertionExpression(expr)) {
+      expr = expr.expression;
+    } else {
+      return expr;
+    }
+  }
+}
+
+function propertyNameAndValue(property: ts.ObjectLiteralElementLike): { name: string; value: ts.Expression } | undefined {
+  if (ts.isPropertyAssignment(property)) {
+    const n = property.name;
+    if (ts.isIdentifier(n) || ts.isStringLiteral(n) || ts.isNoSubstitutionTemplateLiteral(n) || ts.isNumericLiteral(n)) {
+      return { name: n.text, value: property.initializer };
+    }
+    if (ts.isComputedPropertyName(n)) {
+      const e = unwrap(n.expression);
+      if (ts.isStringLiteral(e) || ts.isNoSubstitutionTemplateLiteral(e)) return { name: e.text, value: property.initializer };
+    }
+    return undefined;
+  }
+  if (ts.isShorthandPropertyAssignment(property)) return { name: property.name.text, value: property.name };
+  return undefined;
+}
+
+function stringValue(node: ts.Expression): string | undefined {
+  return ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node) ? node.text : undefined;
+}
+
+function stringList(node: ts.Expression): string[] | undefined {
+  if (!ts.isArrayLiteralExpression(node)) return undefined;
+  const out: string[] = [];
+  for (const element of node.elements) {
+    const value = stringValue(unwrap(element));
+    if (value === undefined) return undefined;
+    out.push(value);
+  }
+  return out;
+}
+
+function snippet(sf: ts.SourceFile, node: ts.Node): string {
+  const text = node.getText(sf).replace(/\s+/g, ' ');
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+}
+
+/** Local names bound to a zod module: `import { z } from 'zod'`, `import * as z`, `import z`. */
+function zodBindings(sf: ts.SourceFile): Set<string> {
+  const names = new Set<string>();
+  for (const statement of sf.statements) {
+    if (!ts.isImportDeclaration(statement) || !ts.isStringLiteral(statement.moduleSpecifier)) continue;
+    if (!/^zod(\/|$)/.test(statement.moduleSpecifier.text)) continue;
+    const clause = statement.importClause;
+    if (!clause) continue;
+    if (clause.name) names.add(clause.name.text);
+    const bindings = clause.namedBindings;
+    if (bindings && ts.isNamespaceImport(bindings)) names.add(bindings.name.text);
+    if (bindings && ts.isNamedImports(bindings)) {
+      for (const element of bindings.elements) {
+        const imported = (element.propertyName ?? element.name).text;
+        if (imported === 'z' || imported === 'default') names.add(element.name.text);
+      }
+    }
+  }
+  return names;
+}
+
+/**
+ * Every binding of the file (any scope), by name: the initializer of a `const NAME = <init>`, or
+ * null for any other binding (let, var, parameter, function, class), which makes a name unfollowable.
+ */
+function constBindings(sf: ts.SourceFile): Map<string, Array<ts.Expression | null>> {
+  const map = new Map<string, Array<ts.Expression | null>>();
+  const add = (name: string, value: ts.Expression | null): void => {
+    const list = map.get(name) ?? [];
+    list.push(value);
+    map.set(name, list);
+  };
+  const visit = (node: ts.Node): void => {
+    if (ts.isVariableDeclaration(node) && ts.isIdentifier(node.name)) {
+      const isConst = ts.isVariableDeclarationList(node.parent) && (node.parent.flags & ts.NodeFlags.Const) !== 0;
+      add(node.name.text, isConst && node.initializer ? node.initializer : null);
+    } else if ((ts.isParameter(node) || ts.isFunctionDeclaration(node) || ts.isClassDeclaration(node)) && node.name && ts.isIdentifier(node.name)) {
+      add(node.name.text, null);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(sf);
+  return map;
+}
