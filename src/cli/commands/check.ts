@@ -1,3 +1,103 @@
-import { notDelivered } from '../not-delivered.js';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { UserError } from '../../diagnostics.js';
+import { runCheck } from '../../check/engine.js';
+import { buildReport, formatReport, FORMATS, type Format } from '../../check/report/index.js';
+import type { Finding } from '../../check/types.js';
+import type { CliContext, CommandSpec } from '../context.js';
+import { applyFix } from '../../check/fix.js';
 
-export const checkCommand = notDelivered('check', 'Lint the repo for open doors (CI)', 'ctrlrun-gen check --format sarif');
+export interface CheckArgs {
+  paths?: string[];
+  format: Format;
+  failOn: 'error' | 'warning';
+  fix: boolean;
+  maxFindings?: number;
+  manifest?: string;
+  policy?: string;
+  allowDirty: boolean;
+}
+
+export const checkCommand: CommandSpec<CheckArgs> = {
+  command: 'check [paths..]',
+  describe: 'Lint the repo for open doors (CI): unprotected tools, sticky approvals, stale generated code',
+  builder: (y) =>
+    y
+      .positional('paths', { type: 'string', array: true, describe: 'Files or directories to check (default: the whole repo)' })
+      .option('format', { type: 'string', choices: FORMATS, default: 'text', describe: 'Output format' })
+      .option('fail-on', { type: 'string', choices: ['error', 'warning'], default: 'error', describe: 'Exit 1 when a finding of this severity or above remains' })
+      .option('fix', { type: 'boolean', default: false, describe: 'Apply the codemod (protect mapped tools) before checking' })
+      .option('allow-dirty', { type: 'boolean', default: false, describe: 'With --fix: write even if the git tree has uncommitted changes' })
+      .option('max-findings', { type: 'number', describe: 'Report at most N findings (the exit code still counts all)' })
+      .option('manifest', { type: 'string', describe: 'Path of ctrlrun.tools.yaml (default: found upward from the working directory)' })
+      .option('policy', { type: 'string', describe: "Path of the policy (default: the manifest's `policy`)" }),
+  examples: [
+    ['ctrlrun-gen check', 'Lint the whole repo; exit 1 on an error finding'],
+    ['ctrlrun-gen check --format sarif > ctrlrun.sarif', 'SARIF 2.1.0 for GitHub code scanning'],
+    ['ctrlrun-gen check --format github --fail-on warning', 'Annotations on a pull request; warnings fail too'],
+    ['ctrlrun-gen check --fix', 'Protect the mapped tools with the codemod, then lint'],
+  ],
+  run: async (args, ctx) => runCheckCommand(args, ctx),
+};
+
+export async function runCheckCommand(args: CheckArgs, ctx: CliContext): Promise<number> {
+  const maxFindings = args.maxFindings;
+  if (maxFindings !== undefined && (!Number.isInteger(maxFindings) || maxFindings < 0)) {
+    throw new UserError(`check: --max-findings must be a whole number of 0 or more (got ${String(maxFindings)}).`);
+  }
+  if (args.fix) {
+    await applyFix({ cwd: ctx.cwd, paths: args.paths, manifest: args.manifest, policy: args.policy, allowDirty: args.allowDirty }, ctx);
+  }
+  const progress = ctx.isTTY ? progressLine(ctx) : undefined;
+  const result = await runCheck({
+    cwd: ctx.cwd,
+    ...(args.paths && args.paths.length > 0 ? { paths: args.paths } : {}),
+    ...(args.manifest !== undefined ? { manifest: args.manifest } : {}),
+    ...(args.policy !== undefined ? { policy: args.policy } : {}),
+    ...(progress ? { onProgress: progress.update } : {}),
+  });
+  progress?.clear();
+  const report = buildReport(result.findings, result, maxFindings);
+  ctx.stdout(formatReport(args.format, report, { color: ctx.color, readSource: sourceReader(ctx.cwd) }));
+  return exitCode(result.findings, result.configError, args.failOn);
+}
+
+/** 2 on a configuration error; 1 when a finding at or above `failOn` remains; else 0. */
+export function exitCode(findings: Finding[], configError: boolean, failOn: 'error' | 'warning'): number {
+  if (configError) return 2;
+  return findings.some((f) => f.severity === 'error' || failOn === 'warning') ? 1 : 0;
+}
+
+function sourceReader(cwd: string): (file: string) => string | undefined {
+  const cache = new Map<string, string | undefined>();
+  return (file) => {
+    if (cache.has(file)) return cache.get(file);
+    let text: string | undefined;
+    try {
+      text = readFileSync(path.resolve(cwd, file), 'utf8');
+      if (text.length > 2_000_000) text = undefined;
+    } catch {
+      text = undefined;
+    }
+    cache.set(file, text);
+    return text;
+  };
+}
+
+/** A one-line progress counter on stderr, for terminals only. */
+function progressLine(ctx: CliContext): { update: (done: number, total: number) => void; clear: () => void } {
+  let last = 0;
+  let shown = false;
+  return {
+    update: (done, total) => {
+      const now = Date.now();
+      if (now - last < 100 && done < total) return;
+      last = now;
+      shown = true;
+      ctx.stderr(`\rchecking ${done}/${total} files`);
+    },
+    clear: () => {
+      if (shown) ctx.stderr('\r\x1b[K');
+    },
+  };
+}

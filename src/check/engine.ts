@@ -1,0 +1,155 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { UserError } from '../diagnostics.js';
+import { renderGeneratedModule } from '../generate/index.js';
+import { loadProject, MANIFEST_FILE, type Project } from '../manifest/load.js';
+import { scanRepo } from '../scan/index.js';
+import type { FileScan } from '../scan/types.js';
+import { FILE_RULES, PARSE_ERROR_RULE, policyInvalidFindings, REPO_RULES, staleGeneratedRule } from './rules/index.js';
+import { compareFindings } from './sort.js';
+import { applySuppressions } from './suppressions.js';
+import type { Finding, ProjectContext, ScannedFile } from './types.js';
+
+export interface CheckOptions {
+  /** Absolute working directory; finding paths are relative to it. */
+  cwd: string;
+  /** Files or directories to check, relative to cwd; default: the whole repo. */
+  paths?: string[];
+  /** Manifest path (relative to cwd); default: found upward from cwd. */
+  manifest?: string;
+  /** Policy path (relative to cwd); default: the manifest's `policy`. */
+  policy?: string;
+  onProgress?: (done: number, total: number) => void;
+}
+
+export interface CheckResult {
+  /** Every finding, in stable order (file, line, column, ruleId). */
+  findings: Finding[];
+  /** The policy or manifest did not load (or the generator refused them): exit 2. */
+  configError: boolean;
+  filesConsidered: number;
+  filesParsed: number;
+}
+
+/** The lint, in-process: loads the project, scans the repo, runs every rule, applies suppressions. */
+export async function runCheck(options: CheckOptions): Promise<CheckResult> {
+  const cwd = path.resolve(options.cwd);
+  const relative = (file: string): string => toCwdRelative(cwd, file);
+  for (const p of options.paths ?? []) {
+    if (!existsSync(path.resolve(cwd, p))) throw new UserError(`check: no such file or directory: ${p}`);
+  }
+
+  const findings: Finding[] = [];
+  const loaded = loadProjectOrFindings(cwd, options, relative);
+  findings.push(...loaded.findings);
+  const project = loaded.project;
+  const context: ProjectContext | undefined = project ? { manifest: project.manifest, policy: project.policy } : undefined;
+  const root = project ? project.manifest.root : cwd;
+
+  const repo = await scanRepo({
+    root,
+    ...(options.paths && options.paths.length > 0 ? { paths: options.paths.map((p) => path.resolve(cwd, p)) } : {}),
+    ...(project ? { generatedModule: project.manifest.output } : {}),
+    ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+  });
+
+  findings.push(...lintFiles(repo.files, context, (scan) => readFileSync(path.resolve(root, scan.file), 'utf8')).map((f) => ({ ...f, file: relative(path.resolve(root, f.file)) })));
+
+  if (project) findings.push(...staleOrConfigFindings(project, relative));
+
+  findings.sort(compareFindings);
+  return {
+    findings,
+    configError: findings.some((f) => f.ruleId === 'policy-invalid'),
+    filesConsidered: repo.filesConsidered,
+    filesParsed: repo.files.length,
+  };
+}
+
+/**
+ * The pure core: every file rule, the repo rules, then each file's suppressions. Paths in the
+ * findings are the scans' own paths.
+ */
+export function lintFiles(scans: FileScan[], project: ProjectContext | undefined, readText: (scan: FileScan) => string): Finding[] {
+  const byFile = new Map<string, Finding[]>();
+  const add = (f: Finding): void => {
+    const list = byFile.get(f.file);
+    if (list) list.push(f);
+    else byFile.set(f.file, [f]);
+  };
+  for (const scan of scans) {
+    const rules = scan.parseError ? [PARSE_ERROR_RULE] : FILE_RULES;
+    for (const rule of rules) for (const f of rule(scan, project)) add(f);
+  }
+  const files: ScannedFile[] = scans.map((scan) => ({ scan, text: () => readText(scan) }));
+  for (const rule of REPO_RULES) for (const f of rule(files, project)) add(f);
+
+  const out: Finding[] = [];
+  for (const scan of scans) {
+    const own = byFile.get(scan.file) ?? [];
+    byFile.delete(scan.file);
+    const { kept, own: about } = scan.parseError ? { kept: own, own: [] } : applySuppressions(scan.file, own, scan.suppressions);
+    out.push(...kept, ...about);
+  }
+  for (const rest of byFile.values()) out.push(...rest);
+  return out.sort(compareFindings);
+}
+
+function loadProjectOrFindings(
+  cwd: string,
+  options: CheckOptions,
+  relative: (file: string) => string,
+): { project?: Project; findings: Finding[] } {
+  try {
+    return {
+      project: loadProject({
+        cwd,
+        ...(options.manifest !== undefined ? { manifest: path.resolve(cwd, options.manifest) } : {}),
+        ...(options.policy !== undefined ? { policy: path.resolve(cwd, options.policy) } : {}),
+      }),
+      findings: [],
+    };
+  } catch (error) {
+    if (!(error instanceof UserError)) throw error;
+    return { findings: userErrorFindings(error, options.manifest ?? MANIFEST_FILE, cwd, relative) };
+  }
+}
+
+/** A loader's UserError as findings; one with no located diagnostic is placed at the manifest. */
+function userErrorFindings(error: UserError, manifest: string, cwd: string, relative: (file: string) => string): Finding[] {
+  const located = policyInvalidFindings(error.diagnostics, (f) => relative(path.resolve(cwd, f)));
+  if (located.length > 0) return located;
+  return [
+    {
+      ruleId: 'policy-invalid',
+      severity: 'error',
+      file: relative(path.resolve(cwd, manifest)),
+      line: 1,
+      column: 1,
+      message: error.message,
+      hint: 'Create the policy and manifest with `npx ctrlrun-gen init`, or point at them with `--manifest`.',
+    },
+  ];
+}
+
+function staleOrConfigFindings(project: Project, relative: (file: string) => string): Finding[] {
+  let expected: { path: string; text: string };
+  try {
+    expected = renderGeneratedModule(project);
+  } catch (error) {
+    if (!(error instanceof UserError)) throw error;
+    return userErrorFindings(error, project.manifest.file, project.manifest.root, relative);
+  }
+  let actual: string | undefined;
+  try {
+    actual = readFileSync(expected.path, 'utf8');
+  } catch {
+    actual = undefined;
+  }
+  return staleGeneratedRule(relative(expected.path), expected.text, actual);
+}
+
+export function toCwdRelative(cwd: string, file: string): string {
+  const rel = path.relative(cwd, path.resolve(cwd, file));
+  return (rel === '' ? '.' : rel).split(path.sep).join('/');
+}

@@ -1,0 +1,131 @@
+import type { RuleMeta } from './types.js';
+
+/** Where each rule's page lives (SARIF `helpUri`). */
+export const DOCS_BASE = 'https://www.npmjs.com/package/ctrlrun-gen';
+
+/**
+ * Every rule `check` can report, in a fixed order (the SARIF `ruleIndex` is the position here).
+ * The first eleven are SPEC §7; the last three are about the lint's own input.
+ */
+export const RULES: readonly RuleMeta[] = [
+  {
+    id: 'unprotected-tool',
+    severity: 'error',
+    short: 'An SDK tool() call whose name is mapped in ctrlrun.tools.yaml is not a protected variant.',
+    full:
+      'The tool is mapped to a policy action, but the code still builds it with the SDK\'s own `tool()`, so the policy never decides its calls: no approval, no effect key, no receipt. A `tool()` whose name is not a string literal is reported here too, since it cannot be mapped.',
+    help: 'Run `npx ctrlrun-gen codemod --write` (or `check --fix`): it rewrites the call to `protectedTool(\'<action>\', { ... })` from the generated module.',
+  },
+  {
+    id: 'unmapped-tool',
+    severity: 'error',
+    short: 'An SDK tool() call whose name has no entry in ctrlrun.tools.yaml.',
+    full:
+      'Every tool the model may call must be mapped to a policy action, or no rule ever decides its calls. The finding names the manifest entry to add; once mapped, the codemod protects the call.',
+    help: 'Add `- tool: <name>\\n    action: <id>` under `tools:` in ctrlrun.tools.yaml, add the action to ctrlrun.yaml, then run `npx ctrlrun-gen codemod --write`.',
+  },
+  {
+    id: 'unknown-action',
+    severity: 'error',
+    short: 'protectedTool() names an action the policy does not define.',
+    full:
+      'An action the policy does not list is denied at run time with reason `unknown_action`, so the tool can never run; more often it is a typo or a stale generated module. An action that is not a string literal cannot be checked and is reported too.',
+    help: 'Use one of the actions of ctrlrun.yaml (as a string literal), or add the action to the policy and run `npx ctrlrun-gen generate`.',
+  },
+  {
+    id: 'unsafe-error-function',
+    severity: 'error',
+    short: 'A tool\'s errorFunction turns failures into a "please try again" for the model.',
+    full:
+      'The SDK\'s default `errorFunction` answers the model "An error occurred while running the tool. Please try again." for any exception, and a custom one can swallow this library\'s refusals the same way: a refusal becomes an invitation to retry, and a side effect can land several times. An SDK `tool()` with the default or a custom `errorFunction` is an error. A `protectedTool` whose action can run (allow or approve on some path) but declares no `effect` and whose `errorFunction` is not `null` is a warning: this library\'s refusals propagate, but the tool\'s own failures still reach the model as a retry hint.',
+    help: 'Protect the tool (`npx ctrlrun-gen codemod --write`); give its action an `effect:` key template in ctrlrun.yaml, or pass `errorFunction: null` so failures reach your code.',
+  },
+  {
+    id: 'sticky-approval',
+    severity: 'error',
+    short: '`alwaysApprove: true` makes one approval authorize every later call of the tool.',
+    full:
+      '`state.approve(item, { alwaysApprove: true })` (or `approveTool`) tells the SDK to approve every later call of that tool in the run: calls no human saw. Protected tools refuse such calls (the store has no answer for them), so the run stalls; unprotected tools run them.',
+    help: 'Approve each call on its own with the Control: `control.approve(state, item, { approver })`.',
+  },
+  {
+    id: 'needs-approval-override',
+    severity: 'error',
+    short: '`needsApproval` passed to protectedTool() overrides the policy.',
+    full:
+      'A protected tool\'s approvals come from the policy; a `needsApproval` in its options would replace the policy\'s decision with the code\'s, out of sight of the policy file and its hash.',
+    help: 'Remove `needsApproval` and express the condition as a rule with `decision: approve` in ctrlrun.yaml.',
+  },
+  {
+    id: 'hosted-mcp-unguarded',
+    severity: 'error',
+    short: 'hostedMcpTool() without `requireApproval: \'always\'`.',
+    full:
+      'A hosted MCP tool runs on the model provider\'s side; the SDK defaults `requireApproval` to `\'never\'`, so every tool of that server runs with no human and no policy.',
+    help: 'Pass `requireApproval: \'always\'` and answer its approvals through the policy.',
+  },
+  {
+    id: 'mcp-server-unguarded',
+    severity: 'warning',
+    short: 'An Agent is given `mcpServers`, whose tools get no approval hook.',
+    full:
+      'The SDK builds the tools of `agent.mcpServers` on every turn, with no `needsApproval` and no way for the policy to decide their calls. A warning for now: the wrapper that guards them (`protectAgent`) comes later and will make this an error.',
+    help: 'Map the server\'s tools in ctrlrun.tools.yaml (`- mcp: { server, tool }`) and keep destructive tools off MCP servers until `protectAgent` is available.',
+  },
+  {
+    id: 'stale-generated',
+    severity: 'error',
+    short: 'The generated module differs from what `generate` would write.',
+    full:
+      'The protected tools enforce the policy compiled into the generated module; when ctrlrun.yaml or ctrlrun.tools.yaml changed since it was written, the code enforces an old policy (or the file is missing).',
+    help: 'Run `npx ctrlrun-gen generate` and commit the result.',
+  },
+  {
+    id: 'policy-invalid',
+    severity: 'error',
+    short: 'The policy or the tool manifest does not load.',
+    full:
+      'Nothing can be checked against a policy that does not load: the finding is the loader\'s own located error (the same as `validate` prints), and `check` exits 2 (a configuration error).',
+    help: 'Fix the file at the location given (`npx ctrlrun-gen validate` lists every error), or create it with `npx ctrlrun-gen init`.',
+  },
+  {
+    id: 'tracing-sensitive-data',
+    severity: 'warning',
+    short: '`@openai/agents` is imported and its tracing sends tool inputs and outputs out.',
+    full:
+      'Importing `@openai/agents` installs the default trace exporter, which sends every tool call\'s input and output to a fixed endpoint. Nowhere in the repo is tracing disabled (`setTracingDisabled(true)`, `tracingDisabled: true`) or `traceIncludeSensitiveData: false` set.',
+    help: 'Call `setTracingDisabled(true)` at startup, or run with `traceIncludeSensitiveData: false` in the run config.',
+  },
+  {
+    id: 'parse-error',
+    severity: 'error',
+    short: 'A source file does not parse, so it could not be checked.',
+    full:
+      'A file with a syntax error is reported rather than skipped in silence: a door in it would go unseen. Nothing else is reported for that file.',
+    help: 'Fix the syntax error (your compiler reports the same place).',
+  },
+  {
+    id: 'invalid-suppression',
+    severity: 'error',
+    short: 'A `// ctrlrun-ignore` comment without a reason, or naming no known rule.',
+    full:
+      'A suppression must say which rule it silences and why: `// ctrlrun-ignore <rule-id> -- <reason>` on the line before the finding. One that gives no reason or names an unknown rule suppresses nothing.',
+    help: 'Write `// ctrlrun-ignore <rule-id> -- <why this is safe>` with one of the rule ids of `docs/rules/`.',
+  },
+  {
+    id: 'unused-suppression',
+    severity: 'warning',
+    short: 'A `// ctrlrun-ignore` comment that suppresses nothing.',
+    full:
+      'The finding the comment was written for is gone (or was never on the next line): the stale comment would silently hide a future finding there.',
+    help: 'Delete the comment.',
+  },
+];
+
+export const RULE_IDS: readonly string[] = RULES.map((r) => r.id);
+
+export function ruleMeta(id: string): RuleMeta {
+  const meta = RULES.find((r) => r.id === id);
+  if (!meta) throw new Error(`unknown rule id ${id}`);
+  return meta;
+}

@@ -1,0 +1,42 @@
+import type { Finding, ProjectContext, ScannedFile } from '../types.js';
+import { findingAt } from './finding.js';
+
+const AGENTS_SPECIFIER = /(['"])@openai\/agents\1/;
+
+/**
+ * `tracing-sensitive-data` (warning, repo-wide): `@openai/agents` (whose import installs the default
+ * trace exporter) is imported somewhere, and no file disables tracing or sets
+ * `traceIncludeSensitiveData: false`. Reported once, at the first such import (files in path order).
+ */
+export function tracingSensitiveDataRule(files: ScannedFile[], _project?: ProjectContext): Finding[] {
+  if (files.some((f) => f.scan.disablesSensitiveTracing)) return [];
+  const candidates = files.filter((f) => f.scan.importsSdk && !f.scan.parseError).sort((a, b) => compare(a.scan.file, b.scan.file));
+  for (const file of candidates) {
+    const at = locate(file.text());
+    if (!at) continue;
+    return [
+      findingAt(
+        'tracing-sensitive-data',
+        file.scan.file,
+        at,
+        "`@openai/agents` is imported and nothing in the repo disables tracing or sets `traceIncludeSensitiveData: false`: tool inputs and outputs go to the default trace exporter.",
+        'Call `setTracingDisabled(true)` at startup, or pass `traceIncludeSensitiveData: false` in the run config.',
+      ),
+    ];
+  }
+  return [];
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** 1-based line and column of the first `'@openai/agents'` specifier in the text. */
+function locate(text: string): { line: number; column: number } | undefined {
+  const match = AGENTS_SPECIFIER.exec(text);
+  if (!match) return undefined;
+  const before = text.slice(0, match.index);
+  const line = before.split('\n').length;
+  const column = match.index - (before.lastIndexOf('\n') + 1) + 1;
+  return { line, column };
+}

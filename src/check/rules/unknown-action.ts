@@ -1,0 +1,39 @@
+import type { FileScan } from '../../scan/types.js';
+import type { Finding, ProjectContext } from '../types.js';
+import { findingAt, quote } from './finding.js';
+import { nearest } from './nearest.js';
+
+/** `unknown-action`: `protectedTool('<x>')` where `<x>` is not an action of the policy (or not a literal). */
+export function unknownActionRule(scan: FileScan, project: ProjectContext | undefined): Finding[] {
+  if (!project) return [];
+  const actions = Object.keys(project.policy.actions).sort();
+  const findings: Finding[] = [];
+  for (const call of scan.protectedToolCalls) {
+    if (call.action === undefined) {
+      findings.push(
+        findingAt(
+          'unknown-action',
+          scan.file,
+          call.callee,
+          'protectedTool() is given an action that is not a string literal: check cannot tell which policy action decides its calls.',
+          `Pass the action as a string literal, one of: ${actions.map(quote).join(', ') || '(the policy has none)'}.`,
+        ),
+      );
+      continue;
+    }
+    if (Object.hasOwn(project.policy.actions, call.action)) continue;
+    const near = nearest(call.action, actions);
+    findings.push(
+      findingAt(
+        'unknown-action',
+        scan.file,
+        call.actionSpan ?? call.callee,
+        `protectedTool(${quote(call.action)}): the policy has no action ${quote(call.action)}; every call would be denied (unknown_action).`,
+        near
+          ? `Did you mean ${quote(near)}? Otherwise add ${quote(call.action)} under \`actions:\` in ctrlrun.yaml and run \`npx ctrlrun-gen generate\`.`
+          : `Add ${quote(call.action)} under \`actions:\` in ctrlrun.yaml and run \`npx ctrlrun-gen generate\`.`,
+      ),
+    );
+  }
+  return findings;
+}

@@ -1,0 +1,71 @@
+import type { PolicyAction } from '../../policy/types.js';
+import type { FileScan, ProtectedToolCall, SdkToolCall } from '../../scan/types.js';
+import type { Finding, ProjectContext } from '../types.js';
+import { findingAt, quote } from './finding.js';
+
+/**
+ * `unsafe-error-function`.
+ * - error: an SDK `tool()` whose `errorFunction` is the default (absent, and no `outputSchema`,
+ *   which makes the SDK default it to null) or a custom one; `errorFunction: null` is safe.
+ * - warning: a `protectedTool` whose action can run (allow or approve on some path), has no
+ *   `effect`, and whose `errorFunction` is not `null`.
+ */
+export function unsafeErrorFunctionRule(scan: FileScan, project: ProjectContext | undefined): Finding[] {
+  const findings: Finding[] = [];
+  for (const call of scan.sdkToolCalls) {
+    const finding = sdkToolFinding(scan.file, call);
+    if (finding) findings.push(finding);
+  }
+  if (project) {
+    for (const call of scan.protectedToolCalls) {
+      const action = call.action !== undefined && Object.hasOwn(project.policy.actions, call.action) ? project.policy.actions[call.action] : undefined;
+      const finding = action ? protectedToolFinding(scan.file, call, action) : undefined;
+      if (finding) findings.push(finding);
+    }
+  }
+  return findings;
+}
+
+function toolLabel(call: SdkToolCall): string {
+  return call.name !== undefined ? `SDK tool ${quote(call.name)}` : 'SDK tool()';
+}
+
+function sdkToolFinding(file: string, call: SdkToolCall): Finding | undefined {
+  const errorFunction = call.options.properties.errorFunction;
+  if (errorFunction) {
+    if (errorFunction.valueKind === 'null') return undefined;
+    return findingAt(
+      'unsafe-error-function',
+      file,
+      errorFunction.span,
+      `${toolLabel(call)} has a custom errorFunction: it turns exceptions, this library's refusals among them, into text the model may answer by retrying.`,
+      'Protect the tool (`npx ctrlrun-gen codemod --write`) so refusals propagate, or pass `errorFunction: null`.',
+    );
+  }
+  if (call.options.properties.outputSchema && !call.options.hasSpread) return undefined;
+  return findingAt(
+    'unsafe-error-function',
+    file,
+    call.callee,
+    `${toolLabel(call)} ${call.options.hasSpread ? 'may be' : 'is'} left with the default errorFunction, which answers the model "An error occurred while running the tool. Please try again." for any failure.`,
+    'Protect the tool (`npx ctrlrun-gen codemod --write`), or pass `errorFunction: null` so failures reach your code instead of the model.',
+  );
+}
+
+function canRun(action: PolicyAction): boolean {
+  return action.rules.some((r) => r.decision === 'allow' || r.decision === 'approve');
+}
+
+function protectedToolFinding(file: string, call: ProtectedToolCall, action: PolicyAction): Finding | undefined {
+  if (!canRun(action) || action.effect) return undefined;
+  const errorFunction = call.options.properties.errorFunction;
+  if (errorFunction?.valueKind === 'null') return undefined;
+  return findingAt(
+    'unsafe-error-function',
+    file,
+    errorFunction?.span ?? call.callee,
+    `protectedTool(${quote(action.id)}) can run but its action declares no \`effect\`, and its errorFunction is ${errorFunction ? 'custom' : 'the default'}: its own failures reach the model as a retry hint, and a retry may repeat the side effect.`,
+    `Add an \`effect:\` key template to ${quote(action.id)} in ctrlrun.yaml (then \`npx ctrlrun-gen generate\`), or pass \`errorFunction: null\`.`,
+    'warning',
+  );
+}

@@ -1,0 +1,48 @@
+import type { Manifest } from '../manifest/types.js';
+import type { Policy } from '../policy/types.js';
+import type { FileScan } from '../scan/types.js';
+
+export type Severity = 'error' | 'warning';
+
+/** One problem `check` reports. `file` is relative to the working directory, with forward slashes. */
+export interface Finding {
+  ruleId: string;
+  severity: Severity;
+  file: string;
+  /** 1-based. */
+  line: number;
+  /** 1-based. */
+  column: number;
+  message: string;
+  hint: string;
+}
+
+/** What the rules know about the project; absent when the manifest or policy did not load. */
+export interface ProjectContext {
+  manifest: Manifest;
+  policy: Policy;
+}
+
+/** A rule over one scanned file. Pure: same inputs, same findings. `file` in findings is the scan's path. */
+export type FileRule = (scan: FileScan, project: ProjectContext | undefined) => Finding[];
+
+/** A scanned file and its text, for rules that look at the whole repo. */
+export interface ScannedFile {
+  scan: FileScan;
+  /** Reads the file's text (only called for the few files a repo rule needs). */
+  text: () => string;
+}
+
+export type RepoRule = (files: ScannedFile[], project: ProjectContext | undefined) => Finding[];
+
+/** The documentation of one rule (also the SARIF `rules[]` entry). */
+export interface RuleMeta {
+  id: string;
+  severity: Severity;
+  /** One line. */
+  short: string;
+  /** One paragraph. */
+  full: string;
+  /** How to fix it. */
+  help: string;
+}
