@@ -351,6 +351,7 @@ function checkOurs(db: Db, file: string): void {
 }
 
 function migrate(db: Db, file: string): void {
+  if ((db.pragma('user_version', { simple: true }) as number) === LATEST_VERSION) return; // no write lock needed
   db.transaction(() => {
     // Re-read under the write lock: another process may have migrated meanwhile.
     checkOurs(db, file);
