@@ -1,5 +1,9 @@
-// STUB: the scanner helper replaces the bodies; the signatures are the contract others code against.
 import type { FileScan, RepoScan } from './types.js';
+import { scanSource as scanSourceWith, type ScanSourceOptions } from './scan-source.js';
+import { scanRepoFiles } from './repo.js';
+
+export type { ScanSourceOptions } from './scan-source.js';
+export { listSourceFiles, PREFILTER_TOKENS, mayMatter } from './repo.js';
 
 export interface ScanOptions {
   /** Absolute repo root (scan paths are relative to it). */
@@ -12,15 +16,16 @@ export interface ScanOptions {
   onProgress?: (done: number, total: number) => void;
 }
 
-/** Scans one file's text (pure). `file` is the path recorded in the result. */
-export function scanSource(file: string, text: string): FileScan {
-  void file;
-  void text;
-  throw new Error('not implemented yet');
+/**
+ * Scans one file's text (pure). `file` is the path recorded in the result. With `options.root` and
+ * `options.generatedModule`, imports of the generated module are recognised by resolved path;
+ * otherwise `protectedTool` imported from any relative specifier counts.
+ */
+export function scanSource(file: string, text: string, options?: ScanSourceOptions): FileScan {
+  return scanSourceWith(file, text, options);
 }
 
 /** Lists candidate files (honouring .gitignore, skipping node_modules, build output and the generated module), prefilters by text, parses the rest. */
 export async function scanRepo(options: ScanOptions): Promise<RepoScan> {
-  void options;
-  throw new Error('not implemented yet');
+  return scanRepoFiles(options);
 }

@@ -64,6 +64,8 @@ export interface ProtectedToolCall {
   callee: Span;
   /** The literal action id; absent when not a string literal. */
   action?: string;
+  /** The literal `name` in the options, when written as a string literal. */
+  name?: string;
   actionSpan?: Span;
   options: ToolCallOptions;
 }
@@ -99,6 +101,8 @@ export interface GeneratedModuleImport {
   span: Span;
   specifier: string;
   localName: string;
+  /** `import` declaration or destructuring `require`. */
+  syntax?: 'import' | 'require';
 }
 
 /** A `// ctrlrun-ignore <rule> -- <reason>` comment. */
@@ -106,6 +110,35 @@ export interface SuppressionComment {
   span: Span;
   ruleId: string;
   reason?: string;
+}
+
+/** One named binding of an import declaration or a destructuring `require`. */
+export interface ImportedName {
+  /** The exported name (`tool` in `tool as t`). */
+  imported: string;
+  /** The local name (`t`). */
+  local: string;
+  /** Span of the specifier / binding element (`tool as t`). */
+  span: Span;
+  typeOnly: boolean;
+  /** Identifier references to this binding in the file (not counting the import itself). */
+  references: number;
+}
+
+/** A top-level `import ... from 'm'`, or `const {...} = require('m')` / `const x = require('m')`. */
+export interface ModuleImport {
+  /** The whole statement. */
+  span: Span;
+  module: string;
+  syntax: 'import' | 'require';
+  /** `import type { ... }`. */
+  typeOnly: boolean;
+  defaultName?: string;
+  /** `import * as x` or `const x = require(...)`. */
+  namespaceName?: string;
+  named: ImportedName[];
+  /** Span of the `{ ... }` of named bindings, when present. */
+  namedSpan?: Span;
 }
 
 export interface FileScan {
@@ -124,6 +157,10 @@ export interface FileScan {
   /** `setTracingDisabled(true)`, `tracingDisabled: true`, or `traceIncludeSensitiveData: false` appear. */
   disablesSensitiveTracing: boolean;
   suppressions: SuppressionComment[];
+  /** Every top-level import / require statement (additive; the codemod edits import lines with it). */
+  moduleImports?: ModuleImport[];
+  /** `commonjs` when the file uses top-level `require` and no ESM import/export, or is `.cts`/`.cjs`. */
+  moduleSyntax?: 'esm' | 'commonjs';
 }
 
 export interface RepoScan {
