@@ -1,0 +1,121 @@
+import { describe, expect, it } from 'vitest';
+import { lintFiles } from '../../src/check/engine.js';
+import type { Finding, ProjectContext } from '../../src/check/types.js';
+import type { Manifest } from '../../src/manifest/types.js';
+import type { Decision, Policy, PolicyAction } from '../../src/policy/types.js';
+import { scanSource } from '../../src/scan/index.js';
+
+export interface ExpectedFinding {
+  ruleId?: string;
+  line: number;
+  column: number;
+  severity?: 'error' | 'warning';
+  /** A part of the message or hint. */
+  mentions?: string;
+}
+
+export interface RuleCase {
+  name: string;
+  code: string;
+  /** Default `src/agent.ts`. */
+  file?: string;
+  /** Default: the tester's project; `null` runs with no project (the manifest did not load). */
+  project?: ProjectContext | null;
+}
+
+export interface InvalidCase extends RuleCase {
+  errors: ExpectedFinding[];
+}
+
+/**
+ * ESLint's RuleTester, for `check`: each case's source goes through the real scanner (`scanSource`)
+ * and the whole lint (every rule, then suppressions); only the findings of `ruleId` are compared.
+ * `valid`: none; `invalid`: exactly the expected ones (rule id, line, column, and severity when given).
+ */
+export function ruleTester(ruleId: string, cases: { valid: RuleCase[]; invalid: InvalidCase[] }, project: ProjectContext | null = testProject()): void {
+  describe(ruleId, () => {
+    for (const c of cases.valid) {
+      it(`valid: ${c.name}`, () => {
+        expect(findingsOf(ruleId, c, project).map(brief)).toEqual([]);
+      });
+    }
+    for (const c of cases.invalid) {
+      it(`invalid: ${c.name}`, () => {
+        const found = findingsOf(ruleId, c, project);
+        expect(found.map((f) => ({ ruleId: f.ruleId, line: f.line, column: f.column }))).toEqual(
+          c.errors.map((e) => ({ ruleId: e.ruleId ?? ruleId, line: e.line, column: e.column })),
+        );
+        c.errors.forEach((e, i) => {
+          const f = found[i]!;
+          if (e.severity) expect(f.severity).toBe(e.severity);
+          if (e.mentions) expect(`${f.message}\n${f.hint}`).toContain(e.mentions);
+          expect(f.hint.length).toBeGreaterThan(0);
+        });
+      });
+    }
+  });
+}
+
+/** Lints one source text through the real scanner and returns the findings of `ruleId` (all when undefined). */
+export function lintSource(code: string, options: { file?: string; project?: ProjectContext | null; ruleId?: string } = {}): Finding[] {
+  const file = options.file ?? 'src/agent.ts';
+  const project = options.project === undefined ? testProject() : options.project;
+  const findings = lintFiles([scanSource(file, code)], project ?? undefined, () => code);
+  return options.ruleId ? findings.filter((f) => f.ruleId === options.ruleId) : findings;
+}
+
+function findingsOf(ruleId: string, c: RuleCase, project: ProjectContext | null): Finding[] {
+  return lintSource(c.code, { file: c.file, project: c.project === undefined ? project : c.project, ruleId });
+}
+
+function brief(f: Finding): string {
+  return `${f.line}:${f.column} ${f.ruleId}: ${f.message}`;
+}
+
+const loc = { file: '/repo/ctrlrun.yaml', line: 1, column: 1 };
+
+/** A hand-built action: one unconditional decision, or rules given as decisions. */
+export function action(id: string, decisions: Decision[], extra: Partial<PolicyAction> = {}): PolicyAction {
+  return {
+    id,
+    controls: [],
+    approvalsRequired: 1,
+    maxAttempts: 1,
+    rules: decisions.map((decision, index) => ({ index, when: [], decision, loc })),
+    loc,
+    ...extra,
+  };
+}
+
+/**
+ * The project the rule tests run against: tools `refund` → stripe.refund (allow/approve/deny, with an
+ * effect), `lookup_charge` → stripe.charge.read (allow, no effect), `close_account` → accounts.close (deny).
+ */
+export function testProject(overrides: { tools?: Record<string, string>; actions?: PolicyAction[] } = {}): ProjectContext {
+  const tools = overrides.tools ?? { refund: 'stripe.refund', lookup_charge: 'stripe.charge.read', close_account: 'accounts.close' };
+  const actions = overrides.actions ?? [
+    action('stripe.refund', ['allow', 'approve', 'deny'], {
+      effect: { source: 'refund:{payment_id}', parts: [{ kind: 'text', text: 'refund:' }, { kind: 'arg', arg: 'payment_id' }], loc },
+    }),
+    action('stripe.charge.read', ['allow']),
+    action('accounts.close', ['deny']),
+  ];
+  const manifest: Manifest = {
+    schemaVersion: 1,
+    file: '/repo/ctrlrun.tools.yaml',
+    root: '/repo',
+    policy: '/repo/ctrlrun.yaml',
+    output: '/repo/src/ctrlrun.generated.ts',
+    control: '/repo/src/ctrlrun.control.ts',
+    tools: Object.entries(tools).map(([tool, act], i) => ({ kind: 'function' as const, tool, action: act, loc: { file: '/repo/ctrlrun.tools.yaml', line: 7 + 2 * i, column: 5 } })),
+  };
+  const policy: Policy = {
+    schemaVersion: 6,
+    mode: 'enforce',
+    controls: {},
+    actions: Object.fromEntries(actions.map((a) => [a.id, a])),
+    hash: '0'.repeat(64),
+    file: '/repo/ctrlrun.yaml',
+  };
+  return { manifest, policy };
+}

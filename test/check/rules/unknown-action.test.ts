@@ -1,0 +1,29 @@
+import { ruleTester } from '../rule-tester.js';
+
+const lines = (...l: string[]): string => `${l.join('\n')}\n`;
+const IMPORT = "import { protectedTool } from './ctrlrun.generated.js';";
+
+ruleTester('unknown-action', {
+  valid: [
+    { name: 'an action of the policy', code: lines(IMPORT, "export const r = protectedTool('stripe.refund', { name: 'refund', execute: async () => 'ok' });") },
+    { name: 'a denied action is still known', code: lines(IMPORT, "export const r = protectedTool('accounts.close', { name: 'close_account' });") },
+    { name: 'no project: nothing to compare with', project: null, code: lines(IMPORT, "export const r = protectedTool('nope', { name: 'x' });") },
+  ],
+  invalid: [
+    {
+      name: 'a typo: the hint names the nearest action',
+      code: lines(IMPORT, "export const r = protectedTool('stripe.refnd', { name: 'refund', execute: async () => 'ok' });"),
+      errors: [{ line: 2, column: 32, mentions: "Did you mean 'stripe.refund'" }],
+    },
+    {
+      name: 'an action far from every other',
+      code: lines(IMPORT, '', "export const r = protectedTool('wire.transfer', { name: 'wire' });"),
+      errors: [{ line: 3, column: 32, mentions: 'ctrlrun.yaml' }],
+    },
+    {
+      name: 'an action that is not a literal',
+      code: lines(IMPORT, "const a = 'stripe.refund';", 'export const r = protectedTool(a, { name: "refund" });'),
+      errors: [{ line: 3, column: 18, mentions: 'string literal' }],
+    },
+  ],
+});

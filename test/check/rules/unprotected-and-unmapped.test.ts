@@ -1,0 +1,83 @@
+import { ruleTester } from '../rule-tester.js';
+
+const lines = (...l: string[]): string => `${l.join('\n')}\n`;
+const IMPORT = "import { tool } from '@openai/agents';";
+
+ruleTester('unprotected-tool', {
+  valid: [
+    { name: 'a protected tool', code: lines("import { protectedTool } from './ctrlrun.generated.js';", "export const r = protectedTool('stripe.refund', { name: 'refund', execute: async () => 'ok' });") },
+    { name: 'an unmapped SDK tool is unmapped-tool, not this', code: lines(IMPORT, "export const t = tool({ name: 'send_email', execute: async () => 'ok' });") },
+    { name: 'tool() from another package', code: lines("import { tool } from 'ai';", "export const t = tool({ name: 'refund', execute: async () => 'ok' });") },
+    { name: 'a local function named tool', code: lines('function tool(o: unknown) { return o; }', "export const t = tool({ name: 'refund' });") },
+    {
+      name: 'suppressed with a reason',
+      code: lines(IMPORT, '// ctrlrun-ignore unprotected-tool -- read-only, reviewed', "export const t = tool({ name: 'refund', errorFunction: null, execute: async () => 'ok' });"),
+    },
+  ],
+  invalid: [
+    {
+      name: 'a mapped SDK tool (named import)',
+      code: lines(IMPORT, "export const r = tool({ name: 'refund', execute: async () => 'ok' });"),
+      errors: [{ line: 2, column: 18, mentions: "protectedTool('stripe.refund'" }],
+    },
+    {
+      name: 'aliased import',
+      code: lines("import { tool as t } from '@openai/agents';", "export const r = t({ name: 'lookup_charge', execute: async () => 'ok' });"),
+      errors: [{ line: 2, column: 18, mentions: 'codemod' }],
+    },
+    {
+      name: 'namespace import',
+      code: lines("import * as agents from '@openai/agents-core';", "export const r = agents.tool({ name: 'refund', execute: async () => 'ok' });"),
+      errors: [{ line: 2, column: 18 }],
+    },
+    {
+      name: 'CommonJS require',
+      file: 'src/tools.cjs',
+      code: lines("const { tool } = require('@openai/agents');", "module.exports = tool({ name: 'close_account', execute: async () => 'ok' });"),
+      errors: [{ line: 2, column: 18 }],
+    },
+    {
+      name: 'a name that is not a literal cannot be mapped',
+      code: lines(IMPORT, 'const n = "refund";', 'export const r = tool({ name: n, execute: async () => "ok" });'),
+      errors: [{ line: 3, column: 18, mentions: 'literal' }],
+    },
+    {
+      name: 'no project: every SDK tool is unprotected',
+      project: null,
+      code: lines(IMPORT, "export const r = tool({ name: 'send_email', execute: async () => 'ok' });"),
+      errors: [{ line: 2, column: 18 }],
+    },
+    {
+      name: 'a suppression for another rule does not hide it',
+      code: lines(IMPORT, '// ctrlrun-ignore unmapped-tool -- not this one', "export const r = tool({ name: 'refund', execute: async () => 'ok' });"),
+      errors: [{ line: 3, column: 18 }],
+    },
+  ],
+});
+
+ruleTester('unmapped-tool', {
+  valid: [
+    { name: 'a mapped SDK tool is unprotected-tool, not this', code: lines(IMPORT, "export const r = tool({ name: 'refund', execute: async () => 'ok' });") },
+    { name: 'a protected tool', code: lines("import { protectedTool } from './ctrlrun.generated.js';", "export const r = protectedTool('stripe.refund', { name: 'send_email' });") },
+  ],
+  invalid: [
+    {
+      name: 'a name with no manifest entry: the hint is the entry to add',
+      code: lines(IMPORT, "export const t = tool({ name: 'send_email', execute: async () => 'ok' });"),
+      errors: [{ line: 2, column: 18, mentions: '- tool: send_email\n    action: <id>' }],
+    },
+    {
+      name: 'a name that needs quoting in YAML',
+      code: lines(IMPORT, "export const t = tool({ name: 'Refund Expert', execute: async () => 'ok' });"),
+      errors: [{ line: 2, column: 18, mentions: "- tool: 'Refund Expert'" }],
+    },
+    {
+      name: 'two declarations of one name are each reported',
+      code: lines(IMPORT, "export const a = tool({ name: 'get_weather', execute: async () => 'sun' });", "export const b = tool({ name: 'get_weather', execute: async () => 'rain' });"),
+      errors: [
+        { line: 2, column: 18 },
+        { line: 3, column: 18 },
+      ],
+    },
+  ],
+});
