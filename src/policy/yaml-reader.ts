@@ -1,0 +1,365 @@
+import { isAlias, isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, visit } from 'yaml';
+import type { Alias, Node, Scalar as YamlScalar, YAMLMap, YAMLSeq } from 'yaml';
+import type { Diagnostic } from '../diagnostics.js';
+import type { Scalar, SourceLocation } from './types.js';
+
+/**
+ * A located reader over one YAML document: the shared machinery of the policy and manifest
+ * loaders. It never throws on user input; every problem becomes a Diagnostic (all of them are
+ * collected, not only the first). Aliases are resolved here with an expansion budget, so an
+ * alias bomb fails fast; duplicate keys are found here in linear time.
+ */
+
+/** Nodes reachable through aliases, in total, before a document is refused as an alias bomb. */
+export const MAX_ALIAS_EXPANSION = 10_000;
+
+export type Related = Diagnostic['related'];
+
+export interface Entry {
+  key: string;
+  keyNode: Node;
+  /** The value with aliases resolved; null when the value is missing or could not be resolved. */
+  value: Node | null;
+  /** Where to point at the value (the key when the value is empty). */
+  at: Node;
+  path: string;
+}
+
+/** What a scalar or collection is, for type checks and messages. */
+export type Kind =
+  | { kind: 'string'; value: string }
+  | { kind: 'int'; value: number }
+  | { kind: 'bool'; value: boolean }
+  | { kind: 'null' }
+  | { kind: 'float'; source: string }
+  | { kind: 'non-finite'; source: string }
+  | { kind: 'huge-int'; source: string }
+  | { kind: 'map' }
+  | { kind: 'seq' }
+  | { kind: 'other' };
+
+const INT_SOURCE = /^[-+]?(?:[0-9]+|0x[0-9a-fA-F]+|0o[0-7]+)$/;
+
+export function pathKey(base: string, key: string): string {
+  return base === '' ? key : `${base}.${key}`;
+}
+
+export function pathIndex(base: string, index: number): string {
+  return `${base}[${index}]`;
+}
+
+export function describeKind(k: Kind): string {
+  switch (k.kind) {
+    case 'string':
+      return 'a string';
+    case 'int':
+      return 'an integer';
+    case 'bool':
+      return 'a boolean';
+    case 'null':
+      return 'an empty value (null)';
+    case 'float':
+      return `a float (\`${k.source}\`)`;
+    case 'non-finite':
+      return `a non-finite number (\`${k.source}\`)`;
+    case 'huge-int':
+      return `an integer beyond 2^53 (\`${k.source}\`)`;
+    case 'map':
+      return 'a mapping';
+    case 'seq':
+      return 'a list';
+    default:
+      return 'an unsupported value';
+  }
+}
+
+export class YamlReader {
+  readonly diagnostics: Diagnostic[] = [];
+  private readonly aliasTargets = new Map<Alias, Node | undefined>();
+  private readonly subtreeSizes = new Map<Node, number>();
+  private expanded = 0;
+  private aliasBombReported = false;
+
+  private constructor(
+    readonly file: string,
+    readonly text: string,
+    private readonly lineCounter: LineCounter,
+  ) {}
+
+  /**
+   * Parses `text` as exactly one YAML 1.2 document. Returns the reader (holding any diagnostics)
+   * and the root node when the YAML itself is well-formed and not empty.
+   */
+  static open(text: string, file: string, options: { maxBytes: number; what: string; firstKeyHint: string }): { reader: YamlReader; root?: Node } {
+    const lineCounter = new LineCounter();
+    const reader = new YamlReader(file, text, lineCounter);
+    const bytes = Buffer.byteLength(text, 'utf8');
+    if (bytes > options.maxBytes) {
+      reader.errorAt(0, '', 'file-too-large', `the ${options.what} is ${formatBytes(bytes)}; the limit is ${formatBytes(options.maxBytes)}`, `a ${options.what} this large is almost certainly not hand-written; split it or check the path`);
+      return { reader };
+    }
+    let doc: ReturnType<typeof parseDocument>;
+    try {
+      doc = parseDocument(text, {
+      lineCounter,
+      keepSourceTokens: true,
+      // Duplicate keys are found by the reader (linear time, both places named); the library's
+      // check is quadratic in the size of a mapping.
+      uniqueKeys: false,
+      prettyErrors: false,
+      strict: true,
+      version: '1.2',
+      merge: false,
+      // No toJS: the reader walks the nodes and expands aliases itself, within MAX_ALIAS_EXPANSION.
+    });
+    } catch (error) {
+      if (!(error instanceof RangeError)) throw error;
+      reader.errorAt(0, '', 'too-deep', `the ${options.what} nests too deeply to read`, 'a policy is a few levels deep; check the file');
+      return { reader };
+    }
+    for (const e of [...doc.errors, ...doc.warnings]) {
+      const message = e.code === 'MULTIPLE_DOCS' ? `the ${options.what} must be one YAML document; this file has more than one (a \`---\` separator?)` : `invalid YAML: ${firstLine(e.message)}`;
+      reader.errorAt(e.pos[0], '', 'yaml-syntax', message, e.code === 'MULTIPLE_DOCS' ? 'remove the `---` line and keep one document' : undefined);
+    }
+    if (reader.diagnostics.length > 0) return { reader };
+    const root = doc.contents as Node | null;
+    if (root === null || (isScalar(root) && root.value === null)) {
+      reader.errorAt(0, '', 'empty-document', `the ${options.what} is empty`, `start with \`${options.firstKeyHint}\``);
+      return { reader };
+    }
+    try {
+      reader.indexAnchors(doc);
+    } catch (error) {
+      if (!(error instanceof RangeError)) throw error;
+      reader.errorAt(0, '', 'too-deep', `the ${options.what} nests too deeply to read`, 'a policy is a few levels deep; check the file');
+      return { reader };
+    }
+    return { reader, root };
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Locations and diagnostics
+
+  locOf(at: Node | number | null | undefined): SourceLocation {
+    const offset = typeof at === 'number' ? at : (at?.range?.[0] ?? 0);
+    const { line, col } = this.lineCounter.linePos(Math.max(0, Math.min(offset, this.text.length)));
+    return { file: this.file, line, column: col };
+  }
+
+  errorAt(at: Node | number | null | undefined, path: string, code: string, message: string, hint?: string, related?: Related): void {
+    this.report('error', at, path, code, message, hint, related);
+  }
+
+  warnAt(at: Node | number | null | undefined, path: string, code: string, message: string, hint?: string): void {
+    this.report('warning', at, path, code, message, hint);
+  }
+
+  private report(severity: Diagnostic['severity'], at: Node | number | null | undefined, path: string, code: string, message: string, hint?: string, related?: Related): void {
+    const loc = this.locOf(at);
+    const d: Diagnostic = { severity, file: this.file, line: loc.line, column: loc.column, message, code };
+    if (path !== '') d.path = path;
+    if (hint !== undefined) d.hint = hint;
+    if (related !== undefined) d.related = related;
+    this.diagnostics.push(d);
+  }
+
+  /** Every diagnostic, in document order. */
+  sortedDiagnostics(): Diagnostic[] {
+    return [...this.diagnostics].sort((a, b) => a.line - b.line || a.column - b.column);
+  }
+
+  get errorCount(): number {
+    return this.diagnostics.filter((d) => d.severity === 'error').length;
+  }
+
+  /** Offset of the character at `index` in a scalar's value, when the source spells the value verbatim. */
+  offsetInScalar(node: Node, index: number): number {
+    const start = node.range?.[0] ?? 0;
+    if (!isScalar(node) || typeof node.value !== 'string') return start;
+    const quoted = node.type === 'QUOTE_DOUBLE' || node.type === 'QUOTE_SINGLE' ? 1 : 0;
+    if (node.type !== 'PLAIN' && quoted === 0) return start;
+    const spelled = this.text.slice(start + quoted, start + quoted + node.value.length);
+    return spelled === node.value ? start + quoted + index : start;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Aliases
+
+  private indexAnchors(doc: ReturnType<typeof parseDocument>): void {
+    const current = new Map<string, Node>();
+    visit(doc, {
+      Node: (_key, node) => {
+        if (isAlias(node)) this.aliasTargets.set(node, current.get(node.source));
+        else if (node.anchor) current.set(node.anchor, node);
+      },
+    });
+  }
+
+  private subtreeSize(node: Node): number {
+    const known = this.subtreeSizes.get(node);
+    if (known !== undefined) return known;
+    let size = 1;
+    if (isMap(node)) for (const pair of node.items) size += (isPair(pair) ? 1 : 0) + this.childSize(pair.key) + this.childSize(pair.value);
+    else if (isSeq(node)) for (const item of node.items) size += this.childSize(item);
+    this.subtreeSizes.set(node, size);
+    return size;
+  }
+
+  private childSize(node: unknown): number {
+    if (node === null || node === undefined) return 0;
+    return isAlias(node) ? 1 : this.subtreeSize(node as Node);
+  }
+
+  /** The node itself, or what an alias refers to (within the expansion budget); null when unusable. */
+  deref(node: unknown, path: string): Node | null {
+    if (node === null || node === undefined) return null;
+    if (!isAlias(node)) return node as Node;
+    const target = this.aliasTargets.get(node);
+    if (target === undefined) {
+      this.errorAt(node, path, 'unknown-anchor', `the alias \`*${node.source}\` refers to no anchor defined before it`, `define \`&${node.source}\` earlier in the file`);
+      return null;
+    }
+    this.expanded += this.subtreeSize(target);
+    if (this.expanded > MAX_ALIAS_EXPANSION) {
+      if (!this.aliasBombReported) {
+        this.aliasBombReported = true;
+        this.errorAt(node, path, 'alias-limit', `aliases expand to more than ${MAX_ALIAS_EXPANSION} nodes (or refer to themselves); refusing the document`, 'write the repeated parts out, or use fewer nested aliases');
+      }
+      return null;
+    }
+    return target;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Typed reads. Each returns undefined after reporting when the node is not what is expected.
+
+  kindOf(node: Node | null): Kind {
+    if (node === null) return { kind: 'null' };
+    if (isMap(node)) return { kind: 'map' };
+    if (isSeq(node)) return { kind: 'seq' };
+    if (!isScalar(node)) return { kind: 'other' };
+    const value: unknown = node.value;
+    const source = typeof node.source === 'string' ? node.source : String(value);
+    if (value === null) return { kind: 'null' };
+    if (typeof value === 'string') return { kind: 'string', value };
+    if (typeof value === 'boolean') return { kind: 'bool', value };
+    if (typeof value === 'bigint') return { kind: 'huge-int', source };
+    if (typeof value === 'number') {
+      if (!Number.isFinite(value)) return { kind: 'non-finite', source };
+      if (!INT_SOURCE.test(source.trim()) || !Number.isInteger(value)) return { kind: 'float', source };
+      if (!Number.isSafeInteger(value)) return { kind: 'huge-int', source };
+      return { kind: 'int', value: value === 0 ? 0 : value };
+    }
+    return { kind: 'other' };
+  }
+
+  /** Reports a value of the wrong kind, with the specific codes for floats, NaN/inf and huge integers. */
+  wrongKind(node: Node | null, at: Node, path: string, expected: string): void {
+    const k = this.kindOf(node);
+    const where = node ?? at;
+    if (k.kind === 'float') this.errorAt(where, path, 'float', `floats are not allowed: \`${k.source}\`; expected ${expected}`, 'use an integer (for money, count the smallest unit: cents)');
+    else if (k.kind === 'non-finite') this.errorAt(where, path, 'non-finite', `\`${k.source}\` (NaN or infinity) is not allowed; expected ${expected}`, 'use an integer');
+    else if (k.kind === 'huge-int') this.errorAt(where, path, 'huge-int', `\`${k.source}\` is beyond the safe integer range (±2^53-1); expected ${expected}`, 'use an integer between -9007199254740991 and 9007199254740991');
+    else this.errorAt(where, path, 'type', `expected ${expected}, found ${describeKind(k)}`);
+  }
+
+  map(node: Node | null, at: Node, path: string, expected = 'a mapping'): YAMLMap | undefined {
+    if (node !== null && isMap(node)) return node;
+    this.wrongKind(node, at, path, expected);
+    return undefined;
+  }
+
+  seq(node: Node | null, at: Node, path: string, expected = 'a list'): YAMLSeq | undefined {
+    if (node !== null && isSeq(node)) return node;
+    this.wrongKind(node, at, path, expected);
+    return undefined;
+  }
+
+  string(node: Node | null, at: Node, path: string, expected = 'a string'): string | undefined {
+    const k = this.kindOf(node);
+    if (k.kind === 'string') {
+      if (k.value.length === 0) {
+        this.errorAt(node ?? at, path, 'empty-string', `expected ${expected}, found an empty string`);
+        return undefined;
+      }
+      return k.value;
+    }
+    this.wrongKind(node, at, path, expected);
+    return undefined;
+  }
+
+  int(node: Node | null, at: Node, path: string, range: { min: number; max: number }): number | undefined {
+    const k = this.kindOf(node);
+    const expected = `an integer from ${range.min} to ${range.max}`;
+    if (k.kind !== 'int') {
+      this.wrongKind(node, at, path, expected);
+      return undefined;
+    }
+    if (k.value < range.min || k.value > range.max) {
+      this.errorAt(node ?? at, path, 'out-of-range', `${k.value} is out of range; expected ${expected}`);
+      return undefined;
+    }
+    return k.value;
+  }
+
+  /** A `when` scalar: a safe integer, a non-empty-or-empty string, or a boolean. */
+  scalar(node: Node | null, at: Node, path: string, expected = 'an integer, a string or a boolean'): Scalar | undefined {
+    const k = this.kindOf(node);
+    if (k.kind === 'int' || k.kind === 'string' || k.kind === 'bool') return k.value;
+    this.wrongKind(node, at, path, expected);
+    return undefined;
+  }
+
+  /** The entries of a mapping, keys as strings, duplicates reported (the first one is kept). */
+  entries(map: YAMLMap, path: string): Entry[] {
+    const seen = new Map<string, Node>();
+    const out: Entry[] = [];
+    for (const pair of map.items) {
+      const keyNode = pair.key as Node | null;
+      if (keyNode === null || keyNode === undefined) {
+        this.errorAt(map, path, 'bad-key', 'a mapping entry has no key');
+        continue;
+      }
+      let key: string;
+      if (isScalar(keyNode) && keyNode.value !== null && ['string', 'number', 'boolean'].includes(typeof keyNode.value)) {
+        key = typeof keyNode.value === 'string' ? keyNode.value : String((keyNode as YamlScalar).source ?? keyNode.value);
+      } else {
+        this.errorAt(keyNode, path, 'bad-key', isAlias(keyNode) ? 'an alias cannot be a key here' : 'a key must be a plain name (a string)');
+        continue;
+      }
+      const first = seen.get(key);
+      const entryPath = pathKey(path, key);
+      if (first !== undefined) {
+        const firstLoc = this.locOf(first);
+        this.errorAt(keyNode, entryPath, 'duplicate-key', `duplicate key \`${key}\` (first at line ${firstLoc.line})`, 'a key may appear once in a mapping; merge the two entries', {
+          ...firstLoc,
+          message: `\`${key}\` first defined here`,
+        });
+        continue;
+      }
+      seen.set(key, keyNode);
+      const value = this.deref(pair.value, entryPath);
+      out.push({ key, keyNode, value, at: value ?? keyNode, path: entryPath });
+    }
+    return out;
+  }
+
+  /** The items of a list with aliases resolved (null for an unusable item). */
+  items(seq: YAMLSeq, path: string): Array<{ node: Node | null; at: Node; path: string; index: number }> {
+    return seq.items.map((item, index) => {
+      const itemPath = pathIndex(path, index);
+      const node = this.deref(item, itemPath);
+      return { node, at: node ?? (item as Node) ?? seq, path: itemPath, index };
+    });
+  }
+}
+
+function firstLine(message: string): string {
+  return message.split('\n')[0]!.replace(/\s+at line \d+, column \d+:?$/, '');
+}
+
+function formatBytes(n: number): string {
+  if (n >= 1024 * 1024) return `${(n / (1024 * 1024)).toFixed(1)} MiB`;
+  if (n >= 1024) return `${(n / 1024).toFixed(1)} KiB`;
+  return `${n} bytes`;
+}
