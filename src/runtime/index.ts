@@ -3,6 +3,21 @@ export type * from './types.js';
 export { canonicalJson, canonicalHash } from './canonical.js';
 export { GENESIS_HASH, receiptHash } from './receipts-hash.js';
 
+// --- the control and protected tools --------------------------------------------------------
+export { createControl, DEFAULT_APPROVAL_TTL_MS, DEFAULT_EFFECT_LEASE_MS, type Control, type ControlOptions, type Identity } from './control.js';
+export { bindProtectedTool, type ProtectedTool, type ProtectedToolOptions } from './protected-tool.js';
+export { run, unwrap } from './run.js';
+export {
+  CtrlrunError,
+  ActionDenied,
+  ApprovalMismatch,
+  DuplicateEffect,
+  AmbiguousEffect,
+  NotExecuted,
+  type ApprovalMismatchReason,
+} from './errors.js';
+export { verifyReceipts, verifyReceiptChain, type VerifyResult, type ReceiptBreak } from './receipts.js';
+
 // --- stores --------------------------------------------------------------------------------
 export { memoryStore } from './memory-store.js';
 export { sqliteStore, type SqliteStoreOptions } from './stores/sqlite.js';

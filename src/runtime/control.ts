@@ -1,0 +1,356 @@
+import type { RunState, RunToolApprovalItem } from '@openai/agents';
+import { canonicalJson } from './canonical.js';
+import { ApprovalMismatch, CtrlrunError } from './errors.js';
+import {
+  appendReceipt,
+  argsHashOf,
+  decide,
+  INTERNALS,
+  parseJson,
+  principalOf,
+  reasonText,
+  requirePolicy,
+  sdkToolName,
+  type ControlInternals,
+  type Identity,
+} from './internals.js';
+import type { ApprovalRequest, CompiledPolicy, Store } from './types.js';
+
+export type { Identity } from './internals.js';
+
+export interface ControlOptions {
+  store: Store;
+  /** Who the run acts for, from the run's context; null refuses every call (`no_principal`). */
+  identity: Identity;
+  /** Recorded on receipts; defaults to the policy's `environment`. */
+  environment?: string;
+  /** How long an approval stays valid after it was decided. Default 15 minutes. */
+  approvalTtlMs?: number;
+  /** How long an attempt holds an effect key before it counts as crashed (ambiguous). Default 5 minutes. */
+  effectLeaseMs?: number;
+  /** Epoch milliseconds; inject one in tests. Default `Date.now`. */
+  clock?: () => number;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type AnyRunState = RunState<any, any>;
+
+export interface Control {
+  readonly store: Store;
+  /** The compiled policy bound by the generated module (`bindProtectedTool`); undefined before. */
+  readonly policy: CompiledPolicy | undefined;
+  /** Records the pending approval requests of the state's interruptions (idempotent by call id). Returns them. */
+  request(state: AnyRunState): Promise<ApprovalRequest[]>;
+  /**
+   * Records `approver`'s yes for this call; once `approvals_required` distinct approvers said yes,
+   * approves the call in the SDK state (never with `alwaysApprove`). Returns the request.
+   */
+  approve(state: AnyRunState, item: RunToolApprovalItem, answer: { approver: string; reason?: string }): Promise<ApprovalRequest>;
+  /** Records `approver`'s no and rejects the call in the SDK state. */
+  reject(state: AnyRunState, item: RunToolApprovalItem, answer: { approver: string; message?: string }): Promise<ApprovalRequest>;
+  /** Applies answers recorded elsewhere (the CLI, another process) to the state; returns what is still pending. */
+  resolve(state: AnyRunState): Promise<ApprovalRequest[]>;
+  /** @internal */
+  readonly [INTERNALS]: ControlInternals;
+}
+
+export const DEFAULT_APPROVAL_TTL_MS = 15 * 60 * 1000;
+export const DEFAULT_EFFECT_LEASE_MS = 5 * 60 * 1000;
+
+export function createControl(options: ControlOptions): Control {
+  if (!options || typeof options.store !== 'object' || options.store === null) {
+    throw new CtrlrunError('createControl: `store` is required (memoryStore(), sqliteStore({ path }) or postgresStore({ connectionString })).');
+  }
+  if (typeof options.identity !== 'function') {
+    throw new CtrlrunError('createControl: `identity(runContext)` is required: it returns who the run acts for, or null.');
+  }
+  const internals: ControlInternals = {
+    store: options.store,
+    identity: options.identity,
+    environment: options.environment,
+    approvalTtlMs: positive(options.approvalTtlMs, DEFAULT_APPROVAL_TTL_MS, 'approvalTtlMs'),
+    effectLeaseMs: positive(options.effectLeaseMs, DEFAULT_EFFECT_LEASE_MS, 'effectLeaseMs'),
+    clock: options.clock ?? Date.now,
+    policy: undefined,
+    toolActions: new WeakMap(),
+    namedActions: new Map(),
+  };
+
+  return {
+    store: options.store,
+    get policy() {
+      return internals.policy;
+    },
+    [INTERNALS]: internals,
+    request: (state) => requestAll(internals, state),
+    approve: (state, item, answer) => approveOne(internals, state, item, answer),
+    reject: (state, item, answer) => rejectOne(internals, state, item, answer),
+    resolve: (state) => resolveAll(internals, state),
+  };
+}
+
+function positive(value: number | undefined, fallback: number, name: string): number {
+  if (value === undefined) return fallback;
+  if (!Number.isFinite(value) || value <= 0) throw new CtrlrunError(`createControl: \`${name}\` must be a positive number of milliseconds.`);
+  return value;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+interface OurCall {
+  item: RunToolApprovalItem;
+  callId: string;
+  toolName: string;
+  action: string;
+  /** null when the arguments are not JSON. */
+  args: { value: unknown; hash: string; canonical: string } | null;
+}
+
+/** The interruptions of `state` that belong to tools protected by this control. */
+function ourCalls(internals: ControlInternals, policy: CompiledPolicy, state: AnyRunState): OurCall[] {
+  const calls: OurCall[] = [];
+  for (const item of state.getInterruptions()) {
+    const call = ourCall(internals, policy, item);
+    if (call) calls.push(call);
+  }
+  return calls;
+}
+
+function ourCall(internals: ControlInternals, policy: CompiledPolicy, item: RunToolApprovalItem): OurCall | null {
+  const raw = item.rawItem;
+  if (raw.type !== 'function_call') return null;
+  const action = actionOfItem(internals, policy, item, raw.name);
+  if (action === undefined) return null;
+  const parsed = parseJson(raw.arguments);
+  const hash = parsed.ok ? argsHashOf(raw.arguments, undefined) : null;
+  return {
+    item,
+    callId: raw.callId,
+    toolName: raw.name,
+    action,
+    args: parsed.ok && hash !== null ? { value: parsed.value, hash, canonical: canonicalJson(parsed.value) } : null,
+  };
+}
+
+function actionOfItem(internals: ControlInternals, policy: CompiledPolicy, item: RunToolApprovalItem, name: string): string | undefined {
+  const tools: unknown = (item.agent as { tools?: unknown } | undefined)?.tools;
+  if (Array.isArray(tools)) {
+    const tool = tools.find((t) => t && typeof t === 'object' && (t as { type?: string }).type === 'function' && (t as { name?: string }).name === name);
+    if (tool) return internals.toolActions.get(tool);
+  }
+  const named = internals.namedActions.get(name);
+  if (named !== undefined) return named;
+  for (const [toolName, action] of Object.entries(policy.tools)) if (sdkToolName(toolName) === name) return action;
+  return undefined;
+}
+
+function requireOurs(internals: ControlInternals, policy: CompiledPolicy, item: RunToolApprovalItem): OurCall {
+  const call = ourCall(internals, policy, item);
+  if (!call) throw new CtrlrunError(`ctrlrun: this interruption is not a call of a tool protected by this control (${item.name ?? item.rawItem.type}).`);
+  return call;
+}
+
+/** Puts the pending request of a call (idempotent); refuses a malformed call in the state. Null when refused. */
+async function ensureRequest(internals: ControlInternals, policy: CompiledPolicy, state: AnyRunState, call: OurCall): Promise<ApprovalRequest | null> {
+  if (!call.args) {
+    state.reject(call.item, {
+      message: `The call to ${call.action} was refused: its arguments are not valid JSON. It did not run. Call it again with valid JSON arguments if still needed.`,
+    });
+    await appendReceipt(internals, policy, { action: call.action, call_id: call.callId, result: 'refused', reason: 'malformed_arguments' });
+    return null;
+  }
+  const existing = await internals.store.getRequest(call.callId);
+  if (existing) return existing;
+  const principal = await principalOf(internals, state._context);
+  if (principal === null) {
+    throw new CtrlrunError(`ctrlrun: identity(runContext) returned null for the run that paused on ${call.action}; no request was recorded.`, {
+      action: call.action,
+      callId: call.callId,
+    });
+  }
+  const compiled = policy.actions[call.action];
+  const decision = decide(compiled, call.args.value);
+  const request = await internals.store.putRequest({
+    callId: call.callId,
+    action: call.action,
+    toolName: call.toolName,
+    argsHash: call.args.hash,
+    args: call.args.canonical,
+    policyHash: policy.hash,
+    principal,
+    approvalsRequired: compiled?.approvalsRequired ?? 1,
+    createdAt: internals.clock(),
+  });
+  await appendReceipt(internals, policy, {
+    action: call.action,
+    call_id: call.callId,
+    args_hash: call.args.hash,
+    principal,
+    decision: decision.decision,
+    reason: reasonText(decision),
+    result: 'requested',
+  });
+  return request;
+}
+
+/** The stored request is for exactly this call: same action, arguments and policy. */
+function bindingHolds(request: ApprovalRequest, call: OurCall, policy: CompiledPolicy): boolean {
+  return request.action === call.action && request.argsHash === call.args?.hash && request.policyHash === policy.hash;
+}
+
+async function requestAll(internals: ControlInternals, state: AnyRunState): Promise<ApprovalRequest[]> {
+  const policy = requirePolicy(internals);
+  const out: ApprovalRequest[] = [];
+  for (const call of ourCalls(internals, policy, state)) {
+    const request = await ensureRequest(internals, policy, state, call);
+    if (request) out.push(request);
+  }
+  return out;
+}
+
+async function approveOne(
+  internals: ControlInternals,
+  state: AnyRunState,
+  item: RunToolApprovalItem,
+  answer: { approver: string; reason?: string },
+): Promise<ApprovalRequest> {
+  const policy = requirePolicy(internals);
+  requireApprover(answer?.approver);
+  const call = requireOurs(internals, policy, item);
+  const request = await ensureRequest(internals, policy, state, call);
+  if (!request) throw new ApprovalMismatch('mismatch', `ctrlrun: the call to ${call.action} has malformed arguments and was refused.`, call);
+  if (!bindingHolds(request, call, policy)) {
+    throw new ApprovalMismatch(
+      'mismatch',
+      `ctrlrun: the recorded request ${call.callId} is for different arguments, action or policy than this call; not approved.`,
+      call,
+    );
+  }
+  const result = await internals.store.addAnswer(call.callId, {
+    approver: answer.approver,
+    decision: 'approve',
+    ...(answer.reason === undefined ? {} : { reason: answer.reason }),
+    at: internals.clock(),
+  });
+  if (result.outcome === 'unknown') throw new CtrlrunError(`ctrlrun: the request ${call.callId} vanished from the store.`, call);
+  const base = { action: call.action, call_id: call.callId, args_hash: call.args?.hash ?? null, principal: request.principal, decision: 'approve' as const };
+  if (result.outcome === 'approver_is_requester') {
+    await appendReceipt(internals, policy, { ...base, approvers: [answer.approver], result: 'refused', reason: 'approver_is_requester' });
+    throw new ApprovalMismatch(
+      'approver_is_requester',
+      `ctrlrun: ${answer.approver} asked for this call (${call.action}) and cannot approve it; another person must.`,
+      call,
+    );
+  }
+  if (result.outcome === 'recorded') {
+    const approvers = approversOf(result.request);
+    await appendReceipt(internals, policy, {
+      ...base,
+      approvers,
+      result: result.request.state === 'approved' ? 'approved' : 'answered',
+      reason: `${approvers.length} of ${result.request.approvalsRequired} approvals`,
+    });
+  }
+  return applyToState(state, call, result.request);
+}
+
+async function rejectOne(
+  internals: ControlInternals,
+  state: AnyRunState,
+  item: RunToolApprovalItem,
+  answer: { approver: string; message?: string },
+): Promise<ApprovalRequest> {
+  const policy = requirePolicy(internals);
+  requireApprover(answer?.approver);
+  const call = requireOurs(internals, policy, item);
+  const request = await ensureRequest(internals, policy, state, call);
+  if (!request) return { ...placeholder(call, policy), state: 'rejected' };
+  const result = await internals.store.addAnswer(call.callId, {
+    approver: answer.approver,
+    decision: 'reject',
+    ...(answer.message === undefined ? {} : { reason: answer.message }),
+    at: internals.clock(),
+  });
+  if (result.outcome === 'unknown') throw new CtrlrunError(`ctrlrun: the request ${call.callId} vanished from the store.`, call);
+  if (result.outcome === 'approver_is_requester') {
+    throw new ApprovalMismatch('approver_is_requester', `ctrlrun: ${answer.approver} asked for this call (${call.action}) and cannot answer it.`, call);
+  }
+  if (result.outcome === 'recorded') {
+    await appendReceipt(internals, policy, {
+      action: call.action,
+      call_id: call.callId,
+      args_hash: request.argsHash,
+      principal: request.principal,
+      decision: 'approve',
+      approvers: [answer.approver],
+      result: 'rejected',
+      reason: answer.message ?? 'rejected',
+    });
+  }
+  return applyToState(state, call, result.request);
+}
+
+async function resolveAll(internals: ControlInternals, state: AnyRunState): Promise<ApprovalRequest[]> {
+  const policy = requirePolicy(internals);
+  const pending: ApprovalRequest[] = [];
+  for (const call of ourCalls(internals, policy, state)) {
+    const request = await ensureRequest(internals, policy, state, call);
+    if (!request) continue;
+    if (request.state !== 'pending' && !bindingHolds(request, call, policy)) {
+      state.reject(call.item, { message: refusal(call.action, 'the recorded approval is for a different call') });
+      continue;
+    }
+    applyToState(state, call, request);
+    if (request.state === 'pending') pending.push(request);
+  }
+  return pending;
+}
+
+/** Mirrors the store's answer into the SDK state. Approves only a fully approved request, one call at a time. */
+function applyToState(state: AnyRunState, call: OurCall, request: ApprovalRequest): ApprovalRequest {
+  switch (request.state) {
+    case 'approved':
+      state.approve(call.item);
+      break;
+    case 'rejected': {
+      const no = request.answers.find((a) => a.decision === 'reject');
+      const why = no ? `rejected by ${no.approver}${no.reason ? `: ${no.reason}` : ''}` : 'rejected';
+      state.reject(call.item, { message: refusal(call.action, why) });
+      break;
+    }
+    case 'consumed':
+      state.reject(call.item, { message: refusal(call.action, 'its approval was already used: the approved call ran once already') });
+      break;
+    case 'pending':
+      break;
+  }
+  return request;
+}
+
+export function refusal(action: string, why: string): string {
+  return `The call to ${action} was refused (${why}). It did not run and must not be retried; tell the user it was refused.`;
+}
+
+function approversOf(request: ApprovalRequest): string[] {
+  return request.answers.filter((a) => a.decision === 'approve').map((a) => a.approver);
+}
+
+function requireApprover(approver: unknown): void {
+  if (typeof approver !== 'string' || approver.length === 0) throw new CtrlrunError('ctrlrun: an answer needs `approver`, a non-empty string naming who answers.');
+}
+
+function placeholder(call: OurCall, policy: CompiledPolicy): ApprovalRequest {
+  return {
+    callId: call.callId,
+    action: call.action,
+    toolName: call.toolName,
+    argsHash: '',
+    args: '',
+    policyHash: policy.hash,
+    principal: '',
+    approvalsRequired: 1,
+    state: 'rejected',
+    answers: [],
+    createdAt: 0,
+  };
+}

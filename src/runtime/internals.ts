@@ -1,0 +1,109 @@
+import type { RunContext } from '@openai/agents';
+import { canonicalHash } from './canonical.js';
+import { CtrlrunError } from './errors.js';
+import type { CompiledAction, CompiledPolicy, DecisionResult, ReceiptBody, Store } from './types.js';
+
+/** Who the run acts for: from the run's context (the operator's code), never from the model. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type Identity = (runContext: RunContext<any>) => string | null | undefined | Promise<string | null | undefined>;
+
+/** What a Control knows; shared by the Control's methods and the tools bound to it. */
+export interface ControlInternals {
+  readonly store: Store;
+  readonly identity: Identity;
+  readonly environment: string | undefined;
+  readonly approvalTtlMs: number;
+  readonly effectLeaseMs: number;
+  readonly clock: () => number;
+  policy: CompiledPolicy | undefined;
+  /** Protected tool objects -> their action. */
+  readonly toolActions: WeakMap<object, string>;
+  /** SDK (sanitized) tool names of protected tools -> their action. */
+  readonly namedActions: Map<string, string>;
+}
+
+export const INTERNALS: unique symbol = Symbol('ctrlrun.control.internals');
+
+/** The SDK's tool-name sanitizer (`toFunctionToolName`): whitespace and non-alphanumerics become `_`. */
+export function sdkToolName(name: string): string {
+  return name.replace(/\s/g, '_').replace(/[^a-zA-Z0-9]/g, '_');
+}
+
+export function requirePolicy(internals: ControlInternals): CompiledPolicy {
+  if (!internals.policy) {
+    throw new CtrlrunError(
+      'ctrlrun: no policy is bound to this control, so nothing may run. Import the generated module (it calls bindProtectedTool) before using the control.',
+    );
+  }
+  return internals.policy;
+}
+
+export async function principalOf(internals: ControlInternals, runContext: RunContext<unknown>): Promise<string | null> {
+  let principal: string | null | undefined;
+  try {
+    principal = await internals.identity(runContext);
+  } catch (cause) {
+    throw new CtrlrunError(`ctrlrun: identity(runContext) threw (${describeError(cause)}); nothing was run.`, { cause });
+  }
+  if (principal === null || principal === undefined || principal === '') return null;
+  if (typeof principal !== 'string') {
+    throw new CtrlrunError(`ctrlrun: identity(runContext) must return a string or null, got ${typeof principal}; nothing was run.`);
+  }
+  return principal;
+}
+
+const UNKNOWN_ACTION: DecisionResult = { decision: 'deny', rule: null, reason: 'unknown_action' };
+
+/** The compiled decision, total: an unknown action or a throwing decision function is a deny. */
+export function decide(action: CompiledAction | undefined, args: unknown): DecisionResult {
+  if (!action) return UNKNOWN_ACTION;
+  try {
+    return action.decide(args);
+  } catch {
+    return { decision: 'deny', rule: null, reason: 'no_rule_matched' };
+  }
+}
+
+export function reasonText(result: DecisionResult): string {
+  return result.reason === 'rule_matched' && result.rule !== null ? `rule_matched:${result.rule}` : result.reason;
+}
+
+/** Canonical hash of the model's JSON arguments, or null when they are not JSON. */
+export function argsHashOf(raw: string | undefined, fallback: unknown): string | null {
+  try {
+    return canonicalHash(raw === undefined ? fallback : JSON.parse(raw));
+  } catch {
+    return null;
+  }
+}
+
+export function parseJson(raw: string | undefined): { ok: true; value: unknown } | { ok: false } {
+  if (raw === undefined) return { ok: false };
+  try {
+    return { ok: true, value: JSON.parse(raw) };
+  } catch {
+    return { ok: false };
+  }
+}
+
+export type ReceiptFields = Pick<ReceiptBody, 'action' | 'result' | 'reason'> & Partial<ReceiptBody>;
+
+export async function appendReceipt(internals: ControlInternals, policy: CompiledPolicy, fields: ReceiptFields): Promise<void> {
+  await internals.store.appendReceipt({
+    at: internals.clock(),
+    call_id: null,
+    args_hash: null,
+    principal: null,
+    decision: null,
+    approvers: [],
+    effect_key: null,
+    policy_hash: policy.hash,
+    mode: policy.mode,
+    environment: internals.environment ?? policy.environment ?? null,
+    ...fields,
+  });
+}
+
+export function describeError(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

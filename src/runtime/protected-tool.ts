@@ -1,0 +1,361 @@
+import { randomUUID } from 'node:crypto';
+import {
+  tool,
+  type FunctionTool,
+  type RunContext,
+  type ToolInputParameters,
+  type ToolOptions,
+  type ToolOutputSchema,
+  type UnknownContext,
+} from '@openai/agents';
+import { refusal, type Control } from './control.js';
+import { ActionDenied, AmbiguousEffect, ApprovalMismatch, CtrlrunError, DuplicateEffect, NotExecuted } from './errors.js';
+import {
+  appendReceipt,
+  argsHashOf,
+  decide,
+  describeError,
+  INTERNALS,
+  parseJson,
+  principalOf,
+  reasonText,
+  sdkToolName,
+  type ControlInternals,
+} from './internals.js';
+import type { ApprovalRequest, CompiledAction, CompiledPolicy, DecisionResult } from './types.js';
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
+/** The SDK's `tool()` options without `needsApproval`: the policy decides who approves what. */
+export type ProtectedToolOptions<
+  TParameters extends ToolInputParameters = undefined,
+  Context = UnknownContext,
+  TOutputSchema extends ToolOutputSchema | undefined = undefined,
+> = DistributiveOmit<ToolOptions<TParameters, Context, TOutputSchema>, 'needsApproval'> & { needsApproval?: never };
+
+/** `protectedTool(action, options)`: a real SDK `FunctionTool` guarded by the policy. */
+export type ProtectedTool<A extends string> = <
+  TParameters extends ToolInputParameters = undefined,
+  Context = UnknownContext,
+  Result = string,
+  TOutputSchema extends ToolOutputSchema | undefined = undefined,
+>(
+  action: A,
+  options: ProtectedToolOptions<TParameters, Context, TOutputSchema>,
+) => ReturnType<typeof tool<TParameters, Context, Result, TOutputSchema>>;
+
+/**
+ * Binds a compiled policy to a control and returns `protectedTool`. The generated module calls
+ * this once; binding a policy with another hash to the same control is an error.
+ */
+export function bindProtectedTool<A extends string>(control: Control, policy: CompiledPolicy): ProtectedTool<A> {
+  const internals = control?.[INTERNALS];
+  if (!internals) throw new CtrlrunError('bindProtectedTool: the first argument must be a Control made by createControl().');
+  if (!policy || typeof policy.hash !== 'string' || typeof policy.actions !== 'object') {
+    throw new CtrlrunError('bindProtectedTool: the policy is missing or not a compiled policy; regenerate with `ctrlrun-gen generate`.');
+  }
+  if (internals.policy && internals.policy.hash !== policy.hash) {
+    throw new CtrlrunError(
+      `bindProtectedTool: this control is already bound to policy ${internals.policy.hash.slice(0, 12)}, not ${policy.hash.slice(0, 12)}. One control serves one policy: use a second control.`,
+    );
+  }
+  internals.policy = policy;
+  const made = ((action: A, options: Record<string, unknown>) => makeProtectedTool(internals, policy, action, options)) as unknown;
+  return made as ProtectedTool<A>;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+/** Errors thrown by a tool body (not by the SDK or this library), so the error function knows what ran. */
+const bodyFailures = new WeakSet<object>();
+
+interface CallFacts {
+  callId: string | null;
+  argsHash: string | null;
+  principal: string | null;
+  decision: DecisionResult;
+}
+
+function makeProtectedTool(internals: ControlInternals, policy: CompiledPolicy, action: string, options: Record<string, unknown>): FunctionTool {
+  if (!options || typeof options !== 'object') throw new CtrlrunError(`protectedTool('${action}'): options are required, as for tool().`);
+  if ('needsApproval' in options) {
+    throw new CtrlrunError(
+      `protectedTool('${action}'): remove \`needsApproval\`: the policy (ctrlrun.yaml) decides which calls need a human, and the control records the answers.`,
+    );
+  }
+  const execute = options.execute;
+  if (typeof execute !== 'function') throw new CtrlrunError(`protectedTool('${action}'): \`execute\` must be a function.`);
+  const compiled: CompiledAction | undefined = policy.actions[action];
+  const userErrorFunction = options.errorFunction as ((ctx: RunContext<unknown>, error: unknown, details?: unknown) => unknown) | null | undefined;
+  const parameters = options.parameters as { safeParse?: (v: unknown) => { success: boolean; data?: unknown } } | undefined;
+  const enforce = policy.mode === 'enforce';
+  const refuse = (why: string) => refusal(action, why);
+
+  /** The arguments the body would get, from the model's raw JSON (for the guardrail, which sees only the raw call). */
+  const policyArgs = (raw: string): { ok: true; value: unknown } | { ok: false } => {
+    const parsed = parseJson(raw);
+    if (!parsed.ok || typeof parameters?.safeParse !== 'function') return parsed;
+    const checked = parameters.safeParse(parsed.value);
+    return checked.success ? { ok: true, value: checked.data } : { ok: false };
+  };
+
+  const needsApproval = async (runContext: RunContext<unknown>, input: unknown): Promise<boolean> => {
+    if (!enforce) return false;
+    const decision = decide(compiled, input);
+    if (decision.decision !== 'approve') return false;
+    if (!templatesResolve(compiled, input)) return false; // refused by the guardrail
+    return (await principalOf(internals, runContext)) !== null; // no principal: refused by the guardrail
+  };
+
+  const guardrail = {
+    type: 'tool_input' as const,
+    name: 'ctrlrun.policy',
+    run: async ({ context, toolCall }: { context: RunContext<unknown>; toolCall: { callId: string; arguments: string } }) => {
+      const args = policyArgs(toolCall.arguments);
+      if (!args.ok) return allow; // invalid input: the SDK refuses it before the body
+      const principal = await principalOf(internals, context);
+      const decision = decide(compiled, args.value);
+      if (!enforce) return allow;
+      const facts = { callId: toolCall.callId, argsHash: argsHashOf(toolCall.arguments, undefined), principal, decision };
+      let why: string | null = null;
+      let reason = reasonText(decision);
+      if (principal === null) {
+        why = 'no principal: the run acts for nobody';
+        reason = 'no_principal';
+      } else if (decision.decision === 'deny') {
+        why = `denied by policy: ${reason}`;
+      } else {
+        const bad = unresolvedTemplate(compiled, args.value);
+        if (bad) {
+          why = `the ${bad.template} template needs argument "${bad.arg}" to be a non-empty string or an integer`;
+          reason = `${bad.template}_template:${bad.arg}`;
+        }
+      }
+      if (why === null) return allow;
+      await receipt(facts, { result: decision.decision === 'deny' && principal !== null ? 'denied' : 'refused', reason });
+      return { behavior: { type: 'rejectContent' as const, message: refuse(why) } };
+    },
+  };
+
+  const receipt = (facts: CallFacts, fields: { result: string; reason?: string; approvers?: string[]; effect_key?: string | null }) =>
+    appendReceipt(internals, policy, {
+      action,
+      call_id: facts.callId,
+      args_hash: facts.argsHash,
+      principal: facts.principal,
+      decision: facts.decision.decision,
+      reason: fields.reason ?? reasonText(facts.decision),
+      approvers: fields.approvers ?? [],
+      effect_key: fields.effect_key ?? null,
+      result: fields.result,
+    });
+
+  const wrappedExecute = async (input: unknown, runContext: RunContext<unknown>, details?: { toolCall?: { callId?: string; arguments?: string } }) => {
+    const callId = details?.toolCall?.callId ?? null;
+    const principal = await principalOf(internals, runContext);
+    const facts: CallFacts = { callId, argsHash: argsHashOf(details?.toolCall?.arguments, input), principal, decision: decide(compiled, input) };
+    const where = { action, callId };
+
+    if (!enforce) return observe(facts, input, runContext, details);
+
+    if (principal === null) {
+      await receipt(facts, { result: 'refused', reason: 'no_principal' });
+      throw new ActionDenied('no_principal', `ctrlrun: ${action} refused: identity(runContext) returned no principal.`, where);
+    }
+    if (facts.decision.decision === 'deny') {
+      await receipt(facts, { result: 'denied' });
+      throw new ActionDenied(facts.decision.reason, `ctrlrun: ${action} denied by policy (${reasonText(facts.decision)}); it did not run.`, where);
+    }
+    let approvers: string[] = [];
+    if (facts.decision.decision === 'approve') approvers = await claim(facts);
+
+    const effectKey = templateValue(compiled?.effect, input);
+    const resourceKey = templateValue(compiled?.resource, input);
+    for (const [template, result] of [['effect', effectKey], ['resource', resourceKey]] as const) {
+      if (result && !result.ok) {
+        await receipt(facts, { result: 'refused', reason: `${template}_template:${result.arg}`, approvers });
+        throw new ActionDenied(`${template}_template`, `ctrlrun: ${action} refused: the ${template} template needs argument "${result.arg}" to be a non-empty string or an integer.`, where);
+      }
+    }
+    if (!effectKey || !effectKey.ok) return runBody(facts, approvers, null, null, input, runContext, details);
+
+    const key = effectKey.value;
+    const attemptId = randomUUID();
+    const reserved = await internals.store.reserveEffect({
+      key,
+      action,
+      attemptId,
+      maxAttempts: compiled?.maxAttempts ?? 1,
+      now: internals.clock(),
+      leaseMs: internals.effectLeaseMs,
+    });
+    switch (reserved.outcome) {
+      case 'duplicate':
+        await receipt(facts, { result: 'duplicate', reason: 'effect_committed', approvers, effect_key: key });
+        throw new DuplicateEffect(key, `ctrlrun: ${action} did not run: effect ${key} already happened (committed); it must not happen twice.`, where);
+      case 'ambiguous':
+        await receipt(facts, { result: 'refused', reason: `effect_${reserved.effect.state}`, approvers, effect_key: key });
+        throw new AmbiguousEffect(key, ambiguousText(action, key, reserved.effect.state === 'in_flight' ? 'another attempt holds it right now' : 'an earlier attempt ended without a known outcome'), where);
+      case 'exhausted':
+        await receipt(facts, { result: 'refused', reason: 'max_attempts', approvers, effect_key: key });
+        throw new ActionDenied('max_attempts', `ctrlrun: ${action} did not run: effect ${key} failed ${reserved.effect.attempts} time(s), the action's max_attempts.`, where);
+      case 'reserved':
+        return runBody(facts, approvers, key, attemptId, input, runContext, details);
+    }
+  };
+
+  /** Claims the recorded approval of this call and checks it authorizes exactly this call. Returns the approvers. */
+  const claim = async (facts: CallFacts): Promise<string[]> => {
+    const where = { action, callId: facts.callId };
+    const fail = async (reason: ApprovalMismatch['reason'], text: string, approvers: string[] = []): Promise<never> => {
+      await receipt(facts, { result: 'refused', reason: `approval_${reason}`, approvers });
+      throw new ApprovalMismatch(reason, `ctrlrun: ${action} did not run: ${text}`, where);
+    };
+    if (facts.callId === null) return fail('unknown', 'the call has no call id, so no recorded approval can match it.');
+    const claimed = await internals.store.claimApproval(facts.callId, internals.clock());
+    if (claimed.outcome === 'unknown') return fail('unknown', 'no approval for this call is recorded in the store (an approval held only by the SDK state authorizes nothing).');
+    if (claimed.outcome === 'not_approved') {
+      return fail('unknown', `the recorded request is ${claimed.request.state}, not approved (an approval held only by the SDK state authorizes nothing).`);
+    }
+    const request = claimed.request;
+    const approvers = approversOf(request);
+    if (claimed.outcome === 'consumed') return fail('consumed', 'its approval was already used; an approval runs one call once.', approvers);
+    if (request.action !== action || request.argsHash !== facts.argsHash || request.policyHash !== policy.hash || request.principal !== facts.principal) {
+      return fail('mismatch', 'the approval was given for a different call (action, arguments, policy or principal differ).', approvers);
+    }
+    if (request.decidedAt === undefined || internals.clock() > request.decidedAt + internals.approvalTtlMs) {
+      return fail('expired', `the approval expired (valid ${Math.round(internals.approvalTtlMs / 1000)} s after it was given).`, approvers);
+    }
+    if (approvers.includes(request.principal)) return fail('approver_is_requester', 'the requester cannot approve their own call.', approvers);
+    const required = Math.max(compiled?.approvalsRequired ?? 1, request.approvalsRequired);
+    if (new Set(approvers).size < required) return fail('mismatch', `${required} distinct approvers are required, ${approvers.length} approved.`, approvers);
+    return approvers;
+  };
+
+  const runBody = async (
+    facts: CallFacts,
+    approvers: string[],
+    key: string | null,
+    attemptId: string | null,
+    input: unknown,
+    runContext: RunContext<unknown>,
+    details: unknown,
+  ): Promise<unknown> => {
+    let output: unknown;
+    try {
+      output = await (execute as (i: unknown, c: unknown, d: unknown) => unknown)(input, runContext, details);
+    } catch (error) {
+      if (error instanceof NotExecuted) {
+        if (key && attemptId) await internals.store.settleEffect(key, attemptId, 'failed', internals.clock());
+        await receipt(facts, { result: 'not_executed', reason: error.message, approvers, effect_key: key });
+        throw error;
+      }
+      if (error instanceof CtrlrunError) throw error;
+      if (key && attemptId) await internals.store.settleEffect(key, attemptId, 'ambiguous', internals.clock());
+      await receipt(facts, { result: key ? 'ambiguous' : 'failed', reason: describeError(error), approvers, effect_key: key });
+      if (key && !userErrorFunction) {
+        throw new AmbiguousEffect(key, ambiguousText(action, key, `the tool body threw (${describeError(error)})`), { action, callId: facts.callId, cause: error });
+      }
+      throw markBodyFailure(error);
+    }
+    if (key && attemptId) await internals.store.settleEffect(key, attemptId, 'committed', internals.clock());
+    await receipt(facts, { result: 'executed', approvers, effect_key: key });
+    return output;
+  };
+
+  /** Observe mode: nothing is blocked, paused or asked; the receipt says what enforce would have done. */
+  const observe = async (facts: CallFacts, input: unknown, runContext: RunContext<unknown>, details: unknown) => {
+    const effect = templateValue(compiled?.effect, input);
+    const key = effect?.ok ? effect.value : null;
+    const reason = facts.principal === null ? 'no_principal' : reasonText(facts.decision);
+    try {
+      const output = await (execute as (i: unknown, c: unknown, d: unknown) => unknown)(input, runContext, details);
+      await receipt(facts, { result: 'executed', reason, effect_key: key });
+      return output;
+    } catch (error) {
+      await receipt(facts, { result: error instanceof NotExecuted ? 'not_executed' : 'failed', reason, effect_key: key });
+      throw error instanceof CtrlrunError ? error : markBodyFailure(error);
+    }
+  };
+
+  const errorFunction = composeErrorFunction(action, userErrorFunction, options.outputSchema !== undefined);
+
+  const userGuardrails = (options.inputGuardrails as unknown[] | undefined) ?? [];
+  const created = tool({
+    ...(options as object),
+    execute: wrappedExecute,
+    needsApproval,
+    errorFunction,
+    inputGuardrails: [guardrail, ...userGuardrails],
+  } as Parameters<typeof tool>[0]) as FunctionTool;
+  register(internals, created, action);
+  return created;
+}
+
+const allow = { behavior: { type: 'allow' as const } };
+
+/**
+ * This library's errors always reach the caller. With the user's own errorFunction, their other
+ * errors still go to it. Without one: a failure of the tool body propagates too (never "please
+ * try again": whether it took effect is unknown); a failure before the body (invalid arguments)
+ * becomes model text saying nothing ran.
+ */
+function composeErrorFunction(
+  action: string,
+  user: ((ctx: RunContext<unknown>, error: unknown, details?: unknown) => unknown) | null | undefined,
+  hasOutputSchema: boolean,
+) {
+  if (user === null) return null;
+  if (user === undefined && hasOutputSchema) return null; // the SDK's own default for structured tools
+  return (ctx: RunContext<unknown>, error: unknown, details?: unknown) => {
+    if (error instanceof CtrlrunError) throw error;
+    if (user) return user(ctx, error, details);
+    if (error !== null && typeof error === 'object' && bodyFailures.has(error)) throw error;
+    return `The call to ${action} did not run: its arguments are invalid for the tool's schema (${describeError(error)}). Nothing happened; correct the arguments if you call it again.`;
+  };
+}
+
+function markBodyFailure(error: unknown): unknown {
+  const wrapped = error !== null && typeof error === 'object' ? error : new Error(String(error));
+  bodyFailures.add(wrapped);
+  return wrapped;
+}
+
+function register(internals: ControlInternals, created: FunctionTool, action: string): void {
+  const name = sdkToolName(created.name);
+  const known = internals.namedActions.get(name);
+  if (known !== undefined && known !== action) {
+    throw new CtrlrunError(`protectedTool('${action}'): the tool name "${created.name}" is already protected as action ${known}; one tool name maps to one action.`);
+  }
+  internals.namedActions.set(name, action);
+  internals.toolActions.set(created, action);
+}
+
+function templateValue(template: CompiledAction['effect'], input: unknown) {
+  if (!template) return null;
+  try {
+    return template(input);
+  } catch {
+    return { ok: false as const, arg: '?' };
+  }
+}
+
+function unresolvedTemplate(compiled: CompiledAction | undefined, input: unknown): { template: string; arg: string } | null {
+  for (const template of ['effect', 'resource'] as const) {
+    const result = templateValue(compiled?.[template], input);
+    if (result && !result.ok) return { template, arg: result.arg };
+  }
+  return null;
+}
+
+function templatesResolve(compiled: CompiledAction | undefined, input: unknown): boolean {
+  return unresolvedTemplate(compiled, input) === null;
+}
+
+function approversOf(request: ApprovalRequest): string[] {
+  return request.answers.filter((a) => a.decision === 'approve').map((a) => a.approver);
+}
+
+function ambiguousText(action: string, key: string, why: string): string {
+  return `ctrlrun: ${action} did not run: whether effect ${key} happened is unknown (${why}). An operator must check and resolve it: ctrlrun-gen effects resolve ${key} --committed|--failed.`;
+}

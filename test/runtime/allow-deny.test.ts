@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { run, verifyReceipts } from '../../src/runtime/index.js';
+import { agentWith, assistantMessage, refundCall, refundTool, scripted, setup, toolOutputSeen } from './helpers.js';
+
+describe('allow and deny through the Runner', () => {
+  it('allow: the body runs once and a receipt records the outcome', async () => {
+    const s = setup();
+    const { tool, calls } = refundTool(s);
+    const model = scripted([refundCall({ payment_id: 'pay_1', amount: 500 }, 'c1')], [assistantMessage('done')]);
+    const result = await run(agentWith(model, [tool]), 'refund pay_1', { context: { user: 'alice' } });
+    expect(result.finalOutput).toBe('done');
+    expect(calls).toEqual([{ payment_id: 'pay_1', amount: 500 }]);
+    expect(toolOutputSeen(model, 1, 'c1')).toBe('refunded');
+    const receipts = await s.store.listReceipts();
+    expect(receipts).toHaveLength(1);
+    expect(receipts[0]).toMatchObject({ action: 'stripe.refund', call_id: 'c1', principal: 'alice', decision: 'allow', result: 'executed', effect_key: 'refund:pay_1', reason: 'rule_matched:0' });
+    expect((await s.store.getEffect('refund:pay_1'))?.state).toBe('committed');
+    expect(await verifyReceipts(s.store)).toEqual({ ok: true, count: 1 });
+  });
+
+  it('deny: the body never runs, the model gets a refusal naming the action and reason (not "try again"), the run goes on', async () => {
+    const s = setup();
+    const { tool, calls } = refundTool(s);
+    const model = scripted([refundCall({ payment_id: 'pay_1', amount: 5_000_000 }, 'c1')], [assistantMessage('I could not refund that')]);
+    const result = await run(agentWith(model, [tool]), 'refund pay_1', { context: { user: 'alice' } });
+    expect(calls).toEqual([]);
+    expect(result.finalOutput).toBe('I could not refund that');
+    const seen = toolOutputSeen(model, 1, 'c1');
+    expect(seen).toContain('stripe.refund');
+    expect(seen).toContain('denied by policy: rule_matched:2');
+    expect(seen).toContain('did not run and must not be retried');
+    expect(seen?.toLowerCase()).not.toContain('try again');
+    const receipts = await s.store.listReceipts();
+    expect(receipts.map((r) => [r.decision, r.result, r.reason])).toEqual([['deny', 'denied', 'rule_matched:2']]);
+    expect(await s.store.getEffect('refund:pay_1')).toBe(null);
+  });
+
+  it('an action the policy does not list is denied with reason unknown_action', async () => {
+    const s = setup();
+    const calls: unknown[] = [];
+    const t = s.protectedTool('stripe.unknown' as 'stripe.refund', {
+      name: 'refund',
+      description: 'x',
+      parameters: { type: 'object', properties: {}, required: [], additionalProperties: false },
+      execute: async () => void calls.push(1),
+    });
+    const model = scripted([refundCall({}, 'c1')], [assistantMessage('ok')]);
+    await run(agentWith(model, [t]), 'go', { context: { user: 'alice' } });
+    expect(calls).toEqual([]);
+    expect(toolOutputSeen(model, 1, 'c1')).toContain('unknown_action');
+  });
+});
