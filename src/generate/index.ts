@@ -1,6 +1,15 @@
-// STUB: the generator helper replaces the bodies; the signatures are the contract others code against.
+import path from 'node:path';
 import type { Diagnostic } from '../diagnostics.js';
+import { UserError } from '../diagnostics.js';
 import type { Project } from '../manifest/load.js';
+import type { Manifest } from '../manifest/types.js';
+import type { Policy } from '../policy/types.js';
+import { canonicalHash } from '../runtime/canonical.js';
+import { VERSION } from '../version.js';
+import { crossCheck } from './crosscheck.js';
+import { findToolDeclarations, type ToolDeclaration } from './declarations.js';
+import { byCodeUnit, renderModuleText } from './render.js';
+import { extensionStyleFor, relativeSpecifier } from './specifier.js';
 
 export interface GeneratedModule {
   /** Absolute path the module is written to (the manifest's `output`). */
@@ -10,8 +19,80 @@ export interface GeneratedModule {
   diagnostics: Diagnostic[];
 }
 
+export interface RenderOptions {
+  /** Declarations already found (by tool name); default: searched in the manifest's repo. */
+  declarations?: ReadonlyMap<string, ToolDeclaration[]>;
+}
+
 /** Pure with respect to its inputs: reads the repo's tool declarations and renders the module. */
-export function renderGeneratedModule(project: Project): GeneratedModule {
-  void project;
-  throw new Error('not implemented yet');
+export function renderGeneratedModule(project: Project, options: RenderOptions = {}): GeneratedModule {
+  const { manifest, policy } = project;
+  const names = new Set(manifest.tools.flatMap((t) => (t.kind === 'function' ? [t.tool] : [])));
+  const declarations = options.declarations ?? findToolDeclarations(manifest.root, names, { exclude: [manifest.output] });
+  const diagnostics = crossCheck(policy, manifest, declarations);
+  const errors = diagnostics.filter((d) => d.severity === 'error');
+  const output = manifest.output;
+  if (errors.length > 0) {
+    throw new UserError(
+      `cannot generate ${rel(manifest.root, output)}: ${errors.length} error${errors.length === 1 ? '' : 's'} between the policy, the manifest and the code`,
+      diagnostics,
+    );
+  }
+  const tools: Record<string, string> = {};
+  for (const t of manifest.tools) if (t.kind === 'function') tools[t.tool] = t.action;
+  const policyPath = path.isAbsolute(policy.file) ? policy.file : manifest.policy;
+  const controlSpecifier = relativeSpecifier(output, manifest.control, extensionStyleFor(path.dirname(output), manifest.root));
+  const text = renderModuleText({
+    policy,
+    policyFile: rel(manifest.root, policyPath),
+    manifestFile: rel(manifest.root, manifest.file),
+    controlFile: rel(manifest.root, manifest.control),
+    controlSpecifier,
+    tools,
+    inputsHash: inputsHash(policy, manifest, controlSpecifier, declarations),
+    version: VERSION,
+  });
+  return { path: output, text, diagnostics };
+}
+
+/**
+ * SHA-256 of what the module is made from: the policy's hash (the loader's `Policy.hash`), the
+ * manifest's content (repo-relative paths) and the parameter shapes of each mapped tool's
+ * declarations (no source positions: moving code around does not change it).
+ */
+export function inputsHash(policy: Policy, manifest: Manifest, controlSpecifier: string, declarations: ReadonlyMap<string, ToolDeclaration[]>): string {
+  const root = manifest.root;
+  const tools = manifest.tools
+    .map((t) => {
+      switch (t.kind) {
+        case 'function':
+          return { kind: t.kind, tool: t.tool, action: t.action };
+        case 'mcp':
+          return { kind: t.kind, server: t.server, tool: t.tool, action: t.action };
+        case 'hosted_mcp':
+          return { kind: t.kind, serverLabel: t.serverLabel, action: t.action };
+      }
+    })
+    .sort((a, b) => byCodeUnit(JSON.stringify(a), JSON.stringify(b)));
+  const parameters: Record<string, string[]> = {};
+  for (const name of [...declarations.keys()].sort(byCodeUnit)) {
+    parameters[name] = (declarations.get(name) ?? [])
+      .map((d) =>
+        JSON.stringify(
+          d.parameters.readable
+            ? d.parameters.parameters.map((p) => ({ name: p.name, type: p.type, enumValues: p.enumValues ?? null, required: p.required, nullable: p.nullable }))
+            : null,
+        ),
+      )
+      .sort(byCodeUnit);
+  }
+  return canonicalHash({
+    policy: policy.hash,
+    manifest: { policy: rel(root, manifest.policy), output: rel(root, manifest.output), control: rel(root, manifest.control), controlSpecifier, tools },
+    parameters,
+  });
+}
+
+function rel(root: string, file: string): string {
+  return path.relative(root, file).split(path.sep).join('/');
 }

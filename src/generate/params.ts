@@ -40,7 +40,7 @@ export interface SourceText {
 const MAX_FOLLOW = 8;
 
 /** Reads the parameters of one scanned `tool({...})` call of a file. */
-export function readToolParameters(source: SourceText, call: SdkToolCall): ReadParametersResult {
+export function readToolParameters(source: SourceText, call: Pick<SdkToolCall, 'span' | 'options'>): ReadParametersResult {
   const sf = source.sourceFile ?? parseSource(source.file, source.text);
   const callLoc = locationOf(sf, source.file, call.span.start);
   const prop = call.options.properties['parameters'];

@@ -1,0 +1,199 @@
+/**
+ * Compiles one action of the normalized policy into straight-line TypeScript: a decision function
+ * (one `if` per rule, first match wins) and template functions. Pure: text in, text out.
+ * The emitted code must agree exactly with `evaluate()` of `src/policy/evaluate.ts`.
+ */
+import type { Condition, PolicyAction, Scalar, Template } from '../policy/types.js';
+
+/** Module-local helpers the emitted functions call; each is emitted only when used. */
+export type Helper = 'own' | 'isInt' | 'isPart';
+
+export const HELPER_SOURCE: Record<Helper, string> = {
+  own: [
+    '/** The argument `name` of a call, when the arguments are an object that has it as its own key. */',
+    'function own(args: unknown, name: string): unknown {',
+    "  if (typeof args !== 'object' || args === null || Array.isArray(args)) return undefined;",
+    '  return Object.prototype.hasOwnProperty.call(args, name) ? (args as Record<string, unknown>)[name] : undefined;',
+    '}',
+  ].join('\n'),
+  isInt: [
+    '/** A safe integer: the only numbers the policy compares. */',
+    'function isInt(value: unknown): value is number {',
+    "  return typeof value === 'number' && Number.isSafeInteger(value);",
+    '}',
+  ].join('\n'),
+  isPart: [
+    '/** What a template placeholder may resolve to: a non-empty string or a safe integer. */',
+    'function isPart(value: unknown): value is string | number {',
+    "  return (typeof value === 'string' && value !== '') || (typeof value === 'number' && Number.isSafeInteger(value));",
+    '}',
+  ].join('\n'),
+};
+
+export const HELPER_ORDER: Helper[] = ['own', 'isInt', 'isPart'];
+
+export interface CompiledFunction {
+  name: string;
+  source: string;
+  helpers: Set<Helper>;
+}
+
+/** A single-quoted TypeScript string literal. */
+export function tsString(value: string): string {
+  let out = "'";
+  for (const ch of value) {
+    const code = ch.codePointAt(0) as number;
+    if (ch === "'") out += "\\'";
+    else if (ch === '\\') out += '\\\\';
+    else if (ch === '\n') out += '\\n';
+    else if (ch === '\r') out += '\\r';
+    else if (ch === '\t') out += '\\t';
+    else if (code < 0x20 || code === 0x7f || code === 0x2028 || code === 0x2029) out += `\\u${code.toString(16).padStart(4, '0')}`;
+    else out += ch;
+  }
+  return `${out}'`;
+}
+
+const LINE_WIDTH = 100;
+
+const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+
+/** An object literal key: bare when it is a plain identifier, else a string literal. */
+export function propertyKey(name: string): string {
+  return IDENTIFIER.test(name) ? name : tsString(name);
+}
+
+/** A readable identifier fragment for a name: non-identifier characters become `_`. */
+export function identifierPart(name: string): string {
+  const cleaned = name.replace(/[^A-Za-z0-9_$]/g, '_');
+  return cleaned === '' ? '_' : cleaned;
+}
+
+/** Text safe inside a line or block comment: one line, no comment terminator. */
+export function commentText(text: string): string {
+  return tsString(text).slice(1, -1).replace(/\\'/g, "'").replace(/\*\//g, '*\\/');
+}
+
+function scalar(value: Scalar): string {
+  if (typeof value === 'string') return tsString(value);
+  if (typeof value === 'boolean') return value ? 'true' : 'false';
+  return String(value);
+}
+
+/** Local variable names for the arguments a function reads, unique and stable. */
+function argVariables(args: string[]): Map<string, string> {
+  const names = new Map<string, string>();
+  const used = new Set<string>();
+  for (const arg of args) {
+    let name = `$${identifierPart(arg)}`;
+    for (let n = 2; used.has(name); n += 1) name = `$${identifierPart(arg)}_${n}`;
+    used.add(name);
+    names.set(arg, name);
+  }
+  return names;
+}
+
+/** The boolean expression of one `when` entry over the variable `v` holding the argument. */
+function conditionExpression(c: Condition, v: string, helpers: Set<Helper>): string {
+  const typeTest = (value: Scalar): string => {
+    if (typeof value === 'string') return `typeof ${v} === 'string'`;
+    if (typeof value === 'boolean') return `typeof ${v} === 'boolean'`;
+    helpers.add('isInt');
+    return `isInt(${v})`;
+  };
+  switch (c.op) {
+    case 'eq':
+      // Strict equality with a string, boolean or safe integer holds only for that same-type value.
+      return `${v} === ${scalar(c.value as Scalar)}`;
+    case 'neq':
+      return `${typeTest(c.value as Scalar)} && ${v} !== ${scalar(c.value as Scalar)}`;
+    case 'in': {
+      const values = c.value as Scalar[];
+      if (values.length === 0) return 'false';
+      if (values.length === 1) return `${v} === ${scalar(values[0] as Scalar)}`;
+      return `(${values.map((x) => `${v} === ${scalar(x)}`).join(' || ')})`;
+    }
+    case 'lt':
+    case 'lte':
+    case 'gt':
+    case 'gte': {
+      helpers.add('isInt');
+      const op = { lt: '<', lte: '<=', gt: '>', gte: '>=' }[c.op];
+      return `isInt(${v}) && ${v} ${op} ${scalar(c.value as Scalar)}`;
+    }
+  }
+}
+
+function decisionLiteral(decision: string, rule: number | null, reason: string): string {
+  return `{ decision: ${tsString(decision)}, rule: ${rule === null ? 'null' : String(rule)}, reason: ${tsString(reason)} }`;
+}
+
+/**
+ * `function <name>(args: unknown): DecisionResult`: one `if` per rule in order, first match wins;
+ * a rule with no conditions always matches (later rules are then unreachable and not emitted);
+ * no match: deny, `no_rule_matched`.
+ */
+export function compileDecision(action: PolicyAction, name: string, policyFile: string): CompiledFunction {
+  const helpers = new Set<Helper>();
+  const argsUsed: string[] = [];
+  for (const rule of action.rules) {
+    for (const c of rule.when) if (!argsUsed.includes(c.arg)) argsUsed.push(c.arg);
+  }
+  const vars = argVariables(argsUsed);
+  const lines: string[] = [];
+  lines.push(`/** ${commentText(action.id)}: ${action.rules.length} rule${action.rules.length === 1 ? '' : 's'}, first match wins; no match denies. */`);
+  lines.push(`function ${name}(${argsUsed.length > 0 ? 'args' : '_args'}: unknown): DecisionResult {`);
+  if (argsUsed.length > 0) helpers.add('own');
+  for (const arg of argsUsed) lines.push(`  const ${vars.get(arg)} = own(args, ${tsString(arg)});`);
+  let exhaustive = false;
+  for (const rule of action.rules) {
+    const result = decisionLiteral(rule.decision, rule.index, 'rule_matched');
+    const where = `${commentText(policyFile)}:${rule.loc.line}`;
+    if (rule.when.length === 0) {
+      lines.push(`  // rules[${rule.index}] (${where}): always matches`);
+      lines.push(`  return ${result};`);
+      exhaustive = true;
+      break;
+    }
+    const tests = rule.when.map((c) => conditionExpression(c, vars.get(c.arg) as string, helpers));
+    lines.push(`  // rules[${rule.index}] (${where}): ${commentText(rule.when.map((c) => c.key).join(', '))}`);
+    const oneLine = `  if (${tests.join(' && ')}) return ${result};`;
+    if (oneLine.length <= LINE_WIDTH) {
+      lines.push(oneLine);
+    } else {
+      // One `when` entry a line.
+      lines.push('  if (');
+      tests.forEach((t, i) => lines.push(`    ${t.includes(' || ') && !t.startsWith('(') ? `(${t})` : t}${i < tests.length - 1 ? ' &&' : ''}`));
+      lines.push('  ) {', `    return ${result};`, '  }');
+    }
+  }
+  if (!exhaustive) lines.push(`  return ${decisionLiteral('deny', null, 'no_rule_matched')};`);
+  lines.push('}');
+  return { name, source: lines.join('\n'), helpers };
+}
+
+/**
+ * `function <name>(args: unknown): TemplateResult`: each placeholder, left to right, must resolve to
+ * a non-empty string or a safe integer; the first one that does not is named in `{ ok: false, arg }`.
+ */
+export function compileTemplate(template: Template, name: string, what: 'effect' | 'resource', actionId: string): CompiledFunction {
+  const helpers = new Set<Helper>();
+  const placeholders: string[] = [];
+  for (const part of template.parts) if (part.kind === 'arg' && !placeholders.includes(part.arg)) placeholders.push(part.arg);
+  const vars = argVariables(placeholders);
+  const lines: string[] = [];
+  lines.push(`/** ${commentText(actionId)} ${what}: ${commentText(template.source)} */`);
+  lines.push(`function ${name}(${placeholders.length > 0 ? 'args' : '_args'}: unknown): TemplateResult {`);
+  if (placeholders.length > 0) helpers.add('own').add('isPart');
+  for (const arg of placeholders) {
+    const v = vars.get(arg) as string;
+    lines.push(`  const ${v} = own(args, ${tsString(arg)});`);
+    lines.push(`  if (!isPart(${v})) return { ok: false, arg: ${tsString(arg)} };`);
+  }
+  const pieces = template.parts
+    .map((part) => (part.kind === 'text' ? (part.text === '' ? undefined : tsString(part.text)) : `String(${vars.get(part.arg)})`))
+    .filter((p): p is string => p !== undefined);
+  lines.push(`  return { ok: true, value: ${pieces.length === 0 ? "''" : pieces.join(' + ')} };`);
+  lines.push('}');
+  return { name, source: lines.join('\n'), helpers };
+}

@@ -1,0 +1,141 @@
+/**
+ * Renders the generated module (SPEC §4) from `templates/generated-module.ts.tmpl`: the template
+ * holds the fixed text, this fills its `{{slots}}`. Pure and deterministic: actions and tools in
+ * code-unit order, `\n` line endings, one trailing newline.
+ */
+import { readFileSync } from 'node:fs';
+import type { Policy } from '../policy/types.js';
+import {
+  compileDecision,
+  compileTemplate,
+  HELPER_ORDER,
+  HELPER_SOURCE,
+  identifierPart,
+  propertyKey,
+  tsString,
+  type CompiledFunction,
+  type Helper,
+} from './codegen.js';
+
+export const TEMPLATE_URL = new URL('../../templates/generated-module.ts.tmpl', import.meta.url);
+
+export interface RenderInput {
+  policy: Policy;
+  /** Display paths (relative to the repo root, forward slashes) for the header and comments. */
+  policyFile: string;
+  manifestFile: string;
+  controlFile: string;
+  /** The import specifier of the control module from the output file (`./ctrlrun.control.js`). */
+  controlSpecifier: string;
+  /** SDK tool name (as written in code) -> action id. */
+  tools: Record<string, string>;
+  /** SHA-256 hex of the inputs (policy hash, manifest, tool parameter shapes). */
+  inputsHash: string;
+  version: string;
+}
+
+const LINE_WIDTH = 100;
+
+export function loadTemplate(): string {
+  return readFileSync(TEMPLATE_URL, 'utf8').replace(/\r\n?/g, '\n');
+}
+
+/** Fills `{{name}}` slots; a slot without a value or a value without a slot is a bug, not output. */
+export function fillTemplate(template: string, slots: Record<string, string>): string {
+  const used = new Set<string>();
+  const text = template.replace(/\{\{(\w+)\}\}/g, (_match, name: string) => {
+    const value = slots[name];
+    if (value === undefined) throw new Error(`template slot {{${name}}} has no value`);
+    used.add(name);
+    return value;
+  });
+  const unused = Object.keys(slots).filter((name) => !used.has(name));
+  if (unused.length > 0) throw new Error(`template has no slot for ${unused.join(', ')}`);
+  return text;
+}
+
+/** Code-unit order (never locale order): the same on every machine. */
+export function byCodeUnit(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Per action id (sorted), a unique identifier fragment for its function names. */
+export function functionBaseNames(actionIds: string[]): Map<string, string> {
+  const names = new Map<string, string>();
+  const used = new Set<string>();
+  for (const id of [...actionIds].sort(byCodeUnit)) {
+    const base = identifierPart(id);
+    let name = base;
+    for (let n = 2; used.has(name); n += 1) name = `${base}_${n}`;
+    used.add(name);
+    names.set(id, name);
+  }
+  return names;
+}
+
+export function renderModuleText(input: RenderInput, template: string = loadTemplate()): string {
+  const { policy } = input;
+  const actionIds = Object.keys(policy.actions).sort(byCodeUnit);
+  const baseNames = functionBaseNames(actionIds);
+  const functions: CompiledFunction[] = [];
+  const entries: string[] = [];
+  for (const id of actionIds) {
+    const action = policy.actions[id];
+    if (!action) continue;
+    const base = baseNames.get(id) as string;
+    const decide = compileDecision(action, `decide_${base}`, input.policyFile);
+    functions.push(decide);
+    const fields = [`id: ${tsString(id)}`, `decide: ${decide.name}`];
+    if (action.effect) {
+      const effect = compileTemplate(action.effect, `effect_${base}`, 'effect', id);
+      functions.push(effect);
+      fields.push(`effect: ${effect.name}`);
+    }
+    if (action.resource) {
+      const resource = compileTemplate(action.resource, `resource_${base}`, 'resource', id);
+      functions.push(resource);
+      fields.push(`resource: ${resource.name}`);
+    }
+    fields.push(`controls: [${action.controls.map(tsString).join(', ')}]`);
+    fields.push(`approvalsRequired: ${action.approvalsRequired}`);
+    fields.push(`maxAttempts: ${action.maxAttempts}`);
+    entries.push(`    ${propertyKey(id)}: {\n${fields.map((f) => `      ${f},\n`).join('')}    },`);
+  }
+
+  const helpers = new Set<Helper>();
+  for (const f of functions) for (const h of f.helpers) helpers.add(h);
+  const usesTemplates = functions.some((f) => f.name.startsWith('effect_') || f.name.startsWith('resource_'));
+
+  const toolNames = Object.keys(input.tools).sort(byCodeUnit);
+  const policyFields = [`  hash: ${tsString(policy.hash)},`, `  mode: ${tsString(policy.mode)},`];
+  if (policy.environment !== undefined) policyFields.push(`  environment: ${tsString(policy.environment)},`);
+  policyFields.push(entries.length === 0 ? '  actions: {},' : `  actions: {\n${entries.join('\n')}\n  },`);
+  policyFields.push(
+    toolNames.length === 0
+      ? '  tools: {},'
+      : `  tools: {\n${toolNames.map((name) => `    ${propertyKey(name)}: ${tsString(input.tools[name] as string)},`).join('\n')}\n  },`,
+  );
+
+  const text = fillTemplate(template, {
+    policyFile: input.policyFile,
+    manifestFile: input.manifestFile,
+    controlFile: input.controlFile,
+    inputsHash: input.inputsHash,
+    version: input.version,
+    runtimeTypes: ['type CompiledPolicy', 'type DecisionResult', ...(usesTemplates ? ['type TemplateResult'] : [])].join(', '),
+    controlSpecifier: tsString(input.controlSpecifier),
+    actionIdType: actionIdType(actionIds),
+    helpers: HELPER_ORDER.filter((h) => helpers.has(h)).map((h) => HELPER_SOURCE[h]).join('\n\n'),
+    functions: functions.map((f) => f.source).join('\n\n'),
+    policyLiteral: `{\n${policyFields.join('\n')}\n}`,
+  });
+  // An empty section leaves blank lines behind: keep at most one blank line anywhere.
+  return `${text.replace(/\n{3,}/g, '\n\n').replace(/\n+$/, '')}\n`;
+}
+
+function actionIdType(ids: string[]): string {
+  if (ids.length === 0) return 'export type ActionId = never;';
+  const oneLine = `export type ActionId = ${ids.map(tsString).join(' | ')};`;
+  if (oneLine.length <= LINE_WIDTH) return oneLine;
+  return `export type ActionId =\n${ids.map((id) => `  | ${tsString(id)}`).join('\n')};`;
+}
