@@ -1,0 +1,76 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Manifest } from '../manifest/types.js';
+import type { Policy } from '../policy/types.js';
+import { scanRepo } from '../scan/index.js';
+import { rewriteFile } from './rewrite-file.js';
+import { createModuleSettingsLookup } from './specifier.js';
+import type { CodemodFinding, CodemodResult, CodemodSummary, FileChange } from './types.js';
+
+export type { CodemodFinding, CodemodResult, CodemodSummary, FileChange } from './types.js';
+export { writeAtomically } from './write.js';
+
+export interface CodemodOptions {
+  manifest: Manifest;
+  policy: Policy;
+  /** Files or directories (absolute, or relative to the manifest's root); default: the whole root. */
+  paths?: string[];
+  onProgress?: (done: number, total: number) => void;
+}
+
+/**
+ * Analyses the repo (scanner output + manifest + policy) and computes the new text of every file
+ * to edit. Pure with respect to the file system except for reading: nothing is written here.
+ */
+export async function runCodemod(options: CodemodOptions): Promise<CodemodResult> {
+  const { manifest, policy } = options;
+  const root = manifest.root;
+  const scan = await scanRepo({
+    root,
+    ...(options.paths && options.paths.length > 0 ? { paths: options.paths } : {}),
+    generatedModule: manifest.output,
+    ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+  });
+  const actions = new Map<string, string>();
+  for (const t of manifest.tools) if (t.kind === 'function') actions.set(t.tool, t.action);
+  const settingsFor = createModuleSettingsLookup(root);
+
+  const changes: FileChange[] = [];
+  const findings: CodemodFinding[] = [];
+  let alreadyProtected = 0;
+  for (const fileScan of scan.files) {
+    if (fileScan.sdkToolCalls.length === 0 && !fileScan.parseError) {
+      alreadyProtected += fileScan.protectedToolCalls.length;
+      continue;
+    }
+    const fileAbs = path.resolve(root, fileScan.file);
+    const text = await readFile(fileAbs, 'utf8');
+    const result = rewriteFile(fileScan, text, {
+      fileAbs,
+      actions,
+      policy,
+      generatedModule: manifest.output,
+      settings: settingsFor(path.dirname(fileAbs)),
+    });
+    findings.push(...result.findings);
+    alreadyProtected += result.alreadyProtected;
+    if (result.after !== undefined && result.after !== text) changes.push({ file: fileAbs, before: text, after: result.after });
+  }
+  const count = (kind: CodemodFinding['kind']) => findings.filter((f) => f.kind === kind).length;
+  const summary: CodemodSummary = {
+    filesScanned: scan.filesConsidered,
+    filesParsed: scan.files.length,
+    filesRewritten: changes.length,
+    toolsRewritten: count('rewritten'),
+    alreadyProtected,
+    conflicts: count('conflict'),
+    unmapped: count('unmapped'),
+    noLiteralName: count('no-literal-name'),
+    unanalysable: count('unanalysable'),
+    unknownActions: count('unknown-action'),
+    unparseable: count('parse-error'),
+    errorFunction: count('error-function'),
+  };
+  const blocking = summary.conflicts + summary.unmapped + summary.noLiteralName + summary.unanalysable + summary.unknownActions + summary.unparseable;
+  return { root, changes, findings, summary, exitCode: blocking > 0 ? 1 : 0 };
+}

@@ -1,0 +1,190 @@
+import type { Policy } from '../policy/types.js';
+import { isGeneratedSpecifier, isSdkModule } from '../scan/imports.js';
+import type { FileScan, ImportedName, ModuleImport, SdkToolCall } from '../scan/types.js';
+import { applyEdits, endOfLineAfter, removalRange, type TextEdit } from './edits.js';
+import { relativeSpecifier, type ModuleSettings } from './specifier.js';
+import { needsApprovalVerdict } from './strictness.js';
+import type { CodemodFinding } from './types.js';
+
+export interface FileContext {
+  /** Absolute path of the file. */
+  fileAbs: string;
+  /** Tool name → action, from the manifest's function tools. */
+  actions: ReadonlyMap<string, string>;
+  policy: Policy;
+  /** Absolute path of the generated module. */
+  generatedModule: string;
+  settings: ModuleSettings;
+}
+
+export interface FileRewrite {
+  /** The new text; undefined when nothing changes. */
+  after?: string;
+  findings: CodemodFinding[];
+  alreadyProtected: number;
+}
+
+const PROTECTED = 'protectedTool';
+
+/**
+ * Plans and applies the rewrite of one scanned file as text splices at the scanner's spans: the
+ * callee, the removed `needsApproval` and import lines change; every other byte stays.
+ */
+export function rewriteFile(scan: FileScan, text: string, ctx: FileContext): FileRewrite {
+  const at = (span: { line: number; column: number }) => ({ file: ctx.fileAbs, line: span.line, column: span.column });
+  const findings: CodemodFinding[] = [];
+  if (scan.parseError) {
+    findings.push({ kind: 'parse-error', ...at(scan.parseError), message: scan.parseError.message });
+    return { findings, alreadyProtected: 0 };
+  }
+  const imports = scan.moduleImports ?? [];
+  const edits: TextEdit[] = [];
+  const rewritten: SdkToolCall[] = [];
+  const localName = scan.generatedImports[0]?.localName ?? PROTECTED;
+
+  for (const call of scan.sdkToolCalls) {
+    const keep = (f: CodemodFinding) => {
+      findings.push(f);
+      if (!call.options.properties.errorFunction) {
+        findings.push({
+          kind: 'error-function',
+          ...at(call.span),
+          ...(call.name !== undefined ? { tool: call.name } : {}),
+          message: "left as the SDK's tool() with the default errorFunction: every error reaches the model as \"Please try again\"",
+        });
+      }
+    };
+    if (call.name === undefined) {
+      keep({ kind: 'no-literal-name', ...at(call.span) });
+      continue;
+    }
+    const action = ctx.actions.get(call.name);
+    if (action === undefined) {
+      keep({ kind: 'unmapped', ...at(call.span), tool: call.name });
+      continue;
+    }
+    const policyAction = ctx.policy.actions[action];
+    if (!policyAction) {
+      keep({ kind: 'unknown-action', ...at(call.span), tool: call.name, action });
+      continue;
+    }
+    if (!call.options.span || call.options.hasSpread) {
+      keep({
+        kind: 'unanalysable',
+        ...at(call.span),
+        tool: call.name,
+        action,
+        message: call.options.span ? 'the options spread other properties in (...): a needsApproval there could not be checked' : 'the options are not an object literal',
+      });
+      continue;
+    }
+    const needsApproval = call.options.properties.needsApproval;
+    let removed = false;
+    if (needsApproval) {
+      const verdict = needsApprovalVerdict(needsApproval, ctx.policy, policyAction);
+      if (!verdict.remove) {
+        keep({ kind: 'conflict', ...at(needsApproval.span), tool: call.name, action, message: verdict.reason, related: verdict.related });
+        continue;
+      }
+      const [s, e] = removalRange(text, needsApproval.span.start, needsApproval.span.end);
+      edits.push({ start: s, end: e, text: '' });
+      removed = true;
+    }
+    const quote = quoteOf(text, call.options.properties.name?.valueSpan.start);
+    edits.push({ start: call.callee.start, end: call.callee.end, text: localName });
+    edits.push({ start: call.options.span.start, end: call.options.span.start, text: `${quoted(action, quote)}, ` });
+    rewritten.push(call);
+    findings.push({ kind: 'rewritten', ...at(call.span), tool: call.name, action, needsApprovalRemoved: removed });
+  }
+
+  if (rewritten.length === 0) return { findings, alreadyProtected: scan.protectedToolCalls.length };
+
+  // Imports: drop SDK bindings no longer used; add one import of protectedTool unless there is one.
+  const removedSpecs = new Map<ModuleImport, ImportedName[]>();
+  for (const imp of imports) {
+    if (!isSdkModule(imp.module) || imp.typeOnly) continue;
+    for (const spec of imp.named) {
+      if (spec.typeOnly || spec.imported !== 'tool') continue;
+      const uses = rewritten.filter((c) => c.binding.kind !== 'namespace' && c.binding.localName === spec.local).length;
+      if (uses > 0 && spec.references <= uses) removedSpecs.set(imp, [...(removedSpecs.get(imp) ?? []), spec]);
+    }
+  }
+  const quote = quoteOf(text, imports.find((i) => isSdkModule(i.module))?.span.start, true);
+  let importText: string | undefined;
+  let replaceStatement: ModuleImport | undefined;
+  if (scan.generatedImports.length === 0) {
+    const existing = imports.find(
+      (i) => !i.typeOnly && i.namedSpan && i.named.length > 0 && isGeneratedSpecifier(i.module, { fileAbs: ctx.fileAbs, generatedModule: ctx.generatedModule }),
+    );
+    if (existing) {
+      const last = existing.named[existing.named.length - 1]!;
+      edits.push({ start: last.span.end, end: last.span.end, text: `, ${PROTECTED}` });
+    } else {
+      const specifier = relativeSpecifier(ctx.fileAbs, ctx.generatedModule, ctx.settings);
+      const sdkImport = imports.find((i) => isSdkModule(i.module)) ?? imports[0];
+      const semi = sdkImport && text[sdkImport.span.end - 1] !== ';' ? '' : ';';
+      importText =
+        scan.moduleSyntax === 'commonjs'
+          ? `const { ${PROTECTED} } = require(${quoted(specifier, quote)})${semi}`
+          : `import { ${PROTECTED} } from ${quoted(specifier, quote)}${semi}`;
+      replaceStatement = [...removedSpecs].find(([imp, specs]) => wholeStatementGoes(imp, specs))?.[0];
+    }
+  }
+  for (const [imp, specs] of removedSpecs) {
+    if (wholeStatementGoes(imp, specs)) {
+      if (imp === replaceStatement) edits.push({ start: imp.span.start, end: imp.span.end, text: importText! });
+      else {
+        const [s, e] = removalRange(text, imp.span.start, imp.span.end, '');
+        edits.push({ start: s, end: e, text: '' });
+      }
+    } else {
+      for (const spec of specs) edits.push(specifierRemoval(imp, spec));
+    }
+  }
+  if (importText !== undefined && !replaceStatement) {
+    const anchor = lastImportBefore(imports, scan, rewritten[0]!.span.start);
+    if (anchor) {
+      const eol = endOfLineAfter(text, anchor.span.end);
+      const needsBreak = eol === text.length && !text.endsWith('\n');
+      edits.push({ start: eol, end: eol, text: `${needsBreak ? '\n' : ''}${importText}\n` });
+    } else {
+      edits.push({ start: 0, end: 0, text: `${importText}\n` });
+    }
+  }
+  return { after: applyEdits(text, edits), findings, alreadyProtected: scan.protectedToolCalls.length };
+}
+
+function wholeStatementGoes(imp: ModuleImport, specs: ImportedName[]): boolean {
+  return specs.length === imp.named.length && !imp.defaultName && !imp.namespaceName;
+}
+
+/** Removes one specifier with its comma: up to the next one, or from the previous one when it is last. */
+function specifierRemoval(imp: ModuleImport, spec: ImportedName): TextEdit {
+  const i = imp.named.indexOf(spec);
+  const next = imp.named[i + 1];
+  if (next) return { start: spec.span.start, end: next.span.start, text: '' };
+  const prev = imp.named[i - 1]!;
+  return { start: prev.span.end, end: spec.span.end, text: '' };
+}
+
+/** The statement after which the new import goes: the last import (ESM) or require (CommonJS) before the first rewritten call. */
+function lastImportBefore(imports: ModuleImport[], scan: FileScan, before: number): ModuleImport | undefined {
+  const wanted = scan.moduleSyntax === 'commonjs' ? 'require' : 'import';
+  const candidates = imports.filter((i) => i.span.end <= before);
+  return candidates.filter((i) => i.syntax === wanted).at(-1) ?? candidates.at(-1);
+}
+
+function quoteOf(text: string, at: number | undefined, fallbackSingle = true): string {
+  if (at === undefined) return fallbackSingle ? "'" : '"';
+  // At a string literal: its quote. At a statement: the first quote in it.
+  const c = text[at];
+  if (c === "'" || c === '"') return c;
+  const lineEnd = endOfLineAfter(text, at);
+  const m = /['"]/.exec(text.slice(at, lineEnd));
+  return m ? m[0] : "'";
+}
+
+function quoted(value: string, quote: string): string {
+  const escaped = value.replace(/\\/g, '\\\\').replace(new RegExp(quote, 'g'), `\\${quote}`);
+  return `${quote}${escaped}${quote}`;
+}

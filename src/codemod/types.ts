@@ -1,0 +1,57 @@
+/** What the codemod found and did, for the summary, `--json` and tests. Paths are absolute. */
+export interface Located {
+  file: string;
+  line: number;
+  column: number;
+}
+
+export type CodemodFinding =
+  /** An SDK tool() rewritten to protectedTool(). */
+  | (Located & { kind: 'rewritten'; tool: string; action: string; needsApprovalRemoved: boolean })
+  /** A hand-written needsApproval the policy would weaken: the tool is left as it is. */
+  | (Located & { kind: 'conflict'; tool: string; action: string; message: string; related: Located & { message: string } })
+  /** An SDK tool whose name no manifest entry maps. */
+  | (Located & { kind: 'unmapped'; tool: string })
+  /** An SDK tool whose name is not a string literal. */
+  | (Located & { kind: 'no-literal-name' })
+  /** The options are not an object literal, or spread other properties in: cannot be checked. */
+  | (Located & { kind: 'unanalysable'; tool: string; action: string; message: string })
+  /** The manifest maps the tool to an action the policy does not have. */
+  | (Located & { kind: 'unknown-action'; tool: string; action: string })
+  /** An SDK tool left as it is keeps the SDK's default errorFunction, which turns every error into "try again". */
+  | (Located & { kind: 'error-function'; tool?: string; message: string })
+  /** A file that does not parse: skipped. */
+  | (Located & { kind: 'parse-error'; message: string });
+
+export interface FileChange {
+  /** Absolute path. */
+  file: string;
+  before: string;
+  after: string;
+}
+
+export interface CodemodSummary {
+  /** Source files considered after ignore rules. */
+  filesScanned: number;
+  /** Files that passed the text test and were parsed. */
+  filesParsed: number;
+  filesRewritten: number;
+  toolsRewritten: number;
+  alreadyProtected: number;
+  conflicts: number;
+  unmapped: number;
+  noLiteralName: number;
+  unanalysable: number;
+  unknownActions: number;
+  unparseable: number;
+  errorFunction: number;
+}
+
+export interface CodemodResult {
+  root: string;
+  changes: FileChange[];
+  findings: CodemodFinding[];
+  summary: CodemodSummary;
+  /** 0: every mapped tool protected, no conflict; 1: conflicts, unparseable files or unmapped SDK tools remain. */
+  exitCode: 0 | 1;
+}
