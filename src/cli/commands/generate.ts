@@ -1,3 +1,69 @@
-import { notDelivered } from '../not-delivered.js';
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { UserError } from '../../diagnostics.js';
+import { renderGeneratedModule } from '../../generate/index.js';
+import { loadProject } from '../../manifest/load.js';
+import type { CommandSpec } from '../context.js';
+import { displayPath, formatDiagnostics } from '../format-diagnostics.js';
 
-export const generateCommand = notDelivered('generate', 'Write the generated module of protected tools; --check exits 1 when it is stale', 'ctrlrun-gen generate --check');
+interface GenerateArgs {
+  check?: boolean;
+  manifest?: string;
+  policy?: string;
+}
+
+export const generateCommand: CommandSpec<GenerateArgs> = {
+  command: 'generate',
+  describe: 'Write the generated module of protected tools; --check exits 1 when it is stale',
+  builder: (y) =>
+    y
+      .option('check', { type: 'boolean', default: false, describe: 'Write nothing; exit 1 if the file on disk differs from what would be written' })
+      .option('manifest', { type: 'string', describe: 'The tool manifest (default: ctrlrun.tools.yaml found upward from the working directory)' })
+      .option('policy', { type: 'string', describe: "The policy (default: the manifest's `policy`)" }),
+  examples: [
+    ['ctrlrun-gen generate', 'Compile ctrlrun.yaml and ctrlrun.tools.yaml into the module named by the manifest'],
+    ['ctrlrun-gen generate --check', 'In CI: exit 1 if the generated module is stale'],
+    ['ctrlrun-gen generate --manifest config/ctrlrun.tools.yaml --policy config/prod.yaml', 'Use other files'],
+  ],
+  run: async (args, ctx) => {
+    const project = loadProject({ cwd: ctx.cwd, ...(args.manifest ? { manifest: args.manifest } : {}), ...(args.policy ? { policy: args.policy } : {}) });
+    const generated = renderGeneratedModule(project);
+    if (generated.diagnostics.length > 0) ctx.stderr(formatDiagnostics(generated.diagnostics, ctx, project.sources));
+    const shown = displayPath(generated.path, ctx.cwd);
+    if (args.check) {
+      const current = readIfExists(generated.path);
+      if (current === generated.text) {
+        ctx.stdout(`${shown} is up to date\n`);
+        return 0;
+      }
+      ctx.stdout(`${shown} is ${current === undefined ? 'missing' : 'stale'}: run \`ctrlrun-gen generate\` and commit the result\n`);
+      return 1;
+    }
+    writeAtomically(generated.path, generated.text);
+    ctx.stdout(`wrote ${shown}\n`);
+    return 0;
+  },
+};
+
+function readIfExists(file: string): string | undefined {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new UserError(`cannot read ${file}: ${(error as Error).message}`);
+  }
+}
+
+/** Writes through a temp file in the same directory and a rename: readers see the old or the new file, never half. */
+export function writeAtomically(file: string, text: string): void {
+  const dir = path.dirname(file);
+  const temp = path.join(dir, `.${path.basename(file)}.${process.pid}.${Date.now().toString(36)}.tmp`);
+  try {
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(temp, text, { encoding: 'utf8', flag: 'wx' });
+    renameSync(temp, file);
+  } catch (error) {
+    rmSync(temp, { force: true });
+    throw new UserError(`cannot write ${file}: ${(error as Error).message}`);
+  }
+}
