@@ -1,3 +1,182 @@
-import { notDelivered } from '../not-delivered.js';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { createTwoFilesPatch } from 'diff';
+import pc from 'picocolors';
+import { runCodemod, writeAtomically, type CodemodFinding, type CodemodResult } from '../../codemod/index.js';
+import { treeState } from '../../codemod/git.js';
+import { UserError } from '../../diagnostics.js';
+import { loadProject } from '../../manifest/load.js';
+import type { CliContext, CommandSpec } from '../context.js';
+import { displayPath } from '../format-diagnostics.js';
 
-export const codemodCommand = notDelivered('codemod', "Rewrite the repo's SDK tool() calls to protectedTool()", 'ctrlrun-gen codemod --write');
+export interface CodemodArgs {
+  paths?: string[];
+  write: boolean;
+  allowDirty: boolean;
+  json: boolean;
+  manifest?: string;
+  policy?: string;
+}
+
+/** Progress is shown on a terminal when more files than this are scanned. */
+const PROGRESS_THRESHOLD = 300;
+
+export const codemodCommand: CommandSpec<CodemodArgs> = {
+  command: 'codemod [paths..]',
+  describe: "Rewrite the repo's SDK tool() calls to protectedTool() (a diff unless --write)",
+  builder: (y) =>
+    y
+      .positional('paths', { type: 'string', array: true, describe: 'Files or directories to rewrite (default: the whole repo)' })
+      .option('write', { type: 'boolean', default: false, describe: 'Write the files (atomically) instead of printing a diff' })
+      .option('allow-dirty', { type: 'boolean', default: false, describe: 'With --write: proceed although the git tree has uncommitted changes' })
+      .option('json', { type: 'boolean', default: false, describe: 'Print the summary and findings as JSON' })
+      .option('manifest', { type: 'string', describe: 'Path of ctrlrun.tools.yaml (default: found upward from the working directory)' })
+      .option('policy', { type: 'string', describe: "Path of the policy (default: the manifest's `policy`)" }),
+  examples: [
+    ['ctrlrun-gen codemod', 'Show the diff that would protect every mapped tool; nothing is written'],
+    ['ctrlrun-gen codemod --write', 'Rewrite the files (the git tree must be clean)'],
+    ['ctrlrun-gen codemod src/agents --write --allow-dirty', 'Rewrite one directory over uncommitted changes'],
+    ['ctrlrun-gen codemod --json', 'The summary and findings as JSON, for tools'],
+  ],
+  run: async (args, ctx) => runCodemodCommand(args, ctx),
+};
+
+/** The codemod as the CLI (and `check --fix`) runs it; resolves to the exit code (SPEC §6). */
+export async function runCodemodCommand(args: CodemodArgs, ctx: CliContext): Promise<number> {
+  const project = loadProject({
+    cwd: ctx.cwd,
+    ...(args.manifest !== undefined ? { manifest: path.resolve(ctx.cwd, args.manifest) } : {}),
+    ...(args.policy !== undefined ? { policy: path.resolve(ctx.cwd, args.policy) } : {}),
+  });
+  const { manifest } = project;
+  const paths = (args.paths ?? []).map((p) => path.resolve(ctx.cwd, p));
+  const missing = paths.filter((p) => !existsSync(p));
+  if (missing.length > 0) {
+    throw new UserError(`codemod: no such file or directory: ${missing.map((p) => displayPath(p, ctx.cwd)).join(', ')}`);
+  }
+  if (args.write && !args.allowDirty) {
+    const state = treeState(manifest.root);
+    if (state.kind === 'dirty') {
+      const shown = state.files.slice(0, 10).join(', ') + (state.files.length > 10 ? `, and ${state.files.length - 10} more` : '');
+      throw new UserError(
+        `codemod: the git tree has uncommitted changes to tracked files (${shown}).\n` +
+          'Commit or stash them first so the rewrite can be reviewed and reverted on its own, or pass --allow-dirty.',
+      );
+    }
+    if (state.kind === 'not-a-repo' && !args.json) {
+      ctx.stderr(`note: ${displayPath(manifest.root, ctx.cwd)} is not in a git work tree; the rewrite cannot be reviewed with git diff.\n`);
+    }
+  }
+
+  let shown = false;
+  const onProgress = ctx.isTTY
+    ? (done: number, total: number) => {
+        if (total <= PROGRESS_THRESHOLD) return;
+        shown = true;
+        ctx.stderr(`\rscanning ${done}/${total} files`);
+      }
+    : undefined;
+  const result = await runCodemod({ manifest, policy: project.policy, ...(paths.length > 0 ? { paths } : {}), ...(onProgress ? { onProgress } : {}) });
+  if (shown) ctx.stderr('\r\x1b[K');
+
+  const written: string[] = [];
+  const changedOnDisk: string[] = [];
+  if (args.write) {
+    for (const change of result.changes) {
+      // Fail closed on a race: only replace what was analysed.
+      if (readFileSync(change.file, 'utf8') !== change.before) {
+        changedOnDisk.push(change.file);
+        continue;
+      }
+      writeAtomically(change.file, change.after);
+      written.push(change.file);
+    }
+  }
+  const generatedMissing = !existsSync(manifest.output);
+  if (args.json) {
+    ctx.stdout(`${JSON.stringify(jsonReport(result, ctx.cwd, args.write, written, changedOnDisk, generatedMissing ? manifest.output : undefined), null, 2)}\n`);
+  } else {
+    const colors = pc.createColors(ctx.color);
+    if (!args.write) for (const change of result.changes) ctx.stdout(colorDiff(unifiedDiff(change.file, change.before, change.after, ctx.cwd), colors));
+    ctx.stdout(formatSummary(result, ctx, args.write, written, colors));
+    for (const f of changedOnDisk) ctx.stderr(`error: ${displayPath(f, ctx.cwd)} changed while the codemod ran; not written. Run it again.\n`);
+    if (generatedMissing && result.summary.toolsRewritten + result.summary.alreadyProtected > 0) {
+      ctx.stderr(`note: ${displayPath(manifest.output, ctx.cwd)} does not exist yet; run \`ctrlrun-gen generate\` so the rewritten imports resolve.\n`);
+    }
+  }
+  return changedOnDisk.length > 0 ? 1 : result.exitCode;
+}
+
+export function unifiedDiff(file: string, before: string, after: string, cwd: string): string {
+  const rel = displayPath(file, cwd);
+  return createTwoFilesPatch(`a/${rel}`, `b/${rel}`, before, after, undefined, undefined, { context: 3 });
+}
+
+function colorDiff(patch: string, colors: ReturnType<typeof pc.createColors>): string {
+  return patch
+    .split('\n')
+    .map((line) => {
+      if (line.startsWith('+++') || line.startsWith('---') || line.startsWith('====')) return colors.bold(line);
+      if (line.startsWith('@@')) return colors.cyan(line);
+      if (line.startsWith('+')) return colors.green(line);
+      if (line.startsWith('-')) return colors.red(line);
+      return line;
+    })
+    .join('\n');
+}
+
+function where(f: { file: string; line: number; column: number }, cwd: string): string {
+  return `${displayPath(f.file, cwd)}:${f.line}:${f.column}`;
+}
+
+function describeFinding(f: CodemodFinding, cwd: string): string | undefined {
+  switch (f.kind) {
+    case 'conflict':
+      return `${where(f, cwd)}: conflict: tool '${f.tool}' keeps its needsApproval (${f.message}); left unchanged\n    ${where(f.related, cwd)}: ${f.related.message}`;
+    case 'unmapped':
+      return `${where(f, cwd)}: unmapped: tool '${f.tool}' is not in the manifest; left unchanged (add it to ctrlrun.tools.yaml)`;
+    case 'no-literal-name':
+      return `${where(f, cwd)}: no literal name: this tool's name is not a string literal, so it cannot be mapped; left unchanged`;
+    case 'unanalysable':
+      return `${where(f, cwd)}: cannot rewrite tool '${f.tool}' (${f.action}): ${f.message}; left unchanged`;
+    case 'unknown-action':
+      return `${where(f, cwd)}: unknown action: tool '${f.tool}' maps to '${f.action}', which the policy does not define; left unchanged`;
+    case 'parse-error':
+      return `${where(f, cwd)}: does not parse: ${f.message}; file skipped`;
+    case 'error-function':
+      return `${where(f, cwd)}: unsafe-error-function: ${f.tool !== undefined ? `tool '${f.tool}' ` : ''}${f.message}`;
+    case 'rewritten':
+      return undefined;
+  }
+}
+
+function formatSummary(result: CodemodResult, ctx: CliContext, write: boolean, written: string[], colors: ReturnType<typeof pc.createColors>): string {
+  const s = result.summary;
+  const lines: string[] = [];
+  const problems = result.findings.map((f) => describeFinding(f, ctx.cwd)).filter((l): l is string => l !== undefined);
+  if (problems.length > 0) lines.push('', ...problems);
+  for (const f of written) lines.push(`wrote ${displayPath(f, ctx.cwd)}`);
+  lines.push(
+    '',
+    colors.bold(
+      `${s.filesScanned} files scanned, ${s.filesParsed} parsed; ${s.toolsRewritten} tools ${write ? 'rewritten' : 'to rewrite'} in ${s.filesRewritten} files; ` +
+        `${s.alreadyProtected} already protected; ${s.conflicts} conflicts; ${s.unmapped} unmapped; ${s.unparseable} unparseable` +
+        (s.noLiteralName + s.unanalysable + s.unknownActions > 0 ? `; ${s.noLiteralName + s.unanalysable + s.unknownActions} not rewritable` : ''),
+    ),
+  );
+  if (!write && result.changes.length > 0) lines.push('Dry run: nothing written. Run again with --write to apply.');
+  return `${lines.join('\n')}\n`;
+}
+
+function jsonReport(result: CodemodResult, cwd: string, write: boolean, written: string[], changedOnDisk: string[], generatedMissing: string | undefined) {
+  const rel = (f: string) => displayPath(f, cwd);
+  return {
+    summary: result.summary,
+    exitCode: changedOnDisk.length > 0 ? 1 : result.exitCode,
+    write,
+    files: result.changes.map((c) => ({ file: rel(c.file), diff: write ? undefined : unifiedDiff(c.file, c.before, c.after, cwd), written: written.includes(c.file) })),
+    findings: result.findings.map((f) => ({ ...f, file: rel(f.file), ...('related' in f ? { related: { ...f.related, file: rel(f.related.file) } } : {}) })),
+    ...(changedOnDisk.length > 0 ? { changedOnDisk: changedOnDisk.map(rel) } : {}),
+    ...(generatedMissing ? { generatedModuleMissing: rel(generatedMissing) } : {}),
+  };
+}
