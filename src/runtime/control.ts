@@ -8,6 +8,7 @@ import {
   INTERNALS,
   parseJson,
   principalOf,
+  PROTECTED_ACTION,
   reasonText,
   requirePolicy,
   sdkToolName,
@@ -136,7 +137,8 @@ function actionOfItem(internals: ControlInternals, policy: CompiledPolicy, item:
   const tools: unknown = (item.agent as { tools?: unknown } | undefined)?.tools;
   if (Array.isArray(tools)) {
     const tool = tools.find((t) => t && typeof t === 'object' && (t as { type?: string }).type === 'function' && (t as { name?: string }).name === name);
-    if (tool) return internals.toolActions.get(tool);
+    // a protected tool (of this control or another bound to the same policy in this process) or not ours
+    if (tool) return internals.toolActions.get(tool) ?? (tool as { [PROTECTED_ACTION]?: string })[PROTECTED_ACTION];
   }
   const named = internals.namedActions.get(name);
   if (named !== undefined) return named;

@@ -23,6 +23,8 @@ export interface ControlInternals {
 }
 
 export const INTERNALS: unique symbol = Symbol('ctrlrun.control.internals');
+/** Marks a tool made by protectedTool (any control) with its action id. */
+export const PROTECTED_ACTION: unique symbol = Symbol.for('ctrlrun.protectedTool.action');
 
 /** The SDK's tool-name sanitizer (`toFunctionToolName`): whitespace and non-alphanumerics become `_`. */
 export function sdkToolName(name: string): string {

@@ -17,6 +17,7 @@ import {
   describeError,
   INTERNALS,
   parseJson,
+  PROTECTED_ACTION,
   principalOf,
   reasonText,
   sdkToolName,
@@ -329,6 +330,7 @@ function register(internals: ControlInternals, created: FunctionTool, action: st
   }
   internals.namedActions.set(name, action);
   internals.toolActions.set(created, action);
+  Object.defineProperty(created, PROTECTED_ACTION, { value: action, enumerable: false });
 }
 
 function templateValue(template: CompiledAction['effect'], input: unknown) {
