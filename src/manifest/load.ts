@@ -1,21 +1,249 @@
-// STUB: the policy helper replaces the bodies; the signatures are the contract others code against.
-import type { LoadResult } from '../policy/load.js';
-import type { Policy } from '../policy/types.js';
-import type { Manifest } from './types.js';
+import { statSync } from 'node:fs';
+import path from 'node:path';
+import { isMap, type Node } from 'yaml';
+import { type Diagnostic, UserError } from '../diagnostics.js';
+import { ID_MAX_LENGTH, ID_PATTERN } from '../policy/grammar.js';
+import { internalError, type LoadResult, loadPolicyFile, readTextFile } from '../policy/load.js';
+import { didYouMean, nearest } from '../policy/suggest.js';
+import type { Policy, SourceLocation } from '../policy/types.js';
+import { describeKind, type Entry, YamlReader } from '../policy/yaml-reader.js';
+import type { Manifest, ManifestTool } from './types.js';
 
 export const MANIFEST_FILE = 'ctrlrun.tools.yaml';
+export const MANIFEST_SCHEMA = 'ctrlrun.tools/v1';
+/** Manifests larger than this are refused before parsing. */
+export const MAX_MANIFEST_BYTES = 1024 * 1024;
+
+export const MANIFEST_DEFAULTS = { policy: 'ctrlrun.yaml', output: 'src/ctrlrun.generated.ts', control: 'src/ctrlrun.control.ts' } as const;
+
+const TOP_KEYS = ['schema', 'policy', 'output', 'control', 'tools'];
+const TOOL_KEYS = ['tool', 'mcp', 'hosted_mcp', 'action'];
+const MCP_KEYS = ['server', 'tool'];
+const HOSTED_MCP_KEYS = ['server_label'];
+const OUTPUT_EXTENSIONS = ['.ts', '.mts', '.cts'];
+const CONTROL_EXTENSIONS = ['.ts', '.mts', '.cts', '.js', '.mjs', '.cjs'];
+
+/** The SDK's sanitized tool name, as the model and the run state see it (`toFunctionToolName`). */
+export function sanitizedToolName(name: string): string {
+  return name.replace(/\s/g, '_').replace(/[^a-zA-Z0-9]/g, '_');
+}
+
+/** Where things are in the manifest text, for cross-check diagnostics. */
+interface ManifestLocations {
+  policy?: SourceLocation;
+  control?: SourceLocation;
+  /** The policy path, when it could be read even though the manifest has other errors. */
+  policyPath?: string;
+  /** Location of each tool's `action:` value, by index in `tools`. */
+  actions: SourceLocation[];
+}
 
 /** Pure: parses and checks manifest text (paths resolved against the file's directory). Never throws. */
 export function parseManifest(text: string, file: string): LoadResult<Manifest> {
-  void text;
-  void file;
-  throw new Error('not implemented yet');
+  const { result } = readManifest(text, file);
+  return result;
+}
+
+function readManifest(text: string, file: string): { result: LoadResult<Manifest>; locs: ManifestLocations } {
+  const locs: ManifestLocations = { actions: [] };
+  try {
+    const { reader, root } = YamlReader.open(text, file, { maxBytes: MAX_MANIFEST_BYTES, what: 'manifest', firstKeyHint: `schema: ${MANIFEST_SCHEMA}` });
+    if (root === undefined) return { result: { diagnostics: reader.sortedDiagnostics(), source: text }, locs };
+    const manifest = new ManifestReader(reader, path.resolve(file), locs).read(root);
+    const diagnostics = reader.sortedDiagnostics();
+    if (manifest === undefined || reader.errorCount > 0) return { result: { diagnostics, source: text }, locs };
+    return { result: { value: manifest, diagnostics, source: text }, locs };
+  } catch (error) {
+    return { result: { diagnostics: [internalError(file, error)], source: text }, locs };
+  }
+}
+
+class ManifestReader {
+  constructor(
+    private readonly r: YamlReader,
+    private readonly absFile: string,
+    private readonly locs: ManifestLocations,
+  ) {}
+
+  private closed(entries: Entry[], keys: readonly string[], where: string): void {
+    for (const e of entries) {
+      if (!keys.includes(e.key)) this.r.errorAt(e.keyNode, e.path, 'unknown-key', `unknown key \`${e.key}\` in ${where}`, didYouMean(e.key, keys));
+    }
+  }
+
+  read(root: Node): Manifest | undefined {
+    const r = this.r;
+    if (!isMap(root)) {
+      r.errorAt(root, '', 'not-a-mapping', `the manifest must be a mapping (\`schema:\`, \`tools:\`, ...), found ${describeKind(r.kindOf(root))}`, `start with \`schema: ${MANIFEST_SCHEMA}\``);
+      return undefined;
+    }
+    const entries = r.entries(root, '');
+    this.closed(entries, TOP_KEYS, 'the manifest');
+    const byKey = new Map(entries.map((e) => [e.key, e]));
+
+    const schema = byKey.get('schema');
+    if (schema === undefined) {
+      r.errorAt(root, '', 'missing-key', 'the manifest has no `schema`', `add \`schema: ${MANIFEST_SCHEMA}\` as the first line`);
+    } else {
+      const value = r.string(schema.value, schema.at, schema.path, `\`${MANIFEST_SCHEMA}\``);
+      if (value !== undefined && value !== MANIFEST_SCHEMA) {
+        const hint = value.startsWith('ctrlrun.policy/') ? 'this is the policy schema; the manifest is `ctrlrun.tools.yaml`, the policy `ctrlrun.yaml`' : `write \`${MANIFEST_SCHEMA}\``;
+        r.errorAt(schema.at, schema.path, 'bad-schema', `unsupported schema \`${value}\``, hint);
+      }
+    }
+
+    const root_ = path.dirname(this.absFile);
+    const policyEntry = byKey.get('policy');
+    if (policyEntry) this.locs.policy = r.locOf(policyEntry.at);
+    const controlEntry = byKey.get('control');
+    if (controlEntry) this.locs.control = r.locOf(controlEntry.at);
+    const policy = this.readPath(policyEntry, MANIFEST_DEFAULTS.policy, root_, { insideRoot: false });
+    this.locs.policyPath = policy;
+    const output = this.readPath(byKey.get('output'), MANIFEST_DEFAULTS.output, root_, { insideRoot: true, extensions: OUTPUT_EXTENSIONS, what: 'the generated module' });
+    const control = this.readPath(byKey.get('control'), MANIFEST_DEFAULTS.control, root_, { insideRoot: true, extensions: CONTROL_EXTENSIONS, what: 'the control module' });
+    if (output !== undefined && output === control) {
+      const e = byKey.get('output') ?? byKey.get('control');
+      r.errorAt(e?.at ?? root, e?.path ?? '', 'same-path', '`output` and `control` are the same file', 'the generated module is overwritten by `generate`; the control module is yours');
+    }
+
+    const toolsEntry = byKey.get('tools');
+    const tools: ManifestTool[] = [];
+    if (toolsEntry === undefined) {
+      r.errorAt(root, '', 'missing-key', 'the manifest has no `tools`', 'add `tools:` with `- tool: <name>` / `action: <policy action>` entries (or `tools: []`)');
+    } else {
+      const seq = r.seq(toolsEntry.value, toolsEntry.at, toolsEntry.path, 'a list of tool mappings');
+      if (seq) this.readTools(r.items(seq, 'tools'), tools);
+    }
+    if (policy === undefined || output === undefined || control === undefined) return undefined;
+    return { schemaVersion: 1, file: this.absFile, root: root_, policy, output, control, tools };
+  }
+
+  private readPath(entry: Entry | undefined, fallback: string, root: string, opts: { insideRoot: boolean; extensions?: readonly string[]; what?: string }): string | undefined {
+    const r = this.r;
+    if (entry === undefined) return path.resolve(root, fallback);
+    const value = r.string(entry.value, entry.at, entry.path, 'a path relative to the manifest');
+    if (value === undefined) return undefined;
+    if (value.includes('\0')) {
+      r.errorAt(entry.at, entry.path, 'bad-path', 'the path contains a NUL character');
+      return undefined;
+    }
+    const resolved = path.resolve(root, value);
+    let ok = true;
+    if (opts.insideRoot) {
+      const rel = path.relative(root, resolved);
+      if (rel === '' || rel.startsWith('..') || path.isAbsolute(rel)) {
+        r.errorAt(entry.at, entry.path, 'outside-root', `\`${value}\` is outside the repository (the manifest's directory)`, `keep ${opts.what ?? 'it'} inside the repository, e.g. \`src/${path.basename(value) || 'file.ts'}\``);
+        ok = false;
+      }
+    }
+    if (opts.extensions && !opts.extensions.includes(path.extname(value))) {
+      r.errorAt(entry.at, entry.path, 'bad-extension', `\`${value}\` does not end in ${opts.extensions.join(', ')}`, `${opts.what ?? 'the file'} is a TypeScript/JavaScript module`);
+      ok = false;
+    }
+    return ok ? resolved : undefined;
+  }
+
+  private readTools(items: Array<{ node: Node | null; at: Node; path: string; index: number }>, out: ManifestTool[]): void {
+    const r = this.r;
+    const seen = new Map<string, { loc: SourceLocation; what: string }>();
+    const sanitized = new Map<string, { loc: SourceLocation; name: string }>();
+    for (const item of items) {
+      const body = r.map(item.node, item.at, item.path, 'a mapping (`tool:` or `mcp:` or `hosted_mcp:`, and `action:`)');
+      if (body === undefined) continue;
+      const fields = r.entries(body, item.path);
+      this.closed(fields, TOOL_KEYS, 'a tool entry');
+      const byKey = new Map(fields.map((f) => [f.key, f]));
+      const kinds = (['tool', 'mcp', 'hosted_mcp'] as const).filter((k) => byKey.has(k));
+      if (kinds.length === 0) {
+        r.errorAt(item.at, item.path, 'missing-tool', 'the entry names no tool', 'add `tool: <name>` (an SDK tool), `mcp: { server, tool }` or `hosted_mcp: { server_label }`');
+      } else if (kinds.length > 1) {
+        const second = byKey.get(kinds[1]!)!;
+        r.errorAt(second.keyNode, second.path, 'several-tools', `the entry has both \`${kinds[0]}\` and \`${kinds[1]}\``, 'one entry maps one tool; split it in two');
+      }
+      const actionEntry = byKey.get('action');
+      let action: string | undefined;
+      if (actionEntry === undefined) {
+        r.errorAt(item.at, item.path, 'missing-key', 'the entry has no `action`', 'add `action: <an action of the policy>`');
+      } else {
+        action = r.string(actionEntry.value, actionEntry.at, actionEntry.path, 'a policy action id');
+        if (action !== undefined && (action.length > ID_MAX_LENGTH || !ID_PATTERN.test(action))) {
+          r.errorAt(actionEntry.at, actionEntry.path, 'bad-id', `\`${action}\` is not a valid action id`, 'action ids are lowercase words joined by single `.`, `_` or `-` (`stripe.refund`)');
+          action = undefined;
+        }
+      }
+      if (kinds.length !== 1) continue;
+      const kindEntry = byKey.get(kinds[0]!)!;
+      const tool = this.readToolRef(kinds[0]!, kindEntry);
+      if (tool === undefined) continue;
+      const loc = r.locOf(kindEntry.at);
+      const previous = seen.get(tool.key);
+      if (previous !== undefined) {
+        r.errorAt(kindEntry.at, kindEntry.path, 'duplicate-tool', `${tool.what} is mapped twice (first at line ${previous.loc.line})`, 'a tool maps to exactly one action; remove one of the entries', { ...previous.loc, message: `${previous.what} first mapped here` });
+        continue;
+      }
+      seen.set(tool.key, { loc, what: tool.what });
+      if (kinds[0] === 'tool') {
+        const name = (tool.value as { tool: string }).tool;
+        const s = sanitizedToolName(name);
+        const clash = sanitized.get(s);
+        if (clash !== undefined) {
+          r.errorAt(kindEntry.at, kindEntry.path, 'tool-name-clash', `tools \`${clash.name}\` and \`${name}\` look the same to the model (\`${s}\`)`, 'the SDK replaces every non-alphanumeric character with `_`; rename one of the tools', { ...clash.loc, message: `\`${clash.name}\` is here` });
+          continue;
+        }
+        sanitized.set(s, { loc, name });
+      }
+      if (action === undefined) continue;
+      this.locs.actions[out.length] = r.locOf(actionEntry!.at);
+      out.push({ ...tool.value, action, loc: r.locOf(item.at) } as ManifestTool);
+    }
+  }
+
+  private readToolRef(kind: 'tool' | 'mcp' | 'hosted_mcp', e: Entry): { key: string; what: string; value: Record<string, unknown> } | undefined {
+    const r = this.r;
+    if (kind === 'tool') {
+      const name = r.string(e.value, e.at, e.path, 'the SDK tool name, as in `tool({ name })`');
+      if (name === undefined) return undefined;
+      return { key: `tool\0${name}`, what: `tool \`${name}\``, value: { kind: 'function', tool: name } };
+    }
+    const map = r.map(e.value, e.at, e.path, kind === 'mcp' ? 'a mapping `{ server: <name>, tool: <name> }`' : 'a mapping `{ server_label: <label> }`');
+    if (map === undefined) return undefined;
+    const fields = r.entries(map, e.path);
+    this.closed(fields, kind === 'mcp' ? MCP_KEYS : HOSTED_MCP_KEYS, `\`${kind}\``);
+    const byKey = new Map(fields.map((f) => [f.key, f]));
+    const need = (key: string, what: string): string | undefined => {
+      const f = byKey.get(key);
+      if (f === undefined) {
+        r.errorAt(e.at, e.path, 'missing-key', `\`${kind}\` has no \`${key}\``, `add \`${key}: <${what}>\``);
+        return undefined;
+      }
+      return r.string(f.value, f.at, f.path, `the ${what} (a string)`);
+    };
+    if (kind === 'mcp') {
+      const server = need('server', 'MCP server name');
+      const tool = need('tool', 'MCP tool name');
+      if (server === undefined || tool === undefined) return undefined;
+      return { key: `mcp\0${server}\0${tool}`, what: `MCP tool \`${tool}\` of server \`${server}\``, value: { kind: 'mcp', server, tool } };
+    }
+    const label = need('server_label', 'hosted MCP server label');
+    if (label === undefined) return undefined;
+    return { key: `hosted\0${label}`, what: `hosted MCP server \`${label}\``, value: { kind: 'hosted_mcp', serverLabel: label } };
+  }
 }
 
 /** Searches `ctrlrun.tools.yaml` from `cwd` upward; undefined when there is none. */
 export function findManifest(cwd: string): string | undefined {
-  void cwd;
-  throw new Error('not implemented yet');
+  let dir = path.resolve(cwd);
+  for (;;) {
+    const candidate = path.join(dir, MANIFEST_FILE);
+    try {
+      if (statSync(candidate).isFile()) return candidate;
+    } catch {
+      // not here; go up
+    }
+    const parent = path.dirname(dir);
+    if (parent === dir) return undefined;
+    dir = parent;
+  }
 }
 
 export interface Project {
@@ -23,6 +251,8 @@ export interface Project {
   policy: Policy;
   /** File text by absolute path, for code frames. */
   sources: Map<string, string>;
+  /** Warnings found while loading (nothing that stops the project from loading). */
+  warnings?: Diagnostic[];
 }
 
 /**
@@ -31,6 +261,74 @@ export interface Project {
  * action; output and control inside the repo). Throws `UserError` carrying EVERY diagnostic found.
  */
 export function loadProject(options: { cwd: string; manifest?: string; policy?: string }): Project {
-  void options;
-  throw new Error('not implemented yet');
+  const manifestFile = options.manifest !== undefined ? path.resolve(options.cwd, options.manifest) : findManifest(options.cwd);
+  if (manifestFile === undefined) {
+    throw new UserError(`no ${MANIFEST_FILE} found in ${options.cwd} or any directory above it; run \`ctrlrun-gen init\` to create one, or pass --manifest`);
+  }
+  const sources = new Map<string, string>();
+  const diagnostics: Diagnostic[] = [];
+
+  const read = readTextFile(manifestFile, 'manifest', MAX_MANIFEST_BYTES);
+  let manifest: Manifest | undefined;
+  let locs: ManifestLocations = { actions: [] };
+  if ('diagnostic' in read) {
+    diagnostics.push(read.diagnostic);
+  } else {
+    sources.set(manifestFile, read.text);
+    const parsed = readManifest(read.text, manifestFile);
+    diagnostics.push(...parsed.result.diagnostics);
+    manifest = parsed.result.value;
+    locs = parsed.locs;
+  }
+
+  const policyFile = options.policy !== undefined ? path.resolve(options.cwd, options.policy) : (manifest?.policy ?? locs.policyPath);
+  let policy: Policy | undefined;
+  if (policyFile !== undefined) {
+    const loaded = loadPolicyFile(policyFile);
+    if (loaded.source !== '') sources.set(policyFile, loaded.source);
+    const missing = loaded.diagnostics.find((d) => d.code === 'file-not-found');
+    if (missing && options.policy === undefined && locs.policy) {
+      diagnostics.push({ ...missing, ...locs.policy, file: manifestFile, message: `the policy \`${path.relative(path.dirname(manifestFile), policyFile)}\` does not exist`, path: 'policy', hint: 'create it with `ctrlrun-gen init`, or fix the path' });
+    } else {
+      diagnostics.push(...loaded.diagnostics);
+    }
+    policy = loaded.value;
+  }
+
+  if (manifest !== undefined && policy !== undefined) {
+    const actionIds = Object.keys(policy.actions);
+    manifest.tools.forEach((tool, i) => {
+      if (Object.hasOwn(policy.actions, tool.action)) return;
+      const at = locs.actions[i] ?? tool.loc;
+      const best = nearest(tool.action, actionIds);
+      const relatedAction = best !== undefined ? policy.actions[best] : undefined;
+      const related = relatedAction
+        ? { ...relatedAction.loc, message: `\`${best}\` is defined here` }
+        : { file: policyFile!, line: 1, column: 1, message: `the policy defines ${actionIds.length === 0 ? 'no actions' : actionIds.map((a) => `\`${a}\``).join(', ')}` };
+      diagnostics.push({
+        severity: 'error',
+        file: manifestFile,
+        line: at.line,
+        column: at.column,
+        path: `tools[${i}].action`,
+        code: 'unknown-action',
+        message: `action \`${tool.action}\` is not in the policy`,
+        hint: best !== undefined ? `did you mean \`${best}\`?` : `add \`${tool.action}:\` under \`actions:\` in the policy`,
+        related,
+      });
+    });
+    try {
+      if (!statSync(manifest.control).isFile()) throw new Error('not a file');
+    } catch {
+      const at = locs.control ?? { line: 1, column: 1 };
+      diagnostics.push({ severity: 'warning', file: manifestFile, line: at.line, column: at.column, path: 'control', code: 'missing-control', message: `the control module \`${path.relative(manifest.root, manifest.control)}\` does not exist yet`, hint: '`ctrlrun-gen init` writes one; `generate` imports it' });
+    }
+  }
+
+  const errors = diagnostics.filter((d) => d.severity === 'error');
+  if (errors.length > 0 || manifest === undefined || policy === undefined) {
+    const n = errors.length;
+    throw new UserError(`${n} error${n === 1 ? '' : 's'} in the policy and manifest`, diagnostics);
+  }
+  return { manifest, policy, sources, warnings: diagnostics.filter((d) => d.severity === 'warning') };
 }
