@@ -22,4 +22,10 @@ export interface CommandSpec<A = Record<string, unknown>> {
   builder?: (y: any) => any;
   examples: Array<[string, string]>;
   run: (args: A, ctx: CliContext) => Promise<number>;
+  /**
+   * yargs subcommands (`approvals list`, `approvals approve <id>`), each a CommandSpec of its own
+   * whose `run` gives the exit code. When present, one of them is required and the parent's `run`
+   * is not called.
+   */
+  subcommands?: CommandSpec<any>[];
 }

@@ -52,12 +52,14 @@ export async function runCli(argv: string[], options: RunCliOptions): Promise<nu
     .wrap(Math.min(100, process.stdout.columns ?? 100))
     .epilogue('Docs: see docs/ in the package. Exit codes: 0 ok, 1 findings or stale, 2 usage or configuration error.');
 
-  for (const spec of options.commands ?? allCommands) {
-    parser.command(
+  const register = (y: any, spec: CommandSpec<any>): any =>
+    y.command(
       spec.command,
       spec.describe,
-      (y: any) => {
-        let built = spec.builder ? spec.builder(y) : y;
+      (inner: any) => {
+        let built = spec.builder ? spec.builder(inner) : inner;
+        for (const sub of spec.subcommands ?? []) built = register(built, sub);
+        if (spec.subcommands?.length) built = built.demandCommand(1, `Name a subcommand of ${spec.command.split(' ')[0]}; see --help.`);
         for (const [cmd, what] of spec.examples) built = built.example(cmd, what);
         return built;
       },
@@ -66,7 +68,7 @@ export async function runCli(argv: string[], options: RunCliOptions): Promise<nu
         exitCode = await spec.run(args, ctx);
       },
     );
-  }
+  for (const spec of options.commands ?? allCommands) register(parser, spec);
 
   let output = '';
   let usageError: unknown;
