@@ -1,3 +1,179 @@
-import { notDelivered } from '../not-delivered.js';
+import { UserError } from '../../diagnostics.js';
+import type { ApprovalRequest } from '../../runtime/types.js';
+import type { CliContext, CommandSpec } from '../context.js';
+import { answerRequest } from '../operator-actions.js';
+import { storeOption, withStore } from '../store-url.js';
+import { formatTable, isoTime, truncate } from '../table.js';
 
-export const approvalsCommand = notDelivered('approvals', 'List, show, approve or deny pending approvals', 'ctrlrun-gen approvals list --pending');
+interface StoreArgs {
+  store?: string;
+}
+
+const approvedCount = (r: ApprovalRequest): number => new Set(r.answers.filter((a) => a.decision === 'approve').map((a) => a.approver)).size;
+
+const list: CommandSpec<StoreArgs & { pending: boolean; json: boolean }> = {
+  command: 'list',
+  describe: 'List approval requests (newest last)',
+  builder: (y) =>
+    y
+      .option('pending', { type: 'boolean', default: false, describe: 'Only requests still waiting for an answer' })
+      .option('json', { type: 'boolean', default: false, describe: 'Print JSON (one array)' }),
+  examples: [
+    ['ctrlrun-gen approvals list --pending', 'What is waiting for a human'],
+    ['ctrlrun-gen approvals list --json --store postgres://ops@db/app', 'Every request, as JSON, from Postgres'],
+  ],
+  run: async (args, ctx) =>
+    withStore(args, ctx, async (store, label) => {
+      const requests = await store.listRequests(args.pending ? { state: 'pending' } : {});
+      if (args.json) {
+        ctx.stdout(`${JSON.stringify(requests, null, 2)}\n`);
+        return 0;
+      }
+      if (requests.length === 0) {
+        ctx.stdout(`No ${args.pending ? 'pending ' : ''}approval requests in ${label}.\n`);
+        return 0;
+      }
+      ctx.stdout(
+        formatTable(
+          ['ID', 'STATE', 'ACTION', 'REQUESTED BY', 'APPROVALS', 'CREATED', 'ARGS'],
+          requests.map((r) => [r.callId, r.state, r.action, r.principal, `${approvedCount(r)}/${r.approvalsRequired}`, isoTime(r.createdAt), truncate(r.args, 60)]),
+        ),
+      );
+      return 0;
+    }),
+};
+
+const show: CommandSpec<StoreArgs & { id: string; json: boolean }> = {
+  command: 'show <id>',
+  describe: 'Show one approval request: the call, its arguments and every answer',
+  builder: (y) =>
+    y
+      .positional('id', { type: 'string', describe: 'The request id (the call id, from `approvals list`)' })
+      .option('json', { type: 'boolean', default: false, describe: 'Print JSON' }),
+  examples: [['ctrlrun-gen approvals show call_abc123', 'Read the call before answering it']],
+  run: async (args, ctx) =>
+    withStore(args, ctx, async (store, label) => {
+      const request = await requireRequest(store.getRequest(args.id), args.id, label);
+      if (args.json) {
+        ctx.stdout(`${JSON.stringify(request, null, 2)}\n`);
+        return 0;
+      }
+      ctx.stdout(describeRequest(request));
+      return 0;
+    }),
+};
+
+const approve: CommandSpec<StoreArgs & { id: string; as: string; reason?: string }> = {
+  command: 'approve <id>',
+  describe: 'Approve a pending request as NAME (never the person the run acts for)',
+  builder: (y) =>
+    y
+      .positional('id', { type: 'string', describe: 'The request id' })
+      .option('as', { type: 'string', demandOption: true, requiresArg: true, describe: 'Who approves (recorded on the request and its receipt)' })
+      .option('reason', { type: 'string', requiresArg: true, describe: 'Why (recorded)' }),
+  examples: [['ctrlrun-gen approvals approve call_abc123 --as bob --reason "customer called"', 'Approve as bob']],
+  run: async (args, ctx) => answer(args, ctx, 'approve'),
+};
+
+const deny: CommandSpec<StoreArgs & { id: string; as: string; reason: string }> = {
+  command: 'deny <id>',
+  describe: 'Deny a pending request as NAME, with a reason',
+  builder: (y) =>
+    y
+      .positional('id', { type: 'string', describe: 'The request id' })
+      .option('as', { type: 'string', demandOption: true, requiresArg: true, describe: 'Who denies (recorded)' })
+      .option('reason', { type: 'string', demandOption: true, requiresArg: true, describe: 'Why (recorded; the run sees a refusal)' }),
+  examples: [['ctrlrun-gen approvals deny call_abc123 --as bob --reason "duplicate request"', 'Deny as bob']],
+  run: async (args, ctx) => answer(args, ctx, 'reject'),
+};
+
+async function answer(args: StoreArgs & { id: string; as: string; reason?: string }, ctx: CliContext, decision: 'approve' | 'reject'): Promise<number> {
+  const approver = args.as.trim();
+  if (approver === '') throw new UserError('--as: name who answers (it is recorded), e.g. --as bob');
+  if (decision === 'reject' && !args.reason?.trim()) throw new UserError('--reason: say why the call is denied, e.g. --reason "duplicate request"');
+  return withStore(args, ctx, async (store, label) => {
+    const now = Date.now();
+    const result = await answerRequest(store, args.id, {
+      approver,
+      decision,
+      at: now,
+      ...(args.reason?.trim() ? { reason: args.reason.trim() } : {}),
+    });
+    const verb = decision === 'approve' ? 'approve' : 'deny';
+    switch (result.outcome) {
+      case 'unknown':
+        throw unknownRequest(args.id, label);
+      case 'approver_is_requester':
+        throw new UserError(
+          `${args.id}: ${approver} cannot ${verb} this request: ${approver} is who the run acts for (the requester).\nhint: another person must answer it`,
+        );
+      case 'duplicate':
+        throw new UserError(`${args.id}: ${approver} already answered this request; nothing changed.\nhint: it needs a different approver`);
+      case 'not_pending':
+        throw new UserError(`${args.id}: the request is already ${result.request.state}; nothing changed.`);
+      case 'recorded': {
+        const r = result.request;
+        if (r.state === 'rejected') ctx.stdout(`Denied ${r.callId} (${r.action}) as ${approver}. The run gets a refusal when it resumes.\n`);
+        else if (r.state === 'approved')
+          ctx.stdout(`Approved ${r.callId} (${r.action}) as ${approver} (${approvedCount(r)}/${r.approvalsRequired}). The call runs once when the run resumes.\n`);
+        else ctx.stdout(`Recorded ${approver}'s approval of ${r.callId} (${approvedCount(r)}/${r.approvalsRequired}); it needs ${r.approvalsRequired - approvedCount(r)} more.\n`);
+        return 0;
+      }
+    }
+  });
+}
+
+async function requireRequest(found: Promise<ApprovalRequest | null>, id: string, label: string): Promise<ApprovalRequest> {
+  const request = await found;
+  if (!request) throw unknownRequest(id, label);
+  return request;
+}
+
+function unknownRequest(id: string, label: string): UserError {
+  return new UserError(`${id}: no approval request with this id in ${label}.\nhint: see \`ctrlrun-gen approvals list\` (and check --store)`);
+}
+
+function describeRequest(r: ApprovalRequest): string {
+  const lines = [
+    `Request      ${r.callId}`,
+    `State        ${r.state}`,
+    `Action       ${r.action} (tool ${r.toolName})`,
+    `Requested by ${r.principal}`,
+    `Approvals    ${approvedCount(r)}/${r.approvalsRequired}`,
+    `Created      ${isoTime(r.createdAt)}`,
+  ];
+  if (r.decidedAt !== undefined) lines.push(`Decided      ${isoTime(r.decidedAt)}`);
+  if (r.consumedAt !== undefined) lines.push(`Consumed     ${isoTime(r.consumedAt)}`);
+  lines.push(`Args hash    ${r.argsHash}`, `Policy hash  ${r.policyHash}`, 'Arguments', indent(prettyArgs(r.args)));
+  lines.push(r.answers.length === 0 ? 'Answers      none yet' : 'Answers');
+  for (const a of r.answers) lines.push(`  ${isoTime(a.at)}  ${a.decision === 'approve' ? 'approved' : 'denied'} by ${a.approver}${a.reason ? `: ${a.reason}` : ''}`);
+  return `${lines.join('\n')}\n`;
+}
+
+function prettyArgs(args: string): string {
+  try {
+    return JSON.stringify(JSON.parse(args), null, 2);
+  } catch {
+    return args;
+  }
+}
+
+function indent(text: string): string {
+  return text
+    .split('\n')
+    .map((l) => `  ${l}`)
+    .join('\n');
+}
+
+export const approvalsCommand: CommandSpec<StoreArgs> = {
+  command: 'approvals',
+  describe: 'List, show, approve or deny the calls waiting for a human',
+  builder: (y) => y.option('store', storeOption),
+  subcommands: [list, show, approve, deny],
+  examples: [
+    ['ctrlrun-gen approvals list --pending', 'What is waiting for a human'],
+    ['ctrlrun-gen approvals approve call_abc123 --as bob', 'Approve a call as bob'],
+    ['CTRLRUN_STORE=postgres://ops@db/app ctrlrun-gen approvals list', 'Use a Postgres store'],
+  ],
+  run: async () => 2, // never called: a subcommand is required
+};

@@ -1,3 +1,102 @@
-import { notDelivered } from '../not-delivered.js';
+import { UserError } from '../../diagnostics.js';
+import type { EffectState } from '../../runtime/types.js';
+import type { CommandSpec } from '../context.js';
+import { resolveEffectKey } from '../operator-actions.js';
+import { storeOption, withStore } from '../store-url.js';
+import { formatTable, isoTime } from '../table.js';
 
-export const effectsCommand = notDelivered('effects', 'List effect keys and resolve ambiguous ones', 'ctrlrun-gen effects list --state ambiguous');
+interface StoreArgs {
+  store?: string;
+}
+
+const STATES: EffectState[] = ['in_flight', 'committed', 'failed', 'ambiguous'];
+
+const list: CommandSpec<StoreArgs & { state?: EffectState; json: boolean }> = {
+  command: 'list',
+  describe: 'List effect keys and their state',
+  builder: (y) =>
+    y
+      .option('state', { choices: STATES, describe: 'Only keys in this state' })
+      .option('json', { type: 'boolean', default: false, describe: 'Print JSON (one array)' }),
+  examples: [['ctrlrun-gen effects list --state ambiguous', 'Keys nobody knows the outcome of: resolve each one']],
+  run: async (args, ctx) =>
+    withStore(args, ctx, async (store, label) => {
+      const now = Date.now();
+      const effects = await store.listEffects(args.state ? { state: args.state } : {});
+      if (args.json) {
+        ctx.stdout(`${JSON.stringify(effects, null, 2)}\n`);
+        return 0;
+      }
+      if (effects.length === 0) {
+        ctx.stdout(`No ${args.state ? `${args.state} ` : ''}effect keys in ${label}.\n`);
+        return 0;
+      }
+      ctx.stdout(
+        formatTable(
+          ['KEY', 'STATE', 'ACTION', 'ATTEMPTS', 'UPDATED', 'NOTE'],
+          effects.map((e) => [
+            e.key,
+            e.state,
+            e.action,
+            String(e.attempts),
+            isoTime(e.updatedAt),
+            e.state === 'in_flight' && now >= e.leaseUntil
+              ? 'lease over: outcome unknown, resolve it'
+              : e.state === 'in_flight'
+                ? `leased until ${isoTime(e.leaseUntil)}`
+                : e.state === 'ambiguous'
+                  ? 'outcome unknown: resolve it'
+                  : e.resolvedBy
+                    ? `resolved by ${e.resolvedBy}`
+                    : '',
+          ]),
+        ),
+      );
+      return 0;
+    }),
+};
+
+const resolve: CommandSpec<StoreArgs & { key: string; committed: boolean; failed: boolean; as: string }> = {
+  command: 'resolve <key>',
+  describe: 'Say what happened to an ambiguous key: --committed (it took effect) or --failed (it did not; may be retried)',
+  builder: (y) =>
+    y
+      .positional('key', { type: 'string', describe: 'The effect key (from `effects list`)' })
+      .option('committed', { type: 'boolean', default: false, describe: 'It took effect: later calls get DuplicateEffect' })
+      .option('failed', { type: 'boolean', default: false, describe: 'It did not take effect: the call may be tried again' })
+      .option('as', { type: 'string', demandOption: true, requiresArg: true, describe: 'Who resolves (recorded)' })
+      .conflicts('committed', 'failed'),
+  examples: [
+    ['ctrlrun-gen effects resolve refund:pi_123 --committed --as carol', 'The refund did land (checked in the payment dashboard)'],
+    ['ctrlrun-gen effects resolve refund:pi_123 --failed --as carol', 'It did not: allow another attempt'],
+  ],
+  run: async (args, ctx) => {
+    if (args.committed === args.failed) throw new UserError('effects resolve: give exactly one of --committed or --failed.\nhint: check the remote system first; --committed if it happened');
+    const by = args.as.trim();
+    if (by === '') throw new UserError('--as: name who resolves (it is recorded), e.g. --as carol');
+    const state = args.committed ? 'committed' : 'failed';
+    return withStore(args, ctx, async (store, label) => {
+      const result = await resolveEffectKey(store, args.key, state, by, Date.now());
+      if (result.outcome === 'unknown') throw new UserError(`${args.key}: no effect key with this name in ${label}.\nhint: see \`ctrlrun-gen effects list\``);
+      if (result.outcome === 'not_ambiguous') {
+        const e = result.effect;
+        const why = e.state === 'in_flight' ? `still in flight (leased until ${isoTime(e.leaseUntil)})` : `already ${e.state}${e.resolvedBy ? ` (resolved by ${e.resolvedBy})` : ''}`;
+        throw new UserError(`${args.key}: ${why}; only an ambiguous key can be resolved. Nothing changed.`);
+      }
+      ctx.stdout(`Resolved ${args.key} as ${state} (by ${by}).${state === 'failed' ? ' The call may be tried again.' : ''}\n`);
+      return 0;
+    });
+  },
+};
+
+export const effectsCommand: CommandSpec<StoreArgs> = {
+  command: 'effects',
+  describe: 'List effect keys; resolve the ambiguous ones',
+  builder: (y) => y.option('store', storeOption),
+  subcommands: [list, resolve],
+  examples: [
+    ['ctrlrun-gen effects list --state ambiguous', 'What needs a human to check'],
+    ['ctrlrun-gen effects resolve refund:pi_123 --committed --as carol', 'It happened'],
+  ],
+  run: async () => 2, // never called: a subcommand is required
+};

@@ -1,3 +1,110 @@
-import { notDelivered } from '../not-delivered.js';
+import { UserError } from '../../diagnostics.js';
+import { GENESIS_HASH, receiptHash } from '../../runtime/receipts-hash.js';
+import type { Receipt, Store } from '../../runtime/types.js';
+import type { CommandSpec } from '../context.js';
+import { storeOption, withStore } from '../store-url.js';
+import { formatTable, isoTime } from '../table.js';
 
-export const receiptsCommand = notDelivered('receipts', 'List receipts and verify the evidence chain', 'ctrlrun-gen receipts verify');
+interface StoreArgs {
+  store?: string;
+}
+
+const list: CommandSpec<StoreArgs & { last?: number; json: boolean }> = {
+  command: 'list',
+  describe: 'List receipts in order (every decision and outcome)',
+  builder: (y) =>
+    y
+      .option('last', { type: 'number', requiresArg: true, describe: 'Only the last N' })
+      .option('json', { type: 'boolean', default: false, describe: 'Print JSON (one array)' }),
+  examples: [
+    ['ctrlrun-gen receipts list --last 20', 'The latest decisions'],
+    ['ctrlrun-gen receipts list --json > receipts.json', 'Export every receipt'],
+  ],
+  run: async (args, ctx) => {
+    if (args.last !== undefined && (!Number.isInteger(args.last) || args.last < 1)) throw new UserError(`--last: expected a positive integer, got ${args.last}`);
+    return withStore(args, ctx, async (store, label) => {
+      const all = await store.listReceipts();
+      const receipts = args.last === undefined ? all : all.slice(-args.last);
+      if (args.json) {
+        ctx.stdout(`${JSON.stringify(receipts, null, 2)}\n`);
+        return 0;
+      }
+      if (receipts.length === 0) {
+        ctx.stdout(`No receipts in ${label}.\n`);
+        return 0;
+      }
+      ctx.stdout(
+        formatTable(
+          ['SEQ', 'AT', 'ACTION', 'DECISION', 'RESULT', 'REASON', 'PRINCIPAL', 'APPROVERS', 'EFFECT'],
+          receipts.map((r) => [
+            String(r.seq),
+            isoTime(r.at),
+            r.action,
+            r.decision ?? '-',
+            r.result,
+            r.reason,
+            r.principal ?? '-',
+            r.approvers.join(',') || '-',
+            r.effect_key ?? '-',
+          ]),
+        ),
+      );
+      return 0;
+    });
+  },
+};
+
+export type ChainBreak = { seq: number; kind: 'content_altered' | 'link_broken' | 'missing' };
+
+/** The first break of a receipt chain, or null: a gap in seq, a receipt whose hash does not match, a broken link. */
+export function firstBreak(receipts: Receipt[]): ChainBreak | null {
+  let prev = GENESIS_HASH;
+  let expected = 1;
+  for (const r of receipts) {
+    if (r.seq !== expected) return { seq: expected, kind: 'missing' };
+    const { hash, ...rest } = r;
+    if (receiptHash(rest) !== hash) return { seq: r.seq, kind: 'content_altered' };
+    if (r.prev_hash !== prev) return { seq: r.seq, kind: 'link_broken' };
+    prev = hash;
+    expected += 1;
+  }
+  return null;
+}
+
+async function verify(store: Store): Promise<{ count: number; head: string; broken: ChainBreak | null }> {
+  const receipts = await store.listReceipts();
+  return { count: receipts.length, head: receipts.at(-1)?.hash ?? GENESIS_HASH, broken: firstBreak(receipts) };
+}
+
+const KIND_TEXT: Record<ChainBreak['kind'], string> = {
+  content_altered: 'its content was altered (the hash does not match)',
+  link_broken: "its prev_hash is not the previous receipt's hash",
+  missing: 'it is missing',
+};
+
+const verifyCommand: CommandSpec<StoreArgs & { json: boolean }> = {
+  command: 'verify',
+  describe: 'Check the receipt chain; exit 1 naming the first break',
+  builder: (y) => y.option('json', { type: 'boolean', default: false, describe: 'Print the result as JSON' }),
+  examples: [['ctrlrun-gen receipts verify', 'Exit 0 when the evidence chain is intact, 1 at the first break']],
+  run: async (args, ctx) =>
+    withStore(args, ctx, async (store, label) => {
+      const { count, head, broken } = await verify(store);
+      if (args.json) ctx.stdout(`${JSON.stringify(broken ? { ok: false, count, break: broken } : { ok: true, count, head })}\n`);
+      else if (broken) ctx.stdout(`Receipt chain broken at seq ${broken.seq}: ${broken.kind} (${KIND_TEXT[broken.kind]}). ${label}\n`);
+      else ctx.stdout(`${count} receipt${count === 1 ? '' : 's'}, chain intact (head ${head.slice(0, 16)}…). ${label}\n`);
+      return broken ? 1 : 0;
+    }),
+};
+
+export const receiptsCommand: CommandSpec<StoreArgs> = {
+  command: 'receipts',
+  describe: 'List receipts; verify the evidence chain',
+  builder: (y) => y.option('store', storeOption),
+  subcommands: [list, verifyCommand],
+  examples: [
+    ['ctrlrun-gen receipts verify', 'Check the chain'],
+    ['ctrlrun-gen receipts list --last 10 --json', 'The last ten, as JSON'],
+  ],
+  run: async () => 2, // never called: a subcommand is required
+};

@@ -1,0 +1,78 @@
+import type { AddAnswerResult, ApprovalAnswer, ApprovalRequest, EffectRecord, Receipt, ReceiptBody, Store } from '../runtime/types.js';
+
+/**
+ * What the operator's CLI changes in a store: the same store calls a Control's `approve`/`reject`
+ * make (an answer bound to the request, then a receipt), and an operator's resolution of an
+ * ambiguous effect key (plus a receipt). No policy and no SDK needed: the request carries its
+ * action, arguments hash and policy hash.
+ */
+export async function answerRequest(store: Store, callId: string, answer: ApprovalAnswer): Promise<AddAnswerResult> {
+  const result = await store.addAnswer(callId, answer);
+  if (result.outcome !== 'recorded' && !(result.outcome === 'approver_is_requester' && answer.decision === 'approve')) return result;
+  // Mode and environment as the run recorded them when it asked.
+  const asked = await lastReceipt(store, (r) => r.call_id === callId);
+  const context = { mode: asked?.mode ?? 'enforce', environment: asked?.environment ?? null };
+  const receipt = { ...answerReceipt(result.request, answer), ...context };
+  if (result.outcome === 'recorded') await store.appendReceipt(receipt);
+  else await store.appendReceipt({ ...receipt, approvers: [answer.approver], result: 'refused', reason: 'approver_is_requester' });
+  return result;
+}
+
+/** The receipt of a recorded answer: the same fields a Control's approve/reject write. */
+export function answerReceipt(request: ApprovalRequest, answer: ApprovalAnswer): ReceiptBody {
+  const approvers = request.answers.filter((a) => a.decision === 'approve').map((a) => a.approver);
+  const base = {
+    at: answer.at,
+    action: request.action,
+    call_id: request.callId,
+    args_hash: request.argsHash,
+    principal: request.principal,
+    decision: 'approve' as const,
+    effect_key: null,
+    policy_hash: request.policyHash,
+    mode: 'enforce' as const,
+    environment: null,
+  };
+  if (answer.decision === 'reject') return { ...base, approvers: [answer.approver], result: 'rejected', reason: answer.reason ?? 'rejected' };
+  return {
+    ...base,
+    approvers,
+    result: request.state === 'approved' ? 'approved' : 'answered',
+    reason: `${approvers.length} of ${request.approvalsRequired} approvals`,
+  };
+}
+
+export type ResolveOutcome =
+  | { outcome: 'resolved'; effect: EffectRecord }
+  | { outcome: 'unknown' }
+  /** Not ambiguous (committed, failed, or in flight with its lease still running): unchanged. */
+  | { outcome: 'not_ambiguous'; effect: EffectRecord };
+
+export async function resolveEffectKey(store: Store, key: string, state: 'committed' | 'failed', by: string, now: number): Promise<ResolveOutcome> {
+  const effect = await store.resolveEffect(key, state, by, now);
+  if (!effect) return { outcome: 'unknown' };
+  if (effect.resolvedBy !== by || effect.state !== state || effect.updatedAt !== now) return { outcome: 'not_ambiguous', effect };
+  const previous = await lastReceipt(store, (r) => r.effect_key === key);
+  await store.appendReceipt({
+    at: now,
+    action: effect.action,
+    call_id: previous?.call_id ?? null,
+    args_hash: previous?.args_hash ?? null,
+    principal: previous?.principal ?? null,
+    decision: null,
+    reason: `operator_resolved_${state}`,
+    approvers: [by],
+    effect_key: key,
+    result: 'resolved',
+    policy_hash: previous?.policy_hash ?? '',
+    mode: previous?.mode ?? 'enforce',
+    environment: previous?.environment ?? null,
+  });
+  return { outcome: 'resolved', effect };
+}
+
+async function lastReceipt(store: Store, match: (r: Receipt) => boolean): Promise<Receipt | undefined> {
+  const receipts = await store.listReceipts();
+  for (let i = receipts.length - 1; i >= 0; i--) if (match(receipts[i]!)) return receipts[i];
+  return undefined;
+}

@@ -1,0 +1,120 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { UserError } from '../diagnostics.js';
+import { MANIFEST_FILE } from '../manifest/load.js';
+import { StoreError } from '../runtime/stores/errors.js';
+import type { Store } from '../runtime/types.js';
+import type { CliContext } from './context.js';
+
+/** Where the operator's commands find the store. */
+export type StoreSelection =
+  | { kind: 'sqlite'; path: string; source: StoreSource }
+  | { kind: 'postgres'; connectionString: string; schema?: string; source: StoreSource };
+export type StoreSource = '--store' | 'CTRLRUN_STORE' | 'default';
+
+export const STORE_ENV = 'CTRLRUN_STORE';
+export const DEFAULT_SQLITE_PATH = path.join('.ctrlrun', 'state.db');
+
+/** The `--store` option every operator command takes. */
+export const storeOption = {
+  type: 'string',
+  global: true,
+  describe: `The store: sqlite:PATH or postgres://… (default: $${STORE_ENV}, else ${DEFAULT_SQLITE_PATH} at the repo root)`,
+} as const;
+
+/**
+ * Picks the store: `--store`, else `$CTRLRUN_STORE`, else `.ctrlrun/state.db` under the repo root
+ * (the directory holding ctrlrun.tools.yaml, searched upward from cwd; else cwd itself), the
+ * same file the control module written by `init` opens when the app runs from the repo root.
+ */
+export function selectStore(options: { flag?: string | undefined; env: Record<string, string | undefined>; cwd: string }): StoreSelection {
+  if (options.flag !== undefined) return parseStoreUrl(options.flag, '--store', options.cwd);
+  const fromEnv = options.env[STORE_ENV];
+  if (fromEnv !== undefined && fromEnv !== '') return parseStoreUrl(fromEnv, STORE_ENV, options.cwd);
+  return { kind: 'sqlite', path: path.join(repoRoot(options.cwd), DEFAULT_SQLITE_PATH), source: 'default' };
+}
+
+/** `sqlite:PATH` (relative to cwd) or `postgres://…` / `postgresql://…` (`?schema=NAME` picks the schema). */
+export function parseStoreUrl(value: string, source: StoreSource, cwd: string): StoreSelection {
+  const text = value.trim();
+  if (text.startsWith('sqlite:')) {
+    const file = text.slice('sqlite:'.length);
+    if (file === '') throw badStore(value, source, 'sqlite: needs a file path');
+    return { kind: 'sqlite', path: path.resolve(cwd, file), source };
+  }
+  if (/^postgres(ql)?:\/\//.test(text)) {
+    let url: URL;
+    try {
+      url = new URL(text);
+    } catch {
+      throw badStore(value, source, 'not a valid URL');
+    }
+    const schema = url.searchParams.get('schema');
+    url.searchParams.delete('schema');
+    return schema ? { kind: 'postgres', connectionString: url.toString(), schema, source } : { kind: 'postgres', connectionString: url.toString(), source };
+  }
+  throw badStore(value, source, 'unknown kind of store');
+}
+
+function badStore(value: string, source: StoreSource, why: string): UserError {
+  const shown = /^postgres/.test(value) ? maskPassword(value) : value;
+  return new UserError(
+    `${source}: ${JSON.stringify(shown)} is not a store (${why}).\nhint: use sqlite:PATH (e.g. sqlite:.ctrlrun/state.db) or postgres://USER@HOST:PORT/DB`,
+  );
+}
+
+/** The directory of the nearest ctrlrun.tools.yaml upward from cwd, else cwd. */
+export function repoRoot(cwd: string): string {
+  for (let dir = path.resolve(cwd); ; dir = path.dirname(dir)) {
+    if (existsSync(path.join(dir, MANIFEST_FILE))) return dir;
+    if (path.dirname(dir) === dir) return path.resolve(cwd);
+  }
+}
+
+/** The store, for messages: a path relative to cwd, or the URL without its password. */
+export function describeStore(selection: StoreSelection, cwd: string): string {
+  if (selection.kind === 'sqlite') return `sqlite:${path.relative(cwd, selection.path) || selection.path}`;
+  return maskPassword(selection.connectionString) + (selection.schema ? ` (schema ${selection.schema})` : '');
+}
+
+function maskPassword(connectionString: string): string {
+  try {
+    const url = new URL(connectionString);
+    if (url.password) url.password = '***';
+    return url.toString();
+  } catch {
+    return connectionString.replace(/:[^:@/]*@/, ':***@');
+  }
+}
+
+/** Opens the selected store (the runtime's own store factories). */
+export async function openStore(selection: StoreSelection): Promise<Store> {
+  const runtime = await import('../runtime/index.js');
+  if (selection.kind === 'sqlite') return runtime.sqliteStore({ path: selection.path });
+  return runtime.postgresStore(
+    selection.schema ? { connectionString: selection.connectionString, schema: selection.schema } : { connectionString: selection.connectionString },
+  );
+}
+
+/**
+ * Runs `fn` with the store the command's `--store` selects and closes it after. A store that
+ * cannot be used (missing file, unreachable, locked, foreign) is a user error: exit 2, no stack.
+ */
+export async function withStore<T>(args: { store?: string | undefined }, ctx: CliContext, fn: (store: Store, label: string) => Promise<T>): Promise<T> {
+  const selection = selectStore({ flag: args.store, env: ctx.env, cwd: ctx.cwd });
+  const label = describeStore(selection, ctx.cwd);
+  if (selection.kind === 'sqlite' && !existsSync(selection.path)) {
+    throw new UserError(
+      `${label}: no store here yet (the file does not exist).\nhint: runs create it on first use; pass --store sqlite:PATH or set ${STORE_ENV} to use another one`,
+    );
+  }
+  const store = await openStore(selection);
+  try {
+    return await fn(store, label);
+  } catch (error) {
+    if (error instanceof StoreError) throw new UserError(error.message);
+    throw error;
+  } finally {
+    await store.close().catch(() => undefined);
+  }
+}
