@@ -157,15 +157,16 @@ export function compileDecision(action: PolicyAction, name: string, policyFile: 
     }
     const tests = rule.when.map((c) => conditionExpression(c, vars.get(c.arg) as string, helpers));
     lines.push(`  // rules[${rule.index}] (${where}): ${commentText(rule.when.map((c) => c.key).join(', '))}`);
-    const oneLine = `  if (${tests.join(' && ')}) return ${result};`;
+    const oneLine = `  if (${tests.join(' && ')}) {`;
     if (oneLine.length <= LINE_WIDTH) {
       lines.push(oneLine);
     } else {
       // One `when` entry a line.
       lines.push('  if (');
-      tests.forEach((t, i) => lines.push(`    ${t.includes(' || ') && !t.startsWith('(') ? `(${t})` : t}${i < tests.length - 1 ? ' &&' : ''}`));
-      lines.push('  ) {', `    return ${result};`, '  }');
+      tests.forEach((t, i) => lines.push(`    ${t}${i < tests.length - 1 ? ' &&' : ''}`));
+      lines.push('  ) {');
     }
+    lines.push(`    return ${result};`, '  }');
   }
   if (!exhaustive) lines.push(`  return ${decisionLiteral('deny', null, 'no_rule_matched')};`);
   lines.push('}');

@@ -427,6 +427,23 @@ function snippet(sf: ts.SourceFile, node: ts.Node): string {
 function zodBindings(sf: ts.SourceFile): Set<string> {
   const names = new Set<string>();
   for (const statement of sf.statements) {
+    if (ts.isVariableStatement(statement)) {
+      // const { z } = require('zod'); const z = require('zod');
+      for (const d of statement.declarationList.declarations) {
+        const init = d.initializer ? unwrap(d.initializer) : undefined;
+        if (!init || !ts.isCallExpression(init) || !ts.isIdentifier(init.expression) || init.expression.text !== 'require') continue;
+        const spec = init.arguments[0];
+        if (!spec || !ts.isStringLiteral(spec) || !/^zod(\/|$)/.test(spec.text)) continue;
+        if (ts.isIdentifier(d.name)) names.add(d.name.text);
+        if (ts.isObjectBindingPattern(d.name)) {
+          for (const element of d.name.elements) {
+            const imported = element.propertyName && ts.isIdentifier(element.propertyName) ? element.propertyName.text : ts.isIdentifier(element.name) ? element.name.text : undefined;
+            if (imported === 'z' && ts.isIdentifier(element.name)) names.add(element.name.text);
+          }
+        }
+      }
+      continue;
+    }
     if (!ts.isImportDeclaration(statement) || !ts.isStringLiteral(statement.moduleSpecifier)) continue;
     if (!/^zod(\/|$)/.test(statement.moduleSpecifier.text)) continue;
     const clause = statement.importClause;

@@ -103,6 +103,8 @@ tool({ name: 'x', parameters: Args });`);
   it('accepts an aliased or namespace zod import and refuses a z that is not zod', () => {
     expect(read(`import * as zz from 'zod';\ntool({ name: 'x', parameters: zz.object({ id: zz.string() }) });`).readable).toBe(true);
     expect(read(`import { z as y } from 'zod/v4';\ntool({ name: 'x', parameters: y.object({ id: y.string() }) });`).readable).toBe(true);
+    expect(read(`const { z } = require('zod');\ntool({ name: 'x', parameters: z.object({ id: z.string() }) });`).readable).toBe(true);
+    expect(read(`const zod = require('zod');\ntool({ name: 'x', parameters: zod.object({ id: zod.string() }) });`).readable).toBe(true);
     const r = read(`import { z } from './my-zod';\ntool({ name: 'x', parameters: z.object({ id: z.string() }) });`);
     expect(r.readable).toBe(false);
   });
