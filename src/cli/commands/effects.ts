@@ -56,14 +56,14 @@ const list: CommandSpec<StoreArgs & { state?: EffectState; json: boolean }> = {
     }),
 };
 
-const resolve: CommandSpec<StoreArgs & { key: string; committed: boolean; failed: boolean; as: string }> = {
+const resolve: CommandSpec<StoreArgs & { key: string; committed?: boolean; failed?: boolean; as: string }> = {
   command: 'resolve <key>',
   describe: 'Say what happened to an ambiguous key: --committed (it took effect) or --failed (it did not; may be retried)',
   builder: (y) =>
     y
       .positional('key', { type: 'string', describe: 'The effect key (from `effects list`)' })
-      .option('committed', { type: 'boolean', default: false, describe: 'It took effect: later calls get DuplicateEffect' })
-      .option('failed', { type: 'boolean', default: false, describe: 'It did not take effect: the call may be tried again' })
+      .option('committed', { type: 'boolean', describe: 'It took effect: later calls get DuplicateEffect' })
+      .option('failed', { type: 'boolean', describe: 'It did not take effect: the call may be tried again' })
       .option('as', { type: 'string', demandOption: true, requiresArg: true, describe: 'Who resolves (recorded)' })
       .conflicts('committed', 'failed'),
   examples: [
@@ -71,7 +71,7 @@ const resolve: CommandSpec<StoreArgs & { key: string; committed: boolean; failed
     ['ctrlrun-gen effects resolve refund:pi_123 --failed --as carol', 'It did not: allow another attempt'],
   ],
   run: async (args, ctx) => {
-    if (args.committed === args.failed) throw new UserError('effects resolve: give exactly one of --committed or --failed.\nhint: check the remote system first; --committed if it happened');
+    if (Boolean(args.committed) === Boolean(args.failed)) throw new UserError('effects resolve: give exactly one of --committed or --failed.\nhint: check the remote system first; --committed if it happened');
     const by = args.as.trim();
     if (by === '') throw new UserError('--as: name who resolves (it is recorded), e.g. --as carol');
     const state = args.committed ? 'committed' : 'failed';
