@@ -1,6 +1,7 @@
 import { UserError } from '../../diagnostics.js';
-import { GENESIS_HASH, receiptHash } from '../../runtime/receipts-hash.js';
-import type { Receipt, Store } from '../../runtime/types.js';
+import { GENESIS_HASH } from '../../runtime/receipts-hash.js';
+import { verifyReceipts, type ReceiptBreak } from '../../runtime/receipts.js';
+import type { Store } from '../../runtime/types.js';
 import type { CommandSpec } from '../context.js';
 import { storeOption, withStore } from '../store-url.js';
 import { formatTable, isoTime } from '../table.js';
@@ -54,29 +55,14 @@ const list: CommandSpec<StoreArgs & { last?: number; json: boolean }> = {
   },
 };
 
-export type ChainBreak = { seq: number; kind: 'content_altered' | 'link_broken' | 'missing' };
-
-/** The first break of a receipt chain, or null: a gap in seq, a receipt whose hash does not match, a broken link. */
-export function firstBreak(receipts: Receipt[]): ChainBreak | null {
-  let prev = GENESIS_HASH;
-  let expected = 1;
-  for (const r of receipts) {
-    if (r.seq !== expected) return { seq: expected, kind: 'missing' };
-    const { hash, ...rest } = r;
-    if (receiptHash(rest) !== hash) return { seq: r.seq, kind: 'content_altered' };
-    if (r.prev_hash !== prev) return { seq: r.seq, kind: 'link_broken' };
-    prev = hash;
-    expected += 1;
-  }
-  return null;
+async function verify(store: Store): Promise<{ count: number; head: string; broken: { seq: number; kind: ReceiptBreak } | null }> {
+  const result = await verifyReceipts(store);
+  if (!result.ok) return { count: 0, head: GENESIS_HASH, broken: { seq: result.seq, kind: result.break } };
+  const last = result.count === 0 ? [] : await store.listReceipts({ afterSeq: result.count - 1 });
+  return { count: result.count, head: last[0]?.hash ?? GENESIS_HASH, broken: null };
 }
 
-async function verify(store: Store): Promise<{ count: number; head: string; broken: ChainBreak | null }> {
-  const receipts = await store.listReceipts();
-  return { count: receipts.length, head: receipts.at(-1)?.hash ?? GENESIS_HASH, broken: firstBreak(receipts) };
-}
-
-const KIND_TEXT: Record<ChainBreak['kind'], string> = {
+const KIND_TEXT: Record<ReceiptBreak, string> = {
   content_altered: 'its content was altered (the hash does not match)',
   link_broken: "its prev_hash is not the previous receipt's hash",
   missing: 'it is missing',
@@ -90,7 +76,7 @@ const verifyCommand: CommandSpec<StoreArgs & { json: boolean }> = {
   run: async (args, ctx) =>
     withStore(args, ctx, async (store, label) => {
       const { count, head, broken } = await verify(store);
-      if (args.json) ctx.stdout(`${JSON.stringify(broken ? { ok: false, count, break: broken } : { ok: true, count, head })}\n`);
+      if (args.json) ctx.stdout(`${JSON.stringify(broken ? { ok: false, seq: broken.seq, break: broken.kind } : { ok: true, count, head })}\n`);
       else if (broken) ctx.stdout(`Receipt chain broken at seq ${broken.seq}: ${broken.kind} (${KIND_TEXT[broken.kind]}). ${label}\n`);
       else ctx.stdout(`${count} receipt${count === 1 ? '' : 's'}, chain intact (head ${head.slice(0, 16)}…). ${label}\n`);
       return broken ? 1 : 0;

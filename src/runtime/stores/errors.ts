@@ -1,7 +1,9 @@
+import { CtrlrunError } from '../errors.js';
+
 /**
  * The error a durable store raises when it cannot do what was asked: unreachable, locked past its
  * busy timeout, a corrupt or foreign database, a schema from a newer version, closed. The caller
- * (the runtime) fails closed on it: nothing runs. `code` is stable for tests and operators.
+ * (the runtime) fails closed on it: nothing runs. A `CtrlrunError`, so it reaches the caller as itself. `code` is stable for tests and operators.
  */
 export type StoreErrorCode =
   | 'store_unavailable'
@@ -12,12 +14,12 @@ export type StoreErrorCode =
   | 'store_closed'
   | 'store_failed';
 
-export class StoreError extends Error {
+export class StoreError extends CtrlrunError {
+  override name = 'StoreError';
   readonly code: StoreErrorCode;
   readonly hint: string | undefined;
   constructor(code: StoreErrorCode, message: string, options: { hint?: string; cause?: unknown } = {}) {
-    super(options.hint ? `${message}\nhint: ${options.hint}` : message, options.cause === undefined ? undefined : { cause: options.cause });
-    this.name = 'StoreError';
+    super(options.hint ? `${message}\nhint: ${options.hint}` : message, options.cause === undefined ? {} : { cause: options.cause });
     this.code = code;
     this.hint = options.hint;
   }
