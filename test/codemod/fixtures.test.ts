@@ -1,0 +1,95 @@
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runCodemod, writeAtomically, type CodemodResult } from '../../src/codemod/index.js';
+import { renderGeneratedModule } from '../../src/generate/index.js';
+import { loadProject } from '../../src/manifest/load.js';
+import { FIXTURES } from '../helpers/paths.js';
+import { makeTempDir, removeDir } from '../helpers/temp-repo.js';
+import { typeCheck } from './typecheck.js';
+
+/**
+ * jscodeshift-style fixtures: `fixtures/codemod/<case>/input` (on top of `_shared`) is rewritten
+ * and compared byte for byte with `expected`; a second run changes nothing; the input and the
+ * output both type-check against the real SDK types with the real generated module.
+ * `UPDATE_CODEMOD_FIXTURES=1` rewrites `expected/` from the output (review the diff!).
+ */
+const ROOT = path.join(FIXTURES, 'codemod');
+const CASES = readdirSync(ROOT, { withFileTypes: true })
+  .filter((d) => d.isDirectory() && !d.name.startsWith('_'))
+  .map((d) => d.name)
+  .sort();
+const UPDATE = process.env.UPDATE_CODEMOD_FIXTURES === '1';
+
+interface CaseSpec {
+  exitCode: 0 | 1;
+  summary?: Partial<CodemodResult['summary']>;
+  /** Finding kinds expected at least once. */
+  findings?: string[];
+  /** Files left out of the type check (a file that does not parse). */
+  typecheckExclude?: string[];
+}
+
+function listFiles(dir: string, base = dir): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { withFileTypes: true })
+    .flatMap((e) => (e.isDirectory() ? listFiles(path.join(dir, e.name), base) : [path.relative(base, path.join(dir, e.name))]))
+    .sort();
+}
+
+async function codemod(dir: string): Promise<CodemodResult> {
+  const project = loadProject({ cwd: dir });
+  const result = await runCodemod({ manifest: project.manifest, policy: project.policy });
+  for (const c of result.changes) writeAtomically(c.file, c.after);
+  return result;
+}
+
+function generate(dir: string): void {
+  const module = renderGeneratedModule(loadProject({ cwd: dir }));
+  writeFileSync(module.path, module.text);
+}
+
+describe('codemod fixtures', () => {
+  const dirs: string[] = [];
+  afterAll(() => dirs.forEach(removeDir));
+
+  it('has every case the issue lists', () => {
+    expect(CASES.length).toBeGreaterThanOrEqual(18);
+  });
+
+  it.each(CASES)('%s', async (name) => {
+    const caseDir = path.join(ROOT, name);
+    const spec = JSON.parse(readFileSync(path.join(caseDir, 'case.json'), 'utf8')) as CaseSpec;
+    const dir = makeTempDir(`codemod-${name}-`);
+    dirs.push(dir);
+    cpSync(path.join(ROOT, '_shared'), dir, { recursive: true });
+    cpSync(path.join(caseDir, 'input'), dir, { recursive: true });
+
+    // The input is a repo that type-checks (with its generated module).
+    generate(dir);
+    expect(typeCheck(dir, spec.typecheckExclude), 'input type-checks').toEqual([]);
+
+    const first = await codemod(dir);
+    const inputFiles = listFiles(path.join(caseDir, 'input'));
+    if (UPDATE) {
+      for (const f of inputFiles) {
+        mkdirSync(path.dirname(path.join(caseDir, 'expected', f)), { recursive: true });
+        cpSync(path.join(dir, f), path.join(caseDir, 'expected', f));
+      }
+    }
+    expect(listFiles(path.join(caseDir, 'expected'))).toEqual(inputFiles);
+    for (const f of inputFiles) {
+      expect(readFileSync(path.join(dir, f), 'utf8'), f).toBe(readFileSync(path.join(caseDir, 'expected', f), 'utf8'));
+    }
+    expect(first.exitCode).toBe(spec.exitCode);
+    if (spec.summary) expect(first.summary).toMatchObject(spec.summary);
+    for (const kind of spec.findings ?? []) expect(first.findings.map((f) => f.kind)).toContain(kind);
+
+    const second = await codemod(dir);
+    expect(second.changes, 'second run changes nothing').toEqual([]);
+    expect(second.exitCode).toBe(spec.exitCode);
+
+    generate(dir);
+    expect(typeCheck(dir, spec.typecheckExclude), 'output type-checks').toEqual([]);
+  });
+});
