@@ -1,8 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { UserError } from '../diagnostics.js';
+import { declarationsInSource, type ToolDeclaration } from '../generate/declarations.js';
 import { renderGeneratedModule } from '../generate/index.js';
-import { loadProject, MANIFEST_FILE, type Project } from '../manifest/load.js';
+import { findManifest, loadProject, MANIFEST_FILE, type Project } from '../manifest/load.js';
 import { scanRepo } from '../scan/index.js';
 import type { FileScan } from '../scan/types.js';
 import { FILE_RULES, PARSE_ERROR_RULE, policyInvalidFindings, REPO_RULES, staleGeneratedRule } from './rules/index.js';
@@ -55,7 +56,13 @@ export async function runCheck(options: CheckOptions): Promise<CheckResult> {
 
   findings.push(...lintFiles(repo.files, context, (scan) => readFileSync(path.resolve(root, scan.file), 'utf8')).map((f) => ({ ...f, file: relative(path.resolve(root, f.file)) })));
 
-  if (project) findings.push(...staleOrConfigFindings(project, relative));
+  if (project) {
+    // The whole repo was scanned: hand the generator the tool declarations from this scan instead
+    // of letting it walk and read the repo a second time (its text test is a subset of the scanner's,
+    // so the files it would read are among those scanned).
+    const declarations = options.paths && options.paths.length > 0 ? undefined : declarationsFromScan(project, repo.files);
+    findings.push(...staleOrConfigFindings(project, relative, declarations));
+  }
 
   findings.sort(compareFindings);
   return {
@@ -100,6 +107,21 @@ function loadProjectOrFindings(
   options: CheckOptions,
   relative: (file: string) => string,
 ): { project?: Project; findings: Finding[] } {
+  if (options.manifest === undefined && findManifest(cwd) === undefined) {
+    return {
+      findings: [
+        {
+          ruleId: 'policy-invalid',
+          severity: 'error',
+          file: MANIFEST_FILE,
+          line: 1,
+          column: 1,
+          message: `No ${MANIFEST_FILE} in this directory or any directory above it: nothing maps the tools to policy actions.`,
+          hint: 'Create the policy and manifest with `npx ctrlrun-gen init`, or point at them with `--manifest`.',
+        },
+      ],
+    };
+  }
   try {
     return {
       project: loadProject({
@@ -132,10 +154,33 @@ function userErrorFindings(error: UserError, manifest: string, cwd: string, rela
   ];
 }
 
-function staleOrConfigFindings(project: Project, relative: (file: string) => string): Finding[] {
+/** The declarations of the manifest's tool names, as the generator would find them, from scanned files. */
+function declarationsFromScan(project: Project, scans: FileScan[]): Map<string, ToolDeclaration[]> {
+  const names = new Set(project.manifest.tools.flatMap((t) => (t.kind === 'function' ? [t.tool] : [])));
+  const found = new Map<string, ToolDeclaration[]>();
+  for (const name of names) found.set(name, []);
+  if (names.size === 0) return found;
+  const candidates = scans
+    .filter((s) => !s.parseError)
+    .map((s) => s.file)
+    .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  for (const rel of candidates) {
+    const file = path.join(project.manifest.root, rel);
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch {
+      continue;
+    }
+    for (const d of declarationsInSource(file, text, names)) found.get(d.name)?.push(d);
+  }
+  return found;
+}
+
+function staleOrConfigFindings(project: Project, relative: (file: string) => string, declarations?: Map<string, ToolDeclaration[]>): Finding[] {
   let expected: { path: string; text: string };
   try {
-    expected = renderGeneratedModule(project);
+    expected = renderGeneratedModule(project, declarations ? { declarations } : {});
   } catch (error) {
     if (!(error instanceof UserError)) throw error;
     return userErrorFindings(error, project.manifest.file, project.manifest.root, relative);

@@ -1,5 +1,12 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { runCodemod, writeAtomically } from '../codemod/index.js';
+import { treeState } from '../codemod/git.js';
 import { UserError } from '../diagnostics.js';
+import { renderGeneratedModule } from '../generate/index.js';
+import { loadProject, type Project } from '../manifest/load.js';
 import type { CliContext } from '../cli/context.js';
+import { toCwdRelative } from './engine.js';
 
 export interface FixOptions {
   cwd: string;
@@ -9,9 +16,71 @@ export interface FixOptions {
   allowDirty: boolean;
 }
 
-/** `check --fix`: applies the codemod (written to disk) before the lint runs. */
-export async function applyFix(options: FixOptions, ctx: CliContext): Promise<void> {
-  void options;
-  void ctx;
-  throw new UserError('check --fix: the codemod is not available in this version yet; protect the tools by hand with protectedTool().');
+export interface FixResult {
+  /** Files the codemod rewrote (absolute). */
+  rewritten: string[];
+  /** The generated module, when it was (re)written. */
+  generated?: string;
+}
+
+/**
+ * `check --fix`: fixes what can be fixed without a human choice, before the lint runs: the codemod
+ * (`codemod --write`: mapped SDK tools become protected) and then the generated module
+ * (`generate`). A project that does not load is left alone (the lint reports it, exit 2); a dirty
+ * git tree is refused without `allowDirty`, as `codemod --write` does.
+ */
+export async function applyFix(options: FixOptions, ctx: Pick<CliContext, 'cwd' | 'stderr'>): Promise<FixResult> {
+  let project: Project;
+  try {
+    project = loadProject({
+      cwd: options.cwd,
+      ...(options.manifest !== undefined ? { manifest: path.resolve(options.cwd, options.manifest) } : {}),
+      ...(options.policy !== undefined ? { policy: path.resolve(options.cwd, options.policy) } : {}),
+    });
+  } catch (error) {
+    if (error instanceof UserError) return { rewritten: [] };
+    throw error;
+  }
+  const { manifest } = project;
+  if (!options.allowDirty) {
+    const state = treeState(manifest.root);
+    if (state.kind === 'dirty') {
+      const shown = state.files.slice(0, 10).join(', ') + (state.files.length > 10 ? `, and ${state.files.length - 10} more` : '');
+      throw new UserError(
+        `check --fix: the git tree has uncommitted changes to tracked files (${shown}).\n` +
+          'Commit or stash them first so the fix can be reviewed and reverted on its own, or pass --allow-dirty.',
+      );
+    }
+  }
+  const paths = (options.paths ?? []).map((p) => path.resolve(options.cwd, p));
+  const result = await runCodemod({ manifest, policy: project.policy, ...(paths.length > 0 ? { paths } : {}) });
+  const rewritten: string[] = [];
+  for (const change of result.changes) {
+    if (readFileSync(change.file, 'utf8') !== change.before) continue; // changed since analysed: leave it
+    writeAtomically(change.file, change.after);
+    rewritten.push(change.file);
+  }
+  const fixed: FixResult = { rewritten };
+  try {
+    const generated = renderGeneratedModule(project);
+    if (readOrUndefined(generated.path) !== generated.text) {
+      writeAtomically(generated.path, generated.text);
+      fixed.generated = generated.path;
+    }
+  } catch (error) {
+    if (!(error instanceof UserError)) throw error; // the lint reports it as policy-invalid
+  }
+  const rel = (f: string): string => toCwdRelative(options.cwd, f);
+  const parts = [`${result.summary.toolsRewritten} tool(s) protected in ${rewritten.length} file(s)`];
+  if (fixed.generated) parts.push(`wrote ${rel(fixed.generated)}`);
+  ctx.stderr(`check --fix: ${parts.join('; ')}\n`);
+  return fixed;
+}
+
+function readOrUndefined(file: string): string | undefined {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
 }
