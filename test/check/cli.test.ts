@@ -1,0 +1,133 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { exitCode } from '../../src/cli/commands/check.js';
+import type { Finding } from '../../src/check/types.js';
+import { cli } from '../helpers/cli.js';
+import { FIXTURES } from '../helpers/paths.js';
+import { copyFixture, removeDir } from '../helpers/temp-repo.js';
+
+const OPEN_DOORS = path.join(FIXTURES, 'check/open-doors/repo');
+const json = (stdout: string): { findings: Finding[]; summary: Record<string, number> } => JSON.parse(stdout);
+
+describe('exit codes', () => {
+  const f = (severity: 'error' | 'warning'): Finding => ({ ruleId: 'x', severity, file: 'a', line: 1, column: 1, message: '', hint: '' });
+  it('0 below fail-on, 1 at or above, 2 on a config error', () => {
+    expect(exitCode([], false, 'error')).toBe(0);
+    expect(exitCode([f('warning')], false, 'error')).toBe(0);
+    expect(exitCode([f('warning')], false, 'warning')).toBe(1);
+    expect(exitCode([f('error')], false, 'error')).toBe(1);
+    expect(exitCode([], true, 'error')).toBe(2);
+  });
+});
+
+describe('ctrlrun-gen check (in-process)', () => {
+  const temps: string[] = [];
+  afterAll(() => temps.forEach(removeDir));
+
+  it('paths limit the scan, relative to the working directory', async () => {
+    const r = await cli(['check', 'src/agent.ts', '--format', 'json'], { cwd: OPEN_DOORS });
+    const files = new Set(json(r.stdout).findings.map((x) => x.file));
+    expect([...files].sort()).toEqual(['src/agent.ts', 'src/ctrlrun.generated.ts']);
+    const fromSrc = await cli(['check', 'agent.ts', '--format', 'json'], { cwd: path.join(OPEN_DOORS, 'src') });
+    expect(json(fromSrc.stdout).findings.map((x) => x.file)).toContain('agent.ts');
+    expect(json(fromSrc.stdout).findings.map((x) => x.file)).toContain('ctrlrun.generated.ts');
+  });
+
+  it('--fail-on warning turns warnings into a failing exit', async () => {
+    const dir = copyFixture(path.join(FIXTURES, 'check/open-doors/repo'), 'check-failon-');
+    temps.push(dir);
+    // Keep only warnings: drop the files with errors and regenerate the module.
+    writeFileSync(path.join(dir, 'src/tools.ts'), readFileSync(path.join(dir, 'src/tools.ts'), 'utf8').split('// Mapped, but still')[0]!);
+    writeFileSync(path.join(dir, 'src/agent.ts'), "import { Agent } from '@openai/agents';\nexport const agent = new Agent({ name: 'a', mcpServers: [] });\n");
+    for (const f of ['src/broken.ts', 'src/suppressed.ts']) writeFileSync(path.join(dir, f), 'export {};\n');
+    const manifest = path.join(dir, 'ctrlrun.tools.yaml');
+    writeFileSync(manifest, readFileSync(manifest, 'utf8').replace('  - tool: send_receipt\n    action: mail.send\n', ''));
+    const gen = await cli(['generate'], { cwd: dir });
+    expect(gen.stderr).toBe('');
+    expect(gen.code).toBe(0);
+    const r = await cli(['check', '--format', 'json'], { cwd: dir });
+    expect(json(r.stdout).findings.map((x) => `${x.severity}:${x.ruleId}`)).toEqual([
+      'warning:tracing-sensitive-data',
+      'warning:mcp-server-unguarded',
+      'warning:unsafe-error-function',
+    ]);
+    expect(r.code).toBe(0);
+    expect((await cli(['check', '--fail-on', 'warning'], { cwd: dir })).code).toBe(1);
+  });
+
+  it('--max-findings caps the output, not the exit code or the counts', async () => {
+    const r = await cli(['check', '--format', 'json', '--max-findings', '2'], { cwd: OPEN_DOORS });
+    const out = json(r.stdout);
+    expect(r.code).toBe(1);
+    expect(out.findings).toHaveLength(2);
+    expect(out.summary.total).toBeGreaterThan(2);
+    expect(out.summary.omitted).toBe(out.summary.total - 2);
+    const text = await cli(['check', '--max-findings', '0'], { cwd: OPEN_DOORS });
+    expect(text.stdout).toMatch(/not shown \(--max-findings\)/);
+  });
+
+  it('usage errors exit 2 with a message', async () => {
+    const bad = await cli(['check', '--format', 'xml'], { cwd: OPEN_DOORS });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/format/);
+    const missing = await cli(['check', 'no/such/dir'], { cwd: OPEN_DOORS });
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('no such file or directory: no/such/dir');
+    const negative = await cli(['check', '--max-findings', '-1'], { cwd: OPEN_DOORS });
+    expect(negative.code).toBe(2);
+    expect(negative.stderr).toContain('--max-findings');
+  });
+
+  it('colors on a terminal, none with NO_COLOR', async () => {
+    const tty = await cli(['check'], { cwd: OPEN_DOORS, isTTY: true, env: {} });
+    expect(tty.stdout).toMatch(/\x1b\[/);
+    const noColor = await cli(['check'], { cwd: OPEN_DOORS, isTTY: true, env: { NO_COLOR: '1' } });
+    expect(noColor.stdout).not.toMatch(/\x1b\[/);
+  });
+
+  it('--manifest points at a manifest elsewhere; a missing one is a config error', async () => {
+    const r = await cli(['check', '--manifest', 'repo/ctrlrun.tools.yaml', '--format', 'json'], { cwd: path.dirname(OPEN_DOORS) });
+    expect(r.code).toBe(1);
+    expect(json(r.stdout).findings.some((x) => x.file === 'repo/src/tools.ts' && x.ruleId === 'unknown-action')).toBe(true);
+    const none = await cli(['check', '--manifest', 'nope.yaml', '--format', 'json'], { cwd: OPEN_DOORS });
+    expect(none.code).toBe(2);
+    expect(json(none.stdout).findings[0]).toMatchObject({ ruleId: 'policy-invalid' });
+  });
+
+  it('--fix protects the mapped tools and writes the generated module; check then passes', async () => {
+    const dir = copyFixture('refund-desk', 'check-fix-');
+    temps.push(dir);
+    const before = await cli(['check', '--format', 'json'], { cwd: dir });
+    expect(before.code).toBe(1);
+    const rules = new Set(json(before.stdout).findings.map((x) => x.ruleId));
+    expect(rules.has('unprotected-tool')).toBe(true);
+    expect(rules.has('stale-generated')).toBe(true);
+
+    const fixed = await cli(['check', '--fix', '--allow-dirty', '--format', 'json'], { cwd: dir });
+    expect(fixed.stderr).toMatch(/check --fix: 3 tool\(s\) protected in 1 file\(s\); wrote src\/ctrlrun\.generated\.ts/);
+    expect(fixed.code).toBe(0);
+    expect(existsSync(path.join(dir, 'src/ctrlrun.generated.ts'))).toBe(true);
+    expect(readFileSync(path.join(dir, 'src/tools.ts'), 'utf8')).toContain("protectedTool('stripe.refund'");
+    const errors = json(fixed.stdout).findings.filter((x) => x.severity === 'error');
+    expect(errors).toEqual([]);
+
+    const again = await cli(['check'], { cwd: dir });
+    expect(again.code).toBe(0);
+  });
+
+  it('--fix refuses a dirty git tree without --allow-dirty', async () => {
+    const dir = copyFixture('refund-desk', 'check-dirty-');
+    temps.push(dir);
+    const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, stdio: 'pipe', env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@e', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@e' } });
+    git('init', '-q');
+    git('add', 'src', 'ctrlrun.yaml', 'ctrlrun.tools.yaml');
+    git('commit', '-qm', 'init');
+    writeFileSync(path.join(dir, 'src/agent.ts'), `${readFileSync(path.join(dir, 'src/agent.ts'), 'utf8')}// edited\n`);
+    const r = await cli(['check', '--fix'], { cwd: dir });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('uncommitted changes');
+    expect(readFileSync(path.join(dir, 'src/tools.ts'), 'utf8')).not.toContain('protectedTool');
+  });
+});
