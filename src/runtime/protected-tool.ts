@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import {
+  ModelBehaviorError,
   tool,
   type FunctionTool,
   type RunContext,
@@ -70,6 +71,19 @@ export function bindProtectedTool<A extends string>(control: Control, policy: Co
 /** Errors thrown by a tool body (not by the SDK or this library), so the error function knows what ran. */
 const bodyFailures = new WeakSet<object>();
 
+interface Authorized {
+  kind: 'enforce';
+  facts: CallFacts;
+  approvers: string[];
+  key: string | null;
+  attemptId: string | null;
+}
+
+interface Observed {
+  kind: 'observe';
+  facts: CallFacts;
+}
+
 interface CallFacts {
   callId: string | null;
   argsHash: string | null;
@@ -111,7 +125,16 @@ function makeProtectedTool(internals: ControlInternals, policy: CompiledPolicy, 
   const guardrail = {
     type: 'tool_input' as const,
     name: 'ctrlrun.policy',
-    run: async ({ context, toolCall }: { context: RunContext<unknown>; toolCall: { callId: string; arguments: string } }) => {
+    run: async (data: { context: RunContext<unknown>; toolCall: { callId: string; arguments: string } }) => {
+      try {
+        return await checkCall(data);
+      } catch (error) {
+        throw asCtrlrunError(error, `ctrlrun: ${action} did not run: the control failed (${describeError(error)}).`, { action, callId: data.toolCall.callId });
+      }
+    },
+  };
+
+  const checkCall = async ({ context, toolCall }: { context: RunContext<unknown>; toolCall: { callId: string; arguments: string } }) => {
       const args = policyArgs(toolCall.arguments);
       if (!args.ok) return allow; // invalid input: the SDK refuses it before the body
       const principal = await principalOf(internals, context);
@@ -135,7 +158,6 @@ function makeProtectedTool(internals: ControlInternals, policy: CompiledPolicy, 
       if (why === null) return allow;
       await receipt(facts, { result: decision.decision === 'deny' && principal !== null ? 'denied' : 'refused', reason });
       return { behavior: { type: 'rejectContent' as const, message: refuse(why) } };
-    },
   };
 
   const receipt = (facts: CallFacts, fields: { result: string; reason?: string; approvers?: string[]; effect_key?: string | null }) =>
@@ -153,11 +175,23 @@ function makeProtectedTool(internals: ControlInternals, policy: CompiledPolicy, 
 
   const wrappedExecute = async (input: unknown, runContext: RunContext<unknown>, details?: { toolCall?: { callId?: string; arguments?: string } }) => {
     const callId = details?.toolCall?.callId ?? null;
+    let authorized: Authorized | Observed;
+    try {
+      authorized = await authorize(input, runContext, callId, details?.toolCall?.arguments);
+    } catch (error) {
+      throw asCtrlrunError(error, `ctrlrun: ${action} did not run: the control failed before the body (${describeError(error)}).`, { action, callId });
+    }
+    if (authorized.kind === 'observe') return observe(authorized.facts, input, runContext, details);
+    return runBody(authorized, input, runContext, details);
+  };
+
+  /** Everything before the body: decision, principal, approval claim, templates, effect reservation. Throws to refuse. */
+  const authorize = async (input: unknown, runContext: RunContext<unknown>, callId: string | null, raw: string | undefined): Promise<Authorized | Observed> => {
     const principal = await principalOf(internals, runContext);
-    const facts: CallFacts = { callId, argsHash: argsHashOf(details?.toolCall?.arguments, input), principal, decision: decide(compiled, input) };
+    const facts: CallFacts = { callId, argsHash: argsHashOf(raw, input), principal, decision: decide(compiled, input) };
     const where = { action, callId };
 
-    if (!enforce) return observe(facts, input, runContext, details);
+    if (!enforce) return { kind: 'observe', facts };
 
     if (principal === null) {
       await receipt(facts, { result: 'refused', reason: 'no_principal' });
@@ -178,9 +212,11 @@ function makeProtectedTool(internals: ControlInternals, policy: CompiledPolicy, 
         throw new ActionDenied(`${template}_template`, `ctrlrun: ${action} refused: the ${template} template needs argument "${result.arg}" to be a non-empty string or an integer.`, where);
       }
     }
-    if (!effectKey || !effectKey.ok) return runBody(facts, approvers, null, null, input, runContext, details);
+    const key = effectKey?.ok ? effectKey.value : null;
+    // the decision's receipt, before anything runs: a store that cannot record it stops the call
+    await receipt(facts, { result: facts.decision.decision === 'approve' ? 'claimed' : 'allowed', approvers, effect_key: key });
+    if (key === null) return { kind: 'enforce', facts, approvers, key: null, attemptId: null };
 
-    const key = effectKey.value;
     const attemptId = randomUUID();
     const reserved = await internals.store.reserveEffect({
       key,
@@ -196,12 +232,16 @@ function makeProtectedTool(internals: ControlInternals, policy: CompiledPolicy, 
         throw new DuplicateEffect(key, `ctrlrun: ${action} did not run: effect ${key} already happened (committed); it must not happen twice.`, where);
       case 'ambiguous':
         await receipt(facts, { result: 'refused', reason: `effect_${reserved.effect.state}`, approvers, effect_key: key });
-        throw new AmbiguousEffect(key, ambiguousText(action, key, reserved.effect.state === 'in_flight' ? 'another attempt holds it right now' : 'an earlier attempt ended without a known outcome'), where);
+        throw new AmbiguousEffect(
+          key,
+          ambiguousText(action, key, reserved.effect.state === 'in_flight' ? 'another attempt holds it right now' : 'an earlier attempt ended without a known outcome'),
+          where,
+        );
       case 'exhausted':
         await receipt(facts, { result: 'refused', reason: 'max_attempts', approvers, effect_key: key });
         throw new ActionDenied('max_attempts', `ctrlrun: ${action} did not run: effect ${key} failed ${reserved.effect.attempts} time(s), the action's max_attempts.`, where);
       case 'reserved':
-        return runBody(facts, approvers, key, attemptId, input, runContext, details);
+        return { kind: 'enforce', facts, approvers, key, attemptId };
     }
   };
 
@@ -233,35 +273,43 @@ function makeProtectedTool(internals: ControlInternals, policy: CompiledPolicy, 
     return approvers;
   };
 
-  const runBody = async (
-    facts: CallFacts,
-    approvers: string[],
-    key: string | null,
-    attemptId: string | null,
-    input: unknown,
-    runContext: RunContext<unknown>,
-    details: unknown,
-  ): Promise<unknown> => {
+  const runBody = async (auth: Authorized, input: unknown, runContext: RunContext<unknown>, details: unknown): Promise<unknown> => {
+    const { facts, approvers, key, attemptId } = auth;
+    const settle = async (state: 'committed' | 'failed' | 'ambiguous') => {
+      if (key && attemptId) await internals.store.settleEffect(key, attemptId, state, internals.clock());
+    };
     let output: unknown;
     try {
       output = await (execute as (i: unknown, c: unknown, d: unknown) => unknown)(input, runContext, details);
     } catch (error) {
       if (error instanceof NotExecuted) {
-        if (key && attemptId) await internals.store.settleEffect(key, attemptId, 'failed', internals.clock());
-        await receipt(facts, { result: 'not_executed', reason: error.message, approvers, effect_key: key });
+        await afterBody(facts, () => settle('failed'));
+        await afterBody(facts, () => receipt(facts, { result: 'not_executed', reason: error.message, approvers, effect_key: key }));
         throw error;
       }
+      await afterBody(facts, () => settle('ambiguous'));
+      await afterBody(facts, () => receipt(facts, { result: key ? 'ambiguous' : 'failed', reason: describeError(error), approvers, effect_key: key }));
       if (error instanceof CtrlrunError) throw error;
-      if (key && attemptId) await internals.store.settleEffect(key, attemptId, 'ambiguous', internals.clock());
-      await receipt(facts, { result: key ? 'ambiguous' : 'failed', reason: describeError(error), approvers, effect_key: key });
       if (key && !userErrorFunction) {
-        throw new AmbiguousEffect(key, ambiguousText(action, key, `the tool body threw (${describeError(error)})`), { action, callId: facts.callId, cause: error });
+        throw new AmbiguousEffect(key, ambiguousText(action, key, `the tool body threw: ${describeError(error)}`), { action, callId: facts.callId, cause: error });
       }
       throw markBodyFailure(error);
     }
-    if (key && attemptId) await internals.store.settleEffect(key, attemptId, 'committed', internals.clock());
-    await receipt(facts, { result: 'executed', approvers, effect_key: key });
+    await afterBody(facts, () => settle('committed'));
+    await afterBody(facts, () => receipt(facts, { result: 'executed', approvers, effect_key: key }));
     return output;
+  };
+
+  /** A store failure after the body ran: the caller must know the outcome was not recorded. */
+  const afterBody = async (facts: CallFacts, write: () => Promise<unknown>) => {
+    try {
+      await write();
+    } catch (error) {
+      throw new CtrlrunError(
+        `ctrlrun: ${action} ran, but recording its outcome failed (${describeError(error)}); check the store before retrying anything.`,
+        { action, callId: facts.callId, cause: error },
+      );
+    }
   };
 
   /** Observe mode: nothing is blocked, paused or asked; the receipt says what enforce would have done. */
@@ -269,14 +317,15 @@ function makeProtectedTool(internals: ControlInternals, policy: CompiledPolicy, 
     const effect = templateValue(compiled?.effect, input);
     const key = effect?.ok ? effect.value : null;
     const reason = facts.principal === null ? 'no_principal' : reasonText(facts.decision);
+    let output: unknown;
     try {
-      const output = await (execute as (i: unknown, c: unknown, d: unknown) => unknown)(input, runContext, details);
-      await receipt(facts, { result: 'executed', reason, effect_key: key });
-      return output;
+      output = await (execute as (i: unknown, c: unknown, d: unknown) => unknown)(input, runContext, details);
     } catch (error) {
-      await receipt(facts, { result: error instanceof NotExecuted ? 'not_executed' : 'failed', reason, effect_key: key });
+      await afterBody(facts, () => receipt(facts, { result: error instanceof NotExecuted ? 'not_executed' : 'failed', reason, effect_key: key }));
       throw error instanceof CtrlrunError ? error : markBodyFailure(error);
     }
+    await afterBody(facts, () => receipt(facts, { result: 'executed', reason, effect_key: key }));
+    return output;
   };
 
   const errorFunction = composeErrorFunction(action, userErrorFunction, options.outputSchema !== undefined);
@@ -298,8 +347,8 @@ const allow = { behavior: { type: 'allow' as const } };
 /**
  * This library's errors always reach the caller. With the user's own errorFunction, their other
  * errors still go to it. Without one: a failure of the tool body propagates too (never "please
- * try again": whether it took effect is unknown); a failure before the body (invalid arguments)
- * becomes model text saying nothing ran.
+ * try again": whether it took effect is unknown); the SDK's invalid-arguments error (raised
+ * before the body) becomes model text saying nothing ran; anything else propagates.
  */
 function composeErrorFunction(
   action: string,
@@ -311,9 +360,13 @@ function composeErrorFunction(
   return (ctx: RunContext<unknown>, error: unknown, details?: unknown) => {
     if (error instanceof CtrlrunError) throw error;
     if (user) return user(ctx, error, details);
-    if (error !== null && typeof error === 'object' && bodyFailures.has(error)) throw error;
+    if (!(error instanceof ModelBehaviorError) || bodyFailures.has(error)) throw error;
     return `The call to ${action} did not run: its arguments are invalid for the tool's schema (${describeError(error)}). Nothing happened; correct the arguments if you call it again.`;
   };
+}
+
+function asCtrlrunError(error: unknown, message: string, details: { action: string; callId: string | null }): CtrlrunError {
+  return error instanceof CtrlrunError ? error : new CtrlrunError(message, { ...details, cause: error });
 }
 
 function markBodyFailure(error: unknown): unknown {

@@ -12,10 +12,12 @@ describe('allow and deny through the Runner', () => {
     expect(calls).toEqual([{ payment_id: 'pay_1', amount: 500 }]);
     expect(toolOutputSeen(model, 1, 'c1')).toBe('refunded');
     const receipts = await s.store.listReceipts();
-    expect(receipts).toHaveLength(1);
-    expect(receipts[0]).toMatchObject({ action: 'stripe.refund', call_id: 'c1', principal: 'alice', decision: 'allow', result: 'executed', effect_key: 'refund:pay_1', reason: 'rule_matched:0' });
+    expect(receipts.map((r) => r.result)).toEqual(['allowed', 'executed']);
+    for (const r of receipts) {
+      expect(r).toMatchObject({ action: 'stripe.refund', call_id: 'c1', principal: 'alice', decision: 'allow', effect_key: 'refund:pay_1', reason: 'rule_matched:0', mode: 'enforce', environment: 'test' });
+    }
     expect((await s.store.getEffect('refund:pay_1'))?.state).toBe('committed');
-    expect(await verifyReceipts(s.store)).toEqual({ ok: true, count: 1 });
+    expect(await verifyReceipts(s.store)).toEqual({ ok: true, count: 2 });
   });
 
   it('deny: the body never runs, the model gets a refusal naming the action and reason (not "try again"), the run goes on', async () => {

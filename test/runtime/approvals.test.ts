@@ -65,8 +65,8 @@ describe('approve: pause, record, claim once', () => {
     expect(toolOutputSeen(model, 1, 'c1')).toBe('refunded');
     expect((await s.store.getRequest('c1'))?.state).toBe('consumed');
     const receipts = await s.store.listReceipts();
-    expect(receipts.map((r) => r.result)).toEqual(['requested', 'approved', 'executed']);
-    expect(receipts[2]).toMatchObject({ approvers: ['bob'], principal: 'alice', decision: 'approve' });
+    expect(receipts.map((r) => r.result)).toEqual(['requested', 'approved', 'claimed', 'executed']);
+    expect(receipts[3]).toMatchObject({ approvers: ['bob'], principal: 'alice', decision: 'approve' });
   });
 
   it('resolve(state) applies an answer recorded elsewhere (the store) and returns what is still pending', async () => {

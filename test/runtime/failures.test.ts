@@ -1,0 +1,282 @@
+import { ToolCallError, tool } from '@openai/agents';
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import { z } from 'zod';
+import { ActionDenied, AmbiguousEffect, CtrlrunError, DuplicateEffect, memoryStore, run, unwrap, type Store } from '../../src/runtime/index.js';
+import { agentWith, assistantMessage, refundCall, refundTool, scripted, setup, toolOutputSeen } from './helpers.js';
+
+const SMALL = { payment_id: 'pay_1', amount: 500 };
+
+async function caught(promise: Promise<unknown>): Promise<unknown> {
+  return promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
+}
+
+/** A store whose every method fails, as an unreachable database would. */
+function brokenStore(): Store {
+  const base = memoryStore();
+  return new Proxy(base, {
+    get(target, prop) {
+      const value = Reflect.get(target, prop);
+      if (typeof value !== 'function') return value;
+      return async () => {
+        throw new Error('ECONNREFUSED 127.0.0.1:5432');
+      };
+    },
+  });
+}
+
+describe('fail closed', () => {
+  it('identity throwing: nothing runs, run() rejects with a clear CtrlrunError', async () => {
+    const s = setup({
+      identity: () => {
+        throw new Error('session expired');
+      },
+    });
+    const { tool: t, calls } = refundTool(s);
+    const error = await caught(run(agentWith(scripted([refundCall(SMALL, 'c1')]), [t]), 'refund', { context: { user: 'alice' } }));
+    expect(error).toBeInstanceOf(CtrlrunError);
+    expect((error as Error).message).toContain('identity(runContext) threw (session expired)');
+    expect(calls).toEqual([]);
+  });
+
+  it('identity answering null: the call is refused with reason no_principal, the run goes on, a receipt says so', async () => {
+    const s = setup();
+    const { tool: t, calls } = refundTool(s);
+    const model = scripted([refundCall(SMALL, 'c1')], [assistantMessage('cannot')]);
+    const result = await run(agentWith(model, [t]), 'refund', { context: { user: null } });
+    expect(result.finalOutput).toBe('cannot');
+    expect(calls).toEqual([]);
+    expect(toolOutputSeen(model, 1, 'c1')).toContain('no principal');
+    const receipts = await s.store.listReceipts();
+    expect(receipts.map((r) => [r.result, r.reason, r.principal])).toEqual([['refused', 'no_principal', null]]);
+  });
+
+  it('identity null on an approve-band call: refused at once, no pause', async () => {
+    const s = setup();
+    const { tool: t, calls } = refundTool(s);
+    const model = scripted([refundCall({ payment_id: 'pay_1', amount: 500_000 }, 'c1')], [assistantMessage('cannot')]);
+    const result = await run(agentWith(model, [t]), 'refund', { context: {} });
+    expect(result.interruptions).toEqual([]);
+    expect(calls).toEqual([]);
+    expect(toolOutputSeen(model, 1, 'c1')).toContain('no principal');
+  });
+
+  it('the store unreachable: nothing runs, run() rejects with a CtrlrunError naming the store failure', async () => {
+    const s = setup({ store: brokenStore() });
+    const { tool: t, calls } = refundTool(s);
+    const error = await caught(run(agentWith(scripted([refundCall(SMALL, 'c1')]), [t]), 'refund', { context: { user: 'alice' } }));
+    expect(error).toBeInstanceOf(CtrlrunError);
+    expect((error as Error).message).toContain('ECONNREFUSED');
+    expect((error as Error).message).toContain('did not run');
+    expect(calls).toEqual([]);
+  });
+
+  it('the store unreachable on a deny: the run stops with a CtrlrunError (the refusal could not be recorded)', async () => {
+    const s = setup({ store: brokenStore() });
+    const { tool: t, calls } = refundTool(s);
+    const error = await caught(run(agentWith(scripted([refundCall({ payment_id: 'p', amount: 9_999_999 }, 'c1')]), [t]), 'refund', { context: { user: 'alice' } }));
+    expect(error).toBeInstanceOf(CtrlrunError);
+    expect(calls).toEqual([]);
+  });
+
+  it('no policy bound to the control: request() refuses', async () => {
+    const { createControl } = await import('../../src/runtime/index.js');
+    const control = createControl({ store: memoryStore(), identity: () => 'alice' });
+    const s = setup();
+    const { tool: t } = refundTool(s);
+    const result = await run(agentWith(scripted([refundCall({ payment_id: 'pay_1', amount: 500_000 }, 'c1')]), [t]), 'x', { context: { user: 'alice' } });
+    await expect(control.request(result.state)).rejects.toThrow(/no policy is bound/);
+  });
+});
+
+describe('arguments that do not fit never reach the body', () => {
+  it('malformed JSON: the SDK pauses the call (a predicate approval cannot read it); request() refuses it; nothing runs', async () => {
+    const s = setup();
+    const { tool: t, calls } = refundTool(s);
+    const model = scripted([refundCall('{"payment_id": "pay_1", amount: 5', 'c1')], [assistantMessage('sorry')]);
+    const agent = agentWith(model, [t]);
+    const paused = await run(agent, 'refund', { context: { user: 'alice' } });
+    expect(paused.interruptions).toHaveLength(1);
+    expect(await s.control.request(paused.state)).toEqual([]);
+    expect(await s.store.listRequests()).toEqual([]);
+    const resumed = await run(agent, paused.state);
+    expect(resumed.finalOutput).toBe('sorry');
+    expect(calls).toEqual([]);
+    // the SDK replaces a rejection message of a malformed call with its own fixed text
+    expect(toolOutputSeen(model, 1, 'c1')).toBe('Tool execution was not approved.');
+    expect((await s.store.listReceipts()).map((r) => r.reason)).toEqual(['malformed_arguments']);
+  });
+
+  it('malformed JSON approved in the SDK state anyway: the body still never runs', async () => {
+    const s = setup();
+    const { tool: t, calls } = refundTool(s);
+    const model = scripted([refundCall('{not json', 'c1')], [assistantMessage('sorry')]);
+    const agent = agentWith(model, [t]);
+    const paused = await run(agent, 'refund', { context: { user: 'alice' } });
+    paused.state.approve(paused.interruptions[0]!);
+    await run(agent, paused.state);
+    expect(calls).toEqual([]);
+  });
+
+  it.each([
+    ['a float amount', { payment_id: 'pay_1', amount: 5.5 }],
+    ['a string amount', { payment_id: 'pay_1', amount: '500' }],
+    ['a missing field', { amount: 500 }],
+  ])('schema-invalid (%s): the body never runs; the model is told nothing ran', async (_label, args) => {
+    const s = setup();
+    const { tool: t, calls } = refundTool(s);
+    const model = scripted([refundCall(args, 'c1')], [assistantMessage('fixed')]);
+    const result = await run(agentWith(model, [t]), 'refund', { context: { user: 'alice' } });
+    expect(result.finalOutput).toBe('fixed');
+    expect(calls).toEqual([]);
+    const seen = toolOutputSeen(model, 1, 'c1') ?? '';
+    expect(seen).toContain('did not run');
+    expect(await s.store.listEffects()).toEqual([]);
+  });
+});
+
+describe('errors reach the caller as themselves', () => {
+  it('an ordinary body error with no errorFunction (no effect key) propagates; never "please try again"', async () => {
+    const s = setup();
+    const boom = new Error('lookup failed');
+    const t = s.protectedTool('stripe.charge.read', {
+      name: 'Lookup Charge',
+      description: 'read a charge',
+      parameters: z.object({ id: z.string() }),
+      execute: async () => {
+        throw boom;
+      },
+    });
+    const model = scripted([{ ...refundCall({ id: 'ch_1' }, 'c1'), name: 'Lookup_Charge' }]);
+    const error = await caught(run(agentWith(model, [t]), 'look', { context: { user: 'alice' } }));
+    expect(error).toBeInstanceOf(ToolCallError);
+    expect((error as ToolCallError).error).toBe(boom);
+    expect((await s.store.listReceipts()).map((r) => r.result)).toEqual(['allowed', 'failed']);
+  });
+
+  it("the user's errorFunction still handles the user's own errors; this library's errors bypass it", async () => {
+    const s = setup();
+    const seen: unknown[] = [];
+    const { tool: t } = refundTool(
+      s,
+      (args) => {
+        if (args.payment_id === 'pay_bad') throw new Error('bad card');
+        return 'refunded';
+      },
+      {
+        errorFunction: (_ctx: unknown, error: unknown) => {
+          seen.push(error);
+          return 'handled by user';
+        },
+      },
+    );
+    const model = scripted(
+      [refundCall({ payment_id: 'pay_bad', amount: 5 }, 'c1')],
+      [refundCall(SMALL, 'c2')],
+      [assistantMessage('done')],
+      [refundCall(SMALL, 'c3')],
+    );
+    const agent = agentWith(model, [t]);
+    await run(agent, 'one', { context: { user: 'alice' } });
+    expect(toolOutputSeen(model, 1, 'c1')).toBe('handled by user');
+    const error = await caught(run(agent, 'two', { context: { user: 'alice' } }));
+    expect(error).toBeInstanceOf(DuplicateEffect);
+    expect(seen).toHaveLength(1);
+  });
+
+  it('errorFunction: null is kept: everything propagates (an effect body failure as AmbiguousEffect, cause attached)', async () => {
+    const s = setup();
+    const boom = new Error('x');
+    const { tool: t } = refundTool(
+      s,
+      () => {
+        throw boom;
+      },
+      { errorFunction: null },
+    );
+    const error = await caught(run(agentWith(scripted([refundCall(SMALL, 'c1')]), [t]), 'x', { context: { user: 'alice' } }));
+    expect(error).toBeInstanceOf(AmbiguousEffect);
+    expect((error as AmbiguousEffect).cause).toBe(boom);
+
+    const read = s.protectedTool('stripe.charge.read', {
+      name: 'Lookup Charge',
+      description: 'read',
+      parameters: z.object({ id: z.string() }),
+      errorFunction: null,
+      execute: async () => {
+        throw boom;
+      },
+    });
+    const plainError = await caught(run(agentWith(scripted([{ ...refundCall({ id: 'ch_1' }, 'c2'), name: 'Lookup_Charge' }]), [read]), 'x', { context: { user: 'alice' } }));
+    expect(unwrap(plainError)).toBe(plainError); // not ours: unwrap leaves it alone
+    expect((plainError as ToolCallError).error).toBe(boom);
+  });
+
+  it('unwrap: finds our error under ToolCallError, leaves others alone, survives cycles, never chains the wrapper onto it', () => {
+    const ours = new ActionDenied('rule_matched', 'denied');
+    const wrapper = new ToolCallError('Failed to run function tools', ours);
+    expect(unwrap(wrapper)).toBe(ours);
+    expect(ours.cause).toBeUndefined();
+    const a: { error?: unknown } = {};
+    const b = { error: a };
+    a.error = b;
+    expect(unwrap(a)).toBe(a);
+    const plain = new Error('plain');
+    expect(unwrap(plain)).toBe(plain);
+    expect(unwrap('text')).toBe('text');
+  });
+});
+
+describe('protectedTool options', () => {
+  it('needsApproval is refused at run time with a clear error (and is a type error)', () => {
+    const s = setup();
+    expect(() =>
+      s.protectedTool('stripe.refund', {
+        name: 'refund',
+        description: 'x',
+        parameters: z.object({ amount: z.number().int() }),
+        // @ts-expect-error needsApproval is not an option: the policy decides
+        needsApproval: true,
+        execute: async () => 'ok',
+      }),
+    ).toThrow(/remove `needsApproval`/);
+  });
+
+  it('an unknown action is a type error; execute receives the typed arguments; the result is a FunctionTool like tool()', () => {
+    const s = setup();
+    const t = s.protectedTool('stripe.refund', {
+      name: 'refund',
+      description: 'x',
+      parameters: z.object({ payment_id: z.string(), amount: z.number().int() }),
+      execute: async (args) => {
+        expectTypeOf(args).toEqualTypeOf<{ payment_id: string; amount: number }>();
+        return 'ok';
+      },
+    });
+    const plain = tool({ name: 'refund', description: 'x', parameters: z.object({ payment_id: z.string(), amount: z.number().int() }), execute: async () => 'ok' });
+    expectTypeOf(t).toEqualTypeOf(plain);
+    expect(t.type).toBe('function');
+    expect(t.name).toBe('refund');
+    expect(t.parameters).toEqual(plain.parameters);
+    // @ts-expect-error not an action of the policy
+    expect(() => s.protectedTool('stripe.wire', { name: 'w', description: 'x', parameters: z.object({}), execute: async () => 'ok' })).not.toThrow();
+  });
+
+  it('non-strict JSON-schema parameters are accepted as by tool()', () => {
+    const s = setup();
+    const t = s.protectedTool('stripe.charge.read', {
+      name: 'Lookup Charge',
+      description: 'x',
+      strict: false,
+      parameters: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'], additionalProperties: true },
+      execute: async (args) => {
+        expectTypeOf(args).toEqualTypeOf<unknown>();
+        return 'ok';
+      },
+    });
+    expect(t.name).toBe('Lookup_Charge');
+    expect(t.strict).toBe(false);
+  });
+});
