@@ -1,0 +1,119 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import Ajv2020 from 'ajv/dist/2020.js';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import YAML from 'yaml';
+import { OPERATORS, RESERVED_SUBJECTS } from '../../src/policy/grammar.js';
+import { parsePolicy } from '../../src/policy/load.js';
+import { REPO_ROOT } from '../helpers/paths.js';
+
+/**
+ * The loader and policy.schema.json agree on every valid file: random policies built from the
+ * grammar (every version, key and operator) are accepted by both. Random mutations that the
+ * schema can express (unknown keys, a newer key than the version, a reserved subject, a float)
+ * are refused by both.
+ */
+
+const ajv = new Ajv2020.default({ allErrors: true });
+const validate = ajv.compile(JSON.parse(readFileSync(path.join(REPO_ROOT, 'policy.schema.json'), 'utf8')));
+
+const id = fc.stringMatching(/^[a-z0-9]{1,6}(?:[._-][a-z0-9]{1,6}){0,2}$/);
+const arg = fc.stringMatching(/^[A-Za-z_][A-Za-z0-9_]{0,8}$/).filter((a) => !RESERVED_SUBJECTS.includes(a));
+const int = fc.integer({ min: -Number.MAX_SAFE_INTEGER, max: Number.MAX_SAFE_INTEGER });
+const scalar = fc.oneof(int, fc.string({ maxLength: 8 }), fc.boolean());
+const decision = fc.constantFrom('allow', 'approve', 'deny');
+const template = fc.array(fc.oneof(fc.stringMatching(/^[^{}]{1,5}$/), arg.map((a) => `{${a}}`)), { minLength: 1, maxLength: 4 }).map((p) => p.join(''));
+
+const condition = fc.constantFrom(...OPERATORS).chain((op) =>
+  fc.tuple(arg, op === 'in' ? fc.array(scalar, { minLength: 1, maxLength: 4 }) : ['lt', 'lte', 'gt', 'gte'].includes(op) ? int : scalar).map(([a, v]) => [`${a}_${op}`, v] as const),
+);
+const rule = fc.record({ when: fc.array(condition, { maxLength: 4 }).map((cs) => Object.fromEntries(cs)), decision }, { requiredKeys: ['decision'] });
+
+function policyArb(version: number) {
+  const controlIds = fc.uniqueArray(id, { maxLength: 3 });
+  return controlIds.chain((controls) => {
+    const actionBody = fc
+      .record(
+        {
+          body: fc.oneof(decision.map((d) => ({ decision: d })), fc.array(rule, { minLength: 1, maxLength: 4 }).map((rules) => ({ rules }))),
+          effect: version >= 2 ? template : fc.constant(undefined),
+          resource: version >= 2 ? template : fc.constant(undefined),
+          controls: version >= 4 && controls.length > 0 ? fc.uniqueArray(fc.constantFrom(...controls), { maxLength: controls.length }) : fc.constant(undefined),
+          max_attempts: version >= 5 ? fc.integer({ min: 1, max: 100 }) : fc.constant(undefined),
+          approvals_required: version >= 6 ? fc.integer({ min: 1, max: 10 }) : fc.constant(undefined),
+        },
+        { requiredKeys: ['body'] },
+      )
+      .map(({ body, ...rest }) => ({ ...body, ...Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined)) }));
+    return fc.record(
+      {
+        schema: fc.constant(`ctrlrun.policy/v${version}`),
+        mode: fc.constantFrom('enforce', 'observe'),
+        environment: fc.string({ minLength: 1, maxLength: 8 }),
+        controls: version >= 4 ? fc.constant(Object.fromEntries(controls.map((c) => [c, { title: `t ${c}` }]))) : fc.constant(undefined),
+        actions: fc.dictionary(id, actionBody, { maxKeys: 4 }),
+      },
+      { requiredKeys: version >= 4 ? ['schema', 'actions', 'controls'] : ['schema', 'actions'] },
+    ).map((p) => JSON.parse(JSON.stringify(p)) as Record<string, unknown>);
+  });
+}
+
+const anyPolicy = fc.integer({ min: 1, max: 6 }).chain(policyArb);
+const render = (p: unknown, flow: boolean) => YAML.stringify(p, { collectionStyle: flow ? 'flow' : 'block' });
+
+describe('loader and schema agree', () => {
+  it('every generated valid policy is accepted by both', () => {
+    fc.assert(
+      fc.property(anyPolicy, fc.boolean(), (p, flow) => {
+        const text = render(p, flow);
+        const r = parsePolicy(text, 'p.yaml');
+        expect(r.diagnostics.filter((d) => d.severity === 'error'), text).toEqual([]);
+        expect(validate(YAML.parse(text)), JSON.stringify(validate.errors)).toBe(true);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('schema-expressible mistakes are refused by both', () => {
+    const mutations: Array<(p: Record<string, any>) => boolean> = [
+      (p) => ((p.actoins = {}), true),
+      (p) => {
+        const a = Object.values(p.actions)[0] as Record<string, unknown> | undefined;
+        if (!a) return false;
+        a.approval_required = 2;
+        return true;
+      },
+      (p) => {
+        const a = Object.values(p.actions)[0] as Record<string, unknown> | undefined;
+        if (!a || p.schema === 'ctrlrun.policy/v6') return false;
+        a.approvals_required = 2;
+        return true;
+      },
+      (p) => {
+        const a = Object.values(p.actions)[0] as Record<string, unknown> | undefined;
+        if (!a) return false;
+        delete a.decision;
+        a.rules = [{ when: { principal_eq: 'x' }, decision: 'allow' }];
+        return true;
+      },
+      (p) => {
+        const a = Object.values(p.actions)[0] as Record<string, unknown> | undefined;
+        if (!a) return false;
+        delete a.decision;
+        a.rules = [{ when: { amount_lte: 1.5 }, decision: 'allow' }];
+        return true;
+      },
+      (p) => ((p.budgets = {}), true),
+    ];
+    fc.assert(
+      fc.property(anyPolicy, fc.integer({ min: 0, max: mutations.length - 1 }), (p, m) => {
+        if (!mutations[m]!(p)) return;
+        const text = render(p, false);
+        expect(parsePolicy(text, 'p.yaml').value, text).toBeUndefined();
+        expect(validate(YAML.parse(text)), text).toBe(false);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
