@@ -24,7 +24,7 @@ import {
 import { policyHash } from './hash.js';
 import { didYouMean, nearest } from './suggest.js';
 import type { Condition, Decision, Policy, PolicyAction, PolicyControl, Rule, Scalar, Template } from './types.js';
-import { describeKind, type Entry, YamlReader } from './yaml-reader.js';
+import { describeKind, DocumentRefused, type Entry, YamlReader } from './yaml-reader.js';
 
 export { policyHash, policyHashInput } from './hash.js';
 
@@ -41,8 +41,10 @@ export const MAX_POLICY_BYTES = 1024 * 1024;
 
 /** Pure: parses and checks `ctrlrun.yaml` text. Never throws for any input text. */
 export function parsePolicy(text: string, file: string): LoadResult<Policy> {
+  let opened: YamlReader | undefined;
   try {
     const { reader, root } = YamlReader.open(text, file, { maxBytes: MAX_POLICY_BYTES, what: 'policy', firstKeyHint: `schema: ${POLICY_SCHEMA_PREFIX}${LATEST_POLICY_VERSION}` });
+    opened = reader;
     if (root === undefined) return { diagnostics: reader.sortedDiagnostics(), source: text };
     const draft = new PolicyReader(reader).read(root);
     const diagnostics = reader.sortedDiagnostics();
@@ -50,6 +52,7 @@ export function parsePolicy(text: string, file: string): LoadResult<Policy> {
     const policy: Policy = { ...draft, hash: policyHash(draft), file };
     return { value: policy, diagnostics, source: text };
   } catch (error) {
+    if (error instanceof DocumentRefused && opened) return { diagnostics: opened.sortedDiagnostics(), source: text };
     return { diagnostics: [internalError(file, error)], source: text };
   }
 }

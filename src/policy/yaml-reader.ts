@@ -73,12 +73,20 @@ export function describeKind(k: Kind): string {
   }
 }
 
+/** Thrown by the reader after reporting a problem that makes reading the rest pointless (an alias bomb). */
+export class DocumentRefused extends Error {
+  constructor() {
+    super('document refused');
+    this.name = 'DocumentRefused';
+  }
+}
+
 export class YamlReader {
   readonly diagnostics: Diagnostic[] = [];
   private readonly aliasTargets = new Map<Alias, Node | undefined>();
-  private readonly subtreeSizes = new Map<Node, number>();
+  private readonly expandedSizes = new Map<Node, number>();
+  private readonly sizing = new Set<Node>();
   private expanded = 0;
-  private aliasBombReported = false;
 
   private constructor(
     readonly file: string,
@@ -195,19 +203,36 @@ export class YamlReader {
     });
   }
 
-  private subtreeSize(node: Node): number {
-    const known = this.subtreeSizes.get(node);
+  /**
+   * How many nodes `node` stands for once every alias inside it is expanded (memoized). A cycle
+   * or an absurd nesting of aliases counts as infinite.
+   */
+  private expandedSize(node: Node, depth = 0): number {
+    const known = this.expandedSizes.get(node);
     if (known !== undefined) return known;
+    if (depth > 200 || this.sizing.has(node)) return Infinity;
+    this.sizing.add(node);
     let size = 1;
-    if (isMap(node)) for (const pair of node.items) size += (isPair(pair) ? 1 : 0) + this.childSize(pair.key) + this.childSize(pair.value);
-    else if (isSeq(node)) for (const item of node.items) size += this.childSize(item);
-    this.subtreeSizes.set(node, size);
+    const add = (child: unknown): void => {
+      if (child === null || child === undefined || size === Infinity) return;
+      if (isAlias(child)) {
+        const target = this.aliasTargets.get(child);
+        size += target === undefined ? 1 : this.expandedSize(target, depth + 1);
+      } else {
+        size += this.expandedSize(child as Node, depth + 1);
+      }
+    };
+    if (isMap(node)) {
+      for (const pair of node.items) {
+        add(pair.key);
+        add(pair.value);
+      }
+    } else if (isSeq(node)) {
+      for (const item of node.items) add(item);
+    }
+    this.sizing.delete(node);
+    this.expandedSizes.set(node, size);
     return size;
-  }
-
-  private childSize(node: unknown): number {
-    if (node === null || node === undefined) return 0;
-    return isAlias(node) ? 1 : this.subtreeSize(node as Node);
   }
 
   /** The node itself, or what an alias refers to (within the expansion budget); null when unusable. */
@@ -219,13 +244,10 @@ export class YamlReader {
       this.errorAt(node, path, 'unknown-anchor', `the alias \`*${node.source}\` refers to no anchor defined before it`, `define \`&${node.source}\` earlier in the file`);
       return null;
     }
-    this.expanded += this.subtreeSize(target);
+    this.expanded += this.expandedSize(target);
     if (this.expanded > MAX_ALIAS_EXPANSION) {
-      if (!this.aliasBombReported) {
-        this.aliasBombReported = true;
-        this.errorAt(node, path, 'alias-limit', `aliases expand to more than ${MAX_ALIAS_EXPANSION} nodes (or refer to themselves); refusing the document`, 'write the repeated parts out, or use fewer nested aliases');
-      }
-      return null;
+      this.errorAt(node, path, 'alias-limit', `aliases expand to more than ${MAX_ALIAS_EXPANSION} nodes (or refer to themselves); refusing the document`, 'write the repeated parts out, or use fewer nested aliases');
+      throw new DocumentRefused();
     }
     return target;
   }
@@ -255,6 +277,7 @@ export class YamlReader {
 
   /** Reports a value of the wrong kind, with the specific codes for floats, NaN/inf and huge integers. */
   wrongKind(node: Node | null, at: Node, path: string, expected: string): void {
+    if (node === null && isAlias(at)) return; // an unresolvable alias: already reported by deref
     const k = this.kindOf(node);
     const where = node ?? at;
     if (k.kind === 'float') this.errorAt(where, path, 'float', `floats are not allowed: \`${k.source}\`; expected ${expected}`, 'use an integer (for money, count the smallest unit: cents)');
@@ -339,7 +362,8 @@ export class YamlReader {
       }
       seen.set(key, keyNode);
       const value = this.deref(pair.value, entryPath);
-      out.push({ key, keyNode, value, at: value ?? keyNode, path: entryPath });
+      const at = value ?? (isAlias(pair.value) ? (pair.value as Node) : keyNode);
+      out.push({ key, keyNode, value, at, path: entryPath });
     }
     return out;
   }
