@@ -1,0 +1,198 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { Diagnostic } from '../../src/diagnostics.js';
+import { UserError } from '../../src/diagnostics.js';
+import { renderGeneratedModule } from '../../src/generate/index.js';
+import { loadProject } from '../../src/manifest/load.js';
+import { makeTempDir, removeDir } from '../helpers/temp-repo.js';
+
+const dirs: string[] = [];
+afterAll(() => dirs.forEach(removeDir));
+
+const MANIFEST = `schema: ctrlrun.tools/v1
+policy: ctrlrun.yaml
+output: src/ctrlrun.generated.ts
+control: src/ctrlrun.control.ts
+tools:
+  - tool: refund
+    action: stripe.refund
+`;
+
+const TOOLS = `import { tool } from '@openai/agents';
+import { z } from 'zod';
+
+export const refund = tool({
+  name: 'refund',
+  description: 'Refund a charge.',
+  parameters: z.object({
+    payment_id: z.string(),
+    amount: z.number().int(),
+    ratio: z.number(),
+    currency: z.enum(['eur', 'usd']),
+    live: z.boolean(),
+    note: z.string().optional(),
+    maybe: z.string().nullable(),
+    tags: z.array(z.string()),
+  }),
+  execute: async () => 'ok',
+});
+`;
+
+function repo(files: Record<string, string>): string {
+  const dir = makeTempDir('crosscheck-');
+  dirs.push(dir);
+  for (const [name, text] of Object.entries({ 'ctrlrun.tools.yaml': MANIFEST, 'src/tools.ts': TOOLS, 'src/ctrlrun.control.ts': 'export default {};\n', ...files })) {
+    mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
+    writeFileSync(path.join(dir, name), text);
+  }
+  return dir;
+}
+
+function policyWith(action: string): string {
+  return `schema: ctrlrun.policy/v6\nactions:\n  stripe.refund:\n${action.replace(/^/gm, '    ')}\n`;
+}
+
+/** The diagnostics generate reports: the thrown UserError's, or the warnings of a success. */
+function diagnosticsOf(dir: string): { threw: boolean; diagnostics: Diagnostic[] } {
+  try {
+    return { threw: false, diagnostics: renderGeneratedModule(loadProject({ cwd: dir })).diagnostics };
+  } catch (error) {
+    if (!(error instanceof UserError)) throw error;
+    return { threw: true, diagnostics: error.diagnostics };
+  }
+}
+
+const rel = (dir: string, d: { file: string; line: number }) => `${path.relative(dir, d.file)}:${d.line}`;
+
+describe('generate cross-checks the policy against the tool parameters', () => {
+  it('accepts a policy that uses the arguments as declared', () => {
+    const dir = repo({
+      'ctrlrun.yaml': policyWith(`effect: "refund:{payment_id}:{amount}:{currency}"
+rules:
+  - when: { amount_gte: 1, amount_lt: 100, currency_in: [eur], live_eq: true, payment_id_neq: x, note_eq: hi }
+    decision: allow
+  - decision: deny`),
+    });
+    const r = diagnosticsOf(dir);
+    expect(r.threw).toBe(false);
+    expect(r.diagnostics).toEqual([]);
+  });
+
+  it('refuses a when on an argument the tool does not have, naming both places', () => {
+    const dir = repo({ 'ctrlrun.yaml': policyWith(`rules:\n  - when: { amount_gte: 1, amout_lte: 5 }\n    decision: allow`) });
+    const r = diagnosticsOf(dir);
+    expect(r.threw).toBe(true);
+    const d = r.diagnostics.find((x) => x.code === 'unknown-argument');
+    expect(d?.message).toContain('amout');
+    expect(rel(dir, d!)).toBe('ctrlrun.yaml:5');
+    expect(d?.path).toBe('actions.stripe.refund.rules[0].when.amout_lte');
+    expect(d?.hint).toContain('`amount`');
+    expect(rel(dir, d!.related!)).toBe('src/tools.ts:7');
+    expect(d?.related?.message).toContain('payment_id, amount, ratio');
+  });
+
+  it('refuses a numeric operator on a non-integer argument', () => {
+    const dir = repo({ 'ctrlrun.yaml': policyWith(`rules:\n  - when: { ratio_lt: 1 }\n    decision: allow\n  - when: { payment_id_gt: 3 }\n    decision: allow`) });
+    const r = diagnosticsOf(dir);
+    expect(r.threw).toBe(true);
+    const codes = r.diagnostics.filter((x) => x.code === 'non-integer-argument');
+    expect(codes.map((d) => [rel(dir, d), rel(dir, d.related!)])).toEqual([
+      ['ctrlrun.yaml:5', 'src/tools.ts:10'],
+      ['ctrlrun.yaml:7', 'src/tools.ts:8'],
+    ]);
+    expect(codes[0]?.hint).toContain('z.number().int()');
+  });
+
+  it('refuses eq/neq/in values whose type does not match the argument', () => {
+    const dir = repo({
+      'ctrlrun.yaml': policyWith(`rules:
+  - when: { amount_eq: "5" }
+    decision: allow
+  - when: { live_neq: 1 }
+    decision: allow
+  - when: { currency_in: [eur, gbp] }
+    decision: allow
+  - when: { payment_id_in: [a, 2] }
+    decision: allow
+  - when: { ratio_eq: 1 }
+    decision: allow`),
+    });
+    const r = diagnosticsOf(dir);
+    expect(r.threw).toBe(true);
+    const mismatches = r.diagnostics.filter((x) => x.code === 'value-type-mismatch');
+    expect(mismatches.map((d) => rel(dir, d))).toEqual(['ctrlrun.yaml:5', 'ctrlrun.yaml:7', 'ctrlrun.yaml:9', 'ctrlrun.yaml:11', 'ctrlrun.yaml:13']);
+    expect(mismatches[2]?.message).toContain('"gbp"');
+    expect(mismatches.every((d) => d.related && rel(dir, d.related).startsWith('src/tools.ts:'))).toBe(true);
+  });
+
+  it('refuses a template placeholder that is not a required string or integer argument', () => {
+    const dir = repo({
+      'ctrlrun.yaml': policyWith(`effect: "r:{payment_id}:{note}:{maybe}:{live}:{ratio}:{nope}"\ndecision: allow`),
+    });
+    const r = diagnosticsOf(dir);
+    expect(r.threw).toBe(true);
+    const t = r.diagnostics.filter((x) => x.code?.startsWith('template-'));
+    expect(t.map((d) => d.message.match(/\{(\w+)\}/)?.[1])).toEqual(['live', 'maybe', 'nope', 'note', 'ratio']);
+    expect(t.find((d) => d.message.includes('{note}'))?.message).toContain('optional');
+    expect(t.find((d) => d.message.includes('{maybe}'))?.message).toContain('null');
+    expect(t.find((d) => d.message.includes('{nope}'))?.code).toBe('template-unknown-argument');
+    expect(t.every((d) => rel(dir, d) === 'ctrlrun.yaml:4' && d.related !== undefined)).toBe(true);
+  });
+
+  it('reports every error at once, with warnings, in a stable order', () => {
+    const dir = repo({ 'ctrlrun.yaml': policyWith(`effect: "{nope}"\nrules:\n  - when: { a_eq: 1, tags_eq: x, ratio_gte: 1 }\n    decision: allow`) });
+    const r = diagnosticsOf(dir);
+    expect(r.threw).toBe(true);
+    expect(r.diagnostics.map((d) => `${d.severity}:${d.code}`)).toEqual([
+      'error:template-unknown-argument',
+      'error:unknown-argument',
+      'warning:argument-type-unreadable',
+      'error:non-integer-argument',
+    ]);
+    expect(diagnosticsOf(dir)).toEqual(r);
+  });
+
+  it('refuses a mapped function tool that no tool() call declares', () => {
+    const dir = repo({
+      'ctrlrun.yaml': policyWith('decision: allow'),
+      'src/tools.ts': "import { tool } from 'ai';\nexport const refund = tool({ name: 'refund', parameters: {} });\n",
+    });
+    const r = diagnosticsOf(dir);
+    expect(r.threw).toBe(true);
+    expect(r.diagnostics).toHaveLength(1);
+    const d = r.diagnostics[0]!;
+    expect(d.code).toBe('tool-not-found');
+    expect(rel(dir, d)).toBe('ctrlrun.tools.yaml:6');
+    expect(rel(dir, d.related!)).toBe('ctrlrun.yaml:3');
+  });
+
+  it('checks each of several declarations of one name, and warns (without guessing) on unreadable ones', () => {
+    const dir = repo({
+      'ctrlrun.yaml': policyWith('rules:\n  - when: { amount_lte: 5 }\n    decision: allow'),
+      'src/more.ts': `import { tool } from '@openai/agents';
+import { z } from 'zod';
+import { schema } from './schema.js';
+export const a = tool({ name: 'refund', description: 'd', parameters: z.object({ amount: z.string() }), execute: async () => '' });
+export const b = tool({ name: 'refund', description: 'd', parameters: schema, execute: async () => '' });
+`,
+    });
+    const r = diagnosticsOf(dir);
+    expect(r.threw).toBe(true);
+    expect(r.diagnostics.map((d) => `${d.severity}:${d.code}:${rel(dir, d)}->${rel(dir, d.related!)}`)).toEqual([
+      'error:non-integer-argument:ctrlrun.yaml:5->src/more.ts:4',
+      'warning:parameters-unreadable:src/more.ts:5->ctrlrun.tools.yaml:6',
+    ]);
+  });
+
+  it('an unreadable declaration alone is a warning: the module is still generated', () => {
+    const dir = repo({
+      'ctrlrun.yaml': policyWith('rules:\n  - when: { whatever_lte: 5 }\n    decision: allow'),
+      'src/tools.ts': "import { tool } from '@openai/agents';\nimport { schema } from './schema.js';\nexport const r = tool({ name: 'refund', description: 'd', parameters: schema, execute: async () => '' });\n",
+    });
+    const r = diagnosticsOf(dir);
+    expect(r.threw).toBe(false);
+    expect(r.diagnostics.map((d) => d.code)).toEqual(['parameters-unreadable']);
+    expect(r.diagnostics[0]?.message).toContain('`schema` is not a const bound in this file');
+  });
+});
