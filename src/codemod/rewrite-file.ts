@@ -68,13 +68,17 @@ export function rewriteFile(scan: FileScan, text: string, ctx: FileContext): Fil
       keep({ kind: 'unknown-action', ...at(call.span), tool: call.name, action });
       continue;
     }
-    if (!call.options.span || call.options.hasSpread) {
+    if (!call.options.span || call.options.hasSpread || call.hasTypeArguments) {
       keep({
         kind: 'unanalysable',
         ...at(call.span),
         tool: call.name,
         action,
-        message: call.options.span ? 'the options spread other properties in (...): a needsApproval there could not be checked' : 'the options are not an object literal',
+        message: call.hasTypeArguments
+          ? 'the call has type arguments (tool<...>(...)), which protectedTool does not take'
+          : call.options.span
+            ? 'the options spread other properties in (...): a needsApproval there could not be checked'
+            : 'the options are not an object literal',
       });
       continue;
     }
@@ -92,7 +96,8 @@ export function rewriteFile(scan: FileScan, text: string, ctx: FileContext): Fil
     }
     const quote = quoteOf(text, call.options.properties.name?.valueSpan.start);
     edits.push({ start: call.callee.start, end: call.callee.end, text: localName });
-    edits.push({ start: call.options.span.start, end: call.options.span.start, text: `${quoted(action, quote)}, ` });
+    const insertAt = call.argumentsStart ?? call.options.span.start;
+    edits.push({ start: insertAt, end: insertAt, text: `${quoted(action, quote)}, ` });
     rewritten.push(call);
     findings.push({ kind: 'rewritten', ...at(call.span), tool: call.name, action, needsApprovalRemoved: removed });
   }

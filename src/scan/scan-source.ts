@@ -154,7 +154,15 @@ export function scanSource(file: string, text: string, options: ScanSourceOption
     if (r) {
       if (r.member === 'tool') {
         const options = optionsOf(node.arguments[0], sf);
-        const call: FileScan['sdkToolCalls'][number] = { kind: 'sdk-tool', span: spanOf(node, sf), callee: spanOf(callee, sf), binding: r.binding, options };
+        const call: FileScan['sdkToolCalls'][number] = {
+          kind: 'sdk-tool',
+          span: spanOf(node, sf),
+          callee: spanOf(callee, sf),
+          binding: r.binding,
+          options,
+          argumentsStart: node.arguments.pos,
+        };
+        if (node.typeArguments) call.hasTypeArguments = true;
         const name = options.properties.name?.stringValue;
         if (name !== undefined) call.name = name;
         scan.sdkToolCalls.push(call);

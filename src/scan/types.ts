@@ -55,6 +55,10 @@ export interface SdkToolCall {
   /** The literal `name`, when written as a string literal. */
   name?: string;
   options: ToolCallOptions;
+  /** Offset just after the call's `(` (where the codemod inserts the action id). */
+  argumentsStart?: number;
+  /** The call has type arguments (`tool<Ctx>(...)`). */
+  hasTypeArguments?: boolean;
 }
 
 /** A call of `protectedTool('<action>', {...})` imported from the generated module. */
