@@ -97,7 +97,8 @@ export function rewriteFile(scan: FileScan, text: string, ctx: FileContext): Fil
     const quote = quoteOf(text, call.options.properties.name?.valueSpan.start);
     edits.push({ start: call.callee.start, end: call.callee.end, text: localName });
     const insertAt = call.argumentsStart ?? call.options.span.start;
-    edits.push({ start: insertAt, end: insertAt, text: `${quoted(action, quote)}, ` });
+    const separator = /\s/.test(text[insertAt] ?? '') ? ',' : ', ';
+    edits.push({ start: insertAt, end: insertAt, text: `${quoted(action, quote)}${separator}` });
     rewritten.push(call);
     findings.push({ kind: 'rewritten', ...at(call.span), tool: call.name, action, needsApprovalRemoved: removed });
   }
