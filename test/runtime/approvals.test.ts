@@ -249,3 +249,38 @@ describe('approve: pause, record, claim once', () => {
     expect(() => bindProtectedTool(s.control, s.policy)).not.toThrow();
   });
 });
+
+describe('tool names the SDK sanitizes', () => {
+  it("a tool named 'Refund Expert' reaches the model as Refund_Expert; request() maps it back to its action", async () => {
+    const s = setup();
+    const { z } = await import('zod');
+    const calls: unknown[] = [];
+    const t = s.protectedTool('stripe.refund', {
+      name: 'Refund Expert',
+      description: 'refund',
+      parameters: z.object({ payment_id: z.string(), amount: z.number().int() }),
+      execute: async (args) => void calls.push(args),
+    });
+    const model = scripted([{ ...refundCall(BIG, 'c1'), name: 'Refund_Expert' }], [assistantMessage('done')]);
+    const agent = agentWith(model, [t]);
+    const paused = await run(agent, 'go', { context: { user: 'alice' } });
+    const [request] = await s.control.request(paused.state);
+    expect(request).toMatchObject({ action: 'stripe.refund', toolName: 'Refund_Expert' });
+    await s.control.approve(paused.state, paused.interruptions[0]!, { approver: 'bob' });
+    await run(agent, paused.state);
+    expect(calls).toHaveLength(1);
+  });
+
+  it('interruptions of tools that are not protected are left alone', async () => {
+    const s = setup();
+    const { tool: plainTool } = await import('@openai/agents');
+    const { z } = await import('zod');
+    const plain = plainTool({ name: 'wire', description: 'w', parameters: z.object({}), needsApproval: true, execute: async () => 'ok' });
+    const model = scripted([{ ...refundCall({}, 'c1'), name: 'wire' }], [assistantMessage('done')]);
+    const paused = await run(agentWith(model, [plain]), 'go', { context: { user: 'alice' } });
+    expect(paused.interruptions).toHaveLength(1);
+    expect(await s.control.request(paused.state)).toEqual([]);
+    expect(await s.control.resolve(paused.state)).toEqual([]);
+    await expect(s.control.approve(paused.state, paused.interruptions[0]!, { approver: 'bob' })).rejects.toThrow(/not a call of a tool protected/);
+  });
+});
