@@ -1,0 +1,151 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { cli } from '../helpers/cli.js';
+import { copyFixture, removeDir } from '../helpers/temp-repo.js';
+
+const dirs: string[] = [];
+afterAll(() => dirs.forEach(removeDir));
+
+function repo(): string {
+  const dir = copyFixture('refund-desk', 'codemod-cli-');
+  dirs.push(dir);
+  return dir;
+}
+
+function git(dir: string, ...args: string[]): string {
+  return execFileSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', '-c', 'commit.gpgsign=false', ...args], { cwd: dir, encoding: 'utf8' });
+}
+
+function gitRepo(): string {
+  const dir = repo();
+  writeFileSync(path.join(dir, '.gitignore'), 'node_modules/\n');
+  git(dir, 'init', '-q');
+  git(dir, 'add', '.');
+  git(dir, 'commit', '-qm', 'init');
+  return dir;
+}
+
+const UNMAPPED = `import { tool } from '@openai/agents';\nexport const t = tool({ name: 'translate', execute: async () => 'x' });\n`;
+
+describe('ctrlrun-gen codemod', () => {
+  it('dry run: a unified diff and a summary, nothing written, exit 0', async () => {
+    const dir = repo();
+    const before = readFileSync(path.join(dir, 'src/tools.ts'), 'utf8');
+    const r = await cli(['codemod'], { cwd: dir });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('--- a/src/tools.ts');
+    expect(r.stdout).toContain('+++ b/src/tools.ts');
+    expect(r.stdout).toContain("-export const refund = tool({");
+    expect(r.stdout).toContain("+export const refund = protectedTool('stripe.refund', {");
+    expect(r.stdout).toContain("+import { protectedTool } from './ctrlrun.generated.js';");
+    expect(r.stdout).toMatch(/3 tools to rewrite in 1 files/);
+    expect(r.stdout).toContain('--write');
+    expect(r.stdout).not.toContain('\x1b[');
+    expect(readFileSync(path.join(dir, 'src/tools.ts'), 'utf8')).toBe(before);
+  });
+
+  it('prints paths relative to the working directory and colors on a terminal', async () => {
+    const dir = repo();
+    const r = await cli(['codemod', '--cwd', 'src'], { cwd: dir, env: {}, isTTY: true });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('a/tools.ts');
+    expect(r.stdout).toContain('\x1b[32m+');
+    expect(r.stdout).toContain('\x1b[31m-');
+  });
+
+  it('--write in a clean git tree writes the files; a second run changes nothing', async () => {
+    const dir = gitRepo();
+    const r = await cli(['codemod', '--write'], { cwd: dir });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('wrote src/tools.ts');
+    const after = readFileSync(path.join(dir, 'src/tools.ts'), 'utf8');
+    expect(after).toContain("protectedTool('accounts.close', {");
+    expect(git(dir, 'status', '--porcelain')).toBe(' M src/tools.ts\n');
+    const again = await cli(['codemod', '--write', '--allow-dirty'], { cwd: dir });
+    expect(again.code).toBe(0);
+    expect(again.stdout).not.toContain('wrote');
+    expect(readFileSync(path.join(dir, 'src/tools.ts'), 'utf8')).toBe(after);
+  });
+
+  it('refuses a dirty tree with exit 2 unless --allow-dirty', async () => {
+    const dir = gitRepo();
+    writeFileSync(path.join(dir, 'src/payments.ts'), '// edited\n', { flag: 'a' });
+    const before = readFileSync(path.join(dir, 'src/tools.ts'), 'utf8');
+    const refused = await cli(['codemod', '--write'], { cwd: dir });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('src/payments.ts');
+    expect(refused.stderr).toContain('--allow-dirty');
+    expect(refused.stderr).not.toMatch(/\n\s+at /);
+    expect(readFileSync(path.join(dir, 'src/tools.ts'), 'utf8')).toBe(before);
+    const allowed = await cli(['codemod', '--write', '--allow-dirty'], { cwd: dir });
+    expect(allowed.code).toBe(0);
+    expect(readFileSync(path.join(dir, 'src/tools.ts'), 'utf8')).not.toBe(before);
+  });
+
+  it('untracked files do not make the tree dirty', async () => {
+    const dir = gitRepo();
+    writeFileSync(path.join(dir, 'notes.txt'), 'x');
+    expect((await cli(['codemod', '--write'], { cwd: dir })).code).toBe(0);
+  });
+
+  it('--json: summary and findings for tools; exit 1 with an unmapped tool', async () => {
+    const dir = repo();
+    writeFileSync(path.join(dir, 'src/translate.ts'), UNMAPPED);
+    const r = await cli(['codemod', '--json'], { cwd: dir });
+    expect(r.code).toBe(1);
+    const json = JSON.parse(r.stdout);
+    expect(json.summary).toMatchObject({ toolsRewritten: 3, unmapped: 1, filesRewritten: 1, conflicts: 0 });
+    expect(json.exitCode).toBe(1);
+    expect(json.files.map((f: { file: string }) => f.file)).toEqual(['src/tools.ts']);
+    expect(json.findings).toContainEqual(expect.objectContaining({ kind: 'unmapped', tool: 'translate', file: 'src/translate.ts', line: 2 }));
+  });
+
+  it('a file that does not parse is reported with its location and skipped: exit 1', async () => {
+    const dir = repo();
+    writeFileSync(path.join(dir, 'src/broken.ts'), `import { tool } from '@openai/agents';\nexport const x = tool({ name: 'refund' ;\n`);
+    const r = await cli(['codemod'], { cwd: dir });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/src\/broken\.ts:2:\d+: does not parse: .*file skipped/);
+    expect(r.stdout).toContain('+++ b/src/tools.ts');
+  });
+
+  it('a conflict is reported with both locations: exit 1, tool left unchanged', async () => {
+    const dir = repo();
+    const tools = path.join(dir, 'src/tools.ts');
+    writeFileSync(tools, readFileSync(tools, 'utf8').replace("name: 'refund',", "name: 'refund',\n  needsApproval: true,"));
+    const r = await cli(['codemod'], { cwd: dir });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/src\/tools\.ts:21:3: conflict: tool 'refund' keeps its needsApproval/);
+    expect(r.stdout).toMatch(/ctrlrun\.yaml:18:\d+: rules\[0\] of stripe\.refund allows without a human/);
+    expect(r.stdout).not.toContain("protectedTool('stripe.refund'");
+  });
+
+  it('only the given paths are rewritten', async () => {
+    const dir = repo();
+    writeFileSync(path.join(dir, 'src/translate.ts'), UNMAPPED);
+    const r = await cli(['codemod', 'src/translate.ts', '--json'], { cwd: dir });
+    const json = JSON.parse(r.stdout);
+    expect(json.summary.filesScanned).toBe(1);
+    expect(json.files).toEqual([]);
+  });
+
+  it('usage and configuration errors exit 2', async () => {
+    const dir = repo();
+    expect((await cli(['codemod', 'no/such/dir'], { cwd: dir })).code).toBe(2);
+    const noManifest = await cli(['codemod'], { cwd: '/' });
+    expect(noManifest.code).toBe(2);
+    expect(noManifest.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('shows progress on a terminal when more than 300 files are scanned', async () => {
+    const dir = repo();
+    mkdirSync(path.join(dir, 'src/many'));
+    for (let i = 0; i < 320; i++) writeFileSync(path.join(dir, `src/many/f${i}.ts`), `export const v${i} = ${i};\n`);
+    const tty = await cli(['codemod'], { cwd: dir, env: {}, isTTY: true });
+    expect(tty.stderr).toMatch(/scanning \d+\/324 files/);
+    const piped = await cli(['codemod'], { cwd: dir });
+    expect(piped.stderr).not.toContain('scanning');
+  });
+});
