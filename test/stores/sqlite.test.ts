@@ -57,6 +57,7 @@ describe('sqliteStore', () => {
     await store.putRequest(request('c1'));
     expect(statSync(path.dirname(file)).mode & 0o777).toBe(0o700);
     expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(statSync(`${file}-wal`).mode & 0o777).toBe(0o600); // SQLite gives its side files the db file's mode
     const db = new Database(file, { readonly: true });
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
     expect(db.pragma('application_id', { simple: true })).toBe(SQLITE_APPLICATION_ID);

@@ -236,10 +236,10 @@ export function postgresStore(options: PostgresStoreOptions): Store {
 
     async reserveEffect(input: ReserveEffectInput): Promise<ReserveResult> {
       return transaction('reserveEffect', async (c) => {
-        const [first] = [reserveTransition(undefined, input)];
+        const fresh = reserveTransition(undefined, input).next as EffectRecord; // none -> in_flight, attempts 1
         const inserted = await c.query(
           `INSERT INTO ${S}.effects (${EFFECT_COLUMNS}) VALUES (${params(8)}) ON CONFLICT (key) DO NOTHING RETURNING ${EFFECT_COLUMNS}`,
-          effectToValues(first!.next!),
+          effectToValues(fresh),
         );
         if (inserted.rowCount === 1) return { outcome: 'reserved', effect: effectFromRow(inserted.rows[0] as EffectRow) } as const;
         const locked = await c.query(`${effectByKey} FOR UPDATE`, [input.key]);
