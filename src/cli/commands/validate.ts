@@ -1,3 +1,59 @@
-import { notDelivered } from '../not-delivered.js';
+import path from 'node:path';
+import { UserError } from '../../diagnostics.js';
+import { findManifest, loadProject, MANIFEST_FILE } from '../../manifest/load.js';
+import { loadPolicyFile } from '../../policy/load.js';
+import type { Policy } from '../../policy/types.js';
+import type { CommandSpec } from '../context.js';
+import { displayPath, formatDiagnostics } from '../format-diagnostics.js';
 
-export const validateCommand = notDelivered('validate', 'Load and check the policy and the manifest', 'ctrlrun-gen validate');
+interface ValidateArgs {
+  policy?: string;
+  manifest?: string;
+}
+
+export const validateCommand: CommandSpec<ValidateArgs> = {
+  command: 'validate',
+  describe: 'Load and check the policy and the manifest; print every error found',
+  builder: (y) =>
+    y
+      .option('policy', { type: 'string', describe: 'The policy file (default: the manifest\'s `policy`)' })
+      .option('manifest', { type: 'string', describe: `The manifest (default: ${MANIFEST_FILE}, searched upward from the working directory)` }),
+  examples: [
+    ['ctrlrun-gen validate', `Check ${MANIFEST_FILE} (found upward) and the policy it names`],
+    ['ctrlrun-gen validate --policy ctrlrun.yaml', 'Check a policy on its own when there is no manifest'],
+    ['ctrlrun-gen validate --manifest config/ctrlrun.tools.yaml', 'Check another manifest'],
+  ],
+  run: async (args, ctx) => {
+    const manifestFile = args.manifest !== undefined ? path.resolve(ctx.cwd, args.manifest) : findManifest(ctx.cwd);
+    if (manifestFile === undefined && args.policy !== undefined) {
+      // No manifest anywhere: check the policy alone, and say so.
+      const file = path.resolve(ctx.cwd, args.policy);
+      const loaded = loadPolicyFile(file);
+      const errors = loaded.diagnostics.filter((d) => d.severity === 'error');
+      if (errors.length > 0 || loaded.value === undefined) throw new UserError(countErrors(errors.length), loaded.diagnostics);
+      printWarnings(loaded.diagnostics, ctx);
+      ctx.stdout(`ok: ${policySummary(loaded.value, ctx.cwd)}; no ${MANIFEST_FILE} found, so only the policy was checked\n`);
+      return 0;
+    }
+    const project = loadProject({ cwd: ctx.cwd, manifest: manifestFile, policy: args.policy });
+    printWarnings(project.warnings ?? [], ctx);
+    const n = project.manifest.tools.length;
+    ctx.stdout(`ok: ${policySummary(project.policy, ctx.cwd)}; ${displayPath(project.manifest.file, ctx.cwd)} maps ${n} tool${n === 1 ? '' : 's'}\n`);
+    return 0;
+  },
+};
+
+function policySummary(policy: Policy, cwd: string): string {
+  const n = Object.keys(policy.actions).length;
+  const mode = policy.mode === 'observe' ? ', mode observe' : '';
+  return `${displayPath(policy.file, cwd)} (ctrlrun.policy/v${policy.schemaVersion}, ${n} action${n === 1 ? '' : 's'}${mode}, hash ${policy.hash.slice(0, 12)})`;
+}
+
+function printWarnings(diagnostics: Parameters<typeof formatDiagnostics>[0], ctx: Parameters<CommandSpec['run']>[1]): void {
+  const warnings = diagnostics.filter((d) => d.severity === 'warning');
+  if (warnings.length > 0) ctx.stderr(formatDiagnostics(warnings, ctx) + '\n');
+}
+
+function countErrors(n: number): string {
+  return `${n} error${n === 1 ? '' : 's'} in the policy`;
+}
