@@ -27,9 +27,9 @@ export const RULES: readonly RuleMeta[] = [
   {
     id: 'unknown-action',
     severity: 'error',
-    short: 'protectedTool() names an action the policy does not define.',
+    short: 'protectedTool() names an action the policy does not define, or not the one the manifest maps its tool to.',
     full:
-      'An action the policy does not list is denied at run time with reason `unknown_action`, so the tool can never run; more often it is a typo or a stale generated module. An action that is not a string literal cannot be checked and is reported too.',
+      'An action the policy does not list is denied at run time with reason `unknown_action`, so the tool can never run; more often it is a typo or a stale generated module. An action that is not a string literal cannot be checked and is reported too, and so is an action other than the one ctrlrun.tools.yaml maps the tool\'s `name` to (the wrong rules would decide its calls).',
     help: 'Use one of the actions of ctrlrun.yaml (as a string literal), or add the action to the policy and run `npx ctrlrun-gen generate`.',
   },
   {

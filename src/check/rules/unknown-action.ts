@@ -3,7 +3,10 @@ import type { Finding, ProjectContext } from '../types.js';
 import { findingAt, quote } from './finding.js';
 import { nearest } from './nearest.js';
 
-/** `unknown-action`: `protectedTool('<x>')` where `<x>` is not an action of the policy (or not a literal). */
+/**
+ * `unknown-action`: `protectedTool('<x>')` where `<x>` is not an action of the policy (or not a
+ * literal), or is not the action the manifest maps the tool's literal `name` to.
+ */
 export function unknownActionRule(scan: FileScan, project: ProjectContext | undefined): Finding[] {
   if (!project) return [];
   const actions = Object.keys(project.policy.actions).sort();
@@ -21,7 +24,22 @@ export function unknownActionRule(scan: FileScan, project: ProjectContext | unde
       );
       continue;
     }
-    if (Object.hasOwn(project.policy.actions, call.action)) continue;
+    if (Object.hasOwn(project.policy.actions, call.action)) {
+      const name = call.name ?? call.options.properties.name?.stringValue;
+      const mapped = name === undefined ? undefined : project.manifest.tools.find((t) => t.kind === 'function' && t.tool === name);
+      if (mapped && mapped.action !== call.action) {
+        findings.push(
+          findingAt(
+            'unknown-action',
+            scan.file,
+            call.actionSpan ?? call.callee,
+            `protectedTool(${quote(call.action)}) declares tool ${quote(name!)}, which ctrlrun.tools.yaml maps to ${quote(mapped.action)}: the policy of the wrong action would decide its calls.`,
+            `Use protectedTool(${quote(mapped.action)}, ...), or change the mapping of ${quote(name!)} in ctrlrun.tools.yaml (line ${mapped.loc.line}).`,
+          ),
+        );
+      }
+      continue;
+    }
     const near = nearest(call.action, actions);
     findings.push(
       findingAt(

@@ -6,6 +6,7 @@ const IMPORT = "import { protectedTool } from './ctrlrun.generated.js';";
 ruleTester('unknown-action', {
   valid: [
     { name: 'an action of the policy', code: lines(IMPORT, "export const r = protectedTool('stripe.refund', { name: 'refund', execute: async () => 'ok' });") },
+    { name: 'a tool name the manifest does not map', code: lines(IMPORT, "export const r = protectedTool('stripe.charge.read', { name: 'read_only_lookup' });") },
     { name: 'a denied action is still known', code: lines(IMPORT, "export const r = protectedTool('accounts.close', { name: 'close_account' });") },
     { name: 'no project: nothing to compare with', project: null, code: lines(IMPORT, "export const r = protectedTool('nope', { name: 'x' });") },
   ],
@@ -19,6 +20,11 @@ ruleTester('unknown-action', {
       name: 'an action far from every other',
       code: lines(IMPORT, '', "export const r = protectedTool('wire.transfer', { name: 'wire' });"),
       errors: [{ line: 3, column: 32, mentions: 'ctrlrun.yaml' }],
+    },
+    {
+      name: 'a known action, but not the one the manifest maps the tool name to',
+      code: lines(IMPORT, "export const r = protectedTool('stripe.charge.read', { name: 'refund', execute: async () => 'ok' });"),
+      errors: [{ line: 2, column: 32, mentions: "maps to 'stripe.refund'" }],
     },
     {
       name: 'an action that is not a literal',
