@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { exitCode } from '../../src/cli/commands/check.js';
 import type { Finding } from '../../src/check/types.js';
-import { cli } from '../helpers/cli.js';
+import { cli, cliProcess } from '../helpers/cli.js';
 import { FIXTURES } from '../helpers/paths.js';
 import { copyFixture, removeDir } from '../helpers/temp-repo.js';
 
@@ -129,5 +129,20 @@ describe('ctrlrun-gen check (in-process)', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('uncommitted changes');
     expect(readFileSync(path.join(dir, 'src/tools.ts'), 'utf8')).not.toContain('protectedTool');
+  });
+});
+
+describe('ctrlrun-gen check (the built binary)', () => {
+  it('prints workflow commands and exits 1 on findings, as a CI shell sees it', () => {
+    const r = cliProcess(['check', '--format', 'github'], { cwd: OPEN_DOORS });
+    expect(r.code).toBe(1);
+    expect(r.stdout.split('\n').filter((l) => l.startsWith('::error ')).length).toBeGreaterThan(0);
+    expect(r.stderr).toBe('');
+  });
+
+  it('exits 2 with no manifest, and still prints the SARIF', () => {
+    const r = cliProcess(['check', '--format', 'sarif'], { cwd: path.join(FIXTURES, 'check/no-manifest/repo') });
+    expect(r.code).toBe(2);
+    expect(JSON.parse(r.stdout).runs[0].results[0].ruleId).toBe('policy-invalid');
   });
 });
