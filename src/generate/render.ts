@@ -122,7 +122,7 @@ export function renderModuleText(input: RenderInput, template: string = loadTemp
     controlFile: input.controlFile,
     inputsHash: input.inputsHash,
     version: input.version,
-    runtimeTypes: ['type CompiledPolicy', 'type DecisionResult', ...(usesTemplates ? ['type TemplateResult'] : [])].join(', '),
+    runtimeTypes: ['type CompiledPolicy', ...(functions.length > 0 ? ['type DecisionResult'] : []), ...(usesTemplates ? ['type TemplateResult'] : [])].join(', '),
     controlSpecifier: tsString(input.controlSpecifier),
     actionIdType: actionIdType(actionIds),
     helpers: HELPER_ORDER.filter((h) => helpers.has(h)).map((h) => HELPER_SOURCE[h]).join('\n\n'),
