@@ -9,7 +9,11 @@ import { FIXTURES } from '../helpers/paths.js';
 import { copyFixture, removeDir } from '../helpers/temp-repo.js';
 
 const OPEN_DOORS = path.join(FIXTURES, 'check/open-doors/repo');
-const json = (stdout: string): { findings: Finding[]; summary: Record<string, number> } => JSON.parse(stdout);
+interface JsonReport {
+  findings: Finding[];
+  summary: { errors: number; warnings: number; total: number; omitted: number; filesConsidered: number; filesParsed: number };
+}
+const json = (stdout: string): JsonReport => JSON.parse(stdout);
 
 describe('exit codes', () => {
   const f = (severity: 'error' | 'warning'): Finding => ({ ruleId: 'x', severity, file: 'a', line: 1, column: 1, message: '', hint: '' });

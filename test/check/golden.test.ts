@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import Ajv from 'ajv-draft-04';
+import AjvDraft04 from 'ajv-draft-04';
 import { describe, expect, it } from 'vitest';
 import { VERSION } from '../../src/version.js';
 import { cli } from '../helpers/cli.js';
@@ -18,7 +18,7 @@ const CASES: Array<{ name: string; formats: string[]; code: number }> = [
 ];
 
 const schema = JSON.parse(readFileSync(path.join(REPO_ROOT, 'test/data/sarif-schema-2.1.0.json'), 'utf8'));
-const validateSarif = new Ajv({ strict: false, validateFormats: false, unicodeRegExp: false }).compile(schema);
+const validateSarif = new AjvDraft04.default({ strict: false, validateFormats: false, unicodeRegExp: false }).compile(schema);
 
 describe('check golden runs', () => {
   for (const c of CASES) {

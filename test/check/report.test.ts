@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import Ajv from 'ajv-draft-04';
+import AjvDraft04 from 'ajv-draft-04';
 import { describe, expect, it } from 'vitest';
 import { RULES } from '../../src/check/meta.js';
 import { buildReport, formatReport } from '../../src/check/report/index.js';
@@ -39,7 +39,7 @@ describe('json', () => {
 describe('sarif', () => {
   const schema = JSON.parse(readFileSync(path.join(REPO_ROOT, 'test/data/sarif-schema-2.1.0.json'), 'utf8'));
   // unicodeRegExp: false: one pattern of the official schema (language tags) is invalid under the `u` flag.
-  const ajv = new Ajv({ allErrors: true, strict: false, validateFormats: false, unicodeRegExp: false });
+  const ajv = new AjvDraft04.default({ allErrors: true, strict: false, validateFormats: false, unicodeRegExp: false });
   const validate = ajv.compile(schema);
 
   it('validates against the official SARIF 2.1.0 schema', () => {
