@@ -69,13 +69,13 @@ const policy: fc.Arbitrary<Policy> = fc.tuple(action('pay.refund'), action('pay.
   file: loc.file,
 }));
 
-// Argument values as a model's JSON could carry them (and a few it could not, for totality).
+// Argument values as a model's JSON could carry them (and NaN, ±Infinity, which it could not, for totality).
 const argValue: fc.Arbitrary<unknown> = fc.oneof(
   { weight: 4, arbitrary: safeInt },
   { weight: 3, arbitrary: fc.constantFrom(...STRINGS) },
   { weight: 2, arbitrary: fc.boolean() },
   { weight: 2, arbitrary: fc.double({ noNaN: true, noDefaultInfinity: true }) },
-  { weight: 1, arbitrary: fc.constantFrom(0.5, -0, 1e300, 2 ** 53, -(2 ** 53), 9_007_199_254_740_993, 1.0000001) },
+  { weight: 1, arbitrary: fc.constantFrom(0.5, -0, 1e300, 2 ** 53, -(2 ** 53), 9_007_199_254_740_993, 1.0000001, Number.NaN, Infinity, -Infinity) },
   { weight: 1, arbitrary: fc.constant(null) },
   { weight: 1, arbitrary: fc.array(safeInt, { maxLength: 2 }) },
   { weight: 1, arbitrary: fc.dictionary(fc.constantFrom(...ARG_NAMES), safeInt, { maxKeys: 2 }) },
