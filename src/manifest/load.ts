@@ -12,7 +12,7 @@ import type { Manifest, ManifestTool } from './types.js';
 export const MANIFEST_FILE = 'ctrlrun.tools.yaml';
 export const MANIFEST_SCHEMA = 'ctrlrun.tools/v1';
 /** Manifests larger than this are refused before parsing. */
-export const MAX_MANIFEST_BYTES = 1024 * 1024;
+export const MAX_MANIFEST_BYTES = 256 * 1024;
 
 export const MANIFEST_DEFAULTS = { policy: 'ctrlrun.yaml', output: 'src/ctrlrun.generated.ts', control: 'src/ctrlrun.control.ts' } as const;
 

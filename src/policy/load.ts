@@ -37,7 +37,7 @@ export interface LoadResult<T> {
 }
 
 /** Policies larger than this are refused before parsing (a hand-written policy is a few KiB). */
-export const MAX_POLICY_BYTES = 1024 * 1024;
+export const MAX_POLICY_BYTES = 256 * 1024;
 
 /** Pure: parses and checks `ctrlrun.yaml` text. Never throws for any input text. */
 export function parsePolicy(text: string, file: string): LoadResult<Policy> {

@@ -84,6 +84,8 @@ export class DocumentRefused extends Error {
 export class YamlReader {
   readonly diagnostics: Diagnostic[] = [];
   private readonly aliasTargets = new Map<Alias, Node | undefined>();
+  private doc: ReturnType<typeof parseDocument> | undefined;
+  private anchorsIndexed = false;
   private readonly expandedSizes = new Map<Node, number>();
   private readonly sizing = new Set<Node>();
   private expanded = 0;
@@ -135,13 +137,7 @@ export class YamlReader {
       reader.errorAt(0, '', 'empty-document', `the ${options.what} is empty`, `start with \`${options.firstKeyHint}\``);
       return { reader };
     }
-    try {
-      reader.indexAnchors(doc);
-    } catch (error) {
-      if (!(error instanceof RangeError)) throw error;
-      reader.errorAt(0, '', 'too-deep', `the ${options.what} nests too deeply to read`, 'a policy is a few levels deep; check the file');
-      return { reader };
-    }
+    reader.doc = doc;
     return { reader, root };
   }
 
@@ -150,6 +146,7 @@ export class YamlReader {
 
   locOf(at: Node | number | null | undefined): SourceLocation {
     const offset = typeof at === 'number' ? at : (at?.range?.[0] ?? 0);
+    if (this.lineCounter.lineStarts.length === 0) return { file: this.file, line: 1, column: 1 };
     const { line, col } = this.lineCounter.linePos(Math.max(0, Math.min(offset, this.text.length)));
     return { file: this.file, line, column: col };
   }
@@ -193,7 +190,9 @@ export class YamlReader {
   // ---------------------------------------------------------------------------------------------
   // Aliases
 
+  /** Built on the first alias met (most files have none): alias -> the anchored node it names. */
   private indexAnchors(doc: ReturnType<typeof parseDocument>): void {
+    this.anchorsIndexed = true;
     const current = new Map<string, Node>();
     visit(doc, {
       Node: (_key, node) => {
@@ -239,6 +238,7 @@ export class YamlReader {
   deref(node: unknown, path: string): Node | null {
     if (node === null || node === undefined) return null;
     if (!isAlias(node)) return node as Node;
+    if (!this.anchorsIndexed && this.doc !== undefined) this.indexAnchors(this.doc);
     const target = this.aliasTargets.get(node);
     if (target === undefined) {
       this.errorAt(node, path, 'unknown-anchor', `the alias \`*${node.source}\` refers to no anchor defined before it`, `define \`&${node.source}\` earlier in the file`);
