@@ -207,6 +207,14 @@ export function canResolve(current: EffectRecord, now: number): boolean {
   return current.state === 'ambiguous' || (current.state === 'in_flight' && now >= current.leaseUntil);
 }
 
+/**
+ * A copy of a stored value. The records are flat apart from `answers` / `approvers` (arrays of
+ * flat values), so a shallow copy of those is a deep copy, and much cheaper than structuredClone
+ * on the per-call path.
+ */
 function copy<T>(value: T): T {
-  return structuredClone(value);
+  const out = { ...value } as Record<string, unknown>;
+  if (Array.isArray(out.answers)) out.answers = (out.answers as object[]).map((a) => ({ ...a }));
+  if (Array.isArray(out.approvers)) out.approvers = [...(out.approvers as unknown[])];
+  return out as T;
 }

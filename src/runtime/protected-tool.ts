@@ -140,7 +140,6 @@ function makeProtectedTool(internals: ControlInternals, policy: CompiledPolicy, 
       const principal = await principalOf(internals, context);
       const decision = decide(compiled, args.value);
       if (!enforce) return allow;
-      const facts = { callId: toolCall.callId, argsHash: argsHashOf(toolCall.arguments, undefined), principal, decision };
       let why: string | null = null;
       let reason = reasonText(decision);
       if (principal === null) {
@@ -156,6 +155,7 @@ function makeProtectedTool(internals: ControlInternals, policy: CompiledPolicy, 
         }
       }
       if (why === null) return allow;
+      const facts = { callId: toolCall.callId, argsHash: argsHashOf(toolCall.arguments, undefined), principal, decision };
       await receipt(facts, { result: decision.decision === 'deny' && principal !== null ? 'denied' : 'refused', reason });
       return { behavior: { type: 'rejectContent' as const, message: refuse(why) } };
   };
