@@ -154,7 +154,7 @@ function conditionProblem(c: Condition, p: ToolParameter): { code: string; messa
     return {
       code: 'non-integer-argument',
       message: `\`${c.op}\` compares integers, but \`${p.name}\` is ${describe(p)}`,
-      hint: p.type === 'number' ? 'declare it z.number().int() (JSON schema: `type: \'integer\'`): a fractional value would never match' : `compare a ${p.type} with eq, neq or in`,
+      hint: p.type === 'number' ? 'declare it z.number().int() (JSON schema: `type: \'integer\'`): a fractional value would never match' : `compare ${p.type === 'enum' ? 'an enum' : `a ${p.type}`} with eq, neq or in`,
     };
   }
   const values: Scalar[] = c.op === 'in' ? (c.value as Scalar[]) : [c.value as Scalar];
