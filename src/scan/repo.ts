@@ -1,7 +1,6 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import ignore, { type Ignore } from 'ignore';
+import ignore from 'ignore';
 import { glob } from 'tinyglobby';
 import { isSourceFile } from './parse.js';
 import { scanSource } from './scan-source.js';
@@ -37,7 +36,12 @@ export interface ListOptions {
  */
 export async function listSourceFiles(options: ListOptions): Promise<string[]> {
   const root = path.resolve(options.root);
-  const gitignores = await loadGitignores(root);
+  // One walk finds both the sources and the .gitignore files (dot-directories excluded by pattern).
+  const walked = await walk(root);
+  const gitignores = walked
+    .filter((f) => path.basename(f) === '.gitignore')
+    .sort()
+    .map((f) => ({ dir: path.dirname(f), rules: ignore().add(readFileSync(f, 'utf8')) }));
   const isIgnored = (abs: string): boolean => {
     for (const g of gitignores) {
       const rel = path.relative(g.dir, abs);
@@ -55,9 +59,8 @@ export async function listSourceFiles(options: ListOptions): Promise<string[]> {
       if (isSourceFile(abs) && abs !== generated) out.add(abs);
       continue;
     }
-    const found = await glob(SOURCE_GLOB, { cwd: abs, absolute: true, dot: false, ignore: SKIP_GLOBS, followSymbolicLinks: false, expandDirectories: false });
-    for (const f of found) {
-      const file = path.resolve(f);
+    const under = abs === root ? walked : await walk(abs);
+    for (const file of under) {
       if (file === generated || !isSourceFile(file) || isIgnored(file)) continue;
       out.add(file);
     }
@@ -65,44 +68,39 @@ export async function listSourceFiles(options: ListOptions): Promise<string[]> {
   return [...out].sort();
 }
 
-async function loadGitignores(root: string): Promise<Array<{ dir: string; rules: Ignore }>> {
-  const files = await glob('**/.gitignore', {
-    cwd: root,
+/** Source files and .gitignore files under `dir` (absolute), skipping SKIPPED_DIRS and dot-directories. */
+async function walk(dir: string): Promise<string[]> {
+  const found = await glob([SOURCE_GLOB, '**/.gitignore'], {
+    cwd: dir,
     absolute: true,
     dot: true,
-    ignore: SKIPPED_DIRS.map((d) => `**/${d}/**`).concat('**/.git/**'),
+    ignore: [...SKIP_GLOBS, '**/.*/**', '**/.*.{ts,tsx,mts,cts,js,jsx,mjs,cjs}'],
     followSymbolicLinks: false,
     expandDirectories: false,
   });
-  return files
-    .map((f) => path.resolve(f))
-    .sort()
-    .map((f) => ({ dir: path.dirname(f), rules: ignore().add(readFileSync(f, 'utf8')) }));
+  return found.map((f) => path.resolve(f));
 }
-
-const READ_CONCURRENCY = 32;
 
 /** Lists, prefilters and parses. Files that fail the text test are counted but not returned. */
 export async function scanRepoFiles(options: ListOptions & { onProgress?: (done: number, total: number) => void }): Promise<RepoScan> {
   const root = path.resolve(options.root);
   const files = await listSourceFiles(options);
-  const results: Array<FileScan | undefined> = new Array(files.length);
-  let next = 0;
-  let done = 0;
+  const scans: FileScan[] = [];
   const progressEvery = Math.max(1, Math.floor(files.length / 100));
-  const worker = async (): Promise<void> => {
-    while (next < files.length) {
-      const i = next++;
-      const abs = files[i]!;
-      const text = await readFile(abs, 'utf8');
-      if (mayMatter(text)) {
-        const rel = path.relative(root, abs).split(path.sep).join('/');
-        results[i] = scanSource(rel, text, { root, generatedModule: options.generatedModule });
-      }
-      done++;
-      if (options.onProgress && (done % progressEvery === 0 || done === files.length)) options.onProgress(done, files.length);
+  // Synchronous reads: for many small files they beat the thread pool's open/stat/read/close hops.
+  for (let i = 0; i < files.length; i++) {
+    const abs = files[i]!;
+    const text = readFileSync(abs, 'utf8');
+    if (mayMatter(text)) {
+      const rel = path.relative(root, abs).split(path.sep).join('/');
+      scans.push(scanSource(rel, text, { root, generatedModule: options.generatedModule }));
     }
-  };
-  await Promise.all(Array.from({ length: Math.min(READ_CONCURRENCY, files.length) }, worker));
-  return { root, filesConsidered: files.length, files: results.filter((r): r is FileScan => r !== undefined) };
+    const done = i + 1;
+    if (options.onProgress && (done % progressEvery === 0 || done === files.length)) {
+      options.onProgress(done, files.length);
+      // Let the progress line reach the terminal.
+      if (done % (progressEvery * 10) === 0) await new Promise((r) => setImmediate(r));
+    }
+  }
+  return { root, filesConsidered: files.length, files: scans };
 }

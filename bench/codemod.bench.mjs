@@ -1,0 +1,146 @@
+// The codemod's dry run over a large generated repo (3,000 files, 2% using the SDK) and over
+// fixtures/refund-desk: files/s and peak memory, against parsing every file with TypeScript
+// (no text prefilter) in the same run. Imports from dist/ (npm run bench builds first).
+import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { performance } from 'node:perf_hooks';
+import { ts } from 'ts-morph';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const { runCodemod } = await import(path.join(ROOT, 'dist/codemod/index.js'));
+const { listSourceFiles } = await import(path.join(ROOT, 'dist/scan/index.js'));
+const { loadProject } = await import(path.join(ROOT, 'dist/manifest/load.js'));
+
+const FILES = 3000;
+const SDK_SHARE = 0.02;
+
+function plainFile(i) {
+  const lines = [`// Module ${i}: business logic with no agent in it.`, `import { helper${i % 7} } from './helpers.js';`, ''];
+  for (let f = 0; f < 12; f++) {
+    lines.push(`export function compute${i}_${f}(input: { id: string; amount: number }): number {`);
+    lines.push(`  const factor = ${f + 1} * input.amount;`);
+    lines.push(`  return factor > 100 ? factor - ${f} : helper${i % 7}(factor);`);
+    lines.push('}', '');
+  }
+  return lines.join('\n');
+}
+
+function sdkFile(i) {
+  return [
+    "import { Agent, tool } from '@openai/agents';",
+    "import { z } from 'zod';",
+    '',
+    `export const refund${i} = tool({`,
+    "  name: 'refund',",
+    "  description: 'Refund a charge.',",
+    '  parameters: z.object({ payment_id: z.string(), amount: z.number().int() }),',
+    '  execute: async ({ payment_id, amount }) => `refunded ${amount} on ${payment_id}`,',
+    '});',
+    '',
+    `export const lookup${i} = tool({`,
+    "  name: 'lookup_charge',",
+    "  description: 'A charge.',",
+    '  parameters: z.object({ payment_id: z.string() }),',
+    '  async execute({ payment_id }) { return payment_id; },',
+    '});',
+    '',
+    `export const agent${i} = new Agent({ name: 'Desk ${i}', tools: [refund${i}, lookup${i}] });`,
+    '',
+  ].join('\n');
+}
+
+export function makeRepo() {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'ctrlrun-codemod-bench-'));
+  writeFileSync(
+    path.join(dir, 'ctrlrun.yaml'),
+    'schema: ctrlrun.policy/v6\nactions:\n  stripe.refund:\n    rules:\n      - when: { amount_lte: 10000 }\n        decision: allow\n      - decision: approve\n  stripe.charge.read:\n    decision: allow\n',
+  );
+  writeFileSync(
+    path.join(dir, 'ctrlrun.tools.yaml'),
+    'schema: ctrlrun.tools/v1\npolicy: ctrlrun.yaml\noutput: src/ctrlrun.generated.ts\ncontrol: src/ctrlrun.control.ts\ntools:\n  - tool: refund\n    action: stripe.refund\n  - tool: lookup_charge\n    action: stripe.charge.read\n',
+  );
+  writeFileSync(path.join(dir, 'tsconfig.json'), '{ "compilerOptions": { "module": "NodeNext", "moduleResolution": "NodeNext", "strict": true } }\n');
+  writeFileSync(path.join(dir, '.gitignore'), 'dist/\n');
+  const every = Math.round(1 / SDK_SHARE);
+  for (let i = 0; i < FILES; i++) {
+    const sub = path.join(dir, 'src', `pkg${i % 30}`, `mod${i % 5}`);
+    mkdirSync(sub, { recursive: true });
+    writeFileSync(path.join(sub, `file${i}.ts`), i % every === 0 ? sdkFile(i) : plainFile(i));
+  }
+  return dir;
+}
+
+/** Runs `fn` while sampling RSS every 5 ms; returns its result, the time and the peak RSS seen. */
+async function measure(fn) {
+  let peak = process.memoryUsage().rss;
+  const timer = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage().rss);
+  }, 5);
+  const start = performance.now();
+  const value = await fn();
+  const ms = performance.now() - start;
+  clearInterval(timer);
+  peak = Math.max(peak, process.memoryUsage().rss);
+  return { value, ms, peak };
+}
+
+async function codemodDryRun(dir) {
+  const project = loadProject({ cwd: dir });
+  return runCodemod({ manifest: project.manifest, policy: project.policy });
+}
+
+/** The baseline: list the same files, then parse every one with TypeScript (no prefilter). */
+async function parseEverything(dir) {
+  const files = await listSourceFiles({ root: dir });
+  let nodes = 0;
+  for (const f of files) {
+    const sf = ts.createSourceFile(f, readFileSync(f, 'utf8'), ts.ScriptTarget.Latest, false, ts.ScriptKind.TS);
+    nodes += sf.statements.length;
+  }
+  return { files: files.length, nodes };
+}
+
+function median(runs) {
+  const sorted = [...runs].sort((a, b) => a.ms - b.ms);
+  return { ...sorted[1], peak: Math.max(...runs.map((r) => r.peak)) };
+}
+
+const mb = (bytes) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
+
+export async function run() {
+  const dir = makeRepo();
+  try {
+    // Warm the module and file-system caches once so neither side pays the first-call cost,
+    // then take the median of three runs of each, interleaved.
+    await codemodDryRun(path.join(ROOT, 'fixtures/refund-desk'));
+    await parseEverything(dir);
+    const codemodRuns = [];
+    const baselineRuns = [];
+    for (let i = 0; i < 3; i++) {
+      codemodRuns.push(await measure(() => codemodDryRun(dir)));
+      baselineRuns.push(await measure(() => parseEverything(dir)));
+    }
+    const codemod = median(codemodRuns);
+    const baseline = median(baselineRuns);
+    const s = codemod.value.summary;
+    console.log(`large repo: ${s.filesScanned} files (${s.filesParsed} parsed after the text test), ${s.toolsRewritten} tools to rewrite in ${s.filesRewritten} files`);
+    console.log(`  codemod dry run:       ${codemod.ms.toFixed(0)} ms, ${(s.filesScanned / (codemod.ms / 1000)).toFixed(0)} files/s, peak RSS ${mb(codemod.peak)}`);
+    console.log(`  parse every file (TS): ${baseline.ms.toFixed(0)} ms, ${(baseline.value.files / (baseline.ms / 1000)).toFixed(0)} files/s, peak RSS ${mb(baseline.peak)}`);
+    console.log(`  ratio codemod / parse-everything: ${(codemod.ms / baseline.ms).toFixed(2)}x the time`);
+
+    const desk = path.join(ROOT, 'fixtures/refund-desk');
+    const small = median([await measure(() => codemodDryRun(desk)), await measure(() => codemodDryRun(desk)), await measure(() => codemodDryRun(desk))]);
+    const smallBase = median([await measure(() => parseEverything(desk)), await measure(() => parseEverything(desk)), await measure(() => parseEverything(desk))]);
+    const d = small.value.summary;
+    console.log(`fixtures/refund-desk: ${d.filesScanned} files, ${d.toolsRewritten} tools to rewrite`);
+    console.log(`  codemod dry run:       ${small.ms.toFixed(1)} ms, ${(d.filesScanned / (small.ms / 1000)).toFixed(0)} files/s`);
+    console.log(`  parse every file (TS): ${smallBase.ms.toFixed(1)} ms; ratio ${(small.ms / smallBase.ms).toFixed(2)}x`);
+    console.log(`process maxRSS (resourceUsage): ${mb(process.resourceUsage().maxRSS * 1024)}`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await run();
