@@ -1,7 +1,13 @@
+import { VERSION } from '../version.js';
 import type { RuleMeta } from './types.js';
 
-/** Where each rule's page lives (SARIF `helpUri`). */
+/** The project's page (SARIF `informationUri`). */
 export const DOCS_BASE = 'https://www.npmjs.com/package/ctrlrun-gen';
+
+/** A rule's page, `docs/rules/<id>.md`, as published in the package of this version (SARIF `helpUri`). */
+export function ruleDocsUri(id: string): string {
+  return `https://unpkg.com/ctrlrun-gen@${VERSION}/docs/rules/${id}.md`;
+}
 
 /**
  * Every rule `check` can report, in a fixed order (the SARIF `ruleIndex` is the position here).

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Log, ReportingDescriptor, Result } from 'sarif';
 import { VERSION } from '../../version.js';
-import { DOCS_BASE, RULES } from '../meta.js';
+import { DOCS_BASE, RULES, ruleDocsUri } from '../meta.js';
 import type { Finding } from '../types.js';
 import type { CheckReport, SourceReader } from './types.js';
 
@@ -22,7 +22,7 @@ export function formatSarif(report: CheckReport, options: { readSource: SourceRe
     shortDescription: { text: r.short },
     fullDescription: { text: r.full },
     help: { text: r.help, markdown: r.help },
-    helpUri: `${DOCS_BASE}#rule-${r.id}`,
+    helpUri: ruleDocsUri(r.id),
     defaultConfiguration: { level: r.severity },
     properties: { tags: ['security'], precision: 'high', 'problem.severity': r.severity === 'error' ? 'error' : 'warning' },
   }));
