@@ -82,6 +82,14 @@ describe('renderModuleText', () => {
     expect(compiled.actions['x.y']?.decide({ id: "it's \\ */ \n \u2028" }).decision).toBe('deny'); // id_in does not hold
   });
 
+  it('keeps a lone surrogate in a value exactly (escaped, since UTF-8 cannot carry it)', () => {
+    const p = policyOf({ 'x.y': { rules: [{ when: { id_eq: 'a\ud800b' }, decision: 'allow' }] } });
+    const text = renderModuleText(input(p));
+    expect(text).toContain("$id === 'a\\ud800b'");
+    expect(Buffer.from(text, 'utf8').toString('utf8')).toBe(text);
+    expect(evaluateModule(text).actions['x.y']?.decide({ id: 'a\ud800b' }).decision).toBe('allow');
+  });
+
   it('a long ActionId union goes one member a line', () => {
     const ids = Array.from({ length: 8 }, (_, i) => `payments.action_number_${i}`);
     const text = renderModuleText(input(policyOf(Object.fromEntries(ids.map((id) => [id, { decision: 'allow' as const }])))));
