@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import type { Policy } from '../policy/types.js';
 import {
   compileDecision,
+  commentText,
   compileTemplate,
   HELPER_ORDER,
   HELPER_SOURCE,
@@ -117,9 +118,9 @@ export function renderModuleText(input: RenderInput, template: string = loadTemp
   );
 
   const text = fillTemplate(template, {
-    policyFile: input.policyFile,
-    manifestFile: input.manifestFile,
-    controlFile: input.controlFile,
+    policyFile: commentText(input.policyFile),
+    manifestFile: commentText(input.manifestFile),
+    controlFile: commentText(input.controlFile),
     inputsHash: input.inputsHash,
     version: input.version,
     runtimeTypes: ['type CompiledPolicy', ...(functions.length > 0 ? ['type DecisionResult'] : []), ...(usesTemplates ? ['type TemplateResult'] : [])].join(', '),
