@@ -57,7 +57,7 @@ export function planActions(found: { tools: FoundTool[]; unnamed: InitPlan['unna
 
 /** YAML scalar: plain when unambiguous, else double-quoted (JSON strings are valid YAML). */
 export function yamlString(value: string): string {
-  return /^[A-Za-z_][A-Za-z0-9_.-]*$/.test(value) && !/^(true|false|null|yes|no|on|off|y|n|~)$/i.test(value)
+  return /^[A-Za-z_][A-Za-z0-9_./-]*$/.test(value) && !/^(true|false|null|yes|no|on|off|y|n|~)$/i.test(value)
     ? value
     : JSON.stringify(value);
 }
