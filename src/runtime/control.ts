@@ -302,6 +302,10 @@ async function resolveAll(internals: ControlInternals, state: AnyRunState): Prom
       state.reject(call.item, { message: refusal(call.action, 'the recorded approval is for a different call') });
       continue;
     }
+    if (request.state === 'approved' && request.decidedAt !== undefined && internals.clock() > request.decidedAt + internals.approvalTtlMs) {
+      state.reject(call.item, { message: refusal(call.action, 'its approval expired before the run resumed') });
+      continue;
+    }
     applyToState(state, call, request);
     if (request.state === 'pending') pending.push(request);
   }

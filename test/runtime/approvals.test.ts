@@ -220,6 +220,19 @@ describe('approve: pause, record, claim once', () => {
     expect(calls).toEqual([]);
   });
 
+  it('expiry seen by resolve(state): the call is rejected in the state, the model is told, nothing runs', async () => {
+    const s = setup();
+    const { agent, model, result, calls } = await pauseOnApproval(s);
+    await s.control.request(result.state);
+    await s.store.addAnswer('c1', { approver: 'bob', decision: 'approve', at: s.clock.now() });
+    s.clock.advance(16 * 60 * 1000);
+    expect(await s.control.resolve(result.state)).toEqual([]);
+    const resumed = await run(agent, result.state);
+    expect(resumed.finalOutput).toBe('done');
+    expect(toolOutputSeen(model, 1, 'c1')).toContain('expired');
+    expect(calls).toEqual([]);
+  });
+
   it('expiry: just inside the window it runs', async () => {
     const s = setup();
     const { agent, result, calls } = await pauseOnApproval(s);
