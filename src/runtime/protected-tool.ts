@@ -134,30 +134,36 @@ function makeProtectedTool(internals: ControlInternals, policy: CompiledPolicy, 
     },
   };
 
+  /** A structured tool (outputSchema) cannot answer with refusal text unless the user supplies a fallback. */
+  const refusalsAsErrors = options.outputSchema !== undefined && !userErrorFunction;
+
   const checkCall = async ({ context, toolCall }: { context: RunContext<unknown>; toolCall: { callId: string; arguments: string } }) => {
-      const args = policyArgs(toolCall.arguments);
-      if (!args.ok) return allow; // invalid input: the SDK refuses it before the body
-      const principal = await principalOf(internals, context);
-      const decision = decide(compiled, args.value);
-      if (!enforce) return allow;
-      let why: string | null = null;
-      let reason = reasonText(decision);
-      if (principal === null) {
-        why = 'no principal: the run acts for nobody';
-        reason = 'no_principal';
-      } else if (decision.decision === 'deny') {
-        why = `denied by policy: ${reason}`;
-      } else {
-        const bad = unresolvedTemplate(compiled, args.value);
-        if (bad) {
-          why = `the ${bad.template} template needs argument "${bad.arg}" to be a non-empty string or an integer`;
-          reason = `${bad.template}_template:${bad.arg}`;
-        }
+    if (!enforce) return allow;
+    const args = policyArgs(toolCall.arguments);
+    if (!args.ok) return allow; // invalid input: the SDK refuses it before the body
+    const principal = await principalOf(internals, context);
+    const decision = decide(compiled, args.value);
+    let why: string | null = null;
+    let reason = reasonText(decision);
+    let code: string = decision.reason;
+    if (principal === null) {
+      why = 'no principal: the run acts for nobody';
+      reason = code = 'no_principal';
+    } else if (decision.decision === 'deny') {
+      why = `denied by policy: ${reason}`;
+    } else {
+      const bad = unresolvedTemplate(compiled, args.value);
+      if (bad) {
+        why = `the ${bad.template} template needs argument "${bad.arg}" to be a non-empty string or an integer`;
+        reason = `${bad.template}_template:${bad.arg}`;
+        code = `${bad.template}_template`;
       }
-      if (why === null) return allow;
-      const facts = { callId: toolCall.callId, argsHash: argsHashOf(toolCall.arguments, undefined), principal, decision };
-      await receipt(facts, { result: decision.decision === 'deny' && principal !== null ? 'denied' : 'refused', reason });
-      return { behavior: { type: 'rejectContent' as const, message: refuse(why) } };
+    }
+    if (why === null) return allow;
+    const facts = { callId: toolCall.callId, argsHash: argsHashOf(toolCall.arguments, undefined), principal, decision };
+    await receipt(facts, { result: decision.decision === 'deny' && principal !== null ? 'denied' : 'refused', reason });
+    if (refusalsAsErrors) throw new ActionDenied(code, `ctrlrun: ${refuse(why)}`, { action, callId: toolCall.callId });
+    return { behavior: { type: 'rejectContent' as const, message: refuse(why) } };
   };
 
   const receipt = (facts: CallFacts, fields: { result: string; reason?: string; approvers?: string[]; effect_key?: string | null }) =>

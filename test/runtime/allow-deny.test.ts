@@ -52,3 +52,30 @@ describe('allow and deny through the Runner', () => {
     expect(toolOutputSeen(model, 1, 'c1')).toContain('unknown_action');
   });
 });
+
+describe('a structured tool (outputSchema) without an errorFunction', () => {
+  it('deny cannot be schema-valid text: run() throws ActionDenied, the body never runs', async () => {
+    const { z } = await import('zod');
+    const { ActionDenied } = await import('../../src/runtime/index.js');
+    const s = setup();
+    const calls: unknown[] = [];
+    const t = s.protectedTool('stripe.refund', {
+      name: 'refund',
+      description: 'refund',
+      parameters: z.object({ payment_id: z.string(), amount: z.number().int() }),
+      outputSchema: z.object({ refundId: z.string() }),
+      execute: async () => {
+        calls.push(1);
+        return { refundId: 're_1' };
+      },
+    });
+    const model = scripted([refundCall({ payment_id: 'pay_1', amount: 9_999_999 }, 'c1')]);
+    const error = await run(agentWith(model, [t]), 'refund', { context: { user: 'alice' } }).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(ActionDenied);
+    expect((error as InstanceType<typeof ActionDenied>).reason).toBe('rule_matched');
+    expect(calls).toEqual([]);
+  });
+});
