@@ -148,13 +148,14 @@ export function rewriteFile(scan: FileScan, text: string, ctx: FileContext): Fil
     }
   }
   if (importText !== undefined && !replaceStatement) {
+    const newline = text.includes('\r\n') ? '\r\n' : '\n';
     const anchor = lastImportBefore(imports, scan, rewritten[0]!.span.start);
     if (anchor) {
       const eol = endOfLineAfter(text, anchor.span.end);
       const needsBreak = eol === text.length && !text.endsWith('\n');
-      edits.push({ start: eol, end: eol, text: `${needsBreak ? '\n' : ''}${importText}\n` });
+      edits.push({ start: eol, end: eol, text: `${needsBreak ? newline : ''}${importText}${newline}` });
     } else {
-      edits.push({ start: 0, end: 0, text: `${importText}\n` });
+      edits.push({ start: 0, end: 0, text: `${importText}${newline}` });
     }
   }
   return { after: applyEdits(text, edits), findings, alreadyProtected: scan.protectedToolCalls.length };

@@ -161,4 +161,18 @@ describe('rewriteFile', () => {
     expect(r.after).toBeUndefined();
     expect(r.findings).toEqual([expect.objectContaining({ kind: 'parse-error', line: 2 })]);
   });
+
+  it('keeps CRLF line ends in the lines it adds', () => {
+    const text = `import { Agent, tool } from '@openai/agents';\r\nimport { z } from 'zod';\r\n\r\nexport const x = tool({\r\n  name: 'b',\r\n  needsApproval: true,\r\n});\r\n`;
+    expect(rewrite(text).after).toBe(
+      `import { Agent } from '@openai/agents';\r\nimport { z } from 'zod';\r\nimport { protectedTool } from './ctrlrun.generated.js';\r\n\r\nexport const x = protectedTool('all', {\r\n  name: 'b',\r\n});\r\n`,
+    );
+  });
+
+  it('removes tool from every SDK import that only served the rewritten calls', () => {
+    const text = `import { tool } from '@openai/agents';\nimport { tool as rt, RealtimeAgent } from '@openai/agents-realtime';\nexport const x = tool({ name: 'b' });\nexport const y = rt({ name: 'd' });\nexport { RealtimeAgent };\n`;
+    expect(rewrite(text).after).toBe(
+      `import { protectedTool } from './ctrlrun.generated.js';\nimport { RealtimeAgent } from '@openai/agents-realtime';\nexport const x = protectedTool('all', { name: 'b' });\nexport const y = protectedTool('never', { name: 'd' });\nexport { RealtimeAgent };\n`,
+    );
+  });
 });
