@@ -127,7 +127,7 @@ class ManifestReader {
     const value = r.string(entry.value, entry.at, entry.path, 'a path relative to the manifest');
     if (value === undefined) return undefined;
     if (value.includes('\0')) {
-      r.errorAt(entry.at, entry.path, 'bad-path', 'the path contains a NUL character');
+      r.errorAt(entry.at, entry.path, 'bad-path', 'the path contains a NUL character', 'remove it');
       return undefined;
     }
     const resolved = path.resolve(root, value);

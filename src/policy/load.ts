@@ -66,18 +66,18 @@ export function loadPolicyFile(file: string): LoadResult<Policy> {
 
 /** Reads a small text file; a missing, unreadable or oversized file is a diagnostic. */
 export function readTextFile(file: string, what: string, maxBytes: number): { text: string } | { diagnostic: Diagnostic } {
-  const fail = (message: string, code: string, hint?: string): { diagnostic: Diagnostic } => ({
-    diagnostic: { severity: 'error', file, line: 1, column: 1, message, code, ...(hint ? { hint } : {}) },
+  const fail = (message: string, code: string, hint: string): { diagnostic: Diagnostic } => ({
+    diagnostic: { severity: 'error', file, line: 1, column: 1, message, code, hint },
   });
   try {
     const stat = statSync(file);
-    if (!stat.isFile()) return fail(`the ${what} path is not a file`, 'not-a-file');
+    if (!stat.isFile()) return fail(`the ${what} path is not a file`, 'not-a-file', `point --${what} at the file itself`);
     if (stat.size > maxBytes) return fail(`the ${what} is ${stat.size} bytes; the limit is ${maxBytes}`, 'file-too-large', 'check the path; a hand-written file is a few KiB');
     return { text: readFileSync(file, 'utf8') };
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return fail(`the ${what} file does not exist`, 'file-not-found', what === 'policy' ? 'create it with `ctrlrun-gen init`, or point at it with --policy' : undefined);
-    return fail(`cannot read the ${what}: ${(error as Error).message}`, 'unreadable');
+    if (code === 'ENOENT') return fail(`the ${what} file does not exist`, 'file-not-found', `create it with \`ctrlrun-gen init\`, or point at it with --${what}`);
+    return fail(`cannot read the ${what}: ${(error as Error).message}`, 'unreadable', 'check the file\'s permissions');
   }
 }
 
@@ -293,7 +293,7 @@ class PolicyReader {
       const id = r.string(item.node, item.at, item.path, 'a control id');
       if (id === undefined) continue;
       if (out.includes(id)) {
-        r.errorAt(item.at, item.path, 'duplicate-control', `control \`${id}\` is listed twice`);
+        r.errorAt(item.at, item.path, 'duplicate-control', `control \`${id}\` is listed twice`, 'list each control once');
         continue;
       }
       if (!Object.hasOwn(controls, id)) {

@@ -94,6 +94,8 @@ export class YamlReader {
     readonly file: string,
     readonly text: string,
     private readonly lineCounter: LineCounter,
+    /** `policy` or `manifest`, for messages. */
+    private readonly what: string,
   ) {}
 
   /**
@@ -102,7 +104,7 @@ export class YamlReader {
    */
   static open(text: string, file: string, options: { maxBytes: number; what: string; firstKeyHint: string }): { reader: YamlReader; root?: Node } {
     const lineCounter = new LineCounter();
-    const reader = new YamlReader(file, text, lineCounter);
+    const reader = new YamlReader(file, text, lineCounter, options.what);
     const bytes = Buffer.byteLength(text, 'utf8');
     if (bytes > options.maxBytes) {
       reader.errorAt(0, '', 'file-too-large', `the ${options.what} is ${formatBytes(bytes)}; the limit is ${formatBytes(options.maxBytes)}`, `a ${options.what} this large is almost certainly not hand-written; split it or check the path`);
@@ -129,7 +131,7 @@ export class YamlReader {
     }
     for (const e of [...doc.errors, ...doc.warnings]) {
       const message = e.code === 'MULTIPLE_DOCS' ? `the ${options.what} must be one YAML document; this file has more than one (a \`---\` separator?)` : `invalid YAML: ${firstLine(e.message)}`;
-      reader.errorAt(e.pos[0], '', 'yaml-syntax', message, e.code === 'MULTIPLE_DOCS' ? 'remove the `---` line and keep one document' : undefined);
+      reader.errorAt(e.pos[0], '', 'yaml-syntax', message, e.code === 'MULTIPLE_DOCS' ? 'remove the `---` line and keep one document' : 'check the indentation (spaces, not tabs), brackets and quotes at this point');
     }
     if (reader.diagnostics.length > 0) return { reader };
     const root = doc.contents as Node | null;
@@ -151,7 +153,8 @@ export class YamlReader {
     return { file: this.file, line, column: col };
   }
 
-  errorAt(at: Node | number | null | undefined, path: string, code: string, message: string, hint?: string, related?: Related): void {
+  /** Every error carries a hint: what to write instead. */
+  errorAt(at: Node | number | null | undefined, path: string, code: string, message: string, hint: string, related?: Related): void {
     this.report('error', at, path, code, message, hint, related);
   }
 
@@ -283,7 +286,7 @@ export class YamlReader {
     if (k.kind === 'float') this.errorAt(where, path, 'float', `floats are not allowed: \`${k.source}\`; expected ${expected}`, 'use an integer (for money, count the smallest unit: cents)');
     else if (k.kind === 'non-finite') this.errorAt(where, path, 'non-finite', `\`${k.source}\` (NaN or infinity) is not allowed; expected ${expected}`, 'use an integer');
     else if (k.kind === 'huge-int') this.errorAt(where, path, 'huge-int', `\`${k.source}\` is beyond the safe integer range (±2^53-1); expected ${expected}`, 'use an integer between -9007199254740991 and 9007199254740991');
-    else this.errorAt(where, path, 'type', `expected ${expected}, found ${describeKind(k)}`);
+    else this.errorAt(where, path, 'type', `expected ${expected}, found ${describeKind(k)}`, `write ${expected} here (docs/${this.what}.md describes every key)`);
   }
 
   map(node: Node | null, at: Node, path: string, expected = 'a mapping'): YAMLMap | undefined {
@@ -302,7 +305,7 @@ export class YamlReader {
     const k = this.kindOf(node);
     if (k.kind === 'string') {
       if (k.value.length === 0) {
-        this.errorAt(node ?? at, path, 'empty-string', `expected ${expected}, found an empty string`);
+        this.errorAt(node ?? at, path, 'empty-string', `expected ${expected}, found an empty string`, 'give it a value, or remove the key');
         return undefined;
       }
       return k.value;
@@ -319,7 +322,7 @@ export class YamlReader {
       return undefined;
     }
     if (k.value < range.min || k.value > range.max) {
-      this.errorAt(node ?? at, path, 'out-of-range', `${k.value} is out of range; expected ${expected}`);
+      this.errorAt(node ?? at, path, 'out-of-range', `${k.value} is out of range; expected ${expected}`, `use a value from ${range.min} to ${range.max}`);
       return undefined;
     }
     return k.value;
@@ -340,14 +343,14 @@ export class YamlReader {
     for (const pair of map.items) {
       const keyNode = pair.key as Node | null;
       if (keyNode === null || keyNode === undefined) {
-        this.errorAt(map, path, 'bad-key', 'a mapping entry has no key');
+        this.errorAt(map, path, 'bad-key', 'a mapping entry has no key', 'write `name: value`');
         continue;
       }
       let key: string;
       if (isScalar(keyNode) && keyNode.value !== null && ['string', 'number', 'boolean'].includes(typeof keyNode.value)) {
         key = typeof keyNode.value === 'string' ? keyNode.value : String((keyNode as YamlScalar).source ?? keyNode.value);
       } else {
-        this.errorAt(keyNode, path, 'bad-key', isAlias(keyNode) ? 'an alias cannot be a key here' : 'a key must be a plain name (a string)');
+        this.errorAt(keyNode, path, 'bad-key', isAlias(keyNode) ? 'an alias cannot be a key here' : 'a key must be a plain name (a string)', 'write `name: value` with a plain name');
         continue;
       }
       const first = seen.get(key);

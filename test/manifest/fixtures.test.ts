@@ -36,6 +36,7 @@ describe('manifest fixtures', () => {
       const r = parseManifest(text, path.join('/repo', file));
       expect(r.value).toBeUndefined();
       expect(r.diagnostics.map((d) => `${d.code} ${d.line}:${d.column}`)).toEqual(want.errors);
+      for (const d of r.diagnostics) expect(d.hint, `${d.code} has a hint`).toBeTruthy();
       expect(validate(YAML.parse(text)), 'schema verdict').toBe(want.schema === 'accept');
     });
   }

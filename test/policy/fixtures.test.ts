@@ -64,6 +64,7 @@ describe('invalid policy fixtures', () => {
         expect(d.file).toBe(file);
         expect(d.message.length).toBeGreaterThan(10);
         expect(d.code).not.toBe('internal');
+        expect(d.hint, `${d.code} has a hint`).toBeTruthy();
         if (d.code === 'unknown-key' || d.code === 'key-version' || d.code === 'unsupported-key' || d.code === 'reserved-subject') {
           expect(d.hint).toBeTruthy();
           expect(d.path).toBeTruthy();
