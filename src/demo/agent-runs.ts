@@ -1,0 +1,62 @@
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Agent, RunResult, RunState } from '@openai/agents';
+
+/** What the demo needs from the compiled sample: its agent and the operator's control. */
+export interface Sample {
+  agent: Agent<any, any>;
+  control: {
+    request(state: RunState<any, any>): Promise<unknown>;
+    resolve(state: RunState<any, any>): Promise<unknown[]>;
+    store: { listReceipts(): Promise<Array<{ call_id: string | null; result: string }>> };
+  };
+  sdk: typeof import('@openai/agents');
+  testing: typeof import('@openai/agents/testing');
+  runtime: typeof import('../runtime/index.js');
+}
+
+/**
+ * Imports the compiled sample from `build/` and the packages as the sample itself resolves them
+ * (through its node_modules), so every `instanceof` agrees with the sample's own modules.
+ */
+export async function loadSample(workspace: string): Promise<Sample> {
+  const build = path.join(workspace, 'build');
+  const from = (rel: string) => import(pathToFileURL(path.join(build, rel)).href);
+  const resolveInSample = (specifier: string) => import.meta.resolve(specifier, pathToFileURL(path.join(build, 'agent.js')).href);
+  const [agentModule, controlModule, sdk, testing, runtime] = await Promise.all([
+    from('agent.js'),
+    from('ctrlrun.control.js'),
+    import(resolveInSample('@openai/agents')),
+    import(resolveInSample('@openai/agents/testing')),
+    import(resolveInSample('ctrlrun-gen/runtime')),
+  ]);
+  return { agent: agentModule.refundDesk, control: controlModule.default, sdk, testing, runtime };
+}
+
+/** The customer the runs act for, and the second person who approves. */
+export const REQUESTER = 'alice@refund-desk.example';
+export const APPROVER = 'bob@payments.example';
+
+/** One turn of the scripted model: call `refund` with these arguments, then say `reply`. */
+export function scriptedRefund(sample: Sample, callId: string, args: { payment_id: string; amount: number }, reply: string) {
+  const { ScriptedModel, functionCall, assistantMessage } = sample.testing;
+  return new ScriptedModel([[functionCall('refund', args, { callId })], [assistantMessage(reply)]]);
+}
+
+/** The text the tool sent back to the model for `callId` in a finished run. */
+export function toolOutputFor(result: RunResult<any, any>, callId: string): string | undefined {
+  for (const item of result.history) {
+    const raw = item as { type?: string; callId?: string; output?: unknown };
+    if (raw.type === 'function_call_result' && raw.callId === callId) {
+      const output = raw.output as { type?: string; text?: string } | string;
+      return typeof output === 'string' ? output : output?.text;
+    }
+  }
+  return undefined;
+}
+
+/** Counts the receipts of one call with a given result (e.g. how many times the body ran). */
+export async function countReceipts(sample: Sample, callId: string, result: string): Promise<number> {
+  const receipts = await sample.control.store.listReceipts();
+  return receipts.filter((r) => r.call_id === callId && r.result === result).length;
+}
