@@ -1,6 +1,5 @@
 # Starts a throwaway PostgreSQL on 127.0.0.1 (installing Debian's package when missing) and exports
 # CTRLRUN_TEST_PG_URL for the tests. Sourced by .ci/run; usable by hand: `source .ci/postgres.sh; start_postgres`.
-PG_PORT="${PG_PORT:-55432}"
 
 find_pg_bin() {
   local d
@@ -19,6 +18,8 @@ start_postgres() {
     apt-get install -y -qq postgresql >/dev/null
     bin=$(find_pg_bin)
   fi
+  # A free loopback port, unless one is given.
+  PG_PORT="${PG_PORT:-$(node -e "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})")}"
   PG_DATA=$(mktemp -d /tmp/ctrlrun-pg.XXXXXX)
   export PG_DATA PG_BIN="$bin"
   chown postgres:postgres "$PG_DATA" 2>/dev/null || true
