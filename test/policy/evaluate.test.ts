@@ -59,6 +59,14 @@ actions:
     expect(e.ruleLoc).toEqual({ file: 'p.yaml', line: 7, column: 9 });
   });
 
+  it('`when: {}` and a rule without `when` always match', () => {
+    const p = policyOf('schema: ctrlrun.policy/v6\nactions:\n  a:\n    rules:\n      - when: {}\n        decision: approve\n  b:\n    rules:\n      - decision: allow\n');
+    for (const args of [{}, null, 7, { x: 1 }]) {
+      expect(evaluate(p, 'a', args)).toMatchObject({ decision: 'approve', rule: 0, reason: 'rule_matched', conditions: [] });
+      expect(evaluate(p, 'b', args)).toMatchObject({ decision: 'allow', rule: 0 });
+    }
+  });
+
   it('a decision shorthand always matches', () => {
     expect(evaluate(refund, 'read', 'anything')).toMatchObject({ decision: 'allow', rule: 0, reason: 'rule_matched', conditions: [] });
   });

@@ -117,3 +117,30 @@ describe('loader and schema agree', () => {
     );
   });
 });
+
+/** The same mappings with their keys in reverse order (lists keep their order). */
+function reverseKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(reverseKeys);
+  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).reverse().map(([k, v]) => [k, reverseKeys(v)]));
+  return value;
+}
+
+describe('policy hash stability', () => {
+  it('is the same for block style, flow style and reversed key order; changes with a rule order swap that matters', () => {
+    fc.assert(
+      fc.property(anyPolicy, (p) => {
+        const hashOf = (text: string) => {
+          const r = parsePolicy(text, 'p.yaml');
+          expect(r.value, text).toBeDefined();
+          return r.value!.hash;
+        };
+        const h = hashOf(render(p, false));
+        expect(hashOf(render(p, true))).toBe(h);
+        expect(hashOf(render(reverseKeys(p), false))).toBe(h);
+        expect(hashOf(`# a comment\n${render(reverseKeys(p), true)}`)).toBe(h);
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
+
