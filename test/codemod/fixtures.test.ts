@@ -92,4 +92,19 @@ describe('codemod fixtures', () => {
     generate(dir);
     expect(typeCheck(dir, spec.typecheckExclude), 'output type-checks').toEqual([]);
   });
+
+  it('the type check is real: an unknown action or a leftover needsApproval fails it', async () => {
+    const dir = makeTempDir('codemod-typecheck-');
+    dirs.push(dir);
+    cpSync(path.join(ROOT, '_shared'), dir, { recursive: true });
+    cpSync(path.join(ROOT, 'named', 'expected'), dir, { recursive: true });
+    generate(dir);
+    expect(typeCheck(dir)).toEqual([]);
+    const file = path.join(dir, 'src/tools.ts');
+    const good = readFileSync(file, 'utf8');
+    writeFileSync(file, good.replace("protectedTool('stripe.refund'", "protectedTool('stripe.refundz'"));
+    expect(typeCheck(dir).join('\n')).toMatch(/src\/tools\.ts:\d+:\d+: .*stripe\.refundz/);
+    writeFileSync(file, good.replace("name: 'refund',", "name: 'refund',\n  needsApproval: true,"));
+    expect(typeCheck(dir).join('\n')).toMatch(/src\/tools\.ts:13:3: /);
+  });
 });
