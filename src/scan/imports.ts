@@ -16,7 +16,9 @@ export type Binding =
   /** The whole SDK module (`import * as agents`, `const agents = require(...)`). */
   | { kind: 'module'; module: string; via: 'namespace' | 'require' }
   /** `protectedTool` imported from the generated module. */
-  | { kind: 'generated'; spec: ImportedName };
+  | { kind: 'generated'; spec: ImportedName }
+  /** The generated module as a namespace (`import * as gen`): `gen.protectedTool`. */
+  | { kind: 'generated-namespace' };
 
 /** Reads every top-level import declaration and `require` statement. */
 export function collectModuleImports(sf: ts.SourceFile): ModuleImport[] {
@@ -112,6 +114,7 @@ export function bindingsOf(imports: ModuleImport[], match: GeneratedMatch): Map<
         map.set(spec.local, { kind: 'member', module: imp.module, member: spec.imported, via: imp.syntax === 'import' ? 'named' : 'require', spec });
       }
     } else if (isGeneratedSpecifier(imp.module, match)) {
+      if (imp.namespaceName && !imp.typeOnly) map.set(imp.namespaceName, { kind: 'generated-namespace' });
       for (const spec of imp.named) {
         if (spec.imported === 'protectedTool' && !spec.typeOnly) map.set(spec.local, { kind: 'generated', spec });
       }

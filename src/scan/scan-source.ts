@@ -47,6 +47,9 @@ export function scanSource(file: string, text: string, options: ScanSourceOption
     else requires = true;
     if (isSdkModule(imp.module)) scan.importsSdk = true;
     if (imp.module && !isSdkModule(imp.module) && isGeneratedSpecifier(imp.module, { fileAbs, generatedModule: options.generatedModule })) {
+      if (imp.namespaceName && !imp.typeOnly) {
+        scan.generatedImports.push({ span: imp.span, specifier: imp.module, localName: `${imp.namespaceName}.protectedTool`, syntax: imp.syntax });
+      }
       for (const spec of imp.named) {
         if (spec.imported === 'protectedTool' && !spec.typeOnly) {
           scan.generatedImports.push({ span: imp.span, specifier: imp.module, localName: spec.local, syntax: imp.syntax });
@@ -120,9 +123,17 @@ export function scanSource(file: string, text: string, options: ScanSourceOption
     if (declared.length > 0) shadowStack.pop();
   };
 
+  const isProtectedToolCallee = (callee: ts.Expression): boolean => {
+    if (ts.isIdentifier(callee)) return lookup(callee)?.kind === 'generated';
+    if (ts.isPropertyAccessExpression(callee) && ts.isIdentifier(callee.expression) && callee.name.text === 'protectedTool') {
+      return lookup(callee.expression)?.kind === 'generated-namespace';
+    }
+    return false;
+  };
+
   const countReference = (id: ts.Identifier, parent: ts.Node | undefined): void => {
     const b = bindings.get(id.text);
-    if (!b || b.kind === 'module' || !parent || !isReferencePosition(id, parent) || isShadowed(id.text)) return;
+    if (!b || b.kind === 'module' || b.kind === 'generated-namespace' || !parent || !isReferencePosition(id, parent) || isShadowed(id.text)) return;
     b.spec.references++;
   };
 
@@ -134,21 +145,18 @@ export function scanSource(file: string, text: string, options: ScanSourceOption
       if (arg && ts.isStringLiteral(arg) && isSdkModule(arg.text)) scan.importsSdk = true;
       return;
     }
-    if (ts.isIdentifier(callee)) {
-      const b = lookup(callee);
-      if (b?.kind === 'generated') {
-        const first = node.arguments[0];
-        const opts = optionsOf(node.arguments[1], sf);
-        const call: FileScan['protectedToolCalls'][number] = { kind: 'protected-tool', span: spanOf(node, sf), callee: spanOf(callee, sf), options: opts };
-        if (first && isStringLike(first)) {
-          call.action = first.text;
-          call.actionSpan = spanOf(first, sf);
-        }
-        const name = opts.properties.name;
-        if (name?.stringValue !== undefined) call.name = name.stringValue;
-        scan.protectedToolCalls.push(call);
-        return;
+    if (isProtectedToolCallee(callee)) {
+      const first = node.arguments[0];
+      const opts = optionsOf(node.arguments[1], sf);
+      const call: FileScan['protectedToolCalls'][number] = { kind: 'protected-tool', span: spanOf(node, sf), callee: spanOf(callee, sf), options: opts };
+      if (first && isStringLike(first)) {
+        call.action = first.text;
+        call.actionSpan = spanOf(first, sf);
       }
+      const name = opts.properties.name;
+      if (name?.stringValue !== undefined) call.name = name.stringValue;
+      scan.protectedToolCalls.push(call);
+      return;
     }
     const r = resolve(callee);
     if (r) {

@@ -175,4 +175,11 @@ describe('rewriteFile', () => {
       `import { protectedTool } from './ctrlrun.generated.js';\nimport { RealtimeAgent } from '@openai/agents-realtime';\nexport const x = protectedTool('all', { name: 'b' });\nexport const y = protectedTool('never', { name: 'd' });\nexport { RealtimeAgent };\n`,
     );
   });
+
+  it('reuses a namespace import of the generated module instead of adding one', () => {
+    const text = `import { tool } from '@openai/agents';\nimport * as gen from './ctrlrun.generated.js';\nexport const x = tool({ name: 'b' });\nexport const y = gen.protectedTool('all', { name: 'z' });\n`;
+    const r = rewrite(text);
+    expect(r.after).toBe(`import * as gen from './ctrlrun.generated.js';\nexport const x = gen.protectedTool('all', { name: 'b' });\nexport const y = gen.protectedTool('all', { name: 'z' });\n`);
+    expect(r.alreadyProtected).toBe(1);
+  });
 });
