@@ -142,7 +142,7 @@ function describeFinding(f: CodemodFinding, cwd: string): string | undefined {
     case 'unknown-action':
       return `${where(f, cwd)}: unknown action: tool '${f.tool}' maps to '${f.action}', which the policy does not define; left unchanged`;
     case 'parse-error':
-      return `${where(f, cwd)}: does not parse: ${f.message}; file skipped`;
+      return `${where(f, cwd)}: does not parse: ${f.message.replace(/\.$/, '')}; file skipped`;
     case 'error-function':
       return `${where(f, cwd)}: unsafe-error-function: ${f.tool !== undefined ? `tool '${f.tool}' ` : ''}${f.message}`;
     case 'rewritten':
