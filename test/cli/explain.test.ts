@@ -35,7 +35,7 @@ describe('explain', () => {
   it('says why an entry failed when the argument is the reason', async () => {
     const r = await cli(['explain', 'stripe.refund', '--args', '{"amount": 5000.5}'], { cwd: DESK });
     expect(r.stdout).toMatch(/^stripe\.refund: deny \(rule 2 matched\)/);
-    expect(r.stdout).toContain('✗ amount_gte: 1       amount = 5000.5 (a float)');
+    expect(r.stdout).toContain('✗ amount_gte: 1         amount = 5000.5 (a float)');
     expect(r.stdout).toContain('(no conditions: always matches)');
     const missing = await cli(['explain', 'stripe.refund'], { cwd: DESK });
     expect(missing.stdout).toContain('amount = (missing)');

@@ -128,13 +128,13 @@ function renderText(e: Explanation, policy: Policy, source: string, callArgs: un
     }
     if (typeof callArgs !== 'object' || callArgs === null || Array.isArray(callArgs)) out.push(`  ${c.yellow('note')}: the arguments are not a JSON object, so no condition can hold`);
     out.push('');
+    const width = Math.max(0, ...e.conditions.map((t) => `${t.key}: ${show(t.expected)}`.length));
     for (const rule of action.rules) {
       if (e.rule !== null && rule.index > e.rule) break;
       const matched = rule.index === e.rule;
       out.push(`rule ${rule.index}  ${policyFile}:${rule.loc.line}  -> ${rule.decision}  ${matched ? c.green('matched') : c.dim('did not match')}`);
       const traces = e.conditions.filter((t) => t.ruleIndex === rule.index);
       if (traces.length === 0) out.push(`  (no conditions: always matches)`);
-      const width = Math.max(0, ...traces.map((t) => `${t.key}: ${show(t.expected)}`.length));
       for (const t of traces) {
         const mark = t.held ? c.green('✓') : c.red('✗');
         const reason = t.held || t.actual === undefined ? undefined : whyNot(t);
