@@ -5,11 +5,9 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import ignore from 'ignore';
-import { globSync } from 'tinyglobby';
 import type { SourceLocation } from '../policy/types.js';
 import { scanSource } from '../scan/index.js';
-import { SKIPPED_DIRS } from '../scan/repo.js';
+import { listSourceFilesSync } from '../scan/repo.js';
 import type { ToolCallOptions, Span } from '../scan/types.js';
 import { locationOf, parseSource, readToolParameters, type ReadParametersResult } from './params.js';
 import { byCodeUnit } from './render.js';
@@ -24,30 +22,13 @@ export interface ToolDeclaration {
   parameters: ReadParametersResult;
 }
 
-const SOURCE_GLOB = '**/*.{ts,tsx,mts,cts,js,jsx,mjs,cjs}';
-const SKIP_GLOBS = [...SKIPPED_DIRS.map((d) => `**/${d}/**`), '**/*.d.ts', '**/*.d.mts', '**/*.d.cts'];
-
 /**
- * The repo's source files, relative (forward slashes) and sorted: the scanner's selection (its
- * skipped directories, dot-directories, every `.gitignore` below the root), listed synchronously.
- * `exclude` are absolute paths (the generated module).
+ * The repo's source files, relative (forward slashes) and sorted: the scanner's own selection
+ * (skipped directories, dot-directories, every `.gitignore` below the root, not the generated module).
  */
-export function listRepoSources(root: string, exclude: string[] = []): string[] {
-  const gitignores = globSync('**/.gitignore', { cwd: root, dot: true, ignore: [...SKIPPED_DIRS.map((d) => `**/${d}/**`), '**/.git/**'], followSymbolicLinks: false })
-    .sort(byCodeUnit)
-    .map((f) => ({ dir: path.join(root, path.dirname(f)), rules: ignore().add(readFileSync(path.join(root, f), 'utf8')) }));
-  const isIgnored = (abs: string): boolean =>
-    gitignores.some((g) => {
-      const rel = path.relative(g.dir, abs);
-      return !rel.startsWith('..') && !path.isAbsolute(rel) && g.rules.ignores(rel.split(path.sep).join('/'));
-    });
-  const excluded = new Set(exclude.map((f) => path.resolve(f)));
-  return globSync(SOURCE_GLOB, { cwd: root, ignore: SKIP_GLOBS, dot: false, followSymbolicLinks: false })
-    .filter((f) => {
-      const abs = path.resolve(root, f);
-      return !excluded.has(abs) && !isIgnored(abs);
-    })
-    .map((f) => f.split(path.sep).join('/'))
+export function listRepoSources(root: string, generatedModule?: string): string[] {
+  return listSourceFilesSync({ root, generatedModule })
+    .map((abs) => path.relative(root, abs).split(path.sep).join('/'))
     .sort(byCodeUnit);
 }
 
@@ -57,11 +38,11 @@ function mayDeclareTools(text: string): boolean {
 }
 
 /** Every declaration of the given tool names, by name, in file then position order. */
-export function findToolDeclarations(root: string, names: ReadonlySet<string>, options: { exclude?: string[] } = {}): Map<string, ToolDeclaration[]> {
+export function findToolDeclarations(root: string, names: ReadonlySet<string>, options: { generatedModule?: string } = {}): Map<string, ToolDeclaration[]> {
   const found = new Map<string, ToolDeclaration[]>();
   for (const name of names) found.set(name, []);
   if (names.size === 0) return found;
-  for (const rel of listRepoSources(root, options.exclude)) {
+  for (const rel of listRepoSources(root, options.generatedModule)) {
     const file = path.join(root, rel);
     let text: string;
     try {

@@ -28,7 +28,7 @@ export interface RenderOptions {
 export function renderGeneratedModule(project: Project, options: RenderOptions = {}): GeneratedModule {
   const { manifest, policy } = project;
   const names = new Set(manifest.tools.flatMap((t) => (t.kind === 'function' ? [t.tool] : [])));
-  const declarations = options.declarations ?? findToolDeclarations(manifest.root, names, { exclude: [manifest.output] });
+  const declarations = options.declarations ?? findToolDeclarations(manifest.root, names, { generatedModule: manifest.output });
   const diagnostics = crossCheck(policy, manifest, declarations);
   const errors = diagnostics.filter((d) => d.severity === 'error');
   const output = manifest.output;

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import ignore from 'ignore';
-import { glob } from 'tinyglobby';
+import { globSync } from 'tinyglobby';
 import { isSourceFile } from './parse.js';
 import { scanSource } from './scan-source.js';
 import type { FileScan, RepoScan } from './types.js';
@@ -35,9 +35,14 @@ export interface ListOptions {
  * A file named explicitly is kept even when git-ignored (never the generated module).
  */
 export async function listSourceFiles(options: ListOptions): Promise<string[]> {
+  return listSourceFilesSync(options);
+}
+
+/** `listSourceFiles`, synchronously (the generator is a synchronous function of the repo's files). */
+export function listSourceFilesSync(options: ListOptions): string[] {
   const root = path.resolve(options.root);
   // One walk finds both the sources and the .gitignore files (dot-directories excluded by pattern).
-  const walked = await walk(root);
+  const walked = walk(root);
   const gitignores = walked
     .filter((f) => path.basename(f) === '.gitignore')
     .sort()
@@ -59,7 +64,7 @@ export async function listSourceFiles(options: ListOptions): Promise<string[]> {
       if (isSourceFile(abs) && abs !== generated) out.add(abs);
       continue;
     }
-    const under = abs === root ? walked : await walk(abs);
+    const under = abs === root ? walked : walk(abs);
     for (const file of under) {
       if (file === generated || !isSourceFile(file) || isIgnored(file)) continue;
       out.add(file);
@@ -69,8 +74,8 @@ export async function listSourceFiles(options: ListOptions): Promise<string[]> {
 }
 
 /** Source files and .gitignore files under `dir` (absolute), skipping SKIPPED_DIRS and dot-directories. */
-async function walk(dir: string): Promise<string[]> {
-  const found = await glob([SOURCE_GLOB, '**/.gitignore'], {
+function walk(dir: string): string[] {
+  const found = globSync([SOURCE_GLOB, '**/.gitignore'], {
     cwd: dir,
     absolute: true,
     dot: true,
@@ -84,7 +89,7 @@ async function walk(dir: string): Promise<string[]> {
 /** Lists, prefilters and parses. Files that fail the text test are counted but not returned. */
 export async function scanRepoFiles(options: ListOptions & { onProgress?: (done: number, total: number) => void }): Promise<RepoScan> {
   const root = path.resolve(options.root);
-  const files = await listSourceFiles(options);
+  const files = listSourceFilesSync(options);
   const scans: FileScan[] = [];
   const progressEvery = Math.max(1, Math.floor(files.length / 100));
   // Synchronous reads: for many small files they beat the thread pool's open/stat/read/close hops.
