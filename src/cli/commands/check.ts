@@ -4,6 +4,7 @@ import { UserError } from '../../diagnostics.js';
 import { runCheck } from '../../check/engine.js';
 import { buildReport, formatReport, FORMATS, type Format } from '../../check/report/index.js';
 import type { Finding } from '../../check/types.js';
+import { progressLine } from '../progress.js';
 import type { CliContext, CommandSpec } from '../context.js';
 import { applyFix } from '../../check/fix.js';
 
@@ -48,7 +49,7 @@ export async function runCheckCommand(args: CheckArgs, ctx: CliContext): Promise
   if (args.fix) {
     await applyFix({ cwd: ctx.cwd, paths: args.paths, manifest: args.manifest, policy: args.policy, allowDirty: args.allowDirty }, ctx);
   }
-  const progress = ctx.isTTY ? progressLine(ctx) : undefined;
+  const progress = progressLine(ctx, 'checking');
   const result = await runCheck({
     cwd: ctx.cwd,
     ...(args.paths && args.paths.length > 0 ? { paths: args.paths } : {}),
@@ -84,20 +85,3 @@ function sourceReader(cwd: string): (file: string) => string | undefined {
   };
 }
 
-/** A one-line progress counter on stderr, for terminals only. */
-function progressLine(ctx: CliContext): { update: (done: number, total: number) => void; clear: () => void } {
-  let last = 0;
-  let shown = false;
-  return {
-    update: (done, total) => {
-      const now = Date.now();
-      if (now - last < 100 && done < total) return;
-      last = now;
-      shown = true;
-      ctx.stderr(`\rchecking ${done}/${total} files`);
-    },
-    clear: () => {
-      if (shown) ctx.stderr('\r\x1b[K');
-    },
-  };
-}

@@ -6,6 +6,7 @@ import { runCodemod, writeAtomically, type CodemodFinding, type CodemodResult } 
 import { treeState } from '../../codemod/git.js';
 import { UserError } from '../../diagnostics.js';
 import { loadProject } from '../../manifest/load.js';
+import { progressLine } from '../progress.js';
 import type { CliContext, CommandSpec } from '../context.js';
 import { displayPath } from '../format-diagnostics.js';
 
@@ -68,16 +69,9 @@ export async function runCodemodCommand(args: CodemodArgs, ctx: CliContext): Pro
     }
   }
 
-  let shown = false;
-  const onProgress = ctx.isTTY
-    ? (done: number, total: number) => {
-        if (total <= PROGRESS_THRESHOLD) return;
-        shown = true;
-        ctx.stderr(`\rscanning ${done}/${total} files`);
-      }
-    : undefined;
-  const result = await runCodemod({ manifest, policy: project.policy, ...(paths.length > 0 ? { paths } : {}), ...(onProgress ? { onProgress } : {}) });
-  if (shown) ctx.stderr('\r\x1b[K');
+  const progress = progressLine(ctx, 'scanning', PROGRESS_THRESHOLD);
+  const result = await runCodemod({ manifest, policy: project.policy, ...(paths.length > 0 ? { paths } : {}), ...(progress ? { onProgress: progress.update } : {}) });
+  progress?.clear();
 
   const written: string[] = [];
   const changedOnDisk: string[] = [];
