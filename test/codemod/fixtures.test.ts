@@ -6,7 +6,7 @@ import { renderGeneratedModule } from '../../src/generate/index.js';
 import { loadProject } from '../../src/manifest/load.js';
 import { FIXTURES } from '../helpers/paths.js';
 import { makeTempDir, removeDir } from '../helpers/temp-repo.js';
-import { typeCheck } from './typecheck.js';
+import { typeCheck } from '../helpers/typecheck.js';
 
 /**
  * jscodeshift-style fixtures: `fixtures/codemod/<case>/input` (on top of `_shared`) is rewritten

@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { renderGeneratedModule } from '../../src/generate/index.js';
 import { loadProject } from '../../src/manifest/load.js';
 import { FIXTURES, REPO_ROOT } from '../helpers/paths.js';
+import { typeCheck } from '../helpers/typecheck.js';
 import { copyFixture, removeDir } from '../helpers/temp-repo.js';
 
 /**
@@ -31,32 +32,7 @@ const STRICTEST: ts.CompilerOptions = {
 const dirs: string[] = [];
 afterAll(() => dirs.forEach(removeDir));
 
-/** Parsed declaration files (lib, SDK, zod) shared by every program of this file: parsing them dominates. */
-const declarationCache = new Map<string, ts.SourceFile>();
-
-function typeErrors(dir: string, extra: ts.CompilerOptions): string[] {
-  const configPath = path.join(dir, 'tsconfig.json');
-  const read = ts.readConfigFile(configPath, (p) => ts.sys.readFile(p));
-  const parsed = ts.parseJsonConfigFileContent(read.config, ts.sys, dir);
-  const options = { ...parsed.options, ...extra };
-  const host = ts.createCompilerHost(options);
-  const getSourceFile = host.getSourceFile.bind(host);
-  host.getSourceFile = (fileName, languageVersion, onError, shouldCreate) => {
-    if (!/\.d\.[cm]?ts$/.test(fileName) || fileName.startsWith(dir)) return getSourceFile(fileName, languageVersion, onError, shouldCreate);
-    const key = `${fileName}\0${JSON.stringify(languageVersion)}`;
-    let sf = declarationCache.get(key);
-    if (!sf) {
-      sf = getSourceFile(fileName, languageVersion, onError, shouldCreate);
-      if (sf) declarationCache.set(key, sf);
-    }
-    return sf;
-  };
-  const program = ts.createProgram({ rootNames: parsed.fileNames, options, host });
-  return ts.getPreEmitDiagnostics(program).map((d) => {
-    const where = d.file && d.start !== undefined ? `${path.relative(dir, d.file.fileName)}:${d.file.getLineAndCharacterOfPosition(d.start).line + 1}: ` : '';
-    return `${where}${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`;
-  });
-}
+const typeErrors = (dir: string, extra: ts.CompilerOptions): string[] => typeCheck(dir, [], extra);
 
 function generateInto(dir: string): string {
   const generated = renderGeneratedModule(loadProject({ cwd: dir }));

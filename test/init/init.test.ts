@@ -6,7 +6,7 @@ import { parseManifest } from '../../src/manifest/load.js';
 import { parsePolicy } from '../../src/policy/load.js';
 import { scanSource } from '../../src/scan/index.js';
 import type { RepoScan } from '../../src/scan/types.js';
-import { typeCheck } from '../codemod/typecheck.js';
+import { typeCheck } from '../helpers/typecheck.js';
 import { cli } from '../helpers/cli.js';
 import { copyFixture, makeTempDir, removeDir } from '../helpers/temp-repo.js';
 

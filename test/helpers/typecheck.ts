@@ -5,10 +5,11 @@ import ts from 'typescript';
  * Type-checks a scratch repo in-process with its own tsconfig (the repo's node_modules resolve
  * from the scratch dir's parents, so the real SDK types are used). Returns `file:line:col: message`
  * for every diagnostic in the repo's own files, except those listed in `exclude` (relative).
+ * `extraOptions` are added to the repo's own tsconfig (e.g. stricter flags).
  */
 const SHARED = new Map<string, ts.SourceFile>();
 
-export function typeCheck(dir: string, exclude: string[] = []): string[] {
+export function typeCheck(dir: string, exclude: string[] = [], extraOptions: ts.CompilerOptions = {}): string[] {
   const configPath = path.join(dir, 'tsconfig.json');
   const parsed = ts.getParsedCommandLineOfConfigFile(configPath, {}, {
     ...ts.sys,
@@ -17,7 +18,8 @@ export function typeCheck(dir: string, exclude: string[] = []): string[] {
     },
   });
   if (!parsed) throw new Error(`cannot read ${configPath}`);
-  const host = ts.createCompilerHost(parsed.options);
+  const options = { ...parsed.options, ...extraOptions };
+  const host = ts.createCompilerHost(options);
   const getSourceFile = host.getSourceFile.bind(host);
   // Library and package declaration files are the same for every scratch repo: parse them once.
   host.getSourceFile = (fileName, languageVersion, onError, shouldCreate) => {
@@ -28,7 +30,7 @@ export function typeCheck(dir: string, exclude: string[] = []): string[] {
     if (shared && sf) SHARED.set(key, sf);
     return sf;
   };
-  const program = ts.createProgram({ rootNames: parsed.fileNames, options: parsed.options, host });
+  const program = ts.createProgram({ rootNames: parsed.fileNames, options, host });
   const skipped = new Set(exclude.map((f) => path.join(dir, f)));
   return ts
     .getPreEmitDiagnostics(program)
