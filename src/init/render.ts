@@ -116,8 +116,9 @@ export function renderControl(): string {
 import { createControl, sqliteStore } from 'ctrlrun-gen/runtime';
 
 export default createControl({
-  // SQLite in .ctrlrun/ (add it to .gitignore). For many processes on many hosts use
-  // postgresStore({ connectionString: process.env.DATABASE_URL! }) instead.
+  // SQLite in .ctrlrun/ (add it to .gitignore), relative to the directory the app starts in; the
+  // operator's CLI (\`npx ctrlrun-gen approvals ...\`) looks in the repo root unless given --store.
+  // For many processes on many hosts use postgresStore({ connectionString: process.env.DATABASE_URL! }).
   store: sqliteStore({ path: '.ctrlrun/state.db' }),
   // CHANGE THIS: return the principal the run acts for, from your own run context (a session, an
   // authenticated user); never from the model's arguments. Returning null refuses every call.
