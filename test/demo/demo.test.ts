@@ -11,7 +11,7 @@ describe('ctrlrun-gen demo', () => {
     expect(out).toContain('wrote src/ctrlrun.generated.ts');
     expect(out).toContain("+export const refund = protectedTool('stripe.refund', {");
     expect(out).toContain('Dry run: nothing written.');
-    expect(out).toMatch(/0 error\(s\)/);
+    expect(out).toContain('✔ no findings');
     // allowed runs once; denied never runs and the model is not invited to retry
     expect(out).toMatch(/pay_1001.*the tool answered "Refunded 4500 cents/);
     expect(out).toMatch(/pay_1003.*the model read "The call to stripe\.refund was refused.*must not be retried/);

@@ -8,7 +8,9 @@ import { findingAt, quote } from './finding.js';
  * - error: an SDK `tool()` whose `errorFunction` is the default (absent, and no `outputSchema`,
  *   which makes the SDK default it to null) or a custom one; `errorFunction: null` is safe.
  * - warning: a `protectedTool` whose action can run (allow or approve on some path), has no
- *   `effect`, and whose `errorFunction` is not `null`.
+ *   `effect`, and has a custom `errorFunction` (which hands the tool's own failures to the model).
+ *   Its default (no `errorFunction`) is not reported: the runtime then lets body failures reach the
+ *   caller instead of the model (docs/runtime.md), so there is no retry hint to warn about.
  */
 export function unsafeErrorFunctionRule(scan: FileScan, project: ProjectContext | undefined): Finding[] {
   const findings: Finding[] = [];
@@ -59,12 +61,12 @@ function canRun(action: PolicyAction): boolean {
 function protectedToolFinding(file: string, call: ProtectedToolCall, action: PolicyAction): Finding | undefined {
   if (!canRun(action) || action.effect) return undefined;
   const errorFunction = call.options.properties.errorFunction;
-  if (errorFunction?.valueKind === 'null') return undefined;
+  if (!errorFunction || errorFunction.valueKind === 'null') return undefined;
   return findingAt(
     'unsafe-error-function',
     file,
-    errorFunction?.span ?? call.callee,
-    `protectedTool(${quote(action.id)}) can run but its action declares no \`effect\`, and its errorFunction is ${errorFunction ? 'custom' : 'the default'}: its own failures reach the model as a retry hint, and a retry may repeat the side effect.`,
+    errorFunction.span,
+    `protectedTool(${quote(action.id)}) can run but its action declares no \`effect\`, and its custom errorFunction hands the tool's own failures to the model: a retry may repeat the side effect.`,
     `Add an \`effect:\` key template to ${quote(action.id)} in ctrlrun.yaml (then \`npx ctrlrun-gen generate\`), or pass \`errorFunction: null\`.`,
     'warning',
   );

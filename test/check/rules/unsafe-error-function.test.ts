@@ -11,6 +11,8 @@ ruleTester('unsafe-error-function', {
     { name: 'protected, action with an effect', code: lines(GEN, "export const r = protectedTool('stripe.refund', { name: 'refund', execute: async () => 'ok' });") },
     { name: 'protected, action never runs (deny only)', code: lines(GEN, "export const r = protectedTool('accounts.close', { name: 'close_account', execute: async () => 'ok' });") },
     { name: 'protected, no effect but errorFunction: null', code: lines(GEN, "export const r = protectedTool('stripe.charge.read', { name: 'lookup_charge', errorFunction: null, execute: async () => 'ok' });") },
+    // The runtime's default for a protected tool never turns a body failure into model text.
+    { name: 'protected, no effect, default errorFunction', code: lines(GEN, "export const r = protectedTool('stripe.charge.read', { name: 'lookup_charge', execute: async () => 'ok' });") },
     { name: 'protected, unknown action (unknown-action reports it)', code: lines(GEN, "export const r = protectedTool('nope', { name: 'x' });") },
     { name: 'tool() of another package', code: lines("import { tool } from '@langchain/core/tools';", "export const t = tool(async () => 'ok', { name: 'refund' });") },
     {
@@ -35,9 +37,9 @@ ruleTester('unsafe-error-function', {
       errors: [{ line: 2, column: 18, severity: 'error', mentions: 'may be' }],
     },
     {
-      name: 'protected tool that can run, no effect, default errorFunction: warning',
-      code: lines(GEN, "export const r = protectedTool('stripe.charge.read', { name: 'lookup_charge', execute: async () => 'ok' });"),
-      errors: [{ line: 2, column: 18, severity: 'warning', mentions: 'effect' }],
+      name: 'protected tool that can run, no effect, custom errorFunction (method shorthand): warning at the property',
+      code: lines(GEN, "export const r = protectedTool('stripe.charge.read', {", "  name: 'lookup_charge',", '  errorFunction() { return "try again"; },', '});'),
+      errors: [{ line: 4, column: 3, severity: 'warning', mentions: 'effect' }],
     },
     {
       name: 'protected tool that can run (approve only), custom errorFunction: warning at the property',
