@@ -3,7 +3,7 @@ import yargs from 'yargs';
 import { UserError } from '../diagnostics.js';
 import { VERSION } from '../version.js';
 import type { CliContext, CommandSpec } from './context.js';
-import { commands as allCommands } from './commands/index.js';
+import { commands } from './commands/index.js';
 import { formatUserError } from './format-error.js';
 
 export interface RunCliOptions {
@@ -12,7 +12,6 @@ export interface RunCliOptions {
   stdout: (text: string) => void;
   stderr: (text: string) => void;
   isTTY: boolean;
-  commands?: CommandSpec<any>[];
 }
 
 /**
@@ -68,7 +67,7 @@ export async function runCli(argv: string[], options: RunCliOptions): Promise<nu
         exitCode = await spec.run(args, ctx);
       },
     );
-  for (const spec of options.commands ?? allCommands) register(parser, spec);
+  for (const spec of commands) register(parser, spec);
 
   let output = '';
   let usageError: unknown;
