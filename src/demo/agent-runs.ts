@@ -16,19 +16,21 @@ export interface Sample {
 }
 
 /**
- * Imports the compiled sample from `build/` and the packages as the sample itself resolves them
- * (through its node_modules), so every `instanceof` agrees with the sample's own modules.
+ * Imports the compiled sample from `build/`, and the SDK and this package's runtime by their
+ * package names. The workspace's node_modules link to these very packages (see `makeWorkspace`),
+ * and Node resolves links to their real paths, so the sample and the demo share one instance of
+ * each module and every `instanceof` agrees. (`ctrlrun-gen/runtime` is a self-reference: the built
+ * runtime, also when this file runs from source in tests.)
  */
 export async function loadSample(workspace: string): Promise<Sample> {
   const build = path.join(workspace, 'build');
   const from = (rel: string) => import(pathToFileURL(path.join(build, rel)).href);
-  const resolveInSample = (specifier: string) => import.meta.resolve(specifier, pathToFileURL(path.join(build, 'agent.js')).href);
   const [agentModule, controlModule, sdk, testing, runtime] = await Promise.all([
     from('agent.js'),
     from('ctrlrun.control.js'),
-    import(resolveInSample('@openai/agents')),
-    import(resolveInSample('@openai/agents/testing')),
-    import(resolveInSample('ctrlrun-gen/runtime')),
+    import(import.meta.resolve('@openai/agents')),
+    import(import.meta.resolve('@openai/agents/testing')),
+    import(import.meta.resolve('ctrlrun-gen/runtime')),
   ]);
   return { agent: agentModule.refundDesk, control: controlModule.default, sdk, testing, runtime };
 }
