@@ -23,12 +23,8 @@ export const initCommand: CommandSpec<InitArgs> = {
   ],
   run: async (args, ctx) => {
     const root = ctx.cwd;
-    const files = {
-      'ctrlrun.yaml': '',
-      'ctrlrun.tools.yaml': '',
-      [CONTROL]: '',
-    };
-    const existing = Object.keys(files).filter((f) => existsSync(path.join(root, f)));
+    const targets = ['ctrlrun.yaml', 'ctrlrun.tools.yaml', CONTROL];
+    const existing = targets.filter((f) => existsSync(path.join(root, f)));
     if (existing.length > 0 && !args.force) {
       throw new UserError(
         `${existing.join(', ')} already exist${existing.length === 1 ? 's' : ''}; nothing was written. ` +
@@ -38,9 +34,11 @@ export const initCommand: CommandSpec<InitArgs> = {
 
     const scan = await scanRepo({ root, generatedModule: path.join(root, OUTPUT) });
     const plan = planActions(findTools(scan));
-    files['ctrlrun.yaml'] = renderPolicy(plan);
-    files['ctrlrun.tools.yaml'] = renderManifest(plan, { output: OUTPUT, control: CONTROL });
-    files[CONTROL] = renderControl();
+    const files: Record<string, string> = {
+      'ctrlrun.yaml': renderPolicy(plan),
+      'ctrlrun.tools.yaml': renderManifest(plan, { output: OUTPUT, control: CONTROL }),
+      [CONTROL]: renderControl(),
+    };
 
     for (const [rel, text] of Object.entries(files)) {
       const target = path.join(root, rel);
