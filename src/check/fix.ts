@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { runCodemod, writeAtomically } from '../codemod/index.js';
-import { treeState } from '../codemod/git.js';
+import { refuseDirtyTree, runCodemod, writeAtomically, writeChanges } from '../codemod/index.js';
 import { UserError } from '../diagnostics.js';
 import { renderGeneratedModule } from '../generate/index.js';
 import { loadProject, type Project } from '../manifest/load.js';
@@ -42,24 +41,10 @@ export async function applyFix(options: FixOptions, ctx: Pick<CliContext, 'cwd' 
     throw error;
   }
   const { manifest } = project;
-  if (!options.allowDirty) {
-    const state = treeState(manifest.root);
-    if (state.kind === 'dirty') {
-      const shown = state.files.slice(0, 10).join(', ') + (state.files.length > 10 ? `, and ${state.files.length - 10} more` : '');
-      throw new UserError(
-        `check --fix: the git tree has uncommitted changes to tracked files (${shown}).\n` +
-          'Commit or stash them first so the fix can be reviewed and reverted on its own, or pass --allow-dirty.',
-      );
-    }
-  }
+  if (!options.allowDirty) refuseDirtyTree(manifest.root, 'check --fix', 'fix');
   const paths = (options.paths ?? []).map((p) => path.resolve(options.cwd, p));
   const result = await runCodemod({ manifest, policy: project.policy, ...(paths.length > 0 ? { paths } : {}) });
-  const rewritten: string[] = [];
-  for (const change of result.changes) {
-    if (readFileSync(change.file, 'utf8') !== change.before) continue; // changed since analysed: leave it
-    writeAtomically(change.file, change.after);
-    rewritten.push(change.file);
-  }
+  const { written: rewritten } = writeChanges(result.changes); // a file changed since analysed is left alone
   const fixed: FixResult = { rewritten };
   try {
     const generated = renderGeneratedModule(project);

@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { UserError } from '../diagnostics.js';
 
 export type TreeState = { kind: 'clean' } | { kind: 'dirty'; files: string[] } | { kind: 'not-a-repo' };
 
@@ -15,4 +16,21 @@ export function treeState(dir: string): TreeState {
     .filter((l) => l.trim() !== '')
     .map((l) => l.slice(3));
   return files.length === 0 ? { kind: 'clean' } : { kind: 'dirty', files };
+}
+
+/**
+ * `--write` without `--allow-dirty`: throws a UserError (exit 2) naming the first changed files
+ * when `dir` has tracked changes; otherwise returns the state (`not-a-repo` included).
+ * `command` starts the message (`codemod`, `check --fix`); `work` names what is being protected.
+ */
+export function refuseDirtyTree(dir: string, command: string, work: string): TreeState {
+  const state = treeState(dir);
+  if (state.kind === 'dirty') {
+    const shown = state.files.slice(0, 10).join(', ') + (state.files.length > 10 ? `, and ${state.files.length - 10} more` : '');
+    throw new UserError(
+      `${command}: the git tree has uncommitted changes to tracked files (${shown}).\n` +
+        `Commit or stash them first so the ${work} can be reviewed and reverted on its own, or pass --allow-dirty.`,
+    );
+  }
+  return state;
 }

@@ -8,7 +8,8 @@ import { createModuleSettingsLookup } from './specifier.js';
 import type { CodemodFinding, CodemodResult, CodemodSummary, FileChange } from './types.js';
 
 export type { CodemodFinding, CodemodResult, CodemodSummary, FileChange } from './types.js';
-export { writeAtomically } from './write.js';
+export { writeAtomically, writeChanges } from './write.js';
+export { refuseDirtyTree } from './git.js';
 
 export interface CodemodOptions {
   manifest: Manifest;

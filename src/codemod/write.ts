@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import type { FileChange } from './types.js';
 
 /** Writes `text` to `file` atomically: a temp file in the same directory (same mode), then a rename. */
 export function writeAtomically(file: string, text: string): void {
@@ -22,4 +23,22 @@ export function writeAtomically(file: string, text: string): void {
     }
     throw error;
   }
+}
+
+/**
+ * Writes each change atomically, but only over a file that still holds the text that was analysed
+ * (fail closed on a race): such a file is left alone and listed in `changedOnDisk`.
+ */
+export function writeChanges(changes: readonly FileChange[]): { written: string[]; changedOnDisk: string[] } {
+  const written: string[] = [];
+  const changedOnDisk: string[] = [];
+  for (const change of changes) {
+    if (readFileSync(change.file, 'utf8') !== change.before) {
+      changedOnDisk.push(change.file);
+      continue;
+    }
+    writeAtomically(change.file, change.after);
+    written.push(change.file);
+  }
+  return { written, changedOnDisk };
 }

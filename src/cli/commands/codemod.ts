@@ -1,9 +1,8 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { createTwoFilesPatch } from 'diff';
 import pc from 'picocolors';
-import { runCodemod, writeAtomically, type CodemodFinding, type CodemodResult } from '../../codemod/index.js';
-import { treeState } from '../../codemod/git.js';
+import { refuseDirtyTree, runCodemod, writeChanges, type CodemodFinding, type CodemodResult } from '../../codemod/index.js';
 import { UserError } from '../../diagnostics.js';
 import { loadProject } from '../../manifest/load.js';
 import { progressLine } from '../progress.js';
@@ -56,14 +55,7 @@ export async function runCodemodCommand(args: CodemodArgs, ctx: CliContext): Pro
     throw new UserError(`codemod: no such file or directory: ${missing.map((p) => displayPath(p, ctx.cwd)).join(', ')}`);
   }
   if (args.write && !args.allowDirty) {
-    const state = treeState(manifest.root);
-    if (state.kind === 'dirty') {
-      const shown = state.files.slice(0, 10).join(', ') + (state.files.length > 10 ? `, and ${state.files.length - 10} more` : '');
-      throw new UserError(
-        `codemod: the git tree has uncommitted changes to tracked files (${shown}).\n` +
-          'Commit or stash them first so the rewrite can be reviewed and reverted on its own, or pass --allow-dirty.',
-      );
-    }
+    const state = refuseDirtyTree(manifest.root, 'codemod', 'rewrite');
     if (state.kind === 'not-a-repo' && !args.json) {
       ctx.stderr(`note: ${displayPath(manifest.root, ctx.cwd)} is not in a git work tree; the rewrite cannot be reviewed with git diff.\n`);
     }
@@ -73,19 +65,7 @@ export async function runCodemodCommand(args: CodemodArgs, ctx: CliContext): Pro
   const result = await runCodemod({ manifest, policy: project.policy, ...(paths.length > 0 ? { paths } : {}), ...(progress ? { onProgress: progress.update } : {}) });
   progress?.clear();
 
-  const written: string[] = [];
-  const changedOnDisk: string[] = [];
-  if (args.write) {
-    for (const change of result.changes) {
-      // Fail closed on a race: only replace what was analysed.
-      if (readFileSync(change.file, 'utf8') !== change.before) {
-        changedOnDisk.push(change.file);
-        continue;
-      }
-      writeAtomically(change.file, change.after);
-      written.push(change.file);
-    }
-  }
+  const { written, changedOnDisk } = args.write ? writeChanges(result.changes) : { written: [], changedOnDisk: [] };
   const generatedMissing = !existsSync(manifest.output);
   if (args.json) {
     ctx.stdout(`${JSON.stringify(jsonReport(result, ctx.cwd, args.write, written, changedOnDisk, generatedMissing ? manifest.output : undefined), null, 2)}\n`);
