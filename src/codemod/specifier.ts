@@ -62,6 +62,7 @@ export function relativeSpecifier(fromFile: string, target: string, settings: Mo
   const ext = path.extname(rel);
   const stem = rel.slice(0, rel.length - ext.length);
   if (settings.extension === 'ts') return rel;
-  if (settings.extension === 'none') return JS_OF[ext] || ext === '.js' ? stem : rel;
+  // Without extensions, only `.ts`/`.tsx`/`.js` are found by their stem: `.mts`/`.cts` keep their emitted `.mjs`/`.cjs`.
+  if (settings.extension === 'none' && (ext === '.ts' || ext === '.tsx' || ext === '.js')) return stem;
   return stem + (JS_OF[ext] ?? ext);
 }

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { createModuleSettingsLookup, relativeSpecifier } from '../codemod/specifier.js';
 import type { Diagnostic } from '../diagnostics.js';
 import { UserError } from '../diagnostics.js';
 import type { Project } from '../manifest/load.js';
@@ -9,7 +10,6 @@ import { VERSION } from '../version.js';
 import { crossCheck } from './crosscheck.js';
 import { findToolDeclarations, type ToolDeclaration } from './declarations.js';
 import { byCodeUnit, renderModuleText } from './render.js';
-import { extensionStyleFor, relativeSpecifier } from './specifier.js';
 
 export interface GeneratedModule {
   /** Absolute path the module is written to (the manifest's `output`). */
@@ -41,7 +41,8 @@ export function renderGeneratedModule(project: Project, options: RenderOptions =
   const tools: Record<string, string> = {};
   for (const t of manifest.tools) if (t.kind === 'function') tools[t.tool] = t.action;
   const policyPath = path.isAbsolute(policy.file) ? policy.file : manifest.policy;
-  const controlSpecifier = relativeSpecifier(output, manifest.control, extensionStyleFor(path.dirname(output), manifest.root));
+  // The codemod's own rule, so the control import and the `protectedTool` imports follow the same settings.
+  const controlSpecifier = relativeSpecifier(output, manifest.control, createModuleSettingsLookup(manifest.root)(path.dirname(output)));
   const text = renderModuleText({
     policy,
     policyFile: rel(manifest.root, policyPath),

@@ -1,7 +1,7 @@
 import { ts } from 'ts-morph';
 import { describe, expect, it } from 'vitest';
 import { fillTemplate, renderModuleText, type RenderInput } from '../../src/generate/render.js';
-import { relativeSpecifier, styleOf } from '../../src/generate/specifier.js';
+import { extensionFor, relativeSpecifier } from '../../src/codemod/specifier.js';
 import type { Policy } from '../../src/policy/types.js';
 import type { CompiledPolicy } from '../../src/runtime/types.js';
 import { policyOf, template } from './helpers.js';
@@ -120,16 +120,21 @@ describe('fillTemplate', () => {
   });
 });
 
-describe('control specifier', () => {
+describe('control specifier (the codemod\'s rule: one rule for both imports)', () => {
   it('follows the module resolution of the repo', () => {
-    expect(relativeSpecifier('/r/src/gen/out.ts', '/r/src/control.ts', 'js')).toBe('../control.js');
-    expect(relativeSpecifier('/r/src/out.ts', '/r/src/control.ts', 'none')).toBe('./control');
-    expect(relativeSpecifier('/r/src/out.ts', '/r/control.mts', 'js')).toBe('../control.mjs');
-    expect(relativeSpecifier('/r/out.ts', '/r/src/control.ts', 'ts')).toBe('./src/control.ts');
-    expect(styleOf({ module: ts.ModuleKind.NodeNext })).toBe('js');
-    expect(styleOf({ moduleResolution: ts.ModuleResolutionKind.Bundler })).toBe('js');
-    expect(styleOf({ module: ts.ModuleKind.CommonJS })).toBe('none');
-    expect(styleOf({ moduleResolution: ts.ModuleResolutionKind.Node10 })).toBe('none');
-    expect(styleOf({ allowImportingTsExtensions: true, moduleResolution: ts.ModuleResolutionKind.Bundler })).toBe('ts');
+    expect(relativeSpecifier('/r/src/gen/out.ts', '/r/src/control.ts', { extension: 'js' })).toBe('../control.js');
+    expect(relativeSpecifier('/r/src/out.ts', '/r/src/control.ts', { extension: 'none' })).toBe('./control');
+    expect(relativeSpecifier('/r/src/out.ts', '/r/control.mts', { extension: 'js' })).toBe('../control.mjs');
+    expect(relativeSpecifier('/r/out.ts', '/r/src/control.ts', { extension: 'ts' })).toBe('./src/control.ts');
+    expect(extensionFor({ module: ts.ModuleKind.NodeNext })).toBe('js');
+    expect(extensionFor({ module: ts.ModuleKind.CommonJS })).toBe('none');
+    expect(extensionFor({ moduleResolution: ts.ModuleResolutionKind.Node10 })).toBe('none');
+    expect(extensionFor({ allowImportingTsExtensions: true, moduleResolution: ts.ModuleResolutionKind.Bundler })).toBe('ts');
+  });
+  it('keeps `.mjs`/`.cjs` for a `.mts`/`.cts` control without extensions (its stem would not resolve)', () => {
+    expect(relativeSpecifier('/r/src/out.ts', '/r/src/control.mts', { extension: 'none' })).toBe('./control.mjs');
+    expect(relativeSpecifier('/r/src/out.ts', '/r/src/control.cts', { extension: 'none' })).toBe('./control.cjs');
+    expect(relativeSpecifier('/r/src/out.ts', '/r/src/control.mjs', { extension: 'none' })).toBe('./control.mjs');
+    expect(relativeSpecifier('/r/src/out.ts', '/r/src/control.js', { extension: 'none' })).toBe('./control');
   });
 });
