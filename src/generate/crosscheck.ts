@@ -5,6 +5,7 @@
  */
 import type { Diagnostic } from '../diagnostics.js';
 import type { Manifest, ManifestTool } from '../manifest/types.js';
+import { nearest } from '../policy/suggest.js';
 import type { Condition, Policy, PolicyAction, Scalar, SourceLocation, Template } from '../policy/types.js';
 import type { ToolDeclaration } from './declarations.js';
 import type { ToolParameter } from './params.js';
@@ -50,10 +51,10 @@ function checkDeclaration(action: PolicyAction, entry: FunctionTool, declaration
   }
   const params = new Map(result.parameters.map((p) => [p.name, p]));
   const declared = result.parameters.map((p) => p.name);
-  const declaredHere = (loc: SourceLocation): Diagnostic['related'] => ({
-    ...at(loc),
+  const declaredHere: Diagnostic['related'] = {
+    ...at(result.loc),
     message: `tool \`${entry.tool}\` declares its parameters here (${declared.length === 0 ? 'none' : declared.join(', ')})`,
-  });
+  };
 
   for (const rule of action.rules) {
     for (const c of rule.when) {
@@ -67,7 +68,7 @@ function checkDeclaration(action: PolicyAction, entry: FunctionTool, declaration
           path,
           message: `\`${c.key}\` tests the argument \`${c.arg}\`, which tool \`${entry.tool}\` does not have`,
           hint: suggestion(c.arg, declared),
-          related: declaredHere(result.loc),
+          related: declaredHere,
         });
         continue;
       }
@@ -92,7 +93,7 @@ function checkDeclaration(action: PolicyAction, entry: FunctionTool, declaration
 
   for (const [what, template] of [['effect', action.effect], ['resource', action.resource]] as const) {
     if (!template) continue;
-    out.push(...checkTemplate(what, template, action, entry, params, declared, result.loc));
+    out.push(...checkTemplate(what, template, action, entry, params, declared, declaredHere));
   }
   return out;
 }
@@ -104,7 +105,7 @@ function checkTemplate(
   entry: FunctionTool,
   params: Map<string, ToolParameter>,
   declared: string[],
-  declaredAt: SourceLocation,
+  declaredHere: Diagnostic['related'],
 ): Diagnostic[] {
   const out: Diagnostic[] = [];
   const seen = new Set<string>();
@@ -121,7 +122,7 @@ function checkTemplate(
         path,
         message: `the ${what} template's placeholder \`{${part.arg}}\` is not an argument of tool \`${entry.tool}\``,
         hint: suggestion(part.arg, declared),
-        related: { ...at(declaredAt), message: `tool \`${entry.tool}\` declares its parameters here (${declared.length === 0 ? 'none' : declared.join(', ')})` },
+        related: declaredHere,
       });
       continue;
     }
@@ -215,23 +216,8 @@ export function describe(p: Pick<ToolParameter, 'type' | 'enumValues'>): string 
 
 function suggestion(word: string, candidates: string[]): string {
   if (candidates.length === 0) return 'the tool declares no parameters';
-  const close = candidates
-    .map((c) => ({ c, d: distance(word.toLowerCase(), c.toLowerCase()) }))
-    .filter(({ d }) => d <= Math.max(2, Math.floor(word.length / 3)))
-    .sort((a, b) => a.d - b.d)[0];
-  return close ? `did you mean \`${close.c}\`?` : `its arguments are ${candidates.map((c) => `\`${c}\``).join(', ')}`;
-}
-
-function distance(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i += 1) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j += 1) {
-      row[j] = Math.min((row[j - 1] as number) + 1, (prev[j] as number) + 1, (prev[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    prev = row;
-  }
-  return prev[b.length] as number;
+  const close = nearest(word, candidates);
+  return close !== undefined ? `did you mean \`${close}\`?` : `its arguments are ${candidates.map((c) => `\`${c}\``).join(', ')}`;
 }
 
 function at(loc: SourceLocation): { file: string; line: number; column: number } {
