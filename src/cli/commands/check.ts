@@ -6,6 +6,7 @@ import { buildReport, formatReport, FORMATS, type Format } from '../../check/rep
 import type { Finding } from '../../check/types.js';
 import { progressLine } from '../progress.js';
 import type { CliContext, CommandSpec } from '../context.js';
+import { withProjectOptions } from '../project-options.js';
 import { applyFix } from '../../check/fix.js';
 
 export interface CheckArgs {
@@ -23,15 +24,13 @@ export const checkCommand: CommandSpec<CheckArgs> = {
   command: 'check [paths..]',
   describe: 'Lint the repo for open doors (CI): unprotected tools, sticky approvals, stale generated code',
   builder: (y) =>
-    y
+    withProjectOptions(y)
       .positional('paths', { type: 'string', array: true, describe: 'Files or directories to check (default: the whole repo)' })
       .option('format', { type: 'string', choices: FORMATS, default: 'text', describe: 'Output format' })
       .option('fail-on', { type: 'string', choices: ['error', 'warning'], default: 'error', describe: 'Exit 1 when a finding of this severity or above remains' })
       .option('fix', { type: 'boolean', default: false, describe: 'Apply the codemod (protect mapped tools) before checking' })
       .option('allow-dirty', { type: 'boolean', default: false, describe: 'With --fix: write even if the git tree has uncommitted changes' })
-      .option('max-findings', { type: 'number', describe: 'Report at most N findings (the exit code still counts all)' })
-      .option('manifest', { type: 'string', describe: 'Path of ctrlrun.tools.yaml (default: found upward from the working directory)' })
-      .option('policy', { type: 'string', describe: "Path of the policy (default: the manifest's `policy`)" }),
+      .option('max-findings', { type: 'number', describe: 'Report at most N findings (the exit code still counts all)' }),
   examples: [
     ['ctrlrun-gen check', 'Lint the whole repo; exit 1 on an error finding'],
     ['ctrlrun-gen check --format sarif > ctrlrun.sarif', 'SARIF 2.1.0 for GitHub code scanning'],

@@ -7,6 +7,7 @@ import { UserError } from '../../diagnostics.js';
 import { loadProject } from '../../manifest/load.js';
 import { progressLine } from '../progress.js';
 import type { CliContext, CommandSpec } from '../context.js';
+import { withProjectOptions } from '../project-options.js';
 import { displayPath } from '../format-diagnostics.js';
 
 export interface CodemodArgs {
@@ -25,13 +26,11 @@ export const codemodCommand: CommandSpec<CodemodArgs> = {
   command: 'codemod [paths..]',
   describe: "Rewrite the repo's SDK tool() calls to protectedTool() (a diff unless --write)",
   builder: (y) =>
-    y
+    withProjectOptions(y)
       .positional('paths', { type: 'string', array: true, describe: 'Files or directories to rewrite (default: the whole repo)' })
       .option('write', { type: 'boolean', default: false, describe: 'Write the files (atomically) instead of printing a diff' })
       .option('allow-dirty', { type: 'boolean', default: false, describe: 'With --write: proceed although the git tree has uncommitted changes' })
-      .option('json', { type: 'boolean', default: false, describe: 'Print the summary and findings as JSON' })
-      .option('manifest', { type: 'string', describe: 'Path of ctrlrun.tools.yaml (default: found upward from the working directory)' })
-      .option('policy', { type: 'string', describe: "Path of the policy (default: the manifest's `policy`)" }),
+      .option('json', { type: 'boolean', default: false, describe: 'Print the summary and findings as JSON' }),
   examples: [
     ['ctrlrun-gen codemod', 'Show the diff that would protect every mapped tool; nothing is written'],
     ['ctrlrun-gen codemod --write', 'Rewrite the files (the git tree must be clean)'],

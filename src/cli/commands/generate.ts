@@ -4,6 +4,7 @@ import { UserError } from '../../diagnostics.js';
 import { renderGeneratedModule } from '../../generate/index.js';
 import { loadProject } from '../../manifest/load.js';
 import type { CommandSpec } from '../context.js';
+import { withProjectOptions } from '../project-options.js';
 import { displayPath, formatDiagnostics } from '../format-diagnostics.js';
 
 interface GenerateArgs {
@@ -16,10 +17,8 @@ export const generateCommand: CommandSpec<GenerateArgs> = {
   command: 'generate',
   describe: 'Write the generated module of protected tools; --check exits 1 when it is stale',
   builder: (y) =>
-    y
-      .option('check', { type: 'boolean', default: false, describe: 'Write nothing; exit 1 if the file on disk differs from what would be written' })
-      .option('manifest', { type: 'string', describe: 'The tool manifest (default: ctrlrun.tools.yaml found upward from the working directory)' })
-      .option('policy', { type: 'string', describe: "The policy (default: the manifest's `policy`)" }),
+    withProjectOptions(y)
+      .option('check', { type: 'boolean', default: false, describe: 'Write nothing; exit 1 if the file on disk differs from what would be written' }),
   examples: [
     ['ctrlrun-gen generate', 'Compile ctrlrun.yaml and ctrlrun.tools.yaml into the module named by the manifest'],
     ['ctrlrun-gen generate --check', 'In CI: exit 1 if the generated module is stale'],
