@@ -161,7 +161,7 @@ function declarationsFromScan(project: Project, scans: FileScan[]): Map<string, 
   for (const name of names) found.set(name, []);
   if (names.size === 0) return found;
   const candidates = scans
-    .filter((s) => !s.parseError)
+    .filter((s) => !s.parseError && mayDeclare(s, names))
     .map((s) => s.file)
     .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   for (const rel of candidates) {
@@ -175,6 +175,19 @@ function declarationsFromScan(project: Project, scans: FileScan[]): Map<string, 
     for (const d of declarationsInSource(file, text, names)) found.get(d.name)?.push(d);
   }
   return found;
+}
+
+/**
+ * Whether `declarationsInSource` can find anything in this scanned file, so that only such files
+ * are read and parsed again: an SDK `tool()` with a mapped literal name, or a `protectedTool` the
+ * generator's own scan (no repo root, so any relative specifier counts) could see.
+ */
+function mayDeclare(scan: FileScan, names: ReadonlySet<string>): boolean {
+  if (scan.sdkToolCalls.some((c) => c.name !== undefined && names.has(c.name))) return true;
+  if (scan.protectedToolCalls.length > 0) return true;
+  return (scan.moduleImports ?? []).some(
+    (i) => (i.module.startsWith('./') || i.module.startsWith('../')) && (i.namespaceName !== undefined || i.named.some((n) => n.imported === 'protectedTool')),
+  );
 }
 
 function staleOrConfigFindings(project: Project, relative: (file: string) => string, declarations?: Map<string, ToolDeclaration[]>): Finding[] {
