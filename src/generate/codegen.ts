@@ -94,8 +94,11 @@ function argVariables(args: string[]): Map<string, string> {
   return names;
 }
 
-/** The boolean expression of one `when` entry over the variable `v` holding the argument. */
-function conditionExpression(c: Condition, v: string, helpers: Set<Helper>): string {
+/**
+ * One `when` entry over the variable `v` holding the argument: the type test it needs (if any) and
+ * the comparison that holds only after it. The caller emits each type test once per rule.
+ */
+function conditionParts(c: Condition, v: string, helpers: Set<Helper>): { guard?: string; test: string } {
   const typeTest = (value: Scalar): string => {
     if (typeof value === 'string') return `typeof ${v} === 'string'`;
     if (typeof value === 'boolean') return `typeof ${v} === 'boolean'`;
@@ -105,14 +108,14 @@ function conditionExpression(c: Condition, v: string, helpers: Set<Helper>): str
   switch (c.op) {
     case 'eq':
       // Strict equality with a string, boolean or safe integer holds only for that same-type value.
-      return `${v} === ${scalar(c.value as Scalar)}`;
+      return { test: `${v} === ${scalar(c.value as Scalar)}` };
     case 'neq':
-      return `${typeTest(c.value as Scalar)} && ${v} !== ${scalar(c.value as Scalar)}`;
+      return { guard: typeTest(c.value as Scalar), test: `${v} !== ${scalar(c.value as Scalar)}` };
     case 'in': {
       const values = c.value as Scalar[];
-      if (values.length === 0) return 'false';
-      if (values.length === 1) return `${v} === ${scalar(values[0] as Scalar)}`;
-      return `(${values.map((x) => `${v} === ${scalar(x)}`).join(' || ')})`;
+      if (values.length === 0) return { test: 'false' };
+      if (values.length === 1) return { test: `${v} === ${scalar(values[0] as Scalar)}` };
+      return { test: `(${values.map((x) => `${v} === ${scalar(x)}`).join(' || ')})` };
     }
     case 'lt':
     case 'lte':
@@ -120,9 +123,20 @@ function conditionExpression(c: Condition, v: string, helpers: Set<Helper>): str
     case 'gte': {
       helpers.add('isInt');
       const op = { lt: '<', lte: '<=', gt: '>', gte: '>=' }[c.op];
-      return `isInt(${v}) && ${v} ${op} ${scalar(c.value as Scalar)}`;
+      return { guard: `isInt(${v})`, test: `${v} ${op} ${scalar(c.value as Scalar)}` };
     }
   }
+}
+
+/** A rule's entries as `&&` operands, each type test once (the first entry that needs it carries it). */
+function ruleTests(when: Condition[], vars: Map<string, string>, helpers: Set<Helper>): string[] {
+  const guarded = new Set<string>();
+  return when.map((c) => {
+    const { guard, test } = conditionParts(c, vars.get(c.arg) as string, helpers);
+    if (guard === undefined || guarded.has(guard)) return test;
+    guarded.add(guard);
+    return `${guard} && ${test}`;
+  });
 }
 
 function decisionLiteral(decision: string, rule: number | null, reason: string): string {
@@ -156,7 +170,7 @@ export function compileDecision(action: PolicyAction, name: string, policyFile: 
       exhaustive = true;
       break;
     }
-    const tests = rule.when.map((c) => conditionExpression(c, vars.get(c.arg) as string, helpers));
+    const tests = ruleTests(rule.when, vars, helpers);
     lines.push(`  // rules[${rule.index}] (${where}): ${commentText(rule.when.map((c) => c.key).join(', '))}`);
     const oneLine = `  if (${tests.join(' && ')}) {`;
     if (oneLine.length <= LINE_WIDTH) {

@@ -46,6 +46,27 @@ describe('renderModuleText', () => {
     expect(one.endsWith('});\n') || one.endsWith(');\n')).toBe(true);
   });
 
+  it('tests an argument\'s type once per rule, however many entries compare it', () => {
+    const p = policyOf({
+      'pay.refund': {
+        rules: [
+          { when: { amount_gte: 1, amount_lte: 100, amount_neq: 7, currency_neq: 'x', currency_in: ['eur', 'usd'] }, decision: 'allow' },
+          { when: { amount_gt: 100 }, decision: 'approve' },
+        ],
+      },
+    });
+    const text = renderModuleText(input(p));
+    const rules = text.split('// rules[').slice(1);
+    expect(rules[0]!.match(/isInt\(\$amount\)/g)).toHaveLength(1);
+    expect(rules[0]!.match(/typeof \$currency === 'string'/g)).toHaveLength(1);
+    expect(rules[1]!.match(/isInt\(\$amount\)/g)).toHaveLength(1);
+    const decide = evaluateModule(text).actions['pay.refund']!.decide;
+    expect(decide({ amount: 50, currency: 'eur' }).rule).toBe(0);
+    expect(decide({ amount: 7, currency: 'eur' }).rule).toBe(null);
+    expect(decide({ amount: 50.5, currency: 'eur' }).rule).toBe(null);
+    expect(decide({ amount: 101 }).rule).toBe(1);
+  });
+
   it('gives clashing action ids distinct function names, each bound to its own action', () => {
     const p = policyOf({ 'a.b': { decision: 'allow' }, 'a-b': { decision: 'deny' }, a_b: { decision: 'approve' } });
     const text = renderModuleText(input(p));
