@@ -3,6 +3,7 @@ import { canonicalJson } from './canonical.js';
 import { ApprovalMismatch, CtrlrunError } from './errors.js';
 import {
   appendReceipt,
+  approversOf,
   argsHashOf,
   decide,
   INTERNALS,
@@ -337,9 +338,6 @@ export function refusal(action: string, why: string): string {
   return `The call to ${action} was refused (${why}). It did not run and must not be retried; tell the user it was refused.`;
 }
 
-function approversOf(request: ApprovalRequest): string[] {
-  return request.answers.filter((a) => a.decision === 'approve').map((a) => a.approver);
-}
 
 function requireApprover(approver: unknown): void {
   if (typeof approver !== 'string' || approver.length === 0) throw new CtrlrunError('ctrlrun: an answer needs `approver`, a non-empty string naming who answers.');

@@ -1,7 +1,7 @@
 import type { RunContext } from '@openai/agents';
 import { canonicalHash } from './canonical.js';
 import { CtrlrunError } from './errors.js';
-import type { CompiledAction, CompiledPolicy, DecisionResult, ReceiptBody, Store } from './types.js';
+import type { ApprovalRequest, CompiledAction, CompiledPolicy, DecisionResult, ReceiptBody, Store } from './types.js';
 
 /** Who the run acts for: from the run's context (the operator's code), never from the model. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -104,6 +104,11 @@ export async function appendReceipt(internals: ControlInternals, policy: Compile
     environment: internals.environment ?? policy.environment ?? null,
     ...fields,
   });
+}
+
+/** Who said yes to a request, in answer order (the stores refuse a second answer from one approver). */
+export function approversOf(request: Pick<ApprovalRequest, 'answers'>): string[] {
+  return request.answers.filter((a) => a.decision === 'approve').map((a) => a.approver);
 }
 
 export function describeError(error: unknown): string {

@@ -1,3 +1,4 @@
+import { approversOf } from './internals.js';
 import { GENESIS_HASH, receiptHash } from './receipts-hash.js';
 import type {
   AddAnswerResult,
@@ -62,15 +63,9 @@ export function memoryStore(): Store {
       if (!request) return { outcome: 'unknown' };
       const outcome = answerOutcome(request, answer);
       if (outcome !== 'recorded') return { outcome, request: copy(request) };
-      request.answers.push(copy(answer));
-      if (answer.decision === 'reject') {
-        request.state = 'rejected';
-        request.decidedAt = answer.at;
-      } else if (approvingCount(request) >= request.approvalsRequired) {
-        request.state = 'approved';
-        request.decidedAt = answer.at;
-      }
-      return { outcome: 'recorded', request: copy(request) };
+      const next = withAnswer(request, answer);
+      requests.set(callId, next);
+      return { outcome: 'recorded', request: copy(next) };
     },
 
     async claimApproval(callId: string, now: number): Promise<ClaimResult> {
@@ -164,8 +159,14 @@ export function answerOutcome(
   return 'recorded';
 }
 
-function approvingCount(request: ApprovalRequest): number {
-  return new Set(request.answers.filter((a) => a.decision === 'approve').map((a) => a.approver)).size;
+/** Applies a recorded answer to a request (a copy): a no rejects it; enough distinct yeses approve it. */
+export function withAnswer(request: ApprovalRequest, answer: ApprovalAnswer): ApprovalRequest {
+  const next: ApprovalRequest = { ...request, answers: [...request.answers, { ...answer }] };
+  if (answer.decision === 'reject' || new Set(approversOf(next)).size >= next.approvalsRequired) {
+    next.state = answer.decision === 'reject' ? 'rejected' : 'approved';
+    next.decidedAt = answer.at;
+  }
+  return next;
 }
 
 /** The reservation table of `Store.reserveEffect`. `next` is the record to write, if any. */

@@ -13,6 +13,7 @@ import { refusal, type Control } from './control.js';
 import { ActionDenied, AmbiguousEffect, ApprovalMismatch, CtrlrunError, DuplicateEffect, NotExecuted } from './errors.js';
 import {
   appendReceipt,
+  approversOf,
   argsHashOf,
   decide,
   describeError,
@@ -24,7 +25,7 @@ import {
   sdkToolName,
   type ControlInternals,
 } from './internals.js';
-import type { ApprovalRequest, CompiledAction, CompiledPolicy, DecisionResult } from './types.js';
+import type { CompiledAction, CompiledPolicy, DecisionResult } from './types.js';
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
@@ -413,9 +414,6 @@ function templatesResolve(compiled: CompiledAction | undefined, input: unknown):
   return unresolvedTemplate(compiled, input) === null;
 }
 
-function approversOf(request: ApprovalRequest): string[] {
-  return request.answers.filter((a) => a.decision === 'approve').map((a) => a.approver);
-}
 
 function ambiguousText(action: string, key: string, why: string): string {
   return `ctrlrun: ${action} did not run: whether effect ${key} happened is unknown (${why}). An operator must check and resolve it: ctrlrun-gen effects resolve ${key} --committed|--failed.`;

@@ -1,4 +1,4 @@
-import { answerOutcome, canResolve, canSettle, reserveTransition } from '../memory-store.js';
+import { answerOutcome, canResolve, canSettle, reserveTransition, withAnswer } from '../memory-store.js';
 import { GENESIS_HASH, receiptHash } from '../receipts-hash.js';
 import type {
   AddAnswerResult,
@@ -24,7 +24,6 @@ import {
   effectFromRow,
   effectToValues,
   receiptFromRow,
-  withAnswer,
   type ApprovalRow,
   type EffectRow,
   type ReceiptRow,

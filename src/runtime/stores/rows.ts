@@ -106,19 +106,3 @@ export function effectToValues(e: EffectRecord): unknown[] {
 export function receiptFromRow(row: ReceiptRow): Receipt {
   return JSON.parse(row.receipt) as Receipt;
 }
-
-/** Applies a recorded answer to a request (the same rule as the memory store). */
-export function withAnswer(request: ApprovalRequest, answer: ApprovalAnswer): ApprovalRequest {
-  const next: ApprovalRequest = { ...request, answers: [...request.answers, { ...answer }] };
-  if (answer.decision === 'reject') {
-    next.state = 'rejected';
-    next.decidedAt = answer.at;
-  } else {
-    const approvers = new Set(next.answers.filter((a) => a.decision === 'approve').map((a) => a.approver));
-    if (approvers.size >= next.approvalsRequired) {
-      next.state = 'approved';
-      next.decidedAt = answer.at;
-    }
-  }
-  return next;
-}

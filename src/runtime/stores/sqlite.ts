@@ -2,7 +2,7 @@ import { closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
-import { answerOutcome, canResolve, canSettle, reserveTransition } from '../memory-store.js';
+import { answerOutcome, canResolve, canSettle, reserveTransition, withAnswer } from '../memory-store.js';
 import { GENESIS_HASH, receiptHash } from '../receipts-hash.js';
 import type {
   AddAnswerResult,
@@ -28,7 +28,6 @@ import {
   effectFromRow,
   effectToValues,
   receiptFromRow,
-  withAnswer,
   type ApprovalRow,
   type EffectRow,
   type ReceiptRow,
