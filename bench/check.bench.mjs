@@ -1,11 +1,10 @@
 // `check` on a generated repo of 3,000 files, 2% of them using the SDK, against the time to parse
 // every file with TypeScript's own parser in the same run. Goal (issue 5): ratio <= 0.3.
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
-import { ts } from 'ts-morph';
+import { generateRepo, parseEveryFile } from './lib/repo.mjs';
 
 const FILES = 3000;
 const SDK_SHARE = 0.02;
@@ -89,37 +88,21 @@ export const agent${i} = new Agent({ name: 'Agent ${i}', tools: [lookup${i}, ref
 }
 
 export function makeRepo() {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'ctrlrun-check-bench-'));
-  const sdkEvery = Math.round(1 / SDK_SHARE);
-  const files = [];
-  for (let i = 0; i < FILES; i++) {
-    const sub = path.join('src', `area-${i % 30}`);
-    mkdirSync(path.join(dir, sub), { recursive: true });
-    const rel = path.join(sub, `module-${i}.ts`);
-    writeFileSync(path.join(dir, rel), i % sdkEvery === 0 ? sdkFile(i) : plainFile(i));
-    files.push(path.join(dir, rel));
-  }
-  writeFileSync(
-    path.join(dir, 'ctrlrun.yaml'),
-    'schema: ctrlrun.policy/v6\nactions:\n  records.read:\n    decision: allow\n  stripe.refund:\n    effect: "refund:{payment_id}"\n    rules:\n      - when: { amount_lte: 10000 }\n        decision: allow\n      - decision: approve\n',
-  );
-  writeFileSync(
-    path.join(dir, 'ctrlrun.tools.yaml'),
-    'schema: ctrlrun.tools/v1\npolicy: ctrlrun.yaml\noutput: src/ctrlrun.generated.ts\ncontrol: src/ctrlrun.control.ts\ntools:\n  - tool: lookup_0\n    action: records.read\n  - tool: refund_0\n    action: stripe.refund\n',
-  );
-  writeFileSync(path.join(dir, 'src/ctrlrun.control.ts'), 'export default {};\n');
-  return { dir, files };
-}
-
-function parseAll(files) {
-  const t0 = performance.now();
-  let nodes = 0;
-  for (const f of files) {
-    const text = readFileSync(f, 'utf8');
-    const sf = ts.createSourceFile(f, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
-    nodes += sf.statements.length;
-  }
-  return { ms: performance.now() - t0, nodes };
+  return generateRepo({
+    prefix: 'ctrlrun-check-bench-',
+    count: FILES,
+    sdkShare: SDK_SHARE,
+    pathOf: (i) => path.join('src', `area-${i % 30}`, `module-${i}.ts`),
+    plainFile,
+    sdkFile,
+    extra: {
+      'ctrlrun.yaml':
+        'schema: ctrlrun.policy/v6\nactions:\n  records.read:\n    decision: allow\n  stripe.refund:\n    effect: "refund:{payment_id}"\n    rules:\n      - when: { amount_lte: 10000 }\n        decision: allow\n      - decision: approve\n',
+      'ctrlrun.tools.yaml':
+        'schema: ctrlrun.tools/v1\npolicy: ctrlrun.yaml\noutput: src/ctrlrun.generated.ts\ncontrol: src/ctrlrun.control.ts\ntools:\n  - tool: lookup_0\n    action: records.read\n  - tool: refund_0\n    action: stripe.refund\n',
+      'src/ctrlrun.control.ts': 'export default {};\n',
+    },
+  });
 }
 
 async function checkOnce(dir) {
@@ -134,12 +117,12 @@ export async function run() {
   const { dir, files } = makeRepo();
   try {
     // Warm both paths once (module loading, JIT), then alternate.
-    parseAll(files);
+    parseEveryFile(files);
     const warm = await checkOnce(dir);
     const parseMs = [];
     const checkMs = [];
     for (let r = 0; r < ROUNDS; r++) {
-      parseMs.push(parseAll(files).ms);
+      parseMs.push(parseEveryFile(files).ms);
       checkMs.push((await checkOnce(dir)).ms);
     }
     const p = median(parseMs);

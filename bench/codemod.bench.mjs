@@ -1,12 +1,11 @@
 // The codemod's dry run over a large generated repo (3,000 files, 2% using the SDK) and over
 // fixtures/refund-desk: files/s and peak memory, against parsing every file with TypeScript
 // (no text prefilter) in the same run. Imports from dist/ (npm run bench builds first).
-import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
-import { ts } from 'ts-morph';
+import { generateRepo, parseEveryFile } from './lib/repo.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const { runCodemod } = await import(path.join(ROOT, 'dist/codemod/index.js'));
@@ -52,24 +51,22 @@ function sdkFile(i) {
 }
 
 export function makeRepo() {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'ctrlrun-codemod-bench-'));
-  writeFileSync(
-    path.join(dir, 'ctrlrun.yaml'),
-    'schema: ctrlrun.policy/v6\nactions:\n  stripe.refund:\n    rules:\n      - when: { amount_lte: 10000 }\n        decision: allow\n      - decision: approve\n  stripe.charge.read:\n    decision: allow\n',
-  );
-  writeFileSync(
-    path.join(dir, 'ctrlrun.tools.yaml'),
-    'schema: ctrlrun.tools/v1\npolicy: ctrlrun.yaml\noutput: src/ctrlrun.generated.ts\ncontrol: src/ctrlrun.control.ts\ntools:\n  - tool: refund\n    action: stripe.refund\n  - tool: lookup_charge\n    action: stripe.charge.read\n',
-  );
-  writeFileSync(path.join(dir, 'tsconfig.json'), '{ "compilerOptions": { "module": "NodeNext", "moduleResolution": "NodeNext", "strict": true } }\n');
-  writeFileSync(path.join(dir, '.gitignore'), 'dist/\n');
-  const every = Math.round(1 / SDK_SHARE);
-  for (let i = 0; i < FILES; i++) {
-    const sub = path.join(dir, 'src', `pkg${i % 30}`, `mod${i % 5}`);
-    mkdirSync(sub, { recursive: true });
-    writeFileSync(path.join(sub, `file${i}.ts`), i % every === 0 ? sdkFile(i) : plainFile(i));
-  }
-  return dir;
+  return generateRepo({
+    prefix: 'ctrlrun-codemod-bench-',
+    count: FILES,
+    sdkShare: SDK_SHARE,
+    pathOf: (i) => path.join('src', `pkg${i % 30}`, `mod${i % 5}`, `file${i}.ts`),
+    plainFile,
+    sdkFile,
+    extra: {
+      'ctrlrun.yaml':
+        'schema: ctrlrun.policy/v6\nactions:\n  stripe.refund:\n    rules:\n      - when: { amount_lte: 10000 }\n        decision: allow\n      - decision: approve\n  stripe.charge.read:\n    decision: allow\n',
+      'ctrlrun.tools.yaml':
+        'schema: ctrlrun.tools/v1\npolicy: ctrlrun.yaml\noutput: src/ctrlrun.generated.ts\ncontrol: src/ctrlrun.control.ts\ntools:\n  - tool: refund\n    action: stripe.refund\n  - tool: lookup_charge\n    action: stripe.charge.read\n',
+      'tsconfig.json': '{ "compilerOptions": { "module": "NodeNext", "moduleResolution": "NodeNext", "strict": true } }\n',
+      '.gitignore': 'dist/\n',
+    },
+  }).dir;
 }
 
 /** Runs `fn` while sampling RSS every 5 ms; returns its result, the time and the peak RSS seen. */
@@ -93,13 +90,7 @@ async function codemodDryRun(dir) {
 
 /** The baseline: list the same files, then parse every one with TypeScript (no prefilter). */
 async function parseEverything(dir) {
-  const files = await listSourceFiles({ root: dir });
-  let nodes = 0;
-  for (const f of files) {
-    const sf = ts.createSourceFile(f, readFileSync(f, 'utf8'), ts.ScriptTarget.Latest, false, ts.ScriptKind.TS);
-    nodes += sf.statements.length;
-  }
-  return { files: files.length, nodes };
+  return parseEveryFile(await listSourceFiles({ root: dir }));
 }
 
 function median(runs) {
