@@ -3,10 +3,10 @@ import path from 'node:path';
 import { isMap, type Node } from 'yaml';
 import { type Diagnostic, UserError } from '../diagnostics.js';
 import { ID_MAX_LENGTH, ID_PATTERN } from '../policy/grammar.js';
-import { internalError, type LoadResult, loadPolicyFile, readTextFile } from '../policy/load.js';
+import { loadPolicyFile, readTextFile } from '../policy/load.js';
 import { didYouMean, nearest } from '../policy/suggest.js';
 import type { Policy, SourceLocation } from '../policy/types.js';
-import { describeKind, DocumentRefused, type Entry, YamlReader } from '../policy/yaml-reader.js';
+import { describeKind, type Entry, type LoadResult, readDocument, type YamlReader } from '../policy/yaml-reader.js';
 import type { Manifest, ManifestTool } from './types.js';
 
 export const MANIFEST_FILE = 'ctrlrun.tools.yaml';
@@ -46,19 +46,9 @@ export function parseManifest(text: string, file: string): LoadResult<Manifest> 
 
 function readManifest(text: string, file: string): { result: LoadResult<Manifest>; locs: ManifestLocations } {
   const locs: ManifestLocations = { actions: [] };
-  let opened: YamlReader | undefined;
-  try {
-    const { reader, root } = YamlReader.open(text, file, { maxBytes: MAX_MANIFEST_BYTES, what: 'manifest', firstKeyHint: `schema: ${MANIFEST_SCHEMA}` });
-    opened = reader;
-    if (root === undefined) return { result: { diagnostics: reader.sortedDiagnostics(), source: text }, locs };
-    const manifest = new ManifestReader(reader, path.resolve(file), locs).read(root);
-    const diagnostics = reader.sortedDiagnostics();
-    if (manifest === undefined || reader.errorCount > 0) return { result: { diagnostics, source: text }, locs };
-    return { result: { value: manifest, diagnostics, source: text }, locs };
-  } catch (error) {
-    if (error instanceof DocumentRefused && opened) return { result: { diagnostics: opened.sortedDiagnostics(), source: text }, locs };
-    return { result: { diagnostics: [internalError(file, error)], source: text }, locs };
-  }
+  const options = { maxBytes: MAX_MANIFEST_BYTES, what: 'manifest', firstKeyHint: `schema: ${MANIFEST_SCHEMA}` };
+  const result = readDocument(text, file, options, (reader, root) => new ManifestReader(reader, path.resolve(file), locs).read(root));
+  return { result, locs };
 }
 
 class ManifestReader {

@@ -24,37 +24,22 @@ import {
 import { policyHash } from './hash.js';
 import { didYouMean, nearest } from './suggest.js';
 import type { Condition, Decision, Policy, PolicyAction, PolicyControl, Rule, Scalar, Template } from './types.js';
-import { describeKind, DocumentRefused, type Entry, YamlReader } from './yaml-reader.js';
+import { describeKind, type Entry, type LoadResult, readDocument, type YamlReader } from './yaml-reader.js';
 
 export { policyHash, policyHashInput } from './hash.js';
-
-/** The result of loading a YAML file: a value when there are no errors, and every diagnostic found. */
-export interface LoadResult<T> {
-  value?: T;
-  diagnostics: Diagnostic[];
-  /** The file's text (for code frames). */
-  source: string;
-}
+export type { LoadResult } from './yaml-reader.js';
 
 /** Policies larger than this are refused before parsing (a hand-written policy is a few KiB). */
 export const MAX_POLICY_BYTES = 256 * 1024;
 
 /** Pure: parses and checks `ctrlrun.yaml` text. Never throws for any input text. */
 export function parsePolicy(text: string, file: string): LoadResult<Policy> {
-  let opened: YamlReader | undefined;
-  try {
-    const { reader, root } = YamlReader.open(text, file, { maxBytes: MAX_POLICY_BYTES, what: 'policy', firstKeyHint: `schema: ${POLICY_SCHEMA_PREFIX}${LATEST_POLICY_VERSION}` });
-    opened = reader;
-    if (root === undefined) return { diagnostics: reader.sortedDiagnostics(), source: text };
+  const options = { maxBytes: MAX_POLICY_BYTES, what: 'policy', firstKeyHint: `schema: ${POLICY_SCHEMA_PREFIX}${LATEST_POLICY_VERSION}` };
+  return readDocument(text, file, options, (reader, root) => {
     const draft = new PolicyReader(reader).read(root);
-    const diagnostics = reader.sortedDiagnostics();
-    if (draft === undefined || reader.errorCount > 0) return { diagnostics, source: text };
-    const policy: Policy = { ...draft, hash: policyHash(draft), file };
-    return { value: policy, diagnostics, source: text };
-  } catch (error) {
-    if (error instanceof DocumentRefused && opened) return { diagnostics: opened.sortedDiagnostics(), source: text };
-    return { diagnostics: [internalError(file, error)], source: text };
-  }
+    if (draft === undefined || reader.errorCount > 0) return undefined;
+    return { ...draft, hash: policyHash(draft), file };
+  });
 }
 
 /** Reads and parses a policy file; a missing/unreadable file is a diagnostic, not a throw. */
@@ -79,11 +64,6 @@ export function readTextFile(file: string, what: string, maxBytes: number): { te
     if (code === 'ENOENT') return fail(`the ${what} file does not exist`, 'file-not-found', `create it with \`ctrlrun-gen init\`, or point at it with --${what}`);
     return fail(`cannot read the ${what}: ${(error as Error).message}`, 'unreadable', 'check the file\'s permissions');
   }
-}
-
-export function internalError(file: string, error: unknown): Diagnostic {
-  const message = error instanceof Error ? error.message : String(error);
-  return { severity: 'error', file, line: 1, column: 1, code: 'internal', message: `internal error while reading the file: ${message}`, hint: 'please report this with the file attached' };
 }
 
 type PolicyDraft = Omit<Policy, 'hash' | 'file'>;

@@ -81,6 +81,47 @@ export class DocumentRefused extends Error {
   }
 }
 
+/** The result of loading a YAML file: a value when there are no errors, and every diagnostic found. */
+export interface LoadResult<T> {
+  value?: T;
+  diagnostics: Diagnostic[];
+  /** The file's text (for code frames). */
+  source: string;
+}
+
+export interface OpenOptions {
+  maxBytes: number;
+  /** `policy` or `manifest`, for messages. */
+  what: string;
+  /** The first line to suggest for an empty file. */
+  firstKeyHint: string;
+}
+
+/**
+ * Opens `text` and hands its root to `read`, which reports through the reader. The value is kept
+ * only when nothing was reported as an error. Never throws: an alias bomb ends with what was
+ * reported; anything else unexpected becomes an `internal` diagnostic.
+ */
+export function readDocument<T>(text: string, file: string, options: OpenOptions, read: (reader: YamlReader, root: Node) => T | undefined): LoadResult<T> {
+  let opened: YamlReader | undefined;
+  try {
+    const { reader, root } = YamlReader.open(text, file, options);
+    opened = reader;
+    const value = root === undefined ? undefined : read(reader, root);
+    const diagnostics = reader.sortedDiagnostics();
+    if (value === undefined || reader.errorCount > 0) return { diagnostics, source: text };
+    return { value, diagnostics, source: text };
+  } catch (error) {
+    if (error instanceof DocumentRefused && opened) return { diagnostics: opened.sortedDiagnostics(), source: text };
+    return { diagnostics: [internalError(file, error)], source: text };
+  }
+}
+
+export function internalError(file: string, error: unknown): Diagnostic {
+  const message = error instanceof Error ? error.message : String(error);
+  return { severity: 'error', file, line: 1, column: 1, code: 'internal', message: `internal error while reading the file: ${message}`, hint: 'please report this with the file attached' };
+}
+
 export class YamlReader {
   readonly diagnostics: Diagnostic[] = [];
   private readonly aliasTargets = new Map<Alias, Node | undefined>();
@@ -102,7 +143,7 @@ export class YamlReader {
    * Parses `text` as exactly one YAML 1.2 document. Returns the reader (holding any diagnostics)
    * and the root node when the YAML itself is well-formed and not empty.
    */
-  static open(text: string, file: string, options: { maxBytes: number; what: string; firstKeyHint: string }): { reader: YamlReader; root?: Node } {
+  static open(text: string, file: string, options: OpenOptions): { reader: YamlReader; root?: Node } {
     const lineCounter = new LineCounter();
     const reader = new YamlReader(file, text, lineCounter, options.what);
     const bytes = Buffer.byteLength(text, 'utf8');
