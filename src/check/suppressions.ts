@@ -1,6 +1,6 @@
 import type { SuppressionComment } from '../scan/types.js';
 import { RULE_IDS } from './meta.js';
-import { nearest } from './rules/nearest.js';
+import { nearest } from '../policy/suggest.js';
 import { findingAt } from './rules/finding.js';
 import type { Finding } from './types.js';
 

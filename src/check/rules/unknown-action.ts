@@ -1,7 +1,7 @@
 import type { FileScan } from '../../scan/types.js';
 import type { Finding, ProjectContext } from '../types.js';
 import { findingAt, quote } from './finding.js';
-import { nearest } from './nearest.js';
+import { nearest } from '../../policy/suggest.js';
 
 /**
  * `unknown-action`: `protectedTool('<x>')` where `<x>` is not an action of the policy (or not a
