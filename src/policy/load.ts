@@ -1,6 +1,6 @@
 import { readFileSync, statSync } from 'node:fs';
 import { isMap, type Node } from 'yaml';
-import type { Diagnostic } from '../diagnostics.js';
+import { type Diagnostic, UserError } from '../diagnostics.js';
 import {
   ACTION_KEYS,
   APPROVALS_REQUIRED_MAX,
@@ -47,6 +47,16 @@ export function loadPolicyFile(file: string): LoadResult<Policy> {
   const read = readTextFile(file, 'policy', MAX_POLICY_BYTES);
   if ('diagnostic' in read) return { diagnostics: [read.diagnostic], source: '' };
   return parsePolicy(read.text, file);
+}
+
+/** A policy file for a command that cannot go on without it: `UserError` carrying every diagnostic on any error. */
+export function loadPolicyOrThrow(file: string): { policy: Policy; source: string; warnings: Diagnostic[] } {
+  const loaded = loadPolicyFile(file);
+  const errors = loaded.diagnostics.filter((d) => d.severity === 'error');
+  if (errors.length > 0 || loaded.value === undefined) {
+    throw new UserError(`${errors.length} error${errors.length === 1 ? '' : 's'} in the policy`, loaded.diagnostics);
+  }
+  return { policy: loaded.value, source: loaded.source, warnings: loaded.diagnostics.filter((d) => d.severity === 'warning') };
 }
 
 /** Reads a small text file; a missing, unreadable or oversized file is a diagnostic. */

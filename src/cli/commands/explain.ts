@@ -4,7 +4,7 @@ import pc from 'picocolors';
 import { UserError } from '../../diagnostics.js';
 import { findManifest, loadProject, MANIFEST_FILE } from '../../manifest/load.js';
 import { argumentOf, type ConditionTrace, evaluate, type Explanation, isComparable } from '../../policy/evaluate.js';
-import { loadPolicyFile } from '../../policy/load.js';
+import { loadPolicyOrThrow } from '../../policy/load.js';
 import { didYouMean } from '../../policy/suggest.js';
 import type { Policy } from '../../policy/types.js';
 import type { CliContext, CommandSpec } from '../context.js';
@@ -62,10 +62,7 @@ function loadPolicyForExplain(args: ExplainArgs, ctx: CliContext): { policy: Pol
   if (file === undefined) {
     throw new UserError(`no ${MANIFEST_FILE} found in ${ctx.cwd} or any directory above it, and no ctrlrun.yaml here; pass --policy or --manifest`);
   }
-  const loaded = loadPolicyFile(file);
-  const errors = loaded.diagnostics.filter((d) => d.severity === 'error');
-  if (errors.length > 0 || loaded.value === undefined) throw new UserError(`${errors.length} error${errors.length === 1 ? '' : 's'} in the policy`, loaded.diagnostics);
-  return { policy: loaded.value, source: loaded.source };
+  return loadPolicyOrThrow(file);
 }
 
 /** Why an entry did not hold, when the reason is the argument itself rather than the comparison. */

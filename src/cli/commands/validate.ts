@@ -1,7 +1,6 @@
 import path from 'node:path';
-import { UserError } from '../../diagnostics.js';
 import { findManifest, loadProject, MANIFEST_FILE } from '../../manifest/load.js';
-import { loadPolicyFile } from '../../policy/load.js';
+import { loadPolicyOrThrow } from '../../policy/load.js';
 import type { Policy } from '../../policy/types.js';
 import type { CommandSpec } from '../context.js';
 import { displayPath, formatDiagnostics } from '../format-diagnostics.js';
@@ -27,12 +26,9 @@ export const validateCommand: CommandSpec<ValidateArgs> = {
     const manifestFile = args.manifest !== undefined ? path.resolve(ctx.cwd, args.manifest) : findManifest(ctx.cwd);
     if (manifestFile === undefined && args.policy !== undefined) {
       // No manifest anywhere: check the policy alone, and say so.
-      const file = path.resolve(ctx.cwd, args.policy);
-      const loaded = loadPolicyFile(file);
-      const errors = loaded.diagnostics.filter((d) => d.severity === 'error');
-      if (errors.length > 0 || loaded.value === undefined) throw new UserError(countErrors(errors.length), loaded.diagnostics);
-      printWarnings(loaded.diagnostics, ctx);
-      ctx.stdout(`ok: ${policySummary(loaded.value, ctx.cwd)}; no ${MANIFEST_FILE} found, so only the policy was checked\n`);
+      const { policy, warnings } = loadPolicyOrThrow(path.resolve(ctx.cwd, args.policy));
+      printWarnings(warnings, ctx);
+      ctx.stdout(`ok: ${policySummary(policy, ctx.cwd)}; no ${MANIFEST_FILE} found, so only the policy was checked\n`);
       return 0;
     }
     const project = loadProject({ cwd: ctx.cwd, manifest: manifestFile, policy: args.policy });
@@ -52,8 +48,4 @@ function policySummary(policy: Policy, cwd: string): string {
 function printWarnings(diagnostics: Parameters<typeof formatDiagnostics>[0], ctx: Parameters<CommandSpec['run']>[1]): void {
   const warnings = diagnostics.filter((d) => d.severity === 'warning');
   if (warnings.length > 0) ctx.stderr(formatDiagnostics(warnings, ctx) + '\n');
-}
-
-function countErrors(n: number): string {
-  return `${n} error${n === 1 ? '' : 's'} in the policy`;
 }
