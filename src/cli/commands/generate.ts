@@ -1,5 +1,6 @@
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { writeAtomically } from '../../codemod/write.js';
 import { UserError } from '../../diagnostics.js';
 import { renderGeneratedModule } from '../../generate/index.js';
 import { loadProject } from '../../manifest/load.js';
@@ -38,7 +39,7 @@ export const generateCommand: CommandSpec<GenerateArgs> = {
       ctx.stdout(`${shown} is ${current === undefined ? 'missing' : 'stale'}: run \`ctrlrun-gen generate\` and commit the result\n`);
       return 1;
     }
-    writeAtomically(generated.path, generated.text);
+    writeModule(generated.path, generated.text);
     ctx.stdout(`wrote ${shown}\n`);
     return 0;
   },
@@ -53,16 +54,12 @@ function readIfExists(file: string): string | undefined {
   }
 }
 
-/** Writes through a temp file in the same directory and a rename: readers see the old or the new file, never half. */
-export function writeAtomically(file: string, text: string): void {
-  const dir = path.dirname(file);
-  const temp = path.join(dir, `.${path.basename(file)}.${process.pid}.${Date.now().toString(36)}.tmp`);
+/** The codemod's atomic write (temp file in the same directory, then a rename), into a directory created if missing. */
+function writeModule(file: string, text: string): void {
   try {
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(temp, text, { encoding: 'utf8', flag: 'wx' });
-    renameSync(temp, file);
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeAtomically(file, text);
   } catch (error) {
-    rmSync(temp, { force: true });
     throw new UserError(`cannot write ${file}: ${(error as Error).message}`);
   }
 }
