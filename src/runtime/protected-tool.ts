@@ -138,6 +138,20 @@ function makeProtectedTool(internals: ControlInternals, policy: CompiledPolicy, 
   /** A structured tool (outputSchema) cannot answer with refusal text unless the user supplies a fallback. */
   const refusalsAsErrors = options.outputSchema !== undefined && !userErrorFunction;
 
+  /**
+   * The principal the guardrail found for a call it let through, for the execute wrapper of that
+   * same call (same tool-call object, context and arguments; taken once): `identity` may be costly,
+   * and the SDK runs the two back to back. The wrapper still re-decides; without an entry (no
+   * guardrail ran, or the SDK passed another object) it asks `identity` itself.
+   */
+  const vetted = new WeakMap<object, { context: RunContext<unknown>; raw: string; principal: string }>();
+  const principalFor = async (runContext: RunContext<unknown>, toolCall: { arguments?: string } | undefined): Promise<string | null> => {
+    const entry = toolCall ? vetted.get(toolCall) : undefined;
+    if (entry && toolCall) vetted.delete(toolCall);
+    if (entry && entry.context === runContext && entry.raw === toolCall?.arguments) return entry.principal;
+    return principalOf(internals, runContext);
+  };
+
   const checkCall = async ({ context, toolCall }: { context: RunContext<unknown>; toolCall: { callId: string; arguments: string } }) => {
     if (!enforce) return allow;
     const args = policyArgs(toolCall.arguments);
@@ -160,7 +174,10 @@ function makeProtectedTool(internals: ControlInternals, policy: CompiledPolicy, 
         code = `${bad.template}_template`;
       }
     }
-    if (why === null) return allow;
+    if (why === null) {
+      if (principal !== null) vetted.set(toolCall, { context, raw: toolCall.arguments, principal });
+      return allow;
+    }
     const facts = { callId: toolCall.callId, argsHash: argsHashOf(toolCall.arguments, undefined), principal, decision };
     await receipt(facts, { result: decision.decision === 'deny' && principal !== null ? 'denied' : 'refused', reason });
     if (refusalsAsErrors) throw new ActionDenied(code, `ctrlrun: ${refuse(why)}`, { action, callId: toolCall.callId });
@@ -184,7 +201,7 @@ function makeProtectedTool(internals: ControlInternals, policy: CompiledPolicy, 
     const callId = details?.toolCall?.callId ?? null;
     let authorized: Authorized | Observed;
     try {
-      authorized = await authorize(input, runContext, callId, details?.toolCall?.arguments);
+      authorized = await authorize(input, runContext, callId, details?.toolCall);
     } catch (error) {
       throw asCtrlrunError(error, `ctrlrun: ${action} did not run: the control failed before the body (${describeError(error)}).`, { action, callId });
     }
@@ -193,9 +210,9 @@ function makeProtectedTool(internals: ControlInternals, policy: CompiledPolicy, 
   };
 
   /** Everything before the body: decision, principal, approval claim, templates, effect reservation. Throws to refuse. */
-  const authorize = async (input: unknown, runContext: RunContext<unknown>, callId: string | null, raw: string | undefined): Promise<Authorized | Observed> => {
-    const principal = await principalOf(internals, runContext);
-    const facts: CallFacts = { callId, argsHash: argsHashOf(raw, input), principal, decision: decide(compiled, input) };
+  const authorize = async (input: unknown, runContext: RunContext<unknown>, callId: string | null, toolCall: { arguments?: string } | undefined): Promise<Authorized | Observed> => {
+    const principal = await principalFor(runContext, toolCall);
+    const facts: CallFacts = { callId, argsHash: argsHashOf(toolCall?.arguments, input), principal, decision: decide(compiled, input) };
     const where = { action, callId };
 
     if (!enforce) return { kind: 'observe', facts };

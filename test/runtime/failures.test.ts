@@ -1,4 +1,4 @@
-import { ToolCallError, tool } from '@openai/agents';
+import { RunContext, ToolCallError, tool } from '@openai/agents';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
 import { ActionDenied, AmbiguousEffect, CtrlrunError, DuplicateEffect, memoryStore, run, unwrap, type Store } from '../../src/runtime/index.js';
@@ -61,6 +61,33 @@ describe('fail closed', () => {
     expect(result.interruptions).toEqual([]);
     expect(calls).toEqual([]);
     expect(toolOutputSeen(model, 1, 'c1')).toContain('no principal');
+  });
+
+  it('identity is asked once for an allowed call: the guardrail hands its principal to the body check of that call', async () => {
+    let asked = 0;
+    const s = setup({ identity: (rc) => (asked++, rc.context?.user ?? null) });
+    const { tool: t, calls } = refundTool(s);
+    await run(agentWith(scripted([refundCall(SMALL, 'c1')], [assistantMessage('done')]), [t]), 'refund', { context: { user: 'alice' } });
+    expect(calls).toEqual([SMALL]);
+    expect(asked).toBe(1);
+    expect((await s.store.listReceipts()).map((r) => [r.result, r.principal])).toEqual([
+      ['allowed', 'alice'],
+      ['executed', 'alice'],
+    ]);
+  });
+
+  it('the body check asks identity itself when the guardrail did not pass this call in this context: no principal, nothing runs', async () => {
+    const s = setup();
+    const { tool: t, calls } = refundTool(s);
+    const raw = JSON.stringify(SMALL);
+    const toolCall = { type: 'function_call' as const, callId: 'c1', name: 'refund', arguments: raw };
+    const guardrail = t.inputGuardrails[0]!;
+    const agent = agentWith(scripted(), [t]);
+    expect(await guardrail.run({ context: new RunContext({ user: 'alice' }), agent, toolCall } as never)).toEqual({ behavior: { type: 'allow' } });
+    const error = await caught(t.invoke(new RunContext({ user: null }) as never, raw, { toolCall } as never));
+    expect(error).toBeInstanceOf(ActionDenied);
+    expect((error as ActionDenied).reason).toBe('no_principal');
+    expect(calls).toEqual([]);
   });
 
   it('the store unreachable: nothing runs, run() rejects with a CtrlrunError naming the store failure', async () => {
