@@ -6,6 +6,7 @@ import { ID_MAX_LENGTH, ID_PATTERN } from '../policy/grammar.js';
 import { loadPolicyFile, readTextFile } from '../policy/load.js';
 import { didYouMean, nearest } from '../policy/suggest.js';
 import type { Policy, SourceLocation } from '../policy/types.js';
+import { sdkToolName } from '../runtime/internals.js';
 import { describeKind, type Entry, type LoadResult, readDocument, type YamlReader } from '../policy/yaml-reader.js';
 import type { Manifest, ManifestTool } from './types.js';
 
@@ -22,11 +23,6 @@ const MCP_KEYS = ['server', 'tool'];
 const HOSTED_MCP_KEYS = ['server_label'];
 const OUTPUT_EXTENSIONS = ['.ts', '.mts', '.cts'];
 const CONTROL_EXTENSIONS = ['.ts', '.mts', '.cts', '.js', '.mjs', '.cjs'];
-
-/** The SDK's sanitized tool name, as the model and the run state see it (`toFunctionToolName`). */
-export function sanitizedToolName(name: string): string {
-  return name.replace(/\s/g, '_').replace(/[^a-zA-Z0-9]/g, '_');
-}
 
 /** Where things are in the manifest text, for cross-check diagnostics. */
 interface ManifestLocations {
@@ -177,7 +173,7 @@ class ManifestReader {
       seen.set(tool.key, { loc, what: tool.what });
       if (kinds[0] === 'tool') {
         const name = (tool.value as { tool: string }).tool;
-        const s = sanitizedToolName(name);
+        const s = sdkToolName(name);
         const clash = sanitized.get(s);
         if (clash !== undefined) {
           r.errorAt(kindEntry.at, kindEntry.path, 'tool-name-clash', `tools \`${clash.name}\` and \`${name}\` look the same to the model (\`${s}\`)`, 'the SDK replaces every non-alphanumeric character with `_`; rename one of the tools', { ...clash.loc, message: `\`${clash.name}\` is here` });

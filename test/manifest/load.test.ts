@@ -2,7 +2,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { UserError } from '../../src/diagnostics.js';
-import { findManifest, loadProject, parseManifest, sanitizedToolName } from '../../src/manifest/load.js';
+import { findManifest, loadProject, parseManifest } from '../../src/manifest/load.js';
+import { sdkToolName } from '../../src/runtime/internals.js';
 import { FIXTURES } from '../helpers/paths.js';
 import { makeTempDir, removeDir } from '../helpers/temp-repo.js';
 
@@ -90,7 +91,7 @@ tools:
     expect(codes('schema: ctrlrun.tools/v1\ntools:\n  - mcp: { server: g, tool: t }\n    action: a\n  - mcp: { server: g, tool: t }\n    action: a\n')).toEqual(['5:10 duplicate-tool']);
     expect(codes('schema: ctrlrun.tools/v1\ntools:\n  - hosted_mcp: { server_label: g }\n    action: a\n  - hosted_mcp: { server_label: g }\n    action: b\n')).toEqual(['5:17 duplicate-tool']);
     expect(codes("schema: ctrlrun.tools/v1\ntools:\n  - tool: 'Refund Expert'\n    action: a\n  - tool: Refund_Expert\n    action: a\n")).toEqual(['5:11 tool-name-clash']);
-    expect(sanitizedToolName('Refund Expert!')).toBe('Refund_Expert_');
+    expect(sdkToolName('Refund Expert!')).toBe('Refund_Expert_');
   });
 
   it('refuses output and control outside the repo, wrong extensions, and both at once', () => {
