@@ -1,3 +1,4 @@
+import { sdkErrorFunctionProblem } from '../check/rules/unsafe-error-function.js';
 import type { Policy } from '../policy/types.js';
 import { isGeneratedSpecifier, isSdkModule } from '../scan/imports.js';
 import type { FileScan, ImportedName, ModuleImport, SdkToolCall } from '../scan/types.js';
@@ -45,12 +46,16 @@ export function rewriteFile(scan: FileScan, text: string, ctx: FileContext): Fil
   for (const call of scan.sdkToolCalls) {
     const keep = (f: CodemodFinding) => {
       findings.push(f);
-      if (!call.options.properties.errorFunction) {
+      const problem = sdkErrorFunctionProblem(call);
+      if (problem) {
         findings.push({
           kind: 'error-function',
-          ...at(call.span),
+          ...at(problem.at),
           ...(call.name !== undefined ? { tool: call.name } : {}),
-          message: "left as the SDK's tool() with the default errorFunction: every error reaches the model as \"Please try again\"",
+          message:
+            problem.kind === 'custom'
+              ? "left as the SDK's tool() with a custom errorFunction: this library's refusals and every other error reach the model as text it may retry"
+              : `left as the SDK's tool() with ${problem.kind === 'maybe-default' ? 'perhaps ' : ''}the default errorFunction: every error reaches the model as "Please try again"`,
         });
       }
     };

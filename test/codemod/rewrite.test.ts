@@ -136,6 +136,20 @@ describe('rewriteFile', () => {
     expect(r.findings[1]).toMatchObject({ kind: 'error-function', tool: 'a' });
   });
 
+  it('reports the errorFunction of a tool it leaves as check does: a custom one too, not one the SDK defaults to null', () => {
+    const text = [
+      "import { tool } from '@openai/agents';",
+      "export const x = tool({ name: 'unmapped_custom', errorFunction: () => 'try again', execute: () => 'x' });",
+      "export const y = tool({ name: 'unmapped_schema', outputSchema: schema, execute: () => 'x' });",
+      "export const z = tool({ name: 'unmapped_null', errorFunction: null, execute: () => 'x' });",
+      '',
+    ].join('\n');
+    const r = rewrite(text);
+    expect(r.findings.filter((f) => f.kind === 'error-function')).toEqual([
+      expect.objectContaining({ kind: 'error-function', tool: 'unmapped_custom', line: 2, column: 50, message: expect.stringContaining('custom errorFunction') }),
+    ]);
+  });
+
   it('removes needsApproval when the policy is stricter', () => {
     const text = `import { tool } from '@openai/agents';\nexport const x = tool({\n  name: 'd',\n  needsApproval: async () => true,\n  execute: () => 'x',\n});\n`;
     expect(rewrite(text).after).toBe(`import { protectedTool } from './ctrlrun.generated.js';\nexport const x = protectedTool('never', {\n  name: 'd',\n  execute: () => 'x',\n});\n`);

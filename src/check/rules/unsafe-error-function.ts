@@ -1,5 +1,5 @@
 import type { PolicyAction } from '../../policy/types.js';
-import type { FileScan, ProtectedToolCall, SdkToolCall } from '../../scan/types.js';
+import type { FileScan, ProtectedToolCall, SdkToolCall, Span } from '../../scan/types.js';
 import type { Finding, ProjectContext } from '../types.js';
 import { findingAt, quote } from './finding.js';
 
@@ -32,24 +32,35 @@ function toolLabel(call: SdkToolCall): string {
   return call.name !== undefined ? `SDK tool ${quote(call.name)}` : 'SDK tool()';
 }
 
-function sdkToolFinding(file: string, call: SdkToolCall): Finding | undefined {
+/**
+ * What is unsafe about an SDK `tool()`'s errorFunction, or undefined when it is `null` or the SDK
+ * defaults it to null (an `outputSchema` and no spread). The one judgment `check` and the codemod's
+ * summary share. `at` is the `errorFunction` property for a custom one, else the callee.
+ */
+export function sdkErrorFunctionProblem(call: SdkToolCall): { kind: 'custom' | 'default' | 'maybe-default'; at: Span } | undefined {
   const errorFunction = call.options.properties.errorFunction;
-  if (errorFunction) {
-    if (errorFunction.valueKind === 'null') return undefined;
+  if (errorFunction) return errorFunction.valueKind === 'null' ? undefined : { kind: 'custom', at: errorFunction.span };
+  if (call.options.properties.outputSchema && !call.options.hasSpread) return undefined;
+  return { kind: call.options.hasSpread ? 'maybe-default' : 'default', at: call.callee };
+}
+
+function sdkToolFinding(file: string, call: SdkToolCall): Finding | undefined {
+  const problem = sdkErrorFunctionProblem(call);
+  if (!problem) return undefined;
+  if (problem.kind === 'custom') {
     return findingAt(
       'unsafe-error-function',
       file,
-      errorFunction.span,
+      problem.at,
       `${toolLabel(call)} has a custom errorFunction: it turns exceptions, this library's refusals among them, into text the model may answer by retrying.`,
       'Protect the tool (`npx ctrlrun-gen codemod --write`) so refusals propagate, or pass `errorFunction: null`.',
     );
   }
-  if (call.options.properties.outputSchema && !call.options.hasSpread) return undefined;
   return findingAt(
     'unsafe-error-function',
     file,
-    call.callee,
-    `${toolLabel(call)} ${call.options.hasSpread ? 'may be' : 'is'} left with the default errorFunction, which answers the model "An error occurred while running the tool. Please try again." for any failure.`,
+    problem.at,
+    `${toolLabel(call)} ${problem.kind === 'maybe-default' ? 'may be' : 'is'} left with the default errorFunction, which answers the model "An error occurred while running the tool. Please try again." for any failure.`,
     'Protect the tool (`npx ctrlrun-gen codemod --write`), or pass `errorFunction: null` so failures reach your code instead of the model.',
   );
 }
