@@ -30,7 +30,8 @@ describe('check golden runs', () => {
         expect(r.code).toBe(c.code);
         const out = r.stdout.split(VERSION).join('<version>');
         const golden = path.join(dir, `expected.${format}`);
-        if (process.env.UPDATE_GOLDEN === '1' || !existsSync(golden)) writeFileSync(golden, out);
+        if (process.env.UPDATE_GOLDEN === '1') writeFileSync(golden, out);
+        expect(existsSync(golden), `${golden} is missing: run with UPDATE_GOLDEN=1 and review it`).toBe(true);
         expect(out).toBe(readFileSync(golden, 'utf8'));
         if (format === 'sarif') expect(validateSarif(JSON.parse(r.stdout)), JSON.stringify(validateSarif.errors)).toBe(true);
         if (format === 'json') {
