@@ -1,24 +1,19 @@
-import type { Condition, Decision, Operator, Policy, PolicyAction, Scalar, Template, TemplatePart } from '../../src/policy/types.js';
+import { parseConditionKey, parseTemplate } from '../../src/policy/grammar.js';
+import type { Condition, Decision, Operator, Policy, PolicyAction, Scalar, Template } from '../../src/policy/types.js';
 
 const loc = (line = 1) => ({ file: '/repo/ctrlrun.yaml', line, column: 1 });
-const OPS: Operator[] = ['gte', 'lte', 'neq', 'eq', 'in', 'lt', 'gt'];
 
-/** `amount_gte` -> { arg: 'amount', op: 'gte' } (split on the last `_<op>`, as the loader does). */
-export function splitKey(key: string): { arg: string; op: Operator } {
-  for (const op of OPS) if (key.endsWith(`_${op}`)) return { arg: key.slice(0, -op.length - 1), op };
-  throw new Error(`no operator in ${key}`);
+/** `amount_gte` -> { arg: 'amount', op: 'gte' }: the loader's own split (on the last `_<op>`). */
+function splitKey(key: string): { arg: string; op: Operator } {
+  const parsed = parseConditionKey(key);
+  if (!parsed.ok) throw new Error(`no operator in ${key}`);
+  return { arg: parsed.arg, op: parsed.op };
 }
 
+/** A template parsed by the loader's own grammar. */
 export function template(source: string): Template {
-  const parts: TemplatePart[] = [];
-  const re = /\{([^{}]+)\}/g;
-  let last = 0;
-  for (let m = re.exec(source); m; m = re.exec(source)) {
-    if (m.index > last) parts.push({ kind: 'text', text: source.slice(last, m.index) });
-    parts.push({ kind: 'arg', arg: m[1] as string });
-    last = m.index + m[0].length;
-  }
-  if (last < source.length) parts.push({ kind: 'text', text: source.slice(last) });
+  const { parts, errors } = parseTemplate(source);
+  if (errors.length > 0) throw new Error(`bad template ${source}: ${errors[0]!.message}`);
   return { source, parts, loc: loc() };
 }
 
