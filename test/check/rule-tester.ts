@@ -5,6 +5,9 @@ import type { Manifest } from '../../src/manifest/types.js';
 import type { Decision, Policy, PolicyAction } from '../../src/policy/types.js';
 import { scanSource } from '../../src/scan/index.js';
 
+/** A source text of the given lines, each ending with a newline. */
+export const lines = (...l: string[]): string => `${l.join('\n')}\n`;
+
 export interface ExpectedFinding {
   ruleId?: string;
   line: number;

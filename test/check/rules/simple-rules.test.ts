@@ -1,6 +1,5 @@
-import { ruleTester } from '../rule-tester.js';
+import { lines, ruleTester } from '../rule-tester.js';
 
-const lines = (...l: string[]): string => `${l.join('\n')}\n`;
 const GEN = "import { protectedTool } from './ctrlrun.generated.js';";
 
 ruleTester('sticky-approval', {

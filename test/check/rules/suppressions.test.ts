@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { lintSource, ruleTester } from '../rule-tester.js';
+import { lines, lintSource, ruleTester } from '../rule-tester.js';
 
-const lines = (...l: string[]): string => `${l.join('\n')}\n`;
 const SDK = "import { tool } from '@openai/agents';";
 const MAPPED = "export const t = tool({ name: 'refund', errorFunction: null });";
 

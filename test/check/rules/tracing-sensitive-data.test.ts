@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { lintFiles } from '../../../src/check/engine.js';
 import { scanSource } from '../../../src/scan/index.js';
-import { ruleTester } from '../rule-tester.js';
+import { lines, ruleTester } from '../rule-tester.js';
 
-const lines = (...l: string[]): string => `${l.join('\n')}\n`;
 
 ruleTester('tracing-sensitive-data', {
   valid: [

@@ -1,6 +1,5 @@
-import { ruleTester } from '../rule-tester.js';
+import { lines, ruleTester } from '../rule-tester.js';
 
-const lines = (...l: string[]): string => `${l.join('\n')}\n`;
 const IMPORT = "import { protectedTool } from './ctrlrun.generated.js';";
 
 ruleTester('unknown-action', {

@@ -1,6 +1,5 @@
-import { action, ruleTester, testProject } from '../rule-tester.js';
+import { action, lines, ruleTester, testProject } from '../rule-tester.js';
 
-const lines = (...l: string[]): string => `${l.join('\n')}\n`;
 const SDK = "import { tool } from '@openai/agents';";
 const GEN = "import { protectedTool } from './ctrlrun.generated.js';";
 
