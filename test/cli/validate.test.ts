@@ -1,9 +1,9 @@
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cli, cliProcess } from '../helpers/cli.js';
 import { FIXTURES } from '../helpers/paths.js';
-import { copyFixture, removeDir } from '../helpers/temp-repo.js';
+import { copyFixture, removeDir, writeFiles } from '../helpers/temp-repo.js';
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach(removeDir));
@@ -11,7 +11,7 @@ afterAll(() => dirs.forEach(removeDir));
 function refundDesk(files: Record<string, string | Buffer> = {}): string {
   const dir = copyFixture('refund-desk', 'validate-');
   dirs.push(dir);
-  for (const [name, text] of Object.entries(files)) writeFileSync(path.join(dir, name), text);
+  writeFiles(dir, files);
   return dir;
 }
 

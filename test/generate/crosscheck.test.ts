@@ -1,11 +1,10 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Diagnostic } from '../../src/diagnostics.js';
 import { UserError } from '../../src/diagnostics.js';
 import { renderGeneratedModule } from '../../src/generate/index.js';
 import { loadProject } from '../../src/manifest/load.js';
-import { makeTempDir, removeDir } from '../helpers/temp-repo.js';
+import { makeTempDir, removeDir, writeFiles } from '../helpers/temp-repo.js';
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach(removeDir));
@@ -42,10 +41,7 @@ export const refund = tool({
 function repo(files: Record<string, string>): string {
   const dir = makeTempDir('crosscheck-');
   dirs.push(dir);
-  for (const [name, text] of Object.entries({ 'ctrlrun.tools.yaml': MANIFEST, 'src/tools.ts': TOOLS, 'src/ctrlrun.control.ts': 'export default {};\n', ...files })) {
-    mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
-    writeFileSync(path.join(dir, name), text);
-  }
+  writeFiles(dir, { 'ctrlrun.tools.yaml': MANIFEST, 'src/tools.ts': TOOLS, 'src/ctrlrun.control.ts': 'export default {};\n', ...files });
   return dir;
 }
 

@@ -1,4 +1,4 @@
-import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { FIXTURES, REPO_ROOT } from './paths.js';
 
@@ -22,6 +22,14 @@ export function copyFixture(name: string, prefix = `${path.basename(name)}-`): s
   const from = path.isAbsolute(name) ? name : path.join(FIXTURES, name);
   cpSync(from, dir, { recursive: true, filter: (src) => !src.includes(`${path.sep}node_modules`) && !src.includes(`${path.sep}.ctrlrun`) });
   return dir;
+}
+
+/** Writes `files` (relative path -> content) under `dir`, creating directories as needed. */
+export function writeFiles(dir: string, files: Record<string, string | Buffer>): void {
+  for (const [name, content] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
+    writeFileSync(path.join(dir, name), content);
+  }
 }
 
 export function removeDir(dir: string): void {

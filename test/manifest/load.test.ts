@@ -1,11 +1,10 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { UserError } from '../../src/diagnostics.js';
 import { findManifest, loadProject, parseManifest } from '../../src/manifest/load.js';
 import { sdkToolName } from '../../src/runtime/internals.js';
 import { FIXTURES } from '../helpers/paths.js';
-import { makeTempDir, removeDir } from '../helpers/temp-repo.js';
+import { makeTempDir, removeDir, writeFiles } from '../helpers/temp-repo.js';
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach(removeDir));
@@ -13,10 +12,7 @@ afterAll(() => dirs.forEach(removeDir));
 function repo(files: Record<string, string>): string {
   const dir = makeTempDir('manifest-');
   dirs.push(dir);
-  for (const [name, text] of Object.entries(files)) {
-    mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
-    writeFileSync(path.join(dir, name), text);
-  }
+  writeFiles(dir, files);
   return dir;
 }
 
