@@ -81,9 +81,10 @@ describe('fail closed', () => {
     const { tool: t, calls } = refundTool(s);
     const raw = JSON.stringify(SMALL);
     const toolCall = { type: 'function_call' as const, callId: 'c1', name: 'refund', arguments: raw };
-    const guardrail = t.inputGuardrails[0]!;
+    const guardrail = t.inputGuardrails?.[0];
+    expect(guardrail?.name).toBe('ctrlrun.policy');
     const agent = agentWith(scripted(), [t]);
-    expect(await guardrail.run({ context: new RunContext({ user: 'alice' }), agent, toolCall } as never)).toEqual({ behavior: { type: 'allow' } });
+    expect(await guardrail!.run({ context: new RunContext({ user: 'alice' }), agent, toolCall } as never)).toEqual({ behavior: { type: 'allow' } });
     const error = await caught(t.invoke(new RunContext({ user: null }) as never, raw, { toolCall } as never));
     expect(error).toBeInstanceOf(ActionDenied);
     expect((error as ActionDenied).reason).toBe('no_principal');
