@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { UserError } from '../diagnostics.js';
-import { MANIFEST_FILE } from '../manifest/load.js';
+import { findManifest } from '../manifest/load.js';
 import { StoreError } from '../runtime/stores/errors.js';
 import type { Store } from '../runtime/types.js';
 import type { CliContext } from './context.js';
@@ -64,11 +64,9 @@ function badStore(value: string, source: StoreSource, why: string): UserError {
 }
 
 /** The directory of the nearest ctrlrun.tools.yaml upward from cwd, else cwd. */
-export function repoRoot(cwd: string): string {
-  for (let dir = path.resolve(cwd); ; dir = path.dirname(dir)) {
-    if (existsSync(path.join(dir, MANIFEST_FILE))) return dir;
-    if (path.dirname(dir) === dir) return path.resolve(cwd);
-  }
+function repoRoot(cwd: string): string {
+  const manifest = findManifest(cwd);
+  return manifest ? path.dirname(manifest) : path.resolve(cwd);
 }
 
 /** The store, for messages: a path relative to cwd, or the URL without its password. */
