@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { displayPath } from '../cli/format-diagnostics.js';
 import { UserError } from '../diagnostics.js';
 import { declarationsInSource, type ToolDeclaration } from '../generate/declarations.js';
 import { renderGeneratedModule } from '../generate/index.js';
@@ -35,7 +36,7 @@ export interface CheckResult {
 /** The lint, in-process: loads the project, scans the repo, runs every rule, applies suppressions. */
 export async function runCheck(options: CheckOptions): Promise<CheckResult> {
   const cwd = path.resolve(options.cwd);
-  const relative = (file: string): string => toCwdRelative(cwd, file);
+  const relative = (file: string): string => displayPath(file, cwd);
   for (const p of options.paths ?? []) {
     if (!existsSync(path.resolve(cwd, p))) throw new UserError(`check: no such file or directory: ${p}`);
   }
@@ -205,9 +206,4 @@ function staleOrConfigFindings(project: Project, relative: (file: string) => str
     actual = undefined;
   }
   return staleGeneratedRule(relative(expected.path), expected.text, actual);
-}
-
-export function toCwdRelative(cwd: string, file: string): string {
-  const rel = path.relative(cwd, path.resolve(cwd, file));
-  return (rel === '' ? '.' : rel).split(path.sep).join('/');
 }

@@ -5,7 +5,7 @@ import { UserError } from '../diagnostics.js';
 import { renderGeneratedModule } from '../generate/index.js';
 import { loadProject, type Project } from '../manifest/load.js';
 import type { CliContext } from '../cli/context.js';
-import { toCwdRelative } from './engine.js';
+import { displayPath } from '../cli/format-diagnostics.js';
 
 export interface FixOptions {
   cwd: string;
@@ -55,7 +55,7 @@ export async function applyFix(options: FixOptions, ctx: Pick<CliContext, 'cwd' 
   } catch (error) {
     if (!(error instanceof UserError)) throw error; // the lint reports it as policy-invalid
   }
-  const rel = (f: string): string => toCwdRelative(options.cwd, f);
+  const rel = (f: string): string => displayPath(f, options.cwd);
   const parts = [`${result.summary.toolsRewritten} tool(s) protected in ${rewritten.length} file(s)`];
   if (fixed.generated) parts.push(`wrote ${rel(fixed.generated)}`);
   ctx.stderr(`check --fix: ${parts.join('; ')}\n`);

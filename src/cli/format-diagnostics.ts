@@ -45,7 +45,8 @@ export function displayPath(file: string, cwd: string): string {
   return (rel === '' ? '.' : rel).split(path.sep).join('/');
 }
 
-function sourceOf(file: string, cwd: string, sources: Map<string, string>): string | undefined {
+/** The text of `file` (relative to `cwd`) for a code frame, cached in `sources`; undefined when unreadable or over 2 MB. */
+export function sourceOf(file: string, cwd: string, sources: Map<string, string>): string | undefined {
   const cached = sources.get(file);
   if (cached !== undefined) return cached;
   try {

@@ -1,9 +1,8 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { UserError } from '../../diagnostics.js';
 import { runCheck } from '../../check/engine.js';
 import { buildReport, formatReport, FORMATS, type Format } from '../../check/report/index.js';
 import type { Finding } from '../../check/types.js';
+import { sourceOf } from '../format-diagnostics.js';
 import { progressLine } from '../progress.js';
 import type { CliContext, CommandSpec } from '../context.js';
 import { withProjectOptions } from '../project-options.js';
@@ -58,7 +57,8 @@ export async function runCheckCommand(args: CheckArgs, ctx: CliContext): Promise
   });
   progress?.clear();
   const report = buildReport(result.findings, result, maxFindings);
-  ctx.stdout(formatReport(args.format, report, { color: ctx.color, readSource: sourceReader(ctx.cwd) }));
+  const sources = new Map<string, string>();
+  ctx.stdout(formatReport(args.format, report, { color: ctx.color, readSource: (file) => sourceOf(file, ctx.cwd, sources) }));
   return exitCode(result.findings, result.configError, args.failOn);
 }
 
@@ -67,20 +67,3 @@ export function exitCode(findings: Finding[], configError: boolean, failOn: 'err
   if (configError) return 2;
   return findings.some((f) => f.severity === 'error' || failOn === 'warning') ? 1 : 0;
 }
-
-function sourceReader(cwd: string): (file: string) => string | undefined {
-  const cache = new Map<string, string | undefined>();
-  return (file) => {
-    if (cache.has(file)) return cache.get(file);
-    let text: string | undefined;
-    try {
-      text = readFileSync(path.resolve(cwd, file), 'utf8');
-      if (text.length > 2_000_000) text = undefined;
-    } catch {
-      text = undefined;
-    }
-    cache.set(file, text);
-    return text;
-  };
-}
-
