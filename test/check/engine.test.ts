@@ -1,0 +1,35 @@
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runCheck } from '../../src/check/engine.js';
+import { renderGeneratedModule } from '../../src/generate/index.js';
+import { loadProject } from '../../src/manifest/load.js';
+import { copyFixture, removeDir } from '../helpers/temp-repo.js';
+
+describe('runCheck and the generator', () => {
+  const temps: string[] = [];
+  afterAll(() => temps.forEach(removeDir));
+
+  it("stale-generated sees every declaration the generator's own search sees, though check hands it only the scanned files that can declare one", async () => {
+    const dir = copyFixture('refund-desk', 'check-engine-');
+    temps.push(dir);
+    // A protectedTool bound from a relative module that is not the generated one: the generator counts it.
+    writeFileSync(
+      path.join(dir, 'src/wrapped.ts'),
+      [
+        "import { z } from 'zod';",
+        "import { protectedTool } from './wrap.js';",
+        "export const refundAgain = protectedTool('stripe.refund', { name: 'refund', parameters: z.object({ payment_id: z.string(), amount: z.number().int() }), execute: async () => 'ok' });",
+        '',
+      ].join('\n'),
+    );
+    // A file that only imports the SDK: nothing to declare.
+    writeFileSync(path.join(dir, 'src/runner.ts'), "import { run } from '@openai/agents';\nexport const go = run;\n");
+    const generated = renderGeneratedModule(loadProject({ cwd: dir }));
+    writeFileSync(generated.path, generated.text);
+
+    const result = await runCheck({ cwd: dir });
+    expect(result.findings.filter((f) => f.ruleId === 'stale-generated')).toEqual([]);
+    expect(result.findings.filter((f) => f.ruleId === 'unprotected-tool').length).toBeGreaterThan(0);
+  });
+});
