@@ -40,7 +40,7 @@ export const codemodCommand: CommandSpec<CodemodArgs> = {
   run: async (args, ctx) => runCodemodCommand(args, ctx),
 };
 
-/** The codemod as the CLI (and `check --fix`) runs it; resolves to the exit code (SPEC §6). */
+/** The codemod as the CLI runs it (`check --fix` shares its pieces: src/check/fix.ts); resolves to the exit code (SPEC §6). */
 export async function runCodemodCommand(args: CodemodArgs, ctx: CliContext): Promise<number> {
   const project = loadProject({
     cwd: ctx.cwd,
