@@ -138,6 +138,15 @@ describe('policy hash stability', () => {
         expect(hashOf(render(p, true))).toBe(h);
         expect(hashOf(render(reverseKeys(p), false))).toBe(h);
         expect(hashOf(`# a comment\n${render(reverseKeys(p), true)}`)).toBe(h);
+        // First match wins: swapping two different rules is a different policy.
+        type R = { when?: Record<string, unknown>; decision: string };
+        const meaning = (r: R) => JSON.stringify([r.decision, Object.entries(r.when ?? {}).sort(([a], [b]) => (a < b ? -1 : 1))]);
+        const actions = p.actions as Record<string, { rules?: R[] }>;
+        const target = Object.values(actions).find((a) => a.rules !== undefined && a.rules.length >= 2 && meaning(a.rules[0]!) !== meaning(a.rules[1]!));
+        if (target?.rules) {
+          [target.rules[0], target.rules[1]] = [target.rules[1]!, target.rules[0]!];
+          expect(hashOf(render(p, false))).not.toBe(h);
+        }
       }),
       { numRuns: 200 },
     );
