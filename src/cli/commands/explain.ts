@@ -3,7 +3,7 @@ import path from 'node:path';
 import pc from 'picocolors';
 import { UserError } from '../../diagnostics.js';
 import { findManifest, loadProject, MANIFEST_FILE } from '../../manifest/load.js';
-import { argumentOf, type ConditionTrace, evaluate, type Explanation, isComparable } from '../../policy/evaluate.js';
+import { type ConditionTrace, evaluate, type Explanation, isComparable } from '../../policy/evaluate.js';
 import { loadPolicyOrThrow } from '../../policy/load.js';
 import { didYouMean } from '../../policy/suggest.js';
 import type { Policy } from '../../policy/types.js';
@@ -37,7 +37,7 @@ export const explainCommand: CommandSpec<ExplainArgs> = {
     const callArgs = parseArgs(args.args ?? '{}');
     const { policy, source } = loadPolicyForExplain(args, ctx);
     const explanation = evaluate(policy, args.action, callArgs);
-    if (args.json) ctx.stdout(`${JSON.stringify(toJson(explanation, policy, source, callArgs, ctx), null, 2)}\n`);
+    if (args.json) ctx.stdout(`${JSON.stringify(toJson(explanation, policy, source, ctx), null, 2)}\n`);
     else ctx.stdout(renderText(explanation, policy, source, callArgs, ctx));
     return 0;
   },
@@ -144,7 +144,7 @@ function renderText(e: Explanation, policy: Policy, source: string, callArgs: un
   return `${out.join('\n')}\n`;
 }
 
-function toJson(e: Explanation, policy: Policy, source: string, callArgs: unknown, ctx: CliContext): unknown {
+function toJson(e: Explanation, policy: Policy, source: string, ctx: CliContext): unknown {
   return {
     action: e.action,
     decision: e.decision,
@@ -158,7 +158,7 @@ function toJson(e: Explanation, policy: Policy, source: string, callArgs: unknow
       arg: t.arg,
       op: t.op,
       expected: t.expected,
-      present: argumentOf(callArgs, t.arg) !== undefined,
+      present: t.actual !== undefined,
       actual: t.actual === undefined ? null : jsonSafe(t.actual),
       held: t.held,
       ...(t.held ? {} : { why: whyNot(t) ?? null }),
