@@ -15,7 +15,7 @@ export function verifyReceiptChain(receipts: readonly Receipt[]): VerifyResult {
   for (const receipt of receipts) {
     const expectedSeq = (previous?.seq ?? 0) + 1;
     if (receipt.seq !== expectedSeq) return { ok: false, seq: expectedSeq, break: 'missing' };
-    if (receiptHash(withoutHash(receipt)) !== receipt.hash) return { ok: false, seq: receipt.seq, break: 'content_altered' };
+    if (receiptHash(receipt) !== receipt.hash) return { ok: false, seq: receipt.seq, break: 'content_altered' };
     if (receipt.prev_hash !== (previous ? previous.hash : GENESIS_HASH)) return { ok: false, seq: receipt.seq, break: 'link_broken' };
     previous = receipt;
   }
@@ -34,9 +34,4 @@ export async function verifyReceipts(store: Store, options: { pageSize?: number 
     afterSeq = page[page.length - 1]!.seq;
   }
   return verifyReceiptChain(all);
-}
-
-function withoutHash(receipt: Receipt): Omit<Receipt, 'hash'> {
-  const { hash: _hash, ...rest } = receipt;
-  return rest;
 }
