@@ -9,6 +9,7 @@ import { nearest } from '../policy/suggest.js';
 import type { Condition, Policy, PolicyAction, Scalar, SourceLocation, Template } from '../policy/types.js';
 import type { ToolDeclaration } from './declarations.js';
 import type { ToolParameter } from './params.js';
+import { byCodeUnit } from './render.js';
 
 type FunctionTool = Extract<ManifestTool, { kind: 'function' }>;
 
@@ -199,7 +200,7 @@ function article(type: string): string {
   return type === 'integer' ? 'an integer' : `a ${type}`;
 }
 
-export function describe(p: Pick<ToolParameter, 'type' | 'enumValues'>): string {
+function describe(p: Pick<ToolParameter, 'type' | 'enumValues'>): string {
   switch (p.type) {
     case 'integer':
       return 'an integer';
@@ -234,17 +235,13 @@ function dedupe(list: Diagnostic[]): Diagnostic[] {
   });
 }
 
-export function compareDiagnostics(a: Diagnostic, b: Diagnostic): number {
+function compareDiagnostics(a: Diagnostic, b: Diagnostic): number {
   return (
-    cmp(a.file, b.file) ||
+    byCodeUnit(a.file, b.file) ||
     a.line - b.line ||
     a.column - b.column ||
-    cmp(a.message, b.message) ||
-    cmp(a.related?.file ?? '', b.related?.file ?? '') ||
+    byCodeUnit(a.message, b.message) ||
+    byCodeUnit(a.related?.file ?? '', b.related?.file ?? '') ||
     (a.related?.line ?? 0) - (b.related?.line ?? 0)
   );
-}
-
-function cmp(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

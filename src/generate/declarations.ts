@@ -26,7 +26,7 @@ export interface ToolDeclaration {
  * The repo's source files, relative (forward slashes) and sorted: the scanner's own selection
  * (skipped directories, dot-directories, every `.gitignore` below the root, not the generated module).
  */
-export function listRepoSources(root: string, generatedModule?: string): string[] {
+function listRepoSources(root: string, generatedModule?: string): string[] {
   return listSourceFilesSync({ root, generatedModule })
     .map((abs) => path.relative(root, abs).split(path.sep).join('/'))
     .sort(byCodeUnit);

@@ -18,7 +18,7 @@ import {
   type Helper,
 } from './codegen.js';
 
-export const TEMPLATE_URL = new URL('../../templates/generated-module.ts.tmpl', import.meta.url);
+const TEMPLATE_URL = new URL('../../templates/generated-module.ts.tmpl', import.meta.url);
 
 export interface RenderInput {
   policy: Policy;
@@ -37,7 +37,7 @@ export interface RenderInput {
 
 const LINE_WIDTH = 100;
 
-export function loadTemplate(): string {
+function loadTemplate(): string {
   return readFileSync(TEMPLATE_URL, 'utf8').replace(/\r\n?/g, '\n');
 }
 
@@ -61,7 +61,7 @@ export function byCodeUnit(a: string, b: string): number {
 }
 
 /** Per action id (sorted), a unique identifier fragment for its function names. */
-export function functionBaseNames(actionIds: string[]): Map<string, string> {
+function functionBaseNames(actionIds: string[]): Map<string, string> {
   const names = new Map<string, string>();
   const used = new Set<string>();
   for (const id of [...actionIds].sort(byCodeUnit)) {

@@ -51,7 +51,7 @@ export function evaluate(policy: Policy, action: string, args: unknown): Explana
 }
 
 /** The own data property `name` of a plain object; undefined for anything else. */
-export function argumentOf(args: unknown, name: string): unknown {
+function argumentOf(args: unknown, name: string): unknown {
   if (typeof args !== 'object' || args === null || Array.isArray(args)) return undefined;
   try {
     const descriptor = Object.getOwnPropertyDescriptor(args, name);

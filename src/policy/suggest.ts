@@ -1,5 +1,5 @@
 /** Levenshtein edit distance (insert, delete, substitute: cost 1 each). */
-export function editDistance(a: string, b: string): number {
+function editDistance(a: string, b: string): number {
   if (a === b) return 0;
   if (a.length === 0) return b.length;
   if (b.length === 0) return a.length;

@@ -40,11 +40,11 @@ export type Kind =
 
 const INT_SOURCE = /^[-+]?(?:[0-9]+|0x[0-9a-fA-F]+|0o[0-7]+)$/;
 
-export function pathKey(base: string, key: string): string {
+function pathKey(base: string, key: string): string {
   return base === '' ? key : `${base}.${key}`;
 }
 
-export function pathIndex(base: string, index: number): string {
+function pathIndex(base: string, index: number): string {
   return `${base}[${index}]`;
 }
 
@@ -74,7 +74,7 @@ export function describeKind(k: Kind): string {
 }
 
 /** Thrown by the reader after reporting a problem that makes reading the rest pointless (an alias bomb). */
-export class DocumentRefused extends Error {
+class DocumentRefused extends Error {
   constructor() {
     super('document refused');
     this.name = 'DocumentRefused';
@@ -117,7 +117,7 @@ export function readDocument<T>(text: string, file: string, options: OpenOptions
   }
 }
 
-export function internalError(file: string, error: unknown): Diagnostic {
+function internalError(file: string, error: unknown): Diagnostic {
   const message = error instanceof Error ? error.message : String(error);
   return { severity: 'error', file, line: 1, column: 1, code: 'internal', message: `internal error while reading the file: ${message}`, hint: 'please report this with the file attached' };
 }
