@@ -153,6 +153,7 @@ function makeProtectedTool(internals: ControlInternals, policy: CompiledPolicy, 
   };
 
   const checkCall = async ({ context, toolCall }: { context: RunContext<unknown>; toolCall: { callId: string; arguments: string } }) => {
+    vetted.delete(toolCall); // only this check's own answer may reach the body
     if (!enforce) return allow;
     const args = policyArgs(toolCall.arguments);
     if (!args.ok) return allow; // invalid input: the SDK refuses it before the body

@@ -91,6 +91,23 @@ describe('fail closed', () => {
     expect(calls).toEqual([]);
   });
 
+  it('a later check of the same call that refuses it withdraws the earlier hand-off: the body asks identity again, nothing runs', async () => {
+    const s = setup();
+    const { tool: t, calls } = refundTool(s);
+    const raw = JSON.stringify(SMALL);
+    const toolCall = { type: 'function_call' as const, callId: 'c1', name: 'refund', arguments: raw };
+    const guardrail = t.inputGuardrails?.[0];
+    const agent = agentWith(scripted(), [t]);
+    const context = new RunContext<{ user: string | null }>({ user: 'alice' });
+    expect(await guardrail!.run({ context, agent, toolCall } as never)).toEqual({ behavior: { type: 'allow' } });
+    context.context.user = null; // the session ended before the SDK got to the body
+    expect(await guardrail!.run({ context, agent, toolCall } as never)).toMatchObject({ behavior: { type: 'rejectContent' } });
+    const error = await caught(t.invoke(context as never, raw, { toolCall } as never));
+    expect(error).toBeInstanceOf(ActionDenied);
+    expect((error as ActionDenied).reason).toBe('no_principal');
+    expect(calls).toEqual([]);
+  });
+
   it('the store unreachable: nothing runs, run() rejects with a CtrlrunError naming the store failure', async () => {
     const s = setup({ store: brokenStore() });
     const { tool: t, calls } = refundTool(s);
