@@ -83,7 +83,7 @@ rules:
     expect(d?.message).toContain('amout');
     expect(rel(dir, d!)).toBe('ctrlrun.yaml:5');
     expect(d?.path).toBe('actions.stripe.refund.rules[0].when.amout_lte');
-    expect(d?.hint).toContain('`amount`');
+    expect(d?.hint).toBe('did you mean `amount`?');
     expect(rel(dir, d!.related!)).toBe('src/tools.ts:7');
     expect(d?.related?.message).toContain('payment_id, amount, ratio');
   });
@@ -133,6 +133,9 @@ rules:
     expect(t.find((d) => d.message.includes('{note}'))?.message).toContain('optional');
     expect(t.find((d) => d.message.includes('{maybe}'))?.message).toContain('null');
     expect(t.find((d) => d.message.includes('{nope}'))?.code).toBe('template-unknown-argument');
+    const nope = t.find((d) => d.message.includes('{nope}'));
+    expect(nope?.hint).toBe('did you mean `note`?');
+    expect(nope?.related?.message).toBe('tool `refund` declares its parameters here (payment_id, amount, ratio, currency, live, note, maybe, tags)');
     expect(t.every((d) => rel(dir, d) === 'ctrlrun.yaml:4' && d.related !== undefined)).toBe(true);
   });
 
@@ -146,6 +149,8 @@ rules:
       'warning:argument-type-unreadable',
       'error:non-integer-argument',
     ]);
+    // Nothing near `a`: the hint lists the tool's arguments.
+    expect(r.diagnostics.find((d) => d.code === 'unknown-argument')?.hint).toBe('its arguments are `payment_id`, `amount`, `ratio`, `currency`, `live`, `note`, `maybe`, `tags`');
     expect(diagnosticsOf(dir)).toEqual(r);
   });
 
