@@ -1,8 +1,8 @@
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { refuseDirtyTree, runCodemod, writeAtomically, writeChanges } from '../codemod/index.js';
+import { refuseDirtyTree, runCodemod, writeChanges } from '../codemod/index.js';
 import { UserError } from '../diagnostics.js';
 import { renderGeneratedModule } from '../generate/index.js';
+import { readGeneratedModule, writeGeneratedModule } from '../generate/write.js';
 import { loadProject, type Project } from '../manifest/load.js';
 import type { CliContext } from '../cli/context.js';
 import { displayPath } from '../cli/format-diagnostics.js';
@@ -48,8 +48,8 @@ export async function applyFix(options: FixOptions, ctx: Pick<CliContext, 'cwd' 
   const fixed: FixResult = { rewritten };
   try {
     const generated = renderGeneratedModule(project);
-    if (readOrUndefined(generated.path) !== generated.text) {
-      writeAtomically(generated.path, generated.text);
+    if (readGeneratedModule(generated.path) !== generated.text) {
+      writeGeneratedModule(generated.path, generated.text);
       fixed.generated = generated.path;
     }
   } catch (error) {
@@ -60,12 +60,4 @@ export async function applyFix(options: FixOptions, ctx: Pick<CliContext, 'cwd' 
   if (fixed.generated) parts.push(`wrote ${rel(fixed.generated)}`);
   ctx.stderr(`check --fix: ${parts.join('; ')}\n`);
   return fixed;
-}
-
-function readOrUndefined(file: string): string | undefined {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch {
-    return undefined;
-  }
 }

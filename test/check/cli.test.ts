@@ -121,6 +121,17 @@ describe('ctrlrun-gen check (in-process)', () => {
     expect(again.code).toBe(0);
   });
 
+  it('--fix creates the generated module\'s directory when the manifest names a new one', async () => {
+    const dir = copyFixture('refund-desk', 'check-fix-dir-');
+    temps.push(dir);
+    const manifest = path.join(dir, 'ctrlrun.tools.yaml');
+    writeFileSync(manifest, readFileSync(manifest, 'utf8').replace('output: src/ctrlrun.generated.ts', 'output: src/generated/ctrlrun.ts'));
+    const fixed = await cli(['check', '--fix', '--allow-dirty', '--format', 'json'], { cwd: dir });
+    expect(fixed.stderr).toContain('wrote src/generated/ctrlrun.ts');
+    expect(fixed.code, fixed.stderr).toBe(0);
+    expect(existsSync(path.join(dir, 'src/generated/ctrlrun.ts'))).toBe(true);
+  });
+
   it('--fix refuses a dirty git tree without --allow-dirty', async () => {
     const dir = copyFixture('refund-desk', 'check-dirty-');
     temps.push(dir);

@@ -1,8 +1,5 @@
-import { mkdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
-import { writeAtomically } from '../../codemod/write.js';
-import { UserError } from '../../diagnostics.js';
 import { renderGeneratedModule } from '../../generate/index.js';
+import { readGeneratedModule, writeGeneratedModule } from '../../generate/write.js';
 import { loadProject } from '../../manifest/load.js';
 import type { CommandSpec } from '../context.js';
 import { withProjectOptions } from '../project-options.js';
@@ -31,7 +28,7 @@ export const generateCommand: CommandSpec<GenerateArgs> = {
     if (generated.diagnostics.length > 0) ctx.stderr(formatDiagnostics(generated.diagnostics, ctx, project.sources));
     const shown = displayPath(generated.path, ctx.cwd);
     if (args.check) {
-      const current = readIfExists(generated.path);
+      const current = readGeneratedModule(generated.path);
       if (current === generated.text) {
         ctx.stdout(`${shown} is up to date\n`);
         return 0;
@@ -39,27 +36,8 @@ export const generateCommand: CommandSpec<GenerateArgs> = {
       ctx.stdout(`${shown} is ${current === undefined ? 'missing' : 'stale'}: run \`ctrlrun-gen generate\` and commit the result\n`);
       return 1;
     }
-    writeModule(generated.path, generated.text);
+    writeGeneratedModule(generated.path, generated.text);
     ctx.stdout(`wrote ${shown}\n`);
     return 0;
   },
 };
-
-function readIfExists(file: string): string | undefined {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw new UserError(`cannot read ${file}: ${(error as Error).message}`);
-  }
-}
-
-/** The codemod's atomic write (temp file in the same directory, then a rename), into a directory created if missing. */
-function writeModule(file: string, text: string): void {
-  try {
-    mkdirSync(path.dirname(file), { recursive: true });
-    writeAtomically(file, text);
-  } catch (error) {
-    throw new UserError(`cannot write ${file}: ${(error as Error).message}`);
-  }
-}
