@@ -2,7 +2,7 @@ import { MANIFEST_FILE } from '../manifest/load.js';
 
 /**
  * The `--manifest` and `--policy` options every command that loads the project declares
- * (check, codemod, generate), with one wording.
+ * (check, codemod, generate, validate, explain), with one wording.
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export function withProjectOptions(y: any): any {

@@ -9,6 +9,7 @@ import { didYouMean } from '../../policy/suggest.js';
 import type { Policy } from '../../policy/types.js';
 import type { CliContext, CommandSpec } from '../context.js';
 import { displayPath } from '../format-diagnostics.js';
+import { withProjectOptions } from '../project-options.js';
 
 interface ExplainArgs {
   action: string;
@@ -22,11 +23,9 @@ export const explainCommand: CommandSpec<ExplainArgs> = {
   command: 'explain <action>',
   describe: 'Explain which rule decides an action for given arguments, and why',
   builder: (y) =>
-    y
+    withProjectOptions(y)
       .positional('action', { type: 'string', describe: 'The policy action (`stripe.refund`)' })
       .option('args', { type: 'string', default: '{}', describe: 'The call\'s arguments as JSON' })
-      .option('policy', { type: 'string', describe: 'The policy file (default: the manifest\'s `policy`)' })
-      .option('manifest', { type: 'string', describe: `The manifest (default: ${MANIFEST_FILE}, searched upward)` })
       .option('json', { type: 'boolean', default: false, describe: 'Print the explanation as JSON' }),
   examples: [
     ['ctrlrun-gen explain stripe.refund --args \'{"amount": 5000}\'', 'Which rule decides a refund of 5000, and why'],

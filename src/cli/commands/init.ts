@@ -5,13 +5,13 @@ import { findTools, planActions, renderControl, renderManifest, renderPolicy } f
 import { scanRepo } from '../../scan/index.js';
 import type { CommandSpec } from '../context.js';
 import { displayPath } from '../format-diagnostics.js';
+import { MANIFEST_DEFAULTS } from '../../manifest/load.js';
 
 interface InitArgs {
   force?: boolean;
 }
 
-const OUTPUT = 'src/ctrlrun.generated.ts';
-const CONTROL = 'src/ctrlrun.control.ts';
+const { output: OUTPUT, control: CONTROL } = MANIFEST_DEFAULTS;
 
 export const initCommand: CommandSpec<InitArgs> = {
   command: 'init',

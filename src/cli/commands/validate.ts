@@ -4,6 +4,7 @@ import { loadPolicyOrThrow } from '../../policy/load.js';
 import type { Policy } from '../../policy/types.js';
 import type { CommandSpec } from '../context.js';
 import { displayPath, formatDiagnostics } from '../format-diagnostics.js';
+import { withProjectOptions } from '../project-options.js';
 
 interface ValidateArgs {
   policy?: string;
@@ -13,10 +14,7 @@ interface ValidateArgs {
 export const validateCommand: CommandSpec<ValidateArgs> = {
   command: 'validate',
   describe: 'Load and check the policy and the manifest; print every error found',
-  builder: (y) =>
-    y
-      .option('policy', { type: 'string', describe: 'The policy file (default: the manifest\'s `policy`)' })
-      .option('manifest', { type: 'string', describe: `The manifest (default: ${MANIFEST_FILE}, searched upward from the working directory)` }),
+  builder: withProjectOptions,
   examples: [
     ['ctrlrun-gen validate', `Check ${MANIFEST_FILE} (found upward) and the policy it names`],
     ['ctrlrun-gen validate --policy ctrlrun.yaml', 'Check a policy on its own when there is no manifest'],
