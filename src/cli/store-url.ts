@@ -64,7 +64,7 @@ function badStore(value: string, source: StoreSource, why: string): UserError {
 }
 
 /** The directory of the nearest ctrlrun.tools.yaml upward from cwd, else cwd. */
-function repoRoot(cwd: string): string {
+export function repoRoot(cwd: string): string {
   const manifest = findManifest(cwd);
   return manifest ? path.dirname(manifest) : path.resolve(cwd);
 }

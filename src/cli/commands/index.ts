@@ -7,6 +7,7 @@ import { effectsCommand } from './effects.js';
 import { explainCommand } from './explain.js';
 import { generateCommand } from './generate.js';
 import { initCommand } from './init.js';
+import { operatorsCommand } from './operators.js';
 import { receiptsCommand } from './receipts.js';
 import { validateCommand } from './validate.js';
 
@@ -21,5 +22,6 @@ export const commands: CommandSpec<any>[] = [
   approvalsCommand,
   effectsCommand,
   receiptsCommand,
+  operatorsCommand,
   demoCommand,
 ];
