@@ -7,5 +7,6 @@ const code = await runCli(process.argv.slice(2), {
   stdout: (text) => process.stdout.write(text),
   stderr: (text) => process.stderr.write(text),
   isTTY: process.stdout.isTTY === true,
+  columns: process.stdout.isTTY === true ? process.stdout.columns : undefined,
 });
 process.exitCode = code;

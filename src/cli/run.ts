@@ -5,6 +5,7 @@ import { VERSION } from '../version.js';
 import type { CliContext, CommandSpec } from './context.js';
 import { commands } from './commands/index.js';
 import { formatUserError } from './format-error.js';
+import { exampleMarker, replaceExampleMarkers } from './help-examples.js';
 
 export interface RunCliOptions {
   cwd: string;
@@ -12,6 +13,8 @@ export interface RunCliOptions {
   stdout: (text: string) => void;
   stderr: (text: string) => void;
   isTTY: boolean;
+  /** The terminal's width in columns; undefined when stdout is not a terminal (help is then 100 wide). */
+  columns?: number;
 }
 
 /**
@@ -35,6 +38,8 @@ export async function runCli(argv: string[], options: RunCliOptions): Promise<nu
     };
   };
 
+  const width = Math.min(100, options.columns ?? 100);
+  const exampleBlocks = new Map<number, ReadonlyArray<readonly [string, string]>>();
   const parser = yargs(argv)
     .scriptName('ctrlrun-gen')
     .usage('$0 <command> [options]\n\nMake the tools of OpenAI Agents SDK agents safe to hand to a model.')
@@ -48,32 +53,35 @@ export async function runCli(argv: string[], options: RunCliOptions): Promise<nu
     .demandCommand(1, 'Name a command; see --help.')
     .recommendCommands()
     .exitProcess(false)
-    .wrap(Math.min(100, process.stdout.columns ?? 100))
+    .wrap(width)
     .epilogue('Docs: see docs/ in the package. Exit codes: 0 ok, 1 findings or stale, 2 usage or configuration error.');
 
-  const register = (y: any, spec: CommandSpec<any>): any =>
-    y.command(
+  const register = (y: any, spec: CommandSpec<any>): any => {
+    const id = exampleBlocks.size;
+    exampleBlocks.set(id, spec.examples);
+    return y.command(
       spec.command,
       spec.describe,
       (inner: any) => {
         let built = spec.builder ? spec.builder(inner) : inner;
         for (const sub of spec.subcommands ?? []) built = register(built, sub);
         if (spec.subcommands?.length) built = built.demandCommand(1, `Name a subcommand of ${spec.command.split(' ')[0]}; see --help.`);
-        for (const [cmd, what] of spec.examples) built = built.example(cmd, what);
-        return built;
+        // Not yargs' .example(): its table cuts long commands in two (see help-examples.ts).
+        return spec.examples.length ? built.epilogue(exampleMarker(id)) : built;
       },
       async (args: any) => {
         ctx = makeContext(args);
         exitCode = await spec.run(args, ctx);
       },
     );
+  };
   for (const spec of commands) register(parser, spec);
 
   let output = '';
   let usageError: unknown;
   try {
     await parser.parseAsync(argv, {}, (err: unknown, _argv: unknown, out: string) => {
-      output = out;
+      output = replaceExampleMarkers(out, exampleBlocks, width);
       usageError = err ?? undefined;
     });
     if (usageError) return reportError(usageError, ctx ?? makeContext({ debug }), output);
