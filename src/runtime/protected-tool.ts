@@ -101,9 +101,53 @@ function makeProtectedTool(internals: ControlInternals, policy: CompiledPolicy, 
   }
   const execute = options.execute;
   if (typeof execute !== 'function') throw new CtrlrunError(`protectedTool('${action}'): \`execute\` must be a function.`);
+  const userErrorFunction = options.errorFunction as UserErrorFunction | null | undefined;
+  const core = createActionCore(internals, policy, action, {
+    parameters: options.parameters as ArgsSchema | undefined,
+    userErrorFunction,
+    // a structured tool (outputSchema) cannot answer with refusal text unless the user supplies a fallback
+    refusalsAsErrors: options.outputSchema !== undefined && !userErrorFunction,
+  });
+  const body = execute as (i: unknown, c: unknown, d: unknown) => unknown;
+  const wrappedExecute = (input: unknown, runContext: RunContext<unknown>, details?: CallDetails) =>
+    core.execute(input, runContext, details, () => body(input, runContext, details));
+  const errorFunction = composeErrorFunction(action, userErrorFunction, options.outputSchema !== undefined);
+
+  const userGuardrails = (options.inputGuardrails as unknown[] | undefined) ?? [];
+  const created = tool({
+    ...(options as object),
+    execute: wrappedExecute,
+    needsApproval: core.needsApproval,
+    errorFunction,
+    inputGuardrails: [core.guardrail, ...userGuardrails],
+  } as Parameters<typeof tool>[0]) as FunctionTool;
+  register(internals, created, action);
+  return created;
+}
+
+export type UserErrorFunction = (ctx: RunContext<unknown>, error: unknown, details?: unknown) => unknown;
+/** Anything with zod's `safeParse` (the tool's parameters); a JSON schema has none and the raw JSON is used. */
+export type ArgsSchema = { safeParse?: (v: unknown) => { success: boolean; data?: unknown } };
+export interface CallDetails {
+  toolCall?: { callId?: string; arguments?: string };
+}
+export type Authorization = Authorized | Observed;
+export type ActionCore = ReturnType<typeof createActionCore>;
+
+/**
+ * The door-agnostic core of one action: decide, refuse, claim an approval once, reserve the
+ * effect, run the body once, write receipts. Each door's adapter (a function tool, an MCP server,
+ * a local execution tool) feeds it the call's arguments and its body.
+ */
+export function createActionCore(
+  internals: ControlInternals,
+  policy: CompiledPolicy,
+  action: string,
+  options: { parameters?: ArgsSchema | undefined; userErrorFunction?: UserErrorFunction | null | undefined; refusalsAsErrors?: boolean },
+) {
   const compiled: CompiledAction | undefined = policy.actions[action];
-  const userErrorFunction = options.errorFunction as ((ctx: RunContext<unknown>, error: unknown, details?: unknown) => unknown) | null | undefined;
-  const parameters = options.parameters as { safeParse?: (v: unknown) => { success: boolean; data?: unknown } } | undefined;
+  const userErrorFunction = options.userErrorFunction;
+  const parameters = options.parameters;
   const enforce = policy.mode === 'enforce';
   const refuse = (why: string) => refusal(action, why);
 
@@ -135,8 +179,7 @@ function makeProtectedTool(internals: ControlInternals, policy: CompiledPolicy, 
     },
   };
 
-  /** A structured tool (outputSchema) cannot answer with refusal text unless the user supplies a fallback. */
-  const refusalsAsErrors = options.outputSchema !== undefined && !userErrorFunction;
+  const refusalsAsErrors = options.refusalsAsErrors === true;
 
   /**
    * The principal the guardrail found for a call it let through, for the execute wrapper of that
@@ -198,7 +241,8 @@ function makeProtectedTool(internals: ControlInternals, policy: CompiledPolicy, 
       result: fields.result,
     });
 
-  const wrappedExecute = async (input: unknown, runContext: RunContext<unknown>, details?: { toolCall?: { callId?: string; arguments?: string } }) => {
+  /** The whole call: authorize, then the body once (enforce) or observed (observe). */
+  const execute = async (input: unknown, runContext: RunContext<unknown>, details: CallDetails | undefined, body: () => unknown) => {
     const callId = details?.toolCall?.callId ?? null;
     let authorized: Authorized | Observed;
     try {
@@ -206,8 +250,8 @@ function makeProtectedTool(internals: ControlInternals, policy: CompiledPolicy, 
     } catch (error) {
       throw asCtrlrunError(error, `ctrlrun: ${action} did not run: the control failed before the body (${describeError(error)}).`, { action, callId });
     }
-    if (authorized.kind === 'observe') return observe(authorized.facts, input, runContext, details);
-    return runBody(authorized, input, runContext, details);
+    if (authorized.kind === 'observe') return observe(authorized.facts, input, body);
+    return runBody(authorized, body);
   };
 
   /** Everything before the body: decision, principal, approval claim, templates, effect reservation. Throws to refuse. */
@@ -298,15 +342,28 @@ function makeProtectedTool(internals: ControlInternals, policy: CompiledPolicy, 
     return approvers;
   };
 
-  const runBody = async (auth: Authorized, input: unknown, runContext: RunContext<unknown>, details: unknown): Promise<unknown> => {
+  const runBody = async (auth: Authorized, body: () => unknown): Promise<unknown> => {
+    let output: unknown;
+    try {
+      output = await body();
+    } catch (error) {
+      return finish(auth, { ok: false, error });
+    }
+    return finish(auth, { ok: true, output });
+  };
+
+  /**
+   * Settles an authorized call after its body: the effect and the outcome's receipt. A failure is
+   * rethrown (as `AmbiguousEffect` for an effect without the user's errorFunction); success returns
+   * the output. Adapters whose body the SDK runs call it themselves.
+   */
+  const finish = async (auth: Authorized, outcome: { ok: true; output: unknown } | { ok: false; error: unknown }): Promise<unknown> => {
     const { facts, approvers, key, attemptId } = auth;
     const settle = async (state: 'committed' | 'failed' | 'ambiguous') => {
       if (key && attemptId) await internals.store.settleEffect(key, attemptId, state, internals.clock());
     };
-    let output: unknown;
-    try {
-      output = await (execute as (i: unknown, c: unknown, d: unknown) => unknown)(input, runContext, details);
-    } catch (error) {
+    if (!outcome.ok) {
+      const error = outcome.error;
       if (error instanceof NotExecuted) {
         await afterBody(facts, () => settle('failed'));
         await afterBody(facts, () => receipt(facts, { result: 'not_executed', reason: error.message, approvers, effect_key: key }));
@@ -322,7 +379,7 @@ function makeProtectedTool(internals: ControlInternals, policy: CompiledPolicy, 
     }
     await afterBody(facts, () => settle('committed'));
     await afterBody(facts, () => receipt(facts, { result: 'executed', approvers, effect_key: key }));
-    return output;
+    return outcome.output;
   };
 
   /** A store failure after the body ran: the caller must know the outcome was not recorded. */
@@ -338,13 +395,13 @@ function makeProtectedTool(internals: ControlInternals, policy: CompiledPolicy, 
   };
 
   /** Observe mode: nothing is blocked, paused or asked; the receipt says what enforce would have done. */
-  const observe = async (facts: CallFacts, input: unknown, runContext: RunContext<unknown>, details: unknown) => {
+  const observe = async (facts: CallFacts, input: unknown, body: () => unknown) => {
     const effect = templateValue(compiled?.effect, input);
     const key = effect?.ok ? effect.value : null;
     const reason = facts.principal === null ? 'no_principal' : reasonText(facts.decision);
     let output: unknown;
     try {
-      output = await (execute as (i: unknown, c: unknown, d: unknown) => unknown)(input, runContext, details);
+      output = await body();
     } catch (error) {
       await afterBody(facts, () => receipt(facts, { result: error instanceof NotExecuted ? 'not_executed' : 'failed', reason, effect_key: key }));
       throw error instanceof CtrlrunError ? error : markBodyFailure(error);
@@ -353,18 +410,7 @@ function makeProtectedTool(internals: ControlInternals, policy: CompiledPolicy, 
     return output;
   };
 
-  const errorFunction = composeErrorFunction(action, userErrorFunction, options.outputSchema !== undefined);
-
-  const userGuardrails = (options.inputGuardrails as unknown[] | undefined) ?? [];
-  const created = tool({
-    ...(options as object),
-    execute: wrappedExecute,
-    needsApproval,
-    errorFunction,
-    inputGuardrails: [guardrail, ...userGuardrails],
-  } as Parameters<typeof tool>[0]) as FunctionTool;
-  register(internals, created, action);
-  return created;
+  return { action, compiled, enforce, policyArgs, needsApproval, guardrail, checkCall, authorize, runBody, finish, observe, execute, receipt, refuse };
 }
 
 const allow = { behavior: { type: 'allow' as const } };
