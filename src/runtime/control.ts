@@ -3,6 +3,7 @@ import { canonicalJson } from './canonical.js';
 import { ApprovalMismatch, CtrlrunError } from './errors.js';
 import {
   appendReceipt,
+  approverName,
   approversOf,
   argsHashOf,
   decide,
@@ -218,7 +219,7 @@ async function approveOne(
   answer: { approver: string; reason?: string },
 ): Promise<ApprovalRequest> {
   const policy = requirePolicy(internals);
-  requireApprover(answer?.approver);
+  answer = { ...answer, approver: approverName(answer?.approver) };
   const call = requireOurs(internals, policy, item);
   const request = await ensureRequest(internals, policy, state, call);
   if (!request) throw new ApprovalMismatch('mismatch', `ctrlrun: the call to ${call.action} has malformed arguments and was refused.`, call);
@@ -264,7 +265,7 @@ async function rejectOne(
   answer: { approver: string; message?: string },
 ): Promise<ApprovalRequest> {
   const policy = requirePolicy(internals);
-  requireApprover(answer?.approver);
+  answer = { ...answer, approver: approverName(answer?.approver) };
   const call = requireOurs(internals, policy, item);
   const request = await ensureRequest(internals, policy, state, call);
   if (!request) return { ...placeholder(call, policy), state: 'rejected' };
@@ -338,10 +339,6 @@ export function refusal(action: string, why: string): string {
   return `The call to ${action} was refused (${why}). It did not run and must not be retried; tell the user it was refused.`;
 }
 
-
-function requireApprover(approver: unknown): void {
-  if (typeof approver !== 'string' || approver.length === 0) throw new CtrlrunError('ctrlrun: an answer needs `approver`, a non-empty string naming who answers.');
-}
 
 function placeholder(call: OurCall, policy: CompiledPolicy): ApprovalRequest {
   return {

@@ -2,6 +2,7 @@
 export type * from './types.js';
 export { canonicalJson, canonicalHash } from './canonical.js';
 export { GENESIS_HASH, receiptHash } from './receipts-hash.js';
+export { normaliseIdentity, checkIdentity, sameIdentity, type IdentityCheck } from './identity.js';
 
 // --- the control and protected tools --------------------------------------------------------
 export { createControl, DEFAULT_APPROVAL_TTL_MS, DEFAULT_EFFECT_LEASE_MS, type Control, type ControlOptions, type Identity } from './control.js';

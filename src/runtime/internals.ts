@@ -1,6 +1,7 @@
 import type { RunContext } from '@openai/agents';
 import { canonicalHash } from './canonical.js';
 import { CtrlrunError } from './errors.js';
+import { checkIdentity, identityProblemText, normaliseIdentity } from './identity.js';
 import type { ApprovalRequest, CompiledAction, CompiledPolicy, DecisionResult, ReceiptBody, Store } from './types.js';
 
 /** Who the run acts for: from the run's context (the operator's code), never from the model. */
@@ -47,11 +48,22 @@ export async function principalOf(internals: ControlInternals, runContext: RunCo
   } catch (cause) {
     throw new CtrlrunError(`ctrlrun: identity(runContext) threw (${describeError(cause)}); nothing was run.`, { cause });
   }
-  if (principal === null || principal === undefined || principal === '') return null;
+  if (principal === null || principal === undefined) return null;
   if (typeof principal !== 'string') {
     throw new CtrlrunError(`ctrlrun: identity(runContext) must return a string or null, got ${typeof principal}; nothing was run.`);
   }
-  return principal;
+  const checked = checkIdentity(principal);
+  if (checked.ok) return checked.value;
+  // blank ('', '   ', invisible characters only): nobody, refused as `no_principal`
+  if (checked.problem === 'blank') return null;
+  throw new CtrlrunError(`ctrlrun: identity(runContext) returned an unusable principal: ${identityProblemText(checked.problem)}; nothing was run.`);
+}
+
+/** An approver's name in its normal form (see identity.ts); refuses a blank one or one with control characters. */
+export function approverName(approver: unknown): string {
+  const checked = checkIdentity(approver);
+  if (!checked.ok) throw new CtrlrunError(`ctrlrun: an answer needs \`approver\`, a non-empty string naming who answers; this one is refused: ${identityProblemText(checked.problem)}.`);
+  return checked.value;
 }
 
 const UNKNOWN_ACTION: DecisionResult = { decision: 'deny', rule: null, reason: 'unknown_action' };
@@ -109,6 +121,11 @@ export async function appendReceipt(internals: ControlInternals, policy: Compile
 /** Who said yes to a request, in answer order (the stores refuse a second answer from one approver). */
 export function approversOf(request: Pick<ApprovalRequest, 'answers'>): string[] {
   return request.answers.filter((a) => a.decision === 'approve').map((a) => a.approver);
+}
+
+/** The distinct people who said yes, compared after identity normalisation (`bob` and `BOB` are one). */
+export function distinctApprovers(request: Pick<ApprovalRequest, 'answers'>): Set<string> {
+  return new Set(approversOf(request).map(normaliseIdentity));
 }
 
 export function describeError(error: unknown): string {

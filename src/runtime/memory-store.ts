@@ -1,4 +1,5 @@
-import { approversOf } from './internals.js';
+import { sameIdentity } from './identity.js';
+import { distinctApprovers } from './internals.js';
 import { GENESIS_HASH, receiptHash } from './receipts-hash.js';
 import type {
   AddAnswerResult,
@@ -154,15 +155,16 @@ export function answerOutcome(
   answer: ApprovalAnswer,
 ): 'recorded' | 'duplicate' | 'approver_is_requester' | 'not_pending' {
   if (request.state !== 'pending') return 'not_pending';
-  if (answer.approver === request.principal) return 'approver_is_requester';
-  if (request.answers.some((a) => a.approver === answer.approver)) return 'duplicate';
+  // identities compare after one normalisation (identity.ts): `ALICE` is the requester `alice`
+  if (sameIdentity(answer.approver, request.principal)) return 'approver_is_requester';
+  if (request.answers.some((a) => sameIdentity(a.approver, answer.approver))) return 'duplicate';
   return 'recorded';
 }
 
 /** Applies a recorded answer to a request (a copy): a no rejects it; enough distinct yeses approve it. */
 export function withAnswer(request: ApprovalRequest, answer: ApprovalAnswer): ApprovalRequest {
   const next: ApprovalRequest = { ...request, answers: [...request.answers, { ...answer }] };
-  if (answer.decision === 'reject' || new Set(approversOf(next)).size >= next.approvalsRequired) {
+  if (answer.decision === 'reject' || distinctApprovers(next).size >= next.approvalsRequired) {
     next.state = answer.decision === 'reject' ? 'rejected' : 'approved';
     next.decidedAt = answer.at;
   }

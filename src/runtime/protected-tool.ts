@@ -10,6 +10,7 @@ import {
   type UnknownContext,
 } from '@openai/agents';
 import { refusal, type Control } from './control.js';
+import { sameIdentity } from './identity.js';
 import { ActionDenied, AmbiguousEffect, ApprovalMismatch, CtrlrunError, DuplicateEffect, NotExecuted } from './errors.js';
 import {
   appendReceipt,
@@ -17,6 +18,7 @@ import {
   argsHashOf,
   decide,
   describeError,
+  distinctApprovers,
   INTERNALS,
   parseJson,
   PROTECTED_ACTION,
@@ -330,15 +332,15 @@ export function createActionCore(
     const request = claimed.request;
     const approvers = approversOf(request);
     if (claimed.outcome === 'consumed') return fail('consumed', 'its approval was already used; an approval runs one call once.', approvers);
-    if (request.action !== action || request.argsHash !== facts.argsHash || request.policyHash !== policy.hash || request.principal !== facts.principal) {
+    if (request.action !== action || request.argsHash !== facts.argsHash || request.policyHash !== policy.hash || !sameIdentity(request.principal, facts.principal ?? '')) {
       return fail('mismatch', 'the approval was given for a different call (action, arguments, policy or principal differ).', approvers);
     }
     if (request.decidedAt === undefined || internals.clock() > request.decidedAt + internals.approvalTtlMs) {
       return fail('expired', `the approval expired (valid ${Math.round(internals.approvalTtlMs / 1000)} s after it was given).`, approvers);
     }
-    if (approvers.includes(request.principal)) return fail('approver_is_requester', 'the requester cannot approve their own call.', approvers);
+    if (approvers.some((a) => sameIdentity(a, request.principal))) return fail('approver_is_requester', 'the requester cannot approve their own call.', approvers);
     const required = Math.max(compiled?.approvalsRequired ?? 1, request.approvalsRequired);
-    if (new Set(approvers).size < required) return fail('mismatch', `${required} distinct approvers are required, ${approvers.length} approved.`, approvers);
+    if (distinctApprovers(request).size < required) return fail('mismatch', `${required} distinct approvers are required, ${approvers.length} approved.`, approvers);
     return approvers;
   };
 

@@ -145,6 +145,20 @@ export function describeStoreConformance(name: string, makeStore: () => Promise<
         expect(late.outcome).toBe('not_pending');
       });
 
+      it('identities compare after normalisation: the requester under another spelling is the requester; BOB after bob is a duplicate', async () => {
+        const r = request({ approvalsRequired: 2 });
+        await store.putRequest(r);
+        for (const [i, alice] of ['Alice', 'alice ', 'alice\u200b', '\uff21\uff2c\uff29\uff23\uff25', 'ALICE', '\u202eALICE'].entries()) {
+          expect((await store.addAnswer(r.callId, { approver: alice, decision: 'approve', at: 2_000 + i })).outcome).toBe('approver_is_requester');
+        }
+        expect((await store.addAnswer(r.callId, { approver: 'bob', decision: 'approve', at: 3_000 })).outcome).toBe('recorded');
+        expect((await store.addAnswer(r.callId, { approver: 'BOB', decision: 'approve', at: 3_100 })).outcome).toBe('duplicate');
+        expect((await store.addAnswer(r.callId, { approver: ' b\u200dob', decision: 'approve', at: 3_200 })).outcome).toBe('duplicate');
+        const after = await store.getRequest(r.callId);
+        expect(after?.state).toBe('pending');
+        expect(after?.answers.map((a) => a.approver)).toEqual(['bob']);
+      });
+
       it('concurrent approvals from distinct approvers are all recorded (M-of-N reached once)', async () => {
         const r = request({ approvalsRequired: 3 });
         await store.putRequest(r);

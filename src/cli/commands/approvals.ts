@@ -1,15 +1,17 @@
 import { UserError } from '../../diagnostics.js';
+import { distinctApprovers } from '../../runtime/internals.js';
 import type { ApprovalRequest } from '../../runtime/types.js';
 import type { CliContext, CommandSpec } from '../context.js';
 import { answerRequest } from '../operator-actions.js';
 import { storeOption, withStore } from '../store-url.js';
 import { formatTable, isoTime, truncate } from '../table.js';
+import { operatorName, operatorText, safePrinter, terminalJson } from '../terminal-text.js';
 
 interface StoreArgs {
   store?: string;
 }
 
-const approvedCount = (r: ApprovalRequest): number => new Set(r.answers.filter((a) => a.decision === 'approve').map((a) => a.approver)).size;
+const approvedCount = (r: ApprovalRequest): number => distinctApprovers(r).size;
 
 const list: CommandSpec<StoreArgs & { pending: boolean; json: boolean }> = {
   command: 'list',
@@ -26,18 +28,19 @@ const list: CommandSpec<StoreArgs & { pending: boolean; json: boolean }> = {
     withStore(args, ctx, async (store, label) => {
       const requests = await store.listRequests(args.pending ? { state: 'pending' } : {});
       if (args.json) {
-        ctx.stdout(`${JSON.stringify(requests, null, 2)}\n`);
+        ctx.stdout(`${terminalJson(requests)}\n`);
         return 0;
       }
       if (requests.length === 0) {
         ctx.stdout(`No ${args.pending ? 'pending ' : ''}approval requests in ${label}.\n`);
         return 0;
       }
+      const p = safePrinter();
       ctx.stdout(
         formatTable(
           ['ID', 'STATE', 'ACTION', 'REQUESTED BY', 'APPROVALS', 'CREATED', 'ARGS'],
-          requests.map((r) => [r.callId, r.state, r.action, r.principal, `${approvedCount(r)}/${r.approvalsRequired}`, isoTime(r.createdAt), truncate(r.args, 60)]),
-        ),
+          requests.map((r) => [p.show(r.callId), p.show(r.state), p.show(r.action), p.show(r.principal), `${approvedCount(r)}/${r.approvalsRequired}`, isoTime(r.createdAt), p.show(truncate(r.args, 60))]),
+        ) + p.note(),
       );
       return 0;
     }),
@@ -55,7 +58,7 @@ const show: CommandSpec<StoreArgs & { id: string; json: boolean }> = {
     withStore(args, ctx, async (store, label) => {
       const request = await requireRequest(store.getRequest(args.id), args.id, label);
       if (args.json) {
-        ctx.stdout(`${JSON.stringify(request, null, 2)}\n`);
+        ctx.stdout(`${terminalJson(request)}\n`);
         return 0;
       }
       ctx.stdout(describeRequest(request));
@@ -88,16 +91,16 @@ const deny: CommandSpec<StoreArgs & { id: string; as: string; reason: string }> 
 };
 
 async function answer(args: StoreArgs & { id: string; as: string; reason?: string }, ctx: CliContext, decision: 'approve' | 'reject'): Promise<number> {
-  const approver = args.as.trim();
-  if (approver === '') throw new UserError('--as: name who answers (it is recorded), e.g. --as bob');
-  if (decision === 'reject' && !args.reason?.trim()) throw new UserError('--reason: say why the call is denied, e.g. --reason "duplicate request"');
+  const approver = operatorName(args.as, '--as');
+  const reason = operatorText(args.reason, '--reason');
+  if (decision === 'reject' && !reason) throw new UserError('--reason: say why the call is denied, e.g. --reason "duplicate request"');
   return withStore(args, ctx, async (store, label) => {
     const now = Date.now();
     const result = await answerRequest(store, args.id, {
       approver,
       decision,
       at: now,
-      ...(args.reason?.trim() ? { reason: args.reason.trim() } : {}),
+      ...(reason ? { reason } : {}),
     });
     const verb = decision === 'approve' ? 'approve' : 'deny';
     switch (result.outcome) {
@@ -133,29 +136,34 @@ function unknownRequest(id: string, label: string): UserError {
   return new UserError(`${id}: no approval request with this id in ${label}.\nhint: see \`ctrlrun-gen approvals list\` (and check --store)`);
 }
 
-function describeRequest(r: ApprovalRequest): string {
+function describeRequest(request: ApprovalRequest): string {
+  const p = safePrinter();
+  const r = { ...request, callId: p.show(request.callId), state: p.show(request.state), action: p.show(request.action), toolName: p.show(request.toolName), principal: p.show(request.principal), argsHash: p.show(request.argsHash), policyHash: p.show(request.policyHash) };
   const lines = [
     `Request      ${r.callId}`,
     `State        ${r.state}`,
     `Action       ${r.action} (tool ${r.toolName})`,
     `Requested by ${r.principal}`,
-    `Approvals    ${approvedCount(r)}/${r.approvalsRequired}`,
+    `Approvals    ${approvedCount(request)}/${r.approvalsRequired}`,
     `Created      ${isoTime(r.createdAt)}`,
   ];
   if (r.decidedAt !== undefined) lines.push(`Decided      ${isoTime(r.decidedAt)}`);
   if (r.consumedAt !== undefined) lines.push(`Consumed     ${isoTime(r.consumedAt)}`);
-  lines.push(`Args hash    ${r.argsHash}`, `Policy hash  ${r.policyHash}`, 'Arguments', indent(prettyArgs(r.args)));
+  lines.push(`Args hash    ${r.argsHash}`, `Policy hash  ${r.policyHash}`, 'Arguments', indent(prettyArgs(r.args, p.show)));
   lines.push(r.answers.length === 0 ? 'Answers      none yet' : 'Answers');
-  for (const a of r.answers) lines.push(`  ${isoTime(a.at)}  ${a.decision === 'approve' ? 'approved' : 'denied'} by ${a.approver}${a.reason ? `: ${a.reason}` : ''}`);
-  return `${lines.join('\n')}\n`;
+  for (const a of r.answers) lines.push(`  ${isoTime(a.at)}  ${a.decision === 'approve' ? 'approved' : 'denied'} by ${p.show(a.approver)}${a.reason ? `: ${p.show(a.reason)}` : ''}`);
+  return `${lines.join('\n')}\n${p.note()}`;
 }
 
-function prettyArgs(args: string): string {
+/** The arguments, one line per JSON line, each escaped and marked if it must be (JSON escapes newlines itself). */
+function prettyArgs(args: string, show: (text: string) => string): string {
+  let pretty: string;
   try {
-    return JSON.stringify(JSON.parse(args), null, 2);
+    pretty = JSON.stringify(JSON.parse(args), null, 2);
   } catch {
-    return args;
+    return show(args);
   }
+  return pretty.split('\n').map(show).join('\n');
 }
 
 function indent(text: string): string {

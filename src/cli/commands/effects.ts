@@ -4,6 +4,7 @@ import type { CommandSpec } from '../context.js';
 import { resolveEffectKey } from '../operator-actions.js';
 import { storeOption, withStore } from '../store-url.js';
 import { formatTable, isoTime } from '../table.js';
+import { operatorName, safePrinter, terminalJson } from '../terminal-text.js';
 
 interface StoreArgs {
   store?: string;
@@ -24,20 +25,21 @@ const list: CommandSpec<StoreArgs & { state?: EffectState; json: boolean }> = {
       const now = Date.now();
       const effects = await store.listEffects(args.state ? { state: args.state } : {});
       if (args.json) {
-        ctx.stdout(`${JSON.stringify(effects, null, 2)}\n`);
+        ctx.stdout(`${terminalJson(effects)}\n`);
         return 0;
       }
       if (effects.length === 0) {
         ctx.stdout(`No ${args.state ? `${args.state} ` : ''}effect keys in ${label}.\n`);
         return 0;
       }
+      const p = safePrinter();
       ctx.stdout(
         formatTable(
           ['KEY', 'STATE', 'ACTION', 'ATTEMPTS', 'UPDATED', 'NOTE'],
           effects.map((e) => [
-            e.key,
-            e.state,
-            e.action,
+            p.show(e.key),
+            p.show(e.state),
+            p.show(e.action),
             String(e.attempts),
             isoTime(e.updatedAt),
             e.state === 'in_flight' && now >= e.leaseUntil
@@ -47,10 +49,10 @@ const list: CommandSpec<StoreArgs & { state?: EffectState; json: boolean }> = {
                 : e.state === 'ambiguous'
                   ? 'outcome unknown: resolve it'
                   : e.resolvedBy
-                    ? `resolved by ${e.resolvedBy}`
+                    ? `resolved by ${p.show(e.resolvedBy)}`
                     : '',
           ]),
-        ),
+        ) + p.note(),
       );
       return 0;
     }),
@@ -72,8 +74,7 @@ const resolve: CommandSpec<StoreArgs & { key: string; committed?: boolean; faile
   ],
   run: async (args, ctx) => {
     if (Boolean(args.committed) === Boolean(args.failed)) throw new UserError('effects resolve: give exactly one of --committed or --failed.\nhint: check the remote system first; --committed if it happened');
-    const by = args.as.trim();
-    if (by === '') throw new UserError('--as: name who resolves (it is recorded), e.g. --as carol');
+    const by = operatorName(args.as, '--as');
     const state = args.committed ? 'committed' : 'failed';
     return withStore(args, ctx, async (store, label) => {
       const result = await resolveEffectKey(store, args.key, state, by, Date.now());

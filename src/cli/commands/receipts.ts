@@ -5,6 +5,7 @@ import type { Store } from '../../runtime/types.js';
 import type { CommandSpec } from '../context.js';
 import { storeOption, withStore } from '../store-url.js';
 import { formatTable, isoTime } from '../table.js';
+import { safePrinter, terminalJson } from '../terminal-text.js';
 
 interface StoreArgs {
   store?: string;
@@ -27,28 +28,29 @@ const list: CommandSpec<StoreArgs & { last?: number; json: boolean }> = {
       const all = await store.listReceipts();
       const receipts = args.last === undefined ? all : all.slice(-args.last);
       if (args.json) {
-        ctx.stdout(`${JSON.stringify(receipts, null, 2)}\n`);
+        ctx.stdout(`${terminalJson(receipts)}\n`);
         return 0;
       }
       if (receipts.length === 0) {
         ctx.stdout(`No receipts in ${label}.\n`);
         return 0;
       }
+      const p = safePrinter();
       ctx.stdout(
         formatTable(
           ['SEQ', 'AT', 'ACTION', 'DECISION', 'RESULT', 'REASON', 'PRINCIPAL', 'APPROVERS', 'EFFECT'],
           receipts.map((r) => [
-            String(r.seq),
+            p.show(String(r.seq)),
             isoTime(r.at),
-            r.action,
-            r.decision ?? '-',
-            r.result,
-            r.reason,
-            r.principal ?? '-',
-            r.approvers.join(',') || '-',
-            r.effect_key ?? '-',
+            p.show(r.action),
+            p.show(r.decision ?? '-'),
+            p.show(r.result),
+            p.show(r.reason),
+            p.show(r.principal ?? '-'),
+            r.approvers.map(p.show).join(',') || '-',
+            p.show(r.effect_key ?? '-'),
           ]),
-        ),
+        ) + p.note(),
       );
       return 0;
     });
