@@ -3,7 +3,7 @@ import { cli, cliProcess } from '../helpers/cli.js';
 import { REPO_ROOT } from '../helpers/paths.js';
 import { commands } from '../../src/cli/commands/index.js';
 
-const SPEC_COMMANDS = ['init', 'validate', 'generate', 'codemod', 'check', 'explain', 'approvals', 'effects', 'receipts', 'operators', 'demo'];
+const SPEC_COMMANDS = ['init', 'validate', 'generate', 'codemod', 'check', 'explain', 'approvals', 'effects', 'receipts', 'operators', 'serve', 'demo'];
 
 describe('CLI skeleton', () => {
   it('registers every command of SPEC §8', () => {

@@ -9,6 +9,7 @@ import { generateCommand } from './generate.js';
 import { initCommand } from './init.js';
 import { operatorsCommand } from './operators.js';
 import { receiptsCommand } from './receipts.js';
+import { serveCommand } from './serve.js';
 import { validateCommand } from './validate.js';
 
 /** Every command of SPEC §8, in the order `--help` lists them. */
@@ -23,5 +24,6 @@ export const commands: CommandSpec<any>[] = [
   effectsCommand,
   receiptsCommand,
   operatorsCommand,
+  serveCommand,
   demoCommand,
 ];

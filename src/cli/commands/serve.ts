@@ -1,0 +1,98 @@
+import path from 'node:path';
+import { UserError } from '../../diagnostics.js';
+import { loadProject } from '../../manifest/load.js';
+import { loadPolicyOrThrow } from '../../policy/load.js';
+import type { Policy } from '../../policy/types.js';
+import { DEFAULT_APPROVAL_TTL_MS } from '../../runtime/control.js';
+import { startServe } from '../../serve/server.js';
+import type { CliContext, CommandSpec } from '../context.js';
+import { withProjectOptions } from '../project-options.js';
+import { storeOption, withStore } from '../store-url.js';
+import { operatorsFile, operatorsOption } from './operators.js';
+
+export interface ServeArgs {
+  store?: string;
+  operators?: string;
+  manifest?: string;
+  policy?: string;
+  host: string;
+  port: number;
+  'tls-cert'?: string;
+  'tls-key'?: string;
+  'allow-insecure-network': boolean;
+  'trust-header'?: string;
+  'trust-proxy'?: string[];
+  'notify-webhook'?: string;
+  'public-url'?: string;
+  'approval-ttl-ms': number;
+}
+
+export const serveCommand: CommandSpec<ServeArgs> = {
+  command: 'serve',
+  describe: 'Serve the approvals inbox (a web page and a JSON API) over the project store, for authenticated operators',
+  builder: (y) =>
+    withProjectOptions(y)
+      .option('store', storeOption)
+      .option('operators', operatorsOption)
+      .option('host', { type: 'string', default: '127.0.0.1', describe: 'Address to listen on (a non-loopback one needs TLS or --allow-insecure-network)' })
+      .option('port', { type: 'number', default: 8787, describe: 'Port (0: any free port)' })
+      .option('tls-cert', { type: 'string', describe: 'PEM certificate: serve HTTPS' })
+      .option('tls-key', { type: 'string', describe: 'PEM private key for --tls-cert' })
+      .option('allow-insecure-network', { type: 'boolean', default: false, describe: 'Listen on a non-loopback address over plain HTTP anyway' })
+      .option('trust-header', { type: 'string', describe: 'Identity header set by a reverse proxy (e.g. X-Forwarded-Email), honoured only from --trust-proxy addresses' })
+      .option('trust-proxy', { type: 'string', array: true, describe: 'Address of the reverse proxy allowed to set --trust-header (repeatable)' })
+      .option('notify-webhook', { type: 'string', describe: 'POST Slack-compatible JSON here for each new pending request' })
+      .option('public-url', { type: 'string', describe: 'The URL people open (for links in notifications; default: the listening URL)' })
+      .option('approval-ttl-ms', { type: 'number', default: DEFAULT_APPROVAL_TTL_MS, describe: "The control's approvalTtlMs (to show when an approval runs out)" }),
+  examples: [
+    ['ctrlrun-gen serve', 'The inbox on http://127.0.0.1:8787 over .ctrlrun/state.db'],
+    ['ctrlrun-gen serve --store postgres://ops@db/app --port 9000', 'Over a Postgres store'],
+    ['ctrlrun-gen serve --trust-header X-Forwarded-Email --trust-proxy 127.0.0.1', 'Behind an authenticating proxy on this host'],
+    ['ctrlrun-gen serve --notify-webhook https://hooks.example.com/T000/B000', 'Post each new request to a chat channel'],
+  ],
+  run: async (args, ctx) => {
+    if (Boolean(args['tls-cert']) !== Boolean(args['tls-key'])) throw new UserError('--tls-cert and --tls-key go together.\nhint: give both PEM files');
+    if (!Number.isInteger(args.port) || args.port < 0 || args.port > 65535) throw new UserError(`--port ${args.port}: not a port (0-65535).`);
+    if (args['notify-webhook'] !== undefined && !/^https?:\/\//.test(args['notify-webhook'])) throw new UserError(`--notify-webhook ${args['notify-webhook']}: not an http(s) URL.`);
+    const policy = loadServePolicy(args, ctx);
+    return withStore(args, ctx, async (store, label) => {
+      const running = await startServe({
+        store,
+        policy,
+        operatorsFile: operatorsFile(args, ctx),
+        host: args.host,
+        port: args.port,
+        ...(args['tls-cert'] && args['tls-key'] ? { tls: { cert: path.resolve(ctx.cwd, args['tls-cert']), key: path.resolve(ctx.cwd, args['tls-key']) } } : {}),
+        allowInsecureNetwork: args['allow-insecure-network'],
+        ...(args['trust-header'] ? { trustHeader: args['trust-header'] } : {}),
+        trustProxies: args['trust-proxy'] ?? [],
+        ...(args['notify-webhook'] ? { notifyWebhook: args['notify-webhook'] } : {}),
+        ...(args['public-url'] ? { publicUrl: args['public-url'] } : {}),
+        approvalTtlMs: args['approval-ttl-ms'],
+        log: (line) => ctx.stderr(`${line}\n`),
+      });
+      ctx.stdout(`Serving the approvals inbox on ${running.url}/ (store ${label}).\nOpen it and sign in with a token from \`ctrlrun-gen operators add NAME\`. Ctrl-C stops.\n`);
+      await new Promise<void>((resolve) => {
+        const stop = () => {
+          process.off('SIGINT', stop);
+          process.off('SIGTERM', stop);
+          resolve();
+        };
+        process.on('SIGINT', stop);
+        process.on('SIGTERM', stop);
+      });
+      await running.close();
+      return 0;
+    });
+  },
+};
+
+function loadServePolicy(args: ServeArgs, ctx: CliContext): Policy {
+  if (args.policy !== undefined && args.manifest === undefined) return loadPolicyOrThrow(path.resolve(ctx.cwd, args.policy)).policy;
+  try {
+    return loadProject({ cwd: ctx.cwd, ...(args.manifest !== undefined ? { manifest: args.manifest } : {}), ...(args.policy !== undefined ? { policy: args.policy } : {}) }).policy;
+  } catch (error) {
+    if (error instanceof UserError) throw new UserError(`${error.message}\nhint: serve needs the policy (roles and explain come from it); run it in the project, or pass --policy`, error.diagnostics);
+    throw error;
+  }
+}

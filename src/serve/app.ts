@@ -1,0 +1,278 @@
+import { Hono, type Context } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
+import { createMiddleware } from 'hono/factory';
+import { secureHeaders } from 'hono/secure-headers';
+import { evaluate } from '../policy/evaluate.js';
+import type { Policy } from '../policy/types.js';
+import { verifyReceipts } from '../runtime/receipts.js';
+import { StoreError } from '../runtime/stores/errors.js';
+import type { ApprovalAnswer, ApprovalRequest, ApprovalState, EffectState, Store } from '../runtime/types.js';
+import { answerAs, resolveAs, roleProblem } from './answers.js';
+import { type Authenticator, type Principal, SESSION_COOKIE, SESSION_TTL_MS, sameToken } from './auth.js';
+import { tryName } from './identity.js';
+import { CSS, effectsPage, historyPage, inboxPage, loginPage, receiptsPage, requestPage, type Viewer } from './pages.js';
+import { argumentRows, expiry, lastApprovedOf, newestFirst, paginate } from './view.js';
+
+export interface ServeAppOptions {
+  store: Store;
+  policy: Policy;
+  auth: Authenticator;
+  clock: () => number;
+  /** The control's approvalTtlMs, to show when an approval runs out. */
+  approvalTtlMs: number;
+  /** Cookies get `Secure` (serve runs with TLS, or behind a TLS proxy). */
+  secureCookies: boolean;
+  /** The connection's remote address (the trusted-header check needs it). */
+  remoteAddress: (c: Context) => string | undefined;
+  /** Called once for each request a runtime token files (the webhook). */
+  onNewRequest?: (request: ApprovalRequest) => void;
+}
+
+type Env = { Variables: { who: Principal } };
+
+const RUNTIME_METHODS = new Set(['putRequest', 'getRequest', 'listRequests', 'claimApproval', 'reserveEffect', 'settleEffect', 'getEffect', 'listEffects', 'appendReceipt', 'listReceipts']);
+const OPERATOR_METHODS = new Set(['getRequest', 'listRequests', 'addAnswer', 'resolveEffect', 'getEffect', 'listEffects', 'appendReceipt', 'listReceipts']);
+const STATES: ApprovalState[] = ['pending', 'approved', 'rejected', 'consumed'];
+const EFFECT_STATES: EffectState[] = ['in_flight', 'committed', 'failed', 'ambiguous'];
+
+/**
+ * The inbox and its JSON API as one Hono app (no Node built-ins here beyond what the auth module
+ * uses, so the routes stay portable). HTML routes authenticate by session cookie or a trusted
+ * proxy header and check a CSRF token on every POST; `/api/*` authenticates by bearer token only
+ * (no ambient credential, so no CSRF).
+ */
+export function createServeApp(o: ServeAppOptions): Hono<Env> {
+  const app = new Hono<Env>();
+
+  app.use(
+    '*',
+    secureHeaders({
+      contentSecurityPolicy: {
+        defaultSrc: ["'none'"],
+        styleSrc: ["'self'"],
+        imgSrc: ["'self'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+        baseUri: ["'none'"],
+      },
+      referrerPolicy: 'no-referrer',
+      crossOriginResourcePolicy: 'same-origin',
+    }),
+  );
+  app.use('*', bodyLimit({ maxSize: 256 * 1024, onError: (c) => c.json({ error: 'body_too_large', message: 'The request body is over 256 KiB.' }, 413) }));
+  app.use('*', async (c, next) => {
+    await next();
+    c.header('Cache-Control', 'no-store');
+  });
+  app.onError((error, c) => {
+    if (error instanceof StoreError) return c.json({ error: 'store', message: error.message }, 503);
+    console.error(`serve: ${error instanceof Error ? error.message : String(error)}`);
+    return c.json({ error: 'internal', message: 'internal error' }, 500);
+  });
+
+  app.get('/static/app.css', (c) => {
+    c.header('Content-Type', 'text/css; charset=utf-8');
+    return c.body(CSS);
+  });
+  app.get('/healthz', (c) => c.json({ ok: true }));
+
+  // ---------------------------------------------------------------- the JSON API (bearer tokens)
+  const api = new Hono<Env>();
+  api.use('*', async (c, next) => {
+    const header = c.req.header('Authorization') ?? '';
+    const match = /^Bearer\s+(\S+)$/i.exec(header);
+    const who = match ? o.auth.fromToken(match[1]!) : undefined;
+    if (!who) return c.json({ error: 'unauthenticated', message: 'Send Authorization: Bearer TOKEN (a token from `ctrlrun-gen operators add`).' }, 401);
+    c.set('who', who);
+    await next();
+  });
+
+  api.get('/requests', async (c) => {
+    const state = c.req.query('state');
+    if (state !== undefined && !STATES.includes(state as ApprovalState)) return c.json({ error: 'bad_state', message: `state must be one of ${STATES.join(', ')}` }, 400);
+    const all = await o.store.listRequests(state ? { state: state as ApprovalState } : {});
+    return c.json(all);
+  });
+  api.get('/requests/:id', async (c) => {
+    const r = await o.store.getRequest(c.req.param('id'));
+    return r ? c.json(r) : c.json({ error: 'unknown', message: `No approval request ${c.req.param('id')}.` }, 404);
+  });
+  api.post('/requests/:id/answer', async (c) => {
+    const body = await jsonBody(c);
+    const result = await answerAs(o.store, o.policy, c.get('who'), c.req.param('id'), body.decision, body.reason, o.clock());
+    return result.ok ? c.json({ outcome: 'recorded', message: result.message, request: result.request }) : c.json({ error: result.code, message: result.message }, result.status);
+  });
+  api.get('/effects', async (c) => {
+    const state = c.req.query('state');
+    if (state !== undefined && !EFFECT_STATES.includes(state as EffectState)) return c.json({ error: 'bad_state', message: `state must be one of ${EFFECT_STATES.join(', ')}` }, 400);
+    return c.json(await o.store.listEffects(state ? { state: state as EffectState } : {}));
+  });
+  api.post('/effects/resolve', async (c) => {
+    const body = await jsonBody(c);
+    const result = await resolveAs(o.store, o.policy, c.get('who'), body.key, body.state, o.clock());
+    return result.ok ? c.json({ outcome: 'resolved', message: result.message, effect: result.effect }) : c.json({ error: result.code, message: result.message }, result.status);
+  });
+  api.get('/receipts/verify', async (c) => c.json(await verifyReceipts(o.store)));
+
+  // The store interface over HTTP, for httpStore: one POST per method, its arguments as an array.
+  api.post('/store/:method', async (c) => {
+    const who = c.get('who');
+    const method = c.req.param('method');
+    const allowed = who.kind === 'runtime' ? RUNTIME_METHODS : OPERATOR_METHODS;
+    if (!allowed.has(method)) {
+      const why = who.kind === 'runtime' && (method === 'addAnswer' || method === 'resolveEffect') ? 'a runtime token never answers' : who.kind === 'operator' && method === 'claimApproval' ? 'an operator token never claims' : 'not a store method';
+      return c.json({ error: 'forbidden', message: `${method}: ${why}.` }, 403);
+    }
+    const body = await jsonBody(c);
+    const args = Array.isArray(body.args) ? (body.args as unknown[]) : [];
+    if (method === 'addAnswer') {
+      const [callId, answer] = args as [unknown, Record<string, unknown> | undefined];
+      if (typeof callId !== 'string' || typeof answer !== 'object' || answer === null) return c.json({ error: 'bad_arguments', message: 'addAnswer(callId, answer)' }, 400);
+      if (typeof answer.approver !== 'string' || tryName(answer.approver) !== who.name) {
+        return c.json({ error: 'forbidden', message: `addAnswer: the approver is the authenticated operator (${who.name}), not ${JSON.stringify(answer.approver)}.` }, 403);
+      }
+      const request = await o.store.getRequest(callId);
+      const problem = request ? roleProblem(o.policy, request.action, who) : undefined;
+      if (problem) return c.json({ error: 'forbidden', message: problem }, 403);
+      return c.json({ result: await o.store.addAnswer(callId, { ...(answer as unknown as ApprovalAnswer), approver: who.name }) });
+    }
+    if (method === 'resolveEffect') {
+      const [key, state, by, now] = args as [string, 'committed' | 'failed', unknown, number];
+      if (typeof by !== 'string' || tryName(by) !== who.name) return c.json({ error: 'forbidden', message: `resolveEffect: the operator is the authenticated one (${who.name}).` }, 403);
+      const effect = typeof key === 'string' ? await o.store.getEffect(key) : null;
+      const problem = effect ? roleProblem(o.policy, effect.action, who) : undefined;
+      if (problem) return c.json({ error: 'forbidden', message: problem }, 403);
+      return c.json({ result: await o.store.resolveEffect(key, state, who.name, now) });
+    }
+    const fn = (o.store as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>)[method]!;
+    const result = await fn.apply(o.store, args);
+    if (method === 'putRequest' && o.onNewRequest) {
+      const r = result as ApprovalRequest;
+      if (r.state === 'pending' && r.answers.length === 0) o.onNewRequest(r);
+    }
+    return c.json({ result: result ?? null });
+  });
+  app.route('/api', api);
+
+  // ---------------------------------------------------------------- the pages (session or header)
+  const identify = (c: Context): Principal | undefined =>
+    o.auth.fromHeader(o.remoteAddress(c), (n) => c.req.header(n)) ?? o.auth.fromSession(getCookie(c, SESSION_COOKIE));
+
+  app.get('/login', (c) => c.html(loginPage(o.auth.loginCsrf())));
+  app.post('/login', async (c) => {
+    const form = await c.req.parseBody();
+    if (!sameOrigin(c) || !sameToken(o.auth.loginCsrf(), form.csrf)) return c.html(loginPage(o.auth.loginCsrf(), 'The form expired; sign in again.'), 403);
+    const id = typeof form.token === 'string' ? o.auth.signIn(form.token.trim()) : undefined;
+    if (!id) return c.html(loginPage(o.auth.loginCsrf(), 'That token is not an operator token here.'), 401);
+    setCookie(c, SESSION_COOKIE, id, { httpOnly: true, sameSite: 'Strict', path: '/', secure: o.secureCookies, maxAge: SESSION_TTL_MS / 1000 });
+    return c.redirect('/', 303);
+  });
+
+  const guard = createMiddleware<Env>(async (c, next) => {
+    const who = identify(c);
+    if (!who) return c.req.method === 'GET' ? c.redirect('/login', 303) : c.text('Sign in first.', 401);
+    if (c.req.method === 'POST') {
+      const form = await c.req.parseBody();
+      if (!sameOrigin(c) || !sameToken(who.csrf, form.csrf)) return c.text('Refused: missing or wrong CSRF token (reload the page and try again).', 403);
+    }
+    c.set('who', who);
+    await next();
+    return undefined;
+  });
+  const viewer = (c: Context<Env>): Viewer => {
+    const who = c.get('who');
+    return { name: who.name, roles: who.roles, csrf: who.csrf ?? '' };
+  };
+  const pageNumber = (c: Context) => Number.parseInt(c.req.query('page') ?? '1', 10);
+
+  app.post('/logout', guard, (c) => {
+    o.auth.signOut(getCookie(c, SESSION_COOKIE));
+    deleteCookie(c, SESSION_COOKIE, { path: '/' });
+    return c.redirect('/login', 303);
+  });
+  app.get('/', guard, async (c) => {
+    const pending = newestFirst(await o.store.listRequests({ state: 'pending' }));
+    return c.html(inboxPage(viewer(c), paginate(pending, pageNumber(c))));
+  });
+  app.get('/history', guard, async (c) => {
+    const all = await o.store.listRequests();
+    return c.html(historyPage(viewer(c), paginate(newestFirst(all.filter((r) => r.state !== 'pending')), pageNumber(c))));
+  });
+
+  const renderRequest = async (c: Context<Env>, request: ApprovalRequest, message?: { kind: 'ok' | 'err'; text: string }, status: 200 | 400 | 403 | 404 | 409 = 200) => {
+    const decided = [...(await o.store.listRequests({ state: 'approved' })), ...(await o.store.listRequests({ state: 'consumed' }))];
+    const previous = lastApprovedOf(request, decided);
+    let args: unknown;
+    try {
+      args = JSON.parse(request.args);
+    } catch {
+      args = undefined;
+    }
+    const known = Object.hasOwn(o.policy.actions, request.action) ? o.policy.actions[request.action] : undefined;
+    const ex = expiry(request, o.approvalTtlMs, o.clock());
+    const cannot = roleProblem(o.policy, request.action, c.get('who'));
+    return c.html(
+      requestPage(viewer(c), {
+        request,
+        rows: argumentRows(request.args, previous?.args),
+        ...(previous ? { previous } : {}),
+        ...(known ? { explanation: evaluate(o.policy, request.action, args) } : {}),
+        ...(known
+          ? { action: { approvalsRequired: known.approvalsRequired, controls: known.controls.map((id) => ({ id, ...(o.policy.controls[id]?.title ? { title: o.policy.controls[id]!.title! } : {}), ...(o.policy.controls[id]?.approverRole ? { approverRole: o.policy.controls[id]!.approverRole! } : {}) })) } }
+          : {}),
+        policyMatches: request.policyHash === o.policy.hash,
+        ...(ex ? { expiry: ex } : {}),
+        ttlMs: o.approvalTtlMs,
+        ...(cannot ? { cannotAnswer: cannot } : {}),
+        ...(message ? { message } : {}),
+      }),
+      status,
+    );
+  };
+  app.get('/requests/:id', guard, async (c) => {
+    const request = await o.store.getRequest(c.req.param('id'));
+    if (!request) return c.text(`No approval request ${c.req.param('id')}.`, 404);
+    return renderRequest(c, request);
+  });
+  app.post('/requests/:id/answer', guard, async (c) => {
+    const form = await c.req.parseBody();
+    const result = await answerAs(o.store, o.policy, c.get('who'), c.req.param('id'), form.decision, form.reason, o.clock());
+    if (result.ok) return renderRequest(c, result.request, { kind: 'ok', text: result.message });
+    const request = result.request ?? (await o.store.getRequest(c.req.param('id')));
+    if (!request) return c.text(result.message, 404);
+    return renderRequest(c, request, { kind: 'err', text: result.message }, result.status);
+  });
+  app.get('/effects', guard, async (c) => c.html(effectsPage(viewer(c), await o.store.listEffects(), o.clock())));
+  app.post('/effects/resolve', guard, async (c) => {
+    const form = await c.req.parseBody();
+    const result = await resolveAs(o.store, o.policy, c.get('who'), form.key, form.state, o.clock());
+    return c.html(effectsPage(viewer(c), await o.store.listEffects(), o.clock(), { kind: result.ok ? 'ok' : 'err', text: result.message }), result.ok ? 200 : result.status);
+  });
+  app.get('/receipts', guard, async (c) => {
+    const verify = await verifyReceipts(o.store);
+    const all = await o.store.listReceipts();
+    return c.html(receiptsPage(viewer(c), all.slice(-200).reverse(), all.length, verify));
+  });
+  return app;
+}
+
+async function jsonBody(c: Context): Promise<Record<string, unknown>> {
+  try {
+    const body: unknown = await c.req.json();
+    return typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+/** A browser POST whose Origin names another site is refused (besides the CSRF token). */
+function sameOrigin(c: Context): boolean {
+  const origin = c.req.header('Origin');
+  if (origin === undefined || origin === 'null') return origin === undefined;
+  try {
+    return new URL(origin).host === c.req.header('Host');
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,242 @@
+import { html } from 'hono/html';
+import type { Explanation } from '../policy/evaluate.js';
+import type { VerifyResult } from '../runtime/receipts.js';
+import type { ApprovalRequest, EffectRecord, Receipt } from '../runtime/types.js';
+import { type ArgRow, approvedCount, type Page } from './view.js';
+
+/**
+ * The inbox's pages: plain server-rendered HTML, no script. Every value is interpolated through
+ * hono's `html` tag, which escapes it: arguments, reasons, effect keys and names are the model's
+ * or a person's text and never markup.
+ */
+type Html = ReturnType<typeof html>;
+
+export interface Viewer {
+  name: string;
+  roles: string[];
+  csrf: string;
+}
+
+const iso = (ms: number | undefined): string => (ms === undefined ? '-' : new Date(ms).toISOString().replace('.000Z', 'Z'));
+const requestHref = (id: string): string => `/requests/${encodeURIComponent(id)}`;
+
+export const CSS = `
+*{box-sizing:border-box}body{font:16px/1.45 system-ui,sans-serif;margin:0;color:#1b1f24;background:#f6f7f9}
+header{background:#1b1f24;color:#fff;padding:.6rem 1rem;display:flex;flex-wrap:wrap;gap:.8rem;align-items:center}
+header a{color:#fff}header .who{margin-left:auto;font-size:.9rem}header form{display:inline}
+main{max-width:60rem;margin:0 auto;padding:1rem}
+.card{background:#fff;border:1px solid #d8dde3;border-radius:.5rem;padding:.8rem 1rem;margin:.6rem 0;overflow-wrap:anywhere}
+.card h2{font-size:1.05rem;margin:0 0 .3rem}.meta{color:#57606a;font-size:.9rem}
+table{border-collapse:collapse;width:100%}td,th{border-bottom:1px solid #e3e6ea;padding:.3rem .4rem;text-align:left;vertical-align:top;overflow-wrap:anywhere}
+code,pre{font:14px/1.4 ui-monospace,monospace;white-space:pre-wrap;overflow-wrap:anywhere}
+.changed,.added{background:#fff3c4}.removed{background:#ffe1e1}
+.msg{padding:.6rem 1rem;border-radius:.4rem;margin:.6rem 0}.ok{background:#dff5e1}.err{background:#ffe1e1}
+.held{color:#1a7f37}.not{color:#cf222e}
+form.answer{display:grid;gap:.5rem}textarea,input[type=text],input[type=password]{width:100%;font:inherit;padding:.4rem}
+button{font:inherit;padding:.45rem .9rem;border-radius:.35rem;border:1px solid #8c959f;background:#fff;cursor:pointer}
+button.approve{background:#1a7f37;color:#fff;border-color:#1a7f37}button.reject{background:#cf222e;color:#fff;border-color:#cf222e}
+nav.pages{display:flex;gap:1rem;margin:1rem 0}
+`;
+
+export function layout(title: string, viewer: Viewer | undefined, body: Html): Html {
+  return html`<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${title} · ctrlrun-gen</title>
+<link rel="stylesheet" href="/static/app.css">
+</head>
+<body>
+<header>
+<strong>ctrlrun-gen</strong>
+<a href="/">Inbox</a><a href="/history">History</a><a href="/effects">Effects</a><a href="/receipts">Receipts</a>
+${viewer
+  ? html`<span class="who">Signed in as <b data-testid="viewer">${viewer.name}</b>${viewer.roles.length ? html` (${viewer.roles.join(', ')})` : ''}
+<form method="post" action="/logout"><input type="hidden" name="csrf" value="${viewer.csrf}"><button type="submit">Sign out</button></form></span>`
+  : ''}
+</header>
+<main>
+${body}
+</main>
+</body>
+</html>`;
+}
+
+export function loginPage(csrf: string, error?: string): Html {
+  return layout(
+    'Sign in',
+    undefined,
+    html`<h1>Sign in</h1>
+${error ? html`<p class="msg err" role="alert">${error}</p>` : ''}
+<form method="post" action="/login" class="card answer">
+<input type="hidden" name="csrf" value="${csrf}">
+<label>Operator token <input type="password" name="token" autocomplete="off" required></label>
+<button type="submit">Sign in</button>
+<p class="meta">A token is made by <code>ctrlrun-gen operators add NAME</code>.</p>
+</form>`,
+  );
+}
+
+function summary(r: ApprovalRequest): Html {
+  return html`<article class="card" data-testid="request">
+<h2><a href="${requestHref(r.callId)}">${r.action}</a></h2>
+<div class="meta">requested by <b>${r.principal}</b> · ${approvedCount(r)}/${r.approvalsRequired} approvals · ${r.state} · ${iso(r.createdAt)}</div>
+<code>${r.args.length > 160 ? `${r.args.slice(0, 159)}…` : r.args}</code>
+</article>`;
+}
+
+function pager(base: string, page: Page<unknown>): Html {
+  if (page.pages <= 1) return html``;
+  return html`<nav class="pages" aria-label="pages">
+${page.page > 1 ? html`<a href="${base}?page=${page.page - 1}" rel="prev">Newer</a>` : ''}
+<span>page ${page.page} of ${page.pages}</span>
+${page.page < page.pages ? html`<a href="${base}?page=${page.page + 1}" rel="next">Older</a>` : ''}
+</nav>`;
+}
+
+export function inboxPage(viewer: Viewer, page: Page<ApprovalRequest>): Html {
+  return layout(
+    'Inbox',
+    viewer,
+    html`<h1>Waiting for a person <span class="meta">(${page.total})</span></h1>
+${page.total === 0 ? html`<p class="card">Nothing is waiting. Paused calls appear here, newest first.</p>` : page.items.map(summary)}
+${pager('/', page)}`,
+  );
+}
+
+export function historyPage(viewer: Viewer, page: Page<ApprovalRequest>): Html {
+  return layout(
+    'History',
+    viewer,
+    html`<h1>Decided and executed <span class="meta">(${page.total})</span></h1>
+${page.total === 0 ? html`<p class="card">No decided requests yet.</p>` : page.items.map(summary)}
+${pager('/history', page)}`,
+  );
+}
+
+export interface RequestView {
+  request: ApprovalRequest;
+  rows: ArgRow[];
+  previous?: ApprovalRequest;
+  explanation?: Explanation;
+  /** The policy's action, as serve loaded it. */
+  action?: { controls: Array<{ id: string; title?: string; approverRole?: string }>; approvalsRequired: number };
+  policyMatches: boolean;
+  expiry?: { until: number; expired: boolean };
+  ttlMs: number;
+  /** Why this viewer may not answer (missing roles), if so. */
+  cannotAnswer?: string;
+  message?: { kind: 'ok' | 'err'; text: string };
+}
+
+export function requestPage(viewer: Viewer, v: RequestView): Html {
+  const r = v.request;
+  const e = v.explanation;
+  return layout(
+    r.action,
+    viewer,
+    html`<h1>${r.action} <span class="meta">${r.state}</span></h1>
+${v.message ? html`<p class="msg ${v.message.kind}" role="${v.message.kind === 'err' ? 'alert' : 'status'}" data-testid="message">${v.message.text}</p>` : ''}
+<section class="card">
+<table>
+<tr><th>Requested by</th><td data-testid="requester">${r.principal}</td></tr>
+<tr><th>Call</th><td><code>${r.callId}</code> (tool <code>${r.toolName}</code>)</td></tr>
+<tr><th>Created</th><td>${iso(r.createdAt)}</td></tr>
+<tr><th>Approvals</th><td data-testid="approvals">${approvedCount(r)} of ${r.approvalsRequired}</td></tr>
+<tr><th>Expiry</th><td>${
+      v.expiry
+        ? html`approval ${v.expiry.expired ? 'expired' : 'valid until'} ${iso(v.expiry.until)}`
+        : r.state === 'pending'
+          ? html`once approved, valid for ${Math.round(v.ttlMs / 60000)} min`
+          : '-'
+    }</td></tr>
+<tr><th>Arguments hash</th><td><code>${r.argsHash}</code></td></tr>
+<tr><th>Policy hash</th><td><code>${r.policyHash}</code>${v.policyMatches ? '' : html` <b class="not">(not the policy serve loaded)</b>`}</td></tr>
+</table>
+</section>
+<section class="card">
+<h2>Arguments${v.previous ? html` <span class="meta">compared with the last approved call, <a href="${requestHref(v.previous.callId)}">${v.previous.callId}</a></span>` : ''}</h2>
+<table data-testid="arguments">
+<tr><th>argument</th><th>this call</th>${v.previous ? html`<th>last approved</th>` : ''}</tr>
+${v.rows.map(
+  (row) => html`<tr class="${row.change}"><td><code>${row.key}</code></td><td><code>${row.value ?? '(absent)'}</code></td>${
+    v.previous ? html`<td><code>${row.before ?? '(absent)'}</code></td>` : ''
+  }</tr>`,
+)}
+</table>
+</section>
+<section class="card" data-testid="explain">
+<h2>Why a person is asked</h2>
+${
+  e
+    ? html`<p>${e.reason === 'rule_matched' ? html`rule ${e.rule} matched: <b>${e.decision}</b>` : html`${e.reason}: <b>${e.decision}</b>`}</p>
+<ul>${e.conditions.map((t) => html`<li class="${t.held ? 'held' : 'not'}">${t.held ? '✓' : '✗'} rule ${t.ruleIndex}: <code>${t.key}: ${JSON.stringify(t.expected)}</code>, ${t.arg} = <code>${t.actual === undefined ? '(missing)' : JSON.stringify(t.actual)}</code></li>`)}</ul>`
+    : html`<p>The loaded policy does not know this action.</p>`
+}
+${
+  v.action
+    ? html`<p>Needs ${v.action.approvalsRequired} approver(s) other than the requester.${v.action.controls.length ? '' : ' No controls.'}</p>
+<ul>${v.action.controls.map((c) => html`<li>control <b>${c.id}</b>${c.title ? html`: ${c.title}` : ''}${c.approverRole ? html` — approver role <code>${c.approverRole}</code>` : ''}</li>`)}</ul>`
+    : ''
+}
+</section>
+<section class="card">
+<h2>Answers</h2>
+${r.answers.length === 0 ? html`<p>None yet.</p>` : html`<ul data-testid="answers">${r.answers.map((a) => html`<li>${iso(a.at)} <b>${a.decision === 'approve' ? 'approved' : 'rejected'}</b> by <b>${a.approver}</b>${a.reason ? html`: ${a.reason}` : ''}</li>`)}</ul>`}
+${
+  r.state !== 'pending'
+    ? ''
+    : v.cannotAnswer
+      ? html`<p class="msg err">${v.cannotAnswer}</p>`
+      : html`<form method="post" action="${requestHref(r.callId)}/answer" class="answer">
+<input type="hidden" name="csrf" value="${viewer.csrf}">
+<label>Reason (required to reject) <textarea name="reason" rows="2" maxlength="2000"></textarea></label>
+<div><button class="approve" type="submit" name="decision" value="approve">Approve as ${viewer.name}</button>
+<button class="reject" type="submit" name="decision" value="reject">Reject</button></div>
+</form>`
+}
+</section>`,
+  );
+}
+
+export function effectsPage(viewer: Viewer, effects: EffectRecord[], now: number, message?: { kind: 'ok' | 'err'; text: string }): Html {
+  const open = effects.filter((e) => e.state === 'ambiguous' || (e.state === 'in_flight' && now >= e.leaseUntil));
+  return layout(
+    'Effects',
+    viewer,
+    html`<h1>Effects nobody knows the outcome of <span class="meta">(${open.length})</span></h1>
+${message ? html`<p class="msg ${message.kind}" role="status">${message.text}</p>` : ''}
+<p class="meta">Find out in the remote system whether it happened, then say so. Committed: later calls are duplicates. Failed: the call may be tried again.</p>
+${open.map(
+  (e) => html`<article class="card" data-testid="effect"><h2><code>${e.key}</code></h2>
+<div class="meta">${e.action} · ${e.state === 'ambiguous' ? 'ambiguous' : 'lease over'} · ${e.attempts} attempt(s) · ${iso(e.updatedAt)}</div>
+<form method="post" action="/effects/resolve">
+<input type="hidden" name="csrf" value="${viewer.csrf}"><input type="hidden" name="key" value="${e.key}">
+<button type="submit" name="state" value="committed">It happened (committed)</button>
+<button type="submit" name="state" value="failed">It did not (failed)</button>
+</form></article>`,
+)}
+<h2>All keys</h2>
+<table><tr><th>key</th><th>state</th><th>action</th><th>attempts</th><th>updated</th></tr>
+${effects.map((e) => html`<tr><td><code>${e.key}</code></td><td>${e.state}${e.resolvedBy ? html` (by ${e.resolvedBy})` : ''}</td><td>${e.action}</td><td>${e.attempts}</td><td>${iso(e.updatedAt)}</td></tr>`)}
+</table>`,
+  );
+}
+
+export function receiptsPage(viewer: Viewer, receipts: Receipt[], total: number, verify: VerifyResult): Html {
+  return layout(
+    'Receipts',
+    viewer,
+    html`<h1>Receipts</h1>
+<p class="msg ${verify.ok ? 'ok' : 'err'}" data-testid="verify">${
+      verify.ok ? html`Chain intact: ${verify.count} receipts verified.` : html`Chain broken at seq ${verify.seq}: ${verify.break}.`
+    }</p>
+<p class="meta">Newest ${receipts.length} of ${total}. Keep the newest hash elsewhere: deleting the newest receipts leaves no trace inside the store.</p>
+<table data-testid="receipts"><tr><th>seq</th><th>action</th><th>result</th><th>principal</th><th>approvers</th><th>reason</th><th>at</th><th>hash</th></tr>
+${receipts.map(
+  (r) => html`<tr><td>${r.seq}</td><td>${r.action}</td><td>${r.result}</td><td>${r.principal ?? '-'}</td><td>${r.approvers.join(', ')}</td><td>${r.reason}</td><td>${iso(r.at)}</td><td><code>${r.hash.slice(0, 12)}…</code></td></tr>`,
+)}
+</table>`,
+  );
+}

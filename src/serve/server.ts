@@ -1,0 +1,105 @@
+import { readFileSync } from 'node:fs';
+import { createServer as createHttpsServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { serve, type ServerType } from '@hono/node-server';
+import { getConnInfo } from '@hono/node-server/conninfo';
+import { UserError } from '../diagnostics.js';
+import type { Policy } from '../policy/types.js';
+import type { Store } from '../runtime/types.js';
+import { createServeApp } from './app.js';
+import { Authenticator, normaliseAddress } from './auth.js';
+import { Notifier, pollPending } from './notify.js';
+
+export interface StartServeOptions {
+  store: Store;
+  policy: Policy;
+  operatorsFile: string;
+  host: string;
+  port: number;
+  tls?: { cert: string; key: string };
+  /** Listening on a non-loopback address without TLS was asked for explicitly. */
+  allowInsecureNetwork?: boolean;
+  trustHeader?: string;
+  trustProxies?: string[];
+  notifyWebhook?: string;
+  publicUrl?: string;
+  approvalTtlMs: number;
+  pollMs?: number;
+  clock?: () => number;
+  log?: (line: string) => void;
+}
+
+export interface RunningServe {
+  url: string;
+  close(): Promise<void>;
+}
+
+export function isLoopback(host: string): boolean {
+  const h = host.replace(/^\[|\]$/g, '');
+  return h === 'localhost' || h === '::1' || /^127(\.\d{1,3}){3}$/.test(normaliseAddress(h));
+}
+
+/** Checks the listening options; a user error says why it refuses. */
+export function checkListen(o: Pick<StartServeOptions, 'host' | 'tls' | 'allowInsecureNetwork' | 'trustHeader' | 'trustProxies'>): void {
+  if (!isLoopback(o.host) && !o.tls && !o.allowInsecureNetwork) {
+    throw new UserError(
+      `--host ${o.host}: not a loopback address, and no TLS: tokens and session cookies would cross the network in clear.\nhint: give --tls-cert and --tls-key, or put serve behind a TLS proxy on this host (keep --host 127.0.0.1), or pass --allow-insecure-network if the network is yours`,
+    );
+  }
+  if (o.trustHeader && (o.trustProxies ?? []).length === 0) {
+    throw new UserError(`--trust-header ${o.trustHeader}: name the proxy addresses it is honoured from.\nhint: --trust-proxy 127.0.0.1 (the reverse proxy's address as serve sees it)`);
+  }
+}
+
+/** Starts the inbox; resolves once it listens. */
+export async function startServe(o: StartServeOptions): Promise<RunningServe> {
+  checkListen(o);
+  const clock = o.clock ?? Date.now;
+  const log = o.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const auth = new Authenticator(o.operatorsFile, clock, { ...(o.trustHeader ? { header: o.trustHeader } : {}), proxies: (o.trustProxies ?? []).map(normaliseAddress) });
+  auth.operators(); // a broken operators file is an error now, not at the first request
+  let notifier: Notifier | undefined;
+  const app = createServeApp({
+    store: o.store,
+    policy: o.policy,
+    auth,
+    clock,
+    approvalTtlMs: o.approvalTtlMs,
+    secureCookies: Boolean(o.tls),
+    remoteAddress: (c) => getConnInfo(c).remote.address,
+    onNewRequest: (r) => notifier?.notify(r),
+  });
+  const server: ServerType = await new Promise((resolve, reject) => {
+    const s = serve(
+      {
+        fetch: app.fetch,
+        hostname: o.host,
+        port: o.port,
+        ...(o.tls ? { createServer: createHttpsServer, serverOptions: { cert: readFileSync(o.tls.cert), key: readFileSync(o.tls.key) } } : {}),
+      },
+      () => resolve(s),
+    );
+    s.once('error', (error: NodeJS.ErrnoException) =>
+      reject(error.code === 'EADDRINUSE' ? new UserError(`--port ${o.port}: the port is in use on ${o.host}.\nhint: pick another with --port, or --port 0 for any free one`) : error),
+    );
+  });
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const url = `${o.tls ? 'https' : 'http'}://${host}:${address.port}`;
+  let stopPoll = () => {};
+  if (o.notifyWebhook) {
+    notifier = new Notifier({ url: o.notifyWebhook, publicUrl: o.publicUrl ?? url, log });
+    notifier.markSeen((await o.store.listRequests({ state: 'pending' })).map((r) => r.callId));
+    stopPoll = pollPending(o.store, notifier, o.pollMs ?? 2000, log);
+  }
+  return {
+    url,
+    close: async () => {
+      stopPoll();
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      (server as { closeAllConnections?: () => void }).closeAllConnections?.();
+      await closed;
+      await notifier?.drain();
+    },
+  };
+}
