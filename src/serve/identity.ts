@@ -1,26 +1,19 @@
 import { UserError } from '../diagnostics.js';
+import { checkIdentity, identityProblemText } from '../runtime/identity.js';
 
 /**
- * The one place serve and `operators` turn a typed or proxied name into an identity.
- * Same normal form the runtime compares principals and approvers with (NFKC, invisible
- * characters removed, case folded, trimmed); blank names and control characters are refused.
+ * The one place serve and `operators` turn a typed or proxied name into an identity: the runtime's
+ * own normalisation (checkIdentity), so an operator's name compares with principals and approvers
+ * as the stores compare them. Names over 200 characters are refused too.
  */
-const CONTROL = /[\p{Cc}\p{Zl}\p{Zp}\p{Cs}]/u;
-const INVISIBLE = /[\p{Default_Ignorable_Code_Point}\p{Bidi_Control}]/gu;
-
-export function normaliseName(raw: string): string {
-  return raw.normalize('NFKC').replace(INVISIBLE, '').toUpperCase().toLowerCase().normalize('NFKC').replace(INVISIBLE, '').trim();
-}
-
-/** The normalised name, or undefined when it is blank or holds control characters. */
 export function tryName(raw: string): string | undefined {
-  if (CONTROL.test(raw)) return undefined;
-  const value = normaliseName(raw);
-  return value === '' || value.length > 200 ? undefined : value;
+  const checked = checkIdentity(raw);
+  return checked.ok && checked.value.length <= 200 ? checked.value : undefined;
 }
 
 export function checkName(raw: string, what: string): string {
-  const value = tryName(raw);
-  if (value === undefined) throw new UserError(`${what}: ${JSON.stringify(raw)} is not a usable identity (blank, too long, or it holds a control character).\nhint: use the person's login or e-mail, e.g. bob@example.com`);
-  return value;
+  const checked = checkIdentity(raw);
+  if (checked.ok && checked.value.length <= 200) return checked.value;
+  const why = checked.ok ? 'it is over 200 characters' : identityProblemText(checked.problem);
+  throw new UserError(`${what}: ${JSON.stringify(raw)} is not a usable identity: ${why}.\nhint: use the person's login or e-mail, e.g. bob@example.com`);
 }
