@@ -23,4 +23,5 @@ export { verifyReceipts, verifyReceiptChain, type VerifyResult, type ReceiptBrea
 export { memoryStore } from './memory-store.js';
 export { sqliteStore, type SqliteStoreOptions } from './stores/sqlite.js';
 export { postgresStore, type PostgresStoreOptions, type PgPoolLike, type PgClientLike } from './stores/postgres.js';
+export { httpStore, type HttpStoreOptions } from './stores/http.js';
 export { StoreError, type StoreErrorCode } from './stores/errors.js';

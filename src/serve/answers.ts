@@ -29,6 +29,9 @@ export function rolesFor(policy: Policy, action: string): string[] {
 /** Why this operator may not answer requests of `action`, or undefined when they may. */
 export function roleProblem(policy: Policy, action: string, who: Principal): string | undefined {
   if (who.kind !== 'operator') return 'a runtime token never answers';
+  if (!Object.hasOwn(policy.actions, action)) {
+    return `The policy serve loaded has no action ${action}, so who may answer it is unknown: nobody may here. Start serve with the policy the agent runs.`;
+  }
   const missing = missingRoles(rolesFor(policy, action), who.roles);
   if (missing.length === 0) return undefined;
   return `${who.name} may not answer ${action}: it needs the role ${missing.join(' and ')} (the policy's approver_role), which ${who.name} does not hold.`;

@@ -51,6 +51,15 @@ describe('serve: the JSON API', () => {
     expect(receipts.at(-1)).toMatchObject({ call_id: 'call_1', result: 'approved', approvers: ['bob'] });
   });
 
+  it('an action the loaded policy does not know cannot be answered by anyone (fail closed: its roles are unknown)', async () => {
+    fx = await startFixture({ bob: ['payments-approver'] });
+    await fx.store.putRequest(pendingRequest('call_unknown', { action: 'files.delete' }));
+    const r = await api(fx.serve.url, fx.tokens.bob, 'POST', '/api/requests/call_unknown/answer', { decision: 'approve' });
+    expect(r.status).toBe(403);
+    expect(r.json.message).toContain('has no action files.delete');
+    expect((await fx.store.getRequest('call_unknown'))!.answers).toHaveLength(0);
+  });
+
   it('the requester\'s own answer is refused with the reason (409) and a refused receipt; M of N needs distinct operators', async () => {
     fx = await startFixture({ alice: ['payments-approver'], bob: [], carol: [] });
     const base = fx.serve.url;

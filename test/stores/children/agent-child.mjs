@@ -8,7 +8,7 @@ import { createInterface } from 'node:readline';
 import { Agent, RunState } from '@openai/agents';
 import { ScriptedModel, assistantMessage, functionCall } from '@openai/agents/testing';
 import { z } from 'zod';
-import { bindProtectedTool, createControl, postgresStore, run, sqliteStore } from '../../../dist/runtime/index.js';
+import { bindProtectedTool, createControl, httpStore, postgresStore, run, sqliteStore } from '../../../dist/runtime/index.js';
 
 const config = JSON.parse(process.argv[2]);
 const say = (event) => process.stdout.write(`${JSON.stringify(event)}\n`);
@@ -47,6 +47,7 @@ function makePolicy() {
 
 function openStore() {
   if (config.store.kind === 'sqlite') return sqliteStore({ path: config.store.path });
+  if (config.store.kind === 'http') return httpStore({ url: config.store.url, token: config.store.token });
   return postgresStore({ connectionString: config.store.connectionString, schema: config.store.schema, max: 2 });
 }
 

@@ -1,0 +1,102 @@
+import type { Store } from '../types.js';
+import { StoreError } from './errors.js';
+
+/**
+ * `httpStore({ url, token })`: the store interface over the JSON API of `ctrlrun-gen serve`, so an
+ * agent in a browser or on an edge runtime shares the ledger of the project's SQLite or Postgres
+ * store. Only `fetch`: no Node built-ins. Every method is one POST that the server runs as one
+ * atomic store operation; nothing is retried (a lost reply fails closed: the call does not run).
+ *
+ * The token decides what the store may do: a runtime token (`operators add NAME --runtime`)
+ * requests, claims, reserves and appends receipts, never answers; an operator token answers (as
+ * itself only) and never claims.
+ */
+export interface HttpStoreOptions {
+  /** Where serve listens, e.g. `https://approvals.example.com`. */
+  url: string;
+  token: string;
+  /** Another fetch (a test's, an edge runtime's bound one). Default: the global fetch. */
+  fetch?: typeof fetch;
+  /** Per request. Default 10000 ms. */
+  timeoutMs?: number;
+}
+
+const METHODS = [
+  'putRequest',
+  'getRequest',
+  'listRequests',
+  'addAnswer',
+  'claimApproval',
+  'reserveEffect',
+  'settleEffect',
+  'resolveEffect',
+  'getEffect',
+  'listEffects',
+  'appendReceipt',
+  'listReceipts',
+] as const;
+
+type Method = (typeof METHODS)[number];
+
+export function httpStore(options: HttpStoreOptions): Store {
+  let base: string;
+  try {
+    base = new URL(options.url).toString().replace(/\/$/, '');
+  } catch {
+    throw new StoreError('store_unavailable', `httpStore: ${JSON.stringify(options.url)} is not a URL.`, { hint: 'pass the address serve prints, e.g. http://127.0.0.1:8787' });
+  }
+  if (typeof options.token !== 'string' || options.token.trim() === '') {
+    throw new StoreError('store_unavailable', 'httpStore: no token.', { hint: 'make one with `ctrlrun-gen operators add NAME --runtime`' });
+  }
+  const doFetch = options.fetch ?? ((input: string, init?: RequestInit) => fetch(input, init));
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  let closed = false;
+
+  const call = async (method: Method, args: unknown[]): Promise<never> => {
+    if (closed) throw new StoreError('store_closed', `httpStore ${base}: the store is closed.`);
+    let res: Response;
+    try {
+      res = await doFetch(`${base}/api/store/${method}`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${options.token}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ args }),
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+    } catch (error) {
+      throw new StoreError('store_unavailable', `httpStore ${base}: ${method} could not reach serve (${error instanceof Error ? error.message : String(error)}).`, {
+        hint: 'is `ctrlrun-gen serve` running at this address?',
+        cause: error,
+      });
+    }
+    let body: { result?: unknown; error?: string; message?: string } = {};
+    try {
+      body = (await res.json()) as typeof body;
+    } catch {
+      // fall through: a non-JSON reply is an error below
+    }
+    if (res.status === 401) throw new StoreError('store_failed', `httpStore ${base}: the token was refused (${body.message ?? 'unauthenticated'}).`, { hint: 'check the token; `ctrlrun-gen operators list` shows who has one' });
+    if (!res.ok || !('result' in body)) {
+      throw new StoreError(res.status === 503 ? 'store_unavailable' : 'store_failed', `httpStore ${base}: ${method} failed (HTTP ${res.status}: ${body.message ?? 'no reason given'}).`);
+    }
+    return body.result as never;
+  };
+
+  return {
+    kind: 'http',
+    putRequest: (request) => call('putRequest', [request]),
+    getRequest: (callId) => call('getRequest', [callId]),
+    listRequests: (filter) => call('listRequests', filter === undefined ? [] : [filter]),
+    addAnswer: (callId, answer) => call('addAnswer', [callId, answer]),
+    claimApproval: (callId, now) => call('claimApproval', [callId, now]),
+    reserveEffect: (input) => call('reserveEffect', [input]),
+    settleEffect: (key, attemptId, state, now) => call('settleEffect', [key, attemptId, state, now]),
+    resolveEffect: (key, state, by, now) => call('resolveEffect', [key, state, by, now]),
+    getEffect: (key) => call('getEffect', [key]),
+    listEffects: (filter) => call('listEffects', filter === undefined ? [] : [filter]),
+    appendReceipt: (body) => call('appendReceipt', [body]),
+    listReceipts: (opts) => call('listReceipts', opts === undefined ? [] : [opts]),
+    close: async () => {
+      closed = true;
+    },
+  };
+}
