@@ -10,10 +10,11 @@ export type Helper = 'own' | 'isInt' | 'isPart';
 
 export const HELPER_SOURCE: Record<Helper, string> = {
   own: [
-    '/** The argument `name` of a call, when the arguments are an object that has it as its own key. */',
+    '/** The argument `name` of a call, when the arguments are an object that has it as its own data property. */',
     'function own(args: unknown, name: string): unknown {',
     "  if (typeof args !== 'object' || args === null || Array.isArray(args)) return undefined;",
-    '  return Object.prototype.hasOwnProperty.call(args, name) ? (args as Record<string, unknown>)[name] : undefined;',
+    '  const property = Object.getOwnPropertyDescriptor(args, name);',
+    "  return property !== undefined && 'value' in property ? (property.value as unknown) : undefined;",
     '}',
   ].join('\n'),
   isInt: [
@@ -55,6 +56,11 @@ export function tsString(value: string): string {
   return `${out}'`;
 }
 
+/** Text inside a template literal: as `tsString`, plus the backtick and `${` escaped. */
+function templateText(value: string): string {
+  return tsString(value).slice(1, -1).replace(/\\'/g, "'").replace(/`/g, '\\`').replace(/\$\{/g, '\\${');
+}
+
 const LINE_WIDTH = 100;
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
@@ -81,17 +87,58 @@ function scalar(value: Scalar): string {
   return String(value);
 }
 
-/** Local variable names for the arguments a function reads, unique and stable. */
-function argVariables(args: string[]): Map<string, string> {
+/** Local variable names for the arguments a function reads, unique and stable (`used` collects them). */
+function argVariables(args: string[], used = new Set<string>()): Map<string, string> {
   const names = new Map<string, string>();
-  const used = new Set<string>();
-  for (const arg of args) {
-    let name = `$${identifierPart(arg)}`;
-    for (let n = 2; used.has(name); n += 1) name = `$${identifierPart(arg)}_${n}`;
-    used.add(name);
-    names.set(arg, name);
-  }
+  for (const arg of args) names.set(arg, freshName(`$${identifierPart(arg)}`, used));
   return names;
+}
+
+function freshName(base: string, used: Set<string>): string {
+  let name = base;
+  for (let n = 2; used.has(name); n += 1) name = `${base}_${n}`;
+  used.add(name);
+  return name;
+}
+
+/**
+ * Per rule, the variable each `when` entry reads. An equality test (`eq`, `in`) narrows its
+ * variable to literal types for the rest of the `&&` chain, so a later entry on the same argument
+ * comparing another literal would be a type error (TS2367) or an always-true test to a linter.
+ * Such an entry reads an alias of the argument instead: a second `const` of type `unknown` that the
+ * first test does not narrow. Same value, same result; `aliases` lists the declarations needed.
+ */
+function entryVariables(
+  rules: readonly { when: readonly Condition[] }[],
+  vars: Map<string, string>,
+  used: Set<string>,
+): { perRule: string[][]; aliases: Array<{ name: string; of: string }> } {
+  const aliasesOf = new Map<string, string[]>();
+  const aliases: Array<{ name: string; of: string }> = [];
+  const perRule = rules.map((rule) => {
+    const generation = new Map<string, number>();
+    const narrowed = new Set<string>();
+    return rule.when.map((c) => {
+      const base = vars.get(c.arg) as string;
+      let n = generation.get(c.arg) ?? 0;
+      if (narrowed.has(c.arg)) {
+        n += 1;
+        generation.set(c.arg, n);
+        narrowed.delete(c.arg);
+      }
+      if (c.op === 'eq' || c.op === 'in') narrowed.add(c.arg);
+      if (n === 0) return base;
+      const list = aliasesOf.get(base) ?? [];
+      aliasesOf.set(base, list);
+      while (list.length < n) {
+        const name = freshName(base, used);
+        list.push(name);
+        aliases.push({ name, of: base });
+      }
+      return list[n - 1] as string;
+    });
+  });
+  return { perRule, aliases };
 }
 
 /**
@@ -129,10 +176,10 @@ function conditionParts(c: Condition, v: string, helpers: Set<Helper>): { guard?
 }
 
 /** A rule's entries as `&&` operands, each type test once (the first entry that needs it carries it). */
-function ruleTests(when: Condition[], vars: Map<string, string>, helpers: Set<Helper>): string[] {
+function ruleTests(when: Condition[], entryVars: string[], helpers: Set<Helper>): string[] {
   const guarded = new Set<string>();
-  return when.map((c) => {
-    const { guard, test } = conditionParts(c, vars.get(c.arg) as string, helpers);
+  return when.map((c, i) => {
+    const { guard, test } = conditionParts(c, entryVars[i] as string, helpers);
     if (guard === undefined || guarded.has(guard)) return test;
     guarded.add(guard);
     return `${guard} && ${test}`;
@@ -154,14 +201,18 @@ export function compileDecision(action: PolicyAction, name: string, policyFile: 
   for (const rule of action.rules) {
     for (const c of rule.when) if (!argsUsed.includes(c.arg)) argsUsed.push(c.arg);
   }
-  const vars = argVariables(argsUsed);
+  const used = new Set<string>();
+  const vars = argVariables(argsUsed, used);
+  const { perRule, aliases } = entryVariables(action.rules, vars, used);
   const lines: string[] = [];
   lines.push(`/** ${commentText(action.id)}: ${action.rules.length} rule${action.rules.length === 1 ? '' : 's'}, first match wins; no match denies. */`);
-  lines.push(`function ${name}(${argsUsed.length > 0 ? 'args' : '_args'}: unknown): DecisionResult {`);
+  // No parameter when no rule reads the arguments: an unused one is a lint finding.
+  lines.push(`function ${name}(${argsUsed.length > 0 ? 'args: unknown' : ''}): DecisionResult {`);
   if (argsUsed.length > 0) helpers.add('own');
   for (const arg of argsUsed) lines.push(`  const ${vars.get(arg)} = own(args, ${tsString(arg)});`);
+  for (const alias of aliases) lines.push(`  const ${alias.name} = ${alias.of}; // not narrowed by a rule's equality test on ${alias.of}`);
   let exhaustive = false;
-  for (const rule of action.rules) {
+  for (const [ruleIndex, rule] of action.rules.entries()) {
     const result = decisionLiteral(rule.decision, rule.index, 'rule_matched');
     const where = `${commentText(policyFile)}:${rule.loc.line}`;
     if (rule.when.length === 0) {
@@ -170,7 +221,7 @@ export function compileDecision(action: PolicyAction, name: string, policyFile: 
       exhaustive = true;
       break;
     }
-    const tests = ruleTests(rule.when, vars, helpers);
+    const tests = ruleTests(rule.when, perRule[ruleIndex] as string[], helpers);
     lines.push(`  // rules[${rule.index}] (${where}): ${commentText(rule.when.map((c) => c.key).join(', '))}`);
     const oneLine = `  if (${tests.join(' && ')}) {`;
     if (oneLine.length <= LINE_WIDTH) {
@@ -199,17 +250,18 @@ export function compileTemplate(template: Template, name: string, what: 'effect'
   const vars = argVariables(placeholders);
   const lines: string[] = [];
   lines.push(`/** ${commentText(actionId)} ${what}: ${commentText(template.source)} */`);
-  lines.push(`function ${name}(${placeholders.length > 0 ? 'args' : '_args'}: unknown): TemplateResult {`);
+  lines.push(`function ${name}(${placeholders.length > 0 ? 'args: unknown' : ''}): TemplateResult {`);
   if (placeholders.length > 0) helpers.add('own').add('isPart');
   for (const arg of placeholders) {
     const v = vars.get(arg) as string;
     lines.push(`  const ${v} = own(args, ${tsString(arg)});`);
     lines.push(`  if (!isPart(${v})) return { ok: false, arg: ${tsString(arg)} };`);
   }
-  const pieces = template.parts
-    .map((part) => (part.kind === 'text' ? (part.text === '' ? undefined : tsString(part.text)) : `String(${vars.get(part.arg)})`))
-    .filter((p): p is string => p !== undefined);
-  lines.push(`  return { ok: true, value: ${pieces.length === 0 ? "''" : pieces.join(' + ')} };`);
+  // A template literal when a placeholder is in it (linters prefer it to `+`), else a plain string.
+  const value = placeholders.length === 0
+    ? tsString(template.parts.map((part) => (part.kind === 'text' ? part.text : '')).join(''))
+    : `\`${template.parts.map((part) => (part.kind === 'text' ? templateText(part.text) : `\${String(${vars.get(part.arg)})}`)).join('')}\``;
+  lines.push(`  return { ok: true, value: ${value} };`);
   lines.push('}');
   return { name, source: lines.join('\n'), helpers };
 }

@@ -46,7 +46,7 @@ describe('the generated module type-checks', () => {
     expect(existsSync(path.join(REPO_ROOT, 'dist/runtime/index.d.ts')), 'run `npm run build` first').toBe(true);
   });
 
-  for (const fixture of ['refund-desk', 'generate/operators', 'generate/after-codemod']) {
+  for (const fixture of ['refund-desk', 'generate/operators', 'generate/after-codemod', 'generate/repeated-argument']) {
     // The strictest options only add checks to the repo's own (strict) tsconfig.
     it(`${fixture}: the repo's tsconfig plus the strictest options`, () => {
       const dir = copyFixture(path.join(FIXTURES, fixture));
