@@ -56,7 +56,7 @@ export function createServeApp(o: ServeAppOptions): Hono<Env> {
         frameAncestors: ["'none'"],
         baseUri: ["'none'"],
       },
-      referrerPolicy: 'no-referrer',
+      referrerPolicy: 'same-origin', // not no-referrer: with it Chromium sends `Origin: null` on form posts
       crossOriginResourcePolicy: 'same-origin',
     }),
   );
@@ -271,7 +271,7 @@ function sameOrigin(c: Context): boolean {
   const origin = c.req.header('Origin');
   if (origin === undefined || origin === 'null') return origin === undefined;
   try {
-    return new URL(origin).host === c.req.header('Host');
+    return new URL(origin).host === new URL(c.req.url).host;
   } catch {
     return false;
   }

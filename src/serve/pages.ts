@@ -27,7 +27,7 @@ header a{color:#fff}header .who{margin-left:auto;font-size:.9rem}header form{dis
 main{max-width:60rem;margin:0 auto;padding:1rem}
 .card{background:#fff;border:1px solid #d8dde3;border-radius:.5rem;padding:.8rem 1rem;margin:.6rem 0;overflow-wrap:anywhere}
 .card h2{font-size:1.05rem;margin:0 0 .3rem}.meta{color:#57606a;font-size:.9rem}
-table{border-collapse:collapse;width:100%}td,th{border-bottom:1px solid #e3e6ea;padding:.3rem .4rem;text-align:left;vertical-align:top;overflow-wrap:anywhere}
+table{border-collapse:collapse;width:100%}th{white-space:nowrap}td,th{border-bottom:1px solid #e3e6ea;padding:.3rem .4rem;text-align:left;vertical-align:top;overflow-wrap:anywhere}
 code,pre{font:14px/1.4 ui-monospace,monospace;white-space:pre-wrap;overflow-wrap:anywhere}
 .changed,.added{background:#fff3c4}.removed{background:#ffe1e1}
 .msg{padding:.6rem 1rem;border-radius:.4rem;margin:.6rem 0}.ok{background:#dff5e1}.err{background:#ffe1e1}
