@@ -6,6 +6,7 @@ import type {
   ApprovalAnswer,
   ApprovalRequest,
   ApprovalState,
+  ClaimBinding,
   ClaimResult,
   EffectRecord,
   EffectState,
@@ -69,12 +70,13 @@ export function memoryStore(): Store {
       return { outcome: 'recorded', request: copy(next) };
     },
 
-    async claimApproval(callId: string, now: number): Promise<ClaimResult> {
+    async claimApproval(callId: string, now: number, expect?: ClaimBinding): Promise<ClaimResult> {
       open();
       const request = requests.get(callId);
       if (!request) return { outcome: 'unknown' };
       if (request.state === 'consumed') return { outcome: 'consumed', request: copy(request) };
       if (request.state !== 'approved') return { outcome: 'not_approved', request: copy(request) };
+      if (!claimMatches(request, expect)) return { outcome: 'mismatch', request: copy(request) };
       request.state = 'consumed';
       request.consumedAt = now;
       return { outcome: 'claimed', request: copy(request) };
@@ -159,6 +161,18 @@ export function answerOutcome(
   if (sameIdentity(answer.approver, request.principal)) return 'approver_is_requester';
   if (request.answers.some((a) => sameIdentity(a.approver, answer.approver))) return 'duplicate';
   return 'recorded';
+}
+
+/** The approved request is for the claiming call: same action, arguments, policy and principal (no `expect`: any). */
+export function claimMatches(request: ApprovalRequest, expect: ClaimBinding | undefined): boolean {
+  if (!expect) return true;
+  return (
+    request.action === expect.action &&
+    request.argsHash === expect.argsHash &&
+    request.policyHash === expect.policyHash &&
+    expect.principal !== null &&
+    sameIdentity(request.principal, expect.principal)
+  );
 }
 
 /** Applies a recorded answer to a request (a copy): a no rejects it; enough distinct yeses approve it. */

@@ -11,6 +11,7 @@ import {
 } from '@openai/agents';
 import { refusal, type Control } from './control.js';
 import { sameIdentity } from './identity.js';
+import { compileJsonSchema } from './json-schema.js';
 import { ActionDenied, AmbiguousEffect, ApprovalMismatch, CtrlrunError, DuplicateEffect, NotExecuted } from './errors.js';
 import {
   appendReceipt,
@@ -153,16 +154,39 @@ export function createActionCore(
   const enforce = policy.mode === 'enforce';
   const refuse = (why: string) => refusal(action, why);
 
-  /** The arguments the body would get, from the model's raw JSON (for the guardrail, which sees only the raw call). */
-  const policyArgs = (raw: string): { ok: true; value: unknown } | { ok: false } => {
+  /**
+   * JSON-schema `parameters`: the SDK only JSON-parses the arguments, so `"5000000"` would reach an
+   * `amount: {type: 'integer'}` tool and slip past `amount_gt` rules. Checked before any decision.
+   * (A zod schema is checked by the SDK's own parsing before the body, and by policyArgs here.)
+   */
+  const schemaCheck =
+    parameters && typeof parameters === 'object' && typeof parameters.safeParse !== 'function'
+      ? compileJsonSchema(parameters, `protectedTool('${action}')`)
+      : null;
+
+  /**
+   * The arguments the body would get, from the model's raw JSON (for the guardrail, which sees
+   * only the raw call, and to check the body's input is the raw call's). `problem` is set when
+   * the JSON parses but does not match a JSON-schema `parameters`.
+   */
+  const policyArgs = (raw: string): { ok: true; value: unknown } | { ok: false; problem?: string } => {
     const parsed = parseJson(raw);
-    if (!parsed.ok || typeof parameters?.safeParse !== 'function') return parsed;
+    if (!parsed.ok) return parsed;
+    if (schemaCheck) {
+      const problem = schemaCheck(parsed.value);
+      return problem === null ? parsed : { ok: false, problem };
+    }
+    if (typeof parameters?.safeParse !== 'function') return parsed;
     const checked = parameters.safeParse(parsed.value);
-    return checked.success ? { ok: true, value: checked.data } : { ok: false };
+    if (checked.success) return { ok: true, value: checked.data };
+    // the SDK's strict mode sends null for optional fields and strips them before zod parses
+    const stripped = parameters.safeParse(withoutNulls(parsed.value));
+    return stripped.success ? { ok: true, value: stripped.data } : { ok: false };
   };
 
   const needsApproval = async (runContext: RunContext<unknown>, input: unknown): Promise<boolean> => {
     if (!enforce) return false;
+    if (schemaCheck && schemaCheck(input) !== null) return false; // refused by the guardrail
     const decision = decide(compiled, input);
     if (decision.decision !== 'approve') return false;
     if (!templatesResolve(compiled, input)) return false; // refused by the guardrail
@@ -201,6 +225,14 @@ export function createActionCore(
     vetted.delete(toolCall); // only this check's own answer may reach the body
     if (!enforce) return allow;
     const args = policyArgs(toolCall.arguments);
+    if (!args.ok && args.problem !== undefined) {
+      // JSON that does not match the tool's JSON schema: the SDK would pass it on; refused here
+      const facts = { callId: toolCall.callId, argsHash: argsHashOf(toolCall.arguments, undefined), principal: null, decision: INVALID_ARGUMENTS };
+      await receipt(facts, { result: 'refused', reason: `invalid_arguments:${args.problem}` });
+      const why = `its arguments do not match the tool's schema: ${args.problem}`;
+      if (refusalsAsErrors) throw new ActionDenied('invalid_arguments', `ctrlrun: ${refuse(why)}`, { action, callId: toolCall.callId });
+      return { behavior: { type: 'rejectContent' as const, message: `The call to ${action} was refused (${why}). It did not run; call it again with arguments of the right types if still needed.` } };
+    }
     if (!args.ok) return allow; // invalid input: the SDK refuses it before the body
     const principal = await principalOf(internals, context);
     const decision = decide(compiled, args.value);
@@ -261,6 +293,24 @@ export function createActionCore(
     const principal = await principalFor(runContext, toolCall);
     const facts: CallFacts = { callId, argsHash: argsHashOf(toolCall?.arguments, input), principal, decision: decide(compiled, input) };
     const where = { action, callId };
+
+    // the input decided on, hashed and run is the call's: schema-valid, and the raw arguments' own
+    const problem = schemaCheck ? schemaCheck(input) : null;
+    if (problem !== null) {
+      await receipt({ ...facts, decision: INVALID_ARGUMENTS }, { result: 'refused', reason: `invalid_arguments:${problem}` });
+      throw new ActionDenied('invalid_arguments', `ctrlrun: ${action} refused: its arguments do not match the tool's schema (${problem}); it did not run.`, where);
+    }
+    if (typeof toolCall?.arguments === 'string') {
+      const fromRaw = policyArgs(toolCall.arguments);
+      if (!fromRaw.ok || !sameArgs(fromRaw.value, input)) {
+        await receipt(facts, { result: 'refused', reason: 'arguments_mismatch' });
+        throw new ActionDenied(
+          'arguments_mismatch',
+          `ctrlrun: ${action} refused: the input to run differs from the call's arguments (details.toolCall.arguments); it did not run.`,
+          where,
+        );
+      }
+    }
 
     if (!enforce) return { kind: 'observe', facts };
 
@@ -324,7 +374,9 @@ export function createActionCore(
       throw new ApprovalMismatch(reason, `ctrlrun: ${action} did not run: ${text}`, where);
     };
     if (facts.callId === null) return fail('unknown', 'the call has no call id, so no recorded approval can match it.');
-    const claimed = await internals.store.claimApproval(facts.callId, internals.clock());
+    // bound: a call reusing this call id with other arguments (another run) must not burn the approval
+    const binding = { action, argsHash: facts.argsHash, policyHash: policy.hash, principal: facts.principal };
+    const claimed = await internals.store.claimApproval(facts.callId, internals.clock(), binding);
     if (claimed.outcome === 'unknown') return fail('unknown', 'no approval for this call is recorded in the store (an approval held only by the SDK state authorizes nothing).');
     if (claimed.outcome === 'not_approved') {
       return fail('unknown', `the recorded request is ${claimed.request.state}, not approved (an approval held only by the SDK state authorizes nothing).`);
@@ -332,6 +384,9 @@ export function createActionCore(
     const request = claimed.request;
     const approvers = approversOf(request);
     if (claimed.outcome === 'consumed') return fail('consumed', 'its approval was already used; an approval runs one call once.', approvers);
+    if (claimed.outcome === 'mismatch') {
+      return fail('mismatch', 'the approval was given for a different call (action, arguments, policy or principal differ); it stays for the call it was given for.', approvers);
+    }
     if (request.action !== action || request.argsHash !== facts.argsHash || request.policyHash !== policy.hash || !sameIdentity(request.principal, facts.principal ?? '')) {
       return fail('mismatch', 'the approval was given for a different call (action, arguments, policy or principal differ).', approvers);
     }
@@ -416,6 +471,33 @@ export function createActionCore(
 }
 
 const allow = { behavior: { type: 'allow' as const } };
+
+/** The decision recorded on a call refused before the policy was asked (its arguments do not fit the schema). */
+const INVALID_ARGUMENTS: DecisionResult = { decision: 'deny', rule: null, reason: 'no_rule_matched' };
+
+/** The value with every null object member removed (what the SDK's strict mode does before zod parses). */
+function withoutNulls(value: unknown, depth = 0): unknown {
+  if (depth > 200 || value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map((v) => withoutNulls(v, depth + 1));
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) if (v !== null) out[k] = withoutNulls(v, depth + 1);
+  return out;
+}
+
+/** Deep equality of two parsed argument values (plain data, dates; anything else by its JSON). */
+function sameArgs(a: unknown, b: unknown, depth = 0): boolean {
+  if (Object.is(a, b)) return true;
+  if (depth > 200 || typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (a instanceof Date || b instanceof Date) return a instanceof Date && b instanceof Date && a.getTime() === b.getTime();
+  if (Array.isArray(a) || Array.isArray(b)) {
+    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => sameArgs(x, b[i], depth + 1));
+  }
+  const plain = (o: object) => [Object.prototype, null].includes(Object.getPrototypeOf(o));
+  if (!plain(a) || !plain(b)) return JSON.stringify(a) === JSON.stringify(b);
+  const ka = Object.keys(a).filter((k) => (a as Record<string, unknown>)[k] !== undefined);
+  const kb = Object.keys(b).filter((k) => (b as Record<string, unknown>)[k] !== undefined);
+  return ka.length === kb.length && ka.every((k) => sameArgs((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k], depth + 1));
+}
 
 /**
  * This library's errors always reach the caller. With the user's own errorFunction, their other

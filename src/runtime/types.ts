@@ -94,7 +94,17 @@ export type ClaimResult =
   | { outcome: 'claimed'; request: ApprovalRequest }
   | { outcome: 'consumed'; request: ApprovalRequest }
   | { outcome: 'not_approved'; request: ApprovalRequest }
+  /** Approved, but for another call (action, arguments, policy or principal differ): NOT consumed. */
+  | { outcome: 'mismatch'; request: ApprovalRequest }
   | { outcome: 'unknown' };
+
+/** What a claim must match to use an approval up (principals compare after identity normalisation). */
+export interface ClaimBinding {
+  action: string;
+  argsHash: string | null;
+  policyHash: string;
+  principal: string | null;
+}
 
 export type EffectState = 'in_flight' | 'committed' | 'failed' | 'ambiguous';
 
@@ -171,8 +181,12 @@ export interface Store {
    * principal -> `approver_is_requester`; approver already answered -> `duplicate`; else `recorded`.
    */
   addAnswer(callId: string, answer: ApprovalAnswer): Promise<AddAnswerResult>;
-  /** Atomically moves an `approved` request to `consumed`; single use. */
-  claimApproval(callId: string, now: number): Promise<ClaimResult>;
+  /**
+   * Atomically moves an `approved` request to `consumed`; single use. With `expect`, a request
+   * bound to another call (see `claimMatches`) is left approved and `mismatch` is returned, so a
+   * call reusing the call id cannot burn the approval it does not match.
+   */
+  claimApproval(callId: string, now: number, expect?: ClaimBinding): Promise<ClaimResult>;
 
   /**
    * Atomically reserves an effect key before the body runs:

@@ -209,6 +209,27 @@ export function describeStoreConformance(name: string, makeStore: () => Promise<
         expect((await store.claimApproval(rejected.callId, 5_000)).outcome).toBe('not_approved');
       });
 
+      it('claimApproval with a binding: a claim for other arguments, action, policy or principal is `mismatch` and does not use the approval up', async () => {
+        const r = request({ principal: 'alice' });
+        await store.putRequest(r);
+        await store.addAnswer(r.callId, { approver: 'bob', decision: 'approve', at: 2_000 });
+        const genuine = { action: r.action, argsHash: r.argsHash, policyHash: r.policyHash, principal: 'alice' };
+        for (const other of [
+          { ...genuine, argsHash: 'b'.repeat(64) },
+          { ...genuine, action: 'stripe.charge' },
+          { ...genuine, policyHash: 'q'.repeat(64) },
+          { ...genuine, principal: 'mallory' },
+          { ...genuine, principal: null },
+        ]) {
+          const res = await store.claimApproval(r.callId, 5_000, other);
+          expect(res.outcome).toBe('mismatch');
+          expect((await store.getRequest(r.callId))?.state).toBe('approved');
+        }
+        const claim = await store.claimApproval(r.callId, 6_000, { ...genuine, principal: 'ALICE' });
+        expect(claim.outcome).toBe('claimed');
+        expect((await store.claimApproval(r.callId, 7_000, genuine)).outcome).toBe('consumed');
+      });
+
       it('concurrent claims of one approval: exactly one is `claimed`', async () => {
         const r = request();
         await store.putRequest(r);

@@ -1,10 +1,11 @@
-import { answerOutcome, canResolve, canSettle, reserveTransition, withAnswer } from '../memory-store.js';
+import { answerOutcome, canResolve, canSettle, claimMatches, reserveTransition, withAnswer } from '../memory-store.js';
 import { GENESIS_HASH, receiptHash } from '../receipts-hash.js';
 import type {
   AddAnswerResult,
   ApprovalAnswer,
   ApprovalRequest,
   ApprovalState,
+  ClaimBinding,
   ClaimResult,
   EffectRecord,
   EffectState,
@@ -220,7 +221,20 @@ export function postgresStore(options: PostgresStoreOptions): Store {
       });
     },
 
-    async claimApproval(callId: string, now: number): Promise<ClaimResult> {
+    async claimApproval(callId: string, now: number, expect?: ClaimBinding): Promise<ClaimResult> {
+      if (expect) {
+        // the binding is compared in the runtime's terms (identity normalisation) under a row lock
+        return transaction('claimApproval', async (c) => {
+          const locked = await c.query(`${approvalByCallId} FOR UPDATE`, [callId]);
+          if (!locked.rows[0]) return { outcome: 'unknown' } as const;
+          const request = approvalFromRow(locked.rows[0] as ApprovalRow);
+          if (request.state === 'consumed') return { outcome: 'consumed', request } as const;
+          if (request.state !== 'approved') return { outcome: 'not_approved', request } as const;
+          if (!claimMatches(request, expect)) return { outcome: 'mismatch', request } as const;
+          const r = await c.query(`UPDATE ${S}.approvals SET state = 'consumed', consumed_at = $2 WHERE call_id = $1 RETURNING ${APPROVAL_COLUMNS}`, [callId, now]);
+          return { outcome: 'claimed', request: approvalFromRow(r.rows[0] as ApprovalRow) } as const;
+        });
+      }
       const claimed = await query(
         'claimApproval',
         `UPDATE ${S}.approvals SET state = 'consumed', consumed_at = $2 WHERE call_id = $1 AND state = 'approved' RETURNING ${APPROVAL_COLUMNS}`,

@@ -2,13 +2,14 @@ import { closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
-import { answerOutcome, canResolve, canSettle, reserveTransition, withAnswer } from '../memory-store.js';
+import { answerOutcome, canResolve, canSettle, claimMatches, reserveTransition, withAnswer } from '../memory-store.js';
 import { GENESIS_HASH, receiptHash } from '../receipts-hash.js';
 import type {
   AddAnswerResult,
   ApprovalAnswer,
   ApprovalRequest,
   ApprovalState,
+  ClaimBinding,
   ClaimResult,
   EffectRecord,
   EffectState,
@@ -158,8 +159,12 @@ export function sqliteStore(options: SqliteStoreOptions): Store {
       });
     },
 
-    async claimApproval(callId: string, now: number): Promise<ClaimResult> {
+    async claimApproval(callId: string, now: number, expect?: ClaimBinding): Promise<ClaimResult> {
       return write('claimApproval', (s) => {
+        const before = s.getApproval.get(callId) as ApprovalRow | undefined;
+        if (before && before.state === 'approved' && !claimMatches(approvalFromRow(before), expect)) {
+          return { outcome: 'mismatch', request: approvalFromRow(before) } as const; // not consumed
+        }
         const changed = s.claim.run(now, callId).changes;
         const row = s.getApproval.get(callId) as ApprovalRow | undefined;
         if (!row) return { outcome: 'unknown' } as const;
