@@ -123,10 +123,8 @@ function check(schema: Schema, value: unknown, path: string, root: Schema, patte
     if (typeof s.maximum === 'number' && value > s.maximum) return `${at}: must be <= ${s.maximum}`;
     if (typeof s.exclusiveMinimum === 'number' && value <= s.exclusiveMinimum) return `${at}: must be > ${s.exclusiveMinimum}`;
     if (typeof s.exclusiveMaximum === 'number' && value >= s.exclusiveMaximum) return `${at}: must be < ${s.exclusiveMaximum}`;
-    if (typeof s.multipleOf === 'number' && s.multipleOf > 0) {
-      const q = value / s.multipleOf;
-      if (!Number.isFinite(q) || Math.abs(q - Math.round(q)) > 1e-9) return `${at}: must be a multiple of ${s.multipleOf}`;
-    }
+    // exact, as ajv does by default (no tolerance: 5e-324 is not a multiple of 1)
+    if (typeof s.multipleOf === 'number' && s.multipleOf > 0 && value % s.multipleOf !== 0) return `${at}: must be a multiple of ${s.multipleOf}`;
   }
   if (typeof value === 'string') {
     const length = [...value].length;
