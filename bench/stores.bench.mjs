@@ -6,7 +6,9 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { memoryStore, postgresStore, sqliteStore } from '../dist/runtime/index.js';
+import { memoryStore } from '../dist/runtime/index.js';
+import { sqliteStore } from '../dist/runtime/sqlite.js';
+import { postgresStore } from '../dist/runtime/postgres.js';
 
 const CLAIMS = 2000;
 const PG_CLAIMS = 4000;

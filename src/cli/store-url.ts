@@ -87,9 +87,9 @@ function maskPassword(connectionString: string): string {
 
 /** Opens the selected store (the runtime's own store factories). */
 export async function openStore(selection: StoreSelection): Promise<Store> {
-  const runtime = await import('../runtime/index.js');
-  if (selection.kind === 'sqlite') return runtime.sqliteStore({ path: selection.path });
-  return runtime.postgresStore(
+  if (selection.kind === 'sqlite') return (await import('../runtime/sqlite.js')).sqliteStore({ path: selection.path });
+  const { postgresStore } = await import('../runtime/postgres.js');
+  return postgresStore(
     selection.schema ? { connectionString: selection.connectionString, schema: selection.schema } : { connectionString: selection.connectionString },
   );
 }

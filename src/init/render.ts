@@ -113,12 +113,15 @@ export function renderManifest(plan: InitPlan, paths: { output: string; control:
 export function renderControl(): string {
   return `// The operator's control: where approvals, effects and receipts are kept, and who a run acts for.
 // Written by \`ctrlrun-gen init\`; it is yours to edit (the generated module imports its default export).
-import { createControl, sqliteStore } from 'ctrlrun-gen/runtime';
+import { createControl } from 'ctrlrun-gen/runtime';
+import { sqliteStore } from 'ctrlrun-gen/runtime/sqlite';
 
 export default createControl({
   // SQLite in .ctrlrun/ (add it to .gitignore), relative to the directory the app starts in; the
   // operator's CLI (\`npx ctrlrun-gen approvals ...\`) looks in the repo root unless given --store.
-  // For many processes on many hosts use postgresStore({ connectionString: process.env.DATABASE_URL! }).
+  // For many processes on many hosts use postgresStore({ connectionString: process.env.DATABASE_URL! })
+  // from 'ctrlrun-gen/runtime/postgres'; in a browser or an edge runtime, memoryStore() from
+  // 'ctrlrun-gen/runtime' (or a store of your own behind your server).
   store: sqliteStore({ path: '.ctrlrun/state.db' }),
   // CHANGE THIS: return the principal the run acts for, from your own run context (a session, an
   // authenticated user); never from the model's arguments. Returning null refuses every call.

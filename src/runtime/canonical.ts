@@ -1,4 +1,7 @@
-import { createHash } from 'node:crypto';
+// @noble/hashes: an audited, dependency-free, synchronous SHA-256 that runs unchanged in Node,
+// browsers and edge runtimes (node:crypto does not bundle for browsers; Web Crypto is async only).
+import { sha256 } from '@noble/hashes/sha2';
+import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils';
 
 /**
  * Canonical JSON: object keys sorted by code unit, no whitespace, arrays in order.
@@ -33,7 +36,7 @@ function write(value: unknown): string {
 }
 
 export function sha256Hex(text: string): string {
-  return createHash('sha256').update(text, 'utf8').digest('hex');
+  return bytesToHex(sha256(utf8ToBytes(text)));
 }
 
 /** SHA-256 (hex) of the canonical JSON of a value. */

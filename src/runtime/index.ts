@@ -21,7 +21,8 @@ export { verifyReceipts, verifyReceiptChain, type VerifyResult, type ReceiptBrea
 
 // --- stores --------------------------------------------------------------------------------
 export { memoryStore } from './memory-store.js';
-export { sqliteStore, type SqliteStoreOptions } from './stores/sqlite.js';
-export { postgresStore, type PostgresStoreOptions, type PgPoolLike, type PgClientLike } from './stores/postgres.js';
+// sqliteStore and postgresStore live behind their own entries, `ctrlrun-gen/runtime/sqlite` and
+// `ctrlrun-gen/runtime/postgres`, so that this one imports no Node built-in and no native module
+// (browsers, edge runtimes, bundlers).
 export { httpStore, type HttpStoreOptions } from './stores/http.js';
 export { StoreError, type StoreErrorCode } from './stores/errors.js';

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import {
   ModelBehaviorError,
   tool,
@@ -338,7 +337,7 @@ export function createActionCore(
     await receipt(facts, { result: facts.decision.decision === 'approve' ? 'claimed' : 'allowed', approvers, effect_key: key });
     if (key === null) return { kind: 'enforce', facts, approvers, key: null, attemptId: null };
 
-    const attemptId = randomUUID();
+    const attemptId = globalThis.crypto.randomUUID();
     const reserved = await internals.store.reserveEffect({
       key,
       action,

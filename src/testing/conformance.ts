@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { GENESIS_HASH, receiptHash } from '../runtime/receipts-hash.js';
 import type { NewApprovalRequest, Receipt, ReceiptBody, Store } from '../runtime/types.js';
 
@@ -29,8 +28,8 @@ export function describeStoreConformance(name: string, makeStore: () => Promise<
 
     beforeEach(async () => {
       store = await makeStore();
-      const run = randomUUID().slice(0, 8);
-      id = (label) => `${label}-${run}-${randomUUID().slice(0, 8)}`;
+      const run = globalThis.crypto.randomUUID().slice(0, 8);
+      id = (label) => `${label}-${run}-${globalThis.crypto.randomUUID().slice(0, 8)}`;
     });
     afterEach(async () => {
       await store.close();

@@ -1,6 +1,6 @@
 import { rmSync } from 'node:fs';
 import { afterAll, expect, it } from 'vitest';
-import { postgresStore } from '../../src/runtime/index.js';
+import { postgresStore } from '../../src/runtime/postgres.js';
 import { cli } from '../helpers/cli.js';
 import { describePostgres, dropSchema, freshSchema } from '../stores/pg-helpers.js';
 import { request, requestedReceipt, tempDir } from './operator-helpers.js';

@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { sqliteStore } from '../../src/runtime/index.js';
+import { sqliteStore } from '../../src/runtime/sqlite.js';
 import type { NewApprovalRequest, ReceiptBody, Store } from '../../src/runtime/types.js';
 
 export function tempDir(prefix = 'ctrlrun-cli-'): string {

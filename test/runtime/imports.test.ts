@@ -34,6 +34,25 @@ describe('ctrlrun-gen/runtime stays lean', () => {
     expect(forbidden).toEqual([]);
   });
 
+  it('imports no Node built-in and neither store driver, directly or through a relative import (browsers, edge)', () => {
+    const root = REPO_ROOT;
+    const files = walk(path.join(root, 'src/runtime/index.ts'));
+    const rel = [...files].map((f) => path.relative(root, f));
+    expect(rel).toContain('src/runtime/canonical.ts');
+    expect(rel.filter((f) => /stores\/(sqlite|postgres)\.ts$/.test(f))).toEqual([]);
+    const external = [...files].flatMap((f) => specifiers(f).filter((s) => !s.startsWith('.')).map((s) => `${path.relative(root, f)} -> ${s}`));
+    expect(external.filter((e) => /-> (node:|better-sqlite3|pg$)/.test(e))).toEqual([]);
+  });
+
+  it('the store entries reach their own driver and not the other one', () => {
+    const root = REPO_ROOT;
+    const externals = (entry: string) => [...walk(path.join(root, entry))].flatMap((f) => specifiers(f).filter((s) => !s.startsWith('.')));
+    expect(externals('src/runtime/sqlite.ts')).toContain('better-sqlite3');
+    expect(externals('src/runtime/sqlite.ts')).not.toContain('pg');
+    expect(externals('src/runtime/postgres.ts')).toContain('pg');
+    expect(externals('src/runtime/postgres.ts')).not.toContain('better-sqlite3');
+  });
+
   it('the testing entry does not import a test runner', () => {
     const root = REPO_ROOT;
     const files = walk(path.join(root, 'src/testing/index.ts'));

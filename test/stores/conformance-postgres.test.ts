@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { postgresStore } from '../../src/runtime/index.js';
+import { postgresStore } from '../../src/runtime/postgres.js';
 import { describeStoreConformance } from '../../src/testing/index.js';
 import { describePostgres, dropSchema, freshSchema } from './pg-helpers.js';
 

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { sqliteStore } from '../../src/runtime/index.js';
+import { sqliteStore } from '../../src/runtime/sqlite.js';
 import { describeStoreConformance } from '../../src/testing/index.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'ctrlrun-sqlite-conf-'));

@@ -3,7 +3,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { StoreError, postgresStore, run, sqliteStore } from '../../src/runtime/index.js';
+import { StoreError, run } from '../../src/runtime/index.js';
+import { sqliteStore } from '../../src/runtime/sqlite.js';
+import { postgresStore } from '../../src/runtime/postgres.js';
 import type { Store } from '../../src/runtime/types.js';
 import { agentWith, assistantMessage, refundCall, refundTool, scripted, setup } from '../runtime/helpers.js';
 

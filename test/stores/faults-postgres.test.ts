@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, expect, it } from 'vitest';
-import { postgresStore } from '../../src/runtime/index.js';
+import { postgresStore } from '../../src/runtime/postgres.js';
 import { bodyRuns, spawnAgentChild } from './child-process.js';
 import { describePostgres, dropSchema, freshSchema } from './pg-helpers.js';
 

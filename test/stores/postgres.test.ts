@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { StoreError, postgresStore } from '../../src/runtime/index.js';
+import { StoreError } from '../../src/runtime/index.js';
+import { postgresStore } from '../../src/runtime/postgres.js';
 import { verifyChain } from './chain.js';
 import { describePostgres, dropSchema, freshSchema, withClient } from './pg-helpers.js';
 

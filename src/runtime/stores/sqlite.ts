@@ -1,5 +1,4 @@
 import { closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
 import { answerOutcome, canResolve, canSettle, claimMatches, reserveTransition, withAnswer } from '../memory-store.js';
@@ -104,22 +103,34 @@ export function sqliteStore(options: SqliteStoreOptions): Store {
   let statements: Statements | undefined;
   let closed = false;
 
+  let driver: typeof BetterSqlite3 | undefined;
+
+  /** The driver, imported on first use (a dynamic import works from both the ESM and CJS builds). */
+  const ready = async (): Promise<void> => {
+    if (closed) throw new StoreError('store_closed', `SQLite store ${file}: the store is closed`);
+    driver ??= await loadDriver();
+  };
   const open = (): Statements => {
     if (closed) throw new StoreError('store_closed', `SQLite store ${file}: the store is closed`);
     if (!statements) {
-      db = openDatabase(file, busyTimeoutMs);
+      db = openDatabase(file, busyTimeoutMs, driver as typeof BetterSqlite3);
       statements = prepare(db);
     }
     return statements;
   };
 
   /** Runs `fn` in one BEGIN IMMEDIATE transaction, translating SQLite's failures into StoreErrors. */
-  const write = <T>(operation: string, fn: (s: Statements) => T): T =>
-    guard(file, operation, busyTimeoutMs, () => {
+  const write = async <T>(operation: string, fn: (s: Statements) => T): Promise<T> => {
+    await ready();
+    return guard(file, operation, busyTimeoutMs, () => {
       const s = open();
       return s.db.transaction(() => fn(s)).immediate();
     });
-  const read = <T>(operation: string, fn: (s: Statements) => T): T => guard(file, operation, busyTimeoutMs, () => fn(open()));
+  };
+  const read = async <T>(operation: string, fn: (s: Statements) => T): Promise<T> => {
+    await ready();
+    return guard(file, operation, busyTimeoutMs, () => fn(open()));
+  };
 
   return {
     kind: 'sqlite',
@@ -287,9 +298,10 @@ function marks(n: number): string {
 }
 
 /** better-sqlite3, loaded only when a SQLite store is used. */
-function loadDriver(): typeof BetterSqlite3 {
+async function loadDriver(): Promise<typeof BetterSqlite3> {
   try {
-    return createRequire(import.meta.url)('better-sqlite3') as typeof BetterSqlite3;
+    const mod = (await import('better-sqlite3')) as { default?: typeof BetterSqlite3 } & typeof BetterSqlite3;
+    return mod.default ?? mod;
   } catch (error) {
     throw new StoreError('store_unavailable', 'SQLite store: the better-sqlite3 module could not be loaded', {
       hint: 'install it (npm install better-sqlite3) or use postgresStore({ connectionString })',
@@ -299,9 +311,8 @@ function loadDriver(): typeof BetterSqlite3 {
 }
 
 /** Opens (creating owner-only when missing), checks that the file is ours, and migrates. */
-function openDatabase(file: string, busyTimeoutMs: number): Db {
+function openDatabase(file: string, busyTimeoutMs: number, Database: typeof BetterSqlite3): Db {
   createOwnerOnly(file);
-  const Database = loadDriver();
   let db: Db;
   try {
     db = new Database(file, { timeout: busyTimeoutMs, fileMustExist: true });

@@ -8,7 +8,9 @@ import { createInterface } from 'node:readline';
 import { Agent, RunState } from '@openai/agents';
 import { ScriptedModel, assistantMessage, functionCall } from '@openai/agents/testing';
 import { z } from 'zod';
-import { bindProtectedTool, createControl, httpStore, postgresStore, run, sqliteStore } from '../../../dist/runtime/index.js';
+import { bindProtectedTool, createControl, httpStore, run } from '../../../dist/runtime/index.js';
+import { sqliteStore } from '../../../dist/runtime/sqlite.js';
+import { postgresStore } from '../../../dist/runtime/postgres.js';
 
 const config = JSON.parse(process.argv[2]);
 const say = (event) => process.stdout.write(`${JSON.stringify(event)}\n`);
