@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { loadPolicyOrThrow } from '../../src/policy/load.js';
 import type { Policy } from '../../src/policy/types.js';
-import { sqliteStore } from '../../src/runtime/index.js';
+import { sqliteStore } from '../../src/runtime/sqlite.js';
 import type { NewApprovalRequest, Store } from '../../src/runtime/types.js';
 import { addOperator, emptyOperators, type TokenKind, writeOperators } from '../../src/serve/operators.js';
 import { type RunningServe, startServe, type StartServeOptions } from '../../src/serve/server.js';
