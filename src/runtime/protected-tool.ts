@@ -123,6 +123,7 @@ function makeProtectedTool(internals: ControlInternals, policy: CompiledPolicy, 
     errorFunction,
     inputGuardrails: [core.guardrail, ...userGuardrails],
   } as Parameters<typeof tool>[0]) as FunctionTool;
+  requireManifestAction(policy, created.name, action);
   register(internals, created, action);
   return created;
 }
@@ -527,6 +528,23 @@ function markBodyFailure(error: unknown): unknown {
   const wrapped = error !== null && typeof error === 'object' ? error : new Error(String(error));
   bodyFailures.add(wrapped);
   return wrapped;
+}
+
+/**
+ * The manifest binds a tool name to one action: a tool whose (SDK-sanitized) name the manifest
+ * maps to another action is refused at creation, so the policy of the wrong action (a read's
+ * `allow` for a refund) can never decide its calls. A name the manifest does not map is not
+ * bound here (`check` reports it as unmapped).
+ */
+function requireManifestAction(policy: CompiledPolicy, sdkName: string, action: string): void {
+  for (const [written, mapped] of Object.entries(policy.tools ?? {})) {
+    if (mapped === action || sdkToolName(written) !== sdkName) continue;
+    throw new CtrlrunError(
+      `protectedTool('${action}'): the manifest (ctrlrun.tools.yaml) maps the tool name "${written}" to action ${mapped}, not ${action}; ` +
+        `the policy of ${action} must not decide its calls. Use protectedTool('${mapped}', …), or change the tool's name or its mapping and run \`ctrlrun-gen generate\`.`,
+      { action },
+    );
+  }
 }
 
 function register(internals: ControlInternals, created: FunctionTool, action: string): void {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { run, verifyReceipts } from '../../src/runtime/index.js';
-import { agentWith, assistantMessage, refundCall, refundTool, scripted, setup, toolOutputSeen } from './helpers.js';
+import { agentWith, assistantMessage, functionCall, refundCall, refundTool, scripted, setup, toolOutputSeen } from './helpers.js';
 
 describe('allow and deny through the Runner', () => {
   it('allow: the body runs once and a receipt records the outcome', async () => {
@@ -41,12 +41,12 @@ describe('allow and deny through the Runner', () => {
     const s = setup();
     const calls: unknown[] = [];
     const t = s.protectedTool('stripe.unknown' as 'stripe.refund', {
-      name: 'refund',
+      name: 'refund_unlisted',
       description: 'x',
       parameters: { type: 'object', properties: {}, required: [], additionalProperties: false },
       execute: async () => void calls.push(1),
     });
-    const model = scripted([refundCall({}, 'c1')], [assistantMessage('ok')]);
+    const model = scripted([functionCall('refund_unlisted', {}, { callId: 'c1' })], [assistantMessage('ok')]);
     await run(agentWith(model, [t]), 'go', { context: { user: 'alice' } });
     expect(calls).toEqual([]);
     expect(toolOutputSeen(model, 1, 'c1')).toContain('unknown_action');

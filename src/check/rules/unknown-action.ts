@@ -2,6 +2,7 @@ import type { FileScan } from '../../scan/types.js';
 import type { Finding, ProjectContext } from '../types.js';
 import { findingAt, quote } from './finding.js';
 import { nearest } from '../../policy/suggest.js';
+import { sdkToolName } from '../../runtime/internals.js';
 
 /**
  * `unknown-action`: `protectedTool('<x>')` where `<x>` is not an action of the policy (or not a
@@ -26,15 +27,19 @@ export function unknownActionRule(scan: FileScan, project: ProjectContext | unde
     }
     if (Object.hasOwn(project.policy.actions, call.action)) {
       const name = call.name ?? call.options.properties.name?.stringValue;
-      const mapped = name === undefined ? undefined : project.manifest.tools.find((t) => t.kind === 'function' && t.tool === name);
-      if (mapped && mapped.action !== call.action) {
+      // as the run time compares them: the SDK-sanitized names ('Refund Expert' is 'Refund_Expert')
+      const mapped =
+        name === undefined
+          ? undefined
+          : project.manifest.tools.find((t) => t.kind === 'function' && sdkToolName(t.tool) === sdkToolName(name) && t.action !== call.action);
+      if (mapped) {
         findings.push(
           findingAt(
             'unknown-action',
             scan.file,
             call.actionSpan ?? call.callee,
-            `protectedTool(${quote(call.action)}) declares tool ${quote(name!)}, which ctrlrun.tools.yaml maps to ${quote(mapped.action)}: the policy of the wrong action would decide its calls.`,
-            `Use protectedTool(${quote(mapped.action)}, ...), or change the mapping of ${quote(name!)} in ctrlrun.tools.yaml (line ${mapped.loc.line}).`,
+            `protectedTool(${quote(call.action)}) declares tool ${quote(name!)}, which ctrlrun.tools.yaml maps to ${quote(mapped.action)}: the policy of the wrong action would decide its calls, so protectedTool refuses it at run time.`,
+            `Use protectedTool(${quote(mapped.action)}, ...), or change the mapping of ${quote(mapped.tool)} in ctrlrun.tools.yaml (line ${mapped.loc.line}).`,
           ),
         );
       }

@@ -1,4 +1,4 @@
-import { lines, ruleTester } from '../rule-tester.js';
+import { lines, ruleTester, testProject } from '../rule-tester.js';
 
 const IMPORT = "import { protectedTool } from './ctrlrun.generated.js';";
 
@@ -24,6 +24,12 @@ ruleTester('unknown-action', {
       name: 'a known action, but not the one the manifest maps the tool name to',
       code: lines(IMPORT, "export const r = protectedTool('stripe.charge.read', { name: 'refund', execute: async () => 'ok' });"),
       errors: [{ line: 2, column: 32, mentions: "maps to 'stripe.refund'" }],
+    },
+    {
+      name: "a tool name the manifest maps to another action, as the SDK spells it ('Lookup Charge' is 'Lookup_Charge')",
+      project: testProject({ tools: { refund: 'stripe.refund', 'Lookup Charge': 'stripe.charge.read' } }),
+      code: lines(IMPORT, "export const r = protectedTool('stripe.refund', { name: 'Lookup_Charge', execute: async () => 'ok' });"),
+      errors: [{ line: 2, column: 32, mentions: "change the mapping of 'Lookup Charge'" }],
     },
     {
       name: 'an action that is not a literal',
