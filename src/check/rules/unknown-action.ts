@@ -31,7 +31,9 @@ export function unknownActionRule(scan: FileScan, project: ProjectContext | unde
       const mapped =
         name === undefined
           ? undefined
-          : project.manifest.tools.find((t) => t.kind === 'function' && sdkToolName(t.tool) === sdkToolName(name) && t.action !== call.action);
+          : project.manifest.tools.find(
+              (t): t is Extract<typeof t, { kind: 'function' }> => t.kind === 'function' && sdkToolName(t.tool) === sdkToolName(name) && t.action !== call.action,
+            );
       if (mapped) {
         findings.push(
           findingAt(
