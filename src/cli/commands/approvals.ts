@@ -3,13 +3,12 @@ import { distinctApprovers } from '../../runtime/internals.js';
 import type { ApprovalRequest } from '../../runtime/types.js';
 import type { CliContext, CommandSpec } from '../context.js';
 import { answerRequest } from '../operator-actions.js';
-import { storeOption, withStore } from '../store-url.js';
+import { postToServer, type ServerArgs, serverOptions, serverTarget, withStoreOrServer } from '../server-client.js';
+import { storeOption } from '../store-url.js';
 import { formatTable, isoTime, truncate } from '../table.js';
 import { operatorName, operatorText, safePrinter, terminalJson } from '../terminal-text.js';
 
-interface StoreArgs {
-  store?: string;
-}
+type StoreArgs = ServerArgs;
 
 const approvedCount = (r: ApprovalRequest): number => distinctApprovers(r).size;
 
@@ -25,7 +24,7 @@ const list: CommandSpec<StoreArgs & { pending: boolean; json: boolean }> = {
     ['ctrlrun-gen approvals list --json --store postgres://ops@db/app', 'Every request, as JSON, from Postgres'],
   ],
   run: async (args, ctx) =>
-    withStore(args, ctx, async (store, label) => {
+    withStoreOrServer(args, ctx, async (store, label) => {
       const requests = await store.listRequests(args.pending ? { state: 'pending' } : {});
       if (args.json) {
         ctx.stdout(`${terminalJson(requests)}\n`);
@@ -55,7 +54,7 @@ const show: CommandSpec<StoreArgs & { id: string; json: boolean }> = {
       .option('json', { type: 'boolean', default: false, describe: 'Print JSON' }),
   examples: [['ctrlrun-gen approvals show call_abc123', 'Read the call before answering it']],
   run: async (args, ctx) =>
-    withStore(args, ctx, async (store, label) => {
+    withStoreOrServer(args, ctx, async (store, label) => {
       const request = await requireRequest(store.getRequest(args.id), args.id, label);
       if (args.json) {
         ctx.stdout(`${terminalJson(request)}\n`);
@@ -66,35 +65,47 @@ const show: CommandSpec<StoreArgs & { id: string; json: boolean }> = {
     }),
 };
 
-const approve: CommandSpec<StoreArgs & { id: string; as: string; reason?: string }> = {
+const approve: CommandSpec<StoreArgs & { id: string; as?: string; reason?: string }> = {
   command: 'approve <id>',
   describe: 'Approve a pending request as NAME (never the person the run acts for)',
   builder: (y) =>
     y
       .positional('id', { type: 'string', describe: 'The request id' })
-      .option('as', { type: 'string', demandOption: true, requiresArg: true, describe: 'Who approves (recorded on the request and its receipt)' })
+      .option('as', { type: 'string', requiresArg: true, describe: 'Who approves (recorded on the request and its receipt); not with --server, where the token says who' })
       .option('reason', { type: 'string', requiresArg: true, describe: 'Why (recorded)' }),
-  examples: [['ctrlrun-gen approvals approve call_abc123 --as bob --reason "customer called"', 'Approve as bob']],
+  examples: [
+    ['ctrlrun-gen approvals approve call_abc123 --as bob --reason "customer called"', 'Approve as bob (direct store access)'],
+    ['CTRLRUN_TOKEN=crg_op_… ctrlrun-gen approvals approve call_abc123 --server http://127.0.0.1:8787', "Approve through serve, as the token's operator"],
+  ],
   run: async (args, ctx) => answer(args, ctx, 'approve'),
 };
 
-const deny: CommandSpec<StoreArgs & { id: string; as: string; reason: string }> = {
+const deny: CommandSpec<StoreArgs & { id: string; as?: string; reason: string }> = {
   command: 'deny <id>',
   describe: 'Deny a pending request as NAME, with a reason',
   builder: (y) =>
     y
       .positional('id', { type: 'string', describe: 'The request id' })
-      .option('as', { type: 'string', demandOption: true, requiresArg: true, describe: 'Who denies (recorded)' })
+      .option('as', { type: 'string', requiresArg: true, describe: 'Who denies (recorded); not with --server, where the token says who' })
       .option('reason', { type: 'string', demandOption: true, requiresArg: true, describe: 'Why (recorded; the run sees a refusal)' }),
   examples: [['ctrlrun-gen approvals deny call_abc123 --as bob --reason "duplicate request"', 'Deny as bob']],
   run: async (args, ctx) => answer(args, ctx, 'reject'),
 };
 
-async function answer(args: StoreArgs & { id: string; as: string; reason?: string }, ctx: CliContext, decision: 'approve' | 'reject'): Promise<number> {
-  const approver = operatorName(args.as, '--as');
+async function answer(args: StoreArgs & { id: string; as?: string; reason?: string }, ctx: CliContext, decision: 'approve' | 'reject'): Promise<number> {
   const reason = operatorText(args.reason, '--reason');
   if (decision === 'reject' && !reason) throw new UserError('--reason: say why the call is denied, e.g. --reason "duplicate request"');
-  return withStore(args, ctx, async (store, label) => {
+  const target = serverTarget(args, ctx);
+  if (target) {
+    if (args.as !== undefined) throw new UserError("--as: with --server the answer is recorded as the token's operator; drop --as.");
+    const done = await postToServer<{ message: string }>(target, `/api/requests/${encodeURIComponent(args.id)}/answer`, { decision, ...(reason ? { reason } : {}) });
+    ctx.stdout(`${done.message}
+`);
+    return 0;
+  }
+  if (args.as === undefined) throw new UserError('--as: name who answers (it is recorded), e.g. --as bob; or answer through serve with --server URL --token TOKEN');
+  const approver = operatorName(args.as, '--as');
+  return withStoreOrServer(args, ctx, async (store, label) => {
     const now = Date.now();
     const result = await answerRequest(store, args.id, {
       approver,
@@ -176,7 +187,7 @@ function indent(text: string): string {
 export const approvalsCommand: CommandSpec<StoreArgs> = {
   command: 'approvals',
   describe: 'List, show, approve or deny the calls waiting for a human',
-  builder: (y) => y.option('store', storeOption),
+  builder: (y) => y.option('store', storeOption).option('server', serverOptions.server).option('token', serverOptions.token),
   subcommands: [list, show, approve, deny],
   examples: [
     ['ctrlrun-gen approvals list --pending', 'What is waiting for a human'],

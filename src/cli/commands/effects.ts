@@ -2,13 +2,12 @@ import { UserError } from '../../diagnostics.js';
 import type { EffectState } from '../../runtime/types.js';
 import type { CommandSpec } from '../context.js';
 import { resolveEffectKey } from '../operator-actions.js';
-import { storeOption, withStore } from '../store-url.js';
+import { postToServer, type ServerArgs, serverOptions, serverTarget, withStoreOrServer } from '../server-client.js';
+import { storeOption } from '../store-url.js';
 import { formatTable, isoTime } from '../table.js';
 import { operatorName, safePrinter, terminalJson } from '../terminal-text.js';
 
-interface StoreArgs {
-  store?: string;
-}
+type StoreArgs = ServerArgs;
 
 const STATES: EffectState[] = ['in_flight', 'committed', 'failed', 'ambiguous'];
 
@@ -21,7 +20,7 @@ const list: CommandSpec<StoreArgs & { state?: EffectState; json: boolean }> = {
       .option('json', { type: 'boolean', default: false, describe: 'Print JSON (one array)' }),
   examples: [['ctrlrun-gen effects list --state ambiguous', 'Keys nobody knows the outcome of: resolve each one']],
   run: async (args, ctx) =>
-    withStore(args, ctx, async (store, label) => {
+    withStoreOrServer(args, ctx, async (store, label) => {
       const now = Date.now();
       const effects = await store.listEffects(args.state ? { state: args.state } : {});
       if (args.json) {
@@ -58,7 +57,7 @@ const list: CommandSpec<StoreArgs & { state?: EffectState; json: boolean }> = {
     }),
 };
 
-const resolve: CommandSpec<StoreArgs & { key: string; committed?: boolean; failed?: boolean; as: string }> = {
+const resolve: CommandSpec<StoreArgs & { key: string; committed?: boolean; failed?: boolean; as?: string }> = {
   command: 'resolve <key>',
   describe: 'Say what happened to an ambiguous key: --committed (it took effect) or --failed (it did not; may be retried)',
   builder: (y) =>
@@ -66,7 +65,7 @@ const resolve: CommandSpec<StoreArgs & { key: string; committed?: boolean; faile
       .positional('key', { type: 'string', describe: 'The effect key (from `effects list`)' })
       .option('committed', { type: 'boolean', describe: 'It took effect: later calls get DuplicateEffect' })
       .option('failed', { type: 'boolean', describe: 'It did not take effect: the call may be tried again' })
-      .option('as', { type: 'string', demandOption: true, requiresArg: true, describe: 'Who resolves (recorded)' })
+      .option('as', { type: 'string', requiresArg: true, describe: 'Who resolves (recorded); not with --server, where the token says who' })
       .conflicts('committed', 'failed'),
   examples: [
     ['ctrlrun-gen effects resolve refund:pi_123 --committed --as carol', 'The refund did land (checked in the payment dashboard)'],
@@ -74,9 +73,17 @@ const resolve: CommandSpec<StoreArgs & { key: string; committed?: boolean; faile
   ],
   run: async (args, ctx) => {
     if (Boolean(args.committed) === Boolean(args.failed)) throw new UserError('effects resolve: give exactly one of --committed or --failed.\nhint: check the remote system first; --committed if it happened');
-    const by = operatorName(args.as, '--as');
     const state = args.committed ? 'committed' : 'failed';
-    return withStore(args, ctx, async (store, label) => {
+    const target = serverTarget(args, ctx);
+    if (target) {
+      if (args.as !== undefined) throw new UserError("--as: with --server the resolution is recorded as the token's operator; drop --as.");
+      const done = await postToServer<{ message: string }>(target, '/api/effects/resolve', { key: args.key, state });
+      ctx.stdout(`${done.message}\n`);
+      return 0;
+    }
+    if (args.as === undefined) throw new UserError('--as: name who resolves (it is recorded), e.g. --as carol; or resolve through serve with --server URL --token TOKEN');
+    const by = operatorName(args.as, '--as');
+    return withStoreOrServer(args, ctx, async (store, label) => {
       const result = await resolveEffectKey(store, args.key, state, by, Date.now());
       if (result.outcome === 'unknown') throw new UserError(`${args.key}: no effect key with this name in ${label}.\nhint: see \`ctrlrun-gen effects list\``);
       if (result.outcome === 'not_ambiguous') {
@@ -93,7 +100,7 @@ const resolve: CommandSpec<StoreArgs & { key: string; committed?: boolean; faile
 export const effectsCommand: CommandSpec<StoreArgs> = {
   command: 'effects',
   describe: 'List effect keys; resolve the ambiguous ones',
-  builder: (y) => y.option('store', storeOption),
+  builder: (y) => y.option('store', storeOption).option('server', serverOptions.server).option('token', serverOptions.token),
   subcommands: [list, resolve],
   examples: [
     ['ctrlrun-gen effects list --state ambiguous', 'What needs a human to check'],
