@@ -87,7 +87,7 @@ export function httpStore(options: HttpStoreOptions): Store {
     getRequest: (callId) => call('getRequest', [callId]),
     listRequests: (filter) => call('listRequests', filter === undefined ? [] : [filter]),
     addAnswer: (callId, answer) => call('addAnswer', [callId, answer]),
-    claimApproval: (callId, now) => call('claimApproval', [callId, now]),
+    claimApproval: (callId, now, expect) => call('claimApproval', expect === undefined ? [callId, now] : [callId, now, expect]),
     reserveEffect: (input) => call('reserveEffect', [input]),
     settleEffect: (key, attemptId, state, now) => call('settleEffect', [key, attemptId, state, now]),
     resolveEffect: (key, state, by, now) => call('resolveEffect', [key, state, by, now]),
