@@ -2,6 +2,7 @@ import { sdkErrorFunctionProblem } from '../check/rules/unsafe-error-function.js
 import type { Policy } from '../policy/types.js';
 import { isGeneratedSpecifier, isSdkModule } from '../scan/imports.js';
 import type { FileScan, ImportedName, ModuleImport, SdkToolCall } from '../scan/types.js';
+import { behaviourChanges } from './behaviour.js';
 import { applyEdits, endOfLineAfter, removalRange, type TextEdit } from './edits.js';
 import { relativeSpecifier, type ModuleSettings } from './specifier.js';
 import { needsApprovalVerdict } from './strictness.js';
@@ -105,7 +106,14 @@ export function rewriteFile(scan: FileScan, text: string, ctx: FileContext): Fil
     const separator = /\s/.test(text[insertAt] ?? '') ? ',' : ', ';
     edits.push({ start: insertAt, end: insertAt, text: `${quoted(action, quote)}${separator}` });
     rewritten.push(call);
-    findings.push({ kind: 'rewritten', ...at(call.span), tool: call.name, action, needsApprovalRemoved: removed });
+    findings.push({
+      kind: 'rewritten',
+      ...at(call.span),
+      tool: call.name,
+      action,
+      needsApprovalRemoved: removed,
+      changes: behaviourChanges(call, ctx.policy, policyAction, removed),
+    });
   }
 
   if (rewritten.length === 0) return { findings, alreadyProtected: scan.protectedToolCalls.length };

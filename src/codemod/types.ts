@@ -1,3 +1,5 @@
+import type { BehaviourChange } from './behaviour.js';
+
 /** What the codemod found and did, for the summary, `--json` and tests. Paths are absolute. */
 export interface Located {
   file: string;
@@ -7,7 +9,7 @@ export interface Located {
 
 export type CodemodFinding =
   /** An SDK tool() rewritten to protectedTool(). */
-  | (Located & { kind: 'rewritten'; tool: string; action: string; needsApprovalRemoved: boolean })
+  | (Located & { kind: 'rewritten'; tool: string; action: string; needsApprovalRemoved: boolean; changes: BehaviourChange[] })
   /** A hand-written needsApproval the policy would weaken: the tool is left as it is. */
   | (Located & { kind: 'conflict'; tool: string; action: string; message: string; related: Located & { message: string } })
   /** An SDK tool whose name no manifest entry maps. */

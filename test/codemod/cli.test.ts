@@ -149,3 +149,49 @@ describe('ctrlrun-gen codemod', () => {
     expect(piped.stderr).not.toContain('scanning');
   });
 });
+
+describe('codemod summary: what changes at run time for each rewritten tool (issue 10 item 7)', () => {
+  it('lists, per tool, that body failures now stop the run and that approvals go through the control', async () => {
+    const dir = repo();
+    const r = await cli(['codemod'], { cwd: dir });
+    expect(r.code).toBe(0);
+    const block = r.stdout.slice(r.stdout.indexOf('What changes at run time for the rewritable tools:'));
+    const section = (tool: string) => {
+      const start = block.indexOf(`tool '${tool}' -> `);
+      expect(start, tool).toBeGreaterThan(-1);
+      const rest = block.slice(start);
+      const end = rest.indexOf('\nsrc/', 1);
+      return end === -1 ? rest.slice(0, rest.indexOf('\n\n')) : rest.slice(0, end);
+    };
+    const stops = '  - an exception thrown by its execute now stops the run (run() rejects with it)';
+    const approvals = "  - calls the policy sends to a human pause the run; answer them with control.approve(state, item, { approver })";
+    const noSdkApprove = "the SDK's state.approve(item) no longer authorizes them (the call fails with ApprovalMismatch)";
+    expect(block).toMatch(/^What changes at run time for the rewritable tools:\nsrc\/tools\.ts:\d+:\d+: tool 'lookup_charge' -> protectedTool\('stripe\.charge\.read'\)\n/);
+    // stripe.refund can be sent to a human (rule 2) and has an effect key
+    expect(section('refund')).toContain(stops);
+    expect(section('refund')).toContain(approvals);
+    expect(section('refund')).toContain(noSdkApprove);
+    expect(section('refund')).toContain('each effect key (refund:{payment_id}:{amount}) runs at most once');
+    // a read the policy always allows: no approval line; a deny-only action neither
+    expect(section('lookup_charge')).toContain(stops);
+    expect(section('lookup_charge')).not.toContain('control.approve');
+    expect(section('close_account')).toContain(stops);
+    expect(section('close_account')).not.toContain('control.approve');
+  });
+
+  it("a tool with its own errorFunction keeps it (no 'stops the run' line); errorFunction: null changes nothing; --json carries the same list", async () => {
+    const dir = repo();
+    const file = path.join(dir, 'src/tools.ts');
+    const text = readFileSync(file, 'utf8')
+      .replace("  name: 'refund',\n", "  name: 'refund',\n  errorFunction: (_ctx, error) => `refund failed: ${String(error)}`,\n")
+      .replace("  name: 'lookup_charge',\n", "  name: 'lookup_charge',\n  errorFunction: null,\n");
+    writeFileSync(file, text);
+    const r = await cli(['codemod', '--json'], { cwd: dir });
+    expect(r.code).toBe(0);
+    const report = JSON.parse(r.stdout) as { findings: Array<{ kind: string; tool?: string; changes?: Array<{ kind: string }> }> };
+    const kinds = (tool: string) => report.findings.find((f) => f.kind === 'rewritten' && f.tool === tool)?.changes?.map((c) => c.kind);
+    expect(kinds('refund')).toEqual(['error-function-kept', 'approve-through-control', 'effect-once']);
+    expect(kinds('lookup_charge')).toEqual([]);
+    expect(kinds('close_account')).toEqual(['body-failure-stops-run']);
+  });
+});

@@ -128,6 +128,14 @@ function formatSummary(result: CodemodResult, ctx: CliContext, write: boolean, w
   const lines: string[] = [];
   const problems = result.findings.map((f) => describeFinding(f, ctx.cwd)).filter((l): l is string => l !== undefined);
   if (problems.length > 0) lines.push('', ...problems);
+  const rewritten = result.findings.filter((f): f is Extract<CodemodFinding, { kind: 'rewritten' }> => f.kind === 'rewritten' && f.changes.length > 0);
+  if (rewritten.length > 0) {
+    lines.push('', colors.bold(`What changes at run time for the ${write ? 'rewritten' : 'rewritable'} tools:`));
+    for (const f of rewritten) {
+      lines.push(`${where(f, ctx.cwd)}: tool '${f.tool}' -> protectedTool('${f.action}')`);
+      for (const change of f.changes) lines.push(`  - ${change.text}`);
+    }
+  }
   for (const f of written) lines.push(`wrote ${displayPath(f, ctx.cwd)}`);
   lines.push(
     '',
