@@ -25,6 +25,8 @@ export interface StartServeOptions {
   publicUrl?: string;
   approvalTtlMs: number;
   pollMs?: number;
+  /** Delays before each webhook retry (default 500, 2000, 8000 ms). */
+  webhookRetryDelays?: number[];
   clock?: () => number;
   log?: (line: string) => void;
 }
@@ -88,7 +90,7 @@ export async function startServe(o: StartServeOptions): Promise<RunningServe> {
   const url = `${o.tls ? 'https' : 'http'}://${host}:${address.port}`;
   let stopPoll = () => {};
   if (o.notifyWebhook) {
-    notifier = new Notifier({ url: o.notifyWebhook, publicUrl: o.publicUrl ?? url, log });
+    notifier = new Notifier({ url: o.notifyWebhook, publicUrl: o.publicUrl ?? url, log, ...(o.webhookRetryDelays ? { retryDelays: o.webhookRetryDelays } : {}) });
     notifier.markSeen((await o.store.listRequests({ state: 'pending' })).map((r) => r.callId));
     stopPoll = pollPending(o.store, notifier, o.pollMs ?? 2000, log);
   }
