@@ -3,7 +3,7 @@ import path from 'node:path';
 import { displayPath } from '../cli/format-diagnostics.js';
 import { UserError } from '../diagnostics.js';
 import { declarationsInSource, type ToolDeclaration } from '../generate/declarations.js';
-import { renderGeneratedModule } from '../generate/index.js';
+import { generatedFiles, renderGeneratedModule, type GeneratedModule } from '../generate/index.js';
 import { findManifest, loadProject, MANIFEST_FILE, type Project } from '../manifest/load.js';
 import { scanRepo } from '../scan/index.js';
 import type { FileScan } from '../scan/types.js';
@@ -192,18 +192,21 @@ function mayDeclare(scan: FileScan, names: ReadonlySet<string>): boolean {
 }
 
 function staleOrConfigFindings(project: Project, relative: (file: string) => string, declarations?: Map<string, ToolDeclaration[]>): Finding[] {
-  let expected: { path: string; text: string };
+  let generated: GeneratedModule;
   try {
-    expected = renderGeneratedModule(project, declarations ? { declarations } : {});
+    generated = renderGeneratedModule(project, declarations ? { declarations } : {});
   } catch (error) {
     if (!(error instanceof UserError)) throw error;
     return userErrorFindings(error, project.manifest.file, project.manifest.root, relative);
   }
-  let actual: string | undefined;
-  try {
-    actual = readFileSync(expected.path, 'utf8');
-  } catch {
-    actual = undefined;
-  }
-  return staleGeneratedRule(relative(expected.path), expected.text, actual);
+  // A JavaScript module's declaration file is generated too, and goes stale with it.
+  return generatedFiles(generated).flatMap((expected) => {
+    let actual: string | undefined;
+    try {
+      actual = readFileSync(expected.path, 'utf8');
+    } catch {
+      actual = undefined;
+    }
+    return staleGeneratedRule(relative(expected.path), expected.text, actual);
+  });
 }

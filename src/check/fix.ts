@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { refuseDirtyTree, runCodemod, writeChanges } from '../codemod/index.js';
 import { UserError } from '../diagnostics.js';
-import { renderGeneratedModule } from '../generate/index.js';
+import { generatedFiles, renderGeneratedModule } from '../generate/index.js';
 import { readGeneratedModule, writeGeneratedModule } from '../generate/write.js';
 import { loadProject, type Project } from '../manifest/load.js';
 import type { CliContext } from '../cli/context.js';
@@ -48,9 +48,11 @@ export async function applyFix(options: FixOptions, ctx: Pick<CliContext, 'cwd' 
   const fixed: FixResult = { rewritten };
   try {
     const generated = renderGeneratedModule(project);
-    if (readGeneratedModule(generated.path) !== generated.text) {
-      writeGeneratedModule(generated.path, generated.text);
-      fixed.generated = generated.path;
+    for (const file of generatedFiles(generated)) {
+      if (readGeneratedModule(file.path) !== file.text) {
+        writeGeneratedModule(file.path, file.text);
+        fixed.generated ??= file.path;
+      }
     }
   } catch (error) {
     if (!(error instanceof UserError)) throw error; // the lint reports it as policy-invalid

@@ -9,12 +9,15 @@ import { canonicalHash } from '../runtime/canonical.js';
 import { VERSION } from '../version.js';
 import { crossCheck } from './crosscheck.js';
 import { findToolDeclarations, type ToolDeclaration } from './declarations.js';
+import { outputKind, toJavaScript, typingsFor, typingsPath } from './javascript.js';
 import { byCodeUnit, renderModuleText } from './render.js';
 
 export interface GeneratedModule {
   /** Absolute path the module is written to (the manifest's `output`). */
   path: string;
   text: string;
+  /** A JavaScript output's declaration file (`.d.ts`/`.d.mts`/`.d.cts` beside it); none for TypeScript. */
+  typings?: { path: string; text: string };
   /** Warnings (e.g. parameters that cannot be read statically). Errors throw UserError. */
   diagnostics: Diagnostic[];
 }
@@ -22,6 +25,11 @@ export interface GeneratedModule {
 export interface RenderOptions {
   /** Declarations already found (by tool name); default: searched in the manifest's repo. */
   declarations?: ReadonlyMap<string, ToolDeclaration[]>;
+}
+
+/** Every file `generate` writes: the module, and a JavaScript module's declaration file. */
+export function generatedFiles(generated: GeneratedModule): Array<{ path: string; text: string }> {
+  return [{ path: generated.path, text: generated.text }, ...(generated.typings ? [generated.typings] : [])];
 }
 
 /** Pure with respect to its inputs: reads the repo's tool declarations and renders the module. */
@@ -53,7 +61,9 @@ export function renderGeneratedModule(project: Project, options: RenderOptions =
     inputsHash: inputsHash(policy, manifest, controlSpecifier, declarations),
     version: VERSION,
   });
-  return { path: output, text, diagnostics };
+  const kind = outputKind(output);
+  if (kind === 'ts') return { path: output, text, diagnostics };
+  return { path: output, text: toJavaScript(text, kind), typings: { path: typingsPath(output), text: typingsFor(text) }, diagnostics };
 }
 
 /**

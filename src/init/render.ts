@@ -1,3 +1,4 @@
+import { toJavaScript, type OutputKind } from '../generate/javascript.js';
 import type { RepoScan } from '../scan/types.js';
 
 /** One SDK tool name found in the repo, with every place it is declared. */
@@ -110,7 +111,12 @@ export function renderManifest(plan: InitPlan, paths: { output: string; control:
   return `${lines.join('\n')}\n`;
 }
 
-export function renderControl(): string {
+/** The control module: TypeScript, or JavaScript (ESM or CommonJS) for a project without TypeScript. */
+export function renderControl(kind: OutputKind = 'ts'): string {
+  return kind === 'ts' ? controlSource() : toJavaScript(controlSource(), kind);
+}
+
+function controlSource(): string {
   return `// The operator's control: where approvals, effects and receipts are kept, and who a run acts for.
 // Written by \`ctrlrun-gen init\`; it is yours to edit (the generated module imports its default export).
 import { createControl } from 'ctrlrun-gen/runtime';

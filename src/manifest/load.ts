@@ -21,7 +21,8 @@ const TOP_KEYS = ['schema', 'policy', 'output', 'control', 'tools'];
 const TOOL_KEYS = ['tool', 'mcp', 'hosted_mcp', 'action'];
 const MCP_KEYS = ['server', 'tool'];
 const HOSTED_MCP_KEYS = ['server_label'];
-const OUTPUT_EXTENSIONS = ['.ts', '.mts', '.cts'];
+/** TypeScript, or JavaScript (with a `.d.ts` beside it) for projects without TypeScript. */
+const OUTPUT_EXTENSIONS = ['.ts', '.mts', '.cts', '.js', '.mjs', '.cjs'];
 const CONTROL_EXTENSIONS = ['.ts', '.mts', '.cts', '.js', '.mjs', '.cjs'];
 
 /** Where things are in the manifest text, for cross-check diagnostics. */

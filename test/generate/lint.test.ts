@@ -4,7 +4,7 @@ import path from 'node:path';
 import { ESLint } from 'eslint';
 import tseslint from 'typescript-eslint';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { renderGeneratedModule } from '../../src/generate/index.js';
+import { generatedFiles, renderGeneratedModule } from '../../src/generate/index.js';
 import { loadProject } from '../../src/manifest/load.js';
 import { FIXTURES, REPO_ROOT } from '../helpers/paths.js';
 import { copyFixture, makeTempDir, removeDir } from '../helpers/temp-repo.js';
@@ -15,12 +15,17 @@ import { copyFixture, makeTempDir, removeDir } from '../helpers/temp-repo.js';
  * tsconfig) and Biome's recommended rules. A finding there fails `next lint` / `next build` and
  * every `--max-warnings 0` CI, so the module must not need an `eslint-disable` or an ignore entry.
  * Linted: the module of each golden case of fixtures/generate that type-checks as ESM, and the
- * refund-desk sample's. Needs `npm run build` (the scratch repos import `ctrlrun-gen/runtime`'s types).
+ * refund-desk sample's; with Biome also a plain JavaScript project's module and declaration file
+ * (ESM and CommonJS). Needs `npm run build` (the scratch repos import `ctrlrun-gen/runtime`'s types).
  */
 const CASES = ['refund-desk', 'generate/operators', 'generate/after-codemod', 'generate/repeated-argument'];
 
+/** Plain JavaScript projects: the JavaScript module and its declaration file (Biome lints both). */
+const JS_CASES = ['generate/plain-js-esm', 'generate/plain-js-cjs'];
+
 const dirs: string[] = [];
 const modules = new Map<string, string>();
+const jsFiles: string[] = [];
 
 beforeAll(() => {
   for (const fixture of CASES) {
@@ -31,6 +36,17 @@ beforeAll(() => {
     writeFileSync(generated.path, generated.text);
     modules.set(fixture, generated.path);
   }
+  for (const fixture of JS_CASES) {
+    const dir = copyFixture(path.join(FIXTURES, fixture), `lint-${path.basename(fixture)}-`);
+    dirs.push(dir);
+    const generated = renderGeneratedModule(loadProject({ cwd: dir }));
+    for (const file of generatedFiles(generated)) {
+      mkdirSync(path.dirname(file.path), { recursive: true });
+      writeFileSync(file.path, file.text);
+      jsFiles.push(file.path);
+    }
+  }
+  expect(jsFiles.map((f) => path.basename(f)).sort()).toEqual(['ctrlrun.generated.cjs', 'ctrlrun.generated.d.cts', 'ctrlrun.generated.d.ts', 'ctrlrun.generated.js']);
 });
 afterAll(() => dirs.forEach(removeDir));
 
@@ -73,7 +89,7 @@ describe('the generated module is lint-clean', () => {
       const report = JSON.parse(r.stdout) as { summary: { unchanged: number }; diagnostics: Array<{ category: string; message: string; location: { path: string; start: { line: number } } }> };
       return { status: r.status, stderr: r.stderr, report };
     };
-    const files = [...modules.values()];
+    const files = [...modules.values(), ...jsFiles];
     const r = biome(files);
     expect(r.report.diagnostics.map((d) => `${d.location.path}:${d.location.start.line}: ${d.category}: ${d.message}`)).toEqual([]);
     expect(r.report.summary.unchanged).toBe(files.length);

@@ -1,4 +1,4 @@
-import { renderGeneratedModule } from '../../generate/index.js';
+import { generatedFiles, renderGeneratedModule } from '../../generate/index.js';
 import { readGeneratedModule, writeGeneratedModule } from '../../generate/write.js';
 import { loadProject } from '../../manifest/load.js';
 import type { CommandSpec } from '../context.js';
@@ -26,18 +26,25 @@ export const generateCommand: CommandSpec<GenerateArgs> = {
     const project = loadProject({ cwd: ctx.cwd, ...(args.manifest ? { manifest: args.manifest } : {}), ...(args.policy ? { policy: args.policy } : {}) });
     const generated = renderGeneratedModule(project);
     if (generated.diagnostics.length > 0) ctx.stderr(formatDiagnostics(generated.diagnostics, ctx, project.sources));
-    const shown = displayPath(generated.path, ctx.cwd);
+    const files = generatedFiles(generated);
     if (args.check) {
-      const current = readGeneratedModule(generated.path);
-      if (current === generated.text) {
-        ctx.stdout(`${shown} is up to date\n`);
-        return 0;
+      let stale = 0;
+      for (const file of files) {
+        const shown = displayPath(file.path, ctx.cwd);
+        const current = readGeneratedModule(file.path);
+        if (current === file.text) {
+          ctx.stdout(`${shown} is up to date\n`);
+        } else {
+          stale += 1;
+          ctx.stdout(`${shown} is ${current === undefined ? 'missing' : 'stale'}: run \`ctrlrun-gen generate\` and commit the result\n`);
+        }
       }
-      ctx.stdout(`${shown} is ${current === undefined ? 'missing' : 'stale'}: run \`ctrlrun-gen generate\` and commit the result\n`);
-      return 1;
+      return stale === 0 ? 0 : 1;
     }
-    writeGeneratedModule(generated.path, generated.text);
-    ctx.stdout(`wrote ${shown}\n`);
+    for (const file of files) {
+      writeGeneratedModule(file.path, file.text);
+      ctx.stdout(`wrote ${displayPath(file.path, ctx.cwd)}\n`);
+    }
     return 0;
   },
 };

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { UserError } from '../../diagnostics.js';
 import { findTools, planActions, renderControl, renderManifest, renderPolicy } from '../../init/render.js';
@@ -6,16 +6,56 @@ import { scanRepo } from '../../scan/index.js';
 import type { CommandSpec } from '../context.js';
 import { displayPath } from '../format-diagnostics.js';
 import { MANIFEST_DEFAULTS } from '../../manifest/load.js';
+import { packageType, typingsPath, type OutputKind } from '../../generate/javascript.js';
 
 interface InitArgs {
   force?: boolean;
 }
 
-const { output: OUTPUT, control: CONTROL } = MANIFEST_DEFAULTS;
+/**
+ * Where init puts the generated module and the control. A TypeScript project (a tsconfig.json, or
+ * `typescript` among package.json's dependencies) gets the defaults (`src/*.ts`); a plain
+ * JavaScript one gets `.js` files (ESM or CommonJS as its package.json `type` says), in `src/`
+ * when it has one, else beside package.json.
+ */
+export function initLayout(root: string): { output: string; control: string; kind: OutputKind } {
+  if (usesTypeScript(root)) return { output: MANIFEST_DEFAULTS.output, control: MANIFEST_DEFAULTS.control, kind: 'ts' };
+  const dir = existsSync(path.join(root, 'src')) ? 'src/' : '';
+  return { output: `${dir}ctrlrun.generated.js`, control: `${dir}ctrlrun.control.js`, kind: packageType(root) === 'module' ? 'esm' : 'cjs' };
+}
+
+function usesTypeScript(root: string): boolean {
+  if (existsSync(path.join(root, 'tsconfig.json'))) return true;
+  try {
+    const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as Record<string, unknown>;
+    return ['dependencies', 'devDependencies', 'peerDependencies'].some((field) => {
+      const deps = pkg[field];
+      return typeof deps === 'object' && deps !== null && Object.hasOwn(deps, 'typescript');
+    });
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Marks the generated files for GitHub (diffs collapsed, left out of language statistics) in the
+ * repo's `.gitattributes`: appends `<path> linguist-generated=true` for each path not named yet.
+ * Returns whether the file changed.
+ */
+export function markGenerated(root: string, files: string[]): boolean {
+  const file = path.join(root, '.gitattributes');
+  const current = existsSync(file) ? readFileSync(file, 'utf8') : '';
+  const named = new Set(current.split(/\r?\n/).map((line) => line.trim().split(/\s+/)[0]));
+  const missing = files.filter((f) => !named.has(f) && !named.has(`/${f}`));
+  if (missing.length === 0) return false;
+  const lead = current === '' || current.endsWith('\n') ? current : `${current}\n`;
+  writeFileSync(file, `${lead}${current === '' ? '# Written by ctrlrun-gen init: generated files (collapsed in diffs).\n' : ''}${missing.map((f) => `${f} linguist-generated=true`).join('\n')}\n`);
+  return true;
+}
 
 export const initCommand: CommandSpec<InitArgs> = {
   command: 'init',
-  describe: 'Scan this repo and write ctrlrun.yaml, ctrlrun.tools.yaml and src/ctrlrun.control.ts',
+  describe: 'Scan this repo and write ctrlrun.yaml, ctrlrun.tools.yaml and src/ctrlrun.control.ts (.js files in a JavaScript project)',
   builder: (y) => y.option('force', { type: 'boolean', default: false, describe: 'Overwrite files that already exist' }),
   examples: [
     ['ctrlrun-gen init', 'Write a policy that asks a human before any tool runs'],
@@ -23,6 +63,7 @@ export const initCommand: CommandSpec<InitArgs> = {
   ],
   run: async (args, ctx) => {
     const root = ctx.cwd;
+    const { output: OUTPUT, control: CONTROL, kind } = initLayout(root);
     const targets = ['ctrlrun.yaml', 'ctrlrun.tools.yaml', CONTROL];
     const existing = targets.filter((f) => existsSync(path.join(root, f)));
     if (existing.length > 0 && !args.force) {
@@ -37,7 +78,7 @@ export const initCommand: CommandSpec<InitArgs> = {
     const files: Record<string, string> = {
       'ctrlrun.yaml': renderPolicy(plan),
       'ctrlrun.tools.yaml': renderManifest(plan, { output: OUTPUT, control: CONTROL }),
-      [CONTROL]: renderControl(),
+      [CONTROL]: renderControl(kind),
     };
 
     for (const [rel, text] of Object.entries(files)) {
@@ -45,6 +86,9 @@ export const initCommand: CommandSpec<InitArgs> = {
       mkdirSync(path.dirname(target), { recursive: true });
       writeFileSync(target, text);
       ctx.stdout(`wrote ${displayPath(target, ctx.cwd)}\n`);
+    }
+    if (markGenerated(root, kind === 'ts' ? [OUTPUT] : [OUTPUT, typingsPath(OUTPUT)])) {
+      ctx.stdout(`wrote ${displayPath(path.join(root, '.gitattributes'), ctx.cwd)} (marks the generated module as generated)\n`);
     }
     const declared = plan.tools.reduce((n, t) => n + t.places.length, 0);
     ctx.stdout(

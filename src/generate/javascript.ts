@@ -1,0 +1,237 @@
+/**
+ * The generated module for a plain JavaScript project: the TypeScript module `render.ts` makes,
+ * with its types taken out (ESM or CommonJS), and a declaration file beside it that gives
+ * TypeScript-aware editors the same types. Pure: text in, text out.
+ *
+ * The types are removed from the TypeScript text by cutting exact source ranges found with the
+ * compiler's parser (never by re-printing), so comments, blank lines and layout stay as generated.
+ * The result is parsed again and must hold no type syntax: a construct this file does not know is
+ * a generator bug, never output.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { ts } from 'ts-morph';
+
+/** How the generated module is written: TypeScript, or JavaScript in one module system. */
+export type OutputKind = 'ts' | 'esm' | 'cjs';
+
+/**
+ * From the output's extension: `.ts`/`.mts`/`.cts` TypeScript; `.mjs` ESM; `.cjs` CommonJS; `.js`
+ * what Node makes of it: ESM when the nearest package.json says `"type": "module"`, else CommonJS.
+ */
+export function outputKind(output: string): OutputKind {
+  const ext = path.extname(output);
+  if (ext === '.mjs') return 'esm';
+  if (ext === '.cjs') return 'cjs';
+  if (ext !== '.js') return 'ts';
+  return packageType(path.dirname(output)) === 'module' ? 'esm' : 'cjs';
+}
+
+/** The `type` of the nearest package.json above `dir` (Node's rule); `commonjs` when none says. */
+export function packageType(dir: string): 'module' | 'commonjs' {
+  for (let current = path.resolve(dir); ; current = path.dirname(current)) {
+    const file = path.join(current, 'package.json');
+    if (existsSync(file)) {
+      try {
+        const parsed = JSON.parse(readFileSync(file, 'utf8')) as { type?: unknown };
+        return parsed.type === 'module' ? 'module' : 'commonjs';
+      } catch {
+        return 'commonjs';
+      }
+    }
+    if (path.dirname(current) === current) return 'commonjs';
+  }
+}
+
+/** The declaration file beside a JavaScript module: `x.js` → `x.d.ts`, `x.mjs` → `x.d.mts`, `x.cjs` → `x.d.cts`. */
+export function typingsPath(output: string): string {
+  const ext = path.extname(output);
+  const stem = output.slice(0, output.length - ext.length);
+  return `${stem}${{ '.mjs': '.d.mts', '.cjs': '.d.cts' }[ext] ?? '.d.ts'}`;
+}
+
+interface Edit {
+  start: number;
+  end: number;
+  text: string;
+}
+
+/** The generated TypeScript module as JavaScript in `system`. */
+export function toJavaScript(tsText: string, system: 'esm' | 'cjs'): string {
+  const source = ts.createSourceFile('generated.ts', tsText, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
+  const edits: Edit[] = [];
+  const exported: string[] = [];
+  const cut = (start: number, end: number, text = ''): void => void edits.push({ start, end, text });
+
+  const visit = (node: ts.Node): void => {
+    if (ts.isTypeAliasDeclaration(node) || ts.isInterfaceDeclaration(node)) {
+      cut(...wholeStatement(tsText, node));
+      return;
+    }
+    if (ts.isImportDeclaration(node)) {
+      cut(node.getStart(source), node.end, importAsJavaScript(node, source, system));
+      return;
+    }
+    if (ts.isParameter(node) && node.type) cut(node.name.end, node.type.end);
+    if ((ts.isFunctionDeclaration(node) || ts.isArrowFunction(node) || ts.isFunctionExpression(node)) && node.type) {
+      cut(node.parameters.end, node.type.end, ')');
+    }
+    if (ts.isVariableDeclaration(node) && node.type) cut(node.name.end, node.type.end);
+    if (ts.isCallExpression(node) && node.typeArguments) cut(node.typeArguments.pos - 1, node.typeArguments.end + 1);
+    if (ts.isParenthesizedExpression(node) && ts.isAsExpression(node.expression) && isPlainReference(node.expression.expression)) {
+      // `(args as Record<string, unknown>)[name]` → `args[name]`: the parentheses only held the cast.
+      cut(node.getStart(source), node.end, node.expression.expression.getText(source));
+      return;
+    }
+    if (ts.isAsExpression(node) || ts.isSatisfiesExpression(node) || ts.isNonNullExpression(node)) {
+      cut(node.getStart(source), node.end, node.expression.getText(source));
+      return;
+    }
+    if (system === 'cjs' && ts.isExportAssignment(node) && !node.isExportEquals) {
+      // `export default x;` → `module.exports = x;`
+      cut(node.getStart(source), node.expression.getStart(source), 'module.exports = ');
+    }
+    if (system === 'cjs' && ts.isVariableStatement(node) && node.modifiers?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword)) {
+      const keyword = node.modifiers.find((m) => m.kind === ts.SyntaxKind.ExportKeyword) as ts.Modifier;
+      cut(keyword.getStart(source), keyword.end + 1);
+      for (const d of node.declarationList.declarations) if (ts.isIdentifier(d.name)) exported.push(d.name.text);
+    }
+    ts.forEachChild(node, visit);
+  };
+  ts.forEachChild(source, visit);
+
+  let text = applyEdits(tsText, edits);
+  if (system === 'cjs' && exported.length > 0) text = `${text.replace(/\n+$/, '')}\n\nmodule.exports = { ${exported.join(', ')} };\n`;
+  text = `${text.replace(/\n{3,}/g, '\n\n').replace(/\n+$/, '')}\n`;
+  assertNoTypeSyntax(text);
+  return text;
+}
+
+/** The declaration file of the JavaScript module: its header, `ActionId`, and the exports' types. */
+export function typingsFor(tsText: string): string {
+  const source = ts.createSourceFile('generated.ts', tsText, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
+  const header = tsText.split('\n').slice(0, 2).join('\n');
+  const runtimeTypes = new Set<string>();
+  const parts: string[] = [];
+  for (const statement of source.statements) {
+    const comments = leadingComments(tsText, statement);
+    if (ts.isTypeAliasDeclaration(statement)) {
+      parts.push(`${comments}${statement.getText(source)}`);
+    } else if (ts.isVariableStatement(statement) && statement.modifiers?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword)) {
+      for (const d of statement.declarationList.declarations) {
+        const type = declaredType(d, source);
+        for (const name of type.match(/\b(CompiledPolicy|ProtectedTool)\b/g) ?? []) runtimeTypes.add(name);
+        parts.push(`${comments}export declare const ${d.name.getText(source)}: ${type};`);
+      }
+    }
+  }
+  const imports = runtimeTypes.size > 0 ? `import type { ${[...runtimeTypes].sort().join(', ')} } from 'ctrlrun-gen/runtime';\n\n` : '';
+  return `${header}\n${imports}${parts.join('\n\n')}\n`;
+}
+
+/** An exported const's type: its annotation, or `ProtectedTool<A>` for `bindProtectedTool<A>(…)`. */
+function declaredType(d: ts.VariableDeclaration, source: ts.SourceFile): string {
+  if (d.type) return d.type.getText(source);
+  const init = d.initializer;
+  if (init && ts.isCallExpression(init) && init.expression.getText(source) === 'bindProtectedTool' && init.typeArguments?.length === 1) {
+    return `ProtectedTool<${(init.typeArguments[0] as ts.TypeNode).getText(source)}>`;
+  }
+  throw new Error(`generator bug: no declared type for the export ${d.name.getText(source)}`);
+}
+
+/** `import { a, type B } from 'm'` as JavaScript: type-only names dropped; CommonJS: a `require`. */
+function importAsJavaScript(node: ts.ImportDeclaration, source: ts.SourceFile, system: 'esm' | 'cjs'): string {
+  const clause = node.importClause;
+  const specifier = node.moduleSpecifier.getText(source);
+  if (!clause || clause.isTypeOnly) return '';
+  const named =
+    clause.namedBindings && ts.isNamedImports(clause.namedBindings)
+      ? clause.namedBindings.elements.filter((e) => !e.isTypeOnly).map((e) => e.getText(source))
+      : [];
+  const defaultName = clause.name?.text;
+  if (system === 'esm') {
+    const bindings = [...(defaultName ? [defaultName] : []), ...(named.length > 0 ? [`{ ${named.join(', ')} }`] : [])];
+    return bindings.length === 0 ? '' : `import ${bindings.join(', ')} from ${specifier};`;
+  }
+  const lines: string[] = [];
+  if (named.length > 0) lines.push(`const { ${named.map((n) => n.replace(/\s+as\s+/, ': ')).join(', ')} } = require(${specifier});`);
+  if (defaultName) {
+    // `module.exports = createControl(…)`, or a module compiled from `export default` (`__esModule`).
+    lines.push(`const ${defaultName}Module = require(${specifier});`);
+    lines.push(`const ${defaultName} = ${defaultName}Module.__esModule ? ${defaultName}Module.default : ${defaultName}Module;`);
+  }
+  return lines.join('\n');
+}
+
+function isPlainReference(node: ts.Expression): boolean {
+  return ts.isIdentifier(node) || (ts.isPropertyAccessExpression(node) && isPlainReference(node.expression));
+}
+
+/** A statement with its leading comments and the line break after it. */
+function wholeStatement(text: string, node: ts.Node): [number, number] {
+  const comments = ts.getLeadingCommentRanges(text, node.pos) ?? [];
+  const start = comments[0]?.pos ?? node.getStart();
+  let end = node.end;
+  if (text[end] === '\n') end += 1;
+  return [start, end];
+}
+
+function leadingComments(text: string, node: ts.Node): string {
+  const comments = ts.getLeadingCommentRanges(text, node.pos) ?? [];
+  // The file header (lines 1-2) leads the first statement: it is written once, not per statement.
+  return comments
+    .filter((c) => c.pos >= text.indexOf('\n', text.indexOf('\n') + 1))
+    .map((c) => `${text.slice(c.pos, c.end)}\n`)
+    .join('');
+}
+
+function applyEdits(text: string, edits: Edit[]): string {
+  const sorted = [...edits].sort((a, b) => b.start - a.start);
+  let out = text;
+  let limit = Infinity;
+  for (const e of sorted) {
+    if (e.end > limit) throw new Error('generator bug: overlapping type-removal edits');
+    out = out.slice(0, e.start) + e.text + out.slice(e.end);
+    limit = e.start;
+  }
+  return out;
+}
+
+const TS_ONLY_MODIFIERS = new Set<ts.SyntaxKind>([
+  ts.SyntaxKind.DeclareKeyword,
+  ts.SyntaxKind.AbstractKeyword,
+  ts.SyntaxKind.PublicKeyword,
+  ts.SyntaxKind.PrivateKeyword,
+  ts.SyntaxKind.ProtectedKeyword,
+  ts.SyntaxKind.ReadonlyKeyword,
+  ts.SyntaxKind.OverrideKeyword,
+]);
+
+/** Parses the JavaScript as TypeScript and fails on any TypeScript-only syntax left in it. */
+function assertNoTypeSyntax(js: string): void {
+  const source = ts.createSourceFile('generated.ts', js, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
+  const parseErrors = (source as unknown as { parseDiagnostics?: ts.Diagnostic[] }).parseDiagnostics ?? [];
+  if (parseErrors.length > 0) throw new Error(`generator bug: the JavaScript module does not parse: ${ts.flattenDiagnosticMessageText(parseErrors[0]?.messageText ?? '', ' ')}`);
+  const visit = (node: ts.Node): void => {
+    if (
+      ts.isTypeNode(node) ||
+      ts.isTypeAliasDeclaration(node) ||
+      ts.isInterfaceDeclaration(node) ||
+      ts.isAsExpression(node) ||
+      ts.isSatisfiesExpression(node) ||
+      ts.isNonNullExpression(node) ||
+      ts.isEnumDeclaration(node) ||
+      ts.isModuleDeclaration(node) ||
+      ts.isImportEqualsDeclaration(node) ||
+      (ts.isExportAssignment(node) && node.isExportEquals) ||
+      (ts.canHaveModifiers(node) && ts.getModifiers(node)?.some((m) => TS_ONLY_MODIFIERS.has(m.kind))) ||
+      (ts.isImportDeclaration(node) && node.importClause?.isTypeOnly) ||
+      (ts.isImportSpecifier(node) && node.isTypeOnly)
+    ) {
+      const { line } = source.getLineAndCharacterOfPosition(node.getStart(source));
+      throw new Error(`generator bug: type syntax left in the JavaScript module at line ${line + 1}: ${node.getText(source)}`);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+}
