@@ -65,7 +65,7 @@ describe('init, generate and check in a plain JavaScript project', () => {
     expect(init.stdout).toContain('wrote ctrlrun.control.js');
     expect(read(dir, 'ctrlrun.tools.yaml')).toMatch(/^output: ctrlrun\.generated\.js\ncontrol: ctrlrun\.control\.js$/m);
     const control = read(dir, 'ctrlrun.control.js');
-    expect(control).toContain("import { createControl, sqliteStore } from 'ctrlrun-gen/runtime';");
+    expect(control).toContain("import { createControl } from 'ctrlrun-gen/runtime';\nimport { sqliteStore } from 'ctrlrun-gen/runtime/sqlite';");
     expect(control).toContain('export default createControl({');
     expect(jsSyntaxErrors(control)).toEqual([]);
     expect(read(dir, '.gitattributes')).toContain('ctrlrun.generated.js linguist-generated=true\nctrlrun.generated.d.ts linguist-generated=true\n');
@@ -86,7 +86,7 @@ describe('init, generate and check in a plain JavaScript project', () => {
     const dir = repo({ 'package.json': '{ "name": "b" }', 'src/agent.js': TOOL_CJS });
     expect((await cli(['init'], { cwd: dir })).code).toBe(0);
     const control = read(dir, 'src/ctrlrun.control.js');
-    expect(control).toContain("const { createControl, sqliteStore } = require('ctrlrun-gen/runtime');");
+    expect(control).toContain("const { createControl } = require('ctrlrun-gen/runtime');\nconst { sqliteStore } = require('ctrlrun-gen/runtime/sqlite');");
     expect(control).toContain('module.exports = createControl({');
     expect(control).not.toMatch(/^(import|export) /m);
     expect(jsSyntaxErrors(control)).toEqual([]);
