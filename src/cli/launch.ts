@@ -1,0 +1,67 @@
+import { createRequire, register } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { VERSION } from '../version.js';
+
+/**
+ * The `ctrlrun-gen` bin. The package `ctrlrun-gen` carries the runtime and the CLI's code, but only
+ * the runtime's dependencies: an app that imports its generated module installs no compiler, no
+ * CLI framework and no native module it does not use. The CLI's own dependencies (ts-morph, yargs,
+ * yaml, better-sqlite3, …) come with the companion package `ctrlrun-gen-cli`, a dev dependency (the
+ * split Prisma makes between `prisma` and `@prisma/client`). This launcher imports nothing of them:
+ * it finds them, makes them resolvable, then loads the CLI.
+ */
+
+/** Packages the CLI imports that `ctrlrun-gen` itself does not depend on (packages/cli/package.json). */
+export const CLI_TOOLS = ['ts-morph', 'yargs', 'yaml', 'picocolors', 'tinyglobby', 'ignore', 'diff', '@babel/code-frame'] as const;
+
+/** Where the CLI's tools resolve from: `self` (they resolve from this package), a companion package.json, or nowhere. */
+export function findCliTools(options: { cwd: string; env: NodeJS.ProcessEnv; from: string }): { kind: 'self' } | { kind: 'companion'; packageJson: string } | { kind: 'missing' } {
+  const resolves = (base: string, name: string) => {
+    try {
+      createRequire(base).resolve(`${name}/package.json`);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  if (CLI_TOOLS.every((name) => resolves(options.from, name))) return { kind: 'self' };
+  const candidates = [options.env.CTRLRUN_GEN_CLI_TOOLS, path.join(options.cwd, 'package.json'), options.from];
+  for (const base of candidates) {
+    if (!base) continue;
+    if (base === options.env.CTRLRUN_GEN_CLI_TOOLS) return { kind: 'companion', packageJson: base };
+    try {
+      return { kind: 'companion', packageJson: createRequire(base).resolve('ctrlrun-gen-cli/package.json') };
+    } catch {
+      // not there: try the next place
+    }
+  }
+  return { kind: 'missing' };
+}
+
+/** Runs the CLI with `args`; returns the exit code. */
+export async function launch(args: string[]): Promise<number> {
+  const tools = findCliTools({ cwd: process.cwd(), env: process.env, from: fileURLToPath(import.meta.url) });
+  if (tools.kind === 'missing') {
+    process.stderr.write(
+      `ctrlrun-gen: the command line's tools are not installed here (this install of ctrlrun-gen ${VERSION} carries the runtime only).\n` +
+        `  hint: npm install --save-dev ctrlrun-gen-cli@${VERSION}   then: npx ctrlrun-gen ${args.join(' ')}\n` +
+        `        or, without installing: npx ctrlrun-gen-cli@${VERSION} ${args.join(' ')}\n`,
+    );
+    return 2;
+  }
+  if (tools.kind === 'companion') {
+    // Bare imports the CLI cannot resolve from ctrlrun-gen resolve from the companion package
+    // (whatever the package manager's layout: hoisted, nested or pnpm's).
+    register('./resolve-from.js', import.meta.url, { data: { parentURL: pathToFileURL(tools.packageJson).href } });
+  }
+  const { runCli } = await import('./run.js');
+  return runCli(args, {
+    cwd: process.cwd(),
+    env: process.env,
+    stdout: (text) => process.stdout.write(text),
+    stderr: (text) => process.stderr.write(text),
+    isTTY: process.stdout.isTTY === true,
+    columns: process.stdout.isTTY === true ? process.stdout.columns : undefined,
+  });
+}

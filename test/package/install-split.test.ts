@@ -1,0 +1,140 @@
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { builtinModules } from 'node:module';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CLI_TOOLS } from '../../src/cli/launch.js';
+import { REPO_ROOT } from '../helpers/paths.js';
+
+/**
+ * Issue 11.6: `ctrlrun-gen` depends on what the runtime imports and nothing else; the command
+ * line's tools come with the companion package `ctrlrun-gen-cli` (packages/cli), a dev dependency.
+ * The declared dependencies are checked against the imports of the built code, and the bin is run
+ * from packed tarballs: without the companion it says what to install (exit 2), with the companion
+ * nested (not hoisted, as pnpm lays it out) it runs.
+ */
+interface Manifest {
+  version: string;
+  dependencies?: Record<string, string>;
+  devDependencies?: Record<string, string>;
+  peerDependencies?: Record<string, string>;
+}
+const root = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as Manifest;
+const companion = JSON.parse(readFileSync(path.join(REPO_ROOT, 'packages/cli/package.json'), 'utf8')) as Manifest;
+
+/** Package names a built file imports (static, dynamic, re-exports), Node built-ins left out. */
+function importedPackages(dir: string, skip: (rel: string) => boolean): Set<string> {
+  const found = new Set<string>();
+  const walk = (d: string) => {
+    for (const entry of readdirSync(d, { withFileTypes: true })) {
+      const full = path.join(d, entry.name);
+      const rel = path.relative(path.join(REPO_ROOT, 'dist'), full);
+      if (skip(rel)) continue;
+      if (entry.isDirectory()) walk(full);
+      else if (entry.name.endsWith('.js')) {
+        const text = readFileSync(full, 'utf8');
+        for (const m of text.matchAll(/(?:^|\n)\s*(?:import|export)\s[^'"`]*?from\s*'([^']+)'|import\(\s*'([^']+)'\s*\)|(?:^|\n)import\s+'([^']+)'/g)) {
+          const spec = (m[1] ?? m[2] ?? m[3])!;
+          if (spec.startsWith('.') || spec.startsWith('node:') || builtinModules.includes(spec)) continue;
+          found.add(spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]!);
+        }
+      }
+    }
+  };
+  walk(dir);
+  return found;
+}
+
+const isRuntime = (rel: string) => /^(runtime|testing|cjs)(\/|$)/.test(rel);
+const peers = new Set(Object.keys(root.peerDependencies ?? {}));
+
+describe('one package for the runtime, a companion for the command line', () => {
+  it("ctrlrun-gen's dependencies are exactly the runtime's imports (no compiler, CLI framework or native module); the stores' drivers are optional peers", () => {
+    const runtime = importedPackages(path.join(REPO_ROOT, 'dist'), (rel) => !/^(runtime|testing)(\/|$)/.test(rel));
+    const external = [...runtime].filter((p) => !peers.has(p)).sort();
+    expect(external).toEqual(Object.keys(root.dependencies ?? {}).sort());
+    expect([...runtime].filter((p) => peers.has(p)).sort()).toEqual(['@openai/agents', 'better-sqlite3', 'pg']);
+    const meta = (root as { peerDependenciesMeta?: Record<string, { optional?: boolean }> }).peerDependenciesMeta ?? {};
+    expect(meta['better-sqlite3']?.optional).toBe(true);
+    expect(meta.pg?.optional).toBe(true);
+  });
+
+  it("ctrlrun-gen-cli depends on every package the CLI imports beyond the runtime's, at the versions this repo tests with", () => {
+    const cli = importedPackages(path.join(REPO_ROOT, 'dist'), (rel) => isRuntime(rel));
+    const needed = [...cli].filter((p) => p !== 'ctrlrun-gen' && !peers.has(p) && !(p in (root.dependencies ?? {})));
+    // better-sqlite3: the operator commands and the demo open the default SQLite store
+    const declared = Object.keys(companion.dependencies ?? {}).filter((p) => p !== 'ctrlrun-gen');
+    expect(declared.sort()).toEqual([...new Set([...needed, 'better-sqlite3'])].sort());
+    for (const name of declared) expect(`${name}@${companion.dependencies![name]}`).toBe(`${name}@${root.devDependencies![name]}`);
+    expect(companion.dependencies!['ctrlrun-gen']).toBe(root.version);
+    expect(companion.version).toBe(root.version);
+    // the launcher's probe list names only packages the companion brings
+    for (const tool of CLI_TOOLS) expect(declared).toContain(tool);
+  });
+
+  describe('the bin, from packed tarballs', { timeout: 180_000 }, () => {
+    let work: string;
+    let app: string;
+    const bin = () => path.join(app, 'node_modules/ctrlrun-gen/dist/cli/main.js');
+    const runBin = (args: string[]) => spawnSync(process.execPath, [bin(), ...args], { cwd: app, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+
+    beforeAll(() => {
+      work = mkdtempSync(path.join(tmpdir(), 'ctrlrun-split-'));
+      const pack = (dir: string) => {
+        const r = spawnSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], { cwd: dir, encoding: 'utf8' });
+        expect(r.status, r.stderr).toBe(0);
+        return path.join(work, (JSON.parse(r.stdout) as Array<{ filename: string }>)[0]!.filename);
+      };
+      const runtimeTgz = pack(REPO_ROOT);
+      const cliTgz = pack(path.join(REPO_ROOT, 'packages/cli'));
+      app = path.join(work, 'app');
+      const modules = path.join(app, 'node_modules');
+      for (const [dir, tgz] of [
+        [path.join(modules, 'ctrlrun-gen'), runtimeTgz],
+        [path.join(work, 'cli-unpacked'), cliTgz],
+      ] as const) {
+        mkdirSync(dir, { recursive: true });
+        expect(spawnSync('tar', ['-xzf', tgz, '-C', dir, '--strip-components=1']).status).toBe(0);
+      }
+      // an app's production install: the runtime's dependency and the app's own packages
+      for (const dep of ['@noble', '@openai', 'zod']) symlinkSync(path.join(REPO_ROOT, 'node_modules', dep), path.join(modules, dep), 'dir');
+      writeFileSync(path.join(app, 'package.json'), JSON.stringify({ name: 'app', private: true, type: 'module' }));
+      mkdirSync(path.join(app, 'src'));
+      writeFileSync(
+        path.join(app, 'src/tools.ts'),
+        `import { tool } from '@openai/agents';\nimport { z } from 'zod';\nexport const refund = tool({ name: 'refund', description: 'Refund', parameters: z.object({ amount: z.number() }), execute: async () => 'ok' });\n`,
+      );
+    });
+    afterAll(() => {
+      if (work) rmSync(work, { recursive: true, force: true });
+    });
+
+    it('without ctrlrun-gen-cli: exit 2 and what to install, no stack trace', () => {
+      const r = runBin(['init']);
+      expect(r.status).toBe(2);
+      expect(r.stderr).toContain(`npm install --save-dev ctrlrun-gen-cli@${root.version}`);
+      expect(r.stderr).toContain(`npx ctrlrun-gen-cli@${root.version} init`);
+      expect(r.stderr).not.toMatch(/\n\s+at /);
+    });
+
+    it('with ctrlrun-gen-cli nested (its tools not hoisted): the CLI runs, init then generate', () => {
+      const companionDir = path.join(app, 'node_modules/ctrlrun-gen-cli');
+      renameSync(path.join(work, 'cli-unpacked'), companionDir);
+      mkdirSync(path.join(companionDir, 'node_modules'), { recursive: true });
+      // only its direct dependencies: they are links into this repo's node_modules, where theirs resolve
+      const linked = Object.keys(companion.dependencies!).filter((d) => d !== 'ctrlrun-gen');
+      for (const name of new Set(linked.map((n) => (n.startsWith('@') ? n.split('/')[0]! : n)))) {
+        symlinkSync(path.join(REPO_ROOT, 'node_modules', name), path.join(companionDir, 'node_modules', name), 'dir');
+      }
+      const version = runBin(['--version']);
+      expect(version.stdout.trim(), version.stderr).toBe(root.version);
+      const init = runBin(['init']);
+      expect(init.status, init.stderr).toBe(0);
+      expect(readFileSync(path.join(app, 'src/ctrlrun.control.ts'), 'utf8')).toContain("from 'ctrlrun-gen/runtime/sqlite'");
+      const generate = runBin(['generate']);
+      expect(generate.status, generate.stderr).toBe(0);
+      expect(readFileSync(path.join(app, 'src/ctrlrun.generated.ts'), 'utf8')).toContain("from 'ctrlrun-gen/runtime'");
+    });
+  });
+});
