@@ -100,6 +100,7 @@ describe('one package for the runtime, a companion for the command line', () => 
       // an app's production install: the runtime's dependency and the app's own packages
       for (const dep of ['@noble', '@openai', 'zod']) symlinkSync(path.join(REPO_ROOT, 'node_modules', dep), path.join(modules, dep), 'dir');
       writeFileSync(path.join(app, 'package.json'), JSON.stringify({ name: 'app', private: true, type: 'module' }));
+      writeFileSync(path.join(app, 'tsconfig.json'), JSON.stringify({ compilerOptions: { module: 'NodeNext', strict: true } }));
       mkdirSync(path.join(app, 'src'));
       writeFileSync(
         path.join(app, 'src/tools.ts'),
