@@ -5,55 +5,118 @@ import type { RepoScan } from '../scan/types.js';
 export interface FoundTool {
   name: string;
   places: Array<{ file: string; line: number }>;
+  /** Set for a tool already protected: `protectedTool('<action>', { name })`. */
+  protectedAs?: string;
+}
+
+export interface PlannedTool extends FoundTool {
+  action: string;
+  renamedFrom?: string;
+  /** The action is new: the policy gets it (`decision: approve`). False when the policy has it already or another tool added it. */
+  addAction: boolean;
 }
 
 export interface InitPlan {
-  tools: Array<FoundTool & { action: string; renamedFrom?: string }>;
+  /** Tools to map (not yet in the manifest). */
+  tools: PlannedTool[];
   /** SDK tool() calls whose name is not a literal: they cannot be mapped automatically. */
   unnamed: Array<{ file: string; line: number }>;
+  /** Tool names the manifest already maps (kept as they are). */
+  kept: string[];
 }
 
-/** Groups the repo's SDK tool() calls by literal name, in a stable order (first appearance by file, line). */
+/** What `init --force` keeps: the policy's actions and the manifest's tool mappings. */
+export interface ExistingSetup {
+  actions: ReadonlySet<string>;
+  /** tool name -> action */
+  mapped: ReadonlyMap<string, string>;
+}
+
+const NOTHING: ExistingSetup = { actions: new Set(), mapped: new Map() };
+
+/**
+ * Groups the repo's SDK tool() calls by literal name, in a stable order (first appearance by file,
+ * line); then the names of tools already protected by `protectedTool` (with their action), so a
+ * second `init` keeps them.
+ */
 export function findTools(scan: RepoScan): { tools: FoundTool[]; unnamed: InitPlan['unnamed'] } {
   const byName = new Map<string, FoundTool>();
   const unnamed: InitPlan['unnamed'] = [];
   const files = [...scan.files].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+  const add = (name: string, place: { file: string; line: number }, protectedAs?: string) => {
+    const found = byName.get(name) ?? { name, places: [] };
+    found.places.push(place);
+    if (protectedAs !== undefined && found.protectedAs === undefined) found.protectedAs = protectedAs;
+    byName.set(name, found);
+  };
   for (const file of files) {
     for (const call of file.sdkToolCalls) {
-      if (call.name === undefined) {
-        unnamed.push({ file: file.file, line: call.span.line });
-        continue;
-      }
-      const found = byName.get(call.name) ?? { name: call.name, places: [] };
-      found.places.push({ file: file.file, line: call.span.line });
-      byName.set(call.name, found);
+      if (call.name === undefined) unnamed.push({ file: file.file, line: call.span.line });
+      else add(call.name, { file: file.file, line: call.span.line });
+    }
+  }
+  for (const file of files) {
+    for (const call of file.protectedToolCalls) {
+      const name = call.name ?? call.options.properties.name?.stringValue;
+      if (name !== undefined && call.action !== undefined) add(name, { file: file.file, line: call.span.line }, call.action);
     }
   }
   return { tools: [...byName.values()], unnamed };
 }
 
-/** `Refund Expert` → `refund_expert`; never empty; only the characters an action id allows. */
+/**
+ * `checkEligibilityAndPossiblyInitiateReturn` → `check_eligibility_and_possibly_initiate_return`,
+ * `Refund Expert` → `refund_expert`, `getHTTPStatus` → `get_http_status`: snake_case words; never
+ * empty; only the characters an action id allows (dots kept: `stripe.refund`).
+ */
 export function actionIdFor(toolName: string): string {
   const id = toolName
     .trim()
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1_$2')
     .toLowerCase()
-    .replace(/[^a-z0-9_.-]+/g, '_')
+    .replace(/[^a-z0-9_.]+/g, '_')
+    .replace(/_*\._*/g, '.')
+    .replace(/_{2,}/g, '_')
     .replace(/^[^a-z0-9]+/, '')
-    .replace(/_+$/, '');
+    .replace(/[^a-z0-9]+$/, '');
   return id === '' ? 'tool' : id;
 }
 
-/** Derives one action id per tool name; a collision gets a numeric suffix and remembers why. */
-export function planActions(found: { tools: FoundTool[]; unnamed: InitPlan['unnamed'] }): InitPlan {
-  const taken = new Set<string>();
-  const tools = found.tools.map((tool) => {
+/**
+ * Derives one action per tool name the manifest does not map yet: a protected tool keeps the
+ * action it is protected as; any other gets an id from its name, a collision (with the policy's
+ * actions too) a numeric suffix that remembers why. Mapped names and existing actions are kept.
+ */
+export function planActions(found: { tools: FoundTool[]; unnamed: InitPlan['unnamed'] }, existing: ExistingSetup = NOTHING): InitPlan {
+  const taken = new Set<string>(existing.actions);
+  const kept: string[] = [];
+  const tools: PlannedTool[] = [];
+  // protected tools first: their action ids are fixed by the code
+  const ordered = [...found.tools.filter((t) => t.protectedAs !== undefined), ...found.tools.filter((t) => t.protectedAs === undefined)];
+  const planned = new Map<string, PlannedTool>();
+  for (const tool of ordered) {
+    if (existing.mapped.has(tool.name)) {
+      kept.push(tool.name);
+      continue;
+    }
+    if (tool.protectedAs !== undefined) {
+      const addAction = !taken.has(tool.protectedAs);
+      taken.add(tool.protectedAs);
+      planned.set(tool.name, { ...tool, action: tool.protectedAs, addAction });
+      continue;
+    }
     const base = actionIdFor(tool.name);
     let action = base;
     for (let n = 2; taken.has(action); n++) action = `${base}_${n}`;
     taken.add(action);
-    return action === base ? { ...tool, action } : { ...tool, action, renamedFrom: base };
-  });
-  return { tools, unnamed: found.unnamed };
+    planned.set(tool.name, action === base ? { ...tool, action, addAction: true } : { ...tool, action, renamedFrom: base, addAction: true });
+  }
+  for (const tool of found.tools) {
+    const p = planned.get(tool.name);
+    if (p) tools.push(p);
+  }
+  return { tools, unnamed: found.unnamed, kept };
 }
 
 /** YAML scalar: plain when unambiguous, else double-quoted (JSON strings are valid YAML). */
@@ -83,8 +146,9 @@ export function renderPolicy(plan: InitPlan): string {
     'mode: enforce',
     'actions:',
   ];
-  if (plan.tools.length === 0) lines[lines.length - 1] = 'actions: {}';
-  for (const tool of plan.tools) {
+  const added = plan.tools.filter((t) => t.addAction);
+  if (added.length === 0) lines[lines.length - 1] = 'actions: {}';
+  for (const tool of added) {
     lines.push(`  # tool ${JSON.stringify(tool.name)} at ${where(tool)}`);
     if (tool.renamedFrom) lines.push(`  # (named ${tool.action}: ${tool.renamedFrom} was taken by another tool)`);
     lines.push(`  ${yamlString(tool.action)}:`, '    decision: approve');

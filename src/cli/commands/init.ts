@@ -1,9 +1,12 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { parseDocument } from 'yaml';
 import { UserError } from '../../diagnostics.js';
-import { findTools, planActions, renderControl, renderManifest, renderPolicy } from '../../init/render.js';
+import { groupByPackage, sourceFolder } from '../../init/layout.js';
+import { mergeManifest, mergePolicy, readExisting } from '../../init/merge.js';
+import { findTools, planActions, renderControl, renderManifest, renderPolicy, type FoundTool, type InitPlan } from '../../init/render.js';
 import { scanRepo } from '../../scan/index.js';
-import type { CommandSpec } from '../context.js';
+import type { CliContext, CommandSpec } from '../context.js';
 import { displayPath } from '../format-diagnostics.js';
 import { MANIFEST_DEFAULTS } from '../../manifest/load.js';
 import { packageType, typingsPath, type OutputKind } from '../../generate/javascript.js';
@@ -11,6 +14,9 @@ import { packageType, typingsPath, type OutputKind } from '../../generate/javasc
 interface InitArgs {
   force?: boolean;
 }
+
+const POLICY = MANIFEST_DEFAULTS.policy;
+const MANIFEST = 'ctrlrun.tools.yaml';
 
 /**
  * Where init puts the generated module and the control. A TypeScript project (a tsconfig.json, or
@@ -55,58 +61,133 @@ export function markGenerated(root: string, files: string[]): boolean {
 
 export const initCommand: CommandSpec<InitArgs> = {
   command: 'init',
-  describe: 'Scan this repo and write ctrlrun.yaml, ctrlrun.tools.yaml and src/ctrlrun.control.ts (.js files in a JavaScript project)',
-  builder: (y) => y.option('force', { type: 'boolean', default: false, describe: 'Overwrite files that already exist' }),
+  describe: "Scan this repo and write ctrlrun.yaml, ctrlrun.tools.yaml and the operator's control in the package that holds the tools",
+  builder: (y) =>
+    y.option('force', { type: 'boolean', default: false, describe: 'Merge into files that already exist: their actions and mappings are kept, new tools are added' }),
   examples: [
     ['ctrlrun-gen init', 'Write a policy that asks a human before any tool runs'],
-    ['ctrlrun-gen init --force', 'Start over, overwriting the three files'],
+    ['ctrlrun-gen init --force', 'Add the tools found since, keeping every action and mapping already there'],
+    ['ctrlrun-gen init --cwd packages/agent', 'One package of a workspace'],
   ],
   run: async (args, ctx) => {
-    const root = ctx.cwd;
-    const { output: OUTPUT, control: CONTROL, kind } = initLayout(root);
-    const targets = ['ctrlrun.yaml', 'ctrlrun.tools.yaml', CONTROL];
-    const existing = targets.filter((f) => existsSync(path.join(root, f)));
-    if (existing.length > 0 && !args.force) {
-      throw new UserError(
-        `${existing.join(', ')} already exist${existing.length === 1 ? 's' : ''}; nothing was written. ` +
-          'Run `ctrlrun-gen init --force` to overwrite, or edit the files by hand.',
-      );
-    }
+    const scan = await scanRepo({ root: ctx.cwd });
+    const found = findTools(scan);
+    const abs = (rel: string) => path.resolve(ctx.cwd, rel);
+    const toolFiles = [...new Set([...found.tools.flatMap((t) => t.places.map((p) => abs(p.file))), ...found.unnamed.map((u) => abs(u.file))])];
+    const groups = toolFiles.length > 0 ? groupByPackage(toolFiles, ctx.cwd) : new Map([[ctx.cwd, []]]);
+    const packages = [...groups.keys()].sort();
 
-    const scan = await scanRepo({ root, generatedModule: path.join(root, OUTPUT) });
-    const plan = planActions(findTools(scan));
-    const files: Record<string, string> = {
-      'ctrlrun.yaml': renderPolicy(plan),
-      'ctrlrun.tools.yaml': renderManifest(plan, { output: OUTPUT, control: CONTROL }),
-      [CONTROL]: renderControl(kind),
-    };
+    // refuse before writing anything anywhere
+    if (!args.force) {
+      const existing = packages.flatMap((dir) => [POLICY, MANIFEST].map((f) => path.join(dir, f)).filter((f) => existsSync(f)));
+      if (existing.length > 0) {
+        throw new UserError(
+          `${existing.map((f) => displayPath(f, ctx.cwd)).join(', ')} already exist${existing.length === 1 ? 's' : ''}; nothing was written. ` +
+            'Run `ctrlrun-gen init --force` to add the tools found since (actions and mappings already there are kept), or edit the files by hand.',
+        );
+      }
+    }
+    const plans = packages.map((dir) => planPackage(dir, groups.get(dir) ?? [], found, ctx.cwd));
+    for (const p of plans) writePackage(p, ctx);
 
-    for (const [rel, text] of Object.entries(files)) {
-      const target = path.join(root, rel);
-      mkdirSync(path.dirname(target), { recursive: true });
-      writeFileSync(target, text);
-      ctx.stdout(`wrote ${displayPath(target, ctx.cwd)}\n`);
-    }
-    if (markGenerated(root, kind === 'ts' ? [OUTPUT] : [OUTPUT, typingsPath(OUTPUT)])) {
-      ctx.stdout(`wrote ${displayPath(path.join(root, '.gitattributes'), ctx.cwd)} (marks the generated module as generated)\n`);
-    }
-    const declared = plan.tools.reduce((n, t) => n + t.places.length, 0);
+    const tools = plans.reduce((n, p) => n + p.plan.tools.length, 0);
+    const kept = plans.reduce((n, p) => n + p.plan.kept.length, 0);
+    const declared = plans.reduce((n, p) => n + p.plan.tools.reduce((m, t) => m + t.places.length, 0), 0);
     ctx.stdout(
-      `\nFound ${plan.tools.length} tool name${plan.tools.length === 1 ? '' : 's'} in ${declared} tool() call${declared === 1 ? '' : 's'}` +
-        ` (${scan.filesConsidered} files looked at); every one starts at decision: approve.\n`,
+      `\nFound ${tools} new tool name${tools === 1 ? '' : 's'} in ${declared} call${declared === 1 ? '' : 's'}` +
+        ` (${scan.filesConsidered} files looked at)${kept > 0 ? `; ${kept} already mapped, kept` : ''}; every new action starts at decision: approve.\n`,
     );
-    for (const tool of plan.tools.filter((t) => t.renamedFrom)) {
-      ctx.stdout(`note: tool ${JSON.stringify(tool.name)} is action ${tool.action} (${tool.renamedFrom} was taken)\n`);
+    if (plans.length > 1) ctx.stdout(`The tools are in ${plans.length} packages; each has its own policy, manifest and control.\n`);
+    for (const { plan } of plans) {
+      for (const tool of plan.tools.filter((t) => t.renamedFrom)) {
+        ctx.stdout(`note: tool ${JSON.stringify(tool.name)} is action ${tool.action} (${tool.renamedFrom} was taken)\n`);
+      }
+      for (const place of plan.unnamed) {
+        ctx.stdout(`note: the tool() at ${place.file}:${place.line} has no literal name; map it by hand in ctrlrun.tools.yaml\n`);
+      }
     }
-    for (const place of plan.unnamed) {
-      ctx.stdout(`note: the tool() at ${place.file}:${place.line} has no literal name; map it by hand in ctrlrun.tools.yaml\n`);
-    }
+    const cd = plans.length === 1 && plans[0]!.dir !== ctx.cwd ? ` --cwd ${displayPath(plans[0]!.dir, ctx.cwd)}` : '';
     ctx.stdout(
       '\nNext:\n' +
-        '  npx ctrlrun-gen generate        # write the generated module of protected tools\n' +
-        '  npx ctrlrun-gen codemod --write # rewrite your tool() calls to protectedTool()\n' +
-        '  npx ctrlrun-gen check           # the lint your CI runs on every pull request\n',
+        `  npx ctrlrun-gen generate${cd}        # write the generated module of protected tools\n` +
+        `  npx ctrlrun-gen codemod --write${cd} # rewrite your tool() calls to protectedTool()\n` +
+        `  npx ctrlrun-gen check${cd}           # the lint your CI runs on every pull request\n`,
     );
     return 0;
   },
 };
+
+interface PackagePlan {
+  dir: string;
+  kind: OutputKind;
+  plan: InitPlan;
+  output: string;
+  control: string;
+  policyText?: string;
+  manifestText?: string;
+}
+
+/** The tools of one package (places relative to it) and what to write there. */
+function planPackage(dir: string, files: string[], found: ReturnType<typeof findTools>, cwd: string): PackagePlan {
+  const inPackage = new Set(files);
+  const rel = (file: string) => path.relative(dir, path.resolve(cwd, file)).split(path.sep).join('/');
+  const tools: FoundTool[] = found.tools
+    .map((t) => ({ ...t, places: t.places.filter((p) => inPackage.has(path.resolve(cwd, p.file))).map((p) => ({ ...p, file: rel(p.file) })) }))
+    .filter((t) => t.places.length > 0);
+  const unnamed = found.unnamed.filter((u) => inPackage.has(path.resolve(cwd, u.file))).map((u) => ({ ...u, file: rel(u.file) }));
+  const read = (f: string) => (existsSync(path.join(dir, f)) ? readFileSync(path.join(dir, f), 'utf8') : undefined);
+  const policyText = read(POLICY);
+  const manifestText = read(MANIFEST);
+  const existing = readExisting(policyText, manifestText, { policy: displayPath(path.join(dir, POLICY), cwd), manifest: displayPath(path.join(dir, MANIFEST), cwd) });
+  const { kind } = initLayout(dir);
+  const folder = sourceFolder(dir, files);
+  const ext = kind === 'ts' ? '.ts' : '.js';
+  const paths = manifestPaths(manifestText) ?? { output: `${folder}ctrlrun.generated${ext}`, control: `${folder}ctrlrun.control${ext}` };
+  return {
+    dir,
+    kind,
+    plan: planActions({ tools, unnamed }, existing),
+    ...paths,
+    ...(policyText !== undefined ? { policyText } : {}),
+    ...(manifestText !== undefined ? { manifestText } : {}),
+  };
+}
+
+/** `output` and `control` of an existing manifest (merging keeps them), else undefined. */
+function manifestPaths(text: string | undefined): { output: string; control: string } | undefined {
+  if (text === undefined) return undefined;
+  const doc = parseDocument(text);
+  const output = doc.get('output');
+  const control = doc.get('control');
+  if (doc.errors.length > 0 || doc.contents === null) return undefined;
+  return { output: typeof output === 'string' ? output : MANIFEST_DEFAULTS.output, control: typeof control === 'string' ? control : MANIFEST_DEFAULTS.control };
+}
+
+function writePackage(p: PackagePlan, ctx: CliContext): void {
+  const write = (rel: string, text: string, verb: string) => {
+    const target = path.join(p.dir, rel);
+    mkdirSync(path.dirname(target), { recursive: true });
+    writeFileSync(target, text);
+    ctx.stdout(`${verb} ${displayPath(target, ctx.cwd)}\n`);
+  };
+  const policyFile = displayPath(path.join(p.dir, POLICY), ctx.cwd);
+  const manifestFile = displayPath(path.join(p.dir, MANIFEST), ctx.cwd);
+  const mergedPolicy = p.policyText === undefined ? undefined : mergePolicy(p.policyText, p.plan, policyFile);
+  const mergedManifest = p.manifestText === undefined ? undefined : mergeManifest(p.manifestText, p.plan, manifestFile);
+  // an existing file that is empty (or only comments) is written afresh
+  if (mergedPolicy === undefined || isBlank(p.policyText)) write(POLICY, renderPolicy(p.plan), 'wrote');
+  else if (mergedPolicy !== p.policyText) write(POLICY, mergedPolicy, 'merged into');
+  else ctx.stdout(`kept ${policyFile}\n`);
+  if (mergedManifest === undefined || isBlank(p.manifestText)) write(MANIFEST, renderManifest(p.plan, { output: p.output, control: p.control }), 'wrote');
+  else if (mergedManifest !== p.manifestText) write(MANIFEST, mergedManifest, 'merged into');
+  else ctx.stdout(`kept ${manifestFile}\n`);
+  if (existsSync(path.join(p.dir, p.control))) ctx.stdout(`kept ${displayPath(path.join(p.dir, p.control), ctx.cwd)} (yours to edit; never overwritten)\n`);
+  else write(p.control, renderControl(p.kind), 'wrote');
+  if (markGenerated(p.dir, p.kind === 'ts' ? [p.output] : [p.output, typingsPath(p.output)])) {
+    ctx.stdout(`wrote ${displayPath(path.join(p.dir, '.gitattributes'), ctx.cwd)} (marks the generated module as generated)\n`);
+  }
+}
+
+function isBlank(text: string | undefined): boolean {
+  return text !== undefined && parseDocument(text).contents === null;
+}

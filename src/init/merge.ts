@@ -1,0 +1,81 @@
+import { isMap, isScalar, isSeq, parseDocument, YAMLMap, YAMLSeq, type Document } from 'yaml';
+import { UserError } from '../diagnostics.js';
+import type { ExistingSetup, InitPlan, PlannedTool } from './render.js';
+
+/**
+ * `init --force` on files that exist: the policy's actions and the manifest's mappings are kept
+ * (comments and order too); only what is new is added: an action `decision: approve` per new
+ * action, a `- tool:` entry per new mapping. Pure text in, text out.
+ */
+
+function parse(text: string, file: string): Document | undefined {
+  const doc = parseDocument(text);
+  if (doc.errors.length > 0) {
+    throw new UserError(`init --force: ${file} does not parse (${doc.errors[0]!.message.split('\n')[0]}); nothing was written. Fix it, or delete it to start over.`);
+  }
+  if (doc.contents === null || (isScalar(doc.contents) && doc.contents.value === null)) return undefined; // empty: nothing to keep
+  if (!isMap(doc.contents)) throw new UserError(`init --force: ${file} is not a mapping; nothing was written. Fix it, or delete it to start over.`);
+  return doc;
+}
+
+const where = (tool: PlannedTool): string => tool.places.map((p) => `${p.file}:${p.line}`).join(', ');
+
+/** What the existing files define; empty for a file that is missing or empty. */
+export function readExisting(policyText: string | undefined, manifestText: string | undefined, files: { policy: string; manifest: string }): ExistingSetup {
+  const actions = new Set<string>();
+  const mapped = new Map<string, string>();
+  const policy = policyText === undefined ? undefined : parse(policyText, files.policy);
+  const actionsNode = policy?.get('actions');
+  if (isMap(actionsNode)) for (const pair of actionsNode.items) if (isScalar(pair.key)) actions.add(String(pair.key.value));
+  const manifest = manifestText === undefined ? undefined : parse(manifestText, files.manifest);
+  const toolsNode = manifest?.get('tools');
+  if (isSeq(toolsNode)) {
+    for (const item of toolsNode.items) {
+      if (!isMap(item)) continue;
+      const tool = item.get('tool');
+      const action = item.get('action');
+      if (typeof tool === 'string' && typeof action === 'string') mapped.set(tool, action);
+    }
+  }
+  return { actions, mapped };
+}
+
+/** The policy text with the plan's new actions appended under `actions:`. */
+export function mergePolicy(text: string, plan: InitPlan, file: string): string {
+  const added = plan.tools.filter((t) => t.addAction);
+  const doc = parse(text, file);
+  if (!doc || added.length === 0) return text;
+  let actions = doc.get('actions');
+  if (!isMap(actions)) {
+    actions = new YAMLMap();
+    doc.set('actions', actions);
+  }
+  const map = actions as YAMLMap;
+  if (map.items.length === 0) map.flow = false;
+  for (const tool of added) {
+    const value = doc.createNode({ decision: 'approve' }) as YAMLMap;
+    const key = doc.createNode(tool.action);
+    key.commentBefore = ` tool ${JSON.stringify(tool.name)} at ${where(tool)} (added by init --force)`;
+    map.add(doc.createPair(key, value));
+  }
+  return doc.toString();
+}
+
+/** The manifest text with the plan's new mappings appended under `tools:`. */
+export function mergeManifest(text: string, plan: InitPlan, file: string): string {
+  const doc = parse(text, file);
+  if (!doc || plan.tools.length === 0) return text;
+  let tools = doc.get('tools');
+  if (!isSeq(tools)) {
+    tools = new YAMLSeq();
+    doc.set('tools', tools);
+  }
+  const seq = tools as YAMLSeq;
+  if (seq.items.length === 0) seq.flow = false;
+  for (const tool of plan.tools) {
+    const entry = doc.createNode({ tool: tool.name, action: tool.action }) as YAMLMap;
+    entry.commentBefore = ` ${where(tool)} (added by init --force)`;
+    seq.add(entry);
+  }
+  return doc.toString();
+}
