@@ -167,12 +167,23 @@ export interface Receipt extends ReceiptBody {
   hash: string;
 }
 
+export interface RequestPage {
+  items: ApprovalRequest[];
+  total: number;
+}
+
 export interface Store {
   readonly kind: string;
   /** Idempotent by callId: inserts a pending request, or returns the existing one unchanged. */
   putRequest(request: NewApprovalRequest): Promise<ApprovalRequest>;
   getRequest(callId: string): Promise<ApprovalRequest | null>;
   listRequests(filter?: { state?: ApprovalState }): Promise<ApprovalRequest[]>;
+  /**
+   * Optional. One page of the requests in `states` (every state when omitted), newest first
+   * (createdAt, then callId, both descending), and how many match in all. `serve` pages large
+   * inboxes with it instead of reading every request; a store without it is listed and sliced.
+   */
+  pageRequests?(filter: { states?: ApprovalState[] }, page: { limit: number; offset: number }): Promise<RequestPage>;
   /**
    * Atomically records one answer. An `approve` from a new approver (not the principal) is added;
    * once `approvalsRequired` distinct approvers said yes the request becomes `approved`

@@ -68,6 +68,28 @@ export function describeStoreConformance(name: string, makeStore: () => Promise<
         expect(new Set(concurrent.map((c) => c.createdAt)).size).toBe(1);
       });
 
+      it('pageRequests (a store that has it): newest first by createdAt, filtered by state, with the total', async () => {
+        if (!store.pageRequests) return; // optional: serve lists and slices instead
+        const top = 8_000_000_000_000 + Math.floor(Math.random() * 1_000_000) * 10; // newer than anything else in a shared store
+        const ids = [0, 1, 2].map((k) => id(`page${k}`));
+        for (const [k, callId] of ids.entries()) await store.putRequest(request({ callId, createdAt: top + k }));
+        const first = await store.pageRequests({ states: ['pending'] }, { limit: 2, offset: 0 });
+        expect(first.items.map((r) => r.callId)).toEqual([ids[2], ids[1]]);
+        expect(first.items[0]).toEqual(await store.getRequest(ids[2]!));
+        const second = await store.pageRequests({ states: ['pending'] }, { limit: 2, offset: 2 });
+        expect(second.items[0]?.callId).toBe(ids[0]);
+        expect(second.total).toBe(first.total);
+        await store.addAnswer(ids[2]!, { approver: 'bob', decision: 'approve', at: 2_000 });
+        const after = await store.pageRequests({ states: ['pending'] }, { limit: 1, offset: 0 });
+        expect(after.items[0]?.callId).toBe(ids[1]);
+        expect(after.total).toBe(first.total - 1);
+        const approved = await store.pageRequests({ states: ['approved', 'consumed'] }, { limit: 1, offset: 0 });
+        expect(approved.items[0]).toMatchObject({ callId: ids[2], state: 'approved' });
+        const all = await store.pageRequests({}, { limit: 3, offset: 0 });
+        expect(all.items.map((r) => r.callId)).toEqual([ids[2], ids[1], ids[0]]);
+        expect(all.total).toBeGreaterThanOrEqual(first.total); // the approved one is still counted among all states
+      });
+
       it('putRequest does not reset a decided request', async () => {
         const r = request();
         await store.putRequest(r);

@@ -12,6 +12,7 @@ import type {
   NewApprovalRequest,
   Receipt,
   ReceiptBody,
+  RequestPage,
   ReserveEffectInput,
   ReserveResult,
   Store,
@@ -202,6 +203,20 @@ export function postgresStore(options: PostgresStoreOptions): Store {
           ? await query('listRequests', `SELECT ${APPROVAL_COLUMNS} FROM ${S}.approvals ORDER BY created_at, call_id COLLATE "C"`)
           : await query('listRequests', `SELECT ${APPROVAL_COLUMNS} FROM ${S}.approvals WHERE state = $1 ORDER BY created_at, call_id COLLATE "C"`, [filter.state]);
       return r.rows.map((row) => approvalFromRow(row as ApprovalRow));
+    },
+
+    async pageRequests(filter: { states?: ApprovalState[] }, page: { limit: number; offset: number }): Promise<RequestPage> {
+      const states = filter.states ?? [];
+      const where = states.length > 0 ? 'WHERE state = ANY($1::text[])' : '';
+      const params: unknown[] = states.length > 0 ? [states] : [];
+      const n = params.length;
+      const items = await query(
+        'pageRequests',
+        `SELECT ${APPROVAL_COLUMNS} FROM ${S}.approvals ${where} ORDER BY created_at DESC, call_id COLLATE "C" DESC LIMIT $${n + 1} OFFSET $${n + 2}`,
+        [...params, page.limit, page.offset],
+      );
+      const count = await query('pageRequests', `SELECT count(*)::int AS n FROM ${S}.approvals ${where}`, params);
+      return { items: items.rows.map((row) => approvalFromRow(row as ApprovalRow)), total: (count.rows[0] as { n: number }).n };
     },
 
     async addAnswer(callId: string, answer: ApprovalAnswer): Promise<AddAnswerResult> {

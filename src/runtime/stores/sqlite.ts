@@ -15,6 +15,7 @@ import type {
   NewApprovalRequest,
   Receipt,
   ReceiptBody,
+  RequestPage,
   ReserveEffectInput,
   ReserveResult,
   Store,
@@ -154,6 +155,18 @@ export function sqliteStore(options: SqliteStoreOptions): Store {
       return read('listRequests', (s) => {
         const rows = (filter?.state === undefined ? s.listApprovals.all() : s.listApprovalsByState.all(filter.state)) as ApprovalRow[];
         return rows.map(approvalFromRow);
+      });
+    },
+
+    async pageRequests(filter: { states?: ApprovalState[] }, page: { limit: number; offset: number }): Promise<RequestPage> {
+      return read('pageRequests', () => {
+        const states = filter.states ?? [];
+        const where = states.length > 0 ? `WHERE state IN (${marks(states.length)})` : '';
+        const items = (
+          db!.prepare(`SELECT ${APPROVAL_COLUMNS} FROM approvals ${where} ORDER BY created_at DESC, call_id DESC LIMIT ? OFFSET ?`).all(...states, page.limit, page.offset) as ApprovalRow[]
+        ).map(approvalFromRow);
+        const total = (db!.prepare(`SELECT count(*) AS n FROM approvals ${where}`).get(...states) as { n: number }).n;
+        return { items, total };
       });
     },
 

@@ -1,0 +1,140 @@
+// `npm run bench -- serve`: the approvals inbox over SQLite with 10,000 pending requests.
+// Listing (the JSON API and the paged page) and answering through serve, requests per second and
+// p50/p99 latency as the client sees it, plus serve's own time per request (its Server-Timing
+// header). Baseline in the same run: the same store calls made directly, without HTTP.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { loadPolicyOrThrow } from '../dist/policy/load.js';
+import { sqliteStore } from '../dist/runtime/sqlite.js';
+import { addOperator, emptyOperators, writeOperators } from '../dist/serve/operators.js';
+import { startServe } from '../dist/serve/server.js';
+
+const PENDING = 10_000;
+const LIST_ROUNDS = 40;
+const ANSWERS = 400;
+const CLIENTS = 8;
+
+const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+const fmt = (ms) => `${ms.toFixed(1)} ms`;
+const summary = (times) => {
+  const s = [...times].sort((a, b) => a - b);
+  return { p50: percentile(s, 50), p99: percentile(s, 99) };
+};
+
+async function timed(fn) {
+  const t0 = performance.now();
+  const out = await fn();
+  return { ms: performance.now() - t0, out };
+}
+
+async function get(url, headers) {
+  const { ms, out: res } = await timed(() => fetch(url, { headers }));
+  await res.arrayBuffer();
+  if (!res.ok) throw new Error(`${url}: HTTP ${res.status}`);
+  const server = Number(/dur=([\d.]+)/.exec(res.headers.get('server-timing') ?? '')?.[1] ?? NaN);
+  return { ms, server };
+}
+
+async function measureGets(label, url, headers, rounds, baselineMs) {
+  const client = [];
+  const server = [];
+  const t0 = performance.now();
+  for (let i = 0; i < rounds; i++) {
+    const r = await get(url, headers);
+    client.push(r.ms);
+    server.push(r.server);
+  }
+  const rps = rounds / ((performance.now() - t0) / 1000);
+  const c = summary(client);
+  const s = summary(server);
+  console.log(
+    `${label.padEnd(34)} ${rps.toFixed(1).padStart(7)} req/s   p50 ${fmt(c.p50).padStart(9)}  p99 ${fmt(c.p99).padStart(9)}   server p50 ${fmt(s.p50).padStart(9)}  p99 ${fmt(s.p99).padStart(9)}` +
+      (baselineMs ? `   ${(c.p50 / baselineMs).toFixed(1)}x direct` : ''),
+  );
+  return { rps, client: c, server: s };
+}
+
+export async function run() {
+  const dir = mkdtempSync(path.join(tmpdir(), 'ctrlrun-bench-serve-'));
+  try {
+    writeFileSync(path.join(dir, 'ctrlrun.yaml'), 'schema: ctrlrun.policy/v6\nactions:\n  stripe.refund:\n    decision: approve\n');
+    const policy = loadPolicyOrThrow(path.join(dir, 'ctrlrun.yaml')).policy;
+    let ops = emptyOperators();
+    const tokens = {};
+    for (const name of ['bob', 'carol']) {
+      const a = addOperator(ops, { name, kind: 'operator', roles: [], now: Date.now() });
+      ops = a.data;
+      tokens[name] = a.token;
+    }
+    writeOperators(path.join(dir, 'operators.json'), ops);
+    const store = sqliteStore({ path: path.join(dir, 'state.db') });
+    const fill = await timed(async () => {
+      for (let i = 0; i < PENDING; i++) {
+        await store.putRequest({
+          callId: `call_${String(i).padStart(5, '0')}`,
+          action: 'stripe.refund',
+          toolName: 'refund',
+          argsHash: 'a'.repeat(64),
+          args: JSON.stringify({ amount: 100_000 + i, payment_id: `pay_${i}` }),
+          policyHash: policy.hash,
+          principal: 'alice',
+          approvalsRequired: 1,
+          createdAt: 1_700_000_000_000 + i,
+        });
+      }
+    });
+    console.log(`filled ${PENDING} pending requests in ${fmt(fill.ms)}`);
+
+    // baseline: the store itself, no HTTP
+    const direct = [];
+    for (let i = 0; i < 10; i++) direct.push((await timed(() => store.listRequests({ state: 'pending' }))).ms);
+    const directList = summary(direct).p50;
+    console.log(`direct store.listRequests(pending)  p50 ${fmt(directList)} (baseline)`);
+
+    const serve = await startServe({ store, policy, operatorsFile: path.join(dir, 'operators.json'), host: '127.0.0.1', port: 0, approvalTtlMs: 900_000, log: () => {} });
+    try {
+      const auth = { Authorization: `Bearer ${tokens.bob}` };
+      // a browser session for the page
+      const login = await (await fetch(`${serve.url}/login`)).text();
+      const csrf = /name="csrf" value="([^"]+)"/.exec(login)[1];
+      const res = await fetch(`${serve.url}/login`, { method: 'POST', body: new URLSearchParams({ csrf, token: tokens.carol }), redirect: 'manual' });
+      const cookie = res.headers.get('set-cookie').split(';')[0];
+
+      await measureGets('GET /api/requests?state=pending', `${serve.url}/api/requests?state=pending`, auth, LIST_ROUNDS, directList);
+      const page1 = await measureGets('GET / (inbox, page 1 of 200)', `${serve.url}/`, { cookie }, LIST_ROUNDS, directList);
+      const page200 = await measureGets('GET /?page=200 (last page)', `${serve.url}/?page=200`, { cookie }, LIST_ROUNDS, directList);
+      await measureGets('GET /requests/:id (one request)', `${serve.url}/requests/call_05000`, { cookie }, LIST_ROUNDS, directList);
+
+      // answering: ANSWERS approvals through the API, CLIENTS at a time
+      const ids = Array.from({ length: ANSWERS }, (_, i) => `call_${String(PENDING - 1 - i).padStart(5, '0')}`);
+      const times = [];
+      let next = 0;
+      const t0 = performance.now();
+      await Promise.all(
+        Array.from({ length: CLIENTS }, async () => {
+          for (;;) {
+            const i = next++;
+            if (i >= ids.length) return;
+            const { ms, out } = await timed(() =>
+              fetch(`${serve.url}/api/requests/${ids[i]}/answer`, { method: 'POST', headers: { ...auth, 'Content-Type': 'application/json' }, body: JSON.stringify({ decision: 'approve' }) }),
+            );
+            await out.arrayBuffer();
+            if (!out.ok) throw new Error(`answer ${ids[i]}: HTTP ${out.status}`);
+            times.push(ms);
+          }
+        }),
+      );
+      const rps = ANSWERS / ((performance.now() - t0) / 1000);
+      const a = summary(times);
+      console.log(`${`POST answer (${CLIENTS} clients)`.padEnd(34)} ${rps.toFixed(1).padStart(7)} req/s   p50 ${fmt(a.p50).padStart(9)}  p99 ${fmt(a.p99).padStart(9)}`);
+      const worst = Math.max(page1.server.p99, page200.server.p99);
+      console.log(`\nthe page lists ${PENDING} pending with paging in ${fmt(worst)} server time at p99 (target: under 200 ms)`);
+    } finally {
+      await serve.close();
+      await store.close();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
