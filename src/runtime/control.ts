@@ -1,6 +1,7 @@
 import type { RunState, RunToolApprovalItem } from '@openai/agents';
 import { canonicalJson } from './canonical.js';
 import { ApprovalMismatch, CtrlrunError } from './errors.js';
+import { receiptSigner, type ReceiptSigner } from './signing.js';
 import {
   appendReceipt,
   approverName,
@@ -33,6 +34,13 @@ export interface ControlOptions {
   effectLeaseMs?: number;
   /** Epoch milliseconds; inject one in tests. Default `Date.now`. */
   clock?: () => number;
+  /**
+   * The Ed25519 secret key (`ctrlrun-ed25519-secret:…`, from `ctrlrun-gen receipts keygen`) that
+   * signs a checkpoint after every receipt; default the `CTRLRUN_RECEIPT_KEY` environment variable
+   * where there is one. Keep it out of the store: `receipts verify --public-key` then detects a
+   * rewritten chain. `null`: no checkpoints even if the variable is set.
+   */
+  receiptKey?: string | null;
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -75,6 +83,7 @@ export function createControl(options: ControlOptions): Control {
     effectLeaseMs: positive(options.effectLeaseMs, DEFAULT_EFFECT_LEASE_MS, 'effectLeaseMs'),
     clock: options.clock ?? Date.now,
     policy: undefined,
+    signer: signerOf(options.receiptKey),
     toolActions: new WeakMap(),
     namedActions: new Map(),
   };
@@ -90,6 +99,14 @@ export function createControl(options: ControlOptions): Control {
     reject: (state, item, answer) => rejectOne(internals, state, item, answer),
     resolve: (state) => resolveAll(internals, state),
   };
+}
+
+function signerOf(key: string | null | undefined): ReceiptSigner | undefined {
+  // browser-safe: `process` may not exist
+  const fromEnv = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.CTRLRUN_RECEIPT_KEY;
+  const secret = key === undefined ? fromEnv : key;
+  if (secret === null || secret === undefined || secret.trim() === '') return undefined;
+  return receiptSigner(secret);
 }
 
 function positive(value: number | undefined, fallback: number, name: string): number {

@@ -17,7 +17,8 @@ export {
   NotExecuted,
   type ApprovalMismatchReason,
 } from './errors.js';
-export { verifyReceipts, verifyReceiptChain, type VerifyResult, type ReceiptBreak } from './receipts.js';
+export { verifyReceipts, verifyReceiptChain, type VerifyResult, type ReceiptBreak, type VerifyOptions } from './receipts.js';
+export { generateReceiptKey, publicKeyOf, CHECKPOINT_ACTION } from './signing.js';
 
 // --- stores --------------------------------------------------------------------------------
 export { memoryStore } from './memory-store.js';

@@ -2,6 +2,7 @@ import type { RunContext } from '@openai/agents';
 import { canonicalHash } from './canonical.js';
 import { CtrlrunError } from './errors.js';
 import { checkIdentity, identityProblemText, normaliseIdentity } from './identity.js';
+import { checkpointBody, type ReceiptSigner } from './signing.js';
 import type { ApprovalRequest, CompiledAction, CompiledPolicy, DecisionResult, ReceiptBody, Store } from './types.js';
 
 /** Who the run acts for: from the run's context (the operator's code), never from the model. */
@@ -17,6 +18,8 @@ export interface ControlInternals {
   readonly effectLeaseMs: number;
   readonly clock: () => number;
   policy: CompiledPolicy | undefined;
+  /** Signs a checkpoint after each receipt this control appends (no key: no checkpoints). */
+  readonly signer?: ReceiptSigner | undefined;
   /** Protected tool objects -> their action. */
   readonly toolActions: WeakMap<object, string>;
   /** SDK (sanitized) tool names of protected tools -> their action. */
@@ -103,7 +106,7 @@ export function parseJson(raw: string | undefined): { ok: true; value: unknown }
 export type ReceiptFields = Pick<ReceiptBody, 'action' | 'result' | 'reason'> & Partial<ReceiptBody>;
 
 export async function appendReceipt(internals: ControlInternals, policy: CompiledPolicy, fields: ReceiptFields): Promise<void> {
-  await internals.store.appendReceipt({
+  const base = {
     at: internals.clock(),
     call_id: null,
     args_hash: null,
@@ -114,8 +117,10 @@ export async function appendReceipt(internals: ControlInternals, policy: Compile
     policy_hash: policy.hash,
     mode: policy.mode,
     environment: internals.environment ?? policy.environment ?? null,
-    ...fields,
-  });
+  };
+  const appended = await internals.store.appendReceipt({ ...base, ...fields });
+  // signed by the control, never by the store: a rewritten chain cannot carry this signature
+  if (internals.signer) await internals.store.appendReceipt(checkpointBody(base, internals.signer.checkpoint(appended.seq, appended.hash)));
 }
 
 /** Who said yes to a request, in answer order (the stores refuse a second answer from one approver). */

@@ -1,29 +1,70 @@
 import { GENESIS_HASH, receiptHash } from './receipts-hash.js';
+import { CHECKPOINT_ACTION, checkpointVerifier } from './signing.js';
 import type { Receipt, Store } from './types.js';
 
-export type ReceiptBreak = 'content_altered' | 'link_broken' | 'missing';
-export type VerifyResult = { ok: true; count: number } | { ok: false; seq: number; break: ReceiptBreak };
+/**
+ * `content_altered`, `link_broken`, `missing`: the SHA-256 chain. `head_mismatch`: the store's own
+ * head record (Postgres) names a newer or other receipt than the last one (the newest were
+ * deleted). With a public key: `signature_invalid` (a checkpoint that does not verify, or signs a
+ * hash the chain does not have at that seq: the chain was rewritten), `unsigned` (a receipt no
+ * valid checkpoint covers: checkpoints were deleted, or the writer had no key), `truncated` (the
+ * anchor, a checkpoint seen by an earlier verification, is gone or differs).
+ */
+export type ReceiptBreak = 'content_altered' | 'link_broken' | 'missing' | 'head_mismatch' | 'signature_invalid' | 'unsigned' | 'truncated';
+export type VerifyResult =
+  | { ok: true; count: number; signed?: { seq: number; hash: string } | null }
+  | { ok: false; seq: number; break: ReceiptBreak };
+
+export interface VerifyOptions {
+  /** `ctrlrun-ed25519-public:…`: require every receipt to be covered by a valid signed checkpoint. */
+  publicKey?: string;
+  /** A checkpoint seen before (seq and hash): the chain must still hold it (detects a truncated tail). */
+  anchor?: { seq: number; hash: string };
+}
 
 /**
- * Checks a chain of receipts in seq order and names the first break: a gap in `seq` (`missing`,
- * at the first absent seq), a receipt whose hash does not match its content (`content_altered`),
- * a receipt whose `prev_hash` is not the previous receipt's hash (`link_broken`).
- * Deleting the newest receipts leaves no trace without an outside anchor (keep the last hash).
+ * Checks a chain of receipts in seq order and names the first break (see ReceiptBreak).
+ * Without a public key, deleting the newest receipts leaves no trace unless the store keeps a head.
  */
-export function verifyReceiptChain(receipts: readonly Receipt[]): VerifyResult {
+export function verifyReceiptChain(receipts: readonly Receipt[], options: VerifyOptions = {}): VerifyResult {
   let previous: Receipt | undefined;
   for (const receipt of receipts) {
     const expectedSeq = (previous?.seq ?? 0) + 1;
     if (receipt.seq !== expectedSeq) return { ok: false, seq: expectedSeq, break: 'missing' };
-    if (receiptHash(receipt) !== receipt.hash) return { ok: false, seq: receipt.seq, break: 'content_altered' };
+    if (safeHash(receipt) !== receipt.hash) return { ok: false, seq: receipt.seq, break: 'content_altered' };
     if (receipt.prev_hash !== (previous ? previous.hash : GENESIS_HASH)) return { ok: false, seq: receipt.seq, break: 'link_broken' };
     previous = receipt;
   }
-  return { ok: true, count: receipts.length };
+  if (options.anchor) {
+    const held = receipts[options.anchor.seq - 1];
+    if (!held || held.hash !== options.anchor.hash) return { ok: false, seq: options.anchor.seq, break: 'truncated' };
+  }
+  if (!options.publicKey) return { ok: true, count: receipts.length };
+
+  const verifier = checkpointVerifier(options.publicKey);
+  let covered = 0; // every receipt up to this seq is covered by a valid checkpoint
+  let signed: { seq: number; hash: string } | null = null;
+  for (const receipt of receipts) {
+    if (receipt.action !== CHECKPOINT_ACTION) continue;
+    const cp = receipt.checkpoint;
+    const target = cp && Number.isSafeInteger(cp.seq) ? receipts[cp.seq - 1] : undefined;
+    if (!cp || !verifier.verify(cp) || !target || target.hash !== cp.hash || cp.seq >= receipt.seq) {
+      return { ok: false, seq: receipt.seq, break: 'signature_invalid' };
+    }
+    if (cp.seq > covered) {
+      covered = cp.seq;
+      signed = { seq: cp.seq, hash: cp.hash };
+    }
+  }
+  // checkpoints need no checkpoint of their own; any other receipt after the last one is unsigned
+  for (const receipt of receipts) {
+    if (receipt.seq > covered && receipt.action !== CHECKPOINT_ACTION) return { ok: false, seq: receipt.seq, break: 'unsigned' };
+  }
+  return { ok: true, count: receipts.length, signed };
 }
 
-/** Reads every receipt of a store (in pages) and verifies the chain. */
-export async function verifyReceipts(store: Store, options: { pageSize?: number } = {}): Promise<VerifyResult> {
+/** Reads every receipt of a store (in pages), checks it against the store's head record if it keeps one, and verifies the chain. */
+export async function verifyReceipts(store: Store, options: VerifyOptions & { pageSize?: number } = {}): Promise<VerifyResult> {
   const pageSize = options.pageSize ?? 1000;
   const all: Receipt[] = [];
   let afterSeq = 0;
@@ -33,5 +74,21 @@ export async function verifyReceipts(store: Store, options: { pageSize?: number 
     if (page.length < pageSize) break;
     afterSeq = page[page.length - 1]!.seq;
   }
-  return verifyReceiptChain(all);
+  const result = verifyReceiptChain(all, options);
+  if (!result.ok || typeof store.receiptHead !== 'function') return result;
+  const head = await store.receiptHead();
+  const last = all[all.length - 1];
+  if (head.seq !== (last?.seq ?? 0) || head.hash !== (last?.hash ?? GENESIS_HASH)) {
+    return { ok: false, seq: Math.min(head.seq, (last?.seq ?? 0) + 1), break: 'head_mismatch' };
+  }
+  return result;
+}
+
+/** A receipt whose stored form is unreadable (not an object, fields missing) hashes to something that cannot match. */
+function safeHash(receipt: Receipt): string | null {
+  try {
+    return receiptHash(receipt);
+  } catch {
+    return null;
+  }
 }

@@ -156,6 +156,17 @@ export interface ReceiptBody {
   policy_hash: string;
   mode: 'enforce' | 'observe';
   environment: string | null;
+  /** Only on a checkpoint receipt (`action: ctrlrun.checkpoint`): an Ed25519 signature of an earlier receipt's seq and hash. */
+  checkpoint?: ReceiptCheckpoint;
+}
+
+/** A signed checkpoint: `signature` (base64url Ed25519) over `ctrlrun receipt checkpoint v1\n{seq}\n{hash}`. */
+export interface ReceiptCheckpoint {
+  seq: number;
+  hash: string;
+  /** First 16 hex digits of the signing public key. */
+  key_id: string;
+  signature: string;
 }
 
 export interface Receipt extends ReceiptBody {
@@ -225,6 +236,8 @@ export interface Store {
   appendReceipt(body: ReceiptBody): Promise<Receipt>;
   /** Receipts in seq order. */
   listReceipts(options?: { afterSeq?: number; limit?: number }): Promise<Receipt[]>;
+  /** The store's own record of the newest receipt (Postgres keeps a head row), for `verifyReceipts`; optional. */
+  receiptHead?(): Promise<{ seq: number; hash: string }>;
 
   close(): Promise<void>;
 }

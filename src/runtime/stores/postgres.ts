@@ -330,11 +330,17 @@ export function postgresStore(options: PostgresStoreOptions): Store {
     },
 
     async listReceipts(opts?: { afterSeq?: number; limit?: number }): Promise<Receipt[]> {
-      const r = await query('listReceipts', `SELECT seq, receipt FROM ${S}.receipts WHERE seq > $1 ORDER BY seq LIMIT $2`, [
+      const r = await query('listReceipts', `SELECT seq, hash, receipt FROM ${S}.receipts WHERE seq > $1 ORDER BY seq LIMIT $2`, [
         opts?.afterSeq ?? 0,
         opts?.limit ?? null,
       ]);
       return r.rows.map((row) => receiptFromRow(row as ReceiptRow));
+    },
+
+    async receiptHead(): Promise<{ seq: number; hash: string }> {
+      const r = await query('receiptHead', `SELECT seq, hash FROM ${S}.receipt_head WHERE id = 1`, []);
+      const row = r.rows[0] as { seq: string | number; hash: string } | undefined;
+      return row ? { seq: Number(row.seq), hash: row.hash } : { seq: 0, hash: GENESIS_HASH };
     },
 
     async close(): Promise<void> {

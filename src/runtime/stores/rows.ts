@@ -33,6 +33,7 @@ export interface EffectRow {
 
 export interface ReceiptRow {
   seq: number | string;
+  hash: string;
   receipt: string;
 }
 
@@ -103,6 +104,31 @@ export function effectToValues(e: EffectRecord): unknown[] {
   return [e.key, e.action, e.state, e.attempts, e.attemptId, e.leaseUntil, e.updatedAt, e.resolvedBy ?? null];
 }
 
+/**
+ * A stored receipt. The `seq` and `hash` columns are what the store orders and chains by, so they
+ * win over the JSON's copies: a JSON that disagrees with them (or that is not a receipt at all:
+ * `null`, a bare string, malformed) then fails verification instead of hiding an edit or crashing
+ * a reader. Missing fields get neutral values so listing still works.
+ */
 export function receiptFromRow(row: ReceiptRow): Receipt {
-  return JSON.parse(row.receipt) as Receipt;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(row.receipt);
+  } catch {
+    parsed = null;
+  }
+  const stored = parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Partial<Receipt>) : {};
+  const receipt = { ...stored } as Receipt;
+  const fill = <K extends keyof Receipt>(key: K, ok: (v: unknown) => boolean, value: Receipt[K]) => {
+    if (!ok(receipt[key])) receipt[key] = value;
+  };
+  const str = (v: unknown) => typeof v === 'string';
+  fill('action', str, '(unreadable receipt)');
+  fill('result', str, '?');
+  fill('reason', str, '');
+  fill('approvers', (v) => Array.isArray(v) && v.every(str), []);
+  fill('prev_hash', str, '');
+  receipt.seq = num(row.seq);
+  receipt.hash = row.hash;
+  return receipt;
 }

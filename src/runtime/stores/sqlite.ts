@@ -302,7 +302,7 @@ function prepare(db: Db): Statements {
     listEffectsByState: db.prepare(`SELECT ${EFFECT_COLUMNS} FROM effects WHERE state = ? ORDER BY key`),
     lastReceipt: db.prepare(`SELECT seq, hash FROM receipts ORDER BY seq DESC LIMIT 1`),
     insertReceipt: db.prepare(`INSERT INTO receipts (seq, hash, receipt) VALUES (?, ?, ?)`),
-    listReceipts: db.prepare(`SELECT seq, receipt FROM receipts WHERE seq > ? ORDER BY seq LIMIT ?`),
+    listReceipts: db.prepare(`SELECT seq, hash, receipt FROM receipts WHERE seq > ? ORDER BY seq LIMIT ?`),
   };
 }
 

@@ -1,0 +1,114 @@
+import { ed25519 } from '@noble/curves/ed25519.js';
+import { CtrlrunError } from './errors.js';
+import type { ReceiptBody, ReceiptCheckpoint } from './types.js';
+
+/**
+ * Signed checkpoints of the receipt chain (Ed25519, @noble/curves: pure JS, synchronous, safe in a
+ * browser). The control holds the secret key, the store never does: someone who can write the
+ * store can rebuild a SHA-256 chain, but cannot sign its new head. A checkpoint is itself a
+ * receipt (`action: ctrlrun.checkpoint`) whose `checkpoint` field signs an earlier receipt's
+ * `seq` and `hash`; verifying with the public key needs nothing else.
+ *
+ * Keys are text: `ctrlrun-ed25519-secret:<base64url 32 bytes>` and `ctrlrun-ed25519-public:<…>`
+ * (`ctrlrun-gen receipts keygen` writes them). The key id is the public key's first 16 hex digits.
+ */
+
+export const CHECKPOINT_ACTION = 'ctrlrun.checkpoint';
+const SECRET_PREFIX = 'ctrlrun-ed25519-secret:';
+const PUBLIC_PREFIX = 'ctrlrun-ed25519-public:';
+
+export interface ReceiptSigner {
+  keyId: string;
+  checkpoint(seq: number, hash: string): ReceiptCheckpoint;
+}
+
+export function generateReceiptKey(): { secret: string; publicKey: string; keyId: string } {
+  const { secretKey, publicKey } = ed25519.keygen();
+  return { secret: SECRET_PREFIX + b64url(secretKey), publicKey: PUBLIC_PREFIX + b64url(publicKey), keyId: keyIdOf(publicKey) };
+}
+
+/** The signer of a secret key in keygen's text form (surrounding whitespace ignored). */
+export function receiptSigner(secret: string): ReceiptSigner {
+  const bytes = decodeKey(secret, SECRET_PREFIX, 'receiptKey (CTRLRUN_RECEIPT_KEY)');
+  const publicKey = ed25519.getPublicKey(bytes);
+  const keyId = keyIdOf(publicKey);
+  return {
+    keyId,
+    checkpoint: (seq, hash) => ({ seq, hash, key_id: keyId, signature: b64url(ed25519.sign(message(seq, hash), bytes)) }),
+  };
+}
+
+export function publicKeyOf(secret: string): string {
+  return PUBLIC_PREFIX + b64url(ed25519.getPublicKey(decodeKey(secret, SECRET_PREFIX, 'secret key')));
+}
+
+/** A verifier for a public key in keygen's text form. */
+export function checkpointVerifier(publicKey: string): { keyId: string; verify(cp: ReceiptCheckpoint): boolean } {
+  const bytes = decodeKey(publicKey, PUBLIC_PREFIX, 'public key');
+  const keyId = keyIdOf(bytes);
+  return {
+    keyId,
+    verify(cp) {
+      if (!cp || cp.key_id !== keyId || typeof cp.signature !== 'string' || !Number.isSafeInteger(cp.seq) || typeof cp.hash !== 'string') return false;
+      try {
+        return ed25519.verify(fromB64url(cp.signature), message(cp.seq, cp.hash), bytes);
+      } catch {
+        return false;
+      }
+    },
+  };
+}
+
+/** The receipt body of a checkpoint. */
+export function checkpointBody(base: Omit<ReceiptBody, 'action' | 'result' | 'reason'>, cp: ReceiptCheckpoint): ReceiptBody {
+  return { ...base, action: CHECKPOINT_ACTION, result: 'checkpoint', reason: `signed ${cp.seq}`, checkpoint: cp };
+}
+
+function message(seq: number, hash: string): Uint8Array {
+  return new TextEncoder().encode(`ctrlrun receipt checkpoint v1\n${seq}\n${hash}`);
+}
+
+function keyIdOf(publicKey: Uint8Array): string {
+  return [...publicKey.slice(0, 8)].map((b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+function decodeKey(text: string, prefix: string, what: string): Uint8Array {
+  const trimmed = typeof text === 'string' ? text.trim() : '';
+  if (!trimmed.startsWith(prefix)) throw new CtrlrunError(`ctrlrun: the ${what} is not a ${prefix}… key (make one with \`ctrlrun-gen receipts keygen\`).`);
+  let bytes: Uint8Array;
+  try {
+    bytes = fromB64url(trimmed.slice(prefix.length));
+  } catch {
+    bytes = new Uint8Array();
+  }
+  if (bytes.length !== 32) throw new CtrlrunError(`ctrlrun: the ${what} is malformed (expected 32 bytes after ${prefix}).`);
+  return bytes;
+}
+
+const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+
+function b64url(bytes: Uint8Array): string {
+  let out = '';
+  for (let i = 0; i < bytes.length; i += 3) {
+    const n = (bytes[i]! << 16) | ((bytes[i + 1] ?? 0) << 8) | (bytes[i + 2] ?? 0);
+    const chars = [(n >> 18) & 63, (n >> 12) & 63, (n >> 6) & 63, n & 63].map((c) => B64[c]).join('');
+    out += chars.slice(0, i + 2 < bytes.length ? 4 : i + 1 < bytes.length ? 3 : 2);
+  }
+  return out;
+}
+
+function fromB64url(text: string): Uint8Array {
+  if (!/^[A-Za-z0-9_-]*$/.test(text) || text.length % 4 === 1) throw new Error('not base64url');
+  const out: number[] = [];
+  let bits = 0;
+  let value = 0;
+  for (const ch of text) {
+    value = (value << 6) | B64.indexOf(ch);
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      out.push((value >> bits) & 255);
+    }
+  }
+  return Uint8Array.from(out);
+}
