@@ -9,16 +9,16 @@ import {
   generateReceiptKey,
   GENESIS_HASH,
   memoryStore,
-  postgresStore,
   receiptHash,
   run,
-  sqliteStore,
   verifyReceiptChain,
   verifyReceipts,
   type Receipt,
   type Store,
 } from '../../src/runtime/index.js';
 import { bindProtectedTool } from '../../src/runtime/index.js';
+import { postgresStore } from '../../src/runtime/postgres.js';
+import { sqliteStore } from '../../src/runtime/sqlite.js';
 import { cli } from '../helpers/cli.js';
 import { agentWith, assistantMessage, makePolicy, refundCall, scripted } from '../runtime/helpers.js';
 import { z } from 'zod';
