@@ -97,6 +97,7 @@ describe('init on real layouts (issue 10 item 8)', () => {
     const r = await cli(['init'], { cwd: dir });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('The tools are in 2 packages');
+    expect(r.stdout).toContain('npx ctrlrun-gen generate --cwd <package>');
     expect(existsSync(path.join(dir, 'ctrlrun.yaml'))).toBe(false);
     expect(actionsOf(path.join(dir, 'apps/support/ctrlrun.yaml'))).toEqual({ refund_order: ['approve'] });
     expect(actionsOf(path.join(dir, 'apps/ops/ctrlrun.yaml'))).toEqual({ restart_service: ['approve'] });

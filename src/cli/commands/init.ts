@@ -98,15 +98,18 @@ export const initCommand: CommandSpec<InitArgs> = {
         ` (${scan.filesConsidered} files looked at)${kept > 0 ? `; ${kept} already mapped, kept` : ''}; every new action starts at decision: approve.\n`,
     );
     if (plans.length > 1) ctx.stdout(`The tools are in ${plans.length} packages; each has its own policy, manifest and control.\n`);
-    for (const { plan } of plans) {
+    for (const { dir, plan } of plans) {
+      const manifest = displayPath(path.join(dir, MANIFEST), ctx.cwd);
       for (const tool of plan.tools.filter((t) => t.renamedFrom)) {
         ctx.stdout(`note: tool ${JSON.stringify(tool.name)} is action ${tool.action} (${tool.renamedFrom} was taken)\n`);
       }
       for (const place of plan.unnamed) {
-        ctx.stdout(`note: the tool() at ${place.file}:${place.line} has no literal name; map it by hand in ctrlrun.tools.yaml\n`);
+        const file = displayPath(path.join(dir, place.file), ctx.cwd);
+        ctx.stdout(`note: the tool() at ${file}:${place.line} has no literal name; map it by hand in ${manifest}\n`);
       }
     }
-    const cd = plans.length === 1 && plans[0]!.dir !== ctx.cwd ? ` --cwd ${displayPath(plans[0]!.dir, ctx.cwd)}` : '';
+    const cd =
+      plans.length > 1 ? ' --cwd <package>' : plans.length === 1 && plans[0]!.dir !== ctx.cwd ? ` --cwd ${displayPath(plans[0]!.dir, ctx.cwd)}` : '';
     ctx.stdout(
       '\nNext:\n' +
         `  npx ctrlrun-gen generate${cd}        # write the generated module of protected tools\n` +
