@@ -131,3 +131,18 @@ describe('validate as a process', () => {
     expect(bad.stderr).not.toMatch(STACK);
   });
 });
+
+describe('validate: fail-open shapes (issue 14)', () => {
+  it('warns on a conditional approve followed by a catch-all allow (a call that omits or mistypes the argument is allowed), exit 0', async () => {
+    const dir = refundDesk({ 'ctrlrun.yaml': policy('    rules:\n      - when: { amount_gt: 1000 }\n        decision: approve\n      - decision: allow\n') });
+    const r = await cli(['validate'], { cwd: dir });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('ctrlrun.yaml:5:9: warning: rule 0 of stripe.refund (approve when amount_gt) is followed by a catch-all allow (rule 1)');
+    expect(r.stderr).toContain('omits `amount`, or sends it with another type');
+  });
+  it('says nothing when the catch-all is deny (the sample)', async () => {
+    const r = await cli(['validate'], { cwd: refundDesk() });
+    expect(r.code).toBe(0);
+    expect(r.stderr).not.toContain('catch-all');
+  });
+});

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { findManifest, loadProject, MANIFEST_FILE } from '../../manifest/load.js';
 import { loadPolicyOrThrow } from '../../policy/load.js';
+import { policyHazards } from '../../policy/hazards.js';
 import type { Policy } from '../../policy/types.js';
 import type { CommandSpec } from '../context.js';
 import { displayPath, formatDiagnostics } from '../format-diagnostics.js';
@@ -25,12 +26,12 @@ export const validateCommand: CommandSpec<ValidateArgs> = {
     if (manifestFile === undefined && args.policy !== undefined) {
       // No manifest anywhere: check the policy alone, and say so.
       const { policy, warnings } = loadPolicyOrThrow(path.resolve(ctx.cwd, args.policy));
-      printWarnings(warnings, ctx);
+      printWarnings([...warnings, ...policyHazards(policy)], ctx);
       ctx.stdout(`ok: ${policySummary(policy, ctx.cwd)}; no ${MANIFEST_FILE} found, so only the policy was checked\n`);
       return 0;
     }
     const project = loadProject({ cwd: ctx.cwd, manifest: manifestFile, policy: args.policy });
-    printWarnings(project.warnings ?? [], ctx);
+    printWarnings([...(project.warnings ?? []), ...policyHazards(project.policy)], ctx);
     const n = project.manifest.tools.length;
     ctx.stdout(`ok: ${policySummary(project.policy, ctx.cwd)}; ${displayPath(project.manifest.file, ctx.cwd)} maps ${n} tool${n === 1 ? '' : 's'}\n`);
     return 0;
