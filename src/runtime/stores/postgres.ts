@@ -35,6 +35,9 @@ import {
 export interface PgClientLike {
   query(text: string, values?: unknown[]): Promise<{ rows: any[]; rowCount: number | null }>;
   release(error?: Error | boolean): void;
+  /** `pg` clients are event emitters; a pool of another shape may leave these out. */
+  on?(event: 'error', listener: (error: Error) => void): unknown;
+  off?(event: 'error', listener: (error: Error) => void): unknown;
 }
 
 /** The part of a `pg.Pool` this store uses. */
@@ -161,14 +164,21 @@ export function postgresStore(options: PostgresStoreOptions): Store {
     } catch (error) {
       throw fail(operation, error);
     }
+    // A connection killed while checked out (pg_terminate_backend, a server restart) emits
+    // 'error' between queries; the pool only listens on idle clients, so without this the
+    // process would crash instead of failing this operation closed.
+    const ignore = () => undefined;
+    client.on?.('error', ignore);
     try {
       await client.query('BEGIN');
       const result = await fn(client);
       await client.query('COMMIT');
+      client.off?.('error', ignore);
       client.release();
       return result;
     } catch (error) {
       await client.query('ROLLBACK').catch(() => undefined);
+      client.off?.('error', ignore);
       client.release(error instanceof Error ? error : true);
       throw error instanceof StoreError ? error : fail(operation, error);
     }
