@@ -1,4 +1,5 @@
 import { rmSync } from 'node:fs';
+import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MARK_NOTE, terminalJson, terminalSafe } from '../../src/cli/terminal-text.js';
 import { cli } from '../helpers/cli.js';
@@ -103,5 +104,39 @@ describe('terminalSafe / terminalJson', () => {
     expectTerminalInert(out);
     expect(out).not.toMatch(/[\u{e0000}-\u{e007f}]/u);
     expect(JSON.parse(out)).toEqual(value);
+  });
+});
+
+describe('terminalSafe / terminalJson: property tests (fixed time budget)', () => {
+  const UNSAFE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}\p{Default_Ignorable_Code_Point}\p{Bidi_Control}]/u;
+  const text = fc.string({ unit: fc.oneof(fc.constantFrom('\u001b', '\n', '\r', '\u009b', '\u202e', '\u2066', '\u200b', '\\', '«', '»', '\ud800'), fc.integer({ min: 0, max: 0x10ffff }).map((c) => String.fromCodePoint(c))), maxLength: 40 });
+  it('any stored text prints with no character a terminal obeys; clean text is unchanged', () => {
+    fc.assert(
+      fc.property(text, (s) => {
+        const out = terminalSafe(s);
+        expect(UNSAFE.test(out.text)).toBe(false);
+        if (!out.marked) expect(out.text).toBe(s);
+      }),
+      { numRuns: 2_000, interruptAfterTimeLimit: 2_000 },
+    );
+  });
+  it('two different texts never print the same (escaping is one-to-one)', () => {
+    fc.assert(
+      fc.property(text, text, (a, b) => {
+        fc.pre(a !== b);
+        expect(terminalSafe(a).text).not.toBe(terminalSafe(b).text);
+      }),
+      { numRuns: 2_000, interruptAfterTimeLimit: 2_000 },
+    );
+  });
+  it('terminalJson keeps every value and prints no unsafe character but its own newlines', () => {
+    fc.assert(
+      fc.property(fc.dictionary(text, text, { maxKeys: 4 }), (value) => {
+        const out = terminalJson(value);
+        expect(/(?!\n)[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}\p{Default_Ignorable_Code_Point}\p{Bidi_Control}]/u.test(out)).toBe(false);
+        expect(JSON.parse(out)).toEqual(value);
+      }),
+      { numRuns: 1_000, interruptAfterTimeLimit: 2_000 },
+    );
   });
 });
