@@ -1,6 +1,7 @@
 // `check` on a generated repo of 3,000 files, 2% of them using the SDK, against the time to parse
 // every file with TypeScript's own parser in the same run. Goal (issue 5): ratio <= 0.3.
-import { rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
@@ -9,6 +10,7 @@ import { generateRepo, parseEveryFile } from './lib/repo.mjs';
 const FILES = 3000;
 const SDK_SHARE = 0.02;
 const ROUNDS = 5;
+const PROCESS_ROUNDS = 3;
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const { runCheck } = await import(pathToFileURL(path.join(root, 'dist/check/engine.js')).href);
@@ -132,6 +134,36 @@ export async function run() {
     console.log(`parse every file (read + ts.createSourceFile), median of ${ROUNDS}: ${p.toFixed(0)} ms`);
     console.log(`check (in-process runCheck, whole pipeline), median of ${ROUNDS}: ${c.toFixed(0)} ms`);
     console.log(`ratio check / parse-all: ${(c / p).toFixed(3)} (goal <= 0.3)`);
+
+    // As a user feels it: whole processes, start-up included (issue 10), alternated, same run.
+    const list = path.join(dir, '.bench-files.json');
+    writeFileSync(list, JSON.stringify(files));
+    const lib = pathToFileURL(path.join(root, 'bench/lib/repo.mjs')).href;
+    const parseProcess = ['--input-type=module', '-e', `import { readFileSync } from 'node:fs'; import { parseEveryFile } from '${lib}'; parseEveryFile(JSON.parse(readFileSync(${JSON.stringify(list)}, 'utf8')));`];
+    const checkProcess = [path.join(root, 'dist/cli/main.js'), 'check', '--cwd', dir, '--format', 'json'];
+    const timed = (args) => {
+      const t0 = performance.now();
+      const r = spawnSync(process.execPath, args, { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+      if (r.status !== 0 && r.status !== 1) throw new Error(`bench process failed (${r.status}): ${r.stderr}`);
+      return performance.now() - t0;
+    };
+    const emptyDir = path.join(dir, '.bench-empty');
+    mkdirSync(emptyDir, { recursive: true });
+    timed(parseProcess);
+    timed(checkProcess);
+    const pp = [];
+    const cp = [];
+    const ep = [];
+    for (let r = 0; r < PROCESS_ROUNDS; r++) {
+      pp.push(timed(parseProcess));
+      cp.push(timed(checkProcess));
+      ep.push(timed([path.join(root, 'dist/cli/main.js'), 'check', '--cwd', emptyDir]));
+    }
+    const P = median(pp);
+    const C = median(cp);
+    console.log(`process: node parsing every file with TypeScript, median of ${PROCESS_ROUNDS}: ${P.toFixed(0)} ms`);
+    console.log(`process: ctrlrun-gen check on the repo, median of ${PROCESS_ROUNDS}: ${C.toFixed(0)} ms (on an empty directory: ${median(ep).toFixed(0)} ms)`);
+    console.log(`whole-process ratio check / parse-all: ${(C / P).toFixed(3)} (goal <= 0.3)`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
