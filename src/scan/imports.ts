@@ -3,7 +3,7 @@ import { ts } from 'ts-morph';
 import { spanOf } from './parse.js';
 import type { ImportedName, ModuleImport, SdkModule } from './types.js';
 
-export const SDK_MODULES: readonly SdkModule[] = ['@openai/agents', '@openai/agents-core', '@openai/agents-realtime'];
+export const SDK_MODULES: readonly SdkModule[] = ['@openai/agents', '@openai/agents-core', '@openai/agents-realtime', '@openai/agents/realtime'];
 
 export function isSdkModule(specifier: string): specifier is SdkModule {
   return (SDK_MODULES as readonly string[]).includes(specifier);

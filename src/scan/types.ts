@@ -13,7 +13,7 @@ export interface Span {
 }
 
 /** The SDK modules whose `tool` (and friends) the scanner resolves. */
-export type SdkModule = '@openai/agents' | '@openai/agents-core' | '@openai/agents-realtime';
+export type SdkModule = '@openai/agents' | '@openai/agents-core' | '@openai/agents-realtime' | '@openai/agents/realtime';
 
 /** How the callee of an SDK call was bound in the file. */
 export interface CalleeBinding {

@@ -10,6 +10,7 @@ describe('scanSource: binding forms of the SDK tool()', () => {
     ['aliased', 'a.ts', `import { tool as t } from '@openai/agents';\nt({ name: 'refund' });`, ['refund']],
     ['agents-core', 'a.ts', `import { tool } from '@openai/agents-core';\ntool({ name: 'a' });`, ['a']],
     ['agents-realtime', 'a.ts', `import { tool } from '@openai/agents-realtime';\ntool({ name: 'a' });`, ['a']],
+    ['agents/realtime subpath (openai-realtime-agents)', 'a.ts', `import { RealtimeAgent, tool } from '@openai/agents/realtime';\nnew RealtimeAgent({ name: 'r', tools: [tool({ name: 'lookupOrders' })] });`, ['lookupOrders']],
     ['namespace', 'a.ts', `import * as agents from '@openai/agents';\nagents.tool({ name: 'ns' });`, ['ns']],
     ['realtime namespace', 'a.ts', `import { realtime } from '@openai/agents';\nrealtime.tool({ name: 'rt' });`, ['rt']],
     ['namespace.realtime', 'a.ts', `import * as agents from '@openai/agents';\nagents.realtime.tool({ name: 'rt2' });`, ['rt2']],
