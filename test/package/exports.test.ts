@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { transform } from 'esbuild';
@@ -80,8 +80,12 @@ describe('the packed package under require and import', { timeout: 300_000 }, ()
   });
 
   it('arethetypeswrong: every runtime entry resolves with its types under node10, node16 (CJS and ESM) and bundler', () => {
-    const r = sh(bin('attw'), [tarball, '--format', 'json'], work);
-    const report = JSON.parse(r.stdout) as { analysis: { problems: Array<{ kind: string; entrypoint: string; resolutionKind: string }>; entrypoints: Record<string, unknown> } };
+    // to a file: attw exits before a large report through a pipe is flushed
+    const file = path.join(work, 'attw.json');
+    const fd = openSync(file, 'w');
+    spawnSync(bin('attw'), [tarball, '--format', 'json'], { cwd: work, stdio: ['ignore', fd, 'pipe'], timeout: 180_000 });
+    closeSync(fd);
+    const report = JSON.parse(readFileSync(file, 'utf8')) as { analysis: { problems: Array<{ kind: string; entrypoint: string; resolutionKind: string }>; entrypoints: Record<string, unknown> } };
     expect(Object.keys(report.analysis.entrypoints)).toEqual(
       expect.arrayContaining(['./runtime', './runtime/sqlite', './runtime/postgres', './testing']),
     );
