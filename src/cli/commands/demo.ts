@@ -66,6 +66,13 @@ export const demoCommand: CommandSpec<DemoArgs> = {
       say.step('The evidence chain');
       await sub(['receipts', 'verify'], 0, 'verifying receipts');
       ctx.stdout('\nDone. Next, in your own agent repo: npx ctrlrun-gen init\n');
+      const where = args.keep ? ` --cwd ${workspace.dir}` : '';
+      ctx.stdout(
+        '\nTo answer paused calls in a browser, give each approver a token and serve the inbox:\n' +
+          `  npx ctrlrun-gen operators add bob@payments.example --role payments-approver${where}\n` +
+          `  npx ctrlrun-gen serve${where}\n` +
+          'then open http://127.0.0.1:8787/ and sign in with the token `operators add` printed.\n',
+      );
       return 0;
     } finally {
       process.chdir(here);
