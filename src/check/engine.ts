@@ -2,12 +2,12 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { displayPath } from '../cli/format-diagnostics.js';
 import { UserError } from '../diagnostics.js';
-import { declarationsInSource, type ToolDeclaration } from '../generate/declarations.js';
+import { declarationsInScan, mayDeclare, type ToolDeclaration } from '../generate/declarations.js';
 import { generatedFiles, renderGeneratedModule, type GeneratedModule } from '../generate/index.js';
 import { findManifest, loadProject, MANIFEST_FILE, type Project } from '../manifest/load.js';
-import { scanRepo } from '../scan/index.js';
+import { readSourceText, scanRepo } from '../scan/index.js';
 import type { FileScan } from '../scan/types.js';
-import { FILE_RULES, PARSE_ERROR_RULE, policyInvalidFindings, REPO_RULES, staleGeneratedRule } from './rules/index.js';
+import { FILE_RULES, PARSE_ERROR_RULE, policyInvalidFindings, REPO_RULES, staleGeneratedRule, unreadableFindings } from './rules/index.js';
 import { compareFindings } from './sort.js';
 import { applySuppressions } from './suppressions.js';
 import type { Finding, ProjectContext, ScannedFile } from './types.js';
@@ -55,7 +55,8 @@ export async function runCheck(options: CheckOptions): Promise<CheckResult> {
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
   });
 
-  findings.push(...lintFiles(repo.files, context, (scan) => readFileSync(path.resolve(root, scan.file), 'utf8')).map((f) => ({ ...f, file: relative(path.resolve(root, f.file)) })));
+  findings.push(...lintFiles(repo.files, context, (scan) => readSourceText(path.resolve(root, scan.file)) ?? '').map((f) => ({ ...f, file: relative(path.resolve(root, f.file)) })));
+  findings.push(...unreadableFindings(repo.unreadable ?? []).map((f) => ({ ...f, file: relative(path.resolve(root, f.file)) })));
 
   if (project) {
     // The whole repo was scanned: hand the generator the tool declarations from this scan instead
@@ -161,34 +162,14 @@ function declarationsFromScan(project: Project, scans: FileScan[]): Map<string, 
   const found = new Map<string, ToolDeclaration[]>();
   for (const name of names) found.set(name, []);
   if (names.size === 0) return found;
-  const candidates = scans
-    .filter((s) => !s.parseError && mayDeclare(s, names))
-    .map((s) => s.file)
-    .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  for (const rel of candidates) {
-    const file = path.join(project.manifest.root, rel);
-    let text: string;
-    try {
-      text = readFileSync(file, 'utf8');
-    } catch {
-      continue;
-    }
-    for (const d of declarationsInSource(file, text, names)) found.get(d.name)?.push(d);
+  const candidates = scans.filter((s) => !s.parseError && mayDeclare(s, names)).sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+  for (const scan of candidates) {
+    const file = path.join(project.manifest.root, scan.file);
+    const text = readSourceText(file);
+    if (text === undefined) continue;
+    for (const d of declarationsInScan(file, text, scan, names)) found.get(d.name)?.push(d);
   }
   return found;
-}
-
-/**
- * Whether `declarationsInSource` can find anything in this scanned file, so that only such files
- * are read and parsed again: an SDK `tool()` with a mapped literal name, or a `protectedTool` the
- * generator's own scan (no repo root, so any relative specifier counts) could see.
- */
-function mayDeclare(scan: FileScan, names: ReadonlySet<string>): boolean {
-  if (scan.sdkToolCalls.some((c) => c.name !== undefined && names.has(c.name))) return true;
-  if (scan.protectedToolCalls.length > 0) return true;
-  return (scan.moduleImports ?? []).some(
-    (i) => (i.module.startsWith('./') || i.module.startsWith('../')) && (i.namespaceName !== undefined || i.named.some((n) => n.imported === 'protectedTool')),
-  );
 }
 
 function staleOrConfigFindings(project: Project, relative: (file: string) => string, declarations?: Map<string, ToolDeclaration[]>): Finding[] {

@@ -19,7 +19,7 @@ export const RULES: readonly RuleMeta[] = [
     severity: 'error',
     short: 'An SDK tool() call whose name is mapped in ctrlrun.tools.yaml is not a protected variant.',
     full:
-      'The tool is mapped to a policy action, but the code still builds it with the SDK\'s own `tool()`, so the policy never decides its calls: no approval, no effect key, no receipt. A `tool()` whose name is not a string literal is reported here too, since it cannot be mapped.',
+      'The tool is mapped to a policy action, but the code still builds it with the SDK\'s own `tool()`, so the policy never decides its calls: no approval, no effect key, no receipt. A `tool()` whose `name` cannot be resolved statically (only a string literal, a `const` string of the same file, or a `const` string exported by a relative module can) is reported here too, since it cannot be mapped.',
     help: 'Run `npx ctrlrun-gen codemod --write` (or `check --fix`): it rewrites the call to `protectedTool(\'<action>\', { ... })` from the generated module.',
   },
   {
@@ -125,6 +125,46 @@ export const RULES: readonly RuleMeta[] = [
     full:
       'The finding the comment was written for is gone (or was never on the next line): the stale comment would silently hide a future finding there.',
     help: 'Delete the comment.',
+  },
+  {
+    id: 'opaque-tool-factory',
+    severity: 'error',
+    short: 'An SDK tool factory is reached in a way check cannot follow to its calls.',
+    full:
+      'The SDK\'s `tool` (or a module that exports it) is passed on as a value, copied with `bind`, read with a computed key, or loaded with an `import()` that is not awaited where it is made. Whatever it builds there is a tool no policy decides, and check cannot see it, so the use itself is reported: a door the lint cannot prove closed is a finding.',
+    help: 'Call the factory directly (`tool({ name: \'...\', ... })`, `sdk.tool(...)`, `const { tool } = await import(\'@openai/agents\')`) so check and the codemod can see and protect each tool; or suppress with the reason the value never builds a tool.',
+  },
+  {
+    id: 'object-literal-tool',
+    severity: 'error',
+    short: 'A function tool written by hand as an object literal (`{ type: \'function\', invoke }`).',
+    full:
+      'The SDK runs any object with `type: \'function\'` and an `invoke` as a function tool. One written by hand never goes through `tool()`, so neither the codemod nor the policy ever sees it: its calls run with no decision, no approval and no receipt.',
+    help: 'Build it with the SDK\'s `tool({ name, description, parameters, execute })`, map its name in ctrlrun.tools.yaml, then run `npx ctrlrun-gen codemod --write`.',
+  },
+  {
+    id: 'invoke-replaced',
+    severity: 'error',
+    short: 'A tool\'s `invoke` is replaced (`{ ...tool, invoke }`, `Object.assign(tool, { invoke })`, `tool.invoke = ...`).',
+    full:
+      'A protected tool decides, asks for approval and writes its receipt inside its `invoke`. A copy with another `invoke`, or the same object with `invoke` reassigned, runs the body with none of that: the policy is skipped without a word.',
+    help: 'Keep the protected tool as the generated module builds it; put extra behaviour in the tool\'s `execute`, or in a new action of ctrlrun.yaml.',
+  },
+  {
+    id: 'sdk-approval',
+    severity: 'error',
+    short: 'An interruption is approved or rejected through the SDK (`state.approve/reject`) in a repo with protected tools.',
+    full:
+      'A protected tool asks its approvals through the Control, which records who answered, checks the answer is for the exact arguments, and refuses an approver who asked for the call. Approving its interruption with the SDK\'s `state.approve(item)` (or `reject`, `approveTool`, `rejectTool`) skips all of that, and the protected tool then refuses the call with `ApprovalMismatch` out of `run()`. Reported in every repo whose manifest maps a tool or whose code builds a protected tool, since check cannot tell statically which tool an interruption belongs to.',
+    help: 'Answer through the Control: `await control.approve(state, item, { approver })` or `await control.reject(state, item, { approver, message })`, then resume the run with the same state.',
+  },
+  {
+    id: 'unreadable-file',
+    severity: 'error',
+    short: 'A source file or directory could not be read or decoded, so it was not checked.',
+    full:
+      'check looks at every file git tracks and every untracked file .gitignore does not exclude. A file it cannot open (permissions), a directory it cannot list, or a file that is not valid UTF-8 or UTF-16 (byte-order marks are honoured) is reported rather than skipped in silence: a door in it would go unseen.',
+    help: 'Make the file readable by the CI user, or save it as UTF-8; if it is not source code, give it another extension or ignore it in .gitignore (untracked files only).',
   },
 ];
 

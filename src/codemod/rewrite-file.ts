@@ -61,7 +61,7 @@ export function rewriteFile(scan: FileScan, text: string, ctx: FileContext): Fil
       }
     };
     if (call.name === undefined) {
-      keep({ kind: 'no-literal-name', ...at(call.span) });
+      keep({ kind: 'no-literal-name', ...at(call.span), ...(call.nameUnresolved !== undefined ? { reason: call.nameUnresolved } : {}) });
       continue;
     }
     const action = ctx.actions.get(call.name);
@@ -72,6 +72,16 @@ export function rewriteFile(scan: FileScan, text: string, ctx: FileContext): Fil
     const policyAction = ctx.policy.actions[action];
     if (!policyAction) {
       keep({ kind: 'unknown-action', ...at(call.span), tool: call.name, action });
+      continue;
+    }
+    if (call.indirect) {
+      keep({
+        kind: 'unanalysable',
+        ...at(call.span),
+        tool: call.name,
+        action,
+        message: `the factory is called through ${call.indirect === 'reflect' ? 'Reflect.apply' : `.${call.indirect}()`}; call it directly (tool({ ... })) so it can become protectedTool`,
+      });
       continue;
     }
     if (!call.options.span || call.options.hasSpread || call.hasTypeArguments) {
@@ -121,10 +131,12 @@ export function rewriteFile(scan: FileScan, text: string, ctx: FileContext): Fil
   // Imports: drop SDK bindings no longer used; add one import of protectedTool unless there is one.
   const removedSpecs = new Map<ModuleImport, ImportedName[]>();
   for (const imp of imports) {
-    if (!isSdkModule(imp.module) || imp.typeOnly) continue;
+    // The SDK itself, or a barrel / alias the rewritten calls' factory was imported from.
+    const barrel = !isSdkModule(imp.module) && rewritten.some((c) => c.binding.importedFrom === imp.module);
+    if ((!isSdkModule(imp.module) && !barrel) || imp.typeOnly) continue;
     for (const spec of imp.named) {
-      if (spec.typeOnly || spec.imported !== 'tool') continue;
-      const uses = rewritten.filter((c) => c.binding.kind !== 'namespace' && c.binding.localName === spec.local).length;
+      if (spec.typeOnly || (!barrel && spec.imported !== 'tool')) continue;
+      const uses = rewritten.filter((c) => c.binding.kind !== 'namespace' && c.binding.localName === spec.local && (!barrel || c.binding.importedFrom === imp.module)).length;
       if (uses > 0 && spec.references <= uses) removedSpecs.set(imp, [...(removedSpecs.get(imp) ?? []), spec]);
     }
   }

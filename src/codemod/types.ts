@@ -14,8 +14,8 @@ export type CodemodFinding =
   | (Located & { kind: 'conflict'; tool: string; action: string; message: string; related: Located & { message: string } })
   /** An SDK tool whose name no manifest entry maps. */
   | (Located & { kind: 'unmapped'; tool: string })
-  /** An SDK tool whose name is not a string literal. */
-  | (Located & { kind: 'no-literal-name' })
+  /** An SDK tool whose name cannot be resolved statically (a literal, or a `const` of the file or a relative module). */
+  | (Located & { kind: 'no-literal-name'; reason?: string })
   /** The options are not an object literal, or spread other properties in: cannot be checked. */
   | (Located & { kind: 'unanalysable'; tool: string; action: string; message: string })
   /** The manifest maps the tool to an action the policy does not have. */

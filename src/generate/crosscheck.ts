@@ -10,6 +10,7 @@ import type { Condition, Policy, PolicyAction, Scalar, SourceLocation, Template 
 import type { ToolDeclaration } from './declarations.js';
 import type { ToolParameter } from './params.js';
 import { byCodeUnit } from './render.js';
+import { RESOLVABLE_NAMES } from '../scan/names.js';
 
 type FunctionTool = Extract<ManifestTool, { kind: 'function' }>;
 
@@ -26,7 +27,7 @@ export function crossCheck(policy: Policy, manifest: Manifest, declarations: Rea
         code: 'tool-not-found',
         ...at(entry.loc),
         message: `tool \`${entry.tool}\` is mapped to \`${entry.action}\`, but no \`tool({ name: '${entry.tool}' })\` call was found in the repo`,
-        hint: 'the name must be written as a string literal in the tool() options, exactly as here; fix the spelling or remove the mapping',
+        hint: `the tool()'s \`name\` must be ${RESOLVABLE_NAMES}, with exactly this value; fix the spelling or remove the mapping`,
         related: { ...at(action.loc), message: `the action \`${entry.action}\` it maps to` },
       });
       continue;

@@ -20,7 +20,7 @@ export interface InitPlan {
   /** Tools to map (not yet in the manifest). */
   tools: PlannedTool[];
   /** SDK tool() calls whose name is not a literal: they cannot be mapped automatically. */
-  unnamed: Array<{ file: string; line: number }>;
+  unnamed: Array<{ file: string; line: number; reason?: string }>;
   /** Tool names the manifest already maps (kept as they are). */
   kept: string[];
 }
@@ -51,7 +51,7 @@ export function findTools(scan: RepoScan): { tools: FoundTool[]; unnamed: InitPl
   };
   for (const file of files) {
     for (const call of file.sdkToolCalls) {
-      if (call.name === undefined) unnamed.push({ file: file.file, line: call.span.line });
+      if (call.name === undefined) unnamed.push({ file: file.file, line: call.span.line, ...(call.nameUnresolved !== undefined ? { reason: call.nameUnresolved } : {}) });
       else add(call.name, { file: file.file, line: call.span.line });
     }
   }

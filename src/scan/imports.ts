@@ -1,26 +1,91 @@
 import path from 'node:path';
 import { ts } from 'ts-morph';
 import { spanOf } from './parse.js';
-import type { ImportedName, ModuleImport, SdkModule } from './types.js';
+import { SDK_ENTRIES, type SdkEntry } from './sdk-entries.js';
+import type { ImportedName, ModuleImport, SdkValue } from './types.js';
 
-export const SDK_MODULES: readonly SdkModule[] = ['@openai/agents', '@openai/agents-core', '@openai/agents-realtime', '@openai/agents/realtime'];
+const ENTRIES = new Map(SDK_ENTRIES.map((e) => [e.specifier, e]));
 
-export function isSdkModule(specifier: string): specifier is SdkModule {
-  return (SDK_MODULES as readonly string[]).includes(specifier);
+/**
+ * Any specifier of an `@openai/agents*` package. One the table (derived from the installed SDK)
+ * does not list is still the SDK: a newer subpath is assumed to export `tool` and every `*Tool`
+ * factory (fail closed), never ignored.
+ */
+const SDK_PATTERN = /^@openai\/agents(?:-[a-z0-9-]+)?(?:\/[^\s]*)?$/;
+
+export function isSdkModule(specifier: string): boolean {
+  return ENTRIES.has(specifier) || SDK_PATTERN.test(specifier);
 }
 
-/** What a local identifier stands for, resolved syntactically from the file's top-level imports. */
+/** The table's entry for an SDK specifier; an unknown subpath gets a fail-closed stand-in. */
+export function sdkEntry(specifier: string): SdkEntry | undefined {
+  const known = ENTRIES.get(specifier);
+  if (known) return known;
+  if (!SDK_PATTERN.test(specifier)) return undefined;
+  return { specifier, factories: ['tool'], agentClasses: ['Agent', 'RealtimeAgent'], namespaces: {} };
+}
+
+/** Whether `member` of SDK `module` makes a tool (`tool`, `hostedMcpTool`, `shellTool`, ...). */
+export function isToolFactory(module: string, member: string): boolean {
+  const entry = sdkEntry(module);
+  if (!entry) return false;
+  if (entry.factories.includes(member)) return true;
+  // An entry not in the table: every `tool` / `*Tool` export counts.
+  return !ENTRIES.has(module) && /^(?:tool|[a-z][A-Za-z0-9]*Tool)$/.test(member);
+}
+
+export function isAgentClass(module: string, member: string): boolean {
+  return sdkEntry(module)?.agentClasses.includes(member) ?? false;
+}
+
+/** The whole SDK module as a value. */
+export function sdkModuleValue(module: string): SdkValue {
+  return { kind: 'module', module, member: (name) => sdkMemberValue(module, name) };
+}
+
+/** `module.name`: another entry's namespace (`realtime`) or an export. */
+export function sdkMemberValue(module: string, name: string): SdkValue {
+  const ns = sdkEntry(module)?.namespaces[name];
+  if (ns) return sdkModuleValue(ns);
+  return { kind: 'member', module, member: name };
+}
+
+/** Whether a value is, or holds, a tool factory (a factory itself, or a module exporting one). */
+export function holdsToolFactory(v: SdkValue): boolean {
+  if (v.kind === 'member') return isToolFactory(v.module, v.member);
+  const entry = sdkEntry(v.module);
+  if (entry) return entry.factories.length > 0 || Object.keys(entry.namespaces).length > 0;
+  // A local barrel's namespace: does it export a factory under the usual names?
+  const t = v.member('tool');
+  return t !== undefined && t.kind === 'member' && isToolFactory(t.module, t.member);
+}
+
+/** What a local identifier stands for, resolved syntactically from the file's imports and aliases. */
 export type Binding =
-  /** An export of an SDK module (`tool`, `Agent`, `realtime`, ...). */
-  | { kind: 'member'; module: string; member: string; via: 'named' | 'require'; spec: ImportedName }
-  /** The whole SDK module (`import * as agents`, `const agents = require(...)`). */
-  | { kind: 'module'; module: string; via: 'namespace' | 'require' }
+  /** A value that leads to the SDK: an export (`tool`), or a whole module (`import * as agents`). */
+  | { kind: 'sdk'; value: SdkValue; via: 'named' | 'namespace' | 'require'; spec?: ImportedName; importedFrom?: string }
   /** `protectedTool` imported from the generated module. */
   | { kind: 'generated'; spec: ImportedName }
   /** The generated module as a namespace (`import * as gen`): `gen.protectedTool`. */
   | { kind: 'generated-namespace' };
 
-/** Reads every top-level import declaration and `require` statement. */
+/**
+ * Resolves an import specifier that is not the SDK's own: a package.json `imports` or tsconfig
+ * `paths` alias, a workspace package, or a local module (a barrel). Returns the module's value when
+ * it leads to the SDK; undefined when it does not (or cannot be resolved).
+ */
+export interface ModuleLinks {
+  resolve(specifier: string, fromFile: string): SdkValue | undefined;
+}
+
+/** The value of `specifier` imported from `fromFile`: the SDK itself, or what the links say. */
+export function moduleValue(specifier: string, fromFile: string | undefined, links: ModuleLinks | undefined): SdkValue | undefined {
+  if (isSdkModule(specifier)) return sdkModuleValue(specifier);
+  if (!links || !fromFile) return undefined;
+  return links.resolve(specifier, fromFile);
+}
+
+/** Reads every top-level import declaration, `import x = require()` and `require` statement. */
 export function collectModuleImports(sf: ts.SourceFile): ModuleImport[] {
   const out: ModuleImport[] = [];
   for (const st of sf.statements) {
@@ -44,6 +109,11 @@ export function collectModuleImports(sf: ts.SourceFile): ModuleImport[] {
         }
       }
       out.push(imp);
+    } else if (ts.isImportEqualsDeclaration(st)) {
+      const ref = st.moduleReference;
+      if (ts.isExternalModuleReference(ref) && ts.isStringLiteral(ref.expression)) {
+        out.push({ span: spanOf(st, sf), module: ref.expression.text, syntax: 'require', typeOnly: st.isTypeOnly, named: [], namespaceName: st.name.text });
+      }
     } else if (ts.isVariableStatement(st)) {
       for (const decl of st.declarationList.declarations) {
         const module = requiredModule(decl.initializer);
@@ -66,7 +136,7 @@ export function collectModuleImports(sf: ts.SourceFile): ModuleImport[] {
   return out;
 }
 
-/** `require('m')` (also `require("m")`), the module name; undefined otherwise. */
+/** `require('m')` (also `require("m")`, a template without substitutions), the module name; undefined otherwise. */
 export function requiredModule(expr: ts.Expression | undefined): string | undefined {
   if (!expr || !ts.isCallExpression(expr)) return undefined;
   if (!ts.isIdentifier(expr.expression) || expr.expression.text !== 'require') return undefined;
@@ -102,19 +172,26 @@ export function isGeneratedSpecifier(specifier: string, match: GeneratedMatch): 
   return path.posix.basename(specifier).replace(STRIP_EXT, '') === path.basename(target);
 }
 
-/** Builds the local-name → binding map of the file's SDK and generated-module imports. */
-export function bindingsOf(imports: ModuleImport[], match: GeneratedMatch): Map<string, Binding> {
+/** Builds the local-name → binding map of the file's SDK, linked-module and generated-module imports. */
+export function bindingsOf(imports: ModuleImport[], match: GeneratedMatch, links?: ModuleLinks): Map<string, Binding> {
   const map = new Map<string, Binding>();
   for (const imp of imports) {
-    if (isSdkModule(imp.module)) {
-      if (imp.typeOnly) continue;
-      if (imp.namespaceName) map.set(imp.namespaceName, { kind: 'module', module: imp.module, via: imp.syntax === 'import' ? 'namespace' : 'require' });
+    const value = imp.typeOnly ? undefined : moduleValue(imp.module, match.fileAbs, links);
+    if (value) {
+      const importedFrom = imp.module;
+      if (imp.namespaceName) map.set(imp.namespaceName, { kind: 'sdk', value, via: imp.syntax === 'import' ? 'namespace' : 'require', importedFrom });
+      if (imp.defaultName && value.kind === 'module') {
+        // `import sdk from '@openai/agents'` (esModuleInterop): the default is the namespace for CommonJS interop; a local barrel's `default` export.
+        const d = isSdkModule(imp.module) ? value : value.member('default');
+        if (d) map.set(imp.defaultName, { kind: 'sdk', value: d, via: 'named', importedFrom });
+      }
       for (const spec of imp.named) {
         if (spec.typeOnly) continue;
-        map.set(spec.local, { kind: 'member', module: imp.module, member: spec.imported, via: imp.syntax === 'import' ? 'named' : 'require', spec });
+        const member = value.kind === 'module' ? value.member(spec.imported) : undefined;
+        if (member) map.set(spec.local, { kind: 'sdk', value: member, via: imp.syntax === 'import' ? 'named' : 'require', spec, importedFrom });
       }
-    } else if (isGeneratedSpecifier(imp.module, match)) {
-      if (imp.namespaceName && !imp.typeOnly) map.set(imp.namespaceName, { kind: 'generated-namespace' });
+    } else if (!imp.typeOnly && isGeneratedSpecifier(imp.module, match)) {
+      if (imp.namespaceName) map.set(imp.namespaceName, { kind: 'generated-namespace' });
       for (const spec of imp.named) {
         if (spec.imported === 'protectedTool' && !spec.typeOnly) map.set(spec.local, { kind: 'generated', spec });
       }

@@ -1,9 +1,9 @@
 import type { FileScan, RepoScan } from './types.js';
 import { scanSource as scanSourceWith, type ScanSourceOptions } from './scan-source.js';
-import { scanRepoFiles } from './repo.js';
+import { scanRepoFiles, scanRepoFilesSync } from './repo.js';
 
 export type { ScanSourceOptions } from './scan-source.js';
-export { listSourceFiles, PREFILTER_TOKENS, mayMatter } from './repo.js';
+export { listSourceFiles, PREFILTER_TOKENS, mayMatter, readSourceText } from './repo.js';
 
 export interface ScanOptions {
   /** Absolute repo root (scan paths are relative to it). */
@@ -25,7 +25,16 @@ export function scanSource(file: string, text: string, options?: ScanSourceOptio
   return scanSourceWith(file, text, options);
 }
 
-/** Lists candidate files (honouring .gitignore, skipping node_modules, build output and the generated module), prefilters by text, parses the rest. */
+/**
+ * Lists candidate files (what git tracks, untracked files .gitignore does not exclude; never
+ * node_modules or the generated module), prefilters by text, parses the rest, following barrels,
+ * aliases and workspace packages that lead to the SDK.
+ */
 export async function scanRepo(options: ScanOptions): Promise<RepoScan> {
   return scanRepoFiles(options);
+}
+
+/** `scanRepo`, synchronously (no progress). */
+export function scanRepoSync(options: Omit<ScanOptions, 'onProgress'>): RepoScan {
+  return scanRepoFilesSync(options);
 }

@@ -1,25 +1,44 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import ignore from 'ignore';
-import { globSync } from 'tinyglobby';
-import { isSourceFile } from './parse.js';
-import { scanSource } from './scan-source.js';
-import type { FileScan, RepoScan } from './types.js';
-
-/** Directories never scanned, wherever they are. Dot-directories are skipped too. */
-export const SKIPPED_DIRS = ['node_modules', 'dist', 'build', 'out', 'coverage', '.next'] as const;
-
-const SOURCE_GLOB = '**/*.{ts,tsx,mts,cts,js,jsx,mjs,cjs}';
-const SKIP_GLOBS = [...SKIPPED_DIRS.map((d) => `**/${d}/**`), '**/*.d.ts', '**/*.d.mts', '**/*.d.cts'];
+import ignore, { type Ignore } from 'ignore';
+import { decodeSource } from './decode.js';
+import { collectModuleImports, isSdkModule, sdkModuleValue, type ModuleLinks } from './imports.js';
+import { aliasTokens, importTokens, parseJsonc, resolveSpecifier, type PackageInfo, type RepoLayout, type TsconfigInfo } from './links.js';
+import { isSourceFile, parseSource } from './parse.js';
+import { barrelValue, exportedConstString, scanParsed, sdkExportsOf, topLevelBindings, type SdkExports } from './scan-source.js';
+import type { FileScan, RepoScan, UnreadablePath } from './types.js';
 
 /**
- * The cheap text test: a file that contains none of these cannot hold an SDK call, a generated
- * import, a suppression, a sticky approval or a tracing switch, and is never parsed.
+ * The only folder never looked into: third-party code (git normally ignores it anyway; the SDK's
+ * own sources live there). Nothing else is skipped by name: dot-directories, `out/`, `build/`,
+ * `dist/` and `coverage/` are checked like any other folder unless git ignores them.
  */
-export const PREFILTER_TOKENS = ['@openai/agents', 'protectedTool', 'ctrlrun', 'alwaysApprove', 'tracingDisabled', 'traceIncludeSensitiveData'] as const;
+export const SKIPPED_DIRS = ['node_modules'] as const;
 
-export function mayMatter(text: string): boolean {
-  return PREFILTER_TOKENS.some((t) => text.includes(t));
+/**
+ * The cheap text test: a file that contains none of these (nor an alias or barrel name of the
+ * repo, nor a string escape) cannot hold an SDK call, a generated import, a suppression, a sticky
+ * or SDK approval, a hand-made tool or a tracing switch, and is never parsed.
+ */
+export const PREFILTER_TOKENS = [
+  '@openai/agents',
+  'protectedTool',
+  'ctrlrun',
+  'alwaysApprove',
+  'approve(',
+  'tracingDisabled',
+  'traceIncludeSensitiveData',
+  'invoke',
+] as const;
+
+/** A backslash escape (`'@openai\u002fagents'`): the specifier may be spelled so no token appears. */
+const ESCAPE = /\\(?:u[0-9a-fA-F{]|x[0-9a-fA-F]|[0-7])/;
+
+export function mayMatter(text: string, extraTokens: readonly string[] = []): boolean {
+  for (const t of PREFILTER_TOKENS) if (text.includes(t)) return true;
+  for (const t of extraTokens) if (text.includes(t)) return true;
+  return text.includes('\\') && ESCAPE.test(text) && (text.includes('import') || text.includes('require'));
 }
 
 export interface ListOptions {
@@ -28,11 +47,20 @@ export interface ListOptions {
   generatedModule?: string;
 }
 
+export interface RepoListing {
+  /** Absolute source files to consider, sorted. */
+  files: string[];
+  /** Absolute package.json / tsconfig*.json / jsconfig.json files (for aliases and workspaces). */
+  configs: string[];
+  /** Directories that could not be listed (relative to the root). */
+  unreadable: UnreadablePath[];
+}
+
 /**
  * Absolute paths of the source files to consider, sorted: under each given path (default: root),
- * honouring every `.gitignore` found under the root (nested ones apply below their directory),
- * skipping node_modules, build output, dot-directories, declaration files and the generated module.
- * A file named explicitly is kept even when git-ignored (never the generated module).
+ * every file git tracks (whatever .gitignore says) and every untracked file .gitignore (nested too)
+ * does not exclude; outside a git work tree, the .gitignore files alone decide. Skips node_modules,
+ * declaration files and the generated module. A file named explicitly is kept even if git-ignored.
  */
 export async function listSourceFiles(options: ListOptions): Promise<string[]> {
   return listSourceFilesSync(options);
@@ -40,72 +68,279 @@ export async function listSourceFiles(options: ListOptions): Promise<string[]> {
 
 /** `listSourceFiles`, synchronously (the generator is a synchronous function of the repo's files). */
 export function listSourceFilesSync(options: ListOptions): string[] {
+  return listRepo(options).files;
+}
+
+const CONFIG = /^(?:package\.json|[jt]sconfig(?:\.[^/]*)?\.json)$/;
+
+export function listRepo(options: ListOptions): RepoListing {
   const root = path.resolve(options.root);
-  // One walk finds both the sources and the .gitignore files (dot-directories excluded by pattern).
-  const walked = walk(root);
-  const gitignores = walked
-    .filter((f) => path.basename(f) === '.gitignore')
-    .sort()
-    .map((f) => ({ dir: path.dirname(f), rules: ignore().add(readFileSync(f, 'utf8')) }));
-  const isIgnored = (abs: string): boolean => {
-    for (const g of gitignores) {
-      const rel = path.relative(g.dir, abs);
-      if (rel.startsWith('..') || path.isAbsolute(rel)) continue;
-      if (g.rules.ignores(rel.split(path.sep).join('/'))) return true;
-    }
-    return false;
-  };
   const generated = options.generatedModule ? path.resolve(options.generatedModule) : undefined;
+  const unreadable: UnreadablePath[] = [];
+  const all = gitFiles(root, unreadable) ?? walkFiles(root, unreadable);
+  const keep = (abs: string): boolean => abs !== generated && isSourceFile(abs) && !abs.split(path.sep).includes('node_modules');
+  const configs = all.filter((f) => CONFIG.test(path.basename(f)) && !f.split(path.sep).includes('node_modules'));
   const out = new Set<string>();
-  for (const p of options.paths && options.paths.length > 0 ? options.paths : [root]) {
-    const abs = path.resolve(root, p);
-    if (!existsSync(abs)) continue;
-    if (statSync(abs).isFile()) {
+  const scopes = options.paths && options.paths.length > 0 ? options.paths.map((p) => path.resolve(root, p)) : [root];
+  for (const abs of scopes) {
+    let st;
+    try {
+      st = statSync(abs);
+    } catch {
+      continue;
+    }
+    if (st.isFile()) {
       if (isSourceFile(abs) && abs !== generated) out.add(abs);
       continue;
     }
-    const under = abs === root ? walked : walk(abs);
-    for (const file of under) {
-      if (file === generated || !isSourceFile(file) || isIgnored(file)) continue;
-      out.add(file);
+    const rel = path.relative(root, abs);
+    const inside = !rel.startsWith('..') && !path.isAbsolute(rel);
+    const under = inside ? all.filter((f) => f === abs || f.startsWith(abs === root ? root : abs + path.sep)) : walkFiles(abs, unreadable);
+    for (const f of under) if (keep(f)) out.add(f);
+  }
+  return { files: [...out].sort(), configs: configs.sort(), unreadable };
+}
+
+/** `git ls-files` of the tracked and the untracked, not ignored, files under `root`; undefined outside a work tree. */
+function gitFiles(root: string, unreadable: UnreadablePath[]): string[] | undefined {
+  const r = spawnSync('git', ['-c', 'core.quotePath=off', 'ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
+    cwd: root,
+    encoding: 'buffer',
+    maxBuffer: 1 << 30,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  if (r.error || r.status !== 0) return undefined;
+  const stderr = r.stderr.toString('utf8');
+  for (const m of stderr.matchAll(/could not open directory '([^']+)': ([^\n]+)/g)) {
+    unreadable.push({ file: m[1]!.replace(/\/$/, ''), message: `the directory could not be listed (${m[2]!.trim()})` });
+  }
+  const seen = new Set<string>();
+  for (const rel of r.stdout.toString('utf8').split('\0')) if (rel) seen.add(path.resolve(root, rel));
+  // Nothing tracked and nothing untracked-but-kept: the folder itself is ignored by an enclosing
+  // repo (a scratch copy), or empty. Its own .gitignore files decide then.
+  if (seen.size === 0) return undefined;
+  return [...seen];
+}
+
+/** Every file under `dir` that the .gitignore files on the way do not exclude (node_modules and .git never entered). */
+function walkFiles(dir: string, unreadable: UnreadablePath[], rootForMessages = dir): string[] {
+  const out: string[] = [];
+  const rules: Array<{ dir: string; ig: Ignore }> = [];
+  const ignored = (abs: string, isDir: boolean): boolean => {
+    for (const r of rules) {
+      const rel = path.relative(r.dir, abs);
+      if (rel.startsWith('..') || path.isAbsolute(rel)) continue;
+      const p = rel.split(path.sep).join('/');
+      if (r.ig.ignores(isDir ? `${p}/` : p)) return true;
+    }
+    return false;
+  };
+  const visit = (d: string): void => {
+    let entries;
+    try {
+      entries = readdirSync(d, { withFileTypes: true });
+    } catch (error) {
+      unreadable.push({ file: path.relative(rootForMessages, d).split(path.sep).join('/') || '.', message: `the directory could not be listed (${(error as NodeJS.ErrnoException).code ?? 'error'})` });
+      return;
+    }
+    const gi = entries.find((e) => e.isFile() && e.name === '.gitignore');
+    let pushed = false;
+    if (gi) {
+      try {
+        rules.push({ dir: d, ig: ignore().add(readFileSync(path.join(d, '.gitignore'), 'utf8')) });
+        pushed = true;
+      } catch {
+        // An unreadable .gitignore ignores nothing.
+      }
+    }
+    for (const e of entries) {
+      const abs = path.join(d, e.name);
+      if (e.isDirectory()) {
+        if (e.name === '.git' || e.name === 'node_modules' || ignored(abs, true)) continue;
+        visit(abs);
+      } else if (e.isFile()) {
+        if (!ignored(abs, false)) out.push(abs);
+      }
+    }
+    if (pushed) rules.pop();
+  };
+  visit(dir);
+  return out;
+}
+
+/** Reads a package.json / tsconfig into the layout (a file that does not parse adds nothing). */
+function readLayout(files: string[], configs: string[]): RepoLayout {
+  const packages: PackageInfo[] = [];
+  const tsconfigs: TsconfigInfo[] = [];
+  for (const file of configs) {
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch {
+      continue;
+    }
+    const dir = path.dirname(file);
+    const json = parseJsonc(text) as Record<string, unknown> | undefined;
+    if (!json || typeof json !== 'object') continue;
+    if (path.basename(file) === 'package.json') {
+      const pkg: PackageInfo = { dir };
+      if (typeof json['name'] === 'string') pkg.name = json['name'];
+      if (json['imports'] !== undefined) pkg.imports = json['imports'];
+      if (json['exports'] !== undefined) pkg.exports = json['exports'];
+      if (typeof json['main'] === 'string') pkg.main = json['main'];
+      if (typeof json['module'] === 'string') pkg.module = json['module'];
+      packages.push(pkg);
+    } else {
+      const opts = (json['compilerOptions'] ?? {}) as Record<string, unknown>;
+      const baseUrl = typeof opts['baseUrl'] === 'string' ? opts['baseUrl'] : undefined;
+      const paths = opts['paths'] && typeof opts['paths'] === 'object' ? (opts['paths'] as Record<string, string[]>) : {};
+      // Only the tsconfig.json of a folder decides its aliases (tsconfig.build.json and friends extend it).
+      if (path.basename(file) !== 'tsconfig.json' && path.basename(file) !== 'jsconfig.json') continue;
+      tsconfigs.push({ dir, base: path.resolve(dir, baseUrl ?? '.'), hasBaseUrl: baseUrl !== undefined, paths: Object.fromEntries(Object.entries(paths).filter(([, v]) => Array.isArray(v))) });
     }
   }
-  return [...out].sort();
+  return { files: new Set(files), packages, tsconfigs };
 }
 
-/** Source files and .gitignore files under `dir` (absolute), skipping SKIPPED_DIRS and dot-directories. */
-function walk(dir: string): string[] {
-  const found = globSync([SOURCE_GLOB, '**/.gitignore'], {
-    cwd: dir,
-    absolute: true,
-    dot: true,
-    ignore: [...SKIP_GLOBS, '**/.*/**', '**/.*.{ts,tsx,mts,cts,js,jsx,mjs,cjs}'],
-    followSymbolicLinks: false,
-    expandDirectories: false,
-  });
-  return found.map((f) => path.resolve(f));
-}
+type ParsedFile = ReturnType<typeof parseSource>;
 
-/** Lists, prefilters and parses. Files that fail the text test are counted but not returned. */
+/**
+ * Lists, prefilters and parses. Files that fail the text test are counted but not returned. A
+ * file is parsed when its text names the SDK (or an alias of it), or a barrel of the repo that
+ * leads to it: barrels are found in rounds (a file re-exporting the SDK, then its importers, ...).
+ */
 export async function scanRepoFiles(options: ListOptions & { onProgress?: (done: number, total: number) => void }): Promise<RepoScan> {
+  const steps = scanSteps(options);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+    // Let the progress line reach the terminal.
+    await new Promise((r) => setImmediate(r));
+  }
+}
+
+/** `scanRepoFiles`, synchronously (the generator is a synchronous function of the repo's files). */
+export function scanRepoFilesSync(options: ListOptions): RepoScan {
+  const steps = scanSteps(options);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/** The scan, as steps: it yields now and then while reading so an async caller can show progress. */
+function* scanSteps(options: ListOptions & { onProgress?: (done: number, total: number) => void }): Generator<void, RepoScan, void> {
   const root = path.resolve(options.root);
-  const files = listSourceFilesSync(options);
-  const scans: FileScan[] = [];
+  const listing = listRepo(options);
+  const files = listing.files;
+  const unreadable: UnreadablePath[] = [...listing.unreadable];
+  const rel = (abs: string) => path.relative(root, abs).split(path.sep).join('/');
+  const layout = readLayout(files, listing.configs);
+  const tokens = aliasTokens(layout);
+
+  const texts = new Map<string, string>();
+  const parsed = new Map<string, ParsedFile>();
   const progressEvery = Math.max(1, Math.floor(files.length / 100));
   // Synchronous reads: for many small files they beat the thread pool's open/stat/read/close hops.
   for (let i = 0; i < files.length; i++) {
     const abs = files[i]!;
-    const text = readFileSync(abs, 'utf8');
-    if (mayMatter(text)) {
-      const rel = path.relative(root, abs).split(path.sep).join('/');
-      scans.push(scanSource(rel, text, { root, generatedModule: options.generatedModule }));
+    let buf: Buffer;
+    try {
+      buf = readFileSync(abs);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      // A tracked file deleted from the work tree is not there to check.
+      if (code !== 'ENOENT' && code !== 'EISDIR') unreadable.push({ file: rel(abs), message: `the file could not be read (${code ?? 'error'})` });
+      continue;
+    }
+    const decoded = decodeSource(buf);
+    if ('error' in decoded) unreadable.push({ file: rel(abs), message: `the file ${decoded.error}` });
+    else {
+      texts.set(abs, decoded.text);
+      if (mayMatter(decoded.text, tokens)) parsed.set(abs, parseSource(abs, decoded.text));
     }
     const done = i + 1;
     if (options.onProgress && (done % progressEvery === 0 || done === files.length)) {
       options.onProgress(done, files.length);
-      // Let the progress line reach the terminal.
-      if (done % (progressEvery * 10) === 0) await new Promise((r) => setImmediate(r));
+      if (done % (progressEvery * 10) === 0) yield;
     }
   }
-  return { root, filesConsidered: files.length, files: scans };
+
+  // Barrels, in rounds: a parsed file that exports SDK values makes its importers candidates.
+  let exportsCache = new Map<string, SdkExports | null>();
+  const links: ModuleLinks = {
+    resolve: (specifier, fromFile) => {
+      const target = resolveSpecifier(layout, specifier, fromFile);
+      if (!target) return undefined;
+      if (target.kind === 'bare') return isSdkModule(target.specifier) ? sdkModuleValue(target.specifier) : undefined;
+      const exp = exportsOf(target.file);
+      return exp ? barrelValue(specifier, exp) : undefined;
+    },
+  };
+  const exportsOf = (file: string): SdkExports | undefined => {
+    if (exportsCache.has(file)) return exportsCache.get(file) ?? undefined;
+    const p = parsed.get(file);
+    if (!p) return undefined;
+    exportsCache.set(file, null); // a cycle resolves to nothing
+    const bindings = topLevelBindings(p.sf, collectModuleImports(p.sf), { fileAbs: file, generatedModule: options.generatedModule }, links);
+    const exp = sdkExportsOf(p.sf, bindings, file, links);
+    const value = exp.named.size > 0 || exp.stars.length > 0 ? exp : null;
+    exportsCache.set(file, value);
+    return value ?? undefined;
+  };
+  const seenTokens = new Set<string>();
+  for (let round = 0; round < 20; round++) {
+    exportsCache = new Map();
+    const fresh: string[] = [];
+    for (const file of parsed.keys()) {
+      if (!exportsOf(file)) continue;
+      for (const t of importTokens(file)) {
+        if (!seenTokens.has(t)) {
+          seenTokens.add(t);
+          fresh.push(t);
+        }
+      }
+    }
+    if (fresh.length === 0) break;
+    let added = 0;
+    for (const [abs, text] of texts) {
+      if (parsed.has(abs)) continue;
+      if (fresh.some((t) => text.includes(t))) {
+        parsed.set(abs, parseSource(abs, text));
+        added++;
+      }
+    }
+    if (added === 0) break;
+  }
+  exportsCache = new Map();
+
+  const constCache = new Map<string, ParsedFile | null>();
+  const importedConst = (specifier: string, fromFile: string, name: string): string | undefined => {
+    const target = resolveSpecifier(layout, specifier, fromFile);
+    if (!target || target.kind !== 'file') return undefined;
+    let p = parsed.get(target.file) ?? constCache.get(target.file);
+    if (p === undefined) {
+      const text = texts.get(target.file);
+      p = text !== undefined ? parseSource(target.file, text) : null;
+      constCache.set(target.file, p);
+    }
+    return p ? exportedConstString(p.sf, name) : undefined;
+  };
+
+  const scans: FileScan[] = [];
+  for (const abs of [...parsed.keys()].sort()) {
+    scans.push(scanParsed(rel(abs), texts.get(abs)!, parsed.get(abs)!, { root, generatedModule: options.generatedModule, links, importedConst }));
+  }
+  unreadable.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+  return { root, filesConsidered: files.length, files: scans, unreadable };
+}
+
+/** Reads a source file as the scanner does (UTF-8 or UTF-16 with a BOM); undefined when it cannot. */
+export function readSourceText(abs: string): string | undefined {
+  try {
+    const d = decodeSource(readFileSync(abs));
+    return 'error' in d ? undefined : d.text;
+  } catch {
+    return undefined;
+  }
 }

@@ -1,30 +1,246 @@
 import path from 'node:path';
 import { ts } from 'ts-morph';
-import { declaredNames } from './scope.js';
-import { bindingsOf, collectModuleImports, isGeneratedSpecifier, isSdkModule, requiredModule, type Binding } from './imports.js';
+import { scopeDeclarations } from './scope.js';
+import {
+  bindingsOf,
+  collectModuleImports,
+  holdsToolFactory,
+  isAgentClass,
+  isGeneratedSpecifier,
+  isSdkModule,
+  isToolFactory,
+  moduleValue,
+  requiredModule,
+  type Binding,
+  type GeneratedMatch,
+  type ModuleLinks,
+} from './imports.js';
 import { parseSource, spanOf } from './parse.js';
 import { findSuppressions } from './suppressions.js';
-import type { CalleeBinding, FileScan, OptionProperty, ToolCallOptions } from './types.js';
+import type { CalleeBinding, FileScan, InvokeReplacement, ModuleImport, NameSource, ObjectLiteralTool, OptionProperty, SdkToolCall, SdkValue, ToolCallOptions } from './types.js';
 
 export interface ScanSourceOptions {
   /** Absolute repo root `file` is relative to (to resolve relative specifiers). */
   root?: string;
   /** Absolute path of the generated module: its imports are recognised by resolved path. */
   generatedModule?: string;
+  /** Resolves barrels, aliases and workspace packages that lead to the SDK (the repo scan gives it). */
+  links?: ModuleLinks;
+  /** Resolves a `const` string imported from a relative module (for `name`); the repo scan gives it. */
+  importedConst?: ImportedConstResolver;
 }
+
+/** The string value of `export const <name> = '...'` in the module `specifier` names from `fromFile`. */
+export type ImportedConstResolver = (specifier: string, fromFile: string, name: string) => string | undefined;
 
 /** What a callee expression resolves to: an export of an SDK module, and how it was bound. */
 interface ResolvedMember {
   member: string;
+  module: string;
   binding: CalleeBinding;
 }
 
 /** Scans one file's text (pure). */
 export function scanSource(file: string, text: string, options: ScanSourceOptions = {}): FileScan {
-  const { sf, parseError } = parseSource(file, text);
+  return scanParsed(file, text, parseSource(file, text), options);
+}
+
+/** The SDK values a module exports, for a barrel's importers. */
+export interface SdkExports {
+  named: Map<string, SdkValue>;
+  /** `export * from` a module that leads to the SDK. */
+  stars: SdkValue[];
+}
+
+/** The value of a barrel: its exports by name, falling back to its `export *` modules. */
+export function barrelValue(specifier: string, exp: SdkExports): SdkValue | undefined {
+  if (exp.named.size === 0 && exp.stars.length === 0) return undefined;
+  return {
+    kind: 'module',
+    module: specifier,
+    member: (name) => {
+      const own = exp.named.get(name);
+      if (own) return own;
+      for (const star of exp.stars) {
+        if (name === 'default') break;
+        const m = star.kind === 'module' ? star.member(name) : undefined;
+        if (m) return m;
+      }
+      return undefined;
+    },
+  };
+}
+
+type Parsed = ReturnType<typeof parseSource>;
+
+/** Whether a binding or scope entry is an SDK value. */
+const sdkValueOf = (b: Binding | null | undefined): SdkValue | undefined => (b && b.kind === 'sdk' ? b.value : undefined);
+
+/**
+ * The file's top-level bindings: its imports, then top-level aliases in order
+ * (`const t = sdk.tool`, `const { tool } = sdk`, `const sdk = await import('@openai/agents')`).
+ */
+export function topLevelBindings(sf: ts.SourceFile, imports: ModuleImport[], match: GeneratedMatch, links: ModuleLinks | undefined): Map<string, Binding> {
+  const bindings = bindingsOf(imports, match, links);
+  const lookup = (name: string) => bindings.get(name);
+  for (const st of sf.statements) {
+    if (!ts.isVariableStatement(st)) continue;
+    for (const d of st.declarationList.declarations) {
+      if (!d.initializer || requiredModule(d.initializer) !== undefined) continue;
+      for (const [name, value] of aliasValues(d, (e) => valueOfExpr(e, lookup, match.fileAbs, links))) {
+        bindings.set(name, { kind: 'sdk', value, via: value.kind === 'module' ? 'namespace' : 'named' });
+      }
+    }
+  }
+  return bindings;
+}
+
+/** The SDK values a file exports (re-exports, exported aliases, `export default`, CommonJS exports). */
+export function sdkExportsOf(sf: ts.SourceFile, bindings: Map<string, Binding>, fileAbs: string | undefined, links: ModuleLinks | undefined): SdkExports {
+  const named = new Map<string, SdkValue>();
+  const stars: SdkValue[] = [];
+  const lookup = (name: string) => bindings.get(name);
+  const valueOf = (e: ts.Expression) => valueOfExpr(e, lookup, fileAbs, links);
+  const exportObject = (obj: ts.ObjectLiteralExpression): void => {
+    for (const p of obj.properties) {
+      if (ts.isShorthandPropertyAssignment(p)) {
+        const v = sdkValueOf(lookup(p.name.text));
+        if (v) named.set(p.name.text, v);
+      } else if (ts.isPropertyAssignment(p)) {
+        const key = propertyName(p.name);
+        const v = valueOf(p.initializer);
+        if (key !== undefined && v) named.set(key, v);
+      } else if (ts.isSpreadAssignment(p)) {
+        const v = valueOf(p.expression);
+        if (v) stars.push(v);
+      }
+    }
+  };
+  for (const st of sf.statements) {
+    if (ts.isExportDeclaration(st)) {
+      if (st.isTypeOnly) continue;
+      if (st.moduleSpecifier && ts.isStringLiteral(st.moduleSpecifier)) {
+        const from = moduleValue(st.moduleSpecifier.text, fileAbs, links);
+        if (!from || from.kind !== 'module') continue;
+        const clause = st.exportClause;
+        if (!clause) stars.push(from);
+        else if (ts.isNamespaceExport(clause)) named.set(clause.name.text, from);
+        else
+          for (const el of clause.elements) {
+            if (el.isTypeOnly) continue;
+            const v = from.member((el.propertyName ?? el.name).text);
+            if (v) named.set(el.name.text, v);
+          }
+      } else if (st.exportClause && ts.isNamedExports(st.exportClause)) {
+        for (const el of st.exportClause.elements) {
+          if (el.isTypeOnly) continue;
+          const v = sdkValueOf(lookup((el.propertyName ?? el.name).text));
+          if (v) named.set(el.name.text, v);
+        }
+      }
+    } else if (ts.isExportAssignment(st)) {
+      const v = valueOf(st.expression);
+      if (v && st.isExportEquals) stars.push(v);
+      else if (v) named.set('default', v);
+    } else if (ts.isVariableStatement(st) && ts.getModifiers(st)?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword)) {
+      for (const d of st.declarationList.declarations) {
+        for (const name of bindingNames(d.name)) {
+          const v = sdkValueOf(lookup(name));
+          if (v) named.set(name, v);
+        }
+      }
+    } else if (ts.isExpressionStatement(st) && ts.isBinaryExpression(st.expression) && st.expression.operatorToken.kind === ts.SyntaxKind.EqualsToken) {
+      // CommonJS: `module.exports = ...`, `module.exports.x = ...`, `exports.x = ...`.
+      const target = st.expression.left;
+      const value = skipWrappers(st.expression.right);
+      const text = ts.isPropertyAccessExpression(target) ? target.getText(sf) : '';
+      if (text === 'module.exports') {
+        if (ts.isObjectLiteralExpression(value)) exportObject(value);
+        else {
+          const v = valueOf(value);
+          if (v?.kind === 'module') stars.push(v);
+          else if (v) named.set('default', v);
+        }
+      } else if (ts.isPropertyAccessExpression(target) && /^(?:module\.)?exports\.[^.]+$/.test(text)) {
+        const v = valueOf(value);
+        if (v) named.set(target.name.text, v);
+      }
+    }
+  }
+  return { named, stars };
+}
+
+function bindingNames(name: ts.BindingName): string[] {
+  if (ts.isIdentifier(name)) return [name.text];
+  return name.elements.flatMap((el) => (ts.isOmittedExpression(el) ? [] : bindingNames(el.name)));
+}
+
+/** The names a variable declaration binds to SDK values: `const t = sdk.tool`, `const { tool: t } = sdk`. */
+function aliasValues(d: ts.VariableDeclaration, valueOf: (e: ts.Expression) => SdkValue | undefined): Array<[string, SdkValue]> {
+  if (!d.initializer) return [];
+  const v = valueOf(d.initializer);
+  if (!v) return [];
+  if (ts.isIdentifier(d.name)) return [[d.name.text, v]];
+  if (!ts.isObjectBindingPattern(d.name) || v.kind !== 'module') return [];
+  const out: Array<[string, SdkValue]> = [];
+  for (const el of d.name.elements) {
+    if (el.dotDotDotToken || !ts.isIdentifier(el.name)) continue;
+    const key = el.propertyName ? propertyName(el.propertyName) : el.name.text;
+    const m = key !== undefined ? v.member(key) : undefined;
+    if (m) out.push([el.name.text, m]);
+  }
+  return out;
+}
+
+/** Parentheses, casts (`as`, `<T>`, `satisfies`) and non-null assertions do not change a value. */
+function skipWrappers(expr: ts.Expression): ts.Expression {
+  for (;;) {
+    if (ts.isParenthesizedExpression(expr) || ts.isAsExpression(expr) || ts.isSatisfiesExpression(expr) || ts.isNonNullExpression(expr) || ts.isTypeAssertionExpression(expr)) {
+      expr = expr.expression;
+    } else if (ts.isBinaryExpression(expr) && expr.operatorToken.kind === ts.SyntaxKind.CommaToken) {
+      expr = expr.right;
+    } else return expr;
+  }
+}
+
+/** `import('m')` with a literal specifier: the specifier. */
+function dynamicImportOf(expr: ts.Expression): string | undefined {
+  if (!ts.isCallExpression(expr) || expr.expression.kind !== ts.SyntaxKind.ImportKeyword) return undefined;
+  const arg = expr.arguments[0];
+  return arg && isStringLike(arg) ? arg.text : undefined;
+}
+
+/**
+ * What an expression evaluates to, when it leads to the SDK: an identifier's binding, a member
+ * (`sdk.tool`, `sdk['tool']`), `await import('m')`, `require('m')`, through wrappers and commas.
+ */
+function valueOfExpr(expr: ts.Expression, lookup: (name: string) => Binding | null | undefined, fileAbs: string | undefined, links: ModuleLinks | undefined): SdkValue | undefined {
+  const e = skipWrappers(expr);
+  if (ts.isIdentifier(e)) return sdkValueOf(lookup(e.text));
+  if (ts.isPropertyAccessExpression(e) || ts.isElementAccessExpression(e)) {
+    const key = ts.isPropertyAccessExpression(e) ? e.name.text : isStringLike(skipWrappers(e.argumentExpression)) ? (skipWrappers(e.argumentExpression) as ts.StringLiteral).text : undefined;
+    if (key === undefined) return undefined;
+    const base = valueOfExpr(e.expression, lookup, fileAbs, links);
+    if (base?.kind === 'module') return base.member(key);
+    return undefined;
+  }
+  if (ts.isAwaitExpression(e)) {
+    const spec = dynamicImportOf(skipWrappers(e.expression));
+    return spec !== undefined ? moduleValue(spec, fileAbs, links) : undefined;
+  }
+  const req = requiredModule(e);
+  if (req !== undefined) return moduleValue(req, fileAbs, links);
+  return undefined;
+}
+
+/** Scans one already-parsed file (pure). */
+export function scanParsed(file: string, text: string, parsed: Parsed, options: ScanSourceOptions = {}): FileScan {
+  const { sf, parseError } = parsed;
+  const links = options.links;
   const moduleImports = collectModuleImports(sf);
-  const fileAbs = options.root ? path.resolve(options.root, file) : undefined;
-  const bindings = bindingsOf(moduleImports, { fileAbs, generatedModule: options.generatedModule });
+  const fileAbs = options.root ? path.resolve(options.root, file) : path.resolve(file);
+  const match: GeneratedMatch = { fileAbs: options.root ? fileAbs : undefined, generatedModule: options.generatedModule };
+  const bindings = topLevelBindings(sf, moduleImports, { ...match, fileAbs }, links);
   const scan: FileScan = {
     file,
     importsSdk: false,
@@ -36,6 +252,11 @@ export function scanSource(file: string, text: string, options: ScanSourceOption
     stickyApprovals: [],
     disablesSensitiveTracing: false,
     suppressions: findSuppressions(sf, text),
+    sdkFactoryCalls: [],
+    opaqueFactoryUses: [],
+    objectLiteralTools: [],
+    invokeReplacements: [],
+    sdkApprovals: [],
     moduleImports,
   };
   if (parseError) scan.parseError = parseError;
@@ -45,8 +266,8 @@ export function scanSource(file: string, text: string, options: ScanSourceOption
   for (const imp of moduleImports) {
     if (imp.syntax === 'import') esmSyntax = true;
     else requires = true;
-    if (isSdkModule(imp.module)) scan.importsSdk = true;
-    if (imp.module && !isSdkModule(imp.module) && isGeneratedSpecifier(imp.module, { fileAbs, generatedModule: options.generatedModule })) {
+    if (isSdkModule(imp.module) || (!imp.typeOnly && moduleValue(imp.module, fileAbs, links))) scan.importsSdk = true;
+    if (imp.module && !isSdkModule(imp.module) && isGeneratedSpecifier(imp.module, match)) {
       if (imp.namespaceName && !imp.typeOnly) {
         scan.generatedImports.push({ span: imp.span, specifier: imp.module, localName: `${imp.namespaceName}.protectedTool`, syntax: imp.syntax });
       }
@@ -60,89 +281,228 @@ export function scanSource(file: string, text: string, options: ScanSourceOption
   for (const st of sf.statements) {
     const exported = ts.canHaveModifiers(st) && !!ts.getModifiers(st)?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword);
     if (ts.isExportDeclaration(st) || ts.isExportAssignment(st) || exported) esmSyntax = true;
+    if (ts.isExportDeclaration(st) && st.moduleSpecifier && ts.isStringLiteral(st.moduleSpecifier) && moduleValue(st.moduleSpecifier.text, fileAbs, links)) scan.importsSdk = true;
   }
   const ext = path.extname(file).toLowerCase();
   scan.moduleSyntax = ext === '.cts' || ext === '.cjs' || (requires && !esmSyntax) ? 'commonjs' : 'esm';
 
+  // Names worth tracking through scopes: the top-level bindings and every name a variable
+  // declaration anywhere could bind to the SDK (an alias in a function body).
   const interesting = new Set(bindings.keys());
-  const shadowStack: Set<string>[] = [];
-  const isShadowed = (name: string) => shadowStack.some((s) => s.has(name));
-  const lookup = (id: ts.Identifier): Binding | undefined => {
-    const b = bindings.get(id.text);
-    return b && !isShadowed(id.text) ? b : undefined;
+  collectAliasNames(sf, interesting);
+  const constStrings = topLevelConstStrings(sf);
+  /** Scope entries: a name bound to an SDK value in that scope, or `null` when the scope shadows it. */
+  const scopes: Map<string, Binding | null>[] = [];
+  const lookupName = (name: string): Binding | undefined => {
+    for (let i = scopes.length - 1; i >= 0; i--) {
+      const s = scopes[i]!;
+      if (s.has(name)) return s.get(name) ?? undefined;
+    }
+    return bindings.get(name);
   };
+  const isTopLevel = (name: string): boolean => !scopes.some((s) => s.has(name));
+  const valueOf = (e: ts.Expression) => valueOfExpr(e, lookupName, fileAbs, links);
 
   const resolve = (expr: ts.Expression): ResolvedMember | undefined => {
-    expr = skipParens(expr);
-    if (ts.isIdentifier(expr)) {
-      const b = lookup(expr);
-      if (b?.kind !== 'member') return undefined;
-      return { member: b.member, binding: { module: b.module, kind: b.via, localName: expr.text } };
+    const e = skipWrappers(expr);
+    const v = valueOf(e);
+    if (!v || v.kind !== 'member') return undefined;
+    return { member: v.member, module: v.module, binding: calleeBinding(e, v.module) };
+  };
+  /** How the callee was bound: the identifier at its root, and whether it is a namespace member. */
+  const calleeBinding = (e: ts.Expression, module: string): CalleeBinding => {
+    let root: ts.Expression = e;
+    let member = false;
+    for (;;) {
+      root = skipWrappers(root);
+      if (ts.isPropertyAccessExpression(root) || ts.isElementAccessExpression(root)) {
+        member = true;
+        root = root.expression;
+      } else if (ts.isAwaitExpression(root)) root = root.expression;
+      else break;
     }
-    if (ts.isPropertyAccessExpression(expr) && ts.isIdentifier(expr.name)) {
-      const member = expr.name.text;
-      const base = skipParens(expr.expression);
-      if (ts.isIdentifier(base)) {
-        const b = lookup(base);
-        if (b?.kind === 'module') return { member, binding: { module: b.module, kind: 'namespace', localName: base.text } };
-        // `import { realtime } from '@openai/agents'` then `realtime.tool`.
-        if (b?.kind === 'member' && b.member === 'realtime' && b.module === '@openai/agents') {
-          return { member, binding: { module: '@openai/agents-realtime', kind: 'namespace', localName: base.text } };
-        }
-        return undefined;
-      }
-      // `agents.realtime.tool`
-      const inner = resolve(base);
-      if (inner?.member === 'realtime' && inner.binding.module === '@openai/agents') {
-        return { member, binding: { module: '@openai/agents-realtime', kind: 'namespace', localName: inner.binding.localName } };
-      }
-    }
-    return undefined;
+    const localName = ts.isIdentifier(root) ? root.text : root.getText(sf);
+    const b = ts.isIdentifier(root) ? lookupName(root.text) : undefined;
+    const out: CalleeBinding = { module, kind: member ? 'namespace' : b?.kind === 'sdk' && b.via === 'require' ? 'require' : 'named', localName };
+    if (b?.kind === 'sdk' && b.importedFrom && !isSdkModule(b.importedFrom)) out.importedFrom = b.importedFrom;
+    return out;
   };
 
-  const visit = (node: ts.Node, parent: ts.Node | undefined): void => {
-    if (ts.isImportDeclaration(node)) return;
-    const declared = node.kind === ts.SyntaxKind.SourceFile ? [] : declaredNames(node, interesting);
-    if (declared.length > 0) shadowStack.push(new Set(declared));
+  const ancestors: ts.Node[] = [];
+  const visit = (node: ts.Node): void => {
+    if (ts.isImportDeclaration(node) || ts.isImportEqualsDeclaration(node)) return;
+    const declared = node.kind === ts.SyntaxKind.SourceFile ? [] : scopeDeclarations(node, interesting);
+    let pushed = false;
+    if (declared.length > 0) {
+      const scope = new Map<string, Binding | null>();
+      scopes.push(scope);
+      pushed = true;
+      for (const d of declared) {
+        scope.set(d.name, null);
+        if (ts.isVariableDeclaration(d.declaration)) {
+          for (const [name, value] of aliasValues(d.declaration, valueOf)) if (name === d.name) scope.set(name, { kind: 'sdk', value, via: value.kind === 'module' ? 'namespace' : 'named' });
+        }
+      }
+    }
 
     if (ts.isIdentifier(node)) {
-      countReference(node, parent);
+      countReference(node);
+      checkEscape(node);
     } else if (ts.isCallExpression(node)) {
       onCall(node);
     } else if (ts.isNewExpression(node)) {
       const r = resolve(node.expression);
-      if (r && (r.member === 'Agent' || r.member === 'RealtimeAgent')) onAgentOptions(node, node.arguments?.[0]);
+      if (r && isAgentClass(r.module, r.member)) onAgentOptions(node, node.arguments?.[0]);
     } else if (ts.isPropertyAssignment(node)) {
       const key = propertyName(node.name);
       const k = node.initializer.kind;
       if ((key === 'tracingDisabled' && k === ts.SyntaxKind.TrueKeyword) || (key === 'traceIncludeSensitiveData' && k === ts.SyntaxKind.FalseKeyword)) {
         scan.disablesSensitiveTracing = true;
       }
+    } else if (ts.isObjectLiteralExpression(node)) {
+      onObjectLiteral(node);
+    } else if (ts.isBinaryExpression(node) && node.operatorToken.kind === ts.SyntaxKind.EqualsToken) {
+      const left = skipWrappers(node.left);
+      const key = ts.isPropertyAccessExpression(left) ? left.name.text : ts.isElementAccessExpression(left) && isStringLike(left.argumentExpression) ? left.argumentExpression.text : undefined;
+      if (key === 'invoke') {
+        const target = skipWrappers((left as ts.PropertyAccessExpression | ts.ElementAccessExpression).expression);
+        const r: InvokeReplacement = { kind: 'invoke-replacement', span: spanOf(node, sf), form: 'assignment' };
+        if (ts.isIdentifier(target)) r.target = target.text;
+        scan.invokeReplacements!.push(r);
+      }
     }
-    ts.forEachChild(node, (child) => visit(child, node));
-    if (declared.length > 0) shadowStack.pop();
+    ancestors.push(node);
+    ts.forEachChild(node, visit);
+    ancestors.pop();
+    if (pushed) scopes.pop();
+  };
+
+  /**
+   * Fail closed: an identifier that stands for a tool factory, or a module exporting one, must be
+   * used in a way the scanner follows (called, a member read, aliased, re-exported, a type query).
+   */
+  const checkEscape = (id: ts.Identifier): void => {
+    const parent = ancestors[ancestors.length - 1];
+    if (!parent || !isReferencePosition(id, parent)) return;
+    const v = sdkValueOf(lookupName(id.text));
+    if (!v || !holdsToolFactory(v)) return;
+    let child: ts.Node = id;
+    for (let i = ancestors.length - 1; i >= 0; i--) {
+      const p = ancestors[i]!;
+      if (
+        ts.isParenthesizedExpression(p) ||
+        ts.isAsExpression(p) ||
+        ts.isSatisfiesExpression(p) ||
+        ts.isNonNullExpression(p) ||
+        ts.isTypeAssertionExpression(p) ||
+        (ts.isBinaryExpression(p) && p.operatorToken.kind === ts.SyntaxKind.CommaToken && p.right === child)
+      ) {
+        child = p;
+        continue;
+      }
+      if (ts.isCallExpression(p) && p.expression === child) return;
+      if ((ts.isPropertyAccessExpression(p) || ts.isElementAccessExpression(p)) && p.expression === child) {
+        const key = ts.isPropertyAccessExpression(p) ? p.name.text : isStringLike(p.argumentExpression) ? p.argumentExpression.text : undefined;
+        if (key === undefined) return opaque(p, id.text, 'a member is read with a computed key, so check cannot tell which export is used');
+        if (v.kind === 'member' && key === 'bind') return opaque(p, id.text, '`bind` makes a copy of the factory that check cannot follow');
+        if (v.kind === 'member' && !['call', 'apply', 'name', 'length', 'toString'].includes(key)) return;
+        return;
+      }
+      if (ts.isVariableDeclaration(p) && p.initializer === child) return;
+      if (ts.isExportAssignment(p) || ts.isExportSpecifier(p) || ts.isShorthandPropertyAssignment(p) && isCommonJsExport(ancestors, i)) return;
+      if (ts.isPropertyAssignment(p) && p.initializer === child && isCommonJsExport(ancestors, i)) return;
+      if (ts.isBinaryExpression(p) && p.operatorToken.kind === ts.SyntaxKind.EqualsToken && p.right === child && isCommonJsTarget(p.left, sf)) return;
+      if (ts.isTypeQueryNode(p) || ts.isTypeOfExpression(p)) return;
+      if (ts.isCallExpression(p) && isReflectApply(p) && p.arguments[0] === child) return;
+      if (ts.isAwaitExpression(p)) {
+        child = p;
+        continue;
+      }
+      return opaque(child, id.text, v.kind === 'member' ? 'the factory is passed on as a value, so check cannot see the tools it builds' : 'the SDK module is passed on as a value, so check cannot see the tools built from it');
+    }
+  };
+  const opaque = (node: ts.Node, what: string, reason: string): void => {
+    scan.opaqueFactoryUses!.push({ kind: 'opaque-factory', span: spanOf(node, sf), what, reason });
   };
 
   const isProtectedToolCallee = (callee: ts.Expression): boolean => {
-    if (ts.isIdentifier(callee)) return lookup(callee)?.kind === 'generated';
+    callee = skipWrappers(callee);
+    if (ts.isIdentifier(callee)) return lookupName(callee.text)?.kind === 'generated';
     if (ts.isPropertyAccessExpression(callee) && ts.isIdentifier(callee.expression) && callee.name.text === 'protectedTool') {
-      return lookup(callee.expression)?.kind === 'generated-namespace';
+      return lookupName(callee.expression.text)?.kind === 'generated-namespace';
     }
     return false;
   };
 
-  const countReference = (id: ts.Identifier, parent: ts.Node | undefined): void => {
+  const countReference = (id: ts.Identifier): void => {
+    const parent = ancestors[ancestors.length - 1];
     const b = bindings.get(id.text);
-    if (!b || b.kind === 'module' || b.kind === 'generated-namespace' || !parent || !isReferencePosition(id, parent) || isShadowed(id.text)) return;
+    if (!b || !parent || !isReferencePosition(id, parent) || !isTopLevel(id.text)) return;
+    if (b.kind === 'generated-namespace' || !b.spec) return;
     b.spec.references++;
+  };
+
+  const resolveName = (opts: ToolCallOptions, target: { name?: string; nameSource?: NameSource; nameUnresolved?: string }): void => {
+    const prop = opts.properties.name;
+    if (!prop) {
+      if (!opts.span) target.nameUnresolved = 'the options are not an object literal';
+      else if (opts.hasSpread) target.nameUnresolved = 'the options spread in other properties, and `name` is not written among them';
+      return;
+    }
+    if (prop.stringValue !== undefined) {
+      target.name = prop.stringValue;
+      target.nameSource = 'literal';
+      return;
+    }
+    if (prop.identifier === undefined) {
+      target.nameUnresolved = 'the `name` is not a string literal or a `const` holding one';
+      return;
+    }
+    const id = prop.identifier;
+    if (isTopLevel(id) && constStrings.has(id)) {
+      target.name = constStrings.get(id)!;
+      target.nameSource = 'const';
+      return;
+    }
+    const imp = lookupImport(id);
+    if (imp && (imp.specifier.startsWith('./') || imp.specifier.startsWith('../'))) {
+      const v = options.importedConst?.(imp.specifier, fileAbs, imp.imported);
+      if (v !== undefined) {
+        target.name = v;
+        target.nameSource = 'imported-const';
+      } else target.nameUnresolved = `\`${id}\` is imported from '${imp.specifier}', where it is not an exported \`const\` string`;
+      return;
+    }
+    target.nameUnresolved = `\`${id}\` is not a \`const\` string of this file or of a relative module`;
+  };
+  const lookupImport = (local: string): { specifier: string; imported: string } | undefined => {
+    if (!isTopLevel(local)) return undefined;
+    for (const imp of moduleImports) {
+      if (imp.typeOnly) continue;
+      const spec = imp.named.find((n) => n.local === local && !n.typeOnly);
+      if (spec) return { specifier: imp.module, imported: spec.imported };
+    }
+    return undefined;
   };
 
   const onCall = (node: ts.CallExpression): void => {
     const callee = node.expression;
-    if (requiredModule(node) !== undefined && isSdkModule(requiredModule(node)!)) scan.importsSdk = true;
-    if (node.expression.kind === ts.SyntaxKind.ImportKeyword) {
+    const req = requiredModule(node);
+    if (req !== undefined && (isSdkModule(req) || moduleValue(req, fileAbs, links))) scan.importsSdk = true;
+    if (callee.kind === ts.SyntaxKind.ImportKeyword) {
       const arg = node.arguments[0];
-      if (arg && ts.isStringLiteral(arg) && isSdkModule(arg.text)) scan.importsSdk = true;
+      const spec = arg && isStringLike(arg) ? arg.text : undefined;
+      const v = spec !== undefined ? moduleValue(spec, fileAbs, links) : undefined;
+      if (v) {
+        scan.importsSdk = true;
+        // `await import('m')` is followed; anything else (`.then(...)`, a stored promise) is not.
+        const parent = ancestors[ancestors.length - 1];
+        let up: ts.Node | undefined = parent;
+        for (let i = ancestors.length - 1; up && (ts.isParenthesizedExpression(up) || ts.isAsExpression(up) || ts.isNonNullExpression(up)); i--) up = ancestors[i - 1];
+        if (!(up && ts.isAwaitExpression(up)) && holdsToolFactory(v)) opaque(node, spec!, 'the dynamic import is not awaited where it is made, so check cannot follow the module it loads');
+      } else if (arg && !isStringLike(arg)) {
+        // A computed specifier could be the SDK: nothing can be said; not reported.
+      }
       return;
     }
     if (isProtectedToolCallee(callee)) {
@@ -153,53 +513,130 @@ export function scanSource(file: string, text: string, options: ScanSourceOption
         call.action = first.text;
         call.actionSpan = spanOf(first, sf);
       }
-      const name = opts.properties.name;
-      if (name?.stringValue !== undefined) call.name = name.stringValue;
+      resolveName(opts, call);
       scan.protectedToolCalls.push(call);
       return;
     }
-    const r = resolve(callee);
+    // Indirect calls: `f.call(thisArg, o)`, `f.apply(thisArg, [o])`, `Reflect.apply(f, thisArg, [o])`.
+    let target: ResolvedMember | undefined;
+    let optionsArg: ts.Expression | undefined;
+    let indirect: SdkToolCall['indirect'];
+    const c = skipWrappers(callee);
+    if (isReflectApply(node)) {
+      target = node.arguments[0] ? resolve(node.arguments[0]) : undefined;
+      optionsArg = firstElement(node.arguments[2]);
+      indirect = 'reflect';
+    } else if (ts.isPropertyAccessExpression(c) && (c.name.text === 'call' || c.name.text === 'apply')) {
+      target = resolve(c.expression);
+      if (target) {
+        indirect = c.name.text;
+        optionsArg = c.name.text === 'call' ? node.arguments[1] : firstElement(node.arguments[1]);
+      }
+    }
+    if (!target) {
+      target = resolve(callee);
+      optionsArg = node.arguments[0];
+      indirect = undefined;
+    }
+    const r = target;
     if (r) {
-      if (r.member === 'tool') {
-        const options = optionsOf(node.arguments[0], sf);
-        const call: FileScan['sdkToolCalls'][number] = {
+      if (r.member === 'tool' && isToolFactory(r.module, 'tool')) {
+        const options = optionsOf(optionsArg, sf);
+        const call: SdkToolCall = {
           kind: 'sdk-tool',
           span: spanOf(node, sf),
           callee: spanOf(callee, sf),
           binding: r.binding,
           options,
-          argumentsStart: node.arguments.pos,
         };
+        if (!indirect) call.argumentsStart = node.arguments.pos;
+        else call.indirect = indirect;
         if (node.typeArguments) call.hasTypeArguments = true;
-        const name = options.properties.name?.stringValue;
-        if (name !== undefined) call.name = name;
+        resolveName(options, call);
         scan.sdkToolCalls.push(call);
-      } else if (r.member === 'hostedMcpTool') {
-        const options = optionsOf(node.arguments[0], sf);
+      } else if (r.member === 'hostedMcpTool' && isToolFactory(r.module, r.member)) {
+        const options = optionsOf(optionsArg, sf);
         const call: FileScan['hostedMcpCalls'][number] = { kind: 'hosted-mcp', span: spanOf(node, sf), binding: r.binding, options };
         const label = (options.properties.serverLabel ?? options.properties.server_label)?.stringValue;
         if (label !== undefined) call.serverLabel = label;
         scan.hostedMcpCalls.push(call);
+      } else if (isToolFactory(r.module, r.member)) {
+        scan.sdkFactoryCalls!.push({ kind: 'sdk-factory', span: spanOf(node, sf), factory: r.member, callee: spanOf(callee, sf), binding: r.binding, options: optionsOf(optionsArg, sf) });
       } else if (r.member === 'setTracingDisabled') {
         if (node.arguments[0]?.kind === ts.SyntaxKind.TrueKeyword) scan.disablesSensitiveTracing = true;
       }
       return;
     }
-    if (ts.isPropertyAccessExpression(callee) && ts.isIdentifier(callee.name)) {
-      const method = callee.name.text;
+    if (ts.isPropertyAccessExpression(c) && ts.isIdentifier(c.name)) {
+      const method = c.name.text;
       if (method === 'create') {
-        const agent = resolve(callee.expression);
-        if (agent && (agent.member === 'Agent' || agent.member === 'RealtimeAgent')) onAgentOptions(node, node.arguments[0]);
-      } else if (method === 'approve' || method === 'approveTool') {
-        const opts = node.arguments[1] ? skipParens(node.arguments[1]) : undefined;
-        if (opts && ts.isObjectLiteralExpression(opts)) {
-          for (const p of opts.properties) {
-            if (propertyName(p.name) !== 'alwaysApprove') continue;
-            if (ts.isPropertyAssignment(p) && p.initializer.kind === ts.SyntaxKind.FalseKeyword) continue;
-            scan.stickyApprovals.push({ kind: 'sticky-approval', span: spanOf(node, sf), method, property: spanOf(p, sf) });
-          }
+        const agent = resolve(c.expression);
+        if (agent && isAgentClass(agent.module, agent.member)) onAgentOptions(node, node.arguments[0]);
+      } else if (method === 'assign' && ts.isIdentifier(skipWrappers(c.expression)) && (skipWrappers(c.expression) as ts.Identifier).text === 'Object') {
+        const rest = node.arguments.slice(1).map((a) => skipWrappers(a));
+        if (rest.some((a) => ts.isObjectLiteralExpression(a) && a.properties.some((p) => propertyName(p.name as ts.PropertyName | undefined) === 'invoke'))) {
+          const r: InvokeReplacement = { kind: 'invoke-replacement', span: spanOf(node, sf), form: 'object-assign' };
+          const t = node.arguments[0] ? skipWrappers(node.arguments[0]) : undefined;
+          if (t && ts.isIdentifier(t)) r.target = t.text;
+          scan.invokeReplacements!.push(r);
         }
       }
+      if (method === 'approve' || method === 'approveTool' || method === 'reject' || method === 'rejectTool') {
+        onApproval(node, c, method);
+      }
+    }
+  };
+
+  const onApproval = (node: ts.CallExpression, callee: ts.PropertyAccessExpression, method: 'approve' | 'approveTool' | 'reject' | 'rejectTool'): void => {
+    if (method === 'approve' || method === 'approveTool') {
+      const opts = node.arguments[1] ? skipParens(node.arguments[1]) : undefined;
+      if (opts && ts.isObjectLiteralExpression(opts)) {
+        for (const p of opts.properties) {
+          if (propertyName(p.name) !== 'alwaysApprove') continue;
+          if (ts.isPropertyAssignment(p) && p.initializer.kind === ts.SyntaxKind.FalseKeyword) continue;
+          scan.stickyApprovals.push({ kind: 'sticky-approval', span: spanOf(node, sf), method, property: spanOf(p, sf) });
+          // `sticky-approval` reports it, with the same replacement.
+          return;
+        }
+      }
+    }
+    // The SDK's own approval: one or two arguments (the item, options). The Control's is
+    // `control.approve(state, item, answer)`; `Promise.reject(x)` is not an approval.
+    const receiver = skipWrappers(callee.expression);
+    const n = node.arguments.length;
+    if (n < 1 || n > 2) return;
+    if (ts.isIdentifier(receiver) && receiver.text === 'Promise') return;
+    if (method === 'reject' && n === 1 && ts.isIdentifier(receiver) && /^(?:reject|deferred)$/i.test(receiver.text)) return;
+    const item = node.arguments[0]!;
+    if (isStringLike(item) || ts.isNumericLiteral(item) || ts.isNewExpression(item) || ts.isObjectLiteralExpression(item)) return;
+    scan.sdkApprovals!.push({ kind: 'sdk-approval', span: spanOf(node, sf), method, receiver: receiver.getText(sf), item: item.getText(sf) });
+  };
+
+  const onObjectLiteral = (node: ts.ObjectLiteralExpression): void => {
+    let type: string | undefined;
+    let hasInvoke = false;
+    let spread: ts.Expression | undefined;
+    let name: string | undefined;
+    for (const p of node.properties) {
+      if (ts.isSpreadAssignment(p)) {
+        spread ??= p.expression;
+        continue;
+      }
+      const key = propertyName(p.name);
+      if (key === 'invoke') hasInvoke = true;
+      if (key === 'type' && ts.isPropertyAssignment(p) && isStringLike(skipParens(p.initializer))) type = (skipParens(p.initializer) as ts.StringLiteral).text;
+      if (key === 'name' && ts.isPropertyAssignment(p) && isStringLike(skipParens(p.initializer))) name = (skipParens(p.initializer) as ts.StringLiteral).text;
+    }
+    if (!hasInvoke) return;
+    if (spread) {
+      const r: InvokeReplacement = { kind: 'invoke-replacement', span: spanOf(node, sf), form: 'spread' };
+      const t = skipWrappers(spread);
+      if (ts.isIdentifier(t)) r.target = t.text;
+      scan.invokeReplacements!.push(r);
+    } else if (type === 'function') {
+      const t: ObjectLiteralTool = { kind: 'object-literal-tool', span: spanOf(node, sf) };
+      if (name !== undefined) t.name = name;
+      scan.objectLiteralTools!.push(t);
     }
   };
 
@@ -213,8 +650,72 @@ export function scanSource(file: string, text: string, options: ScanSourceOption
     }
   };
 
-  visit(sf, undefined);
+  visit(sf);
   return scan;
+}
+
+/** `Reflect.apply(f, thisArg, args)`. */
+function isReflectApply(node: ts.CallExpression): boolean {
+  const c = skipWrappers(node.expression);
+  return ts.isPropertyAccessExpression(c) && c.name.text === 'apply' && ts.isIdentifier(c.expression) && c.expression.text === 'Reflect';
+}
+
+/** The first element of an array literal argument (`[opts]`). */
+function firstElement(arg: ts.Expression | undefined): ts.Expression | undefined {
+  const a = arg ? skipWrappers(arg) : undefined;
+  return a && ts.isArrayLiteralExpression(a) ? a.elements[0] : undefined;
+}
+
+/** Whether the object literal at `ancestors[i]`'s parent chain is assigned to `module.exports`. */
+function isCommonJsExport(ancestors: ts.Node[], i: number): boolean {
+  const obj = ancestors[i - 1];
+  const assign = ancestors[i - 2];
+  return !!obj && ts.isObjectLiteralExpression(obj) && !!assign && ts.isBinaryExpression(assign) && assign.right === obj && /^module\.exports$/.test(assign.left.getText());
+}
+
+function isCommonJsTarget(left: ts.Expression, sf: ts.SourceFile): boolean {
+  return /^(?:module\.exports|(?:module\.)?exports\.[A-Za-z_$][\w$]*)$/.test(left.getText(sf));
+}
+
+/** Adds to `names` every identifier a variable declaration binds whose initializer could be an SDK alias. */
+function collectAliasNames(sf: ts.SourceFile, names: Set<string>): void {
+  const visit = (n: ts.Node): void => {
+    if (ts.isVariableDeclaration(n) && n.initializer) {
+      const init = skipWrappers(n.initializer);
+      if (ts.isIdentifier(init) || ts.isPropertyAccessExpression(init) || ts.isElementAccessExpression(init) || ts.isAwaitExpression(init) || ts.isCallExpression(init)) {
+        for (const name of bindingNames(n.name)) names.add(name);
+      }
+    }
+    ts.forEachChild(n, visit);
+  };
+  visit(sf);
+}
+
+/** Top-level `const X = 'string'` (also `as const`, a template without substitutions). */
+export function topLevelConstStrings(sf: ts.SourceFile): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const st of sf.statements) {
+    if (!ts.isVariableStatement(st) || !(st.declarationList.flags & ts.NodeFlags.Const)) continue;
+    for (const d of st.declarationList.declarations) {
+      if (!ts.isIdentifier(d.name) || !d.initializer) continue;
+      const v = skipWrappers(d.initializer);
+      if (isStringLike(v)) out.set(d.name.text, v.text);
+    }
+  }
+  return out;
+}
+
+/** `export const X = 'string'` (or `const X = ...; export { X }`) of a module: the exported name's string. */
+export function exportedConstString(sf: ts.SourceFile, name: string): string | undefined {
+  const consts = topLevelConstStrings(sf);
+  for (const st of sf.statements) {
+    if (ts.isVariableStatement(st) && ts.getModifiers(st)?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword)) {
+      if (st.declarationList.declarations.some((d) => ts.isIdentifier(d.name) && d.name.text === name) && consts.has(name)) return consts.get(name);
+    } else if (ts.isExportDeclaration(st) && !st.moduleSpecifier && st.exportClause && ts.isNamedExports(st.exportClause)) {
+      for (const el of st.exportClause.elements) if (el.name.text === name) return consts.get((el.propertyName ?? el.name).text);
+    }
+  }
+  return undefined;
 }
 
 function skipParens(expr: ts.Expression): ts.Expression {
@@ -254,6 +755,10 @@ export function optionsOf(arg: ts.Expression | undefined, sf: ts.SourceFile): To
       const v = skipParens(p.initializer);
       prop = { span, valueSpan: spanOf(p.initializer, sf), valueKind: valueKindOf(v) };
       if (isStringLike(v)) prop.stringValue = v.text;
+      const id = skipWrappers(p.initializer);
+      if (ts.isIdentifier(id)) prop.identifier = id.text;
+    } else if (ts.isShorthandPropertyAssignment(p)) {
+      prop = { span, valueSpan: span, valueKind: 'other', identifier: p.name.text };
     } else if (ts.isMethodDeclaration(p)) {
       prop = { span, valueSpan: span, valueKind: 'function' };
     } else {

@@ -12,8 +12,14 @@ export interface Span {
   column: number;
 }
 
-/** The SDK modules whose `tool` (and friends) the scanner resolves. */
-export type SdkModule = '@openai/agents' | '@openai/agents-core' | '@openai/agents-realtime' | '@openai/agents/realtime';
+/**
+ * What an expression that leads to the SDK stands for: one export of an SDK entry (`tool`,
+ * `Agent`), or a whole module (an SDK entry's namespace, or a local barrel that re-exports it).
+ * `module` is the SDK specifier (`@openai/agents/realtime`) or, for a barrel, the specifier used.
+ */
+export type SdkValue =
+  | { kind: 'member'; module: string; member: string }
+  | { kind: 'module'; module: string; member(name: string): SdkValue | undefined };
 
 /** How the callee of an SDK call was bound in the file. */
 export interface CalleeBinding {
@@ -23,6 +29,8 @@ export interface CalleeBinding {
   kind: 'named' | 'namespace' | 'require';
   /** The local identifier used at the call site (`t`, `agents`, `realtime`). */
   localName: string;
+  /** The specifier the local name was imported from when it is not the SDK entry itself (a barrel, an alias). */
+  importedFrom?: string;
 }
 
 /** A property of the options object literal. */
@@ -34,6 +42,8 @@ export interface OptionProperty {
   valueKind: 'true' | 'false' | 'null' | 'string' | 'function' | 'other';
   /** The literal text for string values. */
   stringValue?: string;
+  /** The identifier the value is (`name: NAME`, shorthand `{ name }`), through parentheses and casts. */
+  identifier?: string;
 }
 
 export interface ToolCallOptions {
@@ -59,6 +69,73 @@ export interface SdkToolCall {
   argumentsStart?: number;
   /** The call has type arguments (`tool<Ctx>(...)`). */
   hasTypeArguments?: boolean;
+  /**
+   * The factory is called indirectly (`tool.call(this, o)`, `tool.apply(this, [o])`,
+   * `Reflect.apply(tool, this, [o])`): the callee cannot simply become `protectedTool`.
+   */
+  indirect?: 'call' | 'apply' | 'reflect';
+  /** How `name` was found: written as a literal, or a `const` in this file or a relative module. */
+  nameSource?: NameSource;
+  /** Why `name` could not be resolved to a string (absent when it was, or when there is no `name`). */
+  nameUnresolved?: string;
+}
+
+/** Where a resolved `name` came from. */
+export type NameSource = 'literal' | 'const' | 'imported-const';
+
+/** A call of an SDK tool factory other than `tool` and `hostedMcpTool` (`shellTool`, `computerTool`, `mcpToFunctionTool`, ...). */
+export interface SdkFactoryCall {
+  kind: 'sdk-factory';
+  span: Span;
+  /** The export called (`shellTool`). */
+  factory: string;
+  callee: Span;
+  binding: CalleeBinding;
+  options: ToolCallOptions;
+}
+
+/**
+ * A place where an SDK tool factory (or a module that exports one) is reached in a way the scanner
+ * cannot follow to a call: passed as a value, read with a computed key, a dynamic `import()` not
+ * awaited, `tool.bind(...)`. Fail closed: `check` reports each.
+ */
+export interface OpaqueFactoryUse {
+  kind: 'opaque-factory';
+  span: Span;
+  /** What is reached (`tool`, `@openai/agents`). */
+  what: string;
+  /** Why it cannot be followed, for the message. */
+  reason: string;
+}
+
+/** A function tool written by hand as an object literal (`{ type: 'function', name, invoke }`). */
+export interface ObjectLiteralTool {
+  kind: 'object-literal-tool';
+  span: Span;
+  name?: string;
+}
+
+/**
+ * A tool's `invoke` replaced: `{ ...tool, invoke }`, `Object.assign(tool, { invoke })`,
+ * `tool.invoke = ...`. A protected tool's decision runs in its `invoke`; replacing it skips the policy.
+ */
+export interface InvokeReplacement {
+  kind: 'invoke-replacement';
+  span: Span;
+  form: 'spread' | 'object-assign' | 'assignment';
+  /** The identifier whose invoke is replaced, when it is one. */
+  target?: string;
+}
+
+/** `x.approve(item)` / `x.reject(item)` / `approveTool` / `rejectTool`: an SDK approval of an interruption. */
+export interface SdkApproval {
+  kind: 'sdk-approval';
+  span: Span;
+  method: 'approve' | 'reject' | 'approveTool' | 'rejectTool';
+  /** The receiver's text (`state`, `result.state`), for the message. */
+  receiver: string;
+  /** The first argument's text (the interruption item). */
+  item: string;
 }
 
 /** A call of `protectedTool('<action>', {...})` imported from the generated module. */
@@ -68,8 +145,10 @@ export interface ProtectedToolCall {
   callee: Span;
   /** The literal action id; absent when not a string literal. */
   action?: string;
-  /** The literal `name` in the options, when written as a string literal. */
+  /** The `name` in the options, resolved like an SDK tool's (a literal or a `const`). */
   name?: string;
+  nameSource?: NameSource;
+  nameUnresolved?: string;
   actionSpan?: Span;
   options: ToolCallOptions;
 }
@@ -161,14 +240,30 @@ export interface FileScan {
   /** `setTracingDisabled(true)`, `tracingDisabled: true`, or `traceIncludeSensitiveData: false` appear. */
   disablesSensitiveTracing: boolean;
   suppressions: SuppressionComment[];
+  /** Calls of other SDK tool factories (additive; rules for hosted, shell and MCP doors read them). */
+  sdkFactoryCalls?: SdkFactoryCall[];
+  /** Tool factories reached in ways that cannot be followed (fail closed). */
+  opaqueFactoryUses?: OpaqueFactoryUse[];
+  objectLiteralTools?: ObjectLiteralTool[];
+  invokeReplacements?: InvokeReplacement[];
+  sdkApprovals?: SdkApproval[];
   /** Every top-level import / require statement (additive; the codemod edits import lines with it). */
   moduleImports?: ModuleImport[];
   /** `commonjs` when the file uses top-level `require` and no ESM import/export, or is `.cts`/`.cjs`. */
   moduleSyntax?: 'esm' | 'commonjs';
 }
 
+/** A file or directory that could not be read or decoded: never silently skipped. */
+export interface UnreadablePath {
+  /** Relative to the scan root, forward slashes. */
+  file: string;
+  message: string;
+}
+
 export interface RepoScan {
   root: string;
+  /** Files and directories that could not be read or decoded. */
+  unreadable?: UnreadablePath[];
   /** Every file considered (after ignore rules), relative, sorted. */
   filesConsidered: number;
   /** Files that passed the text prefilter and were parsed. */

@@ -20,7 +20,8 @@ describe('scanSource: binding forms of the SDK tool()', () => {
     ['tsx with JSX around', 'a.tsx', `import { tool } from '@openai/agents';\nconst el = <div>{String(tool({ name: 'jsx' }))}</div>;`, ['jsx']],
     ['jsx', 'a.jsx', `import { tool } from '@openai/agents';\nconst el = <b title="tool">{tool({ name: 'j' }).name}</b>;`, ['j']],
     ['mts template name', 'a.mts', "import { tool } from '@openai/agents';\ntool({ name: `tpl` });", ['tpl']],
-    ['no literal name', 'a.ts', `import { tool } from '@openai/agents';\nconst n = 'x';\ntool({ name: n });`, [undefined]],
+    ['no literal name', 'a.ts', `import { tool } from '@openai/agents';\nlet n = 'x';\ntool({ name: n });`, [undefined]],
+    ['a same-file const name resolves', 'a.ts', `import { tool } from '@openai/agents';\nconst n = 'x' as const;\ntool({ name: n });`, ['x']],
     ['inline in Agent tools array', 'a.ts', `import { Agent, tool } from '@openai/agents';\nnew Agent({ name: 'a', tools: [tool({ name: 'one' }), tool({ name: 'two' })] });`, ['one', 'two']],
   ];
   it.each(cases)('%s', (_label, file, text, expected) => {

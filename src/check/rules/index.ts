@@ -1,11 +1,13 @@
 import type { FileRule, RepoRule } from '../types.js';
 import { hostedMcpUnguardedRule, mcpServerUnguardedRule, needsApprovalOverrideRule, parseErrorRule, stickyApprovalRule } from './simple.js';
+import { invokeReplacedRule, objectLiteralToolRule, opaqueToolFactoryRule, sdkApprovalRule } from './doors.js';
 import { toolMappingRule } from './tool-mapping.js';
 import { tracingSensitiveDataRule } from './tracing-sensitive-data.js';
 import { unknownActionRule } from './unknown-action.js';
 import { unsafeErrorFunctionRule } from './unsafe-error-function.js';
 
 export { staleGeneratedRule } from './stale-generated.js';
+export { unreadableFindings } from './doors.js';
 export { policyInvalidFindings } from './policy-invalid.js';
 
 /** The rules over one parsed file (a file that does not parse gets `parse-error` only). */
@@ -17,8 +19,11 @@ export const FILE_RULES: readonly FileRule[] = [
   needsApprovalOverrideRule,
   hostedMcpUnguardedRule,
   mcpServerUnguardedRule,
+  opaqueToolFactoryRule,
+  objectLiteralToolRule,
+  invokeReplacedRule,
 ];
 
 export const PARSE_ERROR_RULE: FileRule = parseErrorRule;
 
-export const REPO_RULES: readonly RepoRule[] = [tracingSensitiveDataRule];
+export const REPO_RULES: readonly RepoRule[] = [tracingSensitiveDataRule, sdkApprovalRule];

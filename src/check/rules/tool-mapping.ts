@@ -1,6 +1,7 @@
 import type { FileScan, SdkToolCall } from '../../scan/types.js';
 import type { Finding, ProjectContext } from '../types.js';
 import { findingAt, quote } from './finding.js';
+import { UNRESOLVED_NAME_HINT, unresolvedNameMessage } from '../../scan/names.js';
 
 /**
  * `unprotected-tool` and `unmapped-tool`: exactly one of them for each SDK `tool()` call.
@@ -19,8 +20,8 @@ function toolMappingFinding(file: string, call: SdkToolCall, project: ProjectCon
       'unprotected-tool',
       file,
       callee,
-      'SDK tool() call with no string-literal `name`: it cannot be mapped to a policy action, and no policy decides its calls.',
-      "Give it a literal `name: '...'`, map that name in ctrlrun.tools.yaml, then run `npx ctrlrun-gen codemod --write`.",
+      `SDK tool() call: ${unresolvedNameMessage(call.nameUnresolved ?? 'it has no `name`')}, and no policy decides its calls.`,
+      `${UNRESOLVED_NAME_HINT} Then run \`npx ctrlrun-gen codemod --write\`.`,
     );
   }
   if (!project) {

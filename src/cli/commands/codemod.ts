@@ -9,6 +9,7 @@ import { progressLine } from '../progress.js';
 import type { CliContext, CommandSpec } from '../context.js';
 import { withProjectOptions } from '../project-options.js';
 import { displayPath } from '../format-diagnostics.js';
+import { unresolvedNameMessage } from '../../scan/names.js';
 
 export interface CodemodArgs {
   paths?: string[];
@@ -109,7 +110,7 @@ function describeFinding(f: CodemodFinding, cwd: string): string | undefined {
     case 'unmapped':
       return `${where(f, cwd)}: unmapped: tool '${f.tool}' is not in the manifest; left unchanged (add it to ctrlrun.tools.yaml)`;
     case 'no-literal-name':
-      return `${where(f, cwd)}: no literal name: this tool's name is not a string literal, so it cannot be mapped; left unchanged`;
+      return `${where(f, cwd)}: no literal name: ${unresolvedNameMessage(f.reason)}; left unchanged`;
     case 'unanalysable':
       return `${where(f, cwd)}: cannot rewrite tool '${f.tool}' (${f.action}): ${f.message}; left unchanged`;
     case 'unknown-action':

@@ -6,6 +6,7 @@ import { groupByPackage, sourceFolder } from '../../init/layout.js';
 import { mergeManifest, mergePolicy, readExisting } from '../../init/merge.js';
 import { findTools, planActions, renderControl, renderManifest, renderPolicy, type FoundTool, type InitPlan } from '../../init/render.js';
 import { scanRepo } from '../../scan/index.js';
+import { RESOLVABLE_NAMES, unresolvedNameMessage } from '../../scan/names.js';
 import type { CliContext, CommandSpec } from '../context.js';
 import { displayPath } from '../format-diagnostics.js';
 import { MANIFEST_DEFAULTS } from '../../manifest/load.js';
@@ -105,7 +106,7 @@ export const initCommand: CommandSpec<InitArgs> = {
       }
       for (const place of plan.unnamed) {
         const file = displayPath(path.join(dir, place.file), ctx.cwd);
-        ctx.stdout(`note: the tool() at ${file}:${place.line} has no literal name; map it by hand in ${manifest}\n`);
+        ctx.stdout(`note: ${file}:${place.line}: ${unresolvedNameMessage(place.reason)}; write it as ${RESOLVABLE_NAMES}, or map it by hand in ${manifest}\n`);
       }
     }
     const cd =

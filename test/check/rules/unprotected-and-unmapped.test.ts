@@ -37,8 +37,13 @@ ruleTester('unprotected-tool', {
     },
     {
       name: 'a name that is not a literal cannot be mapped',
+      code: lines(IMPORT, 'let n = "refund";', 'export const r = tool({ name: n, execute: async () => "ok" });'),
+      errors: [{ line: 3, column: 18, mentions: 'cannot be resolved' }],
+    },
+    {
+      name: 'a same-file const name resolves like a literal (mapped: the codemod fixes it)',
       code: lines(IMPORT, 'const n = "refund";', 'export const r = tool({ name: n, execute: async () => "ok" });'),
-      errors: [{ line: 3, column: 18, mentions: 'literal' }],
+      errors: [{ line: 3, column: 18, mentions: "mapped to action 'stripe.refund'" }],
     },
     {
       name: 'no project: every SDK tool is unprotected',

@@ -1,0 +1,85 @@
+import type { FileScan, UnreadablePath } from '../../scan/types.js';
+import type { Finding, ProjectContext, ScannedFile } from '../types.js';
+import { findingAt } from './finding.js';
+
+/** `opaque-tool-factory`: a tool factory reached in a way the scanner cannot follow (fail closed). */
+export function opaqueToolFactoryRule(scan: FileScan): Finding[] {
+  return (scan.opaqueFactoryUses ?? []).map((u) =>
+    findingAt(
+      'opaque-tool-factory',
+      scan.file,
+      u.span,
+      `${u.what === 'tool' || !u.what.includes('/') ? `\`${u.what}\`` : `'${u.what}'`} leads to the SDK's tool factory, but ${u.reason}: any tool built from it is one no policy decides.`,
+      'Call the factory directly (`tool({ name: ... })`, or `const { tool } = await import(...)`) so check and the codemod can see each tool.',
+    ),
+  );
+}
+
+/** `object-literal-tool`: `{ type: 'function', invoke, ... }` written by hand. */
+export function objectLiteralToolRule(scan: FileScan): Finding[] {
+  return (scan.objectLiteralTools ?? []).map((t) =>
+    findingAt(
+      'object-literal-tool',
+      scan.file,
+      t.span,
+      `A function tool${t.name !== undefined ? ` '${t.name}'` : ''} written as an object literal with its own \`invoke\`: the SDK runs it, but it never goes through tool(), so no policy decides its calls.`,
+      'Build it with `tool({ name, description, parameters, execute })`, map its name in ctrlrun.tools.yaml, then run `npx ctrlrun-gen codemod --write`.',
+    ),
+  );
+}
+
+/** `invoke-replaced`: a tool's `invoke` swapped out. */
+export function invokeReplacedRule(scan: FileScan): Finding[] {
+  return (scan.invokeReplacements ?? []).map((r) => {
+    const what = r.target ? `\`${r.target}\`` : 'a tool';
+    const how =
+      r.form === 'spread' ? `a copy of ${what} with another \`invoke\`` : r.form === 'object-assign' ? `Object.assign() gives ${what} another \`invoke\`` : `${what}'s \`invoke\` is reassigned`;
+    return findingAt(
+      'invoke-replaced',
+      scan.file,
+      r.span,
+      `${how.charAt(0).toUpperCase()}${how.slice(1)}: a protected tool decides and records each call in its invoke, so this runs the body with no policy.`,
+      "Keep the tool as built; put extra behaviour in its `execute`, or in a new action of ctrlrun.yaml.",
+    );
+  });
+}
+
+/**
+ * `sdk-approval`: `state.approve/reject(item)` (and `approveTool`/`rejectTool`) in a repo with
+ * protected tools (a mapped function tool in the manifest, or a protectedTool call anywhere).
+ */
+export function sdkApprovalRule(files: ScannedFile[], project: ProjectContext | undefined): Finding[] {
+  const hasProtected = (project?.manifest.tools.some((t) => t.kind === 'function') ?? false) || files.some((f) => f.scan.protectedToolCalls.length > 0);
+  if (!hasProtected) return [];
+  const out: Finding[] = [];
+  for (const { scan } of files) {
+    for (const a of scan.sdkApprovals ?? []) {
+      const answer = a.method.startsWith('approve') ? 'approve' : 'reject';
+      out.push(
+        findingAt(
+          'sdk-approval',
+          scan.file,
+          a.span,
+          `\`${a.receiver}.${a.method}(${a.item})\` answers an interruption through the SDK: for a protected tool's call no approver is recorded and the tool refuses the call with ApprovalMismatch out of run().`,
+          answer === 'approve'
+            ? `Use the Control: \`await control.approve(state, ${a.item}, { approver })\`, then resume with the same state.`
+            : `Use the Control: \`await control.reject(state, ${a.item}, { approver, reason })\`, then resume with the same state.`,
+        ),
+      );
+    }
+  }
+  return out;
+}
+
+/** `unreadable-file`: from the repo listing, not from a parsed file. */
+export function unreadableFindings(items: readonly UnreadablePath[]): Finding[] {
+  return items.map((u) =>
+    findingAt(
+      'unreadable-file',
+      u.file,
+      { line: 1, column: 1 },
+      `${u.message}, so it was not checked.`,
+      'Make it readable by the CI user, or save it as UTF-8; if it is not source code, rename or ignore it.',
+    ),
+  );
+}

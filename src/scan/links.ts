@@ -1,0 +1,256 @@
+/**
+ * How one module of the repo reaches another, without a type checker: relative specifiers, a
+ * package.json `imports` map (`#sdk`), tsconfig `paths` / `baseUrl`, and workspace packages (a
+ * package.json `name` in the repo). Pure functions of the repo's config files and file list.
+ */
+import path from 'node:path';
+
+export interface PackageInfo {
+  /** Absolute directory. */
+  dir: string;
+  name?: string;
+  imports?: unknown;
+  exports?: unknown;
+  main?: string;
+  module?: string;
+}
+
+export interface TsconfigInfo {
+  dir: string;
+  /** Absolute base for `paths` (baseUrl, or the tsconfig's directory). */
+  base: string;
+  /** Whether a baseUrl was given (non-relative specifiers then resolve against it). */
+  hasBaseUrl: boolean;
+  paths: Record<string, string[]>;
+}
+
+/** Where a specifier leads: an SDK (or other bare) specifier, or a file of the repo. */
+export type Target = { kind: 'bare'; specifier: string } | { kind: 'file'; file: string };
+
+const EXTENSIONS = ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs'];
+const JS_EXT = /\.(?:[cm]?js|jsx)$/;
+
+export interface RepoLayout {
+  /** Absolute paths of the repo's source files. */
+  files: ReadonlySet<string>;
+  packages: PackageInfo[];
+  tsconfigs: TsconfigInfo[];
+}
+
+/** A file of the repo a path names: itself, with a source extension, a `.js` written for a `.ts`, or an index file. */
+export function resolveFile(layout: RepoLayout, abs: string): string | undefined {
+  if (layout.files.has(abs)) return abs;
+  const stems = [abs];
+  if (JS_EXT.test(abs)) stems.push(abs.replace(JS_EXT, ''));
+  for (const stem of stems) {
+    for (const ext of EXTENSIONS) if (layout.files.has(stem + ext)) return stem + ext;
+  }
+  for (const ext of EXTENSIONS) {
+    const index = path.join(abs, `index${ext}`);
+    if (layout.files.has(index)) return index;
+  }
+  return undefined;
+}
+
+/** The nearest item whose directory holds `file` (the deepest one). */
+function nearest<T extends { dir: string }>(items: readonly T[], file: string): T | undefined {
+  let best: T | undefined;
+  for (const it of items) {
+    const rel = path.relative(it.dir, file);
+    if (rel.startsWith('..') || path.isAbsolute(rel)) continue;
+    if (!best || it.dir.length > best.dir.length) best = it;
+  }
+  return best;
+}
+
+/** Matches a specifier against a map key with at most one `*`; the captured part, or undefined. */
+function matchPattern(key: string, specifier: string): string | undefined {
+  const star = key.indexOf('*');
+  if (star < 0) return key === specifier ? '' : undefined;
+  const pre = key.slice(0, star);
+  const post = key.slice(star + 1);
+  if (specifier.length < pre.length + post.length || !specifier.startsWith(pre) || !specifier.endsWith(post)) return undefined;
+  return specifier.slice(pre.length, specifier.length - post.length);
+}
+
+/** A conditional-exports value: the first string under `import`, `node`, `default`, `require`, `types` (in that order), or the first string found. */
+function conditionalTarget(value: unknown): string | undefined {
+  if (typeof value === 'string') return value;
+  if (Array.isArray(value)) {
+    for (const v of value) {
+      const t = conditionalTarget(v);
+      if (t) return t;
+    }
+    return undefined;
+  }
+  if (!value || typeof value !== 'object') return undefined;
+  const obj = value as Record<string, unknown>;
+  for (const k of ['import', 'node', 'default', 'require', 'types']) {
+    const t = k in obj ? conditionalTarget(obj[k]) : undefined;
+    if (t) return t;
+  }
+  for (const v of Object.values(obj)) {
+    const t = conditionalTarget(v);
+    if (t) return t;
+  }
+  return undefined;
+}
+
+/** Looks a specifier up in an `imports` / `exports` map: the target with `*` substituted. */
+function lookupMap(map: unknown, specifier: string): string | undefined {
+  if (!map || typeof map !== 'object' || Array.isArray(map)) return undefined;
+  for (const [key, value] of Object.entries(map as Record<string, unknown>)) {
+    const captured = matchPattern(key, specifier);
+    if (captured === undefined) continue;
+    const t = conditionalTarget(value);
+    if (t) return t.replace('*', captured);
+  }
+  return undefined;
+}
+
+/** A target string of a map: a relative path is a file under `dir`; anything else a bare specifier. */
+function mapTarget(layout: RepoLayout, dir: string, target: string): Target | undefined {
+  if (target.startsWith('./') || target.startsWith('../')) {
+    const file = sourceFor(layout, path.resolve(dir, target));
+    return file ? { kind: 'file', file } : undefined;
+  }
+  return { kind: 'bare', specifier: target };
+}
+
+/** The source file for a path, also when it names build output (`dist/x.js` → `src/x.ts`). */
+function sourceFor(layout: RepoLayout, abs: string): string | undefined {
+  const direct = resolveFile(layout, abs);
+  if (direct) return direct;
+  const swapped = abs.replace(/([/\\])(?:dist|build|lib|out)([/\\])/, '$1src$2');
+  if (swapped !== abs) return resolveFile(layout, swapped.replace(/\.d\.[cm]?ts$/, ''));
+  return undefined;
+}
+
+/** The entry of a workspace package for `subpath` ('' for the package itself). */
+function packageEntry(layout: RepoLayout, pkg: PackageInfo, subpath: string): Target | undefined {
+  const key = subpath ? `./${subpath}` : '.';
+  if (pkg.exports !== undefined) {
+    const exp = pkg.exports;
+    const isMap = exp && typeof exp === 'object' && !Array.isArray(exp) && Object.keys(exp).some((k) => k.startsWith('.'));
+    const target = isMap ? lookupMap(exp, key) : key === '.' ? conditionalTarget(exp) : undefined;
+    if (target) {
+      const t = mapTarget(layout, pkg.dir, target);
+      if (t) return t;
+    }
+  }
+  if (!subpath) {
+    for (const m of [pkg.module, pkg.main]) {
+      if (!m) continue;
+      const file = sourceFor(layout, path.resolve(pkg.dir, m));
+      if (file) return { kind: 'file', file };
+    }
+    for (const guess of ['src/index', 'index']) {
+      const file = resolveFile(layout, path.join(pkg.dir, guess));
+      if (file) return { kind: 'file', file };
+    }
+    return undefined;
+  }
+  const file = resolveFile(layout, path.join(pkg.dir, subpath)) ?? resolveFile(layout, path.join(pkg.dir, 'src', subpath));
+  return file ? { kind: 'file', file } : undefined;
+}
+
+/**
+ * Where `specifier`, imported from `fromFile`, leads: a file of the repo, a bare specifier an alias
+ * stands for (`#sdk` → `@openai/agents`), or undefined (a package outside the repo, or nothing).
+ */
+export function resolveSpecifier(layout: RepoLayout, specifier: string, fromFile: string): Target | undefined {
+  if (specifier.startsWith('./') || specifier.startsWith('../') || specifier === '.' || specifier === '..') {
+    const file = resolveFile(layout, path.resolve(path.dirname(fromFile), specifier));
+    return file ? { kind: 'file', file } : undefined;
+  }
+  if (specifier.startsWith('#')) {
+    const pkg = nearest(layout.packages, fromFile);
+    const target = pkg ? lookupMap(pkg.imports, specifier) : undefined;
+    return pkg && target ? mapTarget(layout, pkg.dir, target) : undefined;
+  }
+  const tsconfig = nearest(layout.tsconfigs, fromFile);
+  if (tsconfig) {
+    for (const [key, targets] of Object.entries(tsconfig.paths)) {
+      const captured = matchPattern(key, specifier);
+      if (captured === undefined) continue;
+      for (const t of targets) {
+        const filled = t.replace('*', captured);
+        const nm = filled.replace(/\\/g, '/').match(/(?:^|\/)node_modules\/(.+)$/);
+        if (nm) return { kind: 'bare', specifier: nm[1]!.replace(/\/(?:index)?(?:\.d)?(?:\.[cm]?[jt]s)?$/, '') };
+        const file = resolveFile(layout, path.resolve(tsconfig.base, filled));
+        if (file) return { kind: 'file', file };
+      }
+    }
+    if (tsconfig.hasBaseUrl) {
+      const file = resolveFile(layout, path.resolve(tsconfig.base, specifier));
+      if (file) return { kind: 'file', file };
+    }
+  }
+  // A workspace package of this repo, by name (`@acme/shared`, `@acme/shared/tools`).
+  for (const pkg of layout.packages) {
+    if (!pkg.name) continue;
+    if (specifier === pkg.name) return packageEntry(layout, pkg, '');
+    if (specifier.startsWith(`${pkg.name}/`)) return packageEntry(layout, pkg, specifier.slice(pkg.name.length + 1));
+  }
+  return undefined;
+}
+
+/**
+ * The strings a file importing `target` must contain (the cheap text test for barrels): its
+ * base name (or its directory's, for an index file) right after a `/` or a quote, and the names of
+ * the aliases and workspace packages that lead to it.
+ */
+export function importTokens(target: string): string[] {
+  const base = path.basename(target).replace(/\.[^.]+$/, '');
+  const names = base === 'index' ? [path.basename(path.dirname(target)), base] : [base];
+  const out: string[] = [];
+  for (const n of names) for (const before of ['/', "'", '"', '`']) out.push(`${before}${n}`);
+  return out;
+}
+
+/**
+ * Alias keys (package.json `imports`, tsconfig `paths`) an importer's text would contain: every
+ * key without a `*`, and the part before the `*` of a key whose targets name the SDK. (A wildcard
+ * alias to the repo's own folders, `@/*`, is covered by the barrel's own name.)
+ */
+export function aliasTokens(layout: RepoLayout): string[] {
+  const out = new Set<string>();
+  const add = (key: string, targets: string) => {
+    if (!key.includes('*')) out.add(key);
+    else if (targets.includes('@openai/agents')) out.add(key.split('*')[0]!);
+  };
+  for (const pkg of layout.packages) {
+    if (pkg.imports && typeof pkg.imports === 'object') for (const [k, v] of Object.entries(pkg.imports)) add(k, JSON.stringify(v));
+  }
+  for (const t of layout.tsconfigs) for (const [k, v] of Object.entries(t.paths)) add(k, JSON.stringify(v));
+  out.delete('');
+  return [...out];
+}
+
+/** JSON with comments and trailing commas (tsconfig), parsed; undefined when it does not parse. */
+export function parseJsonc(text: string): unknown {
+  let out = '';
+  let i = 0;
+  const n = text.length;
+  while (i < n) {
+    const c = text[i]!;
+    if (c === '"') {
+      const start = i++;
+      while (i < n && text[i] !== '"') i += text[i] === '\\' ? 2 : 1;
+      out += text.slice(start, ++i);
+    } else if (c === '/' && text[i + 1] === '/') {
+      while (i < n && text[i] !== '\n') i++;
+    } else if (c === '/' && text[i + 1] === '*') {
+      i = text.indexOf('*/', i + 2);
+      i = i < 0 ? n : i + 2;
+    } else {
+      out += c;
+      i++;
+    }
+  }
+  try {
+    return JSON.parse(out.replace(/,(\s*[}\]])/g, '$1'));
+  } catch {
+    return undefined;
+  }
+}
