@@ -3,10 +3,10 @@
  * (one `if` per rule, first match wins) and template functions. Pure: text in, text out.
  * The emitted code must agree exactly with `evaluate()` of `src/policy/evaluate.ts`.
  */
-import type { Condition, PolicyAction, Scalar, Template } from '../policy/types.js';
+import type { Condition, Operand, PolicyAction, Template } from '../policy/types.js';
 
 /** Module-local helpers the emitted functions call; each is emitted only when used. */
-export type Helper = 'own' | 'isInt' | 'isPart';
+export type Helper = 'own' | 'isInt' | 'isPart' | 'equal';
 
 export const HELPER_SOURCE: Record<Helper, string> = {
   own: [
@@ -18,20 +18,38 @@ export const HELPER_SOURCE: Record<Helper, string> = {
     '}',
   ].join('\n'),
   isInt: [
-    '/** A safe integer: the only numbers the policy compares. */',
-    'function isInt(value: unknown): value is number {',
-    "  return typeof value === 'number' && Number.isSafeInteger(value);",
+    '/** An exact integer (never a boolean): a safe-integer number, or a bigint beyond 2^53. */',
+    'function isInt(value: unknown): value is number | bigint {',
+    "  return Number.isSafeInteger(value) || typeof value === 'bigint';",
     '}',
   ].join('\n'),
   isPart: [
-    '/** What a template placeholder may resolve to: a non-empty string or a safe integer. */',
-    'function isPart(value: unknown): value is string | number {',
-    "  return (typeof value === 'string' && value !== '') || (typeof value === 'number' && Number.isSafeInteger(value));",
+    '/** What a template placeholder may resolve to: a non-empty string or an integer. */',
+    'function isPart(value: unknown): value is string | number | bigint {',
+    "  return (typeof value === 'string' && value !== '') || Number.isSafeInteger(value) || typeof value === 'bigint';",
+    '}',
+  ].join('\n'),
+  equal: [
+    '/** Type-strict, recursive equality of JSON values (`1` is not `true`, `"5"` is not `5`). */',
+    'function equal(a: unknown, b: unknown): boolean {',
+    '  if (a === b) return true;',
+    "  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;",
+    '  if (Array.isArray(a) || Array.isArray(b)) {',
+    '    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;',
+    '    return a.every((item, i) => equal(item, b[i]));',
+    '  }',
+    '  const keys = Object.keys(a);',
+    '  if (keys.length !== Object.keys(b).length) return false;',
+    '  return keys.every(',
+    '    (k) =>',
+    '      Object.prototype.hasOwnProperty.call(b, k) &&',
+    '      equal((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]),',
+    '  );',
     '}',
   ].join('\n'),
 };
 
-export const HELPER_ORDER: Helper[] = ['own', 'isInt', 'isPart'];
+export const HELPER_ORDER: Helper[] = ['own', 'isInt', 'isPart', 'equal'];
 
 export interface CompiledFunction {
   name: string;
@@ -81,10 +99,20 @@ export function commentText(text: string): string {
   return tsString(text).slice(1, -1).replace(/\\'/g, "'").replace(/\*\//g, '*\\/');
 }
 
-function scalar(value: Scalar): string {
+/** A TypeScript expression for an operand (integers beyond 2^53 as `BigInt('…')`: no ES2020 literal needed). */
+function literal(value: Operand): string {
+  if (value === null) return 'null';
   if (typeof value === 'string') return tsString(value);
   if (typeof value === 'boolean') return value ? 'true' : 'false';
-  return String(value);
+  if (typeof value === 'bigint') return `BigInt(${tsString(value.toString())})`;
+  if (typeof value === 'number') return String(value);
+  if (Array.isArray(value)) return `[${value.map(literal).join(', ')}]`;
+  const entries = Object.entries(value).map(([k, v]) => `${propertyKey(k)}: ${literal(v)}`);
+  return entries.length === 0 ? '{}' : `{ ${entries.join(', ')} }`;
+}
+
+function isContainer(value: Operand): boolean {
+  return typeof value === 'object' && value !== null;
 }
 
 /** Local variable names for the arguments a function reads, unique and stable (`used` collects them). */
@@ -141,28 +169,33 @@ function entryVariables(
   return { perRule, aliases };
 }
 
+/** `v` equals `value` (type-strict): `===` for a scalar (integers are normalized alike), `equal()` for a container. */
+function equals(v: string, value: Operand, helpers: Set<Helper>): string {
+  if (!isContainer(value)) return `${v} === ${literal(value)}`;
+  helpers.add('equal');
+  return `equal(${v}, ${literal(value)})`;
+}
+
 /**
- * One `when` entry over the variable `v` holding the argument: the type test it needs (if any) and
- * the comparison that holds only after it. The caller emits each type test once per rule.
+ * One `when` entry over the variable `v` holding the argument (undefined when missing): the type test
+ * it needs (if any) and the comparison that holds only after it. The caller emits each type test once per rule.
  */
 function conditionParts(c: Condition, v: string, helpers: Set<Helper>): { guard?: string; test: string } {
-  const typeTest = (value: Scalar): string => {
-    if (typeof value === 'string') return `typeof ${v} === 'string'`;
-    if (typeof value === 'boolean') return `typeof ${v} === 'boolean'`;
-    helpers.add('isInt');
-    return `isInt(${v})`;
-  };
   switch (c.op) {
     case 'eq':
-      // Strict equality with a string, boolean or safe integer holds only for that same-type value.
-      return { test: `${v} === ${scalar(c.value as Scalar)}` };
-    case 'neq':
-      return { guard: typeTest(c.value as Scalar), test: `${v} !== ${scalar(c.value as Scalar)}` };
+      // undefined (missing) never equals an operand: operands are JSON values.
+      return { test: equals(v, c.value, helpers) };
+    case 'neq': {
+      // Present and not equal: holds across types (`x_neq: 5` for "5", true, null, [5]).
+      const eq = equals(v, c.value, helpers);
+      const negated = eq.startsWith('equal(') ? `!${eq}` : eq.replace(' === ', ' !== ');
+      return { guard: `${v} !== undefined`, test: negated };
+    }
     case 'in': {
-      const values = c.value as Scalar[];
+      const values = c.value as Operand[];
       if (values.length === 0) return { test: 'false' };
-      if (values.length === 1) return { test: `${v} === ${scalar(values[0] as Scalar)}` };
-      return { test: `(${values.map((x) => `${v} === ${scalar(x)}`).join(' || ')})` };
+      if (values.length === 1) return { test: equals(v, values[0] as Operand, helpers) };
+      return { test: `(${values.map((x) => equals(v, x, helpers)).join(' || ')})` };
     }
     case 'lt':
     case 'lte':
@@ -170,7 +203,7 @@ function conditionParts(c: Condition, v: string, helpers: Set<Helper>): { guard?
     case 'gte': {
       helpers.add('isInt');
       const op = { lt: '<', lte: '<=', gt: '>', gte: '>=' }[c.op];
-      return { guard: `isInt(${v})`, test: `${v} ${op} ${scalar(c.value as Scalar)}` };
+      return { guard: `isInt(${v})`, test: `${v} ${op} ${literal(c.value)}` };
     }
   }
 }
@@ -191,9 +224,9 @@ function decisionLiteral(decision: string, rule: number | null, reason: string):
 }
 
 /**
- * `function <name>(args: unknown): DecisionResult`: one `if` per rule in order, first match wins;
- * a rule with no conditions always matches (later rules are then unreachable and not emitted);
- * no match: deny, `no_rule_matched`.
+ * `function <name>(args: unknown): DecisionResult`: one `if` per rule in order, first match wins
+ * (reason `rule[N]`, or `decision` for an action written `decision: X`); a rule with no conditions
+ * always matches (later rules are then unreachable and not emitted); no match: deny, `no_matching_rule`.
  */
 export function compileDecision(action: PolicyAction, name: string, policyFile: string): CompiledFunction {
   const helpers = new Set<Helper>();
@@ -213,7 +246,7 @@ export function compileDecision(action: PolicyAction, name: string, policyFile: 
   for (const alias of aliases) lines.push(`  const ${alias.name} = ${alias.of}; // not narrowed by a rule's equality test on ${alias.of}`);
   let exhaustive = false;
   for (const [ruleIndex, rule] of action.rules.entries()) {
-    const result = decisionLiteral(rule.decision, rule.index, 'rule_matched');
+    const result = action.bare ? decisionLiteral(rule.decision, null, 'decision') : decisionLiteral(rule.decision, rule.index, `rule[${rule.index}]`);
     const where = `${commentText(policyFile)}:${rule.loc.line}`;
     if (rule.when.length === 0) {
       lines.push(`  // rules[${rule.index}] (${where}): always matches`);
@@ -234,25 +267,36 @@ export function compileDecision(action: PolicyAction, name: string, policyFile: 
     }
     lines.push(`    return ${result};`, '  }');
   }
-  if (!exhaustive) lines.push(`  return ${decisionLiteral('deny', null, 'no_rule_matched')};`);
+  if (!exhaustive) lines.push(`  return ${decisionLiteral('deny', null, 'no_matching_rule')};`);
   lines.push('}');
   return { name, source: lines.join('\n'), helpers };
 }
 
 /**
- * `function <name>(args: unknown): TemplateResult`: each placeholder, left to right, must resolve to
- * a non-empty string or a safe integer; the first one that does not is named in `{ ok: false, arg }`.
+ * `function <name>(args: unknown[, resource: string | null]): TemplateResult`: each placeholder, left
+ * to right, must resolve to a non-empty string or an integer; the first one that does not is named in
+ * `{ ok: false, arg }`. In an effect template `{resource}` is the call's resolved resource (the second
+ * parameter); an argument also named `resource` makes it ambiguous, refused (CTRLRun's rule).
  */
 export function compileTemplate(template: Template, name: string, what: 'effect' | 'resource', actionId: string): CompiledFunction {
   const helpers = new Set<Helper>();
   const placeholders: string[] = [];
   for (const part of template.parts) if (part.kind === 'arg' && !placeholders.includes(part.arg)) placeholders.push(part.arg);
-  const vars = argVariables(placeholders);
+  const usesResource = what === 'effect' && placeholders.includes('resource');
+  const argNames = placeholders.filter((p) => !(usesResource && p === 'resource'));
+  const vars = argVariables(argNames);
   const lines: string[] = [];
   lines.push(`/** ${commentText(actionId)} ${what}: ${commentText(template.source)} */`);
-  lines.push(`function ${name}(${placeholders.length > 0 ? 'args: unknown' : ''}): TemplateResult {`);
-  if (placeholders.length > 0) helpers.add('own').add('isPart');
+  // No parameter that nothing reads (a lint finding): `resource` only where `{resource}` is in an effect template.
+  const params = [...(placeholders.length > 0 ? ['args: unknown'] : []), ...(usesResource ? ['resource: string | null'] : [])];
+  lines.push(`function ${name}(${params.join(', ')}): TemplateResult {`);
+  if (placeholders.length > 0) helpers.add('own');
+  if (argNames.length > 0) helpers.add('isPart');
   for (const arg of placeholders) {
+    if (usesResource && arg === 'resource') {
+      lines.push("  if (resource === null || own(args, 'resource') !== undefined) return { ok: false, arg: 'resource' };");
+      continue;
+    }
     const v = vars.get(arg) as string;
     lines.push(`  const ${v} = own(args, ${tsString(arg)});`);
     lines.push(`  if (!isPart(${v})) return { ok: false, arg: ${tsString(arg)} };`);
@@ -260,7 +304,7 @@ export function compileTemplate(template: Template, name: string, what: 'effect'
   // A template literal when a placeholder is in it (linters prefer it to `+`), else a plain string.
   const value = placeholders.length === 0
     ? tsString(template.parts.map((part) => (part.kind === 'text' ? part.text : '')).join(''))
-    : `\`${template.parts.map((part) => (part.kind === 'text' ? templateText(part.text) : `\${String(${vars.get(part.arg)})}`)).join('')}\``;
+    : `\`${template.parts.map((part) => (part.kind === 'text' ? templateText(part.text) : usesResource && part.arg === 'resource' ? '${resource}' : `\${String(${vars.get(part.arg)})}`)).join('')}\``;
   lines.push(`  return { ok: true, value: ${value} };`);
   lines.push('}');
   return { name, source: lines.join('\n'), helpers };

@@ -2,7 +2,6 @@ import { statSync } from 'node:fs';
 import path from 'node:path';
 import { isMap, type Node } from 'yaml';
 import { type Diagnostic, UserError } from '../diagnostics.js';
-import { ID_MAX_LENGTH, ID_PATTERN } from '../policy/grammar.js';
 import { loadPolicyFile, readTextFile } from '../policy/load.js';
 import { didYouMean, nearest } from '../policy/suggest.js';
 import type { Policy, SourceLocation } from '../policy/types.js';
@@ -155,11 +154,8 @@ class ManifestReader {
       if (actionEntry === undefined) {
         r.errorAt(item.at, item.path, 'missing-key', 'the entry has no `action`', 'add `action: <an action of the policy>`');
       } else {
+        // Any non-empty string, as CTRLRun names actions; `generate` checks it is in the policy.
         action = r.string(actionEntry.value, actionEntry.at, actionEntry.path, 'a policy action id');
-        if (action !== undefined && (action.length > ID_MAX_LENGTH || !ID_PATTERN.test(action))) {
-          r.errorAt(actionEntry.at, actionEntry.path, 'bad-id', `\`${action}\` is not a valid action id`, 'action ids are lowercase words joined by single `.`, `_` or `-` (`stripe.refund`)');
-          action = undefined;
-        }
       }
       if (kinds.length !== 1) continue;
       const kindEntry = byKey.get(kinds[0]!)!;

@@ -1,18 +1,19 @@
-import type { DecisionResult } from '../runtime/types.js';
-import type { Condition, Operator, Policy, Scalar, SourceLocation } from './types.js';
+import { checkArguments, parseArguments, type ArgumentsCheck } from '../runtime/arguments.js';
+import type { CallDecision } from '../runtime/types.js';
+import type { Condition, Operand, Operator, Policy, PolicyAction, SourceLocation, Template } from './types.js';
 
 export interface ConditionTrace {
   ruleIndex: number;
   key: string;
   arg: string;
   op: Operator;
-  expected: Scalar | Scalar[];
+  expected: Operand;
   /** The argument's value (undefined when missing). */
   actual: unknown;
   held: boolean;
 }
 
-export interface Explanation extends DecisionResult {
+export interface Explanation extends CallDecision {
   action: string;
   /** Every `when` entry evaluated, rule by rule, up to and including the matching rule. */
   conditions: ConditionTrace[];
@@ -21,75 +22,135 @@ export interface Explanation extends DecisionResult {
 }
 
 /**
- * The reference semantics of SPEC §2 (first match wins; no match: deny; unknown action:
- * `unknown_action`). The generated decision functions must agree with it on every input.
+ * The reference semantics (CTRLRun 0.12.2's, SPEC §2); the generated code is tested against it.
  *
- * - `args` that is not a plain object (null, an array, a primitive): every entry is false.
- * - An argument that is missing, a float, NaN, an integer beyond 2^53 or of the wrong type makes
- *   its entry false, whatever the operator (`neq` included).
- * - `eq`, `neq`, `in`: strict equality between scalars of the same type.
- * - `lt`, `lte`, `gt`, `gte`: integers only.
- * - A rule holds when all its entries hold (none: always). Every entry of an evaluated rule is
- *   traced (no short-circuit), so `explain` shows each one; the result is the same.
- * Total: never throws, whatever `args` is (accessor properties are treated as missing).
+ * In order: the arguments are checked (a JSON object; no float anywhere; no lone surrogate: else
+ * `invalid_argument`); an unlisted action is `unknown_action`; the `resource` template resolves
+ * (else `invalid_argument`); the `effect` template resolves, `{resource}` being the resolved
+ * resource (else `effect_key_error`, a denial whatever the rules say); then the rules, first match
+ * wins (`rule[N]`; `decision` for an action written `decision: X`; no match: deny, `no_matching_rule`).
+ *
+ * A `when` entry on a missing argument is false, whatever the operator. `eq`/`in` are type-strict
+ * and recursive (`1` is not `true`, `"5"` is not `5`); `neq` is the negation of `eq` for a present
+ * argument, so it holds across types (`x_neq: 5` holds for `"5"`, `true`, `null`, `[5]`);
+ * `lt lte gt gte` hold only for an integer argument (any size). Every entry of an evaluated rule is
+ * traced (no short-circuit). Total: never throws.
  */
 export function evaluate(policy: Policy, action: string, args: unknown): Explanation {
+  return evaluateChecked(policy, action, checkArguments(args));
+}
+
+/** `evaluate` on the model's JSON text, parsed losslessly as the runtime parses it. */
+export function evaluateJson(policy: Policy, action: string, raw: string): Explanation {
+  return evaluateChecked(policy, action, parseArguments(raw));
+}
+
+function evaluateChecked(policy: Policy, action: string, checked: ArgumentsCheck): Explanation {
+  const base = { action, conditions: [] as ConditionTrace[], effectKey: null, resource: null };
+  if (!checked.ok) return { ...base, decision: 'deny', rule: null, reason: 'invalid_argument', detail: checked.detail };
+  const args = checked.value;
   const found = Object.hasOwn(policy.actions, action) ? policy.actions[action] : undefined;
-  if (found === undefined) return { action, decision: 'deny', rule: null, reason: 'unknown_action', conditions: [] };
+  if (found === undefined) return { ...base, decision: 'deny', rule: null, reason: 'unknown_action' };
+  let resource: string | null = null;
+  if (found.resource) {
+    const r = renderTemplate(found.resource, args, null, false);
+    if (!r.ok) return { ...base, decision: 'deny', rule: null, reason: 'invalid_argument', detail: `the resource template needs argument "${r.arg}" to be a non-empty string or an integer` };
+    resource = r.value;
+  }
+  let effectKey: string | null = null;
+  if (found.effect) {
+    const e = renderTemplate(found.effect, args, resource, true);
+    if (!e.ok) return { ...base, resource, decision: 'deny', rule: null, reason: 'effect_key_error', detail: `the effect template cannot resolve {${e.arg}}` };
+    effectKey = e.value;
+  }
+  return { ...decideRules(found, args), action, effectKey, resource };
+}
+
+function decideRules(found: PolicyAction, args: Record<string, unknown>): Omit<Explanation, 'action' | 'effectKey' | 'resource'> {
   const conditions: ConditionTrace[] = [];
   for (const rule of found.rules) {
     let all = true;
     for (const condition of rule.when) {
-      const actual = argumentOf(args, condition.arg);
+      const actual = Object.hasOwn(args, condition.arg) ? args[condition.arg] : undefined;
       const held = holds(condition, actual);
       conditions.push({ ruleIndex: rule.index, key: condition.key, arg: condition.arg, op: condition.op, expected: condition.value, actual, held });
       if (!held) all = false;
     }
-    if (all) return { action, decision: rule.decision, rule: rule.index, reason: 'rule_matched', conditions, ruleLoc: rule.loc };
+    if (all) return { decision: rule.decision, rule: found.bare ? null : rule.index, reason: found.bare ? 'decision' : `rule[${rule.index}]`, conditions, ruleLoc: rule.loc };
   }
-  return { action, decision: 'deny', rule: null, reason: 'no_rule_matched', conditions };
+  return { decision: 'deny', rule: null, reason: 'no_matching_rule', conditions };
 }
 
-/** The own data property `name` of a plain object; undefined for anything else. */
-function argumentOf(args: unknown, name: string): unknown {
-  if (typeof args !== 'object' || args === null || Array.isArray(args)) return undefined;
-  try {
-    const descriptor = Object.getOwnPropertyDescriptor(args, name);
-    return descriptor !== undefined && 'value' in descriptor ? descriptor.value : undefined;
-  } catch {
-    return undefined;
+/**
+ * A template against checked arguments: each placeholder must be a non-empty string or an integer.
+ * In an effect template `{resource}` is the resolved resource, and an argument named `resource`
+ * makes it ambiguous (refused), as in CTRLRun.
+ */
+export function renderTemplate(template: Template, args: Record<string, unknown>, resource: string | null, isEffect: boolean): { ok: true; value: string } | { ok: false; arg: string } {
+  let out = '';
+  for (const part of template.parts) {
+    if (part.kind === 'text') {
+      out += part.text;
+      continue;
+    }
+    if (isEffect && part.arg === 'resource') {
+      if (resource === null || Object.hasOwn(args, 'resource')) return { ok: false, arg: 'resource' };
+      out += resource;
+      continue;
+    }
+    const value = Object.hasOwn(args, part.arg) ? args[part.arg] : undefined;
+    if (!isPart(value)) return { ok: false, arg: part.arg };
+    out += String(value);
   }
+  return { ok: true, value: out };
 }
 
-/** A value a `when` may compare: a safe integer, a string or a boolean. Floats, NaN, ±Infinity, huge integers: no. */
-export function isComparable(value: unknown): value is Scalar {
-  return typeof value === 'string' || typeof value === 'boolean' || Number.isSafeInteger(value);
+function isPart(value: unknown): value is string | number | bigint {
+  return (typeof value === 'string' && value !== '') || Number.isSafeInteger(value) || typeof value === 'bigint';
 }
 
-/** Whether one `when` entry holds for an argument value. */
+/** An exact integer (not a boolean): a safe-integer `number` or a `bigint`. */
+export function isInteger(value: unknown): value is number | bigint {
+  return Number.isSafeInteger(value) || typeof value === 'bigint';
+}
+
+/** Type-strict, recursive equality of JSON values (integers normalized: a `number` when safe, else a `bigint`). */
+export function jsonEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) || Array.isArray(b)) {
+    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!jsonEqual(a[i], b[i])) return false;
+    return true;
+  }
+  const ka = Object.keys(a);
+  if (ka.length !== Object.keys(b).length) return false;
+  for (const k of ka) {
+    if (!Object.hasOwn(b, k) || !jsonEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k])) return false;
+  }
+  return true;
+}
+
+/** Whether one `when` entry holds for an argument value (undefined: the argument is missing). */
 export function holds(condition: Pick<Condition, 'op' | 'value'>, actual: unknown): boolean {
-  if (!isComparable(actual)) return false;
+  if (actual === undefined) return false;
   const expected = condition.value;
   switch (condition.op) {
     case 'eq':
-      return sameType(actual, expected) && actual === expected;
+      return jsonEqual(actual, expected);
     case 'neq':
-      return sameType(actual, expected) && actual !== expected;
+      return !jsonEqual(actual, expected);
     case 'in':
-      return Array.isArray(expected) && expected.some((v) => sameType(actual, v) && actual === v);
+      return Array.isArray(expected) && expected.some((v) => jsonEqual(actual, v));
     case 'lt':
-      return typeof actual === 'number' && typeof expected === 'number' && actual < expected;
+      return isInteger(actual) && isInteger(expected) && actual < expected;
     case 'lte':
-      return typeof actual === 'number' && typeof expected === 'number' && actual <= expected;
+      return isInteger(actual) && isInteger(expected) && actual <= expected;
     case 'gt':
-      return typeof actual === 'number' && typeof expected === 'number' && actual > expected;
+      return isInteger(actual) && isInteger(expected) && actual > expected;
     case 'gte':
-      return typeof actual === 'number' && typeof expected === 'number' && actual >= expected;
+      return isInteger(actual) && isInteger(expected) && actual >= expected;
     default:
       return false;
   }
-}
-
-function sameType(a: Scalar, b: Scalar | Scalar[]): boolean {
-  return !Array.isArray(b) && typeof a === typeof b;
 }

@@ -5,35 +5,54 @@ import type { Operator, TemplatePart } from './types.js';
  * the operators, the reserved subjects and the name patterns. Data only; the loader enforces it.
  */
 
-export const LATEST_POLICY_VERSION = 6;
+export const LATEST_POLICY_VERSION = 8;
 export const POLICY_SCHEMA_PREFIX = 'ctrlrun.policy/v';
 
-/** Key -> the schema version that introduced it. v3 introduces no key of this subset (docs/DECISIONS.md). */
-export const TOP_LEVEL_KEYS: Readonly<Record<string, number>> = { schema: 1, mode: 1, environment: 1, controls: 4, actions: 1 };
+/**
+ * Key -> the schema version that introduced it, as CTRLRun 0.12.2 gates them (a key used before its
+ * version is a load error). `controls` on an action or a rule is not gated by itself: citing an id
+ * needs the v4 registry.
+ */
+export const TOP_LEVEL_KEYS: Readonly<Record<string, number>> = { schema: 1, actions: 1, mode: 3, environment: 3, authority: 3, controls: 4, version: 4 };
 export const ACTION_KEYS: Readonly<Record<string, number>> = {
   decision: 1,
   rules: 1,
+  controls: 1,
   effect: 2,
   resource: 2,
-  controls: 4,
+  mcp: 2,
+  data: 4,
   max_attempts: 5,
   approvals_required: 6,
+  upstream: 8,
 };
-export const RULE_KEYS: Readonly<Record<string, number>> = { when: 1, decision: 1 };
-export const CONTROL_KEYS: Readonly<Record<string, number>> = { title: 4, approver_role: 4 };
+export const RULE_KEYS: Readonly<Record<string, number>> = { when: 1, decision: 1, controls: 1 };
+export const CONTROL_KEYS: Readonly<Record<string, number>> = { title: 1, source: 1, approver_role: 6 };
+export const MCP_KEYS: Readonly<Record<string, number>> = { not_executed_on_error: 2 };
 
-/** CTRLRun keys this project does not implement: refused by name, never ignored. */
-export const UNSUPPORTED_KEYS: readonly string[] = ['authority', 'budgets', 'tasks', 'upstream', 'data'];
-export const UNSUPPORTED_KEY_PREFIX = 'data_scope_';
+/**
+ * CTRLRun keys this SDK cannot honour yet, refused by name (never ignored): `authority` (v3 grants,
+ * v7 tasks and budgets), `upstream` (v8 server pins: nothing here connects to an upstream itself),
+ * `data` (v4 labels) and the `data_scope` subject they feed.
+ */
+export const UNSUPPORTED_KEYS: Readonly<Record<string, string>> = {
+  authority: 'authority grants (v3; tasks and budgets v7) are not enforced by ctrlrun-gen yet',
+  upstream: 'upstream pins (v8) cannot be checked by ctrlrun-gen: it does not open the connection to the server',
+  data: 'data labels (v4) and the `data_scope` subject are not supported by ctrlrun-gen yet',
+};
 
 export function isUnsupportedKey(key: string): boolean {
-  return UNSUPPORTED_KEYS.includes(key) || key === 'data_scope' || key.startsWith(UNSUPPORTED_KEY_PREFIX);
+  return Object.hasOwn(UNSUPPORTED_KEYS, key);
 }
+
+/** The action name CTRLRun reserves for its policy-change flow (v6+), which no template may name. */
+export const POLICY_CHANGE_ACTION = 'ctrlrun.policy.change';
 
 export const DECISIONS = ['allow', 'approve', 'deny'] as const;
 export const MODES = ['enforce', 'observe'] as const;
 
-export const OPERATORS: readonly Operator[] = ['eq', 'neq', 'in', 'lt', 'lte', 'gt', 'gte'];
+/** Longest first, as CTRLRun splits `<arg>_<op>`. */
+export const OPERATORS: readonly Operator[] = ['neq', 'lte', 'gte', 'eq', 'in', 'lt', 'gt'];
 export const ORDER_OPERATORS: readonly Operator[] = ['lt', 'lte', 'gt', 'gte'];
 
 /** Subjects a `when` may not test: the policy never sees who is asking. */
@@ -47,17 +66,15 @@ export const RESERVED_SUBJECTS: readonly string[] = [
   'environment',
   'principal',
   'resource',
-  'data_scope',
 ];
+/** Derived by CTRLRun from `data:` labels: refused here as a condition subject (unsupported) and as a placeholder. */
+export const DERIVED_SUBJECTS: readonly string[] = ['data_scope'];
 
-/** Action and control ids: lowercase words joined by single `.`, `_` or `-` (`stripe.refund`, `payments-approval`). */
-export const ID_PATTERN = /^[a-z0-9]+(?:[._-][a-z0-9]+)*$/;
-export const ID_MAX_LENGTH = 128;
-/** Argument names in `when` keys and `{placeholders}`: identifiers. */
-export const ARG_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
-
-export const APPROVALS_REQUIRED_MAX = 10;
-export const MAX_ATTEMPTS_MAX = 100;
+/** Control ids: at most this many characters, no control characters (CTRLRun's rule). */
+export const CONTROL_ID_MAX_LENGTH = 200;
+export const CONTROL_ID_FORBIDDEN = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u;
+/** Template placeholder names: Python's `[^\W\d]\w*` (a letter or `_`, then letters, digits, `_`; any script). */
+export const ARG_PATTERN = /^[\p{L}\p{Nl}\p{No}_][\p{L}\p{N}_]*$/u;
 
 export type ConditionKeyParse =
   | { ok: true; arg: string; op: Operator }
@@ -65,16 +82,15 @@ export type ConditionKeyParse =
   | { ok: false; reason: 'no-arg'; op: Operator }
   | { ok: false; reason: 'bad-arg'; arg: string; op: Operator };
 
-/** `<arg>_<op>`, split on the LAST `_`: `min_amount_gte` is (`min_amount`, `gte`). */
+/** `<arg>_<op>`, split on the longest operator suffix (CTRLRun): `min_amount_gte` is (`min_amount`, `gte`). Any non-empty argument name. */
 export function parseConditionKey(key: string): ConditionKeyParse {
+  for (const op of OPERATORS) {
+    const suffix = `_${op}`;
+    if (key.endsWith(suffix) && key.length > suffix.length) return { ok: true, arg: key.slice(0, -suffix.length), op };
+    if (key === suffix) return { ok: false, reason: 'no-arg', op };
+  }
   const cut = key.lastIndexOf('_');
-  const suffix = cut < 0 ? key : key.slice(cut + 1);
-  if (cut < 0 || !(OPERATORS as readonly string[]).includes(suffix)) return { ok: false, reason: 'no-operator', suffix };
-  const op = suffix as Operator;
-  const arg = key.slice(0, cut);
-  if (arg === '') return { ok: false, reason: 'no-arg', op };
-  if (!ARG_PATTERN.test(arg)) return { ok: false, reason: 'bad-arg', arg, op };
-  return { ok: true, arg, op };
+  return { ok: false, reason: 'no-operator', suffix: cut < 0 ? key : key.slice(cut + 1) };
 }
 
 export interface TemplateError {

@@ -1,51 +1,66 @@
-import { canonicalHash } from '../runtime/canonical.js';
-import type { Condition, Policy, PolicyAction, Template } from './types.js';
+import { canonicalJson, sha256Hex } from '../runtime/canonical.js';
+import type { Operand, Policy, PolicyAction } from './types.js';
 
-/** Bumped if the projection below ever changes, so old and new hashes never collide. */
-export const POLICY_HASH_FORMAT = 'ctrlrun-gen.policy-hash/1';
+/** CTRLRun's default environment: a document without `environment:` hashes as `production`. */
+export const DEFAULT_ENVIRONMENT = 'production';
+
+type HashSource = Pick<Policy, 'mode' | 'environment' | 'controls' | 'actions' | 'schemaVersion'> & { document?: Record<string, unknown> };
 
 /**
- * What the policy hash covers: the normalized policy's meaning and nothing of its spelling. No
- * source locations, no file name, no schema version (a file that only bumps `schema:` decides the
- * same way); `when` entries sorted by key and action `controls` sorted (both are unordered sets);
- * rule order kept (first match wins). Templates hash as their source text.
+ * What CTRLRun 0.12.2 hashes (its `_canonical_policy`): the parsed decision inputs of the document,
+ * not its spelling. `actions` and `controls` as the document holds them (YAML 1.1 values; mapping
+ * keys sorted by the canonical JSON, rules in document order; `controls` null when absent),
+ * `authority` (null: ctrlrun-gen refuses the section), the resolved `environment` (`production`
+ * when absent), `mode` (`enforce` when absent) and the `schema` string. `version:` is not in it:
+ * relabelling a document does not change its hash.
  */
-export function policyHashInput(policy: Pick<Policy, 'mode' | 'environment' | 'controls' | 'actions'>): unknown {
+export function policyHashInput(policy: HashSource): Record<string, unknown> {
+  const document = policy.document ?? synthesizedDocument(policy);
   return {
-    format: POLICY_HASH_FORMAT,
+    actions: document.actions ?? null,
+    authority: null,
+    controls: document.controls ?? null,
+    environment: policy.environment ?? DEFAULT_ENVIRONMENT,
     mode: policy.mode,
-    environment: policy.environment,
-    controls: Object.fromEntries(
-      Object.values(policy.controls).map((c) => [c.id, { title: c.title, approverRole: c.approverRole }]),
-    ),
-    actions: Object.fromEntries(Object.values(policy.actions).map((a) => [a.id, actionHashInput(a)])),
+    schema: `ctrlrun.policy/v${policy.schemaVersion}`,
   };
 }
 
-function actionHashInput(action: PolicyAction): unknown {
-  return {
-    effect: templateSource(action.effect),
-    resource: templateSource(action.resource),
-    controls: [...action.controls].sort(),
-    approvalsRequired: action.approvalsRequired,
-    maxAttempts: action.maxAttempts,
-    rules: action.rules.map((r) => ({ decision: r.decision, when: [...r.when].sort(byKey).map(conditionHashInput) })),
-  };
+/** `sha256:` + the SHA-256 hex of the canonical JSON of `policyHashInput` (equal to CTRLRun's `policy_hash`). */
+export function policyHash(policy: HashSource): string {
+  return `sha256:${sha256Hex(canonicalJson(policyHashInput(policy)))}`;
 }
 
-function conditionHashInput(c: Condition): unknown {
-  return { arg: c.arg, op: c.op, value: c.value };
+/** For a policy built in code (no document): the document its normalized form stands for. */
+function synthesizedDocument(policy: HashSource): Record<string, unknown> {
+  const actions: Record<string, unknown> = {};
+  for (const action of Object.values(policy.actions)) actions[action.id] = actionDocument(action);
+  const controls = Object.values(policy.controls);
+  const out: Record<string, unknown> = { actions };
+  if (controls.length > 0) {
+    out.controls = Object.fromEntries(
+      controls.map((c) => [c.id, { ...(c.title !== undefined ? { title: c.title } : {}), ...(c.source !== undefined ? { source: c.source } : {}), ...(c.approverRole !== undefined ? { approver_role: c.approverRole } : {}) }]),
+    );
+  }
+  return out;
 }
 
-function byKey(a: Condition, b: Condition): number {
-  return a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
-}
-
-function templateSource(t: Template | undefined): string | undefined {
-  return t?.source;
-}
-
-/** SHA-256 hex of the canonical JSON of `policyHashInput(policy)`. */
-export function policyHash(policy: Pick<Policy, 'mode' | 'environment' | 'controls' | 'actions'>): string {
-  return canonicalHash(policyHashInput(policy));
+function actionDocument(action: PolicyAction): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  if (action.bare && action.rules.length === 1) out.decision = action.rules[0]!.decision;
+  else {
+    out.rules = action.rules.map((rule) => {
+      const r: Record<string, unknown> = { decision: rule.decision };
+      if (rule.when.length > 0) r.when = Object.fromEntries(rule.when.map((c) => [c.key, c.value as Operand]));
+      if (rule.controls.length > 0) r.controls = rule.controls;
+      return r;
+    });
+  }
+  if (action.effect) out.effect = action.effect.source;
+  if (action.resource) out.resource = action.resource.source;
+  if (action.controls.length > 0) out.controls = action.controls;
+  if (action.maxAttempts !== null) out.max_attempts = action.maxAttempts;
+  if (action.approvalsRequired !== 1) out.approvals_required = action.approvalsRequired;
+  if (action.mcp.notExecutedOnError) out.mcp = { not_executed_on_error: true };
+  return out;
 }

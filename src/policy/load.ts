@@ -1,29 +1,31 @@
 import { readFileSync, statSync } from 'node:fs';
-import { isMap, type Node } from 'yaml';
+import { isMap, isSeq, type Node } from 'yaml';
 import { type Diagnostic, UserError } from '../diagnostics.js';
 import {
   ACTION_KEYS,
-  APPROVALS_REQUIRED_MAX,
+  CONTROL_ID_FORBIDDEN,
+  CONTROL_ID_MAX_LENGTH,
   CONTROL_KEYS,
   DECISIONS,
-  ID_MAX_LENGTH,
-  ID_PATTERN,
+  DERIVED_SUBJECTS,
   isUnsupportedKey,
   LATEST_POLICY_VERSION,
-  MAX_ATTEMPTS_MAX,
+  MCP_KEYS,
   MODES,
   OPERATORS,
   ORDER_OPERATORS,
   parseConditionKey,
   parseTemplate,
+  POLICY_CHANGE_ACTION,
   POLICY_SCHEMA_PREFIX,
   RESERVED_SUBJECTS,
   RULE_KEYS,
   TOP_LEVEL_KEYS,
+  UNSUPPORTED_KEYS,
 } from './grammar.js';
 import { policyHash } from './hash.js';
 import { didYouMean, nearest } from './suggest.js';
-import type { Condition, Decision, Policy, PolicyAction, PolicyControl, Rule, Scalar, Template } from './types.js';
+import type { Condition, Decision, Operand, Policy, PolicyAction, PolicyControl, Rule, Template } from './types.js';
 import { describeKind, type Entry, type LoadResult, readDocument, type YamlReader } from './yaml-reader.js';
 
 export { policyHash, policyHashInput } from './hash.js';
@@ -34,11 +36,12 @@ export const MAX_POLICY_BYTES = 256 * 1024;
 
 /** Pure: parses and checks `ctrlrun.yaml` text. Never throws for any input text. */
 export function parsePolicy(text: string, file: string): LoadResult<Policy> {
-  const options = { maxBytes: MAX_POLICY_BYTES, what: 'policy', firstKeyHint: `schema: ${POLICY_SCHEMA_PREFIX}${LATEST_POLICY_VERSION}` };
+  const options = { maxBytes: MAX_POLICY_BYTES, what: 'policy', firstKeyHint: `schema: ${POLICY_SCHEMA_PREFIX}${LATEST_POLICY_VERSION}`, yaml11: true };
   return readDocument(text, file, options, (reader, root) => {
     const draft = new PolicyReader(reader).read(root);
     if (draft === undefined || reader.errorCount > 0) return undefined;
-    return { ...draft, hash: policyHash(draft), file };
+    const document = reader.plain(root, '') as Record<string, unknown>;
+    return { ...draft, document, hash: policyHash({ ...draft, document }), file };
   });
 }
 
@@ -107,7 +110,11 @@ class PolicyReader {
 
     let environment: string | undefined;
     const envEntry = byKey.get('environment');
-    if (envEntry) environment = r.string(envEntry.value, envEntry.at, envEntry.path, 'an environment name (a string)');
+    if (envEntry) environment = this.nonBlank(envEntry, 'an environment name (a non-blank string)');
+
+    let version: string | undefined;
+    const versionEntry = byKey.get('version');
+    if (versionEntry) version = this.nonBlank(versionEntry, 'a version label (a non-blank string)');
 
     const controlsEntry = byKey.get('controls');
     const controls = controlsEntry ? this.readControls(controlsEntry) : {};
@@ -126,9 +133,38 @@ class PolicyReader {
       }
     }
     if (this.declaredVersion === undefined) return undefined;
+    this.checkReservedTemplates(actions);
     const draft: PolicyDraft = { schemaVersion: this.declaredVersion, mode, controls, actions };
     if (environment !== undefined) draft.environment = environment;
+    if (version !== undefined) draft.version = version;
     return draft;
+  }
+
+  /** A string that is not empty or only whitespace (CTRLRun's `environment`, `version`, `title`, `source`). */
+  private nonBlank(entry: Entry, expected: string): string | undefined {
+    const value = this.r.string(entry.value, entry.at, entry.path, expected);
+    if (value === undefined) return undefined;
+    if (value.trim() === '') {
+      this.r.errorAt(entry.at, entry.path, 'blank-string', `expected ${expected}, found only whitespace`, 'give it a value, or remove the key');
+      return undefined;
+    }
+    return value;
+  }
+
+  /** CTRLRun v6: only `ctrlrun.policy.change` may name itself in a template or key an effect `policy:…`. */
+  private checkReservedTemplates(actions: Record<string, PolicyAction>): void {
+    for (const action of Object.values(actions)) {
+      if (action.id === POLICY_CHANGE_ACTION) continue;
+      for (const name of ['resource', 'effect'] as const) {
+        const t = action[name];
+        if (t?.source.includes(POLICY_CHANGE_ACTION)) {
+          this.r.errorAt(this.r.offsetAt(t.loc), `actions.${action.id}.${name}`, 'reserved-name', `the ${name} template names \`${POLICY_CHANGE_ACTION}\`, which CTRLRun reserves for its policy-change flow`, 'rename the template text: an action that could expand to the reserved name could mark a policy approved');
+        }
+      }
+      if (action.effect?.source.startsWith('policy:')) {
+        this.r.errorAt(this.r.offsetAt(action.effect.loc), `actions.${action.id}.effect`, 'reserved-name', 'an effect template may not begin `policy:`: CTRLRun records policy approvals under that key', 'choose another prefix for the effect key');
+      }
+    }
   }
 
   private readSchema(entry: Entry): void {
@@ -157,11 +193,11 @@ class PolicyReader {
     for (const e of entries) {
       const since = table[e.key];
       if (since !== undefined && Object.hasOwn(table, e.key)) {
-        if (since > this.version) {
+        if (isUnsupportedKey(e.key)) {
+          r.errorAt(e.keyNode, e.path, 'unsupported-key', `\`${e.key}\` is not supported: ${UNSUPPORTED_KEYS[e.key]}`, 'remove it: ctrlrun-gen refuses what it cannot honour rather than ignore it');
+        } else if (since > this.version) {
           r.errorAt(e.keyNode, e.path, 'key-version', `\`${e.key}\` needs ${POLICY_SCHEMA_PREFIX}${since} or later; this file declares ${POLICY_SCHEMA_PREFIX}${this.version}`, `change \`schema:\` to \`${POLICY_SCHEMA_PREFIX}${since}\` (or newer)`);
         }
-      } else if (isUnsupportedKey(e.key)) {
-        r.errorAt(e.keyNode, e.path, 'unsupported-key', `\`${e.key}\` is a CTRLRun key that ctrlrun-gen does not support`, 'remove it: ctrlrun-gen refuses what it would otherwise silently ignore');
       } else {
         const best = nearest(e.key, known);
         const versionNote = best !== undefined && table[best]! > this.version ? ` (it needs ${POLICY_SCHEMA_PREFIX}${table[best]})` : '';
@@ -185,10 +221,22 @@ class PolicyReader {
     return k.value as T;
   }
 
-  private checkId(entry: Entry, what: string): boolean {
-    if (entry.key.length <= ID_MAX_LENGTH && ID_PATTERN.test(entry.key)) return true;
-    this.r.errorAt(entry.keyNode, entry.path, 'bad-id', `\`${entry.key}\` is not a valid ${what} id`, `${what} ids are lowercase letters and digits in words joined by single \`.\`, \`_\` or \`-\` (\`stripe.refund\`), at most ${ID_MAX_LENGTH} characters`);
-    return false;
+  /** CTRLRun: an action id is any non-empty string; a control id also has at most 200 characters and no control characters. */
+  private checkId(entry: Entry, what: 'action' | 'control'): boolean {
+    const r = this.r;
+    if (entry.key.trim() === '' && (what === 'control' || entry.key === '')) {
+      r.errorAt(entry.keyNode, entry.path, 'bad-id', `${what} ids must be non-empty strings`, `name the ${what}`);
+      return false;
+    }
+    if (what === 'control' && (entry.key.length > CONTROL_ID_MAX_LENGTH || CONTROL_ID_FORBIDDEN.test(entry.key))) {
+      r.errorAt(entry.keyNode, entry.path, 'bad-id', `\`${entry.key}\` is not a valid control id`, `a control id has at most ${CONTROL_ID_MAX_LENGTH} characters and no control characters or line breaks (it is printed one per line on receipts)`);
+      return false;
+    }
+    if (what === 'action' && entry.key === POLICY_CHANGE_ACTION && this.version < 6) {
+      r.errorAt(entry.keyNode, entry.path, 'key-version', `declaring \`${POLICY_CHANGE_ACTION}\` needs ${POLICY_SCHEMA_PREFIX}6 or later; this file declares ${POLICY_SCHEMA_PREFIX}${this.version}`, `change \`schema:\` to \`${POLICY_SCHEMA_PREFIX}6\` (or newer)`);
+      return false;
+    }
+    return true;
   }
 
   private readControls(entry: Entry): Record<string, PolicyControl> {
@@ -198,20 +246,26 @@ class PolicyReader {
     if (map === undefined) return out;
     for (const c of r.entries(map, 'controls')) {
       const idOk = this.checkId(c, 'control');
-      const body = r.map(c.value, c.at, c.path, 'a mapping (`title:`, `approver_role:`), or `{}`');
+      const body = r.map(c.value, c.at, c.path, 'a mapping with a `title:` (and optional `source:`, `approver_role:`)');
       const control: PolicyControl = { id: c.key, loc: r.locOf(c.keyNode) };
       if (body) {
         const fields = r.entries(body, c.path);
         this.checkKeys(fields, CONTROL_KEYS, `control \`${c.key}\``);
         for (const f of fields) {
           if (f.key === 'title') {
-            const title = r.string(f.value, f.at, f.path);
+            const title = this.nonBlank(f, 'a title (a non-blank string)');
             if (title !== undefined) control.title = title;
+          } else if (f.key === 'source') {
+            const source = this.nonBlank(f, 'a source (a non-blank string)');
+            if (source !== undefined) control.source = source;
           } else if (f.key === 'approver_role') {
-            const role = r.string(f.value, f.at, f.path, 'a role name (a string)');
-            if (role !== undefined) control.approverRole = role;
+            const role = this.nonBlank(f, 'a role name (a non-blank string)');
+            if (role !== undefined && role !== role.trim()) {
+              r.errorAt(f.at, f.path, 'bad-value', `the role \`${role}\` has leading or trailing whitespace`, 'roles are matched byte for byte against a claim: remove the spaces');
+            } else if (role !== undefined) control.approverRole = role;
           }
         }
+        if (!fields.some((f) => f.key === 'title')) r.errorAt(c.keyNode, c.path, 'missing-key', `control \`${c.key}\` has no \`title\``, 'add `title:` (what the control requires, in words)');
       }
       if (idOk) out[c.key] = control;
     }
@@ -228,9 +282,11 @@ class PolicyReader {
     const byKey = new Map(fields.map((f) => [f.key, f]));
     const action: PolicyAction = {
       id: entry.key,
+      bare: false,
       controls: [],
       approvalsRequired: 1,
-      maxAttempts: 1,
+      maxAttempts: null,
+      mcp: { notExecutedOnError: false },
       rules: [],
       loc: r.locOf(entry.keyNode),
     };
@@ -247,10 +303,13 @@ class PolicyReader {
     }
     if (decision) {
       const d = this.readDecision(decision);
-      if (d && !rules) action.rules = [{ index: 0, when: [], decision: d, loc: r.locOf(decision.keyNode) }];
+      if (d && !rules) {
+        action.rules = [{ index: 0, when: [], decision: d, controls: [], loc: r.locOf(decision.keyNode) }];
+        action.bare = true;
+      }
     }
     if (rules) {
-      const list = this.readRules(rules);
+      const list = this.readRules(rules, controls, controlsEntry);
       if (!decision) action.rules = list;
     }
 
@@ -261,13 +320,33 @@ class PolicyReader {
         if (t) action[name] = t;
       }
     }
+    // CTRLRun: at least 1, no upper bound; `max_attempts` absent is no ceiling.
     const approvals = byKey.get('approvals_required');
-    if (approvals) action.approvalsRequired = r.int(approvals.value, approvals.at, approvals.path, { min: 1, max: APPROVALS_REQUIRED_MAX }) ?? 1;
+    if (approvals) action.approvalsRequired = r.int(approvals.value, approvals.at, approvals.path, { min: 1 }) ?? 1;
     const attempts = byKey.get('max_attempts');
-    if (attempts) action.maxAttempts = r.int(attempts.value, attempts.at, attempts.path, { min: 1, max: MAX_ATTEMPTS_MAX }) ?? 1;
+    if (attempts) action.maxAttempts = r.int(attempts.value, attempts.at, attempts.path, { min: 1 }) ?? null;
+    const mcp = byKey.get('mcp');
+    if (mcp) action.mcp = this.readMcp(mcp);
     const controlRefs = byKey.get('controls');
     if (controlRefs) action.controls = this.readControlRefs(controlRefs, controls, controlsEntry);
     return idOk ? action : undefined;
+  }
+
+  /** The per-action `mcp:` mapping (v2+): loaded and carried; enforced where MCP tools are protected. */
+  private readMcp(entry: Entry): PolicyAction['mcp'] {
+    const r = this.r;
+    const out = { notExecutedOnError: false };
+    const map = r.map(entry.value, entry.at, entry.path, 'a mapping (`not_executed_on_error: true`)');
+    if (map === undefined) return out;
+    const fields = r.entries(map, entry.path);
+    this.checkKeys(fields, MCP_KEYS, '`mcp`');
+    for (const f of fields) {
+      if (f.key !== 'not_executed_on_error') continue;
+      const k = r.kindOf(f.value);
+      if (k.kind === 'bool') out.notExecutedOnError = k.value;
+      else r.wrongKind(f.value, f.at, f.path, 'true or false');
+    }
+    return out;
   }
 
   private readDecision(entry: Entry): Decision | undefined {
@@ -283,7 +362,7 @@ class PolicyReader {
       const id = r.string(item.node, item.at, item.path, 'a control id');
       if (id === undefined) continue;
       if (out.includes(id)) {
-        r.errorAt(item.at, item.path, 'duplicate-control', `control \`${id}\` is listed twice`, 'list each control once');
+        r.warnAt(item.at, item.path, 'duplicate-control', `control \`${id}\` is listed twice (counted once)`, 'list each control once');
         continue;
       }
       if (!Object.hasOwn(controls, id)) {
@@ -302,6 +381,12 @@ class PolicyReader {
     const source = r.string(entry.value, entry.at, entry.path, 'a template string (`refund:{payment_id}`)');
     if (source === undefined) return undefined;
     const { parts, errors } = parseTemplate(source);
+    for (const part of parts) {
+      if (part.kind === 'arg' && DERIVED_SUBJECTS.includes(part.arg)) {
+        r.errorAt(entry.at, entry.path, 'reserved-subject', `\`{${part.arg}}\` is derived by CTRLRun and may not be a template placeholder`, 'rename the argument');
+        return undefined;
+      }
+    }
     for (const e of errors) {
       r.errorAt(r.offsetInScalar(entry.at, e.index), entry.path, 'bad-template', `in template \`${source}\`: ${e.message}`, 'a template is literal text with `{arg}` placeholders naming the tool\'s arguments; braces cannot be escaped');
     }
@@ -309,7 +394,7 @@ class PolicyReader {
     return { source, parts, loc: r.locOf(entry.at) };
   }
 
-  private readRules(entry: Entry): Rule[] {
+  private readRules(entry: Entry, controls: Record<string, PolicyControl>, controlsEntry: Entry | undefined): Rule[] {
     const r = this.r;
     const seq = r.seq(entry.value, entry.at, entry.path, 'a list of rules (`- when: {...}` / `decision: ...`)');
     if (seq === undefined) return [];
@@ -332,19 +417,26 @@ class PolicyReader {
       else decision = this.readDecision(decisionEntry);
       const whenEntry = byKey.get('when');
       const when = whenEntry ? this.readWhen(whenEntry) : [];
+      const citedEntry = byKey.get('controls');
+      const cited = citedEntry ? this.readControlRefs(citedEntry, controls, controlsEntry) : [];
       if (catchAll !== undefined) {
         r.warnAt(item.at, item.path, 'unreachable-rule', `rule ${item.index} can never match: rule ${catchAll} before it matches everything`, 'first match wins; move the catch-all rule last');
       }
       if (when !== undefined && when.length === 0 && catchAll === undefined) catchAll = item.index;
-      if (decision !== undefined && when !== undefined) rules.push({ index: item.index, when, decision, loc: r.locOf(item.at) });
+      if (decision !== undefined && when !== undefined) rules.push({ index: item.index, when, decision, controls: cited, loc: r.locOf(item.at) });
     }
     return rules;
   }
 
   private readWhen(entry: Entry): Condition[] | undefined {
     const r = this.r;
-    const map = r.map(entry.value, entry.at, entry.path, 'a mapping of `<arg>_<op>: value` (`{}` always matches)');
+    const map = r.map(entry.value, entry.at, entry.path, 'a non-empty mapping of `<arg>_<op>: value`');
     if (map === undefined) return undefined;
+    if (map.items.length === 0) {
+      // CTRLRun: `when: {}` is a truncated edit; the catch-all is spelled with no `when`.
+      r.errorAt(entry.at, entry.path, 'empty-when', '`when: {}` is refused: a `when` must hold at least one entry', 'for a rule that always matches, remove `when` altogether');
+      return undefined;
+    }
     const out: Condition[] = [];
     let ok = true;
     for (const f of r.entries(map, entry.path)) {
@@ -375,6 +467,10 @@ class PolicyReader {
       return undefined;
     }
     const { arg, op } = parsed;
+    if (DERIVED_SUBJECTS.includes(arg)) {
+      r.errorAt(f.keyNode, f.path, 'unsupported-key', `\`${arg}\` is not supported: ${UNSUPPORTED_KEYS.data}`, 'remove this entry: ctrlrun-gen refuses what it cannot honour rather than ignore it');
+      return undefined;
+    }
     if (RESERVED_SUBJECTS.includes(arg)) {
       r.errorAt(f.keyNode, f.path, 'reserved-subject', `\`${arg}\` is a reserved subject and cannot be tested in a \`when\``, 'the policy never sees who is asking: test the tool\'s own arguments; the principal comes from `identity` at run time');
       return undefined;
@@ -384,35 +480,74 @@ class PolicyReader {
     return { key: f.key, arg, op, value, loc: r.locOf(f.keyNode) };
   }
 
-  private readConditionValue(f: Entry, op: Condition['op']): Scalar | Scalar[] | undefined {
+  /**
+   * CTRLRun's operands: `lt lte gt gte` an integer (any size, never a boolean); `in` a list (empty:
+   * never holds, warned) of values; `eq`/`neq` a value, a list of non-containers, or a mapping.
+   * A value is null, a boolean, a string, an integer, or a list/mapping of values; never a float or a date.
+   */
+  private readConditionValue(f: Entry, op: Condition['op']): Operand | undefined {
     const r = this.r;
     if ((ORDER_OPERATORS as readonly string[]).includes(op)) {
       const k = r.kindOf(f.value);
       if (k.kind === 'int') return k.value;
       if (k.kind === 'string' || k.kind === 'bool') {
-        r.errorAt(f.at, f.path, 'not-integer', `\`${op}\` compares integers only; found ${k.kind === 'string' ? 'a string' : 'a boolean'}`, 'use `eq`, `neq` or `in` for strings and booleans');
+        r.errorAt(f.at, f.path, 'not-integer', `\`${op}\` compares integers only; found ${k.kind === 'string' ? 'a string' : 'a boolean'}`, 'use `eq`, `neq` or `in` for strings and booleans; write amounts in integer minor units');
         return undefined;
       }
       r.wrongKind(f.value, f.at, f.path, 'an integer');
       return undefined;
     }
     if (op === 'in') {
-      const seq = r.seq(f.value, f.at, f.path, 'a non-empty list of integers, strings or booleans (`[usd, eur]`)');
+      const seq = r.seq(f.value, f.at, f.path, 'a list of values (`[usd, eur]`)');
       if (seq === undefined) return undefined;
       const items = r.items(seq, f.path);
-      if (items.length === 0) {
-        r.errorAt(f.at, f.path, 'empty-in', '`in` takes a non-empty list: an empty one never holds', 'list the allowed values');
-        return undefined;
-      }
-      const values: Scalar[] = [];
+      if (items.length === 0) r.warnAt(f.at, f.path, 'empty-in', '`in: []` never holds', 'list the allowed values');
+      const values: Operand[] = [];
       let ok = true;
       for (const item of items) {
-        const v = r.scalar(item.node, item.at, item.path);
+        const v = this.readOperand(item.node, item.at, item.path, 0);
         if (v === undefined) ok = false;
         else values.push(v);
       }
       return ok ? values : undefined;
     }
-    return r.scalar(f.value, f.at, f.path);
+    const value = this.readOperand(f.value, f.at, f.path, 0);
+    if (Array.isArray(value)) {
+      const nested = value.findIndex((v) => typeof v === 'object' && v !== null);
+      if (nested >= 0) {
+        r.errorAt(f.at, f.path, 'nested-operand', `a list operand of \`${op}\` holds values, not lists or mappings (item ${nested})`, 'write a flat list');
+        return undefined;
+      }
+    }
+    return value;
+  }
+
+  private readOperand(node: Node | null, at: Node, path: string, depth: number): Operand | undefined {
+    const r = this.r;
+    if (depth > 64) {
+      r.errorAt(node ?? at, path, 'too-deep', 'this operand nests too deeply', 'a condition compares a value, a list or a small mapping');
+      return undefined;
+    }
+    if (node !== null && isSeq(node)) {
+      const out: Operand[] = [];
+      let ok = true;
+      for (const item of r.items(node, path)) {
+        const v = this.readOperand(item.node, item.at, item.path, depth + 1);
+        if (v === undefined) ok = false;
+        else out.push(v);
+      }
+      return ok ? out : undefined;
+    }
+    if (node !== null && isMap(node)) {
+      const out: Record<string, Operand> = {};
+      let ok = true;
+      for (const e of r.entries(node, path)) {
+        const v = this.readOperand(e.value, e.at, e.path, depth + 1);
+        if (v === undefined) ok = false;
+        else Object.defineProperty(out, e.key, { value: v, enumerable: true, writable: true, configurable: true });
+      }
+      return ok ? out : undefined;
+    }
+    return r.scalar(node, at, path);
   }
 }

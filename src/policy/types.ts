@@ -2,16 +2,22 @@
  * The typed, normalized form of `ctrlrun.yaml` (SPEC §2). Produced by the policy loader,
  * consumed by `explain`, the generator, the codemod and `check`.
  *
- * Normalization: an action written with `decision: X` becomes `rules: [{ when: [], decision: X }]`;
- * defaults are filled in (`mode: enforce`, `approvalsRequired: 1`, `maxAttempts: 1`, `controls: []`).
- * The policy hash is SHA-256 over the canonical JSON of `policyHashInput(policy)`: it never includes
- * source locations, so reformatting the file does not change it.
+ * Normalization: an action written with `decision: X` becomes `rules: [{ when: [], decision: X }]`
+ * with `bare: true` (its reason is `decision`, CTRLRun's word); defaults are filled in
+ * (`mode: enforce`, `approvalsRequired: 1`, `maxAttempts: null` = no ceiling, `controls: []`).
+ * The policy hash is CTRLRun's (`sha256:` + the hash of its canonical document; src/policy/hash.ts).
  */
 
 export type Decision = 'allow' | 'approve' | 'deny';
 export type Operator = 'eq' | 'neq' | 'in' | 'lt' | 'lte' | 'gt' | 'gte';
-/** A scalar in a `when`: a safe integer, a string or a boolean. Floats never appear. */
-export type Scalar = number | string | boolean;
+/**
+ * A value in a `when`, as CTRLRun reads it: null, a boolean, a string, an exact integer (a `number`
+ * when safe, a `bigint` beyond 2^53: the same normalization as the call's arguments, so `===`
+ * compares integers exactly), or (for `eq`, `neq`, `in`) a list or a mapping of those. Floats never appear.
+ */
+export type Operand = null | boolean | string | number | bigint | Operand[] | { [key: string]: Operand };
+/** An operand that is not a container. */
+export type Scalar = null | boolean | string | number | bigint;
 
 /** 1-based line and column in a source file. */
 export interface SourceLocation {
@@ -26,8 +32,8 @@ export interface Condition {
   /** The argument name: `amount` (split on the last `_<op>`). */
   arg: string;
   op: Operator;
-  /** A Scalar; for `in`, an array of Scalars. */
-  value: Scalar | Scalar[];
+  /** The operand; for `in`, the list of candidates. */
+  value: Operand;
   loc: SourceLocation;
 }
 
@@ -36,6 +42,8 @@ export interface Rule {
   index: number;
   when: Condition[];
   decision: Decision;
+  /** Control ids this rule cites (v4+), beside the action's. */
+  controls: string[];
   loc: SourceLocation;
 }
 
@@ -50,11 +58,16 @@ export interface Template {
 
 export interface PolicyAction {
   id: string;
+  /** Written `decision: X` (reason `decision`), not `rules:` (reason `rule[N]`). */
+  bare: boolean;
   effect?: Template;
   resource?: Template;
   controls: string[];
   approvalsRequired: number;
-  maxAttempts: number;
+  /** null: the action names no ceiling (CTRLRun: retries after NotExecuted are not bounded). */
+  maxAttempts: number | null;
+  /** The `mcp:` mapping (v2+): `not_executed_on_error` (default false). */
+  mcp: { notExecutedOnError: boolean };
   rules: Rule[];
   loc: SourceLocation;
 }
@@ -62,19 +75,24 @@ export interface PolicyAction {
 export interface PolicyControl {
   id: string;
   title?: string;
+  source?: string;
   approverRole?: string;
   loc: SourceLocation;
 }
 
 export interface Policy {
-  /** 1..6, from `schema: ctrlrun.policy/vN`. */
+  /** 1..8, from `schema: ctrlrun.policy/vN`. */
   schemaVersion: number;
+  /** The operator's own `version:` label (v4+): recorded, never part of the hash. */
+  version?: string;
   mode: 'enforce' | 'observe';
   environment?: string;
   controls: Record<string, PolicyControl>;
   actions: Record<string, PolicyAction>;
-  /** SHA-256 hex of the canonical JSON of the normalized policy. */
+  /** CTRLRun's policy hash: `sha256:` + SHA-256 hex of the canonical document (src/policy/hash.ts). */
   hash: string;
+  /** The document as CTRLRun's loader reads it (YAML 1.1 values), for the hash. */
+  document?: Record<string, unknown>;
   /** Path of the file it was loaded from (as given to the loader). */
   file: string;
 }

@@ -2,6 +2,7 @@ import { isAlias, isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, vi
 import type { Alias, Node, Scalar as YamlScalar, YAMLMap, YAMLSeq } from 'yaml';
 import type { Diagnostic } from '../diagnostics.js';
 import type { Scalar, SourceLocation } from './types.js';
+import { resolvePlain } from './yaml11.js';
 
 /**
  * A located reader over one YAML document: the shared machinery of the policy and manifest
@@ -28,7 +29,10 @@ export interface Entry {
 /** What a scalar or collection is, for type checks and messages. */
 export type Kind =
   | { kind: 'string'; value: string }
-  | { kind: 'int'; value: number }
+  /** An exact integer: a `number` when safe, a `bigint` beyond 2^53 (YAML 1.1 documents only). */
+  | { kind: 'int'; value: number | bigint }
+  | { kind: 'timestamp'; source: string }
+  | { kind: 'invalid'; source: string; why: string }
   | { kind: 'bool'; value: boolean }
   | { kind: 'null' }
   | { kind: 'float'; source: string }
@@ -64,6 +68,10 @@ export function describeKind(k: Kind): string {
       return `a non-finite number (\`${k.source}\`)`;
     case 'huge-int':
       return `an integer beyond 2^53 (\`${k.source}\`)`;
+    case 'timestamp':
+      return `a YAML 1.1 timestamp (\`${k.source}\`; quote it for a string)`;
+    case 'invalid':
+      return `a value YAML 1.1 cannot construct (\`${k.source}\`)`;
     case 'map':
       return 'a mapping';
     case 'seq':
@@ -95,6 +103,11 @@ export interface OpenOptions {
   what: string;
   /** The first line to suggest for an empty file. */
   firstKeyHint: string;
+  /**
+   * Read plain scalars as YAML 1.1 (PyYAML's `safe_load`, as CTRLRun reads a policy): `no` is false,
+   * `017` is 15, integers of any size. Default: YAML 1.2 (the manifest).
+   */
+  yaml11?: boolean;
 }
 
 /**
@@ -137,6 +150,7 @@ export class YamlReader {
     private readonly lineCounter: LineCounter,
     /** `policy` or `manifest`, for messages. */
     private readonly what: string,
+    private readonly yaml11: boolean,
   ) {}
 
   /**
@@ -145,7 +159,8 @@ export class YamlReader {
    */
   static open(text: string, file: string, options: OpenOptions): { reader: YamlReader; root?: Node } {
     const lineCounter = new LineCounter();
-    const reader = new YamlReader(file, text, lineCounter, options.what);
+    const yaml11 = options.yaml11 === true;
+    const reader = new YamlReader(file, text, lineCounter, options.what, yaml11);
     const bytes = Buffer.byteLength(text, 'utf8');
     if (bytes > options.maxBytes) {
       reader.errorAt(0, '', 'file-too-large', `the ${options.what} is ${formatBytes(bytes)}; the limit is ${formatBytes(options.maxBytes)}`, `a ${options.what} this large is almost certainly not hand-written; split it or check the path`);
@@ -161,7 +176,8 @@ export class YamlReader {
       uniqueKeys: false,
       prettyErrors: false,
       strict: true,
-      version: '1.2',
+      // YAML 1.1 documents: every scalar a string here; plain ones are resolved by `kindOf` as PyYAML does.
+      ...(yaml11 ? { version: '1.1' as const, schema: 'failsafe' } : { version: '1.2' as const }),
       merge: false,
       // No toJS: the reader walks the nodes and expands aliases itself, within MAX_ALIAS_EXPANSION.
     });
@@ -176,7 +192,7 @@ export class YamlReader {
     }
     if (reader.diagnostics.length > 0) return { reader };
     const root = doc.contents as Node | null;
-    if (root === null || (isScalar(root) && root.value === null)) {
+    if (root === null || (isScalar(root) && (root.value === null || (yaml11 && root.type === 'PLAIN' && resolvePlain(String(root.value)).kind === 'null')))) {
       reader.errorAt(0, '', 'empty-document', `the ${options.what} is empty`, `start with \`${options.firstKeyHint}\``);
       return { reader };
     }
@@ -192,6 +208,38 @@ export class YamlReader {
     if (this.lineCounter.lineStarts.length === 0) return { file: this.file, line: 1, column: 1 };
     const { line, col } = this.lineCounter.linePos(Math.max(0, Math.min(offset, this.text.length)));
     return { file: this.file, line, column: col };
+  }
+
+  /** The offset of a 1-based line and column (the inverse of `locOf`). */
+  offsetAt(loc: Pick<SourceLocation, 'line' | 'column'>): number {
+    const start = this.lineCounter.lineStarts[loc.line - 1] ?? 0;
+    return start + loc.column - 1;
+  }
+
+  /**
+   * The document as plain values, as PyYAML's `safe_load` would give it (aliases expanded within the
+   * budget): mappings with string keys, lists, strings, booleans, null, integers (`bigint` beyond
+   * 2^53). Called on a document that loaded without errors; anything else becomes undefined.
+   */
+  plain(node: Node | null, path: string): unknown {
+    if (node === null) return null;
+    if (isMap(node)) {
+      const out: Record<string, unknown> = {};
+      for (const e of this.entries(node, path)) Object.defineProperty(out, e.key, { value: this.plain(e.value, e.path), enumerable: true, writable: true, configurable: true });
+      return out;
+    }
+    if (isSeq(node)) return this.items(node, path).map((item) => this.plain(item.node, item.path));
+    const k = this.kindOf(node);
+    switch (k.kind) {
+      case 'string':
+      case 'bool':
+      case 'int':
+        return k.value;
+      case 'null':
+        return null;
+      default:
+        return undefined;
+    }
   }
 
   /** Every error carries a hint: what to write instead. */
@@ -304,6 +352,12 @@ export class YamlReader {
     if (isMap(node)) return { kind: 'map' };
     if (isSeq(node)) return { kind: 'seq' };
     if (!isScalar(node)) return { kind: 'other' };
+    if (this.yaml11) {
+      const text = String(node.value);
+      // Quoted, block and `!!str` scalars are strings; a plain one is resolved as PyYAML resolves it.
+      if (node.type !== 'PLAIN' || node.tag !== undefined) return { kind: 'string', value: text };
+      return resolvePlain(text);
+    }
     const value: unknown = node.value;
     const source = typeof node.source === 'string' ? node.source : String(value);
     if (value === null) return { kind: 'null' };
@@ -327,6 +381,8 @@ export class YamlReader {
     if (k.kind === 'float') this.errorAt(where, path, 'float', `floats are not allowed: \`${k.source}\`; expected ${expected}`, 'use an integer (for money, count the smallest unit: cents)');
     else if (k.kind === 'non-finite') this.errorAt(where, path, 'non-finite', `\`${k.source}\` (NaN or infinity) is not allowed; expected ${expected}`, 'use an integer');
     else if (k.kind === 'huge-int') this.errorAt(where, path, 'huge-int', `\`${k.source}\` is beyond the safe integer range (±2^53-1); expected ${expected}`, 'use an integer between -9007199254740991 and 9007199254740991');
+    else if (k.kind === 'invalid') this.errorAt(where, path, 'yaml-value', `${k.why}; expected ${expected}`, 'quote the value to make it a string');
+    else if (k.kind === 'timestamp') this.errorAt(where, path, 'type', `expected ${expected}, found ${describeKind(k)}`, `quote it (\`"${k.source}"\`) if it is meant as a string`);
     else this.errorAt(where, path, 'type', `expected ${expected}, found ${describeKind(k)}`, `write ${expected} here (docs/${this.what}.md describes every key)`);
   }
 
@@ -355,24 +411,26 @@ export class YamlReader {
     return undefined;
   }
 
-  int(node: Node | null, at: Node, path: string, range: { min: number; max: number }): number | undefined {
+  /** An integer within `range` (`max` omitted: no upper bound; a value beyond 2^53 is then clamped to 2^53-1). */
+  int(node: Node | null, at: Node, path: string, range: { min: number; max?: number }): number | undefined {
     const k = this.kindOf(node);
-    const expected = `an integer from ${range.min} to ${range.max}`;
+    const expected = range.max === undefined ? `an integer of at least ${range.min}` : `an integer from ${range.min} to ${range.max}`;
     if (k.kind !== 'int') {
       this.wrongKind(node, at, path, expected);
       return undefined;
     }
-    if (k.value < range.min || k.value > range.max) {
-      this.errorAt(node ?? at, path, 'out-of-range', `${k.value} is out of range; expected ${expected}`, `use a value from ${range.min} to ${range.max}`);
+    if (k.value < range.min || (range.max !== undefined && k.value > range.max)) {
+      this.errorAt(node ?? at, path, 'out-of-range', `${k.value} is out of range; expected ${expected}`, range.max === undefined ? `use a value of at least ${range.min}` : `use a value from ${range.min} to ${range.max}`);
       return undefined;
     }
-    return k.value;
+    return typeof k.value === 'bigint' ? Number.MAX_SAFE_INTEGER : k.value;
   }
 
-  /** A `when` scalar: a safe integer, a non-empty-or-empty string, or a boolean. */
-  scalar(node: Node | null, at: Node, path: string, expected = 'an integer, a string or a boolean'): Scalar | undefined {
+  /** A `when` scalar: null, an integer (any size), a string or a boolean. */
+  scalar(node: Node | null, at: Node, path: string, expected = 'an integer, a string, a boolean or null'): Scalar | undefined {
     const k = this.kindOf(node);
     if (k.kind === 'int' || k.kind === 'string' || k.kind === 'bool') return k.value;
+    if (k.kind === 'null') return null;
     this.wrongKind(node, at, path, expected);
     return undefined;
   }
@@ -388,7 +446,12 @@ export class YamlReader {
         continue;
       }
       let key: string;
-      if (isScalar(keyNode) && keyNode.value !== null && ['string', 'number', 'boolean'].includes(typeof keyNode.value)) {
+      const keyKind = this.yaml11 && isScalar(keyNode) ? this.kindOf(keyNode) : undefined;
+      if (keyKind !== undefined && keyKind.kind !== 'string') {
+        // CTRLRun's keys are strings: `on:` is the boolean true in YAML 1.1, `1:` an integer.
+        this.errorAt(keyNode, path, 'bad-key', `the key \`${String((keyNode as YamlScalar).value)}\` is ${describeKind(keyKind)} in YAML 1.1, not a string`, `quote it: \`"${String((keyNode as YamlScalar).value)}":\``);
+        continue;
+      } else if (isScalar(keyNode) && keyNode.value !== null && ['string', 'number', 'boolean'].includes(typeof keyNode.value)) {
         key = typeof keyNode.value === 'string' ? keyNode.value : String((keyNode as YamlScalar).source ?? keyNode.value);
       } else {
         this.errorAt(keyNode, path, 'bad-key', isAlias(keyNode) ? 'an alias cannot be a key here' : 'a key must be a plain name (a string)', 'write `name: value` with a plain name');

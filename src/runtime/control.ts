@@ -1,5 +1,7 @@
 import type { RunState, RunToolApprovalItem } from '@openai/agents';
+import { parseArguments } from './arguments.js';
 import { canonicalJson } from './canonical.js';
+import { decideCall } from './decide.js';
 import { ApprovalMismatch, CtrlrunError } from './errors.js';
 import { receiptSigner, type ReceiptSigner } from './signing.js';
 import {
@@ -7,7 +9,6 @@ import {
   approverName,
   approversOf,
   argsHashOf,
-  decide,
   INTERNALS,
   parseJson,
   principalOf,
@@ -122,8 +123,9 @@ interface OurCall {
   callId: string;
   toolName: string;
   action: string;
-  /** null when the arguments are not JSON. */
+  /** null when the arguments are not JSON, or refused (a float, a lone surrogate, not an object). */
   args: { value: unknown; hash: string; canonical: string } | null;
+  refusal?: string;
 }
 
 /** The interruptions of `state` that belong to tools protected by this control. */
@@ -141,7 +143,7 @@ function ourCall(internals: ControlInternals, policy: CompiledPolicy, item: RunT
   if (raw.type !== 'function_call') return null;
   const action = actionOfItem(internals, policy, item, raw.name);
   if (action === undefined) return null;
-  const parsed = parseJson(raw.arguments);
+  const parsed = parseArguments(raw.arguments);
   const hash = parsed.ok ? argsHashOf(raw.arguments, undefined) : null;
   return {
     item,
@@ -149,6 +151,7 @@ function ourCall(internals: ControlInternals, policy: CompiledPolicy, item: RunT
     toolName: raw.name,
     action,
     args: parsed.ok && hash !== null ? { value: parsed.value, hash, canonical: canonicalJson(parsed.value) } : null,
+    ...(parsed.ok ? {} : { refusal: parsed.detail }),
   };
 }
 
@@ -174,10 +177,13 @@ function requireOurs(internals: ControlInternals, policy: CompiledPolicy, item: 
 /** Puts the pending request of a call (idempotent); refuses a malformed call in the state. Null when refused. */
 async function ensureRequest(internals: ControlInternals, policy: CompiledPolicy, state: AnyRunState, call: OurCall): Promise<ApprovalRequest | null> {
   if (!call.args) {
+    const malformed = !parseJson(call.item.rawItem.type === 'function_call' ? call.item.rawItem.arguments : undefined).ok;
     state.reject(call.item, {
-      message: `The call to ${call.action} was refused: its arguments are not valid JSON. It did not run. Call it again with valid JSON arguments if still needed.`,
+      message: malformed
+        ? `The call to ${call.action} was refused: its arguments are not valid JSON. It did not run. Call it again with valid JSON arguments if still needed.`
+        : `The call to ${call.action} was refused: ${call.refusal ?? 'its arguments are invalid'}. It did not run.`,
     });
-    await appendReceipt(internals, policy, { action: call.action, call_id: call.callId, result: 'refused', reason: 'malformed_arguments' });
+    await appendReceipt(internals, policy, { action: call.action, call_id: call.callId, result: 'refused', reason: malformed ? 'malformed_arguments' : 'invalid_argument' });
     return null;
   }
   const existing = await internals.store.getRequest(call.callId);
@@ -190,7 +196,7 @@ async function ensureRequest(internals: ControlInternals, policy: CompiledPolicy
     });
   }
   const compiled = policy.actions[call.action];
-  const decision = decide(compiled, call.args.value);
+  const decision = decideCall(compiled, call.args.value);
   const request = await internals.store.putRequest({
     callId: call.callId,
     action: call.action,

@@ -1,9 +1,10 @@
 import type { RunContext } from '@openai/agents';
 import { canonicalHash } from './canonical.js';
 import { CtrlrunError } from './errors.js';
+import { checkArguments, parseArguments } from './arguments.js';
 import { checkIdentity, identityProblemText, normaliseIdentity } from './identity.js';
 import { checkpointBody, type ReceiptSigner } from './signing.js';
-import type { ApprovalRequest, CompiledAction, CompiledPolicy, DecisionResult, ReceiptBody, Store } from './types.js';
+import type { ApprovalRequest, CompiledPolicy, DecisionResult, ReceiptBody, Store } from './types.js';
 
 /** Who the run acts for: from the run's context (the operator's code), never from the model. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -69,26 +70,16 @@ export function approverName(approver: unknown): string {
   return checked.value;
 }
 
-const UNKNOWN_ACTION: DecisionResult = { decision: 'deny', rule: null, reason: 'unknown_action' };
-
-/** The compiled decision, total: an unknown action or a throwing decision function is a deny. */
-export function decide(action: CompiledAction | undefined, args: unknown): DecisionResult {
-  if (!action) return UNKNOWN_ACTION;
-  try {
-    return action.decide(args);
-  } catch {
-    return { decision: 'deny', rule: null, reason: 'no_rule_matched' };
-  }
-}
-
+/** The receipt's reason for a decision: CTRLRun's word (`rule[0]`, `decision`, `no_matching_rule`, …). */
 export function reasonText(result: DecisionResult): string {
-  return result.reason === 'rule_matched' && result.rule !== null ? `rule_matched:${result.rule}` : result.reason;
+  return result.reason;
 }
 
-/** Canonical hash of the model's JSON arguments, or null when they are not JSON. */
+/** Canonical hash of the model's JSON arguments (parsed losslessly), or null when they are refused. */
 export function argsHashOf(raw: string | undefined, fallback: unknown): string | null {
   try {
-    return canonicalHash(raw === undefined ? fallback : JSON.parse(raw));
+    const checked = raw === undefined ? checkArguments(fallback) : parseArguments(raw);
+    return checked.ok ? canonicalHash(checked.value) : null;
   } catch {
     return null;
   }

@@ -11,12 +11,12 @@ import {
 import { refusal, type Control } from './control.js';
 import { sameIdentity } from './identity.js';
 import { compileJsonSchema } from './json-schema.js';
+import { establishNotExecuted } from './run.js';
 import { ActionDenied, AmbiguousEffect, ApprovalMismatch, CtrlrunError, DuplicateEffect, NotExecuted } from './errors.js';
 import {
   appendReceipt,
   approversOf,
   argsHashOf,
-  decide,
   describeError,
   distinctApprovers,
   INTERNALS,
@@ -27,7 +27,9 @@ import {
   sdkToolName,
   type ControlInternals,
 } from './internals.js';
-import type { CompiledAction, CompiledPolicy, DecisionResult } from './types.js';
+import { parseArguments, checkArguments } from './arguments.js';
+import { decideCall, invalidArguments } from './decide.js';
+import type { CallDecision, CompiledAction, CompiledPolicy } from './types.js';
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
@@ -91,7 +93,7 @@ interface CallFacts {
   callId: string | null;
   argsHash: string | null;
   principal: string | null;
-  decision: DecisionResult;
+  decision: CallDecision;
 }
 
 function makeProtectedTool(internals: ControlInternals, policy: CompiledPolicy, action: string, options: Record<string, unknown>): FunctionTool {
@@ -184,12 +186,33 @@ export function createActionCore(
     return stripped.success ? { ok: true, value: stripped.data } : { ok: false };
   };
 
+  /**
+   * The call decided as CTRLRun decides it: the model's JSON arguments parsed losslessly and checked
+   * (a float anywhere, a lone surrogate, a non-object: `invalid_argument`), then templates, then rules.
+   * Without the raw text (a direct invoke), the parsed input is checked as it is.
+   */
+  const decideOn = (raw: string | undefined, input: unknown): CallDecision => {
+    const checked = raw === undefined ? checkArguments(input) : parseArguments(raw);
+    return checked.ok ? decideCall(compiled, checked.value) : invalidArguments(checked.detail);
+  };
+
+  /**
+   * The SDK asks before the guardrail, with its own (lossy) parse of the arguments: an integer beyond
+   * 2^53 arrives rounded, so it is read back through JSON text. The guardrail and the wrapper decide
+   * again on the model's own text before anything runs.
+   */
   const needsApproval = async (runContext: RunContext<unknown>, input: unknown): Promise<boolean> => {
     if (!enforce) return false;
     if (schemaCheck && schemaCheck(input) !== null) return false; // refused by the guardrail
-    const decision = decide(compiled, input);
+    let decision = decideOn(undefined, input);
+    if (decision.reason === 'invalid_argument' && decision.detail !== undefined) {
+      try {
+        decision = decideOn(JSON.stringify(input), undefined);
+      } catch {
+        return false; // not JSON: refused by the guardrail
+      }
+    }
     if (decision.decision !== 'approve') return false;
-    if (!templatesResolve(compiled, input)) return false; // refused by the guardrail
     return (await principalOf(internals, runContext)) !== null; // no principal: refused by the guardrail
   };
 
@@ -235,7 +258,7 @@ export function createActionCore(
     }
     if (!args.ok) return allow; // invalid input: the SDK refuses it before the body
     const principal = await principalOf(internals, context);
-    const decision = decide(compiled, args.value);
+    const decision = decideOn(toolCall.arguments, undefined);
     let why: string | null = null;
     let reason = reasonText(decision);
     let code: string = decision.reason;
@@ -243,21 +266,14 @@ export function createActionCore(
       why = 'no principal: the run acts for nobody';
       reason = code = 'no_principal';
     } else if (decision.decision === 'deny') {
-      why = `denied by policy: ${reason}`;
-    } else {
-      const bad = unresolvedTemplate(compiled, args.value);
-      if (bad) {
-        why = `the ${bad.template} template needs argument "${bad.arg}" to be a non-empty string or an integer`;
-        reason = `${bad.template}_template:${bad.arg}`;
-        code = `${bad.template}_template`;
-      }
+      why = decision.detail !== undefined ? `refused (${reason}): ${decision.detail}` : `denied by policy: ${reason}`;
     }
     if (why === null) {
       if (principal !== null) vetted.set(toolCall, { context, raw: toolCall.arguments, principal });
       return allow;
     }
     const facts = { callId: toolCall.callId, argsHash: argsHashOf(toolCall.arguments, undefined), principal, decision };
-    await receipt(facts, { result: decision.decision === 'deny' && principal !== null ? 'denied' : 'refused', reason });
+    await receipt(facts, { result: decision.decision === 'deny' && principal !== null && decision.detail === undefined ? 'denied' : 'refused', reason });
     if (refusalsAsErrors) throw new ActionDenied(code, `ctrlrun: ${refuse(why)}`, { action, callId: toolCall.callId });
     return { behavior: { type: 'rejectContent' as const, message: refuse(why) } };
   };
@@ -291,7 +307,7 @@ export function createActionCore(
   /** Everything before the body: decision, principal, approval claim, templates, effect reservation. Throws to refuse. */
   const authorize = async (input: unknown, runContext: RunContext<unknown>, callId: string | null, toolCall: { arguments?: string } | undefined): Promise<Authorized | Observed> => {
     const principal = await principalFor(runContext, toolCall);
-    const facts: CallFacts = { callId, argsHash: argsHashOf(toolCall?.arguments, input), principal, decision: decide(compiled, input) };
+    const facts: CallFacts = { callId, argsHash: argsHashOf(toolCall?.arguments, input), principal, decision: decideOn(toolCall?.arguments, input) };
     const where = { action, callId };
 
     // the input decided on, hashed and run is the call's: schema-valid, and the raw arguments' own
@@ -319,21 +335,20 @@ export function createActionCore(
       throw new ActionDenied('no_principal', `ctrlrun: ${action} refused: identity(runContext) returned no principal.`, where);
     }
     if (facts.decision.decision === 'deny') {
-      await receipt(facts, { result: 'denied' });
-      throw new ActionDenied(facts.decision.reason, `ctrlrun: ${action} denied by policy (${reasonText(facts.decision)}); it did not run.`, where);
+      const refusedBefore = facts.decision.detail !== undefined;
+      await receipt(facts, { result: refusedBefore ? 'refused' : 'denied' });
+      throw new ActionDenied(
+        facts.decision.reason,
+        refusedBefore
+          ? `ctrlrun: ${action} refused (${facts.decision.reason}): ${facts.decision.detail}; it did not run.`
+          : `ctrlrun: ${action} denied by policy (${reasonText(facts.decision)}); it did not run.`,
+        where,
+      );
     }
     let approvers: string[] = [];
     if (facts.decision.decision === 'approve') approvers = await claim(facts);
 
-    const effectKey = templateValue(compiled?.effect, input);
-    const resourceKey = templateValue(compiled?.resource, input);
-    for (const [template, result] of [['effect', effectKey], ['resource', resourceKey]] as const) {
-      if (result && !result.ok) {
-        await receipt(facts, { result: 'refused', reason: `${template}_template:${result.arg}`, approvers });
-        throw new ActionDenied(`${template}_template`, `ctrlrun: ${action} refused: the ${template} template needs argument "${result.arg}" to be a non-empty string or an integer.`, where);
-      }
-    }
-    const key = effectKey?.ok ? effectKey.value : null;
+    const key = facts.decision.effectKey;
     // the decision's receipt, before anything runs: a store that cannot record it stops the call
     await receipt(facts, { result: facts.decision.decision === 'approve' ? 'claimed' : 'allowed', approvers, effect_key: key });
     if (key === null) return { kind: 'enforce', facts, approvers, key: null, attemptId: null };
@@ -343,7 +358,8 @@ export function createActionCore(
       key,
       action,
       attemptId,
-      maxAttempts: compiled?.maxAttempts ?? 1,
+      // No `max_attempts`: no ceiling (CTRLRun's reading of an absent key).
+      maxAttempts: compiled?.maxAttempts ?? Number.MAX_SAFE_INTEGER,
       now: internals.clock(),
       leaseMs: internals.effectLeaseMs,
     });
@@ -424,7 +440,7 @@ export function createActionCore(
       if (error instanceof NotExecuted) {
         await afterBody(facts, () => settle('failed'));
         await afterBody(facts, () => receipt(facts, { result: 'not_executed', reason: error.message, approvers, effect_key: key }));
-        throw error;
+        throw establishNotExecuted(error);
       }
       await afterBody(facts, () => settle('ambiguous'));
       await afterBody(facts, () => receipt(facts, { result: key ? 'ambiguous' : 'failed', reason: describeError(error), approvers, effect_key: key }));
@@ -452,9 +468,8 @@ export function createActionCore(
   };
 
   /** Observe mode: nothing is blocked, paused or asked; the receipt says what enforce would have done. */
-  const observe = async (facts: CallFacts, input: unknown, body: () => unknown) => {
-    const effect = templateValue(compiled?.effect, input);
-    const key = effect?.ok ? effect.value : null;
+  const observe = async (facts: CallFacts, _input: unknown, body: () => unknown) => {
+    const key = facts.decision.effectKey;
     const reason = facts.principal === null ? 'no_principal' : reasonText(facts.decision);
     let output: unknown;
     try {
@@ -473,7 +488,7 @@ export function createActionCore(
 const allow = { behavior: { type: 'allow' as const } };
 
 /** The decision recorded on a call refused before the policy was asked (its arguments do not fit the schema). */
-const INVALID_ARGUMENTS: DecisionResult = { decision: 'deny', rule: null, reason: 'no_rule_matched' };
+const INVALID_ARGUMENTS: CallDecision = { decision: 'deny', rule: null, reason: 'invalid_argument', effectKey: null, resource: null };
 
 /** The value with every null object member removed (what the SDK's strict mode does before zod parses). */
 function withoutNulls(value: unknown, depth = 0): unknown {
@@ -557,28 +572,6 @@ function register(internals: ControlInternals, created: FunctionTool, action: st
   internals.toolActions.set(created, action);
   Object.defineProperty(created, PROTECTED_ACTION, { value: action, enumerable: false });
 }
-
-function templateValue(template: CompiledAction['effect'], input: unknown) {
-  if (!template) return null;
-  try {
-    return template(input);
-  } catch {
-    return { ok: false as const, arg: '?' };
-  }
-}
-
-function unresolvedTemplate(compiled: CompiledAction | undefined, input: unknown): { template: string; arg: string } | null {
-  for (const template of ['effect', 'resource'] as const) {
-    const result = templateValue(compiled?.[template], input);
-    if (result && !result.ok) return { template, arg: result.arg };
-  }
-  return null;
-}
-
-function templatesResolve(compiled: CompiledAction | undefined, input: unknown): boolean {
-  return unresolvedTemplate(compiled, input) === null;
-}
-
 
 function ambiguousText(action: string, key: string, why: string): string {
   return `ctrlrun: ${action} did not run: whether effect ${key} happened is unknown (${why}). An operator must check and resolve it: ctrlrun-gen effects resolve ${key} --committed|--failed.`;

@@ -5,14 +5,27 @@
 
 export type Decision = 'allow' | 'approve' | 'deny';
 
-/** Why a decision was reached. `rule_matched` carries the 0-based rule index in `rule`. */
-export type DecisionReason = 'rule_matched' | 'no_rule_matched' | 'unknown_action';
+/**
+ * Why a decision was reached, in CTRLRun 0.12.2's words: `rule[N]` (the 0-based rule that matched),
+ * `decision` (an action written `decision: X`), `no_matching_rule`, `unknown_action`,
+ * `effect_key_error` (the effect template did not resolve: refused whatever the rules say) and
+ * `invalid_argument` (the arguments, or the resource template, refused before any rule).
+ */
+export type DecisionReason = `rule[${number}]` | 'decision' | 'no_matching_rule' | 'unknown_action' | 'effect_key_error' | 'invalid_argument';
 
 export interface DecisionResult {
   decision: Decision;
-  /** 0-based index of the matching rule, or null when no rule matched / unknown action. */
+  /** 0-based index of the matching rule, or null (bare decision, no match, unknown action, refusal). */
   rule: number | null;
   reason: DecisionReason;
+}
+
+/** A decision with the call's resolved templates (null when the action has none, or on a refusal before them). */
+export interface CallDecision extends DecisionResult {
+  effectKey: string | null;
+  resource: string | null;
+  /** Why the arguments or a template were refused (`invalid_argument`, `effect_key_error`). */
+  detail?: string;
 }
 
 /** Result of rendering an `effect:`/`resource:` template against the call's arguments. */
@@ -21,17 +34,22 @@ export type TemplateResult = { ok: true; value: string } | { ok: false; arg: str
 /** One action of the compiled policy, as the generated module emits it. */
 export interface CompiledAction {
   id: string;
-  /** Straight-line decision function; pure, total (never throws on any input). */
+  /**
+   * Straight-line decision function over checked arguments (`checkArguments`); pure, total (never
+   * throws on any input). Templates are not its business: `decideCall` resolves them first.
+   */
   decide: (args: unknown) => DecisionResult;
-  effect?: (args: unknown) => TemplateResult;
+  /** The effect template; `{resource}` in it is the call's resolved resource (the second argument). */
+  effect?: (args: unknown, resource: string | null) => TemplateResult;
   resource?: (args: unknown) => TemplateResult;
   controls: readonly string[];
   approvalsRequired: number;
-  maxAttempts: number;
+  /** Attempts allowed on one effect key, the first included; null: no ceiling (CTRLRun's default). */
+  maxAttempts: number | null;
 }
 
 export interface CompiledPolicy {
-  /** SHA-256 hex of the normalized policy (same as the loader's `Policy.hash`). */
+  /** `sha256:` + hex: CTRLRun's policy hash of the same file (same as the loader's `Policy.hash`). */
   hash: string;
   mode: 'enforce' | 'observe';
   environment?: string;

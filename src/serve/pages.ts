@@ -170,7 +170,7 @@ ${v.rows.map(
 <h2>Why a person is asked</h2>
 ${
   e
-    ? html`<p>${e.reason === 'rule_matched' ? html`rule ${e.rule} matched: <b>${e.decision}</b>` : html`${e.reason}: <b>${e.decision}</b>`}</p>
+    ? html`<p>${e.reason.startsWith('rule[') ? html`${e.reason} matched: <b>${e.decision}</b>` : html`${e.reason}: <b>${e.decision}</b>`}</p>
 <ul>${e.conditions.map((t) => html`<li class="${t.held ? 'held' : 'not'}">${t.held ? '✓' : '✗'} rule ${t.ruleIndex}: <code>${t.key}: ${JSON.stringify(t.expected)}</code>, ${t.arg} = <code>${t.actual === undefined ? '(missing)' : JSON.stringify(t.actual)}</code></li>`)}</ul>`
     : html`<p>The loaded policy does not know this action.</p>`
 }

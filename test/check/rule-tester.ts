@@ -81,10 +81,12 @@ const loc = { file: '/repo/ctrlrun.yaml', line: 1, column: 1 };
 export function action(id: string, decisions: Decision[], extra: Partial<PolicyAction> = {}): PolicyAction {
   return {
     id,
+    bare: false,
     controls: [],
     approvalsRequired: 1,
     maxAttempts: 1,
-    rules: decisions.map((decision, index) => ({ index, when: [], decision, loc })),
+    mcp: { notExecutedOnError: false },
+    rules: decisions.map((decision, index) => ({ index, when: [], decision, controls: [], loc })),
     loc,
     ...extra,
   };

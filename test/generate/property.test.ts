@@ -3,7 +3,9 @@ import { ts } from 'ts-morph';
 import { describe, expect, it } from 'vitest';
 import { renderModuleText } from '../../src/generate/render.js';
 import { evaluate } from '../../src/policy/evaluate.js';
-import type { Condition, Decision, Operator, Policy, PolicyAction, Rule, Scalar, Template, TemplatePart } from '../../src/policy/types.js';
+import type { Condition, Decision, Operand, Operator, Policy, PolicyAction, Rule, Scalar, Template, TemplatePart } from '../../src/policy/types.js';
+import { checkArguments } from '../../src/runtime/arguments.js';
+import { decideCall, invalidArguments } from '../../src/runtime/decide.js';
 import type { CompiledPolicy, TemplateResult } from '../../src/runtime/types.js';
 
 /**
@@ -19,12 +21,20 @@ const STRINGS = ['', 'eur', 'usd', 'a', 'A', ' eur', '0', '1', 'true', "it's", '
 const EDGE_INTS = [0, 1, -1, 100, 10_000, Number.MAX_SAFE_INTEGER, Number.MIN_SAFE_INTEGER];
 
 const safeInt = fc.oneof(fc.integer({ min: -20, max: 20 }), fc.constantFrom(...EDGE_INTS), fc.maxSafeInteger());
-const scalar: fc.Arbitrary<Scalar> = fc.oneof(safeInt, fc.constantFrom(...STRINGS), fc.string({ maxLength: 4 }), fc.boolean());
+// Integers beyond 2^53 are bigints, as the loader and the lossless argument parser normalize them.
+const bigInt = fc.constantFrom(2n ** 53n + 1n, -(2n ** 53n) - 1n, 2n ** 64n, 10n ** 30n);
+const anyInt = fc.oneof({ weight: 5, arbitrary: safeInt }, { weight: 1, arbitrary: bigInt });
+const scalar: fc.Arbitrary<Scalar> = fc.oneof(anyInt, fc.constantFrom(...STRINGS), fc.string({ maxLength: 4 }), fc.boolean(), fc.constant(null));
+const operand: fc.Arbitrary<Operand> = fc.oneof(
+  { weight: 6, arbitrary: scalar },
+  { weight: 1, arbitrary: fc.array(scalar, { maxLength: 2 }) },
+  { weight: 1, arbitrary: fc.dictionary(fc.constantFrom('a', 'b'), scalar, { maxKeys: 2 }) },
+);
 
 const condition: fc.Arbitrary<Omit<Condition, 'loc'>> = fc
   .tuple(fc.constantFrom(...ARG_NAMES), fc.constantFrom<Operator>('eq', 'neq', 'in', 'lt', 'lte', 'gt', 'gte'))
   .chain(([arg, op]) => {
-    const value: fc.Arbitrary<Scalar | Scalar[]> = op === 'in' ? fc.array(scalar, { maxLength: 4 }) : op === 'eq' || op === 'neq' ? scalar : safeInt;
+    const value: fc.Arbitrary<Operand> = op === 'in' ? fc.array(operand, { maxLength: 4 }) : op === 'eq' || op === 'neq' ? operand : anyInt;
     return value.map((v) => ({ key: `${arg}_${op}`, arg, op, value: v }));
   });
 
@@ -53,10 +63,12 @@ const action = (id: string): fc.Arbitrary<PolicyAction> =>
       id,
       ...(effect ? { effect: template(effect) } : {}),
       ...(resource ? { resource: template(resource) } : {}),
+      bare: false,
       controls: [],
       approvalsRequired: 1,
       maxAttempts: 1,
-      rules: rules.map((r, index): Rule => ({ index, decision: r.decision, loc, when: r.when.map((c) => ({ ...c, loc })) })),
+      mcp: { notExecutedOnError: false },
+      rules: rules.map((r, index): Rule => ({ index, decision: r.decision, controls: [], loc, when: r.when.map((c) => ({ ...c, loc })) })),
       loc,
     }));
 
@@ -77,14 +89,15 @@ const argValue: fc.Arbitrary<unknown> = fc.oneof(
   { weight: 2, arbitrary: fc.double({ noNaN: true, noDefaultInfinity: true }) },
   { weight: 1, arbitrary: fc.constantFrom(0.5, -0, 1e300, 2 ** 53, -(2 ** 53), 9_007_199_254_740_993, 1.0000001, Number.NaN, Infinity, -Infinity) },
   { weight: 1, arbitrary: fc.constant(null) },
-  { weight: 1, arbitrary: fc.array(safeInt, { maxLength: 2 }) },
-  { weight: 1, arbitrary: fc.dictionary(fc.constantFrom(...ARG_NAMES), safeInt, { maxKeys: 2 }) },
+  { weight: 1, arbitrary: bigInt },
+  { weight: 1, arbitrary: fc.array(fc.oneof(safeInt, fc.constant(null), fc.constantFrom(...STRINGS)), { maxLength: 2 }) },
+  { weight: 1, arbitrary: fc.dictionary(fc.constantFrom('a', 'b', ...ARG_NAMES), safeInt, { maxKeys: 2 }) },
 );
 const argsObject = fc.dictionary(fc.constantFrom(...ARG_NAMES, 'other'), argValue, { maxKeys: 6 });
 const args: fc.Arbitrary<unknown> = fc.oneof(
   { weight: 8, arbitrary: argsObject },
   // The same, as parsed JSON (own `__proto__` keys, -0 becomes 0).
-  { weight: 4, arbitrary: argsObject.map((o) => JSON.parse(JSON.stringify(o)) as unknown) },
+  { weight: 4, arbitrary: argsObject.map((o) => JSON.parse(JSON.stringify(o, (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v))) as unknown) },
   { weight: 1, arbitrary: fc.constantFrom(null, undefined, 5, 'amount', true, [], [1, 2], Object.create(null) as unknown) },
   { weight: 1, arbitrary: fc.constant(JSON.parse('{"__proto__": 5, "amount": 5, "constructor": "x"}') as unknown) },
 );
@@ -112,6 +125,18 @@ function compile(p: Policy): CompiledPolicy {
   return exports['policy'] as CompiledPolicy;
 }
 
+/** The runtime's path: arguments checked, then `decideCall` over the generated functions. */
+function runtimeDecision(compiled: CompiledPolicy, id: string, a: unknown) {
+  const checked = checkArguments(a);
+  const d = checked.ok ? decideCall(compiled.actions[id], checked.value) : invalidArguments(checked.detail);
+  return { decision: d.decision, rule: d.rule, reason: d.reason, effectKey: d.effectKey, resource: d.resource };
+}
+
+function referenceDecision(p: Policy, id: string, a: unknown) {
+  const e = evaluate(p, id, a);
+  return { decision: e.decision, rule: e.rule, reason: e.reason, effectKey: e.effectKey, resource: e.resource };
+}
+
 /** SPEC §2: placeholders left to right; each must be a non-empty string or a safe integer. */
 function referenceRender(t: Template, a: unknown): TemplateResult {
   let value = '';
@@ -122,7 +147,7 @@ function referenceRender(t: Template, a: unknown): TemplateResult {
     }
     const descriptor = typeof a === 'object' && a !== null && !Array.isArray(a) ? Object.getOwnPropertyDescriptor(a, part.arg) : undefined;
     const v: unknown = descriptor && 'value' in descriptor ? descriptor.value : undefined;
-    if (!((typeof v === 'string' && v !== '') || Number.isSafeInteger(v))) return { ok: false, arg: part.arg };
+    if (!((typeof v === 'string' && v !== '') || Number.isSafeInteger(v) || typeof v === 'bigint')) return { ok: false, arg: part.arg };
     value += String(v);
   }
   return { ok: true, value };
@@ -134,11 +159,7 @@ describe('compiled decision functions agree with evaluate()', () => {
       fc.property(policy, fc.array(args, { minLength: 20, maxLength: 20 }), (p, calls) => {
         const compiled = compile(p);
         for (const id of Object.keys(p.actions)) {
-          const decide = compiled.actions[id]!.decide;
-          for (const a of calls) {
-            const expected = evaluate(p, id, a);
-            expect(decide(a)).toEqual({ decision: expected.decision, rule: expected.rule, reason: expected.reason });
-          }
+          for (const a of calls) expect(runtimeDecision(compiled, id, a)).toEqual(referenceDecision(p, id, a));
         }
       }),
       { numRuns: 150 },
@@ -156,12 +177,9 @@ describe('compiled decision functions agree with evaluate()', () => {
           for (const pick of picks.slice(i, i + 3)) {
             const c = conditions[pick % conditions.length]!;
             const v = Array.isArray(c.value) ? c.value[pick % Math.max(1, c.value.length)] : c.value;
-            a[c.arg] = typeof v === 'number' ? v + ((pick % 3) - 1) : v;
+            a[c.arg] = typeof v === 'number' ? v + ((pick % 3) - 1) : typeof v === 'bigint' ? v + BigInt((pick % 3) - 1) : v;
           }
-          for (const id of Object.keys(p.actions)) {
-            const expected = evaluate(p, id, a);
-            expect(compiled.actions[id]!.decide(a)).toEqual({ decision: expected.decision, rule: expected.rule, reason: expected.reason });
-          }
+          for (const id of Object.keys(p.actions)) expect(runtimeDecision(compiled, id, a)).toEqual(referenceDecision(p, id, a));
         }
       }),
       { numRuns: 100 },
@@ -180,7 +198,7 @@ describe('compiled templates agree with the reference renderer', () => {
             const fn = compiled.actions[id]![what];
             expect(fn === undefined).toBe(t === undefined);
             if (!t || !fn) continue;
-            for (const call of calls) expect(fn(call)).toEqual(referenceRender(t, call));
+            for (const call of calls) expect(fn(call, null)).toEqual(referenceRender(t, call));
           }
         }
       }),

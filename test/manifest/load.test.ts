@@ -101,7 +101,7 @@ tools:
     expect(codes('schema: ctrlrun.tools/v2\ntools: []\n')).toEqual(['1:9 bad-schema']);
     expect(parseManifest('schema: ctrlrun.policy/v6\ntools: []\n', 'm').diagnostics[0]!.hint).toMatch(/policy schema/);
     expect(codes('schema: ctrlrun.tools/v1\ntools:\n  - tool: a\n    mcp: { server: s, tool: t }\n    action: x\n')).toEqual(['4:5 several-tools']);
-    expect(codes('schema: ctrlrun.tools/v1\ntools:\n  - tool: a\n    action: Stripe Refund\n')).toEqual(['4:13 bad-id']);
+    expect(codes('schema: ctrlrun.tools/v1\ntools:\n  - tool: a\n    action: ""\n')).toEqual(['4:13 empty-string']);
     expect(codes('schema: ctrlrun.tools/v1\ntools:\n  - tool: a\n')).toEqual(['3:5 missing-key']);
   });
 

@@ -1,9 +1,10 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseConditionKey, parseTemplate } from '../../src/policy/grammar.js';
 import { loadPolicyFile, parsePolicy, policyHashInput } from '../../src/policy/load.js';
 import { canonicalHash } from '../../src/runtime/canonical.js';
+import { REPO_ROOT } from '../helpers/paths.js';
 import { makeTempDir, removeDir } from '../helpers/temp-repo.js';
 
 const dirs: string[] = [];
@@ -59,22 +60,55 @@ describe('normalization', () => {
     ]);
   });
 
-  it('fills in defaults and turns `decision: X` into one rule without conditions', () => {
+  it('fills in defaults (no max_attempts: no ceiling) and turns `decision: X` into one bare rule', () => {
     const p = load('schema: ctrlrun.policy/v1\nactions:\n  a.b:\n    decision: approve\n');
     expect(p.mode).toBe('enforce');
     expect(p.environment).toBeUndefined();
     expect(p.controls).toEqual({});
     expect(p.actions['a.b']).toEqual({
       id: 'a.b',
+      bare: true,
       controls: [],
       approvalsRequired: 1,
-      maxAttempts: 1,
-      rules: [{ index: 0, when: [], decision: 'approve', loc: { file: 'p.yaml', line: 4, column: 5 } }],
+      maxAttempts: null,
+      mcp: { notExecutedOnError: false },
+      rules: [{ index: 0, when: [], decision: 'approve', controls: [], loc: { file: 'p.yaml', line: 4, column: 5 } }],
       loc: { file: 'p.yaml', line: 3, column: 3 },
     });
   });
 
-  it('splits `<arg>_<op>` on the last `_<op>`', () => {
+  it('reads YAML 1.1 as CTRLRun does: `no` is false, `017` is 15, `1:30` is 90, integers of any size', () => {
+    const p = load('schema: ctrlrun.policy/v6\nactions:\n  a:\n    rules:\n      - when: { f_eq: no, o_eq: 017, b_eq: 0b11, u_lte: 1_000, s_eq: 1:30, y_eq: y, h_lte: 123456789012345678901 }\n        decision: allow\n');
+    expect(p.actions.a!.rules[0]!.when.map((c) => c.value)).toEqual([false, 15, 3, 1000, 90, 'y', 123456789012345678901n]);
+  });
+
+  it('refuses a YAML 1.1 boolean or integer where CTRLRun needs a string key', () => {
+    const r = parsePolicy('schema: ctrlrun.policy/v6\nactions:\n  on:\n    decision: allow\n', 'p.yaml');
+    expect(r.value).toBeUndefined();
+    expect(r.diagnostics).toMatchObject([{ code: 'bad-key', line: 3, column: 3, message: expect.stringContaining('boolean') }]);
+  });
+
+  it('loads what CTRLRun loads: v7/v8, a version label, any action id, `source:`, `mcp:`, no upper bounds', () => {
+    const p = load('schema: ctrlrun.policy/v8\nversion: "7"\ncontrols:\n  c:\n    title: T\n    source: s\nactions:\n  Wire / EUR:\n    mcp: { not_executed_on_error: true }\n    max_attempts: 500\n    approvals_required: 20\n    controls: [c]\n    decision: approve\n');
+    expect(p.schemaVersion).toBe(8);
+    expect(p.version).toBe('7');
+    expect(p.controls.c).toMatchObject({ title: 'T', source: 's' });
+    expect(p.actions['Wire / EUR']).toMatchObject({ maxAttempts: 500, approvalsRequired: 20, mcp: { notExecutedOnError: true }, controls: ['c'] });
+  });
+
+  it('refuses what CTRLRun refuses: `when: {}`, mode/environment before v3, a blank environment, the reserved action name in a template', () => {
+    const codes = (text: string) => parsePolicy(text, 'p.yaml').diagnostics.filter((d) => d.severity === 'error').map((d) => d.code);
+    expect(codes('schema: ctrlrun.policy/v6\nactions:\n  a:\n    rules:\n      - when: {}\n        decision: allow\n')).toEqual(['empty-when']);
+    expect(codes('schema: ctrlrun.policy/v2\nmode: observe\nenvironment: prod\nactions: {}\n')).toEqual(['key-version', 'key-version']);
+    expect(codes('schema: ctrlrun.policy/v3\nenvironment: "  "\nactions: {}\n')).toEqual(['blank-string']);
+    expect(codes('schema: ctrlrun.policy/v6\nactions:\n  a:\n    effect: "x:ctrlrun.policy.change:{id}"\n    decision: allow\n')).toEqual(['reserved-name']);
+    expect(codes('schema: ctrlrun.policy/v6\nactions:\n  a:\n    effect: "policy:{id}"\n    decision: allow\n')).toEqual(['reserved-name']);
+    expect(codes('schema: ctrlrun.policy/v5\nactions:\n  ctrlrun.policy.change:\n    decision: approve\n')).toEqual(['key-version']);
+    expect(codes('schema: ctrlrun.policy/v6\nactions:\n  ctrlrun.policy.change:\n    effect: "policy:{hash}"\n    decision: approve\n')).toEqual([]);
+  });
+
+  it('splits `<arg>_<op>` on the longest operator suffix; any non-empty argument name', () => {
+    expect(parseConditionKey('amount-x_eq')).toEqual({ ok: true, arg: 'amount-x', op: 'eq' });
     expect(parseConditionKey('min_amount_gte')).toEqual({ ok: true, arg: 'min_amount', op: 'gte' });
     expect(parseConditionKey('x_not_in')).toEqual({ ok: true, arg: 'x_not', op: 'in' });
     expect(parseConditionKey('lt_lt')).toEqual({ ok: true, arg: 'lt', op: 'lt' });
@@ -108,15 +142,31 @@ describe('normalization', () => {
 describe('policy hash', () => {
   const hash = (text: string) => load(text).hash;
 
-  it('is SHA-256 over the canonical JSON of policyHashInput, which has no locations', () => {
+  it('is `sha256:` + SHA-256 over the canonical JSON of policyHashInput, which has no locations', () => {
     const p = load(SPEC);
-    expect(p.hash).toBe(canonicalHash(policyHashInput(p)));
+    expect(p.hash).toBe(`sha256:${canonicalHash(policyHashInput(p))}`);
     expect(JSON.stringify(policyHashInput(p))).not.toMatch(/"(loc|line|column|file)"/);
   });
 
-  it('does not change with formatting, comments, quoting, key order or the decision shorthand', () => {
+  it('equals CTRLRun\'s policy hash for the same file (expected values from an independent canonicaliser of its algorithm)', () => {
+    const table = JSON.parse(readFileSync(path.join(REPO_ROOT, 'test/policy/data/ctrlrun-hashes.json'), 'utf8')) as { cases: Array<{ name: string; policy: string; hash: string }> };
+    expect(table.cases.length).toBeGreaterThanOrEqual(10);
+    for (const c of table.cases) {
+      const r = parsePolicy(c.policy, 'ctrlrun.yaml');
+      expect(r.value, c.name).toBeDefined();
+      expect(r.value!.hash, c.name).toBe(c.hash);
+    }
+  });
+
+  it('ignores the version label; the decision shorthand and its one-rule spelling differ (CTRLRun hashes the document)', () => {
+    expect(hash(SPEC.replace('mode: enforce\n', 'mode: enforce\nversion: "2026-11"\n').replace('v6', 'v6'))).toBe(hash(SPEC));
+    expect(hash('schema: ctrlrun.policy/v1\nactions:\n  a:\n    decision: allow\n')).not.toBe(hash('schema: ctrlrun.policy/v1\nactions:\n  a:\n    rules:\n      - decision: allow\n'));
+    expect(hash('schema: ctrlrun.policy/v3\nenvironment: production\nactions: {}\n')).toBe(hash('schema: ctrlrun.policy/v3\nactions: {}\n'));
+  });
+
+  it('does not change with formatting, comments, quoting or key order', () => {
     const reformatted = `# comment
-{ "actions": { "stripe.charge.read": { "rules": [ { "decision": "allow", "when": {} } ] },
+{ "actions": { "stripe.charge.read": { "decision": "allow" },
   "stripe.refund": { max_attempts: 3, approvals_required: 2, controls: ['payments-approval'],
     resource: 'payment:{payment_id}', effect: 'refund:{payment_id}',
     rules: [ { decision: allow, when: { amount_lte: 100000, amount_gte: 0 } },   # order of when entries

@@ -14,7 +14,7 @@ describe('allow and deny through the Runner', () => {
     const receipts = await s.store.listReceipts();
     expect(receipts.map((r) => r.result)).toEqual(['allowed', 'executed']);
     for (const r of receipts) {
-      expect(r).toMatchObject({ action: 'stripe.refund', call_id: 'c1', principal: 'alice', decision: 'allow', effect_key: 'refund:pay_1', reason: 'rule_matched:0', mode: 'enforce', environment: 'test' });
+      expect(r).toMatchObject({ action: 'stripe.refund', call_id: 'c1', principal: 'alice', decision: 'allow', effect_key: 'refund:pay_1', reason: 'rule[0]', mode: 'enforce', environment: 'test' });
     }
     expect((await s.store.getEffect('refund:pay_1'))?.state).toBe('committed');
     expect(await verifyReceipts(s.store)).toEqual({ ok: true, count: 2 });
@@ -29,12 +29,30 @@ describe('allow and deny through the Runner', () => {
     expect(result.finalOutput).toBe('I could not refund that');
     const seen = toolOutputSeen(model, 1, 'c1');
     expect(seen).toContain('stripe.refund');
-    expect(seen).toContain('denied by policy: rule_matched:2');
+    expect(seen).toContain('denied by policy: rule[2]');
     expect(seen).toContain('did not run and must not be retried');
     expect(seen?.toLowerCase()).not.toContain('try again');
     const receipts = await s.store.listReceipts();
-    expect(receipts.map((r) => [r.decision, r.result, r.reason])).toEqual([['deny', 'denied', 'rule_matched:2']]);
+    expect(receipts.map((r) => [r.decision, r.result, r.reason])).toEqual([['deny', 'denied', 'rule[2]']]);
     expect(await s.store.getEffect('refund:pay_1')).toBe(null);
+  });
+
+  it('a float anywhere in the model\'s JSON refuses the call (invalid_argument), even `500.0` the SDK reads as 500 and a field no rule reads', async () => {
+    const s = setup();
+    const { tool, calls } = refundTool(s);
+    const model = scripted(
+      [refundCall('{"payment_id": "pay_1", "amount": 500.0}', 'c1'), refundCall('{"payment_id": "pay_2", "amount": 500, "fee": 0.5}', 'c2')],
+      [assistantMessage('could not')],
+    );
+    await run(agentWith(model, [tool]), 'refund', { context: { user: 'alice' } });
+    expect(calls).toEqual([]);
+    expect(toolOutputSeen(model, 1, 'c1')).toContain('a float is not an allowed argument');
+    expect(toolOutputSeen(model, 1, 'c2')).toContain('a float is not an allowed argument');
+    const receipts = await s.store.listReceipts();
+    expect(receipts.map((r) => [r.call_id, r.decision, r.result, r.reason])).toEqual([
+      ['c1', 'deny', 'refused', 'invalid_argument'],
+      ['c2', 'deny', 'refused', 'invalid_argument'],
+    ]);
   });
 
   it('an action the policy does not list is denied with reason unknown_action', async () => {
@@ -75,7 +93,7 @@ describe('a structured tool (outputSchema) without an errorFunction', () => {
       (e: unknown) => e,
     );
     expect(error).toBeInstanceOf(ActionDenied);
-    expect((error as InstanceType<typeof ActionDenied>).reason).toBe('rule_matched');
+    expect((error as InstanceType<typeof ActionDenied>).reason).toBe('rule[2]');
     expect(calls).toEqual([]);
   });
 });

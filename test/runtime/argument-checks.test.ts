@@ -31,8 +31,8 @@ function amountGtPolicy(): CompiledPolicy {
         id: 'stripe.refund',
         decide(args: unknown): DecisionResult {
           const amount = (args as { amount?: unknown } | null)?.amount;
-          if (typeof amount === 'number' && amount > 1000) return { decision: 'approve', rule: 0, reason: 'rule_matched' };
-          return { decision: 'allow', rule: 1, reason: 'rule_matched' };
+          if (typeof amount === 'number' && amount > 1000) return { decision: 'approve', rule: 0, reason: 'rule[0]' };
+          return { decision: 'allow', rule: 1, reason: 'rule[1]' };
         },
         controls: [],
         approvalsRequired: 1,

@@ -138,13 +138,14 @@ describe('effects through the Runner', () => {
     expect((await s.store.getEffect('refund:pay_1'))?.state).toBe('committed');
   });
 
-  it('an effect template that does not resolve is refused before the body (guardrail), and the run goes on', async () => {
+  it('a template that does not resolve is refused before the body (guardrail), and the run goes on', async () => {
     const s = setup();
     const { tool, calls } = refundTool(s);
     const model = scripted([refundCall({ payment_id: '', amount: 5 }, 'c1')], [assistantMessage('ok')]);
     await run(agentWith(model, [tool]), 'refund', { context: { user: 'alice' } });
     expect(calls).toEqual([]);
     expect(toolOutputSeen(model, 1, 'c1')).toContain('payment_id');
-    expect((await s.store.listReceipts()).map((r) => r.reason)).toEqual(['effect_template:payment_id']);
+    // The resource template resolves first (CTRLRun's order): an empty payment_id refuses the call as invalid_argument.
+    expect((await s.store.listReceipts()).map((r) => [r.reason, r.result])).toEqual([['invalid_argument', 'refused']]);
   });
 });

@@ -1,7 +1,7 @@
 import { RunContext, ToolCallError, tool } from '@openai/agents';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
-import { ActionDenied, AmbiguousEffect, CtrlrunError, DuplicateEffect, memoryStore, run, unwrap, type Store } from '../../src/runtime/index.js';
+import { ActionDenied, AmbiguousEffect, CtrlrunError, DuplicateEffect, memoryStore, NotExecuted, run, unwrap, type Store } from '../../src/runtime/index.js';
 import { agentWith, assistantMessage, refundCall, refundTool, scripted, setup, toolOutputSeen } from './helpers.js';
 
 const SMALL = { payment_id: 'pay_1', amount: 500 };
@@ -259,8 +259,38 @@ describe('errors reach the caller as themselves', () => {
     expect((plainError as ToolCallError).error).toBe(boom);
   });
 
+  it('unwrap reports NotExecuted only when this library established it: never from the cause chain of a body\'s own error', async () => {
+    const s = setup();
+    const hidden = new NotExecuted('inner: the remote said nothing happened');
+    const wrapped = new Error('the body failed after acting', { cause: hidden });
+    const read = s.protectedTool('stripe.charge.read', {
+      name: 'Lookup Charge',
+      description: 'read',
+      parameters: z.object({ id: z.string() }),
+      errorFunction: null,
+      execute: async () => {
+        throw wrapped;
+      },
+    });
+    const error = await caught(run(agentWith(scripted([{ ...refundCall({ id: 'ch_1' }, 'c1'), name: 'Lookup_Charge' }]), [read]), 'x', { context: { user: 'alice' } }));
+    expect(error).not.toBeInstanceOf(NotExecuted); // it may have acted: not "did not run, safe to retry"
+    expect(error).toBeInstanceOf(ToolCallError);
+    expect(unwrap(error)).toBe(error);
+    expect((error as ToolCallError).error).toBe(wrapped);
+    // A NotExecuted nobody established (built by hand, under a ToolCallError) is not reported either.
+    expect(unwrap(new ToolCallError('Failed', new NotExecuted('made up') as never))).toBeInstanceOf(ToolCallError);
+
+    // The body itself throwing NotExecuted through protectedTool: the key is settled failed, and run() reports it.
+    const t = refundTool(s, () => {
+      throw new NotExecuted('declined before sending');
+    }, { errorFunction: null });
+    const direct = await caught(run(agentWith(scripted([refundCall(SMALL, 'c2')]), [t.tool]), 'x', { context: { user: 'alice' } }));
+    expect(direct).toBeInstanceOf(NotExecuted);
+    expect((await s.store.getEffect('refund:pay_1'))?.state).toBe('failed');
+  });
+
   it('unwrap: finds our error under ToolCallError, leaves others alone, survives cycles, never chains the wrapper onto it', () => {
-    const ours = new ActionDenied('rule_matched', 'denied');
+    const ours = new ActionDenied('rule[2]', 'denied');
     const wrapper = new ToolCallError('Failed to run function tools', ours);
     expect(unwrap(wrapper)).toBe(ours);
     expect(ours.cause).toBeUndefined();

@@ -14,7 +14,7 @@ import {
 
 export type ActionId = 'stripe.refund' | 'stripe.charge.read';
 
-const matched = (decision: DecisionResult['decision'], rule: number): DecisionResult => ({ decision, rule, reason: 'rule_matched' });
+const matched = (decision: DecisionResult['decision'], rule: number): DecisionResult => ({ decision, rule, reason: `rule[${rule}]` });
 
 function isInt(v: unknown): v is number {
   return typeof v === 'number' && Number.isInteger(v);
@@ -53,7 +53,7 @@ export function makePolicy(options: { approvalsRequired?: number; maxAttempts?: 
   };
   const read: CompiledAction = {
     id: 'stripe.charge.read',
-    decide: () => ({ decision: 'allow', rule: null, reason: 'rule_matched' }),
+    decide: () => ({ decision: 'allow', rule: null, reason: 'decision' }),
     controls: [],
     approvalsRequired: 1,
     maxAttempts: 1,

@@ -41,7 +41,7 @@ describe('observe mode', () => {
     await run(agentWith(model, [tool]), 'refund', { context: { user: 'alice' } });
     expect(calls).toHaveLength(1);
     const [r] = await s.store.listReceipts();
-    expect(r).toMatchObject({ decision: 'deny', reason: 'rule_matched:2', result: 'executed', mode: 'observe', principal: 'alice' });
+    expect(r).toMatchObject({ decision: 'deny', reason: 'rule[2]', result: 'executed', mode: 'observe', principal: 'alice' });
   });
 });
 
@@ -89,7 +89,7 @@ describe('receipts', () => {
     expect(verifyReceiptChain(altered)).toEqual({ ok: false, seq: 3, break: 'content_altered' });
 
     const rehashed = copy();
-    rehashed[2]!.reason = 'rule_matched:0';
+    rehashed[2]!.reason = 'rule[0]';
     const { hash: _h, ...rest } = rehashed[2]!;
     rehashed[2]!.hash = receiptHash(rest);
     expect(verifyReceiptChain(rehashed)).toEqual({ ok: false, seq: 4, break: 'link_broken' });

@@ -1,9 +1,10 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { stringify as stringifyLossless } from 'lossless-json';
 import pc from 'picocolors';
 import { UserError } from '../../diagnostics.js';
 import { findManifest, loadProject, MANIFEST_FILE } from '../../manifest/load.js';
-import { type ConditionTrace, evaluate, type Explanation, isComparable } from '../../policy/evaluate.js';
+import { type ConditionTrace, evaluateJson, type Explanation, isInteger } from '../../policy/evaluate.js';
 import { loadPolicyOrThrow } from '../../policy/load.js';
 import { didYouMean } from '../../policy/suggest.js';
 import type { Policy } from '../../policy/types.js';
@@ -33,10 +34,13 @@ export const explainCommand: CommandSpec<ExplainArgs> = {
     ['ctrlrun-gen explain files.delete --policy ctrlrun.yaml --args \'{"path": "/"}\'', 'Use a policy file directly'],
   ],
   run: async (args, ctx) => {
-    const callArgs = parseArgs(args.args ?? '{}');
+    const text = args.args ?? '{}';
+    const callArgs = parseArgs(text);
     const { policy, source } = loadPolicyForExplain(args, ctx);
-    const explanation = evaluate(policy, args.action, callArgs);
-    if (args.json) ctx.stdout(`${JSON.stringify(toJson(explanation, policy, source, ctx), null, 2)}\n`);
+    // The arguments are read as the runtime reads the model's: losslessly (integers of any size; a float refuses the call).
+    const explanation = evaluateJson(policy, args.action, text);
+    // lossless-json's stringify writes a bigint as its digits (JSON integers have no size limit).
+    if (args.json) ctx.stdout(`${stringifyLossless(toJson(explanation, policy, source, ctx), undefined, 2) ?? 'null'}\n`);
     else ctx.stdout(renderText(explanation, policy, source, callArgs, ctx));
     return 0;
   },
@@ -68,20 +72,19 @@ function loadPolicyForExplain(args: ExplainArgs, ctx: CliContext): { policy: Pol
 export function whyNot(trace: Pick<ConditionTrace, 'op' | 'expected' | 'actual'>): string | undefined {
   const a = trace.actual;
   if (a === undefined) return 'missing';
-  if (!isComparable(a)) {
-    if (typeof a === 'number') return Number.isNaN(a) ? 'NaN' : !Number.isFinite(a) ? 'not finite' : Number.isInteger(a) ? 'beyond 2^53' : 'a float';
-    return `${describe(a)}, not a scalar`;
+  if (['lt', 'lte', 'gt', 'gte'].includes(trace.op)) return isInteger(a) ? undefined : `${describe(a)}, not an integer`;
+  if (trace.op === 'neq') return undefined;
+  const wanted = Array.isArray(trace.expected) || trace.expected === null ? undefined : typeof trace.expected;
+  if (wanted !== undefined && typeof a !== wanted && !(wanted === 'number' && typeof a === 'bigint') && !(wanted === 'bigint' && typeof a === 'number')) {
+    return `${describe(a)}, the rule compares ${wanted === 'number' || wanted === 'bigint' ? 'an integer' : wanted === 'object' ? 'a mapping' : `a ${wanted}`}`;
   }
-  if (['lt', 'lte', 'gt', 'gte'].includes(trace.op)) return typeof a === 'number' ? undefined : `${describe(a)}, not an integer`;
-  const wanted = Array.isArray(trace.expected) ? undefined : typeof trace.expected;
-  if (wanted !== undefined && typeof a !== wanted) return `${describe(a)}, the rule compares ${wanted === 'number' ? 'an integer' : `a ${wanted}`}`;
   return undefined;
 }
 
 function describe(v: unknown): string {
   if (v === null) return 'null';
   if (Array.isArray(v)) return 'a list';
-  if (typeof v === 'number') return Number.isSafeInteger(v) ? 'an integer' : 'a number';
+  if (typeof v === 'number' || typeof v === 'bigint') return 'an integer';
   if (typeof v === 'object') return 'an object';
   return `a ${typeof v}`;
 }
@@ -90,7 +93,7 @@ function show(v: unknown): string {
   if (v === undefined) return '(missing)';
   if (typeof v === 'number' && !Number.isFinite(v)) return String(v);
   try {
-    return JSON.stringify(v) ?? String(v);
+    return stringifyLossless(v) ?? String(v);
   } catch {
     return String(v);
   }
@@ -110,8 +113,12 @@ function renderText(e: Explanation, policy: Policy, source: string, callArgs: un
     out.push(`  ${policyFile} lists no action \`${e.action}\`; a call to it is denied.`);
     const ids = Object.keys(policy.actions);
     if (ids.length > 0) out.push(`  ${c.cyan('hint')}: ${didYouMean(e.action, ids, 'actions')}`);
+  } else if (e.reason === 'invalid_argument' || e.reason === 'effect_key_error') {
+    out.push(`${c.bold(e.action)}: ${decisionColor('deny')} (${e.reason})`);
+    out.push(`  refused before any rule: ${e.detail ?? 'the arguments were refused'}.`);
+    if (e.reason === 'effect_key_error') out.push(`  ${c.dim('CTRLRun resolves the effect template before the rules: an unresolved key is a denial whatever they say.')}`);
   } else {
-    const why = e.reason === 'rule_matched' ? `rule ${e.rule} matched` : 'no_rule_matched: no rule matched, and no match is a deny';
+    const why = e.reason === 'decision' ? 'the action\'s `decision`' : e.reason === 'no_matching_rule' ? 'no_matching_rule: no rule matched, and no match is a deny' : `${e.reason} matched`;
     out.push(`${c.bold(e.action)}: ${decisionColor(e.decision)} (${why})`);
     if (e.ruleLoc) {
       const line = sourceLine(source, e.ruleLoc.line);
@@ -122,12 +129,15 @@ function renderText(e: Explanation, policy: Policy, source: string, callArgs: un
       const controls = action.controls.length > 0 ? `; controls: ${action.controls.join(', ')}` : '';
       out.push(`  needs ${action.approvalsRequired} approver${action.approvalsRequired === 1 ? '' : 's'} other than the requester${controls}`);
     }
-    if (typeof callArgs !== 'object' || callArgs === null || Array.isArray(callArgs)) out.push(`  ${c.yellow('note')}: the arguments are not a JSON object, so no condition can hold`);
+    if (e.effectKey !== null) out.push(`  effect key: ${e.effectKey}`);
+    if (e.resource !== null) out.push(`  resource: ${e.resource}`);
+    void callArgs;
     out.push('');
     const width = Math.max(0, ...e.conditions.map((t) => `${t.key}: ${show(t.expected)}`.length));
     for (const rule of action.rules) {
-      if (e.rule !== null && rule.index > e.rule) break;
-      const matched = rule.index === e.rule;
+      const matchedIndex = e.ruleLoc === undefined ? null : (e.rule ?? 0);
+      if (matchedIndex !== null && rule.index > matchedIndex) break;
+      const matched = rule.index === matchedIndex;
       out.push(`rule ${rule.index}  ${policyFile}:${rule.loc.line}  -> ${rule.decision}  ${matched ? c.green('matched') : c.dim('did not match')}`);
       const traces = e.conditions.filter((t) => t.ruleIndex === rule.index);
       if (traces.length === 0) out.push(`  (no conditions: always matches)`);
@@ -149,6 +159,9 @@ function toJson(e: Explanation, policy: Policy, source: string, ctx: CliContext)
     decision: e.decision,
     reason: e.reason,
     rule: e.rule,
+    effectKey: e.effectKey,
+    resource: e.resource,
+    ...(e.detail !== undefined ? { detail: e.detail } : {}),
     ruleLocation: e.ruleLoc ? { file: displayPath(e.ruleLoc.file, ctx.cwd), line: e.ruleLoc.line, column: e.ruleLoc.column } : null,
     ruleSource: e.ruleLoc ? (sourceLine(source, e.ruleLoc.line) ?? null) : null,
     conditions: e.conditions.map((t) => ({

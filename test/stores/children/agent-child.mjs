@@ -32,9 +32,9 @@ function makePolicy() {
         id: 'stripe.refund',
         decide(args) {
           const amount = field(args, 'amount');
-          if (isInt(amount) && amount >= 0 && amount <= 100_000) return { decision: 'allow', rule: 0, reason: 'rule_matched' };
-          if (isInt(amount) && amount <= 1_000_000) return { decision: 'approve', rule: 1, reason: 'rule_matched' };
-          return { decision: 'deny', rule: 2, reason: 'rule_matched' };
+          if (isInt(amount) && amount >= 0 && amount <= 100_000) return { decision: 'allow', rule: 0, reason: 'rule[0]' };
+          if (isInt(amount) && amount <= 1_000_000) return { decision: 'approve', rule: 1, reason: 'rule[0]' };
+          return { decision: 'deny', rule: 2, reason: 'rule[0]' };
         },
         effect: template('refund', 'payment_id'),
         resource: template('payment', 'payment_id'),
