@@ -3,15 +3,65 @@
 import { Agent, Runner, tool } from '@openai/agents';
 import { ScriptedModel, assistantMessage, functionCall } from '@openai/agents/testing';
 import { z } from 'zod';
+import ts from 'typescript';
+import { parseArguments } from '../dist/runtime/arguments.js';
+import { decideCall } from '../dist/runtime/decide.js';
 import { bindProtectedTool, createControl, memoryStore } from '../dist/runtime/index.js';
+import { renderModuleText } from '../dist/generate/render.js';
+import { parsePolicy } from '../dist/policy/load.js';
 
-/** The shape the generator emits for `stripe.refund` (SPEC §2): straight-line rules. */
-function decideRefund(args) {
+/** Before issue 12, the shape the generator emitted for `stripe.refund`: the baseline of the decision figure. */
+function decideRefundBefore(args) {
   const amount = args !== null && typeof args === 'object' ? args.amount : undefined;
   if (typeof amount === 'number' && Number.isInteger(amount) && amount >= 0 && amount <= 100000) return { decision: 'allow', rule: 0, reason: 'rule_matched' };
   if (typeof amount === 'number' && Number.isInteger(amount) && amount <= 1000000) return { decision: 'approve', rule: 1, reason: 'rule_matched' };
   return { decision: 'deny', rule: 2, reason: 'rule_matched' };
 }
+
+/** The generator's real output for the SPEC §2 refund rules, transpiled and evaluated (its two imports stubbed). */
+function generatedRefund() {
+  const text = [
+    'schema: ctrlrun.policy/v6',
+    'actions:',
+    '  stripe.refund:',
+    '    effect: "refund:{payment_id}"',
+    '    resource: "payment:{payment_id}"',
+    '    rules:',
+    '      - when: { amount_gte: 0, amount_lte: 100000 }',
+    '        decision: allow',
+    '      - when: { amount_lte: 1000000 }',
+    '        decision: approve',
+    '      - decision: deny',
+    '',
+  ].join('\n');
+  const loaded = parsePolicy(text, 'ctrlrun.yaml');
+  if (!loaded.value) throw new Error('bench policy did not load');
+  const module = renderModuleText({
+    policy: loaded.value,
+    policyFile: 'ctrlrun.yaml',
+    manifestFile: 'ctrlrun.tools.yaml',
+    controlFile: 'src/ctrlrun.control.ts',
+    controlSpecifier: './ctrlrun.control.js',
+    tools: {},
+    inputsHash: '0'.repeat(64),
+    version: '0.0.0',
+  });
+  const js = ts.transpileModule(module, { compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022 } }).outputText;
+  const exports = {};
+  new Function('exports', 'require', js)(exports, (s) => (s === 'ctrlrun-gen/runtime' ? { bindProtectedTool: () => () => undefined } : { default: {} }));
+  return exports.policy.actions['stripe.refund'];
+}
+
+function nsPerCall(fn, inputs, n = 2_000_000) {
+  let sink = 0;
+  for (let i = 0; i < 100_000; i++) sink += fn(inputs[i % inputs.length]) ? 1 : 0; // warm up
+  const start = process.hrtime.bigint();
+  for (let i = 0; i < n; i++) sink += fn(inputs[i % inputs.length]) ? 1 : 0;
+  return { ns: Number(process.hrtime.bigint() - start) / n, sink };
+}
+
+const decideRefund = (args) => refundAction.decide(args);
+const refundAction = generatedRefund();
 
 const policy = {
   hash: 'b'.repeat(64),
@@ -29,14 +79,16 @@ const policy = {
 };
 
 function benchDecision() {
-  const inputs = [{ amount: 5 }, { amount: 500000 }, { amount: 5.5 }, { amount: 99999999 }, {}, null];
-  const n = 2_000_000;
-  let sink = 0;
-  for (let i = 0; i < 100_000; i++) sink += decideRefund(inputs[i % inputs.length]).rule ?? 0; // warm up
-  const start = process.hrtime.bigint();
-  for (let i = 0; i < n; i++) sink += decideRefund(inputs[i % inputs.length]).rule ?? 0;
-  const ns = Number(process.hrtime.bigint() - start) / n;
-  return { ns, sink };
+  // Typed arguments (already values): the decision function alone, before and after, same inputs.
+  const typed = [{ amount: 5 }, { amount: 500000 }, { amount: 'x' }, { amount: 99999999 }, {}, { amount: 7n ** 30n }];
+  const before = nsPerCall(decideRefundBefore, typed.map((a) => (typeof a.amount === 'bigint' ? { amount: 1.5 } : a)));
+  const after = nsPerCall(refundAction.decide, typed);
+  const call = nsPerCall((a) => decideCall(refundAction, a), typed.map((a) => ({ ...a, payment_id: 'pay_1' })));
+  // The model's JSON text: the lossless parse and argument check (what the runtime adds per call), against JSON.parse.
+  const texts = ['{"payment_id":"pay_1","amount":5}', '{"payment_id":"pay_2","amount":500000,"note":"partial refund for order 1234"}', '{"payment_id":"pay_3","amount":123456789012345678901234567890}', '{"payment_id":"pay_4","amount":5.5}'];
+  const lossless = nsPerCall((t) => parseArguments(t).ok, texts, 400_000);
+  const plain = nsPerCall((t) => JSON.parse(t) !== null, texts, 400_000);
+  return { before, after, call, lossless, plain };
 }
 
 /** An agent whose scripted model calls `refund` once per run, `runs` times. */
@@ -59,7 +111,9 @@ const protectedTool = () => {
 export async function run() {
   process.env.OPENAI_AGENTS_DISABLE_TRACING = '1';
   const d = benchDecision();
-  console.log(`decision function: ${d.ns.toFixed(1)} ns/call (2,000,000 calls, mixed allow/approve/deny/invalid inputs)`);
+  console.log(`decision function, typed arguments (2,000,000 calls, mixed allow/approve/deny/odd inputs): generated ${d.after.ns.toFixed(1)} ns/call; the pre-issue-12 shape ${d.before.ns.toFixed(1)} ns/call (ratio ${(d.after.ns / d.before.ns).toFixed(2)}x)`);
+  console.log(`decideCall (resource and effect templates, then the rules): ${d.call.ns.toFixed(1)} ns/call`);
+  console.log(`lossless parse + argument check of the model's JSON: ${d.lossless.ns.toFixed(0)} ns/call; JSON.parse of the same texts: ${d.plain.ns.toFixed(0)} ns/call (ratio ${(d.lossless.ns / d.plain.ns).toFixed(1)}x)`);
 
   // Runs alternate one by one (plain, protected, protected, plain, ...) so drift (JIT warm-up, GC,
   // other processes on the machine) hits both sides alike; each side's time is summed.

@@ -188,7 +188,7 @@ describe('serve: the pages', () => {
     await fx.store.putRequest(pendingRequest('call_new', { args: '{"amount":512345,"payment_id":"pay_1"}' }));
     const { cookie } = await signIn(fx.serve.url, fx.tokens.bob!);
     const page = await (await fetch(`${fx.serve.url}/requests/call_new`, { headers: { cookie } })).text();
-    expect(page).toContain('rule 1 matched: <b>approve</b>');
+    expect(page).toContain('rule[1] matched: <b>approve</b>');
     expect(page).toContain('amount_lte: 1000000');
     expect(page).toContain('payments-approval');
     expect(page).toContain('payments-approver');
