@@ -79,7 +79,7 @@ describe('the JavaScript module decides as the TypeScript one', () => {
           for (const [id, action] of Object.entries(policy.actions)) {
             const ref = reference.actions[id]!;
             expect(action.decide(args)).toEqual(ref.decide(args));
-            expect(action.effect?.(args)).toEqual(ref.effect?.(args));
+            expect(action.effect?.(args, null)).toEqual(ref.effect?.(args, null));
             expect(action.resource?.(args)).toEqual(ref.resource?.(args));
           }
         }),
