@@ -35,7 +35,7 @@ export const RULES: readonly RuleMeta[] = [
     severity: 'error',
     short: 'protectedTool() names an action the policy does not define, or not the one the manifest maps its tool to.',
     full:
-      'An action the policy does not list is denied at run time with reason `unknown_action`, so the tool can never run; more often it is a typo or a stale generated module. An action that is not a string literal cannot be checked and is reported too, and so is an action other than the one ctrlrun.tools.yaml maps the tool\'s `name` to (the wrong rules would decide its calls).',
+      'An action the policy does not list is denied at run time with reason `unknown_action`, so the tool can never run; more often it is a typo or a stale generated module. An action that is not a string literal cannot be checked and is reported too, and so is an action other than the one ctrlrun.tools.yaml maps the tool\'s `name` to (the wrong rules would decide its calls; at run time `protectedTool` refuses to make such a tool). Names are compared as the SDK sanitizes them (`\'Refund Expert\'` is `Refund_Expert`).',
     help: 'Use one of the actions of ctrlrun.yaml (as a string literal), or add the action to the policy and run `npx ctrlrun-gen generate`.',
   },
   {
