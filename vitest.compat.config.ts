@@ -38,6 +38,9 @@ export default defineConfig({
   },
   test: {
     include: (process.env.CTRLRUN_COMPAT_TESTS ?? 'test/runtime/**/*.test.ts').split(','),
+    // The MCP doors rely on SDK 0.20 surfaces (MCP server toolInputGuardrails/toolOutputGuardrails/
+    // errorFunction, getAllMcpTools' options form): not measured across the range yet.
+    exclude: ['test/runtime/mcp.test.ts', 'test/runtime/hosted-mcp.test.ts', 'node_modules/**'],
     pool: 'forks',
     // One worker that keeps its module cache between files: the SDK is imported once per run, not
     // once per file (most of the time of a run). The runtime keeps no global state to leak.

@@ -48,6 +48,10 @@ export function renderGeneratedModule(project: Project, options: RenderOptions =
   }
   const tools: Record<string, string> = {};
   for (const t of manifest.tools) if (t.kind === 'function') tools[t.tool] = t.action;
+  const mcp: Record<string, Record<string, string>> = {};
+  for (const t of manifest.tools) if (t.kind === 'mcp') (mcp[t.server] ??= {})[t.tool] = t.action;
+  const hostedMcp: Record<string, string> = {};
+  for (const t of manifest.tools) if (t.kind === 'hosted_mcp') hostedMcp[t.serverLabel] = t.action;
   const policyPath = path.isAbsolute(policy.file) ? policy.file : manifest.policy;
   // The codemod's own rule, so the control import and the `protectedTool` imports follow the same settings.
   const controlSpecifier = relativeSpecifier(output, manifest.control, createModuleSettingsLookup(manifest.root)(path.dirname(output)));
@@ -58,6 +62,8 @@ export function renderGeneratedModule(project: Project, options: RenderOptions =
     controlFile: rel(manifest.root, manifest.control),
     controlSpecifier,
     tools,
+    mcp,
+    hostedMcp,
     inputsHash: inputsHash(policy, manifest, controlSpecifier, declarations),
     version: VERSION,
   });

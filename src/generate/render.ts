@@ -30,6 +30,10 @@ export interface RenderInput {
   controlSpecifier: string;
   /** SDK tool name (as written in code) -> action id. */
   tools: Record<string, string>;
+  /** MCP server name -> tool name -> action id (the manifest's `mcp:` entries). */
+  mcp?: Record<string, Record<string, string>>;
+  /** Hosted MCP server label -> action id (the manifest's `hosted_mcp:` entries). */
+  hostedMcp?: Record<string, string>;
   /** SHA-256 hex of the inputs (policy hash, manifest, tool parameter shapes). */
   inputsHash: string;
   version: string;
@@ -116,6 +120,23 @@ export function renderModuleText(input: RenderInput, template: string = loadTemp
       ? '  tools: {},'
       : `  tools: {\n${toolNames.map((name) => `    ${propertyKey(name)}: ${tsString(input.tools[name] as string)},`).join('\n')}\n  },`,
   );
+  const mcp = input.mcp ?? {};
+  const mcpServers = Object.keys(mcp).sort(byCodeUnit);
+  if (mcpServers.length > 0) {
+    const server = (name: string) => {
+      const tools = mcp[name] ?? {};
+      const lines = Object.keys(tools)
+        .sort(byCodeUnit)
+        .map((tool) => `      ${propertyKey(tool)}: ${tsString(tools[tool] as string)},`);
+      return `    ${propertyKey(name)}: {\n${lines.join('\n')}\n    },`;
+    };
+    policyFields.push(`  mcp: {\n${mcpServers.map(server).join('\n')}\n  },`);
+  }
+  const hosted = input.hostedMcp ?? {};
+  const labels = Object.keys(hosted).sort(byCodeUnit);
+  if (labels.length > 0) {
+    policyFields.push(`  hostedMcp: {\n${labels.map((label) => `    ${propertyKey(label)}: ${tsString(hosted[label] as string)},`).join('\n')}\n  },`);
+  }
 
   const text = fillTemplate(template, {
     policyFile: commentText(input.policyFile),
@@ -123,7 +144,15 @@ export function renderModuleText(input: RenderInput, template: string = loadTemp
     controlFile: commentText(input.controlFile),
     inputsHash: input.inputsHash,
     version: input.version,
-    runtimeTypes: ['type CompiledPolicy', ...(functions.length > 0 ? ['type DecisionResult'] : []), ...(usesTemplates ? ['type TemplateResult'] : [])].join(', '),
+    runtimeTypes: [
+      'type CompiledPolicy',
+      ...(functions.length > 0 ? ['type DecisionResult'] : []),
+      'type McpDoors',
+      'type ProtectHostedMcp',
+      ...(usesTemplates ? ['type TemplateResult'] : []),
+    ]
+      .map((name) => `  ${name},`)
+      .join('\n'),
     controlSpecifier: tsString(input.controlSpecifier),
     actionIdType: actionIdType(actionIds),
     helpers: HELPER_ORDER.filter((h) => helpers.has(h)).map((h) => HELPER_SOURCE[h]).join('\n\n'),

@@ -19,6 +19,7 @@ import {
   type ControlInternals,
   type Identity,
 } from './internals.js';
+import { HOSTED_ACTION, hostedRequestOf, type HostedRequest } from './hosted-item.js';
 import type { ApprovalRequest, CompiledPolicy, Store } from './types.js';
 
 export type { Identity } from './internals.js';
@@ -140,6 +141,8 @@ function ourCalls(internals: ControlInternals, policy: CompiledPolicy, state: An
 
 function ourCall(internals: ControlInternals, policy: CompiledPolicy, item: RunToolApprovalItem): OurCall | null {
   const raw = item.rawItem;
+  const hosted = hostedRequestOf(item);
+  if (hosted) return hostedCall(policy, item, hosted);
   if (raw.type !== 'function_call') return null;
   const action = actionOfItem(internals, policy, item, raw.name);
   if (action === undefined) return null;
@@ -152,6 +155,25 @@ function ourCall(internals: ControlInternals, policy: CompiledPolicy, item: RunT
     action,
     args: parsed.ok && hash !== null ? { value: parsed.value, hash, canonical: canonicalJson(parsed.value) } : null,
     ...(parsed.ok ? {} : { refusal: parsed.detail }),
+  };
+}
+
+/** A hosted MCP approval request of a server protected with `protectHostedMcp` (or mapped in the manifest). */
+function hostedCall(policy: CompiledPolicy, item: RunToolApprovalItem, hosted: HostedRequest): OurCall | null {
+  const tools: unknown = (item.agent as { tools?: unknown } | undefined)?.tools;
+  const tool = Array.isArray(tools)
+    ? tools.find((t) => (t as { providerData?: { server_label?: unknown } } | null)?.providerData?.server_label === hosted.serverLabel && HOSTED_ACTION in (t as object))
+    : undefined;
+  const action = (tool as { [HOSTED_ACTION]?: string } | undefined)?.[HOSTED_ACTION] ?? policy.hostedMcp?.[hosted.serverLabel];
+  if (action === undefined) return null;
+  const parsed = parseJson(hosted.arguments);
+  const hash = parsed.ok ? argsHashOf(hosted.arguments, undefined) : null;
+  return {
+    item,
+    callId: hosted.id,
+    toolName: `${hosted.serverLabel}/${hosted.toolName}`,
+    action,
+    args: parsed.ok && hash !== null ? { value: parsed.value, hash, canonical: canonicalJson(parsed.value) } : null,
   };
 }
 

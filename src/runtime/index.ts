@@ -27,3 +27,7 @@ export { memoryStore } from './memory-store.js';
 // (browsers, edge runtimes, bundlers).
 export { httpStore, type HttpStoreOptions } from './stores/http.js';
 export { StoreError, type StoreErrorCode } from './stores/errors.js';
+
+// --- other doors -----------------------------------------------------------------------------
+export { bindMcp, mcpToolSchemaHash, prefixedMcpToolName, type McpDoors, type ProtectMcpToolsOptions } from './mcp.js';
+export { bindHostedMcp, POLICY_APPROVER, type ProtectHostedMcp, type ProtectHostedMcpOptions } from './hosted-mcp.js';

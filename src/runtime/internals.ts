@@ -1,5 +1,5 @@
 import type { RunContext } from '@openai/agents';
-import { canonicalHash } from './canonical.js';
+import { canonicalHash, canonicalJson } from './canonical.js';
 import { CtrlrunError } from './errors.js';
 import { checkArguments, parseArguments } from './arguments.js';
 import { checkIdentity, identityProblemText, normaliseIdentity } from './identity.js';
@@ -126,4 +126,12 @@ export function distinctApprovers(request: Pick<ApprovalRequest, 'answers'>): Se
 
 export function describeError(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
+}
+
+/** The parsed arguments with their canonical hash and text, or null when they are not JSON. */
+export function canonicalArgs(raw: string): { value: unknown; hash: string; canonical: string } | null {
+  const parsed = parseJson(raw);
+  if (!parsed.ok) return null;
+  const canonical = canonicalJson(parsed.value);
+  return { value: parsed.value, hash: canonicalHash(parsed.value), canonical };
 }

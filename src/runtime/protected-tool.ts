@@ -56,19 +56,25 @@ export type ProtectedTool<A extends string> = <
  * this once; binding a policy with another hash to the same control is an error.
  */
 export function bindProtectedTool<A extends string>(control: Control, policy: CompiledPolicy): ProtectedTool<A> {
+  const internals = bindPolicy(control, policy, 'bindProtectedTool');
+  const made = ((action: A, options: Record<string, unknown>) => makeProtectedTool(internals, policy, action, options)) as unknown;
+  return made as ProtectedTool<A>;
+}
+
+/** Binds `policy` to `control` (each door's binder calls it); a second policy with another hash is an error. */
+export function bindPolicy(control: Control, policy: CompiledPolicy, who: string): ControlInternals {
   const internals = control?.[INTERNALS];
-  if (!internals) throw new CtrlrunError('bindProtectedTool: the first argument must be a Control made by createControl().');
+  if (!internals) throw new CtrlrunError(`${who}: the first argument must be a Control made by createControl().`);
   if (!policy || typeof policy.hash !== 'string' || typeof policy.actions !== 'object') {
-    throw new CtrlrunError('bindProtectedTool: the policy is missing or not a compiled policy; regenerate with `ctrlrun-gen generate`.');
+    throw new CtrlrunError(`${who}: the policy is missing or not a compiled policy; regenerate with \`ctrlrun-gen generate\`.`);
   }
   if (internals.policy && internals.policy.hash !== policy.hash) {
     throw new CtrlrunError(
-      `bindProtectedTool: this control is already bound to policy ${internals.policy.hash.slice(0, 12)}, not ${policy.hash.slice(0, 12)}. One control serves one policy: use a second control.`,
+      `${who}: this control is already bound to policy ${internals.policy.hash.slice(0, 12)}, not ${policy.hash.slice(0, 12)}. One control serves one policy: use a second control.`,
     );
   }
   internals.policy = policy;
-  const made = ((action: A, options: Record<string, unknown>) => makeProtectedTool(internals, policy, action, options)) as unknown;
-  return made as ProtectedTool<A>;
+  return internals;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -76,7 +82,7 @@ export function bindProtectedTool<A extends string>(control: Control, policy: Co
 /** Errors thrown by a tool body (not by the SDK or this library), so the error function knows what ran. */
 const bodyFailures = new WeakSet<object>();
 
-interface Authorized {
+export interface Authorized {
   kind: 'enforce';
   facts: CallFacts;
   approvers: string[];
@@ -84,19 +90,19 @@ interface Authorized {
   attemptId: string | null;
 }
 
-interface Observed {
+export interface Observed {
   kind: 'observe';
   facts: CallFacts;
 }
 
-interface CallFacts {
+export interface CallFacts {
   callId: string | null;
   argsHash: string | null;
   principal: string | null;
   decision: CallDecision;
 }
 
-function makeProtectedTool(internals: ControlInternals, policy: CompiledPolicy, action: string, options: Record<string, unknown>): FunctionTool {
+export function makeProtectedTool(internals: ControlInternals, policy: CompiledPolicy, action: string, options: Record<string, unknown>): FunctionTool {
   if (!options || typeof options !== 'object') throw new CtrlrunError(`protectedTool('${action}'): options are required, as for tool().`);
   if ('needsApproval' in options) {
     throw new CtrlrunError(

@@ -1,5 +1,6 @@
-import { AgentsError, run as sdkRun } from '@openai/agents';
+import { AgentsError, run as sdkRun, RunState } from '@openai/agents';
 import { CtrlrunError, NotExecuted } from './errors.js';
+import { answerByPolicy, claimForResume, guardInputFilter, hostedGuards } from './hosted-mcp.js';
 
 /**
  * Marks a `NotExecuted` this library itself established: the protected tool's body threw it, and the
@@ -44,12 +45,30 @@ export function unwrap(error: unknown): unknown {
 
 /**
  * The SDK's `run()`, except that this library's errors arrive as themselves (`catch (e) { if (e
- * instanceof DuplicateEffect) ... }` works). Nothing else is changed. For streamed runs, pass
- * errors from `result.completed` through `unwrap()`.
+ * instanceof DuplicateEffect) ... }` works). With hosted MCP servers made by `protectHostedMcp`
+ * it also answers their approval requests as the policy says, returns only those that need a
+ * person, claims each recorded yes once when a state resumes, and refuses any `approve: true` the
+ * store did not record (a `callModelInputFilter` composed with yours). For streamed runs, pass
+ * errors from `result.completed` through `unwrap()`; hosted requests are not answered by policy
+ * in a streamed run (answer them with the control), but the input filter still applies.
  */
 export const run: typeof sdkRun = (async (...args: Parameters<typeof sdkRun>) => {
   try {
-    return await sdkRun(...args);
+    const [agent, input, options] = args;
+    const guards = hostedGuards(agent);
+    if (guards.size === 0) return await sdkRun(...args);
+    const claimed = input instanceof RunState ? await claimForResume(input, guards) : new Set<string>();
+    const userFilter = (options as { callModelInputFilter?: Parameters<typeof guardInputFilter>[2] } | undefined)?.callModelInputFilter;
+    const guarded = { ...(options ?? {}), callModelInputFilter: guardInputFilter(guards, claimed, userFilter) } as typeof options;
+    if ((options as { stream?: boolean } | undefined)?.stream) return await sdkRun(agent, input, guarded as never);
+    let result = await sdkRun(agent, input, guarded as never);
+    // the policy answers what it can; resume while nothing is left for a person (bounded: each round answers at least one request)
+    for (let round = 0; round < 64 && result.interruptions.length > 0; round++) {
+      if (!(await answerByPolicy(result.state, guards))) break;
+      for (const id of await claimForResume(result.state, guards)) claimed.add(id);
+      result = await sdkRun(agent, result.state, guarded as never);
+    }
+    return result;
   } catch (error) {
     throw unwrap(error);
   }

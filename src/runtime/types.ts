@@ -46,6 +46,8 @@ export interface CompiledAction {
   approvalsRequired: number;
   /** Attempts allowed on one effect key, the first included; null: no ceiling (CTRLRun's default). */
   maxAttempts: number | null;
+  /** CTRLRun's `upstream:` pins (v7+): an MCP tool whose listed schema no longer hashes to the pin is refused. */
+  upstream?: { toolSchemaSha256?: string };
 }
 
 export interface CompiledPolicy {
@@ -56,6 +58,10 @@ export interface CompiledPolicy {
   actions: Readonly<Record<string, CompiledAction>>;
   /** SDK tool name (as written in code) -> action id, from the manifest. */
   tools: Readonly<Record<string, string>>;
+  /** MCP server name -> tool name (as the server lists it) -> action id, from the manifest's `mcp:` entries. */
+  mcp?: Readonly<Record<string, Readonly<Record<string, string>>>>;
+  /** Hosted MCP server label -> action id, from the manifest's `hosted_mcp:` entries. */
+  hostedMcp?: Readonly<Record<string, string>>;
 }
 
 // ---------------------------------------------------------------------------------------------

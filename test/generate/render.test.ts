@@ -29,7 +29,7 @@ function syntaxErrors(text: string): string[] {
 function evaluateModule(text: string): CompiledPolicy {
   const js = ts.transpileModule(text, { compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022 } }).outputText;
   const exports: Record<string, unknown> = {};
-  new Function('exports', 'require', js)(exports, (s: string) => (s === 'ctrlrun-gen/runtime' ? { bindProtectedTool: () => () => undefined } : { default: {} }));
+  new Function('exports', 'require', js)(exports, (s: string) => (s === 'ctrlrun-gen/runtime' ? { bindProtectedTool: () => () => undefined, bindMcp: () => ({}), bindHostedMcp: () => () => undefined } : { default: {} }));
   return exports['policy'] as CompiledPolicy;
 }
 
@@ -82,8 +82,23 @@ describe('renderModuleText', () => {
   it('an empty policy: ActionId is never, no helpers, no unused imports', () => {
     const text = renderModuleText(input(policyOf({})));
     expect(text).toContain('export type ActionId = never;');
-    expect(text).toContain("import { bindProtectedTool, type CompiledPolicy } from 'ctrlrun-gen/runtime';");
+    expect(text).toContain("import {\n  bindHostedMcp,\n  bindMcp,\n  bindProtectedTool,\n  type CompiledPolicy,\n  type McpDoors,\n  type ProtectHostedMcp,\n} from 'ctrlrun-gen/runtime';");
     expect(text).not.toMatch(/function (own|isInt|isPart)\(/);
+    expect(syntaxErrors(text)).toEqual([]);
+  });
+
+  it("emits the manifest's MCP entries as policy.mcp (server -> tool -> action, code-unit order) and only when there are some", () => {
+    const p = policyOf({ 'gh.create': { decision: 'approve' }, 'gh.list': { decision: 'allow' } });
+    const text = renderModuleText(
+      input(p, { mcp: { zeta: { list: 'gh.list' }, github: { list_issues: 'gh.list', create_issue: 'gh.create' } }, hostedMcp: { 'git mcp': 'gh.list', deepwiki: 'gh.create' } }),
+    );
+    expect(evaluateModule(text).mcp).toEqual({ github: { create_issue: 'gh.create', list_issues: 'gh.list' }, zeta: { list: 'gh.list' } });
+    expect(evaluateModule(text).hostedMcp).toEqual({ deepwiki: 'gh.create', 'git mcp': 'gh.list' });
+    expect(text).toContain('export const protectHostedMcp: ProtectHostedMcp = bindHostedMcp(control, policy);');
+    expect(text.indexOf("create_issue: 'gh.create'")).toBeLessThan(text.indexOf("list_issues: 'gh.list'"));
+    expect(text.indexOf('    github: {')).toBeLessThan(text.indexOf('    zeta: {'));
+    expect(text).toContain("export const protectMcpServer: McpDoors['protectMcpServer'] = mcpDoors.protectMcpServer;");
+    expect(renderModuleText(input(p))).not.toMatch(/ {2}(mcp|hostedMcp): \{/);
     expect(syntaxErrors(text)).toEqual([]);
   });
 

@@ -1,0 +1,306 @@
+import {
+  getAllMcpTools,
+  type Agent,
+  type FunctionTool,
+  type MCPServer,
+  type MCPToolErrorFunction,
+  type RunContext,
+  type Tool,
+  type ToolInputGuardrailDefinition,
+  type ToolOutputGuardrailDefinition,
+} from '@openai/agents';
+import { canonicalHash } from './canonical.js';
+import type { Control } from './control.js';
+import { CtrlrunError } from './errors.js';
+import { decideCall as decide } from './decide.js';
+import { argsHashOf, describeError, parseJson, principalOf, sdkToolName, type ControlInternals } from './internals.js';
+import { bindPolicy, createActionCore, makeProtectedTool, type ActionCore, type Authorization, type CallFacts } from './protected-tool.js';
+import type { CompiledPolicy } from './types.js';
+
+/**
+ * MCP servers (`agent.mcpServers`) and their tools. Two adapters over the one core:
+ *
+ * - `protectMcpServer(server)` puts the guard on the server itself, through its public
+ *   `toolInputGuardrails`, `toolOutputGuardrails` and `errorFunction`: every tool the SDK builds
+ *   from it, in any agent (clones, handoffs, agents as tools), is decided, refused, recorded. It
+ *   cannot pause: the SDK gives MCP tools no approval hook, so a call the policy sends to a person
+ *   is refused with a text saying so.
+ * - `protectMcpTools(servers)` materialises the servers' tools with the SDK's `getAllMcpTools` and
+ *   returns protected function tools (the policy's `needsApproval`): a call can pause, be approved
+ *   by a person and run once after a restore in another process.
+ *
+ * The manifest maps `{ mcp: { server, tool } }` to an action (the compiled policy's `mcp`, by the
+ * server's `name` and the tool's name as the server lists it). A tool no entry maps is denied
+ * (`unknown_action`).
+ */
+export interface McpDoors {
+  /** Guards every tool of `server` (idempotent); returns the same server object. */
+  protectMcpServer: <S extends MCPServer>(server: S) => S;
+  /** The servers' tools as protected function tools: pass them in `tools`, not the servers in `mcpServers`. */
+  protectMcpTools: (servers: MCPServer[], options?: ProtectMcpToolsOptions) => Promise<FunctionTool[]>;
+}
+
+export interface ProtectMcpToolsOptions {
+  /** As the SDK's `mcpConfig.includeServerInToolNames`: names become `mcp_<server>__<tool>`. */
+  includeServerInToolNames?: boolean;
+  convertSchemasToStrict?: boolean;
+  /** For servers whose `toolFilter` is a function: the run context and agent it is given. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  runContext?: RunContext<any>;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  agent?: Agent<any, any>;
+}
+
+const GUARD = Symbol.for('ctrlrun.mcp.guard');
+
+export function bindMcp(control: Control, policy: CompiledPolicy): McpDoors {
+  const internals = bindPolicy(control, policy, 'bindMcp');
+  return {
+    protectMcpServer: (server) => protectServer(internals, policy, server),
+    protectMcpTools: (servers, options) => protectTools(internals, policy, servers, options ?? {}),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+
+/** The SDK's prefixed MCP tool name (`includeServerInToolNames`) before it shortens long ones. */
+export function prefixedMcpToolName(server: string, tool: string): string {
+  return sdkToolName(`mcp_${safePart(server, 'server')}__${safePart(tool, 'tool')}`);
+}
+
+function safePart(value: string, fallback: string): string {
+  const safe = Array.from(value)
+    .map((c) => (c.charCodeAt(0) <= 127 && /[A-Za-z0-9_-]/.test(c) ? c : '_'))
+    .join('')
+    .replace(/^[_-]+|[_-]+$/g, '');
+  return safe || fallback;
+}
+
+/** SHA-256 of the canonical JSON of what the server lists for a tool: name, description, input schema. */
+export function mcpToolSchemaHash(tool: { name: string; description?: string | undefined; inputSchema?: unknown }): string {
+  return canonicalHash({ name: tool.name, description: tool.description ?? '', inputSchema: tool.inputSchema ?? {} });
+}
+
+/** The action of an MCP tool: by the raw name, or by the SDK's unshortened prefixed name. */
+function actionOf(policy: CompiledPolicy, server: string, name: string): { action: string; tool: string } | undefined {
+  const tools = policy.mcp?.[server];
+  if (!tools) return undefined;
+  const direct = tools[name];
+  if (direct !== undefined) return { action: direct, tool: name };
+  for (const [tool, action] of Object.entries(tools)) if (prefixedMcpToolName(server, tool) === name) return { action, tool };
+  return undefined;
+}
+
+/** The receipt's action for a tool no manifest entry maps (it is denied as unknown_action). */
+function unmappedAction(server: string, name: string): string {
+  return `mcp:${server}/${name}`;
+}
+
+async function pinProblem(policy: CompiledPolicy, action: string, server: MCPServer, tool: string): Promise<string | null> {
+  const pin = policy.actions[action]?.upstream?.toolSchemaSha256;
+  if (pin === undefined) return null;
+  let listed;
+  try {
+    listed = (await server.listTools()).find((t) => t.name === tool);
+  } catch (error) {
+    return `its listing could not be read to check the schema pin (${describeError(error)})`;
+  }
+  if (!listed) return `server ${server.name} no longer lists tool ${tool}`;
+  const hash = mcpToolSchemaHash(listed);
+  return hash === pin ? null : `the tool's listed schema hashes to ${hash.slice(0, 12)}…, not the pinned ${pin.slice(0, 12)}… (upstream.tool_schema_sha256): it changed`;
+}
+
+// --- protectMcpServer ------------------------------------------------------------------------
+
+function protectServer<S extends MCPServer>(internals: ControlInternals, policy: CompiledPolicy, server: S): S {
+  if (!server || typeof server !== 'object' || typeof server.name !== 'string') {
+    throw new CtrlrunError('protectMcpServer: pass an MCP server (MCPServerStdio, MCPServerStreamableHttp, MCPServerSSE or your own MCPServer).');
+  }
+  const existing = server.toolInputGuardrails ?? [];
+  if (existing.some((g) => (g as { [GUARD]?: unknown })[GUARD])) return server; // idempotent
+
+  const cores = new Map<string, ActionCore>();
+  const userErrorFunction = server.errorFunction;
+  const coreFor = (action: string) => {
+    let core = cores.get(action);
+    if (!core) {
+      core = createActionCore(internals, policy, action, { userErrorFunction: typeof userErrorFunction === 'function' ? () => undefined : null });
+      cores.set(action, core);
+    }
+    return core;
+  };
+  /** Calls let through by the input guard, by call id, until the output guard or the error function settles them. */
+  const inFlight = new Map<string, { core: ActionCore; auth: Authorization; context: RunContext<unknown> }>();
+
+  const inputGuard: ToolInputGuardrailDefinition & { [GUARD]: true } = {
+    type: 'tool_input',
+    name: 'ctrlrun.policy',
+    [GUARD]: true,
+    run: async ({ context, toolCall }) => {
+      const mapped = actionOf(policy, server.name, toolCall.name);
+      const action = mapped?.action ?? unmappedAction(server.name, toolCall.name);
+      const core = coreFor(action);
+      const where = { action, callId: toolCall.callId };
+      try {
+        const args = parseJson(toolCall.arguments);
+        const callFacts = async (): Promise<CallFacts> => ({
+          callId: toolCall.callId,
+          argsHash: argsHashOf(toolCall.arguments, undefined),
+          principal: await principalOf(internals, context),
+          decision: args.ok ? decide(core.compiled, args.value) : decide(core.compiled, undefined),
+        });
+        if (!args.ok) {
+          await core.receipt(await callFacts(), { result: 'refused', reason: 'malformed_arguments' });
+          return reject(core.refuse('its arguments are not valid JSON'));
+        }
+        const checked = await core.checkCall({ context, toolCall });
+        if (checked.behavior.type !== 'allow') return checked;
+        if (core.enforce && mapped) {
+          const problem = await pinProblem(policy, action, server, mapped.tool);
+          if (problem) {
+            await core.receipt(await callFacts(), { result: 'refused', reason: 'tool_schema_changed' });
+            return reject(core.refuse(problem));
+          }
+        }
+        if (core.enforce && decide(core.compiled, args.value).decision === 'approve') {
+          await core.receipt(await callFacts(), { result: 'refused', reason: 'approval_unavailable' });
+          return reject(
+            core.refuse('it needs a person\'s approval, and a tool of an MCP server attached through mcpServers cannot pause for one (the operator can expose it with protectMcpTools)'),
+          );
+        }
+        const auth = await core.authorize(args.value, context, toolCall.callId, toolCall);
+        inFlight.set(toolCall.callId, { core, auth, context });
+        return allow;
+      } catch (error) {
+        throw error instanceof CtrlrunError ? error : new CtrlrunError(`ctrlrun: ${action} did not run: the control failed (${describeError(error)}).`, { ...where, cause: error });
+      }
+    },
+  };
+
+  const outputGuard: ToolOutputGuardrailDefinition & { [GUARD]: true } = {
+    type: 'tool_output',
+    name: 'ctrlrun.receipt',
+    [GUARD]: true,
+    run: async ({ toolCall, output }) => {
+      const entry = inFlight.get(toolCall.callId);
+      inFlight.delete(toolCall.callId);
+      if (entry) await settle(entry, { ok: true, output });
+      return allow;
+    },
+  };
+
+  const settle = async (entry: { core: ActionCore; auth: Authorization }, outcome: { ok: true; output: unknown } | { ok: false; error: unknown }) => {
+    if (entry.auth.kind === 'enforce') return entry.core.finish(entry.auth, outcome);
+    const f = entry.auth.facts;
+    await entry.core.receipt(f, { result: outcome.ok ? 'executed' : 'failed', reason: f.principal === null ? 'no_principal' : undefined });
+    if (!outcome.ok) throw outcome.error;
+    return outcome.output;
+  };
+
+  /**
+   * A failure of the MCP call (the body). This library's errors pass as they are; another error
+   * settles the one call of this run context in flight (its effect becomes ambiguous) and then
+   * goes to the user's error function, or propagates: never "please try again".
+   */
+  const errorFunction: MCPToolErrorFunction = async ({ context, error }) => {
+    if (error instanceof CtrlrunError) throw error;
+    const mine = [...inFlight.entries()].filter(([, e]) => e.context === context);
+    if (mine.length === 1) {
+      const [callId, entry] = mine[0]!;
+      inFlight.delete(callId);
+      try {
+        await settle(entry, { ok: false, error });
+      } catch (settled) {
+        if (settled instanceof CtrlrunError || typeof userErrorFunction !== 'function') throw settled;
+      }
+    }
+    if (typeof userErrorFunction === 'function') return userErrorFunction({ context, error });
+    throw error;
+  };
+  Object.defineProperty(errorFunction, GUARD, { value: true });
+
+  server.toolInputGuardrails = [inputGuard, ...existing];
+  server.toolOutputGuardrails = [outputGuard, ...(server.toolOutputGuardrails ?? [])];
+  server.errorFunction = errorFunction;
+  return server;
+}
+
+const allow = { behavior: { type: 'allow' as const } };
+const reject = (message: string) => ({ behavior: { type: 'rejectContent' as const, message } });
+
+// --- protectMcpTools -------------------------------------------------------------------------
+
+async function protectTools(internals: ControlInternals, policy: CompiledPolicy, servers: MCPServer[], options: ProtectMcpToolsOptions): Promise<FunctionTool[]> {
+  if (!Array.isArray(servers)) throw new CtrlrunError('protectMcpTools: pass an array of MCP servers.');
+  for (const server of servers) {
+    const fn = server.errorFunction;
+    if (typeof fn === 'function' && !(fn as { [GUARD]?: unknown })[GUARD]) {
+      throw new CtrlrunError(
+        `protectMcpTools: server ${server.name} has its own errorFunction, which would turn a failed call into model text and hide whether it ran. Remove it (or set it to null); this library reports failures itself.`,
+      );
+    }
+  }
+  const common = {
+    errorFunction: null,
+    ...(options.convertSchemasToStrict === undefined ? {} : { convertSchemasToStrict: options.convertSchemasToStrict }),
+    ...(options.runContext ? { runContext: options.runContext } : {}),
+    ...(options.agent ? { agent: options.agent } : {}),
+  };
+  /** Each materialised tool with the server it came from and its name as the server lists it. */
+  const found: { tool: FunctionTool; server: MCPServer; mcpName: string }[] = [];
+  if (options.includeServerInToolNames) {
+    const expected = new Map<string, { server: MCPServer; mcpName: string }>();
+    for (const server of servers) for (const t of await server.listTools()) expected.set(prefixedMcpToolName(server.name, t.name), { server, mcpName: t.name });
+    for (const tool of functionTools(await getAllMcpTools({ ...common, mcpServers: servers, includeServerInToolNames: true }))) {
+      const origin = expected.get(tool.name);
+      if (!origin) {
+        throw new CtrlrunError(
+          `protectMcpTools: the SDK named an MCP tool "${tool.name}", which is not mcp_<server>__<tool> of any listed tool (it shortens long names and adds a hash); ctrlrun cannot tell which tool it is, so nothing is returned. Give the server a shorter name.`,
+        );
+      }
+      found.push({ tool, ...origin });
+    }
+  } else {
+    const seen = new Set<string>();
+    for (const server of servers) {
+      for (const tool of functionTools(await getAllMcpTools({ ...common, mcpServers: [server] }))) {
+        if (seen.has(tool.name)) throw new CtrlrunError(`protectMcpTools: two servers list a tool named ${tool.name}; use includeServerInToolNames.`);
+        seen.add(tool.name);
+        found.push({ tool, server, mcpName: tool.name });
+      }
+    }
+  }
+
+  const out: FunctionTool[] = [];
+  for (const { tool, server, mcpName } of found) {
+    const action = actionOf(policy, server.name, mcpName)?.action ?? unmappedAction(server.name, mcpName);
+    if (policy.mode === 'enforce') {
+      const problem = await pinProblem(policy, action, server, mcpName);
+      if (problem) throw new CtrlrunError(`protectMcpTools: ${action} (tool ${mcpName} of server ${server.name}) is refused: ${problem}.`);
+    }
+    const userInput = (server.toolInputGuardrails ?? []).filter((g) => !(g as { [GUARD]?: unknown })[GUARD]);
+    const userOutput = (server.toolOutputGuardrails ?? []).filter((g) => !(g as { [GUARD]?: unknown })[GUARD]);
+    const inner = tool;
+    out.push(
+      makeProtectedTool(internals, policy, action, {
+        name: inner.name,
+        description: inner.description,
+        parameters: inner.parameters,
+        strict: inner.strict,
+        ...(inner.timeoutMs === undefined ? {} : { timeoutMs: inner.timeoutMs }),
+        inputGuardrails: userInput,
+        ...(userOutput.length ? { outputGuardrails: userOutput } : {}),
+        execute: (input: unknown, runContext: RunContext<unknown>, details?: { toolCall?: unknown; signal?: AbortSignal }) =>
+          inner.invoke(runContext, JSON.stringify(input ?? {}), {
+            ...(details?.toolCall ? { toolCall: details.toolCall as never } : {}),
+            ...(details?.signal ? { signal: details.signal } : {}),
+          }),
+      }),
+    );
+  }
+  return out;
+}
+
+function functionTools(tools: Tool[]): FunctionTool[] {
+  return tools.filter((t): t is FunctionTool => t.type === 'function');
+}

@@ -1,0 +1,375 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { Agent, MCPServerStdio, MCPServerStreamableHttp, RunState, type MCPServer } from '@openai/agents';
+import { ScriptedModel, assistantMessage, functionCall } from '@openai/agents/testing';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import {
+  AmbiguousEffect,
+  ApprovalMismatch,
+  bindMcp,
+  createControl,
+  mcpToolSchemaHash,
+  run,
+  verifyReceipts,
+  type CompiledAction,
+  type CompiledPolicy,
+  type DecisionResult,
+  type Store,
+} from '../../src/runtime/index.js';
+import { sqliteStore } from '../../src/runtime/sqlite.js';
+import { REPO_ROOT } from '../helpers/paths.js';
+import { toolOutputSeen } from './helpers.js';
+// @ts-expect-error a plain ESM script (it is also run by node as the stdio server)
+import { makeIssuesServer } from '../helpers/mcp-issues-server.mjs';
+
+const SERVER_SCRIPT = path.join(REPO_ROOT, 'test/helpers/mcp-issues-server.mjs');
+const matched = (decision: DecisionResult['decision'], rule: number): DecisionResult => ({ decision, rule, reason: `rule[${rule}]` });
+
+/** github.create_issue: priority < 3 allow, < 8 approve, else deny; effect issue:{title}. */
+function mcpPolicy(options: { pin?: string; hash?: string } = {}): CompiledPolicy {
+  const create: CompiledAction = {
+    id: 'github.create_issue',
+    decide(args) {
+      const p = (args as { priority?: unknown } | null)?.priority;
+      if (typeof p === 'number' && Number.isInteger(p) && p < 3) return matched('allow', 0);
+      if (typeof p === 'number' && Number.isInteger(p) && p < 8) return matched('approve', 1);
+      return matched('deny', 2);
+    },
+    effect(args) {
+      const t = (args as { title?: unknown } | null)?.title;
+      return typeof t === 'string' && t !== '' ? { ok: true, value: `issue:${t}` } : { ok: false, arg: 'title' };
+    },
+    controls: [],
+    approvalsRequired: 1,
+    maxAttempts: 1,
+    ...(options.pin ? { upstream: { toolSchemaSha256: options.pin } } : {}),
+  };
+  const list: CompiledAction = { id: 'github.list_issues', decide: () => matched('allow', 0), controls: [], approvalsRequired: 1, maxAttempts: 1 };
+  return {
+    hash: options.hash ?? 'e'.repeat(64),
+    mode: 'enforce',
+    actions: { 'github.create_issue': create, 'github.list_issues': list },
+    tools: {},
+    mcp: { issues: { create_issue: 'github.create_issue', list_issues: 'github.list_issues' } },
+  };
+}
+
+interface Ctx {
+  user?: string;
+}
+
+let dir: string;
+let log: string;
+const stores: Store[] = [];
+const servers: MCPServer[] = [];
+
+beforeAll(() => {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'ctrlrun-mcp-'));
+});
+afterEach(async () => {
+  for (const s of servers.splice(0)) await s.close();
+  for (const s of stores.splice(0)) await s.close();
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+let counter = 0;
+function fresh() {
+  counter++;
+  log = path.join(dir, `issues-${counter}.log`);
+  return { db: path.join(dir, `state-${counter}.db`), log };
+}
+
+/** The body's runs, as the MCP server itself logged them. */
+function runs(file: string): Array<{ title: string; priority: number }> {
+  try {
+    return readFileSync(file, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { title: string; priority: number });
+  } catch {
+    return [];
+  }
+}
+
+/** One "process": its own store handle, control, policy binding and MCP client. */
+function processOn(db: string, policy: CompiledPolicy = mcpPolicy()) {
+  const store = sqliteStore({ path: db });
+  stores.push(store);
+  const control = createControl({ store, identity: (rc) => (rc.context as Ctx)?.user ?? null });
+  return { store, control, doors: bindMcp(control, policy) };
+}
+
+async function stdioServer(logFile: string, extra: { poisoned?: boolean } = {}) {
+  const server = new MCPServerStdio({
+    name: 'issues',
+    command: process.execPath,
+    args: [SERVER_SCRIPT],
+    env: { ...(process.env as Record<string, string>), CTRLRUN_TEST_MCP_LOG: logFile, CTRLRUN_TEST_MCP_POISONED: extra.poisoned ? '1' : '0' },
+    cacheToolsList: true,
+  });
+  await server.connect();
+  servers.push(server);
+  return server;
+}
+
+function model(...steps: Parameters<typeof functionCall>[][]) {
+  return new ScriptedModel([...steps.map((calls) => calls.map((c) => functionCall(...c))), [assistantMessage('done')]]);
+}
+
+describe('protectMcpServer: the guard lives on the server (stdio, a real MCP server process)', () => {
+  it('allow runs once; deny never runs and the model is told why; receipts verify', async () => {
+    const { db, log } = fresh();
+    const p = processOn(db);
+    const server = p.doors.protectMcpServer(await stdioServer(log));
+    const m = model([['create_issue', { title: 'small', priority: 1 }, { callId: 'a1' }], ['create_issue', { title: 'huge', priority: 9 }, { callId: 'd1' }]]);
+    const agent = new Agent<Ctx>({ name: 'triage', model: m, mcpServers: [server] });
+    const result = await run(agent, 'file two', { context: { user: 'alice' } });
+    expect(result.finalOutput).toBe('done');
+    expect(runs(log)).toEqual([{ title: 'small', priority: 1 }]);
+    expect(toolOutputSeen(m, 1, 'a1')).toContain('created issue');
+    const denied = toolOutputSeen(m, 1, 'd1');
+    expect(denied).toContain('The call to github.create_issue was refused (denied by policy: rule[2])');
+    expect(denied).toContain('must not be retried');
+    const receipts = await p.store.listReceipts();
+    expect(receipts.map((r) => [r.call_id, r.result, r.effect_key])).toEqual(
+      expect.arrayContaining([
+        ['a1', 'allowed', 'issue:small'],
+        ['a1', 'executed', 'issue:small'],
+        ['d1', 'denied', null],
+      ]),
+    );
+    expect(receipts.every((r) => r.principal === 'alice' && r.action === 'github.create_issue')).toBe(true);
+    expect((await p.store.getEffect('issue:small'))?.state).toBe('committed');
+    expect(await verifyReceipts(p.store)).toEqual({ ok: true, count: 3 });
+  });
+
+  it('is idempotent and survives clone(): the guard is on the server, not on the agent', async () => {
+    const { db, log } = fresh();
+    const p = processOn(db);
+    const server = await stdioServer(log);
+    p.doors.protectMcpServer(server);
+    p.doors.protectMcpServer(server);
+    expect(server.toolInputGuardrails).toHaveLength(1);
+    expect(server.toolOutputGuardrails).toHaveLength(1);
+    const m = model([['create_issue', { title: 'huge', priority: 9 }, { callId: 'd2' }]]);
+    const original = new Agent<Ctx>({ name: 'triage', model: m, mcpServers: [server] });
+    const clone = original.clone({ name: 'triage-2' });
+    await run(clone, 'file it', { context: { user: 'alice' } });
+    expect(runs(log)).toEqual([]);
+    expect(toolOutputSeen(m, 1, 'd2')).toContain('denied by policy');
+  });
+
+  it('a call the policy sends to a person is refused (no pause is possible here) and never runs', async () => {
+    const { db, log } = fresh();
+    const p = processOn(db);
+    const server = p.doors.protectMcpServer(await stdioServer(log));
+    const m = model([['create_issue', { title: 'mid', priority: 5 }, { callId: 'p1' }]]);
+    await run(new Agent<Ctx>({ name: 'triage', model: m, mcpServers: [server] }), 'x', { context: { user: 'alice' } });
+    expect(runs(log)).toEqual([]);
+    expect(toolOutputSeen(m, 1, 'p1')).toContain("needs a person's approval");
+    expect((await p.store.listReceipts()).map((r) => [r.result, r.reason])).toEqual([['refused', 'approval_unavailable']]);
+  });
+
+  it('prefixed names (mcpConfig.includeServerInToolNames) map back to the action; no principal is refused', async () => {
+    const { db, log } = fresh();
+    const p = processOn(db);
+    const server = p.doors.protectMcpServer(await stdioServer(log));
+    const m = model([['mcp_issues__create_issue', { title: 'pre', priority: 0 }, { callId: 'x1' }]]);
+    const agent = new Agent<Ctx>({ name: 'triage', model: m, mcpServers: [server], mcpConfig: { includeServerInToolNames: true } });
+    await run(agent, 'x', { context: { user: 'alice' } });
+    expect(runs(log)).toEqual([{ title: 'pre', priority: 0 }]);
+
+    const m2 = model([['mcp_issues__create_issue', { title: 'nobody', priority: 0 }, { callId: 'x2' }]]);
+    await run(new Agent<Ctx>({ name: 'triage', model: m2, mcpServers: [server], mcpConfig: { includeServerInToolNames: true } }), 'x', { context: {} });
+    expect(runs(log)).toHaveLength(1);
+    expect(toolOutputSeen(m2, 1, 'x2')).toContain('no principal');
+  });
+
+  it('a tool no manifest entry maps is denied as unknown_action', async () => {
+    const { db, log } = fresh();
+    const policy = mcpPolicy();
+    const p = processOn(db, { ...policy, mcp: { issues: { list_issues: 'github.list_issues' } } });
+    const server = p.doors.protectMcpServer(await stdioServer(log));
+    const m = model([['create_issue', { title: 'a', priority: 0 }, { callId: 'u1' }]]);
+    await run(new Agent<Ctx>({ name: 'triage', model: m, mcpServers: [server] }), 'x', { context: { user: 'alice' } });
+    expect(runs(log)).toEqual([]);
+    expect(toolOutputSeen(m, 1, 'u1')).toContain('mcp:issues/create_issue was refused (denied by policy: unknown_action)');
+  });
+
+  it('a failed MCP call never becomes "please try again": it propagates and its effect is ambiguous', async () => {
+    const { db, log } = fresh();
+    const p = processOn(db);
+    const server = p.doors.protectMcpServer(await stdioServer(log));
+    const m = model([['create_issue', { title: 'explode', priority: 1 }, { callId: 'e1' }]]);
+    // the server answers isError: the SDK hands that back as output text, not an exception: it ran
+    await run(new Agent<Ctx>({ name: 'triage', model: m, mcpServers: [server] }), 'x', { context: { user: 'alice' } });
+    expect(runs(log)).toHaveLength(1);
+    expect(toolOutputSeen(m, 1, 'e1')).toContain('the tracker broke');
+    // the server records the issue, then its process dies before answering
+    const m2 = model([['create_issue', { title: 'crash', priority: 1 }, { callId: 'e2' }]]);
+    const error = await run(new Agent<Ctx>({ name: 'triage', model: m2, mcpServers: [server] }), 'x', { context: { user: 'alice' } }).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(runs(log)).toHaveLength(2);
+    expect(error).toBeInstanceOf(AmbiguousEffect);
+    expect((error as AmbiguousEffect).message).toContain('effect issue:crash');
+    expect(m2.calls).toHaveLength(1); // the model never saw a "please try again"
+    expect((await p.store.getEffect('issue:crash'))?.state).toBe('ambiguous');
+    expect((await p.store.listReceipts()).slice(-2).map((r) => [r.call_id, r.result])).toEqual([
+      ['e2', 'allowed'],
+      ['e2', 'ambiguous'],
+    ]);
+  });
+
+  it('a tool whose listed schema no longer hashes to the pin is refused (a poisoned description)', async () => {
+    const { db, log } = fresh();
+    const honest = await stdioServer(log);
+    const listed = (await honest.listTools()).find((t) => t.name === 'create_issue')!;
+    const pin = mcpToolSchemaHash(listed);
+    const p = processOn(db, mcpPolicy({ pin }));
+    // the honest server passes the pin
+    p.doors.protectMcpServer(honest);
+    const m = model([['create_issue', { title: 'ok', priority: 1 }, { callId: 'h1' }]]);
+    await run(new Agent<Ctx>({ name: 'triage', model: m, mcpServers: [honest] }), 'x', { context: { user: 'alice' } });
+    expect(runs(log)).toHaveLength(1);
+    // the same tool with a changed description does not
+    const poisoned = p.doors.protectMcpServer(await stdioServer(log, { poisoned: true }));
+    const m2 = model([['create_issue', { title: 'leak', priority: 1 }, { callId: 'h2' }]]);
+    await run(new Agent<Ctx>({ name: 'triage', model: m2, mcpServers: [poisoned] }), 'x', { context: { user: 'alice' } });
+    expect(runs(log)).toHaveLength(1);
+    expect(toolOutputSeen(m2, 1, 'h2')).toContain('upstream.tool_schema_sha256');
+    await expect(p.doors.protectMcpTools([poisoned])).rejects.toThrow(/not the pinned/);
+  });
+});
+
+/** A real streamable HTTP MCP server on 127.0.0.1 (stateless: one transport per request). */
+async function httpServer(logFile: string): Promise<{ url: string; close: () => Promise<void> }> {
+  const http: Server = createServer(async (req, res) => {
+    const mcp = makeIssuesServer(logFile);
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+    res.on('close', () => {
+      void transport.close();
+      void mcp.close();
+    });
+    await mcp.connect(transport);
+    await transport.handleRequest(req, res);
+  });
+  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+  const { port } = http.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/mcp`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        http.close(() => resolve());
+        http.closeAllConnections();
+      }),
+  };
+}
+
+async function httpClient(url: string) {
+  const server = new MCPServerStreamableHttp({ name: 'issues', url, cacheToolsList: true });
+  await server.connect();
+  servers.push(server);
+  return server;
+}
+
+describe('protectMcpTools: MCP tools that can pause for a person', () => {
+  it('over streamable HTTP: approve pauses, a second person approves in another process, it runs once; a second resume runs nothing', async () => {
+    const { db, log } = fresh();
+    const remote = await httpServer(log);
+    try {
+      // process 1: the run pauses
+      const p1 = processOn(db);
+      const tools1 = await p1.doors.protectMcpTools([await httpClient(remote.url)]);
+      expect(tools1.map((t) => t.name).sort()).toEqual(['create_issue', 'list_issues']);
+      const m1 = new ScriptedModel([[functionCall('create_issue', { title: 'mid', priority: 5 }, { callId: 'ap1' })]]);
+      const agent1 = new Agent<Ctx>({ name: 'triage', model: m1, tools: tools1 });
+      const paused = await run(agent1, 'file it', { context: { user: 'alice' } });
+      expect(paused.interruptions).toHaveLength(1);
+      expect(runs(log)).toEqual([]);
+      expect((await p1.control.request(paused.state)).map((r) => [r.callId, r.action, r.principal, r.state])).toEqual([
+        ['ap1', 'github.create_issue', 'alice', 'pending'],
+      ]);
+      const saved = paused.state.toString();
+
+      // process 2: its own store handle, control and MCP client; bob approves and resumes
+      const p2 = processOn(db);
+      const m2 = new ScriptedModel([[assistantMessage('filed')]]);
+      const agent2 = new Agent<Ctx>({ name: 'triage', model: m2, tools: await p2.doors.protectMcpTools([await httpClient(remote.url)]) });
+      const state2 = await RunState.fromString(agent2, saved);
+      await expect(p2.control.approve(state2, state2.getInterruptions()[0]!, { approver: 'alice' })).rejects.toMatchObject({ reason: 'approver_is_requester' });
+      await p2.control.approve(state2, state2.getInterruptions()[0]!, { approver: 'bob' });
+      const resumed = await run(agent2, state2);
+      expect(resumed.finalOutput).toBe('filed');
+      expect(runs(log)).toEqual([{ title: 'mid', priority: 5 }]);
+
+      // process 3: the same saved state again, forced through the SDK: nothing runs
+      const p3 = processOn(db);
+      const agent3 = new Agent<Ctx>({ name: 'triage', model: new ScriptedModel([[assistantMessage('again')]]), tools: await p3.doors.protectMcpTools([await httpClient(remote.url)]) });
+      const state3 = await RunState.fromString(agent3, saved);
+      state3.approve(state3.getInterruptions()[0]!);
+      const replay = await run(agent3, state3).then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect(replay).toBeInstanceOf(ApprovalMismatch);
+      expect((replay as ApprovalMismatch).reason).toBe('consumed');
+      expect(runs(log)).toHaveLength(1);
+
+      const results = (await p3.store.listReceipts()).map((r) => r.result);
+      expect(results).toEqual(['requested', 'refused', 'approved', 'claimed', 'executed', 'refused']);
+      expect(await verifyReceipts(p3.store)).toEqual({ ok: true, count: 6 });
+    } finally {
+      await remote.close();
+    }
+  });
+
+  it('over stdio: allow runs once, deny never runs and the model is told why', async () => {
+    const { db, log } = fresh();
+    const p = processOn(db);
+    const tools = await p.doors.protectMcpTools([await stdioServer(log)]);
+    const m = model([['create_issue', { title: 'small', priority: 2 }, { callId: 's1' }], ['create_issue', { title: 'huge', priority: 9 }, { callId: 's2' }]]);
+    await run(new Agent<Ctx>({ name: 'triage', model: m, tools }), 'x', { context: { user: 'alice' } });
+    expect(runs(log)).toEqual([{ title: 'small', priority: 2 }]);
+    expect(toolOutputSeen(m, 1, 's2')).toContain('denied by policy: rule[2]');
+    expect(await verifyReceipts(p.store)).toEqual({ ok: true, count: 3 });
+  });
+
+  it('over stdio: approve pauses and runs once after another process approves', async () => {
+    const { db, log } = fresh();
+    const p1 = processOn(db);
+    const agent1 = new Agent<Ctx>({
+      name: 'triage',
+      model: new ScriptedModel([[functionCall('mcp_issues__create_issue', { title: 'mid', priority: 4 }, { callId: 'sp1' })]]),
+      tools: await p1.doors.protectMcpTools([await stdioServer(log)], { includeServerInToolNames: true }),
+    });
+    const paused = await run(agent1, 'x', { context: { user: 'alice' } });
+    await p1.control.request(paused.state);
+    const saved = paused.state.toString();
+
+    const p2 = processOn(db);
+    const agent2 = new Agent<Ctx>({
+      name: 'triage',
+      model: new ScriptedModel([[assistantMessage('ok')]]),
+      tools: await p2.doors.protectMcpTools([await stdioServer(log)], { includeServerInToolNames: true }),
+    });
+    const state = await RunState.fromString(agent2, saved);
+    await p2.control.approve(state, state.getInterruptions()[0]!, { approver: 'bob' });
+    await run(agent2, state);
+    expect(runs(log)).toEqual([{ title: 'mid', priority: 4 }]);
+    expect(await verifyReceipts(p2.store)).toMatchObject({ ok: true });
+  });
+
+  it('refuses a server with its own errorFunction (it would hide whether a call ran)', async () => {
+    const { db, log } = fresh();
+    const p = processOn(db);
+    const server = await stdioServer(log);
+    server.errorFunction = () => 'please try again';
+    await expect(p.doors.protectMcpTools([server])).rejects.toThrow(/own errorFunction/);
+  });
+});
