@@ -13,7 +13,7 @@ import { VERSION } from '../version.js';
  */
 
 /** Packages the CLI imports that `ctrlrun-gen` itself does not depend on (packages/cli/package.json). */
-export const CLI_TOOLS = ['ts-morph', 'yargs', 'yaml', 'picocolors', 'tinyglobby', 'ignore', 'diff', '@babel/code-frame'] as const;
+export const CLI_TOOLS = ['ts-morph', 'yargs', 'yaml', 'picocolors', 'ignore', 'diff', '@babel/code-frame'] as const;
 
 /** Where the CLI's tools resolve from: `self` (they resolve from this package), a companion package.json, or nowhere. */
 export function findCliTools(options: { cwd: string; env: NodeJS.ProcessEnv; from: string }): { kind: 'self' } | { kind: 'companion'; packageJson: string } | { kind: 'missing' } {

@@ -50,10 +50,10 @@ describe('ctrlrun-gen demo', () => {
   });
 
   it("the README's explain example is what explain prints on the sample", async () => {
-    const command = "$ npx ctrlrun-gen explain stripe.refund --args '{\"amount\": 50000}'";
+    const command = "$ npx ctrlrun-gen explain stripe.refund --args '{\"payment_id\": \"pay_123\", \"amount\": 50000}'";
     const section = readme().split('### 6. `explain`')[1] ?? '';
     const shown = section.slice(section.indexOf(command) + command.length + 1, section.indexOf('\n$ npx ctrlrun-gen receipts verify'));
-    const r = await cli(['explain', 'stripe.refund', '--args', '{"amount": 50000}'], { cwd: path.join(FIXTURES, 'refund-desk') });
+    const r = await cli(['explain', 'stripe.refund', '--args', '{"payment_id": "pay_123", "amount": 50000}'], { cwd: path.join(FIXTURES, 'refund-desk') });
     expect(r.code).toBe(0);
     expect(mask(shown.trimEnd())).toBe(mask(r.stdout.trimEnd()));
   });

@@ -18,7 +18,8 @@ export function compileGenerated(policy: Policy, tools: Record<string, string> =
   const js = ts.transpileModule(text, { compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022 } }).outputText;
   const exports: Record<string, unknown> = {};
   const require = (specifier: string): unknown => {
-    if (specifier === 'ctrlrun-gen/runtime') return { bindProtectedTool: () => () => undefined };
+    // every binder of the runtime (bindProtectedTool, bindMcp, …) as a no-op: only `policy` is read
+    if (specifier === 'ctrlrun-gen/runtime') return new Proxy({}, { get: () => () => () => undefined });
     if (specifier === './ctrlrun.control.js') return { default: {} };
     throw new Error(`unexpected import ${specifier}`);
   };

@@ -15,6 +15,8 @@ import { copyFixture, removeDir } from '../helpers/temp-repo.js';
  * outside this repository, load every runtime entry and make a protected call through the real
  * Runner with the generated refund-desk module compiled to their module system.
  */
+/** ctrlrun-gen's own dependencies, as its package.json declares them. */
+const runtimeDependencies = (JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> }).dependencies ?? {};
 const bin = (name: string) => path.join(REPO_ROOT, 'node_modules', '.bin', name);
 
 function sh(command: string, args: string[], cwd: string) {
@@ -109,7 +111,7 @@ describe('the packed package under require and import', { timeout: 300_000 }, ()
       mkdirSync(path.join(modules, 'ctrlrun-gen'), { recursive: true });
       expect(sh('tar', ['-xzf', tarball, '-C', path.join(modules, 'ctrlrun-gen'), '--strip-components=1'], app).code).toBe(0);
       // its dependencies and the app's own, as installed packages (from this repo's node_modules)
-      for (const dep of ['@openai', '@noble', 'zod', 'better-sqlite3', 'pg']) symlinkSync(path.join(REPO_ROOT, 'node_modules', dep), path.join(modules, dep), 'dir');
+      for (const dep of new Set([...Object.keys(runtimeDependencies), '@openai/agents', 'zod', 'better-sqlite3', 'pg'].map((n) => (n.startsWith('@') ? n.split('/')[0]! : n)))) symlinkSync(path.join(REPO_ROOT, 'node_modules', dep), path.join(modules, dep), 'dir');
       writeFileSync(path.join(app, 'package.json'), JSON.stringify({ name: `app-${system}`, private: true, type: system }));
       const format = system === 'commonjs' ? 'cjs' : 'esm';
       const compile = async (source: string) => (await transform(source, { loader: 'ts', format, target: 'node20' })).code;

@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, 
 import { builtinModules } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI_TOOLS } from '../../src/cli/launch.js';
 import { REPO_ROOT } from '../helpers/paths.js';
@@ -33,9 +34,8 @@ function importedPackages(dir: string, skip: (rel: string) => boolean): Set<stri
       if (skip(rel)) continue;
       if (entry.isDirectory()) walk(full);
       else if (entry.name.endsWith('.js')) {
-        const text = readFileSync(full, 'utf8');
-        for (const m of text.matchAll(/(?:^|\n)\s*(?:import|export)\s[^'"`]*?from\s*'([^']+)'|import\(\s*'([^']+)'\s*\)|(?:^|\n)import\s+'([^']+)'/g)) {
-          const spec = (m[1] ?? m[2] ?? m[3])!;
+        // the compiler's own import scan: import/export … from, import(), require(); never comments or strings
+        for (const { fileName: spec } of ts.preProcessFile(readFileSync(full, 'utf8'), true, true).importedFiles) {
           if (spec.startsWith('.') || spec.startsWith('node:') || builtinModules.includes(spec)) continue;
           found.add(spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]!);
         }
@@ -45,6 +45,9 @@ function importedPackages(dir: string, skip: (rel: string) => boolean): Set<stri
   walk(dir);
   return found;
 }
+
+/** The top folders under node_modules that hold these packages (a scope's folder for a scoped name). */
+const packageDirs = (names: string[]) => new Set(names.map((n) => (n.startsWith('@') ? n.split('/')[0]! : n)));
 
 const isRuntime = (rel: string) => /^(runtime|testing|cjs)(\/|$)/.test(rel);
 const peers = new Set(Object.keys(root.peerDependencies ?? {}));
@@ -98,7 +101,7 @@ describe('one package for the runtime, a companion for the command line', () => 
         expect(spawnSync('tar', ['-xzf', tgz, '-C', dir, '--strip-components=1']).status).toBe(0);
       }
       // an app's production install: the runtime's dependency and the app's own packages
-      for (const dep of ['@noble', '@openai', 'zod']) symlinkSync(path.join(REPO_ROOT, 'node_modules', dep), path.join(modules, dep), 'dir');
+      for (const dep of packageDirs([...Object.keys(root.dependencies ?? {}), '@openai/agents', 'zod'])) symlinkSync(path.join(REPO_ROOT, 'node_modules', dep), path.join(modules, dep), 'dir');
       writeFileSync(path.join(app, 'package.json'), JSON.stringify({ name: 'app', private: true, type: 'module' }));
       writeFileSync(path.join(app, 'tsconfig.json'), JSON.stringify({ compilerOptions: { module: 'NodeNext', strict: true } }));
       mkdirSync(path.join(app, 'src'));

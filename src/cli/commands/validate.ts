@@ -41,7 +41,7 @@ export const validateCommand: CommandSpec<ValidateArgs> = {
 function policySummary(policy: Policy, cwd: string): string {
   const n = Object.keys(policy.actions).length;
   const mode = policy.mode === 'observe' ? ', mode observe' : '';
-  return `${displayPath(policy.file, cwd)} (ctrlrun.policy/v${policy.schemaVersion}, ${n} action${n === 1 ? '' : 's'}${mode}, hash ${policy.hash.slice(0, 12)})`;
+  return `${displayPath(policy.file, cwd)} (ctrlrun.policy/v${policy.schemaVersion}, ${n} action${n === 1 ? '' : 's'}${mode}, hash ${policy.hash.slice(0, 'sha256:'.length + 12)})`;
 }
 
 function printWarnings(diagnostics: Parameters<typeof formatDiagnostics>[0], ctx: Parameters<CommandSpec['run']>[1]): void {
