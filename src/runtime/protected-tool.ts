@@ -10,6 +10,7 @@ import {
 } from '@openai/agents';
 import { refusal, type Control } from './control.js';
 import { sameIdentity } from './identity.js';
+import { claimMatches } from './memory-store.js';
 import { compileJsonSchema } from './json-schema.js';
 import { establishNotExecuted } from './run.js';
 import { ActionDenied, AmbiguousEffect, ApprovalMismatch, CtrlrunError, DuplicateEffect, NotExecuted } from './errors.js';
@@ -409,7 +410,8 @@ export function createActionCore(
     if (claimed.outcome === 'mismatch') {
       return fail('mismatch', 'the approval was given for a different call (action, arguments, policy or principal differ); it stays for the call it was given for.', approvers);
     }
-    if (request.action !== action || request.argsHash !== facts.argsHash || request.policyHash !== policy.hash || !sameIdentity(request.principal, facts.principal ?? '')) {
+    // the store's own binding rule, asked again in case a store ignores the binding it was given
+    if (!claimMatches(request, binding)) {
       return fail('mismatch', 'the approval was given for a different call (action, arguments, policy or principal differ).', approvers);
     }
     if (request.decidedAt === undefined || internals.clock() > request.decidedAt + internals.approvalTtlMs) {
