@@ -1,5 +1,6 @@
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
+import { cors } from 'hono/cors';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { createMiddleware } from 'hono/factory';
 import { secureHeaders } from 'hono/secure-headers';
@@ -27,6 +28,12 @@ export interface ServeAppOptions {
   remoteAddress: (c: Context) => string | undefined;
   /** Called once for each request a runtime token files (the webhook). */
   onNewRequest?: (request: ApprovalRequest) => void;
+  /**
+   * Web origins (`https://app.example.com`) whose pages may call the JSON API from a browser
+   * (CORS), e.g. a browser agent's `httpStore`. Bearer tokens only: no cookie is ever sent or
+   * honoured cross-site, so the pages stay same-origin.
+   */
+  corsOrigins?: readonly string[];
 }
 
 type Env = { Variables: { who: Principal } };
@@ -81,6 +88,20 @@ export function createServeApp(o: ServeAppOptions): Hono<Env> {
   app.get('/healthz', (c) => c.json({ ok: true }));
 
   // ---------------------------------------------------------------- the JSON API (bearer tokens)
+  const corsOrigins = new Set(o.corsOrigins ?? []);
+  if (corsOrigins.size > 0) {
+    // Before the token check, so a browser's preflight (which carries no token) is answered.
+    app.use(
+      '/api/*',
+      cors({
+        origin: (origin) => (corsOrigins.has(origin) ? origin : null),
+        allowMethods: ['GET', 'POST'],
+        allowHeaders: ['Authorization', 'Content-Type'],
+        credentials: false,
+        maxAge: 600,
+      }),
+    );
+  }
   const api = new Hono<Env>();
   api.use('*', async (c, next) => {
     const header = c.req.header('Authorization') ?? '';

@@ -24,6 +24,8 @@ export interface StartServeOptions {
   notifyWebhook?: string;
   publicUrl?: string;
   approvalTtlMs: number;
+  /** Origins whose browser pages may call the JSON API (see `checkCorsOrigin`). */
+  corsOrigins?: string[];
   pollMs?: number;
   /** Delays before each webhook retry (default 500, 2000, 8000 ms). */
   webhookRetryDelays?: number[];
@@ -53,9 +55,29 @@ export function checkListen(o: Pick<StartServeOptions, 'host' | 'tls' | 'allowIn
   }
 }
 
+/**
+ * A `--cors-origin` is one exact web origin: scheme, host and port, nothing else (`*` is refused:
+ * the API's tokens are credentials for the whole ledger, so name the app that holds one).
+ */
+export function checkCorsOrigin(value: string): string {
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.origin !== value.replace(/\/$/, '').toLowerCase()) {
+    throw new UserError(
+      `--cors-origin ${JSON.stringify(value)}: not a web origin (scheme://host[:port], no path).\nhint: the address your browser agent's page is served from, e.g. --cors-origin https://app.example.com or --cors-origin http://localhost:3000`,
+    );
+  }
+  return url.origin;
+}
+
 /** Starts the inbox; resolves once it listens. */
 export async function startServe(o: StartServeOptions): Promise<RunningServe> {
   checkListen(o);
+  const corsOrigins = (o.corsOrigins ?? []).map(checkCorsOrigin);
   const clock = o.clock ?? Date.now;
   const log = o.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const auth = new Authenticator(o.operatorsFile, clock, { ...(o.trustHeader ? { header: o.trustHeader } : {}), proxies: (o.trustProxies ?? []).map(normaliseAddress) });
@@ -70,6 +92,7 @@ export async function startServe(o: StartServeOptions): Promise<RunningServe> {
     secureCookies: Boolean(o.tls),
     remoteAddress: (c) => getConnInfo(c).remote.address,
     onNewRequest: (r) => notifier?.notify(r),
+    corsOrigins,
   });
   const server: ServerType = await new Promise((resolve, reject) => {
     const s = serve(

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { checkListen } from '../../src/serve/server.js';
+import { checkCorsOrigin, checkListen } from '../../src/serve/server.js';
 import { readOperators, removeOperator, writeOperators } from '../../src/serve/operators.js';
 import { api, pendingRequest, type ServeFixture, startFixture } from './helpers.js';
 
@@ -120,6 +120,36 @@ describe('serve: the JSON API', () => {
     expect(() => checkListen({ host: '0.0.0.0', tls: { cert: 'c', key: 'k' } })).not.toThrow();
     for (const host of ['127.0.0.1', 'localhost', '::1', '127.1.2.3']) expect(() => checkListen({ host })).not.toThrow();
     expect(() => checkListen({ host: '127.0.0.1', trustHeader: 'X-Forwarded-Email' })).toThrow(/--trust-proxy/);
+  });
+
+  it('--cors-origin takes exact web origins only', () => {
+    for (const ok of ['https://app.example.com', 'http://localhost:3000', 'http://127.0.0.1:5173', 'https://app.example.com/']) expect(() => checkCorsOrigin(ok)).not.toThrow();
+    expect(checkCorsOrigin('https://App.Example.com/')).toBe('https://app.example.com');
+    for (const bad of ['*', 'null', 'app.example.com', 'https://app.example.com/path', 'file:///tmp/x', 'https://app.example.com?x=1', 'https://user@app.example.com']) {
+      expect(() => checkCorsOrigin(bad), bad).toThrow(/not a web origin/);
+    }
+  });
+
+  it('grants CORS to the listed origin only, answers its preflight without a token, and never allows credentials', async () => {
+    fx = await startFixture({ agent: 'runtime' }, { corsOrigins: ['http://localhost:3000'] });
+    const base = fx.serve.url;
+    const preflight = (origin: string) =>
+      fetch(`${base}/api/store/getRequest`, { method: 'OPTIONS', headers: { Origin: origin, 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'authorization,content-type' } });
+    const granted = await preflight('http://localhost:3000');
+    expect(granted.status).toBe(204);
+    expect(granted.headers.get('access-control-allow-origin')).toBe('http://localhost:3000');
+    expect(granted.headers.get('access-control-allow-headers')?.toLowerCase()).toContain('authorization');
+    expect(granted.headers.get('access-control-allow-credentials')).toBeNull();
+    expect((await preflight('http://localhost:3001')).headers.get('access-control-allow-origin')).toBeNull();
+    // the token is still required after the preflight
+    const noToken = await fetch(`${base}/api/store/getRequest`, { method: 'POST', headers: { Origin: 'http://localhost:3000', 'Content-Type': 'application/json' }, body: '{"args":["x"]}' });
+    expect(noToken.status).toBe(401);
+    const withToken = await fetch(`${base}/api/store/getRequest`, { method: 'POST', headers: { Origin: 'http://localhost:3000', 'Content-Type': 'application/json', Authorization: `Bearer ${fx.tokens.agent}` }, body: '{"args":["x"]}' });
+    expect(withToken.status).toBe(200);
+    expect(withToken.headers.get('access-control-allow-origin')).toBe('http://localhost:3000');
+    // the pages get no CORS grant at all
+    const login = await fetch(`${base}/login`, { headers: { Origin: 'http://localhost:3000' } });
+    expect(login.headers.get('access-control-allow-origin')).toBeNull();
   });
 });
 

@@ -4,7 +4,7 @@ import { loadProject } from '../../manifest/load.js';
 import { loadPolicyOrThrow } from '../../policy/load.js';
 import type { Policy } from '../../policy/types.js';
 import { DEFAULT_APPROVAL_TTL_MS } from '../../runtime/control.js';
-import { startServe } from '../../serve/server.js';
+import { checkCorsOrigin, startServe } from '../../serve/server.js';
 import type { CliContext, CommandSpec } from '../context.js';
 import { withProjectOptions } from '../project-options.js';
 import { storeOption, withStore } from '../store-url.js';
@@ -24,6 +24,7 @@ export interface ServeArgs {
   'trust-proxy'?: string[];
   'notify-webhook'?: string;
   'public-url'?: string;
+  'cors-origin'?: string[];
   'approval-ttl-ms': number;
 }
 
@@ -42,18 +43,21 @@ export const serveCommand: CommandSpec<ServeArgs> = {
       .option('trust-header', { type: 'string', describe: 'Identity header set by a reverse proxy (e.g. X-Forwarded-Email), honoured only from --trust-proxy addresses' })
       .option('trust-proxy', { type: 'string', array: true, describe: 'Address of the reverse proxy allowed to set --trust-header (repeatable)' })
       .option('notify-webhook', { type: 'string', describe: 'POST Slack-compatible JSON here for each new pending request' })
+      .option('cors-origin', { type: 'string', array: true, describe: "A browser app's origin allowed to call the JSON API (httpStore in the browser; repeatable)" })
       .option('public-url', { type: 'string', describe: 'The URL people open (for links in notifications; default: the listening URL)' })
       .option('approval-ttl-ms', { type: 'number', default: DEFAULT_APPROVAL_TTL_MS, describe: "The control's approvalTtlMs (to show when an approval runs out)" }),
   examples: [
     ['ctrlrun-gen serve', 'The inbox on http://127.0.0.1:8787 over .ctrlrun/state.db'],
     ['ctrlrun-gen serve --store postgres://ops@db/app --port 9000', 'Over a Postgres store'],
     ['ctrlrun-gen serve --trust-header X-Forwarded-Email --trust-proxy 127.0.0.1', 'Behind an authenticating proxy on this host'],
+    ['ctrlrun-gen serve --cors-origin http://localhost:3000', "Let a browser agent's page (httpStore) on that origin use the API"],
     ['ctrlrun-gen serve --notify-webhook https://hooks.example.com/T000/B000', 'Post each new request to a chat channel'],
   ],
   run: async (args, ctx) => {
     if (Boolean(args['tls-cert']) !== Boolean(args['tls-key'])) throw new UserError('--tls-cert and --tls-key go together.\nhint: give both PEM files');
     if (!Number.isInteger(args.port) || args.port < 0 || args.port > 65535) throw new UserError(`--port ${args.port}: not a port (0-65535).`);
     if (args['notify-webhook'] !== undefined && !/^https?:\/\//.test(args['notify-webhook'])) throw new UserError(`--notify-webhook ${args['notify-webhook']}: not an http(s) URL.`);
+    for (const origin of args['cors-origin'] ?? []) checkCorsOrigin(origin);
     const policy = loadServePolicy(args, ctx);
     return withStore(args, ctx, async (store, label) => {
       const running = await startServe({
@@ -68,6 +72,7 @@ export const serveCommand: CommandSpec<ServeArgs> = {
         trustProxies: args['trust-proxy'] ?? [],
         ...(args['notify-webhook'] ? { notifyWebhook: args['notify-webhook'] } : {}),
         ...(args['public-url'] ? { publicUrl: args['public-url'] } : {}),
+        corsOrigins: args['cors-origin'] ?? [],
         approvalTtlMs: args['approval-ttl-ms'],
         log: (line) => ctx.stderr(`${line}\n`),
       });
