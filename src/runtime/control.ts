@@ -1,4 +1,4 @@
-import type { RunState, RunToolApprovalItem } from '@openai/agents';
+import type { RunContext, RunState, RunToolApprovalItem } from '@openai/agents';
 import { parseArguments } from './arguments.js';
 import { canonicalJson } from './canonical.js';
 import { decideCall } from './decide.js';
@@ -48,6 +48,40 @@ export interface ControlOptions {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyRunState = RunState<any, any>;
 
+/**
+ * What the control needs of a `RealtimeSession` (from `@openai/agents/realtime`), which pauses a
+ * call by emitting `tool_approval_requested` instead of returning a RunState. Structural, so the
+ * runtime does not import the realtime package.
+ */
+export interface RealtimeSessionLike {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  readonly context: RunContext<any>;
+  approve(item: RunToolApprovalItem, options?: { alwaysApprove?: boolean }): Promise<void>;
+  reject(item: RunToolApprovalItem, options?: { message?: string }): Promise<void>;
+}
+
+/** The paused calls the control reads and answers: a RunState, or one realtime call (see `realtimeCall`). */
+interface PausedCalls {
+  getInterruptions(): RunToolApprovalItem[];
+  approve(item: RunToolApprovalItem): unknown;
+  reject(item: RunToolApprovalItem, options: { message: string }): unknown;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  readonly _context: RunContext<any>;
+}
+
+/** One realtime call as paused calls: answering it answers the session, which then runs or refuses it. */
+function realtimeCall(session: RealtimeSessionLike, item: RunToolApprovalItem): PausedCalls {
+  if (!session || typeof session.approve !== 'function' || typeof session.reject !== 'function' || !session.context) {
+    throw new CtrlrunError('ctrlrun: requestRealtime/resolveRealtime take the RealtimeSession and the approvalItem of its `tool_approval_requested` event.');
+  }
+  return {
+    getInterruptions: () => [item],
+    approve: (i) => session.approve(i), // never alwaysApprove: each call is answered on its own
+    reject: (i, options) => session.reject(i, options),
+    _context: session.context,
+  };
+}
+
 export interface Control {
   readonly store: Store;
   /** The compiled policy bound by the generated module (`bindProtectedTool`); undefined before. */
@@ -63,6 +97,19 @@ export interface Control {
   reject(state: AnyRunState, item: RunToolApprovalItem, answer: { approver: string; message?: string }): Promise<ApprovalRequest>;
   /** Applies answers recorded elsewhere (the CLI, another process) to the state; returns what is still pending. */
   resolve(state: AnyRunState): Promise<ApprovalRequest[]>;
+  /**
+   * `request` for a `RealtimeSession`: records the pending request of the call its
+   * `tool_approval_requested` event carries (`event.approvalItem`), the principal from the
+   * session's context. Null when the call was refused instead (malformed arguments).
+   */
+  requestRealtime(session: RealtimeSessionLike, item: RunToolApprovalItem): Promise<ApprovalRequest | null>;
+  /**
+   * `resolve` for a `RealtimeSession`: applies the answer recorded elsewhere (serve, the CLI) to
+   * that call. Approved: `session.approve(item)`, so the session runs the call, which claims the
+   * approval once (resolves after the body ran). Rejected, used or expired: `session.reject(item)`
+   * with the reason for the model. Pending: nothing. Returns the request.
+   */
+  resolveRealtime(session: RealtimeSessionLike, item: RunToolApprovalItem): Promise<ApprovalRequest | null>;
   /** @internal */
   readonly [INTERNALS]: ControlInternals;
 }
@@ -100,6 +147,17 @@ export function createControl(options: ControlOptions): Control {
     approve: (state, item, answer) => approveOne(internals, state, item, answer),
     reject: (state, item, answer) => rejectOne(internals, state, item, answer),
     resolve: (state) => resolveAll(internals, state),
+    requestRealtime: async (session, item) => {
+      const paused = realtimeCall(session, item);
+      const policy = requirePolicy(internals);
+      return ensureRequest(internals, policy, paused, requireOurs(internals, policy, item));
+    },
+    resolveRealtime: async (session, item) => {
+      const paused = realtimeCall(session, item);
+      const call = requireOurs(internals, requirePolicy(internals), item);
+      await resolveAll(internals, paused); // requests a call not yet requested
+      return internals.store.getRequest(call.callId);
+    },
   };
 }
 
@@ -130,7 +188,7 @@ interface OurCall {
 }
 
 /** The interruptions of `state` that belong to tools protected by this control. */
-function ourCalls(internals: ControlInternals, policy: CompiledPolicy, state: AnyRunState): OurCall[] {
+function ourCalls(internals: ControlInternals, policy: CompiledPolicy, state: PausedCalls): OurCall[] {
   const calls: OurCall[] = [];
   for (const item of state.getInterruptions()) {
     const call = ourCall(internals, policy, item);
@@ -197,10 +255,10 @@ function requireOurs(internals: ControlInternals, policy: CompiledPolicy, item: 
 }
 
 /** Puts the pending request of a call (idempotent); refuses a malformed call in the state. Null when refused. */
-async function ensureRequest(internals: ControlInternals, policy: CompiledPolicy, state: AnyRunState, call: OurCall): Promise<ApprovalRequest | null> {
+async function ensureRequest(internals: ControlInternals, policy: CompiledPolicy, state: PausedCalls, call: OurCall): Promise<ApprovalRequest | null> {
   if (!call.args) {
     const malformed = !parseJson(call.item.rawItem.type === 'function_call' ? call.item.rawItem.arguments : undefined).ok;
-    state.reject(call.item, {
+    await state.reject(call.item, {
       message: malformed
         ? `The call to ${call.action} was refused: its arguments are not valid JSON. It did not run. Call it again with valid JSON arguments if still needed.`
         : `The call to ${call.action} was refused: ${call.refusal ?? 'its arguments are invalid'}. It did not run.`,
@@ -247,7 +305,7 @@ function bindingHolds(request: ApprovalRequest, call: OurCall, policy: CompiledP
   return request.action === call.action && request.argsHash === call.args?.hash && request.policyHash === policy.hash;
 }
 
-async function requestAll(internals: ControlInternals, state: AnyRunState): Promise<ApprovalRequest[]> {
+async function requestAll(internals: ControlInternals, state: PausedCalls): Promise<ApprovalRequest[]> {
   const policy = requirePolicy(internals);
   const out: ApprovalRequest[] = [];
   for (const call of ourCalls(internals, policy, state)) {
@@ -339,40 +397,40 @@ async function rejectOne(
   return applyToState(state, call, result.request);
 }
 
-async function resolveAll(internals: ControlInternals, state: AnyRunState): Promise<ApprovalRequest[]> {
+async function resolveAll(internals: ControlInternals, state: PausedCalls): Promise<ApprovalRequest[]> {
   const policy = requirePolicy(internals);
   const pending: ApprovalRequest[] = [];
   for (const call of ourCalls(internals, policy, state)) {
     const request = await ensureRequest(internals, policy, state, call);
     if (!request) continue;
     if (request.state !== 'pending' && !bindingHolds(request, call, policy)) {
-      state.reject(call.item, { message: refusal(call.action, 'the recorded approval is for a different call') });
+      await state.reject(call.item, { message: refusal(call.action, 'the recorded approval is for a different call') });
       continue;
     }
     if (request.state === 'approved' && request.decidedAt !== undefined && internals.clock() > request.decidedAt + internals.approvalTtlMs) {
-      state.reject(call.item, { message: refusal(call.action, 'its approval expired before the run resumed') });
+      await state.reject(call.item, { message: refusal(call.action, 'its approval expired before the run resumed') });
       continue;
     }
-    applyToState(state, call, request);
+    await applyToState(state, call, request);
     if (request.state === 'pending') pending.push(request);
   }
   return pending;
 }
 
 /** Mirrors the store's answer into the SDK state. Approves only a fully approved request, one call at a time. */
-function applyToState(state: AnyRunState, call: OurCall, request: ApprovalRequest): ApprovalRequest {
+async function applyToState(state: PausedCalls, call: OurCall, request: ApprovalRequest): Promise<ApprovalRequest> {
   switch (request.state) {
     case 'approved':
-      state.approve(call.item);
+      await state.approve(call.item);
       break;
     case 'rejected': {
       const no = request.answers.find((a) => a.decision === 'reject');
       const why = no ? `rejected by ${no.approver}${no.reason ? `: ${no.reason}` : ''}` : 'rejected';
-      state.reject(call.item, { message: refusal(call.action, why) });
+      await state.reject(call.item, { message: refusal(call.action, why) });
       break;
     }
     case 'consumed':
-      state.reject(call.item, { message: refusal(call.action, 'its approval was already used: the approved call ran once already') });
+      await state.reject(call.item, { message: refusal(call.action, 'its approval was already used: the approved call ran once already') });
       break;
     case 'pending':
       break;
