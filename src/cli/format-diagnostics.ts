@@ -1,8 +1,8 @@
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { codeFrameColumns } from '@babel/code-frame';
 import pc from 'picocolors';
 import type { Diagnostic } from '../diagnostics.js';
+import { declaresCtrlrunSchema, readCapped } from '../safe-read.js';
 import type { CliContext } from './context.js';
 
 /**
@@ -45,16 +45,22 @@ export function displayPath(file: string, cwd: string): string {
   return (rel === '' ? '.' : rel).split(path.sep).join('/');
 }
 
-/** The text of `file` (relative to `cwd`) for a code frame, cached in `sources`; undefined when unreadable or over 2 MB. */
+/** Files a code frame may show from disk: the source files the scanner parses. */
+const SOURCE_EXTENSIONS = new Set(['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs']);
+const MAX_FRAME_SOURCE_BYTES = 2_000_000;
+
+/**
+ * The text of `file` (relative to `cwd`) for a code frame, cached in `sources`; undefined unless it
+ * is the tool's own input. Loaders put what they parsed in `sources`; from disk only a source file
+ * or a YAML file declaring a ctrlrun schema is shown, read capped, never a device, FIFO or `/proc`
+ * file: a `.env` or a key named as a policy never has its lines printed (and `/dev/zero` cannot hang).
+ */
 export function sourceOf(file: string, cwd: string, sources: Map<string, string>): string | undefined {
   const cached = sources.get(file);
   if (cached !== undefined) return cached;
-  try {
-    const text = readFileSync(path.resolve(cwd, file), 'utf8');
-    if (text.length > 2_000_000) return undefined;
-    sources.set(file, text);
-    return text;
-  } catch {
-    return undefined;
-  }
+  const read = readCapped(path.resolve(cwd, file), MAX_FRAME_SOURCE_BYTES);
+  if (!read.ok) return undefined;
+  if (!SOURCE_EXTENSIONS.has(path.extname(file).toLowerCase()) && !declaresCtrlrunSchema(read.text)) return undefined;
+  sources.set(file, read.text);
+  return read.text;
 }

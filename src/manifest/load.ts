@@ -2,7 +2,8 @@ import { statSync } from 'node:fs';
 import path from 'node:path';
 import { isMap, type Node } from 'yaml';
 import { type Diagnostic, UserError } from '../diagnostics.js';
-import { loadPolicyFile, readTextFile } from '../policy/load.js';
+import { loadPolicyFile, notCtrlrunFile, readTextFile } from '../policy/load.js';
+import { gitRootOf, isInside } from '../safe-read.js';
 import { didYouMean, nearest } from '../policy/suggest.js';
 import type { Policy, SourceLocation } from '../policy/types.js';
 import { sdkToolName } from '../runtime/internals.js';
@@ -216,9 +217,13 @@ class ManifestReader {
   }
 }
 
-/** Searches `ctrlrun.tools.yaml` from `cwd` upward; undefined when there is none. */
+/**
+ * Searches `ctrlrun.tools.yaml` from `cwd` upward, no further than the git work tree's root (a
+ * manifest above the repository is not the repository's); undefined when there is none.
+ */
 export function findManifest(cwd: string): string | undefined {
   let dir = path.resolve(cwd);
+  const top = gitRootOf(dir);
   for (;;) {
     const candidate = path.join(dir, MANIFEST_FILE);
     try {
@@ -227,6 +232,7 @@ export function findManifest(cwd: string): string | undefined {
       // not here; go up
     }
     const parent = path.dirname(dir);
+    if (dir === top) return undefined;
     if (parent === dir) return undefined;
     dir = parent;
   }
@@ -257,8 +263,11 @@ export function loadProject(options: { cwd: string; manifest?: string; policy?: 
   const read = readTextFile(manifestFile, 'manifest', MAX_MANIFEST_BYTES);
   let manifest: Manifest | undefined;
   let locs: ManifestLocations = { actions: [] };
+  let foreign: Diagnostic | undefined;
   if ('diagnostic' in read) {
     diagnostics.push(read.diagnostic);
+  } else if ((foreign = notCtrlrunFile(read.text, manifestFile, 'manifest', `schema: ${MANIFEST_SCHEMA}`)) !== undefined) {
+    diagnostics.push(foreign);
   } else {
     sources.set(manifestFile, read.text);
     const parsed = readManifest(read.text, manifestFile);
@@ -269,7 +278,22 @@ export function loadProject(options: { cwd: string; manifest?: string; policy?: 
 
   const policyFile = options.policy !== undefined ? path.resolve(options.cwd, options.policy) : (manifest?.policy ?? locs.policyPath);
   let policy: Policy | undefined;
-  if (policyFile !== undefined) {
+  const repo = gitRootOf(path.dirname(manifestFile)) ?? path.dirname(manifestFile);
+  if (policyFile !== undefined && options.policy === undefined && !isInside(repo, policyFile)) {
+    // The manifest is the repository's (a pull request may change it); the file it names is read
+    // only when it is the repository's too, symlinks followed. `--policy` is the caller's choice.
+    const at = locs.policy ?? { line: 1, column: 1 };
+    diagnostics.push({
+      severity: 'error',
+      file: manifestFile,
+      line: at.line,
+      column: at.column,
+      path: 'policy',
+      code: 'outside-repo',
+      message: 'the policy path leads outside the repository (after symlinks); it was not read',
+      hint: 'keep the policy inside the repository (next to the manifest), or pass --policy',
+    });
+  } else if (policyFile !== undefined) {
     const loaded = loadPolicyFile(policyFile);
     if (loaded.source !== '') sources.set(policyFile, loaded.source);
     const missing = loaded.diagnostics.find((d) => d.code === 'file-not-found');

@@ -1,6 +1,6 @@
-import { readFileSync, statSync } from 'node:fs';
 import { isMap, isSeq, type Node } from 'yaml';
 import { type Diagnostic, UserError } from '../diagnostics.js';
+import { declaresCtrlrunSchema, readCapped } from '../safe-read.js';
 import {
   ACTION_KEYS,
   CONTROL_ID_FORBIDDEN,
@@ -49,6 +49,8 @@ export function parsePolicy(text: string, file: string): LoadResult<Policy> {
 export function loadPolicyFile(file: string): LoadResult<Policy> {
   const read = readTextFile(file, 'policy', MAX_POLICY_BYTES);
   if ('diagnostic' in read) return { diagnostics: [read.diagnostic], source: '' };
+  const foreign = notCtrlrunFile(read.text, file, 'policy', `schema: ${POLICY_SCHEMA_PREFIX}${LATEST_POLICY_VERSION}`);
+  if (foreign !== undefined) return { diagnostics: [foreign], source: '' };
   return parsePolicy(read.text, file);
 }
 
@@ -62,21 +64,48 @@ export function loadPolicyOrThrow(file: string): { policy: Policy; source: strin
   return { policy: loaded.value, source: loaded.source, warnings: loaded.diagnostics.filter((d) => d.severity === 'warning') };
 }
 
-/** Reads a small text file; a missing, unreadable or oversized file is a diagnostic. */
+/**
+ * Reads a small text file a command was pointed at: only a regular file (a device, FIFO or
+ * `/proc` file is refused before a byte is read, so `/dev/zero` cannot hang it), at most
+ * `maxBytes`. A missing, unreadable, special or oversized file is a diagnostic.
+ */
 export function readTextFile(file: string, what: string, maxBytes: number): { text: string } | { diagnostic: Diagnostic } {
   const fail = (message: string, code: string, hint: string): { diagnostic: Diagnostic } => ({
     diagnostic: { severity: 'error', file, line: 1, column: 1, message, code, hint },
   });
-  try {
-    const stat = statSync(file);
-    if (!stat.isFile()) return fail(`the ${what} path is not a file`, 'not-a-file', `point --${what} at the file itself`);
-    if (stat.size > maxBytes) return fail(`the ${what} is ${stat.size} bytes; the limit is ${maxBytes}`, 'file-too-large', 'check the path; a hand-written file is a few KiB');
-    return { text: readFileSync(file, 'utf8') };
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return fail(`the ${what} file does not exist`, 'file-not-found', `create it with \`ctrlrun-gen init\`, or point at it with --${what}`);
-    return fail(`cannot read the ${what}: ${(error as Error).message}`, 'unreadable', 'check the file\'s permissions');
+  const read = readCapped(file, maxBytes);
+  if (read.ok) return { text: read.text };
+  switch (read.reason) {
+    case 'not-found':
+      return fail(`the ${what} file does not exist`, 'file-not-found', `create it with \`ctrlrun-gen init\`, or point at it with --${what}`);
+    case 'not-a-file':
+    case 'system-file':
+      return fail(`the ${what} path is not a file of the repository: ${read.message}; it was not read`, 'not-a-file', `point --${what} (or the manifest's \`${what}:\`) at the ${what} file itself`);
+    case 'too-large':
+      return fail(`the ${what} is too large: ${read.message}`, 'file-too-large', 'check the path; a hand-written file is a few KiB');
+    case 'permission-denied':
+      return fail(`cannot read the ${what}: permission denied`, 'unreadable', `let the user running ctrlrun-gen read it (\`chmod u+r\`, or run as its owner)`);
+    default:
+      return fail(`cannot read the ${what}: ${read.message}`, 'unreadable', "check the file's permissions");
   }
+}
+
+/**
+ * A file that does not declare a ctrlrun schema is not reported on line by line: it may be a
+ * `.env`, a key or `/proc/self/environ` named as a policy, and its lines must not reach a CI log.
+ * One diagnostic, no code frame (undefined when the text declares the schema or is blank).
+ */
+export function notCtrlrunFile(text: string, file: string, what: string, firstKey: string): Diagnostic | undefined {
+  if (text.trim() === '' || declaresCtrlrunSchema(text)) return undefined;
+  return {
+    severity: 'error',
+    file,
+    line: 1,
+    column: 1,
+    code: `not-a-${what}`,
+    message: `this is not a ctrlrun ${what}: it has no \`${firstKey}\` line (nothing of the file is shown)`,
+    hint: `check the path: the ${what} starts with \`${firstKey}\``,
+  };
 }
 
 type PolicyDraft = Omit<Policy, 'hash' | 'file'>;
