@@ -7,6 +7,8 @@ export interface FoundTool {
   places: Array<{ file: string; line: number }>;
   /** Set for a tool already protected: `protectedTool('<action>', { name })`. */
   protectedAs?: string;
+  /** Some declaration comes from a realtime entry (`@openai/agents/realtime`): the tool runs in a realtime session, usually in a browser. */
+  realtime?: boolean;
 }
 
 export interface PlannedTool extends FoundTool {
@@ -52,7 +54,10 @@ export function findTools(scan: RepoScan): { tools: FoundTool[]; unnamed: InitPl
   for (const file of files) {
     for (const call of file.sdkToolCalls) {
       if (call.name === undefined) unnamed.push({ file: file.file, line: call.span.line, ...(call.nameUnresolved !== undefined ? { reason: call.nameUnresolved } : {}) });
-      else add(call.name, { file: file.file, line: call.span.line });
+      else {
+        add(call.name, { file: file.file, line: call.span.line });
+        if (isRealtimeEntry(call.binding.module)) byName.get(call.name)!.realtime = true;
+      }
     }
   }
   for (const file of files) {
@@ -175,9 +180,47 @@ export function renderManifest(plan: InitPlan, paths: { output: string; control:
   return `${lines.join('\n')}\n`;
 }
 
-/** The control module: TypeScript, or JavaScript (ESM or CommonJS) for a project without TypeScript. */
-export function renderControl(kind: OutputKind = 'ts'): string {
-  return kind === 'ts' ? controlSource() : toJavaScript(controlSource(), kind);
+/** `@openai/agents/realtime`, `@openai/agents-realtime` (and their subpaths). */
+export function isRealtimeEntry(specifier: string): boolean {
+  return /^@openai\/agents(\/|-)realtime(\/|$)/.test(specifier);
+}
+
+/**
+ * The control module: TypeScript, or JavaScript (ESM or CommonJS) for a project without TypeScript.
+ * `browser`: the tools run in a realtime session (a browser page, mostly), where SQLite and Postgres
+ * are out of reach, so the store is `httpStore` against `ctrlrun-gen serve`.
+ */
+export function renderControl(kind: OutputKind = 'ts', options: { browser?: boolean } = {}): string {
+  const source = options.browser ? browserControlSource() : controlSource();
+  return kind === 'ts' ? source : toJavaScript(source, kind);
+}
+
+function browserControlSource(): string {
+  return `// The operator's control: where approvals, effects and receipts are kept, and who a run acts for.
+// Written by \`ctrlrun-gen init\`; it is yours to edit (the generated module imports its default export).
+import { createControl, httpStore } from 'ctrlrun-gen/runtime';
+
+// Your tools run in a realtime session, usually in the browser, where SQLite and Postgres are out
+// of reach: the ledger is kept by \`npx ctrlrun-gen serve --cors-origin <your app's origin>\` and
+// reached over HTTP with a runtime token (\`npx ctrlrun-gen operators add web-agent --runtime\`),
+// which may file requests but never approve. Hand it only to signed-in users.
+// CHANGE THESE: from your app's configuration. Until then every protected call fails closed.
+const SERVE_URL = 'http://127.0.0.1:8787';
+const RUNTIME_TOKEN = 'crg_rt_CHANGE_ME';
+
+export default createControl({
+  store: httpStore({ url: SERVE_URL, token: RUNTIME_TOKEN }),
+  // CHANGE THIS: return the principal the session acts for, from your own context (a signed-in
+  // user); never from the model's arguments. Returning null refuses every call.
+  identity: (runContext) => {
+    const context = runContext.context as { user?: string } | undefined;
+    return context?.user ?? null;
+  },
+});
+// A call the policy sends to a person pauses with the session's \`tool_approval_requested\` event:
+// file it with \`control.requestRealtime(session, event.approvalItem)\` and, once an operator
+// answered on serve, apply it with \`control.resolveRealtime(session, item)\`.
+`;
 }
 
 function controlSource(): string {

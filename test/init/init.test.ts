@@ -65,6 +65,24 @@ describe('ctrlrun-gen init', () => {
     expect(typeCheck(dir)).toEqual([]);
   });
 
+  it('tools from the realtime entry (a browser session) get an httpStore control, and the module bundles for the browser', async () => {
+    const dir = strippedRefundDesk();
+    // agent.ts (a Runner agent, Node-only tracing) is not part of a realtime app
+    rmSync(path.join(dir, 'src/agent.ts'));
+    const tools = path.join(dir, 'src/tools.ts');
+    writeFileSync(tools, readFileSync(tools, 'utf8').replace("import { tool } from '@openai/agents';", "import { tool } from '@openai/agents/realtime';"));
+    const { init } = await newcomerLoop(dir);
+    expect(init).toContain('--cors-origin');
+    const control = readFileSync(path.join(dir, 'src/ctrlrun.control.ts'), 'utf8');
+    expect(control).toContain('httpStore({ url: SERVE_URL, token: RUNTIME_TOKEN })');
+    expect(control).not.toMatch(/sqlite|postgres/);
+    expect(typeCheck(dir)).toEqual([]);
+    // nothing reachable from the rewritten tools imports a Node built-in (esbuild fails on one for platform: 'browser')
+    const { build } = await import('esbuild');
+    const out = await build({ entryPoints: [tools], absWorkingDir: dir, bundle: true, platform: 'browser', format: 'esm', write: false, logLevel: 'silent', metafile: true });
+    expect(Object.keys(out.metafile.inputs).some((f) => f.endsWith('src/ctrlrun.control.ts'))).toBe(true);
+  });
+
   it('never overwrites an existing file without --force', async () => {
     const dir = strippedRefundDesk();
     writeFileSync(path.join(dir, 'ctrlrun.yaml'), '# mine\n');

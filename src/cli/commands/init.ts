@@ -124,6 +124,8 @@ export const initCommand: CommandSpec<InitArgs> = {
 interface PackagePlan {
   dir: string;
   kind: OutputKind;
+  /** Its tools run in a realtime session (browser): the control gets httpStore. */
+  browser: boolean;
   plan: InitPlan;
   output: string;
   control: string;
@@ -150,6 +152,7 @@ function planPackage(dir: string, files: string[], found: ReturnType<typeof find
   return {
     dir,
     kind,
+    browser: tools.some((t) => t.realtime === true),
     plan: planActions({ tools, unnamed }, existing),
     ...paths,
     ...(policyText !== undefined ? { policyText } : {}),
@@ -186,7 +189,14 @@ function writePackage(p: PackagePlan, ctx: CliContext): void {
   else if (mergedManifest !== p.manifestText) write(MANIFEST, mergedManifest, 'merged into');
   else ctx.stdout(`kept ${manifestFile}\n`);
   if (existsSync(path.join(p.dir, p.control))) ctx.stdout(`kept ${displayPath(path.join(p.dir, p.control), ctx.cwd)} (yours to edit; never overwritten)\n`);
-  else write(p.control, renderControl(p.kind), 'wrote');
+  else {
+    write(p.control, renderControl(p.kind, { browser: p.browser }), 'wrote');
+    if (p.browser) {
+      ctx.stdout(
+        `  (its tools run in a realtime session, usually a browser page: the control keeps the ledger behind \`npx ctrlrun-gen serve --cors-origin <your app's origin>\` through httpStore; set its URL and runtime token)\n`,
+      );
+    }
+  }
   if (markGenerated(p.dir, p.kind === 'ts' ? [p.output] : [p.output, typingsPath(p.output)])) {
     ctx.stdout(`wrote ${displayPath(path.join(p.dir, '.gitattributes'), ctx.cwd)} (marks the generated module as generated)\n`);
   }
