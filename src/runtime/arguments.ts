@@ -35,6 +35,8 @@ export function integerValue(text: string | bigint): number | bigint {
 
 /** Parses the model's JSON arguments losslessly and checks them (see the module comment). Never throws. */
 export function parseArguments(raw: string): ArgumentsCheck {
+  const deep = jsonDepthProblem(raw);
+  if (deep !== null) return { ok: false, detail: deep };
   let value: unknown;
   try {
     value = parseLossless(raw, null, parseNumber);
@@ -59,6 +61,28 @@ export function checkArguments(value: unknown): ArgumentsCheck {
 }
 
 const MAX_DEPTH = 512;
+
+/**
+ * Whether JSON text nests arrays/objects deeper than the arguments may (512): a linear scan, run
+ * before any recursive parse, schema check, decision or hash sees a 20,000-deep array (which
+ * would overflow the stack). Strings are skipped exactly; invalid JSON is left to the parser.
+ */
+export function jsonDepthProblem(raw: string): string | null {
+  let depth = 0;
+  for (let i = 0; i < raw.length; i++) {
+    const c = raw.charCodeAt(i);
+    if (c === 0x22) {
+      for (i++; i < raw.length; i++) {
+        const d = raw.charCodeAt(i);
+        if (d === 0x5c) i++;
+        else if (d === 0x22) break;
+      }
+    } else if (c === 0x5b || c === 0x7b) {
+      if (++depth > MAX_DEPTH) return `the arguments nest more than ${MAX_DEPTH} levels deep`;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return null;
+}
 /** A surrogate code unit that is not half of a pair (what UTF-8 cannot encode). */
 const LONE_SURROGATE = /\p{Cs}/u;
 

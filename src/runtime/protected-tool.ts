@@ -28,7 +28,7 @@ import {
   sdkToolName,
   type ControlInternals,
 } from './internals.js';
-import { parseArguments, checkArguments } from './arguments.js';
+import { checkArguments, jsonDepthProblem, parseArguments } from './arguments.js';
 import { decideCall, invalidArguments } from './decide.js';
 import type { CallDecision, CompiledAction, CompiledPolicy } from './types.js';
 
@@ -179,6 +179,8 @@ export function createActionCore(
    * the JSON parses but does not match a JSON-schema `parameters`.
    */
   const policyArgs = (raw: string): { ok: true; value: unknown } | { ok: false; problem?: string } => {
+    const deep = jsonDepthProblem(raw);
+    if (deep !== null) return { ok: false, problem: deep };
     const parsed = parseJson(raw);
     if (!parsed.ok) return parsed;
     if (schemaCheck) {
@@ -318,7 +320,8 @@ export function createActionCore(
     const where = { action, callId };
 
     // the input decided on, hashed and run is the call's: schema-valid, and the raw arguments' own
-    const problem = schemaCheck ? schemaCheck(input) : null;
+    const deep = typeof toolCall?.arguments === 'string' ? jsonDepthProblem(toolCall.arguments) : null;
+    const problem = deep ?? (schemaCheck ? schemaCheck(input) : null);
     if (problem !== null) {
       await receipt({ ...facts, decision: INVALID_ARGUMENTS }, { result: 'refused', reason: `invalid_arguments:${problem}` });
       throw new ActionDenied('invalid_arguments', `ctrlrun: ${action} refused: its arguments do not match the tool's schema (${problem}); it did not run.`, where);

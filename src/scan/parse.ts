@@ -33,7 +33,15 @@ export interface Parsed {
 
 /** Parses with the raw compiler API: no program, no type checker, no parent pointers. */
 export function parseSource(file: string, text: string): Parsed {
-  const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, false, scriptKindFor(file));
+  let sf: ts.SourceFile;
+  try {
+    sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, false, scriptKindFor(file));
+  } catch (error) {
+    // The compiler's parser is recursive: a 20,000-deep array overflows the stack. Such a file is
+    // reported as not parsed (located at its deepest point), as a syntax error is.
+    if (!(error instanceof RangeError)) throw error;
+    return tooDeep(file, text);
+  }
   const diagnostics = (sf as unknown as { parseDiagnostics?: readonly ts.Diagnostic[] }).parseDiagnostics ?? [];
   const first = diagnostics[0];
   if (!first) return { sf };
@@ -53,4 +61,31 @@ export function spanOf(node: ts.Node, sf: ts.SourceFile): Span {
 export function spanAt(start: number, end: number, sf: ts.SourceFile): Span {
   const { line, character } = sf.getLineAndCharacterOfPosition(start);
   return { start, end, line: line + 1, column: character + 1 };
+}
+
+/** A file the parser could not read for its nesting: an empty tree and a parse error at its deepest point. */
+export function tooDeep(file: string, text: string): Parsed {
+  const sf = ts.createSourceFile(file, '', ts.ScriptTarget.Latest, false, scriptKindFor(file));
+  const at = deepestPoint(text);
+  let line = 1;
+  let lineStart = 0;
+  for (let i = text.indexOf('\n'); i !== -1 && i < at.offset; i = text.indexOf('\n', i + 1)) {
+    line++;
+    lineStart = i + 1;
+  }
+  return { sf, parseError: { line, column: at.offset - lineStart + 1, message: `the file nests too deeply to parse (about ${at.depth} brackets deep here); it is not scanned` } };
+}
+
+/** Where brackets nest deepest (a rough count: strings and comments are not skipped). */
+function deepestPoint(text: string): { offset: number; depth: number } {
+  let depth = 0;
+  let best = { offset: 0, depth: 0 };
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x28 || c === 0x5b || c === 0x7b) {
+      depth++;
+      if (depth > best.depth) best = { offset: i, depth };
+    } else if ((c === 0x29 || c === 0x5d || c === 0x7d) && depth > 0) depth--;
+  }
+  return best;
 }
