@@ -1,4 +1,5 @@
 import type { Policy, PolicyAction, Rule } from '../policy/types.js';
+import { isRealtimeEntry } from '../init/render.js';
 import type { SdkToolCall } from '../scan/types.js';
 
 /** One way a tool behaves differently once it is `protectedTool(...)` (the codemod's summary lists them). */
@@ -25,13 +26,17 @@ function reachableRules(action: PolicyAction): Rule[] {
  */
 export function behaviourChanges(call: SdkToolCall, policy: Policy, action: PolicyAction, needsApprovalRemoved: boolean): BehaviourChange[] {
   const changes: BehaviourChange[] = [];
+  // a tool from the realtime entry runs in a RealtimeSession: no run() to reject, no RunState to approve
+  const realtime = isRealtimeEntry(call.binding.module);
   const errorFunction = call.options.properties.errorFunction;
   const structured = call.options.properties.outputSchema !== undefined;
   if (!errorFunction && !structured) {
     changes.push({
       kind: 'body-failure-stops-run',
       text:
-        "an exception thrown by its execute now stops the run (run() rejects with it) instead of reaching the model as the SDK's " +
+        (realtime
+          ? "an exception thrown by its execute now reaches the session's `error` event (the model gets no answer for that call) instead of the SDK's "
+          : "an exception thrown by its execute now stops the run (run() rejects with it) instead of reaching the model as the SDK's ") +
         'generic "An error occurred while running the tool" text; pass an `errorFunction` to report failures to the model',
     });
   } else if (errorFunction && errorFunction.valueKind !== 'null') {
@@ -45,9 +50,11 @@ export function behaviourChanges(call: SdkToolCall, policy: Policy, action: Poli
   } else if (reachableRules(action).some((r) => r.decision === 'approve')) {
     changes.push({
       kind: 'approve-through-control',
-      text:
-        'calls the policy sends to a human pause the run; answer them with control.approve(state, item, { approver }) / control.reject(...) ' +
-        "or `ctrlrun-gen approvals approve|deny`: the SDK's state.approve(item) no longer authorizes them (the call fails with ApprovalMismatch)",
+      text: realtime
+        ? "calls the policy sends to a human pause with the session's tool_approval_requested event; file them with control.requestRealtime(session, item), " +
+          "let an operator answer (`ctrlrun-gen serve`, `ctrlrun-gen approvals`), then control.resolveRealtime(session, item): session.approve(item) alone no longer authorizes them (ApprovalMismatch)"
+        : 'calls the policy sends to a human pause the run; answer them with control.approve(state, item, { approver }) / control.reject(...) ' +
+          "or `ctrlrun-gen approvals approve|deny`: the SDK's state.approve(item) no longer authorizes them (the call fails with ApprovalMismatch)",
     });
   }
   if (needsApprovalRemoved) {
