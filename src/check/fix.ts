@@ -50,7 +50,7 @@ export async function applyFix(options: FixOptions, ctx: Pick<CliContext, 'cwd' 
     const generated = renderGeneratedModule(project);
     for (const file of generatedFiles(generated)) {
       if (readGeneratedModule(file.path) !== file.text) {
-        writeGeneratedModule(file.path, file.text);
+        writeGeneratedModule(file.path, file.text, manifest.root);
         fixed.generated ??= file.path;
       }
     }

@@ -117,6 +117,11 @@ class ManifestReader {
       r.errorAt(entry.at, entry.path, 'bad-path', 'the path contains a NUL character', 'remove it');
       return undefined;
     }
+    if (/[\u0001-\u001f\u007f-\u009f\u2028\u2029]/.test(value)) {
+      // a newline in `output:` became a broken import line in every file the codemod rewrote
+      r.errorAt(entry.at, entry.path, 'bad-path', 'the path contains a control character (a newline, a tab, …)', 'write the path on one line, without control characters');
+      return undefined;
+    }
     const resolved = path.resolve(root, value);
     let ok = true;
     if (opts.insideRoot) {

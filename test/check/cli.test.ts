@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { exitCode } from '../../src/cli/commands/check.js';
@@ -48,6 +48,8 @@ describe('ctrlrun-gen check (in-process)', () => {
     for (const f of ['src/broken.ts', 'src/suppressed.ts']) writeFileSync(path.join(dir, f), 'export {};\n');
     const manifest = path.join(dir, 'ctrlrun.tools.yaml');
     writeFileSync(manifest, readFileSync(manifest, 'utf8').replace('  - tool: send_receipt\n    action: mail.send\n', ''));
+    // The fixture's module is hand-written (a stale one for other cases); generate never overwrites such a file.
+    rmSync(path.join(dir, 'src/ctrlrun.generated.ts'));
     const gen = await cli(['generate'], { cwd: dir });
     expect(gen.stderr).toBe('');
     expect(gen.code).toBe(0);

@@ -42,7 +42,7 @@ export const generateCommand: CommandSpec<GenerateArgs> = {
       return stale === 0 ? 0 : 1;
     }
     for (const file of files) {
-      writeGeneratedModule(file.path, file.text);
+      writeGeneratedModule(file.path, file.text, project.manifest.root);
       ctx.stdout(`wrote ${displayPath(file.path, ctx.cwd)}\n`);
     }
     return 0;
