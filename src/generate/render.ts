@@ -147,6 +147,7 @@ export function renderModuleText(input: RenderInput, template: string = loadTemp
     runtimeTypes: [
       'type CompiledPolicy',
       ...(functions.length > 0 ? ['type DecisionResult'] : []),
+      'type LocalDoors',
       'type McpDoors',
       'type ProtectHostedMcp',
       ...(usesTemplates ? ['type TemplateResult'] : []),

@@ -20,6 +20,7 @@ import {
   type Identity,
 } from './internals.js';
 import { HOSTED_ACTION, hostedRequestOf, type HostedRequest } from './hosted-item.js';
+import { LOCAL_ACTION, type LocalMark } from './local-tools.js';
 import type { ApprovalRequest, CompiledPolicy, Store } from './types.js';
 
 export type { Identity } from './internals.js';
@@ -185,6 +186,8 @@ interface OurCall {
   /** null when the arguments are not JSON, or refused (a float, a lone surrogate, not an object). */
   args: { value: unknown; hash: string; canonical: string } | null;
   refusal?: string;
+  /** A shell or apply_patch call: a yes stays in the store; the tool's needsApproval claims it on resume. */
+  local?: boolean;
 }
 
 /** The interruptions of `state` that belong to tools protected by this control. */
@@ -201,6 +204,7 @@ function ourCall(internals: ControlInternals, policy: CompiledPolicy, item: RunT
   const raw = item.rawItem;
   const hosted = hostedRequestOf(item);
   if (hosted) return hostedCall(policy, item, hosted);
+  if (raw.type === 'shell_call' || raw.type === 'apply_patch_call') return localCall(item);
   if (raw.type !== 'function_call') return null;
   const action = actionOfItem(internals, policy, item, raw.name);
   if (action === undefined) return null;
@@ -232,6 +236,31 @@ function hostedCall(policy: CompiledPolicy, item: RunToolApprovalItem, hosted: H
     toolName: `${hosted.serverLabel}/${hosted.toolName}`,
     action,
     args: parsed.ok && hash !== null ? { value: parsed.value, hash, canonical: canonicalJson(parsed.value) } : null,
+  };
+}
+
+const LOCAL_TYPES: Record<string, string> = { shell_call: 'shell', apply_patch_call: 'apply_patch' };
+
+/** A call of a shell or apply_patch tool made by protectShellTool / protectApplyPatchTool. */
+function localCall(item: RunToolApprovalItem): OurCall | null {
+  const raw = item.rawItem as { type: string; callId?: string };
+  const tools: unknown = (item.agent as { tools?: unknown } | undefined)?.tools;
+  if (!Array.isArray(tools) || typeof raw.callId !== 'string') return null;
+  // the SDK runs the agent's one tool of each kind
+  const tool = tools.find((t) => t && typeof t === 'object' && (t as { type?: string }).type === LOCAL_TYPES[raw.type]) as
+    | { name?: string; [LOCAL_ACTION]?: LocalMark }
+    | undefined;
+  const mark = tool?.[LOCAL_ACTION];
+  if (!mark) return null;
+  const value = mark.present(raw);
+  const hash = argsHashOf(undefined, value);
+  return {
+    item,
+    callId: raw.callId,
+    toolName: tool?.name ?? LOCAL_TYPES[raw.type] ?? raw.type,
+    action: mark.action,
+    args: hash === null ? null : { value, hash, canonical: canonicalJson(value) },
+    local: true,
   };
 }
 
@@ -421,7 +450,8 @@ async function resolveAll(internals: ControlInternals, state: PausedCalls): Prom
 async function applyToState(state: PausedCalls, call: OurCall, request: ApprovalRequest): Promise<ApprovalRequest> {
   switch (request.state) {
     case 'approved':
-      await state.approve(call.item);
+      // a local tool's yes stays in the store: its needsApproval claims it when the run resumes
+      if (!call.local) await state.approve(call.item);
       break;
     case 'rejected': {
       const no = request.answers.find((a) => a.decision === 'reject');

@@ -31,3 +31,11 @@ export { StoreError, type StoreErrorCode } from './stores/errors.js';
 // --- other doors -----------------------------------------------------------------------------
 export { bindMcp, mcpToolSchemaHash, prefixedMcpToolName, type McpDoors, type ProtectMcpToolsOptions } from './mcp.js';
 export { bindHostedMcp, POLICY_APPROVER, type ProtectHostedMcp, type ProtectHostedMcpOptions } from './hosted-mcp.js';
+export {
+  bindLocalTools,
+  presentShellAction,
+  presentPatchOperation,
+  type LocalDoors,
+  type ProtectShellToolOptions,
+  type ProtectApplyPatchToolOptions,
+} from './local-tools.js';

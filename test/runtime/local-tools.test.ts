@@ -1,0 +1,243 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Agent, RunState } from '@openai/agents';
+import { ScriptedModel, assistantMessage } from '@openai/agents/testing';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { bindLocalTools, createControl, run, verifyReceipts, type Store } from '../../src/runtime/index.js';
+import { sqliteStore } from '../../src/runtime/sqlite.js';
+import { REPO_ROOT } from '../helpers/paths.js';
+// @ts-expect-error a plain ESM module (the child process imports it too)
+import { localPolicy, patchCall, realEditor, realShell, shellCall } from '../helpers/local-doors.mjs';
+
+const CHILD = path.join(REPO_ROOT, 'test/runtime/children/local-resume.mjs');
+
+interface Ctx {
+  user?: string;
+}
+
+let dir: string;
+const stores: Store[] = [];
+beforeAll(() => {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'ctrlrun-local-'));
+});
+afterEach(async () => {
+  for (const s of stores.splice(0)) await s.close();
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+let counter = 0;
+function fresh() {
+  counter++;
+  const root = mkdtempSync(path.join(dir, `ws-${counter}-`));
+  return { db: path.join(dir, `state-${counter}.db`), log: path.join(dir, `runs-${counter}.log`), root };
+}
+
+/** The body's runs, as the shell and the editor logged them. */
+function runs(file: string): Array<{ command?: string; type?: string; path?: string; pid: number }> {
+  return existsSync(file)
+    ? readFileSync(file, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l))
+    : [];
+}
+
+function processOn(db: string) {
+  const store = sqliteStore({ path: db });
+  stores.push(store);
+  const control = createControl({ store, identity: (rc) => (rc.context as Ctx)?.user ?? null });
+  return { store, control, doors: bindLocalTools(control, localPolicy()) };
+}
+
+function opsAgent(p: ReturnType<typeof processOn>, f: ReturnType<typeof fresh>, model: ScriptedModel) {
+  const tools = [
+    p.doors.protectShellTool('host.shell', { shell: realShell(f.log, f.root) }),
+    p.doors.protectApplyPatchTool('repo.patch', { editor: realEditor(f.root, f.log) }),
+  ];
+  return new Agent<Ctx>({ name: 'ops', model, tools });
+}
+
+/** What the model was sent back for a call (shell: the output array; apply_patch: status and output). */
+function outputSeen(model: ScriptedModel, index: number, callId: string): string {
+  const input = model.calls[index]?.request.input;
+  const item = Array.isArray(input) ? input.find((i) => (i as { callId?: string }).callId === callId && String((i as { type?: string }).type).endsWith('_output')) : undefined;
+  return JSON.stringify(item ?? null);
+}
+
+/** Runs the saved state once in a real child process (its own store handle, control, shell and editor). */
+function resumeInChild(config: { db: string; log: string; root: string; state: string; answer?: string; resolve?: boolean }): Promise<Record<string, unknown>> {
+  if (!existsSync(path.join(REPO_ROOT, 'dist/runtime/index.js'))) throw new Error('dist/ is missing: run `npm run build` before these tests');
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CHILD, JSON.stringify(config)], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    child.on('close', (code) => {
+      const line = out.split('\n').find((l) => l.startsWith('{'));
+      if (!line) reject(new Error(`child exited ${code} without a result; stderr: ${err}`));
+      else resolve({ ...JSON.parse(line), code });
+    });
+  });
+}
+
+describe('protectShellTool: a real shell (each command a /bin/sh child process)', () => {
+  it('allow runs once; deny never runs and the model is told why; the run goes on; receipts verify', async () => {
+    const f = fresh();
+    const p = processOn(f.db);
+    const model = new ScriptedModel([[shellCall('s1', ['echo hello']), shellCall('s2', ['rm -rf ./data'])], [assistantMessage('done')]]);
+    const result = await run(opsAgent(p, f, model), 'go', { context: { user: 'alice' } });
+    expect(result.finalOutput).toBe('done');
+    expect(runs(f.log).map((r) => r.command)).toEqual(['echo hello']);
+    expect(outputSeen(model, 1, 's1')).toContain('hello\\n');
+    const denied = outputSeen(model, 1, 's2');
+    expect(denied).toContain('host.shell denied by policy (rule[1])');
+    expect(denied).toContain('must not be retried');
+    const receipts = await p.store.listReceipts();
+    expect(receipts.map((r) => [r.result, r.effect_key ?? null])).toEqual([
+      ['allowed', 'shell:echo hello'],
+      ['executed', 'shell:echo hello'],
+      ['denied', null],
+    ]);
+    expect((await p.store.getEffect('shell:echo hello'))?.state).toBe('committed');
+    expect(await verifyReceipts(p.store)).toEqual({ ok: true, count: 3 });
+  });
+
+  it('no principal: refused, nothing runs', async () => {
+    const f = fresh();
+    const p = processOn(f.db);
+    const model = new ScriptedModel([[shellCall('s1', ['echo hi'])], [assistantMessage('done')]]);
+    await run(opsAgent(p, f, model), 'go', { context: {} });
+    expect(runs(f.log)).toEqual([]);
+    expect(outputSeen(model, 1, 's1')).toContain('host.shell refused: identity(runContext) returned no principal');
+    expect((await p.store.listReceipts()).map((r) => [r.result, r.reason])).toEqual([['refused', 'no_principal']]);
+  });
+
+  it('approve pauses; a second person approves; a real child process resumes and runs it once; a second resume runs nothing', async () => {
+    const f = fresh();
+    const p1 = processOn(f.db);
+    const m1 = new ScriptedModel([[shellCall('s9', ['git push origin main'])]]);
+    const paused = await run(opsAgent(p1, f, m1), 'ship it', { context: { user: 'alice' } });
+    expect(paused.interruptions.map((i) => i.rawItem.type)).toEqual(['shell_call']);
+    expect(runs(f.log)).toEqual([]);
+    const requests = await p1.control.request(paused.state);
+    expect(requests.map((r) => [r.callId, r.action, r.principal, r.state, r.args])).toEqual([
+      ['s9', 'host.shell', 'alice', 'pending', JSON.stringify({ command: 'git push origin main', commands: ['git push origin main'] })],
+    ]);
+    await expect(p1.control.approve(paused.state, paused.interruptions[0]!, { approver: 'alice' })).rejects.toMatchObject({ reason: 'approver_is_requester' });
+    await p1.control.approve(paused.state, paused.interruptions[0]!, { approver: 'bob' });
+    const statePath = path.join(f.root, '..', `state-${counter}.json`);
+    writeFileSync(statePath, paused.state.toString());
+
+    const child = await resumeInChild({ db: f.db, log: f.log, root: f.root, state: statePath, answer: 'pushed' });
+    expect(child).toMatchObject({ output: 'pushed', pending: 0, code: 0 });
+    const ran = runs(f.log);
+    expect(ran.map((r) => r.command)).toEqual(['git push origin main']);
+    expect(ran[0]!.pid).toBe(child.pid);
+    expect(ran[0]!.pid).not.toBe(process.pid);
+
+    // the same saved state again, in another child: the answer says it was used, so the SDK rejects it
+    const again = await resumeInChild({ db: f.db, log: f.log, root: f.root, state: statePath, answer: 'again' });
+    expect(again).toMatchObject({ output: 'again', code: 0 });
+    // and once more without applying the answers: the claim refuses it and the run stops
+    const forced = await resumeInChild({ db: f.db, log: f.log, root: f.root, state: statePath, resolve: false });
+    expect(forced).toMatchObject({ error: 'ApprovalMismatch', reason: 'consumed' });
+    expect(runs(f.log)).toHaveLength(1);
+
+    const receipts = await p1.store.listReceipts();
+    expect(receipts.map((r) => [r.result, r.reason ?? null])).toEqual([
+      ['requested', 'rule[2]'],
+      ['refused', 'approver_is_requester'],
+      ['approved', '1 of 1 approvals'],
+      ['claimed', 'rule[2]'],
+      ['executed', 'rule[2]'],
+      ['refused', 'approval_consumed'],
+    ]);
+    expect(receipts.find((r) => r.result === 'executed')?.approvers).toEqual(['bob']);
+    expect(await verifyReceipts(p1.store)).toEqual({ ok: true, count: 6 });
+  });
+
+  it('an approval held only by the SDK state (state.approve) authorizes nothing', async () => {
+    const f = fresh();
+    const p = processOn(f.db);
+    const m1 = new ScriptedModel([[shellCall('s3', ['git push --force'])]]);
+    const agent = opsAgent(p, f, m1);
+    const paused = await run(agent, 'go', { context: { user: 'alice' } });
+    paused.state.approve(paused.interruptions[0]!);
+    const m2 = new ScriptedModel([[assistantMessage('done')]]);
+    const agent2 = opsAgent(p, f, m2);
+    const state = await RunState.fromString(agent2, paused.state.toString());
+    const result = await run(agent2, state);
+    expect(result.finalOutput).toBe('done');
+    expect(runs(f.log)).toEqual([]);
+    expect(outputSeen(m2, 0, 's3')).toContain('authorizes nothing');
+    expect((await p.store.listReceipts()).map((r) => [r.result, r.reason])).toEqual([['refused', 'approval_unrecorded']]);
+  });
+
+  it('a rejected call never runs and the model reads who rejected it', async () => {
+    const f = fresh();
+    const p = processOn(f.db);
+    const paused = await run(opsAgent(p, f, new ScriptedModel([[shellCall('s4', ['make deploy'])]])), 'go', { context: { user: 'alice' } });
+    await p.control.reject(paused.state, paused.interruptions[0]!, { approver: 'bob', message: 'not today' });
+    const m2 = new ScriptedModel([[assistantMessage('ok')]]);
+    const agent2 = opsAgent(p, f, m2);
+    const state = await RunState.fromString(agent2, paused.state.toString());
+    await p.control.resolve(state);
+    await run(agent2, state);
+    expect(runs(f.log)).toEqual([]);
+    expect(outputSeen(m2, 0, 's4')).toContain('rejected by bob: not today');
+  });
+
+  it('refuses needsApproval, onApproval and a hosted shell at creation', () => {
+    const f = fresh();
+    const p = processOn(f.db);
+    const shell = realShell(f.log, f.root);
+    expect(() => p.doors.protectShellTool('host.shell', { shell, needsApproval: true } as never)).toThrow(/remove `needsApproval`/);
+    expect(() => p.doors.protectShellTool('host.shell', { shell, onApproval: async () => ({ approve: true }) } as never)).toThrow(/remove `onApproval`/);
+    expect(() => p.doors.protectShellTool('host.shell', { shell, environment: { type: 'container_auto' } } as never)).toThrow(/hosted shell/);
+  });
+});
+
+describe('protectApplyPatchTool: a real editor on a temp directory', () => {
+  it('allow writes once; deny writes nothing and the model is told why', async () => {
+    const f = fresh();
+    const p = processOn(f.db);
+    const model = new ScriptedModel([
+      [patchCall('p1', { type: 'create_file', path: 'docs/a.md', diff: '+hello\n' }), patchCall('p2', { type: 'create_file', path: 'app/.env', diff: '+KEY=1\n' })],
+      [assistantMessage('done')],
+    ]);
+    await run(opsAgent(p, f, model), 'go', { context: { user: 'alice' } });
+    expect(readFileSync(path.join(f.root, 'docs/a.md'), 'utf8')).toBe('hello');
+    expect(existsSync(path.join(f.root, 'app/.env'))).toBe(false);
+    expect(runs(f.log).map((r) => r.path)).toEqual(['docs/a.md']);
+    expect(outputSeen(model, 1, 'p2')).toContain('repo.patch denied by policy (rule[1])');
+    expect(outputSeen(model, 1, 'p2')).toContain('"status":"failed"');
+    expect(await verifyReceipts(p.store)).toEqual({ ok: true, count: 3 });
+  });
+
+  it('an update pauses, a second person approves, a child process applies it once; a second resume applies nothing', async () => {
+    const f = fresh();
+    writeFileSync(path.join(f.root, 'README.md'), 'one\n');
+    const p1 = processOn(f.db);
+    const op = { type: 'update_file', path: 'README.md', diff: '@@\n-one\n+two\n' };
+    const paused = await run(opsAgent(p1, f, new ScriptedModel([[patchCall('p9', op)]])), 'edit', { context: { user: 'alice' } });
+    expect(paused.interruptions).toHaveLength(1);
+    const [request] = await p1.control.request(paused.state);
+    expect(JSON.parse(request!.args)).toEqual({ operation: 'update_file', path: 'README.md', diff: op.diff });
+    await p1.control.approve(paused.state, paused.interruptions[0]!, { approver: 'bob' });
+    const statePath = path.join(f.root, '..', `patch-state-${counter}.json`);
+    writeFileSync(statePath, paused.state.toString());
+
+    const child = await resumeInChild({ db: f.db, log: f.log, root: f.root, state: statePath, answer: 'edited' });
+    expect(child).toMatchObject({ output: 'edited', code: 0 });
+    expect(readFileSync(path.join(f.root, 'README.md'), 'utf8')).toBe('two\n');
+    const again = await resumeInChild({ db: f.db, log: f.log, root: f.root, state: statePath, resolve: false });
+    expect(again).toMatchObject({ error: 'ApprovalMismatch', reason: 'consumed' });
+    expect(readFileSync(path.join(f.root, 'README.md'), 'utf8')).toBe('two\n');
+    expect(runs(f.log).map((r) => [r.type, r.path])).toEqual([['update_file', 'README.md']]);
+    expect((await p1.store.getEffect('patch:README.md'))?.state).toBe('committed');
+    expect(await verifyReceipts(p1.store)).toMatchObject({ ok: true });
+  });
+});
