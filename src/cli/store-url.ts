@@ -98,10 +98,15 @@ export async function openStore(selection: StoreSelection): Promise<Store> {
  * Runs `fn` with the store the command's `--store` selects and closes it after. A store that
  * cannot be used (missing file, unreachable, locked, foreign) is a user error: exit 2, no stack.
  */
-export async function withStore<T>(args: { store?: string | undefined }, ctx: CliContext, fn: (store: Store, label: string) => Promise<T>): Promise<T> {
+export async function withStore<T>(
+  args: { store?: string | undefined },
+  ctx: CliContext,
+  fn: (store: Store, label: string) => Promise<T>,
+  options: { create?: boolean } = {},
+): Promise<T> {
   const selection = selectStore({ flag: args.store, env: ctx.env, cwd: ctx.cwd });
   const label = describeStore(selection, ctx.cwd);
-  if (selection.kind === 'sqlite' && !existsSync(selection.path)) {
+  if (selection.kind === 'sqlite' && !existsSync(selection.path) && options.create !== true) {
     throw new UserError(
       `${label}: no store here yet (the file does not exist).\nhint: runs create it on first use; pass --store sqlite:PATH or set ${STORE_ENV} to use another one`,
     );

@@ -82,6 +82,10 @@ export async function startServe(o: StartServeOptions): Promise<RunningServe> {
   const log = o.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const auth = new Authenticator(o.operatorsFile, clock, { ...(o.trustHeader ? { header: o.trustHeader } : {}), proxies: (o.trustProxies ?? []).map(normaliseAddress) });
   auth.operators(); // a broken operators file is an error now, not at the first request
+  // Open the store now (SQLite opens on first use): it is created if new (a browser agent's
+  // httpStore has no other way to create it), and an unusable one fails here, not at the first request.
+  if (o.store.pageRequests) await o.store.pageRequests({ states: ['pending'] }, { limit: 1, offset: 0 });
+  else await o.store.listRequests({ state: 'pending' });
   let notifier: Notifier | undefined;
   const app = createServeApp({
     store: o.store,

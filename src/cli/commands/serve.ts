@@ -76,8 +76,8 @@ export const serveCommand: CommandSpec<ServeArgs> = {
         approvalTtlMs: args['approval-ttl-ms'],
         log: (line) => ctx.stderr(`${line}\n`),
       });
-      ctx.stdout(`Serving the approvals inbox on ${running.url}/ (store ${label}).\nOpen it and sign in with a token from \`ctrlrun-gen operators add NAME\`. Ctrl-C stops.\n`);
-      await new Promise<void>((resolve) => {
+      // the signal handlers first: a supervisor may stop serve as soon as it reads the line below
+      const stopped = new Promise<void>((resolve) => {
         const stop = () => {
           process.off('SIGINT', stop);
           process.off('SIGTERM', stop);
@@ -86,9 +86,11 @@ export const serveCommand: CommandSpec<ServeArgs> = {
         process.on('SIGINT', stop);
         process.on('SIGTERM', stop);
       });
+      ctx.stdout(`Serving the approvals inbox on ${running.url}/ (store ${label}).\nOpen it and sign in with a token from \`ctrlrun-gen operators add NAME\`. Ctrl-C stops.\n`);
+      await stopped;
       await running.close();
       return 0;
-    });
+    }, { create: true });
   },
 };
 
