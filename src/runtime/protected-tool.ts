@@ -142,6 +142,8 @@ export type UserErrorFunction = (ctx: RunContext<unknown>, error: unknown, detai
 export type ArgsSchema = { safeParse?: (v: unknown) => { success: boolean; data?: unknown } };
 export interface CallDetails {
   toolCall?: { callId?: string; arguments?: string };
+  /** The SDK's signal for this call: aborted when its `timeoutMs` gives up on the body. */
+  signal?: AbortSignal;
 }
 export type Authorization = Authorized | Observed;
 export type ActionCore = ReturnType<typeof createActionCore>;
@@ -276,6 +278,9 @@ export function createActionCore(
       reason = code = 'no_principal';
     } else if (decision.decision === 'deny') {
       why = decision.detail !== undefined ? `refused (${reason}): ${decision.detail}` : `denied by policy: ${reason}`;
+    } else if (stillRunning.has(argsHashOf(toolCall.arguments, undefined) ?? '')) {
+      why = stillRunningText;
+      reason = code = 'still_running';
     }
     if (why === null) {
       if (principal !== null) vetted.set(toolCall, { context, raw: toolCall.arguments, principal });
@@ -300,6 +305,15 @@ export function createActionCore(
       result: fields.result,
     });
 
+  /**
+   * Bodies the SDK gave up on (its `timeoutMs` fired, or the run was aborted) that are still
+   * running, by arguments hash: the model reads "timed out" and calls again, but the first body may
+   * still commit, so a call with the same arguments is refused until it settles (`still_running`).
+   * In this process only (the body runs here); across processes an `effect:` key does this.
+   */
+  const stillRunning = new Map<string, number>();
+  const stillRunningText = 'an earlier call with the same arguments timed out and its body is still running (it may still complete); it did not run again. Wait for the earlier call to finish before calling again';
+
   /** The whole call: authorize, then the body once (enforce) or observed (observe). */
   const execute = async (input: unknown, runContext: RunContext<unknown>, details: CallDetails | undefined, body: () => unknown) => {
     const callId = details?.toolCall?.callId ?? null;
@@ -310,7 +324,26 @@ export function createActionCore(
       throw asCtrlrunError(error, `ctrlrun: ${action} did not run: the control failed before the body (${describeError(error)}).`, { action, callId });
     }
     if (authorized.kind === 'observe') return observe(authorized.facts, input, body);
-    return runBody(authorized, body);
+    const signal = details?.signal;
+    if (signal === undefined) return runBody(authorized, body);
+    const holdKey = authorized.facts.argsHash ?? '';
+    let holding = false;
+    const hold = () => {
+      holding = true;
+      stillRunning.set(holdKey, (stillRunning.get(holdKey) ?? 0) + 1);
+    };
+    if (signal.aborted) hold();
+    else signal.addEventListener('abort', hold, { once: true });
+    try {
+      return await runBody(authorized, body);
+    } finally {
+      signal.removeEventListener('abort', hold);
+      if (holding) {
+        const left = (stillRunning.get(holdKey) ?? 1) - 1;
+        if (left > 0) stillRunning.set(holdKey, left);
+        else stillRunning.delete(holdKey);
+      }
+    }
   };
 
   /** Everything before the body: decision, principal, approval claim, templates, effect reservation. Throws to refuse. */
@@ -354,6 +387,10 @@ export function createActionCore(
           : `ctrlrun: ${action} denied by policy (${reasonText(facts.decision)}); it did not run.`,
         where,
       );
+    }
+    if (stillRunning.has(facts.argsHash ?? '')) {
+      await receipt(facts, { result: 'refused', reason: 'still_running' });
+      throw new ActionDenied('still_running', `ctrlrun: ${action} refused: ${stillRunningText}.`, where);
     }
     let approvers: string[] = [];
     if (facts.decision.decision === 'approve') approvers = await claim(facts);
