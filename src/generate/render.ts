@@ -104,7 +104,43 @@ export function renderModuleText(input: RenderInput, template: string = loadTemp
     fields.push(`controls: [${action.controls.map(tsString).join(', ')}]`);
     fields.push(`approvalsRequired: ${action.approvalsRequired}`);
     fields.push(`maxAttempts: ${action.maxAttempts}`);
+    if (action.upstream?.toolSchemaSha256 !== undefined) fields.push(`upstream: { toolSchemaSha256: ${tsString(action.upstream.toolSchemaSha256)} }`);
     entries.push(`    ${propertyKey(id)}: {\n${fields.map((f) => `      ${f},\n`).join('')}    },`);
+  }
+
+  const grantEntries: string[] = [];
+  if (policy.authority) {
+    const used = new Set<string>();
+    for (const grant of policy.authority.grants) {
+      const fields = [
+        `id: ${tsString(grant.id)}`,
+        `agent: ${grant.subject.agent === undefined ? 'null' : tsString(grant.subject.agent)}`,
+        `user: ${grant.subject.user === undefined ? 'null' : tsString(grant.subject.user)}`,
+        `actions: ${stringList(grant.actions)}`,
+        `resources: ${grant.resources === null ? 'null' : stringList(grant.resources)}`,
+        `environments: ${grant.environments === null ? 'null' : stringList(grant.environments)}`,
+        `expiresAt: ${grant.expiresAt === null ? 'null' : `${grant.expiresAt.ms} /* ${grant.expiresAt.iso} */`}`,
+        `tasks: ${grant.tasks === null ? 'null' : stringList(grant.tasks)}`,
+        `budgets: ${
+          grant.budgets === null
+            ? 'null'
+            : `[${grant.budgets.map((b) => `{ metric: ${tsString(b.metric)}, limit: ${tsString(String(b.limit))}, windowMs: ${b.windowSeconds * 1000} }`).join(', ')}]`
+        }`,
+      ];
+      if (grant.constraints.length > 0) {
+        let name = `constraints_${identifierPart(grant.id)}`;
+        for (let n = 2; used.has(name); n += 1) name = `constraints_${identifierPart(grant.id)}_${n}`;
+        used.add(name);
+        const holds = compileDecision(
+          { id: `grant ${grant.id}`, bare: false, controls: [], approvalsRequired: 1, maxAttempts: null, mcp: { notExecutedOnError: false }, rules: [{ index: 0, when: grant.constraints, decision: 'allow', controls: [], loc: grant.loc }], loc: grant.loc },
+          name,
+          input.policyFile,
+        );
+        functions.push(holds);
+        fields.push(`constraints: ${holds.name}`);
+      }
+      grantEntries.push(`      {\n${fields.map((f) => `        ${f},\n`).join('')}      },`);
+    }
   }
 
   const helpers = new Set<Helper>();
@@ -115,6 +151,7 @@ export function renderModuleText(input: RenderInput, template: string = loadTemp
   const policyFields = [`  hash: ${tsString(policy.hash)},`, `  mode: ${tsString(policy.mode)},`];
   if (policy.environment !== undefined) policyFields.push(`  environment: ${tsString(policy.environment)},`);
   policyFields.push(entries.length === 0 ? '  actions: {},' : `  actions: {\n${entries.join('\n')}\n  },`);
+  if (policy.authority) policyFields.push(grantEntries.length === 0 ? '  authority: { grants: [] },' : `  authority: {\n    grants: [\n${grantEntries.join('\n')}\n    ],\n  },`);
   policyFields.push(
     toolNames.length === 0
       ? '  tools: {},'
@@ -162,6 +199,10 @@ export function renderModuleText(input: RenderInput, template: string = loadTemp
   });
   // An empty section leaves blank lines behind: keep at most one blank line anywhere.
   return `${text.replace(/\n{3,}/g, '\n\n').replace(/\n+$/, '')}\n`;
+}
+
+function stringList(values: readonly string[]): string {
+  return `[${values.map(tsString).join(', ')}]`;
 }
 
 function actionIdType(ids: string[]): string {

@@ -30,15 +30,38 @@ export const RULE_KEYS: Readonly<Record<string, number>> = { when: 1, decision: 
 export const CONTROL_KEYS: Readonly<Record<string, number>> = { title: 1, source: 1, approver_role: 6 };
 export const MCP_KEYS: Readonly<Record<string, number>> = { not_executed_on_error: 2 };
 
+export const AUTHORITY_KEYS: Readonly<Record<string, number>> = { max_delegation_depth: 3, grants: 3, break_glass: 3 };
+export const GRANT_KEYS: Readonly<Record<string, number>> = {
+  id: 3,
+  subject: 3,
+  actions: 3,
+  resources: 3,
+  constraints: 3,
+  environments: 3,
+  expires_at: 3,
+  delegable: 3,
+  tasks: 7,
+  budgets: 7,
+};
+export const SUBJECT_KEYS: Readonly<Record<string, number>> = { agent: 3, user: 3 };
+export const BUDGET_KEYS: Readonly<Record<string, number>> = { metric: 7, limit: 7, window: 7 };
+export const UPSTREAM_KEYS: Readonly<Record<string, number>> = { tls_cert_sha256: 8, tls_cert_file: 8, tool_schema_sha256: 8 };
+/** CTRLRun's default `max_delegation_depth`. */
+export const DEFAULT_MAX_DELEGATION_DEPTH = 3;
+/** CTRLRun's widest budget window: a hundred years, in seconds. */
+export const MAX_WINDOW_SECONDS = 100 * 365 * 24 * 60 * 60;
+
 /**
- * CTRLRun keys this SDK cannot honour yet, refused by name (never ignored): `authority` (v3 grants,
- * v7 tasks and budgets), `upstream` (v8 server pins: nothing here connects to an upstream itself),
- * `data` (v4 labels) and the `data_scope` subject they feed.
+ * CTRLRun keys this SDK cannot honour, refused by name (never ignored): `break_glass` envelopes
+ * (parents of delegations opened at run time, which ctrlrun-gen does not create), the upstream TLS
+ * pins (`tls_cert_sha256`, `tls_cert_file`: the SDK's MCP client opens the connection, so no
+ * certificate is seen here), and `data` (v4 labels) with the `data_scope` subject they feed.
  */
 export const UNSUPPORTED_KEYS: Readonly<Record<string, string>> = {
-  authority: 'authority grants (v3; tasks and budgets v7) are not enforced by ctrlrun-gen yet',
-  upstream: 'upstream pins (v8) cannot be checked by ctrlrun-gen: it does not open the connection to the server',
-  data: 'data labels (v4) and the `data_scope` subject are not supported by ctrlrun-gen yet',
+  break_glass: 'break-glass envelopes are parents of delegations opened at run time, which ctrlrun-gen does not create',
+  tls_cert_sha256: 'upstream certificate pins cannot be checked by ctrlrun-gen: the SDK\'s MCP client opens the connection, so no certificate is seen here',
+  tls_cert_file: 'upstream certificate pins cannot be checked by ctrlrun-gen: the SDK\'s MCP client opens the connection, so no certificate is seen here',
+  data: 'data labels (v4) and the `data_scope` subject are not supported by ctrlrun-gen: CTRLRun derives `data_scope` from a scope provider this SDK has no place for',
 };
 
 export function isUnsupportedKey(key: string): boolean {

@@ -1,8 +1,16 @@
 import { isMap, isSeq, type Node } from 'yaml';
 import { type Diagnostic, UserError } from '../diagnostics.js';
 import { declaresCtrlrunSchema, readCapped } from '../safe-read.js';
+import { parseDuration, parseExpiry, patternProblem } from './authority.js';
 import {
   ACTION_KEYS,
+  AUTHORITY_KEYS,
+  BUDGET_KEYS,
+  DEFAULT_MAX_DELEGATION_DEPTH,
+  GRANT_KEYS,
+  MAX_WINDOW_SECONDS,
+  SUBJECT_KEYS,
+  UPSTREAM_KEYS,
   CONTROL_ID_FORBIDDEN,
   CONTROL_ID_MAX_LENGTH,
   CONTROL_KEYS,
@@ -25,7 +33,7 @@ import {
 } from './grammar.js';
 import { policyHash } from './hash.js';
 import { didYouMean, nearest } from './suggest.js';
-import type { Condition, Decision, Operand, Policy, PolicyAction, PolicyControl, Rule, Template } from './types.js';
+import type { Condition, Decision, Operand, Policy, PolicyAction, PolicyAuthority, PolicyBudget, PolicyControl, PolicyGrant, Rule, Template } from './types.js';
 import { describeKind, type Entry, type LoadResult, readDocument, type YamlReader } from './yaml-reader.js';
 
 export { policyHash, policyHashInput } from './hash.js';
@@ -161,9 +169,12 @@ class PolicyReader {
         }
       }
     }
+    const authorityEntry = byKey.get('authority');
+    const authority = authorityEntry && this.version >= TOP_LEVEL_KEYS.authority! ? this.readAuthority(authorityEntry) : undefined;
     if (this.declaredVersion === undefined) return undefined;
     this.checkReservedTemplates(actions);
     const draft: PolicyDraft = { schemaVersion: this.declaredVersion, mode, controls, actions };
+    if (authority !== undefined) draft.authority = authority;
     if (environment !== undefined) draft.environment = environment;
     if (version !== undefined) draft.version = version;
     return draft;
@@ -356,9 +367,229 @@ class PolicyReader {
     if (attempts) action.maxAttempts = r.int(attempts.value, attempts.at, attempts.path, { min: 1 }) ?? null;
     const mcp = byKey.get('mcp');
     if (mcp) action.mcp = this.readMcp(mcp);
+    const upstream = byKey.get('upstream');
+    if (upstream && this.version >= ACTION_KEYS.upstream!) {
+      const pin = this.readUpstream(upstream);
+      if (pin) action.upstream = pin;
+    }
     const controlRefs = byKey.get('controls');
     if (controlRefs) action.controls = this.readControlRefs(controlRefs, controls, controlsEntry);
     return idOk ? action : undefined;
+  }
+
+  /** The `upstream:` pin (v8): `tool_schema_sha256` is checked by the MCP doors; the TLS pins are refused by name. */
+  private readUpstream(entry: Entry): PolicyAction['upstream'] {
+    const r = this.r;
+    const map = r.map(entry.value, entry.at, entry.path, 'a mapping (`tool_schema_sha256: "sha256:…"`)');
+    if (map === undefined) return undefined;
+    const fields = r.entries(map, entry.path);
+    this.checkKeys(fields, UPSTREAM_KEYS, '`upstream`');
+    const out: NonNullable<PolicyAction['upstream']> = {};
+    for (const f of fields) {
+      if (f.key !== 'tool_schema_sha256') continue;
+      const pin = r.string(f.value, f.at, f.path, 'a schema hash (`sha256:` and 64 hex digits)');
+      if (pin === undefined) continue;
+      if (!/^sha256:[0-9a-f]{64}$/.test(pin)) {
+        r.errorAt(f.at, f.path, 'bad-value', `\`${pin}\` is not a schema hash`, 'write `sha256:` and 64 lowercase hex digits, as `ctrlrun-gen` prints for the tool (CTRLRun\'s tool_schema_hash)');
+        continue;
+      }
+      out.toolSchemaSha256 = pin;
+    }
+    return out;
+  }
+
+  /** `authority:` (v3; grant `tasks`, `budgets` v7), read as CTRLRun's `_from_section` reads it. */
+  private readAuthority(entry: Entry): PolicyAuthority | undefined {
+    const r = this.r;
+    const map = r.map(entry.value, entry.at, entry.path, 'a mapping with `grants:` (and an optional `max_delegation_depth:`)');
+    if (map === undefined) return undefined;
+    const fields = r.entries(map, entry.path);
+    this.checkKeys(fields, AUTHORITY_KEYS, '`authority`');
+    const byKey = new Map(fields.map((f) => [f.key, f]));
+    let maxDelegationDepth = DEFAULT_MAX_DELEGATION_DEPTH;
+    const depth = byKey.get('max_delegation_depth');
+    if (depth) maxDelegationDepth = r.int(depth.value, depth.at, depth.path, { min: 0 }) ?? DEFAULT_MAX_DELEGATION_DEPTH;
+    const grantsEntry = byKey.get('grants');
+    if (grantsEntry === undefined) {
+      r.errorAt(entry.keyNode, entry.path, 'missing-key', '`authority` has no `grants`', 'a section that governs every action must state what it permits: list the grants, or write `grants: []` to permit nothing');
+      return undefined;
+    }
+    const seq = r.seq(grantsEntry.value, grantsEntry.at, grantsEntry.path, 'a list of grants');
+    if (seq === undefined) return undefined;
+    const grants: PolicyGrant[] = [];
+    const ids = new Set<string>();
+    for (const item of r.items(seq, grantsEntry.path)) {
+      const grant = this.readGrant(item.node, item.at, item.path);
+      if (grant === undefined) continue;
+      if (ids.has(grant.id)) {
+        r.errorAt(item.at, item.path, 'duplicate-grant', `grant id \`${grant.id}\` is used twice`, 'give each grant its own id: a delegation names its parent by id');
+        continue;
+      }
+      ids.add(grant.id);
+      grants.push(grant);
+    }
+    return { maxDelegationDepth, grants };
+  }
+
+  private readGrant(node: Node | null, at: Node, path: string): PolicyGrant | undefined {
+    const r = this.r;
+    const map = r.map(node, at, path, 'a grant (a mapping with `id`, `subject`, `actions`, …)');
+    if (map === undefined) return undefined;
+    const fields = r.entries(map, path);
+    this.checkKeys(fields, GRANT_KEYS, 'a grant');
+    const byKey = new Map(fields.map((f) => [f.key, f]));
+    const before = r.errorCount;
+    const idEntry = byKey.get('id');
+    let id: string | undefined;
+    if (idEntry === undefined) r.errorAt(at, path, 'missing-key', 'the grant has no `id`', 'add `id: <name>` (letters, digits, `.`, `_`, `-`)');
+    else {
+      id = r.string(idEntry.value, idEntry.at, idEntry.path, 'a grant id');
+      if (id !== undefined && (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(id) || id.startsWith('dlg_'))) {
+        r.errorAt(idEntry.at, idEntry.path, 'bad-id', `\`${id}\` is not a valid grant id`, id.startsWith('dlg_') ? 'the `dlg_` prefix is reserved for delegations' : 'a grant id starts with a letter or digit, then letters, digits, `.`, `_`, `-`');
+      }
+    }
+    const subject: PolicyGrant['subject'] = {};
+    const subjectEntry = byKey.get('subject');
+    if (subjectEntry === undefined) r.errorAt(at, path, 'missing-key', 'the grant has no `subject`', 'add `subject: { agent: <pattern> }` (and/or `user:`)');
+    else {
+      const sm = r.map(subjectEntry.value, subjectEntry.at, subjectEntry.path, 'a mapping with `agent` and/or `user`');
+      if (sm) {
+        const sf = r.entries(sm, subjectEntry.path);
+        this.checkKeys(sf, SUBJECT_KEYS, '`subject`');
+        for (const f of sf) {
+          if (f.key !== 'agent' && f.key !== 'user') continue;
+          const pattern = this.readPattern(f.value, f.at, f.path, null);
+          if (pattern !== undefined) subject[f.key] = pattern;
+        }
+        if (subject.agent === undefined && subject.user === undefined && !sf.some((f) => f.key === 'agent' || f.key === 'user')) {
+          r.errorAt(subjectEntry.at, subjectEntry.path, 'bad-value', 'a subject must name an `agent` or a `user`', 'a subject matching every principal is one nobody means to write: `agent: "*"` says "any agent" on purpose');
+        }
+      }
+    }
+    const actionsEntry = byKey.get('actions');
+    let actions: string[] = [];
+    if (actionsEntry === undefined) r.errorAt(at, path, 'missing-key', 'the grant has no `actions`', 'list the action ids (or patterns: `stripe.*`, `stripe.**`) it permits');
+    else actions = this.readPatterns(actionsEntry, '.') ?? [];
+    const resourcesEntry = byKey.get('resources');
+    const resources = resourcesEntry ? (this.readPatterns(resourcesEntry, ':') ?? []) : null;
+    const tasksEntry = byKey.get('tasks');
+    const tasks = tasksEntry ? (this.readPatterns(tasksEntry, ':') ?? []) : null;
+    const envEntry = byKey.get('environments');
+    let environments: string[] | null = null;
+    if (envEntry) {
+      environments = [];
+      const seq = r.seq(envEntry.value, envEntry.at, envEntry.path, 'a non-empty list of environment names');
+      if (seq) {
+        const items = r.items(seq, envEntry.path);
+        if (items.length === 0) r.errorAt(envEntry.at, envEntry.path, 'empty-list', '`environments: []` is refused', 'list the environments, or remove the key (absent: any environment)');
+        for (const item of items) {
+          const name = r.string(item.node, item.at, item.path, 'an environment name');
+          if (name !== undefined) environments.push(name);
+        }
+      }
+    }
+    const constraintsEntry = byKey.get('constraints');
+    let constraints: Condition[] = [];
+    if (constraintsEntry) {
+      const read = this.readWhen(constraintsEntry);
+      constraints = read ?? [];
+    }
+    let expiresAt: PolicyGrant['expiresAt'] = null;
+    const expiresEntry = byKey.get('expires_at');
+    if (expiresEntry) {
+      const k = r.kindOf(expiresEntry.value);
+      const text = k.kind === 'string' ? k.value : k.kind === 'timestamp' ? k.source : undefined;
+      const parsed = text === undefined ? undefined : parseExpiry(text);
+      if (parsed === undefined) {
+        r.errorAt(expiresEntry.at, expiresEntry.path, 'bad-value', '`expires_at` must be an ISO-8601 timestamp with an offset', 'write it as `2027-01-01T00:00:00Z` (or with `+02:00`): an expiry in an unstated timezone cannot be checked');
+      } else expiresAt = parsed;
+    }
+    let delegable = false;
+    const delegableEntry = byKey.get('delegable');
+    if (delegableEntry) {
+      const k = r.kindOf(delegableEntry.value);
+      if (k.kind === 'bool') delegable = k.value;
+      else r.wrongKind(delegableEntry.value, delegableEntry.at, delegableEntry.path, 'true or false');
+    }
+    if (delegable && expiresAt === null && expiresEntry === undefined) {
+      r.errorAt(delegableEntry!.at, delegableEntry!.path, 'missing-key', 'a grant with `delegable: true` must declare `expires_at`', 'add `expires_at:`: nothing else bounds the grants delegated beneath it');
+    }
+    const budgetsEntry = byKey.get('budgets');
+    const budgets = budgetsEntry ? this.readBudgets(budgetsEntry) : null;
+    if (id === undefined || r.errorCount > before) return undefined;
+    return { id, subject, actions, resources, constraints, environments, expiresAt, delegable, tasks, budgets, loc: r.locOf(idEntry?.keyNode ?? at) };
+  }
+
+  /** A non-empty list of patterns (CTRLRun's grammar: a literal, a trailing `*`, a final `**`). */
+  private readPatterns(entry: Entry, separator: '.' | ':'): string[] | undefined {
+    const r = this.r;
+    const seq = r.seq(entry.value, entry.at, entry.path, 'a non-empty list of patterns');
+    if (seq === undefined) return undefined;
+    const items = r.items(seq, entry.path);
+    if (items.length === 0) {
+      r.errorAt(entry.at, entry.path, 'empty-list', `\`${entry.key}: []\` is refused`, `list at least one pattern, or remove \`${entry.key}\``);
+      return undefined;
+    }
+    const out: string[] = [];
+    for (const item of items) {
+      const p = this.readPattern(item.node, item.at, item.path, separator);
+      if (p !== undefined) out.push(p);
+    }
+    return out;
+  }
+
+  private readPattern(node: Node | null, at: Node, path: string, separator: '.' | ':' | null): string | undefined {
+    const r = this.r;
+    const pattern = r.string(node, at, path, 'a pattern string');
+    if (pattern === undefined) return undefined;
+    const problem = patternProblem(pattern, separator);
+    if (problem !== null) {
+      r.errorAt(node ?? at, path, 'bad-pattern', `\`${pattern}\` ${problem}`, 'a pattern is a literal, a segment ending in one `*`, or a final `**` after literal segments');
+      return undefined;
+    }
+    return pattern;
+  }
+
+  private readBudgets(entry: Entry): PolicyBudget[] | null {
+    const r = this.r;
+    const seq = r.seq(entry.value, entry.at, entry.path, 'a non-empty list of `{metric, limit, window}` mappings');
+    if (seq === undefined) return null;
+    const items = r.items(seq, entry.path);
+    if (items.length === 0) r.errorAt(entry.at, entry.path, 'empty-list', '`budgets: []` is refused', 'list the budgets, or remove the key (absent: nothing is budgeted)');
+    const out: PolicyBudget[] = [];
+    for (const item of items) {
+      const map = r.map(item.node, item.at, item.path, 'a budget (`{metric: amount, limit: 100000, window: PT24H}`)');
+      if (map === undefined) continue;
+      const fields = r.entries(map, item.path);
+      this.checkKeys(fields, BUDGET_KEYS, 'a budget');
+      const byKey = new Map(fields.map((f) => [f.key, f]));
+      for (const key of ['limit', 'metric', 'window']) {
+        if (!byKey.has(key)) r.errorAt(item.at, item.path, 'missing-key', `the budget has no \`${key}\``, 'a budget is `{metric, limit, window}`');
+      }
+      const m = byKey.get('metric');
+      const l = byKey.get('limit');
+      const w = byKey.get('window');
+      const metric = m ? this.nonBlank(m, 'a metric (`count`, or an argument name)') : undefined;
+      let limit: number | bigint | undefined;
+      if (l) {
+        const k = r.kindOf(l.value);
+        if (k.kind === 'int' && k.value >= 0) limit = k.value;
+        else r.errorAt(l.at, l.path, 'bad-value', '`limit` must be a non-negative integer', 'budget money in minor units (`limit: 100000` for 1,000.00)');
+      }
+      let windowSeconds: number | undefined;
+      if (w) {
+        const text = r.string(w.value, w.at, w.path, 'an ISO-8601 duration (`PT24H`, `P1D`)');
+        if (text !== undefined) {
+          windowSeconds = parseDuration(text);
+          if (windowSeconds === undefined || windowSeconds <= 0 || windowSeconds > MAX_WINDOW_SECONDS) {
+            r.errorAt(w.at, w.path, 'bad-value', `\`${text}\` is not a window this reader accepts`, 'write `PT4H`, `PT30M`, `PT90S` or `P2D` (a positive duration of at most 100 years; months and years are not durations a clock can add)');
+            windowSeconds = undefined;
+          }
+        }
+      }
+      if (metric !== undefined && limit !== undefined && windowSeconds !== undefined) out.push({ metric, limit, windowSeconds });
+    }
+    return out;
   }
 
   /** The per-action `mcp:` mapping (v2+): loaded and carried; enforced where MCP tools are protected. */

@@ -68,6 +68,8 @@ export interface PolicyAction {
   maxAttempts: number | null;
   /** The `mcp:` mapping (v2+): `not_executed_on_error` (default false). */
   mcp: { notExecutedOnError: boolean };
+  /** The `upstream:` pin (v8): `tool_schema_sha256` (`sha256:` + 64 hex), checked by the MCP doors. */
+  upstream?: { toolSchemaSha256?: string };
   rules: Rule[];
   loc: SourceLocation;
 }
@@ -80,6 +82,39 @@ export interface PolicyControl {
   loc: SourceLocation;
 }
 
+/** A budget on a grant (CTRLRun v7): the sum of `metric` over a rolling `window` may reach `limit`. */
+export interface PolicyBudget {
+  /** `count` (one per call) or the name of an argument whose integer value is summed. */
+  metric: string;
+  /** Non-negative; a `bigint` beyond 2^53. */
+  limit: number | bigint;
+  /** Whole seconds, positive, at most 100 years. */
+  windowSeconds: number;
+}
+
+/** One grant of `authority:` (CTRLRun v3; `tasks` and `budgets` v7). */
+export interface PolicyGrant {
+  id: string;
+  subject: { agent?: string; user?: string };
+  actions: string[];
+  /** null: any resource (the key is absent). */
+  resources: string[] | null;
+  constraints: Condition[];
+  environments: string[] | null;
+  /** The expiry as CTRLRun renders it (Python's `isoformat()`, offset kept) and as epoch ms. */
+  expiresAt: { iso: string; ms: number } | null;
+  delegable: boolean;
+  tasks: string[] | null;
+  budgets: PolicyBudget[] | null;
+  loc: SourceLocation;
+}
+
+/** The `authority:` section (v3+): who may propose which actions, under which limits. */
+export interface PolicyAuthority {
+  maxDelegationDepth: number;
+  grants: PolicyGrant[];
+}
+
 export interface Policy {
   /** 1..8, from `schema: ctrlrun.policy/vN`. */
   schemaVersion: number;
@@ -89,6 +124,8 @@ export interface Policy {
   environment?: string;
   controls: Record<string, PolicyControl>;
   actions: Record<string, PolicyAction>;
+  /** The `authority:` section; absent: no grants are consulted (CTRLRun's opt-in). */
+  authority?: PolicyAuthority;
   /** CTRLRun's policy hash: `sha256:` + SHA-256 hex of the canonical document (src/policy/hash.ts). */
   hash: string;
   /** The document as CTRLRun's loader reads it (YAML 1.1 values), for the hash. */

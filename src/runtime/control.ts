@@ -18,17 +18,23 @@ import {
   sdkToolName,
   type ControlInternals,
   type Identity,
+  type TaskOf,
 } from './internals.js';
 import { HOSTED_ACTION, hostedRequestOf, type HostedRequest } from './hosted-item.js';
 import { LOCAL_ACTION, type LocalMark } from './local-tools.js';
 import type { ApprovalRequest, CompiledPolicy, Store } from './types.js';
 
-export type { Identity } from './internals.js';
+export type { Identity, IdentityValue, TaskOf } from './internals.js';
 
 export interface ControlOptions {
   store: Store;
   /** Who the run acts for, from the run's context; null refuses every call (`no_principal`). */
   identity: Identity;
+  /**
+   * The unit of work a run is on (CTRLRun's `task=`), from the run's context: a grant that names
+   * `tasks` covers a call only on a task it names (`authority_task`). Default: no task.
+   */
+  task?: TaskOf;
   /** Recorded on receipts; defaults to the policy's `environment`. */
   environment?: string;
   /** How long an approval stays valid after it was decided. Default 15 minutes. */
@@ -128,6 +134,7 @@ export function createControl(options: ControlOptions): Control {
   const internals: ControlInternals = {
     store: options.store,
     identity: options.identity,
+    task: options.task,
     environment: options.environment,
     approvalTtlMs: positive(options.approvalTtlMs, DEFAULT_APPROVAL_TTL_MS, 'approvalTtlMs'),
     effectLeaseMs: positive(options.effectLeaseMs, DEFAULT_EFFECT_LEASE_MS, 'effectLeaseMs'),

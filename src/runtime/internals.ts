@@ -6,14 +6,30 @@ import { checkIdentity, identityProblemText, normaliseIdentity } from './identit
 import { checkpointBody, type ReceiptSigner } from './signing.js';
 import type { ApprovalRequest, CompiledPolicy, DecisionResult, ReceiptBody, Store } from './types.js';
 
-/** Who the run acts for: from the run's context (the operator's code), never from the model. */
+/**
+ * Who the run acts for: from the run's context (the operator's code), never from the model. A
+ * string names the principal (CTRLRun's agent acting alone); `{ agent, user }` is an agent acting
+ * for a user, as CTRLRun's grants see it (`subject: { agent, user }`); the receipts and the
+ * approvals then name the user (who may not approve their own call).
+ */
+export type IdentityValue = string | { agent: string; user?: string | null | undefined };
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type Identity = (runContext: RunContext<any>) => string | null | undefined | Promise<string | null | undefined>;
+export type Identity = (runContext: RunContext<any>) => IdentityValue | null | undefined | Promise<IdentityValue | null | undefined>;
+/** The unit of work a run is on (CTRLRun's `task=`), for grants that name `tasks`; null: none. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type TaskOf = (runContext: RunContext<any>) => string | null | undefined | Promise<string | null | undefined>;
+
+/** A resolved identity: the principal's normal form (receipts, approvals) and the subject grants match. */
+export interface Who {
+  principal: string;
+  subject: { agent: string; user: string | null };
+}
 
 /** What a Control knows; shared by the Control's methods and the tools bound to it. */
 export interface ControlInternals {
   readonly store: Store;
   readonly identity: Identity;
+  readonly task?: TaskOf | undefined;
   readonly environment: string | undefined;
   readonly approvalTtlMs: number;
   readonly effectLeaseMs: number;
@@ -46,21 +62,56 @@ export function requirePolicy(internals: ControlInternals): CompiledPolicy {
 }
 
 export async function principalOf(internals: ControlInternals, runContext: RunContext<unknown>): Promise<string | null> {
-  let principal: string | null | undefined;
+  return (await whoOf(internals, runContext))?.principal ?? null;
+}
+
+/** The run's identity, resolved and checked; null: nobody (refused as `no_principal`). */
+export async function whoOf(internals: ControlInternals, runContext: RunContext<unknown>): Promise<Who | null> {
+  let value: IdentityValue | null | undefined;
   try {
-    principal = await internals.identity(runContext);
+    value = await internals.identity(runContext);
   } catch (cause) {
     throw new CtrlrunError(`ctrlrun: identity(runContext) threw (${describeError(cause)}); nothing was run.`, { cause });
   }
-  if (principal === null || principal === undefined) return null;
-  if (typeof principal !== 'string') {
-    throw new CtrlrunError(`ctrlrun: identity(runContext) must return a string or null, got ${typeof principal}; nothing was run.`);
+  if (value === null || value === undefined) return null;
+  let agent: unknown = value;
+  let user: unknown = null;
+  if (typeof value === 'object') {
+    agent = (value as { agent?: unknown }).agent;
+    user = (value as { user?: unknown }).user ?? null;
   }
-  const checked = checkIdentity(principal);
-  if (checked.ok) return checked.value;
+  if (typeof agent !== 'string' || (user !== null && typeof user !== 'string')) {
+    throw new CtrlrunError(`ctrlrun: identity(runContext) must return a string, { agent, user? } of strings, or null; got ${describeValue(value)}; nothing was run.`);
+  }
+  const checkedAgent = checkIdentity(agent);
+  const checkedUser = user === null ? null : checkIdentity(user);
+  for (const c of [checkedAgent, checkedUser]) {
+    if (c && !c.ok && c.problem !== 'blank') throw new CtrlrunError(`ctrlrun: identity(runContext) returned an unusable principal: ${identityProblemText(c.problem)}; nothing was run.`);
+  }
   // blank ('', '   ', invisible characters only): nobody, refused as `no_principal`
-  if (checked.problem === 'blank') return null;
-  throw new CtrlrunError(`ctrlrun: identity(runContext) returned an unusable principal: ${identityProblemText(checked.problem)}; nothing was run.`);
+  if (!checkedAgent.ok) return null;
+  const userValue = checkedUser && checkedUser.ok ? checkedUser.value : null;
+  if (checkedUser && !checkedUser.ok) return null;
+  // grants match patterns case-sensitively on the names as given (CTRLRun); receipts keep the normal form
+  return { principal: userValue ?? checkedAgent.value, subject: { agent: (agent as string).trim(), user: user === null ? null : (user as string).trim() } };
+}
+
+/** The run's task (`createControl({ task })`), or null. */
+export async function taskOf(internals: ControlInternals, runContext: RunContext<unknown>): Promise<string | null> {
+  if (!internals.task) return null;
+  let task: string | null | undefined;
+  try {
+    task = await internals.task(runContext);
+  } catch (cause) {
+    throw new CtrlrunError(`ctrlrun: task(runContext) threw (${describeError(cause)}); nothing was run.`, { cause });
+  }
+  if (task === null || task === undefined || task === '') return null;
+  if (typeof task !== 'string') throw new CtrlrunError(`ctrlrun: task(runContext) must return a string or null, got ${typeof task}; nothing was run.`);
+  return task;
+}
+
+function describeValue(value: unknown): string {
+  return value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value;
 }
 
 /** An approver's name in its normal form (see identity.ts); refuses a blank one or one with control characters. */

@@ -76,9 +76,15 @@ function safePart(value: string, fallback: string): string {
   return safe || fallback;
 }
 
-/** SHA-256 of the canonical JSON of what the server lists for a tool: name, description, input schema. */
+/**
+ * CTRLRun's `tool_schema_hash`: `sha256:` + the SHA-256 of the canonical JSON of
+ * `{schema: "ctrlrun.upstream.tool_schema/v1", entry}`, where `entry` is the tool as the server lists
+ * it (name, description, input schema and whatever else the listing carries), so the same tool pins
+ * to the same value in a CTRLRun gateway and here.
+ */
 export function mcpToolSchemaHash(tool: { name: string; description?: string | undefined; inputSchema?: unknown }): string {
-  return canonicalHash({ name: tool.name, description: tool.description ?? '', inputSchema: tool.inputSchema ?? {} });
+  const entry = JSON.parse(JSON.stringify(tool)) as unknown; // the listing as JSON: undefined members dropped
+  return `sha256:${canonicalHash({ schema: 'ctrlrun.upstream.tool_schema/v1', entry })}`;
 }
 
 /** The action of an MCP tool: by the raw name, or by the SDK's unshortened prefixed name. */
@@ -158,7 +164,7 @@ function protectServer<S extends MCPServer>(internals: ControlInternals, policy:
         if (core.enforce && mapped) {
           const problem = await pinProblem(policy, action, server, mapped.tool);
           if (problem) {
-            await core.receipt(await callFacts(), { result: 'refused', reason: 'tool_schema_changed' });
+            await core.receipt(await callFacts(), { result: 'refused', reason: problem.startsWith('its listing') || problem.includes('no longer lists') ? 'upstream_unverified' : 'upstream_mismatch' });
             return reject(core.refuse(problem));
           }
         }

@@ -1,3 +1,4 @@
+import { checkCharges, ledgerRows, refusedCharge } from './budget.js';
 import { sameIdentity } from './identity.js';
 import { distinctApprovers } from './internals.js';
 import { GENESIS_HASH, receiptHash } from './receipts-hash.js';
@@ -8,6 +9,7 @@ import type {
   ApprovalState,
   ClaimBinding,
   ClaimResult,
+  Consumption,
   EffectRecord,
   EffectState,
   NewApprovalRequest,
@@ -27,7 +29,14 @@ export function memoryStore(): Store {
   const requests = new Map<string, ApprovalRequest>();
   const effects = new Map<string, EffectRecord>();
   const receipts: Receipt[] = [];
+  /** The budget ledger (insertion order). */
+  const ledger: Consumption[] = [];
   let closed = false;
+
+  /** Releases the held charges of an effect that became failed (a compare-and-set per row: never twice). */
+  const release = (key: string, now: number): void => {
+    for (const row of ledger) if (row.effectKey === key && row.releasedAt === null) row.releasedAt = now;
+  };
 
   const open = (): void => {
     if (closed) throw new Error('memoryStore: the store is closed');
@@ -84,10 +93,23 @@ export function memoryStore(): Store {
 
     async reserveEffect(input: ReserveEffectInput): Promise<ReserveResult> {
       open();
+      const charges = checkCharges(input.charges);
       const current = effects.get(input.key);
       const transition = reserveTransition(current, input);
+      if (transition.outcome === 'reserved' && charges.length > 0) {
+        const refused = refusedCharge(charges, ledger, input.now);
+        if (refused) return { outcome: 'budget_exhausted', charge: { ...refused } };
+        ledger.push(...ledgerRows(charges, input.key, transition.next!.attempts, input.now));
+      }
       if (transition.next) effects.set(input.key, transition.next);
       return { outcome: transition.outcome, effect: copy(transition.next ?? (current as EffectRecord)) };
+    },
+
+    async consumptions(filter?: { grantId?: string; metric?: string; effectKey?: string }): Promise<Consumption[]> {
+      open();
+      return ledger
+        .filter((r) => (filter?.grantId === undefined || r.grantId === filter.grantId) && (filter?.metric === undefined || r.metric === filter.metric) && (filter?.effectKey === undefined || r.effectKey === filter.effectKey))
+        .map(copy);
     },
 
     async settleEffect(key, attemptId, state, now): Promise<boolean> {
@@ -96,6 +118,7 @@ export function memoryStore(): Store {
       if (!current || !canSettle(current, attemptId)) return false;
       current.state = state;
       current.updatedAt = now;
+      if (state === 'failed') release(key, now);
       return true;
     },
 
@@ -107,6 +130,7 @@ export function memoryStore(): Store {
         current.state = state;
         current.resolvedBy = by;
         current.updatedAt = now;
+        if (state === 'failed') release(key, now);
       }
       return copy(current);
     },
@@ -189,7 +213,7 @@ export function withAnswer(request: ApprovalRequest, answer: ApprovalAnswer): Ap
 export function reserveTransition(
   current: EffectRecord | undefined,
   input: ReserveEffectInput,
-): { outcome: ReserveResult['outcome']; next?: EffectRecord } {
+): { outcome: Exclude<ReserveResult['outcome'], 'budget_exhausted'>; next?: EffectRecord } {
   const fresh = (attempts: number): EffectRecord => ({
     key: input.key,
     action: input.action,

@@ -29,8 +29,11 @@ import {
   type ControlInternals,
 } from './internals.js';
 import { checkArguments, jsonDepthProblem, parseArguments } from './arguments.js';
+import { canonicalHash } from './canonical.js';
+import { chargesFor, evaluateAuthority } from './authority.js';
 import { decideCall, invalidArguments } from './decide.js';
-import type { CallDecision, CompiledAction, CompiledPolicy } from './types.js';
+import { taskOf, whoOf, type Who } from './internals.js';
+import type { BudgetCharge, CallDecision, CompiledAction, CompiledGrant, CompiledPolicy } from './types.js';
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
@@ -101,6 +104,10 @@ export interface CallFacts {
   argsHash: string | null;
   principal: string | null;
   decision: CallDecision;
+  /** The grant that authorized the call (a policy with `authority:`). */
+  grant?: CompiledGrant | undefined;
+  /** The call's checked arguments (parsed once, losslessly); undefined when refused. */
+  args?: unknown;
 }
 
 export function makeProtectedTool(internals: ControlInternals, policy: CompiledPolicy, action: string, options: Record<string, unknown>): FunctionTool {
@@ -202,9 +209,17 @@ export function createActionCore(
    * (a float anywhere, a lone surrogate, a non-object: `invalid_argument`), then templates, then rules.
    * Without the raw text (a direct invoke), the parsed input is checked as it is.
    */
-  const decideOn = (raw: string | undefined, input: unknown): CallDecision => {
+  const decideOn = (raw: string | undefined, input: unknown, who?: Who | null, task: string | null = null): DecidedCall => {
     const checked = raw === undefined ? checkArguments(input) : parseArguments(raw);
-    return checked.ok ? decideCall(compiled, checked.value) : invalidArguments(checked.detail);
+    if (!checked.ok) return { decision: invalidArguments(checked.detail) };
+    const decision = decideCall(compiled, checked.value);
+    const authority = policy.authority;
+    // CTRLRun's order: the call (arguments, resource) is built first, then authority, then the rules
+    if (!authority || !who || decision.reason === 'invalid_argument' || decision.reason === 'unknown_action') return { decision, args: checked.value };
+    const environment = internals.environment ?? policy.environment ?? 'production';
+    const auth = evaluateAuthority(authority, who.subject, { action, resource: decision.resource, environment, task, args: checked.value, now: internals.clock() });
+    if (auth.passed) return { decision, args: checked.value, grant: auth.grant };
+    return { decision: { decision: 'deny', rule: null, reason: auth.reason, effectKey: decision.effectKey, resource: decision.resource }, args: checked.value };
   };
 
   /**
@@ -215,16 +230,22 @@ export function createActionCore(
   const needsApproval = async (runContext: RunContext<unknown>, input: unknown): Promise<boolean> => {
     if (!enforce) return false;
     if (schemaCheck && schemaCheck(input) !== null) return false; // refused by the guardrail
-    let decision = decideOn(undefined, input);
+    let raw: string | undefined;
+    let decision = decideOn(undefined, input).decision;
     if (decision.reason === 'invalid_argument' && decision.detail !== undefined) {
       try {
-        decision = decideOn(JSON.stringify(input), undefined);
+        raw = JSON.stringify(input);
+        decision = decideOn(raw, undefined).decision;
       } catch {
         return false; // not JSON: refused by the guardrail
       }
     }
     if (decision.decision !== 'approve') return false;
-    return (await principalOf(internals, runContext)) !== null; // no principal: refused by the guardrail
+    const who = await whoOf(internals, runContext);
+    if (who === null) return false; // no principal: refused by the guardrail
+    if (!policy.authority) return true;
+    // a call no grant covers is refused by the guardrail, never paused for a human
+    return decideOn(raw, input, who, await taskOf(internals, runContext)).decision.decision === 'approve';
   };
 
   const guardrail = {
@@ -247,12 +268,13 @@ export function createActionCore(
    * and the SDK runs the two back to back. The wrapper still re-decides; without an entry (no
    * guardrail ran, or the SDK passed another object) it asks `identity` itself.
    */
-  const vetted = new WeakMap<object, { context: RunContext<unknown>; raw: string; principal: string }>();
-  const principalFor = async (runContext: RunContext<unknown>, toolCall: { arguments?: string } | undefined): Promise<string | null> => {
+  const vetted = new WeakMap<object, { context: RunContext<unknown>; raw: string; who: Who; task: string | null }>();
+  const whoFor = async (runContext: RunContext<unknown>, toolCall: { arguments?: string } | undefined): Promise<{ who: Who | null; task: string | null }> => {
     const entry = toolCall ? vetted.get(toolCall) : undefined;
     if (entry && toolCall) vetted.delete(toolCall);
-    if (entry && entry.context === runContext && entry.raw === toolCall?.arguments) return entry.principal;
-    return principalOf(internals, runContext);
+    if (entry && entry.context === runContext && entry.raw === toolCall?.arguments) return entry;
+    const who = await whoOf(internals, runContext);
+    return { who, task: who && policy.authority ? await taskOf(internals, runContext) : null };
   };
 
   const checkCall = async ({ context, toolCall }: { context: RunContext<unknown>; toolCall: { callId: string; arguments: string } }) => {
@@ -268,8 +290,11 @@ export function createActionCore(
       return { behavior: { type: 'rejectContent' as const, message: `The call to ${action} was refused (${why}). It did not run; call it again with arguments of the right types if still needed.` } };
     }
     if (!args.ok) return allow; // invalid input: the SDK refuses it before the body
-    const principal = await principalOf(internals, context);
-    const decision = decideOn(toolCall.arguments, undefined);
+    const who = await whoOf(internals, context);
+    const principal = who?.principal ?? null;
+    const task = who && policy.authority ? await taskOf(internals, context) : null;
+    const decided = decideOn(toolCall.arguments, undefined, who, task);
+    const decision = decided.decision;
     let why: string | null = null;
     let reason = reasonText(decision);
     let code: string = decision.reason;
@@ -283,10 +308,10 @@ export function createActionCore(
       reason = code = 'still_running';
     }
     if (why === null) {
-      if (principal !== null) vetted.set(toolCall, { context, raw: toolCall.arguments, principal });
+      if (who !== null) vetted.set(toolCall, { context, raw: toolCall.arguments, who, task });
       return allow;
     }
-    const facts = { callId: toolCall.callId, argsHash: argsHashOf(toolCall.arguments, undefined), principal, decision };
+    const facts = { callId: toolCall.callId, argsHash: hashOf(decided), principal, decision };
     await receipt(facts, { result: decision.decision === 'deny' && principal !== null && decision.detail === undefined ? 'denied' : 'refused', reason });
     if (refusalsAsErrors) throw new ActionDenied(code, `ctrlrun: ${refuse(why)}`, { action, callId: toolCall.callId });
     return { behavior: { type: 'rejectContent' as const, message: refuse(why) } };
@@ -348,8 +373,10 @@ export function createActionCore(
 
   /** Everything before the body: decision, principal, approval claim, templates, effect reservation. Throws to refuse. */
   const authorize = async (input: unknown, runContext: RunContext<unknown>, callId: string | null, toolCall: { arguments?: string } | undefined): Promise<Authorized | Observed> => {
-    const principal = await principalFor(runContext, toolCall);
-    const facts: CallFacts = { callId, argsHash: argsHashOf(toolCall?.arguments, input), principal, decision: decideOn(toolCall?.arguments, input) };
+    const { who, task } = await whoFor(runContext, toolCall);
+    const principal = who?.principal ?? null;
+    const decided = decideOn(toolCall?.arguments, input, who, task);
+    const facts: CallFacts = { callId, argsHash: hashOf(decided), principal, decision: decided.decision, grant: decided.grant, args: decided.args };
     const where = { action, callId };
 
     // the input decided on, hashed and run is the call's: schema-valid, and the raw arguments' own
@@ -396,6 +423,24 @@ export function createActionCore(
     if (facts.decision.decision === 'approve') approvers = await claim(facts);
 
     const key = facts.decision.effectKey;
+    // CTRLRun v7: a call under a budgeted grant spends it on the reservation, so it needs an effect key
+    let charges: BudgetCharge[] = [];
+    if (facts.grant?.budgets) {
+      const made = chargesFor(facts.grant, facts.args);
+      if (typeof made === 'string') {
+        await receipt(facts, { result: 'refused', reason: 'invalid_argument', approvers, effect_key: key });
+        throw new ActionDenied('invalid_argument', `ctrlrun: ${action} refused (invalid_argument): ${made}; it did not run.`, where);
+      }
+      if (key === null) {
+        await receipt(facts, { result: 'refused', reason: 'budget_requires_effect', approvers });
+        throw new ActionDenied(
+          'budget_requires_effect',
+          `ctrlrun: ${action} refused (budget_requires_effect): grant ${facts.grant.id} has a budget, and a budget is spent on the effect's reservation, but the action resolves no effect key (add \`effect:\` to it in ctrlrun.yaml); it did not run.`,
+          where,
+        );
+      }
+      charges = made;
+    }
     // the decision's receipt, before anything runs: a store that cannot record it stops the call
     await receipt(facts, { result: facts.decision.decision === 'approve' ? 'claimed' : 'allowed', approvers, effect_key: key });
     if (key === null) return { kind: 'enforce', facts, approvers, key: null, attemptId: null };
@@ -409,8 +454,15 @@ export function createActionCore(
       maxAttempts: compiled?.maxAttempts ?? Number.MAX_SAFE_INTEGER,
       now: internals.clock(),
       leaseMs: internals.effectLeaseMs,
+      ...(charges.length > 0 ? { charges } : {}),
     });
     switch (reserved.outcome) {
+      case 'budget_exhausted': {
+        const c = reserved.charge;
+        await receipt(facts, { result: 'refused', reason: 'budget_exhausted', approvers, effect_key: key });
+        // the grant, the metric and the window, never the amount left (CTRLRun: a balance is an oracle)
+        throw new ActionDenied('budget_exhausted', `ctrlrun: ${action} refused (budget_exhausted): grant ${c.grantId}'s budget on ${c.metric} over ${windowText(c.windowMs)} is spent; it did not run.`, where);
+      }
       case 'duplicate':
         await receipt(facts, { result: 'duplicate', reason: 'effect_committed', approvers, effect_key: key });
         throw new DuplicateEffect(key, `ctrlrun: ${action} did not run: effect ${key} already happened (committed); it must not happen twice.`, where);
@@ -534,6 +586,26 @@ export function createActionCore(
 }
 
 const allow = { behavior: { type: 'allow' as const } };
+
+interface DecidedCall {
+  decision: CallDecision;
+  /** The checked arguments (undefined when refused). */
+  args?: unknown;
+  grant?: CompiledGrant;
+}
+
+/** Canonical hash of the call's checked arguments (parsed once by `decideOn`), or null when refused. */
+function hashOf(decided: DecidedCall): string | null {
+  return decided.args === undefined ? null : canonicalHash(decided.args);
+}
+
+function windowText(ms: number): string {
+  const s = Math.round(ms / 1000);
+  if (s % 86_400 === 0) return `${s / 86_400} day(s)`;
+  if (s % 3_600 === 0) return `${s / 3_600} hour(s)`;
+  if (s % 60 === 0) return `${s / 60} minute(s)`;
+  return `${s} second(s)`;
+}
 
 /** The decision recorded on a call refused before the policy was asked (its arguments do not fit the schema). */
 const INVALID_ARGUMENTS: CallDecision = { decision: 'deny', rule: null, reason: 'invalid_argument', effectKey: null, resource: null };

@@ -11,7 +11,18 @@ export type Decision = 'allow' | 'approve' | 'deny';
  * `effect_key_error` (the effect template did not resolve: refused whatever the rules say) and
  * `invalid_argument` (the arguments, or the resource template, refused before any rule).
  */
-export type DecisionReason = `rule[${number}]` | 'decision' | 'no_matching_rule' | 'unknown_action' | 'effect_key_error' | 'invalid_argument';
+export type DecisionReason =
+  | `rule[${number}]`
+  | 'decision'
+  | 'no_matching_rule'
+  | 'unknown_action'
+  | 'effect_key_error'
+  | 'invalid_argument'
+  /** CTRLRun's authority refusals (a policy with `authority:`): before the rules. */
+  | 'no_authority'
+  | 'authority_expired'
+  | 'authority_task'
+  | 'authority_constraint';
 
 export interface DecisionResult {
   decision: Decision;
@@ -46,8 +57,41 @@ export interface CompiledAction {
   approvalsRequired: number;
   /** Attempts allowed on one effect key, the first included; null: no ceiling (CTRLRun's default). */
   maxAttempts: number | null;
-  /** CTRLRun's `upstream:` pins (v7+): an MCP tool whose listed schema no longer hashes to the pin is refused. */
+  /** CTRLRun's `upstream:` pin (v8): an MCP tool whose listed schema no longer hashes to the pin is refused. */
   upstream?: { toolSchemaSha256?: string };
+}
+
+/** A grant's budget (CTRLRun v7): the un-released sum of `metric` over the last `windowMs` may reach `limit`. */
+export interface CompiledBudget {
+  /** `count` (one per call) or an argument name. */
+  metric: string;
+  /** Decimal digits (any size). */
+  limit: string;
+  windowMs: number;
+}
+
+/** One grant of the policy's `authority:` (CTRLRun v3; tasks and budgets v7). */
+export interface CompiledGrant {
+  id: string;
+  /** Subject patterns: the principal's agent and user (null: any). */
+  agent: string | null;
+  user: string | null;
+  actions: readonly string[];
+  /** null: any resource. */
+  resources: readonly string[] | null;
+  environments: readonly string[] | null;
+  /** Epoch ms; valid up to and including this instant. null: no expiry. */
+  expiresAt: number | null;
+  /** null: any task (or none). */
+  tasks: readonly string[] | null;
+  budgets: readonly CompiledBudget[] | null;
+  /** The grant's `constraints`, compiled as one rule: `allow` when they all hold. Absent: none. */
+  constraints?: (args: unknown) => DecisionResult;
+}
+
+/** The policy's `authority:` section: a call no grant covers is denied (`no_authority`). */
+export interface CompiledAuthority {
+  grants: readonly CompiledGrant[];
 }
 
 export interface CompiledPolicy {
@@ -56,6 +100,8 @@ export interface CompiledPolicy {
   mode: 'enforce' | 'observe';
   environment?: string;
   actions: Readonly<Record<string, CompiledAction>>;
+  /** CTRLRun's `authority:` (v3+); absent: every principal may propose every action (the opt-in). */
+  authority?: CompiledAuthority;
   /** SDK tool name (as written in code) -> action id, from the manifest. */
   tools: Readonly<Record<string, string>>;
   /** MCP server name -> tool name (as the server lists it) -> action id, from the manifest's `mcp:` entries. */
@@ -152,7 +198,35 @@ export type ReserveResult =
   /** in flight elsewhere (lease not over), or ambiguous: unknown whether it happened. */
   | { outcome: 'ambiguous'; effect: EffectRecord }
   /** failed before and `attempts >= maxAttempts`. */
-  | { outcome: 'exhausted'; effect: EffectRecord };
+  | { outcome: 'exhausted'; effect: EffectRecord }
+  /** A charge would take its budget past the limit: nothing was written (no reservation, no charge). */
+  | { outcome: 'budget_exhausted'; charge: BudgetCharge };
+
+/**
+ * What a reservation spends against one budget of one grant (CTRLRun's `Charge`): the store checks
+ * `held + amount <= limit` (held: the un-released ledger rows of this grant and metric consumed in
+ * the last `windowMs`) in the same transaction as the reservation, and writes both or neither.
+ */
+export interface BudgetCharge {
+  grantId: string;
+  metric: string;
+  /** Decimal digits, non-negative (any size). */
+  amount: string;
+  /** Decimal digits, non-negative (any size). */
+  limit: string;
+  windowMs: number;
+}
+
+/** One ledger row: a charge held by an effect's attempt until the effect is failed (then released). */
+export interface Consumption {
+  grantId: string;
+  metric: string;
+  amount: string;
+  effectKey: string;
+  attempt: number;
+  consumedAt: number;
+  releasedAt: number | null;
+}
 
 export interface ReserveEffectInput {
   key: string;
@@ -161,6 +235,8 @@ export interface ReserveEffectInput {
   maxAttempts: number;
   now: number;
   leaseMs: number;
+  /** Budgets this reservation spends (CTRLRun's `charges=`); none or empty: the reservation path of old. */
+  charges?: readonly BudgetCharge[];
 }
 
 /** What the runtime asks a store to append; the store assigns seq, prev_hash and hash atomically. */
@@ -254,6 +330,12 @@ export interface Store {
    */
   resolveEffect(key: string, state: 'committed' | 'failed', by: string, now: number): Promise<EffectRecord | null>;
   getEffect(key: string): Promise<EffectRecord | null>;
+  /**
+   * The budget ledger, oldest first. A charge is written by `reserveEffect` (with `charges`) and
+   * released (`releasedAt`) exactly when its effect becomes `failed` (`settleEffect` or
+   * `resolveEffect`); it is held in every other state.
+   */
+  consumptions(filter?: { grantId?: string; metric?: string; effectKey?: string }): Promise<Consumption[]>;
   listEffects(filter?: { state?: EffectState }): Promise<EffectRecord[]>;
 
   /** Atomically appends a receipt, chaining it to the last one. */

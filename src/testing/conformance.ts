@@ -1,5 +1,5 @@
 import { GENESIS_HASH, receiptHash } from '../runtime/receipts-hash.js';
-import type { NewApprovalRequest, Receipt, ReceiptBody, Store } from '../runtime/types.js';
+import type { BudgetCharge, NewApprovalRequest, Receipt, ReceiptBody, ReserveResult, Store } from '../runtime/types.js';
 
 /**
  * The test framework's functions, passed in so this package never imports a test runner at run
@@ -273,7 +273,7 @@ export function describeStoreConformance(name: string, makeStore: () => Promise<
 
     describe('effects', () => {
       const reserve = (key: string, attemptId: string, now: number, maxAttempts = 3, leaseMs = 1_000) =>
-        store.reserveEffect({ key, action: 'stripe.refund', attemptId, maxAttempts, now, leaseMs });
+        store.reserveEffect({ key, action: 'stripe.refund', attemptId, maxAttempts, now, leaseMs }) as Promise<Extract<ReserveResult, { effect: unknown }>>;
 
       it('a new key is reserved in_flight with attempts 1 and a lease', async () => {
         const key = id('refund');
@@ -415,6 +415,100 @@ export function describeStoreConformance(name: string, makeStore: () => Promise<
         const keys = (await store.listEffects()).map((e) => e.key);
         expect(keys).toContain(a);
         expect(keys).toContain(b);
+      });
+    });
+
+    describe('budgets (CTRLRun v7 charges)', () => {
+      const charge = (grantId: string, amount: number, limit = 100, windowMs = 60_000, metric = 'amount'): BudgetCharge => ({ grantId, metric, amount: String(amount), limit: String(limit), windowMs });
+      const spend = (key: string, attemptId: string, now: number, charges: BudgetCharge[], maxAttempts = 3) =>
+        store.reserveEffect({ key, action: 'stripe.refund', attemptId, maxAttempts, now, leaseMs: 1_000, charges });
+
+      it('a charge within the limit reserves and writes one ledger row; the limit itself is reachable (inclusive)', async () => {
+        const grant = id('grant');
+        const key = id('refund');
+        const r = await spend(key, 'a1', 10_000, [charge(grant, 60)]);
+        expect(r.outcome).toBe('reserved');
+        expect(await store.consumptions({ grantId: grant })).toEqual([{ grantId: grant, metric: 'amount', amount: '60', effectKey: key, attempt: 1, consumedAt: 10_000, releasedAt: null }]);
+        expect((await spend(id('refund'), 'b1', 10_100, [charge(grant, 40)])).outcome).toBe('reserved');
+      });
+
+      it('a charge past the limit is `budget_exhausted`, naming the charge, and writes nothing (no reservation, no row)', async () => {
+        const grant = id('grant');
+        await spend(id('refund'), 'a1', 10_000, [charge(grant, 70)]);
+        const key = id('refund');
+        const r = await spend(key, 'b1', 10_100, [charge(grant, 31)]);
+        expect(r).toEqual({ outcome: 'budget_exhausted', charge: charge(grant, 31) });
+        expect(await store.getEffect(key)).toBe(null);
+        expect(await store.consumptions({ effectKey: key })).toEqual([]);
+      });
+
+      it('every charge must pass: a second grant out of budget refuses the whole reservation', async () => {
+        const child = id('grant');
+        const parent = id('grant');
+        await spend(id('refund'), 'a1', 10_000, [charge(parent, 90)]);
+        const key = id('refund');
+        const r = await spend(key, 'b1', 10_100, [charge(child, 20), charge(parent, 20)]);
+        expect(r.outcome).toBe('budget_exhausted');
+        expect(r.outcome === 'budget_exhausted' && r.charge.grantId).toBe(parent);
+        expect(await store.consumptions({ grantId: child })).toEqual([]);
+      });
+
+      it('the window rolls: a row older than the window no longer counts', async () => {
+        const grant = id('grant');
+        await spend(id('refund'), 'a1', 10_000, [charge(grant, 100, 100, 1_000)]);
+        expect((await spend(id('refund'), 'b1', 10_900, [charge(grant, 1, 100, 1_000)])).outcome).toBe('budget_exhausted');
+        expect((await spend(id('refund'), 'c1', 11_001, [charge(grant, 100, 100, 1_000)])).outcome).toBe('reserved');
+      });
+
+      it('released exactly when the effect fails (settle or resolve), held when committed or ambiguous', async () => {
+        const grant = id('grant');
+        const failed = id('refund');
+        await spend(failed, 'a1', 10_000, [charge(grant, 50)]);
+        await store.settleEffect(failed, 'a1', 'failed', 10_100);
+        expect((await store.consumptions({ effectKey: failed }))[0]?.releasedAt).toBe(10_100);
+        const committed = id('refund');
+        await spend(committed, 'b1', 10_200, [charge(grant, 50)]);
+        await store.settleEffect(committed, 'b1', 'committed', 10_300);
+        const ambiguous = id('refund');
+        expect((await spend(ambiguous, 'c1', 10_400, [charge(grant, 50)])).outcome).toBe('reserved');
+        await store.settleEffect(ambiguous, 'c1', 'ambiguous', 10_500);
+        // 50 committed + 50 ambiguous held: full (ambiguity is not a refund)
+        expect((await spend(id('refund'), 'd1', 10_600, [charge(grant, 1)])).outcome).toBe('budget_exhausted');
+        await store.resolveEffect(ambiguous, 'failed', 'ops@example', 10_700);
+        expect((await store.consumptions({ effectKey: ambiguous }))[0]?.releasedAt).toBe(10_700);
+        expect((await spend(id('refund'), 'e1', 10_800, [charge(grant, 50)])).outcome).toBe('reserved');
+      });
+
+      it('a retry after failed charges again, as a distinct attempt; no charge when the key is not reserved', async () => {
+        const grant = id('grant');
+        const key = id('refund');
+        await spend(key, 'a1', 10_000, [charge(grant, 10)]);
+        await store.settleEffect(key, 'a1', 'failed', 10_100);
+        expect((await spend(key, 'a2', 10_200, [charge(grant, 10)])).outcome).toBe('reserved');
+        await store.settleEffect(key, 'a2', 'committed', 10_300);
+        expect((await spend(key, 'a3', 10_400, [charge(grant, 10)])).outcome).toBe('duplicate');
+        const rows = await store.consumptions({ effectKey: key });
+        expect(rows.map((r) => [r.attempt, r.releasedAt === null])).toEqual([
+          [1, false],
+          [2, true],
+        ]);
+      });
+
+      it('amounts beyond 2^53 are summed exactly', async () => {
+        const grant = id('grant');
+        const big = 2n ** 60n;
+        const c = (amount: bigint): BudgetCharge => ({ grantId: grant, metric: 'amount', amount: String(amount), limit: String(big + 1n), windowMs: 60_000 });
+        expect((await spend(id('refund'), 'a1', 10_000, [c(big)])).outcome).toBe('reserved');
+        expect((await spend(id('refund'), 'b1', 10_001, [c(2n)])).outcome).toBe('budget_exhausted');
+        expect((await spend(id('refund'), 'c1', 10_002, [c(1n)])).outcome).toBe('reserved');
+      });
+
+      it('concurrent reservations on distinct keys never spend past the limit', async () => {
+        const grant = id('grant');
+        const results = await Promise.all(Array.from({ length: 12 }, (_, i) => spend(id('refund'), `a${i}`, 10_000, [charge(grant, 10, 50)])));
+        expect(results.filter((r) => r.outcome === 'reserved')).toHaveLength(5);
+        expect(results.filter((r) => r.outcome === 'budget_exhausted')).toHaveLength(7);
+        expect((await store.consumptions({ grantId: grant })).length).toBe(5);
       });
     });
 

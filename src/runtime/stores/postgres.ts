@@ -1,4 +1,5 @@
 import { answerOutcome, canResolve, canSettle, claimMatches, reserveTransition, withAnswer } from '../memory-store.js';
+import { checkCharges, ledgerRows, refusedCharge } from '../budget.js';
 import { GENESIS_HASH, receiptHash } from '../receipts-hash.js';
 import type {
   AddAnswerResult,
@@ -6,7 +7,9 @@ import type {
   ApprovalRequest,
   ApprovalState,
   ClaimBinding,
+  BudgetCharge,
   ClaimResult,
+  Consumption,
   EffectRecord,
   EffectState,
   NewApprovalRequest,
@@ -102,6 +105,24 @@ export const POSTGRES_MIGRATIONS: ReadonlyArray<{ version: number; sql: (S: stri
       INSERT INTO ${S}.receipt_head (id, seq, hash) VALUES (1, 0, '${GENESIS_HASH}');
     `,
   },
+  {
+    // CTRLRun's budget ledger (v7 budgets): one row per charge, released when its effect fails.
+    version: 2,
+    sql: (S) => `
+      CREATE TABLE ${S}.budget_ledger (
+        id bigserial PRIMARY KEY,
+        grant_id text NOT NULL,
+        metric text NOT NULL,
+        amount numeric NOT NULL CHECK (amount >= 0),
+        effect_key text NOT NULL,
+        attempt integer NOT NULL,
+        consumed_at bigint NOT NULL,
+        released_at bigint,
+        UNIQUE (effect_key, attempt, grant_id, metric)
+      );
+      CREATE INDEX budget_ledger_by_grant ON ${S}.budget_ledger (grant_id, metric, consumed_at);
+    `,
+  },
 ];
 
 const LATEST_VERSION = POSTGRES_MIGRATIONS[POSTGRES_MIGRATIONS.length - 1]!.version;
@@ -186,6 +207,56 @@ export function postgresStore(options: PostgresStoreOptions): Store {
 
   const approvalByCallId = `SELECT ${APPROVAL_COLUMNS} FROM ${S}.approvals WHERE call_id = $1`;
   const effectByKey = `SELECT ${EFFECT_COLUMNS} FROM ${S}.effects WHERE key = $1`;
+  const releaseCharges = `UPDATE ${S}.budget_ledger SET released_at = $1 WHERE effect_key = $2 AND released_at IS NULL`;
+
+  /**
+   * A reservation that spends budgets: under READ COMMITTED a sum and an insert are not serialised,
+   * so each charged grant's transaction-scoped advisory lock is taken first (sorted: no deadlock),
+   * then the effect row is locked, the transition and the predicate decided, and the effect and
+   * its ledger rows written in the same transaction, or nothing.
+   */
+  const reserveCharged = (input: ReserveEffectInput, charges: readonly BudgetCharge[]): Promise<ReserveResult> =>
+    transaction('reserveEffect', async (c): Promise<ReserveResult> => {
+      for (const grant of [...new Set(charges.map((ch) => ch.grantId))].sort()) {
+        await c.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`${S}.budget:${grant}`]);
+      }
+      for (;;) {
+        const locked = await c.query(`${effectByKey} FOR UPDATE`, [input.key]);
+        const current = locked.rows[0] ? effectFromRow(locked.rows[0] as EffectRow) : undefined;
+        const transition = reserveTransition(current, input);
+        if (transition.outcome === 'reserved') {
+          const held: Consumption[] = [];
+          for (const ch of charges) {
+            const rows = await c.query(
+              `SELECT ${CHARGE_COLUMNS} FROM ${S}.budget_ledger WHERE grant_id = $1 AND metric = $2 AND consumed_at >= $3 AND released_at IS NULL`,
+              [ch.grantId, ch.metric, input.now - ch.windowMs],
+            );
+            held.push(...rows.rows.map((row) => consumptionFromRow(row as ConsumptionRow)));
+          }
+          const refused = refusedCharge(charges, held, input.now);
+          if (refused) return { outcome: 'budget_exhausted', charge: { ...refused } };
+        }
+        if (transition.next && current === undefined) {
+          const inserted = await c.query(`INSERT INTO ${S}.effects (${EFFECT_COLUMNS}) VALUES (${params(8)}) ON CONFLICT (key) DO NOTHING`, effectToValues(transition.next));
+          if (inserted.rowCount !== 1) continue; // another transaction created the key first: decide again on its row
+        } else if (transition.next) {
+          const [, ...rest] = effectToValues(transition.next);
+          await c.query(
+            `UPDATE ${S}.effects SET action = $2, state = $3, attempts = $4, attempt_id = $5, lease_until = $6, updated_at = $7, resolved_by = $8 WHERE key = $1`,
+            [input.key, ...rest],
+          );
+        }
+        if (transition.outcome === 'reserved') {
+          for (const r of ledgerRows(charges, input.key, transition.next!.attempts, input.now)) {
+            await c.query(
+              `INSERT INTO ${S}.budget_ledger (grant_id, metric, amount, effect_key, attempt, consumed_at) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING`,
+              [r.grantId, r.metric, r.amount, r.effectKey, r.attempt, r.consumedAt],
+            );
+          }
+        }
+        return transition.outcome === 'reserved' ? { outcome: 'reserved', effect: transition.next! } : { outcome: transition.outcome, effect: transition.next ?? (current as EffectRecord) };
+      }
+    });
 
   return {
     kind: 'postgres',
@@ -273,6 +344,8 @@ export function postgresStore(options: PostgresStoreOptions): Store {
     },
 
     async reserveEffect(input: ReserveEffectInput): Promise<ReserveResult> {
+      const charges = checkCharges(input.charges);
+      if (charges.length > 0) return reserveCharged(input, charges);
       return transaction('reserveEffect', async (c) => {
         const fresh = reserveTransition(undefined, input).next as EffectRecord; // none -> in_flight, attempts 1
         const inserted = await c.query(
@@ -299,6 +372,7 @@ export function postgresStore(options: PostgresStoreOptions): Store {
         const r = await c.query(`${effectByKey} FOR UPDATE`, [key]);
         if (!r.rows[0] || !canSettle(effectFromRow(r.rows[0] as EffectRow), attemptId)) return false;
         await c.query(`UPDATE ${S}.effects SET state = $2, updated_at = $3 WHERE key = $1`, [key, state, now]);
+        if (state === 'failed') await c.query(releaseCharges, [now, key]);
         return true;
       });
     },
@@ -310,8 +384,18 @@ export function postgresStore(options: PostgresStoreOptions): Store {
         const current = effectFromRow(r.rows[0] as EffectRow);
         if (!canResolve(current, now)) return current;
         await c.query(`UPDATE ${S}.effects SET state = $2, updated_at = $3, resolved_by = $4 WHERE key = $1`, [key, state, now, by]);
+        if (state === 'failed') await c.query(releaseCharges, [now, key]);
         return { ...current, state, updatedAt: now, resolvedBy: by };
       });
+    },
+
+    async consumptions(filter?: { grantId?: string; metric?: string; effectKey?: string }): Promise<Consumption[]> {
+      const r = await query(
+        'consumptions',
+        `SELECT ${CHARGE_COLUMNS} FROM ${S}.budget_ledger WHERE ($1::text IS NULL OR grant_id = $1) AND ($2::text IS NULL OR metric = $2) AND ($3::text IS NULL OR effect_key = $3) ORDER BY id`,
+        [filter?.grantId ?? null, filter?.metric ?? null, filter?.effectKey ?? null],
+      );
+      return r.rows.map((row) => consumptionFromRow(row as ConsumptionRow));
     },
 
     async getEffect(key: string): Promise<EffectRecord | null> {
@@ -361,6 +445,28 @@ export function postgresStore(options: PostgresStoreOptions): Store {
       if (pending) await pending.catch(() => undefined);
       if (ownsPool && pool) await pool.end();
     },
+  };
+}
+
+const CHARGE_COLUMNS = 'grant_id, metric, amount::text AS amount, effect_key, attempt, consumed_at, released_at';
+interface ConsumptionRow {
+  grant_id: string;
+  metric: string;
+  amount: string;
+  effect_key: string;
+  attempt: number;
+  consumed_at: string | number;
+  released_at: string | number | null;
+}
+function consumptionFromRow(r: ConsumptionRow): Consumption {
+  return {
+    grantId: r.grant_id,
+    metric: r.metric,
+    amount: r.amount,
+    effectKey: r.effect_key,
+    attempt: Number(r.attempt),
+    consumedAt: Number(r.consumed_at),
+    releasedAt: r.released_at === null ? null : Number(r.released_at),
   };
 }
 

@@ -2,6 +2,7 @@ import { closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import path from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
 import { answerOutcome, canResolve, canSettle, claimMatches, reserveTransition, withAnswer } from '../memory-store.js';
+import { checkCharges, ledgerRows, refusedCharge } from '../budget.js';
 import { GENESIS_HASH, receiptHash } from '../receipts-hash.js';
 import type {
   AddAnswerResult,
@@ -10,6 +11,7 @@ import type {
   ApprovalState,
   ClaimBinding,
   ClaimResult,
+  Consumption,
   EffectRecord,
   EffectState,
   NewApprovalRequest,
@@ -80,6 +82,24 @@ export const SQLITE_MIGRATIONS: ReadonlyArray<{ version: number; sql: string }> 
         hash TEXT NOT NULL,
         receipt TEXT NOT NULL
       ) STRICT;
+    `,
+  },
+  {
+    // CTRLRun's budget ledger (v7 budgets): one row per charge, released when its effect fails.
+    version: 2,
+    sql: `
+      CREATE TABLE budget_ledger (
+        id INTEGER PRIMARY KEY,
+        grant_id TEXT NOT NULL,
+        metric TEXT NOT NULL,
+        amount TEXT NOT NULL,
+        effect_key TEXT NOT NULL,
+        attempt INTEGER NOT NULL,
+        consumed_at INTEGER NOT NULL,
+        released_at INTEGER,
+        UNIQUE (effect_key, attempt, grant_id, metric)
+      ) STRICT;
+      CREATE INDEX budget_ledger_by_grant ON budget_ledger (grant_id, metric, consumed_at);
     `,
   },
 ];
@@ -199,10 +219,19 @@ export function sqliteStore(options: SqliteStoreOptions): Store {
     },
 
     async reserveEffect(input: ReserveEffectInput): Promise<ReserveResult> {
-      return write('reserveEffect', (s) => {
+      const charges = checkCharges(input.charges);
+      return write('reserveEffect', (s): ReserveResult => {
         const row = s.getEffect.get(input.key) as EffectRow | undefined;
         const current = row ? effectFromRow(row) : undefined;
         const transition = reserveTransition(current, input);
+        if (transition.outcome === 'reserved' && charges.length > 0) {
+          // inside BEGIN IMMEDIATE: the sum and the insert are one write-locked transaction
+          const held: Consumption[] = [];
+          for (const c of charges) held.push(...(s.heldCharges.all(c.grantId, c.metric, input.now - c.windowMs) as ConsumptionRow[]).map(consumptionFromRow));
+          const refused = refusedCharge(charges, held, input.now);
+          if (refused) return { outcome: 'budget_exhausted', charge: { ...refused } };
+          for (const r of ledgerRows(charges, input.key, transition.next!.attempts, input.now)) s.insertCharge.run(r.grantId, r.metric, r.amount, r.effectKey, r.attempt, r.consumedAt);
+        }
         if (transition.next) s.upsertEffect.run(...effectToValues(transition.next));
         return { outcome: transition.outcome, effect: (transition.next ?? current) as EffectRecord };
       });
@@ -213,6 +242,7 @@ export function sqliteStore(options: SqliteStoreOptions): Store {
         const row = s.getEffect.get(key) as EffectRow | undefined;
         if (!row || !canSettle(effectFromRow(row), attemptId)) return false;
         s.setEffectState.run(state, now, null, key);
+        if (state === 'failed') s.releaseCharges.run(now, key);
         return true;
       });
     },
@@ -224,8 +254,17 @@ export function sqliteStore(options: SqliteStoreOptions): Store {
         const current = effectFromRow(row);
         if (!canResolve(current, now)) return current;
         s.setEffectState.run(state, now, by, key);
+        if (state === 'failed') s.releaseCharges.run(now, key);
         return { ...current, state, updatedAt: now, resolvedBy: by };
       });
+    },
+
+    async consumptions(filter?: { grantId?: string; metric?: string; effectKey?: string }): Promise<Consumption[]> {
+      return read('consumptions', (s) =>
+        (s.listCharges.all() as ConsumptionRow[])
+          .map(consumptionFromRow)
+          .filter((r) => (filter?.grantId === undefined || r.grantId === filter.grantId) && (filter?.metric === undefined || r.metric === filter.metric) && (filter?.effectKey === undefined || r.effectKey === filter.effectKey)),
+      );
     },
 
     async getEffect(key: string): Promise<EffectRecord | null> {
@@ -279,11 +318,29 @@ interface Statements {
   getEffect: BetterSqlite3.Statement;
   upsertEffect: BetterSqlite3.Statement;
   setEffectState: BetterSqlite3.Statement;
+  heldCharges: BetterSqlite3.Statement;
+  insertCharge: BetterSqlite3.Statement;
+  releaseCharges: BetterSqlite3.Statement;
+  listCharges: BetterSqlite3.Statement;
   listEffects: BetterSqlite3.Statement;
   listEffectsByState: BetterSqlite3.Statement;
   lastReceipt: BetterSqlite3.Statement;
   insertReceipt: BetterSqlite3.Statement;
   listReceipts: BetterSqlite3.Statement;
+}
+
+const CHARGE_COLUMNS = 'grant_id, metric, amount, effect_key, attempt, consumed_at, released_at';
+interface ConsumptionRow {
+  grant_id: string;
+  metric: string;
+  amount: string;
+  effect_key: string;
+  attempt: number;
+  consumed_at: number;
+  released_at: number | null;
+}
+function consumptionFromRow(r: ConsumptionRow): Consumption {
+  return { grantId: r.grant_id, metric: r.metric, amount: r.amount, effectKey: r.effect_key, attempt: r.attempt, consumedAt: r.consumed_at, releasedAt: r.released_at };
 }
 
 function prepare(db: Db): Statements {
@@ -299,6 +356,10 @@ function prepare(db: Db): Statements {
     upsertEffect: db.prepare(`INSERT OR REPLACE INTO effects (${EFFECT_COLUMNS}) VALUES (${marks(8)})`),
     setEffectState: db.prepare(`UPDATE effects SET state = ?, updated_at = ?, resolved_by = COALESCE(?, resolved_by) WHERE key = ?`),
     listEffects: db.prepare(`SELECT ${EFFECT_COLUMNS} FROM effects ORDER BY key`),
+    heldCharges: db.prepare(`SELECT ${CHARGE_COLUMNS} FROM budget_ledger WHERE grant_id = ? AND metric = ? AND consumed_at >= ? AND released_at IS NULL`),
+    insertCharge: db.prepare(`INSERT INTO budget_ledger (grant_id, metric, amount, effect_key, attempt, consumed_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`),
+    releaseCharges: db.prepare(`UPDATE budget_ledger SET released_at = ? WHERE effect_key = ? AND released_at IS NULL`),
+    listCharges: db.prepare(`SELECT ${CHARGE_COLUMNS} FROM budget_ledger ORDER BY id`),
     listEffectsByState: db.prepare(`SELECT ${EFFECT_COLUMNS} FROM effects WHERE state = ? ORDER BY key`),
     lastReceipt: db.prepare(`SELECT seq, hash FROM receipts ORDER BY seq DESC LIMIT 1`),
     insertReceipt: db.prepare(`INSERT INTO receipts (seq, hash, receipt) VALUES (?, ?, ?)`),

@@ -1,0 +1,231 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { run } from '@openai/agents';
+import { describe, expect, it } from 'vitest';
+import YAML from 'yaml';
+import { z } from 'zod';
+import { parsePolicy } from '../../src/policy/load.js';
+import { bindProtectedTool, createControl, memoryStore, NotExecuted, type Store } from '../../src/runtime/index.js';
+import { sqliteStore } from '../../src/runtime/sqlite.js';
+import { compileGenerated } from '../helpers/compile-module.js';
+import { FIXTURES } from '../helpers/paths.js';
+import { makeTempDir, removeDir } from '../helpers/temp-repo.js';
+import { agentWith, assistantMessage, functionCall, manualClock, scripted, toolOutputSeen } from './helpers.js';
+
+/**
+ * CTRLRun v7 authority through the real Runner: the generated module of a policy with grants,
+ * tasks and budgets, a control whose identity is `{ agent, user }` and whose task comes from the
+ * run's context. A call no grant covers never runs and the model is told why (CTRLRun's reason
+ * words); a budget is spent on the effect's reservation, durably, and released when the body
+ * proves it did not act (NotExecuted).
+ */
+
+interface Ctx {
+  agent?: string;
+  user?: string | null;
+  task?: string | null;
+}
+
+const { examples } = JSON.parse(readFileSync(path.join(FIXTURES, 'conformance/ctrlrun-examples.json'), 'utf8')) as { examples: Record<string, { policy: unknown }> };
+
+function compiled(policyDoc: unknown) {
+  const r = parsePolicy(YAML.stringify(policyDoc, { version: '1.1' }), 'ctrlrun.yaml');
+  expect(r.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+  return compileGenerated(r.value!, { refund: 'stripe.refund' });
+}
+
+function harness(policyDoc: unknown, store: Store = memoryStore(), start = Date.parse('2026-06-01T00:00:00Z')) {
+  const clock = manualClock(start);
+  const control = createControl({
+    store,
+    clock: clock.now,
+    identity: (rc: { context: Ctx }) => (rc.context.agent ? { agent: rc.context.agent, user: rc.context.user ?? null } : null),
+    task: (rc: { context: Ctx }) => rc.context.task ?? null,
+  });
+  const protectedTool = bindProtectedTool<'stripe.refund'>(control, compiled(policyDoc));
+  const runs: Array<{ payment_id: string; amount: number }> = [];
+  let behave: (args: { payment_id: string; amount: number }) => unknown = () => 'refunded';
+  const refund = protectedTool('stripe.refund', {
+    name: 'refund',
+    description: 'Refund a payment',
+    parameters: z.object({ payment_id: z.string(), amount: z.number().int() }),
+    execute: async (args) => {
+      runs.push(args);
+      return behave(args);
+    },
+  });
+  const call = async (ctx: Ctx, args: Record<string, unknown>, callId: string) => {
+    const model = scripted([functionCall('refund', args, { callId })], [assistantMessage('done')]);
+    let error: unknown;
+    try {
+      await run(agentWith(model, [refund]), 'refund it', { context: ctx });
+    } catch (e) {
+      error = e;
+    }
+    return { seen: toolOutputSeen(model, 1, callId), error };
+  };
+  return { store, clock, runs, call, setBehave: (b: typeof behave) => void (behave = b) };
+}
+
+const dana: Ctx = { agent: 'head-of-support', user: 'dana@example.com', task: 'refund-run:7' };
+
+describe('authority (CTRLRun v7) through the Runner: examples/authority/payments.yaml', () => {
+  const payments = examples['examples/authority/payments.yaml']!.policy;
+
+  it('a principal a grant covers, on a task it names, runs; the budget is charged on the reservation', async () => {
+    const h = harness(payments);
+    const { seen } = await h.call(dana, { payment_id: 'EU-1', amount: 50_000 }, 'c1');
+    expect(h.runs).toHaveLength(1);
+    expect(seen).toContain('refunded');
+    expect(await h.store.consumptions({ grantId: 'head-of-support' })).toMatchObject([{ metric: 'amount', amount: '50000', effectKey: 'refund:EU-1', attempt: 1, releasedAt: null }]);
+  });
+
+  it('refusals name CTRLRun\'s reason and the body never runs', async () => {
+    const h = harness(payments);
+    const cases: Array<[Ctx, Record<string, unknown>, string]> = [
+      // the grant names tasks: no task is refused (a dimension anybody may decline to supply…)
+      [{ ...dana, task: null }, { payment_id: 'EU-2', amount: 100 }, 'authority_task'],
+      [{ ...dana, task: 'payroll-3' }, { payment_id: 'EU-3', amount: 100 }, 'authority_task'],
+      // task patterns are segment-bounded: refund-run:* does not reach refund-run:7:step-2
+      [{ ...dana, task: 'refund-run:7:step-2' }, { payment_id: 'EU-4', amount: 100 }, 'authority_task'],
+      // a grant scoped to a human is not satisfied by the agent acting alone
+      [{ agent: 'head-of-support' }, { payment_id: 'EU-5', amount: 100 }, 'no_authority'],
+      // tier-one-support: payment:EU-* only, amount 0..5000
+      [{ agent: 'support-agent' }, { payment_id: 'EU-6', amount: 6_000 }, 'authority_constraint'],
+      [{ agent: 'support-agent' }, { payment_id: 'US-1', amount: 100 }, 'no_authority'],
+      // reconciliation may read, not refund
+      [{ agent: 'reconciliation-agent' }, { payment_id: 'EU-7', amount: 100 }, 'no_authority'],
+    ];
+    for (const [i, [ctx, args, reason]] of cases.entries()) {
+      const { seen } = await h.call(ctx, args, `r${i}`);
+      expect(seen, `${JSON.stringify(ctx)} ${reason}`).toContain(reason);
+    }
+    expect(h.runs).toHaveLength(0);
+    const receipts = await h.store.listReceipts();
+    expect(receipts.map((r) => r.reason)).toEqual(cases.map(([, , reason]) => reason));
+    expect(receipts.every((r) => r.result === 'denied')).toBe(true);
+    expect(await h.store.consumptions()).toEqual([]);
+  });
+
+  it('tier-one support within its grant runs (its grant has no budget: no ledger row)', async () => {
+    const h = harness(payments);
+    await h.call({ agent: 'support-agent' }, { payment_id: 'EU-8', amount: 4_000 }, 'c1');
+    expect(h.runs).toHaveLength(1);
+    expect(await h.store.consumptions()).toEqual([]);
+  });
+
+  it('after expires_at the grant is authority_expired (valid up to and including the instant)', async () => {
+    const h = harness(payments, memoryStore(), Date.parse('2027-01-01T00:00:00Z'));
+    await h.call(dana, { payment_id: 'EU-9', amount: 100 }, 'c1');
+    expect(h.runs).toHaveLength(1);
+    h.clock.advance(1);
+    const { seen } = await h.call(dana, { payment_id: 'EU-10', amount: 100 }, 'c2');
+    expect(seen).toContain('authority_expired');
+    expect(h.runs).toHaveLength(1);
+  });
+});
+
+const budgeted = {
+  schema: 'ctrlrun.policy/v7',
+  authority: {
+    grants: [
+      {
+        id: 'desk',
+        subject: { agent: 'desk-*' },
+        actions: ['stripe.*'],
+        resources: ['payment:*'],
+        budgets: [
+          { metric: 'amount', limit: 1_000, window: 'PT1H' },
+          { metric: 'count', limit: 3, window: 'P1D' },
+        ],
+      },
+    ],
+  },
+  actions: {
+    'stripe.refund': { effect: 'refund:{payment_id}', resource: 'payment:{payment_id}', decision: 'allow' },
+  },
+};
+
+describe.each([
+  ['memory', () => ({ store: memoryStore(), done: () => undefined })],
+  [
+    'sqlite',
+    () => {
+      const dir = makeTempDir('authority-');
+      return { store: sqliteStore({ path: path.join(dir, 'state.db') }), done: () => removeDir(dir) };
+    },
+  ],
+])('budgets through the Runner (%s store)', (_name, make) => {
+  it('spent on reservation, refused past the limit naming grant, metric and window (never the balance), released by NotExecuted', async () => {
+    const { store, done } = make();
+    try {
+      const h = harness(budgeted, store);
+      const agent = { agent: 'desk-1' };
+      await h.call(agent, { payment_id: 'p1', amount: 600 }, 'c1');
+      const second = await h.call(agent, { payment_id: 'p2', amount: 401 }, 'c2');
+      expect(h.runs).toHaveLength(1);
+      expect(second.seen ?? String(second.error)).toContain('budget_exhausted');
+      expect(second.seen ?? String(second.error)).toMatch(/grant desk's budget on amount over 1 hour\(s\)/);
+      expect(second.seen ?? String(second.error)).not.toMatch(/\b399\b|\b400\b/);
+      expect((await store.listReceipts()).map((r) => [r.result, r.reason])).toContainEqual(['refused', 'budget_exhausted']);
+      expect(await store.getEffect('refund:p2')).toBe(null);
+
+      // a body that proves it did not act releases its charge: the same amount fits again
+      h.setBehave(() => {
+        throw new NotExecuted('card network down, nothing sent');
+      });
+      await h.call(agent, { payment_id: 'p3', amount: 400 }, 'c3');
+      expect((await store.consumptions({ effectKey: 'refund:p3' }))[0]?.releasedAt).not.toBe(null);
+      h.setBehave(() => 'refunded');
+      await h.call(agent, { payment_id: 'p4', amount: 400 }, 'c4');
+      expect(h.runs.map((r) => r.payment_id)).toEqual(['p1', 'p3', 'p4']);
+      // count: p1, p4 held (p3 released); the window rolls after an hour for amount, not for count
+      h.clock.advance(60 * 60 * 1000 + 1);
+      await h.call(agent, { payment_id: 'p5', amount: 10 }, 'c5');
+      const sixth = await h.call(agent, { payment_id: 'p6', amount: 10 }, 'c6');
+      expect(sixth.seen ?? String(sixth.error)).toMatch(/budget on count over 1 day/);
+      expect(h.runs.map((r) => r.payment_id)).toEqual(['p1', 'p3', 'p4', 'p5']);
+    } finally {
+      await store.close();
+      done();
+    }
+  });
+});
+
+describe('budgets need what they count', () => {
+  it('an action without an effect key under a budgeted grant is refused before it runs', async () => {
+    const doc = structuredClone(budgeted) as typeof budgeted;
+    delete (doc.actions['stripe.refund'] as { effect?: string }).effect;
+    const h = harness(doc);
+    const { seen, error } = await h.call({ agent: 'desk-1' }, { payment_id: 'p1', amount: 5 }, 'c1');
+    expect(seen ?? String(error)).toContain('budget_requires_effect');
+    expect(h.runs).toHaveLength(0);
+  });
+
+  it('a metric the call does not carry is refused, never counted as zero', async () => {
+    const doc = structuredClone(budgeted);
+    doc.authority.grants[0]!.budgets = [{ metric: 'fee', limit: 10, window: 'PT1H' }];
+    const h = harness(doc);
+    const { seen, error } = await h.call({ agent: 'desk-1' }, { payment_id: 'p1', amount: 5 }, 'c1');
+    expect(seen ?? String(error)).toContain('invalid_argument');
+    expect(h.runs).toHaveLength(0);
+  });
+
+  it('observe mode charges nothing', async () => {
+    const h = harness({ ...budgeted, schema: 'ctrlrun.policy/v7', mode: 'observe' });
+    await h.call({ agent: 'desk-1' }, { payment_id: 'p1', amount: 5_000 }, 'c1');
+    expect(h.runs).toHaveLength(1);
+    expect(await h.store.consumptions()).toEqual([]);
+  });
+});
+
+describe('a policy without authority is unchanged', () => {
+  it('any principal may propose (CTRLRun: authority is opt-in)', async () => {
+    const doc = { schema: 'ctrlrun.policy/v7', actions: budgeted.actions };
+    const h = harness(doc);
+    await h.call({ agent: 'anyone' }, { payment_id: 'p1', amount: 5_000 }, 'c1');
+    expect(h.runs).toHaveLength(1);
+  });
+});
+
+
