@@ -99,7 +99,7 @@ export const RULES: readonly RuleMeta[] = [
     severity: 'warning',
     short: '`@openai/agents` is imported and its tracing sends tool inputs and outputs out.',
     full:
-      'Importing `@openai/agents` installs the default trace exporter, which sends every tool call\'s input and output to a fixed endpoint. Nowhere in the repo is tracing disabled (`setTracingDisabled(true)`, `tracingDisabled: true`) or `traceIncludeSensitiveData: false` set.',
+      'Importing `@openai/agents` installs the default trace exporter, which sends every tool call\'s input and output to a fixed endpoint. Nowhere in the repo is tracing disabled (`setTracingDisabled(true)`, or `tracingDisabled: true` in the config of the SDK\'s `new Runner(...)`) or `traceIncludeSensitiveData: false` set there. The same flags in any other object literal do nothing and do not count.',
     help: 'Call `setTracingDisabled(true)` at startup, or run with `traceIncludeSensitiveData: false` in the run config.',
   },
   {

@@ -353,12 +353,8 @@ export function scanParsed(file: string, text: string, parsed: Parsed, options: 
     } else if (ts.isNewExpression(node)) {
       const r = resolve(node.expression);
       if (r && isAgentClass(r.module, r.member)) onAgentOptions(node, node.arguments?.[0]);
-    } else if (ts.isPropertyAssignment(node)) {
-      const key = propertyName(node.name);
-      const k = node.initializer.kind;
-      if ((key === 'tracingDisabled' && k === ts.SyntaxKind.TrueKeyword) || (key === 'traceIncludeSensitiveData' && k === ts.SyntaxKind.FalseKeyword)) {
-        scan.disablesSensitiveTracing = true;
-      }
+      // Only the Runner's config turns tracing off: `{ tracingDisabled: true }` elsewhere does nothing.
+      else if (r && r.member === 'Runner' && isSdkModule(r.module)) onRunnerConfig(node.arguments?.[0]);
     } else if (ts.isObjectLiteralExpression(node)) {
       onObjectLiteral(node);
     } else if (ts.isBinaryExpression(node) && node.operatorToken.kind === ts.SyntaxKind.EqualsToken) {
@@ -589,7 +585,9 @@ export function scanParsed(file: string, text: string, parsed: Parsed, options: 
 
   const onApproval = (node: ts.CallExpression, callee: ts.PropertyAccessExpression, method: 'approve' | 'approveTool' | 'reject' | 'rejectTool'): void => {
     if (method === 'approve' || method === 'approveTool') {
-      const opts = node.arguments[1] ? skipParens(node.arguments[1]) : undefined;
+      let opts = node.arguments[1] ? skipParens(node.arguments[1]) : undefined;
+      // `const sticky = { alwaysApprove: true }; state.approve(item, sticky)`: the same file's const object
+      if (opts && ts.isIdentifier(opts)) opts = constObjectLiteral(opts.text);
       if (opts && ts.isObjectLiteralExpression(opts)) {
         for (const p of opts.properties) {
           if (propertyName(p.name) !== 'alwaysApprove') continue;
@@ -610,6 +608,40 @@ export function scanParsed(file: string, text: string, parsed: Parsed, options: 
     const item = node.arguments[0]!;
     if (isStringLike(item) || ts.isNumericLiteral(item) || ts.isNewExpression(item) || ts.isObjectLiteralExpression(item)) return;
     scan.sdkApprovals!.push({ kind: 'sdk-approval', span: spanOf(node, sf), method, receiver: receiver.getText(sf), item: item.getText(sf) });
+  };
+
+  const onRunnerConfig = (arg: ts.Expression | undefined): void => {
+    let config = arg ? skipWrappers(arg) : undefined;
+    if (config && ts.isIdentifier(config)) config = constObjectLiteral(config.text);
+    if (!config || !ts.isObjectLiteralExpression(config)) return;
+    for (const p of config.properties) {
+      if (!ts.isPropertyAssignment(p)) continue;
+      const key = propertyName(p.name);
+      const k = skipWrappers(p.initializer).kind;
+      if ((key === 'tracingDisabled' && k === ts.SyntaxKind.TrueKeyword) || (key === 'traceIncludeSensitiveData' && k === ts.SyntaxKind.FalseKeyword)) {
+        scan.disablesSensitiveTracing = true;
+      }
+    }
+  };
+
+  /** `const <name> = { ... }` anywhere in this file (the first such declaration), for options passed by name. */
+  let constObjects: Map<string, ts.ObjectLiteralExpression> | undefined;
+  const constObjectLiteral = (name: string): ts.ObjectLiteralExpression | undefined => {
+    if (constObjects === undefined) {
+      const found = new Map<string, ts.ObjectLiteralExpression>();
+      const visit = (n: ts.Node): void => {
+        if (ts.isVariableDeclarationList(n) && (n.flags & ts.NodeFlags.Const) !== 0) {
+          for (const d of n.declarations) {
+            const init = d.initializer ? skipWrappers(d.initializer) : undefined;
+            if (ts.isIdentifier(d.name) && init && ts.isObjectLiteralExpression(init) && !found.has(d.name.text)) found.set(d.name.text, init);
+          }
+        }
+        ts.forEachChild(n, visit);
+      };
+      visit(sf);
+      constObjects = found;
+    }
+    return constObjects.get(name);
   };
 
   const onObjectLiteral = (node: ts.ObjectLiteralExpression): void => {

@@ -127,10 +127,14 @@ describe('scanSource: FileScan fields', () => {
     expect(scan.moduleSyntax).toBe('esm');
   });
 
-  it('tracing flags in run options', () => {
-    expect(scanSource('a.ts', `run(a, 'x', { tracingDisabled: true });`).disablesSensitiveTracing).toBe(true);
-    expect(scanSource('a.ts', `run(a, 'x', { traceIncludeSensitiveData: false });`).disablesSensitiveTracing).toBe(true);
-    expect(scanSource('a.ts', `run(a, 'x', { traceIncludeSensitiveData: true });`).disablesSensitiveTracing).toBe(false);
+  it('tracing flags count only in the SDK Runner\'s config (issue 14.9)', () => {
+    const sdk = "import { Runner, run } from '@openai/agents';\n";
+    expect(scanSource('a.ts', `${sdk}new Runner({ tracingDisabled: true });`).disablesSensitiveTracing).toBe(true);
+    expect(scanSource('a.ts', `${sdk}new Runner({ traceIncludeSensitiveData: false });`).disablesSensitiveTracing).toBe(true);
+    expect(scanSource('a.ts', `${sdk}new Runner({ traceIncludeSensitiveData: true });`).disablesSensitiveTracing).toBe(false);
+    // run()'s options carry no RunConfig (the SDK ignores these there), and a stray literal is nothing
+    expect(scanSource('a.ts', `${sdk}run(a, 'x', { tracingDisabled: true });`).disablesSensitiveTracing).toBe(false);
+    expect(scanSource('a.ts', `${sdk}export const flags = { tracingDisabled: true };`).disablesSensitiveTracing).toBe(false);
     expect(scanSource('a.ts', `setTracingDisabled(true);`).disablesSensitiveTracing).toBe(false);
   });
 
