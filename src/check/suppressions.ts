@@ -17,7 +17,8 @@ export interface SuppressionResult {
 /**
  * Applies one file's `// ctrlrun-ignore <rule-id> -- <reason>` comments to that file's findings.
  * A comment applies to the next line that is not itself a suppression comment (so several can be
- * stacked above one line), and silences only findings of its rule reported on that line. A comment
+ * stacked above one line), and silences one finding of its rule on that line: the first by column
+ * (a second tool on the same line needs a comment of its own). A comment
  * with no reason or an unknown rule id silences nothing and is `invalid-suppression`; a valid one
  * that silences nothing is `unused-suppression`.
  */
@@ -36,12 +37,18 @@ export function applySuppressions(file: string, findings: Finding[], suppression
     if (problem) own.push(findingAt('invalid-suppression', file, s.span, problem.message, problem.hint));
     else valid.push({ s, target: targetOf(s), used: false });
   }
-  const kept = findings.filter((f) => {
-    if (UNSUPPRESSIBLE.has(f.ruleId)) return true;
-    const match = valid.filter((v) => v.s.ruleId === f.ruleId && v.target === f.line);
-    for (const v of match) v.used = true;
-    return match.length === 0;
-  });
+  // One comment silences one finding: the first of its rule on its line (by column). A second tool
+  // on the same line is another finding and needs its own comment (stacked above the line).
+  const silenced = new Set<Finding>();
+  const byPosition = [...findings].sort((a, b) => a.line - b.line || a.column - b.column);
+  for (const f of byPosition) {
+    if (UNSUPPRESSIBLE.has(f.ruleId)) continue;
+    const v = valid.find((c) => !c.used && c.s.ruleId === f.ruleId && c.target === f.line);
+    if (v === undefined) continue;
+    v.used = true;
+    silenced.add(f);
+  }
+  const kept = findings.filter((f) => !silenced.has(f));
   for (const v of valid) {
     if (v.used) continue;
     own.push(

@@ -42,6 +42,15 @@ describe('suppressions', () => {
     expect(found).toEqual(['3:unsafe-error-function']);
   });
 
+  it('one comment silences one finding: a second tool on the same line is still reported (issue 14.9)', () => {
+    const two = "export const a = tool({ name: 'refund', errorFunction: null }), b = tool({ name: 'close_account', errorFunction: null });";
+    const one = lintSource(lines(SDK, '// ctrlrun-ignore unprotected-tool -- reviewed by payments', two), { ruleId: 'unprotected-tool' });
+    expect(one.map((f) => `${f.line}:${f.column}`)).toEqual(['3:69']);
+    expect(one[0]!.message).toContain("'close_account'");
+    const stacked = lintSource(lines(SDK, '// ctrlrun-ignore unprotected-tool -- reviewed', '// ctrlrun-ignore unprotected-tool -- reviewed too', two));
+    expect(stacked.filter((f) => f.ruleId === 'unprotected-tool' || f.ruleId === 'unused-suppression')).toEqual([]);
+  });
+
   it('a file that does not parse gets parse-error only, suppressions ignored', () => {
     const found = lintSource(lines(SDK, '// ctrlrun-ignore sticky-approval -- x', "export const t = tool({ name: 'refund' ;")).map((f) => f.ruleId);
     expect(found).toEqual(['parse-error']);
