@@ -1,5 +1,5 @@
 import type { Policy, PolicyAction, Rule } from '../policy/types.js';
-import { isRealtimeEntry } from '../init/render.js';
+import { isRealtimeEntry } from '../scan/realtime.js';
 import type { SdkToolCall } from '../scan/types.js';
 
 /** One way a tool behaves differently once it is `protectedTool(...)` (the codemod's summary lists them). */

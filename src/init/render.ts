@@ -1,4 +1,5 @@
 import { toJavaScript, type OutputKind } from '../generate/javascript.js';
+import { isRealtimeEntry } from '../scan/realtime.js';
 import type { RepoScan } from '../scan/types.js';
 
 /** One SDK tool name found in the repo, with every place it is declared. */
@@ -178,11 +179,6 @@ export function renderManifest(plan: InitPlan, paths: { output: string; control:
     lines.push(`  # not mapped: the tool() at ${place.file}:${place.line} has no literal name`);
   }
   return `${lines.join('\n')}\n`;
-}
-
-/** `@openai/agents/realtime`, `@openai/agents-realtime` (and their subpaths). */
-export function isRealtimeEntry(specifier: string): boolean {
-  return /^@openai\/agents(\/|-)realtime(\/|$)/.test(specifier);
 }
 
 /**

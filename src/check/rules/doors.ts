@@ -1,3 +1,4 @@
+import { isRealtimeEntry } from '../../scan/realtime.js';
 import type { FileScan, UnreadablePath } from '../../scan/types.js';
 import type { Finding, ProjectContext, ScannedFile } from '../types.js';
 import { findingAt } from './finding.js';
@@ -53,6 +54,8 @@ export function sdkApprovalRule(files: ScannedFile[], project: ProjectContext | 
   if (!hasProtected) return [];
   const out: Finding[] = [];
   for (const { scan } of files) {
+    // a file that imports the realtime entry answers a RealtimeSession's tool_approval_requested
+    const realtime = (scan.moduleImports ?? []).some((m) => isRealtimeEntry(m.module));
     for (const a of scan.sdkApprovals ?? []) {
       const answer = a.method.startsWith('approve') ? 'approve' : 'reject';
       out.push(
@@ -60,10 +63,14 @@ export function sdkApprovalRule(files: ScannedFile[], project: ProjectContext | 
           'sdk-approval',
           scan.file,
           a.span,
-          `\`${a.receiver}.${a.method}(${a.item})\` answers an interruption through the SDK: for a protected tool's call no approver is recorded and the tool refuses the call with ApprovalMismatch out of run().`,
-          answer === 'approve'
-            ? `Use the Control: \`await control.approve(state, ${a.item}, { approver })\`, then resume with the same state.`
-            : `Use the Control: \`await control.reject(state, ${a.item}, { approver, reason })\`, then resume with the same state.`,
+          realtime
+            ? `\`${a.receiver}.${a.method}(${a.item})\` answers a realtime call through the SDK: for a protected tool's call no approver is recorded and the tool refuses it with ApprovalMismatch (the session's error event).`
+            : `\`${a.receiver}.${a.method}(${a.item})\` answers an interruption through the SDK: for a protected tool's call no approver is recorded and the tool refuses the call with ApprovalMismatch out of run().`,
+          realtime
+            ? `File it with \`await control.requestRealtime(session, ${a.item})\`; once an operator answered (\`ctrlrun-gen serve\`, \`ctrlrun-gen approvals\`), \`await control.resolveRealtime(session, ${a.item})\` approves or rejects it in the session.`
+            : answer === 'approve'
+              ? `Use the Control: \`await control.approve(state, ${a.item}, { approver })\`, then resume with the same state.`
+              : `Use the Control: \`await control.reject(state, ${a.item}, { approver, reason })\`, then resume with the same state.`,
         ),
       );
     }

@@ -89,6 +89,16 @@ ruleTester('sdk-approval', {
       ],
     },
     {
+      name: "a RealtimeSession's approve in a file of the realtime entry: the realtime calls are the hint",
+      code: lines(
+        "import { RealtimeSession } from '@openai/agents/realtime';",
+        "session.on('tool_approval_requested', (_c, _a, request) => {",
+        '  session.current?.approve(request.approvalItem);',
+        '});',
+      ),
+      errors: [{ line: 3, column: 3, mentions: 'control.requestRealtime(session, request.approvalItem)' }],
+    },
+    {
       name: 'no manifest, but the file builds a protected tool',
       project: null,
       code: lines(GEN, "export const r = protectedTool('stripe.refund', { name: 'refund' });", 'state.approve(item);'),
