@@ -3,7 +3,7 @@ import yargs from 'yargs';
 import { UserError } from '../diagnostics.js';
 import { VERSION } from '../version.js';
 import type { CliContext, CommandSpec } from './context.js';
-import { commands } from './commands/index.js';
+import { commandLoaders, loadCommands, soleCommand } from './commands/index.js';
 import { formatUserError } from './format-error.js';
 import { exampleMarker, replaceExampleMarkers } from './help-examples.js';
 
@@ -75,7 +75,9 @@ export async function runCli(argv: string[], options: RunCliOptions): Promise<nu
       },
     );
   };
-  for (const spec of commands) register(parser, spec);
+  // Only the command that runs is loaded (start-up time); all of them when help may list them.
+  const sole = commandLoaders.find((c) => c.name === soleCommand(argv));
+  for (const spec of sole ? [await sole.load()] : await loadCommands()) register(parser, spec);
 
   let output = '';
   let usageError: unknown;

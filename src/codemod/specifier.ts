@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { ts } from 'ts-morph';
+import type { ts } from 'ts-morph';
+import { typescript } from '../scan/typescript.js';
 
 export interface ModuleSettings {
   /** The tsconfig the settings came from; undefined when none was found. */
@@ -35,21 +36,21 @@ export function createModuleSettingsLookup(root: string): (dir: string) => Modul
 }
 
 function readSettings(configPath: string): ModuleSettings {
-  const read = ts.readConfigFile(configPath, ts.sys.readFile);
+  const read = typescript.readConfigFile(configPath, typescript.sys.readFile);
   if (read.error) return { tsconfig: configPath, extension: 'js' };
   // No file enumeration: only the compiler options (extends included) matter here.
-  const host: ts.ParseConfigHost = { ...ts.sys, readDirectory: () => [] };
-  const parsed = ts.parseJsonConfigFileContent(read.config, host, path.dirname(configPath), undefined, configPath);
+  const host: ts.ParseConfigHost = { ...typescript.sys, readDirectory: () => [] };
+  const parsed = typescript.parseJsonConfigFileContent(read.config, host, path.dirname(configPath), undefined, configPath);
   return { tsconfig: configPath, extension: extensionFor(parsed.options) };
 }
 
 export function extensionFor(options: ts.CompilerOptions): ModuleSettings['extension'] {
   if (options.allowImportingTsExtensions) return 'ts';
   const mr = options.moduleResolution;
-  if (mr === ts.ModuleResolutionKind.Node16 || mr === ts.ModuleResolutionKind.NodeNext) return 'js';
+  if (mr === typescript.ModuleResolutionKind.Node16 || mr === typescript.ModuleResolutionKind.NodeNext) return 'js';
   if (mr !== undefined) return 'none';
   const m = options.module;
-  if (m !== undefined && m >= ts.ModuleKind.Node16 && m <= ts.ModuleKind.NodeNext) return 'js';
+  if (m !== undefined && m >= typescript.ModuleKind.Node16 && m <= typescript.ModuleKind.NodeNext) return 'js';
   return 'none';
 }
 

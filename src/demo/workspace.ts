@@ -4,7 +4,8 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ts } from 'ts-morph';
+import type { ts } from 'ts-morph';
+import { typescript } from '../scan/typescript.js';
 
 /** The installed package's root (two levels up from dist/demo or src/demo). */
 export const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -69,10 +70,10 @@ export function compileWorkspace(dir: string): string {
   mkdirSync(out, { recursive: true });
   for (const name of readdirSync(src)) {
     if (!name.endsWith('.ts') || name.endsWith('.d.ts')) continue;
-    const text = ts.sys.readFile(path.join(src, name)) ?? '';
-    const js = ts.transpileModule(text, {
+    const text = typescript.sys.readFile(path.join(src, name)) ?? '';
+    const js = typescript.transpileModule(text, {
       fileName: name,
-      compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: false },
+      compilerOptions: { module: typescript.ModuleKind.ESNext, target: typescript.ScriptTarget.ES2022, verbatimModuleSyntax: false },
     }).outputText;
     writeFileSync(path.join(out, name.replace(/\.ts$/, '.js')), js);
   }

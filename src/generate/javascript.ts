@@ -10,7 +10,8 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { ts } from 'ts-morph';
+import type { ts } from 'ts-morph';
+import { typescript } from '../scan/typescript.js';
 
 /** How the generated module is written: TypeScript, or JavaScript in one module system. */
 export type OutputKind = 'ts' | 'esm' | 'cjs';
@@ -58,47 +59,47 @@ interface Edit {
 
 /** The generated TypeScript module as JavaScript in `system`. */
 export function toJavaScript(tsText: string, system: 'esm' | 'cjs'): string {
-  const source = ts.createSourceFile('generated.ts', tsText, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
+  const source = typescript.createSourceFile('generated.ts', tsText, typescript.ScriptTarget.Latest, true, typescript.ScriptKind.TS);
   const edits: Edit[] = [];
   const exported: string[] = [];
   const cut = (start: number, end: number, text = ''): void => void edits.push({ start, end, text });
 
   const visit = (node: ts.Node): void => {
-    if (ts.isTypeAliasDeclaration(node) || ts.isInterfaceDeclaration(node)) {
+    if (typescript.isTypeAliasDeclaration(node) || typescript.isInterfaceDeclaration(node)) {
       cut(...wholeStatement(tsText, node));
       return;
     }
-    if (ts.isImportDeclaration(node)) {
+    if (typescript.isImportDeclaration(node)) {
       cut(node.getStart(source), node.end, importAsJavaScript(node, source, system));
       return;
     }
-    if (ts.isParameter(node) && node.type) cut(node.name.end, node.type.end);
-    if ((ts.isFunctionDeclaration(node) || ts.isArrowFunction(node) || ts.isFunctionExpression(node)) && node.type) {
+    if (typescript.isParameter(node) && node.type) cut(node.name.end, node.type.end);
+    if ((typescript.isFunctionDeclaration(node) || typescript.isArrowFunction(node) || typescript.isFunctionExpression(node)) && node.type) {
       cut(node.parameters.end, node.type.end, ')');
     }
-    if (ts.isVariableDeclaration(node) && node.type) cut(node.name.end, node.type.end);
-    if (ts.isCallExpression(node) && node.typeArguments) cut(node.typeArguments.pos - 1, node.typeArguments.end + 1);
-    if (ts.isParenthesizedExpression(node) && ts.isAsExpression(node.expression) && isPlainReference(node.expression.expression)) {
+    if (typescript.isVariableDeclaration(node) && node.type) cut(node.name.end, node.type.end);
+    if (typescript.isCallExpression(node) && node.typeArguments) cut(node.typeArguments.pos - 1, node.typeArguments.end + 1);
+    if (typescript.isParenthesizedExpression(node) && typescript.isAsExpression(node.expression) && isPlainReference(node.expression.expression)) {
       // `(args as Record<string, unknown>)[name]` → `args[name]`: the parentheses only held the cast.
       cut(node.getStart(source), node.end, node.expression.expression.getText(source));
       return;
     }
-    if (ts.isAsExpression(node) || ts.isSatisfiesExpression(node) || ts.isNonNullExpression(node)) {
+    if (typescript.isAsExpression(node) || typescript.isSatisfiesExpression(node) || typescript.isNonNullExpression(node)) {
       cut(node.getStart(source), node.end, node.expression.getText(source));
       return;
     }
-    if (system === 'cjs' && ts.isExportAssignment(node) && !node.isExportEquals) {
+    if (system === 'cjs' && typescript.isExportAssignment(node) && !node.isExportEquals) {
       // `export default x;` → `module.exports = x;`
       cut(node.getStart(source), node.expression.getStart(source), 'module.exports = ');
     }
-    if (system === 'cjs' && ts.isVariableStatement(node) && node.modifiers?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword)) {
-      const keyword = node.modifiers.find((m) => m.kind === ts.SyntaxKind.ExportKeyword) as ts.Modifier;
+    if (system === 'cjs' && typescript.isVariableStatement(node) && node.modifiers?.some((m) => m.kind === typescript.SyntaxKind.ExportKeyword)) {
+      const keyword = node.modifiers.find((m) => m.kind === typescript.SyntaxKind.ExportKeyword) as ts.Modifier;
       cut(keyword.getStart(source), keyword.end + 1);
-      for (const d of node.declarationList.declarations) if (ts.isIdentifier(d.name)) exported.push(d.name.text);
+      for (const d of node.declarationList.declarations) if (typescript.isIdentifier(d.name)) exported.push(d.name.text);
     }
-    ts.forEachChild(node, visit);
+    typescript.forEachChild(node, visit);
   };
-  ts.forEachChild(source, visit);
+  typescript.forEachChild(source, visit);
 
   let text = applyEdits(tsText, edits);
   if (system === 'cjs' && exported.length > 0) text = `${text.replace(/\n+$/, '')}\n\nmodule.exports = { ${exported.join(', ')} };\n`;
@@ -109,15 +110,15 @@ export function toJavaScript(tsText: string, system: 'esm' | 'cjs'): string {
 
 /** The declaration file of the JavaScript module: its header, `ActionId`, and the exports' types. */
 export function typingsFor(tsText: string): string {
-  const source = ts.createSourceFile('generated.ts', tsText, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
+  const source = typescript.createSourceFile('generated.ts', tsText, typescript.ScriptTarget.Latest, true, typescript.ScriptKind.TS);
   const header = tsText.split('\n').slice(0, 2).join('\n');
   const runtimeTypes = new Set<string>();
   const parts: string[] = [];
   for (const statement of source.statements) {
     const comments = leadingComments(tsText, statement);
-    if (ts.isTypeAliasDeclaration(statement)) {
+    if (typescript.isTypeAliasDeclaration(statement)) {
       parts.push(`${comments}${statement.getText(source)}`);
-    } else if (ts.isVariableStatement(statement) && statement.modifiers?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword)) {
+    } else if (typescript.isVariableStatement(statement) && statement.modifiers?.some((m) => m.kind === typescript.SyntaxKind.ExportKeyword)) {
       for (const d of statement.declarationList.declarations) {
         const type = declaredType(d, source);
         for (const name of type.match(/\b(CompiledPolicy|LocalDoors|McpDoors|ProtectedTool|ProtectHostedMcp)\b/g) ?? []) runtimeTypes.add(name);
@@ -133,7 +134,7 @@ export function typingsFor(tsText: string): string {
 function declaredType(d: ts.VariableDeclaration, source: ts.SourceFile): string {
   if (d.type) return d.type.getText(source);
   const init = d.initializer;
-  if (init && ts.isCallExpression(init) && init.expression.getText(source) === 'bindProtectedTool' && init.typeArguments?.length === 1) {
+  if (init && typescript.isCallExpression(init) && init.expression.getText(source) === 'bindProtectedTool' && init.typeArguments?.length === 1) {
     return `ProtectedTool<${(init.typeArguments[0] as ts.TypeNode).getText(source)}>`;
   }
   throw new Error(`generator bug: no declared type for the export ${d.name.getText(source)}`);
@@ -145,7 +146,7 @@ function importAsJavaScript(node: ts.ImportDeclaration, source: ts.SourceFile, s
   const specifier = node.moduleSpecifier.getText(source);
   if (!clause || clause.isTypeOnly) return '';
   const named =
-    clause.namedBindings && ts.isNamedImports(clause.namedBindings)
+    clause.namedBindings && typescript.isNamedImports(clause.namedBindings)
       ? clause.namedBindings.elements.filter((e) => !e.isTypeOnly).map((e) => e.getText(source))
       : [];
   const defaultName = clause.name?.text;
@@ -164,12 +165,12 @@ function importAsJavaScript(node: ts.ImportDeclaration, source: ts.SourceFile, s
 }
 
 function isPlainReference(node: ts.Expression): boolean {
-  return ts.isIdentifier(node) || (ts.isPropertyAccessExpression(node) && isPlainReference(node.expression));
+  return typescript.isIdentifier(node) || (typescript.isPropertyAccessExpression(node) && isPlainReference(node.expression));
 }
 
 /** A statement with its leading comments and the line break after it. */
 function wholeStatement(text: string, node: ts.Node): [number, number] {
-  const comments = ts.getLeadingCommentRanges(text, node.pos) ?? [];
+  const comments = typescript.getLeadingCommentRanges(text, node.pos) ?? [];
   const start = comments[0]?.pos ?? node.getStart();
   let end = node.end;
   if (text[end] === '\n') end += 1;
@@ -177,7 +178,7 @@ function wholeStatement(text: string, node: ts.Node): [number, number] {
 }
 
 function leadingComments(text: string, node: ts.Node): string {
-  const comments = ts.getLeadingCommentRanges(text, node.pos) ?? [];
+  const comments = typescript.getLeadingCommentRanges(text, node.pos) ?? [];
   // The file header (lines 1-2) leads the first statement: it is written once, not per statement.
   return comments
     .filter((c) => c.pos >= text.indexOf('\n', text.indexOf('\n') + 1))
@@ -197,41 +198,43 @@ function applyEdits(text: string, edits: Edit[]): string {
   return out;
 }
 
-const TS_ONLY_MODIFIERS = new Set<ts.SyntaxKind>([
-  ts.SyntaxKind.DeclareKeyword,
-  ts.SyntaxKind.AbstractKeyword,
-  ts.SyntaxKind.PublicKeyword,
-  ts.SyntaxKind.PrivateKeyword,
-  ts.SyntaxKind.ProtectedKeyword,
-  ts.SyntaxKind.ReadonlyKeyword,
-  ts.SyntaxKind.OverrideKeyword,
+/** Modifiers JavaScript has not (a function, so that loading this module does not load the compiler). */
+const tsOnlyModifiers = (): ReadonlySet<ts.SyntaxKind> => new Set<ts.SyntaxKind>([
+  typescript.SyntaxKind.DeclareKeyword,
+  typescript.SyntaxKind.AbstractKeyword,
+  typescript.SyntaxKind.PublicKeyword,
+  typescript.SyntaxKind.PrivateKeyword,
+  typescript.SyntaxKind.ProtectedKeyword,
+  typescript.SyntaxKind.ReadonlyKeyword,
+  typescript.SyntaxKind.OverrideKeyword,
 ]);
 
 /** Parses the JavaScript as TypeScript and fails on any TypeScript-only syntax left in it. */
 function assertNoTypeSyntax(js: string): void {
-  const source = ts.createSourceFile('generated.ts', js, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
+  const source = typescript.createSourceFile('generated.ts', js, typescript.ScriptTarget.Latest, true, typescript.ScriptKind.TS);
   const parseErrors = (source as unknown as { parseDiagnostics?: ts.Diagnostic[] }).parseDiagnostics ?? [];
-  if (parseErrors.length > 0) throw new Error(`generator bug: the JavaScript module does not parse: ${ts.flattenDiagnosticMessageText(parseErrors[0]?.messageText ?? '', ' ')}`);
+  if (parseErrors.length > 0) throw new Error(`generator bug: the JavaScript module does not parse: ${typescript.flattenDiagnosticMessageText(parseErrors[0]?.messageText ?? '', ' ')}`);
+  const onlyTs = tsOnlyModifiers();
   const visit = (node: ts.Node): void => {
     if (
-      ts.isTypeNode(node) ||
-      ts.isTypeAliasDeclaration(node) ||
-      ts.isInterfaceDeclaration(node) ||
-      ts.isAsExpression(node) ||
-      ts.isSatisfiesExpression(node) ||
-      ts.isNonNullExpression(node) ||
-      ts.isEnumDeclaration(node) ||
-      ts.isModuleDeclaration(node) ||
-      ts.isImportEqualsDeclaration(node) ||
-      (ts.isExportAssignment(node) && node.isExportEquals) ||
-      (ts.canHaveModifiers(node) && ts.getModifiers(node)?.some((m) => TS_ONLY_MODIFIERS.has(m.kind))) ||
-      (ts.isImportDeclaration(node) && node.importClause?.isTypeOnly) ||
-      (ts.isImportSpecifier(node) && node.isTypeOnly)
+      typescript.isTypeNode(node) ||
+      typescript.isTypeAliasDeclaration(node) ||
+      typescript.isInterfaceDeclaration(node) ||
+      typescript.isAsExpression(node) ||
+      typescript.isSatisfiesExpression(node) ||
+      typescript.isNonNullExpression(node) ||
+      typescript.isEnumDeclaration(node) ||
+      typescript.isModuleDeclaration(node) ||
+      typescript.isImportEqualsDeclaration(node) ||
+      (typescript.isExportAssignment(node) && node.isExportEquals) ||
+      (typescript.canHaveModifiers(node) && typescript.getModifiers(node)?.some((m) => onlyTs.has(m.kind))) ||
+      (typescript.isImportDeclaration(node) && node.importClause?.isTypeOnly) ||
+      (typescript.isImportSpecifier(node) && node.isTypeOnly)
     ) {
       const { line } = source.getLineAndCharacterOfPosition(node.getStart(source));
       throw new Error(`generator bug: type syntax left in the JavaScript module at line ${line + 1}: ${node.getText(source)}`);
     }
-    ts.forEachChild(node, visit);
+    typescript.forEachChild(node, visit);
   };
   visit(source);
 }

@@ -4,7 +4,8 @@
  * bound in the same file. Anything else is "cannot be read statically": the caller warns, it never
  * guesses.
  */
-import { ts } from 'ts-morph';
+import type { ts } from 'ts-morph';
+import { typescript } from '../scan/typescript.js';
 import type { SourceLocation } from '../policy/types.js';
 import type { SdkToolCall } from '../scan/types.js';
 
@@ -59,8 +60,8 @@ export function readToolParameters(source: SourceText, call: Pick<SdkToolCall, '
 }
 
 export function parseSource(file: string, text: string): ts.SourceFile {
-  const kind = /\.tsx$|\.jsx$/.test(file) ? ts.ScriptKind.TSX : /\.[mc]?js$/.test(file) ? ts.ScriptKind.JS : ts.ScriptKind.TS;
-  return ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, kind);
+  const kind = /\.tsx$|\.jsx$/.test(file) ? typescript.ScriptKind.TSX : /\.[mc]?js$/.test(file) ? typescript.ScriptKind.JS : typescript.ScriptKind.TS;
+  return typescript.createSourceFile(file, text, typescript.ScriptTarget.Latest, true, kind);
 }
 
 export function locationOf(sf: ts.SourceFile, file: string, pos: number): SourceLocation {
@@ -78,9 +79,9 @@ function nodeAtSpan(sf: ts.SourceFile, start: number, end: number): ts.Node | un
       found = node;
       return;
     }
-    if (s <= start && node.getEnd() >= end) ts.forEachChild(node, visit);
+    if (s <= start && node.getEnd() >= end) typescript.forEachChild(node, visit);
   };
-  ts.forEachChild(sf, visit);
+  typescript.forEachChild(sf, visit);
   return found;
 }
 
@@ -118,19 +119,19 @@ class Reader {
   readParameters(start: ts.Node): ReadParametersResult {
     const loc = this.loc(start);
     let node: ts.Node = start;
-    if (ts.isShorthandPropertyAssignment(node)) node = node.name;
+    if (typescript.isShorthandPropertyAssignment(node)) node = node.name;
     for (let depth = 0; ; depth += 1) {
-      if (!ts.isExpression(node)) return { readable: false, reason: 'it is not an expression', loc };
+      if (!typescript.isExpression(node)) return { readable: false, reason: 'it is not an expression', loc };
       const expr = unwrap(node);
-      if (ts.isIdentifier(expr)) {
+      if (typescript.isIdentifier(expr)) {
         const target = this.follow(expr);
         if (typeof target === 'string') return { readable: false, reason: target, loc };
         if (depth >= MAX_FOLLOW) return { readable: false, reason: 'it is bound through too many names', loc };
         node = target;
         continue;
       }
-      if (ts.isObjectLiteralExpression(expr)) return this.readJsonSchemaObject(expr, loc);
-      if (ts.isCallExpression(expr)) return this.readZodObject(expr, loc);
+      if (typescript.isObjectLiteralExpression(expr)) return this.readJsonSchemaObject(expr, loc);
+      if (typescript.isCallExpression(expr)) return this.readZodObject(expr, loc);
       return { readable: false, reason: `\`${snippet(this.sf, expr)}\` is neither a z.object({...}) nor a JSON-schema object literal`, loc };
     }
   }
@@ -154,13 +155,13 @@ class Reader {
     let current: ts.Expression = call;
     for (let depth = 0; depth < 64; depth += 1) {
       current = unwrap(current);
-      if (ts.isIdentifier(current) && depth > 0) {
+      if (typescript.isIdentifier(current) && depth > 0) {
         const target = this.follow(current);
         if (typeof target === 'string') return { readable: false, reason: target, loc };
         current = target;
         continue;
       }
-      if (!ts.isCallExpression(current) || !ts.isPropertyAccessExpression(current.expression)) break;
+      if (!typescript.isCallExpression(current) || !typescript.isPropertyAccessExpression(current.expression)) break;
       const callee = current.expression;
       const method = callee.name.text;
       if (this.isZod(callee.expression)) {
@@ -168,7 +169,7 @@ class Reader {
           return { readable: false, reason: `z.${method}(...) is not an object of named arguments (use z.object({...}))`, loc };
         }
         const shape = current.arguments[0] ? unwrap(current.arguments[0]) : undefined;
-        if (!shape || !ts.isObjectLiteralExpression(shape)) {
+        if (!shape || !typescript.isObjectLiteralExpression(shape)) {
           return { readable: false, reason: `the argument of z.${method}(...) is not an object literal`, loc };
         }
         return this.readZodShape(shape, loc);
@@ -198,12 +199,12 @@ class Reader {
     const expr = unwrap(node);
     const unknown = (note: string): Shape => ({ type: 'unknown', required: true, nullable: false, note });
     if (depth > 64) return unknown('it is nested too deeply');
-    if (ts.isIdentifier(expr)) {
+    if (typescript.isIdentifier(expr)) {
       const target = this.follow(expr);
       if (typeof target === 'string') return unknown(target);
       return this.readZodType(target, depth + 1);
     }
-    if (!ts.isCallExpression(expr) || !ts.isPropertyAccessExpression(expr.expression)) {
+    if (!typescript.isCallExpression(expr) || !typescript.isPropertyAccessExpression(expr.expression)) {
       return unknown(`\`${snippet(this.sf, expr)}\` is not a zod schema this tool reads`);
     }
     const callee = expr.expression;
@@ -223,10 +224,10 @@ class Reader {
         }
         case 'literal': {
           const value = args[0] ? unwrap(args[0]) : undefined;
-          if (value && (ts.isStringLiteral(value) || ts.isNoSubstitutionTemplateLiteral(value))) {
+          if (value && (typescript.isStringLiteral(value) || typescript.isNoSubstitutionTemplateLiteral(value))) {
             return { type: 'enum', enumValues: [value.text], required: true, nullable: false };
           }
-          if (value && (value.kind === ts.SyntaxKind.TrueKeyword || value.kind === ts.SyntaxKind.FalseKeyword)) {
+          if (value && (value.kind === typescript.SyntaxKind.TrueKeyword || value.kind === typescript.SyntaxKind.FalseKeyword)) {
             return { type: 'boolean', required: true, nullable: false };
           }
           return unknown('z.literal(...) of something other than a string or a boolean');
@@ -256,7 +257,7 @@ class Reader {
 
   private isZod(node: ts.Expression): boolean {
     const expr = unwrap(node);
-    return ts.isIdentifier(expr) && this.zodNames.has(expr.text);
+    return typescript.isIdentifier(expr) && this.zodNames.has(expr.text);
   }
 
   // ----- JSON schema ---------------------------------------------------------------------------
@@ -279,7 +280,7 @@ class Reader {
     const propertiesNode = props.get('properties');
     if (!propertiesNode) return { readable: true, form: 'json-schema', parameters: [], loc };
     const propertiesExpr = this.resolve(propertiesNode);
-    if (!propertiesExpr || !ts.isObjectLiteralExpression(propertiesExpr)) {
+    if (!propertiesExpr || !typescript.isObjectLiteralExpression(propertiesExpr)) {
       return { readable: false, reason: '`properties` is not an object literal', loc };
     }
     const parameters: ToolParameter[] = [];
@@ -297,7 +298,7 @@ class Reader {
   private readJsonSchemaType(node: ts.Expression): Omit<Shape, 'required'> {
     const unknown = (note: string): Omit<Shape, 'required'> => ({ type: 'unknown', nullable: false, note });
     const expr = this.resolve(node);
-    if (!expr || !ts.isObjectLiteralExpression(expr)) return unknown('its schema is not an object literal');
+    if (!expr || !typescript.isObjectLiteralExpression(expr)) return unknown('its schema is not an object literal');
     const props = this.literalProperties(expr);
     if (typeof props === 'string') return unknown(props);
     const typeNode = props.get('type');
@@ -314,7 +315,7 @@ class Reader {
     let enumValues: string[] | undefined;
     if (enumNode) {
       const e = unwrap(enumNode);
-      if (!ts.isArrayLiteralExpression(e)) return unknown('its `enum` is not a literal list');
+      if (!typescript.isArrayLiteralExpression(e)) return unknown('its `enum` is not a literal list');
       const values = stringList(e);
       if (!values) return unknown('its `enum` holds values other than strings');
       enumValues = values;
@@ -350,7 +351,7 @@ class Reader {
 
   private resolve(node: ts.Expression): ts.Expression | undefined {
     let expr = unwrap(node);
-    for (let depth = 0; ts.isIdentifier(expr); depth += 1) {
+    for (let depth = 0; typescript.isIdentifier(expr); depth += 1) {
       if (depth >= MAX_FOLLOW) return undefined;
       const target = this.follow(expr);
       if (typeof target === 'string') return undefined;
@@ -379,7 +380,7 @@ function applyModifier(method: string, inner: Shape): Shape {
 function unwrap(node: ts.Expression): ts.Expression {
   let expr = node;
   for (;;) {
-    if (ts.isParenthesizedExpression(expr) || ts.isAsExpression(expr) || ts.isSatisfiesExpression(expr) || ts.isNonNullExpression(expr) || ts.isTypeAssertionExpression(expr)) {
+    if (typescript.isParenthesizedExpression(expr) || typescript.isAsExpression(expr) || typescript.isSatisfiesExpression(expr) || typescript.isNonNullExpression(expr) || typescript.isTypeAssertionExpression(expr)) {
       expr = expr.expression;
     } else {
       return expr;
@@ -388,27 +389,27 @@ function unwrap(node: ts.Expression): ts.Expression {
 }
 
 function propertyNameAndValue(property: ts.ObjectLiteralElementLike): { name: string; value: ts.Expression } | undefined {
-  if (ts.isPropertyAssignment(property)) {
+  if (typescript.isPropertyAssignment(property)) {
     const n = property.name;
-    if (ts.isIdentifier(n) || ts.isStringLiteral(n) || ts.isNoSubstitutionTemplateLiteral(n) || ts.isNumericLiteral(n)) {
+    if (typescript.isIdentifier(n) || typescript.isStringLiteral(n) || typescript.isNoSubstitutionTemplateLiteral(n) || typescript.isNumericLiteral(n)) {
       return { name: n.text, value: property.initializer };
     }
-    if (ts.isComputedPropertyName(n)) {
+    if (typescript.isComputedPropertyName(n)) {
       const e = unwrap(n.expression);
-      if (ts.isStringLiteral(e) || ts.isNoSubstitutionTemplateLiteral(e)) return { name: e.text, value: property.initializer };
+      if (typescript.isStringLiteral(e) || typescript.isNoSubstitutionTemplateLiteral(e)) return { name: e.text, value: property.initializer };
     }
     return undefined;
   }
-  if (ts.isShorthandPropertyAssignment(property)) return { name: property.name.text, value: property.name };
+  if (typescript.isShorthandPropertyAssignment(property)) return { name: property.name.text, value: property.name };
   return undefined;
 }
 
 function stringValue(node: ts.Expression): string | undefined {
-  return ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node) ? node.text : undefined;
+  return typescript.isStringLiteral(node) || typescript.isNoSubstitutionTemplateLiteral(node) ? node.text : undefined;
 }
 
 function stringList(node: ts.Expression): string[] | undefined {
-  if (!ts.isArrayLiteralExpression(node)) return undefined;
+  if (!typescript.isArrayLiteralExpression(node)) return undefined;
   const out: string[] = [];
   for (const element of node.elements) {
     const value = stringValue(unwrap(element));
@@ -427,31 +428,31 @@ function snippet(sf: ts.SourceFile, node: ts.Node): string {
 function zodBindings(sf: ts.SourceFile): Set<string> {
   const names = new Set<string>();
   for (const statement of sf.statements) {
-    if (ts.isVariableStatement(statement)) {
+    if (typescript.isVariableStatement(statement)) {
       // const { z } = require('zod'); const z = require('zod');
       for (const d of statement.declarationList.declarations) {
         const init = d.initializer ? unwrap(d.initializer) : undefined;
-        if (!init || !ts.isCallExpression(init) || !ts.isIdentifier(init.expression) || init.expression.text !== 'require') continue;
+        if (!init || !typescript.isCallExpression(init) || !typescript.isIdentifier(init.expression) || init.expression.text !== 'require') continue;
         const spec = init.arguments[0];
-        if (!spec || !ts.isStringLiteral(spec) || !/^zod(\/|$)/.test(spec.text)) continue;
-        if (ts.isIdentifier(d.name)) names.add(d.name.text);
-        if (ts.isObjectBindingPattern(d.name)) {
+        if (!spec || !typescript.isStringLiteral(spec) || !/^zod(\/|$)/.test(spec.text)) continue;
+        if (typescript.isIdentifier(d.name)) names.add(d.name.text);
+        if (typescript.isObjectBindingPattern(d.name)) {
           for (const element of d.name.elements) {
-            const imported = element.propertyName && ts.isIdentifier(element.propertyName) ? element.propertyName.text : ts.isIdentifier(element.name) ? element.name.text : undefined;
-            if (imported === 'z' && ts.isIdentifier(element.name)) names.add(element.name.text);
+            const imported = element.propertyName && typescript.isIdentifier(element.propertyName) ? element.propertyName.text : typescript.isIdentifier(element.name) ? element.name.text : undefined;
+            if (imported === 'z' && typescript.isIdentifier(element.name)) names.add(element.name.text);
           }
         }
       }
       continue;
     }
-    if (!ts.isImportDeclaration(statement) || !ts.isStringLiteral(statement.moduleSpecifier)) continue;
+    if (!typescript.isImportDeclaration(statement) || !typescript.isStringLiteral(statement.moduleSpecifier)) continue;
     if (!/^zod(\/|$)/.test(statement.moduleSpecifier.text)) continue;
     const clause = statement.importClause;
     if (!clause) continue;
     if (clause.name) names.add(clause.name.text);
     const bindings = clause.namedBindings;
-    if (bindings && ts.isNamespaceImport(bindings)) names.add(bindings.name.text);
-    if (bindings && ts.isNamedImports(bindings)) {
+    if (bindings && typescript.isNamespaceImport(bindings)) names.add(bindings.name.text);
+    if (bindings && typescript.isNamedImports(bindings)) {
       for (const element of bindings.elements) {
         const imported = (element.propertyName ?? element.name).text;
         if (imported === 'z' || imported === 'default') names.add(element.name.text);
@@ -473,13 +474,13 @@ function constBindings(sf: ts.SourceFile): Map<string, Array<ts.Expression | nul
     map.set(name, list);
   };
   const visit = (node: ts.Node): void => {
-    if (ts.isVariableDeclaration(node) && ts.isIdentifier(node.name)) {
-      const isConst = ts.isVariableDeclarationList(node.parent) && (node.parent.flags & ts.NodeFlags.Const) !== 0;
+    if (typescript.isVariableDeclaration(node) && typescript.isIdentifier(node.name)) {
+      const isConst = typescript.isVariableDeclarationList(node.parent) && (node.parent.flags & typescript.NodeFlags.Const) !== 0;
       add(node.name.text, isConst && node.initializer ? node.initializer : null);
-    } else if ((ts.isParameter(node) || ts.isFunctionDeclaration(node) || ts.isClassDeclaration(node)) && node.name && ts.isIdentifier(node.name)) {
+    } else if ((typescript.isParameter(node) || typescript.isFunctionDeclaration(node) || typescript.isClassDeclaration(node)) && node.name && typescript.isIdentifier(node.name)) {
       add(node.name.text, null);
     }
-    ts.forEachChild(node, visit);
+    typescript.forEachChild(node, visit);
   };
   visit(sf);
   return map;

@@ -1,5 +1,6 @@
 import path from 'node:path';
-import { ts } from 'ts-morph';
+import type { ts } from 'ts-morph';
+import { typescript } from './typescript.js';
 import { spanOf } from './parse.js';
 import { SDK_ENTRIES, type SdkEntry } from './sdk-entries.js';
 import type { ImportedName, ModuleImport, SdkValue } from './types.js';
@@ -89,14 +90,14 @@ export function moduleValue(specifier: string, fromFile: string | undefined, lin
 export function collectModuleImports(sf: ts.SourceFile): ModuleImport[] {
   const out: ModuleImport[] = [];
   for (const st of sf.statements) {
-    if (ts.isImportDeclaration(st) && ts.isStringLiteral(st.moduleSpecifier)) {
+    if (typescript.isImportDeclaration(st) && typescript.isStringLiteral(st.moduleSpecifier)) {
       const clause = st.importClause;
       const typeOnly = !!clause?.isTypeOnly;
       const imp: ModuleImport = { span: spanOf(st, sf), module: st.moduleSpecifier.text, syntax: 'import', typeOnly, named: [] };
       if (clause?.name) imp.defaultName = clause.name.text;
       const nb = clause?.namedBindings;
-      if (nb && ts.isNamespaceImport(nb)) imp.namespaceName = nb.name.text;
-      if (nb && ts.isNamedImports(nb)) {
+      if (nb && typescript.isNamespaceImport(nb)) imp.namespaceName = nb.name.text;
+      if (nb && typescript.isNamedImports(nb)) {
         imp.namedSpan = spanOf(nb, sf);
         for (const el of nb.elements) {
           imp.named.push({
@@ -109,23 +110,23 @@ export function collectModuleImports(sf: ts.SourceFile): ModuleImport[] {
         }
       }
       out.push(imp);
-    } else if (ts.isImportEqualsDeclaration(st)) {
+    } else if (typescript.isImportEqualsDeclaration(st)) {
       const ref = st.moduleReference;
-      if (ts.isExternalModuleReference(ref) && ts.isStringLiteral(ref.expression)) {
+      if (typescript.isExternalModuleReference(ref) && typescript.isStringLiteral(ref.expression)) {
         out.push({ span: spanOf(st, sf), module: ref.expression.text, syntax: 'require', typeOnly: st.isTypeOnly, named: [], namespaceName: st.name.text });
       }
-    } else if (ts.isVariableStatement(st)) {
+    } else if (typescript.isVariableStatement(st)) {
       for (const decl of st.declarationList.declarations) {
         const module = requiredModule(decl.initializer);
         if (module === undefined) continue;
         const imp: ModuleImport = { span: spanOf(st, sf), module, syntax: 'require', typeOnly: false, named: [] };
-        if (ts.isIdentifier(decl.name)) imp.namespaceName = decl.name.text;
-        else if (ts.isObjectBindingPattern(decl.name)) {
+        if (typescript.isIdentifier(decl.name)) imp.namespaceName = decl.name.text;
+        else if (typescript.isObjectBindingPattern(decl.name)) {
           imp.namedSpan = spanOf(decl.name, sf);
           for (const el of decl.name.elements) {
-            if (el.dotDotDotToken || !ts.isIdentifier(el.name)) continue;
+            if (el.dotDotDotToken || !typescript.isIdentifier(el.name)) continue;
             const prop = el.propertyName;
-            const imported = prop && (ts.isIdentifier(prop) || ts.isStringLiteral(prop)) ? prop.text : el.name.text;
+            const imported = prop && (typescript.isIdentifier(prop) || typescript.isStringLiteral(prop)) ? prop.text : el.name.text;
             imp.named.push({ imported, local: el.name.text, span: spanOf(el, sf), typeOnly: false, references: 0 });
           }
         }
@@ -138,10 +139,10 @@ export function collectModuleImports(sf: ts.SourceFile): ModuleImport[] {
 
 /** `require('m')` (also `require("m")`, a template without substitutions), the module name; undefined otherwise. */
 export function requiredModule(expr: ts.Expression | undefined): string | undefined {
-  if (!expr || !ts.isCallExpression(expr)) return undefined;
-  if (!ts.isIdentifier(expr.expression) || expr.expression.text !== 'require') return undefined;
+  if (!expr || !typescript.isCallExpression(expr)) return undefined;
+  if (!typescript.isIdentifier(expr.expression) || expr.expression.text !== 'require') return undefined;
   const arg = expr.arguments[0];
-  if (expr.arguments.length !== 1 || !arg || !(ts.isStringLiteral(arg) || ts.isNoSubstitutionTemplateLiteral(arg))) return undefined;
+  if (expr.arguments.length !== 1 || !arg || !(typescript.isStringLiteral(arg) || typescript.isNoSubstitutionTemplateLiteral(arg))) return undefined;
   return arg.text;
 }
 

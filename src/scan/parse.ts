@@ -1,5 +1,6 @@
 import path from 'node:path';
-import { ts } from 'ts-morph';
+import type { ts } from 'ts-morph';
+import { typescript } from './typescript.js';
 import type { Span } from './types.js';
 
 /** The extensions the scanner reads. `.d.ts` files are excluded by the repo walk, not here. */
@@ -14,15 +15,15 @@ export function isSourceFile(file: string): boolean {
 export function scriptKindFor(file: string): ts.ScriptKind {
   switch (path.extname(file).toLowerCase()) {
     case '.tsx':
-      return ts.ScriptKind.TSX;
+      return typescript.ScriptKind.TSX;
     case '.jsx':
-      return ts.ScriptKind.JSX;
+      return typescript.ScriptKind.JSX;
     case '.js':
     case '.mjs':
     case '.cjs':
-      return ts.ScriptKind.JS;
+      return typescript.ScriptKind.JS;
     default:
-      return ts.ScriptKind.TS;
+      return typescript.ScriptKind.TS;
   }
 }
 
@@ -35,7 +36,7 @@ export interface Parsed {
 export function parseSource(file: string, text: string): Parsed {
   let sf: ts.SourceFile;
   try {
-    sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, false, scriptKindFor(file));
+    sf = typescript.createSourceFile(file, text, typescript.ScriptTarget.Latest, false, scriptKindFor(file));
   } catch (error) {
     // The compiler's parser is recursive: a 20,000-deep array overflows the stack. Such a file is
     // reported as not parsed (located at its deepest point), as a syntax error is.
@@ -48,7 +49,7 @@ export function parseSource(file: string, text: string): Parsed {
   const { line, character } = sf.getLineAndCharacterOfPosition(first.start ?? 0);
   return {
     sf,
-    parseError: { line: line + 1, column: character + 1, message: ts.flattenDiagnosticMessageText(first.messageText, '\n') },
+    parseError: { line: line + 1, column: character + 1, message: typescript.flattenDiagnosticMessageText(first.messageText, '\n') },
   };
 }
 
@@ -65,7 +66,7 @@ export function spanAt(start: number, end: number, sf: ts.SourceFile): Span {
 
 /** A file the parser could not read for its nesting: an empty tree and a parse error at its deepest point. */
 export function tooDeep(file: string, text: string): Parsed {
-  const sf = ts.createSourceFile(file, '', ts.ScriptTarget.Latest, false, scriptKindFor(file));
+  const sf = typescript.createSourceFile(file, '', typescript.ScriptTarget.Latest, false, scriptKindFor(file));
   const at = deepestPoint(text);
   let line = 1;
   let lineStart = 0;

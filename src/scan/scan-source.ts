@@ -1,5 +1,6 @@
 import path from 'node:path';
-import { ts } from 'ts-morph';
+import type { ts } from 'ts-morph';
+import { typescript } from './typescript.js';
 import { scopeDeclarations } from './scope.js';
 import {
   bindingsOf,
@@ -84,7 +85,7 @@ export function topLevelBindings(sf: ts.SourceFile, imports: ModuleImport[], mat
   const bindings = bindingsOf(imports, match, links);
   const lookup = (name: string) => bindings.get(name);
   for (const st of sf.statements) {
-    if (!ts.isVariableStatement(st)) continue;
+    if (!typescript.isVariableStatement(st)) continue;
     for (const d of st.declarationList.declarations) {
       if (!d.initializer || requiredModule(d.initializer) !== undefined) continue;
       for (const [name, value] of aliasValues(d, (e) => valueOfExpr(e, lookup, match.fileAbs, links))) {
@@ -103,65 +104,65 @@ export function sdkExportsOf(sf: ts.SourceFile, bindings: Map<string, Binding>, 
   const valueOf = (e: ts.Expression) => valueOfExpr(e, lookup, fileAbs, links);
   const exportObject = (obj: ts.ObjectLiteralExpression): void => {
     for (const p of obj.properties) {
-      if (ts.isShorthandPropertyAssignment(p)) {
+      if (typescript.isShorthandPropertyAssignment(p)) {
         const v = sdkValueOf(lookup(p.name.text));
         if (v) named.set(p.name.text, v);
-      } else if (ts.isPropertyAssignment(p)) {
+      } else if (typescript.isPropertyAssignment(p)) {
         const key = propertyName(p.name);
         const v = valueOf(p.initializer);
         if (key !== undefined && v) named.set(key, v);
-      } else if (ts.isSpreadAssignment(p)) {
+      } else if (typescript.isSpreadAssignment(p)) {
         const v = valueOf(p.expression);
         if (v) stars.push(v);
       }
     }
   };
   for (const st of sf.statements) {
-    if (ts.isExportDeclaration(st)) {
+    if (typescript.isExportDeclaration(st)) {
       if (st.isTypeOnly) continue;
-      if (st.moduleSpecifier && ts.isStringLiteral(st.moduleSpecifier)) {
+      if (st.moduleSpecifier && typescript.isStringLiteral(st.moduleSpecifier)) {
         const from = moduleValue(st.moduleSpecifier.text, fileAbs, links);
         if (!from || from.kind !== 'module') continue;
         const clause = st.exportClause;
         if (!clause) stars.push(from);
-        else if (ts.isNamespaceExport(clause)) named.set(clause.name.text, from);
+        else if (typescript.isNamespaceExport(clause)) named.set(clause.name.text, from);
         else
           for (const el of clause.elements) {
             if (el.isTypeOnly) continue;
             const v = from.member((el.propertyName ?? el.name).text);
             if (v) named.set(el.name.text, v);
           }
-      } else if (st.exportClause && ts.isNamedExports(st.exportClause)) {
+      } else if (st.exportClause && typescript.isNamedExports(st.exportClause)) {
         for (const el of st.exportClause.elements) {
           if (el.isTypeOnly) continue;
           const v = sdkValueOf(lookup((el.propertyName ?? el.name).text));
           if (v) named.set(el.name.text, v);
         }
       }
-    } else if (ts.isExportAssignment(st)) {
+    } else if (typescript.isExportAssignment(st)) {
       const v = valueOf(st.expression);
       if (v && st.isExportEquals) stars.push(v);
       else if (v) named.set('default', v);
-    } else if (ts.isVariableStatement(st) && ts.getModifiers(st)?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword)) {
+    } else if (typescript.isVariableStatement(st) && typescript.getModifiers(st)?.some((m) => m.kind === typescript.SyntaxKind.ExportKeyword)) {
       for (const d of st.declarationList.declarations) {
         for (const name of bindingNames(d.name)) {
           const v = sdkValueOf(lookup(name));
           if (v) named.set(name, v);
         }
       }
-    } else if (ts.isExpressionStatement(st) && ts.isBinaryExpression(st.expression) && st.expression.operatorToken.kind === ts.SyntaxKind.EqualsToken) {
+    } else if (typescript.isExpressionStatement(st) && typescript.isBinaryExpression(st.expression) && st.expression.operatorToken.kind === typescript.SyntaxKind.EqualsToken) {
       // CommonJS: `module.exports = ...`, `module.exports.x = ...`, `exports.x = ...`.
       const target = st.expression.left;
       const value = skipWrappers(st.expression.right);
-      const text = ts.isPropertyAccessExpression(target) ? target.getText(sf) : '';
+      const text = typescript.isPropertyAccessExpression(target) ? target.getText(sf) : '';
       if (text === 'module.exports') {
-        if (ts.isObjectLiteralExpression(value)) exportObject(value);
+        if (typescript.isObjectLiteralExpression(value)) exportObject(value);
         else {
           const v = valueOf(value);
           if (v?.kind === 'module') stars.push(v);
           else if (v) named.set('default', v);
         }
-      } else if (ts.isPropertyAccessExpression(target) && /^(?:module\.)?exports\.[^.]+$/.test(text)) {
+      } else if (typescript.isPropertyAccessExpression(target) && /^(?:module\.)?exports\.[^.]+$/.test(text)) {
         const v = valueOf(value);
         if (v) named.set(target.name.text, v);
       }
@@ -171,8 +172,8 @@ export function sdkExportsOf(sf: ts.SourceFile, bindings: Map<string, Binding>, 
 }
 
 function bindingNames(name: ts.BindingName): string[] {
-  if (ts.isIdentifier(name)) return [name.text];
-  return name.elements.flatMap((el) => (ts.isOmittedExpression(el) ? [] : bindingNames(el.name)));
+  if (typescript.isIdentifier(name)) return [name.text];
+  return name.elements.flatMap((el) => (typescript.isOmittedExpression(el) ? [] : bindingNames(el.name)));
 }
 
 /** The names a variable declaration binds to SDK values: `const t = sdk.tool`, `const { tool: t } = sdk`. */
@@ -180,11 +181,11 @@ function aliasValues(d: ts.VariableDeclaration, valueOf: (e: ts.Expression) => S
   if (!d.initializer) return [];
   const v = valueOf(d.initializer);
   if (!v) return [];
-  if (ts.isIdentifier(d.name)) return [[d.name.text, v]];
-  if (!ts.isObjectBindingPattern(d.name) || v.kind !== 'module') return [];
+  if (typescript.isIdentifier(d.name)) return [[d.name.text, v]];
+  if (!typescript.isObjectBindingPattern(d.name) || v.kind !== 'module') return [];
   const out: Array<[string, SdkValue]> = [];
   for (const el of d.name.elements) {
-    if (el.dotDotDotToken || !ts.isIdentifier(el.name)) continue;
+    if (el.dotDotDotToken || !typescript.isIdentifier(el.name)) continue;
     const key = el.propertyName ? propertyName(el.propertyName) : el.name.text;
     const m = key !== undefined ? v.member(key) : undefined;
     if (m) out.push([el.name.text, m]);
@@ -195,9 +196,9 @@ function aliasValues(d: ts.VariableDeclaration, valueOf: (e: ts.Expression) => S
 /** Parentheses, casts (`as`, `<T>`, `satisfies`) and non-null assertions do not change a value. */
 function skipWrappers(expr: ts.Expression): ts.Expression {
   for (;;) {
-    if (ts.isParenthesizedExpression(expr) || ts.isAsExpression(expr) || ts.isSatisfiesExpression(expr) || ts.isNonNullExpression(expr) || ts.isTypeAssertionExpression(expr)) {
+    if (typescript.isParenthesizedExpression(expr) || typescript.isAsExpression(expr) || typescript.isSatisfiesExpression(expr) || typescript.isNonNullExpression(expr) || typescript.isTypeAssertionExpression(expr)) {
       expr = expr.expression;
-    } else if (ts.isBinaryExpression(expr) && expr.operatorToken.kind === ts.SyntaxKind.CommaToken) {
+    } else if (typescript.isBinaryExpression(expr) && expr.operatorToken.kind === typescript.SyntaxKind.CommaToken) {
       expr = expr.right;
     } else return expr;
   }
@@ -205,7 +206,7 @@ function skipWrappers(expr: ts.Expression): ts.Expression {
 
 /** `import('m')` with a literal specifier: the specifier. */
 function dynamicImportOf(expr: ts.Expression): string | undefined {
-  if (!ts.isCallExpression(expr) || expr.expression.kind !== ts.SyntaxKind.ImportKeyword) return undefined;
+  if (!typescript.isCallExpression(expr) || expr.expression.kind !== typescript.SyntaxKind.ImportKeyword) return undefined;
   const arg = expr.arguments[0];
   return arg && isStringLike(arg) ? arg.text : undefined;
 }
@@ -216,15 +217,15 @@ function dynamicImportOf(expr: ts.Expression): string | undefined {
  */
 function valueOfExpr(expr: ts.Expression, lookup: (name: string) => Binding | null | undefined, fileAbs: string | undefined, links: ModuleLinks | undefined): SdkValue | undefined {
   const e = skipWrappers(expr);
-  if (ts.isIdentifier(e)) return sdkValueOf(lookup(e.text));
-  if (ts.isPropertyAccessExpression(e) || ts.isElementAccessExpression(e)) {
-    const key = ts.isPropertyAccessExpression(e) ? e.name.text : isStringLike(skipWrappers(e.argumentExpression)) ? (skipWrappers(e.argumentExpression) as ts.StringLiteral).text : undefined;
+  if (typescript.isIdentifier(e)) return sdkValueOf(lookup(e.text));
+  if (typescript.isPropertyAccessExpression(e) || typescript.isElementAccessExpression(e)) {
+    const key = typescript.isPropertyAccessExpression(e) ? e.name.text : isStringLike(skipWrappers(e.argumentExpression)) ? (skipWrappers(e.argumentExpression) as ts.StringLiteral).text : undefined;
     if (key === undefined) return undefined;
     const base = valueOfExpr(e.expression, lookup, fileAbs, links);
     if (base?.kind === 'module') return base.member(key);
     return undefined;
   }
-  if (ts.isAwaitExpression(e)) {
+  if (typescript.isAwaitExpression(e)) {
     const spec = dynamicImportOf(skipWrappers(e.expression));
     return spec !== undefined ? moduleValue(spec, fileAbs, links) : undefined;
   }
@@ -279,9 +280,9 @@ export function scanParsed(file: string, text: string, parsed: Parsed, options: 
     }
   }
   for (const st of sf.statements) {
-    const exported = ts.canHaveModifiers(st) && !!ts.getModifiers(st)?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword);
-    if (ts.isExportDeclaration(st) || ts.isExportAssignment(st) || exported) esmSyntax = true;
-    if (ts.isExportDeclaration(st) && st.moduleSpecifier && ts.isStringLiteral(st.moduleSpecifier) && moduleValue(st.moduleSpecifier.text, fileAbs, links)) scan.importsSdk = true;
+    const exported = typescript.canHaveModifiers(st) && !!typescript.getModifiers(st)?.some((m) => m.kind === typescript.SyntaxKind.ExportKeyword);
+    if (typescript.isExportDeclaration(st) || typescript.isExportAssignment(st) || exported) esmSyntax = true;
+    if (typescript.isExportDeclaration(st) && st.moduleSpecifier && typescript.isStringLiteral(st.moduleSpecifier) && moduleValue(st.moduleSpecifier.text, fileAbs, links)) scan.importsSdk = true;
   }
   const ext = path.extname(file).toLowerCase();
   scan.moduleSyntax = ext === '.cts' || ext === '.cjs' || (requires && !esmSyntax) ? 'commonjs' : 'esm';
@@ -315,14 +316,14 @@ export function scanParsed(file: string, text: string, parsed: Parsed, options: 
     let member = false;
     for (;;) {
       root = skipWrappers(root);
-      if (ts.isPropertyAccessExpression(root) || ts.isElementAccessExpression(root)) {
+      if (typescript.isPropertyAccessExpression(root) || typescript.isElementAccessExpression(root)) {
         member = true;
         root = root.expression;
-      } else if (ts.isAwaitExpression(root)) root = root.expression;
+      } else if (typescript.isAwaitExpression(root)) root = root.expression;
       else break;
     }
-    const localName = ts.isIdentifier(root) ? root.text : root.getText(sf);
-    const b = ts.isIdentifier(root) ? lookupName(root.text) : undefined;
+    const localName = typescript.isIdentifier(root) ? root.text : root.getText(sf);
+    const b = typescript.isIdentifier(root) ? lookupName(root.text) : undefined;
     const out: CalleeBinding = { module, kind: member ? 'namespace' : b?.kind === 'sdk' && b.via === 'require' ? 'require' : 'named', localName };
     if (b?.kind === 'sdk' && b.importedFrom && !isSdkModule(b.importedFrom)) out.importedFrom = b.importedFrom;
     return out;
@@ -330,8 +331,8 @@ export function scanParsed(file: string, text: string, parsed: Parsed, options: 
 
   const ancestors: ts.Node[] = [];
   const visit = (node: ts.Node): void => {
-    if (ts.isImportDeclaration(node) || ts.isImportEqualsDeclaration(node)) return;
-    const declared = node.kind === ts.SyntaxKind.SourceFile ? [] : scopeDeclarations(node, interesting);
+    if (typescript.isImportDeclaration(node) || typescript.isImportEqualsDeclaration(node)) return;
+    const declared = node.kind === typescript.SyntaxKind.SourceFile ? [] : scopeDeclarations(node, interesting);
     let pushed = false;
     if (declared.length > 0) {
       const scope = new Map<string, Binding | null>();
@@ -339,36 +340,36 @@ export function scanParsed(file: string, text: string, parsed: Parsed, options: 
       pushed = true;
       for (const d of declared) {
         scope.set(d.name, null);
-        if (ts.isVariableDeclaration(d.declaration)) {
+        if (typescript.isVariableDeclaration(d.declaration)) {
           for (const [name, value] of aliasValues(d.declaration, valueOf)) if (name === d.name) scope.set(name, { kind: 'sdk', value, via: value.kind === 'module' ? 'namespace' : 'named' });
         }
       }
     }
 
-    if (ts.isIdentifier(node)) {
+    if (typescript.isIdentifier(node)) {
       countReference(node);
       checkEscape(node);
-    } else if (ts.isCallExpression(node)) {
+    } else if (typescript.isCallExpression(node)) {
       onCall(node);
-    } else if (ts.isNewExpression(node)) {
+    } else if (typescript.isNewExpression(node)) {
       const r = resolve(node.expression);
       if (r && isAgentClass(r.module, r.member)) onAgentOptions(node, node.arguments?.[0]);
       // Only the Runner's config turns tracing off: `{ tracingDisabled: true }` elsewhere does nothing.
       else if (r && r.member === 'Runner' && isSdkModule(r.module)) onRunnerConfig(node.arguments?.[0]);
-    } else if (ts.isObjectLiteralExpression(node)) {
+    } else if (typescript.isObjectLiteralExpression(node)) {
       onObjectLiteral(node);
-    } else if (ts.isBinaryExpression(node) && node.operatorToken.kind === ts.SyntaxKind.EqualsToken) {
+    } else if (typescript.isBinaryExpression(node) && node.operatorToken.kind === typescript.SyntaxKind.EqualsToken) {
       const left = skipWrappers(node.left);
-      const key = ts.isPropertyAccessExpression(left) ? left.name.text : ts.isElementAccessExpression(left) && isStringLike(left.argumentExpression) ? left.argumentExpression.text : undefined;
+      const key = typescript.isPropertyAccessExpression(left) ? left.name.text : typescript.isElementAccessExpression(left) && isStringLike(left.argumentExpression) ? left.argumentExpression.text : undefined;
       if (key === 'invoke') {
         const target = skipWrappers((left as ts.PropertyAccessExpression | ts.ElementAccessExpression).expression);
         const r: InvokeReplacement = { kind: 'invoke-replacement', span: spanOf(node, sf), form: 'assignment' };
-        if (ts.isIdentifier(target)) r.target = target.text;
+        if (typescript.isIdentifier(target)) r.target = target.text;
         scan.invokeReplacements!.push(r);
       }
     }
     ancestors.push(node);
-    ts.forEachChild(node, visit);
+    typescript.forEachChild(node, visit);
     ancestors.pop();
     if (pushed) scopes.pop();
   };
@@ -386,31 +387,31 @@ export function scanParsed(file: string, text: string, parsed: Parsed, options: 
     for (let i = ancestors.length - 1; i >= 0; i--) {
       const p = ancestors[i]!;
       if (
-        ts.isParenthesizedExpression(p) ||
-        ts.isAsExpression(p) ||
-        ts.isSatisfiesExpression(p) ||
-        ts.isNonNullExpression(p) ||
-        ts.isTypeAssertionExpression(p) ||
-        (ts.isBinaryExpression(p) && p.operatorToken.kind === ts.SyntaxKind.CommaToken && p.right === child)
+        typescript.isParenthesizedExpression(p) ||
+        typescript.isAsExpression(p) ||
+        typescript.isSatisfiesExpression(p) ||
+        typescript.isNonNullExpression(p) ||
+        typescript.isTypeAssertionExpression(p) ||
+        (typescript.isBinaryExpression(p) && p.operatorToken.kind === typescript.SyntaxKind.CommaToken && p.right === child)
       ) {
         child = p;
         continue;
       }
-      if (ts.isCallExpression(p) && p.expression === child) return;
-      if ((ts.isPropertyAccessExpression(p) || ts.isElementAccessExpression(p)) && p.expression === child) {
-        const key = ts.isPropertyAccessExpression(p) ? p.name.text : isStringLike(p.argumentExpression) ? p.argumentExpression.text : undefined;
+      if (typescript.isCallExpression(p) && p.expression === child) return;
+      if ((typescript.isPropertyAccessExpression(p) || typescript.isElementAccessExpression(p)) && p.expression === child) {
+        const key = typescript.isPropertyAccessExpression(p) ? p.name.text : isStringLike(p.argumentExpression) ? p.argumentExpression.text : undefined;
         if (key === undefined) return opaque(p, id.text, 'a member is read with a computed key, so check cannot tell which export is used');
         if (v.kind === 'member' && key === 'bind') return opaque(p, id.text, '`bind` makes a copy of the factory that check cannot follow');
         if (v.kind === 'member' && !['call', 'apply', 'name', 'length', 'toString'].includes(key)) return;
         return;
       }
-      if (ts.isVariableDeclaration(p) && p.initializer === child) return;
-      if (ts.isExportAssignment(p) || ts.isExportSpecifier(p) || ts.isShorthandPropertyAssignment(p) && isCommonJsExport(ancestors, i)) return;
-      if (ts.isPropertyAssignment(p) && p.initializer === child && isCommonJsExport(ancestors, i)) return;
-      if (ts.isBinaryExpression(p) && p.operatorToken.kind === ts.SyntaxKind.EqualsToken && p.right === child && isCommonJsTarget(p.left, sf)) return;
-      if (ts.isTypeQueryNode(p) || ts.isTypeOfExpression(p)) return;
-      if (ts.isCallExpression(p) && isReflectApply(p) && p.arguments[0] === child) return;
-      if (ts.isAwaitExpression(p)) {
+      if (typescript.isVariableDeclaration(p) && p.initializer === child) return;
+      if (typescript.isExportAssignment(p) || typescript.isExportSpecifier(p) || typescript.isShorthandPropertyAssignment(p) && isCommonJsExport(ancestors, i)) return;
+      if (typescript.isPropertyAssignment(p) && p.initializer === child && isCommonJsExport(ancestors, i)) return;
+      if (typescript.isBinaryExpression(p) && p.operatorToken.kind === typescript.SyntaxKind.EqualsToken && p.right === child && isCommonJsTarget(p.left, sf)) return;
+      if (typescript.isTypeQueryNode(p) || typescript.isTypeOfExpression(p)) return;
+      if (typescript.isCallExpression(p) && isReflectApply(p) && p.arguments[0] === child) return;
+      if (typescript.isAwaitExpression(p)) {
         child = p;
         continue;
       }
@@ -423,8 +424,8 @@ export function scanParsed(file: string, text: string, parsed: Parsed, options: 
 
   const isProtectedToolCallee = (callee: ts.Expression): boolean => {
     callee = skipWrappers(callee);
-    if (ts.isIdentifier(callee)) return lookupName(callee.text)?.kind === 'generated';
-    if (ts.isPropertyAccessExpression(callee) && ts.isIdentifier(callee.expression) && callee.name.text === 'protectedTool') {
+    if (typescript.isIdentifier(callee)) return lookupName(callee.text)?.kind === 'generated';
+    if (typescript.isPropertyAccessExpression(callee) && typescript.isIdentifier(callee.expression) && callee.name.text === 'protectedTool') {
       return lookupName(callee.expression.text)?.kind === 'generated-namespace';
     }
     return false;
@@ -485,7 +486,7 @@ export function scanParsed(file: string, text: string, parsed: Parsed, options: 
     const callee = node.expression;
     const req = requiredModule(node);
     if (req !== undefined && (isSdkModule(req) || moduleValue(req, fileAbs, links))) scan.importsSdk = true;
-    if (callee.kind === ts.SyntaxKind.ImportKeyword) {
+    if (callee.kind === typescript.SyntaxKind.ImportKeyword) {
       const arg = node.arguments[0];
       const spec = arg && isStringLike(arg) ? arg.text : undefined;
       const v = spec !== undefined ? moduleValue(spec, fileAbs, links) : undefined;
@@ -494,8 +495,8 @@ export function scanParsed(file: string, text: string, parsed: Parsed, options: 
         // `await import('m')` is followed; anything else (`.then(...)`, a stored promise) is not.
         const parent = ancestors[ancestors.length - 1];
         let up: ts.Node | undefined = parent;
-        for (let i = ancestors.length - 1; up && (ts.isParenthesizedExpression(up) || ts.isAsExpression(up) || ts.isNonNullExpression(up)); i--) up = ancestors[i - 1];
-        if (!(up && ts.isAwaitExpression(up)) && holdsToolFactory(v)) opaque(node, spec!, 'the dynamic import is not awaited where it is made, so check cannot follow the module it loads');
+        for (let i = ancestors.length - 1; up && (typescript.isParenthesizedExpression(up) || typescript.isAsExpression(up) || typescript.isNonNullExpression(up)); i--) up = ancestors[i - 1];
+        if (!(up && typescript.isAwaitExpression(up)) && holdsToolFactory(v)) opaque(node, spec!, 'the dynamic import is not awaited where it is made, so check cannot follow the module it loads');
       } else if (arg && !isStringLike(arg)) {
         // A computed specifier could be the SDK: nothing can be said; not reported.
       }
@@ -522,7 +523,7 @@ export function scanParsed(file: string, text: string, parsed: Parsed, options: 
       target = node.arguments[0] ? resolve(node.arguments[0]) : undefined;
       optionsArg = firstElement(node.arguments[2]);
       indirect = 'reflect';
-    } else if (ts.isPropertyAccessExpression(c) && (c.name.text === 'call' || c.name.text === 'apply')) {
+    } else if (typescript.isPropertyAccessExpression(c) && (c.name.text === 'call' || c.name.text === 'apply')) {
       target = resolve(c.expression);
       if (target) {
         indirect = c.name.text;
@@ -559,21 +560,21 @@ export function scanParsed(file: string, text: string, parsed: Parsed, options: 
       } else if (isToolFactory(r.module, r.member)) {
         scan.sdkFactoryCalls!.push({ kind: 'sdk-factory', span: spanOf(node, sf), factory: r.member, callee: spanOf(callee, sf), binding: r.binding, options: optionsOf(optionsArg, sf) });
       } else if (r.member === 'setTracingDisabled') {
-        if (node.arguments[0]?.kind === ts.SyntaxKind.TrueKeyword) scan.disablesSensitiveTracing = true;
+        if (node.arguments[0]?.kind === typescript.SyntaxKind.TrueKeyword) scan.disablesSensitiveTracing = true;
       }
       return;
     }
-    if (ts.isPropertyAccessExpression(c) && ts.isIdentifier(c.name)) {
+    if (typescript.isPropertyAccessExpression(c) && typescript.isIdentifier(c.name)) {
       const method = c.name.text;
       if (method === 'create') {
         const agent = resolve(c.expression);
         if (agent && isAgentClass(agent.module, agent.member)) onAgentOptions(node, node.arguments[0]);
-      } else if (method === 'assign' && ts.isIdentifier(skipWrappers(c.expression)) && (skipWrappers(c.expression) as ts.Identifier).text === 'Object') {
+      } else if (method === 'assign' && typescript.isIdentifier(skipWrappers(c.expression)) && (skipWrappers(c.expression) as ts.Identifier).text === 'Object') {
         const rest = node.arguments.slice(1).map((a) => skipWrappers(a));
-        if (rest.some((a) => ts.isObjectLiteralExpression(a) && a.properties.some((p) => propertyName(p.name as ts.PropertyName | undefined) === 'invoke'))) {
+        if (rest.some((a) => typescript.isObjectLiteralExpression(a) && a.properties.some((p) => propertyName(p.name as ts.PropertyName | undefined) === 'invoke'))) {
           const r: InvokeReplacement = { kind: 'invoke-replacement', span: spanOf(node, sf), form: 'object-assign' };
           const t = node.arguments[0] ? skipWrappers(node.arguments[0]) : undefined;
-          if (t && ts.isIdentifier(t)) r.target = t.text;
+          if (t && typescript.isIdentifier(t)) r.target = t.text;
           scan.invokeReplacements!.push(r);
         }
       }
@@ -587,11 +588,11 @@ export function scanParsed(file: string, text: string, parsed: Parsed, options: 
     if (method === 'approve' || method === 'approveTool') {
       let opts = node.arguments[1] ? skipParens(node.arguments[1]) : undefined;
       // `const sticky = { alwaysApprove: true }; state.approve(item, sticky)`: the same file's const object
-      if (opts && ts.isIdentifier(opts)) opts = constObjectLiteral(opts.text);
-      if (opts && ts.isObjectLiteralExpression(opts)) {
+      if (opts && typescript.isIdentifier(opts)) opts = constObjectLiteral(opts.text);
+      if (opts && typescript.isObjectLiteralExpression(opts)) {
         for (const p of opts.properties) {
           if (propertyName(p.name) !== 'alwaysApprove') continue;
-          if (ts.isPropertyAssignment(p) && p.initializer.kind === ts.SyntaxKind.FalseKeyword) continue;
+          if (typescript.isPropertyAssignment(p) && p.initializer.kind === typescript.SyntaxKind.FalseKeyword) continue;
           scan.stickyApprovals.push({ kind: 'sticky-approval', span: spanOf(node, sf), method, property: spanOf(p, sf) });
           // `sticky-approval` reports it, with the same replacement.
           return;
@@ -603,22 +604,22 @@ export function scanParsed(file: string, text: string, parsed: Parsed, options: 
     const receiver = skipWrappers(callee.expression);
     const n = node.arguments.length;
     if (n < 1 || n > 2) return;
-    if (ts.isIdentifier(receiver) && receiver.text === 'Promise') return;
-    if (method === 'reject' && n === 1 && ts.isIdentifier(receiver) && /^(?:reject|deferred)$/i.test(receiver.text)) return;
+    if (typescript.isIdentifier(receiver) && receiver.text === 'Promise') return;
+    if (method === 'reject' && n === 1 && typescript.isIdentifier(receiver) && /^(?:reject|deferred)$/i.test(receiver.text)) return;
     const item = node.arguments[0]!;
-    if (isStringLike(item) || ts.isNumericLiteral(item) || ts.isNewExpression(item) || ts.isObjectLiteralExpression(item)) return;
+    if (isStringLike(item) || typescript.isNumericLiteral(item) || typescript.isNewExpression(item) || typescript.isObjectLiteralExpression(item)) return;
     scan.sdkApprovals!.push({ kind: 'sdk-approval', span: spanOf(node, sf), method, receiver: receiver.getText(sf), item: item.getText(sf) });
   };
 
   const onRunnerConfig = (arg: ts.Expression | undefined): void => {
     let config = arg ? skipWrappers(arg) : undefined;
-    if (config && ts.isIdentifier(config)) config = constObjectLiteral(config.text);
-    if (!config || !ts.isObjectLiteralExpression(config)) return;
+    if (config && typescript.isIdentifier(config)) config = constObjectLiteral(config.text);
+    if (!config || !typescript.isObjectLiteralExpression(config)) return;
     for (const p of config.properties) {
-      if (!ts.isPropertyAssignment(p)) continue;
+      if (!typescript.isPropertyAssignment(p)) continue;
       const key = propertyName(p.name);
       const k = skipWrappers(p.initializer).kind;
-      if ((key === 'tracingDisabled' && k === ts.SyntaxKind.TrueKeyword) || (key === 'traceIncludeSensitiveData' && k === ts.SyntaxKind.FalseKeyword)) {
+      if ((key === 'tracingDisabled' && k === typescript.SyntaxKind.TrueKeyword) || (key === 'traceIncludeSensitiveData' && k === typescript.SyntaxKind.FalseKeyword)) {
         scan.disablesSensitiveTracing = true;
       }
     }
@@ -630,13 +631,13 @@ export function scanParsed(file: string, text: string, parsed: Parsed, options: 
     if (constObjects === undefined) {
       const found = new Map<string, ts.ObjectLiteralExpression>();
       const visit = (n: ts.Node): void => {
-        if (ts.isVariableDeclarationList(n) && (n.flags & ts.NodeFlags.Const) !== 0) {
+        if (typescript.isVariableDeclarationList(n) && (n.flags & typescript.NodeFlags.Const) !== 0) {
           for (const d of n.declarations) {
             const init = d.initializer ? skipWrappers(d.initializer) : undefined;
-            if (ts.isIdentifier(d.name) && init && ts.isObjectLiteralExpression(init) && !found.has(d.name.text)) found.set(d.name.text, init);
+            if (typescript.isIdentifier(d.name) && init && typescript.isObjectLiteralExpression(init) && !found.has(d.name.text)) found.set(d.name.text, init);
           }
         }
-        ts.forEachChild(n, visit);
+        typescript.forEachChild(n, visit);
       };
       visit(sf);
       constObjects = found;
@@ -650,20 +651,20 @@ export function scanParsed(file: string, text: string, parsed: Parsed, options: 
     let spread: ts.Expression | undefined;
     let name: string | undefined;
     for (const p of node.properties) {
-      if (ts.isSpreadAssignment(p)) {
+      if (typescript.isSpreadAssignment(p)) {
         spread ??= p.expression;
         continue;
       }
       const key = propertyName(p.name);
       if (key === 'invoke') hasInvoke = true;
-      if (key === 'type' && ts.isPropertyAssignment(p) && isStringLike(skipParens(p.initializer))) type = (skipParens(p.initializer) as ts.StringLiteral).text;
-      if (key === 'name' && ts.isPropertyAssignment(p) && isStringLike(skipParens(p.initializer))) name = (skipParens(p.initializer) as ts.StringLiteral).text;
+      if (key === 'type' && typescript.isPropertyAssignment(p) && isStringLike(skipParens(p.initializer))) type = (skipParens(p.initializer) as ts.StringLiteral).text;
+      if (key === 'name' && typescript.isPropertyAssignment(p) && isStringLike(skipParens(p.initializer))) name = (skipParens(p.initializer) as ts.StringLiteral).text;
     }
     if (!hasInvoke) return;
     if (spread) {
       const r: InvokeReplacement = { kind: 'invoke-replacement', span: spanOf(node, sf), form: 'spread' };
       const t = skipWrappers(spread);
-      if (ts.isIdentifier(t)) r.target = t.text;
+      if (typescript.isIdentifier(t)) r.target = t.text;
       scan.invokeReplacements!.push(r);
     } else if (type === 'function') {
       const t: ObjectLiteralTool = { kind: 'object-literal-tool', span: spanOf(node, sf) };
@@ -674,7 +675,7 @@ export function scanParsed(file: string, text: string, parsed: Parsed, options: 
 
   const onAgentOptions = (node: ts.Node, arg: ts.Expression | undefined): void => {
     const opts = arg ? skipParens(arg) : undefined;
-    if (!opts || !ts.isObjectLiteralExpression(opts)) return;
+    if (!opts || !typescript.isObjectLiteralExpression(opts)) return;
     for (const p of opts.properties) {
       if (propertyName(p.name) === 'mcpServers') {
         scan.agentMcpServers.push({ kind: 'agent-mcp-servers', span: spanOf(node, sf), property: spanOf(p, sf) });
@@ -689,20 +690,20 @@ export function scanParsed(file: string, text: string, parsed: Parsed, options: 
 /** `Reflect.apply(f, thisArg, args)`. */
 function isReflectApply(node: ts.CallExpression): boolean {
   const c = skipWrappers(node.expression);
-  return ts.isPropertyAccessExpression(c) && c.name.text === 'apply' && ts.isIdentifier(c.expression) && c.expression.text === 'Reflect';
+  return typescript.isPropertyAccessExpression(c) && c.name.text === 'apply' && typescript.isIdentifier(c.expression) && c.expression.text === 'Reflect';
 }
 
 /** The first element of an array literal argument (`[opts]`). */
 function firstElement(arg: ts.Expression | undefined): ts.Expression | undefined {
   const a = arg ? skipWrappers(arg) : undefined;
-  return a && ts.isArrayLiteralExpression(a) ? a.elements[0] : undefined;
+  return a && typescript.isArrayLiteralExpression(a) ? a.elements[0] : undefined;
 }
 
 /** Whether the object literal at `ancestors[i]`'s parent chain is assigned to `module.exports`. */
 function isCommonJsExport(ancestors: ts.Node[], i: number): boolean {
   const obj = ancestors[i - 1];
   const assign = ancestors[i - 2];
-  return !!obj && ts.isObjectLiteralExpression(obj) && !!assign && ts.isBinaryExpression(assign) && assign.right === obj && /^module\.exports$/.test(assign.left.getText());
+  return !!obj && typescript.isObjectLiteralExpression(obj) && !!assign && typescript.isBinaryExpression(assign) && assign.right === obj && /^module\.exports$/.test(assign.left.getText());
 }
 
 function isCommonJsTarget(left: ts.Expression, sf: ts.SourceFile): boolean {
@@ -712,13 +713,13 @@ function isCommonJsTarget(left: ts.Expression, sf: ts.SourceFile): boolean {
 /** Adds to `names` every identifier a variable declaration binds whose initializer could be an SDK alias. */
 function collectAliasNames(sf: ts.SourceFile, names: Set<string>): void {
   const visit = (n: ts.Node): void => {
-    if (ts.isVariableDeclaration(n) && n.initializer) {
+    if (typescript.isVariableDeclaration(n) && n.initializer) {
       const init = skipWrappers(n.initializer);
-      if (ts.isIdentifier(init) || ts.isPropertyAccessExpression(init) || ts.isElementAccessExpression(init) || ts.isAwaitExpression(init) || ts.isCallExpression(init)) {
+      if (typescript.isIdentifier(init) || typescript.isPropertyAccessExpression(init) || typescript.isElementAccessExpression(init) || typescript.isAwaitExpression(init) || typescript.isCallExpression(init)) {
         for (const name of bindingNames(n.name)) names.add(name);
       }
     }
-    ts.forEachChild(n, visit);
+    typescript.forEachChild(n, visit);
   };
   visit(sf);
 }
@@ -727,9 +728,9 @@ function collectAliasNames(sf: ts.SourceFile, names: Set<string>): void {
 export function topLevelConstStrings(sf: ts.SourceFile): Map<string, string> {
   const out = new Map<string, string>();
   for (const st of sf.statements) {
-    if (!ts.isVariableStatement(st) || !(st.declarationList.flags & ts.NodeFlags.Const)) continue;
+    if (!typescript.isVariableStatement(st) || !(st.declarationList.flags & typescript.NodeFlags.Const)) continue;
     for (const d of st.declarationList.declarations) {
-      if (!ts.isIdentifier(d.name) || !d.initializer) continue;
+      if (!typescript.isIdentifier(d.name) || !d.initializer) continue;
       const v = skipWrappers(d.initializer);
       if (isStringLike(v)) out.set(d.name.text, v.text);
     }
@@ -741,9 +742,9 @@ export function topLevelConstStrings(sf: ts.SourceFile): Map<string, string> {
 export function exportedConstString(sf: ts.SourceFile, name: string): string | undefined {
   const consts = topLevelConstStrings(sf);
   for (const st of sf.statements) {
-    if (ts.isVariableStatement(st) && ts.getModifiers(st)?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword)) {
-      if (st.declarationList.declarations.some((d) => ts.isIdentifier(d.name) && d.name.text === name) && consts.has(name)) return consts.get(name);
-    } else if (ts.isExportDeclaration(st) && !st.moduleSpecifier && st.exportClause && ts.isNamedExports(st.exportClause)) {
+    if (typescript.isVariableStatement(st) && typescript.getModifiers(st)?.some((m) => m.kind === typescript.SyntaxKind.ExportKeyword)) {
+      if (st.declarationList.declarations.some((d) => typescript.isIdentifier(d.name) && d.name.text === name) && consts.has(name)) return consts.get(name);
+    } else if (typescript.isExportDeclaration(st) && !st.moduleSpecifier && st.exportClause && typescript.isNamedExports(st.exportClause)) {
       for (const el of st.exportClause.elements) if (el.name.text === name) return consts.get((el.propertyName ?? el.name).text);
     }
   }
@@ -751,18 +752,18 @@ export function exportedConstString(sf: ts.SourceFile, name: string): string | u
 }
 
 function skipParens(expr: ts.Expression): ts.Expression {
-  while (ts.isParenthesizedExpression(expr)) expr = expr.expression;
+  while (typescript.isParenthesizedExpression(expr)) expr = expr.expression;
   return expr;
 }
 
 function isStringLike(node: ts.Node): node is ts.StringLiteral | ts.NoSubstitutionTemplateLiteral {
-  return ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node);
+  return typescript.isStringLiteral(node) || typescript.isNoSubstitutionTemplateLiteral(node);
 }
 
 function propertyName(name: ts.PropertyName | undefined): string | undefined {
   if (!name) return undefined;
-  if (ts.isIdentifier(name) || ts.isStringLiteral(name) || ts.isNumericLiteral(name) || ts.isNoSubstitutionTemplateLiteral(name)) return name.text;
-  if (ts.isComputedPropertyName(name) && isStringLike(name.expression)) return name.expression.text;
+  if (typescript.isIdentifier(name) || typescript.isStringLiteral(name) || typescript.isNumericLiteral(name) || typescript.isNoSubstitutionTemplateLiteral(name)) return name.text;
+  if (typescript.isComputedPropertyName(name) && isStringLike(name.expression)) return name.expression.text;
   return undefined;
 }
 
@@ -771,11 +772,11 @@ export function optionsOf(arg: ts.Expression | undefined, sf: ts.SourceFile): To
   const out: ToolCallOptions = { properties: {}, hasSpread: false };
   if (!arg) return out;
   let expr = skipParens(arg);
-  while (ts.isAsExpression(expr) || ts.isSatisfiesExpression(expr)) expr = skipParens(expr.expression);
-  if (!ts.isObjectLiteralExpression(expr)) return out;
+  while (typescript.isAsExpression(expr) || typescript.isSatisfiesExpression(expr)) expr = skipParens(expr.expression);
+  if (!typescript.isObjectLiteralExpression(expr)) return out;
   out.span = spanOf(expr, sf);
   for (const p of expr.properties) {
-    if (ts.isSpreadAssignment(p)) {
+    if (typescript.isSpreadAssignment(p)) {
       out.hasSpread = true;
       continue;
     }
@@ -783,15 +784,15 @@ export function optionsOf(arg: ts.Expression | undefined, sf: ts.SourceFile): To
     if (name === undefined) continue;
     const span = spanOf(p, sf);
     let prop: OptionProperty;
-    if (ts.isPropertyAssignment(p)) {
+    if (typescript.isPropertyAssignment(p)) {
       const v = skipParens(p.initializer);
       prop = { span, valueSpan: spanOf(p.initializer, sf), valueKind: valueKindOf(v) };
       if (isStringLike(v)) prop.stringValue = v.text;
       const id = skipWrappers(p.initializer);
-      if (ts.isIdentifier(id)) prop.identifier = id.text;
-    } else if (ts.isShorthandPropertyAssignment(p)) {
+      if (typescript.isIdentifier(id)) prop.identifier = id.text;
+    } else if (typescript.isShorthandPropertyAssignment(p)) {
       prop = { span, valueSpan: span, valueKind: 'other', identifier: p.name.text };
-    } else if (ts.isMethodDeclaration(p)) {
+    } else if (typescript.isMethodDeclaration(p)) {
       prop = { span, valueSpan: span, valueKind: 'function' };
     } else {
       prop = { span, valueSpan: span, valueKind: 'other' };
@@ -803,17 +804,17 @@ export function optionsOf(arg: ts.Expression | undefined, sf: ts.SourceFile): To
 
 function valueKindOf(v: ts.Expression): OptionProperty['valueKind'] {
   switch (v.kind) {
-    case ts.SyntaxKind.TrueKeyword:
+    case typescript.SyntaxKind.TrueKeyword:
       return 'true';
-    case ts.SyntaxKind.FalseKeyword:
+    case typescript.SyntaxKind.FalseKeyword:
       return 'false';
-    case ts.SyntaxKind.NullKeyword:
+    case typescript.SyntaxKind.NullKeyword:
       return 'null';
-    case ts.SyntaxKind.StringLiteral:
-    case ts.SyntaxKind.NoSubstitutionTemplateLiteral:
+    case typescript.SyntaxKind.StringLiteral:
+    case typescript.SyntaxKind.NoSubstitutionTemplateLiteral:
       return 'string';
-    case ts.SyntaxKind.ArrowFunction:
-    case ts.SyntaxKind.FunctionExpression:
+    case typescript.SyntaxKind.ArrowFunction:
+    case typescript.SyntaxKind.FunctionExpression:
       return 'function';
     default:
       return 'other';
@@ -822,27 +823,27 @@ function valueKindOf(v: ts.Expression): OptionProperty['valueKind'] {
 
 /** An identifier that reads a binding (not a property name, a declaration's name or a label). */
 function isReferencePosition(id: ts.Identifier, parent: ts.Node): boolean {
-  if (ts.isPropertyAccessExpression(parent)) return parent.expression === id;
-  if (ts.isQualifiedName(parent)) return parent.left === id;
+  if (typescript.isPropertyAccessExpression(parent)) return parent.expression === id;
+  if (typescript.isQualifiedName(parent)) return parent.left === id;
   if (
-    ts.isPropertyAssignment(parent) ||
-    ts.isPropertyDeclaration(parent) ||
-    ts.isPropertySignature(parent) ||
-    ts.isMethodDeclaration(parent) ||
-    ts.isMethodSignature(parent) ||
-    ts.isGetAccessorDeclaration(parent) ||
-    ts.isSetAccessorDeclaration(parent) ||
-    ts.isEnumMember(parent)
+    typescript.isPropertyAssignment(parent) ||
+    typescript.isPropertyDeclaration(parent) ||
+    typescript.isPropertySignature(parent) ||
+    typescript.isMethodDeclaration(parent) ||
+    typescript.isMethodSignature(parent) ||
+    typescript.isGetAccessorDeclaration(parent) ||
+    typescript.isSetAccessorDeclaration(parent) ||
+    typescript.isEnumMember(parent)
   ) {
     return parent.name !== id;
   }
-  if (ts.isBindingElement(parent)) return parent.initializer === id;
-  if (ts.isVariableDeclaration(parent) || ts.isParameter(parent)) return parent.initializer === id;
-  if (ts.isFunctionDeclaration(parent) || ts.isFunctionExpression(parent) || ts.isClassDeclaration(parent) || ts.isClassExpression(parent)) return parent.name !== id;
-  if (ts.isInterfaceDeclaration(parent) || ts.isTypeAliasDeclaration(parent) || ts.isEnumDeclaration(parent) || ts.isModuleDeclaration(parent)) return parent.name !== id;
-  if (ts.isLabeledStatement(parent) || ts.isBreakOrContinueStatement(parent)) return false;
-  if (ts.isJsxAttribute(parent)) return parent.name !== id;
-  if (ts.isExportSpecifier(parent)) return (parent.propertyName ?? parent.name) === id;
-  if (ts.isImportSpecifier(parent) || ts.isImportClause(parent) || ts.isNamespaceImport(parent)) return false;
+  if (typescript.isBindingElement(parent)) return parent.initializer === id;
+  if (typescript.isVariableDeclaration(parent) || typescript.isParameter(parent)) return parent.initializer === id;
+  if (typescript.isFunctionDeclaration(parent) || typescript.isFunctionExpression(parent) || typescript.isClassDeclaration(parent) || typescript.isClassExpression(parent)) return parent.name !== id;
+  if (typescript.isInterfaceDeclaration(parent) || typescript.isTypeAliasDeclaration(parent) || typescript.isEnumDeclaration(parent) || typescript.isModuleDeclaration(parent)) return parent.name !== id;
+  if (typescript.isLabeledStatement(parent) || typescript.isBreakOrContinueStatement(parent)) return false;
+  if (typescript.isJsxAttribute(parent)) return parent.name !== id;
+  if (typescript.isExportSpecifier(parent)) return (parent.propertyName ?? parent.name) === id;
+  if (typescript.isImportSpecifier(parent) || typescript.isImportClause(parent) || typescript.isNamespaceImport(parent)) return false;
   return true;
 }

@@ -1,4 +1,5 @@
-import { ts } from 'ts-morph';
+import type { ts } from 'ts-morph';
+import { typescript } from './typescript.js';
 
 /** A name a scope declares, with the node that declares it (a variable declaration, a parameter, ...). */
 export interface ScopeDeclaration {
@@ -17,22 +18,22 @@ export function scopeDeclarations(node: ts.Node, interesting: ReadonlySet<string
   const out: ScopeDeclaration[] = [];
   const add = (name: ts.BindingName | ts.Identifier | undefined, declaration: ts.Node) => collectBindingNames(name, declaration, interesting, out);
 
-  if (ts.isBlock(node) || ts.isModuleBlock(node) || ts.isCaseBlock(node)) {
-    const statements = ts.isCaseBlock(node) ? node.clauses.flatMap((c) => [...c.statements]) : node.statements;
+  if (typescript.isBlock(node) || typescript.isModuleBlock(node) || typescript.isCaseBlock(node)) {
+    const statements = typescript.isCaseBlock(node) ? node.clauses.flatMap((c) => [...c.statements]) : node.statements;
     for (const st of statements) declaredByStatement(st, add);
-  } else if (ts.isFunctionLike(node)) {
+  } else if (typescript.isFunctionLike(node)) {
     const fn = node as ts.SignatureDeclaration;
-    if ((ts.isFunctionExpression(node) || ts.isClassExpression(node)) && node.name) add(node.name, node);
+    if ((typescript.isFunctionExpression(node) || typescript.isClassExpression(node)) && node.name) add(node.name, node);
     for (const p of fn.parameters) add(p.name, p);
     const body = (node as ts.FunctionLikeDeclarationBase).body;
-    if (body && ts.isBlock(body)) collectHoistedVars(body, add);
-  } else if (ts.isCatchClause(node)) {
+    if (body && typescript.isBlock(body)) collectHoistedVars(body, add);
+  } else if (typescript.isCatchClause(node)) {
     if (node.variableDeclaration) add(node.variableDeclaration.name, node.variableDeclaration);
-  } else if (ts.isForStatement(node) || ts.isForInStatement(node) || ts.isForOfStatement(node)) {
+  } else if (typescript.isForStatement(node) || typescript.isForInStatement(node) || typescript.isForOfStatement(node)) {
     const init = node.initializer;
     // A loop variable is never an alias of the SDK (its value changes): declared by the loop itself.
-    if (init && ts.isVariableDeclarationList(init)) for (const d of init.declarations) add(d.name, node);
-  } else if (ts.isClassExpression(node) && node.name) {
+    if (init && typescript.isVariableDeclarationList(init)) for (const d of init.declarations) add(d.name, node);
+  } else if (typescript.isClassExpression(node) && node.name) {
     add(node.name, node);
   }
   return out;
@@ -44,36 +45,36 @@ export function declaredNames(node: ts.Node, interesting: ReadonlySet<string>): 
 }
 
 function declaredByStatement(st: ts.Statement, add: (n: ts.BindingName | ts.Identifier | undefined, d: ts.Node) => void): void {
-  if (ts.isVariableStatement(st)) {
+  if (typescript.isVariableStatement(st)) {
     // `var` is hoisted to the function and reported there.
-    if (!(st.declarationList.flags & ts.NodeFlags.BlockScoped)) return;
+    if (!(st.declarationList.flags & typescript.NodeFlags.BlockScoped)) return;
     for (const d of st.declarationList.declarations) add(d.name, d);
-  } else if (ts.isFunctionDeclaration(st) || ts.isClassDeclaration(st) || ts.isEnumDeclaration(st)) {
+  } else if (typescript.isFunctionDeclaration(st) || typescript.isClassDeclaration(st) || typescript.isEnumDeclaration(st)) {
     add(st.name, st);
-  } else if (ts.isImportEqualsDeclaration(st)) {
+  } else if (typescript.isImportEqualsDeclaration(st)) {
     add(st.name, st);
   }
 }
 
 function collectHoistedVars(node: ts.Node, add: (n: ts.BindingName | ts.Identifier | undefined, d: ts.Node) => void): void {
   const visit = (n: ts.Node): void => {
-    if (ts.isFunctionLike(n) || ts.isClassLike(n)) return;
-    if (ts.isVariableDeclarationList(n) && !(n.flags & ts.NodeFlags.BlockScoped)) {
+    if (typescript.isFunctionLike(n) || typescript.isClassLike(n)) return;
+    if (typescript.isVariableDeclarationList(n) && !(n.flags & typescript.NodeFlags.BlockScoped)) {
       for (const d of n.declarations) add(d.name, d);
     }
-    ts.forEachChild(n, visit);
+    typescript.forEachChild(n, visit);
   };
-  ts.forEachChild(node, visit);
+  typescript.forEachChild(node, visit);
 }
 
 function collectBindingNames(name: ts.BindingName | ts.Identifier | undefined, declaration: ts.Node, interesting: ReadonlySet<string>, out: ScopeDeclaration[]): void {
   if (!name) return;
-  if (ts.isIdentifier(name)) {
+  if (typescript.isIdentifier(name)) {
     if (interesting.has(name.text)) out.push({ name: name.text, declaration });
     return;
   }
   for (const el of name.elements) {
-    if (ts.isOmittedExpression(el)) continue;
+    if (typescript.isOmittedExpression(el)) continue;
     collectBindingNames(el.name, declaration, interesting, out);
   }
 }

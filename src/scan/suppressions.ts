@@ -1,4 +1,5 @@
-import { ts } from 'ts-morph';
+import type { ts } from 'ts-morph';
+import { typescript } from './typescript.js';
 import { spanAt } from './parse.js';
 import type { SuppressionComment } from './types.js';
 
@@ -30,26 +31,28 @@ export function findSuppressions(sf: ts.SourceFile, text: string): SuppressionCo
   return out;
 }
 
-const LITERAL_KINDS = new Set<ts.SyntaxKind>([
-  ts.SyntaxKind.StringLiteral,
-  ts.SyntaxKind.NoSubstitutionTemplateLiteral,
-  ts.SyntaxKind.TemplateHead,
-  ts.SyntaxKind.TemplateMiddle,
-  ts.SyntaxKind.TemplateTail,
-  ts.SyntaxKind.RegularExpressionLiteral,
-  ts.SyntaxKind.JsxText,
-]);
+/** Kinds of literal tokens (a function, so that loading this module does not load the compiler). */
+let literalKindSet: ReadonlySet<ts.SyntaxKind> | undefined;
+const literalKinds = (): ReadonlySet<ts.SyntaxKind> => (literalKindSet ??= new Set<ts.SyntaxKind>([
+  typescript.SyntaxKind.StringLiteral,
+  typescript.SyntaxKind.NoSubstitutionTemplateLiteral,
+  typescript.SyntaxKind.TemplateHead,
+  typescript.SyntaxKind.TemplateMiddle,
+  typescript.SyntaxKind.TemplateTail,
+  typescript.SyntaxKind.RegularExpressionLiteral,
+  typescript.SyntaxKind.JsxText,
+]));
 
 /** Whether `pos` lies inside a literal token (so the `//` there does not start a comment). */
 function insideLiteral(sf: ts.SourceFile, pos: number): boolean {
   let node: ts.Node = sf;
   for (;;) {
     let next: ts.Node | undefined;
-    ts.forEachChild(node, (child) => {
+    typescript.forEachChild(node, (child) => {
       if (!next && child.getStart(sf) <= pos && pos < child.end) next = child;
     });
     if (!next) break;
     node = next;
   }
-  return LITERAL_KINDS.has(node.kind) && node.getStart(sf) <= pos;
+  return literalKinds().has(node.kind) && node.getStart(sf) <= pos;
 }

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/run.js';
-import { commands } from '../../src/cli/commands/index.js';
+import { loadCommands } from '../../src/cli/commands/index.js';
+
+const commands = await loadCommands();
 import type { CommandSpec } from '../../src/cli/context.js';
 import { cliProcess } from '../helpers/cli.js';
 import { REPO_ROOT } from '../helpers/paths.js';

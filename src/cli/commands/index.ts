@@ -1,29 +1,44 @@
 import type { CommandSpec } from '../context.js';
-import { approvalsCommand } from './approvals.js';
-import { checkCommand } from './check.js';
-import { codemodCommand } from './codemod.js';
-import { demoCommand } from './demo.js';
-import { effectsCommand } from './effects.js';
-import { explainCommand } from './explain.js';
-import { generateCommand } from './generate.js';
-import { initCommand } from './init.js';
-import { operatorsCommand } from './operators.js';
-import { receiptsCommand } from './receipts.js';
-import { serveCommand } from './serve.js';
-import { validateCommand } from './validate.js';
 
-/** Every command of SPEC §8, in the order `--help` lists them. */
-export const commands: CommandSpec<any>[] = [
-  initCommand,
-  validateCommand,
-  generateCommand,
-  codemodCommand,
-  checkCommand,
-  explainCommand,
-  approvalsCommand,
-  effectsCommand,
-  receiptsCommand,
-  operatorsCommand,
-  serveCommand,
-  demoCommand,
+/**
+ * Every command of SPEC §8, in the order `--help` lists them, each loaded only when needed: a
+ * command's module (and what it imports: the scanner, the stores, the server…) is imported when that
+ * command runs, so `check` does not pay for `serve` at start-up.
+ */
+export const commandLoaders: ReadonlyArray<{ name: string; load: () => Promise<CommandSpec<any>> }> = [
+  { name: 'init', load: async () => (await import('./init.js')).initCommand },
+  { name: 'validate', load: async () => (await import('./validate.js')).validateCommand },
+  { name: 'generate', load: async () => (await import('./generate.js')).generateCommand },
+  { name: 'codemod', load: async () => (await import('./codemod.js')).codemodCommand },
+  { name: 'check', load: async () => (await import('./check.js')).checkCommand },
+  { name: 'explain', load: async () => (await import('./explain.js')).explainCommand },
+  { name: 'approvals', load: async () => (await import('./approvals.js')).approvalsCommand },
+  { name: 'effects', load: async () => (await import('./effects.js')).effectsCommand },
+  { name: 'receipts', load: async () => (await import('./receipts.js')).receiptsCommand },
+  { name: 'operators', load: async () => (await import('./operators.js')).operatorsCommand },
+  { name: 'serve', load: async () => (await import('./serve.js')).serveCommand },
+  { name: 'demo', load: async () => (await import('./demo.js')).demoCommand },
 ];
+
+/** Every command, loaded (for the top-level help, and tests). */
+export async function loadCommands(): Promise<CommandSpec<any>[]> {
+  return Promise.all(commandLoaders.map((c) => c.load()));
+}
+
+/**
+ * The command `argv` runs when it is one of ours and nothing in argv can print the list of commands
+ * (help, or a usage error): then only that command needs loading. Undefined otherwise (load them all).
+ */
+export function soleCommand(argv: readonly string[]): string | undefined {
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] ?? '';
+    if (arg === '--') return undefined;
+    if (arg === '--cwd') {
+      i++;
+      continue;
+    }
+    if (arg.startsWith('-')) continue;
+    return commandLoaders.some((c) => c.name === arg) ? arg : undefined;
+  }
+  return undefined;
+}

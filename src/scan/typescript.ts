@@ -1,0 +1,42 @@
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import type { ts as TypeScript } from 'ts-morph';
+
+/**
+ * The TypeScript compiler API (the copy ts-morph bundles), loaded on first use.
+ *
+ * Why not `import { ts } from 'ts-morph'`: that loads all of ts-morph through the ESM loader (Node
+ * runs its CommonJS through cjs-module-lexer), about 0.6 s before the first line of `check` runs, even
+ * on a repo with no SDK file. Here the compiler is `require`d (CommonJS, so the launcher's compile
+ * cache applies) the first time a value of it is read, which on `check`'s path is after the text
+ * prefilter has found a file worth parsing. The module instance is the one ts-morph itself uses, so
+ * nodes from either are the same kind of object.
+ *
+ * `typescript` is a live binding: a lazy stand-in until the compiler is loaded, the compiler itself
+ * after (so the scanner's hot loops read it directly). Types come from `import type { ts } from 'ts-morph'`.
+ */
+export let typescript: typeof TypeScript = new Proxy({} as typeof TypeScript, {
+  get: (_target, key) => Reflect.get(loadTypeScript(), key),
+  has: (_target, key) => Reflect.has(loadTypeScript(), key),
+});
+
+let loaded: typeof TypeScript | undefined;
+
+/** Loads the compiler once (idempotent) and returns it. */
+export function loadTypeScript(): typeof TypeScript {
+  if (loaded) return loaded;
+  const here = fileURLToPath(import.meta.url);
+  let tsMorph: string;
+  try {
+    tsMorph = createRequire(here).resolve('ts-morph');
+  } catch {
+    // The CLI's tools come from the companion package (src/cli/launch.ts): ask the ESM resolver,
+    // which goes through the launcher's resolve hook.
+    tsMorph = fileURLToPath(import.meta.resolve('ts-morph'));
+  }
+  const requireFromTsMorph = createRequire(tsMorph);
+  const common = requireFromTsMorph.resolve('@ts-morph/common');
+  loaded = createRequire(common)('./typescript.js') as typeof TypeScript;
+  typescript = loaded;
+  return loaded;
+}

@@ -1,0 +1,91 @@
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { soleCommand } from '../../src/cli/commands/index.js';
+import { CLI_BIN } from '../helpers/paths.js';
+
+/**
+ * Issue 10 item 10: start-up is what a user feels. The built CLI, as a process, loads the
+ * TypeScript compiler only once the text prefilter has found a file worth parsing, never loads
+ * ts-morph, and loads only the command it runs. What a process loaded is read from its CommonJS
+ * module cache (the compiler, ts-morph, better-sqlite3 and yaml are CommonJS) at exit.
+ */
+const work = mkdtempSync(path.join(tmpdir(), 'ctrlrun-startup-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+const PROBE = path.join(work, 'probe.cjs');
+writeFileSync(PROBE, "process.on('exit', () => require('node:fs').writeFileSync(process.env.PROBE_OUT, JSON.stringify(Object.keys(require.cache))));\n");
+
+/** Runs the built CLI with `args`; returns the exit code and the CommonJS files it loaded. */
+function loaded(args: string[], cwd: string): { code: number | null; files: string[]; stderr: string } {
+  const out = path.join(work, `loaded-${Math.random().toString(36).slice(2)}.json`);
+  const r = spawnSync(process.execPath, ['--require', PROBE, CLI_BIN, ...args], { cwd, env: { ...process.env, NO_COLOR: '1', PROBE_OUT: out }, encoding: 'utf8', timeout: 120_000 });
+  return { code: r.status, files: JSON.parse(readFileSync(out, 'utf8')) as string[], stderr: r.stderr };
+}
+
+const compiler = (files: string[]) => files.filter((f) => /[\\/]typescript\.js$/.test(f));
+const tsMorph = (files: string[]) => files.filter((f) => /[\\/]ts-morph[\\/]/.test(f));
+
+function repo(name: string, files: Record<string, string>): string {
+  const dir = path.join(work, name);
+  for (const [rel, text] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
+    writeFileSync(path.join(dir, rel), text);
+  }
+  return dir;
+}
+
+const PROJECT = {
+  'ctrlrun.yaml': 'schema: ctrlrun.policy/v6\nactions:\n  records.read:\n    decision: allow\n',
+  'ctrlrun.tools.yaml': 'schema: ctrlrun.tools/v1\npolicy: ctrlrun.yaml\noutput: src/ctrlrun.generated.ts\ncontrol: src/ctrlrun.control.ts\ntools:\n  - tool: lookup\n    action: records.read\n',
+  'src/ctrlrun.control.ts': 'export default {};\n',
+  'src/plain.ts': "export const add = (a: number, b: number) => a + b; // no agent code here\n",
+};
+
+describe('start-up: what the check process loads (issue 10 item 10)', () => {
+  it('on a repo with no SDK file: no compiler, no ts-morph, no other command (SQLite driver)', () => {
+    const dir = repo('plain', PROJECT);
+    const r = loaded(['check', '--format', 'json'], dir);
+    expect(r.code, r.stderr).not.toBe(null);
+    expect(compiler(r.files)).toEqual([]);
+    expect(tsMorph(r.files)).toEqual([]);
+    expect(r.files.filter((f) => f.includes('better-sqlite3'))).toEqual([]);
+    // the probe sees what check loads: the policy's YAML parser is CommonJS
+    expect(r.files.some((f) => /[\\/]yaml[\\/]/.test(f))).toBe(true);
+  });
+
+  it('on a repo with an SDK file: the compiler is loaded (by require), still no ts-morph', () => {
+    const dir = repo('sdk', {
+      ...PROJECT,
+      'src/agent.ts': "import { tool } from '@openai/agents';\nimport { z } from 'zod';\nexport const lookup = tool({ name: 'lookup', description: 'd', parameters: z.object({ id: z.string() }), execute: async () => 'x' });\n",
+    });
+    const r = loaded(['check', '--format', 'json'], dir);
+    expect(r.code, r.stderr).toBe(1);
+    expect(compiler(r.files)).toHaveLength(1);
+    expect(tsMorph(r.files)).toEqual([]);
+  });
+
+  it('--version loads no compiler', () => {
+    const r = loaded(['--version'], work);
+    expect(r.code).toBe(0);
+    expect(compiler(r.files)).toEqual([]);
+  });
+});
+
+describe('soleCommand: only the command that runs is loaded', () => {
+  it('names the command when argv runs one of ours', () => {
+    expect(soleCommand(['check'])).toBe('check');
+    expect(soleCommand(['--cwd', 'check', 'codemod', '--write'])).toBe('codemod');
+    expect(soleCommand(['--debug', 'approvals', 'list'])).toBe('approvals');
+    expect(soleCommand(['check', '--help'])).toBe('check');
+  });
+
+  it('is undefined when help may list every command (no command, an unknown one)', () => {
+    expect(soleCommand([])).toBeUndefined();
+    expect(soleCommand(['--help'])).toBeUndefined();
+    expect(soleCommand(['chek'])).toBeUndefined();
+    expect(soleCommand(['--', 'check'])).toBeUndefined();
+  });
+});
