@@ -48,6 +48,31 @@ export function parseArguments(raw: string): ArgumentsCheck {
 }
 
 /**
+ * Checked arguments as `JSON.parse` would have given them (integers beyond 2^53 as the nearest
+ * `number`, which is what `JSON.parse` rounds them to): for the tool's schema and the SDK's view,
+ * so the model's text is parsed once per stage. The value itself when it holds no `bigint`.
+ */
+export function plainArguments(value: unknown): unknown {
+  return hasBigint(value, 0) ? toPlain(value, 0) : value;
+}
+
+function hasBigint(value: unknown, depth: number): boolean {
+  if (typeof value === 'bigint') return true;
+  if (value === null || typeof value !== 'object' || depth > 256) return false;
+  for (const v of Array.isArray(value) ? value : Object.values(value)) if (hasBigint(v, depth + 1)) return true;
+  return false;
+}
+
+function toPlain(value: unknown, depth: number): unknown {
+  if (typeof value === 'bigint') return Number(value);
+  if (value === null || typeof value !== 'object' || depth > 256) return value;
+  if (Array.isArray(value)) return value.map((v) => toPlain(v, depth + 1));
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) Object.defineProperty(out, k, { value: toPlain(v, depth + 1), enumerable: true, writable: true, configurable: true });
+  return out;
+}
+
+/**
  * Checks arguments that are already values (a caller's typed object, or a lossless parse): a plain
  * object whose every value, at any depth, is null, a boolean, a well-formed string, an exact
  * integer (a safe-integer `number` or a `bigint`), an array or a plain object of those. A `number`

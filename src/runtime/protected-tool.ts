@@ -28,7 +28,7 @@ import {
   sdkToolName,
   type ControlInternals,
 } from './internals.js';
-import { checkArguments, jsonDepthProblem, parseArguments } from './arguments.js';
+import { checkArguments, jsonDepthProblem, parseArguments, plainArguments, type ArgumentsCheck } from './arguments.js';
 import { canonicalHash } from './canonical.js';
 import { chargesFor, evaluateAuthority } from './authority.js';
 import { decideCall, invalidArguments } from './decide.js';
@@ -187,10 +187,12 @@ export function createActionCore(
    * only the raw call, and to check the body's input is the raw call's). `problem` is set when
    * the JSON parses but does not match a JSON-schema `parameters`.
    */
-  const policyArgs = (raw: string): { ok: true; value: unknown } | { ok: false; problem?: string } => {
+  const policyArgs = (raw: string, lossless?: ArgumentsCheck): { ok: true; value: unknown } | { ok: false; problem?: string } => {
     const deep = jsonDepthProblem(raw);
     if (deep !== null) return { ok: false, problem: deep };
-    const parsed = parseJson(raw);
+    // the stage's one parse: the lossless value, integers as JSON.parse gives them; the text again
+    // only when the lossless parse refused it (a float, a duplicate key: refused later anyway)
+    const parsed: { ok: true; value: unknown } | { ok: false } = lossless?.ok ? { ok: true, value: plainArguments(lossless.value) } : parseJson(raw);
     if (!parsed.ok) return parsed;
     if (schemaCheck) {
       const problem = schemaCheck(parsed.value);
@@ -209,8 +211,8 @@ export function createActionCore(
    * (a float anywhere, a lone surrogate, a non-object: `invalid_argument`), then templates, then rules.
    * Without the raw text (a direct invoke), the parsed input is checked as it is.
    */
-  const decideOn = (raw: string | undefined, input: unknown, who?: Who | null, task: string | null = null): DecidedCall => {
-    const checked = raw === undefined ? checkArguments(input) : parseArguments(raw);
+  const decideOn = (raw: string | undefined, input: unknown, who?: Who | null, task: string | null = null, parsed?: ArgumentsCheck): DecidedCall => {
+    const checked = parsed ?? (raw === undefined ? checkArguments(input) : parseArguments(raw));
     if (!checked.ok) return { decision: invalidArguments(checked.detail) };
     const decision = decideCall(compiled, checked.value);
     const authority = policy.authority;
@@ -280,7 +282,8 @@ export function createActionCore(
   const checkCall = async ({ context, toolCall }: { context: RunContext<unknown>; toolCall: { callId: string; arguments: string } }) => {
     vetted.delete(toolCall); // only this check's own answer may reach the body
     if (!enforce) return allow;
-    const args = policyArgs(toolCall.arguments);
+    const checked = parseArguments(toolCall.arguments);
+    const args = policyArgs(toolCall.arguments, checked);
     if (!args.ok && args.problem !== undefined) {
       // JSON that does not match the tool's JSON schema: the SDK would pass it on; refused here
       const facts = { callId: toolCall.callId, argsHash: argsHashOf(toolCall.arguments, undefined), principal: null, decision: INVALID_ARGUMENTS };
@@ -293,7 +296,7 @@ export function createActionCore(
     const who = await whoOf(internals, context);
     const principal = who?.principal ?? null;
     const task = who && policy.authority ? await taskOf(internals, context) : null;
-    const decided = decideOn(toolCall.arguments, undefined, who, task);
+    const decided = decideOn(toolCall.arguments, undefined, who, task, checked);
     const decision = decided.decision;
     let why: string | null = null;
     let reason = reasonText(decision);
@@ -375,7 +378,9 @@ export function createActionCore(
   const authorize = async (input: unknown, runContext: RunContext<unknown>, callId: string | null, toolCall: { arguments?: string } | undefined): Promise<Authorized | Observed> => {
     const { who, task } = await whoFor(runContext, toolCall);
     const principal = who?.principal ?? null;
-    const decided = decideOn(toolCall?.arguments, input, who, task);
+    const raw = toolCall?.arguments;
+    const checked = typeof raw === 'string' ? parseArguments(raw) : checkArguments(input);
+    const decided = decideOn(raw, input, who, task, checked);
     const facts: CallFacts = { callId, argsHash: hashOf(decided), principal, decision: decided.decision, grant: decided.grant, args: decided.args };
     const where = { action, callId };
 
@@ -387,7 +392,7 @@ export function createActionCore(
       throw new ActionDenied('invalid_arguments', `ctrlrun: ${action} refused: its arguments do not match the tool's schema (${problem}); it did not run.`, where);
     }
     if (typeof toolCall?.arguments === 'string') {
-      const fromRaw = policyArgs(toolCall.arguments);
+      const fromRaw = policyArgs(toolCall.arguments, checked);
       if (!fromRaw.ok || !sameArgs(fromRaw.value, input)) {
         await receipt(facts, { result: 'refused', reason: 'arguments_mismatch' });
         throw new ActionDenied(
