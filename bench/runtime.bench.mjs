@@ -49,7 +49,8 @@ function generatedRefund() {
   });
   const js = ts.transpileModule(module, { compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022 } }).outputText;
   const exports = {};
-  new Function('exports', 'require', js)(exports, (s) => (s === 'ctrlrun-gen/runtime' ? { bindProtectedTool: () => () => undefined } : { default: {} }));
+  // every binder of the runtime (bindProtectedTool, bindMcp, …) as a no-op: only `policy` is read
+  new Function('exports', 'require', js)(exports, (s) => (s === 'ctrlrun-gen/runtime' ? new Proxy({}, { get: () => () => () => undefined }) : { default: {} }));
   return exports.policy.actions['stripe.refund'];
 }
 
