@@ -1,8 +1,7 @@
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Manifest } from '../manifest/types.js';
 import type { Policy } from '../policy/types.js';
-import { scanRepo } from '../scan/index.js';
+import { readSource, scanRepo } from '../scan/index.js';
 import { rewriteFile } from './rewrite-file.js';
 import { createModuleSettingsLookup } from './specifier.js';
 import type { CodemodFinding, CodemodResult, CodemodSummary, FileChange } from './types.js';
@@ -45,7 +44,10 @@ export async function runCodemod(options: CodemodOptions): Promise<CodemodResult
       continue;
     }
     const fileAbs = path.resolve(root, fileScan.file);
-    const text = await readFile(fileAbs, 'utf8');
+    // decoded as the scanner decoded it (UTF-8, UTF-16 with a BOM), so its spans fit, and written back alike
+    const source = readSource(fileAbs);
+    if (!source) continue; // the scan reported it unreadable
+    const { text, encoding } = source;
     const result = rewriteFile(fileScan, text, {
       fileAbs,
       actions,
@@ -55,7 +57,7 @@ export async function runCodemod(options: CodemodOptions): Promise<CodemodResult
     });
     findings.push(...result.findings);
     alreadyProtected += result.alreadyProtected;
-    if (result.after !== undefined && result.after !== text) changes.push({ file: fileAbs, before: text, after: result.after });
+    if (result.after !== undefined && result.after !== text) changes.push({ file: fileAbs, before: text, after: result.after, ...(encoding === 'utf8' ? {} : { encoding }) });
   }
   const count = (kind: CodemodFinding['kind']) => findings.filter((f) => f.kind === kind).length;
   const summary: CodemodSummary = {

@@ -1,3 +1,4 @@
+import type { SourceEncoding } from '../scan/decode.js';
 import type { BehaviourChange } from './behaviour.js';
 
 /** What the codemod found and did, for the summary, `--json` and tests. Paths are absolute. */
@@ -30,6 +31,8 @@ export interface FileChange {
   file: string;
   before: string;
   after: string;
+  /** The file's encoding, kept when it is written (default UTF-8 without a byte-order mark). */
+  encoding?: SourceEncoding;
 }
 
 export interface CodemodSummary {

@@ -1,10 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { encodeSource } from '../scan/decode.js';
+import { readSourceText } from '../scan/repo.js';
 import type { FileChange } from './types.js';
 
 /** Writes `text` to `file` atomically: a temp file in the same directory (same mode), then a rename. */
-export function writeAtomically(file: string, text: string): void {
+export function writeAtomically(file: string, text: string | Buffer): void {
   const tmp = path.join(path.dirname(file), `.${path.basename(file)}.ctrlrun-${process.pid}-${randomBytes(4).toString('hex')}.tmp`);
   let mode: number | undefined;
   try {
@@ -33,11 +35,11 @@ export function writeChanges(changes: readonly FileChange[]): { written: string[
   const written: string[] = [];
   const changedOnDisk: string[] = [];
   for (const change of changes) {
-    if (readFileSync(change.file, 'utf8') !== change.before) {
+    if (readSourceText(change.file) !== change.before) {
       changedOnDisk.push(change.file);
       continue;
     }
-    writeAtomically(change.file, change.after);
+    writeAtomically(change.file, change.encoding ? encodeSource(change.after, change.encoding) : change.after);
     written.push(change.file);
   }
   return { written, changedOnDisk };

@@ -3,7 +3,8 @@ import { scanSource as scanSourceWith, type ScanSourceOptions } from './scan-sou
 import { scanRepoFiles, scanRepoFilesSync } from './repo.js';
 
 export type { ScanSourceOptions } from './scan-source.js';
-export { listSourceFiles, PREFILTER_TOKENS, mayMatter, readSourceText } from './repo.js';
+export { listSourceFiles, PREFILTER_TOKENS, mayMatter, readSource, readSourceText } from './repo.js';
+export { encodeSource, type SourceEncoding } from './decode.js';
 
 export interface ScanOptions {
   /** Absolute repo root (scan paths are relative to it). */

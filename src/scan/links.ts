@@ -166,7 +166,8 @@ export function resolveSpecifier(layout: RepoLayout, specifier: string, fromFile
   if (specifier.startsWith('#')) {
     const pkg = nearest(layout.packages, fromFile);
     const target = pkg ? lookupMap(pkg.imports, specifier) : undefined;
-    return pkg && target ? mapTarget(layout, pkg.dir, target) : undefined;
+    if (pkg && target) return mapTarget(layout, pkg.dir, target);
+    // not a package.json import: tsconfig `paths` may still map it (TypeScript tries paths first)
   }
   const tsconfig = nearest(layout.tsconfigs, fromFile);
   if (tsconfig) {

@@ -2,11 +2,12 @@ import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import ignore, { type Ignore } from 'ignore';
-import { decodeSource } from './decode.js';
+import { decodeSource, type SourceEncoding } from './decode.js';
 import { collectModuleImports, isSdkModule, sdkModuleValue, type ModuleLinks } from './imports.js';
 import { aliasTokens, importTokens, parseJsonc, resolveSpecifier, type PackageInfo, type RepoLayout, type TsconfigInfo } from './links.js';
 import { isSourceFile, parseSource } from './parse.js';
 import { barrelValue, exportedConstString, scanParsed, sdkExportsOf, topLevelBindings, type SdkExports } from './scan-source.js';
+import { readJsonc, resolveTsconfig } from './tsconfig.js';
 import type { FileScan, RepoScan, UnreadablePath } from './types.js';
 
 /**
@@ -191,12 +192,11 @@ function readLayout(files: string[], configs: string[]): RepoLayout {
       if (typeof json['module'] === 'string') pkg.module = json['module'];
       packages.push(pkg);
     } else {
-      const opts = (json['compilerOptions'] ?? {}) as Record<string, unknown>;
-      const baseUrl = typeof opts['baseUrl'] === 'string' ? opts['baseUrl'] : undefined;
-      const paths = opts['paths'] && typeof opts['paths'] === 'object' ? (opts['paths'] as Record<string, string[]>) : {};
-      // Only the tsconfig.json of a folder decides its aliases (tsconfig.build.json and friends extend it).
+      // Only the tsconfig.json of a folder decides its aliases (tsconfig.build.json and friends extend it);
+      // its `extends` chain is followed for `baseUrl` and `paths`.
       if (path.basename(file) !== 'tsconfig.json' && path.basename(file) !== 'jsconfig.json') continue;
-      tsconfigs.push({ dir, base: path.resolve(dir, baseUrl ?? '.'), hasBaseUrl: baseUrl !== undefined, paths: Object.fromEntries(Object.entries(paths).filter(([, v]) => Array.isArray(v))) });
+      const resolved = resolveTsconfig(file, (f) => (f === file ? json : undefined) ?? readJsonc(f));
+      tsconfigs.push({ dir, base: resolved.baseUrl ?? resolved.paths?.base ?? dir, hasBaseUrl: resolved.baseUrl !== undefined, paths: resolved.paths?.map ?? {} });
     }
   }
   return { files: new Set(files), packages, tsconfigs };
@@ -337,9 +337,14 @@ function* scanSteps(options: ListOptions & { onProgress?: (done: number, total: 
 
 /** Reads a source file as the scanner does (UTF-8 or UTF-16 with a BOM); undefined when it cannot. */
 export function readSourceText(abs: string): string | undefined {
+  return readSource(abs)?.text;
+}
+
+/** Like `readSourceText`, with the encoding the file is in (to write it back the same way). */
+export function readSource(abs: string): { text: string; encoding: SourceEncoding } | undefined {
   try {
     const d = decodeSource(readFileSync(abs));
-    return 'error' in d ? undefined : d.text;
+    return 'error' in d ? undefined : d;
   } catch {
     return undefined;
   }

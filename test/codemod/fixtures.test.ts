@@ -1,7 +1,7 @@
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runCodemod, writeAtomically, type CodemodResult } from '../../src/codemod/index.js';
+import { runCodemod, writeChanges, type CodemodResult } from '../../src/codemod/index.js';
 import { renderGeneratedModule } from '../../src/generate/index.js';
 import { loadProject } from '../../src/manifest/load.js';
 import { FIXTURES } from '../helpers/paths.js';
@@ -40,7 +40,8 @@ function listFiles(dir: string, base = dir): string[] {
 async function codemod(dir: string): Promise<CodemodResult> {
   const project = loadProject({ cwd: dir });
   const result = await runCodemod({ manifest: project.manifest, policy: project.policy });
-  for (const c of result.changes) writeAtomically(c.file, c.after);
+  // as the CLI writes: each file in its own encoding (UTF-16 and byte-order marks kept)
+  writeChanges(result.changes);
   return result;
 }
 
@@ -79,7 +80,10 @@ describe('codemod fixtures', () => {
     }
     expect(listFiles(path.join(caseDir, 'expected'))).toEqual(inputFiles);
     for (const f of inputFiles) {
-      expect(readFileSync(path.join(dir, f), 'utf8'), f).toBe(readFileSync(path.join(caseDir, 'expected', f), 'utf8'));
+      // byte for byte (an encoding change would show), shown as text when they differ
+      const [got, want] = [readFileSync(path.join(dir, f)), readFileSync(path.join(caseDir, 'expected', f))];
+      if (!got.equals(want)) expect(got.toString('utf8'), f).toBe(want.toString('utf8'));
+      expect(got.equals(want), `${f}: same bytes`).toBe(true);
     }
     expect(first.exitCode).toBe(spec.exitCode);
     if (spec.summary) expect(first.summary).toMatchObject(spec.summary);

@@ -186,6 +186,28 @@ export const b = tool({ name: 'refund', description: 'd', parameters: schema, ex
     ]);
   });
 
+  it("the SDK's examples/standard-schema and examples/docs shapes (a Standard Schema from another library, inline or imported): a located warning with a hint, and the module is generated", () => {
+    const dir = repo({
+      'ctrlrun.yaml': policyWith('rules:\n  - when: { amount_lte: 5 }\n    decision: allow'),
+      'src/schemas.ts': "export const RefundParameters = { '~standard': { version: 1, vendor: 'valibot' } };\n",
+      'src/tools.ts': [
+        "import { tool } from '@openai/agents';",
+        "import { toStandardJsonSchema } from '@valibot/to-json-schema';",
+        "import * as v from 'valibot';",
+        "import { RefundParameters } from './schemas.js';",
+        "export const a = tool({ name: 'refund', description: 'd', parameters: toStandardJsonSchema(v.object({ amount: v.number() })), execute: async () => '' });",
+        "export const b = tool({ name: 'refund', description: 'd', parameters: RefundParameters, execute: async () => '' });",
+        '',
+      ].join('\n'),
+    });
+    const r = diagnosticsOf(dir);
+    expect(r.threw).toBe(false);
+    expect(r.diagnostics.map((d) => `${d.severity}:${d.code}:${rel(dir, d)}`)).toEqual(['warning:parameters-unreadable:src/tools.ts:5', 'warning:parameters-unreadable:src/tools.ts:6']);
+    expect(r.diagnostics[0]?.message).toContain('is neither a z.object({...}) nor a JSON-schema object literal');
+    expect(r.diagnostics[1]?.message).toContain('`RefundParameters` is not a const bound in this file');
+    for (const d of r.diagnostics) expect(d.hint).toMatch(/declare them in this file as z\.object/);
+  });
+
   it('an unreadable declaration alone is a warning: the module is still generated', () => {
     const dir = repo({
       'ctrlrun.yaml': policyWith('rules:\n  - when: { whatever_lte: 5 }\n    decision: allow'),

@@ -71,6 +71,41 @@ describe('repo layouts: a file is examined when it reaches the SDK through the r
     ).toEqual(['src/a.ts:paths', 'src/b.ts:to-node-modules', 'src/c.ts:base-url']);
   });
 
+  it('tsconfig `extends` chains: relative (`.json` left out), an array (the later wins), and a package', async () => {
+    expect(
+      await toolsIn({
+        // relative chain: tsconfig.json → config/base (no .json) → config/paths.json, whose paths are relative to itself
+        'tsconfig.json': '{ "extends": "./config/base", "compilerOptions": { "strict": true } }\n',
+        'config/base.json': '{\n  // a comment\n  "extends": "./paths.json",\n}\n',
+        'config/paths.json': '{ "compilerOptions": { "paths": { "@lib/*": ["../src/lib/*"] } } }\n',
+        'src/lib/ai.ts': "export { tool } from '@openai/agents';\n",
+        'src/a.ts': "import { tool } from '@lib/ai';\nexport const a = tool({ name: 'relative-chain' });\n",
+        // an array: the second base's paths replace the first's; its baseUrl is relative to it
+        'apps/web/tsconfig.json': '{ "extends": ["../../config/paths.json", "./tsconfig.aliases.json"] }\n',
+        'apps/web/tsconfig.aliases.json': '{ "compilerOptions": { "baseUrl": "./src", "paths": { "~/*": ["*"] } } }\n',
+        'apps/web/src/sdk.ts': "export * from '@openai/agents';\n",
+        'apps/web/src/page.ts': "import { tool } from '~/sdk';\nimport { tool as t2 } from 'sdk';\nexport const p = tool({ name: 'array-extends' });\nexport const q = t2({ name: 'base-url-from-base' });\n",
+        // a package's tsconfig (node_modules, package.json "tsconfig" field), paths relative to that file
+        'packages/app/tsconfig.json': '{ "extends": "@acme/tsconfig" }\n',
+        'node_modules/@acme/tsconfig/package.json': '{ "name": "@acme/tsconfig", "tsconfig": "base.json" }\n',
+        'node_modules/@acme/tsconfig/base.json': '{ "compilerOptions": { "paths": { "#ai": ["../../../packages/app/src/ai.ts"] } } }\n',
+        'packages/app/src/ai.ts': "export { tool } from '@openai/agents';\n",
+        'packages/app/src/run.ts': "import { tool } from '#ai';\nexport const r = tool({ name: 'package-extends' });\n",
+      }),
+    ).toEqual(['apps/web/src/page.ts:array-extends', 'apps/web/src/page.ts:base-url-from-base', 'packages/app/src/run.ts:package-extends', 'src/a.ts:relative-chain']);
+  });
+
+  it('an `extends` cycle or a missing base adds nothing and does not hang', async () => {
+    expect(
+      await toolsIn({
+        'tsconfig.json': '{ "extends": ["./a.json", "./missing"], "compilerOptions": { "paths": { "@x/*": ["src/*"] } } }\n',
+        'a.json': '{ "extends": "./tsconfig.json" }\n',
+        'src/sdk.ts': "export { tool } from '@openai/agents';\n",
+        'src/use.ts': "import { tool } from '@x/sdk';\nexport const u = tool({ name: 'own-paths' });\n",
+      }),
+    ).toEqual(['src/use.ts:own-paths']);
+  });
+
   it('a workspace package imported by name (its source entry, even when main points at dist/)', async () => {
     expect(
       await toolsIn({

@@ -1,0 +1,98 @@
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { parseJsonc } from './links.js';
+
+/**
+ * A tsconfig's module-resolution settings as TypeScript sees them, `extends` chains followed:
+ * relative and package specifiers, a string or an array (later entries win), cycles stopped.
+ * A base's `baseUrl` is relative to the base; `paths` without a `baseUrl` are relative to the
+ * config that declares them (TypeScript 4.1+). A file that is missing or does not parse adds nothing.
+ */
+export interface ResolvedTsconfig {
+  /** Absolute baseUrl, when one is set in the chain. */
+  baseUrl?: string;
+  /** The `paths` map in force, and the directory its targets are relative to. */
+  paths?: { map: Record<string, string[]>; base: string };
+}
+
+type ReadJson = (file: string) => Record<string, unknown> | undefined;
+
+/** A JSON-with-comments file as an object; undefined when it is missing or does not parse. */
+export const readJsonc: ReadJson = (file) => {
+  try {
+    const json = parseJsonc(readFileSync(file, 'utf8'));
+    return json && typeof json === 'object' && !Array.isArray(json) ? (json as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+};
+
+export function resolveTsconfig(file: string, readJson: ReadJson = readJsonc, seen: Set<string> = new Set()): ResolvedTsconfig {
+  const abs = path.resolve(file);
+  if (seen.has(abs)) return {};
+  seen.add(abs);
+  const json = readJson(abs);
+  if (!json) return {};
+  const dir = path.dirname(abs);
+  let out: ResolvedTsconfig = {};
+  const bases = typeof json['extends'] === 'string' ? [json['extends']] : Array.isArray(json['extends']) ? json['extends'] : [];
+  for (const spec of bases) {
+    if (typeof spec !== 'string') continue;
+    const baseFile = extendsTarget(spec, dir);
+    if (baseFile) out = merge(out, resolveTsconfig(baseFile, readJson, seen));
+  }
+  const opts = json['compilerOptions'];
+  if (opts && typeof opts === 'object') {
+    const o = opts as Record<string, unknown>;
+    const own: ResolvedTsconfig = {};
+    if (typeof o['baseUrl'] === 'string') own.baseUrl = path.resolve(dir, o['baseUrl']);
+    if (o['paths'] && typeof o['paths'] === 'object' && !Array.isArray(o['paths'])) {
+      const map = Object.fromEntries(Object.entries(o['paths'] as Record<string, unknown>).filter((e): e is [string, string[]] => Array.isArray(e[1])));
+      own.paths = { map, base: dir };
+    }
+    out = merge(out, own);
+  }
+  return out;
+}
+
+/** `b` overrides `a` option by option, as `extends` does. */
+function merge(a: ResolvedTsconfig, b: ResolvedTsconfig): ResolvedTsconfig {
+  const out: ResolvedTsconfig = { ...a };
+  if (b.baseUrl !== undefined) out.baseUrl = b.baseUrl;
+  if (b.paths !== undefined) out.paths = b.paths;
+  return out;
+}
+
+/** The file an `extends` specifier names: relative/absolute (`.json` optional) or a package's. */
+export function extendsTarget(spec: string, fromDir: string): string | undefined {
+  const isFile = (f: string) => {
+    try {
+      return statSync(f).isFile();
+    } catch {
+      return false;
+    }
+  };
+  if (spec.startsWith('.') || path.isAbsolute(spec)) {
+    const f = path.resolve(fromDir, spec);
+    return [f, `${f}.json`].find(isFile);
+  }
+  // A package: node_modules folders up the tree; `pkg` → its package.json `tsconfig` field or
+  // tsconfig.json; `pkg/sub` → that file (`.json` optional) or `pkg/sub/tsconfig.json`.
+  for (let dir = fromDir; ; dir = path.dirname(dir)) {
+    const base = path.join(dir, 'node_modules', spec);
+    if (existsSync(base) || existsSync(`${base}.json`)) {
+      const parts = spec.startsWith('@') ? 2 : 1;
+      const isBare = spec.split('/').length === parts;
+      if (isBare) {
+        const pkg = readJsonc(path.join(base, 'package.json'));
+        const field = pkg && typeof pkg['tsconfig'] === 'string' ? path.join(base, pkg['tsconfig']) : undefined;
+        const found = [field, path.join(base, 'tsconfig.json')].find((f) => f !== undefined && isFile(f));
+        if (found) return found;
+      } else {
+        const found = [base, `${base}.json`, path.join(base, 'tsconfig.json')].find(isFile);
+        if (found) return found;
+      }
+    }
+    if (path.dirname(dir) === dir) return undefined;
+  }
+}
