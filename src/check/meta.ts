@@ -166,6 +166,22 @@ export const RULES: readonly RuleMeta[] = [
       'check looks at every file git tracks and every untracked file .gitignore does not exclude. A file it cannot open (permissions), a directory it cannot list, or a file that is not valid UTF-8 or UTF-16 (byte-order marks are honoured) is reported rather than skipped in silence: a door in it would go unseen.',
     help: 'Make the file readable by the CI user, or save it as UTF-8; if it is not source code, give it another extension or ignore it in .gitignore (untracked files only).',
   },
+  {
+    id: 'unprotected-door',
+    severity: 'error',
+    short: 'An SDK shellTool(), applyPatchTool() or computerTool() call: a door the model can open with no policy.',
+    full:
+      'The SDK runs a local shell command, a file patch or a computer action for the model with no approval by default, and an inline `needsApproval`/`onApproval` records no approver and binds no answer to the call. `protectShellTool(action, options)` and `protectApplyPatchTool(action, options)` from the generated module decide each call by the policy, pause for a person, run an approved call once and write receipts. The computer tool cannot be guarded yet, so every `computerTool()` is reported.',
+    help: 'Replace `shellTool({ ... })` with `protectShellTool(\'<action>\', { ... })` and `applyPatchTool({ ... })` with `protectApplyPatchTool(\'<action>\', { ... })` from the generated module (drop `needsApproval`/`onApproval`; the policy decides); keep computer use out of agents that act on real systems, or suppress with a reason.',
+  },
+  {
+    id: 'hosted-tool-ungated',
+    severity: 'warning',
+    short: 'A hosted tool (web search, file search, code interpreter, image generation) that no client can gate.',
+    full:
+      'These tools run at OpenAI inside the model call: the SDK never sees a call before it happens, so no policy, approval or receipt of this library applies to them. What they read can still steer the model (a web page is untrusted input).',
+    help: 'Keep them only where their results are safe to act on, or suppress with the reason: `// ctrlrun-ignore hosted-tool-ungated -- <why>`.',
+  },
 ];
 
 export const RULE_IDS: readonly string[] = RULES.map((r) => r.id);

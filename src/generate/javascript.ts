@@ -121,7 +121,7 @@ export function typingsFor(tsText: string): string {
     } else if (typescript.isVariableStatement(statement) && statement.modifiers?.some((m) => m.kind === typescript.SyntaxKind.ExportKeyword)) {
       for (const d of statement.declarationList.declarations) {
         const type = declaredType(d, source);
-        for (const name of type.match(/\b(CompiledPolicy|LocalDoors|McpDoors|ProtectedTool|ProtectHostedMcp)\b/g) ?? []) runtimeTypes.add(name);
+        for (const name of type.match(/\b(AgentDoors|CompiledPolicy|LocalDoors|McpDoors|ProtectedTool|ProtectHostedMcp)\b/g) ?? []) runtimeTypes.add(name);
         parts.push(`${comments}export declare const ${d.name.getText(source)}: ${type};`);
       }
     }

@@ -182,6 +182,7 @@ export function renderModuleText(input: RenderInput, template: string = loadTemp
     inputsHash: input.inputsHash,
     version: input.version,
     runtimeTypes: [
+      'type AgentDoors',
       'type CompiledPolicy',
       ...(functions.length > 0 ? ['type DecisionResult'] : []),
       'type LocalDoors',

@@ -39,3 +39,4 @@ export {
   type ProtectShellToolOptions,
   type ProtectApplyPatchToolOptions,
 } from './local-tools.js';
+export { bindAgentTools, type AgentDoors, type ProtectAgentToolOptions } from './agent-tool.js';

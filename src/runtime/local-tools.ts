@@ -17,6 +17,12 @@ import { ActionDenied, CtrlrunError } from './errors.js';
 import { argsHashOf, type ControlInternals } from './internals.js';
 import { bindPolicy, createActionCore, type ActionCore, type Authorization } from './protected-tool.js';
 import type { CompiledPolicy } from './types.js';
+import { noteNestedFailure } from './nested.js';
+
+function noteAndReturn(runContext: unknown, error: CtrlrunError): CtrlrunError {
+  noteNestedFailure(runContext, error);
+  return error;
+}
 
 /**
  * Local execution tools: `shellTool({ shell })` and `applyPatchTool({ editor })`. One thin adapter
@@ -123,12 +129,15 @@ function localGate(internals: ControlInternals, core: ActionCore, who: string) {
         decided.set(key, new Refused(`${error.message} It must not be retried; tell the user it was refused.`));
         return false;
       }
-      if (error instanceof CtrlrunError) throw error;
-      throw new CtrlrunError(`ctrlrun: ${action} did not run: the control failed before the body (${String((error as Error)?.message ?? error)}).`, {
+      if (error instanceof CtrlrunError) {
+        noteNestedFailure(runContext, error);
+        throw error;
+      }
+      throw noteAndReturn(runContext, new CtrlrunError(`ctrlrun: ${action} did not run: the control failed before the body (${String((error as Error)?.message ?? error)}).`, {
         action,
         callId: callId ?? null,
         cause: error,
-      });
+      }));
     }
     return false;
   };

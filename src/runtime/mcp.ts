@@ -16,6 +16,7 @@ import { decideCall as decide } from './decide.js';
 import { argsHashOf, describeError, parseJson, principalOf, sdkToolName, type ControlInternals } from './internals.js';
 import { bindPolicy, createActionCore, makeProtectedTool, type ActionCore, type Authorization, type CallFacts } from './protected-tool.js';
 import type { CompiledPolicy } from './types.js';
+import { noteNestedFailure } from './nested.js';
 
 /**
  * MCP servers (`agent.mcpServers`) and their tools. Two adapters over the one core:
@@ -116,6 +117,11 @@ async function pinProblem(policy: CompiledPolicy, action: string, server: MCPSer
   return hash === pin ? null : `the tool's listed schema hashes to ${hash.slice(0, 12)}…, not the pinned ${pin.slice(0, 12)}… (upstream.tool_schema_sha256): it changed`;
 }
 
+/** Whether `protectMcpServer` guards this server (its input guardrails hold this library's guard). */
+export function isGuardedMcpServer(server: MCPServer): boolean {
+  return (server?.toolInputGuardrails ?? []).some((g) => (g as { [GUARD]?: unknown })[GUARD]);
+}
+
 // --- protectMcpServer ------------------------------------------------------------------------
 
 function protectServer<S extends MCPServer>(internals: ControlInternals, policy: CompiledPolicy, server: S): S {
@@ -209,7 +215,10 @@ function protectServer<S extends MCPServer>(internals: ControlInternals, policy:
    * goes to the user's error function, or propagates: never "please try again".
    */
   const errorFunction: MCPToolErrorFunction = async ({ context, error }) => {
-    if (error instanceof CtrlrunError) throw error;
+    if (error instanceof CtrlrunError) {
+      noteNestedFailure(context, error);
+      throw error;
+    }
     const mine = [...inFlight.entries()].filter(([, e]) => e.context === context);
     if (mine.length === 1) {
       const [callId, entry] = mine[0]!;
@@ -217,10 +226,14 @@ function protectServer<S extends MCPServer>(internals: ControlInternals, policy:
       try {
         await settle(entry, { ok: false, error });
       } catch (settled) {
-        if (settled instanceof CtrlrunError || typeof userErrorFunction !== 'function') throw settled;
+        if (settled instanceof CtrlrunError || typeof userErrorFunction !== 'function') {
+          noteNestedFailure(context, settled);
+          throw settled;
+        }
       }
     }
     if (typeof userErrorFunction === 'function') return userErrorFunction({ context, error });
+    noteNestedFailure(context, error);
     throw error;
   };
   Object.defineProperty(errorFunction, GUARD, { value: true });

@@ -13,6 +13,7 @@ import { sameIdentity } from './identity.js';
 import { claimMatches } from './memory-store.js';
 import { compileJsonSchema } from './json-schema.js';
 import { establishNotExecuted } from './run.js';
+import { noteNestedFailure } from './nested.js';
 import { ActionDenied, AmbiguousEffect, ApprovalMismatch, CtrlrunError, DuplicateEffect, NotExecuted } from './errors.js';
 import {
   appendReceipt,
@@ -257,7 +258,7 @@ export function createActionCore(
       try {
         return await checkCall(data);
       } catch (error) {
-        throw asCtrlrunError(error, `ctrlrun: ${action} did not run: the control failed (${describeError(error)}).`, { action, callId: data.toolCall.callId });
+        throw noted(data.context, asCtrlrunError(error, `ctrlrun: ${action} did not run: the control failed (${describeError(error)}).`, { action, callId: data.toolCall.callId }));
       }
     },
   };
@@ -653,11 +654,17 @@ function composeErrorFunction(
   if (user === null) return null;
   if (user === undefined && hasOutputSchema) return null; // the SDK's own default for structured tools
   return (ctx: RunContext<unknown>, error: unknown, details?: unknown) => {
-    if (error instanceof CtrlrunError) throw error;
+    if (error instanceof CtrlrunError) throw noted(ctx, error);
     if (user) return user(ctx, error, details);
-    if (!(error instanceof ModelBehaviorError) || bodyFailures.has(error)) throw error;
+    if (!(error instanceof ModelBehaviorError) || bodyFailures.has(error)) throw noted(ctx, error);
     return `The call to ${action} did not run: its arguments are invalid for the tool's schema (${describeError(error)}). Nothing happened; correct the arguments if you call it again.`;
   };
+}
+
+/** An error about to propagate out of a tool: a protected agent tool running this run takes it back (nested.ts). */
+function noted(ctx: unknown, error: unknown): unknown {
+  noteNestedFailure(ctx, error);
+  return error;
 }
 
 function asCtrlrunError(error: unknown, message: string, details: { action: string; callId: string | null }): CtrlrunError {

@@ -23,7 +23,7 @@ afterAll(() => dirs.forEach(removeDir));
 function evaluateCjs(js: string): Record<string, unknown> {
   const module = { exports: {} as Record<string, unknown> };
   const require = (specifier: string): unknown => {
-    if (specifier === 'ctrlrun-gen/runtime') return { bindProtectedTool: () => () => undefined, bindMcp: () => ({}), bindHostedMcp: () => () => undefined, bindLocalTools: () => ({}) };
+    if (specifier === 'ctrlrun-gen/runtime') return { bindProtectedTool: () => () => undefined, bindMcp: () => ({}), bindHostedMcp: () => () => undefined, bindLocalTools: () => ({}), bindAgentTools: () => ({}) };
     return { marker: 'control' };
   };
   new Function('module', 'exports', 'require', js)(module, module.exports, require);
@@ -68,7 +68,7 @@ describe('the JavaScript module decides as the TypeScript one', () => {
       const reference = viaTypeScript(text)['policy'] as CompiledPolicy;
       const js = evaluateCjs(toJavaScript(text, 'cjs'));
       const policy = js['policy'] as CompiledPolicy;
-      expect(Object.keys(js).sort()).toEqual(['policy', 'protectApplyPatchTool', 'protectHostedMcp', 'protectMcpServer', 'protectMcpTools', 'protectShellTool', 'protectedTool']);
+      expect(Object.keys(js).sort()).toEqual(['policy', 'protectAgent', 'protectAgentTool', 'protectApplyPatchTool', 'protectHostedMcp', 'protectMcpServer', 'protectMcpTools', 'protectShellTool', 'protectedTool']);
       expect(Object.keys(policy.actions)).toEqual(Object.keys(reference.actions));
       // Values from every literal in the module, so the rules are hit, plus the usual odd ones.
       const literals = [...new Set([...text.matchAll(/=== ('(?:[^'\\]|\\.)*'|-?\d+|true|false)/g)].map((m) => new Function(`return ${m[1] as string};`)() as unknown))];
@@ -87,7 +87,7 @@ describe('the JavaScript module decides as the TypeScript one', () => {
       );
       // ESM: the same text but imports and exports; both parse as JavaScript with no type left.
       const esm = toJavaScript(text, 'esm');
-      expect(esm).toContain("import { bindHostedMcp, bindLocalTools, bindMcp, bindProtectedTool } from 'ctrlrun-gen/runtime';");
+      expect(esm).toContain("import { bindAgentTools, bindHostedMcp, bindLocalTools, bindMcp, bindProtectedTool } from 'ctrlrun-gen/runtime';");
       expect(esm).toMatch(/^export const protectedTool = bindProtectedTool\(control, policy\);$/m);
       expect(esm.split('\n').slice(0, 2)).toEqual(text.split('\n').slice(0, 2));
     });

@@ -117,7 +117,7 @@ function compile(p: Policy): CompiledPolicy {
   const js = ts.transpileModule(text, { compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022 } }).outputText;
   const exports: Record<string, unknown> = {};
   const require = (specifier: string): unknown => {
-    if (specifier === 'ctrlrun-gen/runtime') return { bindProtectedTool: () => () => undefined, bindMcp: () => ({}), bindHostedMcp: () => () => undefined, bindLocalTools: () => ({}) };
+    if (specifier === 'ctrlrun-gen/runtime') return { bindProtectedTool: () => () => undefined, bindMcp: () => ({}), bindHostedMcp: () => () => undefined, bindLocalTools: () => ({}), bindAgentTools: () => ({}) };
     if (specifier === './ctrlrun.control.js') return { default: {} };
     throw new Error(`unexpected import ${specifier}`);
   };

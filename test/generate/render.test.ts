@@ -29,7 +29,7 @@ function syntaxErrors(text: string): string[] {
 function evaluateModule(text: string): CompiledPolicy {
   const js = ts.transpileModule(text, { compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022 } }).outputText;
   const exports: Record<string, unknown> = {};
-  new Function('exports', 'require', js)(exports, (s: string) => (s === 'ctrlrun-gen/runtime' ? { bindProtectedTool: () => () => undefined, bindMcp: () => ({}), bindHostedMcp: () => () => undefined, bindLocalTools: () => ({}) } : { default: {} }));
+  new Function('exports', 'require', js)(exports, (s: string) => (s === 'ctrlrun-gen/runtime' ? { bindProtectedTool: () => () => undefined, bindMcp: () => ({}), bindHostedMcp: () => () => undefined, bindLocalTools: () => ({}), bindAgentTools: () => ({}) } : { default: {} }));
   return exports['policy'] as CompiledPolicy;
 }
 
@@ -43,7 +43,7 @@ describe('renderModuleText', () => {
     expect(one.indexOf("'a.write': {")).toBeLessThan(one.indexOf("'b.read': {"));
     expect(one.indexOf('    y: ')).toBeLessThan(one.indexOf('    z: '));
     expect(one).not.toContain('\r');
-    expect(one.endsWith('= localDoors.protectApplyPatchTool;\n')).toBe(true);
+    expect(one.endsWith('= agentDoors.protectAgent;\n')).toBe(true);
   });
 
   it('tests an argument\'s type once per rule, however many entries compare it', () => {
@@ -82,7 +82,7 @@ describe('renderModuleText', () => {
   it('an empty policy: ActionId is never, no helpers, no unused imports', () => {
     const text = renderModuleText(input(policyOf({})));
     expect(text).toContain('export type ActionId = never;');
-    expect(text).toContain("import {\n  bindHostedMcp,\n  bindLocalTools,\n  bindMcp,\n  bindProtectedTool,\n  type CompiledPolicy,\n  type LocalDoors,\n  type McpDoors,\n  type ProtectHostedMcp,\n} from 'ctrlrun-gen/runtime';");
+    expect(text).toContain("import {\n  bindAgentTools,\n  bindHostedMcp,\n  bindLocalTools,\n  bindMcp,\n  bindProtectedTool,\n  type AgentDoors,\n  type CompiledPolicy,\n  type LocalDoors,\n  type McpDoors,\n  type ProtectHostedMcp,\n} from 'ctrlrun-gen/runtime';");
     expect(text).not.toMatch(/function (own|isInt|isPart)\(/);
     expect(syntaxErrors(text)).toEqual([]);
   });

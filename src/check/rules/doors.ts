@@ -90,3 +90,44 @@ export function unreadableFindings(items: readonly UnreadablePath[]): Finding[] 
     ),
   );
 }
+
+const LOCAL_DOORS: Record<string, string | null> = { shellTool: 'protectShellTool', applyPatchTool: 'protectApplyPatchTool', computerTool: null };
+const HOSTED_TOOLS = new Set(['webSearchTool', 'fileSearchTool', 'codeInterpreterTool', 'imageGenerationTool']);
+
+/** `unprotected-door`: an SDK shellTool/applyPatchTool/computerTool call. */
+export function unprotectedDoorRule(scan: FileScan): Finding[] {
+  const out: Finding[] = [];
+  for (const call of scan.sdkFactoryCalls ?? []) {
+    if (!(call.factory in LOCAL_DOORS)) continue;
+    const variant = LOCAL_DOORS[call.factory];
+    out.push(
+      findingAt(
+        'unprotected-door',
+        scan.file,
+        call.callee,
+        variant
+          ? `\`${call.factory}()\` lets the model run ${call.factory === 'shellTool' ? 'shell commands' : 'file patches'} with no policy: no decision, no recorded approval, no receipt.`
+          : '`computerTool()` lets the model drive a computer with no policy, and this library cannot guard it yet.',
+        variant
+          ? `Use \`${variant}('<action>', { ... })\` from the generated module (without needsApproval/onApproval), with the action in ctrlrun.yaml.`
+          : 'Keep computer use out of agents that act on real systems, or suppress it with the reason.',
+      ),
+    );
+  }
+  return out;
+}
+
+/** `hosted-tool-ungated` (warning): a hosted tool that runs at OpenAI, out of any client's reach. */
+export function hostedToolUngatedRule(scan: FileScan): Finding[] {
+  return (scan.sdkFactoryCalls ?? [])
+    .filter((call) => HOSTED_TOOLS.has(call.factory))
+    .map((call) =>
+      findingAt(
+        'hosted-tool-ungated',
+        scan.file,
+        call.callee,
+        `\`${call.factory}()\` runs at OpenAI inside the model call: no policy, approval or receipt applies to it.`,
+        'Keep it only where its results are safe to act on, or suppress with the reason.',
+      ),
+    );
+}

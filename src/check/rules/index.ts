@@ -1,6 +1,6 @@
 import type { FileRule, RepoRule } from '../types.js';
 import { hostedMcpUnguardedRule, mcpServerUnguardedRule, needsApprovalOverrideRule, parseErrorRule, stickyApprovalRule } from './simple.js';
-import { invokeReplacedRule, objectLiteralToolRule, opaqueToolFactoryRule, sdkApprovalRule } from './doors.js';
+import { hostedToolUngatedRule, invokeReplacedRule, objectLiteralToolRule, opaqueToolFactoryRule, sdkApprovalRule, unprotectedDoorRule } from './doors.js';
 import { toolMappingRule } from './tool-mapping.js';
 import { tracingSensitiveDataRule } from './tracing-sensitive-data.js';
 import { unknownActionRule } from './unknown-action.js';
@@ -22,6 +22,8 @@ export const FILE_RULES: readonly FileRule[] = [
   opaqueToolFactoryRule,
   objectLiteralToolRule,
   invokeReplacedRule,
+  unprotectedDoorRule,
+  hostedToolUngatedRule,
 ];
 
 export const PARSE_ERROR_RULE: FileRule = parseErrorRule;

@@ -1,0 +1,173 @@
+import type { Agent, AgentToolOptionsWithDefault, FunctionTool, Handoff, MCPServer, RunContext, Tool } from '@openai/agents';
+import type { Control } from './control.js';
+import { CtrlrunError } from './errors.js';
+import { HOSTED_ACTION } from './hosted-item.js';
+import { guardInputFilter, hostedGuards } from './hosted-mcp.js';
+import { PROTECTED_ACTION, describeError, type ControlInternals } from './internals.js';
+import { LOCAL_ACTION } from './local-tools.js';
+import { bindMcp, isGuardedMcpServer } from './mcp.js';
+import { openNestedFrame } from './nested.js';
+import { bindPolicy, createActionCore, type CallDetails } from './protected-tool.js';
+import type { CompiledPolicy } from './types.js';
+
+/**
+ * Agents as tools and agent graphs.
+ *
+ * `protectAgentTool(action, agent, options)` is `agent.asTool(options)` whose call is decided by
+ * the policy's `action` (allow, deny, a person's approval, run once, receipts) and whose nested
+ * run's failures reach the caller as themselves. The object `asTool` returns is returned as it is
+ * (the SDK keys nested approvals on its identity); only its public fields `inputGuardrails` and
+ * `invoke` are set, the latter wrapping the SDK's own.
+ *
+ * - The SDK's agent tool has the default error function: an error of the nested run (a refusal
+ *   of this library, a body that threw) reaches the parent model as "An error occurred while
+ *   running the tool. Please try again.", and the model retries. Here the nested run's error is
+ *   thrown as itself (what `unwrap()` returns), so the run stops; nothing runs twice.
+ * - The nested run gets `traceIncludeSensitiveData: false` unless `options.runConfig` says
+ *   otherwise (the SDK does not pass the parent's setting down), and, when the nested agent has
+ *   hosted MCP servers made by `protectHostedMcp`, the input filter that refuses unrecorded
+ *   approvals, composed after the user's own.
+ */
+export interface AgentDoors<A extends string = string> {
+  protectAgentTool: <T extends Agent<any, any>>(action: A, agent: T, options?: ProtectAgentToolOptions<T>) => ReturnType<T['asTool']>;
+  /**
+   * Walks an agent graph (tools, handoffs, agents of protectAgentTool, MCP servers) through public
+   * fields: guards each MCP server with protectMcpServer, and throws naming every other door that is
+   * not protected. Returns the agent.
+   */
+  protectAgent: <T extends Agent<any, any>>(agent: T) => T;
+}
+
+/** `asTool`'s options (the default `{ input }` parameters) without `needsApproval`: the policy decides. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type ProtectAgentToolOptions<T extends Agent<any, any>> = Omit<AgentToolOptionsWithDefault<any, T>, 'needsApproval'> & { needsApproval?: never };
+
+/** On an agent tool made by protectAgentTool: its action, and the agent it runs. */
+export const AGENT_TOOL_ACTION: unique symbol = Symbol.for('ctrlrun.protectAgentTool.action');
+const AGENT_TOOL_AGENT: unique symbol = Symbol.for('ctrlrun.protectAgentTool.agent');
+
+const SDK_RETRY_TEXT = 'An error occurred while running the tool. Please try again.';
+
+export function bindAgentTools<A extends string = string>(control: Control, policy: CompiledPolicy): AgentDoors<A> {
+  const internals = bindPolicy(control, policy, 'bindAgentTools');
+  const mcp = bindMcp(control, policy);
+  return {
+    protectAgentTool: (action, agent, options) => makeAgentTool(internals, policy, action, agent, (options ?? {}) as Record<string, unknown>) as never,
+    protectAgent: (agent) => checkGraph(agent, (server) => mcp.protectMcpServer(server)),
+  };
+}
+
+function makeAgentTool(internals: ControlInternals, policy: CompiledPolicy, action: string, agent: Agent<any, any>, options: Record<string, unknown>): FunctionTool {
+  const who = `protectAgentTool('${action}')`;
+  if (!agent || typeof (agent as { asTool?: unknown }).asTool !== 'function') throw new CtrlrunError(`${who}: pass an Agent (it is turned into a tool with agent.asTool()).`);
+  if ('needsApproval' in options) {
+    throw new CtrlrunError(`${who}: remove \`needsApproval\`: the policy (ctrlrun.yaml) decides which calls need a person, and the control records the answers.`);
+  }
+  const core = createActionCore(internals, policy, action, { parameters: options.parameters as never });
+  const userRunConfig = (options.runConfig ?? {}) as { traceIncludeSensitiveData?: boolean; callModelInputFilter?: Parameters<typeof guardInputFilter>[2] };
+  const guards = hostedGuards(agent);
+  const runConfig = {
+    ...userRunConfig,
+    traceIncludeSensitiveData: userRunConfig.traceIncludeSensitiveData ?? false,
+    ...(guards.size > 0 ? { callModelInputFilter: guardInputFilter(guards, new Set(), userRunConfig.callModelInputFilter) } : {}),
+  };
+  const made = agent.asTool({ ...(options as object), runConfig, needsApproval: core.needsApproval } as never) as unknown as FunctionTool;
+  made.inputGuardrails = [core.guardrail as never, ...(made.inputGuardrails ?? [])];
+  const inner = made.invoke.bind(made);
+  made.invoke = async (runContext: RunContext<any>, input: string, details?: Parameters<FunctionTool['invoke']>[2]) => {
+    const parsed = core.policyArgs(input);
+    const args = parsed.ok ? parsed.value : input;
+    const body = async () => {
+      const frame = openNestedFrame(runContext);
+      let output: unknown;
+      try {
+        output = await inner(runContext, input, details);
+      } finally {
+        frame.close();
+      }
+      const failure = frame.failure;
+      if (failure) throw failure.error;
+      if (output === SDK_RETRY_TEXT) {
+        // the nested run failed with an error that was not this library's: do not let the model retry blind
+        throw new CtrlrunError(
+          `ctrlrun: ${action}: the nested run of agent ${agent.name} failed (the SDK hid its error behind "${SDK_RETRY_TEXT}"); whether its tools acted is unknown, so it is not retried.`,
+          { action, callId: (details as CallDetails | undefined)?.toolCall?.callId ?? null },
+        );
+      }
+      return output;
+    };
+    return core.execute(args, runContext as RunContext<unknown>, details as CallDetails | undefined, body) as never;
+  };
+  Object.defineProperty(made, AGENT_TOOL_ACTION, { value: action, enumerable: false });
+  Object.defineProperty(made, AGENT_TOOL_AGENT, { value: agent, enumerable: false });
+  Object.defineProperty(made, PROTECTED_ACTION, { value: action, enumerable: false });
+  internals.toolActions.set(made, action);
+  internals.namedActions.set(made.name, action);
+  return made;
+}
+
+// --- protectAgent: the whole graph ------------------------------------------------------------
+
+/** A door of an agent graph that is not protected, named for the error. */
+function openDoors(root: Agent<any, any>, guard: (server: MCPServer) => void): string[] {
+  const open: string[] = [];
+  const seen = new Set<unknown>();
+  const visit = (agent: Agent<any, any>, path: string) => {
+    if (!agent || typeof agent !== 'object' || seen.has(agent)) return;
+    seen.add(agent);
+    const where = path ? `${path} > agent ${agent.name}` : `agent ${agent.name}`;
+    for (const tool of (agent.tools ?? []) as Tool<any>[]) {
+      const t = tool as Tool<any> & { [PROTECTED_ACTION]?: string; [LOCAL_ACTION]?: unknown; [HOSTED_ACTION]?: string; [AGENT_TOOL_AGENT]?: Agent<any, any> };
+      if (t[AGENT_TOOL_AGENT]) visit(t[AGENT_TOOL_AGENT], `${where} > agent tool ${(t as { name?: string }).name}`);
+      const name = (t as { name?: string }).name ?? t.type;
+      switch (t.type) {
+        case 'function':
+          if (t[PROTECTED_ACTION] === undefined) open.push(`${where}: function tool ${name} is not protected (use protectedTool or protectAgentTool)`);
+          break;
+        case 'shell':
+        case 'apply_patch':
+          if (t[LOCAL_ACTION] === undefined) open.push(`${where}: ${t.type} tool ${name} is not protected (use protectShellTool / protectApplyPatchTool)`);
+          break;
+        case 'computer':
+          open.push(`${where}: computer tool ${name} cannot be protected yet`);
+          break;
+        case 'hosted_tool':
+          if ((t as { providerData?: { type?: string } }).providerData?.type === 'mcp') {
+            if (t[HOSTED_ACTION] === undefined) open.push(`${where}: hosted MCP server ${(t as { providerData?: { server_label?: string } }).providerData?.server_label ?? name} is not protected (use protectHostedMcp)`);
+          } else {
+            open.push(`${where}: hosted tool ${name} runs at OpenAI and no client can gate it`);
+          }
+          break;
+        default:
+          open.push(`${where}: tool ${name} (${String((t as { type?: unknown }).type)}) is of a kind this library does not know`);
+      }
+    }
+    for (const server of (agent.mcpServers ?? []) as MCPServer[]) {
+      if (isGuardedMcpServer(server)) continue;
+      try {
+        guard(server); // the guard lives on the server: every agent listing it is guarded
+      } catch (error) {
+        open.push(`${where}: MCP server ${server?.name} could not be guarded (${describeError(error)})`);
+      }
+    }
+    for (const h of (agent.handoffs ?? []) as Array<Agent<any, any> | Handoff<any, any>>) {
+      const target = (h as Handoff<any, any>).agent ?? (h as Agent<any, any>);
+      visit(target as Agent<any, any>, where);
+    }
+  };
+  visit(root, '');
+  return open;
+}
+
+function checkGraph<T extends Agent<any, any>>(agent: T, guard: (server: MCPServer) => void): T {
+  let open: string[];
+  try {
+    open = openDoors(agent, guard);
+  } catch (error) {
+    throw new CtrlrunError(`protectAgent: the agent graph could not be read (${describeError(error)}); nothing is assumed protected.`);
+  }
+  if (open.length > 0) {
+    throw new CtrlrunError(`protectAgent: ${open.length} door(s) of ${agent.name} are not protected:\n${open.map((d) => `  - ${d}`).join('\n')}`);
+  }
+  return agent;
+}

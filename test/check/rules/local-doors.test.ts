@@ -1,0 +1,37 @@
+import { lines, ruleTester } from '../rule-tester.js';
+
+const GEN = "import { protectApplyPatchTool, protectShellTool } from './ctrlrun.generated.js';";
+
+ruleTester('unprotected-door', {
+  valid: [
+    { name: 'the protected variants', code: lines(GEN, "export const sh = protectShellTool('host.shell', { shell });", "export const ap = protectApplyPatchTool('repo.patch', { editor });") },
+    { name: 'a shellTool of another package', code: lines("import { shellTool } from 'my-shell';", 'export const sh = shellTool({ shell });') },
+    { name: 'suppressed with a reason', code: lines("import { computerTool } from '@openai/agents';", '// ctrlrun-ignore unprotected-door -- a sandboxed browser with no credentials', 'export const c = computerTool({ computer });') },
+  ],
+  invalid: [
+    {
+      name: 'shellTool and applyPatchTool of the SDK',
+      code: lines("import { applyPatchTool, shellTool } from '@openai/agents';", 'export const sh = shellTool({ shell, needsApproval: true });', 'export const ap = applyPatchTool({ editor });'),
+      errors: [
+        { line: 2, column: 19, mentions: "protectShellTool('<action>'" },
+        { line: 3, column: 19, mentions: "protectApplyPatchTool('<action>'" },
+      ],
+    },
+    { name: 'computerTool, through a namespace', code: lines("import * as agents from '@openai/agents';", 'export const c = agents.computerTool({ computer });'), errors: [{ line: 2, column: 18, mentions: 'cannot guard it yet' }] },
+    { name: 'aliased, from agents-core', code: lines("import { shellTool as sh } from '@openai/agents-core';", 'export const t = sh({ shell });'), errors: [{ line: 2, column: 18, mentions: 'shell commands' }] },
+  ],
+});
+
+ruleTester('hosted-tool-ungated', {
+  valid: [{ name: 'no hosted tool', code: lines("import { tool } from '@openai/agents';", "export const t = 1;") }],
+  invalid: [
+    {
+      name: 'web search and code interpreter',
+      code: lines("import { codeInterpreterTool, webSearchTool } from '@openai/agents';", 'export const tools = [webSearchTool(), codeInterpreterTool()];'),
+      errors: [
+        { line: 2, column: 23, severity: 'warning', mentions: 'runs at OpenAI' },
+        { line: 2, column: 40, severity: 'warning' },
+      ],
+    },
+  ],
+});

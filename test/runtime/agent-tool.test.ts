@@ -1,0 +1,264 @@
+import { Agent, MCPServerStdio, RunState, Runner, setTraceProcessors, setTracingDisabled, tool, webSearchTool, type Span, type TracingProcessor } from '@openai/agents';
+import { ScriptedModel, assistantMessage, functionCall } from '@openai/agents/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import {
+  bindAgentTools,
+  bindProtectedTool,
+  createControl,
+  CtrlrunError,
+  DuplicateEffect,
+  memoryStore,
+  run,
+  verifyReceipts,
+  type CompiledPolicy,
+  type DecisionResult,
+} from '../../src/runtime/index.js';
+import { makePolicy, type Ctx } from './helpers.js';
+
+type Action = 'stripe.refund' | 'stripe.charge.read' | 'desk.refunder';
+
+/** makePolicy's actions, plus the agent tool's own: allow, except the input "forbidden" (deny). */
+function agentPolicy(): CompiledPolicy {
+  const base = makePolicy();
+  const decide = (args: unknown): DecisionResult =>
+    (args as { input?: unknown } | null)?.input === 'forbidden' ? { decision: 'deny', rule: 1, reason: 'rule[1]' } : { decision: 'allow', rule: 0, reason: 'rule[0]' };
+  return { ...base, actions: { ...base.actions, 'desk.refunder': { id: 'desk.refunder', decide, controls: [], approvalsRequired: 1, maxAttempts: 1 } } };
+}
+
+function world() {
+  const store = memoryStore();
+  const control = createControl({ store, identity: (rc) => (rc.context as Ctx)?.user ?? null });
+  const policy = agentPolicy();
+  const protectedTool = bindProtectedTool<Action>(control, policy);
+  const doors = bindAgentTools<Action>(control, policy);
+  const refunds: Array<{ payment_id: string; amount: number }> = [];
+  const lookups: string[] = [];
+  let failLookups = 0;
+  const refund = protectedTool('stripe.refund', {
+    name: 'refund',
+    description: 'Refund a payment',
+    parameters: z.object({ payment_id: z.string(), amount: z.number().int() }),
+    execute: async (args) => {
+      refunds.push(args);
+      return 'refunded';
+    },
+  });
+  const lookup = protectedTool('stripe.charge.read', {
+    name: 'Lookup Charge',
+    description: 'Look a charge up',
+    parameters: z.object({ payment_id: z.string() }),
+    execute: async ({ payment_id }) => {
+      lookups.push(payment_id);
+      if (failLookups-- > 0) throw new Error('the charge service timed out');
+      return `charge ${payment_id}: 500`;
+    },
+  });
+  const inner = (model: ScriptedModel) => new Agent<Ctx>({ name: 'refunder', instructions: 'Refunds payments', model, tools: [refund, lookup] });
+  return { store, control, doors, refunds, lookups, inner, refund, lookup, failNextLookups: (n: number) => void (failLookups = n) };
+}
+
+const agentCall = (input: string, callId: string) => functionCall('refunder', { input }, { callId });
+
+/** What the parent model was sent back for a call. */
+function seen(model: ScriptedModel, index: number, callId: string): string {
+  const input = model.calls[index]?.request.input;
+  const item = Array.isArray(input) ? input.find((i) => (i as { type?: string; callId?: string }).type === 'function_call_result' && (i as { callId?: string }).callId === callId) : undefined;
+  return JSON.stringify(item ?? null);
+}
+
+describe('protectAgentTool: a protected tool inside agent.asTool()', () => {
+  it('the SDK alone: a body failure in the nested run reaches the parent model as "please try again", it retries, the body runs twice', async () => {
+    const w = world();
+    w.failNextLookups(1);
+    const nested = new ScriptedModel([
+      [functionCall('Lookup_Charge', { payment_id: 'p1' }, { callId: 'n1' })],
+      [functionCall('Lookup_Charge', { payment_id: 'p1' }, { callId: 'n2' })],
+      [assistantMessage('charge p1: 500')],
+    ]);
+    const parent = new ScriptedModel([[agentCall('look up p1', 'a1')], [agentCall('look up p1', 'a2')], [assistantMessage('done')]]);
+    const desk = new Agent<Ctx>({ name: 'desk', model: parent, tools: [w.inner(nested).asTool({ toolName: 'refunder', toolDescription: 'refunds' })] });
+    const result = await run(desk, 'look p1 up', { context: { user: 'alice' } });
+    expect(result.finalOutput).toBe('done');
+    expect(seen(parent, 1, 'a1')).toContain('Please try again');
+    expect(w.lookups).toEqual(['p1', 'p1']);
+  });
+
+  it('a body failure in the nested run stops the run with the error itself: the parent model never retries, the body ran once', async () => {
+    const w = world();
+    w.failNextLookups(1);
+    const nested = new ScriptedModel([[functionCall('Lookup_Charge', { payment_id: 'p1' }, { callId: 'n1' })], [assistantMessage('charge p1: 500')]]);
+    const parent = new ScriptedModel([[agentCall('look up p1', 'a1')], [agentCall('look up p1', 'a2')], [assistantMessage('done')]]);
+    const desk = new Agent<Ctx>({ name: 'desk', model: parent, tools: [w.doors.protectAgentTool('desk.refunder', w.inner(nested), { toolName: 'refunder', toolDescription: 'refunds' })] });
+    const error = await run(desk, 'look p1 up', { context: { user: 'alice' } }).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(Error);
+    expect(String((error as Error).message)).toContain('the charge service timed out');
+    expect(w.lookups).toEqual(['p1']);
+    expect(parent.calls).toHaveLength(1);
+    const results = (await w.store.listReceipts()).map((r) => [r.action, r.result]);
+    expect(results).toEqual([
+      ['desk.refunder', 'allowed'],
+      ['stripe.charge.read', 'allowed'],
+      ['stripe.charge.read', 'failed'],
+      ['desk.refunder', 'failed'],
+    ]);
+  });
+
+  it("a refusal inside the nested run reaches the caller as the library's error (DuplicateEffect), not as text", async () => {
+    const w = world();
+    // the refund of p1 already happened
+    const first = new Agent<Ctx>({ name: 'desk', model: new ScriptedModel([[functionCall('refund', { payment_id: 'p1', amount: 500 }, { callId: 'r0' })], [assistantMessage('ok')]]), tools: [w.refund] });
+    await run(first, 'refund p1', { context: { user: 'alice' } });
+    expect(w.refunds).toHaveLength(1);
+
+    const nested = new ScriptedModel([[functionCall('refund', { payment_id: 'p1', amount: 500 }, { callId: 'n1' })], [assistantMessage('refunded')]]);
+    const parent = new ScriptedModel([[agentCall('refund p1 again', 'a1')], [assistantMessage('done')]]);
+    const desk = new Agent<Ctx>({ name: 'desk', model: parent, tools: [w.doors.protectAgentTool('desk.refunder', w.inner(nested), { toolName: 'refunder' })] });
+    const error = await run(desk, 'refund p1', { context: { user: 'alice' } }).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(DuplicateEffect);
+    expect(w.refunds).toHaveLength(1);
+    expect(parent.calls).toHaveLength(1);
+    expect(await verifyReceipts(w.store)).toMatchObject({ ok: true });
+  });
+
+  it('the call of the agent tool itself is decided: a denied call never starts the nested run and the model is told why', async () => {
+    const w = world();
+    const nested = new ScriptedModel([[assistantMessage('never')]]);
+    const parent = new ScriptedModel([[agentCall('forbidden', 'a1')], [assistantMessage('done')]]);
+    const desk = new Agent<Ctx>({ name: 'desk', model: parent, tools: [w.doors.protectAgentTool('desk.refunder', w.inner(nested), { toolName: 'refunder' })] });
+    const result = await run(desk, 'go', { context: { user: 'alice' } });
+    expect(result.finalOutput).toBe('done');
+    expect(nested.calls).toHaveLength(0);
+    expect(seen(parent, 1, 'a1')).toContain('desk.refunder');
+    expect(seen(parent, 1, 'a1')).toContain('denied by policy');
+    expect((await w.store.listReceipts()).map((r) => [r.action, r.result])).toEqual([['desk.refunder', 'denied']]);
+  });
+
+  it('a nested call that needs a person pauses the parent run; a second person approves; the resume runs it once; a second resume runs nothing', async () => {
+    const w = world();
+    const nested1 = new ScriptedModel([[functionCall('refund', { payment_id: 'p7', amount: 500_000 }, { callId: 'n7' })]]);
+    const parent1 = new ScriptedModel([[agentCall('refund p7', 'a7')]]);
+    const agentTool = w.doors.protectAgentTool('desk.refunder', w.inner(nested1), { toolName: 'refunder' });
+    const desk = new Agent<Ctx>({ name: 'desk', model: parent1, tools: [agentTool] });
+    const paused = await run(desk, 'refund p7', { context: { user: 'alice' } });
+    expect(paused.interruptions.map((i) => [i.name, (i.rawItem as { callId?: string }).callId])).toEqual([['refund', 'n7']]);
+    expect(w.refunds).toEqual([]);
+    const [request] = await w.control.request(paused.state);
+    expect([request!.action, request!.principal, request!.state]).toEqual(['stripe.refund', 'alice', 'pending']);
+    await w.control.approve(paused.state, paused.interruptions[0]!, { approver: 'bob' });
+    const saved = paused.state.toString();
+
+    // resume: the nested model answers, then the parent's
+    const nestedModel = new ScriptedModel([[assistantMessage('refunded p7')]]);
+    const parentModel = new ScriptedModel([[assistantMessage('done')]]);
+    const tool2 = w.doors.protectAgentTool('desk.refunder', w.inner(nestedModel), { toolName: 'refunder' });
+    const desk2 = new Agent<Ctx>({ name: 'desk', model: parentModel, tools: [tool2] });
+    const state2 = await RunState.fromString(desk2, saved);
+    await w.control.resolve(state2);
+    const resumed = await run(desk2, state2, { context: { user: 'alice' } });
+    expect(resumed.finalOutput).toBe('done');
+    expect(w.refunds).toEqual([{ payment_id: 'p7', amount: 500_000 }]);
+
+    // the same saved state again, forced through the SDK: the approval was used
+    const desk3 = new Agent<Ctx>({ name: 'desk', model: new ScriptedModel([[assistantMessage('again')]]), tools: [w.doors.protectAgentTool('desk.refunder', w.inner(new ScriptedModel([[assistantMessage('x')]])), { toolName: 'refunder' })] });
+    const state3 = await RunState.fromString(desk3, saved);
+    for (const item of state3.getInterruptions()) state3.approve(item);
+    const replay = await run(desk3, state3).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(replay).toBeInstanceOf(CtrlrunError);
+    expect((replay as { reason?: string }).reason).toBe('consumed');
+    expect(w.refunds).toHaveLength(1);
+  });
+
+  it('refuses needsApproval and a non-agent', () => {
+    const w = world();
+    expect(() => w.doors.protectAgentTool('desk.refunder', w.inner(new ScriptedModel([])), { needsApproval: true } as never)).toThrow(/remove `needsApproval`/);
+    expect(() => w.doors.protectAgentTool('desk.refunder', {} as never)).toThrow(/pass an Agent/);
+  });
+});
+
+describe('the nested run inherits traceIncludeSensitiveData: false', () => {
+  const spans: Span<any>[] = [];
+  const collector: TracingProcessor = {
+    onTraceStart: async () => undefined,
+    onTraceEnd: async () => undefined,
+    onSpanStart: async () => undefined,
+    onSpanEnd: async (span) => void spans.push(span),
+    shutdown: async () => undefined,
+    forceFlush: async () => undefined,
+  };
+  beforeAll(() => {
+    setTraceProcessors([collector]);
+    setTracingDisabled(false);
+  });
+  afterAll(() => {
+    setTracingDisabled(true);
+    setTraceProcessors([]);
+  });
+
+  async function tracedRun(protect: boolean) {
+    spans.length = 0;
+    const w = world();
+    const nested = new ScriptedModel([[functionCall('Lookup_Charge', { payment_id: 'secret-p9' }, { callId: 'n9' })], [assistantMessage('ok')]]);
+    const parent = new ScriptedModel([[agentCall('look up secret-p9', 'a9')], [assistantMessage('done')]]);
+    const agentTool = protect ? w.doors.protectAgentTool('desk.refunder', w.inner(nested), { toolName: 'refunder' }) : w.inner(nested).asTool({ toolName: 'refunder', toolDescription: '' });
+    const desk = new Agent<Ctx>({ name: 'desk', model: parent, tools: [agentTool] });
+    await new Runner({ traceIncludeSensitiveData: false, tracingDisabled: false }).run(desk, 'go', { context: { user: 'alice' } });
+    const lookupSpan = spans.find((s) => (s.spanData as { type?: string; name?: string }).type === 'function' && (s.spanData as { name?: string }).name === 'Lookup_Charge');
+    expect(lookupSpan, 'the nested tool call was traced').toBeDefined();
+    return lookupSpan!.spanData as { input?: string; output?: string };
+  }
+
+  it('the SDK alone: the nested tool input and output are traced', async () => {
+    const data = await tracedRun(false);
+    expect(data.input).toContain('secret-p9');
+  });
+
+  it('protectAgentTool: the nested tool input and output are not traced', async () => {
+    const data = await tracedRun(true);
+    expect(data.input ?? '').not.toContain('secret-p9');
+    expect(data.output ?? '').not.toContain('secret-p9');
+  });
+});
+
+describe('protectAgent: the whole graph, through public fields', () => {
+  it('names every door it cannot protect (a plain tool, a hosted tool, behind a handoff and an agent tool) and guards MCP servers', () => {
+    const w = world();
+    const github = new MCPServerStdio({ name: 'github', command: process.execPath, args: ['-e', ''] });
+    const plain = tool({ name: 'wire_money', description: 'x', parameters: z.object({ to: z.string() }), execute: async () => 'sent' });
+    const inner = new Agent<Ctx>({ name: 'refunder', tools: [w.refund, plain], mcpServers: [github] });
+    const billing = new Agent<Ctx>({ name: 'billing', tools: [webSearchTool()] });
+    const desk = new Agent<Ctx>({ name: 'desk', tools: [w.doors.protectAgentTool('desk.refunder', inner, { toolName: 'refunder' })], handoffs: [billing] });
+    let message = '';
+    try {
+      w.doors.protectAgent(desk);
+    } catch (error) {
+      expect(error).toBeInstanceOf(CtrlrunError);
+      message = (error as Error).message;
+    }
+    expect(message).toContain('2 door(s) of desk are not protected');
+    expect(message).toContain('agent desk > agent tool refunder > agent refunder: function tool wire_money is not protected');
+    expect(message).toContain('agent desk > agent billing: hosted tool web_search');
+    // the MCP server was guarded on the server itself (what protectMcpServer does)
+    expect(github.toolInputGuardrails?.length).toBe(1);
+  });
+
+  it('a fully protected graph is returned as it is', () => {
+    const w = world();
+    const github = new MCPServerStdio({ name: 'github', command: process.execPath, args: ['-e', ''] });
+    const inner = new Agent<Ctx>({ name: 'refunder', tools: [w.refund, w.lookup], mcpServers: [github] });
+    const desk = new Agent<Ctx>({ name: 'desk', tools: [w.doors.protectAgentTool('desk.refunder', inner, { toolName: 'refunder' })] });
+    expect(w.doors.protectAgent(desk)).toBe(desk);
+    expect(github.toolInputGuardrails?.length).toBe(1);
+    expect(w.doors.protectAgent(desk)).toBe(desk); // idempotent
+    expect(github.toolInputGuardrails?.length).toBe(1);
+  });
+});
