@@ -182,6 +182,22 @@ export const RULES: readonly RuleMeta[] = [
       'These tools run at OpenAI inside the model call: the SDK never sees a call before it happens, so no policy, approval or receipt of this library applies to them. What they read can still steer the model (a web page is untrusted input).',
     help: 'Keep them only where their results are safe to act on, or suppress with the reason: `// ctrlrun-ignore hosted-tool-ungated -- <why>`.',
   },
+  {
+    id: 'observe-mode',
+    severity: 'warning',
+    short: 'The policy is in `mode: observe`: calls run, decisions are only recorded.',
+    full:
+      'In observe mode every call runs whatever the policy decides: denials and approvals are written to the receipts (to measure what enforcing would do), no approval request is made and no effect key is reserved. A repository in this mode passes the other rules while nothing is protected, so check says so once, at the `mode:` line.',
+    help: 'Switch to `mode: enforce` (or remove `mode:`) once the receipts show the policy decides as intended.',
+  },
+  {
+    id: 'timeout-without-effect',
+    severity: 'warning',
+    short: '`timeoutMs` on a tool whose policy action has no `effect:`.',
+    full:
+      'When the SDK\'s `timeoutMs` fires, it stops waiting for the body but the body goes on running; the model reads "timed out" and often calls again. The runtime refuses a call with the same arguments while the first body runs (`still_running`), but only in its own process: without an `effect:` key, another process (or a retry with other arguments) runs the body a second time.',
+    help: 'Give the action an `effect: "<key template>"` in ctrlrun.yaml so a second attempt is refused everywhere, or drop `timeoutMs`.',
+  },
 ];
 
 export const RULE_IDS: readonly string[] = RULES.map((r) => r.id);

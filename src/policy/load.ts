@@ -174,6 +174,7 @@ class PolicyReader {
     if (this.declaredVersion === undefined) return undefined;
     this.checkReservedTemplates(actions);
     const draft: PolicyDraft = { schemaVersion: this.declaredVersion, mode, controls, actions };
+    if (modeEntry) draft.modeLoc = r.locOf(modeEntry.at);
     if (authority !== undefined) draft.authority = authority;
     if (environment !== undefined) draft.environment = environment;
     if (version !== undefined) draft.version = version;

@@ -121,6 +121,8 @@ export interface Policy {
   /** The operator's own `version:` label (v4+): recorded, never part of the hash. */
   version?: string;
   mode: 'enforce' | 'observe';
+  /** Where `mode:` is written (absent: not written, so `enforce`). */
+  modeLoc?: SourceLocation;
   environment?: string;
   controls: Record<string, PolicyControl>;
   actions: Record<string, PolicyAction>;

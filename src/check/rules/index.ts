@@ -5,6 +5,7 @@ import { toolMappingRule } from './tool-mapping.js';
 import { tracingSensitiveDataRule } from './tracing-sensitive-data.js';
 import { unknownActionRule } from './unknown-action.js';
 import { unsafeErrorFunctionRule } from './unsafe-error-function.js';
+import { observeModeRule, timeoutWithoutEffectRule } from './weak-protection.js';
 
 export { staleGeneratedRule } from './stale-generated.js';
 export { unreadableFindings } from './doors.js';
@@ -24,8 +25,9 @@ export const FILE_RULES: readonly FileRule[] = [
   invokeReplacedRule,
   unprotectedDoorRule,
   hostedToolUngatedRule,
+  timeoutWithoutEffectRule,
 ];
 
 export const PARSE_ERROR_RULE: FileRule = parseErrorRule;
 
-export const REPO_RULES: readonly RepoRule[] = [tracingSensitiveDataRule, sdkApprovalRule];
+export const REPO_RULES: readonly RepoRule[] = [tracingSensitiveDataRule, sdkApprovalRule, observeModeRule];
