@@ -12,8 +12,45 @@ export function policyHazards(policy: Policy): Diagnostic[] {
   const out: Diagnostic[] = [];
   for (const action of Object.values(policy.actions)) {
     out.push(...failOpen(action, policy.file));
+    out.push(...effectCollisions(action, policy.file));
   }
   return out;
+}
+
+/**
+ * `effect-key-collision`: an effect template (rendered as CTRLRun renders it: the values pasted
+ * between the literal text) with two or more arguments that may hold text. `refund:{payment_id}:{note}`
+ * renders `pay_1:promo` + `x` and `pay_1` + `promo:x` as the same key, so the second call is refused
+ * as a duplicate of a different one (or, worse, one key stands for two effects). An argument every
+ * rule compares with integers only (`amount_lte: 10000`, `count_in: [1, 2]`) is taken to be an
+ * integer, which cannot hold the separator: `refund:{payment_id}:{amount}` does not warn.
+ */
+function effectCollisions(action: PolicyAction, file: string): Diagnostic[] {
+  const template = action.effect;
+  if (!template) return [];
+  const integerArgs = new Set<string>();
+  const textual = new Set<string>();
+  for (const rule of action.rules) {
+    for (const c of rule.when) {
+      const operands = Array.isArray(c.value) ? c.value : [c.value];
+      const integers = operands.length > 0 && operands.every((v) => typeof v === 'bigint' || (typeof v === 'number' && Number.isInteger(v)));
+      (integers ? integerArgs : textual).add(c.arg);
+    }
+  }
+  const mayHoldText = [...new Set(template.parts.flatMap((p) => (p.kind === 'arg' ? [p.arg] : [])))].filter((a) => !integerArgs.has(a) || textual.has(a));
+  if (mayHoldText.length < 2) return [];
+  return [
+    {
+      severity: 'warning',
+      code: 'effect-key-collision',
+      file: template.loc.file || file,
+      line: template.loc.line,
+      column: template.loc.column,
+      path: `actions.${action.id}.effect`,
+      message: `the effect key \`${template.source}\` of ${action.id} pastes ${mayHoldText.map((a) => `\`${a}\``).join(' and ')} together; values that hold the text between them render the same key for different calls (\`a:b\` + \`c\` and \`a\` + \`b:c\`)`,
+      hint: 'keep one free-text argument in the key (ids and integers are safe), or key on an id the caller cannot choose',
+    },
+  ];
 }
 
 function failOpen(action: PolicyAction, file: string): Diagnostic[] {

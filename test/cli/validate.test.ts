@@ -153,3 +153,17 @@ describe('validate: fail-open shapes (issue 14)', () => {
     expect(r.stderr).not.toContain('catch-all');
   });
 });
+
+describe('validate: colliding effect keys (issue 14.8)', () => {
+  it('warns when two free-text arguments are pasted into one key (pay_1:promo + x and pay_1 + promo:x), exit 0', async () => {
+    const dir = refundDesk({ 'ctrlrun.yaml': policy('    effect: "refund:{payment_id}:{note}"\n    decision: approve\n') });
+    const r = await cli(['validate'], { cwd: dir });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('ctrlrun.yaml:4:13: warning: the effect key `refund:{payment_id}:{note}` of stripe.refund pastes `payment_id` and `note` together');
+  });
+  it('says nothing for the sample (`refund:{payment_id}:{amount}`: amount is compared with integers only) or for one argument', async () => {
+    expect((await cli(['validate'], { cwd: refundDesk() })).stderr).not.toContain('effect key');
+    const one = refundDesk({ 'ctrlrun.yaml': policy('    effect: "refund:{payment_id}"\n    decision: approve\n') });
+    expect((await cli(['validate'], { cwd: one })).stderr).not.toContain('effect key');
+  });
+});
