@@ -183,23 +183,41 @@ export function renderManifest(plan: InitPlan, paths: { output: string; control:
 
 /**
  * The control module: TypeScript, or JavaScript (ESM or CommonJS) for a project without TypeScript.
- * `browser`: the tools run in a realtime session (a browser page, mostly), where SQLite and Postgres
- * are out of reach, so the store is `httpStore` against `ctrlrun-gen serve`.
+ * `remote`: the tools run where SQLite and Postgres are out of reach (a realtime session in a
+ * browser page, an edge runtime), so the store is `httpStore` against `ctrlrun-gen serve`.
  */
-export function renderControl(kind: OutputKind = 'ts', options: { browser?: boolean } = {}): string {
-  const source = options.browser ? browserControlSource() : controlSource();
+export function renderControl(kind: OutputKind = 'ts', options: { remote?: RemoteRuntime } = {}): string {
+  const source = options.remote ? remoteControlSource(options.remote) : controlSource();
   return kind === 'ts' ? source : toJavaScript(source, kind);
 }
 
-function browserControlSource(): string {
+/** Where the tools run when the SQLite and Postgres stores cannot: a realtime session (browser), an edge runtime. */
+export type RemoteRuntime = 'realtime' | 'edge';
+
+function remoteControlSource(remote: RemoteRuntime): string {
+  const where =
+    remote === 'realtime'
+      ? `// Your tools run in a realtime session, usually in the browser, where SQLite and Postgres are out
+// of reach: the ledger is kept by \`npx ctrlrun-gen serve --cors-origin <your app's origin>\` and
+// reached over HTTP with a runtime token (\`npx ctrlrun-gen operators add web-agent --runtime\`),
+// which may file requests but never approve. Hand it only to signed-in users.`
+      : `// Your tools run on an edge runtime (a wrangler config is here), where the SQLite and Postgres
+// drivers do not load: the ledger is kept by \`npx ctrlrun-gen serve\` (behind TLS where the edge
+// can reach it) and reached over HTTP with a runtime token
+// (\`npx ctrlrun-gen operators add edge-agent --runtime\`), which may file requests but never approve.
+// Keep the token in a secret (wrangler secret put), not in the code.`;
+  const pause =
+    remote === 'realtime'
+      ? `// A call the policy sends to a person pauses with the session's \`tool_approval_requested\` event:
+// file it with \`control.requestRealtime(session, event.approvalItem)\` and, once an operator
+// answered on serve, apply it with \`control.resolveRealtime(session, item)\`.`
+      : `// A call the policy sends to a person pauses the run: \`await control.request(result.state)\` files
+// it; once an operator answered on serve, \`await control.resolve(state)\` and run the state again.`;
   return `// The operator's control: where approvals, effects and receipts are kept, and who a run acts for.
 // Written by \`ctrlrun-gen init\`; it is yours to edit (the generated module imports its default export).
 import { createControl, httpStore } from 'ctrlrun-gen/runtime';
 
-// Your tools run in a realtime session, usually in the browser, where SQLite and Postgres are out
-// of reach: the ledger is kept by \`npx ctrlrun-gen serve --cors-origin <your app's origin>\` and
-// reached over HTTP with a runtime token (\`npx ctrlrun-gen operators add web-agent --runtime\`),
-// which may file requests but never approve. Hand it only to signed-in users.
+${where}
 // CHANGE THESE: from your app's configuration. Until then every protected call fails closed.
 const SERVE_URL = 'http://127.0.0.1:8787';
 const RUNTIME_TOKEN = 'crg_rt_CHANGE_ME';
@@ -213,9 +231,7 @@ export default createControl({
     return context?.user ?? null;
   },
 });
-// A call the policy sends to a person pauses with the session's \`tool_approval_requested\` event:
-// file it with \`control.requestRealtime(session, event.approvalItem)\` and, once an operator
-// answered on serve, apply it with \`control.resolveRealtime(session, item)\`.
+${pause}
 `;
 }
 

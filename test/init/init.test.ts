@@ -83,6 +83,18 @@ describe('ctrlrun-gen init', () => {
     expect(Object.keys(out.metafile.inputs).some((f) => f.endsWith('src/ctrlrun.control.ts'))).toBe(true);
   });
 
+  it('a Workers project (a wrangler config) gets an httpStore control too: the SQLite and Postgres drivers do not load on workerd', async () => {
+    const dir = strippedRefundDesk();
+    writeFileSync(path.join(dir, 'wrangler.jsonc'), '{ "name": "refund-desk", "main": "src/agent.ts", "compatibility_flags": ["nodejs_compat"] }\n');
+    const { init } = await newcomerLoop(dir);
+    expect(init).toContain('edge runtime');
+    const control = readFileSync(path.join(dir, 'src/ctrlrun.control.ts'), 'utf8');
+    expect(control).toContain('httpStore({ url: SERVE_URL, token: RUNTIME_TOKEN })');
+    expect(control).toContain('control.request(result.state)');
+    expect(control).not.toMatch(/sqlite|postgres|requestRealtime/);
+    expect(typeCheck(dir)).toEqual([]);
+  });
+
   it('never overwrites an existing file without --force', async () => {
     const dir = strippedRefundDesk();
     writeFileSync(path.join(dir, 'ctrlrun.yaml'), '# mine\n');

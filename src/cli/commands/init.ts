@@ -4,7 +4,7 @@ import { parseDocument } from 'yaml';
 import { UserError } from '../../diagnostics.js';
 import { groupByPackage, sourceFolder } from '../../init/layout.js';
 import { mergeManifest, mergePolicy, readExisting } from '../../init/merge.js';
-import { findTools, planActions, renderControl, renderManifest, renderPolicy, type FoundTool, type InitPlan } from '../../init/render.js';
+import { findTools, planActions, renderControl, renderManifest, renderPolicy, type FoundTool, type InitPlan, type RemoteRuntime } from '../../init/render.js';
 import { scanRepo } from '../../scan/index.js';
 import { RESOLVABLE_NAMES, unresolvedNameMessage } from '../../scan/names.js';
 import type { CliContext, CommandSpec } from '../context.js';
@@ -121,11 +121,14 @@ export const initCommand: CommandSpec<InitArgs> = {
   },
 };
 
+/** A Cloudflare Workers project: its code runs on workerd, where the SQLite and Postgres drivers do not load. */
+const WRANGLER_CONFIGS = ['wrangler.jsonc', 'wrangler.json', 'wrangler.toml'];
+
 interface PackagePlan {
   dir: string;
   kind: OutputKind;
-  /** Its tools run in a realtime session (browser): the control gets httpStore. */
-  browser: boolean;
+  /** Its tools run where SQLite and Postgres cannot (a realtime session, an edge runtime): the control gets httpStore. */
+  remote: RemoteRuntime | undefined;
   plan: InitPlan;
   output: string;
   control: string;
@@ -152,7 +155,7 @@ function planPackage(dir: string, files: string[], found: ReturnType<typeof find
   return {
     dir,
     kind,
-    browser: tools.some((t) => t.realtime === true),
+    remote: tools.some((t) => t.realtime === true) ? 'realtime' : WRANGLER_CONFIGS.some((f) => existsSync(path.join(dir, f))) ? 'edge' : undefined,
     plan: planActions({ tools, unnamed }, existing),
     ...paths,
     ...(policyText !== undefined ? { policyText } : {}),
@@ -190,11 +193,13 @@ function writePackage(p: PackagePlan, ctx: CliContext): void {
   else ctx.stdout(`kept ${manifestFile}\n`);
   if (existsSync(path.join(p.dir, p.control))) ctx.stdout(`kept ${displayPath(path.join(p.dir, p.control), ctx.cwd)} (yours to edit; never overwritten)\n`);
   else {
-    write(p.control, renderControl(p.kind, { browser: p.browser }), 'wrote');
-    if (p.browser) {
+    write(p.control, renderControl(p.kind, p.remote ? { remote: p.remote } : {}), 'wrote');
+    if (p.remote === 'realtime') {
       ctx.stdout(
         `  (its tools run in a realtime session, usually a browser page: the control keeps the ledger behind \`npx ctrlrun-gen serve --cors-origin <your app's origin>\` through httpStore; set its URL and runtime token)\n`,
       );
+    } else if (p.remote === 'edge') {
+      ctx.stdout(`  (its tools run on an edge runtime (a wrangler config is here): the control keeps the ledger behind \`npx ctrlrun-gen serve\` through httpStore; set its URL and runtime token)\n`);
     }
   }
   if (markGenerated(p.dir, p.kind === 'ts' ? [p.output] : [p.output, typingsPath(p.output)])) {
