@@ -28,6 +28,8 @@ const testingEntry = esmFile(exportsOf(sdk)['./testing']);
 const testing = testingEntry ? path.join(sdk, testingEntry) : path.join(root, 'test/compat/testing.ts');
 if (!existsSync(path.join(sdk, 'package.json')) || !existsSync(path.join(zod, 'package.json'))) throw new Error('no package.json in CTRLRUN_SDK_DIR or CTRLRUN_ZOD_DIR');
 
+const sdkVersion = (JSON.parse(readFileSync(path.join(sdk, 'package.json'), 'utf8')) as { version: string }).version;
+
 export default defineConfig({
   resolve: {
     alias: [
@@ -41,6 +43,8 @@ export default defineConfig({
     // The MCP doors rely on SDK 0.20 surfaces (MCP server toolInputGuardrails/toolOutputGuardrails/
     // errorFunction, getAllMcpTools' options form): not measured across the range yet.
     exclude: ['test/runtime/mcp.test.ts', 'test/runtime/hosted-mcp.test.ts', 'node_modules/**'],
+    // the SDK under test, for the few tests whose observable text differs on older SDKs (test/runtime/helpers.ts)
+    env: { CTRLRUN_SDK_VERSION: sdkVersion },
     pool: 'forks',
     // One worker that keeps its module cache between files: the SDK is imported once per run, not
     // once per file (most of the time of a run). The runtime keeps no global state to leak.

@@ -1,4 +1,7 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import moduleApi, { createRequire, register } from 'node:module';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { VERSION } from '../version.js';
@@ -39,16 +42,74 @@ export function findCliTools(options: { cwd: string; env: NodeJS.ProcessEnv; fro
   return { kind: 'missing' };
 }
 
+/**
+ * The companion npm fetches when it is not installed: `ctrlrun-gen-cli` of this exact version, or
+ * `CTRLRUN_GEN_CLI_SPEC` (one or more npm package specs separated by spaces: a tarball, a mirror's
+ * version; the tests point it at packed tarballs).
+ */
+export function companionSpecs(env: NodeJS.ProcessEnv): string[] {
+  const named = env.CTRLRUN_GEN_CLI_SPEC?.trim();
+  return named ? named.split(/\s+/) : [`ctrlrun-gen-cli@${VERSION}`];
+}
+
+/** The npm command that runs the companion's bin with `args` (what `npx ctrlrun-gen-cli@<version> …` does). */
+export function npmExecArgs(specs: string[], args: string[]): string[] {
+  return ['exec', '--yes', ...specs.map((spec) => `--package=${spec}`), '--', 'ctrlrun-gen-cli', ...args];
+}
+
+function missingHint(args: string[]): string {
+  return (
+    `  hint: npm install --save-dev ctrlrun-gen-cli@${VERSION}   then: npx ctrlrun-gen ${args.join(' ')}\n` +
+    `        or, without installing: npx ctrlrun-gen-cli@${VERSION} ${args.join(' ')}\n`
+  );
+}
+
+/**
+ * Journey 1 (`npx ctrlrun-gen init` in a repo that has neither package): the companion is not
+ * installed, so npm runs the companion of this exact version, with these arguments, stdio and exit
+ * code. The child marks a file when its CLI starts: an exit without the mark means npm could not
+ * fetch or start it (offline, no such version), which ends in the install hint and exit 2.
+ * `CTRLRUN_GEN_NO_FETCH=1` skips the fetch (and stops a loop: the child never fetches again).
+ */
+async function runCompanionThroughNpm(args: string[]): Promise<number> {
+  const specs = companionSpecs(process.env);
+  if (process.env.CTRLRUN_GEN_NO_FETCH === '1') {
+    process.stderr.write(`ctrlrun-gen: the command line's tools are not installed here (this install of ctrlrun-gen ${VERSION} carries the runtime only).\n${missingHint(args)}`);
+    return 2;
+  }
+  process.stderr.write(
+    `ctrlrun-gen: the command line's tools are not installed here; running ${specs.join(' ')} through npm exec ` +
+      `(install it as a dev dependency to skip this: npm install --save-dev ctrlrun-gen-cli@${VERSION}).\n`,
+  );
+  const markDir = mkdtempSync(path.join(tmpdir(), 'ctrlrun-gen-'));
+  const mark = path.join(markDir, 'started');
+  try {
+    const code = await new Promise<number>((resolve) => {
+      const child = spawn(process.platform === 'win32' ? 'npm.cmd' : 'npm', npmExecArgs(specs, args), {
+        stdio: 'inherit',
+        shell: process.platform === 'win32',
+        env: { ...process.env, CTRLRUN_GEN_NO_FETCH: '1', CTRLRUN_GEN_STARTED_MARK: mark },
+      });
+      child.on('error', () => resolve(-1)); // no npm on PATH
+      child.on('close', (status, signal) => resolve(status ?? (signal ? 128 + 1 : 1)));
+    });
+    if (existsSync(mark)) return code;
+    process.stderr.write(`ctrlrun-gen: npm could not run ${specs.join(' ')} (offline, or no such version?).\n${missingHint(args)}`);
+    return 2;
+  } finally {
+    rmSync(markDir, { recursive: true, force: true });
+  }
+}
+
 /** Runs the CLI with `args`; returns the exit code. */
 export async function launch(args: string[]): Promise<number> {
   const tools = findCliTools({ cwd: process.cwd(), env: process.env, from: fileURLToPath(import.meta.url) });
-  if (tools.kind === 'missing') {
-    process.stderr.write(
-      `ctrlrun-gen: the command line's tools are not installed here (this install of ctrlrun-gen ${VERSION} carries the runtime only).\n` +
-        `  hint: npm install --save-dev ctrlrun-gen-cli@${VERSION}   then: npx ctrlrun-gen ${args.join(' ')}\n` +
-        `        or, without installing: npx ctrlrun-gen-cli@${VERSION} ${args.join(' ')}\n`,
-    );
-    return 2;
+  if (tools.kind === 'missing') return runCompanionThroughNpm(args);
+  const mark = process.env.CTRLRUN_GEN_STARTED_MARK;
+  if (mark) {
+    // started by a parent ctrlrun-gen through npm exec: tell it the CLI runs (see runCompanionThroughNpm)
+    writeFileSync(mark, '');
+    delete process.env.CTRLRUN_GEN_STARTED_MARK;
   }
   enableCompileCache(tools.kind === 'companion' ? tools.packageJson : fileURLToPath(import.meta.url));
   if (tools.kind === 'companion') {

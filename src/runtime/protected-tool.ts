@@ -38,12 +38,27 @@ import type { BudgetCharge, CallDecision, CompiledAction, CompiledGrant, Compile
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
+/**
+ * Whether this SDK's `tool()` takes an `outputSchema` (0.14 on), read off `tool` itself: on older
+ * SDKs of the peer range `ToolOptions` has two type parameters and `ToolOutputSchema` does not
+ * exist, so those spellings are only reached when it does. (Projects on those SDKs need
+ * `skipLibCheck`, which the SDK's own declarations need there too; the branch not taken is then
+ * never checked.)
+ */
+type SdkHasOutputSchema = 'outputSchema' extends keyof Parameters<typeof tool>[0] ? true : false;
+type SdkToolOptions<TParameters extends ToolInputParameters, Context, TOutputSchema extends ToolOutputSchema | undefined> = SdkHasOutputSchema extends true
+  ? ToolOptions<TParameters, Context, TOutputSchema>
+  : ToolOptions<TParameters, Context>;
+type SdkTool<TParameters extends ToolInputParameters, Context, Result, TOutputSchema extends ToolOutputSchema | undefined> = SdkHasOutputSchema extends true
+  ? ReturnType<typeof tool<TParameters, Context, Result, TOutputSchema>>
+  : ReturnType<typeof tool<TParameters, Context, Result>>;
+
 /** The SDK's `tool()` options without `needsApproval`: the policy decides who approves what. */
 export type ProtectedToolOptions<
   TParameters extends ToolInputParameters = undefined,
   Context = UnknownContext,
   TOutputSchema extends ToolOutputSchema | undefined = undefined,
-> = DistributiveOmit<ToolOptions<TParameters, Context, TOutputSchema>, 'needsApproval'> & { needsApproval?: never };
+> = DistributiveOmit<SdkToolOptions<TParameters, Context, TOutputSchema>, 'needsApproval'> & { needsApproval?: never };
 
 /** `protectedTool(action, options)`: a real SDK `FunctionTool` guarded by the policy. */
 export type ProtectedTool<A extends string> = <
@@ -54,7 +69,7 @@ export type ProtectedTool<A extends string> = <
 >(
   action: A,
   options: ProtectedToolOptions<TParameters, Context, TOutputSchema>,
-) => ReturnType<typeof tool<TParameters, Context, Result, TOutputSchema>>;
+) => SdkTool<TParameters, Context, Result, TOutputSchema>;
 
 /**
  * Binds a compiled policy to a control and returns `protectedTool`. The generated module calls

@@ -108,6 +108,23 @@ describe('init, generate and check in a plain JavaScript project', () => {
     expect(read(dir, '.gitattributes')).toBe('# Written by ctrlrun-gen init: generated files (collapsed in diffs).\nsrc/ctrlrun.generated.ts linguist-generated=true\n');
   });
 
+  it('typescript only to check JavaScript (no tsconfig, tools in .cjs/.mjs files): JavaScript output the rewritten files can load', async () => {
+    // the layout of the SDK's own node-zod3 integration project: `typescript` for // @ts-check only
+    const dir = repo({
+      'package.json': '{ "name": "j", "type": "commonjs", "dependencies": { "typescript": "^5.9.3" } }',
+      'index.cjs': TOOL_CJS,
+      'index.mjs': TOOL_ESM.replace("name: 'refund'", "name: 'refund_esm'"),
+    });
+    expect((await cli(['init'], { cwd: dir })).code).toBe(0);
+    expect(read(dir, 'ctrlrun.tools.yaml')).toMatch(/^output: ctrlrun\.generated\.js\ncontrol: ctrlrun\.control\.js$/m);
+    expect((await cli(['generate'], { cwd: dir })).code).toBe(0);
+    expect(read(dir, 'ctrlrun.generated.js')).toContain('require(');
+    const codemod = await cli(['codemod', '--write', '--allow-dirty'], { cwd: dir });
+    expect(codemod.code, codemod.stdout).toBe(0);
+    expect(read(dir, 'index.cjs')).toContain("require('./ctrlrun.generated.js')");
+    expect(read(dir, 'index.mjs')).toContain("from './ctrlrun.generated.js'");
+  });
+
   it('.gitattributes: appended to (never rewritten), and a path already named is not added twice', async () => {
     const dir = repo({ 'package.json': '{ "name": "d", "type": "module" }', 'agent.js': TOOL_ESM, '.gitattributes': '* text=auto\nctrlrun.generated.js linguist-generated' });
     expect((await cli(['init'], { cwd: dir })).code).toBe(0);

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -77,11 +77,30 @@ describe('one package for the runtime, a companion for the command line', () => 
     for (const tool of CLI_TOOLS) expect(declared).toContain(tool);
   });
 
-  describe('the bin, from packed tarballs', { timeout: 180_000 }, () => {
+  describe('the bin, from packed tarballs', { timeout: 300_000 }, () => {
     let work: string;
     let app: string;
-    const bin = () => path.join(app, 'node_modules/ctrlrun-gen/dist/cli/main.js');
-    const runBin = (args: string[]) => spawnSync(process.execPath, [bin(), ...args], { cwd: app, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+    let runtimeTgz: string;
+    let cliTgz: string;
+    const bin = (dir = app) => path.join(dir, 'node_modules/ctrlrun-gen/dist/cli/main.js');
+    const runBin = (args: string[], env: Record<string, string> = {}, dir = app) =>
+      spawnSync(process.execPath, [bin(dir), ...args], { cwd: dir, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', ...env } });
+
+    /** An app with ctrlrun-gen installed for production (no companion) and one SDK tool. */
+    const makeApp = (dir: string) => {
+      const modules = path.join(dir, 'node_modules');
+      mkdirSync(path.join(modules, 'ctrlrun-gen'), { recursive: true });
+      expect(spawnSync('tar', ['-xzf', runtimeTgz, '-C', path.join(modules, 'ctrlrun-gen'), '--strip-components=1']).status).toBe(0);
+      // an app's production install: the runtime's dependency and the app's own packages
+      for (const dep of packageDirs([...Object.keys(root.dependencies ?? {}), '@openai/agents', 'zod'])) symlinkSync(path.join(REPO_ROOT, 'node_modules', dep), path.join(modules, dep), 'dir');
+      writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'app', private: true, type: 'module' }));
+      writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { module: 'NodeNext', strict: true } }));
+      mkdirSync(path.join(dir, 'src'));
+      writeFileSync(
+        path.join(dir, 'src/tools.ts'),
+        `import { tool } from '@openai/agents';\nimport { z } from 'zod';\nexport const refund = tool({ name: 'refund', description: 'Refund', parameters: z.object({ amount: z.number() }), execute: async () => 'ok' });\n`,
+      );
+    };
 
     beforeAll(() => {
       work = mkdtempSync(path.join(tmpdir(), 'ctrlrun-split-'));
@@ -90,41 +109,57 @@ describe('one package for the runtime, a companion for the command line', () => 
         expect(r.status, r.stderr).toBe(0);
         return path.join(work, (JSON.parse(r.stdout) as Array<{ filename: string }>)[0]!.filename);
       };
-      const runtimeTgz = pack(REPO_ROOT);
-      const cliTgz = pack(path.join(REPO_ROOT, 'packages/cli'));
+      runtimeTgz = pack(REPO_ROOT);
+      cliTgz = pack(path.join(REPO_ROOT, 'packages/cli'));
       app = path.join(work, 'app');
-      const modules = path.join(app, 'node_modules');
-      for (const [dir, tgz] of [
-        [path.join(modules, 'ctrlrun-gen'), runtimeTgz],
-        [path.join(work, 'cli-unpacked'), cliTgz],
-      ] as const) {
-        mkdirSync(dir, { recursive: true });
-        expect(spawnSync('tar', ['-xzf', tgz, '-C', dir, '--strip-components=1']).status).toBe(0);
-      }
-      // an app's production install: the runtime's dependency and the app's own packages
-      for (const dep of packageDirs([...Object.keys(root.dependencies ?? {}), '@openai/agents', 'zod'])) symlinkSync(path.join(REPO_ROOT, 'node_modules', dep), path.join(modules, dep), 'dir');
-      writeFileSync(path.join(app, 'package.json'), JSON.stringify({ name: 'app', private: true, type: 'module' }));
-      writeFileSync(path.join(app, 'tsconfig.json'), JSON.stringify({ compilerOptions: { module: 'NodeNext', strict: true } }));
-      mkdirSync(path.join(app, 'src'));
-      writeFileSync(
-        path.join(app, 'src/tools.ts'),
-        `import { tool } from '@openai/agents';\nimport { z } from 'zod';\nexport const refund = tool({ name: 'refund', description: 'Refund', parameters: z.object({ amount: z.number() }), execute: async () => 'ok' });\n`,
-      );
+      makeApp(app);
+      mkdirSync(path.join(work, 'cli-unpacked'), { recursive: true });
+      expect(spawnSync('tar', ['-xzf', cliTgz, '-C', path.join(work, 'cli-unpacked'), '--strip-components=1']).status).toBe(0);
     });
     afterAll(() => {
       if (work) rmSync(work, { recursive: true, force: true });
     });
 
-    it('without ctrlrun-gen-cli: exit 2 and what to install, no stack trace', () => {
-      const r = runBin(['init']);
+    it('without ctrlrun-gen-cli and told not to fetch it: exit 2 and what to install, no stack trace', () => {
+      const r = runBin(['init'], { CTRLRUN_GEN_NO_FETCH: '1' });
       expect(r.status).toBe(2);
       expect(r.stderr).toContain(`npm install --save-dev ctrlrun-gen-cli@${root.version}`);
       expect(r.stderr).toContain(`npx ctrlrun-gen-cli@${root.version} init`);
       expect(r.stderr).not.toMatch(/\n\s+at /);
+      expect(existsSync(path.join(app, 'ctrlrun.yaml'))).toBe(false);
+    });
+
+    it('without ctrlrun-gen-cli, when npm cannot fetch it (offline, no such version): exit 2 and the same hint', () => {
+      const r = runBin(['init'], { CTRLRUN_GEN_CLI_SPEC: path.join(work, 'no-such-ctrlrun-gen-cli.tgz'), npm_config_offline: 'true' });
+      expect(r.status).toBe(2);
+      expect(r.stderr).toContain('through npm exec');
+      expect(r.stderr).toContain('npm could not run');
+      expect(r.stderr).toContain(`npm install --save-dev ctrlrun-gen-cli@${root.version}`);
+      expect(existsSync(path.join(app, 'ctrlrun.yaml'))).toBe(false);
+    });
+
+    it('journey 1 (npx ctrlrun-gen init in a fresh repo): npm runs the companion of its own version; arguments, output and exit code pass through', () => {
+      const fresh = path.join(work, 'fresh');
+      makeApp(fresh);
+      // the companion and the ctrlrun-gen it depends on, as npm would fetch them (packed here: no registry)
+      const env = { CTRLRUN_GEN_CLI_SPEC: `${cliTgz} ${runtimeTgz}`, npm_config_ignore_scripts: 'true', npm_config_prefer_offline: 'true', npm_config_audit: 'false', npm_config_fund: 'false' };
+      const init = runBin(['init'], env, fresh);
+      expect(init.status, init.stderr).toBe(0);
+      expect(init.stderr).toContain(`running ${cliTgz} ${runtimeTgz} through npm exec`);
+      expect(readFileSync(path.join(fresh, 'ctrlrun.tools.yaml'), 'utf8')).toContain('refund');
+      expect(existsSync(path.join(fresh, 'src/ctrlrun.control.ts'))).toBe(true);
+      // exit code: the module is not generated yet, so generate --check exits 1 (stale), through npm
+      const check = runBin(['generate', '--check'], env, fresh);
+      expect(check.status, check.stderr).toBe(1);
+      expect(check.stderr).not.toContain('npm could not run');
+      const generate = runBin(['generate'], env, fresh);
+      expect(generate.status, generate.stderr).toBe(0);
+      expect(readFileSync(path.join(fresh, 'src/ctrlrun.generated.ts'), 'utf8')).toContain("from 'ctrlrun-gen/runtime'");
     });
 
     it('with ctrlrun-gen-cli nested (its tools not hoisted): the CLI runs, init then generate', () => {
       const companionDir = path.join(app, 'node_modules/ctrlrun-gen-cli');
+      // the companion installed: no npm exec (it would fail here), the CLI runs in-process
       renameSync(path.join(work, 'cli-unpacked'), companionDir);
       mkdirSync(path.join(companionDir, 'node_modules'), { recursive: true });
       // only its direct dependencies: they are links into this repo's node_modules, where theirs resolve
@@ -132,12 +167,12 @@ describe('one package for the runtime, a companion for the command line', () => 
       for (const name of new Set(linked.map((n) => (n.startsWith('@') ? n.split('/')[0]! : n)))) {
         symlinkSync(path.join(REPO_ROOT, 'node_modules', name), path.join(companionDir, 'node_modules', name), 'dir');
       }
-      const version = runBin(['--version']);
+      const version = runBin(['--version'], { CTRLRUN_GEN_NO_FETCH: '1' });
       expect(version.stdout.trim(), version.stderr).toBe(root.version);
-      const init = runBin(['init']);
+      const init = runBin(['init'], { CTRLRUN_GEN_NO_FETCH: '1' });
       expect(init.status, init.stderr).toBe(0);
       expect(readFileSync(path.join(app, 'src/ctrlrun.control.ts'), 'utf8')).toContain("from 'ctrlrun-gen/runtime/sqlite'");
-      const generate = runBin(['generate']);
+      const generate = runBin(['generate'], { CTRLRUN_GEN_NO_FETCH: '1' });
       expect(generate.status, generate.stderr).toBe(0);
       expect(readFileSync(path.join(app, 'src/ctrlrun.generated.ts'), 'utf8')).toContain("from 'ctrlrun-gen/runtime'");
     });

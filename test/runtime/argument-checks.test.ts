@@ -1,4 +1,4 @@
-import { RunContext, RunState } from '@openai/agents';
+import { RunContext, RunState, tool as sdkTool } from '@openai/agents';
 import { describe, expect, it } from 'vitest';
 import {
   ActionDenied,
@@ -10,7 +10,7 @@ import {
   type CompiledPolicy,
   type DecisionResult,
 } from '../../src/runtime/index.js';
-import { agentWith, assistantMessage, functionCall, refundCall, refundTool, scripted, setup, toolOutputSeen } from './helpers.js';
+import { agentWith, assistantMessage, functionCall, refundCall, refundTool, scripted, sdkBefore, setup, toolOutputSeen } from './helpers.js';
 
 const BIG = { payment_id: 'pay_1', amount: 512_345 }; // approve band of helpers' policy
 
@@ -196,6 +196,22 @@ describe('approvals are bound to the call, not the call id alone', () => {
     });
     const model = scripted([refundCall({ payment_id: 'pay_1', amount: 5_000, note: null }, 'c1')], [assistantMessage('done')]);
     await run(agentWith(model, [tool]), 'refund', { context: { user: 'alice' } });
-    expect(calls).toEqual([{ payment_id: 'pay_1', amount: 5_000 }]);
+    // the protected tool takes exactly what the SDK's own tool() takes
+    const plainCalls: unknown[] = [];
+    const plain = sdkTool({
+      name: 'refund',
+      description: 'Refund',
+      parameters: z.object({ payment_id: z.string(), amount: z.number().int(), note: z.string().optional() }),
+      execute: async (args) => {
+        plainCalls.push(args);
+        return 'ok';
+      },
+    });
+    await run(agentWith(scripted([refundCall({ payment_id: 'pay_1', amount: 5_000, note: null }, 'c1')], [assistantMessage('done')]), [plain]), 'refund', {
+      context: { user: 'alice' },
+    });
+    expect(calls).toEqual(plainCalls);
+    // before 0.9 the SDK itself refuses a null optional field (its zod parse), with or without this library
+    expect(calls).toEqual(sdkBefore('0.9') ? [] : [{ payment_id: 'pay_1', amount: 5_000 }]);
   });
 });

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { Agent } from '@openai/agents';
 import { ScriptedModel, assistantMessage, functionCall, type ScriptedModelInput } from '@openai/agents/testing';
 import { z } from 'zod';
@@ -13,6 +14,22 @@ import {
 } from '../../src/runtime/index.js';
 
 export type ActionId = 'stripe.refund' | 'stripe.charge.read';
+
+/**
+ * The `@openai/agents` version these tests run against: the pinned one, or the one `.ci/sdk-range`
+ * installs (`vitest.compat.config.ts` passes it on). Where an older SDK of the peer range answers
+ * the model itself (malformed JSON, a rejection's text), a test says what that SDK does instead.
+ */
+export const SDK_VERSION: string =
+  process.env['CTRLRUN_SDK_VERSION'] ??
+  (JSON.parse(readFileSync(new URL('../../node_modules/@openai/agents/package.json', import.meta.url), 'utf8')) as { version: string }).version;
+
+/** True when the SDK under test is older than `minor` (e.g. `'0.14'`). */
+export function sdkBefore(minor: string): boolean {
+  const [a = 0, b = 0] = SDK_VERSION.split('.').map(Number);
+  const [x = 0, y = 0] = minor.split('.').map(Number);
+  return a < x || (a === x && b < y);
+}
 
 const matched = (decision: DecisionResult['decision'], rule: number): DecisionResult => ({ decision, rule, reason: `rule[${rule}]` });
 

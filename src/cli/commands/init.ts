@@ -21,18 +21,21 @@ const MANIFEST = 'ctrlrun.tools.yaml';
 
 /**
  * Where init puts the generated module and the control. A TypeScript project (a tsconfig.json, or
- * `typescript` among package.json's dependencies) gets the defaults (`src/*.ts`); a plain
- * JavaScript one gets `.js` files (ESM or CommonJS as its package.json `type` says), in `src/`
- * when it has one, else beside package.json.
+ * `typescript` among package.json's dependencies while a tool lives in a TypeScript file) gets the
+ * defaults (`src/*.ts`); a plain JavaScript one gets `.js` files (ESM or CommonJS as its
+ * package.json `type` says), in `src/` when it has one, else beside package.json. (A JavaScript
+ * project may list `typescript` only to check its JS with `// @ts-check`: its `node index.cjs`
+ * cannot load a `.ts` module.)
  */
-export function initLayout(root: string): { output: string; control: string; kind: OutputKind } {
-  if (usesTypeScript(root)) return { output: MANIFEST_DEFAULTS.output, control: MANIFEST_DEFAULTS.control, kind: 'ts' };
+export function initLayout(root: string, toolFiles: string[] = []): { output: string; control: string; kind: OutputKind } {
+  if (usesTypeScript(root, toolFiles)) return { output: MANIFEST_DEFAULTS.output, control: MANIFEST_DEFAULTS.control, kind: 'ts' };
   const dir = existsSync(path.join(root, 'src')) ? 'src/' : '';
   return { output: `${dir}ctrlrun.generated.js`, control: `${dir}ctrlrun.control.js`, kind: packageType(root) === 'module' ? 'esm' : 'cjs' };
 }
 
-function usesTypeScript(root: string): boolean {
+function usesTypeScript(root: string, toolFiles: string[]): boolean {
   if (existsSync(path.join(root, 'tsconfig.json'))) return true;
+  if (toolFiles.length > 0 && toolFiles.every((f) => /\.(?:js|cjs|mjs|jsx)$/.test(f))) return false;
   try {
     const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as Record<string, unknown>;
     return ['dependencies', 'devDependencies', 'peerDependencies'].some((field) => {
@@ -148,7 +151,7 @@ function planPackage(dir: string, files: string[], found: ReturnType<typeof find
   const policyText = read(POLICY);
   const manifestText = read(MANIFEST);
   const existing = readExisting(policyText, manifestText, { policy: displayPath(path.join(dir, POLICY), cwd), manifest: displayPath(path.join(dir, MANIFEST), cwd) });
-  const { kind } = initLayout(dir);
+  const { kind } = initLayout(dir, files);
   const folder = sourceFolder(dir, files);
   const ext = kind === 'ts' ? '.ts' : '.js';
   const paths = manifestPaths(manifestText) ?? { output: `${folder}ctrlrun.generated${ext}`, control: `${folder}ctrlrun.control${ext}` };
