@@ -94,11 +94,17 @@ export function unreadableFindings(items: readonly UnreadablePath[]): Finding[] 
 const LOCAL_DOORS: Record<string, string | null> = { shellTool: 'protectShellTool', applyPatchTool: 'protectApplyPatchTool', computerTool: null };
 const HOSTED_TOOLS = new Set(['webSearchTool', 'fileSearchTool', 'codeInterpreterTool', 'imageGenerationTool']);
 
-/** `unprotected-door`: an SDK shellTool/applyPatchTool/computerTool call. */
+/** A `shellTool({ environment, ... })` with no `shell`: a hosted (container) shell, run at OpenAI. */
+function isHostedShell(call: NonNullable<FileScan['sdkFactoryCalls']>[number]): boolean {
+  const p = call.options.properties;
+  return call.factory === 'shellTool' && !call.options.hasSpread && p.environment !== undefined && p.shell === undefined;
+}
+
+/** `unprotected-door`: an SDK shellTool (local)/applyPatchTool/computerTool call. */
 export function unprotectedDoorRule(scan: FileScan): Finding[] {
   const out: Finding[] = [];
   for (const call of scan.sdkFactoryCalls ?? []) {
-    if (!(call.factory in LOCAL_DOORS)) continue;
+    if (!(call.factory in LOCAL_DOORS) || isHostedShell(call)) continue;
     const variant = LOCAL_DOORS[call.factory];
     out.push(
       findingAt(
@@ -120,13 +126,15 @@ export function unprotectedDoorRule(scan: FileScan): Finding[] {
 /** `hosted-tool-ungated` (warning): a hosted tool that runs at OpenAI, out of any client's reach. */
 export function hostedToolUngatedRule(scan: FileScan): Finding[] {
   return (scan.sdkFactoryCalls ?? [])
-    .filter((call) => HOSTED_TOOLS.has(call.factory))
+    .filter((call) => HOSTED_TOOLS.has(call.factory) || isHostedShell(call))
     .map((call) =>
       findingAt(
         'hosted-tool-ungated',
         scan.file,
         call.callee,
-        `\`${call.factory}()\` runs at OpenAI inside the model call: no policy, approval or receipt applies to it.`,
+        isHostedShell(call)
+          ? '`shellTool()` with a hosted `environment` (no local `shell`) runs commands in a container at OpenAI: no policy, approval or receipt applies to it.'
+          : `\`${call.factory}()\` runs at OpenAI inside the model call: no policy, approval or receipt applies to it.`,
         'Keep it only where its results are safe to act on, or suppress with the reason.',
       ),
     );

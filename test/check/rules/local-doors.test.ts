@@ -6,6 +6,7 @@ ruleTester('unprotected-door', {
   valid: [
     { name: 'the protected variants', code: lines(GEN, "export const sh = protectShellTool('host.shell', { shell });", "export const ap = protectApplyPatchTool('repo.patch', { editor });") },
     { name: 'a shellTool of another package', code: lines("import { shellTool } from 'my-shell';", 'export const sh = shellTool({ shell });') },
+    { name: 'a hosted (container) shell is hosted-tool-ungated, not this', code: lines("import { shellTool } from '@openai/agents';", "export const sh = shellTool({ environment: { type: 'container_auto' } });") },
     { name: 'suppressed with a reason', code: lines("import { computerTool } from '@openai/agents';", '// ctrlrun-ignore unprotected-door -- a sandboxed browser with no credentials', 'export const c = computerTool({ computer });') },
   ],
   invalid: [
@@ -23,8 +24,16 @@ ruleTester('unprotected-door', {
 });
 
 ruleTester('hosted-tool-ungated', {
-  valid: [{ name: 'no hosted tool', code: lines("import { tool } from '@openai/agents';", "export const t = 1;") }],
+  valid: [
+    { name: 'no hosted tool', code: lines("import { tool } from '@openai/agents';", "export const t = 1;") },
+    { name: 'a local shell', code: lines("import { shellTool } from '@openai/agents';", 'export const sh = shellTool({ shell, environment: { type: "local" } });') },
+  ],
   invalid: [
+    {
+      name: 'a hosted (container) shell',
+      code: lines("import { shellTool } from '@openai/agents';", "export const sh = shellTool({ environment: { type: 'container_auto' } });"),
+      errors: [{ line: 2, column: 19, severity: 'warning', mentions: 'in a container at OpenAI' }],
+    },
     {
       name: 'web search and code interpreter',
       code: lines("import { codeInterpreterTool, webSearchTool } from '@openai/agents';", 'export const tools = [webSearchTool(), codeInterpreterTool()];'),
