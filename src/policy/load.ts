@@ -1,7 +1,7 @@
 import { isMap, isSeq, type Node } from 'yaml';
 import { type Diagnostic, UserError } from '../diagnostics.js';
 import { declaresCtrlrunSchema, readCapped } from '../safe-read.js';
-import { parseDuration, parseExpiry, patternProblem } from './authority.js';
+import { parseDuration, parseExpiry, patternMatches, patternProblem } from './authority.js';
 import {
   ACTION_KEYS,
   AUTHORITY_KEYS,
@@ -175,10 +175,34 @@ class PolicyReader {
     this.checkReservedTemplates(actions);
     const draft: PolicyDraft = { schemaVersion: this.declaredVersion, mode, controls, actions };
     if (modeEntry) draft.modeLoc = r.locOf(modeEntry.at);
-    if (authority !== undefined) draft.authority = authority;
+    if (authority !== undefined) {
+      draft.authority = authority;
+      this.warnUncoverable(authority, actions);
+    }
     if (environment !== undefined) draft.environment = environment;
     if (version !== undefined) draft.version = version;
     return draft;
+  }
+
+  /**
+   * CTRLRun: a grant that declares `resources` never covers a call without a resource, so an action
+   * its patterns name but which has no `resource:` template is denied `no_authority` by that grant.
+   * Legal, and an easy trap: warned.
+   */
+  private warnUncoverable(authority: PolicyAuthority, actions: Record<string, PolicyAction>): void {
+    for (const grant of authority.grants) {
+      if (grant.resources === null) continue;
+      for (const action of Object.values(actions)) {
+        if (action.resource || !grant.actions.some((p) => patternMatches(p, action.id, '.'))) continue;
+        this.r.warnAt(
+          this.r.offsetAt(grant.loc),
+          `authority.grants`,
+          'grant-needs-resource',
+          `grant \`${grant.id}\` declares \`resources\`, and action \`${action.id}\`, which it names, has no \`resource:\` template: the grant never covers its calls (\`no_authority\`)`,
+          `give ${action.id} a \`resource:\` template, or cover it with a grant without \`resources\``,
+        );
+      }
+    }
   }
 
   /** A string that is not empty or only whitespace (CTRLRun's `environment`, `version`, `title`, `source`). */

@@ -321,7 +321,7 @@ export function createActionCore(
       why = 'no principal: the run acts for nobody';
       reason = code = 'no_principal';
     } else if (decision.decision === 'deny') {
-      why = decision.detail !== undefined ? `refused (${reason}): ${decision.detail}` : `denied by policy: ${reason}`;
+      why = decision.detail !== undefined ? `refused (${reason}): ${decision.detail}` : `${byAuthority(reason) ? 'refused by authority' : 'denied by policy'}: ${reason}`;
     } else if (stillRunning.has(argsHashOf(toolCall.arguments, undefined) ?? '')) {
       why = stillRunningText;
       reason = code = 'still_running';
@@ -432,7 +432,7 @@ export function createActionCore(
         facts.decision.reason,
         refusedBefore
           ? `ctrlrun: ${action} refused (${facts.decision.reason}): ${facts.decision.detail}; it did not run.`
-          : `ctrlrun: ${action} denied by policy (${reasonText(facts.decision)}); it did not run.`,
+          : `ctrlrun: ${action} ${byAuthority(facts.decision.reason) ? 'refused by authority' : 'denied by policy'} (${reasonText(facts.decision)}); it did not run.`,
         where,
       );
     }
@@ -618,6 +618,11 @@ interface DecidedCall {
 /** Canonical hash of the call's checked arguments (parsed once by `decideOn`), or null when refused. */
 function hashOf(decided: DecidedCall): string | null {
   return decided.args === undefined ? null : canonicalHash(decided.args);
+}
+
+/** A denial of CTRLRun's authority axis (no grant covers the call), not of the action's rules. */
+function byAuthority(reason: string): boolean {
+  return reason === 'no_authority' || reason.startsWith('authority_');
 }
 
 function windowText(ms: number): string {

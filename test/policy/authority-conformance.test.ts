@@ -60,3 +60,17 @@ describe("documents CTRLRun's loader refuses", () => {
     expect(errors.some((d) => d.path === c.path || d.path?.endsWith(`.${c.path}`)), JSON.stringify(errors.map((d) => [d.path, d.message]))).toBe(true);
   });
 });
+
+describe('a grant that declares resources, over an action without a resource template', () => {
+  it('is warned: CTRLRun never lets that grant cover the action', () => {
+    const doc = {
+      schema: 'ctrlrun.policy/v7',
+      authority: { grants: [{ id: 'sales', subject: { agent: 'voice' }, actions: ['cart.*'], resources: ['customer:*'] }] },
+      actions: { 'cart.add': { decision: 'allow' }, 'cart.checkout': { resource: 'customer:{phone}', decision: 'allow' } },
+    };
+    const r = parsePolicy(YAML.stringify(doc, { version: '1.1' }), 'ctrlrun.yaml');
+    expect(r.value).toBeDefined();
+    const warnings = r.diagnostics.filter((d) => d.code === 'grant-needs-resource');
+    expect(warnings.map((d) => d.message)).toEqual([expect.stringContaining('action `cart.add`')]);
+  });
+});

@@ -98,7 +98,7 @@ describe('authority (CTRLRun v7) through the Runner: examples/authority/payments
     ];
     for (const [i, [ctx, args, reason]] of cases.entries()) {
       const { seen } = await h.call(ctx, args, `r${i}`);
-      expect(seen, `${JSON.stringify(ctx)} ${reason}`).toContain(reason);
+      expect(seen, `${JSON.stringify(ctx)} ${reason}`).toContain(`refused by authority: ${reason}`);
     }
     expect(h.runs).toHaveLength(0);
     const receipts = await h.store.listReceipts();
