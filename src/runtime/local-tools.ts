@@ -1,6 +1,8 @@
+// a namespace import: SDKs before shell and apply_patch tools still load the runtime (linking fails on a missing named export)
+import * as sdk from '@openai/agents';
 import {
-  applyPatchTool,
-  shellTool,
+  type applyPatchTool,
+  type shellTool,
   type ApplyPatchOperation,
   type ApplyPatchResult,
   type ApplyPatchTool,
@@ -161,6 +163,13 @@ function localGate(internals: ControlInternals, core: ActionCore, who: string) {
   return { needsApproval, run };
 }
 
+/** The SDK's factory, or a clear error on an SDK that has none (shell and apply_patch tools are recent). */
+function sdkFactory<K extends 'shellTool' | 'applyPatchTool'>(name: K): (typeof sdk)[K] {
+  const factory = (sdk as Record<string, unknown>)[name];
+  if (typeof factory !== 'function') throw new CtrlrunError(`${name} is not in this version of @openai/agents; upgrade it to use this door.`);
+  return factory as (typeof sdk)[K];
+}
+
 function checkOptions(who: string, action: string, options: object | undefined, need: string): void {
   if (!options || typeof options !== 'object') throw new CtrlrunError(`${who}('${action}'): options are required, as for ${need}.`);
   for (const key of ['needsApproval', 'onApproval'] as const) {
@@ -197,7 +206,7 @@ function makeShellTool(internals: ControlInternals, policy: CompiledPolicy, acti
       return out;
     },
   };
-  const made = shellTool({
+  const made = sdkFactory('shellTool')({
     ...(options as object),
     shell,
     needsApproval: (runContext: RunContext, shellAction: ShellAction, callId?: string) =>
@@ -226,7 +235,7 @@ function makeApplyPatchTool(internals: ControlInternals, policy: CompiledPolicy,
     updateFile: (op, ctx) => guarded(op, () => inner.updateFile(op, ctx))(),
     deleteFile: (op, ctx) => guarded(op, () => inner.deleteFile(op, ctx))(),
   };
-  const made = applyPatchTool({
+  const made = sdkFactory('applyPatchTool')({
     ...(options as object),
     editor,
     needsApproval: (runContext: RunContext, operation: ApplyPatchOperation, callId?: string) =>
