@@ -15,8 +15,13 @@ import { VERSION } from '../version.js';
  * it finds them, makes them resolvable, then loads the CLI.
  */
 
-/** Packages the CLI imports that `ctrlrun-gen` itself does not depend on (packages/cli/package.json). */
-export const CLI_TOOLS = ['ts-morph', 'yargs', 'yaml', 'picocolors', 'ignore', 'diff', '@babel/code-frame'] as const;
+/**
+ * Packages the CLI imports that `ctrlrun-gen` itself does not depend on (packages/cli/package.json).
+ * All of them, the lazily loaded ones too (the SQLite driver, serve's Hono): npm may nest one under
+ * the companion while hoisting the rest (a project with another better-sqlite3 of its own), and
+ * only the resolve hook finds it there.
+ */
+export const CLI_TOOLS = ['ts-morph', 'yargs', 'yaml', 'picocolors', 'ignore', 'diff', '@babel/code-frame', 'better-sqlite3', 'hono', '@hono/node-server'] as const;
 
 /** Where the CLI's tools resolve from: `self` (they resolve from this package), a companion package.json, or nowhere. */
 export function findCliTools(options: { cwd: string; env: NodeJS.ProcessEnv; from: string }): { kind: 'self' } | { kind: 'companion'; packageJson: string } | { kind: 'missing' } {
@@ -24,8 +29,9 @@ export function findCliTools(options: { cwd: string; env: NodeJS.ProcessEnv; fro
     try {
       createRequire(base).resolve(`${name}/package.json`);
       return true;
-    } catch {
-      return false;
+    } catch (error) {
+      // found, but its exports map hides package.json (hono does): it is there
+      return (error as { code?: string }).code === 'ERR_PACKAGE_PATH_NOT_EXPORTED';
     }
   };
   if (CLI_TOOLS.every((name) => resolves(options.from, name))) return { kind: 'self' };

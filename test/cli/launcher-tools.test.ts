@@ -1,0 +1,53 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { CLI_TOOLS, findCliTools } from '../../src/cli/launch.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+/** A project whose node_modules holds `hoisted` at the top and the companion with `nested` under it. */
+function layout(hoisted: readonly string[], nested: readonly string[]): { root: string; from: string } {
+  // outside the repo, so nothing resolves from the repo's own node_modules
+  const root = mkdtempSync(path.join(tmpdir(), 'ctrlrun-launcher-'));
+  dirs.push(root);
+  // like hono's, each package's exports map leaves out ./package.json
+  const pkg = (dir: string, name: string, exportsMap: boolean = true) => {
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name, version: '1.0.0', ...(exportsMap ? { exports: { '.': './index.js' } } : { main: 'index.js' }) }));
+    writeFileSync(path.join(dir, 'index.js'), '');
+  };
+  writeFileSync(path.join(root, 'package.json'), JSON.stringify({ name: 'app', private: true }));
+  for (const name of hoisted) pkg(path.join(root, 'node_modules', name), name);
+  pkg(path.join(root, 'node_modules/ctrlrun-gen'), 'ctrlrun-gen');
+  pkg(path.join(root, 'node_modules/ctrlrun-gen-cli'), 'ctrlrun-gen-cli', false); // as packages/cli: no exports map
+  for (const name of nested) pkg(path.join(root, 'node_modules/ctrlrun-gen-cli/node_modules', name), name);
+  return { root, from: path.join(root, 'node_modules/ctrlrun-gen/index.js') };
+}
+
+describe('the bin finds the CLI tools', () => {
+  it('all hoisted: they resolve from ctrlrun-gen itself (a package whose exports hide package.json counts as found)', () => {
+    const { root, from } = layout(CLI_TOOLS, []);
+    expect(findCliTools({ cwd: root, env: {}, from })).toEqual({ kind: 'self' });
+  });
+
+  it('the SQLite driver nested under the companion (the rest hoisted): the companion, so the resolve hook finds the driver', () => {
+    const { root, from } = layout(
+      CLI_TOOLS.filter((t) => t !== 'better-sqlite3'),
+      ['better-sqlite3'],
+    );
+    expect(findCliTools({ cwd: root, env: {}, from })).toEqual({ kind: 'companion', packageJson: path.join(root, 'node_modules/ctrlrun-gen-cli/package.json') });
+  });
+
+  it("serve's Hono nested under the companion: the companion too", () => {
+    const { root, from } = layout(
+      CLI_TOOLS.filter((t) => t !== 'hono' && t !== '@hono/node-server'),
+      ['hono', '@hono/node-server'],
+    );
+    expect(findCliTools({ cwd: root, env: {}, from }).kind).toBe('companion');
+  });
+});
