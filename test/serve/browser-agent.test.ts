@@ -9,11 +9,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadProject } from '../../src/manifest/load.js';
 import { sqliteStore } from '../../src/runtime/sqlite.js';
 import type { Store } from '../../src/runtime/types.js';
-import { addOperator, emptyOperators, writeOperators } from '../../src/serve/operators.js';
 import { type RunningServe, startServe } from '../../src/serve/server.js';
 import { cli } from '../helpers/cli.js';
 import { copyFixture, removeDir } from '../helpers/temp-repo.js';
-import { api } from './helpers.js';
+import { api, writeOperatorTokens } from './helpers.js';
 
 /**
  * Issue 15.4, the journey it exists for: an agent whose tools run in a browser page (as a realtime
@@ -95,18 +94,7 @@ describe('a browser agent on httpStore, answered through serve', { timeout: 240_
 
     mkdirSync(path.join(dir, '.ctrlrun'), { recursive: true });
     store = sqliteStore({ path: path.join(dir, '.ctrlrun/state.db') });
-    let operators = emptyOperators();
-    tokens = {};
-    for (const [name, kind, roles] of [
-      ['web-agent', 'runtime', []],
-      ['alice', 'operator', ['payments-approver']],
-      ['bob', 'operator', ['payments-approver']],
-    ] as const) {
-      const added = addOperator(operators, { name, kind, roles: [...roles], now: Date.now() });
-      operators = added.data;
-      tokens[name] = added.token;
-    }
-    writeOperators(path.join(dir, '.ctrlrun/operators.json'), operators);
+    tokens = writeOperatorTokens(path.join(dir, '.ctrlrun/operators.json'), { 'web-agent': 'runtime', alice: ['payments-approver'], bob: ['payments-approver'] });
 
     // The app's own web server, on another port than serve's (so another origin), both on loopback:
     // a page Chromium does not know the address of counts as public, and public pages may not call

@@ -8,12 +8,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadProject } from '../../src/manifest/load.js';
 import { sqliteStore } from '../../src/runtime/sqlite.js';
 import type { Store } from '../../src/runtime/types.js';
-import { addOperator, emptyOperators, writeOperators } from '../../src/serve/operators.js';
 import { type RunningServe, startServe } from '../../src/serve/server.js';
 import { cli } from '../helpers/cli.js';
 import { REPO_ROOT } from '../helpers/paths.js';
 import { copyFixture, removeDir } from '../helpers/temp-repo.js';
-import { api } from './helpers.js';
+import { api, writeOperatorTokens } from './helpers.js';
 
 /**
  * Issue 15.4 / 11.3 on a real edge runtime: the refund desk, its tools rewritten by the codemod and
@@ -105,17 +104,7 @@ describe('an edge agent (a Worker in workerd) on httpStore, answered through ser
     dir = copyFixture('refund-desk', 'edge-agent-');
     mkdirSync(path.join(dir, '.ctrlrun'), { recursive: true });
     store = sqliteStore({ path: path.join(dir, '.ctrlrun/state.db') });
-    let operators = emptyOperators();
-    tokens = {};
-    for (const [name, kind, roles] of [
-      ['edge-agent', 'runtime', []],
-      ['bob', 'operator', ['payments-approver']],
-    ] as const) {
-      const added = addOperator(operators, { name, kind, roles: [...roles], now: Date.now() });
-      operators = added.data;
-      tokens[name] = added.token;
-    }
-    writeOperators(path.join(dir, '.ctrlrun/operators.json'), operators);
+    tokens = writeOperatorTokens(path.join(dir, '.ctrlrun/operators.json'), { 'edge-agent': 'runtime', bob: ['payments-approver'] });
     serve = await startServe({ store, policy: loadProject({ cwd: dir }).policy, operatorsFile: path.join(dir, '.ctrlrun/operators.json'), host: '127.0.0.1', port: 0, approvalTtlMs: 15 * 60_000, log: () => {} });
 
     writeFileSync(path.join(dir, 'src/ctrlrun.control.ts'), control(serve.url, tokens['edge-agent']!));

@@ -39,6 +39,20 @@ export interface ServeFixture {
   close(): Promise<void>;
 }
 
+/** Writes an operators file (name -> roles, or 'runtime' for an agent's token); returns each name's token. */
+export function writeOperatorTokens(file: string, operators: Record<string, string[] | 'runtime'>): Record<string, string> {
+  let data = emptyOperators();
+  const tokens: Record<string, string> = {};
+  for (const [name, roles] of Object.entries(operators)) {
+    const kind: TokenKind = roles === 'runtime' ? 'runtime' : 'operator';
+    const added = addOperator(data, { name, kind, roles: roles === 'runtime' ? [] : roles, now: Date.now() });
+    data = added.data;
+    tokens[name] = added.token;
+  }
+  writeOperators(file, data);
+  return tokens;
+}
+
 /** A temp dir with a policy, a SQLite store, operators (name -> roles, or 'runtime'), and serve on a free port. */
 export async function startFixture(
   operators: Record<string, string[] | 'runtime'>,
@@ -49,15 +63,7 @@ export async function startFixture(
   const policy = loadPolicyOrThrow(path.join(dir, 'ctrlrun.yaml')).policy;
   const store = sqliteStore({ path: path.join(dir, 'state.db') });
   const operatorsFile = path.join(dir, 'operators.json');
-  let data = emptyOperators();
-  const tokens: Record<string, string> = {};
-  for (const [name, roles] of Object.entries(operators)) {
-    const kind: TokenKind = roles === 'runtime' ? 'runtime' : 'operator';
-    const added = addOperator(data, { name, kind, roles: roles === 'runtime' ? [] : roles, now: Date.now() });
-    data = added.data;
-    tokens[name] = added.token;
-  }
-  writeOperators(operatorsFile, data);
+  const tokens = writeOperatorTokens(operatorsFile, operators);
   const serve = await startServe({ store, policy, operatorsFile, host: '127.0.0.1', port: 0, approvalTtlMs: 15 * 60_000, log: () => {}, ...extra });
   return {
     dir,
