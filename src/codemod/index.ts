@@ -59,6 +59,10 @@ export async function runCodemod(options: CodemodOptions): Promise<CodemodResult
     alreadyProtected += result.alreadyProtected;
     if (result.after !== undefined && result.after !== text) changes.push({ file: fileAbs, before: text, after: result.after, ...(encoding === 'utf8' ? {} : { encoding }) });
   }
+  // a file (or folder) the scan could not read may hold tools: never skipped without a word
+  for (const u of scan.unreadable ?? []) {
+    findings.push({ kind: 'unreadable', file: path.resolve(root, u.file), line: 1, column: 1, message: u.message });
+  }
   const count = (kind: CodemodFinding['kind']) => findings.filter((f) => f.kind === kind).length;
   const summary: CodemodSummary = {
     filesScanned: scan.filesConsidered,
@@ -71,7 +75,7 @@ export async function runCodemod(options: CodemodOptions): Promise<CodemodResult
     noLiteralName: count('no-literal-name'),
     unanalysable: count('unanalysable'),
     unknownActions: count('unknown-action'),
-    unparseable: count('parse-error'),
+    unparseable: count('parse-error') + count('unreadable'),
     errorFunction: count('error-function'),
   };
   const blocking = summary.conflicts + summary.unmapped + summary.noLiteralName + summary.unanalysable + summary.unknownActions + summary.unparseable;

@@ -24,7 +24,9 @@ export type CodemodFinding =
   /** An SDK tool left as it is keeps the SDK's default errorFunction, which turns every error into "try again". */
   | (Located & { kind: 'error-function'; tool?: string; message: string })
   /** A file that does not parse: skipped. */
-  | (Located & { kind: 'parse-error'; message: string });
+  | (Located & { kind: 'parse-error'; message: string })
+  /** A file or folder the scan could not read or decode: it may hold tools, so it blocks like a parse error. */
+  | (Located & { kind: 'unreadable'; message: string });
 
 export interface FileChange {
   /** Absolute path. */

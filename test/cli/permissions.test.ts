@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, copyFileSync, mkdirSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -45,6 +45,32 @@ describe('unreadable files (EACCES)', () => {
       expect(r.code, r.out).toBe(2);
       expect(r.out).toMatch(/state\.db: cannot open the database/);
       expect(r.out).not.toMatch(STACK);
+    }
+  });
+
+  it('an unreadable source file is reported by check and codemod (never skipped silently); a folder init cannot write is exit 2 naming the file', () => {
+    const root = process.getuid?.() === 0;
+    const dir = copyFixture('refund-desk', 'eacces-src-');
+    dirs.push(dir);
+    writeFileSync(path.join(dir, 'src/secret.ts'), "import { tool } from '@openai/agents';\n");
+    chmodSync(path.join(dir, 'src/secret.ts'), root ? 0o600 : 0o000);
+    chmodSync(dir, root ? 0o755 : 0o555); // as nobody (or with 555) the folder is not writable
+    try {
+      const check = asOtherUser(dir, ['check']);
+      expect(check.code, check.out).toBe(1);
+      expect(check.out).toMatch(/src\/secret\.ts\s+1:1\s+error\s+the file could not be read \(EACCES\)/);
+      const codemod = asOtherUser(dir, ['codemod']);
+      expect(codemod.code, codemod.out).toBe(1);
+      expect(codemod.out).toMatch(/src\/secret\.ts:1:1: the file could not be read \(EACCES\); not rewritten/);
+      const init = asOtherUser(dir, ['init', '--force']);
+      expect(init.code, init.out).toBe(2);
+      expect(init.out).toMatch(/: permission denied \(EACCES\) during open\.\n\s+hint: /);
+      for (const r of [check, codemod, init]) {
+        expect(r.out).not.toMatch(STACK);
+        expect(r.out).not.toMatch(/internal error/);
+      }
+    } finally {
+      chmodSync(dir, 0o755);
     }
   });
 });

@@ -117,6 +117,8 @@ function describeFinding(f: CodemodFinding, cwd: string): string | undefined {
       return `${where(f, cwd)}: unknown action: tool '${f.tool}' maps to '${f.action}', which the policy does not define; left unchanged`;
     case 'parse-error':
       return `${where(f, cwd)}: does not parse: ${f.message.replace(/\.$/, '')}; file skipped`;
+    case 'unreadable':
+      return `${where(f, cwd)}: ${f.message.replace(/\.$/, '')}; not rewritten (make it readable and run again)`;
     case 'error-function':
       return `${where(f, cwd)}: unsafe-error-function: ${f.tool !== undefined ? `tool '${f.tool}' ` : ''}${f.message}`;
     case 'rewritten':
