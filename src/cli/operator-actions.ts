@@ -10,7 +10,7 @@ export async function answerRequest(store: Store, callId: string, answer: Approv
   const result = await store.addAnswer(callId, answer);
   if (result.outcome !== 'recorded' && !(result.outcome === 'approver_is_requester' && answer.decision === 'approve')) return result;
   // Mode and environment as the run recorded them when it asked.
-  const asked = await lastReceipt(store, (r) => r.call_id === callId);
+  const asked = await lastReceipt(store, { callId });
   const context = { mode: asked?.mode ?? 'enforce', environment: asked?.environment ?? null };
   const receipt = { ...answerReceipt(result.request, answer), ...context };
   if (result.outcome === 'recorded') await store.appendReceipt(receipt);
@@ -52,7 +52,7 @@ export async function resolveEffectKey(store: Store, key: string, state: 'commit
   const effect = await store.resolveEffect(key, state, by, now);
   if (!effect) return { outcome: 'unknown' };
   if (effect.resolvedBy !== by || effect.state !== state || effect.updatedAt !== now) return { outcome: 'not_ambiguous', effect };
-  const previous = await lastReceipt(store, (r) => r.effect_key === key);
+  const previous = await lastReceipt(store, { effectKey: key });
   await store.appendReceipt({
     at: now,
     action: effect.action,
@@ -71,8 +71,11 @@ export async function resolveEffectKey(store: Store, key: string, state: 'commit
   return { outcome: 'resolved', effect };
 }
 
-async function lastReceipt(store: Store, match: (r: Receipt) => boolean): Promise<Receipt | undefined> {
+/** The newest receipt of a call or an effect key: the store's own lookup, else the whole chain searched. */
+async function lastReceipt(store: Store, match: { callId: string } | { effectKey: string }): Promise<Receipt | undefined> {
+  if (store.lastReceiptOf) return (await store.lastReceiptOf(match)) ?? undefined;
   const receipts = await store.listReceipts();
-  for (let i = receipts.length - 1; i >= 0; i--) if (match(receipts[i]!)) return receipts[i];
+  const hit = (r: Receipt) => ('callId' in match ? r.call_id === match.callId : r.effect_key === match.effectKey);
+  for (let i = receipts.length - 1; i >= 0; i--) if (hit(receipts[i]!)) return receipts[i];
   return undefined;
 }

@@ -165,6 +165,15 @@ export function memoryStore(): Store {
       return (options?.limit === undefined ? selected : selected.slice(0, options.limit)).map(copy);
     },
 
+    async lastReceiptOf(match: { callId: string } | { effectKey: string }): Promise<Receipt | null> {
+      open();
+      for (let i = receipts.length - 1; i >= 0; i--) {
+        const r = receipts[i]!;
+        if ('callId' in match ? r.call_id === match.callId : r.effect_key === match.effectKey) return copy(r);
+      }
+      return null;
+    },
+
     async close(): Promise<void> {
       closed = true;
     },

@@ -344,6 +344,12 @@ export interface Store {
   listReceipts(options?: { afterSeq?: number; limit?: number }): Promise<Receipt[]>;
   /** The store's own record of the newest receipt (Postgres keeps a head row), for `verifyReceipts`; optional. */
   receiptHead?(): Promise<{ seq: number; hash: string }>;
+  /**
+   * Optional. The newest receipt of one call (`call_id`) or one effect key (`effect_key`), or null;
+   * the operator's answers read it (for the mode and environment the run recorded) without listing
+   * the whole chain. A store without it is listed and searched.
+   */
+  lastReceiptOf?(match: { callId: string } | { effectKey: string }): Promise<Receipt | null>;
 
   close(): Promise<void>;
 }

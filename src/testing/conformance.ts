@@ -546,6 +546,20 @@ export function describeStoreConformance(name: string, makeStore: () => Promise<
         expect(listed).toEqual(appended);
       });
 
+      it('lastReceiptOf (where a store has it) finds the newest receipt of a call or an effect key, or null', async () => {
+        if (!store.lastReceiptOf) return;
+        const call = id('call');
+        const key = `refund:${id('k')}`;
+        await store.appendReceipt({ ...body(1), call_id: call, effect_key: null, result: 'requested' });
+        await store.appendReceipt({ ...body(2), call_id: id('other'), effect_key: key, result: 'executed' });
+        const newest = await store.appendReceipt({ ...body(3), call_id: call, effect_key: key, result: 'approved' });
+        await store.appendReceipt({ ...body(4), call_id: id('other'), effect_key: null });
+        expect(await store.lastReceiptOf({ callId: call })).toEqual(newest);
+        expect(await store.lastReceiptOf({ effectKey: key })).toEqual(newest);
+        expect(await store.lastReceiptOf({ callId: id('none') })).toBeNull();
+        expect(await store.lastReceiptOf({ effectKey: 'refund:none' })).toBeNull();
+      });
+
       it('the first receipt of an empty store starts at seq 1 from GENESIS_HASH', async () => {
         const before = await store.listReceipts({ limit: 1 });
         const first = before[0] ?? (await store.appendReceipt(body(0)));

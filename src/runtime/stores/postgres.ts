@@ -431,6 +431,26 @@ export function postgresStore(options: PostgresStoreOptions): Store {
       return r.rows.map((row) => receiptFromRow(row as ReceiptRow));
     },
 
+    async lastReceiptOf(match: { callId: string } | { effectKey: string }): Promise<Receipt | null> {
+      // newest first, stopping at the first match
+      const field = 'callId' in match ? 'call_id' : 'effect_key';
+      const value = 'callId' in match ? match.callId : match.effectKey;
+      try {
+        const r = await query('lastReceiptOf', `SELECT seq, hash, receipt FROM ${S}.receipts WHERE (receipt::jsonb ->> '${field}') = $1 ORDER BY seq DESC LIMIT 1`, [value]);
+        const row = r.rows[0] as ReceiptRow | undefined;
+        return row ? receiptFromRow(row) : null;
+      } catch (error) {
+        // a receipt row that is not JSON (a damaged chain: verify names it) fails the cast; search it as listed instead
+        if (!(error instanceof StoreError)) throw error;
+        const rows = (await query('lastReceiptOf', `SELECT seq, hash, receipt FROM ${S}.receipts ORDER BY seq DESC`, [])).rows as ReceiptRow[];
+        for (const row of rows) {
+          const receipt = receiptFromRow(row);
+          if ((field === 'call_id' ? receipt.call_id : receipt.effect_key) === value) return receipt;
+        }
+        return null;
+      }
+    },
+
     async receiptHead(): Promise<{ seq: number; hash: string }> {
       const r = await query('receiptHead', `SELECT seq, hash FROM ${S}.receipt_head WHERE id = 1`, []);
       const row = r.rows[0] as { seq: string | number; hash: string } | undefined;

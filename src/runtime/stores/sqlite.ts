@@ -298,6 +298,13 @@ export function sqliteStore(options: SqliteStoreOptions): Store {
       });
     },
 
+    async lastReceiptOf(match: { callId: string } | { effectKey: string }): Promise<Receipt | null> {
+      return read('lastReceiptOf', (s) => {
+        const row = ('callId' in match ? s.lastReceiptOfCall.get(match.callId) : s.lastReceiptOfEffect.get(match.effectKey)) as ReceiptRow | undefined;
+        return row ? receiptFromRow(row) : null;
+      });
+    },
+
     async close(): Promise<void> {
       closed = true;
       if (db?.open) db.close();
@@ -325,6 +332,8 @@ interface Statements {
   listEffects: BetterSqlite3.Statement;
   listEffectsByState: BetterSqlite3.Statement;
   lastReceipt: BetterSqlite3.Statement;
+  lastReceiptOfCall: BetterSqlite3.Statement;
+  lastReceiptOfEffect: BetterSqlite3.Statement;
   insertReceipt: BetterSqlite3.Statement;
   listReceipts: BetterSqlite3.Statement;
 }
@@ -364,6 +373,9 @@ function prepare(db: Db): Statements {
     lastReceipt: db.prepare(`SELECT seq, hash FROM receipts ORDER BY seq DESC LIMIT 1`),
     insertReceipt: db.prepare(`INSERT INTO receipts (seq, hash, receipt) VALUES (?, ?, ?)`),
     listReceipts: db.prepare(`SELECT seq, hash, receipt FROM receipts WHERE seq > ? ORDER BY seq LIMIT ?`),
+    // newest first, stopping at the first match (the receipt text is JSON; SQLite reads it in C)
+    lastReceiptOfCall: db.prepare(`SELECT seq, hash, receipt FROM receipts WHERE json_valid(receipt) AND json_extract(receipt, '$.call_id') = ? ORDER BY seq DESC LIMIT 1`),
+    lastReceiptOfEffect: db.prepare(`SELECT seq, hash, receipt FROM receipts WHERE json_valid(receipt) AND json_extract(receipt, '$.effect_key') = ? ORDER BY seq DESC LIMIT 1`),
   };
 }
 
