@@ -94,10 +94,13 @@ describe('explain', () => {
     expect(big).toMatchObject({ decision: 'deny', rule: 2, effectKey: 'refund:ch_1:123456789012345678901234567890' });
   });
 
+  // The reference evaluator takes JavaScript numbers: beyond 2^53 its input is already rounded, so
+  // there it cannot be the reference (explain compares such integers exactly, as CTRLRun does: the
+  // 123456789012345678901234567890 case above). Found by fast-check: 9007199254740992.
   it('agrees with the reference evaluator on random arguments', async () => {
     const policy = loadPolicyFile(path.join(DESK, 'ctrlrun.yaml')).value!;
     await fc.assert(
-      fc.asyncProperty(fc.oneof(fc.integer({ min: -10, max: 2_000_000 }), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.string(), fc.boolean(), fc.constant(null)), async (amount) => {
+      fc.asyncProperty(fc.oneof(fc.integer({ min: -10, max: 2_000_000 }), fc.double({ noNaN: true, noDefaultInfinity: true }).filter((d) => Math.abs(d) <= Number.MAX_SAFE_INTEGER), fc.string(), fc.boolean(), fc.constant(null)), async (amount) => {
         const args = { amount, payment_id: 'ch_1' };
         const j = await explainJson(['stripe.refund', '--args', JSON.stringify(args)]);
         const ref = evaluate(policy, 'stripe.refund', JSON.parse(JSON.stringify(args)));
