@@ -1,4 +1,5 @@
-import type { AddAnswerResult, ApprovalAnswer, ApprovalRequest, EffectRecord, Receipt, ReceiptBody, Store } from '../runtime/types.js';
+import { newestReceiptOf } from '../runtime/receipts.js';
+import type { AddAnswerResult, ApprovalAnswer, ApprovalRequest, EffectRecord, Receipt, ReceiptBody, ReceiptMatch, Store } from '../runtime/types.js';
 
 /**
  * What the operator's CLI changes in a store: the same store calls a Control's `approve`/`reject`
@@ -72,10 +73,7 @@ export async function resolveEffectKey(store: Store, key: string, state: 'commit
 }
 
 /** The newest receipt of a call or an effect key: the store's own lookup, else the whole chain searched. */
-async function lastReceipt(store: Store, match: { callId: string } | { effectKey: string }): Promise<Receipt | undefined> {
-  if (store.lastReceiptOf) return (await store.lastReceiptOf(match)) ?? undefined;
-  const receipts = await store.listReceipts();
-  const hit = (r: Receipt) => ('callId' in match ? r.call_id === match.callId : r.effect_key === match.effectKey);
-  for (let i = receipts.length - 1; i >= 0; i--) if (hit(receipts[i]!)) return receipts[i];
-  return undefined;
+async function lastReceipt(store: Store, match: ReceiptMatch): Promise<Receipt | undefined> {
+  const found = store.lastReceiptOf ? await store.lastReceiptOf(match) : newestReceiptOf(await store.listReceipts(), match);
+  return found ?? undefined;
 }

@@ -2,6 +2,7 @@ import { checkCharges, ledgerRows, refusedCharge } from './budget.js';
 import { sameIdentity } from './identity.js';
 import { distinctApprovers } from './internals.js';
 import { GENESIS_HASH, receiptHash } from './receipts-hash.js';
+import { newestReceiptOf } from './receipts.js';
 import type {
   AddAnswerResult,
   ApprovalAnswer,
@@ -18,6 +19,7 @@ import type {
   ReserveEffectInput,
   ReserveResult,
   Store,
+  ReceiptMatch,
 } from './types.js';
 
 /**
@@ -165,13 +167,10 @@ export function memoryStore(): Store {
       return (options?.limit === undefined ? selected : selected.slice(0, options.limit)).map(copy);
     },
 
-    async lastReceiptOf(match: { callId: string } | { effectKey: string }): Promise<Receipt | null> {
+    async lastReceiptOf(match: ReceiptMatch): Promise<Receipt | null> {
       open();
-      for (let i = receipts.length - 1; i >= 0; i--) {
-        const r = receipts[i]!;
-        if ('callId' in match ? r.call_id === match.callId : r.effect_key === match.effectKey) return copy(r);
-      }
-      return null;
+      const found = newestReceiptOf(receipts, match);
+      return found && copy(found);
     },
 
     async close(): Promise<void> {

@@ -1,6 +1,6 @@
 import { GENESIS_HASH, receiptHash } from './receipts-hash.js';
 import { CHECKPOINT_ACTION, checkpointVerifier } from './signing.js';
-import type { Receipt, Store } from './types.js';
+import type { Receipt, ReceiptMatch, Store } from './types.js';
 
 /**
  * `content_altered`, `link_broken`, `missing`: the SHA-256 chain. `head_mismatch`: the store's own
@@ -10,6 +10,15 @@ import type { Receipt, Store } from './types.js';
  * valid checkpoint covers: checkpoints were deleted, or the writer had no key), `truncated` (the
  * anchor, a checkpoint seen by an earlier verification, is gone or differs).
  */
+/** The newest receipt of `receipts` (in seq order) that `match` names, or null. */
+export function newestReceiptOf(receipts: readonly Receipt[], match: ReceiptMatch): Receipt | null {
+  for (let i = receipts.length - 1; i >= 0; i--) {
+    const r = receipts[i]!;
+    if ('callId' in match ? r.call_id === match.callId : r.effect_key === match.effectKey) return r;
+  }
+  return null;
+}
+
 export type ReceiptBreak = 'content_altered' | 'link_broken' | 'missing' | 'head_mismatch' | 'signature_invalid' | 'unsigned' | 'truncated';
 export type VerifyResult =
   | { ok: true; count: number; signed?: { seq: number; hash: string } | null }

@@ -283,6 +283,9 @@ export interface RequestPage {
   total: number;
 }
 
+/** One call's receipts (`call_id`) or one effect key's (`effect_key`). */
+export type ReceiptMatch = { callId: string } | { effectKey: string };
+
 export interface Store {
   readonly kind: string;
   /** Idempotent by callId: inserts a pending request, or returns the existing one unchanged. */
@@ -349,7 +352,7 @@ export interface Store {
    * the operator's answers read it (for the mode and environment the run recorded) without listing
    * the whole chain. A store without it is listed and searched.
    */
-  lastReceiptOf?(match: { callId: string } | { effectKey: string }): Promise<Receipt | null>;
+  lastReceiptOf?(match: ReceiptMatch): Promise<Receipt | null>;
 
   close(): Promise<void>;
 }

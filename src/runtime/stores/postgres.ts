@@ -1,6 +1,7 @@
 import { answerOutcome, canResolve, canSettle, claimMatches, reserveTransition, withAnswer } from '../memory-store.js';
 import { checkCharges, ledgerRows, refusedCharge } from '../budget.js';
 import { GENESIS_HASH, receiptHash } from '../receipts-hash.js';
+import { newestReceiptOf } from '../receipts.js';
 import type {
   AddAnswerResult,
   ApprovalAnswer,
@@ -19,6 +20,7 @@ import type {
   ReserveEffectInput,
   ReserveResult,
   Store,
+  ReceiptMatch,
 } from '../types.js';
 import { StoreError } from './errors.js';
 import {
@@ -431,7 +433,7 @@ export function postgresStore(options: PostgresStoreOptions): Store {
       return r.rows.map((row) => receiptFromRow(row as ReceiptRow));
     },
 
-    async lastReceiptOf(match: { callId: string } | { effectKey: string }): Promise<Receipt | null> {
+    async lastReceiptOf(match: ReceiptMatch): Promise<Receipt | null> {
       // newest first, stopping at the first match
       const field = 'callId' in match ? 'call_id' : 'effect_key';
       const value = 'callId' in match ? match.callId : match.effectKey;
@@ -442,12 +444,8 @@ export function postgresStore(options: PostgresStoreOptions): Store {
       } catch (error) {
         // a receipt row that is not JSON (a damaged chain: verify names it) fails the cast; search it as listed instead
         if (!(error instanceof StoreError)) throw error;
-        const rows = (await query('lastReceiptOf', `SELECT seq, hash, receipt FROM ${S}.receipts ORDER BY seq DESC`, [])).rows as ReceiptRow[];
-        for (const row of rows) {
-          const receipt = receiptFromRow(row);
-          if ((field === 'call_id' ? receipt.call_id : receipt.effect_key) === value) return receipt;
-        }
-        return null;
+        const rows = (await query('lastReceiptOf', `SELECT seq, hash, receipt FROM ${S}.receipts ORDER BY seq`, [])).rows as ReceiptRow[];
+        return newestReceiptOf(rows.map(receiptFromRow), match);
       }
     },
 

@@ -21,6 +21,7 @@ import type {
   ReserveEffectInput,
   ReserveResult,
   Store,
+  ReceiptMatch,
 } from '../types.js';
 import { StoreError } from './errors.js';
 import {
@@ -298,7 +299,7 @@ export function sqliteStore(options: SqliteStoreOptions): Store {
       });
     },
 
-    async lastReceiptOf(match: { callId: string } | { effectKey: string }): Promise<Receipt | null> {
+    async lastReceiptOf(match: ReceiptMatch): Promise<Receipt | null> {
       return read('lastReceiptOf', (s) => {
         const row = ('callId' in match ? s.lastReceiptOfCall.get(match.callId) : s.lastReceiptOfEffect.get(match.effectKey)) as ReceiptRow | undefined;
         return row ? receiptFromRow(row) : null;
