@@ -65,18 +65,18 @@ export const RULES: readonly RuleMeta[] = [
   {
     id: 'hosted-mcp-unguarded',
     severity: 'error',
-    short: 'hostedMcpTool() without `requireApproval: \'always\'`.',
+    short: 'hostedMcpTool() whose calls can run with no approval the policy answers.',
     full:
-      'A hosted MCP tool runs on the model provider\'s side; the SDK defaults `requireApproval` to `\'never\'`, so every tool of that server runs with no human and no policy.',
-    help: 'Pass `requireApproval: \'always\'` and answer its approvals through the policy.',
+      'A hosted MCP tool runs on the model provider\'s side; the SDK defaults `requireApproval` to `\'never\'`, so every tool of that server runs with no human and no policy. A tool listed in `requireApproval.never` is never shown to the policy either, so it is reported unless the server\'s action always allows (with no policy loaded, check says it cannot tell). A hand-written `onApproval` answers each request inline: it cannot wait for a person and records nothing. `protectHostedMcp(...)` from the generated module is not reported.',
+    help: 'Use `protectHostedMcp({ serverLabel, ... })` from the generated module (no `requireApproval`, no `onApproval`), with `- hosted_mcp: { server_label }` mapped to an action in ctrlrun.tools.yaml; `npx ctrlrun-gen codemod --write` rewrites it.',
   },
   {
     id: 'mcp-server-unguarded',
-    severity: 'warning',
-    short: 'An Agent is given `mcpServers`, whose tools get no approval hook.',
+    severity: 'error',
+    short: 'An MCP server reaches an agent\'s `mcpServers` with no `protectMcpServer` guard.',
     full:
-      'The SDK builds the tools of `agent.mcpServers` on every turn, with no `needsApproval` and no way for the policy to decide their calls. A warning for now: the wrapper that guards them (`protectAgent`) comes later and will make this an error.',
-    help: 'Map the server\'s tools in ctrlrun.tools.yaml (`- mcp: { server, tool }`) and keep destructive tools off MCP servers until `protectAgent` is available.',
+      'The SDK builds the tools of `agent.mcpServers` on every turn and runs their calls with no policy, no approval and no receipt. Each server that reaches `mcpServers` (in `new Agent`, `Agent.create`, `clone`, a later assignment or `push`) is reported unless it is `protectMcpServer(...)`, a variable made by it or passed to it in the same file, or the agent is passed to `protectAgent` in the same file (which guards its servers in place). A server check cannot follow (a spread of an unknown array, a function\'s result, an import) is reported too. An MCP `errorFunction` other than `null` (on a server, or in `mcpConfig`) is reported: it turns a failed call into text the model retries.',
+    help: 'Wrap each server where it reaches the agent: `protectMcpServer(server)` from the generated module, with its tools mapped in ctrlrun.tools.yaml (`- mcp: { server, tool }`); use `protectMcpTools` when a call must be able to pause for a person. Set MCP `errorFunction`s to `null`.',
   },
   {
     id: 'stale-generated',
@@ -173,6 +173,14 @@ export const RULES: readonly RuleMeta[] = [
     full:
       'The SDK runs a local shell command, a file patch or a computer action for the model with no approval by default, and an inline `needsApproval`/`onApproval` records no approver and binds no answer to the call. `protectShellTool(action, options)` and `protectApplyPatchTool(action, options)` from the generated module decide each call by the policy, pause for a person, run an approved call once and write receipts. The computer tool cannot be guarded yet, so every `computerTool()` is reported.',
     help: 'Replace `shellTool({ ... })` with `protectShellTool(\'<action>\', { ... })` and `applyPatchTool({ ... })` with `protectApplyPatchTool(\'<action>\', { ... })` from the generated module (drop `needsApproval`/`onApproval`; the policy decides); keep computer use out of agents that act on real systems, or suppress with a reason.',
+  },
+  {
+    id: 'unprotected-agent-tool',
+    severity: 'error',
+    short: '`agent.asTool()` not made by `protectAgentTool`.',
+    full:
+      'An agent turned into a tool with the SDK\'s `asTool()` runs a nested run that no policy decides. A refusal or a failure inside it reaches the parent model as "An error occurred while running the tool. Please try again.", so the parent retries and the nested tools may act twice, and the nested run does not inherit `traceIncludeSensitiveData: false`, so its tools\' inputs and outputs are traced. check follows agents the SDK made in the same file (`new Agent`, `Agent.create`, `clone`, through variables).',
+    help: 'Use `protectAgentTool(\'<action>\', agent, { ... })` from the generated module (without `needsApproval`), with the action in ctrlrun.yaml; map the tool\'s name in ctrlrun.tools.yaml and `npx ctrlrun-gen codemod --write` rewrites it.',
   },
   {
     id: 'hosted-tool-ungated',

@@ -18,7 +18,7 @@ import {
 } from './imports.js';
 import { parseSource, spanOf } from './parse.js';
 import { findSuppressions } from './suppressions.js';
-import type { CalleeBinding, FileScan, InvokeReplacement, ModuleImport, NameSource, ObjectLiteralTool, OptionProperty, SdkToolCall, SdkValue, ToolCallOptions } from './types.js';
+import type { AgentAsToolCall, CalleeBinding, FileScan, HostedMcpCall, InvokeReplacement, McpServerElement, McpServerList, Span, ModuleImport, NameSource, ObjectLiteralTool, OptionProperty, SdkToolCall, SdkValue, ToolCallOptions } from './types.js';
 
 export interface ScanSourceOptions {
   /** Absolute repo root `file` is relative to (to resolve relative specifiers). */
@@ -258,10 +258,17 @@ export function scanParsed(file: string, text: string, parsed: Parsed, options: 
     objectLiteralTools: [],
     invokeReplacements: [],
     sdkApprovals: [],
+    generatedDoorCalls: [],
+    mcpServerLists: [],
+    mcpErrorFunctions: [],
+    agentAsToolCalls: [],
     moduleImports,
   };
   if (parseError) scan.parseError = parseError;
 
+  /** Local names of the generated module's door functions (`protectMcpServer` → its export), and its namespaces. */
+  const generatedDoorNames = new Map<string, string>();
+  const generatedNamespaces = new Set<string>();
   let esmSyntax = false;
   let requires = false;
   for (const imp of moduleImports) {
@@ -276,7 +283,9 @@ export function scanParsed(file: string, text: string, parsed: Parsed, options: 
         if (spec.imported === 'protectedTool' && !spec.typeOnly) {
           scan.generatedImports.push({ span: imp.span, specifier: imp.module, localName: spec.local, syntax: imp.syntax });
         }
+        if (GENERATED_DOORS.has(spec.imported) && !spec.typeOnly) generatedDoorNames.set(spec.local, spec.imported);
       }
+      if (imp.namespaceName && !imp.typeOnly) generatedNamespaces.add(imp.namespaceName);
     }
   }
   for (const st of sf.statements) {
@@ -354,6 +363,10 @@ export function scanParsed(file: string, text: string, parsed: Parsed, options: 
     } else if (typescript.isNewExpression(node)) {
       const r = resolve(node.expression);
       if (r && isAgentClass(r.module, r.member)) onAgentOptions(node, node.arguments?.[0]);
+      else if (r && isSdkModule(r.module) && /^MCPServer/.test(r.member)) {
+        const ef = optionsOf(node.arguments?.[0], sf).properties.errorFunction;
+        if (ef && ef.valueKind !== 'null') scan.mcpErrorFunctions!.push({ kind: 'mcp-error-function', span: ef.span, where: 'server' });
+      }
       // Only the Runner's config turns tracing off: `{ tracingDisabled: true }` elsewhere does nothing.
       else if (r && r.member === 'Runner' && isSdkModule(r.module)) onRunnerConfig(node.arguments?.[0]);
     } else if (typescript.isObjectLiteralExpression(node)) {
@@ -361,6 +374,10 @@ export function scanParsed(file: string, text: string, parsed: Parsed, options: 
     } else if (typescript.isBinaryExpression(node) && node.operatorToken.kind === typescript.SyntaxKind.EqualsToken) {
       const left = skipWrappers(node.left);
       const key = typescript.isPropertyAccessExpression(left) ? left.name.text : typescript.isElementAccessExpression(left) && isStringLike(left.argumentExpression) ? left.argumentExpression.text : undefined;
+      if (key === 'mcpServers' && scan.importsSdk) {
+        const target = (left as ts.PropertyAccessExpression | ts.ElementAccessExpression).expression;
+        pendingLists.push({ span: spanOf(node, sf), form: 'assignment', values: [node.right], agentVar: rootIdentifier(target) });
+      }
       if (key === 'invoke') {
         const target = skipWrappers((left as ts.PropertyAccessExpression | ts.ElementAccessExpression).expression);
         const r: InvokeReplacement = { kind: 'invoke-replacement', span: spanOf(node, sf), form: 'assignment' };
@@ -502,6 +519,17 @@ export function scanParsed(file: string, text: string, parsed: Parsed, options: 
       }
       return;
     }
+    const door = doorOf(callee);
+    if (door !== undefined) {
+      scan.generatedDoorCalls!.push({ kind: 'generated-door', span: spanOf(node, sf), callee: spanOf(callee, sf), door });
+      const arg = node.arguments[door === 'protectAgentTool' ? 1 : 0];
+      const a = arg ? skipWrappers(arg) : undefined;
+      if (a && (door === 'protectMcpServer' || door === 'protectAgent')) {
+        if (typescript.isIdentifier(a)) (door === 'protectMcpServer' ? guardedServerVars : guardedAgentVars).add(a.text);
+        else if (door === 'protectAgent') guardedAgentNodes.add(a);
+      }
+      return;
+    }
     if (isProtectedToolCallee(callee)) {
       const first = node.arguments[0];
       const opts = optionsOf(node.arguments[1], sf);
@@ -554,8 +582,11 @@ export function scanParsed(file: string, text: string, parsed: Parsed, options: 
       } else if (r.member === 'hostedMcpTool' && isToolFactory(r.module, r.member)) {
         const options = optionsOf(optionsArg, sf);
         const call: FileScan['hostedMcpCalls'][number] = { kind: 'hosted-mcp', span: spanOf(node, sf), binding: r.binding, options };
+        if (!indirect) call.callee = spanOf(callee, sf);
         const label = (options.properties.serverLabel ?? options.properties.server_label)?.stringValue;
         if (label !== undefined) call.serverLabel = label;
+        const never = neverToolNamesOf(optionsArg, sf);
+        if (never) call.neverToolNames = never;
         scan.hostedMcpCalls.push(call);
       } else if (isToolFactory(r.module, r.member)) {
         scan.sdkFactoryCalls!.push({ kind: 'sdk-factory', span: spanOf(node, sf), factory: r.member, callee: spanOf(callee, sf), binding: r.binding, options: optionsOf(optionsArg, sf) });
@@ -566,6 +597,20 @@ export function scanParsed(file: string, text: string, parsed: Parsed, options: 
     }
     if (typescript.isPropertyAccessExpression(c) && typescript.isIdentifier(c.name)) {
       const method = c.name.text;
+      if (method === 'asTool' && isAgentExpr(c.expression)) {
+        const options = optionsOf(node.arguments[0], sf);
+        const t: AgentAsToolCall = { kind: 'agent-as-tool', span: spanOf(node, sf), callee: spanOf(c, sf), receiver: spanOf(c.expression, sf), options, argumentCount: node.arguments.length };
+        const name = options.properties.toolName ? options.properties.toolName.stringValue : agentNameOf(c.expression);
+        if (name !== undefined) t.toolName = options.properties.toolName ? name : toFunctionToolName(name);
+        scan.agentAsToolCalls!.push(t);
+      } else if (method === 'clone' && isAgentExpr(c.expression)) {
+        onAgentOptions(node, node.arguments[0], 'clone');
+      } else if (method === 'push') {
+        const target = skipWrappers(c.expression);
+        if (typescript.isPropertyAccessExpression(target) && target.name.text === 'mcpServers') {
+          pendingLists.push({ span: spanOf(node, sf), form: 'push', values: [...node.arguments], agentVar: rootIdentifier(target.expression) });
+        }
+      }
       if (method === 'create') {
         const agent = resolve(c.expression);
         if (agent && isAgentClass(agent.module, agent.member)) onAgentOptions(node, node.arguments[0]);
@@ -673,18 +718,203 @@ export function scanParsed(file: string, text: string, parsed: Parsed, options: 
     }
   };
 
-  const onAgentOptions = (node: ts.Node, arg: ts.Expression | undefined): void => {
-    const opts = arg ? skipParens(arg) : undefined;
+  const onAgentOptions = (node: ts.Node, arg: ts.Expression | undefined, form: 'agent' | 'clone' = 'agent'): void => {
+    let opts = arg ? skipWrappers(arg) : undefined;
+    if (opts && typescript.isIdentifier(opts)) opts = constObjectLiteral(opts.text);
     if (!opts || !typescript.isObjectLiteralExpression(opts)) return;
     for (const p of opts.properties) {
-      if (propertyName(p.name) === 'mcpServers') {
-        scan.agentMcpServers.push({ kind: 'agent-mcp-servers', span: spanOf(node, sf), property: spanOf(p, sf) });
+      const key = propertyName(p.name);
+      if (key === 'mcpServers') {
+        if (form === 'agent') scan.agentMcpServers.push({ kind: 'agent-mcp-servers', span: spanOf(node, sf), property: spanOf(p, sf) });
+        const value = typescript.isPropertyAssignment(p) ? p.initializer : typescript.isShorthandPropertyAssignment(p) ? p.name : undefined;
+        const owner = ownerOf(node);
+        pendingLists.push({ span: spanOf(p, sf), form, values: value ? [value] : [], agentNode: node, ...(owner !== undefined ? { agentVar: owner } : {}), whole: value === undefined });
+      } else if (key === 'mcpConfig' && typescript.isPropertyAssignment(p)) {
+        const config = skipWrappers(p.initializer);
+        if (!typescript.isObjectLiteralExpression(config)) continue;
+        const ef = optionsOf(config, sf).properties.errorFunction;
+        if (ef && ef.valueKind !== 'null') scan.mcpErrorFunctions!.push({ kind: 'mcp-error-function', span: ef.span, where: 'mcpConfig' });
       }
     }
   };
 
+  // --- agents, MCP servers and the generated module's doors -----------------------------------
+
+  const doorOf = (callee: ts.Expression): string | undefined => {
+    const c = skipWrappers(callee);
+    if (typescript.isIdentifier(c)) return isTopLevel(c.text) ? generatedDoorNames.get(c.text) : undefined;
+    if (typescript.isPropertyAccessExpression(c) && typescript.isIdentifier(c.expression) && generatedNamespaces.has(c.expression.text) && GENERATED_DOORS.has(c.name.text)) return c.name.text;
+    return undefined;
+  };
+  /** Servers passed to `protectMcpServer(x)` and agents to `protectAgent(x)` in this file (guarded in place). */
+  const guardedServerVars = new Set<string>();
+  const guardedAgentVars = new Set<string>();
+  const guardedAgentNodes = new Set<ts.Node>();
+  interface PendingList {
+    span: Span;
+    form: McpServerList['form'];
+    values: ts.Expression[];
+    agentNode?: ts.Node;
+    agentVar?: string;
+    /** A property check cannot read (a method, a getter): one opaque element. */
+    whole?: boolean;
+  }
+  const pendingLists: PendingList[] = [];
+
+  /** The first `const|let|var <name> = <init>` of this file (any scope), for following a variable. */
+  let initializers: Map<string, ts.Expression> | undefined;
+  const initializerOf = (name: string): ts.Expression | undefined => {
+    if (initializers === undefined) {
+      const found = new Map<string, ts.Expression>();
+      const walk = (n: ts.Node): void => {
+        if (typescript.isVariableDeclaration(n) && typescript.isIdentifier(n.name) && n.initializer && !found.has(n.name.text)) found.set(n.name.text, n.initializer);
+        typescript.forEachChild(n, walk);
+      };
+      walk(sf);
+      initializers = found;
+    }
+    return initializers.get(name);
+  };
+  /** The variable an expression being visited is assigned to (`const a = new Agent(...)`), through wrappers. */
+  const ownerOf = (_node: ts.Node): string | undefined => {
+    for (let i = ancestors.length - 1; i >= 0; i--) {
+      const p = ancestors[i]!;
+      if (typescript.isParenthesizedExpression(p) || typescript.isAsExpression(p) || typescript.isSatisfiesExpression(p) || typescript.isNonNullExpression(p) || typescript.isAwaitExpression(p)) continue;
+      return typescript.isVariableDeclaration(p) && typescript.isIdentifier(p.name) ? p.name.text : undefined;
+    }
+    return undefined;
+  };
+  /** An agent the SDK made: `new Agent(...)`, `Agent.create(...)`, `x.clone(...)` of one, or a variable holding one. */
+  const isAgentExpr = (expr: ts.Expression, depth = 0): boolean => agentOptionsOf(expr, depth) !== undefined;
+  /** The options argument of the agent's construction (or `null` when it has none written), undefined when not an agent. */
+  const agentOptionsOf = (expr: ts.Expression, depth = 0): ts.Expression | null | undefined => {
+    if (depth > 8) return undefined;
+    const e = skipWrappers(expr);
+    if (typescript.isNewExpression(e)) {
+      const r = resolve(e.expression);
+      return r && isAgentClass(r.module, r.member) && r.member !== 'RealtimeAgent' ? (e.arguments?.[0] ?? null) : undefined;
+    }
+    if (typescript.isCallExpression(e) && doorOf(e.expression) === 'protectAgent') return e.arguments[0] ? agentOptionsOf(e.arguments[0], depth + 1) : undefined;
+    if (typescript.isCallExpression(e) && typescript.isPropertyAccessExpression(skipWrappers(e.expression))) {
+      const c = skipWrappers(e.expression) as ts.PropertyAccessExpression;
+      if (c.name.text === 'create') {
+        const r = resolve(c.expression);
+        return r && isAgentClass(r.module, r.member) && r.member !== 'RealtimeAgent' ? (e.arguments[0] ?? null) : undefined;
+      }
+      if (c.name.text === 'clone') {
+        const base = agentOptionsOf(c.expression, depth + 1);
+        return base === undefined ? undefined : null;
+      }
+      return undefined;
+    }
+    if (typescript.isIdentifier(e)) {
+      const init = initializerOf(e.text);
+      return init ? agentOptionsOf(init, depth + 1) : undefined;
+    }
+    return undefined;
+  };
+  /** The agent's literal `name`, when written where it is made. */
+  const agentNameOf = (expr: ts.Expression): string | undefined => {
+    let opts = agentOptionsOf(expr);
+    if (opts && typescript.isIdentifier(skipWrappers(opts))) opts = constObjectLiteral((skipWrappers(opts) as ts.Identifier).text) ?? opts;
+    return opts ? optionsOf(opts, sf).properties.name?.stringValue : undefined;
+  };
+
+  /** Each server of an `mcpServers` value, with what check knows of its protection. */
+  const serverElements = (value: ts.Expression, out: McpServerElement[], depth = 0): void => {
+    const e = skipWrappers(value);
+    const element = (node: ts.Node, status: McpServerElement['status'], serverName?: string): void => {
+      out.push({ span: spanOf(node, sf), text: node.getText(sf), status, ...(serverName !== undefined ? { serverName } : {}) });
+    };
+    if (typescript.isArrayLiteralExpression(e)) {
+      for (const el of e.elements) {
+        if (typescript.isSpreadElement(el)) {
+          const inner = skipWrappers(el.expression);
+          const init = typescript.isIdentifier(inner) ? initializerOf(inner.text) : undefined;
+          if (init && typescript.isArrayLiteralExpression(skipWrappers(init)) && depth < 8) serverElements(init, out, depth + 1);
+          else element(el, 'opaque');
+        } else if (!typescript.isOmittedExpression(el)) serverElements(el, out, depth + 1);
+      }
+      return;
+    }
+    if (typescript.isCallExpression(e) && doorOf(e.expression) === 'protectMcpServer') return element(value, 'protected', serverNameOf(e.arguments[0]));
+    if (typescript.isNewExpression(e)) return element(value, 'unprotected', serverNameOf(e));
+    if (typescript.isIdentifier(e)) {
+      if (guardedServerVars.has(e.text)) return element(value, 'protected', serverNameOf(e));
+      const init = initializerOf(e.text);
+      const i = init ? skipWrappers(init) : undefined;
+      if (i && typescript.isArrayLiteralExpression(i) && depth < 8) return serverElements(i, out, depth + 1);
+      if (i && typescript.isCallExpression(i) && doorOf(i.expression) === 'protectMcpServer') return element(value, 'protected', serverNameOf(i.arguments[0]));
+      if (i && typescript.isNewExpression(i)) return element(value, 'unprotected', serverNameOf(i));
+      return element(value, i ? 'opaque' : 'unprotected');
+    }
+    element(value, 'opaque');
+  };
+  /** The `name` option of the server an expression makes (`new MCPServerStdio({ name: 'fs' })`), through one variable. */
+  const serverNameOf = (expr: ts.Expression | undefined, depth = 0): string | undefined => {
+    if (!expr || depth > 4) return undefined;
+    const e = skipWrappers(expr);
+    if (typescript.isNewExpression(e)) return optionsOf(e.arguments?.[0], sf).properties.name?.stringValue;
+    if (typescript.isIdentifier(e)) {
+      const init = initializerOf(e.text);
+      return init ? serverNameOf(init, depth + 1) : undefined;
+    }
+    if (typescript.isCallExpression(e) && doorOf(e.expression) === 'protectMcpServer') return serverNameOf(e.arguments[0], depth + 1);
+    return undefined;
+  };
+
   visit(sf);
+  for (const p of pendingLists) {
+    const elements: McpServerElement[] = [];
+    if (p.whole) elements.push({ span: p.span, text: '', status: 'opaque' });
+    for (const v of p.values) serverElements(v, elements);
+    const agentProtected = (p.agentNode !== undefined && guardedAgentNodes.has(p.agentNode)) || (p.agentVar !== undefined && guardedAgentVars.has(p.agentVar));
+    scan.mcpServerLists!.push({ kind: 'mcp-server-list', span: p.span, form: p.form, agentProtected, elements });
+  }
   return scan;
+}
+
+/** The exports of the generated module that guard a door (besides `protectedTool`). */
+const GENERATED_DOORS = new Set(['protectMcpServer', 'protectMcpTools', 'protectAgent', 'protectAgentTool', 'protectHostedMcp', 'protectShellTool', 'protectApplyPatchTool', 'protectComputerTool']);
+
+/** The SDK's default name of an agent's tool (`toFunctionToolName`). */
+function toFunctionToolName(name: string): string {
+  return name.replace(/\s/g, '_').replace(/[^a-zA-Z0-9]/g, '_');
+}
+
+/** The identifier at the root of `a.b.c` (`a`). */
+function rootIdentifier(expr: ts.Expression): string | undefined {
+  let e = skipWrappers(expr);
+  while (typescript.isPropertyAccessExpression(e) || typescript.isElementAccessExpression(e)) e = skipWrappers(e.expression);
+  return typescript.isIdentifier(e) ? e.text : undefined;
+}
+
+/** `requireApproval: { never: { toolNames: [...] } }` (or `never: [...]`) of hostedMcpTool's options literal. */
+function neverToolNamesOf(arg: ts.Expression | undefined, sf: ts.SourceFile): HostedMcpCall['neverToolNames'] {
+  const opts = arg ? skipWrappers(arg) : undefined;
+  if (!opts || !typescript.isObjectLiteralExpression(opts)) return undefined;
+  const member = (obj: ts.ObjectLiteralExpression, key: string): ts.Expression | undefined => {
+    for (const p of obj.properties) if (typescript.isPropertyAssignment(p) && propertyName(p.name) === key) return skipWrappers(p.initializer);
+    return undefined;
+  };
+  const ra = member(opts, 'requireApproval');
+  if (!ra || !typescript.isObjectLiteralExpression(ra)) return undefined;
+  const never = member(ra, 'never');
+  // an object with no `never` filter: no tool is exempt from approval
+  if (!never) return { span: spanOf(ra, sf), names: [], complete: true };
+  let list: ts.Expression | undefined = never;
+  if (typescript.isObjectLiteralExpression(never)) list = member(never, 'toolNames') ?? member(never, 'tool_names');
+  const out: NonNullable<HostedMcpCall['neverToolNames']> = { span: spanOf(never, sf), names: [], complete: true };
+  if (!list || !typescript.isArrayLiteralExpression(list)) {
+    out.complete = false;
+    return out;
+  }
+  for (const el of list.elements) {
+    const v = skipWrappers(el as ts.Expression);
+    if (isStringLike(v)) out.names.push({ name: v.text, span: spanOf(v, sf) });
+    else out.complete = false;
+  }
+  return out;
 }
 
 /** `Reflect.apply(f, thisArg, args)`. */

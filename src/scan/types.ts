@@ -156,10 +156,77 @@ export interface ProtectedToolCall {
 export interface HostedMcpCall {
   kind: 'hosted-mcp';
   span: Span;
+  /** The callee expression (`hostedMcpTool`, `agents.hostedMcpTool`), which the codemod replaces. */
+  callee?: Span;
   binding: CalleeBinding;
   /** `server_label` / `serverLabel` literal if written. */
   serverLabel?: string;
   options: ToolCallOptions;
+  /**
+   * `requireApproval: { never: { toolNames: [...] } }` (or `never: [...]`): the tools listed to run
+   * with no approval request. `complete` is false when the list is not all string literals.
+   */
+  neverToolNames?: { span: Span; names: Array<{ name: string; span: Span }>; complete: boolean };
+}
+
+/** A door function of the generated module called (`protectMcpServer(s)`, `protectAgent(a)`, ...). */
+export interface GeneratedDoorCall {
+  kind: 'generated-door';
+  span: Span;
+  callee: Span;
+  /** The export called. */
+  door: string;
+}
+
+/** One element of an agent's `mcpServers`, and whether it is known to be guarded by `protectMcpServer`. */
+export interface McpServerElement {
+  span: Span;
+  /** The element's text (`github`, `new MCPServerStdio({...})`). */
+  text: string;
+  /**
+   * protected: `protectMcpServer(...)`, or an identifier made by it or passed to it in this file;
+   * unprotected: a server no such call guards; opaque: something check cannot follow (a spread of
+   * an unknown array, a call's result).
+   */
+  status: 'protected' | 'unprotected' | 'opaque';
+  /** The server's `name` option, when it is written as a literal where the server is made. */
+  serverName?: string;
+}
+
+/**
+ * Where MCP servers reach an agent: `new Agent({ mcpServers })`, `Agent.create`, `agent.clone({
+ * mcpServers })`, `agent.mcpServers = [...]`, `agent.mcpServers.push(...)`.
+ */
+export interface McpServerList {
+  kind: 'mcp-server-list';
+  /** The `mcpServers` property, assignment or push call. */
+  span: Span;
+  form: 'agent' | 'clone' | 'assignment' | 'push';
+  /** The agent is passed to `protectAgent` (directly, or by its variable in this file), which guards its servers in place. */
+  agentProtected: boolean;
+  elements: McpServerElement[];
+}
+
+/** An MCP `errorFunction` other than `null`: on a server's options, or in an agent's `mcpConfig`. */
+export interface McpErrorFunction {
+  kind: 'mcp-error-function';
+  span: Span;
+  where: 'server' | 'mcpConfig';
+}
+
+/** `agent.asTool(...)` on an agent the SDK made (`new Agent`, `Agent.create`, `clone`, followed through variables). */
+export interface AgentAsToolCall {
+  kind: 'agent-as-tool';
+  span: Span;
+  /** The whole callee `writer.asTool`, which the codemod replaces. */
+  callee: Span;
+  /** The receiver expression (`writer`). */
+  receiver: Span;
+  options: ToolCallOptions;
+  /** Number of arguments. */
+  argumentCount: number;
+  /** The tool's name: `toolName` when a literal, else the SDK's default from the agent's literal `name`. */
+  toolName?: string;
 }
 
 /** `new Agent({ mcpServers: [...] })` (also `Agent.create({...})`). */
@@ -249,6 +316,12 @@ export interface FileScan {
   sdkApprovals?: SdkApproval[];
   /** Every top-level import / require statement (additive; the codemod edits import lines with it). */
   moduleImports?: ModuleImport[];
+  /** Calls of the generated module's door functions (additive). */
+  generatedDoorCalls?: GeneratedDoorCall[];
+  /** Every place MCP servers reach an agent, with each server's protection (additive). */
+  mcpServerLists?: McpServerList[];
+  mcpErrorFunctions?: McpErrorFunction[];
+  agentAsToolCalls?: AgentAsToolCall[];
   /** `commonjs` when the file uses top-level `require` and no ESM import/export, or is `.cts`/`.cjs`. */
   moduleSyntax?: 'esm' | 'commonjs';
 }

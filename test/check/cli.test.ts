@@ -56,7 +56,6 @@ describe('ctrlrun-gen check (in-process)', () => {
     const r = await cli(['check', '--format', 'json'], { cwd: dir });
     expect(json(r.stdout).findings.map((x) => `${x.severity}:${x.ruleId}`)).toEqual([
       'warning:tracing-sensitive-data',
-      'warning:mcp-server-unguarded',
       'warning:unsafe-error-function',
     ]);
     expect(r.code).toBe(0);

@@ -1,5 +1,5 @@
 import type { FileRule, RepoRule } from '../types.js';
-import { hostedMcpUnguardedRule, mcpServerUnguardedRule, needsApprovalOverrideRule, parseErrorRule, stickyApprovalRule } from './simple.js';
+import { hostedMcpUnguardedRule, mcpServerUnguardedRule, needsApprovalOverrideRule, parseErrorRule, stickyApprovalRule, unprotectedAgentToolRule } from './simple.js';
 import { hostedToolUngatedRule, invokeReplacedRule, objectLiteralToolRule, opaqueToolFactoryRule, sdkApprovalRule, unprotectedDoorRule } from './doors.js';
 import { toolMappingRule } from './tool-mapping.js';
 import { tracingSensitiveDataRule } from './tracing-sensitive-data.js';
@@ -24,6 +24,7 @@ export const FILE_RULES: readonly FileRule[] = [
   objectLiteralToolRule,
   invokeReplacedRule,
   unprotectedDoorRule,
+  unprotectedAgentToolRule,
   hostedToolUngatedRule,
   timeoutWithoutEffectRule,
 ];

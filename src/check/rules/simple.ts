@@ -1,5 +1,6 @@
 import type { FileScan } from '../../scan/types.js';
-import type { Finding } from '../types.js';
+import type { PolicyAction } from '../../policy/types.js';
+import type { Finding, ProjectContext } from '../types.js';
 import { findingAt } from './finding.js';
 
 /** `sticky-approval`: `alwaysApprove: true` passed to `state.approve` / `approveTool`. */
@@ -34,13 +35,68 @@ export function needsApprovalOverrideRule(scan: FileScan): Finding[] {
   return findings;
 }
 
-/** `hosted-mcp-unguarded`: `hostedMcpTool` without `requireApproval: 'always'`. */
-export function hostedMcpUnguardedRule(scan: FileScan): Finding[] {
+/**
+ * `hosted-mcp-unguarded`: `hostedMcpTool` whose calls can run with no approval request the policy
+ * answers: no `requireApproval` or `'never'`; a `never` list holding a tool the server's action does
+ * not always allow; a hand-written `onApproval` (it answers inline: no person, no record).
+ * `protectHostedMcp(...)` is not reported (it is not the SDK's factory).
+ */
+export function hostedMcpUnguardedRule(scan: FileScan, project: ProjectContext | undefined): Finding[] {
   const findings: Finding[] = [];
+  const hint = (label: string | undefined) =>
+    `Use \`protectHostedMcp({ serverLabel${label !== undefined ? `: '${label}'` : ''}, ... })\` from the generated module (no requireApproval, no onApproval), with \`- hosted_mcp: { server_label }\` mapped to an action in ctrlrun.tools.yaml; \`npx ctrlrun-gen codemod --write\` rewrites it.`;
   for (const call of scan.hostedMcpCalls) {
     const prop = call.options.properties.requireApproval;
-    if (prop?.valueKind === 'string' && prop.stringValue === 'always') continue;
     const label = call.serverLabel !== undefined ? ` for '${call.serverLabel}'` : '';
+    const onApproval = call.options.properties.onApproval;
+    if (onApproval) {
+      findings.push(
+        findingAt(
+          'hosted-mcp-unguarded',
+          scan.file,
+          onApproval.span,
+          `hostedMcpTool()${label}: a hand-written \`onApproval\` answers each approval request inline: it cannot wait for a person, records no approver and no receipt.`,
+          hint(call.serverLabel),
+        ),
+      );
+    }
+    if (prop?.valueKind === 'string' && prop.stringValue === 'always') continue;
+    const never = call.neverToolNames;
+    if (prop && never) {
+      const action = project && call.serverLabel !== undefined ? hostedAction(project, call.serverLabel) : undefined;
+      const allows = action ? alwaysAllows(action) : false;
+      const why = !project
+        ? 'check has no policy (the manifest or policy did not load), so it cannot tell whether the policy always allows it'
+        : call.serverLabel === undefined
+          ? 'the server label is not a literal, so check cannot find its action'
+          : !action
+            ? `the manifest maps no action to server '${call.serverLabel}' (\`- hosted_mcp: { server_label: ${call.serverLabel} }\`), so check cannot tell whether the policy always allows it`
+            : `the policy does not always allow ${action.id}`;
+      if (!never.complete) {
+        findings.push(
+          findingAt(
+            'hosted-mcp-unguarded',
+            scan.file,
+            never.span,
+            `hostedMcpTool()${label}: \`requireApproval.never\` lists tools check cannot read (not string literals): they run at OpenAI with no approval request.`,
+            hint(call.serverLabel),
+          ),
+        );
+      }
+      if (allows || never.names.length === 0) continue;
+      for (const n of never.names) {
+        findings.push(
+          findingAt(
+            'hosted-mcp-unguarded',
+            scan.file,
+            n.span,
+            `hostedMcpTool()${label}: '${n.name}' is in \`requireApproval.never\`, so OpenAI runs it with no approval request and the policy never sees it; ${why}.`,
+            hint(call.serverLabel),
+          ),
+        );
+      }
+      continue;
+    }
     findings.push(
       findingAt(
         'hosted-mcp-unguarded',
@@ -49,24 +105,85 @@ export function hostedMcpUnguardedRule(scan: FileScan): Finding[] {
         prop
           ? `hostedMcpTool()${label}: \`requireApproval\` is not 'always', so some of the server's tools run with no approval.`
           : `hostedMcpTool()${label} has no \`requireApproval\`: the SDK defaults it to 'never', so every tool of the server runs with no approval.`,
-        "Pass `requireApproval: 'always'`.",
+        hint(call.serverLabel),
       ),
     );
   }
   return findings;
 }
 
-/** `mcp-server-unguarded` (warning): an Agent given `mcpServers`. */
+/** The policy action the manifest maps a hosted MCP server label to. */
+function hostedAction(project: ProjectContext, label: string): PolicyAction | undefined {
+  const entry = project.manifest.tools.find((t) => t.kind === 'hosted_mcp' && t.serverLabel === label);
+  return entry && Object.hasOwn(project.policy.actions, entry.action) ? project.policy.actions[entry.action] : undefined;
+}
+
+/** Whether every call of the action is allowed with no person: rules up to a catch-all are all `allow`. */
+export function alwaysAllows(action: PolicyAction): boolean {
+  for (const rule of action.rules) {
+    if (rule.decision !== 'allow') return false;
+    if (rule.when.length === 0) return true;
+  }
+  return false;
+}
+
+/**
+ * `mcp-server-unguarded`: an MCP server reaching an agent's `mcpServers` (construction, `clone`,
+ * a later assignment or push) that no `protectMcpServer` guards (and the agent is not passed to
+ * `protectAgent`, which guards its servers in place); an MCP `errorFunction` other than `null`.
+ */
 export function mcpServerUnguardedRule(scan: FileScan): Finding[] {
-  return scan.agentMcpServers.map((a) =>
-    findingAt(
-      'mcp-server-unguarded',
+  const findings: Finding[] = [];
+  for (const list of scan.mcpServerLists ?? []) {
+    if (list.agentProtected) continue;
+    for (const el of list.elements) {
+      if (el.status === 'protected') continue;
+      const where = list.form === 'clone' ? 'a clone\'s `mcpServers`' : list.form === 'assignment' ? '`mcpServers`, assigned later' : list.form === 'push' ? '`mcpServers`, pushed later' : '`mcpServers`';
+      const what = el.text && el.text.length <= 40 ? `\`${el.text}\`` : 'An MCP server';
+      findings.push(
+        findingAt(
+          'mcp-server-unguarded',
+          scan.file,
+          el.span,
+          el.status === 'opaque'
+            ? `${what} reaches ${where}, and check cannot follow it to \`protectMcpServer\`: the SDK builds the tools of an unguarded server every turn and runs their calls with no policy.`
+            : `${el.text.length <= 40 && el.text ? `MCP server ${what}` : 'An MCP server'} reaches ${where} unguarded: the SDK builds its tools every turn and runs their calls with no policy, no approval and no receipt.`,
+          `Wrap it where it reaches the agent: \`protectMcpServer(${el.text && el.text.length <= 40 && !el.text.startsWith('...') ? el.text : 'server'})\` from the generated module, with its tools mapped in ctrlrun.tools.yaml (\`- mcp: { server${el.serverName !== undefined ? `: ${el.serverName}` : ''}, tool }\`); use \`protectMcpTools\` when a call must be able to pause for a person.`,
+        ),
+      );
+    }
+  }
+  for (const ef of scan.mcpErrorFunctions ?? []) {
+    findings.push(
+      findingAt(
+        'mcp-server-unguarded',
+        scan.file,
+        ef.span,
+        ef.where === 'server'
+          ? "An MCP server's own `errorFunction` turns a failed call into text for the model, which then retries blind: whether the call acted is hidden (protectMcpTools refuses such a server)."
+          : "`mcpConfig.errorFunction` turns every failed MCP call of an unguarded server into text for the model, which then retries blind; whether the call acted is hidden.",
+        'Set it to `null` (or remove it from a server `protectMcpServer` guards): this library reports failures itself.',
+      ),
+    );
+  }
+  return findings;
+}
+
+/** `unprotected-agent-tool`: `agent.asTool(...)` of an SDK agent, not made by `protectAgentTool`. */
+export function unprotectedAgentToolRule(scan: FileScan, project: ProjectContext | undefined): Finding[] {
+  return (scan.agentAsToolCalls ?? []).map((call) => {
+    const action = call.toolName !== undefined ? project?.manifest.tools.find((t) => t.kind === 'function' && t.tool === call.toolName)?.action : undefined;
+    const named = call.toolName !== undefined ? ` '${call.toolName}'` : '';
+    return findingAt(
+      'unprotected-agent-tool',
       scan.file,
-      a.property,
-      'Agent given `mcpServers`: the SDK builds their tools every turn with no approval hook, so no policy decides their calls.',
-      'Map the server\'s tools in ctrlrun.tools.yaml (`- mcp: { server, tool }`) and keep destructive tools off MCP servers until `protectAgent` is available.',
-    ),
-  );
+      call.callee,
+      `Agent tool${named} made with \`.asTool()\`: no policy decides its calls, a failure of the nested run reaches the parent model as "Please try again" (it retries and the nested tools may act twice), and the nested run traces its tools' inputs and outputs.`,
+      action !== undefined
+        ? `Use \`protectAgentTool('${action}', <agent>, { ... })\` from the generated module (without needsApproval); \`npx ctrlrun-gen codemod --write\` rewrites it.`
+        : `Use \`protectAgentTool('<action>', <agent>, { ... })\` from the generated module (without needsApproval), with the action in ctrlrun.yaml; map the tool${named} in ctrlrun.tools.yaml and \`npx ctrlrun-gen codemod --write\` rewrites it.`,
+    );
+  });
 }
 
 /** `parse-error`: the file does not parse. */

@@ -50,49 +50,6 @@ ruleTester('needs-approval-override', {
   ],
 });
 
-ruleTester('hosted-mcp-unguarded', {
-  valid: [
-    { name: "requireApproval: 'always'", code: lines("import { hostedMcpTool } from '@openai/agents';", "export const g = hostedMcpTool({ serverLabel: 'git', requireApproval: 'always' });") },
-    { name: 'hostedMcpTool of another package', code: lines("import { hostedMcpTool } from './mine.js';", "export const g = hostedMcpTool({ serverLabel: 'git' });") },
-  ],
-  invalid: [
-    {
-      name: 'no requireApproval (SDK default: never)',
-      code: lines("import { hostedMcpTool } from '@openai/agents';", "export const g = hostedMcpTool({ serverLabel: 'git' });"),
-      errors: [{ line: 2, column: 18, mentions: "'never'" }],
-    },
-    {
-      name: "requireApproval: 'never'",
-      code: lines("import { hostedMcpTool } from '@openai/agents';", "export const g = hostedMcpTool({ serverLabel: 'git', requireApproval: 'never' });"),
-      errors: [{ line: 2, column: 54 }],
-    },
-    {
-      name: 'requireApproval as an object (some tools never asked)',
-      code: lines("import * as agents from '@openai/agents';", "export const g = agents.hostedMcpTool({ serverLabel: 'git', requireApproval: { never: { toolNames: ['read'] } } });"),
-      errors: [{ line: 2, column: 61 }],
-    },
-  ],
-});
-
-ruleTester('mcp-server-unguarded', {
-  valid: [
-    { name: 'an Agent with tools only', code: lines("import { Agent } from '@openai/agents';", "export const a = new Agent({ name: 'a', tools: [] });") },
-    { name: 'an Agent of another package', code: lines("import { Agent } from 'other';", "export const a = new Agent({ name: 'a', mcpServers: [s] });") },
-  ],
-  invalid: [
-    {
-      name: 'new Agent with mcpServers: a warning',
-      code: lines("import { Agent } from '@openai/agents';", "export const a = new Agent({ name: 'a', mcpServers: [server] });"),
-      errors: [{ line: 2, column: 41, severity: 'warning' }],
-    },
-    {
-      name: 'Agent.create with mcpServers',
-      code: lines("import { Agent } from '@openai/agents';", 'export const a = Agent.create({', "  name: 'a',", '  mcpServers: [server],', '});'),
-      errors: [{ line: 4, column: 3, severity: 'warning' }],
-    },
-  ],
-});
-
 ruleTester('parse-error', {
   valid: [{ name: 'a file that parses', code: lines("import { tool } from '@openai/agents';", 'export const x = 1;') }],
   invalid: [

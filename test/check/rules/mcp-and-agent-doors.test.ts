@@ -1,0 +1,171 @@
+import { action, lines, ruleTester, testProject } from '../rule-tester.js';
+
+const SDK = "import { Agent, MCPServerStdio, hostedMcpTool } from '@openai/agents';";
+const GEN = "import { protectAgent, protectAgentTool, protectHostedMcp, protectMcpServer } from './ctrlrun.generated.js';";
+
+/** The test project plus hosted MCP servers: `git` → git.read (always allow), `ops` → ops.run (allow, approve). */
+function hostedProject() {
+  const p = testProject({
+    actions: [action('stripe.refund', ['allow', 'approve', 'deny']), action('git.read', ['allow']), action('ops.run', ['allow', 'approve'])],
+  });
+  const loc = { file: '/repo/ctrlrun.tools.yaml', line: 30, column: 5 };
+  p.manifest.tools.push({ kind: 'hosted_mcp', serverLabel: 'git', action: 'git.read', loc }, { kind: 'hosted_mcp', serverLabel: 'ops', action: 'ops.run', loc });
+  // ops.run: `allow` only under a condition, then `approve` for the rest
+  p.policy.actions['ops.run']!.rules[0]!.when.push({ arg: 'path', op: 'eq', value: 'x' } as never);
+  return p;
+}
+
+ruleTester(
+  'hosted-mcp-unguarded',
+  {
+    valid: [
+      { name: "requireApproval: 'always'", code: lines(SDK, "export const g = hostedMcpTool({ serverLabel: 'git', requireApproval: 'always' });") },
+      { name: 'protectHostedMcp', code: lines(GEN, "export const g = protectHostedMcp({ serverLabel: 'ops', serverUrl: 'https://x' });") },
+      { name: 'hostedMcpTool of another package', code: lines("import { hostedMcpTool } from './mine.js';", "export const g = hostedMcpTool({ serverLabel: 'git' });") },
+      {
+        name: 'a never list of a server whose action always allows',
+        code: lines(SDK, "export const g = hostedMcpTool({ serverLabel: 'git', requireApproval: { never: { toolNames: ['read_file'] } } });"),
+      },
+      { name: 'an object with only an always list', code: lines(SDK, "export const g = hostedMcpTool({ serverLabel: 'ops', requireApproval: { always: { toolNames: ['deploy'] } } });") },
+    ],
+    invalid: [
+      {
+        name: 'no requireApproval (SDK default: never)',
+        code: lines(SDK, "export const g = hostedMcpTool({ serverLabel: 'git' });"),
+        errors: [{ line: 2, column: 18, mentions: "'never'" }],
+      },
+      { name: "requireApproval: 'never'", code: lines(SDK, "export const g = hostedMcpTool({ serverLabel: 'git', requireApproval: 'never' });"), errors: [{ line: 2, column: 54, mentions: 'protectHostedMcp' }] },
+      { name: 'requireApproval held in a variable', code: lines(SDK, "export const g = hostedMcpTool({ serverLabel: 'git', requireApproval: mode });"), errors: [{ line: 2, column: 54 }] },
+      {
+        name: 'a never list holding a tool the action does not always allow (one finding per tool)',
+        code: lines("import * as agents from '@openai/agents';", "export const g = agents.hostedMcpTool({ serverLabel: 'ops', requireApproval: { never: { toolNames: ['status', 'deploy'] } } });"),
+        errors: [
+          { line: 2, column: 101, mentions: 'the policy does not always allow ops.run' },
+          { line: 2, column: 111, mentions: "'deploy'" },
+        ],
+      },
+      {
+        name: 'a never list of a server the manifest does not map',
+        code: lines(SDK, "export const g = hostedMcpTool({ serverLabel: 'other', requireApproval: { never: ['status'] } });"),
+        errors: [{ line: 2, column: 83, mentions: 'maps no action to server' }],
+      },
+      {
+        name: 'a never list check cannot read',
+        code: lines(SDK, "export const g = hostedMcpTool({ serverLabel: 'git', requireApproval: { never: { toolNames: names } } });"),
+        errors: [{ line: 2, column: 80, mentions: 'cannot read' }],
+      },
+      {
+        name: "a hand-written onApproval, even with 'always'",
+        code: lines(SDK, "export const g = hostedMcpTool({ serverLabel: 'git', requireApproval: 'always', onApproval: async () => ({ approve: true }) });"),
+        errors: [{ line: 2, column: 81, mentions: 'cannot wait for a person' }],
+      },
+    ],
+  },
+  hostedProject(),
+);
+
+ruleTester(
+  'hosted-mcp-unguarded',
+  {
+    valid: [],
+    invalid: [
+      {
+        name: 'with no policy, a never list is reported and the finding says so',
+        code: lines(SDK, "export const g = hostedMcpTool({ serverLabel: 'git', requireApproval: { never: { toolNames: ['read_file'] } } });"),
+        errors: [{ line: 2, column: 94, mentions: 'check has no policy' }],
+      },
+    ],
+  },
+  null,
+);
+
+ruleTester('mcp-server-unguarded', {
+  valid: [
+    { name: 'an Agent with tools only', code: lines(SDK, "export const a = new Agent({ name: 'a', tools: [] });") },
+    { name: 'an Agent of another package', code: lines("import { Agent } from 'other';", "export const a = new Agent({ name: 'a', mcpServers: [s] });") },
+    {
+      name: 'protectMcpServer inline',
+      code: lines(SDK, GEN, "export const a = new Agent({ name: 'a', mcpServers: [protectMcpServer(new MCPServerStdio({ name: 'fs', fullCommand: 'x' }))] });"),
+    },
+    {
+      name: 'a variable made by protectMcpServer',
+      code: lines(SDK, GEN, "const fs = protectMcpServer(new MCPServerStdio({ name: 'fs', fullCommand: 'x' }));", "export const a = new Agent({ name: 'a', mcpServers: [fs] });"),
+    },
+    {
+      name: 'a server guarded in place later in the file, through a const array',
+      code: lines(SDK, GEN, "const fs = new MCPServerStdio({ name: 'fs', fullCommand: 'x' });", 'const servers = [fs];', "export const a = new Agent({ name: 'a', mcpServers: servers });", 'protectMcpServer(fs);'),
+    },
+    { name: 'the agent passed to protectAgent', code: lines(SDK, GEN, "export const a = protectAgent(new Agent({ name: 'a', mcpServers: [server] }));") },
+    { name: 'the agent variable passed to protectAgent', code: lines(SDK, GEN, "const a = new Agent({ name: 'a', mcpServers: [server] });", 'a.mcpServers = [other];', 'protectAgent(a);') },
+    { name: 'the generated module through a namespace', code: lines(SDK, "import * as gen from './ctrlrun.generated.js';", "export const a = new Agent({ name: 'a', mcpServers: [gen.protectMcpServer(server)] });") },
+    { name: 'errorFunction: null', code: lines(SDK, GEN, "const fs = protectMcpServer(new MCPServerStdio({ name: 'fs', fullCommand: 'x', errorFunction: null }));", "export const a = new Agent({ name: 'a', mcpServers: [fs], mcpConfig: { errorFunction: null } });") },
+  ],
+  invalid: [
+    {
+      name: 'an unguarded server: an error naming the server and the fix',
+      code: lines(SDK, "const github = new MCPServerStdio({ name: 'github', fullCommand: 'x' });", "export const a = new Agent({ name: 'a', mcpServers: [github] });"),
+      errors: [{ line: 3, column: 54, severity: 'error', mentions: 'protectMcpServer(github)' }],
+    },
+    {
+      name: 'only the unguarded one of two',
+      code: lines(SDK, GEN, "const fs = protectMcpServer(new MCPServerStdio({ name: 'fs', fullCommand: 'x' }));", "export const a = new Agent({ name: 'a', mcpServers: [fs, new MCPServerStdio({ name: 'gh', fullCommand: 'y' })] });"),
+      errors: [{ line: 4, column: 58, mentions: 'server: gh' }],
+    },
+    {
+      name: 'Agent.create, a server check cannot follow',
+      code: lines(SDK, 'export const a = Agent.create({', "  name: 'a',", '  mcpServers: await loadServers(),', '});'),
+      errors: [{ line: 4, column: 15, mentions: 'cannot follow' }],
+    },
+    {
+      name: 'a clone given other servers',
+      code: lines(SDK, GEN, "const a = protectAgent(new Agent({ name: 'a' }));", 'export const b = a.clone({ mcpServers: [server] });'),
+      errors: [{ line: 4, column: 41, mentions: "a clone's `mcpServers`" }],
+    },
+    {
+      name: 'a later assignment and a push',
+      code: lines(SDK, GEN, "const a = new Agent({ name: 'a', mcpServers: [protectMcpServer(s)] });", 'a.mcpServers = [t];', 'a.mcpServers.push(u, protectMcpServer(v));'),
+      errors: [
+        { line: 4, column: 17, mentions: 'assigned later' },
+        { line: 5, column: 19, mentions: 'pushed later' },
+      ],
+    },
+    {
+      name: "a server's errorFunction and mcpConfig.errorFunction",
+      code: lines(
+        SDK,
+        GEN,
+        "const fs = protectMcpServer(new MCPServerStdio({ name: 'fs', fullCommand: 'x', errorFunction: () => 'failed' }));",
+        "export const a = new Agent({ name: 'a', mcpServers: [fs], mcpConfig: { errorFunction: ({ error }) => String(error) } });",
+      ),
+      errors: [
+        { line: 3, column: 80, mentions: "server's own `errorFunction`" },
+        { line: 4, column: 72, mentions: 'mcpConfig.errorFunction' },
+      ],
+    },
+  ],
+});
+
+ruleTester('unprotected-agent-tool', {
+  valid: [
+    { name: 'protectAgentTool', code: lines(SDK, GEN, "const writer = new Agent({ name: 'writer' });", "export const t = protectAgentTool('stripe.refund', writer, { toolDescription: 'x' });") },
+    { name: 'asTool of something that is not an SDK agent', code: lines(SDK, "import { chain } from 'langchain';", "export const t = chain.asTool({ name: 'x' });") },
+    { name: 'a RealtimeAgent is not an agent tool', code: lines("import { RealtimeAgent } from '@openai/agents/realtime';", "const r = new RealtimeAgent({ name: 'r' });", 'export const t = (r as any).asTool?.({});') },
+  ],
+  invalid: [
+    {
+      name: 'asTool of a variable, with the SDK default name from the agent',
+      code: lines(SDK, "const writer = new Agent({ name: 'Writer bot' });", "export const t = writer.asTool({ toolDescription: 'Writes' });"),
+      errors: [{ line: 3, column: 18, severity: 'error', mentions: "'Writer_bot'" }],
+    },
+    {
+      name: 'a mapped toolName: the hint names its action',
+      code: lines(SDK, "export const t = new Agent({ name: 'w' }).asTool({ toolName: 'refund', toolDescription: 'x' });"),
+      errors: [{ line: 2, column: 18, mentions: "protectAgentTool('stripe.refund'" }],
+    },
+    {
+      name: 'Agent.create and a clone, followed through variables',
+      code: lines(SDK, "const a = Agent.create({ name: 'a' });", "const b = a.clone({ name: 'b' });", "export const tools = [b.asTool({ toolDescription: 'x' })];"),
+      errors: [{ line: 4, column: 23 }],
+    },
+  ],
+});
