@@ -42,8 +42,16 @@ export default defineConfig({
     include: (process.env.CTRLRUN_COMPAT_TESTS ?? 'test/runtime/**/*.test.ts').split(','),
     // The MCP doors rely on SDK 0.20 surfaces (MCP server toolInputGuardrails/toolOutputGuardrails/
     // errorFunction, getAllMcpTools' options form): not measured across the range yet.
-    // the MCP doors use 0.20's MCP server guardrails; the local-tool and agent-tool doors, 0.20's shell/apply_patch approvals and nested runs
-    exclude: ['test/runtime/mcp.test.ts', 'test/runtime/hosted-mcp.test.ts', 'test/runtime/local-tools.test.ts', 'test/runtime/agent-tool.test.ts', 'node_modules/**'],
+    // the MCP doors use 0.20's MCP server guardrails; the local-tool and agent-tool doors, 0.20's shell/apply_patch approvals and nested runs;
+    // the computer door, 0.20's per-action computer needsApproval with the call id
+    exclude: [
+      'test/runtime/mcp.test.ts',
+      'test/runtime/hosted-mcp.test.ts',
+      'test/runtime/local-tools.test.ts',
+      'test/runtime/computer-tool.test.ts',
+      'test/runtime/agent-tool.test.ts',
+      'node_modules/**',
+    ],
     // the SDK under test, for the few tests whose observable text differs on older SDKs (test/runtime/helpers.ts)
     env: { CTRLRUN_SDK_VERSION: sdkVersion },
     pool: 'forks',

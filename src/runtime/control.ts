@@ -195,6 +195,8 @@ interface OurCall {
   refusal?: string;
   /** A shell or apply_patch call: a yes stays in the store; the tool's needsApproval claims it on resume. */
   local?: boolean;
+  /** A computer call the tool refused (paused only so the refusal reaches the model): rejected in the state with this text, never requested. */
+  refused?: string;
 }
 
 /** The interruptions of `state` that belong to tools protected by this control. */
@@ -211,7 +213,7 @@ function ourCall(internals: ControlInternals, policy: CompiledPolicy, item: RunT
   const raw = item.rawItem;
   const hosted = hostedRequestOf(item);
   if (hosted) return hostedCall(policy, item, hosted);
-  if (raw.type === 'shell_call' || raw.type === 'apply_patch_call') return localCall(item);
+  if (raw.type === 'shell_call' || raw.type === 'apply_patch_call' || raw.type === 'computer_call') return localCall(policy, item);
   if (raw.type !== 'function_call') return null;
   const action = actionOfItem(internals, policy, item, raw.name);
   if (action === undefined) return null;
@@ -246,10 +248,10 @@ function hostedCall(policy: CompiledPolicy, item: RunToolApprovalItem, hosted: H
   };
 }
 
-const LOCAL_TYPES: Record<string, string> = { shell_call: 'shell', apply_patch_call: 'apply_patch' };
+const LOCAL_TYPES: Record<string, string> = { shell_call: 'shell', apply_patch_call: 'apply_patch', computer_call: 'computer' };
 
-/** A call of a shell or apply_patch tool made by protectShellTool / protectApplyPatchTool. */
-function localCall(item: RunToolApprovalItem): OurCall | null {
+/** A call of a shell, apply_patch or computer tool made by protectShellTool / protectApplyPatchTool / protectComputerTool. */
+function localCall(policy: CompiledPolicy, item: RunToolApprovalItem): OurCall | null {
   const raw = item.rawItem as { type: string; callId?: string };
   const tools: unknown = (item.agent as { tools?: unknown } | undefined)?.tools;
   if (!Array.isArray(tools) || typeof raw.callId !== 'string') return null;
@@ -261,6 +263,13 @@ function localCall(item: RunToolApprovalItem): OurCall | null {
   if (!mark) return null;
   const value = mark.present(raw);
   const hash = argsHashOf(undefined, value);
+  // a computer call pauses on a refusal too (its output is a screenshot: the SDK's rejection is the only way to tell the model);
+  // in another process than the one that refused it, the policy's deny is found again here
+  let refused = mark.refusalOf?.(raw.callId);
+  if (refused === undefined && mark.refusalOf) {
+    const decision = decideCall(policy.actions[mark.action], value);
+    if (decision.decision === 'deny') refused = refusal(mark.action, `denied by policy: ${reasonText(decision)}`);
+  }
   return {
     item,
     callId: raw.callId,
@@ -268,6 +277,7 @@ function localCall(item: RunToolApprovalItem): OurCall | null {
     action: mark.action,
     args: hash === null ? null : { value, hash, canonical: canonicalJson(value) },
     local: true,
+    ...(refused === undefined ? {} : { refused }),
   };
 }
 
@@ -292,6 +302,11 @@ function requireOurs(internals: ControlInternals, policy: CompiledPolicy, item: 
 
 /** Puts the pending request of a call (idempotent); refuses a malformed call in the state. Null when refused. */
 async function ensureRequest(internals: ControlInternals, policy: CompiledPolicy, state: PausedCalls, call: OurCall): Promise<ApprovalRequest | null> {
+  if (call.refused !== undefined) {
+    // refused when the tool was asked (receipt written then); the SDK tells the model with this text
+    await state.reject(call.item, { message: call.refused });
+    return null;
+  }
   if (!call.args) {
     const malformed = !parseJson(call.item.rawItem.type === 'function_call' ? call.item.rawItem.arguments : undefined).ok;
     await state.reject(call.item, {
@@ -361,7 +376,7 @@ async function approveOne(
   answer = { ...answer, approver: approverName(answer?.approver) };
   const call = requireOurs(internals, policy, item);
   const request = await ensureRequest(internals, policy, state, call);
-  if (!request) throw new ApprovalMismatch('mismatch', `ctrlrun: the call to ${call.action} has malformed arguments and was refused.`, call);
+  if (!request) throw new ApprovalMismatch('mismatch', call.refused ?? `ctrlrun: the call to ${call.action} has malformed arguments and was refused.`, call);
   if (!bindingHolds(request, call, policy)) {
     throw new ApprovalMismatch(
       'mismatch',

@@ -35,8 +35,10 @@ export {
   bindLocalTools,
   presentShellAction,
   presentPatchOperation,
+  presentComputerCall,
   type LocalDoors,
   type ProtectShellToolOptions,
   type ProtectApplyPatchToolOptions,
+  type ProtectComputerToolOptions,
 } from './local-tools.js';
 export { bindAgentTools, type AgentDoors, type ProtectAgentToolOptions } from './agent-tool.js';

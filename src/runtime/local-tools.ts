@@ -2,10 +2,13 @@
 import * as sdk from '@openai/agents';
 import {
   type applyPatchTool,
+  type computerTool,
   type shellTool,
   type ApplyPatchOperation,
   type ApplyPatchResult,
   type ApplyPatchTool,
+  type Computer,
+  type ComputerTool,
   type Editor,
   type RunContext,
   type Shell,
@@ -51,6 +54,8 @@ export interface LocalDoors<A extends string = string> {
   protectShellTool: (action: A, options: ProtectShellToolOptions) => ShellTool;
   /** `applyPatchTool(options)` guarded by the policy's `action`. */
   protectApplyPatchTool: (action: A, options: ProtectApplyPatchToolOptions) => ApplyPatchTool;
+  /** `computerTool(options)` guarded by the policy's `action`: every computer call (one batch of actions) is one decision. */
+  protectComputerTool: (action: A, options: ProtectComputerToolOptions) => ComputerTool;
 }
 
 export type ProtectShellToolOptions = Omit<Parameters<typeof shellTool>[0], 'needsApproval' | 'onApproval' | 'shell' | 'environment'> & {
@@ -65,13 +70,23 @@ export type ProtectApplyPatchToolOptions = Omit<Parameters<typeof applyPatchTool
   onApproval?: never;
 };
 
+export type ProtectComputerToolOptions = Omit<Parameters<typeof computerTool>[0], 'needsApproval'> & {
+  needsApproval?: never;
+  onApproval?: never;
+};
+
 /** On a tool made here: its action and how a raw call item of it is presented to the policy. */
 export const LOCAL_ACTION: unique symbol = Symbol.for('ctrlrun.localTool.action');
 
 export interface LocalMark {
   action: string;
-  /** The policy's view of a raw `shell_call` / `apply_patch_call` item of this tool. */
+  /** The policy's view of a raw `shell_call` / `apply_patch_call` / `computer_call` item of this tool. */
   present: (rawItem: unknown) => unknown;
+  /**
+   * A call this tool refused and paused so the refusal reaches the model through the SDK's own
+   * rejection (the computer tool: its output is a screenshot, no text): the refusal text.
+   */
+  refusalOf?: (callId: string) => string | undefined;
 }
 
 export function bindLocalTools<A extends string = string>(control: Control, policy: CompiledPolicy): LocalDoors<A> {
@@ -79,6 +94,7 @@ export function bindLocalTools<A extends string = string>(control: Control, poli
   return {
     protectShellTool: (action, options) => makeShellTool(internals, policy, action, options),
     protectApplyPatchTool: (action, options) => makeApplyPatchTool(internals, policy, action, options),
+    protectComputerTool: (action, options) => makeComputerTool(internals, policy, action, options),
   };
 }
 
@@ -106,10 +122,19 @@ class Refused {
 
 type Entry = Authorization | Refused;
 
-function localGate(internals: ControlInternals, core: ActionCore, who: string) {
+function localGate(internals: ControlInternals, core: ActionCore, who: string, pauseRefusal?: (callId: string, text: string) => void) {
   const { action } = core;
   /** The authorization of each call, keyed by the action object the SDK passes to both hooks. */
   const decided = new WeakMap<object, Entry>();
+  /** A refusal: for the body to report (shell, apply_patch), or, for a door whose body has no text to report it with (computer), a pause the control rejects with the text. */
+  const refuse = (key: object, callId: string | undefined, text: string): boolean => {
+    if (pauseRefusal && callId) {
+      pauseRefusal(callId, text);
+      return true;
+    }
+    decided.set(key, new Refused(text));
+    return false;
+  };
 
   const needsApproval = async (runContext: RunContext<unknown>, key: object, args: unknown, callId: string | undefined): Promise<boolean> => {
     decided.delete(key);
@@ -118,8 +143,7 @@ function localGate(internals: ControlInternals, core: ActionCore, who: string) {
       if (!request || request.state === 'pending') return true; // the SDK pauses; control.request records it
       if (request.state === 'rejected') {
         const no = request.answers.find((a) => a.decision === 'reject');
-        decided.set(key, new Refused(refusal(action, no ? `rejected by ${no.approver}${no.reason ? `: ${no.reason}` : ''}` : 'rejected')));
-        return false;
+        return refuse(key, callId, refusal(action, no ? `rejected by ${no.approver}${no.reason ? `: ${no.reason}` : ''}` : 'rejected'));
       }
       // approved or consumed: the claim below decides (a consumed one throws ApprovalMismatch)
     }
@@ -127,10 +151,7 @@ function localGate(internals: ControlInternals, core: ActionCore, who: string) {
       decided.set(key, await core.authorize(args, runContext, callId ?? null, undefined));
     } catch (error) {
       // a refusal is the model's to read and the run goes on; every other error of this library stops the run
-      if (error instanceof ActionDenied) {
-        decided.set(key, new Refused(`${error.message} It must not be retried; tell the user it was refused.`));
-        return false;
-      }
+      if (error instanceof ActionDenied) return refuse(key, callId, `${error.message} It must not be retried; tell the user it was refused.`);
       if (error instanceof CtrlrunError) {
         noteNestedFailure(runContext, error);
         throw error;
@@ -164,7 +185,7 @@ function localGate(internals: ControlInternals, core: ActionCore, who: string) {
 }
 
 /** The SDK's factory, or a clear error on an SDK that has none (shell and apply_patch tools are recent). */
-function sdkFactory<K extends 'shellTool' | 'applyPatchTool'>(name: K): (typeof sdk)[K] {
+function sdkFactory<K extends 'shellTool' | 'applyPatchTool' | 'computerTool'>(name: K): (typeof sdk)[K] {
   const factory = (sdk as Record<string, unknown>)[name];
   if (typeof factory !== 'function') throw new CtrlrunError(`${name} is not in this version of @openai/agents; upgrade it to use this door.`);
   return factory as (typeof sdk)[K];
@@ -181,8 +202,9 @@ function checkOptions(who: string, action: string, options: object | undefined, 
   }
 }
 
-function mark<T extends object>(tool: T, action: string, present: LocalMark['present']): T {
-  Object.defineProperty(tool, LOCAL_ACTION, { value: { action, present } satisfies LocalMark, enumerable: false });
+function mark<T extends object>(tool: T, action: string, present: LocalMark['present'], refusalOf?: LocalMark['refusalOf']): T {
+  const value: LocalMark = refusalOf ? { action, present, refusalOf } : { action, present };
+  Object.defineProperty(tool, LOCAL_ACTION, { value, enumerable: false });
   return tool;
 }
 
@@ -242,4 +264,254 @@ function makeApplyPatchTool(internals: ControlInternals, policy: CompiledPolicy,
       gate.needsApproval(runContext as RunContext<unknown>, operation, presentPatchOperation(operation), callId),
   } as Parameters<typeof applyPatchTool>[0]);
   return mark(made, action, (raw) => presentPatchOperation((raw as { operation?: ApplyPatchOperation }).operation));
+}
+
+// --- computer -----------------------------------------------------------------------------------
+
+type ComputerAction = { type?: unknown; [field: string]: unknown };
+
+/** The actions of a `computer_call` item: its batch (`actions`), or its one `action` (the SDK's reading). */
+export function computerActionsOf(rawItem: unknown): ComputerAction[] {
+  const item = (rawItem ?? {}) as { actions?: unknown; action?: unknown };
+  if (Array.isArray(item.actions) && item.actions.length > 0) return item.actions as ComputerAction[];
+  return item.action && typeof item.action === 'object' ? [item.action as ComputerAction] : [];
+}
+
+/**
+ * What the policy sees of one computer call (a batch of actions, run as one):
+ * `{ action, actions, text?, keys? }`: `action` the action types in order joined by "\n" (one
+ * action: its type, e.g. `click`); `actions` the actions as the model sent them (snake_case:
+ * `{ type: 'click', x, y, button }`); `text` what the `type` actions type, joined by "\n";
+ * `keys` each `keypress`'s keys joined by "+", one line per keypress.
+ */
+export function presentComputerCall(actions: readonly unknown[]): Record<string, unknown> {
+  const list = actions.map((a) => (a && typeof a === 'object' ? (JSON.parse(JSON.stringify(a)) as ComputerAction) : { type: String(a) }));
+  const out: Record<string, unknown> = { action: list.map((a) => String(a.type ?? '')).join('\n'), actions: list };
+  const typed = list.filter((a) => a.type === 'type').map((a) => String(a.text ?? ''));
+  if (typed.length > 0) out.text = typed.join('\n');
+  const keys = list.filter((a) => a.type === 'keypress').map((a) => (Array.isArray(a.keys) ? a.keys.map(String).join('+') : ''));
+  if (keys.length > 0) out.keys = keys.join('\n');
+  return out;
+}
+
+/** The Computer methods the SDK calls for each action type (in `toolExecution`); `screenshot` actions call none. */
+const METHOD_OF: Record<string, keyof Computer | undefined> = {
+  click: 'click',
+  double_click: 'doubleClick',
+  drag: 'drag',
+  keypress: 'keypress',
+  move: 'move',
+  scroll: 'scroll',
+  type: 'type',
+  wait: 'wait',
+  screenshot: undefined,
+};
+
+/** Runs one action on the user's computer, as the SDK would. */
+async function dispatch(computer: Computer, a: ComputerAction, runContext: RunContext<unknown>): Promise<void> {
+  const n = (v: unknown) => Number(v);
+  switch (a.type) {
+    case 'click':
+      return computer.click(n(a.x), n(a.y), a.button as Parameters<Computer['click']>[2], runContext);
+    case 'double_click':
+      return computer.doubleClick(n(a.x), n(a.y), runContext);
+    case 'drag':
+      return computer.drag((Array.isArray(a.path) ? a.path : []).map((p: { x?: unknown; y?: unknown }) => [n(p.x), n(p.y)] as [number, number]), runContext);
+    case 'keypress':
+      return computer.keypress(Array.isArray(a.keys) ? a.keys.map(String) : [], runContext);
+    case 'move':
+      return computer.move(n(a.x), n(a.y), runContext);
+    case 'scroll':
+      return computer.scroll(n(a.x), n(a.y), n(a.scroll_x), n(a.scroll_y), runContext);
+    case 'type':
+      return computer.type(String(a.text ?? ''), runContext);
+    case 'wait':
+      return computer.wait(runContext);
+    default:
+      return undefined;
+  }
+}
+
+function isComputer(candidate: unknown): candidate is Computer {
+  const c = candidate as Record<string, unknown> | null;
+  return (
+    !!c &&
+    typeof c === 'object' &&
+    ['screenshot', 'click', 'doubleClick', 'drag', 'keypress', 'move', 'scroll', 'type', 'wait'].every((m) => typeof c[m] === 'function')
+  );
+}
+
+/**
+ * One computer call being decided or run on one run context. The SDK asks `needsApproval` once per
+ * action of the batch, all in the same tick, then (if it may run) calls the computer's methods in
+ * order, then `screenshot()`, with the run context but no call id. So the actions asked in one tick
+ * form the call the policy decides; the first method call runs the whole decided batch once (and
+ * takes the screenshot) through the core; the SDK's remaining calls for that batch are answered
+ * from it.
+ */
+interface Round {
+  callId: string;
+  actions: ComputerAction[];
+  /** The methods the SDK will call for this batch, in order (the last is `screenshot`). */
+  expected: string[];
+  next: number;
+  ran?: Promise<string>;
+}
+
+const MAX_PENDING_REFUSALS = 1000;
+
+function makeComputerTool(internals: ControlInternals, policy: CompiledPolicy, action: string, options: ProtectComputerToolOptions): ComputerTool {
+  const who = 'protectComputerTool';
+  checkOptions(who, action, options, 'computerTool({ computer })');
+  const config = (options as { computer?: unknown }).computer;
+  const provider = config && typeof config === 'object' && !isComputer(config) && typeof (config as { create?: unknown }).create === 'function';
+  if (!isComputer(config) && typeof config !== 'function' && !provider) {
+    throw new CtrlrunError(`${who}('${action}'): \`computer\` must be a Computer, a function that creates one, or { create, dispose? }, as for computerTool().`);
+  }
+  const core = createActionCore(internals, policy, action, {});
+  /** Refused calls paused for the control to reject with this text (the model reads it as the SDK's rejection). */
+  const refusals = new Map<string, string>();
+  const gate = localGate(internals, core, who, (callId, text) => {
+    refusals.delete(callId);
+    refusals.set(callId, text);
+    if (refusals.size > MAX_PENDING_REFUSALS) refusals.delete(refusals.keys().next().value as string);
+  });
+  /** Per run context: the round still collecting actions (this tick), and the decided round the SDK runs next. */
+  const collecting = new WeakMap<object, Map<string, Round>>();
+  const current = new WeakMap<object, Round>();
+  const decisions = new WeakMap<Round, Promise<boolean>>();
+  const wrappers = new WeakMap<object, Computer>();
+  const innerOf = new WeakMap<object, Computer>();
+
+  const decide = async (runContext: RunContext<unknown>, round: Round): Promise<boolean> => {
+    current.delete(runContext);
+    const pause = await gate.needsApproval(runContext, round, presentComputerCall(round.actions), round.callId);
+    if (!pause) current.set(runContext, round);
+    return pause;
+  };
+
+  const needsApproval = (runContext: RunContext, computerAction: unknown, callId?: string): Promise<boolean> => {
+    if (typeof callId !== 'string' || callId === '') {
+      return Promise.reject(new CtrlrunError(`${who}('${action}'): the SDK asked about a computer action without a call id; no decision can be bound to it.`, { action }));
+    }
+    let perRun = collecting.get(runContext);
+    if (!perRun) collecting.set(runContext, (perRun = new Map()));
+    let round = perRun.get(callId);
+    let decided: Promise<boolean> | undefined;
+    if (!round) {
+      const fresh: Round = { callId, actions: [], expected: [], next: 0 };
+      round = fresh;
+      perRun.set(callId, fresh);
+      const rounds = perRun;
+      // decided after this tick: every action of the batch has been asked by then
+      decided = Promise.resolve().then(() => {
+        rounds.delete(callId);
+        fresh.expected = [...fresh.actions.map((a) => METHOD_OF[String(a.type)]).filter((m): m is keyof Computer => m !== undefined), 'screenshot'];
+        return decide(runContext as RunContext<unknown>, fresh);
+      });
+      decisions.set(fresh, decided);
+    }
+    round.actions.push((computerAction ?? {}) as ComputerAction);
+    return decided ?? (decisions.get(round) as Promise<boolean>);
+  };
+
+  /** One SDK call of a computer method: the first of a decided batch runs it; returns the screenshot for `screenshot`. */
+  const step = async (inner: Computer, method: string, runContext: RunContext<unknown> | undefined): Promise<string | undefined> => {
+    const round = runContext ? current.get(runContext) : undefined;
+    if (!round || round.expected[round.next] !== method) {
+      // no decision of the control reached this call (an approval held only by the SDK): nothing runs
+      const out = await gate.run({}, { action: method }, async () => undefined);
+      throw new CtrlrunError(out instanceof Refused ? out.refused : refusal(action, `${who}: no decision of the control reached this computer call`), { action });
+    }
+    round.next++;
+    if (round.next >= round.expected.length && runContext) current.delete(runContext);
+    if (!round.ran) {
+      const ctx = runContext as RunContext<unknown>;
+      round.ran = (async () => {
+        const out = await gate.run(round, presentComputerCall(round.actions), async () => {
+          for (const a of round.actions) await dispatch(inner, a, ctx);
+          return inner.screenshot(ctx);
+        });
+        if (out instanceof Refused) throw new CtrlrunError(out.refused, { action, callId: round.callId });
+        return out;
+      })();
+      round.ran.catch(() => {
+        if (runContext && current.get(runContext) === round) current.delete(runContext);
+      });
+    }
+    const shot = await round.ran;
+    return method === 'screenshot' ? shot : undefined;
+  };
+
+  const guard = (inner: Computer): Computer => {
+    if (!isComputer(inner)) throw new CtrlrunError(`${who}('${action}'): the computer's initializer did not return a Computer.`, { action });
+    const known = wrappers.get(inner);
+    if (known) return known;
+    const rc = (v: unknown) => v as RunContext<unknown> | undefined;
+    const guarded = {
+      get environment() {
+        return inner.environment;
+      },
+      get dimensions() {
+        return inner.dimensions;
+      },
+      ...(typeof inner.initRun === 'function' ? { initRun: (runContext?: RunContext) => inner.initRun?.(runContext) } : {}),
+      screenshot: async (runContext?: RunContext) => (await step(inner, 'screenshot', rc(runContext))) as string,
+      click: async (_x: number, _y: number, _b: unknown, runContext?: RunContext) => void (await step(inner, 'click', rc(runContext))),
+      doubleClick: async (_x: number, _y: number, runContext?: RunContext) => void (await step(inner, 'doubleClick', rc(runContext))),
+      drag: async (_p: unknown, runContext?: RunContext) => void (await step(inner, 'drag', rc(runContext))),
+      keypress: async (_k: unknown, runContext?: RunContext) => void (await step(inner, 'keypress', rc(runContext))),
+      move: async (_x: number, _y: number, runContext?: RunContext) => void (await step(inner, 'move', rc(runContext))),
+      scroll: async (_x: number, _y: number, _sx: number, _sy: number, runContext?: RunContext) => void (await step(inner, 'scroll', rc(runContext))),
+      type: async (_t: string, runContext?: RunContext) => void (await step(inner, 'type', rc(runContext))),
+      wait: async (runContext?: RunContext) => void (await step(inner, 'wait', rc(runContext))),
+    } as unknown as Computer;
+    wrappers.set(inner, guarded);
+    innerOf.set(guarded, inner);
+    return guarded;
+  };
+
+  type Init = (args: { runContext: RunContext<unknown> }) => Computer | Promise<Computer>;
+  let computer: unknown;
+  if (isComputer(config)) computer = guard(config);
+  else if (typeof config === 'function') computer = async (args: { runContext: RunContext<unknown> }) => guard(await (config as Init)(args));
+  else {
+    const p = config as { create: Init; dispose?: (args: { runContext: RunContext<unknown>; computer: Computer }) => void | Promise<void> };
+    computer = {
+      create: async (args: { runContext: RunContext<unknown> }) => guard(await p.create(args)),
+      ...(typeof p.dispose === 'function'
+        ? { dispose: (args: { runContext: RunContext<unknown>; computer: Computer }) => p.dispose?.({ ...args, computer: innerOf.get(args.computer) ?? args.computer }) }
+        : {}),
+    };
+  }
+  const made = sdkFactory('computerTool')({
+    ...(options as object),
+    computer,
+    needsApproval,
+  } as unknown as Parameters<typeof computerTool>[0]) as ComputerTool;
+  return mark(made, action, (raw) => presentComputerCall(computerActionsOf(raw)), (callId) => refusals.get(callId));
+}
+
+/** The computer calls of `state` this library refused and paused for the refusal to reach the model: rejected in the state with it. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function rejectRefusedComputerCalls(state: { getInterruptions(): any[]; reject(item: any, options?: { message?: string }): unknown }): number {
+  let rejected = 0;
+  if (typeof state?.getInterruptions !== 'function') return 0;
+  for (const item of state.getInterruptions()) {
+    const raw = (item as { rawItem?: { type?: unknown; callId?: unknown } }).rawItem;
+    if (raw?.type !== 'computer_call' || typeof raw.callId !== 'string') continue;
+    const text = computerMarkOf(item)?.refusalOf?.(raw.callId);
+    if (text === undefined) continue;
+    state.reject(item, { message: text });
+    rejected++;
+  }
+  return rejected;
+}
+
+/** The mark of the computer tool the SDK runs for an interruption's agent (its first computer tool). */
+export function computerMarkOf(item: { agent?: unknown }): LocalMark | undefined {
+  const tools: unknown = (item.agent as { tools?: unknown } | undefined)?.tools;
+  if (!Array.isArray(tools)) return undefined;
+  const tool = tools.find((t) => t && typeof t === 'object' && (t as { type?: string }).type === 'computer') as { [LOCAL_ACTION]?: LocalMark } | undefined;
+  return tool?.[LOCAL_ACTION];
 }

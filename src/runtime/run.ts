@@ -1,6 +1,7 @@
 import { AgentsError, run as sdkRun, RunState } from '@openai/agents';
 import { CtrlrunError, NotExecuted } from './errors.js';
 import { answerByPolicy, claimForResume, guardInputFilter, hostedGuards } from './hosted-mcp.js';
+import { rejectRefusedComputerCalls } from './local-tools.js';
 
 /**
  * Marks a `NotExecuted` this library itself established: the protected tool's body threw it, and the
@@ -51,12 +52,23 @@ export function unwrap(error: unknown): unknown {
  * store did not record (a `callModelInputFilter` composed with yours). For streamed runs, pass
  * errors from `result.completed` through `unwrap()`; hosted requests are not answered by policy
  * in a streamed run (answer them with the control), but the input filter still applies.
+ * A computer call of `protectComputerTool` that the policy refused pauses (its output is a
+ * screenshot, so the SDK's rejection is the only way to tell the model why): `run()` rejects it
+ * in the state with the refusal and resumes; in a streamed run, `control.request/resolve` do it.
  */
 export const run: typeof sdkRun = (async (...args: Parameters<typeof sdkRun>) => {
   try {
     const [agent, input, options] = args;
     const guards = hostedGuards(agent);
-    if (guards.size === 0) return await sdkRun(...args);
+    if (guards.size === 0) {
+      if ((options as { stream?: boolean } | undefined)?.stream) return await sdkRun(...args);
+      let result = await sdkRun(agent, input, options as never);
+      // a computer call the policy refused paused only so the SDK's rejection tells the model why: reject it and go on
+      for (let round = 0; round < 64 && result.interruptions.length > 0 && rejectRefusedComputerCalls(result.state) > 0; round++) {
+        result = await sdkRun(agent, result.state, options as never);
+      }
+      return result;
+    }
     const claimed = input instanceof RunState ? await claimForResume(input, guards) : new Set<string>();
     const userFilter = (options as { callModelInputFilter?: Parameters<typeof guardInputFilter>[2] } | undefined)?.callModelInputFilter;
     const guarded = { ...(options ?? {}), callModelInputFilter: guardInputFilter(guards, claimed, userFilter) } as typeof options;
@@ -64,7 +76,8 @@ export const run: typeof sdkRun = (async (...args: Parameters<typeof sdkRun>) =>
     let result = await sdkRun(agent, input, guarded as never);
     // the policy answers what it can; resume while nothing is left for a person (bounded: each round answers at least one request)
     for (let round = 0; round < 64 && result.interruptions.length > 0; round++) {
-      if (!(await answerByPolicy(result.state, guards))) break;
+      const refused = rejectRefusedComputerCalls(result.state);
+      if (!(await answerByPolicy(result.state, guards)) && refused === 0) break;
       for (const id of await claimForResume(result.state, guards)) claimed.add(id);
       result = await sdkRun(agent, result.state, guarded as never);
     }

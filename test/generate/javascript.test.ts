@@ -68,7 +68,7 @@ describe('the JavaScript module decides as the TypeScript one', () => {
       const reference = viaTypeScript(text)['policy'] as CompiledPolicy;
       const js = evaluateCjs(toJavaScript(text, 'cjs'));
       const policy = js['policy'] as CompiledPolicy;
-      expect(Object.keys(js).sort()).toEqual(['policy', 'protectAgent', 'protectAgentTool', 'protectApplyPatchTool', 'protectHostedMcp', 'protectMcpServer', 'protectMcpTools', 'protectShellTool', 'protectedTool']);
+      expect(Object.keys(js).sort()).toEqual(['policy', 'protectAgent', 'protectAgentTool', 'protectApplyPatchTool', 'protectComputerTool', 'protectHostedMcp', 'protectMcpServer', 'protectMcpTools', 'protectShellTool', 'protectedTool']);
       expect(Object.keys(policy.actions)).toEqual(Object.keys(reference.actions));
       // Values from every literal in the module, so the rules are hit, plus the usual odd ones.
       const literals = [...new Set([...text.matchAll(/=== ('(?:[^'\\]|\\.)*'|-?\d+|true|false)/g)].map((m) => new Function(`return ${m[1] as string};`)() as unknown))];

@@ -93,7 +93,7 @@ describe('init, generate and check in a plain JavaScript project', () => {
     expect((await cli(['generate'], { cwd: dir })).code).toBe(0);
     const module = read(dir, 'src/ctrlrun.generated.js');
     expect(module).toContain("const { bindAgentTools, bindHostedMcp, bindLocalTools, bindMcp, bindProtectedTool } = require('ctrlrun-gen/runtime');");
-    expect(module.trimEnd().endsWith('module.exports = { policy, protectedTool, protectMcpServer, protectMcpTools, protectHostedMcp, protectShellTool, protectApplyPatchTool, protectAgentTool, protectAgent };')).toBe(true);
+    expect(module.trimEnd().endsWith('module.exports = { policy, protectedTool, protectMcpServer, protectMcpTools, protectHostedMcp, protectShellTool, protectApplyPatchTool, protectComputerTool, protectAgentTool, protectAgent };')).toBe(true);
     expect(module).not.toMatch(/^(import|export) /m);
     expect(read(dir, 'src/ctrlrun.generated.d.ts')).toContain('export declare const protectedTool: ProtectedTool<ActionId>;');
     const codemod = await cli(['codemod', '--write', '--allow-dirty'], { cwd: dir });
