@@ -15,6 +15,8 @@ const ROUNDS = 5;
 const PROCESS_ROUNDS = 5;
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+// the CLI as a user runs it: the file package.json's `bin` names
+const BIN = path.join(root, JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).bin['ctrlrun-gen']);
 const { runCheck } = await import(pathToFileURL(path.join(root, 'dist/check/engine.js')).href);
 
 function plainFile(i) {
@@ -147,7 +149,7 @@ export async function run() {
     const req = createRequire(path.join(root, 'package.json'));
     const tsPath = createRequire(createRequire(req.resolve('ts-morph')).resolve('@ts-morph/common')).resolve('./typescript.js');
     const fastParseProcess = ['-e', `require(${JSON.stringify(req.resolve('v8-compile-cache'))}); const ts = require(${JSON.stringify(tsPath)}); const fs = require('node:fs'); for (const f of JSON.parse(fs.readFileSync(${JSON.stringify(list)}, 'utf8'))) ts.createSourceFile(f, fs.readFileSync(f, 'utf8'), ts.ScriptTarget.Latest, false, ts.ScriptKind.TS);`];
-    const checkProcess = [path.join(root, 'dist/cli/main.js'), 'check', '--cwd', dir, '--format', 'json'];
+    const checkProcess = [BIN, 'check', '--cwd', dir, '--format', 'json'];
     // Wall time as the user waits, and the CPU time the process used (user + system, all its
     // threads: steadier than wall time on a loaded machine), read by a probe at the process's exit.
     const probe = path.join(dir, '.bench-cpu-probe.cjs');
@@ -161,7 +163,7 @@ export async function run() {
     };
     // An empty directory outside the repo (no manifest above it): start-up alone; check exits 2 there.
     const emptyDir = mkdtempSync(path.join(os.tmpdir(), 'ctrlrun-check-bench-empty-'));
-    const emptyProcess = [path.join(root, 'dist/cli/main.js'), 'check', '--cwd', emptyDir];
+    const emptyProcess = [BIN, 'check', '--cwd', emptyDir];
     timed(parseProcess);
     timed(fastParseProcess);
     timed(checkProcess);

@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { packageRoot } from './package-root.js';
 
-/** The package version, read once from package.json (two levels up from dist/ or src/). */
+/** The package version, read once from the package's own package.json. */
 export const VERSION: string = (
-  JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
+  JSON.parse(readFileSync(path.join(packageRoot(), 'package.json'), 'utf8')) as { version: string }
 ).version;

@@ -8,4 +8,4 @@ import { pathToFileURL } from 'node:url';
 const require = createRequire(import.meta.url);
 process.env.CTRLRUN_GEN_CLI_TOOLS = require.resolve('./package.json');
 const root = require.resolve('ctrlrun-gen/package.json').replace(/package\.json$/, '');
-await import(pathToFileURL(`${root}dist/cli/main.js`).href);
+await import(pathToFileURL(`${root}dist/bin/ctrlrun-gen.js`).href);

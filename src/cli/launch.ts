@@ -4,6 +4,7 @@ import moduleApi, { createRequire, register } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { CODE_CACHE_ENV, defaultCodeCacheDir } from '../scan/code-cache.js';
 import { VERSION } from '../version.js';
 
 /**
@@ -137,9 +138,12 @@ export async function launch(args: string[]): Promise<number> {
 /**
  * Start-up time: V8 keeps the code it compiled for the CLI's CommonJS modules (the TypeScript
  * compiler above all, about 9 MB of JavaScript) in a cache, so a later run does not compile them
- * again. Node 22.1+ has this built in (`module.enableCompileCache`, which covers ES modules too); on
- * Node 20 the `v8-compile-cache` package (a dependency of the CLI's tools) does it for CommonJS.
- * Best effort: when neither is there, or `DISABLE_V8_COMPILE_CACHE` is set, nothing changes.
+ * again. Node 22.1+ has this built in (`module.enableCompileCache`, which covers ES modules too). On
+ * Node 20 the compiler gets its own cache, written after the run so that it holds every function
+ * the run compiled (src/scan/code-cache.ts), and `v8-compile-cache` (a dependency of the CLI's
+ * tools) covers the other CommonJS modules (ts-morph's, for codemod and init). The bundle in
+ * dist/bin is an ES module, which Node 20 cannot cache; V8 compiles its functions lazily.
+ * Best effort: when none is there, or `DISABLE_V8_COMPILE_CACHE` is set, nothing changes.
  */
 function enableCompileCache(resolveFrom: string): void {
   if (process.env.DISABLE_V8_COMPILE_CACHE) return;
@@ -148,6 +152,7 @@ function enableCompileCache(resolveFrom: string): void {
     builtIn();
     return;
   }
+  process.env[CODE_CACHE_ENV] ??= defaultCodeCacheDir();
   try {
     createRequire(resolveFrom)('v8-compile-cache');
   } catch {

@@ -56,6 +56,13 @@ export async function runCli(argv: string[], options: RunCliOptions): Promise<nu
     .wrap(width)
     .epilogue('Docs: see docs/ in the package. Exit codes: 0 ok, 1 findings or stale, 2 usage or configuration error.');
 
+  // Start-up (issue 10): once a command's handler is called, yargs renders that command's whole help
+  // (usage.cacheHelpMessage), to show it should the handler fail. A failing handler of ours is
+  // reported by reportError, never with help, so the rendering (~25 ms of string-width) is skipped;
+  // --help and usage errors render help as before (help() computes it when nothing is cached).
+  const usage = (parser as any).getInternalMethods?.().getUsageInstance?.();
+  if (usage && typeof usage.cacheHelpMessage === 'function') usage.cacheHelpMessage = () => {};
+
   const register = (y: any, spec: CommandSpec<any>): any => {
     const id = exampleBlocks.size;
     exampleBlocks.set(id, spec.examples);

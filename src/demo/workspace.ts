@@ -3,12 +3,12 @@ import { cpSync, mkdirSync, mkdtempSync, readdirSync, symlinkSync, writeFileSync
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { ts } from 'ts-morph';
+import { packageRoot } from '../package-root.js';
 import { typescript } from '../scan/typescript.js';
 
-/** The installed package's root (two levels up from dist/demo or src/demo). */
-export const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+/** The installed package's root (see packageRoot). */
+export const PACKAGE_ROOT = packageRoot();
 const SAMPLE = path.join(PACKAGE_ROOT, 'fixtures', 'refund-desk');
 
 export interface Workspace {

@@ -4,6 +4,8 @@
  * code-unit order, `\n` line endings, one trailing newline.
  */
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { packageRoot } from '../package-root.js';
 import type { Policy } from '../policy/types.js';
 import {
   compileDecision,
@@ -17,8 +19,6 @@ import {
   type CompiledFunction,
   type Helper,
 } from './codegen.js';
-
-const TEMPLATE_URL = new URL('../../templates/generated-module.ts.tmpl', import.meta.url);
 
 export interface RenderInput {
   policy: Policy;
@@ -42,7 +42,7 @@ export interface RenderInput {
 const LINE_WIDTH = 100;
 
 function loadTemplate(): string {
-  return readFileSync(TEMPLATE_URL, 'utf8').replace(/\r\n?/g, '\n');
+  return readFileSync(path.join(packageRoot(), 'templates', 'generated-module.ts.tmpl'), 'utf8').replace(/\r\n?/g, '\n');
 }
 
 /** Fills `{{name}}` slots; a slot without a value or a value without a slot is a bug, not output. */

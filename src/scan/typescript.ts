@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type { ts as TypeScript } from 'ts-morph';
+import { CODE_CACHE_ENV, requireWithCodeCache } from './code-cache.js';
 
 /**
  * The TypeScript compiler API (the copy ts-morph bundles), loaded on first use.
@@ -36,7 +37,9 @@ export function loadTypeScript(): typeof TypeScript {
   }
   const requireFromTsMorph = createRequire(tsMorph);
   const common = requireFromTsMorph.resolve('@ts-morph/common');
-  loaded = createRequire(common)('./typescript.js') as typeof TypeScript;
+  const compiler = createRequire(common).resolve('./typescript.js');
+  const cacheDir = process.env[CODE_CACHE_ENV];
+  loaded = (cacheDir ? requireWithCodeCache(compiler, cacheDir) : createRequire(compiler)(compiler)) as typeof TypeScript;
   typescript = loaded;
   return loaded;
 }

@@ -82,7 +82,7 @@ describe('one package for the runtime, a companion for the command line', () => 
     let app: string;
     let runtimeTgz: string;
     let cliTgz: string;
-    const bin = (dir = app) => path.join(dir, 'node_modules/ctrlrun-gen/dist/cli/main.js');
+    const bin = (dir = app) => path.join(dir, 'node_modules/ctrlrun-gen/dist/bin/ctrlrun-gen.js');
     const runBin = (args: string[], env: Record<string, string> = {}, dir = app) =>
       spawnSync(process.execPath, [bin(dir), ...args], { cwd: dir, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', ...env } });
 

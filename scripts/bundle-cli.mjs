@@ -1,0 +1,104 @@
+// The CLI's bin as a few files (issue 10, start-up as a user feels it): esbuild joins tsc's
+// dist/cli/main.js, every module of ours it reaches, and the pure-JavaScript packages the CLI parses
+// its input with into dist/bin/ctrlrun-gen.js plus one chunk per lazily loaded part (each command
+// is still loaded only when it runs). A run of `check` then loads a handful of files instead of
+// ~70 modules of ours and ~60 of yargs and yaml.
+//
+// What stays outside, imported at run time as before:
+// - the TypeScript compiler (ts-morph's bundled copy): still required lazily, only once the
+//   prefilter finds a file worth parsing (src/scan/typescript.ts), never inlined;
+// - the native, heavy or optional packages (better-sqlite3, pg, hono, @hono/node-server), the
+//   SDK and zod: they come from the user's install or the companion package (src/cli/launch.ts);
+// - this package's runtime (dist/runtime/**): the CLI imports tsc's files, the very modules a
+//   user's generated module imports, so there is one copy of each runtime class (StoreError, …).
+import { build } from 'esbuild';
+import { cpSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const dist = path.join(root, 'dist');
+const outdir = path.join(dist, 'bin');
+const runtimeDir = path.join(dist, 'runtime') + path.sep;
+
+/** Packages the CLI imports that are inlined (pure JavaScript, loaded on every run). */
+export const INLINED = ['yargs', 'yaml', 'picocolors', 'ignore', 'diff', '@babel/code-frame'];
+
+const packageName = (spec) => (spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]);
+
+const layout = {
+  name: 'ctrlrun-layout',
+  setup(b) {
+    b.onResolve({ filter: /.*/ }, (args) => {
+      if (args.kind === 'entry-point') return undefined;
+      if (args.path.startsWith('.')) {
+        const target = path.resolve(args.resolveDir, args.path);
+        if (!target.startsWith(runtimeDir)) return undefined;
+        const rel = path.relative(outdir, target).split(path.sep).join('/');
+        return { path: rel.startsWith('.') ? rel : `./${rel}`, external: true };
+      }
+      if (args.path.startsWith('node:') || path.isAbsolute(args.path)) return undefined;
+      // a bare import of ours: inlined or left to Node; inside an inlined package: inlined
+      const ours = !args.importer.split(path.sep).includes('node_modules');
+      if (ours && !INLINED.includes(packageName(args.path))) return { path: args.path, external: true };
+      return undefined;
+    });
+  },
+};
+
+// yargs speaks the user's language from its locales/ folder, which it finds next to its own file:
+// inlined, it looks next to the chunk instead (dist/bin/yargs-locales, copied below).
+const YARGS_SHIM = /[\\/]yargs[\\/]lib[\\/]platform-shims[\\/]esm\.mjs$/;
+const yargsLocales = {
+  name: 'yargs-locales',
+  setup(b) {
+    b.onLoad({ filter: YARGS_SHIM }, (args) => {
+      const text = readFileSync(args.path, 'utf8');
+      const from = "resolve(__dirname, '../../../locales')";
+      if (!text.includes(from)) throw new Error(`yargs changed how it finds its locales: ${args.path}`);
+      return { contents: text.replace(from, "resolve(__dirname, '../yargs-locales')"), loader: 'js', resolveDir: path.dirname(args.path) };
+    });
+  },
+};
+
+rmSync(outdir, { recursive: true, force: true });
+const result = await build({
+  entryPoints: { 'ctrlrun-gen': path.join(dist, 'cli', 'main.js'), 'resolve-from': path.join(dist, 'cli', 'resolve-from.js') },
+  outdir,
+  bundle: true,
+  splitting: true,
+  chunkNames: 'chunk-[hash]',
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  plugins: [layout, yargsLocales],
+  // The CommonJS packages inlined into these ES modules call require() (Node's built-ins).
+  banner: { js: "import { createRequire as __ctrlrunCreateRequire } from 'node:module'; const require = __ctrlrunCreateRequire(import.meta.url);" },
+  sourcemap: 'linked',
+  sourcesContent: false,
+  legalComments: 'none',
+  metafile: true,
+  logLevel: 'warning',
+});
+
+const yargsDir = path.dirname(createRequire(path.join(root, 'package.json')).resolve('yargs/package.json'));
+cpSync(path.join(yargsDir, 'locales'), path.join(outdir, 'yargs-locales'), { recursive: true });
+
+// The inlined packages' licences travel with their code (dist/bin/THIRD-PARTY-NOTICES.txt).
+const packageDirs = new Set();
+for (const input of Object.keys(result.metafile.inputs)) {
+  const parts = input.split('/');
+  const at = parts.lastIndexOf('node_modules');
+  if (at < 0) continue;
+  const name = parts[at + 1].startsWith('@') ? parts.slice(at + 1, at + 3) : [parts[at + 1]];
+  packageDirs.add(path.join(root, ...parts.slice(0, at + 1), ...name));
+}
+const notices = [...packageDirs].sort().map((dir) => {
+  const manifest = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8'));
+  const licenceFile = readdirSync(dir).find((f) => /^(licen[sc]e|copying)(\.|$)/i.test(f));
+  const text = licenceFile ? readFileSync(path.join(dir, licenceFile), 'utf8').trim() : `License: ${manifest.license}`;
+  return `${manifest.name}@${manifest.version} (${manifest.license})\n\n${text}\n`;
+});
+if (!existsSync(outdir)) throw new Error('the bundle was not written');
+writeFileSync(path.join(outdir, 'THIRD-PARTY-NOTICES.txt'), `Packages inlined into the ctrlrun-gen command line's bundle (dist/bin), with their licences.\n\n${notices.join('\n---\n\n')}`);

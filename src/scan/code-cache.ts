@@ -1,0 +1,83 @@
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import Module, { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import vm from 'node:vm';
+
+/**
+ * Where the CLI keeps V8's code cache for the TypeScript compiler, when it does (set by the launcher,
+ * src/cli/launch.ts, on a Node without a built-in compile cache). Unset: the compiler is required
+ * as usual.
+ */
+export const CODE_CACHE_ENV = 'CTRLRUN_GEN_CODE_CACHE_DIR';
+
+/** The default cache folder: one per user in the temporary directory, private to that user. */
+export function defaultCodeCacheDir(): string {
+  const user = typeof process.getuid === 'function' ? String(process.getuid()) : os.userInfo().username;
+  return path.join(os.tmpdir(), `ctrlrun-gen-code-cache-${user}`);
+}
+
+/** A folder this user owns and no one else may write (or undefined: no cache there). */
+function privateDir(dir: string): string | undefined {
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const st = statSync(dir);
+    if (!st.isDirectory()) return undefined;
+    if (typeof process.getuid === 'function' && (st.uid !== process.getuid() || (st.mode & 0o022) !== 0)) return undefined;
+    return dir;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * `require(file)` for one large CommonJS file (the compiler, ~9 MB), with V8's code cache kept on
+ * disk. Unlike v8-compile-cache, which stores the cache made right after compiling (the top level
+ * only: V8 compiles functions lazily), this stores it at the process's exit, after the run, so it
+ * holds the bytecode of every function the run used: the parser and scanner functions are not
+ * compiled again on the next run. The cache is keyed by the file (path, size, mtime) and Node's
+ * version; V8 checks it too and rejects a stale one, which is then written anew. The module is put
+ * in `require.cache` under its own path first, so a later `require` of it (ts-morph's) gets this
+ * very instance. Any failure to read or write the cache falls back to compiling as usual.
+ */
+export function requireWithCodeCache(file: string, cacheDir: string): unknown {
+  const cached = Module as unknown as { _cache: Record<string, NodeJS.Module>; _nodeModulePaths(dir: string): string[]; wrap(code: string): string };
+  if (cached._cache[file]) return cached._cache[file].exports;
+  const source = readFileSync(file, 'utf8');
+  const st = statSync(file);
+  const dir = privateDir(cacheDir);
+  const key = createHash('sha256').update(`${process.version}\0${process.arch}\0${file}\0${st.size}\0${st.mtimeMs}`).digest('hex').slice(0, 32);
+  const blob = dir ? path.join(dir, `${key}.bin`) : undefined;
+  let cachedData: Buffer | undefined;
+  try {
+    if (blob) cachedData = readFileSync(blob);
+  } catch {
+    // no cache yet
+  }
+  const script = new vm.Script(cached.wrap(source), { filename: file, cachedData });
+  if (blob && (cachedData === undefined || script.cachedDataRejected === true)) {
+    process.once('exit', () => {
+      try {
+        const tmp = `${blob}.${process.pid}.tmp`;
+        writeFileSync(tmp, script.createCachedData(), { mode: 0o600 });
+        renameSync(tmp, blob);
+      } catch {
+        // best effort: the next run compiles again
+      }
+    });
+  }
+  const mod = new Module(file) as NodeJS.Module & { filename: string; paths: string[]; loaded: boolean };
+  mod.filename = file;
+  mod.paths = cached._nodeModulePaths(path.dirname(file));
+  cached._cache[file] = mod;
+  try {
+    const wrapper = script.runInThisContext() as (exports: unknown, require: NodeJS.Require, module: unknown, filename: string, dirname: string) => void;
+    wrapper.call(mod.exports, mod.exports, createRequire(file), mod, file, path.dirname(file));
+  } catch (error) {
+    delete cached._cache[file];
+    throw error;
+  }
+  mod.loaded = true;
+  return mod.exports;
+}

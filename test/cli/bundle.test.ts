@@ -1,0 +1,101 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { CLI_BIN, REPO_ROOT } from '../helpers/paths.js';
+
+/**
+ * Issue 10 item 10: the bin is esbuild's bundle of the CLI (scripts/bundle-cli.mjs). What it must
+ * keep outside: the runtime (one copy of each runtime class, the one a user's generated module
+ * imports) and the TypeScript compiler (required lazily, only once the prefilter finds a file).
+ */
+const BIN_DIR = path.join(REPO_ROOT, 'dist/bin');
+const bundleFiles = readdirSync(BIN_DIR).filter((f) => f.endsWith('.js'));
+const bundleText = (f: string) => readFileSync(path.join(BIN_DIR, f), 'utf8');
+
+describe('the CLI bundle (dist/bin)', () => {
+  it("is what package.json's bin names", () => {
+    const manifest = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { bin: Record<string, string>; files: string[] };
+    expect(path.join(REPO_ROOT, manifest.bin['ctrlrun-gen']!)).toBe(CLI_BIN);
+    expect(bundleText('ctrlrun-gen.js').startsWith('#!/usr/bin/env node\n')).toBe(true);
+  });
+
+  it('defines no runtime class: it imports tsc’s dist/runtime files, which users import too', () => {
+    for (const f of bundleFiles) {
+      expect(bundleText(f), f).not.toMatch(/class (StoreError|CtrlrunError)\b/);
+    }
+    const runtimeImports = bundleFiles.flatMap((f) => [...bundleText(f).matchAll(/from "(\.\.\/runtime\/[^"]+)"/g)].map((m) => m[1]!));
+    expect(runtimeImports).toContain('../runtime/stores/errors.js');
+    for (const spec of runtimeImports) expect(() => readFileSync(path.join(BIN_DIR, spec))).not.toThrow();
+  });
+
+  it('does not inline the TypeScript compiler', () => {
+    for (const f of bundleFiles) expect(bundleText(f), f).not.toContain('function createSourceFile(fileName, sourceText');
+  });
+
+  it('finds package.json, templates and the demo sample from where it sits (not at a fixed ../..)', () => {
+    const work = mkdtempSync(path.join(tmpdir(), 'ctrlrun-bundle-'));
+    try {
+      const version = spawnSync(process.execPath, [CLI_BIN, '--version'], { encoding: 'utf8' });
+      expect(version.stdout.trim()).toBe(JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')).version);
+      // generate reads templates/generated-module.ts.tmpl
+      writeFileSync(path.join(work, 'ctrlrun.yaml'), 'schema: ctrlrun.policy/v6\nactions:\n  records.read:\n    decision: allow\n');
+      writeFileSync(path.join(work, 'ctrlrun.tools.yaml'), 'schema: ctrlrun.tools/v1\npolicy: ctrlrun.yaml\noutput: ctrlrun.generated.ts\ncontrol: ctrlrun.control.ts\ntools:\n  - tool: lookup\n    action: records.read\n');
+      writeFileSync(path.join(work, 'ctrlrun.control.ts'), 'export default {};\n');
+      writeFileSync(path.join(work, 'agent.ts'), "import { tool } from '@openai/agents';\nimport { z } from 'zod';\nexport const lookup = tool({ name: 'lookup', description: 'd', parameters: z.object({ id: z.string() }), execute: async () => 'x' });\n");
+      const r = spawnSync(process.execPath, [CLI_BIN, 'generate'], { cwd: work, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+      expect(r.status, r.stderr).toBe(0);
+      expect(readFileSync(path.join(work, 'ctrlrun.generated.ts'), 'utf8')).toContain('records.read');
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
+  });
+
+  it('speaks yargs’ languages as before (its locales travel with the bundle)', () => {
+    const env = { ...process.env, LC_ALL: 'de_DE.UTF-8', LANG: 'de_DE.UTF-8', NO_COLOR: '1' };
+    const r = spawnSync(process.execPath, [CLI_BIN, 'check', '--bogus'], { encoding: 'utf8', env });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('Unbekanntes Argument: bogus');
+  });
+});
+
+const work = mkdtempSync(path.join(tmpdir(), 'ctrlrun-code-cache-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+describe('the compiler’s code cache (src/scan/code-cache.ts)', () => {
+  const codeCache = path.join(REPO_ROOT, 'dist/scan/code-cache.js');
+  const script = (dir: string) =>
+    `import { createRequire } from 'node:module';
+     import { requireWithCodeCache } from ${JSON.stringify(codeCache)};
+     const req = createRequire(${JSON.stringify(path.join(REPO_ROOT, 'package.json'))});
+     const common = createRequire(req.resolve('ts-morph')).resolve('@ts-morph/common');
+     const file = createRequire(common).resolve('./typescript.js');
+     const ts = requireWithCodeCache(file, ${JSON.stringify(dir)});
+     const sf = ts.createSourceFile('a.ts', 'const a: number = 1;', ts.ScriptTarget.Latest);
+     // ts-morph, loaded after, requires this very compiler instance
+     createRequire(common)('@ts-morph/common');
+     const same = createRequire(common)('./typescript.js') === ts;
+     console.log(JSON.stringify({ variable: ts.isVariableStatement(sf.statements[0]), same }));`;
+  const run = (dir: string) => spawnSync(process.execPath, ['--input-type=module', '-e', script(dir)], { encoding: 'utf8' });
+
+  it('is written at exit, read on the next run, and a damaged cache is replaced, never fatal', () => {
+    const dir = path.join(work, 'cache');
+    const first = run(dir);
+    expect(first.status, first.stderr).toBe(0);
+    expect(JSON.parse(first.stdout)).toEqual({ variable: true, same: true });
+    const [blob] = readdirSync(dir);
+    expect(blob).toMatch(/\.bin$/);
+    const size = readFileSync(path.join(dir, blob!)).length;
+    expect(size).toBeGreaterThan(100_000);
+
+    const second = run(dir);
+    expect(JSON.parse(second.stdout)).toEqual({ variable: true, same: true });
+
+    writeFileSync(path.join(dir, blob!), 'not a code cache');
+    const third = run(dir);
+    expect(third.status, third.stderr).toBe(0);
+    expect(JSON.parse(third.stdout)).toEqual({ variable: true, same: true });
+    expect(readFileSync(path.join(dir, blob!)).length).toBeGreaterThan(100_000);
+  });
+});
