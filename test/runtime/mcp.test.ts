@@ -1,23 +1,21 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { Agent, MCPServerStdio, MCPServerStreamableHttp, RunState, type MCPServer } from '@openai/agents';
+import { Agent, MCPServerStdio, MCPServerStreamableHttp, type MCPServer } from '@openai/agents';
 import { ScriptedModel, assistantMessage, functionCall } from '@openai/agents/testing';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   AmbiguousEffect,
-  ApprovalMismatch,
   bindMcp,
   createControl,
   mcpToolSchemaHash,
   run,
   verifyReceipts,
-  type CompiledAction,
   type CompiledPolicy,
-  type DecisionResult,
   type Store,
 } from '../../src/runtime/index.js';
 import { sqliteStore } from '../../src/runtime/sqlite.js';
@@ -25,38 +23,14 @@ import { REPO_ROOT } from '../helpers/paths.js';
 import { toolOutputSeen } from './helpers.js';
 // @ts-expect-error a plain ESM script (it is also run by node as the stdio server)
 import { makeIssuesServer } from '../helpers/mcp-issues-server.mjs';
+// @ts-expect-error a plain ESM module (the child process imports it too)
+import { mcpPolicy as sharedMcpPolicy } from '../helpers/mcp-policy.mjs';
 
 const SERVER_SCRIPT = path.join(REPO_ROOT, 'test/helpers/mcp-issues-server.mjs');
-const matched = (decision: DecisionResult['decision'], rule: number): DecisionResult => ({ decision, rule, reason: `rule[${rule}]` });
+const CHILD = path.join(REPO_ROOT, 'test/runtime/children/mcp-resume.mjs');
 
-/** github.create_issue: priority < 3 allow, < 8 approve, else deny; effect issue:{title}. */
-function mcpPolicy(options: { pin?: string; hash?: string } = {}): CompiledPolicy {
-  const create: CompiledAction = {
-    id: 'github.create_issue',
-    decide(args) {
-      const p = (args as { priority?: unknown } | null)?.priority;
-      if (typeof p === 'number' && Number.isInteger(p) && p < 3) return matched('allow', 0);
-      if (typeof p === 'number' && Number.isInteger(p) && p < 8) return matched('approve', 1);
-      return matched('deny', 2);
-    },
-    effect(args) {
-      const t = (args as { title?: unknown } | null)?.title;
-      return typeof t === 'string' && t !== '' ? { ok: true, value: `issue:${t}` } : { ok: false, arg: 'title' };
-    },
-    controls: [],
-    approvalsRequired: 1,
-    maxAttempts: 1,
-    ...(options.pin ? { upstream: { toolSchemaSha256: options.pin } } : {}),
-  };
-  const list: CompiledAction = { id: 'github.list_issues', decide: () => matched('allow', 0), controls: [], approvalsRequired: 1, maxAttempts: 1 };
-  return {
-    hash: options.hash ?? 'e'.repeat(64),
-    mode: 'enforce',
-    actions: { 'github.create_issue': create, 'github.list_issues': list },
-    tools: {},
-    mcp: { issues: { create_issue: 'github.create_issue', list_issues: 'github.list_issues' } },
-  };
-}
+/** github.create_issue: priority < 3 allow, < 8 approve, else deny; effect issue:{title} (shared with the child process). */
+const mcpPolicy = (options: { pin?: string; hash?: string } = {}): CompiledPolicy => sharedMcpPolicy(options) as CompiledPolicy;
 
 interface Ctx {
   user?: string;
@@ -85,14 +59,49 @@ function fresh() {
 
 /** The body's runs, as the MCP server itself logged them. */
 function runs(file: string): Array<{ title: string; priority: number }> {
+  return calls(file).map(({ title, priority }) => ({ title, priority }));
+}
+
+/** The same, with the id of the client process that made each call. */
+function calls(file: string): Array<{ title: string; priority: number; client: number | null }> {
   try {
     return readFileSync(file, 'utf8')
       .split('\n')
       .filter(Boolean)
-      .map((l) => JSON.parse(l) as { title: string; priority: number });
+      .map((l) => JSON.parse(l) as { title: string; priority: number; client: number | null });
   } catch {
     return [];
   }
+}
+
+interface ChildConfig {
+  transport: 'stdio' | 'http';
+  url?: string;
+  db: string;
+  log: string;
+  state: string;
+  prefixed?: boolean;
+  approve?: string[];
+  resolve?: boolean;
+  force?: boolean;
+  answer?: string;
+}
+
+/** Resumes the saved state once in a real child process: its own store handle, control and MCP client (over stdio, its own server process). */
+function resumeInChild(config: ChildConfig): Promise<Record<string, unknown>> {
+  if (!existsSync(path.join(REPO_ROOT, 'dist/runtime/index.js'))) throw new Error('dist/ is missing: run `npm run build` before these tests');
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CHILD, JSON.stringify(config)], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    child.on('close', (code) => {
+      const line = out.split('\n').find((l) => l.startsWith('{'));
+      if (!line) reject(new Error(`child exited ${code} without a result; stderr: ${err}`));
+      else resolve({ ...JSON.parse(line), code });
+    });
+  });
 }
 
 /** One "process": its own store handle, control, policy binding and MCP client. */
@@ -279,11 +288,11 @@ async function httpClient(url: string) {
 }
 
 describe('protectMcpTools: MCP tools that can pause for a person', () => {
-  it('over streamable HTTP: approve pauses, a second person approves in another process, it runs once; a second resume runs nothing', async () => {
+  it('over streamable HTTP: approve pauses; a second person approves in a real child process, which resumes and runs it once; a second resume runs nothing', async () => {
     const { db, log } = fresh();
     const remote = await httpServer(log);
     try {
-      // process 1: the run pauses
+      // this process: the run pauses
       const p1 = processOn(db);
       const tools1 = await p1.doors.protectMcpTools([await httpClient(remote.url)]);
       expect(tools1.map((t) => t.name).sort()).toEqual(['create_issue', 'list_issues']);
@@ -295,35 +304,29 @@ describe('protectMcpTools: MCP tools that can pause for a person', () => {
       expect((await p1.control.request(paused.state)).map((r) => [r.callId, r.action, r.principal, r.state])).toEqual([
         ['ap1', 'github.create_issue', 'alice', 'pending'],
       ]);
-      const saved = paused.state.toString();
+      const statePath = path.join(dir, `http-state-${counter}.json`);
+      writeFileSync(statePath, paused.state.toString());
+      const base = { transport: 'http' as const, url: remote.url, db, log, state: statePath };
 
-      // process 2: its own store handle, control and MCP client; bob approves and resumes
-      const p2 = processOn(db);
-      const m2 = new ScriptedModel([[assistantMessage('filed')]]);
-      const agent2 = new Agent<Ctx>({ name: 'triage', model: m2, tools: await p2.doors.protectMcpTools([await httpClient(remote.url)]) });
-      const state2 = await RunState.fromString(agent2, saved);
-      await expect(p2.control.approve(state2, state2.getInterruptions()[0]!, { approver: 'alice' })).rejects.toMatchObject({ reason: 'approver_is_requester' });
-      await p2.control.approve(state2, state2.getInterruptions()[0]!, { approver: 'bob' });
-      const resumed = await run(agent2, state2);
-      expect(resumed.finalOutput).toBe('filed');
-      expect(runs(log)).toEqual([{ title: 'mid', priority: 5 }]);
+      // a child process: its own store handle, control and MCP client; alice cannot approve, bob does; it resumes
+      const child = await resumeInChild({ ...base, approve: ['alice', 'bob'], answer: 'filed' });
+      expect(child).toMatchObject({ refused: ['approver_is_requester'], pending: 0, output: 'filed', code: 0 });
+      expect(String(child.seen)).toContain('created issue \\"mid\\" (p5)');
+      expect(calls(log)).toEqual([{ title: 'mid', priority: 5, client: child.pid }]);
+      expect(child.pid).not.toBe(process.pid);
 
-      // process 3: the same saved state again, forced through the SDK: nothing runs
-      const p3 = processOn(db);
-      const agent3 = new Agent<Ctx>({ name: 'triage', model: new ScriptedModel([[assistantMessage('again')]]), tools: await p3.doors.protectMcpTools([await httpClient(remote.url)]) });
-      const state3 = await RunState.fromString(agent3, saved);
-      state3.approve(state3.getInterruptions()[0]!);
-      const replay = await run(agent3, state3).then(
-        () => null,
-        (e: unknown) => e,
-      );
-      expect(replay).toBeInstanceOf(ApprovalMismatch);
-      expect((replay as ApprovalMismatch).reason).toBe('consumed');
+      // another child, the same saved state: after resolve the used approval is a rejection the model reads
+      const again = await resumeInChild({ ...base, answer: 'again' });
+      expect(again).toMatchObject({ output: 'again', code: 0 });
+      expect(String(again.seen)).toContain('its approval was already used');
+      // and one forced through the SDK (state.approve): the claim refuses it and the run stops
+      const forced = await resumeInChild({ ...base, force: true });
+      expect(forced).toMatchObject({ error: 'ApprovalMismatch', reason: 'consumed' });
       expect(runs(log)).toHaveLength(1);
 
-      const results = (await p3.store.listReceipts()).map((r) => r.result);
+      const results = (await p1.store.listReceipts()).map((r) => r.result);
       expect(results).toEqual(['requested', 'refused', 'approved', 'claimed', 'executed', 'refused']);
-      expect(await verifyReceipts(p3.store)).toEqual({ ok: true, count: 6 });
+      expect(await verifyReceipts(p1.store)).toEqual({ ok: true, count: 6 });
     } finally {
       await remote.close();
     }
@@ -340,7 +343,7 @@ describe('protectMcpTools: MCP tools that can pause for a person', () => {
     expect(await verifyReceipts(p.store)).toEqual({ ok: true, count: 3 });
   });
 
-  it('over stdio: approve pauses and runs once after another process approves', async () => {
+  it('over stdio: approve pauses; a real child process (with its own server process) approves, resumes and runs it once; a second resume runs nothing', async () => {
     const { db, log } = fresh();
     const p1 = processOn(db);
     const agent1 = new Agent<Ctx>({
@@ -350,19 +353,21 @@ describe('protectMcpTools: MCP tools that can pause for a person', () => {
     });
     const paused = await run(agent1, 'x', { context: { user: 'alice' } });
     await p1.control.request(paused.state);
-    const saved = paused.state.toString();
+    const statePath = path.join(dir, `stdio-state-${counter}.json`);
+    writeFileSync(statePath, paused.state.toString());
+    const base = { transport: 'stdio' as const, db, log, state: statePath, prefixed: true };
 
-    const p2 = processOn(db);
-    const agent2 = new Agent<Ctx>({
-      name: 'triage',
-      model: new ScriptedModel([[assistantMessage('ok')]]),
-      tools: await p2.doors.protectMcpTools([await stdioServer(log)], { includeServerInToolNames: true }),
-    });
-    const state = await RunState.fromString(agent2, saved);
-    await p2.control.approve(state, state.getInterruptions()[0]!, { approver: 'bob' });
-    await run(agent2, state);
+    const child = await resumeInChild({ ...base, approve: ['bob'], answer: 'ok' });
+    expect(child).toMatchObject({ refused: [], output: 'ok', code: 0 });
+    // the server that ran it is the child's own (its parent is the child process)
+    expect(calls(log)).toEqual([{ title: 'mid', priority: 4, client: child.pid }]);
+    const forced = await resumeInChild({ ...base, force: true });
+    expect(forced).toMatchObject({ error: 'ApprovalMismatch', reason: 'consumed' });
+    const again = await resumeInChild({ ...base, answer: 'again' });
+    expect(String(again.seen)).toContain('its approval was already used');
     expect(runs(log)).toEqual([{ title: 'mid', priority: 4 }]);
-    expect(await verifyReceipts(p2.store)).toMatchObject({ ok: true });
+    expect(await verifyReceipts(p1.store)).toMatchObject({ ok: true });
+    expect((await p1.store.getRequest('sp1'))?.state).toBe('consumed');
   });
 
   it('refuses a server with its own errorFunction (it would hide whether a call ran)', async () => {
