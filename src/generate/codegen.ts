@@ -10,11 +10,13 @@ export type Helper = 'own' | 'isInt' | 'isPart' | 'equal';
 
 export const HELPER_SOURCE: Record<Helper, string> = {
   own: [
-    '/** The argument `name` of a call, when the arguments are an object that has it as its own data property. */',
+    '/** `Object.hasOwn` (ES2022; Node 16.9+), typed here so the module needs no `lib: es2022`. */',
+    'const hasOwn = (Object as unknown as { hasOwn: (object: object, key: string) => boolean }).hasOwn;',
+    '',
+    '/** The argument `name` of a call, when the arguments are an object that has it as its own property (never an inherited one). */',
     'function own(args: unknown, name: string): unknown {',
     "  if (typeof args !== 'object' || args === null || Array.isArray(args)) return undefined;",
-    '  const property = Object.getOwnPropertyDescriptor(args, name);',
-    "  return property !== undefined && 'value' in property ? (property.value as unknown) : undefined;",
+    '  return hasOwn(args, name) ? (args as Record<string, unknown>)[name] : undefined;',
     '}',
   ].join('\n'),
   isInt: [

@@ -79,13 +79,14 @@ export function toJavaScript(tsText: string, system: 'esm' | 'cjs'): string {
     }
     if (typescript.isVariableDeclaration(node) && node.type) cut(node.name.end, node.type.end);
     if (typescript.isCallExpression(node) && node.typeArguments) cut(node.typeArguments.pos - 1, node.typeArguments.end + 1);
-    if (typescript.isParenthesizedExpression(node) && typescript.isAsExpression(node.expression) && isPlainReference(node.expression.expression)) {
-      // `(args as Record<string, unknown>)[name]` → `args[name]`: the parentheses only held the cast.
-      cut(node.getStart(source), node.end, node.expression.expression.getText(source));
+    if (typescript.isParenthesizedExpression(node) && typescript.isAsExpression(node.expression) && isPlainReference(uncast(node.expression))) {
+      // `(args as Record<string, unknown>)[name]` → `args[name]`: the parentheses only held the cast
+      // (or casts: `(Object as unknown as T)` → `Object`).
+      cut(node.getStart(source), node.end, uncast(node.expression).getText(source));
       return;
     }
     if (typescript.isAsExpression(node) || typescript.isSatisfiesExpression(node) || typescript.isNonNullExpression(node)) {
-      cut(node.getStart(source), node.end, node.expression.getText(source));
+      cut(node.getStart(source), node.end, uncast(node).getText(source));
       return;
     }
     if (system === 'cjs' && typescript.isExportAssignment(node) && !node.isExportEquals) {
@@ -106,6 +107,13 @@ export function toJavaScript(tsText: string, system: 'esm' | 'cjs'): string {
   text = `${text.replace(/\n{3,}/g, '\n\n').replace(/\n+$/, '')}\n`;
   assertNoTypeSyntax(text);
   return text;
+}
+
+/** The expression under a chain of casts (`x as unknown as T`, `x!`, `x satisfies T`). */
+function uncast(node: ts.Expression): ts.Expression {
+  let e = node;
+  while (typescript.isAsExpression(e) || typescript.isSatisfiesExpression(e) || typescript.isNonNullExpression(e)) e = e.expression;
+  return e;
 }
 
 /** The declaration file of the JavaScript module: its header, `ActionId`, and the exports' types. */

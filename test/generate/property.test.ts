@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { renderModuleText } from '../../src/generate/render.js';
 import { evaluate } from '../../src/policy/evaluate.js';
 import type { Condition, Decision, Operand, Operator, Policy, PolicyAction, Rule, Scalar, Template, TemplatePart } from '../../src/policy/types.js';
-import { checkArguments } from '../../src/runtime/arguments.js';
+import { parsePolicy } from '../../src/policy/load.js';
+import { checkArguments, parseArguments } from '../../src/runtime/arguments.js';
 import { decideCall, invalidArguments } from '../../src/runtime/decide.js';
 import type { CompiledPolicy, TemplateResult } from '../../src/runtime/types.js';
 
@@ -145,8 +146,7 @@ function referenceRender(t: Template, a: unknown): TemplateResult {
       value += part.text;
       continue;
     }
-    const descriptor = typeof a === 'object' && a !== null && !Array.isArray(a) ? Object.getOwnPropertyDescriptor(a, part.arg) : undefined;
-    const v: unknown = descriptor && 'value' in descriptor ? descriptor.value : undefined;
+    const v: unknown = typeof a === 'object' && a !== null && !Array.isArray(a) && Object.hasOwn(a, part.arg) ? (a as Record<string, unknown>)[part.arg] : undefined;
     if (!((typeof v === 'string' && v !== '') || Number.isSafeInteger(v) || typeof v === 'bigint')) return { ok: false, arg: part.arg };
     value += String(v);
   }
@@ -204,5 +204,58 @@ describe('compiled templates agree with the reference renderer', () => {
       }),
       { numRuns: 100 },
     );
+  });
+});
+
+describe('generated argument reads never see inherited values', () => {
+  // Each rule holds when its argument is present (neq against a value no call sends): a read that
+  // fell through to Object.prototype (`constructor`, `toString`, `__proto__`, `hasOwnProperty`) or
+  // to a polluted prototype would make a rule match a call that never sent that argument.
+  const names = ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf', 'amount'];
+  const text = [
+    'schema: ctrlrun.policy/v6',
+    'actions:',
+    '  a:',
+    '    effect: "e:{toString}"',
+    '    rules:',
+    ...names.map((n) => `      - when: { ${n}_neq: "never-sent" }\n        decision: allow`),
+    '      - decision: deny',
+    '',
+  ].join('\n');
+  const loaded = parsePolicy(text, 'ctrlrun.yaml');
+  if (!loaded.value) throw new Error(JSON.stringify(loaded.diagnostics));
+  const p = loaded.value;
+
+  it('on plain objects, null-prototype objects and parsed JSON (own keys named like prototype members are read)', () => {
+    const compiled = compile(p);
+    const action = compiled.actions['a']!;
+    for (const empty of [{}, Object.create(null) as object, JSON.parse('{}') as object]) {
+      expect(action.decide(empty)).toEqual({ decision: 'deny', rule: names.length, reason: `rule[${names.length}]` });
+      expect(action.effect!(empty, null)).toEqual({ ok: false, arg: 'toString' });
+    }
+    names.forEach((n, i) => {
+      const parsed = parseArguments(`{${JSON.stringify(n)}: "x"}`);
+      if (!parsed.ok) throw new Error(parsed.detail);
+      expect(action.decide(parsed.value), n).toEqual({ decision: 'allow', rule: i, reason: `rule[${i}]` });
+      // through the runtime the effect template comes first: `{toString}` is missing unless sent
+      expect(runtimeDecision(compiled, 'a', parsed.value), n).toEqual(referenceDecision(p, 'a', parsed.value));
+      expect(referenceDecision(p, 'a', parsed.value).reason, n).toBe(n === 'toString' ? 'rule[2]' : 'effect_key_error');
+    });
+    const withEffect = parseArguments('{"toString": "t", "constructor": 1}');
+    if (!withEffect.ok) throw new Error(withEffect.detail);
+    expect(runtimeDecision(compiled, 'a', withEffect.value)).toEqual({ decision: 'allow', rule: 1, reason: 'rule[1]', effectKey: 'e:t', resource: null });
+  });
+
+  it('a polluted Object.prototype is not read', () => {
+    const compiled = compile(p);
+    const action = compiled.actions['a']!;
+    Object.defineProperty(Object.prototype, 'amount', { value: 'polluted', configurable: true, writable: true });
+    try {
+      expect(({} as Record<string, unknown>)['amount']).toBe('polluted');
+      expect(action.decide({})).toEqual({ decision: 'deny', rule: names.length, reason: `rule[${names.length}]` });
+      expect(referenceDecision(p, 'a', {})).toMatchObject({ decision: 'deny' });
+    } finally {
+      delete (Object.prototype as Record<string, unknown>)['amount'];
+    }
   });
 });
