@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { Manifest } from '../manifest/types.js';
 import type { Policy } from '../policy/types.js';
 import { readSource, scanRepo } from '../scan/index.js';
+import type { FileScan } from '../scan/types.js';
 import { rewriteFile } from './rewrite-file.js';
 import { createModuleSettingsLookup } from './specifier.js';
 import type { CodemodFinding, CodemodResult, CodemodSummary, FileChange } from './types.js';
@@ -33,13 +34,15 @@ export async function runCodemod(options: CodemodOptions): Promise<CodemodResult
   });
   const actions = new Map<string, string>();
   for (const t of manifest.tools) if (t.kind === 'function') actions.set(t.tool, t.action);
+  const hostedLabels = new Set(manifest.tools.flatMap((t) => (t.kind === 'hosted_mcp' ? [t.serverLabel] : [])));
+  const mcpServers = new Set(manifest.tools.flatMap((t) => (t.kind === 'mcp' ? [t.server] : [])));
   const settingsFor = createModuleSettingsLookup(root);
 
   const changes: FileChange[] = [];
   const findings: CodemodFinding[] = [];
   let alreadyProtected = 0;
   for (const fileScan of scan.files) {
-    if (fileScan.sdkToolCalls.length === 0 && !fileScan.parseError) {
+    if (fileScan.sdkToolCalls.length === 0 && !fileScan.parseError && !hasDoors(fileScan)) {
       alreadyProtected += fileScan.protectedToolCalls.length;
       continue;
     }
@@ -51,6 +54,8 @@ export async function runCodemod(options: CodemodOptions): Promise<CodemodResult
     const result = rewriteFile(fileScan, text, {
       fileAbs,
       actions,
+      hostedLabels,
+      mcpServers,
       policy,
       generatedModule: manifest.output,
       settings: settingsFor(path.dirname(fileAbs)),
@@ -63,12 +68,14 @@ export async function runCodemod(options: CodemodOptions): Promise<CodemodResult
   for (const u of scan.unreadable ?? []) {
     findings.push({ kind: 'unreadable', file: path.resolve(root, u.file), line: 1, column: 1, message: u.message });
   }
-  const count = (kind: CodemodFinding['kind']) => findings.filter((f) => f.kind === kind).length;
+  const count = (kind: CodemodFinding['kind']) =>
+    findings.filter((f) => f.kind === kind || (f.kind === 'door-left' && f.reason === kind)).length;
   const summary: CodemodSummary = {
     filesScanned: scan.filesConsidered,
     filesParsed: scan.files.length,
     filesRewritten: changes.length,
     toolsRewritten: count('rewritten'),
+    doorsRewritten: count('door-rewritten'),
     alreadyProtected,
     conflicts: count('conflict'),
     unmapped: count('unmapped'),
@@ -80,4 +87,14 @@ export async function runCodemod(options: CodemodOptions): Promise<CodemodResult
   };
   const blocking = summary.conflicts + summary.unmapped + summary.noLiteralName + summary.unanalysable + summary.unknownActions + summary.unparseable;
   return { root, changes, findings, summary, exitCode: blocking > 0 ? 1 : 0 };
+}
+
+/** Whether a file holds a door the codemod may rewrite besides `tool()`. */
+function hasDoors(scan: FileScan): boolean {
+  return (
+    scan.hostedMcpCalls.length > 0 ||
+    (scan.sdkFactoryCalls ?? []).some((c) => c.factory === 'shellTool' || c.factory === 'applyPatchTool' || c.factory === 'computerTool') ||
+    (scan.agentAsToolCalls ?? []).length > 0 ||
+    (scan.mcpServerLists ?? []).some((l) => !l.agentProtected && l.elements.some((e) => e.status !== 'protected'))
+  );
 }

@@ -3,6 +3,7 @@ import type { Policy } from '../policy/types.js';
 import { isGeneratedSpecifier, isSdkModule } from '../scan/imports.js';
 import type { FileScan, ImportedName, ModuleImport, SdkToolCall } from '../scan/types.js';
 import { behaviourChanges } from './behaviour.js';
+import { planDoors } from './doors.js';
 import { applyEdits, endOfLineAfter, removalRange, type TextEdit } from './edits.js';
 import { relativeSpecifier, type ModuleSettings } from './specifier.js';
 import { needsApprovalVerdict } from './strictness.js';
@@ -13,6 +14,9 @@ export interface FileContext {
   fileAbs: string;
   /** Tool name → action, from the manifest's function tools. */
   actions: ReadonlyMap<string, string>;
+  /** Hosted MCP server labels and MCP server names the manifest maps (default: none). */
+  hostedLabels?: ReadonlySet<string>;
+  mcpServers?: ReadonlySet<string>;
   policy: Policy;
   /** Absolute path of the generated module. */
   generatedModule: string;
@@ -126,38 +130,63 @@ export function rewriteFile(scan: FileScan, text: string, ctx: FileContext): Fil
     });
   }
 
-  if (rewritten.length === 0) return { findings, alreadyProtected: scan.protectedToolCalls.length };
+  // The other doors: their callees name the generated module's exports as this file reaches them.
+  const match = { fileAbs: ctx.fileAbs, generatedModule: ctx.generatedModule };
+  const generatedNs = imports.find((i) => !i.typeOnly && i.namespaceName && isGeneratedSpecifier(i.module, match))?.namespaceName;
+  const generatedNamed = new Map<string, string>();
+  for (const i of imports) {
+    if (i.typeOnly || !isGeneratedSpecifier(i.module, match)) continue;
+    for (const n of i.named) if (!n.typeOnly && !generatedNamed.has(n.imported)) generatedNamed.set(n.imported, n.local);
+  }
+  const fileQuote = quoteOf(text, imports.find((i) => isSdkModule(i.module))?.span.start, true);
+  const doors = planDoors(scan, text, {
+    fileAbs: ctx.fileAbs,
+    actions: ctx.actions,
+    hostedLabels: ctx.hostedLabels ?? new Set(),
+    mcpServers: ctx.mcpServers ?? new Set(),
+    policy: ctx.policy,
+    callee: (name) => (generatedNs !== undefined ? `${generatedNs}.${name}` : (generatedNamed.get(name) ?? name)),
+    quoted: (value) => quoted(value, fileQuote),
+  });
+  findings.push(...doors.findings);
+  edits.push(...doors.edits);
 
-  // Imports: drop SDK bindings no longer used; add one import of protectedTool unless there is one.
+  if (rewritten.length === 0 && doors.edits.length === 0) return { findings, alreadyProtected: scan.protectedToolCalls.length };
+
+  /** The SDK factories whose calls were replaced, by the binding they were called through. */
+  const replaced = [...rewritten.map((c) => ({ factory: 'tool', binding: c.binding, start: c.span.start })), ...doors.replaced];
+  const factories = new Set(replaced.map((r) => r.factory));
+  // Imports: drop SDK bindings no longer used; import what the rewrites call unless it is imported.
   const removedSpecs = new Map<ModuleImport, ImportedName[]>();
   for (const imp of imports) {
     // The SDK itself, or a barrel / alias the rewritten calls' factory was imported from.
-    const barrel = !isSdkModule(imp.module) && rewritten.some((c) => c.binding.importedFrom === imp.module);
+    const barrel = !isSdkModule(imp.module) && replaced.some((c) => c.binding.importedFrom === imp.module);
     if ((!isSdkModule(imp.module) && !barrel) || imp.typeOnly) continue;
     for (const spec of imp.named) {
-      if (spec.typeOnly || (!barrel && spec.imported !== 'tool')) continue;
-      const uses = rewritten.filter((c) => c.binding.kind !== 'namespace' && c.binding.localName === spec.local && (!barrel || c.binding.importedFrom === imp.module)).length;
+      if (spec.typeOnly || (!barrel && !factories.has(spec.imported))) continue;
+      const uses = replaced.filter((c) => c.binding.kind !== 'namespace' && c.binding.localName === spec.local && (!barrel || c.binding.importedFrom === imp.module)).length;
       if (uses > 0 && spec.references <= uses) removedSpecs.set(imp, [...(removedSpecs.get(imp) ?? []), spec]);
     }
   }
+  const missing: string[] = [];
+  if (rewritten.length > 0 && scan.generatedImports.length === 0) missing.push(PROTECTED);
+  if (generatedNs === undefined) missing.push(...[...doors.used].filter((n) => !generatedNamed.has(n)).sort());
   const quote = quoteOf(text, imports.find((i) => isSdkModule(i.module))?.span.start, true);
   let importText: string | undefined;
   let replaceStatement: ModuleImport | undefined;
-  if (scan.generatedImports.length === 0) {
-    const existing = imports.find(
-      (i) => !i.typeOnly && i.namedSpan && i.named.length > 0 && isGeneratedSpecifier(i.module, { fileAbs: ctx.fileAbs, generatedModule: ctx.generatedModule }),
-    );
+  if (missing.length > 0) {
+    const existing = imports.find((i) => !i.typeOnly && i.namedSpan && i.named.length > 0 && isGeneratedSpecifier(i.module, match));
     if (existing) {
       const last = existing.named[existing.named.length - 1]!;
-      edits.push({ start: last.span.end, end: last.span.end, text: `, ${PROTECTED}` });
+      edits.push({ start: last.span.end, end: last.span.end, text: `, ${missing.join(', ')}` });
     } else {
       const specifier = relativeSpecifier(ctx.fileAbs, ctx.generatedModule, ctx.settings);
       const sdkImport = imports.find((i) => isSdkModule(i.module)) ?? imports[0];
       const semi = sdkImport && text[sdkImport.span.end - 1] !== ';' ? '' : ';';
       importText =
         scan.moduleSyntax === 'commonjs'
-          ? `const { ${PROTECTED} } = require(${quoted(specifier, quote)})${semi}`
-          : `import { ${PROTECTED} } from ${quoted(specifier, quote)}${semi}`;
+          ? `const { ${missing.join(', ')} } = require(${quoted(specifier, quote)})${semi}`
+          : `import { ${missing.join(', ')} } from ${quoted(specifier, quote)}${semi}`;
       replaceStatement = [...removedSpecs].find(([imp, specs]) => wholeStatementGoes(imp, specs))?.[0];
     }
   }
@@ -174,7 +203,8 @@ export function rewriteFile(scan: FileScan, text: string, ctx: FileContext): Fil
   }
   if (importText !== undefined && !replaceStatement) {
     const newline = text.includes('\r\n') ? '\r\n' : '\n';
-    const anchor = lastImportBefore(imports, scan, rewritten[0]!.span.start);
+    const firstEdit = Math.min(...rewritten.map((c) => c.span.start), ...doors.edits.map((e) => e.start));
+    const anchor = lastImportBefore(imports, scan, firstEdit);
     if (anchor) {
       const eol = endOfLineAfter(text, anchor.span.end);
       const needsBreak = eol === text.length && !text.endsWith('\n');

@@ -8,7 +8,14 @@ export interface Located {
   column: number;
 }
 
+/** The other doors the codemod rewrites (besides `tool()`). */
+export type DoorKind = 'hostedMcpTool' | 'shellTool' | 'applyPatchTool' | 'computerTool' | 'asTool' | 'mcpServers';
+
 export type CodemodFinding =
+  /** A door rewritten to the generated module's variant (`to`: what it became); `removed`: options dropped (only ever stricter). */
+  | (Located & { kind: 'door-rewritten'; door: DoorKind; name: string; action?: string; to: string; removed: string[] })
+  /** A door left as it is, with why and what to do; counted with the conflicts, unmapped, not rewritable or unknown actions. */
+  | (Located & { kind: 'door-left'; door: DoorKind; name?: string; reason: 'unmapped' | 'conflict' | 'unanalysable' | 'unknown-action'; message: string; hint: string })
   /** An SDK tool() rewritten to protectedTool(). */
   | (Located & { kind: 'rewritten'; tool: string; action: string; needsApprovalRemoved: boolean; changes: BehaviourChange[] })
   /** A hand-written needsApproval the policy would weaken: the tool is left as it is. */
@@ -44,6 +51,8 @@ export interface CodemodSummary {
   filesParsed: number;
   filesRewritten: number;
   toolsRewritten: number;
+  /** Other doors rewritten (hosted MCP, shell, apply_patch, computer, agent tools, MCP servers). */
+  doorsRewritten: number;
   alreadyProtected: number;
   conflicts: number;
   unmapped: number;

@@ -7,14 +7,15 @@ import path from 'node:path';
 import type { SourceLocation } from '../policy/types.js';
 import { readSourceText, scanRepoSync, scanSource } from '../scan/index.js';
 import type { FileScan, ToolCallOptions, Span } from '../scan/types.js';
-import { locationOf, parseSource, readToolParameters, type ReadParametersResult } from './params.js';
+import { locationOf, parseSource, readToolParameters, type ReadParametersResult, type ToolParameter } from './params.js';
 import { byCodeUnit } from './render.js';
 
 export interface ToolDeclaration {
   name: string;
   /** Absolute path of the source file. */
   file: string;
-  kind: 'sdk-tool' | 'protected-tool';
+  /** `door`: a shell, apply_patch or agent tool (SDK or protected), mapped by its SDK tool name. */
+  kind: 'sdk-tool' | 'protected-tool' | 'door';
   /** Where the call is (its callee). */
   loc: SourceLocation;
   parameters: ReadParametersResult;
@@ -39,7 +40,50 @@ export function findToolDeclarations(root: string, names: ReadonlySet<string>, o
 
 /** Whether a scanned file holds a call declaring one of the names. */
 export function mayDeclare(scan: FileScan, names: ReadonlySet<string>): boolean {
-  return scan.sdkToolCalls.some((c) => c.name !== undefined && names.has(c.name)) || scan.protectedToolCalls.some((c) => c.name !== undefined && names.has(c.name));
+  return (
+    scan.sdkToolCalls.some((c) => c.name !== undefined && names.has(c.name)) ||
+    scan.protectedToolCalls.some((c) => c.name !== undefined && names.has(c.name)) ||
+    doorCalls(scan).some((d) => names.has(d.name))
+  );
+}
+
+type DoorParameters = 'shell' | 'apply_patch' | 'agent';
+const LOCAL_FACTORIES: Record<string, { name: string; params: DoorParameters } | undefined> = {
+  shellTool: { name: 'shell', params: 'shell' },
+  applyPatchTool: { name: 'apply_patch', params: 'apply_patch' },
+  protectShellTool: { name: 'shell', params: 'shell' },
+  protectApplyPatchTool: { name: 'apply_patch', params: 'apply_patch' },
+};
+
+/**
+ * The other doors a function-tool entry can map by the tool's SDK name: `shellTool` /
+ * `applyPatchTool` (default names `shell`, `apply_patch`), `agent.asTool()` (its `toolName`, or the
+ * agent's name as the SDK derives it), and their protected variants.
+ */
+function doorCalls(scan: FileScan): Array<{ name: string; span: Span; callee: Span; options: ToolCallOptions; params: DoorParameters }> {
+  const out: Array<{ name: string; span: Span; callee: Span; options: ToolCallOptions; params: DoorParameters }> = [];
+  for (const c of scan.sdkFactoryCalls ?? []) {
+    const door = LOCAL_FACTORIES[c.factory];
+    if (!door || c.factory.startsWith('protect')) continue;
+    const name = c.options.properties.name ? c.options.properties.name.stringValue : door.name;
+    if (name !== undefined) out.push({ name, span: c.span, callee: c.callee, options: c.options, params: door.params });
+  }
+  for (const c of scan.agentAsToolCalls ?? []) if (c.toolName !== undefined) out.push({ name: c.toolName, span: c.span, callee: c.callee, options: c.options, params: 'agent' });
+  for (const c of scan.generatedDoorCalls ?? []) {
+    if (c.toolName === undefined || !c.options) continue;
+    const door = LOCAL_FACTORIES[c.door];
+    if (door) out.push({ name: c.toolName, span: c.span, callee: c.callee, options: c.options, params: door.params });
+    else if (c.door === 'protectAgentTool') out.push({ name: c.toolName, span: c.span, callee: c.callee, options: c.options, params: 'agent' });
+  }
+  return out;
+}
+
+/** What the policy's `when` sees of a door's call (docs/doors): fixed for shell and apply_patch; `{ input }` for an agent tool without `parameters`. */
+function doorParameters(kind: DoorParameters, loc: SourceLocation): ToolParameter[] {
+  const p = (name: string, type: ToolParameter['type'], required: boolean, extra: Partial<ToolParameter> = {}): ToolParameter => ({ name, type, required, nullable: false, loc, ...extra });
+  if (kind === 'shell') return [p('command', 'string', true), p('commands', 'unknown', true, { note: 'a list of strings' })];
+  if (kind === 'apply_patch') return [p('operation', 'enum', true, { enumValues: ['create_file', 'delete_file', 'update_file'] }), p('path', 'string', true), p('diff', 'string', false), p('move_to', 'string', false)];
+  return [p('input', 'string', true)];
 }
 
 /** The declarations of the given names in one file's text (pure). */
@@ -56,14 +100,24 @@ export function declarationsInScan(file: string, text: string, scan: FileScan, n
     const name = c.name;
     if (name !== undefined && names.has(name)) calls.push({ kind: 'protected-tool', name, span: c.span, callee: c.callee, options: c.options });
   }
-  if (calls.length === 0) return [];
-  calls.sort((a, b) => a.span.start - b.span.start);
+  const doors = doorCalls(scan).filter((d) => names.has(d.name));
+  if (calls.length === 0 && doors.length === 0) return [];
   const sourceFile = parseSource(file, text);
-  return calls.map((c) => ({
+  const out: Array<ToolDeclaration & { start: number }> = calls.map((c) => ({
     name: c.name,
     file,
     kind: c.kind,
     loc: locationOf(sourceFile, file, c.callee.start),
     parameters: readToolParameters({ file, text, sourceFile }, c),
+    start: c.span.start,
   }));
+  for (const d of doors) {
+    const loc = locationOf(sourceFile, file, d.callee.start);
+    // an agent tool with its own `parameters` is read like a tool()'s
+    const parameters: ReadParametersResult =
+      d.params === 'agent' && d.options.properties.parameters ? readToolParameters({ file, text, sourceFile }, d) : { readable: true, form: 'json-schema', parameters: doorParameters(d.params, loc), loc };
+    out.push({ name: d.name, file, kind: 'door', loc, parameters, start: d.span.start });
+  }
+  out.sort((a, b) => a.start - b.start);
+  return out.map(({ start: _start, ...d }) => d);
 }

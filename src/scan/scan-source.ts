@@ -521,7 +521,17 @@ export function scanParsed(file: string, text: string, parsed: Parsed, options: 
     }
     const door = doorOf(callee);
     if (door !== undefined) {
-      scan.generatedDoorCalls!.push({ kind: 'generated-door', span: spanOf(node, sf), callee: spanOf(callee, sf), door });
+      const d: NonNullable<FileScan['generatedDoorCalls']>[number] = { kind: 'generated-door', span: spanOf(node, sf), callee: spanOf(callee, sf), door };
+      const local = LOCAL_DOOR_NAMES[door];
+      if (local !== undefined || door === 'protectAgentTool') {
+        const options = optionsOf(node.arguments[local !== undefined ? 1 : 2], sf);
+        d.options = options;
+        const written = (local !== undefined ? options.properties.name : options.properties.toolName)?.stringValue;
+        const agentName = local === undefined && node.arguments[1] ? agentNameOf(node.arguments[1]) : undefined;
+        const name = written ?? (local !== undefined ? (options.properties.name ? undefined : local) : agentName !== undefined ? toFunctionToolName(agentName) : undefined);
+        if (name !== undefined) d.toolName = name;
+      }
+      scan.generatedDoorCalls!.push(d);
       const arg = node.arguments[door === 'protectAgentTool' ? 1 : 0];
       const a = arg ? skipWrappers(arg) : undefined;
       if (a && (door === 'protectMcpServer' || door === 'protectAgent')) {
@@ -589,7 +599,10 @@ export function scanParsed(file: string, text: string, parsed: Parsed, options: 
         if (never) call.neverToolNames = never;
         scan.hostedMcpCalls.push(call);
       } else if (isToolFactory(r.module, r.member)) {
-        scan.sdkFactoryCalls!.push({ kind: 'sdk-factory', span: spanOf(node, sf), factory: r.member, callee: spanOf(callee, sf), binding: r.binding, options: optionsOf(optionsArg, sf) });
+        const f: NonNullable<FileScan['sdkFactoryCalls']>[number] = { kind: 'sdk-factory', span: spanOf(node, sf), factory: r.member, callee: spanOf(callee, sf), binding: r.binding, options: optionsOf(optionsArg, sf) };
+        if (indirect) f.indirect = indirect;
+        else f.argumentsStart = node.arguments.pos;
+        scan.sdkFactoryCalls!.push(f);
       } else if (r.member === 'setTracingDisabled') {
         if (node.arguments[0]?.kind === typescript.SyntaxKind.TrueKeyword) scan.disablesSensitiveTracing = true;
       }
@@ -599,7 +612,7 @@ export function scanParsed(file: string, text: string, parsed: Parsed, options: 
       const method = c.name.text;
       if (method === 'asTool' && isAgentExpr(c.expression)) {
         const options = optionsOf(node.arguments[0], sf);
-        const t: AgentAsToolCall = { kind: 'agent-as-tool', span: spanOf(node, sf), callee: spanOf(c, sf), receiver: spanOf(c.expression, sf), options, argumentCount: node.arguments.length };
+        const t: AgentAsToolCall = { kind: 'agent-as-tool', span: spanOf(node, sf), callee: spanOf(c, sf), receiver: spanOf(c.expression, sf), options, argumentCount: node.arguments.length, argumentsStart: node.arguments.pos };
         const name = options.properties.toolName ? options.properties.toolName.stringValue : agentNameOf(c.expression);
         if (name !== undefined) t.toolName = options.properties.toolName ? name : toFunctionToolName(name);
         scan.agentAsToolCalls!.push(t);
@@ -821,10 +834,10 @@ export function scanParsed(file: string, text: string, parsed: Parsed, options: 
   };
 
   /** Each server of an `mcpServers` value, with what check knows of its protection. */
-  const serverElements = (value: ts.Expression, out: McpServerElement[], depth = 0): void => {
+  const serverElements = (value: ts.Expression, out: McpServerElement[], depth = 0, inArray = false): void => {
     const e = skipWrappers(value);
     const element = (node: ts.Node, status: McpServerElement['status'], serverName?: string): void => {
-      out.push({ span: spanOf(node, sf), text: node.getText(sf), status, ...(serverName !== undefined ? { serverName } : {}) });
+      out.push({ span: spanOf(node, sf), text: node.getText(sf), status, ...(serverName !== undefined ? { serverName } : {}), ...(inArray ? { inArray } : {}) });
     };
     if (typescript.isArrayLiteralExpression(e)) {
       for (const el of e.elements) {
@@ -833,7 +846,7 @@ export function scanParsed(file: string, text: string, parsed: Parsed, options: 
           const init = typescript.isIdentifier(inner) ? initializerOf(inner.text) : undefined;
           if (init && typescript.isArrayLiteralExpression(skipWrappers(init)) && depth < 8) serverElements(init, out, depth + 1);
           else element(el, 'opaque');
-        } else if (!typescript.isOmittedExpression(el)) serverElements(el, out, depth + 1);
+        } else if (!typescript.isOmittedExpression(el)) serverElements(el, out, depth + 1, true);
       }
       return;
     }
@@ -843,7 +856,7 @@ export function scanParsed(file: string, text: string, parsed: Parsed, options: 
       if (guardedServerVars.has(e.text)) return element(value, 'protected', serverNameOf(e));
       const init = initializerOf(e.text);
       const i = init ? skipWrappers(init) : undefined;
-      if (i && typescript.isArrayLiteralExpression(i) && depth < 8) return serverElements(i, out, depth + 1);
+      if (i && typescript.isArrayLiteralExpression(i) && depth < 8) return serverElements(i, out, depth + 1, false);
       if (i && typescript.isCallExpression(i) && doorOf(i.expression) === 'protectMcpServer') return element(value, 'protected', serverNameOf(i.arguments[0]));
       if (i && typescript.isNewExpression(i)) return element(value, 'unprotected', serverNameOf(i));
       return element(value, i ? 'opaque' : 'unprotected');
@@ -876,6 +889,9 @@ export function scanParsed(file: string, text: string, parsed: Parsed, options: 
 
 /** The exports of the generated module that guard a door (besides `protectedTool`). */
 const GENERATED_DOORS = new Set(['protectMcpServer', 'protectMcpTools', 'protectAgent', 'protectAgentTool', 'protectHostedMcp', 'protectShellTool', 'protectApplyPatchTool', 'protectComputerTool']);
+
+/** The SDK's default tool name of each local door of the generated module. */
+const LOCAL_DOOR_NAMES: Record<string, string | undefined> = { protectShellTool: 'shell', protectApplyPatchTool: 'apply_patch' };
 
 /** The SDK's default name of an agent's tool (`toFunctionToolName`). */
 function toFunctionToolName(name: string): string {

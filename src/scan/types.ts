@@ -92,6 +92,10 @@ export interface SdkFactoryCall {
   callee: Span;
   binding: CalleeBinding;
   options: ToolCallOptions;
+  /** Offset just after the call's `(` (absent for an indirect call). */
+  argumentsStart?: number;
+  /** Called through `.call`, `.apply` or `Reflect.apply`: the callee cannot simply be replaced. */
+  indirect?: 'call' | 'apply' | 'reflect';
 }
 
 /**
@@ -176,6 +180,10 @@ export interface GeneratedDoorCall {
   callee: Span;
   /** The export called. */
   door: string;
+  /** The options literal (`protect…Tool(action, options)`, `protectAgentTool(action, agent, options)`). */
+  options?: ToolCallOptions;
+  /** The tool's name: the literal `name` / `toolName`, or the SDK's default (`shell`, `apply_patch`, the agent's name). */
+  toolName?: string;
 }
 
 /** One element of an agent's `mcpServers`, and whether it is known to be guarded by `protectMcpServer`. */
@@ -191,6 +199,8 @@ export interface McpServerElement {
   status: 'protected' | 'unprotected' | 'opaque';
   /** The server's `name` option, when it is written as a literal where the server is made. */
   serverName?: string;
+  /** An element of an array literal (the codemod can wrap it in place). */
+  inArray?: boolean;
 }
 
 /**
@@ -225,6 +235,8 @@ export interface AgentAsToolCall {
   options: ToolCallOptions;
   /** Number of arguments. */
   argumentCount: number;
+  /** Offset just after the call's `(`. */
+  argumentsStart: number;
   /** The tool's name: `toolName` when a literal, else the SDK's default from the agent's literal `name`. */
   toolName?: string;
 }

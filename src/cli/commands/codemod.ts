@@ -121,10 +121,22 @@ function describeFinding(f: CodemodFinding, cwd: string): string | undefined {
       return `${where(f, cwd)}: ${f.message.replace(/\.$/, '')}; not rewritten (make it readable and run again)`;
     case 'error-function':
       return `${where(f, cwd)}: unsafe-error-function: ${f.tool !== undefined ? `tool '${f.tool}' ` : ''}${f.message}`;
+    case 'door-left':
+      return `${where(f, cwd)}: ${f.reason === 'unknown-action' ? 'unknown action' : f.reason === 'unanalysable' ? 'cannot rewrite' : f.reason}: ${DOOR_WORDS[f.door]}${f.name !== undefined ? ` '${f.name}'` : ''}: ${f.message}; left unchanged\n    hint: ${f.hint}`;
     case 'rewritten':
+    case 'door-rewritten':
       return undefined;
   }
 }
+
+const DOOR_WORDS: Record<Extract<CodemodFinding, { kind: 'door-left' }>['door'], string> = {
+  hostedMcpTool: 'hosted MCP server',
+  shellTool: 'shell tool',
+  applyPatchTool: 'apply_patch tool',
+  computerTool: 'computer tool',
+  asTool: 'agent tool',
+  mcpServers: 'MCP server',
+};
 
 function formatSummary(result: CodemodResult, ctx: CliContext, write: boolean, written: string[], colors: ReturnType<typeof pc.createColors>): string {
   const s = result.summary;
@@ -139,11 +151,18 @@ function formatSummary(result: CodemodResult, ctx: CliContext, write: boolean, w
       for (const change of f.changes) lines.push(`  - ${change.text}`);
     }
   }
+  const doors = result.findings.filter((f): f is Extract<CodemodFinding, { kind: 'door-rewritten' }> => f.kind === 'door-rewritten');
+  if (doors.length > 0) {
+    lines.push('', colors.bold(`Other doors ${write ? 'rewritten' : 'to rewrite'} (each call is now decided by the policy):`));
+    for (const f of doors) {
+      lines.push(`${where(f, ctx.cwd)}: ${DOOR_WORDS[f.door]} '${f.name}' -> ${f.to}${f.removed.length > 0 ? ` (removed: ${f.removed.join(', ')})` : ''}`);
+    }
+  }
   for (const f of written) lines.push(`wrote ${displayPath(f, ctx.cwd)}`);
   lines.push(
     '',
     colors.bold(
-      `${s.filesScanned} files scanned, ${s.filesParsed} parsed; ${s.toolsRewritten} tools ${write ? 'rewritten' : 'to rewrite'} in ${s.filesRewritten} files; ` +
+      `${s.filesScanned} files scanned, ${s.filesParsed} parsed; ${s.toolsRewritten} tools ${write ? 'rewritten' : 'to rewrite'}${s.doorsRewritten > 0 ? ` and ${s.doorsRewritten} other doors` : ''} in ${s.filesRewritten} files; ` +
         `${s.alreadyProtected} already protected; ${s.conflicts} conflicts; ${s.unmapped} unmapped; ${s.unparseable} unparseable` +
         (s.noLiteralName + s.unanalysable + s.unknownActions > 0 ? `; ${s.noLiteralName + s.unanalysable + s.unknownActions} not rewritable` : ''),
     ),

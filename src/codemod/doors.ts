@@ -1,0 +1,255 @@
+import type { Policy } from '../policy/types.js';
+import type { CalleeBinding, FileScan, OptionProperty, ToolCallOptions } from '../scan/types.js';
+import { removalRange, type TextEdit } from './edits.js';
+import { needsApprovalVerdict } from './strictness.js';
+import type { CodemodFinding, DoorKind, Located } from './types.js';
+
+/** What the door rewrites need to know of the project and of the file's imports. */
+export interface DoorContext {
+  fileAbs: string;
+  /** Function tool name → action (an agent tool, a shell or apply_patch tool is mapped by its SDK name). */
+  actions: ReadonlyMap<string, string>;
+  /** Hosted MCP server labels the manifest maps. */
+  hostedLabels: ReadonlySet<string>;
+  /** MCP server names the manifest maps (`- mcp: { server, tool }`). */
+  mcpServers: ReadonlySet<string>;
+  policy: Policy;
+  /** The text that calls an export of the generated module here (`protectShellTool`, `gen.protectShellTool`). */
+  callee: (name: string) => string;
+  /** Quotes a string as the file does. */
+  quoted: (value: string) => string;
+  /** Whether the generated module exports `protectComputerTool` (the computer door). */
+  computerDoor?: boolean;
+}
+
+/** An SDK factory whose call was replaced (its import may go). */
+export interface ReplacedFactory {
+  factory: string;
+  binding: CalleeBinding;
+  start: number;
+}
+
+export interface DoorPlan {
+  edits: TextEdit[];
+  findings: CodemodFinding[];
+  /** Exports of the generated module the edits call. */
+  used: Set<string>;
+  replaced: ReplacedFactory[];
+}
+
+const LOCAL: Record<string, { variant: string; defaultName: string; what: string }> = {
+  shellTool: { variant: 'protectShellTool', defaultName: 'shell', what: 'shell tool' },
+  applyPatchTool: { variant: 'protectApplyPatchTool', defaultName: 'apply_patch', what: 'apply_patch tool' },
+  computerTool: { variant: 'protectComputerTool', defaultName: 'computer_use_preview', what: 'computer tool' },
+};
+
+/**
+ * The rewrites of the other doors the SDK opens, as text splices like `tool()`'s:
+ * `hostedMcpTool(` → `protectHostedMcp(`, `shellTool(`/`applyPatchTool(`/`computerTool(` →
+ * `protect…Tool('<action>', `, `x.asTool(opts)` → `protectAgentTool('<action>', x, opts)`, and an
+ * unguarded server in `mcpServers: [s]` → `protectMcpServer(s)`. What cannot be rewritten (not
+ * mapped, an inline gate that would be weakened, options check cannot read) is reported and left.
+ */
+export function planDoors(scan: FileScan, text: string, ctx: DoorContext): DoorPlan {
+  const plan: DoorPlan = { edits: [], findings: [], used: new Set(), replaced: [] };
+  const at = (span: { line: number; column: number }): Located => ({ file: ctx.fileAbs, line: span.line, column: span.column });
+  const left = (door: DoorKind, span: { line: number; column: number }, reason: 'unmapped' | 'conflict' | 'unanalysable' | 'unknown-action', message: string, hint: string, name?: string) =>
+    plan.findings.push({ kind: 'door-left', ...at(span), door, reason, message, hint, ...(name !== undefined ? { name } : {}) });
+  const remove = (prop: OptionProperty) => {
+    const [s, e] = removalRange(text, prop.span.start, prop.span.end);
+    plan.edits.push({ start: s, end: e, text: '' });
+  };
+  const unreadable = (o: ToolCallOptions): string | undefined =>
+    !o.span ? 'the options are not an object literal' : o.hasSpread ? 'the options spread other properties in (...), which check cannot read' : undefined;
+  /** A hand-written `needsApproval` may go only where the policy is at least as strict (as for tool()). */
+  const gateProblem = (o: ToolCallOptions, actionId: string): { prop: OptionProperty; message: string } | 'remove' | undefined => {
+    const na = o.properties.needsApproval;
+    if (!na) return undefined;
+    const verdict = needsApprovalVerdict(na, ctx.policy, ctx.policy.actions[actionId]!);
+    return verdict.remove ? 'remove' : { prop: na, message: verdict.reason };
+  };
+
+  // --- hosted MCP ---------------------------------------------------------------------------
+  for (const call of scan.hostedMcpCalls) {
+    const door: DoorKind = 'hostedMcpTool';
+    const label = call.serverLabel;
+    if (!call.callee) {
+      left(door, call.span, 'unanalysable', 'hostedMcpTool is called through .call/.apply/Reflect.apply', 'Call it directly: `hostedMcpTool({ ... })`.', label);
+      continue;
+    }
+    const bad = unreadable(call.options);
+    if (bad) {
+      left(door, call.span, 'unanalysable', bad, 'Write the options as an object literal with a literal `serverLabel`.', label);
+      continue;
+    }
+    if (label === undefined) {
+      left(door, call.span, 'unanalysable', 'the `serverLabel` is not a string literal', 'Write the server label as a literal so it can be mapped.');
+      continue;
+    }
+    if (!ctx.hostedLabels.has(label)) {
+      left(door, call.span, 'unmapped', `the manifest maps no action to hosted MCP server '${label}'`, `Add \`- hosted_mcp: { server_label: ${label} }\` with its \`action:\` to ctrlrun.tools.yaml.`, label);
+      continue;
+    }
+    const onApproval = call.options.properties.onApproval;
+    if (onApproval) {
+      left(
+        door,
+        onApproval.span,
+        'conflict',
+        'its hand-written `onApproval` answers approvals in code; the policy could answer differently',
+        'Move its condition into the policy (`decision: allow | approve | deny` with `when:`), remove `onApproval`, and run the codemod again.',
+        label,
+      );
+      continue;
+    }
+    const removed: string[] = [];
+    const ra = call.options.properties.requireApproval;
+    if (ra && !(ra.valueKind === 'string' && ra.stringValue === 'always')) {
+      // only ever stricter: every call now goes to the policy before OpenAI runs it
+      remove(ra);
+      removed.push('requireApproval');
+    }
+    plan.edits.push({ start: call.callee.start, end: call.callee.end, text: ctx.callee('protectHostedMcp') });
+    plan.used.add('protectHostedMcp');
+    plan.replaced.push({ factory: 'hostedMcpTool', binding: call.binding, start: call.span.start });
+    plan.findings.push({ kind: 'door-rewritten', ...at(call.span), door, name: label, to: `protectHostedMcp({ serverLabel: '${label}' })`, removed });
+  }
+
+  // --- shell, apply_patch, computer ------------------------------------------------------------
+  for (const call of scan.sdkFactoryCalls ?? []) {
+    const local = LOCAL[call.factory];
+    if (!local) continue;
+    const door = call.factory as DoorKind;
+    const p = call.options.properties;
+    // a hosted (container) shell runs at OpenAI: protectShellTool refuses it (hosted-tool-ungated)
+    if (call.factory === 'shellTool' && !call.options.hasSpread && p.environment !== undefined && p.shell === undefined) continue;
+    if (call.factory === 'computerTool' && !ctx.computerDoor) continue;
+    const nameProp = p.name;
+    const name = nameProp ? nameProp.stringValue : local.defaultName;
+    if (call.indirect || call.argumentsStart === undefined) {
+      left(door, call.span, 'unanalysable', `${call.factory} is called through .call/.apply/Reflect.apply`, `Call it directly: \`${call.factory}({ ... })\`.`, name);
+      continue;
+    }
+    const bad = unreadable(call.options);
+    if (bad) {
+      left(door, call.span, 'unanalysable', bad, `Write the options as an object literal so it can become \`${local.variant}('<action>', { ... })\`.`, name);
+      continue;
+    }
+    if (name === undefined) {
+      left(door, call.span, 'unanalysable', 'its `name` is not a string literal', 'Write the name as a literal so it can be mapped.');
+      continue;
+    }
+    const action = ctx.actions.get(name);
+    if (action === undefined) {
+      left(door, call.span, 'unmapped', `the manifest maps no action to the ${local.what} '${name}'`, `Add \`- tool: ${name}\` with its \`action:\` to ctrlrun.tools.yaml.`, name);
+      continue;
+    }
+    if (!Object.hasOwn(ctx.policy.actions, action)) {
+      left(door, call.span, 'unknown-action', `the ${local.what} '${name}' maps to '${action}', which the policy does not define`, `Add action '${action}' to ctrlrun.yaml, or map the tool to one it defines.`, name);
+      continue;
+    }
+    if (call.factory === 'shellTool' && p.environment && !/type\s*:\s*['"`]local['"`]/.test(text.slice(p.environment.valueSpan.start, p.environment.valueSpan.end))) {
+      left(door, p.environment.span, 'unanalysable', 'its `environment` is not written as `{ type: \'local\' }`', 'protectShellTool guards a local shell only; write the environment as a literal, or drop it.', name);
+      continue;
+    }
+    if (p.onApproval) {
+      left(
+        door,
+        p.onApproval.span,
+        'conflict',
+        'its hand-written `onApproval` answers approvals in code (no person is recorded); the policy could answer differently',
+        `Move its condition into the policy (\`decision: approve\` for what a person must see), remove \`needsApproval\`/\`onApproval\`, and run the codemod again.`,
+        name,
+      );
+      continue;
+    }
+    const gate = gateProblem(call.options, action);
+    if (gate && gate !== 'remove') {
+      left(door, gate.prop.span, 'conflict', `it keeps its needsApproval: ${gate.message}`, 'Make the policy at least as strict (`decision: approve`), or keep the SDK tool and suppress the finding with a reason.', name);
+      continue;
+    }
+    const removed: string[] = [];
+    if (gate === 'remove') {
+      remove(p.needsApproval!);
+      removed.push('needsApproval');
+    }
+    plan.edits.push({ start: call.callee.start, end: call.callee.end, text: ctx.callee(local.variant) });
+    const sep = /\s/.test(text[call.argumentsStart] ?? '') || text[call.argumentsStart] === ')' ? ',' : ', ';
+    plan.edits.push({ start: call.argumentsStart, end: call.argumentsStart, text: `${ctx.quoted(action)}${text[call.argumentsStart] === ')' ? '' : sep}` });
+    plan.used.add(local.variant);
+    plan.replaced.push({ factory: call.factory, binding: call.binding, start: call.span.start });
+    plan.findings.push({ kind: 'door-rewritten', ...at(call.span), door, name, action, to: `${local.variant}('${action}')`, removed });
+  }
+
+  // --- agents as tools ---------------------------------------------------------------------------
+  for (const call of scan.agentAsToolCalls ?? []) {
+    const door: DoorKind = 'asTool';
+    const name = call.toolName;
+    if (call.argumentCount > 1) {
+      left(door, call.span, 'unanalysable', 'asTool() is given more than one argument', 'Pass one options object.', name);
+      continue;
+    }
+    const bad = call.argumentCount === 1 ? unreadable(call.options) : undefined;
+    if (bad) {
+      left(door, call.span, 'unanalysable', bad, "Write the options as an object literal so it can become `protectAgentTool('<action>', agent, { ... })`.", name);
+      continue;
+    }
+    if (name === undefined) {
+      left(door, call.span, 'unanalysable', "the tool's name is neither a literal `toolName` nor derived from the agent's literal `name`", 'Give it a literal `toolName` so it can be mapped.');
+      continue;
+    }
+    const action = ctx.actions.get(name);
+    if (action === undefined) {
+      left(door, call.span, 'unmapped', `the manifest maps no action to the agent tool '${name}'`, `Add \`- tool: ${name}\` with its \`action:\` to ctrlrun.tools.yaml.`, name);
+      continue;
+    }
+    if (!Object.hasOwn(ctx.policy.actions, action)) {
+      left(door, call.span, 'unknown-action', `the agent tool '${name}' maps to '${action}', which the policy does not define`, `Add action '${action}' to ctrlrun.yaml, or map the tool to one it defines.`, name);
+      continue;
+    }
+    const gate = gateProblem(call.options, action);
+    if (gate && gate !== 'remove') {
+      left(door, gate.prop.span, 'conflict', `it keeps its needsApproval: ${gate.message}`, 'Make the policy at least as strict (`decision: approve`), or keep it and suppress the finding with a reason.', name);
+      continue;
+    }
+    const removed: string[] = [];
+    if (gate === 'remove') {
+      remove(call.options.properties.needsApproval!);
+      removed.push('needsApproval');
+    }
+    const receiver = text.slice(call.receiver.start, call.receiver.end);
+    // `x.asTool(` → `protectAgentTool('<action>', x, `: the receiver stays where it is (edits inside it survive)
+    plan.edits.push({ start: call.receiver.start, end: call.receiver.start, text: `${ctx.callee('protectAgentTool')}(${ctx.quoted(action)}, ` });
+    const next = text[call.argumentsStart];
+    plan.edits.push({ start: call.receiver.end, end: call.argumentsStart, text: call.argumentCount === 0 ? '' : /\s/.test(next ?? '') ? ',' : ', ' });
+    plan.used.add('protectAgentTool');
+    plan.findings.push({ kind: 'door-rewritten', ...at(call.span), door, name, action, to: `protectAgentTool('${action}', ${receiver.length <= 30 ? receiver : 'agent'})`, removed });
+  }
+
+  // --- MCP servers ---------------------------------------------------------------------------------
+  const wrapped = new Set<number>();
+  for (const list of scan.mcpServerLists ?? []) {
+    if (list.agentProtected) continue;
+    for (const el of list.elements) {
+      if (el.status === 'protected' || wrapped.has(el.span.start)) continue;
+      const door: DoorKind = 'mcpServers';
+      wrapped.add(el.span.start);
+      if (el.status === 'opaque' || !el.inArray) {
+        left(door, el.span, 'unanalysable', 'the codemod cannot follow this value to the server it holds', 'Wrap the server where it is made: `protectMcpServer(new MCPServerStdio({ ... }))`.');
+        continue;
+      }
+      if (el.serverName === undefined) {
+        left(door, el.span, 'unanalysable', "the server's `name` is not a literal where it is made", 'Give the server a literal `name` so its tools can be mapped.');
+        continue;
+      }
+      if (!ctx.mcpServers.has(el.serverName)) {
+        left(door, el.span, 'unmapped', `the manifest maps no tool of MCP server '${el.serverName}'`, `Add \`- mcp: { server: ${el.serverName}, tool: <tool> }\` with its \`action:\` for each tool to ctrlrun.tools.yaml (an unmapped tool is denied).`, el.serverName);
+        continue;
+      }
+      plan.edits.push({ start: el.span.start, end: el.span.start, text: `${ctx.callee('protectMcpServer')}(` }, { start: el.span.end, end: el.span.end, text: ')' });
+      plan.used.add('protectMcpServer');
+      plan.findings.push({ kind: 'door-rewritten', ...at(el.span), door, name: el.serverName, to: `protectMcpServer(${el.text.length <= 30 ? el.text : 'server'})`, removed: [] });
+    }
+  }
+  return plan;
+}
