@@ -171,8 +171,8 @@ export const RULES: readonly RuleMeta[] = [
     severity: 'error',
     short: 'An SDK shellTool(), applyPatchTool() or computerTool() call: a door the model can open with no policy.',
     full:
-      'The SDK runs a local shell command, a file patch or a computer action for the model with no approval by default, and an inline `needsApproval`/`onApproval` records no approver and binds no answer to the call. `protectShellTool(action, options)` and `protectApplyPatchTool(action, options)` from the generated module decide each call by the policy, pause for a person, run an approved call once and write receipts. The computer tool cannot be guarded yet, so every `computerTool()` is reported.',
-    help: 'Replace `shellTool({ ... })` with `protectShellTool(\'<action>\', { ... })` and `applyPatchTool({ ... })` with `protectApplyPatchTool(\'<action>\', { ... })` from the generated module (drop `needsApproval`/`onApproval`; the policy decides); keep computer use out of agents that act on real systems, or suppress with a reason.',
+      'The SDK runs a local shell command, a file patch or a computer action for the model with no approval by default, and an inline `needsApproval`/`onApproval` records no approver and binds no answer to the call. `protectShellTool(action, options)`, `protectApplyPatchTool(action, options)` and `protectComputerTool(action, options)` from the generated module decide each call by the policy, pause for a person, run an approved call once and write receipts.',
+    help: 'Replace `shellTool({ ... })` with `protectShellTool(\'<action>\', { ... })`, `applyPatchTool({ ... })` with `protectApplyPatchTool(\'<action>\', { ... })` and `computerTool({ ... })` with `protectComputerTool(\'<action>\', { ... })` from the generated module (drop `needsApproval`/`onApproval`; the policy decides); `npx ctrlrun-gen codemod --write` does it for tools mapped by name in ctrlrun.tools.yaml.',
   },
   {
     id: 'unprotected-agent-tool',

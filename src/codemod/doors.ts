@@ -18,8 +18,6 @@ export interface DoorContext {
   callee: (name: string) => string;
   /** Quotes a string as the file does. */
   quoted: (value: string) => string;
-  /** Whether the generated module exports `protectComputerTool` (the computer door). */
-  computerDoor?: boolean;
 }
 
 /** An SDK factory whose call was replaced (its import may go). */
@@ -123,7 +121,6 @@ export function planDoors(scan: FileScan, text: string, ctx: DoorContext): DoorP
     const p = call.options.properties;
     // a hosted (container) shell runs at OpenAI: protectShellTool refuses it (hosted-tool-ungated)
     if (call.factory === 'shellTool' && !call.options.hasSpread && p.environment !== undefined && p.shell === undefined) continue;
-    if (call.factory === 'computerTool' && !ctx.computerDoor) continue;
     const nameProp = p.name;
     const name = nameProp ? nameProp.stringValue : local.defaultName;
     if (call.indirect || call.argumentsStart === undefined) {

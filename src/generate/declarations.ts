@@ -47,17 +47,19 @@ export function mayDeclare(scan: FileScan, names: ReadonlySet<string>): boolean 
   );
 }
 
-type DoorParameters = 'shell' | 'apply_patch' | 'agent';
+type DoorParameters = 'shell' | 'apply_patch' | 'computer' | 'agent';
 const LOCAL_FACTORIES: Record<string, { name: string; params: DoorParameters } | undefined> = {
   shellTool: { name: 'shell', params: 'shell' },
   applyPatchTool: { name: 'apply_patch', params: 'apply_patch' },
   protectShellTool: { name: 'shell', params: 'shell' },
   protectApplyPatchTool: { name: 'apply_patch', params: 'apply_patch' },
+  computerTool: { name: 'computer_use_preview', params: 'computer' },
+  protectComputerTool: { name: 'computer_use_preview', params: 'computer' },
 };
 
 /**
  * The other doors a function-tool entry can map by the tool's SDK name: `shellTool` /
- * `applyPatchTool` (default names `shell`, `apply_patch`), `agent.asTool()` (its `toolName`, or the
+ * `applyPatchTool` / `computerTool` (default names `shell`, `apply_patch`, `computer_use_preview`), `agent.asTool()` (its `toolName`, or the
  * agent's name as the SDK derives it), and their protected variants.
  */
 function doorCalls(scan: FileScan): Array<{ name: string; span: Span; callee: Span; options: ToolCallOptions; params: DoorParameters }> {
@@ -82,6 +84,7 @@ function doorCalls(scan: FileScan): Array<{ name: string; span: Span; callee: Sp
 function doorParameters(kind: DoorParameters, loc: SourceLocation): ToolParameter[] {
   const p = (name: string, type: ToolParameter['type'], required: boolean, extra: Partial<ToolParameter> = {}): ToolParameter => ({ name, type, required, nullable: false, loc, ...extra });
   if (kind === 'shell') return [p('command', 'string', true), p('commands', 'unknown', true, { note: 'a list of strings' })];
+  if (kind === 'computer') return [p('action', 'string', true), p('actions', 'unknown', true, { note: 'a list of computer actions' }), p('text', 'string', false), p('keys', 'string', false)];
   if (kind === 'apply_patch') return [p('operation', 'enum', true, { enumValues: ['create_file', 'delete_file', 'update_file'] }), p('path', 'string', true), p('diff', 'string', false), p('move_to', 'string', false)];
   return [p('input', 'string', true)];
 }

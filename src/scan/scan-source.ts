@@ -891,7 +891,7 @@ export function scanParsed(file: string, text: string, parsed: Parsed, options: 
 const GENERATED_DOORS = new Set(['protectMcpServer', 'protectMcpTools', 'protectAgent', 'protectAgentTool', 'protectHostedMcp', 'protectShellTool', 'protectApplyPatchTool', 'protectComputerTool']);
 
 /** The SDK's default tool name of each local door of the generated module. */
-const LOCAL_DOOR_NAMES: Record<string, string | undefined> = { protectShellTool: 'shell', protectApplyPatchTool: 'apply_patch' };
+const LOCAL_DOOR_NAMES: Record<string, string | undefined> = { protectShellTool: 'shell', protectApplyPatchTool: 'apply_patch', protectComputerTool: 'computer_use_preview' };
 
 /** The SDK's default name of an agent's tool (`toFunctionToolName`). */
 function toFunctionToolName(name: string): string {

@@ -91,7 +91,7 @@ export function unreadableFindings(items: readonly UnreadablePath[]): Finding[] 
   );
 }
 
-const LOCAL_DOORS: Record<string, string | null> = { shellTool: 'protectShellTool', applyPatchTool: 'protectApplyPatchTool', computerTool: null };
+const LOCAL_DOORS: Record<string, string> = { shellTool: 'protectShellTool', applyPatchTool: 'protectApplyPatchTool', computerTool: 'protectComputerTool' };
 const HOSTED_TOOLS = new Set(['webSearchTool', 'fileSearchTool', 'codeInterpreterTool', 'imageGenerationTool']);
 
 /** A `shellTool({ environment, ... })` with no `shell`: a hosted (container) shell, run at OpenAI. */
@@ -100,7 +100,7 @@ function isHostedShell(call: NonNullable<FileScan['sdkFactoryCalls']>[number]): 
   return call.factory === 'shellTool' && !call.options.hasSpread && p.environment !== undefined && p.shell === undefined;
 }
 
-/** `unprotected-door`: an SDK shellTool (local)/applyPatchTool/computerTool call. */
+/** `unprotected-door`: an SDK shellTool (local)/applyPatchTool/computerTool call (each has a protected variant). */
 export function unprotectedDoorRule(scan: FileScan): Finding[] {
   const out: Finding[] = [];
   for (const call of scan.sdkFactoryCalls ?? []) {
@@ -111,12 +111,8 @@ export function unprotectedDoorRule(scan: FileScan): Finding[] {
         'unprotected-door',
         scan.file,
         call.callee,
-        variant
-          ? `\`${call.factory}()\` lets the model run ${call.factory === 'shellTool' ? 'shell commands' : 'file patches'} with no policy: no decision, no recorded approval, no receipt.`
-          : '`computerTool()` lets the model drive a computer with no policy, and this library cannot guard it yet.',
-        variant
-          ? `Use \`${variant}('<action>', { ... })\` from the generated module (without needsApproval/onApproval), with the action in ctrlrun.yaml.`
-          : 'Keep computer use out of agents that act on real systems, or suppress it with the reason.',
+        `\`${call.factory}()\` lets the model ${call.factory === 'shellTool' ? 'run shell commands' : call.factory === 'applyPatchTool' ? 'patch files' : 'drive a computer'} with no policy: no decision, no recorded approval, no receipt.`,
+        `Use \`${variant}('<action>', { ... })\` from the generated module (without needsApproval/onApproval), with the action in ctrlrun.yaml; map the tool's name in ctrlrun.tools.yaml and \`npx ctrlrun-gen codemod --write\` rewrites it.`,
       ),
     );
   }
