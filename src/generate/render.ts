@@ -105,6 +105,7 @@ export function renderModuleText(input: RenderInput, template: string = loadTemp
     fields.push(`approvalsRequired: ${action.approvalsRequired}`);
     fields.push(`maxAttempts: ${action.maxAttempts}`);
     if (action.upstream?.toolSchemaSha256 !== undefined) fields.push(`upstream: { toolSchemaSha256: ${tsString(action.upstream.toolSchemaSha256)} }`);
+    if (action.mcp.notExecutedOnError) fields.push('mcp: { notExecutedOnError: true }');
     entries.push(`    ${propertyKey(id)}: {\n${fields.map((f) => `      ${f},\n`).join('')}    },`);
   }
 

@@ -14,7 +14,7 @@ import type { Control } from './control.js';
 import { CtrlrunError } from './errors.js';
 import { decideCall as decide } from './decide.js';
 import { argsHashOf, describeError, parseJson, principalOf, sdkToolName, type ControlInternals } from './internals.js';
-import { bindPolicy, createActionCore, makeProtectedTool, type ActionCore, type Authorization, type CallFacts } from './protected-tool.js';
+import { bindPolicy, createActionCore, makeProtectedTool, ReportedOutcome, type ActionCore, type Authorization, type CallFacts } from './protected-tool.js';
 import type { CompiledPolicy } from './types.js';
 import { noteNestedFailure } from './nested.js';
 
@@ -310,10 +310,12 @@ async function protectTools(internals: ControlInternals, policy: CompiledPolicy,
         inputGuardrails: userInput,
         ...(userOutput.length ? { outputGuardrails: userOutput } : {}),
         execute: (input: unknown, runContext: RunContext<unknown>, details?: { toolCall?: unknown; signal?: AbortSignal }) =>
-          inner.invoke(runContext, JSON.stringify(input ?? {}), {
-            ...(details?.toolCall ? { toolCall: details.toolCall as never } : {}),
-            ...(details?.signal ? { signal: details.signal } : {}),
-          }),
+          typeof server.callToolResult === 'function'
+            ? callWithOutcome(server, mcpName, policy.actions[action]?.mcp?.notExecutedOnError === true, input, runContext, details?.signal)
+            : inner.invoke(runContext, JSON.stringify(input ?? {}), {
+                ...(details?.toolCall ? { toolCall: details.toolCall as never } : {}),
+                ...(details?.signal ? { signal: details.signal } : {}),
+              }),
       }),
     );
   }
@@ -322,4 +324,40 @@ async function protectTools(internals: ControlInternals, policy: CompiledPolicy,
 
 function functionTools(tools: Tool[]): FunctionTool[] {
   return tools.filter((t): t is FunctionTool => t.type === 'function');
+}
+
+/**
+ * The MCP call of a `protectMcpTools` tool, as the SDK makes it (the server's `toolMetaResolver`,
+ * the same output shape), but reading the result whole: a result the server marks `isError` is
+ * CTRLRun's outcome table (its MCP gateway, SPEC-v0.2 §6.8): `ambiguous` by default (an API error
+ * says nothing about whether the tool acted), `failed` when the action's `mcp:
+ * { not_executed_on_error: true }` says the tool reports errors only before acting. Either way
+ * the model reads the server's answer unchanged.
+ */
+async function callWithOutcome(
+  server: MCPServer,
+  tool: string,
+  notExecutedOnError: boolean,
+  input: unknown,
+  runContext: RunContext<unknown>,
+  signal: AbortSignal | undefined,
+): Promise<unknown> {
+  const args = (input && typeof input === 'object' ? input : {}) as Record<string, unknown>;
+  const resolver = (server as { toolMetaResolver?: (c: { runContext: unknown; serverName: string; toolName: string; arguments: unknown }) => unknown }).toolMetaResolver;
+  const resolved = resolver ? await resolver({ runContext, serverName: server.name, toolName: tool, arguments: args }) : undefined;
+  const meta = resolved === null || resolved === undefined ? undefined : (resolved as Record<string, unknown>);
+  const result = await server.callToolResult!(tool, args, meta ?? null, signal ? { signal } : undefined);
+  const content = (result as { content?: unknown }).content;
+  const structured = (result as { structuredContent?: unknown }).structuredContent;
+  const isError = (result as { isError?: unknown }).isError === true;
+  const output =
+    server.useStructuredContent === true && !isError && structured !== undefined
+      ? JSON.stringify(structured)
+      : Array.isArray(content) && content.length === 1
+        ? content[0]
+        : content;
+  if (!isError) return output;
+  return notExecutedOnError
+    ? new ReportedOutcome('not_executed', 'mcp_is_error: the tool reports errors only before acting (mcp.not_executed_on_error)', output)
+    : new ReportedOutcome('ambiguous', 'mcp_is_error: the server answered isError, which does not say whether the tool acted', output);
 }

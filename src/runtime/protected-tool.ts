@@ -543,7 +543,18 @@ export function createActionCore(
     } catch (error) {
       return finish(auth, { ok: false, error });
     }
+    if (output instanceof ReportedOutcome) return finishReported(auth, output);
     return finish(auth, { ok: true, output });
+  };
+
+  /** A body that answered but says it did not succeed (an MCP result marked isError): recorded as it says, its output returned. */
+  const finishReported = async (auth: Authorized, reported: ReportedOutcome): Promise<unknown> => {
+    const { facts, approvers, key, attemptId } = auth;
+    const state = reported.outcome === 'not_executed' ? 'failed' : 'ambiguous';
+    if (key && attemptId) await afterBody(facts, () => internals.store.settleEffect(key, attemptId, state, internals.clock()));
+    const result = reported.outcome === 'not_executed' ? 'not_executed' : key ? 'ambiguous' : 'failed';
+    await afterBody(facts, () => receipt(facts, { result, reason: reported.reason, approvers, effect_key: key }));
+    return reported.output;
   };
 
   /**
@@ -599,11 +610,28 @@ export function createActionCore(
       await afterBody(facts, () => receipt(facts, { result: error instanceof NotExecuted ? 'not_executed' : 'failed', reason, effect_key: key }));
       throw error instanceof CtrlrunError ? error : markBodyFailure(error);
     }
+    if (output instanceof ReportedOutcome) {
+      await afterBody(facts, () => receipt(facts, { result: output.outcome === 'not_executed' ? 'not_executed' : 'failed', reason, effect_key: key }));
+      return output.output;
+    }
     await afterBody(facts, () => receipt(facts, { result: 'executed', reason, effect_key: key }));
     return output;
   };
 
   return { action, compiled, enforce, policyArgs, needsApproval, guardrail, checkCall, authorize, runBody, finish, observe, execute, receipt, refuse };
+}
+
+/**
+ * What a body returns when it answered without succeeding and must not throw (the answer is the
+ * model's to read): `not_executed` (it did not act: the effect is `failed`) or `ambiguous`
+ * (whether it acted is unknown). The core records it and hands `output` to the SDK.
+ */
+export class ReportedOutcome {
+  constructor(
+    readonly outcome: 'not_executed' | 'ambiguous',
+    readonly reason: string,
+    readonly output: unknown,
+  ) {}
 }
 
 const allow = { behavior: { type: 'allow' as const } };

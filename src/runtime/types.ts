@@ -59,6 +59,12 @@ export interface CompiledAction {
   maxAttempts: number | null;
   /** CTRLRun's `upstream:` pin (v8): an MCP tool whose listed schema no longer hashes to the pin is refused. */
   upstream?: { toolSchemaSha256?: string };
+  /**
+   * CTRLRun's per-action `mcp:` mapping (v2): with `notExecutedOnError`, an MCP result marked
+   * `isError` means the tool did not act (the effect is `failed`, may be tried again); without it
+   * such a result leaves the effect `ambiguous`, as CTRLRun's gateway records it.
+   */
+  mcp?: { notExecutedOnError?: boolean };
 }
 
 /** A grant's budget (CTRLRun v7): the un-released sum of `metric` over the last `windowMs` may reach `limit`. */

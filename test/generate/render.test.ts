@@ -34,6 +34,14 @@ function evaluateModule(text: string): CompiledPolicy {
 }
 
 describe('renderModuleText', () => {
+  it("carries an action's CTRLRun mcp: { not_executed_on_error: true } to the runtime, and nothing for the default", () => {
+    const p = policyOf({ 'github.create_issue': { decision: 'allow' }, 'github.list_issues': { decision: 'allow' } });
+    p.actions['github.create_issue']!.mcp = { notExecutedOnError: true };
+    const compiled = evaluateModule(renderModuleText(input(p)));
+    expect(compiled.actions['github.create_issue']?.mcp).toEqual({ notExecutedOnError: true });
+    expect(compiled.actions['github.list_issues']).not.toHaveProperty('mcp');
+  });
+
   it('does not depend on the order the policy lists actions or the manifest lists tools', () => {
     const a = policyOf({ 'b.read': { decision: 'allow' }, 'a.write': { rules: [{ when: { n_lt: 3 }, decision: 'approve' }] } });
     const b: Policy = { ...a, actions: Object.fromEntries(Object.entries(a.actions).reverse()) };

@@ -3,7 +3,7 @@
 // (priority < 3 allow, < 8 approve, else deny; effect issue:{title}); list_issues is allowed.
 const matched = (decision, rule) => ({ decision, rule, reason: `rule[${rule}]` });
 
-/** @param {{ pin?: string; hash?: string }} [options] */
+/** @param {{ pin?: string; hash?: string; notExecutedOnError?: boolean; maxAttempts?: number }} [options] */
 export function mcpPolicy(options = {}) {
   const create = {
     id: 'github.create_issue',
@@ -19,8 +19,9 @@ export function mcpPolicy(options = {}) {
     },
     controls: [],
     approvalsRequired: 1,
-    maxAttempts: 1,
+    maxAttempts: options.maxAttempts ?? 1,
     ...(options.pin ? { upstream: { toolSchemaSha256: options.pin } } : {}),
+    ...(options.notExecutedOnError ? { mcp: { notExecutedOnError: true } } : {}),
   };
   const list = { id: 'github.list_issues', decide: () => matched('allow', 0), controls: [], approvalsRequired: 1, maxAttempts: 1 };
   return {

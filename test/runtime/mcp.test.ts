@@ -30,7 +30,8 @@ const SERVER_SCRIPT = path.join(REPO_ROOT, 'test/helpers/mcp-issues-server.mjs')
 const CHILD = path.join(REPO_ROOT, 'test/runtime/children/mcp-resume.mjs');
 
 /** github.create_issue: priority < 3 allow, < 8 approve, else deny; effect issue:{title} (shared with the child process). */
-const mcpPolicy = (options: { pin?: string; hash?: string } = {}): CompiledPolicy => sharedMcpPolicy(options) as CompiledPolicy;
+const mcpPolicy = (options: { pin?: string; hash?: string; notExecutedOnError?: boolean; maxAttempts?: number } = {}): CompiledPolicy =>
+  sharedMcpPolicy(options) as CompiledPolicy;
 
 interface Ctx {
   user?: string;
@@ -368,6 +369,43 @@ describe('protectMcpTools: MCP tools that can pause for a person', () => {
     expect(runs(log)).toEqual([{ title: 'mid', priority: 4 }]);
     expect(await verifyReceipts(p1.store)).toMatchObject({ ok: true });
     expect((await p1.store.getRequest('sp1'))?.state).toBe('consumed');
+  });
+
+  it("CTRLRun's outcome for a result marked isError: ambiguous by default (the model still reads the server's answer)", async () => {
+    const { db, log } = fresh();
+    const p = processOn(db);
+    const tools = await p.doors.protectMcpTools([await stdioServer(log)]);
+    const m = model([['create_issue', { title: 'explode', priority: 1 }, { callId: 'e1' }]]);
+    const result = await run(new Agent<Ctx>({ name: 'triage', model: m, tools }), 'x', { context: { user: 'alice' } });
+    expect(result.finalOutput).toBe('done');
+    expect(toolOutputSeen(m, 1, 'e1')).toContain('the tracker broke');
+    expect(runs(log)).toEqual([{ title: 'explode', priority: 1 }]);
+    expect((await p.store.listReceipts()).map((r) => [r.result, r.effect_key])).toEqual([
+      ['allowed', 'issue:explode'],
+      ['ambiguous', 'issue:explode'],
+    ]);
+    expect((await p.store.getEffect('issue:explode'))?.state).toBe('ambiguous');
+  });
+
+  it('with the action\'s mcp: { not_executed_on_error: true } an isError result is not executed: the key is failed and a retry runs', async () => {
+    const { db, log } = fresh();
+    const p = processOn(db, mcpPolicy({ notExecutedOnError: true, maxAttempts: 2 }));
+    const tools = await p.doors.protectMcpTools([await stdioServer(log)]);
+    const m = model([['create_issue', { title: 'explode', priority: 1 }, { callId: 'n1' }]], [['create_issue', { title: 'explode', priority: 1 }, { callId: 'n2' }]]);
+    await run(new Agent<Ctx>({ name: 'triage', model: m, tools }), 'x', { context: { user: 'alice' } });
+    expect(toolOutputSeen(m, 1, 'n1')).toContain('the tracker broke');
+    expect(runs(log)).toEqual([
+      { title: 'explode', priority: 1 },
+      { title: 'explode', priority: 1 },
+    ]);
+    expect((await p.store.listReceipts()).map((r) => [r.call_id, r.result])).toEqual([
+      ['n1', 'allowed'],
+      ['n1', 'not_executed'],
+      ['n2', 'allowed'],
+      ['n2', 'not_executed'],
+    ]);
+    const effect = await p.store.getEffect('issue:explode');
+    expect([effect?.state, effect?.attempts]).toEqual(['failed', 2]);
   });
 
   it('refuses a server with its own errorFunction (it would hide whether a call ran)', async () => {
