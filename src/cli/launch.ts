@@ -124,6 +124,9 @@ export async function launch(args: string[]): Promise<number> {
     // (whatever the package manager's layout: hoisted, nested or pnpm's).
     register('./resolve-from.js', import.meta.url, { data: { parentURL: pathToFileURL(tools.packageJson).href } });
   }
+  // --debug prints stack traces: the CLI runs from a bundle (dist/bin), whose source maps name the
+  // modules and lines they come from. Turned on before the bundle's chunks load (only they are mapped).
+  if (args.includes('--debug')) process.setSourceMapsEnabled(true);
   const { runCli } = await import('./run.js');
   return runCli(args, {
     cwd: process.cwd(),

@@ -1,11 +1,11 @@
 import path from 'node:path';
-import yargs from 'yargs';
 import { UserError } from '../diagnostics.js';
 import { VERSION } from '../version.js';
 import type { CliContext, CommandSpec } from './context.js';
 import { commandLoaders, loadCommands, soleCommand } from './commands/index.js';
 import { formatUserError } from './format-error.js';
 import { exampleMarker, replaceExampleMarkers } from './help-examples.js';
+import { plainCheckArgs } from './plain-check.js';
 
 export interface RunCliOptions {
   cwd: string;
@@ -38,6 +38,19 @@ export async function runCli(argv: string[], options: RunCliOptions): Promise<nu
     };
   };
 
+  // `check` as CI runs it skips yargs (start-up, issue 10); anything else is yargs' to parse.
+  const plain = plainCheckArgs(argv);
+  if (plain) {
+    const plainCtx = makeContext(plain);
+    try {
+      const check = await commandLoaders.find((c) => c.name === 'check')!.load();
+      return await check.run(plain.args, plainCtx);
+    } catch (error) {
+      return reportError(error, plainCtx, '');
+    }
+  }
+
+  const { default: yargs } = await import('yargs');
   const width = Math.min(100, options.columns ?? 100);
   const exampleBlocks = new Map<number, ReadonlyArray<readonly [string, string]>>();
   const parser = yargs(argv)

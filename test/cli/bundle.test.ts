@@ -52,6 +52,20 @@ describe('the CLI bundle (dist/bin)', () => {
     }
   });
 
+  it('--debug stack traces name the modules and functions they come from, not the bundle’s chunks', () => {
+    const work = mkdtempSync(path.join(tmpdir(), 'ctrlrun-bundle-debug-'));
+    try {
+      const r = spawnSync(process.execPath, [CLI_BIN, 'generate', '--debug', '--policy', 'missing.yaml'], { cwd: work, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+      expect(r.status).toBe(2);
+      const frames = r.stderr.split('\n').filter((l) => l.trimStart().startsWith('at '));
+      expect(frames.length).toBeGreaterThan(0);
+      expect(frames.join('\n')).not.toContain('dist/bin/chunk-');
+      expect(frames.join('\n')).toMatch(/at Object\.run \(.*[\\/]cli[\\/]commands[\\/]generate\.[jt]s:\d+:\d+\)/);
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
+  });
+
   it('speaks yargs’ languages as before (its locales travel with the bundle)', () => {
     const env = { ...process.env, LC_ALL: 'de_DE.UTF-8', LANG: 'de_DE.UTF-8', NO_COLOR: '1' };
     const r = spawnSync(process.execPath, [CLI_BIN, 'check', '--bogus'], { encoding: 'utf8', env });
