@@ -6,7 +6,7 @@ import { loadPolicyFile, notCtrlrunFile, readTextFile } from '../policy/load.js'
 import { gitRootOf, isInside } from '../safe-read.js';
 import { didYouMean, nearest } from '../policy/suggest.js';
 import type { Policy, SourceLocation } from '../policy/types.js';
-import { sdkToolName } from '../runtime/internals.js';
+import { sdkToolName } from '../runtime/tool-name.js';
 import { describeKind, type Entry, type LoadResult, readDocument, type YamlReader } from '../policy/yaml-reader.js';
 import type { Manifest, ManifestTool } from './types.js';
 

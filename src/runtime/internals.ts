@@ -47,10 +47,7 @@ export const INTERNALS: unique symbol = Symbol('ctrlrun.control.internals');
 /** Marks a tool made by protectedTool (any control) with its action id. */
 export const PROTECTED_ACTION: unique symbol = Symbol.for('ctrlrun.protectedTool.action');
 
-/** The SDK's tool-name sanitizer (`toFunctionToolName`): whitespace and non-alphanumerics become `_`. */
-export function sdkToolName(name: string): string {
-  return name.replace(/\s/g, '_').replace(/[^a-zA-Z0-9]/g, '_');
-}
+export { sdkToolName } from './tool-name.js';
 
 export function requirePolicy(internals: ControlInternals): CompiledPolicy {
   if (!internals.policy) {

@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { isUtf8 } from 'node:buffer';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import ignore, { type Ignore } from 'ignore';
@@ -40,6 +41,23 @@ export function mayMatter(text: string, extraTokens: readonly string[] = []): bo
   for (const t of PREFILTER_TOKENS) if (text.includes(t)) return true;
   for (const t of extraTokens) if (text.includes(t)) return true;
   return text.includes('\\') && ESCAPE.test(text) && (text.includes('import') || text.includes('require'));
+}
+
+/**
+ * mayMatter on a file's bytes when they are plain UTF-8 (valid, no byte-order mark, no NUL), whose
+ * text is `buf.toString('utf8')`: UTF-8 is self-synchronising, so a token occurs in the bytes
+ * exactly when it occurs in the text, and most files are never decoded into a string (start-up,
+ * issue 10). Only a file with a backslash is decoded, for the escape test.
+ */
+export function mayMatterBytes(buf: Buffer, extraTokens: readonly string[] = []): boolean {
+  for (const t of PREFILTER_TOKENS) if (buf.includes(t)) return true;
+  for (const t of extraTokens) if (buf.includes(t)) return true;
+  return buf.includes(0x5c) && mayMatter(buf.toString('utf8'), extraTokens);
+}
+
+/** Bytes whose text is exactly `buf.toString('utf8')` and that decodeSource accepts as they are. */
+export function isPlainUtf8(buf: Buffer): boolean {
+  return !(buf.length >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf) && isUtf8(buf) && !buf.includes(0);
 }
 
 export interface ListOptions {
@@ -238,7 +256,15 @@ function* scanSteps(options: ListOptions & { onProgress?: (done: number, total: 
   const layout = readLayout(files, listing.configs);
   const tokens = aliasTokens(layout);
 
-  const texts = new Map<string, string>();
+  // Each readable file's text, or its bytes when they are plain UTF-8 and not decoded yet.
+  const texts = new Map<string, string | Buffer>();
+  const textOf = (abs: string): string | undefined => {
+    const t = texts.get(abs);
+    if (t === undefined || typeof t === 'string') return t;
+    const text = t.toString('utf8');
+    texts.set(abs, text);
+    return text;
+  };
   const parsed = new Map<string, ParsedFile>();
   const progressEvery = Math.max(1, Math.floor(files.length / 100));
   // Synchronous reads: for many small files they beat the thread pool's open/stat/read/close hops.
@@ -253,11 +279,16 @@ function* scanSteps(options: ListOptions & { onProgress?: (done: number, total: 
       if (code !== 'ENOENT' && code !== 'EISDIR') unreadable.push({ file: rel(abs), message: `the file could not be read (${code ?? 'error'})` });
       continue;
     }
-    const decoded = decodeSource(buf);
-    if ('error' in decoded) unreadable.push({ file: rel(abs), message: `the file ${decoded.error}` });
-    else {
-      texts.set(abs, decoded.text);
-      if (mayMatter(decoded.text, tokens)) parsed.set(abs, parseSource(abs, decoded.text));
+    if (isPlainUtf8(buf)) {
+      texts.set(abs, buf);
+      if (mayMatterBytes(buf, tokens)) parsed.set(abs, parseSource(abs, textOf(abs)!));
+    } else {
+      const decoded = decodeSource(buf);
+      if ('error' in decoded) unreadable.push({ file: rel(abs), message: `the file ${decoded.error}` });
+      else {
+        texts.set(abs, decoded.text);
+        if (mayMatter(decoded.text, tokens)) parsed.set(abs, parseSource(abs, decoded.text));
+      }
     }
     const done = i + 1;
     if (options.onProgress && (done % progressEvery === 0 || done === files.length)) {
@@ -306,7 +337,7 @@ function* scanSteps(options: ListOptions & { onProgress?: (done: number, total: 
     for (const [abs, text] of texts) {
       if (parsed.has(abs)) continue;
       if (fresh.some((t) => text.includes(t))) {
-        parsed.set(abs, parseSource(abs, text));
+        parsed.set(abs, parseSource(abs, textOf(abs)!));
         added++;
       }
     }
@@ -320,7 +351,7 @@ function* scanSteps(options: ListOptions & { onProgress?: (done: number, total: 
     if (!target || target.kind !== 'file') return undefined;
     let p = parsed.get(target.file) ?? constCache.get(target.file);
     if (p === undefined) {
-      const text = texts.get(target.file);
+      const text = textOf(target.file);
       p = text !== undefined ? parseSource(target.file, text) : null;
       constCache.set(target.file, p);
     }
@@ -329,7 +360,7 @@ function* scanSteps(options: ListOptions & { onProgress?: (done: number, total: 
 
   const scans: FileScan[] = [];
   for (const abs of [...parsed.keys()].sort()) {
-    scans.push(scanParsed(rel(abs), texts.get(abs)!, parsed.get(abs)!, { root, generatedModule: options.generatedModule, links, importedConst }));
+    scans.push(scanParsed(rel(abs), textOf(abs)!, parsed.get(abs)!, { root, generatedModule: options.generatedModule, links, importedConst }));
   }
   unreadable.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
   return { root, filesConsidered: files.length, files: scans, unreadable };

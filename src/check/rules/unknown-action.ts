@@ -2,7 +2,7 @@ import type { FileScan } from '../../scan/types.js';
 import type { Finding, ProjectContext } from '../types.js';
 import { findingAt, quote } from './finding.js';
 import { nearest } from '../../policy/suggest.js';
-import { sdkToolName } from '../../runtime/internals.js';
+import { sdkToolName } from '../../runtime/tool-name.js';
 
 /**
  * `unknown-action`: `protectedTool('<x>')` where `<x>` is not an action of the policy (or not a

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { FileScan } from '../../scan/types.js';
-import { sdkToolName } from '../../runtime/internals.js';
+import { sdkToolName } from '../../runtime/tool-name.js';
 import type { Finding, ProjectContext, ScannedFile } from '../types.js';
 import { findingAt, quote } from './finding.js';
 
