@@ -84,10 +84,9 @@ export function memoryStore(): Store {
     async claimApproval(callId: string, now: number, expect?: ClaimBinding): Promise<ClaimResult> {
       open();
       const request = requests.get(callId);
+      const decided = claimOutcome(request, expect);
+      if (decided.outcome !== 'claimed') return copyClaim(decided);
       if (!request) return { outcome: 'unknown' };
-      if (request.state === 'consumed') return { outcome: 'consumed', request: copy(request) };
-      if (request.state !== 'approved') return { outcome: 'not_approved', request: copy(request) };
-      if (!claimMatches(request, expect)) return { outcome: 'mismatch', request: copy(request) };
       request.state = 'consumed';
       request.consumedAt = now;
       return { outcome: 'claimed', request: copy(request) };
@@ -96,6 +95,11 @@ export function memoryStore(): Store {
     async reserveEffect(input: ReserveEffectInput): Promise<ReserveResult> {
       open();
       const charges = checkCharges(input.charges);
+      const request = input.claim ? requests.get(input.claim.callId) : undefined;
+      if (input.claim) {
+        const decided = claimOutcome(request, input.claim.binding);
+        if (decided.outcome !== 'claimed') return { outcome: 'claim_refused', claim: copyClaim(decided) };
+      }
       const current = effects.get(input.key);
       const transition = reserveTransition(current, input);
       if (transition.outcome === 'reserved' && charges.length > 0) {
@@ -104,6 +108,11 @@ export function memoryStore(): Store {
         ledger.push(...ledgerRows(charges, input.key, transition.next!.attempts, input.now));
       }
       if (transition.next) effects.set(input.key, transition.next);
+      if (transition.outcome === 'reserved' && request) {
+        request.state = 'consumed';
+        request.consumedAt = input.now;
+        return { outcome: 'reserved', effect: copy(transition.next!), claimed: copy(request) };
+      }
       return { outcome: transition.outcome, effect: copy(transition.next ?? (current as EffectRecord)) };
     },
 
@@ -196,6 +205,19 @@ export function answerOutcome(
 }
 
 /** The approved request is for the claiming call: same action, arguments, policy and principal (no `expect`: any). */
+/**
+ * What a claim bound to `expect` would do to `request`, decided without writing (CTRLRun's
+ * `check_consumable`): `claimed` means it may be used up now. One rule for `claimApproval` and for
+ * a reservation that claims.
+ */
+export function claimOutcome(request: ApprovalRequest | undefined, expect: ClaimBinding | undefined): ClaimResult {
+  if (!request) return { outcome: 'unknown' };
+  if (request.state === 'consumed') return { outcome: 'consumed', request };
+  if (request.state !== 'approved') return { outcome: 'not_approved', request };
+  if (!claimMatches(request, expect)) return { outcome: 'mismatch', request };
+  return { outcome: 'claimed', request };
+}
+
 export function claimMatches(request: ApprovalRequest, expect: ClaimBinding | undefined): boolean {
   if (!expect) return true;
   return (
@@ -221,7 +243,7 @@ export function withAnswer(request: ApprovalRequest, answer: ApprovalAnswer): Ap
 export function reserveTransition(
   current: EffectRecord | undefined,
   input: ReserveEffectInput,
-): { outcome: Exclude<ReserveResult['outcome'], 'budget_exhausted'>; next?: EffectRecord } {
+): { outcome: Exclude<ReserveResult['outcome'], 'budget_exhausted' | 'claim_refused'>; next?: EffectRecord } {
   const fresh = (attempts: number): EffectRecord => ({
     key: input.key,
     action: input.action,
@@ -261,6 +283,10 @@ export function canResolve(current: EffectRecord, now: number): boolean {
  * flat values), so a shallow copy of those is a deep copy, and much cheaper than structuredClone
  * on the per-call path.
  */
+function copyClaim<T extends ClaimResult>(claim: T): T {
+  return claim.outcome === 'unknown' ? claim : { ...claim, request: copy(claim.request) };
+}
+
 function copy<T>(value: T): T {
   const out = { ...value } as Record<string, unknown>;
   if (Array.isArray(out.answers)) out.answers = (out.answers as object[]).map((a) => ({ ...a }));

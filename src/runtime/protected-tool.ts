@@ -10,7 +10,7 @@ import {
 } from '@openai/agents';
 import { refusal, type Control } from './control.js';
 import { sameIdentity } from './identity.js';
-import { claimMatches } from './memory-store.js';
+import { claimMatches, claimOutcome } from './memory-store.js';
 import { compileJsonSchema } from './json-schema.js';
 import { establishNotExecuted } from './run.js';
 import { noteNestedFailure } from './nested.js';
@@ -34,7 +34,7 @@ import { canonicalHash } from './canonical.js';
 import { chargesFor, evaluateAuthority } from './authority.js';
 import { decideCall, invalidArguments } from './decide.js';
 import { taskOf, whoOf, type Who } from './internals.js';
-import type { BudgetCharge, CallDecision, CompiledAction, CompiledGrant, CompiledPolicy } from './types.js';
+import type { BudgetCharge, CallDecision, ClaimResult, CompiledAction, CompiledGrant, CompiledPolicy } from './types.js';
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
@@ -440,20 +440,18 @@ export function createActionCore(
       await receipt(facts, { result: 'refused', reason: 'still_running' });
       throw new ActionDenied('still_running', `ctrlrun: ${action} refused: ${stillRunningText}.`, where);
     }
-    let approvers: string[] = [];
-    if (facts.decision.decision === 'approve') approvers = await claim(facts);
-
     const key = facts.decision.effectKey;
+    const approving = facts.decision.decision === 'approve';
     // CTRLRun v7: a call under a budgeted grant spends it on the reservation, so it needs an effect key
     let charges: BudgetCharge[] = [];
     if (facts.grant?.budgets) {
       const made = chargesFor(facts.grant, facts.args);
       if (typeof made === 'string') {
-        await receipt(facts, { result: 'refused', reason: 'invalid_argument', approvers, effect_key: key });
+        await receipt(facts, { result: 'refused', reason: 'invalid_argument', effect_key: key });
         throw new ActionDenied('invalid_argument', `ctrlrun: ${action} refused (invalid_argument): ${made}; it did not run.`, where);
       }
       if (key === null) {
-        await receipt(facts, { result: 'refused', reason: 'budget_requires_effect', approvers });
+        await receipt(facts, { result: 'refused', reason: 'budget_requires_effect' });
         throw new ActionDenied(
           'budget_requires_effect',
           `ctrlrun: ${action} refused (budget_requires_effect): grant ${facts.grant.id} has a budget, and a budget is spent on the effect's reservation, but the action resolves no effect key (add \`effect:\` to it in ctrlrun.yaml); it did not run.`,
@@ -462,10 +460,20 @@ export function createActionCore(
       }
       charges = made;
     }
-    // the decision's receipt, before anything runs: a store that cannot record it stops the call
-    await receipt(facts, { result: facts.decision.decision === 'approve' ? 'claimed' : 'allowed', approvers, effect_key: key });
-    if (key === null) return { kind: 'enforce', facts, approvers, key: null, attemptId: null };
+    const resultWord = approving ? 'claimed' : 'allowed';
+    if (key === null) {
+      // no reservation to pair the approval with: it is claimed on its own
+      const approvers = approving ? await claim(facts) : [];
+      // the decision's receipt, before anything runs: a store that cannot record it stops the call
+      await receipt(facts, { result: resultWord, approvers, effect_key: null });
+      return { kind: 'enforce', facts, approvers, key: null, attemptId: null };
+    }
 
+    // CTRLRun §4.2 A4: the approval is checked here without being used, and used up by the
+    // reservation itself, in the store's one transaction: a refused reservation (spent budget,
+    // duplicate, ambiguous, attempts exhausted) leaves it approved, and the call has one decision
+    // receipt, its outcome (never `allowed`/`claimed` followed by a refusal).
+    const approvers = approving ? await vet(facts) : [];
     const attemptId = globalThis.crypto.randomUUID();
     const reserved = await internals.store.reserveEffect({
       key,
@@ -476,8 +484,14 @@ export function createActionCore(
       now: internals.clock(),
       leaseMs: internals.effectLeaseMs,
       ...(charges.length > 0 ? { charges } : {}),
+      ...(approving && facts.callId !== null ? { claim: { callId: facts.callId, binding: bindingOf(facts) } } : {}),
     });
     switch (reserved.outcome) {
+      case 'claim_refused':
+        // the approval changed between the check and the reservation (another call used it): as a claim would say
+        await approved(facts, reserved.claim);
+        // (approved() refuses every outcome but `claimed`)
+        throw new ApprovalMismatch('unknown', `ctrlrun: ${action} did not run: its approval could not be used.`, where);
       case 'budget_exhausted': {
         const c = reserved.charge;
         await receipt(facts, { result: 'refused', reason: 'budget_exhausted', approvers, effect_key: key });
@@ -497,22 +511,47 @@ export function createActionCore(
       case 'exhausted':
         await receipt(facts, { result: 'refused', reason: 'max_attempts', approvers, effect_key: key });
         throw new ActionDenied('max_attempts', `ctrlrun: ${action} did not run: effect ${key} failed ${reserved.effect.attempts} time(s), the action's max_attempts.`, where);
-      case 'reserved':
-        return { kind: 'enforce', facts, approvers, key, attemptId };
+      case 'reserved': {
+        const by = reserved.claimed ? approversOf(reserved.claimed) : approvers;
+        try {
+          // the decision's receipt, before anything runs: a store that cannot record it stops the call
+          await receipt(facts, { result: resultWord, approvers: by, effect_key: key });
+        } catch (error) {
+          // nothing ran: the reservation (and any budget it charged) is released
+          await internals.store.settleEffect(key, attemptId, 'failed', internals.clock()).catch(() => false);
+          throw error;
+        }
+        return { kind: 'enforce', facts, approvers: by, key, attemptId };
+      }
     }
   };
 
+  /** What a claim of this call's approval must match: this action, these arguments, this policy, this principal. */
+  const bindingOf = (facts: CallFacts) => ({ action, argsHash: facts.argsHash, policyHash: policy.hash, principal: facts.principal });
+
   /** Claims the recorded approval of this call and checks it authorizes exactly this call. Returns the approvers. */
   const claim = async (facts: CallFacts): Promise<string[]> => {
+    if (facts.callId === null) return approved(facts, { outcome: 'unknown' });
+    // bound: a call reusing this call id with other arguments (another run) must not burn the approval
+    return approved(facts, await internals.store.claimApproval(facts.callId, internals.clock(), bindingOf(facts)));
+  };
+
+  /** Checks, without using it up, that the recorded approval of this call authorizes exactly this call (the reservation uses it). */
+  const vet = async (facts: CallFacts): Promise<string[]> => {
+    if (facts.callId === null) return approved(facts, { outcome: 'unknown' });
+    const request = await internals.store.getRequest(facts.callId);
+    return approved(facts, claimOutcome(request ?? undefined, bindingOf(facts)));
+  };
+
+  /** The approvers of an approval a claim found usable (`claimed`), or the refusal (a receipt, then `ApprovalMismatch`). */
+  const approved = async (facts: CallFacts, claimed: ClaimResult): Promise<string[]> => {
     const where = { action, callId: facts.callId };
     const fail = async (reason: ApprovalMismatch['reason'], text: string, approvers: string[] = []): Promise<never> => {
       await receipt(facts, { result: 'refused', reason: `approval_${reason}`, approvers });
       throw new ApprovalMismatch(reason, `ctrlrun: ${action} did not run: ${text}`, where);
     };
     if (facts.callId === null) return fail('unknown', 'the call has no call id, so no recorded approval can match it.');
-    // bound: a call reusing this call id with other arguments (another run) must not burn the approval
-    const binding = { action, argsHash: facts.argsHash, policyHash: policy.hash, principal: facts.principal };
-    const claimed = await internals.store.claimApproval(facts.callId, internals.clock(), binding);
+    const binding = bindingOf(facts);
     if (claimed.outcome === 'unknown') return fail('unknown', 'no approval for this call is recorded in the store (an approval held only by the SDK state authorizes nothing).');
     if (claimed.outcome === 'not_approved') {
       return fail('unknown', `the recorded request is ${claimed.request.state}, not approved (an approval held only by the SDK state authorizes nothing).`);

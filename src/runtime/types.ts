@@ -199,14 +199,17 @@ export interface EffectRecord {
 }
 
 export type ReserveResult =
-  | { outcome: 'reserved'; effect: EffectRecord }
+  /** `claimed`: with `claim`, the approval this reservation used up (consumed in the same transaction). */
+  | { outcome: 'reserved'; effect: EffectRecord; claimed?: ApprovalRequest }
   | { outcome: 'duplicate'; effect: EffectRecord }
   /** in flight elsewhere (lease not over), or ambiguous: unknown whether it happened. */
   | { outcome: 'ambiguous'; effect: EffectRecord }
   /** failed before and `attempts >= maxAttempts`. */
   | { outcome: 'exhausted'; effect: EffectRecord }
   /** A charge would take its budget past the limit: nothing was written (no reservation, no charge). */
-  | { outcome: 'budget_exhausted'; charge: BudgetCharge };
+  | { outcome: 'budget_exhausted'; charge: BudgetCharge }
+  /** With `claim`: the approval cannot be used up (what `claimApproval` would have said); nothing was written. */
+  | { outcome: 'claim_refused'; claim: Exclude<ClaimResult, { outcome: 'claimed' }> };
 
 /**
  * What a reservation spends against one budget of one grant (CTRLRun's `Charge`): the store checks
@@ -243,6 +246,13 @@ export interface ReserveEffectInput {
   leaseMs: number;
   /** Budgets this reservation spends (CTRLRun's `charges=`); none or empty: the reservation path of old. */
   charges?: readonly BudgetCharge[];
+  /**
+   * The approval this reservation uses up (CTRLRun §4.2 A4: consumption and reservation in one
+   * transaction). It is decided first (`claim_refused` if it could not be claimed), and consumed
+   * only when the key is reserved: a duplicate, an ambiguous key, exhausted attempts or a spent
+   * budget leave it approved.
+   */
+  claim?: { callId: string; binding: ClaimBinding };
 }
 
 /** What the runtime asks a store to append; the store assigns seq, prev_hash and hash atomically. */

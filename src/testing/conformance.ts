@@ -512,6 +512,100 @@ export function describeStoreConformance(name: string, makeStore: () => Promise<
       });
     });
 
+    describe('a reservation that claims its approval (CTRLRun §4.2 A4: one transaction)', () => {
+      const approvedRequest = async () => {
+        const r = request();
+        await store.putRequest(r);
+        await store.addAnswer(r.callId, { approver: 'bob', decision: 'approve', at: 2_000 });
+        return { r, binding: { action: r.action, argsHash: r.argsHash, policyHash: r.policyHash, principal: 'alice' } };
+      };
+      const reserveClaiming = (key: string, attemptId: string, now: number, claim: { callId: string; binding: { action: string; argsHash: string | null; policyHash: string; principal: string | null } }, charges?: BudgetCharge[]) =>
+        store.reserveEffect({ key, action: 'stripe.refund', attemptId, maxAttempts: 3, now, leaseMs: 1_000, claim, ...(charges ? { charges } : {}) });
+      const charge = (grantId: string, amount: number, limit = 10): BudgetCharge => ({ grantId, metric: 'count', amount: String(amount), limit: String(limit), windowMs: 60_000 });
+
+      it('reserved: the approval is consumed by the same call and returned', async () => {
+        const { r, binding } = await approvedRequest();
+        const key = id('refund');
+        const res = await reserveClaiming(key, 'a1', 5_000, { callId: r.callId, binding });
+        expect(res.outcome).toBe('reserved');
+        if (res.outcome === 'reserved') {
+          expect(res.claimed?.state).toBe('consumed');
+          expect(res.claimed?.consumedAt).toBe(5_000);
+          expect(res.claimed?.answers.map((a) => a.approver)).toEqual(['bob']);
+        }
+        expect((await store.getRequest(r.callId))?.state).toBe('consumed');
+        expect(await store.claimApproval(r.callId, 6_000, binding)).toMatchObject({ outcome: 'consumed' });
+      });
+
+      it('a spent budget refuses the reservation and leaves the approval approved (then a reservation within budget uses it)', async () => {
+        const { r, binding } = await approvedRequest();
+        const grant = id('grant');
+        expect((await store.reserveEffect({ key: id('refund'), action: 'stripe.refund', attemptId: 'x', maxAttempts: 3, now: 4_000, leaseMs: 1_000, charges: [charge(grant, 10)] })).outcome).toBe('reserved');
+        const key = id('refund');
+        const refused = await reserveClaiming(key, 'a1', 5_000, { callId: r.callId, binding }, [charge(grant, 1)]);
+        expect(refused).toEqual({ outcome: 'budget_exhausted', charge: charge(grant, 1) });
+        expect((await store.getRequest(r.callId))?.state).toBe('approved');
+        expect(await store.getEffect(key)).toBe(null);
+        const other = id('grant');
+        const res = await reserveClaiming(key, 'a2', 6_000, { callId: r.callId, binding }, [charge(other, 1)]);
+        expect(res.outcome).toBe('reserved');
+        expect((await store.getRequest(r.callId))?.state).toBe('consumed');
+      });
+
+      it('a duplicate, an ambiguous key or exhausted attempts leave the approval approved', async () => {
+        const { r, binding } = await approvedRequest();
+        const done = id('refund');
+        await store.reserveEffect({ key: done, action: 'stripe.refund', attemptId: 'd1', maxAttempts: 1, now: 4_000, leaseMs: 1_000 });
+        await store.settleEffect(done, 'd1', 'committed', 4_100);
+        expect((await reserveClaiming(done, 'a1', 5_000, { callId: r.callId, binding })).outcome).toBe('duplicate');
+        const held = id('refund');
+        await store.reserveEffect({ key: held, action: 'stripe.refund', attemptId: 'h1', maxAttempts: 3, now: 4_900, leaseMs: 10_000 });
+        expect((await reserveClaiming(held, 'a2', 5_000, { callId: r.callId, binding })).outcome).toBe('ambiguous');
+        const failed = id('refund');
+        await store.reserveEffect({ key: failed, action: 'stripe.refund', attemptId: 'f1', maxAttempts: 1, now: 4_000, leaseMs: 1_000 });
+        await store.settleEffect(failed, 'f1', 'failed', 4_100);
+        expect((await store.reserveEffect({ key: failed, action: 'stripe.refund', attemptId: 'a3', maxAttempts: 1, now: 5_000, leaseMs: 1_000, claim: { callId: r.callId, binding } })).outcome).toBe('exhausted');
+        expect((await store.getRequest(r.callId))?.state).toBe('approved');
+      });
+
+      it('an approval that cannot be claimed is `claim_refused` (as claimApproval says) and nothing is written', async () => {
+        const { r, binding } = await approvedRequest();
+        const pending = request();
+        await store.putRequest(pending);
+        const cases: Array<[string, { callId: string; binding: typeof binding }]> = [
+          ['unknown', { callId: id('nope'), binding }],
+          ['not_approved', { callId: pending.callId, binding }],
+          ['mismatch', { callId: r.callId, binding: { ...binding, argsHash: 'b'.repeat(64) } }],
+          ['mismatch', { callId: r.callId, binding: { ...binding, principal: 'mallory' } }],
+        ];
+        for (const [outcome, claim] of cases) {
+          const key = id('refund');
+          const grant = id('grant');
+          const res = await reserveClaiming(key, 'a1', 5_000, claim, [charge(grant, 1)]);
+          expect(res.outcome).toBe('claim_refused');
+          expect(res.outcome === 'claim_refused' && res.claim.outcome).toBe(outcome);
+          expect(await store.getEffect(key)).toBe(null);
+          expect(await store.consumptions({ grantId: grant })).toEqual([]);
+        }
+        expect((await store.getRequest(r.callId))?.state).toBe('approved');
+        expect((await reserveClaiming(id('refund'), 'a2', 6_000, { callId: r.callId, binding })).outcome).toBe('reserved');
+        const used = await reserveClaiming(id('refund'), 'a3', 7_000, { callId: r.callId, binding });
+        expect(used.outcome === 'claim_refused' && used.claim.outcome).toBe('consumed');
+      });
+
+      it('concurrent reservations claiming one approval (distinct keys): exactly one is reserved', async () => {
+        const { r, binding } = await approvedRequest();
+        const grant = id('grant');
+        const keys = Array.from({ length: 8 }, () => id('refund'));
+        const results = await Promise.all(keys.map((key, i) => reserveClaiming(key, `a${i}`, 5_000 + i, { callId: r.callId, binding }, [charge(grant, 1)])));
+        expect(results.filter((x) => x.outcome === 'reserved')).toHaveLength(1);
+        expect(results.filter((x) => x.outcome === 'claim_refused')).toHaveLength(7);
+        expect((await store.consumptions({ grantId: grant })).length).toBe(1);
+        const effects = await Promise.all(keys.map((key) => store.getEffect(key)));
+        expect(effects.filter((e) => e !== null)).toHaveLength(1);
+      });
+    });
+
     describe('receipts', () => {
       const body = (n: number): ReceiptBody => ({
         at: 1_000 + n,

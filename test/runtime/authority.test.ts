@@ -167,7 +167,8 @@ describe.each([
       expect(second.seen ?? String(second.error)).toContain('budget_exhausted');
       expect(second.seen ?? String(second.error)).toMatch(/grant desk's budget on amount over 1 hour\(s\)/);
       expect(second.seen ?? String(second.error)).not.toMatch(/\b399\b|\b400\b/);
-      expect((await store.listReceipts()).map((r) => [r.result, r.reason])).toContainEqual(['refused', 'budget_exhausted']);
+      // one decision receipt for the refused call, its outcome (never `allowed` and then `refused`)
+      expect((await store.listReceipts()).filter((r) => r.call_id === 'c2').map((r) => [r.result, r.reason])).toEqual([['refused', 'budget_exhausted']]);
       expect(await store.getEffect('refund:p2')).toBe(null);
 
       // a body that proves it did not act releases its charge: the same amount fits again
@@ -185,6 +186,86 @@ describe.each([
       const sixth = await h.call(agent, { payment_id: 'p6', amount: 10 }, 'c6');
       expect(sixth.seen ?? String(sixth.error)).toMatch(/budget on count over 1 day/);
       expect(h.runs.map((r) => r.payment_id)).toEqual(['p1', 'p3', 'p4', 'p5']);
+    } finally {
+      await store.close();
+      done();
+    }
+  });
+});
+
+describe.each([
+  ['memory', () => ({ store: memoryStore(), done: () => undefined })],
+  [
+    'sqlite',
+    () => {
+      const dir = makeTempDir('authority-approve-');
+      return { store: sqliteStore({ path: path.join(dir, 'state.db') }), done: () => removeDir(dir) };
+    },
+  ],
+])('an approved call whose budget is spent (%s store)', (_name, make) => {
+  it('is refused budget_exhausted with one decision receipt, and its approval is not used up: it runs once the window rolls', async () => {
+    const doc = structuredClone(budgeted);
+    doc.authority.grants[0]!.budgets = [{ metric: 'count', limit: 1, window: 'PT1H' }];
+    (doc.actions as Record<string, unknown>)['stripe.refund'] = {
+      effect: 'refund:{payment_id}',
+      resource: 'payment:{payment_id}',
+      rules: [{ when: { amount_lte: 100 }, decision: 'allow' }, { decision: 'approve' }],
+    };
+    const { store, done } = make();
+    try {
+      const h = harness(doc, store);
+      const control = createControl({
+        store,
+        clock: h.clock.now,
+        identity: (rc: { context: Ctx }) => (rc.context.agent ? { agent: rc.context.agent, user: rc.context.user ?? null } : null),
+      });
+      // p1's body fails without a known outcome: its effect is ambiguous and holds the budget (1 of 1)
+      h.setBehave(() => {
+        throw new Error('gateway timeout');
+      });
+      await h.call({ agent: 'desk-1' }, { payment_id: 'p1', amount: 10 }, 'c1');
+      expect((await store.getEffect('refund:p1'))?.state).toBe('ambiguous');
+      expect(h.runs.map((r) => r.payment_id)).toEqual(['p1']);
+
+      const protectedTool = bindProtectedTool<'stripe.refund'>(control, compiled(doc));
+      const ran: string[] = [];
+      const refund = protectedTool('stripe.refund', {
+        name: 'refund',
+        description: 'Refund a payment',
+        parameters: z.object({ payment_id: z.string(), amount: z.number().int() }),
+        execute: async (args) => {
+          ran.push(args.payment_id);
+          return 'refunded';
+        },
+      });
+      const model = scripted([functionCall('refund', { payment_id: 'p2', amount: 500 }, { callId: 'c2' })], [assistantMessage('done')], [functionCall('refund', { payment_id: 'p2', amount: 500 }, { callId: 'c2' })], [assistantMessage('done')]);
+      const agent = agentWith(model, [refund]);
+      const paused = await run(agent, 'refund it', { context: { agent: 'desk-1' } });
+      expect(paused.interruptions).toHaveLength(1);
+      await control.approve(paused.state, paused.interruptions[0]!, { approver: 'bob' });
+      let error: unknown;
+      try {
+        await run(agent, paused.state);
+      } catch (e) {
+        error = e;
+      }
+      expect(String((error as Error | undefined)?.message ?? toolOutputSeen(model, 1, 'c2'))).toContain('budget_exhausted');
+      expect(ran).toEqual([]);
+      expect((await store.getRequest('c2'))?.state).toBe('approved'); // not used up by the refusal
+      const decisions = (await store.listReceipts()).filter((r) => r.call_id === 'c2' && !['requested', 'approved'].includes(r.result));
+      expect(decisions.map((r) => [r.result, r.reason])).toEqual([['refused', 'budget_exhausted']]);
+
+      // an operator finds p1 never happened: its charge is released, and the same approval now authorizes the call, once
+      await store.resolveEffect('refund:p1', 'failed', 'ops', h.clock.now());
+      const again = await run(agentWith(scripted([functionCall('refund', { payment_id: 'p2', amount: 500 }, { callId: 'c2' })], [assistantMessage('done')]), [refund]), 'refund it', { context: { agent: 'desk-1' } });
+      if (again.interruptions.length > 0) {
+        // the SDK asks again on a fresh run; the recorded approval is what authorizes it
+        again.state.approve(again.interruptions[0]!);
+        await run(agentWith(scripted([assistantMessage('done')]), [refund]), again.state);
+      }
+      expect(ran).toEqual(['p2']);
+      expect((await store.getRequest('c2'))?.state).toBe('consumed');
+      expect((await store.listReceipts()).filter((r) => r.call_id === 'c2').map((r) => r.result)).toContain('claimed');
     } finally {
       await store.close();
       done();

@@ -49,7 +49,8 @@ describePostgres('Postgres connection killed mid-claim', (url) => {
       const ended = await victim.exited;
       const last = ended.events.at(-1)!;
       expect(last).toMatchObject({ error: 'StoreError', reason: 'store_unavailable' });
-      expect(last.message).toMatch(/claimApproval failed: the database connection was lost/);
+      // the action has an effect key: its approval is claimed inside the reservation's transaction
+      expect(last.message).toMatch(/reserveEffect failed: the database connection was lost/);
       await holder.query('ROLLBACK');
       await holder.end();
 

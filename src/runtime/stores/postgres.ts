@@ -1,4 +1,4 @@
-import { answerOutcome, canResolve, canSettle, claimMatches, reserveTransition, withAnswer } from '../memory-store.js';
+import { answerOutcome, canResolve, canSettle, claimMatches, claimOutcome, reserveTransition, withAnswer } from '../memory-store.js';
 import { checkCharges, ledgerRows, refusedCharge } from '../budget.js';
 import { GENESIS_HASH, receiptHash } from '../receipts-hash.js';
 import { newestReceiptOf } from '../receipts.js';
@@ -211,6 +211,20 @@ export function postgresStore(options: PostgresStoreOptions): Store {
   const effectByKey = `SELECT ${EFFECT_COLUMNS} FROM ${S}.effects WHERE key = $1`;
   const releaseCharges = `UPDATE ${S}.budget_ledger SET released_at = $1 WHERE effect_key = $2 AND released_at IS NULL`;
 
+  /** With a claim: the approval row locked for this transaction, and the refusal if it cannot be used up. */
+  const lockClaim = async (c: PgClientLike, input: ReserveEffectInput): Promise<ReserveResult | null> => {
+    if (!input.claim) return null;
+    const locked = await c.query(`${approvalByCallId} FOR UPDATE`, [input.claim.callId]);
+    const decided = claimOutcome(locked.rows[0] ? approvalFromRow(locked.rows[0] as ApprovalRow) : undefined, input.claim.binding);
+    return decided.outcome === 'claimed' ? null : { outcome: 'claim_refused', claim: decided };
+  };
+  /** With a claim, once the key is reserved: the approval used up in the same transaction. */
+  const consumeClaim = async (c: PgClientLike, input: ReserveEffectInput): Promise<{ claimed?: ApprovalRequest }> => {
+    if (!input.claim) return {};
+    const r = await c.query(`UPDATE ${S}.approvals SET state = 'consumed', consumed_at = $2 WHERE call_id = $1 RETURNING ${APPROVAL_COLUMNS}`, [input.claim.callId, input.now]);
+    return { claimed: approvalFromRow(r.rows[0] as ApprovalRow) };
+  };
+
   /**
    * A reservation that spends budgets: under READ COMMITTED a sum and an insert are not serialised,
    * so each charged grant's transaction-scoped advisory lock is taken first (sorted: no deadlock),
@@ -222,6 +236,8 @@ export function postgresStore(options: PostgresStoreOptions): Store {
       for (const grant of [...new Set(charges.map((ch) => ch.grantId))].sort()) {
         await c.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`${S}.budget:${grant}`]);
       }
+      const refusedClaim = await lockClaim(c, input);
+      if (refusedClaim) return refusedClaim;
       for (;;) {
         const locked = await c.query(`${effectByKey} FOR UPDATE`, [input.key]);
         const current = locked.rows[0] ? effectFromRow(locked.rows[0] as EffectRow) : undefined;
@@ -256,7 +272,8 @@ export function postgresStore(options: PostgresStoreOptions): Store {
             );
           }
         }
-        return transition.outcome === 'reserved' ? { outcome: 'reserved', effect: transition.next! } : { outcome: transition.outcome, effect: transition.next ?? (current as EffectRecord) };
+        if (transition.outcome === 'reserved') return { outcome: 'reserved', effect: transition.next!, ...(await consumeClaim(c, input)) };
+        return { outcome: transition.outcome, effect: transition.next ?? (current as EffectRecord) };
       }
     });
 
@@ -348,13 +365,15 @@ export function postgresStore(options: PostgresStoreOptions): Store {
     async reserveEffect(input: ReserveEffectInput): Promise<ReserveResult> {
       const charges = checkCharges(input.charges);
       if (charges.length > 0) return reserveCharged(input, charges);
-      return transaction('reserveEffect', async (c) => {
+      return transaction('reserveEffect', async (c): Promise<ReserveResult> => {
+        const refusedClaim = await lockClaim(c, input);
+        if (refusedClaim) return refusedClaim;
         const fresh = reserveTransition(undefined, input).next as EffectRecord; // none -> in_flight, attempts 1
         const inserted = await c.query(
           `INSERT INTO ${S}.effects (${EFFECT_COLUMNS}) VALUES (${params(8)}) ON CONFLICT (key) DO NOTHING RETURNING ${EFFECT_COLUMNS}`,
           effectToValues(fresh),
         );
-        if (inserted.rowCount === 1) return { outcome: 'reserved', effect: effectFromRow(inserted.rows[0] as EffectRow) } as const;
+        if (inserted.rowCount === 1) return { outcome: 'reserved', effect: effectFromRow(inserted.rows[0] as EffectRow), ...(await consumeClaim(c, input)) };
         const locked = await c.query(`${effectByKey} FOR UPDATE`, [input.key]);
         const current = effectFromRow(locked.rows[0] as EffectRow);
         const transition = reserveTransition(current, input);
@@ -365,6 +384,7 @@ export function postgresStore(options: PostgresStoreOptions): Store {
             [input.key, ...rest],
           );
         }
+        if (transition.outcome === 'reserved') return { outcome: 'reserved', effect: transition.next!, ...(await consumeClaim(c, input)) };
         return { outcome: transition.outcome, effect: transition.next ?? current };
       });
     },

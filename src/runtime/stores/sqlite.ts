@@ -1,7 +1,7 @@
 import { closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import path from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
-import { answerOutcome, canResolve, canSettle, claimMatches, reserveTransition, withAnswer } from '../memory-store.js';
+import { answerOutcome, canResolve, canSettle, claimMatches, claimOutcome, reserveTransition, withAnswer } from '../memory-store.js';
 import { checkCharges, ledgerRows, refusedCharge } from '../budget.js';
 import { GENESIS_HASH, receiptHash } from '../receipts-hash.js';
 import type {
@@ -222,6 +222,12 @@ export function sqliteStore(options: SqliteStoreOptions): Store {
     async reserveEffect(input: ReserveEffectInput): Promise<ReserveResult> {
       const charges = checkCharges(input.charges);
       return write('reserveEffect', (s): ReserveResult => {
+        if (input.claim) {
+          // the approval is decided first and consumed only with the reservation (one transaction)
+          const approval = s.getApproval.get(input.claim.callId) as ApprovalRow | undefined;
+          const decided = claimOutcome(approval ? approvalFromRow(approval) : undefined, input.claim.binding);
+          if (decided.outcome !== 'claimed') return { outcome: 'claim_refused', claim: decided };
+        }
         const row = s.getEffect.get(input.key) as EffectRow | undefined;
         const current = row ? effectFromRow(row) : undefined;
         const transition = reserveTransition(current, input);
@@ -234,6 +240,11 @@ export function sqliteStore(options: SqliteStoreOptions): Store {
           for (const r of ledgerRows(charges, input.key, transition.next!.attempts, input.now)) s.insertCharge.run(r.grantId, r.metric, r.amount, r.effectKey, r.attempt, r.consumedAt);
         }
         if (transition.next) s.upsertEffect.run(...effectToValues(transition.next));
+        if (transition.outcome === 'reserved' && input.claim) {
+          s.claim.run(input.now, input.claim.callId);
+          const claimed = approvalFromRow(s.getApproval.get(input.claim.callId) as ApprovalRow);
+          return { outcome: 'reserved', effect: transition.next!, claimed };
+        }
         return { outcome: transition.outcome, effect: (transition.next ?? current) as EffectRecord };
       });
     },
