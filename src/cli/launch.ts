@@ -22,7 +22,7 @@ import { VERSION } from '../version.js';
  * the companion while hoisting the rest (a project with another better-sqlite3 of its own), and
  * only the resolve hook finds it there.
  */
-export const CLI_TOOLS = ['ts-morph', 'yargs', 'yaml', 'picocolors', 'ignore', 'diff', '@babel/code-frame', 'better-sqlite3', 'hono', '@hono/node-server'] as const;
+export const CLI_TOOLS = ['ts-morph', 'yargs', 'yaml', 'picocolors', 'ignore', 'diff', '@babel/code-frame', 'better-sqlite3', 'hono', '@hono/node-server', '@modelcontextprotocol/sdk'] as const;
 
 /** Where the CLI's tools resolve from: `self` (they resolve from this package), a companion package.json, or nowhere. */
 export function findCliTools(options: { cwd: string; env: NodeJS.ProcessEnv; from: string }): { kind: 'self' } | { kind: 'companion'; packageJson: string } | { kind: 'missing' } {

@@ -10,6 +10,8 @@ export interface Sample {
     resolve(state: RunState<any, any>): Promise<unknown[]>;
     store: { listReceipts(): Promise<Array<{ call_id: string | null; result: string }>> };
   };
+  /** The generated module (its MCP door: protectMcpTools). */
+  generated: { protectMcpTools: (servers: any[]) => Promise<any[]> };
   sdk: typeof import('@openai/agents');
   testing: typeof import('@openai/agents/testing');
   runtime: typeof import('../runtime/index.js');
@@ -25,14 +27,15 @@ export interface Sample {
 export async function loadSample(workspace: string): Promise<Sample> {
   const build = path.join(workspace, 'build');
   const from = (rel: string) => import(pathToFileURL(path.join(build, rel)).href);
-  const [agentModule, controlModule, sdk, testing, runtime] = await Promise.all([
+  const [agentModule, controlModule, generated, sdk, testing, runtime] = await Promise.all([
     from('agent.js'),
     from('ctrlrun.control.js'),
+    from('ctrlrun.generated.js'),
     import(import.meta.resolve('@openai/agents')),
     import(import.meta.resolve('@openai/agents/testing')),
     import(import.meta.resolve('ctrlrun-gen/runtime')),
   ]);
-  return { agent: agentModule.refundDesk, control: controlModule.default, sdk, testing, runtime };
+  return { agent: agentModule.refundDesk, control: controlModule.default, generated, sdk, testing, runtime };
 }
 
 /** The customer the runs act for, and the second person who approves. */
@@ -50,7 +53,9 @@ export function toolOutputFor(result: RunResult<any, any>, callId: string): stri
   for (const item of result.history) {
     const raw = item as { type?: string; callId?: string; output?: unknown };
     if (raw.type === 'function_call_result' && raw.callId === callId) {
-      const output = raw.output as { type?: string; text?: string } | string;
+      const output = raw.output as { type?: string; text?: string } | Array<{ text?: string }> | string;
+      // an MCP tool's answer arrives as a list of content items
+      if (Array.isArray(output)) return output.map((o) => o?.text ?? '').join('');
       return typeof output === 'string' ? output : output?.text;
     }
   }
@@ -61,4 +66,16 @@ export function toolOutputFor(result: RunResult<any, any>, callId: string): stri
 export async function countReceipts(sample: Sample, callId: string, result: string): Promise<number> {
   const receipts = await sample.control.store.listReceipts();
   return receipts.filter((r) => r.call_id === callId && r.result === result).length;
+}
+
+/**
+ * The MCP scene's agent: the support server's tools through the generated module's
+ * `protectMcpTools` (each a protected tool that can pause for a person). Close the client after.
+ */
+export async function supportDesk(sample: Sample, url: string, model: unknown) {
+  const client = new sample.sdk.MCPServerStreamableHttp({ name: 'support', url, cacheToolsList: true });
+  await client.connect();
+  const tools = await sample.generated.protectMcpTools([client]);
+  const agent = new sample.sdk.Agent({ name: 'Support desk', instructions: 'You give goodwill credits.', model: model as never, tools });
+  return { agent, close: () => client.close() };
 }

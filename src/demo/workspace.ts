@@ -1,11 +1,12 @@
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import type { ts } from 'ts-morph';
 import { packageRoot } from '../package-root.js';
 import { typescript } from '../scan/typescript.js';
+import { SUPPORT_MANIFEST, SUPPORT_POLICY } from './support-policy.js';
 
 /** The installed package's root (see packageRoot). */
 export const PACKAGE_ROOT = packageRoot();
@@ -44,6 +45,9 @@ export function makeWorkspace(parent: string = os.tmpdir()): Workspace {
   symlinkSync(PACKAGE_ROOT, path.join(modules, 'ctrlrun-gen'), 'dir');
   symlinkSync(packageDir('@openai/agents'), path.join(modules, '@openai', 'agents'), 'dir');
   symlinkSync(packageDir('zod'), path.join(modules, 'zod'), 'dir');
+  // the MCP scene's server tool: its action and mapping (the sample's policy and manifest end with those lists)
+  appendFileSync(path.join(dir, 'ctrlrun.yaml'), SUPPORT_POLICY);
+  appendFileSync(path.join(dir, 'ctrlrun.tools.yaml'), SUPPORT_MANIFEST);
   writeFileSync(path.join(dir, '.gitignore'), 'node_modules/\n.ctrlrun/\nbuild/\n');
   return { dir, git: commitAll(dir, 'The refund desk, before ctrlrun-gen') };
 }

@@ -29,6 +29,15 @@ describe('ctrlrun-gen demo', () => {
     expect(out).toContain('Approved call_large (stripe.refund) as bob@payments.example');
     expect(out).toMatch(/a new process restores the saved state and resumes: ran, the tool answered "Refunded 250000 cents on pay_1002/);
     expect(out).toContain('nothing ran; still exactly one refund');
+    // an MCP tool (a real MCP server on 127.0.0.1): allowed runs once on the server; a larger call pauses
+    // before the server is called, a second person approves, another process runs it once; a replay runs nothing
+    expect(out).toContain("An MCP server's tool pauses for a person too");
+    expect(out).toMatch(/issue_credit 300 cents to acct_7 .*the MCP server answered "Credited 300 cents to acct_7\."/);
+    expect(out).toContain('credit_large  pending  support.issue_credit');
+    expect(out).toContain('Approved credit_large (support.issue_credit) as bob@payments.example');
+    expect(out).toMatch(/a new process \(its own MCP client\) restores the saved state and resumes: ran, the MCP server answered "Credited 2000 cents to acct_7\."/);
+    expect(out).toMatch(/support\.issue_credit was refused \(its approval was already used/);
+    expect(out).toContain('nothing ran; the MCP server credited acct_7 twice in all');
     expect(out).toMatch(/receipts, chain intact/);
     expect(process.cwd()).toBe(REPO_ROOT);
   });

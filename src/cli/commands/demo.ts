@@ -1,8 +1,8 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { UserError } from '../../diagnostics.js';
-import { APPROVER, countReceipts, loadSample, REQUESTER, scriptedRefund, toolOutputFor, type Sample } from '../../demo/agent-runs.js';
+import { APPROVER, countReceipts, loadSample, REQUESTER, scriptedRefund, supportDesk, toolOutputFor, type Sample } from '../../demo/agent-runs.js';
 import { narrator } from '../../demo/narrate.js';
 import { compileWorkspace, makeWorkspace, PACKAGE_ROOT } from '../../demo/workspace.js';
 import type { CliContext, CommandSpec } from '../context.js';
@@ -29,7 +29,8 @@ export const demoCommand: CommandSpec<DemoArgs> = {
     const here = process.cwd();
     try {
       say.step('A copy of the bundled refund desk, in a temporary directory');
-      say.say('Three SDK tools (lookup_charge, refund, close_account), a policy (ctrlrun.yaml) and a manifest (ctrlrun.tools.yaml).');
+      say.say('Three SDK tools (lookup_charge, refund, close_account), a policy (ctrlrun.yaml) and a manifest (ctrlrun.tools.yaml),');
+      say.say("which also maps the tool issue_credit of an MCP server named support to the action support.issue_credit.");
       say.say(`Workspace: ${workspace.dir}`);
 
       const sub = async (argv: string[], expected: number, what: string): Promise<void> => {
@@ -62,6 +63,9 @@ export const demoCommand: CommandSpec<DemoArgs> = {
       process.chdir(workspace.dir);
       const sample = await loadSample(workspace.dir);
       await scenario(sample, workspace.dir, ctx, say, sub);
+
+      say.step("An MCP server's tool pauses for a person too");
+      await mcpScene(sample, workspace.dir, ctx, say, sub);
 
       say.step('The evidence chain');
       await sub(['receipts', 'verify'], 0, 'verifying receipts');
@@ -139,6 +143,96 @@ async function scenario(
   );
   expectCount(replay.executed, 1, 'the replay to run nothing');
   say.ok('nothing ran; still exactly one refund');
+}
+
+/**
+ * The MCP door: a real MCP server (streamable HTTP on 127.0.0.1, in this process) whose tool the
+ * generated module's protectMcpTools guards. An allowed call runs on the server once; a larger one
+ * pauses before the server is called, a second person approves, another process resumes it (with
+ * its own MCP client) and the server runs it once; a replay runs nothing.
+ */
+async function mcpScene(
+  sample: Sample,
+  dir: string,
+  ctx: CliContext,
+  say: Say,
+  sub: (argv: string[], expected: number, what: string) => Promise<void>,
+): Promise<void> {
+  const { runtime } = sample;
+  const { ScriptedModel, functionCall, assistantMessage } = sample.testing;
+  const context = { user: REQUESTER };
+  const scripted = (callId: string, args: { account_id: string; amount: number }, reply: string) =>
+    new ScriptedModel([[functionCall('issue_credit', args, { callId })], [assistantMessage(reply)]]);
+  const { startSupportServer } = await import('../../demo/support-server.js');
+  const server = await startSupportServer();
+  try {
+    say.say('A real MCP server, support (streamable HTTP on 127.0.0.1), lists issue_credit. The agent gets its tools');
+    say.say('through protectMcpTools from the generated module: each call is decided by support.issue_credit.');
+
+    const small = await supportDesk(sample, server.url, scripted('credit_small', { account_id: 'acct_7', amount: 300 }, 'Credited 3.00 EUR.'));
+    try {
+      const allowed = await runtime.run(small.agent, 'A 3 EUR goodwill credit for acct_7, please.', { context });
+      say.say(`issue_credit 300 cents to acct_7 (rule: allow up to 500): the MCP server answered "${toolOutputFor(allowed, 'credit_small')}"`);
+    } finally {
+      await small.close();
+    }
+    expectCount(server.credits.length, 1, 'the allowed credit to run once on the MCP server');
+    say.ok('ran once on the MCP server');
+
+    const large = await supportDesk(sample, server.url, scripted('credit_large', { account_id: 'acct_7', amount: 2_000 }, 'unused'));
+    let paused;
+    try {
+      paused = await runtime.run(large.agent, 'A 20 EUR goodwill credit for acct_7.', { context });
+    } finally {
+      await large.close();
+    }
+    if (paused.interruptions.length !== 1) throw new UserError('demo: the large credit should have paused for approval.');
+    await sample.control.request(paused.state);
+    const stateFile = path.join(dir, '.ctrlrun', 'paused-credit.json');
+    writeFileSync(stateFile, paused.state.toString());
+    say.say('issue_credit 2,000 cents to acct_7 (needs a human): the run paused before the MCP server was called.');
+    expectCount(server.credits.length, 1, 'the paused credit not to reach the MCP server');
+    await sub(['approvals', 'list', '--pending'], 0, 'listing the pending MCP call');
+    say.say(`${APPROVER} approves it:`);
+    await sub(['approvals', 'approve', 'credit_large', '--as', APPROVER, '--reason', 'goodwill, checked'], 0, 'approving the MCP call');
+
+    // the server lives in this process: the resuming process must not block it (spawn, not spawnSync)
+    const first = await resumeAsync(dir, stateFile, 'credit_large', server.url, ctx);
+    say.say(`a new process (its own MCP client) restores the saved state and resumes: ${first.outcome}, the MCP server answered "${first.toolOutput}"`);
+    expectCount(first.executed, 1, 'the approved credit to run once');
+    expectCount(server.credits.length, 2, 'the approved credit to reach the MCP server once');
+    say.ok('ran once on the MCP server');
+
+    const replay = await resumeAsync(dir, stateFile, 'credit_large', server.url, ctx);
+    say.say(
+      replay.outcome === 'refused'
+        ? `restoring the same saved state again: refused with ${replay.error} (${replay.reason})`
+        : `restoring the same saved state again: the approval is already used, so the model was told "${replay.toolOutput}"`,
+    );
+    expectCount(server.credits.length, 2, 'the replay not to reach the MCP server');
+    say.ok('nothing ran; the MCP server credited acct_7 twice in all (300 and 2,000 cents)');
+  } finally {
+    await server.close();
+  }
+}
+
+function resumeAsync(dir: string, stateFile: string, callId: string, url: string, ctx: CliContext): Promise<ChildOutcome> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [RESUME_CHILD, stateFile, callId, url], { cwd: dir, env: { ...process.env, ...ctx.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      const line = out.trim().split('\n').pop() ?? '';
+      try {
+        resolve(JSON.parse(line) as ChildOutcome);
+      } catch {
+        reject(new UserError(`demo: the resuming process failed (exit ${code}): ${err.trim() || out.trim()}`));
+      }
+    });
+  });
 }
 
 interface ChildOutcome {
