@@ -6,7 +6,7 @@
 import type { Condition, Operand, PolicyAction, Template } from '../policy/types.js';
 
 /** Module-local helpers the emitted functions call; each is emitted only when used. */
-export type Helper = 'own' | 'isInt' | 'isPart' | 'equal';
+export type Helper = 'own' | 'isInt' | 'isPart' | 'equal' | 'dataScope';
 
 export const HELPER_SOURCE: Record<Helper, string> = {
   own: [
@@ -49,9 +49,24 @@ export const HELPER_SOURCE: Record<Helper, string> = {
     '  );',
     '}',
   ].join('\n'),
+  dataScope: [
+    "/** CTRLRun's `data_scope`: the labels (`data:`) of the arguments the call supplies, each once. */",
+    'function dataScope(args: unknown, labels: ReadonlyMap<string, string>): string[] {',
+    "  if (typeof args !== 'object' || args === null || Array.isArray(args)) return [];",
+    '  const scope: string[] = [];',
+    '  for (const name of Object.keys(args)) {',
+    '    const label = labels.get(name);',
+    '    if (label !== undefined && !scope.includes(label)) scope.push(label);',
+    '  }',
+    '  return scope;',
+    '}',
+  ].join('\n'),
 };
 
-export const HELPER_ORDER: Helper[] = ['own', 'isInt', 'isPart', 'equal'];
+/** The subject CTRLRun derives at evaluation (§7.4) rather than reads from the arguments. */
+const DATA_SCOPE = 'data_scope';
+
+export const HELPER_ORDER: Helper[] = ['own', 'isInt', 'isPart', 'equal', 'dataScope'];
 
 export interface CompiledFunction {
   name: string;
@@ -183,6 +198,7 @@ function equals(v: string, value: Operand, helpers: Set<Helper>): string {
  * it needs (if any) and the comparison that holds only after it. The caller emits each type test once per rule.
  */
 function conditionParts(c: Condition, v: string, helpers: Set<Helper>): { guard?: string; test: string } {
+  if (c.arg === DATA_SCOPE) return { test: scopeTest(c, v) };
   switch (c.op) {
     case 'eq':
       // undefined (missing) never equals an operand: operands are JSON values.
@@ -208,6 +224,26 @@ function conditionParts(c: Condition, v: string, helpers: Set<Helper>): { guard?
       return { guard: `isInt(${v})`, test: `${v} ${op} ${literal(c.value)}` };
     }
   }
+}
+
+/**
+ * A condition on `data_scope` (a string[] of distinct labels), as `holdsOnScope` of evaluate.ts:
+ * `in` shares a label; `eq`/`neq` against a list compare sets; anything else is constant.
+ */
+function scopeTest(c: Condition, v: string): string {
+  const value = c.value;
+  const strings = (list: Operand[]) => [...new Set(list.filter((x): x is string => typeof x === 'string'))];
+  if (c.op === 'in') {
+    const labels = Array.isArray(value) ? strings(value) : [];
+    return labels.length === 0 ? 'false' : `(${labels.map((l) => `${v}.includes(${tsString(l)})`).join(' || ')})`;
+  }
+  if (c.op === 'eq' || c.op === 'neq') {
+    if (!Array.isArray(value) || value.some((x) => typeof x !== 'string')) return c.op === 'neq' ? 'true' : 'false';
+    const labels = strings(value);
+    const same = [`${v}.length === ${labels.length}`, ...labels.map((l) => `${v}.includes(${tsString(l)})`)].join(' && ');
+    return c.op === 'eq' ? `(${same})` : `!(${same})`;
+  }
+  return 'false';
 }
 
 /** A rule's entries as `&&` operands, each type test once (the first entry that needs it carries it). */
@@ -240,11 +276,30 @@ export function compileDecision(action: PolicyAction, name: string, policyFile: 
   const vars = argVariables(argsUsed, used);
   const { perRule, aliases } = entryVariables(action.rules, vars, used);
   const lines: string[] = [];
+  const labels = action.data ?? [];
+  const scoped = argsUsed.includes(DATA_SCOPE);
+  const labelsName = `${name}_labels`;
+  if (scoped && labels.length > 0) {
+    lines.push(`/** ${commentText(action.id)}: the \`data:\` labels, argument name to label. */`);
+    lines.push(`const ${labelsName}: ReadonlyMap<string, string> = new Map([${labels.map(([arg, label]) => `[${tsString(arg)}, ${tsString(label)}]`).join(', ')}]);`);
+  }
+  const readsArgs = argsUsed.some((arg) => arg !== DATA_SCOPE) || (scoped && labels.length > 0);
   lines.push(`/** ${commentText(action.id)}: ${action.rules.length} rule${action.rules.length === 1 ? '' : 's'}, first match wins; no match denies. */`);
   // No parameter when no rule reads the arguments: an unused one is a lint finding.
-  lines.push(`function ${name}(${argsUsed.length > 0 ? 'args: unknown' : ''}): DecisionResult {`);
-  if (argsUsed.length > 0) helpers.add('own');
-  for (const arg of argsUsed) lines.push(`  const ${vars.get(arg)} = own(args, ${tsString(arg)});`);
+  lines.push(`function ${name}(${readsArgs ? 'args: unknown' : ''}): DecisionResult {`);
+  for (const arg of argsUsed) {
+    if (arg === DATA_SCOPE) {
+      if (labels.length > 0) {
+        helpers.add('dataScope');
+        lines.push(`  const ${vars.get(arg)} = dataScope(args, ${labelsName});`);
+      } else {
+        lines.push(`  const ${vars.get(arg)}: readonly string[] = []; // no \`data:\` labels: the scope is empty`);
+      }
+      continue;
+    }
+    helpers.add('own');
+    lines.push(`  const ${vars.get(arg)} = own(args, ${tsString(arg)});`);
+  }
   for (const alias of aliases) lines.push(`  const ${alias.name} = ${alias.of}; // not narrowed by a rule's equality test on ${alias.of}`);
   let exhaustive = false;
   for (const [ruleIndex, rule] of action.rules.entries()) {

@@ -68,11 +68,13 @@ function evaluateChecked(policy: Policy, action: string, checked: ArgumentsCheck
 
 function decideRules(found: PolicyAction, args: Record<string, unknown>): Omit<Explanation, 'action' | 'effectKey' | 'resource'> {
   const conditions: ConditionTrace[] = [];
+  const scope = dataScope(found.data, args);
   for (const rule of found.rules) {
     let all = true;
     for (const condition of rule.when) {
-      const actual = Object.hasOwn(args, condition.arg) ? args[condition.arg] : undefined;
-      const held = holds(condition, actual);
+      const derived = condition.arg === DATA_SCOPE;
+      const actual = derived ? scope : Object.hasOwn(args, condition.arg) ? args[condition.arg] : undefined;
+      const held = derived ? holdsOnScope(condition, scope) : holds(condition, actual);
       conditions.push({ ruleIndex: rule.index, key: condition.key, arg: condition.arg, op: condition.op, expected: condition.value, actual, held });
       if (!held) all = false;
     }
@@ -132,6 +134,48 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
 }
 
 /** Whether one `when` entry holds for an argument value (undefined: the argument is missing). */
+const DATA_SCOPE = 'data_scope';
+
+/**
+ * CTRLRun §7.4's `data_scope`: the labels (`data:`) of the arguments the call supplies, each once,
+ * sorted by code point (Python's `sorted`). An action without `data:` has the empty scope.
+ */
+export function dataScope(data: ReadonlyArray<readonly [string, string]> | undefined, args: Record<string, unknown>): string[] {
+  if (!data) return [];
+  const labels = new Set<string>();
+  for (const [name, label] of data) if (Object.hasOwn(args, name)) labels.add(label);
+  return [...labels].sort(byCodePoint);
+}
+
+function byCodePoint(a: string, b: string): number {
+  const x = [...a].map((c) => c.codePointAt(0) as number);
+  const y = [...b].map((c) => c.codePointAt(0) as number);
+  for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return (x[i] as number) - (y[i] as number);
+  return x.length - y.length;
+}
+
+/**
+ * A condition on `data_scope` (CTRLRun's grammar): `in` holds when the scope and the list share a
+ * label; `eq`/`neq` against a list compare the two as sets (order and repeats aside); against
+ * anything else `eq` never holds and `neq` always does; `lt lte gt gte` never hold (a list is not
+ * an integer).
+ */
+export function holdsOnScope(condition: Pick<Condition, 'op' | 'value'>, scope: readonly string[]): boolean {
+  const expected = condition.value;
+  switch (condition.op) {
+    case 'in':
+      return Array.isArray(expected) && expected.some((v) => typeof v === 'string' && scope.includes(v));
+    case 'eq':
+    case 'neq': {
+      if (!Array.isArray(expected)) return condition.op === 'neq';
+      const same = expected.every((v) => typeof v === 'string' && scope.includes(v)) && scope.every((l) => expected.includes(l));
+      return condition.op === 'eq' ? same : !same;
+    }
+    default:
+      return false;
+  }
+}
+
 export function holds(condition: Pick<Condition, 'op' | 'value'>, actual: unknown): boolean {
   if (actual === undefined) return false;
   const expected = condition.value;

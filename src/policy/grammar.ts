@@ -55,13 +55,12 @@ export const MAX_WINDOW_SECONDS = 100 * 365 * 24 * 60 * 60;
  * CTRLRun keys this SDK cannot honour, refused by name (never ignored): `break_glass` envelopes
  * (parents of delegations opened at run time, which ctrlrun-gen does not create), the upstream TLS
  * pins (`tls_cert_sha256`, `tls_cert_file`: the SDK's MCP client opens the connection, so no
- * certificate is seen here), and `data` (v4 labels) with the `data_scope` subject they feed.
+ * certificate is seen here).
  */
 export const UNSUPPORTED_KEYS: Readonly<Record<string, string>> = {
   break_glass: 'break-glass envelopes are parents of delegations opened at run time, which ctrlrun-gen does not create',
   tls_cert_sha256: 'upstream certificate pins cannot be checked by ctrlrun-gen: the SDK\'s MCP client opens the connection, so no certificate is seen here',
   tls_cert_file: 'upstream certificate pins cannot be checked by ctrlrun-gen: the SDK\'s MCP client opens the connection, so no certificate is seen here',
-  data: 'data labels (v4) and the `data_scope` subject are not supported by ctrlrun-gen: CTRLRun derives `data_scope` from a scope provider this SDK has no place for',
 };
 
 export function isUnsupportedKey(key: string): boolean {
@@ -90,8 +89,13 @@ export const RESERVED_SUBJECTS: readonly string[] = [
   'principal',
   'resource',
 ];
-/** Derived by CTRLRun from `data:` labels: refused here as a condition subject (unsupported) and as a placeholder. */
+/**
+ * Derived at evaluation (CTRLRun §7.4): `data_scope`, the labels (`data:`) of the arguments the call
+ * supplies. A rule's `when` may test it; it may not be an argument name (a `data:` key), a template
+ * placeholder, or a grant constraint's subject.
+ */
 export const DERIVED_SUBJECTS: readonly string[] = ['data_scope'];
+export const DATA_KEYS: Readonly<Record<string, number>> = { label: 4 };
 
 /** Control ids: at most this many characters, no control characters (CTRLRun's rule). */
 export const CONTROL_ID_MAX_LENGTH = 200;

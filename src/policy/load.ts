@@ -14,6 +14,7 @@ import {
   CONTROL_ID_FORBIDDEN,
   CONTROL_ID_MAX_LENGTH,
   CONTROL_KEYS,
+  DATA_KEYS,
   DECISIONS,
   DERIVED_SUBJECTS,
   isUnsupportedKey,
@@ -397,9 +398,69 @@ class PolicyReader {
       const pin = this.readUpstream(upstream);
       if (pin) action.upstream = pin;
     }
+    const data = byKey.get('data');
+    if (data && this.version >= ACTION_KEYS.data!) {
+      const labels = this.readData(data);
+      if (labels) action.data = labels;
+    }
     const controlRefs = byKey.get('controls');
     if (controlRefs) action.controls = this.readControlRefs(controlRefs, controls, controlsEntry);
     return idOk ? action : undefined;
+  }
+
+  /**
+   * `data:` (v4, CTRLRun §7.4): argument name to label, as `name: label` or `name: { label: … }`.
+   * Labels are the operator's words; `data_scope` is derived from them at evaluation. `redact:`
+   * was cut from CTRLRun and is refused with its reason, never ignored.
+   */
+  private readData(entry: Entry): Array<[string, string]> | undefined {
+    const r = this.r;
+    const map = r.map(entry.value, entry.at, entry.path, 'a mapping of argument name to label (`diagnosis: phi`)');
+    if (map === undefined) return undefined;
+    const out: Array<[string, string]> = [];
+    let ok = true;
+    for (const f of r.entries(map, entry.path)) {
+      if (f.key.trim() === '') {
+        r.errorAt(f.keyNode, f.path, 'bad-id', 'argument names in `data` must be non-empty strings', 'name the argument');
+        ok = false;
+        continue;
+      }
+      if (DERIVED_SUBJECTS.includes(f.key)) {
+        r.errorAt(f.keyNode, f.path, 'reserved-subject', `\`${f.key}\` is derived by CTRLRun and may not be an argument name`, 'rename the argument: `data_scope` is the set of labels of the arguments a call supplies');
+        ok = false;
+        continue;
+      }
+      const k = r.kindOf(f.value);
+      if (k.kind === 'string') {
+        const label = this.nonBlank(f, 'a label (a non-blank string)');
+        if (label === undefined) ok = false;
+        else out.push([f.key, label]);
+        continue;
+      }
+      const body = r.map(f.value, f.at, f.path, 'a label (`phi`) or a mapping with `label:`');
+      if (body === undefined) {
+        ok = false;
+        continue;
+      }
+      const fields = r.entries(body, f.path);
+      const redact = fields.find((x) => x.key === 'redact');
+      if (redact) {
+        r.errorAt(redact.keyNode, redact.path, 'unsupported-key', '`redact` is not a data key: CTRLRun cut redaction (a value a deployment may not hold in its receipts it may not hold upstream either, and the approval carries the real value regardless)', 'remove it: nothing is hidden from the receipts');
+        ok = false;
+        continue;
+      }
+      this.checkKeys(fields, DATA_KEYS, `data \`${f.key}\``);
+      const labelEntry = fields.find((x) => x.key === 'label');
+      if (labelEntry === undefined) {
+        r.errorAt(f.keyNode, f.path, 'missing-key', `data \`${f.key}\` has no \`label\``, 'write `label: phi` (or the shorthand `' + f.key + ': phi`)');
+        ok = false;
+        continue;
+      }
+      const label = this.nonBlank(labelEntry, 'a label (a non-blank string)');
+      if (label === undefined) ok = false;
+      else out.push([f.key, label]);
+    }
+    return ok ? out : undefined;
   }
 
   /** The `upstream:` pin (v8): `tool_schema_sha256` is checked by the MCP doors; the TLS pins are refused by name. */
@@ -516,7 +577,7 @@ class PolicyReader {
     const constraintsEntry = byKey.get('constraints');
     let constraints: Condition[] = [];
     if (constraintsEntry) {
-      const read = this.readWhen(constraintsEntry);
+      const read = this.readWhen(constraintsEntry, false);
       constraints = read ?? [];
     }
     let expiresAt: PolicyGrant['expiresAt'] = null;
@@ -701,7 +762,7 @@ class PolicyReader {
       if (decisionEntry === undefined) r.errorAt(item.at, item.path, 'missing-key', 'the rule has no `decision`', 'add `decision: allow`, `approve` or `deny`');
       else decision = this.readDecision(decisionEntry);
       const whenEntry = byKey.get('when');
-      const when = whenEntry ? this.readWhen(whenEntry) : [];
+      const when = whenEntry ? this.readWhen(whenEntry, true) : [];
       const citedEntry = byKey.get('controls');
       const cited = citedEntry ? this.readControlRefs(citedEntry, controls, controlsEntry) : [];
       if (catchAll !== undefined) {
@@ -713,7 +774,8 @@ class PolicyReader {
     return rules;
   }
 
-  private readWhen(entry: Entry): Condition[] | undefined {
+  /** A rule's `when` (`derived`: it may test `data_scope`) or a grant's `constraints` (it may not). */
+  private readWhen(entry: Entry, derived: boolean): Condition[] | undefined {
     const r = this.r;
     const map = r.map(entry.value, entry.at, entry.path, 'a non-empty mapping of `<arg>_<op>: value`');
     if (map === undefined) return undefined;
@@ -725,14 +787,14 @@ class PolicyReader {
     const out: Condition[] = [];
     let ok = true;
     for (const f of r.entries(map, entry.path)) {
-      const c = this.readCondition(f);
+      const c = this.readCondition(f, derived);
       if (c) out.push(c);
       else ok = false;
     }
     return ok ? out : undefined;
   }
 
-  private readCondition(f: Entry): Condition | undefined {
+  private readCondition(f: Entry, derived: boolean): Condition | undefined {
     const r = this.r;
     const parsed = parseConditionKey(f.key);
     if (!parsed.ok) {
@@ -752,8 +814,9 @@ class PolicyReader {
       return undefined;
     }
     const { arg, op } = parsed;
-    if (DERIVED_SUBJECTS.includes(arg)) {
-      r.errorAt(f.keyNode, f.path, 'unsupported-key', `\`${arg}\` is not supported: ${UNSUPPORTED_KEYS.data}`, 'remove this entry: ctrlrun-gen refuses what it cannot honour rather than ignore it');
+    if (DERIVED_SUBJECTS.includes(arg) && !derived) {
+      // CTRLRun: a grant's constraints never match on a data label (its §11)
+      r.errorAt(f.keyNode, f.path, 'reserved-subject', `\`${arg}\` is a reserved subject and cannot be tested in a grant's \`constraints\``, 'test it in a rule\'s `when` instead: `data_scope` is derived from the action\'s `data:` labels for rules only');
       return undefined;
     }
     if (RESERVED_SUBJECTS.includes(arg)) {

@@ -70,6 +70,8 @@ export interface PolicyAction {
   mcp: { notExecutedOnError: boolean };
   /** The `upstream:` pin (v8): `tool_schema_sha256` (`sha256:` + 64 hex), checked by the MCP doors. */
   upstream?: { toolSchemaSha256?: string };
+  /** The `data:` labels (v4): argument name, then its label, in document order (CTRLRun §7.4). */
+  data?: Array<[string, string]>;
   rules: Rule[];
   loc: SourceLocation;
 }
