@@ -37,6 +37,8 @@ describe("CTRLRun's example policies", () => {
       expect(r.value).toBeUndefined();
       expect(errors.map((d) => d.code)).toEqual(example.refusedKeys!.map(() => 'unsupported-key'));
       expect(errors.map((d) => d.path?.split('.').at(-1))).toEqual(example.refusedKeys);
+      // the message names the key and why it cannot be honoured here (CTRLRun would refuse every call unverified)
+      for (const d of errors) expect(d.message).toMatch(/^`tls_cert_(sha256|file)` is not supported: .*observed.*`upstream_unverified`.*could never run$/);
       for (const d of errors) expect(d.message).toMatch(/is not supported/);
     }
   });
