@@ -24,6 +24,8 @@ const where = (tool: PlannedTool): string => tool.places.map((p) => `${p.file}:$
 export function readExisting(policyText: string | undefined, manifestText: string | undefined, files: { policy: string; manifest: string }): ExistingSetup {
   const actions = new Set<string>();
   const mapped = new Map<string, string>();
+  const hostedMapped = new Map<string, string>();
+  const mcpMapped = new Set<string>();
   const policy = policyText === undefined ? undefined : parse(policyText, files.policy);
   const actionsNode = policy?.get('actions');
   if (isMap(actionsNode)) for (const pair of actionsNode.items) if (isScalar(pair.key)) actions.add(String(pair.key.value));
@@ -35,16 +37,23 @@ export function readExisting(policyText: string | undefined, manifestText: strin
       const tool = item.get('tool');
       const action = item.get('action');
       if (typeof tool === 'string' && typeof action === 'string') mapped.set(tool, action);
+      const hosted = item.get('hosted_mcp');
+      const label = isMap(hosted) ? hosted.get('server_label') : undefined;
+      if (typeof label === 'string' && typeof action === 'string') hostedMapped.set(label, action);
+      const mcp = item.get('mcp');
+      const server = isMap(mcp) ? mcp.get('server') : undefined;
+      if (typeof server === 'string') mcpMapped.add(server);
     }
   }
-  return { actions, mapped };
+  return { actions, mapped, hostedMapped, mcpMapped };
 }
 
 /** The policy text with the plan's new actions appended under `actions:`. */
 export function mergePolicy(text: string, plan: InitPlan, file: string): string {
   const added = plan.tools.filter((t) => t.addAction);
+  const hosted = (plan.hosted ?? []).filter((h) => h.addAction);
   const doc = parse(text, file);
-  if (!doc || added.length === 0) return text;
+  if (!doc || added.length + hosted.length === 0) return text;
   let actions = doc.get('actions');
   if (!isMap(actions)) {
     actions = new YAMLMap();
@@ -58,13 +67,20 @@ export function mergePolicy(text: string, plan: InitPlan, file: string): string 
     key.commentBefore = ` tool ${JSON.stringify(tool.name)} at ${where(tool)} (added by init --force)`;
     map.add(doc.createPair(key, value));
   }
+  for (const server of hosted) {
+    const value = doc.createNode({ decision: 'approve' }) as YAMLMap;
+    const key = doc.createNode(server.action);
+    key.commentBefore = ` hosted MCP server ${JSON.stringify(server.name)} (hostedMcpTool at ${server.places.map((p) => `${p.file}:${p.line}`).join(', ')}; added by init --force)`;
+    map.add(doc.createPair(key, value));
+  }
   return doc.toString();
 }
 
 /** The manifest text with the plan's new mappings appended under `tools:`. */
 export function mergeManifest(text: string, plan: InitPlan, file: string): string {
   const doc = parse(text, file);
-  if (!doc || plan.tools.length === 0) return text;
+  const hosted = plan.hosted ?? [];
+  if (!doc || plan.tools.length + hosted.length === 0) return text;
   let tools = doc.get('tools');
   if (!isSeq(tools)) {
     tools = new YAMLSeq();
@@ -75,6 +91,12 @@ export function mergeManifest(text: string, plan: InitPlan, file: string): strin
   for (const tool of plan.tools) {
     const entry = doc.createNode({ tool: tool.name, action: tool.action }) as YAMLMap;
     entry.commentBefore = ` ${where(tool)} (added by init --force)`;
+    seq.add(entry);
+  }
+  for (const server of hosted) {
+    const entry = doc.createNode({ hosted_mcp: { server_label: server.name }, action: server.action }) as YAMLMap;
+    (entry.get('hosted_mcp') as YAMLMap).flow = true;
+    entry.commentBefore = ` hostedMcpTool at ${server.places.map((p) => `${p.file}:${p.line}`).join(', ')} (added by init --force)`;
     seq.add(entry);
   }
   return doc.toString();

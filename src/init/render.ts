@@ -19,9 +19,28 @@ export interface PlannedTool extends FoundTool {
   addAction: boolean;
 }
 
+/** A hosted MCP server (`hostedMcpTool({ serverLabel })`) or an MCP server of `mcpServers` with a literal name. */
+export interface FoundServer {
+  name: string;
+  places: Array<{ file: string; line: number }>;
+}
+
+/** A hosted MCP server to map: every call it asks to approve is one action. */
+export interface PlannedHosted extends FoundServer {
+  action: string;
+  addAction: boolean;
+}
+
 export interface InitPlan {
   /** Tools to map (not yet in the manifest). */
   tools: PlannedTool[];
+  /** Hosted MCP servers to map (`- hosted_mcp: { server_label }`), not yet in the manifest. */
+  hosted?: PlannedHosted[];
+  /**
+   * MCP servers (`mcpServers`) the manifest maps no tool of: their tools are listed only at run
+   * time, so init proposes the entries' shape in a comment instead of guessing tool names.
+   */
+  mcpServers?: FoundServer[];
   /** SDK tool() calls whose name is not a literal: they cannot be mapped automatically. */
   unnamed: Array<{ file: string; line: number; reason?: string }>;
   /** Tool names the manifest already maps (kept as they are). */
@@ -33,6 +52,10 @@ export interface ExistingSetup {
   actions: ReadonlySet<string>;
   /** tool name -> action */
   mapped: ReadonlyMap<string, string>;
+  /** hosted MCP server label -> action (`hosted_mcp` entries) */
+  hostedMapped?: ReadonlyMap<string, string>;
+  /** MCP servers some `mcp` entry maps a tool of */
+  mcpMapped?: ReadonlySet<string>;
 }
 
 const NOTHING: ExistingSetup = { actions: new Set(), mapped: new Map() };
@@ -71,6 +94,28 @@ export function findTools(scan: RepoScan): { tools: FoundTool[]; unnamed: InitPl
 }
 
 /**
+ * The MCP doors init can name: hosted MCP servers by their literal `serverLabel`, and servers that
+ * reach an agent's `mcpServers` by the literal `name` they are made with. Stable order (file, line).
+ */
+export function findServers(scan: RepoScan): { hosted: FoundServer[]; mcp: FoundServer[] } {
+  const hosted = new Map<string, FoundServer>();
+  const mcp = new Map<string, FoundServer>();
+  const add = (into: Map<string, FoundServer>, name: string, place: { file: string; line: number }) => {
+    const found = into.get(name) ?? { name, places: [] };
+    if (!found.places.some((p) => p.file === place.file && p.line === place.line)) found.places.push(place);
+    into.set(name, found);
+  };
+  const files = [...scan.files].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+  for (const file of files) {
+    for (const call of file.hostedMcpCalls) if (call.serverLabel !== undefined) add(hosted, call.serverLabel, { file: file.file, line: call.span.line });
+    for (const list of file.mcpServerLists ?? []) {
+      for (const element of list.elements) if (element.serverName !== undefined) add(mcp, element.serverName, { file: file.file, line: element.span.line });
+    }
+  }
+  return { hosted: [...hosted.values()], mcp: [...mcp.values()] };
+}
+
+/**
  * `checkEligibilityAndPossiblyInitiateReturn` → `check_eligibility_and_possibly_initiate_return`,
  * `Refund Expert` → `refund_expert`, `getHTTPStatus` → `get_http_status`: snake_case words; never
  * empty; only the characters an action id allows (dots kept: `stripe.refund`).
@@ -94,7 +139,11 @@ export function actionIdFor(toolName: string): string {
  * action it is protected as; any other gets an id from its name, a collision (with the policy's
  * actions too) a numeric suffix that remembers why. Mapped names and existing actions are kept.
  */
-export function planActions(found: { tools: FoundTool[]; unnamed: InitPlan['unnamed'] }, existing: ExistingSetup = NOTHING): InitPlan {
+export function planActions(
+  found: { tools: FoundTool[]; unnamed: InitPlan['unnamed'] },
+  existing: ExistingSetup = NOTHING,
+  servers: { hosted: FoundServer[]; mcp: FoundServer[] } = { hosted: [], mcp: [] },
+): InitPlan {
   const taken = new Set<string>(existing.actions);
   const kept: string[] = [];
   const tools: PlannedTool[] = [];
@@ -122,7 +171,21 @@ export function planActions(found: { tools: FoundTool[]; unnamed: InitPlan['unna
     const p = planned.get(tool.name);
     if (p) tools.push(p);
   }
-  return { tools, unnamed: found.unnamed, kept };
+  // a hosted MCP server: one action for every call it asks to approve (`<label>.call`)
+  const hosted: PlannedHosted[] = [];
+  for (const server of servers.hosted) {
+    if (existing.hostedMapped?.has(server.name)) {
+      kept.push(`hosted_mcp ${server.name}`);
+      continue;
+    }
+    const base = `${actionIdFor(server.name)}.call`;
+    let action = base;
+    for (let n = 2; taken.has(action); n++) action = `${base}_${n}`;
+    taken.add(action);
+    hosted.push({ ...server, action, addAction: true });
+  }
+  const mcpServers = servers.mcp.filter((s) => !existing.mcpMapped?.has(s.name));
+  return { tools, unnamed: found.unnamed, kept, ...(hosted.length > 0 ? { hosted } : {}), ...(mcpServers.length > 0 ? { mcpServers } : {}) };
 }
 
 /** YAML scalar: plain when unambiguous, else double-quoted (JSON strings are valid YAML). */
@@ -153,11 +216,16 @@ export function renderPolicy(plan: InitPlan): string {
     'actions:',
   ];
   const added = plan.tools.filter((t) => t.addAction);
-  if (added.length === 0) lines[lines.length - 1] = 'actions: {}';
+  const hosted = (plan.hosted ?? []).filter((h) => h.addAction);
+  if (added.length === 0 && hosted.length === 0) lines[lines.length - 1] = 'actions: {}';
   for (const tool of added) {
     lines.push(`  # tool ${JSON.stringify(tool.name)} at ${where(tool)}`);
     if (tool.renamedFrom) lines.push(`  # (named ${tool.action}: ${tool.renamedFrom} was taken by another tool)`);
     lines.push(`  ${yamlString(tool.action)}:`, '    decision: approve');
+  }
+  for (const server of hosted) {
+    lines.push(`  # hosted MCP server ${JSON.stringify(server.name)} (hostedMcpTool at ${where(server)}): every call it asks to approve`);
+    lines.push(`  ${yamlString(server.action)}:`, '    decision: approve');
   }
   return `${lines.join('\n')}\n`;
 }
@@ -170,15 +238,37 @@ export function renderManifest(plan: InitPlan, paths: { output: string; control:
     'policy: ctrlrun.yaml',
     `output: ${yamlString(paths.output)}`,
     `control: ${yamlString(paths.control)}`,
-    plan.tools.length === 0 ? 'tools: []' : 'tools:',
+    plan.tools.length === 0 && (plan.hosted ?? []).length === 0 ? 'tools: []' : 'tools:',
   ];
   for (const tool of plan.tools) {
     lines.push(`  # ${where(tool)}`, `  - tool: ${yamlString(tool.name)}`, `    action: ${yamlString(tool.action)}`);
   }
+  for (const server of plan.hosted ?? []) {
+    lines.push(`  # hostedMcpTool at ${where(server)}`, `  - hosted_mcp: { server_label: ${yamlString(server.name)} }`, `    action: ${yamlString(server.action)}`);
+  }
   for (const place of plan.unnamed) {
     lines.push(`  # not mapped: the tool() at ${place.file}:${place.line} has no literal name`);
   }
+  lines.push(...mcpServerComments(plan));
   return `${lines.join('\n')}\n`;
+}
+
+/**
+ * The proposed entries for MCP servers, as comments: a server lists its tools only at run time,
+ * so the tool names are the operator's to fill in (a listed tool no entry maps is denied).
+ */
+export function mcpServerComments(plan: InitPlan): string[] {
+  const lines: string[] = [];
+  for (const server of plan.mcpServers ?? []) {
+    const id = actionIdFor(server.name);
+    lines.push(
+      `  # MCP server ${JSON.stringify(server.name)} (mcpServers at ${where(server)}): map each tool it lists, by the name the server gives it;`,
+      '  # a tool no entry maps is denied (unknown_action). For example:',
+      `  # - mcp: { server: ${yamlString(server.name)}, tool: <tool> }`,
+      `  #   action: ${id}.<tool>`,
+    );
+  }
+  return lines;
 }
 
 /**

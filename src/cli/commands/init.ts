@@ -4,7 +4,7 @@ import { parseDocument } from 'yaml';
 import { UserError } from '../../diagnostics.js';
 import { groupByPackage, sourceFolder } from '../../init/layout.js';
 import { mergeManifest, mergePolicy, readExisting } from '../../init/merge.js';
-import { findTools, planActions, renderControl, renderManifest, renderPolicy, type FoundTool, type InitPlan, type RemoteRuntime } from '../../init/render.js';
+import { findServers, findTools, planActions, renderControl, renderManifest, renderPolicy, type FoundServer, type FoundTool, type InitPlan, type RemoteRuntime } from '../../init/render.js';
 import { scanRepo } from '../../scan/index.js';
 import { RESOLVABLE_NAMES, unresolvedNameMessage } from '../../scan/names.js';
 import type { CliContext, CommandSpec } from '../context.js';
@@ -76,8 +76,10 @@ export const initCommand: CommandSpec<InitArgs> = {
   run: async (args, ctx) => {
     const scan = await scanRepo({ root: ctx.cwd });
     const found = findTools(scan);
+    const servers = findServers(scan);
     const abs = (rel: string) => path.resolve(ctx.cwd, rel);
-    const toolFiles = [...new Set([...found.tools.flatMap((t) => t.places.map((p) => abs(p.file))), ...found.unnamed.map((u) => abs(u.file))])];
+    const serverFiles = [...servers.hosted, ...servers.mcp].flatMap((s) => s.places.map((p) => abs(p.file)));
+    const toolFiles = [...new Set([...found.tools.flatMap((t) => t.places.map((p) => abs(p.file))), ...found.unnamed.map((u) => abs(u.file)), ...serverFiles])];
     const groups = toolFiles.length > 0 ? groupByPackage(toolFiles, ctx.cwd) : new Map([[ctx.cwd, []]]);
     const packages = [...groups.keys()].sort();
 
@@ -91,7 +93,7 @@ export const initCommand: CommandSpec<InitArgs> = {
         );
       }
     }
-    const plans = packages.map((dir) => planPackage(dir, groups.get(dir) ?? [], found, ctx.cwd));
+    const plans = packages.map((dir) => planPackage(dir, groups.get(dir) ?? [], found, servers, ctx.cwd));
     for (const p of plans) writePackage(p, ctx);
 
     const tools = plans.reduce((n, p) => n + p.plan.tools.length, 0);
@@ -110,6 +112,16 @@ export const initCommand: CommandSpec<InitArgs> = {
       for (const place of plan.unnamed) {
         const file = displayPath(path.join(dir, place.file), ctx.cwd);
         ctx.stdout(`note: ${file}:${place.line}: ${unresolvedNameMessage(place.reason)}; write it as ${RESOLVABLE_NAMES}, or map it by hand in ${manifest}\n`);
+      }
+      for (const server of plan.hosted ?? []) {
+        ctx.stdout(`note: hosted MCP server ${JSON.stringify(server.name)} is action ${server.action} (decision: approve); protect it with protectHostedMcp\n`);
+      }
+      for (const server of plan.mcpServers ?? []) {
+        const at = server.places[0]!;
+        ctx.stdout(
+          `note: ${displayPath(path.join(dir, at.file), ctx.cwd)}:${at.line}: MCP server ${JSON.stringify(server.name)} lists its tools only at run time: map each as ` +
+            `\`- mcp: { server: ${server.name}, tool: <tool> }\` in ${manifest} (an example is there, commented); a tool no entry maps is denied\n`,
+        );
       }
     }
     const cd =
@@ -140,13 +152,17 @@ interface PackagePlan {
 }
 
 /** The tools of one package (places relative to it) and what to write there. */
-function planPackage(dir: string, files: string[], found: ReturnType<typeof findTools>, cwd: string): PackagePlan {
+function planPackage(dir: string, files: string[], found: ReturnType<typeof findTools>, servers: { hosted: FoundServer[]; mcp: FoundServer[] }, cwd: string): PackagePlan {
   const inPackage = new Set(files);
   const rel = (file: string) => path.relative(dir, path.resolve(cwd, file)).split(path.sep).join('/');
   const tools: FoundTool[] = found.tools
     .map((t) => ({ ...t, places: t.places.filter((p) => inPackage.has(path.resolve(cwd, p.file))).map((p) => ({ ...p, file: rel(p.file) })) }))
     .filter((t) => t.places.length > 0);
   const unnamed = found.unnamed.filter((u) => inPackage.has(path.resolve(cwd, u.file))).map((u) => ({ ...u, file: rel(u.file) }));
+  const local = (list: FoundServer[]) =>
+    list
+      .map((s) => ({ ...s, places: s.places.filter((p) => inPackage.has(path.resolve(cwd, p.file))).map((p) => ({ ...p, file: rel(p.file) })) }))
+      .filter((s) => s.places.length > 0);
   const read = (f: string) => (existsSync(path.join(dir, f)) ? readFileSync(path.join(dir, f), 'utf8') : undefined);
   const policyText = read(POLICY);
   const manifestText = read(MANIFEST);
@@ -159,7 +175,7 @@ function planPackage(dir: string, files: string[], found: ReturnType<typeof find
     dir,
     kind,
     remote: tools.some((t) => t.realtime === true) ? 'realtime' : WRANGLER_CONFIGS.some((f) => existsSync(path.join(dir, f))) ? 'edge' : undefined,
-    plan: planActions({ tools, unnamed }, existing),
+    plan: planActions({ tools, unnamed }, existing, { hosted: local(servers.hosted), mcp: local(servers.mcp) }),
     ...paths,
     ...(policyText !== undefined ? { policyText } : {}),
     ...(manifestText !== undefined ? { manifestText } : {}),
