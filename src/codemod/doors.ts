@@ -1,5 +1,6 @@
 import type { Policy } from '../policy/types.js';
 import type { CalleeBinding, FileScan, OptionProperty, ToolCallOptions } from '../scan/types.js';
+import { yamlScalar } from '../check/rules/finding.js';
 import { removalRange, type TextEdit } from './edits.js';
 import { needsApprovalVerdict } from './strictness.js';
 import type { CodemodFinding, DoorKind, Located } from './types.js';
@@ -85,7 +86,7 @@ export function planDoors(scan: FileScan, text: string, ctx: DoorContext): DoorP
       continue;
     }
     if (!ctx.hostedLabels.has(label)) {
-      left(door, call.span, 'unmapped', `the manifest maps no action to hosted MCP server '${label}'`, `Add \`- hosted_mcp: { server_label: ${label} }\` with its \`action:\` to ctrlrun.tools.yaml.`, label);
+      left(door, call.span, 'unmapped', `the manifest maps no action to hosted MCP server '${label}'`, `Add \`- hosted_mcp: { server_label: ${yamlScalar(label)} }\` with its \`action:\` to ctrlrun.tools.yaml.`, label);
       continue;
     }
     const onApproval = call.options.properties.onApproval;
@@ -102,6 +103,11 @@ export function planDoors(scan: FileScan, text: string, ctx: DoorContext): DoorP
     }
     const removed: string[] = [];
     const ra = call.options.properties.requireApproval;
+    if (ra && ra.identifier !== undefined) {
+      // removing `requireApproval: mode` (or `{ requireApproval }`) would leave the variable unused
+      left(door, ra.span, 'unanalysable', 'its `requireApproval` is held in a variable', 'Remove `requireApproval` (every call of a protected hosted server goes to the policy) and the variable, then run the codemod again.', label);
+      continue;
+    }
     if (ra && !(ra.valueKind === 'string' && ra.stringValue === 'always')) {
       // only ever stricter: every call now goes to the policy before OpenAI runs it
       remove(ra);
@@ -138,7 +144,7 @@ export function planDoors(scan: FileScan, text: string, ctx: DoorContext): DoorP
     }
     const action = ctx.actions.get(name);
     if (action === undefined) {
-      left(door, call.span, 'unmapped', `the manifest maps no action to the ${local.what} '${name}'`, `Add \`- tool: ${name}\` with its \`action:\` to ctrlrun.tools.yaml.`, name);
+      left(door, call.span, 'unmapped', `the manifest maps no action to the ${local.what} '${name}'`, `Add \`- tool: ${yamlScalar(name)}\` with its \`action:\` to ctrlrun.tools.yaml.`, name);
       continue;
     }
     if (!Object.hasOwn(ctx.policy.actions, action)) {
@@ -197,7 +203,7 @@ export function planDoors(scan: FileScan, text: string, ctx: DoorContext): DoorP
     }
     const action = ctx.actions.get(name);
     if (action === undefined) {
-      left(door, call.span, 'unmapped', `the manifest maps no action to the agent tool '${name}'`, `Add \`- tool: ${name}\` with its \`action:\` to ctrlrun.tools.yaml.`, name);
+      left(door, call.span, 'unmapped', `the manifest maps no action to the agent tool '${name}'`, `Add \`- tool: ${yamlScalar(name)}\` with its \`action:\` to ctrlrun.tools.yaml.`, name);
       continue;
     }
     if (!Object.hasOwn(ctx.policy.actions, action)) {
@@ -240,7 +246,7 @@ export function planDoors(scan: FileScan, text: string, ctx: DoorContext): DoorP
         continue;
       }
       if (!ctx.mcpServers.has(el.serverName)) {
-        left(door, el.span, 'unmapped', `the manifest maps no tool of MCP server '${el.serverName}'`, `Add \`- mcp: { server: ${el.serverName}, tool: <tool> }\` with its \`action:\` for each tool to ctrlrun.tools.yaml (an unmapped tool is denied).`, el.serverName);
+        left(door, el.span, 'unmapped', `the manifest maps no tool of MCP server '${el.serverName}'`, `Add \`- mcp: { server: ${yamlScalar(el.serverName)}, tool: <tool> }\` with its \`action:\` for each tool to ctrlrun.tools.yaml (an unmapped tool is denied).`, el.serverName);
         continue;
       }
       plan.edits.push({ start: el.span.start, end: el.span.start, text: `${ctx.callee('protectMcpServer')}(` }, { start: el.span.end, end: el.span.end, text: ')' });

@@ -595,7 +595,7 @@ export function scanParsed(file: string, text: string, parsed: Parsed, options: 
         if (!indirect) call.callee = spanOf(callee, sf);
         const label = (options.properties.serverLabel ?? options.properties.server_label)?.stringValue;
         if (label !== undefined) call.serverLabel = label;
-        const never = neverToolNamesOf(optionsArg, sf);
+        const never = neverToolNamesOf(optionsArg, sf, constObjectLiteral);
         if (never) call.neverToolNames = never;
         scan.hostedMcpCalls.push(call);
       } else if (isToolFactory(r.module, r.member)) {
@@ -906,11 +906,17 @@ function rootIdentifier(expr: ts.Expression): string | undefined {
 }
 
 /** `requireApproval: { never: { toolNames: [...] } }` (or `never: [...]`) of hostedMcpTool's options literal. */
-function neverToolNamesOf(arg: ts.Expression | undefined, sf: ts.SourceFile): HostedMcpCall['neverToolNames'] {
+function neverToolNamesOf(arg: ts.Expression | undefined, sf: ts.SourceFile, constObject: (name: string) => ts.ObjectLiteralExpression | undefined): HostedMcpCall['neverToolNames'] {
   const opts = arg ? skipWrappers(arg) : undefined;
   if (!opts || !typescript.isObjectLiteralExpression(opts)) return undefined;
+  // a value written in place, or a `const` object of this file (`const requireApproval = { never: ... }`)
   const member = (obj: ts.ObjectLiteralExpression, key: string): ts.Expression | undefined => {
-    for (const p of obj.properties) if (typescript.isPropertyAssignment(p) && propertyName(p.name) === key) return skipWrappers(p.initializer);
+    for (const p of obj.properties) {
+      if (typescript.isShorthandPropertyAssignment(p) && p.name.text === key) return constObject(p.name.text) ?? p.name;
+      if (!typescript.isPropertyAssignment(p) || propertyName(p.name) !== key) continue;
+      const v = skipWrappers(p.initializer);
+      return (typescript.isIdentifier(v) ? constObject(v.text) : undefined) ?? v;
+    }
     return undefined;
   };
   const ra = member(opts, 'requireApproval');

@@ -1,7 +1,7 @@
 import type { FileScan } from '../../scan/types.js';
 import type { PolicyAction } from '../../policy/types.js';
 import type { Finding, ProjectContext } from '../types.js';
-import { findingAt } from './finding.js';
+import { findingAt, yamlScalar } from './finding.js';
 
 /** `sticky-approval`: `alwaysApprove: true` passed to `state.approve` / `approveTool`. */
 export function stickyApprovalRule(scan: FileScan): Finding[] {
@@ -70,7 +70,7 @@ export function hostedMcpUnguardedRule(scan: FileScan, project: ProjectContext |
         : call.serverLabel === undefined
           ? 'the server label is not a literal, so check cannot find its action'
           : !action
-            ? `the manifest maps no action to server '${call.serverLabel}' (\`- hosted_mcp: { server_label: ${call.serverLabel} }\`), so check cannot tell whether the policy always allows it`
+            ? `the manifest maps no action to server '${call.serverLabel}' (\`- hosted_mcp: { server_label: ${yamlScalar(call.serverLabel)} }\`), so check cannot tell whether the policy always allows it`
             : `the policy does not always allow ${action.id}`;
       if (!never.complete) {
         findings.push(
@@ -148,7 +148,7 @@ export function mcpServerUnguardedRule(scan: FileScan): Finding[] {
           el.status === 'opaque'
             ? `${what} reaches ${where}, and check cannot follow it to \`protectMcpServer\`: the SDK builds the tools of an unguarded server every turn and runs their calls with no policy.`
             : `${el.text.length <= 40 && el.text ? `MCP server ${what}` : 'An MCP server'} reaches ${where} unguarded: the SDK builds its tools every turn and runs their calls with no policy, no approval and no receipt.`,
-          `Wrap it where it reaches the agent: \`protectMcpServer(${el.text && el.text.length <= 40 && !el.text.startsWith('...') ? el.text : 'server'})\` from the generated module, with its tools mapped in ctrlrun.tools.yaml (\`- mcp: { server${el.serverName !== undefined ? `: ${el.serverName}` : ''}, tool }\`); use \`protectMcpTools\` when a call must be able to pause for a person.`,
+          `Wrap it where it reaches the agent: \`protectMcpServer(${el.text && el.text.length <= 40 && !el.text.startsWith('...') ? el.text : 'server'})\` from the generated module, with its tools mapped in ctrlrun.tools.yaml (\`- mcp: { server${el.serverName !== undefined ? `: ${yamlScalar(el.serverName)}` : ''}, tool }\`); use \`protectMcpTools\` when a call must be able to pause for a person.`,
         ),
       );
     }

@@ -26,6 +26,10 @@ ruleTester(
         name: 'a never list of a server whose action always allows',
         code: lines(SDK, "export const g = hostedMcpTool({ serverLabel: 'git', requireApproval: { never: { toolNames: ['read_file'] } } });"),
       },
+      {
+        name: 'a never list held in a const object of the file, of a server whose action always allows',
+        code: lines(SDK, "const requireApproval = { never: { toolNames: ['read_file'] } };", "export const g = hostedMcpTool({ serverLabel: 'git', requireApproval });"),
+      },
       { name: 'an object with only an always list', code: lines(SDK, "export const g = hostedMcpTool({ serverLabel: 'ops', requireApproval: { always: { toolNames: ['deploy'] } } });") },
     ],
     invalid: [
@@ -43,6 +47,11 @@ ruleTester(
           { line: 2, column: 101, mentions: 'the policy does not always allow ops.run' },
           { line: 2, column: 111, mentions: "'deploy'" },
         ],
+      },
+      {
+        name: 'a never list held in a const object: its tools are read',
+        code: lines(SDK, "const approval = { never: { toolNames: ['deploy'] } };", "export const g = hostedMcpTool({ serverLabel: 'ops', requireApproval: approval });"),
+        errors: [{ line: 2, column: 41, mentions: "'deploy'" }],
       },
       {
         name: 'a never list of a server the manifest does not map',
