@@ -5,6 +5,7 @@
  */
 import type { Diagnostic } from '../diagnostics.js';
 import type { Manifest, ManifestTool } from '../manifest/types.js';
+import { DERIVED_SUBJECTS } from '../policy/grammar.js';
 import { nearest } from '../policy/suggest.js';
 import type { Condition, Policy, PolicyAction, Scalar, SourceLocation, Template } from '../policy/types.js';
 import type { ToolDeclaration } from './declarations.js';
@@ -58,8 +59,22 @@ function checkDeclaration(action: PolicyAction, entry: FunctionTool, declaration
     message: `tool \`${entry.tool}\` declares its parameters here (${declared.length === 0 ? 'none' : declared.join(', ')})`,
   };
 
+  // `data:` labels arguments; a label on an argument the tool does not have never enters `data_scope`
+  for (const [name] of action.data ?? []) {
+    if (params.has(name)) continue;
+    out.push({
+      severity: 'error',
+      code: 'unknown-argument',
+      ...at(action.loc),
+      path: `actions.${action.id}.data.${name}`,
+      message: `\`data\` labels the argument \`${name}\`, which tool \`${entry.tool}\` does not have: its label would never enter \`data_scope\``,
+      hint: suggestion(name, declared),
+      related: declaredHere,
+    });
+  }
   for (const rule of action.rules) {
     for (const c of rule.when) {
+      if (DERIVED_SUBJECTS.includes(c.arg)) continue; // data_scope: derived from the `data:` labels, not an argument
       const p = params.get(c.arg);
       const path = `actions.${action.id}.rules[${rule.index}].when.${c.key}`;
       if (!p) {

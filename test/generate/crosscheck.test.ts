@@ -88,6 +88,19 @@ rules:
     expect(d?.related?.message).toContain('payment_id, amount, ratio');
   });
 
+  it('data_scope is derived, not an argument: generate accepts it; a data: label on an argument the tool lacks is refused', () => {
+    const ok = repo({ 'ctrlrun.yaml': policyWith(`data: { payment_id: pii, note: internal }\nrules:\n  - when: { data_scope_in: [pii] }\n    decision: approve\n  - decision: allow`).replace('v6', 'v7') });
+    const good = diagnosticsOf(ok);
+    expect(good.threw).toBe(false);
+    expect(good.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    const bad = repo({ 'ctrlrun.yaml': policyWith(`data: { payment_di: pii }\nrules:\n  - when: { data_scope_in: [pii] }\n    decision: approve\n  - decision: allow`).replace('v6', 'v7') });
+    const r = diagnosticsOf(bad);
+    expect(r.threw).toBe(true);
+    expect(r.diagnostics.map((d) => `${d.code} ${d.path}`)).toEqual(['unknown-argument actions.stripe.refund.data.payment_di']);
+    expect(r.diagnostics[0]?.message).toContain('never enter `data_scope`');
+    expect(r.diagnostics[0]?.hint).toBe('did you mean `payment_id`?');
+  });
+
   it('refuses a numeric operator on a non-integer argument', () => {
     const dir = repo({ 'ctrlrun.yaml': policyWith(`rules:\n  - when: { ratio_lt: 1 }\n    decision: allow\n  - when: { payment_id_gt: 3 }\n    decision: allow`) });
     const r = diagnosticsOf(dir);

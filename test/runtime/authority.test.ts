@@ -203,7 +203,7 @@ describe.each([
     },
   ],
 ])('an approved call whose budget is spent (%s store)', (_name, make) => {
-  it('is refused budget_exhausted with one decision receipt, and its approval is not used up: it runs once the window rolls', async () => {
+  it('is refused budget_exhausted with one decision receipt, and its approval is not used up: it runs once the blocking charge is released', async () => {
     const doc = structuredClone(budgeted);
     doc.authority.grants[0]!.budgets = [{ metric: 'count', limit: 1, window: 'PT1H' }];
     (doc.actions as Record<string, unknown>)['stripe.refund'] = {
