@@ -6,6 +6,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { CODE_CACHE_ENV, defaultCodeCacheDir } from '../scan/code-cache.js';
 import { VERSION } from '../version.js';
+import { plainCheckArgs } from './plain-check.js';
 
 /**
  * The `ctrlrun-gen` bin. The package `ctrlrun-gen` carries the runtime and the CLI's code, but only
@@ -118,7 +119,7 @@ export async function launch(args: string[]): Promise<number> {
     writeFileSync(mark, '');
     delete process.env.CTRLRUN_GEN_STARTED_MARK;
   }
-  enableCompileCache(tools.kind === 'companion' ? tools.packageJson : fileURLToPath(import.meta.url));
+  enableCompileCache(tools.kind === 'companion' ? tools.packageJson : fileURLToPath(import.meta.url), plainCheckArgs(args) !== undefined);
   if (tools.kind === 'companion') {
     // Bare imports the CLI cannot resolve from ctrlrun-gen resolve from the companion package
     // (whatever the package manager's layout: hoisted, nested or pnpm's).
@@ -148,7 +149,7 @@ export async function launch(args: string[]): Promise<number> {
  * dist/bin is an ES module, which Node 20 cannot cache; V8 compiles its functions lazily.
  * Best effort: when none is there, or `DISABLE_V8_COMPILE_CACHE` is set, nothing changes.
  */
-function enableCompileCache(resolveFrom: string): void {
+function enableCompileCache(resolveFrom: string, plainCheck: boolean): void {
   if (process.env.DISABLE_V8_COMPILE_CACHE) return;
   const builtIn = (moduleApi as { enableCompileCache?: () => unknown }).enableCompileCache;
   if (typeof builtIn === 'function') {
@@ -156,6 +157,8 @@ function enableCompileCache(resolveFrom: string): void {
     return;
   }
   process.env[CODE_CACHE_ENV] ??= defaultCodeCacheDir();
+  // A plain check (src/cli/plain-check.ts) loads no CommonJS but the compiler, which has its own cache.
+  if (plainCheck) return;
   try {
     createRequire(resolveFrom)('v8-compile-cache');
   } catch {

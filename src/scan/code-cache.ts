@@ -1,3 +1,4 @@
+import { isAscii } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import Module, { createRequire } from 'node:module';
@@ -44,7 +45,9 @@ function privateDir(dir: string): string | undefined {
 export function requireWithCodeCache(file: string, cacheDir: string): unknown {
   const cached = Module as unknown as { _cache: Record<string, NodeJS.Module>; _nodeModulePaths(dir: string): string[]; wrap(code: string): string };
   if (cached._cache[file]) return cached._cache[file].exports;
-  const source = readFileSync(file, 'utf8');
+  // The compiler is ASCII: read as latin1, the same text, without UTF-8 decoding (~10 ms of 9 MB).
+  const bytes = readFileSync(file);
+  const source = isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
   const st = statSync(file);
   const dir = privateDir(cacheDir);
   const key = createHash('sha256').update(`${process.version}\0${process.arch}\0${file}\0${st.size}\0${st.mtimeMs}`).digest('hex').slice(0, 32);
