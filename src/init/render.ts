@@ -60,6 +60,9 @@ export interface ExistingSetup {
 
 const NOTHING: ExistingSetup = { actions: new Set(), mapped: new Map() };
 
+/** The SDK's local execution tool factories and the name each tool gets without a `name` option. */
+const LOCAL_DOOR_NAMES: Record<string, string> = { shellTool: 'shell', applyPatchTool: 'apply_patch', computerTool: 'computer_use_preview' };
+
 /**
  * Groups the repo's SDK tool() calls by literal name, in a stable order (first appearance by file,
  * line); then the names of tools already protected by `protectedTool` (with their action), so a
@@ -82,6 +85,18 @@ export function findTools(scan: RepoScan): { tools: FoundTool[]; unnamed: InitPl
         add(call.name, { file: file.file, line: call.span.line });
         if (isRealtimeEntry(call.binding.module)) byName.get(call.name)!.realtime = true;
       }
+    }
+  }
+  // the SDK's local execution tools (shell, apply_patch, computer): mapped like function tools, by the name the SDK gives them
+  for (const file of files) {
+    for (const call of file.sdkFactoryCalls ?? []) {
+      const fallback = LOCAL_DOOR_NAMES[call.factory];
+      if (fallback === undefined || call.indirect !== undefined) continue;
+      const p = call.options.properties;
+      if (call.factory === 'shellTool' && !call.options.hasSpread && p.environment !== undefined && p.shell === undefined) continue; // a hosted shell
+      const written = p.name?.stringValue;
+      if (p.name !== undefined && written === undefined) continue; // a name init cannot read
+      add(written ?? fallback, { file: file.file, line: call.span.line });
     }
   }
   for (const file of files) {

@@ -55,7 +55,10 @@ export interface LocalDoors<A extends string = string> {
   /** `applyPatchTool(options)` guarded by the policy's `action`. */
   protectApplyPatchTool: (action: A, options: ProtectApplyPatchToolOptions) => ApplyPatchTool;
   /** `computerTool(options)` guarded by the policy's `action`: every computer call (one batch of actions) is one decision. */
-  protectComputerTool: (action: A, options: ProtectComputerToolOptions) => ComputerTool;
+  protectComputerTool: <Context = unknown, TComputer extends Computer = Computer>(
+    action: A,
+    options: ProtectComputerToolOptions<Context, TComputer>,
+  ) => ComputerTool<Context, TComputer>;
 }
 
 export type ProtectShellToolOptions = Omit<Parameters<typeof shellTool>[0], 'needsApproval' | 'onApproval' | 'shell' | 'environment'> & {
@@ -70,7 +73,12 @@ export type ProtectApplyPatchToolOptions = Omit<Parameters<typeof applyPatchTool
   onApproval?: never;
 };
 
-export type ProtectComputerToolOptions = Omit<Parameters<typeof computerTool>[0], 'needsApproval'> & {
+/** `computerTool`'s options without `needsApproval` (the policy decides), generic like it: `dispose` and the extractor see your computer's type. */
+export type ProtectComputerToolOptions<Context = unknown, TComputer extends Computer = Computer> = {
+  name?: string;
+  computer: ComputerTool<Context, TComputer>['computer'];
+  onSafetyCheck?: ComputerTool<Context, TComputer>['onSafetyCheck'];
+  customDataExtractor?: ComputerTool<Context, TComputer>['customDataExtractor'];
   needsApproval?: never;
   onApproval?: never;
 };
@@ -94,7 +102,8 @@ export function bindLocalTools<A extends string = string>(control: Control, poli
   return {
     protectShellTool: (action, options) => makeShellTool(internals, policy, action, options),
     protectApplyPatchTool: (action, options) => makeApplyPatchTool(internals, policy, action, options),
-    protectComputerTool: (action, options) => makeComputerTool(internals, policy, action, options),
+    protectComputerTool: <Context, TComputer extends Computer>(action: A, options: ProtectComputerToolOptions<Context, TComputer>) =>
+      makeComputerTool(internals, policy, action, options as unknown as ProtectComputerToolOptions) as unknown as ComputerTool<Context, TComputer>,
   };
 }
 

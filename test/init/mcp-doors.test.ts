@@ -101,6 +101,47 @@ describe('init proposes manifest entries for MCP doors', () => {
     expect((await cli(['generate'], { cwd: dir })).code).toBe(0);
   });
 
+  it('a server name that YAML must quote is quoted in the note and the commented entry', async () => {
+    const dir = repo({
+      'src/agent.ts': `import { Agent, MCPServerStdio } from '@openai/agents';\nconst fs = new MCPServerStdio({ name: 'Filesystem MCP Server, via npx', fullCommand: 'npx x' });\nexport const a = new Agent({ name: 'a', mcpServers: [fs] });\n`,
+    });
+    const init = await cli(['init'], { cwd: dir });
+    expect(init.code, init.stderr).toBe(0);
+    expect(init.stdout).toContain('`- mcp: { server: "Filesystem MCP Server, via npx", tool: <tool> }`');
+    expect(readFileSync(path.join(dir, 'ctrlrun.tools.yaml'), 'utf8')).toContain('  # - mcp: { server: "Filesystem MCP Server, via npx", tool: <tool> }');
+  });
+
+  it('the local execution tools (shell, apply_patch, computer) are mapped by the names the SDK gives them, so the codemod protects them; a hosted shell is not', async () => {
+    const dir = repo({
+      'src/desk.ts': `import { Agent, applyPatchTool, computerTool, shellTool, type Computer, type Editor, type Shell } from '@openai/agents';
+declare const shell: Shell;
+declare const editor: Editor;
+declare const computer: Computer;
+export const agent = new Agent({
+  name: 'ops',
+  tools: [shellTool({ shell }), applyPatchTool({ editor }), computerTool({ computer }), shellTool({ environment: { type: 'container_auto' } })],
+});
+`,
+    });
+    const init = await cli(['init'], { cwd: dir });
+    expect(init.code, init.stderr).toBe(0);
+    const manifest = parseManifest(readFileSync(path.join(dir, 'ctrlrun.tools.yaml'), 'utf8'), path.join(dir, 'ctrlrun.tools.yaml'));
+    expect(manifest.diagnostics).toEqual([]);
+    expect(manifest.value!.tools.map((t) => (t.kind === 'function' ? [t.tool, t.action] : [t.kind]))).toEqual([
+      ['shell', 'shell'],
+      ['apply_patch', 'apply_patch'],
+      ['computer_use_preview', 'computer_use_preview'],
+    ]);
+    expect((await cli(['generate'], { cwd: dir })).code).toBe(0);
+    const codemod = await cli(['codemod', '--write', '--allow-dirty'], { cwd: dir });
+    expect(codemod.code, codemod.stdout + codemod.stderr).toBe(0);
+    const rewritten = readFileSync(path.join(dir, 'src/desk.ts'), 'utf8');
+    expect(rewritten).toContain("protectShellTool('shell', { shell })");
+    expect(rewritten).toContain("protectApplyPatchTool('apply_patch', { editor })");
+    expect(rewritten).toContain("protectComputerTool('computer_use_preview', { computer })");
+    expect(rewritten).toContain("shellTool({ environment: { type: 'container_auto' } })");
+  });
+
   it('planning: a label whose action id is taken gets a suffix; a server without a literal label or name is not proposed', () => {
     const scan = scanOf({
       'a.ts': `import { Agent, MCPServerStreamableHttp, hostedMcpTool } from '@openai/agents';\nconst label = process.env.L!;\nexport const a = new Agent({ name: 'a', tools: [hostedMcpTool({ serverLabel: 'docs' }), hostedMcpTool({ serverLabel: label })], mcpServers: [new MCPServerStreamableHttp({ url: 'http://x' })] });\n`,

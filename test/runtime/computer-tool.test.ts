@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Agent, run as sdkRun, RunState } from '@openai/agents';
+import { Agent, run as sdkRun, RunState, type Computer } from '@openai/agents';
 import { ScriptedModel, assistantMessage } from '@openai/agents/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { bindLocalTools, createControl, run, verifyReceipts, type Store } from '../../src/runtime/index.js';
@@ -234,14 +234,20 @@ describe('protectComputerTool: a real computer (actions logged, text typed to a 
     const p = processOn(f.db);
     const disposed: unknown[] = [];
     const made: unknown[] = [];
+    let closed = 0;
+    // your computer's own type reaches dispose (a type error here if the options were not generic)
+    const make = (): Computer & { close(): void } => Object.assign(recordingComputer(f.root, f.log) as Computer, { close: () => void closed++ });
     const tool = p.doors.protectComputerTool('host.computer', {
       computer: {
         create: async () => {
-          const c = recordingComputer(f.root, f.log);
+          const c = make();
           made.push(c);
           return c;
         },
-        dispose: async ({ computer }: { computer: unknown }) => void disposed.push(computer),
+        dispose: async ({ computer }) => {
+          computer.close();
+          disposed.push(computer);
+        },
       },
     });
     const model = new ScriptedModel([[computerCall('c7', [{ type: 'click', x: 3, y: 4, button: 'left' }]), computerCall('c8', [{ type: 'type', text: 'DROP x' }])], [assistantMessage('done')]]);
@@ -250,6 +256,7 @@ describe('protectComputerTool: a real computer (actions logged, text typed to a 
     expect(seen(model, 1)).toContain('host.computer denied by policy (rule[1])');
     expect(made).toHaveLength(1);
     expect(disposed).toEqual(made);
+    expect(closed).toBe(1);
   });
 
   it('refuses needsApproval, onApproval and something that is not a computer at creation', () => {

@@ -4,7 +4,7 @@ import { parseDocument } from 'yaml';
 import { UserError } from '../../diagnostics.js';
 import { groupByPackage, sourceFolder } from '../../init/layout.js';
 import { mergeManifest, mergePolicy, readExisting } from '../../init/merge.js';
-import { findServers, findTools, planActions, renderControl, renderManifest, renderPolicy, type FoundServer, type FoundTool, type InitPlan, type RemoteRuntime } from '../../init/render.js';
+import { findServers, findTools, planActions, renderControl, renderManifest, renderPolicy, yamlString, type FoundServer, type FoundTool, type InitPlan, type RemoteRuntime } from '../../init/render.js';
 import { scanRepo } from '../../scan/index.js';
 import { RESOLVABLE_NAMES, unresolvedNameMessage } from '../../scan/names.js';
 import type { CliContext, CommandSpec } from '../context.js';
@@ -120,7 +120,7 @@ export const initCommand: CommandSpec<InitArgs> = {
         const at = server.places[0]!;
         ctx.stdout(
           `note: ${displayPath(path.join(dir, at.file), ctx.cwd)}:${at.line}: MCP server ${JSON.stringify(server.name)} lists its tools only at run time: map each as ` +
-            `\`- mcp: { server: ${server.name}, tool: <tool> }\` in ${manifest} (an example is there, commented); a tool no entry maps is denied\n`,
+            `\`- mcp: { server: ${yamlString(server.name)}, tool: <tool> }\` in ${manifest} (an example is there, commented); a tool no entry maps is denied\n`,
         );
       }
     }
