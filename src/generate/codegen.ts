@@ -44,7 +44,7 @@ export const HELPER_SOURCE: Record<Helper, string> = {
     '  if (keys.length !== Object.keys(b).length) return false;',
     '  return keys.every(',
     '    (k) =>',
-    '      Object.prototype.hasOwnProperty.call(b, k) &&',
+    '      hasOwn(b, k) &&',
     '      equal((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]),',
     '  );',
     '}',
