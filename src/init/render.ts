@@ -5,10 +5,15 @@ import type { RepoScan } from '../scan/types.js';
 /** One SDK tool name found in the repo, with every place it is declared. */
 export interface FoundTool {
   name: string;
-  places: Array<{ file: string; line: number }>;
+  /** For a `tool()` declaration: whether its `tool` comes from a realtime entry (absent for a `protectedTool`). */
+  places: Array<{ file: string; line: number; realtime?: boolean }>;
   /** Set for a tool already protected: `protectedTool('<action>', { name })`. */
   protectedAs?: string;
-  /** Some declaration comes from a realtime entry (`@openai/agents/realtime`): the tool runs in a realtime session, usually in a browser. */
+  /**
+   * Some declaration comes from a realtime entry (`@openai/agents/realtime`): the tool runs in a
+   * realtime session, usually in a browser. Derived from `places`: a package that has a tool of the
+   * same name only outside a realtime session must not inherit it (see {@link realtimeUse}).
+   */
   realtime?: boolean;
 }
 
@@ -72,7 +77,7 @@ export function findTools(scan: RepoScan): { tools: FoundTool[]; unnamed: InitPl
   const byName = new Map<string, FoundTool>();
   const unnamed: InitPlan['unnamed'] = [];
   const files = [...scan.files].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
-  const add = (name: string, place: { file: string; line: number }, protectedAs?: string) => {
+  const add = (name: string, place: { file: string; line: number; realtime?: boolean }, protectedAs?: string) => {
     const found = byName.get(name) ?? { name, places: [] };
     found.places.push(place);
     if (protectedAs !== undefined && found.protectedAs === undefined) found.protectedAs = protectedAs;
@@ -82,8 +87,9 @@ export function findTools(scan: RepoScan): { tools: FoundTool[]; unnamed: InitPl
     for (const call of file.sdkToolCalls) {
       if (call.name === undefined) unnamed.push({ file: file.file, line: call.span.line, ...(call.nameUnresolved !== undefined ? { reason: call.nameUnresolved } : {}) });
       else {
-        add(call.name, { file: file.file, line: call.span.line });
-        if (isRealtimeEntry(call.binding.module)) byName.get(call.name)!.realtime = true;
+        const realtime = isRealtimeEntry(call.binding.module);
+        add(call.name, { file: file.file, line: call.span.line, realtime });
+        if (realtime) byName.get(call.name)!.realtime = true;
       }
     }
   }
@@ -106,6 +112,20 @@ export function findTools(scan: RepoScan): { tools: FoundTool[]; unnamed: InitPl
     }
   }
   return { tools: [...byName.values()], unnamed };
+}
+
+/**
+ * Where a package's tools run, from their `tool()` declarations (places already narrowed to that
+ * package; a `protectedTool` place says nothing): `realtime` when every declaration comes from a
+ * realtime entry, `mixed` when only some do, else undefined. Read from the places, never from
+ * `FoundTool.realtime`: that one is repo-wide, and a workspace where a realtime package and a Node
+ * package both declare `get_weather` gave the Node package an httpStore control (seen on the SDK's
+ * examples).
+ */
+export function realtimeUse(tools: Array<Pick<FoundTool, 'places'>>): 'realtime' | 'mixed' | undefined {
+  const flags = tools.flatMap((t) => t.places.map((p) => p.realtime).filter((r): r is boolean => r !== undefined));
+  if (!flags.includes(true)) return undefined;
+  return flags.every((r) => r) ? 'realtime' : 'mixed';
 }
 
 /**

@@ -4,7 +4,7 @@ import { parseDocument } from 'yaml';
 import { UserError } from '../../diagnostics.js';
 import { groupByPackage, sourceFolder } from '../../init/layout.js';
 import { mergeManifest, mergePolicy, readExisting } from '../../init/merge.js';
-import { findServers, findTools, planActions, renderControl, renderManifest, renderPolicy, yamlString, type FoundServer, type FoundTool, type InitPlan, type RemoteRuntime } from '../../init/render.js';
+import { findServers, findTools, realtimeUse, planActions, renderControl, renderManifest, renderPolicy, yamlString, type FoundServer, type FoundTool, type InitPlan, type RemoteRuntime } from '../../init/render.js';
 import { scanRepo } from '../../scan/index.js';
 import { RESOLVABLE_NAMES, unresolvedNameMessage } from '../../scan/names.js';
 import type { CliContext, CommandSpec } from '../context.js';
@@ -144,6 +144,8 @@ interface PackagePlan {
   kind: OutputKind;
   /** Its tools run where SQLite and Postgres cannot (a realtime session, an edge runtime): the control gets httpStore. */
   remote: RemoteRuntime | undefined;
+  /** Only some of its tool() declarations come from the realtime entry: the control is written for Node; these are named in a note. */
+  realtimePlaces?: Array<{ file: string; line: number }>;
   plan: InitPlan;
   output: string;
   control: string;
@@ -156,7 +158,11 @@ function planPackage(dir: string, files: string[], found: ReturnType<typeof find
   const inPackage = new Set(files);
   const rel = (file: string) => path.relative(dir, path.resolve(cwd, file)).split(path.sep).join('/');
   const tools: FoundTool[] = found.tools
-    .map((t) => ({ ...t, places: t.places.filter((p) => inPackage.has(path.resolve(cwd, p.file))).map((p) => ({ ...p, file: rel(p.file) })) }))
+    .map((t) => {
+      const places = t.places.filter((p) => inPackage.has(path.resolve(cwd, p.file))).map((p) => ({ ...p, file: rel(p.file) }));
+      const { realtime: _repoWide, ...rest } = t;
+      return { ...rest, places, ...(places.some((p) => p.realtime === true) ? { realtime: true } : {}) };
+    })
     .filter((t) => t.places.length > 0);
   const unnamed = found.unnamed.filter((u) => inPackage.has(path.resolve(cwd, u.file))).map((u) => ({ ...u, file: rel(u.file) }));
   const local = (list: FoundServer[]) =>
@@ -174,7 +180,8 @@ function planPackage(dir: string, files: string[], found: ReturnType<typeof find
   return {
     dir,
     kind,
-    remote: tools.some((t) => t.realtime === true) ? 'realtime' : WRANGLER_CONFIGS.some((f) => existsSync(path.join(dir, f))) ? 'edge' : undefined,
+    remote: realtimeUse(tools) === 'realtime' ? 'realtime' : WRANGLER_CONFIGS.some((f) => existsSync(path.join(dir, f))) ? 'edge' : undefined,
+    ...(realtimeUse(tools) === 'mixed' ? { realtimePlaces: tools.flatMap((t) => t.places.filter((p) => p.realtime === true)) } : {}),
     plan: planActions({ tools, unnamed }, existing, { hosted: local(servers.hosted), mcp: local(servers.mcp) }),
     ...paths,
     ...(policyText !== undefined ? { policyText } : {}),
@@ -216,6 +223,12 @@ function writePackage(p: PackagePlan, ctx: CliContext): void {
     if (p.remote === 'realtime') {
       ctx.stdout(
         `  (its tools run in a realtime session, usually a browser page: the control keeps the ledger behind \`npx ctrlrun-gen serve --cors-origin <your app's origin>\` through httpStore; set its URL and runtime token)\n`,
+      );
+    } else if (p.remote === undefined && p.realtimePlaces) {
+      const at = p.realtimePlaces.map((place) => `${displayPath(path.join(p.dir, place.file), ctx.cwd)}:${place.line}`);
+      ctx.stdout(
+        `note: ${at.length} tool() declaration${at.length === 1 ? '' : 's'} of this package come${at.length === 1 ? 's' : ''} from the realtime entry (${at.slice(0, 3).join(', ')}${at.length > 3 ? ', …' : ''}) and the others do not: ` +
+          'its one control is written for Node (SQLite). If those tools run in a browser session, give them a package of their own (init writes it an httpStore control) or switch this control to httpStore (docs/runtime.md)\n',
       );
     } else if (p.remote === 'edge') {
       ctx.stdout(`  (its tools run on an edge runtime (a wrangler config is here): the control keeps the ledger behind \`npx ctrlrun-gen serve\` through httpStore; set its URL and runtime token)\n`);
