@@ -7,6 +7,8 @@ export interface FoundTool {
   name: string;
   /** For a `tool()` declaration: whether its `tool` comes from a realtime entry (absent for a `protectedTool`). */
   places: Array<{ file: string; line: number; realtime?: boolean }>;
+  /** `agent`: an agent run as a tool (`agent.asTool()`), named in the policy's comment. */
+  kind?: 'agent';
   /** Set for a tool already protected: `protectedTool('<action>', { name })`. */
   protectedAs?: string;
   /**
@@ -47,7 +49,7 @@ export interface InitPlan {
    */
   mcpServers?: FoundServer[];
   /** SDK tool() calls whose name is not a literal: they cannot be mapped automatically. */
-  unnamed: Array<{ file: string; line: number; reason?: string }>;
+  unnamed: Array<{ file: string; line: number; reason?: string; what?: string }>;
   /** Tool names the manifest already maps (kept as they are). */
   kept: string[];
 }
@@ -109,6 +111,19 @@ export function findTools(scan: RepoScan): { tools: FoundTool[]; unnamed: InitPl
     for (const call of file.protectedToolCalls) {
       const name = call.name ?? call.options.properties.name?.stringValue;
       if (name !== undefined && call.action !== undefined) add(name, { file: file.file, line: call.span.line }, call.action);
+    }
+  }
+  // agents as tools (`agent.asTool({ toolName })`): mapped like function tools, by the tool's name (a
+  // literal toolName, else the SDK's name from the agent's literal name), the form the codemod reads
+  for (const file of files) {
+    for (const call of file.agentAsToolCalls ?? []) {
+      if (call.toolName === undefined) {
+        unnamed.push({ file: file.file, line: call.span.line, what: 'asTool()' });
+        continue;
+      }
+      const known = byName.has(call.toolName);
+      add(call.toolName, { file: file.file, line: call.span.line });
+      if (!known) byName.get(call.toolName)!.kind = 'agent';
     }
   }
   return { tools: [...byName.values()], unnamed };
@@ -254,7 +269,11 @@ export function renderPolicy(plan: InitPlan): string {
   const hosted = (plan.hosted ?? []).filter((h) => h.addAction);
   if (added.length === 0 && hosted.length === 0) lines[lines.length - 1] = 'actions: {}';
   for (const tool of added) {
-    lines.push(`  # tool ${JSON.stringify(tool.name)} at ${where(tool)}`);
+    lines.push(
+      tool.kind === 'agent'
+        ? `  # agent tool ${JSON.stringify(tool.name)} (asTool at ${where(tool)}): a call runs that agent; its own tools still go through their own actions`
+        : `  # tool ${JSON.stringify(tool.name)} at ${where(tool)}`,
+    );
     if (tool.renamedFrom) lines.push(`  # (named ${tool.action}: ${tool.renamedFrom} was taken by another tool)`);
     lines.push(`  ${yamlString(tool.action)}:`, '    decision: approve');
   }
@@ -282,7 +301,7 @@ export function renderManifest(plan: InitPlan, paths: { output: string; control:
     lines.push(`  # hostedMcpTool at ${where(server)}`, `  - hosted_mcp: { server_label: ${yamlString(server.name)} }`, `    action: ${yamlString(server.action)}`);
   }
   for (const place of plan.unnamed) {
-    lines.push(`  # not mapped: the tool() at ${place.file}:${place.line} has no literal name`);
+    lines.push(`  # not mapped: the ${place.what ?? 'tool()'} at ${place.file}:${place.line} has no literal name`);
   }
   lines.push(...mcpServerComments(plan));
   return `${lines.join('\n')}\n`;

@@ -111,7 +111,9 @@ export const initCommand: CommandSpec<InitArgs> = {
       }
       for (const place of plan.unnamed) {
         const file = displayPath(path.join(dir, place.file), ctx.cwd);
-        ctx.stdout(`note: ${file}:${place.line}: ${unresolvedNameMessage(place.reason)}; write it as ${RESOLVABLE_NAMES}, or map it by hand in ${manifest}\n`);
+        if (place.what === 'asTool()') {
+          ctx.stdout(`note: ${file}:${place.line}: this asTool() has neither a literal \`toolName\` nor an agent with a literal \`name\`, so it cannot be mapped to a policy action; give it a literal toolName, or map it by hand in ${manifest}\n`);
+        } else ctx.stdout(`note: ${file}:${place.line}: ${unresolvedNameMessage(place.reason)}; write it as ${RESOLVABLE_NAMES}, or map it by hand in ${manifest}\n`);
       }
       for (const server of plan.hosted ?? []) {
         ctx.stdout(`note: hosted MCP server ${JSON.stringify(server.name)} is action ${server.action} (decision: approve); protect it with protectHostedMcp\n`);
