@@ -64,7 +64,7 @@ export function mergePolicy(text: string, plan: InitPlan, file: string): string 
   for (const tool of added) {
     const value = doc.createNode({ decision: 'approve' }) as YAMLMap;
     const key = doc.createNode(tool.action);
-    key.commentBefore = ` tool ${JSON.stringify(tool.name)} at ${where(tool)} (added by init --force)`;
+    key.commentBefore = `${tool.kind === 'agent' ? ' agent tool' : ' tool'} ${JSON.stringify(tool.name)} ${tool.kind === 'agent' ? `(asTool at ${where(tool)})` : `at ${where(tool)}`} (added by init --force)`;
     map.add(doc.createPair(key, value));
   }
   for (const server of hosted) {

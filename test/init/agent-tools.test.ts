@@ -104,6 +104,7 @@ export const anonymous = (name: string) => new Agent({ name }).asTool({ toolDesc
       ['Weather_bot', 'weather_bot'],
       ['escalate', 'escalate'],
     ]);
+    expect(readFileSync(policyFile, 'utf8')).toContain('# agent tool "escalate" (asTool at src/more.ts:3) (added by init --force)');
     expect(r.stdout).toContain('note: src/more.ts:4: this asTool() has neither a literal `toolName` nor an agent with a literal `name`');
   });
 });
