@@ -132,12 +132,26 @@ export function alwaysAllows(action: PolicyAction): boolean {
  * a later assignment or push) that no `protectMcpServer` guards (and the agent is not passed to
  * `protectAgent`, which guards its servers in place); an MCP `errorFunction` other than `null`.
  */
-export function mcpServerUnguardedRule(scan: FileScan): Finding[] {
+export function mcpServerUnguardedRule(scan: FileScan, project?: ProjectContext): Finding[] {
   const findings: Finding[] = [];
   for (const list of scan.mcpServerLists ?? []) {
-    if (list.agentProtected) continue;
     for (const el of list.elements) {
-      if (el.status === 'protected') continue;
+      if (el.status === 'protected' || list.agentProtected) {
+        const pausing = project && el.serverName !== undefined ? approvingTool(project, el.serverName) : undefined;
+        if (pausing) {
+          findings.push(
+            findingAt(
+              'mcp-server-unguarded',
+              scan.file,
+              el.span,
+              `MCP server '${el.serverName}' is guarded in \`mcpServers\`, where a call cannot pause: tool '${pausing.tool}' maps to ${pausing.action}, which can need a person's approval, so such calls are refused (approval_unavailable).`,
+              `Pass the server's tools with \`tools: await protectMcpTools([server])\` instead of \`mcpServers\` when a call must wait for a person, or make ${pausing.action} allow or deny.`,
+              'warning',
+            ),
+          );
+        }
+        continue;
+      }
       const where = list.form === 'clone' ? 'a clone\'s `mcpServers`' : list.form === 'assignment' ? '`mcpServers`, assigned later' : list.form === 'push' ? '`mcpServers`, pushed later' : '`mcpServers`';
       const what = el.text && el.text.length <= 40 ? `\`${el.text}\`` : 'An MCP server';
       findings.push(
@@ -167,6 +181,16 @@ export function mcpServerUnguardedRule(scan: FileScan): Finding[] {
     );
   }
   return findings;
+}
+
+/** A tool of the server whose action can be `approve` (in enforce mode), the first in manifest order. */
+function approvingTool(project: ProjectContext, server: string): { tool: string; action: string } | undefined {
+  if (project.policy.mode === 'observe') return undefined;
+  for (const t of project.manifest.tools) {
+    if (t.kind !== 'mcp' || t.server !== server || !Object.hasOwn(project.policy.actions, t.action)) continue;
+    if (project.policy.actions[t.action]!.rules.some((r) => r.decision === 'approve')) return { tool: t.tool, action: t.action };
+  }
+  return undefined;
 }
 
 /** `unprotected-agent-tool`: `agent.asTool(...)` of an SDK agent, not made by `protectAgentTool`. */

@@ -154,6 +154,34 @@ ruleTester('mcp-server-unguarded', {
   ],
 });
 
+ruleTester(
+  'mcp-server-unguarded',
+  {
+    valid: [
+      {
+        name: 'a guarded server whose mapped tools are allowed or denied',
+        code: lines(SDK, GEN, "export const a = new Agent({ name: 'a', mcpServers: [protectMcpServer(new MCPServerStdio({ name: 'fs', fullCommand: 'x' }))] });"),
+      },
+    ],
+    invalid: [
+      {
+        name: 'a guarded server with a tool whose action can need approval: a warning (such calls cannot pause there)',
+        code: lines(SDK, GEN, "export const a = new Agent({ name: 'a', mcpServers: [protectMcpServer(new MCPServerStdio({ name: 'github', fullCommand: 'x' }))] });"),
+        errors: [{ line: 3, column: 54, severity: 'warning', mentions: 'protectMcpTools' }],
+      },
+    ],
+  },
+  mcpProject(),
+);
+
+/** The test project plus MCP tools: fs/read_file → stripe.charge.read (allow); github/create_issue → stripe.refund (allow, approve, deny). */
+function mcpProject() {
+  const p = testProject();
+  const loc = { file: '/repo/ctrlrun.tools.yaml', line: 30, column: 5 };
+  p.manifest.tools.push({ kind: 'mcp', server: 'fs', tool: 'read_file', action: 'stripe.charge.read', loc }, { kind: 'mcp', server: 'github', tool: 'create_issue', action: 'stripe.refund', loc });
+  return p;
+}
+
 ruleTester('unprotected-agent-tool', {
   valid: [
     { name: 'protectAgentTool', code: lines(SDK, GEN, "const writer = new Agent({ name: 'writer' });", "export const t = protectAgentTool('stripe.refund', writer, { toolDescription: 'x' });") },
