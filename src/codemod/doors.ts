@@ -210,18 +210,6 @@ export function planDoors(scan: FileScan, text: string, ctx: DoorContext): DoorP
       left(door, call.span, 'unknown-action', `the agent tool '${name}' maps to '${action}', which the policy does not define`, `Add action '${action}' to ctrlrun.yaml, or map the tool to one it defines.`, name);
       continue;
     }
-    if (call.options.properties.parameters) {
-      // protectAgentTool's options type only the default `{ input }` parameters: the rewrite would not type-check
-      left(
-        door,
-        call.options.properties.parameters.span,
-        'unanalysable',
-        'it has its own `parameters`, which protectAgentTool does not type yet (the rewritten call would not type-check)',
-        "Rewrite it by hand to `protectAgentTool('<action>', agent, { ... })` (the runtime honours `parameters`) with a cast, or keep it and suppress unprotected-agent-tool with a reason.",
-        name,
-      );
-      continue;
-    }
     const gate = gateProblem(call.options, action);
     if (gate && gate !== 'remove') {
       left(door, gate.prop.span, 'conflict', `it keeps its needsApproval: ${gate.message}`, 'Make the policy at least as strict (`decision: approve`), or keep it and suppress the finding with a reason.', name);

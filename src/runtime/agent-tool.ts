@@ -1,4 +1,4 @@
-import type { Agent, AgentToolOptionsWithDefault, FunctionTool, Handoff, MCPServer, RunContext, Tool } from '@openai/agents';
+import type { Agent, AgentTool, AgentToolOptionsWithDefault, AgentToolOptionsWithParameters, FunctionTool, Handoff, MCPServer, RunContext, Tool } from '@openai/agents';
 import type { Control } from './control.js';
 import { CtrlrunError } from './errors.js';
 import { HOSTED_ACTION } from './hosted-item.js';
@@ -29,7 +29,7 @@ import type { CompiledPolicy } from './types.js';
  *   approvals, composed after the user's own.
  */
 export interface AgentDoors<A extends string = string> {
-  protectAgentTool: <T extends Agent<any, any>>(action: A, agent: T, options?: ProtectAgentToolOptions<T>) => ReturnType<T['asTool']>;
+  protectAgentTool: ProtectAgentTool<A>;
   /**
    * Walks an agent graph (tools, handoffs, agents of protectAgentTool, MCP servers) through public
    * fields: guards each MCP server with protectMcpServer, and throws naming every other door that is
@@ -42,6 +42,28 @@ export interface AgentDoors<A extends string = string> {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type ProtectAgentToolOptions<T extends Agent<any, any>> = Omit<AgentToolOptionsWithDefault<any, T>, 'needsApproval'> & { needsApproval?: never };
 
+/** The parameters an agent tool may declare: what `asTool({ parameters })` accepts (read off the SDK's own `asTool`, whose constraint it does not export). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type AsToolOptions = Agent<any, any>['asTool'] extends (this: any, options: infer O) => any ? O : never;
+export type AgentToolParameters = AsToolOptions extends { parameters: infer P } ? P : never;
+
+/** `asTool`'s options with the tool's own `parameters` (and `inputBuilder`), without `needsApproval`. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type ProtectAgentToolOptionsWithParameters<T extends Agent<any, any>, P extends AgentToolParameters> = Omit<AgentToolOptionsWithParameters<any, T, P>, 'needsApproval'> & {
+  needsApproval?: never;
+};
+
+/**
+ * `protectAgentTool(action, agent, options)`, typed as `agent.asTool(options)` is: the default
+ * `{ input }` parameters, or the tool's own `parameters` (the policy's `when` reads those).
+ */
+export interface ProtectAgentTool<A extends string = string> {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  <T extends Agent<any, any>>(action: A, agent: T, options?: ProtectAgentToolOptions<T>): ReturnType<T['asTool']>;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  <T extends Agent<any, any>, P extends AgentToolParameters>(action: A, agent: T, options: ProtectAgentToolOptionsWithParameters<T, P>): AgentTool<any, T, P>;
+}
+
 /** On an agent tool made by protectAgentTool: its action, and the agent it runs. */
 export const AGENT_TOOL_ACTION: unique symbol = Symbol.for('ctrlrun.protectAgentTool.action');
 const AGENT_TOOL_AGENT: unique symbol = Symbol.for('ctrlrun.protectAgentTool.agent');
@@ -52,7 +74,7 @@ export function bindAgentTools<A extends string = string>(control: Control, poli
   const internals = bindPolicy(control, policy, 'bindAgentTools');
   const mcp = bindMcp(control, policy);
   return {
-    protectAgentTool: (action, agent, options) => makeAgentTool(internals, policy, action, agent, (options ?? {}) as Record<string, unknown>) as never,
+    protectAgentTool: ((action: A, agent: Agent<any, any>, options?: object) => makeAgentTool(internals, policy, action, agent, (options ?? {}) as Record<string, unknown>)) as ProtectAgentTool<A>,
     protectAgent: (agent) => checkGraph(agent, (server) => mcp.protectMcpServer(server)),
   };
 }
@@ -129,7 +151,7 @@ function openDoors(root: Agent<any, any>, guard: (server: MCPServer) => void): s
           if (t[LOCAL_ACTION] === undefined) open.push(`${where}: ${t.type} tool ${name} is not protected (use protectShellTool / protectApplyPatchTool)`);
           break;
         case 'computer':
-          open.push(`${where}: computer tool ${name} cannot be protected yet`);
+          if (t[LOCAL_ACTION] === undefined) open.push(`${where}: computer tool ${name} is not protected (use protectComputerTool)`);
           break;
         case 'hosted_tool':
           if ((t as { providerData?: { type?: string } }).providerData?.type === 'mcp') {

@@ -1,9 +1,10 @@
-import { Agent, MCPServerStdio, RunState, Runner, setTraceProcessors, setTracingDisabled, tool, webSearchTool, type Span, type TracingProcessor } from '@openai/agents';
+import { Agent, MCPServerStdio, RunState, Runner, computerTool, setTraceProcessors, setTracingDisabled, tool, webSearchTool, type FunctionTool, type Span, type TracingProcessor } from '@openai/agents';
 import { ScriptedModel, assistantMessage, functionCall } from '@openai/agents/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
   bindAgentTools,
+  bindLocalTools,
   bindProtectedTool,
   createControl,
   CtrlrunError,
@@ -16,14 +17,27 @@ import {
 } from '../../src/runtime/index.js';
 import { makePolicy, type Ctx } from './helpers.js';
 
-type Action = 'stripe.refund' | 'stripe.charge.read' | 'desk.refunder';
+type Action = 'stripe.refund' | 'stripe.charge.read' | 'desk.refunder' | 'host.computer';
 
-/** makePolicy's actions, plus the agent tool's own: allow, except the input "forbidden" (deny). */
+/**
+ * makePolicy's actions, plus the agent tool's own: allow, except the input "forbidden" or (for an
+ * agent tool with its own parameters) the payment_id "forbidden" (deny); and a computer action.
+ */
 function agentPolicy(): CompiledPolicy {
   const base = makePolicy();
-  const decide = (args: unknown): DecisionResult =>
-    (args as { input?: unknown } | null)?.input === 'forbidden' ? { decision: 'deny', rule: 1, reason: 'rule[1]' } : { decision: 'allow', rule: 0, reason: 'rule[0]' };
-  return { ...base, actions: { ...base.actions, 'desk.refunder': { id: 'desk.refunder', decide, controls: [], approvalsRequired: 1, maxAttempts: 1 } } };
+  const decide = (args: unknown): DecisionResult => {
+    const a = args as { input?: unknown; payment_id?: unknown } | null;
+    return a?.input === 'forbidden' || a?.payment_id === 'forbidden' ? { decision: 'deny', rule: 1, reason: 'rule[1]' } : { decision: 'allow', rule: 0, reason: 'rule[0]' };
+  };
+  const allow = (): DecisionResult => ({ decision: 'allow', rule: 0, reason: 'rule[0]' });
+  return {
+    ...base,
+    actions: {
+      ...base.actions,
+      'desk.refunder': { id: 'desk.refunder', decide, controls: [], approvalsRequired: 1, maxAttempts: 1 },
+      'host.computer': { id: 'host.computer', decide: allow, controls: [], approvalsRequired: 1, maxAttempts: 1 },
+    },
+  };
 }
 
 function world() {
@@ -140,6 +154,38 @@ describe('protectAgentTool: a protected tool inside agent.asTool()', () => {
     expect((await w.store.listReceipts()).map((r) => [r.action, r.result])).toEqual([['desk.refunder', 'denied']]);
   });
 
+  it('an agent tool with its own parameters: typed as asTool types them, and the policy decides on those parameters', async () => {
+    const w = world();
+    const nested = new ScriptedModel([[assistantMessage('charge p1: 500')]]);
+    const parent = new ScriptedModel([
+      [functionCall('refunder', { payment_id: 'forbidden' }, { callId: 'a1' })],
+      [functionCall('refunder', { payment_id: 'p1' }, { callId: 'a2' })],
+      [assistantMessage('done')],
+    ]);
+    const parameters = z.object({ payment_id: z.string() });
+    const agentTool = w.doors.protectAgentTool('desk.refunder', w.inner(nested), {
+      toolName: 'refunder',
+      toolDescription: 'refunds',
+      parameters,
+      // typed from `parameters`: a wrong property name here fails the type-check
+      inputBuilder: ({ params }) => `look up ${params.payment_id}`,
+    });
+    const typed: FunctionTool<unknown, typeof parameters> = agentTool;
+    expect(typed.name).toBe('refunder');
+    const desk = new Agent<Ctx>({ name: 'desk', model: parent, tools: [agentTool] });
+    const result = await run(desk, 'go', { context: { user: 'alice' } });
+    expect(result.finalOutput).toBe('done');
+    expect(seen(parent, 1, 'a1')).toContain('denied by policy');
+    // only the allowed call ran the nested agent, with the input built from the parameters
+    expect(nested.calls).toHaveLength(1);
+    expect(JSON.stringify(nested.calls[0]?.request.input)).toContain('look up p1');
+    expect((await w.store.listReceipts()).map((r) => [r.action, r.result])).toEqual([
+      ['desk.refunder', 'denied'],
+      ['desk.refunder', 'allowed'],
+      ['desk.refunder', 'executed'],
+    ]);
+  });
+
   it('a nested call that needs a person pauses the parent run; a second person approves; the resume runs it once; a second resume runs nothing', async () => {
     const w = world();
     const nested1 = new ScriptedModel([[functionCall('refund', { payment_id: 'p7', amount: 500_000 }, { callId: 'n7' })]]);
@@ -249,6 +295,28 @@ describe('protectAgent: the whole graph, through public fields', () => {
     expect(message).toContain('agent desk > agent billing: hosted tool web_search');
     // the MCP server was guarded on the server itself (what protectMcpServer does)
     expect(github.toolInputGuardrails?.length).toBe(1);
+  });
+
+  it('a computer tool: protectComputerTool passes, a plain computerTool is named', () => {
+    const w = world();
+    const local = bindLocalTools<Action>(w.control, agentPolicy());
+    const screen = async () => ({
+      environment: 'browser' as const,
+      dimensions: [800, 600] as [number, number],
+      screenshot: async () => '',
+      click: async () => {},
+      doubleClick: async () => {},
+      scroll: async () => {},
+      type: async () => {},
+      wait: async () => {},
+      move: async () => {},
+      keypress: async () => {},
+      drag: async () => {},
+    });
+    const guarded = new Agent<Ctx>({ name: 'desk', tools: [local.protectComputerTool('host.computer', { computer: screen })] });
+    expect(w.doors.protectAgent(guarded)).toBe(guarded);
+    const open = new Agent<Ctx>({ name: 'desk', tools: [computerTool({ computer: screen })] });
+    expect(() => w.doors.protectAgent(open)).toThrow(/agent desk: computer tool computer_use_preview is not protected \(use protectComputerTool\)/);
   });
 
   it('a fully protected graph is returned as it is', () => {
