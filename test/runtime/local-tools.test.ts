@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -7,6 +6,7 @@ import { ScriptedModel, assistantMessage } from '@openai/agents/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { bindLocalTools, createControl, run, verifyReceipts, type Store } from '../../src/runtime/index.js';
 import { sqliteStore } from '../../src/runtime/sqlite.js';
+import { jsonLines, runChildJson } from '../helpers/child-process.js';
 import { REPO_ROOT } from '../helpers/paths.js';
 // @ts-expect-error a plain ESM module (the child process imports it too)
 import { localPolicy, patchCall, realEditor, realShell, shellCall } from '../helpers/local-doors.mjs';
@@ -36,12 +36,7 @@ function fresh() {
 
 /** The body's runs, as the shell and the editor logged them. */
 function runs(file: string): Array<{ command?: string; type?: string; path?: string; pid: number }> {
-  return existsSync(file)
-    ? readFileSync(file, 'utf8')
-        .split('\n')
-        .filter(Boolean)
-        .map((l) => JSON.parse(l))
-    : [];
+  return jsonLines(file);
 }
 
 function processOn(db: string) {
@@ -68,19 +63,7 @@ function outputSeen(model: ScriptedModel, index: number, callId: string): string
 
 /** Runs the saved state once in a real child process (its own store handle, control, shell and editor). */
 function resumeInChild(config: { db: string; log: string; root: string; state: string; answer?: string; resolve?: boolean }): Promise<Record<string, unknown>> {
-  if (!existsSync(path.join(REPO_ROOT, 'dist/runtime/index.js'))) throw new Error('dist/ is missing: run `npm run build` before these tests');
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CHILD, JSON.stringify(config)], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-    child.on('close', (code) => {
-      const line = out.split('\n').find((l) => l.startsWith('{'));
-      if (!line) reject(new Error(`child exited ${code} without a result; stderr: ${err}`));
-      else resolve({ ...JSON.parse(line), code });
-    });
-  });
+  return runChildJson(CHILD, config);
 }
 
 describe('protectShellTool: a real shell (each command a /bin/sh child process)', () => {

@@ -1,5 +1,4 @@
-import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -19,6 +18,7 @@ import {
   type Store,
 } from '../../src/runtime/index.js';
 import { sqliteStore } from '../../src/runtime/sqlite.js';
+import { runChildJson } from '../helpers/child-process.js';
 import { REPO_ROOT } from '../helpers/paths.js';
 import { toolOutputSeen } from './helpers.js';
 // @ts-expect-error a plain ESM script (it is also run by node as the stdio server)
@@ -90,19 +90,7 @@ interface ChildConfig {
 
 /** Resumes the saved state once in a real child process: its own store handle, control and MCP client (over stdio, its own server process). */
 function resumeInChild(config: ChildConfig): Promise<Record<string, unknown>> {
-  if (!existsSync(path.join(REPO_ROOT, 'dist/runtime/index.js'))) throw new Error('dist/ is missing: run `npm run build` before these tests');
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CHILD, JSON.stringify(config)], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-    child.on('close', (code) => {
-      const line = out.split('\n').find((l) => l.startsWith('{'));
-      if (!line) reject(new Error(`child exited ${code} without a result; stderr: ${err}`));
-      else resolve({ ...JSON.parse(line), code });
-    });
-  });
+  return runChildJson(CHILD, config);
 }
 
 /** One "process": its own store handle, control, policy binding and MCP client. */
