@@ -1,12 +1,11 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Agent, run as sdkRun, RunState, type Computer } from '@openai/agents';
 import { ScriptedModel, assistantMessage } from '@openai/agents/testing';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { bindLocalTools, createControl, run, verifyReceipts, type Store } from '../../src/runtime/index.js';
-import { sqliteStore } from '../../src/runtime/sqlite.js';
+import { describe, expect, it } from 'vitest';
+import { bindLocalTools, run, verifyReceipts } from '../../src/runtime/index.js';
 import { jsonLines, runChildJson } from '../helpers/child-process.js';
+import { doorWorkspaces } from '../helpers/door-workspaces.js';
 import { REPO_ROOT } from '../helpers/paths.js';
 // @ts-expect-error a plain ESM module (the child process imports it too)
 import { computerCall, computerPolicy, recordingComputer } from '../helpers/computer-door.mjs';
@@ -17,22 +16,8 @@ interface Ctx {
   user?: string;
 }
 
-let dir: string;
-const stores: Store[] = [];
-beforeAll(() => {
-  dir = mkdtempSync(path.join(os.tmpdir(), 'ctrlrun-computer-'));
-});
-afterEach(async () => {
-  for (const s of stores.splice(0)) await s.close();
-});
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-let counter = 0;
-function fresh() {
-  counter++;
-  const root = mkdtempSync(path.join(dir, `screen-${counter}-`));
-  return { db: path.join(dir, `state-${counter}.db`), log: path.join(dir, `actions-${counter}.log`), root };
-}
+const ws = doorWorkspaces('ctrlrun-computer-', { root: 'screen', log: 'actions' });
+const fresh = () => ws.fresh();
 
 /** What the computer did, as it logged it. */
 function acted(file: string): Array<{ type: string; text?: string; x?: number; pid: number }> {
@@ -41,10 +26,7 @@ function acted(file: string): Array<{ type: string; text?: string; x?: number; p
 const typesOf = (file: string) => acted(file).map((a) => a.type);
 
 function processOn(db: string) {
-  const store = sqliteStore({ path: db });
-  stores.push(store);
-  const control = createControl({ store, identity: (rc) => (rc.context as Ctx)?.user ?? null });
-  return { store, control, doors: bindLocalTools(control, computerPolicy()) };
+  return ws.processOn(db, (control) => bindLocalTools(control, computerPolicy()));
 }
 
 function deskAgent(p: ReturnType<typeof processOn>, f: ReturnType<typeof fresh>, model: ScriptedModel) {
@@ -146,7 +128,7 @@ describe('protectComputerTool: a real computer (actions logged, text typed to a 
     expect(JSON.parse(requests[0]!.args)).toEqual({ action: 'click\ntype\nkeypress', actions, text: 'hello', keys: 'CTRL+S' });
     await expect(p1.control.approve(paused.state, paused.interruptions[0]!, { approver: 'alice' })).rejects.toMatchObject({ reason: 'approver_is_requester' });
     await p1.control.approve(paused.state, paused.interruptions[0]!, { approver: 'bob' });
-    const statePath = path.join(dir, `computer-state-${counter}.json`);
+    const statePath = path.join(ws.dir(), `computer-state-${f.n}.json`);
     writeFileSync(statePath, paused.state.toString());
 
     const child = await resumeInChild({ db: f.db, log: f.log, root: f.root, state: statePath, answer: 'saved' });

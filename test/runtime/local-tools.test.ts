@@ -1,12 +1,11 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Agent, RunState } from '@openai/agents';
 import { ScriptedModel, assistantMessage } from '@openai/agents/testing';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { bindLocalTools, createControl, run, verifyReceipts, type Store } from '../../src/runtime/index.js';
-import { sqliteStore } from '../../src/runtime/sqlite.js';
+import { describe, expect, it } from 'vitest';
+import { bindLocalTools, run, verifyReceipts } from '../../src/runtime/index.js';
 import { jsonLines, runChildJson } from '../helpers/child-process.js';
+import { doorWorkspaces } from '../helpers/door-workspaces.js';
 import { REPO_ROOT } from '../helpers/paths.js';
 // @ts-expect-error a plain ESM module (the child process imports it too)
 import { localPolicy, patchCall, realEditor, realShell, shellCall } from '../helpers/local-doors.mjs';
@@ -17,22 +16,8 @@ interface Ctx {
   user?: string;
 }
 
-let dir: string;
-const stores: Store[] = [];
-beforeAll(() => {
-  dir = mkdtempSync(path.join(os.tmpdir(), 'ctrlrun-local-'));
-});
-afterEach(async () => {
-  for (const s of stores.splice(0)) await s.close();
-});
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-let counter = 0;
-function fresh() {
-  counter++;
-  const root = mkdtempSync(path.join(dir, `ws-${counter}-`));
-  return { db: path.join(dir, `state-${counter}.db`), log: path.join(dir, `runs-${counter}.log`), root };
-}
+const ws = doorWorkspaces('ctrlrun-local-', { root: 'ws', log: 'runs' });
+const fresh = () => ws.fresh();
 
 /** The body's runs, as the shell and the editor logged them. */
 function runs(file: string): Array<{ command?: string; type?: string; path?: string; pid: number }> {
@@ -40,10 +25,7 @@ function runs(file: string): Array<{ command?: string; type?: string; path?: str
 }
 
 function processOn(db: string) {
-  const store = sqliteStore({ path: db });
-  stores.push(store);
-  const control = createControl({ store, identity: (rc) => (rc.context as Ctx)?.user ?? null });
-  return { store, control, doors: bindLocalTools(control, localPolicy()) };
+  return ws.processOn(db, (control) => bindLocalTools(control, localPolicy()));
 }
 
 function opsAgent(p: ReturnType<typeof processOn>, f: ReturnType<typeof fresh>, model: ScriptedModel) {
@@ -111,7 +93,7 @@ describe('protectShellTool: a real shell (each command a /bin/sh child process)'
     ]);
     await expect(p1.control.approve(paused.state, paused.interruptions[0]!, { approver: 'alice' })).rejects.toMatchObject({ reason: 'approver_is_requester' });
     await p1.control.approve(paused.state, paused.interruptions[0]!, { approver: 'bob' });
-    const statePath = path.join(f.root, '..', `state-${counter}.json`);
+    const statePath = path.join(f.root, '..', `state-${f.n}.json`);
     writeFileSync(statePath, paused.state.toString());
 
     const child = await resumeInChild({ db: f.db, log: f.log, root: f.root, state: statePath, answer: 'pushed' });
@@ -210,7 +192,7 @@ describe('protectApplyPatchTool: a real editor on a temp directory', () => {
     const [request] = await p1.control.request(paused.state);
     expect(JSON.parse(request!.args)).toEqual({ operation: 'update_file', path: 'README.md', diff: op.diff });
     await p1.control.approve(paused.state, paused.interruptions[0]!, { approver: 'bob' });
-    const statePath = path.join(f.root, '..', `patch-state-${counter}.json`);
+    const statePath = path.join(f.root, '..', `patch-state-${f.n}.json`);
     writeFileSync(statePath, paused.state.toString());
 
     const child = await resumeInChild({ db: f.db, log: f.log, root: f.root, state: statePath, answer: 'edited' });
