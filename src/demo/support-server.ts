@@ -34,6 +34,15 @@ export async function startSupportServer(): Promise<SupportServer> {
     );
     return mcp;
   };
+  const served = await serveStatelessMcp(make);
+  return { ...served, credits };
+}
+
+/**
+ * Serves the MCP server `make` builds over streamable HTTP on 127.0.0.1 (a free port), stateless:
+ * a new server and transport per request, so any process may call it. Returns its URL and `close`.
+ */
+export async function serveStatelessMcp(make: () => McpServer): Promise<{ url: string; close: () => Promise<void> }> {
   const http: Server = createServer(async (req, res) => {
     const mcp = make();
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
@@ -48,7 +57,6 @@ export async function startSupportServer(): Promise<SupportServer> {
   const { port } = http.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}/mcp`,
-    credits,
     close: () =>
       new Promise<void>((resolve) => {
         http.close(() => resolve());

@@ -1,3 +1,5 @@
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { Agent, MCPServerStdio, RunState, Runner, computerTool, setTraceProcessors, setTracingDisabled, tool, webSearchTool, type FunctionTool, type Span, type TracingProcessor } from '@openai/agents';
 import { ScriptedModel, assistantMessage, functionCall } from '@openai/agents/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,6 +18,8 @@ import {
   type DecisionResult,
 } from '../../src/runtime/index.js';
 import { makePolicy, type Ctx } from './helpers.js';
+// @ts-expect-error a plain ESM module (the child process imports it too)
+import { recordingComputer } from '../helpers/computer-door.mjs';
 
 type Action = 'stripe.refund' | 'stripe.charge.read' | 'desk.refunder' | 'host.computer';
 
@@ -300,19 +304,8 @@ describe('protectAgent: the whole graph, through public fields', () => {
   it('a computer tool: protectComputerTool passes, a plain computerTool is named', () => {
     const w = world();
     const local = bindLocalTools<Action>(w.control, agentPolicy());
-    const screen = async () => ({
-      environment: 'browser' as const,
-      dimensions: [800, 600] as [number, number],
-      screenshot: async () => '',
-      click: async () => {},
-      doubleClick: async () => {},
-      scroll: async () => {},
-      type: async () => {},
-      wait: async () => {},
-      move: async () => {},
-      keypress: async () => {},
-      drag: async () => {},
-    });
+    // a real computer of the door tests' own (nothing is run here: protectAgent only reads the graph)
+    const screen = recordingComputer(tmpdir(), path.join(tmpdir(), 'unused-actions.log'));
     const guarded = new Agent<Ctx>({ name: 'desk', tools: [local.protectComputerTool('host.computer', { computer: screen })] });
     expect(w.doors.protectAgent(guarded)).toBe(guarded);
     const open = new Agent<Ctx>({ name: 'desk', tools: [computerTool({ computer: screen })] });

@@ -1,11 +1,8 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Agent, MCPServerStdio, MCPServerStreamableHttp, type MCPServer } from '@openai/agents';
 import { ScriptedModel, assistantMessage, functionCall } from '@openai/agents/testing';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   AmbiguousEffect,
@@ -18,6 +15,7 @@ import {
   type Store,
 } from '../../src/runtime/index.js';
 import { sqliteStore } from '../../src/runtime/sqlite.js';
+import { serveStatelessMcp } from '../../src/demo/support-server.js';
 import { runChildJson } from '../helpers/child-process.js';
 import { REPO_ROOT } from '../helpers/paths.js';
 import { toolOutputSeen } from './helpers.js';
@@ -245,28 +243,9 @@ describe('protectMcpServer: the guard lives on the server (stdio, a real MCP ser
   });
 });
 
-/** A real streamable HTTP MCP server on 127.0.0.1 (stateless: one transport per request). */
-async function httpServer(logFile: string): Promise<{ url: string; close: () => Promise<void> }> {
-  const http: Server = createServer(async (req, res) => {
-    const mcp = makeIssuesServer(logFile);
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
-    res.on('close', () => {
-      void transport.close();
-      void mcp.close();
-    });
-    await mcp.connect(transport);
-    await transport.handleRequest(req, res);
-  });
-  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-  const { port } = http.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/mcp`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        http.close(() => resolve());
-        http.closeAllConnections();
-      }),
-  };
+/** A real streamable HTTP MCP server on 127.0.0.1 (stateless: one transport per request), served as the demo serves its own. */
+function httpServer(logFile: string): Promise<{ url: string; close: () => Promise<void> }> {
+  return serveStatelessMcp(() => makeIssuesServer(logFile));
 }
 
 async function httpClient(url: string) {

@@ -87,13 +87,15 @@ export const demoCommand: CommandSpec<DemoArgs> = {
 };
 
 type Say = ReturnType<typeof narrator>;
+/** Runs one operator CLI command inside the demo, expecting its exit code. */
+type Sub = (argv: string[], expected: number, what: string) => Promise<void>;
 
 async function scenario(
   sample: Sample,
   dir: string,
   ctx: CliContext,
   say: Say,
-  sub: (argv: string[], expected: number, what: string) => Promise<void>,
+  sub: Sub,
 ): Promise<void> {
   const { runtime } = sample;
   const context = { user: REQUESTER };
@@ -156,7 +158,7 @@ async function mcpScene(
   dir: string,
   ctx: CliContext,
   say: Say,
-  sub: (argv: string[], expected: number, what: string) => Promise<void>,
+  sub: Sub,
 ): Promise<void> {
   const { runtime } = sample;
   const { ScriptedModel, functionCall, assistantMessage } = sample.testing;
