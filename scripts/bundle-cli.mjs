@@ -82,6 +82,25 @@ const result = await build({
   logLevel: 'warning',
 });
 
+// The thread check lists and reads the repo on (src/scan/parallel-read.ts), as one CommonJS file
+// next to the chunks that start it: a worker that loads one script through the CommonJS loader
+// starts sooner than one that sets up the ES module loader for a handful of chunks.
+const worker = await build({
+  entryPoints: { 'read-worker': path.join(dist, 'scan', 'read-worker.js') },
+  outdir,
+  outExtension: { '.js': '.cjs' },
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  sourcemap: 'linked',
+  sourcesContent: false,
+  legalComments: 'none',
+  metafile: true,
+  logLevel: 'warning',
+});
+for (const input of Object.keys(worker.metafile.inputs)) result.metafile.inputs[input] ??= worker.metafile.inputs[input];
+
 const yargsDir = path.dirname(createRequire(path.join(root, 'package.json')).resolve('yargs/package.json'));
 cpSync(path.join(yargsDir, 'locales'), path.join(outdir, 'yargs-locales'), { recursive: true });
 

@@ -5,7 +5,9 @@ import { UserError } from '../diagnostics.js';
 import { declarationsInScan, mayDeclare, type ToolDeclaration } from '../generate/declarations.js';
 import { generatedFiles, renderGeneratedModule, type GeneratedModule } from '../generate/index.js';
 import { findManifest, loadProject, MANIFEST_FILE, type Project } from '../manifest/load.js';
-import { readSourceText, scanRepo } from '../scan/index.js';
+import { readSourceText, scanRepo, type PendingRepoRead, type RepoRead } from '../scan/index.js';
+import { readAheadFor, readsSame } from './read-ahead.js';
+import { loadTypeScript } from '../scan/typescript.js';
 import type { FileScan } from '../scan/types.js';
 import { FILE_RULES, PARSE_ERROR_RULE, policyInvalidFindings, REPO_RULES, staleGeneratedRule, unreadableFindings } from './rules/index.js';
 import { compareFindings } from './sort.js';
@@ -22,6 +24,13 @@ export interface CheckOptions {
   /** Policy path (relative to cwd); default: the manifest's `policy`. */
   policy?: string;
   onProgress?: (done: number, total: number) => void;
+  /**
+   * List and read the repo on a worker thread while this thread loads the compiler (the CLI does;
+   * start-up, issue 10). Findings are the same either way.
+   */
+  parallelRead?: boolean;
+  /** That read, already started by the caller (`readAheadFor`); used when it reads what the check scans. */
+  ahead?: PendingRepoRead;
 }
 
 export interface CheckResult {
@@ -37,22 +46,38 @@ export interface CheckResult {
 export async function runCheck(options: CheckOptions): Promise<CheckResult> {
   const cwd = path.resolve(options.cwd);
   const relative = (file: string): string => displayPath(file, cwd);
-  for (const p of options.paths ?? []) {
-    if (!existsSync(path.resolve(cwd, p))) throw new UserError(`check: no such file or directory: ${p}`);
-  }
-
+  const paths = options.paths && options.paths.length > 0 ? options.paths.map((p) => path.resolve(cwd, p)) : undefined;
+  // The files can be listed and read on another thread while this one loads the project and the compiler.
+  const ahead = options.ahead ?? (options.parallelRead ? readAheadFor({ cwd, ...(options.paths ? { paths: options.paths } : {}), ...(options.manifest !== undefined ? { manifest: options.manifest } : {}) }) : undefined);
+  let read: RepoRead | undefined;
   const findings: Finding[] = [];
-  const loaded = loadProjectOrFindings(cwd, options, relative);
-  findings.push(...loaded.findings);
-  const project = loaded.project;
+  let project: Project | undefined;
+  let root: string;
+  try {
+    for (const p of options.paths ?? []) {
+      if (!existsSync(path.resolve(cwd, p))) throw new UserError(`check: no such file or directory: ${p}`);
+    }
+    const loaded = loadProjectOrFindings(cwd, options, relative);
+    findings.push(...loaded.findings);
+    project = loaded.project;
+    root = project ? project.manifest.root : cwd;
+    if (ahead && readsSame(ahead, root, paths)) {
+      // A file the scan will parse is found: loading the compiler now overlaps the rest of the reading.
+      const generated = project ? path.resolve(project.manifest.output) : undefined;
+      if ((await ahead.candidates())?.some((file) => file !== generated)) loadTypeScript();
+      read = await ahead.result();
+    }
+  } finally {
+    if (!read) ahead?.cancel();
+  }
   const context: ProjectContext | undefined = project ? { manifest: project.manifest, policy: project.policy } : undefined;
-  const root = project ? project.manifest.root : cwd;
 
   const repo = await scanRepo({
     root,
-    ...(options.paths && options.paths.length > 0 ? { paths: options.paths.map((p) => path.resolve(cwd, p)) } : {}),
+    ...(paths ? { paths } : {}),
     ...(project ? { generatedModule: project.manifest.output } : {}),
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+    ...(read ? { read } : {}),
   });
 
   findings.push(...lintFiles(repo.files, context, (scan) => readSourceText(path.resolve(root, scan.file)) ?? '').map((f) => ({ ...f, file: relative(path.resolve(root, f.file)) })));

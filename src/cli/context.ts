@@ -1,3 +1,5 @@
+import type { PendingRepoRead } from '../scan/parallel-read.js';
+
 /** What a command needs from the outside world; passed explicitly so commands run in-process in tests. */
 export interface CliContext {
   /** Absolute working directory (after `--cwd`). */
@@ -10,6 +12,8 @@ export interface CliContext {
   /** Colors allowed: a terminal and no NO_COLOR. */
   color: boolean;
   debug: boolean;
+  /** `check`'s listing and reading of the repo, started by the launcher before the CLI loaded (start-up, issue 10). */
+  repoRead?: PendingRepoRead;
 }
 
 /** One CLI command. `run` returns the process exit code; user errors are thrown as `UserError`. */

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { CODE_CACHE_ENV, defaultCodeCacheDir } from '../scan/code-cache.js';
 import { VERSION } from '../version.js';
+import { readAheadFor } from '../check/read-ahead.js';
 import { plainCheckArgs } from './plain-check.js';
 
 /**
@@ -119,7 +120,11 @@ export async function launch(args: string[]): Promise<number> {
     writeFileSync(mark, '');
     delete process.env.CTRLRUN_GEN_STARTED_MARK;
   }
-  enableCompileCache(tools.kind === 'companion' ? tools.packageJson : fileURLToPath(import.meta.url), plainCheckArgs(args) !== undefined);
+  const plain = plainCheckArgs(args);
+  enableCompileCache(tools.kind === 'companion' ? tools.packageJson : fileURLToPath(import.meta.url), plain !== undefined);
+  // A plain check starts listing and reading the repo on another thread now, while the CLI's own
+  // code and then the compiler load (start-up, issue 10).
+  const repoRead = plain ? readAheadFor({ cwd: path.resolve(process.cwd(), plain.cwd ?? '.'), ...(plain.args.paths ? { paths: plain.args.paths } : {}), ...(plain.args.manifest !== undefined ? { manifest: plain.args.manifest } : {}) }) : undefined;
   if (tools.kind === 'companion') {
     // Bare imports the CLI cannot resolve from ctrlrun-gen resolve from the companion package
     // (whatever the package manager's layout: hoisted, nested or pnpm's).
@@ -136,6 +141,7 @@ export async function launch(args: string[]): Promise<number> {
     stderr: (text) => process.stderr.write(text),
     isTTY: process.stdout.isTTY === true,
     columns: process.stdout.isTTY === true ? process.stdout.columns : undefined,
+    ...(repoRead ? { repoRead } : {}),
   });
 }
 

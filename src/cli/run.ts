@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { UserError } from '../diagnostics.js';
 import { VERSION } from '../version.js';
+import type { PendingRepoRead } from '../scan/parallel-read.js';
 import type { CliContext, CommandSpec } from './context.js';
 import { commandLoaders, loadCommands, soleCommand } from './commands/index.js';
 import { formatUserError } from './format-error.js';
@@ -15,6 +16,8 @@ export interface RunCliOptions {
   isTTY: boolean;
   /** The terminal's width in columns; undefined when stdout is not a terminal (help is then 100 wide). */
   columns?: number;
+  /** A plain check's listing and reading of the repo, started ahead (see `readAheadFor`). */
+  repoRead?: PendingRepoRead;
 }
 
 /**
@@ -41,7 +44,7 @@ export async function runCli(argv: string[], options: RunCliOptions): Promise<nu
   // `check` as CI runs it skips yargs (start-up, issue 10); anything else is yargs' to parse.
   const plain = plainCheckArgs(argv);
   if (plain) {
-    const plainCtx = makeContext(plain);
+    const plainCtx: CliContext = { ...makeContext(plain), ...(options.repoRead ? { repoRead: options.repoRead } : {}) };
     try {
       const check = await commandLoaders.find((c) => c.name === 'check')!.load();
       return await check.run(plain.args, plainCtx);

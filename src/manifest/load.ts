@@ -10,7 +10,9 @@ import { sdkToolName } from '../runtime/tool-name.js';
 import { describeKind, type Entry, type LoadResult, readDocument, type YamlReader } from '../policy/yaml-reader.js';
 import type { Manifest, ManifestTool } from './types.js';
 
-export const MANIFEST_FILE = 'ctrlrun.tools.yaml';
+import { findManifest, MANIFEST_FILE } from './find.js';
+
+export { findManifest, MANIFEST_FILE };
 export const MANIFEST_SCHEMA = 'ctrlrun.tools/v1';
 /** Manifests larger than this are refused before parsing. */
 export const MAX_MANIFEST_BYTES = 256 * 1024;
@@ -219,27 +221,6 @@ class ManifestReader {
     const label = need('server_label', 'hosted MCP server label');
     if (label === undefined) return undefined;
     return { key: `hosted\0${label}`, what: `hosted MCP server \`${label}\``, value: { kind: 'hosted_mcp', serverLabel: label } };
-  }
-}
-
-/**
- * Searches `ctrlrun.tools.yaml` from `cwd` upward, no further than the git work tree's root (a
- * manifest above the repository is not the repository's); undefined when there is none.
- */
-export function findManifest(cwd: string): string | undefined {
-  let dir = path.resolve(cwd);
-  const top = gitRootOf(dir);
-  for (;;) {
-    const candidate = path.join(dir, MANIFEST_FILE);
-    try {
-      if (statSync(candidate).isFile()) return candidate;
-    } catch {
-      // not here; go up
-    }
-    const parent = path.dirname(dir);
-    if (dir === top) return undefined;
-    if (parent === dir) return undefined;
-    dir = parent;
   }
 }
 

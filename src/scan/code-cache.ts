@@ -1,5 +1,4 @@
 import { isAscii } from 'node:buffer';
-import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import Module, { createRequire } from 'node:module';
 import os from 'node:os';
@@ -33,6 +32,22 @@ function privateDir(dir: string): string | undefined {
 }
 
 /**
+ * The cache file's name for a key: two 32-bit FNV-1a hashes (of the key and of the key reversed)
+ * and the key's length, in hex. Not node:crypto: its first use costs ~6 ms of OpenSSL set-up that
+ * nothing else on check's path pays. A collision only ever costs a compile: V8 checks the source
+ * against the cache and rejects a cache of another file, which is then written anew.
+ */
+export function cacheKey(key: string): string {
+  let a = 0x811c9dc5;
+  let b = 0x811c9dc5;
+  for (let i = 0; i < key.length; i++) {
+    a = Math.imul(a ^ key.charCodeAt(i), 0x01000193) >>> 0;
+    b = Math.imul(b ^ key.charCodeAt(key.length - 1 - i), 0x01000193) >>> 0;
+  }
+  return `${a.toString(16).padStart(8, '0')}${b.toString(16).padStart(8, '0')}${key.length.toString(16)}`;
+}
+
+/**
  * `require(file)` for one large CommonJS file (the compiler, ~9 MB), with V8's code cache kept on
  * disk. Unlike v8-compile-cache, which stores the cache made right after compiling (the top level
  * only: V8 compiles functions lazily), this stores it at the process's exit, after the run, so it
@@ -50,7 +65,7 @@ export function requireWithCodeCache(file: string, cacheDir: string): unknown {
   const source = isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
   const st = statSync(file);
   const dir = privateDir(cacheDir);
-  const key = createHash('sha256').update(`${process.version}\0${process.arch}\0${file}\0${st.size}\0${st.mtimeMs}`).digest('hex').slice(0, 32);
+  const key = cacheKey(`${process.version}\0${process.arch}\0${file}\0${st.size}\0${st.mtimeMs}`);
   const blob = dir ? path.join(dir, `${key}.bin`) : undefined;
   let cachedData: Buffer | undefined;
   try {

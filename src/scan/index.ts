@@ -1,10 +1,13 @@
 import type { FileScan, RepoScan } from './types.js';
 import { scanSource as scanSourceWith, type ScanSourceOptions } from './scan-source.js';
 import { scanRepoFiles, scanRepoFilesSync } from './repo.js';
+import type { RepoRead } from './read.js';
 
 export type { ScanSourceOptions } from './scan-source.js';
 export { listSourceFiles, PREFILTER_TOKENS, mayMatter, readSource, readSourceText } from './repo.js';
 export { encodeSource, type SourceEncoding } from './decode.js';
+export { startRepoRead, type PendingRepoRead } from './parallel-read.js';
+export type { RepoRead } from './read.js';
 
 export interface ScanOptions {
   /** Absolute repo root (scan paths are relative to it). */
@@ -15,6 +18,8 @@ export interface ScanOptions {
   generatedModule?: string;
   /** Called with (done, total) while scanning, for a progress line. */
   onProgress?: (done: number, total: number) => void;
+  /** The repo listed and read ahead for the same root and paths (see `startRepoRead`). */
+  read?: RepoRead;
 }
 
 /**

@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CLI_BIN, REPO_ROOT } from '../helpers/paths.js';
 
@@ -92,6 +93,20 @@ describe('the compiler’s code cache (src/scan/code-cache.ts)', () => {
      const same = createRequire(common)('./typescript.js') === ts;
      console.log(JSON.stringify({ variable: ts.isVariableStatement(sf.statements[0]), same }));`;
   const run = (dir: string) => spawnSync(process.execPath, ['--input-type=module', '-e', script(dir)], { encoding: 'utf8' });
+
+  it('names a cache file by a key of hex digits, a different name for each compiler copy and Node', async () => {
+    const { cacheKey } = (await import(pathToFileURL(codeCache).href)) as { cacheKey: (key: string) => string };
+    const keys = new Set<string>();
+    for (const version of ['v20.20.0', 'v20.20.1', 'v22.1.0']) {
+      for (let size = 9_000_000; size < 9_000_200; size++) {
+        const key = cacheKey(`${version}\0x64\0/app/node_modules/@ts-morph/common/dist/typescript.js\0${size}\0${1_700_000_000_000 + size}`);
+        expect(key).toMatch(/^[0-9a-f]{17,}$/);
+        keys.add(key);
+      }
+    }
+    expect(keys.size).toBe(600);
+    expect(cacheKey('a')).toBe(cacheKey('a'));
+  });
 
   it('is written at exit, read on the next run, and a damaged cache is replaced, never fatal', () => {
     const dir = path.join(work, 'cache');

@@ -25,6 +25,22 @@ describe('the byte prefilter (issue 10 item 10)', () => {
     );
   });
 
+  it('is the plain definition (any token occurs, or an escape in a file that imports), whatever the tokens spell', () => {
+    const ESCAPE = /\\(?:u[0-9a-fA-F{]|x[0-9a-fA-F]|[0-7])/;
+    const naive = (t: string, extra: readonly string[]): boolean =>
+      [...PREFILTER_TOKENS, ...extra].some((token) => token !== '' && t.includes(token)) || (t.includes('\\') && ESCAPE.test(t) && (t.includes('import') || t.includes('require')));
+    const special = ['$lib(x)', 'a.b', '[c]', 'd|e', '*f', 'é-alias', '😀/sdk', '\\g', '^h$'];
+    const withSpecial = fc.array(fc.oneof(fc.constantFrom(...pieces, ...special, 'ab', 'xa'), fc.string()), { maxLength: 12 }).map((xs) => xs.join(''));
+    fc.assert(
+      fc.property(withSpecial, fc.subarray(special), (t, extra) => {
+        expect(mayMatter(t, extra)).toBe(naive(t, extra));
+        const buf = Buffer.from(t, 'utf8');
+        if (isPlainUtf8(buf)) expect(mayMatterBytes(buf, extra)).toBe(naive(t, extra));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
   it('leaves byte-order marks, UTF-16, invalid bytes and NUL to decodeSource', () => {
     expect(isPlainUtf8(Buffer.from("import { tool } from '@openai/agents';\n"))).toBe(true);
     expect(isPlainUtf8(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('x')]))).toBe(false);

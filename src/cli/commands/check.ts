@@ -54,6 +54,7 @@ export async function runCheckCommand(args: CheckArgs, ctx: CliContext): Promise
     ...(args.manifest !== undefined ? { manifest: args.manifest } : {}),
     ...(args.policy !== undefined ? { policy: args.policy } : {}),
     ...(progress ? { onProgress: progress.update } : {}),
+    ...(ctx.repoRead ? { ahead: ctx.repoRead } : { parallelRead: true }),
   });
   progress?.clear();
   const report = buildReport(result.findings, result, maxFindings);

@@ -1,0 +1,37 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { parseJsonc, type PackageInfo, type RepoLayout, type TsconfigInfo } from './links.js';
+import { readJsonc, resolveTsconfig } from './tsconfig.js';
+
+/** Reads a package.json / tsconfig into the layout (a file that does not parse adds nothing). */
+export function readLayout(files: string[], configs: string[]): RepoLayout {
+  const packages: PackageInfo[] = [];
+  const tsconfigs: TsconfigInfo[] = [];
+  for (const file of configs) {
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch {
+      continue;
+    }
+    const dir = path.dirname(file);
+    const json = parseJsonc(text) as Record<string, unknown> | undefined;
+    if (!json || typeof json !== 'object') continue;
+    if (path.basename(file) === 'package.json') {
+      const pkg: PackageInfo = { dir };
+      if (typeof json['name'] === 'string') pkg.name = json['name'];
+      if (json['imports'] !== undefined) pkg.imports = json['imports'];
+      if (json['exports'] !== undefined) pkg.exports = json['exports'];
+      if (typeof json['main'] === 'string') pkg.main = json['main'];
+      if (typeof json['module'] === 'string') pkg.module = json['module'];
+      packages.push(pkg);
+    } else {
+      // Only the tsconfig.json of a folder decides its aliases (tsconfig.build.json and friends extend it);
+      // its `extends` chain is followed for `baseUrl` and `paths`.
+      if (path.basename(file) !== 'tsconfig.json' && path.basename(file) !== 'jsconfig.json') continue;
+      const resolved = resolveTsconfig(file, (f) => (f === file ? json : undefined) ?? readJsonc(f));
+      tsconfigs.push({ dir, base: resolved.baseUrl ?? resolved.paths?.base ?? dir, hasBaseUrl: resolved.baseUrl !== undefined, paths: resolved.paths?.map ?? {} });
+    }
+  }
+  return { files: new Set(files), packages, tsconfigs };
+}

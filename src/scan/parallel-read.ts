@@ -1,0 +1,78 @@
+import { existsSync } from 'node:fs';
+import { Worker } from 'node:worker_threads';
+import type { ListOptions, RepoListing } from './list.js';
+import { unpackFiles, verdictsByFile, type PackedFiles, type RepoRead } from './read.js';
+
+/**
+ * The worker's script, next to this module: the CLI's bundle has it as one CommonJS file
+ * (read-worker.cjs, which starts sooner); tsc's output has the ES module.
+ */
+function workerFile(): URL {
+  const cjs = new URL('./read-worker.cjs', import.meta.url);
+  return existsSync(cjs) ? cjs : new URL('./read-worker.js', import.meta.url);
+}
+
+/** A listing and read of the repo under way on another thread. */
+export interface PendingRepoRead {
+  /** What is being listed (the scan may use the result only for these very options). */
+  options: ListOptions;
+  /**
+   * The first files (at most two) the scan will certainly parse, known before the whole repo is
+   * read: with one that the scan keeps, the compiler is worth loading now. Undefined when the
+   * thread failed.
+   */
+  candidates(): Promise<string[] | undefined>;
+  /** The listing and the files' bytes; undefined when the thread could not do it (read in-thread then). */
+  result(): Promise<RepoRead | undefined>;
+  /** Stops the thread (its answer is not wanted). */
+  cancel(): void;
+}
+
+/**
+ * Start-up (issue 10): lists the repo and reads every listed file on a worker thread, so the file
+ * system's work (about a third of `check` on a large repo: thousands of open/read calls) overlaps
+ * the main thread's loading of the compiler. The worker's bytes are the same bytes a read on the
+ * main thread would get; anything that goes wrong with the thread (it cannot start, it throws, it
+ * exits without an answer) makes `result()` undefined, and the scan reads the files itself.
+ * `worker_.file` names another script for the thread (the tests run both builds' scripts).
+ */
+export function startRepoRead(options: ListOptions, worker_: { file?: URL } = {}): PendingRepoRead {
+  const listOptions: ListOptions = { root: options.root, ...(options.paths ? { paths: [...options.paths] } : {}), ...(options.generatedModule ? { generatedModule: options.generatedModule } : {}) };
+  let promise: Promise<RepoRead | undefined>;
+  let early: Promise<string[] | undefined>;
+  let worker: Worker | undefined;
+  try {
+    worker = new Worker(worker_.file ?? workerFile(), { workerData: listOptions });
+    const thread = worker;
+    let found: (candidates: string[] | undefined) => void = () => {};
+    early = new Promise((resolve) => (found = resolve));
+    promise = new Promise((resolve) => {
+      thread.on('message', (message: { candidates: string[] } | { listing: RepoListing; packed: PackedFiles; tokens: string[]; verdicts: Uint8Array }) => {
+        if ('candidates' in message) return found(message.candidates);
+        // The scan waited for the answer; the process need not wait for the thread's exit.
+        thread.unref();
+        const files = message.listing.files;
+        resolve({
+          listing: message.listing,
+          files: unpackFiles(files, message.packed),
+          prefilter: { tokens: message.tokens, verdicts: verdictsByFile(files, message.verdicts) },
+        });
+      });
+      const failed = (): void => {
+        found(undefined);
+        resolve(undefined);
+      };
+      thread.once('error', failed);
+      thread.once('exit', failed);
+    });
+  } catch {
+    promise = Promise.resolve(undefined);
+    early = Promise.resolve(undefined);
+  }
+  return {
+    options: listOptions,
+    candidates: () => early,
+    result: () => promise,
+    cancel: () => void worker?.terminate(),
+  };
+}

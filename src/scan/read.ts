@@ -1,0 +1,90 @@
+import { readFileSync } from 'node:fs';
+import type { RepoListing } from './list.js';
+
+/** A file as read: its bytes, or the error code reading it failed with (`ENOENT`, `EACCES`, …). */
+export type FileRead = Buffer | { code: string };
+
+/** A prefilter verdict on a file read ahead: plain UTF-8 that the prefilter passes or not, or not plain UTF-8 (the scan decodes it). */
+export const PLAIN_SKIP = 0;
+export const PLAIN_PARSE = 1;
+export const NOT_PLAIN = 2;
+export type Verdict = typeof PLAIN_SKIP | typeof PLAIN_PARSE | typeof NOT_PLAIN;
+
+/** A repo's listing and the bytes of every listed file, read ahead of the scan (read-worker.ts). */
+export interface RepoRead {
+  listing: RepoListing;
+  files: Map<string, FileRead>;
+  /** The prefilter's verdicts on the files read, and the repo tokens it used (the scan uses them only for the same tokens). */
+  prefilter?: { tokens: readonly string[]; verdicts: Map<string, Verdict> };
+}
+
+/**
+ * The files' bytes packed into one buffer, to cross a thread boundary as a single transferable:
+ * file `i` is `arena[offsets[i] .. offsets[i] + lengths[i]]`, or failed with `codes[i]` (a length of -1).
+ */
+export interface PackedFiles {
+  arena: ArrayBuffer;
+  offsets: Float64Array;
+  lengths: Float64Array;
+  codes: Array<string | undefined>;
+}
+
+/**
+ * Reads each file (synchronously: for many small files it beats the thread pool) and packs the
+ * bytes; `onRead` sees each file's bytes as they are read.
+ */
+export function packFiles(files: readonly string[], onRead?: (index: number, bytes: Buffer) => void): PackedFiles {
+  const bufs: Array<Buffer | undefined> = [];
+  const codes: Array<string | undefined> = [];
+  let total = 0;
+  for (let i = 0; i < files.length; i++) {
+    const abs = files[i]!;
+    try {
+      const buf = readFileSync(abs);
+      onRead?.(i, buf);
+      bufs.push(buf);
+      codes.push(undefined);
+      total += buf.length;
+    } catch (error) {
+      bufs.push(undefined);
+      codes.push((error as NodeJS.ErrnoException).code ?? 'error');
+    }
+  }
+  const arena = new ArrayBuffer(total);
+  const view = new Uint8Array(arena);
+  const offsets = new Float64Array(files.length);
+  const lengths = new Float64Array(files.length);
+  let at = 0;
+  for (let i = 0; i < files.length; i++) {
+    const buf = bufs[i];
+    offsets[i] = at;
+    if (!buf) {
+      lengths[i] = -1;
+      continue;
+    }
+    view.set(buf, at);
+    lengths[i] = buf.length;
+    at += buf.length;
+  }
+  return { arena, offsets, lengths, codes };
+}
+
+/** The verdicts back by file name (NOT_PLAIN where a file was not read: the scan decides). */
+export function verdictsByFile(files: readonly string[], verdicts: Uint8Array): Map<string, Verdict> {
+  const out = new Map<string, Verdict>();
+  for (let i = 0; i < files.length; i++) {
+    const v = verdicts[i];
+    if (v === PLAIN_SKIP || v === PLAIN_PARSE) out.set(files[i]!, v);
+  }
+  return out;
+}
+
+/** The files back from a pack: views into the one buffer (no copy). */
+export function unpackFiles(files: readonly string[], packed: PackedFiles): Map<string, FileRead> {
+  const out = new Map<string, FileRead>();
+  for (let i = 0; i < files.length; i++) {
+    const length = packed.lengths[i]!;
+    out.set(files[i]!, length < 0 ? { code: packed.codes[i] ?? 'error' } : Buffer.from(packed.arena, packed.offsets[i]!, length));
+  }
+  return out;
+}
