@@ -16,7 +16,7 @@ import { RESOLVABLE_NAMES } from '../scan/names.js';
 type FunctionTool = Extract<ManifestTool, { kind: 'function' }>;
 
 export function crossCheck(policy: Policy, manifest: Manifest, declarations: ReadonlyMap<string, ToolDeclaration[]>): Diagnostic[] {
-  const out: Diagnostic[] = [];
+  const out: Diagnostic[] = [...tlsPinProblems(policy, manifest)];
   for (const entry of manifest.tools) {
     if (entry.kind !== 'function') continue;
     const action = policy.actions[entry.action];
@@ -235,6 +235,34 @@ function suggestion(word: string, candidates: string[]): string {
   if (candidates.length === 0) return 'the tool declares no parameters';
   const close = nearest(word, candidates);
   return close !== undefined ? `did you mean \`${close}\`?` : `its arguments are ${candidates.map((c) => `\`${c}\``).join(', ')}`;
+}
+
+/**
+ * CTRLRun's TLS pins (`upstream.tls_cert_sha256`, `tls_cert_file`) compare the leaf certificate of
+ * a connection the guard itself observed. ctrlrun-gen observes it only for an MCP server over HTTP
+ * whose fetch is the generated module's `upstreamFetch`; a function tool's body or OpenAI's hosted
+ * MCP opens its own connection, so a pinned action mapped there could never run (CTRLRun refuses
+ * every call `upstream_unverified`): the mapping is refused here, by name.
+ */
+function tlsPinProblems(policy: Policy, manifest: Manifest): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  for (const entry of manifest.tools) {
+    if (entry.kind === 'mcp') continue;
+    const action = policy.actions[entry.action];
+    const pin = action?.upstream;
+    if (!action || !(pin?.tlsCertSha256?.length || pin?.tlsCertPems?.length)) continue;
+    const door = entry.kind === 'function' ? `function tool \`${entry.tool}\`` : `hosted MCP server \`${entry.serverLabel}\``;
+    const opener = entry.kind === 'function' ? 'its body opens its own connections' : 'OpenAI runs it and opens the connection';
+    out.push({
+      severity: 'error',
+      code: 'tls-pin-unobservable',
+      ...at(entry.loc),
+      message: `the ${door} is mapped to \`${entry.action}\`, whose \`upstream\` pins a TLS certificate; ${opener}, so ctrlrun-gen never sees the certificate and every call would be refused \`upstream_unverified\``,
+      hint: 'expose the upstream as an MCP server over HTTP (MCPServerStreamableHttp or MCPServerSSE) with `fetch: upstreamFetch(<server name>)` from the generated module and map its tool with `mcp:`, or remove the TLS pins from the action',
+      related: { ...at(action.loc), message: `the action \`${entry.action}\` and its pins` },
+    });
+  }
+  return out;
 }
 
 function at(loc: SourceLocation): { file: string; line: number; column: number } {

@@ -103,7 +103,10 @@ export function inputsHash(policy: Policy, manifest: Manifest, controlSpecifier:
       )
       .sort(byCodeUnit);
   }
+  // the certificates `tls_cert_file` held are in the module; the policy hash has only their paths
+  const certs = Object.values(policy.actions).flatMap((a) => a.upstream?.tlsCertPems ?? []);
   return canonicalHash({
+    ...(certs.length ? { certs } : {}),
     policy: policy.hash,
     manifest: { policy: rel(root, manifest.policy), output: rel(root, manifest.output), control: rel(root, manifest.control), controlSpecifier, tools },
     parameters,

@@ -104,7 +104,12 @@ export function renderModuleText(input: RenderInput, template: string = loadTemp
     fields.push(`controls: [${action.controls.map(tsString).join(', ')}]`);
     fields.push(`approvalsRequired: ${action.approvalsRequired}`);
     fields.push(`maxAttempts: ${action.maxAttempts}`);
-    if (action.upstream?.toolSchemaSha256 !== undefined) fields.push(`upstream: { toolSchemaSha256: ${tsString(action.upstream.toolSchemaSha256)} }`);
+    const pin = action.upstream;
+    const pinFields: string[] = [];
+    if (pin?.toolSchemaSha256 !== undefined) pinFields.push(`toolSchemaSha256: ${tsString(pin.toolSchemaSha256)}`);
+    if (pin?.tlsCertSha256?.length) pinFields.push(`tlsCertSha256: [${pin.tlsCertSha256.map(tsString).join(', ')}]`);
+    if (pin?.tlsCertPems?.length) pinFields.push(`tlsCertPems: [${pin.tlsCertPems.map(tsString).join(', ')}]`);
+    if (pinFields.length) fields.push(`upstream: { ${pinFields.join(', ')} }`);
     if (action.mcp.notExecutedOnError) fields.push('mcp: { notExecutedOnError: true }');
     entries.push(`    ${propertyKey(id)}: {\n${fields.map((f) => `      ${f},\n`).join('')}    },`);
   }
@@ -176,7 +181,28 @@ export function renderModuleText(input: RenderInput, template: string = loadTemp
     policyFields.push(`  hostedMcp: {\n${labels.map((label) => `    ${propertyKey(label)}: ${tsString(hosted[label] as string)},`).join('\n')}\n  },`);
   }
 
+  // CTRLRun's TLS pins on actions of MCP servers: the Node-only pinned fetch, and `upstreamFetch`
+  const tlsPinned = Object.values(mcp).some((tools) =>
+    Object.values(tools).some((action) => {
+      const pin = policy.actions[action]?.upstream;
+      return (pin?.tlsCertSha256?.length ?? 0) > 0 || (pin?.tlsCertPems?.length ?? 0) > 0;
+    }),
+  );
   const text = fillTemplate(template, {
+    upstreamImport: tlsPinned ? "import { createPinnedFetch } from 'ctrlrun-gen/runtime/upstream';" : '',
+    mcpOptions: tlsPinned ? ', { createPinnedFetch }' : '',
+    upstreamExport: tlsPinned
+      ? [
+          '',
+          '/**',
+          " * `upstreamFetch(serverName)`: a fetch pinned to the TLS certificates the policy pins for that MCP",
+          ' * server\'s actions (`upstream.tls_cert_sha256`, `tls_cert_file`). Build the server with it:',
+          " * `new MCPServerStreamableHttp({ url, name, fetch: upstreamFetch(name) })`; a pinned action's calls",
+          ' * run only through that server, after it has seen a pinned certificate (Node only).',
+          ' */',
+          "export const upstreamFetch: McpDoors['upstreamFetch'] = mcpDoors.upstreamFetch;",
+        ].join('\n')
+      : '',
     policyFile: commentText(input.policyFile),
     manifestFile: commentText(input.manifestFile),
     controlFile: commentText(input.controlFile),

@@ -53,14 +53,10 @@ export const MAX_WINDOW_SECONDS = 100 * 365 * 24 * 60 * 60;
 
 /**
  * CTRLRun keys this SDK cannot honour, refused by name (never ignored): `break_glass` envelopes
- * (parents of delegations opened at run time, which ctrlrun-gen does not create), the upstream TLS
- * pins (`tls_cert_sha256`, `tls_cert_file`: the SDK's MCP client opens the connection, so no
- * certificate is seen here).
+ * (parents of delegations opened at run time, which ctrlrun-gen does not create).
  */
 export const UNSUPPORTED_KEYS: Readonly<Record<string, string>> = {
   break_glass: 'break-glass envelopes are parents of delegations opened at run time, which ctrlrun-gen does not create',
-  tls_cert_sha256: 'upstream certificate pins cannot be honoured by ctrlrun-gen: CTRLRun compares the pin with the leaf certificate its own gateway observed on its TLS connection to the upstream, and refuses every call (`upstream_unverified`) while none was observed; here the SDK\'s MCP client, or the tool body, opens the connection, so no certificate is ever observed and the pinned action could never run',
-  tls_cert_file: 'upstream certificate pins cannot be honoured by ctrlrun-gen: CTRLRun compares the pin with the leaf certificate its own gateway observed on its TLS connection to the upstream, and refuses every call (`upstream_unverified`) while none was observed; here the SDK\'s MCP client, or the tool body, opens the connection, so no certificate is ever observed and the pinned action could never run',
 };
 
 export function isUnsupportedKey(key: string): boolean {

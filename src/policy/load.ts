@@ -1,6 +1,8 @@
-import { isMap, isSeq, type Node } from 'yaml';
+import path from 'node:path';
+import { isMap, isSeq, type Node, type YAMLSeq } from 'yaml';
 import { type Diagnostic, UserError } from '../diagnostics.js';
 import { declaresCtrlrunSchema, readCapped } from '../safe-read.js';
+import { pemCertificates, sha256Hex } from './pem.js';
 import { parseDuration, parseExpiry, patternMatches, patternProblem } from './authority.js';
 import {
   ACTION_KEYS,
@@ -43,11 +45,34 @@ export type { LoadResult } from './yaml-reader.js';
 /** Policies larger than this are refused before parsing (a hand-written policy is a few KiB). */
 export const MAX_POLICY_BYTES = 256 * 1024;
 
-/** Pure: parses and checks `ctrlrun.yaml` text. Never throws for any input text. */
-export function parsePolicy(text: string, file: string): LoadResult<Policy> {
+/** CTRLRun's `_SHA256`: `sha256:` and 64 lowercase hex digits. */
+const SHA256_PIN = /^sha256:[0-9a-f]{64}$/;
+
+/**
+ * Reads a PEM file an `upstream.tls_cert_file` names: its text, or why it could not be read. The
+ * loader's one piece of I/O, passed in so `parsePolicy` stays a function of its inputs.
+ */
+export type CertFileReader = (certFile: string) => { text: string } | { error: string };
+
+/** Cert files resolved against the policy file's folder, read capped (a PEM is a few KiB). */
+export function certFilesBeside(policyFile: string): CertFileReader {
+  return (certFile) => {
+    const read = readCapped(path.resolve(path.dirname(policyFile), certFile), MAX_CERT_FILE_BYTES);
+    return read.ok ? { text: read.text } : { error: read.reason === 'not-found' ? 'no such file' : read.message };
+  };
+}
+
+/** A PEM bundle larger than this is refused (a certificate is 1-3 KiB). */
+export const MAX_CERT_FILE_BYTES = 1024 * 1024;
+
+/**
+ * Parses and checks `ctrlrun.yaml` text. Never throws for any input text. Its only I/O is
+ * `readCertFile` for `upstream.tls_cert_file` (by default the files beside the policy file).
+ */
+export function parsePolicy(text: string, file: string, readCertFile: CertFileReader = certFilesBeside(file)): LoadResult<Policy> {
   const options = { maxBytes: MAX_POLICY_BYTES, what: 'policy', firstKeyHint: `schema: ${POLICY_SCHEMA_PREFIX}${LATEST_POLICY_VERSION}`, yaml11: true };
   return readDocument(text, file, options, (reader, root) => {
-    const draft = new PolicyReader(reader).read(root);
+    const draft = new PolicyReader(reader, readCertFile).read(root);
     if (draft === undefined || reader.errorCount > 0) return undefined;
     const document = reader.plain(root, '') as Record<string, unknown>;
     return { ...draft, document, hash: policyHash({ ...draft, document }), file };
@@ -124,7 +149,10 @@ class PolicyReader {
   private version = LATEST_POLICY_VERSION;
   private declaredVersion: number | undefined;
 
-  constructor(private readonly r: YamlReader) {}
+  constructor(
+    private readonly r: YamlReader,
+    private readonly readCertFile: CertFileReader,
+  ) {}
 
   read(root: Node): PolicyDraft | undefined {
     const r = this.r;
@@ -463,25 +491,100 @@ class PolicyReader {
     return ok ? out : undefined;
   }
 
-  /** The `upstream:` pin (v8): `tool_schema_sha256` is checked by the MCP doors; the TLS pins are refused by name. */
+  /**
+   * The `upstream:` pin (v8), read as CTRLRun's `_parse_upstream` reads it: `null` is no pin;
+   * `tls_cert_sha256` is a `sha256:` digest or a list of them (64 lowercase hex); `tls_cert_file`
+   * a path or a list of paths, each an existing PEM file holding at least one certificate, and
+   * where digests are pinned too, each file holds a certificate whose digest is pinned
+   * (`_check_pin_correspondence`); `tool_schema_sha256` one digest or null.
+   */
   private readUpstream(entry: Entry): PolicyAction['upstream'] {
     const r = this.r;
-    const map = r.map(entry.value, entry.at, entry.path, 'a mapping (`tool_schema_sha256: "sha256:…"`)');
+    if (r.kindOf(entry.value).kind === 'null') return {};
+    const map = r.map(entry.value, entry.at, entry.path, 'a mapping (`tls_cert_sha256: ["sha256:…"]`, `tls_cert_file: server.pem`, `tool_schema_sha256: "sha256:…"`)');
     if (map === undefined) return undefined;
     const fields = r.entries(map, entry.path);
     this.checkKeys(fields, UPSTREAM_KEYS, '`upstream`');
     const out: NonNullable<PolicyAction['upstream']> = {};
-    for (const f of fields) {
-      if (f.key !== 'tool_schema_sha256') continue;
-      const pin = r.string(f.value, f.at, f.path, 'a schema hash (`sha256:` and 64 hex digits)');
-      if (pin === undefined) continue;
-      if (!/^sha256:[0-9a-f]{64}$/.test(pin)) {
-        r.errorAt(f.at, f.path, 'bad-value', `\`${pin}\` is not a schema hash`, 'write `sha256:` and 64 lowercase hex digits, as `ctrlrun-gen` prints for the tool (CTRLRun\'s tool_schema_hash)');
-        continue;
-      }
-      out.toolSchemaSha256 = pin;
+    let ok = true;
+    const byKey = new Map(fields.map((f) => [f.key, f]));
+    const schemaPin = byKey.get('tool_schema_sha256');
+    if (schemaPin && r.kindOf(schemaPin.value).kind !== 'null') {
+      const pin = r.string(schemaPin.value, schemaPin.at, schemaPin.path, 'a schema hash (`sha256:` and 64 hex digits)');
+      if (pin === undefined) ok = false;
+      else if (!SHA256_PIN.test(pin)) {
+        r.errorAt(schemaPin.at, schemaPin.path, 'bad-value', `\`${pin}\` is not a schema hash`, 'write `sha256:` and 64 lowercase hex digits, as `ctrlrun-gen` prints for the tool (CTRLRun\'s tool_schema_hash)');
+        ok = false;
+      } else out.toolSchemaSha256 = pin;
     }
-    return out;
+    const digests = this.stringOrList(byKey.get('tls_cert_sha256'), 'a `sha256:` digest or a list of them (a list, so a rotation can carry the current and the next certificate)');
+    if (digests === undefined) ok = false;
+    else {
+      for (const d of digests) {
+        if (!SHA256_PIN.test(d.value)) {
+          r.errorAt(d.at, d.path, 'bad-value', `\`${d.value}\` is not a certificate digest`, 'write `sha256:` and 64 lowercase hex digits: the SHA-256 of the leaf certificate\'s DER bytes (`openssl x509 -in cert.pem -outform DER | sha256sum`)');
+          ok = false;
+        }
+      }
+      if (digests.length > 0) out.tlsCertSha256 = digests.map((d) => d.value);
+    }
+    const files = this.stringOrList(byKey.get('tls_cert_file'), 'a path to a PEM file or a list of paths');
+    if (files === undefined) ok = false;
+    else if (files.length > 0) {
+      const pems: string[] = [];
+      for (const f of files) {
+        const read = this.readCertFile(f.value);
+        if ('error' in read) {
+          r.errorAt(f.at, f.path, 'cert-file', `\`${f.value}\` could not be read (${read.error}): a pin whose certificate is missing builds an empty trust store and refuses every connection`, 'point `tls_cert_file` at the PEM file of the upstream\'s certificate (a path relative to the policy file)');
+          ok = false;
+          continue;
+        }
+        const certs = pemCertificates(read.text);
+        if (!certs.ok) {
+          r.errorAt(f.at, f.path, 'cert-file', `\`${f.value}\` is not PEM: ${certs.problem}`, 'the file holds `-----BEGIN CERTIFICATE-----` blocks and nothing before the first one');
+          ok = false;
+          continue;
+        }
+        if (certs.blocks.length === 0) {
+          r.errorAt(f.at, f.path, 'cert-file', `\`${f.value}\` holds no certificate`, 'the file holds `-----BEGIN CERTIFICATE-----` blocks');
+          ok = false;
+          continue;
+        }
+        const pinned = out.tlsCertSha256 ?? [];
+        if (pinned.length > 0) {
+          const hashes = certs.blocks.map((b) => `sha256:${sha256Hex(b.der)}`);
+          if (!hashes.some((h) => pinned.includes(h))) {
+            r.errorAt(f.at, f.path, 'cert-file-unpinned', `\`${f.value}\` hashes to ${[...hashes].sort()[0]}, which \`tls_cert_sha256\` does not name: the two halves pin the same certificates, or a rotation that moves one fails at the handshake`, 'add the digest to `tls_cert_sha256`, or put the pinned certificate in the file');
+            ok = false;
+            continue;
+          }
+        }
+        for (const b of certs.blocks) pems.push(b.pem);
+      }
+      out.tlsCertFiles = files.map((f) => f.value);
+      out.tlsCertPems = pems;
+    }
+    return ok ? out : undefined;
+  }
+
+  /** A string or a list of strings (absent: empty), each with where it was written. */
+  private stringOrList(entry: Entry | undefined, expected: string): Array<{ value: string; at: Node; path: string }> | undefined {
+    const r = this.r;
+    if (entry === undefined) return [];
+    const k = r.kindOf(entry.value);
+    if (k.kind === 'string') return [{ value: k.value, at: entry.at, path: entry.path }];
+    if (k.kind !== 'seq') {
+      r.wrongKind(entry.value, entry.at, entry.path, expected);
+      return undefined;
+    }
+    const out: Array<{ value: string; at: Node; path: string }> = [];
+    let ok = true;
+    for (const item of r.items(entry.value as YAMLSeq, entry.path)) {
+      const v = r.string(item.node, item.at, item.path, 'a string');
+      if (v === undefined) ok = false;
+      else out.push({ value: v, at: item.at, path: item.path });
+    }
+    return ok ? out : undefined;
   }
 
   /** `authority:` (v3; grant `tasks`, `budgets` v7), read as CTRLRun's `_from_section` reads it. */

@@ -68,8 +68,13 @@ export interface PolicyAction {
   maxAttempts: number | null;
   /** The `mcp:` mapping (v2+): `not_executed_on_error` (default false). */
   mcp: { notExecutedOnError: boolean };
-  /** The `upstream:` pin (v8): `tool_schema_sha256` (`sha256:` + 64 hex), checked by the MCP doors. */
-  upstream?: { toolSchemaSha256?: string };
+  /**
+   * The `upstream:` pin (v8): `tool_schema_sha256` (`sha256:` + 64 hex), checked by the MCP doors;
+   * the TLS pins (`tls_cert_sha256` digests of the leaf's DER; `tls_cert_file` paths as written and
+   * the certificates they held when the policy was read), honoured by the HTTP MCP doors through
+   * the pinned fetch.
+   */
+  upstream?: { toolSchemaSha256?: string; tlsCertSha256?: string[]; tlsCertFiles?: string[]; tlsCertPems?: string[] };
   /** The `data:` labels (v4): argument name, then its label, in document order (CTRLRun §7.4). */
   data?: Array<[string, string]>;
   rules: Rule[];

@@ -137,6 +137,13 @@ export async function answerByPolicy(state: AnyRunState, guards: Map<string, Hos
       state.approve(item);
       continue;
     }
+    const pin = policy.actions[action]?.upstream;
+    if ((pin?.tlsCertSha256?.length ?? 0) > 0 || (pin?.tlsCertPems?.length ?? 0) > 0) {
+      // OpenAI opens the connection to a hosted MCP server: no certificate is ever observed here
+      await appendReceipt(internals, policy, { ...base, reason: 'upstream_unverified', result: 'refused' });
+      state.reject(item, { message: refusal(action, "its upstream's TLS certificate is pinned, and OpenAI opens the connection to a hosted MCP server, so no pinned certificate was observed (upstream_unverified)") });
+      continue;
+    }
     const stored =
       existing ??
       (await internals.store.putRequest(

@@ -14,8 +14,9 @@ import type { Control } from './control.js';
 import { CtrlrunError } from './errors.js';
 import { decideCall as decide } from './decide.js';
 import { argsHashOf, describeError, parseJson, principalOf, sdkToolName, type ControlInternals } from './internals.js';
-import { bindPolicy, createActionCore, makeProtectedTool, ReportedOutcome, type ActionCore, type Authorization, type CallFacts } from './protected-tool.js';
+import { bindPolicy, createActionCore, makeProtectedTool, ReportedOutcome, type ActionCore, type Authorization, type CallFacts, type UpstreamProblem } from './protected-tool.js';
 import type { CompiledPolicy } from './types.js';
+import type { CreatePinnedFetch, PinnedFetch, PinnedFetchOptions } from './upstream-types.js';
 import { noteNestedFailure } from './nested.js';
 
 /**
@@ -39,6 +40,18 @@ export interface McpDoors {
   protectMcpServer: <S extends MCPServer>(server: S) => S;
   /** The servers' tools as protected function tools: pass them in `tools`, not the servers in `mcpServers`. */
   protectMcpTools: (servers: MCPServer[], options?: ProtectMcpToolsOptions) => Promise<FunctionTool[]>;
+  /**
+   * A fetch pinned to the TLS certificates the policy pins for the actions of MCP server
+   * `serverName` (CTRLRun's `upstream.tls_cert_sha256` / `tls_cert_file`): pass it as the `fetch`
+   * option of that `MCPServerStreamableHttp` or `MCPServerSSE`. A call of a pinned action runs only
+   * through a server built with this very fetch, after it has seen a pinned certificate.
+   */
+  upstreamFetch: (serverName: string, options?: PinnedFetchOptions) => typeof fetch;
+}
+
+/** What `bindMcp` needs beyond the control and the policy: the Node-only pinned fetch, when the policy pins certificates. */
+export interface BindMcpOptions {
+  createPinnedFetch?: CreatePinnedFetch;
 }
 
 export interface ProtectMcpToolsOptions {
@@ -54,12 +67,81 @@ export interface ProtectMcpToolsOptions {
 
 const GUARD = Symbol.for('ctrlrun.mcp.guard');
 
-export function bindMcp(control: Control, policy: CompiledPolicy): McpDoors {
+export function bindMcp(control: Control, policy: CompiledPolicy, options: BindMcpOptions = {}): McpDoors {
   const internals = bindPolicy(control, policy, 'bindMcp');
+  /** The pinned fetches these doors made, by the function handed out: only these count as proof. */
+  const fetches = new WeakMap<object, { server: string; pinned: PinnedFetch }>();
+  const upstream = (action: string, server: MCPServer) => tlsProblem(policy, fetches, action, server);
   return {
-    protectMcpServer: (server) => protectServer(internals, policy, server),
-    protectMcpTools: (servers, options) => protectTools(internals, policy, servers, options ?? {}),
+    protectMcpServer: (server) => protectServer(internals, policy, server, upstream),
+    protectMcpTools: (servers, opts) => protectTools(internals, policy, servers, opts ?? {}, upstream),
+    upstreamFetch: (serverName, opts) => {
+      const pins = serverPins(policy, serverName);
+      if (pins.sha256.length === 0 && pins.pems.length === 0) {
+        throw new CtrlrunError(`upstreamFetch('${serverName}'): no action the manifest maps to a tool of MCP server ${serverName} pins a TLS certificate (upstream.tls_cert_sha256 or tls_cert_file), so there is nothing to pin; check the server name.`);
+      }
+      if (!options.createPinnedFetch) {
+        throw new CtrlrunError(`upstreamFetch('${serverName}'): this module was generated without the pinned fetch; regenerate it with \`ctrlrun-gen generate\`.`);
+      }
+      const pinned = options.createPinnedFetch(pins, opts);
+      fetches.set(pinned.fetch, { server: serverName, pinned });
+      return pinned.fetch;
+    },
   };
+}
+
+/** The TLS pins of the actions mapped to the tools of MCP server `server`: their union. */
+function serverPins(policy: CompiledPolicy, server: string): { sha256: string[]; pems: string[] } {
+  const sha256 = new Set<string>();
+  const pems = new Set<string>();
+  for (const action of new Set(Object.values(policy.mcp?.[server] ?? {}))) {
+    const pin = policy.actions[action]?.upstream;
+    for (const d of pin?.tlsCertSha256 ?? []) sha256.add(d);
+    for (const p of pin?.tlsCertPems ?? []) pems.add(p);
+  }
+  return { sha256: [...sha256], pems: [...pems] };
+}
+
+/** Whether an action pins a TLS certificate. */
+export function pinsTls(policy: CompiledPolicy, action: string): boolean {
+  const pin = policy.actions[action]?.upstream;
+  return (pin?.tlsCertSha256?.length ?? 0) > 0 || (pin?.tlsCertPems?.length ?? 0) > 0;
+}
+
+/**
+ * The `url` and `fetch` an SDK MCP server over HTTP was built with (`MCPServerStreamableHttp` and
+ * `MCPServerSSE` keep their options as `underlying.params`); undefined for any other server.
+ */
+function httpParams(server: MCPServer): { url?: unknown; fetch?: unknown } | undefined {
+  for (const holder of [(server as { underlying?: unknown }).underlying, server]) {
+    const params = (holder as { params?: unknown } | undefined)?.params;
+    if (params && typeof params === 'object' && 'url' in params) return params as { url?: unknown; fetch?: unknown };
+  }
+  return undefined;
+}
+
+/**
+ * CTRLRun's check 2 (SPEC-v0.10 §4.3) for the TLS pins, against what this process observed: the
+ * server must be built with a fetch these doors made for it (`upstreamFetch(server.name)`), and
+ * that fetch's last handshake with the server's host must have shown a pinned certificate.
+ * Nothing observed (or no proof that the call goes through the pinned fetch) is
+ * `upstream_unverified`; another certificate is `upstream_mismatch`.
+ */
+function tlsProblem(policy: CompiledPolicy, fetches: WeakMap<object, { server: string; pinned: PinnedFetch }>, action: string, server: MCPServer): UpstreamProblem | null {
+  if (!pinsTls(policy, action)) return null;
+  const digests = policy.actions[action]?.upstream?.tlsCertSha256 ?? [];
+  const unverified = (why: string): UpstreamProblem => ({ reason: 'upstream_unverified', text: `its upstream's TLS certificate is pinned and ${why}, so this process has observed no pinned certificate (upstream_unverified)` });
+  const params = httpParams(server);
+  if (!params) return unverified(`server ${server.name} is not an MCP server over HTTP (stdio and custom servers open no TLS connection ctrlrun-gen can see)`);
+  const made = typeof params.fetch === 'function' ? fetches.get(params.fetch) : undefined;
+  if (!made) return unverified(`server ${server.name} was not built with \`fetch: upstreamFetch('${server.name}')\` of the generated module`);
+  if (made.server !== server.name) return unverified(`server ${server.name} uses the fetch made for server ${made.server}`);
+  const seen = typeof params.url === 'string' ? made.pinned.observed(params.url) : undefined;
+  if (!seen) return unverified(`no TLS connection to ${String(params.url)} has been made through it yet (connect the server first; plain http is never pinned)`);
+  if (!seen.pinned || (digests.length > 0 && !digests.includes(seen.sha256))) {
+    return { reason: 'upstream_mismatch', text: `its upstream ${seen.origin} presented a certificate whose SHA-256 is ${seen.sha256}, which upstream.tls_cert_sha256 does not pin (upstream_mismatch)` };
+  }
+  return null;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -103,19 +185,21 @@ function unmappedAction(server: string, name: string): string {
   return `mcp:${server}/${name}`;
 }
 
-async function pinProblem(policy: CompiledPolicy, action: string, server: MCPServer, tool: string): Promise<string | null> {
+async function pinProblem(policy: CompiledPolicy, action: string, server: MCPServer, tool: string): Promise<UpstreamProblem | null> {
   const pin = policy.actions[action]?.upstream?.toolSchemaSha256;
   if (pin === undefined) return null;
   let listed;
   try {
     listed = (await server.listTools()).find((t) => t.name === tool);
   } catch (error) {
-    return `its listing could not be read to check the schema pin (${describeError(error)})`;
+    return { reason: 'upstream_unverified', text: `its listing could not be read to check the schema pin (${describeError(error)})` };
   }
-  if (!listed) return `server ${server.name} no longer lists tool ${tool}`;
+  if (!listed) return { reason: 'upstream_unverified', text: `server ${server.name} no longer lists tool ${tool}` };
   const hash = mcpToolSchemaHash(listed);
-  return hash === pin ? null : `the tool's listed schema hashes to ${hash.slice(0, 12)}…, not the pinned ${pin.slice(0, 12)}… (upstream.tool_schema_sha256): it changed`;
+  return hash === pin ? null : { reason: 'upstream_mismatch', text: `the tool's listed schema hashes to ${hash.slice(0, 12)}…, not the pinned ${pin.slice(0, 12)}… (upstream.tool_schema_sha256): it changed` };
 }
+
+type UpstreamCheck = (action: string, server: MCPServer) => UpstreamProblem | null;
 
 /** Whether `protectMcpServer` guards this server (its input guardrails hold this library's guard). */
 export function isGuardedMcpServer(server: MCPServer): boolean {
@@ -124,7 +208,7 @@ export function isGuardedMcpServer(server: MCPServer): boolean {
 
 // --- protectMcpServer ------------------------------------------------------------------------
 
-function protectServer<S extends MCPServer>(internals: ControlInternals, policy: CompiledPolicy, server: S): S {
+function protectServer<S extends MCPServer>(internals: ControlInternals, policy: CompiledPolicy, server: S, upstream: UpstreamCheck): S {
   if (!server || typeof server !== 'object' || typeof server.name !== 'string') {
     throw new CtrlrunError('protectMcpServer: pass an MCP server (MCPServerStdio, MCPServerStreamableHttp, MCPServerSSE or your own MCPServer).');
   }
@@ -136,7 +220,15 @@ function protectServer<S extends MCPServer>(internals: ControlInternals, policy:
   const coreFor = (action: string) => {
     let core = cores.get(action);
     if (!core) {
-      core = createActionCore(internals, policy, action, { userErrorFunction: typeof userErrorFunction === 'function' ? () => undefined : null });
+      core = createActionCore(internals, policy, action, {
+        userErrorFunction: typeof userErrorFunction === 'function' ? () => undefined : null,
+        // after the policy: the certificate this process observed, then the tool's listed schema
+        upstream: async (toolCall) => {
+          const mapped = actionOf(policy, server.name, toolCall.name ?? '');
+          if (!mapped) return null;
+          return upstream(action, server) ?? (await pinProblem(policy, action, server, mapped.tool));
+        },
+      });
       cores.set(action, core);
     }
     return core;
@@ -167,13 +259,6 @@ function protectServer<S extends MCPServer>(internals: ControlInternals, policy:
         }
         const checked = await core.checkCall({ context, toolCall });
         if (checked.behavior.type !== 'allow') return checked;
-        if (core.enforce && mapped) {
-          const problem = await pinProblem(policy, action, server, mapped.tool);
-          if (problem) {
-            await core.receipt(await callFacts(), { result: 'refused', reason: problem.startsWith('its listing') || problem.includes('no longer lists') ? 'upstream_unverified' : 'upstream_mismatch' });
-            return reject(core.refuse(problem));
-          }
-        }
         if (core.enforce && decide(core.compiled, args.value).decision === 'approve') {
           await core.receipt(await callFacts(), { result: 'refused', reason: 'approval_unavailable' });
           return reject(
@@ -249,7 +334,7 @@ const reject = (message: string) => ({ behavior: { type: 'rejectContent' as cons
 
 // --- protectMcpTools -------------------------------------------------------------------------
 
-async function protectTools(internals: ControlInternals, policy: CompiledPolicy, servers: MCPServer[], options: ProtectMcpToolsOptions): Promise<FunctionTool[]> {
+async function protectTools(internals: ControlInternals, policy: CompiledPolicy, servers: MCPServer[], options: ProtectMcpToolsOptions, upstream: UpstreamCheck): Promise<FunctionTool[]> {
   if (!Array.isArray(servers)) throw new CtrlrunError('protectMcpTools: pass an array of MCP servers.');
   for (const server of servers) {
     const fn = server.errorFunction;
@@ -294,8 +379,8 @@ async function protectTools(internals: ControlInternals, policy: CompiledPolicy,
   for (const { tool, server, mcpName } of found) {
     const action = actionOf(policy, server.name, mcpName)?.action ?? unmappedAction(server.name, mcpName);
     if (policy.mode === 'enforce') {
-      const problem = await pinProblem(policy, action, server, mcpName);
-      if (problem) throw new CtrlrunError(`protectMcpTools: ${action} (tool ${mcpName} of server ${server.name}) is refused: ${problem}.`);
+      const problem = upstream(action, server) ?? (await pinProblem(policy, action, server, mcpName));
+      if (problem) throw new CtrlrunError(`protectMcpTools: ${action} (tool ${mcpName} of server ${server.name}) is refused: ${problem.text}.`);
     }
     const userInput = (server.toolInputGuardrails ?? []).filter((g) => !(g as { [GUARD]?: unknown })[GUARD]);
     const userOutput = (server.toolOutputGuardrails ?? []).filter((g) => !(g as { [GUARD]?: unknown })[GUARD]);
@@ -316,7 +401,7 @@ async function protectTools(internals: ControlInternals, policy: CompiledPolicy,
                 ...(details?.toolCall ? { toolCall: details.toolCall as never } : {}),
                 ...(details?.signal ? { signal: details.signal } : {}),
               }),
-      }),
+      }, pinsTls(policy, action) ? { upstream: async () => upstream(action, server) } : {}),
     );
   }
   return out;

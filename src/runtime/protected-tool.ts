@@ -126,7 +126,22 @@ export interface CallFacts {
   args?: unknown;
 }
 
-export function makeProtectedTool(internals: ControlInternals, policy: CompiledPolicy, action: string, options: Record<string, unknown>): FunctionTool {
+const UNOBSERVED_TEXT =
+  "its upstream's TLS certificate is pinned (upstream.tls_cert_sha256 / tls_cert_file), and this door opens no connection ctrlrun-gen can see, so no pinned certificate was observed; only a tool of an MCP server over HTTP built with the generated module's upstreamFetch can run it";
+
+/** Why a call may not reach its upstream (CTRLRun's `upstream_unverified` / `upstream_mismatch`). */
+export interface UpstreamProblem {
+  reason: 'upstream_unverified' | 'upstream_mismatch';
+  text: string;
+}
+
+export function makeProtectedTool(
+  internals: ControlInternals,
+  policy: CompiledPolicy,
+  action: string,
+  options: Record<string, unknown>,
+  door: { upstream?: (toolCall: { callId: string; arguments: string }) => Promise<UpstreamProblem | null> } = {},
+): FunctionTool {
   if (!options || typeof options !== 'object') throw new CtrlrunError(`protectedTool('${action}'): options are required, as for tool().`);
   if ('needsApproval' in options) {
     throw new CtrlrunError(
@@ -141,6 +156,7 @@ export function makeProtectedTool(internals: ControlInternals, policy: CompiledP
     userErrorFunction,
     // a structured tool (outputSchema) cannot answer with refusal text unless the user supplies a fallback
     refusalsAsErrors: options.outputSchema !== undefined && !userErrorFunction,
+    upstream: door.upstream,
   });
   const body = execute as (i: unknown, c: unknown, d: unknown) => unknown;
   const wrappedExecute = (input: unknown, runContext: RunContext<unknown>, details?: CallDetails) =>
@@ -180,13 +196,24 @@ export function createActionCore(
   internals: ControlInternals,
   policy: CompiledPolicy,
   action: string,
-  options: { parameters?: ArgsSchema | undefined; userErrorFunction?: UserErrorFunction | null | undefined; refusalsAsErrors?: boolean },
+  options: {
+    parameters?: ArgsSchema | undefined;
+    userErrorFunction?: UserErrorFunction | null | undefined;
+    refusalsAsErrors?: boolean;
+    /**
+     * The door's check of the upstream the call would reach (CTRLRun's `upstream:` pins), asked
+     * after the policy and authority let the call through: a problem refuses it with its reason.
+     */
+    upstream?: ((toolCall: { callId: string; name?: string; arguments: string }) => Promise<UpstreamProblem | null>) | undefined;
+  },
 ) {
   const compiled: CompiledAction | undefined = policy.actions[action];
   const userErrorFunction = options.userErrorFunction;
   const parameters = options.parameters;
   const enforce = policy.mode === 'enforce';
   const refuse = (why: string) => refusal(action, why);
+  /** A TLS pin this door cannot observe (any door but the HTTP MCP ones): every call is `upstream_unverified`. */
+  const tlsPinned = (compiled?.upstream?.tlsCertSha256?.length ?? 0) > 0 || (compiled?.upstream?.tlsCertPems?.length ?? 0) > 0;
 
   /**
    * JSON-schema `parameters`: the SDK only JSON-parses the arguments, so `"5000000"` would reach an
@@ -326,6 +353,16 @@ export function createActionCore(
       why = stillRunningText;
       reason = code = 'still_running';
     }
+    if (why === null && options.upstream === undefined && tlsPinned) {
+      why = `${UNOBSERVED_TEXT} (upstream_unverified)`;
+      reason = code = 'upstream_unverified';
+    } else if (why === null && options.upstream) {
+      const problem = await options.upstream(toolCall);
+      if (problem) {
+        why = problem.text;
+        reason = code = problem.reason;
+      }
+    }
     if (why === null) {
       if (who !== null) vetted.set(toolCall, { context, raw: toolCall.arguments, who, task });
       return allow;
@@ -435,6 +472,11 @@ export function createActionCore(
           : `ctrlrun: ${action} ${byAuthority(facts.decision.reason) ? 'refused by authority' : 'denied by policy'} (${reasonText(facts.decision)}); it did not run.`,
         where,
       );
+    }
+    if (options.upstream === undefined && tlsPinned) {
+      // CTRLRun in-process (SPEC-v0.10 §4.4): nothing observed the upstream's certificate
+      await receipt(facts, { result: 'refused', reason: 'upstream_unverified' });
+      throw new ActionDenied('upstream_unverified', `ctrlrun: ${action} refused (upstream_unverified): ${UNOBSERVED_TEXT}; it did not run.`, where);
     }
     if (stillRunning.has(facts.argsHash ?? '')) {
       await receipt(facts, { result: 'refused', reason: 'still_running' });

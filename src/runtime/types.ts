@@ -57,8 +57,14 @@ export interface CompiledAction {
   approvalsRequired: number;
   /** Attempts allowed on one effect key, the first included; null: no ceiling (CTRLRun's default). */
   maxAttempts: number | null;
-  /** CTRLRun's `upstream:` pin (v8): an MCP tool whose listed schema no longer hashes to the pin is refused. */
-  upstream?: { toolSchemaSha256?: string };
+  /**
+   * CTRLRun's `upstream:` pin (v8): an MCP tool whose listed schema no longer hashes to the pin is
+   * refused; with TLS pins (`tlsCertSha256`: `sha256:` digests of the leaf certificate's DER;
+   * `tlsCertPems`: the certificates of `tls_cert_file`, the only trust anchors), a call runs only
+   * through an MCP server over HTTP whose fetch is the generated module's `upstreamFetch`, after it
+   * has seen a pinned certificate (`upstream_unverified`, `upstream_mismatch`).
+   */
+  upstream?: { toolSchemaSha256?: string; tlsCertSha256?: readonly string[]; tlsCertPems?: readonly string[] };
   /**
    * CTRLRun's per-action `mcp:` mapping (v2): with `notExecutedOnError`, an MCP result marked
    * `isError` means the tool did not act (the effect is `failed`, may be tried again); without it

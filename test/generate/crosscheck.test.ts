@@ -1,9 +1,11 @@
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Diagnostic } from '../../src/diagnostics.js';
 import { UserError } from '../../src/diagnostics.js';
 import { renderGeneratedModule } from '../../src/generate/index.js';
 import { loadProject } from '../../src/manifest/load.js';
+import { FIXTURES } from '../helpers/paths.js';
 import { makeTempDir, removeDir, writeFiles } from '../helpers/temp-repo.js';
 
 const dirs: string[] = [];
@@ -230,5 +232,48 @@ export const b = tool({ name: 'refund', description: 'd', parameters: schema, ex
     expect(r.threw).toBe(false);
     expect(r.diagnostics.map((d) => d.code)).toEqual(['parameters-unreadable']);
     expect(r.diagnostics[0]?.message).toContain('`schema` is not a const bound in this file');
+  });
+});
+
+describe("CTRLRun's TLS pins (upstream.tls_cert_sha256, tls_cert_file) and the doors that can honour them", () => {
+  const CERT = readFileSync(path.join(FIXTURES, 'policy/certs/upstream.pem'), 'utf8');
+  const DIGEST = 'sha256:d685f535bdf0c0b02e991ba7f5eff2c55a927481e55877eb80fc9aa837cf9643';
+  const pinned = (extra = '') =>
+    `schema: ctrlrun.policy/v8\nactions:\n  stripe.refund:\n    decision: allow\n${extra}  github.create_issue:\n    decision: allow\n    upstream: { tls_cert_sha256: ["${DIGEST}"], tls_cert_file: certs/upstream.pem }\n`;
+
+  it('a function tool mapped to a pinned action is refused by name, at the manifest entry, with a hint', () => {
+    const dir = repo({
+      'ctrlrun.yaml': pinned().replace('stripe.refund:\n    decision: allow\n', `stripe.refund:\n    decision: allow\n    upstream: { tls_cert_sha256: "${DIGEST}" }\n`),
+      'certs/upstream.pem': CERT,
+    });
+    const r = diagnosticsOf(dir);
+    expect(r.threw).toBe(true);
+    const d = r.diagnostics.find((x) => x.code === 'tls-pin-unobservable')!;
+    expect(rel(dir, d)).toBe('ctrlrun.tools.yaml:6');
+    expect(d.message).toContain('function tool `refund` is mapped to `stripe.refund`, whose `upstream` pins a TLS certificate');
+    expect(d.message).toContain('`upstream_unverified`');
+    expect(d.hint).toContain('upstreamFetch');
+    expect(d.related?.message).toContain('stripe.refund');
+  });
+
+  it('an MCP tool mapped to a pinned action generates the pinned fetch: the certificate is in the module, upstreamFetch is exported', () => {
+    const dir = repo({
+      'ctrlrun.yaml': pinned(),
+      'certs/upstream.pem': CERT,
+      'ctrlrun.tools.yaml': `${MANIFEST}  - mcp: { server: github, tool: create_issue }\n    action: github.create_issue\n`,
+    });
+    const generated = renderGeneratedModule(loadProject({ cwd: dir }));
+    expect(generated.text).toContain("import { createPinnedFetch } from 'ctrlrun-gen/runtime/upstream';");
+    expect(generated.text).toContain('bindMcp(control, policy, { createPinnedFetch })');
+    expect(generated.text).toContain("export const upstreamFetch: McpDoors['upstreamFetch'] = mcpDoors.upstreamFetch;");
+    expect(generated.text).toContain(`tlsCertSha256: [${JSON.stringify(DIGEST).replace(/"/g, "'")}]`);
+    expect(generated.text).toContain('-----BEGIN CERTIFICATE-----\\n');
+    // the certificates are inputs of the module (the policy hash names only the file's path)
+    const inputs = () => renderGeneratedModule(loadProject({ cwd: dir })).text.match(/inputs sha256:(\w+)/)![1];
+    const before = inputs();
+    writeFiles(dir, { 'certs/upstream.pem': `${CERT}\n` }); // the same certificate
+    expect(inputs()).toBe(before);
+    writeFiles(dir, { 'certs/upstream.pem': `${CERT}${CERT}` }); // another bundle
+    expect(inputs()).not.toBe(before);
   });
 });

@@ -14,7 +14,7 @@ describe('the CommonJS build', () => {
   it('requires every runtime entry, and signs and verifies a checkpoint, with require(esm) turned off', () => {
     const probe = `
       const rt = require('./dist/cjs/runtime/index.js');
-      require('./dist/cjs/runtime/sqlite.js'); require('./dist/cjs/runtime/postgres.js'); require('./dist/cjs/testing/index.js');
+      require('./dist/cjs/runtime/sqlite.js'); require('./dist/cjs/runtime/postgres.js'); require('./dist/cjs/runtime/upstream.js'); require('./dist/cjs/testing/index.js');
       const signing = require('./dist/cjs/runtime/signing.js');
       const key = signing.generateReceiptKey();
       const cp = signing.receiptSigner(key.secret).checkpoint(3, 'ab'.repeat(32));

@@ -34,6 +34,7 @@ ${load('ctrlrun-gen/testing')}
 ${load('./ctrlrun.generated.js')}
 ${load('./ctrlrun.control.js')}
 ${load('./agent.js')}
+${load('ctrlrun-gen/runtime/upstream')}
 
 async function main() {
   const model = new m0.ScriptedModel([
@@ -48,7 +49,7 @@ async function main() {
   await control.store.close();
   return {
     final: result.finalOutput,
-    kinds: [typeof m2.sqliteStore, typeof m3.postgresStore, typeof m4.describeStoreConformance, typeof m5.protectedTool],
+    kinds: [typeof m2.sqliteStore, typeof m3.postgresStore, typeof m4.describeStoreConformance, typeof m5.protectedTool, typeof m8.createPinnedFetch],
     storeKind: control.store.kind,
     receipts: receipts.map((r) => [r.action, r.result]),
     verify: verify.ok,
@@ -89,7 +90,7 @@ describe('the packed package under require and import', { timeout: 300_000 }, ()
     closeSync(fd);
     const report = JSON.parse(readFileSync(file, 'utf8')) as { analysis: { problems: Array<{ kind: string; entrypoint: string; resolutionKind: string }>; entrypoints: Record<string, unknown> } };
     expect(Object.keys(report.analysis.entrypoints)).toEqual(
-      expect.arrayContaining(['./runtime', './runtime/sqlite', './runtime/postgres', './testing']),
+      expect.arrayContaining(['./runtime', './runtime/sqlite', './runtime/postgres', './runtime/upstream', './testing']),
     );
     // The one finding: the generator's programmatic API (`ctrlrun-gen`) is an ES module only, by
     // decision; it is not what generated modules or applications import.
@@ -111,7 +112,7 @@ describe('the packed package under require and import', { timeout: 300_000 }, ()
       mkdirSync(path.join(modules, 'ctrlrun-gen'), { recursive: true });
       expect(sh('tar', ['-xzf', tarball, '-C', path.join(modules, 'ctrlrun-gen'), '--strip-components=1'], app).code).toBe(0);
       // its dependencies and the app's own, as installed packages (from this repo's node_modules)
-      for (const dep of new Set([...Object.keys(runtimeDependencies), '@openai/agents', 'zod', 'better-sqlite3', 'pg'].map((n) => (n.startsWith('@') ? n.split('/')[0]! : n)))) symlinkSync(path.join(REPO_ROOT, 'node_modules', dep), path.join(modules, dep), 'dir');
+      for (const dep of new Set([...Object.keys(runtimeDependencies), '@openai/agents', 'zod', 'better-sqlite3', 'pg', 'undici'].map((n) => (n.startsWith('@') ? n.split('/')[0]! : n)))) symlinkSync(path.join(REPO_ROOT, 'node_modules', dep), path.join(modules, dep), 'dir');
       writeFileSync(path.join(app, 'package.json'), JSON.stringify({ name: `app-${system}`, private: true, type: system }));
       const format = system === 'commonjs' ? 'cjs' : 'esm';
       const compile = async (source: string) => (await transform(source, { loader: 'ts', format, target: 'node20' })).code;
@@ -139,7 +140,7 @@ export default createControl({ store: sqliteStore({ path: 'state.db' }), identit
       const out = JSON.parse(r.stdout);
       expect(out).toEqual({
         final: 'done',
-        kinds: ['function', 'function', 'function', 'function'],
+        kinds: ['function', 'function', 'function', 'function', 'function'],
         storeKind: 'sqlite',
         receipts: [
           ['stripe.refund', 'allowed'],

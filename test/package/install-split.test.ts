@@ -57,10 +57,11 @@ describe('one package for the runtime, a companion for the command line', () => 
     const runtime = importedPackages(path.join(REPO_ROOT, 'dist'), (rel) => !/^(runtime|testing)(\/|$)/.test(rel));
     const external = [...runtime].filter((p) => !peers.has(p)).sort();
     expect(external).toEqual(Object.keys(root.dependencies ?? {}).sort());
-    expect([...runtime].filter((p) => peers.has(p)).sort()).toEqual(['@openai/agents', 'better-sqlite3', 'pg']);
+    expect([...runtime].filter((p) => peers.has(p)).sort()).toEqual(['@openai/agents', 'better-sqlite3', 'pg', 'undici']);
     const meta = (root as { peerDependenciesMeta?: Record<string, { optional?: boolean }> }).peerDependenciesMeta ?? {};
     expect(meta['better-sqlite3']?.optional).toBe(true);
     expect(meta.pg?.optional).toBe(true);
+    expect(meta.undici?.optional).toBe(true);
   });
 
   it("ctrlrun-gen-cli depends on every package the CLI imports beyond the runtime's, at the versions this repo tests with", () => {

@@ -3,7 +3,7 @@ import path from 'node:path';
 import Ajv2020 from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
 import YAML from 'yaml';
-import { parsePolicy } from '../../src/policy/load.js';
+import { certFilesBeside, parsePolicy } from '../../src/policy/load.js';
 import { FIXTURES, REPO_ROOT } from '../helpers/paths.js';
 
 /**
@@ -29,14 +29,14 @@ const VALID_WARNINGS: Record<string, string[]> = { 'unreachable-rule.yaml': ['un
 
 describe('valid policy fixtures', () => {
   it('there are fixtures for every schema version', () => {
-    const versions = new Set(yamlFiles(VALID).map((f) => parsePolicy(read(VALID, f), f).value?.schemaVersion));
+    const versions = new Set(yamlFiles(VALID).map((f) => parsePolicy(read(VALID, f), f, certFilesBeside(path.join(VALID, f))).value?.schemaVersion));
     expect([...versions].sort()).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
   });
 
   for (const file of yamlFiles(VALID)) {
     it(`${file}: loads, and validates under policy.schema.json`, () => {
       const text = read(VALID, file);
-      const r = parsePolicy(text, file);
+      const r = parsePolicy(text, file, certFilesBeside(path.join(VALID, file)));
       expect(r.diagnostics.map((d) => `${d.code} ${d.line}:${d.column}`)).toEqual(VALID_WARNINGS[file] ?? []);
       expect(r.diagnostics.every((d) => d.severity === 'warning')).toBe(true);
       expect(r.value).toBeDefined();
@@ -57,7 +57,7 @@ describe('invalid policy fixtures', () => {
     const want = expected[file]!;
     it(`${file}: ${want.errors.join(', ')}`, () => {
       const text = read(INVALID, file);
-      const r = parsePolicy(text, file);
+      const r = parsePolicy(text, file, certFilesBeside(path.join(INVALID, file)));
       expect(r.value).toBeUndefined();
       expect(r.diagnostics.filter((d) => d.severity === 'error').map((d) => `${d.code} ${d.line}:${d.column}`)).toEqual(want.errors);
       for (const d of r.diagnostics) {

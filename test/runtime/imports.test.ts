@@ -41,7 +41,13 @@ describe('ctrlrun-gen/runtime stays lean', () => {
     expect(rel).toContain('src/runtime/canonical.ts');
     expect(rel.filter((f) => /stores\/(sqlite|postgres)\.ts$/.test(f))).toEqual([]);
     const external = [...files].flatMap((f) => specifiers(f).filter((s) => !s.startsWith('.')).map((s) => `${path.relative(root, f)} -> ${s}`));
-    expect(external.filter((e) => /-> (node:|better-sqlite3|pg$)/.test(e))).toEqual([]);
+    expect(external.filter((e) => /-> (node:|better-sqlite3|pg$|undici)/.test(e))).toEqual([]);
+  });
+
+  it('the upstream entry (the pinned fetch) reaches undici and node:tls; no store driver', () => {
+    const externals = [...walk(path.join(REPO_ROOT, 'src/runtime/upstream.ts'))].flatMap((f) => specifiers(f).filter((s) => !s.startsWith('.')));
+    expect(externals).toEqual(expect.arrayContaining(['undici', 'node:tls', 'node:crypto']));
+    expect(externals.filter((s) => /better-sqlite3|^pg$/.test(s))).toEqual([]);
   });
 
   it('the store entries reach their own driver and not the other one', () => {

@@ -78,6 +78,7 @@ cases = {
  'operands: null, lists, mappings': open(os.path.join(ROOT, 'fixtures/policy/valid/eq-values.yaml')).read(),
  'authority: grants, tasks, budgets (v7)': open(os.path.join(ROOT, 'fixtures/policy/valid/v7-authority.yaml')).read(),
  'authority: an unquoted timestamp, an offset kept, a depth of 0': 'schema: ctrlrun.policy/v3\nauthority:\n  max_delegation_depth: 0\n  grants:\n    - id: lead\n      subject: { agent: lead, user: "mira@*" }\n      actions: [bank.payout]\n      constraints: { amount_lte: 10000000, amount_gte: 0 }\n      delegable: true\n      expires_at: 2027-01-01T09:30:00+02:00\nactions:\n  bank.payout:\n    decision: approve\n',
+ 'upstream pins (v8): digests, one digest, the schema pin, a null pin': 'schema: ctrlrun.policy/v8\nactions:\n  stripe.payout:\n    decision: approve\n    effect: "payout:{payout_id}"\n    upstream:\n      tls_cert_sha256: ["sha256:d685f535bdf0c0b02e991ba7f5eff2c55a927481e55877eb80fc9aa837cf9643", "sha256:1111111111111111111111111111111111111111111111111111111111111111"]\n  one.digest:\n    decision: allow\n    upstream: { tls_cert_sha256: "sha256:d685f535bdf0c0b02e991ba7f5eff2c55a927481e55877eb80fc9aa837cf9643", tool_schema_sha256: "sha256:2222222222222222222222222222222222222222222222222222222222222222" }\n  no.pin:\n    decision: allow\n    upstream:\n',
  'authority: grants: [] (denies everything)': 'schema: ctrlrun.policy/v3\nauthority:\n  grants: []\nactions:\n  a.read:\n    decision: allow\n',
 }
 out = [{'name': name, 'policy': text, 'hash': ctrlrun_hash(text)} for name, text in cases.items()]
