@@ -142,6 +142,7 @@ export function createControl(options: ControlOptions): Control {
     policy: undefined,
     signer: signerOf(options.receiptKey),
     toolActions: new WeakMap(),
+    pinnedFetches: new WeakMap(),
     namedActions: new Map(),
   };
 

@@ -5,6 +5,7 @@ import { checkArguments, parseArguments } from './arguments.js';
 import { checkIdentity, identityProblemText, normaliseIdentity } from './identity.js';
 import { checkpointBody, type ReceiptSigner } from './signing.js';
 import type { ApprovalRequest, CompiledPolicy, DecisionResult, ReceiptBody, Store } from './types.js';
+import type { PinnedFetch } from './upstream-types.js';
 
 /**
  * Who the run acts for: from the run's context (the operator's code), never from the model. A
@@ -41,6 +42,12 @@ export interface ControlInternals {
   readonly toolActions: WeakMap<object, string>;
   /** SDK (sanitized) tool names of protected tools -> their action. */
   readonly namedActions: Map<string, string>;
+  /**
+   * The pinned fetches the MCP doors of this control made (`upstreamFetch`), by the function handed
+   * out: the only proof a guarded server connects through one (shared by every `bindMcp` of the
+   * control, so `protectAgent`'s doors accept the generated module's fetches).
+   */
+  readonly pinnedFetches: WeakMap<object, { server: string; pinned: PinnedFetch }>;
 }
 
 export const INTERNALS: unique symbol = Symbol('ctrlrun.control.internals');

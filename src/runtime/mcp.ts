@@ -69,8 +69,8 @@ const GUARD = Symbol.for('ctrlrun.mcp.guard');
 
 export function bindMcp(control: Control, policy: CompiledPolicy, options: BindMcpOptions = {}): McpDoors {
   const internals = bindPolicy(control, policy, 'bindMcp');
-  /** The pinned fetches these doors made, by the function handed out: only these count as proof. */
-  const fetches = new WeakMap<object, { server: string; pinned: PinnedFetch }>();
+  /** The pinned fetches this control's doors made, by the function handed out: only these count as proof. */
+  const fetches = internals.pinnedFetches;
   const upstream = (action: string, server: MCPServer) => tlsProblem(policy, fetches, action, server);
   return {
     protectMcpServer: (server) => protectServer(internals, policy, server, upstream),

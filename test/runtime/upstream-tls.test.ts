@@ -10,7 +10,7 @@ import { ScriptedModel, assistantMessage, functionCall } from '@openai/agents/te
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { bindMcp, bindProtectedTool, createControl, memoryStore, run, type CompiledPolicy, type Store } from '../../src/runtime/index.js';
+import { bindAgentTools, bindMcp, bindProtectedTool, createControl, memoryStore, run, type CompiledPolicy, type Store } from '../../src/runtime/index.js';
 import { createPinnedFetch } from '../../src/runtime/upstream.js';
 import { toolOutputSeen } from './helpers.js';
 // @ts-expect-error a plain ESM module (the stdio door tests run it as a script too)
@@ -123,7 +123,7 @@ function processOn(policy: CompiledPolicy) {
   const store = memoryStore();
   stores.push(store);
   const control = createControl({ store, identity: (rc) => (rc.context as { user?: string })?.user ?? null });
-  return { store, doors: bindMcp(control, policy, { createPinnedFetch }) };
+  return { store, doors: bindMcp(control, policy, { createPinnedFetch }), agents: bindAgentTools<string>(control, policy) };
 }
 
 async function client(url: string, fetch?: typeof globalThis.fetch, connect = true) {
@@ -159,6 +159,17 @@ describe('upstream TLS pins through protectMcpServer (a real HTTPS MCP server, t
       ['c1', 'allowed', 'rule[0]'],
       ['c1', 'executed', 'rule[0]'],
     ]);
+  });
+
+  it("protectAgent guards a server built with the module's upstreamFetch: the same control's doors accept it", async () => {
+    const up = await httpsUpstream(certA);
+    const p = processOn(pinnedPolicy({ sha256: [certA.sha256], pems: [certA.pem] }));
+    const server = await client(up.url, p.doors.upstreamFetch('issues'));
+    const m = model([['create_issue', { title: 'via agent', priority: 1 }, { callId: 'g1' }]]);
+    const agent = p.agents.protectAgent(new Agent<{ user: string }>({ name: 'triage', model: m, mcpServers: [server] }));
+    await run(agent, 'file it', { context: { user: 'alice' } });
+    expect(toolOutputSeen(m, 1, 'g1')).toContain('created issue');
+    expect(up.methods.filter((x) => x.startsWith('tools/call'))).toEqual(['tools/call:create_issue']);
   });
 
   it('a rotation: either pinned certificate is admitted (two digests, two anchors)', async () => {
