@@ -31,6 +31,8 @@ export interface CheckOptions {
   parallelRead?: boolean;
   /** That read, already started by the caller (`readAheadFor`); used when it reads what the check scans. */
   ahead?: PendingRepoRead;
+  /** Told how the repo was read (`--debug`). */
+  onDebug?: (line: string) => void;
 }
 
 export interface CheckResult {
@@ -66,7 +68,8 @@ export async function runCheck(options: CheckOptions): Promise<CheckResult> {
       const generated = project ? path.resolve(project.manifest.output) : undefined;
       if ((await ahead.candidates())?.some((file) => file !== generated)) loadTypeScript();
       read = await ahead.result();
-    }
+      options.onDebug?.(read ? `the repo was listed and read on a second thread (${read.listing.files.length} files)` : `the reading thread failed (${ahead.failure() ?? 'no answer'}); the files are read on the main thread`);
+    } else if (ahead) options.onDebug?.('the read started ahead covers other files than the check scans; the files are read on the main thread');
   } finally {
     if (!read) ahead?.cancel();
   }

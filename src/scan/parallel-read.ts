@@ -26,6 +26,8 @@ export interface PendingRepoRead {
   result(): Promise<RepoRead | undefined>;
   /** Stops the thread (its answer is not wanted). */
   cancel(): void;
+  /** Why the thread gave no answer, once `result()` is undefined (for `--debug`). */
+  failure(): string | undefined;
 }
 
 /**
@@ -41,6 +43,7 @@ export function startRepoRead(options: ListOptions, worker_: { file?: URL } = {}
   let promise: Promise<RepoRead | undefined>;
   let early: Promise<string[] | undefined>;
   let worker: Worker | undefined;
+  let failure: string | undefined;
   try {
     worker = new Worker(worker_.file ?? workerFile(), { workerData: listOptions });
     const thread = worker;
@@ -58,14 +61,16 @@ export function startRepoRead(options: ListOptions, worker_: { file?: URL } = {}
           prefilter: { tokens: message.tokens, verdicts: verdictsByFile(files, message.verdicts) },
         });
       });
-      const failed = (): void => {
+      const failed = (why: string): void => {
+        failure ??= why;
         found(undefined);
         resolve(undefined);
       };
-      thread.once('error', failed);
-      thread.once('exit', failed);
+      thread.once('error', (error: Error) => failed(error.message));
+      thread.once('exit', (code: number) => failed(`the thread exited (${code}) without an answer`));
     });
-  } catch {
+  } catch (error) {
+    failure = `the thread could not start: ${(error as Error).message}`;
     promise = Promise.resolve(undefined);
     early = Promise.resolve(undefined);
   }
@@ -74,5 +79,6 @@ export function startRepoRead(options: ListOptions, worker_: { file?: URL } = {}
     candidates: () => early,
     result: () => promise,
     cancel: () => void worker?.terminate(),
+    failure: () => failure,
   };
 }

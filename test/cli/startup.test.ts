@@ -68,6 +68,20 @@ describe('start-up: what the check process loads (issue 10 item 10)', () => {
     expect(tsMorph(r.files)).toEqual([]);
   });
 
+  it('a plain check lists and reads the repo on a second thread (--debug says so), with the findings of an in-thread read', () => {
+    const dir = repo('thread', {
+      ...PROJECT,
+      'src/agent.ts': "import { tool } from '@openai/agents';\nexport const lookup = tool({ name: 'lookup', description: 'd', execute: async () => 'x' });\n",
+    });
+    const plain = spawnSync(process.execPath, [CLI_BIN, 'check', '--format', 'json', '--debug'], { cwd: dir, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+    expect(plain.stderr).toContain('debug: the repo was listed and read on a second thread (3 files)');
+    // through yargs (an option the plain path does not take): the thread is started by the command itself
+    const viaYargs = spawnSync(process.execPath, [CLI_BIN, 'check', '--format', 'json', '--debug', '--max-findings', '100'], { cwd: dir, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+    expect(viaYargs.stderr).toContain('debug: the repo was listed and read on a second thread (3 files)');
+    expect(JSON.parse(plain.stdout)).toEqual(JSON.parse(viaYargs.stdout));
+    expect(plain.status).toBe(1);
+  });
+
   it('--version loads no compiler', () => {
     const r = loaded(['--version'], work);
     expect(r.code).toBe(0);

@@ -184,6 +184,7 @@ describe('check with the repo read ahead', () => {
     writeFileSync(broken, "throw new Error('the thread fails');\n");
     const ahead = startRepoRead({ root: dir }, { file: pathToFileURL(broken) });
     expect(await ahead.result()).toBeUndefined();
+    expect(ahead.failure()).toContain('the thread fails');
     const own = await runCheck({ cwd: dir });
     expect(await runCheck({ cwd: dir, ahead })).toEqual(own);
   });

@@ -55,6 +55,7 @@ export async function runCheckCommand(args: CheckArgs, ctx: CliContext): Promise
     ...(args.policy !== undefined ? { policy: args.policy } : {}),
     ...(progress ? { onProgress: progress.update } : {}),
     ...(ctx.repoRead ? { ahead: ctx.repoRead } : { parallelRead: true }),
+    ...(ctx.debug ? { onDebug: (line: string) => ctx.stderr(`debug: ${line}\n`) } : {}),
   });
   progress?.clear();
   const report = buildReport(result.findings, result, maxFindings);
