@@ -26,6 +26,7 @@ export const createPinnedFetch: CreatePinnedFetch = (pins: TlsPins, options = {}
   const digests = [...pins.sha256];
   const anchors = pins.pems.length > 0 ? [...pins.pems] : [...rootCertificates, ...toList(options.ca)];
   const seen = new Map<string, TlsObservation>();
+  const anchorsText = pins.pems.length > 0 ? 'upstream.tls_cert_file' : 'the system roots';
   const clock = options.clock ?? Date.now;
 
   const agent = new Agent({
@@ -51,7 +52,10 @@ export const createPinnedFetch: CreatePinnedFetch = (pins: TlsPins, options = {}
           return new Error(`ctrlrun: upstream_mismatch: ${origin} presented a certificate whose SHA-256 is ${sha256}, which upstream.tls_cert_sha256 does not pin (${digests.join(', ')}); the connection was closed before any request was sent`);
         },
       });
-      connector({ ...opts, servername: isIP(unbracket(opts.hostname)) ? '' : opts.hostname }, callback);
+      connector({ ...opts, servername: isIP(unbracket(opts.hostname)) ? '' : opts.hostname }, (error, socket) => {
+        if (error === null) callback(null, socket);
+        else callback(untrusted(error) ? new Error(`ctrlrun: ${origin} presented a certificate the pinned trust anchors do not accept (${anchorsText}): ${error.message}; the connection was closed before any request was sent`, { cause: error }) : error, null);
+      });
     },
   });
 
@@ -80,6 +84,12 @@ export const createPinnedFetch: CreatePinnedFetch = (pins: TlsPins, options = {}
     close: () => agent.destroy(),
   };
 };
+
+/** A failed certificate check of the handshake (OpenSSL's verify codes, Node's host-name check), not ours. */
+function untrusted(error: Error): boolean {
+  const code = (error as { code?: unknown }).code;
+  return !error.message.startsWith('ctrlrun:') && typeof code === 'string' && /CERT|SELF_SIGNED|UNABLE_TO_|ALTNAME/.test(code);
+}
 
 /** `host:port`, the key observations are kept under (a URL's origin, https assumed, port explicit). */
 function originKey(hostname: string, port: string | number): string {
