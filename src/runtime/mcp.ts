@@ -137,10 +137,26 @@ function tlsProblem(policy: CompiledPolicy, fetches: WeakMap<object, { server: s
   if (!made) return unverified(`server ${server.name} was not built with \`fetch: upstreamFetch('${server.name}')\` of the generated module`);
   if (made.server !== server.name) return unverified(`server ${server.name} uses the fetch made for server ${made.server}`);
   const seen = typeof params.url === 'string' ? made.pinned.observed(params.url) : undefined;
-  if (!seen) return unverified(`no TLS connection to ${String(params.url)} has been made through it yet (connect the server first; plain http is never pinned)`);
-  if (!seen.pinned || (digests.length > 0 && !digests.includes(seen.sha256))) {
-    return { reason: 'upstream_mismatch', text: `its upstream ${seen.origin} presented a certificate whose SHA-256 is ${seen.sha256}, which upstream.tls_cert_sha256 does not pin (upstream_mismatch)` };
+  switch (tlsVerdict(digests, seen)) {
+    case 'upstream_unverified':
+      return unverified(`no TLS connection to ${String(params.url)} has been made through it yet (connect the server first; plain http is never pinned)`);
+    case 'upstream_mismatch':
+      return { reason: 'upstream_mismatch', text: `its upstream ${seen!.origin} presented a certificate whose SHA-256 is ${seen!.sha256}, which upstream.tls_cert_sha256 does not pin (upstream_mismatch)` };
+    default:
+      return null;
   }
+}
+
+/**
+ * CTRLRun's `upstream.check` for the certificate half, once the call is known to go through the
+ * pinned fetch: nothing observed is `upstream_unverified`; a leaf the handshake refused, or one
+ * outside this action's digests, is `upstream_mismatch`; else the pin holds (null). With no digests
+ * (`tls_cert_file` alone) an observation is still required: it is the proof that the pinned anchors
+ * accepted this server.
+ */
+export function tlsVerdict(digests: readonly string[], seen: { sha256: string; pinned: boolean } | undefined): 'upstream_unverified' | 'upstream_mismatch' | null {
+  if (!seen) return 'upstream_unverified';
+  if (!seen.pinned || (digests.length > 0 && !digests.includes(seen.sha256))) return 'upstream_mismatch';
   return null;
 }
 
