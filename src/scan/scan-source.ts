@@ -836,8 +836,17 @@ export function scanParsed(file: string, text: string, parsed: Parsed, options: 
   /** Each server of an `mcpServers` value, with what check knows of its protection. */
   const serverElements = (value: ts.Expression, out: McpServerElement[], depth = 0, inArray = false): void => {
     const e = skipWrappers(value);
-    const element = (node: ts.Node, status: McpServerElement['status'], serverName?: string): void => {
-      out.push({ span: spanOf(node, sf), text: node.getText(sf), status, ...(serverName !== undefined ? { serverName } : {}), ...(inArray ? { inArray } : {}) });
+    const element = (node: ts.Node, status: McpServerElement['status'], source?: ts.Expression): void => {
+      const serverName = serverNameOf(source);
+      const fetch = serverFetchOf(source);
+      out.push({
+        span: spanOf(node, sf),
+        text: node.getText(sf),
+        status,
+        ...(serverName !== undefined ? { serverName } : {}),
+        ...(fetch !== undefined ? { fetch } : {}),
+        ...(inArray ? { inArray } : {}),
+      });
     };
     if (typescript.isArrayLiteralExpression(e)) {
       for (const el of e.elements) {
@@ -850,18 +859,46 @@ export function scanParsed(file: string, text: string, parsed: Parsed, options: 
       }
       return;
     }
-    if (typescript.isCallExpression(e) && doorOf(e.expression) === 'protectMcpServer') return element(value, 'protected', serverNameOf(e.arguments[0]));
-    if (typescript.isNewExpression(e)) return element(value, 'unprotected', serverNameOf(e));
+    if (typescript.isCallExpression(e) && doorOf(e.expression) === 'protectMcpServer') return element(value, 'protected', e.arguments[0]);
+    if (typescript.isNewExpression(e)) return element(value, 'unprotected', e);
     if (typescript.isIdentifier(e)) {
-      if (guardedServerVars.has(e.text)) return element(value, 'protected', serverNameOf(e));
+      if (guardedServerVars.has(e.text)) return element(value, 'protected', e);
       const init = initializerOf(e.text);
       const i = init ? skipWrappers(init) : undefined;
       if (i && typescript.isArrayLiteralExpression(i) && depth < 8) return serverElements(i, out, depth + 1, false);
-      if (i && typescript.isCallExpression(i) && doorOf(i.expression) === 'protectMcpServer') return element(value, 'protected', serverNameOf(i.arguments[0]));
-      if (i && typescript.isNewExpression(i)) return element(value, 'unprotected', serverNameOf(i));
+      if (i && typescript.isCallExpression(i) && doorOf(i.expression) === 'protectMcpServer') return element(value, 'protected', i.arguments[0]);
+      if (i && typescript.isNewExpression(i)) return element(value, 'unprotected', i);
       return element(value, i ? 'opaque' : 'unprotected');
     }
     element(value, 'opaque');
+  };
+  /**
+   * How the server an expression makes gets its `fetch` option (CTRLRun's TLS pins need the generated
+   * module's): `upstreamFetch` (a call of it), `other`, `none`; undefined when check cannot tell (no
+   * `new` it can follow, a spread in the options).
+   */
+  const serverFetchOf = (expr: ts.Expression | undefined, depth = 0): McpServerElement['fetch'] => {
+    if (!expr || depth > 4) return undefined;
+    const e = skipWrappers(expr);
+    if (typescript.isNewExpression(e)) {
+      const arg = e.arguments?.[0] ? skipWrappers(e.arguments[0]) : undefined;
+      if (!arg || !typescript.isObjectLiteralExpression(arg)) return undefined;
+      if (arg.properties.some((p) => typescript.isSpreadAssignment(p))) return undefined;
+      const prop = arg.properties.find((p) => p.name !== undefined && propertyName(p.name) === 'fetch');
+      if (!prop) return 'none';
+      if (!typescript.isPropertyAssignment(prop)) return 'other';
+      const v = skipWrappers(prop.initializer);
+      if (!typescript.isCallExpression(v)) return 'other';
+      const callee = skipWrappers(v.expression);
+      const name = typescript.isIdentifier(callee) ? callee.text : typescript.isPropertyAccessExpression(callee) ? callee.name.text : undefined;
+      return name === 'upstreamFetch' ? 'upstreamFetch' : 'other';
+    }
+    if (typescript.isIdentifier(e)) {
+      const init = initializerOf(e.text);
+      return init ? serverFetchOf(init, depth + 1) : undefined;
+    }
+    if (typescript.isCallExpression(e) && doorOf(e.expression) === 'protectMcpServer') return serverFetchOf(e.arguments[0], depth + 1);
+    return undefined;
   };
   /** The `name` option of the server an expression makes (`new MCPServerStdio({ name: 'fs' })`), through one variable. */
   const serverNameOf = (expr: ts.Expression | undefined, depth = 0): string | undefined => {

@@ -199,6 +199,8 @@ export interface McpServerElement {
   status: 'protected' | 'unprotected' | 'opaque';
   /** The server's `name` option, when it is written as a literal where the server is made. */
   serverName?: string;
+  /** Its `fetch` option: a call of the generated module's `upstreamFetch`, another value, none (absent: unknown). */
+  fetch?: 'upstreamFetch' | 'other' | 'none';
   /** An element of an array literal (the codemod can wrap it in place). */
   inArray?: boolean;
 }

@@ -137,6 +137,19 @@ export function mcpServerUnguardedRule(scan: FileScan, project?: ProjectContext)
   for (const list of scan.mcpServerLists ?? []) {
     for (const el of list.elements) {
       if (el.status === 'protected' || list.agentProtected) {
+        const pinned = project && el.serverName !== undefined && el.fetch !== undefined && el.fetch !== 'upstreamFetch' ? tlsPinnedTool(project, el.serverName) : undefined;
+        if (pinned) {
+          findings.push(
+            findingAt(
+              'mcp-server-unguarded',
+              scan.file,
+              el.span,
+              `MCP server '${el.serverName}' is not built with \`fetch: upstreamFetch(...)\`: tool '${pinned.tool}' maps to ${pinned.action}, whose \`upstream\` pins a TLS certificate, so every call of it is refused (upstream_unverified): only the generated module's pinned fetch observes the certificate.`,
+              `Build the server with \`fetch: upstreamFetch(${JSON.stringify(el.serverName)})\` from the generated module (Node only; it needs \`undici\`).`,
+              'warning',
+            ),
+          );
+        }
         const pausing = project && el.serverName !== undefined ? approvingTool(project, el.serverName) : undefined;
         if (pausing) {
           findings.push(
@@ -181,6 +194,16 @@ export function mcpServerUnguardedRule(scan: FileScan, project?: ProjectContext)
     );
   }
   return findings;
+}
+
+/** A tool of the server whose action pins a TLS certificate (`upstream.tls_cert_sha256` / `tls_cert_file`), the first in manifest order. */
+function tlsPinnedTool(project: ProjectContext, server: string): { tool: string; action: string } | undefined {
+  for (const t of project.manifest.tools) {
+    if (t.kind !== 'mcp' || t.server !== server || !Object.hasOwn(project.policy.actions, t.action)) continue;
+    const pin = project.policy.actions[t.action]!.upstream;
+    if ((pin?.tlsCertSha256?.length ?? 0) > 0 || (pin?.tlsCertPems?.length ?? 0) > 0) return { tool: t.tool, action: t.action };
+  }
+  return undefined;
 }
 
 /** A tool of the server whose action can be `approve` (in enforce mode), the first in manifest order. */
