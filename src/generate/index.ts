@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { createModuleSettingsLookup, relativeSpecifier } from '../codemod/specifier.js';
 import type { Diagnostic } from '../diagnostics.js';
@@ -46,6 +47,7 @@ export function renderGeneratedModule(project: Project, options: RenderOptions =
       diagnostics,
     );
   }
+  diagnostics.push(...undiciProblems(project));
   const tools: Record<string, string> = {};
   for (const t of manifest.tools) if (t.kind === 'function') tools[t.tool] = t.action;
   const mcp: Record<string, Record<string, string>> = {};
@@ -111,6 +113,37 @@ export function inputsHash(policy: Policy, manifest: Manifest, controlSpecifier:
     manifest: { policy: rel(root, manifest.policy), output: rel(root, manifest.output), control: rel(root, manifest.control), controlSpecifier, tools },
     parameters,
   });
+}
+
+/**
+ * A policy that pins an MCP server's TLS certificate makes the module import
+ * `ctrlrun-gen/runtime/upstream`, which loads `undici` (an optional peer dependency): a warning on
+ * the first pinned entry when the repo cannot resolve it (the app would fail at start).
+ */
+function undiciProblems(project: Project): Diagnostic[] {
+  const { manifest, policy } = project;
+  const entry = manifest.tools.find((t) => {
+    if (t.kind !== 'mcp') return false;
+    const pin = policy.actions[t.action]?.upstream;
+    return (pin?.tlsCertSha256?.length ?? 0) > 0 || (pin?.tlsCertPems?.length ?? 0) > 0;
+  });
+  if (!entry) return [];
+  try {
+    createRequire(path.join(manifest.root, 'package.json')).resolve('undici');
+    return [];
+  } catch {
+    return [
+      {
+        severity: 'warning',
+        code: 'missing-undici',
+        file: entry.loc.file,
+        line: entry.loc.line,
+        column: entry.loc.column,
+        message: `\`${entry.action}\` pins its MCP server's TLS certificate, so the generated module imports ctrlrun-gen/runtime/upstream, which needs the package \`undici\`; it is not installed here, and the app would fail to start`,
+        hint: 'npm install undici',
+      },
+    ];
+  }
 }
 
 function rel(root: string, file: string): string {

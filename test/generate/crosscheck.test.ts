@@ -1,11 +1,12 @@
-import { readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, symlinkSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Diagnostic } from '../../src/diagnostics.js';
 import { UserError } from '../../src/diagnostics.js';
 import { renderGeneratedModule } from '../../src/generate/index.js';
 import { loadProject } from '../../src/manifest/load.js';
-import { FIXTURES } from '../helpers/paths.js';
+import { FIXTURES, REPO_ROOT } from '../helpers/paths.js';
 import { makeTempDir, removeDir, writeFiles } from '../helpers/temp-repo.js';
 
 const dirs: string[] = [];
@@ -263,6 +264,7 @@ describe("CTRLRun's TLS pins (upstream.tls_cert_sha256, tls_cert_file) and the d
       'ctrlrun.tools.yaml': `${MANIFEST}  - mcp: { server: github, tool: create_issue }\n    action: github.create_issue\n`,
     });
     const generated = renderGeneratedModule(loadProject({ cwd: dir }));
+    expect(generated.diagnostics).toEqual([]); // undici resolves (this repo's)
     expect(generated.text).toContain("import { createPinnedFetch } from 'ctrlrun-gen/runtime/upstream';");
     expect(generated.text).toContain('bindMcp(control, policy, { createPinnedFetch })');
     expect(generated.text).toContain("export const upstreamFetch: McpDoors['upstreamFetch'] = mcpDoors.upstreamFetch;");
@@ -275,5 +277,24 @@ describe("CTRLRun's TLS pins (upstream.tls_cert_sha256, tls_cert_file) and the d
     expect(inputs()).toBe(before);
     writeFiles(dir, { 'certs/upstream.pem': `${CERT}${CERT}` }); // another bundle
     expect(inputs()).not.toBe(before);
+  });
+
+  it('a repo where undici cannot be resolved gets a warning at the pinned entry (the module would not start)', () => {
+    const outside = mkdtempSync(path.join(os.tmpdir(), 'ctrlrun-pins-'));
+    dirs.push(outside);
+    writeFiles(outside, {
+      'ctrlrun.yaml': pinned(),
+      'certs/upstream.pem': CERT,
+      'ctrlrun.tools.yaml': `${MANIFEST}  - mcp: { server: github, tool: create_issue }\n    action: github.create_issue\n`,
+      'src/tools.ts': TOOLS,
+      'src/ctrlrun.control.ts': 'export default {};\n',
+    });
+    const warned = renderGeneratedModule(loadProject({ cwd: outside })).diagnostics;
+    expect(warned.map((d) => `${d.severity} ${d.code} ${rel(outside, d)}`)).toEqual(['warning missing-undici ctrlrun.tools.yaml:8']);
+    expect(warned[0]!.message).toContain('ctrlrun-gen/runtime/upstream, which needs the package `undici`');
+    expect(warned[0]!.hint).toBe('npm install undici');
+    mkdirSync(path.join(outside, 'node_modules'), { recursive: true });
+    symlinkSync(path.join(REPO_ROOT, 'node_modules', 'undici'), path.join(outside, 'node_modules', 'undici'), 'dir');
+    expect(renderGeneratedModule(loadProject({ cwd: outside })).diagnostics).toEqual([]);
   });
 });
