@@ -46,6 +46,7 @@ export default defineConfig({
     // the computer door, 0.20's per-action computer needsApproval with the call id
     exclude: [
       'test/runtime/mcp.test.ts',
+      'test/runtime/upstream-tls.test.ts',
       'test/runtime/hosted-mcp.test.ts',
       'test/runtime/local-tools.test.ts',
       'test/runtime/computer-tool.test.ts',
