@@ -26,8 +26,18 @@ import { plainCheckArgs } from './plain-check.js';
  */
 export const CLI_TOOLS = ['ts-morph', 'yargs', 'yaml', 'picocolors', 'ignore', 'diff', '@babel/code-frame', 'better-sqlite3', 'hono', '@hono/node-server', '@modelcontextprotocol/sdk'] as const;
 
-/** Where the CLI's tools resolve from: `self` (they resolve from this package), a companion package.json, or nowhere. */
-export function findCliTools(options: { cwd: string; env: NodeJS.ProcessEnv; from: string }): { kind: 'self' } | { kind: 'companion'; packageJson: string } | { kind: 'missing' } {
+/**
+ * The tools a plain check (src/cli/plain-check.ts) uses: the compiler, through ts-morph's copy. The
+ * other tools it uses are inlined into the bundle, and it opens no store and serves nothing.
+ */
+export const PLAIN_CHECK_TOOLS = ['ts-morph'] as const;
+
+/**
+ * Where the CLI's tools resolve from: `self` (they resolve from this package), a companion
+ * package.json, or nowhere. `needs`: the tools this run uses (default: all of them; a plain check
+ * asks only for its own, one resolution instead of eleven, start-up).
+ */
+export function findCliTools(options: { cwd: string; env: NodeJS.ProcessEnv; from: string; needs?: readonly string[] }): { kind: 'self' } | { kind: 'companion'; packageJson: string } | { kind: 'missing' } {
   const resolves = (base: string, name: string) => {
     try {
       createRequire(base).resolve(`${name}/package.json`);
@@ -37,7 +47,7 @@ export function findCliTools(options: { cwd: string; env: NodeJS.ProcessEnv; fro
       return (error as { code?: string }).code === 'ERR_PACKAGE_PATH_NOT_EXPORTED';
     }
   };
-  if (CLI_TOOLS.every((name) => resolves(options.from, name))) return { kind: 'self' };
+  if ((options.needs ?? CLI_TOOLS).every((name) => resolves(options.from, name))) return { kind: 'self' };
   const candidates = [options.env.CTRLRUN_GEN_CLI_TOOLS, path.join(options.cwd, 'package.json'), options.from];
   for (const base of candidates) {
     if (!base) continue;
@@ -112,7 +122,8 @@ async function runCompanionThroughNpm(args: string[]): Promise<number> {
 
 /** Runs the CLI with `args`; returns the exit code. */
 export async function launch(args: string[]): Promise<number> {
-  const tools = findCliTools({ cwd: process.cwd(), env: process.env, from: fileURLToPath(import.meta.url) });
+  const plain = plainCheckArgs(args);
+  const tools = findCliTools({ cwd: process.cwd(), env: process.env, from: fileURLToPath(import.meta.url), ...(plain ? { needs: PLAIN_CHECK_TOOLS } : {}) });
   if (tools.kind === 'missing') return runCompanionThroughNpm(args);
   const mark = process.env.CTRLRUN_GEN_STARTED_MARK;
   if (mark) {
@@ -120,7 +131,6 @@ export async function launch(args: string[]): Promise<number> {
     writeFileSync(mark, '');
     delete process.env.CTRLRUN_GEN_STARTED_MARK;
   }
-  const plain = plainCheckArgs(args);
   enableCompileCache(tools.kind === 'companion' ? tools.packageJson : fileURLToPath(import.meta.url), plain !== undefined);
   // A plain check starts listing and reading the repo on another thread now, while the CLI's own
   // code and then the compiler load (start-up, issue 10).

@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CLI_TOOLS, findCliTools } from '../../src/cli/launch.js';
+import { CLI_TOOLS, findCliTools, PLAIN_CHECK_TOOLS } from '../../src/cli/launch.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 
@@ -41,6 +41,14 @@ describe('the bin finds the CLI tools', () => {
       ['better-sqlite3'],
     );
     expect(findCliTools({ cwd: root, env: {}, from })).toEqual({ kind: 'companion', packageJson: path.join(root, 'node_modules/ctrlrun-gen-cli/package.json') });
+  });
+
+  it('a plain check asks only for the compiler: hoisted ts-morph is enough, whatever else is nested; without it, the companion', () => {
+    const { root, from } = layout(['ts-morph'], CLI_TOOLS.filter((t) => t !== 'ts-morph'));
+    expect(findCliTools({ cwd: root, env: {}, from, needs: PLAIN_CHECK_TOOLS })).toEqual({ kind: 'self' });
+    expect(findCliTools({ cwd: root, env: {}, from }).kind).toBe('companion');
+    const nested = layout(CLI_TOOLS.filter((t) => t !== 'ts-morph'), ['ts-morph']);
+    expect(findCliTools({ cwd: nested.root, env: {}, from: nested.from, needs: PLAIN_CHECK_TOOLS }).kind).toBe('companion');
   });
 
   it("serve's Hono nested under the companion: the companion too", () => {
