@@ -14,6 +14,8 @@ export interface DoorContext {
   hostedLabels: ReadonlySet<string>;
   /** MCP server names the manifest maps (`- mcp: { server, tool }`). */
   mcpServers: ReadonlySet<string>;
+  /** Those of them with a mapped tool whose action pins a TLS certificate: built with `fetch: upstreamFetch(name)`. */
+  pinnedMcpServers: ReadonlySet<string>;
   policy: Policy;
   /** The text that calls an export of the generated module here (`protectShellTool`, `gen.protectShellTool`). */
   callee: (name: string) => string;
@@ -230,6 +232,18 @@ export function planDoors(scan: FileScan, text: string, ctx: DoorContext): DoorP
   }
 
   // --- MCP servers ---------------------------------------------------------------------------------
+  // CTRLRun's TLS pins: a server of a pinned action is built with the generated module's pinned fetch
+  const fetched = new Set<number>();
+  for (const list of scan.mcpServerLists ?? []) {
+    for (const el of list.elements) {
+      if (el.serverName === undefined || !ctx.pinnedMcpServers.has(el.serverName) || !el.fetchInsert || fetched.has(el.fetchInsert.at)) continue;
+      fetched.add(el.fetchInsert.at);
+      const option = `fetch: ${ctx.callee('upstreamFetch')}(${ctx.quoted(el.serverName)}),`;
+      plan.edits.push({ start: el.fetchInsert.at, end: el.fetchInsert.at, text: el.fetchInsert.indent === null ? `${option} ` : `${option}\n${el.fetchInsert.indent}` });
+      plan.used.add('upstreamFetch');
+      plan.findings.push({ kind: 'door-rewritten', ...at(el.span), door: 'mcpServers', name: el.serverName, to: `fetch: upstreamFetch(${JSON.stringify(el.serverName)}) (its actions pin a TLS certificate)`, removed: [] });
+    }
+  }
   const wrapped = new Set<number>();
   for (const list of scan.mcpServerLists ?? []) {
     if (list.agentProtected) continue;

@@ -36,6 +36,12 @@ export async function runCodemod(options: CodemodOptions): Promise<CodemodResult
   for (const t of manifest.tools) if (t.kind === 'function') actions.set(t.tool, t.action);
   const hostedLabels = new Set(manifest.tools.flatMap((t) => (t.kind === 'hosted_mcp' ? [t.serverLabel] : [])));
   const mcpServers = new Set(manifest.tools.flatMap((t) => (t.kind === 'mcp' ? [t.server] : [])));
+  const pinnedMcpServers = new Set(
+    manifest.tools.flatMap((t) => {
+      const pin = t.kind === 'mcp' ? policy.actions[t.action]?.upstream : undefined;
+      return t.kind === 'mcp' && ((pin?.tlsCertSha256?.length ?? 0) > 0 || (pin?.tlsCertPems?.length ?? 0) > 0) ? [t.server] : [];
+    }),
+  );
   const settingsFor = createModuleSettingsLookup(root);
 
   const changes: FileChange[] = [];
@@ -56,6 +62,7 @@ export async function runCodemod(options: CodemodOptions): Promise<CodemodResult
       actions,
       hostedLabels,
       mcpServers,
+      pinnedMcpServers,
       policy,
       generatedModule: manifest.output,
       settings: settingsFor(path.dirname(fileAbs)),

@@ -17,6 +17,8 @@ export interface FileContext {
   /** Hosted MCP server labels and MCP server names the manifest maps (default: none). */
   hostedLabels?: ReadonlySet<string>;
   mcpServers?: ReadonlySet<string>;
+  /** MCP servers with a mapped tool whose action pins a TLS certificate. */
+  pinnedMcpServers?: ReadonlySet<string>;
   policy: Policy;
   /** Absolute path of the generated module. */
   generatedModule: string;
@@ -144,6 +146,7 @@ export function rewriteFile(scan: FileScan, text: string, ctx: FileContext): Fil
     actions: ctx.actions,
     hostedLabels: ctx.hostedLabels ?? new Set(),
     mcpServers: ctx.mcpServers ?? new Set(),
+    pinnedMcpServers: ctx.pinnedMcpServers ?? new Set(),
     policy: ctx.policy,
     callee: (name) => (generatedNs !== undefined ? `${generatedNs}.${name}` : (generatedNamed.get(name) ?? name)),
     quoted: (value) => quoted(value, fileQuote),

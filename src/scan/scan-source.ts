@@ -839,12 +839,14 @@ export function scanParsed(file: string, text: string, parsed: Parsed, options: 
     const element = (node: ts.Node, status: McpServerElement['status'], source?: ts.Expression): void => {
       const serverName = serverNameOf(source);
       const fetch = serverFetchOf(source);
+      const fetchInsert = fetch === 'none' ? fetchInsertOf(source) : undefined;
       out.push({
         span: spanOf(node, sf),
         text: node.getText(sf),
         status,
         ...(serverName !== undefined ? { serverName } : {}),
         ...(fetch !== undefined ? { fetch } : {}),
+        ...(fetchInsert !== undefined ? { fetchInsert } : {}),
         ...(inArray ? { inArray } : {}),
       });
     };
@@ -872,33 +874,46 @@ export function scanParsed(file: string, text: string, parsed: Parsed, options: 
     }
     element(value, 'opaque');
   };
+  /** The options object literal of the `new` that makes the server an expression holds (through variables and `protectMcpServer`). */
+  const serverOptionsOf = (expr: ts.Expression | undefined, depth = 0): ts.ObjectLiteralExpression | undefined => {
+    if (!expr || depth > 4) return undefined;
+    const e = skipWrappers(expr);
+    if (typescript.isNewExpression(e)) {
+      const arg = e.arguments?.[0] ? skipWrappers(e.arguments[0]) : undefined;
+      return arg && typescript.isObjectLiteralExpression(arg) ? arg : undefined;
+    }
+    if (typescript.isIdentifier(e)) {
+      const init = initializerOf(e.text);
+      return init ? serverOptionsOf(init, depth + 1) : undefined;
+    }
+    if (typescript.isCallExpression(e) && doorOf(e.expression) === 'protectMcpServer') return serverOptionsOf(e.arguments[0], depth + 1);
+    return undefined;
+  };
   /**
    * How the server an expression makes gets its `fetch` option (CTRLRun's TLS pins need the generated
    * module's): `upstreamFetch` (a call of it), `other`, `none`; undefined when check cannot tell (no
    * `new` it can follow, a spread in the options).
    */
-  const serverFetchOf = (expr: ts.Expression | undefined, depth = 0): McpServerElement['fetch'] => {
-    if (!expr || depth > 4) return undefined;
-    const e = skipWrappers(expr);
-    if (typescript.isNewExpression(e)) {
-      const arg = e.arguments?.[0] ? skipWrappers(e.arguments[0]) : undefined;
-      if (!arg || !typescript.isObjectLiteralExpression(arg)) return undefined;
-      if (arg.properties.some((p) => typescript.isSpreadAssignment(p))) return undefined;
-      const prop = arg.properties.find((p) => p.name !== undefined && propertyName(p.name) === 'fetch');
-      if (!prop) return 'none';
-      if (!typescript.isPropertyAssignment(prop)) return 'other';
-      const v = skipWrappers(prop.initializer);
-      if (!typescript.isCallExpression(v)) return 'other';
-      const callee = skipWrappers(v.expression);
-      const name = typescript.isIdentifier(callee) ? callee.text : typescript.isPropertyAccessExpression(callee) ? callee.name.text : undefined;
-      return name === 'upstreamFetch' ? 'upstreamFetch' : 'other';
-    }
-    if (typescript.isIdentifier(e)) {
-      const init = initializerOf(e.text);
-      return init ? serverFetchOf(init, depth + 1) : undefined;
-    }
-    if (typescript.isCallExpression(e) && doorOf(e.expression) === 'protectMcpServer') return serverFetchOf(e.arguments[0], depth + 1);
-    return undefined;
+  const serverFetchOf = (expr: ts.Expression | undefined): McpServerElement['fetch'] => {
+    const options = serverOptionsOf(expr);
+    if (!options || options.properties.some((p) => typescript.isSpreadAssignment(p))) return undefined;
+    const prop = options.properties.find((p) => p.name !== undefined && propertyName(p.name) === 'fetch');
+    if (!prop) return 'none';
+    if (!typescript.isPropertyAssignment(prop)) return 'other';
+    const v = skipWrappers(prop.initializer);
+    if (!typescript.isCallExpression(v)) return 'other';
+    const callee = skipWrappers(v.expression);
+    const name = typescript.isIdentifier(callee) ? callee.text : typescript.isPropertyAccessExpression(callee) ? callee.name.text : undefined;
+    return name === 'upstreamFetch' ? 'upstreamFetch' : 'other';
+  };
+  /** Where a `fetch` option would go in those options: before the first property, on its own line when they are written one per line. */
+  const fetchInsertOf = (expr: ts.Expression | undefined): McpServerElement['fetchInsert'] => {
+    const first = serverOptionsOf(expr)?.properties[0];
+    if (!first) return undefined;
+    const at = first.getStart(sf);
+    const lineStart = sf.text.lastIndexOf('\n', at - 1) + 1;
+    const before = sf.text.slice(lineStart, at);
+    return { at, indent: /^\s*$/.test(before) ? before : null };
   };
   /** The `name` option of the server an expression makes (`new MCPServerStdio({ name: 'fs' })`), through one variable. */
   const serverNameOf = (expr: ts.Expression | undefined, depth = 0): string | undefined => {

@@ -201,6 +201,8 @@ export interface McpServerElement {
   serverName?: string;
   /** Its `fetch` option: a call of the generated module's `upstreamFetch`, another value, none (absent: unknown). */
   fetch?: 'upstreamFetch' | 'other' | 'none';
+  /** Without a `fetch`: where the codemod would write one (the first option's offset; its line's indentation when options are one per line, else null). */
+  fetchInsert?: { at: number; indent: string | null };
   /** An element of an array literal (the codemod can wrap it in place). */
   inArray?: boolean;
 }
