@@ -13,7 +13,7 @@
 //   user's generated module imports, so there is one copy of each runtime class (StoreError, …).
 import { build } from 'esbuild';
 import { cpSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { builtinModules, createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -47,6 +47,33 @@ const layout = {
   },
 };
 
+// The YAML parser (the manifest, the policy: every command reads them) is one CommonJS file beside
+// the chunks (dist/bin/yaml.cjs), loaded through the code cache the compiler uses
+// (src/scan/code-cache.ts): as ES modules, ~250 KB that Node 20 cannot cache were compiled on every
+// run (~20 ms of start-up, measured); from the cache it loads in ~5. Our imports of `yaml` get a
+// small module that loads that file and re-exports what they use (a name missing here fails the
+// build: esbuild checks every import against these exports).
+const YAML_NAMES = ['isAlias', 'isMap', 'isPair', 'isScalar', 'isSeq', 'LineCounter', 'parseDocument', 'visit', 'YAMLMap', 'YAMLSeq', 'Document', 'Scalar'];
+const yamlFromCache = {
+  name: 'yaml-from-code-cache',
+  setup(b) {
+    b.onResolve({ filter: /^yaml$/ }, (args) => (args.importer.split(path.sep).includes('node_modules') ? undefined : { path: 'yaml', namespace: 'ctrlrun-yaml' }));
+    b.onLoad({ filter: /.*/, namespace: 'ctrlrun-yaml' }, () => ({
+      contents: [
+        "import { builtinModules, createRequire } from 'node:module';",
+        "import { fileURLToPath } from 'node:url';",
+        "import { CODE_CACHE_ENV, requireWithCodeCache } from './code-cache.js';",
+        "const file = fileURLToPath(new URL('./yaml.cjs', import.meta.url));",
+        'const dir = process.env[CODE_CACHE_ENV];',
+        'const yaml = dir ? requireWithCodeCache(file, dir) : createRequire(file)(file);',
+        `export const { ${YAML_NAMES.join(', ')} } = yaml;`,
+      ].join('\n'),
+      loader: 'js',
+      resolveDir: path.join(dist, 'scan'),
+    }));
+  },
+};
+
 // yargs speaks the user's language from its locales/ folder, which it finds next to its own file:
 // inlined, it looks next to the chunk instead (dist/bin/yargs-locales, copied below).
 const YARGS_SHIM = /[\\/]yargs[\\/]lib[\\/]platform-shims[\\/]esm\.mjs$/;
@@ -72,7 +99,7 @@ const result = await build({
   format: 'esm',
   platform: 'node',
   target: 'node20',
-  plugins: [layout, yargsLocales],
+  plugins: [yamlFromCache, layout, yargsLocales],
   // The CommonJS packages inlined into these ES modules call require() (Node's built-ins).
   banner: { js: "import { createRequire as __ctrlrunCreateRequire } from 'node:module'; const require = __ctrlrunCreateRequire(import.meta.url);" },
   sourcemap: 'linked',
@@ -100,6 +127,65 @@ const worker = await build({
   logLevel: 'warning',
 });
 for (const input of Object.keys(worker.metafile.inputs)) result.metafile.inputs[input] ??= worker.metafile.inputs[input];
+
+// The YAML parser as one CommonJS file (see yamlFromCache above).
+const yamlBuild = await build({
+  stdin: { contents: "module.exports = require('yaml');", resolveDir: root, loader: 'js', sourcefile: 'yaml-entry.cjs' },
+  outfile: path.join(outdir, 'yaml.cjs'),
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  legalComments: 'none',
+  metafile: true,
+  logLevel: 'warning',
+});
+for (const input of Object.keys(yamlBuild.metafile.inputs)) result.metafile.inputs[input] ??= yamlBuild.metafile.inputs[input];
+
+// A plain check (src/cli/plain-main.ts, what CI runs) as one CommonJS file, dist/bin/plain-check.cjs:
+// the launcher loads it through the compiler's code cache, so on Node 20 its ~600 KB (the scanner,
+// the rules, the policy and manifest loaders, the YAML parser, the generator for the stale check)
+// are not compiled again on every run, as ES modules are. Everything it runs is inside it, the
+// runtime's pure helpers too (it opens no store, so no runtime class crosses to other code), except
+// the compiler (required lazily, as before) and the packages left outside the bundle.
+const plainCheck = await build({
+  entryPoints: { 'plain-check': path.join(dist, 'cli', 'plain-main.js') },
+  outdir,
+  outExtension: { '.js': '.cjs' },
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  plugins: [
+    {
+      name: 'plain-check-externals',
+      setup(b) {
+        b.onResolve({ filter: /^[^./]/ }, (args) => {
+          if (args.path.startsWith('node:')) return undefined;
+          const ours = !args.importer.split(path.sep).includes('node_modules');
+          if (builtinModules.includes(args.path)) return { path: args.path, external: true };
+          // the runtime's hash (ES-module-only, so it could not be required) is inlined with it
+          const inlined = [...INLINED, '@noble/hashes'];
+          return ours && !inlined.includes(packageName(args.path)) ? { path: args.path, external: true } : undefined;
+        });
+      },
+    },
+  ],
+  define: { 'import.meta.url': '__ctrlrun_import_meta_url' },
+  banner: { js: "var __ctrlrun_import_meta_url = require('node:url').pathToFileURL(__filename).href;" },
+  sourcemap: 'linked',
+  sourcesContent: false,
+  legalComments: 'none',
+  metafile: true,
+  logLevel: 'warning',
+  // import.meta.resolve (src/scan/typescript.ts) is used only where it exists: in this file it does
+  // not, and the companion's compiler is found through the path the launcher gives.
+  logOverride: { 'empty-import-meta': 'silent' },
+});
+for (const input of Object.keys(plainCheck.metafile.inputs)) result.metafile.inputs[input] ??= plainCheck.metafile.inputs[input];
+const plainCheckExternals = Object.values(plainCheck.metafile.outputs).flatMap((o) => o.imports.filter((i) => i.external).map((i) => i.path));
+const unexpected = plainCheckExternals.filter((p) => !p.startsWith('node:') && !builtinModules.includes(p) && p !== 'ts-morph');
+if (unexpected.length > 0) throw new Error(`the plain check's file would require ${unexpected.join(', ')} at run time (ES modules or packages it must not load)`);
 
 const yargsDir = path.dirname(createRequire(path.join(root, 'package.json')).resolve('yargs/package.json'));
 cpSync(path.join(yargsDir, 'locales'), path.join(outdir, 'yargs-locales'), { recursive: true });

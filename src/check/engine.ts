@@ -66,7 +66,8 @@ export async function runCheck(options: CheckOptions): Promise<CheckResult> {
     if (ahead && readsSame(ahead, root, paths)) {
       // A file the scan will parse is found: loading the compiler now overlaps the rest of the reading.
       const generated = project ? path.resolve(project.manifest.output) : undefined;
-      if ((await ahead.candidates())?.some((file) => file !== generated)) loadTypeScript();
+      const candidates = await ahead.candidates();
+      if (candidates?.files.some((file) => file !== generated)) loadTypeScript(candidates.compiler);
       read = await ahead.result();
       options.onDebug?.(read ? `the repo was listed and read on a second thread (${read.listing.files.length} files)` : `the reading thread failed (${ahead.failure() ?? 'no answer'}); the files are read on the main thread`);
     } else if (ahead) options.onDebug?.('the read started ahead covers other files than the check scans; the files are read on the main thread');

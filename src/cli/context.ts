@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { PendingRepoRead } from '../scan/parallel-read.js';
 
 /** What a command needs from the outside world; passed explicitly so commands run in-process in tests. */
@@ -32,4 +33,28 @@ export interface CommandSpec<A = Record<string, unknown>> {
    * is not called.
    */
   subcommands?: CommandSpec<any>[];
+}
+
+/** How the CLI meets the world: where it runs, its environment, its output. */
+export interface CliIo {
+  cwd: string;
+  env: Record<string, string | undefined>;
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  isTTY: boolean;
+  /** A plain check's listing and reading of the repo, started ahead (see `readAheadFor`). */
+  repoRead?: PendingRepoRead;
+}
+
+/** The context a command runs in, for `--cwd` and `--debug` as given. */
+export function makeContext(io: CliIo, args: { cwd?: unknown; debug?: unknown }): CliContext {
+  return {
+    cwd: path.resolve(io.cwd, typeof args.cwd === 'string' ? args.cwd : '.'),
+    env: io.env,
+    stdout: io.stdout,
+    stderr: io.stderr,
+    isTTY: io.isTTY,
+    color: io.isTTY && !io.env.NO_COLOR && io.env.TERM !== 'dumb',
+    debug: args.debug === true,
+  };
 }

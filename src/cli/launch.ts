@@ -4,7 +4,8 @@ import moduleApi, { createRequire, register } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { CODE_CACHE_ENV, defaultCodeCacheDir } from '../scan/code-cache.js';
+import { CODE_CACHE_ENV, defaultCodeCacheDir, requireWithCodeCache } from '../scan/code-cache.js';
+import { TOOLS_FROM_ENV } from '../scan/typescript.js';
 import { VERSION } from '../version.js';
 import { readAheadFor } from '../check/read-ahead.js';
 import { plainCheckArgs } from './plain-check.js';
@@ -132,27 +133,47 @@ export async function launch(args: string[]): Promise<number> {
     delete process.env.CTRLRUN_GEN_STARTED_MARK;
   }
   enableCompileCache(tools.kind === 'companion' ? tools.packageJson : fileURLToPath(import.meta.url), plain !== undefined);
-  // A plain check starts listing and reading the repo on another thread now, while the CLI's own
-  // code and then the compiler load (start-up, issue 10).
-  const repoRead = plain ? readAheadFor({ cwd: path.resolve(process.cwd(), plain.cwd ?? '.'), ...(plain.args.paths ? { paths: plain.args.paths } : {}), ...(plain.args.manifest !== undefined ? { manifest: plain.args.manifest } : {}) }) : undefined;
   if (tools.kind === 'companion') {
     // Bare imports the CLI cannot resolve from ctrlrun-gen resolve from the companion package
     // (whatever the package manager's layout: hoisted, nested or pnpm's).
     register('./resolve-from.js', import.meta.url, { data: { parentURL: pathToFileURL(tools.packageJson).href } });
+    process.env[TOOLS_FROM_ENV] = tools.packageJson;
   }
+  // A plain check starts listing and reading the repo on another thread now, while the CLI's own
+  // code and then the compiler load (start-up, issue 10); after the resolve hook, which finds the
+  // compiler in the companion.
+  const repoRead = plain ? readAheadFor({ cwd: path.resolve(process.cwd(), plain.cwd ?? '.'), ...(plain.args.paths ? { paths: plain.args.paths } : {}), ...(plain.args.manifest !== undefined ? { manifest: plain.args.manifest } : {}) }) : undefined;
   // --debug prints stack traces: the CLI runs from a bundle (dist/bin), whose source maps name the
   // modules and lines they come from. Turned on before the bundle's chunks load (only they are mapped).
   if (args.includes('--debug')) process.setSourceMapsEnabled(true);
-  const { runCli } = await import('./run.js');
-  return runCli(args, {
+  const io = {
     cwd: process.cwd(),
     env: process.env,
-    stdout: (text) => process.stdout.write(text),
-    stderr: (text) => process.stderr.write(text),
+    stdout: (text: string) => process.stdout.write(text),
+    stderr: (text: string) => process.stderr.write(text),
     isTTY: process.stdout.isTTY === true,
     columns: process.stdout.isTTY === true ? process.stdout.columns : undefined,
     ...(repoRead ? { repoRead } : {}),
-  });
+  };
+  const runPlainCheck = plain ? plainCheckFile(plain.debug) : undefined;
+  if (plain && runPlainCheck) return runPlainCheck(plain, io);
+  const { runCli } = await import('./run.js');
+  return runCli(args, io);
+}
+
+/**
+ * Start-up (issue 10): the CLI's bundle has a plain check in one CommonJS file of its own
+ * (dist/bin/plain-check.cjs, scripts/bundle-cli.mjs), which V8's code cache covers on Node 20 (ES
+ * modules it does not: every run compiled them again). Undefined where there is no such file (tsc's
+ * output): the plain check then runs from the ES modules. With --debug it is required as usual, so
+ * stack traces go through its source map.
+ */
+function plainCheckFile(debug: boolean): typeof import('./plain-main.js').runPlainCheck | undefined {
+  const file = fileURLToPath(new URL('./plain-check.cjs', import.meta.url));
+  if (!existsSync(file)) return undefined;
+  const cacheDir = process.env[CODE_CACHE_ENV];
+  const mod = (cacheDir && !debug ? requireWithCodeCache(file, cacheDir) : createRequire(file)(file)) as typeof import('./plain-main.js');
+  return mod.runPlainCheck;
 }
 
 /**

@@ -1,12 +1,11 @@
 import path from 'node:path';
-import { UserError } from '../diagnostics.js';
 import { VERSION } from '../version.js';
 import type { PendingRepoRead } from '../scan/parallel-read.js';
-import type { CliContext, CommandSpec } from './context.js';
+import { makeContext as makeIoContext, type CliContext, type CommandSpec } from './context.js';
 import { commandLoaders, loadCommands, soleCommand } from './commands/index.js';
-import { formatUserError } from './format-error.js';
 import { exampleMarker, replaceExampleMarkers } from './help-examples.js';
 import { plainCheckArgs } from './plain-check.js';
+import { reportError } from './report-error.js';
 
 export interface RunCliOptions {
   cwd: string;
@@ -28,30 +27,11 @@ export async function runCli(argv: string[], options: RunCliOptions): Promise<nu
   const debug = argv.includes('--debug');
   let exitCode: number | undefined;
   let ctx: CliContext | undefined;
-  const makeContext = (args: { cwd?: unknown; debug?: unknown }): CliContext => {
-    const cwd = path.resolve(options.cwd, typeof args.cwd === 'string' ? args.cwd : '.');
-    return {
-      cwd,
-      env: options.env,
-      stdout: options.stdout,
-      stderr: options.stderr,
-      isTTY: options.isTTY,
-      color: options.isTTY && !options.env.NO_COLOR && options.env.TERM !== 'dumb',
-      debug: args.debug === true,
-    };
-  };
+  const makeContext = (args: { cwd?: unknown; debug?: unknown }): CliContext => makeIoContext(options, args);
 
   // `check` as CI runs it skips yargs (start-up, issue 10); anything else is yargs' to parse.
   const plain = plainCheckArgs(argv);
-  if (plain) {
-    const plainCtx: CliContext = { ...makeContext(plain), ...(options.repoRead ? { repoRead: options.repoRead } : {}) };
-    try {
-      const check = await commandLoaders.find((c) => c.name === 'check')!.load();
-      return await check.run(plain.args, plainCtx);
-    } catch (error) {
-      return reportError(error, plainCtx, '');
-    }
-  }
+  if (plain) return (await import('./plain-main.js')).runPlainCheck(plain, options);
 
   const { default: yargs } = await import('yargs');
   const width = Math.min(100, options.columns ?? 100);
@@ -115,45 +95,4 @@ export async function runCli(argv: string[], options: RunCliOptions): Promise<nu
   } catch (error) {
     return reportError(error, ctx ?? makeContext({ debug }), output);
   }
-}
-
-const FS_REFUSALS: Record<string, string> = {
-  EACCES: 'permission denied',
-  EPERM: 'operation not permitted',
-  EROFS: 'read-only file system',
-  ENOSPC: 'no space left on the device',
-  EDQUOT: 'disk quota exceeded',
-};
-const FS_HINTS: Record<string, string> = {
-  EACCES: 'run it as a user who may read and write the project, or fix the file and folder permissions',
-  EPERM: 'run it as a user who may change the project, or fix the file and folder permissions',
-  EROFS: 'run it in a writable checkout',
-  ENOSPC: 'free some space and run it again',
-  EDQUOT: 'free some space and run it again',
-};
-
-/** A file-system error the user's environment causes, with the path it is about. */
-function fileSystemRefusal(error: unknown): boolean {
-  const e = error as Partial<NodeJS.ErrnoException> | null;
-  return typeof e === 'object' && e !== null && typeof e.code === 'string' && e.code in FS_REFUSALS && typeof e.path === 'string';
-}
-
-function reportError(error: unknown, ctx: CliContext, output: string): number {
-  if (error instanceof UserError) {
-    ctx.stderr(formatUserError(error, ctx));
-  } else if (error instanceof Error && error.name === 'YError') {
-    // A usage error from yargs: it already rendered help text into `output`.
-    if (output) ctx.stderr(output.endsWith('\n') ? output : `${output}\n`);
-    else ctx.stderr(`ctrlrun-gen: ${error.message}\n`);
-  } else if (fileSystemRefusal(error)) {
-    // the machine said no (permissions, a read-only or full disk): the user's to fix, not a bug
-    const e = error as NodeJS.ErrnoException & { path: string };
-    ctx.stderr(`ctrlrun-gen: ${e.path}: ${FS_REFUSALS[e.code!]} (${e.code}) during ${e.syscall ?? 'a file operation'}.\n  hint: ${FS_HINTS[e.code!]}\n`);
-  } else {
-    const message = error instanceof Error ? error.message : String(error);
-    ctx.stderr(`ctrlrun-gen: internal error: ${message}\n`);
-    if (!ctx.debug) ctx.stderr('Run again with --debug to see the stack trace, and please report it.\n');
-  }
-  if (ctx.debug && error instanceof Error && error.stack) ctx.stderr(`${error.stack}\n`);
-  return 2;
 }

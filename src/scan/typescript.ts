@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type { ts as TypeScript } from 'ts-morph';
-import { CODE_CACHE_ENV, requireWithCodeCache } from './code-cache.js';
+import { CODE_CACHE_ENV, requireWithCodeCache, type PrereadScript } from './code-cache.js';
 
 /**
  * The TypeScript compiler API (the copy ts-morph bundles), loaded on first use.
@@ -23,23 +23,38 @@ export let typescript: typeof TypeScript = new Proxy({} as typeof TypeScript, {
 
 let loaded: typeof TypeScript | undefined;
 
-/** Loads the compiler once (idempotent) and returns it. */
-export function loadTypeScript(): typeof TypeScript {
+/** The companion package's package.json, when the CLI's tools come from it (set by the launcher). */
+export const TOOLS_FROM_ENV = 'CTRLRUN_GEN_TOOLS_FROM';
+
+/**
+ * Loads the compiler once (idempotent) and returns it. `preread`: its source and code cache, read
+ * by the reading thread (used when they are of the very file this loads).
+ */
+export function loadTypeScript(preread?: PrereadScript): typeof TypeScript {
   if (loaded) return loaded;
+  const compiler = compilerFile();
+  const cacheDir = process.env[CODE_CACHE_ENV];
+  loaded = (cacheDir ? requireWithCodeCache(compiler, cacheDir, preread) : createRequire(compiler)(compiler)) as typeof TypeScript;
+  typescript = loaded;
+  return loaded;
+}
+
+/** The compiler's file: ts-morph's bundled copy, as ts-morph itself requires it. */
+export function compilerFile(): string {
   const here = fileURLToPath(import.meta.url);
   let tsMorph: string;
   try {
     tsMorph = createRequire(here).resolve('ts-morph');
-  } catch {
-    // The CLI's tools come from the companion package (src/cli/launch.ts): ask the ESM resolver,
-    // which goes through the launcher's resolve hook.
-    tsMorph = fileURLToPath(import.meta.resolve('ts-morph'));
+  } catch (error) {
+    // The CLI's tools come from the companion package (src/cli/launch.ts), whose package.json the
+    // launcher names; else ask the ESM resolver, which goes through the launcher's resolve hook
+    // (not there in the plain check's CommonJS file).
+    const companion = process.env[TOOLS_FROM_ENV];
+    if (companion) tsMorph = createRequire(companion).resolve('ts-morph');
+    else if (typeof import.meta.resolve === 'function') tsMorph = fileURLToPath(import.meta.resolve('ts-morph'));
+    else throw error;
   }
   const requireFromTsMorph = createRequire(tsMorph);
   const common = requireFromTsMorph.resolve('@ts-morph/common');
-  const compiler = createRequire(common).resolve('./typescript.js');
-  const cacheDir = process.env[CODE_CACHE_ENV];
-  loaded = (cacheDir ? requireWithCodeCache(compiler, cacheDir) : createRequire(compiler)(compiler)) as typeof TypeScript;
-  typescript = loaded;
-  return loaded;
+  return createRequire(common).resolve('./typescript.js');
 }

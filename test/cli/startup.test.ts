@@ -66,6 +66,11 @@ describe('start-up: what the check process loads (issue 10 item 10)', () => {
     expect(r.code, r.stderr).toBe(1);
     expect(compiler(r.files)).toHaveLength(1);
     expect(tsMorph(r.files)).toEqual([]);
+    // a plain check runs from its own CommonJS file (cached by V8 on Node 20); a check through yargs does not
+    expect(r.files.filter((f) => f.endsWith('plain-check.cjs'))).toHaveLength(1);
+    const viaYargs = loaded(['check', '--format', 'json', '--max-findings', '10'], dir);
+    expect(viaYargs.code, viaYargs.stderr).toBe(1);
+    expect(viaYargs.files.filter((f) => f.endsWith('plain-check.cjs'))).toEqual([]);
   });
 
   it('a plain check lists and reads the repo on a second thread (--debug says so), with the findings of an in-thread read', () => {

@@ -181,6 +181,10 @@ describe('one package for the runtime, a companion for the command line', () => 
       expect(check.stderr).toMatch(/debug: the repo was listed and read on a second thread \(\d+ files\)/);
       expect(check.stdout).toContain('unprotected-tool');
       expect(check.status).toBe(1);
+      // the same without --debug: the plain check's file loaded through the code cache finds the companion's compiler
+      const quiet = runBin(['check'], { CTRLRUN_GEN_NO_FETCH: '1' });
+      expect(quiet.stdout).toContain('unprotected-tool');
+      expect(quiet.status, quiet.stderr).toBe(1);
     });
   });
 });
