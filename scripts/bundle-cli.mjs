@@ -91,7 +91,7 @@ const yargsLocales = {
 
 rmSync(outdir, { recursive: true, force: true });
 const result = await build({
-  entryPoints: { 'ctrlrun-gen': path.join(dist, 'cli', 'main.js'), 'resolve-from': path.join(dist, 'cli', 'resolve-from.js') },
+  entryPoints: { 'ctrlrun-gen': path.join(dist, 'cli', 'main.js'), launch: path.join(dist, 'cli', 'launch.js'), 'resolve-from': path.join(dist, 'cli', 'resolve-from.js') },
   outdir,
   bundle: true,
   splitting: true,
@@ -127,6 +127,32 @@ const worker = await build({
   logLevel: 'warning',
 });
 for (const input of Object.keys(worker.metafile.inputs)) result.metafile.inputs[input] ??= worker.metafile.inputs[input];
+
+// The bin (package.json's `bin`): a small CommonJS file that starts a plain check's reading thread
+// before any ES module loads, then imports the launcher (src/cli/bin.ts).
+const bin = await build({
+  entryPoints: { 'ctrlrun-gen': path.join(dist, 'cli', 'bin.js') },
+  outdir,
+  outExtension: { '.js': '.cjs' },
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  plugins: [
+    {
+      name: 'launcher-outside',
+      setup(b) {
+        b.onResolve({ filter: /^\.\/launch\.js$/ }, () => ({ path: './launch.js', external: true }));
+      },
+    },
+  ],
+  define: { 'import.meta.url': '__ctrlrun_import_meta_url' },
+  banner: { js: "var __ctrlrun_import_meta_url = require('node:url').pathToFileURL(__filename).href;" },
+  legalComments: 'none',
+  metafile: true,
+  logLevel: 'warning',
+});
+for (const input of Object.keys(bin.metafile.inputs)) result.metafile.inputs[input] ??= bin.metafile.inputs[input];
 
 // The YAML parser as one CommonJS file (see yamlFromCache above).
 const yamlBuild = await build({

@@ -7,7 +7,9 @@ import { generatedFiles, renderGeneratedModule, type GeneratedModule } from '../
 import { findManifest, loadProject, MANIFEST_FILE, type Project } from '../manifest/load.js';
 import { readSourceText, scanRepo, type PendingRepoRead, type RepoRead } from '../scan/index.js';
 import { readAheadFor, readsSame } from './read-ahead.js';
-import { loadTypeScript } from '../scan/typescript.js';
+import type { CompiledScript } from '../scan/code-cache.js';
+import type { Candidates } from '../scan/parallel-read.js';
+import { compileTypeScriptSteps, loadTypeScript } from '../scan/typescript.js';
 import type { FileScan } from '../scan/types.js';
 import { FILE_RULES, PARSE_ERROR_RULE, policyInvalidFindings, REPO_RULES, staleGeneratedRule, unreadableFindings } from './rules/index.js';
 import { compareFindings } from './sort.js';
@@ -66,8 +68,8 @@ export async function runCheck(options: CheckOptions): Promise<CheckResult> {
     if (ahead && readsSame(ahead, root, paths)) {
       // A file the scan will parse is found: loading the compiler now overlaps the rest of the reading.
       const generated = project ? path.resolve(project.manifest.output) : undefined;
-      const candidates = await ahead.candidates();
-      if (candidates?.files.some((file) => file !== generated)) loadTypeScript(candidates.compiler);
+      const waited = await compileWhileWaiting(ahead);
+      if (waited.answer?.files.some((file) => file !== generated)) loadTypeScript(waited.compiled());
       read = await ahead.result();
       options.onDebug?.(read ? `the repo was listed and read on a second thread (${read.listing.files.length} files)` : `the reading thread failed (${ahead.failure() ?? 'no answer'}); the files are read on the main thread`);
     } else if (ahead) options.onDebug?.('the read started ahead covers other files than the check scans; the files are read on the main thread');
@@ -102,6 +104,43 @@ export async function runCheck(options: CheckOptions): Promise<CheckResult> {
     filesConsidered: repo.filesConsidered,
     filesParsed: repo.files.length,
   };
+}
+
+/**
+ * Waits for the reading thread's first answer, compiling the compiler meanwhile (from its code
+ * cache, in steps; not run, so nothing is loaded): the main thread has nothing else to do until the
+ * thread says whether any file needs the compiler. `compiled()` finishes the compiling, for a caller
+ * that needs it; one that does not has only read a file.
+ */
+async function compileWhileWaiting(ahead: PendingRepoRead): Promise<{ answer: Candidates | undefined; compiled: () => CompiledScript | undefined }> {
+  let answered = false;
+  const answer = ahead.candidates().finally(() => {
+    answered = true;
+  });
+  const steps = compileTypeScriptSteps();
+  let compiled: CompiledScript | undefined;
+  let done = false;
+  while (!done) {
+    // let the thread's message in between the steps
+    await new Promise((resolve) => setImmediate(resolve));
+    if (answered) break;
+    const step = steps.next();
+    if (step.done) {
+      compiled = step.value;
+      done = true;
+    }
+  }
+  const finish = (): CompiledScript | undefined => {
+    while (!done) {
+      const step = steps.next();
+      if (step.done) {
+        compiled = step.value;
+        done = true;
+      }
+    }
+    return compiled;
+  };
+  return { answer: await answer, compiled: finish };
 }
 
 /**

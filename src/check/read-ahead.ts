@@ -1,8 +1,6 @@
 import path from 'node:path';
 import { findManifest } from '../manifest/find.js';
-import { CODE_CACHE_ENV } from '../scan/code-cache.js';
 import { startRepoRead, type PendingRepoRead } from '../scan/parallel-read.js';
-import { compilerFile } from '../scan/typescript.js';
 
 /** What a check is asked to look at: where it runs, and the paths and manifest it was given. */
 export interface CheckTarget {
@@ -21,18 +19,7 @@ export function readAheadFor(target: CheckTarget): PendingRepoRead | undefined {
   const manifestFile = target.manifest !== undefined ? path.resolve(target.cwd, target.manifest) : findManifest(target.cwd);
   if (manifestFile === undefined) return undefined;
   const paths = target.paths && target.paths.length > 0 ? target.paths.map((p) => path.resolve(target.cwd, p)) : undefined;
-  return startRepoRead({ root: path.dirname(manifestFile), ...(paths ? { paths } : {}) }, { ...compilerToRead() });
-}
-
-/** The compiler and its code-cache folder, for the thread to read too (only where the CLI keeps its own cache: Node 20). */
-function compilerToRead(): { compiler?: { file: string; cacheDir: string } } {
-  const cacheDir = process.env[CODE_CACHE_ENV];
-  if (!cacheDir) return {};
-  try {
-    return { compiler: { file: compilerFile(), cacheDir } };
-  } catch {
-    return {};
-  }
+  return startRepoRead({ root: path.dirname(manifestFile), ...(paths ? { paths } : {}) });
 }
 
 /** Whether a read started ahead lists exactly what the scan would (same root, same paths). */

@@ -8,7 +8,8 @@ import { CODE_CACHE_ENV, defaultCodeCacheDir, requireWithCodeCache } from '../sc
 import { TOOLS_FROM_ENV } from '../scan/typescript.js';
 import { VERSION } from '../version.js';
 import { readAheadFor } from '../check/read-ahead.js';
-import { plainCheckArgs } from './plain-check.js';
+import type { PendingRepoRead } from '../scan/parallel-read.js';
+import { plainCheckArgs, type PlainCheck } from './plain-check.js';
 
 /**
  * The `ctrlrun-gen` bin. The package `ctrlrun-gen` carries the runtime and the CLI's code, but only
@@ -122,7 +123,7 @@ async function runCompanionThroughNpm(args: string[]): Promise<number> {
 }
 
 /** Runs the CLI with `args`; returns the exit code. */
-export async function launch(args: string[]): Promise<number> {
+export async function launch(args: string[], started: { repoRead?: PendingRepoRead } = {}): Promise<number> {
   const plain = plainCheckArgs(args);
   const tools = findCliTools({ cwd: process.cwd(), env: process.env, from: fileURLToPath(import.meta.url), ...(plain ? { needs: PLAIN_CHECK_TOOLS } : {}) });
   if (tools.kind === 'missing') return runCompanionThroughNpm(args);
@@ -142,7 +143,7 @@ export async function launch(args: string[]): Promise<number> {
   // A plain check starts listing and reading the repo on another thread now, while the CLI's own
   // code and then the compiler load (start-up, issue 10); after the resolve hook, which finds the
   // compiler in the companion.
-  const repoRead = plain ? readAheadFor({ cwd: path.resolve(process.cwd(), plain.cwd ?? '.'), ...(plain.args.paths ? { paths: plain.args.paths } : {}), ...(plain.args.manifest !== undefined ? { manifest: plain.args.manifest } : {}) }) : undefined;
+  const repoRead = started.repoRead ?? (plain ? plainCheckReadAhead(plain) : undefined);
   // --debug prints stack traces: the CLI runs from a bundle (dist/bin), whose source maps name the
   // modules and lines they come from. Turned on before the bundle's chunks load (only they are mapped).
   if (args.includes('--debug')) process.setSourceMapsEnabled(true);
@@ -159,6 +160,11 @@ export async function launch(args: string[]): Promise<number> {
   if (plain && runPlainCheck) return runPlainCheck(plain, io);
   const { runCli } = await import('./run.js');
   return runCli(args, io);
+}
+
+/** The reading thread for a plain check (see `readAheadFor`). */
+export function plainCheckReadAhead(plain: PlainCheck): PendingRepoRead | undefined {
+  return readAheadFor({ cwd: path.resolve(process.cwd(), plain.cwd ?? '.'), ...(plain.args.paths ? { paths: plain.args.paths } : {}), ...(plain.args.manifest !== undefined ? { manifest: plain.args.manifest } : {}) });
 }
 
 /**

@@ -52,49 +52,52 @@ export function cacheFileName(file: string, st: { size: number; mtimeMs: number 
   return `${cacheKey(`${process.version}\0${process.arch}\0${file}\0${st.size}\0${st.mtimeMs}`)}.bin`;
 }
 
-/** A script and its code cache read ahead, on another thread (src/scan/read-worker.ts). */
-export interface PrereadScript {
+/** A CommonJS file compiled (with its code cache) but not run yet: `runCompiled` runs it. */
+export interface CompiledScript {
   file: string;
-  source: Buffer;
-  cachedData?: Buffer;
+  script: vm.Script;
+  /** Where to write the code cache at exit (none was there, or V8 rejected it). */
+  writeCacheTo?: string;
 }
 
+type ModuleInternals = { _cache: Record<string, NodeJS.Module>; _nodeModulePaths(dir: string): string[]; wrap(code: string): string };
+
 /**
- * `require(file)` for one large CommonJS file (the compiler, ~9 MB), with V8's code cache kept on
- * disk. Unlike v8-compile-cache, which stores the cache made right after compiling (the top level
- * only: V8 compiles functions lazily), this stores it at the process's exit, after the run, so it
- * holds the bytecode of every function the run used: the parser and scanner functions are not
- * compiled again on the next run. The cache is keyed by the file (path, size, mtime) and Node's
- * version; V8 checks it too and rejects a stale one, which is then written anew. The module is put
- * in `require.cache` under its own path first, so a later `require` of it (ts-morph's) gets this
- * very instance. Any failure to read or write the cache falls back to compiling as usual.
+ * Compiles `file` with its code cache, in steps (it yields between reading, decoding and
+ * compiling), so a caller with time to spare can stop between them: check prepares the compiler
+ * while it waits to hear whether any file needs it (src/check/engine.ts). Nothing is run and nothing
+ * registered: a caller that stops has loaded nothing.
  */
-export function requireWithCodeCache(file: string, cacheDir: string, preread?: PrereadScript): unknown {
-  const cached = Module as unknown as { _cache: Record<string, NodeJS.Module>; _nodeModulePaths(dir: string): string[]; wrap(code: string): string };
-  if (cached._cache[file]) return cached._cache[file].exports;
+export function* compileSteps(file: string, cacheDir: string): Generator<void, CompiledScript, void> {
   const st = statSync(file);
-  // Bytes read by another thread are used when they are this very file as it is now (V8 checks
-  // the cache against the source too).
-  const ahead = preread && preread.file === file && preread.source.length === st.size ? preread : undefined;
+  const bytes = readFileSync(file);
+  yield;
   // The compiler is ASCII: read as latin1, the same text, without UTF-8 decoding (~10 ms of 9 MB).
-  const bytes = ahead?.source ?? readFileSync(file);
   const source = isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
+  yield;
   const dir = privateDir(cacheDir);
   const blob = dir ? path.join(dir, cacheFileName(file, st)) : undefined;
   let cachedData: Buffer | undefined;
   try {
-    // a cache read ahead is used only from a folder that passed the check above
-    if (blob) cachedData = ahead?.cachedData ?? readFileSync(blob);
+    if (blob) cachedData = readFileSync(blob);
   } catch {
     // no cache yet
   }
-  const script = new vm.Script(cached.wrap(source), { filename: file, cachedData });
-  if (blob && (cachedData === undefined || script.cachedDataRejected === true)) {
+  const script = new vm.Script((Module as unknown as ModuleInternals).wrap(source), { filename: file, cachedData });
+  return { file, script, ...(blob && (cachedData === undefined || script.cachedDataRejected === true) ? { writeCacheTo: blob } : {}) };
+}
+
+/** Runs a compiled file as `require` would, once (a second call returns the first's exports). */
+export function runCompiled(compiled: CompiledScript): unknown {
+  const { file, script, writeCacheTo } = compiled;
+  const cached = Module as unknown as ModuleInternals;
+  if (cached._cache[file]) return cached._cache[file].exports;
+  if (writeCacheTo) {
     process.once('exit', () => {
       try {
-        const tmp = `${blob}.${process.pid}.tmp`;
+        const tmp = `${writeCacheTo}.${process.pid}.tmp`;
         writeFileSync(tmp, script.createCachedData(), { mode: 0o600 });
-        renameSync(tmp, blob);
+        renameSync(tmp, writeCacheTo);
       } catch {
         // best effort: the next run compiles again
       }
@@ -113,4 +116,24 @@ export function requireWithCodeCache(file: string, cacheDir: string, preread?: P
   }
   mod.loaded = true;
   return mod.exports;
+}
+
+/**
+ * `require(file)` for one large CommonJS file (the compiler, ~9 MB), with V8's code cache kept on
+ * disk. Unlike v8-compile-cache, which stores the cache made right after compiling (the top level
+ * only: V8 compiles functions lazily), this stores it at the process's exit, after the run, so it
+ * holds the bytecode of every function the run used: the parser and scanner functions are not
+ * compiled again on the next run. The cache is keyed by the file (path, size, mtime) and Node's
+ * version; V8 checks it too and rejects a stale one, which is then written anew. The module is put
+ * in `require.cache` under its own path first, so a later `require` of it (ts-morph's) gets this
+ * very instance. Any failure to read or write the cache falls back to compiling as usual.
+ */
+export function requireWithCodeCache(file: string, cacheDir: string): unknown {
+  const cached = Module as unknown as ModuleInternals;
+  if (cached._cache[file]) return cached._cache[file].exports;
+  const steps = compileSteps(file, cacheDir);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return runCompiled(step.value);
+  }
 }

@@ -1,13 +1,11 @@
 import { existsSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import type { ListOptions, RepoListing } from './list.js';
-import type { PrereadScript } from './code-cache.js';
 import { unpackFiles, verdictsByFile, type PackedFiles, type RepoRead } from './read.js';
 
 /** The thread's first message (read-worker.ts). */
 interface FirstMessage {
   candidates: string[];
-  compiler?: { file: string; source: ArrayBuffer; cachedData?: ArrayBuffer };
 }
 
 /**
@@ -19,10 +17,9 @@ function workerFile(): URL {
   return existsSync(cjs) ? cjs : new URL('./read-worker.js', import.meta.url);
 }
 
-/** The reading thread's first answer: files the scan will parse, and the compiler read for it (see `startRepoRead`). */
+/** The reading thread's first answer: files the scan will certainly parse (see `startRepoRead`). */
 export interface Candidates {
   files: string[];
-  compiler?: PrereadScript;
 }
 
 /** A listing and read of the repo under way on another thread. */
@@ -49,29 +46,22 @@ export interface PendingRepoRead {
  * the main thread's loading of the compiler. The worker's bytes are the same bytes a read on the
  * main thread would get; anything that goes wrong with the thread (it cannot start, it throws, it
  * exits without an answer) makes `result()` undefined, and the scan reads the files itself.
- * `worker_.file` names another script for the thread (the tests run both builds' scripts);
- * `worker_.compiler`, the compiler's file and code-cache folder, for the thread to read them too.
+ * `worker_.file` names another script for the thread (the tests run both builds' scripts).
  */
-export function startRepoRead(options: ListOptions, worker_: { file?: URL; compiler?: { file: string; cacheDir: string } } = {}): PendingRepoRead {
+export function startRepoRead(options: ListOptions, worker_: { file?: URL } = {}): PendingRepoRead {
   const listOptions: ListOptions = { root: options.root, ...(options.paths ? { paths: [...options.paths] } : {}), ...(options.generatedModule ? { generatedModule: options.generatedModule } : {}) };
   let promise: Promise<RepoRead | undefined>;
   let early: Promise<Candidates | undefined>;
   let worker: Worker | undefined;
   let failure: string | undefined;
   try {
-    worker = new Worker(worker_.file ?? workerFile(), { workerData: { ...listOptions, ...(worker_.compiler ? { compiler: worker_.compiler } : {}) } });
+    worker = new Worker(worker_.file ?? workerFile(), { workerData: listOptions });
     const thread = worker;
     let found: (candidates: Candidates | undefined) => void = () => {};
     early = new Promise((resolve) => (found = resolve));
     promise = new Promise((resolve) => {
       thread.on('message', (message: FirstMessage | { listing: RepoListing; packed: PackedFiles; tokens: string[]; verdicts: Uint8Array }) => {
-        if ('candidates' in message) {
-          const c = message.compiler;
-          return found({
-            files: message.candidates,
-            ...(c ? { compiler: { file: c.file, source: Buffer.from(c.source), ...(c.cachedData ? { cachedData: Buffer.from(c.cachedData) } : {}) } } : {}),
-          });
-        }
+        if ('candidates' in message) return found({ files: message.candidates });
         // The scan waited for the answer; the process need not wait for the thread's exit.
         thread.unref();
         const files = message.listing.files;

@@ -3,14 +3,10 @@
 // transferred buffer. It loads no compiler and no parser: its whole point is to do the file
 // system's work while the main thread loads the compiler.
 //
-// Messages, in order: `{ candidates, compiler? }` — the first files (at most CANDIDATES) the scan
-// will certainly parse (plain UTF-8 that the prefilter passes), sent as soon as they are found or,
-// with fewer, once every file is read, with the compiler's source and code cache when there is one
-// — then `{ listing, packed, tokens, verdicts }`.
-import { readFileSync, statSync } from 'node:fs';
-import path from 'node:path';
+// Messages, in order: `{ candidates }` — the first files (at most CANDIDATES) the scan will
+// certainly parse (plain UTF-8 that the prefilter passes), sent as soon as they are found or, with
+// fewer, once every file is read — then `{ listing, packed, tokens, verdicts }`.
 import { parentPort, workerData } from 'node:worker_threads';
-import { cacheFileName, type PrereadScript } from './code-cache.js';
 import { readLayout } from './layout.js';
 import { aliasTokens } from './links.js';
 import { listRepo, type ListOptions } from './list.js';
@@ -21,30 +17,7 @@ import { NOT_PLAIN, packFiles, PLAIN_PARSE, PLAIN_SKIP } from './read.js';
 const CANDIDATES = 2;
 
 const port = parentPort!;
-const { compiler, ...listOptions } = workerData as ListOptions & { compiler?: { file: string; cacheDir: string } };
-
-/**
- * The compiler's source and code cache (~12 ms of reading on the main thread otherwise), read once
- * a file worth parsing is found: the main thread loads the compiler when it hears of one.
- */
-function readCompiler(): PrereadScript | undefined {
-  if (!compiler) return undefined;
-  try {
-    const source = readFileSync(compiler.file);
-    let cachedData: Buffer | undefined;
-    try {
-      cachedData = readFileSync(path.join(compiler.cacheDir, cacheFileName(compiler.file, statSync(compiler.file))));
-    } catch {
-      // no cache yet
-    }
-    return { file: compiler.file, source, ...(cachedData ? { cachedData } : {}) };
-  } catch {
-    return undefined;
-  }
-}
-
-/** A buffer's memory, to transfer: its own ArrayBuffer when it spans all of it (large reads do), else a copy. */
-const own = (buf: Buffer): ArrayBuffer => (buf.byteOffset === 0 && buf.byteLength === buf.buffer.byteLength ? (buf.buffer as ArrayBuffer) : new Uint8Array(buf).buffer);
+const listOptions = workerData as ListOptions;
 
 const listing = listRepo(listOptions);
 const tokens = aliasTokens(readLayout(listing.files, listing.configs));
@@ -55,11 +28,7 @@ const candidates: string[] = [];
 let told = false;
 const tell = (): void => {
   told = true;
-  const script = candidates.length > 0 ? readCompiler() : undefined;
-  if (!script) return port.postMessage({ candidates });
-  const source = own(script.source);
-  const cachedData = script.cachedData ? own(script.cachedData) : undefined;
-  port.postMessage({ candidates, compiler: { file: script.file, source, cachedData } }, cachedData ? [source, cachedData] : [source]);
+  port.postMessage({ candidates });
 };
 const packed = packFiles(listing.files, (i, bytes) => {
   if (!isPlainUtf8(bytes)) return;

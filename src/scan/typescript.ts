@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type { ts as TypeScript } from 'ts-morph';
-import { CODE_CACHE_ENV, requireWithCodeCache, type PrereadScript } from './code-cache.js';
+import { CODE_CACHE_ENV, compileSteps, requireWithCodeCache, runCompiled, type CompiledScript } from './code-cache.js';
 
 /**
  * The TypeScript compiler API (the copy ts-morph bundles), loaded on first use.
@@ -27,16 +27,34 @@ let loaded: typeof TypeScript | undefined;
 export const TOOLS_FROM_ENV = 'CTRLRUN_GEN_TOOLS_FROM';
 
 /**
- * Loads the compiler once (idempotent) and returns it. `preread`: its source and code cache, read
- * by the reading thread (used when they are of the very file this loads).
+ * Loads the compiler once (idempotent) and returns it. `compiled`: the compiler compiled ahead
+ * (`compileTypeScriptSteps`), run now instead of compiling it again.
  */
-export function loadTypeScript(preread?: PrereadScript): typeof TypeScript {
+export function loadTypeScript(compiled?: CompiledScript): typeof TypeScript {
   if (loaded) return loaded;
   const compiler = compilerFile();
   const cacheDir = process.env[CODE_CACHE_ENV];
-  loaded = (cacheDir ? requireWithCodeCache(compiler, cacheDir, preread) : createRequire(compiler)(compiler)) as typeof TypeScript;
+  if (compiled && compiled.file === compiler) loaded = runCompiled(compiled) as typeof TypeScript;
+  else loaded = (cacheDir ? requireWithCodeCache(compiler, cacheDir) : createRequire(compiler)(compiler)) as typeof TypeScript;
   typescript = loaded;
   return loaded;
+}
+
+/**
+ * The compiler compiled from its code cache, in steps, not run (see `compileSteps`); nothing when
+ * the CLI keeps no cache of its own (Node 22+ has a built-in one), the compiler is already loaded,
+ * or it cannot be found (loadTypeScript then says why).
+ */
+export function* compileTypeScriptSteps(): Generator<void, CompiledScript | undefined, void> {
+  const cacheDir = process.env[CODE_CACHE_ENV];
+  if (loaded || !cacheDir) return undefined;
+  let file: string;
+  try {
+    file = compilerFile();
+  } catch {
+    return undefined;
+  }
+  return yield* compileSteps(file, cacheDir);
 }
 
 /** The compiler's file: ts-morph's bundled copy, as ts-morph itself requires it. */

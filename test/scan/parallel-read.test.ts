@@ -8,7 +8,6 @@ import { runCheck } from '../../src/check/engine.js';
 import { listRepo } from '../../src/scan/list.js';
 import { isPlainUtf8, makePrefilter, mayMatterBytes } from '../../src/scan/prefilter.js';
 import { PLAIN_PARSE, PLAIN_SKIP } from '../../src/scan/read.js';
-import { cacheFileName } from '../../src/scan/code-cache.js';
 import type { PendingRepoRead } from '../../src/scan/parallel-read.js';
 import type { RepoRead } from '../../src/scan/read.js';
 import { scanRepo } from '../../src/scan/index.js';
@@ -20,7 +19,7 @@ import { REPO_ROOT } from '../helpers/paths.js';
 // file in dist/bin; `npm test` builds first), so the tests start it from the built module and
 // check it against the in-thread listing, reads, scan and check, which must be the very same.
 
-type Start = (options: { root: string; paths?: string[] }, worker?: { file?: URL; compiler?: { file: string; cacheDir: string } }) => PendingRepoRead;
+type Start = (options: { root: string; paths?: string[] }, worker?: { file?: URL }) => PendingRepoRead;
 let startRepoRead: Start;
 beforeAll(async () => {
   ({ startRepoRead } = (await import(pathToFileURL(path.join(REPO_ROOT, 'dist/scan/parallel-read.js')).href)) as { startRepoRead: Start });
@@ -165,43 +164,6 @@ for (const git of [false, true]) {
     });
   });
 }
-
-describe('the compiler read ahead', () => {
-  it('comes with the first files worth parsing: its source and its code cache, byte for byte', async () => {
-    const root = path.join(os.tmpdir(), `ctrlrun-parallel-read-compiler-${process.pid}`);
-    roots.push(root);
-    write(root, 'src/a.ts', SDK);
-    const cacheDir = path.join(root, '.cache');
-    const file = path.join(root, 'fake-compiler.js');
-    write(root, 'fake-compiler.js', 'module.exports = 42;\n');
-    write(root, `.cache/${cacheFileName(file, statSync(file))}`, Buffer.from([1, 2, 3]));
-    const candidates = await startRepoRead({ root }, { file: SCRIPTS['CLI bundle (CommonJS)'], compiler: { file, cacheDir } }).candidates();
-    expect(candidates!.files).toEqual([path.join(root, 'src/a.ts')]);
-    expect(candidates!.compiler!.file).toBe(file);
-    expect(candidates!.compiler!.source.toString()).toBe('module.exports = 42;\n');
-    expect([...candidates!.compiler!.cachedData!]).toEqual([1, 2, 3]);
-    // no file worth parsing: the compiler is not read
-    const none = path.join(root, 'none');
-    write(none, 'x.ts', 'export {};\n');
-    expect(await startRepoRead({ root: none }, { file: SCRIPTS['CLI bundle (CommonJS)'], compiler: { file, cacheDir } }).candidates()).toEqual({ files: [] });
-  });
-
-  it('is loaded from those bytes when they are the file as it is now, else read again', async () => {
-    const { requireWithCodeCache } = await import('../../src/scan/code-cache.js');
-    const root = path.join(os.tmpdir(), `ctrlrun-parallel-read-load-${process.pid}`);
-    roots.push(root);
-    const cacheDir = path.join(root, '.cache');
-    const load = (name: string, bytes: string) => {
-      const file = path.join(root, name);
-      write(root, name, 'module.exports = 42;\n');
-      return requireWithCodeCache(file, cacheDir, { file, source: Buffer.from(bytes) });
-    };
-    // the same size: taken as read (the thread read this very file)
-    expect(load('same.cjs', 'module.exports = 43;\n')).toBe(43);
-    // another size: the file changed since, read again
-    expect(load('changed.cjs', 'module.exports = 7;\n')).toBe(42);
-  });
-});
 
 describe('check with the repo read ahead', () => {
   const dir = copyFixture('refund-desk', 'parallel-read-');

@@ -1,0 +1,43 @@
+import { createRequire } from 'node:module';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { compileSteps, runCompiled } from '../../src/scan/code-cache.js';
+
+// check compiles the compiler while it waits for the reading thread (src/check/engine.ts), and runs
+// it only if a file needs it: compiling must load nothing, running must load it once.
+const dir = mkdtempSync(path.join(tmpdir(), 'ctrlrun-compile-steps-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const requireCache = createRequire(import.meta.url).cache;
+
+describe('compiling in steps (src/scan/code-cache.ts)', () => {
+  it('compiles without running or registering anything; runCompiled runs it once, as require would', () => {
+    const file = path.join(dir, 'counter.cjs');
+    writeFileSync(file, "globalThis.__ctrlrunRuns = (globalThis.__ctrlrunRuns ?? 0) + 1;\nmodule.exports = { answer: 42, file: __filename };\n");
+    const steps = compileSteps(file, path.join(dir, 'cache'));
+    let step = steps.next();
+    let yields = 0;
+    while (!step.done) {
+      yields++;
+      step = steps.next();
+    }
+    expect(yields).toBeGreaterThan(0);
+    expect((globalThis as { __ctrlrunRuns?: number }).__ctrlrunRuns).toBeUndefined();
+    expect(requireCache[file]).toBeUndefined();
+    const first = runCompiled(step.value) as { answer: number; file: string };
+    expect(first).toEqual({ answer: 42, file });
+    expect(runCompiled(step.value)).toBe(first);
+    expect((globalThis as { __ctrlrunRuns?: number }).__ctrlrunRuns).toBe(1);
+    expect(requireCache[file]?.exports).toBe(first);
+  });
+
+  it('a caller that stops between the steps has loaded nothing', () => {
+    const file = path.join(dir, 'never.cjs');
+    writeFileSync(file, "throw new Error('never run');\n");
+    const steps = compileSteps(file, path.join(dir, 'cache'));
+    steps.next();
+    steps.return(undefined as never);
+    expect(requireCache[file]).toBeUndefined();
+  });
+});
