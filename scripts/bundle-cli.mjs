@@ -109,64 +109,34 @@ const result = await build({
   logLevel: 'warning',
 });
 
+/** One CommonJS file beside the chunks (the thread's script, the bin, the YAML parser, the plain check); its inputs' licences join the notices. */
+async function cjsFile(options) {
+  const built = await build({ outdir, outExtension: { '.js': '.cjs' }, bundle: true, format: 'cjs', platform: 'node', target: 'node20', legalComments: 'none', metafile: true, logLevel: 'warning', ...options });
+  for (const input of Object.keys(built.metafile.inputs)) result.metafile.inputs[input] ??= built.metafile.inputs[input];
+  return built;
+}
+
+/** `import.meta.url` in a CommonJS file: its own file URL. */
+const META_URL = {
+  define: { 'import.meta.url': '__ctrlrun_import_meta_url' },
+  banner: { js: "var __ctrlrun_import_meta_url = require('node:url').pathToFileURL(__filename).href;" },
+};
+
 // The thread check lists and reads the repo on (src/scan/parallel-read.ts), as one CommonJS file
 // next to the chunks that start it: a worker that loads one script through the CommonJS loader
 // starts sooner than one that sets up the ES module loader for a handful of chunks.
-const worker = await build({
-  entryPoints: { 'read-worker': path.join(dist, 'scan', 'read-worker.js') },
-  outdir,
-  outExtension: { '.js': '.cjs' },
-  bundle: true,
-  format: 'cjs',
-  platform: 'node',
-  target: 'node20',
-  sourcemap: 'linked',
-  sourcesContent: false,
-  legalComments: 'none',
-  metafile: true,
-  logLevel: 'warning',
-});
-for (const input of Object.keys(worker.metafile.inputs)) result.metafile.inputs[input] ??= worker.metafile.inputs[input];
+await cjsFile({ entryPoints: { 'read-worker': path.join(dist, 'scan', 'read-worker.js') }, sourcemap: 'linked', sourcesContent: false });
 
 // The bin (package.json's `bin`): a small CommonJS file that starts a plain check's reading thread
 // before any ES module loads, then imports the launcher (src/cli/bin.ts).
-const bin = await build({
+await cjsFile({
   entryPoints: { 'ctrlrun-gen': path.join(dist, 'cli', 'bin.js') },
-  outdir,
-  outExtension: { '.js': '.cjs' },
-  bundle: true,
-  format: 'cjs',
-  platform: 'node',
-  target: 'node20',
-  plugins: [
-    {
-      name: 'launcher-outside',
-      setup(b) {
-        b.onResolve({ filter: /^\.\/launch\.js$/ }, () => ({ path: './launch.js', external: true }));
-      },
-    },
-  ],
-  define: { 'import.meta.url': '__ctrlrun_import_meta_url' },
-  banner: { js: "var __ctrlrun_import_meta_url = require('node:url').pathToFileURL(__filename).href;" },
-  legalComments: 'none',
-  metafile: true,
-  logLevel: 'warning',
+  plugins: [{ name: 'launcher-outside', setup: (b) => b.onResolve({ filter: /^\.\/launch\.js$/ }, () => ({ path: './launch.js', external: true })) }],
+  ...META_URL,
 });
-for (const input of Object.keys(bin.metafile.inputs)) result.metafile.inputs[input] ??= bin.metafile.inputs[input];
 
 // The YAML parser as one CommonJS file (see yamlFromCache above).
-const yamlBuild = await build({
-  stdin: { contents: "module.exports = require('yaml');", resolveDir: root, loader: 'js', sourcefile: 'yaml-entry.cjs' },
-  outfile: path.join(outdir, 'yaml.cjs'),
-  bundle: true,
-  format: 'cjs',
-  platform: 'node',
-  target: 'node20',
-  legalComments: 'none',
-  metafile: true,
-  logLevel: 'warning',
-});
-for (const input of Object.keys(yamlBuild.metafile.inputs)) result.metafile.inputs[input] ??= yamlBuild.metafile.inputs[input];
+await cjsFile({ stdin: { contents: "module.exports = require('yaml');", resolveDir: root, loader: 'js', sourcefile: 'yaml-entry.cjs' }, outdir: undefined, outfile: path.join(outdir, 'yaml.cjs'), outExtension: undefined });
 
 // A plain check (src/cli/plain-main.ts, what CI runs) as one CommonJS file, dist/bin/plain-check.cjs:
 // the launcher loads it through the compiler's code cache, so on Node 20 its ~600 KB (the scanner,
@@ -174,14 +144,8 @@ for (const input of Object.keys(yamlBuild.metafile.inputs)) result.metafile.inpu
 // are not compiled again on every run, as ES modules are. Everything it runs is inside it, the
 // runtime's pure helpers too (it opens no store, so no runtime class crosses to other code), except
 // the compiler (required lazily, as before) and the packages left outside the bundle.
-const plainCheck = await build({
+const plainCheck = await cjsFile({
   entryPoints: { 'plain-check': path.join(dist, 'cli', 'plain-main.js') },
-  outdir,
-  outExtension: { '.js': '.cjs' },
-  bundle: true,
-  format: 'cjs',
-  platform: 'node',
-  target: 'node20',
   plugins: [
     {
       name: 'plain-check-externals',
@@ -197,18 +161,13 @@ const plainCheck = await build({
       },
     },
   ],
-  define: { 'import.meta.url': '__ctrlrun_import_meta_url' },
-  banner: { js: "var __ctrlrun_import_meta_url = require('node:url').pathToFileURL(__filename).href;" },
+  ...META_URL,
   sourcemap: 'linked',
   sourcesContent: false,
-  legalComments: 'none',
-  metafile: true,
-  logLevel: 'warning',
   // import.meta.resolve (src/scan/typescript.ts) is used only where it exists: in this file it does
   // not, and the companion's compiler is found through the path the launcher gives.
   logOverride: { 'empty-import-meta': 'silent' },
 });
-for (const input of Object.keys(plainCheck.metafile.inputs)) result.metafile.inputs[input] ??= plainCheck.metafile.inputs[input];
 const plainCheckExternals = Object.values(plainCheck.metafile.outputs).flatMap((o) => o.imports.filter((i) => i.external).map((i) => i.path));
 const unexpected = plainCheckExternals.filter((p) => !p.startsWith('node:') && !builtinModules.includes(p) && p !== 'ts-morph');
 if (unexpected.length > 0) throw new Error(`the plain check's file would require ${unexpected.join(', ')} at run time (ES modules or packages it must not load)`);

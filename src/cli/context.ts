@@ -2,19 +2,12 @@ import path from 'node:path';
 import type { PendingRepoRead } from '../scan/parallel-read.js';
 
 /** What a command needs from the outside world; passed explicitly so commands run in-process in tests. */
-export interface CliContext {
+export interface CliContext extends CliIo {
   /** Absolute working directory (after `--cwd`). */
   cwd: string;
-  env: Record<string, string | undefined>;
-  stdout: (text: string) => void;
-  stderr: (text: string) => void;
-  /** stdout is a terminal (colors, progress). */
-  isTTY: boolean;
   /** Colors allowed: a terminal and no NO_COLOR. */
   color: boolean;
   debug: boolean;
-  /** `check`'s listing and reading of the repo, started by the launcher before the CLI loaded (start-up, issue 10). */
-  repoRead?: PendingRepoRead;
 }
 
 /** One CLI command. `run` returns the process exit code; user errors are thrown as `UserError`. */
@@ -41,8 +34,9 @@ export interface CliIo {
   env: Record<string, string | undefined>;
   stdout: (text: string) => void;
   stderr: (text: string) => void;
+  /** stdout is a terminal (colors, progress). */
   isTTY: boolean;
-  /** A plain check's listing and reading of the repo, started ahead (see `readAheadFor`). */
+  /** `check`'s listing and reading of the repo, started before the CLI loaded (start-up, issue 10; see `readAheadFor`). */
   repoRead?: PendingRepoRead;
 }
 

@@ -1,22 +1,14 @@
 import path from 'node:path';
 import { VERSION } from '../version.js';
-import type { PendingRepoRead } from '../scan/parallel-read.js';
-import { makeContext as makeIoContext, type CliContext, type CommandSpec } from './context.js';
+import { makeContext as makeIoContext, type CliContext, type CliIo, type CommandSpec } from './context.js';
 import { commandLoaders, loadCommands, soleCommand } from './commands/index.js';
 import { exampleMarker, replaceExampleMarkers } from './help-examples.js';
 import { plainCheckArgs } from './plain-check.js';
 import { reportError } from './report-error.js';
 
-export interface RunCliOptions {
-  cwd: string;
-  env: Record<string, string | undefined>;
-  stdout: (text: string) => void;
-  stderr: (text: string) => void;
-  isTTY: boolean;
+export interface RunCliOptions extends CliIo {
   /** The terminal's width in columns; undefined when stdout is not a terminal (help is then 100 wide). */
   columns?: number;
-  /** A plain check's listing and reading of the repo, started ahead (see `readAheadFor`). */
-  repoRead?: PendingRepoRead;
 }
 
 /**
