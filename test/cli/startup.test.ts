@@ -90,6 +90,9 @@ describe('start-up: what the check process loads (issue 10 item 10)', () => {
   it('--version loads no compiler', () => {
     const r = loaded(['--version'], work);
     expect(r.code).toBe(0);
+    const v = spawnSync(process.execPath, [CLI_BIN, '-V'], { encoding: 'utf8' });
+    expect(v.stdout).toBe(`${JSON.parse(readFileSync(path.join(CLI_BIN, '../../../package.json'), 'utf8')).version}\n`);
+    expect(v.status).toBe(0);
     expect(compiler(r.files)).toEqual([]);
   });
 });
