@@ -1,4 +1,5 @@
 import path from 'node:path';
+import type { PlainCheck } from '../cli/plain-check.js';
 import { findManifest } from '../manifest/find.js';
 import { startRepoRead, type PendingRepoRead } from '../scan/parallel-read.js';
 
@@ -20,6 +21,11 @@ export function readAheadFor(target: CheckTarget): PendingRepoRead | undefined {
   if (manifestFile === undefined) return undefined;
   const paths = target.paths && target.paths.length > 0 ? target.paths.map((p) => path.resolve(target.cwd, p)) : undefined;
   return startRepoRead({ root: path.dirname(manifestFile), ...(paths ? { paths } : {}) });
+}
+
+/** The reading thread for a plain check (src/cli/plain-check.ts), from where the process runs. */
+export function plainCheckReadAhead(plain: PlainCheck): PendingRepoRead | undefined {
+  return readAheadFor({ cwd: path.resolve(process.cwd(), plain.cwd ?? '.'), ...(plain.args.paths ? { paths: plain.args.paths } : {}), ...(plain.args.manifest !== undefined ? { manifest: plain.args.manifest } : {}) });
 }
 
 /** Whether a read started ahead lists exactly what the scan would (same root, same paths). */

@@ -6,8 +6,7 @@
  * here, some 25 ms sooner than the launcher could; then the launcher (an ES module) runs as before.
  * `dist/bin/ctrlrun-gen.js` (src/cli/main.ts) stays the ES entry (the companion's bin imports it).
  */
-import path from 'node:path';
-import { readAheadFor } from '../check/read-ahead.js';
+import { plainCheckReadAhead } from '../check/read-ahead.js';
 import type { PendingRepoRead } from '../scan/parallel-read.js';
 import { plainCheckArgs } from './plain-check.js';
 
@@ -15,9 +14,7 @@ const args = process.argv.slice(2);
 const plain = plainCheckArgs(args);
 let repoRead: PendingRepoRead | undefined;
 try {
-  repoRead = plain
-    ? readAheadFor({ cwd: path.resolve(process.cwd(), plain.cwd ?? '.'), ...(plain.args.paths ? { paths: plain.args.paths } : {}), ...(plain.args.manifest !== undefined ? { manifest: plain.args.manifest } : {}) })
-    : undefined;
+  repoRead = plain ? plainCheckReadAhead(plain) : undefined;
 } catch {
   // the launcher starts it, or the check reads in-thread
 }

@@ -7,9 +7,9 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { CODE_CACHE_ENV, defaultCodeCacheDir, requireWithCodeCache } from '../scan/code-cache.js';
 import { TOOLS_FROM_ENV } from '../scan/typescript.js';
 import { VERSION } from '../version.js';
-import { readAheadFor } from '../check/read-ahead.js';
+import { plainCheckReadAhead } from '../check/read-ahead.js';
 import type { PendingRepoRead } from '../scan/parallel-read.js';
-import { plainCheckArgs, type PlainCheck } from './plain-check.js';
+import { plainCheckArgs } from './plain-check.js';
 
 /**
  * The `ctrlrun-gen` bin. The package `ctrlrun-gen` carries the runtime and the CLI's code, but only
@@ -160,11 +160,6 @@ export async function launch(args: string[], started: { repoRead?: PendingRepoRe
   if (plain && runPlainCheck) return runPlainCheck(plain, io);
   const { runCli } = await import('./run.js');
   return runCli(args, io);
-}
-
-/** The reading thread for a plain check (see `readAheadFor`). */
-export function plainCheckReadAhead(plain: PlainCheck): PendingRepoRead | undefined {
-  return readAheadFor({ cwd: path.resolve(process.cwd(), plain.cwd ?? '.'), ...(plain.args.paths ? { paths: plain.args.paths } : {}), ...(plain.args.manifest !== undefined ? { manifest: plain.args.manifest } : {}) });
 }
 
 /**
