@@ -8,7 +8,6 @@ import { findManifest, loadProject, MANIFEST_FILE, type Project } from '../manif
 import { readSourceText, scanRepo, type PendingRepoRead, type RepoRead } from '../scan/index.js';
 import { readAheadFor, readsSame } from './read-ahead.js';
 import type { CompiledScript } from '../scan/code-cache.js';
-import type { Candidates } from '../scan/parallel-read.js';
 import { compileTypeScriptSteps, loadTypeScript } from '../scan/typescript.js';
 import type { FileScan } from '../scan/types.js';
 import { FILE_RULES, PARSE_ERROR_RULE, policyInvalidFindings, REPO_RULES, staleGeneratedRule, unreadableFindings } from './rules/index.js';
@@ -69,7 +68,7 @@ export async function runCheck(options: CheckOptions): Promise<CheckResult> {
       // A file the scan will parse is found: loading the compiler now overlaps the rest of the reading.
       const generated = project ? path.resolve(project.manifest.output) : undefined;
       const waited = await compileWhileWaiting(ahead);
-      if (waited.answer?.files.some((file) => file !== generated)) loadTypeScript(waited.compiled());
+      if (waited.answer?.some((file) => file !== generated)) loadTypeScript(waited.compiled());
       read = await ahead.result();
       options.onDebug?.(read ? `the repo was listed and read on a second thread (${read.listing.files.length} files)` : `the reading thread failed (${ahead.failure() ?? 'no answer'}); the files are read on the main thread`);
     } else if (ahead) options.onDebug?.('the read started ahead covers other files than the check scans; the files are read on the main thread');
@@ -112,7 +111,7 @@ export async function runCheck(options: CheckOptions): Promise<CheckResult> {
  * thread says whether any file needs the compiler. `compiled()` finishes the compiling, for a caller
  * that needs it; one that does not has only read a file.
  */
-async function compileWhileWaiting(ahead: PendingRepoRead): Promise<{ answer: Candidates | undefined; compiled: () => CompiledScript | undefined }> {
+async function compileWhileWaiting(ahead: PendingRepoRead): Promise<{ answer: string[] | undefined; compiled: () => CompiledScript | undefined }> {
   let answered = false;
   const answer = ahead.candidates().finally(() => {
     answered = true;

@@ -69,6 +69,35 @@ export function planDoors(scan: FileScan, text: string, ctx: DoorContext): DoorP
     const verdict = needsApprovalVerdict(na, ctx.policy, ctx.policy.actions[actionId]!);
     return verdict.remove ? 'remove' : { prop: na, message: verdict.reason };
   };
+  /** The policy action a door's tool name maps to; undefined (and a finding saying why) when there is none. */
+  const mappedAction = (door: DoorKind, span: { line: number; column: number }, name: string, what: string): string | undefined => {
+    const action = ctx.actions.get(name);
+    if (action === undefined) {
+      left(door, span, 'unmapped', `the manifest maps no action to the ${what} '${name}'`, `Add \`- tool: ${yamlScalar(name)}\` with its \`action:\` to ctrlrun.tools.yaml.`, name);
+      return undefined;
+    }
+    if (!Object.hasOwn(ctx.policy.actions, action)) {
+      left(door, span, 'unknown-action', `the ${what} '${name}' maps to '${action}', which the policy does not define`, `Add action '${action}' to ctrlrun.yaml, or map the tool to one it defines.`, name);
+      return undefined;
+    }
+    return action;
+  };
+  /**
+   * A door's hand-written `needsApproval`, settled as tool()'s is: removed where the policy is at
+   * least as strict (the names removed are returned), else a conflict finding (undefined).
+   */
+  const settleGate = (door: DoorKind, o: ToolCallOptions, action: string, name: string, keep: string): string[] | undefined => {
+    const gate = gateProblem(o, action);
+    if (gate && gate !== 'remove') {
+      left(door, gate.prop.span, 'conflict', `it keeps its needsApproval: ${gate.message}`, `Make the policy at least as strict (\`decision: approve\`), or ${keep} and suppress the finding with a reason.`, name);
+      return undefined;
+    }
+    if (gate === 'remove') {
+      remove(o.properties.needsApproval!);
+      return ['needsApproval'];
+    }
+    return [];
+  };
 
   // --- hosted MCP ---------------------------------------------------------------------------
   for (const call of scan.hostedMcpCalls) {
@@ -144,15 +173,8 @@ export function planDoors(scan: FileScan, text: string, ctx: DoorContext): DoorP
       left(door, call.span, 'unanalysable', 'its `name` is not a string literal', 'Write the name as a literal so it can be mapped.');
       continue;
     }
-    const action = ctx.actions.get(name);
-    if (action === undefined) {
-      left(door, call.span, 'unmapped', `the manifest maps no action to the ${local.what} '${name}'`, `Add \`- tool: ${yamlScalar(name)}\` with its \`action:\` to ctrlrun.tools.yaml.`, name);
-      continue;
-    }
-    if (!Object.hasOwn(ctx.policy.actions, action)) {
-      left(door, call.span, 'unknown-action', `the ${local.what} '${name}' maps to '${action}', which the policy does not define`, `Add action '${action}' to ctrlrun.yaml, or map the tool to one it defines.`, name);
-      continue;
-    }
+    const action = mappedAction(door, call.span, name, local.what);
+    if (action === undefined) continue;
     if (call.factory === 'shellTool' && p.environment && !/type\s*:\s*['"`]local['"`]/.test(text.slice(p.environment.valueSpan.start, p.environment.valueSpan.end))) {
       left(door, p.environment.span, 'unanalysable', 'its `environment` is not written as `{ type: \'local\' }`', 'protectShellTool guards a local shell only; write the environment as a literal, or drop it.', name);
       continue;
@@ -168,16 +190,8 @@ export function planDoors(scan: FileScan, text: string, ctx: DoorContext): DoorP
       );
       continue;
     }
-    const gate = gateProblem(call.options, action);
-    if (gate && gate !== 'remove') {
-      left(door, gate.prop.span, 'conflict', `it keeps its needsApproval: ${gate.message}`, 'Make the policy at least as strict (`decision: approve`), or keep the SDK tool and suppress the finding with a reason.', name);
-      continue;
-    }
-    const removed: string[] = [];
-    if (gate === 'remove') {
-      remove(p.needsApproval!);
-      removed.push('needsApproval');
-    }
+    const removed = settleGate(door, call.options, action, name, 'keep the SDK tool');
+    if (removed === undefined) continue;
     plan.edits.push({ start: call.callee.start, end: call.callee.end, text: ctx.callee(local.variant) });
     const sep = /\s/.test(text[call.argumentsStart] ?? '') || text[call.argumentsStart] === ')' ? ',' : ', ';
     plan.edits.push({ start: call.argumentsStart, end: call.argumentsStart, text: `${ctx.quoted(action)}${text[call.argumentsStart] === ')' ? '' : sep}` });
@@ -203,25 +217,10 @@ export function planDoors(scan: FileScan, text: string, ctx: DoorContext): DoorP
       left(door, call.span, 'unanalysable', "the tool's name is neither a literal `toolName` nor derived from the agent's literal `name`", 'Give it a literal `toolName` so it can be mapped.');
       continue;
     }
-    const action = ctx.actions.get(name);
-    if (action === undefined) {
-      left(door, call.span, 'unmapped', `the manifest maps no action to the agent tool '${name}'`, `Add \`- tool: ${yamlScalar(name)}\` with its \`action:\` to ctrlrun.tools.yaml.`, name);
-      continue;
-    }
-    if (!Object.hasOwn(ctx.policy.actions, action)) {
-      left(door, call.span, 'unknown-action', `the agent tool '${name}' maps to '${action}', which the policy does not define`, `Add action '${action}' to ctrlrun.yaml, or map the tool to one it defines.`, name);
-      continue;
-    }
-    const gate = gateProblem(call.options, action);
-    if (gate && gate !== 'remove') {
-      left(door, gate.prop.span, 'conflict', `it keeps its needsApproval: ${gate.message}`, 'Make the policy at least as strict (`decision: approve`), or keep it and suppress the finding with a reason.', name);
-      continue;
-    }
-    const removed: string[] = [];
-    if (gate === 'remove') {
-      remove(call.options.properties.needsApproval!);
-      removed.push('needsApproval');
-    }
+    const action = mappedAction(door, call.span, name, 'agent tool');
+    if (action === undefined) continue;
+    const removed = settleGate(door, call.options, action, name, 'keep it');
+    if (removed === undefined) continue;
     const receiver = text.slice(call.receiver.start, call.receiver.end);
     // `x.asTool(` → `protectAgentTool('<action>', x, `: the receiver stays where it is (edits inside it survive)
     plan.edits.push({ start: call.receiver.start, end: call.receiver.start, text: `${ctx.callee('protectAgentTool')}(${ctx.quoted(action)}, ` });

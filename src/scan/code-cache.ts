@@ -48,7 +48,7 @@ export function cacheKey(key: string): string {
 }
 
 /** The cache file of `file` (as `stat` describes it) for this Node, in the cache folder. */
-export function cacheFileName(file: string, st: { size: number; mtimeMs: number }): string {
+function cacheFileName(file: string, st: { size: number; mtimeMs: number }): string {
   return `${cacheKey(`${process.version}\0${process.arch}\0${file}\0${st.size}\0${st.mtimeMs}`)}.bin`;
 }
 

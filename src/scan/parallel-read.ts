@@ -17,11 +17,6 @@ function workerFile(): URL {
   return existsSync(cjs) ? cjs : new URL('./read-worker.js', import.meta.url);
 }
 
-/** The reading thread's first answer: files the scan will certainly parse (see `startRepoRead`). */
-export interface Candidates {
-  files: string[];
-}
-
 /** A listing and read of the repo under way on another thread. */
 export interface PendingRepoRead {
   /** What is being listed (the scan may use the result only for these very options). */
@@ -31,7 +26,7 @@ export interface PendingRepoRead {
    * read: with one that the scan keeps, the compiler is worth loading now. Undefined when the
    * thread failed.
    */
-  candidates(): Promise<Candidates | undefined>;
+  candidates(): Promise<string[] | undefined>;
   /** The listing and the files' bytes; undefined when the thread could not do it (read in-thread then). */
   result(): Promise<RepoRead | undefined>;
   /** Stops the thread (its answer is not wanted). */
@@ -51,17 +46,17 @@ export interface PendingRepoRead {
 export function startRepoRead(options: ListOptions, worker_: { file?: URL } = {}): PendingRepoRead {
   const listOptions: ListOptions = { root: options.root, ...(options.paths ? { paths: [...options.paths] } : {}), ...(options.generatedModule ? { generatedModule: options.generatedModule } : {}) };
   let promise: Promise<RepoRead | undefined>;
-  let early: Promise<Candidates | undefined>;
+  let early: Promise<string[] | undefined>;
   let worker: Worker | undefined;
   let failure: string | undefined;
   try {
     worker = new Worker(worker_.file ?? workerFile(), { workerData: listOptions });
     const thread = worker;
-    let found: (candidates: Candidates | undefined) => void = () => {};
+    let found: (candidates: string[] | undefined) => void = () => {};
     early = new Promise((resolve) => (found = resolve));
     promise = new Promise((resolve) => {
       thread.on('message', (message: FirstMessage | { listing: RepoListing; packed: PackedFiles; tokens: string[]; verdicts: Uint8Array }) => {
-        if ('candidates' in message) return found({ files: message.candidates });
+        if ('candidates' in message) return found(message.candidates);
         // The scan waited for the answer; the process need not wait for the thread's exit.
         thread.unref();
         const files = message.listing.files;

@@ -26,6 +26,8 @@ interface CaseSpec {
   summary?: Partial<CodemodResult['summary']>;
   /** Finding kinds expected at least once. */
   findings?: string[];
+  /** Every door left alone, exactly: where, which door, why, and the message and hint the user reads. */
+  doorsLeft?: Array<{ line: number; door: string; reason: string; message: string; hint: string }>;
   /** Files left out of the type check (a file that does not parse). */
   typecheckExclude?: string[];
 }
@@ -88,6 +90,10 @@ describe('codemod fixtures', () => {
     expect(first.exitCode).toBe(spec.exitCode);
     if (spec.summary) expect(first.summary).toMatchObject(spec.summary);
     for (const kind of spec.findings ?? []) expect(first.findings.map((f) => f.kind)).toContain(kind);
+    if (spec.doorsLeft) {
+      const left = first.findings.flatMap((f) => (f.kind === 'door-left' ? [{ line: f.line, door: f.door, reason: f.reason, message: f.message, hint: f.hint }] : []));
+      expect(left).toEqual(spec.doorsLeft);
+    }
 
     const second = await codemod(dir);
     expect(second.changes, 'second run changes nothing').toEqual([]);

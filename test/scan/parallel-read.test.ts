@@ -90,7 +90,7 @@ describe('the parallel reader on a repo with no file worth parsing', () => {
     write(root, 'src/plain.ts', 'export const x = 1;\n');
     write(root, 'src/utf16.ts', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('export const y = 2;\n', 'utf16le')]));
     const pending = startRepoRead({ root }, { file: SCRIPTS['CLI bundle (CommonJS)'] });
-    expect(await pending.candidates()).toEqual({ files: [] });
+    expect(await pending.candidates()).toEqual([]);
     expect((await pending.result())!.listing.files).toHaveLength(2);
   });
 });
@@ -113,7 +113,7 @@ for (const git of [false, true]) {
           const bytes = existsSync(f) && statSync(f).isFile() ? readFileSync(f) : undefined;
           return bytes !== undefined && isPlainUtf8(bytes) && mayMatterBytes(bytes, ['#sdk']);
         });
-        expect(await pending.candidates()).toEqual({ files: certain.slice(0, 2) });
+        expect(await pending.candidates()).toEqual(certain.slice(0, 2));
         expect(certain.length).toBeGreaterThan(2);
         expect(read).toBeDefined();
         expect(plain(read!)).toEqual(inThread(root));
