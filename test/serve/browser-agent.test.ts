@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -10,6 +10,7 @@ import { loadProject } from '../../src/manifest/load.js';
 import { sqliteStore } from '../../src/runtime/sqlite.js';
 import type { Store } from '../../src/runtime/types.js';
 import { type RunningServe, startServe } from '../../src/serve/server.js';
+import { CHROMIUM, requireChromium, SKIP_BROWSER } from '../helpers/chromium.js';
 import { cli } from '../helpers/cli.js';
 import { copyFixture, removeDir } from '../helpers/temp-repo.js';
 import { api, writeOperatorTokens } from './helpers.js';
@@ -23,7 +24,6 @@ import { api, writeOperatorTokens } from './helpers.js';
  * serialized RunState) resumes and runs the body exactly once. Without `--cors-origin` the browser
  * cannot reach the API and the tool fails closed.
  */
-const CHROMIUM = process.env.CTRLRUN_CHROMIUM ?? '/usr/bin/chromium';
 
 const BROWSER_CONTROL = `import { createControl, httpStore } from 'ctrlrun-gen/runtime';
 
@@ -69,7 +69,7 @@ g.pause = () => settle(pause());
 g.resume = (state: string) => settle(resume(state));
 `;
 
-describe('a browser agent on httpStore, answered through serve', { timeout: 240_000 }, () => {
+describe.skipIf(SKIP_BROWSER)('a browser agent on httpStore, answered through serve', { timeout: 240_000 }, () => {
   let dir: string;
   let store: Store;
   let tokens: Record<string, string>;
@@ -82,7 +82,7 @@ describe('a browser agent on httpStore, answered through serve', { timeout: 240_
   let pageConfig = '';
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: install Debian's chromium (apt-get install -y chromium), as .ci/run does`);
+    requireChromium();
     dir = copyFixture('refund-desk', 'browser-agent-');
     writeFileSync(path.join(dir, 'src/ctrlrun.control.ts'), BROWSER_CONTROL);
     writeFileSync(path.join(dir, 'src/browser.ts'), ENTRY);

@@ -1,9 +1,10 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bodyRuns, spawnAgentChild } from '../stores/child-process.js';
+import { CHROMIUM, requireChromium, SKIP_BROWSER } from '../helpers/chromium.js';
 import { REPO_ROOT } from '../helpers/paths.js';
 import { type ServeFixture, startFixture } from './helpers.js';
 
@@ -11,17 +12,16 @@ import { type ServeFixture, startFixture } from './helpers.js';
  * The inbox in a real browser: Debian's chromium, driven by playwright-core (no browser download).
  * Screenshots land in test-artifacts/serve/ (git-ignored).
  */
-const CHROMIUM = process.env.CTRLRUN_CHROMIUM ?? '/usr/bin/chromium';
 const ARTIFACTS = path.join(REPO_ROOT, 'test-artifacts', 'serve');
 
-describe('serve in a real browser (headless chromium)', { timeout: 180_000 }, () => {
+describe.skipIf(SKIP_BROWSER)('serve in a real browser (headless chromium)', { timeout: 180_000 }, () => {
   let fx: ServeFixture;
   let context: BrowserContext;
   let profile: string;
   const cspViolations: string[] = [];
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: install Debian's chromium (apt-get install -y chromium), as .ci/run does`);
+    requireChromium();
     mkdirSync(ARTIFACTS, { recursive: true });
     fx = await startFixture({ alice: ['payments-approver'], bob: ['payments-approver'] });
     profile = mkdtempSync(path.join(tmpdir(), 'ctrlrun-chromium-'));
