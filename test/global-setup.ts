@@ -9,7 +9,27 @@ import { fileURLToPath } from 'node:url';
  */
 const SCRIPT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../.ci/postgres.sh');
 
+/** The property tests' seed in CI: the same every run, so CI fails only on a change. */
+export const CI_FAST_CHECK_SEED = 20_260_430;
+
+/**
+ * The seed of this run's property tests (test/fast-check-seed.ts): CTRLRUN_FC_SEED when given (a
+ * replay, or .ci/run's rotating run), the fixed one in CI, a random one elsewhere; printed once.
+ */
+export function chooseFastCheckSeed(env: NodeJS.ProcessEnv): number {
+  const given = Number(env.CTRLRUN_FC_SEED);
+  if (env.CTRLRUN_FC_SEED && Number.isSafeInteger(given)) return given;
+  return env.CI === 'true' ? CI_FAST_CHECK_SEED : Math.floor(Math.random() * 2 ** 31);
+}
+
 export default function setup(): (() => void) | undefined {
+  const seed = chooseFastCheckSeed(process.env);
+  process.env.CTRLRUN_FC_SEED = String(seed);
+  console.log(`fast-check seed ${seed} (replay a property test with CTRLRUN_FC_SEED=${seed})`);
+  return startPostgres();
+}
+
+function startPostgres(): (() => void) | undefined {
   if (process.env.CTRLRUN_TEST_PG_URL) return undefined;
   const started = spawnSync(
     'bash',

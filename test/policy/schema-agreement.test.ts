@@ -67,6 +67,15 @@ function policyArb(version: number) {
 const anyPolicy = fc.integer({ min: 1, max: 8 }).chain(policyArb);
 // Written as YAML 1.1 (CTRLRun reads 1.1): a string such as `no` or `017` is quoted.
 const render = (p: unknown, flow: boolean) => YAML.stringify(p, { collectionStyle: flow ? 'flow' : 'block', version: '1.1' });
+/**
+ * The document the schema judges: the text as CTRLRun reads it (YAML 1.1, SPEC §2). Read as YAML
+ * 1.2 instead, a plain `0o0` became the number 0 and the schema refused a file the loader rightly
+ * accepts (seed 810315264; kept below as a regression case).
+ */
+const asCtrlrunReads = (text: string): unknown => YAML.parse(text, { version: '1.1' });
+
+/** The counterexample of seed 810315264: a control named `0o0`, a string in YAML 1.1, unquoted by the writer. */
+const OCTAL_LOOKING_CONTROL = { schema: 'ctrlrun.policy/v4', controls: { '0o0': { title: 't 0o0' } }, actions: { a: { decision: 'allow', controls: ['0o0'] } } };
 
 describe('loader and schema agree', () => {
   it('every generated valid policy is accepted by both', () => {
@@ -75,10 +84,19 @@ describe('loader and schema agree', () => {
         const text = render(p, flow);
         const r = parsePolicy(text, 'p.yaml');
         expect(r.diagnostics.filter((d) => d.severity === 'error'), text).toEqual([]);
-        expect(validate(YAML.parse(text)), JSON.stringify(validate.errors)).toBe(true);
+        expect(validate(asCtrlrunReads(text)), JSON.stringify(validate.errors)).toBe(true);
       }),
-      { numRuns: 300 },
+      { numRuns: 300, examples: [[OCTAL_LOOKING_CONTROL, false], [OCTAL_LOOKING_CONTROL, true]] },
     );
+  });
+
+  it('a control named `0o0` (a string in YAML 1.1, written unquoted) is accepted by both, as the string', () => {
+    const text = render(OCTAL_LOOKING_CONTROL, true);
+    expect(text).toContain('[ 0o0 ]');
+    const r = parsePolicy(text, 'p.yaml');
+    expect(r.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    expect(Object.keys(r.value!.controls ?? {})).toEqual(['0o0']);
+    expect(validate(asCtrlrunReads(text)), JSON.stringify(validate.errors)).toBe(true);
   });
 
   it('schema-expressible mistakes are refused by both', () => {
@@ -117,7 +135,7 @@ describe('loader and schema agree', () => {
         if (!mutations[m]!(p)) return;
         const text = render(p, false);
         expect(parsePolicy(text, 'p.yaml').value, text).toBeUndefined();
-        expect(validate(YAML.parse(text)), text).toBe(false);
+        expect(validate(asCtrlrunReads(text)), text).toBe(false);
       }),
       { numRuns: 300 },
     );
