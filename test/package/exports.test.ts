@@ -89,14 +89,11 @@ describe('the packed package under require and import', { timeout: 300_000 }, ()
     spawnSync(bin('attw'), [tarball, '--format', 'json'], { cwd: work, stdio: ['ignore', fd, 'pipe'], timeout: 180_000 });
     closeSync(fd);
     const report = JSON.parse(readFileSync(file, 'utf8')) as { analysis: { problems: Array<{ kind: string; entrypoint: string; resolutionKind: string }>; entrypoints: Record<string, unknown> } };
-    expect(Object.keys(report.analysis.entrypoints)).toEqual(
-      expect.arrayContaining(['./runtime', './runtime/sqlite', './runtime/postgres', './runtime/upstream', './testing']),
+    // no `.` entry (issue 22.4): what an app imports are the named entries, each clean
+    expect(Object.keys(report.analysis.entrypoints).sort()).toEqual(
+      ['./manifest.schema.json', './package.json', './policy.schema.json', './runtime', './runtime/postgres', './runtime/sqlite', './runtime/upstream', './testing'],
     );
-    // The one finding: the generator's programmatic API (`ctrlrun-gen`) is an ES module only, by
-    // decision; it is not what generated modules or applications import.
-    expect(report.analysis.problems).toEqual([{ kind: 'CJSResolvesToESM', entrypoint: '.', resolutionKind: 'node16-cjs' }]);
-    const runtimeOnly = sh(bin('attw'), [tarball, '--exclude-entrypoints', '.', '--format', 'json'], work);
-    expect(runtimeOnly.code, runtimeOnly.stdout).toBe(0);
+    expect(report.analysis.problems).toEqual([]);
   });
 
   it('publint: no error, warning or suggestion on the packed package', () => {
@@ -159,6 +156,11 @@ export default createControl({ store: sqliteStore({ path: 'state.db' }), identit
         app,
       );
       expect(which.stdout.trim()).toMatch(system === 'commonjs' ? /dist\/cjs\/runtime\/index\.js$/ : /dist\/runtime\/index\.js$/);
+      // the bare name is no entry (issue 22.4): Node's own refusal, never a crash on a CLI-only dependency
+      const bare = sh(process.execPath, system === 'commonjs' ? ['-e', "require('ctrlrun-gen')"] : ['--input-type=module', '-e', "await import('ctrlrun-gen')"], app);
+      expect(bare.code).toBe(1);
+      expect(bare.stderr).toContain('ERR_PACKAGE_PATH_NOT_EXPORTED');
+      expect(bare.stderr).not.toMatch(/code-frame|Cannot find (package|module)/);
     });
   }
 });
