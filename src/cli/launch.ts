@@ -15,18 +15,19 @@ import { plainCheckArgs } from './plain-check.js';
  * The `ctrlrun-gen` bin. The package `ctrlrun-gen` carries the runtime and the CLI's code, but only
  * the runtime's dependencies: an app that imports its generated module installs no compiler, no
  * CLI framework and no native module it does not use. The CLI's own dependencies (ts-morph, yargs,
- * yaml, better-sqlite3, …) come with the companion package `ctrlrun-gen-cli`, a dev dependency (the
+ * yaml, …) come with the companion package `ctrlrun-gen-cli`, a dev dependency (the
  * split Prisma makes between `prisma` and `@prisma/client`). This launcher imports nothing of them:
  * it finds them, makes them resolvable, then loads the CLI.
  */
 
 /**
  * Packages the CLI imports that `ctrlrun-gen` itself does not depend on (packages/cli/package.json).
- * All of them, the lazily loaded ones too (the SQLite driver, serve's Hono): npm may nest one under
- * the companion while hoisting the rest (a project with another better-sqlite3 of its own), and
- * only the resolve hook finds it there.
+ * All of them, the lazily loaded ones too (serve's Hono, the MCP SDK): npm may nest one under the
+ * companion while hoisting the rest (a project with another hono of its own), and only the resolve
+ * hook finds it there. No SQLite driver: the store uses node:sqlite, or the app's own better-sqlite3
+ * (issue 22.3: installing the lint builds nothing natively).
  */
-export const CLI_TOOLS = ['ts-morph', 'yargs', 'yaml', 'picocolors', 'ignore', 'diff', '@babel/code-frame', 'better-sqlite3', 'hono', '@hono/node-server', '@modelcontextprotocol/sdk'] as const;
+export const CLI_TOOLS = ['ts-morph', 'yargs', 'yaml', 'picocolors', 'ignore', 'diff', '@babel/code-frame', 'hono', '@hono/node-server', '@modelcontextprotocol/sdk'] as const;
 
 /**
  * The tools a plain check (src/cli/plain-check.ts) uses: the compiler, through ts-morph's copy. The

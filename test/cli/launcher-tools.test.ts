@@ -35,10 +35,10 @@ describe('the bin finds the CLI tools', () => {
     expect(findCliTools({ cwd: root, env: {}, from })).toEqual({ kind: 'self' });
   });
 
-  it('the SQLite driver nested under the companion (the rest hoisted): the companion, so the resolve hook finds the driver', () => {
+  it('the MCP SDK nested under the companion (the rest hoisted): the companion, so the resolve hook finds it', () => {
     const { root, from } = layout(
-      CLI_TOOLS.filter((t) => t !== 'better-sqlite3'),
-      ['better-sqlite3'],
+      CLI_TOOLS.filter((t) => t !== '@modelcontextprotocol/sdk'),
+      ['@modelcontextprotocol/sdk'],
     );
     expect(findCliTools({ cwd: root, env: {}, from })).toEqual({ kind: 'companion', packageJson: path.join(root, 'node_modules/ctrlrun-gen-cli/package.json') });
   });

@@ -67,15 +67,43 @@ describe('one package for the runtime, a companion for the command line', () => 
   it("ctrlrun-gen-cli depends on every package the CLI imports beyond the runtime's, at the versions this repo tests with", () => {
     const cli = importedPackages(path.join(REPO_ROOT, 'dist'), (rel) => isRuntime(rel));
     const needed = [...cli].filter((p) => p !== 'ctrlrun-gen' && !peers.has(p) && !(p in (root.dependencies ?? {})));
-    // better-sqlite3: the operator commands and the demo open the default SQLite store;
-    // ts-morph (its bundled compiler) and v8-compile-cache are loaded with createRequire, not imported
+    // ts-morph (its bundled compiler) and v8-compile-cache are loaded with createRequire, not imported;
+    // no SQLite driver (issue 22.3): the store opens node:sqlite, or the app's own better-sqlite3
     const declared = Object.keys(companion.dependencies ?? {}).filter((p) => p !== 'ctrlrun-gen');
-    expect(declared.sort()).toEqual([...new Set([...needed, 'better-sqlite3', 'ts-morph', 'v8-compile-cache'])].sort());
+    expect(declared.sort()).toEqual([...new Set([...needed.filter((p) => p !== 'better-sqlite3'), 'ts-morph', 'v8-compile-cache'])].sort());
     for (const name of declared) expect(`${name}@${companion.dependencies![name]}`).toBe(`${name}@${root.devDependencies![name]}`);
     expect(companion.dependencies!['ctrlrun-gen']).toBe(root.version);
     expect(companion.version).toBe(root.version);
     // the launcher's probe list names only packages the companion brings
     for (const tool of CLI_TOOLS) expect(declared).toContain(tool);
+  });
+
+  it('installing ctrlrun-gen-cli runs no install script: none in the locked tree of its dependencies (nor of the runtime)', () => {
+    type Locked = { dependencies?: Record<string, string>; optionalDependencies?: Record<string, string>; hasInstallScript?: boolean };
+    const lock = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package-lock.json'), 'utf8')) as { packages: Record<string, Locked> };
+    // npm's own layout: a dependency resolves from the nearest node_modules up from its dependent
+    const resolve = (from: string, name: string): string | undefined => {
+      for (let dir = from; ; dir = dir.slice(0, Math.max(0, dir.lastIndexOf('/node_modules/')))) {
+        const key = `${dir ? `${dir}/` : ''}node_modules/${name}`;
+        if (lock.packages[key]) return key;
+        if (!dir) return undefined;
+      }
+    };
+    const seen = new Set<string>();
+    const scripted: string[] = [];
+    const visit = (key: string) => {
+      if (seen.has(key)) return;
+      seen.add(key);
+      const entry = lock.packages[key]!;
+      if (entry.hasInstallScript) scripted.push(key);
+      for (const dep of Object.keys({ ...entry.dependencies, ...entry.optionalDependencies })) {
+        const found = resolve(key, dep);
+        if (found) visit(found);
+      }
+    };
+    for (const name of [...Object.keys(companion.dependencies!).filter((d) => d !== 'ctrlrun-gen'), ...Object.keys(root.dependencies ?? {})]) visit(resolve('', name)!);
+    expect(seen.size).toBeGreaterThan(50);
+    expect(scripted).toEqual([]);
   });
 
   describe('the bin, from packed tarballs', { timeout: 300_000 }, () => {
