@@ -4,6 +4,7 @@ import { parseDocument } from 'yaml';
 import { UserError } from '../../diagnostics.js';
 import { groupByPackage, sourceFolder } from '../../init/layout.js';
 import { mergeManifest, mergePolicy, readExisting } from '../../init/merge.js';
+import { ensureStoreDriver } from '../../init/store-driver.js';
 import { findServers, findTools, realtimeUse, planActions, renderControl, renderManifest, renderPolicy, yamlString, type FoundServer, type FoundTool, type InitPlan, type RemoteRuntime } from '../../init/render.js';
 import { scanRepo } from '../../scan/index.js';
 import { RESOLVABLE_NAMES, unresolvedNameMessage } from '../../scan/names.js';
@@ -236,8 +237,23 @@ function writePackage(p: PackagePlan, ctx: CliContext): void {
       ctx.stdout(`  (its tools run on an edge runtime (a wrangler config is here): the control keeps the ledger behind \`npx ctrlrun-gen serve\` through httpStore; set its URL and runtime token)\n`);
     }
   }
+  reportStoreDriver(p.dir, p.control, ctx);
   if (markGenerated(p.dir, p.kind === 'ts' ? [p.output] : [p.output, typingsPath(p.output)])) {
     ctx.stdout(`wrote ${displayPath(path.join(p.dir, '.gitattributes'), ctx.cwd)} (marks the generated module as generated)\n`);
+  }
+}
+
+/** The store's driver in the app's dependencies (src/init/store-driver.ts), said either way. */
+function reportStoreDriver(dir: string, control: string, ctx: CliContext): void {
+  const io = { readText: (f: string) => (existsSync(f) ? readFileSync(f, 'utf8') : undefined), writeText: (f: string, t: string) => writeFileSync(f, t) };
+  const outcome = ensureStoreDriver(io, dir, control, process.versions.node);
+  const pkg = displayPath(path.join(dir, 'package.json'), ctx.cwd);
+  if (outcome.kind === 'added') {
+    ctx.stdout(`added ${outcome.names.map((n) => `${n}@${outcome.range[n]}`).join(', ')} to ${pkg}'s dependencies (${outcome.reason}); run npm install\n`);
+  } else if (outcome.kind === 'no-package-json') {
+    ctx.stdout(`note: the control's store needs ${outcome.names.join(', ')} (${outcome.reason}): add it to your app's dependencies\n`);
+  } else if (outcome.kind === 'none-needed' && outcome.store === 'sqlite') {
+    ctx.stdout(`  (the SQLite store uses node:sqlite, built into Node 22.13+: no driver to install; on an older Node add better-sqlite3 to ${pkg}'s dependencies)\n`);
   }
 }
 
