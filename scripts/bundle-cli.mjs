@@ -21,6 +21,8 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dist = path.join(root, 'dist');
 const outdir = path.join(dist, 'bin');
 const runtimeDir = path.join(dist, 'runtime') + path.sep;
+/** Source maps only when asked for (`npm run build:maps`): the published package carries none. */
+const SOURCE_MAPS = process.env.CTRLRUN_SOURCEMAPS === '1' ? 'linked' : false;
 
 /** Packages the CLI imports that are inlined (pure JavaScript, loaded on every run). */
 export const INLINED = ['yargs', 'yaml', 'picocolors', 'ignore', 'diff', '@babel/code-frame'];
@@ -102,7 +104,7 @@ const result = await build({
   plugins: [yamlFromCache, layout, yargsLocales],
   // The CommonJS packages inlined into these ES modules call require() (Node's built-ins).
   banner: { js: "import { createRequire as __ctrlrunCreateRequire } from 'node:module'; const require = __ctrlrunCreateRequire(import.meta.url);" },
-  sourcemap: 'linked',
+  sourcemap: SOURCE_MAPS,
   sourcesContent: false,
   legalComments: 'none',
   metafile: true,
@@ -125,7 +127,7 @@ const META_URL = {
 // The thread check lists and reads the repo on (src/scan/parallel-read.ts), as one CommonJS file
 // next to the chunks that start it: a worker that loads one script through the CommonJS loader
 // starts sooner than one that sets up the ES module loader for a handful of chunks.
-await cjsFile({ entryPoints: { 'read-worker': path.join(dist, 'scan', 'read-worker.js') }, sourcemap: 'linked', sourcesContent: false });
+await cjsFile({ entryPoints: { 'read-worker': path.join(dist, 'scan', 'read-worker.js') }, sourcemap: SOURCE_MAPS, sourcesContent: false });
 
 // The bin (package.json's `bin`): a small CommonJS file that starts a plain check's reading thread
 // before any ES module loads, then imports the launcher (src/cli/bin.ts).
@@ -162,7 +164,7 @@ const plainCheck = await cjsFile({
     },
   ],
   ...META_URL,
-  sourcemap: 'linked',
+  sourcemap: SOURCE_MAPS,
   sourcesContent: false,
   // import.meta.resolve (src/scan/typescript.ts) is used only where it exists: in this file it does
   // not, and the companion's compiler is found through the path the launcher gives.
