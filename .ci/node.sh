@@ -18,6 +18,9 @@ install_node() { # install_node MAJOR: installs the newest MAJOR.x, prints its b
 
 use_node() { # use_node BIN_DIR: that node first on the PATH (npm and npx run on it)
   export PATH="$1:$PATH"
+  # every npm install from here (the README test's npm ci too) builds against this Node's headers
+  npm_config_nodedir=$(dirname "$1")
+  export npm_config_nodedir
   hash -r
 }
 
@@ -25,6 +28,6 @@ native_for_this_node() { # rebuilds better-sqlite3 when it was built for another
   [ -d node_modules/better-sqlite3 ] || return 0
   if ! node -e "new (require('better-sqlite3'))(':memory:').close()" 2>/dev/null; then
     echo "== rebuilding better-sqlite3 for node $(node --version)"
-    npm_config_nodedir=$(dirname "$(dirname "$(command -v node)")") npm rebuild better-sqlite3 >/dev/null
+    npm rebuild better-sqlite3 >/dev/null
   fi
 }
