@@ -177,7 +177,7 @@ interface BetterDatabase {
 type BetterSqlite3 = new (file: string, options?: { timeout?: number; fileMustExist?: boolean }) => BetterDatabase;
 
 /** A native module built for another Node: `NODE_MODULE_VERSION 115 … requires 137`, or a wrong ELF. */
-const NATIVE_ABI = /NODE_MODULE_VERSION|was compiled against a different Node\.js version|invalid ELF header|wrong ELF class/;
+const NATIVE_ABI = /NODE_MODULE_VERSION|was compiled against a different Node\.js version|Module did not self-register|invalid ELF header|wrong ELF class/;
 
 async function importBetterSqlite3(): Promise<BetterSqlite3> {
   let Database: BetterSqlite3;
