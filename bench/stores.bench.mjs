@@ -123,14 +123,14 @@ async function benchSqlite(dir, driver) {
   const storeIds = await approved(store, 's', CLAIMS);
   const bareIds = await approved(store, 'b', CLAIMS);
   await store.close();
-  // alternate halves so neither side gets the warmer cache or the emptier WAL
+  // halves in ABBA order, so a drift over the run (a growing WAL, a busier disk) favours neither side
   const bare = driver.open(file);
   const half = CLAIMS / 2;
-  const b1 = await latencies(bareIds.slice(0, half), async (id) => bare.claim(id));
   const s = sqliteEntry.sqliteStore(options);
+  const b1 = await latencies(bareIds.slice(0, half), async (id) => bare.claim(id));
   const s1 = await latencies(storeIds.slice(0, half), storeClaim(s));
-  const b2 = await latencies(bareIds.slice(half), async (id) => bare.claim(id));
   const s2 = await latencies(storeIds.slice(half), storeClaim(s));
+  const b2 = await latencies(bareIds.slice(half), async (id) => bare.claim(id));
   bare.close();
   await s.close();
   const times = [...s1, ...s2].sort((a, b) => a - b);
@@ -151,13 +151,14 @@ async function benchPostgres(url) {
     const pools = Array.from({ length: CLIENTS }, () => new pg.Pool({ connectionString: url, max: 1 }));
     const stores = Array.from({ length: CLIENTS }, () => postgresStore({ connectionString: url, schema, max: 1 }));
     const bareClaim = (pool) => async (id) => (await pool.query(bareSql, [id, Date.now()])).rowCount === 1;
-    // warm every connection on both sides, then alternate halves
+    // warm every connection on both sides, then halves in ABBA order (dead rows pile up as the run goes)
     const half = PG_CLAIMS / 2;
     await Promise.all([...pools.map((p) => p.query('SELECT 1')), ...stores.map((s) => s.getRequest('warm-up'))]);
     const r1 = await perSecond(pools.map(bareClaim), bareIds.slice(0, half));
     const s1 = await perSecond(stores.map(storeClaim), storeIds.slice(0, half));
-    const r2 = await perSecond(pools.map(bareClaim), bareIds.slice(half));
     const s2 = await perSecond(stores.map(storeClaim), storeIds.slice(half));
+    const r2 = await perSecond(pools.map(bareClaim), bareIds.slice(half));
+    console.log(`  (halves: bare ${r1.toFixed(0)}/s, store ${s1.toFixed(0)}/s, store ${s2.toFixed(0)}/s, bare ${r2.toFixed(0)}/s)`);
     await Promise.all([...pools.map((p) => p.end()), ...stores.map((s) => s.close())]);
     const [rate, bare] = [(s1 + s2) / 2, (r1 + r2) / 2];
     console.log(`postgres claims per second (${PG_CLAIMS} claims, ${CLIENTS} concurrent clients): ${rate.toFixed(0)}/s`);
