@@ -18,6 +18,7 @@ import { postgresStore } from '../dist/runtime/postgres.js';
 const CLAIMS = 2000;
 const PG_CLAIMS = 4000;
 const CLIENTS = 8;
+const BLOCKS = 8;
 const BARE_CLAIM_SQL = `UPDATE approvals SET state = 'consumed', consumed_at = ? WHERE call_id = ? AND state = 'approved'`;
 
 const request = (callId) => ({
@@ -151,16 +152,22 @@ async function benchPostgres(url) {
     const pools = Array.from({ length: CLIENTS }, () => new pg.Pool({ connectionString: url, max: 1 }));
     const stores = Array.from({ length: CLIENTS }, () => postgresStore({ connectionString: url, schema, max: 1 }));
     const bareClaim = (pool) => async (id) => (await pool.query(bareSql, [id, Date.now()])).rowCount === 1;
-    // warm every connection on both sides, then halves in ABBA order (dead rows pile up as the run goes)
-    const half = PG_CLAIMS / 2;
+    // warm every connection on both sides, then blocks in ABBA order, repeated: the rate drifts
+    // over a run (dead rows, the machine's load), and fine interleaving shares the drift out
     await Promise.all([...pools.map((p) => p.query('SELECT 1')), ...stores.map((s) => s.getRequest('warm-up'))]);
-    const r1 = await perSecond(pools.map(bareClaim), bareIds.slice(0, half));
-    const s1 = await perSecond(stores.map(storeClaim), storeIds.slice(0, half));
-    const s2 = await perSecond(stores.map(storeClaim), storeIds.slice(half));
-    const r2 = await perSecond(pools.map(bareClaim), bareIds.slice(half));
-    console.log(`  (halves: bare ${r1.toFixed(0)}/s, store ${s1.toFixed(0)}/s, store ${s2.toFixed(0)}/s, bare ${r2.toFixed(0)}/s)`);
+    const size = PG_CLAIMS / BLOCKS;
+    const rates = { bare: [], store: [] };
+    for (let b = 0; b < BLOCKS; b++) {
+      const order = b % 2 === 0 ? ['bare', 'store'] : ['store', 'bare'];
+      for (const side of order) {
+        const ids = (side === 'bare' ? bareIds : storeIds).slice(b * size, (b + 1) * size);
+        rates[side].push(await perSecond(side === 'bare' ? pools.map(bareClaim) : stores.map(storeClaim), ids));
+      }
+    }
     await Promise.all([...pools.map((p) => p.end()), ...stores.map((s) => s.close())]);
-    const [rate, bare] = [(s1 + s2) / 2, (r1 + r2) / 2];
+    const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
+    const [rate, bare] = [mean(rates.store), mean(rates.bare)];
+    console.log(`  (blocks of ${size}: bare ${rates.bare.map((r) => r.toFixed(0)).join(' ')}; store ${rates.store.map((r) => r.toFixed(0)).join(' ')})`);
     console.log(`postgres claims per second (${PG_CLAIMS} claims, ${CLIENTS} concurrent clients): ${rate.toFixed(0)}/s`);
     console.log(`  baseline bare single-statement UPDATE, ${CLIENTS} one-connection pools: ${bare.toFixed(0)}/s  -> store/bare x${(rate / bare).toFixed(2)}`);
   } finally {
