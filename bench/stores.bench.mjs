@@ -1,18 +1,25 @@
-// `npm run bench stores`: the durable stores' claim cost, against the in-memory store measured in
-// the same run. SQLite: claim latency p50/p99 (one process, WAL, synchronous=FULL). Postgres: claims
-// per second with 8 concurrent clients (8 stores, one connection each), from CTRLRUN_TEST_PG_URL
-// (skipped with a note when it is not set).
+// `npm run bench stores`: the durable stores' claim cost, each against a bare statement measured in
+// the same run on the same medium (issue 23's cost floor):
+// - SQLite: claim latency p50/p99 (one process, WAL, synchronous=FULL) against a bare
+//   `UPDATE … WHERE state = 'approved'` in its own BEGIN IMMEDIATE transaction on the same
+//   driver with the same pragmas, per available driver (node:sqlite, better-sqlite3).
+// - Postgres: claims per second with 8 concurrent clients (8 stores, one connection each) against
+//   the bare single-statement UPDATE with 8 one-connection pools on the same server, from
+//   CTRLRUN_TEST_PG_URL (skipped with a note when it is not set).
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { memoryStore } from '../dist/runtime/index.js';
-import { sqliteStore } from '../dist/runtime/sqlite.js';
+import * as sqliteEntry from '../dist/runtime/sqlite.js';
 import { postgresStore } from '../dist/runtime/postgres.js';
 
 const CLAIMS = 2000;
 const PG_CLAIMS = 4000;
 const CLIENTS = 8;
+const BLOCKS = 8;
+const BARE_CLAIM_SQL = `UPDATE approvals SET state = 'consumed', consumed_at = ? WHERE call_id = ? AND state = 'approved'`;
 
 const request = (callId) => ({
   callId,
@@ -42,28 +49,29 @@ function percentile(sorted, p) {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
 
-async function claimLatencies(store, ids) {
+/** Latencies (ms, sorted) of `claim(id)` over `ids`, one after another. */
+async function latencies(ids, claim) {
   const times = [];
   for (const id of ids) {
     const t0 = process.hrtime.bigint();
-    const r = await store.claimApproval(id, Date.now());
+    const ok = await claim(id);
     times.push(Number(process.hrtime.bigint() - t0) / 1e6);
-    if (r.outcome !== 'claimed') throw new Error(`claim ${id}: ${r.outcome}`);
+    if (!ok) throw new Error(`claim ${id} was refused`);
   }
   return times.sort((a, b) => a - b);
 }
 
-/** Claims every id with `clients` concurrent workers (one store each); returns claims per second. */
-async function claimsPerSecond(stores, ids) {
+/** Claims every id with one worker per claimer, concurrently; returns claims per second. */
+async function perSecond(claimers, ids) {
   let next = 0;
   let claimed = 0;
   const t0 = process.hrtime.bigint();
   await Promise.all(
-    stores.map(async (store) => {
+    claimers.map(async (claim) => {
       for (;;) {
         const i = next++;
         if (i >= ids.length) return;
-        if ((await store.claimApproval(ids[i], Date.now())).outcome === 'claimed') claimed += 1;
+        if (await claim(ids[i])) claimed += 1;
       }
     }),
   );
@@ -72,23 +80,114 @@ async function claimsPerSecond(stores, ids) {
   return ids.length / seconds;
 }
 
+const storeClaim = (store) => async (id) => (await store.claimApproval(id, Date.now())).outcome === 'claimed';
 const fmt = (ms) => `${ms.toFixed(3)} ms`;
+
+/** The drivers this Node can load: node:sqlite (Node >= 22.13) and better-sqlite3 (when built for this ABI). */
+async function sqliteDrivers() {
+  const drivers = [];
+  try {
+    const { DatabaseSync } = await import('node:sqlite');
+    drivers.push({ name: 'node', open: (file) => nodeBare(new DatabaseSync(file)) });
+  } catch {
+    console.log('sqlite driver node:sqlite: not available on this Node (needs >= 22.13)');
+  }
+  try {
+    const Database = createRequire(import.meta.url)('better-sqlite3');
+    new Database(':memory:').close();
+    drivers.push({ name: 'better-sqlite3', open: (file) => betterBare(new Database(file)) });
+  } catch (error) {
+    console.log(`sqlite driver better-sqlite3: cannot load on Node ${process.versions.node} (${String(error.message).split('\n')[0]})`);
+  }
+  return drivers;
+}
+
+/** A bare claim on each driver: BEGIN IMMEDIATE; the conditional UPDATE; COMMIT. */
+function nodeBare(db) {
+  db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL');
+  const update = db.prepare(BARE_CLAIM_SQL);
+  return { claim: (id) => { db.exec('BEGIN IMMEDIATE'); const n = update.run(Date.now(), id).changes; db.exec('COMMIT'); return n === 1; }, close: () => db.close() };
+}
+function betterBare(db) {
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = FULL');
+  const update = db.prepare(BARE_CLAIM_SQL);
+  const tx = db.transaction((id) => update.run(Date.now(), id).changes === 1);
+  return { claim: (id) => tx.immediate(id), close: () => db.close() };
+}
+
+async function benchSqlite(dir, driver) {
+  const file = path.join(dir, `state-${driver.name}.db`);
+  const options = sqliteEntry.SQLITE_DRIVERS ? { path: file, driver: driver.name } : { path: file };
+  if (!sqliteEntry.SQLITE_DRIVERS && driver.name !== 'better-sqlite3') return; // before node:sqlite support
+  const store = sqliteEntry.sqliteStore(options);
+  const storeIds = await approved(store, 's', CLAIMS);
+  const bareIds = await approved(store, 'b', CLAIMS);
+  await store.close();
+  // halves in ABBA order, so a drift over the run (a growing WAL, a busier disk) favours neither side
+  const bare = driver.open(file);
+  const half = CLAIMS / 2;
+  const s = sqliteEntry.sqliteStore(options);
+  const b1 = await latencies(bareIds.slice(0, half), async (id) => bare.claim(id));
+  const s1 = await latencies(storeIds.slice(0, half), storeClaim(s));
+  const s2 = await latencies(storeIds.slice(half), storeClaim(s));
+  const b2 = await latencies(bareIds.slice(half), async (id) => bare.claim(id));
+  bare.close();
+  await s.close();
+  const times = [...s1, ...s2].sort((a, b) => a - b);
+  const bareTimes = [...b1, ...b2].sort((a, b) => a - b);
+  const [p50, p99, b50, b99] = [percentile(times, 50), percentile(times, 99), percentile(bareTimes, 50), percentile(bareTimes, 99)];
+  console.log(`sqlite (${driver.name}) claim latency (${CLAIMS} claims, one process): p50 ${fmt(p50)}, p99 ${fmt(p99)}`);
+  console.log(`  baseline bare UPDATE in BEGIN IMMEDIATE (WAL, synchronous=FULL): p50 ${fmt(b50)}, p99 ${fmt(b99)}  -> store/bare p50 x${(p50 / b50).toFixed(2)}, p99 x${(p99 / b99).toFixed(2)}`);
+}
+
+async function benchPostgres(url) {
+  const pg = (await import('pg')).default;
+  const schema = `ctrlrun_bench_${randomBytes(4).toString('hex')}`;
+  const setup = postgresStore({ connectionString: url, schema });
+  try {
+    const storeIds = await approved(setup, 'p', PG_CLAIMS);
+    const bareIds = await approved(setup, 'q', PG_CLAIMS);
+    const bareSql = `UPDATE "${schema}".approvals SET state = 'consumed', consumed_at = $2 WHERE call_id = $1 AND state = 'approved'`;
+    const pools = Array.from({ length: CLIENTS }, () => new pg.Pool({ connectionString: url, max: 1 }));
+    const stores = Array.from({ length: CLIENTS }, () => postgresStore({ connectionString: url, schema, max: 1 }));
+    const bareClaim = (pool) => async (id) => (await pool.query(bareSql, [id, Date.now()])).rowCount === 1;
+    // warm every connection on both sides, then blocks in ABBA order, repeated: the rate drifts
+    // over a run (dead rows, the machine's load), and fine interleaving shares the drift out
+    await Promise.all([...pools.map((p) => p.query('SELECT 1')), ...stores.map((s) => s.getRequest('warm-up'))]);
+    const size = PG_CLAIMS / BLOCKS;
+    const rates = { bare: [], store: [] };
+    for (let b = 0; b < BLOCKS; b++) {
+      const order = b % 2 === 0 ? ['bare', 'store'] : ['store', 'bare'];
+      for (const side of order) {
+        const ids = (side === 'bare' ? bareIds : storeIds).slice(b * size, (b + 1) * size);
+        rates[side].push(await perSecond(side === 'bare' ? pools.map(bareClaim) : stores.map(storeClaim), ids));
+      }
+    }
+    await Promise.all([...pools.map((p) => p.end()), ...stores.map((s) => s.close())]);
+    const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
+    const [rate, bare] = [mean(rates.store), mean(rates.bare)];
+    console.log(`  (blocks of ${size}: bare ${rates.bare.map((r) => r.toFixed(0)).join(' ')}; store ${rates.store.map((r) => r.toFixed(0)).join(' ')})`);
+    console.log(`postgres claims per second (${PG_CLAIMS} claims, ${CLIENTS} concurrent clients): ${rate.toFixed(0)}/s`);
+    console.log(`  baseline bare single-statement UPDATE, ${CLIENTS} one-connection pools: ${bare.toFixed(0)}/s  -> store/bare x${(rate / bare).toFixed(2)}`);
+  } finally {
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+    await client.end();
+    await setup.close();
+  }
+}
 
 export async function run() {
   const memory = memoryStore();
-  const memTimes = await claimLatencies(memory, await approved(memory, 'm', CLAIMS));
-  const memRate = await claimsPerSecond(Array.from({ length: CLIENTS }, () => memory), await approved(memory, 'mr', PG_CLAIMS));
+  const memTimes = await latencies(await approved(memory, 'm', CLAIMS), storeClaim(memory));
   await memory.close();
+  console.log(`memory store claim latency: p50 ${fmt(percentile(memTimes, 50))} (for scale)`);
 
   const dir = mkdtempSync(path.join(tmpdir(), 'ctrlrun-bench-'));
   try {
-    const sqlite = sqliteStore({ path: path.join(dir, 'state.db') });
-    const ids = await approved(sqlite, 's', CLAIMS);
-    const times = await claimLatencies(sqlite, ids);
-    await sqlite.close();
-    const [p50, p99, m50, m99] = [percentile(times, 50), percentile(times, 99), percentile(memTimes, 50), percentile(memTimes, 99)];
-    console.log(`sqlite claim latency (${CLAIMS} claims, one process): p50 ${fmt(p50)}, p99 ${fmt(p99)}`);
-    console.log(`  baseline memory store: p50 ${fmt(m50)}, p99 ${fmt(m99)}  -> sqlite/memory p50 x${(p50 / m50).toFixed(1)}, p99 x${(p99 / m99).toFixed(1)}`);
+    for (const driver of await sqliteDrivers()) await benchSqlite(dir, driver);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -98,21 +197,5 @@ export async function run() {
     console.log('postgres: skipped (set CTRLRUN_TEST_PG_URL to a server to measure claims per second with 8 clients)');
     return;
   }
-  const schema = `ctrlrun_bench_${randomBytes(4).toString('hex')}`;
-  const setup = postgresStore({ connectionString: url, schema });
-  try {
-    const ids = await approved(setup, 'p', PG_CLAIMS);
-    const clients = Array.from({ length: CLIENTS }, () => postgresStore({ connectionString: url, schema, max: 1 }));
-    const rate = await claimsPerSecond(clients, ids);
-    await Promise.all(clients.map((c) => c.close()));
-    console.log(`postgres claims per second (${PG_CLAIMS} claims, ${CLIENTS} concurrent clients): ${rate.toFixed(0)}/s`);
-    console.log(`  baseline memory store, ${CLIENTS} concurrent workers: ${memRate.toFixed(0)}/s  -> postgres/memory x${(rate / memRate).toFixed(4)}`);
-  } finally {
-    const pg = (await import('pg')).default;
-    const client = new pg.Client({ connectionString: url });
-    await client.connect();
-    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    await client.end();
-    await setup.close();
-  }
+  await benchPostgres(url);
 }

@@ -1,6 +1,4 @@
-import { checkCharges, ledgerRows, refusedCharge } from './budget.js';
-import { sameIdentity } from './identity.js';
-import { distinctApprovers } from './internals.js';
+import { answerOutcome, checkCharges, claimTransition, reservePlan, resolveTransition, settleTransition, withAnswer } from './stores/transitions.js';
 import { GENESIS_HASH, receiptHash } from './receipts-hash.js';
 import { newestReceiptOf } from './receipts.js';
 import type {
@@ -83,37 +81,20 @@ export function memoryStore(): Store {
 
     async claimApproval(callId: string, now: number, expect?: ClaimBinding): Promise<ClaimResult> {
       open();
-      const request = requests.get(callId);
-      const decided = claimOutcome(request, expect);
-      if (decided.outcome !== 'claimed') return copyClaim(decided);
-      if (!request) return { outcome: 'unknown' };
-      request.state = 'consumed';
-      request.consumedAt = now;
-      return { outcome: 'claimed', request: copy(request) };
+      const { result, write } = claimTransition(requests.get(callId), expect, now);
+      if (write) requests.set(callId, write);
+      return copyClaim(result);
     },
 
     async reserveEffect(input: ReserveEffectInput): Promise<ReserveResult> {
       open();
       const charges = checkCharges(input.charges);
-      const request = input.claim ? requests.get(input.claim.callId) : undefined;
-      if (input.claim) {
-        const decided = claimOutcome(request, input.claim.binding);
-        if (decided.outcome !== 'claimed') return { outcome: 'claim_refused', claim: copyClaim(decided) };
-      }
-      const current = effects.get(input.key);
-      const transition = reserveTransition(current, input);
-      if (transition.outcome === 'reserved' && charges.length > 0) {
-        const refused = refusedCharge(charges, ledger, input.now);
-        if (refused) return { outcome: 'budget_exhausted', charge: { ...refused } };
-        ledger.push(...ledgerRows(charges, input.key, transition.next!.attempts, input.now));
-      }
-      if (transition.next) effects.set(input.key, transition.next);
-      if (transition.outcome === 'reserved' && request) {
-        request.state = 'consumed';
-        request.consumedAt = input.now;
-        return { outcome: 'reserved', effect: copy(transition.next!), claimed: copy(request) };
-      }
-      return { outcome: transition.outcome, effect: copy(transition.next ?? (current as EffectRecord)) };
+      const approval = input.claim ? requests.get(input.claim.callId) : undefined;
+      const { result, writes } = reservePlan(input, charges, { approval, current: effects.get(input.key), held: ledger });
+      if (writes?.effect) effects.set(input.key, writes.effect.record);
+      if (writes) ledger.push(...writes.charges);
+      if (writes?.claimed) requests.set(writes.claimed.callId, writes.claimed);
+      return copyReserve(result);
     },
 
     async consumptions(filter?: { grantId?: string; metric?: string; effectKey?: string }): Promise<Consumption[]> {
@@ -125,11 +106,10 @@ export function memoryStore(): Store {
 
     async settleEffect(key, attemptId, state, now): Promise<boolean> {
       open();
-      const current = effects.get(key);
-      if (!current || !canSettle(current, attemptId)) return false;
-      current.state = state;
-      current.updatedAt = now;
-      if (state === 'failed') release(key, now);
+      const settled = settleTransition(effects.get(key), attemptId, state, now);
+      if (!settled) return false;
+      effects.set(key, settled.next);
+      if (settled.release) release(key, now);
       return true;
     },
 
@@ -137,13 +117,11 @@ export function memoryStore(): Store {
       open();
       const current = effects.get(key);
       if (!current) return null;
-      if (canResolve(current, now)) {
-        current.state = state;
-        current.resolvedBy = by;
-        current.updatedAt = now;
-        if (state === 'failed') release(key, now);
-      }
-      return copy(current);
+      const resolved = resolveTransition(current, state, by, now);
+      if (!resolved) return copy(current);
+      effects.set(key, resolved.next);
+      if (resolved.release) release(key, now);
+      return copy(resolved.next);
     },
 
     async getEffect(key: string): Promise<EffectRecord | null> {
@@ -188,95 +166,9 @@ export function memoryStore(): Store {
   };
 }
 
-// ---------------------------------------------------------------------------------------------
-// The transition rules, as pure functions: the SQL stores implement the same table.
-// ---------------------------------------------------------------------------------------------
-
-/** What `addAnswer` does with an answer, before any change. */
-export function answerOutcome(
-  request: ApprovalRequest,
-  answer: ApprovalAnswer,
-): 'recorded' | 'duplicate' | 'approver_is_requester' | 'not_pending' {
-  if (request.state !== 'pending') return 'not_pending';
-  // identities compare after one normalisation (identity.ts): `ALICE` is the requester `alice`
-  if (sameIdentity(answer.approver, request.principal)) return 'approver_is_requester';
-  if (request.answers.some((a) => sameIdentity(a.approver, answer.approver))) return 'duplicate';
-  return 'recorded';
-}
-
-/** The approved request is for the claiming call: same action, arguments, policy and principal (no `expect`: any). */
-/**
- * What a claim bound to `expect` would do to `request`, decided without writing (CTRLRun's
- * `check_consumable`): `claimed` means it may be used up now. One rule for `claimApproval` and for
- * a reservation that claims.
- */
-export function claimOutcome(request: ApprovalRequest | undefined, expect: ClaimBinding | undefined): ClaimResult {
-  if (!request) return { outcome: 'unknown' };
-  if (request.state === 'consumed') return { outcome: 'consumed', request };
-  if (request.state !== 'approved') return { outcome: 'not_approved', request };
-  if (!claimMatches(request, expect)) return { outcome: 'mismatch', request };
-  return { outcome: 'claimed', request };
-}
-
-export function claimMatches(request: ApprovalRequest, expect: ClaimBinding | undefined): boolean {
-  if (!expect) return true;
-  return (
-    request.action === expect.action &&
-    request.argsHash === expect.argsHash &&
-    request.policyHash === expect.policyHash &&
-    expect.principal !== null &&
-    sameIdentity(request.principal, expect.principal)
-  );
-}
-
-/** Applies a recorded answer to a request (a copy): a no rejects it; enough distinct yeses approve it. */
-export function withAnswer(request: ApprovalRequest, answer: ApprovalAnswer): ApprovalRequest {
-  const next: ApprovalRequest = { ...request, answers: [...request.answers, { ...answer }] };
-  if (answer.decision === 'reject' || distinctApprovers(next).size >= next.approvalsRequired) {
-    next.state = answer.decision === 'reject' ? 'rejected' : 'approved';
-    next.decidedAt = answer.at;
-  }
-  return next;
-}
-
-/** The reservation table of `Store.reserveEffect`. `next` is the record to write, if any. */
-export function reserveTransition(
-  current: EffectRecord | undefined,
-  input: ReserveEffectInput,
-): { outcome: Exclude<ReserveResult['outcome'], 'budget_exhausted' | 'claim_refused'>; next?: EffectRecord } {
-  const fresh = (attempts: number): EffectRecord => ({
-    key: input.key,
-    action: input.action,
-    state: 'in_flight',
-    attempts,
-    attemptId: input.attemptId,
-    leaseUntil: input.now + input.leaseMs,
-    updatedAt: input.now,
-  });
-  if (!current) return { outcome: 'reserved', next: fresh(1) };
-  switch (current.state) {
-    case 'committed':
-      return { outcome: 'duplicate' };
-    case 'ambiguous':
-      return { outcome: 'ambiguous' };
-    case 'in_flight':
-      if (input.now < current.leaseUntil) return { outcome: 'ambiguous' };
-      return { outcome: 'ambiguous', next: { ...current, state: 'ambiguous', updatedAt: input.now } };
-    case 'failed':
-      if (current.attempts < input.maxAttempts) return { outcome: 'reserved', next: fresh(current.attempts + 1) };
-      return { outcome: 'exhausted' };
-  }
-}
-
-/** Only the attempt holding the key may settle it, and only while its outcome is still open. */
-export function canSettle(current: EffectRecord, attemptId: string): boolean {
-  return current.attemptId === attemptId && (current.state === 'in_flight' || current.state === 'ambiguous') && current.resolvedBy === undefined;
-}
-
-/** An operator resolves an ambiguous key, or an in-flight one whose lease is over. */
-export function canResolve(current: EffectRecord, now: number): boolean {
-  return current.state === 'ambiguous' || (current.state === 'in_flight' && now >= current.leaseUntil);
-}
+// The transition rules moved to stores/transitions.ts; these names stay importable from here for
+// the modules that still do.
+export { answerOutcome, canResolve, canSettle, claimMatches, claimOutcome, reserveTransition, withAnswer } from './stores/transitions.js';
 
 /**
  * A copy of a stored value. The records are flat apart from `answers` / `approvers` (arrays of
@@ -285,6 +177,19 @@ export function canResolve(current: EffectRecord, now: number): boolean {
  */
 function copyClaim<T extends ClaimResult>(claim: T): T {
   return claim.outcome === 'unknown' ? claim : { ...claim, request: copy(claim.request) };
+}
+
+function copyReserve(result: ReserveResult): ReserveResult {
+  switch (result.outcome) {
+    case 'budget_exhausted':
+      return { outcome: result.outcome, charge: { ...result.charge } };
+    case 'claim_refused':
+      return { outcome: result.outcome, claim: copyClaim(result.claim) };
+    case 'reserved':
+      return result.claimed ? { outcome: 'reserved', effect: copy(result.effect), claimed: copy(result.claimed) } : { outcome: 'reserved', effect: copy(result.effect) };
+    default:
+      return { outcome: result.outcome, effect: copy(result.effect) };
+  }
 }
 
 function copy<T>(value: T): T {

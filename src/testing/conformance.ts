@@ -510,6 +510,43 @@ export function describeStoreConformance(name: string, makeStore: () => Promise<
         expect(results.filter((r) => r.outcome === 'budget_exhausted')).toHaveLength(7);
         expect((await store.consumptions({ grantId: grant })).length).toBe(5);
       });
+
+      it('concurrent charged and uncharged reservations of one new key: exactly one is reserved, and only a charged winner holds a charge', async () => {
+        const grant = id('grant');
+        const key = id('refund');
+        const results = await Promise.all(
+          Array.from({ length: 8 }, (_, i) =>
+            store.reserveEffect({ key, action: 'stripe.refund', attemptId: `a${i}`, maxAttempts: 3, now: 10_000, leaseMs: 60_000, ...(i % 2 === 0 ? { charges: [charge(grant, 10)] } : {}) }),
+          ),
+        );
+        const winners = results.flatMap((r, i) => (r.outcome === 'reserved' ? [i] : []));
+        expect(winners).toHaveLength(1);
+        expect(results.filter((r) => r.outcome === 'ambiguous')).toHaveLength(7); // in flight elsewhere
+        const winner = winners[0]!;
+        expect(await store.getEffect(key)).toMatchObject({ state: 'in_flight', attempts: 1, attemptId: `a${winner}` });
+        const rows = await store.consumptions({ effectKey: key });
+        expect(rows.map((r) => [r.grantId, r.amount, r.attempt])).toEqual(winner % 2 === 0 ? [[grant, '10', 1]] : []);
+        expect(await store.consumptions({ grantId: grant })).toEqual(rows);
+      });
+
+      it('concurrent charged and uncharged retries of one failed key: one attempt 2, charged only if its winner was', async () => {
+        const grant = id('grant');
+        const key = id('refund');
+        expect((await spend(key, 'a0', 10_000, [charge(grant, 10, 30)])).outcome).toBe('reserved');
+        expect(await store.settleEffect(key, 'a0', 'failed', 10_100)).toBe(true); // its charge is released
+        const results = await Promise.all(
+          Array.from({ length: 8 }, (_, i) =>
+            store.reserveEffect({ key, action: 'stripe.refund', attemptId: `r${i}`, maxAttempts: 3, now: 11_000, leaseMs: 60_000, ...(i % 2 === 0 ? { charges: [charge(grant, 30, 30)] } : {}) }),
+          ),
+        );
+        const winners = results.flatMap((r, i) => (r.outcome === 'reserved' ? [i] : []));
+        expect(winners).toHaveLength(1);
+        expect(results.filter((r) => r.outcome === 'ambiguous')).toHaveLength(7);
+        const winner = winners[0]!;
+        expect(await store.getEffect(key)).toMatchObject({ state: 'in_flight', attempts: 2, attemptId: `r${winner}` });
+        const held = (await store.consumptions({ effectKey: key })).filter((r) => r.releasedAt === null);
+        expect(held.map((r) => [r.amount, r.attempt])).toEqual(winner % 2 === 0 ? [['30', 2]] : []);
+      });
     });
 
     describe('a reservation that claims its approval (CTRLRun §4.2 A4: one transaction)', () => {

@@ -5,10 +5,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { postgresStore } from '../../src/runtime/postgres.js';
-import { sqliteStore } from '../../src/runtime/sqlite.js';
+import { sqliteStore, type SqliteDriverName } from '../../src/runtime/sqlite.js';
 import type { Store } from '../../src/runtime/types.js';
 import { REPO_ROOT } from '../helpers/paths.js';
 import { describePostgres, dropSchema, freshSchema } from './pg-helpers.js';
+import { describeEachSqliteDriver } from './sqlite-drivers.js';
 
 /**
  * CTRLRun's budget race (SPEC-v0.9 §3.6): processes spending one budget at once, each on its own
@@ -22,10 +23,10 @@ const KEYS_EACH = 2;
 const ROUNDS = 3;
 const TIMEOUT = 180_000;
 
-type Spec = { kind: 'sqlite'; path: string } | { kind: 'postgres'; connectionString: string; schema: string };
+type Spec = { kind: 'sqlite'; path: string; driver: SqliteDriverName } | { kind: 'postgres'; connectionString: string; schema: string };
 
 function open(spec: Spec): Store {
-  return spec.kind === 'sqlite' ? sqliteStore({ path: spec.path }) : postgresStore({ connectionString: spec.connectionString, schema: spec.schema });
+  return spec.kind === 'sqlite' ? sqliteStore({ path: spec.path, driver: spec.driver }) : postgresStore({ connectionString: spec.connectionString, schema: spec.schema });
 }
 
 async function spendAtOnce(spec: Spec, grantId: string, round: number): Promise<string[]> {
@@ -85,10 +86,10 @@ function scenario(name: string, makeSpec: () => Spec, cleanup: (spec: Spec) => P
   });
 }
 
-describe('budgets raced across processes: sqlite', () => {
+describeEachSqliteDriver('budgets raced across processes: sqlite', (driver) => {
   const dir = mkdtempSync(path.join(tmpdir(), 'ctrlrun-budget-races-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
-  scenario('sqlite', () => ({ kind: 'sqlite', path: path.join(dir, 'state.db') }));
+  scenario(`sqlite-${driver}`, () => ({ kind: 'sqlite', path: path.join(dir, 'state.db'), driver }));
 });
 
 describePostgres('budgets raced across processes: postgres', (url) => {

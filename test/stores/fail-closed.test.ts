@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openRawSqlite } from './sqlite-drivers.js';
 import { StoreError, run } from '../../src/runtime/index.js';
 import { sqliteStore } from '../../src/runtime/sqlite.js';
 import { postgresStore } from '../../src/runtime/postgres.js';
@@ -40,7 +40,7 @@ describe('a store that cannot be used: nothing runs, the error is the store\'s o
 
   it('a foreign SQLite database', async () => {
     const file = path.join(dir, 'app.db');
-    const db = new Database(file);
+    const db = await openRawSqlite(file);
     db.exec('CREATE TABLE invoices (id INTEGER)');
     db.close();
     const { error, calls } = await refundOn(sqliteStore({ path: file }));

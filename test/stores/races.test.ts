@@ -2,21 +2,22 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { sqliteStore } from '../../src/runtime/sqlite.js';
+import { sqliteStore, type SqliteDriverName } from '../../src/runtime/sqlite.js';
 import { postgresStore } from '../../src/runtime/postgres.js';
 import type { Store } from '../../src/runtime/types.js';
 import { bodyRuns, spawnAgentChild, type ChildEvent } from './child-process.js';
 import { verifyChain } from './chain.js';
 import { describePostgres, dropSchema, freshSchema } from './pg-helpers.js';
+import { describeEachSqliteDriver } from './sqlite-drivers.js';
 
 const BIG = { payment_id: 'pay_big', amount: 512_345 }; // the approve band
 const SMALL = { payment_id: 'pay_small', amount: 5_000 }; // the allow band
 const N = 8;
 
-type StoreSpec = { kind: 'sqlite'; path: string } | { kind: 'postgres'; connectionString: string; schema: string };
+type StoreSpec = { kind: 'sqlite'; path: string; driver: SqliteDriverName } | { kind: 'postgres'; connectionString: string; schema: string };
 
 function openSpec(spec: StoreSpec): Store {
-  return spec.kind === 'sqlite' ? sqliteStore({ path: spec.path }) : postgresStore({ connectionString: spec.connectionString, schema: spec.schema });
+  return spec.kind === 'sqlite' ? sqliteStore({ path: spec.path, driver: spec.driver }) : postgresStore({ connectionString: spec.connectionString, schema: spec.schema });
 }
 
 async function withStore<T>(spec: StoreSpec, fn: (store: Store) => Promise<T>): Promise<T> {
@@ -121,7 +122,9 @@ function scenarios(name: string, makeSpec: () => StoreSpec) {
 
 const sqliteDir = mkdtempSync(path.join(tmpdir(), 'ctrlrun-races-db-'));
 afterAll(() => rmSync(sqliteDir, { recursive: true, force: true }));
-scenarios('sqlite', () => ({ kind: 'sqlite', path: path.join(sqliteDir, 'state.db') }));
+describeEachSqliteDriver('races on SQLite', (driver) => {
+  scenarios(`sqlite-${driver}`, () => ({ kind: 'sqlite', path: path.join(sqliteDir, `state-${driver}.db`), driver }));
+});
 
 describePostgres('races on Postgres', (url) => {
   const schema = freshSchema();

@@ -1,8 +1,8 @@
-import Database from 'better-sqlite3';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { openRawSqlite } from './sqlite-drivers.js';
 import {
   CHECKPOINT_ACTION,
   createControl,
@@ -107,16 +107,16 @@ describe('SQLite: every stored column counts; unreadable receipts are a located 
     const store = sqliteStore({ path: file });
     await signedRuns(store, null, 2);
     await store.close();
-    const db = new Database(file);
-    db.prepare(`UPDATE receipts SET hash = ? WHERE seq = 2`).run('0'.repeat(64));
+    const db = await openRawSqlite(file);
+    db.run(`UPDATE receipts SET hash = ? WHERE seq = 2`, '0'.repeat(64));
     db.close();
     const s2 = sqliteStore({ path: file });
     expect(await verifyReceipts(s2)).toEqual({ ok: false, seq: 2, break: 'content_altered' });
     await s2.close();
 
-    const db2 = new Database(file);
-    db2.prepare(`UPDATE receipts SET receipt = 'null' WHERE seq = 3`).run();
-    db2.prepare(`UPDATE receipts SET hash = (SELECT json_extract(receipt, '$.hash') FROM receipts WHERE seq = 2) WHERE seq = 2`).run();
+    const db2 = await openRawSqlite(file);
+    db2.run(`UPDATE receipts SET receipt = 'null' WHERE seq = 3`);
+    db2.run(`UPDATE receipts SET hash = (SELECT json_extract(receipt, '$.hash') FROM receipts WHERE seq = 2) WHERE seq = 2`);
     db2.close();
     const s3 = sqliteStore({ path: file });
     expect(await verifyReceipts(s3)).toEqual({ ok: false, seq: 3, break: 'content_altered' });
@@ -143,8 +143,8 @@ describe('SQLite: every stored column counts; unreadable receipts are a located 
     expect(ok.stdout).toContain('12 receipts, chain intact');
     expect(ok.code).toBe(0);
     expect(JSON.parse(readFileSync(path.join(dir, 'anchor.json'), 'utf8'))).toMatchObject({ seq: 11 });
-    const db = new Database(file);
-    db.prepare('DELETE FROM receipts WHERE seq > 8').run();
+    const db = await openRawSqlite(file);
+    db.run('DELETE FROM receipts WHERE seq > 8');
     db.close();
     const cut = await verify();
     expect(cut.code).toBe(1);

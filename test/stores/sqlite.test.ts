@@ -3,13 +3,13 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { StoreError } from '../../src/runtime/index.js';
 import { sqliteStore } from '../../src/runtime/sqlite.js';
 import { SQLITE_APPLICATION_ID, SQLITE_MIGRATIONS } from '../../src/runtime/stores/sqlite.js';
 import type { NewApprovalRequest, Store } from '../../src/runtime/types.js';
 import { REPO_ROOT } from '../helpers/paths.js';
+import { openRawSqlite } from './sqlite-drivers.js';
 
 const CHILDREN = path.join(path.dirname(fileURLToPath(import.meta.url)), 'children');
 
@@ -59,10 +59,10 @@ describe('sqliteStore', () => {
     expect(statSync(path.dirname(file)).mode & 0o777).toBe(0o700);
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(statSync(`${file}-wal`).mode & 0o777).toBe(0o600); // SQLite gives its side files the db file's mode
-    const db = new Database(file, { readonly: true });
-    expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
-    expect(db.pragma('application_id', { simple: true })).toBe(SQLITE_APPLICATION_ID);
-    expect(db.pragma('user_version', { simple: true })).toBe(SQLITE_MIGRATIONS.at(-1)!.version);
+    const db = await openRawSqlite(file, { readonly: true });
+    expect(db.pragma('journal_mode')).toBe('wal');
+    expect(db.pragma('application_id')).toBe(SQLITE_APPLICATION_ID);
+    expect(db.pragma('user_version')).toBe(SQLITE_MIGRATIONS.at(-1)!.version);
     db.close();
   });
 
@@ -85,7 +85,7 @@ describe('sqliteStore', () => {
 
   it('refuses a foreign SQLite database (not ours) and leaves it untouched', async () => {
     const file = path.join(dir, 'app.db');
-    const db = new Database(file);
+    const db = await openRawSqlite(file);
     db.exec('CREATE TABLE users (id INTEGER PRIMARY KEY, name TEXT)');
     db.close();
     const before = readFileSync(file);
@@ -109,8 +109,8 @@ describe('sqliteStore', () => {
   it('refuses a database written by a newer schema', async () => {
     const file = path.join(dir, 'state.db');
     await open(file).listRequests();
-    const db = new Database(file);
-    db.pragma('user_version = 999');
+    const db = await openRawSqlite(file);
+    db.exec('PRAGMA user_version = 999');
     db.close();
     const error = await storeError(open(file).listRequests());
     expect(error.code).toBe('store_newer_schema');

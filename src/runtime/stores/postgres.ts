@@ -1,5 +1,4 @@
-import { answerOutcome, canResolve, canSettle, claimMatches, claimOutcome, reserveTransition, withAnswer } from '../memory-store.js';
-import { checkCharges, ledgerRows, refusedCharge } from '../budget.js';
+import { createHash } from 'node:crypto';
 import { GENESIS_HASH, receiptHash } from '../receipts-hash.js';
 import { newestReceiptOf } from '../receipts.js';
 import type {
@@ -24,6 +23,17 @@ import type {
 } from '../types.js';
 import { StoreError } from './errors.js';
 import {
+  answerOutcome,
+  checkCharges,
+  claimTransition,
+  exactBinding,
+  reservePlan,
+  resolveTransition,
+  settleTransition,
+  withAnswer,
+  type ReserveWrites,
+} from './transitions.js';
+import {
   APPROVAL_COLUMNS,
   EFFECT_COLUMNS,
   approvalFromRow,
@@ -36,9 +46,16 @@ import {
   type ReceiptRow,
 } from './rows.js';
 
+/** A query as `pg` takes it; `name` makes it a prepared statement, parsed once per connection. */
+export interface PgQueryConfig {
+  name?: string;
+  text: string;
+  values?: unknown[];
+}
+
 /** The part of a `pg` client this store uses (structural, so `pg` stays an optional peer). */
 export interface PgClientLike {
-  query(text: string, values?: unknown[]): Promise<{ rows: any[]; rowCount: number | null }>;
+  query(text: string | PgQueryConfig, values?: unknown[]): Promise<{ rows: any[]; rowCount: number | null }>;
   release(error?: Error | boolean): void;
   /** `pg` clients are event emitters; a pool of another shape may leave these out. */
   on?(event: 'error', listener: (error: Error) => void): unknown;
@@ -48,7 +65,7 @@ export interface PgClientLike {
 /** The part of a `pg.Pool` this store uses. */
 export interface PgPoolLike {
   connect(): Promise<PgClientLike>;
-  query(text: string, values?: unknown[]): Promise<{ rows: any[]; rowCount: number | null }>;
+  query(text: string | PgQueryConfig, values?: unknown[]): Promise<{ rows: any[]; rowCount: number | null }>;
   end(): Promise<void>;
 }
 
@@ -169,7 +186,7 @@ export function postgresStore(options: PostgresStoreOptions): Store {
     return ready;
   };
 
-  const query = async (operation: string, text: string, values?: unknown[]) => {
+  const query = async (operation: string, text: string | PgQueryConfig, values?: unknown[]) => {
     const p = await init();
     try {
       return await p.query(text, values);
@@ -207,73 +224,61 @@ export function postgresStore(options: PostgresStoreOptions): Store {
     }
   };
 
-  const approvalByCallId = `SELECT ${APPROVAL_COLUMNS} FROM ${S}.approvals WHERE call_id = $1`;
-  const effectByKey = `SELECT ${EFFECT_COLUMNS} FROM ${S}.effects WHERE key = $1`;
-  const releaseCharges = `UPDATE ${S}.budget_ledger SET released_at = $1 WHERE effect_key = $2 AND released_at IS NULL`;
-
-  /** With a claim: the approval row locked for this transaction, and the refusal if it cannot be used up. */
-  const lockClaim = async (c: PgClientLike, input: ReserveEffectInput): Promise<ReserveResult | null> => {
-    if (!input.claim) return null;
-    const locked = await c.query(`${approvalByCallId} FOR UPDATE`, [input.claim.callId]);
-    const decided = claimOutcome(locked.rows[0] ? approvalFromRow(locked.rows[0] as ApprovalRow) : undefined, input.claim.binding);
-    return decided.outcome === 'claimed' ? null : { outcome: 'claim_refused', claim: decided };
+  // Named statements: parsed and planned once per connection, then only bound and executed.
+  const Q = statements(S);
+  const run = (c: PgClientLike | PgPoolLike, statement: PgQueryConfig, values: unknown[]) => c.query({ ...statement, values });
+  const lockApproval = async (c: PgClientLike, callId: string): Promise<ApprovalRequest | undefined> => {
+    const r = await run(c, Q.lockApproval, [callId]);
+    return r.rows[0] ? approvalFromRow(r.rows[0] as ApprovalRow) : undefined;
   };
-  /** With a claim, once the key is reserved: the approval used up in the same transaction. */
-  const consumeClaim = async (c: PgClientLike, input: ReserveEffectInput): Promise<{ claimed?: ApprovalRequest }> => {
-    if (!input.claim) return {};
-    const r = await c.query(`UPDATE ${S}.approvals SET state = 'consumed', consumed_at = $2 WHERE call_id = $1 RETURNING ${APPROVAL_COLUMNS}`, [input.claim.callId, input.now]);
-    return { claimed: approvalFromRow(r.rows[0] as ApprovalRow) };
+  const lockEffect = async (c: PgClientLike, key: string): Promise<EffectRecord | undefined> => {
+    const r = await run(c, Q.lockEffect, [key]);
+    return r.rows[0] ? effectFromRow(r.rows[0] as EffectRow) : undefined;
+  };
+  /** The claim decided by the rule on the locked row (a refusal, or a principal equal only after normalisation). */
+  const claimLocked = (callId: string, now: number, expect: ClaimBinding | undefined): Promise<ClaimResult> =>
+    transaction('claimApproval', async (c) => {
+      const { result, write } = claimTransition(await lockApproval(c, callId), expect, now);
+      if (write) await consume(c, write);
+      return result;
+    });
+  const consume = async (c: PgClientLike, next: ApprovalRequest): Promise<void> => {
+    const r = await run(c, Q.claim, [next.callId, next.consumedAt]);
+    if (r.rowCount !== 1) throw new Error(`the approval ${next.callId} changed under a row lock`);
+  };
+  /** The writes of a decided reservation; false when its insert of a new key lost to another transaction's. */
+  const applyReserve = async (c: PgClientLike, writes: ReserveWrites): Promise<boolean> => {
+    if (writes.effect?.insert) {
+      const inserted = await run(c, Q.insertEffect, effectToValues(writes.effect.record));
+      if (inserted.rowCount !== 1) return false;
+    } else if (writes.effect) {
+      await run(c, Q.updateEffect, effectToValues(writes.effect.record));
+    }
+    for (const r of writes.charges) await run(c, Q.insertCharge, [r.grantId, r.metric, r.amount, r.effectKey, r.attempt, r.consumedAt]);
+    if (writes.claimed) await consume(c, writes.claimed);
+    return true;
   };
 
   /**
-   * A reservation that spends budgets: under READ COMMITTED a sum and an insert are not serialised,
-   * so each charged grant's transaction-scoped advisory lock is taken first (sorted: no deadlock),
-   * then the effect row is locked, the transition and the predicate decided, and the effect and
-   * its ledger rows written in the same transaction, or nothing.
+   * One reservation path, charged or not. Under READ COMMITTED a sum and an insert are not
+   * serialised, so each charged grant's transaction-scoped advisory lock is taken first (sorted: no
+   * deadlock); the claimed approval is locked; the plan is made first on the guess that the key is
+   * new (one INSERT … ON CONFLICT DO NOTHING, the common case), and again on the key's locked row
+   * when the guess was wrong, the plan refused, or the insert lost to another transaction's.
    */
-  const reserveCharged = (input: ReserveEffectInput, charges: readonly BudgetCharge[]): Promise<ReserveResult> =>
+  const reserve = (input: ReserveEffectInput, charges: readonly BudgetCharge[]): Promise<ReserveResult> =>
     transaction('reserveEffect', async (c): Promise<ReserveResult> => {
-      for (const grant of [...new Set(charges.map((ch) => ch.grantId))].sort()) {
-        await c.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`${S}.budget:${grant}`]);
-      }
-      const refusedClaim = await lockClaim(c, input);
-      if (refusedClaim) return refusedClaim;
-      for (;;) {
-        const locked = await c.query(`${effectByKey} FOR UPDATE`, [input.key]);
-        const current = locked.rows[0] ? effectFromRow(locked.rows[0] as EffectRow) : undefined;
-        const transition = reserveTransition(current, input);
-        if (transition.outcome === 'reserved') {
-          const held: Consumption[] = [];
-          for (const ch of charges) {
-            const rows = await c.query(
-              `SELECT ${CHARGE_COLUMNS} FROM ${S}.budget_ledger WHERE grant_id = $1 AND metric = $2 AND consumed_at >= $3 AND released_at IS NULL`,
-              [ch.grantId, ch.metric, input.now - ch.windowMs],
-            );
-            held.push(...rows.rows.map((row) => consumptionFromRow(row as ConsumptionRow)));
-          }
-          const refused = refusedCharge(charges, held, input.now);
-          if (refused) return { outcome: 'budget_exhausted', charge: { ...refused } };
-        }
-        if (transition.next && current === undefined) {
-          const inserted = await c.query(`INSERT INTO ${S}.effects (${EFFECT_COLUMNS}) VALUES (${params(8)}) ON CONFLICT (key) DO NOTHING`, effectToValues(transition.next));
-          if (inserted.rowCount !== 1) continue; // another transaction created the key first: decide again on its row
-        } else if (transition.next) {
-          const [, ...rest] = effectToValues(transition.next);
-          await c.query(
-            `UPDATE ${S}.effects SET action = $2, state = $3, attempts = $4, attempt_id = $5, lease_until = $6, updated_at = $7, resolved_by = $8 WHERE key = $1`,
-            [input.key, ...rest],
-          );
-        }
-        if (transition.outcome === 'reserved') {
-          for (const r of ledgerRows(charges, input.key, transition.next!.attempts, input.now)) {
-            await c.query(
-              `INSERT INTO ${S}.budget_ledger (grant_id, metric, amount, effect_key, attempt, consumed_at) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING`,
-              [r.grantId, r.metric, r.amount, r.effectKey, r.attempt, r.consumedAt],
-            );
-          }
-        }
-        if (transition.outcome === 'reserved') return { outcome: 'reserved', effect: transition.next!, ...(await consumeClaim(c, input)) };
-        return { outcome: transition.outcome, effect: transition.next ?? (current as EffectRecord) };
+      for (const grant of [...new Set(charges.map((ch) => ch.grantId))].sort()) await run(c, Q.grantLock, [`${S}.budget:${grant}`]);
+      const approval = input.claim ? await lockApproval(c, input.claim.callId) : undefined;
+      const held: Consumption[] = [];
+      for (const ch of charges) held.push(...(await run(c, Q.heldCharges, [ch.grantId, ch.metric, input.now - ch.windowMs])).rows.map((row) => consumptionFromRow(row as ConsumptionRow)));
+      let current: EffectRecord | undefined;
+      for (let guess = true, tries = 0; ; guess = false, tries++) {
+        if (!guess) current = await lockEffect(c, input.key);
+        if (tries > 1 && current === undefined) throw new Error(`the effect ${input.key} lost an insert race but has no row`);
+        const { result, writes } = reservePlan(input, charges, { approval, current, held });
+        if (guess && !writes?.effect?.insert) continue; // a refusal is never decided on a guess
+        if (!writes || (await applyReserve(c, writes))) return result;
       }
     });
 
@@ -288,12 +293,12 @@ export function postgresStore(options: PostgresStoreOptions): Store {
         approvalToValues(created),
       );
       if (inserted.rows[0]) return approvalFromRow(inserted.rows[0] as ApprovalRow);
-      const existing = await query('putRequest', approvalByCallId, [request.callId]);
+      const existing = await query('putRequest', { ...Q.approvalByCallId, values: [request.callId] });
       return approvalFromRow(existing.rows[0] as ApprovalRow);
     },
 
     async getRequest(callId: string): Promise<ApprovalRequest | null> {
-      const r = await query('getRequest', approvalByCallId, [callId]);
+      const r = await query('getRequest', { ...Q.approvalByCallId, values: [callId] });
       return r.rows[0] ? approvalFromRow(r.rows[0] as ApprovalRow) : null;
     },
 
@@ -321,9 +326,8 @@ export function postgresStore(options: PostgresStoreOptions): Store {
 
     async addAnswer(callId: string, answer: ApprovalAnswer): Promise<AddAnswerResult> {
       return transaction('addAnswer', async (c) => {
-        const r = await c.query(`${approvalByCallId} FOR UPDATE`, [callId]);
-        if (!r.rows[0]) return { outcome: 'unknown' } as const;
-        const request = approvalFromRow(r.rows[0] as ApprovalRow);
+        const request = await lockApproval(c, callId);
+        if (!request) return { outcome: 'unknown' } as const;
         const outcome = answerOutcome(request, answer);
         if (outcome !== 'recorded') return { outcome, request };
         const next = withAnswer(request, answer);
@@ -337,77 +341,41 @@ export function postgresStore(options: PostgresStoreOptions): Store {
     },
 
     async claimApproval(callId: string, now: number, expect?: ClaimBinding): Promise<ClaimResult> {
-      if (expect) {
-        // the binding is compared in the runtime's terms (identity normalisation) under a row lock
-        return transaction('claimApproval', async (c) => {
-          const locked = await c.query(`${approvalByCallId} FOR UPDATE`, [callId]);
-          if (!locked.rows[0]) return { outcome: 'unknown' } as const;
-          const request = approvalFromRow(locked.rows[0] as ApprovalRow);
-          if (request.state === 'consumed') return { outcome: 'consumed', request } as const;
-          if (request.state !== 'approved') return { outcome: 'not_approved', request } as const;
-          if (!claimMatches(request, expect)) return { outcome: 'mismatch', request } as const;
-          const r = await c.query(`UPDATE ${S}.approvals SET state = 'consumed', consumed_at = $2 WHERE call_id = $1 RETURNING ${APPROVAL_COLUMNS}`, [callId, now]);
-          return { outcome: 'claimed', request: approvalFromRow(r.rows[0] as ApprovalRow) } as const;
-        });
+      // The rule's success case as one statement, UPDATE … RETURNING (exact binding columns); a
+      // refusal, or a principal equal only after normalisation, is decided on the locked row.
+      const exact = exactBinding(expect);
+      if (expect === undefined || exact) {
+        const r = expect === undefined
+          ? await query('claimApproval', { ...Q.claimAny, values: [callId, now] })
+          : await query('claimApproval', { ...Q.claimBound, values: [callId, now, exact!.action, exact!.argsHash, exact!.policyHash, exact!.principal] });
+        if (r.rowCount === 1) return { outcome: 'claimed', request: approvalFromRow(r.rows[0] as ApprovalRow) };
       }
-      const claimed = await query(
-        'claimApproval',
-        `UPDATE ${S}.approvals SET state = 'consumed', consumed_at = $2 WHERE call_id = $1 AND state = 'approved' RETURNING ${APPROVAL_COLUMNS}`,
-        [callId, now],
-      );
-      if (claimed.rowCount === 1) return { outcome: 'claimed', request: approvalFromRow(claimed.rows[0] as ApprovalRow) };
-      const r = await query('claimApproval', approvalByCallId, [callId]);
-      if (!r.rows[0]) return { outcome: 'unknown' };
-      const request = approvalFromRow(r.rows[0] as ApprovalRow);
-      return { outcome: request.state === 'consumed' ? 'consumed' : 'not_approved', request };
+      return claimLocked(callId, now, expect);
     },
 
     async reserveEffect(input: ReserveEffectInput): Promise<ReserveResult> {
-      const charges = checkCharges(input.charges);
-      if (charges.length > 0) return reserveCharged(input, charges);
-      return transaction('reserveEffect', async (c): Promise<ReserveResult> => {
-        const refusedClaim = await lockClaim(c, input);
-        if (refusedClaim) return refusedClaim;
-        const fresh = reserveTransition(undefined, input).next as EffectRecord; // none -> in_flight, attempts 1
-        const inserted = await c.query(
-          `INSERT INTO ${S}.effects (${EFFECT_COLUMNS}) VALUES (${params(8)}) ON CONFLICT (key) DO NOTHING RETURNING ${EFFECT_COLUMNS}`,
-          effectToValues(fresh),
-        );
-        if (inserted.rowCount === 1) return { outcome: 'reserved', effect: effectFromRow(inserted.rows[0] as EffectRow), ...(await consumeClaim(c, input)) };
-        const locked = await c.query(`${effectByKey} FOR UPDATE`, [input.key]);
-        const current = effectFromRow(locked.rows[0] as EffectRow);
-        const transition = reserveTransition(current, input);
-        if (transition.next) {
-          const [, ...rest] = effectToValues(transition.next);
-          await c.query(
-            `UPDATE ${S}.effects SET action = $2, state = $3, attempts = $4, attempt_id = $5, lease_until = $6, updated_at = $7, resolved_by = $8 WHERE key = $1`,
-            [input.key, ...rest],
-          );
-        }
-        if (transition.outcome === 'reserved') return { outcome: 'reserved', effect: transition.next!, ...(await consumeClaim(c, input)) };
-        return { outcome: transition.outcome, effect: transition.next ?? current };
-      });
+      return reserve(input, checkCharges(input.charges));
     },
 
     async settleEffect(key, attemptId, state, now): Promise<boolean> {
       return transaction('settleEffect', async (c) => {
-        const r = await c.query(`${effectByKey} FOR UPDATE`, [key]);
-        if (!r.rows[0] || !canSettle(effectFromRow(r.rows[0] as EffectRow), attemptId)) return false;
-        await c.query(`UPDATE ${S}.effects SET state = $2, updated_at = $3 WHERE key = $1`, [key, state, now]);
-        if (state === 'failed') await c.query(releaseCharges, [now, key]);
+        const settled = settleTransition(await lockEffect(c, key), attemptId, state, now);
+        if (!settled) return false;
+        await run(c, Q.setEffectState, [key, state, now]);
+        if (settled.release) await run(c, Q.releaseCharges, [now, key]);
         return true;
       });
     },
 
     async resolveEffect(key, state, by, now): Promise<EffectRecord | null> {
       return transaction('resolveEffect', async (c) => {
-        const r = await c.query(`${effectByKey} FOR UPDATE`, [key]);
-        if (!r.rows[0]) return null;
-        const current = effectFromRow(r.rows[0] as EffectRow);
-        if (!canResolve(current, now)) return current;
-        await c.query(`UPDATE ${S}.effects SET state = $2, updated_at = $3, resolved_by = $4 WHERE key = $1`, [key, state, now, by]);
-        if (state === 'failed') await c.query(releaseCharges, [now, key]);
-        return { ...current, state, updatedAt: now, resolvedBy: by };
+        const current = await lockEffect(c, key);
+        if (!current) return null;
+        const resolved = resolveTransition(current, state, by, now);
+        if (!resolved) return current;
+        await run(c, Q.resolveEffect, [key, state, now, by]);
+        if (resolved.release) await run(c, Q.releaseCharges, [now, key]);
+        return resolved.next;
       });
     },
 
@@ -421,7 +389,7 @@ export function postgresStore(options: PostgresStoreOptions): Store {
     },
 
     async getEffect(key: string): Promise<EffectRecord | null> {
-      const r = await query('getEffect', effectByKey, [key]);
+      const r = await query('getEffect', { ...Q.effectByKey, values: [key] });
       return r.rows[0] ? effectFromRow(r.rows[0] as EffectRow) : null;
     },
 
@@ -505,6 +473,29 @@ function consumptionFromRow(r: ConsumptionRow): Consumption {
     attempt: Number(r.attempt),
     consumedAt: Number(r.consumed_at),
     releasedAt: r.released_at === null ? null : Number(r.released_at),
+  };
+}
+
+/** The statements of the per-call path, named by a hash of their text (a shared pool never mixes two schemas' statements). */
+function statements(S: string) {
+  const named = (text: string): PgQueryConfig => ({ name: `ctrlrun_${createHash('sha256').update(text).digest('hex').slice(0, 32)}`, text });
+  const claim = `UPDATE ${S}.approvals SET state = 'consumed', consumed_at = $2 WHERE call_id = $1 AND state = 'approved'`;
+  return {
+    lockApproval: named(`SELECT ${APPROVAL_COLUMNS} FROM ${S}.approvals WHERE call_id = $1 FOR UPDATE`),
+    claim: named(claim),
+    claimAny: named(`${claim} RETURNING ${APPROVAL_COLUMNS}`),
+    claimBound: named(`${claim} AND action = $3 AND args_hash = $4 AND policy_hash = $5 AND principal = $6 RETURNING ${APPROVAL_COLUMNS}`),
+    lockEffect: named(`SELECT ${EFFECT_COLUMNS} FROM ${S}.effects WHERE key = $1 FOR UPDATE`),
+    insertEffect: named(`INSERT INTO ${S}.effects (${EFFECT_COLUMNS}) VALUES (${params(8)}) ON CONFLICT (key) DO NOTHING`),
+    updateEffect: named(`UPDATE ${S}.effects SET action = $2, state = $3, attempts = $4, attempt_id = $5, lease_until = $6, updated_at = $7, resolved_by = $8 WHERE key = $1`),
+    setEffectState: named(`UPDATE ${S}.effects SET state = $2, updated_at = $3 WHERE key = $1`),
+    resolveEffect: named(`UPDATE ${S}.effects SET state = $2, updated_at = $3, resolved_by = $4 WHERE key = $1`),
+    grantLock: named('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))'),
+    heldCharges: named(`SELECT ${CHARGE_COLUMNS} FROM ${S}.budget_ledger WHERE grant_id = $1 AND metric = $2 AND consumed_at >= $3 AND released_at IS NULL`),
+    insertCharge: named(`INSERT INTO ${S}.budget_ledger (grant_id, metric, amount, effect_key, attempt, consumed_at) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING`),
+    releaseCharges: named(`UPDATE ${S}.budget_ledger SET released_at = $1 WHERE effect_key = $2 AND released_at IS NULL`),
+    approvalByCallId: named(`SELECT ${APPROVAL_COLUMNS} FROM ${S}.approvals WHERE call_id = $1`),
+    effectByKey: named(`SELECT ${EFFECT_COLUMNS} FROM ${S}.effects WHERE key = $1`),
   };
 }
 

@@ -1,8 +1,5 @@
 import { closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import path from 'node:path';
-import type BetterSqlite3 from 'better-sqlite3';
-import { answerOutcome, canResolve, canSettle, claimMatches, claimOutcome, reserveTransition, withAnswer } from '../memory-store.js';
-import { checkCharges, ledgerRows, refusedCharge } from '../budget.js';
 import { GENESIS_HASH, receiptHash } from '../receipts-hash.js';
 import type {
   AddAnswerResult,
@@ -24,6 +21,18 @@ import type {
   ReceiptMatch,
 } from '../types.js';
 import { StoreError } from './errors.js';
+import { loadSqliteDriver, sqliteCode, type SqliteConnection, type SqliteDriver, type SqliteDriverChoice, type SqliteStatement } from './sqlite-driver.js';
+import {
+  answerOutcome,
+  checkCharges,
+  claimTransition,
+  exactBinding,
+  reservePlan,
+  resolveTransition,
+  settleTransition,
+  withAnswer,
+  type ReserveWrites,
+} from './transitions.js';
 import {
   APPROVAL_COLUMNS,
   EFFECT_COLUMNS,
@@ -42,7 +51,15 @@ export interface SqliteStoreOptions {
   path: string;
   /** How long a write waits for another process's lock before failing closed. Default 5000 ms. */
   busyTimeoutMs?: number;
+  /**
+   * Which SQLite library opens the file (both read and write the same file). Default `auto`: the
+   * built-in `node:sqlite` on Node 22.13 or later, else `better-sqlite3` (an optional peer
+   * dependency, a native module). `node` or `better-sqlite3` insist on one.
+   */
+  driver?: SqliteDriverChoice;
 }
+
+export { SQLITE_DRIVERS, type SqliteDriverChoice, type SqliteDriverName } from './sqlite-driver.js';
 
 /** `PRAGMA application_id` of a ctrlrun-gen database: 'CRLR'. A file with another id is not ours. */
 export const SQLITE_APPLICATION_ID = 0x43524c52;
@@ -107,35 +124,39 @@ export const SQLITE_MIGRATIONS: ReadonlyArray<{ version: number; sql: string }> 
 
 const LATEST_VERSION = SQLITE_MIGRATIONS[SQLITE_MIGRATIONS.length - 1]!.version;
 
-type Db = BetterSqlite3.Database;
+type Db = SqliteConnection;
 
 /**
- * The embedded store (SPEC §5.10), on better-sqlite3. The native module is loaded, and the file
- * opened and migrated, on first use: users of other stores never load it, and an unusable file is
- * reported by the first store call (so the runtime fails closed). Every change is one
- * `BEGIN IMMEDIATE` transaction; WAL lets readers run alongside one writer.
+ * The embedded store (SPEC §5.10), on node:sqlite or better-sqlite3 (see `driver`). The driver is
+ * loaded, and the file opened and migrated, on first use: users of other stores never load it, and
+ * an unusable file is reported by the first store call (so the runtime fails closed). Every change
+ * is one `BEGIN IMMEDIATE` transaction (committed with fsync: WAL, synchronous=FULL) deciding with
+ * the shared transitions; WAL lets readers run alongside one writer.
  */
 export function sqliteStore(options: SqliteStoreOptions): Store {
   if (!options || typeof options.path !== 'string' || options.path === '') {
     throw new StoreError('store_failed', 'sqliteStore: `path` is required, e.g. sqliteStore({ path: ".ctrlrun/state.db" })');
+  }
+  const choice = options.driver ?? 'auto';
+  if (!['auto', 'node', 'better-sqlite3'].includes(choice)) {
+    throw new StoreError('store_failed', `sqliteStore: driver ${JSON.stringify(choice)} is not one of 'auto', 'node', 'better-sqlite3'`, { hint: "leave it out to use node:sqlite on Node 22.13+ and better-sqlite3 elsewhere" });
   }
   const file = path.resolve(options.path);
   const busyTimeoutMs = options.busyTimeoutMs ?? 5000;
   let db: Db | undefined;
   let statements: Statements | undefined;
   let closed = false;
-
-  let driver: typeof BetterSqlite3 | undefined;
+  let driver: SqliteDriver | undefined;
 
   /** The driver, imported on first use (a dynamic import works from both the ESM and CJS builds). */
   const ready = async (): Promise<void> => {
     if (closed) throw new StoreError('store_closed', `SQLite store ${file}: the store is closed`);
-    driver ??= await loadDriver();
+    driver ??= await loadSqliteDriver(choice);
   };
   const open = (): Statements => {
     if (closed) throw new StoreError('store_closed', `SQLite store ${file}: the store is closed`);
     if (!statements) {
-      db = openDatabase(file, busyTimeoutMs, driver as typeof BetterSqlite3);
+      db = openDatabase(file, busyTimeoutMs, driver!);
       statements = prepare(db);
     }
     return statements;
@@ -146,12 +167,16 @@ export function sqliteStore(options: SqliteStoreOptions): Store {
     await ready();
     return guard(file, operation, busyTimeoutMs, () => {
       const s = open();
-      return s.db.transaction(() => fn(s)).immediate();
+      return s.db.immediate(() => fn(s));
     });
   };
   const read = async <T>(operation: string, fn: (s: Statements) => T): Promise<T> => {
     await ready();
     return guard(file, operation, busyTimeoutMs, () => fn(open()));
+  };
+  const approval = (s: Statements, callId: string): ApprovalRequest | undefined => {
+    const row = s.getApproval.get(callId) as ApprovalRow | undefined;
+    return row ? approvalFromRow(row) : undefined;
   };
 
   return {
@@ -161,15 +186,12 @@ export function sqliteStore(options: SqliteStoreOptions): Store {
       return write('putRequest', (s) => {
         const created: ApprovalRequest = { ...request, state: 'pending', answers: [] };
         s.insertApproval.run(...approvalToValues(created));
-        return approvalFromRow(s.getApproval.get(request.callId) as ApprovalRow);
+        return approval(s, request.callId)!;
       });
     },
 
     async getRequest(callId: string): Promise<ApprovalRequest | null> {
-      return read('getRequest', (s) => {
-        const row = s.getApproval.get(callId) as ApprovalRow | undefined;
-        return row ? approvalFromRow(row) : null;
-      });
+      return read('getRequest', (s) => approval(s, callId) ?? null);
     },
 
     async listRequests(filter?: { state?: ApprovalState }): Promise<ApprovalRequest[]> {
@@ -193,9 +215,8 @@ export function sqliteStore(options: SqliteStoreOptions): Store {
 
     async addAnswer(callId: string, answer: ApprovalAnswer): Promise<AddAnswerResult> {
       return write('addAnswer', (s) => {
-        const row = s.getApproval.get(callId) as ApprovalRow | undefined;
-        if (!row) return { outcome: 'unknown' } as const;
-        const request = approvalFromRow(row);
+        const request = approval(s, callId);
+        if (!request) return { outcome: 'unknown' } as const;
         const outcome = answerOutcome(request, answer);
         if (outcome !== 'recorded') return { outcome, request };
         const next = withAnswer(request, answer);
@@ -205,56 +226,39 @@ export function sqliteStore(options: SqliteStoreOptions): Store {
     },
 
     async claimApproval(callId: string, now: number, expect?: ClaimBinding): Promise<ClaimResult> {
-      return write('claimApproval', (s) => {
-        const before = s.getApproval.get(callId) as ApprovalRow | undefined;
-        if (before && before.state === 'approved' && !claimMatches(approvalFromRow(before), expect)) {
-          return { outcome: 'mismatch', request: approvalFromRow(before) } as const; // not consumed
-        }
-        const changed = s.claim.run(now, callId).changes;
-        const row = s.getApproval.get(callId) as ApprovalRow | undefined;
-        if (!row) return { outcome: 'unknown' } as const;
-        const request = approvalFromRow(row);
-        if (changed === 1) return { outcome: 'claimed', request } as const;
-        return { outcome: request.state === 'consumed' ? 'consumed' : 'not_approved', request } as const;
+      return write('claimApproval', (s): ClaimResult => {
+        // The rule's success case as one conditional UPDATE … RETURNING (exact binding columns);
+        // anything else (a refusal, a principal equal only after normalisation) is decided below.
+        const exact = exactBinding(expect);
+        const row = (expect === undefined ? s.claimAny.get(now, callId) : exact ? s.claimBound.get(now, callId, exact.action, exact.argsHash, exact.policyHash, exact.principal) : undefined) as ApprovalRow | undefined;
+        if (row) return { outcome: 'claimed', request: approvalFromRow(row) };
+        const { result, write: next } = claimTransition(approval(s, callId), expect, now);
+        if (next) consume(s, next);
+        return result;
       });
     },
 
     async reserveEffect(input: ReserveEffectInput): Promise<ReserveResult> {
       const charges = checkCharges(input.charges);
       return write('reserveEffect', (s): ReserveResult => {
-        if (input.claim) {
-          // the approval is decided first and consumed only with the reservation (one transaction)
-          const approval = s.getApproval.get(input.claim.callId) as ApprovalRow | undefined;
-          const decided = claimOutcome(approval ? approvalFromRow(approval) : undefined, input.claim.binding);
-          if (decided.outcome !== 'claimed') return { outcome: 'claim_refused', claim: decided };
-        }
         const row = s.getEffect.get(input.key) as EffectRow | undefined;
-        const current = row ? effectFromRow(row) : undefined;
-        const transition = reserveTransition(current, input);
-        if (transition.outcome === 'reserved' && charges.length > 0) {
-          // inside BEGIN IMMEDIATE: the sum and the insert are one write-locked transaction
-          const held: Consumption[] = [];
-          for (const c of charges) held.push(...(s.heldCharges.all(c.grantId, c.metric, input.now - c.windowMs) as ConsumptionRow[]).map(consumptionFromRow));
-          const refused = refusedCharge(charges, held, input.now);
-          if (refused) return { outcome: 'budget_exhausted', charge: { ...refused } };
-          for (const r of ledgerRows(charges, input.key, transition.next!.attempts, input.now)) s.insertCharge.run(r.grantId, r.metric, r.amount, r.effectKey, r.attempt, r.consumedAt);
-        }
-        if (transition.next) s.upsertEffect.run(...effectToValues(transition.next));
-        if (transition.outcome === 'reserved' && input.claim) {
-          s.claim.run(input.now, input.claim.callId);
-          const claimed = approvalFromRow(s.getApproval.get(input.claim.callId) as ApprovalRow);
-          return { outcome: 'reserved', effect: transition.next!, claimed };
-        }
-        return { outcome: transition.outcome, effect: (transition.next ?? current) as EffectRecord };
+        // inside BEGIN IMMEDIATE: the facts, the sum and the writes are one write-locked transaction
+        const held: Consumption[] = [];
+        for (const c of charges) held.push(...(s.heldCharges.all(c.grantId, c.metric, input.now - c.windowMs) as ConsumptionRow[]).map(consumptionFromRow));
+        const facts = { approval: input.claim ? approval(s, input.claim.callId) : undefined, current: row ? effectFromRow(row) : undefined, held };
+        const { result, writes } = reservePlan(input, charges, facts);
+        if (writes) applyReserve(s, writes);
+        return result;
       });
     },
 
     async settleEffect(key, attemptId, state, now): Promise<boolean> {
       return write('settleEffect', (s) => {
         const row = s.getEffect.get(key) as EffectRow | undefined;
-        if (!row || !canSettle(effectFromRow(row), attemptId)) return false;
+        const settled = settleTransition(row ? effectFromRow(row) : undefined, attemptId, state, now);
+        if (!settled) return false;
         s.setEffectState.run(state, now, null, key);
-        if (state === 'failed') s.releaseCharges.run(now, key);
+        if (settled.release) s.releaseCharges.run(now, key);
         return true;
       });
     },
@@ -264,10 +268,11 @@ export function sqliteStore(options: SqliteStoreOptions): Store {
         const row = s.getEffect.get(key) as EffectRow | undefined;
         if (!row) return null;
         const current = effectFromRow(row);
-        if (!canResolve(current, now)) return current;
+        const resolved = resolveTransition(current, state, by, now);
+        if (!resolved) return current;
         s.setEffectState.run(state, now, by, key);
-        if (state === 'failed') s.releaseCharges.run(now, key);
-        return { ...current, state, updatedAt: now, resolvedBy: by };
+        if (resolved.release) s.releaseCharges.run(now, key);
+        return resolved.next;
       });
     },
 
@@ -319,35 +324,54 @@ export function sqliteStore(options: SqliteStoreOptions): Store {
 
     async close(): Promise<void> {
       closed = true;
-      if (db?.open) db.close();
+      db?.close();
       db = undefined;
       statements = undefined;
     },
   };
 }
 
+/** Writes a decided claim: the row must still be approved (it is, under the write lock). */
+function consume(s: Statements, next: ApprovalRequest): void {
+  if (Number(s.claim.run(next.consumedAt!, next.callId).changes) !== 1) throw new Error(`the approval ${next.callId} changed under the write lock`);
+}
+
+/** The writes of a decided reservation, inside its transaction. A new key is a plain INSERT: a row already there fails the transaction closed. */
+function applyReserve(s: Statements, writes: ReserveWrites): void {
+  if (writes.effect?.insert) s.insertEffect.run(...effectToValues(writes.effect.record));
+  else if (writes.effect) {
+    const [key, ...rest] = effectToValues(writes.effect.record);
+    s.updateEffect.run(...rest, key);
+  }
+  for (const r of writes.charges) s.insertCharge.run(r.grantId, r.metric, r.amount, r.effectKey, r.attempt, r.consumedAt);
+  if (writes.claimed) consume(s, writes.claimed);
+}
+
 interface Statements {
   db: Db;
-  insertApproval: BetterSqlite3.Statement;
-  getApproval: BetterSqlite3.Statement;
-  listApprovals: BetterSqlite3.Statement;
-  listApprovalsByState: BetterSqlite3.Statement;
-  updateAnswers: BetterSqlite3.Statement;
-  claim: BetterSqlite3.Statement;
-  getEffect: BetterSqlite3.Statement;
-  upsertEffect: BetterSqlite3.Statement;
-  setEffectState: BetterSqlite3.Statement;
-  heldCharges: BetterSqlite3.Statement;
-  insertCharge: BetterSqlite3.Statement;
-  releaseCharges: BetterSqlite3.Statement;
-  listCharges: BetterSqlite3.Statement;
-  listEffects: BetterSqlite3.Statement;
-  listEffectsByState: BetterSqlite3.Statement;
-  lastReceipt: BetterSqlite3.Statement;
-  lastReceiptOfCall: BetterSqlite3.Statement;
-  lastReceiptOfEffect: BetterSqlite3.Statement;
-  insertReceipt: BetterSqlite3.Statement;
-  listReceipts: BetterSqlite3.Statement;
+  insertApproval: SqliteStatement;
+  getApproval: SqliteStatement;
+  listApprovals: SqliteStatement;
+  listApprovalsByState: SqliteStatement;
+  updateAnswers: SqliteStatement;
+  claim: SqliteStatement;
+  claimAny: SqliteStatement;
+  claimBound: SqliteStatement;
+  getEffect: SqliteStatement;
+  insertEffect: SqliteStatement;
+  updateEffect: SqliteStatement;
+  setEffectState: SqliteStatement;
+  heldCharges: SqliteStatement;
+  insertCharge: SqliteStatement;
+  releaseCharges: SqliteStatement;
+  listCharges: SqliteStatement;
+  listEffects: SqliteStatement;
+  listEffectsByState: SqliteStatement;
+  lastReceipt: SqliteStatement;
+  lastReceiptOfCall: SqliteStatement;
+  lastReceiptOfEffect: SqliteStatement;
+  insertReceipt: SqliteStatement;
+  listReceipts: SqliteStatement;
 }
 
 const CHARGE_COLUMNS = 'grant_id, metric, amount, effect_key, attempt, consumed_at, released_at';
@@ -364,6 +388,8 @@ function consumptionFromRow(r: ConsumptionRow): Consumption {
   return { grantId: r.grant_id, metric: r.metric, amount: r.amount, effectKey: r.effect_key, attempt: r.attempt, consumedAt: r.consumed_at, releasedAt: r.released_at };
 }
 
+const CLAIM = `UPDATE approvals SET state = 'consumed', consumed_at = ? WHERE call_id = ? AND state = 'approved'`;
+
 function prepare(db: Db): Statements {
   return {
     db,
@@ -372,9 +398,12 @@ function prepare(db: Db): Statements {
     listApprovals: db.prepare(`SELECT ${APPROVAL_COLUMNS} FROM approvals ORDER BY created_at, call_id`),
     listApprovalsByState: db.prepare(`SELECT ${APPROVAL_COLUMNS} FROM approvals WHERE state = ? ORDER BY created_at, call_id`),
     updateAnswers: db.prepare(`UPDATE approvals SET state = ?, answers = ?, decided_at = ? WHERE call_id = ? AND state = 'pending'`),
-    claim: db.prepare(`UPDATE approvals SET state = 'consumed', consumed_at = ? WHERE call_id = ? AND state = 'approved'`),
+    claim: db.prepare(CLAIM),
+    claimAny: db.prepare(`${CLAIM} RETURNING ${APPROVAL_COLUMNS}`),
+    claimBound: db.prepare(`${CLAIM} AND action = ? AND args_hash = ? AND policy_hash = ? AND principal = ? RETURNING ${APPROVAL_COLUMNS}`),
     getEffect: db.prepare(`SELECT ${EFFECT_COLUMNS} FROM effects WHERE key = ?`),
-    upsertEffect: db.prepare(`INSERT OR REPLACE INTO effects (${EFFECT_COLUMNS}) VALUES (${marks(8)})`),
+    insertEffect: db.prepare(`INSERT INTO effects (${EFFECT_COLUMNS}) VALUES (${marks(8)})`),
+    updateEffect: db.prepare(`UPDATE effects SET action = ?, state = ?, attempts = ?, attempt_id = ?, lease_until = ?, updated_at = ?, resolved_by = ? WHERE key = ?`),
     setEffectState: db.prepare(`UPDATE effects SET state = ?, updated_at = ?, resolved_by = COALESCE(?, resolved_by) WHERE key = ?`),
     listEffects: db.prepare(`SELECT ${EFFECT_COLUMNS} FROM effects ORDER BY key`),
     heldCharges: db.prepare(`SELECT ${CHARGE_COLUMNS} FROM budget_ledger WHERE grant_id = ? AND metric = ? AND consumed_at >= ? AND released_at IS NULL`),
@@ -395,32 +424,19 @@ function marks(n: number): string {
   return Array.from({ length: n }, () => '?').join(', ');
 }
 
-/** better-sqlite3, loaded only when a SQLite store is used. */
-async function loadDriver(): Promise<typeof BetterSqlite3> {
-  try {
-    const mod = (await import('better-sqlite3')) as { default?: typeof BetterSqlite3 } & typeof BetterSqlite3;
-    return mod.default ?? mod;
-  } catch (error) {
-    throw new StoreError('store_unavailable', 'SQLite store: the better-sqlite3 module could not be loaded', {
-      hint: 'install it (npm install better-sqlite3) or use postgresStore({ connectionString })',
-      cause: error,
-    });
-  }
-}
-
 /** Opens (creating owner-only when missing), checks that the file is ours, and migrates. */
-function openDatabase(file: string, busyTimeoutMs: number, Database: typeof BetterSqlite3): Db {
+function openDatabase(file: string, busyTimeoutMs: number, driver: SqliteDriver): Db {
   createOwnerOnly(file);
   let db: Db;
   try {
-    db = new Database(file, { timeout: busyTimeoutMs, fileMustExist: true });
+    db = driver.open(file, busyTimeoutMs);
   } catch (error) {
     throw translate(error, file, 'open', busyTimeoutMs);
   }
   try {
     checkOurs(db, file);
-    if ((db.pragma('journal_mode', { simple: true }) as string).toLowerCase() !== 'wal') db.pragma('journal_mode = WAL');
-    db.pragma('synchronous = FULL');
+    if (String(db.pragma('journal_mode')).toLowerCase() !== 'wal') db.exec('PRAGMA journal_mode = WAL');
+    db.exec('PRAGMA synchronous = FULL');
     migrate(db, file);
     return db;
   } catch (error) {
@@ -445,8 +461,8 @@ function createOwnerOnly(file: string): void {
 }
 
 function checkOurs(db: Db, file: string): void {
-  const applicationId = db.pragma('application_id', { simple: true }) as number;
-  const version = db.pragma('user_version', { simple: true }) as number;
+  const applicationId = Number(db.pragma('application_id'));
+  const version = Number(db.pragma('user_version'));
   if (applicationId === 0 && version === 0) {
     const objects = (db.prepare(`SELECT count(*) AS n FROM sqlite_master`).get() as { n: number }).n;
     if (objects === 0) return; // a fresh, empty database: ours to initialize
@@ -464,18 +480,18 @@ function checkOurs(db: Db, file: string): void {
 }
 
 function migrate(db: Db, file: string): void {
-  if ((db.pragma('user_version', { simple: true }) as number) === LATEST_VERSION) return; // no write lock needed
-  db.transaction(() => {
+  if (Number(db.pragma('user_version')) === LATEST_VERSION) return; // no write lock needed
+  db.immediate(() => {
     // Re-read under the write lock: another process may have migrated meanwhile.
     checkOurs(db, file);
-    const version = db.pragma('user_version', { simple: true }) as number;
+    const version = Number(db.pragma('user_version'));
     for (const migration of SQLITE_MIGRATIONS) {
       if (migration.version <= version) continue;
       db.exec(migration.sql);
-      db.pragma(`user_version = ${migration.version}`);
+      db.exec(`PRAGMA user_version = ${migration.version}`);
     }
-    if (version === 0) db.pragma(`application_id = ${SQLITE_APPLICATION_ID}`);
-  }).immediate();
+    if (version === 0) db.exec(`PRAGMA application_id = ${SQLITE_APPLICATION_ID}`);
+  });
 }
 
 function guard<T>(file: string, operation: string, busyTimeoutMs: number, fn: () => T): T {
@@ -487,7 +503,7 @@ function guard<T>(file: string, operation: string, busyTimeoutMs: number, fn: ()
 }
 
 function translate(error: unknown, file: string, operation: string, busyTimeoutMs: number): StoreError {
-  const code = (error as { code?: string }).code ?? '';
+  const code = sqliteCode(error);
   const detail = (error as Error).message ?? String(error);
   if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) {
     return new StoreError('store_locked', `SQLite store ${file}: ${operation} failed: the database stayed locked past the busy timeout (${busyTimeoutMs} ms); nothing was done`, {

@@ -48,7 +48,7 @@ function makePolicy() {
 }
 
 function openStore() {
-  if (config.store.kind === 'sqlite') return sqliteStore({ path: config.store.path });
+  if (config.store.kind === 'sqlite') return sqliteStore({ path: config.store.path, ...(config.store.driver ? { driver: config.store.driver } : {}) });
   if (config.store.kind === 'http') return httpStore({ url: config.store.url, token: config.store.token });
   return postgresStore({ connectionString: config.store.connectionString, schema: config.store.schema, max: 2 });
 }

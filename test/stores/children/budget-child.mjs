@@ -8,7 +8,7 @@ const config = JSON.parse(process.argv[2]);
 const say = (event) => process.stdout.write(`${JSON.stringify(event)}\n`);
 const store =
   config.store.kind === 'sqlite'
-    ? sqliteStore({ path: config.store.path })
+    ? sqliteStore({ path: config.store.path, ...(config.store.driver ? { driver: config.store.driver } : {}) })
     : postgresStore({ connectionString: config.store.connectionString, schema: config.store.schema, max: 2 });
 try {
   await store.getEffect('warm-up'); // open and migrate before the race
