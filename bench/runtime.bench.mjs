@@ -146,11 +146,18 @@ function agentFor(t, runs) {
 }
 
 const parameters = z.object({ payment_id: z.string(), amount: z.number().int() });
-const executed = { plain: 0, protected: 0 };
-const plainTool = () => tool({ name: 'refund', description: 'refund', parameters, execute: async () => (executed.plain++, 'refunded') });
+const executed = { plain: 0, guardrail: 0, gated: 0, protected: 0 };
+const body = (side) => async () => (executed[side]++, 'refunded');
+const plainTool = () => tool({ name: 'refund', description: 'refund', parameters, execute: body('plain') });
+// What the SDK itself costs for the two hooks a protected tool uses, with hooks that do nothing:
+// a tool input guardrail that allows, and a needsApproval function that answers false.
+const allowGuardrail = { type: 'tool_input', name: 'noop', run: async () => ({ behavior: { type: 'allow' } }) };
+const guardrailTool = () => tool({ name: 'refund', description: 'refund', parameters, inputGuardrails: [allowGuardrail], execute: body('guardrail') });
+const gatedTool = () =>
+  tool({ name: 'refund', description: 'refund', parameters, inputGuardrails: [allowGuardrail], needsApproval: async () => false, execute: body('gated') });
 const protectedTool = () => {
-  const control = createControl({ store: memoryStore(), identity: (rc) => rc.context.user });
-  return bindProtectedTool(control, policy)('stripe.refund', { name: 'refund', description: 'refund', parameters, execute: async () => (executed.protected++, 'refunded') });
+  const control = createControl({ store: memoryStore(), identity: (rc) => rc.context.user, receiptKey: null });
+  return bindProtectedTool(control, policy)('stripe.refund', { name: 'refund', description: 'refund', parameters, execute: body('protected') });
 };
 
 export async function run() {
@@ -161,36 +168,40 @@ export async function run() {
   console.log(`lossless parse + argument check of the model's JSON (paid once per stage, before any decision): ${d.lossless.ns.toFixed(0)} ns/call; JSON.parse of the same texts: ${d.plain.ns.toFixed(0)} ns/call (ratio ${(d.lossless.ns / d.plain.ns).toFixed(1)}x)`);
   console.log(`argument work of one stage of an allowed call: parsed once ${d.oneParse.ns.toFixed(0)} ns; parsed three times (before) ${d.threeParses.ns.toFixed(0)} ns (ratio ${(d.oneParse.ns / d.threeParses.ns).toFixed(2)}x)`);
 
-  // Runs alternate one by one (plain, protected, protected, plain, ...) so drift (JIT warm-up, GC,
-  // other processes on the machine) hits both sides alike; each side's time is summed.
+  // Runs rotate one by one (plain, guardrail, gated, protected, then the next order, ...) so drift
+  // (JIT warm-up, GC, other processes on the machine) hits every side alike; each side's time is summed.
   const warmup = 300;
   const runs = 1500;
   const runner = new Runner({ tracingDisabled: true });
-  const plainAgent = agentFor(plainTool(), warmup + runs);
-  const guardedAgent = agentFor(protectedTool(), warmup + runs);
+  const sides = {
+    plain: agentFor(plainTool(), warmup + runs),
+    guardrail: agentFor(guardrailTool(), warmup + runs),
+    gated: agentFor(gatedTool(), warmup + runs),
+    protected: agentFor(protectedTool(), warmup + runs),
+  };
+  const names = Object.keys(sides);
   const once = async (agent) => {
     const start = process.hrtime.bigint();
     await runner.run(agent, 'refund', { context: { user: 'alice' } });
     return Number(process.hrtime.bigint() - start);
   };
-  for (let i = 0; i < warmup; i++) {
-    await once(plainAgent);
-    await once(guardedAgent);
-  }
-  let plainNs = 0;
-  let guardedNs = 0;
+  for (let i = 0; i < warmup; i++) for (const n of names) await once(sides[n]);
+  const ns = Object.fromEntries(names.map((n) => [n, 0]));
   for (let i = 0; i < runs; i++) {
-    if (i % 2 === 0) {
-      plainNs += await once(plainAgent);
-      guardedNs += await once(guardedAgent);
-    } else {
-      guardedNs += await once(guardedAgent);
-      plainNs += await once(plainAgent);
+    for (let j = 0; j < names.length; j++) {
+      const n = names[(i + j) % names.length];
+      ns[n] += await once(sides[n]);
     }
   }
-  if (executed.plain !== executed.protected) throw new Error(`bench: the bodies ran ${executed.plain} vs ${executed.protected} times`);
-  const p = plainNs / runs / 1e6;
-  const g = guardedNs / runs / 1e6;
-  console.log(`Runner, one allow call per run (${runs} interleaved runs each after ${warmup} warm-up, memory store): plain tool() ${p.toFixed(3)} ms/run, protectedTool ${g.toFixed(3)} ms/run`);
-  console.log(`protectedTool / tool() ratio: ${(g / p).toFixed(2)}x  (overhead ${((g - p) * 1000).toFixed(0)} µs per allow call)`);
+  const counts = new Set(Object.values(executed));
+  if (counts.size !== 1) throw new Error(`bench: the bodies ran ${JSON.stringify(executed)} times`);
+  const ms = Object.fromEntries(names.map((n) => [n, ns[n] / runs / 1e6]));
+  const us = (a, b) => ((ms[a] - ms[b]) * 1000).toFixed(0);
+  console.log(
+    `Runner, one allow call per run (${runs} rotated runs each after ${warmup} warm-up, memory store): plain tool() ${ms.plain.toFixed(3)} ms/run, ` +
+      `with a no-op input guardrail ${ms.guardrail.toFixed(3)}, with a no-op guardrail and needsApproval ${ms.gated.toFixed(3)}, protectedTool ${ms.protected.toFixed(3)}`,
+  );
+  console.log(`the SDK's own cost of the hooks (no-op guardrail + needsApproval / tool()): ${(ms.gated / ms.plain).toFixed(3)}x (${us('gated', 'plain')} µs per call; the guardrail alone ${us('guardrail', 'plain')} µs)`);
+  console.log(`this library's own cost (protectedTool / the same hooks doing nothing): ${(ms.protected / ms.gated).toFixed(3)}x (${us('protected', 'gated')} µs per call)`);
+  console.log(`protectedTool / tool() ratio: ${(ms.protected / ms.plain).toFixed(3)}x  (overhead ${us('protected', 'plain')} µs per allow call)`);
 }

@@ -8,6 +8,11 @@ export interface CliContext extends CliIo {
   /** Colors allowed: a terminal and no NO_COLOR. */
   color: boolean;
   debug: boolean;
+  /**
+   * The CLI itself, for a command that drives other commands (`demo`): handed in by `runCli` so
+   * that no command module imports the CLI's entry (which loads the commands: a cycle).
+   */
+  runCli?: (argv: string[], io: CliIo) => Promise<number>;
 }
 
 /** One CLI command. `run` returns the process exit code; user errors are thrown as `UserError`. */

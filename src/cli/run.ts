@@ -19,7 +19,7 @@ export async function runCli(argv: string[], options: RunCliOptions): Promise<nu
   const debug = argv.includes('--debug');
   let exitCode: number | undefined;
   let ctx: CliContext | undefined;
-  const makeContext = (args: { cwd?: unknown; debug?: unknown }): CliContext => makeIoContext(options, args);
+  const makeContext = (args: { cwd?: unknown; debug?: unknown }): CliContext => ({ ...makeIoContext(options, args), runCli });
 
   // `check` as CI runs it skips yargs (start-up, issue 10); anything else is yargs' to parse.
   const plain = plainCheckArgs(argv);

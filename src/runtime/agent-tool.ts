@@ -4,10 +4,12 @@ import { CtrlrunError } from './errors.js';
 import { HOSTED_ACTION } from './hosted-item.js';
 import { guardInputFilter, hostedGuards } from './hosted-mcp.js';
 import { PROTECTED_ACTION, describeError, type ControlInternals } from './internals.js';
-import { LOCAL_ACTION } from './local-tools.js';
+import { LOCAL_ACTION } from './local-mark.js';
 import { bindMcp, isGuardedMcpServer } from './mcp.js';
 import { openNestedFrame } from './nested.js';
-import { bindPolicy, createActionCore, type CallDetails } from './protected-tool.js';
+import { createActionCore } from './core/action-core.js';
+import { bindPolicy } from './core/bind-policy.js';
+import type { CallDetails } from './core/types.js';
 import type { CompiledPolicy } from './types.js';
 
 /**

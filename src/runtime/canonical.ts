@@ -1,5 +1,6 @@
 // @noble/hashes: an audited, dependency-free, synchronous SHA-256 that runs unchanged in Node,
-// browsers and edge runtimes (node:crypto does not bundle for browsers; Web Crypto is async only).
+// browsers and edge runtimes (node:crypto does not bundle for browsers; Web Crypto is async only);
+// on Node, node:crypto's when the process hands it over (see platformSha256Hex).
 import { sha256 } from '@noble/hashes/sha2';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils';
 
@@ -26,21 +27,76 @@ function write(value: unknown): string {
       return JSON.stringify(value);
     case 'bigint':
       return value.toString();
-    case 'object': {
-      if (Array.isArray(value)) return `[${value.map((v) => (v === undefined ? 'null' : write(v))).join(',')}]`;
-      const entries = Object.keys(value as object)
-        .filter((k) => (value as Record<string, unknown>)[k] !== undefined)
-        .sort(byCodePoint)
-        .map((k) => `${JSON.stringify(k)}:${write((value as Record<string, unknown>)[k])}`);
-      return `{${entries.join(',')}}`;
-    }
+    case 'object':
+      return Array.isArray(value) ? writeArray(value) : writeObject(value as Record<string, unknown>);
     default:
       throw new TypeError(`canonicalJson: cannot encode ${typeof value}`);
   }
 }
 
+// One string built in place (no intermediate arrays): receipts are hashed twice per call.
+function writeArray(value: unknown[]): string {
+  let out = '[';
+  for (let i = 0; i < value.length; i++) {
+    if (i > 0) out += ',';
+    // a hole is written as nothing, as `map` then `join` wrote it
+    if (!(i in value)) continue;
+    const v = value[i];
+    out += v === undefined ? 'null' : write(v);
+  }
+  return `${out}]`;
+}
+
+function writeObject(value: Record<string, unknown>): string {
+  const keys = Object.keys(value);
+  // without a surrogate in any key, UTF-16 order (the native sort) is code point order
+  if (keys.some(hasSurrogate)) keys.sort(byCodePoint);
+  else keys.sort();
+  let out = '{';
+  for (const k of keys) {
+    const v = value[k];
+    if (v === undefined) continue;
+    if (out.length > 1) out += ',';
+    out += `${JSON.stringify(k)}:${write(v)}`;
+  }
+  return `${out}}`;
+}
+
+function hasSurrogate(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit >= 0xd800 && unit <= 0xdfff) return true;
+  }
+  return false;
+}
+
+/**
+ * SHA-256 of UTF-8 text, hex. Node's own (OpenSSL) when the platform hands it over without an
+ * import (`process.getBuiltinModule`, Node 20.16 on): several times faster than pure JS, and
+ * nothing for a bundler to follow. Elsewhere (browsers, edge runtimes) @noble/hashes. Same digest.
+ * Looked up on the first hash, not at import: OpenSSL's set-up costs milliseconds that a process
+ * which never hashes (a plain `check`) should not pay.
+ */
 export function sha256Hex(text: string): string {
-  return bytesToHex(sha256(utf8ToBytes(text)));
+  if (platformSha256Hex === undefined) platformSha256Hex = findPlatformSha256();
+  return platformSha256Hex ? platformSha256Hex(text) : bytesToHex(sha256(utf8ToBytes(text)));
+}
+
+// a capability found once per process (null: none), never a value that changes
+let platformSha256Hex: ((text: string) => string) | null | undefined;
+
+function findPlatformSha256(): ((text: string) => string) | null {
+  try {
+    const proc = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
+    const crypto = proc?.getBuiltinModule?.('node:crypto') as { createHash?: (alg: string) => { update(t: string, enc: string): { digest(enc: string): string } } } | undefined;
+    const createHash = crypto?.createHash;
+    if (typeof createHash !== 'function') return null;
+    const hex = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
+    // trusted only if it answers the known digest of "abc"
+    return hex('abc') === 'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad' ? hex : null;
+  } catch {
+    return null;
+  }
 }
 
 /** SHA-256 (hex) of the canonical JSON of a value. */

@@ -21,10 +21,12 @@ import {
   type TaskOf,
 } from './internals.js';
 import { HOSTED_ACTION, hostedRequestOf, type HostedRequest } from './hosted-item.js';
-import { LOCAL_ACTION, type LocalMark } from './local-tools.js';
+import { LOCAL_ACTION, type LocalMark } from './local-mark.js';
+import { refusal } from './core/messages.js';
 import type { ApprovalRequest, CompiledPolicy, Store } from './types.js';
 
 export type { Identity, IdentityValue, TaskOf } from './internals.js';
+export { refusal } from './core/messages.js';
 
 export interface ControlOptions {
   store: Store;
@@ -489,10 +491,6 @@ async function applyToState(state: PausedCalls, call: OurCall, request: Approval
       break;
   }
   return request;
-}
-
-export function refusal(action: string, why: string): string {
-  return `The call to ${action} was refused (${why}). It did not run and must not be retried; tell the user it was refused.`;
 }
 
 

@@ -1,10 +1,11 @@
 import { hostedMcpTool, type Agent, type HostedMCPTool, type RunState } from '@openai/agents';
-import { refusal, type Control } from './control.js';
+import type { Control } from './control.js';
+import { refusal } from './core/messages.js';
 import { CtrlrunError } from './errors.js';
 import { HOSTED_ACTION, hostedCallRequestId, hostedRequestOf, hostedResponseOf, type HostedRequest } from './hosted-item.js';
 import { decideCall as decide } from './decide.js';
 import { appendReceipt, argsHashOf, canonicalArgs, describeError, principalOf, reasonText, type ControlInternals } from './internals.js';
-import { bindPolicy } from './protected-tool.js';
+import { bindPolicy } from './core/bind-policy.js';
 import type { CompiledPolicy } from './types.js';
 
 /**

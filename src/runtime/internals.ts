@@ -164,7 +164,9 @@ export async function appendReceipt(internals: ControlInternals, policy: Compile
     mode: policy.mode,
     environment: internals.environment ?? policy.environment ?? null,
   };
-  const appended = await internals.store.appendReceipt({ ...base, ...fields });
+  // Object.assign, not `{ ...base, ...fields }`: the same object, several times faster in V8 when
+  // fields overwrite base's nulls (two receipts per call)
+  const appended = await internals.store.appendReceipt(Object.assign({}, base, fields));
   // signed by the control, never by the store: a rewritten chain cannot carry this signature
   if (internals.signer) await internals.store.appendReceipt(checkpointBody(base, internals.signer.checkpoint(appended.seq, appended.hash)));
 }

@@ -16,11 +16,15 @@ import {
   type ShellResult,
   type ShellTool,
 } from '@openai/agents';
-import { refusal, type Control } from './control.js';
+import type { Control } from './control.js';
+import { refusal } from './core/messages.js';
+import { LOCAL_ACTION, type LocalMark } from './local-mark.js';
 import { decideCall } from './decide.js';
 import { ActionDenied, CtrlrunError } from './errors.js';
 import { argsHashOf, type ControlInternals } from './internals.js';
-import { bindPolicy, createActionCore, type ActionCore, type Authorization } from './protected-tool.js';
+import { createActionCore, type ActionCore } from './core/action-core.js';
+import { bindPolicy } from './core/bind-policy.js';
+import type { Authorization } from './core/types.js';
 import type { CompiledPolicy } from './types.js';
 import { noteNestedFailure } from './nested.js';
 
@@ -83,19 +87,7 @@ export type ProtectComputerToolOptions<Context = unknown, TComputer extends Comp
   onApproval?: never;
 };
 
-/** On a tool made here: its action and how a raw call item of it is presented to the policy. */
-export const LOCAL_ACTION: unique symbol = Symbol.for('ctrlrun.localTool.action');
-
-export interface LocalMark {
-  action: string;
-  /** The policy's view of a raw `shell_call` / `apply_patch_call` / `computer_call` item of this tool. */
-  present: (rawItem: unknown) => unknown;
-  /**
-   * A call this tool refused and paused so the refusal reaches the model through the SDK's own
-   * rejection (the computer tool: its output is a screenshot, no text): the refusal text.
-   */
-  refusalOf?: (callId: string) => string | undefined;
-}
+export { LOCAL_ACTION, type LocalMark } from './local-mark.js';
 
 export function bindLocalTools<A extends string = string>(control: Control, policy: CompiledPolicy): LocalDoors<A> {
   const internals = bindPolicy(control, policy, 'bindLocalTools');
@@ -456,25 +448,7 @@ function makeComputerTool(internals: ControlInternals, policy: CompiledPolicy, a
     if (!isComputer(inner)) throw new CtrlrunError(`${who}('${action}'): the computer's initializer did not return a Computer.`, { action });
     const known = wrappers.get(inner);
     if (known) return known;
-    const rc = (v: unknown) => v as RunContext<unknown> | undefined;
-    const guarded = {
-      get environment() {
-        return inner.environment;
-      },
-      get dimensions() {
-        return inner.dimensions;
-      },
-      ...(typeof inner.initRun === 'function' ? { initRun: (runContext?: RunContext) => inner.initRun?.(runContext) } : {}),
-      screenshot: async (runContext?: RunContext) => (await step(inner, 'screenshot', rc(runContext))) as string,
-      click: async (_x: number, _y: number, _b: unknown, runContext?: RunContext) => void (await step(inner, 'click', rc(runContext))),
-      doubleClick: async (_x: number, _y: number, runContext?: RunContext) => void (await step(inner, 'doubleClick', rc(runContext))),
-      drag: async (_p: unknown, runContext?: RunContext) => void (await step(inner, 'drag', rc(runContext))),
-      keypress: async (_k: unknown, runContext?: RunContext) => void (await step(inner, 'keypress', rc(runContext))),
-      move: async (_x: number, _y: number, runContext?: RunContext) => void (await step(inner, 'move', rc(runContext))),
-      scroll: async (_x: number, _y: number, _sx: number, _sy: number, runContext?: RunContext) => void (await step(inner, 'scroll', rc(runContext))),
-      type: async (_t: string, runContext?: RunContext) => void (await step(inner, 'type', rc(runContext))),
-      wait: async (runContext?: RunContext) => void (await step(inner, 'wait', rc(runContext))),
-    } as unknown as Computer;
+    const guarded = guardedComputer(inner, step);
     wrappers.set(inner, guarded);
     innerOf.set(guarded, inner);
     return guarded;
@@ -499,6 +473,29 @@ function makeComputerTool(internals: ControlInternals, policy: CompiledPolicy, a
     needsApproval,
   } as unknown as Parameters<typeof computerTool>[0]) as ComputerTool;
   return mark(made, action, (raw) => presentComputerCall(computerActionsOf(raw)), (callId) => refusals.get(callId));
+}
+
+/** A Computer whose every method goes through `step` (which runs the decided batch once), its environment and dimensions the inner one's. */
+function guardedComputer(inner: Computer, step: (inner: Computer, method: string, runContext: RunContext<unknown> | undefined) => Promise<string | undefined>): Computer {
+  const rc = (v: unknown) => v as RunContext<unknown> | undefined;
+  return {
+    get environment() {
+      return inner.environment;
+    },
+    get dimensions() {
+      return inner.dimensions;
+    },
+    ...(typeof inner.initRun === 'function' ? { initRun: (runContext?: RunContext) => inner.initRun?.(runContext) } : {}),
+    screenshot: async (runContext?: RunContext) => (await step(inner, 'screenshot', rc(runContext))) as string,
+    click: async (_x: number, _y: number, _b: unknown, runContext?: RunContext) => void (await step(inner, 'click', rc(runContext))),
+    doubleClick: async (_x: number, _y: number, runContext?: RunContext) => void (await step(inner, 'doubleClick', rc(runContext))),
+    drag: async (_p: unknown, runContext?: RunContext) => void (await step(inner, 'drag', rc(runContext))),
+    keypress: async (_k: unknown, runContext?: RunContext) => void (await step(inner, 'keypress', rc(runContext))),
+    move: async (_x: number, _y: number, runContext?: RunContext) => void (await step(inner, 'move', rc(runContext))),
+    scroll: async (_x: number, _y: number, _sx: number, _sy: number, runContext?: RunContext) => void (await step(inner, 'scroll', rc(runContext))),
+    type: async (_t: string, runContext?: RunContext) => void (await step(inner, 'type', rc(runContext))),
+    wait: async (runContext?: RunContext) => void (await step(inner, 'wait', rc(runContext))),
+  } as unknown as Computer;
 }
 
 /** The computer calls of `state` this library refused and paused for the refusal to reach the model: rejected in the state with it. */

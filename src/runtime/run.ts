@@ -2,24 +2,16 @@ import { AgentsError, run as sdkRun, RunState } from '@openai/agents';
 import { CtrlrunError, NotExecuted } from './errors.js';
 import { answerByPolicy, claimForResume, guardInputFilter, hostedGuards } from './hosted-mcp.js';
 import { rejectRefusedComputerCalls } from './local-tools.js';
+import { ESTABLISHED_NOT_EXECUTED } from './core/not-executed.js';
 
-/**
- * Marks a `NotExecuted` this library itself established: the protected tool's body threw it, and the
- * wrapper settled the effect key as failed and wrote the receipt before rethrowing it.
- */
-export const ESTABLISHED_NOT_EXECUTED: unique symbol = Symbol.for('ctrlrun.notExecuted.established');
-
-export function establishNotExecuted(error: NotExecuted): NotExecuted {
-  Object.defineProperty(error, ESTABLISHED_NOT_EXECUTED, { value: true, enumerable: false });
-  return error;
-}
+export { ESTABLISHED_NOT_EXECUTED, establishNotExecuted } from './core/not-executed.js';
 
 /**
  * Finds this library's error inside what a run threw and returns it as itself, else the error
  * unchanged. It looks only where the SDK puts a tool's error: `.error` of a wrapper (`ToolCallError`)
  * and `.cause` of the SDK's own errors. It never looks into the `cause` of anyone else's error: a
  * body that throws `new Error('x', { cause: notExecuted })` may have acted, so that is not "did not
- * run". A `NotExecuted` is reported only when this library established it (see above).
+ * run". A `NotExecuted` is reported only when this library established it (core/not-executed.ts).
  *
  * The run state the wrapper carried is copied onto the recovered error's `state`; the wrapper
  * itself is never attached to it (the wrapper already points at it: that would be a cycle).

@@ -6,7 +6,6 @@ import { APPROVER, countReceipts, loadSample, REQUESTER, scriptedRefund, support
 import { narrator } from '../../demo/narrate.js';
 import { compileWorkspace, makeWorkspace, PACKAGE_ROOT } from '../../demo/workspace.js';
 import type { CliContext, CommandSpec } from '../context.js';
-import { runCli } from '../run.js';
 
 interface DemoArgs {
   keep?: boolean;
@@ -35,7 +34,8 @@ export const demoCommand: CommandSpec<DemoArgs> = {
 
       const sub = async (argv: string[], expected: number, what: string): Promise<void> => {
         let out = '';
-        const code = await runCli([...argv, '--cwd', workspace.dir], {
+        if (!ctx.runCli) throw new Error('demo: runs only inside the CLI (runCli hands it the CLI to drive).');
+        const code = await ctx.runCli([...argv, '--cwd', workspace.dir], {
           cwd: workspace.dir,
           env: { ...ctx.env },
           stdout: (t) => (out += t),

@@ -1,0 +1,75 @@
+import type { RunContext } from '@openai/agents';
+import type { ControlInternals } from '../internals.js';
+import type { CompiledPolicy } from '../types.js';
+import { argumentsStage } from './arguments.js';
+import { authorize } from './authorize.js';
+import { stillRunningHolds } from './body.js';
+import { checkCall, guardrailOf, needsApproval } from './gate.js';
+import { refusal } from './messages.js';
+import { principalStage } from './principal.js';
+import { receiptWriter } from './receipt.js';
+import { executeCall, finish, observe, runBody } from './run-call.js';
+import type { CoreScope } from './scope.js';
+import type { BodyOutcome } from './settlement.js';
+import type { ArgsSchema, Authorized, CallDetails, CallFacts, UpstreamCheck, UserErrorFunction } from './types.js';
+
+export interface ActionCoreOptions {
+  parameters?: ArgsSchema | undefined;
+  userErrorFunction?: UserErrorFunction | null | undefined;
+  refusalsAsErrors?: boolean;
+  /**
+   * The door's check of the upstream the call would reach (CTRLRun's `upstream:` pins), asked
+   * after the policy and authority let the call through: a problem refuses it with its reason.
+   */
+  upstream?: UpstreamCheck | undefined;
+}
+
+/** The stages' shared scope for one action of one control (see CoreScope). */
+export function coreScope(internals: ControlInternals, policy: CompiledPolicy, action: string, options: ActionCoreOptions): CoreScope {
+  const compiled = policy.actions[action];
+  return {
+    internals,
+    policy,
+    action,
+    compiled,
+    enforce: policy.mode === 'enforce',
+    decision: { action, compiled, policy, environment: internals.environment ?? policy.environment ?? 'production' },
+    args: argumentsStage(options.parameters, action),
+    principals: principalStage(internals, Boolean(policy.authority)),
+    holds: stillRunningHolds(),
+    upstream: options.upstream,
+    refusalsAsErrors: options.refusalsAsErrors === true,
+    hasUserErrorFunction: Boolean(options.userErrorFunction),
+    receipt: receiptWriter(internals, policy, action),
+  };
+}
+
+/**
+ * The door-agnostic core of one action: the stages (core/*.ts) bound to one control and policy.
+ * Each door's adapter (a function tool, an MCP server, a local execution tool, an agent tool)
+ * turns its SDK shape into these calls and their answers back into its SDK shape: `guardrail`
+ * and `needsApproval` before the SDK runs anything, then `execute` (or `authorize` and
+ * `runBody`/`finish` for a door whose body the SDK runs).
+ */
+export function createActionCore(internals: ControlInternals, policy: CompiledPolicy, action: string, options: ActionCoreOptions) {
+  const scope = coreScope(internals, policy, action, options);
+  return {
+    action,
+    compiled: scope.compiled,
+    enforce: scope.enforce,
+    policyArgs: scope.args.policyArgs,
+    needsApproval: (runContext: RunContext<unknown>, input: unknown) => needsApproval(scope, runContext, input),
+    guardrail: guardrailOf(scope),
+    checkCall: (data: { context: RunContext<unknown>; toolCall: { callId: string; arguments: string } }) => checkCall(scope, data),
+    authorize: (input: unknown, runContext: RunContext<unknown>, callId: string | null, toolCall: { arguments?: string } | undefined) =>
+      authorize(scope, input, runContext, callId, toolCall),
+    runBody: (auth: Authorized, body: () => unknown) => runBody(scope, auth, body),
+    finish: (auth: Authorized, outcome: BodyOutcome) => finish(scope, auth, outcome),
+    observe: (facts: CallFacts, _input: unknown, body: () => unknown) => observe(scope, facts, body),
+    execute: (input: unknown, runContext: RunContext<unknown>, details: CallDetails | undefined, body: () => unknown) => executeCall(scope, input, runContext, details, body),
+    receipt: scope.receipt,
+    refuse: (why: string) => refusal(action, why),
+  };
+}
+
+export type ActionCore = ReturnType<typeof createActionCore>;

@@ -1,0 +1,83 @@
+import { jsonDepthProblem, plainArguments, type ArgumentsCheck } from '../arguments.js';
+import { parseJson } from '../internals.js';
+import { compileJsonSchema } from '../json-schema.js';
+import type { ArgsSchema } from './types.js';
+
+/** The arguments the body would get, or why not (`problem`: JSON that does not match a JSON-schema `parameters`). */
+export type PolicyArgs = { ok: true; value: unknown } | { ok: false; problem?: string };
+
+/** Stage 1, the arguments: the tool's own schema applied to the model's text, the way the body will see it. */
+export interface ArgumentsStage {
+  /**
+   * JSON-schema `parameters`: the SDK only JSON-parses the arguments, so `"5000000"` would reach an
+   * `amount: {type: 'integer'}` tool and slip past `amount_gt` rules. Checked before any decision.
+   * (A zod schema is checked by the SDK's own parsing before the body, and by `policyArgs` here.)
+   */
+  schemaCheck: ((value: unknown) => string | null) | null;
+  /** The arguments the body would get, from the model's raw JSON (`lossless`: its parse, when done). */
+  policyArgs: (raw: string, lossless?: ArgumentsCheck) => PolicyArgs;
+}
+
+export function argumentsStage(parameters: ArgsSchema | undefined, action: string): ArgumentsStage {
+  const schemaCheck =
+    parameters && typeof parameters === 'object' && typeof parameters.safeParse !== 'function'
+      ? compileJsonSchema(parameters, `protectedTool('${action}')`)
+      : null;
+  const policyArgs = (raw: string, lossless?: ArgumentsCheck): PolicyArgs => {
+    const deep = jsonDepthProblem(raw);
+    if (deep !== null) return { ok: false, problem: deep };
+    // the stage's one parse: the lossless value, integers as JSON.parse gives them; the text again
+    // only when the lossless parse refused it (a float, a duplicate key: refused later anyway)
+    const parsed: { ok: true; value: unknown } | { ok: false } = lossless?.ok ? { ok: true, value: plainArguments(lossless.value) } : parseJson(raw);
+    if (!parsed.ok) return parsed;
+    if (schemaCheck) {
+      const problem = schemaCheck(parsed.value);
+      return problem === null ? parsed : { ok: false, problem };
+    }
+    if (typeof parameters?.safeParse !== 'function') return parsed;
+    const checked = parameters.safeParse(parsed.value);
+    if (checked.success) return { ok: true, value: checked.data };
+    // the SDK's strict mode sends null for optional fields and strips them before zod parses
+    const stripped = parameters.safeParse(withoutNulls(parsed.value));
+    return stripped.success ? { ok: true, value: stripped.data } : { ok: false };
+  };
+  return { schemaCheck, policyArgs };
+}
+
+/**
+ * Why the input about to run is not the call's own, or null: nested too deep, or not matching a
+ * JSON-schema `parameters`. (`raw` is the model's text when the door has it.)
+ */
+export function inputProblem(stage: ArgumentsStage, raw: string | undefined, input: unknown): string | null {
+  const deep = typeof raw === 'string' ? jsonDepthProblem(raw) : null;
+  return deep ?? (stage.schemaCheck ? stage.schemaCheck(input) : null);
+}
+
+/** Whether the input to run is what the call's raw arguments give (`fromRaw`: `policyArgs` of them). */
+export function inputIsTheCalls(fromRaw: PolicyArgs, input: unknown): boolean {
+  return fromRaw.ok && sameArgs(fromRaw.value, input);
+}
+
+/** The value with every null object member removed (what the SDK's strict mode does before zod parses). */
+export function withoutNulls(value: unknown, depth = 0): unknown {
+  if (depth > 200 || value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map((v) => withoutNulls(v, depth + 1));
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) if (v !== null) out[k] = withoutNulls(v, depth + 1);
+  return out;
+}
+
+/** Deep equality of two parsed argument values (plain data, dates; anything else by its JSON). */
+export function sameArgs(a: unknown, b: unknown, depth = 0): boolean {
+  if (Object.is(a, b)) return true;
+  if (depth > 200 || typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (a instanceof Date || b instanceof Date) return a instanceof Date && b instanceof Date && a.getTime() === b.getTime();
+  if (Array.isArray(a) || Array.isArray(b)) {
+    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => sameArgs(x, b[i], depth + 1));
+  }
+  const plain = (o: object) => [Object.prototype, null].includes(Object.getPrototypeOf(o));
+  if (!plain(a) || !plain(b)) return JSON.stringify(a) === JSON.stringify(b);
+  const ka = Object.keys(a).filter((k) => (a as Record<string, unknown>)[k] !== undefined);
+  const kb = Object.keys(b).filter((k) => (b as Record<string, unknown>)[k] !== undefined);
+  return ka.length === kb.length && ka.every((k) => sameArgs((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k], depth + 1));
+}

@@ -1,0 +1,177 @@
+import type { RunContext } from '@openai/agents';
+import { checkArguments, parseArguments } from '../arguments.js';
+import { chargesFor } from '../authority.js';
+import { ActionDenied, ApprovalMismatch, CtrlrunError } from '../errors.js';
+import { approversOf } from '../internals.js';
+import type { BudgetCharge, ClaimResult } from '../types.js';
+import { inputIsTheCalls, inputProblem } from './arguments.js';
+import { approvalVerdict, bindingOf, claimFromStore, vetFromStore } from './approval.js';
+import { decideOn, decisionRefusal, hashOf } from './decision.js';
+import { STILL_RUNNING_TEXT, UNOBSERVED_TEXT } from './messages.js';
+import { reserve, reservationRefusal } from './reservation.js';
+import type { CoreScope } from './scope.js';
+import { INVALID_ARGUMENTS, type Authorization, type Authorized, type CallFacts, type ReceiptFieldsOf } from './types.js';
+import { tlsPinned } from './upstream.js';
+
+type Where = { action: string; callId: string | null };
+
+/** Writes the refusal's receipt, then throws its error: a call refused before its body has exactly one receipt, this one. */
+async function refuse(scope: CoreScope, facts: CallFacts, receipt: ReceiptFieldsOf, error: CtrlrunError): Promise<never> {
+  await scope.receipt(facts, receipt);
+  throw error;
+}
+
+/**
+ * Everything before the body: arguments, principal, decision, upstream, hold, budgets, approval
+ * claim, effect reservation, and the decision's receipt. Throws to refuse; returns the call's
+ * authorization (observe mode: the facts only).
+ */
+export async function authorize(
+  scope: CoreScope,
+  input: unknown,
+  runContext: RunContext<unknown>,
+  callId: string | null,
+  toolCall: { arguments?: string } | undefined,
+): Promise<Authorization> {
+  const facts = await admit(scope, input, runContext, callId, toolCall);
+  if (!scope.enforce) return { kind: 'observe', facts };
+  const where = { action: scope.action, callId };
+  const refused = decisionRefusal(scope.action, facts);
+  if (refused) return refuse(scope, facts, refused.receipt, new ActionDenied(refused.code, refused.message, where));
+  if (scope.upstream === undefined && tlsPinned(scope.compiled)) {
+    // CTRLRun in-process (SPEC-v0.10 §4.4): nothing observed the upstream's certificate
+    const error = new ActionDenied('upstream_unverified', `ctrlrun: ${scope.action} refused (upstream_unverified): ${UNOBSERVED_TEXT}; it did not run.`, where);
+    return refuse(scope, facts, { result: 'refused', reason: 'upstream_unverified' }, error);
+  }
+  if (scope.holds.holds(facts.argsHash ?? '')) {
+    return refuse(scope, facts, { result: 'refused', reason: 'still_running' }, new ActionDenied('still_running', `ctrlrun: ${scope.action} refused: ${STILL_RUNNING_TEXT}.`, where));
+  }
+  const charges = await budgetCharges(scope, facts, where);
+  const key = facts.decision.effectKey;
+  if (key === null) return claimAlone(scope, facts);
+  return reserveWithClaim(scope, facts, key, charges, where);
+}
+
+/**
+ * The arguments, the principal and the decision: the call's facts, with the input about to run
+ * checked to be the call's own (schema-valid, and what its raw arguments give).
+ */
+async function admit(scope: CoreScope, input: unknown, runContext: RunContext<unknown>, callId: string | null, toolCall: { arguments?: string } | undefined): Promise<CallFacts> {
+  const principal = await scope.principals.forBody(runContext, toolCall);
+  const raw = toolCall?.arguments;
+  const checked = principal.checked ?? (typeof raw === 'string' ? parseArguments(raw) : checkArguments(input));
+  const decided = decideOn(scope.decision, scope.internals.clock(), raw, input, principal.who, principal.task, checked);
+  const facts: CallFacts = { callId, argsHash: hashOf(decided), principal: principal.who?.principal ?? null, decision: decided.decision, grant: decided.grant, args: decided.args };
+  const where = { action: scope.action, callId };
+  const problem = inputProblem(scope.args, raw, input);
+  if (problem !== null) {
+    const error = new ActionDenied('invalid_arguments', `ctrlrun: ${scope.action} refused: its arguments do not match the tool's schema (${problem}); it did not run.`, where);
+    return refuse(scope, { ...facts, decision: INVALID_ARGUMENTS }, { result: 'refused', reason: `invalid_arguments:${problem}` }, error);
+  }
+  if (typeof raw === 'string' && !inputIsTheCalls(principal.fromRaw ?? scope.args.policyArgs(raw, checked), input)) {
+    const error = new ActionDenied(
+      'arguments_mismatch',
+      `ctrlrun: ${scope.action} refused: the input to run differs from the call's arguments (details.toolCall.arguments); it did not run.`,
+      where,
+    );
+    return refuse(scope, facts, { result: 'refused', reason: 'arguments_mismatch' }, error);
+  }
+  return facts;
+}
+
+/** CTRLRun v7: a call under a budgeted grant spends it on the reservation, so it needs an effect key. */
+async function budgetCharges(scope: CoreScope, facts: CallFacts, where: Where): Promise<BudgetCharge[]> {
+  if (!facts.grant?.budgets) return [];
+  const key = facts.decision.effectKey;
+  const made = chargesFor(facts.grant, facts.args);
+  if (typeof made === 'string') {
+    return refuse(scope, facts, { result: 'refused', reason: 'invalid_argument', effect_key: key }, new ActionDenied('invalid_argument', `ctrlrun: ${scope.action} refused (invalid_argument): ${made}; it did not run.`, where));
+  }
+  if (key === null) {
+    const error = new ActionDenied(
+      'budget_requires_effect',
+      `ctrlrun: ${scope.action} refused (budget_requires_effect): grant ${facts.grant.id} has a budget, and a budget is spent on the effect's reservation, but the action resolves no effect key (add \`effect:\` to it in ctrlrun.yaml); it did not run.`,
+      where,
+    );
+    return refuse(scope, facts, { result: 'refused', reason: 'budget_requires_effect' }, error);
+  }
+  return made;
+}
+
+/** The approvers of an approval the store's answer shows usable, or the refusal (its receipt, then `ApprovalMismatch`). */
+export async function approvedBy(scope: CoreScope, facts: CallFacts, claimed: ClaimResult): Promise<string[]> {
+  const rules = { now: scope.internals.clock(), ttlMs: scope.internals.approvalTtlMs, approvalsRequired: scope.compiled?.approvalsRequired ?? 1 };
+  const verdict = approvalVerdict(facts, claimed, bindingOf(scope.action, scope.policy.hash, facts), rules);
+  if (verdict.ok) return verdict.approvers;
+  const error = new ApprovalMismatch(verdict.reason, `ctrlrun: ${scope.action} did not run: ${verdict.text}`, { action: scope.action, callId: facts.callId });
+  return refuse(scope, facts, { result: 'refused', reason: `approval_${verdict.reason}`, approvers: verdict.approvers }, error);
+}
+
+/** No reservation to pair the approval with: it is claimed on its own, then the decision's receipt is written before anything runs. */
+async function claimAlone(scope: CoreScope, facts: CallFacts): Promise<Authorized> {
+  const approving = facts.decision.decision === 'approve';
+  const binding = bindingOf(scope.action, scope.policy.hash, facts);
+  const approvers = approving ? await approvedBy(scope, facts, await claimFromStore(scope.internals.store, facts, scope.internals.clock(), binding)) : [];
+  // a store that cannot record the decision stops the call
+  await scope.receipt(facts, { result: approving ? 'claimed' : 'allowed', approvers, effect_key: null });
+  return { kind: 'enforce', facts, approvers, key: null, attemptId: null };
+}
+
+/**
+ * CTRLRun §4.2 A4: the approval is checked here without being used, and used up by the
+ * reservation itself, in the store's one transaction: a refused reservation (spent budget,
+ * duplicate, ambiguous, attempts exhausted) leaves it approved, and the call has one decision
+ * receipt, its outcome (never `allowed`/`claimed` followed by a refusal).
+ */
+async function reserveWithClaim(scope: CoreScope, facts: CallFacts, key: string, charges: BudgetCharge[], where: Where): Promise<Authorized> {
+  const { internals } = scope;
+  const approving = facts.decision.decision === 'approve';
+  const binding = bindingOf(scope.action, scope.policy.hash, facts);
+  const approvers = approving ? await approvedBy(scope, facts, await vetFromStore(internals.store, facts, binding)) : [];
+  const request = {
+    key,
+    action: scope.action,
+    maxAttempts: scope.compiled?.maxAttempts,
+    now: internals.clock(),
+    leaseMs: internals.effectLeaseMs,
+    charges,
+    claim: approving && facts.callId !== null ? { callId: facts.callId, binding } : undefined,
+  };
+  const { reserved, attemptId } = await reserve(internals.store, request, () => globalThis.crypto.randomUUID());
+  const release = () => internals.store.settleEffect(key, attemptId, 'failed', internals.clock()).catch(() => false);
+  switch (reserved.outcome) {
+    case 'claim_refused':
+      // the approval changed between the check and the reservation (another call used it): as a claim would say
+      await approvedBy(scope, facts, reserved.claim);
+      // (approvedBy() refuses every outcome but `claimed`)
+      throw new ApprovalMismatch('unknown', `ctrlrun: ${scope.action} did not run: its approval could not be used.`, where);
+    case 'budget_exhausted':
+    case 'duplicate':
+    case 'ambiguous':
+    case 'exhausted': {
+      const refused = reservationRefusal(scope.action, key, reserved, approvers, where);
+      return refuse(scope, facts, refused.receipt, refused.error);
+    }
+    case 'reserved':
+      break;
+    default:
+      // a store that answers something else (a malformed row, another contract): nothing runs
+      await release();
+      throw new CtrlrunError(`ctrlrun: ${scope.action} did not run: the store answered the reservation of ${key} with an unknown outcome.`, where);
+  }
+  let by = approvers;
+  try {
+    // the approval the reservation used up must be this call's own (a store may answer another's)
+    if (reserved.claimed) by = await approvedBy(scope, facts, { outcome: 'claimed', request: reserved.claimed });
+    else if (request.claim) by = await approvedBy(scope, facts, { outcome: 'unknown' });
+    // the decision's receipt, before anything runs: a store that cannot record it stops the call
+    await scope.receipt(facts, { result: approving ? 'claimed' : 'allowed', approvers: by, effect_key: key });
+  } catch (error) {
+    // nothing ran: the reservation (and any budget it charged) is released
+    await release();
+    throw error;
+  }
+  return { kind: 'enforce', facts, approvers: by, key, attemptId };
+}
+
+export { approversOf };

@@ -1,0 +1,96 @@
+import { checkArguments, parseArguments, type ArgumentsCheck } from '../arguments.js';
+import { evaluateAuthority } from '../authority.js';
+import { canonicalHash } from '../canonical.js';
+import { decideCall, invalidArguments } from '../decide.js';
+import { reasonText, type Who } from '../internals.js';
+import type { CompiledAction, CompiledPolicy } from '../types.js';
+import type { CallFacts, DecidedCall, ReceiptFieldsOf } from './types.js';
+
+/** What the decision needs to know of the action and its control: nothing it could change. */
+export interface DecisionScope {
+  action: string;
+  compiled: CompiledAction | undefined;
+  policy: Pick<CompiledPolicy, 'authority' | 'environment'>;
+  /** The control's environment, else the policy's, else `production` (what grants' `environments` match). */
+  environment: string;
+}
+
+/**
+ * Stages 2 and 3, the decision and the authority: the call decided as CTRLRun decides it. The
+ * model's JSON arguments parsed losslessly and checked (a float anywhere, a lone surrogate, a
+ * non-object: `invalid_argument`), then templates, then rules; then, with a principal, the
+ * policy's grants. Without the raw text (a direct invoke), the parsed input is checked as it is.
+ * Pure: `now` is the clock's reading, `parsed` the arguments' parse when a stage already has it.
+ */
+export function decideOn(
+  scope: DecisionScope,
+  now: number,
+  raw: string | undefined,
+  input: unknown,
+  who?: Who | null,
+  task: string | null = null,
+  parsed?: ArgumentsCheck,
+): DecidedCall {
+  const checked = parsed ?? (raw === undefined ? checkArguments(input) : parseArguments(raw));
+  if (!checked.ok) return { decision: invalidArguments(checked.detail) };
+  const decision = decideCall(scope.compiled, checked.value);
+  const authority = scope.policy.authority;
+  // CTRLRun's order: the call (arguments, resource) is built first, then authority, then the rules
+  if (!authority || !who || decision.reason === 'invalid_argument' || decision.reason === 'unknown_action') return { decision, args: checked.value };
+  const auth = evaluateAuthority(authority, who.subject, { action: scope.action, resource: decision.resource, environment: scope.environment, task, args: checked.value, now });
+  if (auth.passed) return { decision, args: checked.value, grant: auth.grant };
+  return { decision: { decision: 'deny', rule: null, reason: auth.reason, effectKey: decision.effectKey, resource: decision.resource }, args: checked.value };
+}
+
+/** Canonical hash of the call's checked arguments (parsed once by `decideOn`), or null when refused. */
+export function hashOf(decided: DecidedCall): string | null {
+  return decided.args === undefined ? null : canonicalHash(decided.args);
+}
+
+/** A denial of CTRLRun's authority axis (no grant covers the call), not of the action's rules. */
+export function byAuthority(reason: string): boolean {
+  return reason === 'no_authority' || reason.startsWith('authority_');
+}
+
+/** A refusal a stage decided: the `ActionDenied` code, the receipt to write, the error's message. */
+export interface Refusal {
+  code: string;
+  receipt: ReceiptFieldsOf;
+  message: string;
+}
+
+/**
+ * The refusal of a decided call by its principal or its decision, as the execute wrapper gives it
+ * (the guardrail words it for the model: `guardrailRefusal`), or null when the call may go on.
+ */
+export function decisionRefusal(action: string, facts: CallFacts): Refusal | null {
+  if (facts.principal === null) {
+    return { code: 'no_principal', receipt: { result: 'refused', reason: 'no_principal' }, message: `ctrlrun: ${action} refused: identity(runContext) returned no principal.` };
+  }
+  const decision = facts.decision;
+  if (decision.decision !== 'deny') return null;
+  const refusedBefore = decision.detail !== undefined;
+  return {
+    code: decision.reason,
+    receipt: { result: refusedBefore ? 'refused' : 'denied' },
+    message: refusedBefore
+      ? `ctrlrun: ${action} refused (${decision.reason}): ${decision.detail}; it did not run.`
+      : `ctrlrun: ${action} ${byAuthority(decision.reason) ? 'refused by authority' : 'denied by policy'} (${reasonText(decision)}); it did not run.`,
+  };
+}
+
+/** The guardrail's words for a refusal by principal or decision: what the model reads, the receipt's reason and the code. */
+export interface GuardrailWhy {
+  why: string;
+  reason: string;
+  code: string;
+}
+
+export function guardrailRefusal(facts: Pick<CallFacts, 'principal' | 'decision'>): GuardrailWhy | null {
+  const decision = facts.decision;
+  const reason = reasonText(decision);
+  if (facts.principal === null) return { why: 'no principal: the run acts for nobody', reason: 'no_principal', code: 'no_principal' };
+  if (decision.decision !== 'deny') return null;
+  const why = decision.detail !== undefined ? `refused (${reason}): ${decision.detail}` : `${byAuthority(reason) ? 'refused by authority' : 'denied by policy'}: ${reason}`;
+  return { why, reason, code: decision.reason };
+}

@@ -1,0 +1,100 @@
+import type { RunContext } from '@openai/agents';
+import { parseArguments } from '../arguments.js';
+import { ActionDenied } from '../errors.js';
+import { argsHashOf, describeError, taskOf, whoOf } from '../internals.js';
+import { noteNestedFailure } from '../nested.js';
+import { decideOn, guardrailRefusal, hashOf, type GuardrailWhy } from './decision.js';
+import { refusal, STILL_RUNNING_TEXT } from './messages.js';
+import { asCtrlrunError } from './errors.js';
+import type { CoreScope } from './scope.js';
+import { INVALID_ARGUMENTS } from './types.js';
+import { upstreamProblem } from './upstream.js';
+
+const allow = { behavior: { type: 'allow' as const } };
+
+type ToolCall = { callId: string; arguments: string };
+type GuardrailAnswer = typeof allow | { behavior: { type: 'rejectContent'; message: string } };
+
+/**
+ * The SDK's `needsApproval`, asked before the guardrail with the SDK's own (lossy) parse of the
+ * arguments: an integer beyond 2^53 arrives rounded, so it is read back through JSON text. The
+ * guardrail and the wrapper decide again on the model's own text before anything runs. Writes nothing.
+ */
+export async function needsApproval(scope: CoreScope, runContext: RunContext<unknown>, input: unknown): Promise<boolean> {
+  if (!scope.enforce) return false;
+  if (scope.args.schemaCheck && scope.args.schemaCheck(input) !== null) return false; // refused by the guardrail
+  const now = () => scope.internals.clock();
+  let raw: string | undefined;
+  let decision = decideOn(scope.decision, now(), undefined, input).decision;
+  if (decision.reason === 'invalid_argument' && decision.detail !== undefined) {
+    try {
+      raw = JSON.stringify(input);
+      decision = decideOn(scope.decision, now(), raw, undefined).decision;
+    } catch {
+      return false; // not JSON: refused by the guardrail
+    }
+  }
+  if (decision.decision !== 'approve') return false;
+  const who = await whoOf(scope.internals, runContext);
+  if (who === null) return false; // no principal: refused by the guardrail
+  if (!scope.policy.authority) return true;
+  // a call no grant covers is refused by the guardrail, never paused for a human
+  return decideOn(scope.decision, now(), raw, input, who, await taskOf(scope.internals, runContext)).decision.decision === 'approve';
+}
+
+/** The tool input guardrail: the call decided before the SDK runs anything; a refusal is model text (or `ActionDenied`). */
+export function guardrailOf(scope: CoreScope) {
+  return {
+    type: 'tool_input' as const,
+    name: 'ctrlrun.policy',
+    run: async (data: { context: RunContext<unknown>; toolCall: ToolCall }) => {
+      try {
+        return await checkCall(scope, data);
+      } catch (error) {
+        const failed = asCtrlrunError(error, `ctrlrun: ${scope.action} did not run: the control failed (${describeError(error)}).`, { action: scope.action, callId: data.toolCall.callId });
+        noteNestedFailure(data.context, failed);
+        throw failed;
+      }
+    },
+  };
+}
+
+/** Why the guardrail lets a decided, principal-holding call through or not: held, or refused by its upstream. */
+async function heldOrUpstream(scope: CoreScope, toolCall: ToolCall): Promise<GuardrailWhy | null> {
+  if (scope.holds.any() && scope.holds.holds(argsHashOf(toolCall.arguments, undefined) ?? '')) {
+    return { why: STILL_RUNNING_TEXT, reason: 'still_running', code: 'still_running' };
+  }
+  const problem = await upstreamProblem(scope.compiled, scope.upstream, toolCall);
+  return problem ? { why: problem.text, reason: problem.reason, code: problem.reason } : null;
+}
+
+/** The guardrail's check of one call: arguments, principal, decision, hold, upstream. Refusals write their receipt. */
+export async function checkCall(scope: CoreScope, { context, toolCall }: { context: RunContext<unknown>; toolCall: ToolCall }): Promise<GuardrailAnswer> {
+  const { action } = scope;
+  scope.principals.forget(toolCall); // only this check's own answer may reach the body
+  if (!scope.enforce) return allow;
+  const checked = parseArguments(toolCall.arguments);
+  const fromRaw = scope.args.policyArgs(toolCall.arguments, checked);
+  if (!fromRaw.ok && fromRaw.problem !== undefined) {
+    // JSON that does not match the tool's JSON schema: the SDK would pass it on; refused here
+    const facts = { callId: toolCall.callId, argsHash: argsHashOf(toolCall.arguments, undefined), principal: null, decision: INVALID_ARGUMENTS };
+    await scope.receipt(facts, { result: 'refused', reason: `invalid_arguments:${fromRaw.problem}` });
+    const why = `its arguments do not match the tool's schema: ${fromRaw.problem}`;
+    if (scope.refusalsAsErrors) throw new ActionDenied('invalid_arguments', `ctrlrun: ${refusal(action, why)}`, { action, callId: toolCall.callId });
+    return { behavior: { type: 'rejectContent', message: `The call to ${action} was refused (${why}). It did not run; call it again with arguments of the right types if still needed.` } };
+  }
+  if (!fromRaw.ok) return allow; // invalid input: the SDK refuses it before the body
+  const { who, task } = await scope.principals.resolve(context);
+  const principal = who?.principal ?? null;
+  const decided = decideOn(scope.decision, scope.internals.clock(), toolCall.arguments, undefined, who, task, checked);
+  const decision = decided.decision;
+  const refused = guardrailRefusal({ principal, decision }) ?? (await heldOrUpstream(scope, toolCall));
+  if (refused === null) {
+    if (who !== null) scope.principals.remember(toolCall, { context, raw: toolCall.arguments, who, task, checked, fromRaw });
+    return allow;
+  }
+  const facts = { callId: toolCall.callId, argsHash: hashOf(decided), principal, decision };
+  await scope.receipt(facts, { result: decision.decision === 'deny' && principal !== null && decision.detail === undefined ? 'denied' : 'refused', reason: refused.reason });
+  if (scope.refusalsAsErrors) throw new ActionDenied(refused.code, `ctrlrun: ${refusal(action, refused.why)}`, { action, callId: toolCall.callId });
+  return { behavior: { type: 'rejectContent', message: refusal(action, refused.why) } };
+}

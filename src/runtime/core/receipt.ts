@@ -1,0 +1,23 @@
+import { appendReceipt, reasonText, type ControlInternals, type ReceiptFields } from '../internals.js';
+import type { CompiledPolicy } from '../types.js';
+import type { CallFacts, ReceiptFieldsOf, WriteReceipt } from './types.js';
+
+/** Stage 9, the receipt, as a pure mapping: the call's facts and one stage's fields, as the receipt records them. */
+export function receiptOf(action: string, facts: CallFacts, fields: ReceiptFieldsOf): ReceiptFields {
+  return {
+    action,
+    call_id: facts.callId,
+    args_hash: facts.argsHash,
+    principal: facts.principal,
+    decision: facts.decision.decision,
+    reason: fields.reason ?? reasonText(facts.decision),
+    approvers: fields.approvers ?? [],
+    effect_key: fields.effect_key ?? null,
+    result: fields.result,
+  };
+}
+
+/** The receipt writer of one action: appended to the control's store, hash-chained, signed when the control has a key. */
+export function receiptWriter(internals: ControlInternals, policy: CompiledPolicy, action: string): WriteReceipt {
+  return (facts, fields) => appendReceipt(internals, policy, receiptOf(action, facts, fields));
+}

@@ -1,0 +1,59 @@
+import type { RunContext } from '@openai/agents';
+import { describeError, reasonText } from '../internals.js';
+import { asCtrlrunError } from './errors.js';
+import { authorize } from './authorize.js';
+import type { CoreScope } from './scope.js';
+import { afterBody, observedSettlement, settlementOf, type BodyOutcome } from './settlement.js';
+import type { Authorized, CallDetails, CallFacts } from './types.js';
+
+/** Runs the body once and ends how it ended: the outcome, never a throw. */
+async function outcomeOf(body: () => unknown): Promise<BodyOutcome> {
+  try {
+    return { ok: true, output: await body() };
+  } catch (error) {
+    return { ok: false, error };
+  }
+}
+
+/**
+ * Settles an authorized call after its body: the effect and the outcome's receipt. A failure is
+ * rethrown (as `AmbiguousEffect` for an effect without the user's errorFunction); success returns
+ * the output. Adapters whose body the SDK runs call it themselves.
+ */
+export async function finish(scope: CoreScope, auth: Authorized, outcome: BodyOutcome): Promise<unknown> {
+  const { facts, approvers, key, attemptId } = auth;
+  const plan = settlementOf({ action: scope.action, callId: facts.callId, key, approvers, hasUserErrorFunction: scope.hasUserErrorFunction }, outcome);
+  const { internals } = scope;
+  if (key && attemptId) await afterBody(scope.action, facts.callId, () => internals.store.settleEffect(key, attemptId, plan.effect, internals.clock()));
+  await afterBody(scope.action, facts.callId, () => scope.receipt(facts, plan.receipt));
+  if ('throw' in plan.answer) throw plan.answer.throw;
+  return plan.answer.return;
+}
+
+/** Stages 7 and 8 of an authorized call: the body once, then its settlement. */
+export async function runBody(scope: CoreScope, auth: Authorized, body: () => unknown): Promise<unknown> {
+  return finish(scope, auth, await outcomeOf(body));
+}
+
+/** Observe mode: nothing is blocked, paused or asked; the receipt says what enforce would have done. */
+export async function observe(scope: CoreScope, facts: CallFacts, body: () => unknown): Promise<unknown> {
+  const reason = facts.principal === null ? 'no_principal' : reasonText(facts.decision);
+  const plan = observedSettlement(reason, facts.decision.effectKey, await outcomeOf(body));
+  await afterBody(scope.action, facts.callId, () => scope.receipt(facts, plan.receipt));
+  if ('throw' in plan.answer) throw plan.answer.throw;
+  return plan.answer.return;
+}
+
+/** The whole call through one door: authorize, then the body once (enforce) or observed (observe). */
+export async function executeCall(scope: CoreScope, input: unknown, runContext: RunContext<unknown>, details: CallDetails | undefined, body: () => unknown): Promise<unknown> {
+  const callId = details?.toolCall?.callId ?? null;
+  let authorized;
+  try {
+    authorized = await authorize(scope, input, runContext, callId, details?.toolCall);
+  } catch (error) {
+    throw asCtrlrunError(error, `ctrlrun: ${scope.action} did not run: the control failed before the body (${describeError(error)}).`, { action: scope.action, callId });
+  }
+  if (authorized.kind === 'observe') return observe(scope, authorized.facts, body);
+  const enforced = authorized;
+  return scope.holds.run(enforced.facts.argsHash ?? '', details?.signal, () => runBody(scope, enforced, body));
+}

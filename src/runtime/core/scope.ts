@@ -1,0 +1,31 @@
+import type { ControlInternals } from '../internals.js';
+import type { CompiledAction, CompiledPolicy } from '../types.js';
+import type { ArgumentsStage } from './arguments.js';
+import type { StillRunningHolds } from './body.js';
+import type { DecisionScope } from './decision.js';
+import type { PrincipalStage } from './principal.js';
+import type { UpstreamCheck, WriteReceipt } from './types.js';
+
+/**
+ * Everything the stages of one action's core share, made once per protected tool
+ * (`createActionCore`): the control (its store, clock, identity), the policy, and the stages that
+ * keep per-tool state (the guardrail's principals, the still-running holds). Passed explicitly to
+ * each stage; nothing else is shared.
+ */
+export interface CoreScope {
+  readonly internals: ControlInternals;
+  readonly policy: CompiledPolicy;
+  readonly action: string;
+  readonly compiled: CompiledAction | undefined;
+  readonly enforce: boolean;
+  readonly decision: DecisionScope;
+  readonly args: ArgumentsStage;
+  readonly principals: PrincipalStage;
+  readonly holds: StillRunningHolds;
+  /** The door's check of the upstream (the HTTP MCP doors); none: a pinned action cannot run here. */
+  readonly upstream: UpstreamCheck | undefined;
+  /** A structured tool (outputSchema) cannot answer with refusal text: refusals throw `ActionDenied`. */
+  readonly refusalsAsErrors: boolean;
+  readonly hasUserErrorFunction: boolean;
+  readonly receipt: WriteReceipt;
+}

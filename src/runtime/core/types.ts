@@ -1,0 +1,85 @@
+import type { RunContext } from '@openai/agents';
+import type { CallDecision, CompiledGrant } from '../types.js';
+
+/** What every stage knows of one call once it is decided. */
+export interface CallFacts {
+  callId: string | null;
+  argsHash: string | null;
+  principal: string | null;
+  decision: CallDecision;
+  /** The grant that authorized the call (a policy with `authority:`). */
+  grant?: CompiledGrant | undefined;
+  /** The call's checked arguments (parsed once, losslessly); undefined when refused. */
+  args?: unknown;
+}
+
+/** An enforced call that may run: its approvers and the effect reservation it holds (if any). */
+export interface Authorized {
+  kind: 'enforce';
+  facts: CallFacts;
+  approvers: string[];
+  key: string | null;
+  attemptId: string | null;
+}
+
+/** An observed call (observe mode): it runs, and its receipt says what enforce would have done. */
+export interface Observed {
+  kind: 'observe';
+  facts: CallFacts;
+}
+
+export type Authorization = Authorized | Observed;
+
+/** The decision stage's answer: the decision, the checked arguments (undefined when refused) and the grant. */
+export interface DecidedCall {
+  decision: CallDecision;
+  args?: unknown;
+  grant?: CompiledGrant;
+}
+
+/** Why a call may not reach its upstream (CTRLRun's `upstream_unverified` / `upstream_mismatch`). */
+export interface UpstreamProblem {
+  reason: 'upstream_unverified' | 'upstream_mismatch';
+  text: string;
+}
+
+/** The door's check of the upstream a call would reach (CTRLRun's `upstream:` pins). */
+export type UpstreamCheck = (toolCall: { callId: string; name?: string; arguments: string }) => Promise<UpstreamProblem | null>;
+
+export type UserErrorFunction = (ctx: RunContext<unknown>, error: unknown, details?: unknown) => unknown;
+
+/** Anything with zod's `safeParse` (the tool's parameters); a JSON schema has none and the raw JSON is used. */
+export type ArgsSchema = { safeParse?: (v: unknown) => { success: boolean; data?: unknown } };
+
+export interface CallDetails {
+  toolCall?: { callId?: string; arguments?: string };
+  /** The SDK's signal for this call: aborted when its `timeoutMs` gives up on the body. */
+  signal?: AbortSignal;
+}
+
+/** The fields of one receipt a stage writes (the rest come from the call's facts). */
+export interface ReceiptFieldsOf {
+  result: string;
+  reason?: string;
+  approvers?: string[];
+  effect_key?: string | null;
+}
+
+/** Writes one receipt of this action's call. */
+export type WriteReceipt = (facts: CallFacts, fields: ReceiptFieldsOf) => Promise<void>;
+
+/**
+ * What a body returns when it answered without succeeding and must not throw (the answer is the
+ * model's to read): `not_executed` (it did not act: the effect is `failed`) or `ambiguous`
+ * (whether it acted is unknown). The core records it and hands `output` to the SDK.
+ */
+export class ReportedOutcome {
+  constructor(
+    readonly outcome: 'not_executed' | 'ambiguous',
+    readonly reason: string,
+    readonly output: unknown,
+  ) {}
+}
+
+/** The decision recorded on a call refused before the policy was asked (its arguments do not fit the schema). */
+export const INVALID_ARGUMENTS: CallDecision = { decision: 'deny', rule: null, reason: 'invalid_argument', effectKey: null, resource: null };

@@ -1,0 +1,60 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { functionSpans, importCycles, importGraph, sourceFiles } from './structure.js';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const SRC = path.join(ROOT, 'src');
+const rel = (f: string) => path.relative(ROOT, f).split(path.sep).join('/');
+
+/** The longest a function in src/runtime may be (the project's rule: about 120 lines). */
+const MAX_RUNTIME_FUNCTION_LINES = 120;
+
+/**
+ * Functions of src/runtime allowed over the limit for now, with the length they may not exceed:
+ * the three stores' factories, which issue 23 item 3 (one store contract) rewrites. Each entry is
+ * a ceiling: such a function may shrink, never grow. Drop the entry once it is under the limit.
+ */
+const OVER_LIMIT_FOR_NOW: Record<string, number> = {
+  'src/runtime/memory-store.ts:memoryStore': 160,
+  'src/runtime/stores/sqlite.ts:sqliteStore': 210,
+  'src/runtime/stores/postgres.ts:postgresStore': 350,
+};
+
+describe('the shape of src/', () => {
+  it('has no import cycle (static, type-only, re-export or dynamic import)', () => {
+    const cycles = importCycles(importGraph(sourceFiles(SRC))).map((c) => c.map(rel).join(' -> '));
+    expect(cycles).toEqual([]);
+  });
+
+  it(`has no function in src/runtime longer than ${MAX_RUNTIME_FUNCTION_LINES} lines`, () => {
+    const spans = sourceFiles(path.join(SRC, 'runtime')).flatMap((f) => functionSpans(f));
+    const tooLong = spans
+      .filter((s) => s.lines > MAX_RUNTIME_FUNCTION_LINES)
+      .filter((s) => s.lines > (OVER_LIMIT_FOR_NOW[`${rel(s.file)}:${s.name}`] ?? MAX_RUNTIME_FUNCTION_LINES))
+      .map((s) => `${rel(s.file)}:${s.line} ${s.name} (${s.lines} lines)`);
+    expect(tooLong).toEqual([]);
+  });
+});
+
+describe('the checks themselves', () => {
+  it('find a cycle through three files and name it in order', () => {
+    const graph = new Map([
+      ['a', ['b']],
+      ['b', ['c']],
+      ['c', ['a', 'd']],
+      ['d', []],
+    ]);
+    expect(importCycles(graph)).toEqual([['a', 'b', 'c', 'a']]);
+    expect(importCycles(new Map([['a', ['a']]]))).toEqual([['a', 'a']]);
+    expect(importCycles(new Map([['a', ['b']], ['b', []]]))).toEqual([]);
+  });
+
+  it('measure a function with its nested functions, and name arrows by their variable', () => {
+    const text = ['export function outer() {', '  const inner = () => {', '    return 1;', '  };', '  return inner();', '}', ''].join('\n');
+    expect(functionSpans('x.ts', text).map((s) => [s.name, s.line, s.lines])).toEqual([
+      ['outer', 1, 6],
+      ['inner', 2, 3],
+    ]);
+  });
+});

@@ -1,0 +1,29 @@
+import { sha256 } from '@noble/hashes/sha2';
+import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils';
+import { describe, expect, it } from 'vitest';
+import { byCodePoint, canonicalJson, sha256Hex } from '../../src/runtime/canonical.js';
+
+describe('canonical JSON and its hash, on the fast paths', () => {
+  it("SHA-256 is the same digest whichever implementation the platform gives (Node's here, @noble/hashes elsewhere)", () => {
+    for (const text of ['', 'abc', 'ä€😀', '\n"\\', 'x'.repeat(1000), '{"a":1}']) {
+      expect(sha256Hex(text)).toBe(bytesToHex(sha256(utf8ToBytes(text))));
+    }
+  });
+
+  it('object keys in code point order, with and without surrogates in them', () => {
+    const plain = { b: 1, a: 2, A: 3, é: 4, aa: 5, '10': 6, '2': 7 };
+    expect(canonicalJson(plain)).toBe('{"10":6,"2":7,"A":3,"a":2,"aa":5,"b":1,"é":4}');
+    // U+1F600 (a surrogate pair) sorts after U+E000 by code point, before it by UTF-16 unit
+    const astral = { '\u{1F600}': 1, '\ue000': 2, a: 3 };
+    expect(canonicalJson(astral)).toBe('{"a":3,"\ue000":2,"\u{1F600}":1}');
+    expect(Object.keys(astral).sort(byCodePoint)).toEqual(['a', '\ue000', '\u{1F600}']);
+  });
+
+  it('undefined members are dropped, undefined array items are null, nesting is kept', () => {
+    expect(canonicalJson({ z: undefined, y: [1, undefined, { b: null, a: 'x' }] })).toBe('{"y":[1,null,{"a":"x","b":null}]}');
+    expect(canonicalJson([])).toBe('[]');
+    expect(canonicalJson({})).toBe('{}');
+    expect(canonicalJson(12345678901234567890n)).toBe('12345678901234567890');
+    expect(() => canonicalJson({ a: Number.NaN })).toThrow(/non-finite/);
+  });
+});
