@@ -206,6 +206,14 @@ export const RULES: readonly RuleMeta[] = [
       'When the SDK\'s `timeoutMs` fires, it stops waiting for the body but the body goes on running; the model reads "timed out" and often calls again. The runtime refuses a call with the same arguments while the first body runs (`still_running`), but only in its own process: without an `effect:` key, another process (or a retry with other arguments) runs the body a second time.',
     help: 'Give the action an `effect: "<key template>"` in ctrlrun.yaml so a second attempt is refused everywhere, or drop `timeoutMs`.',
   },
+  {
+    id: 'generated-import-unresolved',
+    severity: 'error',
+    short: 'An import of the generated module names a file that does not exist where the importer runs.',
+    full:
+      'The codemod makes a file import `protectedTool` (or another door function) from the generated module. A plain JavaScript file runs as it is: Node loads exactly the path written, so `import ... from "./ctrlrun.generated.js"` fails with ERR_MODULE_NOT_FOUND when the module is TypeScript (`ctrlrun.generated.ts`), though every type check passes. A TypeScript file resolves `.js` to `.ts`, `.mjs` to `.mts` and their declaration files, as tsc does. Reported when the generated module exists and the import resolves to no file; an import through a path alias is not followed.',
+    help: 'Make the generated module JavaScript when a JavaScript file imports it: `output: src/ctrlrun.generated.mjs` and a JavaScript `control:` in ctrlrun.tools.yaml, then `npx ctrlrun-gen generate` (init chooses so when an importer is JavaScript); or fix the import\'s path.',
+  },
 ];
 
 export const RULE_IDS: readonly string[] = RULES.map((r) => r.id);

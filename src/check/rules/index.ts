@@ -5,6 +5,7 @@ import { toolMappingRule } from './tool-mapping.js';
 import { tracingSensitiveDataRule } from './tracing-sensitive-data.js';
 import { unknownActionRule } from './unknown-action.js';
 import { unsafeErrorFunctionRule } from './unsafe-error-function.js';
+import { generatedImportUnresolvedRule } from './generated-import-unresolved.js';
 import { observeModeRule, timeoutWithoutEffectRule } from './weak-protection.js';
 
 export { staleGeneratedRule } from './stale-generated.js';
@@ -27,6 +28,7 @@ export const FILE_RULES: readonly FileRule[] = [
   unprotectedAgentToolRule,
   hostedToolUngatedRule,
   timeoutWithoutEffectRule,
+  generatedImportUnresolvedRule(),
 ];
 
 export const PARSE_ERROR_RULE: FileRule = parseErrorRule;
