@@ -6,6 +6,7 @@ import { tracingSensitiveDataRule } from './tracing-sensitive-data.js';
 import { unknownActionRule } from './unknown-action.js';
 import { unsafeErrorFunctionRule } from './unsafe-error-function.js';
 import { generatedImportUnresolvedRule } from './generated-import-unresolved.js';
+import { nodeModuleInBrowserRule } from './node-module-in-browser.js';
 import { observeModeRule, timeoutWithoutEffectRule } from './weak-protection.js';
 
 export { staleGeneratedRule } from './stale-generated.js';
@@ -33,4 +34,4 @@ export const FILE_RULES: readonly FileRule[] = [
 
 export const PARSE_ERROR_RULE: FileRule = parseErrorRule;
 
-export const REPO_RULES: readonly RepoRule[] = [tracingSensitiveDataRule, sdkApprovalRule, observeModeRule];
+export const REPO_RULES: readonly RepoRule[] = [tracingSensitiveDataRule, sdkApprovalRule, observeModeRule, nodeModuleInBrowserRule];

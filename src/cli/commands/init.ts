@@ -5,7 +5,8 @@ import { UserError } from '../../diagnostics.js';
 import { groupByPackage, sourceFolder } from '../../init/layout.js';
 import { mergeManifest, mergePolicy, readExisting } from '../../init/merge.js';
 import { findServers, findTools, realtimeUse, planActions, renderControl, renderManifest, renderPolicy, yamlString, type FoundServer, type FoundTool, type InitPlan, type RemoteRuntime } from '../../init/render.js';
-import { scanRepo } from '../../scan/index.js';
+import { readSourceText, scanRepo } from '../../scan/index.js';
+import { browserSideFiles } from '../../scan/browser-target.js';
 import { RESOLVABLE_NAMES, unresolvedNameMessage } from '../../scan/names.js';
 import type { CliContext, CommandSpec } from '../context.js';
 import { displayPath } from '../format-diagnostics.js';
@@ -95,7 +96,7 @@ export const initCommand: CommandSpec<InitArgs> = {
   ],
   run: async (args, ctx) => {
     const scan = await scanRepo({ root: ctx.cwd });
-    const found = findTools(scan);
+    const found = markBrowserSide(findTools(scan), browserSideFiles(scan.files, ctx.cwd, (rel) => readSourceText(path.resolve(ctx.cwd, rel))));
     const servers = findServers(scan);
     const abs = (rel: string) => path.resolve(ctx.cwd, rel);
     const serverFiles = [...servers.hosted, ...servers.mcp].flatMap((s) => s.places.map((p) => abs(p.file)));
@@ -175,6 +176,21 @@ export function nextSteps(dirs: string[], cwd: string): string {
 /** A path as one shell word. */
 function shellWord(word: string): string {
   return /^[\w./@-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * Tools declared in a file whose code runs in a browser or a realtime session (a Vite app, a client
+ * component, a file that runs a RealtimeSession or imported by one) run where the SQLite and
+ * Postgres stores cannot load: their places count as realtime, whatever entry `tool` came from.
+ */
+function markBrowserSide(found: ReturnType<typeof findTools>, browser: ReadonlyMap<string, string>): ReturnType<typeof findTools> {
+  return {
+    ...found,
+    tools: found.tools.map((t) => {
+      const places = t.places.map((p) => (p.realtime === false && browser.has(p.file) ? { ...p, realtime: true } : p));
+      return { ...t, places, ...(places.some((p) => p.realtime === true) ? { realtime: true } : {}) };
+    }),
+  };
 }
 
 /** A Cloudflare Workers project: its code runs on workerd, where the SQLite and Postgres drivers do not load. */
