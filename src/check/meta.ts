@@ -206,6 +206,22 @@ export const RULES: readonly RuleMeta[] = [
       'When the SDK\'s `timeoutMs` fires, it stops waiting for the body but the body goes on running; the model reads "timed out" and often calls again. The runtime refuses a call with the same arguments while the first body runs (`still_running`), but only in its own process: without an `effect:` key, another process (or a retry with other arguments) runs the body a second time.',
     help: 'Give the action an `effect: "<key template>"` in ctrlrun.yaml so a second attempt is refused everywhere, or drop `timeoutMs`.',
   },
+  {
+    id: 'generated-import-unresolved',
+    severity: 'error',
+    short: 'An import of the generated module names a file that does not exist where the importer runs.',
+    full:
+      'The codemod makes a file import `protectedTool` (or another door function) from the generated module. A plain JavaScript file runs as it is: Node loads exactly the path written, so `import ... from "./ctrlrun.generated.js"` fails with ERR_MODULE_NOT_FOUND when the module is TypeScript (`ctrlrun.generated.ts`), though every type check passes. A TypeScript file resolves `.js` to `.ts`, `.mjs` to `.mts` and their declaration files, as tsc does. Reported when the generated module exists and the import resolves to no file; an import through a path alias is not followed.',
+    help: 'Make the generated module JavaScript when a JavaScript file imports it: `output: src/ctrlrun.generated.mjs` and a JavaScript `control:` in ctrlrun.tools.yaml, then `npx ctrlrun-gen generate` (init chooses so when an importer is JavaScript); or fix the import\'s path.',
+  },
+  {
+    id: 'node-module-in-browser',
+    severity: 'error',
+    short: 'Code that runs in a browser imports a Node-only module, or the generated module with a Node-only control.',
+    full:
+      'A Vite app, a package with a `browser` field or export condition, a client component (`\'use client\'`) and a file that runs a realtime session (`RealtimeSession`, `RealtimeAgent`) run in a browser, and so does every file they import. There a `node:` module, the SQLite or Postgres store (`ctrlrun-gen/runtime/sqlite`, `ctrlrun-gen/runtime/postgres`) or their drivers do not load: `vite build` fails (`"existsSync" is not exported by "__vite-browser-external"`) though `tsc` and the tests pass. Reported at the browser file\'s import: of the Node-only module itself, or of the generated module when the control it loads imports one (the control\'s line is named). In a browser package, files of a `server/`, `api/` or `scripts/` folder, `*.server.*` files and build configs are taken to run on the server.',
+    help: 'Give the control the browser-safe store: `store: httpStore({ url, token })` from \'ctrlrun-gen/runtime\' against `npx ctrlrun-gen serve --cors-origin <your app\'s origin>` (init writes it for a browser package), or move the Node-only code to the server.',
+  },
 ];
 
 export const RULE_IDS: readonly string[] = RULES.map((r) => r.id);

@@ -1,6 +1,7 @@
 import { UserError } from '../diagnostics.js';
 import type { CliContext } from './context.js';
 import { formatUserError } from './format-error.js';
+import { nearest } from '../policy/suggest.js';
 
 const FS_REFUSALS: Record<string, string> = {
   EACCES: 'permission denied',
@@ -24,13 +25,13 @@ function fileSystemRefusal(error: unknown): boolean {
 }
 
 /** Prints what went wrong (no stack trace unless --debug) and gives the exit code, 2. `output`: what yargs rendered. */
-export function reportError(error: unknown, ctx: CliContext, output: string): number {
+export function reportError(error: unknown, ctx: CliContext, output: string, usage?: UsageContext): number {
   if (error instanceof UserError) {
     ctx.stderr(formatUserError(error, ctx));
   } else if (error instanceof Error && error.name === 'YError') {
-    // A usage error from yargs: it already rendered help text into `output`.
-    if (output) ctx.stderr(output.endsWith('\n') ? output : `${output}\n`);
-    else ctx.stderr(`ctrlrun-gen: ${error.message}\n`);
+    // A usage error: the error, a "did you mean" for a mistyped flag, one line to --help (the whole
+    // help yargs rendered into `output` buried the error under 40 lines).
+    ctx.stderr(usageMessage(error.message, usage ?? { command: undefined, flags: [] }, output));
   } else if (fileSystemRefusal(error)) {
     // the machine said no (permissions, a read-only or full disk): the user's to fix, not a bug
     const e = error as NodeJS.ErrnoException & { path: string };
@@ -42,4 +43,27 @@ export function reportError(error: unknown, ctx: CliContext, output: string): nu
   }
   if (ctx.debug && error instanceof Error && error.stack) ctx.stderr(`${error.stack}\n`);
   return 2;
+}
+
+/** What a usage error is about: the command that was run (if any) and the flags it takes. */
+export interface UsageContext {
+  command: string | undefined;
+  flags: readonly string[];
+}
+
+/**
+ * `ctrlrun-gen: Unknown argument: wirte`, then `hint: did you mean --write?` when a flag is near a
+ * known one (or yargs' own "Did you mean" for a command), then one line naming `--help`.
+ */
+export function usageMessage(message: string, usage: UsageContext, rendered = ''): string {
+  const lines = [`ctrlrun-gen: ${message.trim()}`];
+  const unknown = /^Unknown arguments?: (.+)$/.exec(message.trim());
+  for (const word of unknown ? unknown[1]!.split(/,\s*/) : []) {
+    const near = nearest(word.replace(/^-+/, ''), usage.flags);
+    if (near !== undefined) lines.push(`  hint: did you mean --${near}?`);
+  }
+  const command = /^Did you mean (.+)\?$/m.exec(rendered);
+  if (command) lines.push(`  hint: did you mean \`ctrlrun-gen ${command[1]}\`?`);
+  lines.push(`Run \`ctrlrun-gen ${usage.command ? `${usage.command} ` : ''}--help\` for the ${usage.command ? 'options and examples' : 'commands'}.`);
+  return `${lines.join('\n')}\n`;
 }

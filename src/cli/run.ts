@@ -4,7 +4,7 @@ import { makeContext as makeIoContext, type CliContext, type CliIo, type Command
 import { commandLoaders, loadCommands, soleCommand } from './commands/index.js';
 import { exampleMarker, replaceExampleMarkers } from './help-examples.js';
 import { plainCheckArgs } from './plain-check.js';
-import { reportError } from './report-error.js';
+import { reportError, type UsageContext } from './report-error.js';
 
 export interface RunCliOptions extends CliIo {
   /** The terminal's width in columns; undefined when stdout is not a terminal (help is then 100 wide). */
@@ -87,10 +87,36 @@ export async function runCli(argv: string[], options: RunCliOptions): Promise<nu
       output = replaceExampleMarkers(out, exampleBlocks, width);
       usageError = err ?? undefined;
     });
-    if (usageError) return reportError(usageError, ctx ?? makeContext({ debug }), output);
+    if (usageError) return reportError(usageError, ctx ?? makeContext({ debug }), output, await usageContext(argv));
     if (output) options.stdout(output.endsWith('\n') ? output : `${output}\n`);
     return exitCode ?? 0;
   } catch (error) {
-    return reportError(error, ctx ?? makeContext({ debug }), output);
+    return reportError(error, ctx ?? makeContext({ debug }), output, await usageContext(argv));
   }
+}
+
+const GLOBAL_FLAGS = ['cwd', 'debug', 'help', 'version'];
+
+/** The command argv names (with its subcommand) and every flag it takes, for a usage error's hints. */
+async function usageContext(argv: readonly string[]): Promise<UsageContext> {
+  const words = argv.filter((a) => !a.startsWith('-'));
+  const loader = commandLoaders.find((c) => c.name === words[0]);
+  if (!loader) return { command: undefined, flags: GLOBAL_FLAGS };
+  const spec = await loader.load();
+  const sub = spec.subcommands?.find((s) => s.command.split(' ')[0] === words[1]);
+  return { command: sub ? `${loader.name} ${words[1]}` : loader.name, flags: [...GLOBAL_FLAGS, ...flagsOf(spec), ...(sub ? flagsOf(sub) : [])] };
+}
+
+/** The option names a command's builder declares, read by running it against a recorder. */
+export function flagsOf(spec: CommandSpec<any>): string[] {
+  const flags: string[] = [];
+  const recorder: any = new Proxy(function () {}, {
+    get: (_t, key) => (key === 'option' || key === 'options' ? (name: unknown) => (typeof name === 'string' && flags.push(name), recorder) : () => recorder),
+  });
+  try {
+    spec.builder?.(recorder);
+  } catch {
+    // a builder that needs more than the recorder gives: fewer hints, never a failure
+  }
+  return flags;
 }

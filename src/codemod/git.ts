@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { UserError } from '../diagnostics.js';
 
-export type TreeState = { kind: 'clean' } | { kind: 'dirty'; files: string[] } | { kind: 'not-a-repo' };
+export type TreeState = { kind: 'clean' } | { kind: 'dirty'; files: string[] } | { kind: 'not-a-repo' } | { kind: 'dubious-ownership'; message: string };
 
 /**
  * Tracked changes under `dir` (`git status --porcelain --untracked-files=no -- .`). Untracked files
@@ -10,6 +10,9 @@ export type TreeState = { kind: 'clean' } | { kind: 'dirty'; files: string[] } |
  */
 export function treeState(dir: string): TreeState {
   const r = spawnSync('git', ['status', '--porcelain', '--untracked-files=no', '--', '.'], { cwd: dir, encoding: 'utf8' });
+  // git refuses a repository another user owns (CI containers): that is a work tree it will not
+  // read, not the absence of one, so the dirty-tree guard must not be skipped.
+  if (!r.error && r.status !== 0 && /dubious ownership/i.test(r.stderr ?? '')) return { kind: 'dubious-ownership', message: (r.stderr ?? '').trim().split('\n')[0]! };
   if (r.error || r.status !== 0) return { kind: 'not-a-repo' };
   const files = r.stdout
     .split('\n')
@@ -25,6 +28,12 @@ export function treeState(dir: string): TreeState {
  */
 export function refuseDirtyTree(dir: string, command: string, work: string): TreeState {
   const state = treeState(dir);
+  if (state.kind === 'dubious-ownership') {
+    throw new UserError(
+      `${command}: git refuses to read this repository (${state.message.replace(/^fatal:\s*/, '')}): it is owned by another user, so whether the tree has uncommitted changes cannot be told; nothing was written.\n` +
+        `Mark it safe with \`git config --global --add safe.directory '${dir}'\` (as the user that runs this), or pass --allow-dirty.`,
+    );
+  }
   if (state.kind === 'dirty') {
     const shown = state.files.slice(0, 10).join(', ') + (state.files.length > 10 ? `, and ${state.files.length - 10} more` : '');
     throw new UserError(

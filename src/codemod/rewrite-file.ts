@@ -174,7 +174,8 @@ export function rewriteFile(scan: FileScan, text: string, ctx: FileContext): Fil
   const missing: string[] = [];
   if (rewritten.length > 0 && scan.generatedImports.length === 0) missing.push(PROTECTED);
   if (generatedNs === undefined) missing.push(...[...doors.used].filter((n) => !generatedNamed.has(n)).sort());
-  const quote = quoteOf(text, imports.find((i) => isSdkModule(i.module))?.span.start, true);
+  const sdkStatement = imports.find((i) => isSdkModule(i.module))?.span;
+  const quote = quoteOf(text, sdkStatement?.start, true, sdkStatement?.end);
   let importText: string | undefined;
   let replaceStatement: ModuleImport | undefined;
   if (missing.length > 0) {
@@ -239,11 +240,16 @@ function lastImportBefore(imports: ModuleImport[], scan: FileScan, before: numbe
   return candidates.filter((i) => i.syntax === wanted).at(-1) ?? candidates.at(-1);
 }
 
-function quoteOf(text: string, at: number | undefined, fallbackSingle = true): string {
+function quoteOf(text: string, at: number | undefined, fallbackSingle = true, end?: number): string {
   if (at === undefined) return fallbackSingle ? "'" : '"';
-  // At a string literal: its quote. At a statement: the first quote in it.
+  // At a string literal: its quote. At a statement: the quote of its specifier (the last quote in
+  // it: an import written over several lines has none on its first line).
   const c = text[at];
   if (c === "'" || c === '"') return c;
+  if (end !== undefined) {
+    const last = Math.max(text.lastIndexOf("'", end), text.lastIndexOf('"', end));
+    if (last >= at) return text[last]!;
+  }
   const lineEnd = endOfLineAfter(text, at);
   const m = /['"]/.exec(text.slice(at, lineEnd));
   return m ? m[0] : "'";

@@ -53,12 +53,12 @@ describe('--help examples are whole commands (issue 10 item 9)', () => {
     });
   }
 
-  it('a usage error shows the examples once, whole', async () => {
+  it('a usage error points to --help instead of printing the examples (issue 21)', async () => {
     let stderr = '';
     const code = await runCli(['approvals', 'approve'], { cwd: REPO_ROOT, env: { NO_COLOR: '1' }, stdout: () => {}, stderr: (t) => (stderr += t), isTTY: true, columns: 40 });
     expect(code).toBe(2);
-    expect(stderr.match(/^Examples:$/gm)).toHaveLength(1);
-    expect(stderr).toContain('  ctrlrun-gen approvals approve call_abc123 --as bob --reason "customer called"\n');
+    expect(stderr).not.toContain('Examples:');
+    expect(stderr).toContain('Run `ctrlrun-gen approvals approve --help` for the options and examples.');
   });
 
   it('the built binary, piped (no TTY), prints whole examples', () => {

@@ -75,7 +75,9 @@ describe('init on real layouts (issue 10 item 8)', () => {
     expect(existsSync(path.join(agent, 'src/ctrlrun.control.ts'))).toBe(true);
     expect(existsSync(path.join(dir, 'packages/web/ctrlrun.yaml'))).toBe(false);
     expect(r.stdout).toContain('wrote packages/agent/ctrlrun.yaml');
-    expect(r.stdout).toContain('npx ctrlrun-gen generate --cwd packages/agent');
+    // at a workspace root the printed commands need no --cwd: they go through each package's manifest (issue 21)
+    expect(r.stdout).toMatch(/^  npx ctrlrun-gen generate +# /m);
+    expect(r.stdout).toContain('run here, at the workspace root, each command goes through every package');
 
     // the rest of the loop, in that package
     for (const args of [['generate'], ['codemod', '--write', '--allow-dirty'], ['check']]) {
@@ -97,7 +99,8 @@ describe('init on real layouts (issue 10 item 8)', () => {
     const r = await cli(['init'], { cwd: dir });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('The tools are in 2 packages');
-    expect(r.stdout).toContain('npx ctrlrun-gen generate --cwd <package>');
+    expect(r.stdout).not.toContain('<package>');
+    expect(r.stdout).toMatch(/^  npx ctrlrun-gen check +# /m);
     expect(existsSync(path.join(dir, 'ctrlrun.yaml'))).toBe(false);
     expect(actionsOf(path.join(dir, 'apps/support/ctrlrun.yaml'))).toEqual({ refund_order: ['approve'] });
     expect(actionsOf(path.join(dir, 'apps/ops/ctrlrun.yaml'))).toEqual({ restart_service: ['approve'] });

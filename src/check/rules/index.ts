@@ -5,6 +5,8 @@ import { toolMappingRule } from './tool-mapping.js';
 import { tracingSensitiveDataRule } from './tracing-sensitive-data.js';
 import { unknownActionRule } from './unknown-action.js';
 import { unsafeErrorFunctionRule } from './unsafe-error-function.js';
+import { generatedImportUnresolvedRule } from './generated-import-unresolved.js';
+import { nodeModuleInBrowserRule } from './node-module-in-browser.js';
 import { observeModeRule, timeoutWithoutEffectRule } from './weak-protection.js';
 
 export { staleGeneratedRule } from './stale-generated.js';
@@ -27,8 +29,9 @@ export const FILE_RULES: readonly FileRule[] = [
   unprotectedAgentToolRule,
   hostedToolUngatedRule,
   timeoutWithoutEffectRule,
+  generatedImportUnresolvedRule(),
 ];
 
 export const PARSE_ERROR_RULE: FileRule = parseErrorRule;
 
-export const REPO_RULES: readonly RepoRule[] = [tracingSensitiveDataRule, sdkApprovalRule, observeModeRule];
+export const REPO_RULES: readonly RepoRule[] = [tracingSensitiveDataRule, sdkApprovalRule, observeModeRule, nodeModuleInBrowserRule];

@@ -1,4 +1,5 @@
 import { UserError } from '../../diagnostics.js';
+import { compareFindings } from '../../check/sort.js';
 import { runCheck } from '../../check/engine.js';
 import { buildReport, formatReport, FORMATS, type Format } from '../../check/report/index.js';
 import type { Finding } from '../../check/types.js';
@@ -7,6 +8,9 @@ import { progressLine } from '../progress.js';
 import type { CliContext, CommandSpec } from '../context.js';
 import { withProjectOptions } from '../project-options.js';
 import { applyFix } from '../../check/fix.js';
+import path from 'node:path';
+import { pathsInPackage, workspaceManifests } from '../workspace.js';
+import type { CheckResult } from '../../check/engine.js';
 
 export interface CheckArgs {
   paths?: string[];
@@ -44,24 +48,46 @@ export async function runCheckCommand(args: CheckArgs, ctx: CliContext): Promise
   if (maxFindings !== undefined && (!Number.isInteger(maxFindings) || maxFindings < 0)) {
     throw new UserError(`check: --max-findings must be a whole number of 0 or more (got ${String(maxFindings)}).`);
   }
-  if (args.fix) {
-    await applyFix({ cwd: ctx.cwd, paths: args.paths, manifest: args.manifest, policy: args.policy, allowDirty: args.allowDirty }, ctx);
+  // At a workspace root with no manifest of its own: every package's manifest, one report (issue 21).
+  const manifests = args.manifest === undefined ? workspaceManifests(ctx.cwd, args.paths) : undefined;
+  for (const manifest of manifests ?? [args.manifest]) {
+    if (!args.fix) break;
+    await applyFix({ cwd: ctx.cwd, paths: args.paths, manifest, policy: args.policy, allowDirty: args.allowDirty }, ctx);
   }
   const progress = progressLine(ctx, 'checking');
-  const result = await runCheck({
-    cwd: ctx.cwd,
-    ...(args.paths && args.paths.length > 0 ? { paths: args.paths } : {}),
-    ...(args.manifest !== undefined ? { manifest: args.manifest } : {}),
-    ...(args.policy !== undefined ? { policy: args.policy } : {}),
-    ...(progress ? { onProgress: progress.update } : {}),
-    ...(ctx.repoRead ? { ahead: ctx.repoRead } : { parallelRead: true }),
-    ...(ctx.debug ? { onDebug: (line: string) => ctx.stderr(`debug: ${line}\n`) } : {}),
-  });
+  const check = (manifest: string | undefined, ahead: boolean) => {
+    const paths = manifests && manifest !== undefined ? pathsInPackage(ctx.cwd, path.dirname(manifest), args.paths) : args.paths;
+    return runCheck({
+      cwd: ctx.cwd,
+      ...(paths && paths.length > 0 ? { paths } : {}),
+      ...(manifest !== undefined ? { manifest } : {}),
+      ...(args.policy !== undefined ? { policy: args.policy } : {}),
+      ...(progress ? { onProgress: progress.update } : {}),
+      ...(ahead ? (ctx.repoRead ? { ahead: ctx.repoRead } : { parallelRead: true }) : {}),
+      ...(ctx.debug ? { onDebug: (line: string) => ctx.stderr(`debug: ${line}\n`) } : {}),
+    });
+  };
+  let result: CheckResult;
+  if (manifests) {
+    const each: CheckResult[] = [];
+    for (const m of manifests) each.push(await check(m, false));
+    result = mergeResults(each);
+  } else result = await check(args.manifest, true);
   progress?.clear();
   const report = buildReport(result.findings, result, maxFindings);
   const sources = new Map<string, string>();
   ctx.stdout(formatReport(args.format, report, { color: ctx.color, readSource: (file) => sourceOf(file, ctx.cwd, sources) }));
   return exitCode(result.findings, result.configError, args.failOn);
+}
+
+/** The packages' results as one: their findings (paths relative to the root) in stable order, counts summed. */
+function mergeResults(results: CheckResult[]): CheckResult {
+  return {
+    findings: results.flatMap((r) => r.findings).sort(compareFindings),
+    configError: results.some((r) => r.configError),
+    filesConsidered: results.reduce((n, r) => n + r.filesConsidered, 0),
+    filesParsed: results.reduce((n, r) => n + r.filesParsed, 0),
+  };
 }
 
 /** 2 on a configuration error; 1 when a finding at or above `failOn` remains; else 0. */

@@ -10,6 +10,7 @@ import type { CliContext, CommandSpec } from '../context.js';
 import { withProjectOptions } from '../project-options.js';
 import { displayPath } from '../format-diagnostics.js';
 import { unresolvedNameMessage } from '../../scan/names.js';
+import { pathsInPackage, workspaceManifests } from '../workspace.js';
 
 export interface CodemodArgs {
   paths?: string[];
@@ -38,7 +39,27 @@ export const codemodCommand: CommandSpec<CodemodArgs> = {
     ['ctrlrun-gen codemod src/agents --write --allow-dirty', 'Rewrite one directory over uncommitted changes'],
     ['ctrlrun-gen codemod --json', 'The summary and findings as JSON, for tools'],
   ],
-  run: async (args, ctx) => runCodemodCommand(args, ctx),
+  run: async (args, ctx) => {
+    // At a workspace root with no manifest of its own: each package's manifest in turn (issue 21).
+    const manifests = args.manifest === undefined ? workspaceManifests(ctx.cwd, args.paths) : undefined;
+    if (!manifests) return runCodemodCommand(args, ctx);
+    let code = 0;
+    const reports: unknown[] = [];
+    for (const manifest of manifests) {
+      const paths = pathsInPackage(ctx.cwd, path.dirname(manifest), args.paths);
+      const one = { ...args, manifest, ...(paths ? { paths } : { paths: [] }) };
+      if (!args.json) {
+        ctx.stdout(`${displayPath(path.dirname(manifest), ctx.cwd)}:\n`);
+        code = Math.max(code, await runCodemodCommand(one, ctx));
+        continue;
+      }
+      let out = '';
+      code = Math.max(code, await runCodemodCommand(one, { ...ctx, stdout: (t) => void (out += t) }));
+      reports.push({ package: displayPath(path.dirname(manifest), ctx.cwd), ...(JSON.parse(out) as object) });
+    }
+    if (args.json) ctx.stdout(`${JSON.stringify({ packages: reports }, null, 2)}\n`);
+    return code;
+  },
 };
 
 /** The codemod as the CLI runs it (`check --fix` shares its pieces: src/check/fix.ts); resolves to the exit code (SPEC §6). */

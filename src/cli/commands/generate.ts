@@ -1,7 +1,8 @@
 import { generatedFiles, renderGeneratedModule } from '../../generate/index.js';
 import { readGeneratedModule, writeGeneratedModule } from '../../generate/write.js';
 import { loadProject } from '../../manifest/load.js';
-import type { CommandSpec } from '../context.js';
+import type { CliContext, CommandSpec } from '../context.js';
+import { workspaceManifests } from '../workspace.js';
 import { withProjectOptions } from '../project-options.js';
 import { displayPath, formatDiagnostics } from '../format-diagnostics.js';
 
@@ -23,6 +24,16 @@ export const generateCommand: CommandSpec<GenerateArgs> = {
     ['ctrlrun-gen generate --manifest config/ctrlrun.tools.yaml --policy config/prod.yaml', 'Use other files'],
   ],
   run: async (args, ctx) => {
+    // At a workspace root with no manifest of its own: each package's manifest in turn (issue 21).
+    const manifests = args.manifest ? [args.manifest] : (workspaceManifests(ctx.cwd) ?? [undefined]);
+    let code = 0;
+    for (const manifest of manifests) code = Math.max(code, generateOne({ ...args, ...(manifest !== undefined ? { manifest } : {}) }, ctx));
+    return code;
+  },
+};
+
+function generateOne(args: GenerateArgs, ctx: CliContext): number {
+  {
     const project = loadProject({ cwd: ctx.cwd, ...(args.manifest ? { manifest: args.manifest } : {}), ...(args.policy ? { policy: args.policy } : {}) });
     const generated = renderGeneratedModule(project);
     if (generated.diagnostics.length > 0) ctx.stderr(formatDiagnostics(generated.diagnostics, ctx, project.sources));
@@ -46,5 +57,5 @@ export const generateCommand: CommandSpec<GenerateArgs> = {
       ctx.stdout(`wrote ${displayPath(file.path, ctx.cwd)}\n`);
     }
     return 0;
-  },
-};
+  }
+}

@@ -6,12 +6,14 @@ import { groupByPackage, sourceFolder } from '../../init/layout.js';
 import { mergeManifest, mergePolicy, readExisting } from '../../init/merge.js';
 import { ensureStoreDriver } from '../../init/store-driver.js';
 import { findServers, findTools, realtimeUse, planActions, renderControl, renderManifest, renderPolicy, yamlString, type FoundServer, type FoundTool, type InitPlan, type RemoteRuntime } from '../../init/render.js';
-import { scanRepo } from '../../scan/index.js';
+import { readSourceText, scanRepo } from '../../scan/index.js';
+import { browserSideFiles } from '../../scan/browser-target.js';
 import { RESOLVABLE_NAMES, unresolvedNameMessage } from '../../scan/names.js';
 import type { CliContext, CommandSpec } from '../context.js';
 import { displayPath } from '../format-diagnostics.js';
-import { MANIFEST_DEFAULTS } from '../../manifest/load.js';
-import { packageType, typingsPath, type OutputKind } from '../../generate/javascript.js';
+import { findManifest, MANIFEST_DEFAULTS } from '../../manifest/load.js';
+import { workspacePackages } from '../../manifest/workspace.js';
+import { outputKind, packageType, typingsPath, type OutputKind } from '../../generate/javascript.js';
 
 interface InitArgs {
   force?: boolean;
@@ -21,22 +23,41 @@ const POLICY = MANIFEST_DEFAULTS.policy;
 const MANIFEST = 'ctrlrun.tools.yaml';
 
 /**
- * Where init puts the generated module and the control. A TypeScript project (a tsconfig.json, or
- * `typescript` among package.json's dependencies while a tool lives in a TypeScript file) gets the
- * defaults (`src/*.ts`); a plain JavaScript one gets `.js` files (ESM or CommonJS as its
- * package.json `type` says), in `src/` when it has one, else beside package.json. (A JavaScript
- * project may list `typescript` only to check its JS with `// @ts-check`: its `node index.cjs`
- * cannot load a `.ts` module.)
+ * Where init puts the generated module and the control, and in which language. The language
+ * follows the files that will import the module (the tool files, which the codemod rewrites):
+ * when any of them is plain JavaScript (`.js`, `.mjs`, `.cjs`, `.jsx`), Node runs it as it is and
+ * cannot load a `.ts` module, so the module is JavaScript plus a declaration file (TypeScript
+ * importers read the declarations) (issue 21 item 2). Its module system: ESM when every
+ * JavaScript importer is ESM, else CommonJS (an ES module imports CommonJS; on Node 20 the reverse
+ * fails); its extension says so where the package.json `type` would not (`.mjs`, `.cjs`).
+ * Otherwise a TypeScript project (a TypeScript tool file, a tsconfig.json, or `typescript` among
+ * package.json's dependencies) gets the defaults (`src/*.ts`).
  */
 export function initLayout(root: string, toolFiles: string[] = []): { output: string; control: string; kind: OutputKind } {
-  if (usesTypeScript(root, toolFiles)) return { output: MANIFEST_DEFAULTS.output, control: MANIFEST_DEFAULTS.control, kind: 'ts' };
   const dir = existsSync(path.join(root, 'src')) ? 'src/' : '';
+  const js = toolFiles.filter((f) => JS_FILE.test(f));
+  if (js.length > 0) {
+    const type = packageType(root);
+    const esm = js.every((f) => moduleSystemOf(f) === 'esm');
+    const ext = esm ? (type === 'module' ? '.js' : '.mjs') : type === 'module' ? '.cjs' : '.js';
+    return { output: `${dir}ctrlrun.generated${ext}`, control: `${dir}ctrlrun.control${ext}`, kind: esm ? 'esm' : 'cjs' };
+  }
+  if (usesTypeScript(root, toolFiles)) return { output: MANIFEST_DEFAULTS.output, control: MANIFEST_DEFAULTS.control, kind: 'ts' };
   return { output: `${dir}ctrlrun.generated.js`, control: `${dir}ctrlrun.control.js`, kind: packageType(root) === 'module' ? 'esm' : 'cjs' };
 }
 
+const JS_FILE = /\.(?:js|cjs|mjs|jsx)$/;
+
+/** How Node loads a JavaScript file: by its extension, else by the nearest package.json `type`. */
+function moduleSystemOf(file: string): 'esm' | 'cjs' {
+  if (file.endsWith('.mjs')) return 'esm';
+  if (file.endsWith('.cjs')) return 'cjs';
+  return packageType(path.dirname(file)) === 'module' ? 'esm' : 'cjs';
+}
+
 function usesTypeScript(root: string, toolFiles: string[]): boolean {
+  if (toolFiles.some((f) => /\.(?:ts|tsx|mts|cts)$/.test(f))) return true;
   if (existsSync(path.join(root, 'tsconfig.json'))) return true;
-  if (toolFiles.length > 0 && toolFiles.every((f) => /\.(?:js|cjs|mjs|jsx)$/.test(f))) return false;
   try {
     const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as Record<string, unknown>;
     return ['dependencies', 'devDependencies', 'peerDependencies'].some((field) => {
@@ -76,7 +97,7 @@ export const initCommand: CommandSpec<InitArgs> = {
   ],
   run: async (args, ctx) => {
     const scan = await scanRepo({ root: ctx.cwd });
-    const found = findTools(scan);
+    const found = markBrowserSide(findTools(scan), browserSideFiles(scan.files, ctx.cwd, (rel) => readSourceText(path.resolve(ctx.cwd, rel))));
     const servers = findServers(scan);
     const abs = (rel: string) => path.resolve(ctx.cwd, rel);
     const serverFiles = [...servers.hosted, ...servers.mcp].flatMap((s) => s.places.map((p) => abs(p.file)));
@@ -127,17 +148,51 @@ export const initCommand: CommandSpec<InitArgs> = {
         );
       }
     }
-    const cd =
-      plans.length > 1 ? ' --cwd <package>' : plans.length === 1 && plans[0]!.dir !== ctx.cwd ? ` --cwd ${displayPath(plans[0]!.dir, ctx.cwd)}` : '';
-    ctx.stdout(
-      '\nNext:\n' +
-        `  npx ctrlrun-gen generate${cd}        # write the generated module of protected tools\n` +
-        `  npx ctrlrun-gen codemod --write${cd} # rewrite your tool() calls to protectedTool()\n` +
-        `  npx ctrlrun-gen check${cd}           # the lint your CI runs on every pull request\n`,
-    );
+    ctx.stdout(nextSteps(plans.map((p) => p.dir), ctx.cwd));
     return 0;
   },
 };
+
+/**
+ * The commands to run next, as they run when pasted: at the directory init ran in when that is the
+ * package, or a workspace root whose packages hold every manifest (the commands then go through each
+ * package's manifest); else with `--cwd <package>` for each package.
+ */
+export function nextSteps(dirs: string[], cwd: string): string {
+  const packages = new Set(workspacePackages(cwd) ?? []);
+  const here = dirs.every((d) => d === cwd) || (dirs.every((d) => packages.has(d)) && findManifest(cwd) === undefined);
+  const targets = here ? [''] : dirs.map((d) => (d === cwd ? '' : ` --cwd ${shellWord(displayPath(d, cwd))}`));
+  const lines = ['', 'Next (commit first: codemod --write refuses a tree with uncommitted changes):'];
+  for (const cd of targets) {
+    lines.push(
+      `  npx ctrlrun-gen generate${cd}        # write the generated module of protected tools`,
+      `  npx ctrlrun-gen codemod --write${cd} # rewrite your tool() calls to protectedTool()`,
+      `  npx ctrlrun-gen check${cd}           # the lint your CI runs on every pull request`,
+    );
+  }
+  if (here && dirs.some((d) => d !== cwd)) lines.push('  (run here, at the workspace root, each command goes through every package that has a ctrlrun.tools.yaml)');
+  return `${lines.join('\n')}\n`;
+}
+
+/** A path as one shell word. */
+function shellWord(word: string): string {
+  return /^[\w./@-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * Tools declared in a file whose code runs in a browser or a realtime session (a Vite app, a client
+ * component, a file that runs a RealtimeSession or imported by one) run where the SQLite and
+ * Postgres stores cannot load: their places count as realtime, whatever entry `tool` came from.
+ */
+function markBrowserSide(found: ReturnType<typeof findTools>, browser: ReadonlyMap<string, string>): ReturnType<typeof findTools> {
+  return {
+    ...found,
+    tools: found.tools.map((t) => {
+      const places = t.places.map((p) => (p.realtime === false && browser.has(p.file) ? { ...p, realtime: true } : p));
+      return { ...t, places, ...(places.some((p) => p.realtime === true) ? { realtime: true } : {}) };
+    }),
+  };
+}
 
 /** A Cloudflare Workers project: its code runs on workerd, where the SQLite and Postgres drivers do not load. */
 const WRANGLER_CONFIGS = ['wrangler.jsonc', 'wrangler.json', 'wrangler.toml'];
@@ -176,10 +231,13 @@ function planPackage(dir: string, files: string[], found: ReturnType<typeof find
   const policyText = read(POLICY);
   const manifestText = read(MANIFEST);
   const existing = readExisting(policyText, manifestText, { policy: displayPath(path.join(dir, POLICY), cwd), manifest: displayPath(path.join(dir, MANIFEST), cwd) });
-  const { kind } = initLayout(dir, files);
+  const layout = initLayout(dir, files);
   const folder = sourceFolder(dir, files);
-  const ext = kind === 'ts' ? '.ts' : '.js';
-  const paths = manifestPaths(manifestText) ?? { output: `${folder}ctrlrun.generated${ext}`, control: `${folder}ctrlrun.control${ext}` };
+  const ext = path.extname(layout.output);
+  const fresh = { output: `${folder}ctrlrun.generated${ext}`, control: `${folder}ctrlrun.control${ext}` };
+  const paths = manifestPaths(manifestText) ?? fresh;
+  // merging keeps the manifest's paths: the control's language follows its own extension
+  const kind = manifestText === undefined ? layout.kind : outputKind(path.join(dir, paths.control));
   return {
     dir,
     kind,

@@ -1,0 +1,71 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { isGeneratedSpecifier } from '../../scan/imports.js';
+import type { FileScan } from '../../scan/types.js';
+import { ruleMeta } from '../meta.js';
+import type { Finding, FileRule, ProjectContext } from '../types.js';
+import { findingAt } from './finding.js';
+
+const JS_IMPORTER = /\.(?:js|mjs|cjs|jsx)$/;
+
+/** The files a specifier may load from an importer: what Node loads for plain JavaScript, what tsc resolves for TypeScript. */
+export function candidatesFor(importerIsJs: boolean, target: string): string[] {
+  const written = path.extname(target);
+  const ext = /^\.(?:[cm]?[jt]sx?|json)$/.test(written) ? written : '';
+  const stem = target.slice(0, target.length - ext.length);
+  const withIndex = (exts: string[]) => [...exts.map((e) => `${target}${e}`), ...exts.map((e) => path.join(target, `index${e}`))];
+  if (importerIsJs) {
+    // An ES module loads the exact path; `require` and bundlers also try these extensions when none is written.
+    return ext === '' ? withIndex(['.js', '.mjs', '.cjs', '.jsx', '.json']) : [target];
+  }
+  switch (ext) {
+    case '.js':
+    case '.jsx':
+      return [`${stem}.ts`, `${stem}.tsx`, `${stem}.d.ts`, target];
+    case '.mjs':
+      return [`${stem}.mts`, `${stem}.d.mts`, target];
+    case '.cjs':
+      return [`${stem}.cts`, `${stem}.d.cts`, target];
+    case '':
+      return withIndex(['.ts', '.tsx', '.d.ts', '.js', '.jsx']);
+    default:
+      return [target];
+  }
+}
+
+/**
+ * `generated-import-unresolved` (error): an import (or require) of the generated module, by a
+ * relative specifier, that loads no file from this importer. `exists` is the file system's answer
+ * (passed in so the rule's logic stays a function of its inputs).
+ */
+export function generatedImportUnresolvedRule(exists: (file: string) => boolean = existsSync): FileRule {
+  return (scan: FileScan, project: ProjectContext | undefined): Finding[] => {
+    if (!project) return [];
+    const output = path.resolve(project.manifest.output);
+    if (!exists(output)) return []; // stale-generated reports a missing module
+    const importer = path.resolve(project.manifest.root, scan.file);
+    const isJs = JS_IMPORTER.test(scan.file);
+    const findings: Finding[] = [];
+    for (const imp of scan.moduleImports ?? []) {
+      const spec = imp.module;
+      if (imp.typeOnly || !(spec.startsWith('./') || spec.startsWith('../'))) continue;
+      if (!isGeneratedSpecifier(spec, { generatedModule: output, fileAbs: importer })) continue;
+      const target = path.resolve(path.dirname(importer), spec);
+      if (candidatesFor(isJs, target).some(exists)) continue;
+      const shown = path.relative(project.manifest.root, output).split(path.sep).join('/');
+      const why = isJs && /\.(?:ts|tsx|mts|cts)$/.test(output)
+        ? `the generated module is ${shown}, TypeScript, which a plain JavaScript file cannot load`
+        : `the generated module is ${shown}`;
+      findings.push(
+        findingAt(
+          'generated-import-unresolved',
+          scan.file,
+          imp.span,
+          `'${spec}' loads no file from this ${isJs ? 'JavaScript' : 'TypeScript'} file: ${why}; the app fails to start (ERR_MODULE_NOT_FOUND).`,
+          ruleMeta('generated-import-unresolved').help,
+        ),
+      );
+    }
+    return findings;
+  };
+}

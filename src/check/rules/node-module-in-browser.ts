@@ -1,0 +1,60 @@
+import path from 'node:path';
+import { browserSideFiles } from '../../scan/browser-target.js';
+import { isGeneratedSpecifier } from '../../scan/imports.js';
+import type { ModuleImport } from '../../scan/types.js';
+import { ruleMeta } from '../meta.js';
+import type { Finding, ProjectContext, ScannedFile } from '../types.js';
+import { findingAt } from './finding.js';
+
+const ID = 'node-module-in-browser';
+
+/** Modules that load only in Node: `node:` builtins, this package's Node stores and their drivers. */
+export function isNodeOnly(specifier: string): boolean {
+  return specifier.startsWith('node:') || /^ctrlrun-gen\/runtime\/(?:sqlite|postgres)(?:\/|$)/.test(specifier) || specifier === 'better-sqlite3' || specifier === 'pg';
+}
+
+const nodeOnlyImports = (imports: readonly ModuleImport[] | undefined): ModuleImport[] => (imports ?? []).filter((imp) => !imp.typeOnly && isNodeOnly(imp.module));
+
+/**
+ * `node-module-in-browser` (error, repo-wide): code that runs in a browser (see
+ * src/scan/browser-target.ts) imports a Node-only module, or imports the generated module while the
+ * control it loads imports one (the SQLite control in a Vite app: `vite build` fails on
+ * `existsSync`). Located at the browser file's import; the control's line is named.
+ */
+export function nodeModuleInBrowserRule(files: ScannedFile[], project: ProjectContext | undefined): Finding[] {
+  if (!project) return [];
+  const root = project.manifest.root;
+  const texts = new Map(files.map((f) => [f.scan.file, f]));
+  const browser = browserSideFiles(
+    files.map((f) => f.scan).filter((s) => !s.parseError),
+    root,
+    (rel) => texts.get(rel)?.text(),
+  );
+  if (browser.size === 0) return [];
+  const controlRel = path.relative(root, project.manifest.control).split(path.sep).join('/');
+  const control = files.find((f) => f.scan.file === controlRel)?.scan;
+  const controlNodeOnly = control ? nodeOnlyImports(control.moduleImports)[0] : undefined;
+  const output = path.resolve(project.manifest.output);
+  const findings: Finding[] = [];
+  for (const { scan } of files) {
+    const why = browser.get(scan.file);
+    if (why === undefined) continue;
+    for (const imp of nodeOnlyImports(scan.moduleImports)) {
+      findings.push(findingAt(ID, scan.file, imp.span, `'${imp.module}' loads only in Node, and this file runs in a browser: ${why}. The bundle fails to build or the page fails to load.`, ruleMeta(ID).help));
+    }
+    if (!controlNodeOnly || scan.file === controlRel) continue;
+    const fileAbs = path.resolve(root, scan.file);
+    const generated = (scan.moduleImports ?? []).find((imp) => !imp.typeOnly && isGeneratedSpecifier(imp.module, { generatedModule: output, fileAbs }));
+    if (!generated) continue;
+    findings.push(
+      findingAt(
+        ID,
+        scan.file,
+        generated.span,
+        `this file runs in a browser (${why}) and imports the generated module, whose control ${controlRel} imports '${controlNodeOnly.module}' (line ${controlNodeOnly.span.line}), which loads only in Node: the bundle fails to build (Vite: "is not exported by __vite-browser-external").`,
+        ruleMeta(ID).help,
+      ),
+    );
+  }
+  return findings;
+}

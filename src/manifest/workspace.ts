@@ -1,0 +1,118 @@
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { findManifest, MANIFEST_FILE } from './find.js';
+
+/*
+ * A workspace root (npm/yarn `workspaces` in package.json, pnpm's pnpm-workspace.yaml): CI runs
+ * there, while init writes each package's manifest into the package that holds its tools. The
+ * commands that load a manifest run once for each package's manifest when started at such a root
+ * (issue 21 item 3).
+ */
+
+/** The workspace's package patterns (`packages/*`, `!packages/legacy`) of `dir`; undefined when it is no workspace root. */
+export function workspacePatterns(dir: string): string[] | undefined {
+  const pnpm = path.join(dir, 'pnpm-workspace.yaml');
+  if (existsSync(pnpm)) return pnpmPackages(readFileSync(pnpm, 'utf8'));
+  try {
+    const pkg = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as { workspaces?: unknown };
+    const list = Array.isArray(pkg.workspaces) ? pkg.workspaces : (pkg.workspaces as { packages?: unknown } | undefined)?.packages;
+    return Array.isArray(list) ? list.filter((p): p is string => typeof p === 'string') : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The `packages:` list of a pnpm-workspace.yaml: block items (`- 'apps/*'`) or a flow list
+ * (`packages: [a, b]`). A small reader on purpose: the file is this one list, and start-up does
+ * not load the YAML parser for it.
+ */
+export function pnpmPackages(text: string): string[] {
+  const unquote = (s: string) => s.trim().replace(/^(['"])(.*)\1$/, '$2');
+  const lines = text.split(/\r?\n/).map((l) => l.replace(/\s+#.*$/, ''));
+  const at = lines.findIndex((l) => /^packages\s*:/.test(l));
+  if (at < 0) return [];
+  const inline = /^packages\s*:\s*\[(.*)\]\s*$/.exec(lines[at]!);
+  if (inline) return inline[1]!.split(',').map(unquote).filter((s) => s !== '');
+  const out: string[] = [];
+  for (const line of lines.slice(at + 1)) {
+    if (line.trim() === '') continue;
+    const item = /^\s+-\s*(.+)$/.exec(line);
+    if (!item) break;
+    out.push(unquote(item[1]!));
+  }
+  return out;
+}
+
+const SKIP = new Set(['node_modules', '.git']);
+
+/** Whether `rel` (forward slashes) matches a workspace glob: `*` one segment's characters, `**` any segments. */
+export function matchesWorkspaceGlob(pattern: string, rel: string): boolean {
+  const clean = pattern.replace(/^\.\//, '').replace(/\/+$/, '');
+  let source = '';
+  for (let i = 0; i < clean.length; i++) {
+    const c = clean[i]!;
+    if (clean.startsWith('**/', i)) {
+      source += '(?:[^/]+/)*';
+      i += 2;
+    } else if (clean.startsWith('/**', i) && i + 3 === clean.length) {
+      source += '(?:/[^/]+)*';
+      i += 2;
+    } else if (clean.startsWith('**', i)) {
+      source += '.*';
+      i += 1;
+    } else if (c === '*') source += '[^/]*';
+    else if (c === '?') source += '[^/]';
+    else source += c.replace(/[.+^${}()|[\]\\]/g, '\\$&');
+  }
+  return new RegExp(`^${source}$`).test(rel);
+}
+
+/**
+ * The package directories (absolute, sorted) of the workspace rooted at `root`: every directory
+ * with a package.json that a pattern matches and no `!pattern` excludes. Undefined when `root` is
+ * no workspace root. Depth-limited, never into node_modules.
+ */
+export function workspacePackages(root: string, maxDepth = 6): string[] | undefined {
+  const patterns = workspacePatterns(root);
+  if (patterns === undefined) return undefined;
+  const include = patterns.filter((p) => !p.startsWith('!'));
+  const exclude = patterns.filter((p) => p.startsWith('!')).map((p) => p.slice(1));
+  const found: string[] = [];
+  const walk = (dir: string, rel: string, depth: number) => {
+    if (depth > maxDepth) return;
+    let entries: string[];
+    try {
+      entries = readdirSync(dir);
+    } catch {
+      return;
+    }
+    for (const name of entries.sort()) {
+      if (SKIP.has(name) || name.startsWith('.')) continue;
+      const abs = path.join(dir, name);
+      try {
+        if (!statSync(abs).isDirectory()) continue;
+      } catch {
+        continue;
+      }
+      const childRel = rel === '' ? name : `${rel}/${name}`;
+      if (existsSync(path.join(abs, 'package.json')) && include.some((p) => matchesWorkspaceGlob(p, childRel)) && !exclude.some((p) => matchesWorkspaceGlob(p, childRel))) {
+        found.push(abs);
+      }
+      walk(abs, childRel, depth + 1);
+    }
+  };
+  walk(path.resolve(root), '', 1);
+  return found;
+}
+
+/**
+ * The manifests a command started in `cwd` works on, when it was given none: the one found upward
+ * from `cwd` (as ever); else, at a workspace root, each workspace package's own manifest (sorted);
+ * else none.
+ */
+export function manifestsFor(cwd: string): string[] {
+  const up = findManifest(cwd);
+  if (up !== undefined) return [up];
+  return (workspacePackages(cwd) ?? []).map((dir) => path.join(dir, MANIFEST_FILE)).filter((f) => existsSync(f));
+}

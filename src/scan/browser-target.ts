@@ -1,0 +1,115 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { isRealtimeEntry } from './realtime.js';
+import type { FileScan } from './types.js';
+
+/*
+ * Where code runs, as far as the files say (issue 21 item 1): a package built for the browser (a
+ * Vite app, a `browser` field or export condition), a Next.js client component (`'use client'`), or
+ * code that reaches a realtime session. init gives such tools the browser-safe control (httpStore);
+ * check reports a Node-only module such code reaches. Shared by both, so they agree.
+ */
+
+const VITE_CONFIGS = ['vite.config.ts', 'vite.config.js', 'vite.config.mjs', 'vite.config.mts', 'vite.config.cjs', 'vite.config.cts'];
+
+/** Why a package's code runs in a browser (`vite`, `browser field`), or undefined when nothing says so. */
+export function browserBuild(packageDir: string): string | undefined {
+  if (VITE_CONFIGS.some((f) => existsSync(path.join(packageDir, f)))) return 'a Vite app';
+  let pkg: Record<string, unknown>;
+  try {
+    pkg = JSON.parse(readFileSync(path.join(packageDir, 'package.json'), 'utf8')) as Record<string, unknown>;
+  } catch {
+    return undefined;
+  }
+  const deps = ['dependencies', 'devDependencies'].flatMap((k) => Object.keys((pkg[k] as Record<string, unknown> | undefined) ?? {}));
+  if (deps.includes('vite')) return 'a Vite app';
+  if (pkg['browser'] !== undefined) return 'its package.json has a `browser` field';
+  if (hasBrowserCondition(pkg['exports'])) return 'its package.json exports have a `browser` condition';
+  return undefined;
+}
+
+function hasBrowserCondition(exports: unknown): boolean {
+  if (typeof exports !== 'object' || exports === null) return false;
+  return Object.entries(exports).some(([key, value]) => key === 'browser' || hasBrowserCondition(value));
+}
+
+/** A file that starts with the `'use client'` directive (after comments): a React client component. */
+export function isClientComponent(text: string): boolean {
+  return /^(?:\s|\/\/[^\n]*\n|\/\*[\s\S]*?\*\/)*(['"])use client\1/.test(text.replace(/^\uFEFF/, ''));
+}
+
+/** Files of a browser package that still run on the server: a server folder or file, an API route, build config, scripts. */
+export function isServerSideFile(rel: string): boolean {
+  return /(?:^|\/)(?:server|api|scripts?|bin)(?:\/|\.[cm]?[jt]sx?$)|\.server\.[cm]?[jt]sx?$|(?:^|\/)(?:vite|vitest|next|eslint)\.config\./.test(rel);
+}
+
+/** The directory of the nearest package.json at or above the file (absolute), no higher than `root`. */
+export function packageDirOf(fileAbs: string, root: string): string {
+  const top = path.resolve(root);
+  for (let dir = path.dirname(fileAbs); ; dir = path.dirname(dir)) {
+    if (existsSync(path.join(dir, 'package.json'))) return dir;
+    if (dir === top || path.dirname(dir) === dir || path.relative(top, dir).startsWith('..')) return top;
+  }
+}
+
+/** Whether a file imports a realtime session or agent (`RealtimeSession`, `RealtimeAgent`) from a realtime entry. */
+export function importsRealtimeSession(scan: FileScan): boolean {
+  return (scan.moduleImports ?? []).some(
+    (imp) => !imp.typeOnly && isRealtimeEntry(imp.module) && (imp.namespaceName !== undefined || imp.named.some((n) => !n.typeOnly && (n.imported === 'RealtimeSession' || n.imported === 'RealtimeAgent'))),
+  );
+}
+
+const STRIP = /\.(?:[cm]?[jt]sx?)$/;
+
+/** The scanned files a file imports by a relative specifier (root-relative paths). */
+export function relativeImports(scan: FileScan, scanned: ReadonlySet<string>): string[] {
+  const byStem = new Map<string, string>();
+  for (const f of scanned) byStem.set(f.replace(STRIP, ''), f);
+  const out: string[] = [];
+  for (const imp of scan.moduleImports ?? []) {
+    if (!imp.module.startsWith('./') && !imp.module.startsWith('../')) continue;
+    const joined = path.posix.normalize(path.posix.join(path.posix.dirname(scan.file), imp.module));
+    const hit = scanned.has(joined) ? joined : (byStem.get(joined.replace(STRIP, '')) ?? byStem.get(`${joined}/index`));
+    if (hit) out.push(hit);
+  }
+  return out;
+}
+
+/**
+ * The scanned files (root-relative) whose code runs in a browser or a realtime session: the
+ * non-server files of a package built for the browser, client components, files that import a
+ * realtime session or agent; and every scanned file those import, transitively. Each with the reason.
+ */
+export function browserSideFiles(scans: FileScan[], root: string, readText: (rel: string) => string | undefined): Map<string, string> {
+  const byFile = new Map(scans.map((s) => [s.file, s]));
+  const builds = new Map<string, string | undefined>();
+  const why = new Map<string, string>();
+  const queue: string[] = [];
+  for (const scan of scans) {
+    const dir = packageDirOf(path.resolve(root, scan.file), root);
+    if (!builds.has(dir)) builds.set(dir, browserBuild(dir));
+    const build = builds.get(dir);
+    const reason =
+      build !== undefined && !isServerSideFile(path.relative(dir, path.resolve(root, scan.file)).split(path.sep).join('/'))
+        ? `it is part of ${build}`
+        : importsRealtimeSession(scan)
+          ? 'it runs a realtime session'
+          : isClientComponent(readText(scan.file) ?? '')
+            ? "it is a client component ('use client')"
+            : undefined;
+    if (reason !== undefined) {
+      why.set(scan.file, reason);
+      queue.push(scan.file);
+    }
+  }
+  const scanned = new Set(byFile.keys());
+  while (queue.length > 0) {
+    const file = queue.shift()!;
+    for (const next of relativeImports(byFile.get(file)!, scanned)) {
+      if (why.has(next)) continue;
+      why.set(next, `${file} imports it (${why.get(file)!.replace(/^it /, '')})`);
+      queue.push(next);
+    }
+  }
+  return why;
+}

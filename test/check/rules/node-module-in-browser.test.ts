@@ -1,0 +1,60 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { nodeModuleInBrowserRule } from '../../../src/check/rules/node-module-in-browser.js';
+import { scanSource } from '../../../src/scan/index.js';
+import { makeTempDir, removeDir, writeFiles } from '../../helpers/temp-repo.js';
+import { testProject } from '../rule-tester.js';
+
+/**
+ * `node-module-in-browser` cases: a small repo per case (its package.json says whether it is built
+ * for the browser); every file is scanned as the repo scan would and the rule runs over them.
+ */
+const dirs: string[] = [];
+afterAll(() => dirs.forEach(removeDir));
+
+const SQLITE_CONTROL = "import { createControl } from 'ctrlrun-gen/runtime';\nimport { sqliteStore } from 'ctrlrun-gen/runtime/sqlite';\nexport default createControl({ store: sqliteStore({ path: 'x.db' }), identity: () => 'a' });\n";
+const HTTP_CONTROL = "import { createControl, httpStore } from 'ctrlrun-gen/runtime';\nexport default createControl({ store: httpStore({ url: 'http://x', token: 't' }), identity: () => 'a' });\n";
+const TOOL = "import { protectedTool } from './ctrlrun.generated';\nexport const t = protectedTool('stripe.refund', { name: 'refund', description: '', parameters: {} as never, execute: async () => '' });\n";
+const VITE = JSON.stringify({ name: 'app', devDependencies: { vite: '8.3.8' } });
+const NODE = JSON.stringify({ name: 'app' });
+
+interface Case {
+  name: string;
+  files: Record<string, string>;
+  errors: string[];
+}
+
+const CASES: Case[] = [
+  { name: 'valid: a Vite app whose control uses httpStore', files: { 'package.json': VITE, 'src/ctrlrun.control.ts': HTTP_CONTROL, 'src/tools.ts': TOOL }, errors: [] },
+  { name: 'valid: a Node app with the SQLite control', files: { 'package.json': NODE, 'src/ctrlrun.control.ts': SQLITE_CONTROL, 'src/tools.ts': TOOL }, errors: [] },
+  { name: "valid: a Vite app's server folder imports node:fs", files: { 'package.json': VITE, 'src/ctrlrun.control.ts': HTTP_CONTROL, 'server/index.ts': "import { readFileSync } from 'node:fs';\nimport { Agent } from '@openai/agents';\n" }, errors: [] },
+  { name: 'invalid: a Vite app with the SQLite control', files: { 'package.json': VITE, 'src/ctrlrun.control.ts': SQLITE_CONTROL, 'src/tools.ts': TOOL }, errors: ['src/ctrlrun.control.ts:2', 'src/tools.ts:1'] },
+  { name: 'invalid: a package with a browser field importing node:fs', files: { 'package.json': JSON.stringify({ name: 'w', browser: './dist/w.js' }), 'src/ctrlrun.control.ts': HTTP_CONTROL, 'src/a.ts': "import { Agent } from '@openai/agents';\nimport fs from 'node:fs';\n" }, errors: ['src/a.ts:2'] },
+  {
+    name: 'invalid: a client component in a Node app reaches the SQLite control through the tool file',
+    files: { 'package.json': NODE, 'src/ctrlrun.control.ts': SQLITE_CONTROL, 'src/tools.ts': TOOL, 'app/page.tsx': "'use client';\nimport { t } from '../src/tools';\nimport { Agent } from '@openai/agents';\n" },
+    errors: ['src/tools.ts:1'],
+  },
+  {
+    name: 'invalid: a file that runs a RealtimeSession imports the tools',
+    files: { 'package.json': NODE, 'src/ctrlrun.control.ts': SQLITE_CONTROL, 'src/tools.ts': TOOL, 'src/voice.ts': "import { RealtimeSession } from '@openai/agents/realtime';\nimport { t } from './tools';\n" },
+    errors: ['src/tools.ts:1'],
+  },
+];
+
+describe('node-module-in-browser', () => {
+  for (const c of CASES) {
+    it(c.name, () => {
+      const dir = makeTempDir('browser-rule-');
+      dirs.push(dir);
+      writeFiles(dir, c.files);
+      const base = testProject();
+      const project = { ...base, manifest: { ...base.manifest, root: dir, output: `${dir}/src/ctrlrun.generated.ts`, control: `${dir}/src/ctrlrun.control.ts` } };
+      const files = Object.entries(c.files)
+        .filter(([f]) => /\.[cm]?[jt]sx?$/.test(f))
+        .map(([file, text]) => ({ scan: scanSource(file, text, { root: dir, generatedModule: project.manifest.output }), text: () => text }));
+      const found = nodeModuleInBrowserRule(files, project);
+      expect(found.map((f) => `${f.file}:${f.line}`).sort()).toEqual(c.errors);
+      for (const f of found) expect(f.hint).toContain('httpStore');
+    });
+  }
+});

@@ -1,0 +1,57 @@
+import { spawnSync } from 'node:child_process';
+import * as esbuild from 'esbuild';
+import { expect } from 'vitest';
+
+/** Shared pieces of the layout loops (issue 21): a small agent with a refund tool, and how it starts. */
+
+export const TOOL_BODY = `{
+  name: 'refund',
+  description: 'Refund a payment.',
+  parameters: z.object({ payment_id: z.string(), amount: z.number().int() }),
+  execute: async ({ payment_id, amount }) => {
+    ran.push(payment_id);
+    return \`refunded \${amount} on \${payment_id}\`;
+  },
+}`;
+
+export const TS_AGENT = `import { Agent, tool } from '@openai/agents';
+import { z } from 'zod';
+
+export const ran: string[] = [];
+
+export const refund = tool(${TOOL_BODY});
+
+export const agent = new Agent({ name: 'desk', instructions: 'Refunds.', tools: [refund] });
+`;
+
+export const JS_AGENT = TS_AGENT.replace('ran: string[]', 'ran');
+
+/** One protected call through the real Runner with a scripted model; prints what happened as JSON. */
+export const START_ESM = (agentSpecifier: string) => `import { Agent, run } from '@openai/agents';
+import { ScriptedModel, assistantMessage, functionCall } from '@openai/agents/testing';
+import { ran, refund } from '${agentSpecifier}';
+
+const model = new ScriptedModel([[functionCall('refund', { payment_id: 'pay_1', amount: 500 }, { callId: 'c1' })], [assistantMessage('done')]]);
+const result = await run(new Agent({ name: 'start', model, tools: [refund] }), 'refund pay_1', { context: { user: 'alice' } });
+console.log(JSON.stringify({ interruptions: result.interruptions.map((i) => i.name), ran }));
+`;
+
+export const TSCONFIG_NODENEXT = JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, skipLibCheck: true, noEmit: true, types: [] }, include: ['src'] }, null, 2);
+
+export function git(dir: string, ...args: string[]): void {
+  const r = spawnSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', ...args], { cwd: dir, encoding: 'utf8' });
+  expect(r.status, r.stderr).toBe(0);
+}
+
+/** Runs `node file` in `dir`; its last line of output, parsed. */
+export function startNode(dir: string, file: string): unknown {
+  const started = spawnSync(process.execPath, [file], { cwd: dir, encoding: 'utf8', timeout: 60_000 });
+  expect(started.status, started.stdout + started.stderr).toBe(0);
+  return JSON.parse(started.stdout.trim().split('\n').at(-1) ?? '{}');
+}
+
+/** Bundles `src/start.ts` of a TypeScript package as a bundler app ships it (packages external), then starts it. */
+export async function startRefund(dir: string): Promise<unknown> {
+  await esbuild.build({ absWorkingDir: dir, entryPoints: ['src/start.ts'], outfile: 'out/start.mjs', bundle: true, platform: 'node', format: 'esm', packages: 'external', logLevel: 'silent' });
+  return startNode(dir, 'out/start.mjs');
+}

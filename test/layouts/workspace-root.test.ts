@@ -1,0 +1,96 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { cli } from '../helpers/cli.js';
+import { makeTempDir, removeDir, writeFiles } from '../helpers/temp-repo.js';
+import { typeCheck } from '../helpers/typecheck.js';
+import { git, startRefund, START_ESM, TS_AGENT, TSCONFIG_NODENEXT } from './loop-helpers.js';
+
+/**
+ * Issue 21 item 3: a monorepo's CI runs at the workspace root. init writes each package's manifest
+ * into the package; then `generate`, `codemod --write` and `check` run at the root, as init prints
+ * them, go through every package's manifest, and each package still type-checks and starts (its
+ * refund tool now pauses for a human). Needs `npm run build`.
+ */
+const dirs: string[] = [];
+afterAll(() => dirs.forEach(removeDir));
+
+const pkg = (name: string) => JSON.stringify({ name, private: true, type: 'module' });
+
+const LAYOUTS: Array<{ name: string; root: Record<string, string>; packages: string[] }> = [
+  { name: 'npm workspaces (package.json `workspaces`)', root: { 'package.json': JSON.stringify({ name: 'mono', private: true, workspaces: ['packages/*'] }) }, packages: ['packages/desk', 'packages/billing'] },
+  {
+    name: 'pnpm workspace (pnpm-workspace.yaml)',
+    root: { 'package.json': JSON.stringify({ name: 'mono', private: true }), 'pnpm-workspace.yaml': "packages:\n  - 'apps/*'\n  # the docs site\n  - docs\n" },
+    packages: ['apps/voice'],
+  },
+];
+
+describe('every command works at a workspace root (issue 21 item 3)', () => {
+  for (const layout of LAYOUTS) {
+    it(layout.name, async () => {
+      const dir = makeTempDir('ws-');
+      dirs.push(dir);
+      const files: Record<string, string> = { ...layout.root };
+      for (const p of layout.packages) {
+        Object.assign(files, {
+          [`${p}/package.json`]: pkg(path.basename(p)),
+          [`${p}/tsconfig.json`]: TSCONFIG_NODENEXT,
+          [`${p}/src/agent.ts`]: TS_AGENT,
+          [`${p}/src/start.ts`]: START_ESM('./agent.js'),
+        });
+      }
+      writeFiles(dir, files);
+      git(dir, 'init', '-q', '.');
+      git(dir, 'add', '-A');
+      git(dir, 'commit', '-qm', 'the app as it was');
+
+      // before the loop the root has no manifest: check says so (exit 2), as before
+      expect((await cli(['check'], { cwd: dir })).code).toBe(2);
+
+      const init = await cli(['init'], { cwd: dir });
+      expect(init.code, init.stdout + init.stderr).toBe(0);
+      for (const p of layout.packages) expect(existsSync(path.join(dir, p, 'ctrlrun.tools.yaml'))).toBe(true);
+      // the printed commands run as printed: no `--cwd <package>` placeholder
+      expect(init.stdout).not.toContain('<package>');
+      const printed = [...init.stdout.matchAll(/^ {2}npx ctrlrun-gen (.+?)\s+#/gm)].map((m) => m[1]!.trim().split(/\s+/));
+      expect(printed.map((a) => a[0])).toEqual(['generate', 'codemod', 'check']);
+      for (const args of printed) {
+        const r = await cli(args, { cwd: dir });
+        expect(r.code, `${args.join(' ')}: ${r.stdout}${r.stderr}`).toBe(0);
+      }
+      // the CI job at the root: check and generate --check are green
+      const ci = await cli(['check', '--format', 'json'], { cwd: dir });
+      expect(ci.code, ci.stdout).toBe(0);
+      expect((await cli(['generate', '--check'], { cwd: dir })).code).toBe(0);
+      for (const p of layout.packages) {
+        expect(readFileSync(path.join(dir, p, 'src/agent.ts'), 'utf8')).toContain("protectedTool('refund'");
+        expect(typeCheck(path.join(dir, p)), `${p} type-checks`).toEqual([]);
+        expect(await startRefund(path.join(dir, p))).toEqual({ interruptions: ['refund'], ran: [] });
+      }
+    }, 180_000);
+  }
+
+  it('check at the root reports each package\'s findings with its path, in one report', async () => {
+    const dir = makeTempDir('ws-find-');
+    dirs.push(dir);
+    writeFiles(dir, {
+      'package.json': JSON.stringify({ name: 'mono', private: true, workspaces: ['packages/*'] }),
+      'packages/a/package.json': pkg('a'),
+      'packages/a/tsconfig.json': TSCONFIG_NODENEXT,
+      'packages/a/src/agent.ts': TS_AGENT,
+      'packages/b/package.json': pkg('b'),
+      'packages/b/tsconfig.json': TSCONFIG_NODENEXT,
+      'packages/b/src/agent.ts': TS_AGENT,
+    });
+    expect((await cli(['init'], { cwd: dir })).code).toBe(0);
+    expect((await cli(['generate'], { cwd: dir })).code).toBe(0);
+    const r = await cli(['check', '--format', 'json'], { cwd: dir });
+    expect(r.code).toBe(1);
+    const files = (JSON.parse(r.stdout) as { findings: Array<{ ruleId: string; file: string }> }).findings.filter((f) => f.ruleId === 'unprotected-tool').map((f) => f.file);
+    expect(files).toEqual(['packages/a/src/agent.ts', 'packages/b/src/agent.ts']);
+    // `--cwd` one package still checks that package only
+    const one = await cli(['check', '--format', 'json', '--cwd', 'packages/b'], { cwd: dir });
+    expect((JSON.parse(one.stdout) as { findings: Array<{ ruleId: string; file: string }> }).findings.filter((f) => f.ruleId === 'unprotected-tool').map((f) => f.file)).toEqual(['src/agent.ts']);
+  }, 120_000);
+});
