@@ -17,6 +17,7 @@ import {
   type ModuleLinks,
 } from './imports.js';
 import { parseSource, spanOf } from './parse.js';
+import { isSdkApprovalCall } from './approvals.js';
 import { findSuppressions } from './suppressions.js';
 import type { AgentAsToolCall, CalleeBinding, FileScan, HostedMcpCall, InvokeReplacement, McpServerElement, McpServerList, Span, ModuleImport, NameSource, ObjectLiteralTool, OptionProperty, SdkToolCall, SdkValue, ToolCallOptions } from './types.js';
 
@@ -666,6 +667,8 @@ export function scanParsed(file: string, text: string, parsed: Parsed, options: 
     if (method === 'reject' && n === 1 && typescript.isIdentifier(receiver) && /^(?:reject|deferred)$/i.test(receiver.text)) return;
     const item = node.arguments[0]!;
     if (isStringLike(item) || typescript.isNumericLiteral(item) || typescript.isNewExpression(item) || typescript.isObjectLiteralExpression(item)) return;
+    // an app's own `client.approve(id)` is not the SDK's: only a RunState (or an interruption item)
+    if (!isSdkApprovalCall(receiver, item, ancestors, sf)) return;
     scan.sdkApprovals!.push({ kind: 'sdk-approval', span: spanOf(node, sf), method, receiver: receiver.getText(sf), item: item.getText(sf) });
   };
 
