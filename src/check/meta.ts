@@ -1,5 +1,7 @@
 import { VERSION } from '../version.js';
 import type { RuleMeta } from './types.js';
+import { mcpFunctionToolMeta } from './rules/mcp-function-tool.js';
+import { unmappedProtectedToolMeta } from './rules/unmapped-protected-tool.js';
 
 /** The project's page (SARIF `informationUri`). */
 export const DOCS_BASE = 'https://www.npmjs.com/package/ctrlrun-gen';
@@ -206,6 +208,9 @@ export const RULES: readonly RuleMeta[] = [
       'When the SDK\'s `timeoutMs` fires, it stops waiting for the body but the body goes on running; the model reads "timed out" and often calls again. The runtime refuses a call with the same arguments while the first body runs (`still_running`), but only in its own process: without an `effect:` key, another process (or a retry with other arguments) runs the body a second time.',
     help: 'Give the action an `effect: "<key template>"` in ctrlrun.yaml so a second attempt is refused everywhere, or drop `timeoutMs`.',
   },
+  // Round 6 on: each rule's meta lives in its own module (src/check/rules/<id>.ts).
+  mcpFunctionToolMeta,
+  unmappedProtectedToolMeta,
 ];
 
 export const RULE_IDS: readonly string[] = RULES.map((r) => r.id);

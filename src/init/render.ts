@@ -126,6 +126,14 @@ export function findTools(scan: RepoScan): { tools: FoundTool[]; unnamed: InitPl
       if (!known) byName.get(call.toolName)!.kind = 'agent';
     }
   }
+  // a hosted MCP server with no literal label cannot be mapped: said, not silently left (issue 21)
+  for (const file of files) {
+    for (const call of file.hostedMcpCalls) {
+      if (call.serverLabel !== undefined) continue;
+      const reason = call.options.hasSpread ? 'its options are spread in (`{ ...config }`), so its `serverLabel` cannot be read' : !call.options.span ? 'its options are not an object literal' : 'its `serverLabel` is not a string literal';
+      unnamed.push({ file: file.file, line: call.span.line, what: 'hostedMcpTool()', reason });
+    }
+  }
   return { tools: [...byName.values()], unnamed };
 }
 

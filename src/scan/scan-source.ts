@@ -18,6 +18,7 @@ import {
 } from './imports.js';
 import { parseSource, spanOf } from './parse.js';
 import { isSdkApprovalCall } from './approvals.js';
+import { opaqueModuleLoad, type ModuleLoadContext } from './module-loads.js';
 import { findSuppressions } from './suppressions.js';
 import type { AgentAsToolCall, CalleeBinding, FileScan, HostedMcpCall, InvokeReplacement, McpServerElement, McpServerList, Span, ModuleImport, NameSource, ObjectLiteralTool, OptionProperty, SdkToolCall, SdkValue, ToolCallOptions } from './types.js';
 
@@ -440,6 +441,13 @@ export function scanParsed(file: string, text: string, parsed: Parsed, options: 
     scan.opaqueFactoryUses!.push({ kind: 'opaque-factory', span: spanOf(node, sf), what, reason });
   };
 
+  const moduleLoads: ModuleLoadContext = {
+    sf,
+    leadsToSdk: (specifier) => isSdkModule(specifier) || moduleValue(specifier, fileAbs, links) !== undefined,
+    initializerOf: (name) => initializerOf(name),
+    constStrings,
+  };
+
   const isProtectedToolCallee = (callee: ts.Expression): boolean => {
     callee = skipWrappers(callee);
     if (typescript.isIdentifier(callee)) return lookupName(callee.text)?.kind === 'generated';
@@ -502,6 +510,12 @@ export function scanParsed(file: string, text: string, parsed: Parsed, options: 
 
   const onCall = (node: ts.CallExpression): void => {
     const callee = node.expression;
+    const load = opaqueModuleLoad(node, moduleLoads);
+    if (load) {
+      scan.importsSdk = true;
+      opaque(load.node, load.what, load.reason);
+      return;
+    }
     const req = requiredModule(node);
     if (req !== undefined && (isSdkModule(req) || moduleValue(req, fileAbs, links))) scan.importsSdk = true;
     if (callee.kind === typescript.SyntaxKind.ImportKeyword) {
@@ -598,8 +612,10 @@ export function scanParsed(file: string, text: string, parsed: Parsed, options: 
         if (label !== undefined) call.serverLabel = label;
         const never = neverToolNamesOf(optionsArg, sf, constObjectLiteral);
         if (never) call.neverToolNames = never;
+        const later = spreadAfter(optionsArg, 'requireApproval', sf);
+        if (later) call.spreadAfterRequireApproval = later;
         scan.hostedMcpCalls.push(call);
-      } else if (isToolFactory(r.module, r.member)) {
+      } else if (isToolFactory(r.module, r.member) || (r.member === 'getAllMcpTools' && isSdkModule(r.module))) {
         const f: NonNullable<FileScan['sdkFactoryCalls']>[number] = { kind: 'sdk-factory', span: spanOf(node, sf), factory: r.member, callee: spanOf(callee, sf), binding: r.binding, options: optionsOf(optionsArg, sf) };
         if (indirect) f.indirect = indirect;
         else f.argumentsStart = node.arguments.pos;
@@ -992,6 +1008,16 @@ function neverToolNamesOf(arg: ts.Expression | undefined, sf: ts.SourceFile, con
     else out.complete = false;
   }
   return out;
+}
+
+/** The first spread written after property `key` in an options object literal, if any. */
+function spreadAfter(arg: ts.Expression | undefined, key: string, sf: ts.SourceFile): Span | undefined {
+  const opts = arg ? skipWrappers(arg) : undefined;
+  if (!opts || !typescript.isObjectLiteralExpression(opts)) return undefined;
+  const at = opts.properties.findIndex((p) => !typescript.isSpreadAssignment(p) && propertyName(p.name) === key);
+  if (at < 0) return undefined;
+  const spread = opts.properties.slice(at + 1).find((p) => typescript.isSpreadAssignment(p));
+  return spread ? spanOf(spread, sf) : undefined;
 }
 
 /** `Reflect.apply(f, thisArg, args)`. */

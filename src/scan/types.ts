@@ -171,6 +171,8 @@ export interface HostedMcpCall {
    * with no approval request. `complete` is false when the list is not all string literals.
    */
   neverToolNames?: { span: Span; names: Array<{ name: string; span: Span }>; complete: boolean };
+  /** A spread written after `requireApproval` (`{ requireApproval: 'always', ...config }`): it may override it. */
+  spreadAfterRequireApproval?: Span;
 }
 
 /** A door function of the generated module called (`protectMcpServer(s)`, `protectAgent(a)`, ...). */

@@ -5,6 +5,8 @@ import { toolMappingRule } from './tool-mapping.js';
 import { tracingSensitiveDataRule } from './tracing-sensitive-data.js';
 import { unknownActionRule } from './unknown-action.js';
 import { unsafeErrorFunctionRule } from './unsafe-error-function.js';
+import { mcpFunctionToolRule } from './mcp-function-tool.js';
+import { unmappedProtectedToolRule } from './unmapped-protected-tool.js';
 import { observeModeRule, timeoutWithoutEffectRule } from './weak-protection.js';
 
 export { staleGeneratedRule } from './stale-generated.js';
@@ -27,6 +29,8 @@ export const FILE_RULES: readonly FileRule[] = [
   unprotectedAgentToolRule,
   hostedToolUngatedRule,
   timeoutWithoutEffectRule,
+  mcpFunctionToolRule,
+  unmappedProtectedToolRule,
 ];
 
 export const PARSE_ERROR_RULE: FileRule = parseErrorRule;

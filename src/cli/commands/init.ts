@@ -113,6 +113,8 @@ export const initCommand: CommandSpec<InitArgs> = {
         const file = displayPath(path.join(dir, place.file), ctx.cwd);
         if (place.what === 'asTool()') {
           ctx.stdout(`note: ${file}:${place.line}: this asTool() has neither a literal \`toolName\` nor an agent with a literal \`name\`, so it cannot be mapped to a policy action; give it a literal toolName, or map it by hand in ${manifest}\n`);
+        } else if (place.what === 'hostedMcpTool()') {
+          ctx.stdout(`note: ${file}:${place.line}: this hostedMcpTool() cannot be mapped: ${place.reason}; write \`serverLabel: '<label>'\` in the call, or map it by hand in ${manifest} (\`- hosted_mcp: { server_label: <label> }\`)\n`);
         } else ctx.stdout(`note: ${file}:${place.line}: ${unresolvedNameMessage(place.reason)}; write it as ${RESOLVABLE_NAMES}, or map it by hand in ${manifest}\n`);
       }
       for (const server of plan.hosted ?? []) {
