@@ -2,6 +2,7 @@ import { VERSION } from '../version.js';
 import type { RuleMeta } from './types.js';
 import { mcpFunctionToolMeta } from './rules/mcp-function-tool.js';
 import { unmappedProtectedToolMeta } from './rules/unmapped-protected-tool.js';
+import { runWithoutContextMeta } from './rules/run-without-context.js';
 
 /** The project's page (SARIF `informationUri`). */
 export const DOCS_BASE = 'https://www.npmjs.com/package/ctrlrun-gen';
@@ -211,6 +212,7 @@ export const RULES: readonly RuleMeta[] = [
   // Round 6 on: each rule's meta lives in its own module (src/check/rules/<id>.ts).
   mcpFunctionToolMeta,
   unmappedProtectedToolMeta,
+  runWithoutContextMeta,
 ];
 
 export const RULE_IDS: readonly string[] = RULES.map((r) => r.id);

@@ -14,6 +14,11 @@ export function isSdkApprovalCall(receiver: ts.Expression, item: ts.Expression, 
   return isSdkReceiver(receiver, ctx) || isInterruption(item, ctx);
 }
 
+/** Whether a run's input is a RunState (a resume: the state carries the context it was run with). */
+export function isRunStateValue(expr: ts.Expression, ancestors: readonly ts.Node[], sf: ts.SourceFile): boolean {
+  return isSdkReceiver(expr, { ancestors, sf, depth: 0 });
+}
+
 interface Ctx {
   ancestors: readonly ts.Node[];
   sf: ts.SourceFile;

@@ -19,6 +19,7 @@ import {
 import { parseSource, spanOf } from './parse.js';
 import { isSdkApprovalCall } from './approvals.js';
 import { opaqueModuleLoad, type ModuleLoadContext } from './module-loads.js';
+import { identityReadOf, runCallOf, runtimeImportNames, type RunScanContext } from './runs.js';
 import { findSuppressions } from './suppressions.js';
 import type { AgentAsToolCall, CalleeBinding, FileScan, HostedMcpCall, InvokeReplacement, McpServerElement, McpServerList, Span, ModuleImport, NameSource, ObjectLiteralTool, OptionProperty, SdkToolCall, SdkValue, ToolCallOptions } from './types.js';
 
@@ -264,6 +265,8 @@ export function scanParsed(file: string, text: string, parsed: Parsed, options: 
     mcpServerLists: [],
     mcpErrorFunctions: [],
     agentAsToolCalls: [],
+    runCalls: [],
+    identityReads: [],
     moduleImports,
   };
   if (parseError) scan.parseError = parseError;
@@ -448,6 +451,17 @@ export function scanParsed(file: string, text: string, parsed: Parsed, options: 
     constStrings,
   };
 
+  const runScan: RunScanContext = {
+    sf,
+    sdkMember: (e) => {
+      const r = resolve(e);
+      return r && isSdkModule(r.module) ? r.member : undefined;
+    },
+    runtimeNames: runtimeImportNames(moduleImports),
+    initializerOf: (name) => initializerOf(name),
+    ancestors,
+  };
+
   const isProtectedToolCallee = (callee: ts.Expression): boolean => {
     callee = skipWrappers(callee);
     if (typescript.isIdentifier(callee)) return lookupName(callee.text)?.kind === 'generated';
@@ -510,6 +524,10 @@ export function scanParsed(file: string, text: string, parsed: Parsed, options: 
 
   const onCall = (node: ts.CallExpression): void => {
     const callee = node.expression;
+    const ran = runCallOf(node, runScan);
+    if (ran) scan.runCalls!.push(ran);
+    const identity = identityReadOf(node, runScan);
+    if (identity) scan.identityReads!.push(identity);
     const load = opaqueModuleLoad(node, moduleLoads);
     if (load) {
       scan.importsSdk = true;

@@ -340,8 +340,36 @@ export interface FileScan {
   mcpServerLists?: McpServerList[];
   mcpErrorFunctions?: McpErrorFunction[];
   agentAsToolCalls?: AgentAsToolCall[];
+  /** Runs of agents, with the context each is given (additive). */
+  runCalls?: RunCall[];
+  /** `createControl({ identity })` calls, with what the identity reads (additive). */
+  identityReads?: IdentityRead[];
   /** `commonjs` when the file uses top-level `require` and no ESM import/export, or is `.cts`/`.cjs`. */
   moduleSyntax?: 'esm' | 'commonjs';
+}
+
+/** What a run is given as its context: nothing, an object literal's keys, or what check cannot read. */
+export type ContextShape = { kind: 'none' } | { kind: 'keys'; keys: string[]; span: Span } | { kind: 'opaque' };
+
+/** A run of an agent: `run()` of the SDK or of ctrlrun-gen/runtime, `runner.run()` of an SDK Runner. */
+export interface RunCall {
+  kind: 'run';
+  span: Span;
+  callee: Span;
+  via: 'sdk-run' | 'runner' | 'ctrlrun-run';
+  /** The agent argument's text, when short. */
+  agent?: string;
+  /** The input is a RunState: a resumed run keeps the context it was started with. */
+  resumes: boolean;
+  context: ContextShape;
+}
+
+/** `createControl({ identity })`: the keys of `runContext.context` the identity reads. */
+export interface IdentityRead {
+  kind: 'identity';
+  span: Span;
+  /** `none`: the identity needs no context; `opaque`: check cannot tell what it reads. */
+  reads: { kind: 'none' } | { kind: 'keys'; keys: string[] } | { kind: 'opaque' };
 }
 
 /** A file or directory that could not be read or decoded: never silently skipped. */
