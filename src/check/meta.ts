@@ -3,6 +3,7 @@ import type { RuleMeta } from './types.js';
 import { mcpFunctionToolMeta } from './rules/mcp-function-tool.js';
 import { unmappedProtectedToolMeta } from './rules/unmapped-protected-tool.js';
 import { runWithoutContextMeta } from './rules/run-without-context.js';
+import { realtimeApprovalUnansweredMeta } from './rules/realtime-approval-unanswered.js';
 
 /** The project's page (SARIF `informationUri`). */
 export const DOCS_BASE = 'https://www.npmjs.com/package/ctrlrun-gen';
@@ -213,6 +214,7 @@ export const RULES: readonly RuleMeta[] = [
   mcpFunctionToolMeta,
   unmappedProtectedToolMeta,
   runWithoutContextMeta,
+  realtimeApprovalUnansweredMeta,
 ];
 
 export const RULE_IDS: readonly string[] = RULES.map((r) => r.id);

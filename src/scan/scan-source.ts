@@ -20,6 +20,7 @@ import { parseSource, spanOf } from './parse.js';
 import { isSdkApprovalCall } from './approvals.js';
 import { opaqueModuleLoad, type ModuleLoadContext } from './module-loads.js';
 import { identityReadOf, runCallOf, runtimeImportNames, type RunScanContext } from './runs.js';
+import { approvalHandlerOf, realtimeSessionOf } from './realtime-sessions.js';
 import { findSuppressions } from './suppressions.js';
 import type { AgentAsToolCall, CalleeBinding, FileScan, HostedMcpCall, InvokeReplacement, McpServerElement, McpServerList, Span, ModuleImport, NameSource, ObjectLiteralTool, OptionProperty, SdkToolCall, SdkValue, ToolCallOptions } from './types.js';
 
@@ -267,6 +268,8 @@ export function scanParsed(file: string, text: string, parsed: Parsed, options: 
     agentAsToolCalls: [],
     runCalls: [],
     identityReads: [],
+    realtimeSessions: [],
+    realtimeApprovalHandlers: [],
     moduleImports,
   };
   if (parseError) scan.parseError = parseError;
@@ -366,6 +369,8 @@ export function scanParsed(file: string, text: string, parsed: Parsed, options: 
     } else if (typescript.isCallExpression(node)) {
       onCall(node);
     } else if (typescript.isNewExpression(node)) {
+      const session = realtimeSessionOf(node, runScan);
+      if (session) scan.realtimeSessions!.push(session);
       const r = resolve(node.expression);
       if (r && isAgentClass(r.module, r.member)) onAgentOptions(node, node.arguments?.[0]);
       else if (r && isSdkModule(r.module) && /^MCPServer/.test(r.member)) {
@@ -528,6 +533,8 @@ export function scanParsed(file: string, text: string, parsed: Parsed, options: 
     if (ran) scan.runCalls!.push(ran);
     const identity = identityReadOf(node, runScan);
     if (identity) scan.identityReads!.push(identity);
+    const handler = approvalHandlerOf(node, runScan);
+    if (handler) scan.realtimeApprovalHandlers!.push(handler);
     const load = opaqueModuleLoad(node, moduleLoads);
     if (load) {
       scan.importsSdk = true;

@@ -344,6 +344,8 @@ export interface FileScan {
   runCalls?: RunCall[];
   /** `createControl({ identity })` calls, with what the identity reads (additive). */
   identityReads?: IdentityRead[];
+  realtimeSessions?: RealtimeSessionSite[];
+  realtimeApprovalHandlers?: RealtimeApprovalHandler[];
   /** `commonjs` when the file uses top-level `require` and no ESM import/export, or is `.cts`/`.cjs`. */
   moduleSyntax?: 'esm' | 'commonjs';
 }
@@ -370,6 +372,19 @@ export interface IdentityRead {
   span: Span;
   /** `none`: the identity needs no context; `opaque`: check cannot tell what it reads. */
   reads: { kind: 'none' } | { kind: 'keys'; keys: string[] } | { kind: 'opaque' };
+}
+
+/** `new RealtimeSession(...)` of the SDK. */
+export interface RealtimeSessionSite {
+  kind: 'realtime-session';
+  span: Span;
+}
+
+/** `session.on('tool_approval_requested', handler)`, and whether the handler answers the request. */
+export interface RealtimeApprovalHandler {
+  kind: 'realtime-approval-handler';
+  span: Span;
+  answers: 'yes' | 'no' | 'unknown';
 }
 
 /** A file or directory that could not be read or decoded: never silently skipped. */

@@ -8,6 +8,7 @@ import { unsafeErrorFunctionRule } from './unsafe-error-function.js';
 import { mcpFunctionToolRule } from './mcp-function-tool.js';
 import { unmappedProtectedToolRule } from './unmapped-protected-tool.js';
 import { runWithoutContextRule } from './run-without-context.js';
+import { realtimeApprovalUnansweredRule } from './realtime-approval-unanswered.js';
 import { observeModeRule, timeoutWithoutEffectRule } from './weak-protection.js';
 
 export { staleGeneratedRule } from './stale-generated.js';
@@ -36,4 +37,4 @@ export const FILE_RULES: readonly FileRule[] = [
 
 export const PARSE_ERROR_RULE: FileRule = parseErrorRule;
 
-export const REPO_RULES: readonly RepoRule[] = [tracingSensitiveDataRule, sdkApprovalRule, observeModeRule, runWithoutContextRule];
+export const REPO_RULES: readonly RepoRule[] = [tracingSensitiveDataRule, sdkApprovalRule, observeModeRule, runWithoutContextRule, realtimeApprovalUnansweredRule];
