@@ -38,7 +38,7 @@ describe('init proposes who a run acts for', () => {
     expect(r.stdout).not.toContain('pass no context');
     expect((await cli(['generate'], { cwd: dir })).code).toBe(0);
     expect(typeCheck(dir)).toEqual([]);
-  });
+  }, 240_000); // the first type check of the SDK's declarations is slow on a loaded machine
 
   it('names the runs that pass no context, and keeps the default identity', async () => {
     const dir = repo("export const a = await run(agent, 'hi');\nexport const b = await run(agent, 'again');\n");
@@ -58,7 +58,7 @@ describe('init proposes who a run acts for', () => {
     expect(r.stdout).not.toContain('pass no context');
     expect((await cli(['generate'], { cwd: dir })).code).toBe(0);
     expect(typeCheck(dir)).toEqual([]);
-  });
+  }, 240_000);
 
   it('--identity session.user reads a nested key; a malformed --identity is a usage error and nothing is written', async () => {
     const dir = repo('');
