@@ -1,5 +1,9 @@
 import { VERSION } from '../version.js';
 import type { RuleMeta } from './types.js';
+import { mcpFunctionToolMeta } from './rules/mcp-function-tool.js';
+import { unmappedProtectedToolMeta } from './rules/unmapped-protected-tool.js';
+import { runWithoutContextMeta } from './rules/run-without-context.js';
+import { realtimeApprovalUnansweredMeta } from './rules/realtime-approval-unanswered.js';
 
 /** The project's page (SARIF `informationUri`). */
 export const DOCS_BASE = 'https://www.npmjs.com/package/ctrlrun-gen';
@@ -222,6 +226,11 @@ export const RULES: readonly RuleMeta[] = [
       'A Vite app, a package with a `browser` field or export condition, a client component (`\'use client\'`) and a file that runs a realtime session (`RealtimeSession`, `RealtimeAgent`) run in a browser, and so does every file they import. There a `node:` module, the SQLite or Postgres store (`ctrlrun-gen/runtime/sqlite`, `ctrlrun-gen/runtime/postgres`) or their drivers do not load: `vite build` fails (`"existsSync" is not exported by "__vite-browser-external"`) though `tsc` and the tests pass. Reported at the browser file\'s import: of the Node-only module itself, or of the generated module when the control it loads imports one (the control\'s line is named). In a browser package, files of a `server/`, `api/` or `scripts/` folder, `*.server.*` files and build configs are taken to run on the server.',
     help: 'Give the control the browser-safe store: `store: httpStore({ url, token })` from \'ctrlrun-gen/runtime\' against `npx ctrlrun-gen serve --cors-origin <your app\'s origin>` (init writes it for a browser package), or move the Node-only code to the server.',
   },
+  // Round 6 on: each rule's meta lives in its own module (src/check/rules/<id>.ts).
+  mcpFunctionToolMeta,
+  unmappedProtectedToolMeta,
+  runWithoutContextMeta,
+  realtimeApprovalUnansweredMeta,
 ];
 
 export const RULE_IDS: readonly string[] = RULES.map((r) => r.id);

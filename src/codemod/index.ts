@@ -6,6 +6,7 @@ import type { FileScan } from '../scan/types.js';
 import { rewriteFile } from './rewrite-file.js';
 import { createModuleSettingsLookup } from './specifier.js';
 import type { CodemodFinding, CodemodResult, CodemodSummary, FileChange } from './types.js';
+import { runsLackingContext } from '../scan/context-runs.js';
 
 export type { CodemodFinding, CodemodResult, CodemodSummary, FileChange } from './types.js';
 export { writeAtomically, writeChanges } from './write.js';
@@ -93,7 +94,10 @@ export async function runCodemod(options: CodemodOptions): Promise<CodemodResult
     errorFunction: count('error-function'),
   };
   const blocking = summary.conflicts + summary.unmapped + summary.noLiteralName + summary.unanalysable + summary.unknownActions + summary.unparseable;
-  return { root, changes, findings, summary, exitCode: blocking > 0 ? 1 : 0 };
+  // runs whose protected calls would all be refused for want of a principal (issue 21): said, not left to run time
+  const protects = summary.toolsRewritten + summary.alreadyProtected > 0 || actions.size > 0;
+  const runsWithoutContext = protects ? runsLackingContext(scan.files).map((r) => ({ ...r, file: path.resolve(root, r.file) })) : [];
+  return { root, changes, findings, summary, ...(runsWithoutContext.length > 0 ? { runsWithoutContext } : {}), exitCode: blocking > 0 ? 1 : 0 };
 }
 
 /** Whether a file holds a door the codemod may rewrite besides `tool()`. */

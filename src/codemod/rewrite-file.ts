@@ -90,17 +90,14 @@ export function rewriteFile(scan: FileScan, text: string, ctx: FileContext): Fil
       });
       continue;
     }
-    if (!call.options.span || call.options.hasSpread || call.hasTypeArguments) {
+    // Type arguments stay where they are: protectedTool takes tool's four, in the same order.
+    if (!call.options.span || call.options.hasSpread) {
       keep({
         kind: 'unanalysable',
         ...at(call.span),
         tool: call.name,
         action,
-        message: call.hasTypeArguments
-          ? 'the call has type arguments (tool<...>(...)), which protectedTool does not take'
-          : call.options.span
-            ? 'the options spread other properties in (...): a needsApproval there could not be checked'
-            : 'the options are not an object literal',
+        message: call.options.span ? 'the options spread other properties in (...): a needsApproval there could not be checked' : 'the options are not an object literal',
       });
       continue;
     }

@@ -1,5 +1,6 @@
 import type { SourceEncoding } from '../scan/decode.js';
 import type { BehaviourChange } from './behaviour.js';
+import type { RunLackingContext } from '../scan/context-runs.js';
 
 /** What the codemod found and did, for the summary, `--json` and tests. Paths are absolute. */
 export interface Located {
@@ -68,6 +69,11 @@ export interface CodemodResult {
   changes: FileChange[];
   findings: CodemodFinding[];
   summary: CodemodSummary;
+  /**
+   * Runs that pass no context the control's identity reads (absolute file paths): every protected
+   * call of them is refused (`no_principal`). Named in the summary; the exit code does not change.
+   */
+  runsWithoutContext?: RunLackingContext[];
   /** 0: every mapped tool protected, no conflict; 1: conflicts, unparseable files or unmapped SDK tools remain. */
   exitCode: 0 | 1;
 }

@@ -1,6 +1,7 @@
 import { toJavaScript, type OutputKind } from '../generate/javascript.js';
 import { isRealtimeEntry } from '../scan/realtime.js';
 import type { RepoScan } from '../scan/types.js';
+import { DEFAULT_IDENTITY, identitySource, type IdentityProposal } from './identity.js';
 
 /** One SDK tool name found in the repo, with every place it is declared. */
 export interface FoundTool {
@@ -124,6 +125,14 @@ export function findTools(scan: RepoScan): { tools: FoundTool[]; unnamed: InitPl
       const known = byName.has(call.toolName);
       add(call.toolName, { file: file.file, line: call.span.line });
       if (!known) byName.get(call.toolName)!.kind = 'agent';
+    }
+  }
+  // a hosted MCP server with no literal label cannot be mapped: said, not silently left (issue 21)
+  for (const file of files) {
+    for (const call of file.hostedMcpCalls) {
+      if (call.serverLabel !== undefined) continue;
+      const reason = call.options.hasSpread ? 'its options are spread in (`{ ...config }`), so its `serverLabel` cannot be read' : !call.options.span ? 'its options are not an object literal' : 'its `serverLabel` is not a string literal';
+      unnamed.push({ file: file.file, line: call.span.line, what: 'hostedMcpTool()', reason });
     }
   }
   return { tools: [...byName.values()], unnamed };
@@ -330,15 +339,16 @@ export function mcpServerComments(plan: InitPlan): string[] {
  * `remote`: the tools run where SQLite and Postgres are out of reach (a realtime session in a
  * browser page, an edge runtime), so the store is `httpStore` against `ctrlrun-gen serve`.
  */
-export function renderControl(kind: OutputKind = 'ts', options: { remote?: RemoteRuntime } = {}): string {
-  const source = options.remote ? remoteControlSource(options.remote) : controlSource();
+export function renderControl(kind: OutputKind = 'ts', options: { remote?: RemoteRuntime; identity?: IdentityProposal } = {}): string {
+  const identity = options.identity ?? DEFAULT_IDENTITY;
+  const source = options.remote ? remoteControlSource(options.remote, identity) : controlSource(identity);
   return kind === 'ts' ? source : toJavaScript(source, kind);
 }
 
 /** Where the tools run when the SQLite and Postgres stores cannot: a realtime session (browser), an edge runtime. */
 export type RemoteRuntime = 'realtime' | 'edge';
 
-function remoteControlSource(remote: RemoteRuntime): string {
+function remoteControlSource(remote: RemoteRuntime, identity: IdentityProposal): string {
   const where =
     remote === 'realtime'
       ? `// Your tools run in a realtime session, usually in the browser, where SQLite and Postgres are out
@@ -368,18 +378,13 @@ const RUNTIME_TOKEN = 'crg_rt_CHANGE_ME';
 
 export default createControl({
   store: httpStore({ url: SERVE_URL, token: RUNTIME_TOKEN }),
-  // CHANGE THIS: return the principal the session acts for, from your own context (a signed-in
-  // user); never from the model's arguments. Returning null refuses every call.
-  identity: (runContext) => {
-    const context = runContext.context as { user?: string } | undefined;
-    return context?.user ?? null;
-  },
+${identitySource(identity, 'session')}
 });
 ${pause}
 `;
 }
 
-function controlSource(): string {
+function controlSource(identity: IdentityProposal): string {
   return `// The operator's control: where approvals, effects and receipts are kept, and who a run acts for.
 // Written by \`ctrlrun-gen init\`; it is yours to edit (the generated module imports its default export).
 import { createControl } from 'ctrlrun-gen/runtime';
@@ -392,12 +397,7 @@ export default createControl({
   // from 'ctrlrun-gen/runtime/postgres'; in a browser or an edge runtime, memoryStore() from
   // 'ctrlrun-gen/runtime' (or a store of your own behind your server).
   store: sqliteStore({ path: '.ctrlrun/state.db' }),
-  // CHANGE THIS: return the principal the run acts for, from your own run context (a session, an
-  // authenticated user); never from the model's arguments. Returning null refuses every call.
-  identity: (runContext) => {
-    const context = runContext.context as { user?: string } | undefined;
-    return context?.user ?? null;
-  },
+${identitySource(identity, 'run')}
 });
 `;
 }

@@ -52,6 +52,11 @@ export interface ControlOptions {
    * rewritten chain. `null`: no checkpoints even if the variable is set.
    */
   receiptKey?: string | null;
+  /**
+   * Where the control tells the developer one line (the first call it refuses for want of a
+   * principal, once per control). Default `console.warn`.
+   */
+  notice?: (line: string) => void;
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -136,6 +141,7 @@ export function createControl(options: ControlOptions): Control {
   const internals: ControlInternals = {
     store: options.store,
     identity: options.identity,
+    notice: options.notice,
     task: options.task,
     environment: options.environment,
     approvalTtlMs: positive(options.approvalTtlMs, DEFAULT_APPROVAL_TTL_MS, 'approvalTtlMs'),

@@ -6,6 +6,7 @@ import { checkIdentity, identityProblemText, normaliseIdentity } from './identit
 import { checkpointBody, type ReceiptSigner } from './signing.js';
 import type { ApprovalRequest, CompiledPolicy, DecisionResult, ReceiptBody, Store } from './types.js';
 import type { PinnedFetch } from './upstream-types.js';
+import { noticeNoPrincipal, type Notice } from './no-principal-notice.js';
 
 /**
  * Who the run acts for: from the run's context (the operator's code), never from the model. A
@@ -48,6 +49,8 @@ export interface ControlInternals {
    * control, so `protectAgent`'s doors accept the generated module's fetches).
    */
   readonly pinnedFetches: WeakMap<object, { server: string; pinned: PinnedFetch }>;
+  /** Where the control tells the developer one-line things (the first refusal for want of a principal). */
+  readonly notice?: Notice | undefined;
 }
 
 export const INTERNALS: unique symbol = Symbol('ctrlrun.control.internals');
@@ -71,6 +74,13 @@ export async function principalOf(internals: ControlInternals, runContext: RunCo
 
 /** The run's identity, resolved and checked; null: nobody (refused as `no_principal`). */
 export async function whoOf(internals: ControlInternals, runContext: RunContext<unknown>): Promise<Who | null> {
+  const who = await identityOf(internals, runContext);
+  // every refusal for want of a principal goes through here (each door asks whoOf)
+  if (who === null) noticeNoPrincipal(internals, runContext, internals.notice);
+  return who;
+}
+
+async function identityOf(internals: ControlInternals, runContext: RunContext<unknown>): Promise<Who | null> {
   let value: IdentityValue | null | undefined;
   try {
     value = await internals.identity(runContext);

@@ -6,7 +6,8 @@ import { isUtf8 } from 'node:buffer';
  * or SDK approval, a hand-made tool or a tracing switch, and is never parsed.
  */
 export const PREFILTER_TOKENS = [
-  '@openai/agents',
+  // `@openai`, not `@openai/agents`: a specifier computed from pieces (`'@openai/' + 'agents'`) is reported
+  '@openai',
   'protectedTool',
   'ctrlrun',
   'alwaysApprove',

@@ -17,6 +17,10 @@ import {
   type ModuleLinks,
 } from './imports.js';
 import { parseSource, spanOf } from './parse.js';
+import { isSdkApprovalCall } from './approvals.js';
+import { opaqueModuleLoad, type ModuleLoadContext } from './module-loads.js';
+import { identityReadOf, runCallOf, runtimeImportNames, type RunScanContext } from './runs.js';
+import { approvalHandlerOf, realtimeSessionOf } from './realtime-sessions.js';
 import { findSuppressions } from './suppressions.js';
 import type { AgentAsToolCall, CalleeBinding, FileScan, HostedMcpCall, InvokeReplacement, McpServerElement, McpServerList, Span, ModuleImport, NameSource, ObjectLiteralTool, OptionProperty, SdkToolCall, SdkValue, ToolCallOptions } from './types.js';
 
@@ -262,6 +266,10 @@ export function scanParsed(file: string, text: string, parsed: Parsed, options: 
     mcpServerLists: [],
     mcpErrorFunctions: [],
     agentAsToolCalls: [],
+    runCalls: [],
+    identityReads: [],
+    realtimeSessions: [],
+    realtimeApprovalHandlers: [],
     moduleImports,
   };
   if (parseError) scan.parseError = parseError;
@@ -361,6 +369,8 @@ export function scanParsed(file: string, text: string, parsed: Parsed, options: 
     } else if (typescript.isCallExpression(node)) {
       onCall(node);
     } else if (typescript.isNewExpression(node)) {
+      const session = realtimeSessionOf(node, runScan);
+      if (session) scan.realtimeSessions!.push(session);
       const r = resolve(node.expression);
       if (r && isAgentClass(r.module, r.member)) onAgentOptions(node, node.arguments?.[0]);
       else if (r && isSdkModule(r.module) && /^MCPServer/.test(r.member)) {
@@ -439,6 +449,24 @@ export function scanParsed(file: string, text: string, parsed: Parsed, options: 
     scan.opaqueFactoryUses!.push({ kind: 'opaque-factory', span: spanOf(node, sf), what, reason });
   };
 
+  const moduleLoads: ModuleLoadContext = {
+    sf,
+    leadsToSdk: (specifier) => isSdkModule(specifier) || moduleValue(specifier, fileAbs, links) !== undefined,
+    initializerOf: (name) => initializerOf(name),
+    constStrings,
+  };
+
+  const runScan: RunScanContext = {
+    sf,
+    sdkMember: (e) => {
+      const r = resolve(e);
+      return r && isSdkModule(r.module) ? r.member : undefined;
+    },
+    runtimeNames: runtimeImportNames(moduleImports),
+    initializerOf: (name) => initializerOf(name),
+    ancestors,
+  };
+
   const isProtectedToolCallee = (callee: ts.Expression): boolean => {
     callee = skipWrappers(callee);
     if (typescript.isIdentifier(callee)) return lookupName(callee.text)?.kind === 'generated';
@@ -501,6 +529,18 @@ export function scanParsed(file: string, text: string, parsed: Parsed, options: 
 
   const onCall = (node: ts.CallExpression): void => {
     const callee = node.expression;
+    const ran = runCallOf(node, runScan);
+    if (ran) scan.runCalls!.push(ran);
+    const identity = identityReadOf(node, runScan);
+    if (identity) scan.identityReads!.push(identity);
+    const handler = approvalHandlerOf(node, runScan);
+    if (handler) scan.realtimeApprovalHandlers!.push(handler);
+    const load = opaqueModuleLoad(node, moduleLoads);
+    if (load) {
+      scan.importsSdk = true;
+      opaque(load.node, load.what, load.reason);
+      return;
+    }
     const req = requiredModule(node);
     if (req !== undefined && (isSdkModule(req) || moduleValue(req, fileAbs, links))) scan.importsSdk = true;
     if (callee.kind === typescript.SyntaxKind.ImportKeyword) {
@@ -597,8 +637,10 @@ export function scanParsed(file: string, text: string, parsed: Parsed, options: 
         if (label !== undefined) call.serverLabel = label;
         const never = neverToolNamesOf(optionsArg, sf, constObjectLiteral);
         if (never) call.neverToolNames = never;
+        const later = spreadAfter(optionsArg, 'requireApproval', sf);
+        if (later) call.spreadAfterRequireApproval = later;
         scan.hostedMcpCalls.push(call);
-      } else if (isToolFactory(r.module, r.member)) {
+      } else if (isToolFactory(r.module, r.member) || (r.member === 'getAllMcpTools' && isSdkModule(r.module))) {
         const f: NonNullable<FileScan['sdkFactoryCalls']>[number] = { kind: 'sdk-factory', span: spanOf(node, sf), factory: r.member, callee: spanOf(callee, sf), binding: r.binding, options: optionsOf(optionsArg, sf) };
         if (indirect) f.indirect = indirect;
         else f.argumentsStart = node.arguments.pos;
@@ -666,6 +708,8 @@ export function scanParsed(file: string, text: string, parsed: Parsed, options: 
     if (method === 'reject' && n === 1 && typescript.isIdentifier(receiver) && /^(?:reject|deferred)$/i.test(receiver.text)) return;
     const item = node.arguments[0]!;
     if (isStringLike(item) || typescript.isNumericLiteral(item) || typescript.isNewExpression(item) || typescript.isObjectLiteralExpression(item)) return;
+    // an app's own `client.approve(id)` is not the SDK's: only a RunState (or an interruption item)
+    if (!isSdkApprovalCall(receiver, item, ancestors, sf)) return;
     scan.sdkApprovals!.push({ kind: 'sdk-approval', span: spanOf(node, sf), method, receiver: receiver.getText(sf), item: item.getText(sf) });
   };
 
@@ -989,6 +1033,16 @@ function neverToolNamesOf(arg: ts.Expression | undefined, sf: ts.SourceFile, con
     else out.complete = false;
   }
   return out;
+}
+
+/** The first spread written after property `key` in an options object literal, if any. */
+function spreadAfter(arg: ts.Expression | undefined, key: string, sf: ts.SourceFile): Span | undefined {
+  const opts = arg ? skipWrappers(arg) : undefined;
+  if (!opts || !typescript.isObjectLiteralExpression(opts)) return undefined;
+  const at = opts.properties.findIndex((p) => !typescript.isSpreadAssignment(p) && propertyName(p.name) === key);
+  if (at < 0) return undefined;
+  const spread = opts.properties.slice(at + 1).find((p) => typescript.isSpreadAssignment(p));
+  return spread ? spanOf(spread, sf) : undefined;
 }
 
 /** `Reflect.apply(f, thisArg, args)`. */

@@ -171,6 +171,8 @@ export interface HostedMcpCall {
    * with no approval request. `complete` is false when the list is not all string literals.
    */
   neverToolNames?: { span: Span; names: Array<{ name: string; span: Span }>; complete: boolean };
+  /** A spread written after `requireApproval` (`{ requireApproval: 'always', ...config }`): it may override it. */
+  spreadAfterRequireApproval?: Span;
 }
 
 /** A door function of the generated module called (`protectMcpServer(s)`, `protectAgent(a)`, ...). */
@@ -338,8 +340,51 @@ export interface FileScan {
   mcpServerLists?: McpServerList[];
   mcpErrorFunctions?: McpErrorFunction[];
   agentAsToolCalls?: AgentAsToolCall[];
+  /** Runs of agents, with the context each is given (additive). */
+  runCalls?: RunCall[];
+  /** `createControl({ identity })` calls, with what the identity reads (additive). */
+  identityReads?: IdentityRead[];
+  realtimeSessions?: RealtimeSessionSite[];
+  realtimeApprovalHandlers?: RealtimeApprovalHandler[];
   /** `commonjs` when the file uses top-level `require` and no ESM import/export, or is `.cts`/`.cjs`. */
   moduleSyntax?: 'esm' | 'commonjs';
+}
+
+/** What a run is given as its context: nothing, an object literal's keys, or what check cannot read. */
+export type ContextShape = { kind: 'none' } | { kind: 'keys'; keys: string[]; span: Span } | { kind: 'opaque' };
+
+/** A run of an agent: `run()` of the SDK or of ctrlrun-gen/runtime, `runner.run()` of an SDK Runner. */
+export interface RunCall {
+  kind: 'run';
+  span: Span;
+  callee: Span;
+  via: 'sdk-run' | 'runner' | 'ctrlrun-run';
+  /** The agent argument's text, when short. */
+  agent?: string;
+  /** The input is a RunState: a resumed run keeps the context it was started with. */
+  resumes: boolean;
+  context: ContextShape;
+}
+
+/** `createControl({ identity })`: the keys of `runContext.context` the identity reads. */
+export interface IdentityRead {
+  kind: 'identity';
+  span: Span;
+  /** `none`: the identity needs no context; `opaque`: check cannot tell what it reads. */
+  reads: { kind: 'none' } | { kind: 'keys'; keys: string[] } | { kind: 'opaque' };
+}
+
+/** `new RealtimeSession(...)` of the SDK. */
+export interface RealtimeSessionSite {
+  kind: 'realtime-session';
+  span: Span;
+}
+
+/** `session.on('tool_approval_requested', handler)`, and whether the handler answers the request. */
+export interface RealtimeApprovalHandler {
+  kind: 'realtime-approval-handler';
+  span: Span;
+  answers: 'yes' | 'no' | 'unknown';
 }
 
 /** A file or directory that could not be read or decoded: never silently skipped. */

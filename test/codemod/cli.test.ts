@@ -30,6 +30,21 @@ function gitRepo(): string {
 const UNMAPPED = `import { tool } from '@openai/agents';\nexport const t = tool({ name: 'translate', execute: async () => 'x' });\n`;
 
 describe('ctrlrun-gen codemod', () => {
+  it('names the runs that pass no context the identity reads (issue 21): in the summary and in --json; the exit code is the same', async () => {
+    const dir = repo();
+    writeFileSync(
+      path.join(dir, 'src/main.ts'),
+      "import { Agent, run } from '@openai/agents';\nimport { refund } from './tools.js';\nconst desk = new Agent({ name: 'desk', tools: [refund] });\nexport const a = await run(desk, 'refund pay_1');\nexport const b = await run(desk, 'hi', { context: { user: 'ana' } });\n",
+    );
+    const r = await cli(['codemod'], { cwd: dir });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("Runs that pass no context the control's identity reads (every protected call of them is refused, no_principal):");
+    expect(r.stdout).toContain('src/main.ts:4:24: run() of desk passes no context; the identity reads runContext.context.user');
+    expect(r.stdout).not.toContain('src/main.ts:5:');
+    const json = JSON.parse((await cli(['codemod', '--json'], { cwd: dir })).stdout) as { runsWithoutContext?: unknown };
+    expect(json.runsWithoutContext).toEqual([{ file: 'src/main.ts', line: 4, column: 24, missing: ['user'] }]);
+  });
+
   it('dry run: a unified diff and a summary, nothing written, exit 0', async () => {
     const dir = repo();
     const before = readFileSync(path.join(dir, 'src/tools.ts'), 'utf8');

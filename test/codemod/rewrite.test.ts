@@ -155,12 +155,12 @@ describe('rewriteFile', () => {
     expect(rewrite(text).after).toBe(`import { protectedTool } from './ctrlrun.generated.js';\nexport const x = protectedTool('never', {\n  name: 'd',\n  execute: () => 'x',\n});\n`);
   });
 
-  it('spread options and type arguments are reported, not rewritten', () => {
+  it('spread options are reported, not rewritten; type arguments are kept on protectedTool', () => {
     const spread = rewrite(`import { tool } from '@openai/agents';\nconst base = {};\nexport const x = tool({ ...base, name: 'b' });\n`);
     expect(spread.after).toBeUndefined();
     expect(spread.findings[0]).toMatchObject({ kind: 'unanalysable' });
-    const typed = rewrite(`import { tool } from '@openai/agents';\nexport const x = tool<unknown>({ name: 'b' });\n`);
-    expect(typed.findings[0]).toMatchObject({ kind: 'unanalysable' });
+    const typed = rewrite(`import { tool } from '@openai/agents';\nexport const x = tool<undefined, { user: string }>({ name: 'b' });\n`);
+    expect(typed.after).toBe(`import { protectedTool } from './ctrlrun.generated.js';\nexport const x = protectedTool<undefined, { user: string }>('all', { name: 'b' });\n`);
   });
 
   it('uses require in CommonJS files and the bundler specifier without extension', () => {

@@ -142,6 +142,17 @@ export const agent = new Agent({
     expect(rewritten).toContain("shellTool({ environment: { type: 'container_auto' } })");
   });
 
+  it('a hostedMcpTool whose options come from a spread is named in a note and in the manifest, not silently left (issue 21)', async () => {
+    const dir = repo({
+      'src/agent.ts': `import { Agent, hostedMcpTool } from '@openai/agents';\nconst config = { serverLabel: 'gitmcp', serverUrl: 'https://gitmcp.io/openai/codex' };\nexport const a = new Agent({ name: 'a', tools: [hostedMcpTool({ ...config })] });\n`,
+    });
+    const init = await cli(['init'], { cwd: dir });
+    expect(init.code, init.stderr).toBe(0);
+    expect(init.stdout).toContain('Found 0 new tool names');
+    expect(init.stdout).toContain('note: src/agent.ts:3: this hostedMcpTool() cannot be mapped: its options are spread in (`{ ...config }`), so its `serverLabel` cannot be read;');
+    expect(readFileSync(path.join(dir, 'ctrlrun.tools.yaml'), 'utf8')).toContain('# not mapped: the hostedMcpTool() at src/agent.ts:3');
+  });
+
   it('planning: a label whose action id is taken gets a suffix; a server without a literal label or name is not proposed', () => {
     const scan = scanOf({
       'a.ts': `import { Agent, MCPServerStreamableHttp, hostedMcpTool } from '@openai/agents';\nconst label = process.env.L!;\nexport const a = new Agent({ name: 'a', tools: [hostedMcpTool({ serverLabel: 'docs' }), hostedMcpTool({ serverLabel: label })], mcpServers: [new MCPServerStreamableHttp({ url: 'http://x' })] });\n`,

@@ -102,11 +102,13 @@ export interface Setup {
   protectedTool: ReturnType<typeof bindProtectedTool<ActionId>>;
 }
 
-export function setup(options: Parameters<typeof makePolicy>[0] & { store?: Store; identity?: (ctx: { context: Ctx }) => string | null } = {}): Setup {
+export function setup(
+  options: Parameters<typeof makePolicy>[0] & { store?: Store; identity?: (ctx: { context: Ctx }) => string | null; notice?: (line: string) => void } = {},
+): Setup {
   const store = options.store ?? memoryStore();
   const clock = manualClock();
   const identity = options.identity ?? ((rc: { context: Ctx }) => rc.context?.user ?? null);
-  const control = createControl({ store, identity: identity as never, clock: clock.now });
+  const control = createControl({ store, identity: identity as never, clock: clock.now, ...(options.notice ? { notice: options.notice } : {}) });
   const policy = makePolicy(options);
   const protectedTool = bindProtectedTool<ActionId>(control, policy);
   return { store, clock, control, policy, protectedTool };

@@ -130,11 +130,12 @@ describe('scanSource: SDK approvals of interruptions', () => {
     const s = scan(
       [
         'for (const item of result.interruptions) state.approve(item);',
-        'result.state.reject(item, { message: "no" });',
-        'ctx.approveTool(item);',
+        'const result = await run(agent, "hi"); result.state.reject(item, { message: "no" });',
+        'export function answer(ctx: RunContext<unknown>) { ctx.approveTool(item); }',
         'control.approve(state, item, { approver: "ana" });',
         'Promise.reject(new Error("x"));',
         "queue.reject('x');",
+        'companyClient.approve(id); company.reject(request.id, "spam");',
       ].join('\n'),
     );
     expect(s.sdkApprovals?.map((a) => [a.method, a.receiver, a.item, a.span.line])).toEqual([

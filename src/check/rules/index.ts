@@ -7,6 +7,10 @@ import { unknownActionRule } from './unknown-action.js';
 import { unsafeErrorFunctionRule } from './unsafe-error-function.js';
 import { generatedImportUnresolvedRule } from './generated-import-unresolved.js';
 import { nodeModuleInBrowserRule } from './node-module-in-browser.js';
+import { mcpFunctionToolRule } from './mcp-function-tool.js';
+import { unmappedProtectedToolRule } from './unmapped-protected-tool.js';
+import { runWithoutContextRule } from './run-without-context.js';
+import { realtimeApprovalUnansweredRule } from './realtime-approval-unanswered.js';
 import { observeModeRule, timeoutWithoutEffectRule } from './weak-protection.js';
 
 export { staleGeneratedRule } from './stale-generated.js';
@@ -30,8 +34,17 @@ export const FILE_RULES: readonly FileRule[] = [
   hostedToolUngatedRule,
   timeoutWithoutEffectRule,
   generatedImportUnresolvedRule(),
+  mcpFunctionToolRule,
+  unmappedProtectedToolRule,
 ];
 
 export const PARSE_ERROR_RULE: FileRule = parseErrorRule;
 
-export const REPO_RULES: readonly RepoRule[] = [tracingSensitiveDataRule, sdkApprovalRule, observeModeRule, nodeModuleInBrowserRule];
+export const REPO_RULES: readonly RepoRule[] = [
+  tracingSensitiveDataRule,
+  sdkApprovalRule,
+  observeModeRule,
+  nodeModuleInBrowserRule,
+  runWithoutContextRule,
+  realtimeApprovalUnansweredRule,
+];

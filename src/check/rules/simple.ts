@@ -60,7 +60,20 @@ export function hostedMcpUnguardedRule(scan: FileScan, project: ProjectContext |
         ),
       );
     }
-    if (prop?.valueKind === 'string' && prop.stringValue === 'always') continue;
+    if (prop?.valueKind === 'string' && prop.stringValue === 'always') {
+      if (call.spreadAfterRequireApproval) {
+        findings.push(
+          findingAt(
+            'hosted-mcp-unguarded',
+            scan.file,
+            call.spreadAfterRequireApproval,
+            `hostedMcpTool()${label}: a spread after \`requireApproval: 'always'\` can override it (the last property wins), so check cannot tell that any call asks for approval.`,
+            hint(call.serverLabel),
+          ),
+        );
+      }
+      continue;
+    }
     const never = call.neverToolNames;
     if (prop && never) {
       const action = project && call.serverLabel !== undefined ? hostedAction(project, call.serverLabel) : undefined;

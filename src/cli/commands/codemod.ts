@@ -179,6 +179,7 @@ function formatSummary(result: CodemodResult, ctx: CliContext, write: boolean, w
       lines.push(`${where(f, ctx.cwd)}: ${DOOR_WORDS[f.door]} '${f.name}' -> ${f.to}${f.removed.length > 0 ? ` (removed: ${f.removed.join(', ')})` : ''}`);
     }
   }
+  lines.push(...runsWithoutContextLines(result, ctx.cwd, colors));
   for (const f of written) lines.push(`wrote ${displayPath(f, ctx.cwd)}`);
   lines.push(
     '',
@@ -192,6 +193,19 @@ function formatSummary(result: CodemodResult, ctx: CliContext, write: boolean, w
   return `${lines.join('\n')}\n`;
 }
 
+/** The runs that pass no context the identity reads: every protected call of them would be refused. */
+function runsWithoutContextLines(result: CodemodResult, cwd: string, colors: ReturnType<typeof pc.createColors>): string[] {
+  const runs = result.runsWithoutContext ?? [];
+  if (runs.length === 0) return [];
+  const lines = ['', colors.bold("Runs that pass no context the control's identity reads (every protected call of them is refused, no_principal):")];
+  for (const { file, run, missing } of runs) {
+    const reads = missing.length > 0 ? missing.map((k) => `runContext.context.${k}`).join(' or ') : 'the run context';
+    lines.push(`${where({ file, line: run.callee.line, column: run.callee.column }, cwd)}: ${run.via === 'runner' ? 'runner.run()' : 'run()'}${run.agent !== undefined ? ` of ${run.agent}` : ''} ${run.context.kind === 'none' ? 'passes no context' : 'passes a context without it'}; the identity reads ${reads}`);
+  }
+  lines.push(`  hint: pass it (\`run(agent, input, { context: { ${runs[0]!.missing[0] ?? 'user'}: <who the run acts for> } })\`), or make identity return a service principal (\`ctrlrun-gen init --identity env:CTRLRUN_PRINCIPAL\`); check reports these as run-without-context`);
+  return lines;
+}
+
 function jsonReport(result: CodemodResult, cwd: string, write: boolean, written: string[], changedOnDisk: string[], generatedMissing: string | undefined) {
   const rel = (f: string) => displayPath(f, cwd);
   return {
@@ -200,6 +214,7 @@ function jsonReport(result: CodemodResult, cwd: string, write: boolean, written:
     write,
     files: result.changes.map((c) => ({ file: rel(c.file), diff: write ? undefined : unifiedDiff(c.file, c.before, c.after, cwd), written: written.includes(c.file) })),
     findings: result.findings.map((f) => ({ ...f, file: rel(f.file), ...('related' in f ? { related: { ...f.related, file: rel(f.related.file) } } : {}) })),
+    ...(result.runsWithoutContext ? { runsWithoutContext: result.runsWithoutContext.map((r) => ({ file: rel(r.file), line: r.run.callee.line, column: r.run.callee.column, missing: r.missing })) } : {}),
     ...(changedOnDisk.length > 0 ? { changedOnDisk: changedOnDisk.map(rel) } : {}),
     ...(generatedMissing ? { generatedModuleMissing: rel(generatedMissing) } : {}),
   };

@@ -8,6 +8,7 @@ import { ensureStoreDriver } from '../../init/store-driver.js';
 import { findServers, findTools, realtimeUse, planActions, renderControl, renderManifest, renderPolicy, yamlString, type FoundServer, type FoundTool, type InitPlan, type RemoteRuntime } from '../../init/render.js';
 import { readSourceText, scanRepo } from '../../scan/index.js';
 import { browserSideFiles } from '../../scan/browser-target.js';
+import { identityNotes, parseIdentityOption, proposeIdentity, type IdentityProposal } from '../../init/identity.js';
 import { RESOLVABLE_NAMES, unresolvedNameMessage } from '../../scan/names.js';
 import type { CliContext, CommandSpec } from '../context.js';
 import { displayPath } from '../format-diagnostics.js';
@@ -17,6 +18,7 @@ import { outputKind, packageType, typingsPath, type OutputKind } from '../../gen
 
 interface InitArgs {
   force?: boolean;
+  identity?: string;
 }
 
 const POLICY = MANIFEST_DEFAULTS.policy;
@@ -89,14 +91,23 @@ export const initCommand: CommandSpec<InitArgs> = {
   command: 'init',
   describe: "Scan this repo and write ctrlrun.yaml, ctrlrun.tools.yaml and the operator's control in the package that holds the tools",
   builder: (y) =>
-    y.option('force', { type: 'boolean', default: false, describe: 'Merge into files that already exist: their actions and mappings are kept, new tools are added' }),
+    y
+      .option('force', { type: 'boolean', default: false, describe: 'Merge into files that already exist: their actions and mappings are kept, new tools are added' })
+      .option('identity', {
+        type: 'string',
+        describe: "Who a run acts for, as the control reads it: a key path of the context passed to run() (`userId`, `session.user`), or `env:NAME` for runs no person stands behind. Default: proposed from the code's run() calls, else `user`",
+      }),
   examples: [
     ['ctrlrun-gen init', 'Write a policy that asks a human before any tool runs'],
     ['ctrlrun-gen init --force', 'Add the tools found since, keeping every action and mapping already there'],
     ['ctrlrun-gen init --cwd packages/agent', 'One package of a workspace'],
+    ['ctrlrun-gen init --identity env:CTRLRUN_PRINCIPAL', 'A script or job: the principal comes from an environment variable'],
   ],
   run: async (args, ctx) => {
+    const chosen = args.identity !== undefined ? parseIdentityOption(args.identity) : undefined;
     const scan = await scanRepo({ root: ctx.cwd });
+    const proposed = proposeIdentity(scan.files);
+    const identity = chosen ?? proposed.proposal;
     const found = markBrowserSide(findTools(scan), browserSideFiles(scan.files, ctx.cwd, (rel) => readSourceText(path.resolve(ctx.cwd, rel))));
     const servers = findServers(scan);
     const abs = (rel: string) => path.resolve(ctx.cwd, rel);
@@ -116,7 +127,8 @@ export const initCommand: CommandSpec<InitArgs> = {
       }
     }
     const plans = packages.map((dir) => planPackage(dir, groups.get(dir) ?? [], found, servers, ctx.cwd));
-    for (const p of plans) writePackage(p, ctx);
+    const controlsWritten = plans.filter((p) => !existsSync(path.join(p.dir, p.control))).length;
+    for (const p of plans) writePackage(p, ctx, identity);
 
     const tools = plans.reduce((n, p) => n + p.plan.tools.length, 0);
     const kept = plans.reduce((n, p) => n + p.plan.kept.length, 0);
@@ -126,6 +138,7 @@ export const initCommand: CommandSpec<InitArgs> = {
         ` (${scan.filesConsidered} files looked at)${kept > 0 ? `; ${kept} already mapped, kept` : ''}; every new action starts at decision: approve.\n`,
     );
     if (plans.length > 1) ctx.stdout(`The tools are in ${plans.length} packages; each has its own policy, manifest and control.\n`);
+    for (const line of identityNotes(identity, chosen !== undefined, proposed, controlsWritten > 0)) ctx.stdout(`${line}\n`);
     for (const { dir, plan } of plans) {
       const manifest = displayPath(path.join(dir, MANIFEST), ctx.cwd);
       for (const tool of plan.tools.filter((t) => t.renamedFrom)) {
@@ -135,6 +148,8 @@ export const initCommand: CommandSpec<InitArgs> = {
         const file = displayPath(path.join(dir, place.file), ctx.cwd);
         if (place.what === 'asTool()') {
           ctx.stdout(`note: ${file}:${place.line}: this asTool() has neither a literal \`toolName\` nor an agent with a literal \`name\`, so it cannot be mapped to a policy action; give it a literal toolName, or map it by hand in ${manifest}\n`);
+        } else if (place.what === 'hostedMcpTool()') {
+          ctx.stdout(`note: ${file}:${place.line}: this hostedMcpTool() cannot be mapped: ${place.reason}; write \`serverLabel: '<label>'\` in the call, or map it by hand in ${manifest} (\`- hosted_mcp: { server_label: <label> }\`)\n`);
         } else ctx.stdout(`note: ${file}:${place.line}: ${unresolvedNameMessage(place.reason)}; write it as ${RESOLVABLE_NAMES}, or map it by hand in ${manifest}\n`);
       }
       for (const server of plan.hosted ?? []) {
@@ -260,7 +275,7 @@ function manifestPaths(text: string | undefined): { output: string; control: str
   return { output: typeof output === 'string' ? output : MANIFEST_DEFAULTS.output, control: typeof control === 'string' ? control : MANIFEST_DEFAULTS.control };
 }
 
-function writePackage(p: PackagePlan, ctx: CliContext): void {
+function writePackage(p: PackagePlan, ctx: CliContext, identity: IdentityProposal): void {
   const write = (rel: string, text: string, verb: string) => {
     const target = path.join(p.dir, rel);
     mkdirSync(path.dirname(target), { recursive: true });
@@ -280,7 +295,7 @@ function writePackage(p: PackagePlan, ctx: CliContext): void {
   else ctx.stdout(`kept ${manifestFile}\n`);
   if (existsSync(path.join(p.dir, p.control))) ctx.stdout(`kept ${displayPath(path.join(p.dir, p.control), ctx.cwd)} (yours to edit; never overwritten)\n`);
   else {
-    write(p.control, renderControl(p.kind, p.remote ? { remote: p.remote } : {}), 'wrote');
+    write(p.control, renderControl(p.kind, { ...(p.remote ? { remote: p.remote } : {}), identity }), 'wrote');
     if (p.remote === 'realtime') {
       ctx.stdout(
         `  (its tools run in a realtime session, usually a browser page: the control keeps the ledger behind \`npx ctrlrun-gen serve --cors-origin <your app's origin>\` through httpStore; set its URL and runtime token)\n`,

@@ -72,6 +72,18 @@ ruleTester('sdk-approval', {
     { name: 'a promise rejection', code: lines(GEN, 'Promise.reject(new Error("x"));') },
     { name: 'no protected tools in the repo (no project, no protectedTool)', project: null, code: lines('state.approve(item);') },
     { name: 'alwaysApprove is sticky-approval\'s finding', code: lines('state.approve(item, { alwaysApprove: true });') },
+    {
+      name: "an app's own approve methods (issue 21: companyClient.approve(id), company.approve(...))",
+      code: lines(
+        GEN,
+        'export async function onClick(id: string) { await companyClient.approve(id); }',
+        'await company.approve(request.id, { note: "ok" });',
+        'await company.reject(invoice);',
+        'const pending = await api.list(); for (const p of pending) await api.approve(p);',
+        'items.forEach((it) => moderation.approve(it));',
+        'export function decide(state: { approve(x: unknown): void }, row: Row) { state.approve(row); }',
+      ),
+    },
   ],
   invalid: [
     {
@@ -81,11 +93,11 @@ ruleTester('sdk-approval', {
     },
     {
       name: 'reject, approveTool and rejectTool',
-      code: lines('state.reject(item);', 'ctx.approveTool(call);', 'ctx.rejectTool(call, { message: "no" });'),
+      code: lines('for (const item of result.interruptions) state.reject(item);', 'result.interruptions.forEach((call) => ctx.approveTool(call));', 'const [call] = state.getInterruptions(); ctx.rejectTool(call, { message: "no" });'),
       errors: [
-        { line: 1, column: 1, mentions: 'control.reject' },
-        { line: 2, column: 1, mentions: 'control.approve' },
-        { line: 3, column: 1, mentions: 'control.reject' },
+        { line: 1, column: 42, mentions: 'control.reject' },
+        { line: 2, column: 40, mentions: 'control.approve' },
+        { line: 3, column: 42, mentions: 'control.reject' },
       ],
     },
     {
@@ -101,8 +113,18 @@ ruleTester('sdk-approval', {
     {
       name: 'no manifest, but the file builds a protected tool',
       project: null,
-      code: lines(GEN, "export const r = protectedTool('stripe.refund', { name: 'refund' });", 'state.approve(item);'),
-      errors: [{ line: 3, column: 1 }],
+      code: lines(GEN, "export const r = protectedTool('stripe.refund', { name: 'refund' });", 'const state = await RunState.fromString(agent, saved); state.approve(item);'),
+      errors: [{ line: 3, column: 56 }],
+    },
+    {
+      name: 'a typed RunState parameter, a run result held in a variable, a typed item, a streamed result',
+      code: lines(
+        'export async function answer(state: RunState<unknown, Agent>, item: unknown) { state.approve(item); }',
+        'const result = await runner.run(agent, "hi"); const held = result; held.state.reject(pending);',
+        'export function one(item: RunToolApprovalItem) { store.approve(item); }',
+        'const stream = await run(agent, "hi", { stream: true }); stream.state.approve(event.item);',
+      ),
+      errors: [{ line: 1, column: 80 }, { line: 2, column: 68 }, { line: 3, column: 50 }, { line: 4, column: 58 }],
     },
   ],
 });

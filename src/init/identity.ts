@@ -1,0 +1,110 @@
+import { UserError } from '../diagnostics.js';
+import type { FileScan } from '../scan/types.js';
+
+/**
+ * Who a run acts for, as init writes it into the control (issue 21, item 4): a key path in the
+ * context the app passes to `run()` (`user`, `session.userId`), or an environment variable for
+ * runs no person stands behind (a script, a job). Default: `runContext.context.user`.
+ */
+export type IdentityProposal =
+  | { kind: 'context'; path: string[]; from?: { file: string; line: number } }
+  | { kind: 'env'; name: string };
+
+export const DEFAULT_IDENTITY: IdentityProposal = { kind: 'context', path: ['user'] };
+
+const KEY = /^[A-Za-z_$][\w$]*$/;
+
+/** `--identity user.id` (a context key path) or `--identity env:CTRLRUN_PRINCIPAL`. */
+export function parseIdentityOption(text: string): IdentityProposal {
+  const env = /^env:(.*)$/.exec(text);
+  if (env) {
+    if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(env[1]!)) return { kind: 'env', name: env[1]! };
+    throw new UserError(`--identity ${text}: '${env[1]}' is not an environment variable name. Hint: --identity env:CTRLRUN_PRINCIPAL`);
+  }
+  const path = text.split('.');
+  if (text !== '' && path.every((k) => KEY.test(k))) return { kind: 'context', path };
+  throw new UserError(
+    `--identity ${JSON.stringify(text)}: expected a key path in the run's context (\`user\`, \`session.userId\`) or \`env:NAME\`. ` +
+      'Hint: --identity userId reads runContext.context.userId; --identity env:CTRLRUN_PRINCIPAL reads a variable, for runs no person stands behind.',
+  );
+}
+
+/** Context keys that name who a run acts for, most telling first. */
+const PRINCIPAL_KEYS = ['user', 'userId', 'user_id', 'principal', 'actor', 'username', 'email', 'account', 'accountId', 'customerId', 'customer', 'sessionUser', 'owner'];
+
+/**
+ * The identity the code suggests: the principal-like key the app's runs pass in their context
+ * (`run(agent, input, { context: { userId } })`), else the first key passed; the default when no
+ * run passes a readable context. `runsWithoutContext`: runs that pass none (named in a note).
+ */
+export function proposeIdentity(scans: readonly FileScan[]): { proposal: IdentityProposal; runsWithoutContext: Array<{ file: string; line: number }>; runs: number } {
+  const passed: Array<{ key: string; file: string; line: number }> = [];
+  const without: Array<{ file: string; line: number }> = [];
+  let runs = 0;
+  for (const scan of scans) {
+    for (const run of scan.runCalls ?? []) {
+      if (run.resumes) continue;
+      runs++;
+      if (run.context.kind === 'keys') for (const key of run.context.keys) passed.push({ key, file: scan.file, line: run.span.line });
+      else if (run.context.kind === 'none') without.push({ file: scan.file, line: run.span.line });
+    }
+  }
+  const preferred = PRINCIPAL_KEYS.map((k) => passed.find((p) => p.key === k)).find((p) => p !== undefined) ?? passed.find((p) => /user|principal|actor|account|customer|email/i.test(p.key));
+  const pick = preferred ?? passed[0];
+  const proposal: IdentityProposal = pick ? { kind: 'context', path: [pick.key], from: { file: pick.file, line: pick.line } } : DEFAULT_IDENTITY;
+  return { proposal, runsWithoutContext: without, runs };
+}
+
+/** Whether the proposal is the one init always wrote (its text stays as it was). */
+export function isDefaultIdentity(p: IdentityProposal): boolean {
+  return p.kind === 'context' && p.path.length === 1 && p.path[0] === 'user' && p.from === undefined;
+}
+
+/** How the proposal reads, for a note: `runContext.context.userId`, `$CTRLRUN_PRINCIPAL`. */
+export function describeIdentity(p: IdentityProposal): string {
+  return p.kind === 'env' ? `the environment variable ${p.name}` : `runContext.context.${p.path.join('.')}`;
+}
+
+/**
+ * The control's `identity` property (TypeScript; init's JavaScript output strips the types), two
+ * spaces in, with the comment that says where it came from. `who`: "run" or "session".
+ */
+export function identitySource(p: IdentityProposal, who: 'run' | 'session'): string {
+  if (p.kind === 'env') {
+    return `  // The principal is ${p.name} from the environment (chosen with \`init --identity env:${p.name}\`): for
+  // runs no person stands behind (a script, a job). Unset or empty: every protected call is refused.
+  identity: () => (globalThis as { process?: { env: Record<string, string | undefined> } }).process?.env.${p.name} ?? null,`;
+  }
+  const type = p.path.reduceRight<string>((inner, key) => `{ ${key}?: ${inner} }`, 'string');
+  const read = `context?.${p.path.join('?.')}`;
+  const origin = p.from
+    ? `  // From the context your code passes to run() (${p.from.file}:${p.from.line}); change it if that is not who the ${who} acts for.\n`
+    : '';
+  return `${origin}  // CHANGE THIS: return the principal the ${who} acts for, from your own ${who === 'run' ? 'run context (a session, an\n  // authenticated user)' : 'context (a signed-in\n  // user)'}; never from the model's arguments. Returning null refuses every call.
+  identity: (runContext) => {
+    const context = runContext.context as ${type} | undefined;
+    return ${read} ?? null;
+  },`;
+}
+
+/**
+ * What init says about the identity it wrote: where it came from, and the runs that pass no
+ * context (their protected calls would all be refused) unless the principal comes from elsewhere.
+ */
+export function identityNotes(p: IdentityProposal, chosen: boolean, found: ReturnType<typeof proposeIdentity>, controlWritten: boolean): string[] {
+  const lines: string[] = [];
+  if (controlWritten && p.kind === 'context' && p.from && !chosen) {
+    lines.push(`note: the control's identity reads ${describeIdentity(p)}, from the context your code passes to run() (${p.from.file}:${p.from.line}); change it if that is not who a run acts for, or re-run with --identity`);
+  }
+  if (controlWritten && p.kind === 'env') lines.push(`note: the control's identity reads ${describeIdentity(p)}: set it where the app runs, or every protected call is refused (no_principal)`);
+  const without = found.runsWithoutContext;
+  if (p.kind === 'context' && without.length > 0) {
+    const at = without.slice(0, 3).map((w) => `${w.file}:${w.line}`).join(', ') + (without.length > 3 ? ', …' : '');
+    lines.push(
+      `note: ${without.length} run${without.length === 1 ? '' : 's'} pass${without.length === 1 ? 'es' : ''} no context (${at}), and the identity reads ${describeIdentity(p)}: ` +
+        `every protected call of ${without.length === 1 ? 'it' : 'them'} would be refused (no_principal). Pass \`{ context: { ${p.path[0]}: <who the run acts for> } }\` to run(), ` +
+        'or, for runs no person stands behind, re-run with --identity env:CTRLRUN_PRINCIPAL (check reports these as run-without-context)',
+    );
+  }
+  return lines;
+}

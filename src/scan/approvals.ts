@@ -1,0 +1,141 @@
+import type { ts } from 'ts-morph';
+import { typescript } from './typescript.js';
+import { declarationOf, declaredTypeText, unwrapValue } from './local-values.js';
+
+/**
+ * Whether `receiver.approve(item)` (or reject/approveTool/rejectTool) is the SDK's own approval:
+ * the receiver is a `RunState` (a run result's `state`, `RunState.fromString(...)`), a
+ * `RunContext` or a `RealtimeSession`, or the item is an interruption (from `result.interruptions`,
+ * `getInterruptions()`, a realtime request's `approvalItem`). An app's own `companyClient.approve(id)`
+ * is neither (issue 21: 16 false findings in one repo).
+ */
+export function isSdkApprovalCall(receiver: ts.Expression, item: ts.Expression, ancestors: readonly ts.Node[], sf: ts.SourceFile): boolean {
+  const ctx: Ctx = { ancestors, sf, depth: 0 };
+  return isSdkReceiver(receiver, ctx) || isInterruption(item, ctx);
+}
+
+/** Whether a run's input is a RunState (a resume: the state carries the context it was run with). */
+export function isRunStateValue(expr: ts.Expression, ancestors: readonly ts.Node[], sf: ts.SourceFile): boolean {
+  return isSdkReceiver(expr, { ancestors, sf, depth: 0 });
+}
+
+interface Ctx {
+  ancestors: readonly ts.Node[];
+  sf: ts.SourceFile;
+  depth: number;
+}
+
+const RECEIVER_TYPES = /\b(?:RunState|RunContext|RealtimeSession)\b/;
+const RESULT_TYPES = /\b(?:RunResult|StreamedRunResult|RunState)\b/;
+const ITEM_TYPES = /\b(?:RunToolApprovalItem|ToolApprovalItem|RealtimeToolApprovalRequest)\b/;
+
+const deeper = (ctx: Ctx): Ctx | undefined => (ctx.depth >= 6 ? undefined : { ...ctx, depth: ctx.depth + 1 });
+
+/** A value of the SDK: a RunState, a RunContext or a RealtimeSession. */
+function isSdkReceiver(expr: ts.Expression, ctx: Ctx): boolean {
+  const e = unwrapValue(expr);
+  if (typescript.isPropertyAccessExpression(e)) {
+    // `result.state` of a run's result; `session.current` of a realtime hook is not followed
+    if (e.name.text === 'state') return isRunResult(e.expression, ctx);
+    if (e.name.text === 'context') return isRunResult(e.expression, ctx);
+    return false;
+  }
+  if (typescript.isCallExpression(e) || typescript.isNewExpression(e)) return makesSdkValue(e, ctx.sf);
+  if (typescript.isIdentifier(e)) {
+    const decl = declarationOf(e.text, ctx.ancestors);
+    if (!decl) return false;
+    const type = declaredTypeText(decl, ctx.sf);
+    if (type !== undefined) return RECEIVER_TYPES.test(type);
+    const init = typescript.isVariableDeclaration(decl) && typescript.isIdentifier(decl.name) ? decl.initializer : undefined;
+    const next = deeper(ctx);
+    return !!init && !!next && isSdkReceiver(init, next);
+  }
+  return false;
+}
+
+/** `RunState.fromString(...)`, `new RealtimeSession(...)`, `new RunState(...)`. */
+function makesSdkValue(e: ts.CallExpression | ts.NewExpression, sf: ts.SourceFile): boolean {
+  const callee = unwrapValue(e.expression);
+  const last = typescript.isIdentifier(callee) ? callee.text : typescript.isPropertyAccessExpression(callee) ? callee.name.text : undefined;
+  if (typescript.isNewExpression(e)) return last === 'RunState' || last === 'RealtimeSession';
+  return typescript.isPropertyAccessExpression(callee) && /^fromString/.test(callee.name.text) && /RunState$/.test(callee.expression.getText(sf));
+}
+
+/** A run's result: `await run(...)`, `await runner.run(...)`, or a value typed as one. */
+function isRunResult(expr: ts.Expression, ctx: Ctx): boolean {
+  const e = unwrapValue(expr);
+  if (typescript.isCallExpression(e)) {
+    const callee = unwrapValue(e.expression);
+    const name = typescript.isIdentifier(callee) ? callee.text : typescript.isPropertyAccessExpression(callee) ? callee.name.text : undefined;
+    return name === 'run';
+  }
+  if (typescript.isIdentifier(e)) {
+    const decl = declarationOf(e.text, ctx.ancestors);
+    if (!decl) return false;
+    const type = declaredTypeText(decl, ctx.sf);
+    if (type !== undefined) return RESULT_TYPES.test(type);
+    const init = typescript.isVariableDeclaration(decl) && typescript.isIdentifier(decl.name) ? decl.initializer : undefined;
+    const next = deeper(ctx);
+    return !!init && !!next && isRunResult(init, next);
+  }
+  return false;
+}
+
+/** An interruption item: `result.interruptions[0]`, a loop over them, a callback's item, `request.approvalItem`. */
+function isInterruption(expr: ts.Expression, ctx: Ctx): boolean {
+  const e = unwrapValue(expr);
+  if (typescript.isPropertyAccessExpression(e) && e.name.text === 'approvalItem') return true;
+  if (typescript.isElementAccessExpression(e)) return isInterruptionList(e.expression, ctx);
+  if (typescript.isCallExpression(e)) {
+    const callee = unwrapValue(e.expression);
+    return typescript.isPropertyAccessExpression(callee) && /^(?:find|at|pop|shift|findLast)$/.test(callee.name.text) && isInterruptionList(callee.expression, ctx);
+  }
+  if (!typescript.isIdentifier(e)) return false;
+  const decl = declarationOf(e.text, ctx.ancestors);
+  if (!decl) return false;
+  const next = deeper(ctx);
+  if (!next) return false;
+  if (typescript.isForOfStatement(decl)) return isInterruptionList(decl.expression, next);
+  const type = declaredTypeText(decl, ctx.sf);
+  if (type !== undefined && ITEM_TYPES.test(type)) return true;
+  if (typescript.isParameter(decl)) return isCallbackOfList(decl, ctx);
+  if (typescript.isVariableDeclaration(decl) && decl.initializer) {
+    // `const [item] = result.interruptions`, `const item = result.interruptions[0]`
+    return typescript.isArrayBindingPattern(decl.name) ? isInterruptionList(decl.initializer, next) : isInterruption(decl.initializer, next);
+  }
+  return false;
+}
+
+/** `result.interruptions`, `state.getInterruptions()`, a filtered copy, or a variable holding one. */
+function isInterruptionList(expr: ts.Expression, ctx: Ctx): boolean {
+  const e = unwrapValue(expr);
+  if (typescript.isPropertyAccessExpression(e)) return e.name.text === 'interruptions';
+  if (typescript.isCallExpression(e)) {
+    const callee = unwrapValue(e.expression);
+    if (!typescript.isPropertyAccessExpression(callee)) return false;
+    if (callee.name.text === 'getInterruptions') return true;
+    return /^(?:filter|slice|reverse|toReversed|concat)$/.test(callee.name.text) && isInterruptionList(callee.expression, ctx);
+  }
+  if (typescript.isArrayLiteralExpression(e)) return e.elements.some((el) => typescript.isSpreadElement(el) && isInterruptionList(el.expression, ctx));
+  if (typescript.isIdentifier(e)) {
+    const decl = declarationOf(e.text, ctx.ancestors);
+    const next = deeper(ctx);
+    return !!decl && !!next && typescript.isVariableDeclaration(decl) && !!decl.initializer && isInterruptionList(decl.initializer, next);
+  }
+  return false;
+}
+
+/** A parameter of the callback of `list.forEach/map/...((item) => ...)` over interruptions. */
+function isCallbackOfList(param: ts.ParameterDeclaration, ctx: Ctx): boolean {
+  // the callback is the innermost function-like ancestor declaring the parameter; its call is above it
+  for (let i = ctx.ancestors.length - 1; i > 0; i--) {
+    const fn = ctx.ancestors[i]!;
+    if (!typescript.isFunctionLike(fn) || !(fn as ts.SignatureDeclaration).parameters.includes(param)) continue;
+    const call = ctx.ancestors[i - 1]!;
+    if (!typescript.isCallExpression(call) || !call.arguments.includes(fn as unknown as ts.Expression)) return false;
+    const callee = unwrapValue(call.expression);
+    const next = deeper({ ...ctx, ancestors: ctx.ancestors.slice(0, i - 1) });
+    return typescript.isPropertyAccessExpression(callee) && (callee.name.text === 'forEach' || callee.name.text === 'map' || callee.name.text === 'filter' || callee.name.text === 'some' || callee.name.text === 'every') && (fn as ts.SignatureDeclaration).parameters[0] === param && !!next && isInterruptionList(callee.expression, next);
+  }
+  return false;
+}
