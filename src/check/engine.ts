@@ -190,21 +190,7 @@ export function loadProjectOrFindings(
   options: Pick<CheckOptions, 'manifest' | 'policy'>,
   relative: (file: string) => string,
 ): { project?: Project; findings: Finding[] } {
-  if (options.manifest === undefined && findManifest(cwd) === undefined) {
-    return {
-      findings: [
-        {
-          ruleId: 'policy-invalid',
-          severity: 'error',
-          file: MANIFEST_FILE,
-          line: 1,
-          column: 1,
-          message: `No ${MANIFEST_FILE} in this directory or any directory above it: nothing maps the tools to policy actions.`,
-          hint: 'Create the policy and manifest with `npx ctrlrun-gen init`, or point at them with `--manifest`.',
-        },
-      ],
-    };
-  }
+  if (options.manifest === undefined && findManifest(cwd) === undefined) return { findings: noManifestFindings() };
   try {
     return {
       project: loadProject({
@@ -218,6 +204,21 @@ export function loadProjectOrFindings(
     if (!(error instanceof UserError)) throw error;
     return { findings: userErrorFindings(error, options.manifest ?? MANIFEST_FILE, cwd, relative) };
   }
+}
+
+/** The finding of a repo with no manifest in its folder or above. */
+export function noManifestFindings(): Finding[] {
+  return [
+    {
+      ruleId: 'policy-invalid',
+      severity: 'error',
+      file: MANIFEST_FILE,
+      line: 1,
+      column: 1,
+      message: `No ${MANIFEST_FILE} in this directory or any directory above it: nothing maps the tools to policy actions.`,
+      hint: 'Create the policy and manifest with `npx ctrlrun-gen init`, or point at them with `--manifest`.',
+    },
+  ];
 }
 
 /** A loader's UserError as findings; one with no located diagnostic is placed at the manifest. */

@@ -1,8 +1,8 @@
 import { statSync } from 'node:fs';
 import path from 'node:path';
-import { declarationsFromScan, lintScannedFile, loadProjectOrFindings, repoRuleFindings, staleOrConfigFindings } from '../check/engine.js';
+import { declarationsFromScan, lintScannedFile, loadProjectOrFindings, noManifestFindings, repoRuleFindings, staleOrConfigFindings } from '../check/engine.js';
 import type { Finding, ProjectContext } from '../check/types.js';
-import { findManifest, MANIFEST_FILE, type Project } from '../manifest/load.js';
+import { findManifest, type Project } from '../manifest/load.js';
 import { scanRepoIndexed, scanSource, type RepoIndex } from '../scan/index.js';
 import type { FileScan } from '../scan/types.js';
 
@@ -71,7 +71,7 @@ export class DiskSession implements LintSession {
   constructor(manifest: string | undefined, cwd: string) {
     const dir = manifest !== undefined ? path.dirname(manifest) : cwd;
     const toDir = (file: string): string => path.relative(dir, path.resolve(dir, file)).split(path.sep).join('/');
-    const loaded = manifest === undefined ? noManifest() : loadProjectOrFindings(dir, { manifest }, toDir);
+    const loaded = manifest === undefined ? { findings: noManifestFindings() } : loadProjectOrFindings(dir, { manifest }, toDir);
     this.project = loaded.project;
     this.root = loaded.project ? loaded.project.manifest.root : dir;
     this.projectFindings = loaded.findings;
@@ -151,22 +151,6 @@ export class DiskSession implements LintSession {
 
 function isGeneratedFile(abs: string, generated: string): boolean {
   return abs === generated || abs === generated.replace(/\.(m|c)?js$/, '.d.$1ts');
-}
-
-function noManifest(): { project?: Project; findings: Finding[] } {
-  return {
-    findings: [
-      {
-        ruleId: 'policy-invalid',
-        severity: 'error',
-        file: MANIFEST_FILE,
-        line: 1,
-        column: 1,
-        message: `No ${MANIFEST_FILE} in this directory or any directory above it: nothing maps the tools to policy actions.`,
-        hint: 'Create the policy and manifest with `npx ctrlrun-gen init`.',
-      },
-    ],
-  };
 }
 
 /** The stat of every file the session's project depends on: the manifest, what its load read, the generated module. */
