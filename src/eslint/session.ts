@@ -100,7 +100,7 @@ export class DiskSession implements LintSession {
     const elsewhere = [
       ...this.projectFindings,
       ...repo.elsewhere,
-      ...(scan.generatedImports.length > 0 || scan.protectedToolCalls.length > 0 ? this.staleFindings() : []),
+      ...this.staleFindings(),
     ];
     return { scan, own, elsewhere };
   }

@@ -66,3 +66,12 @@ describe('plain JavaScript, with ESLint’s own parser', () => {
     expect(withFix[0]!.output).toContain("protectedTool('stripe.refund', { name: 'refund'");
   });
 });
+
+describe('the ESLint under test', () => {
+  it('is the one .ci/eslint-range installed, when it names one (else devDependencies’ ESLint 10)', async () => {
+    const dir = process.env.CTRLRUN_ESLINT_DIR;
+    const { readFileSync } = await import('node:fs');
+    const expected = JSON.parse(readFileSync(path.join(dir ?? path.join(process.cwd(), 'node_modules/eslint'), 'package.json'), 'utf8')).version as string;
+    expect(ESLint.version).toBe(expected);
+  });
+});
