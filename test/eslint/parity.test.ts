@@ -59,8 +59,9 @@ describe('plain JavaScript, with ESLint’s own parser', () => {
     const cjs = "const { tool } = require('@openai/agents');\nmodule.exports = tool({ name: 'refund', errorFunction: null, execute: async () => 'ok' });\n";
     const [a] = await eslint.lintText(esm, { filePath: path.join(cwd, 'src/weather.mjs') });
     const [b] = await eslint.lintText(cjs, { filePath: path.join(cwd, 'src/refund.cjs') });
-    expect(a!.messages.map((m) => `${m.line}:${m.column} ${m.ruleId}`)).toEqual(['2:18 ctrlrun/unmapped-tool']);
-    expect(b!.messages.map((m) => `${m.line}:${m.column} ${m.ruleId}`)).toEqual(['2:18 ctrlrun/unprotected-tool']);
+    // the fixture's generated module is stale: every file that uses the SDK hears of it, at line 1
+    expect(a!.messages.map((m) => `${m.line}:${m.column} ${m.ruleId}`)).toEqual(['1:1 ctrlrun/stale-generated', '2:18 ctrlrun/unmapped-tool']);
+    expect(b!.messages.map((m) => `${m.line}:${m.column} ${m.ruleId}`)).toEqual(['1:1 ctrlrun/stale-generated', '2:18 ctrlrun/unprotected-tool']);
     // the fix is the codemod's: a mapped tool becomes protectedTool, in a CommonJS file too
     const withFix = await new ESLint({ cwd, fix: true, overrideConfigFile: true, overrideConfig: [plugin.configs.recommended] }).lintText(cjs, { filePath: path.join(cwd, 'src/refund.cjs') });
     expect(withFix[0]!.output).toContain("protectedTool('stripe.refund', { name: 'refund'");
