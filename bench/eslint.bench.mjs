@@ -46,6 +46,7 @@ export async function run() {
     for (let r = 0; r < ROUNDS; r++) {
       without.push((await lintRepo(dir, false)).ms);
       withPlugin.push((await lintRepo(dir, true)).ms);
+      console.log(`round ${r + 1}: without ${without[r].toFixed(0)} ms, with ${withPlugin[r].toFixed(0)} ms`);
     }
     const a = median(without);
     const b = median(withPlugin);
