@@ -147,50 +147,50 @@ async function compileWhileWaiting(ahead: PendingRepoRead): Promise<{ answer: st
  * findings are the scans' own paths.
  */
 export function lintFiles(scans: FileScan[], project: ProjectContext | undefined, readText: (scan: FileScan) => string): Finding[] {
-  const byFile = new Map<string, Finding[]>();
-  const add = (f: Finding): void => {
-    const list = byFile.get(f.file);
-    if (list) list.push(f);
-    else byFile.set(f.file, [f]);
-  };
-  for (const scan of scans) {
-    const rules = scan.parseError ? [PARSE_ERROR_RULE] : FILE_RULES;
-    for (const rule of rules) for (const f of rule(scan, project)) add(f);
-  }
-  const files: ScannedFile[] = scans.map((scan) => ({ scan, text: () => readText(scan) }));
-  for (const rule of REPO_RULES) for (const f of rule(files, project)) add(f);
-
+  const byFile = repoRuleFindings(scans, project, readText);
   const out: Finding[] = [];
   for (const scan of scans) {
-    const own = byFile.get(scan.file) ?? [];
+    out.push(...lintScannedFile(scan, project, byFile.get(scan.file) ?? []));
     byFile.delete(scan.file);
-    const { kept, own: about } = scan.parseError ? { kept: own, own: [] } : applySuppressions(scan.file, own, scan.suppressions);
-    out.push(...kept, ...about);
   }
   for (const rest of byFile.values()) out.push(...rest);
   return out.sort(compareFindings);
 }
 
-function loadProjectOrFindings(
+/**
+ * One file's findings: its file rules, the repo rules' findings in it (`repoFindings`), then its
+ * suppressions. `check` and the ESLint plugin both lint a file through here.
+ */
+export function lintScannedFile(scan: FileScan, project: ProjectContext | undefined, repoFindings: readonly Finding[]): Finding[] {
+  const rules = scan.parseError ? [PARSE_ERROR_RULE] : FILE_RULES;
+  const own: Finding[] = [];
+  for (const rule of rules) own.push(...rule(scan, project));
+  own.push(...repoFindings);
+  if (scan.parseError) return own;
+  const { kept, own: about } = applySuppressions(scan.file, own, scan.suppressions);
+  return [...kept, ...about];
+}
+
+/** The repo rules' findings (before suppressions), by the scan path of the file they are in. */
+export function repoRuleFindings(scans: FileScan[], project: ProjectContext | undefined, readText: (scan: FileScan) => string): Map<string, Finding[]> {
+  const byFile = new Map<string, Finding[]>();
+  const files: ScannedFile[] = scans.map((scan) => ({ scan, text: () => readText(scan) }));
+  for (const rule of REPO_RULES) {
+    for (const f of rule(files, project)) {
+      const list = byFile.get(f.file);
+      if (list) list.push(f);
+      else byFile.set(f.file, [f]);
+    }
+  }
+  return byFile;
+}
+
+export function loadProjectOrFindings(
   cwd: string,
-  options: CheckOptions,
+  options: Pick<CheckOptions, 'manifest' | 'policy'>,
   relative: (file: string) => string,
 ): { project?: Project; findings: Finding[] } {
-  if (options.manifest === undefined && findManifest(cwd) === undefined) {
-    return {
-      findings: [
-        {
-          ruleId: 'policy-invalid',
-          severity: 'error',
-          file: MANIFEST_FILE,
-          line: 1,
-          column: 1,
-          message: `No ${MANIFEST_FILE} in this directory or any directory above it: nothing maps the tools to policy actions.`,
-          hint: 'Create the policy and manifest with `npx ctrlrun-gen init`, or point at them with `--manifest`.',
-        },
-      ],
-    };
-  }
+  if (options.manifest === undefined && findManifest(cwd) === undefined) return { findings: noManifestFindings() };
   try {
     return {
       project: loadProject({
@@ -204,6 +204,21 @@ function loadProjectOrFindings(
     if (!(error instanceof UserError)) throw error;
     return { findings: userErrorFindings(error, options.manifest ?? MANIFEST_FILE, cwd, relative) };
   }
+}
+
+/** The finding of a repo with no manifest in its folder or above. */
+export function noManifestFindings(): Finding[] {
+  return [
+    {
+      ruleId: 'policy-invalid',
+      severity: 'error',
+      file: MANIFEST_FILE,
+      line: 1,
+      column: 1,
+      message: `No ${MANIFEST_FILE} in this directory or any directory above it: nothing maps the tools to policy actions.`,
+      hint: 'Create the policy and manifest with `npx ctrlrun-gen init`, or point at them with `--manifest`.',
+    },
+  ];
 }
 
 /** A loader's UserError as findings; one with no located diagnostic is placed at the manifest. */
@@ -224,7 +239,7 @@ function userErrorFindings(error: UserError, manifest: string, cwd: string, rela
 }
 
 /** The declarations of the manifest's tool names, as the generator would find them, from scanned files. */
-function declarationsFromScan(project: Project, scans: FileScan[]): Map<string, ToolDeclaration[]> {
+export function declarationsFromScan(project: Project, scans: FileScan[]): Map<string, ToolDeclaration[]> {
   const names = new Set(project.manifest.tools.flatMap((t) => (t.kind === 'function' ? [t.tool] : [])));
   const found = new Map<string, ToolDeclaration[]>();
   for (const name of names) found.set(name, []);
@@ -239,7 +254,7 @@ function declarationsFromScan(project: Project, scans: FileScan[]): Map<string, 
   return found;
 }
 
-function staleOrConfigFindings(project: Project, relative: (file: string) => string, declarations?: Map<string, ToolDeclaration[]>): Finding[] {
+export function staleOrConfigFindings(project: Project, relative: (file: string) => string, declarations?: Map<string, ToolDeclaration[]>): Finding[] {
   let generated: GeneratedModule;
   try {
     generated = renderGeneratedModule(project, declarations ? { declarations } : {});

@@ -3,7 +3,7 @@ import type { Manifest } from '../manifest/types.js';
 import type { Policy } from '../policy/types.js';
 import { readSource, scanRepo } from '../scan/index.js';
 import type { FileScan } from '../scan/types.js';
-import { rewriteFile } from './rewrite-file.js';
+import { rewriteFile, type FileContext } from './rewrite-file.js';
 import { createModuleSettingsLookup } from './specifier.js';
 import type { CodemodFinding, CodemodResult, CodemodSummary, FileChange } from './types.js';
 import { runsLackingContext } from '../scan/context-runs.js';
@@ -33,17 +33,7 @@ export async function runCodemod(options: CodemodOptions): Promise<CodemodResult
     generatedModule: manifest.output,
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
   });
-  const actions = new Map<string, string>();
-  for (const t of manifest.tools) if (t.kind === 'function') actions.set(t.tool, t.action);
-  const hostedLabels = new Set(manifest.tools.flatMap((t) => (t.kind === 'hosted_mcp' ? [t.serverLabel] : [])));
-  const mcpServers = new Set(manifest.tools.flatMap((t) => (t.kind === 'mcp' ? [t.server] : [])));
-  const pinnedMcpServers = new Set(
-    manifest.tools.flatMap((t) => {
-      const pin = t.kind === 'mcp' ? policy.actions[t.action]?.upstream : undefined;
-      return t.kind === 'mcp' && ((pin?.tlsCertSha256?.length ?? 0) > 0 || (pin?.tlsCertPems?.length ?? 0) > 0) ? [t.server] : [];
-    }),
-  );
-  const settingsFor = createModuleSettingsLookup(root);
+  const contextFor = fileContextFor(manifest, policy);
 
   const changes: FileChange[] = [];
   const findings: CodemodFinding[] = [];
@@ -58,16 +48,7 @@ export async function runCodemod(options: CodemodOptions): Promise<CodemodResult
     const source = readSource(fileAbs);
     if (!source) continue; // the scan reported it unreadable
     const { text, encoding } = source;
-    const result = rewriteFile(fileScan, text, {
-      fileAbs,
-      actions,
-      hostedLabels,
-      mcpServers,
-      pinnedMcpServers,
-      policy,
-      generatedModule: manifest.output,
-      settings: settingsFor(path.dirname(fileAbs)),
-    });
+    const result = rewriteFile(fileScan, text, contextFor(fileAbs));
     findings.push(...result.findings);
     alreadyProtected += result.alreadyProtected;
     if (result.after !== undefined && result.after !== text) changes.push({ file: fileAbs, before: text, after: result.after, ...(encoding === 'utf8' ? {} : { encoding }) });
@@ -100,8 +81,36 @@ export async function runCodemod(options: CodemodOptions): Promise<CodemodResult
   return { root, changes, findings, summary, ...(runsWithoutContext.length > 0 ? { runsWithoutContext } : {}), exitCode: blocking > 0 ? 1 : 0 };
 }
 
+/**
+ * What the rewrite of one file needs from the manifest and policy, for any file of the repo (the
+ * codemod and the ESLint plugin's fixes rewrite through the same `rewriteFile`).
+ */
+export function fileContextFor(manifest: Manifest, policy: Policy): (fileAbs: string) => FileContext {
+  const actions = new Map<string, string>();
+  for (const t of manifest.tools) if (t.kind === 'function') actions.set(t.tool, t.action);
+  const hostedLabels = new Set(manifest.tools.flatMap((t) => (t.kind === 'hosted_mcp' ? [t.serverLabel] : [])));
+  const mcpServers = new Set(manifest.tools.flatMap((t) => (t.kind === 'mcp' ? [t.server] : [])));
+  const pinnedMcpServers = new Set(
+    manifest.tools.flatMap((t) => {
+      const pin = t.kind === 'mcp' ? policy.actions[t.action]?.upstream : undefined;
+      return t.kind === 'mcp' && ((pin?.tlsCertSha256?.length ?? 0) > 0 || (pin?.tlsCertPems?.length ?? 0) > 0) ? [t.server] : [];
+    }),
+  );
+  const settingsFor = createModuleSettingsLookup(manifest.root);
+  return (fileAbs) => ({
+    fileAbs,
+    actions,
+    hostedLabels,
+    mcpServers,
+    pinnedMcpServers,
+    policy,
+    generatedModule: manifest.output,
+    settings: settingsFor(path.dirname(fileAbs)),
+  });
+}
+
 /** Whether a file holds a door the codemod may rewrite besides `tool()`. */
-function hasDoors(scan: FileScan): boolean {
+export function hasDoors(scan: FileScan): boolean {
   return (
     scan.hostedMcpCalls.length > 0 ||
     (scan.sdkFactoryCalls ?? []).some((c) => c.factory === 'shellTool' || c.factory === 'applyPatchTool' || c.factory === 'computerTool') ||

@@ -1,6 +1,6 @@
 import type { FileScan, RepoScan } from './types.js';
 import { scanSource as scanSourceWith, type ScanSourceOptions } from './scan-source.js';
-import { scanRepoFiles, scanRepoFilesSync } from './repo.js';
+import { scanRepoFiles, scanRepoFilesSync, scanRepoIndexedSync, type RepoIndex } from './repo.js';
 import type { RepoRead } from './read.js';
 
 export type { ScanSourceOptions } from './scan-source.js';
@@ -8,6 +8,7 @@ export { listSourceFiles, PREFILTER_TOKENS, mayMatter, readSource, readSourceTex
 export { encodeSource, type SourceEncoding } from './decode.js';
 export { startRepoRead, type PendingRepoRead } from './parallel-read.js';
 export type { RepoRead } from './read.js';
+export type { RepoIndex } from './repo.js';
 
 export interface ScanOptions {
   /** Absolute repo root (scan paths are relative to it). */
@@ -43,4 +44,9 @@ export async function scanRepo(options: ScanOptions): Promise<RepoScan> {
 /** `scanRepo`, synchronously (no progress). */
 export function scanRepoSync(options: Omit<ScanOptions, 'onProgress'>): RepoScan {
   return scanRepoFilesSync(options);
+}
+
+/** `scanRepoSync`, with the index a one-file front end (the ESLint plugin) rescans an edited file's text with. */
+export function scanRepoIndexed(options: Omit<ScanOptions, 'onProgress' | 'read'>): { scan: RepoScan; index: RepoIndex } {
+  return scanRepoIndexedSync(options);
 }

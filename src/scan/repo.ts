@@ -16,6 +16,18 @@ export { listRepo, listSourceFiles, listSourceFilesSync, SKIPPED_DIRS, type List
 
 type ParsedFile = ReturnType<typeof parseSource>;
 
+/**
+ * What a repo scan knows beyond its files' scans, for a front end that lints one file at a time
+ * (the ESLint plugin): the file's text as the scan read it, and a scan of a new text of that file
+ * with the same prefilter, barrels, aliases and imported constants as the repo scan used.
+ */
+export interface RepoIndex {
+  /** The text the scan read for this absolute path (undefined: not a file of the listing, or unreadable). */
+  textOf(abs: string): string | undefined;
+  /** Scans a (new) text of a file of the repo; undefined when the text test says it cannot matter. */
+  scanText(abs: string, text: string): FileScan | undefined;
+}
+
 export interface ScanFilesOptions extends ListOptions {
   onProgress?: (done: number, total: number) => void;
   /**
@@ -34,7 +46,7 @@ export async function scanRepoFiles(options: ScanFilesOptions): Promise<RepoScan
   const steps = scanSteps(options);
   for (;;) {
     const step = steps.next();
-    if (step.done) return step.value;
+    if (step.done) return step.value.scan;
     // Let the progress line reach the terminal.
     await new Promise((r) => setImmediate(r));
   }
@@ -42,6 +54,11 @@ export async function scanRepoFiles(options: ScanFilesOptions): Promise<RepoScan
 
 /** `scanRepoFiles`, synchronously (the generator is a synchronous function of the repo's files). */
 export function scanRepoFilesSync(options: ScanFilesOptions): RepoScan {
+  return scanRepoIndexedSync(options).scan;
+}
+
+/** `scanRepoFilesSync`, with the index a one-file front end rescans edited texts with. */
+export function scanRepoIndexedSync(options: ScanFilesOptions): { scan: RepoScan; index: RepoIndex } {
   const steps = scanSteps(options);
   for (;;) {
     const step = steps.next();
@@ -50,7 +67,7 @@ export function scanRepoFilesSync(options: ScanFilesOptions): RepoScan {
 }
 
 /** The scan, as steps: it yields now and then while reading so an async caller can show progress. */
-function* scanSteps(options: ScanFilesOptions): Generator<void, RepoScan, void> {
+function* scanSteps(options: ScanFilesOptions): Generator<void, { scan: RepoScan; index: RepoIndex }, void> {
   const root = path.resolve(options.root);
   const generated = options.generatedModule ? path.resolve(options.generatedModule) : undefined;
   const ahead = options.read;
@@ -183,7 +200,14 @@ function* scanSteps(options: ScanFilesOptions): Generator<void, RepoScan, void> 
     scans.push(scanParsed(rel(abs), textOf(abs)!, parsed.get(abs)!, { root, generatedModule: options.generatedModule, links, importedConst }));
   }
   unreadable.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
-  return { root, filesConsidered: files.length, files: scans, unreadable };
+  const index: RepoIndex = {
+    textOf,
+    scanText: (abs, text) =>
+      prefilter.text(text) || [...seenTokens].some((t) => text.includes(t))
+        ? scanParsed(rel(abs), text, parseSource(abs, text), { root, generatedModule: options.generatedModule, links, importedConst })
+        : undefined,
+  };
+  return { scan: { root, filesConsidered: files.length, files: scans, unreadable }, index };
 }
 
 const sameTokens = (a: readonly string[], b: readonly string[]): boolean => a.length === b.length && a.every((t, i) => t === b[i]);

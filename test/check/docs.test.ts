@@ -3,6 +3,7 @@ import path from 'node:path';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { RULES } from '../../src/check/meta.js';
+import { VERSION } from '../../src/version.js';
 import { REPO_ROOT } from '../helpers/paths.js';
 
 describe('check docs', () => {
@@ -24,14 +25,16 @@ describe('check docs', () => {
     for (const rule of RULES) expect(text).toContain(`(rules/${rule.id}.md)`);
   });
 
-  it('the workflow template is YAML that runs check and uploads its SARIF', () => {
+  it("the workflow template is YAML that runs check through this repository's action (action.yml)", () => {
     const wf = parse(readFileSync(path.join(REPO_ROOT, 'templates/github-workflow.yml'), 'utf8'));
-    const steps: Array<{ run?: string; uses?: string; with?: Record<string, string> }> = wf.jobs.check.steps;
+    const steps: Array<{ run?: string; uses?: string; with?: Record<string, string | number> }> = wf.jobs.check.steps;
     expect(wf.permissions['security-events']).toBe('write');
-    expect(steps.some((s) => s.run?.includes('ctrlrun-gen check --format github'))).toBe(true);
-    const sarif = steps.find((s) => s.run?.includes('--format sarif'));
-    const upload = steps.find((s) => s.uses?.startsWith('github/codeql-action/upload-sarif'));
-    expect(sarif?.run).toContain('> ctrlrun.sarif');
-    expect(upload?.with?.sarif_file).toBe('ctrlrun.sarif');
+    const action = parse(readFileSync(path.join(REPO_ROOT, 'action.yml'), 'utf8')) as { inputs: Record<string, unknown> };
+    const step = steps.find((s) => s.uses?.startsWith('ctrlrun-gen/ctrlrun-gen@'));
+    expect(step?.uses).toBe(`ctrlrun-gen/ctrlrun-gen@v${VERSION}`);
+    expect(step?.with?.['fail-on']).toBe('error');
+    for (const key of Object.keys(step?.with ?? {})) expect(Object.keys(action.inputs)).toContain(key);
+    // the repo's own install comes first: the action runs the ctrlrun-gen it installs
+    expect(steps.findIndex((s) => s.run === 'npm ci')).toBeLessThan(steps.indexOf(step!));
   });
 });

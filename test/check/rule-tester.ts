@@ -4,6 +4,7 @@ import type { Finding, ProjectContext } from '../../src/check/types.js';
 import type { Manifest } from '../../src/manifest/types.js';
 import type { Decision, Policy, PolicyAction } from '../../src/policy/types.js';
 import { scanSource } from '../../src/scan/index.js';
+import { eslintRuleTester } from '../eslint/mirror.js';
 
 /** A source text of the given lines, each ending with a newline. */
 export const lines = (...l: string[]): string => `${l.join('\n')}\n`;
@@ -34,6 +35,8 @@ export interface InvalidCase extends RuleCase {
  * ESLint's RuleTester, for `check`: each case's source goes through the real scanner (`scanSource`)
  * and the whole lint (every rule, then suppressions); only the findings of `ruleId` are compared.
  * `valid`: none; `invalid`: exactly the expected ones (rule id, line, column, and severity when given).
+ * The same cases then run through ESLint's own RuleTester and the ESLint plugin
+ * (test/eslint/mirror.ts), so check and the plugin cannot drift apart.
  */
 export function ruleTester(ruleId: string, cases: { valid: RuleCase[]; invalid: InvalidCase[] }, project: ProjectContext | null = testProject()): void {
   describe(ruleId, () => {
@@ -57,6 +60,7 @@ export function ruleTester(ruleId: string, cases: { valid: RuleCase[]; invalid: 
       });
     }
   });
+  eslintRuleTester(ruleId, cases, project, (c) => findingsOf(ruleId, c, project));
 }
 
 /** Lints one source text through the real scanner and returns the findings of `ruleId` (all when undefined). */

@@ -1,0 +1,40 @@
+import { fileContextFor, hasDoors } from '../codemod/index.js';
+import { rewriteFile } from '../codemod/rewrite-file.js';
+import type { Finding } from '../check/types.js';
+import type { FileScan } from '../scan/types.js';
+import type { LintSession } from './session.js';
+
+/** The rules whose findings the codemod rewrites (`codemod --write`, `check --fix`). */
+export const FIXABLE_RULES: ReadonlySet<string> = new Set(['unprotected-tool', 'hosted-mcp-unguarded', 'unprotected-door', 'unprotected-agent-tool', 'mcp-server-unguarded']);
+
+/** One replacement of `[start, end)` of the file's text. */
+export interface TextFix {
+  start: number;
+  end: number;
+  text: string;
+}
+
+/**
+ * The codemod's rewrite of the file as an ESLint fix, for the findings it fixes: a finding gets the
+ * fix when the codemod rewrites a door on its line. The fix is the whole rewrite (the callee, the
+ * action, the import lines), as one replacement of the range that changes: ESLint applies one of
+ * overlapping fixes per pass, so `eslint --fix` writes what `codemod --write` would.
+ */
+export function codemodFix(session: LintSession, abs: string, text: string, scan: FileScan): ((finding: Finding) => TextFix | undefined) | undefined {
+  const project = session.project;
+  if (!project || (scan.sdkToolCalls.length === 0 && !hasDoors(scan))) return undefined;
+  const rewrite = rewriteFile(scan, text, fileContextFor(project.manifest, project.policy)(abs));
+  if (rewrite.after === undefined || rewrite.after === text) return undefined;
+  const lines = new Set(rewrite.findings.flatMap((f) => (f.kind === 'rewritten' || f.kind === 'door-rewritten' ? [f.line] : [])));
+  const fix = changedRange(text, rewrite.after);
+  return (finding) => (lines.has(finding.line) ? fix : undefined);
+}
+
+/** The smallest replacement that turns `before` into `after` (common prefix and suffix kept). */
+export function changedRange(before: string, after: string): TextFix {
+  let start = 0;
+  while (start < before.length && start < after.length && before[start] === after[start]) start++;
+  let end = 0;
+  while (end < before.length - start && end < after.length - start && before[before.length - 1 - end] === after[after.length - 1 - end]) end++;
+  return { start, end: before.length - end, text: after.slice(start, after.length - end) };
+}

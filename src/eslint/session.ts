@@ -1,0 +1,220 @@
+import { statSync } from 'node:fs';
+import path from 'node:path';
+import { declarationsFromScan, lintScannedFile, loadProjectOrFindings, noManifestFindings, repoRuleFindings, staleOrConfigFindings } from '../check/engine.js';
+import type { Finding, ProjectContext } from '../check/types.js';
+import { findManifest, type Project } from '../manifest/load.js';
+import { scanRepoIndexed, scanSource, type RepoIndex } from '../scan/index.js';
+import type { FileScan } from '../scan/types.js';
+
+/**
+ * What the ESLint front end asks of a repo: one file's findings, given the text ESLint holds for
+ * it. `check` lints the whole repo at once; ESLint lints a file at a time (an editor: the same file
+ * again and again), so a session keeps what is repo-wide (the project, the listing, barrels and
+ * aliases, the other files' scans, the generated module's freshness) and answers per file.
+ */
+export interface LintSession {
+  /** Absolute root the findings' `file` paths are relative to. */
+  readonly root: string;
+  /** The project the rules see (undefined: the manifest or policy did not load). */
+  readonly project: Project | undefined;
+  /** The findings of this file (scan path), the repo-wide ones located elsewhere included (`elsewhere`). */
+  lint(abs: string, text: string): FileLint;
+}
+
+export interface FileLint {
+  /** The file's scan (undefined: the text test says nothing in it can matter, or it is the generated module). */
+  scan: FileScan | undefined;
+  /** Findings located in this file, suppressions applied: what `check` reports for it. */
+  own: Finding[];
+  /**
+   * Findings `check` places in a file ESLint does not lint (the policy, the manifest, the generated
+   * module) that this file depends on: reported at its first line, their location named.
+   */
+  elsewhere: Finding[];
+}
+
+/** A file's stat, as a cache key: a changed (or new, or deleted) file has another key. */
+export function statKey(file: string): string {
+  try {
+    const s = statSync(file, { bigint: true });
+    return `${s.mtimeNs}:${s.size}:${s.ino}`;
+  } catch {
+    return 'missing';
+  }
+}
+
+/** Whether a scanned file depends on the project (it uses the SDK or the generated module). */
+function dependsOnProject(scan: FileScan): boolean {
+  return scan.importsSdk || scan.generatedImports.length > 0 || scan.protectedToolCalls.length > 0 || scan.sdkToolCalls.length > 0;
+}
+
+/**
+ * The session of one manifest on disk. Built on the first file linted; the manifest, the policy
+ * (every file its load read) and the generated module are stat-ed on every file linted, and a
+ * changed one rebuilds the session's project (and rescans the repo), so an editor sees an edited
+ * manifest without a restart. Other files are seen as the repo scan read them, then as ESLint last
+ * linted them (an editor's unsaved text included).
+ */
+export class DiskSession implements LintSession {
+  readonly root: string;
+  readonly project: Project | undefined;
+  readonly key: string;
+  private readonly projectFindings: Finding[];
+  private readonly index: RepoIndex;
+  private readonly generated: string | undefined;
+  /** Scans by absolute path: the repo scan's, replaced by what ESLint linted since. */
+  private readonly scans = new Map<string, FileScan>();
+  private readonly texts = new Map<string, string>();
+  private repoFindings: { byFile: Map<string, Finding[]>; elsewhere: Finding[] } | undefined;
+  private stale: Finding[] | undefined;
+
+  constructor(manifest: string | undefined, cwd: string) {
+    const dir = manifest !== undefined ? path.dirname(manifest) : cwd;
+    const toDir = (file: string): string => path.relative(dir, path.resolve(dir, file)).split(path.sep).join('/');
+    const loaded = manifest === undefined ? { findings: noManifestFindings() } : loadProjectOrFindings(dir, { manifest }, toDir);
+    this.project = loaded.project;
+    this.root = loaded.project ? loaded.project.manifest.root : dir;
+    this.projectFindings = loaded.findings;
+    this.generated = loaded.project?.manifest.output;
+    this.key = sessionKey(manifest, loaded.project);
+    const { scan, index } = scanRepoIndexed({ root: this.root, ...(this.generated ? { generatedModule: this.generated } : {}) });
+    this.index = index;
+    for (const s of scan.files) this.scans.set(path.resolve(this.root, s.file), s);
+  }
+
+  private get context(): ProjectContext | undefined {
+    return this.project ? { manifest: this.project.manifest, policy: this.project.policy } : undefined;
+  }
+
+  lint(abs: string, text: string): FileLint {
+    if (this.generated !== undefined && isGeneratedFile(abs, this.generated)) {
+      // never scanned, as in check; its own staleness is reported in it
+      const rel = this.relative(abs);
+      return { scan: undefined, own: this.staleFindings().filter((f) => f.file === rel), elsewhere: [] };
+    }
+    const scan = this.scanOf(abs, text);
+    if (!scan) return { scan, own: [], elsewhere: [] };
+    const repo = this.repoRuleFindings();
+    const own = lintScannedFile(scan, this.context, repo.byFile.get(scan.file) ?? []);
+    if (!dependsOnProject(scan)) return { scan, own, elsewhere: [] };
+    const elsewhere = [
+      ...this.projectFindings,
+      ...repo.elsewhere,
+      ...this.staleFindings(),
+    ];
+    return { scan, own, elsewhere };
+  }
+
+  private relative(abs: string): string {
+    return path.relative(this.root, abs).split(path.sep).join('/');
+  }
+
+  /** The scan of this text of the file: the repo scan's when the text is the one it read, else a new one. */
+  private scanOf(abs: string, text: string): FileScan | undefined {
+    const known = this.scans.get(abs);
+    const seen = this.texts.get(abs) ?? this.index.textOf(abs);
+    if (known && seen === text) return known;
+    if (!known && seen === text) return undefined;
+    const scan = this.index.scanText(abs, text);
+    this.texts.set(abs, text);
+    if (scan) this.scans.set(abs, scan);
+    else this.scans.delete(abs);
+    if (scan !== known) this.repoFindings = undefined;
+    return scan;
+  }
+
+  /** The repo rules' findings, by file, and those in files that are not scanned sources (the policy: observe-mode). */
+  private repoRuleFindings(): { byFile: Map<string, Finding[]>; elsewhere: Finding[] } {
+    if (this.repoFindings) return this.repoFindings;
+    const scans = [...this.scans.values()].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+    const textOf = (scan: FileScan): string => {
+      const abs = path.resolve(this.root, scan.file);
+      return this.texts.get(abs) ?? this.index.textOf(abs) ?? '';
+    };
+    const byFile = repoRuleFindings(scans, this.context, textOf);
+    const sources = new Set(scans.map((scan) => scan.file));
+    this.repoFindings = { byFile, elsewhere: [...byFile.entries()].flatMap(([file, found]) => (sources.has(file) ? [] : found)) };
+    return this.repoFindings;
+  }
+
+  /** `stale-generated` (or the generator's refusal, as `policy-invalid`), computed once per session. */
+  private staleFindings(): Finding[] {
+    if (this.stale) return this.stale;
+    const project = this.project;
+    if (!project) return (this.stale = []);
+    const scans = [...this.scans.values()];
+    const toRoot = (file: string): string => this.relative(path.resolve(file));
+    this.stale = staleOrConfigFindings(project, toRoot, declarationsFromScan(project, scans));
+    return this.stale;
+  }
+}
+
+function isGeneratedFile(abs: string, generated: string): boolean {
+  return abs === generated || abs === generated.replace(/\.(m|c)?js$/, '.d.$1ts');
+}
+
+/** The stat of every file the session's project depends on: the manifest, what its load read, the generated module. */
+function sessionKey(manifest: string | undefined, project: Project | undefined): string {
+  if (manifest === undefined) return 'none';
+  const files = new Set<string>([manifest]);
+  if (project) {
+    files.add(project.manifest.policy);
+    for (const f of project.sources.keys()) files.add(f);
+    files.add(project.manifest.output);
+    files.add(project.manifest.output.replace(/\.(m|c)?js$/, '.d.$1ts'));
+  }
+  return [...files].sort().map((f) => `${f}=${statKey(f)}`).join('\n');
+}
+
+/** The stat key a session of this manifest would have now (cheap: a few stats). */
+function currentKey(session: DiskSession, manifest: string | undefined): string {
+  if (manifest === undefined) return 'none';
+  return session.key
+    .split('\n')
+    .map((line) => line.slice(0, line.lastIndexOf('=')))
+    .map((f) => `${f}=${statKey(f)}`)
+    .join('\n');
+}
+
+/**
+ * The sessions of one ESLint process, by manifest: one per repo (a monorepo's packages each have
+ * theirs), rebuilt when a file it depends on changed on disk. Owned by the plugin object, not the
+ * module, so two plugins (two tests) share nothing.
+ */
+export class DiskSessions {
+  private readonly byManifest = new Map<string, DiskSession>();
+
+  /** The session for a file: its manifest is found upward from the file's folder. */
+  sessionFor(abs: string, cwd: string): LintSession {
+    const manifest = findManifest(path.dirname(abs));
+    const id = manifest ?? `none:${cwd}`;
+    const known = this.byManifest.get(id);
+    if (known && currentKey(known, manifest) === known.key) return known;
+    const fresh = new DiskSession(manifest, cwd);
+    this.byManifest.set(id, fresh);
+    return fresh;
+  }
+}
+
+/**
+ * A session over one file alone, with a given project (the rule tests share their cases between
+ * `check` and ESLint through it): the repo is that file, as `check`'s rule tester lints it.
+ */
+export class SingleFileSession implements LintSession {
+  readonly root: string;
+  constructor(
+    readonly project: Project | undefined,
+    root = project?.manifest.root ?? process.cwd(),
+  ) {
+    this.root = root;
+  }
+
+  lint(abs: string, text: string): FileLint {
+    const file = path.relative(this.root, abs).split(path.sep).join('/');
+    // as check's rule tester scans a case: no repo around it, `protectedTool` from any relative module
+    const scan = scanSource(file, text);
+    const context = this.project ? { manifest: this.project.manifest, policy: this.project.policy } : undefined;
+    const repo = repoRuleFindings([scan], context, () => text);
+    return { scan, own: lintScannedFile(scan, context, repo.get(file) ?? []), elsewhere: [...repo.values()].flat().filter((f) => f.file !== file) };
+  }
+}
