@@ -1,11 +1,27 @@
 import { fileContextFor, hasDoors } from '../codemod/index.js';
 import { rewriteFile } from '../codemod/rewrite-file.js';
 import type { Finding } from '../check/types.js';
+import type { FileContext } from '../codemod/rewrite-file.js';
+import type { Project } from '../manifest/load.js';
 import type { FileScan } from '../scan/types.js';
 import type { LintSession } from './session.js';
 
 /** The rules whose findings the codemod rewrites (`codemod --write`, `check --fix`). */
 export const FIXABLE_RULES: ReadonlySet<string> = new Set(['unprotected-tool', 'hosted-mcp-unguarded', 'unprotected-door', 'unprotected-agent-tool', 'mcp-server-unguarded']);
+
+/**
+ * The codemod's context by project: built once per session's project, not per lint (it reads the
+ * tsconfig files that decide the import specifiers; an editor lints the same file on every edit).
+ */
+const contexts = new WeakMap<Project, (fileAbs: string) => FileContext>();
+function contextFor(project: Project): (fileAbs: string) => FileContext {
+  let made = contexts.get(project);
+  if (!made) {
+    made = fileContextFor(project.manifest, project.policy);
+    contexts.set(project, made);
+  }
+  return made;
+}
 
 /** One replacement of `[start, end)` of the file's text. */
 export interface TextFix {
@@ -23,7 +39,7 @@ export interface TextFix {
 export function codemodFix(session: LintSession, abs: string, text: string, scan: FileScan): ((finding: Finding) => TextFix | undefined) | undefined {
   const project = session.project;
   if (!project || (scan.sdkToolCalls.length === 0 && !hasDoors(scan))) return undefined;
-  const rewrite = rewriteFile(scan, text, fileContextFor(project.manifest, project.policy)(abs));
+  const rewrite = rewriteFile(scan, text, contextFor(project)(abs));
   if (rewrite.after === undefined || rewrite.after === text) return undefined;
   const lines = new Set(rewrite.findings.flatMap((f) => (f.kind === 'rewritten' || f.kind === 'door-rewritten' ? [f.line] : [])));
   const fix = changedRange(text, rewrite.after);
