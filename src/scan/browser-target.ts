@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { builtinModules } from 'node:module';
 import path from 'node:path';
 import { isRealtimeEntry } from './realtime.js';
 import type { FileScan } from './types.js';
@@ -59,6 +60,15 @@ export function importsRealtimeSession(scan: FileScan): boolean {
   );
 }
 
+/**
+ * A realtime session also runs on a server (a Twilio bridge over WebSocket): a file that imports a
+ * Node builtin or a server package itself is Node code, whatever session it runs.
+ */
+const SERVER_PACKAGES = new Set(['ws', 'express', 'fastify', 'hono', 'koa', '@hono/node-server']);
+export function importsServerModule(scan: FileScan): boolean {
+  return (scan.moduleImports ?? []).some((imp) => imp.module.startsWith('node:') || builtinModules.includes(imp.module) || SERVER_PACKAGES.has(imp.module) || imp.module.startsWith('@fastify/'));
+}
+
 const STRIP = /\.(?:[cm]?[jt]sx?)$/;
 
 /** The scanned files a file imports by a relative specifier (root-relative paths). */
@@ -92,7 +102,7 @@ export function browserSideFiles(scans: FileScan[], root: string, readText: (rel
     const reason =
       build !== undefined && !isServerSideFile(path.relative(dir, path.resolve(root, scan.file)).split(path.sep).join('/'))
         ? `it is part of ${build}`
-        : importsRealtimeSession(scan)
+        : importsRealtimeSession(scan) && !importsServerModule(scan)
           ? 'it runs a realtime session'
           : isClientComponent(readText(scan.file) ?? '')
             ? "it is a client component ('use client')"

@@ -35,6 +35,11 @@ const CASES: Case[] = [
     errors: ['src/tools.ts:1'],
   },
   {
+    name: 'valid: a Node server that runs a RealtimeSession (a Twilio bridge) imports node:process and the tools',
+    files: { 'package.json': NODE, 'src/ctrlrun.control.ts': SQLITE_CONTROL, 'src/tools.ts': TOOL, 'src/server.ts': "import process from 'node:process';\nimport { RealtimeSession } from '@openai/agents/realtime';\nimport { t } from './tools';\n" },
+    errors: [],
+  },
+  {
     name: 'invalid: a file that runs a RealtimeSession imports the tools',
     files: { 'package.json': NODE, 'src/ctrlrun.control.ts': SQLITE_CONTROL, 'src/tools.ts': TOOL, 'src/voice.ts': "import { RealtimeSession } from '@openai/agents/realtime';\nimport { t } from './tools';\n" },
     errors: ['src/tools.ts:1'],
