@@ -4,6 +4,7 @@ import { parseDocument } from 'yaml';
 import { UserError } from '../../diagnostics.js';
 import { groupByPackage, sourceFolder } from '../../init/layout.js';
 import { mergeManifest, mergePolicy, readExisting } from '../../init/merge.js';
+import { writeStarterTests } from '../../policy-test/starter.js';
 import { findServers, findTools, realtimeUse, planActions, renderControl, renderManifest, renderPolicy, yamlString, type FoundServer, type FoundTool, type InitPlan, type RemoteRuntime } from '../../init/render.js';
 import { scanRepo } from '../../scan/index.js';
 import { RESOLVABLE_NAMES, unresolvedNameMessage } from '../../scan/names.js';
@@ -216,6 +217,7 @@ function writePackage(p: PackagePlan, ctx: CliContext): void {
   if (mergedPolicy === undefined || isBlank(p.policyText)) write(POLICY, renderPolicy(p.plan), 'wrote');
   else if (mergedPolicy !== p.policyText) write(POLICY, mergedPolicy, 'merged into');
   else ctx.stdout(`kept ${policyFile}\n`);
+  writeStarterTests(p.dir, POLICY, (rel, text) => write(rel, text, 'wrote'));
   if (mergedManifest === undefined || isBlank(p.manifestText)) write(MANIFEST, renderManifest(p.plan, { output: p.output, control: p.control }), 'wrote');
   else if (mergedManifest !== p.manifestText) write(MANIFEST, mergedManifest, 'merged into');
   else ctx.stdout(`kept ${manifestFile}\n`);
