@@ -6,6 +6,9 @@ import { tracingSensitiveDataRule } from './tracing-sensitive-data.js';
 import { unknownActionRule } from './unknown-action.js';
 import { unsafeErrorFunctionRule } from './unsafe-error-function.js';
 import { observeModeRule, timeoutWithoutEffectRule } from './weak-protection.js';
+import { allowAllActionRule } from './allow-all-action.js';
+import { contradictoryConditionsRule } from './contradictory-conditions.js';
+import { shadowedRuleRule } from './shadowed-rule.js';
 
 export { staleGeneratedRule } from './stale-generated.js';
 export { unreadableFindings } from './doors.js';
@@ -31,4 +34,4 @@ export const FILE_RULES: readonly FileRule[] = [
 
 export const PARSE_ERROR_RULE: FileRule = parseErrorRule;
 
-export const REPO_RULES: readonly RepoRule[] = [tracingSensitiveDataRule, sdkApprovalRule, observeModeRule];
+export const REPO_RULES: readonly RepoRule[] = [tracingSensitiveDataRule, sdkApprovalRule, observeModeRule, shadowedRuleRule, contradictoryConditionsRule, allowAllActionRule];
