@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { evaluate } from '../../src/policy/evaluate.js';
 import { parsePolicy } from '../../src/policy/load.js';
 import { checkArguments } from '../../src/runtime/arguments.js';
-import { decideCall } from '../../src/runtime/decide.js';
+import { decideCall, invalidArguments } from '../../src/runtime/decide.js';
 import { parseTestFile } from '../../src/policy-test/cases.js';
 import { createDecider } from '../../src/policy-test/decider.js';
 import { diffPolicies } from '../../src/policy-test/diff.js';
@@ -37,7 +37,7 @@ const callArb = fc.record({
 
 function runtimeDecision(compiled: ReturnType<typeof compileGenerated>, action: string, args: unknown) {
   const checked = checkArguments(args);
-  if (!checked.ok) return { decision: 'deny', reason: 'invalid_argument' };
+  if (!checked.ok) return invalidArguments(checked.detail);
   return decideCall(Object.hasOwn(compiled.actions, action) ? compiled.actions[action] : undefined, checked.value);
 }
 

@@ -14,12 +14,12 @@ export const commandLoaders: ReadonlyArray<{ name: string; load: () => Promise<C
   { name: 'explain', load: async () => (await import('./explain.js')).explainCommand },
   { name: 'approvals', load: async () => (await import('./approvals.js')).approvalsCommand },
   { name: 'effects', load: async () => (await import('./effects.js')).effectsCommand },
-  { name: 'test', load: async () => (await import('./test.js')).testCommand },
-  { name: 'diff', load: async () => (await import('./diff.js')).diffCommand },
-  { name: 'replay', load: async () => (await import('./replay.js')).replayCommand },
   { name: 'receipts', load: async () => (await import('./receipts.js')).receiptsCommand },
   { name: 'operators', load: async () => (await import('./operators.js')).operatorsCommand },
   { name: 'serve', load: async () => (await import('./serve.js')).serveCommand },
+  { name: 'test', load: async () => (await import('./test.js')).testCommand },
+  { name: 'replay', load: async () => (await import('./replay.js')).replayCommand },
+  { name: 'diff', load: async () => (await import('./diff.js')).diffCommand },
   { name: 'demo', load: async () => (await import('./demo.js')).demoCommand },
 ];
 
