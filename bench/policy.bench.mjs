@@ -9,6 +9,15 @@ import { LineCounter, parseDocument } from 'yaml';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const { parsePolicy, MAX_POLICY_BYTES } = await import(pathToFileURL(path.join(root, 'dist/policy/load.js')).href);
+const dist = (f) => import(pathToFileURL(path.join(root, 'dist', f)).href);
+const { createDecider } = await dist('policy-test/decider.js');
+const { parseTestFile } = await dist('policy-test/cases.js');
+const { runTests } = await dist('policy-test/run-tests.js');
+const { parseCallsFile } = await dist('policy-test/calls-file.js');
+const { replayCalls } = await dist('policy-test/replay.js');
+const { diffPolicies } = await dist('policy-test/diff.js');
+const { checkArguments } = await dist('runtime/arguments.js');
+const { decideCall } = await dist('runtime/decide.js');
 
 const small = readFileSync(path.join(root, 'fixtures/refund-desk/ctrlrun.yaml'), 'utf8');
 const action = (i) => `  a${i}.refund:\n    effect: "refund:{id}"\n    rules:\n      - when: { amount_gte: 1, amount_lte: ${i}, currency_in: [usd, eur] }\n        decision: allow\n      - decision: approve\n`;
@@ -35,4 +44,41 @@ export async function run() {
     }, runs);
     console.log(`${name}: parsePolicy ${(loader / yamlOnly).toFixed(2)}x the yaml package's parseDocument alone (${loader.toFixed(2)} ms vs ${yamlOnly.toFixed(2)} ms)`);
   }
+  policyAsCode();
+}
+
+/**
+ * Issue 25: `test` of 10,000 cases against the compiled decision functions alone (the same calls,
+ * checked and decided, no report), `replay` of 100,000 recorded calls against reading them (the
+ * JSON Lines parse), and `diff` of two 200-action policies as a figure.
+ */
+function policyAsCode() {
+  const policy = parsePolicy(small, 'ctrlrun.yaml').value;
+  const decider = createDecider(policy);
+  const amounts = Array.from({ length: 10_000 }, (_, i) => (i * 137) % 1_200_000);
+  const suiteText = ['schema: ctrlrun.policy-test/v1', 'cases:', ...amounts.map((a) => `  - { action: stripe.refund, args: { payment_id: ch_${a}, amount: ${a} }, expect: { decision: allow } }`)].join('\n');
+  const suite = parseTestFile(suiteText, 'ctrlrun.test.yaml').value;
+  const action = decider.compiled.actions['stripe.refund'];
+  const argsList = suite.cases.map((c) => c.args);
+  const alone = perRun(() => {
+    for (const a of argsList) {
+      const checked = checkArguments(a);
+      if (checked.ok) decideCall(action, checked.value); // the compiled decision and template functions
+    }
+  }, 20);
+  const tests = perRun(() => runTests(suite, decider), 20);
+  console.log(`test, 10,000 cases: ${(tests / alone).toFixed(2)}x the compiled decision functions alone (${tests.toFixed(2)} ms vs ${alone.toFixed(2)} ms)`);
+
+  const lines = Array.from({ length: 100_000 }, (_, i) => JSON.stringify({ action: 'stripe.refund', args: { payment_id: `ch_${i}`, amount: (i * 37) % 1_200_000 }, decision: 'allow' })).join('\n');
+  const candidate = createDecider(parsePolicy(small.replace('amount_lte: 10000 }', 'amount_lte: 50000 }'), 'ctrlrun.yaml').value);
+  const read = perRun(() => parseCallsFile(lines, 'calls.jsonl'), 3);
+  const calls = parseCallsFile(lines, 'calls.jsonl').calls;
+  const replay = perRun(() => replayCalls(parseCallsFile(lines, 'calls.jsonl').calls, candidate, null), 3);
+  console.log(`replay, 100,000 calls (JSON Lines): ${(replay / read).toFixed(2)}x reading them (${replay.toFixed(0)} ms vs ${read.toFixed(0)} ms; ${calls.length} calls)`);
+
+  const many = (band) => ['schema: ctrlrun.policy/v6', 'actions:', ...Array.from({ length: 200 }, (_, i) => `  a${i}.refund:\n    effect: "refund:{id}"\n    rules:\n      - when: { amount_gte: 1, amount_lte: ${band + i}, currency_in: [usd, eur] }\n        decision: allow\n      - decision: approve`)].join('\n');
+  const a = parsePolicy(many(1000), 'a.yaml').value;
+  const b = parsePolicy(many(2000), 'b.yaml').value;
+  const d = perRun(() => diffPolicies(a, b), 3);
+  console.log(`diff, two 200-action policies (every action changed): ${d.toFixed(0)} ms`);
 }

@@ -156,8 +156,9 @@ const plainCheck = await cjsFile({
           if (args.path.startsWith('node:')) return undefined;
           const ours = !args.importer.split(path.sep).includes('node_modules');
           if (builtinModules.includes(args.path)) return { path: args.path, external: true };
-          // the runtime's hash (ES-module-only, so it could not be required) is inlined with it
-          const inlined = [...INLINED, '@noble/hashes'];
+          // the runtime's hash (ES-module-only, so it could not be required) is inlined with it, and
+          // so is its lossless argument parser (the policy rules confirm a finding with the runtime's decision)
+          const inlined = [...INLINED, '@noble/hashes', 'lossless-json'];
           return ours && !inlined.includes(packageName(args.path)) ? { path: args.path, external: true } : undefined;
         });
       },

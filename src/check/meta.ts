@@ -231,6 +231,31 @@ export const RULES: readonly RuleMeta[] = [
   unmappedProtectedToolMeta,
   runWithoutContextMeta,
   realtimeApprovalUnansweredMeta,
+  // Dead and dangerous rules of the policy (src/policy-test/analysis.ts), one module each.
+  {
+    id: 'shadowed-rule',
+    severity: 'warning',
+    short: 'A policy rule no call can reach: an earlier rule matches every call it matches.',
+    full:
+      'Rules are tried in order and the first match decides. When every call that satisfies a rule\'s conditions also satisfies an earlier rule\'s (a catch-all above it, a wider band, a superset of its `in` values), the later rule never decides anything: usually an exception written below the rule it was meant to carve out of. The finding names the earlier rule and a call that shows it, decided by the runtime\'s own decision.',
+    help: 'Move the rule above the one that shadows it if it is the exception, or delete it.',
+  },
+  {
+    id: 'contradictory-conditions',
+    severity: 'warning',
+    short: 'A policy rule whose conditions cannot all hold, so it never matches.',
+    full:
+      'A `when` entry on an argument holds only for some values; entries on the same argument that no one value satisfies together (`amount_gte: 100` with `amount_lte: 10`, `mode_eq: a` with `mode_in: [b, c]`, a comparison with a string, since `lt lte gt gte` hold only for integers) make the rule dead. The finding names the argument and the entries.',
+    help: 'Fix the bounds or values so some call satisfies them all, or delete the rule.',
+  },
+  {
+    id: 'allow-all-action',
+    severity: 'warning',
+    short: 'An action with an `effect:` whose rules allow every call.',
+    full:
+      'An `effect:` key marks an action that changes something (a refund, a write, a message). When its rules allow every call (`decision: allow`, or only `allow` rules down to a catch-all), the policy guards nothing but the templates: any amount, any target runs with no person asked. The finding shows a call that is allowed.',
+    help: 'Bound what runs on its own (`when: { amount_lte: ... }` then `decision: allow`) and send the rest to a person (`decision: approve`) or deny it.',
+  },
 ];
 
 export const RULE_IDS: readonly string[] = RULES.map((r) => r.id);

@@ -105,6 +105,14 @@ export function testProject(overrides: { tools?: Record<string, string>; actions
   const actions = overrides.actions ?? [
     action('stripe.refund', ['allow', 'approve', 'deny'], {
       effect: { source: 'refund:{payment_id}', parts: [{ kind: 'text', text: 'refund:' }, { kind: 'arg', arg: 'payment_id' }], loc },
+      // bands on the amount: unconditional allow/approve/deny would be an allow-all action whose later rules are shadowed
+      rules: (['allow', 'approve', 'deny'] as const).map((decision, index) => ({
+        index,
+        when: index === 2 ? [] : [{ key: 'amount_lte', arg: 'amount', op: 'lte' as const, value: index === 0 ? 10000 : 1000000, loc }],
+        decision,
+        controls: [],
+        loc,
+      })),
     }),
     action('stripe.charge.read', ['allow']),
     action('accounts.close', ['deny']),

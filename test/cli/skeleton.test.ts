@@ -5,7 +5,7 @@ import { commandLoaders, loadCommands, soleCommand } from '../../src/cli/command
 
 const commands = await loadCommands();
 
-const SPEC_COMMANDS = ['init', 'validate', 'generate', 'codemod', 'check', 'explain', 'approvals', 'effects', 'receipts', 'operators', 'serve', 'demo'];
+const SPEC_COMMANDS = ['init', 'validate', 'generate', 'codemod', 'check', 'explain', 'approvals', 'effects', 'receipts', 'operators', 'serve', 'test', 'replay', 'diff', 'demo'];
 
 describe('CLI skeleton', () => {
   it('registers every command of SPEC §8', () => {

@@ -12,6 +12,9 @@ import { unmappedProtectedToolRule } from './unmapped-protected-tool.js';
 import { runWithoutContextRule } from './run-without-context.js';
 import { realtimeApprovalUnansweredRule } from './realtime-approval-unanswered.js';
 import { observeModeRule, timeoutWithoutEffectRule } from './weak-protection.js';
+import { allowAllActionRule } from './allow-all-action.js';
+import { contradictoryConditionsRule } from './contradictory-conditions.js';
+import { shadowedRuleRule } from './shadowed-rule.js';
 
 export { staleGeneratedRule } from './stale-generated.js';
 export { unreadableFindings } from './doors.js';
@@ -47,4 +50,7 @@ export const REPO_RULES: readonly RepoRule[] = [
   nodeModuleInBrowserRule,
   runWithoutContextRule,
   realtimeApprovalUnansweredRule,
+  shadowedRuleRule,
+  contradictoryConditionsRule,
+  allowAllActionRule,
 ];

@@ -5,6 +5,7 @@ import { UserError } from '../../diagnostics.js';
 import { groupByPackage, sourceFolder } from '../../init/layout.js';
 import { mergeManifest, mergePolicy, readExisting } from '../../init/merge.js';
 import { ensureStoreDriver } from '../../init/store-driver.js';
+import { writeStarterTests } from '../../policy-test/starter.js';
 import { findServers, findTools, realtimeUse, planActions, renderControl, renderManifest, renderPolicy, yamlString, type FoundServer, type FoundTool, type InitPlan, type RemoteRuntime } from '../../init/render.js';
 import { readSourceText, scanRepo } from '../../scan/index.js';
 import { browserSideFiles } from '../../scan/browser-target.js';
@@ -290,6 +291,7 @@ function writePackage(p: PackagePlan, ctx: CliContext, identity: IdentityProposa
   if (mergedPolicy === undefined || isBlank(p.policyText)) write(POLICY, renderPolicy(p.plan), 'wrote');
   else if (mergedPolicy !== p.policyText) write(POLICY, mergedPolicy, 'merged into');
   else ctx.stdout(`kept ${policyFile}\n`);
+  writeStarterTests(p.dir, POLICY, (rel, text) => write(rel, text, 'wrote'));
   if (mergedManifest === undefined || isBlank(p.manifestText)) write(MANIFEST, renderManifest(p.plan, { output: p.output, control: p.control }), 'wrote');
   else if (mergedManifest !== p.manifestText) write(MANIFEST, mergedManifest, 'merged into');
   else ctx.stdout(`kept ${manifestFile}\n`);

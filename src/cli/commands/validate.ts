@@ -2,6 +2,7 @@ import path from 'node:path';
 import { findManifest, loadProject, MANIFEST_FILE } from '../../manifest/load.js';
 import { loadPolicyOrThrow } from '../../policy/load.js';
 import { policyHazards } from '../../policy/hazards.js';
+import { policyFindingDiagnostics } from '../../policy-test/analysis.js';
 import type { Policy } from '../../policy/types.js';
 import type { CommandSpec } from '../context.js';
 import { displayPath, formatDiagnostics } from '../format-diagnostics.js';
@@ -26,12 +27,12 @@ export const validateCommand: CommandSpec<ValidateArgs> = {
     if (manifestFile === undefined && args.policy !== undefined) {
       // No manifest anywhere: check the policy alone, and say so.
       const { policy, warnings } = loadPolicyOrThrow(path.resolve(ctx.cwd, args.policy));
-      printWarnings([...warnings, ...policyHazards(policy)], ctx);
+      printWarnings([...warnings, ...policyHazards(policy), ...policyFindingDiagnostics(policy)], ctx);
       ctx.stdout(`ok: ${policySummary(policy, ctx.cwd)}; no ${MANIFEST_FILE} found, so only the policy was checked\n`);
       return 0;
     }
     const project = loadProject({ cwd: ctx.cwd, manifest: manifestFile, policy: args.policy });
-    printWarnings([...(project.warnings ?? []), ...policyHazards(project.policy)], ctx);
+    printWarnings([...(project.warnings ?? []), ...policyHazards(project.policy), ...policyFindingDiagnostics(project.policy)], ctx);
     const n = project.manifest.tools.length;
     ctx.stdout(`ok: ${policySummary(project.policy, ctx.cwd)}; ${displayPath(project.manifest.file, ctx.cwd)} maps ${n} tool${n === 1 ? '' : 's'}\n`);
     return 0;

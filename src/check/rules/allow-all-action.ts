@@ -1,0 +1,11 @@
+import path from 'node:path';
+import { policyFindings } from '../../policy-test/analysis.js';
+import type { Finding, ProjectContext, ScannedFile } from '../types.js';
+import { findingAt } from './finding.js';
+
+/** `allow-all-action` (warning): src/policy-test/analysis.ts finds it, with a proof sketch or a witness call. */
+export function allowAllActionRule(_files: ScannedFile[], project: ProjectContext | undefined): Finding[] {
+  if (!project) return [];
+  const file = path.relative(project.manifest.root, project.policy.file).split(path.sep).join('/');
+  return policyFindings(project.policy, { only: ['allow-all-action'] }).map((f) => findingAt(f.ruleId, file, f.loc, f.message, f.hint));
+}

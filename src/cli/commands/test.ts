@@ -1,0 +1,61 @@
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { UserError } from '../../diagnostics.js';
+import { loadPolicyOrThrow } from '../../policy/load.js';
+import { TEST_FILE } from '../../policy-test/cases.js';
+import { createDecider } from '../../policy-test/decider.js';
+import { loadTestSuite } from '../../policy-test/load-suite.js';
+import { runTests } from '../../policy-test/run-tests.js';
+import { formatTestRun, type TestFormat } from '../../policy-test/test-report.js';
+import type { CommandSpec } from '../context.js';
+import { displayPath } from '../format-diagnostics.js';
+import { loadPolicyInput } from '../policy-input.js';
+import { withProjectOptions } from '../project-options.js';
+
+interface TestArgs {
+  file?: string;
+  policy?: string;
+  manifest?: string;
+  format: TestFormat;
+  coverage: boolean;
+  minCoverage?: number;
+  output?: string;
+}
+
+export const testCommand: CommandSpec<TestArgs> = {
+  command: 'test [file]',
+  describe: `Run the policy's tests (${TEST_FILE}) through the runtime's own decision`,
+  builder: (y) =>
+    withProjectOptions(y)
+      .positional('file', { type: 'string', describe: `The test file (default: ${TEST_FILE} beside the policy)` })
+      .option('format', { choices: ['text', 'json', 'junit'], default: 'text', describe: 'Report format (junit: JUnit XML for CI test reports)' })
+      .option('coverage', { type: 'boolean', default: false, describe: 'List the actions and rules no case reaches' })
+      .option('min-coverage', { type: 'number', describe: 'Fail (exit 1) when fewer than N% of the rules are reached (implies --coverage)' })
+      .option('output', { type: 'string', describe: 'Write the report to this file (stdout: a one-line summary)' }),
+  examples: [
+    ['ctrlrun-gen test', `Run ${TEST_FILE} beside the project's policy`],
+    ['ctrlrun-gen test --coverage --min-coverage 90', 'Fail when a tenth of the rules have no case'],
+    ['ctrlrun-gen test --format junit --output policy-tests.xml', 'A JUnit report for the CI'],
+  ],
+  run: async (args, ctx) => {
+    const min = args.minCoverage;
+    if (min !== undefined && (!Number.isFinite(min) || min < 0 || min > 100)) throw new UserError(`--min-coverage must be a percentage from 0 to 100, got ${String(min)}`);
+    const explicit = args.file !== undefined ? path.resolve(ctx.cwd, args.file) : undefined;
+    // the test file may name its policy; otherwise the project's (or --policy)
+    const input = explicit === undefined || args.policy !== undefined ? loadPolicyInput({ cwd: ctx.cwd, policy: args.policy, manifest: args.manifest }) : undefined;
+    const file = explicit ?? path.join(path.dirname(input!.policy.file), TEST_FILE);
+    const { suite } = loadTestSuite(file);
+    const policy = args.policy === undefined && suite.policy !== undefined ? loadPolicyOrThrow(suite.policy).policy : (input ?? loadPolicyInput({ cwd: ctx.cwd, manifest: args.manifest })).policy;
+    const run = runTests(suite, createDecider(policy));
+    const coverage = args.coverage || min !== undefined;
+    const display = (f: string) => displayPath(f, ctx.cwd);
+    const report = formatTestRun(run, args.format, display, { coverage });
+    const below = min !== undefined && run.coverage.percent < min;
+    if (args.output !== undefined) {
+      writeFileSync(path.resolve(ctx.cwd, args.output), report);
+      ctx.stdout(`${run.results.length} cases: ${run.passed} passed, ${run.failed} failed${coverage ? `; coverage ${run.coverage.percent}%` : ''} (report: ${display(path.resolve(ctx.cwd, args.output))})\n`);
+    } else ctx.stdout(report);
+    if (below) ctx.stderr(`coverage ${run.coverage.percent}% is below --min-coverage ${min}\n`);
+    return run.failed > 0 || below ? 1 : 0;
+  },
+};

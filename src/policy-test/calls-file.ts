@@ -1,0 +1,89 @@
+/**
+ * Recorded calls as JSON Lines (`--calls file.jsonl`): one call a line, as a decision log export or
+ * a trace export writes them. Read losslessly (integers of any size, a float kept so the decision
+ * refuses it as the runtime would). Never throws on user input: every bad line is a located Diagnostic.
+ */
+import { parse } from 'lossless-json';
+import type { Diagnostic } from '../diagnostics.js';
+import type { Decision } from '../policy/types.js';
+
+export interface RecordedCall {
+  /** 1-based line in the file. */
+  line: number;
+  action: string;
+  /** The model's JSON text of the arguments (replayed as the runtime parses it). */
+  argsText: string;
+  /** Arguments recorded only as their hash (the policy's `data:` labels): their values are unknown. */
+  hashed: string[];
+  principal: { agent: string; user: string | null } | null;
+  environment: string | null;
+  task: string | null;
+  /** When the call was decided (ms since the epoch), when recorded. */
+  at: number | null;
+  /** The decision recorded with the call, when there is one (the baseline of the replay). */
+  recorded: { decision: Decision; reason: string | null } | null;
+  callId: string | null;
+}
+
+const DECISIONS = new Set(['allow', 'approve', 'deny']);
+
+export function parseCallsFile(text: string, file: string): { calls: RecordedCall[]; diagnostics: Diagnostic[] } {
+  const calls: RecordedCall[] = [];
+  const diagnostics: Diagnostic[] = [];
+  const lines = text.split(/\r?\n/);
+  lines.forEach((raw, i) => {
+    if (raw.trim() === '') return;
+    const fail = (message: string, hint: string) => diagnostics.push({ severity: 'error', file, line: i + 1, column: 1, message, hint, code: 'bad-call' });
+    let value: unknown;
+    try {
+      value = parse(raw) as unknown;
+    } catch (error) {
+      fail(`not a JSON line: ${(error as Error).message}`, 'each line is one JSON object: {"action": "stripe.refund", "args": {"amount": 5000}}');
+      return;
+    }
+    const call = readCall(value, i + 1, fail);
+    if (call) calls.push(call);
+  });
+  return { calls, diagnostics };
+}
+
+function readCall(value: unknown, line: number, fail: (message: string, hint: string) => void): RecordedCall | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return void fail('a call line must be a JSON object', 'write {"action": "...", "args": {...}}');
+  const o = value as Record<string, unknown>;
+  const str = (k: string): string | null | undefined => (o[k] === undefined || o[k] === null ? null : typeof o[k] === 'string' ? (o[k] as string) : undefined);
+  const action = str('action');
+  if (!action) return void fail('the call has no `action` string', 'name the policy action: "action": "stripe.refund"');
+  let argsText: string;
+  if (typeof o['arguments'] === 'string') argsText = o['arguments'] as string;
+  else if (o['args'] !== undefined) argsText = losslessText(o['args']);
+  else return void fail('the call has no `args` (an object) or `arguments` (the model\'s JSON text)', 'add "args": {...}');
+  const hashed = o['hashed'] === undefined ? [] : o['hashed'];
+  if (!Array.isArray(hashed) || !hashed.every((h) => typeof h === 'string')) return void fail('`hashed` must be a list of argument names', '"hashed": ["note"]');
+  const p = o['principal'];
+  let principal: RecordedCall['principal'] = null;
+  if (p !== undefined && p !== null) {
+    const agent = typeof p === 'object' ? (p as Record<string, unknown>)['agent'] : undefined;
+    const user = typeof p === 'object' ? (p as Record<string, unknown>)['user'] : undefined;
+    if (typeof agent !== 'string' || (user !== undefined && user !== null && typeof user !== 'string')) return void fail('`principal` must be {"agent": "...", "user": "..."}', 'name the agent as the control\'s identity() does');
+    principal = { agent, user: (user as string | undefined) ?? null };
+  }
+  const atText = str('at');
+  const at = atText ? Date.parse(atText) : null;
+  if (atText === undefined || (atText !== null && Number.isNaN(at))) return void fail('`at` must be an ISO 8601 time', '"at": "2026-12-01T10:00:00Z"');
+  const decision = str('decision');
+  if (decision === undefined || (decision !== null && !DECISIONS.has(decision))) return void fail('`decision` must be allow, approve or deny', 'leave it out to take the working policy\'s decision as the baseline');
+  const environment = str('environment');
+  const task = str('task');
+  const reason = str('reason');
+  const callId = str('callId');
+  if (environment === undefined || task === undefined || reason === undefined || callId === undefined) return void fail('`environment`, `task`, `reason` and `callId` are strings when given', 'remove the key or make it a string');
+  return { line, action, argsText, hashed: hashed as string[], principal, environment, task, at, recorded: decision ? { decision: decision as Decision, reason } : null, callId };
+}
+
+/** JSON text of a lossless-json value (its numbers keep their digits, a float included). */
+function losslessText(value: unknown): string {
+  if (value !== null && typeof value === 'object' && (value as { isLosslessNumber?: boolean }).isLosslessNumber) return (value as { value: string }).value;
+  if (Array.isArray(value)) return `[${value.map(losslessText).join(',')}]`;
+  if (value !== null && typeof value === 'object') return `{${Object.entries(value).map(([k, v]) => `${JSON.stringify(k)}:${losslessText(v)}`).join(',')}}`;
+  return JSON.stringify(value) ?? 'null';
+}

@@ -1,0 +1,38 @@
+/** `replay`'s reports: text, JSON, markdown (for a pull-request comment). Pure. */
+import { cell, type ReportFormat } from './diff-report.js';
+import { transition } from './oversight.js';
+import type { ReplayResult } from './replay.js';
+import { jsonSafe } from './show.js';
+
+function summary(r: ReplayResult): string {
+  const s = r.summary;
+  return `${r.replayed} call${r.replayed === 1 ? '' : 's'} replayed: ${s.changed} change decision (${s.looser} looser, ${s.tighter} tighter), ${r.unchanged} unchanged, ${s.undecidable} undecidable`;
+}
+
+export function formatReplay(r: ReplayResult, format: ReportFormat, labels: { candidate: string; calls: string }): string {
+  if (format === 'json') {
+    const body = {
+      candidate: { label: labels.candidate, hash: r.candidate.hash },
+      calls: labels.calls,
+      summary: { replayed: r.replayed, unchanged: r.unchanged, ...r.summary },
+      changes: r.changes.map((g) => ({ action: g.action, before: g.before, after: g.after, reason: g.reason, looser: g.looser, count: g.count, example: { line: g.example.call.line, callId: g.example.call.callId, arguments: g.example.call.argsText } })),
+      undecidable: r.undecidable.map((u) => ({ action: u.action, hashedArgs: u.args, count: u.count, example: { line: u.example.line, callId: u.example.callId } })),
+    };
+    return `${JSON.stringify(jsonSafe(body), null, 2)}\n`;
+  }
+  if (format === 'markdown') {
+    const out = [`### Policy replay: \`${labels.candidate}\` on ${cell(labels.calls, true)}`, '', `**${summary(r)}**`, ''];
+    if (r.changes.length > 0) {
+      out.push('| action | change | rule | calls | example |', '| --- | --- | --- | --- | --- |');
+      for (const g of r.changes) out.push(`| \`${g.action}\` | ${g.looser ? '⚠️ ' : ''}${transition(g.before, g.after)} | ${cell(g.reason)} | ${g.count} | ${cell(g.example.call.argsText, true)} |`);
+      out.push('');
+    }
+    for (const u of r.undecidable) out.push(`- \`${u.action}\`: ${u.count} call${u.count === 1 ? '' : 's'} undecidable: the candidate reads ${u.args.map((a) => `\`${a}\``).join(', ')}, recorded only as a hash`);
+    return `${out.join('\n')}\n`;
+  }
+  const out = [`replay: ${labels.candidate} (${r.candidate.hash.slice(0, 19)}) on ${labels.calls}`];
+  for (const g of r.changes) out.push(`  ${g.action}: ${transition(g.before, g.after)}${g.looser ? ' (looser)' : ''} by ${g.reason}: ${g.count} call${g.count === 1 ? '' : 's'}, e.g. line ${g.example.call.line}: ${g.example.call.argsText}`);
+  for (const u of r.undecidable) out.push(`  ${u.action}: ${u.count} undecidable (the candidate reads ${u.args.join(', ')}, recorded only as a hash), e.g. line ${u.example.line}`);
+  out.push(summary(r));
+  return `${out.join('\n')}\n`;
+}

@@ -1,0 +1,94 @@
+/**
+ * Runs a policy's test cases through the runtime's decision (decider.ts) and measures which actions
+ * and rules they reach. Pure: the decider is passed in.
+ */
+import type { Policy, SourceLocation } from '../policy/types.js';
+import type { CallDecision } from '../runtime/types.js';
+import type { ExpectKey, TestCase, TestSuite } from './cases.js';
+import type { Decider } from './decider.js';
+
+export interface Mismatch {
+  field: ExpectKey;
+  expected: unknown;
+  actual: unknown;
+  loc: SourceLocation;
+}
+
+export interface CaseResult {
+  case: TestCase;
+  actual: CallDecision;
+  mismatches: Mismatch[];
+}
+
+export interface RuleRef {
+  action: string;
+  rule: number;
+  loc: SourceLocation;
+}
+
+export interface Coverage {
+  /** Rules (an action written `decision: X` counts as one) some case reaches, out of all of them. */
+  rulesReached: number;
+  rulesTotal: number;
+  /** 0..100, one decimal. 100 for a policy with no rules. */
+  percent: number;
+  actionsUnreached: Array<{ action: string; loc: SourceLocation }>;
+  rulesUnreached: RuleRef[];
+}
+
+export interface TestRun {
+  suite: TestSuite;
+  policy: Policy;
+  results: CaseResult[];
+  passed: number;
+  failed: number;
+  coverage: Coverage;
+}
+
+export function runTests(suite: TestSuite, decider: Decider): TestRun {
+  const results = suite.cases.map((c) => runCase(c, decider));
+  const failed = results.filter((r) => r.mismatches.length > 0).length;
+  return { suite, policy: decider.policy, results, passed: results.length - failed, failed, coverage: coverageOf(decider.policy, results) };
+}
+
+function runCase(c: TestCase, decider: Decider): CaseResult {
+  const actual = decider.decide({ action: c.action, args: c.args, principal: c.principal, environment: c.environment, task: c.task });
+  const got: Record<ExpectKey, unknown> = { decision: actual.decision, rule: actual.rule, reason: actual.reason, effect_key: actual.effectKey, resource: actual.resource };
+  const mismatches: Mismatch[] = [];
+  for (const field of Object.keys(c.expect) as ExpectKey[]) {
+    const expected = c.expect[field];
+    if (expected !== got[field]) mismatches.push({ field, expected, actual: got[field], loc: c.expectLocs[field] ?? c.loc });
+  }
+  return { case: c, actual, mismatches };
+}
+
+/** The rule a decision matched (a bare action's one rule is rule 0), or null. */
+export function matchedRule(decision: CallDecision): number | null {
+  if (decision.reason === 'decision') return 0;
+  return decision.rule;
+}
+
+export function coverageOf(policy: Policy, results: readonly CaseResult[]): Coverage {
+  const reached = new Set<string>();
+  const actions = new Set<string>();
+  for (const r of results) {
+    if (!Object.hasOwn(policy.actions, r.case.action)) continue;
+    actions.add(r.case.action);
+    // authority refusals happen before the rules: they reach the action, not a rule
+    const rule = matchedRule(r.actual);
+    if (rule !== null) reached.add(`${r.case.action}\u0000${rule}`);
+  }
+  const rulesUnreached: RuleRef[] = [];
+  const actionsUnreached: Coverage['actionsUnreached'] = [];
+  let total = 0;
+  for (const action of Object.values(policy.actions)) {
+    if (!actions.has(action.id)) actionsUnreached.push({ action: action.id, loc: action.loc });
+    for (const rule of action.rules) {
+      total += 1;
+      if (!reached.has(`${action.id}\u0000${rule.index}`)) rulesUnreached.push({ action: action.id, rule: rule.index, loc: rule.loc });
+    }
+  }
+  const hit = total - rulesUnreached.length;
+  const percent = total === 0 ? 100 : Math.floor((hit / total) * 1000) / 10;
+  return { rulesReached: hit, rulesTotal: total, percent, actionsUnreached, rulesUnreached };
+}

@@ -1,0 +1,204 @@
+/**
+ * Witness calls: arguments built from an action's conditions (in one or two versions of it) that
+ * sit on every edge a decision can change at: each comparison's boundary and its neighbours, each
+ * `eq`/`in` value and a value beside it, the integer written as text (rules are type-strict), and
+ * the argument missing. Used by `diff` (the calls whose decision two versions disagree on), by the
+ * starter test file and by the dead-rule checks. Pure; the decisions themselves come from the decider.
+ */
+import { holds, holdsOnScope, isInteger } from '../policy/evaluate.js';
+import type { Condition, Operand, PolicyAction, Rule } from '../policy/types.js';
+
+const DATA_SCOPE = 'data_scope';
+/** An argument left out of the call. */
+export const MISSING: unique symbol = Symbol('missing');
+export type Candidate = Operand | typeof MISSING;
+export type WitnessArgs = Record<string, Operand>;
+
+export interface WitnessOptions {
+  /** Keeps only the calls the tool's parameter schema accepts (when the schema is known). */
+  accepts?: (args: WitnessArgs) => boolean;
+}
+
+function plusInt(v: number | bigint, d: number): number | bigint {
+  if (typeof v === 'bigint') {
+    const r = v + BigInt(d);
+    return r >= BigInt(Number.MIN_SAFE_INTEGER) && r <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(r) : r;
+  }
+  const r = v + d;
+  return Number.isSafeInteger(r) ? r : BigInt(v) + BigInt(d);
+}
+
+/** A value equal to none of `v` and of its type when possible. */
+function beside(v: Operand): Operand {
+  if (typeof v === 'string') return `${v}~`;
+  if (typeof v === 'boolean') return !v;
+  if (isInteger(v)) return plusInt(v, 1);
+  if (v === null) return 'x';
+  return null;
+}
+
+/** The candidates one condition contributes for its argument, the boundary first. */
+function conditionCandidates(c: Condition): Operand[] {
+  const v = c.value;
+  switch (c.op) {
+    case 'lt':
+    case 'lte':
+    case 'gt':
+    case 'gte':
+      if (!isInteger(v)) return [];
+      return [v, plusInt(v, -1), plusInt(v, 1), String(v)];
+    case 'eq':
+      return [v, beside(v)];
+    case 'neq':
+      return [beside(v), v];
+    case 'in':
+      return Array.isArray(v) ? [...v, ...(v.length > 0 ? [beside(v[0] as Operand)] : ['x'])] : [];
+  }
+}
+
+function key(value: Candidate): string {
+  return value === MISSING ? '\u0000missing' : stableText(value);
+}
+
+function stableText(value: Operand): string {
+  if (typeof value === 'bigint') return `${value}n`;
+  if (typeof value === 'number') return String(value);
+  if (Array.isArray(value)) return `[${value.map(stableText).join(',')}]`;
+  if (typeof value === 'object' && value !== null) return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${stableText((value as Record<string, Operand>)[k] as Operand)}`).join(',')}}`;
+  return JSON.stringify(value);
+}
+
+export function callKey(args: WitnessArgs): string {
+  return stableText(args);
+}
+
+/** Per argument, its candidates in order (missing last), across every version of the action. */
+export function argumentCandidates(versions: readonly PolicyAction[]): Map<string, Candidate[]> {
+  const out = new Map<string, Candidate[]>();
+  const add = (arg: string, values: Candidate[]): void => {
+    const list = out.get(arg) ?? [];
+    out.set(arg, list);
+    for (const v of values) if (!list.some((x) => key(x) === key(v))) list.push(v);
+  };
+  for (const action of versions) {
+    for (const rule of action.rules) for (const c of rule.when) if (c.arg !== DATA_SCOPE) add(c.arg, conditionCandidates(c));
+    for (const t of [action.resource, action.effect]) for (const p of t?.parts ?? []) if (p.kind === 'arg' && !(p.arg === 'resource' && t === action.effect)) add(p.arg, []);
+    for (const [arg] of action.data ?? []) add(arg, ['x']);
+  }
+  for (const [arg, list] of out) {
+    if (!list.some((v) => v !== MISSING && isTemplatePart(v))) list.push(`${arg}-1`);
+    list.push(MISSING);
+  }
+  return out;
+}
+
+function isTemplatePart(v: Operand): boolean {
+  return (typeof v === 'string' && v !== '') || isInteger(v);
+}
+
+function labelsOf(versions: readonly PolicyAction[]): Map<string, string> {
+  const labels = new Map<string, string>();
+  for (const a of versions) for (const [arg, label] of a.data ?? []) if (!labels.has(arg)) labels.set(arg, label);
+  return labels;
+}
+
+/**
+ * Arguments under which every condition of `rule` holds, each at the first (boundary) candidate that
+ * satisfies all of the rule's conditions on it; undefined when an argument has no such candidate
+ * (the rule's conditions on it may contradict). Arguments the rule does not name are left to `fill`.
+ */
+export function satisfying(rule: Rule, candidates: Map<string, Candidate[]>, labels: Map<string, string>): WitnessArgs | undefined {
+  const args: WitnessArgs = {};
+  const byArg = new Map<string, Condition[]>();
+  for (const c of rule.when) byArg.set(c.arg, [...(byArg.get(c.arg) ?? []), c]);
+  for (const [arg, conditions] of byArg) {
+    if (arg === DATA_SCOPE) continue;
+    const found = (candidates.get(arg) ?? []).find((v) => v !== MISSING && conditions.every((c) => holds(c, v)));
+    if (found === undefined || found === MISSING) return undefined;
+    args[arg] = found;
+  }
+  const scoped = byArg.get(DATA_SCOPE);
+  if (scoped) {
+    const wanted = scoped.flatMap((c) => (Array.isArray(c.value) ? c.value.filter((v): v is string => typeof v === 'string') : []));
+    for (const [arg, label] of labels) if (wanted.includes(label) && !(arg in args)) args[arg] = 'x';
+    const scope = [...new Set([...labels].filter(([arg]) => arg in args).map(([, label]) => label))];
+    if (!scoped.every((c) => holdsOnScope(c, scope))) return undefined;
+  }
+  return args;
+}
+
+/**
+ * Every combination (up to `limit`) of per-argument candidates under which the rule's conditions
+ * all hold, the boundary ones first. `satisfying` is the first of them.
+ */
+export function* satisfyingCalls(rule: Rule, candidates: Map<string, Candidate[]>, labels: Map<string, string>, limit = 256): Generator<WitnessArgs> {
+  const first = satisfying(rule, candidates, labels);
+  if (!first) return;
+  const args = [...new Set(rule.when.map((c) => c.arg))].filter((a) => a !== DATA_SCOPE);
+  const options = args.map((arg) => {
+    const conditions = rule.when.filter((c) => c.arg === arg);
+    return (candidates.get(arg) ?? []).filter((v): v is Operand => v !== MISSING && conditions.every((c) => holds(c, v)));
+  });
+  const index = args.map(() => 0);
+  for (let n = 0; n < limit; n++) {
+    const call = { ...first };
+    args.forEach((arg, i) => (call[arg] = options[i]![index[i]!] as Operand));
+    yield call;
+    let i = 0;
+    while (i < index.length && ++index[i]! >= options[i]!.length) index[i++] = 0;
+    if (i === index.length) return;
+  }
+}
+
+/** A base call: the given arguments plus a template-safe value for every other argument the templates need. */
+export function filled(args: WitnessArgs, versions: readonly PolicyAction[], candidates: Map<string, Candidate[]>): WitnessArgs {
+  const out = { ...args };
+  for (const action of versions) {
+    for (const t of [action.resource, action.effect]) {
+      for (const p of t?.parts ?? []) {
+        if (p.kind !== 'arg' || p.arg in out || (p.arg === 'resource' && t === action.effect)) continue;
+        const v = (candidates.get(p.arg) ?? []).find((x): x is Operand => x !== MISSING && isTemplatePart(x));
+        out[p.arg] = v ?? 'x';
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * The witness calls of an action across its versions: for each rule of each version, a call that
+ * satisfies it (and the empty call), then each of those with one argument moved to each of its
+ * candidates. Deduplicated, in a stable order.
+ */
+export function witnessCalls(versions: readonly PolicyAction[], options: WitnessOptions = {}): WitnessArgs[] {
+  const candidates = argumentCandidates(versions);
+  const labels = labelsOf(versions);
+  const bases: WitnessArgs[] = [filled({}, versions, candidates)];
+  for (const action of versions) {
+    for (const rule of action.rules) {
+      const s = satisfying(rule, candidates, labels);
+      if (s) bases.push(filled(s, versions, candidates));
+    }
+  }
+  const seen = new Set<string>();
+  const out: WitnessArgs[] = [];
+  const push = (args: WitnessArgs): void => {
+    const k = callKey(args);
+    if (seen.has(k)) return;
+    seen.add(k);
+    if (options.accepts && !options.accepts(args)) return;
+    out.push(args);
+  };
+  for (const base of bases) {
+    push(base);
+    for (const [arg, values] of candidates) {
+      for (const v of values) {
+        const next = { ...base };
+        if (v === MISSING) delete next[arg];
+        else next[arg] = v;
+        push(next);
+      }
+    }
+  }
+  return out;
+}

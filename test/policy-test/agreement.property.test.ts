@@ -1,0 +1,101 @@
+import fc from 'fast-check';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { evaluate } from '../../src/policy/evaluate.js';
+import { parsePolicy } from '../../src/policy/load.js';
+import { checkArguments } from '../../src/runtime/arguments.js';
+import { decideCall, invalidArguments } from '../../src/runtime/decide.js';
+import { parseTestFile } from '../../src/policy-test/cases.js';
+import { createDecider } from '../../src/policy-test/decider.js';
+import { diffPolicies } from '../../src/policy-test/diff.js';
+import { replayCalls } from '../../src/policy-test/replay.js';
+import { runTests } from '../../src/policy-test/run-tests.js';
+import { compileGenerated } from '../helpers/compile-module.js';
+import { FIXTURES } from '../helpers/paths.js';
+
+// test, diff and replay decide through the runtime's own decision: on a large random corpus each
+// gives what the generated module's functions and decideCall give (and what the reference semantics say).
+
+const load = (f: string) => parsePolicy(readFileSync(path.join(FIXTURES, f), 'utf8'), path.join(FIXTURES, f)).value!;
+const BASE = load('policy-test/diff/base.yaml');
+const HEAD = load('policy-test/diff/head.yaml');
+const ACTIONS = [...new Set([...Object.keys(BASE.actions), ...Object.keys(HEAD.actions), 'nope'])];
+
+const value = fc.oneof(
+  fc.integer({ min: -5, max: 1_100_000 }),
+  fc.constantFrom(0, 1, 10000, 10001, 50000, 1000000, 1000001),
+  fc.bigInt({ min: 2n ** 53n, max: 2n ** 60n }),
+  fc.constantFrom('/tmp/a', '/tmp/b', '5000', '', 'x'),
+  fc.boolean(),
+  fc.constant(null),
+);
+const callArb = fc.record({
+  action: fc.constantFrom(...ACTIONS),
+  args: fc.dictionary(fc.constantFrom('amount', 'payment_id', 'path', 'note'), value, { maxKeys: 4 }),
+});
+
+function runtimeDecision(compiled: ReturnType<typeof compileGenerated>, action: string, args: unknown) {
+  const checked = checkArguments(args);
+  if (!checked.ok) return invalidArguments(checked.detail);
+  return decideCall(Object.hasOwn(compiled.actions, action) ? compiled.actions[action] : undefined, checked.value);
+}
+
+describe('test, diff and replay agree with the runtime', () => {
+  const base = createDecider(BASE);
+  const head = createDecider(HEAD);
+  const baseModule = compileGenerated(BASE);
+  const headModule = compileGenerated(HEAD);
+
+  it('test: each case\'s actual decision, rule, reason, effect key and resource are the runtime\'s', () => {
+    fc.assert(
+      fc.property(fc.array(callArb, { minLength: 1, maxLength: 50 }), (calls) => {
+        const lines = ['schema: ctrlrun.policy-test/v1', 'cases:', ...calls.map((c) => `  - { action: ${JSON.stringify(c.action)}, args: ${JSON.stringify(JSON.stringify(c.args, (_k, v) => (typeof v === 'bigint' ? `@@${v}@@` : v)).replace(/"@@(\d+)@@"/g, '$1'))}, expect: { decision: allow } }`)];
+        const suite = parseTestFile(lines.join('\n'), '/p/ctrlrun.test.yaml').value!;
+        const run = runTests(suite, head);
+        run.results.forEach((r, i) => {
+          const want = runtimeDecision(headModule, calls[i]!.action, calls[i]!.args);
+          expect({ decision: r.actual.decision, rule: r.actual.rule, reason: r.actual.reason, effectKey: r.actual.effectKey, resource: r.actual.resource }).toEqual({ decision: want.decision, rule: want.rule, reason: want.reason, effectKey: want.effectKey, resource: want.resource });
+          const ref = evaluate(HEAD, calls[i]!.action, calls[i]!.args);
+          expect([ref.decision, ref.reason, ref.effectKey, ref.resource]).toEqual([want.decision, want.reason, want.effectKey, want.resource]);
+        });
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it('replay: every call\'s new decision is the runtime\'s under the candidate, and the baseline the runtime\'s under the base', () => {
+    fc.assert(
+      fc.property(fc.array(callArb, { minLength: 1, maxLength: 200 }), (calls) => {
+        const recorded = calls.map((c, i) => ({ line: i + 1, action: c.action, argsText: JSON.stringify(c.args, (_k, v) => (typeof v === 'bigint' ? `@@${v}@@` : v)).replace(/"@@(\d+)@@"/g, '$1'), hashed: [], principal: null, environment: null, task: null, at: null, recorded: null, callId: null }));
+        const result = replayCalls(recorded, head, base);
+        let changed = 0;
+        for (const c of calls) if (runtimeDecision(baseModule, c.action, c.args).decision !== runtimeDecision(headModule, c.action, c.args).decision) changed += 1;
+        expect(result.summary.changed).toBe(changed);
+        for (const g of result.changes) {
+          const c = calls[g.example.call.line - 1]!;
+          expect([g.before, g.after, g.reason]).toEqual([runtimeDecision(baseModule, c.action, c.args).decision, runtimeDecision(headModule, c.action, c.args).decision, runtimeDecision(headModule, c.action, c.args).reason]);
+        }
+      }),
+      { numRuns: 40 },
+    );
+  });
+
+  it('diff: each witness call\'s old and new decisions are the runtime\'s, and no random call changes decision in an action diff reports as unchanged', () => {
+    const diff = diffPolicies(BASE, HEAD);
+    for (const a of diff.actions) {
+      for (const c of a.calls) {
+        expect(c.before).toEqual(runtimeDecision(baseModule, a.action, c.args));
+        expect(c.after).toEqual(runtimeDecision(headModule, a.action, c.args));
+      }
+    }
+    const unchanged = Object.keys(BASE.actions).filter((id) => !diff.actions.some((a) => a.action === id));
+    fc.assert(
+      fc.property(callArb, (c) => {
+        if (!unchanged.includes(c.action)) return;
+        expect(runtimeDecision(baseModule, c.action, c.args).decision).toBe(runtimeDecision(headModule, c.action, c.args).decision);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});

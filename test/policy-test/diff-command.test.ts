@@ -1,0 +1,92 @@
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { parsePolicy } from '../../src/policy/load.js';
+import { diffPolicies } from '../../src/policy-test/diff.js';
+import { cli } from '../helpers/cli.js';
+import { FIXTURES } from '../helpers/paths.js';
+import { makeTempDir, removeDir } from '../helpers/temp-repo.js';
+import { expectGolden } from './golden.js';
+
+const dirs: string[] = [];
+afterAll(() => dirs.forEach(removeDir));
+const DIFF = path.join(FIXTURES, 'policy-test/diff');
+
+function policy(rules: string): ReturnType<typeof parsePolicy>['value'] & object {
+  return parsePolicy(`schema: ctrlrun.policy/v6\nactions:\n  pay:\n${rules}`, '/p/ctrlrun.yaml').value!;
+}
+
+describe('ctrlrun-gen diff', () => {
+  it('lists actions added, removed and changed with the witness calls whose decision changes (golden files)', async () => {
+    for (const [format, ext] of [['text', 'text'], ['json', 'json'], ['markdown', 'md']] as const) {
+      const r = await cli(['diff', 'base.yaml', 'head.yaml', '--format', format], { cwd: DIFF });
+      expect(r.code, r.stderr).toBe(1);
+      expectGolden(r.stdout, path.join(DIFF, `expected.diff.${ext}`));
+    }
+  });
+
+  it('--fail-on: looser (default) fails on less oversight only; any on any change; never never', async () => {
+    // base -> head loosens; head -> base only tightens (and removes an approve action: deny)
+    expect((await cli(['diff', 'base.yaml', 'head.yaml'], { cwd: DIFF })).code).toBe(1);
+    const back = await cli(['diff', 'head.yaml', 'base.yaml'], { cwd: DIFF });
+    expect(back.code, back.stdout).toBe(1); // files.write /tmp/b approve -> allow is looser
+    expect((await cli(['diff', 'base.yaml', 'head.yaml', '--fail-on', 'never'], { cwd: DIFF })).code).toBe(0);
+    const same = await cli(['diff', 'base.yaml', 'base.yaml', '--fail-on', 'any'], { cwd: DIFF });
+    expect(same.code).toBe(0);
+    expect(same.stdout).toContain('no change: every action decides as before');
+    const dir = makeTempDir('diff-');
+    dirs.push(dir);
+    writeFileSync(path.join(dir, 'a.yaml'), 'schema: ctrlrun.policy/v2\nactions:\n  pay:\n    decision: allow\n');
+    writeFileSync(path.join(dir, 'b.yaml'), 'schema: ctrlrun.policy/v2\nactions:\n  pay:\n    decision: approve\n');
+    expect((await cli(['diff', 'a.yaml', 'b.yaml'], { cwd: dir })).code).toBe(0);
+    expect((await cli(['diff', 'a.yaml', 'b.yaml', '--fail-on', 'any'], { cwd: dir })).code).toBe(1);
+  });
+
+  it('reads the base from a git revision of the working policy', async () => {
+    const dir = makeTempDir('diff-git-');
+    dirs.push(dir);
+    const git = (...args: string[]) => spawnSync('git', args, { cwd: dir, encoding: 'utf8' });
+    git('init', '-q', '-b', 'main');
+    copyFileSync(path.join(DIFF, 'base.yaml'), path.join(dir, 'ctrlrun.yaml'));
+    git('add', 'ctrlrun.yaml');
+    git('-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-qm', 'base');
+    copyFileSync(path.join(DIFF, 'head.yaml'), path.join(dir, 'ctrlrun.yaml'));
+    const r = await cli(['diff', 'main', '--format', 'json'], { cwd: dir });
+    expect(r.code, r.stderr).toBe(1);
+    const report = JSON.parse(r.stdout);
+    expect(report.base.label).toBe('main:ctrlrun.yaml');
+    expect(report.head.label).toBe('ctrlrun.yaml');
+    const fileDiff = JSON.parse((await cli(['diff', 'base.yaml', 'head.yaml', '--format', 'json'], { cwd: DIFF })).stdout);
+    expect(report.actions).toEqual(fileDiff.actions);
+    const both = await cli(['diff', 'main:ctrlrun.yaml', 'ctrlrun.yaml', '--format', 'json'], { cwd: dir });
+    expect(JSON.parse(both.stdout).actions).toEqual(fileDiff.actions);
+    const bad = await cli(['diff', 'no-such-branch'], { cwd: dir });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('git has no ctrlrun.yaml at revision `no-such-branch`');
+  });
+
+  it('finds the boundary calls of comparisons, each `in` value, a missing argument and the integer sent as text', () => {
+    const d1 = diffPolicies(policy('    rules:\n      - when: { amount_lte: 100 }\n        decision: allow\n      - decision: approve\n'), policy('    rules:\n      - when: { amount_lt: 100 }\n        decision: allow\n      - decision: approve\n'));
+    expect(d1.actions[0]!.calls.map((c) => c.args)).toEqual([{ amount: 100 }]);
+    const d2 = diffPolicies(policy('    rules:\n      - when: { to_in: [a, b, c] }\n        decision: allow\n      - decision: deny\n'), policy('    rules:\n      - when: { to_in: [a, c] }\n        decision: allow\n      - decision: deny\n'));
+    expect(d2.actions[0]!.calls.map((c) => c.args)).toEqual([{ to: 'b' }]);
+    // a catch-all allow made conditional: the call without the argument, and with it as text, change
+    const d3 = diffPolicies(policy('    rules:\n      - when: { amount_gt: 100 }\n        decision: approve\n      - decision: allow\n'), policy('    rules:\n      - when: { amount_lte: 100 }\n        decision: allow\n      - decision: approve\n'));
+    const args = d3.actions[0]!.calls.map((c) => c.args);
+    expect(args).toContainEqual({});
+    expect(args).toContainEqual({ amount: '100' });
+    expect(d3.actions[0]!.calls.every((c) => !c.looser)).toBe(true);
+    // an integer beyond 2^53 keeps its exact boundary
+    const d4 = diffPolicies(policy('    rules:\n      - when: { n_lte: 9007199254740993 }\n        decision: allow\n'), policy('    rules:\n      - when: { n_lte: 9007199254740992 }\n        decision: allow\n'));
+    expect(d4.actions[0]!.calls.map((c) => c.args)).toEqual([{ n: 9007199254740993n }]);
+  });
+
+  it('a policy-wide loosening (mode observe, authority dropped) fails --fail-on looser', () => {
+    const a = parsePolicy('schema: ctrlrun.policy/v3\nmode: enforce\nactions:\n  pay:\n    decision: approve\n', '/p/a.yaml').value!;
+    const b = parsePolicy('schema: ctrlrun.policy/v3\nmode: observe\nactions:\n  pay:\n    decision: approve\n', '/p/b.yaml').value!;
+    const d = diffPolicies(a, b);
+    expect(d.settings).toEqual([{ field: 'mode', before: 'enforce', after: 'observe', looser: true }]);
+    expect(d.summary.looserSettings).toBe(1);
+  });
+});

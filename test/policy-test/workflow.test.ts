@@ -1,0 +1,22 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { REPO_ROOT } from '../helpers/paths.js';
+
+describe('the workflow template reviews the policy like code', () => {
+  it('runs test (JUnit uploaded), diff against the base branch and replay when an export exists, and comments the markdown', () => {
+    const wf = parse(readFileSync(path.join(REPO_ROOT, 'templates/github-workflow.yml'), 'utf8'));
+    const steps: Array<{ run?: string; uses?: string; with?: Record<string, unknown> }> = wf.jobs.policy.steps;
+    expect(wf.permissions['pull-requests']).toBe('write');
+    expect(steps[0]!.with?.['fetch-depth']).toBe(0);
+    expect(steps.some((s) => s.run?.includes('ctrlrun-gen test --coverage --format junit --output policy-tests.xml'))).toBe(true);
+    expect(steps.find((s) => s.uses?.startsWith('actions/upload-artifact'))?.with?.['path']).toBe('policy-tests.xml');
+    const diff = steps.find((s) => s.run?.includes('ctrlrun-gen diff'))!.run!;
+    expect(diff).toContain('ctrlrun-gen diff "origin/${{ github.base_ref }}" --format markdown > policy-report.md');
+    expect(diff).toContain('ctrlrun-gen replay --policy ctrlrun.yaml --calls ctrlrun.calls.jsonl --format markdown');
+    expect(steps.some((s) => s.run?.includes('gh pr comment') && s.run.includes('--body-file policy-report.md'))).toBe(true);
+    const ci = readFileSync(path.join(REPO_ROOT, 'docs/ci.md'), 'utf8');
+    expect(ci).toContain('ctrlrun-gen diff "origin/${{ github.base_ref }}" --format markdown');
+  });
+});
