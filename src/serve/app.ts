@@ -12,6 +12,8 @@ import type { ApprovalAnswer, ApprovalRequest, ApprovalState, EffectState, Store
 import { answerAs, resolveAs, roleProblem } from './answers.js';
 import { type Authenticator, type Principal, SESSION_COOKIE, SESSION_TTL_MS, sameToken } from './auth.js';
 import { tryName } from './identity.js';
+import { RUNTIME_METHODS, runtimeStoreCall } from './runtime-api.js';
+import { TenantRefusal, tenantScope } from './tenant.js';
 import { CSS, effectsPage, historyPage, inboxPage, loginPage, receiptsPage, requestPage, type Viewer } from './pages.js';
 import { argumentRows, expiry, lastApprovedOf, newestFirst, PAGE_SIZE, type Page, paginate } from './view.js';
 
@@ -38,7 +40,6 @@ export interface ServeAppOptions {
 
 type Env = { Variables: { who: Principal } };
 
-const RUNTIME_METHODS = new Set(['putRequest', 'getRequest', 'listRequests', 'claimApproval', 'reserveEffect', 'settleEffect', 'getEffect', 'consumptions', 'listEffects', 'appendReceipt', 'listReceipts']);
 const OPERATOR_METHODS = new Set(['getRequest', 'listRequests', 'addAnswer', 'resolveEffect', 'getEffect', 'consumptions', 'listEffects', 'appendReceipt', 'listReceipts']);
 const STATES: ApprovalState[] = ['pending', 'approved', 'rejected', 'consumed'];
 const EFFECT_STATES: EffectState[] = ['in_flight', 'committed', 'failed', 'ambiguous'];
@@ -76,6 +77,7 @@ export function createServeApp(o: ServeAppOptions): Hono<Env> {
     c.header('Server-Timing', `app;dur=${(performance.now() - started).toFixed(1)}`);
   });
   app.onError((error, c) => {
+    if (error instanceof TenantRefusal) return c.json({ error: 'forbidden', message: error.message }, 403);
     if (error instanceof StoreError) return c.json({ error: 'store', message: error.message }, 503);
     console.error(`serve: ${error instanceof Error ? error.message : String(error)}`);
     return c.json({ error: 'internal', message: 'internal error' }, 500);
@@ -115,11 +117,13 @@ export function createServeApp(o: ServeAppOptions): Hono<Env> {
   api.get('/requests', async (c) => {
     const state = c.req.query('state');
     if (state !== undefined && !STATES.includes(state as ApprovalState)) return c.json({ error: 'bad_state', message: `state must be one of ${STATES.join(', ')}` }, 400);
-    const all = await o.store.listRequests(state ? { state: state as ApprovalState } : {});
-    return c.json(all);
+    const filter = state ? { state: state as ApprovalState } : {};
+    const who = c.get('who');
+    return c.json(who.kind === 'runtime' ? await runtimeStoreCall(o.store, who.tenant, 'listRequests', [filter]) : await o.store.listRequests(filter));
   });
   api.get('/requests/:id', async (c) => {
-    const r = await o.store.getRequest(c.req.param('id'));
+    const who = c.get('who');
+    const r = who.kind === 'runtime' ? await runtimeStoreCall(o.store, who.tenant, 'getRequest', [c.req.param('id')]) : await o.store.getRequest(c.req.param('id'));
     return r ? c.json(r) : c.json({ error: 'unknown', message: `No approval request ${c.req.param('id')}.` }, 404);
   });
   api.post('/requests/:id/answer', async (c) => {
@@ -130,7 +134,9 @@ export function createServeApp(o: ServeAppOptions): Hono<Env> {
   api.get('/effects', async (c) => {
     const state = c.req.query('state');
     if (state !== undefined && !EFFECT_STATES.includes(state as EffectState)) return c.json({ error: 'bad_state', message: `state must be one of ${EFFECT_STATES.join(', ')}` }, 400);
-    return c.json(await o.store.listEffects(state ? { state: state as EffectState } : {}));
+    const filter = state ? { state: state as EffectState } : {};
+    const who = c.get('who');
+    return c.json(who.kind === 'runtime' ? await runtimeStoreCall(o.store, who.tenant, 'listEffects', [filter]) : await o.store.listEffects(filter));
   });
   api.post('/effects/resolve', async (c) => {
     const body = await jsonBody(c);
@@ -169,13 +175,17 @@ export function createServeApp(o: ServeAppOptions): Hono<Env> {
       if (problem) return c.json({ error: 'forbidden', message: problem }, 403);
       return c.json({ result: await o.store.resolveEffect(key, state, who.name, now) });
     }
-    const fn = (o.store as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>)[method]!;
-    const result = await fn.apply(o.store, args);
-    if (method === 'putRequest' && o.onNewRequest) {
-      const r = result as ApprovalRequest;
-      if (r.state === 'pending' && r.answers.length === 0) o.onNewRequest(r);
+    if (who.kind === 'runtime') {
+      const result = await runtimeStoreCall(o.store, who.tenant, method, args);
+      if (method === 'putRequest' && o.onNewRequest) {
+        const r = result as ApprovalRequest;
+        // announced under its stored id (the inbox's), which names the tenant
+        if (r.state === 'pending' && r.answers.length === 0) o.onNewRequest({ ...r, callId: tenantScope(who.tenant).inward(r.callId) });
+      }
+      return c.json({ result: result ?? null });
     }
-    return c.json({ result: result ?? null });
+    const fn = (o.store as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>)[method]!;
+    return c.json({ result: (await fn.apply(o.store, args)) ?? null });
   });
   app.route('/api', api);
 

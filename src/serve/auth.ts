@@ -8,6 +8,8 @@ export interface Principal {
   name: string;
   kind: TokenKind;
   roles: string[];
+  /** A runtime token's tenant (absent: the default tenant). */
+  tenant?: string;
   /** How: a bearer token, a session cookie (made from a token), or a trusted proxy's header. */
   via: 'bearer' | 'session' | 'header';
   /** Present for a browser identity (session or header): the CSRF token its forms carry. */
@@ -56,7 +58,7 @@ export class Authenticator {
   /** A bearer token (operator or runtime). */
   fromToken(token: string): Principal | undefined {
     const entry = findByToken(this.operators(), token);
-    return entry ? { name: entry.name, kind: entry.kind, roles: entry.roles, via: 'bearer' } : undefined;
+    return entry ? { name: entry.name, kind: entry.kind, roles: entry.roles, ...(entry.tenant !== undefined ? { tenant: entry.tenant } : {}), via: 'bearer' } : undefined;
   }
 
   /** A browser's session cookie; the operator must still be in the file. */
