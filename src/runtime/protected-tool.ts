@@ -31,6 +31,7 @@ import {
 } from './internals.js';
 import { checkArguments, jsonDepthProblem, parseArguments, plainArguments, type ArgumentsCheck } from './arguments.js';
 import { canonicalHash } from './canonical.js';
+import { unchangedBySchema } from './schema-output.js';
 import { chargesFor, evaluateAuthority } from './authority.js';
 import { decideCall, invalidArguments } from './decide.js';
 import { taskOf, whoOf, type Who } from './internals.js';
@@ -243,10 +244,11 @@ export function createActionCore(
     }
     if (typeof parameters?.safeParse !== 'function') return parsed;
     const checked = parameters.safeParse(parsed.value);
-    if (checked.success) return { ok: true, value: checked.data };
+    if (checked.success) return unchangedBySchema(parsed.value, checked.data);
     // the SDK's strict mode sends null for optional fields and strips them before zod parses
-    const stripped = parameters.safeParse(withoutNulls(parsed.value));
-    return stripped.success ? { ok: true, value: stripped.data } : { ok: false };
+    const sent = withoutNulls(parsed.value);
+    const stripped = parameters.safeParse(sent);
+    return stripped.success ? unchangedBySchema(sent, stripped.data) : { ok: false };
   };
 
   /**
