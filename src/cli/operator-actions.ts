@@ -9,14 +9,20 @@ import type { AddAnswerResult, ApprovalAnswer, ApprovalRequest, EffectRecord, Re
  */
 export async function answerRequest(store: Store, callId: string, answer: ApprovalAnswer): Promise<AddAnswerResult> {
   const result = await store.addAnswer(callId, answer);
-  if (result.outcome !== 'recorded' && !(result.outcome === 'approver_is_requester' && answer.decision === 'approve')) return result;
-  // Mode and environment as the run recorded them when it asked.
+  if (result.outcome === 'unknown') return result;
+  // Every answer and every refused answer is one receipt (the requester's, a second answer by the
+  // same person, an answer to a request no longer pending), in the run's mode and environment.
   const asked = await lastReceipt(store, { callId });
   const context = { mode: asked?.mode ?? 'enforce', environment: asked?.environment ?? null };
   const receipt = { ...answerReceipt(result.request, answer), ...context };
   if (result.outcome === 'recorded') await store.appendReceipt(receipt);
-  else await store.appendReceipt({ ...receipt, approvers: [answer.approver], result: 'refused', reason: 'approver_is_requester' });
+  else await store.appendReceipt(refusedAnswerReceipt(receipt, answer, result.outcome));
   return result;
+}
+
+/** The receipt of an answer the store refused: who tried, and why (`approver_is_requester`, `duplicate`, `not_pending`). */
+export function refusedAnswerReceipt(receipt: ReceiptBody, answer: ApprovalAnswer, why: string): ReceiptBody {
+  return { ...receipt, decision: 'approve', approvers: [answer.approver], result: 'refused', reason: answer.decision === 'reject' ? `reject_${why}` : why };
 }
 
 /** The receipt of a recorded answer: the same fields a Control's approve/reject write. */

@@ -1,4 +1,4 @@
-import { answerRequest, resolveEffectKey } from '../cli/operator-actions.js';
+import { answerReceipt, answerRequest, refusedAnswerReceipt, resolveEffectKey } from '../cli/operator-actions.js';
 import type { Policy } from '../policy/types.js';
 import type { ApprovalRequest, EffectRecord, Store } from '../runtime/types.js';
 import { missingRoles, type Principal, requiredRoles } from './auth.js';
@@ -37,6 +37,12 @@ export function roleProblem(policy: Policy, action: string, who: Principal): str
   return `${who.name} may not answer ${action}: it needs the role ${missing.join(' and ')} (the policy's approver_role), which ${who.name} does not hold.`;
 }
 
+/** An answer refused for a missing role (or an action the policy lacks) is one `refused` receipt too. */
+export async function recordRoleRefusal(store: Store, request: ApprovalRequest, approver: string, now: number): Promise<void> {
+  const receipt = answerReceipt(request, { approver, decision: 'approve', at: now });
+  await store.appendReceipt(refusedAnswerReceipt(receipt, { approver, decision: 'approve', at: now }, 'role_missing'));
+}
+
 /**
  * Records `who`'s answer: the approver is the authenticated name, never a form field; the time is
  * serve's clock. The same store calls (and receipt) as `approvals approve|deny`.
@@ -57,7 +63,10 @@ export async function answerAs(
   const request = await store.getRequest(callId);
   if (!request) return { ok: false, status: 404, code: 'unknown', message: `No approval request ${callId}.` };
   const problem = roleProblem(policy, request.action, who);
-  if (problem) return { ok: false, status: 403, code: 'role', message: problem, request };
+  if (problem) {
+    await recordRoleRefusal(store, request, who.name, now);
+    return { ok: false, status: 403, code: 'role', message: problem, request };
+  }
   const result = await answerRequest(store, callId, { approver: who.name, decision, at: now, ...(reason.value ? { reason: reason.value } : {}) });
   switch (result.outcome) {
     case 'unknown':

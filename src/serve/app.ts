@@ -9,7 +9,8 @@ import type { Policy } from '../policy/types.js';
 import { verifyReceipts } from '../runtime/receipts.js';
 import { StoreError } from '../runtime/stores/errors.js';
 import type { ApprovalAnswer, ApprovalRequest, ApprovalState, EffectState, Store } from '../runtime/types.js';
-import { answerAs, resolveAs, roleProblem } from './answers.js';
+import { answerRequest, resolveEffectKey } from '../cli/operator-actions.js';
+import { answerAs, cleanReason, recordRoleRefusal, resolveAs, roleProblem } from './answers.js';
 import { type Authenticator, type Principal, SESSION_COOKIE, SESSION_TTL_MS, sameToken } from './auth.js';
 import { tryName } from './identity.js';
 import { RUNTIME_METHODS, runtimeStoreCall } from './runtime-api.js';
@@ -162,18 +163,29 @@ export function createServeApp(o: ServeAppOptions): Hono<Env> {
       if (typeof answer.approver !== 'string' || tryName(answer.approver) !== who.name) {
         return c.json({ error: 'forbidden', message: `addAnswer: the approver is the authenticated operator (${who.name}), not ${JSON.stringify(answer.approver)}.` }, 403);
       }
+      if (answer.decision !== 'approve' && answer.decision !== 'reject') return c.json({ error: 'bad_arguments', message: 'addAnswer: decision is approve or reject.' }, 400);
+      const reason = cleanReason(answer.reason);
+      if (!reason.ok) return c.json({ error: 'bad_arguments', message: 'addAnswer: the reason may not hold control characters and is at most 2000 characters.' }, 400);
       const request = await o.store.getRequest(callId);
       const problem = request ? roleProblem(o.policy, request.action, who) : undefined;
-      if (problem) return c.json({ error: 'forbidden', message: problem }, 403);
-      return c.json({ result: await o.store.addAnswer(callId, { ...(answer as unknown as ApprovalAnswer), approver: who.name }) });
+      if (problem) {
+        await recordRoleRefusal(o.store, request!, who.name, o.clock());
+        return c.json({ error: 'forbidden', message: problem }, 403);
+      }
+      // serve's clock, never the client's `at` (an answer a year ahead would never expire); one receipt
+      const recorded: ApprovalAnswer = { approver: who.name, decision: answer.decision, at: o.clock(), ...(reason.value ? { reason: reason.value } : {}) };
+      return c.json({ result: await answerRequest(o.store, callId, recorded) });
     }
     if (method === 'resolveEffect') {
-      const [key, state, by, now] = args as [string, 'committed' | 'failed', unknown, number];
+      const [key, state, by] = args as [string, 'committed' | 'failed', unknown];
+      if (typeof key !== 'string' || (state !== 'committed' && state !== 'failed')) return c.json({ error: 'bad_arguments', message: 'resolveEffect(key, committed|failed, by, now)' }, 400);
       if (typeof by !== 'string' || tryName(by) !== who.name) return c.json({ error: 'forbidden', message: `resolveEffect: the operator is the authenticated one (${who.name}).` }, 403);
-      const effect = typeof key === 'string' ? await o.store.getEffect(key) : null;
+      const effect = await o.store.getEffect(key);
       const problem = effect ? roleProblem(o.policy, effect.action, who) : undefined;
       if (problem) return c.json({ error: 'forbidden', message: problem }, 403);
-      return c.json({ result: await o.store.resolveEffect(key, state, who.name, now) });
+      // serve's clock, and the `resolved` receipt the CLI and the page write too
+      const resolved = await resolveEffectKey(o.store, key, state, who.name, o.clock());
+      return c.json({ result: resolved.outcome === 'unknown' ? null : resolved.effect });
     }
     if (who.kind === 'runtime') {
       const result = await runtimeStoreCall(o.store, who.tenant, method, args);

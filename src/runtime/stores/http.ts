@@ -84,6 +84,7 @@ export function httpStore(options: HttpStoreOptions): Store {
 
   return {
     kind: 'http',
+    recordsAnswers: true,
     putRequest: (request) => call('putRequest', [request]),
     getRequest: (callId) => call('getRequest', [callId]),
     listRequests: (filter) => call('listRequests', filter === undefined ? [] : [filter]),
