@@ -1,3 +1,4 @@
+import { argsMatchHash } from '../runtime/args-binding.js';
 import { newestReceiptOf } from '../runtime/receipts.js';
 import type { AddAnswerResult, ApprovalAnswer, ApprovalRequest, EffectRecord, Receipt, ReceiptBody, ReceiptMatch, Store } from '../runtime/types.js';
 
@@ -7,7 +8,15 @@ import type { AddAnswerResult, ApprovalAnswer, ApprovalRequest, EffectRecord, Re
  * ambiguous effect key (plus a receipt). No policy and no SDK needed: the request carries its
  * action, arguments hash and policy hash.
  */
-export async function answerRequest(store: Store, callId: string, answer: ApprovalAnswer): Promise<AddAnswerResult> {
+/** An answer's outcome: the store's, or `args_mismatch` (the shown arguments are not the ones the request binds: refused, unchanged). */
+export type AnswerResult = AddAnswerResult | { outcome: 'args_mismatch'; request: ApprovalRequest };
+
+export async function answerRequest(store: Store, callId: string, answer: ApprovalAnswer): Promise<AnswerResult> {
+  const before = await store.getRequest(callId);
+  if (before && !argsMatchHash(before)) {
+    await store.appendReceipt(refusedAnswerReceipt(answerReceipt(before, answer), answer, 'args_mismatch'));
+    return { outcome: 'args_mismatch', request: before };
+  }
   const result = await store.addAnswer(callId, answer);
   if (result.outcome === 'unknown') return result;
   // Every answer and every refused answer is one receipt (the requester's, a second answer by the

@@ -1,4 +1,5 @@
 import type { RunContext, RunState, RunToolApprovalItem } from '@openai/agents';
+import { argsMatchHash } from './args-binding.js';
 import { parseArguments } from './arguments.js';
 import { canonicalJson } from './canonical.js';
 import { decideCall } from './decide.js';
@@ -378,7 +379,7 @@ async function approveOne(
   const call = requireOurs(internals, policy, item);
   const request = await ensureRequest(internals, policy, state, call);
   if (!request) throw new ApprovalMismatch('mismatch', call.refused ?? `ctrlrun: the call to ${call.action} has malformed arguments and was refused.`, call);
-  if (!bindingHolds(request, call, policy)) {
+  if (!bindingHolds(request, call, policy) || !argsMatchHash(request)) {
     throw new ApprovalMismatch(
       'mismatch',
       `ctrlrun: the recorded request ${call.callId} is for different arguments, action or policy than this call; not approved.`,
@@ -459,7 +460,8 @@ async function resolveAll(internals: ControlInternals, state: PausedCalls): Prom
     if (!request) continue;
     // a refused resume (a replay of a used approval, another call's, an expired one) is one receipt
     const refused = (reason: string) => appendReceipt(internals, policy, { action: call.action, call_id: call.callId, args_hash: call.args?.hash ?? null, principal: request.principal, decision: 'approve', approvers: approversOf(request), result: 'refused', reason });
-    if (request.state !== 'pending' && !bindingHolds(request, call, policy)) {
+    // never reused by call id alone: a request (pending too) for other arguments, action or policy is refused
+    if (!bindingHolds(request, call, policy) || !argsMatchHash(request)) {
       await refused('approval_mismatch');
       await state.reject(call.item, { message: refusal(call.action, 'the recorded approval is for a different call') });
       continue;

@@ -8,6 +8,9 @@ export type AnswerOutcome =
   | { ok: true; request: ApprovalRequest; message: string }
   | { ok: false; status: 400 | 403 | 404 | 409; code: string; message: string; request?: ApprovalRequest };
 
+export const ARGS_MISMATCH =
+  "Refused: the stored arguments are not the ones this request's argsHash binds: what is shown is not what would run. Nobody may answer it here; the store was written by something other than ctrlrun-gen.";
+
 const CONTROL = /[\p{Cc}\p{Zl}\p{Zp}]/u;
 
 /** A reason as typed: line breaks become spaces; other control characters are refused. */
@@ -83,6 +86,8 @@ export async function answerAs(
       return { ok: false, status: 409, code: 'duplicate', message: `Refused: ${who.name} already answered this request; it needs a different approver.`, request: result.request };
     case 'not_pending':
       return { ok: false, status: 409, code: 'not_pending', message: `Refused: the request is already ${result.request.state}.`, request: result.request };
+    case 'args_mismatch':
+      return { ok: false, status: 409, code: 'args_mismatch', message: ARGS_MISMATCH, request: result.request };
     case 'recorded': {
       const r = result.request;
       const count = new Set(r.answers.filter((a) => a.decision === 'approve').map((a) => a.approver)).size;

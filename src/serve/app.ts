@@ -6,11 +6,12 @@ import { createMiddleware } from 'hono/factory';
 import { secureHeaders } from 'hono/secure-headers';
 import { evaluate } from '../policy/evaluate.js';
 import type { Policy } from '../policy/types.js';
+import { argsMatchHash } from '../runtime/args-binding.js';
 import { verifyReceipts } from '../runtime/receipts.js';
 import { StoreError } from '../runtime/stores/errors.js';
 import type { ApprovalAnswer, ApprovalRequest, ApprovalState, EffectState, Store } from '../runtime/types.js';
 import { answerRequest, resolveEffectKey } from '../cli/operator-actions.js';
-import { answerAs, cleanReason, recordRoleRefusal, resolveAs, roleProblem } from './answers.js';
+import { ARGS_MISMATCH, answerAs, cleanReason, recordRoleRefusal, resolveAs, roleProblem } from './answers.js';
 import { type Authenticator, type Principal, SESSION_COOKIE, SESSION_TTL_MS, sameToken } from './auth.js';
 import { tryName } from './identity.js';
 import { RUNTIME_METHODS, runtimeStoreCall } from './runtime-api.js';
@@ -272,7 +273,7 @@ export function createServeApp(o: ServeAppOptions): Hono<Env> {
     }
     const known = Object.hasOwn(o.policy.actions, request.action) ? o.policy.actions[request.action] : undefined;
     const ex = expiry(request, o.approvalTtlMs, o.clock());
-    const cannot = roleProblem(o.policy, request.action, c.get('who'));
+    const cannot = argsMatchHash(request) ? roleProblem(o.policy, request.action, c.get('who')) : ARGS_MISMATCH;
     return c.html(
       requestPage(viewer(c), {
         request,
