@@ -12,7 +12,7 @@ import { StoreError } from '../runtime/stores/errors.js';
 import type { ApprovalAnswer, ApprovalRequest, ApprovalState, EffectState, Store } from '../runtime/types.js';
 import { answerRequest, resolveEffectKey } from '../cli/operator-actions.js';
 import { ARGS_MISMATCH, answerAs, cleanReason, recordRoleRefusal, resolveAs, roleProblem } from './answers.js';
-import { type Authenticator, type Principal, SESSION_COOKIE, SESSION_TTL_MS, sameToken } from './auth.js';
+import { type Authenticator, type Principal, SESSION_TTL_MS, sameToken, sessionCookieName } from './auth.js';
 import { tryName } from './identity.js';
 import { RUNTIME_METHODS, runtimeStoreCall } from './runtime-api.js';
 import { TenantRefusal, tenantScope } from './tenant.js';
@@ -30,6 +30,8 @@ export interface ServeAppOptions {
   secureCookies: boolean;
   /** The connection's remote address (the trusted-header check needs it). */
   remoteAddress: (c: Context) => string | undefined;
+  /** The connection's local port: sessions and their cookie belong to the listener that issued them. */
+  localPort?: (c: Context) => number | undefined;
   /** Called once for each request a runtime token files (the webhook). */
   onNewRequest?: (request: ApprovalRequest) => void;
   /**
@@ -203,16 +205,19 @@ export function createServeApp(o: ServeAppOptions): Hono<Env> {
   app.route('/api', api);
 
   // ---------------------------------------------------------------- the pages (session or header)
+  const port = (c: Context) => o.localPort?.(c);
+  const cookieOf = (c: Context) => sessionCookieName(port(c));
+  const listener = (c: Context) => `${new URL(c.req.url).host}|${port(c) ?? ''}`;
   const identify = (c: Context): Principal | undefined =>
-    o.auth.fromHeader(o.remoteAddress(c), (n) => c.req.header(n)) ?? o.auth.fromSession(getCookie(c, SESSION_COOKIE));
+    o.auth.fromHeader(o.remoteAddress(c), (n) => c.req.header(n)) ?? o.auth.fromSession(getCookie(c, cookieOf(c)), listener(c));
 
   app.get('/login', (c) => c.html(loginPage(o.auth.loginCsrf())));
   app.post('/login', async (c) => {
     const form = await c.req.parseBody();
     if (!sameOrigin(c) || !sameToken(o.auth.loginCsrf(), form.csrf)) return c.html(loginPage(o.auth.loginCsrf(), 'The form expired; sign in again.'), 403);
-    const id = typeof form.token === 'string' ? o.auth.signIn(form.token.trim()) : undefined;
+    const id = typeof form.token === 'string' ? o.auth.signIn(form.token.trim(), listener(c)) : undefined;
     if (!id) return c.html(loginPage(o.auth.loginCsrf(), 'That token is not an operator token here.'), 401);
-    setCookie(c, SESSION_COOKIE, id, { httpOnly: true, sameSite: 'Strict', path: '/', secure: o.secureCookies, maxAge: SESSION_TTL_MS / 1000 });
+    setCookie(c, cookieOf(c), id, { httpOnly: true, sameSite: 'Strict', path: '/', secure: o.secureCookies, maxAge: SESSION_TTL_MS / 1000 });
     return c.redirect('/', 303);
   });
 
@@ -251,8 +256,8 @@ export function createServeApp(o: ServeAppOptions): Hono<Env> {
   };
 
   app.post('/logout', guard, (c) => {
-    o.auth.signOut(getCookie(c, SESSION_COOKIE));
-    deleteCookie(c, SESSION_COOKIE, { path: '/' });
+    o.auth.signOut(getCookie(c, cookieOf(c)));
+    deleteCookie(c, cookieOf(c), { path: '/' });
     return c.redirect('/login', 303);
   });
   app.get('/', guard, async (c) => {
@@ -328,7 +333,10 @@ async function jsonBody(c: Context): Promise<Record<string, unknown>> {
   }
 }
 
-/** A browser POST whose Origin names another site is refused (besides the CSRF token). */
+/**
+ * A browser POST whose Origin is not the address it was sent to (another site, or another port of
+ * this host: another listener) is refused, besides the CSRF token.
+ */
 function sameOrigin(c: Context): boolean {
   const origin = c.req.header('Origin');
   if (origin === undefined || origin === 'null') return origin === undefined;
