@@ -82,7 +82,11 @@ export function createServeApp(o: ServeAppOptions): Hono<Env> {
   });
   app.onError((error, c) => {
     if (error instanceof TenantRefusal) return c.json({ error: 'forbidden', message: error.message }, 403);
-    if (error instanceof StoreError) return c.json({ error: 'store', message: error.message }, 503);
+    if (error instanceof StoreError) {
+      // the message may name the server's files or hold SQL text: logged here, never sent
+      console.error(`serve: store: ${error.message}`);
+      return c.json({ error: 'store', message: `The store failed (${error.code}); the server log says why.` }, 503);
+    }
     console.error(`serve: ${error instanceof Error ? error.message : String(error)}`);
     return c.json({ error: 'internal', message: 'internal error' }, 500);
   });
