@@ -11,8 +11,12 @@ import type { AddAnswerResult, ApprovalAnswer, ApprovalRequest, EffectRecord, Re
 /** An answer's outcome: the store's, or `args_mismatch` (the shown arguments are not the ones the request binds: refused, unchanged). */
 export type AnswerResult = AddAnswerResult | { outcome: 'args_mismatch'; request: ApprovalRequest };
 
-export async function answerRequest(store: Store, callId: string, answer: ApprovalAnswer): Promise<AnswerResult> {
-  const before = await store.getRequest(callId);
+/**
+ * `checkArgs: false` is the store interface's own addAnswer (serve's /api/store, what httpStore
+ * speaks): it shows nothing, and a Control answering through it checks the binding itself.
+ */
+export async function answerRequest(store: Store, callId: string, answer: ApprovalAnswer, options: { checkArgs?: boolean } = {}): Promise<AnswerResult> {
+  const before = options.checkArgs === false ? null : await store.getRequest(callId);
   if (before && !argsMatchHash(before)) {
     await store.appendReceipt(refusedAnswerReceipt(answerReceipt(before, answer), answer, 'args_mismatch'));
     return { outcome: 'args_mismatch', request: before };

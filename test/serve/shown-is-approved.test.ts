@@ -26,7 +26,7 @@ describe('the shown arguments are the approved ones', () => {
     fx = undefined;
   });
 
-  it('args that differ from argsHash: refused on the API, the store API and the page, with a receipt; a bound request is answered', async () => {
+  it('args that differ from argsHash: refused on the API and the page, with a receipt; a bound request is answered', async () => {
     fx = await startFixture({ bob: ['payments-approver'] });
     const base = fx.serve.url;
     // what runs is the genuine call (its hash); what the operator would read is another one
@@ -34,13 +34,8 @@ describe('the shown arguments are the approved ones', () => {
     const answered = await api(base, fx.tokens.bob, 'POST', '/api/requests/call_swap/answer', { decision: 'approve' });
     expect(answered.status).toBe(409);
     expect(answered.json.error).toBe('args_mismatch');
-    const viaStore = await api(base, fx.tokens.bob, 'POST', '/api/store/addAnswer', { args: ['call_swap', { approver: 'bob', decision: 'approve', at: 1 }] });
-    expect(viaStore.json.result.outcome).toBe('args_mismatch');
     expect((await fx.store.getRequest('call_swap'))?.state).toBe('pending');
-    expect((await fx.store.listReceipts()).map((r) => [r.result, r.reason])).toEqual([
-      ['refused', 'args_mismatch'],
-      ['refused', 'args_mismatch'],
-    ]);
+    expect((await fx.store.listReceipts()).map((r) => [r.result, r.reason])).toEqual([['refused', 'args_mismatch']]);
     await fx.store.putRequest(pendingRequest('call_ok', bound(genuine)));
     expect((await api(base, fx.tokens.bob, 'POST', '/api/requests/call_ok/answer', { decision: 'approve' })).json.outcome).toBe('recorded');
   });
