@@ -1,3 +1,4 @@
+import { argsMatchHash } from '../runtime/args-binding.js';
 import { newestReceiptOf } from '../runtime/receipts.js';
 import type { AddAnswerResult, ApprovalAnswer, ApprovalRequest, EffectRecord, Receipt, ReceiptBody, ReceiptMatch, Store } from '../runtime/types.js';
 
@@ -7,16 +8,34 @@ import type { AddAnswerResult, ApprovalAnswer, ApprovalRequest, EffectRecord, Re
  * ambiguous effect key (plus a receipt). No policy and no SDK needed: the request carries its
  * action, arguments hash and policy hash.
  */
-export async function answerRequest(store: Store, callId: string, answer: ApprovalAnswer): Promise<AddAnswerResult> {
+/** An answer's outcome: the store's, or `args_mismatch` (the shown arguments are not the ones the request binds: refused, unchanged). */
+export type AnswerResult = AddAnswerResult | { outcome: 'args_mismatch'; request: ApprovalRequest };
+
+/**
+ * `checkArgs: false` is the store interface's own addAnswer (serve's /api/store, what httpStore
+ * speaks): it shows nothing, and a Control answering through it checks the binding itself.
+ */
+export async function answerRequest(store: Store, callId: string, answer: ApprovalAnswer, options: { checkArgs?: boolean } = {}): Promise<AnswerResult> {
+  const before = options.checkArgs === false ? null : await store.getRequest(callId);
+  if (before && !argsMatchHash(before)) {
+    await store.appendReceipt(refusedAnswerReceipt(answerReceipt(before, answer), answer, 'args_mismatch'));
+    return { outcome: 'args_mismatch', request: before };
+  }
   const result = await store.addAnswer(callId, answer);
-  if (result.outcome !== 'recorded' && !(result.outcome === 'approver_is_requester' && answer.decision === 'approve')) return result;
-  // Mode and environment as the run recorded them when it asked.
+  if (result.outcome === 'unknown') return result;
+  // Every answer and every refused answer is one receipt (the requester's, a second answer by the
+  // same person, an answer to a request no longer pending), in the run's mode and environment.
   const asked = await lastReceipt(store, { callId });
   const context = { mode: asked?.mode ?? 'enforce', environment: asked?.environment ?? null };
   const receipt = { ...answerReceipt(result.request, answer), ...context };
   if (result.outcome === 'recorded') await store.appendReceipt(receipt);
-  else await store.appendReceipt({ ...receipt, approvers: [answer.approver], result: 'refused', reason: 'approver_is_requester' });
+  else await store.appendReceipt(refusedAnswerReceipt(receipt, answer, result.outcome));
   return result;
+}
+
+/** The receipt of an answer the store refused: who tried, and why (`approver_is_requester`, `duplicate`, `not_pending`). */
+export function refusedAnswerReceipt(receipt: ReceiptBody, answer: ApprovalAnswer, why: string): ReceiptBody {
+  return { ...receipt, decision: 'approve', approvers: [answer.approver], result: 'refused', reason: answer.decision === 'reject' ? `reject_${why}` : why };
 }
 
 /** The receipt of a recorded answer: the same fields a Control's approve/reject write. */

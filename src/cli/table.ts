@@ -10,8 +10,11 @@ export function formatTable(header: string[], rows: string[][]): string {
 }
 
 /** An epoch-ms time as ISO 8601 (UTC), or '-' when absent. */
+/** A stored time as ISO text; one out of Date's range (a store written by hand) is its number, never an exit 2 for everyone. */
 export function isoTime(ms: number | undefined | null): string {
-  return ms === undefined || ms === null ? '-' : new Date(ms).toISOString();
+  if (ms === undefined || ms === null) return '-';
+  const d = new Date(ms);
+  return Number.isNaN(d.getTime()) ? `(invalid time ${String(ms)})` : d.toISOString();
 }
 
 export function truncate(text: string, max: number): string {

@@ -52,6 +52,7 @@ function checkDeclaration(action: PolicyAction, entry: FunctionTool, declaration
     });
     return out;
   }
+  for (const p of result.parameters) if (p.transforms) out.push(transformingParameter(p, entry));
   const params = new Map(result.parameters.map((p) => [p.name, p]));
   const declared = result.parameters.map((p) => p.name);
   const declaredHere: Diagnostic['related'] = {
@@ -113,6 +114,23 @@ function checkDeclaration(action: PolicyAction, entry: FunctionTool, declaration
     out.push(...checkTemplate(what, template, action, entry, params, declared, declaredHere));
   }
   return out;
+}
+
+/**
+ * A parameter whose schema changes the value (`.trim()`, `.default()`, `z.coerce`…): the policy
+ * decides, keys the effect and binds the approval on what the model sent, the body would get
+ * another value (`"Mallory "` passes a deny on `mallory`). Refused; the runtime refuses such a
+ * call too, whatever the generator saw.
+ */
+function transformingParameter(p: ToolParameter, entry: FunctionTool): Diagnostic {
+  return {
+    severity: 'error',
+    code: 'schema-transforms-input',
+    ...at(p.loc),
+    message: `\`${p.name}\` of tool \`${entry.tool}\` uses ${p.transforms}, which changes the value the body receives: the policy would decide on what the model sent and the body get something else`,
+    hint: `remove ${p.transforms} and normalise inside the tool's body (after the decision), or validate instead of transforming (e.g. .regex(/^[a-z]+$/) for lower case)`,
+    related: { ...at(entry.loc), message: `mapped to \`${entry.action}\` here` },
+  };
 }
 
 function checkTemplate(

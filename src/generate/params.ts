@@ -23,6 +23,12 @@ export interface ToolParameter {
   nullable: boolean;
   /** Why the type is `unknown`. */
   note?: string;
+  /**
+   * The zod method that changes the value on its way to the body (`.trim()`, `.toLowerCase()`,
+   * `.default()`, `.transform()`, `z.coerce.*`, `z.preprocess()`…): the policy would decide on one
+   * value and the body get another, so the generator refuses it.
+   */
+  transforms?: string;
   loc: SourceLocation;
 }
 
@@ -91,6 +97,8 @@ interface Shape {
   required: boolean;
   nullable: boolean;
   note?: string;
+  /** The zod method that changes what the body receives from what the model sent (`.trim()`, `.default()`, `z.coerce`…). */
+  transforms?: string;
 }
 
 /** Methods of a zod schema that keep what the model may send (its JSON type) as it is. */
@@ -98,9 +106,13 @@ const TYPE_PRESERVING = new Set([
   'describe', 'meta', 'brand', 'readonly', 'refine', 'superRefine', 'check',
   'min', 'max', 'length', 'positive', 'negative', 'nonnegative', 'nonpositive', 'gt', 'gte', 'lt', 'lte',
   'multipleOf', 'step', 'finite', 'safe', 'nonempty', 'email', 'url', 'uuid', 'cuid', 'cuid2', 'ulid',
-  'regex', 'trim', 'toLowerCase', 'toUpperCase', 'lowercase', 'uppercase', 'startsWith', 'endsWith',
+  'regex', 'lowercase', 'uppercase', 'startsWith', 'endsWith',
   'includes', 'datetime', 'date', 'time', 'ip', 'emoji', 'nanoid', 'base64',
 ]);
+/** Methods that keep the JSON type but change the value the body receives (see ToolParameter.transforms). */
+const VALUE_CHANGING = new Set(['trim', 'toLowerCase', 'toUpperCase', 'normalize', 'slugify', 'overwrite']);
+/** Methods whose result is no longer what the model sent at all (type and value). */
+const RESHAPING = new Set(['transform', 'pipe', 'catch', 'prefault']);
 const OBJECT_PRESERVING = new Set(['describe', 'meta', 'strict', 'brand', 'readonly']);
 const ZOD_INTEGER = new Set(['int', 'int32', 'uint32', 'safeint']);
 
@@ -210,6 +222,14 @@ class Reader {
     const callee = expr.expression;
     const method = callee.name.text;
     const args = expr.arguments;
+    const base = unwrap(callee.expression);
+    if (typescript.isPropertyAccessExpression(base) && base.name.text === 'coerce' && this.isZod(base.expression)) {
+      return { ...unknown(`z.coerce.${method}() converts what the model sent`), transforms: `z.coerce.${method}()` };
+    }
+    if (this.isZod(callee.expression) && method === 'preprocess') {
+      const inner: Shape = args[1] ? this.readZodType(args[1], depth + 1) : unknown('z.preprocess() without a schema');
+      return { ...inner, transforms: 'z.preprocess()' };
+    }
     if (this.isZod(callee.expression)) {
       switch (method) {
         case 'string':
@@ -244,7 +264,10 @@ class Reader {
       }
     }
     const inner = this.readZodType(callee.expression, depth + 1);
+    if (RESHAPING.has(method)) return { ...unknown(`\`.${method}()\` cannot be read statically`), transforms: inner.transforms ?? `.${method}()` };
     if (inner.type === 'unknown') return inner;
+    if (VALUE_CHANGING.has(method)) return { ...inner, transforms: inner.transforms ?? `.${method}()` };
+    if (method === 'default') return { ...applyModifier(method, inner), transforms: inner.transforms ?? '.default()' };
     if (method === 'int' || method === 'safe') {
       return inner.type === 'number' || inner.type === 'integer' ? { ...inner, type: 'integer' } : unknown(`\`.${method}()\` on a ${inner.type}`);
     }

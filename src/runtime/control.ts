@@ -1,4 +1,5 @@
 import type { RunContext, RunState, RunToolApprovalItem } from '@openai/agents';
+import { argsMatchHash } from './args-binding.js';
 import { parseArguments } from './arguments.js';
 import { canonicalJson } from './canonical.js';
 import { decideCall } from './decide.js';
@@ -386,7 +387,7 @@ async function approveOne(
   const call = requireOurs(internals, policy, item);
   const request = await ensureRequest(internals, policy, state, call);
   if (!request) throw new ApprovalMismatch('mismatch', call.refused ?? `ctrlrun: the call to ${call.action} has malformed arguments and was refused.`, call);
-  if (!bindingHolds(request, call, policy)) {
+  if (!bindingHolds(request, call, policy) || !argsMatchHash(request)) {
     throw new ApprovalMismatch(
       'mismatch',
       `ctrlrun: the recorded request ${call.callId} is for different arguments, action or policy than this call; not approved.`,
@@ -401,15 +402,17 @@ async function approveOne(
   });
   if (result.outcome === 'unknown') throw new CtrlrunError(`ctrlrun: the request ${call.callId} vanished from the store.`, call);
   const base = { action: call.action, call_id: call.callId, args_hash: call.args?.hash ?? null, principal: request.principal, decision: 'approve' as const };
+  // through serve (httpStore) the server wrote the answer's receipt already
+  const record = internals.store.recordsAnswers !== true;
   if (result.outcome === 'approver_is_requester') {
-    await appendReceipt(internals, policy, { ...base, approvers: [answer.approver], result: 'refused', reason: 'approver_is_requester' });
+    if (record) await appendReceipt(internals, policy, { ...base, approvers: [answer.approver], result: 'refused', reason: 'approver_is_requester' });
     throw new ApprovalMismatch(
       'approver_is_requester',
       `ctrlrun: ${answer.approver} asked for this call (${call.action}) and cannot approve it; another person must.`,
       call,
     );
   }
-  if (result.outcome === 'recorded') {
+  if (result.outcome === 'recorded' && record) {
     const approvers = approversOf(result.request);
     await appendReceipt(internals, policy, {
       ...base,
@@ -442,7 +445,7 @@ async function rejectOne(
   if (result.outcome === 'approver_is_requester') {
     throw new ApprovalMismatch('approver_is_requester', `ctrlrun: ${answer.approver} asked for this call (${call.action}) and cannot answer it.`, call);
   }
-  if (result.outcome === 'recorded') {
+  if (result.outcome === 'recorded' && internals.store.recordsAnswers !== true) {
     await appendReceipt(internals, policy, {
       action: call.action,
       call_id: call.callId,
@@ -463,14 +466,20 @@ async function resolveAll(internals: ControlInternals, state: PausedCalls): Prom
   for (const call of ourCalls(internals, policy, state)) {
     const request = await ensureRequest(internals, policy, state, call);
     if (!request) continue;
-    if (request.state !== 'pending' && !bindingHolds(request, call, policy)) {
+    // a refused resume (a replay of a used approval, another call's, an expired one) is one receipt
+    const refused = (reason: string) => appendReceipt(internals, policy, { action: call.action, call_id: call.callId, args_hash: call.args?.hash ?? null, principal: request.principal, decision: 'approve', approvers: approversOf(request), result: 'refused', reason });
+    // never reused by call id alone: a request (pending too) for other arguments, action or policy is refused
+    if (!bindingHolds(request, call, policy) || !argsMatchHash(request)) {
+      await refused('approval_mismatch');
       await state.reject(call.item, { message: refusal(call.action, 'the recorded approval is for a different call') });
       continue;
     }
     if (request.state === 'approved' && request.decidedAt !== undefined && internals.clock() > request.decidedAt + internals.approvalTtlMs) {
+      await refused('approval_expired');
       await state.reject(call.item, { message: refusal(call.action, 'its approval expired before the run resumed') });
       continue;
     }
+    if (request.state === 'consumed') await refused('approval_consumed');
     await applyToState(state, call, request);
     if (request.state === 'pending') pending.push(request);
   }

@@ -215,7 +215,14 @@ export async function claimForResume(state: AnyRunState, guards: Map<string, Hos
       await refuse('approval_expired', 'its approval expired before the run resumed');
       continue;
     }
-    const result = await internals.store.claimApproval(request.id, internals.clock());
+    // The same binding function tools claim with: this run's principal, not the stored one.
+    const principal = await principalOf(internals, state._context);
+    const binding = { action, argsHash: args.hash, policyHash: policy.hash, principal };
+    const result = await internals.store.claimApproval(request.id, internals.clock(), binding);
+    if (result.outcome === 'mismatch') {
+      await refuse('approval_mismatch', 'the recorded approval is for a different call (another principal)');
+      continue;
+    }
     if (result.outcome !== 'claimed') {
       await refuse('approval_consumed', 'its approval was already used: the approved call was sent once already');
       continue;

@@ -310,6 +310,11 @@ export type ReceiptMatch = { callId: string } | { effectKey: string };
 
 export interface Store {
   readonly kind: string;
+  /**
+   * True when the store itself writes the receipt of every answer (`httpStore`: serve records it,
+   * with its own clock), so a Control's approve/reject does not write a second one.
+   */
+  readonly recordsAnswers?: boolean;
   /** Idempotent by callId: inserts a pending request, or returns the existing one unchanged. */
   putRequest(request: NewApprovalRequest): Promise<ApprovalRequest>;
   getRequest(callId: string): Promise<ApprovalRequest | null>;

@@ -1,4 +1,4 @@
-import { answerRequest, resolveEffectKey } from '../cli/operator-actions.js';
+import { answerReceipt, answerRequest, refusedAnswerReceipt, resolveEffectKey } from '../cli/operator-actions.js';
 import type { Policy } from '../policy/types.js';
 import type { ApprovalRequest, EffectRecord, Store } from '../runtime/types.js';
 import { missingRoles, type Principal, requiredRoles } from './auth.js';
@@ -7,6 +7,9 @@ import { missingRoles, type Principal, requiredRoles } from './auth.js';
 export type AnswerOutcome =
   | { ok: true; request: ApprovalRequest; message: string }
   | { ok: false; status: 400 | 403 | 404 | 409; code: string; message: string; request?: ApprovalRequest };
+
+export const ARGS_MISMATCH =
+  "Refused: the stored arguments are not the ones this request's argsHash binds: what is shown is not what would run. Nobody may answer it here; the store was written by something other than ctrlrun-gen.";
 
 const CONTROL = /[\p{Cc}\p{Zl}\p{Zp}]/u;
 
@@ -37,6 +40,12 @@ export function roleProblem(policy: Policy, action: string, who: Principal): str
   return `${who.name} may not answer ${action}: it needs the role ${missing.join(' and ')} (the policy's approver_role), which ${who.name} does not hold.`;
 }
 
+/** An answer refused for a missing role (or an action the policy lacks) is one `refused` receipt too. */
+export async function recordRoleRefusal(store: Store, request: ApprovalRequest, approver: string, now: number): Promise<void> {
+  const receipt = answerReceipt(request, { approver, decision: 'approve', at: now });
+  await store.appendReceipt(refusedAnswerReceipt(receipt, { approver, decision: 'approve', at: now }, 'role_missing'));
+}
+
 /**
  * Records `who`'s answer: the approver is the authenticated name, never a form field; the time is
  * serve's clock. The same store calls (and receipt) as `approvals approve|deny`.
@@ -57,7 +66,10 @@ export async function answerAs(
   const request = await store.getRequest(callId);
   if (!request) return { ok: false, status: 404, code: 'unknown', message: `No approval request ${callId}.` };
   const problem = roleProblem(policy, request.action, who);
-  if (problem) return { ok: false, status: 403, code: 'role', message: problem, request };
+  if (problem) {
+    await recordRoleRefusal(store, request, who.name, now);
+    return { ok: false, status: 403, code: 'role', message: problem, request };
+  }
   const result = await answerRequest(store, callId, { approver: who.name, decision, at: now, ...(reason.value ? { reason: reason.value } : {}) });
   switch (result.outcome) {
     case 'unknown':
@@ -74,6 +86,8 @@ export async function answerAs(
       return { ok: false, status: 409, code: 'duplicate', message: `Refused: ${who.name} already answered this request; it needs a different approver.`, request: result.request };
     case 'not_pending':
       return { ok: false, status: 409, code: 'not_pending', message: `Refused: the request is already ${result.request.state}.`, request: result.request };
+    case 'args_mismatch':
+      return { ok: false, status: 409, code: 'args_mismatch', message: ARGS_MISMATCH, request: result.request };
     case 'recorded': {
       const r = result.request;
       const count = new Set(r.answers.filter((a) => a.decision === 'approve').map((a) => a.approver)).size;

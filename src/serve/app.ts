@@ -6,12 +6,16 @@ import { createMiddleware } from 'hono/factory';
 import { secureHeaders } from 'hono/secure-headers';
 import { evaluate } from '../policy/evaluate.js';
 import type { Policy } from '../policy/types.js';
+import { argsMatchHash } from '../runtime/args-binding.js';
 import { verifyReceipts } from '../runtime/receipts.js';
 import { StoreError } from '../runtime/stores/errors.js';
 import type { ApprovalAnswer, ApprovalRequest, ApprovalState, EffectState, Store } from '../runtime/types.js';
-import { answerAs, resolveAs, roleProblem } from './answers.js';
-import { type Authenticator, type Principal, SESSION_COOKIE, SESSION_TTL_MS, sameToken } from './auth.js';
+import { answerRequest, resolveEffectKey } from '../cli/operator-actions.js';
+import { ARGS_MISMATCH, answerAs, cleanReason, recordRoleRefusal, resolveAs, roleProblem } from './answers.js';
+import { type Authenticator, type Principal, SESSION_TTL_MS, sameToken, sessionCookieName } from './auth.js';
 import { tryName } from './identity.js';
+import { RUNTIME_METHODS, runtimeStoreCall } from './runtime-api.js';
+import { TenantRefusal, tenantScope } from './tenant.js';
 import { CSS, effectsPage, historyPage, inboxPage, loginPage, receiptsPage, requestPage, type Viewer } from './pages.js';
 import { argumentRows, expiry, lastApprovedOf, newestFirst, PAGE_SIZE, type Page, paginate } from './view.js';
 
@@ -26,6 +30,8 @@ export interface ServeAppOptions {
   secureCookies: boolean;
   /** The connection's remote address (the trusted-header check needs it). */
   remoteAddress: (c: Context) => string | undefined;
+  /** The connection's local port: sessions and their cookie belong to the listener that issued them. */
+  localPort?: (c: Context) => number | undefined;
   /** Called once for each request a runtime token files (the webhook). */
   onNewRequest?: (request: ApprovalRequest) => void;
   /**
@@ -38,7 +44,6 @@ export interface ServeAppOptions {
 
 type Env = { Variables: { who: Principal } };
 
-const RUNTIME_METHODS = new Set(['putRequest', 'getRequest', 'listRequests', 'claimApproval', 'reserveEffect', 'settleEffect', 'getEffect', 'consumptions', 'listEffects', 'appendReceipt', 'listReceipts']);
 const OPERATOR_METHODS = new Set(['getRequest', 'listRequests', 'addAnswer', 'resolveEffect', 'getEffect', 'consumptions', 'listEffects', 'appendReceipt', 'listReceipts']);
 const STATES: ApprovalState[] = ['pending', 'approved', 'rejected', 'consumed'];
 const EFFECT_STATES: EffectState[] = ['in_flight', 'committed', 'failed', 'ambiguous'];
@@ -76,7 +81,12 @@ export function createServeApp(o: ServeAppOptions): Hono<Env> {
     c.header('Server-Timing', `app;dur=${(performance.now() - started).toFixed(1)}`);
   });
   app.onError((error, c) => {
-    if (error instanceof StoreError) return c.json({ error: 'store', message: error.message }, 503);
+    if (error instanceof TenantRefusal) return c.json({ error: 'forbidden', message: error.message }, 403);
+    if (error instanceof StoreError) {
+      // the message may name the server's files or hold SQL text: logged here, never sent
+      console.error(`serve: store: ${error.message}`);
+      return c.json({ error: 'store', message: `The store failed (${error.code}); the server log says why.` }, 503);
+    }
     console.error(`serve: ${error instanceof Error ? error.message : String(error)}`);
     return c.json({ error: 'internal', message: 'internal error' }, 500);
   });
@@ -115,11 +125,13 @@ export function createServeApp(o: ServeAppOptions): Hono<Env> {
   api.get('/requests', async (c) => {
     const state = c.req.query('state');
     if (state !== undefined && !STATES.includes(state as ApprovalState)) return c.json({ error: 'bad_state', message: `state must be one of ${STATES.join(', ')}` }, 400);
-    const all = await o.store.listRequests(state ? { state: state as ApprovalState } : {});
-    return c.json(all);
+    const filter = state ? { state: state as ApprovalState } : {};
+    const who = c.get('who');
+    return c.json(who.kind === 'runtime' ? await runtimeStoreCall(o.store, who.tenant, 'listRequests', [filter]) : await o.store.listRequests(filter));
   });
   api.get('/requests/:id', async (c) => {
-    const r = await o.store.getRequest(c.req.param('id'));
+    const who = c.get('who');
+    const r = who.kind === 'runtime' ? await runtimeStoreCall(o.store, who.tenant, 'getRequest', [c.req.param('id')]) : await o.store.getRequest(c.req.param('id'));
     return r ? c.json(r) : c.json({ error: 'unknown', message: `No approval request ${c.req.param('id')}.` }, 404);
   });
   api.post('/requests/:id/answer', async (c) => {
@@ -130,7 +142,9 @@ export function createServeApp(o: ServeAppOptions): Hono<Env> {
   api.get('/effects', async (c) => {
     const state = c.req.query('state');
     if (state !== undefined && !EFFECT_STATES.includes(state as EffectState)) return c.json({ error: 'bad_state', message: `state must be one of ${EFFECT_STATES.join(', ')}` }, 400);
-    return c.json(await o.store.listEffects(state ? { state: state as EffectState } : {}));
+    const filter = state ? { state: state as EffectState } : {};
+    const who = c.get('who');
+    return c.json(who.kind === 'runtime' ? await runtimeStoreCall(o.store, who.tenant, 'listEffects', [filter]) : await o.store.listEffects(filter));
   });
   api.post('/effects/resolve', async (c) => {
     const body = await jsonBody(c);
@@ -156,40 +170,58 @@ export function createServeApp(o: ServeAppOptions): Hono<Env> {
       if (typeof answer.approver !== 'string' || tryName(answer.approver) !== who.name) {
         return c.json({ error: 'forbidden', message: `addAnswer: the approver is the authenticated operator (${who.name}), not ${JSON.stringify(answer.approver)}.` }, 403);
       }
+      if (answer.decision !== 'approve' && answer.decision !== 'reject') return c.json({ error: 'bad_arguments', message: 'addAnswer: decision is approve or reject.' }, 400);
+      const reason = cleanReason(answer.reason);
+      if (!reason.ok) return c.json({ error: 'bad_arguments', message: 'addAnswer: the reason may not hold control characters and is at most 2000 characters.' }, 400);
       const request = await o.store.getRequest(callId);
       const problem = request ? roleProblem(o.policy, request.action, who) : undefined;
-      if (problem) return c.json({ error: 'forbidden', message: problem }, 403);
-      return c.json({ result: await o.store.addAnswer(callId, { ...(answer as unknown as ApprovalAnswer), approver: who.name }) });
+      if (problem) {
+        await recordRoleRefusal(o.store, request!, who.name, o.clock());
+        return c.json({ error: 'forbidden', message: problem }, 403);
+      }
+      // serve's clock, never the client's `at` (an answer a year ahead would never expire); one receipt
+      const recorded: ApprovalAnswer = { approver: who.name, decision: answer.decision, at: o.clock(), ...(reason.value ? { reason: reason.value } : {}) };
+      return c.json({ result: await answerRequest(o.store, callId, recorded, { checkArgs: false }) });
     }
     if (method === 'resolveEffect') {
-      const [key, state, by, now] = args as [string, 'committed' | 'failed', unknown, number];
+      const [key, state, by] = args as [string, 'committed' | 'failed', unknown];
+      if (typeof key !== 'string' || (state !== 'committed' && state !== 'failed')) return c.json({ error: 'bad_arguments', message: 'resolveEffect(key, committed|failed, by, now)' }, 400);
       if (typeof by !== 'string' || tryName(by) !== who.name) return c.json({ error: 'forbidden', message: `resolveEffect: the operator is the authenticated one (${who.name}).` }, 403);
-      const effect = typeof key === 'string' ? await o.store.getEffect(key) : null;
+      const effect = await o.store.getEffect(key);
       const problem = effect ? roleProblem(o.policy, effect.action, who) : undefined;
       if (problem) return c.json({ error: 'forbidden', message: problem }, 403);
-      return c.json({ result: await o.store.resolveEffect(key, state, who.name, now) });
+      // serve's clock, and the `resolved` receipt the CLI and the page write too
+      const resolved = await resolveEffectKey(o.store, key, state, who.name, o.clock());
+      return c.json({ result: resolved.outcome === 'unknown' ? null : resolved.effect });
+    }
+    if (who.kind === 'runtime') {
+      const result = await runtimeStoreCall(o.store, who.tenant, method, args);
+      if (method === 'putRequest' && o.onNewRequest) {
+        const r = result as ApprovalRequest;
+        // announced under its stored id (the inbox's), which names the tenant
+        if (r.state === 'pending' && r.answers.length === 0) o.onNewRequest({ ...r, callId: tenantScope(who.tenant).inward(r.callId) });
+      }
+      return c.json({ result: result ?? null });
     }
     const fn = (o.store as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>)[method]!;
-    const result = await fn.apply(o.store, args);
-    if (method === 'putRequest' && o.onNewRequest) {
-      const r = result as ApprovalRequest;
-      if (r.state === 'pending' && r.answers.length === 0) o.onNewRequest(r);
-    }
-    return c.json({ result: result ?? null });
+    return c.json({ result: (await fn.apply(o.store, args)) ?? null });
   });
   app.route('/api', api);
 
   // ---------------------------------------------------------------- the pages (session or header)
+  const port = (c: Context) => o.localPort?.(c);
+  const cookieOf = (c: Context) => sessionCookieName(port(c));
+  const listener = (c: Context) => `${new URL(c.req.url).host}|${port(c) ?? ''}`;
   const identify = (c: Context): Principal | undefined =>
-    o.auth.fromHeader(o.remoteAddress(c), (n) => c.req.header(n)) ?? o.auth.fromSession(getCookie(c, SESSION_COOKIE));
+    o.auth.fromHeader(o.remoteAddress(c), (n) => c.req.header(n)) ?? o.auth.fromSession(getCookie(c, cookieOf(c)), listener(c));
 
   app.get('/login', (c) => c.html(loginPage(o.auth.loginCsrf())));
   app.post('/login', async (c) => {
     const form = await c.req.parseBody();
     if (!sameOrigin(c) || !sameToken(o.auth.loginCsrf(), form.csrf)) return c.html(loginPage(o.auth.loginCsrf(), 'The form expired; sign in again.'), 403);
-    const id = typeof form.token === 'string' ? o.auth.signIn(form.token.trim()) : undefined;
+    const id = typeof form.token === 'string' ? o.auth.signIn(form.token.trim(), listener(c)) : undefined;
     if (!id) return c.html(loginPage(o.auth.loginCsrf(), 'That token is not an operator token here.'), 401);
-    setCookie(c, SESSION_COOKIE, id, { httpOnly: true, sameSite: 'Strict', path: '/', secure: o.secureCookies, maxAge: SESSION_TTL_MS / 1000 });
+    setCookie(c, cookieOf(c), id, { httpOnly: true, sameSite: 'Strict', path: '/', secure: o.secureCookies, maxAge: SESSION_TTL_MS / 1000 });
     return c.redirect('/', 303);
   });
 
@@ -228,8 +260,8 @@ export function createServeApp(o: ServeAppOptions): Hono<Env> {
   };
 
   app.post('/logout', guard, (c) => {
-    o.auth.signOut(getCookie(c, SESSION_COOKIE));
-    deleteCookie(c, SESSION_COOKIE, { path: '/' });
+    o.auth.signOut(getCookie(c, cookieOf(c)));
+    deleteCookie(c, cookieOf(c), { path: '/' });
     return c.redirect('/login', 303);
   });
   app.get('/', guard, async (c) => {
@@ -250,7 +282,7 @@ export function createServeApp(o: ServeAppOptions): Hono<Env> {
     }
     const known = Object.hasOwn(o.policy.actions, request.action) ? o.policy.actions[request.action] : undefined;
     const ex = expiry(request, o.approvalTtlMs, o.clock());
-    const cannot = roleProblem(o.policy, request.action, c.get('who'));
+    const cannot = argsMatchHash(request) ? roleProblem(o.policy, request.action, c.get('who')) : ARGS_MISMATCH;
     return c.html(
       requestPage(viewer(c), {
         request,
@@ -305,7 +337,10 @@ async function jsonBody(c: Context): Promise<Record<string, unknown>> {
   }
 }
 
-/** A browser POST whose Origin names another site is refused (besides the CSRF token). */
+/**
+ * A browser POST whose Origin is not the address it was sent to (another site, or another port of
+ * this host: another listener) is refused, besides the CSRF token.
+ */
 function sameOrigin(c: Context): boolean {
   const origin = c.req.header('Origin');
   if (origin === undefined || origin === 'null') return origin === undefined;

@@ -8,6 +8,8 @@ export interface Principal {
   name: string;
   kind: TokenKind;
   roles: string[];
+  /** A runtime token's tenant (absent: the default tenant). */
+  tenant?: string;
   /** How: a bearer token, a session cookie (made from a token), or a trusted proxy's header. */
   via: 'bearer' | 'session' | 'header';
   /** Present for a browser identity (session or header): the CSRF token its forms carry. */
@@ -19,9 +21,21 @@ interface Session {
   roles: string[];
   csrf: string;
   expires: number;
+  /** The token it was made from (its hash): rotating the token (remove, add) ends the session. */
+  tokenHash: string;
+  /** The listening address (`host:port`) that issued it: another listener on the host cannot use it. */
+  listener: string;
 }
 
 export const SESSION_COOKIE = 'crg_session';
+
+/**
+ * The session cookie's name for one listening port: browsers send a host's cookies to every port,
+ * so each serve names its own and honours only the sessions it issued on that address.
+ */
+export function sessionCookieName(port: number | undefined): string {
+  return port === undefined ? SESSION_COOKIE : `${SESSION_COOKIE}_${port}`;
+}
 export const SESSION_TTL_MS = 12 * 60 * 60 * 1000;
 
 /**
@@ -56,20 +70,21 @@ export class Authenticator {
   /** A bearer token (operator or runtime). */
   fromToken(token: string): Principal | undefined {
     const entry = findByToken(this.operators(), token);
-    return entry ? { name: entry.name, kind: entry.kind, roles: entry.roles, via: 'bearer' } : undefined;
+    return entry ? { name: entry.name, kind: entry.kind, roles: entry.roles, ...(entry.tenant !== undefined ? { tenant: entry.tenant } : {}), via: 'bearer' } : undefined;
   }
 
   /** A browser's session cookie; the operator must still be in the file. */
-  fromSession(id: string | undefined): Principal | undefined {
+  fromSession(id: string | undefined, listener: string): Principal | undefined {
     if (!id) return undefined;
     const s = this.sessions.get(id);
     if (!s) return undefined;
+    if (s.listener !== listener) return undefined;
     if (s.expires <= this.clock()) {
       this.sessions.delete(id);
       return undefined;
     }
     const entry = this.operators().operators.find((o) => o.name === s.name && o.kind === 'operator');
-    if (!entry) {
+    if (!entry || entry.tokenHash !== s.tokenHash) {
       this.sessions.delete(id);
       return undefined;
     }
@@ -92,11 +107,11 @@ export class Authenticator {
   }
 
   /** Signs in with an operator token: a new session id (for the cookie), or undefined. */
-  signIn(token: string): string | undefined {
-    const who = this.fromToken(token);
-    if (!who || who.kind !== 'operator') return undefined;
+  signIn(token: string, listener: string): string | undefined {
+    const entry = findByToken(this.operators(), token);
+    if (!entry || entry.kind !== 'operator') return undefined;
     const id = randomBytes(32).toString('base64url');
-    this.sessions.set(id, { name: who.name, roles: who.roles, csrf: randomBytes(24).toString('base64url'), expires: this.clock() + SESSION_TTL_MS });
+    this.sessions.set(id, { name: entry.name, roles: entry.roles, csrf: randomBytes(24).toString('base64url'), expires: this.clock() + SESSION_TTL_MS, tokenHash: entry.tokenHash, listener });
     return id;
   }
 

@@ -3,6 +3,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSy
 import path from 'node:path';
 import { UserError } from '../diagnostics.js';
 import { checkName } from './identity.js';
+import { TENANT } from './tenant.js';
 
 /**
  * Who may answer through `ctrlrun-gen serve`, and which agents may use it as their store.
@@ -20,6 +21,8 @@ export interface OperatorEntry {
   kind: TokenKind;
   /** Roles an operator holds; matched against the policy's `approver_role`. */
   roles: string[];
+  /** A runtime token's tenant (see tenant.ts); absent: the default, shared tenant. */
+  tenant?: string;
   /** SHA-256 hex of the token. */
   tokenHash: string;
   /** The token's first characters after its prefix, to recognise it in listings. */
@@ -62,6 +65,12 @@ export function checkRole(role: string): string {
   return role;
 }
 
+export function checkTenant(tenant: string, kind: TokenKind): string {
+  if (kind !== 'runtime') throw new UserError('--tenant: only a runtime token has a tenant (an operator answers for every tenant).\nhint: add --runtime, or drop --tenant');
+  if (!TENANT.test(tenant)) throw new UserError(`--tenant: ${JSON.stringify(tenant)} is not a tenant name.\nhint: lower-case letters, digits and . _ - (up to 64), e.g. --tenant acme`);
+  return tenant;
+}
+
 export function emptyOperators(): OperatorsFile {
   return { version: 1, operators: [] };
 }
@@ -90,6 +99,7 @@ function isOperatorsFile(data: unknown): data is OperatorsFile {
       typeof (o as OperatorEntry).name === 'string' &&
       ((o as OperatorEntry).kind === 'operator' || (o as OperatorEntry).kind === 'runtime') &&
       Array.isArray((o as OperatorEntry).roles) &&
+      ((o as OperatorEntry).tenant === undefined || ((o as OperatorEntry).kind === 'runtime' && TENANT.test(String((o as OperatorEntry).tenant)))) &&
       typeof (o as OperatorEntry).tokenHash === 'string' &&
       /^[0-9a-f]{64}$/.test((o as OperatorEntry).tokenHash),
   );
@@ -105,14 +115,15 @@ export function writeOperators(file: string, data: OperatorsFile): void {
 }
 
 /** Adds an entry (a name appears once per kind) and returns the token, to be shown once. */
-export function addOperator(data: OperatorsFile, input: { name: string; kind: TokenKind; roles: string[]; now: number }): { data: OperatorsFile; token: string; entry: OperatorEntry } {
+export function addOperator(data: OperatorsFile, input: { name: string; kind: TokenKind; roles: string[]; tenant?: string; now: number }): { data: OperatorsFile; token: string; entry: OperatorEntry } {
   const name = checkName(input.name, 'name');
+  if (input.tenant !== undefined) checkTenant(input.tenant, input.kind);
   if (data.operators.some((o) => o.name === name && o.kind === input.kind)) {
     throw new UserError(`${name} already has ${input.kind === 'operator' ? 'an operator' : 'a runtime'} token.\nhint: \`ctrlrun-gen operators remove ${name}\` first to replace it`);
   }
   const roles = [...new Set(input.roles.map(checkRole))].sort();
   const { token, tokenId, tokenHash } = newToken(input.kind);
-  const entry: OperatorEntry = { name, kind: input.kind, roles, tokenHash, tokenId, createdAt: input.now };
+  const entry: OperatorEntry = { name, kind: input.kind, roles, ...(input.tenant !== undefined ? { tenant: input.tenant } : {}), tokenHash, tokenId, createdAt: input.now };
   return { data: { ...data, operators: [...data.operators, entry] }, token, entry };
 }
 

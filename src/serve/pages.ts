@@ -2,6 +2,7 @@ import { html } from 'hono/html';
 import type { Explanation } from '../policy/evaluate.js';
 import type { VerifyResult } from '../runtime/receipts.js';
 import type { ApprovalRequest, EffectRecord, Receipt } from '../runtime/types.js';
+import { MARK_NOTE, terminalSafe } from '../cli/terminal-text.js';
 import { type ArgRow, approvedCount, type Page } from './view.js';
 
 /**
@@ -17,7 +18,23 @@ export interface Viewer {
   csrf: string;
 }
 
-const iso = (ms: number | undefined): string => (ms === undefined ? '-' : new Date(ms).toISOString().replace('.000Z', 'Z'));
+/** A stored time as ISO text; one out of Date's range (a store written by hand) is shown as its number, never a 500. */
+const iso = (ms: number | undefined): string => {
+  if (ms === undefined) return '-';
+  const d = new Date(ms);
+  return Number.isNaN(d.getTime()) ? `(invalid time ${String(ms)})` : d.toISOString().replace('.000Z', 'Z');
+};
+
+/**
+ * Stored text (the model's arguments, ids, names, reasons, keys) as the page shows it: HTML-escaped
+ * by the tag, and, when it holds a control, bidi or invisible character (U+202E would show
+ * `acct-0123-4567` for another account), escaped as the CLI prints it and marked.
+ */
+const t = (text: string | null | undefined): Html | string => {
+  if (text === null || text === undefined) return '';
+  const safe = terminalSafe(text);
+  return safe.marked ? html`<mark class="escaped" data-testid="escaped" title="${MARK_NOTE}">${safe.text}</mark>` : text;
+};
 const requestHref = (id: string): string => `/requests/${encodeURIComponent(id)}`;
 
 export const CSS = `
@@ -36,6 +53,7 @@ form.answer{display:grid;gap:.5rem}textarea,input[type=text],input[type=password
 button{font:inherit;padding:.45rem .9rem;border-radius:.35rem;border:1px solid #8c959f;background:#fff;cursor:pointer}
 button.approve{background:#1a7f37;color:#fff;border-color:#1a7f37}button.reject{background:#cf222e;color:#fff;border-color:#cf222e}
 nav.pages{display:flex;gap:1rem;margin:1rem 0}
+mark.escaped{background:#ffd8a8;outline:1px solid #bc4c00;unicode-bidi:isolate}
 `;
 
 export function layout(title: string, viewer: Viewer | undefined, body: Html): Html {
@@ -80,9 +98,9 @@ ${error ? html`<p class="msg err" role="alert">${error}</p>` : ''}
 
 function summary(r: ApprovalRequest): Html {
   return html`<article class="card" data-testid="request">
-<h2><a href="${requestHref(r.callId)}">${r.action}</a></h2>
-<div class="meta">requested by <b>${r.principal}</b> · ${approvedCount(r)}/${r.approvalsRequired} approvals · ${r.state} · ${iso(r.createdAt)}</div>
-<code>${r.args.length > 160 ? `${r.args.slice(0, 159)}…` : r.args}</code>
+<h2><a href="${requestHref(r.callId)}">${t(r.action)}</a></h2>
+<div class="meta">requested by <b>${t(r.principal)}</b> · ${approvedCount(r)}/${r.approvalsRequired} approvals · ${r.state} · ${iso(r.createdAt)}</div>
+<code>${t(r.args.length > 160 ? `${r.args.slice(0, 159)}…` : r.args)}</code>
 </article>`;
 }
 
@@ -136,12 +154,12 @@ export function requestPage(viewer: Viewer, v: RequestView): Html {
   return layout(
     r.action,
     viewer,
-    html`<h1>${r.action} <span class="meta">${r.state}</span></h1>
+    html`<h1>${t(r.action)} <span class="meta">${r.state}</span></h1>
 ${v.message ? html`<p class="msg ${v.message.kind}" role="${v.message.kind === 'err' ? 'alert' : 'status'}" data-testid="message">${v.message.text}</p>` : ''}
 <section class="card">
 <table>
-<tr><th>Requested by</th><td data-testid="requester">${r.principal}</td></tr>
-<tr><th>Call</th><td><code>${r.callId}</code> (tool <code>${r.toolName}</code>)</td></tr>
+<tr><th>Requested by</th><td data-testid="requester">${t(r.principal)}</td></tr>
+<tr><th>Call</th><td><code>${t(r.callId)}</code> (tool <code>${t(r.toolName)}</code>)</td></tr>
 <tr><th>Created</th><td>${iso(r.createdAt)}</td></tr>
 <tr><th>Approvals</th><td data-testid="approvals">${approvedCount(r)} of ${r.approvalsRequired}</td></tr>
 <tr><th>Expiry</th><td>${
@@ -151,7 +169,7 @@ ${v.message ? html`<p class="msg ${v.message.kind}" role="${v.message.kind === '
           ? html`once approved, valid for ${Math.round(v.ttlMs / 60000)} min`
           : '-'
     }</td></tr>
-<tr><th>Arguments hash</th><td><code>${r.argsHash}</code></td></tr>
+<tr><th>Arguments hash</th><td><code>${t(r.argsHash)}</code></td></tr>
 <tr><th>Policy hash</th><td><code>${r.policyHash}</code>${v.policyMatches ? '' : html` <b class="not">(not the policy serve loaded)</b>`}</td></tr>
 </table>
 </section>
@@ -160,8 +178,8 @@ ${v.message ? html`<p class="msg ${v.message.kind}" role="${v.message.kind === '
 <table data-testid="arguments">
 <tr><th>argument</th><th>this call</th>${v.previous ? html`<th>last approved</th>` : ''}</tr>
 ${v.rows.map(
-  (row) => html`<tr class="${row.change}"><td><code>${row.key}</code></td><td><code>${row.value ?? '(absent)'}</code></td>${
-    v.previous ? html`<td><code>${row.before ?? '(absent)'}</code></td>` : ''
+  (row) => html`<tr class="${row.change}"><td><code>${t(row.key)}</code></td><td><code>${row.value === undefined ? '(absent)' : t(row.value)}</code></td>${
+    v.previous ? html`<td><code>${row.before === undefined ? '(absent)' : t(row.before)}</code></td>` : ''
   }</tr>`,
 )}
 </table>
@@ -171,7 +189,7 @@ ${v.rows.map(
 ${
   e
     ? html`<p>${e.reason.startsWith('rule[') ? html`${e.reason} matched: <b>${e.decision}</b>` : html`${e.reason}: <b>${e.decision}</b>`}</p>
-<ul>${e.conditions.map((t) => html`<li class="${t.held ? 'held' : 'not'}">${t.held ? '✓' : '✗'} rule ${t.ruleIndex}: <code>${t.key}: ${JSON.stringify(t.expected)}</code>, ${t.arg} = <code>${t.actual === undefined ? '(missing)' : JSON.stringify(t.actual)}</code></li>`)}</ul>`
+<ul>${e.conditions.map((c) => html`<li class="${c.held ? 'held' : 'not'}">${c.held ? '✓' : '✗'} rule ${c.ruleIndex}: <code>${t(c.key)}: ${t(JSON.stringify(c.expected))}</code>, ${t(c.arg)} = <code>${c.actual === undefined ? '(missing)' : t(JSON.stringify(c.actual))}</code></li>`)}</ul>`
     : html`<p>The loaded policy does not know this action.</p>`
 }
 ${
@@ -183,7 +201,7 @@ ${
 </section>
 <section class="card">
 <h2>Answers</h2>
-${r.answers.length === 0 ? html`<p>None yet.</p>` : html`<ul data-testid="answers">${r.answers.map((a) => html`<li>${iso(a.at)} <b>${a.decision === 'approve' ? 'approved' : 'rejected'}</b> by <b>${a.approver}</b>${a.reason ? html`: ${a.reason}` : ''}</li>`)}</ul>`}
+${r.answers.length === 0 ? html`<p>None yet.</p>` : html`<ul data-testid="answers">${r.answers.map((a) => html`<li>${iso(a.at)} <b>${a.decision === 'approve' ? 'approved' : 'rejected'}</b> by <b>${t(a.approver)}</b>${a.reason ? html`: ${t(a.reason)}` : ''}</li>`)}</ul>`}
 ${
   r.state !== 'pending'
     ? ''
@@ -209,8 +227,8 @@ export function effectsPage(viewer: Viewer, effects: EffectRecord[], now: number
 ${message ? html`<p class="msg ${message.kind}" role="status">${message.text}</p>` : ''}
 <p class="meta">Find out in the remote system whether it happened, then say so. Committed: later calls are duplicates. Failed: the call may be tried again.</p>
 ${open.map(
-  (e) => html`<article class="card" data-testid="effect"><h2><code>${e.key}</code></h2>
-<div class="meta">${e.action} · ${e.state === 'ambiguous' ? 'ambiguous' : 'lease over'} · ${e.attempts} attempt(s) · ${iso(e.updatedAt)}</div>
+  (e) => html`<article class="card" data-testid="effect"><h2><code>${t(e.key)}</code></h2>
+<div class="meta">${t(e.action)} · ${e.state === 'ambiguous' ? 'ambiguous' : 'lease over'} · ${e.attempts} attempt(s) · ${iso(e.updatedAt)}</div>
 <form method="post" action="/effects/resolve">
 <input type="hidden" name="csrf" value="${viewer.csrf}"><input type="hidden" name="key" value="${e.key}">
 <button type="submit" name="state" value="committed">It happened (committed)</button>
@@ -219,7 +237,7 @@ ${open.map(
 )}
 <h2>All keys</h2>
 <table><tr><th>key</th><th>state</th><th>action</th><th>attempts</th><th>updated</th></tr>
-${effects.map((e) => html`<tr><td><code>${e.key}</code></td><td>${e.state}${e.resolvedBy ? html` (by ${e.resolvedBy})` : ''}</td><td>${e.action}</td><td>${e.attempts}</td><td>${iso(e.updatedAt)}</td></tr>`)}
+${effects.map((e) => html`<tr><td><code>${t(e.key)}</code></td><td>${e.state}${e.resolvedBy ? html` (by ${t(e.resolvedBy)})` : ''}</td><td>${t(e.action)}</td><td>${e.attempts}</td><td>${iso(e.updatedAt)}</td></tr>`)}
 </table>`,
   );
 }
@@ -235,7 +253,7 @@ export function receiptsPage(viewer: Viewer, receipts: Receipt[], total: number,
 <p class="meta">Newest ${receipts.length} of ${total}. Keep the newest hash elsewhere: deleting the newest receipts leaves no trace inside the store.</p>
 <table data-testid="receipts"><tr><th>seq</th><th>action</th><th>result</th><th>principal</th><th>approvers</th><th>reason</th><th>at</th><th>hash</th></tr>
 ${receipts.map(
-  (r) => html`<tr><td>${r.seq}</td><td>${r.action}</td><td>${r.result}</td><td>${r.principal ?? '-'}</td><td>${r.approvers.join(', ')}</td><td>${r.reason}</td><td>${iso(r.at)}</td><td><code>${r.hash.slice(0, 12)}…</code></td></tr>`,
+  (r) => html`<tr><td>${r.seq}</td><td>${t(r.action)}</td><td>${t(r.result)}</td><td>${r.principal === null ? '-' : t(r.principal)}</td><td>${t(r.approvers.join(', '))}</td><td>${t(r.reason)}</td><td>${iso(r.at)}</td><td><code>${r.hash.slice(0, 12)}…</code></td></tr>`,
 )}
 </table>`,
   );

@@ -95,6 +95,7 @@ export async function startServe(o: StartServeOptions): Promise<RunningServe> {
     approvalTtlMs: o.approvalTtlMs,
     secureCookies: Boolean(o.tls),
     remoteAddress: (c) => getConnInfo(c).remote.address,
+    localPort: (c) => (c.env as { incoming?: { socket?: { localPort?: number } } } | undefined)?.incoming?.socket?.localPort,
     onNewRequest: (r) => notifier?.notify(r),
     corsOrigins,
   });

@@ -101,7 +101,11 @@ describe('ctrlrun-gen approvals (SQLite store at the repo root)', () => {
     expect(late.stderr).toMatch(/already rejected; nothing changed/);
     await withSqlite(repo.dbPath, async (store) => {
       expect((await store.getRequest('call_one'))?.state).toBe('rejected');
-      expect((await store.listReceipts()).at(-1)).toMatchObject({ result: 'rejected', reason: 'duplicate', approvers: ['bob'] });
+      // the late answer is refused and leaves its own receipt (issue 24 item 5)
+      expect((await store.listReceipts()).slice(-2)).toMatchObject([
+        { result: 'rejected', reason: 'duplicate', approvers: ['bob'] },
+        { result: 'refused', reason: 'not_pending', approvers: ['carol'] },
+      ]);
     });
   });
 

@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { canonicalHash } from '../../src/runtime/canonical.js';
 import { sqliteStore } from '../../src/runtime/sqlite.js';
 import type { NewApprovalRequest, ReceiptBody, Store } from '../../src/runtime/types.js';
 
@@ -21,7 +22,7 @@ export const request = (callId: string, overrides: Partial<NewApprovalRequest> =
   callId,
   action: 'stripe.refund',
   toolName: 'refund',
-  argsHash: 'a'.repeat(64),
+  argsHash: argsHashOfText(overrides.args ?? '{"amount":5000,"payment_id":"pi_1"}'),
   args: '{"amount":5000,"payment_id":"pi_1"}',
   policyHash: 'p'.repeat(64),
   principal: 'alice',
@@ -53,5 +54,14 @@ export async function withSqlite<T>(file: string, fn: (store: Store) => Promise<
     return await fn(store);
   } finally {
     await store.close();
+  }
+}
+
+/** The hash the runtime binds to an arguments text (answers check it); invalid JSON binds nothing. */
+export function argsHashOfText(args: string): string {
+  try {
+    return canonicalHash(JSON.parse(args));
+  } catch {
+    return 'a'.repeat(64);
   }
 }

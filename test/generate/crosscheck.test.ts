@@ -78,6 +78,21 @@ rules:
     expect(r.diagnostics).toEqual([]);
   });
 
+  it('refuses a parameter whose schema changes its value (.trim().toLowerCase()), at its line in the code (issue 24 item 1)', () => {
+    const dir = repo({
+      'ctrlrun.yaml': policyWith(`rules:\n  - when: { payment_id_eq: mallory }\n    decision: deny\n  - decision: allow`),
+      'src/tools.ts': TOOLS.replace('payment_id: z.string(),', 'payment_id: z.string().trim().toLowerCase(),'),
+    });
+    const r = diagnosticsOf(dir);
+    expect(r.threw).toBe(true);
+    const d = r.diagnostics.find((x) => x.code === 'schema-transforms-input');
+    expect(d?.severity).toBe('error');
+    expect(rel(dir, d!)).toBe('src/tools.ts:8');
+    expect(d?.message).toContain('`payment_id` of tool `refund` uses .trim()');
+    expect(d?.hint).toContain('normalise inside the tool');
+    expect(rel(dir, d!.related!)).toBe('ctrlrun.tools.yaml:6');
+  });
+
   it('refuses a when on an argument the tool does not have, naming both places', () => {
     const dir = repo({ 'ctrlrun.yaml': policyWith(`rules:\n  - when: { amount_gte: 1, amout_lte: 5 }\n    decision: allow`) });
     const r = diagnosticsOf(dir);

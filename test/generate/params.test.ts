@@ -81,7 +81,7 @@ describe('readToolParameters: zod', () => {
     }).describe('args') });`);
     expect(p.a).toEqual({ type: 'string', required: false, nullable: false });
     expect(p.b).toEqual({ type: 'integer', required: true, nullable: true });
-    expect(p.c).toEqual({ type: 'integer', required: false, nullable: false });
+    expect(p.c).toEqual({ type: 'integer', required: false, nullable: false, transforms: '.default()' });
     expect(p.d).toEqual({ type: 'string', required: true, nullable: false });
     expect(p.e).toEqual({ type: 'boolean', required: false, nullable: false });
     expect(p.f).toEqual({ type: 'string', required: false, nullable: true });
@@ -115,6 +115,28 @@ tool({ name: 'x', parameters: Args });`);
     expect(p.tags?.note).toMatch(/z\.array/);
     expect(p.id?.type).toBe('unknown');
     expect(p.n?.type).toBe('unknown');
+  });
+
+  it('marks each member whose schema changes the value the body receives (issue 24 item 1)', () => {
+    const p = params(`${HEAD}tool({ name: 'x', parameters: z.object({
+      to: z.string().trim().toLowerCase(),
+      up: z.string().min(1).toUpperCase().describe('x'),
+      d: z.boolean().default(false),
+      c: z.coerce.number().int(),
+      pre: z.preprocess((v) => v, z.string()),
+      t: z.string().transform((s) => s.length),
+      pf: z.string().prefault('x'),
+      plain: z.string().lowercase().regex(/^[a-z]+$/),
+    }) });`);
+    expect(p.to?.transforms).toBe('.trim()');
+    expect(p.to?.type).toBe('string');
+    expect(p.up?.transforms).toBe('.toUpperCase()');
+    expect(p.d?.transforms).toBe('.default()');
+    expect(p.c?.transforms).toBe('z.coerce.number()');
+    expect(p.pre).toMatchObject({ type: 'string', transforms: 'z.preprocess()' });
+    expect(p.t?.transforms).toBe('.transform()');
+    expect(p.pf?.transforms).toBe('.prefault()');
+    expect(p.plain).toEqual({ type: 'string', required: true, nullable: false });
   });
 
   it('reports the location of each parameter', () => {

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { loadPolicyOrThrow } from '../../src/policy/load.js';
 import type { Policy } from '../../src/policy/types.js';
+import { canonicalHash } from '../../src/runtime/canonical.js';
 import { sqliteStore } from '../../src/runtime/sqlite.js';
 import type { NewApprovalRequest, Store } from '../../src/runtime/types.js';
 import { addOperator, emptyOperators, type TokenKind, writeOperators } from '../../src/serve/operators.js';
@@ -80,11 +81,12 @@ export async function startFixture(
   };
 }
 
+/** A pending request; its argsHash binds its args (as the runtime writes them) unless overridden. */
 export const pendingRequest = (callId: string, overrides: Partial<NewApprovalRequest> = {}): NewApprovalRequest => ({
   callId,
   action: 'stripe.refund',
   toolName: 'refund',
-  argsHash: 'a'.repeat(64),
+  argsHash: argsHashOfText(overrides.args ?? '{"amount":512345,"payment_id":"pay_42"}'),
   args: '{"amount":512345,"payment_id":"pay_42"}',
   policyHash: 'p'.repeat(64),
   principal: 'alice',
@@ -108,4 +110,13 @@ export async function api(base: string, token: string | undefined, method: strin
     json = text;
   }
   return { status: res.status, json };
+}
+
+/** The hash the runtime binds to an arguments text (invalid JSON: a hash that binds nothing). */
+export function argsHashOfText(args: string): string {
+  try {
+    return canonicalHash(JSON.parse(args));
+  } catch {
+    return 'a'.repeat(64);
+  }
 }

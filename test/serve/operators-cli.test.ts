@@ -32,10 +32,18 @@ describe('ctrlrun-gen operators', () => {
     expect(findByToken(data, `${token}x`)).toBeUndefined();
     // list never prints the token, only its id
     const l = await run(['operators', 'list']);
-    expect(l.stdout).toMatch(/bob@example\.com\s+operator\s+ops,payments-approver\s+crg_op_\S{6}…/);
+    expect(l.stdout).toMatch(/bob@example\.com\s+operator\s+ops,payments-approver\s+-\s+crg_op_\S{6}…/);
     expect(l.stdout).not.toContain(token);
     const j = JSON.parse((await run(['operators', 'list', '--json'])).stdout) as Array<Record<string, unknown>>;
     expect(j[0]).not.toHaveProperty('tokenHash');
+    // a runtime token of one tenant (issue 24 item 2)
+    const t = await run(['operators', 'add', 'acme-agent', '--runtime', '--tenant', 'acme']);
+    expect(t.stdout).toContain('(tenant: acme)');
+    expect(findByToken(readOperators(file()), tokenOf(t.stdout))).toMatchObject({ kind: 'runtime', tenant: 'acme' });
+    expect((await run(['operators', 'list'])).stdout).toMatch(/acme-agent\s+runtime\s+-\s+acme\s+crg_rt_/);
+    const bad = await run(['operators', 'add', 'x', '--tenant', 'acme']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('only a runtime token has a tenant');
   });
 
   it('the same name twice is refused (exit 2); a runtime token is a different kind and takes no role', async () => {

@@ -20,6 +20,8 @@ const OPERATORS = ['alice', 'bob', 'carol', 'dave', 'x', 'ops@example', 'ops'];
 const tokens: Record<string, string> = {};
 let serve: RunningServe;
 let backing: Store;
+/** serve's clock: it sets the time of answers and resolutions itself, so the harness sets it to the time the suite names. */
+let serveNow = Date.now();
 
 beforeAll(async () => {
   writeFileSync(path.join(dir, 'ctrlrun.yaml'), 'schema: ctrlrun.policy/v6\nactions:\n  stripe.refund:\n    decision: approve\n');
@@ -41,6 +43,7 @@ beforeAll(async () => {
     port: 0,
     approvalTtlMs: 900_000,
     log: () => {},
+    clock: () => serveNow,
   });
 });
 afterAll(async () => {
@@ -55,8 +58,14 @@ function clientStore(): Store {
   return {
     ...runtime,
     kind: runtime.kind,
-    addAnswer: (callId, answer) => operator(answer.approver).addAnswer(callId, answer),
-    resolveEffect: (key, state, by, now) => operator(by).resolveEffect(key, state, by, now),
+    addAnswer: (callId, answer) => {
+      serveNow = answer.at;
+      return operator(answer.approver).addAnswer(callId, answer);
+    },
+    resolveEffect: (key, state, by, now) => {
+      serveNow = now;
+      return operator(by).resolveEffect(key, state, by, now);
+    },
   };
 }
 
@@ -95,6 +104,7 @@ describe('races across processes: httpStore', { timeout: 180_000 }, () => {
     await paused.waitFor((e) => e.paused === callId);
     await paused.exited;
     expect((await backing.getRequest(callId))?.state).toBe('pending');
+    serveNow = Date.now();
     expect((await httpStore({ url: serve.url, token: tokens.bob! }).addAnswer(callId, { approver: 'bob', decision: 'approve', at: Date.now() })).outcome).toBe('recorded');
 
     const children = Array.from({ length: 8 }, () => spawnAgentChild({ mode: 'resume', store, stateFile, countFile, waitForGo: true }));

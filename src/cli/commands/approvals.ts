@@ -125,8 +125,13 @@ async function answer(args: StoreArgs & { id: string; as?: string; reason?: stri
         throw new UserError(`${args.id}: ${approver} already answered this request; nothing changed.\nhint: it needs a different approver`);
       case 'not_pending':
         throw new UserError(`${args.id}: the request is already ${result.request.state}; nothing changed.`);
+      case 'args_mismatch':
+        throw new UserError(`${args.id}: the stored arguments are not the ones this request's argsHash binds (what is shown is not what would run); refused, nothing changed.\nhint: the store was written by something other than ctrlrun-gen; check who can write it`);
       case 'recorded': {
-        const r = result.request;
+        // the stored action and call id are the model's or the store writer's text: never raw to a terminal
+        const p = safePrinter();
+        const r = { ...result.request, callId: p.show(result.request.callId), action: p.show(result.request.action) };
+        ctx.stderr(p.note());
         if (r.state === 'rejected') ctx.stdout(`Denied ${r.callId} (${r.action}) as ${approver}. The run gets a refusal when it resumes.\n`);
         else if (r.state === 'approved')
           ctx.stdout(`Approved ${r.callId} (${r.action}) as ${approver} (${approvedCount(r)}/${r.approvalsRequired}). The call runs once when the run resumes.\n`);

@@ -1,6 +1,7 @@
 import { jsonDepthProblem, plainArguments, type ArgumentsCheck } from '../arguments.js';
 import { parseJson } from '../internals.js';
 import { compileJsonSchema } from '../json-schema.js';
+import { unchangedBySchema } from '../schema-output.js';
 import type { ArgsSchema } from './types.js';
 
 /** The arguments the body would get, or why not (`problem`: JSON that does not match a JSON-schema `parameters`). */
@@ -36,10 +37,12 @@ export function argumentsStage(parameters: ArgsSchema | undefined, action: strin
     }
     if (typeof parameters?.safeParse !== 'function') return parsed;
     const checked = parameters.safeParse(parsed.value);
-    if (checked.success) return { ok: true, value: checked.data };
+    // a schema that changes its input is refused (issue 24): the policy decides on what the body gets
+    if (checked.success) return unchangedBySchema(parsed.value, checked.data);
     // the SDK's strict mode sends null for optional fields and strips them before zod parses
-    const stripped = parameters.safeParse(withoutNulls(parsed.value));
-    return stripped.success ? { ok: true, value: stripped.data } : { ok: false };
+    const sent = withoutNulls(parsed.value);
+    const stripped = parameters.safeParse(sent);
+    return stripped.success ? unchangedBySchema(sent, stripped.data) : { ok: false };
   };
   return { schemaCheck, policyArgs };
 }

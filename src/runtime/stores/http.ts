@@ -19,6 +19,11 @@ export interface HttpStoreOptions {
   fetch?: typeof fetch;
   /** Per request. Default 10000 ms. */
   timeoutMs?: number;
+  /**
+   * Allow plain `http://` to a host that is not loopback (the token would cross the network in
+   * clear). Default false: such a URL is refused; use https.
+   */
+  allowInsecureHttp?: boolean;
 }
 
 const METHODS = [
@@ -45,6 +50,15 @@ export function httpStore(options: HttpStoreOptions): Store {
     base = new URL(options.url).toString().replace(/\/$/, '');
   } catch {
     throw new StoreError('store_unavailable', `httpStore: ${JSON.stringify(options.url)} is not a URL.`, { hint: 'pass the address serve prints, e.g. http://127.0.0.1:8787' });
+  }
+  const parsed = new URL(base);
+  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') {
+    throw new StoreError('store_unavailable', `httpStore: ${JSON.stringify(options.url)} is not an http(s) URL.`, { hint: 'pass the address serve prints' });
+  }
+  if (parsed.protocol === 'http:' && !isLoopback(parsed.hostname) && options.allowInsecureHttp !== true) {
+    throw new StoreError('store_unavailable', `httpStore: ${parsed.host} is reached over plain http://, so the token would cross the network in clear.`, {
+      hint: 'serve it over TLS (https://), or pass allowInsecureHttp: true on a network you trust',
+    });
   }
   if (typeof options.token !== 'string' || options.token.trim() === '') {
     throw new StoreError('store_unavailable', 'httpStore: no token.', { hint: 'make one with `ctrlrun-gen operators add NAME --runtime`' });
@@ -84,6 +98,7 @@ export function httpStore(options: HttpStoreOptions): Store {
 
   return {
     kind: 'http',
+    recordsAnswers: true,
     putRequest: (request) => call('putRequest', [request]),
     getRequest: (callId) => call('getRequest', [callId]),
     listRequests: (filter) => call('listRequests', filter === undefined ? [] : [filter]),
@@ -101,4 +116,10 @@ export function httpStore(options: HttpStoreOptions): Store {
       closed = true;
     },
   };
+}
+
+/** localhost, 127.0.0.0/8 and ::1: plain http never leaves the machine. */
+function isLoopback(hostname: string): boolean {
+  const h = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  return h === 'localhost' || h.endsWith('.localhost') || h === '::1' || /^127(?:\.\d{1,3}){3}$/.test(h);
 }
