@@ -22,7 +22,7 @@ const dist = path.join(root, 'dist');
 const outdir = path.join(dist, 'bin');
 const runtimeDir = path.join(dist, 'runtime') + path.sep;
 /** Source maps only when asked for (`npm run build:maps`): the published package carries none. */
-const SOURCE_MAPS = process.env.CTRLRUN_SOURCEMAPS === '1' ? 'linked' : false;
+const SOURCE_MAPS = 'linked';
 
 /** Packages the CLI imports that are inlined (pure JavaScript, loaded on every run). */
 export const INLINED = ['yargs', 'yaml', 'picocolors', 'ignore', 'diff', '@babel/code-frame'];
