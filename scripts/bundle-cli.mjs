@@ -21,8 +21,8 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dist = path.join(root, 'dist');
 const outdir = path.join(dist, 'bin');
 const runtimeDir = path.join(dist, 'runtime') + path.sep;
-/** Source maps only when asked for (`npm run build:maps`): the published package carries none. */
-const SOURCE_MAPS = process.env.CTRLRUN_SOURCEMAPS === '1' ? 'linked' : false;
+/** The bundle's maps serve --debug stack traces here; package.json's files leaves every .map out of the package. */
+const SOURCE_MAPS = 'linked';
 
 /** Packages the CLI imports that are inlined (pure JavaScript, loaded on every run). */
 export const INLINED = ['yargs', 'yaml', 'picocolors', 'ignore', 'diff', '@babel/code-frame'];
