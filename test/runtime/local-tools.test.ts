@@ -118,10 +118,12 @@ describe('protectShellTool: a real shell (each command a /bin/sh child process)'
       ['approved', '1 of 1 approvals'],
       ['claimed', 'rule[2]'],
       ['executed', 'rule[2]'],
+      // one receipt per replay attempt (issue 24): the resolved resume, then the forced one
+      ['refused', 'approval_consumed'],
       ['refused', 'approval_consumed'],
     ]);
     expect(receipts.find((r) => r.result === 'executed')?.approvers).toEqual(['bob']);
-    expect(await verifyReceipts(p1.store)).toEqual({ ok: true, count: 6 });
+    expect(await verifyReceipts(p1.store)).toEqual({ ok: true, count: 7 });
   });
 
   it('an approval held only by the SDK state (state.approve) authorizes nothing', async () => {
