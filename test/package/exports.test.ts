@@ -91,7 +91,7 @@ describe('the packed package under require and import', { timeout: 300_000 }, ()
     const report = JSON.parse(readFileSync(file, 'utf8')) as { analysis: { problems: Array<{ kind: string; entrypoint: string; resolutionKind: string }>; entrypoints: Record<string, unknown> } };
     // no `.` entry (issue 22.4): what an app imports are the named entries, each clean
     expect(Object.keys(report.analysis.entrypoints).sort()).toEqual(
-      ['./manifest.schema.json', './package.json', './policy.schema.json', './runtime', './runtime/postgres', './runtime/sqlite', './runtime/upstream', './testing'],
+      ['./manifest.schema.json', './package.json', './policy-test.schema.json', './policy.schema.json', './runtime', './runtime/postgres', './runtime/sqlite', './runtime/upstream', './testing'],
     );
     expect(report.analysis.problems).toEqual([]);
   });
