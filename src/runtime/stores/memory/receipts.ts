@@ -12,8 +12,11 @@ export function memoryReceipts(state: MemoryState): ReceiptMethods {
     async appendReceipt(body: ReceiptBody): Promise<Receipt> {
       open(state);
       const last = receipts[receipts.length - 1];
-      const unsigned = { ...copy(body), seq: receipts.length + 1, prev_hash: last ? last.hash : GENESIS_HASH };
-      const receipt: Receipt = { ...unsigned, hash: receiptHash(unsigned) };
+      // one new object (the copy), completed in place: hashed before it has a `hash` of its own
+      const receipt = copy(body) as Receipt;
+      receipt.seq = receipts.length + 1;
+      receipt.prev_hash = last ? last.hash : GENESIS_HASH;
+      receipt.hash = receiptHash(receipt);
       receipts.push(receipt);
       return copy(receipt);
     },

@@ -34,19 +34,21 @@ export function sqliteShell(file: string, busyTimeoutMs: number, choice: SqliteD
     return statements;
   };
 
+  /** `fn` over the open database, translated; a promise either way (a refusal is a rejection, never a throw). */
+  const run = <T>(operation: string, fn: (s: Statements) => T): Promise<T> => {
+    try {
+      return Promise.resolve(guard(file, operation, busyTimeoutMs, () => fn(open())));
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  };
+  // once the driver is loaded (every call but the first), no extra await before the statement
+  const when = <T>(operation: string, fn: (s: Statements) => T): Promise<T> => (driver && !closed ? run(operation, fn) : ready().then(() => run(operation, fn)));
+
   return {
     file,
-    async write<T>(operation: string, fn: (s: Statements) => T): Promise<T> {
-      await ready();
-      return guard(file, operation, busyTimeoutMs, () => {
-        const s = open();
-        return s.db.immediate(() => fn(s));
-      });
-    },
-    async read<T>(operation: string, fn: (s: Statements) => T): Promise<T> {
-      await ready();
-      return guard(file, operation, busyTimeoutMs, () => fn(open()));
-    },
+    write: <T>(operation: string, fn: (s: Statements) => T): Promise<T> => when(operation, (s) => s.db.immediate(() => fn(s))),
+    read: <T>(operation: string, fn: (s: Statements) => T): Promise<T> => when(operation, fn),
     close(): void {
       closed = true;
       statements?.db.close();
