@@ -1,7 +1,8 @@
 // A profiling harness for the runtime's per-call cost (not a bench: it prints no ratio). Runs the
-// protected allow call of bench/runtime.bench.mjs through the real Runner many times, or a plain
-// tool() with `plain` (`gated`: with a no-op guardrail and needsApproval) as the first argument, so `node --cpu-prof bench/profile-protected.mjs`
-// shows where a protected call's time goes. Imports from dist/ (`npm run build` first).
+// protected allow call of bench/runtime.bench.mjs through the real Runner many times (or, with
+// `plain` as the first argument, a plain tool(); with `gated`, a tool whose guardrail and
+// needsApproval do nothing), so `node --cpu-prof bench/profile-protected.mjs` shows where a
+// protected call's time goes. Imports from dist/ (`npm run build` first).
 import { Agent, Runner, tool } from '@openai/agents';
 import { ScriptedModel, assistantMessage, functionCall } from '@openai/agents/testing';
 import { z } from 'zod';
