@@ -27,8 +27,13 @@ export function checkIdentity(raw: unknown): IdentityCheck {
   return { ok: true, value };
 }
 
+// Printable ASCII: NFKC leaves it as it is, it holds no invisible or bidi character, and its full
+// case fold is its lower case, so its normal form is lower-cased and trimmed (no Unicode tables).
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+
 /** The normal form of an identity (see the module comment). Total: never throws on a string. */
 export function normaliseIdentity(raw: string): string {
+  if (PRINTABLE_ASCII.test(raw)) return raw.toLowerCase().trim();
   return raw
     .normalize('NFKC')
     .replace(INVISIBLE, '')

@@ -10,17 +10,6 @@ const rel = (f: string) => path.relative(ROOT, f).split(path.sep).join('/');
 /** The longest a function in src/runtime may be (the project's rule: about 120 lines). */
 const MAX_RUNTIME_FUNCTION_LINES = 120;
 
-/**
- * Functions of src/runtime allowed over the limit for now, with the length they may not exceed:
- * the three stores' factories, which issue 23 item 3 (one store contract) rewrites. Each entry is
- * a ceiling: such a function may shrink, never grow. Drop the entry once it is under the limit.
- */
-const OVER_LIMIT_FOR_NOW: Record<string, number> = {
-  'src/runtime/memory-store.ts:memoryStore': 160,
-  'src/runtime/stores/sqlite.ts:sqliteStore': 210,
-  'src/runtime/stores/postgres.ts:postgresStore': 350,
-};
-
 describe('the shape of src/', () => {
   it('has no import cycle (static, type-only, re-export or dynamic import)', () => {
     const cycles = importCycles(importGraph(sourceFiles(SRC))).map((c) => c.map(rel).join(' -> '));
@@ -31,7 +20,6 @@ describe('the shape of src/', () => {
     const spans = sourceFiles(path.join(SRC, 'runtime')).flatMap((f) => functionSpans(f));
     const tooLong = spans
       .filter((s) => s.lines > MAX_RUNTIME_FUNCTION_LINES)
-      .filter((s) => s.lines > (OVER_LIMIT_FOR_NOW[`${rel(s.file)}:${s.name}`] ?? MAX_RUNTIME_FUNCTION_LINES))
       .map((s) => `${rel(s.file)}:${s.line} ${s.name} (${s.lines} lines)`);
     expect(tooLong).toEqual([]);
   });

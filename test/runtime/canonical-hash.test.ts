@@ -26,4 +26,15 @@ describe('canonical JSON and its hash, on the fast paths', () => {
     expect(canonicalJson(12345678901234567890n)).toBe('12345678901234567890');
     expect(() => canonicalJson({ a: Number.NaN })).toThrow(/non-finite/);
   });
+
+  it('strings and numbers are written exactly as JSON.stringify writes them (the quick paths included)', () => {
+    const strings = ['', 'alice', 'a"b', 'a\\b', 'tab\there', 'nl\n', '\u0000\u001f\u007f', '\u2028\u2029', 'é€', '\u{1F600}', '\ud800', 'x\udfffy', '\udc00\ud800', 'a'.repeat(300)];
+    for (const text of strings) {
+      expect(canonicalJson(text)).toBe(JSON.stringify(text));
+      expect(canonicalJson({ [text]: text })).toBe(`{${JSON.stringify(text)}:${JSON.stringify(text)}}`);
+    }
+    for (const n of [0, -0, 1, -1, 0.1, 1e21, 1e-7, 123456789.125, Number.MAX_SAFE_INTEGER, Number.MIN_VALUE, -Number.MAX_VALUE]) {
+      expect(canonicalJson(n)).toBe(JSON.stringify(n));
+    }
+  });
 });

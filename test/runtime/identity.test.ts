@@ -23,6 +23,20 @@ async function pausedAs(s: Setup, user: string) {
 }
 
 describe('identities: one normalisation (NFKC, case fold, invisible and bidi characters removed, trim)', () => {
+  it('printable ASCII (the quick path) normalises exactly as the full pipeline does', () => {
+    const full = (raw: string) =>
+      raw.normalize('NFKC').replace(/[\p{Default_Ignorable_Code_Point}\p{Bidi_Control}]/gu, '').toUpperCase().toLowerCase().normalize('NFKC').replace(/[\p{Default_Ignorable_Code_Point}\p{Bidi_Control}]/gu, '').trim();
+    const ascii = Array.from({ length: 0x7f - 0x20 }, (_, i) => String.fromCharCode(0x20 + i)).join('');
+    const samples = [ascii, ` ${ascii} `, 'Alice', '  BOB  ', 'a.b+c@EXAMPLE.com', 'user:42', '', '   '];
+    for (let i = 0; i < ascii.length; i++) samples.push(ascii[i]!, `x${ascii[i]}Y`);
+    for (const raw of samples) expect(normaliseIdentity(raw)).toBe(full(raw));
+    // just outside it the full pipeline still runs: fullwidth, a soft hyphen, a sharp s, a tab
+    expect(normaliseIdentity('ＡＬＩＣＥ')).toBe('alice');
+    expect(normaliseIdentity('al\u00adice')).toBe('alice');
+    expect(normaliseIdentity('STRAẞE')).toBe(full('STRAẞE'));
+    expect(normaliseIdentity('\talice\t')).toBe('alice');
+  });
+
   it('normalises the spellings of one person to one form', () => {
     for (const alice of ['Alice', 'alice ', 'alice\u200b', '\uff21\uff2c\uff29\uff23\uff25', 'ALICE', '\u202aalice\u202c', '\u00a0al\u00adice\ufe0f']) {
       expect(normaliseIdentity(alice)).toBe('alice');

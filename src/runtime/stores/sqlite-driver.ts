@@ -124,13 +124,16 @@ function nodeDriver(mod: NodeSqlite): SqliteDriver {
         db.close();
         throw error;
       }
+      // prepared once, not parsed again by every write (db.exec prepares its text each time)
+      let begin: NodeStatement | undefined;
+      let commit: NodeStatement | undefined;
       return {
         driver: 'node',
         prepare: (sql) => db.prepare(sql),
         exec: (sql) => db.exec(sql),
         pragma: (name) => Object.values((db.prepare(`PRAGMA ${name}`).get() as Record<string, unknown> | undefined) ?? {})[0],
         immediate<T>(fn: () => T): T {
-          db.exec('BEGIN IMMEDIATE');
+          (begin ??= db.prepare('BEGIN IMMEDIATE')).run();
           let result: T;
           try {
             result = fn();
@@ -139,7 +142,7 @@ function nodeDriver(mod: NodeSqlite): SqliteDriver {
             throw error;
           }
           try {
-            db.exec('COMMIT');
+            (commit ??= db.prepare('COMMIT')).run();
           } catch (error) {
             rollback(db); // a failed COMMIT (SQLITE_BUSY, disk full) may leave the transaction open
             throw error;

@@ -1,0 +1,64 @@
+import type { ApprovalRequest, ClaimResult, Consumption, EffectRecord, Receipt, ReserveResult } from '../../types.js';
+
+/**
+ * What the in-memory store holds: one process, gone when the process ends. Every method of the
+ * store runs to completion without awaiting in the middle, so each is atomic under Node's single
+ * thread.
+ */
+export interface MemoryState {
+  requests: Map<string, ApprovalRequest>;
+  effects: Map<string, EffectRecord>;
+  receipts: Receipt[];
+  /** The budget ledger (insertion order). */
+  ledger: Consumption[];
+  closed: boolean;
+}
+
+export function newMemoryState(): MemoryState {
+  return { requests: new Map(), effects: new Map(), receipts: [], ledger: [], closed: false };
+}
+
+/** Every method but `close` refuses once the store is closed. */
+export function open(state: MemoryState): void {
+  if (state.closed) throw new Error('memoryStore: the store is closed');
+}
+
+/** Releases the held charges of an effect that became failed (a compare-and-set per row: never twice). */
+export function release(state: MemoryState, key: string, now: number): void {
+  for (const row of state.ledger) if (row.effectKey === key && row.releasedAt === null) row.releasedAt = now;
+}
+
+/**
+ * A copy of a stored value. Values go in and out as copies: a caller mutating what it got back
+ * never changes the store. The records are flat apart from `answers` / `approvers` (arrays of
+ * flat values), so a shallow copy of those is a deep copy, and much cheaper than structuredClone
+ * on the per-call path.
+ */
+export function copy<T>(value: T): T {
+  const out = { ...value } as Record<string, unknown>;
+  if (Array.isArray(out.answers)) out.answers = (out.answers as object[]).map((a) => ({ ...a }));
+  if (Array.isArray(out.approvers)) out.approvers = [...(out.approvers as unknown[])];
+  return out as T;
+}
+
+export function copyClaim<T extends ClaimResult>(claim: T): T {
+  return claim.outcome === 'unknown' ? claim : { ...claim, request: copy(claim.request) };
+}
+
+export function copyReserve(result: ReserveResult): ReserveResult {
+  switch (result.outcome) {
+    case 'budget_exhausted':
+      return { outcome: result.outcome, charge: { ...result.charge } };
+    case 'claim_refused':
+      return { outcome: result.outcome, claim: copyClaim(result.claim) };
+    case 'reserved':
+      return result.claimed ? { outcome: 'reserved', effect: copy(result.effect), claimed: copy(result.claimed) } : { outcome: 'reserved', effect: copy(result.effect) };
+    default:
+      return { outcome: result.outcome, effect: copy(result.effect) };
+  }
+}
+
+/** Orders strings by code unit (the SQL stores order with COLLATE "C" / SQLite's BINARY). */
+export function byCodeUnit(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
