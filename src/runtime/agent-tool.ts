@@ -95,7 +95,9 @@ function makeAgentTool(internals: ControlInternals, policy: CompiledPolicy, acti
     traceIncludeSensitiveData: userRunConfig.traceIncludeSensitiveData ?? false,
     ...(guards.size > 0 ? { callModelInputFilter: guardInputFilter(guards, new Set(), userRunConfig.callModelInputFilter) } : {}),
   };
-  const made = agent.asTool({ ...(options as object), runConfig, needsApproval: core.needsApproval } as never) as unknown as FunctionTool;
+  // a paused call is filed under the SDK's call id, with the tool's name
+  const needsApproval = (runContext: RunContext<unknown>, input: unknown, callId?: string) => core.needsApproval(runContext, input, { callId, toolName: made.name });
+  const made = agent.asTool({ ...(options as object), runConfig, needsApproval } as never) as unknown as FunctionTool;
   made.inputGuardrails = [core.guardrail as never, ...(made.inputGuardrails ?? [])];
   const inner = made.invoke.bind(made);
   made.invoke = async (runContext: RunContext<any>, input: string, details?: Parameters<FunctionTool['invoke']>[2]) => {

@@ -98,10 +98,12 @@ export function makeProtectedTool(
   const errorFunction = composeErrorFunction(action, userErrorFunction, options.outputSchema !== undefined);
 
   const userGuardrails = (options.inputGuardrails as unknown[] | undefined) ?? [];
+  // the call id is the SDK's third argument: a paused call is filed under it, with the tool's name
+  const needsApproval = (runContext: RunContext<unknown>, input: unknown, callId?: string) => core.needsApproval(runContext, input, { callId, toolName: created.name });
   const created = tool({
     ...(options as object),
     execute: wrappedExecute,
-    needsApproval: core.needsApproval,
+    needsApproval,
     errorFunction,
     inputGuardrails: [core.guardrail, ...userGuardrails],
   } as Parameters<typeof tool>[0]) as FunctionTool;
