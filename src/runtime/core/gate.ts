@@ -42,8 +42,7 @@ export async function needsApproval(scope: CoreScope, runContext: RunContext<unk
   if (who === null) return false; // no principal: refused by the guardrail
   // a call no grant covers is refused by the guardrail, never paused for a human
   if (scope.policy.authority && decideOn(scope.decision, now(), raw, input, who, await taskOf(scope.internals, runContext)).decision.decision !== 'approve') return false;
-  // read back through text (rounded digits): not bound here; control.request(state) files it from the model's text
-  if (call && raw === undefined) await filePause(scope, call, who.principal, input, decision);
+  if (call) await filePause(scope, call, who.principal, input, decision);
   return true;
 }
 
