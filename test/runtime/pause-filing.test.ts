@@ -3,6 +3,7 @@ import { Runner, run as sdkRun, type RunToolApprovalItem } from '@openai/agents'
 import { RealtimeAgent, RealtimeSession } from '@openai/agents/realtime';
 import { ScriptedRealtimeTransport } from '@openai/agents/realtime/testing';
 import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { CtrlrunError, memoryStore, run, unwrap, type Store } from '../../src/runtime/index.js';
 import { coreScope } from '../../src/runtime/core/action-core.js';
 import { pausedRequest } from '../../src/runtime/core/pause.js';
@@ -196,6 +197,48 @@ describe('a paused call is filed wherever the run is driven', () => {
     expect(pausedRequest(scope, { callId: '', toolName: 'refund' }, 'alice', BIG, 5)).toBeNull();
     // JSON.parse('9007199254740993') is 9007199254740992: a hash of it would bind other arguments than the model's
     expect(pausedRequest(scope, { callId: 'c1', toolName: 'refund' }, 'alice', { ...BIG, ref: JSON.parse('9007199254740993') as number }, 5)).toBeNull();
+  });
+
+  it("a zod tool's optional field the model sends as null (strict mode): the SDK's parse drops it; the request binds the model's text, null included, and the approved call runs once", async () => {
+    const s = setup();
+    const calls: unknown[] = [];
+    const tool = s.protectedTool('stripe.refund', {
+      name: 'refund',
+      description: 'Refund a payment',
+      parameters: z.object({ payment_id: z.string(), amount: z.number().int(), note: z.string().optional() }),
+      execute: async (args) => {
+        calls.push(args);
+        return 'refunded';
+      },
+    });
+    const text = '{"payment_id":"pay_1","amount":512345,"note":null}';
+    const agent = agentWith(scripted([refundCall(text, 'c1')], [assistantMessage('done')]), [tool]);
+    const result = await sdkRun(agent, 'refund pay_1', { context: { user: 'alice' } });
+    expect(result.interruptions).toHaveLength(1);
+    const [filed] = await s.store.listRequests();
+    expect(filed).toMatchObject({ callId: 'c1', argsHash: argsHashOf(text, undefined), args: '{"amount":512345,"note":null,"payment_id":"pay_1"}' });
+    await s.control.approve(result.state, result.interruptions[0]!, { approver: 'bob' });
+    await sdkRun(agent, result.state, { context: { user: 'alice' } });
+    expect(calls).toEqual([{ payment_id: 'pay_1', amount: 512_345 }]);
+  });
+
+  it('a model that leaves an optional field out despite strict mode: the request binds it as null, so the yes authorizes nothing (fail closed)', async () => {
+    const s = setup();
+    const calls: unknown[] = [];
+    const tool = s.protectedTool('stripe.refund', {
+      name: 'refund',
+      description: 'Refund a payment',
+      parameters: z.object({ payment_id: z.string(), amount: z.number().int(), note: z.string().optional() }),
+      execute: async (args) => {
+        calls.push(args);
+        return 'refunded';
+      },
+    });
+    const agent = agentWith(scripted([refundCall(BIG_TEXT, 'c1')], [assistantMessage('done')]), [tool]);
+    const result = await sdkRun(agent, 'refund pay_1', { context: { user: 'alice' } });
+    expect((await s.store.getRequest('c1'))?.args).toBe('{"amount":512345,"note":null,"payment_id":"pay_1"}');
+    await expect(s.control.approve(result.state, result.interruptions[0]!, { approver: 'bob' })).rejects.toMatchObject({ reason: 'mismatch' });
+    expect(calls).toEqual([]);
   });
 
   it('an integer beyond 2^53 in a paused call: not filed at the pause; control.request(state) files it bound to the exact text', async () => {

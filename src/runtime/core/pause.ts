@@ -9,6 +9,44 @@ import type { CoreScope } from './scope.js';
 export interface PausingCall {
   callId: string | undefined;
   toolName: string;
+  /**
+   * The tool's strict JSON schema when its parameters are a zod (or Standard) schema: the SDK then
+   * drops the `null` the model sends for an optional field before parsing, so `needsApproval` sees
+   * the field absent; the schema says where the model's text had it (`withStrictNulls`).
+   */
+  strictSchema?: unknown;
+}
+
+/** Parameters the SDK parses with a schema library (zod, a Standard Schema), dropping optional fields' nulls, not JSON.parse alone. */
+export function isSchemaParsed(parameters: unknown): boolean {
+  return parameters !== null && typeof parameters === 'object' && (typeof (parameters as { safeParse?: unknown }).safeParse === 'function' || '~standard' in parameters);
+}
+
+/**
+ * The arguments as the model sent them under a strict schema, from the SDK's parse of them: every
+ * property the schema names that the parse lacks was sent as `null` (strict mode sends every
+ * property; the SDK's parse dropped the nulls of optional fields). Anything the walk cannot follow
+ * (a `$ref`, depth) is left as it is: a request bound so is refused if it differs, never widened.
+ */
+export function withStrictNulls(schema: unknown, value: unknown, depth = 0): unknown {
+  if (depth > 64 || schema === null || typeof schema !== 'object' || value === null || typeof value !== 'object') return value;
+  const node = schema as { properties?: unknown; items?: unknown; anyOf?: unknown };
+  if (Array.isArray(node.anyOf)) {
+    const shape = Array.isArray(value) ? 'items' : 'properties';
+    const branch = (node.anyOf as unknown[]).find((b) => b !== null && typeof b === 'object' && shape in b);
+    return branch === undefined ? value : withStrictNulls(branch, value, depth + 1);
+  }
+  if (Array.isArray(value)) return node.items === undefined ? value : value.map((v) => withStrictNulls(node.items, v, depth + 1));
+  const properties = node.properties;
+  if (properties === null || typeof properties !== 'object' || Array.isArray(properties)) return value;
+  const given = value as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  const put = (k: string, v: unknown) => Object.defineProperty(out, k, { value: v, enumerable: true, writable: true, configurable: true });
+  for (const k of Object.keys(given)) put(k, given[k]);
+  for (const [k, sub] of Object.entries(properties as Record<string, unknown>)) {
+    put(k, Object.prototype.hasOwnProperty.call(given, k) ? withStrictNulls(sub, given[k], depth + 1) : null);
+  }
+  return out;
 }
 
 /**
@@ -20,7 +58,7 @@ export interface PausingCall {
  */
 export function pausedRequest(scope: CoreScope, call: PausingCall, principal: string, input: unknown, now: number): NewApprovalRequest | null {
   if (typeof call.callId !== 'string' || call.callId === '') return null;
-  const checked = checkArguments(input);
+  const checked = checkArguments(call.strictSchema === undefined ? input : withStrictNulls(call.strictSchema, input));
   if (!checked.ok) return null;
   return {
     callId: call.callId,
