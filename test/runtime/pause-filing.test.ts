@@ -241,6 +241,26 @@ describe('a paused call is filed wherever the run is driven', () => {
     expect(calls).toEqual([]);
   });
 
+  it('a JSON-schema tool (strict: false) whose optional property the model leaves out: the SDK passes the text as parsed; the request binds it as sent', async () => {
+    const s = setup();
+    const tool = s.protectedTool('stripe.refund', {
+      name: 'refund',
+      description: 'Refund a payment',
+      parameters: {
+        type: 'object',
+        properties: { payment_id: { type: 'string' }, amount: { type: 'integer' }, note: { type: 'string' } },
+        required: ['payment_id', 'amount'],
+        additionalProperties: false,
+      },
+      strict: false,
+      execute: async () => 'refunded',
+    });
+    const agent = agentWith(scripted([refundCall(BIG_TEXT, 'c1')], [assistantMessage('done')]), [tool]);
+    const result = await sdkRun(agent, 'refund pay_1', { context: { user: 'alice' } });
+    expect(await s.store.getRequest('c1')).toMatchObject({ argsHash: argsHashOf(BIG_TEXT, undefined), args: '{"amount":512345,"payment_id":"pay_1"}' });
+    expect(await s.control.approve(result.state, result.interruptions[0]!, { approver: 'bob' })).toMatchObject({ state: 'approved' });
+  });
+
   it('an integer beyond 2^53 in a paused call: not filed at the pause; control.request(state) files it bound to the exact text', async () => {
     const s = setup();
     const calls: unknown[] = [];
