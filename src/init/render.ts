@@ -362,11 +362,12 @@ function remoteControlSource(remote: RemoteRuntime, identity: IdentityProposal):
 // Keep the token in a secret (wrangler secret put), not in the code.`;
   const pause =
     remote === 'realtime'
-      ? `// A call the policy sends to a person pauses with the session's \`tool_approval_requested\` event:
-// file it with \`control.requestRealtime(session, event.approvalItem)\` and, once an operator
-// answered on serve, apply it with \`control.resolveRealtime(session, item)\`.`
-      : `// A call the policy sends to a person pauses the run: \`await control.request(result.state)\` files
-// it; once an operator answered on serve, \`await control.resolve(state)\` and run the state again.`;
+      ? `// A call the policy sends to a person pauses with the session's \`tool_approval_requested\` event
+// and is filed on serve as it pauses; once an operator answered, apply the answer with
+// \`control.resolveRealtime(session, event.approvalItem)\`.`
+      : `// A call the policy sends to a person pauses the run and is filed on serve as it pauses (keep
+// \`result.state\`, or \`await control.request(result.state)\`, which also returns the pending
+// requests); once an operator answered, \`await control.resolve(state)\` and run the state again.`;
   return `// The operator's control: where approvals, effects and receipts are kept, and who a run acts for.
 // Written by \`ctrlrun-gen init\`; it is yours to edit (the generated module imports its default export).
 import { createControl, httpStore } from 'ctrlrun-gen/runtime';

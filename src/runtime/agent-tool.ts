@@ -7,6 +7,7 @@ import { PROTECTED_ACTION, describeError, type ControlInternals } from './intern
 import { LOCAL_ACTION } from './local-mark.js';
 import { bindMcp, isGuardedMcpServer } from './mcp.js';
 import { openNestedFrame } from './nested.js';
+import { isSchemaParsed } from './core/pause.js';
 import { createActionCore } from './core/action-core.js';
 import { bindPolicy } from './core/bind-policy.js';
 import type { CallDetails } from './core/types.js';
@@ -95,7 +96,10 @@ function makeAgentTool(internals: ControlInternals, policy: CompiledPolicy, acti
     traceIncludeSensitiveData: userRunConfig.traceIncludeSensitiveData ?? false,
     ...(guards.size > 0 ? { callModelInputFilter: guardInputFilter(guards, new Set(), userRunConfig.callModelInputFilter) } : {}),
   };
-  const made = agent.asTool({ ...(options as object), runConfig, needsApproval: core.needsApproval } as never) as unknown as FunctionTool;
+  // a paused call is filed under the SDK's call id, with the tool's name (the default `{ input }` and a zod schema: strict)
+  const strictNulls = options.parameters === undefined || isSchemaParsed(options.parameters);
+  const needsApproval = (runContext: RunContext<unknown>, input: unknown, callId?: string) => core.needsApproval(runContext, input, { callId, toolName: made.name, ...(strictNulls ? { strictSchema: made.parameters } : {}) });
+  const made = agent.asTool({ ...(options as object), runConfig, needsApproval } as never) as unknown as FunctionTool;
   made.inputGuardrails = [core.guardrail as never, ...(made.inputGuardrails ?? [])];
   const inner = made.invoke.bind(made);
   made.invoke = async (runContext: RunContext<any>, input: string, details?: Parameters<FunctionTool['invoke']>[2]) => {

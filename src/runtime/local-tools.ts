@@ -123,7 +123,8 @@ class Refused {
 
 type Entry = Authorization | Refused;
 
-function localGate(internals: ControlInternals, core: ActionCore, who: string, pauseRefusal?: (callId: string, text: string) => void) {
+/** `toolName`: the SDK tool's name (asked when a call pauses, to file its request under it). */
+function localGate(internals: ControlInternals, core: ActionCore, who: string, toolName: () => string, pauseRefusal?: (callId: string, text: string) => void) {
   const { action } = core;
   /** The authorization of each call, keyed by the action object the SDK passes to both hooks. */
   const decided = new WeakMap<object, Entry>();
@@ -139,9 +140,10 @@ function localGate(internals: ControlInternals, core: ActionCore, who: string, p
 
   const needsApproval = async (runContext: RunContext<unknown>, key: object, args: unknown, callId: string | undefined): Promise<boolean> => {
     decided.delete(key);
-    if (await core.needsApproval(runContext, args)) {
+    // a call the policy pauses is filed in the store here (with its call id), whoever drives the run
+    if (await core.needsApproval(runContext, args, { callId, toolName: toolName() })) {
       const request = callId ? await internals.store.getRequest(callId) : null;
-      if (!request || request.state === 'pending') return true; // the SDK pauses; control.request records it
+      if (!request || request.state === 'pending') return true; // the SDK pauses (unfiled only when it cannot be bound: control.request files it)
       if (request.state === 'rejected') {
         const no = request.answers.find((a) => a.decision === 'reject');
         return refuse(key, callId, refusal(action, no ? `rejected by ${no.approver}${no.reason ? `: ${no.reason}` : ''}` : 'rejected'));
@@ -221,7 +223,7 @@ function makeShellTool(internals: ControlInternals, policy: CompiledPolicy, acti
     throw new CtrlrunError(`${who}('${action}'): a hosted shell (environment.type '${String(environment.type)}') runs at OpenAI and takes no approval; this door guards a local shell.`);
   }
   const core = createActionCore(internals, policy, action, {});
-  const gate = localGate(internals, core, who);
+  const gate = localGate(internals, core, who, () => made.name);
   const shell: Shell = {
     run: async (shellAction: ShellAction): Promise<ShellResult> => {
       const out = await gate.run(shellAction, presentShellAction(shellAction), () => inner.run(shellAction));
@@ -248,7 +250,7 @@ function makeApplyPatchTool(internals: ControlInternals, policy: CompiledPolicy,
     throw new CtrlrunError(`${who}('${action}'): \`editor\` must be an Editor (createFile, updateFile, deleteFile).`);
   }
   const core = createActionCore(internals, policy, action, {});
-  const gate = localGate(internals, core, who);
+  const gate = localGate(internals, core, who, () => made.name);
   const guarded = (op: ApplyPatchOperation, body: () => Promise<ApplyPatchResult | void>) => async (): Promise<ApplyPatchResult | void> => {
     const out = await gate.run(op, presentPatchOperation(op), body);
     return out instanceof Refused ? { status: 'failed', output: out.refused } : out;
@@ -372,7 +374,7 @@ function makeComputerTool(internals: ControlInternals, policy: CompiledPolicy, a
   const core = createActionCore(internals, policy, action, {});
   /** Refused calls paused for the control to reject with this text (the model reads it as the SDK's rejection). */
   const refusals = new Map<string, string>();
-  const gate = localGate(internals, core, who, (callId, text) => {
+  const gate = localGate(internals, core, who, () => made.name, (callId, text) => {
     refusals.delete(callId);
     refusals.set(callId, text);
     if (refusals.size > MAX_PENDING_REFUSALS) refusals.delete(refusals.keys().next().value as string);

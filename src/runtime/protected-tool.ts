@@ -9,6 +9,7 @@ import {
   type UnknownContext,
 } from '@openai/agents';
 import type { Control } from './control.js';
+import { isSchemaParsed } from './core/pause.js';
 import { createActionCore } from './core/action-core.js';
 import { bindPolicy } from './core/bind-policy.js';
 import { isBodyFailure } from './core/body-failures.js';
@@ -98,10 +99,15 @@ export function makeProtectedTool(
   const errorFunction = composeErrorFunction(action, userErrorFunction, options.outputSchema !== undefined);
 
   const userGuardrails = (options.inputGuardrails as unknown[] | undefined) ?? [];
+  // the call id is the SDK's third argument: a paused call is filed under it, with the tool's name
+  // (and, for a zod or Standard schema, whose parse drops the nulls of optional fields, the strict schema)
+  const parsedBySchema = isSchemaParsed(options.parameters);
+  const needsApproval = (runContext: RunContext<unknown>, input: unknown, callId?: string) =>
+    core.needsApproval(runContext, input, { callId, toolName: created.name, ...(parsedBySchema ? { strictSchema: created.parameters } : {}) });
   const created = tool({
     ...(options as object),
     execute: wrappedExecute,
-    needsApproval: core.needsApproval,
+    needsApproval,
     errorFunction,
     inputGuardrails: [core.guardrail, ...userGuardrails],
   } as Parameters<typeof tool>[0]) as FunctionTool;

@@ -17,15 +17,20 @@ describe('what the codemod says changes at run time', () => {
     expect(changes.map((c) => c.kind)).toEqual(['body-failure-stops-run', 'approve-through-control']);
     expect(changes[0]!.text).toContain('run() rejects with it');
     expect(changes[1]!.text).toContain('control.approve(state, item');
+    expect(changes[1]!.text).toContain('filed in the store as they pause (`ctrlrun-gen approvals list`)');
+    expect(changes[1]!.text).not.toContain('control.request(');
   });
 
-  it('a realtime tool: failures reach the session error event, approvals go through requestRealtime/resolveRealtime', () => {
+  it('a realtime tool: failures reach the session error event, approvals are filed as they pause and answered through resolveRealtime', () => {
     for (const specifier of ['@openai/agents/realtime', '@openai/agents-realtime']) {
       const changes = changesFor(specifier);
       expect(changes.map((c) => c.kind)).toEqual(['body-failure-stops-run', 'approve-through-control']);
       expect(changes[0]!.text).toContain("session's `error` event");
       expect(changes[0]!.text).not.toContain('run()');
-      expect(changes[1]!.text).toContain('control.requestRealtime(session, item)');
+      // filed as they pause (issue 21 item 5): nothing tells the user to file them; the answer is applied with resolveRealtime
+      expect(changes[1]!.text).toContain('filed in the store as they pause');
+      expect(changes[1]!.text).toContain('control.resolveRealtime(session, item)');
+      expect(changes[1]!.text).not.toContain('requestRealtime');
       expect(changes[1]!.text).not.toContain('control.approve(state');
     }
   });

@@ -1,6 +1,6 @@
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Agent, MCPServerStdio, RunState, Runner, computerTool, setTraceProcessors, setTracingDisabled, tool, webSearchTool, type FunctionTool, type Span, type TracingProcessor } from '@openai/agents';
+import { Agent, MCPServerStdio, RunState, Runner, run as sdkRun, computerTool, setTraceProcessors, setTracingDisabled, tool, webSearchTool, type FunctionTool, type Span, type TracingProcessor } from '@openai/agents';
 import { ScriptedModel, assistantMessage, functionCall } from '@openai/agents/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -31,6 +31,7 @@ function agentPolicy(): CompiledPolicy {
   const base = makePolicy();
   const decide = (args: unknown): DecisionResult => {
     const a = args as { input?: unknown; payment_id?: unknown } | null;
+    if (a?.input === 'ask a person') return { decision: 'approve', rule: 2, reason: 'rule[2]' };
     return a?.input === 'forbidden' || a?.payment_id === 'forbidden' ? { decision: 'deny', rule: 1, reason: 'rule[1]' } : { decision: 'allow', rule: 0, reason: 'rule[0]' };
   };
   const allow = (): DecisionResult => ({ decision: 'allow', rule: 0, reason: 'rule[0]' });
@@ -226,6 +227,19 @@ describe('protectAgentTool: a protected tool inside agent.asTool()', () => {
     expect(replay).toBeInstanceOf(CtrlrunError);
     expect((replay as { reason?: string }).reason).toBe('consumed');
     expect(w.refunds).toHaveLength(1);
+  });
+
+  it('the agent tool call itself at approve: filed as it pauses under the tool name, before the nested run starts (issue 21 item 5)', async () => {
+    const w = world();
+    const nested = new ScriptedModel([[assistantMessage('never asked')]]);
+    const parent = new ScriptedModel([[agentCall('ask a person', 'a9')]]);
+    const desk = new Agent<Ctx>({ name: 'desk', model: parent, tools: [w.doors.protectAgentTool('desk.refunder', w.inner(nested), { toolName: 'refunder' })] });
+    const paused = await sdkRun(desk, 'go', { context: { user: 'alice' } });
+    expect(paused.interruptions.map((i) => (i.rawItem as { callId?: string }).callId)).toEqual(['a9']);
+    expect(nested.calls).toHaveLength(0);
+    const filed = await w.store.listRequests();
+    expect(filed.map((r) => [r.callId, r.action, r.toolName, r.principal, r.state, r.args])).toEqual([['a9', 'desk.refunder', 'refunder', 'alice', 'pending', '{"input":"ask a person"}']]);
+    expect(await w.control.request(paused.state)).toEqual(filed);
   });
 
   it('refuses needsApproval and a non-agent', () => {

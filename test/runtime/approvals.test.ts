@@ -1,6 +1,7 @@
 import { RunState } from '@openai/agents';
 import { describe, expect, it } from 'vitest';
 import { ApprovalMismatch, bindProtectedTool, createControl, run, type ApprovalMismatchReason } from '../../src/runtime/index.js';
+import { argsHashOf } from '../../src/runtime/internals.js';
 import { agentWith, assistantMessage, refundCall, refundTool, scripted, sdkBefore, setup, toolOutputSeen, type Setup } from './helpers.js';
 
 /** Before 0.5 `state.reject()` takes no message: the model reads the SDK's fixed text, never "try again". */
@@ -35,20 +36,33 @@ async function expectMismatch(promise: Promise<unknown>, reason: ApprovalMismatc
 }
 
 describe('approve: pause, record, claim once', () => {
-  it('pauses with the SDK interruption; needsApproval writes nothing; request() records the pending request idempotently', async () => {
+  it('pauses with the SDK interruption; needsApproval files the pending request once, bound to principal and arguments; request() adds nothing', async () => {
     const s = setup();
     const { result, calls } = await pauseOnApproval(s);
     expect(calls).toEqual([]);
     expect(result.interruptions).toHaveLength(1);
-    expect(await s.store.listRequests()).toEqual([]);
-    expect(await s.store.listReceipts()).toEqual([]);
+    // filed where the pause was decided, with no call of the app's
+    const filed = await s.store.listRequests();
+    expect(filed).toHaveLength(1);
+    expect(filed[0]).toMatchObject({
+      callId: 'c1',
+      action: 'stripe.refund',
+      toolName: 'refund',
+      principal: 'alice',
+      state: 'pending',
+      policyHash: s.policy.hash,
+      argsHash: argsHashOf('{"payment_id":"pay_1","amount":512345}', undefined),
+      approvalsRequired: 1,
+      answers: [],
+    });
+    expect(filed[0]!.args).toBe('{"amount":512345,"payment_id":"pay_1"}');
+    expect((await s.store.listReceipts()).map((r) => [r.result, r.call_id, r.principal, r.args_hash])).toEqual([['requested', 'c1', 'alice', filed[0]!.argsHash]]);
 
+    // request() (twice) finds the same request: no second request, no second receipt, nothing rewritten
     const pending = await s.control.request(result.state);
     await s.control.request(result.state);
-    expect(pending).toHaveLength(1);
-    expect(pending[0]).toMatchObject({ callId: 'c1', action: 'stripe.refund', toolName: 'refund', principal: 'alice', state: 'pending', policyHash: s.policy.hash });
-    expect(pending[0]!.args).toBe('{"amount":512345,"payment_id":"pay_1"}');
-    expect(await s.store.listRequests()).toHaveLength(1);
+    expect(pending).toEqual(filed);
+    expect(await s.store.listRequests()).toEqual(filed);
     expect((await s.store.listReceipts()).map((r) => r.result)).toEqual(['requested']);
   });
 
@@ -112,13 +126,18 @@ describe('approve: pause, record, claim once', () => {
     expect(calls).toHaveLength(1);
   });
 
-  it('a bare state.approve (no record in the store) runs nothing: ApprovalMismatch(unknown)', async () => {
+  it('a bare state.approve (the filed request unanswered) runs nothing: ApprovalMismatch(unknown)', async () => {
     const s = setup();
     const { agent, result, calls } = await pauseOnApproval(s);
+    // the pause filed a pending request (nobody answered it): the SDK's own yes authorizes nothing
     result.state.approve(result.interruptions[0]!);
     await expectMismatch(run(agent, result.state), 'unknown');
     expect(calls).toEqual([]);
-    expect((await s.store.listReceipts()).map((r) => [r.result, r.reason])).toEqual([['refused', 'approval_unknown']]);
+    expect((await s.store.getRequest('c1'))?.state).toBe('pending');
+    expect((await s.store.listReceipts()).map((r) => [r.result, r.reason])).toEqual([
+      ['requested', 'rule[1]'],
+      ['refused', 'approval_unknown'],
+    ]);
   });
 
   it('a bare state.approve after a recorded request that nobody approved runs nothing', async () => {

@@ -107,6 +107,16 @@ describe('authority (CTRLRun v7) through the Runner: examples/authority/payments
     expect(await h.store.consumptions()).toEqual([]);
   });
 
+  it('a call at approve that no grant covers is refused and never filed; one a grant covers is filed as it pauses (issue 21 item 5)', async () => {
+    const h = harness(payments);
+    const refused = await h.call({ agent: 'support-agent' }, { payment_id: 'EU-9', amount: 500_000 }, 'a1');
+    expect(refused.seen).toContain('refused by authority: authority_constraint');
+    expect(await h.store.listRequests()).toEqual([]);
+    await h.call(dana, { payment_id: 'EU-10', amount: 500_000 }, 'a2');
+    expect((await h.store.listRequests()).map((r) => [r.callId, r.state, r.approvalsRequired])).toEqual([['a2', 'pending', 2]]);
+    expect(h.runs).toHaveLength(0);
+  });
+
   it('tier-one support within its grant runs (its grant has no budget: no ledger row)', async () => {
     const h = harness(payments);
     await h.call({ agent: 'support-agent' }, { payment_id: 'EU-8', amount: 4_000 }, 'c1');

@@ -122,7 +122,11 @@ describe('protectComputerTool: a real computer (actions logged, text typed to a 
     const paused = await run(deskAgent(p1, f, new ScriptedModel([[computerCall('c9', actions)]])), 'write it', { context: { user: 'alice' } });
     expect(paused.interruptions.map((i) => i.rawItem.type)).toEqual(['computer_call']);
     expect(acted(f.log)).toEqual([]);
+    // filed as it paused (issue 21 item 5), under the tool's name; request() returns that one request
+    const filed = await p1.store.listRequests();
+    expect(filed.map((r) => [r.callId, r.toolName, r.principal])).toEqual([['c9', 'computer_use_preview', 'alice']]);
     const requests = await p1.control.request(paused.state);
+    expect(requests).toEqual(filed);
     expect(requests.map((r) => [r.callId, r.action, r.principal, r.state])).toEqual([['c9', 'host.computer', 'alice', 'pending']]);
     // the whole batch is one request: what a person reads and approves
     expect(JSON.parse(requests[0]!.args)).toEqual({ action: 'click\ntype\nkeypress', actions, text: 'hello', keys: 'CTRL+S' });
@@ -177,7 +181,11 @@ describe('protectComputerTool: a real computer (actions logged, text typed to a 
     expect(result.finalOutput).toBe('done');
     expect(acted(f.log)).toEqual([]);
     expect(screenshotSent(m2, 0, 'c5')).toBe('');
-    expect((await p.store.listReceipts()).map((r) => [r.result, r.reason])).toEqual([['refused', 'approval_unrecorded']]);
+    // the pause filed its request (issue 21 item 5); the SDK's own yes still authorizes nothing
+    expect((await p.store.listReceipts()).map((r) => [r.result, r.reason])).toEqual([
+      ['requested', 'rule[2]'],
+      ['refused', 'approval_unrecorded'],
+    ]);
   });
 
   it('a rejected call never runs and the model reads who rejected it', async () => {

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { Agent, RunState } from '@openai/agents';
+import { Agent, RunState, run as sdkRun } from '@openai/agents';
 import { ScriptedModel, assistantMessage } from '@openai/agents/testing';
 import { describe, expect, it } from 'vitest';
 import { bindLocalTools, run, verifyReceipts } from '../../src/runtime/index.js';
@@ -126,6 +126,20 @@ describe('protectShellTool: a real shell (each command a /bin/sh child process)'
     expect(await verifyReceipts(p1.store)).toEqual({ ok: true, count: 7 });
   });
 
+  it("the SDK's own run() files a paused shell call, bound as request() binds it; request() adds nothing (issue 21 item 5)", async () => {
+    const f = fresh();
+    const p = processOn(f.db);
+    const paused = await sdkRun(opsAgent(p, f, new ScriptedModel([[shellCall('s4', ['git push origin main'])]])), 'ship it', { context: { user: 'alice' } });
+    expect(paused.interruptions.map((i) => i.rawItem.type)).toEqual(['shell_call']);
+    const filed = await p.store.listRequests();
+    expect(filed.map((r) => [r.callId, r.action, r.toolName, r.principal, r.state, r.args])).toEqual([
+      ['s4', 'host.shell', 'shell', 'alice', 'pending', JSON.stringify({ command: 'git push origin main', commands: ['git push origin main'] })],
+    ]);
+    expect(await p.control.request(paused.state)).toEqual(filed);
+    expect((await p.store.listReceipts()).map((r) => [r.result, r.call_id, r.principal])).toEqual([['requested', 's4', 'alice']]);
+    expect(runs(f.log)).toEqual([]);
+  });
+
   it('an approval held only by the SDK state (state.approve) authorizes nothing', async () => {
     const f = fresh();
     const p = processOn(f.db);
@@ -140,7 +154,11 @@ describe('protectShellTool: a real shell (each command a /bin/sh child process)'
     expect(result.finalOutput).toBe('done');
     expect(runs(f.log)).toEqual([]);
     expect(outputSeen(m2, 0, 's3')).toContain('authorizes nothing');
-    expect((await p.store.listReceipts()).map((r) => [r.result, r.reason])).toEqual([['refused', 'approval_unrecorded']]);
+    // the pause filed its request (issue 21 item 5); the SDK's own yes still authorizes nothing
+    expect((await p.store.listReceipts()).map((r) => [r.result, r.reason])).toEqual([
+      ['requested', 'rule[2]'],
+      ['refused', 'approval_unrecorded'],
+    ]);
   });
 
   it('a rejected call never runs and the model reads who rejected it', async () => {

@@ -67,7 +67,7 @@ export function sdkApprovalRule(files: ScannedFile[], project: ProjectContext | 
             ? `\`${a.receiver}.${a.method}(${a.item})\` answers a realtime call through the SDK: for a protected tool's call no approver is recorded and the tool refuses it with ApprovalMismatch (the session's error event).`
             : `\`${a.receiver}.${a.method}(${a.item})\` answers an interruption through the SDK: for a protected tool's call no approver is recorded and the tool refuses the call with ApprovalMismatch out of run().`,
           realtime
-            ? `File it with \`await control.requestRealtime(session, ${a.item})\`; once an operator answered (\`ctrlrun-gen serve\`, \`ctrlrun-gen approvals\`), \`await control.resolveRealtime(session, ${a.item})\` approves or rejects it in the session.`
+            ? `The call is filed in the store when it pauses; once an operator answered (\`ctrlrun-gen serve\`, \`ctrlrun-gen approvals\`), \`await control.resolveRealtime(session, ${a.item})\` approves or rejects it in the session.`
             : answer === 'approve'
               ? `Use the Control: \`await control.approve(state, ${a.item}, { approver })\`, then resume with the same state.`
               : `Use the Control: \`await control.reject(state, ${a.item}, { approver, reason })\`, then resume with the same state.`,

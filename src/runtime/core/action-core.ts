@@ -6,6 +6,7 @@ import { authorize } from './authorize.js';
 import { stillRunningHolds } from './body.js';
 import { checkCall, guardrailOf, needsApproval } from './gate.js';
 import { refusal } from './messages.js';
+import type { PausingCall } from './pause.js';
 import { principalStage } from './principal.js';
 import { receiptWriter } from './receipt.js';
 import { executeCall, finish, observe, runBody } from './run-call.js';
@@ -58,7 +59,8 @@ export function createActionCore(internals: ControlInternals, policy: CompiledPo
     compiled: scope.compiled,
     enforce: scope.enforce,
     policyArgs: scope.args.policyArgs,
-    needsApproval: (runContext: RunContext<unknown>, input: unknown) => needsApproval(scope, runContext, input),
+    /** `call`: the SDK's call id and the tool's name; given, a call the policy pauses is filed in the store. */
+    needsApproval: (runContext: RunContext<unknown>, input: unknown, call?: PausingCall) => needsApproval(scope, runContext, input, call),
     guardrail: guardrailOf(scope),
     checkCall: (data: { context: RunContext<unknown>; toolCall: { callId: string; arguments: string } }) => checkCall(scope, data),
     authorize: (input: unknown, runContext: RunContext<unknown>, callId: string | null, toolCall: { arguments?: string } | undefined) =>

@@ -5,6 +5,7 @@ import { argsHashOf, describeError, taskOf, whoOf } from '../internals.js';
 import { noteNestedFailure } from '../nested.js';
 import { decideOn, guardrailRefusal, hashOf, type GuardrailWhy } from './decision.js';
 import { refusal, STILL_RUNNING_TEXT } from './messages.js';
+import { filePause, type PausingCall } from './pause.js';
 import { asCtrlrunError } from './errors.js';
 import type { CoreScope } from './scope.js';
 import { INVALID_ARGUMENTS } from './types.js';
@@ -18,9 +19,11 @@ type GuardrailAnswer = typeof allow | { behavior: { type: 'rejectContent'; messa
 /**
  * The SDK's `needsApproval`, asked before the guardrail with the SDK's own (lossy) parse of the
  * arguments: an integer beyond 2^53 arrives rounded, so it is read back through JSON text. The
- * guardrail and the wrapper decide again on the model's own text before anything runs. Writes nothing.
+ * guardrail and the wrapper decide again on the model's own text before anything runs. A call it
+ * pauses (`call`: the SDK's call id and the tool's name) has its pending request filed right here
+ * (core/pause.ts), whoever drives the run; nothing else is written.
  */
-export async function needsApproval(scope: CoreScope, runContext: RunContext<unknown>, input: unknown): Promise<boolean> {
+export async function needsApproval(scope: CoreScope, runContext: RunContext<unknown>, input: unknown, call?: PausingCall): Promise<boolean> {
   if (!scope.enforce) return false;
   if (scope.args.schemaCheck && scope.args.schemaCheck(input) !== null) return false; // refused by the guardrail
   const now = () => scope.internals.clock();
@@ -37,9 +40,10 @@ export async function needsApproval(scope: CoreScope, runContext: RunContext<unk
   if (decision.decision !== 'approve') return false;
   const who = await whoOf(scope.internals, runContext);
   if (who === null) return false; // no principal: refused by the guardrail
-  if (!scope.policy.authority) return true;
   // a call no grant covers is refused by the guardrail, never paused for a human
-  return decideOn(scope.decision, now(), raw, input, who, await taskOf(scope.internals, runContext)).decision.decision === 'approve';
+  if (scope.policy.authority && decideOn(scope.decision, now(), raw, input, who, await taskOf(scope.internals, runContext)).decision.decision !== 'approve') return false;
+  if (call) await filePause(scope, call, who.principal, input, decision);
+  return true;
 }
 
 /** The tool input guardrail: the call decided before the SDK runs anything; a refusal is model text (or `ActionDenied`). */

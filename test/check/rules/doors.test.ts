@@ -108,7 +108,7 @@ ruleTester('sdk-approval', {
         '  session.current?.approve(request.approvalItem);',
         '});',
       ),
-      errors: [{ line: 3, column: 3, mentions: 'control.requestRealtime(session, request.approvalItem)' }],
+      errors: [{ line: 3, column: 3, mentions: 'control.resolveRealtime(session, request.approvalItem)' }],
     },
     {
       name: 'no manifest, but the file builds a protected tool',
