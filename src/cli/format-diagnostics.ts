@@ -4,10 +4,14 @@ import pc from 'picocolors';
 import type { Diagnostic } from '../diagnostics.js';
 import { declaresCtrlrunSchema, readCapped } from '../safe-read.js';
 import type { CliContext } from './context.js';
+import { escapedSource, safePrinter } from './terminal-text.js';
 
 /**
  * `file:line:col: severity: message`, then the path in the document, a code frame and a hint.
  * Paths are printed relative to the working directory. Source text is read from disk unless given.
+ * What the files under review chose (a policy key in the message or in `at actions.…`, a line of
+ * the code frame) is shown with control, bidi and invisible characters escaped and marked, as the
+ * operator CLI shows stored text: a pull request cannot hide or forge lines in a CI log.
  */
 export function formatDiagnostics(
   diagnostics: Diagnostic[],
@@ -15,28 +19,30 @@ export function formatDiagnostics(
   sources: Map<string, string> = new Map(),
 ): string {
   const colors = pc.createColors(ctx.color);
-  return diagnostics
+  const safe = safePrinter();
+  const text = diagnostics
     .map((d) => {
-      const file = displayPath(d.file, ctx.cwd);
-      const head = `${file}:${d.line}:${d.column}: ${d.severity === 'error' ? colors.red('error') : colors.yellow('warning')}: ${d.message}`;
+      const file = safe.show(displayPath(d.file, ctx.cwd));
+      const head = `${file}:${d.line}:${d.column}: ${d.severity === 'error' ? colors.red('error') : colors.yellow('warning')}: ${safe.show(d.message)}`;
       const lines = [colors.bold(head)];
-      if (d.path) lines.push(`  at ${d.path}`);
-      const text = sourceOf(d.file, ctx.cwd, sources);
-      if (text !== undefined && d.line >= 1) {
+      if (d.path) lines.push(`  at ${safe.show(d.path)}`);
+      const source = sourceOf(d.file, ctx.cwd, sources);
+      if (source !== undefined && d.line >= 1) {
         lines.push(
-          codeFrameColumns(text, { start: { line: d.line, column: d.column } }, { highlightCode: ctx.color, linesAbove: 1, linesBelow: 1 })
+          codeFrameColumns(escapedSource(source), { start: { line: d.line, column: d.column } }, { highlightCode: ctx.color, linesAbove: 1, linesBelow: 1 })
             .split('\n')
             .map((l) => `  ${l}`)
             .join('\n'),
         );
       }
       if (d.related) {
-        lines.push(`  ${displayPath(d.related.file, ctx.cwd)}:${d.related.line}:${d.related.column}: ${d.related.message}`);
+        lines.push(`  ${safe.show(displayPath(d.related.file, ctx.cwd))}:${d.related.line}:${d.related.column}: ${safe.show(d.related.message)}`);
       }
-      if (d.hint) lines.push(`  ${colors.cyan('hint')}: ${d.hint}`);
+      if (d.hint) lines.push(`  ${colors.cyan('hint')}: ${safe.show(d.hint)}`);
       return lines.join('\n');
     })
-    .join('\n\n') + '\n';
+    .join('\n\n');
+  return `${text}\n${safe.note()}`;
 }
 
 export function displayPath(file: string, cwd: string): string {

@@ -12,11 +12,11 @@ import type { AddAnswerResult, ApprovalAnswer, ApprovalRequest, EffectRecord, Re
 export type AnswerResult = AddAnswerResult | { outcome: 'args_mismatch'; request: ApprovalRequest };
 
 /**
- * `checkArgs: false` is the store interface's own addAnswer (serve's /api/store, what httpStore
- * speaks): it shows nothing, and a Control answering through it checks the binding itself.
+ * Every way an operator answers (the CLI, serve's pages and answer API, and serve's raw store API
+ * that httpStore speaks) checks the request's `args` against its `argsHash` first.
  */
-export async function answerRequest(store: Store, callId: string, answer: ApprovalAnswer, options: { checkArgs?: boolean } = {}): Promise<AnswerResult> {
-  const before = options.checkArgs === false ? null : await store.getRequest(callId);
+export async function answerRequest(store: Store, callId: string, answer: ApprovalAnswer): Promise<AnswerResult> {
+  const before = await store.getRequest(callId);
   if (before && !argsMatchHash(before)) {
     await store.appendReceipt(refusedAnswerReceipt(answerReceipt(before, answer), answer, 'args_mismatch'));
     return { outcome: 'args_mismatch', request: before };

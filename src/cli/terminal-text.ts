@@ -29,6 +29,14 @@ export function terminalSafe(text: string): { text: string; marked: boolean } {
   return { text: `${MARK_OPEN}${escaped}${MARK_CLOSE}`, marked: true };
 }
 
+/**
+ * Source text for a code frame: every unsafe character but newline and tab written as `\u{…}`
+ * (a backslash stays itself: the frame shows the file's own text, never stored data to be read back).
+ */
+export function escapedSource(text: string): string {
+  return UNSAFE.test(text) ? text.replace(UNSAFE_ALL, (c) => (c === '\n' || c === '\t' || c === '\r' ? c : `\\u{${c.codePointAt(0)!.toString(16)}}`)) : text;
+}
+
 /** Collects whether anything was marked while printing, for one note at the end. */
 export function safePrinter() {
   let marked = false;

@@ -9,7 +9,7 @@ import { toJavaScript } from '../generate/javascript.js';
 import type { Policy } from '../policy/types.js';
 import { checkArguments, parseArguments, type ArgumentsCheck } from '../runtime/arguments.js';
 import { evaluateAuthority } from '../runtime/authority.js';
-import { decideCall, invalidArguments } from '../runtime/decide.js';
+import { builtNoCall, decideArguments } from '../runtime/decide.js';
 import type { CallDecision, CompiledPolicy } from '../runtime/types.js';
 
 /** A call to decide: the action, its arguments (the model's JSON text, or values), and who asks. */
@@ -52,8 +52,8 @@ export function compilePolicy(policy: Policy): CompiledPolicy {
 }
 
 /**
- * Decides calls as `protectedTool` does: arguments checked (a float, a lone surrogate, a non-object:
- * `invalid_argument`), then `decideCall` (templates, then rules), then, for a policy with
+ * Decides calls as `protectedTool` does: the resource resolved by name (`resource_template`), the
+ * arguments checked (a float, a lone surrogate, a non-object: `invalid_argument`), then `decideCall` (templates, then rules), then, for a policy with
  * `authority:` and a call that names its principal, the grants. A call with no principal is decided
  * by the rules alone (at run time it would be refused `no_principal` before anything else).
  */
@@ -62,12 +62,12 @@ export function createDecider(policy: Policy, options: { now?: () => number } = 
   const now = options.now ?? Date.now;
   const decide = (call: PolicyCall): CallDecision => {
     const checked: ArgumentsCheck = typeof call.args === 'string' ? parseArguments(call.args) : checkArguments(call.args);
-    if (!checked.ok) return invalidArguments(checked.detail);
     const action = Object.hasOwn(compiled.actions, call.action) ? compiled.actions[call.action] : undefined;
-    const decision = decideCall(action, checked.value);
+    const decision = decideArguments(action, checked);
+    if (!checked.ok) return decision;
     const authority = compiled.authority;
     const who = call.principal;
-    if (!authority || !who || decision.reason === 'invalid_argument' || decision.reason === 'unknown_action') return decision;
+    if (!authority || !who || builtNoCall(decision.reason)) return decision;
     const environment = call.environment ?? compiled.environment ?? 'production';
     const auth = evaluateAuthority(authority, who, { action: call.action, resource: decision.resource, environment, task: call.task ?? null, args: checked.value, now: now() });
     if (auth.passed) return decision;

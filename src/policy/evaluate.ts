@@ -24,9 +24,9 @@ export interface Explanation extends CallDecision {
 /**
  * The reference semantics (CTRLRun 0.12.2's, SPEC §2); the generated code is tested against it.
  *
- * In order: the arguments are checked (a JSON object; no float anywhere; no lone surrogate: else
- * `invalid_argument`); an unlisted action is `unknown_action`; the `resource` template resolves
- * (else `invalid_argument`); the `effect` template resolves, `{resource}` being the resolved
+ * In order: the `resource` template resolves from the named arguments (else `resource_template`,
+ * before their values are checked); the arguments are checked (a JSON object; no float anywhere; no
+ * lone surrogate: else `invalid_argument`); an unlisted action is `unknown_action`; the `effect` template resolves, `{resource}` being the resolved
  * resource (else `effect_key_error`, a denial whatever the rules say); then the rules, first match
  * wins (`rule[N]`; `decision` for an action written `decision: X`; no match: deny, `no_matching_rule`).
  *
@@ -47,14 +47,20 @@ export function evaluateJson(policy: Policy, action: string, raw: string): Expla
 
 function evaluateChecked(policy: Policy, action: string, checked: ArgumentsCheck): Explanation {
   const base = { action, conditions: [] as ConditionTrace[], effectKey: null, resource: null };
-  if (!checked.ok) return { ...base, decision: 'deny', rule: null, reason: 'invalid_argument', detail: checked.detail };
-  const args = checked.value;
   const found = Object.hasOwn(policy.actions, action) ? policy.actions[action] : undefined;
+  const unresolved = (arg: string): Explanation => ({ ...base, decision: 'deny', rule: null, reason: 'resource_template', detail: `the resource template needs argument "${arg}" to be a non-empty string or an integer` });
+  if (!checked.ok) {
+    // CTRLRun resolves the resource from the named arguments before it checks their values
+    const r = found?.resource && checked.named !== undefined ? renderTemplate(found.resource, checked.named, null, false) : null;
+    if (r && !r.ok) return unresolved(r.arg);
+    return { ...base, decision: 'deny', rule: null, reason: 'invalid_argument', detail: checked.detail };
+  }
+  const args = checked.value;
   if (found === undefined) return { ...base, decision: 'deny', rule: null, reason: 'unknown_action' };
   let resource: string | null = null;
   if (found.resource) {
     const r = renderTemplate(found.resource, args, null, false);
-    if (!r.ok) return { ...base, decision: 'deny', rule: null, reason: 'invalid_argument', detail: `the resource template needs argument "${r.arg}" to be a non-empty string or an integer` };
+    if (!r.ok) return unresolved(r.arg);
     resource = r.value;
   }
   let effectKey: string | null = null;

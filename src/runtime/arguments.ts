@@ -14,7 +14,18 @@ import { parse as parseLossless } from 'lossless-json';
  * Refused arguments never reach a decision function, a template or a tool body.
  */
 
-export type ArgumentsCheck = { ok: true; value: Record<string, unknown> } | { ok: false; detail: string };
+/**
+ * A refusal keeps `named`: the arguments as named values when they are a JSON object (a float kept
+ * as a `FloatText`, which renders in no template), because CTRLRun resolves an action's resource from
+ * its named arguments before it checks their values (`resource_template` comes before
+ * `invalid_argument`: `decideArguments`).
+ */
+export type ArgumentsCheck = { ok: true; value: Record<string, unknown> } | { ok: false; detail: string; named?: Record<string, unknown> };
+
+/** A float argument's JSON text, where a refused call's arguments are still read by name. */
+export class FloatText {
+  constructor(readonly text: string) {}
+}
 
 /** A JSON integer literal (what Python's `json.loads` makes an `int`); anything else numeric is a float. */
 const INTEGER_LITERAL = /^-?(?:0|[1-9][0-9]*)$/;
@@ -41,10 +52,26 @@ export function parseArguments(raw: string): ArgumentsCheck {
   try {
     value = parseLossless(raw, null, parseNumber);
   } catch (error) {
-    if (error instanceof FloatArgument) return { ok: false, detail: `a float is not an allowed argument (${error.message}); integers only (count the smallest unit)` };
+    if (error instanceof FloatArgument) {
+      const detail = `a float is not an allowed argument (${error.message}); integers only (count the smallest unit)`;
+      return withNamed({ ok: false, detail }, namedWithFloats(raw));
+    }
     return { ok: false, detail: `the arguments are not valid JSON (${error instanceof Error ? error.message : String(error)})` };
   }
   return checkArguments(value);
+}
+
+/** The JSON text parsed again, floats kept as `FloatText` (only after the lossless parse refused a float). */
+function namedWithFloats(raw: string): unknown {
+  try {
+    return parseLossless(raw, null, (text) => (INTEGER_LITERAL.test(text) ? integerValue(text) : new FloatText(text)));
+  } catch {
+    return undefined;
+  }
+}
+
+function withNamed(refused: { ok: false; detail: string }, value: unknown): ArgumentsCheck {
+  return isPlainObject(value) ? { ...refused, named: value } : refused;
 }
 
 /**
@@ -81,7 +108,7 @@ function toPlain(value: unknown, depth: number): unknown {
 export function checkArguments(value: unknown): ArgumentsCheck {
   if (!isPlainObject(value)) return { ok: false, detail: `the arguments must be a JSON object, found ${describe(value)}` };
   const problem = problemIn(value, 'arguments', 0);
-  if (problem !== null) return { ok: false, detail: problem };
+  if (problem !== null) return { ok: false, detail: problem, named: value };
   return { ok: true, value: value as Record<string, unknown> };
 }
 

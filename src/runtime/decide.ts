@@ -1,11 +1,29 @@
+import type { ArgumentsCheck } from './arguments.js';
 import type { CallDecision, CompiledAction, DecisionResult } from './types.js';
 
 /**
+ * A call whose arguments were checked (`checkArguments`/`parseArguments`), decided in CTRLRun
+ * 0.12.2's order: CTRLRun resolves the action's resource from the call's named arguments BEFORE it
+ * builds the action (where a float or a lone surrogate anywhere is refused), so refused arguments
+ * whose resource does not resolve are `resource_template`, the others `invalid_argument`. Arguments
+ * that are no JSON object at all (not JSON, a duplicate key, too deep, an array) name nothing and
+ * are `invalid_argument`. Checked arguments go on to `decideCall`.
+ */
+export function decideArguments(action: CompiledAction | undefined, checked: ArgumentsCheck): CallDecision {
+  if (checked.ok) return decideCall(action, checked.value);
+  if (action?.resource && checked.named !== undefined) {
+    const r = safely(() => action.resource!(checked.named));
+    if (!r.ok) return unresolvedResource(r.arg);
+  }
+  return invalidArguments(checked.detail);
+}
+
+/**
  * One call, decided in CTRLRun 0.12.2's order. The arguments were checked first
- * (`checkArguments`/`parseArguments`: a refusal there is `invalid_argument` before this runs).
+ * (`decideArguments`: a refusal there is `resource_template` or `invalid_argument` before this runs).
  *
  * 1. an action the policy does not list: deny, `unknown_action` (no template applies);
- * 2. the `resource` template, against the arguments: unresolved is `invalid_argument` (CTRLRun
+ * 2. the `resource` template, against the arguments: unresolved is `resource_template` (CTRLRun
  *    builds the action with its resource, so this refuses before anything is decided);
  * 3. the `effect` template, against the arguments and `{resource}` = the resolved resource:
  *    unresolved is `effect_key_error`, a denial whatever the rules would say;
@@ -18,7 +36,7 @@ export function decideCall(action: CompiledAction | undefined, args: unknown): C
   let resource: string | null = null;
   if (action.resource) {
     const r = safely(() => action.resource!(args));
-    if (!r.ok) return refused('invalid_argument', `the resource template needs argument "${r.arg}" to be a non-empty string or an integer`);
+    if (!r.ok) return unresolvedResource(r.arg);
     resource = r.value;
   }
   let effectKey: string | null = null;
@@ -39,7 +57,11 @@ export function decideCall(action: CompiledAction | undefined, args: unknown): C
   return { decision: result.decision, rule: result.rule, reason: result.reason, effectKey, resource };
 }
 
-function refused(reason: 'invalid_argument' | 'effect_key_error', detail: string): CallDecision {
+function unresolvedResource(arg: string): CallDecision {
+  return refused('resource_template', `the resource template needs argument "${arg}" to be a non-empty string or an integer`);
+}
+
+function refused(reason: 'invalid_argument' | 'resource_template' | 'effect_key_error', detail: string): CallDecision {
   return { decision: 'deny', rule: null, reason, effectKey: null, resource: null, detail };
 }
 
@@ -49,6 +71,11 @@ function safely<T extends { ok: boolean }>(f: () => T): T | { ok: false; arg: st
   } catch {
     return { ok: false, arg: '?' };
   }
+}
+
+/** A refusal before the call exists (no resource, refused arguments, an unlisted action): no authority applies. */
+export function builtNoCall(reason: string): boolean {
+  return reason === 'invalid_argument' || reason === 'resource_template' || reason === 'unknown_action';
 }
 
 /** What a refusal before the rules looks like (the arguments themselves were refused). */

@@ -7,7 +7,9 @@ import type { Receipt, ReceiptMatch, Store } from './types.js';
  * head record (Postgres) names a newer or other receipt than the last one (the newest were
  * deleted). With a public key: `signature_invalid` (a checkpoint that does not verify, or signs a
  * hash the chain does not have at that seq: the chain was rewritten), `unsigned` (a receipt no
- * valid checkpoint covers: checkpoints were deleted, or the writer had no key), `truncated` (the
+ * valid checkpoint covers, after the last one: checkpoints were deleted, or the writer had no key),
+ * `foreign` (a receipt between signed ones that no checkpoint names: someone else appended it, a
+ * forger with the store's API or an operator tool without the key), `truncated` (the
  * anchor, a checkpoint seen by an earlier verification, is gone or differs).
  */
 /** The newest receipt of `receipts` (in seq order) that `match` names, or null. */
@@ -19,13 +21,13 @@ export function newestReceiptOf(receipts: readonly Receipt[], match: ReceiptMatc
   return null;
 }
 
-export type ReceiptBreak = 'content_altered' | 'link_broken' | 'missing' | 'head_mismatch' | 'signature_invalid' | 'unsigned' | 'truncated';
+export type ReceiptBreak = 'content_altered' | 'link_broken' | 'missing' | 'head_mismatch' | 'signature_invalid' | 'unsigned' | 'foreign' | 'truncated';
 export type VerifyResult =
   | { ok: true; count: number; signed?: { seq: number; hash: string } | null }
   | { ok: false; seq: number; break: ReceiptBreak };
 
 export interface VerifyOptions {
-  /** `ctrlrun-ed25519-public:…`: require every receipt to be covered by a valid signed checkpoint. */
+  /** `ctrlrun-ed25519-public:…`: require every receipt to be named by a valid signed checkpoint. */
   publicKey?: string;
   /** A checkpoint seen before (seq and hash): the chain must still hold it (detects a truncated tail). */
   anchor?: { seq: number; hash: string };
@@ -51,7 +53,8 @@ export function verifyReceiptChain(receipts: readonly Receipt[], options: Verify
   if (!options.publicKey) return { ok: true, count: receipts.length };
 
   const verifier = checkpointVerifier(options.publicKey);
-  let covered = 0; // every receipt up to this seq is covered by a valid checkpoint
+  const named = new Set<number>(); // the receipts a valid checkpoint names: its signer appended them
+  let covered = 0; // the newest seq a valid checkpoint names
   let signed: { seq: number; hash: string } | null = null;
   for (const receipt of receipts) {
     if (receipt.action !== CHECKPOINT_ACTION) continue;
@@ -60,14 +63,17 @@ export function verifyReceiptChain(receipts: readonly Receipt[], options: Verify
     if (!cp || !verifier.verify(cp) || !target || target.hash !== cp.hash || cp.seq >= receipt.seq) {
       return { ok: false, seq: receipt.seq, break: 'signature_invalid' };
     }
+    named.add(cp.seq);
     if (cp.seq > covered) {
       covered = cp.seq;
       signed = { seq: cp.seq, hash: cp.hash };
     }
   }
-  // checkpoints need no checkpoint of their own; any other receipt after the last one is unsigned
+  // checkpoints need no checkpoint of their own; any other receipt no checkpoint names was appended
+  // by someone without the key: `foreign` between signed receipts, `unsigned` after the last one
   for (const receipt of receipts) {
-    if (receipt.seq > covered && receipt.action !== CHECKPOINT_ACTION) return { ok: false, seq: receipt.seq, break: 'unsigned' };
+    if (receipt.action === CHECKPOINT_ACTION || named.has(receipt.seq)) continue;
+    return { ok: false, seq: receipt.seq, break: receipt.seq < covered ? 'foreign' : 'unsigned' };
   }
   return { ok: true, count: receipts.length, signed };
 }

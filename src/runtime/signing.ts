@@ -1,6 +1,7 @@
 import { ed25519 } from '@noble/curves/ed25519.js';
 import { CtrlrunError } from './errors.js';
-import type { ReceiptBody, ReceiptCheckpoint } from './types.js';
+import { receiptHash } from './receipts-hash.js';
+import type { Receipt, ReceiptBody, ReceiptCheckpoint } from './types.js';
 
 /**
  * Signed checkpoints of the receipt chain (Ed25519, @noble/curves: pure JS, synchronous, safe in a
@@ -8,6 +9,10 @@ import type { ReceiptBody, ReceiptCheckpoint } from './types.js';
  * store can rebuild a SHA-256 chain, but cannot sign its new head. A checkpoint is itself a
  * receipt (`action: ctrlrun.checkpoint`) whose `checkpoint` field signs an earlier receipt's
  * `seq` and `hash`; verifying with the public key needs nothing else.
+ *
+ * A checkpoint covers exactly the receipt it names, the one its signer appended and checked
+ * (`signAppended`): receipts others appended in between (a forger with the store's API, the
+ * operator CLI) are signed by nobody, and `verifyReceiptChain` reports them (`foreign`).
  *
  * Keys are text: `ctrlrun-ed25519-secret:<base64url 32 bytes>` and `ctrlrun-ed25519-public:<…>`
  * (`ctrlrun-gen receipts keygen` writes them). The key id is the public key's first 16 hex digits.
@@ -57,6 +62,32 @@ export function checkpointVerifier(publicKey: string): { keyId: string; verify(c
       }
     },
   };
+}
+
+/**
+ * The checkpoint of the receipt this signer just appended, after checking that the store appended
+ * what was sent: the same fields, and a hash that is the receipt's own. Anything else (a store
+ * that returns another receipt, or alters it) is refused: a signer signs only what it wrote.
+ */
+export function signAppended(signer: ReceiptSigner, sent: ReceiptBody, appended: Receipt): ReceiptCheckpoint {
+  const stored = appended as unknown as Record<string, unknown>;
+  const differs = Object.entries(sent).find(([k, v]) => !sameField(v, stored[k]));
+  let hashOk = false;
+  try {
+    hashOk = receiptHash(appended) === appended.hash;
+  } catch {
+    hashOk = false;
+  }
+  if (differs !== undefined || !hashOk || !Number.isSafeInteger(appended.seq)) {
+    throw new CtrlrunError(`ctrlrun: the store did not append the receipt this control sent (${differs ? `field ${differs[0]} differs` : 'its hash does not match'}); no checkpoint was signed.`);
+  }
+  return signer.checkpoint(appended.seq, appended.hash);
+}
+
+/** A field as sent and as stored: equal as JSON (a missing or undefined field stored as null is the same). */
+function sameField(sent: unknown, stored: unknown): boolean {
+  if (sent === undefined || sent === null) return stored === undefined || stored === null;
+  return JSON.stringify(sent) === JSON.stringify(stored);
 }
 
 /** The receipt body of a checkpoint. */

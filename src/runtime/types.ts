@@ -8,8 +8,9 @@ export type Decision = 'allow' | 'approve' | 'deny';
 /**
  * Why a decision was reached, in CTRLRun 0.12.2's words: `rule[N]` (the 0-based rule that matched),
  * `decision` (an action written `decision: X`), `no_matching_rule`, `unknown_action`,
- * `effect_key_error` (the effect template did not resolve: refused whatever the rules say) and
- * `invalid_argument` (the arguments, or the resource template, refused before any rule).
+ * `resource_template` (the resource template did not resolve: refused first, before the arguments'
+ * values are checked), `effect_key_error` (the effect template did not resolve: refused whatever
+ * the rules say) and `invalid_argument` (the arguments refused before any rule).
  */
 export type DecisionReason =
   | `rule[${number}]`
@@ -17,6 +18,7 @@ export type DecisionReason =
   | 'no_matching_rule'
   | 'unknown_action'
   | 'effect_key_error'
+  | 'resource_template'
   | 'invalid_argument'
   /** CTRLRun's authority refusals (a policy with `authority:`): before the rules. */
   | 'no_authority'
@@ -35,7 +37,7 @@ export interface DecisionResult {
 export interface CallDecision extends DecisionResult {
   effectKey: string | null;
   resource: string | null;
-  /** Why the arguments or a template were refused (`invalid_argument`, `effect_key_error`). */
+  /** Why the arguments or a template were refused (`invalid_argument`, `resource_template`, `effect_key_error`). */
   detail?: string;
 }
 

@@ -181,7 +181,10 @@ export function createServeApp(o: ServeAppOptions): Hono<Env> {
       }
       // serve's clock, never the client's `at` (an answer a year ahead would never expire); one receipt
       const recorded: ApprovalAnswer = { approver: who.name, decision: answer.decision, at: o.clock(), ...(reason.value ? { reason: reason.value } : {}) };
-      return c.json({ result: await answerRequest(o.store, callId, recorded, { checkArgs: false }) });
+      // the args/hash check here too (issue 24): whatever an operator's tool showed, it cannot approve another call
+      const answered = await answerRequest(o.store, callId, recorded);
+      if (answered.outcome === 'args_mismatch') return c.json({ error: 'args_mismatch', message: `addAnswer: the request's args do not match its argsHash; it cannot be answered.` }, 409);
+      return c.json({ result: answered });
     }
     if (method === 'resolveEffect') {
       const [key, state, by] = args as [string, 'committed' | 'failed', unknown];

@@ -6,7 +6,7 @@ import { evaluate } from '../../src/policy/evaluate.js';
 import type { Condition, Decision, Operand, Operator, Policy, PolicyAction, Rule, Scalar, Template, TemplatePart } from '../../src/policy/types.js';
 import { parsePolicy } from '../../src/policy/load.js';
 import { checkArguments, parseArguments } from '../../src/runtime/arguments.js';
-import { decideCall, invalidArguments } from '../../src/runtime/decide.js';
+import { decideArguments } from '../../src/runtime/decide.js';
 import type { CompiledPolicy, TemplateResult } from '../../src/runtime/types.js';
 
 /**
@@ -126,10 +126,9 @@ function compile(p: Policy): CompiledPolicy {
   return exports['policy'] as CompiledPolicy;
 }
 
-/** The runtime's path: arguments checked, then `decideCall` over the generated functions. */
+/** The runtime's path: arguments checked, then `decideArguments` over the generated functions (the resource first). */
 function runtimeDecision(compiled: CompiledPolicy, id: string, a: unknown) {
-  const checked = checkArguments(a);
-  const d = checked.ok ? decideCall(compiled.actions[id], checked.value) : invalidArguments(checked.detail);
+  const d = decideArguments(compiled.actions[id], checkArguments(a));
   return { decision: d.decision, rule: d.rule, reason: d.reason, effectKey: d.effectKey, resource: d.resource };
 }
 

@@ -4,7 +4,7 @@ import { evaluateJson } from '../../src/policy/evaluate.js';
 import { parsePolicy } from '../../src/policy/load.js';
 import type { Policy } from '../../src/policy/types.js';
 import { parseArguments } from '../../src/runtime/arguments.js';
-import { decideCall, invalidArguments } from '../../src/runtime/decide.js';
+import { decideArguments } from '../../src/runtime/decide.js';
 import type { CallDecision } from '../../src/runtime/types.js';
 import { compileGenerated } from '../helpers/compile-module.js';
 import path from 'node:path';
@@ -14,7 +14,7 @@ import { FIXTURES } from '../helpers/paths.js';
  * The conformance table (fixtures/conformance/ctrlrun-decisions.json): (policy, arguments, expected
  * outcome) cases transcribed as facts from CTRLRun 0.12.2's tests, grammar, argument checks and
  * templates. Each runs through the reference evaluator (`explain`) and through the generated code
- * as the runtime calls it (lossless parse, then `decideCall`); both must give CTRLRun's outcome.
+ * as the runtime calls it (lossless parse, then `decideArguments`); both must give CTRLRun's outcome.
  */
 interface Case {
   name: string;
@@ -51,7 +51,13 @@ describe('CTRLRun 0.12.2 conformance table', () => {
   it('has the cases it claims (every issue class is represented)', () => {
     expect(table.cases.length).toBeGreaterThanOrEqual(90);
     const reasons = new Set(table.cases.map((c) => c.expect.reason));
-    for (const r of ['rule[0]', 'rule[1]', 'rule[2]', 'decision', 'no_matching_rule', 'unknown_action', 'invalid_argument', 'effect_key_error']) expect(reasons).toContain(r);
+    for (const r of ['rule[0]', 'rule[1]', 'rule[2]', 'decision', 'no_matching_rule', 'unknown_action', 'invalid_argument', 'resource_template', 'effect_key_error']) expect(reasons).toContain(r);
+    // issue 24's corpus classes: the resource resolved before the arguments' values, and {resource} in an effect key
+    const resourceFirst = table.cases.filter((c) => c.expect.reason === 'resource_template' && /\d\.\d|\de\d|\\ud800/.test(c.args));
+    expect(resourceFirst.length).toBeGreaterThanOrEqual(3);
+    const keys = table.cases.filter((c) => c.policy.includes("'refund:{resource}'") && c.expect.effect !== undefined).map((c) => c.expect.effect);
+    expect(new Set(keys).size).toBe(keys.length);
+    expect(keys.length).toBeGreaterThanOrEqual(2);
   });
 
   it.each(table.cases.map((c) => [c.name, c] as const))('explain: %s', (_name, c) => {
@@ -60,8 +66,7 @@ describe('CTRLRun 0.12.2 conformance table', () => {
 
   it.each(table.cases.map((c) => [c.name, c] as const))('generated code: %s', (_name, c) => {
     const compiled = compileGenerated(load(c.policy));
-    const checked = parseArguments(c.args);
-    const decision = checked.ok ? decideCall(compiled.actions[c.action], checked.value) : invalidArguments(checked.detail);
+    const decision = decideArguments(compiled.actions[c.action], parseArguments(c.args));
     expect(outcome(decision)).toEqual(c.expect);
   });
 });

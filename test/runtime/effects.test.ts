@@ -146,7 +146,7 @@ describe('effects through the Runner', () => {
     await run(agentWith(model, [tool]), 'refund', { context: { user: 'alice' } });
     expect(calls).toEqual([]);
     expect(toolOutputSeen(model, 1, 'c1')).toContain('payment_id');
-    // The resource template resolves first (CTRLRun's order): an empty payment_id refuses the call as invalid_argument.
-    expect((await s.store.listReceipts()).map((r) => [r.reason, r.result])).toEqual([['invalid_argument', 'refused']]);
+    // The resource template resolves first (CTRLRun's order): an empty payment_id refuses the call as resource_template.
+    expect((await s.store.listReceipts()).map((r) => [r.reason, r.result])).toEqual([['resource_template', 'refused']]);
   });
 });

@@ -158,6 +158,36 @@ describe('run() and hosted MCP approval requests (scripted mcp_approval_request 
     expect(await verifyReceipts(store)).toMatchObject({ ok: true });
   });
 
+  it("the claim is bound to the run's principal: a resume acting for another principal sends a no and leaves the approval for the genuine run", async () => {
+    const store = memoryStore();
+    const p1 = processOn(store);
+    const m1 = new ScriptedModel([[approvalRequest('mcpr_who', { pages: 20 })]]);
+    const paused = await run(agentWith(m1, p1.protectHostedMcp), 'read', { context: { user: 'alice' } });
+    await p1.control.resolve(paused.state);
+    const approving = await RunState.fromString(agentWith(new ScriptedModel([]), p1.protectHostedMcp), paused.state.toString());
+    await p1.control.approve(approving, approving.getInterruptions()[0]!, { approver: 'bob' });
+    const saved = approving.toString();
+
+    // another process whose identity says mallory resumes alice's approved state: the binding differs
+    const control = createControl({ store, identity: () => 'mallory' });
+    const mallory = { control, protectHostedMcp: bindHostedMcp(control, hostedPolicy()) };
+    const mm = new ScriptedModel([[assistantMessage('no docs')]]);
+    const agentM = agentWith(mm, mallory.protectHostedMcp);
+    await run(agentM, await RunState.fromString(agentM, saved));
+    expect(responsesSent(mm, 0).map((r) => [r.id, r.approve])).toEqual([['mcpr_who', false]]);
+    expect((await store.listReceipts()).filter((r) => r.result === 'refused').map((r) => r.reason)).toEqual(['approval_mismatch']);
+    expect((await store.getRequest('mcpr_who'))?.state).toBe('approved'); // still there for alice
+
+    // alice's own resume claims it and the yes is sent, once
+    const p2 = processOn(store);
+    const m2 = new ScriptedModel([[mcpCall('mcpr_who'), assistantMessage('read it')]]);
+    const agent2 = agentWith(m2, p2.protectHostedMcp);
+    const resumed = await run(agent2, await RunState.fromString(agent2, saved));
+    expect(resumed.finalOutput).toBe('read it');
+    expect(responsesSent(m2, 0).map((r) => [r.id, r.approve])).toEqual([['mcpr_who', true]]);
+    expect((await store.listReceipts()).filter((r) => r.result === 'claimed').map((r) => r.principal)).toEqual(['alice']);
+  });
+
   it('an approval the SDK holds with no record in the store (a bare state.approve, alwaysApprove) is sent as a no', async () => {
     const store = memoryStore();
     const p = processOn(store);

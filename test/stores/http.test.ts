@@ -1,3 +1,4 @@
+import { canonicalHash } from '../../src/runtime/canonical.js';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -85,12 +86,24 @@ describe('httpStore', () => {
 
   it('a runtime token never answers; an operator token never claims', async () => {
     const runtime = httpStore({ url: serve.url, token: tokens.agent! });
-    await runtime.putRequest({ callId: 'call_perm', action: 'stripe.refund', toolName: 'refund', argsHash: 'a'.repeat(64), args: '{}', policyHash: 'p'.repeat(64), principal: 'alice', approvalsRequired: 1, createdAt: 1 });
+    await runtime.putRequest({ callId: 'call_perm', action: 'stripe.refund', toolName: 'refund', argsHash: canonicalHash({}), args: '{}', policyHash: 'p'.repeat(64), principal: 'alice', approvalsRequired: 1, createdAt: 1 });
     await expect(runtime.addAnswer('call_perm', { approver: 'agent', decision: 'approve', at: 2 })).rejects.toThrow(/never answers/);
     const bob = httpStore({ url: serve.url, token: tokens.bob! });
     expect((await bob.addAnswer('call_perm', { approver: 'bob', decision: 'approve', at: 2 })).outcome).toBe('recorded');
     await expect(bob.claimApproval('call_perm', 3)).rejects.toThrow(/never claims/);
     expect((await runtime.claimApproval('call_perm', 3)).outcome).toBe('claimed');
+  });
+
+  it("the raw store API's addAnswer checks args against argsHash: another call's args are refused (409), recorded as a refusal, never approved", async () => {
+    const runtime = httpStore({ url: serve.url, token: tokens.agent! });
+    // the hash binds a refund of 500000; the text an operator's tool would show says 5
+    await runtime.putRequest({ callId: 'call_shown', action: 'stripe.refund', toolName: 'refund', argsHash: canonicalHash({ amount: 500_000 }), args: '{"amount":5}', policyHash: 'p'.repeat(64), principal: 'alice', approvalsRequired: 1, createdAt: 1 });
+    const bob = httpStore({ url: serve.url, token: tokens.bob! });
+    await expect(bob.addAnswer('call_shown', { approver: 'bob', decision: 'approve', at: 2 })).rejects.toThrow(/args_mismatch|do not match/);
+    expect((await runtime.getRequest('call_shown'))?.answers).toEqual([]);
+    expect((await runtime.claimApproval('call_shown', 3)).outcome).not.toBe('claimed');
+    const receipts = (await bob.listReceipts()).filter((r) => r.call_id === 'call_shown');
+    expect(receipts.map((r) => [r.result, r.reason])).toEqual([['refused', 'args_mismatch']]);
   });
 });
 

@@ -113,9 +113,10 @@ function renderText(e: Explanation, policy: Policy, source: string, callArgs: un
     out.push(`  ${policyFile} lists no action \`${e.action}\`; a call to it is denied.`);
     const ids = Object.keys(policy.actions);
     if (ids.length > 0) out.push(`  ${c.cyan('hint')}: ${didYouMean(e.action, ids, 'actions')}`);
-  } else if (e.reason === 'invalid_argument' || e.reason === 'effect_key_error') {
+  } else if (e.reason === 'invalid_argument' || e.reason === 'resource_template' || e.reason === 'effect_key_error') {
     out.push(`${c.bold(e.action)}: ${decisionColor('deny')} (${e.reason})`);
     out.push(`  refused before any rule: ${e.detail ?? 'the arguments were refused'}.`);
+    if (e.reason === 'resource_template') out.push(`  ${c.dim('CTRLRun resolves the resource template first, before it checks the arguments\' values.')}`);
     if (e.reason === 'effect_key_error') out.push(`  ${c.dim('CTRLRun resolves the effect template before the rules: an unresolved key is a denial whatever they say.')}`);
   } else {
     const why = e.reason === 'decision' ? 'the action\'s `decision`' : e.reason === 'no_matching_rule' ? 'no_matching_rule: no rule matched, and no match is a deny' : `${e.reason} matched`;

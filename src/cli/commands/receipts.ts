@@ -74,7 +74,8 @@ const KIND_TEXT: Record<ReceiptBreak, string> = {
   missing: 'it is missing',
   head_mismatch: "the store's head record names a newer or other receipt: the newest receipts were deleted or replaced",
   signature_invalid: 'its signed checkpoint does not verify with this public key, or signs a hash the chain no longer has: the chain was rewritten',
-  unsigned: 'no valid signed checkpoint covers it: checkpoints were deleted, or it was written without the key',
+  unsigned: 'no valid signed checkpoint names it: checkpoints were deleted, or it was written without the key',
+  foreign: "it lies between signed receipts but no checkpoint names it: the key's holder did not append it (written through the store by someone else, or by an operator tool without the key)",
   truncated: 'the anchor (a checkpoint an earlier verification saw) is gone or differs: the tail was cut or rewritten',
 };
 

@@ -1,7 +1,7 @@
 import { checkArguments, parseArguments, type ArgumentsCheck } from '../arguments.js';
 import { evaluateAuthority } from '../authority.js';
 import { canonicalHash } from '../canonical.js';
-import { decideCall, invalidArguments } from '../decide.js';
+import { builtNoCall, decideArguments } from '../decide.js';
 import { reasonText, type Who } from '../internals.js';
 import type { CompiledAction, CompiledPolicy } from '../types.js';
 import type { CallFacts, DecidedCall, ReceiptFieldsOf } from './types.js';
@@ -17,8 +17,9 @@ export interface DecisionScope {
 
 /**
  * Stages 2 and 3, the decision and the authority: the call decided as CTRLRun decides it. The
- * model's JSON arguments parsed losslessly and checked (a float anywhere, a lone surrogate, a
- * non-object: `invalid_argument`), then templates, then rules; then, with a principal, the
+ * model's JSON arguments parsed losslessly, the resource resolved from them by name
+ * (`resource_template`), the arguments checked (a float anywhere, a lone surrogate, a non-object:
+ * `invalid_argument`), then the effect template, then rules; then, with a principal, the
  * policy's grants. Without the raw text (a direct invoke), the parsed input is checked as it is.
  * Pure: `now` is the clock's reading, `parsed` the arguments' parse when a stage already has it.
  */
@@ -32,11 +33,11 @@ export function decideOn(
   parsed?: ArgumentsCheck,
 ): DecidedCall {
   const checked = parsed ?? (raw === undefined ? checkArguments(input) : parseArguments(raw));
-  if (!checked.ok) return { decision: invalidArguments(checked.detail) };
-  const decision = decideCall(scope.compiled, checked.value);
+  // CTRLRun's order: the resource resolved, then the arguments checked (the call built), then authority, then the rules
+  const decision = decideArguments(scope.compiled, checked);
+  if (!checked.ok) return { decision };
   const authority = scope.policy.authority;
-  // CTRLRun's order: the call (arguments, resource) is built first, then authority, then the rules
-  if (!authority || !who || decision.reason === 'invalid_argument' || decision.reason === 'unknown_action') return { decision, args: checked.value };
+  if (!authority || !who || builtNoCall(decision.reason)) return { decision, args: checked.value };
   const auth = evaluateAuthority(authority, who.subject, { action: scope.action, resource: decision.resource, environment: scope.environment, task, args: checked.value, now });
   if (auth.passed) return { decision, args: checked.value, grant: auth.grant };
   return { decision: { decision: 'deny', rule: null, reason: auth.reason, effectKey: decision.effectKey, resource: decision.resource }, args: checked.value };

@@ -29,7 +29,7 @@ export async function needsApproval(scope: CoreScope, runContext: RunContext<unk
   const now = () => scope.internals.clock();
   let raw: string | undefined;
   let decision = decideOn(scope.decision, now(), undefined, input).decision;
-  if (decision.reason === 'invalid_argument' && decision.detail !== undefined) {
+  if ((decision.reason === 'invalid_argument' || decision.reason === 'resource_template') && decision.detail !== undefined) {
     try {
       raw = JSON.stringify(input);
       decision = decideOn(scope.decision, now(), raw, undefined).decision;
