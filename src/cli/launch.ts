@@ -39,29 +39,42 @@ export const PLAIN_CHECK_TOOLS = ['ts-morph'] as const;
  * Where the CLI's tools resolve from: `self` (they resolve from this package), a companion
  * package.json, or nowhere. `needs`: the tools this run uses (default: all of them; a plain check
  * asks only for its own, one resolution instead of eleven, start-up).
+ *
+ * `self` only when each tool found from this package is the companion's own copy (npm hoisted it):
+ * an app with another major of one of them at its top level (a ts-morph 12 that `@vercel/node`
+ * brings, a yargs 17) keeps the companion's copy nested under it, and the CLI must load that one.
  */
 export function findCliTools(options: { cwd: string; env: NodeJS.ProcessEnv; from: string; needs?: readonly string[] }): { kind: 'self' } | { kind: 'companion'; packageJson: string } | { kind: 'missing' } {
-  const resolves = (base: string, name: string) => {
-    try {
-      createRequire(base).resolve(`${name}/package.json`);
-      return true;
-    } catch (error) {
-      // found, but its exports map hides package.json (hono does): it is there
-      return (error as { code?: string }).code === 'ERR_PACKAGE_PATH_NOT_EXPORTED';
-    }
-  };
-  if ((options.needs ?? CLI_TOOLS).every((name) => resolves(options.from, name))) return { kind: 'self' };
+  const needs = options.needs ?? CLI_TOOLS;
+  const companion = findCompanion(options);
+  if (needs.every((name) => packageDir(options.from, name) !== undefined)) {
+    if (!companion || needs.every((name) => packageDir(companion, name) === packageDir(options.from, name))) return { kind: 'self' };
+  }
+  return companion ? { kind: 'companion', packageJson: companion } : { kind: 'missing' };
+}
+
+function findCompanion(options: { cwd: string; env: NodeJS.ProcessEnv; from: string }): string | undefined {
   const candidates = [options.env.CTRLRUN_GEN_CLI_TOOLS, path.join(options.cwd, 'package.json'), options.from];
   for (const base of candidates) {
     if (!base) continue;
-    if (base === options.env.CTRLRUN_GEN_CLI_TOOLS) return { kind: 'companion', packageJson: base };
-    try {
-      return { kind: 'companion', packageJson: createRequire(base).resolve('ctrlrun-gen-cli/package.json') };
-    } catch {
-      // not there: try the next place
-    }
+    if (base === options.env.CTRLRUN_GEN_CLI_TOOLS) return base;
+    const dir = packageDir(base, 'ctrlrun-gen-cli');
+    if (dir) return path.join(dir, 'package.json');
   }
-  return { kind: 'missing' };
+  return undefined;
+}
+
+/**
+ * The directory of the package `name` as a require from `base` finds it (the node_modules folders
+ * from `base` up), or undefined. By folder, not by `name/package.json`: an exports map may hide
+ * package.json (hono's does).
+ */
+export function packageDir(base: string, name: string): string | undefined {
+  for (const dir of createRequire(base).resolve.paths(name) ?? []) {
+    const candidate = path.join(dir, name);
+    if (existsSync(path.join(candidate, 'package.json'))) return candidate;
+  }
+  return undefined;
 }
 
 /**
@@ -136,9 +149,12 @@ export async function launch(args: string[], started: { repoRead?: PendingRepoRe
   }
   enableCompileCache(tools.kind === 'companion' ? tools.packageJson : fileURLToPath(import.meta.url), plain !== undefined);
   if (tools.kind === 'companion') {
-    // Bare imports the CLI cannot resolve from ctrlrun-gen resolve from the companion package
-    // (whatever the package manager's layout: hoisted, nested or pnpm's).
-    register('./resolve-from.js', import.meta.url, { data: { parentURL: pathToFileURL(tools.packageJson).href } });
+    // The CLI's tools resolve from the companion package first (an app may hoist another version
+    // of one), and any other bare import the CLI cannot resolve from ctrlrun-gen resolves from it
+    // too (whatever the package manager's layout: hoisted, nested or pnpm's).
+    register('./resolve-from.js', import.meta.url, {
+      data: { parentURL: pathToFileURL(tools.packageJson).href, selfURL: new URL('../../', import.meta.url).href, tools: [...CLI_TOOLS] },
+    });
     process.env[TOOLS_FROM_ENV] = tools.packageJson;
   }
   // A plain check starts listing and reading the repo on another thread now, while the CLI's own

@@ -1,6 +1,7 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ts } from 'ts-morph';
+import { listSourceFilesSync } from '../scan/list.js';
 import { typescript } from '../scan/typescript.js';
 
 export interface ModuleSettings {
@@ -10,10 +11,16 @@ export interface ModuleSettings {
   extension: 'js' | 'ts' | 'none';
 }
 
-/** Reads module settings from the nearest tsconfig.json (or jsconfig.json), from `dir` up to `root`; cached per directory. */
+/**
+ * Reads module settings from the nearest tsconfig.json (or jsconfig.json), from `dir` up to `root`;
+ * cached per directory. With no config at all, the repo's own relative imports decide (see
+ * `settingsWithoutConfig`).
+ */
 export function createModuleSettingsLookup(root: string): (dir: string) => ModuleSettings {
   const byDir = new Map<string, ModuleSettings>();
   const byConfig = new Map<string, ModuleSettings>();
+  let withoutConfig: ModuleSettings | undefined;
+  const fallback = (): ModuleSettings => (withoutConfig ??= settingsWithoutConfig(root));
   const lookup = (dir: string): ModuleSettings => {
     const cached = byDir.get(dir);
     if (cached) return cached;
@@ -28,7 +35,7 @@ export function createModuleSettingsLookup(root: string): (dir: string) => Modul
     }
     const parent = path.dirname(dir);
     const inside = !path.relative(root, dir).startsWith('..');
-    if (!found) found = inside && parent !== dir && dir !== root ? lookup(parent) : { extension: 'js' };
+    if (!found) found = inside && parent !== dir && dir !== root ? lookup(parent) : fallback();
     byDir.set(dir, found);
     return found;
   };
@@ -45,13 +52,50 @@ function readSettings(configPath: string): ModuleSettings {
 }
 
 export function extensionFor(options: ts.CompilerOptions): ModuleSettings['extension'] {
-  if (options.allowImportingTsExtensions) return 'ts';
+  if (options.allowImportingTsExtensions || options.rewriteRelativeImportExtensions) return 'ts';
   const mr = options.moduleResolution;
   if (mr === typescript.ModuleResolutionKind.Node16 || mr === typescript.ModuleResolutionKind.NodeNext) return 'js';
   if (mr !== undefined) return 'none';
   const m = options.module;
   if (m !== undefined && m >= typescript.ModuleKind.Node16 && m <= typescript.ModuleKind.NodeNext) return 'js';
   return 'none';
+}
+
+/** At most this many TypeScript files are read to learn how a repo without a tsconfig writes its imports. */
+const EVIDENCE_FILES = 200;
+const RELATIVE_SPECIFIER = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+|\brequire\s*\(\s*)['"](\.\.?\/[^'"\n]+)['"]/g;
+
+/**
+ * A TypeScript repo with no tsconfig.json is not compiled by tsc: Node (type stripping), Deno or
+ * Bun run its files as they are, and Node and Deno find a relative import only by the file's own
+ * name (`./env.ts`), never by the `.js` that tsc would emit. So the repo's own relative imports
+ * decide: when its TypeScript files name TypeScript files (`.ts`, `.tsx`, `.mts`, `.cts`) at least
+ * as often as emitted ones (`.js`, `.mjs`, `.cjs`), the added imports do too; otherwise `.js`, as
+ * before (tsx and ts-node map it to the `.ts` file).
+ */
+export function settingsWithoutConfig(root: string): ModuleSettings {
+  let files: string[];
+  try {
+    files = listSourceFilesSync({ root }).filter((f) => /\.[mc]?tsx?$/.test(f) && !f.endsWith('.d.ts'));
+  } catch {
+    return { extension: 'js' };
+  }
+  const counts = { ts: 0, js: 0 };
+  for (const file of files.slice(0, EVIDENCE_FILES)) {
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch {
+      continue;
+    }
+    for (const m of text.matchAll(RELATIVE_SPECIFIER)) countSpecifier(m[1] ?? '', counts);
+  }
+  return { extension: counts.ts > 0 && counts.ts >= counts.js ? 'ts' : 'js' };
+}
+
+function countSpecifier(specifier: string, counts: { ts: number; js: number }): void {
+  if (/\.[mc]?tsx?$/.test(specifier) && !specifier.endsWith('.d.ts')) counts.ts++;
+  else if (/\.[mc]?jsx?$/.test(specifier)) counts.js++;
 }
 
 const JS_OF: Record<string, string> = { '.ts': '.js', '.tsx': '.js', '.mts': '.mjs', '.cts': '.cjs' };

@@ -30,12 +30,16 @@ export function parseIdentityOption(text: string): IdentityProposal {
 }
 
 /** Context keys that name who a run acts for, most telling first. */
-const PRINCIPAL_KEYS = ['user', 'userId', 'user_id', 'principal', 'actor', 'username', 'email', 'account', 'accountId', 'customerId', 'customer', 'sessionUser', 'owner'];
+const PRINCIPAL_KEYS = ['user', 'userId', 'user_id', 'userID', 'uid', 'principal', 'actor', 'username', 'email', 'account', 'accountId', 'customerId', 'customer', 'sessionUser', 'owner'];
+
+/** A flag about the user (`isProUser`, `hasAccount`), not who the user is: never proposed by its name alone. */
+const FLAG_KEY = /^(?:is|has|can|should|was|needs?|allows?)(?:[A-Z_]|$)/;
 
 /**
  * The identity the code suggests: the principal-like key the app's runs pass in their context
- * (`run(agent, input, { context: { userId } })`), else the first key passed; the default when no
- * run passes a readable context. `runsWithoutContext`: runs that pass none (named in a note).
+ * (`run(agent, input, { context: { userId } })`), else the first key passed that is not a flag
+ * (`isProUser`); the default when no run passes a readable context. `runsWithoutContext`: runs that
+ * pass none (named in a note).
  */
 export function proposeIdentity(scans: readonly FileScan[]): { proposal: IdentityProposal; runsWithoutContext: Array<{ file: string; line: number }>; runs: number } {
   const passed: Array<{ key: string; file: string; line: number }> = [];
@@ -49,8 +53,8 @@ export function proposeIdentity(scans: readonly FileScan[]): { proposal: Identit
       else if (run.context.kind === 'none') without.push({ file: scan.file, line: run.span.line });
     }
   }
-  const preferred = PRINCIPAL_KEYS.map((k) => passed.find((p) => p.key === k)).find((p) => p !== undefined) ?? passed.find((p) => /user|principal|actor|account|customer|email/i.test(p.key));
-  const pick = preferred ?? passed[0];
+  const preferred = PRINCIPAL_KEYS.map((k) => passed.find((p) => p.key === k)).find((p) => p !== undefined) ?? passed.find((p) => /user|principal|actor|account|customer|email/i.test(p.key) && !FLAG_KEY.test(p.key));
+  const pick = preferred ?? passed.find((p) => !FLAG_KEY.test(p.key));
   const proposal: IdentityProposal = pick ? { kind: 'context', path: [pick.key], from: { file: pick.file, line: pick.line } } : DEFAULT_IDENTITY;
   return { proposal, runsWithoutContext: without, runs };
 }

@@ -60,17 +60,26 @@ export function* compileTypeScriptSteps(): Generator<void, CompiledScript | unde
 /** The compiler's file: ts-morph's bundled copy, as ts-morph itself requires it. */
 export function compilerFile(): string {
   const here = fileURLToPath(import.meta.url);
-  let tsMorph: string;
-  try {
-    tsMorph = createRequire(here).resolve('ts-morph');
-  } catch (error) {
-    // The CLI's tools come from the companion package (src/cli/launch.ts), whose package.json the
-    // launcher names; else ask the ESM resolver, which goes through the launcher's resolve hook
-    // (not there in the plain check's CommonJS file).
-    const companion = process.env[TOOLS_FROM_ENV];
-    if (companion) tsMorph = createRequire(companion).resolve('ts-morph');
-    else if (typeof import.meta.resolve === 'function') tsMorph = fileURLToPath(import.meta.resolve('ts-morph'));
-    else throw error;
+  // The CLI's tools come from the companion package (src/cli/launch.ts) when the launcher names
+  // it: its ts-morph first, as the resolve hook does for the CLI's imports (the app may hoist an
+  // older ts-morph where this file would find it); else from here; else ask the ESM resolver,
+  // which goes through the launcher's resolve hook (not there in the plain check's CommonJS file).
+  const companion = process.env[TOOLS_FROM_ENV];
+  let tsMorph: string | undefined;
+  if (companion) {
+    try {
+      tsMorph = createRequire(companion).resolve('ts-morph');
+    } catch {
+      // not under the companion: resolve it from here
+    }
+  }
+  if (tsMorph === undefined) {
+    try {
+      tsMorph = createRequire(here).resolve('ts-morph');
+    } catch (error) {
+      if (typeof import.meta.resolve === 'function') tsMorph = fileURLToPath(import.meta.resolve('ts-morph'));
+      else throw error;
+    }
   }
   const requireFromTsMorph = createRequire(tsMorph);
   const common = requireFromTsMorph.resolve('@ts-morph/common');

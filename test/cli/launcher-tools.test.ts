@@ -59,3 +59,20 @@ describe('the bin finds the CLI tools', () => {
     expect(findCliTools({ cwd: root, env: {}, from }).kind).toBe('companion');
   });
 });
+
+describe('an app that hoists another version of a CLI tool', () => {
+  // Found on a public repo: @vercel/node brings ts-morph 12 (and @ts-morph/common 0.11) to the top
+  // of node_modules, npm nests the companion's ts-morph 28 under it, and init crashed with
+  // `typescript.isSatisfiesExpression is not a function` because the CLI loaded the app's copy.
+  it("everything resolves from ctrlrun-gen, but not to the companion's copy: the companion", () => {
+    const { root, from } = layout(CLI_TOOLS, ['ts-morph']);
+    expect(findCliTools({ cwd: root, env: {}, from })).toEqual({ kind: 'companion', packageJson: path.join(root, 'node_modules/ctrlrun-gen-cli/package.json') });
+    expect(findCliTools({ cwd: root, env: {}, from, needs: PLAIN_CHECK_TOOLS }).kind).toBe('companion');
+  });
+
+  it('a nested copy of a tool the run does not need changes nothing (a plain check needs only ts-morph)', () => {
+    const { root, from } = layout(CLI_TOOLS, ['yargs']);
+    expect(findCliTools({ cwd: root, env: {}, from, needs: PLAIN_CHECK_TOOLS })).toEqual({ kind: 'self' });
+    expect(findCliTools({ cwd: root, env: {}, from }).kind).toBe('companion');
+  });
+});
