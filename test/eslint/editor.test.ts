@@ -86,4 +86,20 @@ describe('one file at a time, as an editor lints', () => {
     const [fresh] = await eslint.lintText(text, { filePath: tools });
     expect(rules(fresh!.messages)).not.toContain('1 ctrlrun/stale-generated');
   });
+
+  it('a package that becomes a Vite app is seen without a restart (its package.json is watched)', async () => {
+    const dir = copyOfFixture('open-doors');
+    const pkg = path.join(dir, 'package.json');
+    writeFileSync(pkg, JSON.stringify({ name: 'app' }));
+    const page = path.join(dir, 'src/page.ts');
+    const text = "import { readFileSync } from 'node:fs';\nimport { Agent } from '@openai/agents';\nexport const a = new Agent({ name: 'a', instructions: readFileSync('x', 'utf8') });\n";
+    writeFileSync(page, text);
+    const eslint = eslintWith(dir);
+    const [node] = await eslint.lintText(text, { filePath: page });
+    expect(rules(node!.messages)).not.toContain('1 ctrlrun/node-module-in-browser');
+    writeFileSync(pkg, JSON.stringify({ name: 'app', devDependencies: { vite: '8.3.8' } }));
+    touch(pkg, 5);
+    const [vite] = await eslint.lintText(text, { filePath: page });
+    expect(rules(vite!.messages)).toContain('1 ctrlrun/node-module-in-browser');
+  });
 });

@@ -3,7 +3,7 @@ import { browserSideFiles } from '../../scan/browser-target.js';
 import { isGeneratedSpecifier } from '../../scan/imports.js';
 import type { ModuleImport } from '../../scan/types.js';
 import { ruleMeta } from '../meta.js';
-import type { Finding, ProjectContext, ScannedFile } from '../types.js';
+import type { Finding, ProjectContext, RepoFacts, ScannedFile } from '../types.js';
 import { findingAt } from './finding.js';
 
 const ID = 'node-module-in-browser';
@@ -21,7 +21,7 @@ const nodeOnlyImports = (imports: readonly ModuleImport[] | undefined): ModuleIm
  * control it loads imports one (the SQLite control in a Vite app: `vite build` fails on
  * `existsSync`). Located at the browser file's import; the control's line is named.
  */
-export function nodeModuleInBrowserRule(files: ScannedFile[], project: ProjectContext | undefined): Finding[] {
+export function nodeModuleInBrowserRule(files: ScannedFile[], project: ProjectContext | undefined, facts?: RepoFacts): Finding[] {
   if (!project) return [];
   const root = project.manifest.root;
   const texts = new Map(files.map((f) => [f.scan.file, f]));
@@ -29,6 +29,7 @@ export function nodeModuleInBrowserRule(files: ScannedFile[], project: ProjectCo
     files.map((f) => f.scan).filter((s) => !s.parseError),
     root,
     (rel) => texts.get(rel)?.text(),
+    facts?.packages,
   );
   if (browser.size === 0) return [];
   const controlRel = path.relative(root, project.manifest.control).split(path.sep).join('/');
