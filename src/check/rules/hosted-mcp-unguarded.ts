@@ -1,4 +1,4 @@
-import type { FileScan } from '../../scan/types.js';
+import type { FileScan, Span } from '../../scan/types.js';
 import type { PolicyAction } from '../../policy/types.js';
 import { yamlScalar } from './finding.js';
 import type { Finding, ProjectContext, RuleMeta } from '../types.js';
@@ -20,87 +20,72 @@ export const hostedMcpUnguardedMeta: RuleMeta = {
  * `protectHostedMcp(...)` is not reported (it is not the SDK's factory).
  */
 export function hostedMcpUnguardedRule(scan: FileScan, project: ProjectContext | undefined): Finding[] {
+  return scan.hostedMcpCalls.flatMap((call) => callFindings(scan.file, call, project));
+}
+
+type HostedMcpCall = FileScan['hostedMcpCalls'][number];
+
+function hint(label: string | undefined): string {
+  return `Use \`protectHostedMcp({ serverLabel${label !== undefined ? `: '${label}'` : ''}, ... })\` from the generated module (no requireApproval, no onApproval), with \`- hosted_mcp: { server_label }\` mapped to an action in ctrlrun.tools.yaml; \`npx ctrlrun-gen codemod --write\` rewrites it.`;
+}
+
+/** One call's findings: a hand-written `onApproval`, then what its `requireApproval` leaves unasked. */
+function callFindings(file: string, call: HostedMcpCall, project: ProjectContext | undefined): Finding[] {
+  const prop = call.options.properties.requireApproval;
+  const label = call.serverLabel !== undefined ? ` for '${call.serverLabel}'` : '';
+  const at = (span: Pick<Span, 'line' | 'column'>, message: string): Finding => findingOf(hostedMcpUnguardedMeta, file, span, message, hint(call.serverLabel));
   const findings: Finding[] = [];
-  const hint = (label: string | undefined) =>
-    `Use \`protectHostedMcp({ serverLabel${label !== undefined ? `: '${label}'` : ''}, ... })\` from the generated module (no requireApproval, no onApproval), with \`- hosted_mcp: { server_label }\` mapped to an action in ctrlrun.tools.yaml; \`npx ctrlrun-gen codemod --write\` rewrites it.`;
-  for (const call of scan.hostedMcpCalls) {
-    const prop = call.options.properties.requireApproval;
-    const label = call.serverLabel !== undefined ? ` for '${call.serverLabel}'` : '';
-    const onApproval = call.options.properties.onApproval;
-    if (onApproval) {
-      findings.push(
-        findingOf(
-          hostedMcpUnguardedMeta,
-          scan.file,
-          onApproval.span,
-          `hostedMcpTool()${label}: a hand-written \`onApproval\` answers each approval request inline: it cannot wait for a person, records no approver and no receipt.`,
-          hint(call.serverLabel),
-        ),
-      );
+  const onApproval = call.options.properties.onApproval;
+  if (onApproval) {
+    findings.push(at(onApproval.span, `hostedMcpTool()${label}: a hand-written \`onApproval\` answers each approval request inline: it cannot wait for a person, records no approver and no receipt.`));
+  }
+  if (prop?.valueKind === 'string' && prop.stringValue === 'always') {
+    if (call.spreadAfterRequireApproval) {
+      findings.push(at(call.spreadAfterRequireApproval, `hostedMcpTool()${label}: a spread after \`requireApproval: 'always'\` can override it (the last property wins), so check cannot tell that any call asks for approval.`));
     }
-    if (prop?.valueKind === 'string' && prop.stringValue === 'always') {
-      if (call.spreadAfterRequireApproval) {
-        findings.push(
-          findingOf(
-            hostedMcpUnguardedMeta,
-            scan.file,
-            call.spreadAfterRequireApproval,
-            `hostedMcpTool()${label}: a spread after \`requireApproval: 'always'\` can override it (the last property wins), so check cannot tell that any call asks for approval.`,
-            hint(call.serverLabel),
-          ),
-        );
-      }
-      continue;
-    }
-    const never = call.neverToolNames;
-    if (prop && never) {
-      const action = project && call.serverLabel !== undefined ? hostedAction(project, call.serverLabel) : undefined;
-      const allows = action ? alwaysAllows(action) : false;
-      const why = !project
-        ? 'check has no policy (the manifest or policy did not load), so it cannot tell whether the policy always allows it'
-        : call.serverLabel === undefined
-          ? 'the server label is not a literal, so check cannot find its action'
-          : !action
-            ? `the manifest maps no action to server '${call.serverLabel}' (\`- hosted_mcp: { server_label: ${yamlScalar(call.serverLabel)} }\`), so check cannot tell whether the policy always allows it`
-            : `the policy does not always allow ${action.id}`;
-      if (!never.complete) {
-        findings.push(
-          findingOf(
-            hostedMcpUnguardedMeta,
-            scan.file,
-            never.span,
-            `hostedMcpTool()${label}: \`requireApproval.never\` lists tools check cannot read (not string literals): they run at OpenAI with no approval request.`,
-            hint(call.serverLabel),
-          ),
-        );
-      }
-      if (allows || never.names.length === 0) continue;
-      for (const n of never.names) {
-        findings.push(
-          findingOf(
-            hostedMcpUnguardedMeta,
-            scan.file,
-            n.span,
-            `hostedMcpTool()${label}: '${n.name}' is in \`requireApproval.never\`, so OpenAI runs it with no approval request and the policy never sees it; ${why}.`,
-            hint(call.serverLabel),
-          ),
-        );
-      }
-      continue;
-    }
-    findings.push(
-      findingOf(
-        hostedMcpUnguardedMeta,
-        scan.file,
-        prop?.span ?? call.span,
-        prop
-          ? `hostedMcpTool()${label}: \`requireApproval\` is not 'always', so some of the server's tools run with no approval.`
-          : `hostedMcpTool()${label} has no \`requireApproval\`: the SDK defaults it to 'never', so every tool of the server runs with no approval.`,
-        hint(call.serverLabel),
-      ),
-    );
+    return findings;
+  }
+  const never = call.neverToolNames;
+  if (prop && never) return [...findings, ...neverListFindings(call, never, label, project, at)];
+  findings.push(
+    at(
+      prop?.span ?? call.span,
+      prop
+        ? `hostedMcpTool()${label}: \`requireApproval\` is not 'always', so some of the server's tools run with no approval.`
+        : `hostedMcpTool()${label} has no \`requireApproval\`: the SDK defaults it to 'never', so every tool of the server runs with no approval.`,
+    ),
+  );
+  return findings;
+}
+
+/** A `requireApproval.never` list: entries check cannot read, and each tool in it unless the server's action always allows. */
+function neverListFindings(
+  call: HostedMcpCall,
+  never: NonNullable<HostedMcpCall['neverToolNames']>,
+  label: string,
+  project: ProjectContext | undefined,
+  at: (span: Pick<Span, 'line' | 'column'>, message: string) => Finding,
+): Finding[] {
+  const findings: Finding[] = [];
+  const action = project && call.serverLabel !== undefined ? hostedAction(project, call.serverLabel) : undefined;
+  const allows = action ? alwaysAllows(action) : false;
+  if (!never.complete) {
+    findings.push(at(never.span, `hostedMcpTool()${label}: \`requireApproval.never\` lists tools check cannot read (not string literals): they run at OpenAI with no approval request.`));
+  }
+  if (allows || never.names.length === 0) return findings;
+  const why = whyNotAllowed(call, action, project);
+  for (const n of never.names) {
+    findings.push(at(n.span, `hostedMcpTool()${label}: '${n.name}' is in \`requireApproval.never\`, so OpenAI runs it with no approval request and the policy never sees it; ${why}.`));
   }
   return findings;
+}
+
+/** Why check cannot say the policy always allows the server's tools. */
+function whyNotAllowed(call: HostedMcpCall, action: PolicyAction | undefined, project: ProjectContext | undefined): string {
+  if (!project) return 'check has no policy (the manifest or policy did not load), so it cannot tell whether the policy always allows it';
+  if (call.serverLabel === undefined) return 'the server label is not a literal, so check cannot find its action';
+  if (!action) return `the manifest maps no action to server '${call.serverLabel}' (\`- hosted_mcp: { server_label: ${yamlScalar(call.serverLabel)} }\`), so check cannot tell whether the policy always allows it`;
+  return `the policy does not always allow ${action.id}`;
 }
 
 /** The policy action the manifest maps a hosted MCP server label to. */

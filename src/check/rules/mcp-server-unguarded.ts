@@ -21,50 +21,70 @@ export function mcpServerUnguardedRule(scan: FileScan, project?: ProjectContext)
   const findings: Finding[] = [];
   for (const list of scan.mcpServerLists ?? []) {
     for (const el of list.elements) {
-      if (el.status === 'protected' || list.agentProtected) {
-        const pinned = project && el.serverName !== undefined && el.fetch !== undefined && el.fetch !== 'upstreamFetch' ? tlsPinnedTool(project, el.serverName) : undefined;
-        if (pinned) {
-          findings.push(
-            findingOf(
-              mcpServerUnguardedMeta,
-              scan.file,
-              el.span,
-              `MCP server '${el.serverName}' is not built with \`fetch: upstreamFetch(...)\`: tool '${pinned.tool}' maps to ${pinned.action}, whose \`upstream\` pins a TLS certificate, so every call of it is refused (upstream_unverified): only the generated module's pinned fetch observes the certificate.`,
-              `Build the server with \`fetch: upstreamFetch(${JSON.stringify(el.serverName)})\` from the generated module (Node only; it needs \`undici\`).`,
-              'warning',
-            ),
-          );
-        }
-        const pausing = project && el.serverName !== undefined ? approvingTool(project, el.serverName) : undefined;
-        if (pausing) {
-          findings.push(
-            findingOf(
-              mcpServerUnguardedMeta,
-              scan.file,
-              el.span,
-              `MCP server '${el.serverName}' is guarded in \`mcpServers\`, where a call cannot pause: tool '${pausing.tool}' maps to ${pausing.action}, which can need a person's approval, so such calls are refused (approval_unavailable).`,
-              `Pass the server's tools with \`tools: await protectMcpTools([server])\` instead of \`mcpServers\` when a call must wait for a person, or make ${pausing.action} allow or deny.`,
-              'warning',
-            ),
-          );
-        }
-        continue;
-      }
-      const where = list.form === 'clone' ? 'a clone\'s `mcpServers`' : list.form === 'assignment' ? '`mcpServers`, assigned later' : list.form === 'push' ? '`mcpServers`, pushed later' : '`mcpServers`';
-      const what = el.text && el.text.length <= 40 ? `\`${el.text}\`` : 'An MCP server';
-      findings.push(
-        findingOf(
-          mcpServerUnguardedMeta,
-          scan.file,
-          el.span,
-          el.status === 'opaque'
-            ? `${what} reaches ${where}, and check cannot follow it to \`protectMcpServer\`: the SDK builds the tools of an unguarded server every turn and runs their calls with no policy.`
-            : `${el.text.length <= 40 && el.text ? `MCP server ${what}` : 'An MCP server'} reaches ${where} unguarded: the SDK builds its tools every turn and runs their calls with no policy, no approval and no receipt.`,
-          `Wrap it where it reaches the agent: \`protectMcpServer(${el.text && el.text.length <= 40 && !el.text.startsWith('...') ? el.text : 'server'})\` from the generated module, with its tools mapped in ctrlrun.tools.yaml (\`- mcp: { server${el.serverName !== undefined ? `: ${yamlScalar(el.serverName)}` : ''}, tool }\`); use \`protectMcpTools\` when a call must be able to pause for a person.`,
-        ),
-      );
+      findings.push(...(el.status === 'protected' || list.agentProtected ? guardedFindings(scan, el, project) : unguardedFindings(scan, list, el)));
     }
   }
+  findings.push(...errorFunctionFindings(scan));
+  return findings;
+}
+
+type McpServerList = NonNullable<FileScan['mcpServerLists']>[number];
+type McpServerElement = McpServerList['elements'][number];
+
+/** A guarded server (or one of a protected agent): warnings where its mapped tools' actions make calls refused. */
+function guardedFindings(scan: FileScan, el: McpServerElement, project: ProjectContext | undefined): Finding[] {
+  const findings: Finding[] = [];
+  const pinned = project && el.serverName !== undefined && el.fetch !== undefined && el.fetch !== 'upstreamFetch' ? tlsPinnedTool(project, el.serverName) : undefined;
+  if (pinned) {
+    findings.push(
+      findingOf(
+        mcpServerUnguardedMeta,
+        scan.file,
+        el.span,
+        `MCP server '${el.serverName}' is not built with \`fetch: upstreamFetch(...)\`: tool '${pinned.tool}' maps to ${pinned.action}, whose \`upstream\` pins a TLS certificate, so every call of it is refused (upstream_unverified): only the generated module's pinned fetch observes the certificate.`,
+        `Build the server with \`fetch: upstreamFetch(${JSON.stringify(el.serverName)})\` from the generated module (Node only; it needs \`undici\`).`,
+        'warning',
+      ),
+    );
+  }
+  const pausing = project && el.serverName !== undefined ? approvingTool(project, el.serverName) : undefined;
+  if (pausing) {
+    findings.push(
+      findingOf(
+        mcpServerUnguardedMeta,
+        scan.file,
+        el.span,
+        `MCP server '${el.serverName}' is guarded in \`mcpServers\`, where a call cannot pause: tool '${pausing.tool}' maps to ${pausing.action}, which can need a person's approval, so such calls are refused (approval_unavailable).`,
+        `Pass the server's tools with \`tools: await protectMcpTools([server])\` instead of \`mcpServers\` when a call must wait for a person, or make ${pausing.action} allow or deny.`,
+        'warning',
+      ),
+    );
+  }
+  return findings;
+}
+
+/** A server that reaches `mcpServers` with no guard. */
+function unguardedFindings(scan: FileScan, list: McpServerList, el: McpServerElement): Finding[] {
+  const findings: Finding[] = [];
+  const where = list.form === 'clone' ? 'a clone\'s `mcpServers`' : list.form === 'assignment' ? '`mcpServers`, assigned later' : list.form === 'push' ? '`mcpServers`, pushed later' : '`mcpServers`';
+  const what = el.text && el.text.length <= 40 ? `\`${el.text}\`` : 'An MCP server';
+  findings.push(
+    findingOf(
+      mcpServerUnguardedMeta,
+      scan.file,
+      el.span,
+      el.status === 'opaque'
+        ? `${what} reaches ${where}, and check cannot follow it to \`protectMcpServer\`: the SDK builds the tools of an unguarded server every turn and runs their calls with no policy.`
+        : `${el.text.length <= 40 && el.text ? `MCP server ${what}` : 'An MCP server'} reaches ${where} unguarded: the SDK builds its tools every turn and runs their calls with no policy, no approval and no receipt.`,
+      `Wrap it where it reaches the agent: \`protectMcpServer(${el.text && el.text.length <= 40 && !el.text.startsWith('...') ? el.text : 'server'})\` from the generated module, with its tools mapped in ctrlrun.tools.yaml (\`- mcp: { server${el.serverName !== undefined ? `: ${yamlScalar(el.serverName)}` : ''}, tool }\`); use \`protectMcpTools\` when a call must be able to pause for a person.`,
+    ),
+  );
+  return findings;
+}
+
+/** MCP `errorFunction`s other than `null` (on a server, or in `mcpConfig`). */
+function errorFunctionFindings(scan: FileScan): Finding[] {
+  const findings: Finding[] = [];
   for (const ef of scan.mcpErrorFunctions ?? []) {
     findings.push(
       findingOf(
