@@ -85,10 +85,10 @@ export function gitRootOf(dir: string): string | undefined {
   let at = path.resolve(dir);
   for (;;) {
     try {
-      statSync(path.join(at, '.git'));
-      return at;
+      // (no exception for the usual miss: an editor asks on every file it lints)
+      if (statSync(path.join(at, '.git'), { throwIfNoEntry: false })) return at;
     } catch {
-      // not here; go up
+      // unreadable here; go up
     }
     const parent = path.dirname(at);
     if (parent === at) return undefined;

@@ -13,7 +13,7 @@ import type { FileScan } from '../scan/types.js';
 import { FILE_RULES, PARSE_ERROR_RULE, policyInvalidFindings, REPO_RULES, staleGeneratedRule, unreadableFindings } from './rules/index.js';
 import { compareFindings } from './sort.js';
 import { applySuppressions } from './suppressions.js';
-import type { Finding, ProjectContext, ScannedFile } from './types.js';
+import type { Finding, ProjectContext, RepoFacts, ScannedFile } from './types.js';
 
 export interface CheckOptions {
   /** Absolute working directory; finding paths are relative to it. */
@@ -172,11 +172,11 @@ export function lintScannedFile(scan: FileScan, project: ProjectContext | undefi
 }
 
 /** The repo rules' findings (before suppressions), by the scan path of the file they are in. */
-export function repoRuleFindings(scans: FileScan[], project: ProjectContext | undefined, readText: (scan: FileScan) => string): Map<string, Finding[]> {
+export function repoRuleFindings(scans: FileScan[], project: ProjectContext | undefined, readText: (scan: FileScan) => string, facts?: RepoFacts): Map<string, Finding[]> {
   const byFile = new Map<string, Finding[]>();
   const files: ScannedFile[] = scans.map((scan) => ({ scan, text: () => readText(scan) }));
   for (const rule of REPO_RULES) {
-    for (const f of rule(files, project)) {
+    for (const f of rule(files, project, facts)) {
       const list = byFile.get(f.file);
       if (list) list.push(f);
       else byFile.set(f.file, [f]);

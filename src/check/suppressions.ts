@@ -1,7 +1,8 @@
 import type { SuppressionComment } from '../scan/types.js';
 import { RULE_IDS } from './meta.js';
 import { nearest } from '../policy/suggest.js';
-import { findingAt } from './rules/finding.js';
+import { invalidSuppressionFinding } from './rules/invalid-suppression.js';
+import { unusedSuppressionFinding } from './rules/unused-suppression.js';
 import type { Finding } from './types.js';
 
 /** Findings about the lint's own input, which no comment can silence. */
@@ -34,7 +35,7 @@ export function applySuppressions(file: string, findings: Finding[], suppression
   const valid: Array<{ s: SuppressionComment; target: number; used: boolean }> = [];
   for (const s of suppressions) {
     const problem = invalidity(s);
-    if (problem) own.push(findingAt('invalid-suppression', file, s.span, problem.message, problem.hint));
+    if (problem) own.push(invalidSuppressionFinding(file, s, problem));
     else valid.push({ s, target: targetOf(s), used: false });
   }
   // One comment silences one finding: the first of its rule on its line (by column). A second tool
@@ -51,15 +52,7 @@ export function applySuppressions(file: string, findings: Finding[], suppression
   const kept = findings.filter((f) => !silenced.has(f));
   for (const v of valid) {
     if (v.used) continue;
-    own.push(
-      findingAt(
-        'unused-suppression',
-        file,
-        v.s.span,
-        `\`ctrlrun-ignore ${v.s.ruleId}\` suppresses nothing: there is no ${v.s.ruleId} finding on line ${v.target}.`,
-        'Delete the comment; a stale suppression would hide a future finding on that line.',
-      ),
-    );
+    own.push(unusedSuppressionFinding(file, v.s, v.target));
   }
   return { kept, own };
 }

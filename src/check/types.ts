@@ -1,5 +1,6 @@
 import type { Manifest } from '../manifest/types.js';
 import type { Policy } from '../policy/types.js';
+import type { PackageFacts } from '../scan/package-facts.js';
 import type { FileScan } from '../scan/types.js';
 
 export type Severity = 'error' | 'warning';
@@ -33,7 +34,15 @@ export interface ScannedFile {
   text: () => string;
 }
 
-export type RepoRule = (files: ScannedFile[], project: ProjectContext | undefined) => Finding[];
+/**
+ * What the repo rules read from the disk besides the scans (package folders and builds), asked once
+ * and kept: one per `check` run, one per ESLint session.
+ */
+export interface RepoFacts {
+  packages: PackageFacts;
+}
+
+export type RepoRule = (files: ScannedFile[], project: ProjectContext | undefined, facts?: RepoFacts) => Finding[];
 
 /** The documentation of one rule (also the SARIF `rules[]` entry). */
 export interface RuleMeta {

@@ -1,9 +1,10 @@
-import { statSync } from 'node:fs';
 import path from 'node:path';
 import { declarationsFromScan, lintScannedFile, loadProjectOrFindings, noManifestFindings, repoRuleFindings, staleOrConfigFindings } from '../check/engine.js';
-import type { Finding, ProjectContext } from '../check/types.js';
+import type { Finding, ProjectContext, RepoFacts } from '../check/types.js';
 import { findManifest, type Project } from '../manifest/load.js';
+import { gitRootOf } from '../safe-read.js';
 import { scanRepoIndexed, scanSource, type RepoIndex } from '../scan/index.js';
+import { PackageFacts, statKey } from '../scan/package-facts.js';
 import type { FileScan } from '../scan/types.js';
 
 /**
@@ -33,16 +34,6 @@ export interface FileLint {
   elsewhere: Finding[];
 }
 
-/** A file's stat, as a cache key: a changed (or new, or deleted) file has another key. */
-export function statKey(file: string): string {
-  try {
-    const s = statSync(file, { bigint: true });
-    return `${s.mtimeNs}:${s.size}:${s.ino}`;
-  } catch {
-    return 'missing';
-  }
-}
-
 /** Whether a scanned file depends on the project (it uses the SDK or the generated module). */
 function dependsOnProject(scan: FileScan): boolean {
   return scan.importsSdk || scan.generatedImports.length > 0 || scan.protectedToolCalls.length > 0 || scan.sdkToolCalls.length > 0;
@@ -50,7 +41,8 @@ function dependsOnProject(scan: FileScan): boolean {
 
 /**
  * The session of one manifest on disk. Built on the first file linted; the manifest, the policy
- * (every file its load read) and the generated module are stat-ed on every file linted, and a
+ * (every file its load read), the generated module and the package.json / vite configs the repo
+ * rules consulted (`facts`) are stat-ed on every file linted, and a
  * changed one rebuilds the session's project (and rescans the repo), so an editor sees an edited
  * manifest without a restart. Other files are seen as the repo scan read them, then as ESLint last
  * linted them (an editor's unsaved text included).
@@ -67,6 +59,8 @@ export class DiskSession implements LintSession {
   private readonly texts = new Map<string, string>();
   private repoFindings: { byFile: Map<string, Finding[]>; elsewhere: Finding[] } | undefined;
   private stale: Finding[] | undefined;
+  /** The package folders and builds the repo rules asked of the disk, kept while they are unchanged. */
+  readonly facts: RepoFacts;
 
   constructor(manifest: string | undefined, cwd: string) {
     const dir = manifest !== undefined ? path.dirname(manifest) : cwd;
@@ -77,6 +71,7 @@ export class DiskSession implements LintSession {
     this.projectFindings = loaded.findings;
     this.generated = loaded.project?.manifest.output;
     this.key = sessionKey(manifest, loaded.project);
+    this.facts = { packages: new PackageFacts(this.root) };
     const { scan, index } = scanRepoIndexed({ root: this.root, ...(this.generated ? { generatedModule: this.generated } : {}) });
     this.index = index;
     for (const s of scan.files) this.scans.set(path.resolve(this.root, s.file), s);
@@ -131,7 +126,7 @@ export class DiskSession implements LintSession {
       const abs = path.resolve(this.root, scan.file);
       return this.texts.get(abs) ?? this.index.textOf(abs) ?? '';
     };
-    const byFile = repoRuleFindings(scans, this.context, textOf);
+    const byFile = repoRuleFindings(scans, this.context, textOf, this.facts);
     const sources = new Set(scans.map((scan) => scan.file));
     this.repoFindings = { byFile, elsewhere: [...byFile.entries()].flatMap(([file, found]) => (sources.has(file) ? [] : found)) };
     return this.repoFindings;
@@ -183,16 +178,23 @@ function currentKey(session: DiskSession, manifest: string | undefined): string 
  */
 export class DiskSessions {
   private readonly byManifest = new Map<string, DiskSession>();
+  /** The git work tree's root of each folder linted in, asked once (it bounds the manifest's search). */
+  private readonly gitRoots = new Map<string, string | undefined>();
 
-  /** The session for a file: its manifest is found upward from the file's folder. */
+  /** The session for a file: its manifest is found upward from the file's folder (on every file: a new manifest is seen). */
   sessionFor(abs: string, cwd: string): LintSession {
-    const manifest = findManifest(path.dirname(abs));
+    const manifest = findManifest(path.dirname(abs), this.gitRootOf(path.dirname(abs)));
     const id = manifest ?? `none:${cwd}`;
     const known = this.byManifest.get(id);
-    if (known && currentKey(known, manifest) === known.key) return known;
+    if (known && currentKey(known, manifest) === known.key && !known.facts.packages.changed()) return known;
     const fresh = new DiskSession(manifest, cwd);
     this.byManifest.set(id, fresh);
     return fresh;
+  }
+
+  private gitRootOf(dir: string): string | undefined {
+    if (!this.gitRoots.has(dir)) this.gitRoots.set(dir, gitRootOf(dir));
+    return this.gitRoots.get(dir);
   }
 }
 

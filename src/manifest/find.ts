@@ -11,15 +11,15 @@ export const MANIFEST_FILE = 'ctrlrun.tools.yaml';
 
 /**
  * Searches `ctrlrun.tools.yaml` from `cwd` upward, no further than the git work tree's root (a
- * manifest above the repository is not the repository's); undefined when there is none.
+ * manifest above the repository is not the repository's); undefined when there is none. `top`: that
+ * root when the caller knows it (the ESLint plugin asks once per folder, not on every file it lints).
  */
-export function findManifest(cwd: string): string | undefined {
+export function findManifest(cwd: string, top: string | undefined = gitRootOf(path.resolve(cwd))): string | undefined {
   let dir = path.resolve(cwd);
-  const top = gitRootOf(dir);
   for (;;) {
     const candidate = path.join(dir, MANIFEST_FILE);
     try {
-      if (statSync(candidate).isFile()) return candidate;
+      if (statSync(candidate, { throwIfNoEntry: false })?.isFile()) return candidate;
     } catch {
       // not here; go up
     }

@@ -1,6 +1,7 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import path from 'node:path';
+import { PackageFacts } from './package-facts.js';
 import { isRealtimeEntry } from './realtime.js';
 import type { FileScan } from './types.js';
 
@@ -14,19 +15,23 @@ import type { FileScan } from './types.js';
 const VITE_CONFIGS = ['vite.config.ts', 'vite.config.js', 'vite.config.mjs', 'vite.config.mts', 'vite.config.cjs', 'vite.config.cts'];
 
 /** Why a package's code runs in a browser (`vite`, `browser field`), or undefined when nothing says so. */
-export function browserBuild(packageDir: string): string | undefined {
-  if (VITE_CONFIGS.some((f) => existsSync(path.join(packageDir, f)))) return 'a Vite app';
-  let pkg: Record<string, unknown>;
-  try {
-    pkg = JSON.parse(readFileSync(path.join(packageDir, 'package.json'), 'utf8')) as Record<string, unknown>;
-  } catch {
-    return undefined;
-  }
+export function browserBuild(packageDir: string, facts: PackageFacts = new PackageFacts(packageDir)): string | undefined {
+  if (VITE_CONFIGS.some((f) => facts.exists(path.join(packageDir, f)))) return 'a Vite app';
+  const pkg = facts.read(path.join(packageDir, 'package.json'), () => readPackageJson(packageDir));
+  if (!pkg) return undefined;
   const deps = ['dependencies', 'devDependencies'].flatMap((k) => Object.keys((pkg[k] as Record<string, unknown> | undefined) ?? {}));
   if (deps.includes('vite')) return 'a Vite app';
   if (pkg['browser'] !== undefined) return 'its package.json has a `browser` field';
   if (hasBrowserCondition(pkg['exports'])) return 'its package.json exports have a `browser` condition';
   return undefined;
+}
+
+function readPackageJson(packageDir: string): Record<string, unknown> | undefined {
+  try {
+    return JSON.parse(readFileSync(path.join(packageDir, 'package.json'), 'utf8')) as Record<string, unknown>;
+  } catch {
+    return undefined;
+  }
 }
 
 function hasBrowserCondition(exports: unknown): boolean {
@@ -46,11 +51,7 @@ export function isServerSideFile(rel: string): boolean {
 
 /** The directory of the nearest package.json at or above the file (absolute), no higher than `root`. */
 export function packageDirOf(fileAbs: string, root: string): string {
-  const top = path.resolve(root);
-  for (let dir = path.dirname(fileAbs); ; dir = path.dirname(dir)) {
-    if (existsSync(path.join(dir, 'package.json'))) return dir;
-    if (dir === top || path.dirname(dir) === dir || path.relative(top, dir).startsWith('..')) return top;
-  }
+  return new PackageFacts(root).packageDirOf(fileAbs);
 }
 
 /** Whether a file imports a realtime session or agent (`RealtimeSession`, `RealtimeAgent`) from a realtime entry. */
@@ -71,10 +72,15 @@ export function importsServerModule(scan: FileScan): boolean {
 
 const STRIP = /\.(?:[cm]?[jt]sx?)$/;
 
-/** The scanned files a file imports by a relative specifier (root-relative paths). */
-export function relativeImports(scan: FileScan, scanned: ReadonlySet<string>): string[] {
+/** The scanned files by path without extension (`src/a` for `src/a.ts`), to resolve relative imports. */
+export function stemsOf(scanned: ReadonlySet<string>): Map<string, string> {
   const byStem = new Map<string, string>();
   for (const f of scanned) byStem.set(f.replace(STRIP, ''), f);
+  return byStem;
+}
+
+/** The scanned files a file imports by a relative specifier (root-relative paths). */
+export function relativeImports(scan: FileScan, scanned: ReadonlySet<string>, byStem: ReadonlyMap<string, string> = stemsOf(scanned)): string[] {
   const out: string[] = [];
   for (const imp of scan.moduleImports ?? []) {
     if (!imp.module.startsWith('./') && !imp.module.startsWith('../')) continue;
@@ -85,37 +91,51 @@ export function relativeImports(scan: FileScan, scanned: ReadonlySet<string>): s
   return out;
 }
 
+/** A scanned file's own reason to run in a browser (its package's build, a realtime session, `'use client'`), or undefined. */
+function ownReason(scan: FileScan, facts: PackageFacts, readText: (rel: string) => string | undefined): string | undefined {
+  const fileAbs = path.resolve(facts.root, scan.file);
+  const dir = facts.packageDirOf(fileAbs);
+  const build = facts.buildOf(dir, (d) => browserBuild(d, facts));
+  if (build !== undefined && !isServerSideFile(path.relative(dir, fileAbs).split(path.sep).join('/'))) return `it is part of ${build}`;
+  if (importsRealtimeSession(scan) && !importsServerModule(scan)) return 'it runs a realtime session';
+  if (isClientComponent(readText(scan.file) ?? '')) return "it is a client component ('use client')";
+  return undefined;
+}
+
+/** `ownReason`, once per scan object (the facts keep it). */
+function seedOf(scan: FileScan, facts: PackageFacts, readText: (rel: string) => string | undefined): string | undefined {
+  let seed = facts.seeds.get(scan);
+  if (seed === undefined) {
+    seed = ownReason(scan, facts, readText) ?? null;
+    facts.seeds.set(scan, seed);
+  }
+  return seed ?? undefined;
+}
+
 /**
  * The scanned files (root-relative) whose code runs in a browser or a realtime session: the
  * non-server files of a package built for the browser, client components, files that import a
  * realtime session or agent; and every scanned file those import, transitively. Each with the reason.
+ * `facts` remembers what the disk said (one per check run; the ESLint plugin keeps one per session).
  */
-export function browserSideFiles(scans: FileScan[], root: string, readText: (rel: string) => string | undefined): Map<string, string> {
+export function browserSideFiles(scans: FileScan[], root: string, readText: (rel: string) => string | undefined, given?: PackageFacts): Map<string, string> {
+  const facts = given && path.resolve(given.root) === path.resolve(root) ? given : new PackageFacts(root);
   const byFile = new Map(scans.map((s) => [s.file, s]));
-  const builds = new Map<string, string | undefined>();
   const why = new Map<string, string>();
   const queue: string[] = [];
   for (const scan of scans) {
-    const dir = packageDirOf(path.resolve(root, scan.file), root);
-    if (!builds.has(dir)) builds.set(dir, browserBuild(dir));
-    const build = builds.get(dir);
-    const reason =
-      build !== undefined && !isServerSideFile(path.relative(dir, path.resolve(root, scan.file)).split(path.sep).join('/'))
-        ? `it is part of ${build}`
-        : importsRealtimeSession(scan) && !importsServerModule(scan)
-          ? 'it runs a realtime session'
-          : isClientComponent(readText(scan.file) ?? '')
-            ? "it is a client component ('use client')"
-            : undefined;
+    const reason = seedOf(scan, facts, readText);
     if (reason !== undefined) {
       why.set(scan.file, reason);
       queue.push(scan.file);
     }
   }
+  if (queue.length === 0) return why;
   const scanned = new Set(byFile.keys());
-  while (queue.length > 0) {
-    const file = queue.shift()!;
-    for (const next of relativeImports(byFile.get(file)!, scanned)) {
+  const byStem = stemsOf(scanned);
+  for (let i = 0; i < queue.length; i++) {
+    const file = queue[i]!;
+    for (const next of relativeImports(byFile.get(file)!, scanned, byStem)) {
       if (why.has(next)) continue;
       why.set(next, `${file} imports it (${why.get(file)!.replace(/^it /, '')})`);
       queue.push(next);

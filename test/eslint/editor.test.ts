@@ -1,4 +1,4 @@
-import { cpSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -85,5 +85,37 @@ describe('one file at a time, as an editor lints', () => {
     touch(generated.path, 5);
     const [fresh] = await eslint.lintText(text, { filePath: tools });
     expect(rules(fresh!.messages)).not.toContain('1 ctrlrun/stale-generated');
+  });
+
+  it('a package that becomes a Vite app is seen without a restart (its package.json is watched)', async () => {
+    const dir = copyOfFixture('open-doors');
+    const pkg = path.join(dir, 'package.json');
+    writeFileSync(pkg, JSON.stringify({ name: 'app' }));
+    const page = path.join(dir, 'src/page.ts');
+    const text = "import { readFileSync } from 'node:fs';\nimport { Agent } from '@openai/agents';\nexport const a = new Agent({ name: 'a', instructions: readFileSync('x', 'utf8') });\n";
+    writeFileSync(page, text);
+    const eslint = eslintWith(dir);
+    const [node] = await eslint.lintText(text, { filePath: page });
+    expect(rules(node!.messages)).not.toContain('1 ctrlrun/node-module-in-browser');
+    writeFileSync(pkg, JSON.stringify({ name: 'app', devDependencies: { vite: '8.3.8' } }));
+    touch(pkg, 5);
+    const [vite] = await eslint.lintText(text, { filePath: page });
+    expect(rules(vite!.messages)).toContain('1 ctrlrun/node-module-in-browser');
+  });
+
+  it('a new package.json in a folder that had none is seen without a restart', async () => {
+    const dir = copyOfFixture('open-doors');
+    writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'app' }));
+    mkdirSync(path.join(dir, 'src/web'));
+    const page = path.join(dir, 'src/web/page.ts');
+    const text = "import { readFileSync } from 'node:fs';\nimport { Agent } from '@openai/agents';\nexport const a = new Agent({ name: 'a', instructions: readFileSync('x', 'utf8') });\n";
+    writeFileSync(page, text);
+    const eslint = eslintWith(dir);
+    const [node] = await eslint.lintText(text, { filePath: page });
+    expect(rules(node!.messages)).not.toContain('1 ctrlrun/node-module-in-browser');
+    // the folder becomes a Vite app of its own
+    writeFileSync(path.join(dir, 'src/web/package.json'), JSON.stringify({ name: 'web', devDependencies: { vite: '8.3.8' } }));
+    const [vite] = await eslint.lintText(text, { filePath: page });
+    expect(rules(vite!.messages)).toContain('1 ctrlrun/node-module-in-browser');
   });
 });

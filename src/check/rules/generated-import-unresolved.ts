@@ -2,9 +2,17 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { isGeneratedSpecifier } from '../../scan/imports.js';
 import type { FileScan } from '../../scan/types.js';
-import { ruleMeta } from '../meta.js';
-import type { Finding, FileRule, ProjectContext } from '../types.js';
-import { findingAt } from './finding.js';
+import type { FileRule, Finding, ProjectContext, RuleMeta } from '../types.js';
+import { findingOf } from './rule-finding.js';
+
+export const generatedImportUnresolvedMeta: RuleMeta = {
+  id: 'generated-import-unresolved',
+  severity: 'error',
+  short: 'An import of the generated module names a file that does not exist where the importer runs.',
+  full:
+    'The codemod makes a file import `protectedTool` (or another door function) from the generated module. A plain JavaScript file runs as it is: Node loads exactly the path written, so `import ... from "./ctrlrun.generated.js"` fails with ERR_MODULE_NOT_FOUND when the module is TypeScript (`ctrlrun.generated.ts`), though every type check passes. A TypeScript file resolves `.js` to `.ts`, `.mjs` to `.mts` and their declaration files, as tsc does. Reported when the generated module exists and the import resolves to no file; an import through a path alias is not followed.',
+  help: 'Make the generated module JavaScript when a JavaScript file imports it: `output: src/ctrlrun.generated.mjs` and a JavaScript `control:` in ctrlrun.tools.yaml, then `npx ctrlrun-gen generate` (init chooses so when an importer is JavaScript); or fix the import\'s path.',
+};
 
 const JS_IMPORTER = /\.(?:js|mjs|cjs|jsx)$/;
 
@@ -57,12 +65,12 @@ export function generatedImportUnresolvedRule(exists: (file: string) => boolean 
         ? `the generated module is ${shown}, TypeScript, which a plain JavaScript file cannot load`
         : `the generated module is ${shown}`;
       findings.push(
-        findingAt(
-          'generated-import-unresolved',
+        findingOf(
+          generatedImportUnresolvedMeta,
           scan.file,
           imp.span,
           `'${spec}' loads no file from this ${isJs ? 'JavaScript' : 'TypeScript'} file: ${why}; the app fails to start (ERR_MODULE_NOT_FOUND).`,
-          ruleMeta('generated-import-unresolved').help,
+          generatedImportUnresolvedMeta.help,
         ),
       );
     }

@@ -1,11 +1,20 @@
 import path from 'node:path';
 import { policyFindings } from '../../policy-test/analysis.js';
-import type { Finding, ProjectContext, ScannedFile } from '../types.js';
-import { findingAt } from './finding.js';
+import type { Finding, ProjectContext, RuleMeta, ScannedFile } from '../types.js';
+import { findingOf } from './rule-finding.js';
+
+export const shadowedRuleMeta: RuleMeta = {
+  id: 'shadowed-rule',
+  severity: 'warning',
+  short: 'A policy rule no call can reach: an earlier rule matches every call it matches.',
+  full:
+    'Rules are tried in order and the first match decides. When every call that satisfies a rule\'s conditions also satisfies an earlier rule\'s (a catch-all above it, a wider band, a superset of its `in` values), the later rule never decides anything: usually an exception written below the rule it was meant to carve out of. The finding names the earlier rule and a call that shows it, decided by the runtime\'s own decision.',
+  help: 'Move the rule above the one that shadows it if it is the exception, or delete it.',
+};
 
 /** `shadowed-rule` (warning): src/policy-test/analysis.ts finds it, with a proof sketch or a witness call. */
 export function shadowedRuleRule(_files: ScannedFile[], project: ProjectContext | undefined): Finding[] {
   if (!project) return [];
   const file = path.relative(project.manifest.root, project.policy.file).split(path.sep).join('/');
-  return policyFindings(project.policy, { only: ['shadowed-rule'] }).map((f) => findingAt(f.ruleId, file, f.loc, f.message, f.hint));
+  return policyFindings(project.policy, { only: ['shadowed-rule'] }).map((f) => findingOf(shadowedRuleMeta, file, f.loc, f.message, f.hint));
 }

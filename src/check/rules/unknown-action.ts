@@ -1,8 +1,18 @@
 import type { FileScan } from '../../scan/types.js';
-import type { Finding, ProjectContext } from '../types.js';
-import { findingAt, quote } from './finding.js';
+import type { Finding, ProjectContext, RuleMeta } from '../types.js';
+import { quote } from './finding.js';
 import { nearest } from '../../policy/suggest.js';
 import { sdkToolName } from '../../runtime/tool-name.js';
+import { findingOf } from './rule-finding.js';
+
+export const unknownActionMeta: RuleMeta = {
+  id: 'unknown-action',
+  severity: 'error',
+  short: 'protectedTool() names an action the policy does not define, or not the one the manifest maps its tool to.',
+  full:
+    'An action the policy does not list is denied at run time with reason `unknown_action`, so the tool can never run; more often it is a typo or a stale generated module. An action that is not a string literal cannot be checked and is reported too, and so is an action other than the one ctrlrun.tools.yaml maps the tool\'s `name` to (the wrong rules would decide its calls; at run time `protectedTool` refuses to make such a tool). Names are compared as the SDK sanitizes them (`\'Refund Expert\'` is `Refund_Expert`).',
+  help: 'Use one of the actions of ctrlrun.yaml (as a string literal), or add the action to the policy and run `npx ctrlrun-gen generate`.',
+};
 
 /**
  * `unknown-action`: `protectedTool('<x>')` where `<x>` is not an action of the policy (or not a
@@ -15,8 +25,8 @@ export function unknownActionRule(scan: FileScan, project: ProjectContext | unde
   for (const call of scan.protectedToolCalls) {
     if (call.action === undefined) {
       findings.push(
-        findingAt(
-          'unknown-action',
+        findingOf(
+          unknownActionMeta,
           scan.file,
           call.callee,
           'protectedTool() is given an action that is not a string literal: check cannot tell which policy action decides its calls.',
@@ -36,8 +46,8 @@ export function unknownActionRule(scan: FileScan, project: ProjectContext | unde
             );
       if (mapped) {
         findings.push(
-          findingAt(
-            'unknown-action',
+          findingOf(
+            unknownActionMeta,
             scan.file,
             call.actionSpan ?? call.callee,
             `protectedTool(${quote(call.action)}) declares tool ${quote(name!)}, which ctrlrun.tools.yaml maps to ${quote(mapped.action)}: the policy of the wrong action would decide its calls, so protectedTool refuses it at run time.`,
@@ -49,8 +59,8 @@ export function unknownActionRule(scan: FileScan, project: ProjectContext | unde
     }
     const near = nearest(call.action, actions);
     findings.push(
-      findingAt(
-        'unknown-action',
+      findingOf(
+        unknownActionMeta,
         scan.file,
         call.actionSpan ?? call.callee,
         `protectedTool(${quote(call.action)}): the policy has no action ${quote(call.action)}; every call would be denied (unknown_action).`,

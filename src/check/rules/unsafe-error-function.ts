@@ -1,7 +1,17 @@
 import type { PolicyAction } from '../../policy/types.js';
 import type { FileScan, ProtectedToolCall, SdkToolCall, Span } from '../../scan/types.js';
-import type { Finding, ProjectContext } from '../types.js';
-import { findingAt, quote } from './finding.js';
+import type { Finding, ProjectContext, RuleMeta } from '../types.js';
+import { quote } from './finding.js';
+import { findingOf } from './rule-finding.js';
+
+export const unsafeErrorFunctionMeta: RuleMeta = {
+  id: 'unsafe-error-function',
+  severity: 'error',
+  short: 'A tool\'s errorFunction turns failures into a "please try again" for the model.',
+  full:
+    'The SDK\'s default `errorFunction` answers the model "An error occurred while running the tool. Please try again." for any exception, and a custom one can swallow this library\'s refusals the same way: a refusal becomes an invitation to retry, and a side effect can land several times. An SDK `tool()` with the default or a custom `errorFunction` is an error. A `protectedTool` whose action can run (allow or approve on some path) but declares no `effect` and has a custom `errorFunction` is a warning: this library\'s refusals propagate, but the custom function hands the tool\'s own failures to the model, which may retry. A `protectedTool` with no `errorFunction` is not reported: the runtime\'s default lets a body failure reach your code, never the model.',
+  help: 'Protect the tool (`npx ctrlrun-gen codemod --write`); give its action an `effect:` key template in ctrlrun.yaml, or pass `errorFunction: null` so failures reach your code.',
+};
 
 /**
  * `unsafe-error-function`.
@@ -48,16 +58,16 @@ function sdkToolFinding(file: string, call: SdkToolCall): Finding | undefined {
   const problem = sdkErrorFunctionProblem(call);
   if (!problem) return undefined;
   if (problem.kind === 'custom') {
-    return findingAt(
-      'unsafe-error-function',
+    return findingOf(
+      unsafeErrorFunctionMeta,
       file,
       problem.at,
       `${toolLabel(call)} has a custom errorFunction: it turns exceptions, this library's refusals among them, into text the model may answer by retrying.`,
       'Protect the tool (`npx ctrlrun-gen codemod --write`) so refusals propagate, or pass `errorFunction: null`.',
     );
   }
-  return findingAt(
-    'unsafe-error-function',
+  return findingOf(
+    unsafeErrorFunctionMeta,
     file,
     problem.at,
     `${toolLabel(call)} ${problem.kind === 'maybe-default' ? 'may be' : 'is'} left with the default errorFunction, which answers the model "An error occurred while running the tool. Please try again." for any failure.`,
@@ -73,8 +83,8 @@ function protectedToolFinding(file: string, call: ProtectedToolCall, action: Pol
   if (!canRun(action) || action.effect) return undefined;
   const errorFunction = call.options.properties.errorFunction;
   if (!errorFunction || errorFunction.valueKind === 'null') return undefined;
-  return findingAt(
-    'unsafe-error-function',
+  return findingOf(
+    unsafeErrorFunctionMeta,
     file,
     errorFunction.span,
     `protectedTool(${quote(action.id)}) can run but its action declares no \`effect\`, and its custom errorFunction hands the tool's own failures to the model: a retry may repeat the side effect.`,

@@ -1,23 +1,17 @@
-import path from 'node:path';
 import type { FileScan } from '../../scan/types.js';
 import { sdkToolName } from '../../runtime/tool-name.js';
-import type { Finding, ProjectContext, ScannedFile } from '../types.js';
-import { findingAt, quote } from './finding.js';
+import { quote } from './finding.js';
+import type { Finding, ProjectContext, RuleMeta } from '../types.js';
+import { findingOf } from './rule-finding.js';
 
-/** `observe-mode` (warning, once per repo): the policy records decisions but protects nothing. */
-export function observeModeRule(_files: ScannedFile[], project: ProjectContext | undefined): Finding[] {
-  if (!project || project.policy.mode !== 'observe') return [];
-  const file = path.relative(project.manifest.root, project.policy.file).split(path.sep).join('/');
-  return [
-    findingAt(
-      'observe-mode',
-      file,
-      project.policy.modeLoc ?? { line: 1, column: 1 },
-      'The policy is in `mode: observe`: every call runs, denials and approvals are only written to the receipts; nothing is protected.',
-      'Switch to `mode: enforce` (or remove `mode:`) once the receipts show the policy decides as intended.',
-    ),
-  ];
-}
+export const timeoutWithoutEffectMeta: RuleMeta = {
+  id: 'timeout-without-effect',
+  severity: 'warning',
+  short: '`timeoutMs` on a tool whose policy action has no `effect:`.',
+  full:
+    'When the SDK\'s `timeoutMs` fires, it stops waiting for the body but the body goes on running; the model reads "timed out" and often calls again. The runtime refuses a call with the same arguments while the first body runs (`still_running`), but only in its own process: without an `effect:` key, another process (or a retry with other arguments) runs the body a second time.',
+  help: 'Give the action an `effect: "<key template>"` in ctrlrun.yaml so a second attempt is refused everywhere, or drop `timeoutMs`.',
+};
 
 /**
  * `timeout-without-effect` (warning): `timeoutMs` on a tool whose action has no `effect:`. When the
@@ -35,8 +29,8 @@ export function timeoutWithoutEffectRule(scan: FileScan, project: ProjectContext
     if (a.effect !== undefined) return;
     if (a.rules.length > 0 && a.rules.every((r) => r.decision === 'deny')) return; // never runs
     findings.push(
-      findingAt(
-        'timeout-without-effect',
+      findingOf(
+        timeoutWithoutEffectMeta,
         scan.file,
         prop.span,
         `\`timeoutMs\` on ${what}, whose action ${quote(action)} has no \`effect:\`: when the timeout fires the model reads "timed out" and may call again while the first body still runs; only this process holds the call, another would run it twice.`,

@@ -1,0 +1,45 @@
+import { isRealtimeEntry } from '../../scan/realtime.js';
+import type { Finding, ProjectContext, RuleMeta, ScannedFile } from '../types.js';
+import { findingOf } from './rule-finding.js';
+
+export const sdkApprovalMeta: RuleMeta = {
+  id: 'sdk-approval',
+  severity: 'error',
+  short: 'An interruption is approved or rejected through the SDK (`state.approve/reject`) in a repo with protected tools.',
+  full:
+    'A protected tool asks its approvals through the Control, which records who answered, checks the answer is for the exact arguments, and refuses an approver who asked for the call. Approving its interruption with the SDK\'s `state.approve(item)` (or `reject`, `approveTool`, `rejectTool`) skips all of that, and the protected tool then refuses the call with `ApprovalMismatch` out of `run()`. Reported in every repo whose manifest maps a tool or whose code builds a protected tool, since check cannot tell statically which tool an interruption belongs to.',
+  help: 'Answer through the Control: `await control.approve(state, item, { approver })` or `await control.reject(state, item, { approver, message })`, then resume the run with the same state.',
+};
+
+/**
+ * `sdk-approval`: `state.approve/reject(item)` (and `approveTool`/`rejectTool`) in a repo with
+ * protected tools (a mapped function tool in the manifest, or a protectedTool call anywhere).
+ */
+export function sdkApprovalRule(files: ScannedFile[], project: ProjectContext | undefined): Finding[] {
+  const hasProtected = (project?.manifest.tools.some((t) => t.kind === 'function') ?? false) || files.some((f) => f.scan.protectedToolCalls.length > 0);
+  if (!hasProtected) return [];
+  const out: Finding[] = [];
+  for (const { scan } of files) {
+    // a file that imports the realtime entry answers a RealtimeSession's tool_approval_requested
+    const realtime = (scan.moduleImports ?? []).some((m) => isRealtimeEntry(m.module));
+    for (const a of scan.sdkApprovals ?? []) {
+      const answer = a.method.startsWith('approve') ? 'approve' : 'reject';
+      out.push(
+        findingOf(
+          sdkApprovalMeta,
+          scan.file,
+          a.span,
+          realtime
+            ? `\`${a.receiver}.${a.method}(${a.item})\` answers a realtime call through the SDK: for a protected tool's call no approver is recorded and the tool refuses it with ApprovalMismatch (the session's error event).`
+            : `\`${a.receiver}.${a.method}(${a.item})\` answers an interruption through the SDK: for a protected tool's call no approver is recorded and the tool refuses the call with ApprovalMismatch out of run().`,
+          realtime
+            ? `The call is filed in the store when it pauses; once an operator answered (\`ctrlrun-gen serve\`, \`ctrlrun-gen approvals\`), \`await control.resolveRealtime(session, ${a.item})\` approves or rejects it in the session.`
+            : answer === 'approve'
+              ? `Use the Control: \`await control.approve(state, ${a.item}, { approver })\`, then resume with the same state.`
+              : `Use the Control: \`await control.reject(state, ${a.item}, { approver, reason })\`, then resume with the same state.`,
+        ),
+      );
+    }
+  }
+  return out;
+}

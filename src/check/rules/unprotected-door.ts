@@ -1,0 +1,34 @@
+import type { FileScan } from '../../scan/types.js';
+import { isHostedShell } from './sdk-factory-calls.js';
+import type { Finding, RuleMeta } from '../types.js';
+import { findingOf } from './rule-finding.js';
+
+export const unprotectedDoorMeta: RuleMeta = {
+  id: 'unprotected-door',
+  severity: 'error',
+  short: 'An SDK shellTool(), applyPatchTool() or computerTool() call: a door the model can open with no policy.',
+  full:
+    'The SDK runs a local shell command, a file patch or a computer action for the model with no approval by default, and an inline `needsApproval`/`onApproval` records no approver and binds no answer to the call. `protectShellTool(action, options)`, `protectApplyPatchTool(action, options)` and `protectComputerTool(action, options)` from the generated module decide each call by the policy, pause for a person, run an approved call once and write receipts.',
+  help: 'Replace `shellTool({ ... })` with `protectShellTool(\'<action>\', { ... })`, `applyPatchTool({ ... })` with `protectApplyPatchTool(\'<action>\', { ... })` and `computerTool({ ... })` with `protectComputerTool(\'<action>\', { ... })` from the generated module (drop `needsApproval`/`onApproval`; the policy decides); `npx ctrlrun-gen codemod --write` does it for tools mapped by name in ctrlrun.tools.yaml.',
+};
+
+const LOCAL_DOORS: Record<string, string> = { shellTool: 'protectShellTool', applyPatchTool: 'protectApplyPatchTool', computerTool: 'protectComputerTool' };
+
+/** `unprotected-door`: an SDK shellTool (local)/applyPatchTool/computerTool call (each has a protected variant). */
+export function unprotectedDoorRule(scan: FileScan): Finding[] {
+  const out: Finding[] = [];
+  for (const call of scan.sdkFactoryCalls ?? []) {
+    if (!(call.factory in LOCAL_DOORS) || isHostedShell(call)) continue;
+    const variant = LOCAL_DOORS[call.factory];
+    out.push(
+      findingOf(
+        unprotectedDoorMeta,
+        scan.file,
+        call.callee,
+        `\`${call.factory}()\` lets the model ${call.factory === 'shellTool' ? 'run shell commands' : call.factory === 'applyPatchTool' ? 'patch files' : 'drive a computer'} with no policy: no decision, no recorded approval, no receipt.`,
+        `Use \`${variant}('<action>', { ... })\` from the generated module (without needsApproval/onApproval), with the action in ctrlrun.yaml; map the tool's name in ctrlrun.tools.yaml and \`npx ctrlrun-gen codemod --write\` rewrites it.`,
+      ),
+    );
+  }
+  return out;
+}

@@ -1,0 +1,66 @@
+import { lines, ruleTester } from '../rule-tester.js';
+
+const GEN = "import { protectedTool } from './ctrlrun.generated.js';";
+
+ruleTester('sdk-approval', {
+  valid: [
+    { name: 'the Control answers', code: lines(GEN, 'await control.approve(state, item, { approver: "ana" });', 'await control.reject(state, item, { approver: "ana" });') },
+    { name: 'a promise rejection', code: lines(GEN, 'Promise.reject(new Error("x"));') },
+    { name: 'no protected tools in the repo (no project, no protectedTool)', project: null, code: lines('state.approve(item);') },
+    { name: 'alwaysApprove is sticky-approval\'s finding', code: lines('state.approve(item, { alwaysApprove: true });') },
+    {
+      name: "an app's own approve methods (issue 21: companyClient.approve(id), company.approve(...))",
+      code: lines(
+        GEN,
+        'export async function onClick(id: string) { await companyClient.approve(id); }',
+        'await company.approve(request.id, { note: "ok" });',
+        'await company.reject(invoice);',
+        'const pending = await api.list(); for (const p of pending) await api.approve(p);',
+        'items.forEach((it) => moderation.approve(it));',
+        'export function decide(state: { approve(x: unknown): void }, row: Row) { state.approve(row); }',
+      ),
+    },
+  ],
+  invalid: [
+    {
+      name: 'state.approve(item) with tools mapped in the manifest',
+      code: lines("import { run } from '@openai/agents';", 'for (const item of result.interruptions) result.state.approve(item);'),
+      errors: [{ line: 2, column: 42, mentions: 'control.approve(state, item, { approver })' }],
+    },
+    {
+      name: 'reject, approveTool and rejectTool',
+      code: lines('for (const item of result.interruptions) state.reject(item);', 'result.interruptions.forEach((call) => ctx.approveTool(call));', 'const [call] = state.getInterruptions(); ctx.rejectTool(call, { message: "no" });'),
+      errors: [
+        { line: 1, column: 42, mentions: 'control.reject' },
+        { line: 2, column: 40, mentions: 'control.approve' },
+        { line: 3, column: 42, mentions: 'control.reject' },
+      ],
+    },
+    {
+      name: "a RealtimeSession's approve in a file of the realtime entry: the realtime calls are the hint",
+      code: lines(
+        "import { RealtimeSession } from '@openai/agents/realtime';",
+        "session.on('tool_approval_requested', (_c, _a, request) => {",
+        '  session.current?.approve(request.approvalItem);',
+        '});',
+      ),
+      errors: [{ line: 3, column: 3, mentions: 'control.resolveRealtime(session, request.approvalItem)' }],
+    },
+    {
+      name: 'no manifest, but the file builds a protected tool',
+      project: null,
+      code: lines(GEN, "export const r = protectedTool('stripe.refund', { name: 'refund' });", 'const state = await RunState.fromString(agent, saved); state.approve(item);'),
+      errors: [{ line: 3, column: 56 }],
+    },
+    {
+      name: 'a typed RunState parameter, a run result held in a variable, a typed item, a streamed result',
+      code: lines(
+        'export async function answer(state: RunState<unknown, Agent>, item: unknown) { state.approve(item); }',
+        'const result = await runner.run(agent, "hi"); const held = result; held.state.reject(pending);',
+        'export function one(item: RunToolApprovalItem) { store.approve(item); }',
+        'const stream = await run(agent, "hi", { stream: true }); stream.state.approve(event.item);',
+      ),
+      errors: [{ line: 1, column: 80 }, { line: 2, column: 68 }, { line: 3, column: 50 }, { line: 4, column: 58 }],
+    },
+  ],
+});
