@@ -179,7 +179,7 @@ describe('codemod summary: what changes at run time for each rewritten tool (iss
       return end === -1 ? rest.slice(0, rest.indexOf('\n\n')) : rest.slice(0, end);
     };
     const stops = '  - an exception thrown by its execute now stops the run (run() rejects with it)';
-    const approvals = "  - calls the policy sends to a human pause the run; answer them with control.approve(state, item, { approver })";
+    const approvals = '  - calls the policy sends to a human pause the run and are filed in the store as they pause (`ctrlrun-gen approvals list`); answer them with control.approve(state, item, { approver })';
     const noSdkApprove = "the SDK's state.approve(item) no longer authorizes them (the call fails with ApprovalMismatch)";
     expect(block).toMatch(/^What changes at run time for the rewritable tools:\nsrc\/tools\.ts:\d+:\d+: tool 'lookup_charge' -> protectedTool\('stripe\.charge\.read'\)\n/);
     // stripe.refund can be sent to a human (rule 2) and has an effect key
