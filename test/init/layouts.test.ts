@@ -118,6 +118,7 @@ describe('init on real layouts (issue 10 item 8)', () => {
       'src/tools.ts': toolFile(['refund', 'refund'], ['lookup', 'lookupCharge']),
     });
     expect((await cli(['init'], { cwd: dir })).code).toBe(0);
+    expect((await cli(['generate'], { cwd: dir })).code).toBe(0);
     expect((await cli(['codemod', '--write', '--allow-dirty'], { cwd: dir })).code).toBe(0);
     // the operator edits the policy; a new tool appears; someone loses the manifest's entries
     const policyFile = path.join(dir, 'ctrlrun.yaml');
