@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { refuseDirtyTree, runCodemod, writeChanges } from '../codemod/index.js';
 import { UserError } from '../diagnostics.js';
-import { WriteSetError } from '../fs/write-all.js';
+import { describeWriteFailure, WriteSetError } from '../fs/write-all.js';
 import type { FileChange } from '../codemod/types.js';
 import { generatedFiles, renderGeneratedModule } from '../generate/index.js';
 import { readGeneratedModule, writeGeneratedModule } from '../generate/write.js';
@@ -72,6 +72,6 @@ function writeFixes(changes: readonly FileChange[], cwd: string): { written: str
     return writeChanges(changes);
   } catch (error) {
     if (!(error instanceof WriteSetError)) throw error;
-    throw new UserError(`check --fix: cannot write ${displayPath(error.file, cwd)}: ${error.message}; nothing was written. Make it writable and run again`);
+    throw new UserError(`check --fix: cannot write ${displayPath(error.file, cwd)}: ${describeWriteFailure(error)}; nothing was written. Make it writable and run again`);
   }
 }

@@ -13,7 +13,7 @@
  * caller turns it into a located user error (exit 2). Only node:fs: a floor every command may use.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, rmdirSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, mkdirSync, readFileSync, renameSync, rmdirSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 export interface PlannedWrite {
@@ -32,6 +32,22 @@ export class WriteSetError extends Error {
   }
 }
 
+const FAILURES: Record<string, string> = {
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
+  EROFS: 'read-only file system',
+  ENOSPC: 'no space left on the device',
+  EDQUOT: 'disk quota exceeded',
+  ENOTDIR: 'a path above it is a file, not a folder',
+  EISDIR: 'it is a folder',
+};
+
+/** What went wrong, in words, without the absolute temp path the system message names: `permission denied (EACCES)`. */
+export function describeWriteFailure(error: WriteSetError): string {
+  const code = (error.cause as NodeJS.ErrnoException | undefined)?.code;
+  return code !== undefined && code in FAILURES ? `${FAILURES[code]} (${code})` : error.message;
+}
+
 /** The file system calls the set uses; tests pass a wrapper that fails on a chosen call. */
 export interface WriteFs {
   mkdir: (dir: string) => void;
@@ -39,6 +55,7 @@ export interface WriteFs {
   rename: (from: string, to: string) => void;
   unlink: (file: string) => void;
   rmdir: (dir: string) => void;
+  /** The target as it is (bytes and mode), undefined when there is none; throws when it may not be replaced. */
   read: (file: string) => { bytes: Buffer; mode: number } | undefined;
 }
 
@@ -49,12 +66,15 @@ export const NODE_FS: WriteFs = {
   unlink: unlinkSync,
   rmdir: rmdirSync,
   read: (file) => {
+    let stat;
     try {
-      const stat = statSync(file);
-      return stat.isFile() ? { bytes: readFileSync(file), mode: stat.mode & 0o7777 } : undefined;
+      stat = statSync(file);
     } catch {
-      return undefined;
+      return undefined; // a new file
     }
+    // a file its owner made read-only is not replaced behind their back (a rename would)
+    accessSync(file, constants.W_OK);
+    return { bytes: readFileSync(file), mode: stat.mode & 0o7777 };
   },
 };
 

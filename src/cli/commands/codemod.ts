@@ -4,7 +4,7 @@ import { createTwoFilesPatch } from 'diff';
 import pc from 'picocolors';
 import { refuseDirtyTree, runCodemod, writeChanges, type CodemodFinding, type CodemodResult } from '../../codemod/index.js';
 import { UserError, type Diagnostic } from '../../diagnostics.js';
-import { WriteSetError } from '../../fs/write-all.js';
+import { describeWriteFailure, WriteSetError } from '../../fs/write-all.js';
 import { renderGeneratedModule } from '../../generate/index.js';
 import { loadProject, type Project } from '../../manifest/load.js';
 import { progressLine } from '../progress.js';
@@ -162,7 +162,7 @@ function writeAllChanges(changes: CodemodResult['changes'], cwd: string): { writ
   } catch (error) {
     if (!(error instanceof WriteSetError)) throw error;
     throw new UserError(
-      `codemod --write: cannot write ${displayPath(error.file, cwd)}: ${error.message}; nothing was written (${changes.length} file${changes.length === 1 ? '' : 's'} planned, every one left as it was). Make it writable and run again`,
+      `codemod --write: cannot write ${displayPath(error.file, cwd)}: ${describeWriteFailure(error)}; nothing was written (${changes.length} file${changes.length === 1 ? '' : 's'} planned, every one left as it was). Make it writable and run again`,
     );
   }
 }

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseDocument } from 'yaml';
 import { UserError } from '../../diagnostics.js';
-import { WriteSetError, writeAll } from '../../fs/write-all.js';
+import { describeWriteFailure, WriteSetError, writeAll } from '../../fs/write-all.js';
 import { groupByPackage, sourceFolder } from '../../init/layout.js';
 import { mergeManifest, mergePolicy, readExisting } from '../../init/merge.js';
 import { ensureStoreDriver } from '../../init/store-driver.js';
@@ -109,7 +109,7 @@ function commitPlan(plan: WritePlan, ctx: CliContext): void {
     if (!(error instanceof WriteSetError)) throw error;
     const n = plan.files.size;
     throw new UserError(
-      `init: cannot write ${displayPath(error.file, ctx.cwd)}: ${error.message}; nothing was written (${n} file${n === 1 ? '' : 's'} planned, none left behind). Make the folder writable and run init again`,
+      `init: cannot write ${displayPath(error.file, ctx.cwd)}: ${describeWriteFailure(error)}; nothing was written (${n} file${n === 1 ? '' : 's'} planned, none left behind). Make the folder writable and run init again`,
     );
   }
   for (const line of plan.lines) ctx.stdout(line);
