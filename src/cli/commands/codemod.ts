@@ -132,7 +132,7 @@ function refuseWithoutGeneratedModule(project: Project, cwd: string): void {
   }
   if (reason !== undefined) {
     throw new UserError(
-      `codemod --write: nothing was written: the rewritten calls import ${output}${at}, and ${reason.replace(/^cannot generate [^:]*: /, '`generate` refuses: ')}. Fix what is reported below, run \`ctrlrun-gen generate\`, then the codemod again`,
+      `codemod --write: nothing was written: the rewritten calls import ${output}${at}, and ${reason.replace(/^cannot generate [^:]*: /, '`generate` refuses: ')}. Fix what is reported, run \`ctrlrun-gen generate\`, then the codemod again`,
       diagnostics,
     );
   }
