@@ -136,12 +136,16 @@ export const initCommand: CommandSpec<InitArgs> = {
     const scan = await scanRepo({ root: ctx.cwd });
     const proposed = proposeIdentity(scan.files);
     const identity = chosen ?? proposed.proposal;
-    const found = markBrowserSide(findTools(scan), browserSideFiles(scan.files, ctx.cwd, (rel) => readSourceText(path.resolve(ctx.cwd, rel))));
+    const browser = browserSideFiles(scan.files, ctx.cwd, (rel) => readSourceText(path.resolve(ctx.cwd, rel)));
+    const found = markBrowserSide(findTools(scan), browser);
     const servers = findServers(scan);
     const abs = (rel: string) => path.resolve(ctx.cwd, rel);
     const serverFiles = [...servers.hosted, ...servers.mcp].flatMap((s) => s.places.map((p) => abs(p.file)));
     const toolFiles = [...new Set([...found.tools.flatMap((t) => t.places.map((p) => abs(p.file))), ...found.unnamed.map((u) => abs(u.file)), ...serverFiles])];
-    const groups = toolFiles.length > 0 ? groupByPackage(toolFiles, ctx.cwd) : new Map([[ctx.cwd, []]]);
+    // no tool found: the files go where the SDK is used (the Vite client of a root of sibling
+    // packages), in the language and for the runtime of that code; else the working directory
+    const sdkFiles = scan.files.filter((f) => f.importsSdk).map((f) => abs(f.file));
+    const groups = toolFiles.length > 0 ? groupByPackage(toolFiles, ctx.cwd) : sdkFiles.length > 0 ? groupByPackage(sdkFiles, ctx.cwd) : new Map([[ctx.cwd, []]]);
     const packages = [...groups.keys()].sort();
 
     // refuse before writing anything anywhere
@@ -155,7 +159,8 @@ export const initCommand: CommandSpec<InitArgs> = {
         );
       }
     }
-    const plans = packages.map((dir) => planPackage(dir, groups.get(dir) ?? [], found, servers, ctx.cwd));
+    const browserDirs = [...browser.keys()].map((rel) => path.dirname(abs(rel)));
+    const plans = packages.map((dir) => planPackage(dir, groups.get(dir) ?? [], found, servers, ctx.cwd, browserDirs));
     const controlsWritten = plans.filter((p) => !existsSync(path.join(p.dir, p.control))).length;
     const writes: WritePlan = { files: new Map(), lines: [] };
     for (const p of plans) planPackageWrites(p, writes, ctx.cwd, identity);
@@ -272,7 +277,14 @@ interface PackagePlan {
 }
 
 /** The tools of one package (places relative to it) and what to write there. */
-function planPackage(dir: string, files: string[], found: ReturnType<typeof findTools>, servers: { hosted: FoundServer[]; mcp: FoundServer[] }, cwd: string): PackagePlan {
+function planPackage(
+  dir: string,
+  files: string[],
+  found: ReturnType<typeof findTools>,
+  servers: { hosted: FoundServer[]; mcp: FoundServer[] },
+  cwd: string,
+  browserDirs: string[],
+): PackagePlan {
   const inPackage = new Set(files);
   const rel = (file: string) => path.relative(dir, path.resolve(cwd, file)).split(path.sep).join('/');
   const tools: FoundTool[] = found.tools
@@ -301,7 +313,7 @@ function planPackage(dir: string, files: string[], found: ReturnType<typeof find
   return {
     dir,
     kind,
-    remote: realtimeUse(tools) === 'realtime' ? 'realtime' : WRANGLER_CONFIGS.some((f) => existsSync(path.join(dir, f))) ? 'edge' : undefined,
+    remote: realtimeUse(tools) === 'realtime' || (tools.length === 0 && browserDirs.some((d) => isInsideDir(dir, d))) ? 'realtime' : WRANGLER_CONFIGS.some((f) => existsSync(path.join(dir, f))) ? 'edge' : undefined,
     ...(realtimeUse(tools) === 'mixed' ? { realtimePlaces: tools.flatMap((t) => t.places.filter((p) => p.realtime === true)) } : {}),
     plan: planActions({ tools, unnamed }, existing, { hosted: local(servers.hosted), mcp: local(servers.mcp) }),
     ...paths,
@@ -309,6 +321,11 @@ function planPackage(dir: string, files: string[], found: ReturnType<typeof find
     ...(manifestText !== undefined ? { manifestText } : {}),
   };
 }
+
+const isInsideDir = (dir: string, p: string): boolean => {
+  const rel = path.relative(dir, p);
+  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+};
 
 /** `output` and `control` of an existing manifest (merging keeps them), else undefined. */
 function manifestPaths(text: string | undefined): { output: string; control: string } | undefined {
