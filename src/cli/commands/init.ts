@@ -15,7 +15,7 @@ import { RESOLVABLE_NAMES, unresolvedNameMessage } from '../../scan/names.js';
 import type { CliContext, CommandSpec } from '../context.js';
 import { displayPath } from '../format-diagnostics.js';
 import { findManifest, MANIFEST_DEFAULTS } from '../../manifest/load.js';
-import { workspacePackages } from '../../manifest/workspace.js';
+import { packagesBelow } from '../../manifest/workspace.js';
 import { outputKind, packageType, typingsPath, type OutputKind } from '../../generate/javascript.js';
 
 interface InitArgs {
@@ -224,7 +224,7 @@ function refuseWithoutPackageJson(packages: string[], cwd: string): void {
  * package's manifest); else with `--cwd <package>` for each package.
  */
 export function nextSteps(dirs: string[], cwd: string): string {
-  const packages = new Set(workspacePackages(cwd) ?? []);
+  const packages = new Set(packagesBelow(cwd));
   const here = dirs.every((d) => d === cwd) || (dirs.every((d) => packages.has(d)) && findManifest(cwd) === undefined);
   const targets = here ? [''] : dirs.map((d) => (d === cwd ? '' : ` --cwd ${shellWord(displayPath(d, cwd))}`));
   const lines = ['', 'Next (commit first: codemod --write refuses a tree with uncommitted changes):'];
@@ -235,7 +235,7 @@ export function nextSteps(dirs: string[], cwd: string): string {
       `  npx ctrlrun-gen check${cd}           # the lint your CI runs on every pull request`,
     );
   }
-  if (here && dirs.some((d) => d !== cwd)) lines.push('  (run here, at the workspace root, each command goes through every package that has a ctrlrun.tools.yaml)');
+  if (here && dirs.some((d) => d !== cwd)) lines.push('  (run here, at the root, each command goes through every package below it that has a ctrlrun.tools.yaml)');
   return `${lines.join('\n')}\n`;
 }
 
