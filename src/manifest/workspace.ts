@@ -141,10 +141,16 @@ export function nestedPackages(root: string, maxDepth = 4): string[] {
 
 /**
  * The packages a command at `root` goes through when `root` has no manifest of its own: a
- * workspace's packages, else (a root of sibling packages) every package below it.
+ * workspace's packages, else, at a project's root (a package.json or a git work tree there), every
+ * package below it (a root of sibling packages).
  */
 export function packagesBelow(root: string): string[] {
-  return workspacePackages(root) ?? nestedPackages(root);
+  return workspacePackages(root) ?? (isProjectRoot(root) ? nestedPackages(root) : []);
+}
+
+/** A folder that is a project's root (its own package.json, or the top of a git work tree): never `/` or a home folder. */
+function isProjectRoot(dir: string): boolean {
+  return existsSync(path.join(dir, 'package.json')) || existsSync(path.join(dir, '.git'));
 }
 
 /**
