@@ -153,3 +153,35 @@ describe('codemod --write writes all or nothing', () => {
     expect(snapshot(dir)).toEqual(before);
   });
 });
+
+describe('codemod --write at a workspace root writes every package or none', () => {
+  it("one package's file in a folder it cannot write: exit 2, the other package's files unchanged too", async () => {
+    const dir = makeTempDir('codemod-aon-ws-');
+    dirs.push(dir);
+    const agent = "import { Agent, tool } from '@openai/agents';\nimport { z } from 'zod';\nexport const refund = tool({ name: 'refund', description: 'Refund', parameters: z.object({ id: z.string() }), execute: async ({ id }) => id });\nexport const agent = new Agent({ name: 'desk', tools: [refund] });\n";
+    const tsconfig = JSON.stringify({ compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, skipLibCheck: true, noEmit: true } });
+    writeFiles(dir, {
+      'package.json': JSON.stringify({ name: 'mono', private: true, workspaces: ['packages/*'] }),
+      'packages/a/package.json': JSON.stringify({ name: 'a', type: 'module' }),
+      'packages/a/tsconfig.json': tsconfig,
+      'packages/a/src/agent.ts': agent,
+      'packages/b/package.json': JSON.stringify({ name: 'b', type: 'module' }),
+      'packages/b/tsconfig.json': tsconfig,
+      'packages/b/src/ro/agent.ts': agent,
+    });
+    expect((await cli(['init'], { cwd: dir })).code).toBe(0);
+    expect((await cli(['generate'], { cwd: dir })).code).toBe(0);
+    const before = snapshot(dir);
+    chmodSync(path.join(dir, 'packages/b/src/ro'), 0o555);
+    let r;
+    try {
+      r = withoutOverride(dir, ['codemod', '--write', '--allow-dirty']);
+    } finally {
+      chmodSync(path.join(dir, 'packages/b/src/ro'), 0o755);
+    }
+    expect(r.code, r.out).toBe(2);
+    expect(r.out).toContain('codemod --write: cannot write packages/b/src/ro/agent.ts: permission denied (EACCES); nothing was written (2 files planned');
+    expect(r.out).not.toContain('wrote packages/a/src/agent.ts');
+    expect(snapshot(dir)).toEqual(before);
+  });
+});
