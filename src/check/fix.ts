@@ -45,6 +45,19 @@ export async function applyFix(options: FixOptions, ctx: Pick<CliContext, 'cwd' 
   const { manifest } = project;
   if (!options.allowDirty) refuseDirtyTree(manifest.root, 'check --fix', 'fix');
   const paths = (options.paths ?? []).map((p) => path.resolve(options.cwd, p));
+  // the rewrite imports the generated module: when generate would refuse, nothing is rewritten
+  // (as codemod --write refuses); the lint then reports what generate refuses
+  let generateRefuses: string | undefined;
+  try {
+    renderGeneratedModule(project);
+  } catch (error) {
+    if (!(error instanceof UserError)) throw error;
+    generateRefuses = error.message;
+  }
+  if (generateRefuses !== undefined) {
+    ctx.stderr(`check --fix: nothing rewritten: ${generateRefuses}, and the rewritten calls would import that module\n`);
+    return { rewritten: [] };
+  }
   const result = await runCodemod({ manifest, policy: project.policy, ...(paths.length > 0 ? { paths } : {}) });
   const { written: rewritten } = writeFixes(result.changes, options.cwd); // when a file changed since analysed, none is written
   const fixed: FixResult = { rewritten };

@@ -185,3 +185,17 @@ describe('codemod --write at a workspace root writes every package or none', () 
     expect(snapshot(dir)).toEqual(before);
   });
 });
+
+describe('check --fix rewrites nothing when generate would refuse', () => {
+  it('a .default() schema: no file rewritten, the reason said, the lint still runs', async () => {
+    const dir = copyFixture('refund-desk', 'fix-genfail-');
+    dirs.push(dir);
+    const tools = path.join(dir, 'src/tools.ts');
+    writeFileSync(tools, readFileSync(tools, 'utf8').replace('reason: z.string().optional()', "reason: z.string().default('none')"));
+    const before = snapshot(dir);
+    const r = await cli(['check', '--fix', '--allow-dirty'], { cwd: dir });
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toContain('check --fix: nothing rewritten: cannot generate src/ctrlrun.generated.ts: 1 error between the policy, the manifest and the code');
+    expect(snapshot(dir)).toEqual(before);
+  });
+});
