@@ -1,6 +1,8 @@
 import path from 'node:path';
 import { refuseDirtyTree, runCodemod, writeChanges } from '../codemod/index.js';
 import { UserError } from '../diagnostics.js';
+import { describeWriteFailure, WriteSetError } from '../fs/write-all.js';
+import type { FileChange } from '../codemod/types.js';
 import { generatedFiles, renderGeneratedModule } from '../generate/index.js';
 import { readGeneratedModule, writeGeneratedModule } from '../generate/write.js';
 import { loadProject, type Project } from '../manifest/load.js';
@@ -43,8 +45,21 @@ export async function applyFix(options: FixOptions, ctx: Pick<CliContext, 'cwd' 
   const { manifest } = project;
   if (!options.allowDirty) refuseDirtyTree(manifest.root, 'check --fix', 'fix');
   const paths = (options.paths ?? []).map((p) => path.resolve(options.cwd, p));
+  // the rewrite imports the generated module: when generate would refuse, nothing is rewritten
+  // (as codemod --write refuses); the lint then reports what generate refuses
+  let generateRefuses: string | undefined;
+  try {
+    renderGeneratedModule(project);
+  } catch (error) {
+    if (!(error instanceof UserError)) throw error;
+    generateRefuses = error.message;
+  }
+  if (generateRefuses !== undefined) {
+    ctx.stderr(`check --fix: nothing rewritten: ${generateRefuses}, and the rewritten calls would import that module\n`);
+    return { rewritten: [] };
+  }
   const result = await runCodemod({ manifest, policy: project.policy, ...(paths.length > 0 ? { paths } : {}) });
-  const { written: rewritten } = writeChanges(result.changes); // a file changed since analysed is left alone
+  const { written: rewritten } = writeFixes(result.changes, options.cwd); // when a file changed since analysed, none is written
   const fixed: FixResult = { rewritten };
   try {
     const generated = renderGeneratedModule(project);
@@ -62,4 +77,14 @@ export async function applyFix(options: FixOptions, ctx: Pick<CliContext, 'cwd' 
   if (fixed.generated) parts.push(`wrote ${rel(fixed.generated)}`);
   ctx.stderr(`check --fix: ${parts.join('; ')}\n`);
   return fixed;
+}
+
+/** The codemod's rewrite, all or nothing: a file that cannot be written is a located user error. */
+function writeFixes(changes: readonly FileChange[], cwd: string): { written: string[] } {
+  try {
+    return writeChanges(changes);
+  } catch (error) {
+    if (!(error instanceof WriteSetError)) throw error;
+    throw new UserError(`check --fix: cannot write ${displayPath(error.file, cwd)}: ${describeWriteFailure(error)}; nothing was written. Make it writable and run again`);
+  }
 }

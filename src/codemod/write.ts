@@ -1,13 +1,12 @@
-import { randomBytes } from 'node:crypto';
 import { renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
+import { tempBeside, writeAll, type WriteFs } from '../fs/write-all.js';
 import { encodeSource } from '../scan/decode.js';
 import { readSourceText } from '../scan/repo.js';
 import type { FileChange } from './types.js';
 
 /** Writes `text` to `file` atomically: a temp file in the same directory (same mode), then a rename. */
 export function writeAtomically(file: string, text: string | Buffer): void {
-  const tmp = path.join(path.dirname(file), `.${path.basename(file)}.ctrlrun-${process.pid}-${randomBytes(4).toString('hex')}.tmp`);
+  const tmp = tempBeside(file);
   let mode: number | undefined;
   try {
     mode = statSync(file).mode & 0o7777;
@@ -28,19 +27,16 @@ export function writeAtomically(file: string, text: string | Buffer): void {
 }
 
 /**
- * Writes each change atomically, but only over a file that still holds the text that was analysed
- * (fail closed on a race): such a file is left alone and listed in `changedOnDisk`.
+ * Writes the changes all or nothing (src/fs/write-all.ts), and only when every file still holds the
+ * text that was analysed (fail closed on a race): otherwise nothing is written and the files that
+ * changed are listed in `changedOnDisk`. A write that fails throws WriteSetError with nothing written.
  */
-export function writeChanges(changes: readonly FileChange[]): { written: string[]; changedOnDisk: string[] } {
-  const written: string[] = [];
-  const changedOnDisk: string[] = [];
-  for (const change of changes) {
-    if (readSourceText(change.file) !== change.before) {
-      changedOnDisk.push(change.file);
-      continue;
-    }
-    writeAtomically(change.file, change.encoding ? encodeSource(change.after, change.encoding) : change.after);
-    written.push(change.file);
-  }
-  return { written, changedOnDisk };
+export function writeChanges(changes: readonly FileChange[], fs?: WriteFs): { written: string[]; changedOnDisk: string[] } {
+  const changedOnDisk = changes.filter((c) => readSourceText(c.file) !== c.before).map((c) => c.file);
+  if (changedOnDisk.length > 0) return { written: [], changedOnDisk };
+  writeAll(
+    changes.map((c) => ({ file: c.file, text: c.encoding ? encodeSource(c.after, c.encoding) : c.after })),
+    fs,
+  );
+  return { written: changes.map((c) => c.file), changedOnDisk: [] };
 }

@@ -35,13 +35,22 @@ const PRINCIPAL_KEYS = ['user', 'userId', 'user_id', 'userID', 'uid', 'principal
 /** A flag about the user (`isProUser`, `hasAccount`), not who the user is: never proposed by its name alone. */
 const FLAG_KEY = /^(?:is|has|can|should|was|needs?|allows?)(?:[A-Z_]|$)/;
 
+export interface IdentityFound {
+  proposal: IdentityProposal;
+  runsWithoutContext: Array<{ file: string; line: number }>;
+  runs: number;
+  /** The context keys the runs pass when none names a principal (`conversationId`): the default is written, and a note says so. */
+  otherKeys?: string[];
+}
+
 /**
  * The identity the code suggests: the principal-like key the app's runs pass in their context
- * (`run(agent, input, { context: { userId } })`), else the first key passed that is not a flag
- * (`isProUser`); the default when no run passes a readable context. `runsWithoutContext`: runs that
- * pass none (named in a note).
+ * (`run(agent, input, { context: { userId } })`); the default when no run passes one (a key such
+ * as `conversationId` or `threadId` says what the run is about, not who it acts for, and a flag
+ * such as `isProUser` says something of the user, not who: never proposed). `runsWithoutContext`:
+ * runs that pass none (named in a note).
  */
-export function proposeIdentity(scans: readonly FileScan[]): { proposal: IdentityProposal; runsWithoutContext: Array<{ file: string; line: number }>; runs: number } {
+export function proposeIdentity(scans: readonly FileScan[]): IdentityFound {
   const passed: Array<{ key: string; file: string; line: number }> = [];
   const without: Array<{ file: string; line: number }> = [];
   let runs = 0;
@@ -53,11 +62,22 @@ export function proposeIdentity(scans: readonly FileScan[]): { proposal: Identit
       else if (run.context.kind === 'none') without.push({ file: scan.file, line: run.span.line });
     }
   }
-  const preferred = PRINCIPAL_KEYS.map((k) => passed.find((p) => p.key === k)).find((p) => p !== undefined) ?? passed.find((p) => /user|principal|actor|account|customer|email/i.test(p.key) && !FLAG_KEY.test(p.key));
-  const pick = preferred ?? passed.find((p) => !FLAG_KEY.test(p.key));
+  const pick =
+    PRINCIPAL_KEYS.map((k) => passed.find((p) => p.key === k)).find((p) => p !== undefined) ??
+    passed.find((p) => PRINCIPAL_LIKE.test(p.key) && !NOT_A_PRINCIPAL.test(p.key) && !FLAG_KEY.test(p.key));
   const proposal: IdentityProposal = pick ? { kind: 'context', path: [pick.key], from: { file: pick.file, line: pick.line } } : DEFAULT_IDENTITY;
-  return { proposal, runsWithoutContext: without, runs };
+  // keys passed that say nothing of who the run acts for: named in a note, never proposed
+  const otherKeys = pick ? [] : [...new Set(passed.map((p) => p.key))];
+  return { proposal, runsWithoutContext: without, runs, ...(otherKeys.length > 0 ? { otherKeys } : {}) };
 }
+
+/** A key that may name who a run acts for (after {@link PRINCIPAL_KEYS}). */
+const PRINCIPAL_LIKE = /user|principal|actor|account|customer|email|member|owner/i;
+/**
+ * What a run is about, not who it acts for: a conversation, thread, session, chat, request or
+ * trace id (issue 21: init proposed `conversationId`). `sessionUser` is in {@link PRINCIPAL_KEYS}.
+ */
+const NOT_A_PRINCIPAL = /conversation|thread|session|chat|request|trace|message|history|turn/i;
 
 /** Whether the proposal is the one init always wrote (its text stays as it was). */
 export function isDefaultIdentity(p: IdentityProposal): boolean {
@@ -101,6 +121,13 @@ export function identityNotes(p: IdentityProposal, chosen: boolean, found: Retur
     lines.push(`note: the control's identity reads ${describeIdentity(p)}, from the context your code passes to run() (${p.from.file}:${p.from.line}); change it if that is not who a run acts for, or re-run with --identity`);
   }
   if (controlWritten && p.kind === 'env') lines.push(`note: the control's identity reads ${describeIdentity(p)}: set it where the app runs, or every protected call is refused (no_principal)`);
+  if (controlWritten && !chosen && found.otherKeys) {
+    const keys = found.otherKeys.slice(0, 4).map((k) => `\`${k}\``).join(', ');
+    lines.push(
+      `note: the runs pass ${keys} in their context, and none of ${found.otherKeys.length === 1 ? 'it says' : 'them says'} who a run acts for (a conversation or session id is not a principal): ` +
+        `the control's identity reads ${describeIdentity(p)} (the default). Pass the signed-in user there, or re-run with --identity <key> (\`--identity userId\`, \`--identity env:CTRLRUN_PRINCIPAL\`)`,
+    );
+  }
   const without = found.runsWithoutContext;
   if (p.kind === 'context' && without.length > 0) {
     const at = without.slice(0, 3).map((w) => `${w.file}:${w.line}`).join(', ') + (without.length > 3 ? ', …' : '');

@@ -107,12 +107,61 @@ export function workspacePackages(root: string, maxDepth = 6): string[] | undefi
 }
 
 /**
+ * The packages below `root` (absolute, sorted): every directory with a package.json, `root` itself
+ * left out. For a root of sibling packages that is no workspace (`client/` and `server/`, each
+ * installed on its own): init writes each package's manifest there, as in a workspace, and the
+ * commands run at that root find them the same way (issue 21). Depth-limited, never into
+ * node_modules or a dot folder.
+ */
+export function nestedPackages(root: string, maxDepth = 4): string[] {
+  const found: string[] = [];
+  const walk = (dir: string, depth: number) => {
+    if (depth > maxDepth) return;
+    let entries: string[];
+    try {
+      entries = readdirSync(dir);
+    } catch {
+      return;
+    }
+    for (const name of entries.sort()) {
+      if (SKIP.has(name) || name.startsWith('.')) continue;
+      const abs = path.join(dir, name);
+      try {
+        if (!statSync(abs).isDirectory()) continue;
+      } catch {
+        continue;
+      }
+      if (existsSync(path.join(abs, 'package.json'))) found.push(abs);
+      walk(abs, depth + 1);
+    }
+  };
+  walk(path.resolve(root), 1);
+  return found;
+}
+
+/**
+ * The packages a command at `root` goes through when `root` has no manifest of its own: a
+ * workspace's packages, else, at a project's root (a package.json or a git work tree there), every
+ * package below it (a root of sibling packages).
+ */
+export function packagesBelow(root: string): string[] {
+  return workspacePackages(root) ?? (isProjectRoot(root) ? nestedPackages(root) : []);
+}
+
+/** A folder that is a project's root (its own package.json, or the top of a git work tree): never `/` or a home folder. */
+function isProjectRoot(dir: string): boolean {
+  return existsSync(path.join(dir, 'package.json')) || existsSync(path.join(dir, '.git'));
+}
+
+/**
  * The manifests a command started in `cwd` works on, when it was given none: the one found upward
- * from `cwd` (as ever); else, at a workspace root, each workspace package's own manifest (sorted);
- * else none.
+ * from `cwd` (as ever); else, at a workspace root or a root of sibling packages, each package's
+ * own manifest (sorted); else none.
  */
 export function manifestsFor(cwd: string): string[] {
   const up = findManifest(cwd);
   if (up !== undefined) return [up];
-  return (workspacePackages(cwd) ?? []).map((dir) => path.join(dir, MANIFEST_FILE)).filter((f) => existsSync(f));
+  return packagesBelow(cwd)
+    .map((dir) => path.join(dir, MANIFEST_FILE))
+    .filter((f) => existsSync(f));
 }

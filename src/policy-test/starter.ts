@@ -103,10 +103,17 @@ export function starterTestText(policy: Policy, policyPath = 'ctrlrun.yaml'): st
  * does not load (init's own output always loads; a merged hand-written one may not, and then the
  * user fixes the policy first).
  */
-export function writeStarterTests(dir: string, policyFile: string, write: (rel: string, text: string) => void): void {
+export function writeStarterTests(
+  dir: string,
+  policyFile: string,
+  write: (rel: string, text: string) => void,
+  readText: (file: string) => string | undefined = (f) => readFileSync(f, 'utf8'),
+): void {
   if (existsSync(path.join(dir, TEST_FILE))) return;
   const file = path.join(dir, policyFile);
-  const loaded = parsePolicy(readFileSync(file, 'utf8'), file);
+  const text = readText(file);
+  if (text === undefined) return;
+  const loaded = parsePolicy(text, file);
   if (!loaded.value) return;
   write(TEST_FILE, starterTestText(loaded.value, policyFile));
 }

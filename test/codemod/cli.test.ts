@@ -18,8 +18,10 @@ function git(dir: string, ...args: string[]): string {
   return execFileSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', '-c', 'commit.gpgsign=false', ...args], { cwd: dir, encoding: 'utf8' });
 }
 
-function gitRepo(): string {
+/** A committed copy of refund-desk with its generated module (codemod --write refuses without it). */
+async function gitRepo(): Promise<string> {
   const dir = repo();
+  expect((await cli(['generate'], { cwd: dir })).code).toBe(0);
   writeFileSync(path.join(dir, '.gitignore'), 'node_modules/\n');
   git(dir, 'init', '-q');
   git(dir, 'add', '.');
@@ -71,7 +73,7 @@ describe('ctrlrun-gen codemod', () => {
   });
 
   it('--write in a clean git tree writes the files; a second run changes nothing', async () => {
-    const dir = gitRepo();
+    const dir = await gitRepo();
     const r = await cli(['codemod', '--write'], { cwd: dir });
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('wrote src/tools.ts');
@@ -85,7 +87,7 @@ describe('ctrlrun-gen codemod', () => {
   });
 
   it('refuses a dirty tree with exit 2 unless --allow-dirty', async () => {
-    const dir = gitRepo();
+    const dir = await gitRepo();
     writeFileSync(path.join(dir, 'src/payments.ts'), '// edited\n', { flag: 'a' });
     const before = readFileSync(path.join(dir, 'src/tools.ts'), 'utf8');
     const refused = await cli(['codemod', '--write'], { cwd: dir });
@@ -100,7 +102,7 @@ describe('ctrlrun-gen codemod', () => {
   });
 
   it('untracked files do not make the tree dirty', async () => {
-    const dir = gitRepo();
+    const dir = await gitRepo();
     writeFileSync(path.join(dir, 'notes.txt'), 'x');
     expect((await cli(['codemod', '--write'], { cwd: dir })).code).toBe(0);
   });

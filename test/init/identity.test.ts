@@ -49,6 +49,19 @@ describe('init proposes who a run acts for', () => {
     expect(r.stdout).toContain('--identity env:CTRLRUN_PRINCIPAL');
   });
 
+  it('a conversation, thread or session id is not a principal: never proposed; the default is written and a note says why, with --identity', async () => {
+    const dir = repo("export async function handle(conversationId: string, threadId: string, sessionId: string) {\n  return run(agent, 'hi', { context: { conversationId, userThreadId: threadId, sessionId } });\n}\n");
+    const r = await cli(['init'], { cwd: dir });
+    expect(r.code, r.stderr).toBe(0);
+    expect(control(dir)).toContain('return context?.user ?? null;');
+    expect(control(dir)).not.toMatch(/conversationId|userThreadId|sessionId/);
+    expect(r.stdout).toContain(
+      "note: the runs pass `conversationId`, `userThreadId`, `sessionId` in their context, and none of them says who a run acts for (a conversation or session id is not a principal): the control's identity reads runContext.context.user (the default).",
+    );
+    expect(r.stdout).toContain('re-run with --identity <key>');
+    expect(r.stdout).not.toContain('from the context your code passes to run()');
+  });
+
   it('--identity env:NAME writes a service principal from the environment (and no run is named); it type-checks', async () => {
     const dir = repo("export const a = await run(agent, 'hi');\n");
     const r = await cli(['init', '--identity', 'env:CTRLRUN_PRINCIPAL'], { cwd: dir });

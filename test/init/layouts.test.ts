@@ -77,7 +77,7 @@ describe('init on real layouts (issue 10 item 8)', () => {
     expect(r.stdout).toContain('wrote packages/agent/ctrlrun.yaml');
     // at a workspace root the printed commands need no --cwd: they go through each package's manifest (issue 21)
     expect(r.stdout).toMatch(/^  npx ctrlrun-gen generate +# /m);
-    expect(r.stdout).toContain('run here, at the workspace root, each command goes through every package');
+    expect(r.stdout).toContain('run here, at the root, each command goes through every package');
 
     // the rest of the loop, in that package
     for (const args of [['generate'], ['codemod', '--write', '--allow-dirty'], ['check']]) {
@@ -118,6 +118,7 @@ describe('init on real layouts (issue 10 item 8)', () => {
       'src/tools.ts': toolFile(['refund', 'refund'], ['lookup', 'lookupCharge']),
     });
     expect((await cli(['init'], { cwd: dir })).code).toBe(0);
+    expect((await cli(['generate'], { cwd: dir })).code).toBe(0);
     expect((await cli(['codemod', '--write', '--allow-dirty'], { cwd: dir })).code).toBe(0);
     // the operator edits the policy; a new tool appears; someone loses the manifest's entries
     const policyFile = path.join(dir, 'ctrlrun.yaml');

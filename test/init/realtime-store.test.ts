@@ -72,3 +72,39 @@ describe('init chooses httpStore only for a package whose tools run in a realtim
     expect(r.stdout).toContain('note: 1 tool() declaration of this package comes from the realtime entry (examples/docs/voice/defineTool.ts:4)');
   });
 });
+
+describe('a Vite realtime client in a root of sibling packages (no workspaces field; issue 21)', () => {
+  const client = {
+    'package.json': JSON.stringify({ name: 'demo', private: true, scripts: { postinstall: 'npm --prefix client install' } }),
+    'server/package.json': JSON.stringify({ name: 'server', private: true, type: 'module', dependencies: { express: '^4' } }),
+    'server/src/index.js': "import express from 'express';\nexpress().listen(3001);\n",
+    'client/package.json': JSON.stringify({ name: 'client', private: true, type: 'module', dependencies: { '@openai/agents-realtime': '^0.1.0' }, devDependencies: { vite: '^5.4.0' } }),
+    'client/vite.config.js': 'export default {};\n',
+    'client/src/main.jsx': "import { connect } from './lib/agent.js';\nconnect();\n",
+  };
+  const session = (tools: string) =>
+    `import { RealtimeAgent, RealtimeSession } from '@openai/agents-realtime';\n${tools === '' ? '' : "import { getWeather } from './tools.js';\n"}export function connect() {\n  const agent = new RealtimeAgent({ name: 'Assistant', instructions: 'x'${tools} });\n  return new RealtimeSession(agent, { model: 'gpt-realtime' });\n}\n`;
+
+  it('tools from @openai/agents-realtime: found, and the client gets the httpStore control', async () => {
+    const dir = makeTempDir('rt-siblings-');
+    dirs.push(dir);
+    writeFiles(dir, { ...client, 'client/src/lib/tools.js': weather('@openai/agents-realtime'), 'client/src/lib/agent.js': session(', tools: [getWeather]') });
+    const r = await cli(['init'], { cwd: dir });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('Found 1 new tool name in 1 call');
+    const control = readFileSync(path.join(dir, 'client/src/ctrlrun.control.js'), 'utf8');
+    expect(control).toContain('httpStore(');
+    expect(control).not.toContain('sqlite');
+  });
+
+  it('no tool() call (tools as plain objects): the files still go to the client, with the httpStore control, not to the root for Node', async () => {
+    const dir = makeTempDir('rt-siblings-none-');
+    dirs.push(dir);
+    writeFiles(dir, { ...client, 'client/src/lib/agent.js': session('') });
+    const r = await cli(['init'], { cwd: dir });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('wrote client/ctrlrun.yaml');
+    expect(readFileSync(path.join(dir, 'client/src/ctrlrun.control.js'), 'utf8')).toContain('httpStore(');
+    expect(() => readFileSync(path.join(dir, 'ctrlrun.yaml'))).toThrow();
+  });
+});

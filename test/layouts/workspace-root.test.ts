@@ -24,9 +24,15 @@ const LAYOUTS: Array<{ name: string; root: Record<string, string>; packages: str
     root: { 'package.json': JSON.stringify({ name: 'mono', private: true }), 'pnpm-workspace.yaml': "packages:\n  - 'apps/*'\n  # the docs site\n  - docs\n" },
     packages: ['apps/voice'],
   },
+  {
+    // no `workspaces` field: each package installed on its own (`npm --prefix client install`)
+    name: 'a root of sibling packages that is no workspace',
+    root: { 'package.json': JSON.stringify({ name: 'demo', private: true, scripts: { postinstall: 'npm --prefix client install && npm --prefix server install' } }) },
+    packages: ['client', 'server'],
+  },
 ];
 
-describe('every command works at a workspace root (issue 21 item 3)', () => {
+describe('every command works at a workspace root or a root of sibling packages (issue 21 item 3)', () => {
   for (const layout of LAYOUTS) {
     it(layout.name, async () => {
       const dir = makeTempDir('ws-');

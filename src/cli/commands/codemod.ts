@@ -3,13 +3,17 @@ import path from 'node:path';
 import { createTwoFilesPatch } from 'diff';
 import pc from 'picocolors';
 import { refuseDirtyTree, runCodemod, writeChanges, type CodemodFinding, type CodemodResult } from '../../codemod/index.js';
-import { UserError } from '../../diagnostics.js';
-import { loadProject } from '../../manifest/load.js';
+import { UserError, type Diagnostic } from '../../diagnostics.js';
+import { describeWriteFailure, WriteSetError } from '../../fs/write-all.js';
+import { renderGeneratedModule } from '../../generate/index.js';
+import { loadProject, type Project } from '../../manifest/load.js';
 import { progressLine } from '../progress.js';
 import type { CliContext, CommandSpec } from '../context.js';
 import { withProjectOptions } from '../project-options.js';
 import { displayPath } from '../format-diagnostics.js';
 import { unresolvedNameMessage } from '../../scan/names.js';
+import { readSourceText } from '../../scan/repo.js';
+import type { FileChange } from '../../codemod/types.js';
 import { pathsInPackage, workspaceManifests } from '../workspace.js';
 
 export interface CodemodArgs {
@@ -43,27 +47,28 @@ export const codemodCommand: CommandSpec<CodemodArgs> = {
     // At a workspace root with no manifest of its own: each package's manifest in turn (issue 21).
     const manifests = args.manifest === undefined ? workspaceManifests(ctx.cwd, args.paths) : undefined;
     if (!manifests) return runCodemodCommand(args, ctx);
+    // With --write, every package's rewrite is planned first and written as one set (all or
+    // nothing); what each package printed is shown once the set is written.
     let code = 0;
     const reports: unknown[] = [];
+    const pending: PendingSet = { changes: [], changedOnDisk: false };
+    let shown = '';
     for (const manifest of manifests) {
       const paths = pathsInPackage(ctx.cwd, path.dirname(manifest), args.paths);
       const one = { ...args, manifest, ...(paths ? { paths } : { paths: [] }) };
-      if (!args.json) {
-        ctx.stdout(`${displayPath(path.dirname(manifest), ctx.cwd)}:\n`);
-        code = Math.max(code, await runCodemodCommand(one, ctx));
-        continue;
-      }
       let out = '';
-      code = Math.max(code, await runCodemodCommand(one, { ...ctx, stdout: (t) => void (out += t) }));
-      reports.push({ package: displayPath(path.dirname(manifest), ctx.cwd), ...(JSON.parse(out) as object) });
+      code = Math.max(code, await runCodemodCommand(one, { ...ctx, stdout: (t) => void (out += t) }, pending));
+      if (args.json) reports.push({ package: displayPath(path.dirname(manifest), ctx.cwd), ...(JSON.parse(out) as object) });
+      else shown += `${displayPath(path.dirname(manifest), ctx.cwd)}:\n${out}`;
     }
-    if (args.json) ctx.stdout(`${JSON.stringify({ packages: reports }, null, 2)}\n`);
+    if (pending.changes.length > 0 && !pending.changedOnDisk) writeAllChanges(pending.changes, ctx.cwd);
+    ctx.stdout(args.json ? `${JSON.stringify({ packages: reports }, null, 2)}\n` : shown);
     return code;
   },
 };
 
 /** The codemod as the CLI runs it (`check --fix` shares its pieces: src/check/fix.ts); resolves to the exit code (SPEC §6). */
-export async function runCodemodCommand(args: CodemodArgs, ctx: CliContext): Promise<number> {
+export async function runCodemodCommand(args: CodemodArgs, ctx: CliContext, pending?: PendingSet): Promise<number> {
   const project = loadProject({
     cwd: ctx.cwd,
     ...(args.manifest !== undefined ? { manifest: path.resolve(ctx.cwd, args.manifest) } : {}),
@@ -86,7 +91,13 @@ export async function runCodemodCommand(args: CodemodArgs, ctx: CliContext): Pro
   const result = await runCodemod({ manifest, policy: project.policy, ...(paths.length > 0 ? { paths } : {}), ...(progress ? { onProgress: progress.update } : {}) });
   progress?.clear();
 
-  const { written, changedOnDisk } = args.write ? writeChanges(result.changes) : { written: [], changedOnDisk: [] };
+  if (args.write && result.changes.length > 0) refuseWithoutGeneratedModule(project, ctx.cwd);
+  // `pending`: the caller writes the changes of several packages as one set (the workspace root)
+  const { written, changedOnDisk } = !args.write
+    ? { written: [], changedOnDisk: [] }
+    : pending
+      ? pendingChanges(result.changes, pending)
+      : writeAllChanges(result.changes, ctx.cwd);
   const generatedMissing = !existsSync(manifest.output);
   if (args.json) {
     ctx.stdout(`${JSON.stringify(jsonReport(result, ctx.cwd, args.write, written, changedOnDisk, generatedMissing ? manifest.output : undefined), null, 2)}\n`);
@@ -94,12 +105,66 @@ export async function runCodemodCommand(args: CodemodArgs, ctx: CliContext): Pro
     const colors = pc.createColors(ctx.color);
     if (!args.write) for (const change of result.changes) ctx.stdout(colorDiff(unifiedDiff(change.file, change.before, change.after, ctx.cwd), colors));
     ctx.stdout(formatSummary(result, ctx, args.write, written, colors));
-    for (const f of changedOnDisk) ctx.stderr(`error: ${displayPath(f, ctx.cwd)} changed while the codemod ran; not written. Run it again.\n`);
+    for (const f of changedOnDisk) ctx.stderr(`error: ${displayPath(f, ctx.cwd)} changed while the codemod ran; nothing was written. Run it again.\n`);
     if (generatedMissing && result.summary.toolsRewritten + result.summary.alreadyProtected > 0) {
       ctx.stderr(`note: ${displayPath(manifest.output, ctx.cwd)} does not exist yet; run \`ctrlrun-gen generate\` so the rewritten imports resolve.\n`);
     }
   }
   return changedOnDisk.length > 0 ? 1 : result.exitCode;
+}
+
+/**
+ * `codemod --write` rewrites imports of the generated module: it refuses (nothing written) when that
+ * module is not there or `generate` would refuse (issue 21: a rewrite whose imports do not resolve
+ * breaks the app while the codemod said it was done).
+ */
+function refuseWithoutGeneratedModule(project: Project, cwd: string): void {
+  const output = displayPath(project.manifest.output, cwd);
+  const at = ` (${displayPath(project.manifest.file, cwd)}'s output)`;
+  let diagnostics: Diagnostic[] = [];
+  let reason: string | undefined;
+  try {
+    renderGeneratedModule(project);
+  } catch (error) {
+    if (!(error instanceof UserError)) throw error;
+    reason = error.message;
+    diagnostics = error.diagnostics;
+  }
+  if (reason !== undefined) {
+    throw new UserError(
+      `codemod --write: nothing was written: the rewritten calls import ${output}${at}, and ${reason.replace(/^cannot generate [^:]*: /, '`generate` refuses: ')}. Fix what is reported, run \`ctrlrun-gen generate\`, then the codemod again`,
+      diagnostics,
+    );
+  }
+  if (!existsSync(project.manifest.output)) {
+    throw new UserError(`codemod --write: nothing was written: the rewritten calls import ${output}${at}, which does not exist yet. Run \`ctrlrun-gen generate\` first, then the codemod again`);
+  }
+}
+
+/** Several packages' rewrites written as one set; none when a file of any changed while analysed. */
+interface PendingSet {
+  changes: FileChange[];
+  changedOnDisk: boolean;
+}
+
+/** Adds the changes to the caller's set when every file still holds the analysed text (as writeChanges checks). */
+function pendingChanges(changes: CodemodResult['changes'], pending: PendingSet): { written: string[]; changedOnDisk: string[] } {
+  const changedOnDisk = changes.filter((c) => readSourceText(c.file) !== c.before).map((c) => c.file);
+  if (changedOnDisk.length === 0) pending.changes.push(...changes);
+  else pending.changedOnDisk = true; // then no package is written
+  return { written: changedOnDisk.length === 0 ? changes.map((c) => c.file) : [], changedOnDisk };
+}
+
+/** The rewrite, all or nothing (src/fs/write-all.ts): a file that cannot be written is a located user error. */
+function writeAllChanges(changes: CodemodResult['changes'], cwd: string): { written: string[]; changedOnDisk: string[] } {
+  try {
+    return writeChanges(changes);
+  } catch (error) {
+    if (!(error instanceof WriteSetError)) throw error;
+    throw new UserError(
+      `codemod --write: cannot write ${displayPath(error.file, cwd)}: ${describeWriteFailure(error)}; nothing was written (${changes.length} file${changes.length === 1 ? '' : 's'} planned, every one left as it was). Make it writable and run again`,
+    );
+  }
 }
 
 export function unifiedDiff(file: string, before: string, after: string, cwd: string): string {

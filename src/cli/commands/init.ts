@@ -1,7 +1,8 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseDocument } from 'yaml';
 import { UserError } from '../../diagnostics.js';
+import { describeWriteFailure, WriteSetError, writeAll } from '../../fs/write-all.js';
 import { groupByPackage, sourceFolder } from '../../init/layout.js';
 import { mergeManifest, mergePolicy, readExisting } from '../../init/merge.js';
 import { ensureStoreDriver } from '../../init/store-driver.js';
@@ -14,7 +15,7 @@ import { RESOLVABLE_NAMES, unresolvedNameMessage } from '../../scan/names.js';
 import type { CliContext, CommandSpec } from '../context.js';
 import { displayPath } from '../format-diagnostics.js';
 import { findManifest, MANIFEST_DEFAULTS } from '../../manifest/load.js';
-import { workspacePackages } from '../../manifest/workspace.js';
+import { packagesBelow } from '../../manifest/workspace.js';
 import { outputKind, packageType, typingsPath, type OutputKind } from '../../generate/javascript.js';
 
 interface InitArgs {
@@ -75,17 +76,43 @@ function usesTypeScript(root: string, toolFiles: string[]): boolean {
 /**
  * Marks the generated files for GitHub (diffs collapsed, left out of language statistics) in the
  * repo's `.gitattributes`: appends `<path> linguist-generated=true` for each path not named yet.
- * Returns whether the file changed.
+ * Returns the file's new text, or undefined when it names them all already.
  */
-export function markGenerated(root: string, files: string[]): boolean {
+export function markGenerated(root: string, files: string[], readText: (file: string) => string | undefined = readIfThere): { file: string; text: string } | undefined {
   const file = path.join(root, '.gitattributes');
-  const current = existsSync(file) ? readFileSync(file, 'utf8') : '';
+  const current = readText(file) ?? '';
   const named = new Set(current.split(/\r?\n/).map((line) => line.trim().split(/\s+/)[0]));
   const missing = files.filter((f) => !named.has(f) && !named.has(`/${f}`));
-  if (missing.length === 0) return false;
+  if (missing.length === 0) return undefined;
   const lead = current === '' || current.endsWith('\n') ? current : `${current}\n`;
-  writeFileSync(file, `${lead}${current === '' ? '# Written by ctrlrun-gen init: generated files (collapsed in diffs).\n' : ''}${missing.map((f) => `${f} linguist-generated=true`).join('\n')}\n`);
-  return true;
+  return { file, text: `${lead}${current === '' ? '# Written by ctrlrun-gen init: generated files (collapsed in diffs).\n' : ''}${missing.map((f) => `${f} linguist-generated=true`).join('\n')}\n` };
+}
+
+const readIfThere = (file: string): string | undefined => (existsSync(file) ? readFileSync(file, 'utf8') : undefined);
+
+/**
+ * What init writes, planned before anything is: the files (absolute path → text) and the lines it
+ * prints about them. Reads see the planned text first (a later step reads what an earlier one plans).
+ */
+interface WritePlan {
+  files: Map<string, string>;
+  lines: string[];
+}
+
+const planned = (plan: WritePlan) => (file: string): string | undefined => plan.files.get(path.resolve(file)) ?? readIfThere(file);
+
+/** Writes the plan all or nothing (src/fs/write-all.ts); a file that cannot be written is a located user error. */
+function commitPlan(plan: WritePlan, ctx: CliContext): void {
+  try {
+    writeAll([...plan.files].map(([file, text]) => ({ file, text })));
+  } catch (error) {
+    if (!(error instanceof WriteSetError)) throw error;
+    const n = plan.files.size;
+    throw new UserError(
+      `init: cannot write ${displayPath(error.file, ctx.cwd)}: ${describeWriteFailure(error)}; nothing was written (${n} file${n === 1 ? '' : 's'} planned, none left behind). Make the folder writable and run init again`,
+    );
+  }
+  for (const line of plan.lines) ctx.stdout(line);
 }
 
 export const initCommand: CommandSpec<InitArgs> = {
@@ -109,15 +136,20 @@ export const initCommand: CommandSpec<InitArgs> = {
     const scan = await scanRepo({ root: ctx.cwd });
     const proposed = proposeIdentity(scan.files);
     const identity = chosen ?? proposed.proposal;
-    const found = markBrowserSide(findTools(scan), browserSideFiles(scan.files, ctx.cwd, (rel) => readSourceText(path.resolve(ctx.cwd, rel))));
+    const browser = browserSideFiles(scan.files, ctx.cwd, (rel) => readSourceText(path.resolve(ctx.cwd, rel)));
+    const found = markBrowserSide(findTools(scan), browser);
     const servers = findServers(scan);
     const abs = (rel: string) => path.resolve(ctx.cwd, rel);
     const serverFiles = [...servers.hosted, ...servers.mcp].flatMap((s) => s.places.map((p) => abs(p.file)));
     const toolFiles = [...new Set([...found.tools.flatMap((t) => t.places.map((p) => abs(p.file))), ...found.unnamed.map((u) => abs(u.file)), ...serverFiles])];
-    const groups = toolFiles.length > 0 ? groupByPackage(toolFiles, ctx.cwd) : new Map([[ctx.cwd, []]]);
+    // no tool found: the files go where the SDK is used (the Vite client of a root of sibling
+    // packages), in the language and for the runtime of that code; else the working directory
+    const sdkFiles = scan.files.filter((f) => f.importsSdk).map((f) => abs(f.file));
+    const groups = toolFiles.length > 0 ? groupByPackage(toolFiles, ctx.cwd) : sdkFiles.length > 0 ? groupByPackage(sdkFiles, ctx.cwd) : new Map([[ctx.cwd, []]]);
     const packages = [...groups.keys()].sort();
 
     // refuse before writing anything anywhere
+    refuseWithoutPackageJson(packages, ctx.cwd);
     if (!args.force) {
       const existing = packages.flatMap((dir) => [POLICY, MANIFEST].map((f) => path.join(dir, f)).filter((f) => existsSync(f)));
       if (existing.length > 0) {
@@ -127,9 +159,12 @@ export const initCommand: CommandSpec<InitArgs> = {
         );
       }
     }
-    const plans = packages.map((dir) => planPackage(dir, groups.get(dir) ?? [], found, servers, ctx.cwd));
+    const browserDirs = [...browser.keys()].map((rel) => path.dirname(abs(rel)));
+    const plans = packages.map((dir) => planPackage(dir, groups.get(dir) ?? [], found, servers, ctx.cwd, browserDirs));
     const controlsWritten = plans.filter((p) => !existsSync(path.join(p.dir, p.control))).length;
-    for (const p of plans) writePackage(p, ctx, identity);
+    const writes: WritePlan = { files: new Map(), lines: [] };
+    for (const p of plans) planPackageWrites(p, writes, ctx.cwd, identity);
+    commitPlan(writes, ctx);
 
     const tools = plans.reduce((n, p) => n + p.plan.tools.length, 0);
     const kept = plans.reduce((n, p) => n + p.plan.kept.length, 0);
@@ -170,12 +205,26 @@ export const initCommand: CommandSpec<InitArgs> = {
 };
 
 /**
+ * init writes into a package (the policy beside its package.json, the store's driver among its
+ * dependencies, the control's module kind from its `type`): a folder with no package.json is not
+ * one, and init refuses there rather than guess (issue 21 item 9).
+ */
+function refuseWithoutPackageJson(packages: string[], cwd: string): void {
+  const bare = packages.filter((dir) => !existsSync(path.join(dir, 'package.json')));
+  if (bare.length === 0) return;
+  const where = bare.map((dir) => (dir === path.resolve(cwd) ? 'this folder' : displayPath(dir, cwd))).join(', ');
+  throw new UserError(
+    `init: no package.json in ${where}; nothing was written. init writes into the package that holds the tools: run it in the app's package folder (the one with its package.json, or \`--cwd <that folder>\`), or run \`npm init\` here first`,
+  );
+}
+
+/**
  * The commands to run next, as they run when pasted: at the directory init ran in when that is the
  * package, or a workspace root whose packages hold every manifest (the commands then go through each
  * package's manifest); else with `--cwd <package>` for each package.
  */
 export function nextSteps(dirs: string[], cwd: string): string {
-  const packages = new Set(workspacePackages(cwd) ?? []);
+  const packages = new Set(packagesBelow(cwd));
   const here = dirs.every((d) => d === cwd) || (dirs.every((d) => packages.has(d)) && findManifest(cwd) === undefined);
   const targets = here ? [''] : dirs.map((d) => (d === cwd ? '' : ` --cwd ${shellWord(displayPath(d, cwd))}`));
   const lines = ['', 'Next (commit first: codemod --write refuses a tree with uncommitted changes):'];
@@ -186,7 +235,7 @@ export function nextSteps(dirs: string[], cwd: string): string {
       `  npx ctrlrun-gen check${cd}           # the lint your CI runs on every pull request`,
     );
   }
-  if (here && dirs.some((d) => d !== cwd)) lines.push('  (run here, at the workspace root, each command goes through every package that has a ctrlrun.tools.yaml)');
+  if (here && dirs.some((d) => d !== cwd)) lines.push('  (run here, at the root, each command goes through every package below it that has a ctrlrun.tools.yaml)');
   return `${lines.join('\n')}\n`;
 }
 
@@ -228,7 +277,14 @@ interface PackagePlan {
 }
 
 /** The tools of one package (places relative to it) and what to write there. */
-function planPackage(dir: string, files: string[], found: ReturnType<typeof findTools>, servers: { hosted: FoundServer[]; mcp: FoundServer[] }, cwd: string): PackagePlan {
+function planPackage(
+  dir: string,
+  files: string[],
+  found: ReturnType<typeof findTools>,
+  servers: { hosted: FoundServer[]; mcp: FoundServer[] },
+  cwd: string,
+  browserDirs: string[],
+): PackagePlan {
   const inPackage = new Set(files);
   const rel = (file: string) => path.relative(dir, path.resolve(cwd, file)).split(path.sep).join('/');
   const tools: FoundTool[] = found.tools
@@ -257,7 +313,7 @@ function planPackage(dir: string, files: string[], found: ReturnType<typeof find
   return {
     dir,
     kind,
-    remote: realtimeUse(tools) === 'realtime' ? 'realtime' : WRANGLER_CONFIGS.some((f) => existsSync(path.join(dir, f))) ? 'edge' : undefined,
+    remote: realtimeUse(tools) === 'realtime' || (tools.length === 0 && browserDirs.some((d) => isInsideDir(dir, d))) ? 'realtime' : WRANGLER_CONFIGS.some((f) => existsSync(path.join(dir, f))) ? 'edge' : undefined,
     ...(realtimeUse(tools) === 'mixed' ? { realtimePlaces: tools.flatMap((t) => t.places.filter((p) => p.realtime === true)) } : {}),
     plan: planActions({ tools, unnamed }, existing, { hosted: local(servers.hosted), mcp: local(servers.mcp) }),
     ...paths,
@@ -265,6 +321,11 @@ function planPackage(dir: string, files: string[], found: ReturnType<typeof find
     ...(manifestText !== undefined ? { manifestText } : {}),
   };
 }
+
+const isInsideDir = (dir: string, p: string): boolean => {
+  const rel = path.relative(dir, p);
+  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+};
 
 /** `output` and `control` of an existing manifest (merging keeps them), else undefined. */
 function manifestPaths(text: string | undefined): { output: string; control: string } | undefined {
@@ -276,59 +337,62 @@ function manifestPaths(text: string | undefined): { output: string; control: str
   return { output: typeof output === 'string' ? output : MANIFEST_DEFAULTS.output, control: typeof control === 'string' ? control : MANIFEST_DEFAULTS.control };
 }
 
-function writePackage(p: PackagePlan, ctx: CliContext, identity: IdentityProposal): void {
+function planPackageWrites(p: PackagePlan, out: WritePlan, cwd: string, identity: IdentityProposal): void {
+  const say = (line: string) => void out.lines.push(line);
   const write = (rel: string, text: string, verb: string) => {
     const target = path.join(p.dir, rel);
-    mkdirSync(path.dirname(target), { recursive: true });
-    writeFileSync(target, text);
-    ctx.stdout(`${verb} ${displayPath(target, ctx.cwd)}\n`);
+    out.files.set(path.resolve(target), text);
+    say(`${verb} ${displayPath(target, cwd)}\n`);
   };
-  const policyFile = displayPath(path.join(p.dir, POLICY), ctx.cwd);
-  const manifestFile = displayPath(path.join(p.dir, MANIFEST), ctx.cwd);
+  const policyFile = displayPath(path.join(p.dir, POLICY), cwd);
+  const manifestFile = displayPath(path.join(p.dir, MANIFEST), cwd);
   const mergedPolicy = p.policyText === undefined ? undefined : mergePolicy(p.policyText, p.plan, policyFile);
   const mergedManifest = p.manifestText === undefined ? undefined : mergeManifest(p.manifestText, p.plan, manifestFile);
   // an existing file that is empty (or only comments) is written afresh
   if (mergedPolicy === undefined || isBlank(p.policyText)) write(POLICY, renderPolicy(p.plan), 'wrote');
   else if (mergedPolicy !== p.policyText) write(POLICY, mergedPolicy, 'merged into');
-  else ctx.stdout(`kept ${policyFile}\n`);
-  writeStarterTests(p.dir, POLICY, (rel, text) => write(rel, text, 'wrote'));
+  else say(`kept ${policyFile}\n`);
+  writeStarterTests(p.dir, POLICY, (rel, text) => write(rel, text, 'wrote'), planned(out));
   if (mergedManifest === undefined || isBlank(p.manifestText)) write(MANIFEST, renderManifest(p.plan, { output: p.output, control: p.control }), 'wrote');
   else if (mergedManifest !== p.manifestText) write(MANIFEST, mergedManifest, 'merged into');
-  else ctx.stdout(`kept ${manifestFile}\n`);
-  if (existsSync(path.join(p.dir, p.control))) ctx.stdout(`kept ${displayPath(path.join(p.dir, p.control), ctx.cwd)} (yours to edit; never overwritten)\n`);
+  else say(`kept ${manifestFile}\n`);
+  if (existsSync(path.join(p.dir, p.control))) say(`kept ${displayPath(path.join(p.dir, p.control), cwd)} (yours to edit; never overwritten)\n`);
   else {
     write(p.control, renderControl(p.kind, { ...(p.remote ? { remote: p.remote } : {}), identity }), 'wrote');
     if (p.remote === 'realtime') {
-      ctx.stdout(
+      say(
         `  (its tools run in a realtime session, usually a browser page: the control keeps the ledger behind \`npx ctrlrun-gen serve --cors-origin <your app's origin>\` through httpStore; set its URL and runtime token)\n`,
       );
     } else if (p.remote === undefined && p.realtimePlaces) {
-      const at = p.realtimePlaces.map((place) => `${displayPath(path.join(p.dir, place.file), ctx.cwd)}:${place.line}`);
-      ctx.stdout(
+      const at = p.realtimePlaces.map((place) => `${displayPath(path.join(p.dir, place.file), cwd)}:${place.line}`);
+      say(
         `note: ${at.length} tool() declaration${at.length === 1 ? '' : 's'} of this package come${at.length === 1 ? 's' : ''} from the realtime entry (${at.slice(0, 3).join(', ')}${at.length > 3 ? ', …' : ''}) and the others do not: ` +
           'its one control is written for Node (SQLite). If those tools run in a browser session, give them a package of their own (init writes it an httpStore control) or switch this control to httpStore (docs/runtime.md)\n',
       );
     } else if (p.remote === 'edge') {
-      ctx.stdout(`  (its tools run on an edge runtime (a wrangler config is here): the control keeps the ledger behind \`npx ctrlrun-gen serve\` through httpStore; set its URL and runtime token)\n`);
+      say(`  (its tools run on an edge runtime (a wrangler config is here): the control keeps the ledger behind \`npx ctrlrun-gen serve\` through httpStore; set its URL and runtime token)\n`);
     }
   }
-  reportStoreDriver(p.dir, p.control, ctx);
-  if (markGenerated(p.dir, p.kind === 'ts' ? [p.output] : [p.output, typingsPath(p.output)])) {
-    ctx.stdout(`wrote ${displayPath(path.join(p.dir, '.gitattributes'), ctx.cwd)} (marks the generated module as generated)\n`);
+  planStoreDriver(p.dir, p.control, out, cwd);
+  const marks = markGenerated(p.dir, p.kind === 'ts' ? [p.output] : [p.output, typingsPath(p.output)], planned(out));
+  if (marks) {
+    out.files.set(path.resolve(marks.file), marks.text);
+    say(`wrote ${displayPath(marks.file, cwd)} (marks the generated module as generated)\n`);
   }
 }
 
 /** The store's driver in the app's dependencies (src/init/store-driver.ts), said either way. */
-function reportStoreDriver(dir: string, control: string, ctx: CliContext): void {
-  const io = { readText: (f: string) => (existsSync(f) ? readFileSync(f, 'utf8') : undefined), writeText: (f: string, t: string) => writeFileSync(f, t) };
+function planStoreDriver(dir: string, control: string, out: WritePlan, cwd: string): void {
+  const io = { readText: planned(out), writeText: (f: string, t: string) => void out.files.set(path.resolve(f), t) };
   const outcome = ensureStoreDriver(io, dir, control, process.versions.node);
-  const pkg = displayPath(path.join(dir, 'package.json'), ctx.cwd);
+  const pkg = displayPath(path.join(dir, 'package.json'), cwd);
+  const say = (line: string) => void out.lines.push(line);
   if (outcome.kind === 'added') {
-    ctx.stdout(`added ${outcome.names.map((n) => `${n}@${outcome.range[n]}`).join(', ')} to ${pkg}'s dependencies (${outcome.reason}); run npm install\n`);
+    say(`added ${outcome.names.map((n) => `${n}@${outcome.range[n]}`).join(', ')} to ${pkg}'s dependencies (${outcome.reason}); run npm install\n`);
   } else if (outcome.kind === 'no-package-json') {
-    ctx.stdout(`note: the control's store needs ${outcome.names.join(', ')} (${outcome.reason}): add it to your app's dependencies\n`);
+    say(`note: the control's store needs ${outcome.names.join(', ')} (${outcome.reason}): add it to your app's dependencies\n`);
   } else if (outcome.kind === 'none-needed' && outcome.store === 'sqlite') {
-    ctx.stdout(`  (the SQLite store uses node:sqlite, built into Node 22.13+: no driver to install; on an older Node add better-sqlite3 to ${pkg}'s dependencies)\n`);
+    say(`  (the SQLite store uses node:sqlite, built into Node 22.13+: no driver to install; on an older Node add better-sqlite3 to ${pkg}'s dependencies)\n`);
   }
 }
 
