@@ -1,5 +1,6 @@
 import { answerOutcome, checkCharges, claimTransition, reservePlan, resolveTransition, settleTransition, withAnswer } from './stores/transitions.js';
 import { GENESIS_HASH, receiptHash } from './receipts-hash.js';
+import { memoryDecisionLog } from './stores/decision-log-memory.js';
 import { newestReceiptOf } from './receipts.js';
 import type {
   AddAnswerResult,
@@ -44,6 +45,7 @@ export function memoryStore(): Store {
 
   return {
     kind: 'memory',
+    ...memoryDecisionLog(open),
 
     async putRequest(request: NewApprovalRequest): Promise<ApprovalRequest> {
       open();

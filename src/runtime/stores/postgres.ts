@@ -22,6 +22,7 @@ import type {
   ReceiptMatch,
 } from '../types.js';
 import { StoreError } from './errors.js';
+import { postgresDecisionLog, postgresDecisionLogSql } from './decision-log-postgres.js';
 import {
   answerOutcome,
   checkCharges,
@@ -142,6 +143,8 @@ export const POSTGRES_MIGRATIONS: ReadonlyArray<{ version: number; sql: (S: stri
       CREATE INDEX budget_ledger_by_grant ON ${S}.budget_ledger (grant_id, metric, consumed_at);
     `,
   },
+  // the decision log (issue 25): the inputs of each decided call, for `replay --store`
+  { version: 3, sql: postgresDecisionLogSql },
 ];
 
 const LATEST_VERSION = POSTGRES_MIGRATIONS[POSTGRES_MIGRATIONS.length - 1]!.version;
@@ -284,6 +287,7 @@ export function postgresStore(options: PostgresStoreOptions): Store {
 
   return {
     kind: 'postgres',
+    ...postgresDecisionLog({ S, transaction, query: (op, text, values) => query(op, text, values) }),
 
     async putRequest(request: NewApprovalRequest): Promise<ApprovalRequest> {
       const created: ApprovalRequest = { ...request, state: 'pending', answers: [] };

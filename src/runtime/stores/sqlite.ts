@@ -21,6 +21,7 @@ import type {
   ReceiptMatch,
 } from '../types.js';
 import { StoreError } from './errors.js';
+import { SQLITE_DECISION_LOG_SQL, sqliteDecisionLog } from './decision-log-sqlite.js';
 import { loadSqliteDriver, sqliteCode, type SqliteConnection, type SqliteDriver, type SqliteDriverChoice, type SqliteStatement } from './sqlite-driver.js';
 import {
   answerOutcome,
@@ -120,6 +121,8 @@ export const SQLITE_MIGRATIONS: ReadonlyArray<{ version: number; sql: string }> 
       CREATE INDEX budget_ledger_by_grant ON budget_ledger (grant_id, metric, consumed_at);
     `,
   },
+  // the decision log (issue 25): the inputs of each decided call, for `replay --store`
+  { version: 3, sql: SQLITE_DECISION_LOG_SQL },
 ];
 
 const LATEST_VERSION = SQLITE_MIGRATIONS[SQLITE_MIGRATIONS.length - 1]!.version;
@@ -181,6 +184,7 @@ export function sqliteStore(options: SqliteStoreOptions): Store {
 
   return {
     kind: 'sqlite',
+    ...sqliteDecisionLog({ write: (op, fn) => write(op, (s) => fn(s.db)), read: (op, fn) => read(op, (s) => fn(s.db)) }),
 
     async putRequest(request: NewApprovalRequest): Promise<ApprovalRequest> {
       return write('putRequest', (s) => {
