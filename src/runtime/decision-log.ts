@@ -7,6 +7,7 @@
  * hash). Pure: the stores (stores/decision-log-*.ts) keep the chain, the core (core/receipt.ts) writes.
  */
 import { canonicalHash, canonicalJson, sha256Hex } from './canonical.js';
+import { CtrlrunError } from './errors.js';
 import { GENESIS_HASH } from './receipts-hash.js';
 import type { DecisionBody, DecisionEntry, Receipt, Store } from './types.js';
 
@@ -23,7 +24,7 @@ export function retentionOf(option: DecisionLogOption | undefined): number | nul
   if (option === false) return null;
   const days = option?.retentionDays ?? DEFAULT_RETENTION_DAYS;
   if (typeof days !== 'number' || !Number.isFinite(days) || days <= 0) {
-    throw new TypeError(`ctrlrun: decisionLog.retentionDays must be a positive number of days, got ${String(days)}`);
+    throw new CtrlrunError(`createControl: \`decisionLog.retentionDays\` must be a positive number of days, got ${String(days)}.`);
   }
   return days * DAY_MS;
 }

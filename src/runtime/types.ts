@@ -71,6 +71,8 @@ export interface CompiledAction {
    * such a result leaves the effect `ambiguous`, as CTRLRun's gateway records it.
    */
   mcp?: { notExecutedOnError?: boolean };
+  /** The arguments the action's `data:` labels: the decision log keeps them only as their hash. */
+  sensitive?: readonly string[];
 }
 
 /** A grant's budget (CTRLRun v7): the un-released sum of `metric` over the last `windowMs` may reach `limit`. */
