@@ -108,6 +108,24 @@ describe('replay --store: calls recorded through the Runner, replayed against a 
     expect(await verifyDecisions(store)).toEqual({ ok: true, count: 7 });
     await store.close();
     await expectReports(dir, 'sqlite:state.db', true);
+
+    // receipts log shows the log; --verify checks it, and names an entry altered in the file
+    const listed = await cli(['receipts', 'log', '--store', 'sqlite:state.db', '--action', 'stripe.refund'], { cwd: dir });
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(listed.stdout).toContain('{"amount":2500,"payment_id":"ch_1"}');
+    expect(listed.stdout).not.toContain('card stolen');
+    expect(listed.stdout).not.toContain('accounts.close');
+    const asJson = JSON.parse((await cli(['receipts', 'log', '--store', 'sqlite:state.db', '--json', '--last', '2'], { cwd: dir })).stdout);
+    expect(asJson).toHaveLength(2);
+    const intact = await cli(['receipts', 'log', '--verify', '--store', 'sqlite:state.db'], { cwd: dir });
+    expect([intact.code, intact.stdout]).toEqual([0, expect.stringContaining('7 decision log entries, chain intact and bound to the receipts')]);
+    const { DatabaseSync } = await import('node:sqlite');
+    const db = new DatabaseSync(path.join(dir, 'state.db'));
+    db.prepare("UPDATE decisions SET entry = replace(entry, ':2500,', ':25,') WHERE entry LIKE '%ch_1%'").run();
+    db.close();
+    const broken = await cli(['receipts', 'log', '--verify', '--store', 'sqlite:state.db', '--json'], { cwd: dir });
+    expect(broken.code).toBe(1);
+    expect(JSON.parse(broken.stdout)).toMatchObject({ ok: false, break: 'content_altered' });
   });
 
   it('a store without a decision log, or --calls with --store, is a usage error (exit 2)', async () => {
