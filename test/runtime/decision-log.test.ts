@@ -114,7 +114,9 @@ describe('verifyDecisionChain', () => {
     expect(verifyDecisionChain(edit(entries, 1, { prev_hash: 'f'.repeat(64) }), receipts)).toMatchObject({ ok: false, seq: 2 });
     expect(verifyDecisionChain([entries[0]!, entries[2]!], receipts)).toEqual({ ok: false, seq: 2, break: 'missing' });
     // a first entry at seq 1 must start from the genesis hash even when the chain is short
-    expect(verifyDecisionChain([{ ...entries[0]!, prev_hash: 'f'.repeat(64) }])).toMatchObject({ ok: false, seq: 1 });
+    const { decisionHash: rehash } = await import('../../src/runtime/decision-log.js');
+    const { hash: _first, ...unlinked } = { ...entries[0]!, prev_hash: 'f'.repeat(64) };
+    expect(verifyDecisionChain([{ ...unlinked, hash: rehash(unlinked) }])).toEqual({ ok: false, seq: 1, break: 'link_broken' });
     // re-hashed after an edit: the chain holds, the receipt binding does not
     const { hash: _h, ...rest } = { ...entries[2]!, args: '{"amount":3000000,"payment_id":"x"}', hashed: [] };
     const { decisionHash } = await import('../../src/runtime/decision-log.js');
