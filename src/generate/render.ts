@@ -111,6 +111,8 @@ export function renderModuleText(input: RenderInput, template: string = loadTemp
     if (pin?.tlsCertPems?.length) pinFields.push(`tlsCertPems: [${pin.tlsCertPems.map(tsString).join(', ')}]`);
     if (pinFields.length) fields.push(`upstream: { ${pinFields.join(', ')} }`);
     if (action.mcp.notExecutedOnError) fields.push('mcp: { notExecutedOnError: true }');
+    // the decision log keeps a labelled argument only as its hash
+    if (action.data?.length) fields.push(`sensitive: [${[...new Set(action.data.map(([arg]) => arg))].map(tsString).join(', ')}]`);
     entries.push(`    ${propertyKey(id)}: {\n${fields.map((f) => `      ${f},\n`).join('')}    },`);
   }
 

@@ -9,7 +9,9 @@ function summary(r: ReplayResult): string {
   return `${r.replayed} call${r.replayed === 1 ? '' : 's'} replayed: ${s.changed} change decision (${s.looser} looser, ${s.tighter} tighter), ${r.unchanged} unchanged, ${s.undecidable} undecidable`;
 }
 
-export function formatReplay(r: ReplayResult, format: ReportFormat, labels: { candidate: string; calls: string }): string {
+/** `unit`: what a call's number is (`line` of a calls file, default; `entry`: its seq in a store's decision log). */
+export function formatReplay(r: ReplayResult, format: ReportFormat, labels: { candidate: string; calls: string; unit?: 'line' | 'entry' }): string {
+  const unit = labels.unit ?? 'line';
   if (format === 'json') {
     const body = {
       candidate: { label: labels.candidate, hash: r.candidate.hash },
@@ -31,8 +33,8 @@ export function formatReplay(r: ReplayResult, format: ReportFormat, labels: { ca
     return `${out.join('\n')}\n`;
   }
   const out = [`replay: ${labels.candidate} (${r.candidate.hash.slice(0, 19)}) on ${labels.calls}`];
-  for (const g of r.changes) out.push(`  ${g.action}: ${transition(g.before, g.after)}${g.looser ? ' (looser)' : ''} by ${g.reason}: ${g.count} call${g.count === 1 ? '' : 's'}, e.g. line ${g.example.call.line}: ${g.example.call.argsText}`);
-  for (const u of r.undecidable) out.push(`  ${u.action}: ${u.count} undecidable (the candidate reads ${u.args.join(', ')}, recorded only as a hash), e.g. line ${u.example.line}`);
+  for (const g of r.changes) out.push(`  ${g.action}: ${transition(g.before, g.after)}${g.looser ? ' (looser)' : ''} by ${g.reason}: ${g.count} call${g.count === 1 ? '' : 's'}, e.g. ${unit} ${g.example.call.line}: ${g.example.call.argsText}`);
+  for (const u of r.undecidable) out.push(`  ${u.action}: ${u.count} undecidable (the candidate reads ${u.args.join(', ')}, recorded only as a hash), e.g. ${unit} ${u.example.line}`);
   out.push(summary(r));
   return `${out.join('\n')}\n`;
 }

@@ -69,23 +69,26 @@ export function matchedRule(decision: CallDecision): number | null {
 }
 
 export function coverageOf(policy: Policy, results: readonly CaseResult[]): Coverage {
-  const reached = new Set<string>();
-  const actions = new Set<string>();
+  // action -> the rules some case reached (no per-case key strings: the loop runs once per case)
+  const reached = new Map<string, Set<number>>();
   for (const r of results) {
-    if (!Object.hasOwn(policy.actions, r.case.action)) continue;
-    actions.add(r.case.action);
+    const action = r.case.action;
+    if (!Object.hasOwn(policy.actions, action)) continue;
+    let rules = reached.get(action);
+    if (rules === undefined) reached.set(action, (rules = new Set()));
     // authority refusals happen before the rules: they reach the action, not a rule
     const rule = matchedRule(r.actual);
-    if (rule !== null) reached.add(`${r.case.action}\u0000${rule}`);
+    if (rule !== null) rules.add(rule);
   }
   const rulesUnreached: RuleRef[] = [];
   const actionsUnreached: Coverage['actionsUnreached'] = [];
   let total = 0;
   for (const action of Object.values(policy.actions)) {
-    if (!actions.has(action.id)) actionsUnreached.push({ action: action.id, loc: action.loc });
+    const rules = reached.get(action.id);
+    if (rules === undefined) actionsUnreached.push({ action: action.id, loc: action.loc });
     for (const rule of action.rules) {
       total += 1;
-      if (!reached.has(`${action.id}\u0000${rule.index}`)) rulesUnreached.push({ action: action.id, rule: rule.index, loc: rule.loc });
+      if (!rules?.has(rule.index)) rulesUnreached.push({ action: action.id, rule: rule.index, loc: rule.loc });
     }
   }
   const hit = total - rulesUnreached.length;

@@ -5,6 +5,7 @@ import { canonicalJson } from './canonical.js';
 import { decideCall } from './decide.js';
 import { ApprovalMismatch, CtrlrunError } from './errors.js';
 import { receiptSigner, type ReceiptSigner } from './signing.js';
+import { retentionOf, type DecisionLogOption } from './decision-log.js';
 import {
   appendReceipt,
   approverName,
@@ -53,6 +54,12 @@ export interface ControlOptions {
    * rewritten chain. `null`: no checkpoints even if the variable is set.
    */
   receiptKey?: string | null;
+  /**
+   * The decision log (`ctrlrun-gen replay --store`, `receipts log`): each decided call's inputs
+   * beside its receipt, an argument labelled by the policy's `data:` kept only as its hash. On by
+   * default, each entry kept `retentionDays` (default 30); `false` keeps none.
+   */
+  decisionLog?: DecisionLogOption;
   /**
    * Where the control tells the developer one line (the first call it refuses for want of a
    * principal, once per control). Default `console.warn`.
@@ -150,6 +157,7 @@ export function createControl(options: ControlOptions): Control {
     clock: options.clock ?? Date.now,
     policy: undefined,
     signer: signerOf(options.receiptKey),
+    decisionRetentionMs: retentionOf(options.decisionLog),
     toolActions: new WeakMap(),
     pinnedFetches: new WeakMap(),
     namedActions: new Map(),

@@ -4,7 +4,7 @@ import { CtrlrunError } from './errors.js';
 import { checkArguments, parseArguments } from './arguments.js';
 import { checkIdentity, identityProblemText, normaliseIdentity } from './identity.js';
 import { checkpointBody, signAppended, type ReceiptSigner } from './signing.js';
-import type { ApprovalRequest, CompiledPolicy, DecisionResult, ReceiptBody, Store } from './types.js';
+import type { ApprovalRequest, CompiledPolicy, DecisionResult, Receipt, ReceiptBody, Store } from './types.js';
 import type { PinnedFetch } from './upstream-types.js';
 import { noticeNoPrincipal, type Notice } from './no-principal-notice.js';
 
@@ -51,6 +51,8 @@ export interface ControlInternals {
   readonly pinnedFetches: WeakMap<object, { server: string; pinned: PinnedFetch }>;
   /** Where the control tells the developer one-line things (the first refusal for want of a principal). */
   readonly notice?: Notice | undefined;
+  /** How long the decision log keeps an entry (ms); null: no log (`decisionLog: false`). */
+  readonly decisionRetentionMs?: number | null | undefined;
 }
 
 export const INTERNALS: unique symbol = Symbol('ctrlrun.control.internals');
@@ -161,7 +163,8 @@ export function parseJson(raw: string | undefined): { ok: true; value: unknown }
 
 export type ReceiptFields = Pick<ReceiptBody, 'action' | 'result' | 'reason'> & Partial<ReceiptBody>;
 
-export async function appendReceipt(internals: ControlInternals, policy: CompiledPolicy, fields: ReceiptFields): Promise<void> {
+/** Appends one receipt (and its signed checkpoint, with a key); returns the receipt the store appended. */
+export async function appendReceipt(internals: ControlInternals, policy: CompiledPolicy, fields: ReceiptFields): Promise<Receipt> {
   const base = {
     at: internals.clock(),
     call_id: null,
@@ -181,6 +184,7 @@ export async function appendReceipt(internals: ControlInternals, policy: Compile
   // signed by the control, never by the store: a rewritten chain cannot carry this signature, and
   // the checkpoint names only this receipt (checked to be what was sent), never others' in between
   if (internals.signer) await internals.store.appendReceipt(checkpointBody(base, signAppended(internals.signer, sent, appended)));
+  return appended;
 }
 
 /** Who said yes to a request, in answer order (the stores refuse a second answer from one approver). */

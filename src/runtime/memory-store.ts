@@ -1,7 +1,8 @@
 import { memoryApprovals } from './stores/memory/approvals.js';
 import { memoryEffects } from './stores/memory/effects.js';
 import { memoryReceipts } from './stores/memory/receipts.js';
-import { newMemoryState } from './stores/memory/state.js';
+import { newMemoryState, open } from './stores/memory/state.js';
+import { memoryDecisionLog } from './stores/decision-log-memory.js';
 import type { Store } from './types.js';
 
 /**
@@ -14,6 +15,7 @@ export function memoryStore(): Store {
   const state = newMemoryState();
   return {
     kind: 'memory',
+    ...memoryDecisionLog(() => open(state)),
     ...memoryApprovals(state),
     ...memoryEffects(state),
     ...memoryReceipts(state),

@@ -73,6 +73,8 @@ export interface CompiledAction {
    * such a result leaves the effect `ambiguous`, as CTRLRun's gateway records it.
    */
   mcp?: { notExecutedOnError?: boolean };
+  /** The arguments the action's `data:` labels: the decision log keeps them only as their hash. */
+  sensitive?: readonly string[];
 }
 
 /** A grant's budget (CTRLRun v7): the un-released sum of `metric` over the last `windowMs` may reach `limit`. */
@@ -310,7 +312,63 @@ export interface RequestPage {
 /** One call's receipts (`call_id`) or one effect key's (`effect_key`). */
 export type ReceiptMatch = { callId: string } | { effectKey: string };
 
-export interface Store {
+/** What the runtime asks a store to append; the store assigns seq, prev_hash and hash atomically. */
+export interface DecisionBody {
+  at: number;
+  action: string;
+  /** The SDK tool name the manifest maps to the action (null: none, e.g. an MCP door). */
+  tool: string | null;
+  call_id: string | null;
+  /** Canonical JSON of the checked arguments; a labelled argument's value is `sha256:` + the hash of its canonical JSON. */
+  args: string;
+  /** The arguments written as their hash (the action's `data:` labels), sorted. */
+  hashed: string[];
+  /** The receipts' `args_hash`: canonical hash of the arguments as the call had them. */
+  args_hash: string;
+  /** Who the run acted for, as identity() said (agent and user), or null. */
+  principal: { agent: string; user: string | null } | null;
+  environment: string | null;
+  task: string | null;
+  decision: Decision;
+  rule: number | null;
+  reason: string;
+  effect_key: string | null;
+  resource: string | null;
+  policy_hash: string;
+  mode: 'enforce' | 'observe';
+  /** The receipt written with this entry: what its `result` was, and its seq and hash (the binding). */
+  result: string;
+  receipt_seq: number;
+  receipt_hash: string;
+}
+
+export interface DecisionEntry extends DecisionBody {
+  /** 1-based, contiguous (the oldest kept entry may start later: retention removes from the oldest end). */
+  seq: number;
+  prev_hash: string;
+  hash: string;
+}
+
+/** How a store lists its log: after a seq, at or after a time, of one action, at most `limit`. */
+export interface DecisionQuery {
+  afterSeq?: number;
+  since?: number;
+  action?: string;
+  limit?: number;
+}
+
+/** The decision log of a store (decision-log.ts): optional, a store without it keeps no log (`replay --store` says so). */
+export interface DecisionLogStore {
+  /**
+   * Atomically appends an entry chained to the last one. With `retainAfter`, entries decided
+   * before that instant may be removed in the same call (the store decides how often it looks).
+   */
+  appendDecision(body: DecisionBody, retainAfter?: number): Promise<DecisionEntry>;
+  /** Entries in seq order. */
+  listDecisions(query?: DecisionQuery): Promise<DecisionEntry[]>;
+}
+
+export interface Store extends Partial<DecisionLogStore> {
   readonly kind: string;
   /**
    * True when the store itself writes the receipt of every answer (`httpStore`: serve records it,

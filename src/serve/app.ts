@@ -44,7 +44,7 @@ export interface ServeAppOptions {
 
 type Env = { Variables: { who: Principal } };
 
-const OPERATOR_METHODS = new Set(['getRequest', 'listRequests', 'addAnswer', 'resolveEffect', 'getEffect', 'consumptions', 'listEffects', 'appendReceipt', 'listReceipts']);
+const OPERATOR_METHODS = new Set(['getRequest', 'listRequests', 'addAnswer', 'resolveEffect', 'getEffect', 'consumptions', 'listEffects', 'appendReceipt', 'listReceipts', 'listDecisions']);
 const STATES: ApprovalState[] = ['pending', 'approved', 'rejected', 'consumed'];
 const EFFECT_STATES: EffectState[] = ['in_flight', 'committed', 'failed', 'ambiguous'];
 

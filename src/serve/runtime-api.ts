@@ -13,8 +13,9 @@ import {
   type TenantScope,
   tenantScope,
 } from './tenant.js';
+import { decisionStoreCall } from './decision-log-api.js';
 
-export const RUNTIME_METHODS = new Set(['putRequest', 'getRequest', 'listRequests', 'claimApproval', 'reserveEffect', 'settleEffect', 'getEffect', 'consumptions', 'listEffects', 'appendReceipt', 'listReceipts']);
+export const RUNTIME_METHODS = new Set(['putRequest', 'getRequest', 'listRequests', 'claimApproval', 'reserveEffect', 'settleEffect', 'getEffect', 'consumptions', 'listEffects', 'appendReceipt', 'listReceipts', 'appendDecision', 'listDecisions']);
 
 const present = <T>(x: T | undefined): x is T => x !== undefined;
 const str = (x: unknown): string => {
@@ -64,6 +65,9 @@ export async function runtimeStoreCall(store: Store, tenant: string | undefined,
       // The default tenant reads the whole chain (to verify it); a named tenant only its own receipts.
       return tenant === undefined ? all : all.filter((r) => ownsReceipt(scope, r));
     }
+    case 'appendDecision':
+    case 'listDecisions':
+      return decisionStoreCall(store, scope, tenant, method, args);
     default:
       throw new TenantRefusal(`${method}: not a store method.`);
   }

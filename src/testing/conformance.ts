@@ -1,19 +1,10 @@
 import { canonicalHash } from '../runtime/canonical.js';
 import { GENESIS_HASH, receiptHash } from '../runtime/receipts-hash.js';
+import { describeDecisionLogConformance } from './decision-log-conformance.js';
+import type { ConformanceHarness } from './harness.js';
 import type { BudgetCharge, NewApprovalRequest, Receipt, ReceiptBody, ReserveResult, Store } from '../runtime/types.js';
 
-/**
- * The test framework's functions, passed in so this package never imports a test runner at run
- * time. Vitest's `describe`, `it`, `expect`, `beforeEach`, `afterEach` fit (so do Jest's).
- */
-export interface ConformanceHarness {
-  describe: (name: string, body: () => void) => unknown;
-  it: (name: string, body: () => Promise<void> | void) => unknown;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  expect: (value: unknown) => any;
-  beforeEach: (body: () => Promise<void> | void) => unknown;
-  afterEach: (body: () => Promise<void> | void) => unknown;
-}
+export type { ConformanceHarness } from './harness.js';
 
 /**
  * The store conformance suite: every `Store` (memory, SQLite, Postgres, yours) must pass it.
@@ -22,6 +13,7 @@ export interface ConformanceHarness {
  */
 export function describeStoreConformance(name: string, makeStore: () => Promise<Store>, t: ConformanceHarness): void {
   const { describe, it, expect, beforeEach, afterEach } = t;
+  describeDecisionLogConformance(name, makeStore, t);
 
   describe(`store conformance: ${name}`, () => {
     let store: Store;

@@ -60,7 +60,7 @@ describe('ctrlrun-gen replay --calls', () => {
     expect(r.stderr).toContain('bad.jsonl:3:1: error: not a JSON line');
     const none = await cli(['replay', '--policy', 'loosened.yaml'], { cwd: dir });
     expect(none.code).toBe(2);
-    expect(none.stderr).toContain('replay needs --calls');
+    expect(none.stderr).toContain('no store here yet');
     const since = await cli(['replay', '--policy', 'loosened.yaml', '--calls', 'calls.jsonl', '--since', 'yesterday'], { cwd: dir });
     expect(since.code).toBe(2);
     expect(since.stderr).toContain('--since is not an ISO 8601 time');

@@ -8,6 +8,7 @@ import { generateReceiptKey } from '../../runtime/signing.js';
 import type { Store } from '../../runtime/types.js';
 import type { CommandSpec } from '../context.js';
 import { storeOption, withStore } from '../store-url.js';
+import { receiptsLog } from './receipts-log.js';
 import { formatTable, isoTime } from '../table.js';
 import { safePrinter, terminalJson } from '../terminal-text.js';
 
@@ -173,9 +174,9 @@ const keygen: CommandSpec<{ out: string; force: boolean }> = {
 
 export const receiptsCommand: CommandSpec<StoreArgs> = {
   command: 'receipts',
-  describe: 'List receipts; verify the evidence chain; make a signing key',
+  describe: 'List receipts and the decision log; verify the evidence chain; make a signing key',
   builder: (y) => y.option('store', storeOption),
-  subcommands: [list, verifyCommand, keygen],
+  subcommands: [list, receiptsLog, verifyCommand, keygen],
   examples: [
     ['ctrlrun-gen receipts verify', 'Check the chain'],
     ['ctrlrun-gen receipts list --last 10 --json', 'The last ten, as JSON'],

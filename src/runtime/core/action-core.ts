@@ -28,20 +28,21 @@ export interface ActionCoreOptions {
 /** The stages' shared scope for one action of one control (see CoreScope). */
 export function coreScope(internals: ControlInternals, policy: CompiledPolicy, action: string, options: ActionCoreOptions): CoreScope {
   const compiled = policy.actions[action];
+  const environment = internals.environment ?? policy.environment ?? 'production';
   return {
     internals,
     policy,
     action,
     compiled,
     enforce: policy.mode === 'enforce',
-    decision: { action, compiled, policy, environment: internals.environment ?? policy.environment ?? 'production' },
+    decision: { action, compiled, policy, environment },
     args: argumentsStage(options.parameters, action),
     principals: principalStage(internals, Boolean(policy.authority)),
     holds: stillRunningHolds(),
     upstream: options.upstream,
     refusalsAsErrors: options.refusalsAsErrors === true,
     hasUserErrorFunction: Boolean(options.userErrorFunction),
-    receipt: receiptWriter(internals, policy, action),
+    receipt: receiptWriter(internals, policy, action, environment),
   };
 }
 

@@ -61,7 +61,16 @@ async function admit(scope: CoreScope, input: unknown, runContext: RunContext<un
   const raw = toolCall?.arguments;
   const checked = principal.checked ?? (typeof raw === 'string' ? parseArguments(raw) : checkArguments(input));
   const decided = decideOn(scope.decision, scope.internals.clock(), raw, input, principal.who, principal.task, checked);
-  const facts: CallFacts = { callId, argsHash: hashOf(decided), principal: principal.who?.principal ?? null, decision: decided.decision, grant: decided.grant, args: decided.args };
+  const facts: CallFacts = {
+    callId,
+    argsHash: hashOf(decided),
+    principal: principal.who?.principal ?? null,
+    decision: decided.decision,
+    grant: decided.grant,
+    args: decided.args,
+    subject: principal.who?.subject ?? null,
+    task: principal.task,
+  };
   const where = { action: scope.action, callId };
   const problem = inputProblem(scope.args, raw, input);
   if (problem !== null) {

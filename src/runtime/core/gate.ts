@@ -97,7 +97,7 @@ export async function checkCall(scope: CoreScope, { context, toolCall }: { conte
     if (who !== null) scope.principals.remember(toolCall, { context, raw: toolCall.arguments, who, task, checked, fromRaw });
     return allow;
   }
-  const facts = { callId: toolCall.callId, argsHash: hashOf(decided), principal, decision };
+  const facts = { callId: toolCall.callId, argsHash: hashOf(decided), principal, decision, args: decided.args, subject: who?.subject ?? null, task };
   await scope.receipt(facts, { result: decision.decision === 'deny' && principal !== null && decision.detail === undefined ? 'denied' : 'refused', reason: refused.reason });
   if (scope.refusalsAsErrors) throw new ActionDenied(refused.code, `ctrlrun: ${refusal(action, refused.why)}`, { action, callId: toolCall.callId });
   return { behavior: { type: 'rejectContent', message: refusal(action, refused.why) } };

@@ -1,5 +1,6 @@
 import { appendReceipt, reasonText, type ControlInternals, type ReceiptFields } from '../internals.js';
 import type { CompiledPolicy } from '../types.js';
+import { decisionEntryOf, logDecision, toolOf } from './decision-entry.js';
 import type { CallFacts, ReceiptFieldsOf, WriteReceipt } from './types.js';
 
 /** Stage 9, the receipt, as a pure mapping: the call's facts and one stage's fields, as the receipt records them. */
@@ -17,7 +18,14 @@ export function receiptOf(action: string, facts: CallFacts, fields: ReceiptField
   };
 }
 
-/** The receipt writer of one action: appended to the control's store, hash-chained, signed when the control has a key. */
-export function receiptWriter(internals: ControlInternals, policy: CompiledPolicy, action: string): WriteReceipt {
-  return (facts, fields) => appendReceipt(internals, policy, receiptOf(action, facts, fields));
+/**
+ * The receipt writer of one action: appended to the control's store, hash-chained, signed when the
+ * control has a key; a decision's receipt is followed by its decision log entry (decision-entry.ts).
+ */
+export function receiptWriter(internals: ControlInternals, policy: CompiledPolicy, action: string, environment: string): WriteReceipt {
+  const tool = toolOf(policy, action);
+  return async (facts, fields) => {
+    const receipt = await appendReceipt(internals, policy, receiptOf(action, facts, fields));
+    await logDecision(internals, decisionEntryOf(action, tool, policy, environment, facts, receipt));
+  };
 }

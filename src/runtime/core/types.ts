@@ -11,6 +11,9 @@ export interface CallFacts {
   grant?: CompiledGrant | undefined;
   /** The call's checked arguments (parsed once, losslessly); undefined when refused. */
   args?: unknown;
+  /** Who the decision saw (identity's agent and user) and the run's task (asked only for a policy with grants). */
+  subject?: { agent: string; user: string | null } | null;
+  task?: string | null;
 }
 
 /** An enforced call that may run: its approvers and the effect reservation it holds (if any). */

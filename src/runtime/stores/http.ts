@@ -1,5 +1,6 @@
 import type { Store } from '../types.js';
 import { StoreError } from './errors.js';
+import { httpDecisionLog } from './decision-log-http.js';
 
 /**
  * `httpStore({ url, token })`: the store interface over the JSON API of `ctrlrun-gen serve`, so an
@@ -40,6 +41,8 @@ const METHODS = [
   'listEffects',
   'appendReceipt',
   'listReceipts',
+  'appendDecision',
+  'listDecisions',
 ] as const;
 
 type Method = (typeof METHODS)[number];
@@ -99,6 +102,7 @@ export function httpStore(options: HttpStoreOptions): Store {
   return {
     kind: 'http',
     recordsAnswers: true,
+    ...httpDecisionLog(call),
     putRequest: (request) => call('putRequest', [request]),
     getRequest: (callId) => call('getRequest', [callId]),
     listRequests: (filter) => call('listRequests', filter === undefined ? [] : [filter]),

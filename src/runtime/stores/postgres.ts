@@ -1,3 +1,4 @@
+import { postgresDecisionLog } from './decision-log-postgres.js';
 import type { Store } from '../types.js';
 import { StoreError } from './errors.js';
 import { postgresApprovals } from './postgres/approvals.js';
@@ -34,6 +35,7 @@ export function postgresStore(options: PostgresStoreOptions): Store {
   const shell = pgShell(options, schemaName);
   return {
     kind: 'postgres',
+    ...postgresDecisionLog({ S: shell.S, transaction: (op, fn) => shell.transaction(op, fn as never), query: (op, text, values) => shell.query(op, text, values) as never }),
     ...postgresApprovals(shell),
     ...postgresEffects(shell),
     ...postgresReceipts(shell),

@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { Store } from '../types.js';
 import { StoreError } from './errors.js';
 import type { SqliteDriverChoice } from './sqlite-driver.js';
+import { sqliteDecisionLog } from './decision-log-sqlite.js';
 import { sqliteApprovals } from './sqlite/approvals.js';
 import { sqliteShell } from './sqlite/connection.js';
 import { sqliteEffects } from './sqlite/effects.js';
@@ -42,6 +43,7 @@ export function sqliteStore(options: SqliteStoreOptions): Store {
   const shell = sqliteShell(path.resolve(options.path), options.busyTimeoutMs ?? 5000, choice);
   return {
     kind: 'sqlite',
+    ...sqliteDecisionLog({ write: (op, fn) => shell.write(op, (s) => fn(s.db)), read: (op, fn) => shell.read(op, (s) => fn(s.db)) }),
     ...sqliteApprovals(shell),
     ...sqliteEffects(shell),
     ...sqliteReceipts(shell),

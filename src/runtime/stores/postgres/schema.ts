@@ -1,6 +1,7 @@
 import { GENESIS_HASH } from '../../receipts-hash.js';
 import { StoreError } from '../errors.js';
 import type { PgPoolLike } from './types.js';
+import { postgresDecisionLogSql } from '../decision-log-postgres.js';
 
 export const APP = 'ctrlrun-gen';
 
@@ -66,6 +67,8 @@ export const POSTGRES_MIGRATIONS: ReadonlyArray<{ version: number; sql: (S: stri
       CREATE INDEX budget_ledger_by_grant ON ${S}.budget_ledger (grant_id, metric, consumed_at);
     `,
   },
+  // the decision log (issue 25): the inputs of each decided call, for `replay --store`
+  { version: 3, sql: postgresDecisionLogSql },
 ];
 
 export const LATEST_VERSION = POSTGRES_MIGRATIONS[POSTGRES_MIGRATIONS.length - 1]!.version;

@@ -1,0 +1,119 @@
+/**
+ * The decision log (issue 25 item 2): the inputs of each decided call, beside the receipts, so a
+ * candidate policy can re-decide them (`ctrlrun-gen replay --store`). Receipts hold only the
+ * arguments' hash; an entry holds the arguments too, but an argument the policy labels (`data:`) is
+ * kept only as its hash. Entries are hash-chained as receipts are (seq, prev_hash, hash over the
+ * canonical JSON of every other field) and bound to the receipt written with them (its seq and
+ * hash). Pure: the stores (stores/decision-log-*.ts) keep the chain, the core (core/receipt.ts) writes.
+ */
+import { canonicalHash, canonicalJson, sha256Hex } from './canonical.js';
+import { CtrlrunError } from './errors.js';
+import { GENESIS_HASH } from './receipts-hash.js';
+import type { DecisionBody, DecisionEntry, Receipt, Store } from './types.js';
+
+export type { DecisionBody, DecisionEntry, DecisionQuery, DecisionLogStore } from './types.js';
+
+/** The control's setting: `false` keeps no log; else how many days an entry is kept (default 30). */
+export type DecisionLogOption = false | { retentionDays?: number };
+
+export const DEFAULT_RETENTION_DAYS = 30;
+const DAY_MS = 86_400_000;
+
+/** The retention in ms of a control's `decisionLog` option, or null when the log is off. Throws on a bad value. */
+export function retentionOf(option: DecisionLogOption | undefined): number | null {
+  if (option === false) return null;
+  const days = option?.retentionDays ?? DEFAULT_RETENTION_DAYS;
+  if (typeof days !== 'number' || !Number.isFinite(days) || days <= 0) {
+    throw new CtrlrunError(`createControl: \`decisionLog.retentionDays\` must be a positive number of days, got ${String(days)}.`);
+  }
+  return days * DAY_MS;
+}
+
+/** The hash a labelled value is kept as. */
+export function sensitiveHash(value: unknown): string {
+  return `sha256:${canonicalHash(value)}`;
+}
+
+/** The canonical JSON of the arguments with each labelled argument present written as its hash; and the names hashed. */
+export function redactArguments(args: unknown, sensitive: readonly string[]): { args: string; hashed: string[] } {
+  if (sensitive.length === 0 || typeof args !== 'object' || args === null || Array.isArray(args)) return { args: canonicalJson(args), hashed: [] };
+  const source = args as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  const hashed: string[] = [];
+  for (const key of Object.keys(source)) {
+    if (sensitive.includes(key) && source[key] !== undefined) {
+      out[key] = sensitiveHash(source[key]);
+      hashed.push(key);
+    } else out[key] = source[key];
+  }
+  return { args: canonicalJson(out), hashed: hashed.sort() };
+}
+
+/** The hash of an entry: SHA-256 of the canonical JSON of every field but `hash` (as receiptHash). */
+export function decisionHash(entry: Omit<DecisionEntry, 'hash'>): string {
+  const fields: Record<string, unknown> = {};
+  for (const key of Object.keys(entry)) if (key !== 'hash') fields[key] = (entry as unknown as Record<string, unknown>)[key];
+  return canonicalHash(fields);
+}
+
+/** The next entry of a chain whose last entry is `last` (seq and hash), as every store appends it. */
+export function chainedEntry(body: DecisionBody, last: { seq: number; hash: string } | undefined): DecisionEntry {
+  const unsigned = { ...body, seq: (last?.seq ?? 0) + 1, prev_hash: last?.hash ?? GENESIS_HASH };
+  return { ...unsigned, hash: decisionHash(unsigned) };
+}
+
+export type DecisionBreak = 'content_altered' | 'link_broken' | 'missing' | 'receipt_mismatch';
+export type DecisionVerifyResult = { ok: true; count: number } | { ok: false; seq: number; break: DecisionBreak };
+
+/**
+ * Checks entries in seq order: contiguous seq from the oldest kept entry (seq 1 links to the
+ * genesis hash), each hash, each link. With the receipts: each entry's receipt (`receipt_seq`) has
+ * its `receipt_hash` and says the same call (action, call id, arguments hash, decision, result);
+ * an entry without labelled arguments must hash to its receipt's `args_hash`.
+ */
+export function verifyDecisionChain(entries: readonly DecisionEntry[], receipts?: readonly Receipt[]): DecisionVerifyResult {
+  let previous: DecisionEntry | undefined;
+  for (const entry of entries) {
+    if (previous && entry.seq !== previous.seq + 1) return { ok: false, seq: previous.seq + 1, break: 'missing' };
+    if (safeHash(entry) !== entry.hash) return { ok: false, seq: entry.seq, break: 'content_altered' };
+    const link = previous ? previous.hash : entry.seq === 1 ? GENESIS_HASH : entry.prev_hash;
+    if (entry.prev_hash !== link) return { ok: false, seq: entry.seq, break: 'link_broken' };
+    if (receipts && !boundTo(entry, receipts)) return { ok: false, seq: entry.seq, break: 'receipt_mismatch' };
+    previous = entry;
+  }
+  return { ok: true, count: entries.length };
+}
+
+function boundTo(entry: DecisionEntry, receipts: readonly Receipt[]): boolean {
+  const r = receipts[entry.receipt_seq - 1];
+  if (!r || r.seq !== entry.receipt_seq || r.hash !== entry.receipt_hash) return false;
+  if (r.action !== entry.action || r.call_id !== entry.call_id || r.args_hash !== entry.args_hash || r.decision !== entry.decision || r.result !== entry.result) return false;
+  // `args` is canonical JSON itself: without labelled arguments it hashes to the receipt's args_hash
+  return entry.hashed.length > 0 || sha256Hex(entry.args) === entry.args_hash;
+}
+
+function safeHash(entry: DecisionEntry): string | null {
+  try {
+    return decisionHash(entry);
+  } catch {
+    return null;
+  }
+}
+
+/** Reads a store's whole log and its receipts (in pages) and verifies the log's chain and its binding to the receipts. */
+export async function verifyDecisions(store: Store, pageSize = 1000): Promise<DecisionVerifyResult> {
+  if (typeof store.listDecisions !== 'function') return { ok: true, count: 0 };
+  const entries = await pages((afterSeq) => store.listDecisions!({ afterSeq, limit: pageSize }), pageSize);
+  const receipts = await pages((afterSeq) => store.listReceipts({ afterSeq, limit: pageSize }), pageSize);
+  return verifyDecisionChain(entries, receipts);
+}
+
+async function pages<T extends { seq: number }>(page: (afterSeq: number) => Promise<T[]>, pageSize: number): Promise<T[]> {
+  const all: T[] = [];
+  for (let afterSeq = 0; ; ) {
+    const got = await page(afterSeq);
+    all.push(...got);
+    if (got.length < pageSize) return all;
+    afterSeq = got[got.length - 1]!.seq;
+  }
+}

@@ -1,0 +1,61 @@
+import { chainedEntry } from '../decision-log.js';
+import { GENESIS_HASH } from '../receipts-hash.js';
+import type { DecisionBody, DecisionEntry, DecisionLogStore, DecisionQuery } from '../types.js';
+import { decisionFromRow, pruneSchedule } from './decision-log-rows.js';
+
+/** Migration 3 of the Postgres store (`S` the quoted schema): the decision log and its head row, locked by each append. */
+export const postgresDecisionLogSql = (S: string): string => `
+  CREATE TABLE ${S}.decisions (
+    seq bigint PRIMARY KEY,
+    at bigint NOT NULL,
+    action text NOT NULL,
+    hash text NOT NULL,
+    entry text NOT NULL
+  );
+  CREATE INDEX decisions_by_at ON ${S}.decisions (at);
+  CREATE TABLE ${S}.decision_head (
+    id integer PRIMARY KEY CHECK (id = 1),
+    seq bigint NOT NULL,
+    hash text NOT NULL
+  );
+  INSERT INTO ${S}.decision_head (id, seq, hash) VALUES (1, 0, '${GENESIS_HASH}');
+`;
+
+type Rows = { rows: any[]; rowCount: number | null };
+interface Querier {
+  query(text: string, values?: unknown[]): Promise<Rows>;
+}
+
+/** The Postgres store's way in: one transaction on one connection, or one query on the pool; both fail closed as StoreErrors. */
+export interface PostgresAccess {
+  /** The quoted schema. */
+  S: string;
+  transaction<T>(operation: string, fn: (client: Querier) => Promise<T>): Promise<T>;
+  query(operation: string, text: string, values?: unknown[]): Promise<Rows>;
+}
+
+/** The Postgres store's decision log: appended under a lock on the head row, so seq and prev_hash never fork across processes. */
+export function postgresDecisionLog(access: PostgresAccess): DecisionLogStore {
+  const { S } = access;
+  const pruneNow = pruneSchedule();
+  return {
+    appendDecision(body: DecisionBody, retainAfter?: number): Promise<DecisionEntry> {
+      return access.transaction('appendDecision', async (c) => {
+        const head = (await c.query(`SELECT seq, hash FROM ${S}.decision_head WHERE id = 1 FOR UPDATE`)).rows[0] as { seq: string | number; hash: string };
+        const entry = chainedEntry(body, { seq: Number(head.seq), hash: head.hash });
+        if (pruneNow(body.at, retainAfter)) await c.query(`DELETE FROM ${S}.decisions WHERE at < $1`, [retainAfter]);
+        await c.query(`INSERT INTO ${S}.decisions (seq, at, action, hash, entry) VALUES ($1, $2, $3, $4, $5)`, [entry.seq, entry.at, entry.action, entry.hash, JSON.stringify(entry)]);
+        await c.query(`UPDATE ${S}.decision_head SET seq = $1, hash = $2 WHERE id = 1`, [entry.seq, entry.hash]);
+        return entry;
+      });
+    },
+    async listDecisions(query?: DecisionQuery): Promise<DecisionEntry[]> {
+      const r = await access.query(
+        'listDecisions',
+        `SELECT entry FROM ${S}.decisions WHERE seq > $1 AND ($2::bigint IS NULL OR at >= $2) AND ($3::text IS NULL OR action = $3) ORDER BY seq LIMIT $4`,
+        [query?.afterSeq ?? 0, query?.since ?? null, query?.action ?? null, query?.limit ?? null],
+      );
+      return r.rows.map((row) => decisionFromRow(row as { entry: string }));
+    },
+  };
+}

@@ -1,0 +1,76 @@
+import { chainedEntry } from '../decision-log.js';
+import { GENESIS_HASH } from '../receipts-hash.js';
+import type { DecisionBody, DecisionEntry, DecisionLogStore, DecisionQuery } from '../types.js';
+import { decisionFromRow, pruneSchedule } from './decision-log-rows.js';
+import type { SqliteConnection, SqliteStatement } from './sqlite-driver.js';
+
+/** Migration 3 of the SQLite store: the decision log and its head (the last seq and hash, kept when retention empties the table). */
+export const SQLITE_DECISION_LOG_SQL = `
+  CREATE TABLE decisions (
+    seq INTEGER PRIMARY KEY,
+    at INTEGER NOT NULL,
+    action TEXT NOT NULL,
+    hash TEXT NOT NULL,
+    entry TEXT NOT NULL
+  ) STRICT;
+  CREATE INDEX decisions_by_at ON decisions (at);
+  CREATE TABLE decision_head (
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    seq INTEGER NOT NULL,
+    hash TEXT NOT NULL
+  ) STRICT;
+  INSERT INTO decision_head (id, seq, hash) VALUES (1, 0, '${GENESIS_HASH}');
+`;
+
+/** The SQLite store's way in: `write` runs in one BEGIN IMMEDIATE transaction, `read` outside one; both fail closed as StoreErrors. */
+export interface SqliteAccess {
+  write<T>(operation: string, fn: (db: SqliteConnection) => T): Promise<T>;
+  read<T>(operation: string, fn: (db: SqliteConnection) => T): Promise<T>;
+}
+
+interface Statements {
+  head: SqliteStatement;
+  setHead: SqliteStatement;
+  insert: SqliteStatement;
+  prune: SqliteStatement;
+}
+
+/** The SQLite store's decision log: each append one transaction under the write lock (head read, insert, head moved, maybe a prune). */
+export function sqliteDecisionLog(access: SqliteAccess): DecisionLogStore {
+  let prepared: { db: SqliteConnection; s: Statements } | undefined;
+  const statements = (db: SqliteConnection): Statements => {
+    if (prepared?.db !== db) {
+      prepared = {
+        db,
+        s: {
+          head: db.prepare('SELECT seq, hash FROM decision_head WHERE id = 1'),
+          setHead: db.prepare('UPDATE decision_head SET seq = ?, hash = ? WHERE id = 1'),
+          insert: db.prepare('INSERT INTO decisions (seq, at, action, hash, entry) VALUES (?, ?, ?, ?, ?)'),
+          prune: db.prepare('DELETE FROM decisions WHERE at < ?'),
+        },
+      };
+    }
+    return prepared.s;
+  };
+  const pruneNow = pruneSchedule();
+  return {
+    appendDecision(body: DecisionBody, retainAfter?: number): Promise<DecisionEntry> {
+      return access.write('appendDecision', (db) => {
+        const s = statements(db);
+        const entry = chainedEntry(body, s.head.get() as { seq: number; hash: string });
+        if (pruneNow(body.at, retainAfter)) s.prune.run(retainAfter);
+        s.insert.run(entry.seq, entry.at, entry.action, entry.hash, JSON.stringify(entry));
+        s.setHead.run(entry.seq, entry.hash);
+        return entry;
+      });
+    },
+    listDecisions(query?: DecisionQuery): Promise<DecisionEntry[]> {
+      return access.read('listDecisions', (db) => {
+        const rows = db
+          .prepare('SELECT entry FROM decisions WHERE seq > ? AND at >= ? AND (? IS NULL OR action = ?) ORDER BY seq LIMIT ?')
+          .all(query?.afterSeq ?? 0, query?.since ?? Number.MIN_SAFE_INTEGER, query?.action ?? null, query?.action ?? null, query?.limit ?? -1) as Array<{ entry: string }>;
+        return rows.map(decisionFromRow);
+      });
+    },
+  };
+}

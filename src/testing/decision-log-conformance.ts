@@ -1,0 +1,99 @@
+import { decisionHash, verifyDecisionChain } from '../runtime/decision-log.js';
+import type { DecisionBody, DecisionEntry, Store } from '../runtime/types.js';
+import type { ConformanceHarness } from './harness.js';
+
+/**
+ * The decision log's part of the store conformance suite (run by `describeStoreConformance`): a
+ * store that keeps the log (`appendDecision` and `listDecisions`) must chain it as receipts are,
+ * list it by seq, time and action, and drop entries past their retention without breaking the
+ * chain. A store without the log passes trivially (the log is optional). Never assumes an empty store.
+ */
+export function describeDecisionLogConformance(name: string, makeStore: () => Promise<Store>, t: ConformanceHarness): void {
+  const { describe, it, expect, beforeEach, afterEach } = t;
+  describe(`decision log conformance: ${name}`, () => {
+    let store: Store;
+    let tag: string;
+    beforeEach(async () => {
+      store = await makeStore();
+      tag = globalThis.crypto.randomUUID().slice(0, 8);
+    });
+    afterEach(async () => {
+      await store.close();
+    });
+    const keeps = () => typeof store.appendDecision === 'function' && typeof store.listDecisions === 'function';
+    const body = (n: number, overrides: Partial<DecisionBody> = {}): DecisionBody => ({
+      at: 2_000_000_000_000 + n,
+      action: `stripe.refund.${tag}`,
+      tool: 'refund',
+      call_id: `call-${tag}-${n}`,
+      args: `{"amount":${n},"note":"sha256:${'e'.repeat(64)}"}`,
+      hashed: ['note'],
+      args_hash: 'a'.repeat(64),
+      principal: n % 2 ? { agent: 'desk', user: 'alice' } : null,
+      environment: 'production',
+      task: n % 3 ? null : 'T-1',
+      decision: n % 2 ? 'allow' : 'deny',
+      rule: n % 2 ? 0 : null,
+      reason: n % 2 ? 'rule[0]' : 'no_matching_rule',
+      effect_key: n % 2 ? `refund:${n}` : null,
+      resource: null,
+      policy_hash: 'sha256:' + 'p'.repeat(64),
+      mode: 'enforce',
+      result: n % 2 ? 'allowed' : 'denied',
+      receipt_seq: n + 1,
+      receipt_hash: 'r'.repeat(64),
+      ...overrides,
+    });
+    const append = (b: DecisionBody, retainAfter?: number) => store.appendDecision!(b, retainAfter);
+    const lastSeq = async () => {
+      const all = await store.listDecisions!();
+      return all[all.length - 1];
+    };
+
+    it('appendDecision chains (contiguous seq, prev_hash = previous hash, hash = decisionHash) and lists what it appended', async () => {
+      if (!keeps()) return;
+      const last = await lastSeq();
+      const appended: DecisionEntry[] = [];
+      for (let n = 0; n < 4; n++) appended.push(await append(body(n)));
+      appended.forEach((e, i) => {
+        expect(e.seq).toBe((last?.seq ?? 0) + i + 1);
+        expect(e.prev_hash).toBe(i === 0 ? last?.hash ?? '0'.repeat(64) : appended[i - 1]!.hash);
+        const { hash, ...rest } = e;
+        expect(hash).toBe(decisionHash(rest));
+        expect(e).toMatchObject(body(i) as unknown as Record<string, unknown>);
+      });
+      expect(await store.listDecisions!({ afterSeq: last?.seq ?? 0 })).toEqual(appended);
+      expect(verifyDecisionChain(appended)).toEqual({ ok: true, count: 4 });
+    });
+
+    it('concurrent appends still form one contiguous chain', async () => {
+      if (!keeps()) return;
+      const start = (await lastSeq())?.seq ?? 0;
+      await Promise.all(Array.from({ length: 10 }, (_, n) => append(body(n))));
+      const after = await store.listDecisions!({ afterSeq: start });
+      expect(after.map((e) => e.seq)).toEqual(Array.from({ length: 10 }, (_, i) => start + i + 1));
+      for (let i = 1; i < after.length; i++) expect(after[i]!.prev_hash).toBe(after[i - 1]!.hash);
+    });
+
+    it('listDecisions honours afterSeq, limit, since and action, in seq order', async () => {
+      if (!keeps()) return;
+      const start = (await lastSeq())?.seq ?? 0;
+      for (let n = 0; n < 4; n++) await append(body(n, n === 2 ? { action: `other.${tag}` } : {}));
+      expect((await store.listDecisions!({ afterSeq: start + 1, limit: 2 })).map((e) => e.seq)).toEqual([start + 2, start + 3]);
+      expect((await store.listDecisions!({ afterSeq: start, action: `stripe.refund.${tag}` })).map((e) => e.seq)).toEqual([start + 1, start + 2, start + 4]);
+      expect((await store.listDecisions!({ afterSeq: start, since: body(2).at })).map((e) => e.seq)).toEqual([start + 3, start + 4]);
+    });
+
+    it('retention drops the entries decided before retainAfter; the chain goes on from the last seq and still verifies', async () => {
+      if (!keeps()) return;
+      const old = await append(body(0, { at: 1_000 + (Date.now() % 1000) }));
+      const kept = await append(body(1), 5_000);
+      const all = await store.listDecisions!();
+      expect(all.some((e) => e.seq === old.seq)).toBe(false);
+      expect(kept.seq).toBe(old.seq + 1);
+      expect(kept.prev_hash).toBe(old.hash);
+      expect(all[all.length - 1]).toEqual(kept);
+      expect(verifyDecisionChain(all.filter((e) => e.seq >= kept.seq))).toEqual({ ok: true, count: all.filter((e) => e.seq >= kept.seq).length });
+    });
+  });
+}

@@ -1,0 +1,129 @@
+import { describe, expect, it } from 'vitest';
+import { canonicalHash } from '../../src/runtime/canonical.js';
+import { sensitiveHash, verifyDecisionChain, verifyDecisions } from '../../src/runtime/decision-log.js';
+import { bindProtectedTool, createControl, memoryStore, run, type DecisionEntry, type Store } from '../../src/runtime/index.js';
+import { agentWith, assistantMessage, makePolicy, manualClock, refundCall, refundTool, scripted, setup } from './helpers.js';
+
+const DAY = 86_400_000;
+
+/** A control over `store` whose refund action labels `payment_id` (`data:`), so the log keeps it as its hash. */
+function labelled(store: Store, options: { decisionLog?: false | { retentionDays?: number }; mode?: 'enforce' | 'observe' } = {}) {
+  const clock = manualClock();
+  const control = createControl({ store, identity: ((rc: { context: { user?: string } }) => rc.context?.user ?? null) as never, clock: clock.now, environment: 'test', ...(options.decisionLog !== undefined ? { decisionLog: options.decisionLog } : {}) });
+  const base = makePolicy(options.mode ? { mode: options.mode } : {});
+  const policy = { ...base, actions: { ...base.actions, 'stripe.refund': { ...base.actions['stripe.refund']!, sensitive: ['payment_id'] } } };
+  const s = { store, clock, control, policy, protectedTool: bindProtectedTool<'stripe.refund' | 'stripe.charge.read'>(control, policy) };
+  return s;
+}
+
+describe('the decision log, written by the core through the Runner', () => {
+  it('one entry per decided call (allow and deny), beside its receipt: the inputs as the decision saw them, a labelled argument only as its hash', async () => {
+    const s = labelled(memoryStore());
+    const { tool } = refundTool(s);
+    const model = scripted([refundCall({ payment_id: 'pay_1', amount: 500 }, 'c1'), refundCall({ payment_id: 'pay_2', amount: 5_000_000 }, 'c2')], [assistantMessage('done')]);
+    await run(agentWith(model, [tool]), 'refund', { context: { user: 'alice' } });
+    const receipts = await s.store.listReceipts();
+    // the guardrail refuses c2 before c1's body runs: sorted by call id
+    const log = (await s.store.listDecisions!()).sort((a, b) => (a.call_id! < b.call_id! ? -1 : 1));
+    expect(log.map((e) => [e.call_id, e.decision, e.result, e.reason, e.rule])).toEqual([
+      ['c1', 'allow', 'allowed', 'rule[0]', 0],
+      ['c2', 'deny', 'denied', 'rule[2]', 2],
+    ]);
+    const first = log[0]!;
+    expect(first).toMatchObject({
+      action: 'stripe.refund',
+      tool: 'refund',
+      args: `{"amount":500,"payment_id":"${sensitiveHash('pay_1')}"}`,
+      hashed: ['payment_id'],
+      args_hash: canonicalHash({ payment_id: 'pay_1', amount: 500 }),
+      environment: 'test',
+      effect_key: 'refund:pay_1',
+      resource: 'payment:pay_1',
+      policy_hash: s.policy.hash,
+      mode: 'enforce',
+    });
+    expect(first.principal).toEqual({ agent: 'alice', user: null });
+    // the value itself is nowhere in the entry's arguments (its effect key and resource, as on the receipt, are the templates')
+    expect(log.map((e) => e.args).join()).not.toMatch(/pay_[12]/);
+    // bound to the receipt written with it (the decision receipt, not the outcome)
+    const bound = receipts.find((r) => r.seq === first.receipt_seq)!;
+    expect([bound.hash, bound.result, bound.call_id]).toEqual([first.receipt_hash, 'allowed', 'c1']);
+    expect(await verifyDecisions(s.store)).toEqual({ ok: true, count: 2 });
+  });
+
+  it('without labels the arguments are kept as canonical JSON that hashes to the receipt; an observed call is logged after its body', async () => {
+    const s = setup({ mode: 'observe' });
+    const { tool, calls } = refundTool(s);
+    const model = scripted([refundCall({ payment_id: 'pay_9', amount: 5_000_000 }, 'c9')], [assistantMessage('done')]);
+    await run(agentWith(model, [tool]), 'refund', { context: { user: 'bob' } });
+    expect(calls).toHaveLength(1);
+    const [entry] = await s.store.listDecisions!();
+    expect(entry).toMatchObject({ call_id: 'c9', decision: 'deny', mode: 'observe', args: '{"amount":5000000,"payment_id":"pay_9"}', hashed: [] });
+    expect(await verifyDecisions(s.store)).toEqual({ ok: true, count: 1 });
+  });
+
+  it('decisionLog: false keeps no log; the receipts are written as before', async () => {
+    const s = labelled(memoryStore(), { decisionLog: false });
+    const { tool } = refundTool(s);
+    await run(agentWith(scripted([refundCall({ payment_id: 'pay_1', amount: 500 }, 'c1')], [assistantMessage('done')]), [tool]), 'refund', { context: { user: 'alice' } });
+    expect((await s.store.listReceipts()).map((r) => r.result)).toEqual(['allowed', 'executed']);
+    expect(await s.store.listDecisions!()).toEqual([]);
+  });
+
+  it('retentionDays: an entry older than the retention is dropped by a later append', async () => {
+    const s = labelled(memoryStore(), { decisionLog: { retentionDays: 1 } });
+    const { tool } = refundTool(s);
+    await run(agentWith(scripted([refundCall({ payment_id: 'pay_1', amount: 500 }, 'c1')], [assistantMessage('done')]), [tool]), 'refund', { context: { user: 'alice' } });
+    s.clock.advance(2 * DAY);
+    await run(agentWith(scripted([refundCall({ payment_id: 'pay_2', amount: 500 }, 'c2')], [assistantMessage('done')]), [tool]), 'refund', { context: { user: 'alice' } });
+    const log = await s.store.listDecisions!();
+    expect(log.map((e) => [e.seq, e.call_id])).toEqual([[2, 'c2']]);
+    expect(await verifyDecisions(s.store)).toEqual({ ok: true, count: 1 });
+  });
+
+  it('a bad retention is refused when the control is made', () => {
+    expect(() => createControl({ store: memoryStore(), identity: () => 'a', decisionLog: { retentionDays: 0 } })).toThrow(/retentionDays/);
+  });
+
+  it('a store that cannot record the entry stops the call: the body does not run', async () => {
+    const store = memoryStore();
+    store.appendDecision = async () => {
+      throw new Error('disk full');
+    };
+    const s = labelled(store);
+    const { tool, calls } = refundTool(s);
+    await expect(run(agentWith(scripted([refundCall({ payment_id: 'pay_1', amount: 500 }, 'c1')], [assistantMessage('done')]), [tool]), 'refund', { context: { user: 'alice' } })).rejects.toThrow(/disk full/);
+    expect(calls).toEqual([]);
+  });
+});
+
+describe('verifyDecisionChain', () => {
+  async function recorded() {
+    const s = labelled(memoryStore());
+    const { tool } = refundTool(s);
+    const model = scripted([refundCall({ payment_id: 'p1', amount: 1 }, 'c1'), refundCall({ payment_id: 'p2', amount: 2 }, 'c2'), refundCall({ payment_id: 'p3', amount: 3 }, 'c3')], [assistantMessage('done')]);
+    await run(agentWith(model, [tool]), 'refund', { context: { user: 'alice' } });
+    return { entries: await s.store.listDecisions!(), receipts: await s.store.listReceipts() };
+  }
+  const edit = (entries: DecisionEntry[], i: number, change: Partial<DecisionEntry>) => entries.map((e, n) => (n === i ? { ...e, ...change } : e));
+
+  it('names the first break: content altered, a link broken, an entry missing, an entry not bound to its receipt', async () => {
+    const { entries, receipts } = await recorded();
+    expect(verifyDecisionChain(entries, receipts)).toEqual({ ok: true, count: 3 });
+    expect(verifyDecisionChain(edit(entries, 1, { decision: 'deny' }), receipts)).toEqual({ ok: false, seq: 2, break: 'content_altered' });
+    expect(verifyDecisionChain(edit(entries, 1, { prev_hash: 'f'.repeat(64) }), receipts)).toMatchObject({ ok: false, seq: 2 });
+    expect(verifyDecisionChain([entries[0]!, entries[2]!], receipts)).toEqual({ ok: false, seq: 2, break: 'missing' });
+    // a first entry at seq 1 must start from the genesis hash even when the chain is short
+    const { decisionHash: rehash } = await import('../../src/runtime/decision-log.js');
+    const { hash: _first, ...unlinked } = { ...entries[0]!, prev_hash: 'f'.repeat(64) };
+    expect(verifyDecisionChain([{ ...unlinked, hash: rehash(unlinked) }])).toEqual({ ok: false, seq: 1, break: 'link_broken' });
+    // re-hashed after an edit: the chain holds, the receipt binding does not
+    const { hash: _h, ...rest } = { ...entries[2]!, args: '{"amount":3000000,"payment_id":"x"}', hashed: [] };
+    const { decisionHash } = await import('../../src/runtime/decision-log.js');
+    const forged = { ...rest, hash: decisionHash(rest) };
+    expect(verifyDecisionChain([entries[0]!, entries[1]!, forged])).toEqual({ ok: true, count: 3 });
+    expect(verifyDecisionChain([entries[0]!, entries[1]!, forged], receipts)).toEqual({ ok: false, seq: 3, break: 'receipt_mismatch' });
+    const otherReceipt = receipts.map((r) => (r.seq === entries[0]!.receipt_seq ? { ...r, hash: '0'.repeat(64) } : r));
+    expect(verifyDecisionChain(entries, otherReceipt)).toEqual({ ok: false, seq: 1, break: 'receipt_mismatch' });
+  });
+});
