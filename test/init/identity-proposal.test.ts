@@ -15,9 +15,9 @@ describe('proposeIdentity', () => {
     expect(proposeIdentity([scan("{ tenant: 'acme', uid: 'abc' }")]).proposal).toMatchObject({ path: ['uid'] });
   });
 
-  it('never proposes a flag by its name alone: another user-like key, else the first non-flag key, else the default', () => {
+  it('never proposes a flag by its name alone: another user-like key, else the default (a key that names no one, such as tenant, is never proposed)', () => {
     expect(proposeIdentity([scan("{ isProUser: true, userRecord: r }")]).proposal).toMatchObject({ path: ['userRecord'] });
-    expect(proposeIdentity([scan("{ hasAccount: true, tenant: 'acme' }")]).proposal).toMatchObject({ path: ['tenant'] });
+    expect(proposeIdentity([scan("{ hasAccount: true, tenant: 'acme' }")])).toMatchObject({ proposal: { kind: 'context', path: ['user'] }, otherKeys: ['hasAccount', 'tenant'] });
     const flagsOnly = proposeIdentity([scan('{ isProUser: true, canRefund: false }')]).proposal;
     expect(flagsOnly).toEqual({ kind: 'context', path: ['user'] });
   });
@@ -25,6 +25,7 @@ describe('proposeIdentity', () => {
   it('still proposes a user-like key that is not a flag (issue 21, item 4)', () => {
     expect(proposeIdentity([scan("{ tenant: 'acme', sessionUser: s }")]).proposal).toMatchObject({ path: ['sessionUser'] });
     expect(proposeIdentity([scan("{ tenant: 'acme', currentUser: u }")]).proposal).toMatchObject({ path: ['currentUser'] });
-    expect(proposeIdentity([scan("{ issuer: 'x', isolationId: 'y' }")]).proposal).toMatchObject({ path: ['issuer'] });
+    // `is` followed by a small letter is a word (issuer), not a flag's prefix
+    expect(proposeIdentity([scan("{ isolationId: 'y', issuerAccount: 'x' }")]).proposal).toMatchObject({ path: ['issuerAccount'] });
   });
 });
