@@ -90,12 +90,16 @@ export class DiskSession implements LintSession {
     const scan = this.scanOf(abs, text);
     if (!scan) return { scan, own: [], elsewhere: [] };
     const repo = this.repoRuleFindings();
-    const own = lintScannedFile(scan, this.context, repo.byFile.get(scan.file) ?? []);
+    // the project's and the generator's findings (unsuppressible) located in this file are its own,
+    // at check's line (a zod `.default()` the generator refuses); the others are shown at line 1
+    const project = [...this.projectFindings, ...this.staleFindings()];
+    const here = (f: Finding): boolean => f.file === scan.file;
+    const own = [...lintScannedFile(scan, this.context, repo.byFile.get(scan.file) ?? []), ...project.filter(here)];
     if (!dependsOnProject(scan)) return { scan, own, elsewhere: [] };
     const elsewhere = [
-      ...this.projectFindings,
+      ...this.projectFindings.filter((f) => !here(f)),
       ...repo.elsewhere,
-      ...this.staleFindings(),
+      ...this.staleFindings().filter((f) => !here(f)),
     ];
     return { scan, own, elsewhere };
   }
