@@ -8,7 +8,7 @@ import { receiptSigner } from '../../src/runtime/signing.js';
 import { sqliteStore } from '../../src/runtime/sqlite.js';
 import { cli } from '../helpers/cli.js';
 import { agentWith, assistantMessage, makePolicy, refundCall, scripted } from '../runtime/helpers.js';
-import { api, type ServeFixture, startFixture } from './helpers.js';
+import { api, POLICY_YAML, type ServeFixture, startFixture } from './helpers.js';
 
 /**
  * Issue 24 item 6, the operator's half: serve and the CLI sign the receipts they write with their
@@ -243,6 +243,10 @@ describe('the CLI signs its answers and resolutions (--signing-key, CTRLRUN_RECE
     const resolveServer = await cli(['effects', 'resolve', 'k', '--failed', '--server', 'http://127.0.0.1:1', '--token', 't', '--signing-key', 'ops.key'], { cwd });
     expect(resolveServer.code).toBe(2);
     expect(resolveServer.stderr).toContain('--signing-key: with --server, serve writes the receipt');
+    writeFileSync(path.join(cwd, 'ctrlrun.yaml'), POLICY_YAML);
+    const serve = await cli(['serve', '--policy', 'ctrlrun.yaml', '--store', `sqlite:${file}`, '--port', '0', '--signing-key', 'nope.key'], { cwd });
+    expect(serve.code).toBe(2);
+    expect(serve.stderr).toContain('--signing-key: cannot read nope.key');
     const resolveMissing = await cli(['effects', 'resolve', 'k', '--failed', '--as', 'bob', '--store', `sqlite:${file}`, '--signing-key', 'nope.key'], { cwd });
     expect(resolveMissing.code).toBe(2);
     expect((await store.getRequest('c1'))?.state).toBe('pending');
