@@ -1,5 +1,6 @@
 import { argsMatchHash } from '../runtime/args-binding.js';
 import { newestReceiptOf } from '../runtime/receipts.js';
+import { appendSigned, type ReceiptSigner } from '../runtime/signing.js';
 import type { AddAnswerResult, ApprovalAnswer, ApprovalRequest, EffectRecord, Receipt, ReceiptBody, ReceiptMatch, Store } from '../runtime/types.js';
 
 /**
@@ -7,6 +8,10 @@ import type { AddAnswerResult, ApprovalAnswer, ApprovalRequest, EffectRecord, Re
  * make (an answer bound to the request, then a receipt), and an operator's resolution of an
  * ambiguous effect key (plus a receipt). No policy and no SDK needed: the request carries its
  * action, arguments hash and policy hash.
+ *
+ * With the operator's `signer` (`--signing-key`, `CTRLRUN_RECEIPT_KEY`) each receipt written here
+ * is followed by a checkpoint naming exactly it, so `receipts verify --public-key APP --public-key
+ * OPERATOR` counts it signed; without one it is appended unsigned and reported `foreign`.
  */
 /** An answer's outcome: the store's, or `args_mismatch` (the shown arguments are not the ones the request binds: refused, unchanged). */
 export type AnswerResult = AddAnswerResult | { outcome: 'args_mismatch'; request: ApprovalRequest };
@@ -15,10 +20,10 @@ export type AnswerResult = AddAnswerResult | { outcome: 'args_mismatch'; request
  * Every way an operator answers (the CLI, serve's pages and answer API, and serve's raw store API
  * that httpStore speaks) checks the request's `args` against its `argsHash` first.
  */
-export async function answerRequest(store: Store, callId: string, answer: ApprovalAnswer): Promise<AnswerResult> {
+export async function answerRequest(store: Store, callId: string, answer: ApprovalAnswer, signer?: ReceiptSigner): Promise<AnswerResult> {
   const before = await store.getRequest(callId);
   if (before && !argsMatchHash(before)) {
-    await store.appendReceipt(refusedAnswerReceipt(answerReceipt(before, answer), answer, 'args_mismatch'));
+    await appendSigned(store, signer, refusedAnswerReceipt(answerReceipt(before, answer), answer, 'args_mismatch'));
     return { outcome: 'args_mismatch', request: before };
   }
   const result = await store.addAnswer(callId, answer);
@@ -28,8 +33,7 @@ export async function answerRequest(store: Store, callId: string, answer: Approv
   const asked = await lastReceipt(store, { callId });
   const context = { mode: asked?.mode ?? 'enforce', environment: asked?.environment ?? null };
   const receipt = { ...answerReceipt(result.request, answer), ...context };
-  if (result.outcome === 'recorded') await store.appendReceipt(receipt);
-  else await store.appendReceipt(refusedAnswerReceipt(receipt, answer, result.outcome));
+  await appendSigned(store, signer, result.outcome === 'recorded' ? receipt : refusedAnswerReceipt(receipt, answer, result.outcome));
   return result;
 }
 
@@ -68,12 +72,12 @@ export type ResolveOutcome =
   /** Not ambiguous (committed, failed, or in flight with its lease still running): unchanged. */
   | { outcome: 'not_ambiguous'; effect: EffectRecord };
 
-export async function resolveEffectKey(store: Store, key: string, state: 'committed' | 'failed', by: string, now: number): Promise<ResolveOutcome> {
+export async function resolveEffectKey(store: Store, key: string, state: 'committed' | 'failed', by: string, now: number, signer?: ReceiptSigner): Promise<ResolveOutcome> {
   const effect = await store.resolveEffect(key, state, by, now);
   if (!effect) return { outcome: 'unknown' };
   if (effect.resolvedBy !== by || effect.state !== state || effect.updatedAt !== now) return { outcome: 'not_ambiguous', effect };
   const previous = await lastReceipt(store, { effectKey: key });
-  await store.appendReceipt({
+  await appendSigned(store, signer, {
     at: now,
     action: effect.action,
     call_id: previous?.call_id ?? null,

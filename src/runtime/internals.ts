@@ -3,7 +3,7 @@ import { canonicalHash, canonicalJson } from './canonical.js';
 import { CtrlrunError } from './errors.js';
 import { checkArguments, parseArguments } from './arguments.js';
 import { checkIdentity, identityProblemText, normaliseIdentity } from './identity.js';
-import { checkpointBody, signAppended, type ReceiptSigner } from './signing.js';
+import { appendSigned, type ReceiptSigner } from './signing.js';
 import type { ApprovalRequest, CompiledPolicy, DecisionResult, Receipt, ReceiptBody, Store } from './types.js';
 import type { PinnedFetch } from './upstream-types.js';
 import { noticeNoPrincipal, type Notice } from './no-principal-notice.js';
@@ -180,11 +180,9 @@ export async function appendReceipt(internals: ControlInternals, policy: Compile
   // Object.assign, not `{ ...base, ...fields }`: the same object, several times faster in V8 when
   // fields overwrite base's nulls (two receipts per call)
   const sent = Object.assign({}, base, fields);
-  const appended = await internals.store.appendReceipt(sent);
   // signed by the control, never by the store: a rewritten chain cannot carry this signature, and
   // the checkpoint names only this receipt (checked to be what was sent), never others' in between
-  if (internals.signer) await internals.store.appendReceipt(checkpointBody(base, signAppended(internals.signer, sent, appended)));
-  return appended;
+  return appendSigned(internals.store, internals.signer, sent, base);
 }
 
 /** Who said yes to a request, in answer order (the stores refuse a second answer from one approver). */

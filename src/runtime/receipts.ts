@@ -23,12 +23,21 @@ export function newestReceiptOf(receipts: readonly Receipt[], match: ReceiptMatc
 
 export type ReceiptBreak = 'content_altered' | 'link_broken' | 'missing' | 'head_mismatch' | 'signature_invalid' | 'unsigned' | 'foreign' | 'truncated';
 export type VerifyResult =
-  | { ok: true; count: number; signed?: { seq: number; hash: string } | null }
+  | { ok: true; count: number; signed?: { seq: number; hash: string } | null; signers?: SignerCount[] }
   | { ok: false; seq: number; break: ReceiptBreak };
 
+/** One of the given public keys, and how many receipts its valid checkpoints name. */
+export interface SignerCount {
+  keyId: string;
+  receipts: number;
+}
+
 export interface VerifyOptions {
-  /** `ctrlrun-ed25519-public:…`: require every receipt to be named by a valid signed checkpoint. */
-  publicKey?: string;
+  /**
+   * `ctrlrun-ed25519-public:…`, or several (the application's and the operator tools'): every
+   * receipt must be named by a valid checkpoint signed by one of them.
+   */
+  publicKey?: string | readonly string[];
   /** A checkpoint seen before (seq and hash): the chain must still hold it (detects a truncated tail). */
   anchor?: { seq: number; hash: string };
 }
@@ -50,32 +59,51 @@ export function verifyReceiptChain(receipts: readonly Receipt[], options: Verify
     const held = receipts[options.anchor.seq - 1];
     if (!held || held.hash !== options.anchor.hash) return { ok: false, seq: options.anchor.seq, break: 'truncated' };
   }
-  if (!options.publicKey) return { ok: true, count: receipts.length };
+  const keys = typeof options.publicKey === 'string' ? [options.publicKey] : (options.publicKey ?? []);
+  if (keys.length === 0) return { ok: true, count: receipts.length };
+  return verifySignatures(receipts, keys.map(checkpointVerifier));
+}
 
-  const verifier = checkpointVerifier(options.publicKey);
-  const named = new Set<number>(); // the receipts a valid checkpoint names: its signer appended them
+type Verifier = ReturnType<typeof checkpointVerifier>;
+
+/** The signature half of verifyReceiptChain, over a chain whose hashes and links already hold. */
+function verifySignatures(receipts: readonly Receipt[], verifiers: readonly Verifier[]): VerifyResult {
+  const named = new Map<number, string>(); // the receipts a valid checkpoint names (its signer appended them) -> key id
+  const vouched = new Set<number>(); // the valid checkpoints
+  let unknownKey: number | undefined; // the first checkpoint by none of the given keys
   let covered = 0; // the newest seq a valid checkpoint names
   let signed: { seq: number; hash: string } | null = null;
   for (const receipt of receipts) {
     if (receipt.action !== CHECKPOINT_ACTION) continue;
     const cp = receipt.checkpoint;
+    const own = verifiers.filter((v) => v.keyId === cp?.key_id);
+    if (cp && own.length === 0) {
+      // a key not given (another signer's, or a forger's): vouches for nothing; the checkpoint is
+      // then a receipt like any other that no checkpoint names
+      unknownKey ??= receipt.seq;
+      continue;
+    }
     const target = cp && Number.isSafeInteger(cp.seq) ? receipts[cp.seq - 1] : undefined;
-    if (!cp || !verifier.verify(cp) || !target || target.hash !== cp.hash || cp.seq >= receipt.seq) {
+    if (!cp || !own.some((v) => v.verify(cp)) || !target || target.hash !== cp.hash || cp.seq >= receipt.seq) {
       return { ok: false, seq: receipt.seq, break: 'signature_invalid' };
     }
-    named.add(cp.seq);
+    named.set(cp.seq, cp.key_id);
+    vouched.add(receipt.seq);
     if (cp.seq > covered) {
       covered = cp.seq;
       signed = { seq: cp.seq, hash: cp.hash };
     }
   }
-  // checkpoints need no checkpoint of their own; any other receipt no checkpoint names was appended
-  // by someone without the key: `foreign` between signed receipts, `unsigned` after the last one
+  // no checkpoint verifies with any given key, yet there are checkpoints: the wrong key was given
+  if (named.size === 0 && unknownKey !== undefined) return { ok: false, seq: unknownKey, break: 'signature_invalid' };
+  // valid checkpoints need no checkpoint of their own; any other receipt no checkpoint names was
+  // appended by someone without a given key: `foreign` between signed receipts, `unsigned` after the last
   for (const receipt of receipts) {
-    if (receipt.action === CHECKPOINT_ACTION || named.has(receipt.seq)) continue;
+    if (vouched.has(receipt.seq) || named.has(receipt.seq)) continue;
     return { ok: false, seq: receipt.seq, break: receipt.seq < covered ? 'foreign' : 'unsigned' };
   }
-  return { ok: true, count: receipts.length, signed };
+  const signers = verifiers.map((v) => ({ keyId: v.keyId, receipts: [...named.values()].filter((k) => k === v.keyId).length }));
+  return { ok: true, count: receipts.length, signed, signers: signers.filter((s, i) => signers.findIndex((t) => t.keyId === s.keyId) === i) };
 }
 
 /** Reads every receipt of a store (in pages), checks it against the store's head record if it keeps one, and verifies the chain. */

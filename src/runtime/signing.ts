@@ -1,7 +1,7 @@
 import { ed25519 } from '@noble/curves/ed25519.js';
 import { CtrlrunError } from './errors.js';
 import { receiptHash } from './receipts-hash.js';
-import type { Receipt, ReceiptBody, ReceiptCheckpoint } from './types.js';
+import type { Receipt, ReceiptBody, ReceiptCheckpoint, Store } from './types.js';
 
 /**
  * Signed checkpoints of the receipt chain (Ed25519, @noble/curves: pure JS, synchronous, safe in a
@@ -90,8 +90,28 @@ function sameField(sent: unknown, stored: unknown): boolean {
   return JSON.stringify(sent) === JSON.stringify(stored);
 }
 
+/**
+ * Appends `body`, then (with a signer) the checkpoint naming exactly the receipt the store
+ * appended, after `signAppended`'s check. The one way the control and the operator tools (the
+ * CLI's answers and resolutions, serve's) write a receipt they vouch for; without a signer the
+ * receipt is appended unsigned (`foreign` or `unsigned` under `verify --public-key`).
+ */
+export async function appendSigned(store: Pick<Store, 'appendReceipt'>, signer: ReceiptSigner | undefined, body: ReceiptBody, base: CheckpointBase = checkpointBaseOf(body)): Promise<Receipt> {
+  const appended = await store.appendReceipt(body);
+  if (!signer) return appended;
+  await store.appendReceipt(checkpointBody(base, signAppended(signer, body, appended)));
+  return appended;
+}
+
+type CheckpointBase = Omit<ReceiptBody, 'action' | 'result' | 'reason'>;
+
+/** A checkpoint's own fields: the signed receipt's time, policy, mode and environment; no call, no people. */
+function checkpointBaseOf(body: ReceiptBody): CheckpointBase {
+  return { at: body.at, call_id: null, args_hash: null, principal: null, decision: null, approvers: [], effect_key: null, policy_hash: body.policy_hash, mode: body.mode, environment: body.environment };
+}
+
 /** The receipt body of a checkpoint. */
-export function checkpointBody(base: Omit<ReceiptBody, 'action' | 'result' | 'reason'>, cp: ReceiptCheckpoint): ReceiptBody {
+export function checkpointBody(base: CheckpointBase, cp: ReceiptCheckpoint): ReceiptBody {
   return { ...base, action: CHECKPOINT_ACTION, result: 'checkpoint', reason: `signed ${cp.seq}`, checkpoint: cp };
 }
 

@@ -1,5 +1,6 @@
 import { answerReceipt, answerRequest, refusedAnswerReceipt, resolveEffectKey } from '../cli/operator-actions.js';
 import type { Policy } from '../policy/types.js';
+import { appendSigned, type ReceiptSigner } from '../runtime/signing.js';
 import type { ApprovalRequest, EffectRecord, Store } from '../runtime/types.js';
 import { missingRoles, type Principal, requiredRoles } from './auth.js';
 
@@ -41,14 +42,15 @@ export function roleProblem(policy: Policy, action: string, who: Principal): str
 }
 
 /** An answer refused for a missing role (or an action the policy lacks) is one `refused` receipt too. */
-export async function recordRoleRefusal(store: Store, request: ApprovalRequest, approver: string, now: number): Promise<void> {
+export async function recordRoleRefusal(store: Store, request: ApprovalRequest, approver: string, now: number, signer?: ReceiptSigner): Promise<void> {
   const receipt = answerReceipt(request, { approver, decision: 'approve', at: now });
-  await store.appendReceipt(refusedAnswerReceipt(receipt, { approver, decision: 'approve', at: now }, 'role_missing'));
+  await appendSigned(store, signer, refusedAnswerReceipt(receipt, { approver, decision: 'approve', at: now }, 'role_missing'));
 }
 
 /**
  * Records `who`'s answer: the approver is the authenticated name, never a form field; the time is
- * serve's clock. The same store calls (and receipt) as `approvals approve|deny`.
+ * serve's clock. The same store calls (and receipt) as `approvals approve|deny`, signed with
+ * serve's `signer` when it has one.
  */
 export async function answerAs(
   store: Store,
@@ -58,6 +60,7 @@ export async function answerAs(
   decision: unknown,
   rawReason: unknown,
   now: number,
+  signer?: ReceiptSigner,
 ): Promise<AnswerOutcome> {
   if (decision !== 'approve' && decision !== 'reject') return { ok: false, status: 400, code: 'bad_decision', message: 'decision must be approve or reject.' };
   const reason = cleanReason(rawReason);
@@ -67,10 +70,10 @@ export async function answerAs(
   if (!request) return { ok: false, status: 404, code: 'unknown', message: `No approval request ${callId}.` };
   const problem = roleProblem(policy, request.action, who);
   if (problem) {
-    await recordRoleRefusal(store, request, who.name, now);
+    await recordRoleRefusal(store, request, who.name, now, signer);
     return { ok: false, status: 403, code: 'role', message: problem, request };
   }
-  const result = await answerRequest(store, callId, { approver: who.name, decision, at: now, ...(reason.value ? { reason: reason.value } : {}) });
+  const result = await answerRequest(store, callId, { approver: who.name, decision, at: now, ...(reason.value ? { reason: reason.value } : {}) }, signer);
   switch (result.outcome) {
     case 'unknown':
       return { ok: false, status: 404, code: 'unknown', message: `No approval request ${callId}.` };
@@ -104,14 +107,14 @@ export async function answerAs(
 
 export type ResolveOutcomeView = { ok: true; effect: EffectRecord; message: string } | { ok: false; status: 400 | 403 | 404 | 409; code: string; message: string };
 
-export async function resolveAs(store: Store, policy: Policy, who: Principal, key: unknown, state: unknown, now: number): Promise<ResolveOutcomeView> {
+export async function resolveAs(store: Store, policy: Policy, who: Principal, key: unknown, state: unknown, now: number, signer?: ReceiptSigner): Promise<ResolveOutcomeView> {
   if (typeof key !== 'string' || key === '') return { ok: false, status: 400, code: 'bad_key', message: 'Name the effect key.' };
   if (state !== 'committed' && state !== 'failed') return { ok: false, status: 400, code: 'bad_state', message: 'state must be committed or failed.' };
   const effect = await store.getEffect(key);
   if (!effect) return { ok: false, status: 404, code: 'unknown', message: `No effect key ${key}.` };
   const problem = roleProblem(policy, effect.action, who);
   if (problem) return { ok: false, status: 403, code: 'role', message: problem };
-  const result = await resolveEffectKey(store, key, state, who.name, now);
+  const result = await resolveEffectKey(store, key, state, who.name, now, signer);
   if (result.outcome === 'unknown') return { ok: false, status: 404, code: 'unknown', message: `No effect key ${key}.` };
   if (result.outcome === 'not_ambiguous') return { ok: false, status: 409, code: 'not_ambiguous', message: `${key} is ${result.effect.state}${result.effect.state === 'in_flight' ? ' (its lease is still running)' : ''}; only an ambiguous key can be resolved.` };
   return { ok: true, effect: result.effect, message: `Resolved ${key} as ${state} (by ${who.name}).` };

@@ -8,6 +8,7 @@ import { evaluate } from '../policy/evaluate.js';
 import type { Policy } from '../policy/types.js';
 import { argsMatchHash } from '../runtime/args-binding.js';
 import { verifyReceipts } from '../runtime/receipts.js';
+import type { ReceiptSigner } from '../runtime/signing.js';
 import { StoreError } from '../runtime/stores/errors.js';
 import type { ApprovalAnswer, ApprovalRequest, ApprovalState, EffectState, Store } from '../runtime/types.js';
 import { answerRequest, resolveEffectKey } from '../cli/operator-actions.js';
@@ -40,6 +41,13 @@ export interface ServeAppOptions {
    * honoured cross-site, so the pages stay same-origin.
    */
   corsOrigins?: readonly string[];
+  /**
+   * serve's own receipt key (`--signing-key`, `CTRLRUN_RECEIPT_KEY`): every receipt serve writes
+   * (answers, refused answers, resolutions) is followed by a checkpoint naming it. Never used for
+   * what a token appends through the raw store API (the application signs its own; an operator's
+   * stays unsigned, so `foreign`).
+   */
+  signer?: ReceiptSigner;
 }
 
 type Env = { Variables: { who: Principal } };
@@ -136,7 +144,7 @@ export function createServeApp(o: ServeAppOptions): Hono<Env> {
   });
   api.post('/requests/:id/answer', async (c) => {
     const body = await jsonBody(c);
-    const result = await answerAs(o.store, o.policy, c.get('who'), c.req.param('id'), body.decision, body.reason, o.clock());
+    const result = await answerAs(o.store, o.policy, c.get('who'), c.req.param('id'), body.decision, body.reason, o.clock(), o.signer);
     return result.ok ? c.json({ outcome: 'recorded', message: result.message, request: result.request }) : c.json({ error: result.code, message: result.message }, result.status);
   });
   api.get('/effects', async (c) => {
@@ -148,7 +156,7 @@ export function createServeApp(o: ServeAppOptions): Hono<Env> {
   });
   api.post('/effects/resolve', async (c) => {
     const body = await jsonBody(c);
-    const result = await resolveAs(o.store, o.policy, c.get('who'), body.key, body.state, o.clock());
+    const result = await resolveAs(o.store, o.policy, c.get('who'), body.key, body.state, o.clock(), o.signer);
     return result.ok ? c.json({ outcome: 'resolved', message: result.message, effect: result.effect }) : c.json({ error: result.code, message: result.message }, result.status);
   });
   api.get('/receipts/verify', async (c) => c.json(await verifyReceipts(o.store)));
@@ -176,13 +184,13 @@ export function createServeApp(o: ServeAppOptions): Hono<Env> {
       const request = await o.store.getRequest(callId);
       const problem = request ? roleProblem(o.policy, request.action, who) : undefined;
       if (problem) {
-        await recordRoleRefusal(o.store, request!, who.name, o.clock());
+        await recordRoleRefusal(o.store, request!, who.name, o.clock(), o.signer);
         return c.json({ error: 'forbidden', message: problem }, 403);
       }
       // serve's clock, never the client's `at` (an answer a year ahead would never expire); one receipt
       const recorded: ApprovalAnswer = { approver: who.name, decision: answer.decision, at: o.clock(), ...(reason.value ? { reason: reason.value } : {}) };
       // the args/hash check here too (issue 24): whatever an operator's tool showed, it cannot approve another call
-      const answered = await answerRequest(o.store, callId, recorded);
+      const answered = await answerRequest(o.store, callId, recorded, o.signer);
       if (answered.outcome === 'args_mismatch') return c.json({ error: 'args_mismatch', message: `addAnswer: the request's args do not match its argsHash; it cannot be answered.` }, 409);
       return c.json({ result: answered });
     }
@@ -194,7 +202,7 @@ export function createServeApp(o: ServeAppOptions): Hono<Env> {
       const problem = effect ? roleProblem(o.policy, effect.action, who) : undefined;
       if (problem) return c.json({ error: 'forbidden', message: problem }, 403);
       // serve's clock, and the `resolved` receipt the CLI and the page write too
-      const resolved = await resolveEffectKey(o.store, key, state, who.name, o.clock());
+      const resolved = await resolveEffectKey(o.store, key, state, who.name, o.clock(), o.signer);
       return c.json({ result: resolved.outcome === 'unknown' ? null : resolved.effect });
     }
     if (who.kind === 'runtime') {
@@ -311,7 +319,7 @@ export function createServeApp(o: ServeAppOptions): Hono<Env> {
   });
   app.post('/requests/:id/answer', guard, async (c) => {
     const form = await c.req.parseBody();
-    const result = await answerAs(o.store, o.policy, c.get('who'), c.req.param('id'), form.decision, form.reason, o.clock());
+    const result = await answerAs(o.store, o.policy, c.get('who'), c.req.param('id'), form.decision, form.reason, o.clock(), o.signer);
     if (result.ok) return renderRequest(c, result.request, { kind: 'ok', text: result.message });
     const request = result.request ?? (await o.store.getRequest(c.req.param('id')));
     if (!request) return c.text(result.message, 404);
@@ -320,7 +328,7 @@ export function createServeApp(o: ServeAppOptions): Hono<Env> {
   app.get('/effects', guard, async (c) => c.html(effectsPage(viewer(c), await o.store.listEffects(), o.clock())));
   app.post('/effects/resolve', guard, async (c) => {
     const form = await c.req.parseBody();
-    const result = await resolveAs(o.store, o.policy, c.get('who'), form.key, form.state, o.clock());
+    const result = await resolveAs(o.store, o.policy, c.get('who'), form.key, form.state, o.clock(), o.signer);
     return c.html(effectsPage(viewer(c), await o.store.listEffects(), o.clock(), { kind: result.ok ? 'ok' : 'err', text: result.message }), result.ok ? 200 : result.status);
   });
   app.get('/receipts', guard, async (c) => {

@@ -5,6 +5,7 @@ import { serve, type ServerType } from '@hono/node-server';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import { UserError } from '../diagnostics.js';
 import type { Policy } from '../policy/types.js';
+import type { ReceiptSigner } from '../runtime/signing.js';
 import type { Store } from '../runtime/types.js';
 import { createServeApp } from './app.js';
 import { Authenticator, normaliseAddress } from './auth.js';
@@ -26,6 +27,8 @@ export interface StartServeOptions {
   approvalTtlMs: number;
   /** Origins whose browser pages may call the JSON API (see `checkCorsOrigin`). */
   corsOrigins?: string[];
+  /** Signs every receipt serve writes (answers, refusals, resolutions) with serve's own key. */
+  signer?: ReceiptSigner;
   pollMs?: number;
   /** Delays before each webhook retry (default 500, 2000, 8000 ms). */
   webhookRetryDelays?: number[];
@@ -98,6 +101,7 @@ export async function startServe(o: StartServeOptions): Promise<RunningServe> {
     localPort: (c) => (c.env as { incoming?: { socket?: { localPort?: number } } } | undefined)?.incoming?.socket?.localPort,
     onNewRequest: (r) => notifier?.notify(r),
     corsOrigins,
+    ...(o.signer ? { signer: o.signer } : {}),
   });
   const server: ServerType = await new Promise((resolve, reject) => {
     const s = serve(

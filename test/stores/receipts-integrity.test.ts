@@ -61,7 +61,7 @@ describe('signed receipt checkpoints (Ed25519; the store never holds the key)', 
     const receipts = await store.listReceipts();
     expect(receipts.map((r) => r.result)).toEqual(['allowed', 'checkpoint', 'executed', 'checkpoint', 'allowed', 'checkpoint', 'executed', 'checkpoint']);
     expect(receipts[1]!.checkpoint).toMatchObject({ seq: 1, hash: receipts[0]!.hash, key_id: key.keyId });
-    expect(await verifyReceipts(store, { publicKey: key.publicKey })).toEqual({ ok: true, count: 8, signed: { seq: 7, hash: receipts[6]!.hash } });
+    expect(await verifyReceipts(store, { publicKey: key.publicKey })).toEqual({ ok: true, count: 8, signed: { seq: 7, hash: receipts[6]!.hash }, signers: [{ keyId: key.keyId, receipts: 4 }] });
   });
 
   it('a rewritten chain (valid SHA-256, edited content) passes plain verification but not the signature check', async () => {

@@ -4,6 +4,7 @@ import type { ApprovalRequest } from '../../runtime/types.js';
 import type { CliContext, CommandSpec } from '../context.js';
 import { answerRequest } from '../operator-actions.js';
 import { postToServer, type ServerArgs, serverOptions, serverTarget, withStoreOrServer } from '../server-client.js';
+import { operatorSigner, signingKeyOption } from '../signing-key.js';
 import { storeOption } from '../store-url.js';
 import { formatTable, isoTime, truncate } from '../table.js';
 import { operatorName, operatorText, safePrinter, terminalJson } from '../terminal-text.js';
@@ -65,14 +66,15 @@ const show: CommandSpec<StoreArgs & { id: string; json: boolean }> = {
     }),
 };
 
-const approve: CommandSpec<StoreArgs & { id: string; as?: string; reason?: string }> = {
+const approve: CommandSpec<AnswerArgs> = {
   command: 'approve <id>',
   describe: 'Approve a pending request as NAME (never the person the run acts for)',
   builder: (y) =>
     y
       .positional('id', { type: 'string', describe: 'The request id' })
       .option('as', { type: 'string', requiresArg: true, describe: 'Who approves (recorded on the request and its receipt); not with --server, where the token says who' })
-      .option('reason', { type: 'string', requiresArg: true, describe: 'Why (recorded)' }),
+      .option('reason', { type: 'string', requiresArg: true, describe: 'Why (recorded)' })
+      .option('signing-key', signingKeyOption),
   examples: [
     ['ctrlrun-gen approvals approve call_abc123 --as bob --reason "customer called"', 'Approve as bob (direct store access)'],
     ['CTRLRUN_TOKEN=crg_op_… ctrlrun-gen approvals approve call_abc123 --server http://127.0.0.1:8787', "Approve through serve, as the token's operator"],
@@ -80,24 +82,28 @@ const approve: CommandSpec<StoreArgs & { id: string; as?: string; reason?: strin
   run: async (args, ctx) => answer(args, ctx, 'approve'),
 };
 
-const deny: CommandSpec<StoreArgs & { id: string; as?: string; reason: string }> = {
+const deny: CommandSpec<AnswerArgs & { reason: string }> = {
   command: 'deny <id>',
   describe: 'Deny a pending request as NAME, with a reason',
   builder: (y) =>
     y
       .positional('id', { type: 'string', describe: 'The request id' })
       .option('as', { type: 'string', requiresArg: true, describe: 'Who denies (recorded); not with --server, where the token says who' })
-      .option('reason', { type: 'string', demandOption: true, requiresArg: true, describe: 'Why (recorded; the run sees a refusal)' }),
+      .option('reason', { type: 'string', demandOption: true, requiresArg: true, describe: 'Why (recorded; the run sees a refusal)' })
+      .option('signing-key', signingKeyOption),
   examples: [['ctrlrun-gen approvals deny call_abc123 --as bob --reason "duplicate request"', 'Deny as bob']],
   run: async (args, ctx) => answer(args, ctx, 'reject'),
 };
 
-async function answer(args: StoreArgs & { id: string; as?: string; reason?: string }, ctx: CliContext, decision: 'approve' | 'reject'): Promise<number> {
+type AnswerArgs = StoreArgs & { id: string; as?: string; reason?: string; signingKey?: string };
+
+async function answer(args: AnswerArgs, ctx: CliContext, decision: 'approve' | 'reject'): Promise<number> {
   const reason = operatorText(args.reason, '--reason');
   if (decision === 'reject' && !reason) throw new UserError('--reason: say why the call is denied, e.g. --reason "duplicate request"');
   const target = serverTarget(args, ctx);
   if (target) {
     if (args.as !== undefined) throw new UserError("--as: with --server the answer is recorded as the token's operator; drop --as.");
+    if (args.signingKey !== undefined) throw new UserError("--signing-key: with --server, serve writes the receipt and signs it with its own key (serve --signing-key); drop it here.");
     const done = await postToServer<{ message: string }>(target, `/api/requests/${encodeURIComponent(args.id)}/answer`, { decision, ...(reason ? { reason } : {}) });
     ctx.stdout(`${done.message}
 `);
@@ -105,14 +111,10 @@ async function answer(args: StoreArgs & { id: string; as?: string; reason?: stri
   }
   if (args.as === undefined) throw new UserError('--as: name who answers (it is recorded), e.g. --as bob; or answer through serve with --server URL --token TOKEN');
   const approver = operatorName(args.as, '--as');
+  const signer = operatorSigner(args.signingKey, ctx); // before the store is touched: a bad key changes nothing
   return withStoreOrServer(args, ctx, async (store, label) => {
     const now = Date.now();
-    const result = await answerRequest(store, args.id, {
-      approver,
-      decision,
-      at: now,
-      ...(reason ? { reason } : {}),
-    });
+    const result = await answerRequest(store, args.id, { approver, decision, at: now, ...(reason ? { reason } : {}) }, signer);
     const verb = decision === 'approve' ? 'approve' : 'deny';
     switch (result.outcome) {
       case 'unknown':

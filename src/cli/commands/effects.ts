@@ -3,6 +3,7 @@ import type { EffectState } from '../../runtime/types.js';
 import type { CommandSpec } from '../context.js';
 import { resolveEffectKey } from '../operator-actions.js';
 import { postToServer, type ServerArgs, serverOptions, serverTarget, withStoreOrServer } from '../server-client.js';
+import { operatorSigner, signingKeyOption } from '../signing-key.js';
 import { storeOption } from '../store-url.js';
 import { formatTable, isoTime } from '../table.js';
 import { operatorName, safePrinter, terminalJson } from '../terminal-text.js';
@@ -57,7 +58,7 @@ const list: CommandSpec<StoreArgs & { state?: EffectState; json: boolean }> = {
     }),
 };
 
-const resolve: CommandSpec<StoreArgs & { key: string; committed?: boolean; failed?: boolean; as?: string }> = {
+const resolve: CommandSpec<StoreArgs & { key: string; committed?: boolean; failed?: boolean; as?: string; signingKey?: string }> = {
   command: 'resolve <key>',
   describe: 'Say what happened to an ambiguous key: --committed (it took effect) or --failed (it did not; may be retried)',
   builder: (y) =>
@@ -66,6 +67,7 @@ const resolve: CommandSpec<StoreArgs & { key: string; committed?: boolean; faile
       .option('committed', { type: 'boolean', describe: 'It took effect: later calls get DuplicateEffect' })
       .option('failed', { type: 'boolean', describe: 'It did not take effect: the call may be tried again' })
       .option('as', { type: 'string', requiresArg: true, describe: 'Who resolves (recorded); not with --server, where the token says who' })
+      .option('signing-key', signingKeyOption)
       .conflicts('committed', 'failed'),
   examples: [
     ['ctrlrun-gen effects resolve refund:pi_123 --committed --as carol', 'The refund did land (checked in the payment dashboard)'],
@@ -77,14 +79,16 @@ const resolve: CommandSpec<StoreArgs & { key: string; committed?: boolean; faile
     const target = serverTarget(args, ctx);
     if (target) {
       if (args.as !== undefined) throw new UserError("--as: with --server the resolution is recorded as the token's operator; drop --as.");
+      if (args.signingKey !== undefined) throw new UserError('--signing-key: with --server, serve writes the receipt and signs it with its own key (serve --signing-key); drop it here.');
       const done = await postToServer<{ message: string }>(target, '/api/effects/resolve', { key: args.key, state });
       ctx.stdout(`${done.message}\n`);
       return 0;
     }
     if (args.as === undefined) throw new UserError('--as: name who resolves (it is recorded), e.g. --as carol; or resolve through serve with --server URL --token TOKEN');
     const by = operatorName(args.as, '--as');
+    const signer = operatorSigner(args.signingKey, ctx); // before the store is touched
     return withStoreOrServer(args, ctx, async (store, label) => {
-      const result = await resolveEffectKey(store, args.key, state, by, Date.now());
+      const result = await resolveEffectKey(store, args.key, state, by, Date.now(), signer);
       if (result.outcome === 'unknown') throw new UserError(`${args.key}: no effect key with this name in ${label}.\nhint: see \`ctrlrun-gen effects list\``);
       if (result.outcome === 'not_ambiguous') {
         const e = result.effect;

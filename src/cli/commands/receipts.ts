@@ -3,7 +3,7 @@ import { GENESIS_HASH } from '../../runtime/receipts-hash.js';
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { CtrlrunError } from '../../runtime/errors.js';
-import { verifyReceipts, type ReceiptBreak, type VerifyOptions } from '../../runtime/receipts.js';
+import { verifyReceipts, type ReceiptBreak, type SignerCount, type VerifyOptions } from '../../runtime/receipts.js';
 import { generateReceiptKey } from '../../runtime/signing.js';
 import type { Store } from '../../runtime/types.js';
 import type { CommandSpec } from '../context.js';
@@ -62,11 +62,19 @@ const list: CommandSpec<StoreArgs & { last?: number; json: boolean }> = {
   },
 };
 
-async function verify(store: Store, options: VerifyOptions): Promise<{ count: number; head: string; signed: { seq: number; hash: string } | null; broken: { seq: number; kind: ReceiptBreak } | null }> {
+interface Verified {
+  count: number;
+  head: string;
+  signed: { seq: number; hash: string } | null;
+  signers: SignerCount[];
+  broken: { seq: number; kind: ReceiptBreak } | null;
+}
+
+async function verify(store: Store, options: VerifyOptions): Promise<Verified> {
   const result = await verifyReceipts(store, options);
-  if (!result.ok) return { count: 0, head: GENESIS_HASH, signed: null, broken: { seq: result.seq, kind: result.break } };
+  if (!result.ok) return { count: 0, head: GENESIS_HASH, signed: null, signers: [], broken: { seq: result.seq, kind: result.break } };
   const last = result.count === 0 ? [] : await store.listReceipts({ afterSeq: result.count - 1 });
-  return { count: result.count, head: last[0]?.hash ?? GENESIS_HASH, signed: result.signed ?? null, broken: null };
+  return { count: result.count, head: last[0]?.hash ?? GENESIS_HASH, signed: result.signed ?? null, signers: result.signers ?? [], broken: null };
 }
 
 const KIND_TEXT: Record<ReceiptBreak, string> = {
@@ -76,7 +84,8 @@ const KIND_TEXT: Record<ReceiptBreak, string> = {
   head_mismatch: "the store's head record names a newer or other receipt: the newest receipts were deleted or replaced",
   signature_invalid: 'its signed checkpoint does not verify with this public key, or signs a hash the chain no longer has: the chain was rewritten',
   unsigned: 'no valid signed checkpoint names it: checkpoints were deleted, or it was written without the key',
-  foreign: "it lies between signed receipts but no checkpoint names it: the key's holder did not append it (written through the store by someone else, or by an operator tool without the key)",
+  foreign:
+    'it lies between signed receipts but no checkpoint by a given key names it: no holder of these keys appended it (written through the store by someone else, by an operator tool without a signing key, or signed by a key not given)',
   truncated: 'the anchor (a checkpoint an earlier verification saw) is gone or differs: the tail was cut or rewritten',
 };
 
@@ -105,20 +114,28 @@ function readAnchor(file: string): { seq: number; hash: string } | undefined {
   throw new UserError(`--anchor: ${file} is not an anchor file (JSON {"seq": N, "hash": "…"} written by receipts verify).`);
 }
 
-const verifyCommand: CommandSpec<StoreArgs & { json: boolean; publicKey?: string; anchor?: string }> = {
+const verifyCommand: CommandSpec<StoreArgs & { json: boolean; publicKey?: string[]; anchor?: string }> = {
   command: 'verify',
   describe: 'Check the receipt chain (and its signed checkpoints); exit 1 naming the first break',
   builder: (y) =>
     y
       .option('json', { type: 'boolean', default: false, describe: 'Print the result as JSON' })
-      .option('public-key', { type: 'string', requiresArg: true, describe: 'The Ed25519 public key (or its file): every receipt must be covered by a valid signed checkpoint' })
+      .option('public-key', {
+        type: 'string',
+        array: true,
+        nargs: 1,
+        requiresArg: true,
+        describe: "An Ed25519 public key (or its file), repeatable (the application's, serve's and the operators'): every receipt must be named by a valid checkpoint signed by one of them",
+      })
       .option('anchor', { type: 'string', requiresArg: true, describe: 'A file remembering the last verified checkpoint (kept outside the store): a cut tail is detected next time' }),
   examples: [
     ['ctrlrun-gen receipts verify', 'Exit 0 when the evidence chain is intact, 1 at the first break'],
     ['ctrlrun-gen receipts verify --public-key receipts.pub --anchor ~/ctrlrun.anchor', 'Also check the signatures, and that nothing was cut since the last run'],
+    ['ctrlrun-gen receipts verify --public-key app.key.pub --public-key serve.key.pub', "The application's receipts and serve's answers, each signed by its own key"],
   ],
   run: async (args, ctx) => {
-    const publicKey = args.publicKey === undefined ? undefined : readPublicKey(args.publicKey, ctx.cwd);
+    const publicKeys = (args.publicKey ?? []).map((value) => readPublicKey(value, ctx.cwd));
+    const publicKey = publicKeys.length > 0 ? publicKeys : undefined;
     const anchorFile = args.anchor === undefined ? undefined : path.resolve(ctx.cwd, args.anchor);
     const anchor = anchorFile ? readAnchor(anchorFile) : undefined;
     return withStore(args, ctx, async (store, label) => {
@@ -129,15 +146,16 @@ const verifyCommand: CommandSpec<StoreArgs & { json: boolean; publicKey?: string
         if (error instanceof CtrlrunError) throw new UserError(`--public-key: ${error.message.replace(/^ctrlrun: /, '')}`);
         throw error;
       }
-      const { count, head, signed, broken } = outcome;
+      const { count, head, signed, signers, broken } = outcome;
       if (!broken && anchorFile) {
         const next = publicKey ? signed : count > 0 ? { seq: count, hash: head } : null;
         if (next) writeFileSync(anchorFile, `${JSON.stringify(next)}\n`);
       }
-      if (args.json) ctx.stdout(`${JSON.stringify(broken ? { ok: false, seq: broken.seq, break: broken.kind } : { ok: true, count, head, ...(publicKey ? { signed } : {}) })}\n`);
+      if (args.json) ctx.stdout(`${JSON.stringify(broken ? { ok: false, seq: broken.seq, break: broken.kind } : { ok: true, count, head, ...(publicKey ? { signed, signers: signers.map((k) => ({ key_id: k.keyId, receipts: k.receipts })) } : {}) })}\n`);
       else if (broken) ctx.stdout(`Receipt chain broken at seq ${broken.seq}: ${broken.kind} (${KIND_TEXT[broken.kind]}). ${label}\n`);
       else {
-        const sig = publicKey ? `, every receipt signed (last checkpoint seq ${signed?.seq ?? 0})` : '';
+        const by = signers.length > 1 ? `; by key ${signers.map((k) => `${k.keyId}: ${k.receipts}`).join(', ')}` : '';
+        const sig = publicKey ? `, every receipt signed (last checkpoint seq ${signed?.seq ?? 0}${by})` : '';
         ctx.stdout(`${count} receipt${count === 1 ? '' : 's'}, chain intact (head ${head.slice(0, 16)}…)${sig}. ${label}\n`);
       }
       return broken ? 1 : 0;

@@ -7,6 +7,7 @@ import { DEFAULT_APPROVAL_TTL_MS } from '../../runtime/control.js';
 import { checkCorsOrigin, startServe } from '../../serve/server.js';
 import type { CliContext, CommandSpec } from '../context.js';
 import { withProjectOptions } from '../project-options.js';
+import { operatorSigner, signingKeyOption } from '../signing-key.js';
 import { storeOption, withStore } from '../store-url.js';
 import { operatorsFile, operatorsOption } from './operators.js';
 
@@ -26,6 +27,7 @@ export interface ServeArgs {
   'public-url'?: string;
   'cors-origin'?: string[];
   'approval-ttl-ms': number;
+  'signing-key'?: string;
 }
 
 export const serveCommand: CommandSpec<ServeArgs> = {
@@ -45,13 +47,15 @@ export const serveCommand: CommandSpec<ServeArgs> = {
       .option('notify-webhook', { type: 'string', describe: 'POST Slack-compatible JSON here for each new pending request' })
       .option('cors-origin', { type: 'string', array: true, describe: "A browser app's origin allowed to call the JSON API (httpStore in the browser; repeatable)" })
       .option('public-url', { type: 'string', describe: 'The URL people open (for links in notifications; default: the listening URL)' })
-      .option('approval-ttl-ms', { type: 'number', default: DEFAULT_APPROVAL_TTL_MS, describe: "The control's approvalTtlMs (to show when an approval runs out)" }),
+      .option('approval-ttl-ms', { type: 'number', default: DEFAULT_APPROVAL_TTL_MS, describe: "The control's approvalTtlMs (to show when an approval runs out)" })
+      .option('signing-key', { ...signingKeyOption, describe: `serve's own Ed25519 secret key file (\`receipts keygen\`): signs every receipt serve writes (answers, refusals, resolutions); default $CTRLRUN_RECEIPT_KEY, else they stay unsigned (\`foreign\` to verify --public-key)` }),
   examples: [
     ['ctrlrun-gen serve', 'The inbox on http://127.0.0.1:8787 over .ctrlrun/state.db'],
     ['ctrlrun-gen serve --store postgres://ops@db/app --port 9000', 'Over a Postgres store'],
     ['ctrlrun-gen serve --trust-header X-Forwarded-Email --trust-proxy 127.0.0.1', 'Behind an authenticating proxy on this host'],
     ['ctrlrun-gen serve --cors-origin http://localhost:3000', "Let a browser agent's page (httpStore) on that origin use the API"],
     ['ctrlrun-gen serve --notify-webhook https://hooks.example.com/T000/B000', 'Post each new request to a chat channel'],
+    ['ctrlrun-gen serve --signing-key ~/.config/ctrlrun/serve.key', 'Sign the answers\' receipts (verify with the app\'s and this key\'s .pub)'],
   ],
   run: async (args, ctx) => {
     if (Boolean(args['tls-cert']) !== Boolean(args['tls-key'])) throw new UserError('--tls-cert and --tls-key go together.\nhint: give both PEM files');
@@ -59,6 +63,7 @@ export const serveCommand: CommandSpec<ServeArgs> = {
     if (args['notify-webhook'] !== undefined && !/^https?:\/\//.test(args['notify-webhook'])) throw new UserError(`--notify-webhook ${args['notify-webhook']}: not an http(s) URL.`);
     for (const origin of args['cors-origin'] ?? []) checkCorsOrigin(origin);
     const policy = loadServePolicy(args, ctx);
+    const signer = operatorSigner(args['signing-key'], ctx);
     return withStore(args, ctx, async (store, label) => {
       const running = await startServe({
         store,
@@ -74,6 +79,7 @@ export const serveCommand: CommandSpec<ServeArgs> = {
         ...(args['public-url'] ? { publicUrl: args['public-url'] } : {}),
         corsOrigins: args['cors-origin'] ?? [],
         approvalTtlMs: args['approval-ttl-ms'],
+        ...(signer ? { signer } : {}),
         log: (line) => ctx.stderr(`${line}\n`),
       });
       // the signal handlers first: a supervisor may stop serve as soon as it reads the line below
@@ -87,6 +93,7 @@ export const serveCommand: CommandSpec<ServeArgs> = {
         process.on('SIGTERM', stop);
       });
       ctx.stdout(`Serving the approvals inbox on ${running.url}/ (store ${label}).\nOpen it and sign in with a token from \`ctrlrun-gen operators add NAME\`. Ctrl-C stops.\n`);
+      ctx.stdout(signer ? `Receipts serve writes are signed (key id ${signer.keyId}).\n` : 'Receipts serve writes are not signed (no --signing-key or $CTRLRUN_RECEIPT_KEY): `receipts verify --public-key` reports them foreign.\n');
       await stopped;
       await running.close();
       return 0;
