@@ -77,7 +77,7 @@ export async function runCodemod(options: CodemodOptions): Promise<CodemodResult
   const blocking = summary.conflicts + summary.unmapped + summary.noLiteralName + summary.unanalysable + summary.unknownActions + summary.unparseable;
   // runs whose protected calls would all be refused for want of a principal (issue 21): said, not left to run time
   const protects = summary.toolsRewritten + summary.alreadyProtected > 0 || manifest.tools.some((t) => t.kind === 'function');
-  const runsWithoutContext = protects ? runsLackingContext(scan.files).map((r) => ({ ...r, file: path.resolve(root, r.file) })) : [];
+  const runsWithoutContext = protects ? runsLackingContext(scan.files, new Set(manifest.tools.flatMap((t) => (t.kind === 'function' ? [t.tool] : [])))).map((r) => ({ ...r, file: path.resolve(root, r.file) })) : [];
   return { root, changes, findings, summary, ...(runsWithoutContext.length > 0 ? { runsWithoutContext } : {}), exitCode: blocking > 0 ? 1 : 0 };
 }
 

@@ -355,11 +355,11 @@ function remoteControlSource(remote: RemoteRuntime, identity: IdentityProposal):
 // of reach: the ledger is kept by \`npx ctrlrun-gen serve --cors-origin <your app's origin>\` and
 // reached over HTTP with a runtime token (\`npx ctrlrun-gen operators add web-agent --runtime\`),
 // which may file requests but never approve. Hand it only to signed-in users.`
-      : `// Your tools run on an edge runtime (a wrangler config is here), where the SQLite and Postgres
+      : `// Your tools run on an edge runtime (Cloudflare Workers, a Next.js or Vercel edge route), where the SQLite and Postgres
 // drivers do not load: the ledger is kept by \`npx ctrlrun-gen serve\` (behind TLS where the edge
 // can reach it) and reached over HTTP with a runtime token
 // (\`npx ctrlrun-gen operators add edge-agent --runtime\`), which may file requests but never approve.
-// Keep the token in a secret (wrangler secret put), not in the code.`;
+// Keep the token in a secret (wrangler secret put, an environment variable), not in the code.`;
   const pause =
     remote === 'realtime'
       ? `// A call the policy sends to a person pauses with the session's \`tool_approval_requested\` event

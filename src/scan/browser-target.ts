@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import path from 'node:path';
+import { readLayout } from './layout.js';
+import { resolveSpecifier, type RepoLayout } from './links.js';
 import { PackageFacts } from './package-facts.js';
 import { isRealtimeEntry } from './realtime.js';
 import type { FileScan } from './types.js';
@@ -39,6 +41,31 @@ function hasBrowserCondition(exports: unknown): boolean {
   return Object.entries(exports).some(([key, value]) => key === 'browser' || hasBrowserCondition(value));
 }
 
+/**
+ * An edge runtime has no Node builtins either (Next.js/Vercel `export const runtime = 'edge'`,
+ * `export const config = { runtime: 'edge' }`; a Cloudflare Workers project): what reaches it is
+ * treated as browser code, but only the Node-only stores count there (edge runtimes polyfill some
+ * `node:` modules). Every reason of such code contains this phrase (`isEdgeReason`).
+ */
+export const EDGE_PHRASE = 'on an edge runtime';
+const EDGE_EXPORT = /^[ \t]*export\s+const\s+(?:runtime\s*(?::[^=]+)?=\s*(['"`])(?:experimental-)?edge\1|config\s*(?::[^=]+)?=\s*\{[^}]*?\bruntime\s*:\s*(['"`])(?:experimental-)?edge\2)/m;
+const WRANGLER_CONFIGS = ['wrangler.jsonc', 'wrangler.json', 'wrangler.toml'];
+
+/** Whether a file's text declares the edge runtime for itself (a Next.js route or page, a Vercel function). */
+export function declaresEdgeRuntime(text: string): boolean {
+  return EDGE_EXPORT.test(text);
+}
+
+/** Whether a browser-side reason (of `browserSideFiles`) is an edge runtime's. */
+export function isEdgeReason(why: string | undefined): boolean {
+  return why !== undefined && why.includes(EDGE_PHRASE);
+}
+
+/** A Cloudflare Workers package (a wrangler config beside its package.json): all its code runs on workerd. */
+function workersBuild(packageDir: string, facts: PackageFacts): boolean {
+  return WRANGLER_CONFIGS.some((f) => facts.exists(path.join(packageDir, f)));
+}
+
 /** A file that starts with the `'use client'` directive (after comments): a React client component. */
 export function isClientComponent(text: string): boolean {
   return /^(?:\s|\/\/[^\n]*\n|\/\*[\s\S]*?\*\/)*(['"])use client\1/.test(text.replace(/^\uFEFF/, ''));
@@ -71,6 +98,7 @@ export function importsServerModule(scan: FileScan): boolean {
 }
 
 const STRIP = /\.(?:[cm]?[jt]sx?)$/;
+const SOURCE = /\.[cm]?[jt]sx?$/;
 
 /** The scanned files by path without extension (`src/a` for `src/a.ts`), to resolve relative imports. */
 export function stemsOf(scanned: ReadonlySet<string>): Map<string, string> {
@@ -95,10 +123,13 @@ export function relativeImports(scan: FileScan, scanned: ReadonlySet<string>, by
 function ownReason(scan: FileScan, facts: PackageFacts, readText: (rel: string) => string | undefined): string | undefined {
   const fileAbs = path.resolve(facts.root, scan.file);
   const dir = facts.packageDirOf(fileAbs);
+  const text = readText(scan.file) ?? '';
+  if (declaresEdgeRuntime(text)) return `it runs ${EDGE_PHRASE} (\`export const runtime = 'edge'\`)`;
+  if (workersBuild(dir, facts)) return `it runs ${EDGE_PHRASE} (a Cloudflare Workers package: wrangler config)`;
   const build = facts.buildOf(dir, (d) => browserBuild(d, facts));
   if (build !== undefined && !isServerSideFile(path.relative(dir, fileAbs).split(path.sep).join('/'))) return `it is part of ${build}`;
   if (importsRealtimeSession(scan) && !importsServerModule(scan)) return 'it runs a realtime session';
-  if (isClientComponent(readText(scan.file) ?? '')) return "it is a client component ('use client')";
+  if (isClientComponent(text)) return "it is a client component ('use client')";
   return undefined;
 }
 
@@ -133,9 +164,10 @@ export function browserSideFiles(scans: FileScan[], root: string, readText: (rel
   if (queue.length === 0) return why;
   const scanned = new Set(byFile.keys());
   const byStem = stemsOf(scanned);
+  const follow = importFollower(facts, scanned, byStem, readText);
   for (let i = 0; i < queue.length; i++) {
     const file = queue[i]!;
-    for (const next of relativeImports(byFile.get(file)!, scanned, byStem)) {
+    for (const next of follow(file, byFile.get(file))) {
       if (why.has(next)) continue;
       why.set(next, `${file} imports it (${why.get(file)!.replace(/^it /, '')})`);
       queue.push(next);
@@ -143,3 +175,59 @@ export function browserSideFiles(scans: FileScan[], root: string, readText: (rel
   }
   return why;
 }
+
+/** Import specifiers of a file no scan parsed (a barrel with no SDK name in it), read from its text. */
+const SPECIFIER = /(?:\bimport|\bexport)\s[^'"`;]*?\bfrom\s*(['"])([^'"\n]+)\1|\bimport\s*\(\s*(['"])([^'"\n]+)\3\s*\)|\brequire\s*\(\s*(['"])([^'"\n]+)\5\s*\)|^[ \t]*import\s*(['"])([^'"\n]+)\7/gm;
+export function specifiersIn(text: string): string[] {
+  const out: string[] = [];
+  for (const m of text.matchAll(SPECIFIER)) out.push((m[2] ?? m[4] ?? m[6] ?? m[8])!);
+  return out;
+}
+
+/**
+ * The repo files a browser-side file imports (root-relative): its scan's imports, or the specifiers
+ * of its text when no scan parsed it; relative specifiers and the nearest tsconfig/jsconfig `paths`
+ * (`@/agents/x`), resolved against the scanned files first, then the disk (never node_modules).
+ */
+function importFollower(
+  facts: PackageFacts,
+  scanned: ReadonlySet<string>,
+  byStem: ReadonlyMap<string, string>,
+  readText: (rel: string) => string | undefined,
+): (file: string, scan: FileScan | undefined) => string[] {
+  const root = path.resolve(facts.root);
+  const onDisk = { has: (abs: string) => SOURCE.test(abs) && !abs.includes(`${path.sep}node_modules${path.sep}`) && (scanned.has(toRel(root, abs)) || facts.exists(abs)) } as ReadonlySet<string>;
+  const layouts = new Map<string, RepoLayout>();
+  const layoutFor = (dir: string): RepoLayout => {
+    let layout = layouts.get(dir);
+    if (layout) return layout;
+    const config = ['tsconfig.json', 'jsconfig.json'].map((f) => path.join(dir, f)).find((f) => facts.exists(f));
+    const up = path.dirname(dir);
+    layout =
+      config !== undefined ? { ...readLayout([], [config]), files: onDisk }
+      : dir === root || up === dir || path.relative(root, dir).startsWith('..') ? { files: onDisk, packages: [], tsconfigs: [] }
+      : layoutFor(up);
+    layouts.set(dir, layout);
+    return layout;
+  };
+  return (file, scan) => {
+    const specifiers = scan ? (scan.moduleImports ?? []).filter((imp) => !imp.typeOnly).map((imp) => imp.module) : specifiersIn(readText(file) ?? '');
+    const out: string[] = [];
+    for (const spec of specifiers) {
+      if (spec.startsWith('./') || spec.startsWith('../')) {
+        const joined = path.posix.normalize(path.posix.join(path.posix.dirname(file), spec));
+        const hit = scanned.has(joined) ? joined : (byStem.get(joined.replace(STRIP, '')) ?? byStem.get(`${joined}/index`));
+        if (hit) {
+          out.push(hit);
+          continue;
+        }
+      } else if (spec.startsWith('node:') || builtinModules.includes(spec)) continue;
+      const fileAbs = path.resolve(root, file);
+      const target = resolveSpecifier(layoutFor(path.dirname(fileAbs)), spec, fileAbs);
+      if (target?.kind === 'file' && !toRel(root, target.file).startsWith('..')) out.push(toRel(root, target.file));
+    }
+    return out;
+  };
+}
+
+const toRel = (root: string, abs: string): string => path.relative(root, abs).split(path.sep).join('/');

@@ -32,6 +32,8 @@ export interface RepoListing {
   configs: string[];
   /** Directories that could not be listed (relative to the root). */
   unreadable: UnreadablePath[];
+  /** Absolute ctrlrun.tools.yaml files (a nested package with its own manifest is scanned on its own). */
+  manifests?: string[];
 }
 
 /**
@@ -76,7 +78,8 @@ export function listRepo(options: ListOptions): RepoListing {
     const under = inside ? all.filter((f) => f === abs || f.startsWith(abs === root ? root : abs + path.sep)) : walkFiles(abs, unreadable);
     for (const f of under) if (keep(f)) out.add(f);
   }
-  return { files: [...out].sort(), configs: configs.sort(), unreadable };
+  const manifests = all.filter((f) => path.basename(f) === 'ctrlrun.tools.yaml' && !f.split(path.sep).includes('node_modules'));
+  return { files: [...out].sort(), configs: configs.sort(), unreadable, manifests: manifests.sort() };
 }
 
 /** `git ls-files` of the tracked and the untracked, not ignored, files under `root`; undefined outside a work tree. */
@@ -149,3 +152,25 @@ function walkFiles(dir: string, unreadable: UnreadablePath[], rootForMessages = 
   return out;
 }
 
+
+/**
+ * Folders below `root` that are packages of their own with their own manifest (a package.json
+ * and a ctrlrun.tools.yaml), among the listed files: a scan for the root's manifest stops there
+ * (that package is generated, rewritten and checked on its own, as a workspace package is).
+ */
+export function nestedManifestDirs(root: string, listing: Pick<RepoListing, 'configs' | 'manifests'>): string[] {
+  const top = path.resolve(root);
+  const has = new Set(listing.configs);
+  const out: string[] = [];
+  for (const f of listing.manifests ?? []) {
+    const dir = path.dirname(f);
+    if (dir !== top && has.has(path.join(dir, 'package.json')) && !path.relative(top, dir).startsWith('..')) out.push(dir);
+  }
+  return out;
+}
+
+/** `files` without those under any of `dirs`. */
+export function outsideDirs(files: readonly string[], dirs: readonly string[]): string[] {
+  if (dirs.length === 0) return [...files];
+  return files.filter((f) => !dirs.some((d) => f.startsWith(d + path.sep)));
+}

@@ -4,7 +4,7 @@ import { decodeSource, type SourceEncoding } from './decode.js';
 import { collectModuleImports, isSdkModule, sdkModuleValue, type ModuleLinks } from './imports.js';
 import { readLayout } from './layout.js';
 import { aliasTokens, importTokens, resolveSpecifier } from './links.js';
-import { listRepo, type ListOptions } from './list.js';
+import { listRepo, nestedManifestDirs, outsideDirs, type ListOptions } from './list.js';
 import { parseSource } from './parse.js';
 import { isPlainUtf8, makePrefilter } from './prefilter.js';
 import { PLAIN_PARSE, PLAIN_SKIP, type RepoRead } from './read.js';
@@ -72,7 +72,10 @@ function* scanSteps(options: ScanFilesOptions): Generator<void, { scan: RepoScan
   const generated = options.generatedModule ? path.resolve(options.generatedModule) : undefined;
   const ahead = options.read;
   // A read done ahead (parallel-read.ts) listed without the generated module's name: leave it out here.
-  const listing = ahead ? { ...ahead.listing, files: ahead.listing.files.filter((f) => f !== generated) } : listRepo(options);
+  const listed = ahead ? { ...ahead.listing, files: ahead.listing.files.filter((f) => f !== generated) } : listRepo(options);
+  // a scan for a manifest (its generated module given) stops at a nested package with a manifest of its own
+  const nested = generated !== undefined ? nestedManifestDirs(root, listed) : [];
+  const listing = nested.length > 0 ? { ...listed, files: outsideDirs(listed.files, nested) } : listed;
   const readBytes = (abs: string): Buffer => {
     const got = ahead?.files.get(abs);
     if (got === undefined) return readFileSync(abs);

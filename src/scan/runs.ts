@@ -1,6 +1,7 @@
 import type { ts } from 'ts-morph';
 import { typescript } from './typescript.js';
 import { spanOf } from './parse.js';
+import { agentReach } from './agent-reach.js';
 import { isRunStateValue } from './approvals.js';
 import { unwrapValue } from './local-values.js';
 import type { ContextShape, IdentityRead, RunCall } from './types.js';
@@ -19,6 +20,8 @@ export interface RunScanContext {
   runtimeNames: ReadonlyMap<string, string>;
   initializerOf: (name: string) => ts.Expression | undefined;
   ancestors: readonly ts.Node[];
+  /** A callee of the generated module's protected tools (`protectedTool`, `protectAgentTool`). */
+  isProtectedCallee?: (callee: ts.Expression) => boolean;
 }
 
 const RUNTIME = /^ctrlrun-gen\/runtime(?:\/|$)/;
@@ -44,9 +47,36 @@ export function runCallOf(node: ts.CallExpression, ctx: RunScanContext): RunCall
   const [agent, input, options] = node.arguments;
   if (!agent || !input) return undefined;
   const text = agent.getText(ctx.sf);
-  const run: RunCall = { kind: 'run', span: spanOf(node, ctx.sf), callee: spanOf(node.expression, ctx.sf), via, resumes: isRunStateValue(input, ctx.ancestors, ctx.sf), context: contextOf(options, ctx) };
+  const run: RunCall = { kind: 'run', span: spanOf(node, ctx.sf), callee: spanOf(node.expression, ctx.sf), via, resumes: isRunStateValue(input, ctx.ancestors, ctx.sf) || isCaughtState(input, ctx), context: contextOf(options, ctx) };
+  run.reach = agentReach(agent, { sdkMember: ctx.sdkMember, initializerOf: ctx.initializerOf, isProtectedCallee: ctx.isProtectedCallee ?? (() => false) });
   if (text.length <= 40) run.agent = text;
   return run;
+}
+
+/**
+ * `e.state` of a caught error (`catch (e) { await run(agent, e.state) }`, the SDK's guardrail and
+ * interruption errors carry the run's state): a resume, which keeps the context the run began with.
+ * Also a variable holding it, or an error typed `…Error`/`…Exception`.
+ */
+function isCaughtState(input: ts.Expression, ctx: RunScanContext): boolean {
+  let e = unwrapValue(input);
+  if (typescript.isIdentifier(e)) {
+    const init = ctx.initializerOf(e.text);
+    if (init) e = unwrapValue(init);
+  }
+  if (!typescript.isPropertyAccessExpression(e) || e.name.text !== 'state') return false;
+  const holder = unwrapValue(e.expression);
+  if (!typescript.isIdentifier(holder)) return false;
+  const name = holder.text;
+  for (const a of ctx.ancestors) {
+    if (typescript.isCatchClause(a) && a.variableDeclaration && typescript.isIdentifier(a.variableDeclaration.name) && a.variableDeclaration.name.text === name) return true;
+  }
+  const init = ctx.initializerOf(name);
+  const inner = init && typescript.isAsExpression(init) ? init : undefined;
+  const typed = inner?.type.getText(ctx.sf) ?? '';
+  if (/(?:Error|Exception)\b/.test(typed)) return true;
+  if (init && typescript.isIdentifier(unwrapValue(init))) return ctx.ancestors.some((a) => typescript.isCatchClause(a) && a.variableDeclaration?.name.getText(ctx.sf) === (unwrapValue(init) as ts.Identifier).text);
+  return false;
 }
 
 /** `new Runner(...)`, or a variable holding one. */

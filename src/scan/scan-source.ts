@@ -465,6 +465,7 @@ export function scanParsed(file: string, text: string, parsed: Parsed, options: 
     runtimeNames: runtimeImportNames(moduleImports),
     initializerOf: (name) => initializerOf(name),
     ancestors,
+    isProtectedCallee: (callee) => isProtectedToolCallee(callee),
   };
 
   const isProtectedToolCallee = (callee: ts.Expression): boolean => {

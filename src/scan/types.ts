@@ -364,7 +364,12 @@ export interface RunCall {
   /** The input is a RunState: a resumed run keeps the context it was started with. */
   resumes: boolean;
   context: ContextShape;
+  /** The tools the agent reaches as far as this file shows (src/scan/agent-reach.ts); absent: not followed. */
+  reach?: AgentReach;
 }
+
+/** The tools a run's agent reaches: `unknown` when the file does not show them all. */
+export type AgentReach = { kind: 'unknown' } | { kind: 'tools'; protectedCall: boolean; names: string[] };
 
 /** `createControl({ identity })`: the keys of `runContext.context` the identity reads. */
 export interface IdentityRead {

@@ -9,7 +9,7 @@ import { ensureStoreDriver } from '../../init/store-driver.js';
 import { writeStarterTests } from '../../policy-test/starter.js';
 import { findServers, findTools, realtimeUse, planActions, renderControl, renderManifest, renderPolicy, yamlString, type FoundServer, type FoundTool, type InitPlan, type RemoteRuntime } from '../../init/render.js';
 import { readSourceText, scanRepo } from '../../scan/index.js';
-import { browserSideFiles } from '../../scan/browser-target.js';
+import { browserSideFiles, isEdgeReason } from '../../scan/browser-target.js';
 import { identityNotes, parseIdentityOption, proposeIdentity, type IdentityProposal } from '../../init/identity.js';
 import { RESOLVABLE_NAMES, unresolvedNameMessage } from '../../scan/names.js';
 import type { CliContext, CommandSpec } from '../context.js';
@@ -160,7 +160,7 @@ export const initCommand: CommandSpec<InitArgs> = {
       }
     }
     const browserDirs = [...browser.keys()].map((rel) => path.dirname(abs(rel)));
-    const plans = packages.map((dir) => planPackage(dir, groups.get(dir) ?? [], found, servers, ctx.cwd, browserDirs));
+    const plans = packages.map((dir) => planPackage(dir, groups.get(dir) ?? [], found, servers, ctx.cwd, browserDirs, browser));
     const controlsWritten = plans.filter((p) => !existsSync(path.join(p.dir, p.control))).length;
     const writes: WritePlan = { files: new Map(), lines: [] };
     for (const p of plans) planPackageWrites(p, writes, ctx.cwd, identity);
@@ -284,8 +284,12 @@ function planPackage(
   servers: { hosted: FoundServer[]; mcp: FoundServer[] },
   cwd: string,
   browserDirs: string[],
+  browser: ReadonlyMap<string, string>,
 ): PackagePlan {
   const inPackage = new Set(files);
+  // tools marked browser-side only because an edge route reaches them: the edge control, not the realtime one
+  const marked = found.tools.flatMap((t) => t.places).filter((p) => p.realtime === true && inPackage.has(path.resolve(cwd, p.file)));
+  const edgeOnly = marked.length > 0 && marked.every((p) => isEdgeReason(browser.get(p.file)));
   const rel = (file: string) => path.relative(dir, path.resolve(cwd, file)).split(path.sep).join('/');
   const tools: FoundTool[] = found.tools
     .map((t) => {
@@ -313,7 +317,7 @@ function planPackage(
   return {
     dir,
     kind,
-    remote: realtimeUse(tools) === 'realtime' || (tools.length === 0 && browserDirs.some((d) => isInsideDir(dir, d))) ? 'realtime' : WRANGLER_CONFIGS.some((f) => existsSync(path.join(dir, f))) ? 'edge' : undefined,
+    remote: edgeOnly && realtimeUse(tools) === 'realtime' ? 'edge' : realtimeUse(tools) === 'realtime' || (tools.length === 0 && browserDirs.some((d) => isInsideDir(dir, d))) ? 'realtime' : WRANGLER_CONFIGS.some((f) => existsSync(path.join(dir, f))) ? 'edge' : undefined,
     ...(realtimeUse(tools) === 'mixed' ? { realtimePlaces: tools.flatMap((t) => t.places.filter((p) => p.realtime === true)) } : {}),
     plan: planActions({ tools, unnamed }, existing, { hosted: local(servers.hosted), mcp: local(servers.mcp) }),
     ...paths,
@@ -370,7 +374,7 @@ function planPackageWrites(p: PackagePlan, out: WritePlan, cwd: string, identity
           'its one control is written for Node (SQLite). If those tools run in a browser session, give them a package of their own (init writes it an httpStore control) or switch this control to httpStore (docs/runtime.md)\n',
       );
     } else if (p.remote === 'edge') {
-      say(`  (its tools run on an edge runtime (a wrangler config is here): the control keeps the ledger behind \`npx ctrlrun-gen serve\` through httpStore; set its URL and runtime token)\n`);
+      say(`  (its tools run on an edge runtime (a wrangler config, or a route with \`export const runtime = 'edge'\`): the control keeps the ledger behind \`npx ctrlrun-gen serve\` through httpStore; set its URL and runtime token)\n`);
     }
   }
   planStoreDriver(p.dir, p.control, out, cwd);

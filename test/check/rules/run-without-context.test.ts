@@ -15,6 +15,7 @@ const CONTROL = lines(
   '  },',
   '});',
 );
+const SDK_TOOL = "import { Agent, run, tool } from '@openai/agents';";
 const AGENT = "const agent = new Agent({ name: 'desk', tools: [protectedTool('stripe.refund', { name: 'refund' })] });";
 
 ruleTester('run-without-context', {
@@ -27,9 +28,37 @@ ruleTester('run-without-context', {
     { name: 'no protected tools in the repo', project: null, code: CONTROL + lines(SDK, "await run(new Agent({ name: 'a' }), 'hi');") },
     { name: 'an identity check cannot follow, and a context with keys', code: lines(RT, 'createControl({ store: memoryStore(), identity: (rc) => principalOf(rc) });', SDK, GEN, AGENT, "await run(agent, 'hi', { context: { tenant } });") },
     { name: 'no control in the scanned files', code: lines(SDK, GEN, AGENT, "await run(agent, 'hi');") },
+    // loop finding 7: runs of agents that reach no protected tool, and resumes from a caught error's state
+    { name: 'an agent with no tools (the haiku example)', code: CONTROL + lines(SDK, GEN, AGENT, "const haiku = new Agent({ name: 'haiku', instructions: 'Write a haiku' });", "await run(haiku, 'spring');") },
+    {
+      name: 'an agent whose only tool() the manifest does not map, and an agent handing off to it',
+      code: CONTROL + lines(SDK_TOOL, GEN, AGENT, "const joke = tool({ name: 'tell_joke', description: '', parameters: {} as never, execute: async () => 'ha' });", "const jester = new Agent({ name: 'jester', tools: [joke] });", "const front = new Agent({ name: 'front', handoffs: [jester] });", "await run(jester, 'a joke');", "await run(front, 'hi');"),
+    },
+    {
+      name: "a resume from a caught error's state (`e.state`, `error.state`)",
+      code:
+        CONTROL +
+        lines(SDK, GEN, AGENT, 'try {', "  await run(agent, 'hi', { context: { user } });", '} catch (e) {', '  await run(agent, e.state);', '}', 'try { await go(); } catch (error) {', '  const state = error.state;', '  await run(agent, state);', '}'),
+    },
     { name: 'a run() of another library', code: CONTROL + lines("import { run } from 'node:test';", GEN, "run('a test', () => {});") },
   ],
   invalid: [
+    {
+      name: 'an agent whose tool() the manifest maps (the codemod protects it), and one handing off to an agent with a protected tool',
+      code: CONTROL + lines(SDK_TOOL, GEN, AGENT, "const refund = tool({ name: 'refund', description: '', parameters: {} as never, execute: async () => 'ok' });", "const desk = new Agent({ name: 'desk2', tools: [refund] });", "const triage = new Agent({ name: 'triage', handoffs: [agent] });", "await run(desk, 'refund');", "await run(triage, 'hi');"),
+      errors: [
+        { line: 15, column: 7, mentions: 'desk' },
+        { line: 16, column: 7, mentions: 'triage' },
+      ],
+    },
+    {
+      name: 'an agent whose tools the file does not show (imported) stays reported; so does a state that is not a caught error',
+      code: CONTROL + lines(SDK, GEN, "import { tools } from './tools';", "const agent = new Agent({ name: 'a', tools });", "await run(agent, 'hi');", "await run(agent, saved.state);"),
+      errors: [
+        { line: 13, column: 7, mentions: 'passes no context' },
+        { line: 14, column: 7, mentions: 'passes no context' },
+      ],
+    },
     {
       name: "run(agent, input) with no context and the control init writes",
       code: CONTROL + lines(SDK, GEN, AGENT, "const result = await run(agent, 'refund pay_1');"),

@@ -1,0 +1,87 @@
+import type { ts } from 'ts-morph';
+import { typescript } from './typescript.js';
+import { unwrapValue } from './local-values.js';
+import type { AgentReach } from './types.js';
+
+/**
+ * What tools an agent given to `run()` reaches, as far as this file shows (issue 21, loop finding
+ * 7): `run-without-context` names only runs that can reach a protected tool. Followed: `new
+ * Agent({ tools, handoffs })` written in place or held by a variable of this file, its tools'
+ * `tool()` (literal name), generated `protectedTool()` calls, `x.asTool()` of such agents and
+ * handoffs to them. Anything else (an imported tool or agent, a factory, a spread, MCP servers):
+ * `unknown`, and the run stays reported.
+ */
+export interface ReachContext {
+  sdkMember: (expr: ts.Expression) => string | undefined;
+  isProtectedCallee: (callee: ts.Expression) => boolean;
+  initializerOf: (name: string) => ts.Expression | undefined;
+}
+
+const AGENTS = new Set(['Agent', 'RealtimeAgent']);
+const UNKNOWN: AgentReach = { kind: 'unknown' };
+
+export function agentReach(expr: ts.Expression, ctx: ReachContext): AgentReach {
+  const acc = { protectedCall: false, names: new Set<string>() };
+  const ok = agentInto(expr, ctx, acc, 0, new Set());
+  return ok ? { kind: 'tools', protectedCall: acc.protectedCall, names: [...acc.names] } : UNKNOWN;
+}
+
+interface Acc {
+  protectedCall: boolean;
+  names: Set<string>;
+}
+
+/** Follows a variable of this file to its initializer (depth- and cycle-bounded). */
+function follow(expr: ts.Expression, ctx: ReachContext, seen: Set<string>): ts.Expression | undefined {
+  let e = unwrapValue(expr);
+  for (let i = 0; i < 4 && typescript.isIdentifier(e); i++) {
+    if (seen.has(e.text)) return undefined;
+    seen.add(e.text);
+    const init = ctx.initializerOf(e.text);
+    if (!init) return undefined;
+    e = unwrapValue(init);
+  }
+  return e;
+}
+
+function agentInto(expr: ts.Expression, ctx: ReachContext, acc: Acc, depth: number, seen: Set<string>): boolean {
+  if (depth > 6) return false;
+  const e = follow(expr, ctx, seen);
+  if (!e || !typescript.isNewExpression(e) || !AGENTS.has(ctx.sdkMember(e.expression) ?? '')) return false;
+  const opts = e.arguments?.[0] && unwrapValue(e.arguments[0]);
+  if (!opts || !typescript.isObjectLiteralExpression(opts)) return false;
+  for (const p of opts.properties) {
+    if (typescript.isSpreadAssignment(p)) return false;
+    const key = p.name && (typescript.isIdentifier(p.name) || typescript.isStringLiteral(p.name)) ? p.name.text : undefined;
+    if (key === 'mcpServers') return false;
+    if (key !== 'tools' && key !== 'handoffs') continue;
+    if (!typescript.isPropertyAssignment(p)) return false;
+    const list = unwrapValue(p.initializer);
+    if (!typescript.isArrayLiteralExpression(list)) return false;
+    for (const el of list.elements) {
+      if (typescript.isSpreadElement(el)) return false;
+      const fine = key === 'tools' ? toolInto(el, ctx, acc, depth, seen) : agentInto(el, ctx, acc, depth + 1, seen);
+      if (!fine) return false;
+    }
+  }
+  return true;
+}
+
+function toolInto(expr: ts.Expression, ctx: ReachContext, acc: Acc, depth: number, seen: Set<string>): boolean {
+  const e = follow(expr, ctx, seen);
+  if (!e || !typescript.isCallExpression(e)) return false;
+  if (ctx.isProtectedCallee(e.expression)) {
+    acc.protectedCall = true;
+    return true;
+  }
+  const callee = unwrapValue(e.expression);
+  if (typescript.isPropertyAccessExpression(callee) && callee.name.text === 'asTool') return agentInto(callee.expression, ctx, acc, depth + 1, seen);
+  if (ctx.sdkMember(callee) !== 'tool') return false;
+  const opts = e.arguments[0] && unwrapValue(e.arguments[0]);
+  const name = opts && typescript.isObjectLiteralExpression(opts) ? opts.properties.find((q) => q.name && typescript.isIdentifier(q.name) && q.name.text === 'name') : undefined;
+  if (!name || !typescript.isPropertyAssignment(name)) return false;
+  const value = unwrapValue(name.initializer);
+  if (!typescript.isStringLiteral(value) && !typescript.isNoSubstitutionTemplateLiteral(value)) return false;
+  acc.names.add(value.text);
+  return true;
+}
