@@ -78,7 +78,28 @@ export function workspacePackages(root: string, maxDepth = 6): string[] | undefi
   if (patterns === undefined) return undefined;
   const include = patterns.filter((p) => !p.startsWith('!'));
   const exclude = patterns.filter((p) => p.startsWith('!')).map((p) => p.slice(1));
-  const found: string[] = [];
+  const matches = (rel: string) => include.some((p) => matchesWorkspaceGlob(p, rel)) && !exclude.some((p) => matchesWorkspaceGlob(p, rel));
+  return packageDirs(root, maxDepth).flatMap((d) => (matches(d.rel) ? [d.abs] : []));
+}
+
+/**
+ * The packages below `root` (absolute, sorted): every directory with a package.json, `root` itself
+ * left out. For a root of sibling packages that is no workspace (`client/` and `server/`, each
+ * installed on its own): init writes each package's manifest there, as in a workspace, and the
+ * commands run at that root find them the same way (issue 21). Depth-limited, never into
+ * node_modules or a dot folder.
+ */
+export function nestedPackages(root: string, maxDepth = 4): string[] {
+  return packageDirs(root, maxDepth).map((d) => d.abs);
+}
+
+/**
+ * Every directory below `root` with a package.json, in walk order (sorted names, depth first),
+ * `root` itself left out: absolute and relative (`/`-separated). Never into node_modules or a dot
+ * folder; an unreadable directory is passed over.
+ */
+function packageDirs(root: string, maxDepth: number): Array<{ abs: string; rel: string }> {
+  const found: Array<{ abs: string; rel: string }> = [];
   const walk = (dir: string, rel: string, depth: number) => {
     if (depth > maxDepth) return;
     let entries: string[];
@@ -96,46 +117,11 @@ export function workspacePackages(root: string, maxDepth = 6): string[] | undefi
         continue;
       }
       const childRel = rel === '' ? name : `${rel}/${name}`;
-      if (existsSync(path.join(abs, 'package.json')) && include.some((p) => matchesWorkspaceGlob(p, childRel)) && !exclude.some((p) => matchesWorkspaceGlob(p, childRel))) {
-        found.push(abs);
-      }
+      if (existsSync(path.join(abs, 'package.json'))) found.push({ abs, rel: childRel });
       walk(abs, childRel, depth + 1);
     }
   };
   walk(path.resolve(root), '', 1);
-  return found;
-}
-
-/**
- * The packages below `root` (absolute, sorted): every directory with a package.json, `root` itself
- * left out. For a root of sibling packages that is no workspace (`client/` and `server/`, each
- * installed on its own): init writes each package's manifest there, as in a workspace, and the
- * commands run at that root find them the same way (issue 21). Depth-limited, never into
- * node_modules or a dot folder.
- */
-export function nestedPackages(root: string, maxDepth = 4): string[] {
-  const found: string[] = [];
-  const walk = (dir: string, depth: number) => {
-    if (depth > maxDepth) return;
-    let entries: string[];
-    try {
-      entries = readdirSync(dir);
-    } catch {
-      return;
-    }
-    for (const name of entries.sort()) {
-      if (SKIP.has(name) || name.startsWith('.')) continue;
-      const abs = path.join(dir, name);
-      try {
-        if (!statSync(abs).isDirectory()) continue;
-      } catch {
-        continue;
-      }
-      if (existsSync(path.join(abs, 'package.json'))) found.push(abs);
-      walk(abs, depth + 1);
-    }
-  };
-  walk(path.resolve(root), 1);
   return found;
 }
 
