@@ -12,7 +12,7 @@ export interface PausingCall {
   /**
    * The tool's strict JSON schema when its parameters are a zod (or Standard) schema: the SDK then
    * drops the `null` the model sends for an optional field before parsing, so `needsApproval` sees
-   * the field absent; the schema says where the model's text had it (`withStrictNulls`).
+   * the field absent; the schema says which properties the model's text had (`lacksStrictProperty`).
    */
   strictSchema?: unknown;
 }
@@ -23,30 +23,23 @@ export function isSchemaParsed(parameters: unknown): boolean {
 }
 
 /**
- * The arguments as the model sent them under a strict schema, from the SDK's parse of them: every
- * property the schema names that the parse lacks was sent as `null` (strict mode sends every
- * property; the SDK's parse dropped the nulls of optional fields). Anything the walk cannot follow
- * (a `$ref`, depth) is left as it is: a request bound so is refused if it differs, never widened.
+ * Whether the SDK's parse lacks a property the strict schema names (at any depth it can follow):
+ * the model sent it as `null` (strict mode; the parse drops optional fields' nulls) or left it out,
+ * and the two texts hash differently, so the call's text is not known at the pause.
  */
-export function withStrictNulls(schema: unknown, value: unknown, depth = 0): unknown {
-  if (depth > 64 || schema === null || typeof schema !== 'object' || value === null || typeof value !== 'object') return value;
+export function lacksStrictProperty(schema: unknown, value: unknown, depth = 0): boolean {
+  if (depth > 64 || schema === null || typeof schema !== 'object' || value === null || typeof value !== 'object') return false;
   const node = schema as { properties?: unknown; items?: unknown; anyOf?: unknown };
   if (Array.isArray(node.anyOf)) {
     const shape = Array.isArray(value) ? 'items' : 'properties';
     const branch = (node.anyOf as unknown[]).find((b) => b !== null && typeof b === 'object' && shape in b);
-    return branch === undefined ? value : withStrictNulls(branch, value, depth + 1);
+    return branch !== undefined && lacksStrictProperty(branch, value, depth + 1);
   }
-  if (Array.isArray(value)) return node.items === undefined ? value : value.map((v) => withStrictNulls(node.items, v, depth + 1));
+  if (Array.isArray(value)) return node.items !== undefined && value.some((v) => lacksStrictProperty(node.items, v, depth + 1));
   const properties = node.properties;
-  if (properties === null || typeof properties !== 'object' || Array.isArray(properties)) return value;
+  if (properties === null || typeof properties !== 'object' || Array.isArray(properties)) return false;
   const given = value as Record<string, unknown>;
-  const out: Record<string, unknown> = {};
-  const put = (k: string, v: unknown) => Object.defineProperty(out, k, { value: v, enumerable: true, writable: true, configurable: true });
-  for (const k of Object.keys(given)) put(k, given[k]);
-  for (const [k, sub] of Object.entries(properties as Record<string, unknown>)) {
-    put(k, Object.prototype.hasOwnProperty.call(given, k) ? withStrictNulls(sub, given[k], depth + 1) : null);
-  }
-  return out;
+  return Object.entries(properties as Record<string, unknown>).some(([k, sub]) => !Object.prototype.hasOwnProperty.call(given, k) || lacksStrictProperty(sub, given[k], depth + 1));
 }
 
 /**
@@ -62,7 +55,7 @@ export function pausedRequest(scope: CoreScope, call: PausingCall, principal: st
   if (!checked.ok) return null;
   // An optional field the parse lacks was sent as null (strict mode) or left out (a model that
   // ignores strict, a scripted test): the text is not known, so control.request(state) files it.
-  if (call.strictSchema !== undefined && canonicalJson(withStrictNulls(call.strictSchema, checked.value)) !== canonicalJson(checked.value)) return null;
+  if (call.strictSchema !== undefined && lacksStrictProperty(call.strictSchema, checked.value)) return null;
   return {
     callId: call.callId,
     action: scope.action,
