@@ -24,8 +24,10 @@ export function receiptOf(action: string, facts: CallFacts, fields: ReceiptField
  */
 export function receiptWriter(internals: ControlInternals, policy: CompiledPolicy, action: string, environment: string): WriteReceipt {
   const tool = toolOf(policy, action);
+  // the entry (its arguments redacted and copied) is built only where the control keeps a log
+  const logs = internals.decisionRetentionMs != null && typeof internals.store.appendDecision === 'function';
   return async (facts, fields) => {
     const receipt = await appendReceipt(internals, policy, receiptOf(action, facts, fields));
-    await logDecision(internals, decisionEntryOf(action, tool, policy, environment, facts, receipt));
+    if (logs) await logDecision(internals, decisionEntryOf(action, tool, policy, environment, facts, receipt));
   };
 }
