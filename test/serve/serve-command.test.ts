@@ -16,9 +16,15 @@ function serveOnce(cwd: string, extra: string[] = []): Promise<{ stdout: string;
     const child = spawn(process.execPath, [CLI_BIN, 'serve', '--port', '0', ...extra], { cwd, env: { ...process.env, NO_COLOR: '1' } });
     let stdout = '';
     let stderr = '';
+    let stopping = false;
     child.stdout.on('data', (d: Buffer) => {
       stdout += String(d);
-      if (stdout.includes('Serving')) child.kill('SIGTERM');
+      // one SIGTERM only: serve's lines may arrive in two chunks, and a second signal while it
+      // closes is the user's "stop now" (the default action, no exit code)
+      if (!stopping && stdout.includes('Serving')) {
+        stopping = true;
+        child.kill('SIGTERM');
+      }
     });
     child.stderr.on('data', (d: Buffer) => (stderr += String(d)));
     child.on('close', (code) => resolve({ stdout, stderr, code }));
