@@ -110,7 +110,7 @@ async function usageContext(argv: readonly string[]): Promise<UsageContext> {
 /** The option names a command's builder declares, read by running it against a recorder. */
 export function flagsOf(spec: CommandSpec<any>): string[] {
   const flags: string[] = [];
-  const recorder: any = new Proxy(function () {}, {
+  const recorder: any = new Proxy(() => {}, {
     get: (_t, key) => (key === 'option' || key === 'options' ? (name: unknown) => (typeof name === 'string' && flags.push(name), recorder) : () => recorder),
   });
   try {

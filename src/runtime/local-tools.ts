@@ -1,20 +1,20 @@
 // a namespace import: SDKs before shell and apply_patch tools still load the runtime (linking fails on a missing named export)
 import * as sdk from '@openai/agents';
-import {
-  type applyPatchTool,
-  type computerTool,
-  type shellTool,
-  type ApplyPatchOperation,
-  type ApplyPatchResult,
-  type ApplyPatchTool,
-  type Computer,
-  type ComputerTool,
-  type Editor,
-  type RunContext,
-  type Shell,
-  type ShellAction,
-  type ShellResult,
-  type ShellTool,
+import type {
+  applyPatchTool,
+  computerTool,
+  shellTool,
+  ApplyPatchOperation,
+  ApplyPatchResult,
+  ApplyPatchTool,
+  Computer,
+  ComputerTool,
+  Editor,
+  RunContext,
+  Shell,
+  ShellAction,
+  ShellResult,
+  ShellTool,
 } from '@openai/agents';
 import type { Control } from './control.js';
 import { refusal } from './core/messages.js';
