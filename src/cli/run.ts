@@ -1,4 +1,3 @@
-import path from 'node:path';
 import { VERSION } from '../version.js';
 import { makeContext as makeIoContext, type CliContext, type CliIo, type CommandSpec } from './context.js';
 import { commandLoaders, loadCommands, soleCommand } from './commands/index.js';

@@ -126,7 +126,7 @@ export function sdkExportsOf(sf: ts.SourceFile, bindings: Map<string, Binding>, 
       if (st.isTypeOnly) continue;
       if (st.moduleSpecifier && typescript.isStringLiteral(st.moduleSpecifier)) {
         const from = moduleValue(st.moduleSpecifier.text, fileAbs, links);
-        if (!from || from.kind !== 'module') continue;
+        if (from?.kind !== 'module') continue;
         const clause = st.exportClause;
         if (!clause) stars.push(from);
         else if (typescript.isNamespaceExport(clause)) named.set(clause.name.text, from);
@@ -324,7 +324,7 @@ export function scanParsed(file: string, text: string, parsed: Parsed, options: 
   const resolve = (expr: ts.Expression): ResolvedMember | undefined => {
     const e = skipWrappers(expr);
     const v = valueOf(e);
-    if (!v || v.kind !== 'member') return undefined;
+    if (v?.kind !== 'member') return undefined;
     return { member: v.member, module: v.module, binding: calleeBinding(e, v.module) };
   };
   /** How the callee was bound: the identifier at its root, and whether it is a namespace member. */

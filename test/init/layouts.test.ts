@@ -126,7 +126,7 @@ describe('init on real layouts (issue 10 item 8)', () => {
     writeFiles(dir, { 'src/more.ts': toolFile(['escalate', 'escalateToHuman']) });
     const manifestFile = path.join(dir, 'ctrlrun.tools.yaml');
     writeFileSync(manifestFile, readFileSync(manifestFile, 'utf8').replace(/ {2}# src\/tools\.ts:\d+\n {2}- tool: refund\n {4}action: refund\n/, ''));
-    writeFileSync(path.join(dir, 'src/ctrlrun.control.ts'), '// mine\n' + readFileSync(path.join(dir, 'src/ctrlrun.control.ts'), 'utf8'));
+    writeFileSync(path.join(dir, 'src/ctrlrun.control.ts'), `// mine\n${readFileSync(path.join(dir, 'src/ctrlrun.control.ts'), 'utf8')}`);
 
     const r = await cli(['init', '--force'], { cwd: dir });
     expect(r.code, r.stderr).toBe(0);

@@ -34,8 +34,6 @@ import { lines, ruleTester } from '../rule-tester.js';
 
 // cases of adoption-doors
 {
-  const SDK = "import { Agent, getAllMcpTools, hostedMcpTool, mcpToFunctionTool, MCPServerStdio } from '@openai/agents';";
-
   ruleTester('opaque-tool-factory', {
     valid: [
       { name: 'createRequire for another package', code: lines("import { createRequire } from 'node:module';", 'const require2 = createRequire(import.meta.url);', "const _ = require2('lodash');") },
