@@ -60,7 +60,7 @@ function walk(schema: Schema, path: string, visit: (node: Record<string, unknown
     } else if (['items', 'additionalProperties', 'not'].includes(key)) {
       walk(child as Schema, `${path}/${key}`, visit, depth + 1);
     } else if (['anyOf', 'oneOf', 'allOf', 'prefixItems'].includes(key) && Array.isArray(child)) {
-      child.forEach((sub, i) => walk(sub as Schema, `${path}/${key}/${i}`, visit, depth + 1));
+      for (const [i, sub] of child.entries()) walk(sub as Schema, `${path}/${key}/${i}`, visit, depth + 1);
     }
   }
 }

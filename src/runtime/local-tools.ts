@@ -5,7 +5,6 @@ import type {
   computerTool,
   shellTool,
   ApplyPatchOperation,
-  ApplyPatchResult,
   ApplyPatchTool,
   Computer,
   ComputerTool,
@@ -242,6 +241,9 @@ function makeShellTool(internals: ControlInternals, policy: CompiledPolicy, acti
 
 // --- apply_patch ----------------------------------------------------------------------------
 
+/** What an SDK Editor method resolves to (the SDK's own type: a result, or nothing). */
+type EditorResult = ReturnType<Editor['updateFile']>;
+
 function makeApplyPatchTool(internals: ControlInternals, policy: CompiledPolicy, action: string, options: ProtectApplyPatchToolOptions): ApplyPatchTool {
   const who = 'protectApplyPatchTool';
   checkOptions(who, action, options, 'applyPatchTool({ editor })');
@@ -251,7 +253,7 @@ function makeApplyPatchTool(internals: ControlInternals, policy: CompiledPolicy,
   }
   const core = createActionCore(internals, policy, action, {});
   const gate = localGate(internals, core, who, () => made.name);
-  const guarded = (op: ApplyPatchOperation, body: () => Promise<ApplyPatchResult | void>) => async (): Promise<ApplyPatchResult | void> => {
+  const guarded = (op: ApplyPatchOperation, body: () => EditorResult) => async (): EditorResult => {
     const out = await gate.run(op, presentPatchOperation(op), body);
     return out instanceof Refused ? { status: 'failed', output: out.refused } : out;
   };

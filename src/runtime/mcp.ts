@@ -207,7 +207,7 @@ function unmappedAction(server: string, name: string): string {
 async function pinProblem(policy: CompiledPolicy, action: string, server: MCPServer, tool: string): Promise<UpstreamProblem | null> {
   const pin = policy.actions[action]?.upstream?.toolSchemaSha256;
   if (pin === undefined) return null;
-  let listed;
+  let listed: Awaited<ReturnType<MCPServer['listTools']>>[number] | undefined;
   try {
     listed = (await server.listTools()).find((t) => t.name === tool);
   } catch (error) {

@@ -105,7 +105,7 @@ export function sdkExportsOf(sf: ts.SourceFile, bindings: Map<string, Binding>, 
   const named = new Map<string, SdkValue>();
   const stars: SdkValue[] = [];
   const lookup = (name: string) => bindings.get(name);
-  const valueOf = (e: ts.Expression) => valueOfExpr(e, lookup, fileAbs, links);
+  const exprValue = (e: ts.Expression) => valueOfExpr(e, lookup, fileAbs, links);
   const exportObject = (obj: ts.ObjectLiteralExpression): void => {
     for (const p of obj.properties) {
       if (typescript.isShorthandPropertyAssignment(p)) {
@@ -113,10 +113,10 @@ export function sdkExportsOf(sf: ts.SourceFile, bindings: Map<string, Binding>, 
         if (v) named.set(p.name.text, v);
       } else if (typescript.isPropertyAssignment(p)) {
         const key = propertyName(p.name);
-        const v = valueOf(p.initializer);
+        const v = exprValue(p.initializer);
         if (key !== undefined && v) named.set(key, v);
       } else if (typescript.isSpreadAssignment(p)) {
-        const v = valueOf(p.expression);
+        const v = exprValue(p.expression);
         if (v) stars.push(v);
       }
     }
@@ -144,7 +144,7 @@ export function sdkExportsOf(sf: ts.SourceFile, bindings: Map<string, Binding>, 
         }
       }
     } else if (typescript.isExportAssignment(st)) {
-      const v = valueOf(st.expression);
+      const v = exprValue(st.expression);
       if (v && st.isExportEquals) stars.push(v);
       else if (v) named.set('default', v);
     } else if (typescript.isVariableStatement(st) && typescript.getModifiers(st)?.some((m) => m.kind === typescript.SyntaxKind.ExportKeyword)) {
@@ -162,12 +162,12 @@ export function sdkExportsOf(sf: ts.SourceFile, bindings: Map<string, Binding>, 
       if (text === 'module.exports') {
         if (typescript.isObjectLiteralExpression(value)) exportObject(value);
         else {
-          const v = valueOf(value);
+          const v = exprValue(value);
           if (v?.kind === 'module') stars.push(v);
           else if (v) named.set('default', v);
         }
       } else if (typescript.isPropertyAccessExpression(target) && /^(?:module\.)?exports\.[^.]+$/.test(text)) {
-        const v = valueOf(value);
+        const v = exprValue(value);
         if (v) named.set(target.name.text, v);
       }
     }
@@ -181,9 +181,9 @@ function bindingNames(name: ts.BindingName): string[] {
 }
 
 /** The names a variable declaration binds to SDK values: `const t = sdk.tool`, `const { tool: t } = sdk`. */
-function aliasValues(d: ts.VariableDeclaration, valueOf: (e: ts.Expression) => SdkValue | undefined): Array<[string, SdkValue]> {
+function aliasValues(d: ts.VariableDeclaration, exprValue: (e: ts.Expression) => SdkValue | undefined): Array<[string, SdkValue]> {
   if (!d.initializer) return [];
-  const v = valueOf(d.initializer);
+  const v = exprValue(d.initializer);
   if (!v) return [];
   if (typescript.isIdentifier(d.name)) return [[d.name.text, v]];
   if (!typescript.isObjectBindingPattern(d.name) || v.kind !== 'module') return [];
@@ -319,11 +319,11 @@ export function scanParsed(file: string, text: string, parsed: Parsed, options: 
     return bindings.get(name);
   };
   const isTopLevel = (name: string): boolean => !scopes.some((s) => s.has(name));
-  const valueOf = (e: ts.Expression) => valueOfExpr(e, lookupName, fileAbs, links);
+  const exprValue = (e: ts.Expression) => valueOfExpr(e, lookupName, fileAbs, links);
 
   const resolve = (expr: ts.Expression): ResolvedMember | undefined => {
     const e = skipWrappers(expr);
-    const v = valueOf(e);
+    const v = exprValue(e);
     if (v?.kind !== 'member') return undefined;
     return { member: v.member, module: v.module, binding: calleeBinding(e, v.module) };
   };
@@ -358,7 +358,7 @@ export function scanParsed(file: string, text: string, parsed: Parsed, options: 
       for (const d of declared) {
         scope.set(d.name, null);
         if (typescript.isVariableDeclaration(d.declaration)) {
-          for (const [name, value] of aliasValues(d.declaration, valueOf)) if (name === d.name) scope.set(name, { kind: 'sdk', value, via: value.kind === 'module' ? 'namespace' : 'named' });
+          for (const [name, value] of aliasValues(d.declaration, exprValue)) if (name === d.name) scope.set(name, { kind: 'sdk', value, via: value.kind === 'module' ? 'namespace' : 'named' });
         }
       }
     }
