@@ -346,7 +346,7 @@ class Reader {
     if (enumValues && (!nonNull || (nonNull.length === 1 && nonNull[0] === 'string'))) {
       return { type: 'enum', enumValues, nullable };
     }
-    if (!nonNull || nonNull.length !== 1) return unknown('it has no single JSON type');
+    if (nonNull?.length !== 1) return unknown('it has no single JSON type');
     switch (nonNull[0]) {
       case 'string':
         return { type: 'string', nullable };

@@ -262,7 +262,7 @@ export function guardInputFilter(guards: Map<string, HostedGuard>, claimed: Set<
     const out = [];
     for (const item of input) {
       const response = hostedResponseOf(item);
-      if (!response || !response.approve || claimed.has(response.requestId)) {
+      if (!response?.approve || claimed.has(response.requestId)) {
         out.push(item);
         continue;
       }

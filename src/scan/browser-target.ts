@@ -58,7 +58,7 @@ export function declaresEdgeRuntime(text: string): boolean {
 
 /** Whether a browser-side reason (of `browserSideFiles`) is an edge runtime's. */
 export function isEdgeReason(why: string | undefined): boolean {
-  return why !== undefined && why.includes(EDGE_PHRASE);
+  return why?.includes(EDGE_PHRASE) === true;
 }
 
 /** A Cloudflare Workers package (a wrangler config beside its package.json): all its code runs on workerd. */

@@ -37,7 +37,7 @@ export function describeDecisionLogConformance(name: string, makeStore: () => Pr
       reason: n % 2 ? 'rule[0]' : 'no_matching_rule',
       effect_key: n % 2 ? `refund:${n}` : null,
       resource: null,
-      policy_hash: 'sha256:' + 'p'.repeat(64),
+      policy_hash: `sha256:${'p'.repeat(64)}`,
       mode: 'enforce',
       result: n % 2 ? 'allowed' : 'denied',
       receipt_seq: n + 1,

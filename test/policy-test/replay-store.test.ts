@@ -18,7 +18,9 @@ import { expectGolden } from './golden.js';
 
 const FIXTURE = path.join(FIXTURES, 'policy-test/replay-store');
 const dirs: string[] = [];
-afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
 
 type Ctx = { user: string };
 

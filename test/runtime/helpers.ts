@@ -91,7 +91,12 @@ export interface Ctx {
 /** A clock tests move by hand. */
 export function manualClock(start = 1_700_000_000_000) {
   let now = start;
-  return { now: () => now, advance: (ms: number) => void (now += ms) };
+  return {
+    now: () => now,
+    advance: (ms: number) => {
+      now += ms;
+    },
+  };
 }
 
 export interface Setup {

@@ -39,7 +39,7 @@ export function lacksStrictProperty(schema: unknown, value: unknown, depth = 0):
   const properties = node.properties;
   if (properties === null || typeof properties !== 'object' || Array.isArray(properties)) return false;
   const given = value as Record<string, unknown>;
-  return Object.entries(properties as Record<string, unknown>).some(([k, sub]) => !Object.prototype.hasOwnProperty.call(given, k) || lacksStrictProperty(sub, given[k], depth + 1));
+  return Object.entries(properties as Record<string, unknown>).some(([k, sub]) => !Object.hasOwn(given, k) || lacksStrictProperty(sub, given[k], depth + 1));
 }
 
 /**
