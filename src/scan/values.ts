@@ -60,7 +60,7 @@ export function sdkExportsOf(sf: ts.SourceFile, bindings: Map<string, Binding>, 
   const named = new Map<string, SdkValue>();
   const stars: SdkValue[] = [];
   const lookup = (name: string) => bindings.get(name);
-  const valueOf = (e: ts.Expression) => valueOfExpr(e, lookup, fileAbs, links);
+  const exprValue = (e: ts.Expression) => valueOfExpr(e, lookup, fileAbs, links);
   const exportObject = (obj: ts.ObjectLiteralExpression): void => {
     for (const p of obj.properties) {
       if (typescript.isShorthandPropertyAssignment(p)) {
@@ -68,10 +68,10 @@ export function sdkExportsOf(sf: ts.SourceFile, bindings: Map<string, Binding>, 
         if (v) named.set(p.name.text, v);
       } else if (typescript.isPropertyAssignment(p)) {
         const key = propertyName(p.name);
-        const v = valueOf(p.initializer);
+        const v = exprValue(p.initializer);
         if (key !== undefined && v) named.set(key, v);
       } else if (typescript.isSpreadAssignment(p)) {
-        const v = valueOf(p.expression);
+        const v = exprValue(p.expression);
         if (v) stars.push(v);
       }
     }
@@ -81,7 +81,7 @@ export function sdkExportsOf(sf: ts.SourceFile, bindings: Map<string, Binding>, 
       if (st.isTypeOnly) continue;
       if (st.moduleSpecifier && typescript.isStringLiteral(st.moduleSpecifier)) {
         const from = moduleValue(st.moduleSpecifier.text, fileAbs, links);
-        if (!from || from.kind !== 'module') continue;
+        if (from?.kind !== 'module') continue;
         const clause = st.exportClause;
         if (!clause) stars.push(from);
         else if (typescript.isNamespaceExport(clause)) named.set(clause.name.text, from);
@@ -99,7 +99,7 @@ export function sdkExportsOf(sf: ts.SourceFile, bindings: Map<string, Binding>, 
         }
       }
     } else if (typescript.isExportAssignment(st)) {
-      const v = valueOf(st.expression);
+      const v = exprValue(st.expression);
       if (v && st.isExportEquals) stars.push(v);
       else if (v) named.set('default', v);
     } else if (typescript.isVariableStatement(st) && typescript.getModifiers(st)?.some((m) => m.kind === typescript.SyntaxKind.ExportKeyword)) {
@@ -117,12 +117,12 @@ export function sdkExportsOf(sf: ts.SourceFile, bindings: Map<string, Binding>, 
       if (text === 'module.exports') {
         if (typescript.isObjectLiteralExpression(value)) exportObject(value);
         else {
-          const v = valueOf(value);
+          const v = exprValue(value);
           if (v?.kind === 'module') stars.push(v);
           else if (v) named.set('default', v);
         }
       } else if (typescript.isPropertyAccessExpression(target) && /^(?:module\.)?exports\.[^.]+$/.test(text)) {
-        const v = valueOf(value);
+        const v = exprValue(value);
         if (v) named.set(target.name.text, v);
       }
     }
@@ -131,9 +131,9 @@ export function sdkExportsOf(sf: ts.SourceFile, bindings: Map<string, Binding>, 
 }
 
 /** The names a variable declaration binds to SDK values: `const t = sdk.tool`, `const { tool: t } = sdk`. */
-export function aliasValues(d: ts.VariableDeclaration, valueOf: (e: ts.Expression) => SdkValue | undefined): Array<[string, SdkValue]> {
+export function aliasValues(d: ts.VariableDeclaration, exprValue: (e: ts.Expression) => SdkValue | undefined): Array<[string, SdkValue]> {
   if (!d.initializer) return [];
-  const v = valueOf(d.initializer);
+  const v = exprValue(d.initializer);
   if (!v) return [];
   if (typescript.isIdentifier(d.name)) return [[d.name.text, v]];
   if (!typescript.isObjectBindingPattern(d.name) || v.kind !== 'module') return [];

@@ -87,12 +87,12 @@ export function lookupName(cx: FileContext, name: string): Binding | undefined {
 
 export const isTopLevel = (cx: FileContext, name: string): boolean => !cx.scopes.some((s) => s.has(name));
 
-export const valueOf = (cx: FileContext, e: ts.Expression): SdkValue | undefined => valueOfExpr(e, (n) => lookupName(cx, n), cx.fileAbs, cx.links);
+export const exprValue = (cx: FileContext, e: ts.Expression): SdkValue | undefined => valueOfExpr(e, (n) => lookupName(cx, n), cx.fileAbs, cx.links);
 
 export function resolve(cx: FileContext, expr: ts.Expression): ResolvedMember | undefined {
   const e = skipWrappers(expr);
-  const v = valueOf(cx, e);
-  if (!v || v.kind !== 'member') return undefined;
+  const v = exprValue(cx, e);
+  if (v?.kind !== 'member') return undefined;
   return { member: v.member, module: v.module, binding: calleeBinding(cx, e, v.module) };
 }
 

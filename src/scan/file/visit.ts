@@ -5,7 +5,7 @@ import { scopeDeclarations } from '../scope.js';
 import { aliasValues } from '../values.js';
 import { onNew } from './agents.js';
 import { onCall } from './calls.js';
-import { valueOf, type FileContext } from './context.js';
+import { exprValue, type FileContext } from './context.js';
 import { onAssignment, onObjectLiteral } from './objects.js';
 import { checkEscape, countReference } from './references.js';
 
@@ -24,7 +24,7 @@ function openScope(cx: FileContext, node: ts.Node): boolean {
   for (const d of declared) {
     scope.set(d.name, null);
     if (typescript.isVariableDeclaration(d.declaration)) {
-      for (const [name, value] of aliasValues(d.declaration, (e) => valueOf(cx, e))) {
+      for (const [name, value] of aliasValues(d.declaration, (e) => exprValue(cx, e))) {
         if (name === d.name) scope.set(name, { kind: 'sdk', value, via: value.kind === 'module' ? 'namespace' : 'named' });
       }
     }
