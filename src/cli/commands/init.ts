@@ -200,10 +200,26 @@ export const initCommand: CommandSpec<InitArgs> = {
         );
       }
     }
+    for (const line of objectToolNotes(scan.files)) ctx.stdout(line);
     ctx.stdout(nextSteps(plans.map((p) => p.dir), ctx.cwd));
     return 0;
   },
 };
+
+/**
+ * Function tools written by hand (`{ type: 'function', name, invoke }`): the SDK runs them, but no
+ * `tool()` call declares them, so init cannot map them and the codemod cannot rewrite them. Said
+ * here, as `check` says it (`object-literal-tool`), rather than counted as no tool at all.
+ */
+function objectToolNotes(files: ReadonlyArray<{ file: string; objectLiteralTools?: Array<{ span: { line: number }; name?: string }> }>): string[] {
+  return files.flatMap((f) =>
+    (f.objectLiteralTools ?? []).map(
+      (t) =>
+        `note: ${f.file}:${t.span.line}: the function tool${t.name !== undefined ? ` ${JSON.stringify(t.name)}` : ''} is an object literal with its own \`invoke\` (\`{ type: 'function', … }\`): no tool() declares it, so init cannot map it and the codemod cannot protect it; ` +
+        'build it with `tool({ name, description, parameters, execute })` and run `ctrlrun-gen init --force` (`check` reports it as object-literal-tool)\n',
+    ),
+  );
+}
 
 /**
  * init writes into a package (the policy beside its package.json, the store's driver among its
