@@ -97,6 +97,15 @@ describe('a tsc build to an outDir beside .mjs scripts (issue 21 item 2)', () =>
     expect(started.stderr).toContain('ERR_MODULE_NOT_FOUND');
   }, 180_000);
 
+  it('CommonJS package: the module is ESM (.mjs) beside src/ and dist/, and both halves start', async () => {
+    const dir = repo({ ...FILES('commonjs'), 'src/server.ts': START_ESM('./tools.js').replace(/^const result = await (.*)$/m, 'void (async () => {\n  const result = await $1').replace(/(console\.log\(.*\);)\n$/, '$1\n})();\n'), 'tsconfig.json': tsconfig({ rootDir: 'src', outDir: 'dist' }) });
+    await loop(dir);
+    expect(readFileSync(path.join(dir, 'ctrlrun.tools.yaml'), 'utf8')).toContain('output: ctrlrun.generated.mjs');
+    expect(tsc(dir)).toBe('0');
+    expect(startNode(dir, 'dist/server.js')).toEqual({ interruptions: ['refund'], ran: [] });
+    expect(startNode(dir, 'scripts/start.mjs')).toEqual({ interruptions: ['refund'], ran: [] });
+  }, 180_000);
+
   it('allowJs on: tsc copies the module, so it stays in src/', async () => {
     const dir = repo({ ...FILES('module'), 'tsconfig.json': tsconfig({ rootDir: 'src', outDir: 'dist', allowJs: true }) });
     await loop(dir);
