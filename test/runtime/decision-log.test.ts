@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { canonicalHash } from '../../src/runtime/canonical.js';
 import { sensitiveHash, verifyDecisionChain, verifyDecisions } from '../../src/runtime/decision-log.js';
+import { RunState } from '@openai/agents';
+import { readStoreCalls } from '../../src/policy-test/store-calls.js';
 import { bindProtectedTool, createControl, memoryStore, run, type DecisionEntry, type Store } from '../../src/runtime/index.js';
 import { agentWith, assistantMessage, makePolicy, manualClock, refundCall, refundTool, scripted, setup } from './helpers.js';
 
@@ -59,6 +62,52 @@ describe('the decision log, written by the core through the Runner', () => {
     expect(calls).toHaveLength(1);
     const [entry] = await s.store.listDecisions!();
     expect(entry).toMatchObject({ call_id: 'c9', decision: 'deny', mode: 'observe', args: '{"amount":5000000,"payment_id":"pay_9"}', hashed: [] });
+    expect(await verifyDecisions(s.store)).toEqual({ ok: true, count: 1 });
+  });
+
+  it('a paused call is logged when it pauses (pending calls replay), and its resume adds no second entry', async () => {
+    const s = labelled(memoryStore());
+    const { tool, calls } = refundTool(s);
+    const model = scripted([refundCall({ payment_id: 'pay_3', amount: 500_000 }, 'c3')], [assistantMessage('done')]);
+    const agent = agentWith(model, [tool]);
+    const paused = await run(agent, 'refund', { context: { user: 'alice' } });
+    expect(paused.interruptions).toHaveLength(1);
+    // pending: the entry is there already, bound to the `requested` receipt, and replay reads it
+    const pending = await s.store.listDecisions!();
+    expect(pending.map((e) => [e.call_id, e.decision, e.result, e.reason, e.rule, e.effect_key])).toEqual([['c3', 'approve', 'requested', 'rule[1]', 1, 'refund:pay_3']]);
+    expect(pending[0]!.principal).toEqual({ agent: 'alice', user: null });
+    expect(pending[0]!.args).not.toContain('pay_3');
+    expect(await verifyDecisions(s.store)).toEqual({ ok: true, count: 1 });
+    expect((await readStoreCalls(s.store))!.map((c) => [c.callId, c.recorded?.decision])).toEqual([['c3', 'approve']]);
+    await s.control.request(paused.state);
+    await s.control.approve(paused.state, paused.interruptions[0]!, { approver: 'bob' });
+    await run(agent, await RunState.fromString(agent, paused.state.toString()));
+    expect(calls).toHaveLength(1);
+    expect((await s.store.listReceipts()).map((r) => r.result)).toEqual(['requested', 'approved', 'claimed', 'executed']);
+    // one entry a call: the claim's receipt writes none
+    expect((await s.store.listDecisions!()).map((e) => [e.seq, e.call_id, e.result])).toEqual([[1, 'c3', 'requested']]);
+    expect(await verifyDecisions(s.store)).toEqual({ ok: true, count: 1 });
+  });
+
+  it('a pause the core cannot bind (an optional field left out) is logged by control.request, once', async () => {
+    const s = labelled(memoryStore());
+    const calls: unknown[] = [];
+    const tool = s.protectedTool('stripe.refund', {
+      name: 'refund',
+      description: 'Refund a payment',
+      parameters: z.object({ payment_id: z.string(), amount: z.number().int(), note: z.string().optional() }),
+      execute: async (a) => void calls.push(a),
+    });
+    const agent = agentWith(scripted([refundCall({ payment_id: 'pay_4', amount: 500_000 }, 'c4')], [assistantMessage('done')]), [tool]);
+    const paused = await run(agent, 'refund', { context: { user: 'alice' } });
+    expect(await s.store.listDecisions!()).toEqual([]); // not filed at the pause: control.request files it
+    await s.control.request(paused.state);
+    await s.control.request(paused.state); // idempotent: no second receipt, no second entry
+    expect((await s.store.listDecisions!()).map((e) => [e.call_id, e.result, e.principal?.agent])).toEqual([['c4', 'requested', 'alice']]);
+    await s.control.approve(paused.state, paused.interruptions[0]!, { approver: 'bob' });
+    await run(agent, await RunState.fromString(agent, paused.state.toString()));
+    expect(calls).toHaveLength(1);
+    expect((await s.store.listDecisions!()).map((e) => [e.call_id, e.result])).toEqual([['c4', 'requested']]);
     expect(await verifyDecisions(s.store)).toEqual({ ok: true, count: 1 });
   });
 

@@ -4,15 +4,18 @@ import type { CompiledPolicy, DecisionBody, Receipt } from '../types.js';
 import type { CallFacts } from './types.js';
 
 /** The receipts that end a call's decision (the decision stage's answer), as opposed to its body's outcome. */
-const DECIDED = new Set(['allowed', 'claimed', 'denied', 'refused', 'duplicate']);
+const DECIDED = new Set(['requested', 'allowed', 'claimed', 'denied', 'refused', 'duplicate']);
 
 /**
  * The decision log's entry for a receipt the core just wrote, or null: only a decision's receipt
  * (not the body's outcome; in observe mode a call's one receipt, after its body), only of a call whose arguments were checked (a call refused before
- * the policy had none to decide on). The call's inputs as the decision saw them; the action's
- * labelled arguments written as their hash.
+ * the policy had none to decide on). A paused call's entry is written with its `requested`
+ * receipt; the receipts of its resume (claimed, or refused by the approval or the reservation)
+ * write none, so a store with calls still pending replays them and a call has one entry. The
+ * call's inputs as the decision saw them; the action's labelled arguments written as their hash.
  */
 export function decisionEntryOf(action: string, tool: string | null, policy: CompiledPolicy, environment: string, facts: CallFacts, receipt: Receipt): DecisionBody | null {
+  if (facts.requested === true && receipt.result !== 'requested') return null;
   if (!(DECIDED.has(receipt.result) || receipt.mode === 'observe') || facts.args === undefined || facts.argsHash === null || receipt.decision === null) return null;
   const { args, hashed } = redactArguments(facts.args, policy.actions[action]?.sensitive ?? []);
   const d = facts.decision;
@@ -54,4 +57,14 @@ export async function logDecision(internals: ControlInternals, entry: DecisionBo
   const retention = internals.decisionRetentionMs;
   if (entry === null || retention === null || retention === undefined || typeof internals.store.appendDecision !== 'function') return;
   await internals.store.appendDecision(entry, entry.at - retention);
+}
+
+/**
+ * The entry of a decision receipt written outside an action's core (`control.request` filing a
+ * pause the core could not bind, a hosted MCP call): the same entry, the same store, the same rule.
+ */
+export async function logReceipt(internals: ControlInternals, policy: CompiledPolicy, action: string, facts: CallFacts, receipt: Receipt): Promise<void> {
+  if (internals.decisionRetentionMs == null || typeof internals.store.appendDecision !== 'function') return;
+  const environment = internals.environment ?? policy.environment ?? 'production';
+  await logDecision(internals, decisionEntryOf(action, toolOf(policy, action), policy, environment, facts, receipt));
 }
