@@ -2,9 +2,10 @@
  * Recorded calls from a store's decision log (`replay --store`): each entry as a RecordedCall, the
  * recorded decision its baseline, a labelled argument still only its hash (`hashed`). Read in pages
  * of seq, filtered by the store (`--since`, `--action`); a call id seen twice is replayed once (its
- * first decision).
+ * first decision). A paused call carries its answer from the store's request (`answer`).
  */
 import type { DecisionEntry, DecisionQuery, Store } from '../runtime/types.js';
+import { answersOf, answerText } from './answers.js';
 import type { RecordedCall } from './calls-file.js';
 
 export const STORE_PAGE = 10_000;
@@ -33,12 +34,15 @@ export async function readStoreCalls(store: Store, filter: { since?: number; act
   for (let afterSeq = 0; ; ) {
     const query: DecisionQuery = { afterSeq, limit: pageSize, ...(filter.since !== undefined ? { since: filter.since } : {}), ...(filter.action !== undefined ? { action: filter.action } : {}) };
     const page = await store.listDecisions(query);
+    const answers = await answersOf(store, page);
     for (const e of page) {
       if (e.call_id !== null) {
         if (seen.has(e.call_id)) continue;
         seen.add(e.call_id);
       }
-      calls.push(callOfEntry(e));
+      const call = callOfEntry(e);
+      const answer = answers.get(e.seq);
+      calls.push(answer === undefined ? call : { ...call, answer: answerText(answer) });
     }
     if (page.length < pageSize) return calls;
     afterSeq = page[page.length - 1]!.seq;

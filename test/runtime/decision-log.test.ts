@@ -111,6 +111,23 @@ describe('the decision log, written by the core through the Runner', () => {
     expect(await verifyDecisions(s.store)).toEqual({ ok: true, count: 1 });
   });
 
+  it("an operator's answer stays in the receipts and the request; replay and receipts log show it beside the entry", async () => {
+    const s = labelled(memoryStore());
+    const { tool } = refundTool(s);
+    const model = scripted([refundCall({ payment_id: 'pay_5', amount: 500_000 }, 'c5'), refundCall({ payment_id: 'pay_6', amount: 600_000 }, 'c6')], [assistantMessage('done')]);
+    const paused = await run(agentWith(model, [tool]), 'refund', { context: { user: 'alice' } });
+    expect(paused.interruptions).toHaveLength(2);
+    const answered = async () => (await readStoreCalls(s.store))!.map((c) => [c.callId, c.answer]);
+    expect(await answered()).toEqual([['c5', 'pending'], ['c6', 'pending']]);
+    const [five, six] = paused.interruptions;
+    await s.control.approve(paused.state, five!, { approver: 'bob' });
+    await s.control.reject(paused.state, six!, { approver: 'carol', message: 'too large' });
+    expect(await answered()).toEqual([['c5', 'approved by bob'], ['c6', 'rejected by carol: too large']]);
+    // the answers are receipts (signed where the operator has a key), not log entries
+    expect((await s.store.listDecisions!()).map((e) => e.result)).toEqual(['requested', 'requested']);
+    expect((await s.store.listReceipts()).map((r) => r.result)).toEqual(['requested', 'requested', 'approved', 'rejected']);
+  });
+
   it('decisionLog: false keeps no log; the receipts are written as before', async () => {
     const s = labelled(memoryStore(), { decisionLog: false });
     const { tool } = refundTool(s);
