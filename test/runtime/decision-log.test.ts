@@ -36,7 +36,7 @@ describe('the decision log, written by the core through the Runner', () => {
     expect(first).toMatchObject({
       action: 'stripe.refund',
       tool: 'refund',
-      args: `{"amount":500,"payment_id":"${sensitiveHash('pay_1')}"}`,
+      args: `{"amount":500,"payment_id":"${sensitiveHash(await s.store.decisionKey!(), 'pay_1')}"}`,
       hashed: ['payment_id'],
       args_hash: canonicalHash({ payment_id: 'pay_1', amount: 500 }),
       environment: 'test',
@@ -48,6 +48,9 @@ describe('the decision log, written by the core through the Runner', () => {
     expect(first.principal).toEqual({ agent: 'alice', user: null });
     // the value itself is nowhere in the entry's arguments (its effect key and resource, as on the receipt, are the templates')
     expect(log.map((e) => e.args).join()).not.toMatch(/pay_[12]/);
+    // a keyed hash: the bare SHA-256 a dictionary of likely values would give is not there
+    expect(first.args).toMatch(/"payment_id":"hmac-sha256:[0-9a-f]{64}"/);
+    expect(first.args).not.toContain(canonicalHash('pay_1'));
     // bound to the receipt written with it (the decision receipt, not the outcome)
     const bound = receipts.find((r) => r.seq === first.receipt_seq)!;
     expect([bound.hash, bound.result, bound.call_id]).toEqual([first.receipt_hash, 'allowed', 'c1']);
@@ -126,6 +129,27 @@ describe('the decision log, written by the core through the Runner', () => {
     // the answers are receipts (signed where the operator has a key), not log entries
     expect((await s.store.listDecisions!()).map((e) => e.result)).toEqual(['requested', 'requested']);
     expect((await s.store.listReceipts()).map((r) => r.result)).toEqual(['requested', 'requested', 'approved', 'rejected']);
+  });
+
+  it("a labelled value's hash is keyed by its store: the same value hashes alike in one store, unlike in another", async () => {
+    const hashOf = async (store: Store, callId: string) => {
+      const s = labelled(store);
+      const { tool } = refundTool(s);
+      // the second call in one store is refused as a duplicate effect: it is logged all the same
+      await run(agentWith(scripted([refundCall({ payment_id: 'pay_7', amount: 500 }, callId)], [assistantMessage('done')]), [tool]), 'refund', { context: { user: 'alice' } }).catch(() => undefined);
+      const entries = await store.listDecisions!();
+      return (JSON.parse(entries[entries.length - 1]!.args) as { payment_id: string }).payment_id;
+    };
+    const one = memoryStore();
+    const a = await hashOf(one, 'c1');
+    expect(await hashOf(one, 'c2')).toBe(a);
+    expect(a).toBe(sensitiveHash(await one.decisionKey!(), 'pay_7'));
+    expect(await hashOf(memoryStore(), 'c3')).not.toBe(a);
+    // a store without a key of its own: hashed under a key of this process, still not the bare hash
+    const { decisionKey: _k, ...keyless } = memoryStore();
+    const k = await hashOf(keyless as Store, 'c4');
+    expect(k).toMatch(/^hmac-sha256:[0-9a-f]{64}$/);
+    expect(k).not.toBe(a);
   });
 
   it('decisionLog: false keeps no log; the receipts are written as before', async () => {
