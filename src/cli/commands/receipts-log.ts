@@ -4,6 +4,7 @@ import type { DecisionEntry, DecisionQuery, Store } from '../../runtime/types.js
 import type { CommandSpec } from '../context.js';
 import { withStore } from '../store-url.js';
 import { answersOf, answerText } from '../../policy-test/answers.js';
+import { briefHashes } from '../../policy-test/replay-report.js';
 import { formatTable, isoTime } from '../table.js';
 import { safePrinter, terminalJson } from '../terminal-text.js';
 
@@ -78,7 +79,7 @@ export const receiptsLog: CommandSpec<LogArgs> = {
       ctx.stdout(
         formatTable(
           ['SEQ', 'AT', 'ACTION', 'DECISION', 'REASON', 'PRINCIPAL', 'ARGUMENTS', 'HASHED', 'ANSWER', 'RECEIPT'],
-          entries.map((e) => [p.show(String(e.seq)), isoTime(e.at), p.show(e.action), p.show(e.decision), p.show(e.reason), p.show(who(e)), p.show(e.args), e.hashed.map(p.show).join(',') || '-', p.show(answerText(answers.get(e.seq))), p.show(String(e.receipt_seq))]),
+          entries.map((e) => [p.show(String(e.seq)), isoTime(e.at), p.show(e.action), p.show(e.decision), p.show(e.reason), p.show(who(e)), p.show(briefHashes(e.args)), e.hashed.map(p.show).join(',') || '-', p.show(answerText(answers.get(e.seq))), p.show(String(e.receipt_seq))]),
         ) + p.note(),
       );
       return 0;
