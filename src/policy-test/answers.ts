@@ -4,7 +4,8 @@
  * request and in the receipts (signed by the operator's key), never in the log: a candidate policy
  * cannot re-decide a person's answer, and a second copy would be one more record that must agree.
  */
-import type { ApprovalState, DecisionEntry, Store } from '../runtime/types.js';
+import type { ApprovalRequest, ApprovalState, DecisionEntry, Store } from '../runtime/types.js';
+import type { RecordedCall } from './calls-file.js';
 
 /** What became of a paused call's request: its state, who approved, who rejected (and why). */
 export interface EntryAnswer {
@@ -21,15 +22,32 @@ export async function answersOf(store: Pick<Store, 'getRequest'>, entries: reado
     if (e.decision !== 'approve' || e.call_id === null) continue;
     const request = await store.getRequest(e.call_id);
     if (!request || request.action !== e.action || request.argsHash !== e.args_hash) continue; // another call under this id
-    const no = request.answers.find((a) => a.decision === 'reject');
-    out.set(e.seq, {
-      state: request.state,
-      approvedBy: request.answers.filter((a) => a.decision === 'approve').map((a) => a.approver),
-      rejectedBy: request.answers.filter((a) => a.decision === 'reject').map((a) => a.approver),
-      ...(no?.reason !== undefined ? { reason: no.reason } : {}),
-    });
+    out.set(e.seq, answerOfRequest(request));
   }
   return out;
+}
+
+/**
+ * Sets `answer` on each replayed example that paused (a store's call with its arguments hash): one
+ * store read per example shown, not per call replayed, so a log of mostly paused calls replays
+ * as fast as any other.
+ */
+export async function attachAnswers(store: Pick<Store, 'getRequest'>, examples: readonly RecordedCall[]): Promise<void> {
+  for (const call of examples) {
+    if (call.recorded?.decision !== 'approve' || call.callId === null || call.argsHash === undefined) continue;
+    const request = await store.getRequest(call.callId);
+    if (request && request.action === call.action && request.argsHash === call.argsHash) call.answer = answerText(answerOfRequest(request));
+  }
+}
+
+function answerOfRequest(request: ApprovalRequest): EntryAnswer {
+  const no = request.answers.find((a) => a.decision === 'reject');
+  return {
+    state: request.state,
+    approvedBy: request.answers.filter((a) => a.decision === 'approve').map((a) => a.approver),
+    rejectedBy: request.answers.filter((a) => a.decision === 'reject').map((a) => a.approver),
+    ...(no?.reason !== undefined ? { reason: no.reason } : {}),
+  };
 }
 
 /** One line for the table: `pending`, `approved by bob`, `approved by bob, used`, `rejected by carol: too large`. */

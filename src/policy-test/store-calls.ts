@@ -2,10 +2,9 @@
  * Recorded calls from a store's decision log (`replay --store`): each entry as a RecordedCall, the
  * recorded decision its baseline, a labelled argument still only its hash (`hashed`). Read in pages
  * of seq, filtered by the store (`--since`, `--action`); a call id seen twice is replayed once (its
- * first decision). A paused call carries its answer from the store's request (`answer`).
+ * first decision). A paused call's answer is read for the report's examples only (answers.ts).
  */
 import type { DecisionEntry, DecisionQuery, Store } from '../runtime/types.js';
-import { answersOf, answerText } from './answers.js';
 import type { RecordedCall } from './calls-file.js';
 
 export const STORE_PAGE = 10_000;
@@ -23,6 +22,7 @@ export function callOfEntry(e: DecisionEntry): RecordedCall {
     at: e.at,
     recorded: { decision: e.decision, reason: e.reason },
     callId: e.call_id,
+    argsHash: e.args_hash,
   };
 }
 
@@ -34,15 +34,12 @@ export async function readStoreCalls(store: Store, filter: { since?: number; act
   for (let afterSeq = 0; ; ) {
     const query: DecisionQuery = { afterSeq, limit: pageSize, ...(filter.since !== undefined ? { since: filter.since } : {}), ...(filter.action !== undefined ? { action: filter.action } : {}) };
     const page = await store.listDecisions(query);
-    const answers = await answersOf(store, page);
     for (const e of page) {
       if (e.call_id !== null) {
         if (seen.has(e.call_id)) continue;
         seen.add(e.call_id);
       }
-      const call = callOfEntry(e);
-      const answer = answers.get(e.seq);
-      calls.push(answer === undefined ? call : { ...call, answer: answerText(answer) });
+      calls.push(callOfEntry(e));
     }
     if (page.length < pageSize) return calls;
     afterSeq = page[page.length - 1]!.seq;

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { canonicalHash } from '../../src/runtime/canonical.js';
 import { sensitiveHash, verifyDecisionChain, verifyDecisions } from '../../src/runtime/decision-log.js';
 import { RunState } from '@openai/agents';
+import { attachAnswers } from '../../src/policy-test/answers.js';
 import { readStoreCalls } from '../../src/policy-test/store-calls.js';
 import { bindProtectedTool, createControl, memoryStore, run, type DecisionEntry, type Store } from '../../src/runtime/index.js';
 import { agentWith, assistantMessage, makePolicy, manualClock, refundCall, refundTool, scripted, setup } from './helpers.js';
@@ -120,7 +121,11 @@ describe('the decision log, written by the core through the Runner', () => {
     const model = scripted([refundCall({ payment_id: 'pay_5', amount: 500_000 }, 'c5'), refundCall({ payment_id: 'pay_6', amount: 600_000 }, 'c6')], [assistantMessage('done')]);
     const paused = await run(agentWith(model, [tool]), 'refund', { context: { user: 'alice' } });
     expect(paused.interruptions).toHaveLength(2);
-    const answered = async () => (await readStoreCalls(s.store))!.map((c) => [c.callId, c.answer]);
+    const answered = async () => {
+      const calls = (await readStoreCalls(s.store))!;
+      await attachAnswers(s.store, calls);
+      return calls.map((c) => [c.callId, c.answer]);
+    };
     expect(await answered()).toEqual([['c5', 'pending'], ['c6', 'pending']]);
     const [five, six] = paused.interruptions;
     await s.control.approve(paused.state, five!, { approver: 'bob' });
