@@ -50,6 +50,13 @@ export function describeDecisionLogConformance(name: string, makeStore: () => Pr
       return all[all.length - 1];
     };
 
+    it('decisionKey (when the store has one) is a secret of 32 bytes in hex, the same on every call', async () => {
+      if (!keeps() || typeof store.decisionKey !== 'function') return;
+      const key = await store.decisionKey();
+      expect(key).toMatch(/^[0-9a-f]{64}$/);
+      expect(await store.decisionKey()).toBe(key);
+    });
+
     it('appendDecision chains (contiguous seq, prev_hash = previous hash, hash = decisionHash) and lists what it appended', async () => {
       if (!keeps()) return;
       const last = await lastSeq();

@@ -1,4 +1,4 @@
-import { chainedEntry } from '../decision-log.js';
+import { chainedEntry, newDecisionKey } from '../decision-log.js';
 import type { DecisionBody, DecisionEntry, DecisionLogStore, DecisionQuery } from '../types.js';
 
 /** Whether an entry passes a query's filters (the seq bound, the time, the action). */
@@ -16,7 +16,12 @@ export function memoryDecisionLog(open: () => void): DecisionLogStore {
   const entries: DecisionEntry[] = [];
   let lastSeq = 0;
   let lastHash: string | undefined;
+  let key: string | undefined;
   return {
+    async decisionKey(): Promise<string> {
+      open();
+      return (key ??= newDecisionKey());
+    },
     async appendDecision(body: DecisionBody, retainAfter?: number): Promise<DecisionEntry> {
       open();
       const entry = chainedEntry(structuredClone(body), lastHash === undefined ? undefined : { seq: lastSeq, hash: lastHash });

@@ -43,6 +43,7 @@ const METHODS = [
   'listReceipts',
   'appendDecision',
   'listDecisions',
+  'decisionKey',
 ] as const;
 
 type Method = (typeof METHODS)[number];
