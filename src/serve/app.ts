@@ -216,6 +216,9 @@ export function createServeApp(o: ServeAppOptions): Hono<Env> {
         // announced under its stored id (the inbox's), which names the tenant
         if (r.state === 'pending' && r.answers.length === 0) o.onNewRequest({ ...r, callId: tenantScope(who.tenant).inward(r.callId) });
       }
+      // a named tenant's receipt is stored under its names (`@T:call`): say so, so that its signer
+      // can check that what was appended is what it sent before signing it
+      if (method === 'appendReceipt' && who.tenant !== undefined) return c.json({ result: result ?? null, names: `@${who.tenant}:` });
       return c.json({ result: result ?? null });
     }
     const fn = (o.store as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>)[method]!;
