@@ -14,7 +14,7 @@ const DECIDED = new Set(['allowed', 'claimed', 'denied', 'refused', 'duplicate']
  */
 export function decisionEntryOf(action: string, tool: string | null, policy: CompiledPolicy, environment: string, facts: CallFacts, receipt: Receipt): DecisionBody | null {
   if (!(DECIDED.has(receipt.result) || receipt.mode === 'observe') || facts.args === undefined || facts.argsHash === null || receipt.decision === null) return null;
-  const { args, hashed } = redactArguments(facts.args, policy.actions[action]?.sensitive ?? []);
+  const { args, hashed } = redactArguments(facts.args, policy.actions[action]?.sensitive ?? [], facts.argsJson);
   const d = facts.decision;
   return {
     at: receipt.at,

@@ -1,4 +1,5 @@
 import { chainedEntry } from '../decision-log.js';
+import { copyPlain } from './memory/state.js';
 import type { DecisionBody, DecisionEntry, DecisionLogStore, DecisionQuery } from '../types.js';
 
 /** Whether an entry passes a query's filters (the seq bound, the time, the action). */
@@ -19,7 +20,7 @@ export function memoryDecisionLog(open: () => void): DecisionLogStore {
   return {
     async appendDecision(body: DecisionBody, retainAfter?: number): Promise<DecisionEntry> {
       open();
-      const entry = chainedEntry(structuredClone(body), lastHash === undefined ? undefined : { seq: lastSeq, hash: lastHash });
+      const entry = chainedEntry(copyPlain(body), lastHash === undefined ? undefined : { seq: lastSeq, hash: lastHash });
       if (retainAfter !== undefined) {
         let n = 0;
         while (n < entries.length && entries[n]!.at < retainAfter) n += 1;
@@ -28,12 +29,12 @@ export function memoryDecisionLog(open: () => void): DecisionLogStore {
       entries.push(entry);
       lastSeq = entry.seq;
       lastHash = entry.hash;
-      return structuredClone(entry);
+      return copyPlain(entry);
     },
     async listDecisions(query?: DecisionQuery): Promise<DecisionEntry[]> {
       open();
       const selected = entries.filter((e) => matchesQuery(e, query));
-      return structuredClone(query?.limit === undefined ? selected : selected.slice(0, query.limit));
+      return (query?.limit === undefined ? selected : selected.slice(0, query.limit)).map(copyPlain);
     },
   };
 }
