@@ -28,6 +28,9 @@ export function receiptWriter(internals: ControlInternals, policy: CompiledPolic
   const logs = internals.decisionRetentionMs != null && typeof internals.store.appendDecision === 'function';
   return async (facts, fields) => {
     const receipt = await appendReceipt(internals, policy, receiptOf(action, facts, fields));
-    if (logs) await logDecision(internals, decisionEntryOf(action, tool, policy, environment, facts, receipt));
+    if (!logs) return;
+    // only a decision's receipt has an entry: the body's outcome waits on nothing more
+    const entry = decisionEntryOf(action, tool, policy, environment, facts, receipt);
+    if (entry !== null) await logDecision(internals, entry);
   };
 }
