@@ -148,7 +148,10 @@ function agentFor(t, runs) {
 
 const parameters = z.object({ payment_id: z.string(), amount: z.number().int() });
 const executed = { plain: 0, guardrail: 0, gated: 0, protected: 0 };
-const body = (side) => async () => (executed[side]++, 'refunded');
+const body = (side) => async () => {
+  executed[side]++;
+  return 'refunded';
+};
 const plainTool = () => tool({ name: 'refund', description: 'refund', parameters, execute: body('plain') });
 // What the SDK itself costs for the two hooks a protected tool uses, with hooks that do nothing:
 // a tool input guardrail that allows, and a needsApproval function that answers false.

@@ -45,7 +45,7 @@ export function renderExamples(examples: ReadonlyArray<readonly [string, string]
   const fits = examples.every(([, what]) => indent.length + commandWidth + 2 + what.length <= width);
   const lines = ['Examples:'];
   if (fits) {
-    for (const [cmd, what] of examples) lines.push(`${indent}${what ? cmd.padEnd(commandWidth) + '  ' + what : cmd}`.trimEnd());
+    for (const [cmd, what] of examples) lines.push(`${indent}${what ? `${cmd.padEnd(commandWidth)}  ${what}` : cmd}`.trimEnd());
     return lines.join('\n');
   }
   const descIndent = '      ';

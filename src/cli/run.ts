@@ -1,4 +1,3 @@
-import path from 'node:path';
 import { VERSION } from '../version.js';
 import { makeContext as makeIoContext, type CliContext, type CliIo, type CommandSpec } from './context.js';
 import { commandLoaders, loadCommands, soleCommand } from './commands/index.js';
@@ -107,11 +106,17 @@ async function usageContext(argv: readonly string[]): Promise<UsageContext> {
   return { command: sub ? `${loader.name} ${words[1]}` : loader.name, flags: [...GLOBAL_FLAGS, ...flagsOf(spec), ...(sub ? flagsOf(sub) : [])] };
 }
 
+/** Notes an option name the builder declared; the recorder goes on (for chained calls). */
+function recordFlag(flags: string[], name: unknown, recorder: unknown): unknown {
+  if (typeof name === 'string') flags.push(name);
+  return recorder;
+}
+
 /** The option names a command's builder declares, read by running it against a recorder. */
 export function flagsOf(spec: CommandSpec<any>): string[] {
   const flags: string[] = [];
-  const recorder: any = new Proxy(function () {}, {
-    get: (_t, key) => (key === 'option' || key === 'options' ? (name: unknown) => (typeof name === 'string' && flags.push(name), recorder) : () => recorder),
+  const recorder: any = new Proxy(() => {}, {
+    get: (_t, key) => (key === 'option' || key === 'options' ? (name: unknown) => recordFlag(flags, name, recorder) : () => recorder),
   });
   try {
     spec.builder?.(recorder);

@@ -6,7 +6,7 @@ export function formatTable(header: string[], rows: string[][]): string {
       .map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i] ?? 0)))
       .join('  ')
       .trimEnd();
-  return [line(header), ...rows.map(line)].join('\n') + '\n';
+  return `${[line(header), ...rows.map(line)].join('\n')}\n`;
 }
 
 /** An epoch-ms time as ISO 8601 (UTC), or '-' when absent. */

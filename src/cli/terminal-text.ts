@@ -30,6 +30,20 @@ export function terminalSafe(text: string): { text: string; marked: boolean } {
 }
 
 /**
+ * `terminalSafe` line by line: the text's own newlines stay (a multi-line hint of ours), every
+ * other unsafe character within a line is escaped and that line marked.
+ */
+export function terminalSafeLines(text: string): { text: string; marked: boolean } {
+  let marked = false;
+  const lines = text.split('\n').map((line) => {
+    const out = terminalSafe(line);
+    marked ||= out.marked;
+    return out.text;
+  });
+  return { text: lines.join('\n'), marked };
+}
+
+/**
  * Source text for a code frame: every unsafe character but newline and tab written as `\u{…}`
  * (a backslash stays itself: the frame shows the file's own text, never stored data to be read back).
  */

@@ -1,23 +1,29 @@
+import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { findManifest } from '../manifest/find.js';
-import { manifestsFor } from '../manifest/workspace.js';
+import { findManifest, MANIFEST_FILE } from '../manifest/find.js';
+import { manifestsFor, nestedPackages } from '../manifest/workspace.js';
 
 /**
- * At a workspace root that has no manifest of its own (none found upward), the manifests of its
- * packages that the command's `paths` reach (all of them without paths), absolute and sorted; else
- * undefined: the command runs once, as ever (and reports a missing manifest as ever).
+ * The manifests a command at `cwd` goes through, when there is more than one: at a workspace root
+ * with no manifest of its own (none found upward), its packages' manifests; at a package with a
+ * manifest that has packages with manifests of their own below it (a library's `examples/agent`),
+ * its own and theirs. Of those, the ones the command's `paths` reach (all without paths), absolute;
+ * else undefined: the command runs once, as ever (and reports a missing manifest as ever).
  */
 export function workspaceManifests(cwd: string, paths?: readonly string[]): string[] | undefined {
-  if (findManifest(cwd) !== undefined) return undefined;
-  const all = manifestsFor(cwd);
-  if (all.length === 0) return undefined;
+  const own = findManifest(cwd);
+  const all = own !== undefined ? [own, ...nestedManifests(path.dirname(own))] : manifestsFor(cwd);
+  if (all.length === 0 || (own !== undefined && all.length === 1)) return undefined;
   if (!paths || paths.length === 0) return all;
   const wanted = paths.map((p) => path.resolve(cwd, p));
   const within = (outer: string, inner: string) => {
     const rel = path.relative(outer, inner);
     return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
   };
-  const reached = all.filter((m) => wanted.some((p) => within(path.dirname(m), p) || within(p, path.dirname(m))));
+  const dirs = all.map((m) => path.dirname(m));
+  // a path reaches the package whose folder holds it (the innermost), and every package it holds
+  const reaches = (dir: string, p: string) => within(p, dir) || (within(dir, p) && !dirs.some((d) => d !== dir && within(dir, d) && within(d, p)));
+  const reached = all.filter((m) => wanted.some((p) => reaches(path.dirname(m), p)));
   return reached.length > 0 ? reached : undefined;
 }
 
@@ -27,4 +33,11 @@ export function pathsInPackage(cwd: string, dir: string, paths: readonly string[
   const abs = paths.map((p) => path.resolve(cwd, p));
   if (abs.some((p) => !path.relative(p, dir).startsWith('..'))) return undefined;
   return abs.filter((p) => !path.relative(dir, p).startsWith('..')).map((p) => path.relative(cwd, p) || '.');
+}
+
+/** The manifests of the packages below `dir` (each a package.json folder with a ctrlrun.tools.yaml), sorted. */
+function nestedManifests(dir: string): string[] {
+  return nestedPackages(dir)
+    .map((d) => path.join(d, MANIFEST_FILE))
+    .filter((f) => existsSync(f));
 }

@@ -3,7 +3,6 @@ import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readdirSync, symlinkSyn
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import type { ts } from 'ts-morph';
 import { packageRoot } from '../package-root.js';
 import { typescript } from '../scan/typescript.js';
 import { SUPPORT_MANIFEST, SUPPORT_POLICY } from './support-policy.js';

@@ -140,7 +140,10 @@ export class DiskSession implements LintSession {
   private staleFindings(): Finding[] {
     if (this.stale) return this.stale;
     const project = this.project;
-    if (!project) return (this.stale = []);
+    if (!project) {
+      this.stale = [];
+      return this.stale;
+    }
     const scans = [...this.scans.values()];
     const toRoot = (file: string): string => this.relative(path.resolve(file));
     this.stale = staleOrConfigFindings(project, toRoot, declarationsFromScan(project, scans));

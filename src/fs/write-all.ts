@@ -13,7 +13,7 @@
  * caller turns it into a located user error (exit 2). Only node:fs: a floor every command may use.
  */
 import { randomBytes } from 'node:crypto';
-import { accessSync, constants, mkdirSync, readFileSync, renameSync, rmdirSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, mkdirSync, readFileSync, renameSync, rmdirSync, statSync, unlinkSync, writeFileSync, type Stats } from 'node:fs';
 import path from 'node:path';
 
 export interface PlannedWrite {
@@ -66,7 +66,7 @@ export const NODE_FS: WriteFs = {
   unlink: unlinkSync,
   rmdir: rmdirSync,
   read: (file) => {
-    let stat;
+    let stat: Stats;
     try {
       stat = statSync(file);
     } catch {

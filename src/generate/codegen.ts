@@ -319,7 +319,7 @@ export function compileDecision(action: PolicyAction, name: string, policyFile: 
     } else {
       // One `when` entry a line.
       lines.push('  if (');
-      tests.forEach((t, i) => lines.push(`    ${t}${i < tests.length - 1 ? ' &&' : ''}`));
+      for (const [i, t] of tests.entries()) lines.push(`    ${t}${i < tests.length - 1 ? ' &&' : ''}`);
       lines.push('  ) {');
     }
     lines.push(`    return ${result};`, '  }');

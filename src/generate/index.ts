@@ -51,7 +51,11 @@ export function renderGeneratedModule(project: Project, options: RenderOptions =
   const tools: Record<string, string> = {};
   for (const t of manifest.tools) if (t.kind === 'function') tools[t.tool] = t.action;
   const mcp: Record<string, Record<string, string>> = {};
-  for (const t of manifest.tools) if (t.kind === 'mcp') (mcp[t.server] ??= {})[t.tool] = t.action;
+  for (const t of manifest.tools) {
+    if (t.kind !== 'mcp') continue;
+    mcp[t.server] ??= {};
+    mcp[t.server]![t.tool] = t.action;
+  }
   const hostedMcp: Record<string, string> = {};
   for (const t of manifest.tools) if (t.kind === 'hosted_mcp') hostedMcp[t.serverLabel] = t.action;
   const policyPath = path.isAbsolute(policy.file) ? policy.file : manifest.policy;
@@ -88,9 +92,8 @@ export function inputsHash(policy: Policy, manifest: Manifest, controlSpecifier:
           return { kind: t.kind, tool: t.tool, action: t.action };
         case 'mcp':
           return { kind: t.kind, server: t.server, tool: t.tool, action: t.action };
-        case 'hosted_mcp':
-          return { kind: t.kind, serverLabel: t.serverLabel, action: t.action };
       }
+      return { kind: t.kind, serverLabel: t.serverLabel, action: t.action };
     })
     .sort((a, b) => byCodeUnit(JSON.stringify(a), JSON.stringify(b)));
   const parameters: Record<string, string[]> = {};

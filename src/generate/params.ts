@@ -116,6 +116,31 @@ const RESHAPING = new Set(['transform', 'pipe', 'catch', 'prefault']);
 const OBJECT_PRESERVING = new Set(['describe', 'meta', 'strict', 'brand', 'readonly']);
 const ZOD_INTEGER = new Set(['int', 'int32', 'uint32', 'safeint']);
 
+/** Every method that changes what the body receives from what the model sent. */
+const TRANSFORMING = new Set([...VALUE_CHANGING, ...RESHAPING, 'default']);
+
+/**
+ * The first transforming method called anywhere inside `node` (`.default([])` of a member of a
+ * nested object), as `.name()`; z.coerce and z.preprocess too. Schemas named by an identifier are
+ * not followed (the run-time check refuses what they change).
+ */
+function nestedTransform(node: ts.Node): string | undefined {
+  let found: string | undefined;
+  const visit = (n: ts.Node): void => {
+    if (found) return;
+    if (typescript.isCallExpression(n) && typescript.isPropertyAccessExpression(n.expression)) {
+      const name = n.expression.name.text;
+      const target = n.expression.expression;
+      if (TRANSFORMING.has(name)) found = `.${name}()`;
+      else if (name === 'preprocess') found = 'z.preprocess()';
+      else if (typescript.isPropertyAccessExpression(target) && target.name.text === 'coerce') found = `z.coerce.${name}()`;
+    }
+    if (!found) typescript.forEachChild(n, visit);
+  };
+  typescript.forEachChild(node, visit);
+  return found;
+}
+
 class Reader {
   private readonly zodNames: Set<string>;
   private readonly bindings: Map<string, Array<ts.Expression | null>>;
@@ -258,14 +283,18 @@ class Reader {
           if (!args[0]) return unknown(`z.${method}() without a schema`);
           return applyModifier(method, this.readZodType(args[0], depth + 1));
         }
-        default:
+        default: {
           if (ZOD_INTEGER.has(method)) return { type: 'integer', required: true, nullable: false };
-          return unknown(`z.${method}(...) is not a string, integer, number, boolean or enum`);
+          // z.object({...}), z.array(...): not read, but a transform inside changes what the body gets
+          const nested = nestedTransform(expr);
+          return { ...unknown(`z.${method}(...) is not a string, integer, number, boolean or enum`), ...(nested ? { transforms: nested } : {}) };
+        }
       }
     }
     const inner = this.readZodType(callee.expression, depth + 1);
     if (RESHAPING.has(method)) return { ...unknown(`\`.${method}()\` cannot be read statically`), transforms: inner.transforms ?? `.${method}()` };
-    if (inner.type === 'unknown') return inner;
+    // a member of a type not read here (an object, an array…) still changes its value with these
+    if (inner.type === 'unknown') return VALUE_CHANGING.has(method) || method === 'default' ? { ...inner, transforms: inner.transforms ?? `.${method}()` } : inner;
     if (VALUE_CHANGING.has(method)) return { ...inner, transforms: inner.transforms ?? `.${method}()` };
     if (method === 'default') return { ...applyModifier(method, inner), transforms: inner.transforms ?? '.default()' };
     if (method === 'int' || method === 'safe') {
@@ -346,7 +375,7 @@ class Reader {
     if (enumValues && (!nonNull || (nonNull.length === 1 && nonNull[0] === 'string'))) {
       return { type: 'enum', enumValues, nullable };
     }
-    if (!nonNull || nonNull.length !== 1) return unknown('it has no single JSON type');
+    if (nonNull?.length !== 1) return unknown('it has no single JSON type');
     switch (nonNull[0]) {
       case 'string':
         return { type: 'string', nullable };

@@ -249,10 +249,10 @@ export function loadProject(options: { cwd: string; manifest?: string; policy?: 
   const read = readTextFile(manifestFile, 'manifest', MAX_MANIFEST_BYTES);
   let manifest: Manifest | undefined;
   let locs: ManifestLocations = { actions: [] };
-  let foreign: Diagnostic | undefined;
+  const foreign = 'diagnostic' in read ? undefined : notCtrlrunFile(read.text, manifestFile, 'manifest', `schema: ${MANIFEST_SCHEMA}`);
   if ('diagnostic' in read) {
     diagnostics.push(read.diagnostic);
-  } else if ((foreign = notCtrlrunFile(read.text, manifestFile, 'manifest', `schema: ${MANIFEST_SCHEMA}`)) !== undefined) {
+  } else if (foreign !== undefined) {
     diagnostics.push(foreign);
   } else {
     sources.set(manifestFile, read.text);

@@ -23,6 +23,10 @@ export interface RecordedCall {
   /** The decision recorded with the call, when there is one (the baseline of the replay). */
   recorded: { decision: Decision; reason: string | null } | null;
   callId: string | null;
+  /** The receipts' arguments hash (a store's calls only): binds the call to its approval request. */
+  argsHash?: string;
+  /** A paused call's answer, as `receipts log` shows it (`approved by bob, used`): read from the store, never from a calls file. */
+  answer?: string;
 }
 
 const DECISIONS = new Set(['allow', 'approve', 'deny']);

@@ -75,7 +75,10 @@ export function coverageOf(policy: Policy, results: readonly CaseResult[]): Cove
     const action = r.case.action;
     if (!Object.hasOwn(policy.actions, action)) continue;
     let rules = reached.get(action);
-    if (rules === undefined) reached.set(action, (rules = new Set()));
+    if (rules === undefined) {
+      rules = new Set();
+      reached.set(action, rules);
+    }
     // authority refusals happen before the rules: they reach the action, not a rule
     const rule = matchedRule(r.actual);
     if (rule !== null) rules.add(rule);

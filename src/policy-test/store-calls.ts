@@ -2,7 +2,7 @@
  * Recorded calls from a store's decision log (`replay --store`): each entry as a RecordedCall, the
  * recorded decision its baseline, a labelled argument still only its hash (`hashed`). Read in pages
  * of seq, filtered by the store (`--since`, `--action`); a call id seen twice is replayed once (its
- * first decision).
+ * first decision). A paused call's answer is read for the report's examples only (answers.ts).
  */
 import type { DecisionEntry, DecisionQuery, Store } from '../runtime/types.js';
 import type { RecordedCall } from './calls-file.js';
@@ -22,6 +22,7 @@ export function callOfEntry(e: DecisionEntry): RecordedCall {
     at: e.at,
     recorded: { decision: e.decision, reason: e.reason },
     callId: e.call_id,
+    argsHash: e.args_hash,
   };
 }
 

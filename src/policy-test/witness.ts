@@ -142,7 +142,7 @@ export function* satisfyingCalls(rule: Rule, candidates: Map<string, Candidate[]
   const index = args.map(() => 0);
   for (let n = 0; n < limit; n++) {
     const call = { ...first };
-    args.forEach((arg, i) => (call[arg] = options[i]![index[i]!] as Operand));
+    for (const [i, arg] of args.entries()) call[arg] = options[i]![index[i]!] as Operand;
     yield call;
     let i = 0;
     while (i < index.length && ++index[i]! >= options[i]!.length) index[i++] = 0;

@@ -56,7 +56,7 @@ function effectCollisions(action: PolicyAction, file: string): Diagnostic[] {
 function failOpen(action: PolicyAction, file: string): Diagnostic[] {
   const out: Diagnostic[] = [];
   const catchAll = action.rules.find((r) => r.when.length === 0);
-  if (!catchAll || catchAll.decision !== 'allow') return out;
+  if (catchAll?.decision !== 'allow') return out;
   for (const rule of action.rules) {
     if (rule.index >= catchAll.index) break;
     if (rule.decision === 'allow' || rule.when.length === 0) continue;

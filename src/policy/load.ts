@@ -480,7 +480,7 @@ class PolicyReader {
       this.checkKeys(fields, DATA_KEYS, `data \`${f.key}\``);
       const labelEntry = fields.find((x) => x.key === 'label');
       if (labelEntry === undefined) {
-        r.errorAt(f.keyNode, f.path, 'missing-key', `data \`${f.key}\` has no \`label\``, 'write `label: phi` (or the shorthand `' + f.key + ': phi`)');
+        r.errorAt(f.keyNode, f.path, 'missing-key', `data \`${f.key}\` has no \`label\``, `write \`label: phi\` (or the shorthand \`${f.key}: phi\`)`);
         ok = false;
         continue;
       }

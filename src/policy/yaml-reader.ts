@@ -1,4 +1,4 @@
-import { isAlias, isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, visit } from 'yaml';
+import { isAlias, isMap, isScalar, isSeq, LineCounter, parseDocument, visit } from 'yaml';
 import type { Alias, Node, Scalar as YamlScalar, YAMLMap, YAMLSeq } from 'yaml';
 import type { Diagnostic } from '../diagnostics.js';
 import type { Scalar, SourceLocation } from './types.js';

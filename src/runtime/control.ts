@@ -13,11 +13,12 @@ import {
   argsHashOf,
   INTERNALS,
   parseJson,
-  principalOf,
   PROTECTED_ACTION,
   reasonText,
   requirePolicy,
   sdkToolName,
+  taskOf,
+  whoOf,
   type ControlInternals,
   type Identity,
   type TaskOf,
@@ -25,6 +26,7 @@ import {
 import { HOSTED_ACTION, hostedRequestOf, type HostedRequest } from './hosted-item.js';
 import { LOCAL_ACTION, type LocalMark } from './local-mark.js';
 import { refusal } from './core/messages.js';
+import { logReceipt } from './core/decision-entry.js';
 import type { ApprovalRequest, CompiledPolicy, Store } from './types.js';
 
 export type { Identity, IdentityValue, TaskOf } from './internals.js';
@@ -337,8 +339,9 @@ async function ensureRequest(internals: ControlInternals, policy: CompiledPolicy
   }
   const existing = await internals.store.getRequest(call.callId);
   if (existing) return existing;
-  const principal = await principalOf(internals, state._context);
-  if (principal === null) {
+  const who = await whoOf(internals, state._context);
+  const principal = who?.principal ?? null;
+  if (who === null || principal === null) {
     throw new CtrlrunError(`ctrlrun: identity(runContext) returned null for the run that paused on ${call.action}; no request was recorded.`, {
       action: call.action,
       callId: call.callId,
@@ -357,7 +360,7 @@ async function ensureRequest(internals: ControlInternals, policy: CompiledPolicy
     approvalsRequired: compiled?.approvalsRequired ?? 1,
     createdAt: internals.clock(),
   });
-  await appendReceipt(internals, policy, {
+  const receipt = await appendReceipt(internals, policy, {
     action: call.action,
     call_id: call.callId,
     args_hash: call.args.hash,
@@ -366,6 +369,9 @@ async function ensureRequest(internals: ControlInternals, policy: CompiledPolicy
     reason: reasonText(decision),
     result: 'requested',
   });
+  // the pause's decision: its log entry, as the core writes it for a pause it files itself
+  const task = policy.authority ? await taskOf(internals, state._context) : null;
+  await logReceipt(internals, policy, call.action, { callId: call.callId, argsHash: call.args.hash, principal, decision, args: call.args.value, subject: who.subject, task }, receipt);
   return request;
 }
 

@@ -2,10 +2,14 @@
  * The decision log (issue 25 item 2): the inputs of each decided call, beside the receipts, so a
  * candidate policy can re-decide them (`ctrlrun-gen replay --store`). Receipts hold only the
  * arguments' hash; an entry holds the arguments too, but an argument the policy labels (`data:`) is
- * kept only as its hash. Entries are hash-chained as receipts are (seq, prev_hash, hash over the
+ * kept only as its keyed hash (HMAC-SHA-256 under the store's secret decision key, so a dictionary
+ * of likely values cannot be hashed to match without the key). Entries are hash-chained as receipts are (seq, prev_hash, hash over the
  * canonical JSON of every other field) and bound to the receipt written with them (its seq and
  * hash). Pure: the stores (stores/decision-log-*.ts) keep the chain, the core (core/receipt.ts) writes.
  */
+import { hmac } from '@noble/hashes/hmac';
+import { sha256 } from '@noble/hashes/sha2';
+import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils';
 import { canonicalHash, canonicalJson, sha256Hex } from './canonical.js';
 import { CtrlrunError } from './errors.js';
 import { GENESIS_HASH } from './receipts-hash.js';
@@ -29,23 +33,36 @@ export function retentionOf(option: DecisionLogOption | undefined): number | nul
   return days * DAY_MS;
 }
 
-/** The hash a labelled value is kept as. */
-export function sensitiveHash(value: unknown): string {
-  return `sha256:${canonicalHash(value)}`;
+/** What a labelled value's keyed hash starts with. */
+export const KEYED_HASH_PREFIX = 'hmac-sha256:';
+
+/** The keyed hash a labelled value is kept as: HMAC-SHA-256 of its canonical JSON under the store's decision key (hex). */
+export function sensitiveHash(key: string, value: unknown): string {
+  return `${KEYED_HASH_PREFIX}${bytesToHex(hmac(sha256, utf8ToBytes(key), utf8ToBytes(canonicalJson(value))))}`;
 }
 
-/** The canonical JSON of the arguments with each labelled argument present written as its hash; and the names hashed. */
-export function redactArguments(args: unknown, sensitive: readonly string[], argsJson?: string): { args: string; hashed: string[] } {
+/** A new decision key: 32 random bytes, hex (a store makes one once and keeps it). */
+export function newDecisionKey(): string {
+  return bytesToHex(globalThis.crypto.getRandomValues(new Uint8Array(32)));
+}
+
+/** The decision key a tenant of a shared store is given (serve): derived from the store's, so tenants' hashes never compare. */
+export function tenantDecisionKey(storeKey: string, tenant: string): string {
+  return bytesToHex(hmac(sha256, utf8ToBytes(storeKey), utf8ToBytes(`ctrlrun.decision-key/tenant:${tenant}`)));
+}
+
+/** The canonical JSON of the arguments with each labelled argument present written as its keyed hash (under `key`); and the names hashed. */
+export function redactArguments(args: unknown, sensitive: readonly string[], key: string, argsJson?: string): { args: string; hashed: string[] } {
   // `argsJson`: the canonical JSON of `args` when the caller already wrote it (to hash them)
   if (sensitive.length === 0 || typeof args !== 'object' || args === null || Array.isArray(args)) return { args: argsJson ?? canonicalJson(args), hashed: [] };
   const source = args as Record<string, unknown>;
   const out: Record<string, unknown> = {};
   const hashed: string[] = [];
-  for (const key of Object.keys(source)) {
-    if (sensitive.includes(key) && source[key] !== undefined) {
-      out[key] = sensitiveHash(source[key]);
-      hashed.push(key);
-    } else out[key] = source[key];
+  for (const name of Object.keys(source)) {
+    if (sensitive.includes(name) && source[name] !== undefined) {
+      out[name] = sensitiveHash(key, source[name]);
+      hashed.push(name);
+    } else out[name] = source[name];
   }
   return { args: canonicalJson(out), hashed: hashed.sort() };
 }

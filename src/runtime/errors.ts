@@ -38,6 +38,7 @@ export class CtrlrunError extends Error {
   static readonly [KIND]: string = 'CtrlrunError';
   /** `instanceof` across this package's ES module and CommonJS builds (see `KINDS`); a user's subclass keeps the ordinary prototype check. */
   static override [Symbol.hasInstance](value: unknown): boolean {
+    // biome-ignore lint/complexity/noThisInStatic: `this` is the class on the right of `instanceof` (a subclass too), not CtrlrunError
     return Function.prototype[Symbol.hasInstance].call(this, value) || hasKind(this, value);
   }
   override name = 'CtrlrunError';

@@ -4,7 +4,8 @@ import { refusal } from './core/messages.js';
 import { CtrlrunError } from './errors.js';
 import { HOSTED_ACTION, hostedCallRequestId, hostedRequestOf, hostedResponseOf, type HostedRequest } from './hosted-item.js';
 import { decideCall as decide } from './decide.js';
-import { appendReceipt, argsHashOf, canonicalArgs, describeError, principalOf, reasonText, type ControlInternals } from './internals.js';
+import { appendReceipt, argsHashOf, canonicalArgs, describeError, principalOf, reasonText, taskOf, whoOf, type ControlInternals, type ReceiptFields } from './internals.js';
+import { logReceipt } from './core/decision-entry.js';
 import { bindPolicy } from './core/bind-policy.js';
 import type { CompiledPolicy } from './types.js';
 
@@ -119,9 +120,13 @@ export async function answerByPolicy(state: AnyRunState, guards: Map<string, Hos
     const args = canonicalArgs(request.arguments);
     const existing = await internals.store.getRequest(request.id);
     if (existing && existing.state !== 'pending') continue; // answered before (by the policy or a person)
-    const decision = args ? decide(policy.actions[action], args.value) : { decision: 'deny' as const, rule: null, reason: 'no_matching_rule' as const };
-    const principal = await principalOf(internals, state._context);
+    const decision = args ? decide(policy.actions[action], args.value) : { decision: 'deny' as const, rule: null, reason: 'no_matching_rule' as const, effectKey: null, resource: null };
+    const who = await whoOf(internals, state._context);
+    const principal = who?.principal ?? null;
     const base = { action, call_id: request.id, args_hash: args?.hash ?? null, principal, decision: decision.decision, reason: reasonText(decision) };
+    // the policy's answer is the call's decision: its receipt and its decision log entry (one a call)
+    const facts = { callId: request.id, argsHash: args?.hash ?? null, principal, decision, args: args?.value, subject: who?.subject ?? null, task: who && policy.authority ? await taskOf(internals, state._context) : null };
+    const decided = async (fields: ReceiptFields) => logReceipt(internals, policy, action, facts, await appendReceipt(internals, policy, fields));
     if (principal === null || decision.decision === 'deny' || !args) {
       const why = principal === null ? 'no principal: the run acts for nobody' : !args ? 'its arguments are not valid JSON' : `denied by policy: ${reasonText(decision)}`;
       if (principal !== null && args && !existing) {
@@ -129,19 +134,19 @@ export async function answerByPolicy(state: AnyRunState, guards: Map<string, Hos
         await internals.store.putRequest(newRequest(request, action, args, policy, principal, 1, internals.clock()));
         await internals.store.addAnswer(request.id, { approver: POLICY_APPROVER, decision: 'reject', reason: why, at: internals.clock() });
       }
-      await appendReceipt(internals, policy, { ...base, reason: principal === null ? 'no_principal' : base.reason, result: principal === null ? 'refused' : 'denied' });
+      await decided({ ...base, reason: principal === null ? 'no_principal' : base.reason, result: principal === null ? 'refused' : 'denied' });
       state.reject(item, { message: refusal(action, why) });
       continue;
     }
     if (policy.mode === 'observe') {
-      await appendReceipt(internals, policy, { ...base, result: 'observed' });
+      await decided({ ...base, result: 'observed' });
       state.approve(item);
       continue;
     }
     const pin = policy.actions[action]?.upstream;
     if ((pin?.tlsCertSha256?.length ?? 0) > 0 || (pin?.tlsCertPems?.length ?? 0) > 0) {
       // OpenAI opens the connection to a hosted MCP server: no certificate is ever observed here
-      await appendReceipt(internals, policy, { ...base, reason: 'upstream_unverified', result: 'refused' });
+      await decided({ ...base, reason: 'upstream_unverified', result: 'refused' });
       state.reject(item, { message: refusal(action, "its upstream's TLS certificate is pinned, and OpenAI opens the connection to a hosted MCP server, so no pinned certificate was observed (upstream_unverified)") });
       continue;
     }
@@ -150,7 +155,7 @@ export async function answerByPolicy(state: AnyRunState, guards: Map<string, Hos
       (await internals.store.putRequest(
         newRequest(request, action, args, policy, principal, decision.decision === 'allow' ? 1 : (policy.actions[action]?.approvalsRequired ?? 1), internals.clock()),
       ));
-    if (!existing) await appendReceipt(internals, policy, { ...base, result: 'requested' });
+    if (!existing) await decided({ ...base, result: 'requested' });
     if (decision.decision === 'approve') {
       waiting++;
       continue;
@@ -262,7 +267,7 @@ export function guardInputFilter(guards: Map<string, HostedGuard>, claimed: Set<
     const out = [];
     for (const item of input) {
       const response = hostedResponseOf(item);
-      if (!response || !response.approve || claimed.has(response.requestId)) {
+      if (!response?.approve || claimed.has(response.requestId)) {
         out.push(item);
         continue;
       }

@@ -106,7 +106,7 @@ async function identityOf(internals: ControlInternals, runContext: RunContext<un
   }
   // blank ('', '   ', invisible characters only): nobody, refused as `no_principal`
   if (!checkedAgent.ok) return null;
-  const userValue = checkedUser && checkedUser.ok ? checkedUser.value : null;
+  const userValue = checkedUser?.ok ? checkedUser.value : null;
   if (checkedUser && !checkedUser.ok) return null;
   // grants match patterns case-sensitively on the names as given (CTRLRun); receipts keep the normal form
   return { principal: userValue ?? checkedAgent.value, subject: { agent: (agent as string).trim(), user: user === null ? null : (user as string).trim() } };

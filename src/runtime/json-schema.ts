@@ -60,7 +60,7 @@ function walk(schema: Schema, path: string, visit: (node: Record<string, unknown
     } else if (['items', 'additionalProperties', 'not'].includes(key)) {
       walk(child as Schema, `${path}/${key}`, visit, depth + 1);
     } else if (['anyOf', 'oneOf', 'allOf', 'prefixItems'].includes(key) && Array.isArray(child)) {
-      child.forEach((sub, i) => walk(sub as Schema, `${path}/${key}/${i}`, visit, depth + 1));
+      for (const [i, sub] of child.entries()) walk(sub as Schema, `${path}/${key}/${i}`, visit, depth + 1);
     }
   }
 }
@@ -84,20 +84,20 @@ function equal(a: unknown, b: unknown): boolean {
   if (Array.isArray(a)) return a.length === (b as unknown[]).length && a.every((x, i) => equal(x, (b as unknown[])[i]));
   const ka = Object.keys(a);
   const kb = Object.keys(b);
-  return ka.length === kb.length && ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && equal((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+  return ka.length === kb.length && ka.every((k) => Object.hasOwn(b, k) && equal((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
 }
 
 function resolveRef(root: Schema, ref: string): Schema {
   let node: unknown = root;
   for (const part of ref.replace(/^#\/?/, '').split('/').filter(Boolean)) {
     const key = part.replace(/~1/g, '/').replace(/~0/g, '~');
-    node = node && typeof node === 'object' && Object.prototype.hasOwnProperty.call(node, key) ? (node as Record<string, unknown>)[key] : undefined;
+    node = node && typeof node === 'object' && Object.hasOwn(node, key) ? (node as Record<string, unknown>)[key] : undefined;
   }
   if (node === undefined) throw new CtrlrunError(`the JSON-schema reference ${ref} does not resolve`);
   return node as Schema;
 }
 
-const own = (o: object, k: string) => Object.prototype.hasOwnProperty.call(o, k);
+const own = (o: object, k: string) => Object.hasOwn(o, k);
 
 function check(schema: Schema, value: unknown, path: string, root: Schema, patterns: Map<string, RegExp>, depth: number): string | null {
   const at = path || '(the arguments)';

@@ -1,20 +1,19 @@
 // a namespace import: SDKs before shell and apply_patch tools still load the runtime (linking fails on a missing named export)
 import * as sdk from '@openai/agents';
-import {
-  type applyPatchTool,
-  type computerTool,
-  type shellTool,
-  type ApplyPatchOperation,
-  type ApplyPatchResult,
-  type ApplyPatchTool,
-  type Computer,
-  type ComputerTool,
-  type Editor,
-  type RunContext,
-  type Shell,
-  type ShellAction,
-  type ShellResult,
-  type ShellTool,
+import type {
+  applyPatchTool,
+  computerTool,
+  shellTool,
+  ApplyPatchOperation,
+  ApplyPatchTool,
+  Computer,
+  ComputerTool,
+  Editor,
+  RunContext,
+  Shell,
+  ShellAction,
+  ShellResult,
+  ShellTool,
 } from '@openai/agents';
 import type { Control } from './control.js';
 import { refusal } from './core/messages.js';
@@ -242,6 +241,9 @@ function makeShellTool(internals: ControlInternals, policy: CompiledPolicy, acti
 
 // --- apply_patch ----------------------------------------------------------------------------
 
+/** What an SDK Editor method resolves to (the SDK's own type: a result, or nothing). */
+type EditorResult = ReturnType<Editor['updateFile']>;
+
 function makeApplyPatchTool(internals: ControlInternals, policy: CompiledPolicy, action: string, options: ProtectApplyPatchToolOptions): ApplyPatchTool {
   const who = 'protectApplyPatchTool';
   checkOptions(who, action, options, 'applyPatchTool({ editor })');
@@ -251,7 +253,7 @@ function makeApplyPatchTool(internals: ControlInternals, policy: CompiledPolicy,
   }
   const core = createActionCore(internals, policy, action, {});
   const gate = localGate(internals, core, who, () => made.name);
-  const guarded = (op: ApplyPatchOperation, body: () => Promise<ApplyPatchResult | void>) => async (): Promise<ApplyPatchResult | void> => {
+  const guarded = (op: ApplyPatchOperation, body: () => EditorResult) => async (): EditorResult => {
     const out = await gate.run(op, presentPatchOperation(op), body);
     return out instanceof Refused ? { status: 'failed', output: out.refused } : out;
   };
@@ -366,11 +368,7 @@ const MAX_PENDING_REFUSALS = 1000;
 function makeComputerTool(internals: ControlInternals, policy: CompiledPolicy, action: string, options: ProtectComputerToolOptions): ComputerTool {
   const who = 'protectComputerTool';
   checkOptions(who, action, options, 'computerTool({ computer })');
-  const config = (options as { computer?: unknown }).computer;
-  const provider = config && typeof config === 'object' && !isComputer(config) && typeof (config as { create?: unknown }).create === 'function';
-  if (!isComputer(config) && typeof config !== 'function' && !provider) {
-    throw new CtrlrunError(`${who}('${action}'): \`computer\` must be a Computer, a function that creates one, or { create, dispose? }, as for computerTool().`);
-  }
+  const config = computerConfigOf(who, action, options);
   const core = createActionCore(internals, policy, action, {});
   /** Refused calls paused for the control to reject with this text (the model reads it as the SDK's rejection). */
   const refusals = new Map<string, string>();
@@ -398,7 +396,10 @@ function makeComputerTool(internals: ControlInternals, policy: CompiledPolicy, a
       return Promise.reject(new CtrlrunError(`${who}('${action}'): the SDK asked about a computer action without a call id; no decision can be bound to it.`, { action }));
     }
     let perRun = collecting.get(runContext);
-    if (!perRun) collecting.set(runContext, (perRun = new Map()));
+    if (!perRun) {
+      perRun = new Map();
+      collecting.set(runContext, perRun);
+    }
     let round = perRun.get(callId);
     let decided: Promise<boolean> | undefined;
     if (!round) {
@@ -418,8 +419,29 @@ function makeComputerTool(internals: ControlInternals, policy: CompiledPolicy, a
     return decided ?? (decisions.get(round) as Promise<boolean>);
   };
 
-  /** One SDK call of a computer method: the first of a decided batch runs it; returns the screenshot for `screenshot`. */
-  const step = async (inner: Computer, method: string, runContext: RunContext<unknown> | undefined): Promise<string | undefined> => {
+  const step = computerStep(gate, current, who, action);
+
+  const guard = (inner: Computer): Computer => {
+    if (!isComputer(inner)) throw new CtrlrunError(`${who}('${action}'): the computer's initializer did not return a Computer.`, { action });
+    const known = wrappers.get(inner);
+    if (known) return known;
+    const guarded = guardedComputer(inner, step);
+    wrappers.set(inner, guarded);
+    innerOf.set(guarded, inner);
+    return guarded;
+  };
+
+  const made = sdkFactory('computerTool')({
+    ...(options as object),
+    computer: guardedComputerOption(config, guard, innerOf),
+    needsApproval,
+  } as unknown as Parameters<typeof computerTool>[0]) as ComputerTool;
+  return mark(made, action, (raw) => presentComputerCall(computerActionsOf(raw)), (callId) => refusals.get(callId));
+}
+
+/** One SDK call of a computer method: the first of a decided batch runs it; returns the screenshot for `screenshot`. */
+function computerStep(gate: ReturnType<typeof localGate>, current: WeakMap<object, Round>, who: string, action: string) {
+  return async (inner: Computer, method: string, runContext: RunContext<unknown> | undefined): Promise<string | undefined> => {
     const round = runContext ? current.get(runContext) : undefined;
     if (!round || round.expected[round.next] !== method) {
       // no decision of the control reached this call (an approval held only by the SDK): nothing runs
@@ -445,36 +467,32 @@ function makeComputerTool(internals: ControlInternals, policy: CompiledPolicy, a
     const shot = await round.ran;
     return method === 'screenshot' ? shot : undefined;
   };
+}
 
-  const guard = (inner: Computer): Computer => {
-    if (!isComputer(inner)) throw new CtrlrunError(`${who}('${action}'): the computer's initializer did not return a Computer.`, { action });
-    const known = wrappers.get(inner);
-    if (known) return known;
-    const guarded = guardedComputer(inner, step);
-    wrappers.set(inner, guarded);
-    innerOf.set(guarded, inner);
-    return guarded;
-  };
-
-  type Init = (args: { runContext: RunContext<unknown> }) => Computer | Promise<Computer>;
-  let computer: unknown;
-  if (isComputer(config)) computer = guard(config);
-  else if (typeof config === 'function') computer = async (args: { runContext: RunContext<unknown> }) => guard(await (config as Init)(args));
-  else {
-    const p = config as { create: Init; dispose?: (args: { runContext: RunContext<unknown>; computer: Computer }) => void | Promise<void> };
-    computer = {
-      create: async (args: { runContext: RunContext<unknown> }) => guard(await p.create(args)),
-      ...(typeof p.dispose === 'function'
-        ? { dispose: (args: { runContext: RunContext<unknown>; computer: Computer }) => p.dispose?.({ ...args, computer: innerOf.get(args.computer) ?? args.computer }) }
-        : {}),
-    };
+/** The `computer` option, checked: a Computer, a function that creates one, or a `{ create, dispose? }` provider. */
+function computerConfigOf(who: string, action: string, options: ProtectComputerToolOptions): unknown {
+  const config = (options as { computer?: unknown }).computer;
+  const provider = config && typeof config === 'object' && !isComputer(config) && typeof (config as { create?: unknown }).create === 'function';
+  if (!isComputer(config) && typeof config !== 'function' && !provider) {
+    throw new CtrlrunError(`${who}('${action}'): \`computer\` must be a Computer, a function that creates one, or { create, dispose? }, as for computerTool().`);
   }
-  const made = sdkFactory('computerTool')({
-    ...(options as object),
-    computer,
-    needsApproval,
-  } as unknown as Parameters<typeof computerTool>[0]) as ComputerTool;
-  return mark(made, action, (raw) => presentComputerCall(computerActionsOf(raw)), (callId) => refusals.get(callId));
+  return config;
+}
+
+type ComputerInit = (args: { runContext: RunContext<unknown> }) => Computer | Promise<Computer>;
+type ComputerDispose = (args: { runContext: RunContext<unknown>; computer: Computer }) => void | Promise<void>;
+
+/** The `computer` option the SDK gets, in the shape the user gave: every Computer it yields is the guarded one; `dispose` gets the user's own. */
+function guardedComputerOption(config: unknown, guard: (inner: Computer) => Computer, innerOf: WeakMap<object, Computer>): unknown {
+  if (isComputer(config)) return guard(config);
+  if (typeof config === 'function') return async (args: { runContext: RunContext<unknown> }) => guard(await (config as ComputerInit)(args));
+  const p = config as { create: ComputerInit; dispose?: ComputerDispose };
+  return {
+    create: async (args: { runContext: RunContext<unknown> }) => guard(await p.create(args)),
+    ...(typeof p.dispose === 'function'
+      ? { dispose: (args: { runContext: RunContext<unknown>; computer: Computer }) => p.dispose?.({ ...args, computer: innerOf.get(args.computer) ?? args.computer }) }
+      : {}),
+  };
 }
 
 /** A Computer whose every method goes through `step` (which runs the decided batch once), its environment and dimensions the inner one's. */

@@ -207,7 +207,7 @@ function unmappedAction(server: string, name: string): string {
 async function pinProblem(policy: CompiledPolicy, action: string, server: MCPServer, tool: string): Promise<UpstreamProblem | null> {
   const pin = policy.actions[action]?.upstream?.toolSchemaSha256;
   if (pin === undefined) return null;
-  let listed;
+  let listed: Awaited<ReturnType<MCPServer['listTools']>>[number] | undefined;
   try {
     listed = (await server.listTools()).find((t) => t.name === tool);
   } catch (error) {
@@ -234,26 +234,10 @@ function protectServer<S extends MCPServer>(internals: ControlInternals, policy:
   const existing = server.toolInputGuardrails ?? [];
   if (existing.some((g) => (g as { [GUARD]?: unknown })[GUARD])) return server; // idempotent
 
-  const cores = new Map<string, ActionCore>();
   const userErrorFunction = server.errorFunction;
-  const coreFor = (action: string) => {
-    let core = cores.get(action);
-    if (!core) {
-      core = createActionCore(internals, policy, action, {
-        userErrorFunction: typeof userErrorFunction === 'function' ? () => undefined : null,
-        // after the policy: the certificate this process observed, then the tool's listed schema
-        upstream: async (toolCall) => {
-          const mapped = actionOf(policy, server.name, toolCall.name ?? '');
-          if (!mapped) return null;
-          return upstream(action, server) ?? (await pinProblem(policy, action, server, mapped.tool));
-        },
-      });
-      cores.set(action, core);
-    }
-    return core;
-  };
+  const coreFor = serverCores(internals, policy, server, upstream);
   /** Calls let through by the input guard, by call id, until the output guard or the error function settles them. */
-  const inFlight = new Map<string, { core: ActionCore; auth: Authorization; context: RunContext<unknown> }>();
+  const inFlight: InFlight = new Map();
 
   const inputGuard: ToolInputGuardrailDefinition & { [GUARD]: true } = {
     type: 'tool_input',
@@ -300,24 +284,57 @@ function protectServer<S extends MCPServer>(internals: ControlInternals, policy:
     run: async ({ toolCall, output }) => {
       const entry = inFlight.get(toolCall.callId);
       inFlight.delete(toolCall.callId);
-      if (entry) await settle(entry, { ok: true, output });
+      if (entry) await settleMcpCall(entry, { ok: true, output });
       return allow;
     },
   };
 
-  const settle = async (entry: { core: ActionCore; auth: Authorization }, outcome: { ok: true; output: unknown } | { ok: false; error: unknown }) => {
-    if (entry.auth.kind === 'enforce') return entry.core.finish(entry.auth, outcome);
-    const f = entry.auth.facts;
-    await entry.core.receipt(f, { result: outcome.ok ? 'executed' : 'failed', reason: f.principal === null ? 'no_principal' : undefined });
-    if (!outcome.ok) throw outcome.error;
-    return outcome.output;
-  };
+  server.toolInputGuardrails = [inputGuard, ...existing];
+  server.toolOutputGuardrails = [outputGuard, ...(server.toolOutputGuardrails ?? [])];
+  server.errorFunction = guardedErrorFunction(inFlight, userErrorFunction);
+  return server;
+}
 
-  /**
-   * A failure of the MCP call (the body). This library's errors pass as they are; another error
-   * settles the one call of this run context in flight (its effect becomes ambiguous) and then
-   * goes to the user's error function, or propagates: never "please try again".
-   */
+/** Calls the input guard let through, by call id, with their core, authorization and run context. */
+type InFlight = Map<string, { core: ActionCore; auth: Authorization; context: RunContext<unknown> }>;
+
+/** One action core per action of a server's tools, made on first use. */
+function serverCores(internals: ControlInternals, policy: CompiledPolicy, server: MCPServer, upstream: UpstreamCheck): (action: string) => ActionCore {
+  const cores = new Map<string, ActionCore>();
+  const userErrorFunction = server.errorFunction;
+  return (action: string) => {
+    let core = cores.get(action);
+    if (!core) {
+      core = createActionCore(internals, policy, action, {
+        userErrorFunction: typeof userErrorFunction === 'function' ? () => undefined : null,
+        // after the policy: the certificate this process observed, then the tool's listed schema
+        upstream: async (toolCall) => {
+          const mapped = actionOf(policy, server.name, toolCall.name ?? '');
+          if (!mapped) return null;
+          return upstream(action, server) ?? (await pinProblem(policy, action, server, mapped.tool));
+        },
+      });
+      cores.set(action, core);
+    }
+    return core;
+  };
+}
+
+/** Settles a call the input guard let through: its effect and receipt (enforce), or the observed receipt; a failure is thrown on. */
+async function settleMcpCall(entry: { core: ActionCore; auth: Authorization }, outcome: { ok: true; output: unknown } | { ok: false; error: unknown }): Promise<unknown> {
+  if (entry.auth.kind === 'enforce') return entry.core.finish(entry.auth, outcome);
+  const f = entry.auth.facts;
+  await entry.core.receipt(f, { result: outcome.ok ? 'executed' : 'failed', reason: f.principal === null ? 'no_principal' : undefined });
+  if (!outcome.ok) throw outcome.error;
+  return outcome.output;
+}
+
+/**
+ * A failure of the MCP call (the body). This library's errors pass as they are; another error
+ * settles the one call of this run context in flight (its effect becomes ambiguous) and then
+ * goes to the user's error function, or propagates: never "please try again".
+ */
+function guardedErrorFunction(inFlight: InFlight, userErrorFunction: MCPServer['errorFunction']): MCPToolErrorFunction {
   const errorFunction: MCPToolErrorFunction = async ({ context, error }) => {
     if (error instanceof CtrlrunError) {
       noteNestedFailure(context, error);
@@ -328,7 +345,7 @@ function protectServer<S extends MCPServer>(internals: ControlInternals, policy:
       const [callId, entry] = mine[0]!;
       inFlight.delete(callId);
       try {
-        await settle(entry, { ok: false, error });
+        await settleMcpCall(entry, { ok: false, error });
       } catch (settled) {
         if (settled instanceof CtrlrunError || typeof userErrorFunction !== 'function') {
           noteNestedFailure(context, settled);
@@ -341,11 +358,7 @@ function protectServer<S extends MCPServer>(internals: ControlInternals, policy:
     throw error;
   };
   Object.defineProperty(errorFunction, GUARD, { value: true });
-
-  server.toolInputGuardrails = [inputGuard, ...existing];
-  server.toolOutputGuardrails = [outputGuard, ...(server.toolOutputGuardrails ?? [])];
-  server.errorFunction = errorFunction;
-  return server;
+  return errorFunction;
 }
 
 const allow = { behavior: { type: 'allow' as const } };

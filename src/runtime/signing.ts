@@ -71,7 +71,8 @@ export function checkpointVerifier(publicKey: string): { keyId: string; verify(c
  */
 export function signAppended(signer: ReceiptSigner, sent: ReceiptBody, appended: Receipt): ReceiptCheckpoint {
   const stored = appended as unknown as Record<string, unknown>;
-  const differs = Object.entries(sent).find(([k, v]) => !sameField(v, stored[k]));
+  const names = namesOf(appended);
+  const differs = Object.entries(sent).find(([k, v]) => !(NAMED_FIELDS.has(k) && names !== undefined ? sameName(v, stored[k], names) : sameField(v, stored[k])));
   let hashOk = false;
   try {
     hashOk = receiptHash(appended) === appended.hash;
@@ -82,6 +83,26 @@ export function signAppended(signer: ReceiptSigner, sent: ReceiptBody, appended:
     throw new CtrlrunError(`ctrlrun: the store did not append the receipt this control sent (${differs ? `field ${differs[0]} differs` : 'its hash does not match'}); no checkpoint was signed.`);
   }
   return signer.checkpoint(appended.seq, appended.hash);
+}
+
+/**
+ * Set by httpStore on a receipt serve stored under a named tenant's names (`@T:`): its call id and
+ * effect key are stored as `@T:` + what was sent. A symbol: never hashed, never serialized.
+ */
+export const RECEIPT_NAMES = Symbol.for('ctrlrun.receiptNames');
+const NAMED_FIELDS = new Set(['call_id', 'effect_key']);
+/** serve's tenant names (serve/tenant.ts: `@` + TENANT + `:`); anything else is not a prefix. */
+const NAMES = /^@[a-z0-9][a-z0-9._-]{0,63}:$/;
+
+function namesOf(appended: Receipt): string | undefined {
+  const names = (appended as unknown as Record<symbol, unknown>)[RECEIPT_NAMES];
+  return typeof names === 'string' && NAMES.test(names) ? names : undefined;
+}
+
+/** A call id or effect key as sent and as stored under a tenant's names (null stays null). */
+function sameName(sent: unknown, stored: unknown, names: string): boolean {
+  if (sent === undefined || sent === null) return stored === undefined || stored === null;
+  return typeof sent === 'string' && stored === names + sent;
 }
 
 /** A field as sent and as stored: equal as JSON (a missing or undefined field stored as null is the same). */

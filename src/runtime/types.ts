@@ -319,7 +319,7 @@ export interface DecisionBody {
   /** The SDK tool name the manifest maps to the action (null: none, e.g. an MCP door). */
   tool: string | null;
   call_id: string | null;
-  /** Canonical JSON of the checked arguments; a labelled argument's value is `sha256:` + the hash of its canonical JSON. */
+  /** Canonical JSON of the checked arguments; a labelled argument's value is `hmac-sha256:` + its HMAC under the store's decision key. */
   args: string;
   /** The arguments written as their hash (the action's `data:` labels), sorted. */
   hashed: string[];
@@ -366,6 +366,12 @@ export interface DecisionLogStore {
   appendDecision(body: DecisionBody, retainAfter?: number): Promise<DecisionEntry>;
   /** Entries in seq order. */
   listDecisions(query?: DecisionQuery): Promise<DecisionEntry[]>;
+  /**
+   * The store's secret decision key (hex), made once (`newDecisionKey`) and kept in the store: the
+   * labelled arguments of its entries are HMAC-SHA-256 under it. Optional: a store without it has
+   * them hashed under a key of the writing process.
+   */
+  decisionKey?(): Promise<string>;
 }
 
 export interface Store extends Partial<DecisionLogStore> {

@@ -56,9 +56,39 @@ export function declaresEdgeRuntime(text: string): boolean {
   return EDGE_EXPORT.test(text);
 }
 
+/**
+ * Next.js middleware (`middleware.ts` at the package root or in `src/`, in a package that depends
+ * on `next`) runs on the edge runtime unless its `config` says `runtime: 'nodejs'` (Next.js 15.5+);
+ * Next.js 16's `proxy.ts` runs on Node.js and is not one.
+ */
+const MIDDLEWARE_FILES = ['ts', 'js', 'mjs', 'mts', 'tsx', 'jsx'].flatMap((ext) => [`middleware.${ext}`, `src/middleware.${ext}`]);
+const NODE_RUNTIME = /\bruntime\s*:\s*(['"`])nodejs\1/;
+export const MIDDLEWARE_REASON = `it runs ${EDGE_PHRASE} (Next.js middleware)`;
+
+function dependsOnNext(packageDir: string, facts: PackageFacts): boolean {
+  const pkg = facts.read(path.join(packageDir, 'package.json'), () => readPackageJson(packageDir));
+  return ['dependencies', 'devDependencies', 'peerDependencies'].some((k) => Object.hasOwn((pkg?.[k] as Record<string, unknown> | undefined) ?? {}, 'next'));
+}
+
+/** The Next.js middleware files (root-relative) of the packages that hold `files`, that run on the edge runtime. */
+function edgeMiddleware(files: string[], facts: PackageFacts, readText: (rel: string) => string | undefined): string[] {
+  const root = path.resolve(facts.root);
+  const packages = new Set([root, ...files.map((f) => facts.packageDirOf(path.resolve(root, f)))]);
+  const out: string[] = [];
+  for (const dir of packages) {
+    const found = MIDDLEWARE_FILES.map((f) => path.join(dir, f)).filter((f) => facts.exists(f));
+    if (found.length === 0 || !dependsOnNext(dir, facts)) continue;
+    for (const file of found) {
+      const rel = toRel(root, file);
+      if (!NODE_RUNTIME.test(readText(rel) ?? '')) out.push(rel);
+    }
+  }
+  return out;
+}
+
 /** Whether a browser-side reason (of `browserSideFiles`) is an edge runtime's. */
 export function isEdgeReason(why: string | undefined): boolean {
-  return why !== undefined && why.includes(EDGE_PHRASE);
+  return why?.includes(EDGE_PHRASE) === true;
 }
 
 /** A Cloudflare Workers package (a wrangler config beside its package.json): all its code runs on workerd. */
@@ -160,6 +190,12 @@ export function browserSideFiles(scans: FileScan[], root: string, readText: (rel
       why.set(scan.file, reason);
       queue.push(scan.file);
     }
+  }
+  // middleware no scan parsed (it need not name the SDK): its imports are read from its text
+  for (const file of edgeMiddleware(scans.map((sc) => sc.file), facts, readText)) {
+    if (why.has(file)) continue;
+    why.set(file, MIDDLEWARE_REASON);
+    queue.push(file);
   }
   if (queue.length === 0) return why;
   const scanned = new Set(byFile.keys());

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync, type Dirent, type Stats } from 'node:fs';
 import path from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 import { gitRootOf } from '../safe-read.js';
@@ -63,7 +63,7 @@ export function listRepo(options: ListOptions): RepoListing {
   const out = new Set<string>();
   const scopes = options.paths && options.paths.length > 0 ? options.paths.map((p) => path.resolve(root, p)) : [root];
   for (const abs of scopes) {
-    let st;
+    let st: Stats;
     try {
       st = statSync(abs);
     } catch {
@@ -120,7 +120,7 @@ function walkFiles(dir: string, unreadable: UnreadablePath[], rootForMessages = 
     return false;
   };
   const visit = (d: string): void => {
-    let entries;
+    let entries: Dirent[];
     try {
       entries = readdirSync(d, { withFileTypes: true });
     } catch (error) {

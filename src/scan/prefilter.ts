@@ -15,6 +15,11 @@ export const PREFILTER_TOKENS = [
   'tracingDisabled',
   'traceIncludeSensitiveData',
   'invoke',
+  // a route on the edge runtime (`export const runtime = 'edge'`) seeds the browser-side analysis
+  // though it need not name the SDK (it imports the agents from another module)
+  "edge'",
+  'edge"',
+  'edge`',
 ] as const;
 
 /** A backslash escape (`'@openai\u002fagents'`): the specifier may be spelled so no token appears. */

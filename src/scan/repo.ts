@@ -188,7 +188,7 @@ function* scanSteps(options: ScanFilesOptions): Generator<void, { scan: RepoScan
   const constCache = new Map<string, ParsedFile | null>();
   const importedConst = (specifier: string, fromFile: string, name: string): string | undefined => {
     const target = resolveSpecifier(layout, specifier, fromFile);
-    if (!target || target.kind !== 'file') return undefined;
+    if (target?.kind !== 'file') return undefined;
     let p = parsed.get(target.file) ?? constCache.get(target.file);
     if (p === undefined) {
       const text = textOf(target.file);

@@ -1,7 +1,7 @@
 import { answerReceipt, answerRequest, refusedAnswerReceipt, resolveEffectKey } from '../cli/operator-actions.js';
 import type { Policy } from '../policy/types.js';
 import { appendSigned, type ReceiptSigner } from '../runtime/signing.js';
-import type { ApprovalRequest, EffectRecord, Store } from '../runtime/types.js';
+import type { ApprovalAnswer, ApprovalRequest, EffectRecord, Store } from '../runtime/types.js';
 import { missingRoles, type Principal, requiredRoles } from './auth.js';
 
 /** What an operator's answer through serve came to: done, or refused with a message for the screen. */
@@ -43,8 +43,16 @@ export function roleProblem(policy: Policy, action: string, who: Principal): str
 
 /** An answer refused for a missing role (or an action the policy lacks) is one `refused` receipt too. */
 export async function recordRoleRefusal(store: Store, request: ApprovalRequest, approver: string, now: number, signer?: ReceiptSigner): Promise<void> {
-  const receipt = answerReceipt(request, { approver, decision: 'approve', at: now });
-  await appendSigned(store, signer, refusedAnswerReceipt(receipt, { approver, decision: 'approve', at: now }, 'role_missing'));
+  await recordAnswerRefusal(store, request, { approver, decision: 'approve', at: now }, 'role_missing', signer);
+}
+
+/**
+ * A refused answer's receipt, written by serve: `answer.approver` is the authenticated name (who
+ * tried), `why` the refusal (`role_missing`, `approver_not_authenticated`: the body named another
+ * approver).
+ */
+export async function recordAnswerRefusal(store: Store, request: ApprovalRequest, answer: ApprovalAnswer, why: string, signer?: ReceiptSigner): Promise<void> {
+  await appendSigned(store, signer, refusedAnswerReceipt(answerReceipt(request, answer), answer, why));
 }
 
 /**

@@ -12,7 +12,7 @@ import type { ReceiptSigner } from '../runtime/signing.js';
 import { StoreError } from '../runtime/stores/errors.js';
 import type { ApprovalAnswer, ApprovalRequest, ApprovalState, EffectState, Store } from '../runtime/types.js';
 import { answerRequest, resolveEffectKey } from '../cli/operator-actions.js';
-import { ARGS_MISMATCH, answerAs, cleanReason, recordRoleRefusal, resolveAs, roleProblem } from './answers.js';
+import { ARGS_MISMATCH, answerAs, cleanReason, recordAnswerRefusal, recordRoleRefusal, resolveAs, roleProblem } from './answers.js';
 import { type Authenticator, type Principal, SESSION_TTL_MS, sameToken, sessionCookieName } from './auth.js';
 import { tryName } from './identity.js';
 import { RUNTIME_METHODS, runtimeStoreCall } from './runtime-api.js';
@@ -176,6 +176,10 @@ export function createServeApp(o: ServeAppOptions): Hono<Env> {
       const [callId, answer] = args as [unknown, Record<string, unknown> | undefined];
       if (typeof callId !== 'string' || typeof answer !== 'object' || answer === null) return c.json({ error: 'bad_arguments', message: 'addAnswer(callId, answer)' }, 400);
       if (typeof answer.approver !== 'string' || tryName(answer.approver) !== who.name) {
+        // an answer in another's name is a refused answer: one receipt naming who tried (issue 24, item 5)
+        const target = await o.store.getRequest(callId);
+        const decision = answer.decision === 'reject' ? 'reject' : 'approve';
+        if (target) await recordAnswerRefusal(o.store, target, { approver: who.name, decision, at: o.clock() }, 'approver_not_authenticated', o.signer);
         return c.json({ error: 'forbidden', message: `addAnswer: the approver is the authenticated operator (${who.name}), not ${JSON.stringify(answer.approver)}.` }, 403);
       }
       if (answer.decision !== 'approve' && answer.decision !== 'reject') return c.json({ error: 'bad_arguments', message: 'addAnswer: decision is approve or reject.' }, 400);
@@ -212,6 +216,9 @@ export function createServeApp(o: ServeAppOptions): Hono<Env> {
         // announced under its stored id (the inbox's), which names the tenant
         if (r.state === 'pending' && r.answers.length === 0) o.onNewRequest({ ...r, callId: tenantScope(who.tenant).inward(r.callId) });
       }
+      // a named tenant's receipt is stored under its names (`@T:call`): say so, so that its signer
+      // can check that what was appended is what it sent before signing it
+      if (method === 'appendReceipt' && who.tenant !== undefined) return c.json({ result: result ?? null, names: `@${who.tenant}:` });
       return c.json({ result: result ?? null });
     }
     const fn = (o.store as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>)[method]!;

@@ -109,7 +109,7 @@ export class Authenticator {
   /** Signs in with an operator token: a new session id (for the cookie), or undefined. */
   signIn(token: string, listener: string): string | undefined {
     const entry = findByToken(this.operators(), token);
-    if (!entry || entry.kind !== 'operator') return undefined;
+    if (entry?.kind !== 'operator') return undefined;
     const id = randomBytes(32).toString('base64url');
     this.sessions.set(id, { name: entry.name, roles: entry.roles, csrf: randomBytes(24).toString('base64url'), expires: this.clock() + SESSION_TTL_MS, tokenHash: entry.tokenHash, listener });
     return id;

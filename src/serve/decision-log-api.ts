@@ -1,3 +1,4 @@
+import { newDecisionKey, tenantDecisionKey } from '../runtime/decision-log.js';
 import type { DecisionBody, DecisionQuery, Store } from '../runtime/types.js';
 import { ownsReceipt, TenantRefusal, type TenantScope } from './tenant.js';
 
@@ -6,8 +7,13 @@ import { ownsReceipt, TenantRefusal, type TenantScope } from './tenant.js';
  * its call id and effect key in stored form (as its receipt's are, so the receipt binding holds);
  * a named tenant lists only its own entries, the default tenant the whole log (to verify it).
  */
-export async function decisionStoreCall(store: Store, scope: TenantScope, tenant: string | undefined, method: 'appendDecision' | 'listDecisions', args: unknown[]): Promise<unknown> {
+export async function decisionStoreCall(store: Store, scope: TenantScope, tenant: string | undefined, method: 'appendDecision' | 'listDecisions' | 'decisionKey', args: unknown[]): Promise<unknown> {
   if (typeof store.appendDecision !== 'function' || typeof store.listDecisions !== 'function') throw new TenantRefusal(`${method}: this server's store keeps no decision log.`);
+  if (method === 'decisionKey') {
+    // a named tenant's key is derived from the store's: its hashes never compare with another tenant's
+    const key = await storeKey(store);
+    return tenant === undefined ? key : tenantDecisionKey(key, tenant);
+  }
   if (method === 'appendDecision') {
     const body = args[0] as DecisionBody;
     if (typeof body !== 'object' || body === null) throw new TenantRefusal('appendDecision(body, retainAfter?): the body is an object.');
@@ -16,4 +22,14 @@ export async function decisionStoreCall(store: Store, scope: TenantScope, tenant
   }
   const all = await store.listDecisions(args[0] as DecisionQuery | undefined);
   return tenant === undefined ? all : all.filter((e) => ownsReceipt(scope, e));
+}
+
+// a store without its own key (a third-party store): one key of this server process
+const processKeys = new WeakMap<Store, string>();
+
+function storeKey(store: Store): Promise<string> {
+  if (typeof store.decisionKey === 'function') return store.decisionKey();
+  let key = processKeys.get(store);
+  if (key === undefined) processKeys.set(store, (key = newDecisionKey()));
+  return Promise.resolve(key);
 }

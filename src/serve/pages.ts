@@ -1,6 +1,7 @@
 import { html } from 'hono/html';
 import type { Explanation } from '../policy/evaluate.js';
 import type { VerifyResult } from '../runtime/receipts.js';
+import { argsMatchHash } from '../runtime/args-binding.js';
 import type { ApprovalRequest, EffectRecord, Receipt } from '../runtime/types.js';
 import { MARK_NOTE, terminalSafe } from '../cli/terminal-text.js';
 import { type ArgRow, approvedCount, type Page } from './view.js';
@@ -101,6 +102,7 @@ function summary(r: ApprovalRequest): Html {
 <h2><a href="${requestHref(r.callId)}">${t(r.action)}</a></h2>
 <div class="meta">requested by <b>${t(r.principal)}</b> · ${approvedCount(r)}/${r.approvalsRequired} approvals · ${r.state} · ${iso(r.createdAt)}</div>
 <code>${t(r.args.length > 160 ? `${r.args.slice(0, 159)}…` : r.args)}</code>
+${argsMatchHash(r) ? '' : html`<p class="msg err" data-testid="args-mismatch">These arguments are not the ones this request's argsHash binds: what is shown is not what would run. Nobody may answer it.</p>`}
 </article>`;
 }
 

@@ -15,7 +15,7 @@ import {
 } from './tenant.js';
 import { decisionStoreCall } from './decision-log-api.js';
 
-export const RUNTIME_METHODS = new Set(['putRequest', 'getRequest', 'listRequests', 'claimApproval', 'reserveEffect', 'settleEffect', 'getEffect', 'consumptions', 'listEffects', 'appendReceipt', 'listReceipts', 'appendDecision', 'listDecisions']);
+export const RUNTIME_METHODS = new Set(['putRequest', 'getRequest', 'listRequests', 'claimApproval', 'reserveEffect', 'settleEffect', 'getEffect', 'consumptions', 'listEffects', 'appendReceipt', 'listReceipts', 'appendDecision', 'listDecisions', 'decisionKey']);
 
 const present = <T>(x: T | undefined): x is T => x !== undefined;
 const str = (x: unknown): string => {
@@ -67,6 +67,7 @@ export async function runtimeStoreCall(store: Store, tenant: string | undefined,
     }
     case 'appendDecision':
     case 'listDecisions':
+    case 'decisionKey':
       return decisionStoreCall(store, scope, tenant, method, args);
     default:
       throw new TenantRefusal(`${method}: not a store method.`);

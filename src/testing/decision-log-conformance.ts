@@ -37,7 +37,7 @@ export function describeDecisionLogConformance(name: string, makeStore: () => Pr
       reason: n % 2 ? 'rule[0]' : 'no_matching_rule',
       effect_key: n % 2 ? `refund:${n}` : null,
       resource: null,
-      policy_hash: 'sha256:' + 'p'.repeat(64),
+      policy_hash: `sha256:${'p'.repeat(64)}`,
       mode: 'enforce',
       result: n % 2 ? 'allowed' : 'denied',
       receipt_seq: n + 1,
@@ -49,6 +49,13 @@ export function describeDecisionLogConformance(name: string, makeStore: () => Pr
       const all = await store.listDecisions!();
       return all[all.length - 1];
     };
+
+    it('decisionKey (when the store has one) is a secret of 32 bytes in hex, the same on every call', async () => {
+      if (!keeps() || typeof store.decisionKey !== 'function') return;
+      const key = await store.decisionKey();
+      expect(key).toMatch(/^[0-9a-f]{64}$/);
+      expect(await store.decisionKey()).toBe(key);
+    });
 
     it('appendDecision chains (contiguous seq, prev_hash = previous hash, hash = decisionHash) and lists what it appended', async () => {
       if (!keeps()) return;

@@ -148,3 +148,42 @@ describe('text', () => {
     expect(formatReport('text', buildReport([], counts), { color: false, readSource })).toContain('no findings');
   });
 });
+
+describe('what the files under review chose is escaped in every report a person reads (issue 24, item 7)', () => {
+  // a policy key with an ESC sequence that erases the line, a carriage return and a bidi override,
+  // as the loader reports it (`at actions.…`), and a tool name with the same in a rule's message
+  const key = 'evil\u001b[2K\rkey\u202ex';
+  const hostile: Finding[] = [
+    { ruleId: 'policy-invalid', severity: 'error', file: 'ctrlrun.yaml', line: 2, column: 15, message: `\`bogus\` is not one of \`allow\`, \`approve\`, \`deny\` (at actions.${key}.decision)`, hint: `fix ${key}` },
+  ];
+  // in the file a CR would end the line (YAML and JS both break there): the frame shows ESC and the override
+  const srcKey = key.replace("\r", "");
+  const src = (f: string) => (f === "ctrlrun.yaml" ? `actions:\n  "${srcKey}": { decision: bogus }\n` : undefined);
+  const RAW = /[\u001b\r\u202e]/;
+  const escapedKey = 'evil\\u{1b}[2K\\u{d}key\\u{202e}x';
+
+  it('text: the message, the hint and the code frame show escapes, marked, with the note', () => {
+    const out = formatReport('text', buildReport(hostile, counts), { color: false, readSource: src });
+    expect(out).not.toMatch(RAW);
+    expect(out).toContain(`(at actions.${escapedKey}.decision)»`);
+    expect(out).toContain(`hint: «fix ${escapedKey}»`);
+    expect(out).toContain(`> 2 |   "${escapedKey.replace("\\u{d}", "")}": { decision: bogus }`);
+    expect(out).toContain('marks stored text with control, invisible or bidi characters');
+  });
+
+  it('sarif: the result message holds no raw control or bidi character, and says it is escaped', () => {
+    const out = formatReport('sarif', buildReport(hostile, counts), { color: false, readSource: src });
+    const text: string = JSON.parse(out).runs[0].results[0].message.text;
+    expect(text).not.toMatch(RAW);
+    expect(text).toContain(`(at actions.${escapedKey}.decision)»`);
+    expect(text).toContain('shown escaped');
+    // plain findings are unchanged (no mark, no note)
+    expect(sarifOf([findings[0]!]).runs[0].results[0].message.text).toBe("SDK tool 'refund' is mapped\nHint: Run `npx ctrlrun-gen codemod --write`");
+  });
+
+  it('github: the workflow command carries no raw ESC or bidi control', () => {
+    const out = formatReport('github', buildReport(hostile, counts), { color: false, readSource: src });
+    expect(out).not.toMatch(RAW);
+    expect(out).toContain(`(at actions.${escapedKey}.decision)»`);
+  });
+});

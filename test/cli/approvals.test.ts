@@ -109,6 +109,22 @@ describe('ctrlrun-gen approvals (SQLite store at the repo root)', () => {
     });
   });
 
+  it('a request whose stored args are not what its argsHash binds is marked in list and show (issue 24, item 3)', async () => {
+    await withSqlite(repo.dbPath, async (store) => {
+      // what would run is pi_1's 5000 (the hash); what an operator would read is 50
+      await store.putRequest(request('call_swap', { argsHash: request('x').argsHash, args: '{"amount":50,"payment_id":"pi_1"}' }));
+    });
+    const list = await run(['approvals', 'list']);
+    expect(list.code).toBe(0);
+    expect(list.stdout).toMatch(/call_swap .*\[args ≠ args hash\] \{"amount":50/);
+    expect(list.stdout).toMatch(/call_one .* \{"amount":5000/);
+    expect(list.stdout).not.toMatch(/call_one .*args ≠/);
+    expect(list.stdout).toContain('[args ≠ args hash] these stored arguments are not the ones');
+    const show = await run(['approvals', 'show', 'call_swap']);
+    expect(show.stdout).toContain('[args ≠ args hash] these stored arguments are not the ones');
+    expect((await run(['approvals', 'show', 'call_one'])).stdout).not.toContain('args ≠ args hash');
+  });
+
   it('an unknown id is exit 2 naming the store', async () => {
     const r = await run(['approvals', 'approve', 'call_nope', '--as', 'bob']);
     expect(r.code).toBe(2);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { cli, cliProcess } from '../helpers/cli.js';
 import { REPO_ROOT } from '../helpers/paths.js';
-import { commandLoaders, loadCommands, soleCommand } from '../../src/cli/commands/index.js';
+import { commandLoaders, loadCommands } from '../../src/cli/commands/index.js';
 
 const commands = await loadCommands();
 

@@ -33,6 +33,7 @@ export class ScriptedModel implements Model {
     return { output, usage: new Usage(), responseId: `resp_scripted_${index}` };
   }
 
+  // biome-ignore lint/correctness/useYield: a generator that throws when first read, as the SDK's Model asks for (streaming is not scripted)
   async *getStreamedResponse(): AsyncIterable<never> {
     throw new Error('ScriptedModel (compat): streamed runs are not scripted');
   }

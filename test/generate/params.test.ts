@@ -139,6 +139,25 @@ tool({ name: 'x', parameters: Args });`);
     expect(p.plain).toEqual({ type: 'string', required: true, nullable: false });
   });
 
+  it('marks a transform on, or inside, a member of a type it does not read (an object, an array)', () => {
+    // the shape of a public app's tool: the whole nested object defaults to null, its list to []
+    const p = params(`${HEAD}tool({ name: 'x', parameters: z.object({
+      city: z.object({ name: z.string(), highlights: z.array(z.string()).default([]) }).nullable().default(null),
+      tags: z.array(z.string()).default([]),
+      inner: z.object({ name: z.string().trim() }),
+      coerced: z.array(z.coerce.number()),
+      list: z.array(z.string()).min(1),
+      obj: z.object({ name: z.string() }).nullable(),
+    }) });`);
+    expect(p.city?.type).toBe('unknown');
+    expect(p.city?.transforms).toBe('.default()');
+    expect(p.tags?.transforms).toBe('.default()');
+    expect(p.inner?.transforms).toBe('.trim()');
+    expect(p.coerced?.transforms).toBe('z.coerce.number()');
+    expect(p.list?.transforms).toBeUndefined();
+    expect(p.obj?.transforms).toBeUndefined();
+  });
+
   it('reports the location of each parameter', () => {
     const r = read(`${HEAD}tool({ name: 'x', parameters: z.object({\n  id: z.string(),\n  amount: z.int() }) });`);
     expect(r.readable && r.parameters.map((p) => [p.name, p.loc.line, p.loc.column])).toEqual([

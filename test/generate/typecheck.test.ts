@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import ts from 'typescript';
+import type ts from 'typescript';
 import { afterAll, describe, expect, it } from 'vitest';
 import { renderGeneratedModule } from '../../src/generate/index.js';
 import { loadProject } from '../../src/manifest/load.js';

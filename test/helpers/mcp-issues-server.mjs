@@ -21,7 +21,7 @@ export function makeIssuesServer(logFile, options = {}) {
       // which client process made the call: over HTTP the client says so in a header; over stdio it is this server's parent
       const header = extra?.requestInfo?.headers?.['x-ctrlrun-client-pid'];
       const client = header !== undefined ? Number(header) : options.stdio ? process.ppid : null;
-      appendFileSync(logFile, JSON.stringify({ title, priority, client }) + '\n');
+      appendFileSync(logFile, `${JSON.stringify({ title, priority, client })}\n`);
       if (title === 'crash') process.exit(1); // committed, then the connection drops
       if (title === 'explode') return { content: [{ type: 'text', text: 'the tracker broke' }], isError: true };
       return { content: [{ type: 'text', text: `created issue "${title}" (p${priority})` }] };

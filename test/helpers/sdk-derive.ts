@@ -51,7 +51,7 @@ export async function deriveSdkEntries(nodeModules: string): Promise<DerivedSdk>
   }
   const core = loaded.get('@openai/agents-core');
   const realtime = loaded.get('@openai/agents-realtime');
-  const agentClasses = [core?.['Agent'], realtime?.['RealtimeAgent']].filter((c): c is Function => typeof c === 'function');
+  const agentClasses = [core?.['Agent'], realtime?.['RealtimeAgent']].filter((c): c is abstract new (...args: never[]) => unknown => typeof c === 'function');
   const entries: SdkEntry[] = [];
   for (const [spec, mod] of loaded) {
     const factories = Object.keys(mod).filter((k) => FACTORY.test(k) && !NOT_FACTORIES.has(k) && typeof mod[k] === 'function').sort();

@@ -87,7 +87,7 @@ describe('init proposes entries for agents used as tools (issue 13)', () => {
     expect((await cli(['generate'], { cwd: dir })).code).toBe(0);
     expect((await cli(['codemod', '--write', '--allow-dirty'], { cwd: dir })).code).toBe(0);
     const policyFile = path.join(dir, 'ctrlrun.yaml');
-    writeFileSync(policyFile, readFileSync(policyFile, 'utf8').replace(/  weather_bot:\n    decision: approve/, '  weather_bot:\n    decision: allow'));
+    writeFileSync(policyFile, readFileSync(policyFile, 'utf8').replace(/ {2}weather_bot:\n {4}decision: approve/, '  weather_bot:\n    decision: allow'));
     writeFiles(dir, {
       'src/more.ts': `import { Agent } from '@openai/agents';
 const triage = new Agent({ name: 'Triage' });

@@ -52,7 +52,7 @@ describe('init writes all or nothing', () => {
     const dir = bareDesk('init-aon-');
     const before = snapshot(dir);
     chmodSync(path.join(dir, 'src'), 0o555);
-    let r;
+    let r: ReturnType<typeof withoutOverride>;
     try {
       r = withoutOverride(dir, ['init']);
     } finally {
@@ -101,7 +101,7 @@ describe('codemod --write writes all or nothing', () => {
     const dir = await splitDesk('codemod-aon-dir-');
     const before = snapshot(dir);
     chmodSync(path.join(dir, 'src/ro'), 0o555);
-    let r;
+    let r: ReturnType<typeof withoutOverride>;
     try {
       r = withoutOverride(dir, ['codemod', '--write', '--allow-dirty']);
     } finally {
@@ -173,7 +173,7 @@ describe('codemod --write at a workspace root writes every package or none', () 
     expect((await cli(['generate'], { cwd: dir })).code).toBe(0);
     const before = snapshot(dir);
     chmodSync(path.join(dir, 'packages/b/src/ro'), 0o555);
-    let r;
+    let r: ReturnType<typeof withoutOverride>;
     try {
       r = withoutOverride(dir, ['codemod', '--write', '--allow-dirty']);
     } finally {

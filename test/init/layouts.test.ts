@@ -76,7 +76,7 @@ describe('init on real layouts (issue 10 item 8)', () => {
     expect(existsSync(path.join(dir, 'packages/web/ctrlrun.yaml'))).toBe(false);
     expect(r.stdout).toContain('wrote packages/agent/ctrlrun.yaml');
     // at a workspace root the printed commands need no --cwd: they go through each package's manifest (issue 21)
-    expect(r.stdout).toMatch(/^  npx ctrlrun-gen generate +# /m);
+    expect(r.stdout).toMatch(/^ {2}npx ctrlrun-gen generate +# /m);
     expect(r.stdout).toContain('run here, at the root, each command goes through every package');
 
     // the rest of the loop, in that package
@@ -100,7 +100,7 @@ describe('init on real layouts (issue 10 item 8)', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('The tools are in 2 packages');
     expect(r.stdout).not.toContain('<package>');
-    expect(r.stdout).toMatch(/^  npx ctrlrun-gen check +# /m);
+    expect(r.stdout).toMatch(/^ {2}npx ctrlrun-gen check +# /m);
     expect(existsSync(path.join(dir, 'ctrlrun.yaml'))).toBe(false);
     expect(actionsOf(path.join(dir, 'apps/support/ctrlrun.yaml'))).toEqual({ refund_order: ['approve'] });
     expect(actionsOf(path.join(dir, 'apps/ops/ctrlrun.yaml'))).toEqual({ restart_service: ['approve'] });
@@ -122,11 +122,11 @@ describe('init on real layouts (issue 10 item 8)', () => {
     expect((await cli(['codemod', '--write', '--allow-dirty'], { cwd: dir })).code).toBe(0);
     // the operator edits the policy; a new tool appears; someone loses the manifest's entries
     const policyFile = path.join(dir, 'ctrlrun.yaml');
-    writeFileSync(policyFile, readFileSync(policyFile, 'utf8').replace(/  lookup_charge:\n    decision: approve/, '  # reads are safe\n  lookup_charge:\n    decision: allow'));
+    writeFileSync(policyFile, readFileSync(policyFile, 'utf8').replace(/ {2}lookup_charge:\n {4}decision: approve/, '  # reads are safe\n  lookup_charge:\n    decision: allow'));
     writeFiles(dir, { 'src/more.ts': toolFile(['escalate', 'escalateToHuman']) });
     const manifestFile = path.join(dir, 'ctrlrun.tools.yaml');
-    writeFileSync(manifestFile, readFileSync(manifestFile, 'utf8').replace(/  # src\/tools\.ts:\d+\n  - tool: refund\n    action: refund\n/, ''));
-    writeFileSync(path.join(dir, 'src/ctrlrun.control.ts'), '// mine\n' + readFileSync(path.join(dir, 'src/ctrlrun.control.ts'), 'utf8'));
+    writeFileSync(manifestFile, readFileSync(manifestFile, 'utf8').replace(/ {2}# src\/tools\.ts:\d+\n {2}- tool: refund\n {4}action: refund\n/, ''));
+    writeFileSync(path.join(dir, 'src/ctrlrun.control.ts'), `// mine\n${readFileSync(path.join(dir, 'src/ctrlrun.control.ts'), 'utf8')}`);
 
     const r = await cli(['init', '--force'], { cwd: dir });
     expect(r.code, r.stderr).toBe(0);

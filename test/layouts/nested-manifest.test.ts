@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -7,9 +8,9 @@ import { git, TS_AGENT, TSCONFIG_NODENEXT } from './loop-helpers.js';
 
 /**
  * A package nested in a package, each with its own manifest (a library with an `examples/agent`
- * app, no workspace; seen in the loop on public repos): the root's generate, codemod and check stop
- * at the nested package, which is rewritten and checked on its own; its tools are not the root's
- * "unmapped" tools.
+ * app, no workspace; seen in the loop on public repos): the root's generate, codemod and check go
+ * through both manifests (CI at the root is red while the nested package has an open door), each
+ * package's files under its own manifest; the nested tools are not the root's "unmapped" tools.
  */
 const dirs: string[] = [];
 afterAll(() => dirs.forEach(removeDir));
@@ -22,7 +23,7 @@ export const agent = new Agent({ name: 'orders', tools: [lookup] });
 `;
 
 describe('a package nested in a package, each with its own ctrlrun.tools.yaml', () => {
-  it("the root's commands leave the nested package to its own manifest", async () => {
+  it("the root's commands go through the nested package's manifest too, each file under its own", async () => {
     const dir = makeTempDir('nested-');
     dirs.push(dir);
     writeFiles(dir, {
@@ -43,31 +44,45 @@ describe('a package nested in a package, each with its own ctrlrun.tools.yaml', 
     git(dir, 'add', '-A');
     git(dir, 'commit', '-qm', 'init');
 
-    // the root alone, first: its codemod does not call the nested package's tool unmapped
-    expect((await cli(['generate'], { cwd: dir })).code).toBe(0);
+    // before the loop, CI's check at the root is red for the nested package's open door too
+    const before = await cli(['check', '--format', 'json'], { cwd: dir });
+    const open = (JSON.parse(before.stdout) as { findings: Array<{ ruleId: string; file: string }> }).findings;
+    expect(open.some((f) => f.file === 'examples/agent/src/orders.ts'), before.stdout).toBe(true);
+    expect(before.code).toBe(1);
+    // and a path into the nested package is checked under its manifest, not passed over
+    const one = await cli(['check', '--format', 'json', 'examples/agent/src/orders.ts'], { cwd: dir });
+    const inPath = (JSON.parse(one.stdout) as { findings: Array<{ file: string }> }).findings;
+    expect(inPath.map((f) => f.file), one.stdout).toContain('examples/agent/src/orders.ts');
+    expect(inPath.every((f) => f.file.startsWith('examples/agent/')), one.stdout).toBe(true);
+    expect(one.code).toBe(1);
+
+    // the root's commands go through both manifests; the root's codemod does not call the nested tool unmapped
+    const generated = await cli(['generate'], { cwd: dir });
+    expect(generated.code, generated.stdout + generated.stderr).toBe(0);
+    expect(generated.stdout).toMatch(/wrote examples\/agent\//);
     git(dir, 'add', '-A');
     git(dir, 'commit', '-qm', 'generate');
     const codemod = await cli(['codemod', '--write'], { cwd: dir });
     expect(codemod.code, codemod.stdout + codemod.stderr).toBe(0);
-    expect(codemod.stdout + codemod.stderr).not.toContain('lookup_order');
+    const [rootPart, nestedPart] = codemod.stdout.split('examples/agent:\n');
+    expect(nestedPart, codemod.stdout).toBeDefined();
+    expect(rootPart).not.toContain('lookup_order');
     expect(readFileSync(path.join(dir, 'src/agent.ts'), 'utf8')).toContain("protectedTool('refund'");
-    // the nested package's file is its own manifest's to rewrite
-    expect(readFileSync(path.join(dir, 'examples/agent/src/orders.ts'), 'utf8')).toBe(LOOKUP);
+    expect(readFileSync(path.join(dir, 'examples/agent/src/orders.ts'), 'utf8')).toContain("protectedTool('lookup_order'");
     const check = await cli(['check', '--format', 'json'], { cwd: dir });
-    const findings = (JSON.parse(check.stdout) as { findings: Array<{ ruleId: string; file: string }> }).findings;
-    expect(findings.filter((f) => f.file.startsWith('examples/'))).toEqual([]);
+    const findings = (JSON.parse(check.stdout) as { findings: Array<{ ruleId: string; file: string; severity: string }> }).findings;
+    expect(findings.filter((f) => f.severity === 'error'), check.stdout).toEqual([]);
     expect(check.code, check.stdout).toBe(0);
 
-    // and the nested package on its own, as init printed
+    // and the nested package on its own, as init printed: nothing left to do there
     expect(init.stdout).toContain('--cwd examples/agent');
-    for (const args of [['generate'], ['codemod', '--write'], ['check']]) {
-      if (args[0] === 'codemod') {
-        git(dir, 'add', '-A');
-        git(dir, 'commit', '-qm', 'nested generate');
-      }
+    git(dir, 'add', '-A');
+    git(dir, 'commit', '-qm', 'codemod');
+    for (const args of [['generate', '--check'], ['codemod', '--write'], ['check']]) {
       const r = await cli([...args, '--cwd', 'examples/agent'], { cwd: dir });
       expect(r.code, `${args.join(' ')}: ${r.stdout}${r.stderr}`).toBe(0);
     }
-    expect(readFileSync(path.join(dir, 'examples/agent/src/orders.ts'), 'utf8')).toContain("protectedTool('lookup_order'");
+    const status = spawnSync('git', ['status', '--porcelain'], { cwd: dir, encoding: 'utf8' });
+    expect(status.stdout).toBe('');
   }, 120_000);
 });

@@ -6,7 +6,6 @@ import { chromium, type BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cli } from '../helpers/cli.js';
 import { CHROMIUM, requireChromium, SKIP_BROWSER } from '../helpers/chromium.js';
-import { REPO_ROOT } from '../helpers/paths.js';
 import { copyFixture, removeDir } from '../helpers/temp-repo.js';
 
 /**

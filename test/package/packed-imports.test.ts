@@ -22,7 +22,7 @@ function packedFiles(): string[] {
 }
 
 /** The relative imports of `source` that are not in `packed`, as `importer -> target`. */
-export function unpackedImports(file: string, source: string, packed: ReadonlySet<string>): string[] {
+function unpackedImports(file: string, source: string, packed: ReadonlySet<string>): string[] {
   const missing: string[] = [];
   for (const m of source.matchAll(SPECIFIER)) {
     const specifier = (m[1] ?? m[2])!;

@@ -18,7 +18,9 @@ import { expectGolden } from './golden.js';
 
 const FIXTURE = path.join(FIXTURES, 'policy-test/replay-store');
 const dirs: string[] = [];
-afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
 
 type Ctx = { user: string };
 
@@ -74,6 +76,8 @@ async function expectReports(cwd: string, storeArg: string, golden: boolean): Pr
     ['accounts.close', 'deny', 'approve', 'decision', 1, 'c7'],
     ['stripe.refund', 'approve', 'allow', 'rule[0]', 1, 'c2'],
   ]);
+  // the paused call's answer is bob's (receipts and request), shown with its example
+  expect(loose.changes[1].example.answer).toBe('approved by bob, used');
   const tight = await json(path.join(FIXTURE, 'tightened.yaml'));
   expect(tight.summary).toEqual({ replayed: 7, unchanged: 5, changed: 1, looser: 0, tighter: 1, undecidable: 1 });
   expect(tight.changes.map((g: Record<string, unknown>) => [g.action, g.before, g.after, g.reason, g.count])).toEqual([['stripe.refund', 'allow', 'approve', 'rule[2]', 1]]);
@@ -115,6 +119,7 @@ describe('replay --store: calls recorded through the Runner, replayed against a 
     expect(listed.stdout).toContain('{"amount":2500,"payment_id":"ch_1"}');
     expect(listed.stdout).not.toContain('card stolen');
     expect(listed.stdout).not.toContain('accounts.close');
+    expect(listed.stdout).toContain('approved by bob, used');
     const asJson = JSON.parse((await cli(['receipts', 'log', '--store', 'sqlite:state.db', '--json', '--last', '2'], { cwd: dir })).stdout);
     expect(asJson).toHaveLength(2);
     const intact = await cli(['receipts', 'log', '--verify', '--store', 'sqlite:state.db'], { cwd: dir });

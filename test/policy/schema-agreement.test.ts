@@ -101,7 +101,10 @@ describe('loader and schema agree', () => {
 
   it('schema-expressible mistakes are refused by both', () => {
     const mutations: Array<(p: Record<string, any>) => boolean> = [
-      (p) => ((p.actoins = {}), true),
+      (p) => {
+        p.actoins = {};
+        return true;
+      },
       (p) => {
         const a = Object.values(p.actions)[0] as Record<string, unknown> | undefined;
         if (!a) return false;
@@ -128,7 +131,10 @@ describe('loader and schema agree', () => {
         a.rules = [{ when: { amount_lte: 1.5 }, decision: 'allow' }];
         return true;
       },
-      (p) => ((p.budgets = {}), true),
+      (p) => {
+        p.budgets = {};
+        return true;
+      },
     ];
     fc.assert(
       fc.property(anyPolicy, fc.integer({ min: 0, max: mutations.length - 1 }), (p, m) => {

@@ -74,7 +74,10 @@ function world() {
     },
   });
   const inner = (model: ScriptedModel) => new Agent<Ctx>({ name: 'refunder', instructions: 'Refunds payments', model, tools: [refund, lookup] });
-  return { store, control, doors, refunds, lookups, inner, refund, lookup, failNextLookups: (n: number) => void (failLookups = n) };
+  return { store, control, doors, refunds, lookups, inner, refund, lookup, failNextLookups: (n: number) => {
+      failLookups = n;
+    },
+  };
 }
 
 const agentCall = (input: string, callId: string) => functionCall('refunder', { input }, { callId });

@@ -64,7 +64,10 @@ function harness(policyDoc: unknown, store: Store = memoryStore(), start = Date.
     }
     return { seen: toolOutputSeen(model, 1, callId), error };
   };
-  return { store, clock, runs, call, setBehave: (b: typeof behave) => void (behave = b) };
+  return { store, clock, runs, call, setBehave: (b: typeof behave) => {
+      behave = b;
+    },
+  };
 }
 
 const dana: Ctx = { agent: 'head-of-support', user: 'dana@example.com', task: 'refund-run:7' };

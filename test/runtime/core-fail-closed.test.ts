@@ -79,7 +79,13 @@ async function approvedRequest(store: Store, action: string, at: number): Promis
 
 function counter() {
   const ran = { n: 0 };
-  return { ran, body: () => (ran.n++, 'done') };
+  return {
+    ran,
+    body: () => {
+      ran.n++;
+      return 'done';
+    },
+  };
 }
 
 describe('a store that lies about an approval', () => {
@@ -153,7 +159,10 @@ describe('a store that lies about an approval', () => {
     const store: Store = {
       ...real,
       reserveEffect: async (input) => ({ ...(await real.reserveEffect(input)), outcome: 'maybe' }) as never,
-      settleEffect: async (key, attemptId, state, now) => (settled.push(`${key}:${state}`), real.settleEffect(key, attemptId, state, now)),
+      settleEffect: async (key, attemptId, state, now) => {
+        settled.push(`${key}:${state}`);
+        return real.settleEffect(key, attemptId, state, now);
+      },
     };
     const { internals } = controlOver(store);
     const { ran, body } = counter();
@@ -238,7 +247,10 @@ describe('through the real Runner', () => {
       name: 'pay',
       description: 'pay',
       parameters: z.object({ id: z.string(), amount: z.number().int() }),
-      execute: async () => (ran++, 'paid'),
+      execute: async () => {
+        ran++;
+        return 'paid';
+      },
     });
     const model = scripted([functionCall('pay', ARGS, { callId: 'c1' })], [assistantMessage('ok')]);
     const result = await run(agentWith(model, [t]), 'pay', { context: { user: 'alice' } });

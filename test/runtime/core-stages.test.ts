@@ -14,7 +14,7 @@ import { reservationInput, reservationRefusal } from '../../src/runtime/core/res
 import { observedSettlement, settlementOf } from '../../src/runtime/core/settlement.js';
 import { ReportedOutcome, type CallFacts } from '../../src/runtime/core/types.js';
 import { upstreamProblem } from '../../src/runtime/core/upstream.js';
-import { ActionDenied, AmbiguousEffect, DuplicateEffect, NotExecuted } from '../../src/runtime/errors.js';
+import { type ActionDenied, AmbiguousEffect, DuplicateEffect, NotExecuted } from '../../src/runtime/errors.js';
 import { isBodyFailure } from '../../src/runtime/core/body-failures.js';
 import { ESTABLISHED_NOT_EXECUTED } from '../../src/runtime/core/not-executed.js';
 import type { ApprovalRequest, CompiledAction, CompiledAuthority } from '../../src/runtime/types.js';

@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { canonicalHash } from '../../src/runtime/canonical.js';
 import { sensitiveHash, verifyDecisionChain, verifyDecisions } from '../../src/runtime/decision-log.js';
+import { RunState } from '@openai/agents';
+import { attachAnswers } from '../../src/policy-test/answers.js';
+import { readStoreCalls } from '../../src/policy-test/store-calls.js';
 import { bindProtectedTool, createControl, memoryStore, run, type DecisionEntry, type Store } from '../../src/runtime/index.js';
 import { agentWith, assistantMessage, makePolicy, manualClock, refundCall, refundTool, scripted, setup } from './helpers.js';
 
@@ -33,7 +37,7 @@ describe('the decision log, written by the core through the Runner', () => {
     expect(first).toMatchObject({
       action: 'stripe.refund',
       tool: 'refund',
-      args: `{"amount":500,"payment_id":"${sensitiveHash('pay_1')}"}`,
+      args: `{"amount":500,"payment_id":"${sensitiveHash(await s.store.decisionKey!(), 'pay_1')}"}`,
       hashed: ['payment_id'],
       args_hash: canonicalHash({ payment_id: 'pay_1', amount: 500 }),
       environment: 'test',
@@ -45,6 +49,9 @@ describe('the decision log, written by the core through the Runner', () => {
     expect(first.principal).toEqual({ agent: 'alice', user: null });
     // the value itself is nowhere in the entry's arguments (its effect key and resource, as on the receipt, are the templates')
     expect(log.map((e) => e.args).join()).not.toMatch(/pay_[12]/);
+    // a keyed hash: the bare SHA-256 a dictionary of likely values would give is not there
+    expect(first.args).toMatch(/"payment_id":"hmac-sha256:[0-9a-f]{64}"/);
+    expect(first.args).not.toContain(canonicalHash('pay_1'));
     // bound to the receipt written with it (the decision receipt, not the outcome)
     const bound = receipts.find((r) => r.seq === first.receipt_seq)!;
     expect([bound.hash, bound.result, bound.call_id]).toEqual([first.receipt_hash, 'allowed', 'c1']);
@@ -60,6 +67,94 @@ describe('the decision log, written by the core through the Runner', () => {
     const [entry] = await s.store.listDecisions!();
     expect(entry).toMatchObject({ call_id: 'c9', decision: 'deny', mode: 'observe', args: '{"amount":5000000,"payment_id":"pay_9"}', hashed: [] });
     expect(await verifyDecisions(s.store)).toEqual({ ok: true, count: 1 });
+  });
+
+  it('a paused call is logged when it pauses (pending calls replay), and its resume adds no second entry', async () => {
+    const s = labelled(memoryStore());
+    const { tool, calls } = refundTool(s);
+    const model = scripted([refundCall({ payment_id: 'pay_3', amount: 500_000 }, 'c3')], [assistantMessage('done')]);
+    const agent = agentWith(model, [tool]);
+    const paused = await run(agent, 'refund', { context: { user: 'alice' } });
+    expect(paused.interruptions).toHaveLength(1);
+    // pending: the entry is there already, bound to the `requested` receipt, and replay reads it
+    const pending = await s.store.listDecisions!();
+    expect(pending.map((e) => [e.call_id, e.decision, e.result, e.reason, e.rule, e.effect_key])).toEqual([['c3', 'approve', 'requested', 'rule[1]', 1, 'refund:pay_3']]);
+    expect(pending[0]!.principal).toEqual({ agent: 'alice', user: null });
+    expect(pending[0]!.args).not.toContain('pay_3');
+    expect(await verifyDecisions(s.store)).toEqual({ ok: true, count: 1 });
+    expect((await readStoreCalls(s.store))!.map((c) => [c.callId, c.recorded?.decision])).toEqual([['c3', 'approve']]);
+    await s.control.request(paused.state);
+    await s.control.approve(paused.state, paused.interruptions[0]!, { approver: 'bob' });
+    await run(agent, await RunState.fromString(agent, paused.state.toString()));
+    expect(calls).toHaveLength(1);
+    expect((await s.store.listReceipts()).map((r) => r.result)).toEqual(['requested', 'approved', 'claimed', 'executed']);
+    // one entry a call: the claim's receipt writes none
+    expect((await s.store.listDecisions!()).map((e) => [e.seq, e.call_id, e.result])).toEqual([[1, 'c3', 'requested']]);
+    expect(await verifyDecisions(s.store)).toEqual({ ok: true, count: 1 });
+  });
+
+  it('a pause the core cannot bind (an optional field left out) is logged by control.request, once', async () => {
+    const s = labelled(memoryStore());
+    const calls: unknown[] = [];
+    const tool = s.protectedTool('stripe.refund', {
+      name: 'refund',
+      description: 'Refund a payment',
+      parameters: z.object({ payment_id: z.string(), amount: z.number().int(), note: z.string().optional() }),
+      execute: async (a) => void calls.push(a),
+    });
+    const agent = agentWith(scripted([refundCall({ payment_id: 'pay_4', amount: 500_000 }, 'c4')], [assistantMessage('done')]), [tool]);
+    const paused = await run(agent, 'refund', { context: { user: 'alice' } });
+    expect(await s.store.listDecisions!()).toEqual([]); // not filed at the pause: control.request files it
+    await s.control.request(paused.state);
+    await s.control.request(paused.state); // idempotent: no second receipt, no second entry
+    expect((await s.store.listDecisions!()).map((e) => [e.call_id, e.result, e.principal?.agent])).toEqual([['c4', 'requested', 'alice']]);
+    await s.control.approve(paused.state, paused.interruptions[0]!, { approver: 'bob' });
+    await run(agent, await RunState.fromString(agent, paused.state.toString()));
+    expect(calls).toHaveLength(1);
+    expect((await s.store.listDecisions!()).map((e) => [e.call_id, e.result])).toEqual([['c4', 'requested']]);
+    expect(await verifyDecisions(s.store)).toEqual({ ok: true, count: 1 });
+  });
+
+  it("an operator's answer stays in the receipts and the request; replay and receipts log show it beside the entry", async () => {
+    const s = labelled(memoryStore());
+    const { tool } = refundTool(s);
+    const model = scripted([refundCall({ payment_id: 'pay_5', amount: 500_000 }, 'c5'), refundCall({ payment_id: 'pay_6', amount: 600_000 }, 'c6')], [assistantMessage('done')]);
+    const paused = await run(agentWith(model, [tool]), 'refund', { context: { user: 'alice' } });
+    expect(paused.interruptions).toHaveLength(2);
+    const answered = async () => {
+      const calls = (await readStoreCalls(s.store))!;
+      await attachAnswers(s.store, calls);
+      return calls.map((c) => [c.callId, c.answer]);
+    };
+    expect(await answered()).toEqual([['c5', 'pending'], ['c6', 'pending']]);
+    const [five, six] = paused.interruptions;
+    await s.control.approve(paused.state, five!, { approver: 'bob' });
+    await s.control.reject(paused.state, six!, { approver: 'carol', message: 'too large' });
+    expect(await answered()).toEqual([['c5', 'approved by bob'], ['c6', 'rejected by carol: too large']]);
+    // the answers are receipts (signed where the operator has a key), not log entries
+    expect((await s.store.listDecisions!()).map((e) => e.result)).toEqual(['requested', 'requested']);
+    expect((await s.store.listReceipts()).map((r) => r.result)).toEqual(['requested', 'requested', 'approved', 'rejected']);
+  });
+
+  it("a labelled value's hash is keyed by its store: the same value hashes alike in one store, unlike in another", async () => {
+    const hashOf = async (store: Store, callId: string) => {
+      const s = labelled(store);
+      const { tool } = refundTool(s);
+      // the second call in one store is refused as a duplicate effect: it is logged all the same
+      await run(agentWith(scripted([refundCall({ payment_id: 'pay_7', amount: 500 }, callId)], [assistantMessage('done')]), [tool]), 'refund', { context: { user: 'alice' } }).catch(() => undefined);
+      const entries = await store.listDecisions!();
+      return (JSON.parse(entries[entries.length - 1]!.args) as { payment_id: string }).payment_id;
+    };
+    const one = memoryStore();
+    const a = await hashOf(one, 'c1');
+    expect(await hashOf(one, 'c2')).toBe(a);
+    expect(a).toBe(sensitiveHash(await one.decisionKey!(), 'pay_7'));
+    expect(await hashOf(memoryStore(), 'c3')).not.toBe(a);
+    // a store without a key of its own: hashed under a key of this process, still not the bare hash
+    const { decisionKey: _k, ...keyless } = memoryStore();
+    const k = await hashOf(keyless as Store, 'c4');
+    expect(k).toMatch(/^hmac-sha256:[0-9a-f]{64}$/);
+    expect(k).not.toBe(a);
   });
 
   it('decisionLog: false keeps no log; the receipts are written as before', async () => {

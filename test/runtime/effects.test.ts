@@ -83,7 +83,7 @@ describe('effects through the Runner', () => {
 
   it('NotExecuted: the key becomes failed and may be tried again, up to max_attempts; then ActionDenied(max_attempts)', async () => {
     const s = setup({ maxAttempts: 2 });
-    let fail = true;
+    const fail = true;
     const { tool, calls } = refundTool(s, () => {
       if (fail) throw new NotExecuted('card network refused before acting');
       return 'refunded';

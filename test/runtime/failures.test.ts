@@ -65,7 +65,12 @@ describe('fail closed', () => {
 
   it('identity is asked once for an allowed call: the guardrail hands its principal to the body check of that call', async () => {
     let asked = 0;
-    const s = setup({ identity: (rc) => (asked++, rc.context?.user ?? null) });
+    const s = setup({
+      identity: (rc) => {
+        asked++;
+        return rc.context?.user ?? null;
+      },
+    });
     const { tool: t, calls } = refundTool(s);
     await run(agentWith(scripted([refundCall(SMALL, 'c1')], [assistantMessage('done')]), [t]), 'refund', { context: { user: 'alice' } });
     expect(calls).toEqual([SMALL]);

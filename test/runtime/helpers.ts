@@ -91,7 +91,12 @@ export interface Ctx {
 /** A clock tests move by hand. */
 export function manualClock(start = 1_700_000_000_000) {
   let now = start;
-  return { now: () => now, advance: (ms: number) => void (now += ms) };
+  return {
+    now: () => now,
+    advance: (ms: number) => {
+      now += ms;
+    },
+  };
 }
 
 export interface Setup {
@@ -103,12 +108,12 @@ export interface Setup {
 }
 
 export function setup(
-  options: Parameters<typeof makePolicy>[0] & { store?: Store; identity?: (ctx: { context: Ctx }) => string | null; notice?: (line: string) => void } = {},
+  options: Parameters<typeof makePolicy>[0] & { store?: Store; identity?: (ctx: { context: Ctx }) => string | null; notice?: (line: string) => void; receiptKey?: string } = {},
 ): Setup {
   const store = options.store ?? memoryStore();
   const clock = manualClock();
   const identity = options.identity ?? ((rc: { context: Ctx }) => rc.context?.user ?? null);
-  const control = createControl({ store, identity: identity as never, clock: clock.now, ...(options.notice ? { notice: options.notice } : {}) });
+  const control = createControl({ store, identity: identity as never, clock: clock.now, ...(options.notice ? { notice: options.notice } : {}), ...(options.receiptKey ? { receiptKey: options.receiptKey } : {}) });
   const policy = makePolicy(options);
   const protectedTool = bindProtectedTool<ActionId>(control, policy);
   return { store, clock, control, policy, protectedTool };

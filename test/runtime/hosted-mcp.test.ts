@@ -12,6 +12,7 @@ import {
   type DecisionResult,
   type Store,
 } from '../../src/runtime/index.js';
+import { verifyDecisions } from '../../src/runtime/decision-log.js';
 
 const matched = (decision: DecisionResult['decision'], rule: number): DecisionResult => ({ decision, rule, reason: `rule[${rule}]` });
 
@@ -120,6 +121,13 @@ describe('run() and hosted MCP approval requests (scripted mcp_approval_request 
     expect((await store.getRequest('mcpr_small'))?.state).toBe('consumed');
     expect((await store.getRequest('mcpr_huge'))?.state).toBe('rejected');
     expect(await verifyReceipts(store)).toEqual({ ok: true, count: 4 });
+    // the decision log: one entry per decided call, the policy's answer (allow filed as requested, deny)
+    const log = await store.listDecisions!();
+    expect(log.map((e) => [e.call_id, e.action, e.decision, e.result, e.reason, e.args, e.principal?.agent])).toEqual([
+      ['mcpr_small', 'gitmcp.call', 'allow', 'requested', 'rule[0]', '{"pages":1}', 'alice'],
+      ['mcpr_huge', 'gitmcp.call', 'deny', 'denied', 'rule[2]', '{"pages":99}', 'alice'],
+    ]);
+    expect(await verifyDecisions(store)).toEqual({ ok: true, count: 2 });
   });
 
   it('approve: pauses, a second person approves in another process, the yes is sent once; a second resume sends no', async () => {
@@ -155,6 +163,9 @@ describe('run() and hosted MCP approval requests (scripted mcp_approval_request 
     expect(again.map((r) => [r.id, r.approve])).toEqual([['mcpr_mid', false]]);
     expect(again[0]!.reason).toContain('already used');
     expect((await store.listReceipts()).map((r) => r.result)).toEqual(['requested', 'refused', 'approved', 'claimed', 'refused']);
+    // logged when it paused; the person's answer, the claim and the refused second resume add none
+    expect((await store.listDecisions!()).map((e) => [e.call_id, e.decision, e.result])).toEqual([['mcpr_mid', 'approve', 'requested']]);
+    expect(await verifyDecisions(store)).toEqual({ ok: true, count: 1 });
     expect(await verifyReceipts(store)).toMatchObject({ ok: true });
   });
 

@@ -91,6 +91,11 @@ describe('a paused call is filed wherever the run is driven', () => {
       expect(calls).toEqual([BIG]);
       expect((await store.getRequest('c1'))?.state).toBe('consumed');
       expect((await store.listReceipts()).map((r) => r.result)).toEqual(['requested', 'approved', 'claimed', 'executed']);
+      // the decision log: one entry, written at the pause; `receipts log` shows the CLI's answer beside it
+      expect((await store.listDecisions!()).map((e) => [e.call_id, e.decision, e.result])).toEqual([['c1', 'approve', 'requested']]);
+      const log = await cliIn(['receipts', 'log', '--json']);
+      expect(log.code, log.stderr).toBe(0);
+      expect(JSON.parse(log.stdout)).toEqual([expect.objectContaining({ call_id: 'c1', answer: { state: 'consumed', approvedBy: ['bob'], rejectedBy: [] } })]);
     } finally {
       await store.close();
     }

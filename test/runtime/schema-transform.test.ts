@@ -15,7 +15,7 @@ const field = (args: unknown, name: string) => (args as Record<string, unknown>)
 
 function policy(): CompiledPolicy {
   return {
-    hash: 'sha256:' + 'e'.repeat(64),
+    hash: `sha256:${'e'.repeat(64)}`,
     mode: 'enforce',
     actions: {
       'bank.transfer': {

@@ -1,4 +1,4 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { scanRepo } from '../../src/scan/index.js';
 import { makeTempDir, removeDir, writeFiles } from '../helpers/temp-repo.js';
 

@@ -76,7 +76,7 @@ describe.skipIf(SKIP_BROWSER)('a browser agent on httpStore, answered through se
   let script: string;
   let profile: string;
   let context: BrowserContext;
-  let serves: RunningServe[] = [];
+  const serves: RunningServe[] = [];
   let pageServer: Server;
   let pageOrigin: string;
   let pageConfig = '';

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { tenantDecisionKey } from '../../src/runtime/decision-log.js';
 import { memoryStore } from '../../src/runtime/index.js';
 import type { DecisionBody, Store } from '../../src/runtime/types.js';
 import { runtimeStoreCall } from '../../src/serve/runtime-api.js';
@@ -19,6 +20,22 @@ describe("serve's decision log API (runtime tokens)", () => {
     await runtimeStoreCall(store, 'globex', 'appendDecision', [body('c2')]);
     expect(((await runtimeStoreCall(store, 'acme', 'listDecisions', [])) as unknown[]).length).toBe(1);
     expect(((await runtimeStoreCall(store, undefined, 'listDecisions', [])) as unknown[]).length).toBe(2);
+  });
+
+  it("decisionKey: the default tenant gets the store's key, a named tenant one derived from it (tenants' hashes never compare)", async () => {
+    const store = memoryStore();
+    const own = await store.decisionKey!();
+    expect(await runtimeStoreCall(store, undefined, 'decisionKey', [])).toBe(own);
+    const acme = await runtimeStoreCall(store, 'acme', 'decisionKey', []);
+    expect(acme).toBe(tenantDecisionKey(own, 'acme'));
+    expect(acme).toMatch(/^[0-9a-f]{64}$/);
+    expect(acme).not.toBe(own);
+    expect(await runtimeStoreCall(store, 'globex', 'decisionKey', [])).not.toBe(acme);
+    // a store with a log but no key of its own: one key of the server process, stable
+    const { decisionKey: _k, ...keyless } = memoryStore();
+    const first = await runtimeStoreCall(keyless as Store, undefined, 'decisionKey', []);
+    expect(first).toMatch(/^[0-9a-f]{64}$/);
+    expect(await runtimeStoreCall(keyless as Store, undefined, 'decisionKey', [])).toBe(first);
   });
 
   it('a store without the log, or a body that is not an object, is refused', async () => {

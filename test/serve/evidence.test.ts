@@ -51,6 +51,24 @@ describe('answers leave evidence', () => {
     for (const r of await fx.store.listReceipts()) expect(r.at).toBeLessThan(before + 60_000);
   });
 
+  it('an answer in another approver\'s name is refused (403) and is one refused receipt naming who tried', async () => {
+    fx = await startFixture({ bob: ['payments-approver'] });
+    await fx.store.putRequest(pendingRequest('call_n', { approvalsRequired: 1 }));
+    const as = await api(fx.serve.url, fx.tokens.bob, 'POST', '/api/store/addAnswer', { args: ['call_n', { approver: 'cfo', decision: 'approve' }] });
+    expect(as.status).toBe(403);
+    const asReject = await api(fx.serve.url, fx.tokens.bob, 'POST', '/api/store/addAnswer', { args: ['call_n', { approver: 'cfo', decision: 'reject', reason: 'no' }] });
+    expect(asReject.status).toBe(403);
+    expect((await fx.store.getRequest('call_n'))!.answers).toEqual([]);
+    expect((await fx.store.listReceipts()).map((r) => [r.call_id, r.result, r.reason, r.approvers])).toEqual([
+      ['call_n', 'refused', 'approver_not_authenticated', ['bob']],
+      ['call_n', 'refused', 'reject_approver_not_authenticated', ['bob']],
+    ]);
+    // no request, nothing to refer to: refused, no receipt
+    const none = await api(fx.serve.url, fx.tokens.bob, 'POST', '/api/store/addAnswer', { args: ['call_none', { approver: 'cfo', decision: 'approve' }] });
+    expect(none.status).toBe(403);
+    expect(await fx.store.listReceipts()).toHaveLength(2);
+  });
+
   it('resuming an already-used approval is refused and leaves an approval_consumed receipt (real Runner)', async () => {
     const s = setup();
     const { tool, calls } = refundTool(s);

@@ -20,6 +20,15 @@ const genuine = { amount: 512345, payment_id: 'pay_42' };
 
 let fx: ServeFixture | undefined;
 
+/** Signs in as the browser does (the login form's CSRF token and Origin, then the cookie) and reads the inbox. */
+async function inboxHtml(base: string, token: string): Promise<string> {
+  const csrfOf = (text: string) => /name="csrf" value="([^"]+)"/.exec(text)?.[1] ?? '';
+  const csrf = csrfOf(await (await fetch(`${base}/login`)).text());
+  const login = await fetch(`${base}/login`, { method: 'POST', redirect: 'manual', headers: { origin: base, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ csrf, token }) });
+  const cookie = login.headers.getSetCookie()[0]!.split(';')[0]!;
+  return (await fetch(`${base}/`, { headers: { cookie } })).text();
+}
+
 describe('the shown arguments are the approved ones', () => {
   afterEach(async () => {
     await fx?.close();
@@ -38,6 +47,18 @@ describe('the shown arguments are the approved ones', () => {
     expect((await fx.store.listReceipts()).map((r) => [r.result, r.reason])).toEqual([['refused', 'args_mismatch']]);
     await fx.store.putRequest(pendingRequest('call_ok', bound(genuine)));
     expect((await api(base, fx.tokens.bob, 'POST', '/api/requests/call_ok/answer', { decision: 'approve' })).json.outcome).toBe('recorded');
+  });
+
+  it('the inbox marks a request whose args differ from its argsHash (and only it)', async () => {
+    fx = await startFixture({ bob: ['payments-approver'] });
+    await fx.store.putRequest(pendingRequest('call_swap', { argsHash: canonicalHash(genuine), args: JSON.stringify({ amount: 100, payment_id: 'pay_42' }) }));
+    await fx.store.putRequest(pendingRequest('call_ok', bound(genuine)));
+    const html = await inboxHtml(fx.serve.url, fx.tokens.bob!);
+    const cards = html.split('data-testid="request"').slice(1);
+    const swap = cards.find((c) => c.includes('call_swap'))!;
+    const ok = cards.find((c) => c.includes('call_ok'))!;
+    expect(swap).toContain('data-testid="args-mismatch"');
+    expect(ok).not.toContain('args-mismatch');
   });
 });
 

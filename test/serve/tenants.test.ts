@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { AmbiguousEffect, httpStore, run } from '../../src/runtime/index.js';
+import { AmbiguousEffect, generateReceiptKey, httpStore, run, verifyReceipts } from '../../src/runtime/index.js';
 import { addOperator, emptyOperators, writeOperators } from '../../src/serve/operators.js';
 import { agentWith, assistantMessage, refundCall, refundTool, scripted, setup } from '../runtime/helpers.js';
 import { api, type ServeFixture, startFixture } from './helpers.js';
@@ -100,6 +100,25 @@ describe('two tenants on one serve', () => {
     expect(new Set(receipts.map((r) => r.call_id))).toEqual(new Set(['@acme:call_big']));
     // a named tenant reads only its own receipts
     expect(await t.globex.listReceipts()).toEqual([]);
+  });
+
+  it("a tenant's control that signs its receipts runs (found on a public app): each receipt, stored under the tenant's names, is signed", async () => {
+    const t = await twoTenants();
+    const key = generateReceiptKey();
+    const a = setup({ store: t.acme, receiptKey: key.secret });
+    const acme = refundTool(a);
+    const result = await run(agentWith(scripted([refundCall(SMALL, 'c_signed')], [assistantMessage('done')]), [acme.tool]), 'refund', { context: { user: 'alice' } });
+    expect(result.finalOutput).toBe('done');
+    expect(acme.calls).toEqual([SMALL]);
+    const stored = await fx!.store.listReceipts();
+    expect(stored.filter((r) => r.action === 'ctrlrun.checkpoint')).toHaveLength(2);
+    expect(stored.filter((r) => r.call_id === '@acme:c_signed').map((r) => r.result)).toEqual(['allowed', 'executed']);
+    expect(await verifyReceipts(fx!.store, { publicKey: key.publicKey })).toMatchObject({ ok: true });
+    // the default tenant (plain names, no `names` in the answer) signs as before
+    const l = setup({ store: t.legacy, receiptKey: key.secret });
+    const legacy = refundTool(l);
+    await run(agentWith(scripted([refundCall(SMALL, 'l1')], [assistantMessage('done')]), [legacy.tool]), 'refund', { context: { user: 'lee' } });
+    expect(legacy.calls).toHaveLength(1);
   });
 
   it('--tenant is for runtime tokens only, and a tenant name is plain', () => {

@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, expect, it } from 'vitest';
 import { postgresStore } from '../../src/runtime/postgres.js';
 import { sqliteStore, type SqliteDriverName } from '../../src/runtime/sqlite.js';
 import type { Store } from '../../src/runtime/types.js';

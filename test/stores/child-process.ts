@@ -29,8 +29,7 @@ export function spawnAgentChild(config: Record<string, unknown>): Child {
   child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
   child.stdout!.on('data', (d: Buffer) => {
     buffer += d.toString();
-    let nl: number;
-    while ((nl = buffer.indexOf('\n')) >= 0) {
+    for (let nl = buffer.indexOf('\n'); nl >= 0; nl = buffer.indexOf('\n')) {
       const line = buffer.slice(0, nl);
       buffer = buffer.slice(nl + 1);
       if (!line.trim()) continue;

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { bindProtectedTool, createControl, generateReceiptKey, httpStore, memoryStore, run, verifyReceipts, type ReceiptBody, type Store } from '../../src/runtime/index.js';
+import { RECEIPT_NAMES } from '../../src/runtime/signing.js';
 import { sqliteStore } from '../../src/runtime/sqlite.js';
 import { cli } from '../helpers/cli.js';
 import { agentWith, assistantMessage, makePolicy, refundCall, scripted } from '../runtime/helpers.js';
@@ -106,6 +107,31 @@ describe('a foreign receipt between signed ones', () => {
     const refund = signingTool(lying);
     await expect(refund('pay_1')).rejects.toThrow(/did not append the receipt this control sent/);
     expect((await inner.listReceipts()).some((r) => r.action === 'ctrlrun.checkpoint')).toBe(false);
+  });
+
+  it("a store's tenant names are accepted only as that prefix of what was sent (RECEIPT_NAMES)", async () => {
+    // a store that stores under `@acme:` and says so is signed; one that renames the call otherwise,
+    // or claims a prefix that is no tenant's, gets no checkpoint
+    const scoped = (names: string, rename: (id: string) => string) => {
+      const inner = memoryStore();
+      const store: Store = Object.assign(Object.create(inner) as Store, {
+        appendReceipt: async (body: ReceiptBody) => {
+          if (body.action === 'ctrlrun.checkpoint') return inner.appendReceipt(body);
+          const appended = await inner.appendReceipt({ ...body, call_id: body.call_id === null ? null : rename(body.call_id), effect_key: body.effect_key === null ? null : rename(body.effect_key) });
+          return Object.defineProperty(appended, RECEIPT_NAMES, { value: names });
+        },
+      });
+      return { inner, refund: signingTool(store) };
+    };
+    const ok = scoped('@acme:', (id) => `@acme:${id}`);
+    await ok.refund('pay_1');
+    expect((await ok.inner.listReceipts()).filter((r) => r.action === 'ctrlrun.checkpoint')).toHaveLength(2);
+    expect(await verifyReceipts(ok.inner, { publicKey: key.publicKey })).toMatchObject({ ok: true });
+    for (const [names, rename] of [['@acme:', (id: string) => `@globex:${id}`], ['@acme:', (id: string) => `${id}x`], ['acme/', (id: string) => `acme/${id}`]] as const) {
+      const bad = scoped(names, rename);
+      await expect(bad.refund('pay_1')).rejects.toThrow(/field (call_id|effect_key) differs/);
+      expect((await bad.inner.listReceipts()).some((r) => r.action === 'ctrlrun.checkpoint')).toBe(false);
+    }
   });
 
   it('a store that answers an append with a receipt whose hash is not its own gets no checkpoint', async () => {

@@ -1,3 +1,4 @@
+import { terminalSafe, terminalSafeLines } from '../../cli/terminal-text.js';
 import type { CheckReport } from './types.js';
 
 /** Escapes a workflow command's message (data). */
@@ -13,8 +14,10 @@ export function escapeProperty(text: string): string {
 /** `--format github`: one `::error`/`::warning` workflow command per finding, then a summary line. */
 export function formatGithub(report: CheckReport): string {
   const lines = report.findings.map((f) => {
-    const props = `file=${escapeProperty(f.file)},line=${f.line},col=${f.column},title=${escapeProperty(f.ruleId)}`;
-    return `::${f.severity} ${props}::${escapeData(`${f.message}\nhint: ${f.hint}`)}`;
+    // the file and the texts may hold what the files under review chose: escaped and marked, so an
+    // ESC sequence or a bidi control cannot rewrite the CI log around the annotation
+    const props = `file=${escapeProperty(terminalSafe(f.file).text)},line=${f.line},col=${f.column},title=${escapeProperty(f.ruleId)}`;
+    return `::${f.severity} ${props}::${escapeData(`${terminalSafe(f.message).text}\nhint: ${terminalSafeLines(f.hint).text}`)}`;
   });
   lines.push(summaryLine(report));
   return `${lines.join('\n')}\n`;

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Log, ReportingDescriptor, Result } from 'sarif';
+import { MARK_NOTE, terminalSafe, terminalSafeLines } from '../../cli/terminal-text.js';
 import { VERSION } from '../../version.js';
 import { DOCS_BASE, RULES, ruleDocsUri } from '../meta.js';
 import type { Finding } from '../types.js';
@@ -32,7 +33,7 @@ export function formatSarif(report: CheckReport, options: { readSource: SourceRe
     ruleId: f.ruleId,
     ruleIndex: index.get(f.ruleId) ?? -1,
     level: f.severity,
-    message: { text: `${f.message}\nHint: ${f.hint}` },
+    message: { text: resultText(f) },
     locations: [
       {
         physicalLocation: {
@@ -72,6 +73,18 @@ function fingerprintsOf(findings: Finding[], readSource: SourceReader): string[]
     seen.set(hash, n);
     return `${hash}:${n}`;
   });
+}
+
+/**
+ * A result's message: what the files under review chose (a policy key, a tool name) with control,
+ * bidi and invisible characters escaped and marked, as in the text report. Code scanning renders
+ * the message on the pull request: a raw U+202E there reorders what the reviewer reads.
+ */
+function resultText(f: Finding): string {
+  const message = terminalSafe(f.message);
+  const hint = terminalSafeLines(f.hint);
+  const note = message.marked || hint.marked ? `\n${MARK_NOTE}` : '';
+  return `${message.text}\nHint: ${hint.text}${note}`;
 }
 
 function camel(id: string): string {

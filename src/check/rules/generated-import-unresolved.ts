@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { isGeneratedSpecifier } from '../../scan/imports.js';
+import { emittedPath, tscProgram, type TscProgram } from '../../scan/tsc-build.js';
 import type { FileScan } from '../../scan/types.js';
 import type { FileRule, Finding, ProjectContext, RuleMeta } from '../types.js';
 import { findingOf } from './rule-finding.js';
@@ -10,7 +11,7 @@ export const generatedImportUnresolvedMeta: RuleMeta = {
   severity: 'error',
   short: 'An import of the generated module names a file that does not exist where the importer runs.',
   full:
-    'The codemod makes a file import `protectedTool` (or another door function) from the generated module. A plain JavaScript file runs as it is: Node loads exactly the path written, so `import ... from "./ctrlrun.generated.js"` fails with ERR_MODULE_NOT_FOUND when the module is TypeScript (`ctrlrun.generated.ts`), though every type check passes. A TypeScript file resolves `.js` to `.ts`, `.mjs` to `.mts` and their declaration files, as tsc does. Reported when the generated module exists and the import resolves to no file; an import through a path alias is not followed.',
+    'The codemod makes a file import `protectedTool` (or another door function) from the generated module. A plain JavaScript file runs as it is: Node loads exactly the path written, so `import ... from "./ctrlrun.generated.js"` fails with ERR_MODULE_NOT_FOUND when the module is TypeScript (`ctrlrun.generated.ts`), though every type check passes. A TypeScript file resolves `.js` to `.ts`, `.mjs` to `.mts` and their declaration files, as tsc does. Reported when the generated module exists and the import resolves to no file; an import through a path alias is not followed. Also reported: a TypeScript importer of a JavaScript module that the package\'s own tsc (its build script\'s `-p` config, else tsconfig.json) compiles into an `outDir` with `allowJs` off, when the same specifier from the emitted file names no file: tsc reads the module\'s declarations but does not copy the module into the build.',
   help: 'Make the generated module JavaScript when a JavaScript file imports it: `output: src/ctrlrun.generated.mjs` and a JavaScript `control:` in ctrlrun.tools.yaml, then `npx ctrlrun-gen generate` (init chooses so when an importer is JavaScript); or fix the import\'s path.',
 };
 
@@ -47,6 +48,11 @@ export function candidatesFor(importerIsJs: boolean, target: string): string[] {
  * (passed in so the rule's logic stays a function of its inputs).
  */
 export function generatedImportUnresolvedRule(exists: (file: string) => boolean = existsSync): FileRule {
+  const programs = new Map<string, TscProgram | undefined>();
+  const programOf = (root: string): TscProgram | undefined => {
+    if (!programs.has(root)) programs.set(root, tscProgram(root));
+    return programs.get(root);
+  };
   return (scan: FileScan, project: ProjectContext | undefined): Finding[] => {
     if (!project) return [];
     const output = path.resolve(project.manifest.output);
@@ -59,7 +65,11 @@ export function generatedImportUnresolvedRule(exists: (file: string) => boolean 
       if (imp.typeOnly || !(spec.startsWith('./') || spec.startsWith('../'))) continue;
       if (!isGeneratedSpecifier(spec, { generatedModule: output, fileAbs: importer })) continue;
       const target = path.resolve(path.dirname(importer), spec);
-      if (candidatesFor(isJs, target).some(exists)) continue;
+      if (candidatesFor(isJs, target).some(exists)) {
+        const built = isJs || /\.(?:ts|tsx|mts|cts)$/.test(output) ? undefined : notInBuild(programOf(path.resolve(project.manifest.root)), importer, spec, exists);
+        if (built) findings.push(findingOf(generatedImportUnresolvedMeta, scan.file, imp.span, built, BUILD_HELP));
+        continue;
+      }
       const shown = path.relative(project.manifest.root, output).split(path.sep).join('/');
       const why = isJs && /\.(?:ts|tsx|mts|cts)$/.test(output)
         ? `the generated module is ${shown}, TypeScript, which a plain JavaScript file cannot load`
@@ -76,4 +86,21 @@ export function generatedImportUnresolvedRule(exists: (file: string) => boolean 
     }
     return findings;
   };
+}
+
+const BUILD_HELP =
+  "Put the JavaScript module and its control in the folder that holds both the sources and tsc's outDir (`output: ctrlrun.generated.js`, `control: ctrlrun.control.js` in ctrlrun.tools.yaml when `src/` builds to `dist/`; init chooses so), set `allowJs: true` in the tsconfig, or copy the module into the build.";
+
+/**
+ * A TypeScript importer of a JavaScript generated module that the package's tsc builds into an
+ * outDir without allowJs: tsc does not copy the module there, so the built file's import (the same
+ * specifier, from the emitted file's folder) must reach it where it is. The message, or undefined.
+ */
+function notInBuild(program: TscProgram | undefined, importer: string, spec: string, exists: (file: string) => boolean): string | undefined {
+  if (!program || !program.files.has(importer)) return undefined;
+  const emitted = emittedPath(program, importer);
+  const target = path.resolve(path.dirname(emitted), spec);
+  if (candidatesFor(true, target).some(exists)) return undefined;
+  const shown = (p: string) => path.relative(path.dirname(program.tsconfig), p).split(path.sep).join('/');
+  return `tsc (${shown(program.tsconfig)}, no allowJs) builds this file to ${shown(emitted)}, where '${spec}' names ${shown(target)}: tsc does not copy the JavaScript generated module there, so the built app fails to start (ERR_MODULE_NOT_FOUND).`;
 }

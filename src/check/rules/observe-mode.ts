@@ -13,7 +13,7 @@ export const observeModeMeta: RuleMeta = {
 
 /** `observe-mode` (warning, once per repo): the policy records decisions but protects nothing. */
 export function observeModeRule(_files: ScannedFile[], project: ProjectContext | undefined): Finding[] {
-  if (!project || project.policy.mode !== 'observe') return [];
+  if (project?.policy.mode !== 'observe') return [];
   const file = path.relative(project.manifest.root, project.policy.file).split(path.sep).join('/');
   return [
     findingOf(

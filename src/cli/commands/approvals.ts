@@ -1,4 +1,5 @@
 import { UserError } from '../../diagnostics.js';
+import { argsMatchHash } from '../../runtime/args-binding.js';
 import { distinctApprovers } from '../../runtime/internals.js';
 import type { ApprovalRequest } from '../../runtime/types.js';
 import type { CliContext, CommandSpec } from '../context.js';
@@ -39,8 +40,10 @@ const list: CommandSpec<StoreArgs & { pending: boolean; json: boolean }> = {
       ctx.stdout(
         formatTable(
           ['ID', 'STATE', 'ACTION', 'REQUESTED BY', 'APPROVALS', 'CREATED', 'ARGS'],
-          requests.map((r) => [p.show(r.callId), p.show(r.state), p.show(r.action), p.show(r.principal), `${approvedCount(r)}/${r.approvalsRequired}`, isoTime(r.createdAt), p.show(truncate(r.args, 60))]),
-        ) + p.note(),
+          requests.map((r) => [p.show(r.callId), p.show(r.state), p.show(r.action), p.show(r.principal), `${approvedCount(r)}/${r.approvalsRequired}`, isoTime(r.createdAt), argsCell(r, p.show)]),
+        ) +
+          p.note() +
+          (requests.some((r) => !argsMatchHash(r)) ? `${MISMATCH_MARK} ${MISMATCH_NOTE}\n` : ''),
       );
       return 0;
     }),
@@ -168,9 +171,21 @@ function describeRequest(request: ApprovalRequest): string {
   if (r.decidedAt !== undefined) lines.push(`Decided      ${isoTime(r.decidedAt)}`);
   if (r.consumedAt !== undefined) lines.push(`Consumed     ${isoTime(r.consumedAt)}`);
   lines.push(`Args hash    ${r.argsHash}`, `Policy hash  ${r.policyHash}`, 'Arguments', indent(prettyArgs(r.args, p.show)));
+  if (!argsMatchHash(request)) lines.push(`  ${MISMATCH_MARK} ${MISMATCH_NOTE}`);
   lines.push(r.answers.length === 0 ? 'Answers      none yet' : 'Answers');
   for (const a of r.answers) lines.push(`  ${isoTime(a.at)}  ${a.decision === 'approve' ? 'approved' : 'denied'} by ${p.show(a.approver)}${a.reason ? `: ${p.show(a.reason)}` : ''}`);
   return `${lines.join('\n')}\n${p.note()}`;
+}
+
+/** Marks a request whose stored `args` are not what its `argsHash` binds (issue 24, item 3). */
+const MISMATCH_MARK = '[args ≠ args hash]';
+const MISMATCH_NOTE =
+  'these stored arguments are not the ones the request\'s args hash binds: what is shown is not what would run, and nobody can answer it (the store was written by something other than ctrlrun-gen).';
+
+/** The ARGS cell: the arguments, escaped, shortened, and marked when they do not match the hash. */
+function argsCell(r: ApprovalRequest, show: (text: string) => string): string {
+  const args = show(truncate(r.args, 60));
+  return argsMatchHash(r) ? args : `${MISMATCH_MARK} ${args}`;
 }
 
 /** The arguments, one line per JSON line, each escaped and marked if it must be (JSON escapes newlines itself). */

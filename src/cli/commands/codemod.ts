@@ -57,7 +57,10 @@ export const codemodCommand: CommandSpec<CodemodArgs> = {
       const paths = pathsInPackage(ctx.cwd, path.dirname(manifest), args.paths);
       const one = { ...args, manifest, ...(paths ? { paths } : { paths: [] }) };
       let out = '';
-      code = Math.max(code, await runCodemodCommand(one, { ...ctx, stdout: (t) => void (out += t) }, pending));
+      const stdout = (t: string): void => {
+        out += t;
+      };
+      code = Math.max(code, await runCodemodCommand(one, { ...ctx, stdout }, pending));
       if (args.json) reports.push({ package: displayPath(path.dirname(manifest), ctx.cwd), ...(JSON.parse(out) as object) });
       else shown += `${displayPath(path.dirname(manifest), ctx.cwd)}:\n${out}`;
     }

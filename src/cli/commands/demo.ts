@@ -182,12 +182,8 @@ async function mcpScene(
     say.ok('ran once on the MCP server');
 
     const large = await supportDesk(sample, server.url, scripted('credit_large', { account_id: 'acct_7', amount: 2_000 }, 'unused'));
-    let paused;
-    try {
-      paused = await runtime.run(large.agent, 'A 20 EUR goodwill credit for acct_7.', { context });
-    } finally {
-      await large.close();
-    }
+    // the server closes whether the run resolves or throws (as a finally block would)
+    const paused = await runtime.run(large.agent, 'A 20 EUR goodwill credit for acct_7.', { context }).finally(() => large.close());
     if (paused.interruptions.length !== 1) throw new UserError('demo: the large credit should have paused for approval.');
     await sample.control.request(paused.state);
     const stateFile = path.join(dir, '.ctrlrun', 'paused-credit.json');

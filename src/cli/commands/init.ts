@@ -6,6 +6,7 @@ import { describeWriteFailure, WriteSetError, writeAll } from '../../fs/write-al
 import { groupByPackage, sourceFolder } from '../../init/layout.js';
 import { mergeManifest, mergePolicy, readExisting } from '../../init/merge.js';
 import { ensureStoreDriver } from '../../init/store-driver.js';
+import { tscBuild, type TscBuild } from '../../scan/tsc-build.js';
 import { writeStarterTests } from '../../policy-test/starter.js';
 import { findServers, findTools, realtimeUse, planActions, renderControl, renderManifest, renderPolicy, yamlString, type FoundServer, type FoundTool, type InitPlan, type RemoteRuntime } from '../../init/render.js';
 import { readSourceText, scanRepo } from '../../scan/index.js';
@@ -199,10 +200,26 @@ export const initCommand: CommandSpec<InitArgs> = {
         );
       }
     }
+    for (const line of objectToolNotes(scan.files)) ctx.stdout(line);
     ctx.stdout(nextSteps(plans.map((p) => p.dir), ctx.cwd));
     return 0;
   },
 };
+
+/**
+ * Function tools written by hand (`{ type: 'function', name, invoke }`): the SDK runs them, but no
+ * `tool()` call declares them, so init cannot map them and the codemod cannot rewrite them. Said
+ * here, as `check` says it (`object-literal-tool`), rather than counted as no tool at all.
+ */
+function objectToolNotes(files: ReadonlyArray<{ file: string; objectLiteralTools?: Array<{ span: { line: number }; name?: string }> }>): string[] {
+  return files.flatMap((f) =>
+    (f.objectLiteralTools ?? []).map(
+      (t) =>
+        `note: ${f.file}:${t.span.line}: the function tool${t.name !== undefined ? ` ${JSON.stringify(t.name)}` : ''} is an object literal with its own \`invoke\` (\`{ type: 'function', … }\`): no tool() declares it, so init cannot map it and the codemod cannot protect it; ` +
+        'build it with `tool({ name, description, parameters, execute })` and run `ctrlrun-gen init --force` (`check` reports it as object-literal-tool)\n',
+    ),
+  );
+}
 
 /**
  * init writes into a package (the policy beside its package.json, the store's driver among its
@@ -270,6 +287,8 @@ interface PackagePlan {
   /** Only some of its tool() declarations come from the realtime entry: the control is written for Node; these are named in a note. */
   realtimePlaces?: Array<{ file: string; line: number }>;
   plan: InitPlan;
+  /** A JavaScript module for TypeScript importers that the package's own tsc builds into an outDir (src/init/tsc-build.ts). */
+  build?: TscBuild;
   output: string;
   control: string;
   policyText?: string;
@@ -308,7 +327,9 @@ function planPackage(
   const manifestText = read(MANIFEST);
   const existing = readExisting(policyText, manifestText, { policy: displayPath(path.join(dir, POLICY), cwd), manifest: displayPath(path.join(dir, MANIFEST), cwd) });
   const layout = initLayout(dir, files);
-  const folder = sourceFolder(dir, files);
+  // a JavaScript module tsc would not copy into its outDir goes where sources and build reach it alike
+  const build = layout.kind === 'ts' || manifestText !== undefined ? undefined : tscBuild(dir, files.filter((f) => /\.[cm]?tsx?$/.test(f)));
+  const folder = build?.kind === 'beside' ? build.folder : sourceFolder(dir, files);
   const ext = path.extname(layout.output);
   const fresh = { output: `${folder}ctrlrun.generated${ext}`, control: `${folder}ctrlrun.control${ext}` };
   const paths = manifestPaths(manifestText) ?? fresh;
@@ -320,6 +341,7 @@ function planPackage(
     remote: edgeOnly && realtimeUse(tools) === 'realtime' ? 'edge' : realtimeUse(tools) === 'realtime' || (tools.length === 0 && browserDirs.some((d) => isInsideDir(dir, d))) ? 'realtime' : WRANGLER_CONFIGS.some((f) => existsSync(path.join(dir, f))) ? 'edge' : undefined,
     ...(realtimeUse(tools) === 'mixed' ? { realtimePlaces: tools.flatMap((t) => t.places.filter((p) => p.realtime === true)) } : {}),
     plan: planActions({ tools, unnamed }, existing, { hosted: local(servers.hosted), mcp: local(servers.mcp) }),
+    ...(build ? { build } : {}),
     ...paths,
     ...(policyText !== undefined ? { policyText } : {}),
     ...(manifestText !== undefined ? { manifestText } : {}),
@@ -377,12 +399,25 @@ function planPackageWrites(p: PackagePlan, out: WritePlan, cwd: string, identity
       say(`  (its tools run on an edge runtime (a wrangler config, or a route with \`export const runtime = 'edge'\`): the control keeps the ledger behind \`npx ctrlrun-gen serve\` through httpStore; set its URL and runtime token)\n`);
     }
   }
+  if (p.build) say(`${buildNote(p.build, p, cwd)}\n`);
   planStoreDriver(p.dir, p.control, out, cwd);
   const marks = markGenerated(p.dir, p.kind === 'ts' ? [p.output] : [p.output, typingsPath(p.output)], planned(out));
   if (marks) {
     out.files.set(path.resolve(marks.file), marks.text);
     say(`wrote ${displayPath(marks.file, cwd)} (marks the generated module as generated)\n`);
   }
+}
+
+/** What init says about a JavaScript module that TypeScript importers built by the package's tsc load. */
+function buildNote(build: NonNullable<TscBuild>, p: PackagePlan, cwd: string): string {
+  const rel = (p: string) => `${displayPath(p, cwd)}/`;
+  if (build.kind === 'beside') {
+    return `  (tsc builds ${rel(build.rootDir)} to ${rel(build.outDir)} without allowJs and would not copy a JavaScript module there: the module and the control are in ${build.folder === '' ? 'the package folder' : build.folder}, which the sources, their build and the scripts import by the same path)`;
+  }
+  return (
+    `note: tsc (${displayPath(build.tsconfig, cwd)}) builds ${rel(build.rootDir)} to ${rel(build.outDir)} without allowJs, so it will not copy the JavaScript generated module into ${rel(build.outDir)} ` +
+    `and the built files will not find it: set \`allowJs: true\` there, or copy ${displayPath(path.join(p.dir, p.output), cwd)} and ${displayPath(path.join(p.dir, p.control), cwd)} to the place the built files import them from`
+  );
 }
 
 /** The store's driver in the app's dependencies (src/init/store-driver.ts), said either way. */

@@ -3,6 +3,8 @@ import { verifyDecisions, type DecisionBreak } from '../../runtime/decision-log.
 import type { DecisionEntry, DecisionQuery, Store } from '../../runtime/types.js';
 import type { CommandSpec } from '../context.js';
 import { withStore } from '../store-url.js';
+import { answersOf, answerText } from '../../policy-test/answers.js';
+import { briefHashes } from '../../policy-test/replay-report.js';
 import { formatTable, isoTime } from '../table.js';
 import { safePrinter, terminalJson } from '../terminal-text.js';
 
@@ -62,8 +64,10 @@ export const receiptsLog: CommandSpec<LogArgs> = {
       }
       const all = await entriesOf(store, { ...(since !== undefined ? { since } : {}), ...(args.action !== undefined ? { action: args.action } : {}) });
       const entries = args.last === undefined ? all : all.slice(-args.last);
+      // a paused call's answer is the operator's (receipts and request), shown beside its entry
+      const answers = await answersOf(store, entries);
       if (args.json) {
-        ctx.stdout(`${terminalJson(entries)}\n`);
+        ctx.stdout(`${terminalJson(entries.map((e) => (answers.has(e.seq) ? { ...e, answer: answers.get(e.seq) } : e)))}\n`);
         return 0;
       }
       if (entries.length === 0) {
@@ -74,8 +78,8 @@ export const receiptsLog: CommandSpec<LogArgs> = {
       const who = (e: DecisionEntry) => (e.principal ? (e.principal.user ? `${e.principal.agent}/${e.principal.user}` : e.principal.agent) : '-');
       ctx.stdout(
         formatTable(
-          ['SEQ', 'AT', 'ACTION', 'DECISION', 'REASON', 'PRINCIPAL', 'ARGUMENTS', 'HASHED', 'RECEIPT'],
-          entries.map((e) => [p.show(String(e.seq)), isoTime(e.at), p.show(e.action), p.show(e.decision), p.show(e.reason), p.show(who(e)), p.show(e.args), e.hashed.map(p.show).join(',') || '-', p.show(String(e.receipt_seq))]),
+          ['SEQ', 'AT', 'ACTION', 'DECISION', 'REASON', 'PRINCIPAL', 'ARGUMENTS', 'HASHED', 'ANSWER', 'RECEIPT'],
+          entries.map((e) => [p.show(String(e.seq)), isoTime(e.at), p.show(e.action), p.show(e.decision), p.show(e.reason), p.show(who(e)), p.show(briefHashes(e.args)), e.hashed.map(p.show).join(',') || '-', p.show(answerText(answers.get(e.seq))), p.show(String(e.receipt_seq))]),
         ) + p.note(),
       );
       return 0;

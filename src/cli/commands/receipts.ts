@@ -139,7 +139,7 @@ const verifyCommand: CommandSpec<StoreArgs & { json: boolean; publicKey?: string
     const anchorFile = args.anchor === undefined ? undefined : path.resolve(ctx.cwd, args.anchor);
     const anchor = anchorFile ? readAnchor(anchorFile) : undefined;
     return withStore(args, ctx, async (store, label) => {
-      let outcome;
+      let outcome: Verified;
       try {
         outcome = await verify(store, { ...(publicKey ? { publicKey } : {}), ...(anchor ? { anchor } : {}) });
       } catch (error) {

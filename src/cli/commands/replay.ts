@@ -5,7 +5,8 @@ import { parseCallsFile } from '../../policy-test/calls-file.js';
 import { createDecider } from '../../policy-test/decider.js';
 import type { ReportFormat } from '../../policy-test/diff-report.js';
 import { failCode, type FailOn } from '../../policy-test/oversight.js';
-import { replayCalls } from '../../policy-test/replay.js';
+import { attachAnswers } from '../../policy-test/answers.js';
+import { replayCalls, type ReplayResult } from '../../policy-test/replay.js';
 import { formatReplay } from '../../policy-test/replay-report.js';
 import { readStoreCalls } from '../../policy-test/store-calls.js';
 import type { RecordedCall } from '../../policy-test/calls-file.js';
@@ -55,31 +56,35 @@ export const replayCommand: CommandSpec<ReplayArgs> = {
     if (since !== null && Number.isNaN(since)) throw new UserError(`--since is not an ISO 8601 time: ${args.since}\nhint: --since 2026-11-01T00:00:00Z`);
     if (args.calls !== undefined && args.store !== undefined) throw new UserError('replay reads --calls or --store, not both\nhint: drop one of them');
     const candidate = loadPolicyOrThrow(path.resolve(ctx.cwd, args.policy)).policy;
-    const { calls, label } = args.calls !== undefined ? fileCalls(args.calls, ctx.cwd, since, args.action) : await storeCalls(args, ctx, since);
-    // a call recorded without its decision is compared with the working (or --base) policy's
-    const needsBaseline = calls.some((c) => c.recorded === null);
-    const baseline = needsBaseline ? createDecider(args.base !== undefined ? loadPolicyOrThrow(path.resolve(ctx.cwd, args.base)).policy : loadPolicyInput({ cwd: ctx.cwd, manifest: args.manifest }).policy) : null;
-    const result = replayCalls(calls, createDecider(candidate), baseline);
+    const replay = (calls: RecordedCall[]): ReplayResult => {
+      // a call recorded without its decision is compared with the working (or --base) policy's
+      const needsBaseline = calls.some((c) => c.recorded === null);
+      const baseline = needsBaseline ? createDecider(args.base !== undefined ? loadPolicyOrThrow(path.resolve(ctx.cwd, args.base)).policy : loadPolicyInput({ cwd: ctx.cwd, manifest: args.manifest }).policy) : null;
+      return replayCalls(calls, createDecider(candidate), baseline);
+    };
+    const { result, label } = args.calls !== undefined ? fileReplay(args.calls, ctx.cwd, since, args.action, replay) : await storeReplay(args, ctx, since, replay);
     ctx.stdout(formatReplay(result, args.format, { candidate: displayPath(candidate.file, ctx.cwd), calls: label, unit: args.calls !== undefined ? 'line' : 'entry' }));
     return failCode(args.failOn, { any: result.summary.changed > 0, looser: result.summary.looser > 0 });
   },
 };
 
-/** The calls of a JSON Lines file, filtered. */
-function fileCalls(calls: string, cwd: string, since: number | null, action: string | undefined): { calls: RecordedCall[]; label: string } {
+/** The calls of a JSON Lines file, filtered, replayed. */
+function fileReplay(calls: string, cwd: string, since: number | null, action: string | undefined, replay: (calls: RecordedCall[]) => ReplayResult): { result: ReplayResult; label: string } {
   const file = path.resolve(cwd, calls);
   const read = readTextFile(file, 'calls', MAX_CALLS_BYTES);
   if ('diagnostic' in read) throw new UserError(read.diagnostic.message, [{ ...read.diagnostic, hint: 'point --calls at a JSON Lines file of recorded calls' }]);
   const parsed = parseCallsFile(read.text, file);
   if (parsed.diagnostics.length > 0) throw new UserError(`the calls file has ${parsed.diagnostics.length} bad line${parsed.diagnostics.length === 1 ? '' : 's'}`, parsed.diagnostics.slice(0, 20));
-  return { calls: parsed.calls.filter((c) => (action === undefined || c.action === action) && (since === null || (c.at !== null && c.at >= since))), label: displayPath(file, cwd) };
+  return { result: replay(parsed.calls.filter((c) => (action === undefined || c.action === action) && (since === null || (c.at !== null && c.at >= since)))), label: displayPath(file, cwd) };
 }
 
-/** The calls of the store's decision log (the store filters by --since and --action). */
-async function storeCalls(args: ReplayArgs, ctx: Parameters<CommandSpec<ReplayArgs>['run']>[1], since: number | null): Promise<{ calls: RecordedCall[]; label: string }> {
+/** The calls of the store's decision log (the store filters by --since and --action), replayed; the examples that paused get their answers. */
+async function storeReplay(args: ReplayArgs, ctx: Parameters<CommandSpec<ReplayArgs>['run']>[1], since: number | null, replay: (calls: RecordedCall[]) => ReplayResult): Promise<{ result: ReplayResult; label: string }> {
   return withStore(args, ctx, async (store, label) => {
     const calls = await readStoreCalls(store, { ...(since !== null ? { since } : {}), ...(args.action !== undefined ? { action: args.action } : {}) });
     if (calls === null) throw new UserError(`${label}: this store keeps no decision log.\nhint: export the calls one JSON object a line and pass --calls`);
-    return { calls, label: `${label} (decision log)` };
+    const result = replay(calls);
+    await attachAnswers(store, result.changes.map((g) => g.example.call));
+    return { result, label: `${label} (decision log)` };
   });
 }

@@ -47,5 +47,5 @@ function policySummary(policy: Policy, cwd: string): string {
 
 function printWarnings(diagnostics: Parameters<typeof formatDiagnostics>[0], ctx: Parameters<CommandSpec['run']>[1]): void {
   const warnings = diagnostics.filter((d) => d.severity === 'warning');
-  if (warnings.length > 0) ctx.stderr(formatDiagnostics(warnings, ctx) + '\n');
+  if (warnings.length > 0) ctx.stderr(`${formatDiagnostics(warnings, ctx)}\n`);
 }

@@ -1,4 +1,4 @@
-import { ApprovalMismatch } from '../errors.js';
+import type { ApprovalMismatch } from '../errors.js';
 import { sameIdentity } from '../identity.js';
 import { approversOf, distinctApprovers } from '../internals.js';
 import { claimMatches, claimOutcome } from '../memory-store.js';

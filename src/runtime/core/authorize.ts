@@ -3,6 +3,7 @@ import { checkArguments, parseArguments } from '../arguments.js';
 import { chargesFor } from '../authority.js';
 import { ActionDenied, ApprovalMismatch, CtrlrunError } from '../errors.js';
 import { approversOf } from '../internals.js';
+import { claimMatches } from '../memory-store.js';
 import type { BudgetCharge, ClaimResult } from '../types.js';
 import { inputIsTheCalls, inputProblem } from './arguments.js';
 import { approvalVerdict, bindingOf, claimFromStore, vetFromStore } from './approval.js';
@@ -110,7 +111,10 @@ async function budgetCharges(scope: CoreScope, facts: CallFacts, where: Where): 
 /** The approvers of an approval the store's answer shows usable, or the refusal (its receipt, then `ApprovalMismatch`). */
 export async function approvedBy(scope: CoreScope, facts: CallFacts, claimed: ClaimResult): Promise<string[]> {
   const rules = { now: scope.internals.clock(), ttlMs: scope.internals.approvalTtlMs, approvalsRequired: scope.compiled?.approvalsRequired ?? 1 };
-  const verdict = approvalVerdict(facts, claimed, bindingOf(scope.action, scope.policy.hash, facts), rules);
+  const binding = bindingOf(scope.action, scope.policy.hash, facts);
+  // the request filed at the pause is this call's: its log entry was written then (one entry a call)
+  if (claimed.outcome !== 'unknown' && claimed.request.callId === facts.callId && claimMatches(claimed.request, binding)) facts.requested = true;
+  const verdict = approvalVerdict(facts, claimed, binding, rules);
   if (verdict.ok) return verdict.approvers;
   const error = new ApprovalMismatch(verdict.reason, `ctrlrun: ${scope.action} did not run: ${verdict.text}`, { action: scope.action, callId: facts.callId });
   return refuse(scope, facts, { result: 'refused', reason: `approval_${verdict.reason}`, approvers: verdict.approvers }, error);

@@ -1,20 +1,23 @@
-import { redactArguments } from '../decision-log.js';
+import { newDecisionKey, redactArguments } from '../decision-log.js';
 import type { ControlInternals } from '../internals.js';
-import type { CompiledPolicy, DecisionBody, Receipt } from '../types.js';
+import type { CompiledPolicy, DecisionBody, Receipt, Store } from '../types.js';
 import type { CallFacts } from './types.js';
 
 /** The receipts that end a call's decision (the decision stage's answer), as opposed to its body's outcome. */
-const DECIDED = new Set(['allowed', 'claimed', 'denied', 'refused', 'duplicate']);
+const DECIDED = new Set(['requested', 'allowed', 'claimed', 'denied', 'refused', 'duplicate']);
 
 /**
  * The decision log's entry for a receipt the core just wrote, or null: only a decision's receipt
  * (not the body's outcome; in observe mode a call's one receipt, after its body), only of a call whose arguments were checked (a call refused before
- * the policy had none to decide on). The call's inputs as the decision saw them; the action's
- * labelled arguments written as their hash.
+ * the policy had none to decide on). A paused call's entry is written with its `requested`
+ * receipt; the receipts of its resume (claimed, or refused by the approval or the reservation)
+ * write none, so a store with calls still pending replays them and a call has one entry. The
+ * call's inputs as the decision saw them; the action's labelled arguments written as their hash.
  */
-export function decisionEntryOf(action: string, tool: string | null, policy: CompiledPolicy, environment: string, facts: CallFacts, receipt: Receipt): DecisionBody | null {
+export function decisionEntryOf(action: string, tool: string | null, policy: CompiledPolicy, environment: string, facts: CallFacts, receipt: Receipt, key: string): DecisionBody | null {
+  if (facts.requested === true && receipt.result !== 'requested') return null;
   if (!(DECIDED.has(receipt.result) || receipt.mode === 'observe') || facts.args === undefined || facts.argsHash === null || receipt.decision === null) return null;
-  const { args, hashed } = redactArguments(facts.args, policy.actions[action]?.sensitive ?? [], facts.argsJson);
+  const { args, hashed } = redactArguments(facts.args, policy.actions[action]?.sensitive ?? [], key, facts.argsJson);
   const d = facts.decision;
   return {
     at: receipt.at,
@@ -54,4 +57,34 @@ export async function logDecision(internals: ControlInternals, entry: DecisionBo
   const retention = internals.decisionRetentionMs;
   if (entry === null || retention === null || retention === undefined || typeof internals.store.appendDecision !== 'function') return;
   await internals.store.appendDecision(entry, entry.at - retention);
+}
+
+/**
+ * The entry of a decision receipt written outside an action's core (`control.request` filing a
+ * pause the core could not bind, a hosted MCP call): the same entry, the same store, the same rule.
+ */
+export async function logReceipt(internals: ControlInternals, policy: CompiledPolicy, action: string, facts: CallFacts, receipt: Receipt): Promise<void> {
+  if (internals.decisionRetentionMs == null || typeof internals.store.appendDecision !== 'function') return;
+  const environment = internals.environment ?? policy.environment ?? 'production';
+  await logDecision(internals, decisionEntryOf(action, toolOf(policy, action), policy, environment, facts, receipt, await hashKeyFor(internals.store, policy, action)));
+}
+
+// one key a store object (a promise: asked once; a failure is asked again by the next call)
+const keys = new WeakMap<Store, Promise<string>>();
+
+/**
+ * The key an action's labelled arguments are hashed under: the store's decision key
+ * (`decisionKey()`, made once and kept in the store), or, for a store without one (a third-party
+ * store), a random key of this process (its hashes compare only within the process). `''` for an
+ * action with no labels: nothing is asked of the store.
+ */
+export function hashKeyFor(store: Store, policy: CompiledPolicy, action: string): Promise<string> {
+  if ((policy.actions[action]?.sensitive?.length ?? 0) === 0) return Promise.resolve('');
+  let key = keys.get(store);
+  if (key === undefined) {
+    key = typeof store.decisionKey === 'function' ? store.decisionKey() : Promise.resolve(newDecisionKey());
+    keys.set(store, key);
+    key.catch(() => keys.delete(store));
+  }
+  return key;
 }

@@ -40,9 +40,10 @@ export async function needsApproval(scope: CoreScope, runContext: RunContext<unk
   if (decision.decision !== 'approve') return false;
   const who = await whoOf(scope.internals, runContext);
   if (who === null) return false; // no principal: refused by the guardrail
+  const task = scope.policy.authority ? await taskOf(scope.internals, runContext) : null;
   // a call no grant covers is refused by the guardrail, never paused for a human
-  if (scope.policy.authority && decideOn(scope.decision, now(), raw, input, who, await taskOf(scope.internals, runContext)).decision.decision !== 'approve') return false;
-  if (call) await filePause(scope, call, who.principal, input, decision);
+  if (scope.policy.authority && decideOn(scope.decision, now(), raw, input, who, task).decision.decision !== 'approve') return false;
+  if (call) await filePause(scope, call, who, task, input, decision);
   return true;
 }
 

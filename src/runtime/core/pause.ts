@@ -1,8 +1,8 @@
 import { checkArguments } from '../arguments.js';
 import { canonicalHash, canonicalJson } from '../canonical.js';
 import { CtrlrunError } from '../errors.js';
-import { appendReceipt, describeError, reasonText } from '../internals.js';
-import type { DecisionResult, NewApprovalRequest } from '../types.js';
+import { describeError, type Who } from '../internals.js';
+import type { CallDecision, NewApprovalRequest } from '../types.js';
 import type { CoreScope } from './scope.js';
 
 /** The call the SDK is about to pause: its call id (the SDK's third `needsApproval` argument) and the tool's name. */
@@ -39,7 +39,7 @@ export function lacksStrictProperty(schema: unknown, value: unknown, depth = 0):
   const properties = node.properties;
   if (properties === null || typeof properties !== 'object' || Array.isArray(properties)) return false;
   const given = value as Record<string, unknown>;
-  return Object.entries(properties as Record<string, unknown>).some(([k, sub]) => !Object.prototype.hasOwnProperty.call(given, k) || lacksStrictProperty(sub, given[k], depth + 1));
+  return Object.entries(properties as Record<string, unknown>).some(([k, sub]) => !Object.hasOwn(given, k) || lacksStrictProperty(sub, given[k], depth + 1));
 }
 
 /**
@@ -75,9 +75,12 @@ export function pausedRequest(scope: CoreScope, call: PausingCall, principal: st
  * a `RealtimeSession`) leaves it in the store with no further call. Idempotent by call id: a
  * request already there (a second ask, a resume, `control.request`) is never rewritten; one bound
  * to other arguments, action, policy or principal is refused when answered or claimed.
+ * The `requested` receipt is the call's decision receipt: its decision log entry is written with it
+ * (the resume that claims this request writes none; core/decision-entry.ts).
  * A store that fails: nothing is paused silently; the run stops with a `CtrlrunError`, the call unrun.
  */
-export async function filePause(scope: CoreScope, call: PausingCall, principal: string, input: unknown, decision: DecisionResult): Promise<void> {
+export async function filePause(scope: CoreScope, call: PausingCall, who: Who, task: string | null, input: unknown, decision: CallDecision): Promise<void> {
+  const principal = who.principal;
   const request = pausedRequest(scope, call, principal, input, scope.internals.clock());
   if (request === null) return;
   const { store } = scope.internals;
@@ -86,15 +89,9 @@ export async function filePause(scope: CoreScope, call: PausingCall, principal: 
     const filed = await store.putRequest(request);
     // another process filed it between the read and the write: its receipt is its own
     if (filed.createdAt !== request.createdAt || filed.argsHash !== request.argsHash || filed.principal !== request.principal) return;
-    await appendReceipt(scope.internals, scope.policy, {
-      action: scope.action,
-      call_id: request.callId,
-      args_hash: request.argsHash,
-      principal,
-      decision: decision.decision,
-      reason: reasonText(decision),
-      result: 'requested',
-    });
+    const args = checkArguments(input);
+    const facts = { callId: request.callId, argsHash: request.argsHash, principal, decision, args: args.ok ? args.value : undefined, subject: who.subject, task };
+    await scope.receipt(facts, { result: 'requested' });
   } catch (error) {
     throw new CtrlrunError(
       `ctrlrun: ${scope.action} needs a person's approval, but its request could not be filed in the store (${describeError(error)}); the call did not run and the run stopped. Run it again once the store is reachable.`,

@@ -1,6 +1,6 @@
 import { appendReceipt, reasonText, type ControlInternals, type ReceiptFields } from '../internals.js';
 import type { CompiledPolicy } from '../types.js';
-import { decisionEntryOf, logDecision, toolOf } from './decision-entry.js';
+import { decisionEntryOf, hashKeyFor, logDecision, toolOf } from './decision-entry.js';
 import type { CallFacts, ReceiptFieldsOf, WriteReceipt } from './types.js';
 
 /** Stage 9, the receipt, as a pure mapping: the call's facts and one stage's fields, as the receipt records them. */
@@ -26,11 +26,12 @@ export function receiptWriter(internals: ControlInternals, policy: CompiledPolic
   const tool = toolOf(policy, action);
   // the entry (its arguments redacted and copied) is built only where the control keeps a log
   const logs = internals.decisionRetentionMs != null && typeof internals.store.appendDecision === 'function';
+  const labelled = (policy.actions[action]?.sensitive?.length ?? 0) > 0;
   return async (facts, fields) => {
     const receipt = await appendReceipt(internals, policy, receiptOf(action, facts, fields));
     if (!logs) return;
-    // only a decision's receipt has an entry: the body's outcome waits on nothing more
-    const entry = decisionEntryOf(action, tool, policy, environment, facts, receipt);
+    // only a decision's receipt has an entry: the body's outcome waits on no log write
+    const entry = decisionEntryOf(action, tool, policy, environment, facts, receipt, labelled ? await hashKeyFor(internals.store, policy, action) : '');
     if (entry !== null) await logDecision(internals, entry);
   };
 }

@@ -47,7 +47,7 @@ export async function observe(scope: CoreScope, facts: CallFacts, body: () => un
 /** The whole call through one door: authorize, then the body once (enforce) or observed (observe). */
 export async function executeCall(scope: CoreScope, input: unknown, runContext: RunContext<unknown>, details: CallDetails | undefined, body: () => unknown): Promise<unknown> {
   const callId = details?.toolCall?.callId ?? null;
-  let authorized;
+  let authorized: Awaited<ReturnType<typeof authorize>>;
   try {
     authorized = await authorize(scope, input, runContext, callId, details?.toolCall);
   } catch (error) {

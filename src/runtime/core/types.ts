@@ -16,6 +16,11 @@ export interface CallFacts {
   /** Who the decision saw (identity's agent and user) and the run's task (asked only for a policy with grants). */
   subject?: { agent: string; user: string | null } | null;
   task?: string | null;
+  /**
+   * The call resumes a pause: its approval request (bound to this call) is in the store, and the
+   * decision log entry was written when the request was filed; its resume writes none.
+   */
+  requested?: boolean;
 }
 
 /** An enforced call that may run: its approvers and the effect reservation it holds (if any). */

@@ -1,4 +1,4 @@
-import { chainedEntry } from '../decision-log.js';
+import { chainedEntry, newDecisionKey } from '../decision-log.js';
 import { copyPlain } from './memory/state.js';
 import type { DecisionBody, DecisionEntry, DecisionLogStore, DecisionQuery } from '../types.js';
 
@@ -17,7 +17,12 @@ export function memoryDecisionLog(open: () => void): DecisionLogStore {
   const entries: DecisionEntry[] = [];
   let lastSeq = 0;
   let lastHash: string | undefined;
+  let key: string | undefined;
   return {
+    async decisionKey(): Promise<string> {
+      open();
+      return (key ??= newDecisionKey());
+    },
     async appendDecision(body: DecisionBody, retainAfter?: number): Promise<DecisionEntry> {
       open();
       const entry = chainedEntry(copyPlain(body), lastHash === undefined ? undefined : { seq: lastSeq, hash: lastHash });
@@ -34,7 +39,7 @@ export function memoryDecisionLog(open: () => void): DecisionLogStore {
     async listDecisions(query?: DecisionQuery): Promise<DecisionEntry[]> {
       open();
       const selected = entries.filter((e) => matchesQuery(e, query));
-      return (query?.limit === undefined ? selected : selected.slice(0, query.limit)).map(copyPlain);
+      return (query?.limit === undefined ? selected : selected.slice(0, query.limit)).map((e) => copyPlain(e));
     },
   };
 }

@@ -1,4 +1,4 @@
-import { chainedEntry } from '../decision-log.js';
+import { chainedEntry, newDecisionKey } from '../decision-log.js';
 import { GENESIS_HASH } from '../receipts-hash.js';
 import type { DecisionBody, DecisionEntry, DecisionLogStore, DecisionQuery } from '../types.js';
 import { decisionFromRow, pruneSchedule } from './decision-log-rows.js';
@@ -21,6 +21,14 @@ export const postgresDecisionLogSql = (S: string): string => `
   INSERT INTO ${S}.decision_head (id, seq, hash) VALUES (1, 0, '${GENESIS_HASH}');
 `;
 
+/** Migration 4: the store's secret decision key (one row, made by the first append of a labelled argument). */
+export const postgresDecisionKeySql = (S: string): string => `
+  CREATE TABLE ${S}.decision_key (
+    id integer PRIMARY KEY CHECK (id = 1),
+    key text NOT NULL
+  );
+`;
+
 type Rows = { rows: any[]; rowCount: number | null };
 interface Querier {
   query(text: string, values?: unknown[]): Promise<Rows>;
@@ -38,7 +46,16 @@ export interface PostgresAccess {
 export function postgresDecisionLog(access: PostgresAccess): DecisionLogStore {
   const { S } = access;
   const pruneNow = pruneSchedule();
+  let key: string | undefined;
   return {
+    async decisionKey(): Promise<string> {
+      // the first writer's key wins (ON CONFLICT): every process of the store reads the same one
+      key ??= await access.transaction('decisionKey', async (c) => {
+        await c.query(`INSERT INTO ${S}.decision_key (id, key) VALUES (1, $1) ON CONFLICT (id) DO NOTHING`, [newDecisionKey()]);
+        return ((await c.query(`SELECT key FROM ${S}.decision_key WHERE id = 1`)).rows[0] as { key: string }).key;
+      });
+      return key;
+    },
     appendDecision(body: DecisionBody, retainAfter?: number): Promise<DecisionEntry> {
       return access.transaction('appendDecision', async (c) => {
         const head = (await c.query(`SELECT seq, hash FROM ${S}.decision_head WHERE id = 1 FOR UPDATE`)).rows[0] as { seq: string | number; hash: string };

@@ -1,4 +1,4 @@
-import { chainedEntry } from '../decision-log.js';
+import { chainedEntry, newDecisionKey } from '../decision-log.js';
 import { GENESIS_HASH } from '../receipts-hash.js';
 import type { DecisionBody, DecisionEntry, DecisionLogStore, DecisionQuery } from '../types.js';
 import { decisionFromRow, pruneSchedule } from './decision-log-rows.js';
@@ -20,6 +20,14 @@ export const SQLITE_DECISION_LOG_SQL = `
     hash TEXT NOT NULL
   ) STRICT;
   INSERT INTO decision_head (id, seq, hash) VALUES (1, 0, '${GENESIS_HASH}');
+`;
+
+/** Migration 4: the store's secret decision key (one row, made by the first append of a labelled argument). */
+export const SQLITE_DECISION_KEY_SQL = `
+  CREATE TABLE decision_key (
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    key TEXT NOT NULL
+  ) STRICT;
 `;
 
 /** The SQLite store's way in: `write` runs in one BEGIN IMMEDIATE transaction, `read` outside one; both fail closed as StoreErrors. */
@@ -53,7 +61,16 @@ export function sqliteDecisionLog(access: SqliteAccess): DecisionLogStore {
     return prepared.s;
   };
   const pruneNow = pruneSchedule();
+  let key: string | undefined;
   return {
+    async decisionKey(): Promise<string> {
+      // made under the write lock: two processes opening one file read the same key
+      key ??= await access.write('decisionKey', (db) => {
+        db.prepare('INSERT OR IGNORE INTO decision_key (id, key) VALUES (1, ?)').run(newDecisionKey());
+        return (db.prepare('SELECT key FROM decision_key WHERE id = 1').get() as { key: string }).key;
+      });
+      return key;
+    },
     appendDecision(body: DecisionBody, retainAfter?: number): Promise<DecisionEntry> {
       return access.write('appendDecision', (db) => {
         const s = statements(db);

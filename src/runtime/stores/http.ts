@@ -1,4 +1,5 @@
-import type { Store } from '../types.js';
+import { RECEIPT_NAMES } from '../signing.js';
+import type { Receipt, Store } from '../types.js';
 import { StoreError } from './errors.js';
 import { httpDecisionLog } from './decision-log-http.js';
 
@@ -43,6 +44,7 @@ const METHODS = [
   'listReceipts',
   'appendDecision',
   'listDecisions',
+  'decisionKey',
 ] as const;
 
 type Method = (typeof METHODS)[number];
@@ -70,7 +72,7 @@ export function httpStore(options: HttpStoreOptions): Store {
   const timeoutMs = options.timeoutMs ?? 10_000;
   let closed = false;
 
-  const call = async (method: Method, args: unknown[]): Promise<never> => {
+  const request = async (method: Method, args: unknown[]): Promise<{ result?: unknown; names?: unknown }> => {
     if (closed) throw new StoreError('store_closed', `httpStore ${base}: the store is closed.`);
     let res: Response;
     try {
@@ -86,7 +88,7 @@ export function httpStore(options: HttpStoreOptions): Store {
         cause: error,
       });
     }
-    let body: { result?: unknown; error?: string; message?: string } = {};
+    let body: { result?: unknown; names?: unknown; error?: string; message?: string } = {};
     try {
       body = (await res.json()) as typeof body;
     } catch {
@@ -96,7 +98,16 @@ export function httpStore(options: HttpStoreOptions): Store {
     if (!res.ok || !('result' in body)) {
       throw new StoreError(res.status === 503 ? 'store_unavailable' : 'store_failed', `httpStore ${base}: ${method} failed (HTTP ${res.status}: ${body.message ?? 'no reason given'}).`);
     }
-    return body.result as never;
+    return body;
+  };
+  const call = async (method: Method, args: unknown[]): Promise<never> => (await request(method, args)).result as never;
+  // serve stores a named tenant's receipt under its names and says which (`names: '@T:'`); the
+  // signer's check of what was appended needs it (a symbol: never hashed, never serialized)
+  const appendReceipt: Store['appendReceipt'] = async (receipt) => {
+    const body = await request('appendReceipt', [receipt]);
+    const appended = body.result as Receipt;
+    if (typeof body.names === 'string' && appended !== null && typeof appended === 'object') Object.defineProperty(appended, RECEIPT_NAMES, { value: body.names });
+    return appended;
   };
 
   return {
@@ -114,7 +125,7 @@ export function httpStore(options: HttpStoreOptions): Store {
     getEffect: (key) => call('getEffect', [key]),
     consumptions: (filter) => call('consumptions', filter === undefined ? [] : [filter]),
     listEffects: (filter) => call('listEffects', filter === undefined ? [] : [filter]),
-    appendReceipt: (body) => call('appendReceipt', [body]),
+    appendReceipt,
     listReceipts: (opts) => call('listReceipts', opts === undefined ? [] : [opts]),
     close: async () => {
       closed = true;

@@ -133,7 +133,8 @@ function nodeDriver(mod: NodeSqlite): SqliteDriver {
         exec: (sql) => db.exec(sql),
         pragma: (name) => Object.values((db.prepare(`PRAGMA ${name}`).get() as Record<string, unknown> | undefined) ?? {})[0],
         immediate<T>(fn: () => T): T {
-          (begin ??= db.prepare('BEGIN IMMEDIATE')).run();
+          begin ??= db.prepare('BEGIN IMMEDIATE');
+          begin.run();
           let result: T;
           try {
             result = fn();
@@ -142,7 +143,8 @@ function nodeDriver(mod: NodeSqlite): SqliteDriver {
             throw error;
           }
           try {
-            (commit ??= db.prepare('COMMIT')).run();
+            commit ??= db.prepare('COMMIT');
+            commit.run();
           } catch (error) {
             rollback(db); // a failed COMMIT (SQLITE_BUSY, disk full) may leave the transaction open
             throw error;

@@ -1,4 +1,4 @@
-import { action, lines, ruleTester, testProject } from '../rule-tester.js';
+import { lines, ruleTester, testProject } from '../rule-tester.js';
 
 const SDK = "import { Agent, MCPServerStdio, hostedMcpTool } from '@openai/agents';";
 

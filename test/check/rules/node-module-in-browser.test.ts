@@ -19,7 +19,7 @@ const NODE = JSON.stringify({ name: 'app' });
 
 interface Case {
   name: string;
-  files: Record<string, string>;
+  files: Record<string, string | undefined>;
   errors: string[];
   /** Files written but not scanned (a barrel with no SDK name: the repo scan's prefilter skips it). */
   unscanned?: string[];
@@ -33,6 +33,13 @@ const NEXT_EDGE = {
   'src/agents/assistant.ts': "import { Agent } from '@openai/agents';\nimport { tools } from '../tools';\nexport const agent = new Agent({ name: 'a', tools });\n",
   'src/tools/index.ts': "import { t } from './refund';\nexport const tools = [t];\n",
   'src/tools/refund.ts': "import { protectedTool } from '../ctrlrun.generated';\nimport { randomUUID } from 'node:crypto';\nexport const t = protectedTool('stripe.refund', { name: 'refund', description: '', parameters: {} as never, execute: async () => randomUUID() });\n",
+};
+
+// the same app's tools reached from Next.js middleware, which names no SDK (edge runtime by default)
+const { 'src/app/api/chat/route.ts': _route, ...NEXT_TOOLS } = NEXT_EDGE;
+const NEXT_MIDDLEWARE = {
+  ...NEXT_TOOLS,
+  'middleware.ts': "import { NextResponse } from 'next/server';\nimport { agent } from './src/agents/assistant';\n\nexport function middleware() {\n  return agent ? NextResponse.next() : NextResponse.error();\n}\n",
 };
 
 const CASES: Case[] = [
@@ -76,6 +83,36 @@ const CASES: Case[] = [
     errors: [],
   },
   {
+    name: 'invalid: Next.js middleware (edge by default) that names no SDK reaches the SQLite control',
+    files: { ...NEXT_MIDDLEWARE, 'src/ctrlrun.control.ts': SQLITE_CONTROL },
+    unscanned: ['middleware.ts', 'src/tools/index.ts'],
+    errors: ['src/tools/refund.ts:1'],
+  },
+  {
+    name: 'invalid: src/middleware.ts, scanned (it names the SDK)',
+    files: { ...NEXT_MIDDLEWARE, 'middleware.ts': undefined, 'src/middleware.ts': NEXT_MIDDLEWARE['middleware.ts'].replace("'./src/agents/assistant'", "'./agents/assistant'").replace("import {", "import { Agent } from '@openai/agents';\nimport {"), 'src/ctrlrun.control.ts': SQLITE_CONTROL },
+    unscanned: ['src/tools/index.ts'],
+    errors: ['src/tools/refund.ts:1'],
+  },
+  {
+    name: "valid: the middleware says `runtime: 'nodejs'` (Next.js 15.5+)",
+    files: { ...NEXT_MIDDLEWARE, 'middleware.ts': `${NEXT_MIDDLEWARE['middleware.ts']}export const config = { runtime: 'nodejs' };\n`, 'src/ctrlrun.control.ts': SQLITE_CONTROL },
+    unscanned: ['middleware.ts', 'src/tools/index.ts'],
+    errors: [],
+  },
+  {
+    name: 'valid: a middleware.ts in a package that does not use Next.js',
+    files: { ...NEXT_MIDDLEWARE, 'package.json': NODE, 'src/ctrlrun.control.ts': SQLITE_CONTROL },
+    unscanned: ['middleware.ts', 'src/tools/index.ts'],
+    errors: [],
+  },
+  {
+    name: 'valid: the middleware with the httpStore control',
+    files: { ...NEXT_MIDDLEWARE, 'src/ctrlrun.control.ts': HTTP_CONTROL },
+    unscanned: ['middleware.ts', 'src/tools/index.ts'],
+    errors: [],
+  },
+  {
     name: 'invalid: a Cloudflare Workers package (wrangler.toml) with the SQLite control',
     files: { 'package.json': NODE, 'wrangler.toml': 'name = "w"\nmain = "src/index.ts"\n', 'src/ctrlrun.control.ts': SQLITE_CONTROL, 'src/tools.ts': TOOL },
     errors: ['src/ctrlrun.control.ts:2', 'src/tools.ts:1'],
@@ -87,10 +124,11 @@ describe('node-module-in-browser', () => {
     it(c.name, () => {
       const dir = makeTempDir('browser-rule-');
       dirs.push(dir);
-      writeFiles(dir, c.files);
+      const written = Object.fromEntries(Object.entries(c.files).filter((e): e is [string, string] => e[1] !== undefined));
+      writeFiles(dir, written);
       const base = testProject();
       const project = { ...base, manifest: { ...base.manifest, root: dir, output: `${dir}/src/ctrlrun.generated.ts`, control: `${dir}/src/ctrlrun.control.ts` } };
-      const files = Object.entries(c.files)
+      const files = Object.entries(written)
         .filter(([f]) => /\.[cm]?[jt]sx?$/.test(f) && !(c.unscanned ?? []).includes(f))
         .map(([file, text]) => ({ scan: scanSource(file, text, { root: dir, generatedModule: project.manifest.output }), text: () => text }));
       const found = nodeModuleInBrowserRule(files, project);

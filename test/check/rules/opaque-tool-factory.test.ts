@@ -33,40 +33,36 @@ import { lines, ruleTester } from '../rule-tester.js';
 }
 
 // cases of adoption-doors
-{
-  const SDK = "import { Agent, getAllMcpTools, hostedMcpTool, mcpToFunctionTool, MCPServerStdio } from '@openai/agents';";
-
-  ruleTester('opaque-tool-factory', {
-    valid: [
-      { name: 'createRequire for another package', code: lines("import { createRequire } from 'node:module';", 'const require2 = createRequire(import.meta.url);', "const _ = require2('lodash');") },
-      { name: "a plugin loader's computed require (nothing says it is the SDK)", code: lines("const plugin = require(path.join(__dirname, 'plugins', name));", "import '@openai/agents';") },
-      { name: 'a literal require of the SDK is followed, not opaque', code: lines("const { tool } = require('@openai/agents');", "tool({ name: 'refund' });") },
-      { name: 'a computed import of a local file', code: lines("import { Agent } from '@openai/agents';", 'const mod = await import(`./routes/${route}.js`);') },
-    ],
-    invalid: [
-      {
-        name: "createRequire(import.meta.url)('@openai/agents')",
-        code: lines("import { createRequire } from 'node:module';", "const { tool } = createRequire(import.meta.url)('@openai/agents');", "tool({ name: 'refund' });"),
-        errors: [{ line: 2, column: 18, mentions: 'createRequire' }],
-      },
-      {
-        name: 'a require made by createRequire, held in a variable',
-        code: lines("import module from 'node:module';", 'const req = module.createRequire(import.meta.url);', "const agents = req('@openai/agents-core');"),
-        errors: [{ line: 3, column: 16, mentions: 'createRequire' }],
-      },
-      {
-        name: 'a computed require() specifier',
-        code: lines("const agents = require('@openai/' + 'agents');", "agents.tool({ name: 'refund' });"),
-        errors: [{ line: 1, column: 16, mentions: 'computed' }],
-      },
-      {
-        name: 'a computed specifier from a const and a template',
-        code: lines("const SCOPE = '@openai';", 'const agents = await import(`${SCOPE}/agents`);', "const other = require([SCOPE, 'agents'].join('/'));"),
-        errors: [
-          { line: 2, column: 22, mentions: 'import() specifier is computed' },
-          { line: 3, column: 15, mentions: 'require() specifier is computed' },
-        ],
-      },
-    ],
-  });
-}
+ruleTester('opaque-tool-factory', {
+  valid: [
+    { name: 'createRequire for another package', code: lines("import { createRequire } from 'node:module';", 'const require2 = createRequire(import.meta.url);', "const _ = require2('lodash');") },
+    { name: "a plugin loader's computed require (nothing says it is the SDK)", code: lines("const plugin = require(path.join(__dirname, 'plugins', name));", "import '@openai/agents';") },
+    { name: 'a literal require of the SDK is followed, not opaque', code: lines("const { tool } = require('@openai/agents');", "tool({ name: 'refund' });") },
+    { name: 'a computed import of a local file', code: lines("import { Agent } from '@openai/agents';", 'const mod = await import(`./routes/${route}.js`);') },
+  ],
+  invalid: [
+    {
+      name: "createRequire(import.meta.url)('@openai/agents')",
+      code: lines("import { createRequire } from 'node:module';", "const { tool } = createRequire(import.meta.url)('@openai/agents');", "tool({ name: 'refund' });"),
+      errors: [{ line: 2, column: 18, mentions: 'createRequire' }],
+    },
+    {
+      name: 'a require made by createRequire, held in a variable',
+      code: lines("import module from 'node:module';", 'const req = module.createRequire(import.meta.url);', "const agents = req('@openai/agents-core');"),
+      errors: [{ line: 3, column: 16, mentions: 'createRequire' }],
+    },
+    {
+      name: 'a computed require() specifier',
+      code: lines("const agents = require('@openai/' + 'agents');", "agents.tool({ name: 'refund' });"),
+      errors: [{ line: 1, column: 16, mentions: 'computed' }],
+    },
+    {
+      name: 'a computed specifier from a const and a template',
+      code: lines("const SCOPE = '@openai';", 'const agents = await import(`${SCOPE}/agents`);', "const other = require([SCOPE, 'agents'].join('/'));"),
+      errors: [
+        { line: 2, column: 22, mentions: 'import() specifier is computed' },
+        { line: 3, column: 15, mentions: 'require() specifier is computed' },
+      ],
+    },
+  ],
+});

@@ -35,7 +35,7 @@ function policyRuleTester(ruleId: string, cases: { valid: PolicyCase[]; invalid:
         const found = lintFiles([], project(c.yaml), () => '').filter((f) => f.ruleId === ruleId);
         // line numbers are of the action lines given (the two header lines come first)
         expect(found.map((f) => ({ file: f.file, line: f.line - 2, severity: f.severity }))).toEqual(c.errors.map((e) => ({ file: 'ctrlrun.yaml', line: e.line, severity: 'warning' })));
-        c.errors.forEach((e, i) => expect(found[i]!.message).toContain(e.mentions));
+        for (const [i, e] of c.errors.entries()) expect(found[i]!.message).toContain(e.mentions);
       });
     }
   });

@@ -1,7 +1,5 @@
 import { lines, ruleTester } from '../rule-tester.js';
 
-const SDK = "import { Agent, getAllMcpTools, hostedMcpTool, mcpToFunctionTool, MCPServerStdio } from '@openai/agents';";
-
 const GEN = "import { protectedTool, protectMcpTools } from './ctrlrun.generated.js';";
 
 ruleTester('unmapped-protected-tool', {

@@ -1,4 +1,3 @@
-import { it } from 'vitest';
 import { lines, ruleTester } from '../rule-tester.js';
 
 const SDK = "import { tool } from '@openai/agents';";

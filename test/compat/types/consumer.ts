@@ -4,7 +4,7 @@
  * with). `tsc --strict`; `skipLibCheck` as projects on SDKs before 0.14 need for the SDK's own
  * declarations. Not part of the repo's own typecheck (it imports the built package).
  */
-import { Agent, tool } from '@openai/agents';
+import { Agent, type tool } from '@openai/agents';
 import { z } from 'zod';
 import { ActionDenied, bindProtectedTool, createControl, memoryStore, run, type CompiledPolicy, type ProtectedToolOptions } from 'ctrlrun-gen/runtime';
 

@@ -1,7 +1,7 @@
 import { GENESIS_HASH } from '../../receipts-hash.js';
 import { StoreError } from '../errors.js';
 import type { PgPoolLike } from './types.js';
-import { postgresDecisionLogSql } from '../decision-log-postgres.js';
+import { postgresDecisionKeySql, postgresDecisionLogSql } from '../decision-log-postgres.js';
 
 export const APP = 'ctrlrun-gen';
 
@@ -69,6 +69,8 @@ export const POSTGRES_MIGRATIONS: ReadonlyArray<{ version: number; sql: (S: stri
   },
   // the decision log (issue 25): the inputs of each decided call, for `replay --store`
   { version: 3, sql: postgresDecisionLogSql },
+  // the decision log's secret key: labelled arguments are kept as HMACs under it
+  { version: 4, sql: postgresDecisionKeySql },
 ];
 
 export const LATEST_VERSION = POSTGRES_MIGRATIONS[POSTGRES_MIGRATIONS.length - 1]!.version;

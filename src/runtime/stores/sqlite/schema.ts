@@ -3,7 +3,7 @@ import path from 'node:path';
 import { StoreError } from '../errors.js';
 import type { SqliteConnection as Db, SqliteDriver } from '../sqlite-driver.js';
 import { translate } from './errors.js';
-import { SQLITE_DECISION_LOG_SQL } from '../decision-log-sqlite.js';
+import { SQLITE_DECISION_KEY_SQL, SQLITE_DECISION_LOG_SQL } from '../decision-log-sqlite.js';
 
 /** `PRAGMA application_id` of a ctrlrun-gen database: 'CRLR'. A file with another id is not ours. */
 export const SQLITE_APPLICATION_ID = 0x43524c52;
@@ -66,6 +66,8 @@ export const SQLITE_MIGRATIONS: ReadonlyArray<{ version: number; sql: string }> 
   },
   // the decision log (issue 25): the inputs of each decided call, for `replay --store`
   { version: 3, sql: SQLITE_DECISION_LOG_SQL },
+  // the decision log's secret key: labelled arguments are kept as HMACs under it
+  { version: 4, sql: SQLITE_DECISION_KEY_SQL },
 ];
 
 export const LATEST_VERSION = SQLITE_MIGRATIONS[SQLITE_MIGRATIONS.length - 1]!.version;

@@ -1,0 +1,97 @@
+import type { ts } from 'ts-morph';
+import { typescript } from '../typescript.js';
+import { isAgentClass, isSdkModule } from '../imports.js';
+import { spanOf } from '../parse.js';
+import { realtimeSessionOf } from '../realtime-sessions.js';
+import { optionsOf, propertyName, skipWrappers } from '../syntax.js';
+import { constObjectLiteral, doorOf, initializerOf, ownerOf, resolve, type FileContext } from './context.js';
+
+// Agents (`new Agent`, `Agent.create`, `clone`), the Runner's config and realtime sessions: where
+// MCP servers are attached and tracing is configured.
+
+/** `new X(...)`: an agent, an MCP server, the Runner, a realtime session. */
+export function onNew(cx: FileContext, node: ts.NewExpression): void {
+  const session = realtimeSessionOf(node, cx.runScan);
+  if (session) cx.scan.realtimeSessions!.push(session);
+  const r = resolve(cx, node.expression);
+  if (r && isAgentClass(r.module, r.member)) onAgentOptions(cx, node, node.arguments?.[0]);
+  else if (r && isSdkModule(r.module) && /^MCPServer/.test(r.member)) {
+    const ef = optionsOf(node.arguments?.[0], cx.sf).properties.errorFunction;
+    if (ef && ef.valueKind !== 'null') cx.scan.mcpErrorFunctions!.push({ kind: 'mcp-error-function', span: ef.span, where: 'server' });
+  }
+  // Only the Runner's config turns tracing off: `{ tracingDisabled: true }` elsewhere does nothing.
+  else if (r && r.member === 'Runner' && isSdkModule(r.module)) onRunnerConfig(cx, node.arguments?.[0]);
+}
+
+function onRunnerConfig(cx: FileContext, arg: ts.Expression | undefined): void {
+  let config = arg ? skipWrappers(arg) : undefined;
+  if (config && typescript.isIdentifier(config)) config = constObjectLiteral(cx, config.text);
+  if (!config || !typescript.isObjectLiteralExpression(config)) return;
+  for (const p of config.properties) {
+    if (!typescript.isPropertyAssignment(p)) continue;
+    const key = propertyName(p.name);
+    const k = skipWrappers(p.initializer).kind;
+    if ((key === 'tracingDisabled' && k === typescript.SyntaxKind.TrueKeyword) || (key === 'traceIncludeSensitiveData' && k === typescript.SyntaxKind.FalseKeyword)) {
+      cx.scan.disablesSensitiveTracing = true;
+    }
+  }
+}
+
+/** An agent's options: its `mcpServers` (kept for later, when guarded servers are known) and `mcpConfig`. */
+export function onAgentOptions(cx: FileContext, node: ts.Node, arg: ts.Expression | undefined, form: 'agent' | 'clone' = 'agent'): void {
+  let opts = arg ? skipWrappers(arg) : undefined;
+  if (opts && typescript.isIdentifier(opts)) opts = constObjectLiteral(cx, opts.text);
+  if (!opts || !typescript.isObjectLiteralExpression(opts)) return;
+  for (const p of opts.properties) {
+    const key = propertyName(p.name);
+    if (key === 'mcpServers') {
+      if (form === 'agent') cx.scan.agentMcpServers.push({ kind: 'agent-mcp-servers', span: spanOf(node, cx.sf), property: spanOf(p, cx.sf) });
+      const value = typescript.isPropertyAssignment(p) ? p.initializer : typescript.isShorthandPropertyAssignment(p) ? p.name : undefined;
+      const owner = ownerOf(cx);
+      cx.pendingLists.push({ span: spanOf(p, cx.sf), form, values: value ? [value] : [], agentNode: node, ...(owner !== undefined ? { agentVar: owner } : {}), whole: value === undefined });
+    } else if (key === 'mcpConfig' && typescript.isPropertyAssignment(p)) {
+      const config = skipWrappers(p.initializer);
+      if (!typescript.isObjectLiteralExpression(config)) continue;
+      const ef = optionsOf(config, cx.sf).properties.errorFunction;
+      if (ef && ef.valueKind !== 'null') cx.scan.mcpErrorFunctions!.push({ kind: 'mcp-error-function', span: ef.span, where: 'mcpConfig' });
+    }
+  }
+}
+
+/** An agent the SDK made: `new Agent(...)`, `Agent.create(...)`, `x.clone(...)` of one, or a variable holding one. */
+export const isAgentExpr = (cx: FileContext, expr: ts.Expression): boolean => agentOptionsOf(cx, expr) !== undefined;
+
+/** The options argument of the agent's construction (or `null` when it has none written), undefined when not an agent. */
+function agentOptionsOf(cx: FileContext, expr: ts.Expression, depth = 0): ts.Expression | null | undefined {
+  if (depth > 8) return undefined;
+  const e = skipWrappers(expr);
+  if (typescript.isNewExpression(e)) {
+    const r = resolve(cx, e.expression);
+    return r && isAgentClass(r.module, r.member) && r.member !== 'RealtimeAgent' ? (e.arguments?.[0] ?? null) : undefined;
+  }
+  if (typescript.isCallExpression(e) && doorOf(cx, e.expression) === 'protectAgent') return e.arguments[0] ? agentOptionsOf(cx, e.arguments[0], depth + 1) : undefined;
+  if (typescript.isCallExpression(e) && typescript.isPropertyAccessExpression(skipWrappers(e.expression))) {
+    const c = skipWrappers(e.expression) as ts.PropertyAccessExpression;
+    if (c.name.text === 'create') {
+      const r = resolve(cx, c.expression);
+      return r && isAgentClass(r.module, r.member) && r.member !== 'RealtimeAgent' ? (e.arguments[0] ?? null) : undefined;
+    }
+    if (c.name.text === 'clone') {
+      const base = agentOptionsOf(cx, c.expression, depth + 1);
+      return base === undefined ? undefined : null;
+    }
+    return undefined;
+  }
+  if (typescript.isIdentifier(e)) {
+    const init = initializerOf(cx, e.text);
+    return init ? agentOptionsOf(cx, init, depth + 1) : undefined;
+  }
+  return undefined;
+}
+
+/** The agent's literal `name`, when written where it is made. */
+export function agentNameOf(cx: FileContext, expr: ts.Expression): string | undefined {
+  let opts = agentOptionsOf(cx, expr);
+  if (opts && typescript.isIdentifier(skipWrappers(opts))) opts = constObjectLiteral(cx, (skipWrappers(opts) as ts.Identifier).text) ?? opts;
+  return opts ? optionsOf(opts, cx.sf).properties.name?.stringValue : undefined;
+}

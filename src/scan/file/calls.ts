@@ -1,0 +1,150 @@
+import type { ts } from 'ts-morph';
+import { typescript } from '../typescript.js';
+import { holdsToolFactory, isSdkModule, isToolFactory, moduleValue, requiredModule } from '../imports.js';
+import { spanOf } from '../parse.js';
+import { opaqueModuleLoad } from '../module-loads.js';
+import { identityReadOf, runCallOf } from '../runs.js';
+import { approvalHandlerOf } from '../realtime-sessions.js';
+import { firstElement, isReflectApply, isStringLike, neverToolNamesOf, optionsOf, spreadAfter, skipWrappers, toFunctionToolName } from '../syntax.js';
+import type { FileScan, SdkToolCall } from '../types.js';
+import { agentNameOf } from './agents.js';
+import { constObjectLiteral, doorOf, isProtectedToolCallee, opaque, resolve, type FileContext, type ResolvedMember } from './context.js';
+import { onMethodCall } from './methods.js';
+import { resolveName } from './names.js';
+
+// Calls: module loads, the generated module's doors, `protectedTool`, the SDK's tool factories
+// (directly or through `call`/`apply`/`Reflect.apply`), then methods of agents and runs.
+
+export function onCall(cx: FileContext, node: ts.CallExpression): void {
+  const ran = runCallOf(node, cx.runScan);
+  if (ran) cx.scan.runCalls!.push(ran);
+  const identity = identityReadOf(node, cx.runScan);
+  if (identity) cx.scan.identityReads!.push(identity);
+  const handler = approvalHandlerOf(node, cx.runScan);
+  if (handler) cx.scan.realtimeApprovalHandlers!.push(handler);
+  if (onModuleLoad(cx, node)) return;
+  const door = doorOf(cx, node.expression);
+  if (door !== undefined) return onGeneratedDoorCall(cx, node, door);
+  if (isProtectedToolCallee(cx, node.expression)) return onProtectedToolCall(cx, node);
+  if (onSdkCall(cx, node)) return;
+  onMethodCall(cx, node);
+}
+
+/** `require`, `import()` and other module loads: true when the call is one (nothing more to read). */
+function onModuleLoad(cx: FileContext, node: ts.CallExpression): boolean {
+  const load = opaqueModuleLoad(node, cx.moduleLoads);
+  if (load) {
+    cx.scan.importsSdk = true;
+    opaque(cx, load.node, load.what, load.reason);
+    return true;
+  }
+  const req = requiredModule(node);
+  if (req !== undefined && (isSdkModule(req) || moduleValue(req, cx.fileAbs, cx.links))) cx.scan.importsSdk = true;
+  if (node.expression.kind !== typescript.SyntaxKind.ImportKeyword) return false;
+  const arg = node.arguments[0];
+  const spec = arg && isStringLike(arg) ? arg.text : undefined;
+  const v = spec !== undefined ? moduleValue(spec, cx.fileAbs, cx.links) : undefined;
+  // A computed specifier could be the SDK: nothing can be said; not reported.
+  if (!v) return true;
+  cx.scan.importsSdk = true;
+  // `await import('m')` is followed; anything else (`.then(...)`, a stored promise) is not.
+  const { ancestors } = cx;
+  let up: ts.Node | undefined = ancestors[ancestors.length - 1];
+  for (let i = ancestors.length - 1; up && (typescript.isParenthesizedExpression(up) || typescript.isAsExpression(up) || typescript.isNonNullExpression(up)); i--) up = ancestors[i - 1];
+  if (!(up && typescript.isAwaitExpression(up)) && holdsToolFactory(v)) opaque(cx, node, spec!, 'the dynamic import is not awaited where it is made, so check cannot follow the module it loads');
+  return true;
+}
+
+/** The SDK's default tool name of each local door of the generated module. */
+const LOCAL_DOOR_NAMES: Record<string, string | undefined> = { protectShellTool: 'shell', protectApplyPatchTool: 'apply_patch', protectComputerTool: 'computer_use_preview' };
+
+/** `protectMcpServer(s)`, `protectAgent(a)`, `protectShellTool(t, { name })`, `protectAgentTool(action, agent, options)`, … */
+function onGeneratedDoorCall(cx: FileContext, node: ts.CallExpression, door: string): void {
+  const callee = node.expression;
+  const d: NonNullable<FileScan['generatedDoorCalls']>[number] = { kind: 'generated-door', span: spanOf(node, cx.sf), callee: spanOf(callee, cx.sf), door };
+  const local = LOCAL_DOOR_NAMES[door];
+  if (local !== undefined || door === 'protectAgentTool') {
+    const options = optionsOf(node.arguments[local !== undefined ? 1 : 2], cx.sf);
+    d.options = options;
+    const written = (local !== undefined ? options.properties.name : options.properties.toolName)?.stringValue;
+    const agentName = local === undefined && node.arguments[1] ? agentNameOf(cx, node.arguments[1]) : undefined;
+    const name = written ?? (local !== undefined ? (options.properties.name ? undefined : local) : agentName !== undefined ? toFunctionToolName(agentName) : undefined);
+    if (name !== undefined) d.toolName = name;
+  }
+  cx.scan.generatedDoorCalls!.push(d);
+  const arg = node.arguments[door === 'protectAgentTool' ? 1 : 0];
+  const a = arg ? skipWrappers(arg) : undefined;
+  if (a && (door === 'protectMcpServer' || door === 'protectAgent')) {
+    if (typescript.isIdentifier(a)) (door === 'protectMcpServer' ? cx.guardedServerVars : cx.guardedAgentVars).add(a.text);
+    else if (door === 'protectAgent') cx.guardedAgentNodes.add(a);
+  }
+}
+
+/** `protectedTool('<action>', { ... })` of the generated module. */
+function onProtectedToolCall(cx: FileContext, node: ts.CallExpression): void {
+  const first = node.arguments[0];
+  const opts = optionsOf(node.arguments[1], cx.sf);
+  const call: FileScan['protectedToolCalls'][number] = { kind: 'protected-tool', span: spanOf(node, cx.sf), callee: spanOf(node.expression, cx.sf), options: opts };
+  if (first && isStringLike(first)) {
+    call.action = first.text;
+    call.actionSpan = spanOf(first, cx.sf);
+  }
+  resolveName(cx, opts, call);
+  cx.scan.protectedToolCalls.push(call);
+}
+
+interface SdkCallee {
+  target: ResolvedMember;
+  optionsArg: ts.Expression | undefined;
+  indirect: SdkToolCall['indirect'];
+}
+
+/** The SDK export a call reaches, directly or through `f.call(thisArg, o)`, `f.apply(thisArg, [o])`, `Reflect.apply(f, thisArg, [o])`. */
+function sdkCalleeOf(cx: FileContext, node: ts.CallExpression): SdkCallee | undefined {
+  const c = skipWrappers(node.expression);
+  if (isReflectApply(node)) {
+    const target = node.arguments[0] ? resolve(cx, node.arguments[0]) : undefined;
+    if (target) return { target, optionsArg: firstElement(node.arguments[2]), indirect: 'reflect' };
+  } else if (typescript.isPropertyAccessExpression(c) && (c.name.text === 'call' || c.name.text === 'apply')) {
+    const target = resolve(cx, c.expression);
+    if (target) return { target, optionsArg: c.name.text === 'call' ? node.arguments[1] : firstElement(node.arguments[1]), indirect: c.name.text };
+  }
+  const target = resolve(cx, node.expression);
+  return target ? { target, optionsArg: node.arguments[0], indirect: undefined } : undefined;
+}
+
+/** A call of an SDK export: `tool`, `hostedMcpTool`, another tool factory, `setTracingDisabled`. True when it is one. */
+function onSdkCall(cx: FileContext, node: ts.CallExpression): boolean {
+  const found = sdkCalleeOf(cx, node);
+  if (!found) return false;
+  const { target: r, optionsArg, indirect } = found;
+  const callee = node.expression;
+  if (r.member === 'tool' && isToolFactory(r.module, 'tool')) {
+    const options = optionsOf(optionsArg, cx.sf);
+    const call: SdkToolCall = { kind: 'sdk-tool', span: spanOf(node, cx.sf), callee: spanOf(callee, cx.sf), binding: r.binding, options };
+    if (!indirect) call.argumentsStart = node.arguments.pos;
+    else call.indirect = indirect;
+    if (node.typeArguments) call.hasTypeArguments = true;
+    resolveName(cx, options, call);
+    cx.scan.sdkToolCalls.push(call);
+  } else if (r.member === 'hostedMcpTool' && isToolFactory(r.module, r.member)) {
+    const options = optionsOf(optionsArg, cx.sf);
+    const call: FileScan['hostedMcpCalls'][number] = { kind: 'hosted-mcp', span: spanOf(node, cx.sf), binding: r.binding, options };
+    if (!indirect) call.callee = spanOf(callee, cx.sf);
+    const label = (options.properties.serverLabel ?? options.properties.server_label)?.stringValue;
+    if (label !== undefined) call.serverLabel = label;
+    const never = neverToolNamesOf(optionsArg, cx.sf, (name) => constObjectLiteral(cx, name));
+    if (never) call.neverToolNames = never;
+    const later = spreadAfter(optionsArg, 'requireApproval', cx.sf);
+    if (later) call.spreadAfterRequireApproval = later;
+    cx.scan.hostedMcpCalls.push(call);
+  } else if (isToolFactory(r.module, r.member) || (r.member === 'getAllMcpTools' && isSdkModule(r.module))) {
+    const f: NonNullable<FileScan['sdkFactoryCalls']>[number] = { kind: 'sdk-factory', span: spanOf(node, cx.sf), factory: r.member, callee: spanOf(callee, cx.sf), binding: r.binding, options: optionsOf(optionsArg, cx.sf) };
+    if (indirect) f.indirect = indirect;
+    else f.argumentsStart = node.arguments.pos;
+    cx.scan.sdkFactoryCalls!.push(f);
+  } else if (r.member === 'setTracingDisabled') {
+    if (node.arguments[0]?.kind === typescript.SyntaxKind.TrueKeyword) cx.scan.disablesSensitiveTracing = true;
+  }
+  return true;
+}

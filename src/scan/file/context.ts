@@ -1,0 +1,186 @@
+import type { ts } from 'ts-morph';
+import { typescript } from '../typescript.js';
+import { isSdkModule, type Binding, type ModuleLinks } from '../imports.js';
+import { spanOf } from '../parse.js';
+import type { ModuleLoadContext } from '../module-loads.js';
+import type { RunScanContext } from '../runs.js';
+import { skipWrappers } from '../syntax.js';
+import { valueOfExpr } from '../values.js';
+import type { CalleeBinding, FileScan, McpServerList, ModuleImport, SdkValue, Span } from '../types.js';
+
+export interface ScanSourceOptions {
+  /** Absolute repo root `file` is relative to (to resolve relative specifiers). */
+  root?: string;
+  /** Absolute path of the generated module: its imports are recognised by resolved path. */
+  generatedModule?: string;
+  /** Resolves barrels, aliases and workspace packages that lead to the SDK (the repo scan gives it). */
+  links?: ModuleLinks;
+  /** Resolves a `const` string imported from a relative module (for `name`); the repo scan gives it. */
+  importedConst?: ImportedConstResolver;
+}
+
+/** The string value of `export const <name> = '...'` in the module `specifier` names from `fromFile`. */
+export type ImportedConstResolver = (specifier: string, fromFile: string, name: string) => string | undefined;
+
+/** What a callee expression resolves to: an export of an SDK module, and how it was bound. */
+export interface ResolvedMember {
+  member: string;
+  module: string;
+  binding: CalleeBinding;
+}
+
+/** An `mcpServers` value seen while visiting, read once the whole file is known (guarded servers and agents). */
+export interface PendingList {
+  span: Span;
+  form: McpServerList['form'];
+  values: ts.Expression[];
+  agentNode?: ts.Node;
+  agentVar?: string;
+  /** A property check cannot read (a method, a getter): one opaque element. */
+  whole?: boolean;
+}
+
+/**
+ * One file's scan in progress: what was read of the file before the walk, the walk's position
+ * (scopes and ancestors) and what it collects. The door modules read and add to it; nothing
+ * outlives the scan of the file.
+ */
+export interface FileContext {
+  sf: ts.SourceFile;
+  fileAbs: string;
+  links: ModuleLinks | undefined;
+  options: ScanSourceOptions;
+  scan: FileScan;
+  moduleImports: ModuleImport[];
+  /** The file's top-level bindings (imports and top-level aliases). */
+  bindings: Map<string, Binding>;
+  /** Names worth tracking through scopes. */
+  interesting: Set<string>;
+  constStrings: Map<string, string>;
+  /** Scope entries: a name bound to an SDK value in that scope, or `null` when the scope shadows it. */
+  scopes: Map<string, Binding | null>[];
+  ancestors: ts.Node[];
+  /** Local names of the generated module's door functions (`protectMcpServer` → its export), and its namespaces. */
+  generatedDoorNames: Map<string, string>;
+  generatedNamespaces: Set<string>;
+  /** Servers passed to `protectMcpServer(x)` and agents to `protectAgent(x)` in this file (guarded in place). */
+  guardedServerVars: Set<string>;
+  guardedAgentVars: Set<string>;
+  guardedAgentNodes: Set<ts.Node>;
+  pendingLists: PendingList[];
+  /** Lazily built indexes of the file's declarations. */
+  cache: { constObjects?: Map<string, ts.ObjectLiteralExpression>; initializers?: Map<string, ts.Expression> };
+  moduleLoads: ModuleLoadContext;
+  runScan: RunScanContext;
+}
+
+/** The exports of the generated module that guard a door (besides `protectedTool`). */
+export const GENERATED_DOORS = new Set(['protectMcpServer', 'protectMcpTools', 'protectAgent', 'protectAgentTool', 'protectHostedMcp', 'protectShellTool', 'protectApplyPatchTool', 'protectComputerTool']);
+
+export function lookupName(cx: FileContext, name: string): Binding | undefined {
+  for (let i = cx.scopes.length - 1; i >= 0; i--) {
+    const s = cx.scopes[i]!;
+    if (s.has(name)) return s.get(name) ?? undefined;
+  }
+  return cx.bindings.get(name);
+}
+
+export const isTopLevel = (cx: FileContext, name: string): boolean => !cx.scopes.some((s) => s.has(name));
+
+export const exprValue = (cx: FileContext, e: ts.Expression): SdkValue | undefined => valueOfExpr(e, (n) => lookupName(cx, n), cx.fileAbs, cx.links);
+
+export function resolve(cx: FileContext, expr: ts.Expression): ResolvedMember | undefined {
+  const e = skipWrappers(expr);
+  const v = exprValue(cx, e);
+  if (v?.kind !== 'member') return undefined;
+  return { member: v.member, module: v.module, binding: calleeBinding(cx, e, v.module) };
+}
+
+/** The SDK export a callee names, when it is one of the SDK's own modules. */
+export function sdkMember(cx: FileContext, e: ts.Expression): string | undefined {
+  const r = resolve(cx, e);
+  return r && isSdkModule(r.module) ? r.member : undefined;
+}
+
+/** How the callee was bound: the identifier at its root, and whether it is a namespace member. */
+function calleeBinding(cx: FileContext, e: ts.Expression, module: string): CalleeBinding {
+  let root: ts.Expression = e;
+  let member = false;
+  for (;;) {
+    root = skipWrappers(root);
+    if (typescript.isPropertyAccessExpression(root) || typescript.isElementAccessExpression(root)) {
+      member = true;
+      root = root.expression;
+    } else if (typescript.isAwaitExpression(root)) root = root.expression;
+    else break;
+  }
+  const localName = typescript.isIdentifier(root) ? root.text : root.getText(cx.sf);
+  const b = typescript.isIdentifier(root) ? lookupName(cx, root.text) : undefined;
+  const out: CalleeBinding = { module, kind: member ? 'namespace' : b?.kind === 'sdk' && b.via === 'require' ? 'require' : 'named', localName };
+  if (b?.kind === 'sdk' && b.importedFrom && !isSdkModule(b.importedFrom)) out.importedFrom = b.importedFrom;
+  return out;
+}
+
+export function opaque(cx: FileContext, node: ts.Node, what: string, reason: string): void {
+  cx.scan.opaqueFactoryUses!.push({ kind: 'opaque-factory', span: spanOf(node, cx.sf), what, reason });
+}
+
+/** `const <name> = { ... }` anywhere in this file (the first such declaration), for options passed by name. */
+export function constObjectLiteral(cx: FileContext, name: string): ts.ObjectLiteralExpression | undefined {
+  if (cx.cache.constObjects === undefined) {
+    const found = new Map<string, ts.ObjectLiteralExpression>();
+    const visit = (n: ts.Node): void => {
+      if (typescript.isVariableDeclarationList(n) && (n.flags & typescript.NodeFlags.Const) !== 0) {
+        for (const d of n.declarations) {
+          const init = d.initializer ? skipWrappers(d.initializer) : undefined;
+          if (typescript.isIdentifier(d.name) && init && typescript.isObjectLiteralExpression(init) && !found.has(d.name.text)) found.set(d.name.text, init);
+        }
+      }
+      typescript.forEachChild(n, visit);
+    };
+    visit(cx.sf);
+    cx.cache.constObjects = found;
+  }
+  return cx.cache.constObjects.get(name);
+}
+
+/** The first `const|let|var <name> = <init>` of this file (any scope), for following a variable. */
+export function initializerOf(cx: FileContext, name: string): ts.Expression | undefined {
+  if (cx.cache.initializers === undefined) {
+    const found = new Map<string, ts.Expression>();
+    const walk = (n: ts.Node): void => {
+      if (typescript.isVariableDeclaration(n) && typescript.isIdentifier(n.name) && n.initializer && !found.has(n.name.text)) found.set(n.name.text, n.initializer);
+      typescript.forEachChild(n, walk);
+    };
+    walk(cx.sf);
+    cx.cache.initializers = found;
+  }
+  return cx.cache.initializers.get(name);
+}
+
+/** The variable an expression being visited is assigned to (`const a = new Agent(...)`), through wrappers. */
+export function ownerOf(cx: FileContext): string | undefined {
+  for (let i = cx.ancestors.length - 1; i >= 0; i--) {
+    const p = cx.ancestors[i]!;
+    if (typescript.isParenthesizedExpression(p) || typescript.isAsExpression(p) || typescript.isSatisfiesExpression(p) || typescript.isNonNullExpression(p) || typescript.isAwaitExpression(p)) continue;
+    return typescript.isVariableDeclaration(p) && typescript.isIdentifier(p.name) ? p.name.text : undefined;
+  }
+  return undefined;
+}
+
+/** The generated module's door a callee names (`protectMcpServer`, `g.protectAgent`), if any. */
+export function doorOf(cx: FileContext, callee: ts.Expression): string | undefined {
+  const c = skipWrappers(callee);
+  if (typescript.isIdentifier(c)) return isTopLevel(cx, c.text) ? cx.generatedDoorNames.get(c.text) : undefined;
+  if (typescript.isPropertyAccessExpression(c) && typescript.isIdentifier(c.expression) && cx.generatedNamespaces.has(c.expression.text) && GENERATED_DOORS.has(c.name.text)) return c.name.text;
+  return undefined;
+}
+
+export function isProtectedToolCallee(cx: FileContext, callee: ts.Expression): boolean {
+  const c = skipWrappers(callee);
+  if (typescript.isIdentifier(c)) return lookupName(cx, c.text)?.kind === 'generated';
+  if (typescript.isPropertyAccessExpression(c) && typescript.isIdentifier(c.expression) && c.name.text === 'protectedTool') {
+    return lookupName(cx, c.expression.text)?.kind === 'generated-namespace';
+  }
+  return false;
+}

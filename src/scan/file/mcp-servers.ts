@@ -1,0 +1,124 @@
+import type { ts } from 'ts-morph';
+import { typescript } from '../typescript.js';
+import { spanOf } from '../parse.js';
+import { optionsOf, propertyName, skipWrappers } from '../syntax.js';
+import type { McpServerElement } from '../types.js';
+import { doorOf, initializerOf, type FileContext } from './context.js';
+
+// The MCP servers of `mcpServers` values, read once the walk knows which servers and agents the
+// file guards in place.
+
+/** The file's `mcpServers` lists, each element with what check knows of its protection. */
+export function settleServerLists(cx: FileContext): void {
+  for (const p of cx.pendingLists) {
+    const elements: McpServerElement[] = [];
+    if (p.whole) elements.push({ span: p.span, text: '', status: 'opaque' });
+    for (const v of p.values) serverElements(cx, v, elements);
+    const agentProtected = (p.agentNode !== undefined && cx.guardedAgentNodes.has(p.agentNode)) || (p.agentVar !== undefined && cx.guardedAgentVars.has(p.agentVar));
+    cx.scan.mcpServerLists!.push({ kind: 'mcp-server-list', span: p.span, form: p.form, agentProtected, elements });
+  }
+}
+
+/** One server of a list, as check reports it. */
+function serverElement(cx: FileContext, node: ts.Node, status: McpServerElement['status'], source: ts.Expression | undefined, inArray: boolean): McpServerElement {
+  const serverName = serverNameOf(cx, source);
+  const fetch = serverFetchOf(cx, source);
+  const fetchInsert = fetch === 'none' ? fetchInsertOf(cx, source) : undefined;
+  return {
+    span: spanOf(node, cx.sf),
+    text: node.getText(cx.sf),
+    status,
+    ...(serverName !== undefined ? { serverName } : {}),
+    ...(fetch !== undefined ? { fetch } : {}),
+    ...(fetchInsert !== undefined ? { fetchInsert } : {}),
+    ...(inArray ? { inArray } : {}),
+  };
+}
+
+/** Each server of an `mcpServers` value, with what check knows of its protection. */
+function serverElements(cx: FileContext, value: ts.Expression, out: McpServerElement[], depth = 0, inArray = false): void {
+  const e = skipWrappers(value);
+  const element = (node: ts.Node, status: McpServerElement['status'], source?: ts.Expression): void => {
+    out.push(serverElement(cx, node, status, source, inArray));
+  };
+  if (typescript.isArrayLiteralExpression(e)) {
+    for (const el of e.elements) {
+      if (typescript.isSpreadElement(el)) {
+        const inner = skipWrappers(el.expression);
+        const init = typescript.isIdentifier(inner) ? initializerOf(cx, inner.text) : undefined;
+        if (init && typescript.isArrayLiteralExpression(skipWrappers(init)) && depth < 8) serverElements(cx, init, out, depth + 1);
+        else element(el, 'opaque');
+      } else if (!typescript.isOmittedExpression(el)) serverElements(cx, el, out, depth + 1, true);
+    }
+    return;
+  }
+  if (typescript.isCallExpression(e) && doorOf(cx, e.expression) === 'protectMcpServer') return element(value, 'protected', e.arguments[0]);
+  if (typescript.isNewExpression(e)) return element(value, 'unprotected', e);
+  if (typescript.isIdentifier(e)) {
+    if (cx.guardedServerVars.has(e.text)) return element(value, 'protected', e);
+    const init = initializerOf(cx, e.text);
+    const i = init ? skipWrappers(init) : undefined;
+    if (i && typescript.isArrayLiteralExpression(i) && depth < 8) return serverElements(cx, i, out, depth + 1, false);
+    if (i && typescript.isCallExpression(i) && doorOf(cx, i.expression) === 'protectMcpServer') return element(value, 'protected', i.arguments[0]);
+    if (i && typescript.isNewExpression(i)) return element(value, 'unprotected', i);
+    return element(value, i ? 'opaque' : 'unprotected');
+  }
+  element(value, 'opaque');
+}
+
+/** The options object literal of the `new` that makes the server an expression holds (through variables and `protectMcpServer`). */
+function serverOptionsOf(cx: FileContext, expr: ts.Expression | undefined, depth = 0): ts.ObjectLiteralExpression | undefined {
+  if (!expr || depth > 4) return undefined;
+  const e = skipWrappers(expr);
+  if (typescript.isNewExpression(e)) {
+    const arg = e.arguments?.[0] ? skipWrappers(e.arguments[0]) : undefined;
+    return arg && typescript.isObjectLiteralExpression(arg) ? arg : undefined;
+  }
+  if (typescript.isIdentifier(e)) {
+    const init = initializerOf(cx, e.text);
+    return init ? serverOptionsOf(cx, init, depth + 1) : undefined;
+  }
+  if (typescript.isCallExpression(e) && doorOf(cx, e.expression) === 'protectMcpServer') return serverOptionsOf(cx, e.arguments[0], depth + 1);
+  return undefined;
+}
+
+/**
+ * How the server an expression makes gets its `fetch` option (CTRLRun's TLS pins need the generated
+ * module's): `upstreamFetch` (a call of it), `other`, `none`; undefined when check cannot tell (no
+ * `new` it can follow, a spread in the options).
+ */
+function serverFetchOf(cx: FileContext, expr: ts.Expression | undefined): McpServerElement['fetch'] {
+  const options = serverOptionsOf(cx, expr);
+  if (!options || options.properties.some((p) => typescript.isSpreadAssignment(p))) return undefined;
+  const prop = options.properties.find((p) => p.name !== undefined && propertyName(p.name) === 'fetch');
+  if (!prop) return 'none';
+  if (!typescript.isPropertyAssignment(prop)) return 'other';
+  const v = skipWrappers(prop.initializer);
+  if (!typescript.isCallExpression(v)) return 'other';
+  const callee = skipWrappers(v.expression);
+  const name = typescript.isIdentifier(callee) ? callee.text : typescript.isPropertyAccessExpression(callee) ? callee.name.text : undefined;
+  return name === 'upstreamFetch' ? 'upstreamFetch' : 'other';
+}
+
+/** Where a `fetch` option would go in those options: before the first property, on its own line when they are written one per line. */
+function fetchInsertOf(cx: FileContext, expr: ts.Expression | undefined): McpServerElement['fetchInsert'] {
+  const first = serverOptionsOf(cx, expr)?.properties[0];
+  if (!first) return undefined;
+  const at = first.getStart(cx.sf);
+  const lineStart = cx.sf.text.lastIndexOf('\n', at - 1) + 1;
+  const before = cx.sf.text.slice(lineStart, at);
+  return { at, indent: /^\s*$/.test(before) ? before : null };
+}
+
+/** The `name` option of the server an expression makes (`new MCPServerStdio({ name: 'fs' })`), through one variable. */
+function serverNameOf(cx: FileContext, expr: ts.Expression | undefined, depth = 0): string | undefined {
+  if (!expr || depth > 4) return undefined;
+  const e = skipWrappers(expr);
+  if (typescript.isNewExpression(e)) return optionsOf(e.arguments?.[0], cx.sf).properties.name?.stringValue;
+  if (typescript.isIdentifier(e)) {
+    const init = initializerOf(cx, e.text);
+    return init ? serverNameOf(cx, init, depth + 1) : undefined;
+  }
+  if (typescript.isCallExpression(e) && doorOf(cx, e.expression) === 'protectMcpServer') return serverNameOf(cx, e.arguments[0], depth + 1);
+  return undefined;
+}

@@ -1,0 +1,92 @@
+import type { ts } from 'ts-morph';
+import { typescript } from '../typescript.js';
+import { isAgentClass } from '../imports.js';
+import { spanOf } from '../parse.js';
+import { isSdkApprovalCall } from '../approvals.js';
+import { isStringLike, optionsOf, propertyName, rootIdentifier, skipParens, skipWrappers, toFunctionToolName } from '../syntax.js';
+import type { AgentAsToolCall, InvokeReplacement } from '../types.js';
+import { agentNameOf, isAgentExpr, onAgentOptions } from './agents.js';
+import { constObjectLiteral, resolve, type FileContext } from './context.js';
+
+// Method calls: `agent.asTool()`, `agent.clone()`, `Agent.create()`, `x.mcpServers.push()`,
+// `Object.assign(t, { invoke })` and the SDK's approvals (`state.approve(item)`).
+
+type ApprovalMethod = 'approve' | 'approveTool' | 'reject' | 'rejectTool';
+const APPROVAL_METHODS = new Set<string>(['approve', 'approveTool', 'reject', 'rejectTool']);
+
+export function onMethodCall(cx: FileContext, node: ts.CallExpression): void {
+  const c = skipWrappers(node.expression);
+  if (!typescript.isPropertyAccessExpression(c) || !typescript.isIdentifier(c.name)) return;
+  const method = c.name.text;
+  if (method === 'asTool' && isAgentExpr(cx, c.expression)) onAsTool(cx, node, c);
+  else if (method === 'clone' && isAgentExpr(cx, c.expression)) onAgentOptions(cx, node, node.arguments[0], 'clone');
+  else if (method === 'push') {
+    const target = skipWrappers(c.expression);
+    if (typescript.isPropertyAccessExpression(target) && target.name.text === 'mcpServers') {
+      cx.pendingLists.push({ span: spanOf(node, cx.sf), form: 'push', values: [...node.arguments], agentVar: rootIdentifier(target.expression) });
+    }
+  }
+  if (method === 'create') {
+    const agent = resolve(cx, c.expression);
+    if (agent && isAgentClass(agent.module, agent.member)) onAgentOptions(cx, node, node.arguments[0]);
+  } else if (method === 'assign' && typescript.isIdentifier(skipWrappers(c.expression)) && (skipWrappers(c.expression) as ts.Identifier).text === 'Object') {
+    onObjectAssign(cx, node);
+  }
+  if (APPROVAL_METHODS.has(method)) onApproval(cx, node, c, method as ApprovalMethod);
+}
+
+/** `agent.asTool({ toolName })`: a door that runs another agent. */
+function onAsTool(cx: FileContext, node: ts.CallExpression, c: ts.PropertyAccessExpression): void {
+  const options = optionsOf(node.arguments[0], cx.sf);
+  const t: AgentAsToolCall = { kind: 'agent-as-tool', span: spanOf(node, cx.sf), callee: spanOf(c, cx.sf), receiver: spanOf(c.expression, cx.sf), options, argumentCount: node.arguments.length, argumentsStart: node.arguments.pos };
+  const name = options.properties.toolName ? options.properties.toolName.stringValue : agentNameOf(cx, c.expression);
+  if (name !== undefined) t.toolName = options.properties.toolName ? name : toFunctionToolName(name);
+  cx.scan.agentAsToolCalls!.push(t);
+}
+
+/** `Object.assign(t, { invoke })`: a tool's body replaced. */
+function onObjectAssign(cx: FileContext, node: ts.CallExpression): void {
+  const rest = node.arguments.slice(1).map((a) => skipWrappers(a));
+  if (!rest.some((a) => typescript.isObjectLiteralExpression(a) && a.properties.some((p) => propertyName(p.name as ts.PropertyName | undefined) === 'invoke'))) return;
+  const r: InvokeReplacement = { kind: 'invoke-replacement', span: spanOf(node, cx.sf), form: 'object-assign' };
+  const t = node.arguments[0] ? skipWrappers(node.arguments[0]) : undefined;
+  if (t && typescript.isIdentifier(t)) r.target = t.text;
+  cx.scan.invokeReplacements!.push(r);
+}
+
+/** `alwaysApprove: true` of `state.approve(item, { ... })`, or an options object of this file holding it. */
+function stickyProperty(cx: FileContext, node: ts.CallExpression): ts.ObjectLiteralElementLike | undefined {
+  let opts = node.arguments[1] ? skipParens(node.arguments[1]) : undefined;
+  // `const sticky = { alwaysApprove: true }; state.approve(item, sticky)`: the same file's const object
+  if (opts && typescript.isIdentifier(opts)) opts = constObjectLiteral(cx, opts.text);
+  if (!opts || !typescript.isObjectLiteralExpression(opts)) return undefined;
+  for (const p of opts.properties) {
+    if (propertyName(p.name) !== 'alwaysApprove') continue;
+    if (typescript.isPropertyAssignment(p) && p.initializer.kind === typescript.SyntaxKind.FalseKeyword) continue;
+    return p;
+  }
+  return undefined;
+}
+
+function onApproval(cx: FileContext, node: ts.CallExpression, callee: ts.PropertyAccessExpression, method: ApprovalMethod): void {
+  if (method === 'approve' || method === 'approveTool') {
+    const sticky = stickyProperty(cx, node);
+    if (sticky) {
+      // `sticky-approval` reports it, with the same replacement.
+      cx.scan.stickyApprovals.push({ kind: 'sticky-approval', span: spanOf(node, cx.sf), method, property: spanOf(sticky, cx.sf) });
+      return;
+    }
+  }
+  // The SDK's own approval: one or two arguments (the item, options). The Control's is
+  // `control.approve(state, item, answer)`; `Promise.reject(x)` is not an approval.
+  const receiver = skipWrappers(callee.expression);
+  const n = node.arguments.length;
+  if (n < 1 || n > 2) return;
+  if (typescript.isIdentifier(receiver) && receiver.text === 'Promise') return;
+  if (method === 'reject' && n === 1 && typescript.isIdentifier(receiver) && /^(?:reject|deferred)$/i.test(receiver.text)) return;
+  const item = node.arguments[0]!;
+  if (isStringLike(item) || typescript.isNumericLiteral(item) || typescript.isNewExpression(item) || typescript.isObjectLiteralExpression(item)) return;
+  // an app's own `client.approve(id)` is not the SDK's: only a RunState (or an interruption item)
+  if (!isSdkApprovalCall(receiver, item, cx.ancestors, cx.sf)) return;
+  cx.scan.sdkApprovals!.push({ kind: 'sdk-approval', span: spanOf(node, cx.sf), method, receiver: receiver.getText(cx.sf), item: item.getText(cx.sf) });
+}

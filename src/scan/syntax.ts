@@ -1,0 +1,246 @@
+import type { ts } from 'ts-morph';
+import { typescript } from './typescript.js';
+import { spanOf } from './parse.js';
+import type { HostedMcpCall, OptionProperty, Span, ToolCallOptions } from './types.js';
+
+// Pure readers of TypeScript syntax the file scan shares: wrappers, literals, option objects.
+
+export function bindingNames(name: ts.BindingName): string[] {
+  if (typescript.isIdentifier(name)) return [name.text];
+  return name.elements.flatMap((el) => (typescript.isOmittedExpression(el) ? [] : bindingNames(el.name)));
+}
+
+/** Parentheses, casts (`as`, `<T>`, `satisfies`) and non-null assertions do not change a value. */
+export function skipWrappers(expr: ts.Expression): ts.Expression {
+  for (;;) {
+    if (typescript.isParenthesizedExpression(expr) || typescript.isAsExpression(expr) || typescript.isSatisfiesExpression(expr) || typescript.isNonNullExpression(expr) || typescript.isTypeAssertionExpression(expr)) {
+      expr = expr.expression;
+    } else if (typescript.isBinaryExpression(expr) && expr.operatorToken.kind === typescript.SyntaxKind.CommaToken) {
+      expr = expr.right;
+    } else return expr;
+  }
+}
+
+/** `import('m')` with a literal specifier: the specifier. */
+export function dynamicImportOf(expr: ts.Expression): string | undefined {
+  if (!typescript.isCallExpression(expr) || expr.expression.kind !== typescript.SyntaxKind.ImportKeyword) return undefined;
+  const arg = expr.arguments[0];
+  return arg && isStringLike(arg) ? arg.text : undefined;
+}
+
+/** The SDK's default name of an agent's tool (`toFunctionToolName`). */
+export function toFunctionToolName(name: string): string {
+  return name.replace(/\s/g, '_').replace(/[^a-zA-Z0-9]/g, '_');
+}
+
+/** The identifier at the root of `a.b.c` (`a`). */
+export function rootIdentifier(expr: ts.Expression): string | undefined {
+  let e = skipWrappers(expr);
+  while (typescript.isPropertyAccessExpression(e) || typescript.isElementAccessExpression(e)) e = skipWrappers(e.expression);
+  return typescript.isIdentifier(e) ? e.text : undefined;
+}
+
+/** `requireApproval: { never: { toolNames: [...] } }` (or `never: [...]`) of hostedMcpTool's options literal. */
+export function neverToolNamesOf(arg: ts.Expression | undefined, sf: ts.SourceFile, constObject: (name: string) => ts.ObjectLiteralExpression | undefined): HostedMcpCall['neverToolNames'] {
+  const opts = arg ? skipWrappers(arg) : undefined;
+  if (!opts || !typescript.isObjectLiteralExpression(opts)) return undefined;
+  // a value written in place, or a `const` object of this file (`const requireApproval = { never: ... }`)
+  const member = (obj: ts.ObjectLiteralExpression, key: string): ts.Expression | undefined => {
+    for (const p of obj.properties) {
+      if (typescript.isShorthandPropertyAssignment(p) && p.name.text === key) return constObject(p.name.text) ?? p.name;
+      if (!typescript.isPropertyAssignment(p) || propertyName(p.name) !== key) continue;
+      const v = skipWrappers(p.initializer);
+      return (typescript.isIdentifier(v) ? constObject(v.text) : undefined) ?? v;
+    }
+    return undefined;
+  };
+  const ra = member(opts, 'requireApproval');
+  if (!ra || !typescript.isObjectLiteralExpression(ra)) return undefined;
+  const never = member(ra, 'never');
+  // an object with no `never` filter: no tool is exempt from approval
+  if (!never) return { span: spanOf(ra, sf), names: [], complete: true };
+  let list: ts.Expression | undefined = never;
+  if (typescript.isObjectLiteralExpression(never)) list = member(never, 'toolNames') ?? member(never, 'tool_names');
+  const out: NonNullable<HostedMcpCall['neverToolNames']> = { span: spanOf(never, sf), names: [], complete: true };
+  if (!list || !typescript.isArrayLiteralExpression(list)) {
+    out.complete = false;
+    return out;
+  }
+  for (const el of list.elements) {
+    const v = skipWrappers(el as ts.Expression);
+    if (isStringLike(v)) out.names.push({ name: v.text, span: spanOf(v, sf) });
+    else out.complete = false;
+  }
+  return out;
+}
+
+/** The first spread written after property `key` in an options object literal, if any. */
+export function spreadAfter(arg: ts.Expression | undefined, key: string, sf: ts.SourceFile): Span | undefined {
+  const opts = arg ? skipWrappers(arg) : undefined;
+  if (!opts || !typescript.isObjectLiteralExpression(opts)) return undefined;
+  const at = opts.properties.findIndex((p) => !typescript.isSpreadAssignment(p) && propertyName(p.name) === key);
+  if (at < 0) return undefined;
+  const spread = opts.properties.slice(at + 1).find((p) => typescript.isSpreadAssignment(p));
+  return spread ? spanOf(spread, sf) : undefined;
+}
+
+/** `Reflect.apply(f, thisArg, args)`. */
+export function isReflectApply(node: ts.CallExpression): boolean {
+  const c = skipWrappers(node.expression);
+  return typescript.isPropertyAccessExpression(c) && c.name.text === 'apply' && typescript.isIdentifier(c.expression) && c.expression.text === 'Reflect';
+}
+
+/** The first element of an array literal argument (`[opts]`). */
+export function firstElement(arg: ts.Expression | undefined): ts.Expression | undefined {
+  const a = arg ? skipWrappers(arg) : undefined;
+  return a && typescript.isArrayLiteralExpression(a) ? a.elements[0] : undefined;
+}
+
+/** Whether the object literal at `ancestors[i]`'s parent chain is assigned to `module.exports`. */
+export function isCommonJsExport(ancestors: ts.Node[], i: number): boolean {
+  const obj = ancestors[i - 1];
+  const assign = ancestors[i - 2];
+  return !!obj && typescript.isObjectLiteralExpression(obj) && !!assign && typescript.isBinaryExpression(assign) && assign.right === obj && /^module\.exports$/.test(assign.left.getText());
+}
+
+export function isCommonJsTarget(left: ts.Expression, sf: ts.SourceFile): boolean {
+  return /^(?:module\.exports|(?:module\.)?exports\.[A-Za-z_$][\w$]*)$/.test(left.getText(sf));
+}
+
+/** Adds to `names` every identifier a variable declaration binds whose initializer could be an SDK alias. */
+export function collectAliasNames(sf: ts.SourceFile, names: Set<string>): void {
+  const visit = (n: ts.Node): void => {
+    if (typescript.isVariableDeclaration(n) && n.initializer) {
+      const init = skipWrappers(n.initializer);
+      if (typescript.isIdentifier(init) || typescript.isPropertyAccessExpression(init) || typescript.isElementAccessExpression(init) || typescript.isAwaitExpression(init) || typescript.isCallExpression(init)) {
+        for (const name of bindingNames(n.name)) names.add(name);
+      }
+    }
+    typescript.forEachChild(n, visit);
+  };
+  visit(sf);
+}
+
+/** Top-level `const X = 'string'` (also `as const`, a template without substitutions). */
+export function topLevelConstStrings(sf: ts.SourceFile): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const st of sf.statements) {
+    if (!typescript.isVariableStatement(st) || !(st.declarationList.flags & typescript.NodeFlags.Const)) continue;
+    for (const d of st.declarationList.declarations) {
+      if (!typescript.isIdentifier(d.name) || !d.initializer) continue;
+      const v = skipWrappers(d.initializer);
+      if (isStringLike(v)) out.set(d.name.text, v.text);
+    }
+  }
+  return out;
+}
+
+/** `export const X = 'string'` (or `const X = ...; export { X }`) of a module: the exported name's string. */
+export function exportedConstString(sf: ts.SourceFile, name: string): string | undefined {
+  const consts = topLevelConstStrings(sf);
+  for (const st of sf.statements) {
+    if (typescript.isVariableStatement(st) && typescript.getModifiers(st)?.some((m) => m.kind === typescript.SyntaxKind.ExportKeyword)) {
+      if (st.declarationList.declarations.some((d) => typescript.isIdentifier(d.name) && d.name.text === name) && consts.has(name)) return consts.get(name);
+    } else if (typescript.isExportDeclaration(st) && !st.moduleSpecifier && st.exportClause && typescript.isNamedExports(st.exportClause)) {
+      for (const el of st.exportClause.elements) if (el.name.text === name) return consts.get((el.propertyName ?? el.name).text);
+    }
+  }
+  return undefined;
+}
+
+export function skipParens(expr: ts.Expression): ts.Expression {
+  while (typescript.isParenthesizedExpression(expr)) expr = expr.expression;
+  return expr;
+}
+
+export function isStringLike(node: ts.Node): node is ts.StringLiteral | ts.NoSubstitutionTemplateLiteral {
+  return typescript.isStringLiteral(node) || typescript.isNoSubstitutionTemplateLiteral(node);
+}
+
+export function propertyName(name: ts.PropertyName | undefined): string | undefined {
+  if (!name) return undefined;
+  if (typescript.isIdentifier(name) || typescript.isStringLiteral(name) || typescript.isNumericLiteral(name) || typescript.isNoSubstitutionTemplateLiteral(name)) return name.text;
+  if (typescript.isComputedPropertyName(name) && isStringLike(name.expression)) return name.expression.text;
+  return undefined;
+}
+
+/** Reads the literal options object of a call (first level only). */
+export function optionsOf(arg: ts.Expression | undefined, sf: ts.SourceFile): ToolCallOptions {
+  const out: ToolCallOptions = { properties: {}, hasSpread: false };
+  if (!arg) return out;
+  let expr = skipParens(arg);
+  while (typescript.isAsExpression(expr) || typescript.isSatisfiesExpression(expr)) expr = skipParens(expr.expression);
+  if (!typescript.isObjectLiteralExpression(expr)) return out;
+  out.span = spanOf(expr, sf);
+  for (const p of expr.properties) {
+    if (typescript.isSpreadAssignment(p)) {
+      out.hasSpread = true;
+      continue;
+    }
+    const name = propertyName(p.name);
+    if (name === undefined) continue;
+    const span = spanOf(p, sf);
+    let prop: OptionProperty;
+    if (typescript.isPropertyAssignment(p)) {
+      const v = skipParens(p.initializer);
+      prop = { span, valueSpan: spanOf(p.initializer, sf), valueKind: valueKindOf(v) };
+      if (isStringLike(v)) prop.stringValue = v.text;
+      const id = skipWrappers(p.initializer);
+      if (typescript.isIdentifier(id)) prop.identifier = id.text;
+    } else if (typescript.isShorthandPropertyAssignment(p)) {
+      prop = { span, valueSpan: span, valueKind: 'other', identifier: p.name.text };
+    } else if (typescript.isMethodDeclaration(p)) {
+      prop = { span, valueSpan: span, valueKind: 'function' };
+    } else {
+      prop = { span, valueSpan: span, valueKind: 'other' };
+    }
+    out.properties[name] = prop;
+  }
+  return out;
+}
+
+export function valueKindOf(v: ts.Expression): OptionProperty['valueKind'] {
+  switch (v.kind) {
+    case typescript.SyntaxKind.TrueKeyword:
+      return 'true';
+    case typescript.SyntaxKind.FalseKeyword:
+      return 'false';
+    case typescript.SyntaxKind.NullKeyword:
+      return 'null';
+    case typescript.SyntaxKind.StringLiteral:
+    case typescript.SyntaxKind.NoSubstitutionTemplateLiteral:
+      return 'string';
+    case typescript.SyntaxKind.ArrowFunction:
+    case typescript.SyntaxKind.FunctionExpression:
+      return 'function';
+    default:
+      return 'other';
+  }
+}
+
+/** An identifier that reads a binding (not a property name, a declaration's name or a label). */
+export function isReferencePosition(id: ts.Identifier, parent: ts.Node): boolean {
+  if (typescript.isPropertyAccessExpression(parent)) return parent.expression === id;
+  if (typescript.isQualifiedName(parent)) return parent.left === id;
+  if (
+    typescript.isPropertyAssignment(parent) ||
+    typescript.isPropertyDeclaration(parent) ||
+    typescript.isPropertySignature(parent) ||
+    typescript.isMethodDeclaration(parent) ||
+    typescript.isMethodSignature(parent) ||
+    typescript.isGetAccessorDeclaration(parent) ||
+    typescript.isSetAccessorDeclaration(parent) ||
+    typescript.isEnumMember(parent)
+  ) {
+    return parent.name !== id;
+  }
+  if (typescript.isBindingElement(parent)) return parent.initializer === id;
+  if (typescript.isVariableDeclaration(parent) || typescript.isParameter(parent)) return parent.initializer === id;
+  if (typescript.isFunctionDeclaration(parent) || typescript.isFunctionExpression(parent) || typescript.isClassDeclaration(parent) || typescript.isClassExpression(parent)) return parent.name !== id;
+  if (typescript.isInterfaceDeclaration(parent) || typescript.isTypeAliasDeclaration(parent) || typescript.isEnumDeclaration(parent) || typescript.isModuleDeclaration(parent)) return parent.name !== id;
+  if (typescript.isLabeledStatement(parent) || typescript.isBreakOrContinueStatement(parent)) return false;
+  if (typescript.isJsxAttribute(parent)) return parent.name !== id;
+  if (typescript.isExportSpecifier(parent)) return (parent.propertyName ?? parent.name) === id;
+  if (typescript.isImportSpecifier(parent) || typescript.isImportClause(parent) || typescript.isNamespaceImport(parent)) return false;
+  return true;
+}

@@ -1,0 +1,116 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { cli } from '../helpers/cli.js';
+import { makeTempDir, removeDir, writeFiles } from '../helpers/temp-repo.js';
+import { git, JS_AGENT, START_ESM, startNode, TS_AGENT } from './loop-helpers.js';
+
+/**
+ * Issue 21 item 2, the build half: a TypeScript server that its own `tsc` (no `allowJs`) compiles
+ * from `src/` to `dist/`, beside `.mjs` scripts that declare tools too. A JavaScript generated
+ * module in `src/` would be read by tsc (its declarations) but never copied to `dist/`, so
+ * `node dist/server.js` failed with ERR_MODULE_NOT_FOUND. init puts the module where the sources,
+ * their build and the scripts reach it by the same specifier: beside `src/` and `dist/`.
+ * Needs `npm run build`.
+ */
+const dirs: string[] = [];
+afterAll(() => dirs.forEach(removeDir));
+
+const tscBin = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+
+function tsconfig(options: Record<string, unknown>): string {
+  return JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, skipLibCheck: true, types: [], ...options }, include: ['src'] }, null, 2);
+}
+
+function repo(files: Record<string, string>): string {
+  const dir = makeTempDir('tsc-outdir-');
+  dirs.push(dir);
+  writeFiles(dir, files);
+  git(dir, 'init', '-q', '.');
+  git(dir, 'add', '-A');
+  git(dir, 'commit', '-qm', 'the app as it was');
+  return dir;
+}
+
+async function loop(dir: string): Promise<string> {
+  let said = '';
+  for (const args of [['init'], ['generate'], ['codemod', '--write'], ['check']]) {
+    const r = await cli(args, { cwd: dir });
+    expect(r.code, `${args.join(' ')}: ${r.stdout}${r.stderr}`).toBe(0);
+    said += r.stdout;
+    if (args[0] === 'generate') {
+      git(dir, 'add', '-A');
+      git(dir, 'commit', '-qm', 'ctrlrun-gen init and generate');
+    }
+  }
+  return said;
+}
+
+/** The app's own build: `tsc -p .`, as its package.json would run it. */
+function tsc(dir: string): string {
+  const r = spawnSync(process.execPath, [tscBin, '-p', '.'], { cwd: dir, encoding: 'utf8', timeout: 120_000 });
+  return `${r.status}${r.stdout}${r.stderr}`;
+}
+
+const FILES = (type: 'module' | 'commonjs') => ({
+  'package.json': JSON.stringify({ name: 'tsc-app', private: true, type, scripts: { build: 'tsc', start: 'node dist/server.js' }, devDependencies: { typescript: '5.9.3' } }),
+  'src/tools.ts': TS_AGENT,
+  'src/server.ts': START_ESM('./tools.js'),
+  'scripts/agent.mjs': JS_AGENT,
+  'scripts/start.mjs': START_ESM('./agent.mjs'),
+});
+
+describe('a tsc build to an outDir beside .mjs scripts (issue 21 item 2)', () => {
+  it('ESM: init puts the JavaScript module beside src/ and dist/; tsc, node dist/server.js and node scripts/start.mjs all work', async () => {
+    const dir = repo({ ...FILES('module'), 'tsconfig.json': tsconfig({ rootDir: 'src', outDir: 'dist' }) });
+    const said = await loop(dir);
+    const manifest = readFileSync(path.join(dir, 'ctrlrun.tools.yaml'), 'utf8');
+    expect(manifest).toContain('output: ctrlrun.generated.js');
+    expect(manifest).toContain('control: ctrlrun.control.js');
+    expect(existsSync(path.join(dir, 'ctrlrun.generated.d.ts'))).toBe(true);
+    expect(said).toContain('tsc builds src/ to dist/');
+    expect(readFileSync(path.join(dir, 'src/tools.ts'), 'utf8')).toContain("from '../ctrlrun.generated.js'");
+    expect(readFileSync(path.join(dir, 'scripts/agent.mjs'), 'utf8')).toContain("from '../ctrlrun.generated.js'");
+    expect(tsc(dir)).toBe('0');
+    expect(existsSync(path.join(dir, 'dist/ctrlrun.generated.js')), 'tsc emits nothing for the module').toBe(false);
+    expect(startNode(dir, 'dist/server.js')).toEqual({ interruptions: ['refund'], ran: [] });
+    expect(startNode(dir, 'scripts/start.mjs')).toEqual({ interruptions: ['refund'], ran: [] });
+  }, 180_000);
+
+  it('rootDir . (dist/src/…): no folder is reached alike; init says so and check names the import tsc does not carry', async () => {
+    const dir = repo({ ...FILES('module'), 'tsconfig.json': tsconfig({ rootDir: '.', outDir: 'dist' }) });
+    const init = await cli(['init'], { cwd: dir });
+    expect(init.code, init.stderr).toBe(0);
+    expect(init.stdout).toContain('note: tsc (tsconfig.json) builds ./ to dist/ without allowJs, so it will not copy the JavaScript generated module');
+    expect((await cli(['generate'], { cwd: dir })).code).toBe(0);
+    expect((await cli(['codemod', '--write', '--allow-dirty'], { cwd: dir })).code).toBe(0);
+    const r = await cli(['check', '--format', 'json'], { cwd: dir });
+    expect(r.code, r.stdout + r.stderr).toBe(1);
+    const found = (JSON.parse(r.stdout) as { findings: Array<{ ruleId: string; file: string; message: string }> }).findings.filter((f) => f.ruleId === 'generated-import-unresolved');
+    expect(found.map((f) => f.file)).toEqual(['src/tools.ts']);
+    expect(found[0]!.message).toContain("builds this file to dist/src/tools.js, where './ctrlrun.generated.js' names dist/src/ctrlrun.generated.js");
+    // what the finding says is what happens
+    expect(tsc(dir)).toBe('0');
+    const started = spawnSync(process.execPath, ['dist/src/server.js'], { cwd: dir, encoding: 'utf8', timeout: 60_000 });
+    expect(started.stderr).toContain('ERR_MODULE_NOT_FOUND');
+  }, 180_000);
+
+  it('CommonJS package: the module is ESM (.mjs) beside src/ and dist/, and both halves start', async () => {
+    const dir = repo({ ...FILES('commonjs'), 'src/server.ts': START_ESM('./tools.js').replace(/^const result = await (.*)$/m, 'void (async () => {\n  const result = await $1').replace(/(console\.log\(.*\);)\n$/, '$1\n})();\n'), 'tsconfig.json': tsconfig({ rootDir: 'src', outDir: 'dist' }) });
+    await loop(dir);
+    expect(readFileSync(path.join(dir, 'ctrlrun.tools.yaml'), 'utf8')).toContain('output: ctrlrun.generated.mjs');
+    expect(tsc(dir)).toBe('0');
+    expect(startNode(dir, 'dist/server.js')).toEqual({ interruptions: ['refund'], ran: [] });
+    expect(startNode(dir, 'scripts/start.mjs')).toEqual({ interruptions: ['refund'], ran: [] });
+  }, 180_000);
+
+  it('allowJs on: tsc copies the module, so it stays in src/', async () => {
+    const dir = repo({ ...FILES('module'), 'tsconfig.json': tsconfig({ rootDir: 'src', outDir: 'dist', allowJs: true }) });
+    await loop(dir);
+    expect(readFileSync(path.join(dir, 'ctrlrun.tools.yaml'), 'utf8')).toContain('output: src/ctrlrun.generated.js');
+    expect(tsc(dir)).toBe('0');
+    expect(startNode(dir, 'dist/server.js')).toEqual({ interruptions: ['refund'], ran: [] });
+  }, 180_000);
+});
