@@ -19,7 +19,9 @@ const dir = mkdtempSync(path.join(tmpdir(), 'ctrlrun-callgrind-'));
 function instructions(side, runs) {
   const out = path.join(dir, `${side}.${runs}.out`);
   // --smc-check: V8 writes the code it runs (the JIT)
-  execFileSync('valgrind', ['--tool=callgrind', '--smc-check=all-non-file', `--callgrind-out-file=${out}`, process.execPath, script, side, String(runs)], { stdio: ['ignore', 'ignore', 'ignore'] });
+  execFileSync('valgrind', ['--tool=callgrind', '--smc-check=all-non-file', `--callgrind-out-file=${out}`, process.execPath, script, side, String(runs)], {
+    stdio: ['ignore', 'ignore', 'ignore'],
+  });
   const summary = /^summary: (\d+)/m.exec(readFileSync(out, 'utf8'));
   if (!summary) throw new Error(`no callgrind summary for ${side} (${runs} runs)`);
   return Number(summary[1]);
@@ -32,7 +34,9 @@ try {
     console.log(`${side}: ${(perRun[side] / 1e6).toFixed(3)} M instructions per run`);
   }
   const ratio = (a, b) => (perRun[a] && perRun[b] ? `${(perRun[a] / perRun[b]).toFixed(3)}x` : 'n/a');
-  console.log(`protected/plain ${ratio('protected', 'plain')}; protected/gated (this library's own part) ${ratio('protected', 'gated')}; gated/plain (the SDK's own cost of the hooks) ${ratio('gated', 'plain')}`);
+  console.log(
+    `protected/plain ${ratio('protected', 'plain')}; protected/gated (this library's own part) ${ratio('protected', 'gated')}; gated/plain (the SDK's own cost of the hooks) ${ratio('gated', 'plain')}`,
+  );
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
