@@ -4,6 +4,7 @@ import { Agent, Runner, tool } from '@openai/agents';
 import { ScriptedModel, assistantMessage, functionCall } from '@openai/agents/testing';
 import { z } from 'zod';
 import ts from 'typescript';
+import os from 'node:os';
 import { parseArguments, plainArguments } from '../dist/runtime/arguments.js';
 import { canonicalHash } from '../dist/runtime/canonical.js';
 import { decideCall } from '../dist/runtime/decide.js';
@@ -171,40 +172,83 @@ export async function run() {
   console.log(`lossless parse + argument check of the model's JSON (paid once per stage, before any decision): ${d.lossless.ns.toFixed(0)} ns/call; JSON.parse of the same texts: ${d.plain.ns.toFixed(0)} ns/call (ratio ${(d.lossless.ns / d.plain.ns).toFixed(1)}x)`);
   console.log(`argument work of one stage of an allowed call: parsed once ${d.oneParse.ns.toFixed(0)} ns; parsed three times (before) ${d.threeParses.ns.toFixed(0)} ns (ratio ${(d.oneParse.ns / d.threeParses.ns).toFixed(2)}x)`);
 
-  // Runs rotate one by one (plain, guardrail, gated, protected, then the next order, ...) so drift
-  // (JIT warm-up, GC, other processes on the machine) hits every side alike; each side's time is summed.
-  const warmup = 300;
-  const runs = 1500;
+  const r = await benchRunner();
+  console.log(
+    `Runner, one allow call per run, memory store (${r.rounds} rounds of ${r.perRound} runs per side, sides rotated round by round, after ${r.warmup} warm-up runs each; medians over rounds): ` +
+      `plain tool() ${fmtSide(r, 'plain')}; SDK-hook-only baseline (no-op input guardrail + needsApproval answering false, no policy) ${fmtSide(r, 'gated')}; ` +
+      `no-op guardrail alone ${fmtSide(r, 'guardrail')}; protectedTool ${fmtSide(r, 'protected')}`,
+  );
+  console.log(`noise: load average ${r.load[0]} at start, ${r.load[1]} at end (${os.availableParallelism()} cores); per-round ratio spread below is the interquartile range`);
+  for (const clock of ['cpu', 'wall']) {
+    const q = r.ratios[clock];
+    const line = (name, k) => `${name} ${q[k].median.toFixed(3)}x [${q[k].q1.toFixed(3)}-${q[k].q3.toFixed(3)}]`;
+    console.log(
+      `${clock === 'cpu' ? 'CPU time (process user+system; steadier on a shared machine)' : 'wall time'}: ${line('protectedTool / tool()', 'protectedPlain')}; ` +
+        `${line("protectedTool / SDK-hook-only baseline (this library's own part)", 'protectedGated')}; ${line("SDK-hook-only baseline / tool() (the SDK's own cost of the hooks)", 'gatedPlain')}; ` +
+        `protected - plain ${q.protectedPlainUs.toFixed(0)} µs, protected - baseline ${q.protectedGatedUs.toFixed(0)} µs per call`,
+    );
+  }
+}
+
+const fmtSide = (r, side) => `${(r.median.wall[side] / 1000).toFixed(3)} ms wall / ${(r.median.cpu[side] / 1000).toFixed(3)} ms CPU`;
+
+function quartiles(values) {
+  const v = [...values].sort((a, b) => a - b);
+  const at = (p) => v[Math.min(v.length - 1, Math.floor(p * v.length))];
+  return { q1: at(0.25), median: at(0.5), q3: at(0.75) };
+}
+
+/**
+ * The four sides through the real Runner, `rounds` rounds of `perRound` runs each, the sides'
+ * order rotated every round so drift (JIT, GC, other processes) hits each side alike. Each run
+ * is timed by the wall clock and by the process's CPU time; a side's figure is the median over
+ * rounds, a ratio the median of the per-round ratios (a busy round slows every side in it).
+ */
+export async function benchRunner(rounds = 15, perRound = 100, warmup = 300) {
+  const load = [os.loadavg()[0].toFixed(1)];
   const runner = new Runner({ tracingDisabled: true });
+  const total = warmup + rounds * perRound;
   const sides = {
-    plain: agentFor(plainTool(), warmup + runs),
-    guardrail: agentFor(guardrailTool(), warmup + runs),
-    gated: agentFor(gatedTool(), warmup + runs),
-    protected: agentFor(protectedTool(), warmup + runs),
+    plain: agentFor(plainTool(), total),
+    guardrail: agentFor(guardrailTool(), total),
+    gated: agentFor(gatedTool(), total),
+    protected: agentFor(protectedTool(), total),
   };
   const names = Object.keys(sides);
-  const once = async (agent) => {
-    const start = process.hrtime.bigint();
-    await runner.run(agent, 'refund', { context: { user: 'alice' } });
-    return Number(process.hrtime.bigint() - start);
+  const block = async (agent, n) => {
+    const wall = process.hrtime.bigint();
+    const cpu = process.cpuUsage();
+    for (let i = 0; i < n; i++) await runner.run(agent, 'refund', { context: { user: 'alice' } });
+    const used = process.cpuUsage(cpu);
+    return { wall: Number(process.hrtime.bigint() - wall) / 1e3 / n, cpu: (used.user + used.system) / n };
   };
-  for (let i = 0; i < warmup; i++) for (const n of names) await once(sides[n]);
-  const ns = Object.fromEntries(names.map((n) => [n, 0]));
-  for (let i = 0; i < runs; i++) {
+  for (let i = 0; i < warmup / 10; i++) for (const n of names) await block(sides[n], 10);
+  const per = { wall: Object.fromEntries(names.map((n) => [n, []])), cpu: Object.fromEntries(names.map((n) => [n, []])) };
+  for (let round = 0; round < rounds; round++) {
     for (let j = 0; j < names.length; j++) {
-      const n = names[(i + j) % names.length];
-      ns[n] += await once(sides[n]);
+      const n = names[(round + j) % names.length];
+      const t = await block(sides[n], perRound);
+      per.wall[n].push(t.wall);
+      per.cpu[n].push(t.cpu);
     }
   }
   const counts = new Set(Object.values(executed));
   if (counts.size !== 1) throw new Error(`bench: the bodies ran ${JSON.stringify(executed)} times`);
-  const ms = Object.fromEntries(names.map((n) => [n, ns[n] / runs / 1e6]));
-  const us = (a, b) => ((ms[a] - ms[b]) * 1000).toFixed(0);
-  console.log(
-    `Runner, one allow call per run (${runs} rotated runs each after ${warmup} warm-up, memory store): plain tool() ${ms.plain.toFixed(3)} ms/run, ` +
-      `with a no-op input guardrail ${ms.guardrail.toFixed(3)}, with a no-op guardrail and needsApproval ${ms.gated.toFixed(3)}, protectedTool ${ms.protected.toFixed(3)}`,
-  );
-  console.log(`the SDK's own cost of the hooks (no-op guardrail + needsApproval / tool()): ${(ms.gated / ms.plain).toFixed(3)}x (${us('gated', 'plain')} µs per call; the guardrail alone ${us('guardrail', 'plain')} µs)`);
-  console.log(`this library's own cost (protectedTool / the same hooks doing nothing): ${(ms.protected / ms.gated).toFixed(3)}x (${us('protected', 'gated')} µs per call)`);
-  console.log(`protectedTool / tool() ratio: ${(ms.protected / ms.plain).toFixed(3)}x  (overhead ${us('protected', 'plain')} µs per allow call)`);
+  load.push(os.loadavg()[0].toFixed(1));
+  const median = {};
+  const ratios = {};
+  for (const clock of ['wall', 'cpu']) {
+    const t = per[clock];
+    median[clock] = Object.fromEntries(names.map((n) => [n, quartiles(t[n]).median]));
+    const over = (a, b) => quartiles(t[a].map((x, i) => x / t[b][i]));
+    const minus = (a, b) => quartiles(t[a].map((x, i) => x - t[b][i])).median;
+    ratios[clock] = {
+      protectedPlain: over('protected', 'plain'),
+      protectedGated: over('protected', 'gated'),
+      gatedPlain: over('gated', 'plain'),
+      protectedPlainUs: minus('protected', 'plain'),
+      protectedGatedUs: minus('protected', 'gated'),
+    };
+  }
+  return { rounds, perRound, warmup, load, median, ratios };
 }

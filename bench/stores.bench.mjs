@@ -9,7 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
+import os, { tmpdir } from 'node:os';
 import path from 'node:path';
 import { memoryStore } from '../dist/runtime/index.js';
 import * as sqliteEntry from '../dist/runtime/sqlite.js';
@@ -19,6 +19,7 @@ const CLAIMS = 2000;
 const PG_CLAIMS = 4000;
 const CLIENTS = 8;
 const BLOCKS = 8;
+const PG_BLOCKS = 32;
 const BARE_CLAIM_SQL = `UPDATE approvals SET state = 'consumed', consumed_at = ? WHERE call_id = ? AND state = 'approved'`;
 
 const request = (callId) => ({
@@ -43,6 +44,12 @@ async function approved(store, prefix, count) {
     ids.push(id);
   }
   return ids;
+}
+
+function quartiles(values) {
+  const v = [...values].sort((a, b) => a - b);
+  const at = (p) => v[Math.min(v.length - 1, Math.floor(p * v.length))];
+  return { q1: at(0.25), median: at(0.5), q3: at(0.75) };
 }
 
 function percentile(sorted, p) {
@@ -124,21 +131,39 @@ async function benchSqlite(dir, driver) {
   const storeIds = await approved(store, 's', CLAIMS);
   const bareIds = await approved(store, 'b', CLAIMS);
   await store.close();
-  // halves in ABBA order, so a drift over the run (a growing WAL, a busier disk) favours neither side
+  // claims interleaved one by one in ABBA order (bare, store, store, bare, ...): the disk's fsync
+  // time drifts by whole milliseconds while other processes write, and only a fine interleave
+  // shares that out; the p50s of each block of claims give the spread
   const bare = driver.open(file);
-  const half = CLAIMS / 2;
   const s = sqliteEntry.sqliteStore(options);
-  const b1 = await latencies(bareIds.slice(0, half), async (id) => bare.claim(id));
-  const s1 = await latencies(storeIds.slice(0, half), storeClaim(s));
-  const s2 = await latencies(storeIds.slice(half), storeClaim(s));
-  const b2 = await latencies(bareIds.slice(half), async (id) => bare.claim(id));
+  const claimStore = storeClaim(s);
+  const size = CLAIMS / BLOCKS;
+  const runs = { bare: [], store: [] };
+  const timed = async (claim, id) => {
+    const t0 = process.hrtime.bigint();
+    const ok = await claim(id);
+    if (!ok) throw new Error(`claim ${id} was refused`);
+    return Number(process.hrtime.bigint() - t0) / 1e6;
+  };
+  for (let b = 0; b < BLOCKS; b++) {
+    const block = { bare: [], store: [] };
+    for (let i = b * size; i < (b + 1) * size; i++) {
+      for (const side of i % 2 === 0 ? ['bare', 'store'] : ['store', 'bare']) {
+        block[side].push(side === 'bare' ? await timed(async (id) => bare.claim(id), bareIds[i]) : await timed(claimStore, storeIds[i]));
+      }
+    }
+    runs.bare.push(block.bare.sort((x, y) => x - y));
+    runs.store.push(block.store.sort((x, y) => x - y));
+  }
   bare.close();
   await s.close();
-  const times = [...s1, ...s2].sort((a, b) => a - b);
-  const bareTimes = [...b1, ...b2].sort((a, b) => a - b);
+  const times = runs.store.flat().sort((a, b) => a - b);
+  const bareTimes = runs.bare.flat().sort((a, b) => a - b);
+  const pairs = quartiles(runs.store.map((t, i) => percentile(t, 50) / percentile(runs.bare[i], 50)));
   const [p50, p99, b50, b99] = [percentile(times, 50), percentile(times, 99), percentile(bareTimes, 50), percentile(bareTimes, 99)];
   console.log(`sqlite (${driver.name}) claim latency (${CLAIMS} claims, one process): p50 ${fmt(p50)}, p99 ${fmt(p99)}`);
   console.log(`  baseline bare UPDATE in BEGIN IMMEDIATE (WAL, synchronous=FULL): p50 ${fmt(b50)}, p99 ${fmt(b99)}  -> store/bare p50 x${(p50 / b50).toFixed(2)}, p99 x${(p99 / b99).toFixed(2)}`);
+  console.log(`  noise: per-block p50 ratio median x${pairs.median.toFixed(2)}, interquartile x${pairs.q1.toFixed(2)}-x${pairs.q3.toFixed(2)} (${BLOCKS} blocks of ${size} interleaved claims per side)`);
 }
 
 async function benchPostgres(url) {
@@ -155,9 +180,9 @@ async function benchPostgres(url) {
     // warm every connection on both sides, then blocks in ABBA order, repeated: the rate drifts
     // over a run (dead rows, the machine's load), and fine interleaving shares the drift out
     await Promise.all([...pools.map((p) => p.query('SELECT 1')), ...stores.map((s) => s.getRequest('warm-up'))]);
-    const size = PG_CLAIMS / BLOCKS;
+    const size = PG_CLAIMS / PG_BLOCKS;
     const rates = { bare: [], store: [] };
-    for (let b = 0; b < BLOCKS; b++) {
+    for (let b = 0; b < PG_BLOCKS; b++) {
       const order = b % 2 === 0 ? ['bare', 'store'] : ['store', 'bare'];
       for (const side of order) {
         const ids = (side === 'bare' ? bareIds : storeIds).slice(b * size, (b + 1) * size);
@@ -167,9 +192,12 @@ async function benchPostgres(url) {
     await Promise.all([...pools.map((p) => p.end()), ...stores.map((s) => s.close())]);
     const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
     const [rate, bare] = [mean(rates.store), mean(rates.bare)];
+    // each block against the other side's block next to it: a busy stretch of the machine slows both
+    const pairs = quartiles(rates.store.map((r, i) => r / rates.bare[i]));
     console.log(`  (blocks of ${size}: bare ${rates.bare.map((r) => r.toFixed(0)).join(' ')}; store ${rates.store.map((r) => r.toFixed(0)).join(' ')})`);
     console.log(`postgres claims per second (${PG_CLAIMS} claims, ${CLIENTS} concurrent clients): ${rate.toFixed(0)}/s`);
-    console.log(`  baseline bare single-statement UPDATE, ${CLIENTS} one-connection pools: ${bare.toFixed(0)}/s  -> store/bare x${(rate / bare).toFixed(2)}`);
+    console.log(`  baseline bare single-statement UPDATE, ${CLIENTS} one-connection pools: ${bare.toFixed(0)}/s  -> store/bare x${(rate / bare).toFixed(2)} (means)`);
+    console.log(`  per-block-pair store/bare: median x${pairs.median.toFixed(2)}, interquartile x${pairs.q1.toFixed(2)}-x${pairs.q3.toFixed(2)} (${PG_BLOCKS} pairs; load average ${os.loadavg()[0].toFixed(1)})`);
   } finally {
     const client = new pg.Client({ connectionString: url });
     await client.connect();

@@ -50,19 +50,51 @@ function writeArray(value: unknown[]): string {
 
 function writeObject(value: Record<string, unknown>): string {
   const keys = Object.keys(value);
-  // without a surrogate in any key, UTF-16 order (the native sort) is code point order
-  if (keys.some(hasSurrogate)) keys.sort(byCodePoint);
-  else keys.sort();
+  const { sorted, names } = layoutOf(keys);
   let out = '{';
-  for (const k of keys) {
-    const v = value[k];
+  for (let i = 0; i < sorted.length; i++) {
+    const v = value[sorted[i]!];
     if (v === undefined) continue;
     if (out.length > 1) out += ',';
-    out += quote(k);
-    out += ':';
+    out += names[i];
     out += write(v);
   }
   return `${out}}`;
+}
+
+/** An object's keys in canonical order, and each written as `"key":`. */
+interface Layout {
+  keys: readonly string[];
+  sorted: readonly string[];
+  names: readonly string[];
+}
+
+// The layouts of the last few key lists seen: the records hashed per call (receipts, decision log
+// entries, a tool's arguments) come in a few shapes whose keys Object.keys gives in one order, so
+// the sort and the quoting of their keys is done once per shape, not per object. Bounded; a miss
+// costs a scan of a few short arrays.
+const LAYOUTS: Layout[] = [];
+const LAYOUT_CACHE = 16;
+const LAYOUT_KEYS = 32;
+
+function layoutOf(keys: string[]): Layout {
+  for (const layout of LAYOUTS) if (sameKeys(layout.keys, keys)) return layout;
+  const sorted = [...keys];
+  // without a surrogate in any key, UTF-16 order (the native sort) is code point order
+  if (sorted.some(hasSurrogate)) sorted.sort(byCodePoint);
+  else sorted.sort();
+  const layout = { keys, sorted, names: sorted.map((k) => `${quote(k)}:`) };
+  if (keys.length <= LAYOUT_KEYS) {
+    if (LAYOUTS.length >= LAYOUT_CACHE) LAYOUTS.pop();
+    LAYOUTS.unshift(layout);
+  }
+  return layout;
+}
+
+function sameKeys(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 // What JSON.stringify escapes in a string ("\\, control characters, lone surrogates); any

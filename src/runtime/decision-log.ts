@@ -52,8 +52,9 @@ export function tenantDecisionKey(storeKey: string, tenant: string): string {
 }
 
 /** The canonical JSON of the arguments with each labelled argument present written as its keyed hash (under `key`); and the names hashed. */
-export function redactArguments(args: unknown, sensitive: readonly string[], key: string): { args: string; hashed: string[] } {
-  if (sensitive.length === 0 || typeof args !== 'object' || args === null || Array.isArray(args)) return { args: canonicalJson(args), hashed: [] };
+export function redactArguments(args: unknown, sensitive: readonly string[], key: string, argsJson?: string): { args: string; hashed: string[] } {
+  // `argsJson`: the canonical JSON of `args` when the caller already wrote it (to hash them)
+  if (sensitive.length === 0 || typeof args !== 'object' || args === null || Array.isArray(args)) return { args: argsJson ?? canonicalJson(args), hashed: [] };
   const source = args as Record<string, unknown>;
   const out: Record<string, unknown> = {};
   const hashed: string[] = [];
@@ -75,8 +76,11 @@ export function decisionHash(entry: Omit<DecisionEntry, 'hash'>): string {
 
 /** The next entry of a chain whose last entry is `last` (seq and hash), as every store appends it. */
 export function chainedEntry(body: DecisionBody, last: { seq: number; hash: string } | undefined): DecisionEntry {
-  const unsigned = { ...body, seq: (last?.seq ?? 0) + 1, prev_hash: last?.hash ?? GENESIS_HASH };
-  return { ...unsigned, hash: decisionHash(unsigned) };
+  // one new object, completed in place: hashed before it has a `hash` of its own (a body that
+  // brings one is hashed without it, as decisionHash does)
+  const entry = { ...body, seq: (last?.seq ?? 0) + 1, prev_hash: last?.hash ?? GENESIS_HASH } as DecisionEntry;
+  entry.hash = Object.prototype.propertyIsEnumerable.call(body, 'hash') ? decisionHash(entry) : canonicalHash(entry);
+  return entry;
 }
 
 export type DecisionBreak = 'content_altered' | 'link_broken' | 'missing' | 'receipt_mismatch';

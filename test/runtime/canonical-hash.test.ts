@@ -19,6 +19,20 @@ describe('canonical JSON and its hash, on the fast paths', () => {
     expect(Object.keys(astral).sort(byCodePoint)).toEqual(['a', '\ue000', '\u{1F600}']);
   });
 
+  it('objects of shapes seen before (the key orders kept per shape) are written as a fresh sort writes them, past the kept shapes too', () => {
+    // reference: the keys sorted anew for every object (no surrogates here: UTF-16 order is code point order)
+    const sorted = (o: Record<string, unknown>) => `{${Object.keys(o).sort().map((k) => `${JSON.stringify(k)}:${JSON.stringify(o[k])}`).join(',')}}`;
+    const names = ['call_id', 'at', 'z"q', 'seq', 'b\\n', 'hash', 'a', 'é', 'mode'];
+    const shapes: Record<string, unknown>[] = [];
+    for (let n = 1; n <= names.length; n++) {
+      // each key list in two insertion orders, and each prefix a shape of its own: more shapes than are kept
+      const keys = names.slice(0, n);
+      shapes.push(Object.fromEntries(keys.map((k, i) => [k, i])), Object.fromEntries([...keys].reverse().map((k, i) => [k, `v${i}`])));
+      shapes.push(Object.fromEntries(keys.map((k, i) => [`${k}${n}`, i])));
+    }
+    for (let round = 0; round < 3; round++) for (const o of round === 1 ? [...shapes].reverse() : shapes) expect(canonicalJson(o)).toBe(sorted(o));
+  });
+
   it('undefined members are dropped, undefined array items are null, nesting is kept', () => {
     expect(canonicalJson({ z: undefined, y: [1, undefined, { b: null, a: 'x' }] })).toBe('{"y":[1,null,{"a":"x","b":null}]}');
     expect(canonicalJson([])).toBe('[]');

@@ -222,3 +222,55 @@ describe('verifyDecisionChain', () => {
     expect(verifyDecisionChain(entries, otherReceipt)).toEqual({ ok: false, seq: 1, break: 'receipt_mismatch' });
   });
 });
+
+describe("the memory store's decision log keeps its own copies", () => {
+  const body = (n: number) => ({
+    at: 2_000_000_000_000 + n,
+    action: 'stripe.refund',
+    tool: 'refund',
+    call_id: `c${n}`,
+    args: `{"amount":${n}}`,
+    hashed: ['note'],
+    args_hash: 'a'.repeat(64),
+    principal: { agent: 'desk', user: 'alice' },
+    environment: 'production',
+    task: null,
+    decision: 'allow' as const,
+    rule: 0,
+    reason: 'rule[0]',
+    effect_key: null,
+    resource: null,
+    policy_hash: 'p'.repeat(64),
+    mode: 'enforce' as const,
+    result: 'allowed',
+    receipt_seq: n + 1,
+    receipt_hash: 'r'.repeat(64),
+  });
+
+  it('a caller changing the body it appended, the entry it got back or the entries it listed changes nothing stored', async () => {
+    const store = memoryStore();
+    const sent = body(1);
+    const got = await store.appendDecision!(sent);
+    sent.hashed.push('sent');
+    sent.principal.user = 'mallory';
+    got.hashed.push('got');
+    got.principal!.user = 'eve';
+    const [listed] = await store.listDecisions!();
+    listed!.hashed.push('listed');
+    listed!.principal!.agent = 'other';
+    const stored = await store.listDecisions!();
+    expect(stored.map((e) => [e.hashed, e.principal])).toEqual([[['note'], { agent: 'desk', user: 'alice' }]]);
+    expect(verifyDecisionChain(stored)).toEqual({ ok: true, count: 1 });
+  });
+
+  it('a value that is not plain data (a Date) inside an entry is copied too', async () => {
+    const store = memoryStore();
+    const when = new Date(0);
+    await store.appendDecision!({ ...body(1), extra: { when } } as never);
+    when.setTime(5);
+    const [listed] = await store.listDecisions!();
+    const copied = (listed as unknown as { extra: { when: Date } }).extra.when;
+    expect(copied).toBeInstanceOf(Date);
+    expect(copied.getTime()).toBe(0);
+  });
+});

@@ -7,7 +7,7 @@ import { claimMatches } from '../memory-store.js';
 import type { BudgetCharge, ClaimResult } from '../types.js';
 import { inputIsTheCalls, inputProblem } from './arguments.js';
 import { approvalVerdict, bindingOf, claimFromStore, vetFromStore } from './approval.js';
-import { decideOn, decisionRefusal, hashOf } from './decision.js';
+import { argsOf, decideOn, decisionRefusal } from './decision.js';
 import { STILL_RUNNING_TEXT, UNOBSERVED_TEXT } from './messages.js';
 import { reserve, reservationRefusal } from './reservation.js';
 import type { CoreScope } from './scope.js';
@@ -64,7 +64,7 @@ async function admit(scope: CoreScope, input: unknown, runContext: RunContext<un
   const decided = decideOn(scope.decision, scope.internals.clock(), raw, input, principal.who, principal.task, checked);
   const facts: CallFacts = {
     callId,
-    argsHash: hashOf(decided),
+    ...argsOf(decided),
     principal: principal.who?.principal ?? null,
     decision: decided.decision,
     grant: decided.grant,

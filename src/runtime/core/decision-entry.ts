@@ -17,7 +17,7 @@ const DECIDED = new Set(['requested', 'allowed', 'claimed', 'denied', 'refused',
 export function decisionEntryOf(action: string, tool: string | null, policy: CompiledPolicy, environment: string, facts: CallFacts, receipt: Receipt, key: string): DecisionBody | null {
   if (facts.requested === true && receipt.result !== 'requested') return null;
   if (!(DECIDED.has(receipt.result) || receipt.mode === 'observe') || facts.args === undefined || facts.argsHash === null || receipt.decision === null) return null;
-  const { args, hashed } = redactArguments(facts.args, policy.actions[action]?.sensitive ?? [], key);
+  const { args, hashed } = redactArguments(facts.args, policy.actions[action]?.sensitive ?? [], key, facts.argsJson);
   const d = facts.decision;
   return {
     at: receipt.at,

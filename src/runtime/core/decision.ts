@@ -1,6 +1,6 @@
 import { checkArguments, parseArguments, type ArgumentsCheck } from '../arguments.js';
 import { evaluateAuthority } from '../authority.js';
-import { canonicalHash } from '../canonical.js';
+import { canonicalJson, sha256Hex } from '../canonical.js';
 import { builtNoCall, decideArguments } from '../decide.js';
 import { reasonText, type Who } from '../internals.js';
 import type { CompiledAction, CompiledPolicy } from '../types.js';
@@ -43,9 +43,11 @@ export function decideOn(
   return { decision: { decision: 'deny', rule: null, reason: auth.reason, effectKey: decision.effectKey, resource: decision.resource }, args: checked.value };
 }
 
-/** Canonical hash of the call's checked arguments (parsed once by `decideOn`), or null when refused. */
-export function hashOf(decided: DecidedCall): string | null {
-  return decided.args === undefined ? null : canonicalHash(decided.args);
+/** The call's checked arguments as the receipts and the decision log record them: their canonical JSON (written once) and its hash. */
+export function argsOf(decided: DecidedCall): { argsHash: string | null; argsJson: string | undefined } {
+  if (decided.args === undefined) return { argsHash: null, argsJson: undefined };
+  const argsJson = canonicalJson(decided.args);
+  return { argsHash: sha256Hex(argsJson), argsJson };
 }
 
 /** A denial of CTRLRun's authority axis (no grant covers the call), not of the action's rules. */

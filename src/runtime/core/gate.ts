@@ -3,7 +3,7 @@ import { parseArguments } from '../arguments.js';
 import { ActionDenied } from '../errors.js';
 import { argsHashOf, describeError, taskOf, whoOf } from '../internals.js';
 import { noteNestedFailure } from '../nested.js';
-import { decideOn, guardrailRefusal, hashOf, type GuardrailWhy } from './decision.js';
+import { argsOf, decideOn, guardrailRefusal, type GuardrailWhy } from './decision.js';
 import { refusal, STILL_RUNNING_TEXT } from './messages.js';
 import { filePause, type PausingCall } from './pause.js';
 import { asCtrlrunError } from './errors.js';
@@ -98,7 +98,7 @@ export async function checkCall(scope: CoreScope, { context, toolCall }: { conte
     if (who !== null) scope.principals.remember(toolCall, { context, raw: toolCall.arguments, who, task, checked, fromRaw });
     return allow;
   }
-  const facts = { callId: toolCall.callId, argsHash: hashOf(decided), principal, decision, args: decided.args, subject: who?.subject ?? null, task };
+  const facts = { callId: toolCall.callId, ...argsOf(decided), principal, decision, args: decided.args, subject: who?.subject ?? null, task };
   await scope.receipt(facts, { result: decision.decision === 'deny' && principal !== null && decision.detail === undefined ? 'denied' : 'refused', reason: refused.reason });
   if (scope.refusalsAsErrors) throw new ActionDenied(refused.code, `ctrlrun: ${refusal(action, refused.why)}`, { action, callId: toolCall.callId });
   return { behavior: { type: 'rejectContent', message: refusal(action, refused.why) } };

@@ -29,6 +29,9 @@ export function receiptWriter(internals: ControlInternals, policy: CompiledPolic
   const labelled = (policy.actions[action]?.sensitive?.length ?? 0) > 0;
   return async (facts, fields) => {
     const receipt = await appendReceipt(internals, policy, receiptOf(action, facts, fields));
-    if (logs) await logDecision(internals, decisionEntryOf(action, tool, policy, environment, facts, receipt, labelled ? await hashKeyFor(internals.store, policy, action) : ''));
+    if (!logs) return;
+    // only a decision's receipt has an entry: the body's outcome waits on no log write
+    const entry = decisionEntryOf(action, tool, policy, environment, facts, receipt, labelled ? await hashKeyFor(internals.store, policy, action) : '');
+    if (entry !== null) await logDecision(internals, entry);
   };
 }

@@ -11,6 +11,8 @@ export interface CallFacts {
   grant?: CompiledGrant | undefined;
   /** The call's checked arguments (parsed once, losslessly); undefined when refused. */
   args?: unknown;
+  /** The canonical JSON of `args`, as `argsHash` hashed it (written once, reused by the decision log). */
+  argsJson?: string | undefined;
   /** Who the decision saw (identity's agent and user) and the run's task (asked only for a policy with grants). */
   subject?: { agent: string; user: string | null } | null;
   task?: string | null;

@@ -1,4 +1,5 @@
 import { chainedEntry, newDecisionKey } from '../decision-log.js';
+import { copyPlain } from './memory/state.js';
 import type { DecisionBody, DecisionEntry, DecisionLogStore, DecisionQuery } from '../types.js';
 
 /** Whether an entry passes a query's filters (the seq bound, the time, the action). */
@@ -24,7 +25,7 @@ export function memoryDecisionLog(open: () => void): DecisionLogStore {
     },
     async appendDecision(body: DecisionBody, retainAfter?: number): Promise<DecisionEntry> {
       open();
-      const entry = chainedEntry(structuredClone(body), lastHash === undefined ? undefined : { seq: lastSeq, hash: lastHash });
+      const entry = chainedEntry(copyPlain(body), lastHash === undefined ? undefined : { seq: lastSeq, hash: lastHash });
       if (retainAfter !== undefined) {
         let n = 0;
         while (n < entries.length && entries[n]!.at < retainAfter) n += 1;
@@ -33,12 +34,12 @@ export function memoryDecisionLog(open: () => void): DecisionLogStore {
       entries.push(entry);
       lastSeq = entry.seq;
       lastHash = entry.hash;
-      return structuredClone(entry);
+      return copyPlain(entry);
     },
     async listDecisions(query?: DecisionQuery): Promise<DecisionEntry[]> {
       open();
       const selected = entries.filter((e) => matchesQuery(e, query));
-      return structuredClone(query?.limit === undefined ? selected : selected.slice(0, query.limit));
+      return (query?.limit === undefined ? selected : selected.slice(0, query.limit)).map((e) => copyPlain(e));
     },
   };
 }

@@ -41,6 +41,22 @@ export function copy<T>(value: T): T {
   return out as T;
 }
 
+/**
+ * A deep copy of plain data (objects, arrays, primitives), as structuredClone would make it and
+ * several times cheaper for the small flat records written per call (a decision log entry); any
+ * other object (a Date, a Map) inside is copied by structuredClone itself.
+ */
+export function copyPlain<T>(value: T, depth = 0): T {
+  if (value === null || typeof value !== 'object') return value;
+  if (depth > 64) return structuredClone(value);
+  if (Array.isArray(value)) return value.map((v) => copyPlain(v, depth + 1)) as T;
+  const proto = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null) return structuredClone(value);
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) out[key] = copyPlain((value as Record<string, unknown>)[key], depth + 1);
+  return out as T;
+}
+
 export function copyClaim<T extends ClaimResult>(claim: T): T {
   return claim.outcome === 'unknown' ? claim : { ...claim, request: copy(claim.request) };
 }
