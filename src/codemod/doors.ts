@@ -52,6 +52,29 @@ const LOCAL: Record<string, { variant: string; defaultName: string; what: string
  * mapped, an inline gate that would be weakened, options check cannot read) is reported and left.
  */
 export function planDoors(scan: FileScan, text: string, ctx: DoorContext): DoorPlan {
+  const d = doorTools(text, ctx);
+  planHostedMcp(scan, d);
+  planLocalTools(scan, d);
+  planAgentTools(scan, d);
+  planMcpFetches(scan, d);
+  planMcpWrappers(scan, d);
+  return d.plan;
+}
+
+/** The plan being built, and the checks and findings every door shares. */
+interface DoorTools {
+  plan: DoorPlan;
+  text: string;
+  ctx: DoorContext;
+  at: (span: { line: number; column: number }) => Located;
+  left: (door: DoorKind, span: { line: number; column: number }, reason: 'unmapped' | 'conflict' | 'unanalysable' | 'unknown-action', message: string, hint: string, name?: string) => void;
+  remove: (prop: OptionProperty) => void;
+  unreadable: (o: ToolCallOptions) => string | undefined;
+  mappedAction: (door: DoorKind, span: { line: number; column: number }, name: string, what: string) => string | undefined;
+  settleGate: (door: DoorKind, o: ToolCallOptions, action: string, name: string, keep: string) => string[] | undefined;
+}
+
+function doorTools(text: string, ctx: DoorContext): DoorTools {
   const plan: DoorPlan = { edits: [], findings: [], used: new Set(), replaced: [] };
   const at = (span: { line: number; column: number }): Located => ({ file: ctx.fileAbs, line: span.line, column: span.column });
   const left = (door: DoorKind, span: { line: number; column: number }, reason: 'unmapped' | 'conflict' | 'unanalysable' | 'unknown-action', message: string, hint: string, name?: string) =>
@@ -98,8 +121,12 @@ export function planDoors(scan: FileScan, text: string, ctx: DoorContext): DoorP
     }
     return [];
   };
+  return { plan, text, ctx, at, left, remove, unreadable, mappedAction, settleGate };
+}
 
-  // --- hosted MCP ---------------------------------------------------------------------------
+/** hostedMcpTool( → protectHostedMcp(, its requireApproval settled. */
+function planHostedMcp(scan: FileScan, d: DoorTools): void {
+  const { plan, ctx, at, left, remove, unreadable } = d;
   for (const call of scan.hostedMcpCalls) {
     const door: DoorKind = 'hostedMcpTool';
     const label = call.serverLabel;
@@ -149,8 +176,11 @@ export function planDoors(scan: FileScan, text: string, ctx: DoorContext): DoorP
     plan.replaced.push({ factory: 'hostedMcpTool', binding: call.binding, start: call.span.start });
     plan.findings.push({ kind: 'door-rewritten', ...at(call.span), door, name: label, to: `protectHostedMcp({ serverLabel: '${label}' })`, removed });
   }
+}
 
-  // --- shell, apply_patch, computer ------------------------------------------------------------
+/** shellTool(, applyPatchTool(, computerTool( → protect…Tool('<action>', . */
+function planLocalTools(scan: FileScan, d: DoorTools): void {
+  const { plan, text, ctx, at, left, unreadable, mappedAction, settleGate } = d;
   for (const call of scan.sdkFactoryCalls ?? []) {
     const local = LOCAL[call.factory];
     if (!local) continue;
@@ -199,8 +229,11 @@ export function planDoors(scan: FileScan, text: string, ctx: DoorContext): DoorP
     plan.replaced.push({ factory: call.factory, binding: call.binding, start: call.span.start });
     plan.findings.push({ kind: 'door-rewritten', ...at(call.span), door, name, action, to: `${local.variant}('${action}')`, removed });
   }
+}
 
-  // --- agents as tools ---------------------------------------------------------------------------
+/** x.asTool(opts) → protectAgentTool('<action>', x, opts). */
+function planAgentTools(scan: FileScan, d: DoorTools): void {
+  const { plan, text, ctx, at, left, unreadable, mappedAction, settleGate } = d;
   for (const call of scan.agentAsToolCalls ?? []) {
     const door: DoorKind = 'asTool';
     const name = call.toolName;
@@ -229,9 +262,11 @@ export function planDoors(scan: FileScan, text: string, ctx: DoorContext): DoorP
     plan.used.add('protectAgentTool');
     plan.findings.push({ kind: 'door-rewritten', ...at(call.span), door, name, action, to: `protectAgentTool('${action}', ${receiver.length <= 30 ? receiver : 'agent'})`, removed });
   }
+}
 
-  // --- MCP servers ---------------------------------------------------------------------------------
-  // CTRLRun's TLS pins: a server of a pinned action is built with the generated module's pinned fetch
+/** CTRLRun's TLS pins: a server of a pinned action is built with the generated module's pinned fetch. */
+function planMcpFetches(scan: FileScan, d: DoorTools): void {
+  const { plan, ctx, at } = d;
   const fetched = new Set<number>();
   for (const list of scan.mcpServerLists ?? []) {
     for (const el of list.elements) {
@@ -243,6 +278,11 @@ export function planDoors(scan: FileScan, text: string, ctx: DoorContext): DoorP
       plan.findings.push({ kind: 'door-rewritten', ...at(el.span), door: 'mcpServers', name: el.serverName, to: `fetch: upstreamFetch(${JSON.stringify(el.serverName)}) (its actions pin a TLS certificate)`, removed: [] });
     }
   }
+}
+
+/** An unguarded server in `mcpServers: [s]` → protectMcpServer(s). */
+function planMcpWrappers(scan: FileScan, d: DoorTools): void {
+  const { plan, ctx, at, left } = d;
   const wrapped = new Set<number>();
   for (const list of scan.mcpServerLists ?? []) {
     if (list.agentProtected) continue;
@@ -267,5 +307,4 @@ export function planDoors(scan: FileScan, text: string, ctx: DoorContext): DoorP
       plan.findings.push({ kind: 'door-rewritten', ...at(el.span), door, name: el.serverName, to: `protectMcpServer(${el.text.length <= 30 ? el.text : 'server'})`, removed: [] });
     }
   }
-  return plan;
 }

@@ -3,7 +3,7 @@ import type { Policy } from '../policy/types.js';
 import { isGeneratedSpecifier, isSdkModule } from '../scan/imports.js';
 import type { FileScan, ImportedName, ModuleImport, SdkToolCall } from '../scan/types.js';
 import { behaviourChanges } from './behaviour.js';
-import { planDoors } from './doors.js';
+import { planDoors, type DoorPlan } from './doors.js';
 import { applyEdits, endOfLineAfter, removalRange, type TextEdit } from './edits.js';
 import { relativeSpecifier, type ModuleSettings } from './specifier.js';
 import { needsApprovalVerdict } from './strictness.js';
@@ -51,92 +51,14 @@ export function rewriteFile(scan: FileScan, text: string, ctx: FileContext): Fil
   const localName = scan.generatedImports[0]?.localName ?? PROTECTED;
 
   for (const call of scan.sdkToolCalls) {
-    const keep = (f: CodemodFinding) => {
-      findings.push(f);
-      const problem = sdkErrorFunctionProblem(call);
-      if (problem) {
-        findings.push({
-          kind: 'error-function',
-          ...at(problem.at),
-          ...(call.name !== undefined ? { tool: call.name } : {}),
-          message:
-            problem.kind === 'custom'
-              ? "left as the SDK's tool() with a custom errorFunction: this library's refusals and every other error reach the model as text it may retry"
-              : `left as the SDK's tool() with ${problem.kind === 'maybe-default' ? 'perhaps ' : ''}the default errorFunction: every error reaches the model as "Please try again"`,
-        });
-      }
-    };
-    if (call.name === undefined) {
-      keep({ kind: 'no-literal-name', ...at(call.span), ...(call.nameUnresolved !== undefined ? { reason: call.nameUnresolved } : {}) });
-      continue;
-    }
-    const action = ctx.actions.get(call.name);
-    if (action === undefined) {
-      keep({ kind: 'unmapped', ...at(call.span), tool: call.name });
-      continue;
-    }
-    const policyAction = ctx.policy.actions[action];
-    if (!policyAction) {
-      keep({ kind: 'unknown-action', ...at(call.span), tool: call.name, action });
-      continue;
-    }
-    if (call.indirect) {
-      keep({
-        kind: 'unanalysable',
-        ...at(call.span),
-        tool: call.name,
-        action,
-        message: `the factory is called through ${call.indirect === 'reflect' ? 'Reflect.apply' : `.${call.indirect}()`}; call it directly (tool({ ... })) so it can become protectedTool`,
-      });
-      continue;
-    }
-    // Type arguments stay where they are: protectedTool takes tool's four, in the same order.
-    if (!call.options.span || call.options.hasSpread) {
-      keep({
-        kind: 'unanalysable',
-        ...at(call.span),
-        tool: call.name,
-        action,
-        message: call.options.span ? 'the options spread other properties in (...): a needsApproval there could not be checked' : 'the options are not an object literal',
-      });
-      continue;
-    }
-    const needsApproval = call.options.properties.needsApproval;
-    let removed = false;
-    if (needsApproval) {
-      const verdict = needsApprovalVerdict(needsApproval, ctx.policy, policyAction);
-      if (!verdict.remove) {
-        keep({ kind: 'conflict', ...at(needsApproval.span), tool: call.name, action, message: verdict.reason, related: verdict.related });
-        continue;
-      }
-      const [s, e] = removalRange(text, needsApproval.span.start, needsApproval.span.end);
-      edits.push({ start: s, end: e, text: '' });
-      removed = true;
-    }
-    const quote = quoteOf(text, call.options.properties.name?.valueSpan.start);
-    edits.push({ start: call.callee.start, end: call.callee.end, text: localName });
-    const insertAt = call.argumentsStart ?? call.options.span.start;
-    const separator = /\s/.test(text[insertAt] ?? '') ? ',' : ', ';
-    edits.push({ start: insertAt, end: insertAt, text: `${quoted(action, quote)}${separator}` });
-    rewritten.push(call);
-    findings.push({
-      kind: 'rewritten',
-      ...at(call.span),
-      tool: call.name,
-      action,
-      needsApprovalRemoved: removed,
-      changes: behaviourChanges(call, ctx.policy, policyAction, removed),
-    });
+    const planned = planToolCall(call, text, ctx, localName, at);
+    findings.push(...planned.findings);
+    edits.push(...planned.edits);
+    if (planned.rewritten) rewritten.push(call);
   }
 
   // The other doors: their callees name the generated module's exports as this file reaches them.
-  const match = { fileAbs: ctx.fileAbs, generatedModule: ctx.generatedModule };
-  const generatedNs = imports.find((i) => !i.typeOnly && i.namespaceName && isGeneratedSpecifier(i.module, match))?.namespaceName;
-  const generatedNamed = new Map<string, string>();
-  for (const i of imports) {
-    if (i.typeOnly || !isGeneratedSpecifier(i.module, match)) continue;
-    for (const n of i.named) if (!n.typeOnly && !generatedNamed.has(n.imported)) generatedNamed.set(n.imported, n.local);
-  }
+  const { generatedNs, generatedNamed } = generatedBindings(imports, { fileAbs: ctx.fileAbs, generatedModule: ctx.generatedModule });
   const fileQuote = quoteOf(text, imports.find((i) => isSdkModule(i.module))?.span.start, true);
   const doors = planDoors(scan, text, {
     fileAbs: ctx.fileAbs,
@@ -153,10 +75,124 @@ export function rewriteFile(scan: FileScan, text: string, ctx: FileContext): Fil
 
   if (rewritten.length === 0 && doors.edits.length === 0) return { findings, alreadyProtected: scan.protectedToolCalls.length };
 
+  edits.push(...importEdits({ scan, text, ctx, imports, rewritten, doors, generatedNs, generatedNamed }));
+  return { after: applyEdits(text, edits), findings, alreadyProtected: scan.protectedToolCalls.length };
+}
+
+type At = (span: { line: number; column: number }) => { file: string; line: number; column: number };
+
+/** One SDK tool() call: its rewrite to protectedTool (edits and a `rewritten` finding), or the finding that says why it stays. */
+function planToolCall(call: SdkToolCall, text: string, ctx: FileContext, localName: string, at: At): { findings: CodemodFinding[]; edits: TextEdit[]; rewritten: boolean } {
+  const findings: CodemodFinding[] = [];
+  const edits: TextEdit[] = [];
+  const keep = (f: CodemodFinding) => {
+    findings.push(f);
+    const problem = sdkErrorFunctionProblem(call);
+    if (problem) {
+      findings.push({
+        kind: 'error-function',
+        ...at(problem.at),
+        ...(call.name !== undefined ? { tool: call.name } : {}),
+        message:
+          problem.kind === 'custom'
+            ? "left as the SDK's tool() with a custom errorFunction: this library's refusals and every other error reach the model as text it may retry"
+            : `left as the SDK's tool() with ${problem.kind === 'maybe-default' ? 'perhaps ' : ''}the default errorFunction: every error reaches the model as "Please try again"`,
+      });
+    }
+  };
+  if (call.name === undefined) {
+    keep({ kind: 'no-literal-name', ...at(call.span), ...(call.nameUnresolved !== undefined ? { reason: call.nameUnresolved } : {}) });
+    return { findings, edits, rewritten: false };
+  }
+  const action = ctx.actions.get(call.name);
+  if (action === undefined) {
+    keep({ kind: 'unmapped', ...at(call.span), tool: call.name });
+    return { findings, edits, rewritten: false };
+  }
+  const policyAction = ctx.policy.actions[action];
+  if (!policyAction) {
+    keep({ kind: 'unknown-action', ...at(call.span), tool: call.name, action });
+    return { findings, edits, rewritten: false };
+  }
+  if (call.indirect) {
+    keep({
+      kind: 'unanalysable',
+      ...at(call.span),
+      tool: call.name,
+      action,
+      message: `the factory is called through ${call.indirect === 'reflect' ? 'Reflect.apply' : `.${call.indirect}()`}; call it directly (tool({ ... })) so it can become protectedTool`,
+    });
+    return { findings, edits, rewritten: false };
+  }
+  // Type arguments stay where they are: protectedTool takes tool's four, in the same order.
+  if (!call.options.span || call.options.hasSpread) {
+    keep({
+      kind: 'unanalysable',
+      ...at(call.span),
+      tool: call.name,
+      action,
+      message: call.options.span ? 'the options spread other properties in (...): a needsApproval there could not be checked' : 'the options are not an object literal',
+    });
+    return { findings, edits, rewritten: false };
+  }
+  const needsApproval = call.options.properties.needsApproval;
+  let removed = false;
+  if (needsApproval) {
+    const verdict = needsApprovalVerdict(needsApproval, ctx.policy, policyAction);
+    if (!verdict.remove) {
+      keep({ kind: 'conflict', ...at(needsApproval.span), tool: call.name, action, message: verdict.reason, related: verdict.related });
+      return { findings, edits, rewritten: false };
+    }
+    const [s, e] = removalRange(text, needsApproval.span.start, needsApproval.span.end);
+    edits.push({ start: s, end: e, text: '' });
+    removed = true;
+  }
+  const quote = quoteOf(text, call.options.properties.name?.valueSpan.start);
+  edits.push({ start: call.callee.start, end: call.callee.end, text: localName });
+  const insertAt = call.argumentsStart ?? call.options.span.start;
+  const separator = /\s/.test(text[insertAt] ?? '') ? ',' : ', ';
+  edits.push({ start: insertAt, end: insertAt, text: `${quoted(action, quote)}${separator}` });
+  findings.push({
+    kind: 'rewritten',
+    ...at(call.span),
+    tool: call.name,
+    action,
+    needsApprovalRemoved: removed,
+    changes: behaviourChanges(call, ctx.policy, policyAction, removed),
+  });
+  return { findings, edits, rewritten: true };
+}
+
+/** How this file reaches the generated module's exports: a namespace import, and named imports by exported name. */
+function generatedBindings(imports: ModuleImport[], match: { fileAbs: string; generatedModule: string }): { generatedNs: string | undefined; generatedNamed: Map<string, string> } {
+  const generatedNs = imports.find((i) => !i.typeOnly && i.namespaceName && isGeneratedSpecifier(i.module, match))?.namespaceName;
+  const generatedNamed = new Map<string, string>();
+  for (const i of imports) {
+    if (i.typeOnly || !isGeneratedSpecifier(i.module, match)) continue;
+    for (const n of i.named) if (!n.typeOnly && !generatedNamed.has(n.imported)) generatedNamed.set(n.imported, n.local);
+  }
+  return { generatedNs, generatedNamed };
+}
+
+interface ImportPlan {
+  scan: FileScan;
+  text: string;
+  ctx: FileContext;
+  imports: ModuleImport[];
+  rewritten: SdkToolCall[];
+  doors: DoorPlan;
+  generatedNs: string | undefined;
+  generatedNamed: Map<string, string>;
+}
+
+/** Imports: drop SDK bindings no longer used; import what the rewrites call unless it is imported. */
+function importEdits(p: ImportPlan): TextEdit[] {
+  const { scan, text, ctx, imports, rewritten, doors, generatedNs, generatedNamed } = p;
+  const match = { fileAbs: ctx.fileAbs, generatedModule: ctx.generatedModule };
+  const edits: TextEdit[] = [];
   /** The SDK factories whose calls were replaced, by the binding they were called through. */
   const replaced = [...rewritten.map((c) => ({ factory: 'tool', binding: c.binding, start: c.span.start })), ...doors.replaced];
   const factories = new Set(replaced.map((r) => r.factory));
-  // Imports: drop SDK bindings no longer used; import what the rewrites call unless it is imported.
   const removedSpecs = new Map<ModuleImport, ImportedName[]>();
   for (const imp of imports) {
     // The SDK itself, or a barrel / alias the rewritten calls' factory was imported from.
@@ -214,7 +250,7 @@ export function rewriteFile(scan: FileScan, text: string, ctx: FileContext): Fil
       edits.push({ start: 0, end: 0, text: `${importText}${newline}` });
     }
   }
-  return { after: applyEdits(text, edits), findings, alreadyProtected: scan.protectedToolCalls.length };
+  return edits;
 }
 
 function wholeStatementGoes(imp: ModuleImport, specs: ImportedName[]): boolean {

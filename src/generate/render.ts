@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { packageRoot } from '../package-root.js';
-import type { Policy } from '../policy/types.js';
+import type { Policy, PolicyAction, PolicyGrant } from '../policy/types.js';
 import {
   compileDecision,
   commentText,
@@ -87,124 +87,18 @@ export function renderModuleText(input: RenderInput, template: string = loadTemp
   for (const id of actionIds) {
     const action = policy.actions[id];
     if (!action) continue;
-    const base = baseNames.get(id) as string;
-    const decide = compileDecision(action, `decide_${base}`, input.policyFile);
-    functions.push(decide);
-    const fields = [`id: ${tsString(id)}`, `decide: ${decide.name}`];
-    if (action.effect) {
-      const effect = compileTemplate(action.effect, `effect_${base}`, 'effect', id);
-      functions.push(effect);
-      fields.push(`effect: ${effect.name}`);
-    }
-    if (action.resource) {
-      const resource = compileTemplate(action.resource, `resource_${base}`, 'resource', id);
-      functions.push(resource);
-      fields.push(`resource: ${resource.name}`);
-    }
-    fields.push(`controls: [${action.controls.map(tsString).join(', ')}]`);
-    fields.push(`approvalsRequired: ${action.approvalsRequired}`);
-    fields.push(`maxAttempts: ${action.maxAttempts}`);
-    const pin = action.upstream;
-    const pinFields: string[] = [];
-    if (pin?.toolSchemaSha256 !== undefined) pinFields.push(`toolSchemaSha256: ${tsString(pin.toolSchemaSha256)}`);
-    if (pin?.tlsCertSha256?.length) pinFields.push(`tlsCertSha256: [${pin.tlsCertSha256.map(tsString).join(', ')}]`);
-    if (pin?.tlsCertPems?.length) pinFields.push(`tlsCertPems: [${pin.tlsCertPems.map(tsString).join(', ')}]`);
-    if (pinFields.length) fields.push(`upstream: { ${pinFields.join(', ')} }`);
-    if (action.mcp.notExecutedOnError) fields.push('mcp: { notExecutedOnError: true }');
-    // the decision log keeps a labelled argument only as its hash
-    if (action.data?.length) fields.push(`sensitive: [${[...new Set(action.data.map(([arg]) => arg))].map(tsString).join(', ')}]`);
-    entries.push(`    ${propertyKey(id)}: {\n${fields.map((f) => `      ${f},\n`).join('')}    },`);
+    entries.push(actionEntry(id, action, baseNames.get(id) as string, input.policyFile, functions));
   }
-
-  const grantEntries: string[] = [];
-  if (policy.authority) {
-    const used = new Set<string>();
-    for (const grant of policy.authority.grants) {
-      const fields = [
-        `id: ${tsString(grant.id)}`,
-        `agent: ${grant.subject.agent === undefined ? 'null' : tsString(grant.subject.agent)}`,
-        `user: ${grant.subject.user === undefined ? 'null' : tsString(grant.subject.user)}`,
-        `actions: ${stringList(grant.actions)}`,
-        `resources: ${grant.resources === null ? 'null' : stringList(grant.resources)}`,
-        `environments: ${grant.environments === null ? 'null' : stringList(grant.environments)}`,
-        `expiresAt: ${grant.expiresAt === null ? 'null' : `${grant.expiresAt.ms} /* ${grant.expiresAt.iso} */`}`,
-        `tasks: ${grant.tasks === null ? 'null' : stringList(grant.tasks)}`,
-        `budgets: ${
-          grant.budgets === null
-            ? 'null'
-            : `[${grant.budgets.map((b) => `{ metric: ${tsString(b.metric)}, limit: ${tsString(String(b.limit))}, windowMs: ${b.windowSeconds * 1000} }`).join(', ')}]`
-        }`,
-      ];
-      if (grant.constraints.length > 0) {
-        let name = `constraints_${identifierPart(grant.id)}`;
-        for (let n = 2; used.has(name); n += 1) name = `constraints_${identifierPart(grant.id)}_${n}`;
-        used.add(name);
-        const holds = compileDecision(
-          { id: `grant ${grant.id}`, bare: false, controls: [], approvalsRequired: 1, maxAttempts: null, mcp: { notExecutedOnError: false }, rules: [{ index: 0, when: grant.constraints, decision: 'allow', controls: [], loc: grant.loc }], loc: grant.loc },
-          name,
-          input.policyFile,
-        );
-        functions.push(holds);
-        fields.push(`constraints: ${holds.name}`);
-      }
-      grantEntries.push(`      {\n${fields.map((f) => `        ${f},\n`).join('')}      },`);
-    }
-  }
+  const grantEntries = policy.authority ? policy.authority.grants.map(grantEntry(input.policyFile, functions)) : [];
 
   const helpers = new Set<Helper>();
   for (const f of functions) for (const h of f.helpers) helpers.add(h);
   const usesTemplates = functions.some((f) => f.name.startsWith('effect_') || f.name.startsWith('resource_'));
-
-  const toolNames = Object.keys(input.tools).sort(byCodeUnit);
-  const policyFields = [`  hash: ${tsString(policy.hash)},`, `  mode: ${tsString(policy.mode)},`];
-  if (policy.environment !== undefined) policyFields.push(`  environment: ${tsString(policy.environment)},`);
-  policyFields.push(entries.length === 0 ? '  actions: {},' : `  actions: {\n${entries.join('\n')}\n  },`);
-  if (policy.authority) policyFields.push(grantEntries.length === 0 ? '  authority: { grants: [] },' : `  authority: {\n    grants: [\n${grantEntries.join('\n')}\n    ],\n  },`);
-  policyFields.push(
-    toolNames.length === 0
-      ? '  tools: {},'
-      : `  tools: {\n${toolNames.map((name) => `    ${propertyKey(name)}: ${tsString(input.tools[name] as string)},`).join('\n')}\n  },`,
-  );
-  const mcp = input.mcp ?? {};
-  const mcpServers = Object.keys(mcp).sort(byCodeUnit);
-  if (mcpServers.length > 0) {
-    const server = (name: string) => {
-      const tools = mcp[name] ?? {};
-      const lines = Object.keys(tools)
-        .sort(byCodeUnit)
-        .map((tool) => `      ${propertyKey(tool)}: ${tsString(tools[tool] as string)},`);
-      return `    ${propertyKey(name)}: {\n${lines.join('\n')}\n    },`;
-    };
-    policyFields.push(`  mcp: {\n${mcpServers.map(server).join('\n')}\n  },`);
-  }
-  const hosted = input.hostedMcp ?? {};
-  const labels = Object.keys(hosted).sort(byCodeUnit);
-  if (labels.length > 0) {
-    policyFields.push(`  hostedMcp: {\n${labels.map((label) => `    ${propertyKey(label)}: ${tsString(hosted[label] as string)},`).join('\n')}\n  },`);
-  }
-
-  // CTRLRun's TLS pins on actions of MCP servers: the Node-only pinned fetch, and `upstreamFetch`
-  const tlsPinned = Object.values(mcp).some((tools) =>
-    Object.values(tools).some((action) => {
-      const pin = policy.actions[action]?.upstream;
-      return (pin?.tlsCertSha256?.length ?? 0) > 0 || (pin?.tlsCertPems?.length ?? 0) > 0;
-    }),
-  );
+  const tlsPinned = usesTlsPins(policy, input.mcp ?? {});
   const text = fillTemplate(template, {
     upstreamImport: tlsPinned ? "import { createPinnedFetch } from 'ctrlrun-gen/runtime/upstream';" : '',
     mcpOptions: tlsPinned ? ', { createPinnedFetch }' : '',
-    upstreamExport: tlsPinned
-      ? [
-          '',
-          '/**',
-          " * `upstreamFetch(serverName)`: a fetch pinned to the TLS certificates the policy pins for that MCP",
-          ' * server\'s actions (`upstream.tls_cert_sha256`, `tls_cert_file`). Build the server with it:',
-          " * `new MCPServerStreamableHttp({ url, name, fetch: upstreamFetch(name) })`; a pinned action's calls",
-          ' * run only through that server, after it has seen a pinned certificate (Node only).',
-          ' */',
-          "export const upstreamFetch: McpDoors['upstreamFetch'] = mcpDoors.upstreamFetch;",
-        ].join('\n')
-      : '',
+    upstreamExport: tlsPinned ? UPSTREAM_EXPORT : '',
     policyFile: commentText(input.policyFile),
     manifestFile: commentText(input.manifestFile),
     controlFile: commentText(input.controlFile),
@@ -225,10 +119,130 @@ export function renderModuleText(input: RenderInput, template: string = loadTemp
     actionIdType: actionIdType(actionIds),
     helpers: HELPER_ORDER.filter((h) => helpers.has(h)).map((h) => HELPER_SOURCE[h]).join('\n\n'),
     functions: functions.map((f) => f.source).join('\n\n'),
-    policyLiteral: `{\n${policyFields.join('\n')}\n}`,
+    policyLiteral: `{\n${policyFields(input, entries, grantEntries).join('\n')}\n}`,
   });
   // An empty section leaves blank lines behind: keep at most one blank line anywhere.
   return `${text.replace(/\n{3,}/g, '\n\n').replace(/\n+$/, '')}\n`;
+}
+
+/** The `upstreamFetch` export, when an MCP server's action pins TLS certificates. */
+const UPSTREAM_EXPORT = [
+  '',
+  '/**',
+  " * `upstreamFetch(serverName)`: a fetch pinned to the TLS certificates the policy pins for that MCP",
+  ' * server\'s actions (`upstream.tls_cert_sha256`, `tls_cert_file`). Build the server with it:',
+  " * `new MCPServerStreamableHttp({ url, name, fetch: upstreamFetch(name) })`; a pinned action's calls",
+  ' * run only through that server, after it has seen a pinned certificate (Node only).',
+  ' */',
+  "export const upstreamFetch: McpDoors['upstreamFetch'] = mcpDoors.upstreamFetch;",
+].join('\n');
+
+/** One action's entry in the policy literal; its decision and template functions are appended to `functions`. */
+function actionEntry(id: string, action: PolicyAction, base: string, policyFile: string, functions: CompiledFunction[]): string {
+  const decide = compileDecision(action, `decide_${base}`, policyFile);
+  functions.push(decide);
+  const fields = [`id: ${tsString(id)}`, `decide: ${decide.name}`];
+  if (action.effect) {
+    const effect = compileTemplate(action.effect, `effect_${base}`, 'effect', id);
+    functions.push(effect);
+    fields.push(`effect: ${effect.name}`);
+  }
+  if (action.resource) {
+    const resource = compileTemplate(action.resource, `resource_${base}`, 'resource', id);
+    functions.push(resource);
+    fields.push(`resource: ${resource.name}`);
+  }
+  fields.push(`controls: [${action.controls.map(tsString).join(', ')}]`);
+  fields.push(`approvalsRequired: ${action.approvalsRequired}`);
+  fields.push(`maxAttempts: ${action.maxAttempts}`);
+  const pin = action.upstream;
+  const pinFields: string[] = [];
+  if (pin?.toolSchemaSha256 !== undefined) pinFields.push(`toolSchemaSha256: ${tsString(pin.toolSchemaSha256)}`);
+  if (pin?.tlsCertSha256?.length) pinFields.push(`tlsCertSha256: [${pin.tlsCertSha256.map(tsString).join(', ')}]`);
+  if (pin?.tlsCertPems?.length) pinFields.push(`tlsCertPems: [${pin.tlsCertPems.map(tsString).join(', ')}]`);
+  if (pinFields.length) fields.push(`upstream: { ${pinFields.join(', ')} }`);
+  if (action.mcp.notExecutedOnError) fields.push('mcp: { notExecutedOnError: true }');
+  // the decision log keeps a labelled argument only as its hash
+  if (action.data?.length) fields.push(`sensitive: [${[...new Set(action.data.map(([arg]) => arg))].map(tsString).join(', ')}]`);
+  return `    ${propertyKey(id)}: {\n${fields.map((f) => `      ${f},\n`).join('')}    },`;
+}
+
+/** Renders the grants in order, each with a unique constraints function (appended to `functions`) when it has constraints. */
+function grantEntry(policyFile: string, functions: CompiledFunction[]): (grant: PolicyGrant) => string {
+  const used = new Set<string>();
+  return (grant) => {
+    const fields = [
+      `id: ${tsString(grant.id)}`,
+      `agent: ${grant.subject.agent === undefined ? 'null' : tsString(grant.subject.agent)}`,
+      `user: ${grant.subject.user === undefined ? 'null' : tsString(grant.subject.user)}`,
+      `actions: ${stringList(grant.actions)}`,
+      `resources: ${grant.resources === null ? 'null' : stringList(grant.resources)}`,
+      `environments: ${grant.environments === null ? 'null' : stringList(grant.environments)}`,
+      `expiresAt: ${grant.expiresAt === null ? 'null' : `${grant.expiresAt.ms} /* ${grant.expiresAt.iso} */`}`,
+      `tasks: ${grant.tasks === null ? 'null' : stringList(grant.tasks)}`,
+      `budgets: ${
+        grant.budgets === null
+          ? 'null'
+          : `[${grant.budgets.map((b) => `{ metric: ${tsString(b.metric)}, limit: ${tsString(String(b.limit))}, windowMs: ${b.windowSeconds * 1000} }`).join(', ')}]`
+      }`,
+    ];
+    if (grant.constraints.length > 0) {
+      let name = `constraints_${identifierPart(grant.id)}`;
+      for (let n = 2; used.has(name); n += 1) name = `constraints_${identifierPart(grant.id)}_${n}`;
+      used.add(name);
+      const holds = compileDecision(
+        { id: `grant ${grant.id}`, bare: false, controls: [], approvalsRequired: 1, maxAttempts: null, mcp: { notExecutedOnError: false }, rules: [{ index: 0, when: grant.constraints, decision: 'allow', controls: [], loc: grant.loc }], loc: grant.loc },
+        name,
+        policyFile,
+      );
+      functions.push(holds);
+      fields.push(`constraints: ${holds.name}`);
+    }
+    return `      {\n${fields.map((f) => `        ${f},\n`).join('')}      },`;
+  };
+}
+
+/** The lines of the policy literal: hash, mode, environment, actions, authority, tools, MCP tools, hosted MCP labels. */
+function policyFields(input: RenderInput, entries: string[], grantEntries: string[]): string[] {
+  const { policy } = input;
+  const toolNames = Object.keys(input.tools).sort(byCodeUnit);
+  const fields = [`  hash: ${tsString(policy.hash)},`, `  mode: ${tsString(policy.mode)},`];
+  if (policy.environment !== undefined) fields.push(`  environment: ${tsString(policy.environment)},`);
+  fields.push(entries.length === 0 ? '  actions: {},' : `  actions: {\n${entries.join('\n')}\n  },`);
+  if (policy.authority) fields.push(grantEntries.length === 0 ? '  authority: { grants: [] },' : `  authority: {\n    grants: [\n${grantEntries.join('\n')}\n    ],\n  },`);
+  fields.push(
+    toolNames.length === 0
+      ? '  tools: {},'
+      : `  tools: {\n${toolNames.map((name) => `    ${propertyKey(name)}: ${tsString(input.tools[name] as string)},`).join('\n')}\n  },`,
+  );
+  const mcp = input.mcp ?? {};
+  const mcpServers = Object.keys(mcp).sort(byCodeUnit);
+  if (mcpServers.length > 0) {
+    const server = (name: string) => {
+      const tools = mcp[name] ?? {};
+      const lines = Object.keys(tools)
+        .sort(byCodeUnit)
+        .map((tool) => `      ${propertyKey(tool)}: ${tsString(tools[tool] as string)},`);
+      return `    ${propertyKey(name)}: {\n${lines.join('\n')}\n    },`;
+    };
+    fields.push(`  mcp: {\n${mcpServers.map(server).join('\n')}\n  },`);
+  }
+  const hosted = input.hostedMcp ?? {};
+  const labels = Object.keys(hosted).sort(byCodeUnit);
+  if (labels.length > 0) {
+    fields.push(`  hostedMcp: {\n${labels.map((label) => `    ${propertyKey(label)}: ${tsString(hosted[label] as string)},`).join('\n')}\n  },`);
+  }
+  return fields;
+}
+
+/** CTRLRun's TLS pins on actions of MCP servers: the Node-only pinned fetch, and `upstreamFetch`. */
+function usesTlsPins(policy: Policy, mcp: Record<string, Record<string, string>>): boolean {
+  return Object.values(mcp).some((tools) =>
+    Object.values(tools).some((action) => {
+      const pin = policy.actions[action]?.upstream;
+      return (pin?.tlsCertSha256?.length ?? 0) > 0 || (pin?.tlsCertPems?.length ?? 0) > 0;
+    }),
+  );
 }
 
 function stringList(values: readonly string[]): string {

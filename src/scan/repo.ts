@@ -3,11 +3,11 @@ import path from 'node:path';
 import { decodeSource, type SourceEncoding } from './decode.js';
 import { collectModuleImports, isSdkModule, sdkModuleValue, type ModuleLinks } from './imports.js';
 import { readLayout } from './layout.js';
-import { aliasTokens, importTokens, resolveSpecifier } from './links.js';
-import { listRepo, nestedManifestDirs, outsideDirs, type ListOptions } from './list.js';
+import { aliasTokens, importTokens, resolveSpecifier, type RepoLayout } from './links.js';
+import { listRepo, nestedManifestDirs, outsideDirs, type ListOptions, type RepoListing } from './list.js';
 import { parseSource } from './parse.js';
-import { isPlainUtf8, makePrefilter } from './prefilter.js';
-import { PLAIN_PARSE, PLAIN_SKIP, type RepoRead } from './read.js';
+import { isPlainUtf8, makePrefilter, type Prefilter } from './prefilter.js';
+import { PLAIN_PARSE, PLAIN_SKIP, type RepoRead, type Verdict } from './read.js';
 import { barrelValue, exportedConstString, scanParsed, sdkExportsOf, topLevelBindings, type SdkExports } from './scan-source.js';
 import type { FileScan, RepoScan, UnreadablePath } from './types.js';
 
@@ -69,19 +69,8 @@ export function scanRepoIndexedSync(options: ScanFilesOptions): { scan: RepoScan
 /** The scan, as steps: it yields now and then while reading so an async caller can show progress. */
 function* scanSteps(options: ScanFilesOptions): Generator<void, { scan: RepoScan; index: RepoIndex }, void> {
   const root = path.resolve(options.root);
-  const generated = options.generatedModule ? path.resolve(options.generatedModule) : undefined;
   const ahead = options.read;
-  // A read done ahead (parallel-read.ts) listed without the generated module's name: leave it out here.
-  const listed = ahead ? { ...ahead.listing, files: ahead.listing.files.filter((f) => f !== generated) } : listRepo(options);
-  // a scan for a manifest (its generated module given) stops at a nested package with a manifest of its own
-  const nested = generated !== undefined ? nestedManifestDirs(root, listed) : [];
-  const listing = nested.length > 0 ? { ...listed, files: outsideDirs(listed.files, nested) } : listed;
-  const readBytes = (abs: string): Buffer => {
-    const got = ahead?.files.get(abs);
-    if (got === undefined) return readFileSync(abs);
-    if (Buffer.isBuffer(got)) return got;
-    throw Object.assign(new Error(`${got.code}: ${abs}`), { code: got.code });
-  };
+  const listing = scanListing(options, root);
   const files = listing.files;
   const unreadable: UnreadablePath[] = [...listing.unreadable];
   const rel = (abs: string) => path.relative(root, abs).split(path.sep).join('/');
@@ -90,8 +79,57 @@ function* scanSteps(options: ScanFilesOptions): Generator<void, { scan: RepoScan
   const prefilter = makePrefilter(tokens);
   // The reading thread's prefilter verdicts, when it used the same tokens (it read the same configs).
   const verdicts = ahead?.prefilter && sameTokens(ahead.prefilter.tokens, tokens) ? ahead.prefilter.verdicts : undefined;
+  const texts = sourceTexts();
+  const parsed = new Map<string, ParsedFile>();
+  yield* readFiles({ files, readBytes: bytesReader(ahead), rel, prefilter, verdicts, onProgress: options.onProgress }, texts, parsed, unreadable);
 
-  // Each readable file's text, or its bytes when they are plain UTF-8 and not decoded yet.
+  const barrels = barrelLinks(layout, parsed, options.generatedModule);
+  const seenTokens = barrelRounds(parsed, texts, barrels);
+  const links = barrels.links;
+  const importedConst = importedConstOf(layout, parsed, texts.textOf);
+  const scans: FileScan[] = [];
+  for (const abs of [...parsed.keys()].sort()) {
+    scans.push(scanParsed(rel(abs), texts.textOf(abs)!, parsed.get(abs)!, { root, generatedModule: options.generatedModule, links, importedConst }));
+  }
+  unreadable.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+  const index: RepoIndex = {
+    textOf: texts.textOf,
+    scanText: (abs, text) =>
+      prefilter.text(text) || [...seenTokens].some((t) => text.includes(t))
+        ? scanParsed(rel(abs), text, parseSource(abs, text), { root, generatedModule: options.generatedModule, links, importedConst })
+        : undefined,
+  };
+  return { scan: { root, filesConsidered: files.length, files: scans, unreadable }, index };
+}
+
+/** The files to scan: the listing read ahead or a fresh one, less nested packages with a manifest of their own. */
+function scanListing(options: ScanFilesOptions, root: string): RepoListing {
+  const generated = options.generatedModule ? path.resolve(options.generatedModule) : undefined;
+  const ahead = options.read;
+  // A read done ahead (parallel-read.ts) listed without the generated module's name: leave it out here.
+  const listed = ahead ? { ...ahead.listing, files: ahead.listing.files.filter((f) => f !== generated) } : listRepo(options);
+  // a scan for a manifest (its generated module given) stops at a nested package with a manifest of its own
+  const nested = generated !== undefined ? nestedManifestDirs(root, listed) : [];
+  return nested.length > 0 ? { ...listed, files: outsideDirs(listed.files, nested) } : listed;
+}
+
+/** A file's bytes: from the read done ahead when it has them (or its error), else from disk. */
+function bytesReader(ahead: RepoRead | undefined): (abs: string) => Buffer {
+  return (abs) => {
+    const got = ahead?.files.get(abs);
+    if (got === undefined) return readFileSync(abs);
+    if (Buffer.isBuffer(got)) return got;
+    throw Object.assign(new Error(`${got.code}: ${abs}`), { code: got.code });
+  };
+}
+
+/** Each readable file's text, or its bytes when they are plain UTF-8 and not decoded yet. */
+interface SourceTexts {
+  texts: Map<string, string | Buffer>;
+  textOf: (abs: string) => string | undefined;
+}
+
+function sourceTexts(): SourceTexts {
   const texts = new Map<string, string | Buffer>();
   const textOf = (abs: string): string | undefined => {
     const t = texts.get(abs);
@@ -100,44 +138,67 @@ function* scanSteps(options: ScanFilesOptions): Generator<void, { scan: RepoScan
     texts.set(abs, text);
     return text;
   };
-  const parsed = new Map<string, ParsedFile>();
+  return { texts, textOf };
+}
+
+interface ReadContext {
+  files: string[];
+  readBytes: (abs: string) => Buffer;
+  rel: (abs: string) => string;
+  prefilter: Prefilter;
+  verdicts: Map<string, Verdict> | undefined;
+  onProgress: ScanFilesOptions['onProgress'];
+}
+
+/** Reads every file into `texts`, parsing those the prefilter passes into `parsed`; yields now and then for progress. */
+function* readFiles(r: ReadContext, texts: SourceTexts, parsed: Map<string, ParsedFile>, unreadable: UnreadablePath[]): Generator<void, void, void> {
+  const { files, prefilter } = r;
   const progressEvery = Math.max(1, Math.floor(files.length / 100));
   // Synchronous reads: for many small files they beat the thread pool's open/stat/read/close hops.
   for (let i = 0; i < files.length; i++) {
     const abs = files[i]!;
     let buf: Buffer;
     try {
-      buf = readBytes(abs);
+      buf = r.readBytes(abs);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       // A tracked file deleted from the work tree is not there to check.
-      if (code !== 'ENOENT' && code !== 'EISDIR') unreadable.push({ file: rel(abs), message: `the file could not be read (${code ?? 'error'})` });
+      if (code !== 'ENOENT' && code !== 'EISDIR') unreadable.push({ file: r.rel(abs), message: `the file could not be read (${code ?? 'error'})` });
       continue;
     }
-    const verdict = verdicts?.get(abs);
+    const verdict = r.verdicts?.get(abs);
     if (verdict === PLAIN_SKIP || verdict === PLAIN_PARSE) {
       // decided on the reading thread, by this very prefilter
-      texts.set(abs, buf);
-      if (verdict === PLAIN_PARSE) parsed.set(abs, parseSource(abs, textOf(abs)!));
+      texts.texts.set(abs, buf);
+      if (verdict === PLAIN_PARSE) parsed.set(abs, parseSource(abs, texts.textOf(abs)!));
     } else if (isPlainUtf8(buf)) {
-      texts.set(abs, buf);
-      if (prefilter.bytes(buf)) parsed.set(abs, parseSource(abs, textOf(abs)!));
+      texts.texts.set(abs, buf);
+      if (prefilter.bytes(buf)) parsed.set(abs, parseSource(abs, texts.textOf(abs)!));
     } else {
       const decoded = decodeSource(buf);
-      if ('error' in decoded) unreadable.push({ file: rel(abs), message: `the file ${decoded.error}` });
+      if ('error' in decoded) unreadable.push({ file: r.rel(abs), message: `the file ${decoded.error}` });
       else {
-        texts.set(abs, decoded.text);
+        texts.texts.set(abs, decoded.text);
         if (prefilter.text(decoded.text)) parsed.set(abs, parseSource(abs, decoded.text));
       }
     }
     const done = i + 1;
-    if (options.onProgress && (done % progressEvery === 0 || done === files.length)) {
-      options.onProgress(done, files.length);
+    if (r.onProgress && (done % progressEvery === 0 || done === files.length)) {
+      r.onProgress(done, files.length);
       if (done % (progressEvery * 10) === 0) yield;
     }
   }
+}
 
-  // Barrels, in rounds: a parsed file that exports SDK values makes its importers candidates.
+/** Module links that follow the repo's barrels to the SDK, over a cache of each parsed file's SDK exports. */
+interface BarrelLinks {
+  links: ModuleLinks;
+  exportsOf: (file: string) => SdkExports | undefined;
+  /** Forgets the cached exports (the parsed files changed). */
+  reset: () => void;
+}
+
+function barrelLinks(layout: RepoLayout, parsed: Map<string, ParsedFile>, generatedModule: string | undefined): BarrelLinks {
   let exportsCache = new Map<string, SdkExports | null>();
   const links: ModuleLinks = {
     resolve: (specifier, fromFile) => {
@@ -153,18 +214,23 @@ function* scanSteps(options: ScanFilesOptions): Generator<void, { scan: RepoScan
     const p = parsed.get(file);
     if (!p) return undefined;
     exportsCache.set(file, null); // a cycle resolves to nothing
-    const bindings = topLevelBindings(p.sf, collectModuleImports(p.sf), { fileAbs: file, generatedModule: options.generatedModule }, links);
+    const bindings = topLevelBindings(p.sf, collectModuleImports(p.sf), { fileAbs: file, generatedModule }, links);
     const exp = sdkExportsOf(p.sf, bindings, file, links);
     const value = exp.named.size > 0 || exp.stars.length > 0 ? exp : null;
     exportsCache.set(file, value);
     return value ?? undefined;
   };
+  return { links, exportsOf, reset: () => (exportsCache = new Map()) };
+}
+
+/** Barrels, in rounds: a parsed file that exports SDK values makes its importers candidates. Returns the import tokens seen. */
+function barrelRounds(parsed: Map<string, ParsedFile>, texts: SourceTexts, barrels: BarrelLinks): Set<string> {
   const seenTokens = new Set<string>();
   for (let round = 0; round < 20; round++) {
-    exportsCache = new Map();
+    barrels.reset();
     const fresh: string[] = [];
     for (const file of parsed.keys()) {
-      if (!exportsOf(file)) continue;
+      if (!barrels.exportsOf(file)) continue;
       for (const t of importTokens(file)) {
         if (!seenTokens.has(t)) {
           seenTokens.add(t);
@@ -174,19 +240,23 @@ function* scanSteps(options: ScanFilesOptions): Generator<void, { scan: RepoScan
     }
     if (fresh.length === 0) break;
     let added = 0;
-    for (const [abs, text] of texts) {
+    for (const [abs, text] of texts.texts) {
       if (parsed.has(abs)) continue;
       if (fresh.some((t) => text.includes(t))) {
-        parsed.set(abs, parseSource(abs, textOf(abs)!));
+        parsed.set(abs, parseSource(abs, texts.textOf(abs)!));
         added++;
       }
     }
     if (added === 0) break;
   }
-  exportsCache = new Map();
+  barrels.reset();
+  return seenTokens;
+}
 
+/** A string constant another file of the repo exports, parsing that file once when the scan did not. */
+function importedConstOf(layout: RepoLayout, parsed: Map<string, ParsedFile>, textOf: (abs: string) => string | undefined) {
   const constCache = new Map<string, ParsedFile | null>();
-  const importedConst = (specifier: string, fromFile: string, name: string): string | undefined => {
+  return (specifier: string, fromFile: string, name: string): string | undefined => {
     const target = resolveSpecifier(layout, specifier, fromFile);
     if (target?.kind !== 'file') return undefined;
     let p = parsed.get(target.file) ?? constCache.get(target.file);
@@ -197,20 +267,6 @@ function* scanSteps(options: ScanFilesOptions): Generator<void, { scan: RepoScan
     }
     return p ? exportedConstString(p.sf, name) : undefined;
   };
-
-  const scans: FileScan[] = [];
-  for (const abs of [...parsed.keys()].sort()) {
-    scans.push(scanParsed(rel(abs), textOf(abs)!, parsed.get(abs)!, { root, generatedModule: options.generatedModule, links, importedConst }));
-  }
-  unreadable.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
-  const index: RepoIndex = {
-    textOf,
-    scanText: (abs, text) =>
-      prefilter.text(text) || [...seenTokens].some((t) => text.includes(t))
-        ? scanParsed(rel(abs), text, parseSource(abs, text), { root, generatedModule: options.generatedModule, links, importedConst })
-        : undefined,
-  };
-  return { scan: { root, filesConsidered: files.length, files: scans, unreadable }, index };
 }
 
 const sameTokens = (a: readonly string[], b: readonly string[]): boolean => a.length === b.length && a.every((t, i) => t === b[i]);
