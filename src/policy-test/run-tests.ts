@@ -51,15 +51,30 @@ export function runTests(suite: TestSuite, decider: Decider): TestRun {
   return { suite, policy: decider.policy, results, passed: results.length - failed, failed, coverage: coverageOf(decider.policy, results) };
 }
 
+/** The passing cases' mismatches: one frozen empty list, not one per case (10,000 cases, 10,000 arrays). */
+const NO_MISMATCHES: Mismatch[] = Object.freeze([]) as unknown as Mismatch[];
+
 function runCase(c: TestCase, decider: Decider): CaseResult {
-  const actual = decider.decide({ action: c.action, args: c.args, principal: c.principal, environment: c.environment, task: c.task });
-  const got: Record<ExpectKey, unknown> = { decision: actual.decision, rule: actual.rule, reason: actual.reason, effect_key: actual.effectKey, resource: actual.resource };
-  const mismatches: Mismatch[] = [];
-  for (const field of Object.keys(c.expect) as ExpectKey[]) {
-    const expected = c.expect[field];
-    if (expected !== got[field]) mismatches.push({ field, expected, actual: got[field], loc: c.expectLocs[field] ?? c.loc });
+  // a case is a PolicyCall (action, args, principal, environment, task): decided as it is
+  const actual = decider.decide(c);
+  let mismatches: Mismatch[] | undefined;
+  for (const field in c.expect) {
+    const key = field as ExpectKey;
+    const expected = c.expect[key];
+    const got = actualField(actual, key);
+    if (expected !== got) (mismatches ??= []).push({ field: key, expected, actual: got, loc: c.expectLocs[key] ?? c.loc });
   }
-  return { case: c, actual, mismatches };
+  return { case: c, actual, mismatches: mismatches ?? NO_MISMATCHES };
+}
+
+/** The decision's value of an expected field (`effect_key` is the decision's `effectKey`). */
+function actualField(actual: CallDecision, field: ExpectKey): unknown {
+  switch (field) {
+    case 'effect_key':
+      return actual.effectKey;
+    default:
+      return actual[field];
+  }
 }
 
 /** The rule a decision matched (a bare action's one rule is rule 0), or null. */
