@@ -16,7 +16,8 @@ const root = path.dirname(fileURLToPath(import.meta.url));
 const sdk = process.env.CTRLRUN_SDK_DIR;
 const zod = process.env.CTRLRUN_ZOD_DIR;
 if (!sdk || !zod) throw new Error('CTRLRUN_SDK_DIR and CTRLRUN_ZOD_DIR must name installed @openai/agents and zod packages');
-const exportsOf = (dir: string): Record<string, unknown> => (JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as { exports?: Record<string, unknown> }).exports ?? {};
+const exportsOf = (dir: string): Record<string, unknown> =>
+  (JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as { exports?: Record<string, unknown> }).exports ?? {};
 /** The ESM file of a package export entry (`{ types, require, import }`, nested conditions, or a path). */
 const esmFile = (entry: unknown): string | undefined => {
   if (typeof entry === 'string') return entry;
@@ -26,7 +27,8 @@ const esmFile = (entry: unknown): string | undefined => {
 };
 const testingEntry = esmFile(exportsOf(sdk)['./testing']);
 const testing = testingEntry ? path.join(sdk, testingEntry) : path.join(root, 'test/compat/testing.ts');
-if (!existsSync(path.join(sdk, 'package.json')) || !existsSync(path.join(zod, 'package.json'))) throw new Error('no package.json in CTRLRUN_SDK_DIR or CTRLRUN_ZOD_DIR');
+if (!existsSync(path.join(sdk, 'package.json')) || !existsSync(path.join(zod, 'package.json')))
+  throw new Error('no package.json in CTRLRUN_SDK_DIR or CTRLRUN_ZOD_DIR');
 
 const sdkVersion = (JSON.parse(readFileSync(path.join(sdk, 'package.json'), 'utf8')) as { version: string }).version;
 

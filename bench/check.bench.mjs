@@ -134,7 +134,9 @@ export async function run() {
     const p = median(parseMs);
     const c = median(checkMs);
     const { result } = warm;
-    console.log(`repo: ${FILES} files, ${Math.round(FILES * SDK_SHARE)} using the SDK; check considered ${result.filesConsidered}, parsed ${result.filesParsed}, ${result.findings.length} findings`);
+    console.log(
+      `repo: ${FILES} files, ${Math.round(FILES * SDK_SHARE)} using the SDK; check considered ${result.filesConsidered}, parsed ${result.filesParsed}, ${result.findings.length} findings`,
+    );
     console.log(`parse every file (read + ts.createSourceFile), median of ${ROUNDS}: ${p.toFixed(0)} ms`);
     console.log(`check (in-process runCheck, whole pipeline), median of ${ROUNDS}: ${c.toFixed(0)} ms`);
     console.log(`ratio check / parse-all: ${(c / p).toFixed(3)} (goal <= 0.3)`);
@@ -143,21 +145,35 @@ export async function run() {
     const list = path.join(dir, '.bench-files.json');
     writeFileSync(list, JSON.stringify(files));
     const lib = pathToFileURL(path.join(root, 'bench/lib/repo.mjs')).href;
-    const parseProcess = ['--input-type=module', '-e', `import { readFileSync } from 'node:fs'; import { parseEveryFile } from '${lib}'; parseEveryFile(JSON.parse(readFileSync(${JSON.stringify(list)}, 'utf8')));`];
+    const parseProcess = [
+      '--input-type=module',
+      '-e',
+      `import { readFileSync } from 'node:fs'; import { parseEveryFile } from '${lib}'; parseEveryFile(JSON.parse(readFileSync(${JSON.stringify(list)}, 'utf8')));`,
+    ];
     // A stricter baseline: the same parse, with the compiler loaded the way check loads it
     // (CommonJS require, with the compile cache), so start-up tricks do not flatter the ratio.
     const req = createRequire(path.join(root, 'package.json'));
     const tsPath = createRequire(createRequire(req.resolve('ts-morph')).resolve('@ts-morph/common')).resolve('./typescript.js');
-    const fastParseProcess = ['-e', `require(${JSON.stringify(req.resolve('v8-compile-cache'))}); const ts = require(${JSON.stringify(tsPath)}); const fs = require('node:fs'); for (const f of JSON.parse(fs.readFileSync(${JSON.stringify(list)}, 'utf8'))) ts.createSourceFile(f, fs.readFileSync(f, 'utf8'), ts.ScriptTarget.Latest, false, ts.ScriptKind.TS);`];
+    const fastParseProcess = [
+      '-e',
+      `require(${JSON.stringify(req.resolve('v8-compile-cache'))}); const ts = require(${JSON.stringify(tsPath)}); const fs = require('node:fs'); for (const f of JSON.parse(fs.readFileSync(${JSON.stringify(list)}, 'utf8'))) ts.createSourceFile(f, fs.readFileSync(f, 'utf8'), ts.ScriptTarget.Latest, false, ts.ScriptKind.TS);`,
+    ];
     const checkProcess = [BIN, 'check', '--cwd', dir, '--format', 'json'];
     // Wall time as the user waits, and the CPU time the process used (user + system, all its
     // threads: steadier than wall time on a loaded machine), read by a probe at the process's exit.
     const probe = path.join(dir, '.bench-cpu-probe.cjs');
-    writeFileSync(probe, "process.on('exit', () => { const u = process.cpuUsage(); require('node:fs').writeFileSync(process.env.BENCH_CPU_OUT, String((u.user + u.system) / 1000)); });\n");
+    writeFileSync(
+      probe,
+      "process.on('exit', () => { const u = process.cpuUsage(); require('node:fs').writeFileSync(process.env.BENCH_CPU_OUT, String((u.user + u.system) / 1000)); });\n",
+    );
     const cpuOut = path.join(dir, '.bench-cpu.txt');
     const timed = (args, okCodes = [0, 1]) => {
       const t0 = performance.now();
-      const r = spawnSync(process.execPath, ['--require', probe, ...args], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, env: { ...process.env, BENCH_CPU_OUT: cpuOut } });
+      const r = spawnSync(process.execPath, ['--require', probe, ...args], {
+        encoding: 'utf8',
+        maxBuffer: 64 * 1024 * 1024,
+        env: { ...process.env, BENCH_CPU_OUT: cpuOut },
+      });
       if (!okCodes.includes(r.status)) throw new Error(`bench process failed (${r.status}): ${r.stderr}`);
       return { wall: performance.now() - t0, cpu: Number(readFileSync(cpuOut, 'utf8')) };
     };
@@ -186,10 +202,12 @@ export async function run() {
     row('ctrlrun-gen check on the repo', cp);
     row('ctrlrun-gen check on an empty directory (start-up)', ep);
     console.log(`whole-process ratio check / parse-all: ${(wall(cp) / wall(pp)).toFixed(3)} wall, ${(cpu(cp) / cpu(pp)).toFixed(3)} CPU (goal <= 0.3)`);
-    console.log(`against the stricter baseline (compiler required, compile cache): ${(wall(cp) / wall(fp)).toFixed(3)} wall, ${(cpu(cp) / cpu(fp)).toFixed(3)} CPU`);
+    console.log(
+      `against the stricter baseline (compiler required, compile cache): ${(wall(cp) / wall(fp)).toFixed(3)} wall, ${(cpu(cp) / cpu(fp)).toFixed(3)} CPU`,
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) await run();
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await run();

@@ -116,14 +116,24 @@ export async function run() {
     const codemod = median(codemodRuns);
     const baseline = median(baselineRuns);
     const s = codemod.value.summary;
-    console.log(`large repo: ${s.filesScanned} files (${s.filesParsed} parsed after the text test), ${s.toolsRewritten} tools to rewrite in ${s.filesRewritten} files`);
-    console.log(`  codemod dry run:       ${codemod.ms.toFixed(0)} ms, ${(s.filesScanned / (codemod.ms / 1000)).toFixed(0)} files/s, peak RSS ${mb(codemod.peak)}`);
-    console.log(`  parse every file (TS): ${baseline.ms.toFixed(0)} ms, ${(baseline.value.files / (baseline.ms / 1000)).toFixed(0)} files/s, peak RSS ${mb(baseline.peak)}`);
+    console.log(
+      `large repo: ${s.filesScanned} files (${s.filesParsed} parsed after the text test), ${s.toolsRewritten} tools to rewrite in ${s.filesRewritten} files`,
+    );
+    console.log(
+      `  codemod dry run:       ${codemod.ms.toFixed(0)} ms, ${(s.filesScanned / (codemod.ms / 1000)).toFixed(0)} files/s, peak RSS ${mb(codemod.peak)}`,
+    );
+    console.log(
+      `  parse every file (TS): ${baseline.ms.toFixed(0)} ms, ${(baseline.value.files / (baseline.ms / 1000)).toFixed(0)} files/s, peak RSS ${mb(baseline.peak)}`,
+    );
     console.log(`  ratio codemod / parse-everything: ${(codemod.ms / baseline.ms).toFixed(2)}x the time`);
 
     const desk = path.join(ROOT, 'fixtures/refund-desk');
     const small = median([await measure(() => codemodDryRun(desk)), await measure(() => codemodDryRun(desk)), await measure(() => codemodDryRun(desk))]);
-    const smallBase = median([await measure(() => parseEverything(desk)), await measure(() => parseEverything(desk)), await measure(() => parseEverything(desk))]);
+    const smallBase = median([
+      await measure(() => parseEverything(desk)),
+      await measure(() => parseEverything(desk)),
+      await measure(() => parseEverything(desk)),
+    ]);
     const d = small.value.summary;
     console.log(`fixtures/refund-desk: ${d.filesScanned} files, ${d.toolsRewritten} tools to rewrite`);
     console.log(`  codemod dry run:       ${small.ms.toFixed(1)} ms, ${(d.filesScanned / (small.ms / 1000)).toFixed(0)} files/s`);

@@ -101,12 +101,14 @@ async function editorLoop(files, dir) {
       const { value, ms, cpuMs } = await timed(() => r.instance.lintText(`${text}// edit ${i}\n`, { filePath: file }));
       r.times.push(ms);
       r.cpu.push(cpuMs);
-      if (r.plugin && !value[0].messages.some((m) => m.ruleId === 'ctrlrun/unmapped-tool' || m.ruleId === 'ctrlrun/unprotected-tool')) throw new Error('the plugin reported nothing in the editor loop');
+      if (r.plugin && !value[0].messages.some((m) => m.ruleId === 'ctrlrun/unmapped-tool' || m.ruleId === 'ctrlrun/unprotected-tool'))
+        throw new Error('the plugin reported nothing in the editor loop');
     }
   }
   const alone = runs[runs.length - 1];
   for (const r of runs) {
-    const ratio = r === alone ? '' : `; ${(median(r.times) / median(alone.times)).toFixed(2)}x eslint alone (CPU ${(median(r.cpu) / median(alone.cpu)).toFixed(2)}x)`;
+    const ratio =
+      r === alone ? '' : `; ${(median(r.times) / median(alone.times)).toFixed(2)}x eslint alone (CPU ${(median(r.cpu) / median(alone.cpu)).toFixed(2)}x)`;
     console.log(
       `editor loop, ${r.label}: first lint ${r.first.toFixed(0)} ms, then median ${median(r.times).toFixed(1)} ms (CPU ${median(r.cpu).toFixed(1)} ms), max ${Math.max(...r.times).toFixed(1)} ms of ${EDITOR_LINTS}${ratio} (goal <= 20 ms)`,
     );

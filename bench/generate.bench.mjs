@@ -52,5 +52,7 @@ export async function run() {
   t0 = performance.now();
   for (let i = 0; i < R; i++) renderGeneratedModule(project);
   const renderMs = (performance.now() - t0) / R;
-  console.log(`render (find tools, read parameters, emit): ${renderMs.toFixed(2)} ms; loading the project: ${loadMs.toFixed(2)} ms; ratio ${(renderMs / loadMs).toFixed(2)}`);
+  console.log(
+    `render (find tools, read parameters, emit): ${renderMs.toFixed(2)} ms; loading the project: ${loadMs.toFixed(2)} ms; ratio ${(renderMs / loadMs).toFixed(2)}`,
+  );
 }

@@ -52,9 +52,15 @@ function measure(modules) {
 
 function install(label, dependencies, devDependencies, args) {
   const dir = mkdtempSync(path.join(tmpdir(), `ctrlrun-install-${label}-`));
-  writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: `bench-${label}`, private: true, type: 'module', dependencies, devDependencies }, null, 2));
+  writeFileSync(
+    path.join(dir, 'package.json'),
+    JSON.stringify({ name: `bench-${label}`, private: true, type: 'module', dependencies, devDependencies }, null, 2),
+  );
   const started = performance.now();
-  execFileSync('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', ...args], { cwd: dir, stdio: ['ignore', 'ignore', 'inherit'] });
+  execFileSync('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', ...args], {
+    cwd: dir,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   const seconds = (performance.now() - started) / 1000;
   const m = measure(path.join(dir, 'node_modules'));
   rmSync(dir, { recursive: true, force: true });

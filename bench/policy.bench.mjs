@@ -20,7 +20,8 @@ const { checkArguments } = await dist('runtime/arguments.js');
 const { decideCall } = await dist('runtime/decide.js');
 
 const small = readFileSync(path.join(root, 'fixtures/refund-desk/ctrlrun.yaml'), 'utf8');
-const action = (i) => `  a${i}.refund:\n    effect: "refund:{id}"\n    rules:\n      - when: { amount_gte: 1, amount_lte: ${i}, currency_in: [usd, eur] }\n        decision: allow\n      - decision: approve\n`;
+const action = (i) =>
+  `  a${i}.refund:\n    effect: "refund:{id}"\n    rules:\n      - when: { amount_gte: 1, amount_lte: ${i}, currency_in: [usd, eur] }\n        decision: allow\n      - decision: approve\n`;
 const chunks = ['schema: ctrlrun.policy/v6\nactions:\n'];
 for (let i = 0, n = chunks[0].length; n < MAX_POLICY_BYTES - 400; i++) {
   chunks.push(action(i));
@@ -36,13 +37,21 @@ function perRun(fn, runs) {
 }
 
 export async function run() {
-  for (const [name, text, runs] of [['refund-desk policy', small, 2000], [`${(large.length / 1024).toFixed(0)} KiB policy`, large, 5]]) {
-    const yamlOnly = perRun(() => parseDocument(text, { keepSourceTokens: true, uniqueKeys: false, prettyErrors: false, lineCounter: new LineCounter() }), runs);
+  for (const [name, text, runs] of [
+    ['refund-desk policy', small, 2000],
+    [`${(large.length / 1024).toFixed(0)} KiB policy`, large, 5],
+  ]) {
+    const yamlOnly = perRun(
+      () => parseDocument(text, { keepSourceTokens: true, uniqueKeys: false, prettyErrors: false, lineCounter: new LineCounter() }),
+      runs,
+    );
     const loader = perRun(() => {
       const r = parsePolicy(text, 'ctrlrun.yaml');
       if (r.value === undefined) throw new Error('bench policy did not load');
     }, runs);
-    console.log(`${name}: parsePolicy ${(loader / yamlOnly).toFixed(2)}x the yaml package's parseDocument alone (${loader.toFixed(2)} ms vs ${yamlOnly.toFixed(2)} ms)`);
+    console.log(
+      `${name}: parsePolicy ${(loader / yamlOnly).toFixed(2)}x the yaml package's parseDocument alone (${loader.toFixed(2)} ms vs ${yamlOnly.toFixed(2)} ms)`,
+    );
   }
   policyAsCode();
   await replayFromSqlite();
@@ -65,10 +74,26 @@ export async function replayFromSqlite() {
   const file = path.join(dir, 'state.db');
   try {
     const body = (i) => ({
-      at: 1_700_000_000_000 + i, action: 'stripe.refund', tool: 'refund', call_id: `c${i}`,
-      args: `{"amount":${(i * 37) % 1_200_000},"payment_id":"ch_${i}"}`, hashed: [], args_hash: '0'.repeat(64),
-      principal: { agent: 'desk', user: null }, environment: 'production', task: null, decision: 'allow', rule: 0, reason: 'rule[0]',
-      effect_key: `refund:ch_${i}`, resource: `payment:ch_${i}`, policy_hash: 'sha256:x', mode: 'enforce', result: 'allowed', receipt_seq: i + 1, receipt_hash: '0'.repeat(64),
+      at: 1_700_000_000_000 + i,
+      action: 'stripe.refund',
+      tool: 'refund',
+      call_id: `c${i}`,
+      args: `{"amount":${(i * 37) % 1_200_000},"payment_id":"ch_${i}"}`,
+      hashed: [],
+      args_hash: '0'.repeat(64),
+      principal: { agent: 'desk', user: null },
+      environment: 'production',
+      task: null,
+      decision: 'allow',
+      rule: 0,
+      reason: 'rule[0]',
+      effect_key: `refund:ch_${i}`,
+      resource: `payment:ch_${i}`,
+      policy_hash: 'sha256:x',
+      mode: 'enforce',
+      result: 'allowed',
+      receipt_seq: i + 1,
+      receipt_hash: '0'.repeat(64),
     });
     const store = sqliteStore({ path: file });
     let last = await store.appendDecision(body(0));
@@ -111,7 +136,9 @@ export async function replayFromSqlite() {
     }
     const result = await replay();
     await reader.close();
-    console.log(`replay, 100,000 calls from SQLite: ${(replayed / read).toFixed(2)}x reading the same rows (${(replayed / 3).toFixed(0)} ms vs ${(read / 3).toFixed(0)} ms; ${result.replayed} calls, ${result.summary.changed} changed)`);
+    console.log(
+      `replay, 100,000 calls from SQLite: ${(replayed / read).toFixed(2)}x reading the same rows (${(replayed / 3).toFixed(0)} ms vs ${(read / 3).toFixed(0)} ms; ${result.replayed} calls, ${result.summary.changed} changed)`,
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -126,7 +153,11 @@ function policyAsCode() {
   const policy = parsePolicy(small, 'ctrlrun.yaml').value;
   const decider = createDecider(policy);
   const amounts = Array.from({ length: 10_000 }, (_, i) => (i * 137) % 1_200_000);
-  const suiteText = ['schema: ctrlrun.policy-test/v1', 'cases:', ...amounts.map((a) => `  - { action: stripe.refund, args: { payment_id: ch_${a}, amount: ${a} }, expect: { decision: allow } }`)].join('\n');
+  const suiteText = [
+    'schema: ctrlrun.policy-test/v1',
+    'cases:',
+    ...amounts.map((a) => `  - { action: stripe.refund, args: { payment_id: ch_${a}, amount: ${a} }, expect: { decision: allow } }`),
+  ].join('\n');
   const suite = parseTestFile(suiteText, 'ctrlrun.test.yaml').value;
   const action = decider.compiled.actions['stripe.refund'];
   const argsList = suite.cases.map((c) => c.args);
@@ -148,16 +179,31 @@ function policyAsCode() {
     tests += t / 7;
   }
   ratios.sort((x, y) => x - y);
-  console.log(`test, 10,000 cases: ${ratios[3].toFixed(2)}x the compiled decision functions alone (median of 7 interleaved rounds, ${ratios[0].toFixed(2)}–${ratios[6].toFixed(2)}; ${tests.toFixed(2)} ms vs ${alone.toFixed(2)} ms)`);
+  console.log(
+    `test, 10,000 cases: ${ratios[3].toFixed(2)}x the compiled decision functions alone (median of 7 interleaved rounds, ${ratios[0].toFixed(2)}–${ratios[6].toFixed(2)}; ${tests.toFixed(2)} ms vs ${alone.toFixed(2)} ms)`,
+  );
 
-  const lines = Array.from({ length: 100_000 }, (_, i) => JSON.stringify({ action: 'stripe.refund', args: { payment_id: `ch_${i}`, amount: (i * 37) % 1_200_000 }, decision: 'allow' })).join('\n');
+  const lines = Array.from({ length: 100_000 }, (_, i) =>
+    JSON.stringify({ action: 'stripe.refund', args: { payment_id: `ch_${i}`, amount: (i * 37) % 1_200_000 }, decision: 'allow' }),
+  ).join('\n');
   const candidate = createDecider(parsePolicy(small.replace('amount_lte: 10000 }', 'amount_lte: 50000 }'), 'ctrlrun.yaml').value);
   const read = perRun(() => parseCallsFile(lines, 'calls.jsonl'), 3);
   const calls = parseCallsFile(lines, 'calls.jsonl').calls;
   const replay = perRun(() => replayCalls(parseCallsFile(lines, 'calls.jsonl').calls, candidate, null), 3);
-  console.log(`replay, 100,000 calls (JSON Lines): ${(replay / read).toFixed(2)}x reading them (${replay.toFixed(0)} ms vs ${read.toFixed(0)} ms; ${calls.length} calls)`);
+  console.log(
+    `replay, 100,000 calls (JSON Lines): ${(replay / read).toFixed(2)}x reading them (${replay.toFixed(0)} ms vs ${read.toFixed(0)} ms; ${calls.length} calls)`,
+  );
 
-  const many = (band) => ['schema: ctrlrun.policy/v6', 'actions:', ...Array.from({ length: 200 }, (_, i) => `  a${i}.refund:\n    effect: "refund:{id}"\n    rules:\n      - when: { amount_gte: 1, amount_lte: ${band + i}, currency_in: [usd, eur] }\n        decision: allow\n      - decision: approve`)].join('\n');
+  const many = (band) =>
+    [
+      'schema: ctrlrun.policy/v6',
+      'actions:',
+      ...Array.from(
+        { length: 200 },
+        (_, i) =>
+          `  a${i}.refund:\n    effect: "refund:{id}"\n    rules:\n      - when: { amount_gte: 1, amount_lte: ${band + i}, currency_in: [usd, eur] }\n        decision: allow\n      - decision: approve`,
+      ),
+    ].join('\n');
   const a = parsePolicy(many(1000), 'a.yaml').value;
   const b = parsePolicy(many(2000), 'b.yaml').value;
   const d = perRun(() => diffPolicies(a, b), 3);

@@ -16,7 +16,10 @@ const policy = {
   actions: {
     'stripe.refund': {
       id: 'stripe.refund',
-      decide: (args) => (typeof args?.amount === 'number' && args.amount <= 100000 ? { decision: 'allow', rule: 0, reason: 'rule_matched' } : { decision: 'deny', rule: 1, reason: 'rule_matched' }),
+      decide: (args) =>
+        typeof args?.amount === 'number' && args.amount <= 100000
+          ? { decision: 'allow', rule: 0, reason: 'rule_matched' }
+          : { decision: 'deny', rule: 1, reason: 'rule_matched' },
       controls: [],
       approvalsRequired: 1,
       maxAttempts: 1,
@@ -29,7 +32,12 @@ const execute = async () => 'refunded';
 const allowGuardrail = { type: 'tool_input', name: 'noop', run: async () => ({ behavior: { type: 'allow' } }) };
 const tools = {
   gated: tool({ name: 'refund', description: 'refund', parameters, inputGuardrails: [allowGuardrail], needsApproval: async () => false, execute }),
-  protected: bindProtectedTool(createControl({ store: memoryStore(), identity: (rc) => rc.context.user, receiptKey: null }), policy)('stripe.refund', { name: 'refund', description: 'refund', parameters, execute }),
+  protected: bindProtectedTool(createControl({ store: memoryStore(), identity: (rc) => rc.context.user, receiptKey: null }), policy)('stripe.refund', {
+    name: 'refund',
+    description: 'refund',
+    parameters,
+    execute,
+  }),
 };
 async function once(t, i) {
   const context = new RunContext({ user: 'alice' });
@@ -49,4 +57,7 @@ for (let i = 0; i < n; i++) {
   }
 }
 const us = Object.fromEntries(names.map((k) => [k, ns[k] / (n * 0.75) / 1e3]));
-console.log(names.map((k) => `${k} ${us[k].toFixed(1)} µs/call`).join(', ') + (us.gated && us.protected ? `; the library's own ${(us.protected - us.gated).toFixed(1)} µs` : ''));
+console.log(
+  names.map((k) => `${k} ${us[k].toFixed(1)} µs/call`).join(', ') +
+    (us.gated && us.protected ? `; the library's own ${(us.protected - us.gated).toFixed(1)} µs` : ''),
+);

@@ -17,7 +17,10 @@ const policy = {
   actions: {
     'stripe.refund': {
       id: 'stripe.refund',
-      decide: (args) => (typeof args?.amount === 'number' && args.amount <= 100000 ? { decision: 'allow', rule: 0, reason: 'rule_matched' } : { decision: 'deny', rule: 1, reason: 'rule_matched' }),
+      decide: (args) =>
+        typeof args?.amount === 'number' && args.amount <= 100000
+          ? { decision: 'allow', rule: 0, reason: 'rule_matched' }
+          : { decision: 'deny', rule: 1, reason: 'rule_matched' },
       controls: [],
       approvalsRequired: 1,
       maxAttempts: 1,
@@ -33,7 +36,12 @@ const made =
     ? tool({ name: 'refund', description: 'refund', parameters, execute })
     : side === 'gated'
       ? tool({ name: 'refund', description: 'refund', parameters, inputGuardrails: [allowGuardrail], needsApproval: async () => false, execute })
-      : bindProtectedTool(createControl({ store: memoryStore(), identity: (rc) => rc.context.user, receiptKey: null }), policy)('stripe.refund', { name: 'refund', description: 'refund', parameters, execute });
+      : bindProtectedTool(createControl({ store: memoryStore(), identity: (rc) => rc.context.user, receiptKey: null }), policy)('stripe.refund', {
+          name: 'refund',
+          description: 'refund',
+          parameters,
+          execute,
+        });
 const steps = [];
 for (let i = 0; i < runs; i++) steps.push([functionCall('refund', { payment_id: `pay_${i}`, amount: 500 }, { callId: `c${i}` })], [assistantMessage('done')]);
 const agent = new Agent({ name: 'bench', model: new ScriptedModel(steps), tools: [made] });

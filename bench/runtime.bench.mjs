@@ -103,7 +103,12 @@ function benchDecision() {
   const typed = [{ amount: 5 }, { amount: 500000 }, { amount: 'x' }, { amount: 99999999 }, {}, { amount: 7n ** 30n }];
   const noBigint = typed.map((a) => (typeof a.amount === 'bigint' ? { amount: 1.5 } : a));
   const withId = typed.map((a) => ({ ...a, payment_id: 'pay_1' }));
-  const texts = ['{"payment_id":"pay_1","amount":5}', '{"payment_id":"pay_2","amount":500000,"note":"partial refund for order 1234"}', '{"payment_id":"pay_3","amount":123456789012345678901234567890}', '{"payment_id":"pay_4","amount":5.5}'];
+  const texts = [
+    '{"payment_id":"pay_1","amount":5}',
+    '{"payment_id":"pay_2","amount":500000,"note":"partial refund for order 1234"}',
+    '{"payment_id":"pay_3","amount":123456789012345678901234567890}',
+    '{"payment_id":"pay_4","amount":5.5}',
+  ];
   const allowed = texts.slice(0, 2);
   const m = medians(5, {
     before: () => nsPerCall(decideRefundBefore, noBigint),
@@ -118,17 +123,25 @@ function benchDecision() {
     // parse to decide, the lossless parse again to hash); now once (the schema check reads the
     // lossless value with integers as numbers), then hashed.
     threeParses: () =>
-      nsPerCall((t) => {
-        JSON.parse(t);
-        const decided = parseArguments(t);
-        const hashed = parseArguments(t);
-        return decided.ok && hashed.ok && canonicalHash(hashed.value) !== '';
-      }, allowed, 200_000),
+      nsPerCall(
+        (t) => {
+          JSON.parse(t);
+          const decided = parseArguments(t);
+          const hashed = parseArguments(t);
+          return decided.ok && hashed.ok && canonicalHash(hashed.value) !== '';
+        },
+        allowed,
+        200_000,
+      ),
     oneParse: () =>
-      nsPerCall((t) => {
-        const checked = parseArguments(t);
-        return checked.ok && plainArguments(checked.value) !== null && canonicalHash(checked.value) !== '';
-      }, allowed, 200_000),
+      nsPerCall(
+        (t) => {
+          const checked = parseArguments(t);
+          return checked.ok && plainArguments(checked.value) !== null && canonicalHash(checked.value) !== '';
+        },
+        allowed,
+        200_000,
+      ),
   });
   const { before, after, afterNoBigint, call, lossless, plain, threeParses, oneParse } = m;
   // Other processes slow whole rounds alike: the median of the per-round ratios is the steadier figure.
@@ -167,10 +180,16 @@ const protectedTool = () => {
 export async function run() {
   process.env.OPENAI_AGENTS_DISABLE_TRACING = '1';
   const d = benchDecision();
-  console.log(`decision function, typed arguments (medians of 5 rounds of 2,000,000 calls, mixed allow/approve/deny/odd inputs): generated ${d.after.ns.toFixed(1)} ns/call (${d.afterNoBigint.ns.toFixed(1)} with the bigint input replaced by 1.5, as the baseline gets); the pre-issue-12 shape ${d.before.ns.toFixed(1)} ns/call (median per-round ratio ${d.ratio.toFixed(2)}x); rounds: ${d.after.all.map((x) => x.toFixed(1)).join(' ')} / ${d.before.all.map((x) => x.toFixed(1)).join(' ')}`);
+  console.log(
+    `decision function, typed arguments (medians of 5 rounds of 2,000,000 calls, mixed allow/approve/deny/odd inputs): generated ${d.after.ns.toFixed(1)} ns/call (${d.afterNoBigint.ns.toFixed(1)} with the bigint input replaced by 1.5, as the baseline gets); the pre-issue-12 shape ${d.before.ns.toFixed(1)} ns/call (median per-round ratio ${d.ratio.toFixed(2)}x); rounds: ${d.after.all.map((x) => x.toFixed(1)).join(' ')} / ${d.before.all.map((x) => x.toFixed(1)).join(' ')}`,
+  );
   console.log(`decideCall (resource and effect templates, then the rules): ${d.call.ns.toFixed(1)} ns/call`);
-  console.log(`lossless parse + argument check of the model's JSON (paid once per stage, before any decision): ${d.lossless.ns.toFixed(0)} ns/call; JSON.parse of the same texts: ${d.plain.ns.toFixed(0)} ns/call (ratio ${(d.lossless.ns / d.plain.ns).toFixed(1)}x)`);
-  console.log(`argument work of one stage of an allowed call: parsed once ${d.oneParse.ns.toFixed(0)} ns; parsed three times (before) ${d.threeParses.ns.toFixed(0)} ns (ratio ${(d.oneParse.ns / d.threeParses.ns).toFixed(2)}x)`);
+  console.log(
+    `lossless parse + argument check of the model's JSON (paid once per stage, before any decision): ${d.lossless.ns.toFixed(0)} ns/call; JSON.parse of the same texts: ${d.plain.ns.toFixed(0)} ns/call (ratio ${(d.lossless.ns / d.plain.ns).toFixed(1)}x)`,
+  );
+  console.log(
+    `argument work of one stage of an allowed call: parsed once ${d.oneParse.ns.toFixed(0)} ns; parsed three times (before) ${d.threeParses.ns.toFixed(0)} ns (ratio ${(d.oneParse.ns / d.threeParses.ns).toFixed(2)}x)`,
+  );
 
   const r = await benchRunner();
   console.log(
@@ -178,7 +197,9 @@ export async function run() {
       `plain tool() ${fmtSide(r, 'plain')}; SDK-hook-only baseline (no-op input guardrail + needsApproval answering false, no policy) ${fmtSide(r, 'gated')}; ` +
       `no-op guardrail alone ${fmtSide(r, 'guardrail')}; protectedTool ${fmtSide(r, 'protected')}`,
   );
-  console.log(`noise: load average ${r.load[0]} at start, ${r.load[1]} at end (${os.availableParallelism()} cores); per-round ratio spread below is the interquartile range`);
+  console.log(
+    `noise: load average ${r.load[0]} at start, ${r.load[1]} at end (${os.availableParallelism()} cores); per-round ratio spread below is the interquartile range`,
+  );
   for (const clock of ['cpu', 'wall']) {
     const q = r.ratios[clock];
     const line = (name, k) => `${name} ${q[k].median.toFixed(3)}x [${q[k].q1.toFixed(3)}-${q[k].q3.toFixed(3)}]`;

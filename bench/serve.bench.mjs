@@ -92,7 +92,15 @@ export async function run() {
     const directList = summary(direct).p50;
     console.log(`direct store.listRequests(pending)  p50 ${fmt(directList)} (baseline)`);
 
-    const serve = await startServe({ store, policy, operatorsFile: path.join(dir, 'operators.json'), host: '127.0.0.1', port: 0, approvalTtlMs: 900_000, log: () => {} });
+    const serve = await startServe({
+      store,
+      policy,
+      operatorsFile: path.join(dir, 'operators.json'),
+      host: '127.0.0.1',
+      port: 0,
+      approvalTtlMs: 900_000,
+      log: () => {},
+    });
     try {
       const auth = { Authorization: `Bearer ${tokens.bob}` };
       // a browser session for the page
@@ -117,7 +125,11 @@ export async function run() {
             const i = next++;
             if (i >= ids.length) return;
             const { ms, out } = await timed(() =>
-              fetch(`${serve.url}/api/requests/${ids[i]}/answer`, { method: 'POST', headers: { ...auth, 'Content-Type': 'application/json' }, body: JSON.stringify({ decision: 'approve' }) }),
+              fetch(`${serve.url}/api/requests/${ids[i]}/answer`, {
+                method: 'POST',
+                headers: { ...auth, 'Content-Type': 'application/json' },
+                body: JSON.stringify({ decision: 'approve' }),
+              }),
             );
             await out.arrayBuffer();
             if (!out.ok) throw new Error(`answer ${ids[i]}: HTTP ${out.status}`);
@@ -127,7 +139,9 @@ export async function run() {
       );
       const rps = ANSWERS / ((performance.now() - t0) / 1000);
       const a = summary(times);
-      console.log(`${`POST answer (${CLIENTS} clients)`.padEnd(34)} ${rps.toFixed(1).padStart(7)} req/s   p50 ${fmt(a.p50).padStart(9)}  p99 ${fmt(a.p99).padStart(9)}`);
+      console.log(
+        `${`POST answer (${CLIENTS} clients)`.padEnd(34)} ${rps.toFixed(1).padStart(7)} req/s   p50 ${fmt(a.p50).padStart(9)}  p99 ${fmt(a.p99).padStart(9)}`,
+      );
       const worst = Math.max(page1.server.p99, page200.server.p99);
       console.log(`\nthe page lists ${PENDING} pending with paging in ${fmt(worst)} server time at p99 (target: under 200 ms)`);
     } finally {

@@ -113,7 +113,15 @@ async function sqliteDrivers() {
 function nodeBare(db) {
   db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL');
   const update = db.prepare(BARE_CLAIM_SQL);
-  return { claim: (id) => { db.exec('BEGIN IMMEDIATE'); const n = update.run(Date.now(), id).changes; db.exec('COMMIT'); return n === 1; }, close: () => db.close() };
+  return {
+    claim: (id) => {
+      db.exec('BEGIN IMMEDIATE');
+      const n = update.run(Date.now(), id).changes;
+      db.exec('COMMIT');
+      return n === 1;
+    },
+    close: () => db.close(),
+  };
 }
 function betterBare(db) {
   db.pragma('journal_mode = WAL');
@@ -162,8 +170,12 @@ async function benchSqlite(dir, driver) {
   const pairs = quartiles(runs.store.map((t, i) => percentile(t, 50) / percentile(runs.bare[i], 50)));
   const [p50, p99, b50, b99] = [percentile(times, 50), percentile(times, 99), percentile(bareTimes, 50), percentile(bareTimes, 99)];
   console.log(`sqlite (${driver.name}) claim latency (${CLAIMS} claims, one process): p50 ${fmt(p50)}, p99 ${fmt(p99)}`);
-  console.log(`  baseline bare UPDATE in BEGIN IMMEDIATE (WAL, synchronous=FULL): p50 ${fmt(b50)}, p99 ${fmt(b99)}  -> store/bare p50 x${(p50 / b50).toFixed(2)}, p99 x${(p99 / b99).toFixed(2)}`);
-  console.log(`  noise: per-block p50 ratio median x${pairs.median.toFixed(2)}, interquartile x${pairs.q1.toFixed(2)}-x${pairs.q3.toFixed(2)} (${BLOCKS} blocks of ${size} interleaved claims per side)`);
+  console.log(
+    `  baseline bare UPDATE in BEGIN IMMEDIATE (WAL, synchronous=FULL): p50 ${fmt(b50)}, p99 ${fmt(b99)}  -> store/bare p50 x${(p50 / b50).toFixed(2)}, p99 x${(p99 / b99).toFixed(2)}`,
+  );
+  console.log(
+    `  noise: per-block p50 ratio median x${pairs.median.toFixed(2)}, interquartile x${pairs.q1.toFixed(2)}-x${pairs.q3.toFixed(2)} (${BLOCKS} blocks of ${size} interleaved claims per side)`,
+  );
 }
 
 async function benchPostgres(url) {
@@ -196,8 +208,12 @@ async function benchPostgres(url) {
     const pairs = quartiles(rates.store.map((r, i) => r / rates.bare[i]));
     console.log(`  (blocks of ${size}: bare ${rates.bare.map((r) => r.toFixed(0)).join(' ')}; store ${rates.store.map((r) => r.toFixed(0)).join(' ')})`);
     console.log(`postgres claims per second (${PG_CLAIMS} claims, ${CLIENTS} concurrent clients): ${rate.toFixed(0)}/s`);
-    console.log(`  baseline bare single-statement UPDATE, ${CLIENTS} one-connection pools: ${bare.toFixed(0)}/s  -> store/bare x${(rate / bare).toFixed(2)} (means)`);
-    console.log(`  per-block-pair store/bare: median x${pairs.median.toFixed(2)}, interquartile x${pairs.q1.toFixed(2)}-x${pairs.q3.toFixed(2)} (${PG_BLOCKS} pairs; load average ${os.loadavg()[0].toFixed(1)})`);
+    console.log(
+      `  baseline bare single-statement UPDATE, ${CLIENTS} one-connection pools: ${bare.toFixed(0)}/s  -> store/bare x${(rate / bare).toFixed(2)} (means)`,
+    );
+    console.log(
+      `  per-block-pair store/bare: median x${pairs.median.toFixed(2)}, interquartile x${pairs.q1.toFixed(2)}-x${pairs.q3.toFixed(2)} (${PG_BLOCKS} pairs; load average ${os.loadavg()[0].toFixed(1)})`,
+    );
   } finally {
     const client = new pg.Client({ connectionString: url });
     await client.connect();

@@ -59,7 +59,9 @@ const YAML_NAMES = ['isAlias', 'isMap', 'isPair', 'isScalar', 'isSeq', 'LineCoun
 const yamlFromCache = {
   name: 'yaml-from-code-cache',
   setup(b) {
-    b.onResolve({ filter: /^yaml$/ }, (args) => (args.importer.split(path.sep).includes('node_modules') ? undefined : { path: 'yaml', namespace: 'ctrlrun-yaml' }));
+    b.onResolve({ filter: /^yaml$/ }, (args) =>
+      args.importer.split(path.sep).includes('node_modules') ? undefined : { path: 'yaml', namespace: 'ctrlrun-yaml' },
+    );
     b.onLoad({ filter: /.*/, namespace: 'ctrlrun-yaml' }, () => ({
       contents: [
         "import { builtinModules, createRequire } from 'node:module';",
@@ -93,7 +95,11 @@ const yargsLocales = {
 
 rmSync(outdir, { recursive: true, force: true });
 const result = await build({
-  entryPoints: { 'ctrlrun-gen': path.join(dist, 'cli', 'main.js'), launch: path.join(dist, 'cli', 'launch.js'), 'resolve-from': path.join(dist, 'cli', 'resolve-from.js') },
+  entryPoints: {
+    'ctrlrun-gen': path.join(dist, 'cli', 'main.js'),
+    launch: path.join(dist, 'cli', 'launch.js'),
+    'resolve-from': path.join(dist, 'cli', 'resolve-from.js'),
+  },
   outdir,
   bundle: true,
   splitting: true,
@@ -113,7 +119,18 @@ const result = await build({
 
 /** One CommonJS file beside the chunks (the thread's script, the bin, the YAML parser, the plain check); its inputs' licences join the notices. */
 async function cjsFile(options) {
-  const built = await build({ outdir, outExtension: { '.js': '.cjs' }, bundle: true, format: 'cjs', platform: 'node', target: 'node20', legalComments: 'none', metafile: true, logLevel: 'warning', ...options });
+  const built = await build({
+    outdir,
+    outExtension: { '.js': '.cjs' },
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20',
+    legalComments: 'none',
+    metafile: true,
+    logLevel: 'warning',
+    ...options,
+  });
   for (const input of Object.keys(built.metafile.inputs)) result.metafile.inputs[input] ??= built.metafile.inputs[input];
   return built;
 }
@@ -138,7 +155,12 @@ await cjsFile({
 });
 
 // The YAML parser as one CommonJS file (see yamlFromCache above).
-await cjsFile({ stdin: { contents: "module.exports = require('yaml');", resolveDir: root, loader: 'js', sourcefile: 'yaml-entry.cjs' }, outdir: undefined, outfile: path.join(outdir, 'yaml.cjs'), outExtension: undefined });
+await cjsFile({
+  stdin: { contents: "module.exports = require('yaml');", resolveDir: root, loader: 'js', sourcefile: 'yaml-entry.cjs' },
+  outdir: undefined,
+  outfile: path.join(outdir, 'yaml.cjs'),
+  outExtension: undefined,
+});
 
 // A plain check (src/cli/plain-main.ts, what CI runs) as one CommonJS file, dist/bin/plain-check.cjs:
 // the launcher loads it through the compiler's code cache, so on Node 20 its ~600 KB (the scanner,
@@ -173,7 +195,8 @@ const plainCheck = await cjsFile({
 });
 const plainCheckExternals = Object.values(plainCheck.metafile.outputs).flatMap((o) => o.imports.filter((i) => i.external).map((i) => i.path));
 const unexpected = plainCheckExternals.filter((p) => !p.startsWith('node:') && !builtinModules.includes(p) && p !== 'ts-morph');
-if (unexpected.length > 0) throw new Error(`the plain check's file would require ${unexpected.join(', ')} at run time (ES modules or packages it must not load)`);
+if (unexpected.length > 0)
+  throw new Error(`the plain check's file would require ${unexpected.join(', ')} at run time (ES modules or packages it must not load)`);
 
 const yargsDir = path.dirname(createRequire(path.join(root, 'package.json')).resolve('yargs/package.json'));
 cpSync(path.join(yargsDir, 'locales'), path.join(outdir, 'yargs-locales'), { recursive: true });
@@ -194,4 +217,7 @@ const notices = [...packageDirs].sort().map((dir) => {
   return `${manifest.name}@${manifest.version} (${manifest.license})\n\n${text}\n`;
 });
 if (!existsSync(outdir)) throw new Error('the bundle was not written');
-writeFileSync(path.join(outdir, 'THIRD-PARTY-NOTICES.txt'), `Packages inlined into the ctrlrun-gen command line's bundle (dist/bin), with their licences.\n\n${notices.join('\n---\n\n')}`);
+writeFileSync(
+  path.join(outdir, 'THIRD-PARTY-NOTICES.txt'),
+  `Packages inlined into the ctrlrun-gen command line's bundle (dist/bin), with their licences.\n\n${notices.join('\n---\n\n')}`,
+);

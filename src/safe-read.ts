@@ -29,7 +29,8 @@ export function readCapped(file: string, maxBytes: number): CappedRead {
   } catch (error) {
     return failure(error);
   }
-  if (isSystemPath(real)) return { ok: false, reason: 'system-file', message: `it is a system file (${real.split('/').slice(0, 2).join('/')}/…), not a file of the repository` };
+  if (isSystemPath(real))
+    return { ok: false, reason: 'system-file', message: `it is a system file (${real.split('/').slice(0, 2).join('/')}/…), not a file of the repository` };
   let fd: number;
   try {
     fd = openSync(real, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));

@@ -33,7 +33,10 @@ function startPostgres(): (() => void) | undefined {
   if (process.env.CTRLRUN_TEST_PG_URL) return undefined;
   const started = spawnSync(
     'bash',
-    ['-c', `source "${SCRIPT}"; find_pg_bin >/dev/null || exit 3; start_postgres >&2 || exit 4; printf '%s\\n%s\\n%s\\n' "$CTRLRUN_TEST_PG_URL" "$PG_DATA" "$PG_BIN"`],
+    [
+      '-c',
+      `source "${SCRIPT}"; find_pg_bin >/dev/null || exit 3; start_postgres >&2 || exit 4; printf '%s\\n%s\\n%s\\n' "$CTRLRUN_TEST_PG_URL" "$PG_DATA" "$PG_BIN"`,
+    ],
     { encoding: 'utf8', timeout: 120_000 },
   );
   if (started.status !== 0) {

@@ -51,7 +51,11 @@ export async function runCheck(options: CheckOptions): Promise<CheckResult> {
   const relative = (file: string): string => displayPath(file, cwd);
   const paths = options.paths && options.paths.length > 0 ? options.paths.map((p) => path.resolve(cwd, p)) : undefined;
   // The files can be listed and read on another thread while this one loads the project and the compiler.
-  const ahead = options.ahead ?? (options.parallelRead ? readAheadFor({ cwd, ...(options.paths ? { paths: options.paths } : {}), ...(options.manifest !== undefined ? { manifest: options.manifest } : {}) }) : undefined);
+  const ahead =
+    options.ahead ??
+    (options.parallelRead
+      ? readAheadFor({ cwd, ...(options.paths ? { paths: options.paths } : {}), ...(options.manifest !== undefined ? { manifest: options.manifest } : {}) })
+      : undefined);
   let read: RepoRead | undefined;
   const findings: Finding[] = [];
   let project: Project | undefined;
@@ -70,7 +74,11 @@ export async function runCheck(options: CheckOptions): Promise<CheckResult> {
       const waited = await compileWhileWaiting(ahead);
       if (waited.answer?.some((file) => file !== generated)) loadTypeScript(waited.compiled());
       read = await ahead.result();
-      options.onDebug?.(read ? `the repo was listed and read on a second thread (${read.listing.files.length} files)` : `the reading thread failed (${ahead.failure() ?? 'no answer'}); the files are read on the main thread`);
+      options.onDebug?.(
+        read
+          ? `the repo was listed and read on a second thread (${read.listing.files.length} files)`
+          : `the reading thread failed (${ahead.failure() ?? 'no answer'}); the files are read on the main thread`,
+      );
     } else if (ahead) options.onDebug?.('the read started ahead covers other files than the check scans; the files are read on the main thread');
   } finally {
     if (!read) ahead?.cancel();
@@ -85,7 +93,12 @@ export async function runCheck(options: CheckOptions): Promise<CheckResult> {
     ...(read ? { read } : {}),
   });
 
-  findings.push(...lintFiles(repo.files, context, (scan) => readSourceText(path.resolve(root, scan.file)) ?? '').map((f) => ({ ...f, file: relative(path.resolve(root, f.file)) })));
+  findings.push(
+    ...lintFiles(repo.files, context, (scan) => readSourceText(path.resolve(root, scan.file)) ?? '').map((f) => ({
+      ...f,
+      file: relative(path.resolve(root, f.file)),
+    })),
+  );
   findings.push(...unreadableFindings(repo.unreadable ?? []).map((f) => ({ ...f, file: relative(path.resolve(root, f.file)) })));
 
   if (project) {
@@ -172,7 +185,12 @@ export function lintScannedFile(scan: FileScan, project: ProjectContext | undefi
 }
 
 /** The repo rules' findings (before suppressions), by the scan path of the file they are in. */
-export function repoRuleFindings(scans: FileScan[], project: ProjectContext | undefined, readText: (scan: FileScan) => string, facts?: RepoFacts): Map<string, Finding[]> {
+export function repoRuleFindings(
+  scans: FileScan[],
+  project: ProjectContext | undefined,
+  readText: (scan: FileScan) => string,
+  facts?: RepoFacts,
+): Map<string, Finding[]> {
   const byFile = new Map<string, Finding[]>();
   const files: ScannedFile[] = scans.map((scan) => ({ scan, text: () => readText(scan) }));
   for (const rule of REPO_RULES) {

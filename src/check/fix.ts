@@ -85,6 +85,8 @@ function writeFixes(changes: readonly FileChange[], cwd: string): { written: str
     return writeChanges(changes);
   } catch (error) {
     if (!(error instanceof WriteSetError)) throw error;
-    throw new UserError(`check --fix: cannot write ${displayPath(error.file, cwd)}: ${describeWriteFailure(error)}; nothing was written. Make it writable and run again`);
+    throw new UserError(
+      `check --fix: cannot write ${displayPath(error.file, cwd)}: ${describeWriteFailure(error)}; nothing was written. Make it writable and run again`,
+    );
   }
 }

@@ -25,7 +25,11 @@ export function readAheadFor(target: CheckTarget): PendingRepoRead | undefined {
 
 /** The reading thread for a plain check (src/cli/plain-check.ts), from where the process runs. */
 export function plainCheckReadAhead(plain: PlainCheck): PendingRepoRead | undefined {
-  return readAheadFor({ cwd: path.resolve(process.cwd(), plain.cwd ?? '.'), ...(plain.args.paths ? { paths: plain.args.paths } : {}), ...(plain.args.manifest !== undefined ? { manifest: plain.args.manifest } : {}) });
+  return readAheadFor({
+    cwd: path.resolve(process.cwd(), plain.cwd ?? '.'),
+    ...(plain.args.paths ? { paths: plain.args.paths } : {}),
+    ...(plain.args.manifest !== undefined ? { manifest: plain.args.manifest } : {}),
+  });
 }
 
 /** Whether a read started ahead lists exactly what the scan would (same root, same paths). */

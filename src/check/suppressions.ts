@@ -63,7 +63,10 @@ function invalidity(s: SuppressionComment): { message: string; hint: string } | 
     return { message: '`ctrlrun-ignore` names no rule, so it suppresses nothing.', hint: 'Write `// ctrlrun-ignore <rule-id> -- <reason>`.' };
   }
   if (!RULE_IDS.includes(ruleId) || UNSUPPRESSIBLE.has(ruleId)) {
-    const near = nearest(ruleId, RULE_IDS.filter((id) => !UNSUPPRESSIBLE.has(id)));
+    const near = nearest(
+      ruleId,
+      RULE_IDS.filter((id) => !UNSUPPRESSIBLE.has(id)),
+    );
     return {
       message: UNSUPPRESSIBLE.has(ruleId)
         ? `\`ctrlrun-ignore ${ruleId}\`: ${ruleId} cannot be suppressed, so this suppresses nothing.`

@@ -27,7 +27,18 @@ import { plainCheckArgs } from './plain-check.js';
  * hook finds it there. No SQLite driver: the store uses node:sqlite, or the app's own better-sqlite3
  * (issue 22.3: installing the lint builds nothing natively).
  */
-export const CLI_TOOLS = ['ts-morph', 'yargs', 'yaml', 'picocolors', 'ignore', 'diff', '@babel/code-frame', 'hono', '@hono/node-server', '@modelcontextprotocol/sdk'] as const;
+export const CLI_TOOLS = [
+  'ts-morph',
+  'yargs',
+  'yaml',
+  'picocolors',
+  'ignore',
+  'diff',
+  '@babel/code-frame',
+  'hono',
+  '@hono/node-server',
+  '@modelcontextprotocol/sdk',
+] as const;
 
 /**
  * The tools a plain check (src/cli/plain-check.ts) uses: the compiler, through ts-morph's copy. The
@@ -44,7 +55,12 @@ export const PLAIN_CHECK_TOOLS = ['ts-morph'] as const;
  * an app with another major of one of them at its top level (a ts-morph 12 that `@vercel/node`
  * brings, a yargs 17) keeps the companion's copy nested under it, and the CLI must load that one.
  */
-export function findCliTools(options: { cwd: string; env: NodeJS.ProcessEnv; from: string; needs?: readonly string[] }): { kind: 'self' } | { kind: 'companion'; packageJson: string } | { kind: 'missing' } {
+export function findCliTools(options: {
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  from: string;
+  needs?: readonly string[];
+}): { kind: 'self' } | { kind: 'companion'; packageJson: string } | { kind: 'missing' } {
   const needs = options.needs ?? CLI_TOOLS;
   const companion = findCompanion(options);
   if (needs.every((name) => packageDir(options.from, name) !== undefined)) {
@@ -109,7 +125,9 @@ function missingHint(args: string[]): string {
 async function runCompanionThroughNpm(args: string[]): Promise<number> {
   const specs = companionSpecs(process.env);
   if (process.env.CTRLRUN_GEN_NO_FETCH === '1') {
-    process.stderr.write(`ctrlrun-gen: the command line's tools are not installed here (this install of ctrlrun-gen ${VERSION} carries the runtime only).\n${missingHint(args)}`);
+    process.stderr.write(
+      `ctrlrun-gen: the command line's tools are not installed here (this install of ctrlrun-gen ${VERSION} carries the runtime only).\n${missingHint(args)}`,
+    );
     return 2;
   }
   process.stderr.write(

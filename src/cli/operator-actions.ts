@@ -72,7 +72,14 @@ export type ResolveOutcome =
   /** Not ambiguous (committed, failed, or in flight with its lease still running): unchanged. */
   | { outcome: 'not_ambiguous'; effect: EffectRecord };
 
-export async function resolveEffectKey(store: Store, key: string, state: 'committed' | 'failed', by: string, now: number, signer?: ReceiptSigner): Promise<ResolveOutcome> {
+export async function resolveEffectKey(
+  store: Store,
+  key: string,
+  state: 'committed' | 'failed',
+  by: string,
+  now: number,
+  signer?: ReceiptSigner,
+): Promise<ResolveOutcome> {
   const effect = await store.resolveEffect(key, state, by, now);
   if (!effect) return { outcome: 'unknown' };
   if (effect.resolvedBy !== by || effect.state !== state || effect.updatedAt !== now) return { outcome: 'not_ambiguous', effect };

@@ -42,6 +42,7 @@ function gitShow(spec: string, cwd: string): string | undefined {
 function parsed(text: string, label: string, besideFile: string): Policy {
   const loaded = parsePolicy(text, label, certFilesBeside(besideFile));
   const errors = loaded.diagnostics.filter((d) => d.severity === 'error');
-  if (!loaded.value || errors.length > 0) throw new UserError(`the policy at ${label} does not load (${errors.length} error${errors.length === 1 ? '' : 's'})`, errors);
+  if (!loaded.value || errors.length > 0)
+    throw new UserError(`the policy at ${label} does not load (${errors.length} error${errors.length === 1 ? '' : 's'})`, errors);
   return loaded.value;
 }

@@ -19,7 +19,11 @@ export const SERVER_ENV = 'CTRLRUN_SERVER';
 export const TOKEN_ENV = 'CTRLRUN_TOKEN';
 
 export const serverOptions = {
-  server: { type: 'string', global: true, describe: `Act through \`ctrlrun-gen serve\` at this URL (default: $${SERVER_ENV}); answers are recorded as the token's operator` },
+  server: {
+    type: 'string',
+    global: true,
+    describe: `Act through \`ctrlrun-gen serve\` at this URL (default: $${SERVER_ENV}); answers are recorded as the token's operator`,
+  },
   token: { type: 'string', global: true, describe: `Operator token for --server (default: $${TOKEN_ENV}; the variable keeps it out of shell history)` },
 } as const;
 
@@ -70,7 +74,9 @@ export async function postToServer<T>(target: ServerTarget, route: string, body:
       signal: AbortSignal.timeout(15_000),
     });
   } catch (error) {
-    throw new UserError(`--server ${target.url}: could not reach serve (${error instanceof Error ? error.message : String(error)}).\nhint: is \`ctrlrun-gen serve\` running there?`);
+    throw new UserError(
+      `--server ${target.url}: could not reach serve (${error instanceof Error ? error.message : String(error)}).\nhint: is \`ctrlrun-gen serve\` running there?`,
+    );
   }
   let json: { message?: string; error?: string } & Record<string, unknown> = {};
   try {
@@ -78,7 +84,10 @@ export async function postToServer<T>(target: ServerTarget, route: string, body:
   } catch {
     // not JSON: reported below
   }
-  if (res.status === 401) throw new UserError(`--server ${target.url}: the token was refused.\nhint: check --token / $${TOKEN_ENV}; \`ctrlrun-gen operators list\` shows who has one`);
+  if (res.status === 401)
+    throw new UserError(
+      `--server ${target.url}: the token was refused.\nhint: check --token / $${TOKEN_ENV}; \`ctrlrun-gen operators list\` shows who has one`,
+    );
   if (!res.ok) throw new UserError(`${json.message ?? `serve answered HTTP ${res.status}`} Nothing changed.`);
   return json as T;
 }

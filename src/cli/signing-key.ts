@@ -29,12 +29,16 @@ export function operatorSigner(flag: string | undefined, ctx: Pick<CliContext, '
 
 function readKeyFile(value: string, cwd: string): string {
   if (value.trim().startsWith('ctrlrun-ed25519-')) {
-    throw new UserError('--signing-key: give the key\'s file, not the key (a command line is visible to other users).\nhint: the file `receipts keygen --out FILE` wrote, or $CTRLRUN_RECEIPT_KEY');
+    throw new UserError(
+      "--signing-key: give the key's file, not the key (a command line is visible to other users).\nhint: the file `receipts keygen --out FILE` wrote, or $CTRLRUN_RECEIPT_KEY",
+    );
   }
   try {
     return readFileSync(path.resolve(cwd, value), 'utf8').slice(0, 4096);
   } catch (error) {
-    throw new UserError(`--signing-key: cannot read ${value} (${(error as NodeJS.ErrnoException).code ?? 'error'}).\nhint: the secret key file \`receipts keygen --out FILE\` wrote`);
+    throw new UserError(
+      `--signing-key: cannot read ${value} (${(error as NodeJS.ErrnoException).code ?? 'error'}).\nhint: the secret key file \`receipts keygen --out FILE\` wrote`,
+    );
   }
 }
 
@@ -43,7 +47,8 @@ function signerOf(secret: string, source: string): ReceiptSigner {
     return receiptSigner(secret);
   } catch (error) {
     // the message names the expected form, never the text read
-    if (error instanceof CtrlrunError) throw new UserError(`${source}: ${error.message.replace(/^ctrlrun: the receiptKey \(CTRLRUN_RECEIPT_KEY\)/, 'the key')}`);
+    if (error instanceof CtrlrunError)
+      throw new UserError(`${source}: ${error.message.replace(/^ctrlrun: the receiptKey \(CTRLRUN_RECEIPT_KEY\)/, 'the key')}`);
     throw error;
   }
 }

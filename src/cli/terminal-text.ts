@@ -97,6 +97,7 @@ export function operatorText(value: string | undefined, flag: string): string | 
 /** An operator's name (`--as`): operatorText, then the runtime's identity normalisation (so `BOB` is `bob`). */
 export function operatorName(value: string, flag: string): string {
   const checked = checkIdentity(operatorText(value, flag));
-  if (!checked.ok) throw new UserError(`${flag}: name who answers (it is recorded), e.g. ${flag} bob; this one is refused: ${identityProblemText(checked.problem)}.`);
+  if (!checked.ok)
+    throw new UserError(`${flag}: name who answers (it is recorded), e.g. ${flag} bob; this one is refused: ${identityProblemText(checked.problem)}.`);
   return checked.value;
 }

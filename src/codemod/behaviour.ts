@@ -52,13 +52,16 @@ export function behaviourChanges(call: SdkToolCall, policy: Policy, action: Poli
       kind: 'approve-through-control',
       text: realtime
         ? "calls the policy sends to a human pause with the session's tool_approval_requested event and are filed in the store as they pause (`ctrlrun-gen approvals list`); " +
-          "let an operator answer (`ctrlrun-gen serve`, `ctrlrun-gen approvals`), then control.resolveRealtime(session, item): session.approve(item) alone no longer authorizes them (ApprovalMismatch)"
+          'let an operator answer (`ctrlrun-gen serve`, `ctrlrun-gen approvals`), then control.resolveRealtime(session, item): session.approve(item) alone no longer authorizes them (ApprovalMismatch)'
         : 'calls the policy sends to a human pause the run and are filed in the store as they pause (`ctrlrun-gen approvals list`); answer them with control.approve(state, item, { approver }) / control.reject(...) ' +
           "or `ctrlrun-gen approvals approve|deny`: the SDK's state.approve(item) no longer authorizes them (the call fails with ApprovalMismatch)",
     });
   }
   if (needsApprovalRemoved) {
-    changes.push({ kind: 'needs-approval-removed', text: `its needsApproval was removed: ${policy.mode === 'observe' ? 'nothing asks a human in observe mode' : 'ctrlrun.yaml decides which calls need a human'}` });
+    changes.push({
+      kind: 'needs-approval-removed',
+      text: `its needsApproval was removed: ${policy.mode === 'observe' ? 'nothing asks a human in observe mode' : 'ctrlrun.yaml decides which calls need a human'}`,
+    });
   }
   if (action.effect && policy.mode === 'enforce') {
     changes.push({

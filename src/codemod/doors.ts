@@ -67,7 +67,14 @@ interface DoorTools {
   text: string;
   ctx: DoorContext;
   at: (span: { line: number; column: number }) => Located;
-  left: (door: DoorKind, span: { line: number; column: number }, reason: 'unmapped' | 'conflict' | 'unanalysable' | 'unknown-action', message: string, hint: string, name?: string) => void;
+  left: (
+    door: DoorKind,
+    span: { line: number; column: number },
+    reason: 'unmapped' | 'conflict' | 'unanalysable' | 'unknown-action',
+    message: string,
+    hint: string,
+    name?: string,
+  ) => void;
   remove: (prop: OptionProperty) => void;
   unreadable: (o: ToolCallOptions) => string | undefined;
   mappedAction: (door: DoorKind, span: { line: number; column: number }, name: string, what: string) => string | undefined;
@@ -77,8 +84,14 @@ interface DoorTools {
 function doorTools(text: string, ctx: DoorContext): DoorTools {
   const plan: DoorPlan = { edits: [], findings: [], used: new Set(), replaced: [] };
   const at = (span: { line: number; column: number }): Located => ({ file: ctx.fileAbs, line: span.line, column: span.column });
-  const left = (door: DoorKind, span: { line: number; column: number }, reason: 'unmapped' | 'conflict' | 'unanalysable' | 'unknown-action', message: string, hint: string, name?: string) =>
-    plan.findings.push({ kind: 'door-left', ...at(span), door, reason, message, hint, ...(name !== undefined ? { name } : {}) });
+  const left = (
+    door: DoorKind,
+    span: { line: number; column: number },
+    reason: 'unmapped' | 'conflict' | 'unanalysable' | 'unknown-action',
+    message: string,
+    hint: string,
+    name?: string,
+  ) => plan.findings.push({ kind: 'door-left', ...at(span), door, reason, message, hint, ...(name !== undefined ? { name } : {}) });
   const remove = (prop: OptionProperty) => {
     const [s, e] = removalRange(text, prop.span.start, prop.span.end);
     plan.edits.push({ start: s, end: e, text: '' });
@@ -96,11 +109,25 @@ function doorTools(text: string, ctx: DoorContext): DoorTools {
   const mappedAction = (door: DoorKind, span: { line: number; column: number }, name: string, what: string): string | undefined => {
     const action = ctx.actions.get(name);
     if (action === undefined) {
-      left(door, span, 'unmapped', `the manifest maps no action to the ${what} '${name}'`, `Add \`- tool: ${yamlScalar(name)}\` with its \`action:\` to ctrlrun.tools.yaml.`, name);
+      left(
+        door,
+        span,
+        'unmapped',
+        `the manifest maps no action to the ${what} '${name}'`,
+        `Add \`- tool: ${yamlScalar(name)}\` with its \`action:\` to ctrlrun.tools.yaml.`,
+        name,
+      );
       return undefined;
     }
     if (!Object.hasOwn(ctx.policy.actions, action)) {
-      left(door, span, 'unknown-action', `the ${what} '${name}' maps to '${action}', which the policy does not define`, `Add action '${action}' to ctrlrun.yaml, or map the tool to one it defines.`, name);
+      left(
+        door,
+        span,
+        'unknown-action',
+        `the ${what} '${name}' maps to '${action}', which the policy does not define`,
+        `Add action '${action}' to ctrlrun.yaml, or map the tool to one it defines.`,
+        name,
+      );
       return undefined;
     }
     return action;
@@ -112,7 +139,14 @@ function doorTools(text: string, ctx: DoorContext): DoorTools {
   const settleGate = (door: DoorKind, o: ToolCallOptions, action: string, name: string, keep: string): string[] | undefined => {
     const gate = gateProblem(o, action);
     if (gate && gate !== 'remove') {
-      left(door, gate.prop.span, 'conflict', `it keeps its needsApproval: ${gate.message}`, `Make the policy at least as strict (\`decision: approve\`), or ${keep} and suppress the finding with a reason.`, name);
+      left(
+        door,
+        gate.prop.span,
+        'conflict',
+        `it keeps its needsApproval: ${gate.message}`,
+        `Make the policy at least as strict (\`decision: approve\`), or ${keep} and suppress the finding with a reason.`,
+        name,
+      );
       return undefined;
     }
     if (gate === 'remove') {
@@ -144,7 +178,14 @@ function planHostedMcp(scan: FileScan, d: DoorTools): void {
       continue;
     }
     if (!ctx.hostedLabels.has(label)) {
-      left(door, call.span, 'unmapped', `the manifest maps no action to hosted MCP server '${label}'`, `Add \`- hosted_mcp: { server_label: ${yamlScalar(label)} }\` with its \`action:\` to ctrlrun.tools.yaml.`, label);
+      left(
+        door,
+        call.span,
+        'unmapped',
+        `the manifest maps no action to hosted MCP server '${label}'`,
+        `Add \`- hosted_mcp: { server_label: ${yamlScalar(label)} }\` with its \`action:\` to ctrlrun.tools.yaml.`,
+        label,
+      );
       continue;
     }
     const onApproval = call.options.properties.onApproval;
@@ -163,7 +204,14 @@ function planHostedMcp(scan: FileScan, d: DoorTools): void {
     const ra = call.options.properties.requireApproval;
     if (ra && ra.identifier !== undefined) {
       // removing `requireApproval: mode` (or `{ requireApproval }`) would leave the variable unused
-      left(door, ra.span, 'unanalysable', 'its `requireApproval` is held in a variable', 'Remove `requireApproval` (every call of a protected hosted server goes to the policy) and the variable, then run the codemod again.', label);
+      left(
+        door,
+        ra.span,
+        'unanalysable',
+        'its `requireApproval` is held in a variable',
+        'Remove `requireApproval` (every call of a protected hosted server goes to the policy) and the variable, then run the codemod again.',
+        label,
+      );
       continue;
     }
     if (ra && !(ra.valueKind === 'string' && ra.stringValue === 'always')) {
@@ -191,7 +239,14 @@ function planLocalTools(scan: FileScan, d: DoorTools): void {
     const nameProp = p.name;
     const name = nameProp ? nameProp.stringValue : local.defaultName;
     if (call.indirect || call.argumentsStart === undefined) {
-      left(door, call.span, 'unanalysable', `${call.factory} is called through .call/.apply/Reflect.apply`, `Call it directly: \`${call.factory}({ ... })\`.`, name);
+      left(
+        door,
+        call.span,
+        'unanalysable',
+        `${call.factory} is called through .call/.apply/Reflect.apply`,
+        `Call it directly: \`${call.factory}({ ... })\`.`,
+        name,
+      );
       continue;
     }
     const bad = unreadable(call.options);
@@ -205,8 +260,19 @@ function planLocalTools(scan: FileScan, d: DoorTools): void {
     }
     const action = mappedAction(door, call.span, name, local.what);
     if (action === undefined) continue;
-    if (call.factory === 'shellTool' && p.environment && !/type\s*:\s*['"`]local['"`]/.test(text.slice(p.environment.valueSpan.start, p.environment.valueSpan.end))) {
-      left(door, p.environment.span, 'unanalysable', 'its `environment` is not written as `{ type: \'local\' }`', 'protectShellTool guards a local shell only; write the environment as a literal, or drop it.', name);
+    if (
+      call.factory === 'shellTool' &&
+      p.environment &&
+      !/type\s*:\s*['"`]local['"`]/.test(text.slice(p.environment.valueSpan.start, p.environment.valueSpan.end))
+    ) {
+      left(
+        door,
+        p.environment.span,
+        'unanalysable',
+        "its `environment` is not written as `{ type: 'local' }`",
+        'protectShellTool guards a local shell only; write the environment as a literal, or drop it.',
+        name,
+      );
       continue;
     }
     if (p.onApproval) {
@@ -243,11 +309,24 @@ function planAgentTools(scan: FileScan, d: DoorTools): void {
     }
     const bad = call.argumentCount === 1 ? unreadable(call.options) : undefined;
     if (bad) {
-      left(door, call.span, 'unanalysable', bad, "Write the options as an object literal so it can become `protectAgentTool('<action>', agent, { ... })`.", name);
+      left(
+        door,
+        call.span,
+        'unanalysable',
+        bad,
+        "Write the options as an object literal so it can become `protectAgentTool('<action>', agent, { ... })`.",
+        name,
+      );
       continue;
     }
     if (name === undefined) {
-      left(door, call.span, 'unanalysable', "the tool's name is neither a literal `toolName` nor derived from the agent's literal `name`", 'Give it a literal `toolName` so it can be mapped.');
+      left(
+        door,
+        call.span,
+        'unanalysable',
+        "the tool's name is neither a literal `toolName` nor derived from the agent's literal `name`",
+        'Give it a literal `toolName` so it can be mapped.',
+      );
       continue;
     }
     const action = mappedAction(door, call.span, name, 'agent tool');
@@ -260,7 +339,15 @@ function planAgentTools(scan: FileScan, d: DoorTools): void {
     const next = text[call.argumentsStart];
     plan.edits.push({ start: call.receiver.end, end: call.argumentsStart, text: call.argumentCount === 0 ? '' : /\s/.test(next ?? '') ? ',' : ', ' });
     plan.used.add('protectAgentTool');
-    plan.findings.push({ kind: 'door-rewritten', ...at(call.span), door, name, action, to: `protectAgentTool('${action}', ${receiver.length <= 30 ? receiver : 'agent'})`, removed });
+    plan.findings.push({
+      kind: 'door-rewritten',
+      ...at(call.span),
+      door,
+      name,
+      action,
+      to: `protectAgentTool('${action}', ${receiver.length <= 30 ? receiver : 'agent'})`,
+      removed,
+    });
   }
 }
 
@@ -273,9 +360,20 @@ function planMcpFetches(scan: FileScan, d: DoorTools): void {
       if (el.serverName === undefined || !ctx.pinnedMcpServers.has(el.serverName) || !el.fetchInsert || fetched.has(el.fetchInsert.at)) continue;
       fetched.add(el.fetchInsert.at);
       const option = `fetch: ${ctx.callee('upstreamFetch')}(${ctx.quoted(el.serverName)}),`;
-      plan.edits.push({ start: el.fetchInsert.at, end: el.fetchInsert.at, text: el.fetchInsert.indent === null ? `${option} ` : `${option}\n${el.fetchInsert.indent}` });
+      plan.edits.push({
+        start: el.fetchInsert.at,
+        end: el.fetchInsert.at,
+        text: el.fetchInsert.indent === null ? `${option} ` : `${option}\n${el.fetchInsert.indent}`,
+      });
       plan.used.add('upstreamFetch');
-      plan.findings.push({ kind: 'door-rewritten', ...at(el.span), door: 'mcpServers', name: el.serverName, to: `fetch: upstreamFetch(${JSON.stringify(el.serverName)}) (its actions pin a TLS certificate)`, removed: [] });
+      plan.findings.push({
+        kind: 'door-rewritten',
+        ...at(el.span),
+        door: 'mcpServers',
+        name: el.serverName,
+        to: `fetch: upstreamFetch(${JSON.stringify(el.serverName)}) (its actions pin a TLS certificate)`,
+        removed: [],
+      });
     }
   }
 }
@@ -291,20 +389,49 @@ function planMcpWrappers(scan: FileScan, d: DoorTools): void {
       const door: DoorKind = 'mcpServers';
       wrapped.add(el.span.start);
       if (el.status === 'opaque' || !el.inArray) {
-        left(door, el.span, 'unanalysable', 'the codemod cannot follow this value to the server it holds', 'Wrap the server where it is made: `protectMcpServer(new MCPServerStdio({ ... }))`.');
+        left(
+          door,
+          el.span,
+          'unanalysable',
+          'the codemod cannot follow this value to the server it holds',
+          'Wrap the server where it is made: `protectMcpServer(new MCPServerStdio({ ... }))`.',
+        );
         continue;
       }
       if (el.serverName === undefined) {
-        left(door, el.span, 'unanalysable', "the server's `name` is not a literal where it is made", 'Give the server a literal `name` so its tools can be mapped.');
+        left(
+          door,
+          el.span,
+          'unanalysable',
+          "the server's `name` is not a literal where it is made",
+          'Give the server a literal `name` so its tools can be mapped.',
+        );
         continue;
       }
       if (!ctx.mcpServers.has(el.serverName)) {
-        left(door, el.span, 'unmapped', `the manifest maps no tool of MCP server '${el.serverName}'`, `Add \`- mcp: { server: ${yamlScalar(el.serverName)}, tool: <tool> }\` with its \`action:\` for each tool to ctrlrun.tools.yaml (an unmapped tool is denied).`, el.serverName);
+        left(
+          door,
+          el.span,
+          'unmapped',
+          `the manifest maps no tool of MCP server '${el.serverName}'`,
+          `Add \`- mcp: { server: ${yamlScalar(el.serverName)}, tool: <tool> }\` with its \`action:\` for each tool to ctrlrun.tools.yaml (an unmapped tool is denied).`,
+          el.serverName,
+        );
         continue;
       }
-      plan.edits.push({ start: el.span.start, end: el.span.start, text: `${ctx.callee('protectMcpServer')}(` }, { start: el.span.end, end: el.span.end, text: ')' });
+      plan.edits.push(
+        { start: el.span.start, end: el.span.start, text: `${ctx.callee('protectMcpServer')}(` },
+        { start: el.span.end, end: el.span.end, text: ')' },
+      );
       plan.used.add('protectMcpServer');
-      plan.findings.push({ kind: 'door-rewritten', ...at(el.span), door, name: el.serverName, to: `protectMcpServer(${el.text.length <= 30 ? el.text : 'server'})`, removed: [] });
+      plan.findings.push({
+        kind: 'door-rewritten',
+        ...at(el.span),
+        door,
+        name: el.serverName,
+        to: `protectMcpServer(${el.text.length <= 30 ? el.text : 'server'})`,
+        removed: [],
+      });
     }
   }
 }

@@ -12,7 +12,8 @@ export function treeState(dir: string): TreeState {
   const r = spawnSync('git', ['status', '--porcelain', '--untracked-files=no', '--', '.'], { cwd: dir, encoding: 'utf8' });
   // git refuses a repository another user owns (CI containers): that is a work tree it will not
   // read, not the absence of one, so the dirty-tree guard must not be skipped.
-  if (!r.error && r.status !== 0 && /dubious ownership/i.test(r.stderr ?? '')) return { kind: 'dubious-ownership', message: (r.stderr ?? '').trim().split('\n')[0]! };
+  if (!r.error && r.status !== 0 && /dubious ownership/i.test(r.stderr ?? ''))
+    return { kind: 'dubious-ownership', message: (r.stderr ?? '').trim().split('\n')[0]! };
   if (r.error || r.status !== 0) return { kind: 'not-a-repo' };
   const files = r.stdout
     .split('\n')

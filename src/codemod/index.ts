@@ -51,14 +51,14 @@ export async function runCodemod(options: CodemodOptions): Promise<CodemodResult
     const result = rewriteFile(fileScan, text, contextFor(fileAbs));
     findings.push(...result.findings);
     alreadyProtected += result.alreadyProtected;
-    if (result.after !== undefined && result.after !== text) changes.push({ file: fileAbs, before: text, after: result.after, ...(encoding === 'utf8' ? {} : { encoding }) });
+    if (result.after !== undefined && result.after !== text)
+      changes.push({ file: fileAbs, before: text, after: result.after, ...(encoding === 'utf8' ? {} : { encoding }) });
   }
   // a file (or folder) the scan could not read may hold tools: never skipped without a word
   for (const u of scan.unreadable ?? []) {
     findings.push({ kind: 'unreadable', file: path.resolve(root, u.file), line: 1, column: 1, message: u.message });
   }
-  const count = (kind: CodemodFinding['kind']) =>
-    findings.filter((f) => f.kind === kind || (f.kind === 'door-left' && f.reason === kind)).length;
+  const count = (kind: CodemodFinding['kind']) => findings.filter((f) => f.kind === kind || (f.kind === 'door-left' && f.reason === kind)).length;
   const summary: CodemodSummary = {
     filesScanned: scan.filesConsidered,
     filesParsed: scan.files.length,
@@ -77,7 +77,12 @@ export async function runCodemod(options: CodemodOptions): Promise<CodemodResult
   const blocking = summary.conflicts + summary.unmapped + summary.noLiteralName + summary.unanalysable + summary.unknownActions + summary.unparseable;
   // runs whose protected calls would all be refused for want of a principal (issue 21): said, not left to run time
   const protects = summary.toolsRewritten + summary.alreadyProtected > 0 || manifest.tools.some((t) => t.kind === 'function');
-  const runsWithoutContext = protects ? runsLackingContext(scan.files, new Set(manifest.tools.flatMap((t) => (t.kind === 'function' ? [t.tool] : [])))).map((r) => ({ ...r, file: path.resolve(root, r.file) })) : [];
+  const runsWithoutContext = protects
+    ? runsLackingContext(scan.files, new Set(manifest.tools.flatMap((t) => (t.kind === 'function' ? [t.tool] : [])))).map((r) => ({
+        ...r,
+        file: path.resolve(root, r.file),
+      }))
+    : [];
   return { root, changes, findings, summary, ...(runsWithoutContext.length > 0 ? { runsWithoutContext } : {}), exitCode: blocking > 0 ? 1 : 0 };
 }
 

@@ -82,7 +82,13 @@ export function rewriteFile(scan: FileScan, text: string, ctx: FileContext): Fil
 type At = (span: { line: number; column: number }) => { file: string; line: number; column: number };
 
 /** One SDK tool() call: its rewrite to protectedTool (edits and a `rewritten` finding), or the finding that says why it stays. */
-function planToolCall(call: SdkToolCall, text: string, ctx: FileContext, localName: string, at: At): { findings: CodemodFinding[]; edits: TextEdit[]; rewritten: boolean } {
+function planToolCall(
+  call: SdkToolCall,
+  text: string,
+  ctx: FileContext,
+  localName: string,
+  at: At,
+): { findings: CodemodFinding[]; edits: TextEdit[]; rewritten: boolean } {
   const findings: CodemodFinding[] = [];
   const edits: TextEdit[] = [];
   const keep = (f: CodemodFinding) => {
@@ -131,7 +137,9 @@ function planToolCall(call: SdkToolCall, text: string, ctx: FileContext, localNa
       ...at(call.span),
       tool: call.name,
       action,
-      message: call.options.span ? 'the options spread other properties in (...): a needsApproval there could not be checked' : 'the options are not an object literal',
+      message: call.options.span
+        ? 'the options spread other properties in (...): a needsApproval there could not be checked'
+        : 'the options are not an object literal',
     });
     return { findings, edits, rewritten: false };
   }
@@ -164,7 +172,10 @@ function planToolCall(call: SdkToolCall, text: string, ctx: FileContext, localNa
 }
 
 /** How this file reaches the generated module's exports: a namespace import, and named imports by exported name. */
-function generatedBindings(imports: ModuleImport[], match: { fileAbs: string; generatedModule: string }): { generatedNs: string | undefined; generatedNamed: Map<string, string> } {
+function generatedBindings(
+  imports: ModuleImport[],
+  match: { fileAbs: string; generatedModule: string },
+): { generatedNs: string | undefined; generatedNamed: Map<string, string> } {
   const generatedNs = imports.find((i) => !i.typeOnly && i.namespaceName && isGeneratedSpecifier(i.module, match))?.namespaceName;
   const generatedNamed = new Map<string, string>();
   for (const i of imports) {
@@ -200,7 +211,9 @@ function importEdits(p: ImportPlan): TextEdit[] {
     if ((!isSdkModule(imp.module) && !barrel) || imp.typeOnly) continue;
     for (const spec of imp.named) {
       if (spec.typeOnly || (!barrel && !factories.has(spec.imported))) continue;
-      const uses = replaced.filter((c) => c.binding.kind !== 'namespace' && c.binding.localName === spec.local && (!barrel || c.binding.importedFrom === imp.module)).length;
+      const uses = replaced.filter(
+        (c) => c.binding.kind !== 'namespace' && c.binding.localName === spec.local && (!barrel || c.binding.importedFrom === imp.module),
+      ).length;
       if (uses > 0 && spec.references <= uses) removedSpecs.set(imp, [...(removedSpecs.get(imp) ?? []), spec]);
     }
   }

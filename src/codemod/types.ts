@@ -16,7 +16,14 @@ export type CodemodFinding =
   /** A door rewritten to the generated module's variant (`to`: what it became); `removed`: options dropped (only ever stricter). */
   | (Located & { kind: 'door-rewritten'; door: DoorKind; name: string; action?: string; to: string; removed: string[] })
   /** A door left as it is, with why and what to do; counted with the conflicts, unmapped, not rewritable or unknown actions. */
-  | (Located & { kind: 'door-left'; door: DoorKind; name?: string; reason: 'unmapped' | 'conflict' | 'unanalysable' | 'unknown-action'; message: string; hint: string })
+  | (Located & {
+      kind: 'door-left';
+      door: DoorKind;
+      name?: string;
+      reason: 'unmapped' | 'conflict' | 'unanalysable' | 'unknown-action';
+      message: string;
+      hint: string;
+    })
   /** An SDK tool() rewritten to protectedTool(). */
   | (Located & { kind: 'rewritten'; tool: string; action: string; needsApprovalRemoved: boolean; changes: BehaviourChange[] })
   /** A hand-written needsApproval the policy would weaken: the tool is left as it is. */

@@ -17,7 +17,13 @@ export function narrator(out: (text: string) => void, color: boolean) {
     },
     block(text: string) {
       const body = text.replace(/\s+$/, '');
-      if (body) out(`${body.split('\n').map((l) => `   │ ${l}`).join('\n')}\n`);
+      if (body)
+        out(
+          `${body
+            .split('\n')
+            .map((l) => `   │ ${l}`)
+            .join('\n')}\n`,
+        );
     },
   };
 }

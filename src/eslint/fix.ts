@@ -7,7 +7,13 @@ import type { FileScan } from '../scan/types.js';
 import type { LintSession } from './session.js';
 
 /** The rules whose findings the codemod rewrites (`codemod --write`, `check --fix`). */
-export const FIXABLE_RULES: ReadonlySet<string> = new Set(['unprotected-tool', 'hosted-mcp-unguarded', 'unprotected-door', 'unprotected-agent-tool', 'mcp-server-unguarded']);
+export const FIXABLE_RULES: ReadonlySet<string> = new Set([
+  'unprotected-tool',
+  'hosted-mcp-unguarded',
+  'unprotected-door',
+  'unprotected-agent-tool',
+  'mcp-server-unguarded',
+]);
 
 /**
  * The codemod's context by project: built once per session's project, not per lint (it reads the

@@ -96,11 +96,7 @@ export class DiskSession implements LintSession {
     const here = (f: Finding): boolean => f.file === scan.file;
     const own = [...lintScannedFile(scan, this.context, repo.byFile.get(scan.file) ?? []), ...project.filter(here)];
     if (!dependsOnProject(scan)) return { scan, own, elsewhere: [] };
-    const elsewhere = [
-      ...this.projectFindings.filter((f) => !here(f)),
-      ...repo.elsewhere,
-      ...this.staleFindings().filter((f) => !here(f)),
-    ];
+    const elsewhere = [...this.projectFindings.filter((f) => !here(f)), ...repo.elsewhere, ...this.staleFindings().filter((f) => !here(f))];
     return { scan, own, elsewhere };
   }
 
@@ -165,7 +161,10 @@ function sessionKey(manifest: string | undefined, project: Project | undefined):
     files.add(project.manifest.output);
     files.add(project.manifest.output.replace(/\.(m|c)?js$/, '.d.$1ts'));
   }
-  return [...files].sort().map((f) => `${f}=${statKey(f)}`).join('\n');
+  return [...files]
+    .sort()
+    .map((f) => `${f}=${statKey(f)}`)
+    .join('\n');
 }
 
 /** The stat key a session of this manifest would have now (cheap: a few stats). */

@@ -85,7 +85,8 @@ export function tsString(value: string): string {
     else if (ch === '\r') out += '\\r';
     else if (ch === '\t') out += '\\t';
     // Control characters, line separators and lone surrogates (which UTF-8 cannot carry) are escaped.
-    else if (code < 0x20 || code === 0x7f || code === 0x2028 || code === 0x2029 || (code >= 0xd800 && code <= 0xdfff)) out += `\\u${code.toString(16).padStart(4, '0')}`;
+    else if (code < 0x20 || code === 0x7f || code === 0x2028 || code === 0x2029 || (code >= 0xd800 && code <= 0xdfff))
+      out += `\\u${code.toString(16).padStart(4, '0')}`;
     else out += ch;
   }
   return `${out}'`;
@@ -281,7 +282,9 @@ export function compileDecision(action: PolicyAction, name: string, policyFile: 
   const labelsName = `${name}_labels`;
   if (scoped && labels.length > 0) {
     lines.push(`/** ${commentText(action.id)}: the \`data:\` labels, argument name to label. */`);
-    lines.push(`const ${labelsName}: ReadonlyMap<string, string> = new Map([${labels.map(([arg, label]) => `[${tsString(arg)}, ${tsString(label)}]`).join(', ')}]);`);
+    lines.push(
+      `const ${labelsName}: ReadonlyMap<string, string> = new Map([${labels.map(([arg, label]) => `[${tsString(arg)}, ${tsString(label)}]`).join(', ')}]);`,
+    );
   }
   const readsArgs = argsUsed.some((arg) => arg !== DATA_SCOPE) || (scoped && labels.length > 0);
   lines.push(`/** ${commentText(action.id)}: ${action.rules.length} rule${action.rules.length === 1 ? '' : 's'}, first match wins; no match denies. */`);
@@ -359,9 +362,10 @@ export function compileTemplate(template: Template, name: string, what: 'effect'
     lines.push(`  if (!isPart(${v})) return { ok: false, arg: ${tsString(arg)} };`);
   }
   // A template literal when a placeholder is in it (linters prefer it to `+`), else a plain string.
-  const value = placeholders.length === 0
-    ? tsString(template.parts.map((part) => (part.kind === 'text' ? part.text : '')).join(''))
-    : `\`${template.parts.map((part) => (part.kind === 'text' ? templateText(part.text) : usesResource && part.arg === 'resource' ? '${resource}' : `\${String(${vars.get(part.arg)})}`)).join('')}\``;
+  const value =
+    placeholders.length === 0
+      ? tsString(template.parts.map((part) => (part.kind === 'text' ? part.text : '')).join(''))
+      : `\`${template.parts.map((part) => (part.kind === 'text' ? templateText(part.text) : usesResource && part.arg === 'resource' ? '${resource}' : `\${String(${vars.get(part.arg)})}`)).join('')}\``;
   lines.push(`  return { ok: true, value: ${value} };`);
   lines.push('}');
   return { name, source: lines.join('\n'), helpers };

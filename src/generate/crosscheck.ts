@@ -109,7 +109,10 @@ function checkDeclaration(action: PolicyAction, entry: FunctionTool, declaration
     }
   }
 
-  for (const [what, template] of [['effect', action.effect], ['resource', action.resource]] as const) {
+  for (const [what, template] of [
+    ['effect', action.effect],
+    ['resource', action.resource],
+  ] as const) {
     if (!template) continue;
     out.push(...checkTemplate(what, template, action, entry, params, declared, declaredHere));
   }
@@ -177,7 +180,10 @@ function checkTemplate(
         path,
         message: `the ${what} template's placeholder \`{${part.arg}}\` must be a required string or integer argument, but ${reasons.join(' and ')}`,
         hint: 'a placeholder that does not resolve to a non-empty string or an integer refuses the call; make the argument required (no .optional()/.default()/.nullable()) and a string or an integer',
-        related: { ...at(p.loc), message: `tool \`${entry.tool}\` declares \`${p.name}\` as ${describe(p)}${p.required ? '' : ', optional'}${p.nullable ? ', nullable' : ''}` },
+        related: {
+          ...at(p.loc),
+          message: `tool \`${entry.tool}\` declares \`${p.name}\` as ${describe(p)}${p.required ? '' : ', optional'}${p.nullable ? ', nullable' : ''}`,
+        },
       });
     }
   }
@@ -190,7 +196,10 @@ function conditionProblem(c: Condition, p: ToolParameter): { code: string; messa
     return {
       code: 'non-integer-argument',
       message: `\`${c.op}\` compares integers, but \`${p.name}\` is ${describe(p)}`,
-      hint: p.type === 'number' ? 'declare it z.number().int() (JSON schema: `type: \'integer\'`): a fractional value would never match' : `compare ${p.type === 'enum' ? 'an enum' : `a ${p.type}`} with eq, neq or in`,
+      hint:
+        p.type === 'number'
+          ? "declare it z.number().int() (JSON schema: `type: 'integer'`): a fractional value would never match"
+          : `compare ${p.type === 'enum' ? 'an enum' : `a ${p.type}`} with eq, neq or in`,
     };
   }
   const values: Scalar[] = c.op === 'in' ? (c.value as Scalar[]) : [c.value as Scalar];
@@ -200,7 +209,7 @@ function conditionProblem(c: Condition, p: ToolParameter): { code: string; messa
       return {
         code: 'value-type-mismatch',
         message: `${c.op === 'in' ? 'the list holds ' : ''}${JSON.stringify(value)}, ${problem}`,
-        hint: 'a value of another type never equals the argument; write the value with the argument\'s type',
+        hint: "a value of another type never equals the argument; write the value with the argument's type",
       };
     }
   }

@@ -70,7 +70,8 @@ function doorCalls(scan: FileScan): Array<{ name: string; span: Span; callee: Sp
     const name = c.options.properties.name ? c.options.properties.name.stringValue : door.name;
     if (name !== undefined) out.push({ name, span: c.span, callee: c.callee, options: c.options, params: door.params });
   }
-  for (const c of scan.agentAsToolCalls ?? []) if (c.toolName !== undefined) out.push({ name: c.toolName, span: c.span, callee: c.callee, options: c.options, params: 'agent' });
+  for (const c of scan.agentAsToolCalls ?? [])
+    if (c.toolName !== undefined) out.push({ name: c.toolName, span: c.span, callee: c.callee, options: c.options, params: 'agent' });
   for (const c of scan.generatedDoorCalls ?? []) {
     if (c.toolName === undefined || !c.options) continue;
     const door = LOCAL_FACTORIES[c.door];
@@ -82,10 +83,29 @@ function doorCalls(scan: FileScan): Array<{ name: string; span: Span; callee: Sp
 
 /** What the policy's `when` sees of a door's call (docs/doors): fixed for shell and apply_patch; `{ input }` for an agent tool without `parameters`. */
 function doorParameters(kind: DoorParameters, loc: SourceLocation): ToolParameter[] {
-  const p = (name: string, type: ToolParameter['type'], required: boolean, extra: Partial<ToolParameter> = {}): ToolParameter => ({ name, type, required, nullable: false, loc, ...extra });
+  const p = (name: string, type: ToolParameter['type'], required: boolean, extra: Partial<ToolParameter> = {}): ToolParameter => ({
+    name,
+    type,
+    required,
+    nullable: false,
+    loc,
+    ...extra,
+  });
   if (kind === 'shell') return [p('command', 'string', true), p('commands', 'unknown', true, { note: 'a list of strings' })];
-  if (kind === 'computer') return [p('action', 'string', true), p('actions', 'unknown', true, { note: 'a list of computer actions' }), p('text', 'string', false), p('keys', 'string', false)];
-  if (kind === 'apply_patch') return [p('operation', 'enum', true, { enumValues: ['create_file', 'delete_file', 'update_file'] }), p('path', 'string', true), p('diff', 'string', false), p('move_to', 'string', false)];
+  if (kind === 'computer')
+    return [
+      p('action', 'string', true),
+      p('actions', 'unknown', true, { note: 'a list of computer actions' }),
+      p('text', 'string', false),
+      p('keys', 'string', false),
+    ];
+  if (kind === 'apply_patch')
+    return [
+      p('operation', 'enum', true, { enumValues: ['create_file', 'delete_file', 'update_file'] }),
+      p('path', 'string', true),
+      p('diff', 'string', false),
+      p('move_to', 'string', false),
+    ];
   return [p('input', 'string', true)];
 }
 
@@ -98,7 +118,8 @@ export function declarationsInSource(file: string, text: string, names: Readonly
 export function declarationsInScan(file: string, text: string, scan: FileScan, names: ReadonlySet<string>): ToolDeclaration[] {
   if (scan.parseError) return [];
   const calls: Array<{ kind: ToolDeclaration['kind']; name: string; span: Span; callee: Span; options: ToolCallOptions }> = [];
-  for (const c of scan.sdkToolCalls) if (c.name !== undefined && names.has(c.name)) calls.push({ kind: 'sdk-tool', name: c.name, span: c.span, callee: c.callee, options: c.options });
+  for (const c of scan.sdkToolCalls)
+    if (c.name !== undefined && names.has(c.name)) calls.push({ kind: 'sdk-tool', name: c.name, span: c.span, callee: c.callee, options: c.options });
   for (const c of scan.protectedToolCalls) {
     const name = c.name;
     if (name !== undefined && names.has(name)) calls.push({ kind: 'protected-tool', name, span: c.span, callee: c.callee, options: c.options });
@@ -118,7 +139,9 @@ export function declarationsInScan(file: string, text: string, scan: FileScan, n
     const loc = locationOf(sourceFile, file, d.callee.start);
     // an agent tool with its own `parameters` is read like a tool()'s
     const parameters: ReadParametersResult =
-      d.params === 'agent' && d.options.properties.parameters ? readToolParameters({ file, text, sourceFile }, d) : { readable: true, form: 'json-schema', parameters: doorParameters(d.params, loc), loc };
+      d.params === 'agent' && d.options.properties.parameters
+        ? readToolParameters({ file, text, sourceFile }, d)
+        : { readable: true, form: 'json-schema', parameters: doorParameters(d.params, loc), loc };
     out.push({ name: d.name, file, kind: 'door', loc, parameters, start: d.span.start });
   }
   out.sort((a, b) => a.start - b.start);

@@ -207,21 +207,23 @@ function applyEdits(text: string, edits: Edit[]): string {
 }
 
 /** Modifiers JavaScript has not (a function, so that loading this module does not load the compiler). */
-const tsOnlyModifiers = (): ReadonlySet<ts.SyntaxKind> => new Set<ts.SyntaxKind>([
-  typescript.SyntaxKind.DeclareKeyword,
-  typescript.SyntaxKind.AbstractKeyword,
-  typescript.SyntaxKind.PublicKeyword,
-  typescript.SyntaxKind.PrivateKeyword,
-  typescript.SyntaxKind.ProtectedKeyword,
-  typescript.SyntaxKind.ReadonlyKeyword,
-  typescript.SyntaxKind.OverrideKeyword,
-]);
+const tsOnlyModifiers = (): ReadonlySet<ts.SyntaxKind> =>
+  new Set<ts.SyntaxKind>([
+    typescript.SyntaxKind.DeclareKeyword,
+    typescript.SyntaxKind.AbstractKeyword,
+    typescript.SyntaxKind.PublicKeyword,
+    typescript.SyntaxKind.PrivateKeyword,
+    typescript.SyntaxKind.ProtectedKeyword,
+    typescript.SyntaxKind.ReadonlyKeyword,
+    typescript.SyntaxKind.OverrideKeyword,
+  ]);
 
 /** Parses the JavaScript as TypeScript and fails on any TypeScript-only syntax left in it. */
 function assertNoTypeSyntax(js: string): void {
   const source = typescript.createSourceFile('generated.ts', js, typescript.ScriptTarget.Latest, true, typescript.ScriptKind.TS);
   const parseErrors = (source as unknown as { parseDiagnostics?: ts.Diagnostic[] }).parseDiagnostics ?? [];
-  if (parseErrors.length > 0) throw new Error(`generator bug: the JavaScript module does not parse: ${typescript.flattenDiagnosticMessageText(parseErrors[0]?.messageText ?? '', ' ')}`);
+  if (parseErrors.length > 0)
+    throw new Error(`generator bug: the JavaScript module does not parse: ${typescript.flattenDiagnosticMessageText(parseErrors[0]?.messageText ?? '', ' ')}`);
   const onlyTs = tsOnlyModifiers();
   const visit = (node: ts.Node): void => {
     if (

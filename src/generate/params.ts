@@ -103,11 +103,48 @@ interface Shape {
 
 /** Methods of a zod schema that keep what the model may send (its JSON type) as it is. */
 const TYPE_PRESERVING = new Set([
-  'describe', 'meta', 'brand', 'readonly', 'refine', 'superRefine', 'check',
-  'min', 'max', 'length', 'positive', 'negative', 'nonnegative', 'nonpositive', 'gt', 'gte', 'lt', 'lte',
-  'multipleOf', 'step', 'finite', 'safe', 'nonempty', 'email', 'url', 'uuid', 'cuid', 'cuid2', 'ulid',
-  'regex', 'lowercase', 'uppercase', 'startsWith', 'endsWith',
-  'includes', 'datetime', 'date', 'time', 'ip', 'emoji', 'nanoid', 'base64',
+  'describe',
+  'meta',
+  'brand',
+  'readonly',
+  'refine',
+  'superRefine',
+  'check',
+  'min',
+  'max',
+  'length',
+  'positive',
+  'negative',
+  'nonnegative',
+  'nonpositive',
+  'gt',
+  'gte',
+  'lt',
+  'lte',
+  'multipleOf',
+  'step',
+  'finite',
+  'safe',
+  'nonempty',
+  'email',
+  'url',
+  'uuid',
+  'cuid',
+  'cuid2',
+  'ulid',
+  'regex',
+  'lowercase',
+  'uppercase',
+  'startsWith',
+  'endsWith',
+  'includes',
+  'datetime',
+  'date',
+  'time',
+  'ip',
+  'emoji',
+  'nanoid',
+  'base64',
 ]);
 /** Methods that keep the JSON type but change the value the body receives (see ToolParameter.transforms). */
 const VALUE_CHANGING = new Set(['trim', 'toLowerCase', 'toUpperCase', 'normalize', 'slugify', 'overwrite']);
@@ -265,7 +302,9 @@ class Reader {
           return { type: 'boolean', required: true, nullable: false };
         case 'enum': {
           const values = args[0] ? stringList(unwrap(args[0])) : undefined;
-          return values ? { type: 'enum', enumValues: values, required: true, nullable: false } : unknown('the values of z.enum(...) are not a literal list of strings');
+          return values
+            ? { type: 'enum', enumValues: values, required: true, nullable: false }
+            : unknown('the values of z.enum(...) are not a literal list of strings');
         }
         case 'literal': {
           const value = args[0] ? unwrap(args[0]) : undefined;
@@ -294,7 +333,8 @@ class Reader {
     const inner = this.readZodType(callee.expression, depth + 1);
     if (RESHAPING.has(method)) return { ...unknown(`\`.${method}()\` cannot be read statically`), transforms: inner.transforms ?? `.${method}()` };
     // a member of a type not read here (an object, an array…) still changes its value with these
-    if (inner.type === 'unknown') return VALUE_CHANGING.has(method) || method === 'default' ? { ...inner, transforms: inner.transforms ?? `.${method}()` } : inner;
+    if (inner.type === 'unknown')
+      return VALUE_CHANGING.has(method) || method === 'default' ? { ...inner, transforms: inner.transforms ?? `.${method}()` } : inner;
     if (VALUE_CHANGING.has(method)) return { ...inner, transforms: inner.transforms ?? `.${method}()` };
     if (method === 'default') return { ...applyModifier(method, inner), transforms: inner.transforms ?? '.default()' };
     if (method === 'int' || method === 'safe') {
@@ -320,7 +360,7 @@ class Reader {
     const type = props.get('type');
     const typeName = type ? stringValue(unwrap(type)) : undefined;
     if (typeName !== 'object') {
-      return { readable: false, reason: 'the JSON schema is not `type: \'object\'`', loc };
+      return { readable: false, reason: "the JSON schema is not `type: 'object'`", loc };
     }
     let required = new Set<string>();
     const req = props.get('required');
@@ -432,7 +472,13 @@ function applyModifier(method: string, inner: Shape): Shape {
 function unwrap(node: ts.Expression): ts.Expression {
   let expr = node;
   for (;;) {
-    if (typescript.isParenthesizedExpression(expr) || typescript.isAsExpression(expr) || typescript.isSatisfiesExpression(expr) || typescript.isNonNullExpression(expr) || typescript.isTypeAssertionExpression(expr)) {
+    if (
+      typescript.isParenthesizedExpression(expr) ||
+      typescript.isAsExpression(expr) ||
+      typescript.isSatisfiesExpression(expr) ||
+      typescript.isNonNullExpression(expr) ||
+      typescript.isTypeAssertionExpression(expr)
+    ) {
       expr = expr.expression;
     } else {
       return expr;
@@ -490,7 +536,12 @@ function zodBindings(sf: ts.SourceFile): Set<string> {
         if (typescript.isIdentifier(d.name)) names.add(d.name.text);
         if (typescript.isObjectBindingPattern(d.name)) {
           for (const element of d.name.elements) {
-            const imported = element.propertyName && typescript.isIdentifier(element.propertyName) ? element.propertyName.text : typescript.isIdentifier(element.name) ? element.name.text : undefined;
+            const imported =
+              element.propertyName && typescript.isIdentifier(element.propertyName)
+                ? element.propertyName.text
+                : typescript.isIdentifier(element.name)
+                  ? element.name.text
+                  : undefined;
             if (imported === 'z' && typescript.isIdentifier(element.name)) names.add(element.name.text);
           }
         }
@@ -529,7 +580,11 @@ function constBindings(sf: ts.SourceFile): Map<string, Array<ts.Expression | nul
     if (typescript.isVariableDeclaration(node) && typescript.isIdentifier(node.name)) {
       const isConst = typescript.isVariableDeclarationList(node.parent) && (node.parent.flags & typescript.NodeFlags.Const) !== 0;
       add(node.name.text, isConst && node.initializer ? node.initializer : null);
-    } else if ((typescript.isParameter(node) || typescript.isFunctionDeclaration(node) || typescript.isClassDeclaration(node)) && node.name && typescript.isIdentifier(node.name)) {
+    } else if (
+      (typescript.isParameter(node) || typescript.isFunctionDeclaration(node) || typescript.isClassDeclaration(node)) &&
+      node.name &&
+      typescript.isIdentifier(node.name)
+    ) {
       add(node.name.text, null);
     }
     typescript.forEachChild(node, visit);

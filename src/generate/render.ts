@@ -117,7 +117,9 @@ export function renderModuleText(input: RenderInput, template: string = loadTemp
       .join('\n'),
     controlSpecifier: tsString(input.controlSpecifier),
     actionIdType: actionIdType(actionIds),
-    helpers: HELPER_ORDER.filter((h) => helpers.has(h)).map((h) => HELPER_SOURCE[h]).join('\n\n'),
+    helpers: HELPER_ORDER.filter((h) => helpers.has(h))
+      .map((h) => HELPER_SOURCE[h])
+      .join('\n\n'),
     functions: functions.map((f) => f.source).join('\n\n'),
     policyLiteral: `{\n${policyFields(input, entries, grantEntries).join('\n')}\n}`,
   });
@@ -129,8 +131,8 @@ export function renderModuleText(input: RenderInput, template: string = loadTemp
 const UPSTREAM_EXPORT = [
   '',
   '/**',
-  " * `upstreamFetch(serverName)`: a fetch pinned to the TLS certificates the policy pins for that MCP",
-  ' * server\'s actions (`upstream.tls_cert_sha256`, `tls_cert_file`). Build the server with it:',
+  ' * `upstreamFetch(serverName)`: a fetch pinned to the TLS certificates the policy pins for that MCP',
+  " * server's actions (`upstream.tls_cert_sha256`, `tls_cert_file`). Build the server with it:",
   " * `new MCPServerStreamableHttp({ url, name, fetch: upstreamFetch(name) })`; a pinned action's calls",
   ' * run only through that server, after it has seen a pinned certificate (Node only).',
   ' */',
@@ -191,7 +193,16 @@ function grantEntry(policyFile: string, functions: CompiledFunction[]): (grant: 
       for (let n = 2; used.has(name); n += 1) name = `constraints_${identifierPart(grant.id)}_${n}`;
       used.add(name);
       const holds = compileDecision(
-        { id: `grant ${grant.id}`, bare: false, controls: [], approvalsRequired: 1, maxAttempts: null, mcp: { notExecutedOnError: false }, rules: [{ index: 0, when: grant.constraints, decision: 'allow', controls: [], loc: grant.loc }], loc: grant.loc },
+        {
+          id: `grant ${grant.id}`,
+          bare: false,
+          controls: [],
+          approvalsRequired: 1,
+          maxAttempts: null,
+          mcp: { notExecutedOnError: false },
+          rules: [{ index: 0, when: grant.constraints, decision: 'allow', controls: [], loc: grant.loc }],
+          loc: grant.loc,
+        },
         name,
         policyFile,
       );
@@ -209,7 +220,8 @@ function policyFields(input: RenderInput, entries: string[], grantEntries: strin
   const fields = [`  hash: ${tsString(policy.hash)},`, `  mode: ${tsString(policy.mode)},`];
   if (policy.environment !== undefined) fields.push(`  environment: ${tsString(policy.environment)},`);
   fields.push(entries.length === 0 ? '  actions: {},' : `  actions: {\n${entries.join('\n')}\n  },`);
-  if (policy.authority) fields.push(grantEntries.length === 0 ? '  authority: { grants: [] },' : `  authority: {\n    grants: [\n${grantEntries.join('\n')}\n    ],\n  },`);
+  if (policy.authority)
+    fields.push(grantEntries.length === 0 ? '  authority: { grants: [] },' : `  authority: {\n    grants: [\n${grantEntries.join('\n')}\n    ],\n  },`);
   fields.push(
     toolNames.length === 0
       ? '  tools: {},'

@@ -6,9 +6,7 @@ import type { FileScan } from '../scan/types.js';
  * context the app passes to `run()` (`user`, `session.userId`), or an environment variable for
  * runs no person stands behind (a script, a job). Default: `runContext.context.user`.
  */
-export type IdentityProposal =
-  | { kind: 'context'; path: string[]; from?: { file: string; line: number } }
-  | { kind: 'env'; name: string };
+export type IdentityProposal = { kind: 'context'; path: string[]; from?: { file: string; line: number } } | { kind: 'env'; name: string };
 
 export const DEFAULT_IDENTITY: IdentityProposal = { kind: 'context', path: ['user'] };
 
@@ -30,7 +28,23 @@ export function parseIdentityOption(text: string): IdentityProposal {
 }
 
 /** Context keys that name who a run acts for, most telling first. */
-const PRINCIPAL_KEYS = ['user', 'userId', 'user_id', 'userID', 'uid', 'principal', 'actor', 'username', 'email', 'account', 'accountId', 'customerId', 'customer', 'sessionUser', 'owner'];
+const PRINCIPAL_KEYS = [
+  'user',
+  'userId',
+  'user_id',
+  'userID',
+  'uid',
+  'principal',
+  'actor',
+  'username',
+  'email',
+  'account',
+  'accountId',
+  'customerId',
+  'customer',
+  'sessionUser',
+  'owner',
+];
 
 /** A flag about the user (`isProUser`, `hasAccount`), not who the user is: never proposed by its name alone. */
 const FLAG_KEY = /^(?:is|has|can|should|was|needs?|allows?)(?:[A-Z_]|$)/;
@@ -118,11 +132,17 @@ export function identitySource(p: IdentityProposal, who: 'run' | 'session'): str
 export function identityNotes(p: IdentityProposal, chosen: boolean, found: ReturnType<typeof proposeIdentity>, controlWritten: boolean): string[] {
   const lines: string[] = [];
   if (controlWritten && p.kind === 'context' && p.from && !chosen) {
-    lines.push(`note: the control's identity reads ${describeIdentity(p)}, from the context your code passes to run() (${p.from.file}:${p.from.line}); change it if that is not who a run acts for, or re-run with --identity`);
+    lines.push(
+      `note: the control's identity reads ${describeIdentity(p)}, from the context your code passes to run() (${p.from.file}:${p.from.line}); change it if that is not who a run acts for, or re-run with --identity`,
+    );
   }
-  if (controlWritten && p.kind === 'env') lines.push(`note: the control's identity reads ${describeIdentity(p)}: set it where the app runs, or every protected call is refused (no_principal)`);
+  if (controlWritten && p.kind === 'env')
+    lines.push(`note: the control's identity reads ${describeIdentity(p)}: set it where the app runs, or every protected call is refused (no_principal)`);
   if (controlWritten && !chosen && found.otherKeys) {
-    const keys = found.otherKeys.slice(0, 4).map((k) => `\`${k}\``).join(', ');
+    const keys = found.otherKeys
+      .slice(0, 4)
+      .map((k) => `\`${k}\``)
+      .join(', ');
     lines.push(
       `note: the runs pass ${keys} in their context, and none of ${found.otherKeys.length === 1 ? 'it says' : 'them says'} who a run acts for (a conversation or session id is not a principal): ` +
         `the control's identity reads ${describeIdentity(p)} (the default). Pass the signed-in user there, or re-run with --identity <key> (\`--identity userId\`, \`--identity env:CTRLRUN_PRINCIPAL\`)`,
@@ -130,7 +150,11 @@ export function identityNotes(p: IdentityProposal, chosen: boolean, found: Retur
   }
   const without = found.runsWithoutContext;
   if (p.kind === 'context' && without.length > 0) {
-    const at = without.slice(0, 3).map((w) => `${w.file}:${w.line}`).join(', ') + (without.length > 3 ? ', …' : '');
+    const at =
+      without
+        .slice(0, 3)
+        .map((w) => `${w.file}:${w.line}`)
+        .join(', ') + (without.length > 3 ? ', …' : '');
     lines.push(
       `note: ${without.length} run${without.length === 1 ? '' : 's'} pass${without.length === 1 ? 'es' : ''} no context (${at}), and the identity reads ${describeIdentity(p)}: ` +
         `every protected call of ${without.length === 1 ? 'it' : 'them'} would be refused (no_principal). Pass \`{ context: { ${p.path[0]}: <who the run acts for> } }\` to run(), ` +

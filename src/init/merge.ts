@@ -11,7 +11,9 @@ import type { ExistingSetup, InitPlan, PlannedTool } from './render.js';
 function parse(text: string, file: string): Document | undefined {
   const doc = parseDocument(text);
   if (doc.errors.length > 0) {
-    throw new UserError(`init --force: ${file} does not parse (${doc.errors[0]!.message.split('\n')[0]}); nothing was written. Fix it, or delete it to start over.`);
+    throw new UserError(
+      `init --force: ${file} does not parse (${doc.errors[0]!.message.split('\n')[0]}); nothing was written. Fix it, or delete it to start over.`,
+    );
   }
   if (doc.contents === null || (isScalar(doc.contents) && doc.contents.value === null)) return undefined; // empty: nothing to keep
   if (!isMap(doc.contents)) throw new UserError(`init --force: ${file} is not a mapping; nothing was written. Fix it, or delete it to start over.`);

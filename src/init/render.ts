@@ -88,7 +88,8 @@ export function findTools(scan: RepoScan): { tools: FoundTool[]; unnamed: InitPl
   };
   for (const file of files) {
     for (const call of file.sdkToolCalls) {
-      if (call.name === undefined) unnamed.push({ file: file.file, line: call.span.line, ...(call.nameUnresolved !== undefined ? { reason: call.nameUnresolved } : {}) });
+      if (call.name === undefined)
+        unnamed.push({ file: file.file, line: call.span.line, ...(call.nameUnresolved !== undefined ? { reason: call.nameUnresolved } : {}) });
       else {
         const realtime = isRealtimeEntry(call.binding.module);
         add(call.name, { file: file.file, line: call.span.line, realtime });
@@ -131,7 +132,11 @@ export function findTools(scan: RepoScan): { tools: FoundTool[]; unnamed: InitPl
   for (const file of files) {
     for (const call of file.hostedMcpCalls) {
       if (call.serverLabel !== undefined) continue;
-      const reason = call.options.hasSpread ? 'its options are spread in (`{ ...config }`), so its `serverLabel` cannot be read' : !call.options.span ? 'its options are not an object literal' : 'its `serverLabel` is not a string literal';
+      const reason = call.options.hasSpread
+        ? 'its options are spread in (`{ ...config }`), so its `serverLabel` cannot be read'
+        : !call.options.span
+          ? 'its options are not an object literal'
+          : 'its `serverLabel` is not a string literal';
       unnamed.push({ file: file.file, line: call.span.line, what: 'hostedMcpTool()', reason });
     }
   }
@@ -249,9 +254,7 @@ export function planActions(
 
 /** YAML scalar: plain when unambiguous, else double-quoted (JSON strings are valid YAML). */
 export function yamlString(value: string): string {
-  return /^[A-Za-z_][A-Za-z0-9_./-]*$/.test(value) && !/^(true|false|null|yes|no|on|off|y|n|~)$/i.test(value)
-    ? value
-    : JSON.stringify(value);
+  return /^[A-Za-z_][A-Za-z0-9_./-]*$/.test(value) && !/^(true|false|null|yes|no|on|off|y|n|~)$/i.test(value) ? value : JSON.stringify(value);
 }
 
 const where = (tool: FoundTool): string => tool.places.map((p) => `${p.file}:${p.line}`).join(', ');
@@ -307,7 +310,11 @@ export function renderManifest(plan: InitPlan, paths: { output: string; control:
     lines.push(`  # ${where(tool)}`, `  - tool: ${yamlString(tool.name)}`, `    action: ${yamlString(tool.action)}`);
   }
   for (const server of plan.hosted ?? []) {
-    lines.push(`  # hostedMcpTool at ${where(server)}`, `  - hosted_mcp: { server_label: ${yamlString(server.name)} }`, `    action: ${yamlString(server.action)}`);
+    lines.push(
+      `  # hostedMcpTool at ${where(server)}`,
+      `  - hosted_mcp: { server_label: ${yamlString(server.name)} }`,
+      `    action: ${yamlString(server.action)}`,
+    );
   }
   for (const place of plan.unnamed) {
     lines.push(`  # not mapped: the ${place.what ?? 'tool()'} at ${place.file}:${place.line} has no literal name`);

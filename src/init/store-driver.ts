@@ -65,7 +65,12 @@ export type DriverOutcome =
   | { kind: 'no-package-json'; names: string[]; reason: string };
 
 /** The I/O shell: reads the control and package.json, adds the driver the store needs. */
-export function ensureStoreDriver(io: { readText: (file: string) => string | undefined; writeText: (file: string, text: string) => void }, dir: string, controlFile: string, nodeVersion: string): DriverOutcome {
+export function ensureStoreDriver(
+  io: { readText: (file: string) => string | undefined; writeText: (file: string, text: string) => void },
+  dir: string,
+  controlFile: string,
+  nodeVersion: string,
+): DriverOutcome {
   const store = controlStore(io.readText(`${dir}/${controlFile}`) ?? '');
   const wanted = storeDriverDependencies(store, nodeVersion);
   const names = Object.keys(wanted);

@@ -29,4 +29,3 @@ export function findManifest(cwd: string, top: string | undefined = gitRootOf(pa
     dir = parent;
   }
 }
-

@@ -66,7 +66,13 @@ class ManifestReader {
   read(root: Node): Manifest | undefined {
     const r = this.r;
     if (!isMap(root)) {
-      r.errorAt(root, '', 'not-a-mapping', `the manifest must be a mapping (\`schema:\`, \`tools:\`, ...), found ${describeKind(r.kindOf(root))}`, `start with \`schema: ${MANIFEST_SCHEMA}\``);
+      r.errorAt(
+        root,
+        '',
+        'not-a-mapping',
+        `the manifest must be a mapping (\`schema:\`, \`tools:\`, ...), found ${describeKind(r.kindOf(root))}`,
+        `start with \`schema: ${MANIFEST_SCHEMA}\``,
+      );
       return undefined;
     }
     const entries = r.entries(root, '');
@@ -79,7 +85,9 @@ class ManifestReader {
     } else {
       const value = r.string(schema.value, schema.at, schema.path, `\`${MANIFEST_SCHEMA}\``);
       if (value !== undefined && value !== MANIFEST_SCHEMA) {
-        const hint = value.startsWith('ctrlrun.policy/') ? 'this is the policy schema; the manifest is `ctrlrun.tools.yaml`, the policy `ctrlrun.yaml`' : `write \`${MANIFEST_SCHEMA}\``;
+        const hint = value.startsWith('ctrlrun.policy/')
+          ? 'this is the policy schema; the manifest is `ctrlrun.tools.yaml`, the policy `ctrlrun.yaml`'
+          : `write \`${MANIFEST_SCHEMA}\``;
         r.errorAt(schema.at, schema.path, 'bad-schema', `unsupported schema \`${value}\``, hint);
       }
     }
@@ -91,17 +99,37 @@ class ManifestReader {
     if (controlEntry) this.locs.control = r.locOf(controlEntry.at);
     const policy = this.readPath(policyEntry, MANIFEST_DEFAULTS.policy, root_, { insideRoot: false });
     this.locs.policyPath = policy;
-    const output = this.readPath(byKey.get('output'), MANIFEST_DEFAULTS.output, root_, { insideRoot: true, extensions: OUTPUT_EXTENSIONS, what: 'the generated module' });
-    const control = this.readPath(byKey.get('control'), MANIFEST_DEFAULTS.control, root_, { insideRoot: true, extensions: CONTROL_EXTENSIONS, what: 'the control module' });
+    const output = this.readPath(byKey.get('output'), MANIFEST_DEFAULTS.output, root_, {
+      insideRoot: true,
+      extensions: OUTPUT_EXTENSIONS,
+      what: 'the generated module',
+    });
+    const control = this.readPath(byKey.get('control'), MANIFEST_DEFAULTS.control, root_, {
+      insideRoot: true,
+      extensions: CONTROL_EXTENSIONS,
+      what: 'the control module',
+    });
     if (output !== undefined && output === control) {
       const e = byKey.get('output') ?? byKey.get('control');
-      r.errorAt(e?.at ?? root, e?.path ?? '', 'same-path', '`output` and `control` are the same file', 'the generated module is overwritten by `generate`; the control module is yours');
+      r.errorAt(
+        e?.at ?? root,
+        e?.path ?? '',
+        'same-path',
+        '`output` and `control` are the same file',
+        'the generated module is overwritten by `generate`; the control module is yours',
+      );
     }
 
     const toolsEntry = byKey.get('tools');
     const tools: ManifestTool[] = [];
     if (toolsEntry === undefined) {
-      r.errorAt(root, '', 'missing-key', 'the manifest has no `tools`', 'add `tools:` with `- tool: <name>` / `action: <policy action>` entries (or `tools: []`)');
+      r.errorAt(
+        root,
+        '',
+        'missing-key',
+        'the manifest has no `tools`',
+        'add `tools:` with `- tool: <name>` / `action: <policy action>` entries (or `tools: []`)',
+      );
     } else {
       const seq = r.seq(toolsEntry.value, toolsEntry.at, toolsEntry.path, 'a list of tool mappings');
       if (seq) this.readTools(r.items(seq, 'tools'), tools);
@@ -110,7 +138,12 @@ class ManifestReader {
     return { schemaVersion: 1, file: this.absFile, root: root_, policy, output, control, tools };
   }
 
-  private readPath(entry: Entry | undefined, fallback: string, root: string, opts: { insideRoot: boolean; extensions?: readonly string[]; what?: string }): string | undefined {
+  private readPath(
+    entry: Entry | undefined,
+    fallback: string,
+    root: string,
+    opts: { insideRoot: boolean; extensions?: readonly string[]; what?: string },
+  ): string | undefined {
     const r = this.r;
     if (entry === undefined) return path.resolve(root, fallback);
     const value = r.string(entry.value, entry.at, entry.path, 'a path relative to the manifest');
@@ -121,7 +154,13 @@ class ManifestReader {
     }
     if (/[\u0001-\u001f\u007f-\u009f\u2028\u2029]/.test(value)) {
       // a newline in `output:` became a broken import line in every file the codemod rewrote
-      r.errorAt(entry.at, entry.path, 'bad-path', 'the path contains a control character (a newline, a tab, …)', 'write the path on one line, without control characters');
+      r.errorAt(
+        entry.at,
+        entry.path,
+        'bad-path',
+        'the path contains a control character (a newline, a tab, …)',
+        'write the path on one line, without control characters',
+      );
       return undefined;
     }
     const resolved = path.resolve(root, value);
@@ -129,12 +168,24 @@ class ManifestReader {
     if (opts.insideRoot) {
       const rel = path.relative(root, resolved);
       if (rel === '' || rel.startsWith('..') || path.isAbsolute(rel)) {
-        r.errorAt(entry.at, entry.path, 'outside-root', `\`${value}\` is outside the repository (the manifest's directory)`, `keep ${opts.what ?? 'it'} inside the repository, e.g. \`src/${path.basename(value) || 'file.ts'}\``);
+        r.errorAt(
+          entry.at,
+          entry.path,
+          'outside-root',
+          `\`${value}\` is outside the repository (the manifest's directory)`,
+          `keep ${opts.what ?? 'it'} inside the repository, e.g. \`src/${path.basename(value) || 'file.ts'}\``,
+        );
         ok = false;
       }
     }
     if (opts.extensions && !opts.extensions.includes(path.extname(value))) {
-      r.errorAt(entry.at, entry.path, 'bad-extension', `\`${value}\` does not end in ${opts.extensions.join(', ')}`, `${opts.what ?? 'the file'} is a TypeScript/JavaScript module`);
+      r.errorAt(
+        entry.at,
+        entry.path,
+        'bad-extension',
+        `\`${value}\` does not end in ${opts.extensions.join(', ')}`,
+        `${opts.what ?? 'the file'} is a TypeScript/JavaScript module`,
+      );
       ok = false;
     }
     return ok ? resolved : undefined;
@@ -152,10 +203,22 @@ class ManifestReader {
       const byKey = new Map(fields.map((f) => [f.key, f]));
       const kinds = (['tool', 'mcp', 'hosted_mcp'] as const).filter((k) => byKey.has(k));
       if (kinds.length === 0) {
-        r.errorAt(item.at, item.path, 'missing-tool', 'the entry names no tool', 'add `tool: <name>` (an SDK tool), `mcp: { server, tool }` or `hosted_mcp: { server_label }`');
+        r.errorAt(
+          item.at,
+          item.path,
+          'missing-tool',
+          'the entry names no tool',
+          'add `tool: <name>` (an SDK tool), `mcp: { server, tool }` or `hosted_mcp: { server_label }`',
+        );
       } else if (kinds.length > 1) {
         const second = byKey.get(kinds[1]!)!;
-        r.errorAt(second.keyNode, second.path, 'several-tools', `the entry has both \`${kinds[0]}\` and \`${kinds[1]}\``, 'one entry maps one tool; split it in two');
+        r.errorAt(
+          second.keyNode,
+          second.path,
+          'several-tools',
+          `the entry has both \`${kinds[0]}\` and \`${kinds[1]}\``,
+          'one entry maps one tool; split it in two',
+        );
       }
       const actionEntry = byKey.get('action');
       let action: string | undefined;
@@ -172,7 +235,14 @@ class ManifestReader {
       const loc = r.locOf(kindEntry.at);
       const previous = seen.get(tool.key);
       if (previous !== undefined) {
-        r.errorAt(kindEntry.at, kindEntry.path, 'duplicate-tool', `${tool.what} is mapped twice (first at line ${previous.loc.line})`, 'a tool maps to exactly one action; remove one of the entries', { ...previous.loc, message: `${previous.what} first mapped here` });
+        r.errorAt(
+          kindEntry.at,
+          kindEntry.path,
+          'duplicate-tool',
+          `${tool.what} is mapped twice (first at line ${previous.loc.line})`,
+          'a tool maps to exactly one action; remove one of the entries',
+          { ...previous.loc, message: `${previous.what} first mapped here` },
+        );
         continue;
       }
       seen.set(tool.key, { loc, what: tool.what });
@@ -181,7 +251,14 @@ class ManifestReader {
         const s = sdkToolName(name);
         const clash = sanitized.get(s);
         if (clash !== undefined) {
-          r.errorAt(kindEntry.at, kindEntry.path, 'tool-name-clash', `tools \`${clash.name}\` and \`${name}\` look the same to the model (\`${s}\`)`, 'the SDK replaces every non-alphanumeric character with `_`; rename one of the tools', { ...clash.loc, message: `\`${clash.name}\` is here` });
+          r.errorAt(
+            kindEntry.at,
+            kindEntry.path,
+            'tool-name-clash',
+            `tools \`${clash.name}\` and \`${name}\` look the same to the model (\`${s}\`)`,
+            'the SDK replaces every non-alphanumeric character with `_`; rename one of the tools',
+            { ...clash.loc, message: `\`${clash.name}\` is here` },
+          );
           continue;
         }
         sanitized.set(s, { loc, name });
@@ -284,7 +361,14 @@ export function loadProject(options: { cwd: string; manifest?: string; policy?: 
     if (loaded.source !== '') sources.set(policyFile, loaded.source);
     const missing = loaded.diagnostics.find((d) => d.code === 'file-not-found');
     if (missing && options.policy === undefined && locs.policy) {
-      diagnostics.push({ ...missing, ...locs.policy, file: manifestFile, message: `the policy \`${path.relative(path.dirname(manifestFile), policyFile)}\` does not exist`, path: 'policy', hint: 'create it with `ctrlrun-gen init`, or fix the path' });
+      diagnostics.push({
+        ...missing,
+        ...locs.policy,
+        file: manifestFile,
+        message: `the policy \`${path.relative(path.dirname(manifestFile), policyFile)}\` does not exist`,
+        path: 'policy',
+        hint: 'create it with `ctrlrun-gen init`, or fix the path',
+      });
     } else {
       diagnostics.push(...loaded.diagnostics);
     }
@@ -300,7 +384,12 @@ export function loadProject(options: { cwd: string; manifest?: string; policy?: 
       const relatedAction = best !== undefined ? policy.actions[best] : undefined;
       const related = relatedAction
         ? { ...relatedAction.loc, message: `\`${best}\` is defined here` }
-        : { file: policyFile!, line: 1, column: 1, message: `the policy defines ${actionIds.length === 0 ? 'no actions' : actionIds.map((a) => `\`${a}\``).join(', ')}` };
+        : {
+            file: policyFile!,
+            line: 1,
+            column: 1,
+            message: `the policy defines ${actionIds.length === 0 ? 'no actions' : actionIds.map((a) => `\`${a}\``).join(', ')}`,
+          };
       diagnostics.push({
         severity: 'error',
         file: manifestFile,
@@ -317,7 +406,16 @@ export function loadProject(options: { cwd: string; manifest?: string; policy?: 
       if (!statSync(manifest.control).isFile()) throw new Error('not a file');
     } catch {
       const at = locs.control ?? { line: 1, column: 1 };
-      diagnostics.push({ severity: 'warning', file: manifestFile, line: at.line, column: at.column, path: 'control', code: 'missing-control', message: `the control module \`${path.relative(manifest.root, manifest.control)}\` does not exist yet`, hint: '`ctrlrun-gen init` writes one; `generate` imports it' });
+      diagnostics.push({
+        severity: 'warning',
+        file: manifestFile,
+        line: at.line,
+        column: at.column,
+        path: 'control',
+        code: 'missing-control',
+        message: `the control module \`${path.relative(manifest.root, manifest.control)}\` does not exist yet`,
+        hint: '`ctrlrun-gen init` writes one; `generate` imports it',
+      });
     }
   }
 

@@ -33,7 +33,11 @@ export function pnpmPackages(text: string): string[] {
   const at = lines.findIndex((l) => /^packages\s*:/.test(l));
   if (at < 0) return [];
   const inline = /^packages\s*:\s*\[(.*)\]\s*$/.exec(lines[at]!);
-  if (inline) return inline[1]!.split(',').map(unquote).filter((s) => s !== '');
+  if (inline)
+    return inline[1]!
+      .split(',')
+      .map(unquote)
+      .filter((s) => s !== '');
   const out: string[] = [];
   for (const line of lines.slice(at + 1)) {
     if (line.trim() === '') continue;

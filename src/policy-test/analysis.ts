@@ -149,7 +149,10 @@ function actionFindings(action: PolicyAction, lazy: () => Decider, only: Readonl
       rule: rule.index,
       loc: rule.loc,
       message: `rule ${rule.index} of ${action.id} (${rule.decision} when ${when(rule)}) is never reached: every call it matches is matched first by rule ${earlier.index} (${earlier.decision} when ${when(earlier)}); e.g. ${showValue(example)} is decided ${decided.decision} by ${decided.reason}`,
-      hint: rule.when.length === 0 || earlier.when.length === 0 ? 'move the catch-all rule last, or delete the rules after it' : `move rule ${rule.index} above rule ${earlier.index} if it is the exception, or delete it`,
+      hint:
+        rule.when.length === 0 || earlier.when.length === 0
+          ? 'move the catch-all rule last, or delete the rules after it'
+          : `move rule ${rule.index} above rule ${earlier.index} if it is the exception, or delete it`,
     });
   }
   if (action.effect && only.has('allow-all-action')) {

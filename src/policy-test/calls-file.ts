@@ -52,7 +52,8 @@ export function parseCallsFile(text: string, file: string): { calls: RecordedCal
 }
 
 function readCall(value: unknown, line: number, fail: (message: string, hint: string) => void): RecordedCall | undefined {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return void fail('a call line must be a JSON object', 'write {"action": "...", "args": {...}}');
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    return void fail('a call line must be a JSON object', 'write {"action": "...", "args": {...}}');
   const o = value as Record<string, unknown>;
   const str = (k: string): string | null | undefined => (o[k] === undefined || o[k] === null ? null : typeof o[k] === 'string' ? (o[k] as string) : undefined);
   const action = str('action');
@@ -60,34 +61,52 @@ function readCall(value: unknown, line: number, fail: (message: string, hint: st
   let argsText: string;
   if (typeof o['arguments'] === 'string') argsText = o['arguments'] as string;
   else if (o['args'] !== undefined) argsText = losslessText(o['args']);
-  else return void fail('the call has no `args` (an object) or `arguments` (the model\'s JSON text)', 'add "args": {...}');
+  else return void fail("the call has no `args` (an object) or `arguments` (the model's JSON text)", 'add "args": {...}');
   const hashed = o['hashed'] === undefined ? [] : o['hashed'];
-  if (!Array.isArray(hashed) || !hashed.every((h) => typeof h === 'string')) return void fail('`hashed` must be a list of argument names', '"hashed": ["note"]');
+  if (!Array.isArray(hashed) || !hashed.every((h) => typeof h === 'string'))
+    return void fail('`hashed` must be a list of argument names', '"hashed": ["note"]');
   const p = o['principal'];
   let principal: RecordedCall['principal'] = null;
   if (p !== undefined && p !== null) {
     const agent = typeof p === 'object' ? (p as Record<string, unknown>)['agent'] : undefined;
     const user = typeof p === 'object' ? (p as Record<string, unknown>)['user'] : undefined;
-    if (typeof agent !== 'string' || (user !== undefined && user !== null && typeof user !== 'string')) return void fail('`principal` must be {"agent": "...", "user": "..."}', 'name the agent as the control\'s identity() does');
+    if (typeof agent !== 'string' || (user !== undefined && user !== null && typeof user !== 'string'))
+      return void fail('`principal` must be {"agent": "...", "user": "..."}', "name the agent as the control's identity() does");
     principal = { agent, user: (user as string | undefined) ?? null };
   }
   const atText = str('at');
   const at = atText ? Date.parse(atText) : null;
   if (atText === undefined || (atText !== null && Number.isNaN(at))) return void fail('`at` must be an ISO 8601 time', '"at": "2026-12-01T10:00:00Z"');
   const decision = str('decision');
-  if (decision === undefined || (decision !== null && !DECISIONS.has(decision))) return void fail('`decision` must be allow, approve or deny', 'leave it out to take the working policy\'s decision as the baseline');
+  if (decision === undefined || (decision !== null && !DECISIONS.has(decision)))
+    return void fail('`decision` must be allow, approve or deny', "leave it out to take the working policy's decision as the baseline");
   const environment = str('environment');
   const task = str('task');
   const reason = str('reason');
   const callId = str('callId');
-  if (environment === undefined || task === undefined || reason === undefined || callId === undefined) return void fail('`environment`, `task`, `reason` and `callId` are strings when given', 'remove the key or make it a string');
-  return { line, action, argsText, hashed: hashed as string[], principal, environment, task, at, recorded: decision ? { decision: decision as Decision, reason } : null, callId };
+  if (environment === undefined || task === undefined || reason === undefined || callId === undefined)
+    return void fail('`environment`, `task`, `reason` and `callId` are strings when given', 'remove the key or make it a string');
+  return {
+    line,
+    action,
+    argsText,
+    hashed: hashed as string[],
+    principal,
+    environment,
+    task,
+    at,
+    recorded: decision ? { decision: decision as Decision, reason } : null,
+    callId,
+  };
 }
 
 /** JSON text of a lossless-json value (its numbers keep their digits, a float included). */
 function losslessText(value: unknown): string {
   if (value !== null && typeof value === 'object' && (value as { isLosslessNumber?: boolean }).isLosslessNumber) return (value as { value: string }).value;
   if (Array.isArray(value)) return `[${value.map(losslessText).join(',')}]`;
-  if (value !== null && typeof value === 'object') return `{${Object.entries(value).map(([k, v]) => `${JSON.stringify(k)}:${losslessText(v)}`).join(',')}}`;
+  if (value !== null && typeof value === 'object')
+    return `{${Object.entries(value)
+      .map(([k, v]) => `${JSON.stringify(k)}:${losslessText(v)}`)
+      .join(',')}}`;
   return JSON.stringify(value) ?? 'null';
 }

@@ -79,7 +79,8 @@ class SuiteReader {
     if (schema === undefined) r.errorAt(root, '', 'missing-key', 'the policy test file has no `schema`', `add \`schema: ${TEST_SCHEMA}\` as the first line`);
     else {
       const value = r.string(schema.value, schema.at, schema.path, `\`${TEST_SCHEMA}\``);
-      if (value !== undefined && value !== TEST_SCHEMA) r.errorAt(schema.at, schema.path, 'bad-schema', `unsupported schema \`${value}\``, `write \`${TEST_SCHEMA}\``);
+      if (value !== undefined && value !== TEST_SCHEMA)
+        r.errorAt(schema.at, schema.path, 'bad-schema', `unsupported schema \`${value}\``, `write \`${TEST_SCHEMA}\``);
     }
     const suite: TestSuite = { file: this.file, cases: [] };
     const policy = top.get('policy');
@@ -89,7 +90,13 @@ class SuiteReader {
     }
     const cases = top.get('cases');
     if (cases === undefined) {
-      r.errorAt(root, '', 'missing-key', 'the policy test file has no `cases`', 'add `cases:` with `- action: <id>` / `args: {...}` / `expect: { decision: allow }` entries');
+      r.errorAt(
+        root,
+        '',
+        'missing-key',
+        'the policy test file has no `cases`',
+        'add `cases:` with `- action: <id>` / `args: {...}` / `expect: { decision: allow }` entries',
+      );
       return undefined;
     }
     const seq = r.seq(cases.value, cases.at, cases.path, 'a list of cases');
@@ -121,8 +128,28 @@ class SuiteReader {
     const environment = optionalString('environment');
     const task = optionalString('task');
     const expect = this.readExpect(e.get('expect'), map, where);
-    if (actionId === undefined || args === undefined || principal === undefined || name === undefined || environment === undefined || task === undefined || !expect) return undefined;
-    return { index, name: name ?? `${actionId} #${index}`, action: actionId, args, principal, environment, task, expect: expect.value, expectLocs: expect.locs, loc };
+    if (
+      actionId === undefined ||
+      args === undefined ||
+      principal === undefined ||
+      name === undefined ||
+      environment === undefined ||
+      task === undefined ||
+      !expect
+    )
+      return undefined;
+    return {
+      index,
+      name: name ?? `${actionId} #${index}`,
+      action: actionId,
+      args,
+      principal,
+      environment,
+      task,
+      expect: expect.value,
+      expectLocs: expect.locs,
+      loc,
+    };
   }
 
   /** A mapping of values, or a string of JSON (for what YAML cannot say: a float, a duplicate key). */
@@ -132,12 +159,18 @@ class SuiteReader {
     const node = entry.value;
     if (node !== null && isScalar(node) && typeof node.value === 'string') return node.value;
     if (node === null || !isMap(node)) {
-      r.wrongKind(node, entry.at, entry.path, 'a mapping of the call\'s arguments, or their JSON text as a string');
+      r.wrongKind(node, entry.at, entry.path, "a mapping of the call's arguments, or their JSON text as a string");
       return undefined;
     }
     const bad = this.firstUnplain(node, entry.path);
     if (bad) {
-      r.errorAt(bad.node, bad.path, 'args-value', `this value cannot be an argument here (${bad.why})`, 'write the arguments as a JSON string (`args: \'{"amount": 1.5}\'`) to test a float or another value YAML reads differently');
+      r.errorAt(
+        bad.node,
+        bad.path,
+        'args-value',
+        `this value cannot be an argument here (${bad.why})`,
+        'write the arguments as a JSON string (`args: \'{"amount": 1.5}\'`) to test a float or another value YAML reads differently',
+      );
       return undefined;
     }
     void where;
@@ -173,7 +206,13 @@ class SuiteReader {
     const e = this.closed(r.entries(map, entry.path), PRINCIPAL_KEYS, 'a principal');
     const agent = e.get('agent');
     if (!agent) {
-      r.errorAt(map, entry.path, 'missing-key', 'the principal has no `agent`', 'name the agent, as `identity()` of the control returns it: `agent: support-bot`');
+      r.errorAt(
+        map,
+        entry.path,
+        'missing-key',
+        'the principal has no `agent`',
+        'name the agent, as `identity()` of the control returns it: `agent: support-bot`',
+      );
       return undefined;
     }
     const agentName = r.string(agent.value, agent.at, agent.path);
@@ -200,7 +239,8 @@ class SuiteReader {
       return undefined;
     }
     const d = r.string(decision.value, decision.at, decision.path, '`allow`, `approve` or `deny`');
-    if (d !== undefined && !DECISIONS.includes(d)) r.errorAt(decision.at, decision.path, 'bad-decision', `unknown decision \`${d}\``, didYouMean(d, DECISIONS, 'decisions'));
+    if (d !== undefined && !DECISIONS.includes(d))
+      r.errorAt(decision.at, decision.path, 'bad-decision', `unknown decision \`${d}\``, didYouMean(d, DECISIONS, 'decisions'));
     if (d === undefined || !DECISIONS.includes(d)) return undefined;
     const value: Expected = { decision: d as Expected['decision'] };
     let ok = true;

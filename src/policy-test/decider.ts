@@ -69,7 +69,14 @@ export function createDecider(policy: Policy, options: { now?: () => number } = 
     const who = call.principal;
     if (!authority || !who || builtNoCall(decision.reason)) return decision;
     const environment = call.environment ?? compiled.environment ?? 'production';
-    const auth = evaluateAuthority(authority, who, { action: call.action, resource: decision.resource, environment, task: call.task ?? null, args: checked.value, now: now() });
+    const auth = evaluateAuthority(authority, who, {
+      action: call.action,
+      resource: decision.resource,
+      environment,
+      task: call.task ?? null,
+      args: checked.value,
+      now: now(),
+    });
     if (auth.passed) return decision;
     return { decision: 'deny', rule: null, reason: auth.reason, effectKey: decision.effectKey, resource: decision.resource };
   };

@@ -43,7 +43,10 @@ function diffText(diff: PolicyDiff, labels: DiffLabels): string {
   for (const a of diff.actions) {
     out.push(`${sign(a.kind)} ${a.action} (${a.kind}): ${a.calls.length} of ${a.witnesses} witness call${a.witnesses === 1 ? '' : 's'} change decision`);
     for (const s of a.settings) out.push(`    ${setting(s)}`);
-    for (const c of a.calls.slice(0, SHOWN_CALLS)) out.push(`    ${transition(c.before.decision, c.after.decision)}${c.looser ? ' (looser)' : ''}  ${showValue(c.args)}  ${why(c.before)} → ${why(c.after)}`);
+    for (const c of a.calls.slice(0, SHOWN_CALLS))
+      out.push(
+        `    ${transition(c.before.decision, c.after.decision)}${c.looser ? ' (looser)' : ''}  ${showValue(c.args)}  ${why(c.before)} → ${why(c.after)}`,
+      );
     if (a.calls.length > SHOWN_CALLS) out.push(`    … and ${a.calls.length - SHOWN_CALLS} more (--format json lists them all)`);
   }
   out.push(`summary: ${summaryLine(diff)}`);
@@ -78,7 +81,8 @@ function diffMarkdown(diff: PolicyDiff, labels: DiffLabels): string {
   const out = [`### Policy diff: \`${labels.base}\` → \`${labels.head}\``, ''];
   if (diff.actions.length === 0 && diff.settings.length === 0) return `${out.join('\n')}No change: every action decides as before.\n`;
   out.push(`**${summaryLine(diff)}**`, '');
-  if (diff.settings.length > 0) out.push(...diff.settings.map((s) => `- ${s.looser ? '⚠️ ' : ''}\`${s.field}\`: ${cell(s.before, true)} → ${cell(s.after, true)}`), '');
+  if (diff.settings.length > 0)
+    out.push(...diff.settings.map((s) => `- ${s.looser ? '⚠️ ' : ''}\`${s.field}\`: ${cell(s.before, true)} → ${cell(s.after, true)}`), '');
   for (const a of diff.actions) {
     out.push(`#### ${sign(a.kind)} \`${a.action}\` (${a.kind})`, '');
     for (const s of a.settings) out.push(`- ${s.looser ? '⚠️ ' : ''}\`${s.field}\`: ${cell(s.before, true)} → ${cell(s.after, true)}`);
@@ -89,7 +93,9 @@ function diffMarkdown(diff: PolicyDiff, labels: DiffLabels): string {
     }
     out.push('| change | call | before | after |', '| --- | --- | --- | --- |');
     for (const c of a.calls.slice(0, SHOWN_CALLS)) {
-      out.push(`| ${c.looser ? '⚠️ ' : ''}${transition(c.before.decision, c.after.decision)} | ${cell(showValue(c.args), true)} | ${cell(why(c.before))} | ${cell(why(c.after))} |`);
+      out.push(
+        `| ${c.looser ? '⚠️ ' : ''}${transition(c.before.decision, c.after.decision)} | ${cell(showValue(c.args), true)} | ${cell(why(c.before))} | ${cell(why(c.after))} |`,
+      );
     }
     if (a.calls.length > SHOWN_CALLS) out.push('', `… and ${a.calls.length - SHOWN_CALLS} more.`);
     out.push('');

@@ -79,7 +79,8 @@ function settingChanges(a: PolicyAction | undefined, b: PolicyAction | undefined
 function policySettings(a: Policy, b: Policy): SettingChange[] {
   const out: SettingChange[] = [];
   if (a.mode !== b.mode) out.push({ field: 'mode', before: a.mode, after: b.mode, looser: b.mode === 'observe' });
-  if ((a.environment ?? null) !== (b.environment ?? null)) out.push({ field: 'environment', before: show(a.environment ?? null), after: show(b.environment ?? null), looser: false });
+  if ((a.environment ?? null) !== (b.environment ?? null))
+    out.push({ field: 'environment', before: show(a.environment ?? null), after: show(b.environment ?? null), looser: false });
   const grants = (p: Policy) => JSON.stringify(p.authority ?? null, (k, v: unknown) => (k === 'loc' ? undefined : typeof v === 'bigint' ? `${v}n` : v));
   if (grants(a) !== grants(b)) {
     const describe = (p: Policy) => (p.authority ? `${p.authority.grants.length} grant${p.authority.grants.length === 1 ? '' : 's'}` : 'none');
@@ -89,7 +90,13 @@ function policySettings(a: Policy, b: Policy): SettingChange[] {
   return out;
 }
 
-function decisionChanges(id: string, versions: PolicyAction[], base: Decider, head: Decider, options: DiffOptions): { calls: DecisionChange[]; witnesses: number } {
+function decisionChanges(
+  id: string,
+  versions: PolicyAction[],
+  base: Decider,
+  head: Decider,
+  options: DiffOptions,
+): { calls: DecisionChange[]; witnesses: number } {
   const calls: DecisionChange[] = [];
   const witnesses = witnessCalls(versions, { accepts: options.accepts?.(id) });
   for (const args of witnesses) {

@@ -7,7 +7,8 @@ export function loadTestSuite(file: string): { suite: TestSuite; source: string 
   const read = readTextFile(file, 'policy test', MAX_TEST_BYTES);
   if ('diagnostic' in read) {
     const d = read.diagnostic;
-    if (d.code === 'file-not-found') d.hint = 'write one beside the policy (`ctrlrun-gen init` writes a starter), or name it: `ctrlrun-gen test path/to/ctrlrun.test.yaml`';
+    if (d.code === 'file-not-found')
+      d.hint = 'write one beside the policy (`ctrlrun-gen init` writes a starter), or name it: `ctrlrun-gen test path/to/ctrlrun.test.yaml`';
     throw new UserError(d.message, [d]);
   }
   const foreign = notCtrlrunFile(read.text, file, 'policy test', `schema: ${TEST_SCHEMA}`);

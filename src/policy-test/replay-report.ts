@@ -27,8 +27,21 @@ export function formatReplay(r: ReplayResult, format: ReportFormat, labels: { ca
       candidate: { label: labels.candidate, hash: r.candidate.hash },
       calls: labels.calls,
       summary: { replayed: r.replayed, unchanged: r.unchanged, ...r.summary },
-      changes: r.changes.map((g) => ({ action: g.action, before: g.before, after: g.after, reason: g.reason, looser: g.looser, count: g.count, example: { line: g.example.call.line, callId: g.example.call.callId, arguments: g.example.call.argsText, ...answerField(g.example.call) } })),
-      undecidable: r.undecidable.map((u) => ({ action: u.action, hashedArgs: u.args, count: u.count, example: { line: u.example.line, callId: u.example.callId } })),
+      changes: r.changes.map((g) => ({
+        action: g.action,
+        before: g.before,
+        after: g.after,
+        reason: g.reason,
+        looser: g.looser,
+        count: g.count,
+        example: { line: g.example.call.line, callId: g.example.call.callId, arguments: g.example.call.argsText, ...answerField(g.example.call) },
+      })),
+      undecidable: r.undecidable.map((u) => ({
+        action: u.action,
+        hashedArgs: u.args,
+        count: u.count,
+        example: { line: u.example.line, callId: u.example.callId },
+      })),
     };
     return `${JSON.stringify(jsonSafe(body), null, 2)}\n`;
   }
@@ -36,15 +49,25 @@ export function formatReplay(r: ReplayResult, format: ReportFormat, labels: { ca
     const out = [`### Policy replay: \`${labels.candidate}\` on ${cell(labels.calls, true)}`, '', `**${summary(r)}**`, ''];
     if (r.changes.length > 0) {
       out.push('| action | change | rule | calls | example |', '| --- | --- | --- | --- | --- |');
-      for (const g of r.changes) out.push(`| \`${g.action}\` | ${g.looser ? '⚠️ ' : ''}${transition(g.before, g.after)} | ${cell(g.reason)} | ${g.count} | ${cell(briefHashes(g.example.call.argsText), true)}${answered(g.example.call)} |`);
+      for (const g of r.changes)
+        out.push(
+          `| \`${g.action}\` | ${g.looser ? '⚠️ ' : ''}${transition(g.before, g.after)} | ${cell(g.reason)} | ${g.count} | ${cell(briefHashes(g.example.call.argsText), true)}${answered(g.example.call)} |`,
+        );
       out.push('');
     }
-    for (const u of r.undecidable) out.push(`- \`${u.action}\`: ${u.count} call${u.count === 1 ? '' : 's'} undecidable: the candidate reads ${u.args.map((a) => `\`${a}\``).join(', ')}, recorded only as a hash`);
+    for (const u of r.undecidable)
+      out.push(
+        `- \`${u.action}\`: ${u.count} call${u.count === 1 ? '' : 's'} undecidable: the candidate reads ${u.args.map((a) => `\`${a}\``).join(', ')}, recorded only as a hash`,
+      );
     return `${out.join('\n')}\n`;
   }
   const out = [`replay: ${labels.candidate} (${r.candidate.hash.slice(0, 19)}) on ${labels.calls}`];
-  for (const g of r.changes) out.push(`  ${g.action}: ${transition(g.before, g.after)}${g.looser ? ' (looser)' : ''} by ${g.reason}: ${g.count} call${g.count === 1 ? '' : 's'}, e.g. ${unit} ${g.example.call.line}: ${briefHashes(g.example.call.argsText)}${answered(g.example.call)}`);
-  for (const u of r.undecidable) out.push(`  ${u.action}: ${u.count} undecidable (the candidate reads ${u.args.join(', ')}, recorded only as a hash), e.g. ${unit} ${u.example.line}`);
+  for (const g of r.changes)
+    out.push(
+      `  ${g.action}: ${transition(g.before, g.after)}${g.looser ? ' (looser)' : ''} by ${g.reason}: ${g.count} call${g.count === 1 ? '' : 's'}, e.g. ${unit} ${g.example.call.line}: ${briefHashes(g.example.call.argsText)}${answered(g.example.call)}`,
+    );
+  for (const u of r.undecidable)
+    out.push(`  ${u.action}: ${u.count} undecidable (the candidate reads ${u.args.join(', ')}, recorded only as a hash), e.g. ${unit} ${u.example.line}`);
   out.push(summary(r));
   return `${out.join('\n')}\n`;
 }

@@ -40,7 +40,15 @@ function argsWithHashes(call: RecordedCall): string {
   try {
     const value = JSON.parse(call.argsText) as Record<string, unknown>;
     if (typeof value !== 'object' || value === null) return call.argsText;
-    return call.argsText.replace(/^\s*\{/, `{${call.hashed.filter((h) => !Object.hasOwn(value, h)).map((h) => `${JSON.stringify(h)}:${JSON.stringify(HASHED)},`).join('')}`).replace(/,\s*\}$/, '}');
+    return call.argsText
+      .replace(
+        /^\s*\{/,
+        `{${call.hashed
+          .filter((h) => !Object.hasOwn(value, h))
+          .map((h) => `${JSON.stringify(h)}:${JSON.stringify(HASHED)},`)
+          .join('')}`,
+      )
+      .replace(/,\s*\}$/, '}');
   } catch {
     return call.argsText;
   }
@@ -71,14 +79,22 @@ export function replayCalls(calls: readonly RecordedCall[], candidate: Decider, 
     }
     const input = { action: call.action, args: argsWithHashes(call), principal: call.principal, environment: call.environment, task: call.task };
     const after = candidate.decide(input);
-    const base = call.recorded ? null : baseline?.decide(input) ?? null;
+    const base = call.recorded ? null : (baseline?.decide(input) ?? null);
     const before = call.recorded?.decision ?? base?.decision;
     if (before === undefined || before === after.decision) {
       unchanged += 1;
       continue;
     }
     const key = `${call.action}\u0000${before}\u0000${after.decision}\u0000${after.reason}`;
-    const g = groups.get(key) ?? { action: call.action, before, after: after.decision, reason: after.reason, looser: isLooser(before, after.decision), count: 0, example: { call, before: base, after } };
+    const g = groups.get(key) ?? {
+      action: call.action,
+      before,
+      after: after.decision,
+      reason: after.reason,
+      looser: isLooser(before, after.decision),
+      count: 0,
+      example: { call, before: base, after },
+    };
     g.count += 1;
     groups.set(key, g);
   }
@@ -91,6 +107,11 @@ export function replayCalls(calls: readonly RecordedCall[], candidate: Decider, 
     unchanged,
     changes,
     undecidable: u,
-    summary: { changed: sum(changes), looser: sum(changes.filter((g) => g.looser)), tighter: sum(changes.filter((g) => !g.looser)), undecidable: u.reduce((n, x) => n + x.count, 0) },
+    summary: {
+      changed: sum(changes),
+      looser: sum(changes.filter((g) => g.looser)),
+      tighter: sum(changes.filter((g) => !g.looser)),
+      undecidable: u.reduce((n, x) => n + x.count, 0),
+    },
   };
 }

@@ -44,7 +44,9 @@ function actionCases(action: PolicyAction, decider: Decider): StarterCase[] {
     for (const t of [action.resource, action.effect]) {
       for (const p of t?.parts ?? []) {
         if (p.kind !== 'arg' || p.arg in filled || (p.arg === 'resource' && t === action.effect)) continue;
-        const v = (candidates.get(p.arg) ?? []).find((x): x is string | number | bigint => x !== MISSING && ((typeof x === 'string' && x !== '') || isInteger(x)));
+        const v = (candidates.get(p.arg) ?? []).find(
+          (x): x is string | number | bigint => x !== MISSING && ((typeof x === 'string' && x !== '') || isInteger(x)),
+        );
         filled[p.arg] = v ?? `${p.arg}-1`;
       }
     }

@@ -32,7 +32,12 @@ export async function readStoreCalls(store: Store, filter: { since?: number; act
   const calls: RecordedCall[] = [];
   const seen = new Set<string>();
   for (let afterSeq = 0; ; ) {
-    const query: DecisionQuery = { afterSeq, limit: pageSize, ...(filter.since !== undefined ? { since: filter.since } : {}), ...(filter.action !== undefined ? { action: filter.action } : {}) };
+    const query: DecisionQuery = {
+      afterSeq,
+      limit: pageSize,
+      ...(filter.since !== undefined ? { since: filter.since } : {}),
+      ...(filter.action !== undefined ? { action: filter.action } : {}),
+    };
     const page = await store.listDecisions(query);
     for (const e of page) {
       if (e.call_id !== null) {

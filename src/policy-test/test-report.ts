@@ -88,7 +88,12 @@ function testJson(run: TestRun, display: Display, coverage: boolean): string {
 function xml(text: string): string {
   // XML 1.0 has no escape for most control characters: they are dropped.
   // eslint-disable-next-line no-control-regex
-  return text.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+  return text
+    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;');
 }
 
 function testJunit(run: TestRun, display: Display): string {
@@ -102,7 +107,10 @@ function testJunit(run: TestRun, display: Display): string {
       continue;
     }
     const message = r.mismatches.map((m) => `expect.${m.field}: expected ${showValue(m.expected)}, got ${showValue(m.actual)}`).join('; ');
-    const detail = [`${caseWhere(r, display)}: ${r.case.action} ${showArgs(r.case.args)} -> ${actualWord(r)}`, ...r.mismatches.map((m) => `${file}:${m.loc.line}:${m.loc.column}: expect.${m.field}: expected ${showValue(m.expected)}, got ${showValue(m.actual)}`)];
+    const detail = [
+      `${caseWhere(r, display)}: ${r.case.action} ${showArgs(r.case.args)} -> ${actualWord(r)}`,
+      ...r.mismatches.map((m) => `${file}:${m.loc.line}:${m.loc.column}: expect.${m.field}: expected ${showValue(m.expected)}, got ${showValue(m.actual)}`),
+    ];
     out.push(`${head}>`, `      <failure message="${xml(message)}" type="mismatch">${xml(detail.join('\n'))}</failure>`, '    </testcase>');
   }
   out.push('  </testsuite>', '</testsuites>');

@@ -64,7 +64,11 @@ function stableText(value: Operand): string {
   if (typeof value === 'bigint') return `${value}n`;
   if (typeof value === 'number') return String(value);
   if (Array.isArray(value)) return `[${value.map(stableText).join(',')}]`;
-  if (typeof value === 'object' && value !== null) return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${stableText((value as Record<string, Operand>)[k] as Operand)}`).join(',')}}`;
+  if (typeof value === 'object' && value !== null)
+    return `{${Object.keys(value)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${stableText((value as Record<string, Operand>)[k] as Operand)}`)
+      .join(',')}}`;
   return JSON.stringify(value);
 }
 
@@ -82,7 +86,8 @@ export function argumentCandidates(versions: readonly PolicyAction[]): Map<strin
   };
   for (const action of versions) {
     for (const rule of action.rules) for (const c of rule.when) if (c.arg !== DATA_SCOPE) add(c.arg, conditionCandidates(c));
-    for (const t of [action.resource, action.effect]) for (const p of t?.parts ?? []) if (p.kind === 'arg' && !(p.arg === 'resource' && t === action.effect)) add(p.arg, []);
+    for (const t of [action.resource, action.effect])
+      for (const p of t?.parts ?? []) if (p.kind === 'arg' && !(p.arg === 'resource' && t === action.effect)) add(p.arg, []);
     for (const [arg] of action.data ?? []) add(arg, ['x']);
   }
   for (const [arg, list] of out) {

@@ -15,23 +15,23 @@ export function patternProblem(pattern: string, separator: '.' | ':' | null): st
   const last = segments.length - 1;
   for (const [index, segment] of segments.entries()) {
     if (segment === '') return `has an empty segment (segments are joined by \`${separator}\`)`;
-    if (/[?[\]]/.test(segment)) return "is not a pattern: there is no `?` and there are no character classes";
+    if (/[?[\]]/.test(segment)) return 'is not a pattern: there is no `?` and there are no character classes';
     if (segment === '**') {
-      if (separator === null) return "may not carry a deep wildcard: a subject has one segment, so write `*`";
+      if (separator === null) return 'may not carry a deep wildcard: a subject has one segment, so write `*`';
       if (index !== last) return 'may use `**` only as its last segment';
       if (segments.slice(0, index).some((s) => s.includes('*'))) return 'puts a wildcard before a `**`; every segment before it must be a literal';
       continue;
     }
     const stars = segment.split('*').length - 1;
-    if (stars > 1 || (stars === 1 && !segment.endsWith('*'))) return `has a segment \`${segment}\` that is neither a literal nor a literal followed by one trailing \`*\``;
+    if (stars > 1 || (stars === 1 && !segment.endsWith('*')))
+      return `has a segment \`${segment}\` that is neither a literal nor a literal followed by one trailing \`*\``;
   }
   return null;
 }
 
 export { patternMatches } from '../runtime/authority.js';
 
-const ISO_TIMESTAMP =
-  /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,6}))?)?[ \t]*(Z|z|[+-]\d{2}(?::?\d{2})?)$/;
+const ISO_TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,6}))?)?[ \t]*(Z|z|[+-]\d{2}(?::?\d{2})?)$/;
 
 /**
  * An expiry as CTRLRun reads it (`datetime.fromisoformat`, or PyYAML's timestamp) with a required

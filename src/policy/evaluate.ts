@@ -48,7 +48,13 @@ export function evaluateJson(policy: Policy, action: string, raw: string): Expla
 function evaluateChecked(policy: Policy, action: string, checked: ArgumentsCheck): Explanation {
   const base = { action, conditions: [] as ConditionTrace[], effectKey: null, resource: null };
   const found = Object.hasOwn(policy.actions, action) ? policy.actions[action] : undefined;
-  const unresolved = (arg: string): Explanation => ({ ...base, decision: 'deny', rule: null, reason: 'resource_template', detail: `the resource template needs argument "${arg}" to be a non-empty string or an integer` });
+  const unresolved = (arg: string): Explanation => ({
+    ...base,
+    decision: 'deny',
+    rule: null,
+    reason: 'resource_template',
+    detail: `the resource template needs argument "${arg}" to be a non-empty string or an integer`,
+  });
   if (!checked.ok) {
     // CTRLRun resolves the resource from the named arguments before it checks their values
     const r = found?.resource && checked.named !== undefined ? renderTemplate(found.resource, checked.named, null, false) : null;
@@ -84,7 +90,14 @@ function decideRules(found: PolicyAction, args: Record<string, unknown>): Omit<E
       conditions.push({ ruleIndex: rule.index, key: condition.key, arg: condition.arg, op: condition.op, expected: condition.value, actual, held });
       if (!held) all = false;
     }
-    if (all) return { decision: rule.decision, rule: found.bare ? null : rule.index, reason: found.bare ? 'decision' : `rule[${rule.index}]`, conditions, ruleLoc: rule.loc };
+    if (all)
+      return {
+        decision: rule.decision,
+        rule: found.bare ? null : rule.index,
+        reason: found.bare ? 'decision' : `rule[${rule.index}]`,
+        conditions,
+        ruleLoc: rule.loc,
+      };
   }
   return { decision: 'deny', rule: null, reason: 'no_matching_rule', conditions };
 }
@@ -94,7 +107,12 @@ function decideRules(found: PolicyAction, args: Record<string, unknown>): Omit<E
  * In an effect template `{resource}` is the resolved resource, and an argument named `resource`
  * makes it ambiguous (refused), as in CTRLRun.
  */
-export function renderTemplate(template: Template, args: Record<string, unknown>, resource: string | null, isEffect: boolean): { ok: true; value: string } | { ok: false; arg: string } {
+export function renderTemplate(
+  template: Template,
+  args: Record<string, unknown>,
+  resource: string | null,
+  isEffect: boolean,
+): { ok: true; value: string } | { ok: false; arg: string } {
   let out = '';
   for (const part of template.parts) {
     if (part.kind === 'text') {

@@ -74,17 +74,7 @@ export const OPERATORS: readonly Operator[] = ['neq', 'lte', 'gte', 'eq', 'in', 
 export const ORDER_OPERATORS: readonly Operator[] = ['lt', 'lte', 'gt', 'gte'];
 
 /** Subjects a `when` may not test: the policy never sees who is asking. */
-export const RESERVED_SUBJECTS: readonly string[] = [
-  'agent',
-  'user',
-  'claims',
-  'issuer',
-  'expires_at',
-  'action_id',
-  'environment',
-  'principal',
-  'resource',
-];
+export const RESERVED_SUBJECTS: readonly string[] = ['agent', 'user', 'claims', 'issuer', 'expires_at', 'action_id', 'environment', 'principal', 'resource'];
 /**
  * Derived at evaluation (CTRLRun §7.4): `data_scope`, the labels (`data:`) of the arguments the call
  * supplies. A rule's `when` may test it; it may not be an argument name (a `data:` key), a template

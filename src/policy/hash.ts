@@ -39,7 +39,14 @@ function synthesizedDocument(policy: HashSource): Record<string, unknown> {
   const out: Record<string, unknown> = { actions };
   if (controls.length > 0) {
     out.controls = Object.fromEntries(
-      controls.map((c) => [c.id, { ...(c.title !== undefined ? { title: c.title } : {}), ...(c.source !== undefined ? { source: c.source } : {}), ...(c.approverRole !== undefined ? { approver_role: c.approverRole } : {}) }]),
+      controls.map((c) => [
+        c.id,
+        {
+          ...(c.title !== undefined ? { title: c.title } : {}),
+          ...(c.source !== undefined ? { source: c.source } : {}),
+          ...(c.approverRole !== undefined ? { approver_role: c.approverRole } : {}),
+        },
+      ]),
     );
   }
   return out;

@@ -132,7 +132,15 @@ export function readDocument<T>(text: string, file: string, options: OpenOptions
 
 function internalError(file: string, error: unknown): Diagnostic {
   const message = error instanceof Error ? error.message : String(error);
-  return { severity: 'error', file, line: 1, column: 1, code: 'internal', message: `internal error while reading the file: ${message}`, hint: 'please report this with the file attached' };
+  return {
+    severity: 'error',
+    file,
+    line: 1,
+    column: 1,
+    code: 'internal',
+    message: `internal error while reading the file: ${message}`,
+    hint: 'please report this with the file attached',
+  };
 }
 
 export class YamlReader {
@@ -163,32 +171,49 @@ export class YamlReader {
     const reader = new YamlReader(file, text, lineCounter, options.what, yaml11);
     const bytes = Buffer.byteLength(text, 'utf8');
     if (bytes > options.maxBytes) {
-      reader.errorAt(0, '', 'file-too-large', `the ${options.what} is ${formatBytes(bytes)}; the limit is ${formatBytes(options.maxBytes)}`, `a ${options.what} this large is almost certainly not hand-written; split it or check the path`);
+      reader.errorAt(
+        0,
+        '',
+        'file-too-large',
+        `the ${options.what} is ${formatBytes(bytes)}; the limit is ${formatBytes(options.maxBytes)}`,
+        `a ${options.what} this large is almost certainly not hand-written; split it or check the path`,
+      );
       return { reader };
     }
     let doc: ReturnType<typeof parseDocument>;
     try {
       doc = parseDocument(text, {
-      lineCounter,
-      keepSourceTokens: true,
-      // Duplicate keys are found by the reader (linear time, both places named); the library's
-      // check is quadratic in the size of a mapping.
-      uniqueKeys: false,
-      prettyErrors: false,
-      strict: true,
-      // YAML 1.1 documents: every scalar a string here; plain ones are resolved by `kindOf` as PyYAML does.
-      ...(yaml11 ? { version: '1.1' as const, schema: 'failsafe' } : { version: '1.2' as const }),
-      merge: false,
-      // No toJS: the reader walks the nodes and expands aliases itself, within MAX_ALIAS_EXPANSION.
-    });
+        lineCounter,
+        keepSourceTokens: true,
+        // Duplicate keys are found by the reader (linear time, both places named); the library's
+        // check is quadratic in the size of a mapping.
+        uniqueKeys: false,
+        prettyErrors: false,
+        strict: true,
+        // YAML 1.1 documents: every scalar a string here; plain ones are resolved by `kindOf` as PyYAML does.
+        ...(yaml11 ? { version: '1.1' as const, schema: 'failsafe' } : { version: '1.2' as const }),
+        merge: false,
+        // No toJS: the reader walks the nodes and expands aliases itself, within MAX_ALIAS_EXPANSION.
+      });
     } catch (error) {
       if (!(error instanceof RangeError)) throw error;
       reader.errorAt(0, '', 'too-deep', `the ${options.what} nests too deeply to read`, 'a policy is a few levels deep; check the file');
       return { reader };
     }
     for (const e of [...doc.errors, ...doc.warnings]) {
-      const message = e.code === 'MULTIPLE_DOCS' ? `the ${options.what} must be one YAML document; this file has more than one (a \`---\` separator?)` : `invalid YAML: ${firstLine(e.message)}`;
-      reader.errorAt(e.pos[0], '', 'yaml-syntax', message, e.code === 'MULTIPLE_DOCS' ? 'remove the `---` line and keep one document' : 'check the indentation (spaces, not tabs), brackets and quotes at this point');
+      const message =
+        e.code === 'MULTIPLE_DOCS'
+          ? `the ${options.what} must be one YAML document; this file has more than one (a \`---\` separator?)`
+          : `invalid YAML: ${firstLine(e.message)}`;
+      reader.errorAt(
+        e.pos[0],
+        '',
+        'yaml-syntax',
+        message,
+        e.code === 'MULTIPLE_DOCS'
+          ? 'remove the `---` line and keep one document'
+          : 'check the indentation (spaces, not tabs), brackets and quotes at this point',
+      );
     }
     if (reader.diagnostics.length > 0) return { reader };
     const root = doc.contents as Node | null;
@@ -225,7 +250,8 @@ export class YamlReader {
     if (node === null) return null;
     if (isMap(node)) {
       const out: Record<string, unknown> = {};
-      for (const e of this.entries(node, path)) Object.defineProperty(out, e.key, { value: this.plain(e.value, e.path), enumerable: true, writable: true, configurable: true });
+      for (const e of this.entries(node, path))
+        Object.defineProperty(out, e.key, { value: this.plain(e.value, e.path), enumerable: true, writable: true, configurable: true });
       return out;
     }
     if (isSeq(node)) return this.items(node, path).map((item) => this.plain(item.node, item.path));
@@ -251,7 +277,15 @@ export class YamlReader {
     this.report('warning', at, path, code, message, hint);
   }
 
-  private report(severity: Diagnostic['severity'], at: Node | number | null | undefined, path: string, code: string, message: string, hint?: string, related?: Related): void {
+  private report(
+    severity: Diagnostic['severity'],
+    at: Node | number | null | undefined,
+    path: string,
+    code: string,
+    message: string,
+    hint?: string,
+    related?: Related,
+  ): void {
     const loc = this.locOf(at);
     const d: Diagnostic = { severity, file: this.file, line: loc.line, column: loc.column, message, code };
     if (path !== '') d.path = path;
@@ -333,12 +367,24 @@ export class YamlReader {
     if (!this.anchorsIndexed && this.doc !== undefined) this.indexAnchors(this.doc);
     const target = this.aliasTargets.get(node);
     if (target === undefined) {
-      this.errorAt(node, path, 'unknown-anchor', `the alias \`*${node.source}\` refers to no anchor defined before it`, `define \`&${node.source}\` earlier in the file`);
+      this.errorAt(
+        node,
+        path,
+        'unknown-anchor',
+        `the alias \`*${node.source}\` refers to no anchor defined before it`,
+        `define \`&${node.source}\` earlier in the file`,
+      );
       return null;
     }
     this.expanded += this.expandedSize(target);
     if (this.expanded > MAX_ALIAS_EXPANSION) {
-      this.errorAt(node, path, 'alias-limit', `aliases expand to more than ${MAX_ALIAS_EXPANSION} nodes (or refer to themselves); refusing the document`, 'write the repeated parts out, or use fewer nested aliases');
+      this.errorAt(
+        node,
+        path,
+        'alias-limit',
+        `aliases expand to more than ${MAX_ALIAS_EXPANSION} nodes (or refer to themselves); refusing the document`,
+        'write the repeated parts out, or use fewer nested aliases',
+      );
       throw new DocumentRefused();
     }
     return target;
@@ -378,12 +424,29 @@ export class YamlReader {
     if (node === null && isAlias(at)) return; // an unresolvable alias: already reported by deref
     const k = this.kindOf(node);
     const where = node ?? at;
-    if (k.kind === 'float') this.errorAt(where, path, 'float', `floats are not allowed: \`${k.source}\`; expected ${expected}`, 'use an integer (for money, count the smallest unit: cents)');
-    else if (k.kind === 'non-finite') this.errorAt(where, path, 'non-finite', `\`${k.source}\` (NaN or infinity) is not allowed; expected ${expected}`, 'use an integer');
-    else if (k.kind === 'huge-int') this.errorAt(where, path, 'huge-int', `\`${k.source}\` is beyond the safe integer range (±2^53-1); expected ${expected}`, 'use an integer between -9007199254740991 and 9007199254740991');
+    if (k.kind === 'float')
+      this.errorAt(
+        where,
+        path,
+        'float',
+        `floats are not allowed: \`${k.source}\`; expected ${expected}`,
+        'use an integer (for money, count the smallest unit: cents)',
+      );
+    else if (k.kind === 'non-finite')
+      this.errorAt(where, path, 'non-finite', `\`${k.source}\` (NaN or infinity) is not allowed; expected ${expected}`, 'use an integer');
+    else if (k.kind === 'huge-int')
+      this.errorAt(
+        where,
+        path,
+        'huge-int',
+        `\`${k.source}\` is beyond the safe integer range (±2^53-1); expected ${expected}`,
+        'use an integer between -9007199254740991 and 9007199254740991',
+      );
     else if (k.kind === 'invalid') this.errorAt(where, path, 'yaml-value', `${k.why}; expected ${expected}`, 'quote the value to make it a string');
-    else if (k.kind === 'timestamp') this.errorAt(where, path, 'type', `expected ${expected}, found ${describeKind(k)}`, `quote it (\`"${k.source}"\`) if it is meant as a string`);
-    else this.errorAt(where, path, 'type', `expected ${expected}, found ${describeKind(k)}`, `write ${expected} here (docs/${this.what}.md describes every key)`);
+    else if (k.kind === 'timestamp')
+      this.errorAt(where, path, 'type', `expected ${expected}, found ${describeKind(k)}`, `quote it (\`"${k.source}"\`) if it is meant as a string`);
+    else
+      this.errorAt(where, path, 'type', `expected ${expected}, found ${describeKind(k)}`, `write ${expected} here (docs/${this.what}.md describes every key)`);
   }
 
   map(node: Node | null, at: Node, path: string, expected = 'a mapping'): YAMLMap | undefined {
@@ -420,7 +483,13 @@ export class YamlReader {
       return undefined;
     }
     if (k.value < range.min || (range.max !== undefined && k.value > range.max)) {
-      this.errorAt(node ?? at, path, 'out-of-range', `${k.value} is out of range; expected ${expected}`, range.max === undefined ? `use a value of at least ${range.min}` : `use a value from ${range.min} to ${range.max}`);
+      this.errorAt(
+        node ?? at,
+        path,
+        'out-of-range',
+        `${k.value} is out of range; expected ${expected}`,
+        range.max === undefined ? `use a value of at least ${range.min}` : `use a value from ${range.min} to ${range.max}`,
+      );
       return undefined;
     }
     return typeof k.value === 'bigint' ? Number.MAX_SAFE_INTEGER : k.value;
@@ -449,22 +518,41 @@ export class YamlReader {
       const keyKind = this.yaml11 && isScalar(keyNode) ? this.kindOf(keyNode) : undefined;
       if (keyKind !== undefined && keyKind.kind !== 'string') {
         // CTRLRun's keys are strings: `on:` is the boolean true in YAML 1.1, `1:` an integer.
-        this.errorAt(keyNode, path, 'bad-key', `the key \`${String((keyNode as YamlScalar).value)}\` is ${describeKind(keyKind)} in YAML 1.1, not a string`, `quote it: \`"${String((keyNode as YamlScalar).value)}":\``);
+        this.errorAt(
+          keyNode,
+          path,
+          'bad-key',
+          `the key \`${String((keyNode as YamlScalar).value)}\` is ${describeKind(keyKind)} in YAML 1.1, not a string`,
+          `quote it: \`"${String((keyNode as YamlScalar).value)}":\``,
+        );
         continue;
       } else if (isScalar(keyNode) && keyNode.value !== null && ['string', 'number', 'boolean'].includes(typeof keyNode.value)) {
         key = typeof keyNode.value === 'string' ? keyNode.value : String((keyNode as YamlScalar).source ?? keyNode.value);
       } else {
-        this.errorAt(keyNode, path, 'bad-key', isAlias(keyNode) ? 'an alias cannot be a key here' : 'a key must be a plain name (a string)', 'write `name: value` with a plain name');
+        this.errorAt(
+          keyNode,
+          path,
+          'bad-key',
+          isAlias(keyNode) ? 'an alias cannot be a key here' : 'a key must be a plain name (a string)',
+          'write `name: value` with a plain name',
+        );
         continue;
       }
       const first = seen.get(key);
       const entryPath = pathKey(path, key);
       if (first !== undefined) {
         const firstLoc = this.locOf(first);
-        this.errorAt(keyNode, entryPath, 'duplicate-key', `duplicate key \`${key}\` (first at line ${firstLoc.line})`, 'a key may appear once in a mapping; merge the two entries', {
-          ...firstLoc,
-          message: `\`${key}\` first defined here`,
-        });
+        this.errorAt(
+          keyNode,
+          entryPath,
+          'duplicate-key',
+          `duplicate key \`${key}\` (first at line ${firstLoc.line})`,
+          'a key may appear once in a mapping; merge the two entries',
+          {
+            ...firstLoc,
+            message: `\`${key}\` first defined here`,
+          },
+        );
         continue;
       }
       seen.set(key, keyNode);

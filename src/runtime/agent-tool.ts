@@ -1,4 +1,14 @@
-import type { Agent, AgentTool, AgentToolOptionsWithDefault, AgentToolOptionsWithParameters, FunctionTool, Handoff, MCPServer, RunContext, Tool } from '@openai/agents';
+import type {
+  Agent,
+  AgentTool,
+  AgentToolOptionsWithDefault,
+  AgentToolOptionsWithParameters,
+  FunctionTool,
+  Handoff,
+  MCPServer,
+  RunContext,
+  Tool,
+} from '@openai/agents';
 import type { Control } from './control.js';
 import { CtrlrunError } from './errors.js';
 import { HOSTED_ACTION } from './hosted-item.js';
@@ -52,7 +62,10 @@ export type AgentToolParameters = AsToolOptions extends { parameters: infer P } 
 
 /** `asTool`'s options with the tool's own `parameters` (and `inputBuilder`), without `needsApproval`. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type ProtectAgentToolOptionsWithParameters<T extends Agent<any, any>, P extends AgentToolParameters> = Omit<AgentToolOptionsWithParameters<any, T, P>, 'needsApproval'> & {
+export type ProtectAgentToolOptionsWithParameters<T extends Agent<any, any>, P extends AgentToolParameters> = Omit<
+  AgentToolOptionsWithParameters<any, T, P>,
+  'needsApproval'
+> & {
   needsApproval?: never;
 };
 
@@ -77,16 +90,26 @@ export function bindAgentTools<A extends string = string>(control: Control, poli
   const internals = bindPolicy(control, policy, 'bindAgentTools');
   const mcp = bindMcp(control, policy);
   return {
-    protectAgentTool: ((action: A, agent: Agent<any, any>, options?: object) => makeAgentTool(internals, policy, action, agent, (options ?? {}) as Record<string, unknown>)) as ProtectAgentTool<A>,
+    protectAgentTool: ((action: A, agent: Agent<any, any>, options?: object) =>
+      makeAgentTool(internals, policy, action, agent, (options ?? {}) as Record<string, unknown>)) as ProtectAgentTool<A>,
     protectAgent: (agent) => checkGraph(agent, (server) => mcp.protectMcpServer(server)),
   };
 }
 
-function makeAgentTool(internals: ControlInternals, policy: CompiledPolicy, action: string, agent: Agent<any, any>, options: Record<string, unknown>): FunctionTool {
+function makeAgentTool(
+  internals: ControlInternals,
+  policy: CompiledPolicy,
+  action: string,
+  agent: Agent<any, any>,
+  options: Record<string, unknown>,
+): FunctionTool {
   const who = `protectAgentTool('${action}')`;
-  if (!agent || typeof (agent as { asTool?: unknown }).asTool !== 'function') throw new CtrlrunError(`${who}: pass an Agent (it is turned into a tool with agent.asTool()).`);
+  if (!agent || typeof (agent as { asTool?: unknown }).asTool !== 'function')
+    throw new CtrlrunError(`${who}: pass an Agent (it is turned into a tool with agent.asTool()).`);
   if ('needsApproval' in options) {
-    throw new CtrlrunError(`${who}: remove \`needsApproval\`: the policy (ctrlrun.yaml) decides which calls need a person, and the control records the answers.`);
+    throw new CtrlrunError(
+      `${who}: remove \`needsApproval\`: the policy (ctrlrun.yaml) decides which calls need a person, and the control records the answers.`,
+    );
   }
   const core = createActionCore(internals, policy, action, { parameters: options.parameters as never });
   const userRunConfig = (options.runConfig ?? {}) as { traceIncludeSensitiveData?: boolean; callModelInputFilter?: Parameters<typeof guardInputFilter>[2] };
@@ -98,7 +121,8 @@ function makeAgentTool(internals: ControlInternals, policy: CompiledPolicy, acti
   };
   // a paused call is filed under the SDK's call id, with the tool's name (the default `{ input }` and a zod schema: strict)
   const strictNulls = options.parameters === undefined || isSchemaParsed(options.parameters);
-  const needsApproval = (runContext: RunContext<unknown>, input: unknown, callId?: string) => core.needsApproval(runContext, input, { callId, toolName: made.name, ...(strictNulls ? { strictSchema: made.parameters } : {}) });
+  const needsApproval = (runContext: RunContext<unknown>, input: unknown, callId?: string) =>
+    core.needsApproval(runContext, input, { callId, toolName: made.name, ...(strictNulls ? { strictSchema: made.parameters } : {}) });
   const made = agent.asTool({ ...(options as object), runConfig, needsApproval } as never) as unknown as FunctionTool;
   made.inputGuardrails = [core.guardrail as never, ...(made.inputGuardrails ?? [])];
   const inner = made.invoke.bind(made);
@@ -161,7 +185,10 @@ function openDoors(root: Agent<any, any>, guard: (server: MCPServer) => void): s
           break;
         case 'hosted_tool':
           if ((t as { providerData?: { type?: string } }).providerData?.type === 'mcp') {
-            if (t[HOSTED_ACTION] === undefined) open.push(`${where}: hosted MCP server ${(t as { providerData?: { server_label?: string } }).providerData?.server_label ?? name} is not protected (use protectHostedMcp)`);
+            if (t[HOSTED_ACTION] === undefined)
+              open.push(
+                `${where}: hosted MCP server ${(t as { providerData?: { server_label?: string } }).providerData?.server_label ?? name} is not protected (use protectHostedMcp)`,
+              );
           } else {
             open.push(`${where}: hosted tool ${name} runs at OpenAI and no client can gate it`);
           }

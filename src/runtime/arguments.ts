@@ -95,7 +95,8 @@ function toPlain(value: unknown, depth: number): unknown {
   if (value === null || typeof value !== 'object' || depth > 256) return value;
   if (Array.isArray(value)) return value.map((v) => toPlain(v, depth + 1));
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value)) Object.defineProperty(out, k, { value: toPlain(v, depth + 1), enumerable: true, writable: true, configurable: true });
+  for (const [k, v] of Object.entries(value))
+    Object.defineProperty(out, k, { value: toPlain(v, depth + 1), enumerable: true, writable: true, configurable: true });
   return out;
 }
 

@@ -94,8 +94,10 @@ export function chargesFor(grant: CompiledGrant, args: unknown): BudgetCharge[] 
     let amount: bigint;
     if (budget.metric === 'count') amount = 1n;
     else {
-      const value = args !== null && typeof args === 'object' && Object.hasOwn(args, budget.metric) ? (args as Record<string, unknown>)[budget.metric] : undefined;
-      if (value === undefined || value === null) return `grant ${grant.id} budgets "${budget.metric}" and the call carries no "${budget.metric}" argument (a missing value is refused, never counted as zero)`;
+      const value =
+        args !== null && typeof args === 'object' && Object.hasOwn(args, budget.metric) ? (args as Record<string, unknown>)[budget.metric] : undefined;
+      if (value === undefined || value === null)
+        return `grant ${grant.id} budgets "${budget.metric}" and the call carries no "${budget.metric}" argument (a missing value is refused, never counted as zero)`;
       if (!((typeof value === 'number' && Number.isInteger(value)) || typeof value === 'bigint') || BigInt(value) < 0n) {
         return `grant ${grant.id} budgets "${budget.metric}" and the call's value is not a non-negative integer (money is budgeted in minor units)`;
       }

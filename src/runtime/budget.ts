@@ -32,7 +32,13 @@ export function ledgerRows(charges: readonly BudgetCharge[], effectKey: string, 
 export function checkCharges(charges: readonly BudgetCharge[] | undefined): readonly BudgetCharge[] {
   if (charges === undefined) return [];
   for (const c of charges) {
-    if (!/^[0-9]+$/.test(c.amount) || !/^[0-9]+$/.test(c.limit) || !(Number.isSafeInteger(c.windowMs) && c.windowMs > 0) || typeof c.grantId !== 'string' || typeof c.metric !== 'string') {
+    if (
+      !/^[0-9]+$/.test(c.amount) ||
+      !/^[0-9]+$/.test(c.limit) ||
+      !(Number.isSafeInteger(c.windowMs) && c.windowMs > 0) ||
+      typeof c.grantId !== 'string' ||
+      typeof c.metric !== 'string'
+    ) {
       throw new TypeError(`a budget charge needs a non-negative integer amount and limit and a positive window: ${JSON.stringify(c)}`);
     }
   }

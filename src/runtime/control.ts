@@ -253,7 +253,9 @@ function ourCall(internals: ControlInternals, policy: CompiledPolicy, item: RunT
 function hostedCall(policy: CompiledPolicy, item: RunToolApprovalItem, hosted: HostedRequest): OurCall | null {
   const tools: unknown = (item.agent as { tools?: unknown } | undefined)?.tools;
   const tool = Array.isArray(tools)
-    ? tools.find((t) => (t as { providerData?: { server_label?: unknown } } | null)?.providerData?.server_label === hosted.serverLabel && HOSTED_ACTION in (t as object))
+    ? tools.find(
+        (t) => (t as { providerData?: { server_label?: unknown } } | null)?.providerData?.server_label === hosted.serverLabel && HOSTED_ACTION in (t as object),
+      )
     : undefined;
   const action = (tool as { [HOSTED_ACTION]?: string } | undefined)?.[HOSTED_ACTION] ?? policy.hostedMcp?.[hosted.serverLabel];
   if (action === undefined) return null;
@@ -334,7 +336,12 @@ async function ensureRequest(internals: ControlInternals, policy: CompiledPolicy
         ? `The call to ${call.action} was refused: its arguments are not valid JSON. It did not run. Call it again with valid JSON arguments if still needed.`
         : `The call to ${call.action} was refused: ${call.refusal ?? 'its arguments are invalid'}. It did not run.`,
     });
-    await appendReceipt(internals, policy, { action: call.action, call_id: call.callId, result: 'refused', reason: malformed ? 'malformed_arguments' : 'invalid_argument' });
+    await appendReceipt(internals, policy, {
+      action: call.action,
+      call_id: call.callId,
+      result: 'refused',
+      reason: malformed ? 'malformed_arguments' : 'invalid_argument',
+    });
     return null;
   }
   const existing = await internals.store.getRequest(call.callId);
@@ -371,7 +378,13 @@ async function ensureRequest(internals: ControlInternals, policy: CompiledPolicy
   });
   // the pause's decision: its log entry, as the core writes it for a pause it files itself
   const task = policy.authority ? await taskOf(internals, state._context) : null;
-  await logReceipt(internals, policy, call.action, { callId: call.callId, argsHash: call.args.hash, principal, decision, args: call.args.value, subject: who.subject, task }, receipt);
+  await logReceipt(
+    internals,
+    policy,
+    call.action,
+    { callId: call.callId, argsHash: call.args.hash, principal, decision, args: call.args.value, subject: who.subject, task },
+    receipt,
+  );
   return request;
 }
 
@@ -481,7 +494,17 @@ async function resolveAll(internals: ControlInternals, state: PausedCalls): Prom
     const request = await ensureRequest(internals, policy, state, call);
     if (!request) continue;
     // a refused resume (a replay of a used approval, another call's, an expired one) is one receipt
-    const refused = (reason: string) => appendReceipt(internals, policy, { action: call.action, call_id: call.callId, args_hash: call.args?.hash ?? null, principal: request.principal, decision: 'approve', approvers: approversOf(request), result: 'refused', reason });
+    const refused = (reason: string) =>
+      appendReceipt(internals, policy, {
+        action: call.action,
+        call_id: call.callId,
+        args_hash: call.args?.hash ?? null,
+        principal: request.principal,
+        decision: 'approve',
+        approvers: approversOf(request),
+        result: 'refused',
+        reason,
+      });
     // never reused by call id alone: a request (pending too) for other arguments, action or policy is refused
     if (!bindingHolds(request, call, policy) || !argsMatchHash(request)) {
       await refused('approval_mismatch');
@@ -521,7 +544,6 @@ async function applyToState(state: PausedCalls, call: OurCall, request: Approval
   }
   return request;
 }
-
 
 function placeholder(call: OurCall, policy: CompiledPolicy): ApprovalRequest {
   return {

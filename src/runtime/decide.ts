@@ -43,7 +43,10 @@ export function decideCall(action: CompiledAction | undefined, args: unknown): C
   if (action.effect) {
     const e = safely(() => action.effect!(args, resource));
     if (!e.ok) {
-      const why = e.arg === 'resource' ? 'the effect template\'s {resource} needs a resolved resource (and no argument named "resource")' : `the effect template needs argument "${e.arg}" to be a non-empty string or an integer`;
+      const why =
+        e.arg === 'resource'
+          ? 'the effect template\'s {resource} needs a resolved resource (and no argument named "resource")'
+          : `the effect template needs argument "${e.arg}" to be a non-empty string or an integer`;
       return { ...refused('effect_key_error', why), resource };
     }
     effectKey = e.value;

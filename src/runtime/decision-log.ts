@@ -108,7 +108,8 @@ export function verifyDecisionChain(entries: readonly DecisionEntry[], receipts?
 function boundTo(entry: DecisionEntry, receipts: readonly Receipt[]): boolean {
   const r = receipts[entry.receipt_seq - 1];
   if (!r || r.seq !== entry.receipt_seq || r.hash !== entry.receipt_hash) return false;
-  if (r.action !== entry.action || r.call_id !== entry.call_id || r.args_hash !== entry.args_hash || r.decision !== entry.decision || r.result !== entry.result) return false;
+  if (r.action !== entry.action || r.call_id !== entry.call_id || r.args_hash !== entry.args_hash || r.decision !== entry.decision || r.result !== entry.result)
+    return false;
   // `args` is canonical JSON itself: without labelled arguments it hashes to the receipt's args_hash
   return entry.hashed.length > 0 || sha256Hex(entry.args) === entry.args_hash;
 }

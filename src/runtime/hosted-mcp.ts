@@ -4,7 +4,18 @@ import { refusal } from './core/messages.js';
 import { CtrlrunError } from './errors.js';
 import { HOSTED_ACTION, hostedCallRequestId, hostedRequestOf, hostedResponseOf, type HostedRequest } from './hosted-item.js';
 import { decideCall as decide } from './decide.js';
-import { appendReceipt, argsHashOf, canonicalArgs, describeError, principalOf, reasonText, taskOf, whoOf, type ControlInternals, type ReceiptFields } from './internals.js';
+import {
+  appendReceipt,
+  argsHashOf,
+  canonicalArgs,
+  describeError,
+  principalOf,
+  reasonText,
+  taskOf,
+  whoOf,
+  type ControlInternals,
+  type ReceiptFields,
+} from './internals.js';
 import { logReceipt } from './core/decision-entry.js';
 import { bindPolicy } from './core/bind-policy.js';
 import type { CompiledPolicy } from './types.js';
@@ -46,7 +57,9 @@ export function bindHostedMcp(control: Control, policy: CompiledPolicy): Protect
     }
     const requireApproval = (options as { requireApproval?: unknown }).requireApproval;
     if (requireApproval !== undefined && requireApproval !== 'always') {
-      throw new CtrlrunError(`protectHostedMcp('${label}'): \`requireApproval\` is always 'always' here: every call is decided by the policy before OpenAI runs it.`);
+      throw new CtrlrunError(
+        `protectHostedMcp('${label}'): \`requireApproval\` is always 'always' here: every call is decided by the policy before OpenAI runs it.`,
+      );
     }
     const action = policy.hostedMcp?.[label];
     if (action === undefined) {
@@ -120,15 +133,26 @@ export async function answerByPolicy(state: AnyRunState, guards: Map<string, Hos
     const args = canonicalArgs(request.arguments);
     const existing = await internals.store.getRequest(request.id);
     if (existing && existing.state !== 'pending') continue; // answered before (by the policy or a person)
-    const decision = args ? decide(policy.actions[action], args.value) : { decision: 'deny' as const, rule: null, reason: 'no_matching_rule' as const, effectKey: null, resource: null };
+    const decision = args
+      ? decide(policy.actions[action], args.value)
+      : { decision: 'deny' as const, rule: null, reason: 'no_matching_rule' as const, effectKey: null, resource: null };
     const who = await whoOf(internals, state._context);
     const principal = who?.principal ?? null;
     const base = { action, call_id: request.id, args_hash: args?.hash ?? null, principal, decision: decision.decision, reason: reasonText(decision) };
     // the policy's answer is the call's decision: its receipt and its decision log entry (one a call)
-    const facts = { callId: request.id, argsHash: args?.hash ?? null, principal, decision, args: args?.value, subject: who?.subject ?? null, task: who && policy.authority ? await taskOf(internals, state._context) : null };
+    const facts = {
+      callId: request.id,
+      argsHash: args?.hash ?? null,
+      principal,
+      decision,
+      args: args?.value,
+      subject: who?.subject ?? null,
+      task: who && policy.authority ? await taskOf(internals, state._context) : null,
+    };
     const decided = async (fields: ReceiptFields) => logReceipt(internals, policy, action, facts, await appendReceipt(internals, policy, fields));
     if (principal === null || decision.decision === 'deny' || !args) {
-      const why = principal === null ? 'no principal: the run acts for nobody' : !args ? 'its arguments are not valid JSON' : `denied by policy: ${reasonText(decision)}`;
+      const why =
+        principal === null ? 'no principal: the run acts for nobody' : !args ? 'its arguments are not valid JSON' : `denied by policy: ${reasonText(decision)}`;
       if (principal !== null && args && !existing) {
         // recorded as answered by the policy, so control.request/resolve never offer it to a person
         await internals.store.putRequest(newRequest(request, action, args, policy, principal, 1, internals.clock()));
@@ -147,20 +171,38 @@ export async function answerByPolicy(state: AnyRunState, guards: Map<string, Hos
     if ((pin?.tlsCertSha256?.length ?? 0) > 0 || (pin?.tlsCertPems?.length ?? 0) > 0) {
       // OpenAI opens the connection to a hosted MCP server: no certificate is ever observed here
       await decided({ ...base, reason: 'upstream_unverified', result: 'refused' });
-      state.reject(item, { message: refusal(action, "its upstream's TLS certificate is pinned, and OpenAI opens the connection to a hosted MCP server, so no pinned certificate was observed (upstream_unverified)") });
+      state.reject(item, {
+        message: refusal(
+          action,
+          "its upstream's TLS certificate is pinned, and OpenAI opens the connection to a hosted MCP server, so no pinned certificate was observed (upstream_unverified)",
+        ),
+      });
       continue;
     }
     const stored =
       existing ??
       (await internals.store.putRequest(
-        newRequest(request, action, args, policy, principal, decision.decision === 'allow' ? 1 : (policy.actions[action]?.approvalsRequired ?? 1), internals.clock()),
+        newRequest(
+          request,
+          action,
+          args,
+          policy,
+          principal,
+          decision.decision === 'allow' ? 1 : (policy.actions[action]?.approvalsRequired ?? 1),
+          internals.clock(),
+        ),
       ));
     if (!existing) await decided({ ...base, result: 'requested' });
     if (decision.decision === 'approve') {
       waiting++;
       continue;
     }
-    const answered = await internals.store.addAnswer(stored.callId, { approver: POLICY_APPROVER, decision: 'approve', reason: 'allowed by policy', at: internals.clock() });
+    const answered = await internals.store.addAnswer(stored.callId, {
+      approver: POLICY_APPROVER,
+      decision: 'approve',
+      reason: 'allowed by policy',
+      at: internals.clock(),
+    });
     if (answered.outcome !== 'recorded' || answered.request.state !== 'approved') {
       waiting++;
       continue;
@@ -171,7 +213,15 @@ export async function answerByPolicy(state: AnyRunState, guards: Map<string, Hos
   return waiting === 0;
 }
 
-function newRequest(request: HostedRequest, action: string, args: { hash: string; canonical: string }, policy: CompiledPolicy, principal: string, approvalsRequired: number, now: number) {
+function newRequest(
+  request: HostedRequest,
+  action: string,
+  args: { hash: string; canonical: string },
+  policy: CompiledPolicy,
+  principal: string,
+  approvalsRequired: number,
+  now: number,
+) {
   return {
     callId: request.id,
     action,
@@ -204,7 +254,11 @@ export async function claimForResume(state: AnyRunState, guards: Map<string, Hos
     };
     if (stored.state === 'rejected') {
       const no = stored.answers.find((a) => a.decision === 'reject');
-      const why = !no ? 'rejected' : no.approver === POLICY_APPROVER ? (no.reason ?? 'denied by policy') : `rejected by ${no.approver}${no.reason ? `: ${no.reason}` : ''}`;
+      const why = !no
+        ? 'rejected'
+        : no.approver === POLICY_APPROVER
+          ? (no.reason ?? 'denied by policy')
+          : `rejected by ${no.approver}${no.reason ? `: ${no.reason}` : ''}`;
       state.reject(item, { message: refusal(action, why) });
       continue;
     }

@@ -34,14 +34,7 @@ const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 /** The normal form of an identity (see the module comment). Total: never throws on a string. */
 export function normaliseIdentity(raw: string): string {
   if (PRINTABLE_ASCII.test(raw)) return raw.toLowerCase().trim();
-  return raw
-    .normalize('NFKC')
-    .replace(INVISIBLE, '')
-    .toUpperCase()
-    .toLowerCase()
-    .normalize('NFKC')
-    .replace(INVISIBLE, '')
-    .trim();
+  return raw.normalize('NFKC').replace(INVISIBLE, '').toUpperCase().toLowerCase().normalize('NFKC').replace(INVISIBLE, '').trim();
 }
 
 /** Two identities name the same person after normalisation. */

@@ -41,4 +41,11 @@ export {
   type ProtectApplyPatchToolOptions,
   type ProtectComputerToolOptions,
 } from './local-tools.js';
-export { bindAgentTools, type AgentDoors, type AgentToolParameters, type ProtectAgentTool, type ProtectAgentToolOptions, type ProtectAgentToolOptionsWithParameters } from './agent-tool.js';
+export {
+  bindAgentTools,
+  type AgentDoors,
+  type AgentToolParameters,
+  type ProtectAgentTool,
+  type ProtectAgentToolOptions,
+  type ProtectAgentToolOptionsWithParameters,
+} from './agent-tool.js';

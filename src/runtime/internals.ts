@@ -97,12 +97,15 @@ async function identityOf(internals: ControlInternals, runContext: RunContext<un
     user = (value as { user?: unknown }).user ?? null;
   }
   if (typeof agent !== 'string' || (user !== null && typeof user !== 'string')) {
-    throw new CtrlrunError(`ctrlrun: identity(runContext) must return a string, { agent, user? } of strings, or null; got ${describeValue(value)}; nothing was run.`);
+    throw new CtrlrunError(
+      `ctrlrun: identity(runContext) must return a string, { agent, user? } of strings, or null; got ${describeValue(value)}; nothing was run.`,
+    );
   }
   const checkedAgent = checkIdentity(agent);
   const checkedUser = user === null ? null : checkIdentity(user);
   for (const c of [checkedAgent, checkedUser]) {
-    if (c && !c.ok && c.problem !== 'blank') throw new CtrlrunError(`ctrlrun: identity(runContext) returned an unusable principal: ${identityProblemText(c.problem)}; nothing was run.`);
+    if (c && !c.ok && c.problem !== 'blank')
+      throw new CtrlrunError(`ctrlrun: identity(runContext) returned an unusable principal: ${identityProblemText(c.problem)}; nothing was run.`);
   }
   // blank ('', '   ', invisible characters only): nobody, refused as `no_principal`
   if (!checkedAgent.ok) return null;
@@ -133,7 +136,10 @@ function describeValue(value: unknown): string {
 /** An approver's name in its normal form (see identity.ts); refuses a blank one or one with control characters. */
 export function approverName(approver: unknown): string {
   const checked = checkIdentity(approver);
-  if (!checked.ok) throw new CtrlrunError(`ctrlrun: an answer needs \`approver\`, a non-empty string naming who answers; this one is refused: ${identityProblemText(checked.problem)}.`);
+  if (!checked.ok)
+    throw new CtrlrunError(
+      `ctrlrun: an answer needs \`approver\`, a non-empty string naming who answers; this one is refused: ${identityProblemText(checked.problem)}.`,
+    );
   return checked.value;
 }
 

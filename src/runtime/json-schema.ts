@@ -16,14 +16,53 @@ type Schema = boolean | { [k: string]: unknown };
 
 /** Keywords that only annotate: they assert nothing. */
 const ANNOTATIONS = new Set([
-  '$schema', '$id', '$comment', 'title', 'description', 'default', 'examples', 'deprecated', 'readOnly', 'writeOnly',
-  'format', 'contentMediaType', 'contentEncoding', '$defs', 'definitions', 'strict', 'propertyOrdering',
+  '$schema',
+  '$id',
+  '$comment',
+  'title',
+  'description',
+  'default',
+  'examples',
+  'deprecated',
+  'readOnly',
+  'writeOnly',
+  'format',
+  'contentMediaType',
+  'contentEncoding',
+  '$defs',
+  'definitions',
+  'strict',
+  'propertyOrdering',
 ]);
 
 const ASSERTIONS = new Set([
-  'type', 'enum', 'const', 'properties', 'required', 'additionalProperties', 'items', 'prefixItems', 'minItems', 'maxItems',
-  'uniqueItems', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf', 'minLength', 'maxLength', 'pattern',
-  'anyOf', 'oneOf', 'allOf', 'not', '$ref', 'minProperties', 'maxProperties', 'nullable',
+  'type',
+  'enum',
+  'const',
+  'properties',
+  'required',
+  'additionalProperties',
+  'items',
+  'prefixItems',
+  'minItems',
+  'maxItems',
+  'uniqueItems',
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'multipleOf',
+  'minLength',
+  'maxLength',
+  'pattern',
+  'anyOf',
+  'oneOf',
+  'allOf',
+  'not',
+  '$ref',
+  'minProperties',
+  'maxProperties',
+  'nullable',
 ]);
 
 /** Compiles `schema` into a check returning null (valid) or the first problem (`/amount: must be integer`). */
@@ -34,7 +73,9 @@ export function compileJsonSchema(schema: unknown, where: string): SchemaCheck {
   walk(root, '#', (node, path) => {
     for (const key of Object.keys(node)) {
       if (!ANNOTATIONS.has(key) && !ASSERTIONS.has(key)) {
-        throw new CtrlrunError(`${where}: its JSON-schema \`parameters\` use "${key}" (at ${path}), which ctrlrun's argument check does not support; use a zod schema or remove it.`);
+        throw new CtrlrunError(
+          `${where}: its JSON-schema \`parameters\` use "${key}" (at ${path}), which ctrlrun's argument check does not support; use a zod schema or remove it.`,
+        );
       }
     }
     if (typeof node.$ref === 'string' && !node.$ref.startsWith('#')) {

@@ -158,11 +158,14 @@ function localGate(internals: ControlInternals, core: ActionCore, who: string, t
         noteNestedFailure(runContext, error);
         throw error;
       }
-      throw noteAndReturn(runContext, new CtrlrunError(`ctrlrun: ${action} did not run: the control failed before the body (${String((error as Error)?.message ?? error)}).`, {
-        action,
-        callId: callId ?? null,
-        cause: error,
-      }));
+      throw noteAndReturn(
+        runContext,
+        new CtrlrunError(`ctrlrun: ${action} did not run: the control failed before the body (${String((error as Error)?.message ?? error)}).`, {
+          action,
+          callId: callId ?? null,
+          cause: error,
+        }),
+      );
     }
     return false;
   };
@@ -175,7 +178,10 @@ function localGate(internals: ControlInternals, core: ActionCore, who: string, t
       const facts = { callId: null, argsHash: argsHashOf(undefined, args), principal: null, decision: decideCall(core.compiled, args) };
       await core.receipt(facts, { result: 'refused', reason: 'approval_unrecorded' });
       return new Refused(
-        refusal(action, `${who}: no decision of the control reached this call; an approval held only by the SDK state (state.approve, alwaysApprove) authorizes nothing`),
+        refusal(
+          action,
+          `${who}: no decision of the control reached this call; an approval held only by the SDK state (state.approve, alwaysApprove) authorizes nothing`,
+        ),
       );
     }
     if (entry instanceof Refused) return entry;
@@ -219,7 +225,9 @@ function makeShellTool(internals: ControlInternals, policy: CompiledPolicy, acti
   if (!inner || typeof inner.run !== 'function') throw new CtrlrunError(`${who}('${action}'): \`shell\` must be a Shell (an object with run(action)).`);
   const environment = (options as { environment?: { type?: unknown } }).environment;
   if (environment !== undefined && environment.type !== 'local') {
-    throw new CtrlrunError(`${who}('${action}'): a hosted shell (environment.type '${String(environment.type)}') runs at OpenAI and takes no approval; this door guards a local shell.`);
+    throw new CtrlrunError(
+      `${who}('${action}'): a hosted shell (environment.type '${String(environment.type)}') runs at OpenAI and takes no approval; this door guards a local shell.`,
+    );
   }
   const core = createActionCore(internals, policy, action, {});
   const gate = localGate(internals, core, who, () => made.name);
@@ -321,7 +329,10 @@ async function dispatch(computer: Computer, a: ComputerAction, runContext: RunCo
     case 'double_click':
       return computer.doubleClick(n(a.x), n(a.y), runContext);
     case 'drag':
-      return computer.drag((Array.isArray(a.path) ? a.path : []).map((p: { x?: unknown; y?: unknown }) => [n(p.x), n(p.y)] as [number, number]), runContext);
+      return computer.drag(
+        (Array.isArray(a.path) ? a.path : []).map((p: { x?: unknown; y?: unknown }) => [n(p.x), n(p.y)] as [number, number]),
+        runContext,
+      );
     case 'keypress':
       return computer.keypress(Array.isArray(a.keys) ? a.keys.map(String) : [], runContext);
     case 'move':
@@ -372,11 +383,17 @@ function makeComputerTool(internals: ControlInternals, policy: CompiledPolicy, a
   const core = createActionCore(internals, policy, action, {});
   /** Refused calls paused for the control to reject with this text (the model reads it as the SDK's rejection). */
   const refusals = new Map<string, string>();
-  const gate = localGate(internals, core, who, () => made.name, (callId, text) => {
-    refusals.delete(callId);
-    refusals.set(callId, text);
-    if (refusals.size > MAX_PENDING_REFUSALS) refusals.delete(refusals.keys().next().value as string);
-  });
+  const gate = localGate(
+    internals,
+    core,
+    who,
+    () => made.name,
+    (callId, text) => {
+      refusals.delete(callId);
+      refusals.set(callId, text);
+      if (refusals.size > MAX_PENDING_REFUSALS) refusals.delete(refusals.keys().next().value as string);
+    },
+  );
   /** Per run context: the round still collecting actions (this tick), and the decided round the SDK runs next. */
   const collecting = new WeakMap<object, Map<string, Round>>();
   const current = new WeakMap<object, Round>();
@@ -393,7 +410,9 @@ function makeComputerTool(internals: ControlInternals, policy: CompiledPolicy, a
 
   const needsApproval = (runContext: RunContext, computerAction: unknown, callId?: string): Promise<boolean> => {
     if (typeof callId !== 'string' || callId === '') {
-      return Promise.reject(new CtrlrunError(`${who}('${action}'): the SDK asked about a computer action without a call id; no decision can be bound to it.`, { action }));
+      return Promise.reject(
+        new CtrlrunError(`${who}('${action}'): the SDK asked about a computer action without a call id; no decision can be bound to it.`, { action }),
+      );
     }
     let perRun = collecting.get(runContext);
     if (!perRun) {
@@ -436,7 +455,12 @@ function makeComputerTool(internals: ControlInternals, policy: CompiledPolicy, a
     computer: guardedComputerOption(config, guard, innerOf),
     needsApproval,
   } as unknown as Parameters<typeof computerTool>[0]) as ComputerTool;
-  return mark(made, action, (raw) => presentComputerCall(computerActionsOf(raw)), (callId) => refusals.get(callId));
+  return mark(
+    made,
+    action,
+    (raw) => presentComputerCall(computerActionsOf(raw)),
+    (callId) => refusals.get(callId),
+  );
 }
 
 /** One SDK call of a computer method: the first of a decided batch runs it; returns the screenshot for `screenshot`. */
@@ -446,7 +470,9 @@ function computerStep(gate: ReturnType<typeof localGate>, current: WeakMap<objec
     if (!round || round.expected[round.next] !== method) {
       // no decision of the control reached this call (an approval held only by the SDK): nothing runs
       const out = await gate.run({}, { action: method }, async () => undefined);
-      throw new CtrlrunError(out instanceof Refused ? out.refused : refusal(action, `${who}: no decision of the control reached this computer call`), { action });
+      throw new CtrlrunError(out instanceof Refused ? out.refused : refusal(action, `${who}: no decision of the control reached this computer call`), {
+        action,
+      });
     }
     round.next++;
     if (round.next >= round.expected.length && runContext) current.delete(runContext);
@@ -474,7 +500,9 @@ function computerConfigOf(who: string, action: string, options: ProtectComputerT
   const config = (options as { computer?: unknown }).computer;
   const provider = config && typeof config === 'object' && !isComputer(config) && typeof (config as { create?: unknown }).create === 'function';
   if (!isComputer(config) && typeof config !== 'function' && !provider) {
-    throw new CtrlrunError(`${who}('${action}'): \`computer\` must be a Computer, a function that creates one, or { create, dispose? }, as for computerTool().`);
+    throw new CtrlrunError(
+      `${who}('${action}'): \`computer\` must be a Computer, a function that creates one, or { create, dispose? }, as for computerTool().`,
+    );
   }
   return config;
 }
@@ -490,13 +518,19 @@ function guardedComputerOption(config: unknown, guard: (inner: Computer) => Comp
   return {
     create: async (args: { runContext: RunContext<unknown> }) => guard(await p.create(args)),
     ...(typeof p.dispose === 'function'
-      ? { dispose: (args: { runContext: RunContext<unknown>; computer: Computer }) => p.dispose?.({ ...args, computer: innerOf.get(args.computer) ?? args.computer }) }
+      ? {
+          dispose: (args: { runContext: RunContext<unknown>; computer: Computer }) =>
+            p.dispose?.({ ...args, computer: innerOf.get(args.computer) ?? args.computer }),
+        }
       : {}),
   };
 }
 
 /** A Computer whose every method goes through `step` (which runs the decided batch once), its environment and dimensions the inner one's. */
-function guardedComputer(inner: Computer, step: (inner: Computer, method: string, runContext: RunContext<unknown> | undefined) => Promise<string | undefined>): Computer {
+function guardedComputer(
+  inner: Computer,
+  step: (inner: Computer, method: string, runContext: RunContext<unknown> | undefined) => Promise<string | undefined>,
+): Computer {
   const rc = (v: unknown) => v as RunContext<unknown> | undefined;
   return {
     get environment() {

@@ -81,10 +81,14 @@ export function bindMcp(control: Control, policy: CompiledPolicy, options: BindM
     upstreamFetch: (serverName, opts) => {
       const pins = serverPins(policy, serverName);
       if (pins.sha256.length === 0 && pins.pems.length === 0) {
-        throw new CtrlrunError(`upstreamFetch('${serverName}'): no action the manifest maps to a tool of MCP server ${serverName} pins a TLS certificate (upstream.tls_cert_sha256 or tls_cert_file), so there is nothing to pin; check the server name.`);
+        throw new CtrlrunError(
+          `upstreamFetch('${serverName}'): no action the manifest maps to a tool of MCP server ${serverName} pins a TLS certificate (upstream.tls_cert_sha256 or tls_cert_file), so there is nothing to pin; check the server name.`,
+        );
       }
       if (!options.createPinnedFetch) {
-        throw new CtrlrunError(`upstreamFetch('${serverName}'): this module was generated without the pinned fetch; regenerate it with \`ctrlrun-gen generate\`.`);
+        throw new CtrlrunError(
+          `upstreamFetch('${serverName}'): this module was generated without the pinned fetch; regenerate it with \`ctrlrun-gen generate\`.`,
+        );
       }
       const pinned = options.createPinnedFetch(pins, opts);
       fetches.set(pinned.fetch, { server: serverName, pinned });
@@ -130,10 +134,18 @@ function httpParams(server: MCPServer): { url?: unknown; fetch?: unknown } | und
  * Nothing observed (or no proof that the call goes through the pinned fetch) is
  * `upstream_unverified`; another certificate is `upstream_mismatch`.
  */
-function tlsProblem(policy: CompiledPolicy, fetches: WeakMap<object, { server: string; pinned: PinnedFetch }>, action: string, server: MCPServer): UpstreamProblem | null {
+function tlsProblem(
+  policy: CompiledPolicy,
+  fetches: WeakMap<object, { server: string; pinned: PinnedFetch }>,
+  action: string,
+  server: MCPServer,
+): UpstreamProblem | null {
   if (!pinsTls(policy, action)) return null;
   const digests = policy.actions[action]?.upstream?.tlsCertSha256 ?? [];
-  const unverified = (why: string): UpstreamProblem => ({ reason: 'upstream_unverified', text: `its upstream's TLS certificate is pinned and ${why}, so this process has observed no pinned certificate (upstream_unverified)` });
+  const unverified = (why: string): UpstreamProblem => ({
+    reason: 'upstream_unverified',
+    text: `its upstream's TLS certificate is pinned and ${why}, so this process has observed no pinned certificate (upstream_unverified)`,
+  });
   const params = httpParams(server);
   if (!params) return unverified(`server ${server.name} is not an MCP server over HTTP (stdio and custom servers open no TLS connection ctrlrun-gen can see)`);
   const made = typeof params.fetch === 'function' ? fetches.get(params.fetch) : undefined;
@@ -144,7 +156,10 @@ function tlsProblem(policy: CompiledPolicy, fetches: WeakMap<object, { server: s
     case 'upstream_unverified':
       return unverified(`no TLS connection to ${String(params.url)} has been made through it yet (connect the server first; plain http is never pinned)`);
     case 'upstream_mismatch':
-      return { reason: 'upstream_mismatch', text: `its upstream ${seen!.origin} presented a certificate whose SHA-256 is ${seen!.sha256}, which upstream.tls_cert_sha256 does not pin (upstream_mismatch)` };
+      return {
+        reason: 'upstream_mismatch',
+        text: `its upstream ${seen!.origin} presented a certificate whose SHA-256 is ${seen!.sha256}, which upstream.tls_cert_sha256 does not pin (upstream_mismatch)`,
+      };
     default:
       return null;
   }
@@ -157,7 +172,10 @@ function tlsProblem(policy: CompiledPolicy, fetches: WeakMap<object, { server: s
  * (`tls_cert_file` alone) an observation is still required: it is the proof that the pinned anchors
  * accepted this server.
  */
-export function tlsVerdict(digests: readonly string[], seen: { sha256: string; pinned: boolean } | undefined): 'upstream_unverified' | 'upstream_mismatch' | null {
+export function tlsVerdict(
+  digests: readonly string[],
+  seen: { sha256: string; pinned: boolean } | undefined,
+): 'upstream_unverified' | 'upstream_mismatch' | null {
   if (!seen) return 'upstream_unverified';
   if (!seen.pinned || (digests.length > 0 && !digests.includes(seen.sha256))) return 'upstream_mismatch';
   return null;
@@ -215,7 +233,12 @@ async function pinProblem(policy: CompiledPolicy, action: string, server: MCPSer
   }
   if (!listed) return { reason: 'upstream_unverified', text: `server ${server.name} no longer lists tool ${tool}` };
   const hash = mcpToolSchemaHash(listed);
-  return hash === pin ? null : { reason: 'upstream_mismatch', text: `the tool's listed schema hashes to ${hash.slice(0, 12)}…, not the pinned ${pin.slice(0, 12)}… (upstream.tool_schema_sha256): it changed` };
+  return hash === pin
+    ? null
+    : {
+        reason: 'upstream_mismatch',
+        text: `the tool's listed schema hashes to ${hash.slice(0, 12)}…, not the pinned ${pin.slice(0, 12)}… (upstream.tool_schema_sha256): it changed`,
+      };
 }
 
 type UpstreamCheck = (action: string, server: MCPServer) => UpstreamProblem | null;
@@ -265,14 +288,18 @@ function protectServer<S extends MCPServer>(internals: ControlInternals, policy:
         if (core.enforce && decide(core.compiled, args.value).decision === 'approve') {
           await core.receipt(await callFacts(), { result: 'refused', reason: 'approval_unavailable' });
           return reject(
-            core.refuse('it needs a person\'s approval, and a tool of an MCP server attached through mcpServers cannot pause for one (the operator can expose it with protectMcpTools)'),
+            core.refuse(
+              "it needs a person's approval, and a tool of an MCP server attached through mcpServers cannot pause for one (the operator can expose it with protectMcpTools)",
+            ),
           );
         }
         const auth = await core.authorize(args.value, context, toolCall.callId, toolCall);
         inFlight.set(toolCall.callId, { core, auth, context });
         return allow;
       } catch (error) {
-        throw error instanceof CtrlrunError ? error : new CtrlrunError(`ctrlrun: ${action} did not run: the control failed (${describeError(error)}).`, { ...where, cause: error });
+        throw error instanceof CtrlrunError
+          ? error
+          : new CtrlrunError(`ctrlrun: ${action} did not run: the control failed (${describeError(error)}).`, { ...where, cause: error });
       }
     },
   };
@@ -321,7 +348,10 @@ function serverCores(internals: ControlInternals, policy: CompiledPolicy, server
 }
 
 /** Settles a call the input guard let through: its effect and receipt (enforce), or the observed receipt; a failure is thrown on. */
-async function settleMcpCall(entry: { core: ActionCore; auth: Authorization }, outcome: { ok: true; output: unknown } | { ok: false; error: unknown }): Promise<unknown> {
+async function settleMcpCall(
+  entry: { core: ActionCore; auth: Authorization },
+  outcome: { ok: true; output: unknown } | { ok: false; error: unknown },
+): Promise<unknown> {
   if (entry.auth.kind === 'enforce') return entry.core.finish(entry.auth, outcome);
   const f = entry.auth.facts;
   await entry.core.receipt(f, { result: outcome.ok ? 'executed' : 'failed', reason: f.principal === null ? 'no_principal' : undefined });
@@ -366,7 +396,13 @@ const reject = (message: string) => ({ behavior: { type: 'rejectContent' as cons
 
 // --- protectMcpTools -------------------------------------------------------------------------
 
-async function protectTools(internals: ControlInternals, policy: CompiledPolicy, servers: MCPServer[], options: ProtectMcpToolsOptions, upstream: UpstreamCheck): Promise<FunctionTool[]> {
+async function protectTools(
+  internals: ControlInternals,
+  policy: CompiledPolicy,
+  servers: MCPServer[],
+  options: ProtectMcpToolsOptions,
+  upstream: UpstreamCheck,
+): Promise<FunctionTool[]> {
   if (!Array.isArray(servers)) throw new CtrlrunError('protectMcpTools: pass an array of MCP servers.');
   for (const server of servers) {
     const fn = server.errorFunction;
@@ -418,22 +454,28 @@ async function protectTools(internals: ControlInternals, policy: CompiledPolicy,
     const userOutput = (server.toolOutputGuardrails ?? []).filter((g) => !(g as { [GUARD]?: unknown })[GUARD]);
     const inner = tool;
     out.push(
-      makeProtectedTool(internals, policy, action, {
-        name: inner.name,
-        description: inner.description,
-        parameters: inner.parameters,
-        strict: inner.strict,
-        ...(inner.timeoutMs === undefined ? {} : { timeoutMs: inner.timeoutMs }),
-        inputGuardrails: userInput,
-        ...(userOutput.length ? { outputGuardrails: userOutput } : {}),
-        execute: (input: unknown, runContext: RunContext<unknown>, details?: { toolCall?: unknown; signal?: AbortSignal }) =>
-          typeof server.callToolResult === 'function'
-            ? callWithOutcome(server, mcpName, policy.actions[action]?.mcp?.notExecutedOnError === true, input, runContext, details?.signal)
-            : inner.invoke(runContext, JSON.stringify(input ?? {}), {
-                ...(details?.toolCall ? { toolCall: details.toolCall as never } : {}),
-                ...(details?.signal ? { signal: details.signal } : {}),
-              }),
-      }, pinsTls(policy, action) ? { upstream: async () => upstream(action, server) } : {}),
+      makeProtectedTool(
+        internals,
+        policy,
+        action,
+        {
+          name: inner.name,
+          description: inner.description,
+          parameters: inner.parameters,
+          strict: inner.strict,
+          ...(inner.timeoutMs === undefined ? {} : { timeoutMs: inner.timeoutMs }),
+          inputGuardrails: userInput,
+          ...(userOutput.length ? { outputGuardrails: userOutput } : {}),
+          execute: (input: unknown, runContext: RunContext<unknown>, details?: { toolCall?: unknown; signal?: AbortSignal }) =>
+            typeof server.callToolResult === 'function'
+              ? callWithOutcome(server, mcpName, policy.actions[action]?.mcp?.notExecutedOnError === true, input, runContext, details?.signal)
+              : inner.invoke(runContext, JSON.stringify(input ?? {}), {
+                  ...(details?.toolCall ? { toolCall: details.toolCall as never } : {}),
+                  ...(details?.signal ? { signal: details.signal } : {}),
+                }),
+        },
+        pinsTls(policy, action) ? { upstream: async () => upstream(action, server) } : {},
+      ),
     );
   }
   return out;
@@ -460,7 +502,8 @@ async function callWithOutcome(
   signal: AbortSignal | undefined,
 ): Promise<unknown> {
   const args = (input && typeof input === 'object' ? input : {}) as Record<string, unknown>;
-  const resolver = (server as { toolMetaResolver?: (c: { runContext: unknown; serverName: string; toolName: string; arguments: unknown }) => unknown }).toolMetaResolver;
+  const resolver = (server as { toolMetaResolver?: (c: { runContext: unknown; serverName: string; toolName: string; arguments: unknown }) => unknown })
+    .toolMetaResolver;
   const resolved = resolver ? await resolver({ runContext, serverName: server.name, toolName: tool, arguments: args }) : undefined;
   const meta = resolved === null || resolved === undefined ? undefined : (resolved as Record<string, unknown>);
   const result = await server.callToolResult!(tool, args, meta ?? null, signal ? { signal } : undefined);

@@ -164,7 +164,9 @@ function register(internals: ControlInternals, created: FunctionTool, action: st
   const name = sdkToolName(created.name);
   const known = internals.namedActions.get(name);
   if (known !== undefined && known !== action) {
-    throw new CtrlrunError(`protectedTool('${action}'): the tool name "${created.name}" is already protected as action ${known}; one tool name maps to one action.`);
+    throw new CtrlrunError(
+      `protectedTool('${action}'): the tool name "${created.name}" is already protected as action ${known}; one tool name maps to one action.`,
+    );
   }
   internals.namedActions.set(name, action);
   internals.toolActions.set(created, action);

@@ -44,5 +44,8 @@ function changedBelow(sent: unknown, received: unknown, depth: number): string |
 export function unchangedBySchema(sent: unknown, received: unknown): { ok: true; value: unknown } | { ok: false; problem: string } {
   const at = changedBySchema(sent, received);
   if (at === null) return { ok: true, value: received };
-  return { ok: false, problem: `the tool's schema changes ${at} (a transform, default, coercion or trim), so the body would not get what the policy decided on` };
+  return {
+    ok: false,
+    problem: `the tool's schema changes ${at} (a transform, default, coercion or trim), so the body would not get what the policy decided on`,
+  };
 }

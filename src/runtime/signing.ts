@@ -72,7 +72,9 @@ export function checkpointVerifier(publicKey: string): { keyId: string; verify(c
 export function signAppended(signer: ReceiptSigner, sent: ReceiptBody, appended: Receipt): ReceiptCheckpoint {
   const stored = appended as unknown as Record<string, unknown>;
   const names = namesOf(appended);
-  const differs = Object.entries(sent).find(([k, v]) => !(NAMED_FIELDS.has(k) && names !== undefined ? sameName(v, stored[k], names) : sameField(v, stored[k])));
+  const differs = Object.entries(sent).find(
+    ([k, v]) => !(NAMED_FIELDS.has(k) && names !== undefined ? sameName(v, stored[k], names) : sameField(v, stored[k])),
+  );
   let hashOk = false;
   try {
     hashOk = receiptHash(appended) === appended.hash;
@@ -80,7 +82,9 @@ export function signAppended(signer: ReceiptSigner, sent: ReceiptBody, appended:
     hashOk = false;
   }
   if (differs !== undefined || !hashOk || !Number.isSafeInteger(appended.seq)) {
-    throw new CtrlrunError(`ctrlrun: the store did not append the receipt this control sent (${differs ? `field ${differs[0]} differs` : 'its hash does not match'}); no checkpoint was signed.`);
+    throw new CtrlrunError(
+      `ctrlrun: the store did not append the receipt this control sent (${differs ? `field ${differs[0]} differs` : 'its hash does not match'}); no checkpoint was signed.`,
+    );
   }
   return signer.checkpoint(appended.seq, appended.hash);
 }
@@ -117,7 +121,12 @@ function sameField(sent: unknown, stored: unknown): boolean {
  * CLI's answers and resolutions, serve's) write a receipt they vouch for; without a signer the
  * receipt is appended unsigned (`foreign` or `unsigned` under `verify --public-key`).
  */
-export async function appendSigned(store: Pick<Store, 'appendReceipt'>, signer: ReceiptSigner | undefined, body: ReceiptBody, base: CheckpointBase = checkpointBaseOf(body)): Promise<Receipt> {
+export async function appendSigned(
+  store: Pick<Store, 'appendReceipt'>,
+  signer: ReceiptSigner | undefined,
+  body: ReceiptBody,
+  base: CheckpointBase = checkpointBaseOf(body),
+): Promise<Receipt> {
   const appended = await store.appendReceipt(body);
   if (!signer) return appended;
   await store.appendReceipt(checkpointBody(base, signAppended(signer, body, appended)));
@@ -128,7 +137,18 @@ type CheckpointBase = Omit<ReceiptBody, 'action' | 'result' | 'reason'>;
 
 /** A checkpoint's own fields: the signed receipt's time, policy, mode and environment; no call, no people. */
 function checkpointBaseOf(body: ReceiptBody): CheckpointBase {
-  return { at: body.at, call_id: null, args_hash: null, principal: null, decision: null, approvers: [], effect_key: null, policy_hash: body.policy_hash, mode: body.mode, environment: body.environment };
+  return {
+    at: body.at,
+    call_id: null,
+    args_hash: null,
+    principal: null,
+    decision: null,
+    approvers: [],
+    effect_key: null,
+    policy_hash: body.policy_hash,
+    mode: body.mode,
+    environment: body.environment,
+  };
 }
 
 /** The receipt body of a checkpoint. */

@@ -32,7 +32,12 @@ export const createPinnedFetch: CreatePinnedFetch = (pins: TlsPins, options = {}
   const agent = new Agent({
     connect: (opts, callback) => {
       if (opts.protocol !== 'https:') {
-        callback(new Error(`ctrlrun: upstreamFetch refuses ${opts.protocol}//${opts.hostname}: a TLS pin is a claim about a server's identity, and a plain connection carries none (use https)`), null);
+        callback(
+          new Error(
+            `ctrlrun: upstreamFetch refuses ${opts.protocol}//${opts.hostname}: a TLS pin is a claim about a server's identity, and a plain connection carries none (use https)`,
+          ),
+          null,
+        );
         return;
       }
       const origin = originKey(opts.hostname, opts.port);
@@ -49,12 +54,23 @@ export const createPinnedFetch: CreatePinnedFetch = (pins: TlsPins, options = {}
           const pinned = digests.length === 0 || digests.includes(sha256);
           seen.set(origin, { origin, sha256, pinned, at: clock() });
           if (pinned) return undefined;
-          return new Error(`ctrlrun: upstream_mismatch: ${origin} presented a certificate whose SHA-256 is ${sha256}, which upstream.tls_cert_sha256 does not pin (${digests.join(', ')}); the connection was closed before any request was sent`);
+          return new Error(
+            `ctrlrun: upstream_mismatch: ${origin} presented a certificate whose SHA-256 is ${sha256}, which upstream.tls_cert_sha256 does not pin (${digests.join(', ')}); the connection was closed before any request was sent`,
+          );
         },
       });
       connector({ ...opts, servername: isIP(unbracket(opts.hostname)) ? '' : opts.hostname }, (error, socket) => {
         if (error === null) callback(null, socket);
-        else callback(untrusted(error) ? new Error(`ctrlrun: ${origin} presented a certificate the pinned trust anchors do not accept (${anchorsText}): ${error.message}; the connection was closed before any request was sent`, { cause: error }) : error, null);
+        else
+          callback(
+            untrusted(error)
+              ? new Error(
+                  `ctrlrun: ${origin} presented a certificate the pinned trust anchors do not accept (${anchorsText}): ${error.message}; the connection was closed before any request was sent`,
+                  { cause: error },
+                )
+              : error,
+            null,
+          );
       });
     },
   });
@@ -63,7 +79,14 @@ export const createPinnedFetch: CreatePinnedFetch = (pins: TlsPins, options = {}
     const request = input as { url?: unknown; method?: string; headers?: unknown; body?: unknown; signal?: unknown };
     if (input !== null && typeof input === 'object' && !(input instanceof URL) && typeof request.url === 'string') {
       // a Request object of another fetch implementation: carried over field by field
-      const merged = { method: request.method, headers: request.headers, body: request.body, signal: request.signal, ...(request.body ? { duplex: 'half' } : {}), ...init };
+      const merged = {
+        method: request.method,
+        headers: request.headers,
+        body: request.body,
+        signal: request.signal,
+        ...(request.body ? { duplex: 'half' } : {}),
+        ...init,
+      };
       return undiciFetch(request.url, { ...merged, dispatcher: agent } as never);
     }
     return undiciFetch(input as string, { ...init, dispatcher: agent } as never);

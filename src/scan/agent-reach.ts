@@ -78,7 +78,10 @@ function toolInto(expr: ts.Expression, ctx: ReachContext, acc: Acc, depth: numbe
   if (typescript.isPropertyAccessExpression(callee) && callee.name.text === 'asTool') return agentInto(callee.expression, ctx, acc, depth + 1, seen);
   if (ctx.sdkMember(callee) !== 'tool') return false;
   const opts = e.arguments[0] && unwrapValue(e.arguments[0]);
-  const name = opts && typescript.isObjectLiteralExpression(opts) ? opts.properties.find((q) => q.name && typescript.isIdentifier(q.name) && q.name.text === 'name') : undefined;
+  const name =
+    opts && typescript.isObjectLiteralExpression(opts)
+      ? opts.properties.find((q) => q.name && typescript.isIdentifier(q.name) && q.name.text === 'name')
+      : undefined;
   if (!name || !typescript.isPropertyAssignment(name)) return false;
   const value = unwrapValue(name.initializer);
   if (!typescript.isStringLiteral(value) && !typescript.isNoSubstitutionTemplateLiteral(value)) return false;

@@ -88,7 +88,9 @@ function isInterruption(expr: ts.Expression, ctx: Ctx): boolean {
   if (typescript.isElementAccessExpression(e)) return isInterruptionList(e.expression, ctx);
   if (typescript.isCallExpression(e)) {
     const callee = unwrapValue(e.expression);
-    return typescript.isPropertyAccessExpression(callee) && /^(?:find|at|pop|shift|findLast)$/.test(callee.name.text) && isInterruptionList(callee.expression, ctx);
+    return (
+      typescript.isPropertyAccessExpression(callee) && /^(?:find|at|pop|shift|findLast)$/.test(callee.name.text) && isInterruptionList(callee.expression, ctx)
+    );
   }
   if (!typescript.isIdentifier(e)) return false;
   const decl = declarationOf(e.text, ctx.ancestors);
@@ -135,7 +137,17 @@ function isCallbackOfList(param: ts.ParameterDeclaration, ctx: Ctx): boolean {
     if (!typescript.isCallExpression(call) || !call.arguments.includes(fn as unknown as ts.Expression)) return false;
     const callee = unwrapValue(call.expression);
     const next = deeper({ ...ctx, ancestors: ctx.ancestors.slice(0, i - 1) });
-    return typescript.isPropertyAccessExpression(callee) && (callee.name.text === 'forEach' || callee.name.text === 'map' || callee.name.text === 'filter' || callee.name.text === 'some' || callee.name.text === 'every') && (fn as ts.SignatureDeclaration).parameters[0] === param && !!next && isInterruptionList(callee.expression, next);
+    return (
+      typescript.isPropertyAccessExpression(callee) &&
+      (callee.name.text === 'forEach' ||
+        callee.name.text === 'map' ||
+        callee.name.text === 'filter' ||
+        callee.name.text === 'some' ||
+        callee.name.text === 'every') &&
+      (fn as ts.SignatureDeclaration).parameters[0] === param &&
+      !!next &&
+      isInterruptionList(callee.expression, next)
+    );
   }
   return false;
 }

@@ -48,7 +48,8 @@ function hasBrowserCondition(exports: unknown): boolean {
  * `node:` modules). Every reason of such code contains this phrase (`isEdgeReason`).
  */
 export const EDGE_PHRASE = 'on an edge runtime';
-const EDGE_EXPORT = /^[ \t]*export\s+const\s+(?:runtime\s*(?::[^=]+)?=\s*(['"`])(?:experimental-)?edge\1|config\s*(?::[^=]+)?=\s*\{[^}]*?\bruntime\s*:\s*(['"`])(?:experimental-)?edge\2)/m;
+const EDGE_EXPORT =
+  /^[ \t]*export\s+const\s+(?:runtime\s*(?::[^=]+)?=\s*(['"`])(?:experimental-)?edge\1|config\s*(?::[^=]+)?=\s*\{[^}]*?\bruntime\s*:\s*(['"`])(?:experimental-)?edge\2)/m;
 const WRANGLER_CONFIGS = ['wrangler.jsonc', 'wrangler.json', 'wrangler.toml'];
 
 /** Whether a file's text declares the edge runtime for itself (a Next.js route or page, a Vercel function). */
@@ -114,7 +115,10 @@ export function packageDirOf(fileAbs: string, root: string): string {
 /** Whether a file imports a realtime session or agent (`RealtimeSession`, `RealtimeAgent`) from a realtime entry. */
 export function importsRealtimeSession(scan: FileScan): boolean {
   return (scan.moduleImports ?? []).some(
-    (imp) => !imp.typeOnly && isRealtimeEntry(imp.module) && (imp.namespaceName !== undefined || imp.named.some((n) => !n.typeOnly && (n.imported === 'RealtimeSession' || n.imported === 'RealtimeAgent'))),
+    (imp) =>
+      !imp.typeOnly &&
+      isRealtimeEntry(imp.module) &&
+      (imp.namespaceName !== undefined || imp.named.some((n) => !n.typeOnly && (n.imported === 'RealtimeSession' || n.imported === 'RealtimeAgent'))),
   );
 }
 
@@ -124,7 +128,9 @@ export function importsRealtimeSession(scan: FileScan): boolean {
  */
 const SERVER_PACKAGES = new Set(['ws', 'express', 'fastify', 'hono', 'koa', '@hono/node-server']);
 export function importsServerModule(scan: FileScan): boolean {
-  return (scan.moduleImports ?? []).some((imp) => imp.module.startsWith('node:') || builtinModules.includes(imp.module) || SERVER_PACKAGES.has(imp.module) || imp.module.startsWith('@fastify/'));
+  return (scan.moduleImports ?? []).some(
+    (imp) => imp.module.startsWith('node:') || builtinModules.includes(imp.module) || SERVER_PACKAGES.has(imp.module) || imp.module.startsWith('@fastify/'),
+  );
 }
 
 const STRIP = /\.(?:[cm]?[jt]sx?)$/;
@@ -192,7 +198,11 @@ export function browserSideFiles(scans: FileScan[], root: string, readText: (rel
     }
   }
   // middleware no scan parsed (it need not name the SDK): its imports are read from its text
-  for (const file of edgeMiddleware(scans.map((sc) => sc.file), facts, readText)) {
+  for (const file of edgeMiddleware(
+    scans.map((sc) => sc.file),
+    facts,
+    readText,
+  )) {
     if (why.has(file)) continue;
     why.set(file, MIDDLEWARE_REASON);
     queue.push(file);
@@ -213,7 +223,8 @@ export function browserSideFiles(scans: FileScan[], root: string, readText: (rel
 }
 
 /** Import specifiers of a file no scan parsed (a barrel with no SDK name in it), read from its text. */
-const SPECIFIER = /(?:\bimport|\bexport)\s[^'"`;]*?\bfrom\s*(['"])([^'"\n]+)\1|\bimport\s*\(\s*(['"])([^'"\n]+)\3\s*\)|\brequire\s*\(\s*(['"])([^'"\n]+)\5\s*\)|^[ \t]*import\s*(['"])([^'"\n]+)\7/gm;
+const SPECIFIER =
+  /(?:\bimport|\bexport)\s[^'"`;]*?\bfrom\s*(['"])([^'"\n]+)\1|\bimport\s*\(\s*(['"])([^'"\n]+)\3\s*\)|\brequire\s*\(\s*(['"])([^'"\n]+)\5\s*\)|^[ \t]*import\s*(['"])([^'"\n]+)\7/gm;
 export function specifiersIn(text: string): string[] {
   const out: string[] = [];
   for (const m of text.matchAll(SPECIFIER)) out.push((m[2] ?? m[4] ?? m[6] ?? m[8])!);
@@ -232,7 +243,9 @@ function importFollower(
   readText: (rel: string) => string | undefined,
 ): (file: string, scan: FileScan | undefined) => string[] {
   const root = path.resolve(facts.root);
-  const onDisk = { has: (abs: string) => SOURCE.test(abs) && !abs.includes(`${path.sep}node_modules${path.sep}`) && (scanned.has(toRel(root, abs)) || facts.exists(abs)) } as ReadonlySet<string>;
+  const onDisk = {
+    has: (abs: string) => SOURCE.test(abs) && !abs.includes(`${path.sep}node_modules${path.sep}`) && (scanned.has(toRel(root, abs)) || facts.exists(abs)),
+  } as ReadonlySet<string>;
   const layouts = new Map<string, RepoLayout>();
   const layoutFor = (dir: string): RepoLayout => {
     let layout = layouts.get(dir);
@@ -240,9 +253,11 @@ function importFollower(
     const config = ['tsconfig.json', 'jsconfig.json'].map((f) => path.join(dir, f)).find((f) => facts.exists(f));
     const up = path.dirname(dir);
     layout =
-      config !== undefined ? { ...readLayout([], [config]), files: onDisk }
-      : dir === root || up === dir || path.relative(root, dir).startsWith('..') ? { files: onDisk, packages: [], tsconfigs: [] }
-      : layoutFor(up);
+      config !== undefined
+        ? { ...readLayout([], [config]), files: onDisk }
+        : dir === root || up === dir || path.relative(root, dir).startsWith('..')
+          ? { files: onDisk, packages: [], tsconfigs: [] }
+          : layoutFor(up);
     layouts.set(dir, layout);
     return layout;
   };

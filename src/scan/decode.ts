@@ -20,7 +20,11 @@ export function decodeSource(buf: Buffer): Decoded {
     try {
       fatalUtf8.decode(buf.subarray(start));
     } catch {
-      return { error: utf16Guess(buf) ? 'looks like UTF-16 without a byte-order mark, which cannot be decoded safely' : 'is not valid UTF-8 or UTF-16 (with a byte-order mark)' };
+      return {
+        error: utf16Guess(buf)
+          ? 'looks like UTF-16 without a byte-order mark, which cannot be decoded safely'
+          : 'is not valid UTF-8 or UTF-16 (with a byte-order mark)',
+      };
     }
   }
   if (start === 0 && text.includes('\u0000') && utf16Guess(buf)) {
@@ -49,6 +53,6 @@ function utf16Guess(buf: Buffer): boolean {
   if (n < 4) return false;
   let evenZeros = 0;
   let oddZeros = 0;
-  for (let i = 0; i < n; i++) if (buf[i] === 0) (i % 2 === 0 ? evenZeros++ : oddZeros++);
+  for (let i = 0; i < n; i++) if (buf[i] === 0) i % 2 === 0 ? evenZeros++ : oddZeros++;
   return evenZeros > n / 4 || oddZeros > n / 4;
 }

@@ -30,7 +30,12 @@ export function readLayout(files: string[], configs: string[]): RepoLayout {
       // its `extends` chain is followed for `baseUrl` and `paths`.
       if (path.basename(file) !== 'tsconfig.json' && path.basename(file) !== 'jsconfig.json') continue;
       const resolved = resolveTsconfig(file, (f) => (f === file ? json : undefined) ?? readJsonc(f));
-      tsconfigs.push({ dir, base: resolved.baseUrl ?? resolved.paths?.base ?? dir, hasBaseUrl: resolved.baseUrl !== undefined, paths: resolved.paths?.map ?? {} });
+      tsconfigs.push({
+        dir,
+        base: resolved.baseUrl ?? resolved.paths?.base ?? dir,
+        hasBaseUrl: resolved.baseUrl !== undefined,
+        paths: resolved.paths?.map ?? {},
+      });
     }
   }
   return { files: new Set(files), packages, tsconfigs };

@@ -124,7 +124,10 @@ function walkFiles(dir: string, unreadable: UnreadablePath[], rootForMessages = 
     try {
       entries = readdirSync(d, { withFileTypes: true });
     } catch (error) {
-      unreadable.push({ file: path.relative(rootForMessages, d).split(path.sep).join('/') || '.', message: `the directory could not be listed (${(error as NodeJS.ErrnoException).code ?? 'error'})` });
+      unreadable.push({
+        file: path.relative(rootForMessages, d).split(path.sep).join('/') || '.',
+        message: `the directory could not be listed (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
+      });
       return;
     }
     const gi = entries.find((e) => e.isFile() && e.name === '.gitignore');
@@ -151,7 +154,6 @@ function walkFiles(dir: string, unreadable: UnreadablePath[], rootForMessages = 
   visit(dir);
   return out;
 }
-
 
 /**
  * Folders below `root` that are packages of their own with their own manifest (a package.json

@@ -29,7 +29,8 @@ export function opaqueModuleLoad(node: ts.CallExpression, ctx: ModuleLoadContext
   const arg = node.arguments[0];
   if (!arg) return undefined;
   const made = madeByCreateRequire(node.expression, ctx);
-  const plainLoad = node.expression.kind === typescript.SyntaxKind.ImportKeyword || (typescript.isIdentifier(node.expression) && node.expression.text === 'require');
+  const plainLoad =
+    node.expression.kind === typescript.SyntaxKind.ImportKeyword || (typescript.isIdentifier(node.expression) && node.expression.text === 'require');
   if (!made && !plainLoad) return undefined;
   const literal = literalText(arg);
   if (literal !== undefined) {
@@ -68,7 +69,13 @@ function spellsSdk(expr: ts.Expression, ctx: ModuleLoadContext): boolean {
   let found = false;
   const visit = (n: ts.Node): void => {
     if (found) return;
-    if (typescript.isStringLiteral(n) || typescript.isNoSubstitutionTemplateLiteral(n) || typescript.isTemplateHead(n) || typescript.isTemplateMiddle(n) || typescript.isTemplateTail(n)) {
+    if (
+      typescript.isStringLiteral(n) ||
+      typescript.isNoSubstitutionTemplateLiteral(n) ||
+      typescript.isTemplateHead(n) ||
+      typescript.isTemplateMiddle(n) ||
+      typescript.isTemplateTail(n)
+    ) {
       if (n.text.includes('@openai')) found = true;
     } else if (typescript.isIdentifier(n) && (ctx.constStrings.get(n.text) ?? '').includes('@openai')) found = true;
     typescript.forEachChild(n, visit);

@@ -45,10 +45,11 @@ export class PackageFacts {
     const known = this.dirs.get(dir);
     if (known !== undefined) return known;
     const top = path.resolve(this.root);
-    const found =
-      this.exists(path.join(dir, 'package.json')) ? dir
-      : dir === top || path.dirname(dir) === dir || path.relative(top, dir).startsWith('..') ? top
-      : this.packageDirOfFolder(path.dirname(dir));
+    const found = this.exists(path.join(dir, 'package.json'))
+      ? dir
+      : dir === top || path.dirname(dir) === dir || path.relative(top, dir).startsWith('..')
+        ? top
+        : this.packageDirOfFolder(path.dirname(dir));
     this.dirs.set(dir, found);
     return found;
   }

@@ -44,7 +44,11 @@ export interface PendingRepoRead {
  * `worker_.file` names another script for the thread (the tests run both builds' scripts).
  */
 export function startRepoRead(options: ListOptions, worker_: { file?: URL } = {}): PendingRepoRead {
-  const listOptions: ListOptions = { root: options.root, ...(options.paths ? { paths: [...options.paths] } : {}), ...(options.generatedModule ? { generatedModule: options.generatedModule } : {}) };
+  const listOptions: ListOptions = {
+    root: options.root,
+    ...(options.paths ? { paths: [...options.paths] } : {}),
+    ...(options.generatedModule ? { generatedModule: options.generatedModule } : {}),
+  };
   let promise: Promise<RepoRead | undefined>;
   let early: Promise<string[] | undefined>;
   let worker: Worker | undefined;

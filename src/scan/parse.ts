@@ -67,7 +67,14 @@ export function tooDeep(file: string, text: string): Parsed {
     line++;
     lineStart = i + 1;
   }
-  return { sf, parseError: { line, column: at.offset - lineStart + 1, message: `the file nests too deeply to parse (about ${at.depth} brackets deep here); it is not scanned` } };
+  return {
+    sf,
+    parseError: {
+      line,
+      column: at.offset - lineStart + 1,
+      message: `the file nests too deeply to parse (about ${at.depth} brackets deep here); it is not scanned`,
+    },
+  };
 }
 
 /** Where brackets nest deepest (a rough count: strings and comments are not skipped). */

@@ -30,7 +30,8 @@ export function approvalHandlerOf(node: ts.CallExpression, ctx: RealtimeScanCont
   const callee = unwrapValue(node.expression);
   if (!typescript.isPropertyAccessExpression(callee) || !LISTEN.has(callee.name.text)) return undefined;
   const [event, handler] = node.arguments;
-  if (!event || !(typescript.isStringLiteral(event) || typescript.isNoSubstitutionTemplateLiteral(event)) || event.text !== 'tool_approval_requested') return undefined;
+  if (!event || !(typescript.isStringLiteral(event) || typescript.isNoSubstitutionTemplateLiteral(event)) || event.text !== 'tool_approval_requested')
+    return undefined;
   return { kind: 'realtime-approval-handler', span: spanOf(node, ctx.sf), answers: handler ? answers(handler, ctx, 0) : 'no' };
 }
 
@@ -54,7 +55,8 @@ function answers(handler: ts.Expression, ctx: RealtimeScanContext, depth: number
       const name = typescript.isIdentifier(c) ? c.text : typescript.isPropertyAccessExpression(c) ? c.name.text : undefined;
       if (name !== undefined && ANSWERS.test(name)) found = 'yes';
       else if (n.arguments.some((a) => handsOnItem(a, request))) found = 'yes';
-      else if (typescript.isIdentifier(c) && !params.has(c.text) && depth < 3 && functionNamed(c.text, ctx) && answers(c, ctx, depth + 1) === 'yes') found = 'yes';
+      else if (typescript.isIdentifier(c) && !params.has(c.text) && depth < 3 && functionNamed(c.text, ctx) && answers(c, ctx, depth + 1) === 'yes')
+        found = 'yes';
     }
     if (typescript.isBinaryExpression(n) && n.operatorToken.kind === typescript.SyntaxKind.EqualsToken && handsOnItem(n.right, request)) found = 'yes';
     typescript.forEachChild(n, visit);
@@ -68,7 +70,10 @@ function handsOnItem(e: ts.Expression, request: string | undefined): boolean {
   const u = unwrapValue(e);
   if (typescript.isPropertyAccessExpression(u) && u.name.text === 'approvalItem') return true;
   if (request !== undefined && typescript.isIdentifier(u) && u.text === request) return true;
-  if (typescript.isObjectLiteralExpression(u)) return u.properties.some((p) => (typescript.isPropertyAssignment(p) ? handsOnItem(p.initializer, request) : typescript.isShorthandPropertyAssignment(p) && p.name.text === request));
+  if (typescript.isObjectLiteralExpression(u))
+    return u.properties.some((p) =>
+      typescript.isPropertyAssignment(p) ? handsOnItem(p.initializer, request) : typescript.isShorthandPropertyAssignment(p) && p.name.text === request,
+    );
   return false;
 }
 

@@ -2,4 +2,3 @@
 export function isRealtimeEntry(specifier: string): boolean {
   return /^@openai\/agents(\/|-)realtime(\/|$)/.test(specifier);
 }
-

@@ -27,7 +27,9 @@ export interface RunScanContext {
 const RUNTIME = /^ctrlrun-gen\/runtime(?:\/|$)/;
 
 /** Local names of this file's imports from ctrlrun-gen/runtime (named imports only). */
-export function runtimeImportNames(imports: ReadonlyArray<{ module: string; typeOnly: boolean; named: ReadonlyArray<{ imported: string; local: string; typeOnly: boolean }> }>): Map<string, string> {
+export function runtimeImportNames(
+  imports: ReadonlyArray<{ module: string; typeOnly: boolean; named: ReadonlyArray<{ imported: string; local: string; typeOnly: boolean }> }>,
+): Map<string, string> {
   const out = new Map<string, string>();
   for (const imp of imports) {
     if (imp.typeOnly || !RUNTIME.test(imp.module)) continue;
@@ -47,7 +49,14 @@ export function runCallOf(node: ts.CallExpression, ctx: RunScanContext): RunCall
   const [agent, input, options] = node.arguments;
   if (!agent || !input) return undefined;
   const text = agent.getText(ctx.sf);
-  const run: RunCall = { kind: 'run', span: spanOf(node, ctx.sf), callee: spanOf(node.expression, ctx.sf), via, resumes: isRunStateValue(input, ctx.ancestors, ctx.sf) || isCaughtState(input, ctx), context: contextOf(options, ctx) };
+  const run: RunCall = {
+    kind: 'run',
+    span: spanOf(node, ctx.sf),
+    callee: spanOf(node.expression, ctx.sf),
+    via,
+    resumes: isRunStateValue(input, ctx.ancestors, ctx.sf) || isCaughtState(input, ctx),
+    context: contextOf(options, ctx),
+  };
   run.reach = agentReach(agent, { sdkMember: ctx.sdkMember, initializerOf: ctx.initializerOf, isProtectedCallee: ctx.isProtectedCallee ?? (() => false) });
   if (text.length <= 40) run.agent = text;
   return run;
@@ -69,13 +78,15 @@ function isCaughtState(input: ts.Expression, ctx: RunScanContext): boolean {
   if (!typescript.isIdentifier(holder)) return false;
   const name = holder.text;
   for (const a of ctx.ancestors) {
-    if (typescript.isCatchClause(a) && a.variableDeclaration && typescript.isIdentifier(a.variableDeclaration.name) && a.variableDeclaration.name.text === name) return true;
+    if (typescript.isCatchClause(a) && a.variableDeclaration && typescript.isIdentifier(a.variableDeclaration.name) && a.variableDeclaration.name.text === name)
+      return true;
   }
   const init = ctx.initializerOf(name);
   const inner = init && typescript.isAsExpression(init) ? init : undefined;
   const typed = inner?.type.getText(ctx.sf) ?? '';
   if (/(?:Error|Exception)\b/.test(typed)) return true;
-  if (init && typescript.isIdentifier(unwrapValue(init))) return ctx.ancestors.some((a) => typescript.isCatchClause(a) && a.variableDeclaration?.name.getText(ctx.sf) === (unwrapValue(init) as ts.Identifier).text);
+  if (init && typescript.isIdentifier(unwrapValue(init)))
+    return ctx.ancestors.some((a) => typescript.isCatchClause(a) && a.variableDeclaration?.name.getText(ctx.sf) === (unwrapValue(init) as ts.Identifier).text);
   return false;
 }
 
@@ -102,7 +113,11 @@ function contextOf(options: ts.Expression | undefined, ctx: RunScanContext): Con
     if (key !== 'context') continue;
     const value = typescript.isPropertyAssignment(p) ? p.initializer : typescript.isShorthandPropertyAssignment(p) ? p.name : undefined;
     const obj = literalOf(value, ctx);
-    if (!obj || obj.properties.some((q) => !typescript.isPropertyAssignment(q) && !typescript.isShorthandPropertyAssignment(q) && !typescript.isMethodDeclaration(q))) return { kind: 'opaque' };
+    if (
+      !obj ||
+      obj.properties.some((q) => !typescript.isPropertyAssignment(q) && !typescript.isShorthandPropertyAssignment(q) && !typescript.isMethodDeclaration(q))
+    )
+      return { kind: 'opaque' };
     const keys = obj.properties.flatMap((q) => (q.name && (typescript.isIdentifier(q.name) || typescript.isStringLiteral(q.name)) ? [q.name.text] : []));
     return { kind: 'keys', keys, span: spanOf(p, ctx.sf) };
   }
@@ -152,7 +167,8 @@ function contextReads(fn: ts.ArrowFunction | ts.FunctionExpression | ts.MethodDe
   if (typescript.isIdentifier(param.name)) runContexts.add(param.name.text);
   else if (typescript.isObjectBindingPattern(param.name)) {
     for (const el of param.name.elements) {
-      const key = el.propertyName && typescript.isIdentifier(el.propertyName) ? el.propertyName.text : typescript.isIdentifier(el.name) ? el.name.text : undefined;
+      const key =
+        el.propertyName && typescript.isIdentifier(el.propertyName) ? el.propertyName.text : typescript.isIdentifier(el.name) ? el.name.text : undefined;
       if (key === 'context' && typescript.isIdentifier(el.name)) contexts.add(el.name.text);
     }
   } else return { kind: 'opaque' };
@@ -160,14 +176,20 @@ function contextReads(fn: ts.ArrowFunction | ts.FunctionExpression | ts.MethodDe
   const isContext = (e: ts.Expression): boolean => {
     const u = unwrapValue(e);
     if (typescript.isIdentifier(u)) return contexts.has(u.text);
-    return typescript.isPropertyAccessExpression(u) && u.name.text === 'context' && typescript.isIdentifier(unwrapValue(u.expression)) && runContexts.has((unwrapValue(u.expression) as ts.Identifier).text);
+    return (
+      typescript.isPropertyAccessExpression(u) &&
+      u.name.text === 'context' &&
+      typescript.isIdentifier(unwrapValue(u.expression)) &&
+      runContexts.has((unwrapValue(u.expression) as ts.Identifier).text)
+    );
   };
   const visit = (n: ts.Node, parent: ts.Node | undefined): void => {
     if (typescript.isVariableDeclaration(n) && n.initializer && isContext(n.initializer)) {
       if (typescript.isIdentifier(n.name)) contexts.add(n.name.text);
       else if (typescript.isObjectBindingPattern(n.name)) {
         for (const el of n.name.elements) {
-          const k = el.propertyName && typescript.isIdentifier(el.propertyName) ? el.propertyName.text : typescript.isIdentifier(el.name) ? el.name.text : undefined;
+          const k =
+            el.propertyName && typescript.isIdentifier(el.propertyName) ? el.propertyName.text : typescript.isIdentifier(el.name) ? el.name.text : undefined;
           if (k !== undefined) keys.add(k);
           else opaque = true;
         }
@@ -175,7 +197,11 @@ function contextReads(fn: ts.ArrowFunction | ts.FunctionExpression | ts.MethodDe
       return;
     }
     if ((typescript.isPropertyAccessExpression(n) || typescript.isElementAccessExpression(n)) && isContext(n.expression)) {
-      const key = typescript.isPropertyAccessExpression(n) ? n.name.text : typescript.isStringLiteral(n.argumentExpression) ? n.argumentExpression.text : undefined;
+      const key = typescript.isPropertyAccessExpression(n)
+        ? n.name.text
+        : typescript.isStringLiteral(n.argumentExpression)
+          ? n.argumentExpression.text
+          : undefined;
       if (key !== undefined) keys.add(key);
       else opaque = true;
       return;

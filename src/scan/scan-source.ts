@@ -142,7 +142,13 @@ function readModuleFacts(cx: FileContext, file: string): void {
   for (const st of sf.statements) {
     const exported = typescript.canHaveModifiers(st) && !!typescript.getModifiers(st)?.some((m) => m.kind === typescript.SyntaxKind.ExportKeyword);
     if (typescript.isExportDeclaration(st) || typescript.isExportAssignment(st) || exported) esmSyntax = true;
-    if (typescript.isExportDeclaration(st) && st.moduleSpecifier && typescript.isStringLiteral(st.moduleSpecifier) && moduleValue(st.moduleSpecifier.text, fileAbs, links)) scan.importsSdk = true;
+    if (
+      typescript.isExportDeclaration(st) &&
+      st.moduleSpecifier &&
+      typescript.isStringLiteral(st.moduleSpecifier) &&
+      moduleValue(st.moduleSpecifier.text, fileAbs, links)
+    )
+      scan.importsSdk = true;
   }
   const ext = path.extname(file).toLowerCase();
   scan.moduleSyntax = ext === '.cts' || ext === '.cjs' || (requires && !esmSyntax) ? 'commonjs' : 'esm';

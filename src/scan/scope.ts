@@ -67,7 +67,12 @@ function collectHoistedVars(node: ts.Node, add: (n: ts.BindingName | ts.Identifi
   typescript.forEachChild(node, visit);
 }
 
-function collectBindingNames(name: ts.BindingName | ts.Identifier | undefined, declaration: ts.Node, interesting: ReadonlySet<string>, out: ScopeDeclaration[]): void {
+function collectBindingNames(
+  name: ts.BindingName | ts.Identifier | undefined,
+  declaration: ts.Node,
+  interesting: ReadonlySet<string>,
+  out: ScopeDeclaration[],
+): void {
   if (!name) return;
   if (typescript.isIdentifier(name)) {
     if (interesting.has(name.text)) out.push({ name: name.text, declaration });

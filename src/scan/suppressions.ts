@@ -33,15 +33,16 @@ export function findSuppressions(sf: ts.SourceFile, text: string): SuppressionCo
 
 /** Kinds of literal tokens (a function, so that loading this module does not load the compiler). */
 let literalKindSet: ReadonlySet<ts.SyntaxKind> | undefined;
-const literalKinds = (): ReadonlySet<ts.SyntaxKind> => (literalKindSet ??= new Set<ts.SyntaxKind>([
-  typescript.SyntaxKind.StringLiteral,
-  typescript.SyntaxKind.NoSubstitutionTemplateLiteral,
-  typescript.SyntaxKind.TemplateHead,
-  typescript.SyntaxKind.TemplateMiddle,
-  typescript.SyntaxKind.TemplateTail,
-  typescript.SyntaxKind.RegularExpressionLiteral,
-  typescript.SyntaxKind.JsxText,
-]));
+const literalKinds = (): ReadonlySet<ts.SyntaxKind> =>
+  (literalKindSet ??= new Set<ts.SyntaxKind>([
+    typescript.SyntaxKind.StringLiteral,
+    typescript.SyntaxKind.NoSubstitutionTemplateLiteral,
+    typescript.SyntaxKind.TemplateHead,
+    typescript.SyntaxKind.TemplateMiddle,
+    typescript.SyntaxKind.TemplateTail,
+    typescript.SyntaxKind.RegularExpressionLiteral,
+    typescript.SyntaxKind.JsxText,
+  ]));
 
 /** Whether `pos` lies inside a literal token (so the `//` there does not start a comment). */
 function insideLiteral(sf: ts.SourceFile, pos: number): boolean {

@@ -13,7 +13,13 @@ export function bindingNames(name: ts.BindingName): string[] {
 /** Parentheses, casts (`as`, `<T>`, `satisfies`) and non-null assertions do not change a value. */
 export function skipWrappers(expr: ts.Expression): ts.Expression {
   for (;;) {
-    if (typescript.isParenthesizedExpression(expr) || typescript.isAsExpression(expr) || typescript.isSatisfiesExpression(expr) || typescript.isNonNullExpression(expr) || typescript.isTypeAssertionExpression(expr)) {
+    if (
+      typescript.isParenthesizedExpression(expr) ||
+      typescript.isAsExpression(expr) ||
+      typescript.isSatisfiesExpression(expr) ||
+      typescript.isNonNullExpression(expr) ||
+      typescript.isTypeAssertionExpression(expr)
+    ) {
       expr = expr.expression;
     } else if (typescript.isBinaryExpression(expr) && expr.operatorToken.kind === typescript.SyntaxKind.CommaToken) {
       expr = expr.right;
@@ -41,7 +47,11 @@ export function rootIdentifier(expr: ts.Expression): string | undefined {
 }
 
 /** `requireApproval: { never: { toolNames: [...] } }` (or `never: [...]`) of hostedMcpTool's options literal. */
-export function neverToolNamesOf(arg: ts.Expression | undefined, sf: ts.SourceFile, constObject: (name: string) => ts.ObjectLiteralExpression | undefined): HostedMcpCall['neverToolNames'] {
+export function neverToolNamesOf(
+  arg: ts.Expression | undefined,
+  sf: ts.SourceFile,
+  constObject: (name: string) => ts.ObjectLiteralExpression | undefined,
+): HostedMcpCall['neverToolNames'] {
   const opts = arg ? skipWrappers(arg) : undefined;
   if (!opts || !typescript.isObjectLiteralExpression(opts)) return undefined;
   // a value written in place, or a `const` object of this file (`const requireApproval = { never: ... }`)
@@ -100,7 +110,14 @@ export function firstElement(arg: ts.Expression | undefined): ts.Expression | un
 export function isCommonJsExport(ancestors: ts.Node[], i: number): boolean {
   const obj = ancestors[i - 1];
   const assign = ancestors[i - 2];
-  return !!obj && typescript.isObjectLiteralExpression(obj) && !!assign && typescript.isBinaryExpression(assign) && assign.right === obj && /^module\.exports$/.test(assign.left.getText());
+  return (
+    !!obj &&
+    typescript.isObjectLiteralExpression(obj) &&
+    !!assign &&
+    typescript.isBinaryExpression(assign) &&
+    assign.right === obj &&
+    /^module\.exports$/.test(assign.left.getText())
+  );
 }
 
 export function isCommonJsTarget(left: ts.Expression, sf: ts.SourceFile): boolean {
@@ -112,7 +129,13 @@ export function collectAliasNames(sf: ts.SourceFile, names: Set<string>): void {
   const visit = (n: ts.Node): void => {
     if (typescript.isVariableDeclaration(n) && n.initializer) {
       const init = skipWrappers(n.initializer);
-      if (typescript.isIdentifier(init) || typescript.isPropertyAccessExpression(init) || typescript.isElementAccessExpression(init) || typescript.isAwaitExpression(init) || typescript.isCallExpression(init)) {
+      if (
+        typescript.isIdentifier(init) ||
+        typescript.isPropertyAccessExpression(init) ||
+        typescript.isElementAccessExpression(init) ||
+        typescript.isAwaitExpression(init) ||
+        typescript.isCallExpression(init)
+      ) {
         for (const name of bindingNames(n.name)) names.add(name);
       }
     }
@@ -159,7 +182,13 @@ export function isStringLike(node: ts.Node): node is ts.StringLiteral | ts.NoSub
 
 export function propertyName(name: ts.PropertyName | undefined): string | undefined {
   if (!name) return undefined;
-  if (typescript.isIdentifier(name) || typescript.isStringLiteral(name) || typescript.isNumericLiteral(name) || typescript.isNoSubstitutionTemplateLiteral(name)) return name.text;
+  if (
+    typescript.isIdentifier(name) ||
+    typescript.isStringLiteral(name) ||
+    typescript.isNumericLiteral(name) ||
+    typescript.isNoSubstitutionTemplateLiteral(name)
+  )
+    return name.text;
   if (typescript.isComputedPropertyName(name) && isStringLike(name.expression)) return name.expression.text;
   return undefined;
 }
@@ -236,8 +265,20 @@ export function isReferencePosition(id: ts.Identifier, parent: ts.Node): boolean
   }
   if (typescript.isBindingElement(parent)) return parent.initializer === id;
   if (typescript.isVariableDeclaration(parent) || typescript.isParameter(parent)) return parent.initializer === id;
-  if (typescript.isFunctionDeclaration(parent) || typescript.isFunctionExpression(parent) || typescript.isClassDeclaration(parent) || typescript.isClassExpression(parent)) return parent.name !== id;
-  if (typescript.isInterfaceDeclaration(parent) || typescript.isTypeAliasDeclaration(parent) || typescript.isEnumDeclaration(parent) || typescript.isModuleDeclaration(parent)) return parent.name !== id;
+  if (
+    typescript.isFunctionDeclaration(parent) ||
+    typescript.isFunctionExpression(parent) ||
+    typescript.isClassDeclaration(parent) ||
+    typescript.isClassExpression(parent)
+  )
+    return parent.name !== id;
+  if (
+    typescript.isInterfaceDeclaration(parent) ||
+    typescript.isTypeAliasDeclaration(parent) ||
+    typescript.isEnumDeclaration(parent) ||
+    typescript.isModuleDeclaration(parent)
+  )
+    return parent.name !== id;
   if (typescript.isLabeledStatement(parent) || typescript.isBreakOrContinueStatement(parent)) return false;
   if (typescript.isJsxAttribute(parent)) return parent.name !== id;
   if (typescript.isExportSpecifier(parent)) return (parent.propertyName ?? parent.name) === id;

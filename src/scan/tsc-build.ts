@@ -88,7 +88,10 @@ export function tscProgram(packageDir: string): TscProgram | undefined {
 /** Where tsc writes the JavaScript of `source` (a file of the program). */
 export function emittedPath(program: TscProgram, source: string): string {
   const rel = path.relative(program.rootDir, path.resolve(source));
-  return path.join(program.outDir, rel.replace(/\.([cm]?)tsx?$/, (_m, c: string) => `.${c}js`));
+  return path.join(
+    program.outDir,
+    rel.replace(/\.([cm]?)tsx?$/, (_m, c: string) => `.${c}js`),
+  );
 }
 
 /**

@@ -17,9 +17,7 @@ export interface Span {
  * `Agent`), or a whole module (an SDK entry's namespace, or a local barrel that re-exports it).
  * `module` is the SDK specifier (`@openai/agents/realtime`) or, for a barrel, the specifier used.
  */
-export type SdkValue =
-  | { kind: 'member'; module: string; member: string }
-  | { kind: 'module'; module: string; member(name: string): SdkValue | undefined };
+export type SdkValue = { kind: 'member'; module: string; member: string } | { kind: 'module'; module: string; member(name: string): SdkValue | undefined };
 
 /** How the callee of an SDK call was bound in the file. */
 export interface CalleeBinding {

@@ -109,7 +109,11 @@ export function sdkExportsOf(sf: ts.SourceFile, bindings: Map<string, Binding>, 
           if (v) named.set(name, v);
         }
       }
-    } else if (typescript.isExpressionStatement(st) && typescript.isBinaryExpression(st.expression) && st.expression.operatorToken.kind === typescript.SyntaxKind.EqualsToken) {
+    } else if (
+      typescript.isExpressionStatement(st) &&
+      typescript.isBinaryExpression(st.expression) &&
+      st.expression.operatorToken.kind === typescript.SyntaxKind.EqualsToken
+    ) {
       // CommonJS: `module.exports = ...`, `module.exports.x = ...`, `exports.x = ...`.
       const target = st.expression.left;
       const value = skipWrappers(st.expression.right);
@@ -151,11 +155,20 @@ export function aliasValues(d: ts.VariableDeclaration, exprValue: (e: ts.Express
  * What an expression evaluates to, when it leads to the SDK: an identifier's binding, a member
  * (`sdk.tool`, `sdk['tool']`), `await import('m')`, `require('m')`, through wrappers and commas.
  */
-export function valueOfExpr(expr: ts.Expression, lookup: (name: string) => Binding | null | undefined, fileAbs: string | undefined, links: ModuleLinks | undefined): SdkValue | undefined {
+export function valueOfExpr(
+  expr: ts.Expression,
+  lookup: (name: string) => Binding | null | undefined,
+  fileAbs: string | undefined,
+  links: ModuleLinks | undefined,
+): SdkValue | undefined {
   const e = skipWrappers(expr);
   if (typescript.isIdentifier(e)) return sdkValueOf(lookup(e.text));
   if (typescript.isPropertyAccessExpression(e) || typescript.isElementAccessExpression(e)) {
-    const key = typescript.isPropertyAccessExpression(e) ? e.name.text : isStringLike(skipWrappers(e.argumentExpression)) ? (skipWrappers(e.argumentExpression) as ts.StringLiteral).text : undefined;
+    const key = typescript.isPropertyAccessExpression(e)
+      ? e.name.text
+      : isStringLike(skipWrappers(e.argumentExpression))
+        ? (skipWrappers(e.argumentExpression) as ts.StringLiteral).text
+        : undefined;
     if (key === undefined) return undefined;
     const base = valueOfExpr(e.expression, lookup, fileAbs, links);
     if (base?.kind === 'module') return base.member(key);

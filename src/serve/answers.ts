@@ -73,7 +73,8 @@ export async function answerAs(
   if (decision !== 'approve' && decision !== 'reject') return { ok: false, status: 400, code: 'bad_decision', message: 'decision must be approve or reject.' };
   const reason = cleanReason(rawReason);
   if (!reason.ok) return { ok: false, status: 400, code: 'bad_reason', message: 'The reason may not hold control characters and is at most 2000 characters.' };
-  if (decision === 'reject' && reason.value === undefined) return { ok: false, status: 400, code: 'reason_required', message: 'Say why the call is rejected: a reason is required.' };
+  if (decision === 'reject' && reason.value === undefined)
+    return { ok: false, status: 400, code: 'reason_required', message: 'Say why the call is rejected: a reason is required.' };
   const request = await store.getRequest(callId);
   if (!request) return { ok: false, status: 404, code: 'unknown', message: `No approval request ${callId}.` };
   const problem = roleProblem(policy, request.action, who);
@@ -94,7 +95,13 @@ export async function answerAs(
         request: result.request,
       };
     case 'duplicate':
-      return { ok: false, status: 409, code: 'duplicate', message: `Refused: ${who.name} already answered this request; it needs a different approver.`, request: result.request };
+      return {
+        ok: false,
+        status: 409,
+        code: 'duplicate',
+        message: `Refused: ${who.name} already answered this request; it needs a different approver.`,
+        request: result.request,
+      };
     case 'not_pending':
       return { ok: false, status: 409, code: 'not_pending', message: `Refused: the request is already ${result.request.state}.`, request: result.request };
     case 'args_mismatch':
@@ -113,9 +120,19 @@ export async function answerAs(
   }
 }
 
-export type ResolveOutcomeView = { ok: true; effect: EffectRecord; message: string } | { ok: false; status: 400 | 403 | 404 | 409; code: string; message: string };
+export type ResolveOutcomeView =
+  | { ok: true; effect: EffectRecord; message: string }
+  | { ok: false; status: 400 | 403 | 404 | 409; code: string; message: string };
 
-export async function resolveAs(store: Store, policy: Policy, who: Principal, key: unknown, state: unknown, now: number, signer?: ReceiptSigner): Promise<ResolveOutcomeView> {
+export async function resolveAs(
+  store: Store,
+  policy: Policy,
+  who: Principal,
+  key: unknown,
+  state: unknown,
+  now: number,
+  signer?: ReceiptSigner,
+): Promise<ResolveOutcomeView> {
   if (typeof key !== 'string' || key === '') return { ok: false, status: 400, code: 'bad_key', message: 'Name the effect key.' };
   if (state !== 'committed' && state !== 'failed') return { ok: false, status: 400, code: 'bad_state', message: 'state must be committed or failed.' };
   const effect = await store.getEffect(key);
@@ -124,6 +141,12 @@ export async function resolveAs(store: Store, policy: Policy, who: Principal, ke
   if (problem) return { ok: false, status: 403, code: 'role', message: problem };
   const result = await resolveEffectKey(store, key, state, who.name, now, signer);
   if (result.outcome === 'unknown') return { ok: false, status: 404, code: 'unknown', message: `No effect key ${key}.` };
-  if (result.outcome === 'not_ambiguous') return { ok: false, status: 409, code: 'not_ambiguous', message: `${key} is ${result.effect.state}${result.effect.state === 'in_flight' ? ' (its lease is still running)' : ''}; only an ambiguous key can be resolved.` };
+  if (result.outcome === 'not_ambiguous')
+    return {
+      ok: false,
+      status: 409,
+      code: 'not_ambiguous',
+      message: `${key} is ${result.effect.state}${result.effect.state === 'in_flight' ? ' (its lease is still running)' : ''}; only an ambiguous key can be resolved.`,
+    };
   return { ok: true, effect: result.effect, message: `Resolved ${key} as ${state} (by ${who.name}).` };
 }

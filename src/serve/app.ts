@@ -52,7 +52,18 @@ export interface ServeAppOptions {
 
 type Env = { Variables: { who: Principal } };
 
-const OPERATOR_METHODS = new Set(['getRequest', 'listRequests', 'addAnswer', 'resolveEffect', 'getEffect', 'consumptions', 'listEffects', 'appendReceipt', 'listReceipts', 'listDecisions']);
+const OPERATOR_METHODS = new Set([
+  'getRequest',
+  'listRequests',
+  'addAnswer',
+  'resolveEffect',
+  'getEffect',
+  'consumptions',
+  'listEffects',
+  'appendReceipt',
+  'listReceipts',
+  'listDecisions',
+]);
 const STATES: ApprovalState[] = ['pending', 'approved', 'rejected', 'consumed'];
 const EFFECT_STATES: EffectState[] = ['in_flight', 'committed', 'failed', 'ambiguous'];
 
@@ -150,24 +161,29 @@ function mountApi(app: Hono<Env>, o: ServeAppOptions): void {
 function apiRoutes(api: Hono<Env>, o: ServeAppOptions): void {
   api.get('/requests', async (c) => {
     const state = c.req.query('state');
-    if (state !== undefined && !STATES.includes(state as ApprovalState)) return c.json({ error: 'bad_state', message: `state must be one of ${STATES.join(', ')}` }, 400);
+    if (state !== undefined && !STATES.includes(state as ApprovalState))
+      return c.json({ error: 'bad_state', message: `state must be one of ${STATES.join(', ')}` }, 400);
     const filter = state ? { state: state as ApprovalState } : {};
     const who = c.get('who');
     return c.json(who.kind === 'runtime' ? await runtimeStoreCall(o.store, who.tenant, 'listRequests', [filter]) : await o.store.listRequests(filter));
   });
   api.get('/requests/:id', async (c) => {
     const who = c.get('who');
-    const r = who.kind === 'runtime' ? await runtimeStoreCall(o.store, who.tenant, 'getRequest', [c.req.param('id')]) : await o.store.getRequest(c.req.param('id'));
+    const r =
+      who.kind === 'runtime' ? await runtimeStoreCall(o.store, who.tenant, 'getRequest', [c.req.param('id')]) : await o.store.getRequest(c.req.param('id'));
     return r ? c.json(r) : c.json({ error: 'unknown', message: `No approval request ${c.req.param('id')}.` }, 404);
   });
   api.post('/requests/:id/answer', async (c) => {
     const body = await jsonBody(c);
     const result = await answerAs(o.store, o.policy, c.get('who'), c.req.param('id'), body.decision, body.reason, o.clock(), o.signer);
-    return result.ok ? c.json({ outcome: 'recorded', message: result.message, request: result.request }) : c.json({ error: result.code, message: result.message }, result.status);
+    return result.ok
+      ? c.json({ outcome: 'recorded', message: result.message, request: result.request })
+      : c.json({ error: result.code, message: result.message }, result.status);
   });
   api.get('/effects', async (c) => {
     const state = c.req.query('state');
-    if (state !== undefined && !EFFECT_STATES.includes(state as EffectState)) return c.json({ error: 'bad_state', message: `state must be one of ${EFFECT_STATES.join(', ')}` }, 400);
+    if (state !== undefined && !EFFECT_STATES.includes(state as EffectState))
+      return c.json({ error: 'bad_state', message: `state must be one of ${EFFECT_STATES.join(', ')}` }, 400);
     const filter = state ? { state: state as EffectState } : {};
     const who = c.get('who');
     return c.json(who.kind === 'runtime' ? await runtimeStoreCall(o.store, who.tenant, 'listEffects', [filter]) : await o.store.listEffects(filter));
@@ -175,7 +191,9 @@ function apiRoutes(api: Hono<Env>, o: ServeAppOptions): void {
   api.post('/effects/resolve', async (c) => {
     const body = await jsonBody(c);
     const result = await resolveAs(o.store, o.policy, c.get('who'), body.key, body.state, o.clock(), o.signer);
-    return result.ok ? c.json({ outcome: 'resolved', message: result.message, effect: result.effect }) : c.json({ error: result.code, message: result.message }, result.status);
+    return result.ok
+      ? c.json({ outcome: 'resolved', message: result.message, effect: result.effect })
+      : c.json({ error: result.code, message: result.message }, result.status);
   });
   api.get('/receipts/verify', async (c) => c.json(await verifyReceipts(o.store)));
 }
@@ -186,7 +204,12 @@ async function storeMethod(c: Context<Env>, o: ServeAppOptions) {
   const method = c.req.param('method')!;
   const allowed = who.kind === 'runtime' ? RUNTIME_METHODS : OPERATOR_METHODS;
   if (!allowed.has(method)) {
-    const why = who.kind === 'runtime' && (method === 'addAnswer' || method === 'resolveEffect') ? 'a runtime token never answers' : who.kind === 'operator' && method === 'claimApproval' ? 'an operator token never claims' : 'not a store method';
+    const why =
+      who.kind === 'runtime' && (method === 'addAnswer' || method === 'resolveEffect')
+        ? 'a runtime token never answers'
+        : who.kind === 'operator' && method === 'claimApproval'
+          ? 'an operator token never claims'
+          : 'not a store method';
     return c.json({ error: 'forbidden', message: `${method}: ${why}.` }, 403);
   }
   const body = await jsonBody(c);
@@ -212,17 +235,23 @@ async function storeMethod(c: Context<Env>, o: ServeAppOptions) {
 /** addAnswer over the store API: the approver is the token's operator, with serve's clock, role check and args check. */
 async function storeAddAnswer(c: Context<Env>, o: ServeAppOptions, who: Principal, args: unknown[]) {
   const [callId, answer] = args as [unknown, Record<string, unknown> | undefined];
-  if (typeof callId !== 'string' || typeof answer !== 'object' || answer === null) return c.json({ error: 'bad_arguments', message: 'addAnswer(callId, answer)' }, 400);
+  if (typeof callId !== 'string' || typeof answer !== 'object' || answer === null)
+    return c.json({ error: 'bad_arguments', message: 'addAnswer(callId, answer)' }, 400);
   if (typeof answer.approver !== 'string' || tryName(answer.approver) !== who.name) {
     // an answer in another's name is a refused answer: one receipt naming who tried (issue 24, item 5)
     const target = await o.store.getRequest(callId);
     const decision = answer.decision === 'reject' ? 'reject' : 'approve';
     if (target) await recordAnswerRefusal(o.store, target, { approver: who.name, decision, at: o.clock() }, 'approver_not_authenticated', o.signer);
-    return c.json({ error: 'forbidden', message: `addAnswer: the approver is the authenticated operator (${who.name}), not ${JSON.stringify(answer.approver)}.` }, 403);
+    return c.json(
+      { error: 'forbidden', message: `addAnswer: the approver is the authenticated operator (${who.name}), not ${JSON.stringify(answer.approver)}.` },
+      403,
+    );
   }
-  if (answer.decision !== 'approve' && answer.decision !== 'reject') return c.json({ error: 'bad_arguments', message: 'addAnswer: decision is approve or reject.' }, 400);
+  if (answer.decision !== 'approve' && answer.decision !== 'reject')
+    return c.json({ error: 'bad_arguments', message: 'addAnswer: decision is approve or reject.' }, 400);
   const reason = cleanReason(answer.reason);
-  if (!reason.ok) return c.json({ error: 'bad_arguments', message: 'addAnswer: the reason may not hold control characters and is at most 2000 characters.' }, 400);
+  if (!reason.ok)
+    return c.json({ error: 'bad_arguments', message: 'addAnswer: the reason may not hold control characters and is at most 2000 characters.' }, 400);
   const request = await o.store.getRequest(callId);
   const problem = request ? roleProblem(o.policy, request.action, who) : undefined;
   if (problem) {
@@ -233,15 +262,18 @@ async function storeAddAnswer(c: Context<Env>, o: ServeAppOptions, who: Principa
   const recorded: ApprovalAnswer = { approver: who.name, decision: answer.decision, at: o.clock(), ...(reason.value ? { reason: reason.value } : {}) };
   // the args/hash check here too (issue 24): whatever an operator's tool showed, it cannot approve another call
   const answered = await answerRequest(o.store, callId, recorded, o.signer);
-  if (answered.outcome === 'args_mismatch') return c.json({ error: 'args_mismatch', message: `addAnswer: the request's args do not match its argsHash; it cannot be answered.` }, 409);
+  if (answered.outcome === 'args_mismatch')
+    return c.json({ error: 'args_mismatch', message: `addAnswer: the request's args do not match its argsHash; it cannot be answered.` }, 409);
   return c.json({ result: answered });
 }
 
 /** resolveEffect over the store API: by the token's operator, with serve's clock and the role check. */
 async function storeResolveEffect(c: Context<Env>, o: ServeAppOptions, who: Principal, args: unknown[]) {
   const [key, state, by] = args as [string, 'committed' | 'failed', unknown];
-  if (typeof key !== 'string' || (state !== 'committed' && state !== 'failed')) return c.json({ error: 'bad_arguments', message: 'resolveEffect(key, committed|failed, by, now)' }, 400);
-  if (typeof by !== 'string' || tryName(by) !== who.name) return c.json({ error: 'forbidden', message: `resolveEffect: the operator is the authenticated one (${who.name}).` }, 403);
+  if (typeof key !== 'string' || (state !== 'committed' && state !== 'failed'))
+    return c.json({ error: 'bad_arguments', message: 'resolveEffect(key, committed|failed, by, now)' }, 400);
+  if (typeof by !== 'string' || tryName(by) !== who.name)
+    return c.json({ error: 'forbidden', message: `resolveEffect: the operator is the authenticated one (${who.name}).` }, 403);
   const effect = await o.store.getEffect(key);
   const problem = effect ? roleProblem(o.policy, effect.action, who) : undefined;
   if (problem) return c.json({ error: 'forbidden', message: problem }, 403);
@@ -322,7 +354,10 @@ function mountPages(app: Hono<Env>, o: ServeAppOptions): void {
   app.post('/effects/resolve', guard, async (c) => {
     const form = await c.req.parseBody();
     const result = await resolveAs(o.store, o.policy, c.get('who'), form.key, form.state, o.clock(), o.signer);
-    return c.html(effectsPage(viewer(c), await o.store.listEffects(), o.clock(), { kind: result.ok ? 'ok' : 'err', text: result.message }), result.ok ? 200 : result.status);
+    return c.html(
+      effectsPage(viewer(c), await o.store.listEffects(), o.clock(), { kind: result.ok ? 'ok' : 'err', text: result.message }),
+      result.ok ? 200 : result.status,
+    );
   });
   app.get('/receipts', guard, async (c) => {
     const verify = await verifyReceipts(o.store);
@@ -355,7 +390,13 @@ async function pageOf(store: Store, states: ApprovalState[], wanted: number): Pr
 }
 
 /** The request page: its arguments against the last approved call of the action, the policy's explanation, and whether this operator may answer. */
-async function renderRequest(c: Context<Env>, o: ServeAppOptions, request: ApprovalRequest, message?: { kind: 'ok' | 'err'; text: string }, status: 200 | 400 | 403 | 404 | 409 = 200) {
+async function renderRequest(
+  c: Context<Env>,
+  o: ServeAppOptions,
+  request: ApprovalRequest,
+  message?: { kind: 'ok' | 'err'; text: string },
+  status: 200 | 400 | 403 | 404 | 409 = 200,
+) {
   const decided = [...(await o.store.listRequests({ state: 'approved' })), ...(await o.store.listRequests({ state: 'consumed' }))];
   const previous = lastApprovedOf(request, decided);
   let args: unknown;
@@ -374,7 +415,16 @@ async function renderRequest(c: Context<Env>, o: ServeAppOptions, request: Appro
       ...(previous ? { previous } : {}),
       ...(known ? { explanation: evaluate(o.policy, request.action, args) } : {}),
       ...(known
-        ? { action: { approvalsRequired: known.approvalsRequired, controls: known.controls.map((id) => ({ id, ...(o.policy.controls[id]?.title ? { title: o.policy.controls[id]!.title! } : {}), ...(o.policy.controls[id]?.approverRole ? { approverRole: o.policy.controls[id]!.approverRole! } : {}) })) } }
+        ? {
+            action: {
+              approvalsRequired: known.approvalsRequired,
+              controls: known.controls.map((id) => ({
+                id,
+                ...(o.policy.controls[id]?.title ? { title: o.policy.controls[id]!.title! } : {}),
+                ...(o.policy.controls[id]?.approverRole ? { approverRole: o.policy.controls[id]!.approverRole! } : {}),
+              })),
+            },
+          }
         : {}),
       policyMatches: request.policyHash === o.policy.hash,
       ...(ex ? { expiry: ex } : {}),

@@ -70,7 +70,9 @@ export class Authenticator {
   /** A bearer token (operator or runtime). */
   fromToken(token: string): Principal | undefined {
     const entry = findByToken(this.operators(), token);
-    return entry ? { name: entry.name, kind: entry.kind, roles: entry.roles, ...(entry.tenant !== undefined ? { tenant: entry.tenant } : {}), via: 'bearer' } : undefined;
+    return entry
+      ? { name: entry.name, kind: entry.kind, roles: entry.roles, ...(entry.tenant !== undefined ? { tenant: entry.tenant } : {}), via: 'bearer' }
+      : undefined;
   }
 
   /** A browser's session cookie; the operator must still be in the file. */
@@ -111,7 +113,14 @@ export class Authenticator {
     const entry = findByToken(this.operators(), token);
     if (entry?.kind !== 'operator') return undefined;
     const id = randomBytes(32).toString('base64url');
-    this.sessions.set(id, { name: entry.name, roles: entry.roles, csrf: randomBytes(24).toString('base64url'), expires: this.clock() + SESSION_TTL_MS, tokenHash: entry.tokenHash, listener });
+    this.sessions.set(id, {
+      name: entry.name,
+      roles: entry.roles,
+      csrf: randomBytes(24).toString('base64url'),
+      expires: this.clock() + SESSION_TTL_MS,
+      tokenHash: entry.tokenHash,
+      listener,
+    });
     return id;
   }
 

@@ -27,7 +27,10 @@ export function slackMessage(r: ApprovalRequest, publicUrl: string): Record<stri
     blocks: [
       { type: 'section', text: { type: 'mrkdwn', text: `*Approval needed:* \`${esc(r.action)}\` requested by *${esc(r.principal)}*` } },
       { type: 'section', text: { type: 'mrkdwn', text: `\`\`\`${esc(args)}\`\`\`` } },
-      { type: 'section', text: { type: 'mrkdwn', text: `<${link}|Open the request> (${r.approvalsRequired} approver${r.approvalsRequired === 1 ? '' : 's'} needed)` } },
+      {
+        type: 'section',
+        text: { type: 'mrkdwn', text: `<${link}|Open the request> (${r.approvalsRequired} approver${r.approvalsRequired === 1 ? '' : 's'} needed)` },
+      },
     ],
     ctrlrun: { callId: r.callId, action: r.action, principal: r.principal, url: link },
   };

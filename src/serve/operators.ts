@@ -61,13 +61,18 @@ export function findByToken(file: OperatorsFile, token: string): OperatorEntry |
 }
 
 export function checkRole(role: string): string {
-  if (!ROLE.test(role)) throw new UserError(`--role: ${JSON.stringify(role)} is not a role name.\nhint: letters, digits and . _ : - (as the policy's approver_role), e.g. --role payments-approver`);
+  if (!ROLE.test(role))
+    throw new UserError(
+      `--role: ${JSON.stringify(role)} is not a role name.\nhint: letters, digits and . _ : - (as the policy's approver_role), e.g. --role payments-approver`,
+    );
   return role;
 }
 
 export function checkTenant(tenant: string, kind: TokenKind): string {
-  if (kind !== 'runtime') throw new UserError('--tenant: only a runtime token has a tenant (an operator answers for every tenant).\nhint: add --runtime, or drop --tenant');
-  if (!TENANT.test(tenant)) throw new UserError(`--tenant: ${JSON.stringify(tenant)} is not a tenant name.\nhint: lower-case letters, digits and . _ - (up to 64), e.g. --tenant acme`);
+  if (kind !== 'runtime')
+    throw new UserError('--tenant: only a runtime token has a tenant (an operator answers for every tenant).\nhint: add --runtime, or drop --tenant');
+  if (!TENANT.test(tenant))
+    throw new UserError(`--tenant: ${JSON.stringify(tenant)} is not a tenant name.\nhint: lower-case letters, digits and . _ - (up to 64), e.g. --tenant acme`);
   return tenant;
 }
 
@@ -82,9 +87,12 @@ export function readOperators(file: string): OperatorsFile {
   try {
     data = JSON.parse(readFileSync(file, 'utf8'));
   } catch (error) {
-    throw new UserError(`${file}: not a ctrlrun-gen operators file (${(error as Error).message}).\nhint: it is written by \`ctrlrun-gen operators add\`; move it away to start again`);
+    throw new UserError(
+      `${file}: not a ctrlrun-gen operators file (${(error as Error).message}).\nhint: it is written by \`ctrlrun-gen operators add\`; move it away to start again`,
+    );
   }
-  if (!isOperatorsFile(data)) throw new UserError(`${file}: not a ctrlrun-gen operators file (unexpected shape).\nhint: it is written by \`ctrlrun-gen operators add\``);
+  if (!isOperatorsFile(data))
+    throw new UserError(`${file}: not a ctrlrun-gen operators file (unexpected shape).\nhint: it is written by \`ctrlrun-gen operators add\``);
   return data;
 }
 
@@ -115,15 +123,28 @@ export function writeOperators(file: string, data: OperatorsFile): void {
 }
 
 /** Adds an entry (a name appears once per kind) and returns the token, to be shown once. */
-export function addOperator(data: OperatorsFile, input: { name: string; kind: TokenKind; roles: string[]; tenant?: string; now: number }): { data: OperatorsFile; token: string; entry: OperatorEntry } {
+export function addOperator(
+  data: OperatorsFile,
+  input: { name: string; kind: TokenKind; roles: string[]; tenant?: string; now: number },
+): { data: OperatorsFile; token: string; entry: OperatorEntry } {
   const name = checkName(input.name, 'name');
   if (input.tenant !== undefined) checkTenant(input.tenant, input.kind);
   if (data.operators.some((o) => o.name === name && o.kind === input.kind)) {
-    throw new UserError(`${name} already has ${input.kind === 'operator' ? 'an operator' : 'a runtime'} token.\nhint: \`ctrlrun-gen operators remove ${name}\` first to replace it`);
+    throw new UserError(
+      `${name} already has ${input.kind === 'operator' ? 'an operator' : 'a runtime'} token.\nhint: \`ctrlrun-gen operators remove ${name}\` first to replace it`,
+    );
   }
   const roles = [...new Set(input.roles.map(checkRole))].sort();
   const { token, tokenId, tokenHash } = newToken(input.kind);
-  const entry: OperatorEntry = { name, kind: input.kind, roles, ...(input.tenant !== undefined ? { tenant: input.tenant } : {}), tokenHash, tokenId, createdAt: input.now };
+  const entry: OperatorEntry = {
+    name,
+    kind: input.kind,
+    roles,
+    ...(input.tenant !== undefined ? { tenant: input.tenant } : {}),
+    tokenHash,
+    tokenId,
+    createdAt: input.now,
+  };
   return { data: { ...data, operators: [...data.operators, entry] }, token, entry };
 }
 

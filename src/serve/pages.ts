@@ -70,10 +70,12 @@ export function layout(title: string, viewer: Viewer | undefined, body: Html): H
 <header>
 <strong>ctrlrun-gen</strong>
 <a href="/">Inbox</a><a href="/history">History</a><a href="/effects">Effects</a><a href="/receipts">Receipts</a>
-${viewer
-  ? html`<span class="who">Signed in as <b data-testid="viewer">${viewer.name}</b>${viewer.roles.length ? html` (${viewer.roles.join(', ')})` : ''}
+${
+  viewer
+    ? html`<span class="who">Signed in as <b data-testid="viewer">${viewer.name}</b>${viewer.roles.length ? html` (${viewer.roles.join(', ')})` : ''}
 <form method="post" action="/logout"><input type="hidden" name="csrf" value="${viewer.csrf}"><button type="submit">Sign out</button></form></span>`
-  : ''}
+    : ''
+}
 </header>
 <main>
 ${body}
@@ -180,9 +182,10 @@ ${v.message ? html`<p class="msg ${v.message.kind}" role="${v.message.kind === '
 <table data-testid="arguments">
 <tr><th>argument</th><th>this call</th>${v.previous ? html`<th>last approved</th>` : ''}</tr>
 ${v.rows.map(
-  (row) => html`<tr class="${row.change}"><td><code>${t(row.key)}</code></td><td><code>${row.value === undefined ? '(absent)' : t(row.value)}</code></td>${
-    v.previous ? html`<td><code>${row.before === undefined ? '(absent)' : t(row.before)}</code></td>` : ''
-  }</tr>`,
+  (row) =>
+    html`<tr class="${row.change}"><td><code>${t(row.key)}</code></td><td><code>${row.value === undefined ? '(absent)' : t(row.value)}</code></td>${
+      v.previous ? html`<td><code>${row.before === undefined ? '(absent)' : t(row.before)}</code></td>` : ''
+    }</tr>`,
 )}
 </table>
 </section>
@@ -255,7 +258,8 @@ export function receiptsPage(viewer: Viewer, receipts: Receipt[], total: number,
 <p class="meta">Newest ${receipts.length} of ${total}. Keep the newest hash elsewhere: deleting the newest receipts leaves no trace inside the store.</p>
 <table data-testid="receipts"><tr><th>seq</th><th>action</th><th>result</th><th>principal</th><th>approvers</th><th>reason</th><th>at</th><th>hash</th></tr>
 ${receipts.map(
-  (r) => html`<tr><td>${r.seq}</td><td>${t(r.action)}</td><td>${t(r.result)}</td><td>${r.principal === null ? '-' : t(r.principal)}</td><td>${t(r.approvers.join(', '))}</td><td>${t(r.reason)}</td><td>${iso(r.at)}</td><td><code>${r.hash.slice(0, 12)}…</code></td></tr>`,
+  (r) =>
+    html`<tr><td>${r.seq}</td><td>${t(r.action)}</td><td>${t(r.result)}</td><td>${r.principal === null ? '-' : t(r.principal)}</td><td>${t(r.approvers.join(', '))}</td><td>${t(r.reason)}</td><td>${iso(r.at)}</td><td><code>${r.hash.slice(0, 12)}…</code></td></tr>`,
 )}
 </table>`,
   );

@@ -15,7 +15,22 @@ import {
 } from './tenant.js';
 import { decisionStoreCall } from './decision-log-api.js';
 
-export const RUNTIME_METHODS = new Set(['putRequest', 'getRequest', 'listRequests', 'claimApproval', 'reserveEffect', 'settleEffect', 'getEffect', 'consumptions', 'listEffects', 'appendReceipt', 'listReceipts', 'appendDecision', 'listDecisions', 'decisionKey']);
+export const RUNTIME_METHODS = new Set([
+  'putRequest',
+  'getRequest',
+  'listRequests',
+  'claimApproval',
+  'reserveEffect',
+  'settleEffect',
+  'getEffect',
+  'consumptions',
+  'listEffects',
+  'appendReceipt',
+  'listReceipts',
+  'appendDecision',
+  'listDecisions',
+  'decisionKey',
+]);
 
 const present = <T>(x: T | undefined): x is T => x !== undefined;
 const str = (x: unknown): string => {
@@ -55,7 +70,11 @@ export async function runtimeStoreCall(store: Store, tenant: string | undefined,
     }
     case 'consumptions': {
       const f = (args[0] ?? {}) as { grantId?: string; metric?: string; effectKey?: string };
-      const filter = { ...f, ...(f.grantId !== undefined ? { grantId: scope.inward(str(f.grantId)) } : {}), ...(f.effectKey !== undefined ? { effectKey: scope.inward(str(f.effectKey)) } : {}) };
+      const filter = {
+        ...f,
+        ...(f.grantId !== undefined ? { grantId: scope.inward(str(f.grantId)) } : {}),
+        ...(f.effectKey !== undefined ? { effectKey: scope.inward(str(f.effectKey)) } : {}),
+      };
       return (await store.consumptions(filter)).map((c) => consumptionOut(scope, c)).filter(present);
     }
     case 'appendReceipt':
@@ -78,4 +97,3 @@ export async function runtimeStoreCall(store: Store, tenant: string | undefined,
 async function ownRequest(store: Store, scope: TenantScope, callId: string) {
   return requestOut(scope, await store.getRequest(scope.inward(callId)));
 }
-

@@ -54,7 +54,9 @@ export function checkListen(o: Pick<StartServeOptions, 'host' | 'tls' | 'allowIn
     );
   }
   if (o.trustHeader && (o.trustProxies ?? []).length === 0) {
-    throw new UserError(`--trust-header ${o.trustHeader}: name the proxy addresses it is honoured from.\nhint: --trust-proxy 127.0.0.1 (the reverse proxy's address as serve sees it)`);
+    throw new UserError(
+      `--trust-header ${o.trustHeader}: name the proxy addresses it is honoured from.\nhint: --trust-proxy 127.0.0.1 (the reverse proxy's address as serve sees it)`,
+    );
   }
 }
 
@@ -83,7 +85,10 @@ export async function startServe(o: StartServeOptions): Promise<RunningServe> {
   const corsOrigins = (o.corsOrigins ?? []).map(checkCorsOrigin);
   const clock = o.clock ?? Date.now;
   const log = o.log ?? ((line: string) => process.stderr.write(`${line}\n`));
-  const auth = new Authenticator(o.operatorsFile, clock, { ...(o.trustHeader ? { header: o.trustHeader } : {}), proxies: (o.trustProxies ?? []).map(normaliseAddress) });
+  const auth = new Authenticator(o.operatorsFile, clock, {
+    ...(o.trustHeader ? { header: o.trustHeader } : {}),
+    proxies: (o.trustProxies ?? []).map(normaliseAddress),
+  });
   auth.operators(); // a broken operators file is an error now, not at the first request
   // Open the store now (SQLite opens on first use): it is created if new (a browser agent's
   // httpStore has no other way to create it), and an unusable one fails here, not at the first request.
@@ -114,7 +119,11 @@ export async function startServe(o: StartServeOptions): Promise<RunningServe> {
       () => resolve(s),
     );
     s.once('error', (error: NodeJS.ErrnoException) =>
-      reject(error.code === 'EADDRINUSE' ? new UserError(`--port ${o.port}: the port is in use on ${o.host}.\nhint: pick another with --port, or --port 0 for any free one`) : error),
+      reject(
+        error.code === 'EADDRINUSE'
+          ? new UserError(`--port ${o.port}: the port is in use on ${o.host}.\nhint: pick another with --port, or --port 0 for any free one`)
+          : error,
+      ),
     );
   });
   const address = server.address() as AddressInfo;
@@ -122,7 +131,12 @@ export async function startServe(o: StartServeOptions): Promise<RunningServe> {
   const url = `${o.tls ? 'https' : 'http'}://${host}:${address.port}`;
   let stopPoll = () => {};
   if (o.notifyWebhook) {
-    notifier = new Notifier({ url: o.notifyWebhook, publicUrl: o.publicUrl ?? url, log, ...(o.webhookRetryDelays ? { retryDelays: o.webhookRetryDelays } : {}) });
+    notifier = new Notifier({
+      url: o.notifyWebhook,
+      publicUrl: o.publicUrl ?? url,
+      log,
+      ...(o.webhookRetryDelays ? { retryDelays: o.webhookRetryDelays } : {}),
+    });
     notifier.markSeen((await o.store.listRequests({ state: 'pending' })).map((r) => r.callId));
     stopPoll = pollPending(o.store, notifier, o.pollMs ?? 2000, log);
   }

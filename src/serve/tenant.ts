@@ -35,7 +35,8 @@ export function tenantScope(tenant: string | undefined): TenantScope {
   if (tenant === undefined) {
     return {
       inward: (name) => {
-        if (typeof name === 'string' && name.startsWith('@')) throw new TenantRefusal(`${JSON.stringify(name.slice(0, 80))}: a name starting with @ belongs to a named tenant; this token has none.`);
+        if (typeof name === 'string' && name.startsWith('@'))
+          throw new TenantRefusal(`${JSON.stringify(name.slice(0, 80))}: a name starting with @ belongs to a named tenant; this token has none.`);
         return name;
       },
       outward: (stored) => (stored.startsWith('@') ? undefined : stored),

@@ -64,7 +64,7 @@ export function describeDecisionLogConformance(name: string, makeStore: () => Pr
       for (let n = 0; n < 4; n++) appended.push(await append(body(n)));
       appended.forEach((e, i) => {
         expect(e.seq).toBe((last?.seq ?? 0) + i + 1);
-        expect(e.prev_hash).toBe(i === 0 ? last?.hash ?? '0'.repeat(64) : appended[i - 1]!.hash);
+        expect(e.prev_hash).toBe(i === 0 ? (last?.hash ?? '0'.repeat(64)) : appended[i - 1]!.hash);
         const { hash, ...rest } = e;
         expect(hash).toBe(decisionHash(rest));
         expect(e).toMatchObject(body(i) as unknown as Record<string, unknown>);

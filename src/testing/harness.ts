@@ -10,4 +10,3 @@ export interface ConformanceHarness {
   beforeEach: (body: () => Promise<void> | void) => unknown;
   afterEach: (body: () => Promise<void> | void) => unknown;
 }
-

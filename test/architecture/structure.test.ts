@@ -18,9 +18,7 @@ describe('the shape of src/', () => {
 
   it(`has no function longer than ${MAX_FUNCTION_LINES} lines`, () => {
     const spans = sourceFiles(SRC).flatMap((f) => functionSpans(f));
-    const tooLong = spans
-      .filter((s) => s.lines > MAX_FUNCTION_LINES)
-      .map((s) => `${rel(s.file)}:${s.line} ${s.name} (${s.lines} lines)`);
+    const tooLong = spans.filter((s) => s.lines > MAX_FUNCTION_LINES).map((s) => `${rel(s.file)}:${s.line} ${s.name} (${s.lines} lines)`);
     expect(tooLong).toEqual([]);
   });
 });
@@ -35,7 +33,14 @@ describe('the checks themselves', () => {
     ]);
     expect(importCycles(graph)).toEqual([['a', 'b', 'c', 'a']]);
     expect(importCycles(new Map([['a', ['a']]]))).toEqual([['a', 'a']]);
-    expect(importCycles(new Map([['a', ['b']], ['b', []]]))).toEqual([]);
+    expect(
+      importCycles(
+        new Map([
+          ['a', ['b']],
+          ['b', []],
+        ]),
+      ),
+    ).toEqual([]);
   });
 
   it('measure a function with its nested functions, and name arrows by their variable', () => {

@@ -54,10 +54,7 @@ describe('ctrlrun-gen check (in-process)', () => {
     expect(gen.stderr).toBe('');
     expect(gen.code).toBe(0);
     const r = await cli(['check', '--format', 'json'], { cwd: dir });
-    expect(json(r.stdout).findings.map((x) => `${x.severity}:${x.ruleId}`)).toEqual([
-      'warning:tracing-sensitive-data',
-      'warning:unsafe-error-function',
-    ]);
+    expect(json(r.stdout).findings.map((x) => `${x.severity}:${x.ruleId}`)).toEqual(['warning:tracing-sensitive-data', 'warning:unsafe-error-function']);
     expect(r.code).toBe(0);
     expect((await cli(['check', '--fail-on', 'warning'], { cwd: dir })).code).toBe(1);
   });
@@ -122,7 +119,7 @@ describe('ctrlrun-gen check (in-process)', () => {
     expect(again.code).toBe(0);
   });
 
-  it('--fix creates the generated module\'s directory when the manifest names a new one', async () => {
+  it("--fix creates the generated module's directory when the manifest names a new one", async () => {
     const dir = copyFixture('refund-desk', 'check-fix-dir-');
     temps.push(dir);
     const manifest = path.join(dir, 'ctrlrun.tools.yaml');
@@ -136,7 +133,12 @@ describe('ctrlrun-gen check (in-process)', () => {
   it('--fix refuses a dirty git tree without --allow-dirty', async () => {
     const dir = copyFixture('refund-desk', 'check-dirty-');
     temps.push(dir);
-    const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, stdio: 'pipe', env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@e', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@e' } });
+    const git = (...args: string[]) =>
+      execFileSync('git', args, {
+        cwd: dir,
+        stdio: 'pipe',
+        env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@e', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@e' },
+      });
     git('init', '-q');
     git('add', 'src', 'ctrlrun.yaml', 'ctrlrun.tools.yaml');
     git('commit', '-qm', 'init');

@@ -16,7 +16,10 @@ describe('check docs', () => {
       expect(text).toContain(rule.full);
       expect(text).toContain(`**Fix.** ${rule.help}`);
     }
-    const pages = readdirSync(path.join(REPO_ROOT, 'docs/rules')).filter((f) => f.endsWith('.md')).map((f) => f.slice(0, -3)).sort();
+    const pages = readdirSync(path.join(REPO_ROOT, 'docs/rules'))
+      .filter((f) => f.endsWith('.md'))
+      .map((f) => f.slice(0, -3))
+      .sort();
     expect(pages).toEqual(RULES.map((r) => r.id).sort());
   });
 

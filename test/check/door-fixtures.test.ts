@@ -25,7 +25,9 @@ describe('check: a fixture per door class (issue 10)', () => {
   afterAll(() => dirs.forEach(removeDir));
 
   it('has the door classes the issue lists', () => {
-    expect(CASES).toEqual(expect.arrayContaining(['barrel', 'tsconfig-alias', 'realtime-entry', 'call-apply', 'object-literal-tool', 'invoke-replaced', 'utf16-file']));
+    expect(CASES).toEqual(
+      expect.arrayContaining(['barrel', 'tsconfig-alias', 'realtime-entry', 'call-apply', 'object-literal-tool', 'invoke-replaced', 'utf16-file']),
+    );
   });
 
   it.each(CASES)('%s', async (name) => {

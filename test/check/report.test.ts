@@ -10,13 +10,29 @@ import { REPO_ROOT } from '../helpers/paths.js';
 
 const SOURCES: Record<string, string> = {
   'src/tools.ts': "import { tool } from '@openai/agents';\n\nexport const r = tool({ name: 'refund' });\n",
-  'src/dir with space/a%b.ts': "state.approve(item, { alwaysApprove: true });\n",
+  'src/dir with space/a%b.ts': 'state.approve(item, { alwaysApprove: true });\n',
 };
 const readSource = (f: string): string | undefined => SOURCES[f];
 
 const findings: Finding[] = [
-  { ruleId: 'unprotected-tool', severity: 'error', file: 'src/tools.ts', line: 3, column: 18, message: "SDK tool 'refund' is mapped", hint: 'Run `npx ctrlrun-gen codemod --write`' },
-  { ruleId: 'tracing-sensitive-data', severity: 'warning', file: 'src/tools.ts', line: 1, column: 22, message: 'tracing, with: a colon, a comma, 100%', hint: 'line one\nline two' },
+  {
+    ruleId: 'unprotected-tool',
+    severity: 'error',
+    file: 'src/tools.ts',
+    line: 3,
+    column: 18,
+    message: "SDK tool 'refund' is mapped",
+    hint: 'Run `npx ctrlrun-gen codemod --write`',
+  },
+  {
+    ruleId: 'tracing-sensitive-data',
+    severity: 'warning',
+    file: 'src/tools.ts',
+    line: 1,
+    column: 22,
+    message: 'tracing, with: a colon, a comma, 100%',
+    hint: 'line one\nline two',
+  },
   { ruleId: 'sticky-approval', severity: 'error', file: 'src/dir with space/a%b.ts', line: 1, column: 23, message: 'alwaysApprove', hint: 'approve each call' },
   { ruleId: 'stale-generated', severity: 'error', file: 'src/missing.ts', line: 1, column: 1, message: 'does not exist', hint: 'generate' },
 ];
@@ -94,7 +110,9 @@ describe('sarif', () => {
 
   it('fingerprints are stable when lines move, and differ by rule and by line text', () => {
     const fp = (list: Finding[], src = readSource) =>
-      JSON.parse(formatReport('sarif', buildReport(list, counts), { color: false, readSource: src })).runs[0].results.map((r: any) => Object.values(r.partialFingerprints)[0]);
+      JSON.parse(formatReport('sarif', buildReport(list, counts), { color: false, readSource: src })).runs[0].results.map(
+        (r: any) => Object.values(r.partialFingerprints)[0],
+      );
     const [a] = fp([findings[0]!]);
     const moved = fp([{ ...findings[0]!, line: 5 }], (f) => (f === 'src/tools.ts' ? `\n\n${SOURCES[f]}` : undefined));
     expect(moved[0]).toBe(a);
@@ -117,8 +135,12 @@ describe('github', () => {
     const out = formatReport('github', buildReport(findings, counts), { color: false, readSource });
     const lines = out.trimEnd().split('\n');
     expect(lines).toHaveLength(findings.length + 1);
-    expect(lines[0]).toBe("::error file=src/tools.ts,line=3,col=18,title=unprotected-tool::SDK tool 'refund' is mapped%0Ahint: Run `npx ctrlrun-gen codemod --write`");
-    expect(lines[1]).toBe('::warning file=src/tools.ts,line=1,col=22,title=tracing-sensitive-data::tracing, with: a colon, a comma, 100%25%0Ahint: line one%0Aline two');
+    expect(lines[0]).toBe(
+      "::error file=src/tools.ts,line=3,col=18,title=unprotected-tool::SDK tool 'refund' is mapped%0Ahint: Run `npx ctrlrun-gen codemod --write`",
+    );
+    expect(lines[1]).toBe(
+      '::warning file=src/tools.ts,line=1,col=22,title=tracing-sensitive-data::tracing, with: a colon, a comma, 100%25%0Ahint: line one%0Aline two',
+    );
     expect(lines[2]!.startsWith('::error file=src/dir with space/a%25b.ts,line=1,col=23,title=sticky-approval::')).toBe(true);
     expect(lines[4]).toMatch(/3 error\(s\), 1 warning\(s\)/);
   });
@@ -154,11 +176,19 @@ describe('what the files under review chose is escaped in every report a person 
   // as the loader reports it (`at actions.…`), and a tool name with the same in a rule's message
   const key = 'evil\u001b[2K\rkey\u202ex';
   const hostile: Finding[] = [
-    { ruleId: 'policy-invalid', severity: 'error', file: 'ctrlrun.yaml', line: 2, column: 15, message: `\`bogus\` is not one of \`allow\`, \`approve\`, \`deny\` (at actions.${key}.decision)`, hint: `fix ${key}` },
+    {
+      ruleId: 'policy-invalid',
+      severity: 'error',
+      file: 'ctrlrun.yaml',
+      line: 2,
+      column: 15,
+      message: `\`bogus\` is not one of \`allow\`, \`approve\`, \`deny\` (at actions.${key}.decision)`,
+      hint: `fix ${key}`,
+    },
   ];
   // in the file a CR would end the line (YAML and JS both break there): the frame shows ESC and the override
-  const srcKey = key.replace("\r", "");
-  const src = (f: string) => (f === "ctrlrun.yaml" ? `actions:\n  "${srcKey}": { decision: bogus }\n` : undefined);
+  const srcKey = key.replace('\r', '');
+  const src = (f: string) => (f === 'ctrlrun.yaml' ? `actions:\n  "${srcKey}": { decision: bogus }\n` : undefined);
   const RAW = /[\u001b\r\u202e]/;
   const escapedKey = 'evil\\u{1b}[2K\\u{d}key\\u{202e}x';
 
@@ -167,7 +197,7 @@ describe('what the files under review chose is escaped in every report a person 
     expect(out).not.toMatch(RAW);
     expect(out).toContain(`(at actions.${escapedKey}.decision)»`);
     expect(out).toContain(`hint: «fix ${escapedKey}»`);
-    expect(out).toContain(`> 2 |   "${escapedKey.replace("\\u{d}", "")}": { decision: bogus }`);
+    expect(out).toContain(`> 2 |   "${escapedKey.replace('\\u{d}', '')}": { decision: bogus }`);
     expect(out).toContain('marks stored text with control, invisible or bidi characters');
   });
 

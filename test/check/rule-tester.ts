@@ -104,7 +104,14 @@ export function testProject(overrides: { tools?: Record<string, string>; actions
   const tools = overrides.tools ?? { refund: 'stripe.refund', lookup_charge: 'stripe.charge.read', close_account: 'accounts.close' };
   const actions = overrides.actions ?? [
     action('stripe.refund', ['allow', 'approve', 'deny'], {
-      effect: { source: 'refund:{payment_id}', parts: [{ kind: 'text', text: 'refund:' }, { kind: 'arg', arg: 'payment_id' }], loc },
+      effect: {
+        source: 'refund:{payment_id}',
+        parts: [
+          { kind: 'text', text: 'refund:' },
+          { kind: 'arg', arg: 'payment_id' },
+        ],
+        loc,
+      },
       // bands on the amount: unconditional allow/approve/deny would be an allow-all action whose later rules are shadowed
       rules: (['allow', 'approve', 'deny'] as const).map((decision, index) => ({
         index,
@@ -124,7 +131,12 @@ export function testProject(overrides: { tools?: Record<string, string>; actions
     policy: '/repo/ctrlrun.yaml',
     output: '/repo/src/ctrlrun.generated.ts',
     control: '/repo/src/ctrlrun.control.ts',
-    tools: Object.entries(tools).map(([tool, act], i) => ({ kind: 'function' as const, tool, action: act, loc: { file: '/repo/ctrlrun.tools.yaml', line: 7 + 2 * i, column: 5 } })),
+    tools: Object.entries(tools).map(([tool, act], i) => ({
+      kind: 'function' as const,
+      tool,
+      action: act,
+      loc: { file: '/repo/ctrlrun.tools.yaml', line: 7 + 2 * i, column: 5 },
+    })),
   };
   const policy: Policy = {
     schemaVersion: 6,

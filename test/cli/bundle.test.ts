@@ -42,9 +42,15 @@ describe('the CLI bundle (dist/bin)', () => {
       expect(version.stdout.trim()).toBe(JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')).version);
       // generate reads templates/generated-module.ts.tmpl
       writeFileSync(path.join(work, 'ctrlrun.yaml'), 'schema: ctrlrun.policy/v6\nactions:\n  records.read:\n    decision: allow\n');
-      writeFileSync(path.join(work, 'ctrlrun.tools.yaml'), 'schema: ctrlrun.tools/v1\npolicy: ctrlrun.yaml\noutput: ctrlrun.generated.ts\ncontrol: ctrlrun.control.ts\ntools:\n  - tool: lookup\n    action: records.read\n');
+      writeFileSync(
+        path.join(work, 'ctrlrun.tools.yaml'),
+        'schema: ctrlrun.tools/v1\npolicy: ctrlrun.yaml\noutput: ctrlrun.generated.ts\ncontrol: ctrlrun.control.ts\ntools:\n  - tool: lookup\n    action: records.read\n',
+      );
       writeFileSync(path.join(work, 'ctrlrun.control.ts'), 'export default {};\n');
-      writeFileSync(path.join(work, 'agent.ts'), "import { tool } from '@openai/agents';\nimport { z } from 'zod';\nexport const lookup = tool({ name: 'lookup', description: 'd', parameters: z.object({ id: z.string() }), execute: async () => 'x' });\n");
+      writeFileSync(
+        path.join(work, 'agent.ts'),
+        "import { tool } from '@openai/agents';\nimport { z } from 'zod';\nexport const lookup = tool({ name: 'lookup', description: 'd', parameters: z.object({ id: z.string() }), execute: async () => 'x' });\n",
+      );
       const r = spawnSync(process.execPath, [CLI_BIN, 'generate'], { cwd: work, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
       expect(r.status, r.stderr).toBe(0);
       expect(readFileSync(path.join(work, 'ctrlrun.generated.ts'), 'utf8')).toContain('records.read');
@@ -56,7 +62,11 @@ describe('the CLI bundle (dist/bin)', () => {
   it('--debug stack traces name the modules and functions they come from, not the bundle’s chunks', () => {
     const work = mkdtempSync(path.join(tmpdir(), 'ctrlrun-bundle-debug-'));
     try {
-      const r = spawnSync(process.execPath, [CLI_BIN, 'generate', '--debug', '--policy', 'missing.yaml'], { cwd: work, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+      const r = spawnSync(process.execPath, [CLI_BIN, 'generate', '--debug', '--policy', 'missing.yaml'], {
+        cwd: work,
+        encoding: 'utf8',
+        env: { ...process.env, NO_COLOR: '1' },
+      });
       expect(r.status).toBe(2);
       const frames = r.stderr.split('\n').filter((l) => l.trimStart().startsWith('at '));
       expect(frames.length).toBeGreaterThan(0);

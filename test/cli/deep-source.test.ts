@@ -26,7 +26,9 @@ describe('a 20,000-deep array in a source file (issue 14.7)', () => {
     const r = await cli(['check', '--format', 'json'], { cwd: dir });
     expect(r.stderr).not.toMatch(/internal error|Maximum call stack/);
     expect(r.code).toBe(1);
-    const findings = JSON.parse(r.stdout) as { findings?: Array<{ ruleId: string; file: string; line: number; column: number; message: string }> } | Array<{ ruleId: string; file: string; line: number; column: number }>;
+    const findings = JSON.parse(r.stdout) as
+      | { findings?: Array<{ ruleId: string; file: string; line: number; column: number; message: string }> }
+      | Array<{ ruleId: string; file: string; line: number; column: number }>;
     const list = Array.isArray(findings) ? findings : (findings.findings ?? []);
     expect(list).toContainEqual(expect.objectContaining({ ruleId: 'parse-error', file: 'src/deep.ts', line: 3, column: 20_017 }));
     expect(list.some((f) => f.ruleId === 'unprotected-tool' && f.file === 'src/tools.ts')).toBe(true);

@@ -26,8 +26,12 @@ describe('explain', () => {
     const lines = r.stdout.split('\n');
     expect(lines[0]).toBe('stripe.refund: approve (rule[1] matched)');
     expect(lines[1]).toBe('  ctrlrun.yaml:21:9  - when: { amount_gte: 1, amount_lte: 1000000 }');
-    expect(r.stdout).toMatch(/rule 0 {2}ctrlrun\.yaml:18 {2}-> allow {2}did not match\n {2}✓ amount_gte: 1 +amount = 50000\n {2}✗ amount_lte: 10000 +amount = 50000\n/);
-    expect(r.stdout).toMatch(/rule 1 {2}ctrlrun\.yaml:21 {2}-> approve {2}matched\n {2}✓ amount_gte: 1 +amount = 50000\n {2}✓ amount_lte: 1000000 +amount = 50000\n/);
+    expect(r.stdout).toMatch(
+      /rule 0 {2}ctrlrun\.yaml:18 {2}-> allow {2}did not match\n {2}✓ amount_gte: 1 +amount = 50000\n {2}✗ amount_lte: 10000 +amount = 50000\n/,
+    );
+    expect(r.stdout).toMatch(
+      /rule 1 {2}ctrlrun\.yaml:21 {2}-> approve {2}matched\n {2}✓ amount_gte: 1 +amount = 50000\n {2}✓ amount_lte: 1000000 +amount = 50000\n/,
+    );
     expect(r.stdout).not.toContain('rule 2');
     expect(r.stdout).toContain('needs 1 approver other than the requester; controls: payments-approval');
   });
@@ -37,7 +41,9 @@ describe('explain', () => {
     expect(r.stdout).toMatch(/^stripe\.refund: deny \(rule\[2\] matched\)/);
     expect(r.stdout).toContain('✗ amount_gte: 1         amount = "5000" (a string, not an integer)');
     expect(r.stdout).toContain('(no conditions: always matches)');
-    const missing = await cli(['explain', 'files.delete', '--policy', path.join(FIXTURES, 'policy/valid/v1-minimal.yaml'), '--args', '{"path": "/tmp"}'], { cwd: DESK });
+    const missing = await cli(['explain', 'files.delete', '--policy', path.join(FIXTURES, 'policy/valid/v1-minimal.yaml'), '--args', '{"path": "/tmp"}'], {
+      cwd: DESK,
+    });
     expect(missing.stdout).toContain('recursive = (missing)');
     // CTRLRun refuses a float anywhere, and arguments that are not an object, before any rule.
     const float = await cli(['explain', 'stripe.refund', '--args', '{"amount": 5000.5, "payment_id": "ch_1"}'], { cwd: DESK });
@@ -100,12 +106,21 @@ describe('explain', () => {
   it('agrees with the reference evaluator on random arguments', async () => {
     const policy = loadPolicyFile(path.join(DESK, 'ctrlrun.yaml')).value!;
     await fc.assert(
-      fc.asyncProperty(fc.oneof(fc.integer({ min: -10, max: 2_000_000 }), fc.double({ noNaN: true, noDefaultInfinity: true }).filter((d) => Math.abs(d) <= Number.MAX_SAFE_INTEGER), fc.string(), fc.boolean(), fc.constant(null)), async (amount) => {
-        const args = { amount, payment_id: 'ch_1' };
-        const j = await explainJson(['stripe.refund', '--args', JSON.stringify(args)]);
-        const ref = evaluate(policy, 'stripe.refund', JSON.parse(JSON.stringify(args)));
-        expect([j.decision, j.rule, j.reason]).toEqual([ref.decision, ref.rule, ref.reason]);
-      }),
+      fc.asyncProperty(
+        fc.oneof(
+          fc.integer({ min: -10, max: 2_000_000 }),
+          fc.double({ noNaN: true, noDefaultInfinity: true }).filter((d) => Math.abs(d) <= Number.MAX_SAFE_INTEGER),
+          fc.string(),
+          fc.boolean(),
+          fc.constant(null),
+        ),
+        async (amount) => {
+          const args = { amount, payment_id: 'ch_1' };
+          const j = await explainJson(['stripe.refund', '--args', JSON.stringify(args)]);
+          const ref = evaluate(policy, 'stripe.refund', JSON.parse(JSON.stringify(args)));
+          expect([j.decision, j.rule, j.reason]).toEqual([ref.decision, ref.rule, ref.reason]);
+        },
+      ),
       { numRuns: 40 },
     );
   });
@@ -113,7 +128,10 @@ describe('explain', () => {
   it('finds the manifest upward (--cwd), takes --policy directly, and refuses a broken policy with exit 2', async () => {
     const sub = await explainJson(['stripe.charge.read', '--cwd', 'src']);
     expect(sub).toMatchObject({ decision: 'allow', ruleLocation: { file: '../ctrlrun.yaml', line: 26, column: 5 } });
-    const direct = await explainJson(['files.delete', '--policy', path.join(FIXTURES, 'policy/valid/v1-minimal.yaml'), '--args', '{"path": "/tmp/x", "recursive": false}'], path.join(FIXTURES, 'policy'));
+    const direct = await explainJson(
+      ['files.delete', '--policy', path.join(FIXTURES, 'policy/valid/v1-minimal.yaml'), '--args', '{"path": "/tmp/x", "recursive": false}'],
+      path.join(FIXTURES, 'policy'),
+    );
     expect(direct).toMatchObject({ decision: 'approve', rule: 0 });
     const dir = copyFixture('refund-desk', 'explain-');
     dirs.push(dir);

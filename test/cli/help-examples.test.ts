@@ -43,7 +43,10 @@ describe('--help examples are whole commands (issue 10 item 9)', () => {
         const out = await help(words, columns);
         const lines = out.split('\n');
         for (const [cmd, what] of spec.examples) {
-          expect(lines.some((line) => line === `  ${cmd}` || line.startsWith(`  ${cmd}  `)), `${words.join(' ')}: ${cmd}\n${out}`).toBe(true);
+          expect(
+            lines.some((line) => line === `  ${cmd}` || line.startsWith(`  ${cmd}  `)),
+            `${words.join(' ')}: ${cmd}\n${out}`,
+          ).toBe(true);
           // The description is shown too (possibly wrapped), word for word.
           expect(out.replace(/\s+/g, ' ')).toContain(what.replace(/\s+/g, ' '));
         }
@@ -55,7 +58,14 @@ describe('--help examples are whole commands (issue 10 item 9)', () => {
 
   it('a usage error points to --help instead of printing the examples (issue 21)', async () => {
     let stderr = '';
-    const code = await runCli(['approvals', 'approve'], { cwd: REPO_ROOT, env: { NO_COLOR: '1' }, stdout: () => {}, stderr: (t) => (stderr += t), isTTY: true, columns: 40 });
+    const code = await runCli(['approvals', 'approve'], {
+      cwd: REPO_ROOT,
+      env: { NO_COLOR: '1' },
+      stdout: () => {},
+      stderr: (t) => (stderr += t),
+      isTTY: true,
+      columns: 40,
+    });
     expect(code).toBe(2);
     expect(stderr).not.toContain('Examples:');
     expect(stderr).toContain('Run `ctrlrun-gen approvals approve --help` for the options and examples.');

@@ -47,7 +47,11 @@ describe('journey 5 across processes: pause, approve from the CLI as another per
     expect(JSON.parse(shown.stdout)).toMatchObject({ state: 'consumed', answers: [{ approver: 'bob', decision: 'approve' }] });
     const verified = cliProcess(['receipts', 'verify'], { cwd: repo.nested });
     expect(verified.code, verified.stdout + verified.stderr).toBe(0);
-    const receipts = JSON.parse(cliProcess(['receipts', 'list', '--json'], { cwd: repo.nested }).stdout) as Array<{ call_id: string; result: string; approvers: string[] }>;
+    const receipts = JSON.parse(cliProcess(['receipts', 'list', '--json'], { cwd: repo.nested }).stdout) as Array<{
+      call_id: string;
+      result: string;
+      approvers: string[];
+    }>;
     const story = receipts.filter((r) => r.call_id === callId).map((r) => r.result);
     expect(story.slice(0, 3)).toEqual(['requested', 'refused', 'approved']); // alice's own approval was refused
     expect(story.filter((r) => r === 'executed')).toHaveLength(1);

@@ -18,7 +18,10 @@ function layout(hoisted: readonly string[], nested: readonly string[]): { root: 
   // like hono's, each package's exports map leaves out ./package.json
   const pkg = (dir: string, name: string, exportsMap: boolean = true) => {
     mkdirSync(dir, { recursive: true });
-    writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name, version: '1.0.0', ...(exportsMap ? { exports: { '.': './index.js' } } : { main: 'index.js' }) }));
+    writeFileSync(
+      path.join(dir, 'package.json'),
+      JSON.stringify({ name, version: '1.0.0', ...(exportsMap ? { exports: { '.': './index.js' } } : { main: 'index.js' }) }),
+    );
     writeFileSync(path.join(dir, 'index.js'), '');
   };
   writeFileSync(path.join(root, 'package.json'), JSON.stringify({ name: 'app', private: true }));
@@ -40,14 +43,23 @@ describe('the bin finds the CLI tools', () => {
       CLI_TOOLS.filter((t) => t !== '@modelcontextprotocol/sdk'),
       ['@modelcontextprotocol/sdk'],
     );
-    expect(findCliTools({ cwd: root, env: {}, from })).toEqual({ kind: 'companion', packageJson: path.join(root, 'node_modules/ctrlrun-gen-cli/package.json') });
+    expect(findCliTools({ cwd: root, env: {}, from })).toEqual({
+      kind: 'companion',
+      packageJson: path.join(root, 'node_modules/ctrlrun-gen-cli/package.json'),
+    });
   });
 
   it('a plain check asks only for the compiler: hoisted ts-morph is enough, whatever else is nested; without it, the companion', () => {
-    const { root, from } = layout(['ts-morph'], CLI_TOOLS.filter((t) => t !== 'ts-morph'));
+    const { root, from } = layout(
+      ['ts-morph'],
+      CLI_TOOLS.filter((t) => t !== 'ts-morph'),
+    );
     expect(findCliTools({ cwd: root, env: {}, from, needs: PLAIN_CHECK_TOOLS })).toEqual({ kind: 'self' });
     expect(findCliTools({ cwd: root, env: {}, from }).kind).toBe('companion');
-    const nested = layout(CLI_TOOLS.filter((t) => t !== 'ts-morph'), ['ts-morph']);
+    const nested = layout(
+      CLI_TOOLS.filter((t) => t !== 'ts-morph'),
+      ['ts-morph'],
+    );
     expect(findCliTools({ cwd: nested.root, env: {}, from: nested.from, needs: PLAIN_CHECK_TOOLS }).kind).toBe('companion');
   });
 
@@ -66,7 +78,10 @@ describe('an app that hoists another version of a CLI tool', () => {
   // `typescript.isSatisfiesExpression is not a function` because the CLI loaded the app's copy.
   it("everything resolves from ctrlrun-gen, but not to the companion's copy: the companion", () => {
     const { root, from } = layout(CLI_TOOLS, ['ts-morph']);
-    expect(findCliTools({ cwd: root, env: {}, from })).toEqual({ kind: 'companion', packageJson: path.join(root, 'node_modules/ctrlrun-gen-cli/package.json') });
+    expect(findCliTools({ cwd: root, env: {}, from })).toEqual({
+      kind: 'companion',
+      packageJson: path.join(root, 'node_modules/ctrlrun-gen-cli/package.json'),
+    });
     expect(findCliTools({ cwd: root, env: {}, from, needs: PLAIN_CHECK_TOOLS }).kind).toBe('companion');
   });
 

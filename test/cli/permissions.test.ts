@@ -32,7 +32,10 @@ describe('unreadable files (EACCES)', () => {
     chmodSync(dir, 0o755);
     copyFileSync(path.join(dir, 'ctrlrun.yaml'), path.join(dir, 'private.yaml'));
     chmodSync(path.join(dir, 'private.yaml'), 0o000);
-    for (const args of [['validate', '--policy', 'private.yaml'], ['check', '--policy', 'private.yaml']]) {
+    for (const args of [
+      ['validate', '--policy', 'private.yaml'],
+      ['check', '--policy', 'private.yaml'],
+    ]) {
       const r = withoutOverride(dir, args);
       expect(r.code, r.out).toBe(2);
       expect(r.out).toMatch(/private\.yaml.*cannot read the policy: permission denied/s);
@@ -42,7 +45,10 @@ describe('unreadable files (EACCES)', () => {
     mkdirSync(path.join(dir, '.ctrlrun'));
     new DatabaseSync(path.join(dir, '.ctrlrun', 'state.db')).close();
     chmodSync(path.join(dir, '.ctrlrun', 'state.db'), 0o000);
-    for (const args of [['approvals', 'list'], ['receipts', 'verify']]) {
+    for (const args of [
+      ['approvals', 'list'],
+      ['receipts', 'verify'],
+    ]) {
       const r = withoutOverride(dir, args);
       expect(r.code, r.out).toBe(2);
       expect(r.out).toMatch(/state\.db: cannot open the database/);
@@ -65,7 +71,9 @@ describe('unreadable files (EACCES)', () => {
       expect(codemod.out).toMatch(/src\/secret\.ts:1:1: the file could not be read \(EACCES\); not rewritten/);
       const init = withoutOverride(dir, ['init', '--force']);
       expect(init.code, init.out).toBe(2);
-      expect(init.out).toMatch(/init: cannot write ctrlrun\.test\.yaml: permission denied \(EACCES\); nothing was written \(\d+ files planned, none left behind\)\. Make the folder writable and run init again/);
+      expect(init.out).toMatch(
+        /init: cannot write ctrlrun\.test\.yaml: permission denied \(EACCES\); nothing was written \(\d+ files planned, none left behind\)\. Make the folder writable and run init again/,
+      );
       for (const r of [check, codemod, init]) {
         expect(r.out).not.toMatch(STACK);
         expect(r.out).not.toMatch(/internal error/);

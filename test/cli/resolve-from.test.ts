@@ -15,7 +15,9 @@ const ctx = (parentURL: string) => ({ parentURL, conditions: [], importAttribute
 describe('the resolve hook', () => {
   it("a tool imported by the CLI's code resolves from the companion first (subpaths and scopes too)", async () => {
     expect(await resolve('ts-morph', ctx(`${SELF}dist/bin/chunk-A.js`), next)).toBe(`ts-morph@${COMPANION}`);
-    expect(await resolve('@modelcontextprotocol/sdk/server/mcp.js', ctx(`${SELF}dist/bin/chunk-B.js`), next)).toBe(`@modelcontextprotocol/sdk/server/mcp.js@${COMPANION}`);
+    expect(await resolve('@modelcontextprotocol/sdk/server/mcp.js', ctx(`${SELF}dist/bin/chunk-B.js`), next)).toBe(
+      `@modelcontextprotocol/sdk/server/mcp.js@${COMPANION}`,
+    );
   });
 
   it("the app's own imports, and packages that are not the CLI's tools, resolve where they are imported", async () => {

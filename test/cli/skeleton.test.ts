@@ -5,7 +5,23 @@ import { commandLoaders, loadCommands } from '../../src/cli/commands/index.js';
 
 const commands = await loadCommands();
 
-const SPEC_COMMANDS = ['init', 'validate', 'generate', 'codemod', 'check', 'explain', 'approvals', 'effects', 'receipts', 'operators', 'serve', 'test', 'replay', 'diff', 'demo'];
+const SPEC_COMMANDS = [
+  'init',
+  'validate',
+  'generate',
+  'codemod',
+  'check',
+  'explain',
+  'approvals',
+  'effects',
+  'receipts',
+  'operators',
+  'serve',
+  'test',
+  'replay',
+  'diff',
+  'demo',
+];
 
 describe('CLI skeleton', () => {
   it('registers every command of SPEC §8', () => {

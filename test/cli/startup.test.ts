@@ -21,7 +21,12 @@ writeFileSync(PROBE, "process.on('exit', () => require('node:fs').writeFileSync(
 /** Runs the built CLI with `args`; returns the exit code and the CommonJS files it loaded. */
 function loaded(args: string[], cwd: string): { code: number | null; files: string[]; stderr: string } {
   const out = path.join(work, `loaded-${Math.random().toString(36).slice(2)}.json`);
-  const r = spawnSync(process.execPath, ['--require', PROBE, CLI_BIN, ...args], { cwd, env: { ...process.env, NO_COLOR: '1', PROBE_OUT: out }, encoding: 'utf8', timeout: 120_000 });
+  const r = spawnSync(process.execPath, ['--require', PROBE, CLI_BIN, ...args], {
+    cwd,
+    env: { ...process.env, NO_COLOR: '1', PROBE_OUT: out },
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
   return { code: r.status, files: JSON.parse(readFileSync(out, 'utf8')) as string[], stderr: r.stderr };
 }
 
@@ -39,9 +44,10 @@ function repo(name: string, files: Record<string, string>): string {
 
 const PROJECT = {
   'ctrlrun.yaml': 'schema: ctrlrun.policy/v6\nactions:\n  records.read:\n    decision: allow\n',
-  'ctrlrun.tools.yaml': 'schema: ctrlrun.tools/v1\npolicy: ctrlrun.yaml\noutput: src/ctrlrun.generated.ts\ncontrol: src/ctrlrun.control.ts\ntools:\n  - tool: lookup\n    action: records.read\n',
+  'ctrlrun.tools.yaml':
+    'schema: ctrlrun.tools/v1\npolicy: ctrlrun.yaml\noutput: src/ctrlrun.generated.ts\ncontrol: src/ctrlrun.control.ts\ntools:\n  - tool: lookup\n    action: records.read\n',
   'src/ctrlrun.control.ts': 'export default {};\n',
-  'src/plain.ts': "export const add = (a: number, b: number) => a + b; // no agent code here\n",
+  'src/plain.ts': 'export const add = (a: number, b: number) => a + b; // no agent code here\n',
 };
 
 describe('start-up: what the check process loads (issue 10 item 10)', () => {
@@ -60,7 +66,8 @@ describe('start-up: what the check process loads (issue 10 item 10)', () => {
   it('on a repo with an SDK file: the compiler is loaded (by require), still no ts-morph', () => {
     const dir = repo('sdk', {
       ...PROJECT,
-      'src/agent.ts': "import { tool } from '@openai/agents';\nimport { z } from 'zod';\nexport const lookup = tool({ name: 'lookup', description: 'd', parameters: z.object({ id: z.string() }), execute: async () => 'x' });\n",
+      'src/agent.ts':
+        "import { tool } from '@openai/agents';\nimport { z } from 'zod';\nexport const lookup = tool({ name: 'lookup', description: 'd', parameters: z.object({ id: z.string() }), execute: async () => 'x' });\n",
     });
     const r = loaded(['check', '--format', 'json'], dir);
     expect(r.code, r.stderr).toBe(1);
@@ -78,10 +85,18 @@ describe('start-up: what the check process loads (issue 10 item 10)', () => {
       ...PROJECT,
       'src/agent.ts': "import { tool } from '@openai/agents';\nexport const lookup = tool({ name: 'lookup', description: 'd', execute: async () => 'x' });\n",
     });
-    const plain = spawnSync(process.execPath, [CLI_BIN, 'check', '--format', 'json', '--debug'], { cwd: dir, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+    const plain = spawnSync(process.execPath, [CLI_BIN, 'check', '--format', 'json', '--debug'], {
+      cwd: dir,
+      encoding: 'utf8',
+      env: { ...process.env, NO_COLOR: '1' },
+    });
     expect(plain.stderr).toContain('debug: the repo was listed and read on a second thread (3 files)');
     // through yargs (an option the plain path does not take): the thread is started by the command itself
-    const viaYargs = spawnSync(process.execPath, [CLI_BIN, 'check', '--format', 'json', '--debug', '--max-findings', '100'], { cwd: dir, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+    const viaYargs = spawnSync(process.execPath, [CLI_BIN, 'check', '--format', 'json', '--debug', '--max-findings', '100'], {
+      cwd: dir,
+      encoding: 'utf8',
+      env: { ...process.env, NO_COLOR: '1' },
+    });
     expect(viaYargs.stderr).toContain('debug: the repo was listed and read on a second thread (3 files)');
     expect(JSON.parse(plain.stdout)).toEqual(JSON.parse(viaYargs.stdout));
     expect(plain.status).toBe(1);

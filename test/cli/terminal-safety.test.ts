@@ -55,7 +55,12 @@ describe('operator terminals: stored text is printed escaped and marked', () => 
   });
 
   it('effects list and receipts list: a key or reason with ESC and a newline cannot forge a row', async () => {
-    for (const args of [['effects', 'list'], ['receipts', 'list'], ['effects', 'list', '--json'], ['receipts', 'list', '--json']]) {
+    for (const args of [
+      ['effects', 'list'],
+      ['receipts', 'list'],
+      ['effects', 'list', '--json'],
+      ['receipts', 'list', '--json'],
+    ]) {
       const r = await run(args);
       expect(r.code).toBe(0);
       expectTerminalInert(r.stdout);
@@ -109,7 +114,13 @@ describe('terminalSafe / terminalJson', () => {
 
 describe('terminalSafe / terminalJson: property tests (fixed time budget)', () => {
   const UNSAFE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}\p{Default_Ignorable_Code_Point}\p{Bidi_Control}]/u;
-  const text = fc.string({ unit: fc.oneof(fc.constantFrom('\u001b', '\n', '\r', '\u009b', '\u202e', '\u2066', '\u200b', '\\', '«', '»', '\ud800'), fc.integer({ min: 0, max: 0x10ffff }).map((c) => String.fromCodePoint(c))), maxLength: 40 });
+  const text = fc.string({
+    unit: fc.oneof(
+      fc.constantFrom('\u001b', '\n', '\r', '\u009b', '\u202e', '\u2066', '\u200b', '\\', '«', '»', '\ud800'),
+      fc.integer({ min: 0, max: 0x10ffff }).map((c) => String.fromCodePoint(c)),
+    ),
+    maxLength: 40,
+  });
   it('any stored text prints with no character a terminal obeys; clean text is unchanged', () => {
     fc.assert(
       fc.property(text, (s) => {

@@ -4,10 +4,12 @@ import { REPO_ROOT } from '../helpers/paths.js';
 
 /** Issue 21 item 9: a usage error prints the error, a "did you mean" for a flag, and one line to --help; not the whole help. */
 describe('usage errors', () => {
-  it('a mistyped flag: the error, the nearest flag, one line to the command\'s --help', async () => {
+  it("a mistyped flag: the error, the nearest flag, one line to the command's --help", async () => {
     const r = await cli(['codemod', '--wirte'], { cwd: REPO_ROOT });
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe('ctrlrun-gen: Unknown argument: wirte\n  hint: did you mean --write?\nRun `ctrlrun-gen codemod --help` for the options and examples.\n');
+    expect(r.stderr).toBe(
+      'ctrlrun-gen: Unknown argument: wirte\n  hint: did you mean --write?\nRun `ctrlrun-gen codemod --help` for the options and examples.\n',
+    );
   });
 
   it('a flag of check (kebab-case) and a flag far from any', async () => {
@@ -19,7 +21,7 @@ describe('usage errors', () => {
     expect(far.stderr.split('\n').filter(Boolean)).toHaveLength(2);
   });
 
-  it('a subcommand missing its argument names that subcommand\'s help; an unknown command suggests the nearest', async () => {
+  it("a subcommand missing its argument names that subcommand's help; an unknown command suggests the nearest", async () => {
     const sub = await cli(['approvals', 'approve'], { cwd: REPO_ROOT });
     expect(sub.code).toBe(2);
     expect(sub.stderr).toContain('Run `ctrlrun-gen approvals approve --help`');

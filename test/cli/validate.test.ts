@@ -29,7 +29,8 @@ async function expectRefused(dir: string, located: string[], args: string[] = ['
   return r;
 }
 
-const policy = (body: string) => `schema: ctrlrun.policy/v6\nactions:\n  stripe.refund:\n${body}  stripe.charge.read:\n    decision: allow\n  accounts.close:\n    decision: deny\n`;
+const policy = (body: string) =>
+  `schema: ctrlrun.policy/v6\nactions:\n  stripe.refund:\n${body}  stripe.charge.read:\n    decision: allow\n  accounts.close:\n    decision: deny\n`;
 
 describe('validate', () => {
   it('exits 0 with a one-line summary on the sample repo, from a subdirectory too', async () => {
@@ -37,14 +38,27 @@ describe('validate', () => {
     for (const args of [['validate'], ['validate', '--cwd', 'src']]) {
       const r = await cli(args, { cwd: dir });
       expect(r.code, r.stderr).toBe(0);
-      expect(r.stdout).toMatch(/^ok: (\.\.\/)?ctrlrun\.yaml \(ctrlrun\.policy\/v6, 3 actions, hash sha256:[0-9a-f]{12}\); (\.\.\/)?ctrlrun\.tools\.yaml maps 3 tools\n$/);
+      expect(r.stdout).toMatch(
+        /^ok: (\.\.\/)?ctrlrun\.yaml \(ctrlrun\.policy\/v6, 3 actions, hash sha256:[0-9a-f]{12}\); (\.\.\/)?ctrlrun\.tools\.yaml maps 3 tools\n$/,
+      );
       expect(r.stderr).toBe('');
     }
   });
 
   it('prints every error with file:line:col, the path, a code frame and a hint', async () => {
     const dir = refundDesk({ 'ctrlrun.yaml': readFileSync(path.join(FIXTURES, 'policy/invalid/many-errors.yaml'), 'utf8') });
-    const r = await expectRefused(dir, ['ctrlrun.yaml:3:1', 'ctrlrun.yaml:3:7', 'ctrlrun.yaml:6:5', 'ctrlrun.yaml:7:21', 'ctrlrun.yaml:9:9', 'ctrlrun.yaml:9:29', 'ctrlrun.yaml:9:35', 'ctrlrun.yaml:10:9', 'ctrlrun.yaml:13:5', 'ctrlrun.yaml:13:12']);
+    const r = await expectRefused(dir, [
+      'ctrlrun.yaml:3:1',
+      'ctrlrun.yaml:3:7',
+      'ctrlrun.yaml:6:5',
+      'ctrlrun.yaml:7:21',
+      'ctrlrun.yaml:9:9',
+      'ctrlrun.yaml:9:29',
+      'ctrlrun.yaml:9:35',
+      'ctrlrun.yaml:10:9',
+      'ctrlrun.yaml:13:5',
+      'ctrlrun.yaml:13:12',
+    ]);
     expect(r.stderr).toContain('  at actions.stripe.refund.rules[0].decison');
     expect(r.stderr).toContain('> 10 |         decison: allow');
     expect(r.stderr).toContain('hint: did you mean `decision`?');
@@ -104,14 +118,42 @@ describe('bad input it must survive (validate exits 2 with a located message, no
     ['duplicate keys', { 'ctrlrun.yaml': policy('    decision: allow\n    decision: deny\n') }, ['ctrlrun.yaml:5:5']],
     ['an empty file', { 'ctrlrun.yaml': '' }, ['ctrlrun.yaml:1:1']],
     ['a 5 MB file', { 'ctrlrun.yaml': `schema: ctrlrun.policy/v6\n${'#'.repeat(5 * 1024 * 1024)}\n` }, ['ctrlrun.yaml:1:1']],
-    ['an alias bomb', { 'ctrlrun.yaml': readFileSync(path.join(FIXTURES, 'policy/invalid/alias-bomb.yaml'), 'utf8').replace(/a\.b/, 'stripe.refund') }, ['ctrlrun.yaml:3:1', 'ctrlrun.yaml:4:1', 'ctrlrun.yaml:5:1', 'ctrlrun.yaml:6:1', 'ctrlrun.yaml:7:1', 'ctrlrun.yaml:8:1', 'ctrlrun.yaml:12:24']],
+    [
+      'an alias bomb',
+      { 'ctrlrun.yaml': readFileSync(path.join(FIXTURES, 'policy/invalid/alias-bomb.yaml'), 'utf8').replace(/a\.b/, 'stripe.refund') },
+      ['ctrlrun.yaml:3:1', 'ctrlrun.yaml:4:1', 'ctrlrun.yaml:5:1', 'ctrlrun.yaml:6:1', 'ctrlrun.yaml:7:1', 'ctrlrun.yaml:8:1', 'ctrlrun.yaml:12:24'],
+    ],
     ['a float', { 'ctrlrun.yaml': policy('    rules:\n      - when: { amount_lte: 100.50 }\n        decision: allow\n') }, ['ctrlrun.yaml:5:29']],
-    ['NaN and .inf', { 'ctrlrun.yaml': policy('    rules:\n      - when: { amount_lte: .inf, amount_eq: .NaN }\n        decision: allow\n') }, ['ctrlrun.yaml:5:29', 'ctrlrun.yaml:5:46']],
-    ['a key from a newer schema version', { 'ctrlrun.yaml': policy('    approvals_required: 2\n    decision: approve\n').replace('v6', 'v5') }, ['ctrlrun.yaml:4:5']],
-    ['every reserved subject', { 'ctrlrun.yaml': readFileSync(path.join(FIXTURES, 'policy/invalid/reserved-subjects.yaml'), 'utf8').replace(/a\.b:/, 'stripe.refund:').replace('actions:\n', 'actions:\n  stripe.charge.read: { decision: allow }\n  accounts.close: { decision: deny }\n') }, [9, 10, 11, 12, 13, 14, 15, 16, 17].map((l) => `ctrlrun.yaml:${l}:11`)],
+    [
+      'NaN and .inf',
+      { 'ctrlrun.yaml': policy('    rules:\n      - when: { amount_lte: .inf, amount_eq: .NaN }\n        decision: allow\n') },
+      ['ctrlrun.yaml:5:29', 'ctrlrun.yaml:5:46'],
+    ],
+    [
+      'a key from a newer schema version',
+      { 'ctrlrun.yaml': policy('    approvals_required: 2\n    decision: approve\n').replace('v6', 'v5') },
+      ['ctrlrun.yaml:4:5'],
+    ],
+    [
+      'every reserved subject',
+      {
+        'ctrlrun.yaml': readFileSync(path.join(FIXTURES, 'policy/invalid/reserved-subjects.yaml'), 'utf8')
+          .replace(/a\.b:/, 'stripe.refund:')
+          .replace('actions:\n', 'actions:\n  stripe.charge.read: { decision: allow }\n  accounts.close: { decision: deny }\n'),
+      },
+      [9, 10, 11, 12, 13, 14, 15, 16, 17].map((l) => `ctrlrun.yaml:${l}:11`),
+    ],
     ['a template with a stray brace', { 'ctrlrun.yaml': policy('    effect: "refund:{payment_id}}"\n    decision: allow\n') }, ['ctrlrun.yaml:4:33']],
-    ['a manifest that maps one tool twice', { 'ctrlrun.tools.yaml': 'schema: ctrlrun.tools/v1\ntools:\n  - tool: refund\n    action: stripe.refund\n  - tool: refund\n    action: accounts.close\n' }, ['ctrlrun.tools.yaml:5:11']],
-    ['a manifest that names a missing action', { 'ctrlrun.tools.yaml': 'schema: ctrlrun.tools/v1\ntools:\n  - tool: refund\n    action: stripe.refunds\n' }, ['ctrlrun.tools.yaml:4:13']],
+    [
+      'a manifest that maps one tool twice',
+      { 'ctrlrun.tools.yaml': 'schema: ctrlrun.tools/v1\ntools:\n  - tool: refund\n    action: stripe.refund\n  - tool: refund\n    action: accounts.close\n' },
+      ['ctrlrun.tools.yaml:5:11'],
+    ],
+    [
+      'a manifest that names a missing action',
+      { 'ctrlrun.tools.yaml': 'schema: ctrlrun.tools/v1\ntools:\n  - tool: refund\n    action: stripe.refunds\n' },
+      ['ctrlrun.tools.yaml:4:13'],
+    ],
   ];
   for (const [what, files, located] of cases) {
     it(what, async () => {
@@ -159,7 +201,9 @@ describe('validate: colliding effect keys (issue 14.8)', () => {
     const dir = refundDesk({ 'ctrlrun.yaml': policy('    effect: "refund:{payment_id}:{note}"\n    decision: approve\n') });
     const r = await cli(['validate'], { cwd: dir });
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toContain('ctrlrun.yaml:4:13: warning: the effect key `refund:{payment_id}:{note}` of stripe.refund pastes `payment_id` and `note` together');
+    expect(r.stderr).toContain(
+      'ctrlrun.yaml:4:13: warning: the effect key `refund:{payment_id}:{note}` of stripe.refund pastes `payment_id` and `note` together',
+    );
   });
   it('says nothing for the sample (`refund:{payment_id}:{amount}`: amount is compared with integers only) or for one argument', async () => {
     expect((await cli(['validate'], { cwd: refundDesk() })).stderr).not.toContain('effect key');

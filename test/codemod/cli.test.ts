@@ -54,7 +54,7 @@ describe('ctrlrun-gen codemod', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('--- a/src/tools.ts');
     expect(r.stdout).toContain('+++ b/src/tools.ts');
-    expect(r.stdout).toContain("-export const refund = tool({");
+    expect(r.stdout).toContain('-export const refund = tool({');
     expect(r.stdout).toContain("+export const refund = protectedTool('stripe.refund', {");
     expect(r.stdout).toContain("+import { protectedTool } from './ctrlrun.generated.js';");
     expect(r.stdout).toMatch(/3 tools to rewrite in 1 files/);
@@ -181,9 +181,12 @@ describe('codemod summary: what changes at run time for each rewritten tool (iss
       return end === -1 ? rest.slice(0, rest.indexOf('\n\n')) : rest.slice(0, end);
     };
     const stops = '  - an exception thrown by its execute now stops the run (run() rejects with it)';
-    const approvals = '  - calls the policy sends to a human pause the run and are filed in the store as they pause (`ctrlrun-gen approvals list`); answer them with control.approve(state, item, { approver })';
+    const approvals =
+      '  - calls the policy sends to a human pause the run and are filed in the store as they pause (`ctrlrun-gen approvals list`); answer them with control.approve(state, item, { approver })';
     const noSdkApprove = "the SDK's state.approve(item) no longer authorizes them (the call fails with ApprovalMismatch)";
-    expect(block).toMatch(/^What changes at run time for the rewritable tools:\nsrc\/tools\.ts:\d+:\d+: tool 'lookup_charge' -> protectedTool\('stripe\.charge\.read'\)\n/);
+    expect(block).toMatch(
+      /^What changes at run time for the rewritable tools:\nsrc\/tools\.ts:\d+:\d+: tool 'lookup_charge' -> protectedTool\('stripe\.charge\.read'\)\n/,
+    );
     // stripe.refund can be sent to a human (rule 2) and has an effect key
     expect(section('refund')).toContain(stops);
     expect(section('refund')).toContain(approvals);

@@ -91,7 +91,9 @@ describe('codemod fixtures', () => {
     if (spec.summary) expect(first.summary).toMatchObject(spec.summary);
     for (const kind of spec.findings ?? []) expect(first.findings.map((f) => f.kind)).toContain(kind);
     if (spec.doorsLeft) {
-      const left = first.findings.flatMap((f) => (f.kind === 'door-left' ? [{ line: f.line, door: f.door, reason: f.reason, message: f.message, hint: f.hint }] : []));
+      const left = first.findings.flatMap((f) =>
+        f.kind === 'door-left' ? [{ line: f.line, door: f.door, reason: f.reason, message: f.message, hint: f.hint }] : [],
+      );
       expect(left).toEqual(spec.doorsLeft);
     }
 

@@ -22,14 +22,26 @@ const importForms = [
   `const { tool } = require('@openai/agents');`,
 ];
 const calleeFor = (imp: string): string => (imp.includes('tool as t') ? 't' : imp.includes('* as agents') ? 'agents.tool' : 'tool');
-const needsApproval = fc.constantFrom('', 'needsApproval: true,', 'needsApproval: false,', 'needsApproval: async () => true,', '/* c */ needsApproval: true, // why');
+const needsApproval = fc.constantFrom(
+  '',
+  'needsApproval: true,',
+  'needsApproval: false,',
+  'needsApproval: async () => true,',
+  '/* c */ needsApproval: true, // why',
+);
 const name = fc.constantFrom('mapped_some', 'mapped_all', 'unmapped');
 const gap = fc.constantFrom('', ' ', '\n', '\n\n', ' /* x */ ', '\n  // note\n');
 const toolCall = fc.record({ name, needsApproval, gap, layout: fc.boolean() });
 
 function rewrite(text: string) {
   const scan = scanSource('src/x.ts', text, { root: '/repo', generatedModule: '/repo/src/ctrlrun.generated.ts' });
-  return rewriteFile(scan, text, { fileAbs: '/repo/src/x.ts', actions: ACTIONS, policy: POLICY, generatedModule: '/repo/src/ctrlrun.generated.ts', settings: { extension: 'js' } });
+  return rewriteFile(scan, text, {
+    fileAbs: '/repo/src/x.ts',
+    actions: ACTIONS,
+    policy: POLICY,
+    generatedModule: '/repo/src/ctrlrun.generated.ts',
+    settings: { extension: 'js' },
+  });
 }
 
 describe('codemod properties', () => {
@@ -61,7 +73,9 @@ describe('codemod properties', () => {
         const after = first.after ?? text;
         const rescan = scanSource('src/x.ts', after, { root: '/repo', generatedModule: '/repo/src/ctrlrun.generated.ts' });
         expect(rescan.parseError).toBeUndefined();
-        expect(after.match(/import \{ protectedTool \}|const \{ protectedTool \}/g)?.length ?? 0).toBe(first.findings.some((f) => f.kind === 'rewritten') ? 1 : 0);
+        expect(after.match(/import \{ protectedTool \}|const \{ protectedTool \}/g)?.length ?? 0).toBe(
+          first.findings.some((f) => f.kind === 'rewritten') ? 1 : 0,
+        );
         // Every rewritten tool is a protectedTool call now; every other one is still an SDK call.
         const rewritten = first.findings.filter((f) => f.kind === 'rewritten').length;
         expect(rescan.protectedToolCalls).toHaveLength(rewritten);

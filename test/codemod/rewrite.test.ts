@@ -52,7 +52,11 @@ function rewrite(text: string, options: { file?: string; policy?: Policy; extens
 }
 
 describe('needsApproval strictness', () => {
-  const prop = (valueKind: 'true' | 'false' | 'function') => ({ span: { start: 0, end: 0, line: 1, column: 1 }, valueSpan: { start: 0, end: 0, line: 1, column: 1 }, valueKind });
+  const prop = (valueKind: 'true' | 'false' | 'function') => ({
+    span: { start: 0, end: 0, line: 1, column: 1 },
+    valueSpan: { start: 0, end: 0, line: 1, column: 1 },
+    valueKind,
+  });
 
   it('a reachable allow rule is a conflict; approve/deny on every path is not', () => {
     expect(needsApprovalVerdict(prop('true'), POLICY, POLICY.actions.some!)).toMatchObject({ remove: false, related: { line: 5 } });
@@ -94,7 +98,12 @@ describe('removalRange', () => {
     expect(remove('{\r\n  a: 1,\r\n  b: true,\r\n}', 'b: true')).toBe('{\r\n  a: 1,\r\n}');
   });
   it('applyEdits refuses overlaps', () => {
-    expect(() => applyEdits('abc', [{ start: 0, end: 2, text: '' }, { start: 1, end: 3, text: '' }])).toThrow(/overlapping/);
+    expect(() =>
+      applyEdits('abc', [
+        { start: 0, end: 2, text: '' },
+        { start: 1, end: 3, text: '' },
+      ]),
+    ).toThrow(/overlapping/);
   });
 });
 
@@ -118,14 +127,18 @@ describe('rewriteFile', () => {
   it('rewrites callee and import; every other byte stays', () => {
     const text = `import { tool } from '@openai/agents';\n\nexport const x = tool({ name: 'b', execute: () => 'ok' });\n`;
     const r = rewrite(text);
-    expect(r.after).toBe(`import { protectedTool } from './ctrlrun.generated.js';\n\nexport const x = protectedTool('all', { name: 'b', execute: () => 'ok' });\n`);
+    expect(r.after).toBe(
+      `import { protectedTool } from './ctrlrun.generated.js';\n\nexport const x = protectedTool('all', { name: 'b', execute: () => 'ok' });\n`,
+    );
     expect(r.findings).toEqual([expect.objectContaining({ kind: 'rewritten', tool: 'b', action: 'all', needsApprovalRemoved: false })]);
   });
 
   it('keeps the SDK tool import while something else uses it', () => {
     const text = `import { tool } from '@openai/agents';\nexport const make = tool;\nexport const x = tool({ name: 'b' });\n`;
     const r = rewrite(text);
-    expect(r.after).toBe(`import { tool } from '@openai/agents';\nimport { protectedTool } from './ctrlrun.generated.js';\nexport const make = tool;\nexport const x = protectedTool('all', { name: 'b' });\n`);
+    expect(r.after).toBe(
+      `import { tool } from '@openai/agents';\nimport { protectedTool } from './ctrlrun.generated.js';\nexport const make = tool;\nexport const x = protectedTool('all', { name: 'b' });\n`,
+    );
   });
 
   it('a conflict leaves the tool byte-identical and names both places', () => {
@@ -146,13 +159,21 @@ describe('rewriteFile', () => {
     ].join('\n');
     const r = rewrite(text);
     expect(r.findings.filter((f) => f.kind === 'error-function')).toEqual([
-      expect.objectContaining({ kind: 'error-function', tool: 'unmapped_custom', line: 2, column: 50, message: expect.stringContaining('custom errorFunction') }),
+      expect.objectContaining({
+        kind: 'error-function',
+        tool: 'unmapped_custom',
+        line: 2,
+        column: 50,
+        message: expect.stringContaining('custom errorFunction'),
+      }),
     ]);
   });
 
   it('removes needsApproval when the policy is stricter', () => {
     const text = `import { tool } from '@openai/agents';\nexport const x = tool({\n  name: 'd',\n  needsApproval: async () => true,\n  execute: () => 'x',\n});\n`;
-    expect(rewrite(text).after).toBe(`import { protectedTool } from './ctrlrun.generated.js';\nexport const x = protectedTool('never', {\n  name: 'd',\n  execute: () => 'x',\n});\n`);
+    expect(rewrite(text).after).toBe(
+      `import { protectedTool } from './ctrlrun.generated.js';\nexport const x = protectedTool('never', {\n  name: 'd',\n  execute: () => 'x',\n});\n`,
+    );
   });
 
   it('spread options are reported, not rewritten; type arguments are kept on protectedTool', () => {
@@ -160,14 +181,21 @@ describe('rewriteFile', () => {
     expect(spread.after).toBeUndefined();
     expect(spread.findings[0]).toMatchObject({ kind: 'unanalysable' });
     const typed = rewrite(`import { tool } from '@openai/agents';\nexport const x = tool<undefined, { user: string }>({ name: 'b' });\n`);
-    expect(typed.after).toBe(`import { protectedTool } from './ctrlrun.generated.js';\nexport const x = protectedTool<undefined, { user: string }>('all', { name: 'b' });\n`);
+    expect(typed.after).toBe(
+      `import { protectedTool } from './ctrlrun.generated.js';\nexport const x = protectedTool<undefined, { user: string }>('all', { name: 'b' });\n`,
+    );
   });
 
   it('uses require in CommonJS files and the bundler specifier without extension', () => {
     const cjs = rewrite(`const { tool } = require("@openai/agents")\nexports.x = tool({ name: "b" })\n`, { file: 'src/x.js' });
     expect(cjs.after).toBe(`const { protectedTool } = require("./ctrlrun.generated.js")\nexports.x = protectedTool("all", { name: "b" })\n`);
-    const bundler = rewrite(`import { Agent, tool } from '@openai/agents';\nexport const x = tool({ name: 'b' });\n`, { extension: 'none', file: 'src/a/x.ts' });
-    expect(bundler.after).toBe(`import { Agent } from '@openai/agents';\nimport { protectedTool } from '../ctrlrun.generated';\nexport const x = protectedTool('all', { name: 'b' });\n`);
+    const bundler = rewrite(`import { Agent, tool } from '@openai/agents';\nexport const x = tool({ name: 'b' });\n`, {
+      extension: 'none',
+      file: 'src/a/x.ts',
+    });
+    expect(bundler.after).toBe(
+      `import { Agent } from '@openai/agents';\nimport { protectedTool } from '../ctrlrun.generated';\nexport const x = protectedTool('all', { name: 'b' });\n`,
+    );
   });
 
   it('a file that does not parse is reported and not rewritten', () => {
@@ -193,7 +221,9 @@ describe('rewriteFile', () => {
   it('reuses a namespace import of the generated module instead of adding one', () => {
     const text = `import { tool } from '@openai/agents';\nimport * as gen from './ctrlrun.generated.js';\nexport const x = tool({ name: 'b' });\nexport const y = gen.protectedTool('all', { name: 'z' });\n`;
     const r = rewrite(text);
-    expect(r.after).toBe(`import * as gen from './ctrlrun.generated.js';\nexport const x = gen.protectedTool('all', { name: 'b' });\nexport const y = gen.protectedTool('all', { name: 'z' });\n`);
+    expect(r.after).toBe(
+      `import * as gen from './ctrlrun.generated.js';\nexport const x = gen.protectedTool('all', { name: 'b' });\nexport const y = gen.protectedTool('all', { name: 'z' });\n`,
+    );
     expect(r.alreadyProtected).toBe(1);
   });
 });

@@ -36,12 +36,21 @@ describe('module settings without a tsconfig', () => {
     });
     const settingsFor = createModuleSettingsLookup(root);
     expect(settingsFor(path.join(root, 'examples'))).toEqual({ extension: 'ts' });
-    const spec = relativeSpecifier(path.join(root, 'examples/tutor.ts'), path.join(root, 'examples/ctrlrun.generated.ts'), settingsFor(path.join(root, 'examples')));
+    const spec = relativeSpecifier(
+      path.join(root, 'examples/tutor.ts'),
+      path.join(root, 'examples/ctrlrun.generated.ts'),
+      settingsFor(path.join(root, 'examples')),
+    );
     expect(spec).toBe('./ctrlrun.generated.ts');
   });
 
   it('keeps `.js` when the repo writes `.js` specifiers, or none at all', () => {
-    const js = repo({ 'a.ts': `import { x } from './b.js';\nimport { y } from './c.ts';\nimport { z } from './d.js';\n${TOOL}`, 'b.ts': '', 'c.ts': '', 'd.ts': '' });
+    const js = repo({
+      'a.ts': `import { x } from './b.js';\nimport { y } from './c.ts';\nimport { z } from './d.js';\n${TOOL}`,
+      'b.ts': '',
+      'c.ts': '',
+      'd.ts': '',
+    });
     expect(settingsWithoutConfig(js)).toEqual({ extension: 'js' });
     const none = repo({ 'a.ts': `import { x } from './b';\nimport fs from 'node:fs';\n${TOOL}`, 'b.ts': '' });
     expect(settingsWithoutConfig(none)).toEqual({ extension: 'js' });

@@ -35,7 +35,9 @@ describe('ctrlrun-gen demo', () => {
     expect(out).toMatch(/issue_credit 300 cents to acct_7 .*the MCP server answered "Credited 300 cents to acct_7\."/);
     expect(out).toContain('credit_large  pending  support.issue_credit');
     expect(out).toContain('Approved credit_large (support.issue_credit) as bob@payments.example');
-    expect(out).toMatch(/a new process \(its own MCP client\) restores the saved state and resumes: ran, the MCP server answered "Credited 2000 cents to acct_7\."/);
+    expect(out).toMatch(
+      /a new process \(its own MCP client\) restores the saved state and resumes: ran, the MCP server answered "Credited 2000 cents to acct_7\."/,
+    );
     expect(out).toMatch(/support\.issue_credit was refused \(its approval was already used/);
     expect(out).toContain('nothing ran; the MCP server credited acct_7 twice in all');
     expect(out).toMatch(/receipts, chain intact/);
@@ -59,7 +61,7 @@ describe('ctrlrun-gen demo', () => {
   });
 
   it("the README's explain example is what explain prints on the sample", async () => {
-    const command = "$ npx ctrlrun-gen explain stripe.refund --args '{\"payment_id\": \"pay_123\", \"amount\": 50000}'";
+    const command = '$ npx ctrlrun-gen explain stripe.refund --args \'{"payment_id": "pay_123", "amount": 50000}\'';
     const section = readme().split('### 6. `explain`')[1] ?? '';
     const shown = section.slice(section.indexOf(command) + command.length + 1, section.indexOf('\n$ npx ctrlrun-gen receipts verify'));
     const r = await cli(['explain', 'stripe.refund', '--args', '{"payment_id": "pay_123", "amount": 50000}'], { cwd: path.join(FIXTURES, 'refund-desk') });

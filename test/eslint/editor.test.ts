@@ -92,7 +92,8 @@ describe('one file at a time, as an editor lints', () => {
     const pkg = path.join(dir, 'package.json');
     writeFileSync(pkg, JSON.stringify({ name: 'app' }));
     const page = path.join(dir, 'src/page.ts');
-    const text = "import { readFileSync } from 'node:fs';\nimport { Agent } from '@openai/agents';\nexport const a = new Agent({ name: 'a', instructions: readFileSync('x', 'utf8') });\n";
+    const text =
+      "import { readFileSync } from 'node:fs';\nimport { Agent } from '@openai/agents';\nexport const a = new Agent({ name: 'a', instructions: readFileSync('x', 'utf8') });\n";
     writeFileSync(page, text);
     const eslint = eslintWith(dir);
     const [node] = await eslint.lintText(text, { filePath: page });
@@ -108,7 +109,8 @@ describe('one file at a time, as an editor lints', () => {
     writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'app' }));
     mkdirSync(path.join(dir, 'src/web'));
     const page = path.join(dir, 'src/web/page.ts');
-    const text = "import { readFileSync } from 'node:fs';\nimport { Agent } from '@openai/agents';\nexport const a = new Agent({ name: 'a', instructions: readFileSync('x', 'utf8') });\n";
+    const text =
+      "import { readFileSync } from 'node:fs';\nimport { Agent } from '@openai/agents';\nexport const a = new Agent({ name: 'a', instructions: readFileSync('x', 'utf8') });\n";
     writeFileSync(page, text);
     const eslint = eslintWith(dir);
     const [node] = await eslint.lintText(text, { filePath: page });

@@ -14,7 +14,15 @@ const project = testProject();
 const session = new SingleFileSession({ ...project, sources: new Map() }, process.cwd());
 const plugin = createPlugin({ sessionFor: () => session });
 const eslint = (fix: boolean) =>
-  new ESLint({ cwd: process.cwd(), fix, overrideConfigFile: true, overrideConfig: [{ files: ['**/*.ts'], languageOptions: { parser: tseslint.parser as never } }, { files: ['**/*.ts'], ...plugin.configs.recommended }] });
+  new ESLint({
+    cwd: process.cwd(),
+    fix,
+    overrideConfigFile: true,
+    overrideConfig: [
+      { files: ['**/*.ts'], languageOptions: { parser: tseslint.parser as never } },
+      { files: ['**/*.ts'], ...plugin.configs.recommended },
+    ],
+  });
 
 const code = lines(
   "import { tool } from '@openai/agents';",

@@ -13,7 +13,11 @@ export const SOURCE_FILES = ['**/*.{ts,tsx,mts,cts,js,jsx,mjs,cjs}'];
 export function eslintWith(cwd: string, options: { plugin?: CtrlrunPlugin; typescript?: boolean; extra?: Linter.Config[] } = {}): ESLint {
   const plugin = options.plugin ?? createPlugin();
   const parser = options.typescript === false ? [] : [{ files: SOURCE_FILES, languageOptions: { parser: tseslint.parser as never } }];
-  return new ESLint({ cwd, overrideConfigFile: true, overrideConfig: [{ files: SOURCE_FILES }, ...parser, plugin.configs.recommended, ...(options.extra ?? [])] });
+  return new ESLint({
+    cwd,
+    overrideConfigFile: true,
+    overrideConfig: [{ files: SOURCE_FILES }, ...parser, plugin.configs.recommended, ...(options.extra ?? [])],
+  });
 }
 
 export interface Reported {
@@ -27,6 +31,17 @@ export interface Reported {
 /** Every message of every file, with paths relative to `cwd`, in a stable order. */
 export function reported(results: ESLint.LintResult[], cwd: string): Reported[] {
   return results
-    .flatMap((r) => r.messages.map((m) => ({ file: r.filePath.slice(cwd.length + 1).split('\\').join('/'), line: m.line, column: m.column, ruleId: m.ruleId, message: m.message })))
+    .flatMap((r) =>
+      r.messages.map((m) => ({
+        file: r.filePath
+          .slice(cwd.length + 1)
+          .split('\\')
+          .join('/'),
+        line: m.line,
+        column: m.column,
+        ruleId: m.ruleId,
+        message: m.message,
+      })),
+    )
     .sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line || a.column - b.column || String(a.ruleId).localeCompare(String(b.ruleId))));
 }

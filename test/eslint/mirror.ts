@@ -10,7 +10,13 @@ import { scanSource } from '../../src/scan/index.js';
 /** What check's rule tester hands over for one rule: its cases and the findings check gives for a case. */
 export interface MirroredCases {
   valid: Array<{ name: string; code: string; file?: string; project?: ProjectContext | null }>;
-  invalid: Array<{ name: string; code: string; file?: string; project?: ProjectContext | null; errors: Array<{ line: number; column: number; ruleId?: string }> }>;
+  invalid: Array<{
+    name: string;
+    code: string;
+    file?: string;
+    project?: ProjectContext | null;
+    errors: Array<{ line: number; column: number; ruleId?: string }>;
+  }>;
 }
 
 /**
@@ -32,7 +38,12 @@ const asProject = (p: ProjectContext | null | undefined) => (p ? { manifest: p.m
  * as check's tester lints a case): an invalid case must give exactly the case's findings (line,
  * column) with check's message, and a fixable one the codemod's rewrite as its output.
  */
-export function eslintRuleTester(ruleId: string, cases: MirroredCases, project: ProjectContext | null, checkFindings: (c: MirroredCases['valid'][number]) => Finding[]): void {
+export function eslintRuleTester(
+  ruleId: string,
+  cases: MirroredCases,
+  project: ProjectContext | null,
+  checkFindings: (c: MirroredCases['valid'][number]) => Finding[],
+): void {
   if (NOT_MIRRORED.has(ruleId)) return;
   const cwd = process.cwd();
   const filename = (file?: string) => path.join(cwd, file ?? 'src/agent.ts');

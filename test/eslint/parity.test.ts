@@ -33,13 +33,19 @@ describe('the plugin reports what check reports', () => {
       expect(fatal.map((m) => `${m.file}:${m.line}`)).toEqual(check.findings.filter((f) => f.ruleId === 'parse-error').map((f) => `${f.file}:${f.line}`));
 
       const atPlace = eslint.filter((m) => m.ruleId !== null && !isElsewhere(m, check.findings));
-      const expected = check.findings.filter((f) => f.ruleId !== 'parse-error' && inLinted(f)).map((f) => key({ ...f, ruleId: `${NAMESPACE}/${f.ruleId}`, message: eslintMessage(f) }));
+      const expected = check.findings
+        .filter((f) => f.ruleId !== 'parse-error' && inLinted(f))
+        .map((f) => key({ ...f, ruleId: `${NAMESPACE}/${f.ruleId}`, message: eslintMessage(f) }));
       expect(atPlace.map(key).sort()).toEqual(expected.sort());
 
       // the findings of other files: each is reported, and only as such
       const away = check.findings.filter((f) => !inLinted(f) || f.ruleId === 'stale-generated');
       const elsewhere = eslint.filter((m) => isElsewhere(m, check.findings));
-      for (const f of away) expect(elsewhere.some((m) => m.ruleId === `${NAMESPACE}/${f.ruleId}` && m.message === elsewhereMessage(f)), `${f.file}:${f.line} ${f.ruleId}`).toBe(true);
+      for (const f of away)
+        expect(
+          elsewhere.some((m) => m.ruleId === `${NAMESPACE}/${f.ruleId}` && m.message === elsewhereMessage(f)),
+          `${f.file}:${f.line} ${f.ruleId}`,
+        ).toBe(true);
       for (const m of elsewhere) expect(m.line === 1 && m.column === 1).toBe(true);
       expect(away.length).toBeGreaterThan(0);
     });
@@ -63,7 +69,9 @@ describe('plain JavaScript, with ESLint’s own parser', () => {
     expect(a!.messages.map((m) => `${m.line}:${m.column} ${m.ruleId}`)).toEqual(['1:1 ctrlrun/stale-generated', '2:18 ctrlrun/unmapped-tool']);
     expect(b!.messages.map((m) => `${m.line}:${m.column} ${m.ruleId}`)).toEqual(['1:1 ctrlrun/stale-generated', '2:18 ctrlrun/unprotected-tool']);
     // the fix is the codemod's: a mapped tool becomes protectedTool, in a CommonJS file too
-    const withFix = await new ESLint({ cwd, fix: true, overrideConfigFile: true, overrideConfig: [plugin.configs.recommended] }).lintText(cjs, { filePath: path.join(cwd, 'src/refund.cjs') });
+    const withFix = await new ESLint({ cwd, fix: true, overrideConfigFile: true, overrideConfig: [plugin.configs.recommended] }).lintText(cjs, {
+      filePath: path.join(cwd, 'src/refund.cjs'),
+    });
     expect(withFix[0]!.output).toContain("protectedTool('stripe.refund', { name: 'refund'");
   });
 });

@@ -103,7 +103,15 @@ describe('writeAll: a set of files, all or nothing', () => {
       const dir = temp();
       writeFileSync(path.join(dir, 'a.txt'), 'old');
       const fs = failing({ call: 'read', when: (p) => p.endsWith('a.txt') });
-      expect(() => writeAll([{ file: path.join(dir, 'b.txt'), text: 'b' }, { file: path.join(dir, 'a.txt'), text: 'x' }], fs)).toThrow(WriteSetError);
+      expect(() =>
+        writeAll(
+          [
+            { file: path.join(dir, 'b.txt'), text: 'b' },
+            { file: path.join(dir, 'a.txt'), text: 'x' },
+          ],
+          fs,
+        ),
+      ).toThrow(WriteSetError);
       expect(tree(dir)).toEqual({ 'a.txt': 'old' });
       return;
     }
@@ -111,7 +119,12 @@ describe('writeAll: a set of files, all or nothing', () => {
     mkdirSync(path.join(dir, 'ro'));
     writeFileSync(path.join(dir, 'ro/a.txt'), 'old');
     chmodSync(path.join(dir, 'ro/a.txt'), 0o444);
-    expect(() => writeAll([{ file: path.join(dir, 'b.txt'), text: 'b' }, { file: path.join(dir, 'ro/a.txt'), text: 'x' }])).toThrow(WriteSetError);
+    expect(() =>
+      writeAll([
+        { file: path.join(dir, 'b.txt'), text: 'b' },
+        { file: path.join(dir, 'ro/a.txt'), text: 'x' },
+      ]),
+    ).toThrow(WriteSetError);
     expect(tree(dir)).toEqual({ [path.join('ro/a.txt')]: 'old' });
   });
 });

@@ -38,7 +38,9 @@ describe('ctrlrun-gen generate', () => {
     expect(existsSync(path.join(dir, 'src/generated'))).toBe(false);
     const r = await cli(['generate'], { cwd: dir });
     expect(r.code).toBe(0);
-    expect(readFileSync(path.join(dir, 'src/generated/ctrlrun.ts'), 'utf8')).toBe(readFileSync(path.join(FIXTURES, 'generate/operators/expected.generated.ts'), 'utf8'));
+    expect(readFileSync(path.join(dir, 'src/generated/ctrlrun.ts'), 'utf8')).toBe(
+      readFileSync(path.join(FIXTURES, 'generate/operators/expected.generated.ts'), 'utf8'),
+    );
   });
 
   it('--check: 1 naming the file when missing or stale, 0 when up to date; it writes nothing', async () => {
@@ -75,7 +77,10 @@ describe('ctrlrun-gen generate', () => {
   it('--manifest and --policy override discovery', async () => {
     const dir = fixture('refund-desk');
     mkdirSync(path.join(dir, 'config'));
-    writeFileSync(path.join(dir, 'config/strict.yaml'), 'schema: ctrlrun.policy/v6\nactions:\n  stripe.refund:\n    decision: approve\n  stripe.charge.read:\n    decision: allow\n  accounts.close:\n    decision: deny\n');
+    writeFileSync(
+      path.join(dir, 'config/strict.yaml'),
+      'schema: ctrlrun.policy/v6\nactions:\n  stripe.refund:\n    decision: approve\n  stripe.charge.read:\n    decision: allow\n  accounts.close:\n    decision: deny\n',
+    );
     const r = await cli(['generate', '--manifest', 'ctrlrun.tools.yaml', '--policy', 'config/strict.yaml'], { cwd: dir });
     expect(r.code).toBe(0);
     const text = readFileSync(path.join(dir, 'src/ctrlrun.generated.ts'), 'utf8');

@@ -107,11 +107,20 @@ rules:
   });
 
   it('data_scope is derived, not an argument: generate accepts it; a data: label on an argument the tool lacks is refused', () => {
-    const ok = repo({ 'ctrlrun.yaml': policyWith(`data: { payment_id: pii, note: internal }\nrules:\n  - when: { data_scope_in: [pii] }\n    decision: approve\n  - decision: allow`).replace('v6', 'v7') });
+    const ok = repo({
+      'ctrlrun.yaml': policyWith(
+        `data: { payment_id: pii, note: internal }\nrules:\n  - when: { data_scope_in: [pii] }\n    decision: approve\n  - decision: allow`,
+      ).replace('v6', 'v7'),
+    });
     const good = diagnosticsOf(ok);
     expect(good.threw).toBe(false);
     expect(good.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
-    const bad = repo({ 'ctrlrun.yaml': policyWith(`data: { payment_di: pii }\nrules:\n  - when: { data_scope_in: [pii] }\n    decision: approve\n  - decision: allow`).replace('v6', 'v7') });
+    const bad = repo({
+      'ctrlrun.yaml': policyWith(`data: { payment_di: pii }\nrules:\n  - when: { data_scope_in: [pii] }\n    decision: approve\n  - decision: allow`).replace(
+        'v6',
+        'v7',
+      ),
+    });
     const r = diagnosticsOf(bad);
     expect(r.threw).toBe(true);
     expect(r.diagnostics.map((d) => `${d.code} ${d.path}`)).toEqual(['unknown-argument actions.stripe.refund.data.payment_di']);
@@ -120,7 +129,9 @@ rules:
   });
 
   it('refuses a numeric operator on a non-integer argument', () => {
-    const dir = repo({ 'ctrlrun.yaml': policyWith(`rules:\n  - when: { ratio_lt: 1 }\n    decision: allow\n  - when: { payment_id_gt: 3 }\n    decision: allow`) });
+    const dir = repo({
+      'ctrlrun.yaml': policyWith(`rules:\n  - when: { ratio_lt: 1 }\n    decision: allow\n  - when: { payment_id_gt: 3 }\n    decision: allow`),
+    });
     const r = diagnosticsOf(dir);
     expect(r.threw).toBe(true);
     const codes = r.diagnostics.filter((x) => x.code === 'non-integer-argument');
@@ -181,7 +192,9 @@ rules:
       'error:non-integer-argument',
     ]);
     // Nothing near `a`: the hint lists the tool's arguments.
-    expect(r.diagnostics.find((d) => d.code === 'unknown-argument')?.hint).toBe('its arguments are `payment_id`, `amount`, `ratio`, `currency`, `live`, `note`, `maybe`, `tags`');
+    expect(r.diagnostics.find((d) => d.code === 'unknown-argument')?.hint).toBe(
+      'its arguments are `payment_id`, `amount`, `ratio`, `currency`, `live`, `note`, `maybe`, `tags`',
+    );
     expect(diagnosticsOf(dir)).toEqual(r);
   });
 
@@ -233,7 +246,10 @@ export const b = tool({ name: 'refund', description: 'd', parameters: schema, ex
     });
     const r = diagnosticsOf(dir);
     expect(r.threw).toBe(false);
-    expect(r.diagnostics.map((d) => `${d.severity}:${d.code}:${rel(dir, d)}`)).toEqual(['warning:parameters-unreadable:src/tools.ts:5', 'warning:parameters-unreadable:src/tools.ts:6']);
+    expect(r.diagnostics.map((d) => `${d.severity}:${d.code}:${rel(dir, d)}`)).toEqual([
+      'warning:parameters-unreadable:src/tools.ts:5',
+      'warning:parameters-unreadable:src/tools.ts:6',
+    ]);
     expect(r.diagnostics[0]?.message).toContain('is neither a z.object({...}) nor a JSON-schema object literal');
     expect(r.diagnostics[1]?.message).toContain('`RefundParameters` is not a const bound in this file');
     for (const d of r.diagnostics) expect(d.hint).toMatch(/declare them in this file as z\.object/);
@@ -242,7 +258,8 @@ export const b = tool({ name: 'refund', description: 'd', parameters: schema, ex
   it('an unreadable declaration alone is a warning: the module is still generated', () => {
     const dir = repo({
       'ctrlrun.yaml': policyWith('rules:\n  - when: { whatever_lte: 5 }\n    decision: allow'),
-      'src/tools.ts': "import { tool } from '@openai/agents';\nimport { schema } from './schema.js';\nexport const r = tool({ name: 'refund', description: 'd', parameters: schema, execute: async () => '' });\n",
+      'src/tools.ts':
+        "import { tool } from '@openai/agents';\nimport { schema } from './schema.js';\nexport const r = tool({ name: 'refund', description: 'd', parameters: schema, execute: async () => '' });\n",
     });
     const r = diagnosticsOf(dir);
     expect(r.threw).toBe(false);
@@ -259,7 +276,10 @@ describe("CTRLRun's TLS pins (upstream.tls_cert_sha256, tls_cert_file) and the d
 
   it('a function tool mapped to a pinned action is refused by name, at the manifest entry, with a hint', () => {
     const dir = repo({
-      'ctrlrun.yaml': pinned().replace('stripe.refund:\n    decision: allow\n', `stripe.refund:\n    decision: allow\n    upstream: { tls_cert_sha256: "${DIGEST}" }\n`),
+      'ctrlrun.yaml': pinned().replace(
+        'stripe.refund:\n    decision: allow\n',
+        `stripe.refund:\n    decision: allow\n    upstream: { tls_cert_sha256: "${DIGEST}" }\n`,
+      ),
       'certs/upstream.pem': CERT,
     });
     const r = diagnosticsOf(dir);

@@ -23,7 +23,14 @@ afterAll(() => dirs.forEach(removeDir));
 function evaluateCjs(js: string): Record<string, unknown> {
   const module = { exports: {} as Record<string, unknown> };
   const require = (specifier: string): unknown => {
-    if (specifier === 'ctrlrun-gen/runtime') return { bindProtectedTool: () => () => undefined, bindMcp: () => ({}), bindHostedMcp: () => () => undefined, bindLocalTools: () => ({}), bindAgentTools: () => ({}) };
+    if (specifier === 'ctrlrun-gen/runtime')
+      return {
+        bindProtectedTool: () => () => undefined,
+        bindMcp: () => ({}),
+        bindHostedMcp: () => () => undefined,
+        bindLocalTools: () => ({}),
+        bindAgentTools: () => ({}),
+      };
     return { marker: 'control' };
   };
   new Function('module', 'exports', 'require', js)(module, module.exports, require);
@@ -68,10 +75,23 @@ describe('the JavaScript module decides as the TypeScript one', () => {
       const reference = viaTypeScript(text)['policy'] as CompiledPolicy;
       const js = evaluateCjs(toJavaScript(text, 'cjs'));
       const policy = js['policy'] as CompiledPolicy;
-      expect(Object.keys(js).sort()).toEqual(['policy', 'protectAgent', 'protectAgentTool', 'protectApplyPatchTool', 'protectComputerTool', 'protectHostedMcp', 'protectMcpServer', 'protectMcpTools', 'protectShellTool', 'protectedTool']);
+      expect(Object.keys(js).sort()).toEqual([
+        'policy',
+        'protectAgent',
+        'protectAgentTool',
+        'protectApplyPatchTool',
+        'protectComputerTool',
+        'protectHostedMcp',
+        'protectMcpServer',
+        'protectMcpTools',
+        'protectShellTool',
+        'protectedTool',
+      ]);
       expect(Object.keys(policy.actions)).toEqual(Object.keys(reference.actions));
       // Values from every literal in the module, so the rules are hit, plus the usual odd ones.
-      const literals = [...new Set([...text.matchAll(/=== ('(?:[^'\\]|\\.)*'|-?\d+|true|false)/g)].map((m) => new Function(`return ${m[1] as string};`)() as unknown))];
+      const literals = [
+        ...new Set([...text.matchAll(/=== ('(?:[^'\\]|\\.)*'|-?\d+|true|false)/g)].map((m) => new Function(`return ${m[1] as string};`)() as unknown)),
+      ];
       const names = [...new Set([...text.matchAll(/own\(args, '([^']+)'\)/g)].map((m) => m[1] as string))];
       const value = fc.oneof(fc.constantFrom(...literals, 0, 1, 5000, 10_001, 1.5, '', null), fc.integer(), fc.string({ maxLength: 3 }));
       fc.assert(
@@ -108,7 +128,10 @@ describe('the declaration file', () => {
       writeFileSync(file.path, file.text);
     }
     writeFiles(dir, {
-      'tsconfig.json': JSON.stringify({ compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', strict: true, noEmit: true, skipLibCheck: true }, include: ['src/consumer.ts'] }),
+      'tsconfig.json': JSON.stringify({
+        compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', strict: true, noEmit: true, skipLibCheck: true },
+        include: ['src/consumer.ts'],
+      }),
       'src/consumer.ts':
         "import { z } from 'zod';\nimport { protectedTool, type ActionId } from './ctrlrun.generated.js';\n" +
         "export const ok: ActionId = 'ops.ping';\n" +

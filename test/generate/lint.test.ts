@@ -46,7 +46,12 @@ beforeAll(() => {
       jsFiles.push(file.path);
     }
   }
-  expect(jsFiles.map((f) => path.basename(f)).sort()).toEqual(['ctrlrun.generated.cjs', 'ctrlrun.generated.d.cts', 'ctrlrun.generated.d.ts', 'ctrlrun.generated.js']);
+  expect(jsFiles.map((f) => path.basename(f)).sort()).toEqual([
+    'ctrlrun.generated.cjs',
+    'ctrlrun.generated.d.cts',
+    'ctrlrun.generated.d.ts',
+    'ctrlrun.generated.js',
+  ]);
 });
 afterAll(() => dirs.forEach(removeDir));
 
@@ -69,9 +74,7 @@ describe('the generated module is lint-clean', () => {
     const probe = path.join(path.dirname(modules.get('refund-desk') as string), 'lint-probe.ts');
     writeFileSync(probe, 'export function f(x: unknown, _unused: number): void {\n  if (x === 1 && x === 1) console.log(x);\n}\n');
     const results = await eslint.lintFiles([...modules.values(), probe]);
-    const findings = results.flatMap((r) =>
-      r.messages.map((m) => ({ file: r.filePath, line: m.line, rule: m.ruleId ?? 'parse', message: m.message })),
-    );
+    const findings = results.flatMap((r) => r.messages.map((m) => ({ file: r.filePath, line: m.line, rule: m.ruleId ?? 'parse', message: m.message })));
     expect(findings.filter((f) => f.file === probe).map((f) => f.rule)).toEqual(
       expect.arrayContaining(['@typescript-eslint/no-unnecessary-condition', '@typescript-eslint/no-unused-vars']),
     );
@@ -91,7 +94,10 @@ describe('the generated module is lint-clean', () => {
         cwd: REPO_ROOT,
         encoding: 'utf8',
       });
-      const report = JSON.parse(r.stdout) as { summary: { unchanged: number }; diagnostics: Array<{ category: string; message: string; location: { path: string; start: { line: number } } }> };
+      const report = JSON.parse(r.stdout) as {
+        summary: { unchanged: number };
+        diagnostics: Array<{ category: string; message: string; location: { path: string; start: { line: number } } }>;
+      };
       return { status: r.status, stderr: r.stderr, report };
     };
     const files = [...modules.values(), ...jsFiles];
@@ -103,7 +109,10 @@ describe('the generated module is lint-clean', () => {
     const base = makeTempDir('lint-biome-');
     dirs.push(base);
     const probe = path.join(base, 'probe.ts');
-    writeFileSync(probe, "export const s = (a: string): string => 'x' + a;\nexport const o = (v: object): boolean => Object.prototype.hasOwnProperty.call(v, 'k');\n");
+    writeFileSync(
+      probe,
+      "export const s = (a: string): string => 'x' + a;\nexport const o = (v: object): boolean => Object.prototype.hasOwnProperty.call(v, 'k');\n",
+    );
     expect(biome([probe]).report.diagnostics.map((d) => d.category)).toEqual(['lint/style/useTemplate', 'lint/suspicious/noPrototypeBuiltins']);
   });
 });

@@ -24,7 +24,8 @@ function firstToolCall(text: string): SdkToolCall {
   if (options && ts.isObjectLiteralExpression(options)) {
     for (const p of options.properties) {
       if (ts.isSpreadAssignment(p)) hasSpread = true;
-      else if (ts.isPropertyAssignment(p) && ts.isIdentifier(p.name)) properties[p.name.text] = { span: span(p), valueSpan: span(p.initializer), valueKind: 'other' };
+      else if (ts.isPropertyAssignment(p) && ts.isIdentifier(p.name))
+        properties[p.name.text] = { span: span(p), valueSpan: span(p.initializer), valueKind: 'other' };
       else if (ts.isShorthandPropertyAssignment(p)) properties[p.name.text] = { span: span(p), valueSpan: span(p), valueKind: 'other' };
     }
   }
@@ -110,7 +111,9 @@ tool({ name: 'x', parameters: Args });`);
   });
 
   it('marks a member it cannot read as unknown with a note, keeping the others', () => {
-    const p = params(`${HEAD}tool({ name: 'x', parameters: z.object({ tags: z.array(z.string()), id: z.string().transform((s) => s) , n: z.string().int() }) });`);
+    const p = params(
+      `${HEAD}tool({ name: 'x', parameters: z.object({ tags: z.array(z.string()), id: z.string().transform((s) => s) , n: z.string().int() }) });`,
+    );
     expect(p.tags?.type).toBe('unknown');
     expect(p.tags?.note).toMatch(/z\.array/);
     expect(p.id?.type).toBe('unknown');
@@ -196,7 +199,9 @@ tool({ name: 'x', parameters: {
   });
 
   it('follows a const holding the schema', () => {
-    const p = params(`const schema = { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] } as const;\ntool({ name: 'x', parameters: schema });`);
+    const p = params(
+      `const schema = { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] } as const;\ntool({ name: 'x', parameters: schema });`,
+    );
     expect(p.id).toEqual({ type: 'string', required: true, nullable: false });
   });
 
@@ -215,7 +220,11 @@ describe('readToolParameters: cannot be read statically', () => {
     ['a spread in the shape', `${HEAD}const base = {};\ntool({ name: 'x', parameters: z.object({ ...base }) });`, /cannot be read/],
     ['a spread in the options', `${HEAD}const base = {};\ntool({ ...base, name: 'x' });`, /spread/],
     ['z.record', `${HEAD}tool({ name: 'x', parameters: z.record(z.string(), z.string()) });`, /z\.record/],
-    ['a name bound twice', `${HEAD}const A = z.object({});\nfunction f() { const A = z.object({ b: z.string() }); return A; }\ntool({ name: 'x', parameters: A });`, /more than once/],
+    [
+      'a name bound twice',
+      `${HEAD}const A = z.object({});\nfunction f() { const A = z.object({ b: z.string() }); return A; }\ntool({ name: 'x', parameters: A });`,
+      /more than once/,
+    ],
   ])('%s', (_what, text, reason) => {
     const r = read(text);
     expect(r.readable).toBe(false);

@@ -44,7 +44,10 @@ const decision = fc.constantFrom<Decision>('allow', 'approve', 'deny');
 const templateParts: fc.Arbitrary<TemplatePart[]> = fc.array(
   fc.oneof(
     fc.constantFrom(...ARG_NAMES).map((arg): TemplatePart => ({ kind: 'arg', arg })),
-    fc.string({ maxLength: 5 }).filter((s) => s !== '' && !/[{}]/.test(s)).map((text): TemplatePart => ({ kind: 'text', text })),
+    fc
+      .string({ maxLength: 5 })
+      .filter((s) => s !== '' && !/[{}]/.test(s))
+      .map((text): TemplatePart => ({ kind: 'text', text })),
   ),
   { minLength: 1, maxLength: 5 },
 );
@@ -119,7 +122,14 @@ function compile(p: Policy): CompiledPolicy {
   const js = ts.transpileModule(text, { compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022 } }).outputText;
   const exports: Record<string, unknown> = {};
   const require = (specifier: string): unknown => {
-    if (specifier === 'ctrlrun-gen/runtime') return { bindProtectedTool: () => () => undefined, bindMcp: () => ({}), bindHostedMcp: () => () => undefined, bindLocalTools: () => ({}), bindAgentTools: () => ({}) };
+    if (specifier === 'ctrlrun-gen/runtime')
+      return {
+        bindProtectedTool: () => () => undefined,
+        bindMcp: () => ({}),
+        bindHostedMcp: () => () => undefined,
+        bindLocalTools: () => ({}),
+        bindAgentTools: () => ({}),
+      };
     if (specifier === './ctrlrun.control.js') return { default: {} };
     throw new Error(`unexpected import ${specifier}`);
   };
@@ -146,7 +156,8 @@ function referenceRender(t: Template, a: unknown): TemplateResult {
       value += part.text;
       continue;
     }
-    const v: unknown = typeof a === 'object' && a !== null && !Array.isArray(a) && Object.hasOwn(a, part.arg) ? (a as Record<string, unknown>)[part.arg] : undefined;
+    const v: unknown =
+      typeof a === 'object' && a !== null && !Array.isArray(a) && Object.hasOwn(a, part.arg) ? (a as Record<string, unknown>)[part.arg] : undefined;
     if (!((typeof v === 'string' && v !== '') || Number.isSafeInteger(v) || typeof v === 'bigint')) return { ok: false, arg: part.arg };
     value += String(v);
   }

@@ -29,7 +29,17 @@ function syntaxErrors(text: string): string[] {
 function evaluateModule(text: string): CompiledPolicy {
   const js = ts.transpileModule(text, { compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022 } }).outputText;
   const exports: Record<string, unknown> = {};
-  new Function('exports', 'require', js)(exports, (s: string) => (s === 'ctrlrun-gen/runtime' ? { bindProtectedTool: () => () => undefined, bindMcp: () => ({}), bindHostedMcp: () => () => undefined, bindLocalTools: () => ({}), bindAgentTools: () => ({}) } : { default: {} }));
+  new Function('exports', 'require', js)(exports, (s: string) =>
+    s === 'ctrlrun-gen/runtime'
+      ? {
+          bindProtectedTool: () => () => undefined,
+          bindMcp: () => ({}),
+          bindHostedMcp: () => () => undefined,
+          bindLocalTools: () => ({}),
+          bindAgentTools: () => ({}),
+        }
+      : { default: {} },
+  );
   return exports['policy'] as CompiledPolicy;
 }
 
@@ -54,7 +64,7 @@ describe('renderModuleText', () => {
     expect(one.endsWith('= agentDoors.protectAgent;\n')).toBe(true);
   });
 
-  it('tests an argument\'s type once per rule, however many entries compare it', () => {
+  it("tests an argument's type once per rule, however many entries compare it", () => {
     const p = policyOf({
       'pay.refund': {
         rules: [
@@ -90,7 +100,9 @@ describe('renderModuleText', () => {
   it('an empty policy: ActionId is never, no helpers, no unused imports', () => {
     const text = renderModuleText(input(policyOf({})));
     expect(text).toContain('export type ActionId = never;');
-    expect(text).toContain("import {\n  bindAgentTools,\n  bindHostedMcp,\n  bindLocalTools,\n  bindMcp,\n  bindProtectedTool,\n  type AgentDoors,\n  type CompiledPolicy,\n  type LocalDoors,\n  type McpDoors,\n  type ProtectHostedMcp,\n} from 'ctrlrun-gen/runtime';");
+    expect(text).toContain(
+      "import {\n  bindAgentTools,\n  bindHostedMcp,\n  bindLocalTools,\n  bindMcp,\n  bindProtectedTool,\n  type AgentDoors,\n  type CompiledPolicy,\n  type LocalDoors,\n  type McpDoors,\n  type ProtectHostedMcp,\n} from 'ctrlrun-gen/runtime';",
+    );
     expect(text).not.toMatch(/function (own|isInt|isPart)\(/);
     expect(syntaxErrors(text)).toEqual([]);
   });
@@ -98,7 +110,10 @@ describe('renderModuleText', () => {
   it("emits the manifest's MCP entries as policy.mcp (server -> tool -> action, code-unit order) and only when there are some", () => {
     const p = policyOf({ 'gh.create': { decision: 'approve' }, 'gh.list': { decision: 'allow' } });
     const text = renderModuleText(
-      input(p, { mcp: { zeta: { list: 'gh.list' }, github: { list_issues: 'gh.list', create_issue: 'gh.create' } }, hostedMcp: { 'git mcp': 'gh.list', deepwiki: 'gh.create' } }),
+      input(p, {
+        mcp: { zeta: { list: 'gh.list' }, github: { list_issues: 'gh.list', create_issue: 'gh.create' } },
+        hostedMcp: { 'git mcp': 'gh.list', deepwiki: 'gh.create' },
+      }),
     );
     expect(evaluateModule(text).mcp).toEqual({ github: { create_issue: 'gh.create', list_issues: 'gh.list' }, zeta: { list: 'gh.list' } });
     expect(evaluateModule(text).hostedMcp).toEqual({ deepwiki: 'gh.create', 'git mcp': 'gh.list' });
@@ -164,7 +179,7 @@ describe('fillTemplate', () => {
   });
 });
 
-describe('control specifier (the codemod\'s rule: one rule for both imports)', () => {
+describe("control specifier (the codemod's rule: one rule for both imports)", () => {
   it('follows the module resolution of the repo', () => {
     expect(relativeSpecifier('/r/src/gen/out.ts', '/r/src/control.ts', { extension: 'js' })).toBe('../control.js');
     expect(relativeSpecifier('/r/src/out.ts', '/r/src/control.ts', { extension: 'none' })).toBe('./control');

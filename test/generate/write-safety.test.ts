@@ -68,11 +68,17 @@ describe('generate writes only its own files, inside the repository (issue 14.7)
   });
 
   it('an output or control path with a newline is refused at its manifest line by validate, generate and codemod', async () => {
-    for (const [key, value] of [['output', '"src/ctrlrun\\n.generated.ts"'], ['control', '"src/ctrlrun.control.ts\\nimport \'evil\'"']] as const) {
+    for (const [key, value] of [
+      ['output', '"src/ctrlrun\\n.generated.ts"'],
+      ['control', '"src/ctrlrun.control.ts\\nimport \'evil\'"'],
+    ] as const) {
       const dir = refundDesk();
       const file = path.join(dir, 'ctrlrun.tools.yaml');
       writeFileSync(file, readFileSync(file, 'utf8').replace(new RegExp(`^${key}:.*$`, 'm'), `${key}: ${value}`));
-      const line = readFileSync(file, 'utf8').split('\n').findIndex((l) => l.startsWith(`${key}:`)) + 1;
+      const line =
+        readFileSync(file, 'utf8')
+          .split('\n')
+          .findIndex((l) => l.startsWith(`${key}:`)) + 1;
       for (const args of [['validate'], ['generate'], ['codemod', '--write', '--allow-dirty']]) {
         const r = await cli(args, { cwd: dir });
         expect(r.code, r.stderr).toBe(2);

@@ -54,7 +54,9 @@ export async function deriveSdkEntries(nodeModules: string): Promise<DerivedSdk>
   const agentClasses = [core?.['Agent'], realtime?.['RealtimeAgent']].filter((c): c is abstract new (...args: never[]) => unknown => typeof c === 'function');
   const entries: SdkEntry[] = [];
   for (const [spec, mod] of loaded) {
-    const factories = Object.keys(mod).filter((k) => FACTORY.test(k) && !NOT_FACTORIES.has(k) && typeof mod[k] === 'function').sort();
+    const factories = Object.keys(mod)
+      .filter((k) => FACTORY.test(k) && !NOT_FACTORIES.has(k) && typeof mod[k] === 'function')
+      .sort();
     const agents = Object.keys(mod)
       .filter((k) => {
         const v = mod[k];
@@ -95,8 +97,8 @@ const HEADER = (versions: Record<string, string>): string => `/**
  * \`UPDATE_SDK_ENTRIES=1 npx vitest run test/scan/sdk-entries\` rewrites it, and that test fails
  * when the installed SDK has an entry this table lacks.
  * Derived from: ${Object.entries(versions)
-  .map(([k, v]) => `${k}@${v}`)
-  .join(', ')}.
+   .map(([k, v]) => `${k}@${v}`)
+   .join(', ')}.
  */
 
 export interface SdkEntry {

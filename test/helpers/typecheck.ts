@@ -11,12 +11,16 @@ const SHARED = new Map<string, ts.SourceFile>();
 
 export function typeCheck(dir: string, exclude: string[] = [], extraOptions: ts.CompilerOptions = {}): string[] {
   const configPath = path.join(dir, 'tsconfig.json');
-  const parsed = ts.getParsedCommandLineOfConfigFile(configPath, {}, {
-    ...ts.sys,
-    onUnRecoverableConfigFileDiagnostic: (d) => {
-      throw new Error(ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+  const parsed = ts.getParsedCommandLineOfConfigFile(
+    configPath,
+    {},
+    {
+      ...ts.sys,
+      onUnRecoverableConfigFileDiagnostic: (d) => {
+        throw new Error(ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+      },
     },
-  });
+  );
   if (!parsed) throw new Error(`cannot read ${configPath}`);
   const options = { ...parsed.options, ...extraOptions };
   const host = ts.createCompilerHost(options);

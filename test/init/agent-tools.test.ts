@@ -34,7 +34,10 @@ function repo(files: Record<string, string>): string {
   dirs.push(dir);
   writeFiles(dir, {
     'package.json': JSON.stringify({ name: 'desk', private: true, type: 'module' }),
-    'tsconfig.json': JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, skipLibCheck: true, noEmit: true }, include: ['src'] }),
+    'tsconfig.json': JSON.stringify({
+      compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, skipLibCheck: true, noEmit: true },
+      include: ['src'],
+    }),
     ...files,
   });
   return dir;

@@ -70,11 +70,16 @@ describe('init writes all or nothing', () => {
   it('a folder with no package.json: refused with a hint, nothing written; with a package.json it runs', async () => {
     const dir = makeTempDir('init-nopkg-');
     dirs.push(dir);
-    writeFiles(dir, { 'agent.ts': "import { tool } from '@openai/agents';\nimport { z } from 'zod';\nexport const t = tool({ name: 'ship', description: 'd', parameters: z.object({}), execute: async () => 'x' });\n" });
+    writeFiles(dir, {
+      'agent.ts':
+        "import { tool } from '@openai/agents';\nimport { z } from 'zod';\nexport const t = tool({ name: 'ship', description: 'd', parameters: z.object({}), execute: async () => 'x' });\n",
+    });
     const before = snapshot(dir);
     const r = await cli(['init'], { cwd: dir });
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain("init: no package.json in this folder; nothing was written. init writes into the package that holds the tools: run it in the app's package folder");
+    expect(r.stderr).toContain(
+      "init: no package.json in this folder; nothing was written. init writes into the package that holds the tools: run it in the app's package folder",
+    );
     expect(r.stderr).toContain('`npm init`');
     expect(snapshot(dir)).toEqual(before);
     writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'x', type: 'module' }));
@@ -92,7 +97,10 @@ describe('codemod --write writes all or nothing', () => {
     const at = tools.indexOf("/** Close a customer's account. */");
     writeFileSync(path.join(dir, 'src/tools.ts'), tools.slice(0, at));
     mkdirSync(path.join(dir, 'src/ro'));
-    writeFileSync(path.join(dir, 'src/ro/close.ts'), `import { tool } from '@openai/agents';\nimport { z } from 'zod';\nimport { closeAccount } from '../payments.js';\n\n${tools.slice(at)}`);
+    writeFileSync(
+      path.join(dir, 'src/ro/close.ts'),
+      `import { tool } from '@openai/agents';\nimport { z } from 'zod';\nimport { closeAccount } from '../payments.js';\n\n${tools.slice(at)}`,
+    );
     expect((await cli(['generate'], { cwd: dir })).code).toBe(0);
     return dir;
   }
@@ -132,7 +140,9 @@ describe('codemod --write writes all or nothing', () => {
     const before = snapshot(dir);
     const r = await cli(['codemod', '--write', '--allow-dirty'], { cwd: dir });
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain("codemod --write: nothing was written: the rewritten calls import src/ctrlrun.generated.ts (ctrlrun.tools.yaml's output), which does not exist yet. Run `ctrlrun-gen generate` first");
+    expect(r.stderr).toContain(
+      "codemod --write: nothing was written: the rewritten calls import src/ctrlrun.generated.ts (ctrlrun.tools.yaml's output), which does not exist yet. Run `ctrlrun-gen generate` first",
+    );
     expect(snapshot(dir)).toEqual(before);
     // the dry run still shows the diff
     expect((await cli(['codemod'], { cwd: dir })).code).toBe(0);
@@ -158,7 +168,8 @@ describe('codemod --write at a workspace root writes every package or none', () 
   it("one package's file in a folder it cannot write: exit 2, the other package's files unchanged too", async () => {
     const dir = makeTempDir('codemod-aon-ws-');
     dirs.push(dir);
-    const agent = "import { Agent, tool } from '@openai/agents';\nimport { z } from 'zod';\nexport const refund = tool({ name: 'refund', description: 'Refund', parameters: z.object({ id: z.string() }), execute: async ({ id }) => id });\nexport const agent = new Agent({ name: 'desk', tools: [refund] });\n";
+    const agent =
+      "import { Agent, tool } from '@openai/agents';\nimport { z } from 'zod';\nexport const refund = tool({ name: 'refund', description: 'Refund', parameters: z.object({ id: z.string() }), execute: async ({ id }) => id });\nexport const agent = new Agent({ name: 'desk', tools: [refund] });\n";
     const tsconfig = JSON.stringify({ compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, skipLibCheck: true, noEmit: true } });
     writeFiles(dir, {
       'package.json': JSON.stringify({ name: 'mono', private: true, workspaces: ['packages/*'] }),
@@ -195,7 +206,9 @@ describe('check --fix rewrites nothing when generate would refuse', () => {
     const before = snapshot(dir);
     const r = await cli(['check', '--fix', '--allow-dirty'], { cwd: dir });
     expect(r.code).not.toBe(0);
-    expect(r.stderr).toContain('check --fix: nothing rewritten: cannot generate src/ctrlrun.generated.ts: 1 error between the policy, the manifest and the code');
+    expect(r.stderr).toContain(
+      'check --fix: nothing rewritten: cannot generate src/ctrlrun.generated.ts: 1 error between the policy, the manifest and the code',
+    );
     expect(snapshot(dir)).toEqual(before);
   });
 });

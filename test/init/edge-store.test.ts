@@ -21,9 +21,11 @@ function nextApp(runtime: string): string {
     'package.json': JSON.stringify({ name: 'next-app', private: true, dependencies: { next: '15.0.0' } }),
     'tsconfig.json': JSON.stringify({ compilerOptions: { module: 'esnext', moduleResolution: 'bundler', strict: true, paths: { '@/*': ['./src/*'] } } }),
     'src/app/api/chat/route.ts': `import { run } from '@openai/agents';\nimport { agent } from '@/agents/assistant';\n\nexport const runtime = '${runtime}';\nexport async function POST() { return Response.json(await run(agent, 'hi', { context: { user: 'u1' } })); }\n`,
-    'src/agents/assistant.ts': "import { Agent } from '@openai/agents';\nimport { tools } from '../tools';\nexport const agent = new Agent({ name: 'a', tools });\n",
+    'src/agents/assistant.ts':
+      "import { Agent } from '@openai/agents';\nimport { tools } from '../tools';\nexport const agent = new Agent({ name: 'a', tools });\n",
     'src/tools/index.ts': "import { lookup } from './lookup';\nexport const tools = [lookup];\n",
-    'src/tools/lookup.ts': "import { tool } from '@openai/agents';\nimport { z } from 'zod';\nexport const lookup = tool({ name: 'lookup', description: 'Look up', parameters: z.object({ id: z.string() }), execute: async ({ id }) => id });\n",
+    'src/tools/lookup.ts':
+      "import { tool } from '@openai/agents';\nimport { z } from 'zod';\nexport const lookup = tool({ name: 'lookup', description: 'Look up', parameters: z.object({ id: z.string() }), execute: async ({ id }) => id });\n",
   });
   return dir;
 }

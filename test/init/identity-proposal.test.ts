@@ -6,7 +6,10 @@ import { scanSource } from '../../src/scan/index.js';
 // and init proposed `runContext.context.isProUser` (a boolean flag, typed `string` in the control)
 // as who the run acts for, because the key contains "User".
 const scan = (context: string) =>
-  scanSource('/r/src/a.ts', `import { Agent, run } from '@openai/agents';\nconst agent = new Agent({ name: 'a' });\nawait run(agent, 'hi', { context: ${context} });\n`);
+  scanSource(
+    '/r/src/a.ts',
+    `import { Agent, run } from '@openai/agents';\nconst agent = new Agent({ name: 'a' });\nawait run(agent, 'hi', { context: ${context} });\n`,
+  );
 
 describe('proposeIdentity', () => {
   it('proposes the id key over a flag whose name mentions the user', () => {
@@ -16,8 +19,11 @@ describe('proposeIdentity', () => {
   });
 
   it('never proposes a flag by its name alone: another user-like key, else the default (a key that names no one, such as tenant, is never proposed)', () => {
-    expect(proposeIdentity([scan("{ isProUser: true, userRecord: r }")]).proposal).toMatchObject({ path: ['userRecord'] });
-    expect(proposeIdentity([scan("{ hasAccount: true, tenant: 'acme' }")])).toMatchObject({ proposal: { kind: 'context', path: ['user'] }, otherKeys: ['hasAccount', 'tenant'] });
+    expect(proposeIdentity([scan('{ isProUser: true, userRecord: r }')]).proposal).toMatchObject({ path: ['userRecord'] });
+    expect(proposeIdentity([scan("{ hasAccount: true, tenant: 'acme' }")])).toMatchObject({
+      proposal: { kind: 'context', path: ['user'] },
+      otherKeys: ['hasAccount', 'tenant'],
+    });
     const flagsOnly = proposeIdentity([scan('{ isProUser: true, canRefund: false }')]).proposal;
     expect(flagsOnly).toEqual({ kind: 'context', path: ['user'] });
   });

@@ -12,7 +12,8 @@ afterEach(() => {
   for (const d of dirs.splice(0)) removeDir(d);
 });
 
-const TOOL = "import { Agent, run, tool } from '@openai/agents';\nexport const lookup = tool({ name: 'lookup', description: 'Look up', parameters: undefined as never, execute: async () => 'x' });\nexport const agent = new Agent({ name: 'desk', tools: [lookup] });\n";
+const TOOL =
+  "import { Agent, run, tool } from '@openai/agents';\nexport const lookup = tool({ name: 'lookup', description: 'Look up', parameters: undefined as never, execute: async () => 'x' });\nexport const agent = new Agent({ name: 'desk', tools: [lookup] });\n";
 
 function repo(main: string): string {
   const dir = makeTempDir('init-identity-');
@@ -29,7 +30,9 @@ const control = (dir: string) => readFileSync(path.join(dir, 'src/ctrlrun.contro
 
 describe('init proposes who a run acts for', () => {
   it("from the key the code's run() passes (a principal-like key first); the control type-checks", async () => {
-    const dir = repo("export async function handle(req: { user: { id: string } }) {\n  return run(agent, 'hi', { context: { tenant: 'acme', userId: req.user.id } });\n}\n");
+    const dir = repo(
+      "export async function handle(req: { user: { id: string } }) {\n  return run(agent, 'hi', { context: { tenant: 'acme', userId: req.user.id } });\n}\n",
+    );
     const r = await cli(['init'], { cwd: dir });
     expect(r.code, r.stderr).toBe(0);
     expect(control(dir)).toContain('const context = runContext.context as { userId?: string } | undefined;\n    return context?.userId ?? null;');
@@ -45,12 +48,16 @@ describe('init proposes who a run acts for', () => {
     const r = await cli(['init'], { cwd: dir });
     expect(r.code, r.stderr).toBe(0);
     expect(control(dir)).toContain('return context?.user ?? null;');
-    expect(r.stdout).toContain('note: 2 runs pass no context (src/agent.ts:4, src/agent.ts:5), and the identity reads runContext.context.user: every protected call of them would be refused (no_principal).');
+    expect(r.stdout).toContain(
+      'note: 2 runs pass no context (src/agent.ts:4, src/agent.ts:5), and the identity reads runContext.context.user: every protected call of them would be refused (no_principal).',
+    );
     expect(r.stdout).toContain('--identity env:CTRLRUN_PRINCIPAL');
   });
 
   it('a conversation, thread or session id is not a principal: never proposed; the default is written and a note says why, with --identity', async () => {
-    const dir = repo("export async function handle(conversationId: string, threadId: string, sessionId: string) {\n  return run(agent, 'hi', { context: { conversationId, userThreadId: threadId, sessionId } });\n}\n");
+    const dir = repo(
+      "export async function handle(conversationId: string, threadId: string, sessionId: string) {\n  return run(agent, 'hi', { context: { conversationId, userThreadId: threadId, sessionId } });\n}\n",
+    );
     const r = await cli(['init'], { cwd: dir });
     expect(r.code, r.stderr).toBe(0);
     expect(control(dir)).toContain('return context?.user ?? null;');

@@ -79,7 +79,16 @@ describe('ctrlrun-gen init', () => {
     expect(typeCheck(dir)).toEqual([]);
     // nothing reachable from the rewritten tools imports a Node built-in (esbuild fails on one for platform: 'browser')
     const { build } = await import('esbuild');
-    const out = await build({ entryPoints: [tools], absWorkingDir: dir, bundle: true, platform: 'browser', format: 'esm', write: false, logLevel: 'silent', metafile: true });
+    const out = await build({
+      entryPoints: [tools],
+      absWorkingDir: dir,
+      bundle: true,
+      platform: 'browser',
+      format: 'esm',
+      write: false,
+      logLevel: 'silent',
+      metafile: true,
+    });
     expect(Object.keys(out.metafile.inputs).some((f) => f.endsWith('src/ctrlrun.control.ts'))).toBe(true);
   });
 
@@ -115,7 +124,10 @@ describe('ctrlrun-gen init', () => {
     dirs.push(dir);
     writeFileSync(
       path.join(dir, 'tsconfig.json'),
-      JSON.stringify({ compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, skipLibCheck: true, noEmit: true, types: [] }, include: ['src'] }),
+      JSON.stringify({
+        compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, skipLibCheck: true, noEmit: true, types: [] },
+        include: ['src'],
+      }),
     );
     writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'big', private: true, type: 'module' }));
     mkdirSync(path.join(dir, 'src/lib'), { recursive: true });
@@ -157,8 +169,10 @@ describe('init planning', () => {
     const plan = planActions(
       findTools(
         scanOf({
-          'a.ts': "import { tool } from '@openai/agents';\nexport const a = tool({ name: 'Refund Expert', description: '', parameters: {} as any, execute: () => '' });\n",
-          'b.ts': "import { tool } from '@openai/agents';\nexport const b = tool({ name: 'refund_expert', description: '', parameters: {} as any, execute: () => '' });\nexport const c = tool({ name: 'Refund Expert', description: '', parameters: {} as any, execute: () => '' });\n",
+          'a.ts':
+            "import { tool } from '@openai/agents';\nexport const a = tool({ name: 'Refund Expert', description: '', parameters: {} as any, execute: () => '' });\n",
+          'b.ts':
+            "import { tool } from '@openai/agents';\nexport const b = tool({ name: 'refund_expert', description: '', parameters: {} as any, execute: () => '' });\nexport const c = tool({ name: 'Refund Expert', description: '', parameters: {} as any, execute: () => '' });\n",
           'c.ts': "import { tool } from 'ai';\nexport const d = tool({ name: 'not_the_sdk' });\n",
         }),
       ),

@@ -93,7 +93,13 @@ describe('init, generate and check in a plain JavaScript project', () => {
     expect((await cli(['generate'], { cwd: dir })).code).toBe(0);
     const module = read(dir, 'src/ctrlrun.generated.js');
     expect(module).toContain("const { bindAgentTools, bindHostedMcp, bindLocalTools, bindMcp, bindProtectedTool } = require('ctrlrun-gen/runtime');");
-    expect(module.trimEnd().endsWith('module.exports = { policy, protectedTool, protectMcpServer, protectMcpTools, protectHostedMcp, protectShellTool, protectApplyPatchTool, protectComputerTool, protectAgentTool, protectAgent };')).toBe(true);
+    expect(
+      module
+        .trimEnd()
+        .endsWith(
+          'module.exports = { policy, protectedTool, protectMcpServer, protectMcpTools, protectHostedMcp, protectShellTool, protectApplyPatchTool, protectComputerTool, protectAgentTool, protectAgent };',
+        ),
+    ).toBe(true);
     expect(module).not.toMatch(/^(import|export) /m);
     expect(read(dir, 'src/ctrlrun.generated.d.ts')).toContain('export declare const protectedTool: ProtectedTool<ActionId>;');
     const codemod = await cli(['codemod', '--write', '--allow-dirty'], { cwd: dir });
@@ -105,7 +111,9 @@ describe('init, generate and check in a plain JavaScript project', () => {
     const dir = repo({ 'package.json': '{ "name": "c", "type": "module", "devDependencies": { "typescript": "6.0.3" } }', 'src/agent.ts': TOOL_ESM });
     expect((await cli(['init'], { cwd: dir })).code).toBe(0);
     expect(read(dir, 'ctrlrun.tools.yaml')).toMatch(/^output: src\/ctrlrun\.generated\.ts\ncontrol: src\/ctrlrun\.control\.ts$/m);
-    expect(read(dir, '.gitattributes')).toBe('# Written by ctrlrun-gen init: generated files (collapsed in diffs).\nsrc/ctrlrun.generated.ts linguist-generated=true\n');
+    expect(read(dir, '.gitattributes')).toBe(
+      '# Written by ctrlrun-gen init: generated files (collapsed in diffs).\nsrc/ctrlrun.generated.ts linguist-generated=true\n',
+    );
   });
 
   it('typescript only to check JavaScript (no tsconfig, tools in .cjs/.mjs files): JavaScript output the rewritten files can load', async () => {
@@ -126,7 +134,11 @@ describe('init, generate and check in a plain JavaScript project', () => {
   });
 
   it('.gitattributes: appended to (never rewritten), and a path already named is not added twice', async () => {
-    const dir = repo({ 'package.json': '{ "name": "d", "type": "module" }', 'agent.js': TOOL_ESM, '.gitattributes': '* text=auto\nctrlrun.generated.js linguist-generated' });
+    const dir = repo({
+      'package.json': '{ "name": "d", "type": "module" }',
+      'agent.js': TOOL_ESM,
+      '.gitattributes': '* text=auto\nctrlrun.generated.js linguist-generated',
+    });
     expect((await cli(['init'], { cwd: dir })).code).toBe(0);
     expect(read(dir, '.gitattributes')).toBe('* text=auto\nctrlrun.generated.js linguist-generated\nctrlrun.generated.d.ts linguist-generated=true\n');
     const again = await cli(['init', '--force'], { cwd: dir });

@@ -70,7 +70,9 @@ describe('init on real layouts (issue 10 item 8)', () => {
     for (const f of ['ctrlrun.yaml', 'ctrlrun.tools.yaml', 'src']) expect(existsSync(path.join(dir, f)), f).toBe(false);
     const agent = path.join(dir, 'packages/agent');
     expect(actionsOf(path.join(agent, 'ctrlrun.yaml'))).toEqual({ check_eligibility_and_possibly_initiate_return: ['approve'] });
-    expect(mappingsOf(path.join(agent, 'ctrlrun.tools.yaml'))).toEqual([['checkEligibilityAndPossiblyInitiateReturn', 'check_eligibility_and_possibly_initiate_return']]);
+    expect(mappingsOf(path.join(agent, 'ctrlrun.tools.yaml'))).toEqual([
+      ['checkEligibilityAndPossiblyInitiateReturn', 'check_eligibility_and_possibly_initiate_return'],
+    ]);
     expect(readFileSync(path.join(agent, 'ctrlrun.tools.yaml'), 'utf8')).toContain('# src/tools/returns.ts:4');
     expect(existsSync(path.join(agent, 'src/ctrlrun.control.ts'))).toBe(true);
     expect(existsSync(path.join(dir, 'packages/web/ctrlrun.yaml'))).toBe(false);
@@ -122,7 +124,10 @@ describe('init on real layouts (issue 10 item 8)', () => {
     expect((await cli(['codemod', '--write', '--allow-dirty'], { cwd: dir })).code).toBe(0);
     // the operator edits the policy; a new tool appears; someone loses the manifest's entries
     const policyFile = path.join(dir, 'ctrlrun.yaml');
-    writeFileSync(policyFile, readFileSync(policyFile, 'utf8').replace(/ {2}lookup_charge:\n {4}decision: approve/, '  # reads are safe\n  lookup_charge:\n    decision: allow'));
+    writeFileSync(
+      policyFile,
+      readFileSync(policyFile, 'utf8').replace(/ {2}lookup_charge:\n {4}decision: approve/, '  # reads are safe\n  lookup_charge:\n    decision: allow'),
+    );
     writeFiles(dir, { 'src/more.ts': toolFile(['escalate', 'escalateToHuman']) });
     const manifestFile = path.join(dir, 'ctrlrun.tools.yaml');
     writeFileSync(manifestFile, readFileSync(manifestFile, 'utf8').replace(/ {2}# src\/tools\.ts:\d+\n {2}- tool: refund\n {4}action: refund\n/, ''));

@@ -31,7 +31,11 @@ export const agent = new Agent({
 function repo(files: Record<string, string>): string {
   const dir = makeTempDir('init-mcp-');
   dirs.push(dir);
-  writeFiles(dir, { 'package.json': JSON.stringify({ name: 'desk', type: 'module' }), 'tsconfig.json': JSON.stringify({ compilerOptions: { module: 'NodeNext', strict: true } }), ...files });
+  writeFiles(dir, {
+    'package.json': JSON.stringify({ name: 'desk', type: 'module' }),
+    'tsconfig.json': JSON.stringify({ compilerOptions: { module: 'NodeNext', strict: true } }),
+    ...files,
+  });
   return dir;
 }
 
@@ -49,7 +53,9 @@ describe('init proposes manifest entries for MCP doors', () => {
     const init = await cli(['init'], { cwd: dir });
     expect(init.code, init.stderr).toBe(0);
     expect(init.stdout).toContain('note: hosted MCP server "gitmcp" is action gitmcp.call (decision: approve); protect it with protectHostedMcp');
-    expect(init.stdout).toMatch(/note: src\/agent\.ts:11: MCP server "filesystem" lists its tools only at run time: map each as `- mcp: \{ server: filesystem, tool: <tool> \}`/);
+    expect(init.stdout).toMatch(
+      /note: src\/agent\.ts:11: MCP server "filesystem" lists its tools only at run time: map each as `- mcp: \{ server: filesystem, tool: <tool> \}`/,
+    );
 
     const policyText = readFileSync(path.join(dir, 'ctrlrun.yaml'), 'utf8');
     const policy = parsePolicy(policyText, path.join(dir, 'ctrlrun.yaml'));
@@ -149,7 +155,9 @@ export const agent = new Agent({
     const init = await cli(['init'], { cwd: dir });
     expect(init.code, init.stderr).toBe(0);
     expect(init.stdout).toContain('Found 0 new tool names');
-    expect(init.stdout).toContain('note: src/agent.ts:3: this hostedMcpTool() cannot be mapped: its options are spread in (`{ ...config }`), so its `serverLabel` cannot be read;');
+    expect(init.stdout).toContain(
+      'note: src/agent.ts:3: this hostedMcpTool() cannot be mapped: its options are spread in (`{ ...config }`), so its `serverLabel` cannot be read;',
+    );
     expect(readFileSync(path.join(dir, 'ctrlrun.tools.yaml'), 'utf8')).toContain('# not mapped: the hostedMcpTool() at src/agent.ts:3');
   });
 
@@ -162,6 +170,8 @@ export const agent = new Agent({
     expect(servers.mcp).toEqual([]);
     const plan = planActions({ tools: [], unnamed: [] }, { actions: new Set(['docs.call']), mapped: new Map() }, servers);
     expect(plan.hosted?.map((h) => h.action)).toEqual(['docs.call_2']);
-    expect(renderManifest(plan, { output: 'src/ctrlrun.generated.ts', control: 'src/ctrlrun.control.ts' })).toContain('  - hosted_mcp: { server_label: docs }\n    action: docs.call_2');
+    expect(renderManifest(plan, { output: 'src/ctrlrun.generated.ts', control: 'src/ctrlrun.control.ts' })).toContain(
+      '  - hosted_mcp: { server_label: docs }\n    action: docs.call_2',
+    );
   });
 });

@@ -38,14 +38,21 @@ describe('init notes function tools written as object literals', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('Found 0 new tool names');
     const notes = r.stdout.split('\n').filter((l) => l.includes('is an object literal with its own `invoke`'));
-    expect(notes.map((l) => l.slice(0, l.indexOf(' is an')))).toEqual(['note: src/agent.ts:3: the function tool "lookup"', 'note: src/agent.ts:14: the function tool']);
+    expect(notes.map((l) => l.slice(0, l.indexOf(' is an')))).toEqual([
+      'note: src/agent.ts:3: the function tool "lookup"',
+      'note: src/agent.ts:14: the function tool',
+    ]);
     expect(notes[0]).toContain('build it with `tool({ name, description, parameters, execute })`');
   });
 
   it('an object with type and invoke that is not a function tool (a spread of a tool) is not noted here', async () => {
     const dir = makeTempDir('init-objtool-');
     dirs.push(dir);
-    writeFiles(dir, { 'package.json': JSON.stringify({ name: 'o', type: 'module' }), 'src/agent.ts': "import { Agent } from '@openai/agents';\nexport const agent = new Agent({ name: 'a', tools: [] });\nexport const cfg = { type: 'hosted', invoke: 1 };\n" });
+    writeFiles(dir, {
+      'package.json': JSON.stringify({ name: 'o', type: 'module' }),
+      'src/agent.ts':
+        "import { Agent } from '@openai/agents';\nexport const agent = new Agent({ name: 'a', tools: [] });\nexport const cfg = { type: 'hosted', invoke: 1 };\n",
+    });
     const r = await cli(['init'], { cwd: dir });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).not.toContain('object literal');

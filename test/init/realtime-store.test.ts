@@ -49,7 +49,9 @@ describe('init chooses httpStore only for a package whose tools run in a realtim
     });
     const r = await cli(['init'], { cwd: dir });
     expect(r.code, r.stderr).toBe(0);
-    expect(readFileSync(path.join(dir, 'examples/realtime-demo/src/ctrlrun.control.ts'), 'utf8')).toContain('httpStore({ url: SERVE_URL, token: RUNTIME_TOKEN })');
+    expect(readFileSync(path.join(dir, 'examples/realtime-demo/src/ctrlrun.control.ts'), 'utf8')).toContain(
+      'httpStore({ url: SERVE_URL, token: RUNTIME_TOKEN })',
+    );
     const basic = readFileSync(path.join(dir, 'examples/basic/ctrlrun.control.ts'), 'utf8');
     expect(basic).toContain("sqliteStore({ path: '.ctrlrun/state.db' })");
     expect(basic).not.toContain('httpStore');
@@ -78,7 +80,13 @@ describe('a Vite realtime client in a root of sibling packages (no workspaces fi
     'package.json': JSON.stringify({ name: 'demo', private: true, scripts: { postinstall: 'npm --prefix client install' } }),
     'server/package.json': JSON.stringify({ name: 'server', private: true, type: 'module', dependencies: { express: '^4' } }),
     'server/src/index.js': "import express from 'express';\nexpress().listen(3001);\n",
-    'client/package.json': JSON.stringify({ name: 'client', private: true, type: 'module', dependencies: { '@openai/agents-realtime': '^0.1.0' }, devDependencies: { vite: '^5.4.0' } }),
+    'client/package.json': JSON.stringify({
+      name: 'client',
+      private: true,
+      type: 'module',
+      dependencies: { '@openai/agents-realtime': '^0.1.0' },
+      devDependencies: { vite: '^5.4.0' },
+    }),
     'client/vite.config.js': 'export default {};\n',
     'client/src/main.jsx': "import { connect } from './lib/agent.js';\nconnect();\n",
   };

@@ -60,11 +60,15 @@ describe('ctrlrun-gen init and the driver', () => {
     for (const f of ['ctrlrun.yaml', 'ctrlrun.tools.yaml']) rmSync(path.join(dir, f));
     return dir;
   };
-  const deps = (dir: string) => (JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> }).dependencies ?? {};
+  const deps = (dir: string) =>
+    (JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> }).dependencies ?? {};
 
   it('a kept control on Postgres: pg is added to dependencies and init says so', async () => {
     const dir = fresh();
-    writeFileSync(path.join(dir, 'src/ctrlrun.control.ts'), "import { createControl } from 'ctrlrun-gen/runtime';\nimport { postgresStore } from 'ctrlrun-gen/runtime/postgres';\nexport default createControl({ store: postgresStore({ connectionString: process.env.DATABASE_URL! }), identity: () => null });\n");
+    writeFileSync(
+      path.join(dir, 'src/ctrlrun.control.ts'),
+      "import { createControl } from 'ctrlrun-gen/runtime';\nimport { postgresStore } from 'ctrlrun-gen/runtime/postgres';\nexport default createControl({ store: postgresStore({ connectionString: process.env.DATABASE_URL! }), identity: () => null });\n",
+    );
     const r = await cli(['init'], { cwd: dir });
     expect(r.code, r.stderr).toBe(0);
     expect(deps(dir).pg).toBe('^8.11.0');
@@ -74,9 +78,12 @@ describe('ctrlrun-gen init and the driver', () => {
     expect(again.stdout).not.toContain('added pg');
   });
 
-  it("a control that chooses better-sqlite3 gets it; the default SQLite control on this Node: what it needs, said", async () => {
+  it('a control that chooses better-sqlite3 gets it; the default SQLite control on this Node: what it needs, said', async () => {
     const chosen = fresh();
-    writeFileSync(path.join(chosen, 'src/ctrlrun.control.ts'), "import { createControl } from 'ctrlrun-gen/runtime';\nimport { sqliteStore } from 'ctrlrun-gen/runtime/sqlite';\nexport default createControl({ store: sqliteStore({ path: 'a.db', driver: 'better-sqlite3' }), identity: () => null });\n");
+    writeFileSync(
+      path.join(chosen, 'src/ctrlrun.control.ts'),
+      "import { createControl } from 'ctrlrun-gen/runtime';\nimport { sqliteStore } from 'ctrlrun-gen/runtime/sqlite';\nexport default createControl({ store: sqliteStore({ path: 'a.db', driver: 'better-sqlite3' }), identity: () => null });\n",
+    );
     const r = await cli(['init'], { cwd: chosen });
     expect(r.code, r.stderr).toBe(0);
     expect(deps(chosen)['better-sqlite3']).toBe('^12.0.0');

@@ -41,8 +41,26 @@ document.querySelector('#app')!.textContent = voiceAgent.name;
 `;
 
 const FILES = {
-  'package.json': JSON.stringify({ name: 'voice-app', private: true, type: 'module', scripts: { build: 'vite build' }, devDependencies: { vite: '8.3.8', typescript: '5.9.3' } }),
-  'tsconfig.json': JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'ESNext', moduleResolution: 'bundler', strict: true, skipLibCheck: true, noEmit: true, lib: ['ES2022', 'DOM'], types: [] }, include: ['src'] }),
+  'package.json': JSON.stringify({
+    name: 'voice-app',
+    private: true,
+    type: 'module',
+    scripts: { build: 'vite build' },
+    devDependencies: { vite: '8.3.8', typescript: '5.9.3' },
+  }),
+  'tsconfig.json': JSON.stringify({
+    compilerOptions: {
+      target: 'ES2022',
+      module: 'ESNext',
+      moduleResolution: 'bundler',
+      strict: true,
+      skipLibCheck: true,
+      noEmit: true,
+      lib: ['ES2022', 'DOM'],
+      types: [],
+    },
+    include: ['src'],
+  }),
   '.gitignore': 'node_modules\ndist\n',
   'index.html': '<!doctype html>\n<html><body><div id="app"></div><script type="module" src="/src/main.ts"></script></body></html>\n',
   'src/tools.ts': TOOLS,
@@ -94,7 +112,9 @@ describe('a browser realtime app gets the browser-safe control (issue 21 item 1)
     expect((await cli(['codemod', '--write', '--allow-dirty'], { cwd: dir })).code).toBe(0);
     const r = await cli(['check', '--format', 'json'], { cwd: dir });
     expect(r.code).toBe(1);
-    const found = (JSON.parse(r.stdout) as { findings: Array<{ ruleId: string; file: string; line: number; message: string }> }).findings.filter((f) => f.ruleId === 'node-module-in-browser');
+    const found = (JSON.parse(r.stdout) as { findings: Array<{ ruleId: string; file: string; line: number; message: string }> }).findings.filter(
+      (f) => f.ruleId === 'node-module-in-browser',
+    );
     expect(found.map((f) => `${f.file}:${f.line}`)).toEqual(['src/ctrlrun.control.ts:2', 'src/tools.ts:1']);
     expect(found[1]!.message).toContain("imports 'ctrlrun-gen/runtime/sqlite' (line 2)");
   }, 180_000);

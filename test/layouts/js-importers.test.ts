@@ -15,7 +15,10 @@ import { git, JS_AGENT, START_ESM, startNode, TS_AGENT } from './loop-helpers.js
 const dirs: string[] = [];
 afterAll(() => dirs.forEach(removeDir));
 
-const TSCONFIG = JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, skipLibCheck: true, noEmit: true, types: [] }, include: ['src'] });
+const TSCONFIG = JSON.stringify({
+  compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, skipLibCheck: true, noEmit: true, types: [] },
+  include: ['src'],
+});
 
 function repo(files: Record<string, string>): string {
   const dir = makeTempDir('js-imp-');
@@ -73,20 +76,27 @@ describe('the generated module follows its importers (issue 21 item 2)', () => {
     const dir = repo({
       'package.json': JSON.stringify({ name: 'mjs-scripts', private: true }),
       'tsconfig.json': TSCONFIG,
-      'src/server.ts': "export const port = 8080;\n",
+      'src/server.ts': 'export const port = 8080;\n',
       'scripts/agent.mjs': JS_AGENT,
     });
     expect((await cli(['init'], { cwd: dir })).code).toBe(0);
     // the manifest as a TypeScript-only init wrote it
     const manifest = path.join(dir, 'ctrlrun.tools.yaml');
-    writeFileSync(manifest, readFileSync(manifest, 'utf8').replace('src/ctrlrun.generated.mjs', 'src/ctrlrun.generated.ts').replace('src/ctrlrun.control.mjs', 'src/ctrlrun.control.ts'));
+    writeFileSync(
+      manifest,
+      readFileSync(manifest, 'utf8')
+        .replace('src/ctrlrun.generated.mjs', 'src/ctrlrun.generated.ts')
+        .replace('src/ctrlrun.control.mjs', 'src/ctrlrun.control.ts'),
+    );
     writeFileSync(path.join(dir, 'src/ctrlrun.control.ts'), readFileSync(path.join(dir, 'src/ctrlrun.control.mjs'), 'utf8'));
     expect((await cli(['generate'], { cwd: dir })).code).toBe(0);
     expect((await cli(['codemod', '--write', '--allow-dirty'], { cwd: dir })).code).toBe(0);
     expect(readFileSync(path.join(dir, 'scripts/agent.mjs'), 'utf8')).toContain("from '../src/ctrlrun.generated.js'");
     const r = await cli(['check', '--format', 'json'], { cwd: dir });
     expect(r.code).toBe(1);
-    const found = (JSON.parse(r.stdout) as { findings: Array<{ ruleId: string; file: string; line: number; message: string }> }).findings.filter((f) => f.ruleId === 'generated-import-unresolved');
+    const found = (JSON.parse(r.stdout) as { findings: Array<{ ruleId: string; file: string; line: number; message: string }> }).findings.filter(
+      (f) => f.ruleId === 'generated-import-unresolved',
+    );
     expect(found.map((f) => `${f.file}:${f.line}`)).toEqual(['scripts/agent.mjs:3']);
     expect(found[0]!.message).toContain('TypeScript, which a plain JavaScript file cannot load');
   }, 120_000);

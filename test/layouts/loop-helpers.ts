@@ -36,7 +36,14 @@ const result = await run(new Agent({ name: 'start', model, tools: [refund] }), '
 console.log(JSON.stringify({ interruptions: result.interruptions.map((i) => i.name), ran }));
 `;
 
-export const TSCONFIG_NODENEXT = JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, skipLibCheck: true, noEmit: true, types: [] }, include: ['src'] }, null, 2);
+export const TSCONFIG_NODENEXT = JSON.stringify(
+  {
+    compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, skipLibCheck: true, noEmit: true, types: [] },
+    include: ['src'],
+  },
+  null,
+  2,
+);
 
 export function git(dir: string, ...args: string[]): void {
   const r = spawnSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', ...args], { cwd: dir, encoding: 'utf8' });
@@ -52,6 +59,15 @@ export function startNode(dir: string, file: string): unknown {
 
 /** Bundles `src/start.ts` of a TypeScript package as a bundler app ships it (packages external), then starts it. */
 export async function startRefund(dir: string): Promise<unknown> {
-  await esbuild.build({ absWorkingDir: dir, entryPoints: ['src/start.ts'], outfile: 'out/start.mjs', bundle: true, platform: 'node', format: 'esm', packages: 'external', logLevel: 'silent' });
+  await esbuild.build({
+    absWorkingDir: dir,
+    entryPoints: ['src/start.ts'],
+    outfile: 'out/start.mjs',
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    packages: 'external',
+    logLevel: 'silent',
+  });
   return startNode(dir, 'out/start.mjs');
 }

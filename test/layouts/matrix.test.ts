@@ -158,7 +158,10 @@ const LAYOUTS: Layout[] = [
     build: 'esbuild',
     files: {
       'package.json': '{ "name": "next-style", "private": true, "type": "module" }',
-      'tsconfig.json': tsconfig({ module: 'ESNext', moduleResolution: 'bundler', jsx: 'preserve', noEmit: true, lib: ['dom', 'es2022'], paths: { '@/*': ['./src/*'] } }, ['src', 'app']),
+      'tsconfig.json': tsconfig(
+        { module: 'ESNext', moduleResolution: 'bundler', jsx: 'preserve', noEmit: true, lib: ['dom', 'es2022'], paths: { '@/*': ['./src/*'] } },
+        ['src', 'app'],
+      ),
       'src/agent.ts': esmAgent(true),
       'app/page.tsx': "'use client';\nimport { agent } from '@/agent';\n\nexport default function Page() {\n  return agent.name;\n}\n",
       'src/start.ts': START_ESM('@/agent'),
@@ -179,7 +182,16 @@ async function build(dir: string, how: 'tsc' | 'esbuild'): Promise<void> {
     expect(r.status, r.stdout + r.stderr).toBe(0);
     return;
   }
-  await esbuild.build({ absWorkingDir: dir, entryPoints: ['src/start.ts'], outfile: 'out/start.mjs', bundle: true, platform: 'node', format: 'esm', packages: 'external', logLevel: 'silent' });
+  await esbuild.build({
+    absWorkingDir: dir,
+    entryPoints: ['src/start.ts'],
+    outfile: 'out/start.mjs',
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    packages: 'external',
+    logLevel: 'silent',
+  });
 }
 
 describe('the loop on real layouts keeps programs running', () => {

@@ -47,13 +47,22 @@ describe('a package nested in a package, each with its own ctrlrun.tools.yaml', 
     // before the loop, CI's check at the root is red for the nested package's open door too
     const before = await cli(['check', '--format', 'json'], { cwd: dir });
     const open = (JSON.parse(before.stdout) as { findings: Array<{ ruleId: string; file: string }> }).findings;
-    expect(open.some((f) => f.file === 'examples/agent/src/orders.ts'), before.stdout).toBe(true);
+    expect(
+      open.some((f) => f.file === 'examples/agent/src/orders.ts'),
+      before.stdout,
+    ).toBe(true);
     expect(before.code).toBe(1);
     // and a path into the nested package is checked under its manifest, not passed over
     const one = await cli(['check', '--format', 'json', 'examples/agent/src/orders.ts'], { cwd: dir });
     const inPath = (JSON.parse(one.stdout) as { findings: Array<{ file: string }> }).findings;
-    expect(inPath.map((f) => f.file), one.stdout).toContain('examples/agent/src/orders.ts');
-    expect(inPath.every((f) => f.file.startsWith('examples/agent/')), one.stdout).toBe(true);
+    expect(
+      inPath.map((f) => f.file),
+      one.stdout,
+    ).toContain('examples/agent/src/orders.ts');
+    expect(
+      inPath.every((f) => f.file.startsWith('examples/agent/')),
+      one.stdout,
+    ).toBe(true);
     expect(one.code).toBe(1);
 
     // the root's commands go through both manifests; the root's codemod does not call the nested tool unmapped
@@ -71,7 +80,10 @@ describe('a package nested in a package, each with its own ctrlrun.tools.yaml', 
     expect(readFileSync(path.join(dir, 'examples/agent/src/orders.ts'), 'utf8')).toContain("protectedTool('lookup_order'");
     const check = await cli(['check', '--format', 'json'], { cwd: dir });
     const findings = (JSON.parse(check.stdout) as { findings: Array<{ ruleId: string; file: string; severity: string }> }).findings;
-    expect(findings.filter((f) => f.severity === 'error'), check.stdout).toEqual([]);
+    expect(
+      findings.filter((f) => f.severity === 'error'),
+      check.stdout,
+    ).toEqual([]);
     expect(check.code, check.stdout).toBe(0);
 
     // and the nested package on its own, as init printed: nothing left to do there

@@ -27,17 +27,34 @@ export const refund = tool({
 
 export const agent = new Agent({ name: 'desk', instructions: 'Refunds.', tools: [refund] });
 `;
-const RUN = "import { run } from '@openai/agents';\nimport { agent } from './agent';\n\nexport const answer = (q: string) => run(agent, q, { context: { user: 'u' } });\n";
-const ROUTE = "import { answer } from '@/lib/run';\n\nexport const runtime = 'edge';\n\nexport async function POST(req: Request) {\n  const result = await answer(await req.text());\n  return new Response(String(result.finalOutput));\n}\n";
+const RUN =
+  "import { run } from '@openai/agents';\nimport { agent } from './agent';\n\nexport const answer = (q: string) => run(agent, q, { context: { user: 'u' } });\n";
+const ROUTE =
+  "import { answer } from '@/lib/run';\n\nexport const runtime = 'edge';\n\nexport async function POST(req: Request) {\n  const result = await answer(await req.text());\n  return new Response(String(result.finalOutput));\n}\n";
 // no `next` types here: the middleware's shape only (the rule reads where it runs, not what it returns)
-const MIDDLEWARE = "import { answer } from './lib/run';\n\nexport async function middleware(req: Request) {\n  await answer(req.url);\n  return undefined;\n}\n";
+const MIDDLEWARE =
+  "import { answer } from './lib/run';\n\nexport async function middleware(req: Request) {\n  await answer(req.url);\n  return undefined;\n}\n";
 
 function repo(files: Record<string, string>): string {
   const dir = makeTempDir('next-edge-');
   dirs.push(dir);
   writeFiles(dir, {
     'package.json': JSON.stringify({ name: 'next-edge', private: true, dependencies: { next: '15.5.0', '@openai/agents': '*', zod: '*' } }),
-    'tsconfig.json': JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'esnext', moduleResolution: 'bundler', strict: true, skipLibCheck: true, noEmit: true, types: [], lib: ['es2022', 'dom'], paths: { '@/*': ['./*'] } }, include: ['**/*.ts'], exclude: ['node_modules'] }),
+    'tsconfig.json': JSON.stringify({
+      compilerOptions: {
+        target: 'ES2022',
+        module: 'esnext',
+        moduleResolution: 'bundler',
+        strict: true,
+        skipLibCheck: true,
+        noEmit: true,
+        types: [],
+        lib: ['es2022', 'dom'],
+        paths: { '@/*': ['./*'] },
+      },
+      include: ['**/*.ts'],
+      exclude: ['node_modules'],
+    }),
     'lib/agent.ts': AGENT,
     'lib/run.ts': RUN,
     ...files,
@@ -62,10 +79,15 @@ async function loop(dir: string): Promise<void> {
 /** The control switched to SQLite by hand: check must be red at the tool file's import. */
 async function sqliteFindings(dir: string): Promise<string[]> {
   const control = path.join(dir, 'lib/ctrlrun.control.ts');
-  writeFileSync(control, "import { createControl } from 'ctrlrun-gen/runtime';\nimport { sqliteStore } from 'ctrlrun-gen/runtime/sqlite';\n\nexport default createControl({ store: sqliteStore({ path: '.ctrlrun/state.db' }), identity: () => 'u' });\n");
+  writeFileSync(
+    control,
+    "import { createControl } from 'ctrlrun-gen/runtime';\nimport { sqliteStore } from 'ctrlrun-gen/runtime/sqlite';\n\nexport default createControl({ store: sqliteStore({ path: '.ctrlrun/state.db' }), identity: () => 'u' });\n",
+  );
   const r = await cli(['check', '--format', 'json'], { cwd: dir });
   expect(r.code, r.stdout + r.stderr).toBe(1);
-  return (JSON.parse(r.stdout) as { findings: Array<{ ruleId: string; file: string }> }).findings.filter((f) => f.ruleId === 'node-module-in-browser').map((f) => f.file);
+  return (JSON.parse(r.stdout) as { findings: Array<{ ruleId: string; file: string }> }).findings
+    .filter((f) => f.ruleId === 'node-module-in-browser')
+    .map((f) => f.file);
 }
 
 describe('edge code that names no SDK (issue 21)', () => {

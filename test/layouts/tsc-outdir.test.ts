@@ -21,7 +21,14 @@ afterAll(() => dirs.forEach(removeDir));
 const tscBin = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 
 function tsconfig(options: Record<string, unknown>): string {
-  return JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, skipLibCheck: true, types: [], ...options }, include: ['src'] }, null, 2);
+  return JSON.stringify(
+    {
+      compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, skipLibCheck: true, types: [], ...options },
+      include: ['src'],
+    },
+    null,
+    2,
+  );
 }
 
 function repo(files: Record<string, string>): string {
@@ -55,7 +62,13 @@ function tsc(dir: string): string {
 }
 
 const FILES = (type: 'module' | 'commonjs') => ({
-  'package.json': JSON.stringify({ name: 'tsc-app', private: true, type, scripts: { build: 'tsc', start: 'node dist/server.js' }, devDependencies: { typescript: '5.9.3' } }),
+  'package.json': JSON.stringify({
+    name: 'tsc-app',
+    private: true,
+    type,
+    scripts: { build: 'tsc', start: 'node dist/server.js' },
+    devDependencies: { typescript: '5.9.3' },
+  }),
   'src/tools.ts': TS_AGENT,
   'src/server.ts': START_ESM('./tools.js'),
   'scripts/agent.mjs': JS_AGENT,
@@ -88,7 +101,9 @@ describe('a tsc build to an outDir beside .mjs scripts (issue 21 item 2)', () =>
     expect((await cli(['codemod', '--write', '--allow-dirty'], { cwd: dir })).code).toBe(0);
     const r = await cli(['check', '--format', 'json'], { cwd: dir });
     expect(r.code, r.stdout + r.stderr).toBe(1);
-    const found = (JSON.parse(r.stdout) as { findings: Array<{ ruleId: string; file: string; message: string }> }).findings.filter((f) => f.ruleId === 'generated-import-unresolved');
+    const found = (JSON.parse(r.stdout) as { findings: Array<{ ruleId: string; file: string; message: string }> }).findings.filter(
+      (f) => f.ruleId === 'generated-import-unresolved',
+    );
     expect(found.map((f) => f.file)).toEqual(['src/tools.ts']);
     expect(found[0]!.message).toContain("builds this file to dist/src/tools.js, where './ctrlrun.generated.js' names dist/src/ctrlrun.generated.js");
     // what the finding says is what happens
@@ -98,7 +113,13 @@ describe('a tsc build to an outDir beside .mjs scripts (issue 21 item 2)', () =>
   }, 180_000);
 
   it('CommonJS package: the module is ESM (.mjs) beside src/ and dist/, and both halves start', async () => {
-    const dir = repo({ ...FILES('commonjs'), 'src/server.ts': START_ESM('./tools.js').replace(/^const result = await (.*)$/m, 'void (async () => {\n  const result = await $1').replace(/(console\.log\(.*\);)\n$/, '$1\n})();\n'), 'tsconfig.json': tsconfig({ rootDir: 'src', outDir: 'dist' }) });
+    const dir = repo({
+      ...FILES('commonjs'),
+      'src/server.ts': START_ESM('./tools.js')
+        .replace(/^const result = await (.*)$/m, 'void (async () => {\n  const result = await $1')
+        .replace(/(console\.log\(.*\);)\n$/, '$1\n})();\n'),
+      'tsconfig.json': tsconfig({ rootDir: 'src', outDir: 'dist' }),
+    });
     await loop(dir);
     expect(readFileSync(path.join(dir, 'ctrlrun.tools.yaml'), 'utf8')).toContain('output: ctrlrun.generated.mjs');
     expect(tsc(dir)).toBe('0');

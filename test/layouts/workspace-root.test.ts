@@ -18,7 +18,11 @@ afterAll(() => dirs.forEach(removeDir));
 const pkg = (name: string) => JSON.stringify({ name, private: true, type: 'module' });
 
 const LAYOUTS: Array<{ name: string; root: Record<string, string>; packages: string[] }> = [
-  { name: 'npm workspaces (package.json `workspaces`)', root: { 'package.json': JSON.stringify({ name: 'mono', private: true, workspaces: ['packages/*'] }) }, packages: ['packages/desk', 'packages/billing'] },
+  {
+    name: 'npm workspaces (package.json `workspaces`)',
+    root: { 'package.json': JSON.stringify({ name: 'mono', private: true, workspaces: ['packages/*'] }) },
+    packages: ['packages/desk', 'packages/billing'],
+  },
   {
     name: 'pnpm workspace (pnpm-workspace.yaml)',
     root: { 'package.json': JSON.stringify({ name: 'mono', private: true }), 'pnpm-workspace.yaml': "packages:\n  - 'apps/*'\n  # the docs site\n  - docs\n" },
@@ -27,7 +31,9 @@ const LAYOUTS: Array<{ name: string; root: Record<string, string>; packages: str
   {
     // no `workspaces` field: each package installed on its own (`npm --prefix client install`)
     name: 'a root of sibling packages that is no workspace',
-    root: { 'package.json': JSON.stringify({ name: 'demo', private: true, scripts: { postinstall: 'npm --prefix client install && npm --prefix server install' } }) },
+    root: {
+      'package.json': JSON.stringify({ name: 'demo', private: true, scripts: { postinstall: 'npm --prefix client install && npm --prefix server install' } }),
+    },
     packages: ['client', 'server'],
   },
 ];
@@ -77,7 +83,7 @@ describe('every command works at a workspace root or a root of sibling packages 
     }, 180_000);
   }
 
-  it('check at the root reports each package\'s findings with its path, in one report', async () => {
+  it("check at the root reports each package's findings with its path, in one report", async () => {
     const dir = makeTempDir('ws-find-');
     dirs.push(dir);
     writeFiles(dir, {
@@ -93,10 +99,16 @@ describe('every command works at a workspace root or a root of sibling packages 
     expect((await cli(['generate'], { cwd: dir })).code).toBe(0);
     const r = await cli(['check', '--format', 'json'], { cwd: dir });
     expect(r.code).toBe(1);
-    const files = (JSON.parse(r.stdout) as { findings: Array<{ ruleId: string; file: string }> }).findings.filter((f) => f.ruleId === 'unprotected-tool').map((f) => f.file);
+    const files = (JSON.parse(r.stdout) as { findings: Array<{ ruleId: string; file: string }> }).findings
+      .filter((f) => f.ruleId === 'unprotected-tool')
+      .map((f) => f.file);
     expect(files).toEqual(['packages/a/src/agent.ts', 'packages/b/src/agent.ts']);
     // `--cwd` one package still checks that package only
     const one = await cli(['check', '--format', 'json', '--cwd', 'packages/b'], { cwd: dir });
-    expect((JSON.parse(one.stdout) as { findings: Array<{ ruleId: string; file: string }> }).findings.filter((f) => f.ruleId === 'unprotected-tool').map((f) => f.file)).toEqual(['src/agent.ts']);
+    expect(
+      (JSON.parse(one.stdout) as { findings: Array<{ ruleId: string; file: string }> }).findings
+        .filter((f) => f.ruleId === 'unprotected-tool')
+        .map((f) => f.file),
+    ).toEqual(['src/agent.ts']);
   }, 120_000);
 });

@@ -11,7 +11,10 @@ const INVALID = path.join(FIXTURES, 'manifest/invalid');
 const ajv = new Ajv2020.default({ allErrors: true });
 const validate = ajv.compile(JSON.parse(readFileSync(path.join(REPO_ROOT, 'manifest.schema.json'), 'utf8')));
 const expected: Record<string, { schema: 'reject' | 'accept'; errors: string[] }> = JSON.parse(readFileSync(path.join(INVALID, 'expected.json'), 'utf8'));
-const yamlFiles = (dir: string) => readdirSync(dir).filter((f) => f.endsWith('.yaml')).sort();
+const yamlFiles = (dir: string) =>
+  readdirSync(dir)
+    .filter((f) => f.endsWith('.yaml'))
+    .sort();
 
 describe('manifest fixtures', () => {
   for (const file of [...yamlFiles(VALID), path.join('..', '..', 'refund-desk', 'ctrlrun.tools.yaml')]) {

@@ -49,7 +49,13 @@ tools:
     );
     expect(r.diagnostics).toEqual([]);
     const m = r.value!;
-    expect(m).toMatchObject({ schemaVersion: 1, root: '/repo', policy: '/repo/ctrlrun.yaml', output: '/repo/src/ctrlrun.generated.ts', control: '/repo/src/ctrlrun.control.ts' });
+    expect(m).toMatchObject({
+      schemaVersion: 1,
+      root: '/repo',
+      policy: '/repo/ctrlrun.yaml',
+      output: '/repo/src/ctrlrun.generated.ts',
+      control: '/repo/src/ctrlrun.control.ts',
+    });
     expect(m.tools.map(({ loc: _loc, ...t }) => t)).toEqual([
       { kind: 'function', tool: 'refund', action: 'stripe.refund' },
       { kind: 'function', tool: 'Refund Expert', action: 'stripe.refund' },
@@ -65,7 +71,10 @@ tools:
   });
 
   it('closed mappings with hints, at every level', () => {
-    const r = parseManifest('schema: ctrlrun.tools/v1\noutptu: x.ts\ntools:\n  - tol: refund\n    action: a\n  - mcp: { server: s, tools: t }\n    action: a\n', '/r/m.yaml');
+    const r = parseManifest(
+      'schema: ctrlrun.tools/v1\noutptu: x.ts\ntools:\n  - tol: refund\n    action: a\n  - mcp: { server: s, tools: t }\n    action: a\n',
+      '/r/m.yaml',
+    );
     const d = r.diagnostics.map((x) => [x.line, x.column, x.code, x.hint]);
     expect(d).toEqual([
       [2, 1, 'unknown-key', 'did you mean `output`?'],
@@ -84,14 +93,23 @@ tools:
   });
 
   it('refuses the same MCP tool or hosted server twice, and names that sanitize alike', () => {
-    expect(codes('schema: ctrlrun.tools/v1\ntools:\n  - mcp: { server: g, tool: t }\n    action: a\n  - mcp: { server: g, tool: t }\n    action: a\n')).toEqual(['5:10 duplicate-tool']);
-    expect(codes('schema: ctrlrun.tools/v1\ntools:\n  - hosted_mcp: { server_label: g }\n    action: a\n  - hosted_mcp: { server_label: g }\n    action: b\n')).toEqual(['5:17 duplicate-tool']);
-    expect(codes("schema: ctrlrun.tools/v1\ntools:\n  - tool: 'Refund Expert'\n    action: a\n  - tool: Refund_Expert\n    action: a\n")).toEqual(['5:11 tool-name-clash']);
+    expect(codes('schema: ctrlrun.tools/v1\ntools:\n  - mcp: { server: g, tool: t }\n    action: a\n  - mcp: { server: g, tool: t }\n    action: a\n')).toEqual(
+      ['5:10 duplicate-tool'],
+    );
+    expect(
+      codes('schema: ctrlrun.tools/v1\ntools:\n  - hosted_mcp: { server_label: g }\n    action: a\n  - hosted_mcp: { server_label: g }\n    action: b\n'),
+    ).toEqual(['5:17 duplicate-tool']);
+    expect(codes("schema: ctrlrun.tools/v1\ntools:\n  - tool: 'Refund Expert'\n    action: a\n  - tool: Refund_Expert\n    action: a\n")).toEqual([
+      '5:11 tool-name-clash',
+    ]);
     expect(sdkToolName('Refund Expert!')).toBe('Refund_Expert_');
   });
 
   it('refuses output and control outside the repo, wrong extensions, and both at once', () => {
-    expect(codes('schema: ctrlrun.tools/v1\noutput: ../elsewhere/gen.ts\ncontrol: /etc/control.ts\ntools: []\n')).toEqual(['2:9 outside-root', '3:10 outside-root']);
+    expect(codes('schema: ctrlrun.tools/v1\noutput: ../elsewhere/gen.ts\ncontrol: /etc/control.ts\ntools: []\n')).toEqual([
+      '2:9 outside-root',
+      '3:10 outside-root',
+    ]);
     expect(codes('schema: ctrlrun.tools/v1\noutput: src/gen.py\ntools: []\n')).toEqual(['2:9 bad-extension']);
     expect(codes('schema: ctrlrun.tools/v1\noutput: src/x.ts\ncontrol: src/x.ts\ntools: []\n')).toEqual(['2:9 same-path']);
   });
@@ -160,18 +178,28 @@ describe('loadProject', () => {
     try {
       loadProject({ cwd: dir });
     } catch (e) {
-      expect((e as UserError).diagnostics).toMatchObject([{ file: path.join(dir, 'ctrlrun.tools.yaml'), line: 2, column: 9, code: 'file-not-found', path: 'policy' }]);
+      expect((e as UserError).diagnostics).toMatchObject([
+        { file: path.join(dir, 'ctrlrun.tools.yaml'), line: 2, column: 9, code: 'file-not-found', path: 'policy' },
+      ]);
     }
   });
 
   it('collects the errors of both files at once', () => {
-    const dir = repo({ 'ctrlrun.yaml': 'schema: ctrlrun.policy/v6\nactions:\n  a: { decison: allow }\n', 'ctrlrun.tools.yaml': 'schema: ctrlrun.tools/v1\ntools:\n  - tool: x\n    acton: a\n' });
+    const dir = repo({
+      'ctrlrun.yaml': 'schema: ctrlrun.policy/v6\nactions:\n  a: { decison: allow }\n',
+      'ctrlrun.tools.yaml': 'schema: ctrlrun.tools/v1\ntools:\n  - tool: x\n    acton: a\n',
+    });
     try {
       loadProject({ cwd: dir });
       expect.unreachable();
     } catch (e) {
       const codes = (e as UserError).diagnostics.map((d) => `${path.basename(d.file)}:${d.line}:${d.column} ${d.code}`);
-      expect(codes).toEqual(['ctrlrun.tools.yaml:3:5 missing-key', 'ctrlrun.tools.yaml:4:5 unknown-key', 'ctrlrun.yaml:3:3 missing-decision', 'ctrlrun.yaml:3:8 unknown-key']);
+      expect(codes).toEqual([
+        'ctrlrun.tools.yaml:3:5 missing-key',
+        'ctrlrun.tools.yaml:4:5 unknown-key',
+        'ctrlrun.yaml:3:3 missing-decision',
+        'ctrlrun.yaml:3:8 unknown-key',
+      ]);
     }
   });
 

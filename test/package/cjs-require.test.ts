@@ -26,7 +26,9 @@ describe('the CommonJS build', () => {
   });
 
   it('one @noble/hashes: @noble/curves uses the same copy as the runtime', () => {
-    const lock = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package-lock.json'), 'utf8')) as { packages: Record<string, { version?: string; dependencies?: Record<string, string> }> };
+    const lock = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package-lock.json'), 'utf8')) as {
+      packages: Record<string, { version?: string; dependencies?: Record<string, string> }>;
+    };
     const nested = Object.keys(lock.packages).filter((p) => p.endsWith('node_modules/@noble/hashes'));
     expect(nested).toEqual(['node_modules/@noble/hashes']);
     const pkg = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };

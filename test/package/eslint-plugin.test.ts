@@ -46,7 +46,8 @@ describe('eslint-plugin-ctrlrun, the package', { timeout: 300_000 }, () => {
     };
     const link = (names: string[], into: string) => {
       mkdirSync(into, { recursive: true });
-      for (const dir of new Set(names.map((n) => (n.startsWith('@') ? n.split('/')[0]! : n)))) symlinkSync(path.join(REPO_ROOT, 'node_modules', dir), path.join(into, dir), 'dir');
+      for (const dir of new Set(names.map((n) => (n.startsWith('@') ? n.split('/')[0]! : n))))
+        symlinkSync(path.join(REPO_ROOT, 'node_modules', dir), path.join(into, dir), 'dir');
     };
     app = path.join(work, 'app');
     const pluginDir = path.join(app, 'node_modules/eslint-plugin-ctrlrun');
@@ -55,12 +56,18 @@ describe('eslint-plugin-ctrlrun, the package', { timeout: 300_000 }, () => {
     unpack(REPO_ROOT, path.join(nested, 'ctrlrun-gen'));
     link(Object.keys(root.dependencies ?? {}), path.join(nested, 'ctrlrun-gen/node_modules'));
     unpack(path.join(REPO_ROOT, 'packages/cli'), path.join(nested, 'ctrlrun-gen-cli'));
-    link(Object.keys(companion.dependencies ?? {}).filter((d) => d !== 'ctrlrun-gen'), path.join(nested, 'ctrlrun-gen-cli/node_modules'));
+    link(
+      Object.keys(companion.dependencies ?? {}).filter((d) => d !== 'ctrlrun-gen'),
+      path.join(nested, 'ctrlrun-gen-cli/node_modules'),
+    );
     link(['eslint'], path.join(app, 'node_modules'));
     writeFileSync(path.join(app, 'package.json'), JSON.stringify({ name: 'app', private: true, type: 'module' }));
     writeFileSync(path.join(app, 'eslint.config.js'), "import ctrlrun from 'eslint-plugin-ctrlrun';\nexport default [ctrlrun.configs.recommended];\n");
     writeFileSync(path.join(app, 'ctrlrun.yaml'), 'schema: ctrlrun.policy/v6\nactions:\n  stripe.refund:\n    decision: approve\n');
-    writeFileSync(path.join(app, 'ctrlrun.tools.yaml'), 'schema: ctrlrun.tools/v1\npolicy: ctrlrun.yaml\noutput: src/ctrlrun.generated.js\ncontrol: src/ctrlrun.control.js\ntools:\n  - tool: refund\n    action: stripe.refund\n');
+    writeFileSync(
+      path.join(app, 'ctrlrun.tools.yaml'),
+      'schema: ctrlrun.tools/v1\npolicy: ctrlrun.yaml\noutput: src/ctrlrun.generated.js\ncontrol: src/ctrlrun.control.js\ntools:\n  - tool: refund\n    action: stripe.refund\n',
+    );
     mkdirSync(path.join(app, 'src'));
     writeFileSync(
       path.join(app, 'src/tools.js'),

@@ -16,7 +16,8 @@ import { copyFixture, removeDir } from '../helpers/temp-repo.js';
  * Runner with the generated refund-desk module compiled to their module system.
  */
 /** ctrlrun-gen's own dependencies, as its package.json declares them. */
-const runtimeDependencies = (JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> }).dependencies ?? {};
+const runtimeDependencies =
+  (JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> }).dependencies ?? {};
 const bin = (name: string) => path.join(REPO_ROOT, 'node_modules', '.bin', name);
 
 function sh(command: string, args: string[], cwd: string) {
@@ -88,11 +89,21 @@ describe('the packed package under require and import', { timeout: 300_000 }, ()
     const fd = openSync(file, 'w');
     spawnSync(bin('attw'), [tarball, '--format', 'json'], { cwd: work, stdio: ['ignore', fd, 'pipe'], timeout: 180_000 });
     closeSync(fd);
-    const report = JSON.parse(readFileSync(file, 'utf8')) as { analysis: { problems: Array<{ kind: string; entrypoint: string; resolutionKind: string }>; entrypoints: Record<string, unknown> } };
+    const report = JSON.parse(readFileSync(file, 'utf8')) as {
+      analysis: { problems: Array<{ kind: string; entrypoint: string; resolutionKind: string }>; entrypoints: Record<string, unknown> };
+    };
     // no `.` entry (issue 22.4): what an app imports are the named entries, each clean
-    expect(Object.keys(report.analysis.entrypoints).sort()).toEqual(
-      ['./manifest.schema.json', './package.json', './policy-test.schema.json', './policy.schema.json', './runtime', './runtime/postgres', './runtime/sqlite', './runtime/upstream', './testing'],
-    );
+    expect(Object.keys(report.analysis.entrypoints).sort()).toEqual([
+      './manifest.schema.json',
+      './package.json',
+      './policy-test.schema.json',
+      './policy.schema.json',
+      './runtime',
+      './runtime/postgres',
+      './runtime/sqlite',
+      './runtime/upstream',
+      './testing',
+    ]);
     expect(report.analysis.problems).toEqual([]);
   });
 
@@ -109,7 +120,10 @@ describe('the packed package under require and import', { timeout: 300_000 }, ()
       mkdirSync(path.join(modules, 'ctrlrun-gen'), { recursive: true });
       expect(sh('tar', ['-xzf', tarball, '-C', path.join(modules, 'ctrlrun-gen'), '--strip-components=1'], app).code).toBe(0);
       // its dependencies and the app's own, as installed packages (from this repo's node_modules)
-      for (const dep of new Set([...Object.keys(runtimeDependencies), '@openai/agents', 'zod', 'better-sqlite3', 'pg', 'undici'].map((n) => (n.startsWith('@') ? n.split('/')[0]! : n)))) symlinkSync(path.join(REPO_ROOT, 'node_modules', dep), path.join(modules, dep), 'dir');
+      for (const dep of new Set(
+        [...Object.keys(runtimeDependencies), '@openai/agents', 'zod', 'better-sqlite3', 'pg', 'undici'].map((n) => (n.startsWith('@') ? n.split('/')[0]! : n)),
+      ))
+        symlinkSync(path.join(REPO_ROOT, 'node_modules', dep), path.join(modules, dep), 'dir');
       writeFileSync(path.join(app, 'package.json'), JSON.stringify({ name: `app-${system}`, private: true, type: system }));
       const format = system === 'commonjs' ? 'cjs' : 'esm';
       const compile = async (source: string) => (await transform(source, { loader: 'ts', format, target: 'node20' })).code;
@@ -157,7 +171,11 @@ export default createControl({ store: sqliteStore({ path: 'state.db' }), identit
       );
       expect(which.stdout.trim()).toMatch(system === 'commonjs' ? /dist\/cjs\/runtime\/index\.js$/ : /dist\/runtime\/index\.js$/);
       // the bare name is no entry (issue 22.4): Node's own refusal, never a crash on a CLI-only dependency
-      const bare = sh(process.execPath, system === 'commonjs' ? ['-e', "require('ctrlrun-gen')"] : ['--input-type=module', '-e', "await import('ctrlrun-gen')"], app);
+      const bare = sh(
+        process.execPath,
+        system === 'commonjs' ? ['-e', "require('ctrlrun-gen')"] : ['--input-type=module', '-e', "await import('ctrlrun-gen')"],
+        app,
+      );
       expect(bare.code).toBe(1);
       expect(bare.stderr).toContain('ERR_PACKAGE_PATH_NOT_EXPORTED');
       expect(bare.stderr).not.toMatch(/code-frame|Cannot find (package|module)/);

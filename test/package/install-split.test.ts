@@ -101,7 +101,8 @@ describe('one package for the runtime, a companion for the command line', () => 
         if (found) visit(found);
       }
     };
-    for (const name of [...Object.keys(companion.dependencies!).filter((d) => d !== 'ctrlrun-gen'), ...Object.keys(root.dependencies ?? {})]) visit(resolve('', name)!);
+    for (const name of [...Object.keys(companion.dependencies!).filter((d) => d !== 'ctrlrun-gen'), ...Object.keys(root.dependencies ?? {})])
+      visit(resolve('', name)!);
     expect(seen.size).toBeGreaterThan(50);
     expect(scripted).toEqual([]);
   });
@@ -121,7 +122,8 @@ describe('one package for the runtime, a companion for the command line', () => 
       mkdirSync(path.join(modules, 'ctrlrun-gen'), { recursive: true });
       expect(spawnSync('tar', ['-xzf', runtimeTgz, '-C', path.join(modules, 'ctrlrun-gen'), '--strip-components=1']).status).toBe(0);
       // an app's production install: the runtime's dependency and the app's own packages
-      for (const dep of packageDirs([...Object.keys(root.dependencies ?? {}), '@openai/agents', 'zod'])) symlinkSync(path.join(REPO_ROOT, 'node_modules', dep), path.join(modules, dep), 'dir');
+      for (const dep of packageDirs([...Object.keys(root.dependencies ?? {}), '@openai/agents', 'zod']))
+        symlinkSync(path.join(REPO_ROOT, 'node_modules', dep), path.join(modules, dep), 'dir');
       writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'app', private: true, type: 'module' }));
       writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { module: 'NodeNext', strict: true } }));
       mkdirSync(path.join(dir, 'src'));
@@ -171,7 +173,13 @@ describe('one package for the runtime, a companion for the command line', () => 
       const fresh = path.join(work, 'fresh');
       makeApp(fresh);
       // the companion and the ctrlrun-gen it depends on, as npm would fetch them (packed here: no registry)
-      const env = { CTRLRUN_GEN_CLI_SPEC: `${cliTgz} ${runtimeTgz}`, npm_config_ignore_scripts: 'true', npm_config_prefer_offline: 'true', npm_config_audit: 'false', npm_config_fund: 'false' };
+      const env = {
+        CTRLRUN_GEN_CLI_SPEC: `${cliTgz} ${runtimeTgz}`,
+        npm_config_ignore_scripts: 'true',
+        npm_config_prefer_offline: 'true',
+        npm_config_audit: 'false',
+        npm_config_fund: 'false',
+      };
       const init = runBin(['init'], env, fresh);
       expect(init.status, init.stderr).toBe(0);
       expect(init.stderr).toContain(`running ${cliTgz} ${runtimeTgz} through npm exec`);

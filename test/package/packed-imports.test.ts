@@ -46,7 +46,9 @@ describe('the packed files', { timeout: 180_000 }, () => {
 
   it('a module importing an unpacked file is named', () => {
     const packed = new Set(['dist/codemod/write.js']);
-    expect(unpackedImports('dist/codemod/write.js', "import { writeAll } from '../fs/write-all.js';\nconst m = await import('./x.js');", packed))
-      .toEqual(['dist/codemod/write.js -> dist/fs/write-all.js', 'dist/codemod/write.js -> dist/codemod/x.js']);
+    expect(unpackedImports('dist/codemod/write.js', "import { writeAll } from '../fs/write-all.js';\nconst m = await import('./x.js');", packed)).toEqual([
+      'dist/codemod/write.js -> dist/fs/write-all.js',
+      'dist/codemod/write.js -> dist/codemod/x.js',
+    ]);
   });
 });

@@ -47,15 +47,28 @@ describe('test, diff and replay agree with the runtime', () => {
   const baseModule = compileGenerated(BASE);
   const headModule = compileGenerated(HEAD);
 
-  it('test: each case\'s actual decision, rule, reason, effect key and resource are the runtime\'s', () => {
+  it("test: each case's actual decision, rule, reason, effect key and resource are the runtime's", () => {
     fc.assert(
       fc.property(fc.array(callArb, { minLength: 1, maxLength: 50 }), (calls) => {
-        const lines = ['schema: ctrlrun.policy-test/v1', 'cases:', ...calls.map((c) => `  - { action: ${JSON.stringify(c.action)}, args: ${JSON.stringify(JSON.stringify(c.args, (_k, v) => (typeof v === 'bigint' ? `@@${v}@@` : v)).replace(/"@@(\d+)@@"/g, '$1'))}, expect: { decision: allow } }`)];
+        const lines = [
+          'schema: ctrlrun.policy-test/v1',
+          'cases:',
+          ...calls.map(
+            (c) =>
+              `  - { action: ${JSON.stringify(c.action)}, args: ${JSON.stringify(JSON.stringify(c.args, (_k, v) => (typeof v === 'bigint' ? `@@${v}@@` : v)).replace(/"@@(\d+)@@"/g, '$1'))}, expect: { decision: allow } }`,
+          ),
+        ];
         const suite = parseTestFile(lines.join('\n'), '/p/ctrlrun.test.yaml').value!;
         const run = runTests(suite, head);
         run.results.forEach((r, i) => {
           const want = runtimeDecision(headModule, calls[i]!.action, calls[i]!.args);
-          expect({ decision: r.actual.decision, rule: r.actual.rule, reason: r.actual.reason, effectKey: r.actual.effectKey, resource: r.actual.resource }).toEqual({ decision: want.decision, rule: want.rule, reason: want.reason, effectKey: want.effectKey, resource: want.resource });
+          expect({
+            decision: r.actual.decision,
+            rule: r.actual.rule,
+            reason: r.actual.reason,
+            effectKey: r.actual.effectKey,
+            resource: r.actual.resource,
+          }).toEqual({ decision: want.decision, rule: want.rule, reason: want.reason, effectKey: want.effectKey, resource: want.resource });
           const ref = evaluate(HEAD, calls[i]!.action, calls[i]!.args);
           expect([ref.decision, ref.reason, ref.effectKey, ref.resource]).toEqual([want.decision, want.reason, want.effectKey, want.resource]);
         });
@@ -64,24 +77,40 @@ describe('test, diff and replay agree with the runtime', () => {
     );
   });
 
-  it('replay: every call\'s new decision is the runtime\'s under the candidate, and the baseline the runtime\'s under the base', () => {
+  it("replay: every call's new decision is the runtime's under the candidate, and the baseline the runtime's under the base", () => {
     fc.assert(
       fc.property(fc.array(callArb, { minLength: 1, maxLength: 200 }), (calls) => {
-        const recorded = calls.map((c, i) => ({ line: i + 1, action: c.action, argsText: JSON.stringify(c.args, (_k, v) => (typeof v === 'bigint' ? `@@${v}@@` : v)).replace(/"@@(\d+)@@"/g, '$1'), hashed: [], principal: null, environment: null, task: null, at: null, recorded: null, callId: null }));
+        const recorded = calls.map((c, i) => ({
+          line: i + 1,
+          action: c.action,
+          argsText: JSON.stringify(c.args, (_k, v) => (typeof v === 'bigint' ? `@@${v}@@` : v)).replace(/"@@(\d+)@@"/g, '$1'),
+          hashed: [],
+          principal: null,
+          environment: null,
+          task: null,
+          at: null,
+          recorded: null,
+          callId: null,
+        }));
         const result = replayCalls(recorded, head, base);
         let changed = 0;
-        for (const c of calls) if (runtimeDecision(baseModule, c.action, c.args).decision !== runtimeDecision(headModule, c.action, c.args).decision) changed += 1;
+        for (const c of calls)
+          if (runtimeDecision(baseModule, c.action, c.args).decision !== runtimeDecision(headModule, c.action, c.args).decision) changed += 1;
         expect(result.summary.changed).toBe(changed);
         for (const g of result.changes) {
           const c = calls[g.example.call.line - 1]!;
-          expect([g.before, g.after, g.reason]).toEqual([runtimeDecision(baseModule, c.action, c.args).decision, runtimeDecision(headModule, c.action, c.args).decision, runtimeDecision(headModule, c.action, c.args).reason]);
+          expect([g.before, g.after, g.reason]).toEqual([
+            runtimeDecision(baseModule, c.action, c.args).decision,
+            runtimeDecision(headModule, c.action, c.args).decision,
+            runtimeDecision(headModule, c.action, c.args).reason,
+          ]);
         }
       }),
       { numRuns: 40 },
     );
   });
 
-  it('diff: each witness call\'s old and new decisions are the runtime\'s, and no random call changes decision in an action diff reports as unchanged', () => {
+  it("diff: each witness call's old and new decisions are the runtime's, and no random call changes decision in an action diff reports as unchanged", () => {
     const diff = diffPolicies(BASE, HEAD);
     for (const a of diff.actions) {
       for (const c of a.calls) {

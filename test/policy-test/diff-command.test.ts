@@ -19,7 +19,11 @@ function policy(rules: string): ReturnType<typeof parsePolicy>['value'] & object
 
 describe('ctrlrun-gen diff', () => {
   it('lists actions added, removed and changed with the witness calls whose decision changes (golden files)', async () => {
-    for (const [format, ext] of [['text', 'text'], ['json', 'json'], ['markdown', 'md']] as const) {
+    for (const [format, ext] of [
+      ['text', 'text'],
+      ['json', 'json'],
+      ['markdown', 'md'],
+    ] as const) {
       const r = await cli(['diff', 'base.yaml', 'head.yaml', '--format', format], { cwd: DIFF });
       expect(r.code, r.stderr).toBe(1);
       expectGolden(r.stdout, path.join(DIFF, `expected.diff.${ext}`));
@@ -67,18 +71,30 @@ describe('ctrlrun-gen diff', () => {
   });
 
   it('finds the boundary calls of comparisons, each `in` value, a missing argument and the integer sent as text', () => {
-    const d1 = diffPolicies(policy('    rules:\n      - when: { amount_lte: 100 }\n        decision: allow\n      - decision: approve\n'), policy('    rules:\n      - when: { amount_lt: 100 }\n        decision: allow\n      - decision: approve\n'));
+    const d1 = diffPolicies(
+      policy('    rules:\n      - when: { amount_lte: 100 }\n        decision: allow\n      - decision: approve\n'),
+      policy('    rules:\n      - when: { amount_lt: 100 }\n        decision: allow\n      - decision: approve\n'),
+    );
     expect(d1.actions[0]!.calls.map((c) => c.args)).toEqual([{ amount: 100 }]);
-    const d2 = diffPolicies(policy('    rules:\n      - when: { to_in: [a, b, c] }\n        decision: allow\n      - decision: deny\n'), policy('    rules:\n      - when: { to_in: [a, c] }\n        decision: allow\n      - decision: deny\n'));
+    const d2 = diffPolicies(
+      policy('    rules:\n      - when: { to_in: [a, b, c] }\n        decision: allow\n      - decision: deny\n'),
+      policy('    rules:\n      - when: { to_in: [a, c] }\n        decision: allow\n      - decision: deny\n'),
+    );
     expect(d2.actions[0]!.calls.map((c) => c.args)).toEqual([{ to: 'b' }]);
     // a catch-all allow made conditional: the call without the argument, and with it as text, change
-    const d3 = diffPolicies(policy('    rules:\n      - when: { amount_gt: 100 }\n        decision: approve\n      - decision: allow\n'), policy('    rules:\n      - when: { amount_lte: 100 }\n        decision: allow\n      - decision: approve\n'));
+    const d3 = diffPolicies(
+      policy('    rules:\n      - when: { amount_gt: 100 }\n        decision: approve\n      - decision: allow\n'),
+      policy('    rules:\n      - when: { amount_lte: 100 }\n        decision: allow\n      - decision: approve\n'),
+    );
     const args = d3.actions[0]!.calls.map((c) => c.args);
     expect(args).toContainEqual({});
     expect(args).toContainEqual({ amount: '100' });
     expect(d3.actions[0]!.calls.every((c) => !c.looser)).toBe(true);
     // an integer beyond 2^53 keeps its exact boundary
-    const d4 = diffPolicies(policy('    rules:\n      - when: { n_lte: 9007199254740993 }\n        decision: allow\n'), policy('    rules:\n      - when: { n_lte: 9007199254740992 }\n        decision: allow\n'));
+    const d4 = diffPolicies(
+      policy('    rules:\n      - when: { n_lte: 9007199254740993 }\n        decision: allow\n'),
+      policy('    rules:\n      - when: { n_lte: 9007199254740992 }\n        decision: allow\n'),
+    );
     expect(d4.actions[0]!.calls.map((c) => c.args)).toEqual([{ n: 9007199254740993n }]);
   });
 

@@ -13,14 +13,20 @@ const REPLAY = path.join(FIXTURES, 'policy-test/replay');
 describe('ctrlrun-gen replay --calls', () => {
   it('summarizes the changes under a loosened and a tightened policy by action, transition and rule (golden files)', async () => {
     for (const candidate of ['loosened', 'tightened']) {
-      for (const [format, ext] of [['text', 'text'], ['json', 'json'], ['markdown', 'md']] as const) {
+      for (const [format, ext] of [
+        ['text', 'text'],
+        ['json', 'json'],
+        ['markdown', 'md'],
+      ] as const) {
         const r = await cli(['replay', '--policy', `${candidate}.yaml`, '--calls', 'calls.jsonl', '--format', format, '--fail-on', 'never'], { cwd: REPLAY });
         expect(r.code, r.stderr).toBe(0);
         expectGolden(r.stdout, path.join(REPLAY, `expected.${candidate}.${ext}`));
       }
     }
     const loose = JSON.parse((await cli(['replay', '--policy', 'loosened.yaml', '--calls', 'calls.jsonl', '--format', 'json'], { cwd: REPLAY })).stdout);
-    expect(loose.changes).toContainEqual(expect.objectContaining({ action: 'stripe.refund', before: 'approve', after: 'allow', reason: 'rule[0]', looser: true, count: 2 }));
+    expect(loose.changes).toContainEqual(
+      expect.objectContaining({ action: 'stripe.refund', before: 'approve', after: 'allow', reason: 'rule[0]', looser: true, count: 2 }),
+    );
     expect(loose.changes).toContainEqual(expect.objectContaining({ action: 'accounts.close', before: 'deny', after: 'approve', count: 1 }));
   });
 
@@ -42,7 +48,7 @@ describe('ctrlrun-gen replay --calls', () => {
     expect(refunds.summary).toMatchObject({ replayed: 1, changed: 1 });
   });
 
-  it('calls recorded without a decision are compared with the working policy\'s decision', async () => {
+  it("calls recorded without a decision are compared with the working policy's decision", async () => {
     const dir = copyFixture('policy-test/replay');
     dirs.push(dir);
     writeFileSync(path.join(dir, 'bare.jsonl'), '{"action":"stripe.refund","args":{"payment_id":"ch_1","amount":20000}}\n');

@@ -31,12 +31,20 @@ type Ctx = { user: string };
  * pauses for approval, is approved by bob and resumed.
  */
 async function record(store: Store): Promise<void> {
-  const compiled = { ...compilePolicy(loadPolicyOrThrow(path.join(FIXTURE, 'ctrlrun.yaml')).policy), tools: { refund: 'stripe.refund', read_charge: 'stripe.charge.read', close_account: 'accounts.close' } };
+  const compiled = {
+    ...compilePolicy(loadPolicyOrThrow(path.join(FIXTURE, 'ctrlrun.yaml')).policy),
+    tools: { refund: 'stripe.refund', read_charge: 'stripe.charge.read', close_account: 'accounts.close' },
+  };
   const control = createControl({ store, identity: ((rc: { context: Ctx }) => rc.context.user) as never, environment: 'production' });
   const protect = bindProtectedTool<'stripe.refund' | 'stripe.charge.read' | 'accounts.close'>(control, compiled);
   const ran: string[] = [];
   const tools = [
-    protect('stripe.refund', { name: 'refund', description: 'Refund', parameters: z.object({ payment_id: z.string(), amount: z.number().int(), note: z.string().optional() }), execute: async (a) => void ran.push(a.payment_id) }),
+    protect('stripe.refund', {
+      name: 'refund',
+      description: 'Refund',
+      parameters: z.object({ payment_id: z.string(), amount: z.number().int(), note: z.string().optional() }),
+      execute: async (a) => void ran.push(a.payment_id),
+    }),
     protect('stripe.charge.read', { name: 'read_charge', description: 'Read', parameters: z.object({ charge_id: z.string() }), execute: async () => 'ok' }),
     protect('accounts.close', { name: 'close_account', description: 'Close', parameters: z.object({ account: z.string() }), execute: async () => 'closed' }),
   ];
@@ -72,15 +80,19 @@ async function expectReports(cwd: string, storeArg: string, golden: boolean): Pr
   };
   const loose = await json(path.join(FIXTURE, 'loosened.yaml'));
   expect(loose.summary).toEqual({ replayed: 7, unchanged: 5, changed: 2, looser: 2, tighter: 0, undecidable: 0 });
-  expect(loose.changes.map((g: Record<string, unknown>) => [g.action, g.before, g.after, g.reason, g.count, (g.example as { callId: string }).callId])).toEqual([
-    ['accounts.close', 'deny', 'approve', 'decision', 1, 'c7'],
-    ['stripe.refund', 'approve', 'allow', 'rule[0]', 1, 'c2'],
-  ]);
+  expect(loose.changes.map((g: Record<string, unknown>) => [g.action, g.before, g.after, g.reason, g.count, (g.example as { callId: string }).callId])).toEqual(
+    [
+      ['accounts.close', 'deny', 'approve', 'decision', 1, 'c7'],
+      ['stripe.refund', 'approve', 'allow', 'rule[0]', 1, 'c2'],
+    ],
+  );
   // the paused call's answer is bob's (receipts and request), shown with its example
   expect(loose.changes[1].example.answer).toBe('approved by bob, used');
   const tight = await json(path.join(FIXTURE, 'tightened.yaml'));
   expect(tight.summary).toEqual({ replayed: 7, unchanged: 5, changed: 1, looser: 0, tighter: 1, undecidable: 1 });
-  expect(tight.changes.map((g: Record<string, unknown>) => [g.action, g.before, g.after, g.reason, g.count])).toEqual([['stripe.refund', 'allow', 'approve', 'rule[2]', 1]]);
+  expect(tight.changes.map((g: Record<string, unknown>) => [g.action, g.before, g.after, g.reason, g.count])).toEqual([
+    ['stripe.refund', 'allow', 'approve', 'rule[2]', 1],
+  ]);
   // the note was recorded only as its hash, and the tightened policy reads it: undecidable
   expect(tight.undecidable).toEqual([expect.objectContaining({ action: 'stripe.refund', hashedArgs: ['note'], count: 1 })]);
   expect(JSON.stringify([loose, tight])).not.toContain('card stolen');
@@ -88,13 +100,25 @@ async function expectReports(cwd: string, storeArg: string, golden: boolean): Pr
   expect((await cli(['replay', '--policy', path.join(FIXTURE, 'loosened.yaml'), '--store', storeArg], { cwd })).code).toBe(1);
   expect((await cli(['replay', '--policy', path.join(FIXTURE, 'tightened.yaml'), '--store', storeArg], { cwd })).code).toBe(0);
   // --action and --since are asked of the store
-  const closes = JSON.parse((await cli(['replay', '--policy', path.join(FIXTURE, 'loosened.yaml'), '--store', storeArg, '--action', 'accounts.close', '--format', 'json'], { cwd })).stdout);
+  const closes = JSON.parse(
+    (await cli(['replay', '--policy', path.join(FIXTURE, 'loosened.yaml'), '--store', storeArg, '--action', 'accounts.close', '--format', 'json'], { cwd }))
+      .stdout,
+  );
   expect(closes.summary).toMatchObject({ replayed: 1, changed: 1 });
-  const future = JSON.parse((await cli(['replay', '--policy', path.join(FIXTURE, 'loosened.yaml'), '--store', storeArg, '--since', '2999-01-01T00:00:00Z', '--format', 'json'], { cwd })).stdout);
+  const future = JSON.parse(
+    (
+      await cli(['replay', '--policy', path.join(FIXTURE, 'loosened.yaml'), '--store', storeArg, '--since', '2999-01-01T00:00:00Z', '--format', 'json'], {
+        cwd,
+      })
+    ).stdout,
+  );
   expect(future.summary.replayed).toBe(0);
   if (golden) {
     for (const candidate of ['loosened', 'tightened']) {
-      for (const [format, ext] of [['text', 'text'], ['markdown', 'md']] as const) {
+      for (const [format, ext] of [
+        ['text', 'text'],
+        ['markdown', 'md'],
+      ] as const) {
         const r = await cli(['replay', '--policy', `${candidate}.yaml`, '--store', storeArg, '--format', format, '--fail-on', 'never'], { cwd });
         expectGolden(r.stdout, path.join(FIXTURE, `expected.${candidate}.${ext}`));
       }

@@ -23,7 +23,11 @@ function scratch(): string {
 
 describe('ctrlrun-gen test', () => {
   it('reports each case, a located diff for the failing one, and exits 1 (text, json, junit golden files)', async () => {
-    for (const [format, ext] of [['text', 'text'], ['json', 'json'], ['junit', 'xml']] as const) {
+    for (const [format, ext] of [
+      ['text', 'text'],
+      ['json', 'json'],
+      ['junit', 'xml'],
+    ] as const) {
       const r = await cli(['test', '--coverage', '--format', format], { cwd: REFUND });
       expect(r.code, r.stderr).toBe(1);
       expectGolden(r.stdout, path.join(REFUND, `expected.test.${ext}`));
@@ -64,9 +68,21 @@ describe('ctrlrun-gen test', () => {
     const dir = scratch();
     const file = path.join(dir, 'ctrlrun.test.yaml');
     const cases: Array<[string, string, string]> = [
-      ['    expect: { decision: allow, rule: 0, reason: "rule[0]", effect_key: "refund:ch_1:10000", resource: "payment:ch_1" }', '    expect: { decision: alow }', 'ctrlrun.test.yaml:7:25: error: unknown decision `alow`'],
-      ['    args: { payment_id: ch_1, amount: 10001 }', '    args: { payment_id: ch_1, amount: 100.5 }', 'ctrlrun.test.yaml:10:39: error: this value cannot be an argument here (a float)'],
-      ['    action: stripe.refund\n    args: { payment_id: ch_1, amount: 10001 }', '    acton: stripe.refund\n    args: { payment_id: ch_1, amount: 10001 }', 'unknown key `acton` in a case'],
+      [
+        '    expect: { decision: allow, rule: 0, reason: "rule[0]", effect_key: "refund:ch_1:10000", resource: "payment:ch_1" }',
+        '    expect: { decision: alow }',
+        'ctrlrun.test.yaml:7:25: error: unknown decision `alow`',
+      ],
+      [
+        '    args: { payment_id: ch_1, amount: 10001 }',
+        '    args: { payment_id: ch_1, amount: 100.5 }',
+        'ctrlrun.test.yaml:10:39: error: this value cannot be an argument here (a float)',
+      ],
+      [
+        '    action: stripe.refund\n    args: { payment_id: ch_1, amount: 10001 }',
+        '    acton: stripe.refund\n    args: { payment_id: ch_1, amount: 10001 }',
+        'unknown key `acton` in a case',
+      ],
       ['schema: ctrlrun.policy-test/v1', 'schema: ctrlrun.policy-test/v9', 'unsupported schema `ctrlrun.policy-test/v9`'],
     ];
     const original = readFileSync(file, 'utf8');
@@ -85,8 +101,11 @@ describe('ctrlrun-gen test', () => {
     expect(missing.stderr).toContain('the policy test file does not exist');
   });
 
-  it('args written as JSON text are parsed as the runtime parses the model\'s (a bigint, a duplicate key)', async () => {
-    const policy = parsePolicy('schema: ctrlrun.policy/v2\nactions:\n  pay:\n    rules:\n      - when: { amount_gt: 9007199254740993 }\n        decision: deny\n      - decision: allow\n', '/p/ctrlrun.yaml').value!;
+  it("args written as JSON text are parsed as the runtime parses the model's (a bigint, a duplicate key)", async () => {
+    const policy = parsePolicy(
+      'schema: ctrlrun.policy/v2\nactions:\n  pay:\n    rules:\n      - when: { amount_gt: 9007199254740993 }\n        decision: deny\n      - decision: allow\n',
+      '/p/ctrlrun.yaml',
+    ).value!;
     const suite = parseTestFile(
       [
         'schema: ctrlrun.policy-test/v1',
@@ -103,7 +122,7 @@ describe('ctrlrun-gen test', () => {
     expect(run.results.map((r) => r.mismatches)).toEqual([[], [], [], [], []]);
   });
 
-  it('init\'s starter file parses, passes against its policy, and reaches every rule a call can reach', async () => {
+  it("init's starter file parses, passes against its policy, and reaches every rule a call can reach", async () => {
     const texts = [
       readFileSync(path.join(REFUND, 'ctrlrun.yaml'), 'utf8'),
       [

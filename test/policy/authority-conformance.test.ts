@@ -37,14 +37,18 @@ describe("CTRLRun's authority, through the generated module", () => {
 
   it.each(table.cases)('$name', (c) => {
     compiled ??= compileGenerated(loaded.value!);
-    const result = evaluateAuthority(compiled.authority!, { agent: c.agent, user: c.user ?? null }, {
-      action: c.action,
-      resource: c.resource,
-      environment: c.environment ?? 'production',
-      task: c.task ?? null,
-      args: c.args,
-      now: Date.parse(c.now ?? '2026-06-01T00:00:00Z'),
-    });
+    const result = evaluateAuthority(
+      compiled.authority!,
+      { agent: c.agent, user: c.user ?? null },
+      {
+        action: c.action,
+        resource: c.resource,
+        environment: c.environment ?? 'production',
+        task: c.task ?? null,
+        args: c.args,
+        now: Date.parse(c.now ?? '2026-06-01T00:00:00Z'),
+      },
+    );
     if (c.expect.passed) expect(result).toMatchObject({ passed: true, grant: { id: c.expect.grant } });
     else expect(result).toEqual({ passed: false, reason: c.expect.reason, grantId: c.expect.grant });
   });
@@ -57,7 +61,10 @@ describe("documents CTRLRun's loader refuses", () => {
     expect(r.value).toBeUndefined();
     const errors = r.diagnostics.filter((d) => d.severity === 'error');
     expect(errors.length).toBeGreaterThan(0);
-    expect(errors.some((d) => d.path === c.path || d.path?.endsWith(`.${c.path}`)), JSON.stringify(errors.map((d) => [d.path, d.message]))).toBe(true);
+    expect(
+      errors.some((d) => d.path === c.path || d.path?.endsWith(`.${c.path}`)),
+      JSON.stringify(errors.map((d) => [d.path, d.message])),
+    ).toBe(true);
   });
 });
 

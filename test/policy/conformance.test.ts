@@ -51,7 +51,18 @@ describe('CTRLRun 0.12.2 conformance table', () => {
   it('has the cases it claims (every issue class is represented)', () => {
     expect(table.cases.length).toBeGreaterThanOrEqual(90);
     const reasons = new Set(table.cases.map((c) => c.expect.reason));
-    for (const r of ['rule[0]', 'rule[1]', 'rule[2]', 'decision', 'no_matching_rule', 'unknown_action', 'invalid_argument', 'resource_template', 'effect_key_error']) expect(reasons).toContain(r);
+    for (const r of [
+      'rule[0]',
+      'rule[1]',
+      'rule[2]',
+      'decision',
+      'no_matching_rule',
+      'unknown_action',
+      'invalid_argument',
+      'resource_template',
+      'effect_key_error',
+    ])
+      expect(reasons).toContain(r);
     // issue 24's corpus classes: the resource resolved before the arguments' values, and {resource} in an effect key
     const resourceFirst = table.cases.filter((c) => c.expect.reason === 'resource_template' && /\d\.\d|\de\d|\\ud800/.test(c.args));
     expect(resourceFirst.length).toBeGreaterThanOrEqual(3);

@@ -64,7 +64,7 @@ actions:
     for (const args of [{}, { x: 1 }]) expect(evaluate(p, 'b', args)).toMatchObject({ decision: 'allow', rule: 0, reason: 'rule[0]' });
   });
 
-  it('a decision shorthand always matches, with CTRLRun\'s reason `decision`', () => {
+  it("a decision shorthand always matches, with CTRLRun's reason `decision`", () => {
     expect(evaluate(refund, 'read', { any: 'thing' })).toMatchObject({ decision: 'allow', rule: null, reason: 'decision', conditions: [] });
   });
 });
@@ -72,7 +72,15 @@ actions:
 describe('evaluate: fail closed on odd arguments', () => {
   it('an unknown action is denied with unknown_action (prototype names too)', () => {
     for (const name of ['nope', '__proto__', 'constructor', 'toString', 'hasOwnProperty']) {
-      expect(evaluate(refund, name, { amount: 1 })).toEqual({ action: name, decision: 'deny', rule: null, reason: 'unknown_action', conditions: [], effectKey: null, resource: null });
+      expect(evaluate(refund, name, { amount: 1 })).toEqual({
+        action: name,
+        decision: 'deny',
+        rule: null,
+        reason: 'unknown_action',
+        conditions: [],
+        effectKey: null,
+        resource: null,
+      });
     }
   });
 
@@ -86,7 +94,14 @@ describe('evaluate: fail closed on odd arguments', () => {
   });
 
   it('a float, NaN or an unsafe number anywhere in the arguments refuses the call (invalid_argument)', () => {
-    for (const args of [{ amount: 1.5 }, { amount: 5, fee: 0.5 }, { amount: NaN }, { amount: Infinity }, { amount: 2 ** 53 }, { amount: 5, deep: [{ x: 0.1 }] }]) {
+    for (const args of [
+      { amount: 1.5 },
+      { amount: 5, fee: 0.5 },
+      { amount: NaN },
+      { amount: Infinity },
+      { amount: 2 ** 53 },
+      { amount: 5, deep: [{ x: 0.1 }] },
+    ]) {
       expect(evaluate(refund, 'stripe.refund', args)).toMatchObject({ decision: 'deny', rule: null, reason: 'invalid_argument', conditions: [] });
     }
   });
@@ -135,13 +150,26 @@ describe('evaluate: fail closed on odd arguments', () => {
 describe('evaluate is total', () => {
   it('never throws, always returns a well-formed decision', () => {
     fc.assert(
-      fc.property(fc.oneof(fc.constantFrom('stripe.refund', 'tag.set', 'read'), fc.string()), fc.anything({ withBigInt: true, withNullPrototype: true, withTypedArray: true, withSparseArray: true, withBoxedValues: true, withMap: true, withSet: true, withDate: true }), (action, args) => {
-        const e = evaluate(refund, action, args);
-        expect(['allow', 'approve', 'deny']).toContain(e.decision);
-        expect(e.reason).toMatch(/^(rule\[\d+\]|decision|no_matching_rule|unknown_action|invalid_argument|effect_key_error)$/);
-        if (e.reason.startsWith('rule[')) expect(e.reason).toBe(`rule[${e.rule}]`);
-        else expect(e.rule).toBeNull();
-      }),
+      fc.property(
+        fc.oneof(fc.constantFrom('stripe.refund', 'tag.set', 'read'), fc.string()),
+        fc.anything({
+          withBigInt: true,
+          withNullPrototype: true,
+          withTypedArray: true,
+          withSparseArray: true,
+          withBoxedValues: true,
+          withMap: true,
+          withSet: true,
+          withDate: true,
+        }),
+        (action, args) => {
+          const e = evaluate(refund, action, args);
+          expect(['allow', 'approve', 'deny']).toContain(e.decision);
+          expect(e.reason).toMatch(/^(rule\[\d+\]|decision|no_matching_rule|unknown_action|invalid_argument|effect_key_error)$/);
+          if (e.reason.startsWith('rule[')) expect(e.reason).toBe(`rule[${e.rule}]`);
+          else expect(e.rule).toBeNull();
+        },
+      ),
       { numRuns: 2000 },
     );
   });
@@ -150,7 +178,8 @@ describe('evaluate is total', () => {
     fc.assert(
       fc.property(fc.oneof(fc.integer({ min: -2_000_000, max: 3_000_000 }), fc.string()), (amount) => {
         const isInt = Number.isSafeInteger(amount);
-        const expected = isInt && (amount as number) >= 0 && (amount as number) <= 100000 ? 'allow' : isInt && (amount as number) <= 1000000 ? 'approve' : 'deny';
+        const expected =
+          isInt && (amount as number) >= 0 && (amount as number) <= 100000 ? 'allow' : isInt && (amount as number) <= 1000000 ? 'approve' : 'deny';
         expect(evaluate(refund, 'stripe.refund', { amount }).decision).toBe(expected);
       }),
       { numRuns: 2000 },

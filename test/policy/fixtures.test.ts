@@ -21,11 +21,18 @@ const validate = ajv.compile(schema);
 
 type Expectation = { schema: 'reject' | 'accept' | 'not-yaml'; errors: string[] };
 const expected: Record<string, Expectation> = JSON.parse(readFileSync(path.join(INVALID, 'expected.json'), 'utf8'));
-const yamlFiles = (dir: string) => readdirSync(dir).filter((f) => f.endsWith('.yaml')).sort();
+const yamlFiles = (dir: string) =>
+  readdirSync(dir)
+    .filter((f) => f.endsWith('.yaml'))
+    .sort();
 const read = (dir: string, f: string) => readFileSync(path.join(dir, f), 'utf8');
 
 /** Warnings the valid fixtures are expected to produce. */
-const VALID_WARNINGS: Record<string, string[]> = { 'unreachable-rule.yaml': ['unreachable-rule 7:9'], 'duplicate-control-ref.yaml': ['duplicate-control 7:26'], 'eq-values.yaml': ['empty-in 6:82'] };
+const VALID_WARNINGS: Record<string, string[]> = {
+  'unreachable-rule.yaml': ['unreachable-rule 7:9'],
+  'duplicate-control-ref.yaml': ['duplicate-control 7:26'],
+  'eq-values.yaml': ['empty-in 6:82'],
+};
 
 describe('valid policy fixtures', () => {
   it('there are fixtures for every schema version', () => {
@@ -82,7 +89,11 @@ describe('invalid policy fixtures', () => {
 describe('error details', () => {
   it('names the nearest valid key, and the version it needs', () => {
     const [d] = parsePolicy(read(INVALID, 'unknown-action-key.yaml'), 'p.yaml').diagnostics;
-    expect(d).toMatchObject({ path: 'actions.stripe.refund.approval_required', message: expect.stringContaining('approval_required'), hint: 'did you mean `approvals_required`?' });
+    expect(d).toMatchObject({
+      path: 'actions.stripe.refund.approval_required',
+      message: expect.stringContaining('approval_required'),
+      hint: 'did you mean `approvals_required`?',
+    });
     const [v] = parsePolicy(read(INVALID, 'v5-approvals-required.yaml'), 'p.yaml').diagnostics;
     expect(v!.message).toMatch(/needs ctrlrun\.policy\/v6 .*declares ctrlrun\.policy\/v5/);
     expect(v!.hint).toMatch(/v6/);

@@ -52,9 +52,24 @@ describe('normalization', () => {
     });
     const refund = p.actions['stripe.refund']!;
     expect(refund).toMatchObject({ id: 'stripe.refund', controls: ['payments-approval'], approvalsRequired: 2, maxAttempts: 3, loc: { line: 9, column: 3 } });
-    expect(refund.effect).toEqual({ source: 'refund:{payment_id}', parts: [{ kind: 'text', text: 'refund:' }, { kind: 'arg', arg: 'payment_id' }], loc: { file: 'p.yaml', line: 10, column: 13 } });
+    expect(refund.effect).toEqual({
+      source: 'refund:{payment_id}',
+      parts: [
+        { kind: 'text', text: 'refund:' },
+        { kind: 'arg', arg: 'payment_id' },
+      ],
+      loc: { file: 'p.yaml', line: 10, column: 13 },
+    });
     expect(refund.rules.map((r) => [r.index, r.decision, r.when.map((c) => [c.key, c.arg, c.op, c.value]), r.loc.line])).toEqual([
-      [0, 'allow', [['amount_gte', 'amount', 'gte', 0], ['amount_lte', 'amount', 'lte', 100000]], 16],
+      [
+        0,
+        'allow',
+        [
+          ['amount_gte', 'amount', 'gte', 0],
+          ['amount_lte', 'amount', 'lte', 100000],
+        ],
+        16,
+      ],
       [1, 'approve', [['amount_lte', 'amount', 'lte', 1000000]], 18],
       [2, 'deny', [], 20],
     ]);
@@ -78,7 +93,9 @@ describe('normalization', () => {
   });
 
   it('reads YAML 1.1 as CTRLRun does: `no` is false, `017` is 15, `1:30` is 90, integers of any size', () => {
-    const p = load('schema: ctrlrun.policy/v6\nactions:\n  a:\n    rules:\n      - when: { f_eq: no, o_eq: 017, b_eq: 0b11, u_lte: 1_000, s_eq: 1:30, y_eq: y, h_lte: 123456789012345678901 }\n        decision: allow\n');
+    const p = load(
+      'schema: ctrlrun.policy/v6\nactions:\n  a:\n    rules:\n      - when: { f_eq: no, o_eq: 017, b_eq: 0b11, u_lte: 1_000, s_eq: 1:30, y_eq: y, h_lte: 123456789012345678901 }\n        decision: allow\n',
+    );
     expect(p.actions.a!.rules[0]!.when.map((c) => c.value)).toEqual([false, 15, 3, 1000, 90, 'y', 123456789012345678901n]);
   });
 
@@ -89,7 +106,9 @@ describe('normalization', () => {
   });
 
   it('loads what CTRLRun loads: v7/v8, a version label, any action id, `source:`, `mcp:`, no upper bounds', () => {
-    const p = load('schema: ctrlrun.policy/v8\nversion: "7"\ncontrols:\n  c:\n    title: T\n    source: s\nactions:\n  Wire / EUR:\n    mcp: { not_executed_on_error: true }\n    max_attempts: 500\n    approvals_required: 20\n    controls: [c]\n    decision: approve\n');
+    const p = load(
+      'schema: ctrlrun.policy/v8\nversion: "7"\ncontrols:\n  c:\n    title: T\n    source: s\nactions:\n  Wire / EUR:\n    mcp: { not_executed_on_error: true }\n    max_attempts: 500\n    approvals_required: 20\n    controls: [c]\n    decision: approve\n',
+    );
     expect(p.schemaVersion).toBe(8);
     expect(p.version).toBe('7');
     expect(p.controls.c).toMatchObject({ title: 'T', source: 's' });
@@ -97,7 +116,10 @@ describe('normalization', () => {
   });
 
   it('refuses what CTRLRun refuses: `when: {}`, mode/environment before v3, a blank environment, the reserved action name in a template', () => {
-    const codes = (text: string) => parsePolicy(text, 'p.yaml').diagnostics.filter((d) => d.severity === 'error').map((d) => d.code);
+    const codes = (text: string) =>
+      parsePolicy(text, 'p.yaml')
+        .diagnostics.filter((d) => d.severity === 'error')
+        .map((d) => d.code);
     expect(codes('schema: ctrlrun.policy/v6\nactions:\n  a:\n    rules:\n      - when: {}\n        decision: allow\n')).toEqual(['empty-when']);
     expect(codes('schema: ctrlrun.policy/v2\nmode: observe\nenvironment: prod\nactions: {}\n')).toEqual(['key-version', 'key-version']);
     expect(codes('schema: ctrlrun.policy/v3\nenvironment: "  "\nactions: {}\n')).toEqual(['blank-string']);
@@ -115,11 +137,22 @@ describe('normalization', () => {
     expect(parseConditionKey('amount_eq_x')).toMatchObject({ ok: false, reason: 'no-operator' });
     expect(parseConditionKey('_eq')).toMatchObject({ ok: false, reason: 'no-arg' });
     const p = load('schema: ctrlrun.policy/v6\nactions:\n  a:\n    rules:\n      - when: { user_id_eq: 7, is_admin_eq: false }\n        decision: allow\n');
-    expect(p.actions.a!.rules[0]!.when.map((c) => [c.arg, c.op, c.value])).toEqual([['user_id', 'eq', 7], ['is_admin', 'eq', false]]);
+    expect(p.actions.a!.rules[0]!.when.map((c) => [c.arg, c.op, c.value])).toEqual([
+      ['user_id', 'eq', 7],
+      ['is_admin', 'eq', false],
+    ]);
   });
 
   it('parses templates into text and placeholders, refusing stray braces', () => {
-    expect(parseTemplate('{a}:{b}x')).toEqual({ parts: [{ kind: 'arg', arg: 'a' }, { kind: 'text', text: ':' }, { kind: 'arg', arg: 'b' }, { kind: 'text', text: 'x' }], errors: [] });
+    expect(parseTemplate('{a}:{b}x')).toEqual({
+      parts: [
+        { kind: 'arg', arg: 'a' },
+        { kind: 'text', text: ':' },
+        { kind: 'arg', arg: 'b' },
+        { kind: 'text', text: 'x' },
+      ],
+      errors: [],
+    });
     expect(parseTemplate('static')).toEqual({ parts: [{ kind: 'text', text: 'static' }], errors: [] });
     expect(parseTemplate('a}b').errors).toEqual([{ index: 1, message: expect.stringContaining('`}`') }]);
     expect(parseTemplate('{a').errors).toEqual([{ index: 0, message: expect.stringContaining('never closed') }]);
@@ -128,7 +161,9 @@ describe('normalization', () => {
   });
 
   it('keeps strings that look like numbers as strings, and reads hex integers', () => {
-    const p = load('schema: ctrlrun.policy/v6\nactions:\n  a:\n    rules:\n      - when: { code_eq: "1.5", n_lte: 0x10, tag_in: ["7", 7] }\n        decision: allow\n');
+    const p = load(
+      'schema: ctrlrun.policy/v6\nactions:\n  a:\n    rules:\n      - when: { code_eq: "1.5", n_lte: 0x10, tag_in: ["7", 7] }\n        decision: allow\n',
+    );
     expect(p.actions.a!.rules[0]!.when.map((c) => c.value)).toEqual(['1.5', 16, ['7', 7]]);
   });
 
@@ -148,8 +183,10 @@ describe('policy hash', () => {
     expect(JSON.stringify(policyHashInput(p))).not.toMatch(/"(loc|line|column|file)"/);
   });
 
-  it('equals CTRLRun\'s policy hash for the same file (expected values from an independent canonicaliser of its algorithm)', () => {
-    const table = JSON.parse(readFileSync(path.join(REPO_ROOT, 'test/policy/data/ctrlrun-hashes.json'), 'utf8')) as { cases: Array<{ name: string; policy: string; hash: string }> };
+  it("equals CTRLRun's policy hash for the same file (expected values from an independent canonicaliser of its algorithm)", () => {
+    const table = JSON.parse(readFileSync(path.join(REPO_ROOT, 'test/policy/data/ctrlrun-hashes.json'), 'utf8')) as {
+      cases: Array<{ name: string; policy: string; hash: string }>;
+    };
     expect(table.cases.length).toBeGreaterThanOrEqual(10);
     for (const c of table.cases) {
       const r = parsePolicy(c.policy, 'ctrlrun.yaml');
@@ -160,7 +197,9 @@ describe('policy hash', () => {
 
   it('ignores the version label; the decision shorthand and its one-rule spelling differ (CTRLRun hashes the document)', () => {
     expect(hash(SPEC.replace('mode: enforce\n', 'mode: enforce\nversion: "2026-11"\n').replace('v6', 'v6'))).toBe(hash(SPEC));
-    expect(hash('schema: ctrlrun.policy/v1\nactions:\n  a:\n    decision: allow\n')).not.toBe(hash('schema: ctrlrun.policy/v1\nactions:\n  a:\n    rules:\n      - decision: allow\n'));
+    expect(hash('schema: ctrlrun.policy/v1\nactions:\n  a:\n    decision: allow\n')).not.toBe(
+      hash('schema: ctrlrun.policy/v1\nactions:\n  a:\n    rules:\n      - decision: allow\n'),
+    );
     expect(hash('schema: ctrlrun.policy/v3\nenvironment: production\nactions: {}\n')).toBe(hash('schema: ctrlrun.policy/v3\nactions: {}\n'));
   });
 

@@ -9,19 +9,98 @@ import { FIXTURES } from '../helpers/paths.js';
 /** The loaders never throw: any text gives a value or located diagnostics of their own. */
 
 const TOKENS = [
-  'schema: ', 'ctrlrun.policy/v6', 'ctrlrun.policy/v1', 'ctrlrun.tools/v1', 'mode: ', 'observe', 'actions:', 'controls:', 'rules:', 'when: ',
-  'decision: ', 'allow', 'deny', 'approve', 'effect: ', '"refund:{id}"', '{x}', 'amount_lte: ', 'amount_in: ', 'principal_eq: ', 'tools:',
-  '- tool: ', 'action: ', 'mcp: ', 'stripe.refund', 'a.b', '\n', '\n  ', '\n    ', '  ', '- ', '{', '}', '[', ']', ', ', ': ', '&a ', '*a',
-  '&b ', '*b', '!!int ', '!!str ', '!!binary ', '!foo ', '"', "'", '# c', '---', '...', '1', '-5', '1.5', '.nan', '.inf', '0x1F', '1e3',
-  '99999999999999999999', 'null', '~', 'true', '? ', '|', '>', '%YAML 1.1\n', '\t', '<<: ', '\r\n', '\u00e9', '\uFEFF', '\u0000', '@', '`',
+  'schema: ',
+  'ctrlrun.policy/v6',
+  'ctrlrun.policy/v1',
+  'ctrlrun.tools/v1',
+  'mode: ',
+  'observe',
+  'actions:',
+  'controls:',
+  'rules:',
+  'when: ',
+  'decision: ',
+  'allow',
+  'deny',
+  'approve',
+  'effect: ',
+  '"refund:{id}"',
+  '{x}',
+  'amount_lte: ',
+  'amount_in: ',
+  'principal_eq: ',
+  'tools:',
+  '- tool: ',
+  'action: ',
+  'mcp: ',
+  'stripe.refund',
+  'a.b',
+  '\n',
+  '\n  ',
+  '\n    ',
+  '  ',
+  '- ',
+  '{',
+  '}',
+  '[',
+  ']',
+  ', ',
+  ': ',
+  '&a ',
+  '*a',
+  '&b ',
+  '*b',
+  '!!int ',
+  '!!str ',
+  '!!binary ',
+  '!foo ',
+  '"',
+  "'",
+  '# c',
+  '---',
+  '...',
+  '1',
+  '-5',
+  '1.5',
+  '.nan',
+  '.inf',
+  '0x1F',
+  '1e3',
+  '99999999999999999999',
+  'null',
+  '~',
+  'true',
+  '? ',
+  '|',
+  '>',
+  '%YAML 1.1\n',
+  '\t',
+  '<<: ',
+  '\r\n',
+  '\u00e9',
+  '\uFEFF',
+  '\u0000',
+  '@',
+  '`',
 ];
 const yamlish = fc.array(fc.constantFrom(...TOKENS), { maxLength: 60 }).map((t) => t.join(''));
 
-const validTexts = ['policy/valid', 'manifest/valid']
-  .flatMap((d) => readdirSync(path.join(FIXTURES, d)).filter((f) => f.endsWith('.yaml')).map((f) => readFileSync(path.join(FIXTURES, d, f), 'utf8')));
+const validTexts = ['policy/valid', 'manifest/valid'].flatMap((d) =>
+  readdirSync(path.join(FIXTURES, d))
+    .filter((f) => f.endsWith('.yaml'))
+    .map((f) => readFileSync(path.join(FIXTURES, d, f), 'utf8')),
+);
 const mutated = fc
-  .tuple(fc.constantFrom(...validTexts), fc.array(fc.tuple(fc.nat(), fc.nat({ max: 3 }), fc.constantFrom(...TOKENS, '', ' ', ':', '-')), { minLength: 1, maxLength: 6 }))
-  .map(([text, edits]) => edits.reduce((t, [at, del, ins]) => { const i = at % (t.length + 1); return t.slice(0, i) + ins + t.slice(i + del); }, text));
+  .tuple(
+    fc.constantFrom(...validTexts),
+    fc.array(fc.tuple(fc.nat(), fc.nat({ max: 3 }), fc.constantFrom(...TOKENS, '', ' ', ':', '-')), { minLength: 1, maxLength: 6 }),
+  )
+  .map(([text, edits]) =>
+    edits.reduce((t, [at, del, ins]) => {
+      const i = at % (t.length + 1);
+      return t.slice(0, i) + ins + t.slice(i + del);
+    }, text),
+  );
 
 function wellFormed(diagnostics: ReturnType<typeof parsePolicy>['diagnostics'], text: string): void {
   const lines = text.split(/\r\n|\r|\n/).length + 1;
@@ -56,7 +135,12 @@ describe('parsePolicy and parseManifest never throw', () => {
 describe('hostile input', () => {
   it('an alias bomb (a billion laughs, 10^9 nodes) is refused with alias-limit', () => {
     const levels = ['  - &l0 [x, x, x, x, x, x, x, x, x, x]'];
-    for (let i = 1; i <= 8; i++) levels.push(`  - &l${i} [${Array(10).fill(`*l${i - 1}`).join(', ')}]`);
+    for (let i = 1; i <= 8; i++)
+      levels.push(
+        `  - &l${i} [${Array(10)
+          .fill(`*l${i - 1}`)
+          .join(', ')}]`,
+      );
     const text = `schema: ctrlrun.policy/v6\nactions:\n  a.b:\n    rules:\n${levels.map((l) => `    ${l}`).join('\n')}\n      - when: { n_in: *l8 }\n        decision: allow\n`;
     const r = parsePolicy(text, 'f.yaml');
     expect(r.diagnostics.find((d) => d.code === 'alias-limit')).toMatchObject({ line: 14, column: 23, path: 'actions.a.b.rules[9].when.n_in' });

@@ -21,17 +21,38 @@ const validate = ajv.compile(JSON.parse(readFileSync(path.join(REPO_ROOT, 'polic
 const id = fc.stringMatching(/^[a-z0-9]{1,6}(?:[._-][a-z0-9]{1,6}){0,2}$/);
 const arg = fc.stringMatching(/^[A-Za-z_][A-Za-z0-9_]{0,8}$/).filter((a) => !RESERVED_SUBJECTS.includes(a));
 const int = fc.integer({ min: -Number.MAX_SAFE_INTEGER, max: Number.MAX_SAFE_INTEGER });
-const scalar = fc.oneof(int, fc.string({ maxLength: 8 }).filter((s) => s !== '=' && s !== '<<'), fc.boolean(), fc.constant(null));
+const scalar = fc.oneof(
+  int,
+  fc.string({ maxLength: 8 }).filter((s) => s !== '=' && s !== '<<'),
+  fc.boolean(),
+  fc.constant(null),
+);
 const decision = fc.constantFrom('allow', 'approve', 'deny');
 /** A plain `=` or `<<` cannot be a string in YAML 1.1 (PyYAML refuses the document): the writer does not quote them. */
 const yaml11String = (s: string) => s !== '=' && s !== '<<';
-const template = fc.array(fc.oneof(fc.stringMatching(/^[^{}]{1,5}$/), arg.map((a) => `{${a}}`)), { minLength: 1, maxLength: 4 }).map((p) => p.join('')).filter(yaml11String);
+const template = fc
+  .array(
+    fc.oneof(
+      fc.stringMatching(/^[^{}]{1,5}$/),
+      arg.map((a) => `{${a}}`),
+    ),
+    { minLength: 1, maxLength: 4 },
+  )
+  .map((p) => p.join(''))
+  .filter(yaml11String);
 
-const condition = fc.constantFrom(...OPERATORS).chain((op) =>
-  fc.tuple(arg, op === 'in' ? fc.array(scalar, { minLength: 1, maxLength: 4 }) : ['lt', 'lte', 'gt', 'gte'].includes(op) ? int : scalar).map(([a, v]) => [`${a}_${op}`, v] as const),
-);
+const condition = fc
+  .constantFrom(...OPERATORS)
+  .chain((op) =>
+    fc
+      .tuple(arg, op === 'in' ? fc.array(scalar, { minLength: 1, maxLength: 4 }) : ['lt', 'lte', 'gt', 'gte'].includes(op) ? int : scalar)
+      .map(([a, v]) => [`${a}_${op}`, v] as const),
+  );
 // `when: {}` is refused (CTRLRun): a rule without entries leaves `when` out.
-const rule = fc.record({ when: fc.array(condition, { minLength: 1, maxLength: 4 }).map((cs) => Object.fromEntries(cs)), decision }, { requiredKeys: ['decision'] });
+const rule = fc.record(
+  { when: fc.array(condition, { minLength: 1, maxLength: 4 }).map((cs) => Object.fromEntries(cs)), decision },
+  { requiredKeys: ['decision'] },
+);
 
 function policyArb(version: number) {
   const controlIds = fc.uniqueArray(id, { maxLength: 3 });
@@ -39,7 +60,10 @@ function policyArb(version: number) {
     const actionBody = fc
       .record(
         {
-          body: fc.oneof(decision.map((d) => ({ decision: d })), fc.array(rule, { minLength: 1, maxLength: 4 }).map((rules) => ({ rules }))),
+          body: fc.oneof(
+            decision.map((d) => ({ decision: d })),
+            fc.array(rule, { minLength: 1, maxLength: 4 }).map((rules) => ({ rules })),
+          ),
           effect: version >= 2 ? template : fc.constant(undefined),
           resource: version >= 2 ? template : fc.constant(undefined),
           controls: version >= 4 && controls.length > 0 ? fc.uniqueArray(fc.constantFrom(...controls), { maxLength: controls.length }) : fc.constant(undefined),
@@ -50,17 +74,19 @@ function policyArb(version: number) {
         { requiredKeys: ['body'] },
       )
       .map(({ body, ...rest }) => ({ ...body, ...Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined)) }));
-    return fc.record(
-      {
-        schema: fc.constant(`ctrlrun.policy/v${version}`),
-        mode: version >= 3 ? fc.constantFrom('enforce', 'observe') : fc.constant(undefined),
-        environment: version >= 3 ? fc.string({ minLength: 1, maxLength: 8 }).filter((e) => /\S/.test(e) && yaml11String(e)) : fc.constant(undefined),
-        version: version >= 4 ? fc.string({ minLength: 1, maxLength: 8 }).filter((e) => /\S/.test(e) && yaml11String(e)) : fc.constant(undefined),
-        controls: version >= 4 ? fc.constant(Object.fromEntries(controls.map((c) => [c, { title: `t ${c}` }]))) : fc.constant(undefined),
-        actions: fc.dictionary(id, actionBody, { maxKeys: 4 }),
-      },
-      { requiredKeys: version >= 4 ? ['schema', 'actions', 'controls'] : ['schema', 'actions'] },
-    ).map((p) => JSON.parse(JSON.stringify(p)) as Record<string, unknown>);
+    return fc
+      .record(
+        {
+          schema: fc.constant(`ctrlrun.policy/v${version}`),
+          mode: version >= 3 ? fc.constantFrom('enforce', 'observe') : fc.constant(undefined),
+          environment: version >= 3 ? fc.string({ minLength: 1, maxLength: 8 }).filter((e) => /\S/.test(e) && yaml11String(e)) : fc.constant(undefined),
+          version: version >= 4 ? fc.string({ minLength: 1, maxLength: 8 }).filter((e) => /\S/.test(e) && yaml11String(e)) : fc.constant(undefined),
+          controls: version >= 4 ? fc.constant(Object.fromEntries(controls.map((c) => [c, { title: `t ${c}` }]))) : fc.constant(undefined),
+          actions: fc.dictionary(id, actionBody, { maxKeys: 4 }),
+        },
+        { requiredKeys: version >= 4 ? ['schema', 'actions', 'controls'] : ['schema', 'actions'] },
+      )
+      .map((p) => JSON.parse(JSON.stringify(p)) as Record<string, unknown>);
   });
 }
 
@@ -75,7 +101,11 @@ const render = (p: unknown, flow: boolean) => YAML.stringify(p, { collectionStyl
 const asCtrlrunReads = (text: string): unknown => YAML.parse(text, { version: '1.1' });
 
 /** The counterexample of seed 810315264: a control named `0o0`, a string in YAML 1.1, unquoted by the writer. */
-const OCTAL_LOOKING_CONTROL = { schema: 'ctrlrun.policy/v4', controls: { '0o0': { title: 't 0o0' } }, actions: { a: { decision: 'allow', controls: ['0o0'] } } };
+const OCTAL_LOOKING_CONTROL = {
+  schema: 'ctrlrun.policy/v4',
+  controls: { '0o0': { title: 't 0o0' } },
+  actions: { a: { decision: 'allow', controls: ['0o0'] } },
+};
 
 describe('loader and schema agree', () => {
   it('every generated valid policy is accepted by both', () => {
@@ -83,10 +113,19 @@ describe('loader and schema agree', () => {
       fc.property(anyPolicy, fc.boolean(), (p, flow) => {
         const text = render(p, flow);
         const r = parsePolicy(text, 'p.yaml');
-        expect(r.diagnostics.filter((d) => d.severity === 'error'), text).toEqual([]);
+        expect(
+          r.diagnostics.filter((d) => d.severity === 'error'),
+          text,
+        ).toEqual([]);
         expect(validate(asCtrlrunReads(text)), JSON.stringify(validate.errors)).toBe(true);
       }),
-      { numRuns: 300, examples: [[OCTAL_LOOKING_CONTROL, false], [OCTAL_LOOKING_CONTROL, true]] },
+      {
+        numRuns: 300,
+        examples: [
+          [OCTAL_LOOKING_CONTROL, false],
+          [OCTAL_LOOKING_CONTROL, true],
+        ],
+      },
     );
   });
 
@@ -151,7 +190,12 @@ describe('loader and schema agree', () => {
 /** The same mappings with their keys in reverse order (lists keep their order). */
 function reverseKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(reverseKeys);
-  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).reverse().map(([k, v]) => [k, reverseKeys(v)]));
+  if (value !== null && typeof value === 'object')
+    return Object.fromEntries(
+      Object.entries(value)
+        .reverse()
+        .map(([k, v]) => [k, reverseKeys(v)]),
+    );
   return value;
 }
 
@@ -182,4 +226,3 @@ describe('policy hash stability', () => {
     );
   });
 });
-

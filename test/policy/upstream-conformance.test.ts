@@ -58,7 +58,10 @@ describe("CTRLRun's upstream pins: loading", () => {
 describe("CTRLRun's upstream pins: the decision-time check of the certificate", () => {
   it.each(fixture.check)('digests $digests, observed $observed: $reason ($why)', (row) => {
     const digests = row.digests.map((d) => fixture.digests[d]);
-    const seen = row.observed === null ? undefined : { sha256: fixture.digests[row.observed], pinned: digests.length === 0 || digests.includes(fixture.digests[row.observed]) };
+    const seen =
+      row.observed === null
+        ? undefined
+        : { sha256: fixture.digests[row.observed], pinned: digests.length === 0 || digests.includes(fixture.digests[row.observed]) };
     expect(tlsVerdict(digests, seen)).toBe(row.ours ?? row.reason);
   });
 });

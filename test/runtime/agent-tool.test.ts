@@ -1,6 +1,20 @@
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Agent, MCPServerStdio, RunState, Runner, run as sdkRun, computerTool, setTraceProcessors, setTracingDisabled, tool, webSearchTool, type FunctionTool, type Span, type TracingProcessor } from '@openai/agents';
+import {
+  Agent,
+  MCPServerStdio,
+  RunState,
+  Runner,
+  run as sdkRun,
+  computerTool,
+  setTraceProcessors,
+  setTracingDisabled,
+  tool,
+  webSearchTool,
+  type FunctionTool,
+  type Span,
+  type TracingProcessor,
+} from '@openai/agents';
 import { ScriptedModel, assistantMessage, functionCall } from '@openai/agents/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -32,7 +46,9 @@ function agentPolicy(): CompiledPolicy {
   const decide = (args: unknown): DecisionResult => {
     const a = args as { input?: unknown; payment_id?: unknown } | null;
     if (a?.input === 'ask a person') return { decision: 'approve', rule: 2, reason: 'rule[2]' };
-    return a?.input === 'forbidden' || a?.payment_id === 'forbidden' ? { decision: 'deny', rule: 1, reason: 'rule[1]' } : { decision: 'allow', rule: 0, reason: 'rule[0]' };
+    return a?.input === 'forbidden' || a?.payment_id === 'forbidden'
+      ? { decision: 'deny', rule: 1, reason: 'rule[1]' }
+      : { decision: 'allow', rule: 0, reason: 'rule[0]' };
   };
   const allow = (): DecisionResult => ({ decision: 'allow', rule: 0, reason: 'rule[0]' });
   return {
@@ -74,7 +90,16 @@ function world() {
     },
   });
   const inner = (model: ScriptedModel) => new Agent<Ctx>({ name: 'refunder', instructions: 'Refunds payments', model, tools: [refund, lookup] });
-  return { store, control, doors, refunds, lookups, inner, refund, lookup, failNextLookups: (n: number) => {
+  return {
+    store,
+    control,
+    doors,
+    refunds,
+    lookups,
+    inner,
+    refund,
+    lookup,
+    failNextLookups: (n: number) => {
       failLookups = n;
     },
   };
@@ -85,7 +110,9 @@ const agentCall = (input: string, callId: string) => functionCall('refunder', { 
 /** What the parent model was sent back for a call. */
 function seen(model: ScriptedModel, index: number, callId: string): string {
   const input = model.calls[index]?.request.input;
-  const item = Array.isArray(input) ? input.find((i) => (i as { type?: string; callId?: string }).type === 'function_call_result' && (i as { callId?: string }).callId === callId) : undefined;
+  const item = Array.isArray(input)
+    ? input.find((i) => (i as { type?: string; callId?: string }).type === 'function_call_result' && (i as { callId?: string }).callId === callId)
+    : undefined;
   return JSON.stringify(item ?? null);
 }
 
@@ -111,7 +138,11 @@ describe('protectAgentTool: a protected tool inside agent.asTool()', () => {
     w.failNextLookups(1);
     const nested = new ScriptedModel([[functionCall('Lookup_Charge', { payment_id: 'p1' }, { callId: 'n1' })], [assistantMessage('charge p1: 500')]]);
     const parent = new ScriptedModel([[agentCall('look up p1', 'a1')], [agentCall('look up p1', 'a2')], [assistantMessage('done')]]);
-    const desk = new Agent<Ctx>({ name: 'desk', model: parent, tools: [w.doors.protectAgentTool('desk.refunder', w.inner(nested), { toolName: 'refunder', toolDescription: 'refunds' })] });
+    const desk = new Agent<Ctx>({
+      name: 'desk',
+      model: parent,
+      tools: [w.doors.protectAgentTool('desk.refunder', w.inner(nested), { toolName: 'refunder', toolDescription: 'refunds' })],
+    });
     const error = await run(desk, 'look p1 up', { context: { user: 'alice' } }).then(
       () => null,
       (e: unknown) => e,
@@ -132,7 +163,11 @@ describe('protectAgentTool: a protected tool inside agent.asTool()', () => {
   it("a refusal inside the nested run reaches the caller as the library's error (DuplicateEffect), not as text", async () => {
     const w = world();
     // the refund of p1 already happened
-    const first = new Agent<Ctx>({ name: 'desk', model: new ScriptedModel([[functionCall('refund', { payment_id: 'p1', amount: 500 }, { callId: 'r0' })], [assistantMessage('ok')]]), tools: [w.refund] });
+    const first = new Agent<Ctx>({
+      name: 'desk',
+      model: new ScriptedModel([[functionCall('refund', { payment_id: 'p1', amount: 500 }, { callId: 'r0' })], [assistantMessage('ok')]]),
+      tools: [w.refund],
+    });
     await run(first, 'refund p1', { context: { user: 'alice' } });
     expect(w.refunds).toHaveLength(1);
 
@@ -220,7 +255,11 @@ describe('protectAgentTool: a protected tool inside agent.asTool()', () => {
     expect(w.refunds).toEqual([{ payment_id: 'p7', amount: 500_000 }]);
 
     // the same saved state again, forced through the SDK: the approval was used
-    const desk3 = new Agent<Ctx>({ name: 'desk', model: new ScriptedModel([[assistantMessage('again')]]), tools: [w.doors.protectAgentTool('desk.refunder', w.inner(new ScriptedModel([[assistantMessage('x')]])), { toolName: 'refunder' })] });
+    const desk3 = new Agent<Ctx>({
+      name: 'desk',
+      model: new ScriptedModel([[assistantMessage('again')]]),
+      tools: [w.doors.protectAgentTool('desk.refunder', w.inner(new ScriptedModel([[assistantMessage('x')]])), { toolName: 'refunder' })],
+    });
     const state3 = await RunState.fromString(desk3, saved);
     for (const item of state3.getInterruptions()) state3.approve(item);
     const replay = await run(desk3, state3).then(
@@ -241,7 +280,9 @@ describe('protectAgentTool: a protected tool inside agent.asTool()', () => {
     expect(paused.interruptions.map((i) => (i.rawItem as { callId?: string }).callId)).toEqual(['a9']);
     expect(nested.calls).toHaveLength(0);
     const filed = await w.store.listRequests();
-    expect(filed.map((r) => [r.callId, r.action, r.toolName, r.principal, r.state, r.args])).toEqual([['a9', 'desk.refunder', 'refunder', 'alice', 'pending', '{"input":"ask a person"}']]);
+    expect(filed.map((r) => [r.callId, r.action, r.toolName, r.principal, r.state, r.args])).toEqual([
+      ['a9', 'desk.refunder', 'refunder', 'alice', 'pending', '{"input":"ask a person"}'],
+    ]);
     expect(await w.control.request(paused.state)).toEqual(filed);
   });
 
@@ -276,10 +317,14 @@ describe('the nested run inherits traceIncludeSensitiveData: false', () => {
     const w = world();
     const nested = new ScriptedModel([[functionCall('Lookup_Charge', { payment_id: 'secret-p9' }, { callId: 'n9' })], [assistantMessage('ok')]]);
     const parent = new ScriptedModel([[agentCall('look up secret-p9', 'a9')], [assistantMessage('done')]]);
-    const agentTool = protect ? w.doors.protectAgentTool('desk.refunder', w.inner(nested), { toolName: 'refunder' }) : w.inner(nested).asTool({ toolName: 'refunder', toolDescription: '' });
+    const agentTool = protect
+      ? w.doors.protectAgentTool('desk.refunder', w.inner(nested), { toolName: 'refunder' })
+      : w.inner(nested).asTool({ toolName: 'refunder', toolDescription: '' });
     const desk = new Agent<Ctx>({ name: 'desk', model: parent, tools: [agentTool] });
     await new Runner({ traceIncludeSensitiveData: false, tracingDisabled: false }).run(desk, 'go', { context: { user: 'alice' } });
-    const lookupSpan = spans.find((s) => (s.spanData as { type?: string; name?: string }).type === 'function' && (s.spanData as { name?: string }).name === 'Lookup_Charge');
+    const lookupSpan = spans.find(
+      (s) => (s.spanData as { type?: string; name?: string }).type === 'function' && (s.spanData as { name?: string }).name === 'Lookup_Charge',
+    );
     expect(lookupSpan, 'the nested tool call was traced').toBeDefined();
     return lookupSpan!.spanData as { input?: string; output?: string };
   }

@@ -14,7 +14,16 @@ describe('allow and deny through the Runner', () => {
     const receipts = await s.store.listReceipts();
     expect(receipts.map((r) => r.result)).toEqual(['allowed', 'executed']);
     for (const r of receipts) {
-      expect(r).toMatchObject({ action: 'stripe.refund', call_id: 'c1', principal: 'alice', decision: 'allow', effect_key: 'refund:pay_1', reason: 'rule[0]', mode: 'enforce', environment: 'test' });
+      expect(r).toMatchObject({
+        action: 'stripe.refund',
+        call_id: 'c1',
+        principal: 'alice',
+        decision: 'allow',
+        effect_key: 'refund:pay_1',
+        reason: 'rule[0]',
+        mode: 'enforce',
+        environment: 'test',
+      });
     }
     expect((await s.store.getEffect('refund:pay_1'))?.state).toBe('committed');
     expect(await verifyReceipts(s.store)).toEqual({ ok: true, count: 2 });
@@ -37,7 +46,7 @@ describe('allow and deny through the Runner', () => {
     expect(await s.store.getEffect('refund:pay_1')).toBe(null);
   });
 
-  it('a float anywhere in the model\'s JSON refuses the call (invalid_argument), even `500.0` the SDK reads as 500 and a field no rule reads', async () => {
+  it("a float anywhere in the model's JSON refuses the call (invalid_argument), even `500.0` the SDK reads as 500 and a field no rule reads", async () => {
     const s = setup();
     const { tool, calls } = refundTool(s);
     const model = scripted(

@@ -56,7 +56,9 @@ describe('approve: pause, record, claim once', () => {
       answers: [],
     });
     expect(filed[0]!.args).toBe('{"amount":512345,"payment_id":"pay_1"}');
-    expect((await s.store.listReceipts()).map((r) => [r.result, r.call_id, r.principal, r.args_hash])).toEqual([['requested', 'c1', 'alice', filed[0]!.argsHash]]);
+    expect((await s.store.listReceipts()).map((r) => [r.result, r.call_id, r.principal, r.args_hash])).toEqual([
+      ['requested', 'c1', 'alice', filed[0]!.argsHash],
+    ]);
 
     // request() (twice) finds the same request: no second request, no second receipt, nothing rewritten
     const pending = await s.control.request(result.state);
@@ -152,11 +154,7 @@ describe('approve: pause, record, claim once', () => {
   it('alwaysApprove does not cover the next call of the same tool', async () => {
     const s = setup();
     const { tool, calls } = refundTool(s);
-    const model = scripted(
-      [refundCall(BIG, 'c1')],
-      [refundCall({ payment_id: 'pay_2', amount: 600_000 }, 'c2')],
-      [assistantMessage('done')],
-    );
+    const model = scripted([refundCall(BIG, 'c1')], [refundCall({ payment_id: 'pay_2', amount: 600_000 }, 'c2')], [assistantMessage('done')]);
     const agent = agentWith(model, [tool]);
     const first = await run(agent, 'refund', { context: { user: 'alice' } });
     await s.control.approve(first.state, first.interruptions[0]!, { approver: 'bob' });

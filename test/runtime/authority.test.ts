@@ -26,7 +26,9 @@ interface Ctx {
   task?: string | null;
 }
 
-const { examples } = JSON.parse(readFileSync(path.join(FIXTURES, 'conformance/ctrlrun-examples.json'), 'utf8')) as { examples: Record<string, { policy: unknown }> };
+const { examples } = JSON.parse(readFileSync(path.join(FIXTURES, 'conformance/ctrlrun-examples.json'), 'utf8')) as {
+  examples: Record<string, { policy: unknown }>;
+};
 
 function compiled(policyDoc: unknown) {
   const r = parsePolicy(YAML.stringify(policyDoc, { version: '1.1' }), 'ctrlrun.yaml');
@@ -64,7 +66,12 @@ function harness(policyDoc: unknown, store: Store = memoryStore(), start = Date.
     }
     return { seen: toolOutputSeen(model, 1, callId), error };
   };
-  return { store, clock, runs, call, setBehave: (b: typeof behave) => {
+  return {
+    store,
+    clock,
+    runs,
+    call,
+    setBehave: (b: typeof behave) => {
       behave = b;
     },
   };
@@ -80,10 +87,12 @@ describe('authority (CTRLRun v7) through the Runner: examples/authority/payments
     const { seen } = await h.call(dana, { payment_id: 'EU-1', amount: 50_000 }, 'c1');
     expect(h.runs).toHaveLength(1);
     expect(seen).toContain('refunded');
-    expect(await h.store.consumptions({ grantId: 'head-of-support' })).toMatchObject([{ metric: 'amount', amount: '50000', effectKey: 'refund:EU-1', attempt: 1, releasedAt: null }]);
+    expect(await h.store.consumptions({ grantId: 'head-of-support' })).toMatchObject([
+      { metric: 'amount', amount: '50000', effectKey: 'refund:EU-1', attempt: 1, releasedAt: null },
+    ]);
   });
 
-  it('refusals name CTRLRun\'s reason and the body never runs', async () => {
+  it("refusals name CTRLRun's reason and the body never runs", async () => {
     const h = harness(payments);
     const cases: Array<[Ctx, Record<string, unknown>, string]> = [
       // the grant names tasks: no task is refused (a dimension anybody may decline to supply…)
@@ -251,7 +260,12 @@ describe.each([
           return 'refunded';
         },
       });
-      const model = scripted([functionCall('refund', { payment_id: 'p2', amount: 500 }, { callId: 'c2' })], [assistantMessage('done')], [functionCall('refund', { payment_id: 'p2', amount: 500 }, { callId: 'c2' })], [assistantMessage('done')]);
+      const model = scripted(
+        [functionCall('refund', { payment_id: 'p2', amount: 500 }, { callId: 'c2' })],
+        [assistantMessage('done')],
+        [functionCall('refund', { payment_id: 'p2', amount: 500 }, { callId: 'c2' })],
+        [assistantMessage('done')],
+      );
       const agent = agentWith(model, [refund]);
       const paused = await run(agent, 'refund it', { context: { agent: 'desk-1' } });
       expect(paused.interruptions).toHaveLength(1);
@@ -270,7 +284,11 @@ describe.each([
 
       // an operator finds p1 never happened: its charge is released, and the same approval now authorizes the call, once
       await store.resolveEffect('refund:p1', 'failed', 'ops', h.clock.now());
-      const again = await run(agentWith(scripted([functionCall('refund', { payment_id: 'p2', amount: 500 }, { callId: 'c2' })], [assistantMessage('done')]), [refund]), 'refund it', { context: { agent: 'desk-1' } });
+      const again = await run(
+        agentWith(scripted([functionCall('refund', { payment_id: 'p2', amount: 500 }, { callId: 'c2' })], [assistantMessage('done')]), [refund]),
+        'refund it',
+        { context: { agent: 'desk-1' } },
+      );
       if (again.interruptions.length > 0) {
         // the SDK asks again on a fresh run; the recorded approval is what authorizes it
         again.state.approve(again.interruptions[0]!);
@@ -321,5 +339,3 @@ describe('a policy without authority is unchanged', () => {
     expect(h.runs).toHaveLength(1);
   });
 });
-
-

@@ -21,7 +21,11 @@ describe('canonical JSON and its hash, on the fast paths', () => {
 
   it('objects of shapes seen before (the key orders kept per shape) are written as a fresh sort writes them, past the kept shapes too', () => {
     // reference: the keys sorted anew for every object (no surrogates here: UTF-16 order is code point order)
-    const sorted = (o: Record<string, unknown>) => `{${Object.keys(o).sort().map((k) => `${JSON.stringify(k)}:${JSON.stringify(o[k])}`).join(',')}}`;
+    const sorted = (o: Record<string, unknown>) =>
+      `{${Object.keys(o)
+        .sort()
+        .map((k) => `${JSON.stringify(k)}:${JSON.stringify(o[k])}`)
+        .join(',')}}`;
     const names = ['call_id', 'at', 'z"q', 'seq', 'b\\n', 'hash', 'a', 'é', 'mode'];
     const shapes: Record<string, unknown>[] = [];
     for (let n = 1; n <= names.length; n++) {
@@ -42,7 +46,22 @@ describe('canonical JSON and its hash, on the fast paths', () => {
   });
 
   it('strings and numbers are written exactly as JSON.stringify writes them (the quick paths included)', () => {
-    const strings = ['', 'alice', 'a"b', 'a\\b', 'tab\there', 'nl\n', '\u0000\u001f\u007f', '\u2028\u2029', 'é€', '\u{1F600}', '\ud800', 'x\udfffy', '\udc00\ud800', 'a'.repeat(300)];
+    const strings = [
+      '',
+      'alice',
+      'a"b',
+      'a\\b',
+      'tab\there',
+      'nl\n',
+      '\u0000\u001f\u007f',
+      '\u2028\u2029',
+      'é€',
+      '\u{1F600}',
+      '\ud800',
+      'x\udfffy',
+      '\udc00\ud800',
+      'a'.repeat(300),
+    ];
     for (const text of strings) {
       expect(canonicalJson(text)).toBe(JSON.stringify(text));
       expect(canonicalJson({ [text]: text })).toBe(`{${JSON.stringify(text)}:${JSON.stringify(text)}}`);

@@ -38,7 +38,9 @@ const seen = (model: ScriptedModel, index: number) => JSON.stringify(model.calls
 /** The screenshot the model was sent back for a call. */
 function screenshotSent(model: ScriptedModel, index: number, callId: string): string | undefined {
   const input = model.calls[index]?.request.input;
-  const item = Array.isArray(input) ? input.find((i) => (i as { type?: string; callId?: string }).type === 'computer_call_result' && (i as { callId?: string }).callId === callId) : undefined;
+  const item = Array.isArray(input)
+    ? input.find((i) => (i as { type?: string; callId?: string }).type === 'computer_call_result' && (i as { callId?: string }).callId === callId)
+    : undefined;
   return (item as { output?: { data?: string } } | undefined)?.output?.data;
 }
 
@@ -74,7 +76,12 @@ describe('protectComputerTool: a real computer (actions logged, text typed to a 
     const f = fresh();
     const p = processOn(f.db);
     const model = new ScriptedModel([
-      [computerCall('c2', [{ type: 'click', x: 1, y: 2, button: 'left' }, { type: 'type', text: 'DROP TABLE users' }])],
+      [
+        computerCall('c2', [
+          { type: 'click', x: 1, y: 2, button: 'left' },
+          { type: 'type', text: 'DROP TABLE users' },
+        ]),
+      ],
       [assistantMessage('I was not allowed to do that.')],
     ]);
     const result = await run(deskAgent(p, f, model), 'clean up', { context: { user: 'alice' } });
@@ -172,7 +179,9 @@ describe('protectComputerTool: a real computer (actions logged, text typed to a 
   it('an approval held only by the SDK state (state.approve) runs nothing', async () => {
     const f = fresh();
     const p = processOn(f.db);
-    const paused = await run(deskAgent(p, f, new ScriptedModel([[computerCall('c5', [{ type: 'type', text: 'rm -rf /' }])]])), 'go', { context: { user: 'alice' } });
+    const paused = await run(deskAgent(p, f, new ScriptedModel([[computerCall('c5', [{ type: 'type', text: 'rm -rf /' }])]])), 'go', {
+      context: { user: 'alice' },
+    });
     paused.state.approve(paused.interruptions[0]!);
     const m2 = new ScriptedModel([[assistantMessage('done')]]);
     const agent2 = deskAgent(p, f, m2);
@@ -191,9 +200,29 @@ describe('protectComputerTool: a real computer (actions logged, text typed to a 
   it('a rejected call never runs and the model reads who rejected it', async () => {
     const f = fresh();
     const p = processOn(f.db);
-    const paused = await run(deskAgent(p, f, new ScriptedModel([[computerCall('c6', [{ type: 'drag', path: [{ x: 1, y: 1 }, { x: 9, y: 9 }] }])]])), 'go', {
-      context: { user: 'alice' },
-    });
+    const paused = await run(
+      deskAgent(
+        p,
+        f,
+        new ScriptedModel([
+          [
+            computerCall('c6', [
+              {
+                type: 'drag',
+                path: [
+                  { x: 1, y: 1 },
+                  { x: 9, y: 9 },
+                ],
+              },
+            ]),
+          ],
+        ]),
+      ),
+      'go',
+      {
+        context: { user: 'alice' },
+      },
+    );
     await p.control.reject(paused.state, paused.interruptions[0]!, { approver: 'bob', message: 'not that window' });
     const m2 = new ScriptedModel([[assistantMessage('ok')]]);
     const agent2 = deskAgent(p, f, m2);
@@ -225,7 +254,10 @@ describe('protectComputerTool: a real computer (actions logged, text typed to a 
         },
       },
     });
-    const model = new ScriptedModel([[computerCall('c7', [{ type: 'click', x: 3, y: 4, button: 'left' }]), computerCall('c8', [{ type: 'type', text: 'DROP x' }])], [assistantMessage('done')]]);
+    const model = new ScriptedModel([
+      [computerCall('c7', [{ type: 'click', x: 3, y: 4, button: 'left' }]), computerCall('c8', [{ type: 'type', text: 'DROP x' }])],
+      [assistantMessage('done')],
+    ]);
     await run(new Agent<Ctx>({ name: 'desk', model, tools: [tool] }), 'go', { context: { user: 'alice' } });
     expect(typesOf(f.log)).toEqual(['click', 'screenshot']);
     expect(seen(model, 1)).toContain('host.computer denied by policy (rule[1])');
@@ -239,7 +271,9 @@ describe('protectComputerTool: a real computer (actions logged, text typed to a 
     const p = processOn(f.db);
     const computer = recordingComputer(f.root, f.log);
     expect(() => p.doors.protectComputerTool('host.computer', { computer, needsApproval: true } as never)).toThrow(/remove `needsApproval`/);
-    expect(() => p.doors.protectComputerTool('host.computer', { computer, onApproval: async () => ({ approve: true }) } as never)).toThrow(/remove `onApproval`/);
+    expect(() => p.doors.protectComputerTool('host.computer', { computer, onApproval: async () => ({ approve: true }) } as never)).toThrow(
+      /remove `onApproval`/,
+    );
     expect(() => p.doors.protectComputerTool('host.computer', { computer: { click() {} } } as never)).toThrow(/must be a Computer/);
   });
 });

@@ -24,7 +24,13 @@ import {
 import { canonicalHash } from '../../src/runtime/canonical.js';
 import { agentWith, assistantMessage, functionCall, manualClock, scripted } from './helpers.js';
 
-const ask: CompiledAction = { id: 'pay.ask', decide: () => ({ decision: 'approve', rule: 0, reason: 'rule[0]' }), controls: [], approvalsRequired: 1, maxAttempts: 3 };
+const ask: CompiledAction = {
+  id: 'pay.ask',
+  decide: () => ({ decision: 'approve', rule: 0, reason: 'rule[0]' }),
+  controls: [],
+  approvalsRequired: 1,
+  maxAttempts: 3,
+};
 const effect = (args: unknown) => ({ ok: true as const, value: `pay:${(args as { id: string }).id}` });
 const policy: CompiledPolicy = {
   hash: 'p'.repeat(64),
@@ -35,7 +41,13 @@ const policy: CompiledPolicy = {
     'pay.ask.effect': { ...ask, id: 'pay.ask.effect', effect },
     'pay.allow': { ...ask, id: 'pay.allow', decide: () => ({ decision: 'allow', rule: 0, reason: 'rule[0]' }) },
     'pay.allow.effect': { ...ask, id: 'pay.allow.effect', decide: () => ({ decision: 'allow', rule: 0, reason: 'rule[0]' }), effect },
-    'pay.throws': { ...ask, id: 'pay.throws', decide: () => { throw new Error('compiled function bug'); } },
+    'pay.throws': {
+      ...ask,
+      id: 'pay.throws',
+      decide: () => {
+        throw new Error('compiled function bug');
+      },
+    },
   },
   tools: {},
 };
@@ -91,16 +103,23 @@ function counter() {
 describe('a store that lies about an approval', () => {
   for (const [name, lie, reason] of [
     ["answers another call's approval", (r: ApprovalRequest) => ({ ...r, callId: 'c2' }), 'approval_mismatch'],
-    ['answers an approval given by the requester', (r: ApprovalRequest) => ({ ...r, answers: [{ approver: 'Alice', decision: 'approve' as const, at: r.decidedAt! }] }), 'approval_approver_is_requester'],
+    [
+      'answers an approval given by the requester',
+      (r: ApprovalRequest) => ({ ...r, answers: [{ approver: 'Alice', decision: 'approve' as const, at: r.decidedAt! }] }),
+      'approval_approver_is_requester',
+    ],
     ['answers an approval for other arguments', (r: ApprovalRequest) => ({ ...r, argsHash: 'x'.repeat(64) }), 'approval_mismatch'],
     ['answers an approval that was never decided', (r: ApprovalRequest) => ({ ...r, decidedAt: undefined }), 'approval_expired'],
   ] as const) {
     it(`claimApproval ${name}: ApprovalMismatch, a refusal receipt, nothing runs`, async () => {
       const real = memoryStore();
-      const store: Store = { ...real, claimApproval: async (callId, now, binding) => {
-        const claimed = await real.claimApproval(callId, now, binding);
-        return claimed.outcome === 'claimed' ? { outcome: 'claimed', request: lie(claimed.request) } : claimed;
-      } };
+      const store: Store = {
+        ...real,
+        claimApproval: async (callId, now, binding) => {
+          const claimed = await real.claimApproval(callId, now, binding);
+          return claimed.outcome === 'claimed' ? { outcome: 'claimed', request: lie(claimed.request) } : claimed;
+        },
+      };
       const { internals, clock } = controlOver(store);
       await approvedRequest(store, 'pay.ask', clock.now());
       const { ran, body } = counter();
@@ -110,12 +129,15 @@ describe('a store that lies about an approval', () => {
     });
   }
 
-  it('the reservation uses up an approval and answers with another call\'s: refused, the key released, nothing runs', async () => {
+  it("the reservation uses up an approval and answers with another call's: refused, the key released, nothing runs", async () => {
     const real = memoryStore();
-    const store: Store = { ...real, reserveEffect: async (input) => {
-      const reserved = await real.reserveEffect(input);
-      return reserved.outcome === 'reserved' && reserved.claimed ? { ...reserved, claimed: { ...reserved.claimed, callId: 'c2' } } : reserved;
-    } };
+    const store: Store = {
+      ...real,
+      reserveEffect: async (input) => {
+        const reserved = await real.reserveEffect(input);
+        return reserved.outcome === 'reserved' && reserved.claimed ? { ...reserved, claimed: { ...reserved.claimed, callId: 'c2' } } : reserved;
+      },
+    };
     const { internals, clock } = controlOver(store);
     await approvedRequest(store, 'pay.ask.effect', clock.now());
     const { ran, body } = counter();
@@ -127,10 +149,13 @@ describe('a store that lies about an approval', () => {
 
   it('the reservation reports success but not the approval it used up: refused, released, nothing runs', async () => {
     const real = memoryStore();
-    const store: Store = { ...real, reserveEffect: async (input) => {
-      const reserved = await real.reserveEffect(input);
-      return reserved.outcome === 'reserved' ? { outcome: 'reserved', effect: reserved.effect } : reserved;
-    } };
+    const store: Store = {
+      ...real,
+      reserveEffect: async (input) => {
+        const reserved = await real.reserveEffect(input);
+        return reserved.outcome === 'reserved' ? { outcome: 'reserved', effect: reserved.effect } : reserved;
+      },
+    };
     const { internals, clock } = controlOver(store);
     await approvedRequest(store, 'pay.ask.effect', clock.now());
     const { ran, body } = counter();
@@ -141,10 +166,13 @@ describe('a store that lies about an approval', () => {
 
   it('a malformed row (answers not a list): the control fails, nothing runs', async () => {
     const real = memoryStore();
-    const store: Store = { ...real, getRequest: async (id) => {
-      const r = await real.getRequest(id);
-      return r && ({ ...r, answers: null } as unknown as ApprovalRequest);
-    } };
+    const store: Store = {
+      ...real,
+      getRequest: async (id) => {
+        const r = await real.getRequest(id);
+        return r && ({ ...r, answers: null } as unknown as ApprovalRequest);
+      },
+    };
     const { internals, clock } = controlOver(store);
     await approvedRequest(store, 'pay.ask.effect', clock.now());
     const { ran, body } = counter();
@@ -175,7 +203,12 @@ describe('a store that lies about an approval', () => {
 describe('a receipt that cannot be written', () => {
   it('the decision receipt fails: nothing runs, and the reservation is released', async () => {
     const real = memoryStore();
-    const store: Store = { ...real, appendReceipt: async () => { throw new Error('disk full'); } };
+    const store: Store = {
+      ...real,
+      appendReceipt: async () => {
+        throw new Error('disk full');
+      },
+    };
     const { internals } = controlOver(store);
     const { ran, body } = counter();
     await expect(callThrough(internals, 'pay.allow.effect', body)).rejects.toThrow(/disk full/);
@@ -185,7 +218,12 @@ describe('a receipt that cannot be written', () => {
 
   it('without an effect key too: nothing runs', async () => {
     const real = memoryStore();
-    const store: Store = { ...real, appendReceipt: async () => { throw new Error('disk full'); } };
+    const store: Store = {
+      ...real,
+      appendReceipt: async () => {
+        throw new Error('disk full');
+      },
+    };
     const { ran, body } = counter();
     await expect(callThrough(controlOver(store).internals, 'pay.allow', body)).rejects.toThrow(/disk full/);
     expect(ran.n).toBe(0);
@@ -194,7 +232,13 @@ describe('a receipt that cannot be written', () => {
   it('the outcome receipt fails after the body ran: the caller is told the outcome was not recorded', async () => {
     const real = memoryStore();
     let writes = 0;
-    const store: Store = { ...real, appendReceipt: async (b) => { if (++writes > 1) throw new Error('disk full'); return real.appendReceipt(b); } };
+    const store: Store = {
+      ...real,
+      appendReceipt: async (b) => {
+        if (++writes > 1) throw new Error('disk full');
+        return real.appendReceipt(b);
+      },
+    };
     const { ran, body } = counter();
     await expect(callThrough(controlOver(store).internals, 'pay.allow', body)).rejects.toThrow(/ran, but recording its outcome failed \(disk full\)/);
     expect(ran.n).toBe(1);
@@ -203,7 +247,13 @@ describe('a receipt that cannot be written', () => {
 
 describe('an identity that cannot be trusted', () => {
   for (const [name, identity, expected] of [
-    ['throws', () => { throw new Error('session store down'); }, /identity\(runContext\) threw \(session store down\)/],
+    [
+      'throws',
+      () => {
+        throw new Error('session store down');
+      },
+      /identity\(runContext\) threw \(session store down\)/,
+    ],
     ['returns a number', () => 42, /must return a string/],
     ['returns { agent } of another type', () => ({ agent: 7 }), /must return a string/],
     ['returns a principal with a control character', () => 'alice\nbob', /unusable principal/],

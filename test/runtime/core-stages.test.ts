@@ -19,7 +19,13 @@ import { isBodyFailure } from '../../src/runtime/core/body-failures.js';
 import { ESTABLISHED_NOT_EXECUTED } from '../../src/runtime/core/not-executed.js';
 import type { ApprovalRequest, CompiledAction, CompiledAuthority } from '../../src/runtime/types.js';
 
-const allowAll: CompiledAction = { id: 'a', decide: () => ({ decision: 'allow', rule: 0, reason: 'rule[0]' }), controls: [], approvalsRequired: 1, maxAttempts: 1 };
+const allowAll: CompiledAction = {
+  id: 'a',
+  decide: () => ({ decision: 'allow', rule: 0, reason: 'rule[0]' }),
+  controls: [],
+  approvalsRequired: 1,
+  maxAttempts: 1,
+};
 const facts = (over: Partial<CallFacts> = {}): CallFacts => ({
   callId: 'c1',
   argsHash: 'h'.repeat(64),
@@ -51,14 +57,22 @@ describe('stages 2 and 3, the decision and the authority', () => {
   const scope = (compiled: CompiledAction, authority?: CompiledAuthority) => ({ action: 'a', compiled, policy: { authority }, environment: 'production' });
 
   it('a compiled decision function that throws is a denial, never an allow', () => {
-    const throwing: CompiledAction = { ...allowAll, decide: () => { throw new Error('boom'); } };
+    const throwing: CompiledAction = {
+      ...allowAll,
+      decide: () => {
+        throw new Error('boom');
+      },
+    };
     expect(decideCall(throwing, { x: 1 })).toMatchObject({ decision: 'deny', reason: 'no_matching_rule' });
     expect(decideOn(scope(throwing), 0, '{"x":1}', undefined).decision).toMatchObject({ decision: 'deny' });
   });
 
   it('arguments that do not parse losslessly are invalid_argument before the rules', () => {
     expect(decideOn(scope(allowAll), 0, '{"x":1.5}', undefined).decision).toMatchObject({ decision: 'deny', reason: 'invalid_argument' });
-    expect(decideOn(scope(allowAll), 0, '{"x":1}', undefined, null, null, parseArguments('{"x":1}'))).toMatchObject({ decision: { decision: 'allow' }, args: { x: 1 } });
+    expect(decideOn(scope(allowAll), 0, '{"x":1}', undefined, null, null, parseArguments('{"x":1}'))).toMatchObject({
+      decision: { decision: 'allow' },
+      args: { x: 1 },
+    });
   });
 
   it('a principal no grant covers is denied by authority (no_authority)', () => {
@@ -71,11 +85,16 @@ describe('stages 2 and 3, the decision and the authority', () => {
     expect(decisionRefusal('a', facts({ principal: null }))).toMatchObject({ code: 'no_principal', receipt: { result: 'refused', reason: 'no_principal' } });
     const denied = decisionRefusal('a', facts({ decision: { decision: 'deny', rule: 2, reason: 'rule[2]', effectKey: null, resource: null } }));
     expect(denied).toMatchObject({ code: 'rule[2]', receipt: { result: 'denied' }, message: expect.stringContaining('denied by policy') });
-    const before = decisionRefusal('a', facts({ decision: { decision: 'deny', rule: null, reason: 'invalid_argument', effectKey: null, resource: null, detail: 'x' } }));
+    const before = decisionRefusal(
+      'a',
+      facts({ decision: { decision: 'deny', rule: null, reason: 'invalid_argument', effectKey: null, resource: null, detail: 'x' } }),
+    );
     expect(before).toMatchObject({ receipt: { result: 'refused' } });
     expect(decisionRefusal('a', facts({ decision: { decision: 'allow', rule: 0, reason: 'rule[0]', effectKey: null, resource: null } }))).toBeNull();
     expect(guardrailRefusal(facts({ principal: null }))).toMatchObject({ code: 'no_principal' });
-    expect(guardrailRefusal(facts({ decision: { decision: 'deny', rule: null, reason: 'no_authority', effectKey: null, resource: null } }))?.why).toContain('refused by authority');
+    expect(guardrailRefusal(facts({ decision: { decision: 'deny', rule: null, reason: 'no_authority', effectKey: null, resource: null } }))?.why).toContain(
+      'refused by authority',
+    );
   });
 });
 
@@ -121,21 +140,52 @@ describe('stage 5, the approval claim (a verdict on what the store answered)', (
     expect(verdict(request({ decidedAt: undefined }))).toMatchObject({ ok: false, reason: 'expired' });
     expect(verdict(request(), facts(), { ...rules, now: 10 + 1001 })).toMatchObject({ ok: false, reason: 'expired' });
     expect(verdict(request({ answers: [{ approver: 'ALICE', decision: 'approve', at: 10 }] }))).toMatchObject({ ok: false, reason: 'approver_is_requester' });
-    expect(verdict(request(), facts(), { ...rules, approvalsRequired: 2 })).toMatchObject({ ok: false, reason: 'mismatch', text: expect.stringContaining('2 distinct') });
-    expect(verdict(request({ approvalsRequired: 2, answers: [{ approver: 'bob', decision: 'approve', at: 1 }, { approver: 'BOB', decision: 'approve', at: 2 }] }))).toMatchObject({ ok: false, reason: 'mismatch' });
+    expect(verdict(request(), facts(), { ...rules, approvalsRequired: 2 })).toMatchObject({
+      ok: false,
+      reason: 'mismatch',
+      text: expect.stringContaining('2 distinct'),
+    });
+    expect(
+      verdict(
+        request({
+          approvalsRequired: 2,
+          answers: [
+            { approver: 'bob', decision: 'approve', at: 1 },
+            { approver: 'BOB', decision: 'approve', at: 2 },
+          ],
+        }),
+      ),
+    ).toMatchObject({ ok: false, reason: 'mismatch' });
     expect(verdict(request(), facts({ callId: null }))).toMatchObject({ ok: false, reason: 'unknown' });
   });
 
   it('the store outcomes other than claimed authorize nothing', () => {
     expect(approvalVerdict(facts(), { outcome: 'unknown' }, binding, rules)).toMatchObject({ ok: false, reason: 'unknown' });
-    expect(approvalVerdict(facts(), { outcome: 'not_approved', request: request({ state: 'pending' }) }, binding, rules)).toMatchObject({ ok: false, reason: 'unknown' });
-    expect(approvalVerdict(facts(), { outcome: 'consumed', request: request({ state: 'consumed' }) }, binding, rules)).toMatchObject({ ok: false, reason: 'consumed', approvers: ['bob'] });
+    expect(approvalVerdict(facts(), { outcome: 'not_approved', request: request({ state: 'pending' }) }, binding, rules)).toMatchObject({
+      ok: false,
+      reason: 'unknown',
+    });
+    expect(approvalVerdict(facts(), { outcome: 'consumed', request: request({ state: 'consumed' }) }, binding, rules)).toMatchObject({
+      ok: false,
+      reason: 'consumed',
+      approvers: ['bob'],
+    });
     expect(approvalVerdict(facts(), { outcome: 'mismatch', request: request() }, binding, rules)).toMatchObject({ ok: false, reason: 'mismatch' });
   });
 
   it('over a store: the claim uses the approval up once; the vet reads it and leaves it approved', async () => {
     const store = memoryStore();
-    await store.putRequest({ callId: 'c1', action: 'a', toolName: 'a', argsHash: 'h'.repeat(64), args: '{}', policyHash: 'p', principal: 'alice', approvalsRequired: 1, createdAt: 0 });
+    await store.putRequest({
+      callId: 'c1',
+      action: 'a',
+      toolName: 'a',
+      argsHash: 'h'.repeat(64),
+      args: '{}',
+      policyHash: 'p',
+      principal: 'alice',
+      approvalsRequired: 1,
+      createdAt: 0,
+    });
     await store.addAnswer('c1', { approver: 'bob', decision: 'approve', at: 10 });
     expect((await vetFromStore(store, facts(), binding)).outcome).toBe('claimed');
     expect((await store.getRequest('c1'))?.state).toBe('approved');
@@ -192,7 +242,11 @@ describe('stage 8, the settlement (a plan)', () => {
   const scope = { action: 'a', callId: 'c1', key: 'k', approvers: ['bob'], hasUserErrorFunction: false };
 
   it('success commits; NotExecuted fails the key and is established; a throw is ambiguous', () => {
-    expect(settlementOf(scope, { ok: true, output: 'x' })).toEqual({ effect: 'committed', receipt: { result: 'executed', approvers: ['bob'], effect_key: 'k' }, answer: { return: 'x' } });
+    expect(settlementOf(scope, { ok: true, output: 'x' })).toEqual({
+      effect: 'committed',
+      receipt: { result: 'executed', approvers: ['bob'], effect_key: 'k' },
+      answer: { return: 'x' },
+    });
     const ne = settlementOf(scope, { ok: false, error: new NotExecuted('declined') });
     expect([ne.effect, ne.receipt.result]).toEqual(['failed', 'not_executed']);
     expect(((ne.answer as { throw: object }).throw as Record<symbol, unknown>)[ESTABLISHED_NOT_EXECUTED]).toBe(true);
@@ -218,7 +272,10 @@ describe('stage 8, the settlement (a plan)', () => {
   });
 
   it('observe mode records what happened with the decision enforce would have taken', () => {
-    expect(observedSettlement('rule[2]', null, { ok: true, output: 'x' })).toEqual({ receipt: { result: 'executed', reason: 'rule[2]', effect_key: null }, answer: { return: 'x' } });
+    expect(observedSettlement('rule[2]', null, { ok: true, output: 'x' })).toEqual({
+      receipt: { result: 'executed', reason: 'rule[2]', effect_key: null },
+      answer: { return: 'x' },
+    });
     expect(observedSettlement('r', null, { ok: false, error: new NotExecuted('n') }).receipt.result).toBe('not_executed');
   });
 });

@@ -13,7 +13,13 @@ const DAY = 86_400_000;
 /** A control over `store` whose refund action labels `payment_id` (`data:`), so the log keeps it as its hash. */
 function labelled(store: Store, options: { decisionLog?: false | { retentionDays?: number }; mode?: 'enforce' | 'observe' } = {}) {
   const clock = manualClock();
-  const control = createControl({ store, identity: ((rc: { context: { user?: string } }) => rc.context?.user ?? null) as never, clock: clock.now, environment: 'test', ...(options.decisionLog !== undefined ? { decisionLog: options.decisionLog } : {}) });
+  const control = createControl({
+    store,
+    identity: ((rc: { context: { user?: string } }) => rc.context?.user ?? null) as never,
+    clock: clock.now,
+    environment: 'test',
+    ...(options.decisionLog !== undefined ? { decisionLog: options.decisionLog } : {}),
+  });
   const base = makePolicy(options.mode ? { mode: options.mode } : {});
   const policy = { ...base, actions: { ...base.actions, 'stripe.refund': { ...base.actions['stripe.refund']!, sensitive: ['payment_id'] } } };
   const s = { store, clock, control, policy, protectedTool: bindProtectedTool<'stripe.refund' | 'stripe.charge.read'>(control, policy) };
@@ -24,7 +30,10 @@ describe('the decision log, written by the core through the Runner', () => {
   it('one entry per decided call (allow and deny), beside its receipt: the inputs as the decision saw them, a labelled argument only as its hash', async () => {
     const s = labelled(memoryStore());
     const { tool } = refundTool(s);
-    const model = scripted([refundCall({ payment_id: 'pay_1', amount: 500 }, 'c1'), refundCall({ payment_id: 'pay_2', amount: 5_000_000 }, 'c2')], [assistantMessage('done')]);
+    const model = scripted(
+      [refundCall({ payment_id: 'pay_1', amount: 500 }, 'c1'), refundCall({ payment_id: 'pay_2', amount: 5_000_000 }, 'c2')],
+      [assistantMessage('done')],
+    );
     await run(agentWith(model, [tool]), 'refund', { context: { user: 'alice' } });
     const receipts = await s.store.listReceipts();
     // the guardrail refuses c2 before c1's body runs: sorted by call id
@@ -78,7 +87,9 @@ describe('the decision log, written by the core through the Runner', () => {
     expect(paused.interruptions).toHaveLength(1);
     // pending: the entry is there already, bound to the `requested` receipt, and replay reads it
     const pending = await s.store.listDecisions!();
-    expect(pending.map((e) => [e.call_id, e.decision, e.result, e.reason, e.rule, e.effect_key])).toEqual([['c3', 'approve', 'requested', 'rule[1]', 1, 'refund:pay_3']]);
+    expect(pending.map((e) => [e.call_id, e.decision, e.result, e.reason, e.rule, e.effect_key])).toEqual([
+      ['c3', 'approve', 'requested', 'rule[1]', 1, 'refund:pay_3'],
+    ]);
     expect(pending[0]!.principal).toEqual({ agent: 'alice', user: null });
     expect(pending[0]!.args).not.toContain('pay_3');
     expect(await verifyDecisions(s.store)).toEqual({ ok: true, count: 1 });
@@ -118,7 +129,10 @@ describe('the decision log, written by the core through the Runner', () => {
   it("an operator's answer stays in the receipts and the request; replay and receipts log show it beside the entry", async () => {
     const s = labelled(memoryStore());
     const { tool } = refundTool(s);
-    const model = scripted([refundCall({ payment_id: 'pay_5', amount: 500_000 }, 'c5'), refundCall({ payment_id: 'pay_6', amount: 600_000 }, 'c6')], [assistantMessage('done')]);
+    const model = scripted(
+      [refundCall({ payment_id: 'pay_5', amount: 500_000 }, 'c5'), refundCall({ payment_id: 'pay_6', amount: 600_000 }, 'c6')],
+      [assistantMessage('done')],
+    );
     const paused = await run(agentWith(model, [tool]), 'refund', { context: { user: 'alice' } });
     expect(paused.interruptions).toHaveLength(2);
     const answered = async () => {
@@ -126,11 +140,17 @@ describe('the decision log, written by the core through the Runner', () => {
       await attachAnswers(s.store, calls);
       return calls.map((c) => [c.callId, c.answer]);
     };
-    expect(await answered()).toEqual([['c5', 'pending'], ['c6', 'pending']]);
+    expect(await answered()).toEqual([
+      ['c5', 'pending'],
+      ['c6', 'pending'],
+    ]);
     const [five, six] = paused.interruptions;
     await s.control.approve(paused.state, five!, { approver: 'bob' });
     await s.control.reject(paused.state, six!, { approver: 'carol', message: 'too large' });
-    expect(await answered()).toEqual([['c5', 'approved by bob'], ['c6', 'rejected by carol: too large']]);
+    expect(await answered()).toEqual([
+      ['c5', 'approved by bob'],
+      ['c6', 'rejected by carol: too large'],
+    ]);
     // the answers are receipts (signed where the operator has a key), not log entries
     expect((await s.store.listDecisions!()).map((e) => e.result)).toEqual(['requested', 'requested']);
     expect((await s.store.listReceipts()).map((r) => r.result)).toEqual(['requested', 'requested', 'approved', 'rejected']);
@@ -141,7 +161,9 @@ describe('the decision log, written by the core through the Runner', () => {
       const s = labelled(store);
       const { tool } = refundTool(s);
       // the second call in one store is refused as a duplicate effect: it is logged all the same
-      await run(agentWith(scripted([refundCall({ payment_id: 'pay_7', amount: 500 }, callId)], [assistantMessage('done')]), [tool]), 'refund', { context: { user: 'alice' } }).catch(() => undefined);
+      await run(agentWith(scripted([refundCall({ payment_id: 'pay_7', amount: 500 }, callId)], [assistantMessage('done')]), [tool]), 'refund', {
+        context: { user: 'alice' },
+      }).catch(() => undefined);
       const entries = await store.listDecisions!();
       return (JSON.parse(entries[entries.length - 1]!.args) as { payment_id: string }).payment_id;
     };
@@ -160,7 +182,9 @@ describe('the decision log, written by the core through the Runner', () => {
   it('decisionLog: false keeps no log; the receipts are written as before', async () => {
     const s = labelled(memoryStore(), { decisionLog: false });
     const { tool } = refundTool(s);
-    await run(agentWith(scripted([refundCall({ payment_id: 'pay_1', amount: 500 }, 'c1')], [assistantMessage('done')]), [tool]), 'refund', { context: { user: 'alice' } });
+    await run(agentWith(scripted([refundCall({ payment_id: 'pay_1', amount: 500 }, 'c1')], [assistantMessage('done')]), [tool]), 'refund', {
+      context: { user: 'alice' },
+    });
     expect((await s.store.listReceipts()).map((r) => r.result)).toEqual(['allowed', 'executed']);
     expect(await s.store.listDecisions!()).toEqual([]);
   });
@@ -168,9 +192,13 @@ describe('the decision log, written by the core through the Runner', () => {
   it('retentionDays: an entry older than the retention is dropped by a later append', async () => {
     const s = labelled(memoryStore(), { decisionLog: { retentionDays: 1 } });
     const { tool } = refundTool(s);
-    await run(agentWith(scripted([refundCall({ payment_id: 'pay_1', amount: 500 }, 'c1')], [assistantMessage('done')]), [tool]), 'refund', { context: { user: 'alice' } });
+    await run(agentWith(scripted([refundCall({ payment_id: 'pay_1', amount: 500 }, 'c1')], [assistantMessage('done')]), [tool]), 'refund', {
+      context: { user: 'alice' },
+    });
     s.clock.advance(2 * DAY);
-    await run(agentWith(scripted([refundCall({ payment_id: 'pay_2', amount: 500 }, 'c2')], [assistantMessage('done')]), [tool]), 'refund', { context: { user: 'alice' } });
+    await run(agentWith(scripted([refundCall({ payment_id: 'pay_2', amount: 500 }, 'c2')], [assistantMessage('done')]), [tool]), 'refund', {
+      context: { user: 'alice' },
+    });
     const log = await s.store.listDecisions!();
     expect(log.map((e) => [e.seq, e.call_id])).toEqual([[2, 'c2']]);
     expect(await verifyDecisions(s.store)).toEqual({ ok: true, count: 1 });
@@ -187,7 +215,11 @@ describe('the decision log, written by the core through the Runner', () => {
     };
     const s = labelled(store);
     const { tool, calls } = refundTool(s);
-    await expect(run(agentWith(scripted([refundCall({ payment_id: 'pay_1', amount: 500 }, 'c1')], [assistantMessage('done')]), [tool]), 'refund', { context: { user: 'alice' } })).rejects.toThrow(/disk full/);
+    await expect(
+      run(agentWith(scripted([refundCall({ payment_id: 'pay_1', amount: 500 }, 'c1')], [assistantMessage('done')]), [tool]), 'refund', {
+        context: { user: 'alice' },
+      }),
+    ).rejects.toThrow(/disk full/);
     expect(calls).toEqual([]);
   });
 });
@@ -196,7 +228,10 @@ describe('verifyDecisionChain', () => {
   async function recorded() {
     const s = labelled(memoryStore());
     const { tool } = refundTool(s);
-    const model = scripted([refundCall({ payment_id: 'p1', amount: 1 }, 'c1'), refundCall({ payment_id: 'p2', amount: 2 }, 'c2'), refundCall({ payment_id: 'p3', amount: 3 }, 'c3')], [assistantMessage('done')]);
+    const model = scripted(
+      [refundCall({ payment_id: 'p1', amount: 1 }, 'c1'), refundCall({ payment_id: 'p2', amount: 2 }, 'c2'), refundCall({ payment_id: 'p3', amount: 3 }, 'c3')],
+      [assistantMessage('done')],
+    );
     await run(agentWith(model, [tool]), 'refund', { context: { user: 'alice' } });
     return { entries: await s.store.listDecisions!(), receipts: await s.store.listReceipts() };
   }

@@ -15,7 +15,12 @@ const argsWith = (depth: number) => `{"payment_id":"pay_1","amount":5,"note":${n
 
 const PARAMETERS = {
   zod: z.object({ payment_id: z.string(), amount: z.number().int(), note: z.any() }),
-  json: { type: 'object', properties: { payment_id: { type: 'string' }, amount: { type: 'integer' }, note: { type: 'array', items: { type: 'array' } } }, required: ['payment_id', 'amount', 'note'], additionalProperties: false },
+  json: {
+    type: 'object',
+    properties: { payment_id: { type: 'string' }, amount: { type: 'integer' }, note: { type: 'array', items: { type: 'array' } } },
+    required: ['payment_id', 'amount', 'note'],
+    additionalProperties: false,
+  },
 };
 
 function deepTool(kind: keyof typeof PARAMETERS) {
@@ -42,7 +47,9 @@ describe('deeply nested arguments (issue 14.7)', () => {
       expect(result.finalOutput).toBe('refused');
       expect(calls).toEqual([]);
       expect(toolOutputSeen(model, 1, 'c1')).toContain('nest more than 512 levels deep');
-      expect((await s.store.listReceipts()).map((r) => [r.result, r.reason])).toEqual([['refused', 'invalid_arguments:the arguments nest more than 512 levels deep']]);
+      expect((await s.store.listReceipts()).map((r) => [r.result, r.reason])).toEqual([
+        ['refused', 'invalid_arguments:the arguments nest more than 512 levels deep'],
+      ]);
       expect(await verifyReceipts(s.store)).toMatchObject({ ok: true });
     });
 
@@ -51,7 +58,10 @@ describe('deeply nested arguments (issue 14.7)', () => {
       const raw = argsWith(20_000);
       const error = await (tool as unknown as { invoke: (c: unknown, i: string, d: unknown) => Promise<unknown> })
         .invoke(new RunContext({ user: 'alice' }), raw, { toolCall: { type: 'function_call', callId: 'c1', name: 'refund', arguments: raw } })
-        .then(() => null, (e: unknown) => e);
+        .then(
+          () => null,
+          (e: unknown) => e,
+        );
       expect(error).toBeInstanceOf(ActionDenied);
       expect((error as ActionDenied).reason).toBe('invalid_arguments');
       expect(calls).toEqual([]);

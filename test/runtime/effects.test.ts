@@ -88,11 +88,7 @@ describe('effects through the Runner', () => {
       if (fail) throw new NotExecuted('card network refused before acting');
       return 'refunded';
     });
-    const model = scripted(
-      [refundCall(SMALL, 'c1')],
-      [refundCall(SMALL, 'c2')],
-      [refundCall(SMALL, 'c3')],
-    );
+    const model = scripted([refundCall(SMALL, 'c1')], [refundCall(SMALL, 'c2')], [refundCall(SMALL, 'c3')]);
     const agent = agentWith(model, [tool]);
     const ctx = { context: { user: 'alice' } };
     expect(await caught(run(agent, 'refund', ctx))).toBeInstanceOf(NotExecuted);

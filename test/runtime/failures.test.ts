@@ -126,7 +126,9 @@ describe('fail closed', () => {
   it('the store unreachable on a deny: the run stops with a CtrlrunError (the refusal could not be recorded)', async () => {
     const s = setup({ store: brokenStore() });
     const { tool: t, calls } = refundTool(s);
-    const error = await caught(run(agentWith(scripted([refundCall({ payment_id: 'p', amount: 9_999_999 }, 'c1')]), [t]), 'refund', { context: { user: 'alice' } }));
+    const error = await caught(
+      run(agentWith(scripted([refundCall({ payment_id: 'p', amount: 9_999_999 }, 'c1')]), [t]), 'refund', { context: { user: 'alice' } }),
+    );
     expect(error).toBeInstanceOf(CtrlrunError);
     expect(calls).toEqual([]);
   });
@@ -285,12 +287,14 @@ describe('errors reach the caller as themselves', () => {
         throw boom;
       },
     });
-    const plainError = await caught(run(agentWith(scripted([{ ...refundCall({ id: 'ch_1' }, 'c2'), name: 'Lookup_Charge' }]), [read]), 'x', { context: { user: 'alice' } }));
+    const plainError = await caught(
+      run(agentWith(scripted([{ ...refundCall({ id: 'ch_1' }, 'c2'), name: 'Lookup_Charge' }]), [read]), 'x', { context: { user: 'alice' } }),
+    );
     expect(unwrap(plainError)).toBe(plainError); // not ours: unwrap leaves it alone
     expect((plainError as ToolCallError).error).toBe(boom);
   });
 
-  it('unwrap reports NotExecuted only when this library established it: never from the cause chain of a body\'s own error', async () => {
+  it("unwrap reports NotExecuted only when this library established it: never from the cause chain of a body's own error", async () => {
     const s = setup();
     const hidden = new NotExecuted('inner: the remote said nothing happened');
     const wrapped = new Error('the body failed after acting', { cause: hidden });
@@ -303,7 +307,9 @@ describe('errors reach the caller as themselves', () => {
         throw wrapped;
       },
     });
-    const error = await caught(run(agentWith(scripted([{ ...refundCall({ id: 'ch_1' }, 'c1'), name: 'Lookup_Charge' }]), [read]), 'x', { context: { user: 'alice' } }));
+    const error = await caught(
+      run(agentWith(scripted([{ ...refundCall({ id: 'ch_1' }, 'c1'), name: 'Lookup_Charge' }]), [read]), 'x', { context: { user: 'alice' } }),
+    );
     expect(error).not.toBeInstanceOf(NotExecuted); // it may have acted: not "did not run, safe to retry"
     expect(error).toBeInstanceOf(ToolCallError);
     expect(unwrap(error)).toBe(error);
@@ -312,9 +318,13 @@ describe('errors reach the caller as themselves', () => {
     expect(unwrap(new ToolCallError('Failed', new NotExecuted('made up') as never))).toBeInstanceOf(ToolCallError);
 
     // The body itself throwing NotExecuted through protectedTool: the key is settled failed, and run() reports it.
-    const t = refundTool(s, () => {
-      throw new NotExecuted('declined before sending');
-    }, { errorFunction: null });
+    const t = refundTool(
+      s,
+      () => {
+        throw new NotExecuted('declined before sending');
+      },
+      { errorFunction: null },
+    );
     const direct = await caught(run(agentWith(scripted([refundCall(SMALL, 'c2')]), [t.tool]), 'x', { context: { user: 'alice' } }));
     expect(direct).toBeInstanceOf(NotExecuted);
     expect((await s.store.getEffect('refund:pay_1'))?.state).toBe('failed');
@@ -361,7 +371,12 @@ describe('protectedTool options', () => {
         return 'ok';
       },
     });
-    const plain = tool({ name: 'refund', description: 'x', parameters: z.object({ payment_id: z.string(), amount: z.number().int() }), execute: async () => 'ok' });
+    const plain = tool({
+      name: 'refund',
+      description: 'x',
+      parameters: z.object({ payment_id: z.string(), amount: z.number().int() }),
+      execute: async () => 'ok',
+    });
     expectTypeOf(t).toEqualTypeOf(plain);
     expect(t.type).toBe('function');
     expect(t.name).toBe('refund');

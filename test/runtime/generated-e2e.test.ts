@@ -67,7 +67,19 @@ describe('the generated module of fixtures/refund-desk through the runtime, acro
     writeFileSync(path.join(dir, 'src', 'e2e.ts'), SCRIPT);
     const tsc = spawnSync(
       process.execPath,
-      [path.join(REPO_ROOT, 'node_modules/typescript/bin/tsc'), '-p', dir, '--noEmit', 'false', '--outDir', path.join(dir, 'out'), '--rootDir', path.join(dir, 'src'), '--types', 'node'],
+      [
+        path.join(REPO_ROOT, 'node_modules/typescript/bin/tsc'),
+        '-p',
+        dir,
+        '--noEmit',
+        'false',
+        '--outDir',
+        path.join(dir, 'out'),
+        '--rootDir',
+        path.join(dir, 'src'),
+        '--types',
+        'node',
+      ],
       { encoding: 'utf8', cwd: dir },
     );
     expect(tsc.stdout + tsc.stderr).toBe('');

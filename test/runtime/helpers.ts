@@ -108,19 +108,34 @@ export interface Setup {
 }
 
 export function setup(
-  options: Parameters<typeof makePolicy>[0] & { store?: Store; identity?: (ctx: { context: Ctx }) => string | null; notice?: (line: string) => void; receiptKey?: string } = {},
+  options: Parameters<typeof makePolicy>[0] & {
+    store?: Store;
+    identity?: (ctx: { context: Ctx }) => string | null;
+    notice?: (line: string) => void;
+    receiptKey?: string;
+  } = {},
 ): Setup {
   const store = options.store ?? memoryStore();
   const clock = manualClock();
   const identity = options.identity ?? ((rc: { context: Ctx }) => rc.context?.user ?? null);
-  const control = createControl({ store, identity: identity as never, clock: clock.now, ...(options.notice ? { notice: options.notice } : {}), ...(options.receiptKey ? { receiptKey: options.receiptKey } : {}) });
+  const control = createControl({
+    store,
+    identity: identity as never,
+    clock: clock.now,
+    ...(options.notice ? { notice: options.notice } : {}),
+    ...(options.receiptKey ? { receiptKey: options.receiptKey } : {}),
+  });
   const policy = makePolicy(options);
   const protectedTool = bindProtectedTool<ActionId>(control, policy);
   return { store, clock, control, policy, protectedTool };
 }
 
 /** A refund tool through protectedTool whose body counts its runs; `behave` decides what the body does. */
-export function refundTool(s: Setup, behave: (args: { payment_id: string; amount: number }) => unknown = () => 'refunded', extra: Record<string, unknown> = {}) {
+export function refundTool(
+  s: Setup,
+  behave: (args: { payment_id: string; amount: number }) => unknown = () => 'refunded',
+  extra: Record<string, unknown> = {},
+) {
   const calls: Array<{ payment_id: string; amount: number }> = [];
   const t = s.protectedTool('stripe.refund', {
     name: 'refund',

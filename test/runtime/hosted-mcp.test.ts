@@ -88,7 +88,9 @@ describe('protectHostedMcp', () => {
     const made = protectHostedMcp({ serverLabel: 'gitmcp', serverUrl: 'https://example.test/mcp' });
     expect(made.providerData).toMatchObject({ type: 'mcp', server_label: 'gitmcp', require_approval: 'always' });
     expect(made.providerData.on_approval).toBeUndefined();
-    expect(() => protectHostedMcp({ serverLabel: 'gitmcp', serverUrl: 'x', onApproval: (async () => ({ approve: true })) as never })).toThrow(/remove `onApproval`/);
+    expect(() => protectHostedMcp({ serverLabel: 'gitmcp', serverUrl: 'x', onApproval: (async () => ({ approve: true })) as never })).toThrow(
+      /remove `onApproval`/,
+    );
     expect(() => protectHostedMcp({ serverLabel: 'gitmcp', serverUrl: 'x', requireApproval: 'never' as never })).toThrow(/always 'always'/);
     expect(() => protectHostedMcp({ serverLabel: 'other', serverUrl: 'x' })).toThrow(/maps no action to this server/);
   });

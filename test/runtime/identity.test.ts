@@ -25,7 +25,14 @@ async function pausedAs(s: Setup, user: string) {
 describe('identities: one normalisation (NFKC, case fold, invisible and bidi characters removed, trim)', () => {
   it('printable ASCII (the quick path) normalises exactly as the full pipeline does', () => {
     const full = (raw: string) =>
-      raw.normalize('NFKC').replace(/[\p{Default_Ignorable_Code_Point}\p{Bidi_Control}]/gu, '').toUpperCase().toLowerCase().normalize('NFKC').replace(/[\p{Default_Ignorable_Code_Point}\p{Bidi_Control}]/gu, '').trim();
+      raw
+        .normalize('NFKC')
+        .replace(/[\p{Default_Ignorable_Code_Point}\p{Bidi_Control}]/gu, '')
+        .toUpperCase()
+        .toLowerCase()
+        .normalize('NFKC')
+        .replace(/[\p{Default_Ignorable_Code_Point}\p{Bidi_Control}]/gu, '')
+        .trim();
     const ascii = Array.from({ length: 0x7f - 0x20 }, (_, i) => String.fromCharCode(0x20 + i)).join('');
     const samples = [ascii, ` ${ascii} `, 'Alice', '  BOB  ', 'a.b+c@EXAMPLE.com', 'user:42', '', '   '];
     for (let i = 0; i < ascii.length; i++) samples.push(ascii[i]!, `x${ascii[i]}Y`);

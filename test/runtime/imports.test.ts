@@ -29,7 +29,11 @@ describe('ctrlrun-gen/runtime stays lean', () => {
     const root = REPO_ROOT;
     const files = walk(path.join(root, 'src/runtime/index.ts'));
     expect(files.size).toBeGreaterThan(5);
-    const external = [...files].flatMap((f) => specifiers(f).filter((s) => !s.startsWith('.')).map((s) => `${path.relative(root, f)} -> ${s}`));
+    const external = [...files].flatMap((f) =>
+      specifiers(f)
+        .filter((s) => !s.startsWith('.'))
+        .map((s) => `${path.relative(root, f)} -> ${s}`),
+    );
     const forbidden = external.filter((e) => /-> (ts-morph|yargs|yaml)(\/|$)/.test(e));
     expect(forbidden).toEqual([]);
   });
@@ -40,7 +44,11 @@ describe('ctrlrun-gen/runtime stays lean', () => {
     const rel = [...files].map((f) => path.relative(root, f));
     expect(rel).toContain('src/runtime/canonical.ts');
     expect(rel.filter((f) => /stores\/(sqlite|postgres)\.ts$/.test(f))).toEqual([]);
-    const external = [...files].flatMap((f) => specifiers(f).filter((s) => !s.startsWith('.')).map((s) => `${path.relative(root, f)} -> ${s}`));
+    const external = [...files].flatMap((f) =>
+      specifiers(f)
+        .filter((s) => !s.startsWith('.'))
+        .map((s) => `${path.relative(root, f)} -> ${s}`),
+    );
     expect(external.filter((e) => /-> (node:|better-sqlite3|pg$|undici)/.test(e))).toEqual([]);
   });
 

@@ -8,22 +8,25 @@ const leaf = fc.oneof(
   fc.record({ type: fc.constantFrom('string', 'integer', 'number', 'boolean', 'null') }),
   fc.record({ type: fc.constant('integer'), minimum: fc.integer({ min: -5, max: 5 }), maximum: fc.integer({ min: 5, max: 50 }) }),
   fc.record({ type: fc.constant('number'), exclusiveMinimum: fc.integer({ min: -5, max: 5 }), multipleOf: fc.constantFrom(1, 2, 0.5) }),
-  fc.record({ type: fc.constant('string'), minLength: fc.nat(3), maxLength: fc.integer({ min: 3, max: 8 }), pattern: fc.constantFrom('^[a-z_]+$', '^pay_', '\\d') }),
+  fc.record({
+    type: fc.constant('string'),
+    minLength: fc.nat(3),
+    maxLength: fc.integer({ min: 3, max: 8 }),
+    pattern: fc.constantFrom('^[a-z_]+$', '^pay_', '\\d'),
+  }),
   fc.record({ enum: fc.uniqueArray(fc.oneof(fc.string({ maxLength: 3 }), fc.integer({ min: 0, max: 3 }), fc.constant(null)), { minLength: 1, maxLength: 3 }) }),
   fc.record({ type: fc.constant(['string', 'null']) }),
 );
 const schema = fc.letrec((tie) => ({
   node: fc.oneof({ maxDepth: 3, depthIdentifier: 's' }, leaf, tie('object'), tie('array'), tie('anyOf')),
-  object: fc
-    .dictionary(fc.constantFrom('a', 'b', 'amount', 'payment_id'), tie('node'), { maxKeys: 3 })
-    .chain((properties) =>
-      fc.record({
-        type: fc.constant('object'),
-        properties: fc.constant(properties),
-        required: fc.subarray(Object.keys(properties)),
-        additionalProperties: fc.boolean(),
-      }),
-    ),
+  object: fc.dictionary(fc.constantFrom('a', 'b', 'amount', 'payment_id'), tie('node'), { maxKeys: 3 }).chain((properties) =>
+    fc.record({
+      type: fc.constant('object'),
+      properties: fc.constant(properties),
+      required: fc.subarray(Object.keys(properties)),
+      additionalProperties: fc.boolean(),
+    }),
+  ),
   array: fc.record({ type: fc.constant('array'), items: tie('node'), minItems: fc.nat(2), uniqueItems: fc.boolean() }),
   anyOf: fc.record({ anyOf: fc.array(tie('node'), { minLength: 1, maxLength: 3 }) }),
 })).node;
@@ -51,13 +54,27 @@ describe('the runtime JSON-schema check agrees with ajv (differential property t
     );
   });
   it('same verdict on values shaped like the schema (so the valid side is exercised too)', () => {
-    const tool = { type: 'object', properties: { payment_id: { type: 'string', pattern: '^pay_' }, amount: { type: 'integer', minimum: 1 } }, required: ['payment_id', 'amount'], additionalProperties: false };
+    const tool = {
+      type: 'object',
+      properties: { payment_id: { type: 'string', pattern: '^pay_' }, amount: { type: 'integer', minimum: 1 } },
+      required: ['payment_id', 'amount'],
+      additionalProperties: false,
+    };
     const check = compileJsonSchema(tool, 'test');
     fc.assert(
-      fc.property(fc.record({ payment_id: fc.oneof(fc.constant('pay_1'), fc.string()), amount: fc.oneof(fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.string()) }, { requiredKeys: [] }), (value) => {
-        fc.pre(!hasHuge(value));
-        expect(check(value) === null).toBe(ajv.validate(tool, value));
-      }),
+      fc.property(
+        fc.record(
+          {
+            payment_id: fc.oneof(fc.constant('pay_1'), fc.string()),
+            amount: fc.oneof(fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.string()),
+          },
+          { requiredKeys: [] },
+        ),
+        (value) => {
+          fc.pre(!hasHuge(value));
+          expect(check(value) === null).toBe(ajv.validate(tool, value));
+        },
+      ),
       { numRuns: 200, interruptAfterTimeLimit: 5_000 },
     );
   });

@@ -39,7 +39,9 @@ function opsAgent(p: ReturnType<typeof processOn>, f: ReturnType<typeof fresh>, 
 /** What the model was sent back for a call (shell: the output array; apply_patch: status and output). */
 function outputSeen(model: ScriptedModel, index: number, callId: string): string {
   const input = model.calls[index]?.request.input;
-  const item = Array.isArray(input) ? input.find((i) => (i as { callId?: string }).callId === callId && String((i as { type?: string }).type).endsWith('_output')) : undefined;
+  const item = Array.isArray(input)
+    ? input.find((i) => (i as { callId?: string }).callId === callId && String((i as { type?: string }).type).endsWith('_output'))
+    : undefined;
   return JSON.stringify(item ?? null);
 }
 
@@ -190,7 +192,10 @@ describe('protectApplyPatchTool: a real editor on a temp directory', () => {
     const f = fresh();
     const p = processOn(f.db);
     const model = new ScriptedModel([
-      [patchCall('p1', { type: 'create_file', path: 'docs/a.md', diff: '+hello\n' }), patchCall('p2', { type: 'create_file', path: 'app/.env', diff: '+KEY=1\n' })],
+      [
+        patchCall('p1', { type: 'create_file', path: 'docs/a.md', diff: '+hello\n' }),
+        patchCall('p2', { type: 'create_file', path: 'app/.env', diff: '+KEY=1\n' }),
+      ],
       [assistantMessage('done')],
     ]);
     await run(opsAgent(p, f, model), 'go', { context: { user: 'alice' } });

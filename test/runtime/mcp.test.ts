@@ -4,16 +4,7 @@ import path from 'node:path';
 import { Agent, MCPServerStdio, MCPServerStreamableHttp, type MCPServer } from '@openai/agents';
 import { ScriptedModel, assistantMessage, functionCall } from '@openai/agents/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import {
-  AmbiguousEffect,
-  bindMcp,
-  createControl,
-  mcpToolSchemaHash,
-  run,
-  verifyReceipts,
-  type CompiledPolicy,
-  type Store,
-} from '../../src/runtime/index.js';
+import { AmbiguousEffect, bindMcp, createControl, mcpToolSchemaHash, run, verifyReceipts, type CompiledPolicy, type Store } from '../../src/runtime/index.js';
 import { sqliteStore } from '../../src/runtime/sqlite.js';
 import { serveStatelessMcp } from '../../src/demo/support-server.js';
 import { runChildJson } from '../helpers/child-process.js';
@@ -121,7 +112,10 @@ describe('protectMcpServer: the guard lives on the server (stdio, a real MCP ser
     const { db, log } = fresh();
     const p = processOn(db);
     const server = p.doors.protectMcpServer(await stdioServer(log));
-    const m = model([['create_issue', { title: 'small', priority: 1 }, { callId: 'a1' }], ['create_issue', { title: 'huge', priority: 9 }, { callId: 'd1' }]]);
+    const m = model([
+      ['create_issue', { title: 'small', priority: 1 }, { callId: 'a1' }],
+      ['create_issue', { title: 'huge', priority: 9 }, { callId: 'd1' }],
+    ]);
     const agent = new Agent<Ctx>({ name: 'triage', model: m, mcpServers: [server] });
     const result = await run(agent, 'file two', { context: { user: 'alice' } });
     expect(result.finalOutput).toBe('done');
@@ -305,7 +299,10 @@ describe('protectMcpTools: MCP tools that can pause for a person', () => {
     const { db, log } = fresh();
     const p = processOn(db);
     const tools = await p.doors.protectMcpTools([await stdioServer(log)]);
-    const m = model([['create_issue', { title: 'small', priority: 2 }, { callId: 's1' }], ['create_issue', { title: 'huge', priority: 9 }, { callId: 's2' }]]);
+    const m = model([
+      ['create_issue', { title: 'small', priority: 2 }, { callId: 's1' }],
+      ['create_issue', { title: 'huge', priority: 9 }, { callId: 's2' }],
+    ]);
     await run(new Agent<Ctx>({ name: 'triage', model: m, tools }), 'x', { context: { user: 'alice' } });
     expect(runs(log)).toEqual([{ title: 'small', priority: 2 }]);
     expect(toolOutputSeen(m, 1, 's2')).toContain('denied by policy: rule[2]');
@@ -355,11 +352,14 @@ describe('protectMcpTools: MCP tools that can pause for a person', () => {
     expect((await p.store.getEffect('issue:explode'))?.state).toBe('ambiguous');
   });
 
-  it('with the action\'s mcp: { not_executed_on_error: true } an isError result is not executed: the key is failed and a retry runs', async () => {
+  it("with the action's mcp: { not_executed_on_error: true } an isError result is not executed: the key is failed and a retry runs", async () => {
     const { db, log } = fresh();
     const p = processOn(db, mcpPolicy({ notExecutedOnError: true, maxAttempts: 2 }));
     const tools = await p.doors.protectMcpTools([await stdioServer(log)]);
-    const m = model([['create_issue', { title: 'explode', priority: 1 }, { callId: 'n1' }]], [['create_issue', { title: 'explode', priority: 1 }, { callId: 'n2' }]]);
+    const m = model(
+      [['create_issue', { title: 'explode', priority: 1 }, { callId: 'n1' }]],
+      [['create_issue', { title: 'explode', priority: 1 }, { callId: 'n2' }]],
+    );
     await run(new Agent<Ctx>({ name: 'triage', model: m, tools }), 'x', { context: { user: 'alice' } });
     expect(toolOutputSeen(m, 1, 'n1')).toContain('the tracker broke');
     expect(runs(log)).toEqual([

@@ -26,7 +26,9 @@ describe('a tool name is bound to the action the manifest maps it to (issue 10 i
       (e: unknown) => e,
     );
     expect(error).toBeInstanceOf(CtrlrunError);
-    expect((error as Error).message).toContain(`protectedTool('stripe.charge.read'): the manifest (ctrlrun.tools.yaml) maps the tool name "refund" to action stripe.refund`);
+    expect((error as Error).message).toContain(
+      `protectedTool('stripe.charge.read'): the manifest (ctrlrun.tools.yaml) maps the tool name "refund" to action stripe.refund`,
+    );
     expect((error as Error).message).toContain("Use protectedTool('stripe.refund', …)");
     expect(calls).toEqual([]);
     expect(model.calls).toHaveLength(0);
@@ -44,11 +46,13 @@ describe('a tool name is bound to the action the manifest maps it to (issue 10 i
 
   it("names are compared as the SDK shows them: 'Lookup_Charge' is the manifest's 'Lookup Charge'", () => {
     const s = setup();
-    expect(() =>
-      s.protectedTool('stripe.refund', { name: 'Lookup_Charge', description: 'x', parameters: z.object({}), execute: async () => 'x' }),
-    ).toThrow(/maps the tool name "Lookup Charge" to action stripe\.charge\.read, not stripe\.refund/);
+    expect(() => s.protectedTool('stripe.refund', { name: 'Lookup_Charge', description: 'x', parameters: z.object({}), execute: async () => 'x' })).toThrow(
+      /maps the tool name "Lookup Charge" to action stripe\.charge\.read, not stripe\.refund/,
+    );
     // its own action is fine, under either spelling
-    expect(s.protectedTool('stripe.charge.read', { name: 'Lookup Charge', description: 'x', parameters: z.object({}), execute: async () => 'x' }).name).toBe('Lookup_Charge');
+    expect(s.protectedTool('stripe.charge.read', { name: 'Lookup Charge', description: 'x', parameters: z.object({}), execute: async () => 'x' }).name).toBe(
+      'Lookup_Charge',
+    );
   });
 
   it('a name the manifest does not map is not bound: it runs under the action it was given', async () => {

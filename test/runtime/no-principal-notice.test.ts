@@ -28,7 +28,10 @@ describe('the first refusal for want of a principal is told to the developer, on
     const second: string[] = [];
     const a = setup({ notice: (line) => first.push(line) });
     const b = setup({ notice: (line) => second.push(line) });
-    for (const [s, id] of [[a, 'c1'], [b, 'c2']] as const) {
+    for (const [s, id] of [
+      [a, 'c1'],
+      [b, 'c2'],
+    ] as const) {
       const { tool } = refundTool(s);
       await run(agentWith(scripted([refundCall(SMALL, id)], [assistantMessage('no')]), [tool]), 'refund', { context: { tenant: 'acme' } as never });
     }

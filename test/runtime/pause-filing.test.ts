@@ -44,7 +44,9 @@ async function expectFiledOnce(s: Setup) {
     args: '{"amount":512345,"payment_id":"pay_1"}',
   });
   const receipts = await s.store.listReceipts();
-  expect(receipts.map((r) => [r.result, r.call_id, r.principal, r.args_hash, r.decision])).toEqual([['requested', 'c1', 'alice', requests[0]!.argsHash, 'approve']]);
+  expect(receipts.map((r) => [r.result, r.call_id, r.principal, r.args_hash, r.decision])).toEqual([
+    ['requested', 'c1', 'alice', requests[0]!.argsHash, 'approve'],
+  ]);
 }
 
 /** A store whose request methods fail (the database went away) while everything else works. */
@@ -136,7 +138,17 @@ describe('a paused call is filed wherever the run is driven', () => {
 
   it('a request under the same call id for other arguments is never rebound: the call stays unrun and resolve refuses it', async () => {
     const s = setup();
-    const other = { callId: 'c1', action: 'stripe.refund', toolName: 'refund', argsHash: argsHashOf('{"payment_id":"pay_9","amount":600000}', undefined)!, args: '{"amount":600000,"payment_id":"pay_9"}', policyHash: s.policy.hash, principal: 'alice', approvalsRequired: 1, createdAt: 1 };
+    const other = {
+      callId: 'c1',
+      action: 'stripe.refund',
+      toolName: 'refund',
+      argsHash: argsHashOf('{"payment_id":"pay_9","amount":600000}', undefined)!,
+      args: '{"amount":600000,"payment_id":"pay_9"}',
+      policyHash: s.policy.hash,
+      principal: 'alice',
+      approvalsRequired: 1,
+      createdAt: 1,
+    };
     const before = await s.store.putRequest(other);
     const { agent, model, calls } = pausingAgent(s, 2);
     const result = await sdkRun(agent, 'refund pay_1', { context: { user: 'alice' } });
@@ -159,7 +171,17 @@ describe('a paused call is filed wherever the run is driven', () => {
         if (key === 'getRequest') {
           return async (callId: string) => {
             // the other process writes its request for this call just after our read
-            await target.putRequest({ callId, action: 'stripe.refund', toolName: 'refund', argsHash: argsHashOf(BIG_TEXT, undefined)!, args: '{"amount":512345,"payment_id":"pay_1"}', policyHash: 'f'.repeat(64), principal: 'alice', approvalsRequired: 1, createdAt: 7 });
+            await target.putRequest({
+              callId,
+              action: 'stripe.refund',
+              toolName: 'refund',
+              argsHash: argsHashOf(BIG_TEXT, undefined)!,
+              args: '{"amount":512345,"payment_id":"pay_1"}',
+              policyHash: 'f'.repeat(64),
+              principal: 'alice',
+              approvalsRequired: 1,
+              createdAt: 7,
+            });
             return null;
           };
         }
@@ -182,7 +204,9 @@ describe('a paused call is filed wherever the run is driven', () => {
         (e: unknown) => unwrap(e),
       );
       expect(error).toBeInstanceOf(CtrlrunError);
-      expect((error as CtrlrunError).message).toMatch(/stripe\.refund needs a person's approval, but its request could not be filed in the store \(SQLITE_IOERR: disk I\/O error\); the call did not run/);
+      expect((error as CtrlrunError).message).toMatch(
+        /stripe\.refund needs a person's approval, but its request could not be filed in the store \(SQLITE_IOERR: disk I\/O error\); the call did not run/,
+      );
       expect((error as CtrlrunError).callId).toBe('c1');
       expect(calls).toEqual([]);
       // ctrlrun's own run() hands it back as itself too
@@ -197,7 +221,12 @@ describe('a paused call is filed wherever the run is driven', () => {
   it('what needsApproval cannot bind exactly is not filed: no call id; an integer the SDK parse rounded (control.request files it from the text)', () => {
     const s = setup();
     const scope = coreScope(s.control[INTERNALS], s.policy, 'stripe.refund', {});
-    expect(pausedRequest(scope, { callId: 'c1', toolName: 'refund' }, 'alice', BIG, 5)).toMatchObject({ callId: 'c1', principal: 'alice', createdAt: 5, approvalsRequired: 1 });
+    expect(pausedRequest(scope, { callId: 'c1', toolName: 'refund' }, 'alice', BIG, 5)).toMatchObject({
+      callId: 'c1',
+      principal: 'alice',
+      createdAt: 5,
+      approvalsRequired: 1,
+    });
     expect(pausedRequest(scope, { callId: undefined, toolName: 'refund' }, 'alice', BIG, 5)).toBeNull();
     expect(pausedRequest(scope, { callId: '', toolName: 'refund' }, 'alice', BIG, 5)).toBeNull();
     // JSON.parse('9007199254740993') is 9007199254740992: a hash of it would bind other arguments than the model's
@@ -205,30 +234,37 @@ describe('a paused call is filed wherever the run is driven', () => {
   });
 
   it.each([
-    ['sent as null (strict mode; the SDK\'s parse drops it)', '{"payment_id":"pay_1","amount":512345,"note":null}', '{"amount":512345,"note":null,"payment_id":"pay_1"}'],
+    [
+      "sent as null (strict mode; the SDK's parse drops it)",
+      '{"payment_id":"pay_1","amount":512345,"note":null}',
+      '{"amount":512345,"note":null,"payment_id":"pay_1"}',
+    ],
     ['left out (a model that ignores strict mode)', BIG_TEXT, '{"amount":512345,"payment_id":"pay_1"}'],
-  ])("a zod tool's optional field %s: the text is not known at the pause, so it is not filed there; control.request(state) files it bound to the text, and the approved call runs once", async (_how, text, args) => {
-    const s = setup();
-    const calls: unknown[] = [];
-    const tool = s.protectedTool('stripe.refund', {
-      name: 'refund',
-      description: 'Refund a payment',
-      parameters: z.object({ payment_id: z.string(), amount: z.number().int(), note: z.string().optional() }),
-      execute: async (a) => {
-        calls.push(a);
-        return 'refunded';
-      },
-    });
-    const agent = agentWith(scripted([refundCall(text, 'c1')], [assistantMessage('done')]), [tool]);
-    const result = await sdkRun(agent, 'refund pay_1', { context: { user: 'alice' } });
-    expect(result.interruptions).toHaveLength(1);
-    expect(await s.store.listRequests()).toEqual([]);
-    const [filed] = await s.control.request(result.state);
-    expect(filed).toMatchObject({ callId: 'c1', argsHash: argsHashOf(text, undefined), args });
-    await s.control.approve(result.state, result.interruptions[0]!, { approver: 'bob' });
-    await sdkRun(agent, result.state, { context: { user: 'alice' } });
-    expect(calls).toEqual([{ payment_id: 'pay_1', amount: 512_345 }]);
-  });
+  ])(
+    "a zod tool's optional field %s: the text is not known at the pause, so it is not filed there; control.request(state) files it bound to the text, and the approved call runs once",
+    async (_how, text, args) => {
+      const s = setup();
+      const calls: unknown[] = [];
+      const tool = s.protectedTool('stripe.refund', {
+        name: 'refund',
+        description: 'Refund a payment',
+        parameters: z.object({ payment_id: z.string(), amount: z.number().int(), note: z.string().optional() }),
+        execute: async (a) => {
+          calls.push(a);
+          return 'refunded';
+        },
+      });
+      const agent = agentWith(scripted([refundCall(text, 'c1')], [assistantMessage('done')]), [tool]);
+      const result = await sdkRun(agent, 'refund pay_1', { context: { user: 'alice' } });
+      expect(result.interruptions).toHaveLength(1);
+      expect(await s.store.listRequests()).toEqual([]);
+      const [filed] = await s.control.request(result.state);
+      expect(filed).toMatchObject({ callId: 'c1', argsHash: argsHashOf(text, undefined), args });
+      await s.control.approve(result.state, result.interruptions[0]!, { approver: 'bob' });
+      await sdkRun(agent, result.state, { context: { user: 'alice' } });
+      expect(calls).toEqual([{ payment_id: 'pay_1', amount: 512_345 }]);
+    },
+  );
 
   it("a zod tool's optional field the model filled: filed at the pause", async () => {
     const s = setup();

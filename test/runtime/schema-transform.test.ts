@@ -20,8 +20,10 @@ function policy(): CompiledPolicy {
     actions: {
       'bank.transfer': {
         id: 'bank.transfer',
-        decide: (args): DecisionResult => (field(args, 'to') === 'mallory' ? { decision: 'deny', rule: 0, reason: 'rule[0]' } : { decision: 'allow', rule: 1, reason: 'rule[1]' }),
-        effect: (args) => (typeof field(args, 'account') === 'string' ? { ok: true, value: `transfer:${field(args, 'account') as string}` } : { ok: false, arg: 'account' }),
+        decide: (args): DecisionResult =>
+          field(args, 'to') === 'mallory' ? { decision: 'deny', rule: 0, reason: 'rule[0]' } : { decision: 'allow', rule: 1, reason: 'rule[1]' },
+        effect: (args) =>
+          typeof field(args, 'account') === 'string' ? { ok: true, value: `transfer:${field(args, 'account') as string}` } : { ok: false, arg: 'account' },
         controls: [],
         approvalsRequired: 1,
         maxAttempts: 1,
@@ -88,7 +90,11 @@ describe('schemas that change their input', () => {
     const changing = [{ account: 'a1' }, { to: 'bob', account: 7 }, { to: 'bob', account: 'a1' }];
     for (const [i, schema] of schemas.entries()) {
       const s = setupTransfer(schema);
-      const model = scripted([functionCall('transfer', changing[i]!, { callId: 'c1' })], [functionCall('transfer', { to: 'bob', account: `a${i}` }, { callId: 'c2' })], [assistantMessage('done')]);
+      const model = scripted(
+        [functionCall('transfer', changing[i]!, { callId: 'c1' })],
+        [functionCall('transfer', { to: 'bob', account: `a${i}` }, { callId: 'c2' })],
+        [assistantMessage('done')],
+      );
       await run(agentWith(model, s.tool), 'pay');
       expect(s.ran, `schema ${i}`).toEqual(i === 2 ? [] : [{ to: 'bob', account: `a${i}` }]);
       expect(toolOutputSeen(model, 1, 'c1'), `schema ${i}`).toContain("the tool's schema changes");

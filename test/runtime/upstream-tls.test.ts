@@ -41,7 +41,29 @@ const upstreams: Upstream[] = [];
 function makeCert(name: string): Cert {
   const key = path.join(dir, `${name}.key`);
   const crt = path.join(dir, `${name}.pem`);
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', key, '-out', crt, '-days', '2', '-subj', `/CN=${name}`, '-addext', 'subjectAltName=IP:127.0.0.1,DNS:localhost'], { stdio: 'ignore' });
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:P-256',
+      '-nodes',
+      '-keyout',
+      key,
+      '-out',
+      crt,
+      '-days',
+      '2',
+      '-subj',
+      `/CN=${name}`,
+      '-addext',
+      'subjectAltName=IP:127.0.0.1,DNS:localhost',
+    ],
+    { stdio: 'ignore' },
+  );
   const pem = readFileSync(crt, 'utf8');
   return { key: readFileSync(key, 'utf8'), pem, sha256: `sha256:${createHash('sha256').update(new X509Certificate(pem).raw).digest('hex')}` };
 }
@@ -115,7 +137,10 @@ async function httpsUpstream(cert: Cert): Promise<Upstream> {
 /** mcpPolicy with TLS pins on github.create_issue (github.list_issues stays unpinned). */
 function pinnedPolicy(pins: { sha256?: string[]; pems?: string[] }): CompiledPolicy {
   const policy = mcpPolicy() as CompiledPolicy & { actions: Record<string, { upstream?: unknown }> };
-  policy.actions['github.create_issue']!.upstream = { ...(pins.sha256 ? { tlsCertSha256: pins.sha256 } : {}), ...(pins.pems ? { tlsCertPems: pins.pems } : {}) };
+  policy.actions['github.create_issue']!.upstream = {
+    ...(pins.sha256 ? { tlsCertSha256: pins.sha256 } : {}),
+    ...(pins.pems ? { tlsCertPems: pins.pems } : {}),
+  };
   return policy;
 }
 
@@ -144,7 +169,8 @@ function model(...steps: Parameters<typeof functionCall>[][]) {
   return new ScriptedModel([...steps.map((calls) => calls.map((c) => functionCall(...c))), [assistantMessage('done')]]);
 }
 
-const runAs = (server: MCPServer, m: ScriptedModel) => run(new Agent<{ user: string }>({ name: 'triage', model: m, mcpServers: [server] }), 'file it', { context: { user: 'alice' } });
+const runAs = (server: MCPServer, m: ScriptedModel) =>
+  run(new Agent<{ user: string }>({ name: 'triage', model: m, mcpServers: [server] }), 'file it', { context: { user: 'alice' } });
 
 describe('upstream TLS pins through protectMcpServer (a real HTTPS MCP server, the real Runner)', () => {
   it('a matching pin (digest and tls_cert_file anchor): the call runs once and its receipts record it', async () => {
@@ -183,8 +209,13 @@ describe('upstream TLS pins through protectMcpServer (a real HTTPS MCP server, t
   it('a wrong tls_cert_file anchor: the handshake fails, the server receives not one request', async () => {
     const up = await httpsUpstream(certA);
     const p = processOn(pinnedPolicy({ pems: [certB.pem] }));
-    const error = await client(up.url, p.doors.upstreamFetch('issues')).then(() => null, (e: unknown) => e);
-    expect(causeChain(error)).toContain(`127.0.0.1:${new URL(up.url).port} presented a certificate the pinned trust anchors do not accept (upstream.tls_cert_file)`);
+    const error = await client(up.url, p.doors.upstreamFetch('issues')).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(causeChain(error)).toContain(
+      `127.0.0.1:${new URL(up.url).port} presented a certificate the pinned trust anchors do not accept (upstream.tls_cert_file)`,
+    );
     expect(up.methods).toEqual([]);
   });
 
@@ -192,7 +223,10 @@ describe('upstream TLS pins through protectMcpServer (a real HTTPS MCP server, t
     const up = await httpsUpstream(certA);
     const p = processOn(pinnedPolicy({ sha256: [certB.sha256] }));
     const server = await client(up.url, p.doors.upstreamFetch('issues', { ca: certA.pem }), false);
-    const error = await server.connect().then(() => null, (e: unknown) => e);
+    const error = await server.connect().then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(causeChain(error)).toContain(`upstream_mismatch: 127.0.0.1:${new URL(up.url).port} presented a certificate whose SHA-256 is ${certA.sha256}`);
     expect(up.connections()).toBeGreaterThan(0); // it did reach the server
     expect(up.methods).toEqual([]);

@@ -93,7 +93,7 @@ describe('scanSource fails closed on what it cannot follow', () => {
       'type T = typeof tool;',
       'export { tool };',
       "new Agent({ name: 'x' });",
-      "const { Runner } = sdk;",
+      'const { Runner } = sdk;',
     ].join('\n');
     expect(opaque(text)).toEqual([]);
   });

@@ -14,7 +14,7 @@ const requireCache = createRequire(import.meta.url).cache;
 describe('compiling in steps (src/scan/code-cache.ts)', () => {
   it('compiles without running or registering anything; runCompiled runs it once, as require would', () => {
     const file = path.join(dir, 'counter.cjs');
-    writeFileSync(file, "globalThis.__ctrlrunRuns = (globalThis.__ctrlrunRuns ?? 0) + 1;\nmodule.exports = { answer: 42, file: __filename };\n");
+    writeFileSync(file, 'globalThis.__ctrlrunRuns = (globalThis.__ctrlrunRuns ?? 0) + 1;\nmodule.exports = { answer: 42, file: __filename };\n');
     const steps = compileSteps(file, path.join(dir, 'cache'));
     let step = steps.next();
     let yields = 0;

@@ -62,7 +62,8 @@ describe('repo layouts: a file is examined when it reaches the SDK through the r
   it('tsconfig `paths` and `baseUrl` aliases (comments and trailing commas in tsconfig)', async () => {
     expect(
       await toolsIn({
-        'tsconfig.json': '{\n  // aliases\n  "compilerOptions": {\n    "baseUrl": ".",\n    "paths": { "@/*": ["src/*"], "agents-sdk": ["node_modules/@openai/agents"], },\n  },\n}\n',
+        'tsconfig.json':
+          '{\n  // aliases\n  "compilerOptions": {\n    "baseUrl": ".",\n    "paths": { "@/*": ["src/*"], "agents-sdk": ["node_modules/@openai/agents"], },\n  },\n}\n',
         'src/lib/ai.ts': "export { tool } from '@openai/agents';\n",
         'src/a.ts': "import { tool } from '@/lib/ai';\nexport const a = tool({ name: 'paths' });\n",
         'src/b.ts': "import { tool } from 'agents-sdk';\nexport const b = tool({ name: 'to-node-modules' });\n",
@@ -84,7 +85,8 @@ describe('repo layouts: a file is examined when it reaches the SDK through the r
         'apps/web/tsconfig.json': '{ "extends": ["../../config/paths.json", "./tsconfig.aliases.json"] }\n',
         'apps/web/tsconfig.aliases.json': '{ "compilerOptions": { "baseUrl": "./src", "paths": { "~/*": ["*"] } } }\n',
         'apps/web/src/sdk.ts': "export * from '@openai/agents';\n",
-        'apps/web/src/page.ts': "import { tool } from '~/sdk';\nimport { tool as t2 } from 'sdk';\nexport const p = tool({ name: 'array-extends' });\nexport const q = t2({ name: 'base-url-from-base' });\n",
+        'apps/web/src/page.ts':
+          "import { tool } from '~/sdk';\nimport { tool as t2 } from 'sdk';\nexport const p = tool({ name: 'array-extends' });\nexport const q = t2({ name: 'base-url-from-base' });\n",
         // a package's tsconfig (node_modules, package.json "tsconfig" field), paths relative to that file
         'packages/app/tsconfig.json': '{ "extends": "@acme/tsconfig" }\n',
         'node_modules/@acme/tsconfig/package.json': '{ "name": "@acme/tsconfig", "tsconfig": "base.json" }\n',
@@ -92,7 +94,12 @@ describe('repo layouts: a file is examined when it reaches the SDK through the r
         'packages/app/src/ai.ts': "export { tool } from '@openai/agents';\n",
         'packages/app/src/run.ts': "import { tool } from '#ai';\nexport const r = tool({ name: 'package-extends' });\n",
       }),
-    ).toEqual(['apps/web/src/page.ts:array-extends', 'apps/web/src/page.ts:base-url-from-base', 'packages/app/src/run.ts:package-extends', 'src/a.ts:relative-chain']);
+    ).toEqual([
+      'apps/web/src/page.ts:array-extends',
+      'apps/web/src/page.ts:base-url-from-base',
+      'packages/app/src/run.ts:package-extends',
+      'src/a.ts:relative-chain',
+    ]);
   });
 
   it('an `extends` cycle or a missing base adds nothing and does not hang', async () => {
@@ -110,11 +117,16 @@ describe('repo layouts: a file is examined when it reaches the SDK through the r
     expect(
       await toolsIn({
         'package.json': JSON.stringify({ name: 'root', private: true, workspaces: ['packages/*'] }),
-        'packages/shared/package.json': JSON.stringify({ name: '@acme/shared', main: 'dist/index.js', exports: { '.': './dist/index.js', './kit': './dist/kit.js' } }),
+        'packages/shared/package.json': JSON.stringify({
+          name: '@acme/shared',
+          main: 'dist/index.js',
+          exports: { '.': './dist/index.js', './kit': './dist/kit.js' },
+        }),
         'packages/shared/src/index.ts': "export * from '@openai/agents';\n",
         'packages/shared/src/kit.ts': "export { tool as t } from '@openai/agents';\n",
         'packages/app/package.json': JSON.stringify({ name: '@acme/app' }),
-        'packages/app/src/agent.ts': "import { tool } from '@acme/shared';\nimport { t } from '@acme/shared/kit';\ntool({ name: 'ws' });\nt({ name: 'ws-sub' });\n",
+        'packages/app/src/agent.ts':
+          "import { tool } from '@acme/shared';\nimport { t } from '@acme/shared/kit';\ntool({ name: 'ws' });\nt({ name: 'ws-sub' });\n",
       }),
     ).toEqual(['packages/app/src/agent.ts:ws', 'packages/app/src/agent.ts:ws-sub']);
   });

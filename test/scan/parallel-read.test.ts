@@ -95,7 +95,6 @@ describe('the parallel reader on a repo with no file worth parsing', () => {
   });
 });
 
-
 for (const git of [false, true]) {
   describe(`the parallel reader ${git ? 'in a git work tree' : 'outside git'}`, () => {
     // Outside the repository's own tree, so that a git layout is a work tree of its own.
@@ -149,7 +148,9 @@ for (const git of [false, true]) {
       const own = await scanRepo({ root });
       expect(await scanRepo({ root, read: { ...read, prefilter: { tokens: ['#other'], verdicts: skipAll } } })).toEqual(own);
       // and trusted with the same tokens (so the check above means something)
-      expect((await scanRepo({ root, read: { ...read, prefilter: { tokens: ['#sdk'], verdicts: skipAll } } })).files.filter((f) => f.sdkToolCalls.length > 0).length).toBeLessThan(own.files.filter((f) => f.sdkToolCalls.length > 0).length);
+      expect(
+        (await scanRepo({ root, read: { ...read, prefilter: { tokens: ['#sdk'], verdicts: skipAll } } })).files.filter((f) => f.sdkToolCalls.length > 0).length,
+      ).toBeLessThan(own.files.filter((f) => f.sdkToolCalls.length > 0).length);
     });
 
     it('a scan over the read is the scan that reads for itself (the generated module left out)', async () => {

@@ -28,7 +28,8 @@ describe('the byte prefilter (issue 10 item 10)', () => {
   it('is the plain definition (any token occurs, or an escape in a file that imports), whatever the tokens spell', () => {
     const ESCAPE = /\\(?:u[0-9a-fA-F{]|x[0-9a-fA-F]|[0-7])/;
     const naive = (t: string, extra: readonly string[]): boolean =>
-      [...PREFILTER_TOKENS, ...extra].some((token) => token !== '' && t.includes(token)) || (t.includes('\\') && ESCAPE.test(t) && (t.includes('import') || t.includes('require')));
+      [...PREFILTER_TOKENS, ...extra].some((token) => token !== '' && t.includes(token)) ||
+      (t.includes('\\') && ESCAPE.test(t) && (t.includes('import') || t.includes('require')));
     const special = ['$lib(x)', 'a.b', '[c]', 'd|e', '*f', 'é-alias', '😀/sdk', '\\g', '^h$'];
     const withSpecial = fc.array(fc.oneof(fc.constantFrom(...pieces, ...special, 'ab', 'xa'), fc.string()), { maxLength: 12 }).map((xs) => xs.join(''));
     fc.assert(

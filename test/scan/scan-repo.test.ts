@@ -62,7 +62,17 @@ describe('scanRepo outside a git work tree: the .gitignore files decide', () => 
     const progress: Array<[number, number]> = [];
     const scan = await scanRepo({ root, generatedModule: path.join(root, 'src/ctrlrun.generated.ts'), onProgress: (d, t) => progress.push([d, t]) });
     expect(scan.filesConsidered).toBe(10);
-    expect(scan.files.map((f) => f.file)).toEqual(['.eslintrc.js', '.hidden/e.ts', 'build/e.js', 'coverage/e.js', 'dist/d.js', 'pkg/kept.tsx', 'src/a.ts', 'src/b.mjs', 'src/out/e.js']);
+    expect(scan.files.map((f) => f.file)).toEqual([
+      '.eslintrc.js',
+      '.hidden/e.ts',
+      'build/e.js',
+      'coverage/e.js',
+      'dist/d.js',
+      'pkg/kept.tsx',
+      'src/a.ts',
+      'src/b.mjs',
+      'src/out/e.js',
+    ]);
     expect(scan.files.every((f) => f.sdkToolCalls.length === 1)).toBe(true);
     expect(progress.at(-1)).toEqual([10, 10]);
   });

@@ -10,7 +10,12 @@ describe('scanSource: binding forms of the SDK tool()', () => {
     ['aliased', 'a.ts', `import { tool as t } from '@openai/agents';\nt({ name: 'refund' });`, ['refund']],
     ['agents-core', 'a.ts', `import { tool } from '@openai/agents-core';\ntool({ name: 'a' });`, ['a']],
     ['agents-realtime', 'a.ts', `import { tool } from '@openai/agents-realtime';\ntool({ name: 'a' });`, ['a']],
-    ['agents/realtime subpath (openai-realtime-agents)', 'a.ts', `import { RealtimeAgent, tool } from '@openai/agents/realtime';\nnew RealtimeAgent({ name: 'r', tools: [tool({ name: 'lookupOrders' })] });`, ['lookupOrders']],
+    [
+      'agents/realtime subpath (openai-realtime-agents)',
+      'a.ts',
+      `import { RealtimeAgent, tool } from '@openai/agents/realtime';\nnew RealtimeAgent({ name: 'r', tools: [tool({ name: 'lookupOrders' })] });`,
+      ['lookupOrders'],
+    ],
     ['namespace', 'a.ts', `import * as agents from '@openai/agents';\nagents.tool({ name: 'ns' });`, ['ns']],
     ['realtime namespace', 'a.ts', `import { realtime } from '@openai/agents';\nrealtime.tool({ name: 'rt' });`, ['rt']],
     ['namespace.realtime', 'a.ts', `import * as agents from '@openai/agents';\nagents.realtime.tool({ name: 'rt2' });`, ['rt2']],
@@ -22,7 +27,12 @@ describe('scanSource: binding forms of the SDK tool()', () => {
     ['mts template name', 'a.mts', "import { tool } from '@openai/agents';\ntool({ name: `tpl` });", ['tpl']],
     ['no literal name', 'a.ts', `import { tool } from '@openai/agents';\nlet n = 'x';\ntool({ name: n });`, [undefined]],
     ['a same-file const name resolves', 'a.ts', `import { tool } from '@openai/agents';\nconst n = 'x' as const;\ntool({ name: n });`, ['x']],
-    ['inline in Agent tools array', 'a.ts', `import { Agent, tool } from '@openai/agents';\nnew Agent({ name: 'a', tools: [tool({ name: 'one' }), tool({ name: 'two' })] });`, ['one', 'two']],
+    [
+      'inline in Agent tools array',
+      'a.ts',
+      `import { Agent, tool } from '@openai/agents';\nnew Agent({ name: 'a', tools: [tool({ name: 'one' }), tool({ name: 'two' })] });`,
+      ['one', 'two'],
+    ],
   ];
   it.each(cases)('%s', (_label, file, text, expected) => {
     expect(toolNames(file, text)).toEqual(expected);
@@ -38,8 +48,14 @@ describe('scanSource: never a foreign or local tool', () => {
     ['type-only import', `import type { tool } from '@openai/agents';\ndeclare const f: any; f({ name: 'x' });`],
     ['shadowed by a parameter', `import { tool } from '@openai/agents';\nexport function f(tool: (o: object) => void) { tool({ name: 'x' }); }`],
     ['shadowed by a nested const', `import { tool } from '@openai/agents';\n{ const tool = (o: object) => o; tool({ name: 'x' }); }`],
-    ['shadowed by a nested function', `import { tool } from '@openai/agents';\nexport function f() { return tool({ name: 'x' }); function tool(o: object) { return o; } }`],
-    ['shadowed by a hoisted var', `import { tool } from '@openai/agents';\nexport function f() { if (1) { var tool = (o: object) => o; } return tool({ name: 'x' }); }`],
+    [
+      'shadowed by a nested function',
+      `import { tool } from '@openai/agents';\nexport function f() { return tool({ name: 'x' }); function tool(o: object) { return o; } }`,
+    ],
+    [
+      'shadowed by a hoisted var',
+      `import { tool } from '@openai/agents';\nexport function f() { if (1) { var tool = (o: object) => o; } return tool({ name: 'x' }); }`,
+    ],
     ['shadowed by a destructured param', `import * as agents from '@openai/agents';\nexport const f = ({ agents }: any) => agents.tool({ name: 'x' });`],
     ['catch variable', `import { tool } from '@openai/agents';\ntry {} catch (tool: any) { tool({ name: 'x' }); }`],
     ['a method named tool', `import { tool } from '@openai/agents';\nconst o = { tool(x: object) { return x; } };\no.tool({ name: 'x' });`],
@@ -127,7 +143,7 @@ describe('scanSource: FileScan fields', () => {
     expect(scan.moduleSyntax).toBe('esm');
   });
 
-  it('tracing flags count only in the SDK Runner\'s config (issue 14.9)', () => {
+  it("tracing flags count only in the SDK Runner's config (issue 14.9)", () => {
     const sdk = "import { Runner, run } from '@openai/agents';\n";
     expect(scanSource('a.ts', `${sdk}new Runner({ tracingDisabled: true });`).disablesSensitiveTracing).toBe(true);
     expect(scanSource('a.ts', `${sdk}new Runner({ traceIncludeSensitiveData: false });`).disablesSensitiveTracing).toBe(true);
@@ -140,7 +156,7 @@ describe('scanSource: FileScan fields', () => {
 
   it('a parse error carries line and column', () => {
     const bad = scanSource('bad.ts', `import { tool } from '@openai/agents';\nconst x = tool({ name: 'a' ;\n`);
-    expect(bad.parseError).toEqual(expect.objectContaining({ line: 2, message: expect.stringContaining("expected") }));
+    expect(bad.parseError).toEqual(expect.objectContaining({ line: 2, message: expect.stringContaining('expected') }));
     expect(bad.parseError!.column).toBeGreaterThan(1);
     expect(scanSource('ok.ts', `const x = 1;`).parseError).toBeUndefined();
   });

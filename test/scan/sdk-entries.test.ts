@@ -12,14 +12,19 @@ const TABLE = path.join(REPO_ROOT, 'src/scan/sdk-entries.ts');
 describe('SDK entry points come from the installed SDK', async () => {
   const derived = await deriveSdkEntries(NODE_MODULES);
   const versions = Object.fromEntries(
-    installedSdkPackages(NODE_MODULES).map((p) => [p, (JSON.parse(readFileSync(path.join(NODE_MODULES, p, 'package.json'), 'utf8')) as { version: string }).version]),
+    installedSdkPackages(NODE_MODULES).map((p) => [
+      p,
+      (JSON.parse(readFileSync(path.join(NODE_MODULES, p, 'package.json'), 'utf8')) as { version: string }).version,
+    ]),
   );
   if (process.env['UPDATE_SDK_ENTRIES'] === '1') writeFileSync(TABLE, renderSdkEntries(derived.entries, versions));
 
   it('every installed entry loads (an entry that cannot be inspected cannot be trusted)', () => {
     expect(derived.failed).toEqual({});
     // The four packages and their subpaths, including `@openai/agents/realtime`.
-    expect(derived.specifiers).toEqual(expect.arrayContaining(['@openai/agents', '@openai/agents/realtime', '@openai/agents-core', '@openai/agents-openai', '@openai/agents-realtime']));
+    expect(derived.specifiers).toEqual(
+      expect.arrayContaining(['@openai/agents', '@openai/agents/realtime', '@openai/agents-core', '@openai/agents-openai', '@openai/agents-realtime']),
+    );
   });
 
   it('every installed subpath that exports a tool factory is in the table, with the same factories', () => {
@@ -42,17 +47,26 @@ describe('SDK entry points come from the installed SDK', async () => {
     expect(withTool.map((e) => e.specifier)).toContain('@openai/agents/realtime');
     for (const e of withTool) {
       const named = scanSource('a.ts', `import { tool } from '${e.specifier}';\ntool({ name: 'x' });\n`);
-      expect(named.sdkToolCalls.map((c) => c.name), e.specifier).toEqual(['x']);
+      expect(
+        named.sdkToolCalls.map((c) => c.name),
+        e.specifier,
+      ).toEqual(['x']);
       const ns = scanSource('b.ts', `import * as sdk from '${e.specifier}';\nsdk.tool({ name: 'y' });\n`);
-      expect(ns.sdkToolCalls.map((c) => c.name), e.specifier).toEqual(['y']);
+      expect(
+        ns.sdkToolCalls.map((c) => c.name),
+        e.specifier,
+      ).toEqual(['y']);
     }
   });
 
-  it('a namespace export (`realtime`) reaches its entry\'s tool', () => {
+  it("a namespace export (`realtime`) reaches its entry's tool", () => {
     for (const e of derived.entries) {
       for (const ns of Object.keys(e.namespaces)) {
         const scan = scanSource('c.ts', `import { ${ns} } from '${e.specifier}';\n${ns}.tool({ name: 'z' });\n`);
-        expect(scan.sdkToolCalls.map((c) => c.name), `${e.specifier} ${ns}`).toEqual(['z']);
+        expect(
+          scan.sdkToolCalls.map((c) => c.name),
+          `${e.specifier} ${ns}`,
+        ).toEqual(['z']);
       }
     }
   });

@@ -18,7 +18,11 @@ function pkg(compilerOptions: Record<string, unknown>, extra: Record<string, str
   const dir = makeTempDir('tsc-build-');
   dirs.push(dir);
   writeFiles(dir, {
-    'package.json': JSON.stringify({ name: 'app', type: 'module', ...(config !== 'tsconfig.json' ? { scripts: { build: `tsc -p ${config} && node scripts/copy.mjs` } } : {}) }),
+    'package.json': JSON.stringify({
+      name: 'app',
+      type: 'module',
+      ...(config !== 'tsconfig.json' ? { scripts: { build: `tsc -p ${config} && node scripts/copy.mjs` } } : {}),
+    }),
     [config]: JSON.stringify({ compilerOptions: { module: 'NodeNext', ...compilerOptions }, include: ['src'] }),
     'src/tools.ts': 'export const a = 1;\n',
     'src/agents/desk.ts': 'export const b = 1;\n',
@@ -102,7 +106,10 @@ describe('generated-import-unresolved: the built import', () => {
     writeFiles(dir, { 'src/ctrlrun.generated.ts': 'export {};\n' });
     const p = testProject();
     const project = { ...p, manifest: { ...p.manifest, root: dir, output: path.join(dir, 'src/ctrlrun.generated.ts') } };
-    const scan = scanSource('src/tools.ts', "import { protectedTool } from './ctrlrun.generated.js';\n", { root: dir, generatedModule: path.join(dir, 'src/ctrlrun.generated.ts') });
+    const scan = scanSource('src/tools.ts', "import { protectedTool } from './ctrlrun.generated.js';\n", {
+      root: dir,
+      generatedModule: path.join(dir, 'src/ctrlrun.generated.ts'),
+    });
     expect(generatedImportUnresolvedRule()(scan, project)).toEqual([]);
   });
 });

@@ -24,7 +24,7 @@ async function signIn(base: string, token: string): Promise<{ cookie: string; cs
 }
 
 describe('serve: the JSON API', () => {
-  it('refuses requests without a token, with a wrong one, and with a removed operator\'s token (401)', async () => {
+  it("refuses requests without a token, with a wrong one, and with a removed operator's token (401)", async () => {
     fx = await startFixture({ bob: ['payments-approver'] });
     const base = fx.serve.url;
     expect((await api(base, undefined, 'GET', '/api/requests')).status).toBe(401);
@@ -34,7 +34,7 @@ describe('serve: the JSON API', () => {
     expect((await api(base, fx.tokens.bob, 'GET', '/api/requests')).status).toBe(401);
   });
 
-  it('roles: an operator without the policy\'s approver_role is refused (403); the approver is the authenticated name, never the body\'s', async () => {
+  it("roles: an operator without the policy's approver_role is refused (403); the approver is the authenticated name, never the body's", async () => {
     fx = await startFixture({ bob: ['payments-approver'], carol: [] });
     await fx.store.putRequest(pendingRequest('call_1'));
     const base = fx.serve.url;
@@ -60,7 +60,7 @@ describe('serve: the JSON API', () => {
     expect((await fx.store.getRequest('call_unknown'))!.answers).toHaveLength(0);
   });
 
-  it('the requester\'s own answer is refused with the reason (409) and a refused receipt; M of N needs distinct operators', async () => {
+  it("the requester's own answer is refused with the reason (409) and a refused receipt; M of N needs distinct operators", async () => {
     fx = await startFixture({ alice: ['payments-approver'], bob: [], carol: [] });
     const base = fx.serve.url;
     await fx.store.putRequest(pendingRequest('call_own'));
@@ -101,9 +101,13 @@ describe('serve: the JSON API', () => {
     expect(rtAnswer.json.message).toContain('never answers');
     expect((await api(base, fx.tokens.agent, 'POST', '/api/requests/call_s/answer', { decision: 'approve' })).status).toBe(403);
     expect((await api(base, fx.tokens.agent, 'POST', '/api/store/resolveEffect', { args: ['k', 'failed', 'agent', 1] })).status).toBe(403);
-    const asOther = await api(base, fx.tokens.bob, 'POST', '/api/store/addAnswer', { args: ['call_s', { approver: 'cfo', decision: 'approve', at: Date.now() }] });
+    const asOther = await api(base, fx.tokens.bob, 'POST', '/api/store/addAnswer', {
+      args: ['call_s', { approver: 'cfo', decision: 'approve', at: Date.now() }],
+    });
     expect(asOther.status).toBe(403);
-    const asSelf = await api(base, fx.tokens.bob, 'POST', '/api/store/addAnswer', { args: ['call_s', { approver: 'Bob', decision: 'approve', at: Date.now() }] });
+    const asSelf = await api(base, fx.tokens.bob, 'POST', '/api/store/addAnswer', {
+      args: ['call_s', { approver: 'Bob', decision: 'approve', at: Date.now() }],
+    });
     expect(asSelf.json.result).toMatchObject({ outcome: 'recorded', request: { state: 'approved' } });
     const opClaim = await api(base, fx.tokens.bob, 'POST', '/api/store/claimApproval', { args: ['call_s', Date.now()] });
     expect(opClaim.status).toBe(403);
@@ -123,9 +127,18 @@ describe('serve: the JSON API', () => {
   });
 
   it('--cors-origin takes exact web origins only', () => {
-    for (const ok of ['https://app.example.com', 'http://localhost:3000', 'http://127.0.0.1:5173', 'https://app.example.com/']) expect(() => checkCorsOrigin(ok)).not.toThrow();
+    for (const ok of ['https://app.example.com', 'http://localhost:3000', 'http://127.0.0.1:5173', 'https://app.example.com/'])
+      expect(() => checkCorsOrigin(ok)).not.toThrow();
     expect(checkCorsOrigin('https://App.Example.com/')).toBe('https://app.example.com');
-    for (const bad of ['*', 'null', 'app.example.com', 'https://app.example.com/path', 'file:///tmp/x', 'https://app.example.com?x=1', 'https://user@app.example.com']) {
+    for (const bad of [
+      '*',
+      'null',
+      'app.example.com',
+      'https://app.example.com/path',
+      'file:///tmp/x',
+      'https://app.example.com?x=1',
+      'https://user@app.example.com',
+    ]) {
       expect(() => checkCorsOrigin(bad), bad).toThrow(/not a web origin/);
     }
   });
@@ -134,7 +147,10 @@ describe('serve: the JSON API', () => {
     fx = await startFixture({ agent: 'runtime' }, { corsOrigins: ['http://localhost:3000'] });
     const base = fx.serve.url;
     const preflight = (origin: string) =>
-      fetch(`${base}/api/store/getRequest`, { method: 'OPTIONS', headers: { Origin: origin, 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'authorization,content-type' } });
+      fetch(`${base}/api/store/getRequest`, {
+        method: 'OPTIONS',
+        headers: { Origin: origin, 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'authorization,content-type' },
+      });
     const granted = await preflight('http://localhost:3000');
     expect(granted.status).toBe(204);
     expect(granted.headers.get('access-control-allow-origin')).toBe('http://localhost:3000');
@@ -142,9 +158,17 @@ describe('serve: the JSON API', () => {
     expect(granted.headers.get('access-control-allow-credentials')).toBeNull();
     expect((await preflight('http://localhost:3001')).headers.get('access-control-allow-origin')).toBeNull();
     // the token is still required after the preflight
-    const noToken = await fetch(`${base}/api/store/getRequest`, { method: 'POST', headers: { Origin: 'http://localhost:3000', 'Content-Type': 'application/json' }, body: '{"args":["x"]}' });
+    const noToken = await fetch(`${base}/api/store/getRequest`, {
+      method: 'POST',
+      headers: { Origin: 'http://localhost:3000', 'Content-Type': 'application/json' },
+      body: '{"args":["x"]}',
+    });
     expect(noToken.status).toBe(401);
-    const withToken = await fetch(`${base}/api/store/getRequest`, { method: 'POST', headers: { Origin: 'http://localhost:3000', 'Content-Type': 'application/json', Authorization: `Bearer ${fx.tokens.agent}` }, body: '{"args":["x"]}' });
+    const withToken = await fetch(`${base}/api/store/getRequest`, {
+      method: 'POST',
+      headers: { Origin: 'http://localhost:3000', 'Content-Type': 'application/json', Authorization: `Bearer ${fx.tokens.agent}` },
+      body: '{"args":["x"]}',
+    });
     expect(withToken.status).toBe(200);
     expect(withToken.headers.get('access-control-allow-origin')).toBe('http://localhost:3000');
     // the pages get no CORS grant at all
@@ -266,7 +290,21 @@ describe('serve: the pages', () => {
 
   it('the receipts page verifies the chain and names a break', async () => {
     fx = await startFixture({ bob: [] });
-    await fx.store.appendReceipt({ at: 1, action: 'a', call_id: null, args_hash: null, principal: 'p', decision: 'allow', reason: 'r', approvers: [], effect_key: null, result: 'executed', policy_hash: 'h', mode: 'enforce', environment: null });
+    await fx.store.appendReceipt({
+      at: 1,
+      action: 'a',
+      call_id: null,
+      args_hash: null,
+      principal: 'p',
+      decision: 'allow',
+      reason: 'r',
+      approvers: [],
+      effect_key: null,
+      result: 'executed',
+      policy_hash: 'h',
+      mode: 'enforce',
+      environment: null,
+    });
     const { cookie } = await signIn(fx.serve.url, fx.tokens.bob!);
     expect(await (await fetch(`${fx.serve.url}/receipts`, { headers: { cookie } })).text()).toContain('Chain intact: 1 receipts verified.');
     const Database = (await import('better-sqlite3')).default;

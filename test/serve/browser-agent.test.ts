@@ -89,18 +89,35 @@ describe.skipIf(SKIP_BROWSER)('a browser agent on httpStore, answered through se
     expect((await cli(['generate'], { cwd: dir })).code).toBe(0);
     const codemod = await cli(['codemod', '--write', '--allow-dirty'], { cwd: dir });
     expect(codemod.code, codemod.stdout + codemod.stderr).toBe(0);
-    const out = await build({ entryPoints: [path.join(dir, 'src/browser.ts')], absWorkingDir: dir, bundle: true, platform: 'browser', format: 'esm', write: false, logLevel: 'silent' });
+    const out = await build({
+      entryPoints: [path.join(dir, 'src/browser.ts')],
+      absWorkingDir: dir,
+      bundle: true,
+      platform: 'browser',
+      format: 'esm',
+      write: false,
+      logLevel: 'silent',
+    });
     script = out.outputFiles[0]!.text;
 
     mkdirSync(path.join(dir, '.ctrlrun'), { recursive: true });
     store = sqliteStore({ path: path.join(dir, '.ctrlrun/state.db') });
-    tokens = writeOperatorTokens(path.join(dir, '.ctrlrun/operators.json'), { 'web-agent': 'runtime', alice: ['payments-approver'], bob: ['payments-approver'] });
+    tokens = writeOperatorTokens(path.join(dir, '.ctrlrun/operators.json'), {
+      'web-agent': 'runtime',
+      alice: ['payments-approver'],
+      bob: ['payments-approver'],
+    });
 
     // The app's own web server, on another port than serve's (so another origin), both on loopback:
     // a page Chromium does not know the address of counts as public, and public pages may not call
     // loopback addresses at all (Local Network Access), whatever CORS says.
     pageServer = createServer((req, res) => {
-      const [type, body] = req.url === '/app.js' ? ['text/javascript', script] : req.url === '/config.js' ? ['text/javascript', pageConfig] : ['text/html', '<!doctype html><title>refund desk</title><script src="/config.js"></script><script type="module" src="/app.js"></script>'];
+      const [type, body] =
+        req.url === '/app.js'
+          ? ['text/javascript', script]
+          : req.url === '/config.js'
+            ? ['text/javascript', pageConfig]
+            : ['text/html', '<!doctype html><title>refund desk</title><script src="/config.js"></script><script type="module" src="/app.js"></script>'];
       res.writeHead(200, { 'Content-Type': type, 'Cache-Control': 'no-store' }).end(body);
     });
     await new Promise<void>((resolve) => pageServer.listen(0, '127.0.0.1', resolve));
@@ -147,7 +164,10 @@ describe.skipIf(SKIP_BROWSER)('a browser agent on httpStore, answered through se
     return page;
   };
   const call = async <T>(page: Page, fn: 'pause' | 'resume', arg?: string): Promise<T> =>
-    (await page.evaluate(async ([name, a]) => await (globalThis as unknown as Record<string, (x?: string) => Promise<unknown>>)[name!]!(a), [fn, arg] as const)) as T;
+    (await page.evaluate(async ([name, a]) => await (globalThis as unknown as Record<string, (x?: string) => Promise<unknown>>)[name!]!(a), [
+      fn,
+      arg,
+    ] as const)) as T;
 
   it('without --cors-origin the page cannot reach serve, and the tool fails closed', async () => {
     const closed = await startOn([]);
@@ -164,7 +184,10 @@ describe.skipIf(SKIP_BROWSER)('a browser agent on httpStore, answered through se
   it('with --cors-origin: pauses in the page, is approved by a second operator through serve, and a fresh page runs it once', async () => {
     const running = await startOn([pageOrigin]);
     // a preflight from another origin gets no CORS grant
-    const preflight = await fetch(`${running.url}/api/store/putRequest`, { method: 'OPTIONS', headers: { Origin: 'https://evil.example', 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'authorization,content-type' } });
+    const preflight = await fetch(`${running.url}/api/store/putRequest`, {
+      method: 'OPTIONS',
+      headers: { Origin: 'https://evil.example', 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'authorization,content-type' },
+    });
     expect(preflight.headers.get('access-control-allow-origin')).toBeNull();
 
     const first = await openPage(running.url);

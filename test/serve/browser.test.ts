@@ -46,12 +46,20 @@ describe.skipIf(SKIP_BROWSER)('serve in a real browser (headless chromium)', { t
     await page.waitForURL(`${fx.serve.url}/`);
   }
 
-  it('a paused refund shows up; the requester\'s approval is refused on screen; a second operator approves; the agent resumes and runs once; the receipt names the authenticated approver', async () => {
+  it("a paused refund shows up; the requester's approval is refused on screen; a second operator approves; the agent resumes and runs once; the receipt names the authenticated approver", async () => {
     const stateFile = path.join(fx.dir, 'state.json');
     const countFile = path.join(fx.dir, 'count.log');
     const callId = 'call_browser_refund';
     const store = { kind: 'sqlite', path: path.join(fx.dir, 'state.db') };
-    const paused = spawnAgentChild({ mode: 'pause', store, stateFile, countFile, callId, user: 'alice', args: { payment_id: 'pay_<b>42</b>', amount: 512_345 } });
+    const paused = spawnAgentChild({
+      mode: 'pause',
+      store,
+      stateFile,
+      countFile,
+      callId,
+      user: 'alice',
+      args: { payment_id: 'pay_<b>42</b>', amount: 512_345 },
+    });
     await paused.waitFor((e) => e.paused === callId);
     await paused.exited;
 

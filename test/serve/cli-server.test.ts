@@ -11,7 +11,7 @@ afterEach(async () => {
 describe('approvals and effects --server URL --token: answers through serve are authenticated', () => {
   const run = (args: string[], env: Record<string, string> = {}) => cli(args, { cwd: fx!.dir, env: { NO_COLOR: '1', ...env } });
 
-  it('list and show read through serve; approve records the token\'s operator (the requester refused, exit 2); --as is refused with --server', async () => {
+  it("list and show read through serve; approve records the token's operator (the requester refused, exit 2); --as is refused with --server", async () => {
     fx = await startFixture({ alice: ['payments-approver'], bob: ['payments-approver'] });
     await fx.store.putRequest(pendingRequest('call_cli'));
     const server = ['--server', fx.serve.url];

@@ -6,9 +6,26 @@ import { runtimeStoreCall } from '../../src/serve/runtime-api.js';
 import { tenantScope } from '../../src/serve/tenant.js';
 
 const body = (callId: string): DecisionBody => ({
-  at: 1_000, action: 'stripe.refund', tool: 'refund', call_id: callId, args: '{"amount":1}', hashed: [], args_hash: 'a'.repeat(64),
-  principal: null, environment: 'production', task: null, decision: 'allow', rule: 0, reason: 'rule[0]', effect_key: 'refund:1', resource: null,
-  policy_hash: 'sha256:x', mode: 'enforce', result: 'allowed', receipt_seq: 1, receipt_hash: 'r'.repeat(64),
+  at: 1_000,
+  action: 'stripe.refund',
+  tool: 'refund',
+  call_id: callId,
+  args: '{"amount":1}',
+  hashed: [],
+  args_hash: 'a'.repeat(64),
+  principal: null,
+  environment: 'production',
+  task: null,
+  decision: 'allow',
+  rule: 0,
+  reason: 'rule[0]',
+  effect_key: 'refund:1',
+  resource: null,
+  policy_hash: 'sha256:x',
+  mode: 'enforce',
+  result: 'allowed',
+  receipt_seq: 1,
+  receipt_hash: 'r'.repeat(64),
 });
 
 describe("serve's decision log API (runtime tokens)", () => {

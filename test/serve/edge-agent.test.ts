@@ -105,7 +105,15 @@ describe('an edge agent (a Worker in workerd) on httpStore, answered through ser
     mkdirSync(path.join(dir, '.ctrlrun'), { recursive: true });
     store = sqliteStore({ path: path.join(dir, '.ctrlrun/state.db') });
     tokens = writeOperatorTokens(path.join(dir, '.ctrlrun/operators.json'), { 'edge-agent': 'runtime', bob: ['payments-approver'] });
-    serve = await startServe({ store, policy: loadProject({ cwd: dir }).policy, operatorsFile: path.join(dir, '.ctrlrun/operators.json'), host: '127.0.0.1', port: 0, approvalTtlMs: 15 * 60_000, log: () => {} });
+    serve = await startServe({
+      store,
+      policy: loadProject({ cwd: dir }).policy,
+      operatorsFile: path.join(dir, '.ctrlrun/operators.json'),
+      host: '127.0.0.1',
+      port: 0,
+      approvalTtlMs: 15 * 60_000,
+      log: () => {},
+    });
 
     writeFileSync(path.join(dir, 'src/ctrlrun.control.ts'), control(serve.url, tokens['edge-agent']!));
     writeFileSync(path.join(dir, 'src/worker.ts'), WORKER);
@@ -170,7 +178,11 @@ describe('an edge agent (a Worker in workerd) on httpStore, answered through ser
     const bob = await api(serve.url, tokens.bob, 'POST', '/api/requests/call_edge/answer', { decision: 'approve', reason: 'verified' });
     expect(bob.status, JSON.stringify(bob.json)).toBe(200);
 
-    const resumed = (await (await fetch(`${workerUrl}/resume`, { method: 'POST', body: paused.state })).json()) as { error?: string; final: string; refunded: number };
+    const resumed = (await (await fetch(`${workerUrl}/resume`, { method: 'POST', body: paused.state })).json()) as {
+      error?: string;
+      final: string;
+      refunded: number;
+    };
     expect(resumed.error, workerdLog).toBeUndefined();
     expect(resumed.final).toBe('done');
     expect(resumed.refunded).toBe(250000);

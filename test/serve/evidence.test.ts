@@ -22,7 +22,9 @@ describe('answers leave evidence', () => {
     const base = fx.serve.url;
     await fx.store.putRequest(pendingRequest('call_t', { approvalsRequired: 1 }));
     const before = Date.now();
-    const ahead = await api(base, fx.tokens.bob, 'POST', '/api/store/addAnswer', { args: ['call_t', { approver: 'bob', decision: 'approve', at: before + YEAR }] });
+    const ahead = await api(base, fx.tokens.bob, 'POST', '/api/store/addAnswer', {
+      args: ['call_t', { approver: 'bob', decision: 'approve', at: before + YEAR }],
+    });
     expect(ahead.json.result.outcome).toBe('recorded');
     const stored = await fx.store.getRequest('call_t');
     expect(stored!.answers[0]!.at).toBeLessThan(before + 60_000);
@@ -51,12 +53,14 @@ describe('answers leave evidence', () => {
     for (const r of await fx.store.listReceipts()) expect(r.at).toBeLessThan(before + 60_000);
   });
 
-  it('an answer in another approver\'s name is refused (403) and is one refused receipt naming who tried', async () => {
+  it("an answer in another approver's name is refused (403) and is one refused receipt naming who tried", async () => {
     fx = await startFixture({ bob: ['payments-approver'] });
     await fx.store.putRequest(pendingRequest('call_n', { approvalsRequired: 1 }));
     const as = await api(fx.serve.url, fx.tokens.bob, 'POST', '/api/store/addAnswer', { args: ['call_n', { approver: 'cfo', decision: 'approve' }] });
     expect(as.status).toBe(403);
-    const asReject = await api(fx.serve.url, fx.tokens.bob, 'POST', '/api/store/addAnswer', { args: ['call_n', { approver: 'cfo', decision: 'reject', reason: 'no' }] });
+    const asReject = await api(fx.serve.url, fx.tokens.bob, 'POST', '/api/store/addAnswer', {
+      args: ['call_n', { approver: 'cfo', decision: 'reject', reason: 'no' }],
+    });
     expect(asReject.status).toBe(403);
     expect((await fx.store.getRequest('call_n'))!.answers).toEqual([]);
     expect((await fx.store.listReceipts()).map((r) => [r.call_id, r.result, r.reason, r.approvers])).toEqual([
@@ -72,7 +76,9 @@ describe('answers leave evidence', () => {
   it('resuming an already-used approval is refused and leaves an approval_consumed receipt (real Runner)', async () => {
     const s = setup();
     const { tool, calls } = refundTool(s);
-    const agent = agentWith(scripted([refundCall({ payment_id: 'pay_1', amount: 512_345 }, 'c1')], [assistantMessage('done')], [assistantMessage('again')]), [tool]);
+    const agent = agentWith(scripted([refundCall({ payment_id: 'pay_1', amount: 512_345 }, 'c1')], [assistantMessage('done')], [assistantMessage('again')]), [
+      tool,
+    ]);
     const paused = await run(agent, 'refund', { context: { user: 'alice' } });
     const saved = paused.state.toString();
     await s.control.request(paused.state);

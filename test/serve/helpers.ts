@@ -55,10 +55,7 @@ export function writeOperatorTokens(file: string, operators: Record<string, stri
 }
 
 /** A temp dir with a policy, a SQLite store, operators (name -> roles, or 'runtime'), and serve on a free port. */
-export async function startFixture(
-  operators: Record<string, string[] | 'runtime'>,
-  extra: Partial<StartServeOptions> = {},
-): Promise<ServeFixture> {
+export async function startFixture(operators: Record<string, string[] | 'runtime'>, extra: Partial<StartServeOptions> = {}): Promise<ServeFixture> {
   const dir = mkdtempSync(path.join(tmpdir(), 'ctrlrun-serve-'));
   writeFileSync(path.join(dir, 'ctrlrun.yaml'), POLICY_YAML);
   const policy = loadPolicyOrThrow(path.join(dir, 'ctrlrun.yaml')).policy;

@@ -54,7 +54,18 @@ afterEach(async () => {
 
 async function restartWithWebhook(f: ServeFixture, url: string, logs: string[], extra: Record<string, unknown> = {}): Promise<void> {
   await f.serve.close();
-  f.serve = await startServe({ store: f.store, policy: f.policy, operatorsFile: f.operatorsFile, host: '127.0.0.1', port: 0, approvalTtlMs: 60_000, notifyWebhook: url, pollMs: 50, log: (l) => logs.push(l), ...extra });
+  f.serve = await startServe({
+    store: f.store,
+    policy: f.policy,
+    operatorsFile: f.operatorsFile,
+    host: '127.0.0.1',
+    port: 0,
+    approvalTtlMs: 60_000,
+    notifyWebhook: url,
+    pollMs: 50,
+    log: (l) => logs.push(l),
+    ...extra,
+  });
 }
 
 describe('serve --notify-webhook', () => {

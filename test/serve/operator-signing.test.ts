@@ -77,7 +77,7 @@ afterEach(async () => {
 });
 
 describe("serve signs its answers with its own key (the app's receipts with the app's)", () => {
-  it('answer API between signed receipts: both keys pass; only the app key: foreign at serve\'s receipt', async () => {
+  it("answer API between signed receipts: both keys pass; only the app key: foreign at serve's receipt", async () => {
     fx = await startFixture({ bob: ['payments-approver'], dave: [], agent: 'runtime' }, { signer: receiptSigner(opsKey.secret) });
     const a = app(httpStore({ url: fx.serve.url, token: fx.tokens.agent! }));
     await a.small('pay_1', 'c1');
@@ -141,7 +141,17 @@ describe("serve signs its answers with its own key (the app's receipts with the 
     const f = await forger.appendReceipt(forged());
     // a checkpoint naming it under a key nobody gave: vouches for nothing, and is itself foreign
     const other = receiptSigner(generateReceiptKey().secret);
-    await forger.appendReceipt({ ...forged(), call_id: null, effect_key: null, principal: null, decision: null, action: 'ctrlrun.checkpoint', result: 'checkpoint', reason: `signed ${f.seq}`, checkpoint: other.checkpoint(f.seq, f.hash) });
+    await forger.appendReceipt({
+      ...forged(),
+      call_id: null,
+      effect_key: null,
+      principal: null,
+      decision: null,
+      action: 'ctrlrun.checkpoint',
+      result: 'checkpoint',
+      reason: `signed ${f.seq}`,
+      checkpoint: other.checkpoint(f.seq, f.hash),
+    });
     await a.small('pay_2', 'c2');
     const keys = { publicKey: [appKey.publicKey, opsKey.publicKey] };
     expect(await verifyReceipts(fx.store, keys)).toEqual({ ok: false, seq: f.seq, break: 'foreign' });
@@ -207,7 +217,10 @@ describe('the CLI signs its answers and resolutions (--signing-key, CTRLRUN_RECE
     expect((await cli(['effects', 'resolve', 'refund:pay_amb', '--failed', '--as', 'bob', '--store', `sqlite:${file}`], { cwd, env })).code).toBe(0);
     await a.small('pay_4', 'c4');
     const verify = (keys: string[]) => cli(['receipts', 'verify', '--store', `sqlite:${file}`, ...keys.flatMap((k) => ['--public-key', k]), '--json'], { cwd });
-    expect(JSON.parse((await verify(['app.pub', 'ops.pub'])).stdout)).toMatchObject({ ok: true, signers: [{ key_id: appKey.keyId }, { key_id: opsKey.keyId, receipts: 2 }] });
+    expect(JSON.parse((await verify(['app.pub', 'ops.pub'])).stdout)).toMatchObject({
+      ok: true,
+      signers: [{ key_id: appKey.keyId }, { key_id: opsKey.keyId, receipts: 2 }],
+    });
 
     // no --signing-key, no variable: the answer is written unsigned and reported foreign
     expect((await cli(['approvals', 'approve', 'c3', '--as', 'bob', '--store', `sqlite:${file}`], { cwd })).code).toBe(0);
@@ -223,7 +236,8 @@ describe('the CLI signs its answers and resolutions (--signing-key, CTRLRUN_RECE
     const a = app(store);
     await a.paused('pay_1', 'c1');
     const before = (await store.listReceipts()).length;
-    const approve = (extra: string[], env: Record<string, string> = { NO_COLOR: '1' }) => cli(['approvals', 'approve', 'c1', '--as', 'bob', '--store', `sqlite:${file}`, ...extra], { cwd, env });
+    const approve = (extra: string[], env: Record<string, string> = { NO_COLOR: '1' }) =>
+      cli(['approvals', 'approve', 'c1', '--as', 'bob', '--store', `sqlite:${file}`, ...extra], { cwd, env });
     const inline = await approve(['--signing-key', opsKey.secret]);
     expect(inline.code).toBe(2);
     expect(inline.stderr).toContain("give the key's file, not the key");
@@ -240,7 +254,9 @@ describe('the CLI signs its answers and resolutions (--signing-key, CTRLRUN_RECE
     const server = await cli(['approvals', 'approve', 'c1', '--server', 'http://127.0.0.1:1', '--token', 't', '--signing-key', 'ops.key'], { cwd });
     expect(server.code).toBe(2);
     expect(server.stderr).toContain('--signing-key: with --server, serve writes the receipt');
-    const resolveServer = await cli(['effects', 'resolve', 'k', '--failed', '--server', 'http://127.0.0.1:1', '--token', 't', '--signing-key', 'ops.key'], { cwd });
+    const resolveServer = await cli(['effects', 'resolve', 'k', '--failed', '--server', 'http://127.0.0.1:1', '--token', 't', '--signing-key', 'ops.key'], {
+      cwd,
+    });
     expect(resolveServer.code).toBe(2);
     expect(resolveServer.stderr).toContain('--signing-key: with --server, serve writes the receipt');
     writeFileSync(path.join(cwd, 'ctrlrun.yaml'), POLICY_YAML);

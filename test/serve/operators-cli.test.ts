@@ -58,7 +58,11 @@ describe('ctrlrun-gen operators', () => {
   });
 
   it('refuses blank names, control characters and bad roles', async () => {
-    for (const args of [['operators', 'add', '  '], ['operators', 'add', 'bob\nsecurity-team'], ['operators', 'add', 'bob', '--role', 'a b']]) {
+    for (const args of [
+      ['operators', 'add', '  '],
+      ['operators', 'add', 'bob\nsecurity-team'],
+      ['operators', 'add', 'bob', '--role', 'a b'],
+    ]) {
       const r = await run(args);
       expect(r.code, args.join(' ')).toBe(2);
       expect(r.stderr).not.toMatch(/\n\s+at /);

@@ -27,9 +27,9 @@ describe("a paused call reaches serve's inbox as it pauses", () => {
 
     const inbox = await api(fx.serve.url, fx.tokens.bob, 'GET', '/api/requests');
     expect(inbox.status).toBe(200);
-    expect((inbox.json as Array<{ callId: string; state: string; principal: string; action: string }>).map((r) => [r.callId, r.state, r.principal, r.action])).toEqual([
-      ['c1', 'pending', 'alice', 'stripe.refund'],
-    ]);
+    expect(
+      (inbox.json as Array<{ callId: string; state: string; principal: string; action: string }>).map((r) => [r.callId, r.state, r.principal, r.action]),
+    ).toEqual([['c1', 'pending', 'alice', 'stripe.refund']]);
     const answered = await api(fx.serve.url, fx.tokens.bob, 'POST', '/api/requests/c1/answer', { decision: 'approve' });
     expect(answered.json.outcome).toBe('recorded');
 

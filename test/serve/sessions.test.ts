@@ -29,7 +29,15 @@ const inboxStatus = async (base: string, cookie: string) => (await fetch(`${base
 describe('sessions', () => {
   it("the cookie is named for the listener's port; another serve on the same host does not honour it", async () => {
     fx = await startFixture({ bob: ['payments-approver'] });
-    other = await startServe({ store: fx.store, policy: fx.policy, operatorsFile: fx.operatorsFile, host: '127.0.0.1', port: 0, approvalTtlMs: 900_000, log: () => {} });
+    other = await startServe({
+      store: fx.store,
+      policy: fx.policy,
+      operatorsFile: fx.operatorsFile,
+      host: '127.0.0.1',
+      port: 0,
+      approvalTtlMs: 900_000,
+      log: () => {},
+    });
     const cookie = await signIn(fx.serve.url, fx.tokens.bob!);
     expect(cookie.split('=')[0]).toBe(`crg_session_${new URL(fx.serve.url).port}`);
     expect(await inboxStatus(fx.serve.url, cookie)).toBe(200);

@@ -24,7 +24,12 @@ let fx: ServeFixture | undefined;
 async function inboxHtml(base: string, token: string): Promise<string> {
   const csrfOf = (text: string) => /name="csrf" value="([^"]+)"/.exec(text)?.[1] ?? '';
   const csrf = csrfOf(await (await fetch(`${base}/login`)).text());
-  const login = await fetch(`${base}/login`, { method: 'POST', redirect: 'manual', headers: { origin: base, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ csrf, token }) });
+  const login = await fetch(`${base}/login`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { origin: base, 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ csrf, token }),
+  });
   const cookie = login.headers.getSetCookie()[0]!.split(';')[0]!;
   return (await fetch(`${base}/`, { headers: { cookie } })).text();
 }
@@ -71,7 +76,11 @@ describe('bidi controls in the inbox (headless chromium)', { timeout: 180_000 },
     mkdirSync(ARTIFACTS, { recursive: true });
     fx = await startFixture({ bob: ['payments-approver'] });
     profile = mkdtempSync(path.join(tmpdir(), 'ctrlrun-chromium-'));
-    context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu', '--no-first-run'] });
+    context = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ['--no-sandbox', '--disable-gpu', '--no-first-run'],
+    });
   });
   afterAll(async () => {
     await context?.close();
@@ -83,7 +92,9 @@ describe('bidi controls in the inbox (headless chromium)', { timeout: 180_000 },
   it('U+202E in an argument is shown escaped and marked, never reordered; a swapped request offers no answer form', async () => {
     const account = 'acct-\u202e7654-3210';
     await fx!.store.putRequest(pendingRequest('call_bidi', bound({ amount: 512345, payment_id: account })));
-    await fx!.store.putRequest(pendingRequest('call_swap', { argsHash: canonicalHash(genuine), args: JSON.stringify({ amount: 100, payment_id: 'pay_42' }), createdAt: 8.64e15 + 1 }));
+    await fx!.store.putRequest(
+      pendingRequest('call_swap', { argsHash: canonicalHash(genuine), args: JSON.stringify({ amount: 100, payment_id: 'pay_42' }), createdAt: 8.64e15 + 1 }),
+    );
     const page = await context.newPage();
     await page.goto(`${fx!.serve.url}/login`);
     await page.fill('input[name=token]', fx!.tokens.bob!);
@@ -101,7 +112,7 @@ describe('bidi controls in the inbox (headless chromium)', { timeout: 180_000 },
     await page.screenshot({ path: path.join(ARTIFACTS, 'bidi-escaped.png'), fullPage: true });
     await page.goto(`${fx!.serve.url}/requests/call_swap`);
     expect(await page.locator('form.answer').count()).toBe(0);
-    expect(await page.locator('p.msg.err').innerText()).toContain("argsHash binds");
+    expect(await page.locator('p.msg.err').innerText()).toContain('argsHash binds');
     expect(await page.content()).toContain('invalid time');
   });
 });

@@ -19,7 +19,11 @@ async function twoTenants() {
   fx = await startFixture({ bob: ['payments-approver'] });
   let data = emptyOperators();
   const tokens: Record<string, string> = {};
-  for (const [name, tenant] of [['acme-agent', 'acme'], ['globex-agent', 'globex'], ['legacy-agent', undefined]] as const) {
+  for (const [name, tenant] of [
+    ['acme-agent', 'acme'],
+    ['globex-agent', 'globex'],
+    ['legacy-agent', undefined],
+  ] as const) {
     const added = addOperator(data, { name, kind: 'runtime', roles: [], ...(tenant ? { tenant } : {}), now: 0 });
     data = added.data;
     tokens[name] = added.token;
@@ -35,13 +39,15 @@ const BIG = { payment_id: 'pay_1', amount: 512_345 };
 const SMALL = { payment_id: 'pay_1', amount: 500 };
 
 describe('two tenants on one serve', () => {
-  it("an ambiguous effect of one tenant: the other cannot list, settle, reserve or commit it; the refund never runs twice", async () => {
+  it('an ambiguous effect of one tenant: the other cannot list, settle, reserve or commit it; the refund never runs twice', async () => {
     const t = await twoTenants();
     const a = setup({ store: t.acme });
     const acme = refundTool(a, () => {
       throw new Error('connection reset after commit');
     });
-    await expect(run(agentWith(scripted([refundCall(SMALL, 'c1')]), [acme.tool]), 'refund', { context: { user: 'alice' } })).rejects.toBeInstanceOf(AmbiguousEffect);
+    await expect(run(agentWith(scripted([refundCall(SMALL, 'c1')]), [acme.tool]), 'refund', { context: { user: 'alice' } })).rejects.toBeInstanceOf(
+      AmbiguousEffect,
+    );
     const held = await t.acme.getEffect('refund:pay_1');
     expect(held?.state).toBe('ambiguous');
 
@@ -59,19 +65,23 @@ describe('two tenants on one serve', () => {
     expect((await t.globex.getEffect('refund:pay_1'))?.state).toBe('committed');
 
     // the default tenant cannot spell a named tenant's record
-    const spelled = await api(fx!.serve.url, t.tokens['legacy-agent'], 'POST', '/api/store/settleEffect', { args: ['@acme:refund:pay_1', held!.attemptId, 'failed', Date.now()] });
+    const spelled = await api(fx!.serve.url, t.tokens['legacy-agent'], 'POST', '/api/store/settleEffect', {
+      args: ['@acme:refund:pay_1', held!.attemptId, 'failed', Date.now()],
+    });
     expect(spelled.status).toBe(403);
     expect(await t.legacy.listEffects()).toEqual([]);
 
     // acme's retry is still refused: the body ran once
-    await expect(run(agentWith(scripted([refundCall(SMALL, 'c2')]), [acme.tool]), 'refund', { context: { user: 'alice' } })).rejects.toBeInstanceOf(AmbiguousEffect);
+    await expect(run(agentWith(scripted([refundCall(SMALL, 'c2')]), [acme.tool]), 'refund', { context: { user: 'alice' } })).rejects.toBeInstanceOf(
+      AmbiguousEffect,
+    );
     expect(acme.calls).toHaveLength(1);
     // the operator sees both tenants' keys, by their stored names
     const keys = (await api(fx!.serve.url, t.tokens.bob, 'GET', '/api/effects')).json.map((e: { key: string }) => e.key).sort();
     expect(keys).toEqual(['@acme:refund:pay_1', '@globex:refund:pay_1']);
   });
 
-  it("an approval of one tenant: the other cannot list or claim it; the genuine resume runs once", async () => {
+  it('an approval of one tenant: the other cannot list or claim it; the genuine resume runs once', async () => {
     const t = await twoTenants();
     const a = setup({ store: t.acme });
     const acme = refundTool(a);
@@ -87,7 +97,15 @@ describe('two tenants on one serve', () => {
     expect(answered.json.outcome).toBe('recorded');
     // globex claims the same call id: nothing of acme's is named, so nothing is burnt
     expect(await t.globex.claimApproval('call_big', a.clock.now())).toEqual({ outcome: 'unknown' });
-    const reserved = await t.globex.reserveEffect({ key: 'refund:pay_1', action: 'stripe.refund', attemptId: 'x', maxAttempts: 1, now: a.clock.now(), leaseMs: 1000, claim: { callId: 'call_big', binding: { action: 'stripe.refund', argsHash: null, policyHash: a.policy.hash, principal: 'alice' } } });
+    const reserved = await t.globex.reserveEffect({
+      key: 'refund:pay_1',
+      action: 'stripe.refund',
+      attemptId: 'x',
+      maxAttempts: 1,
+      now: a.clock.now(),
+      leaseMs: 1000,
+      claim: { callId: 'call_big', binding: { action: 'stripe.refund', argsHash: null, policyHash: a.policy.hash, principal: 'alice' } },
+    });
     expect(reserved.outcome).toBe('claim_refused');
     expect((await t.acme.getRequest('call_big'))?.state).toBe('approved');
 
@@ -107,7 +125,9 @@ describe('two tenants on one serve', () => {
     const key = generateReceiptKey();
     const a = setup({ store: t.acme, receiptKey: key.secret });
     const acme = refundTool(a);
-    const result = await run(agentWith(scripted([refundCall(SMALL, 'c_signed')], [assistantMessage('done')]), [acme.tool]), 'refund', { context: { user: 'alice' } });
+    const result = await run(agentWith(scripted([refundCall(SMALL, 'c_signed')], [assistantMessage('done')]), [acme.tool]), 'refund', {
+      context: { user: 'alice' },
+    });
     expect(result.finalOutput).toBe('done');
     expect(acme.calls).toEqual([SMALL]);
     const stored = await fx!.store.listReceipts();
@@ -122,7 +142,9 @@ describe('two tenants on one serve', () => {
   });
 
   it('--tenant is for runtime tokens only, and a tenant name is plain', () => {
-    expect(() => addOperator(emptyOperators(), { name: 'bob', kind: 'operator', roles: [], tenant: 'acme', now: 0 })).toThrow(/only a runtime token has a tenant/);
+    expect(() => addOperator(emptyOperators(), { name: 'bob', kind: 'operator', roles: [], tenant: 'acme', now: 0 })).toThrow(
+      /only a runtime token has a tenant/,
+    );
     expect(() => addOperator(emptyOperators(), { name: 'a', kind: 'runtime', roles: [], tenant: 'Acme:x', now: 0 })).toThrow(/not a tenant name/);
   });
 });

@@ -26,7 +26,9 @@ const TIMEOUT = 180_000;
 type Spec = { kind: 'sqlite'; path: string; driver: SqliteDriverName } | { kind: 'postgres'; connectionString: string; schema: string };
 
 function open(spec: Spec): Store {
-  return spec.kind === 'sqlite' ? sqliteStore({ path: spec.path, driver: spec.driver }) : postgresStore({ connectionString: spec.connectionString, schema: spec.schema });
+  return spec.kind === 'sqlite'
+    ? sqliteStore({ path: spec.path, driver: spec.driver })
+    : postgresStore({ connectionString: spec.connectionString, schema: spec.schema });
 }
 
 async function spendAtOnce(spec: Spec, grantId: string, round: number): Promise<string[]> {
@@ -34,7 +36,10 @@ async function spendAtOnce(spec: Spec, grantId: string, round: number): Promise<
   const charge = { grantId, metric: 'amount', amount: '10', limit: '50', windowMs: 3_600_000 };
   const children = Array.from({ length: PROCESSES }, (_, p) => {
     const keys = Array.from({ length: KEYS_EACH }, (_, k) => `refund:${grantId}:${round}:${p}:${k}`);
-    const child = spawn(process.execPath, [CHILD, JSON.stringify({ store: spec, keys, charge, now: 1_000_000 })], { cwd: REPO_ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CHILD, JSON.stringify({ store: spec, keys, charge, now: 1_000_000 })], {
+      cwd: REPO_ROOT,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     const events: Array<Record<string, unknown>> = [];
     let stderr = '';
     let buffer = '';
@@ -64,7 +69,9 @@ async function spendAtOnce(spec: Spec, grantId: string, round: number): Promise<
 }
 
 function scenario(name: string, makeSpec: () => Spec, cleanup: (spec: Spec) => Promise<void> = async () => undefined) {
-  it(`${PROCESSES} processes x ${KEYS_EACH} reservations against a budget of 5: exactly 5 reserved, ${ROUNDS} rounds (${name})`, { timeout: TIMEOUT }, async () => {
+  it(`${PROCESSES} processes x ${KEYS_EACH} reservations against a budget of 5: exactly 5 reserved, ${ROUNDS} rounds (${name})`, {
+    timeout: TIMEOUT,
+  }, async () => {
     const spec = makeSpec();
     const store = open(spec);
     try {

@@ -6,7 +6,16 @@ import { REPO_ROOT } from '../helpers/paths.js';
 
 export const AGENT_CHILD = path.join(path.dirname(fileURLToPath(import.meta.url)), 'children', 'agent-child.mjs');
 
-export type ChildEvent = { ready?: boolean; paused?: string; inBody?: boolean; outcome?: string; output?: unknown; error?: string; reason?: string | null; message?: string };
+export type ChildEvent = {
+  ready?: boolean;
+  paused?: string;
+  inBody?: boolean;
+  outcome?: string;
+  output?: unknown;
+  error?: string;
+  reason?: string | null;
+  message?: string;
+};
 
 export interface Child {
   process: ChildProcess;
@@ -45,7 +54,8 @@ export function spawnAgentChild(config: Record<string, unknown>): Child {
   });
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; events: ChildEvent[]; stderr: string }>((resolve) =>
     child.on('close', (code, signal) => {
-      for (const w of waiters.splice(0)) w.reject(new Error(`child exited (${code ?? signal}) before the expected event; stderr: ${stderr}; events: ${JSON.stringify(events)}`));
+      for (const w of waiters.splice(0))
+        w.reject(new Error(`child exited (${code ?? signal}) before the expected event; stderr: ${stderr}; events: ${JSON.stringify(events)}`));
       resolve({ code, signal, events, stderr });
     }),
   );

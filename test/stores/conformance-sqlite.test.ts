@@ -11,5 +11,11 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 // One file per driver shared by every test (the suite never assumes an empty store), as processes share it.
 describeEachSqliteDriver('sqlite store', (driver) => {
-  describeStoreConformance(`sqlite (${driver})`, async () => sqliteStore({ path: path.join(dir, `state-${driver}.db`), driver }), { describe, it, expect, beforeEach, afterEach });
+  describeStoreConformance(`sqlite (${driver})`, async () => sqliteStore({ path: path.join(dir, `state-${driver}.db`), driver }), {
+    describe,
+    it,
+    expect,
+    beforeEach,
+    afterEach,
+  });
 });

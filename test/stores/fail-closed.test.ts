@@ -22,7 +22,7 @@ async function refundOn(store: Store) {
   return { error, calls };
 }
 
-describe('a store that cannot be used: nothing runs, the error is the store\'s own', () => {
+describe("a store that cannot be used: nothing runs, the error is the store's own", () => {
   let dir: string;
   beforeEach(() => {
     dir = mkdtempSync(path.join(tmpdir(), 'ctrlrun-failclosed-'));

@@ -3,7 +3,17 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { bindProtectedTool, createControl, generateReceiptKey, httpStore, memoryStore, run, verifyReceipts, type ReceiptBody, type Store } from '../../src/runtime/index.js';
+import {
+  bindProtectedTool,
+  createControl,
+  generateReceiptKey,
+  httpStore,
+  memoryStore,
+  run,
+  verifyReceipts,
+  type ReceiptBody,
+  type Store,
+} from '../../src/runtime/index.js';
 import { RECEIPT_NAMES } from '../../src/runtime/signing.js';
 import { sqliteStore } from '../../src/runtime/sqlite.js';
 import { cli } from '../helpers/cli.js';
@@ -26,7 +36,10 @@ function signingTool(store: Store) {
     parameters: z.object({ payment_id: z.string(), amount: z.number().int() }),
     execute: async () => 'ok',
   });
-  return (payment: string) => run(agentWith(scripted([refundCall({ payment_id: payment, amount: 5_000 }, `c_${payment}`)], [assistantMessage('done')]), [tool]), 'refund', { context: { user: 'alice' } });
+  return (payment: string) =>
+    run(agentWith(scripted([refundCall({ payment_id: payment, amount: 5_000 }, `c_${payment}`)], [assistantMessage('done')]), [tool]), 'refund', {
+      context: { user: 'alice' },
+    });
 }
 
 /** What a forger appends: an "executed" refund nobody ran, shaped like the application's own. */
@@ -102,7 +115,8 @@ describe('a foreign receipt between signed ones', () => {
   it('a store that appends something other than what the control sent gets no checkpoint (the run fails closed)', async () => {
     const inner = memoryStore();
     const lying: Store = Object.assign(Object.create(inner) as Store, {
-      appendReceipt: async (body: ReceiptBody) => inner.appendReceipt(body.action === 'ctrlrun.checkpoint' ? body : { ...body, result: 'executed', reason: 'rule[0]' }),
+      appendReceipt: async (body: ReceiptBody) =>
+        inner.appendReceipt(body.action === 'ctrlrun.checkpoint' ? body : { ...body, result: 'executed', reason: 'rule[0]' }),
     });
     const refund = signingTool(lying);
     await expect(refund('pay_1')).rejects.toThrow(/did not append the receipt this control sent/);
@@ -117,7 +131,11 @@ describe('a foreign receipt between signed ones', () => {
       const store: Store = Object.assign(Object.create(inner) as Store, {
         appendReceipt: async (body: ReceiptBody) => {
           if (body.action === 'ctrlrun.checkpoint') return inner.appendReceipt(body);
-          const appended = await inner.appendReceipt({ ...body, call_id: body.call_id === null ? null : rename(body.call_id), effect_key: body.effect_key === null ? null : rename(body.effect_key) });
+          const appended = await inner.appendReceipt({
+            ...body,
+            call_id: body.call_id === null ? null : rename(body.call_id),
+            effect_key: body.effect_key === null ? null : rename(body.effect_key),
+          });
           return Object.defineProperty(appended, RECEIPT_NAMES, { value: names });
         },
       });
@@ -127,7 +145,11 @@ describe('a foreign receipt between signed ones', () => {
     await ok.refund('pay_1');
     expect((await ok.inner.listReceipts()).filter((r) => r.action === 'ctrlrun.checkpoint')).toHaveLength(2);
     expect(await verifyReceipts(ok.inner, { publicKey: key.publicKey })).toMatchObject({ ok: true });
-    for (const [names, rename] of [['@acme:', (id: string) => `@globex:${id}`], ['@acme:', (id: string) => `${id}x`], ['acme/', (id: string) => `acme/${id}`]] as const) {
+    for (const [names, rename] of [
+      ['@acme:', (id: string) => `@globex:${id}`],
+      ['@acme:', (id: string) => `${id}x`],
+      ['acme/', (id: string) => `acme/${id}`],
+    ] as const) {
       const bad = scoped(names, rename);
       await expect(bad.refund('pay_1')).rejects.toThrow(/field (call_id|effect_key) differs/);
       expect((await bad.inner.listReceipts()).some((r) => r.action === 'ctrlrun.checkpoint')).toBe(false);

@@ -77,7 +77,11 @@ describe('httpStore', () => {
     const down = httpStore({ url: 'http://127.0.0.1:9', token: 'crg_rt_x' });
     await expect(down.getRequest('x')).rejects.toMatchObject({ name: 'StoreError', code: 'store_unavailable' });
     const wrong = httpStore({ url: serve.url, token: 'crg_rt_wrong' });
-    await expect(wrong.getRequest('x')).rejects.toMatchObject({ name: 'StoreError', code: 'store_failed', message: expect.stringContaining('token was refused') });
+    await expect(wrong.getRequest('x')).rejects.toMatchObject({
+      name: 'StoreError',
+      code: 'store_failed',
+      message: expect.stringContaining('token was refused'),
+    });
     const s = httpStore({ url: serve.url, token: tokens.agent! });
     await s.close();
     await expect(s.listRequests()).rejects.toMatchObject({ code: 'store_closed' });
@@ -86,7 +90,17 @@ describe('httpStore', () => {
 
   it('a runtime token never answers; an operator token never claims', async () => {
     const runtime = httpStore({ url: serve.url, token: tokens.agent! });
-    await runtime.putRequest({ callId: 'call_perm', action: 'stripe.refund', toolName: 'refund', argsHash: canonicalHash({}), args: '{}', policyHash: 'p'.repeat(64), principal: 'alice', approvalsRequired: 1, createdAt: 1 });
+    await runtime.putRequest({
+      callId: 'call_perm',
+      action: 'stripe.refund',
+      toolName: 'refund',
+      argsHash: canonicalHash({}),
+      args: '{}',
+      policyHash: 'p'.repeat(64),
+      principal: 'alice',
+      approvalsRequired: 1,
+      createdAt: 1,
+    });
     await expect(runtime.addAnswer('call_perm', { approver: 'agent', decision: 'approve', at: 2 })).rejects.toThrow(/never answers/);
     const bob = httpStore({ url: serve.url, token: tokens.bob! });
     expect((await bob.addAnswer('call_perm', { approver: 'bob', decision: 'approve', at: 2 })).outcome).toBe('recorded');
@@ -97,7 +111,17 @@ describe('httpStore', () => {
   it("the raw store API's addAnswer checks args against argsHash: another call's args are refused (409), recorded as a refusal, never approved", async () => {
     const runtime = httpStore({ url: serve.url, token: tokens.agent! });
     // the hash binds a refund of 500000; the text an operator's tool would show says 5
-    await runtime.putRequest({ callId: 'call_shown', action: 'stripe.refund', toolName: 'refund', argsHash: canonicalHash({ amount: 500_000 }), args: '{"amount":5}', policyHash: 'p'.repeat(64), principal: 'alice', approvalsRequired: 1, createdAt: 1 });
+    await runtime.putRequest({
+      callId: 'call_shown',
+      action: 'stripe.refund',
+      toolName: 'refund',
+      argsHash: canonicalHash({ amount: 500_000 }),
+      args: '{"amount":5}',
+      policyHash: 'p'.repeat(64),
+      principal: 'alice',
+      approvalsRequired: 1,
+      createdAt: 1,
+    });
     const bob = httpStore({ url: serve.url, token: tokens.bob! });
     await expect(bob.addAnswer('call_shown', { approver: 'bob', decision: 'approve', at: 2 })).rejects.toThrow(/args_mismatch|do not match/);
     expect((await runtime.getRequest('call_shown'))?.answers).toEqual([]);
@@ -118,7 +142,9 @@ describe('races across processes: httpStore', { timeout: 180_000 }, () => {
     await paused.exited;
     expect((await backing.getRequest(callId))?.state).toBe('pending');
     serveNow = Date.now();
-    expect((await httpStore({ url: serve.url, token: tokens.bob! }).addAnswer(callId, { approver: 'bob', decision: 'approve', at: Date.now() })).outcome).toBe('recorded');
+    expect((await httpStore({ url: serve.url, token: tokens.bob! }).addAnswer(callId, { approver: 'bob', decision: 'approve', at: Date.now() })).outcome).toBe(
+      'recorded',
+    );
 
     const children = Array.from({ length: 8 }, () => spawnAgentChild({ mode: 'resume', store, stateFile, countFile, waitForGo: true }));
     await Promise.all(children.map((c) => c.waitFor((e) => e.ready === true)));

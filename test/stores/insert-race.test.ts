@@ -23,17 +23,41 @@ const insertCommitted = (table: string, key: string) =>
   `INSERT INTO ${table} (key, action, state, attempts, attempt_id, lease_until, updated_at, resolved_by) VALUES ('${key}', 'stripe.refund', 'committed', 1, 'other', 0, 900, NULL)`;
 
 async function approved(store: Store, callId: string) {
-  await store.putRequest({ callId, action: 'stripe.refund', toolName: 'refund', argsHash: 'a'.repeat(64), args: '{}', policyHash: 'p'.repeat(64), principal: 'alice', approvalsRequired: 1, createdAt: 1_000 });
+  await store.putRequest({
+    callId,
+    action: 'stripe.refund',
+    toolName: 'refund',
+    argsHash: 'a'.repeat(64),
+    args: '{}',
+    policyHash: 'p'.repeat(64),
+    principal: 'alice',
+    approvalsRequired: 1,
+    createdAt: 1_000,
+  });
   await store.addAnswer(callId, { approver: 'bob', decision: 'approve', at: 2_000 });
   return { callId, binding: { action: 'stripe.refund', argsHash: 'a'.repeat(64), policyHash: 'p'.repeat(64), principal: 'alice' } };
 }
 
 /** Reserves `key` while `hold` keeps the other writer's insert open; `release` commits it. */
-async function lostRace(store: Store, key: string, charged: boolean, hold: () => Promise<{ waiting: () => Promise<void>; release: () => Promise<void>; closed?: Promise<unknown> }>) {
+async function lostRace(
+  store: Store,
+  key: string,
+  charged: boolean,
+  hold: () => Promise<{ waiting: () => Promise<void>; release: () => Promise<void>; closed?: Promise<unknown> }>,
+) {
   const grant = `grant-${key}`;
   const claim = await approved(store, `call-${key}`);
   const other = await hold();
-  const reservation = store.reserveEffect({ key, action: 'stripe.refund', attemptId: 'mine', maxAttempts: 3, now: 10_000, leaseMs: 60_000, claim, ...(charged ? { charges: [charge(grant)] } : {}) });
+  const reservation = store.reserveEffect({
+    key,
+    action: 'stripe.refund',
+    attemptId: 'mine',
+    maxAttempts: 3,
+    now: 10_000,
+    leaseMs: 60_000,
+    claim,
+    ...(charged ? { charges: [charge(grant)] } : {}),
+  });
   await other.waiting();
   await other.release();
   const result = await reservation;
@@ -54,7 +78,10 @@ describeEachSqliteDriver('a lost insert race on SQLite', (driver) => {
    * (the store's synchronous busy wait blocks this process meanwhile).
    */
   const holder = (key: string) => async () => {
-    const child = spawn(process.execPath, [path.join(CHILDREN, 'hold-sqlite-lock.mjs'), file, insertCommitted('effects', key), '400'], { cwd: REPO_ROOT, stdio: ['pipe', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [path.join(CHILDREN, 'hold-sqlite-lock.mjs'), file, insertCommitted('effects', key), '400'], {
+      cwd: REPO_ROOT,
+      stdio: ['pipe', 'pipe', 'inherit'],
+    });
     const closed = new Promise((r) => child.on('close', r));
     await new Promise<void>((resolve, reject) => {
       child.stdout.on('data', (d: Buffer) => d.toString().includes('locked') && resolve());
@@ -96,7 +123,9 @@ describePostgres('a lost insert race on Postgres', (url) => {
       waiting: async () => {
         // until a backend of this schema waits on a lock (the store's INSERT on our row)
         for (let i = 0; i < 200; i++) {
-          const r = await withClient(url, (c) => c.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE $1`, [`%"${schema}".effects%`]));
+          const r = await withClient(url, (c) =>
+            c.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE $1`, [`%"${schema}".effects%`]),
+          );
           if ((r.rows[0] as { n: number }).n > 0) return;
           await new Promise((r) => setTimeout(r, 25));
         }

@@ -16,8 +16,19 @@ async function storeError(promise: Promise<unknown>): Promise<StoreError> {
 }
 
 const body = (n: number) => ({
-  at: n, action: 'stripe.refund', call_id: `c${n}`, args_hash: null, principal: 'alice', decision: 'allow' as const, reason: 'rule_matched',
-  approvers: [], effect_key: null, result: 'executed', policy_hash: 'p', mode: 'enforce' as const, environment: null,
+  at: n,
+  action: 'stripe.refund',
+  call_id: `c${n}`,
+  args_hash: null,
+  principal: 'alice',
+  decision: 'allow' as const,
+  reason: 'rule_matched',
+  approvers: [],
+  effect_key: null,
+  result: 'executed',
+  policy_hash: 'p',
+  mode: 'enforce' as const,
+  environment: null,
 });
 
 describePostgres('postgresStore', (url) => {
@@ -52,7 +63,7 @@ describePostgres('postgresStore', (url) => {
     await Promise.all(stores.map((st) => st.close()));
   });
 
-  it('refuses a schema that holds someone else\'s tables, and changes nothing', async () => {
+  it("refuses a schema that holds someone else's tables, and changes nothing", async () => {
     const s = schema();
     await withClient(url, (c) => c.query(`CREATE SCHEMA "${s}"; CREATE TABLE "${s}".orders (id int)`));
     const store = postgresStore({ connectionString: url, schema: s });
@@ -88,7 +99,17 @@ describePostgres('postgresStore', (url) => {
     const s = schema();
     const pool = new pg.Pool({ connectionString: url, max: 2 });
     const given = postgresStore({ pool, schema: s });
-    await given.putRequest({ callId: 'c1', action: 'a', toolName: 't', argsHash: 'h', args: '{}', policyHash: 'p', principal: 'alice', approvalsRequired: 1, createdAt: 1 });
+    await given.putRequest({
+      callId: 'c1',
+      action: 'a',
+      toolName: 't',
+      argsHash: 'h',
+      args: '{}',
+      policyHash: 'p',
+      principal: 'alice',
+      approvalsRequired: 1,
+      createdAt: 1,
+    });
     await given.close();
     expect((await pool.query(`SELECT count(*)::int AS n FROM "${s}".approvals`)).rows[0].n).toBe(1);
     await pool.end();
@@ -96,7 +117,12 @@ describePostgres('postgresStore', (url) => {
 
     const owned = postgresStore({ connectionString: `${url}${url.includes('?') ? '&' : '?'}application_name=ctrlrun_close_test_${s}`, schema: s });
     await owned.listRequests();
-    const count = () => withClient(url, async (c) => (await c.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = $1`, [`ctrlrun_close_test_${s}`])).rows[0].n as number);
+    const count = () =>
+      withClient(
+        url,
+        async (c) =>
+          (await c.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = $1`, [`ctrlrun_close_test_${s}`])).rows[0].n as number,
+      );
     expect(await count()).toBeGreaterThan(0);
     await owned.close();
     await expect.poll(count).toBe(0);

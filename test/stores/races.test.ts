@@ -17,7 +17,9 @@ const N = 8;
 type StoreSpec = { kind: 'sqlite'; path: string; driver: SqliteDriverName } | { kind: 'postgres'; connectionString: string; schema: string };
 
 function openSpec(spec: StoreSpec): Store {
-  return spec.kind === 'sqlite' ? sqliteStore({ path: spec.path, driver: spec.driver }) : postgresStore({ connectionString: spec.connectionString, schema: spec.schema });
+  return spec.kind === 'sqlite'
+    ? sqliteStore({ path: spec.path, driver: spec.driver })
+    : postgresStore({ connectionString: spec.connectionString, schema: spec.schema });
 }
 
 async function withStore<T>(spec: StoreSpec, fn: (store: Store) => Promise<T>): Promise<T> {
@@ -131,4 +133,3 @@ describePostgres('races on Postgres', (url) => {
   afterAll(() => dropSchema(url, schema));
   scenarios('postgres', () => ({ kind: 'postgres', connectionString: url, schema }));
 });
-

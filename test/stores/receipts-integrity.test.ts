@@ -37,7 +37,9 @@ async function signedRuns(store: Store, receiptKey: string | null, n = 3) {
     execute: async () => 'ok',
   });
   for (let i = 0; i < n; i++) {
-    await run(agentWith(scripted([refundCall({ ...SMALL, payment_id: `pay_${i}` }, `c${i}`)], [assistantMessage('done')]), [tool]), 'refund', { context: { user: 'alice' } });
+    await run(agentWith(scripted([refundCall({ ...SMALL, payment_id: `pay_${i}` }, `c${i}`)], [assistantMessage('done')]), [tool]), 'refund', {
+      context: { user: 'alice' },
+    });
   }
 }
 
@@ -61,7 +63,12 @@ describe('signed receipt checkpoints (Ed25519; the store never holds the key)', 
     const receipts = await store.listReceipts();
     expect(receipts.map((r) => r.result)).toEqual(['allowed', 'checkpoint', 'executed', 'checkpoint', 'allowed', 'checkpoint', 'executed', 'checkpoint']);
     expect(receipts[1]!.checkpoint).toMatchObject({ seq: 1, hash: receipts[0]!.hash, key_id: key.keyId });
-    expect(await verifyReceipts(store, { publicKey: key.publicKey })).toEqual({ ok: true, count: 8, signed: { seq: 7, hash: receipts[6]!.hash }, signers: [{ keyId: key.keyId, receipts: 4 }] });
+    expect(await verifyReceipts(store, { publicKey: key.publicKey })).toEqual({
+      ok: true,
+      count: 8,
+      signed: { seq: 7, hash: receipts[6]!.hash },
+      signers: [{ keyId: key.keyId, receipts: 4 }],
+    });
   });
 
   it('a rewritten chain (valid SHA-256, edited content) passes plain verification but not the signature check', async () => {
@@ -138,7 +145,8 @@ describe('SQLite: every stored column counts; unreadable receipts are a located 
     const store = sqliteStore({ path: file });
     await signedRuns(store, secret, 3);
     await store.close();
-    const verify = (args: string[] = []) => cli(['receipts', 'verify', '--store', `sqlite:${file}`, '--public-key', 'receipt.key.pub', '--anchor', 'anchor.json', ...args], { cwd: dir });
+    const verify = (args: string[] = []) =>
+      cli(['receipts', 'verify', '--store', `sqlite:${file}`, '--public-key', 'receipt.key.pub', '--anchor', 'anchor.json', ...args], { cwd: dir });
     const ok = await verify();
     expect(ok.stdout).toContain('12 receipts, chain intact');
     expect(ok.code).toBe(0);

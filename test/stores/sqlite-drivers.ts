@@ -8,7 +8,18 @@ import { loadSqliteDriver } from '../../src/runtime/stores/sqlite-driver.js';
  * native module was built for this Node's ABI (the repo's is built for the Node that ran npm ci).
  */
 export const LOADABLE: ReadonlyMap<SqliteDriverName, Error | null> = new Map(
-  await Promise.all(SQLITE_DRIVERS.map(async (d) => [d, await loadSqliteDriver(d).then(() => null, (e: Error) => e)] as const)),
+  await Promise.all(
+    SQLITE_DRIVERS.map(
+      async (d) =>
+        [
+          d,
+          await loadSqliteDriver(d).then(
+            () => null,
+            (e: Error) => e,
+          ),
+        ] as const,
+    ),
+  ),
 );
 
 /**
@@ -38,7 +49,9 @@ export interface RawSqlite {
 export async function openRawSqlite(file: string, options: { readonly?: boolean } = {}): Promise<RawSqlite> {
   const builtIn = (await import('node:sqlite' as string).catch(() => null)) as { DatabaseSync: new (f: string, o?: object) => any } | null;
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  const db: any = builtIn ? new builtIn.DatabaseSync(file, { readOnly: options.readonly ?? false }) : new (createRequire(import.meta.url)('better-sqlite3'))(file, { readonly: options.readonly ?? false });
+  const db: any = builtIn
+    ? new builtIn.DatabaseSync(file, { readOnly: options.readonly ?? false })
+    : new (createRequire(import.meta.url)('better-sqlite3'))(file, { readonly: options.readonly ?? false });
   return {
     exec: (sql) => db.exec(sql),
     run: (sql, ...params) => db.prepare(sql).run(...params),

@@ -72,8 +72,19 @@ describe('sqliteStore', () => {
     await first.putRequest(request('c1'));
     await first.addAnswer('c1', { approver: 'bob', decision: 'approve', at: 2_000 });
     await first.appendReceipt({
-      at: 1, action: 'a', call_id: 'c1', args_hash: null, principal: 'alice', decision: 'approve', reason: 'rule_matched',
-      approvers: [], effect_key: null, result: 'requested', policy_hash: 'p', mode: 'enforce', environment: null,
+      at: 1,
+      action: 'a',
+      call_id: 'c1',
+      args_hash: null,
+      principal: 'alice',
+      decision: 'approve',
+      reason: 'rule_matched',
+      approvers: [],
+      effect_key: null,
+      result: 'requested',
+      policy_hash: 'p',
+      mode: 'enforce',
+      environment: null,
     });
     await first.close();
     const second = open(file);

@@ -34,7 +34,11 @@ export function formatText(report: CheckReport, options: { color: boolean; readS
       const severity = f.severity === 'error' ? c.red('error') : c.yellow('warning');
       out.push(`  ${f.line}:${f.column}  ${severity}  ${safe.show(f.message)}  ${c.dim(f.ruleId)}`);
       if (text !== undefined) {
-        const frame = codeFrameColumns(escapedSource(text), { start: { line: f.line, column: f.column } }, { highlightCode: options.color, forceColor: options.color, linesAbove: 1, linesBelow: 1 });
+        const frame = codeFrameColumns(
+          escapedSource(text),
+          { start: { line: f.line, column: f.column } },
+          { highlightCode: options.color, forceColor: options.color, linesAbove: 1, linesBelow: 1 },
+        );
         out.push(indent(frame, '    '));
       }
       out.push(indent(`${c.cyan('hint')}: ${hintOf(f)}`, '    '));

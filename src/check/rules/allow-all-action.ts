@@ -7,8 +7,7 @@ export const allowAllActionMeta: RuleMeta = {
   id: 'allow-all-action',
   severity: 'warning',
   short: 'An action with an `effect:` whose rules allow every call.',
-  full:
-    'An `effect:` key marks an action that changes something (a refund, a write, a message). When its rules allow every call (`decision: allow`, or only `allow` rules down to a catch-all), the policy guards nothing but the templates: any amount, any target runs with no person asked. The finding shows a call that is allowed.',
+  full: 'An `effect:` key marks an action that changes something (a refund, a write, a message). When its rules allow every call (`decision: allow`, or only `allow` rules down to a catch-all), the policy guards nothing but the templates: any amount, any target runs with no person asked. The finding shows a call that is allowed.',
   help: 'Bound what runs on its own (`when: { amount_lte: ... }` then `decision: allow`) and send the rest to a person (`decision: approve`) or deny it.',
 };
 

@@ -8,8 +8,7 @@ export const hostedMcpUnguardedMeta: RuleMeta = {
   id: 'hosted-mcp-unguarded',
   severity: 'error',
   short: 'hostedMcpTool() whose calls can run with no approval the policy answers.',
-  full:
-    'A hosted MCP tool runs on the model provider\'s side; the SDK defaults `requireApproval` to `\'never\'`, so every tool of that server runs with no human and no policy. A tool listed in `requireApproval.never` is never shown to the policy either, so it is reported unless the server\'s action always allows (with no policy loaded, check says it cannot tell). A hand-written `onApproval` answers each request inline: it cannot wait for a person and records nothing. `protectHostedMcp(...)` from the generated module is not reported.',
+  full: "A hosted MCP tool runs on the model provider's side; the SDK defaults `requireApproval` to `'never'`, so every tool of that server runs with no human and no policy. A tool listed in `requireApproval.never` is never shown to the policy either, so it is reported unless the server's action always allows (with no policy loaded, check says it cannot tell). A hand-written `onApproval` answers each request inline: it cannot wait for a person and records nothing. `protectHostedMcp(...)` from the generated module is not reported.",
   help: 'Use `protectHostedMcp({ serverLabel, ... })` from the generated module (no `requireApproval`, no `onApproval`), with `- hosted_mcp: { server_label }` mapped to an action in ctrlrun.tools.yaml; `npx ctrlrun-gen codemod --write` rewrites it.',
 };
 
@@ -37,11 +36,21 @@ function callFindings(file: string, call: HostedMcpCall, project: ProjectContext
   const findings: Finding[] = [];
   const onApproval = call.options.properties.onApproval;
   if (onApproval) {
-    findings.push(at(onApproval.span, `hostedMcpTool()${label}: a hand-written \`onApproval\` answers each approval request inline: it cannot wait for a person, records no approver and no receipt.`));
+    findings.push(
+      at(
+        onApproval.span,
+        `hostedMcpTool()${label}: a hand-written \`onApproval\` answers each approval request inline: it cannot wait for a person, records no approver and no receipt.`,
+      ),
+    );
   }
   if (prop?.valueKind === 'string' && prop.stringValue === 'always') {
     if (call.spreadAfterRequireApproval) {
-      findings.push(at(call.spreadAfterRequireApproval, `hostedMcpTool()${label}: a spread after \`requireApproval: 'always'\` can override it (the last property wins), so check cannot tell that any call asks for approval.`));
+      findings.push(
+        at(
+          call.spreadAfterRequireApproval,
+          `hostedMcpTool()${label}: a spread after \`requireApproval: 'always'\` can override it (the last property wins), so check cannot tell that any call asks for approval.`,
+        ),
+      );
     }
     return findings;
   }
@@ -70,12 +79,22 @@ function neverListFindings(
   const action = project && call.serverLabel !== undefined ? hostedAction(project, call.serverLabel) : undefined;
   const allows = action ? alwaysAllows(action) : false;
   if (!never.complete) {
-    findings.push(at(never.span, `hostedMcpTool()${label}: \`requireApproval.never\` lists tools check cannot read (not string literals): they run at OpenAI with no approval request.`));
+    findings.push(
+      at(
+        never.span,
+        `hostedMcpTool()${label}: \`requireApproval.never\` lists tools check cannot read (not string literals): they run at OpenAI with no approval request.`,
+      ),
+    );
   }
   if (allows || never.names.length === 0) return findings;
   const why = whyNotAllowed(call, action, project);
   for (const n of never.names) {
-    findings.push(at(n.span, `hostedMcpTool()${label}: '${n.name}' is in \`requireApproval.never\`, so OpenAI runs it with no approval request and the policy never sees it; ${why}.`));
+    findings.push(
+      at(
+        n.span,
+        `hostedMcpTool()${label}: '${n.name}' is in \`requireApproval.never\`, so OpenAI runs it with no approval request and the policy never sees it; ${why}.`,
+      ),
+    );
   }
   return findings;
 }
@@ -84,7 +103,8 @@ function neverListFindings(
 function whyNotAllowed(call: HostedMcpCall, action: PolicyAction | undefined, project: ProjectContext | undefined): string {
   if (!project) return 'check has no policy (the manifest or policy did not load), so it cannot tell whether the policy always allows it';
   if (call.serverLabel === undefined) return 'the server label is not a literal, so check cannot find its action';
-  if (!action) return `the manifest maps no action to server '${call.serverLabel}' (\`- hosted_mcp: { server_label: ${yamlScalar(call.serverLabel)} }\`), so check cannot tell whether the policy always allows it`;
+  if (!action)
+    return `the manifest maps no action to server '${call.serverLabel}' (\`- hosted_mcp: { server_label: ${yamlScalar(call.serverLabel)} }\`), so check cannot tell whether the policy always allows it`;
   return `the policy does not always allow ${action.id}`;
 }
 

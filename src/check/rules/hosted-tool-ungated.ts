@@ -7,8 +7,7 @@ export const hostedToolUngatedMeta: RuleMeta = {
   id: 'hosted-tool-ungated',
   severity: 'warning',
   short: 'A hosted tool (web search, file search, code interpreter, image generation, a hosted shell) that no client can gate.',
-  full:
-    'These tools run at OpenAI inside the model call: the SDK never sees a call before it happens, so no policy, approval or receipt of this library applies to them. What they read can still steer the model (a web page is untrusted input).',
+  full: 'These tools run at OpenAI inside the model call: the SDK never sees a call before it happens, so no policy, approval or receipt of this library applies to them. What they read can still steer the model (a web page is untrusted input).',
   help: 'Keep them only where their results are safe to act on, or suppress with the reason: `// ctrlrun-ignore hosted-tool-ungated -- <why>`.',
 };
 

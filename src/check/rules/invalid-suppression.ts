@@ -6,8 +6,7 @@ export const invalidSuppressionMeta: RuleMeta = {
   id: 'invalid-suppression',
   severity: 'error',
   short: 'A `// ctrlrun-ignore` comment without a reason, or naming no known rule.',
-  full:
-    'A suppression must say which rule it silences and why: `// ctrlrun-ignore <rule-id> -- <reason>` on the line before the finding. One that gives no reason or names an unknown rule suppresses nothing.',
+  full: 'A suppression must say which rule it silences and why: `// ctrlrun-ignore <rule-id> -- <reason>` on the line before the finding. One that gives no reason or names an unknown rule suppresses nothing.',
   help: 'Write `// ctrlrun-ignore <rule-id> -- <why this is safe>` with one of the rule ids of `docs/rules/`.',
 };
 

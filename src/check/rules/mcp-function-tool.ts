@@ -6,8 +6,7 @@ export const mcpFunctionToolMeta: RuleMeta = {
   id: 'mcp-function-tool',
   severity: 'error',
   short: "An MCP server's tools turned into plain function tools with getAllMcpTools() or mcpToFunctionTool().",
-  full:
-    "`getAllMcpTools(...)` and `mcpToFunctionTool(...)` make SDK function tools that call the MCP server directly. Put in an Agent's `tools`, they run every call with no policy, no approval and no receipt: neither `protectMcpServer` (which guards `mcpServers`) nor the manifest's `- mcp:` entries ever see them.",
+  full: "`getAllMcpTools(...)` and `mcpToFunctionTool(...)` make SDK function tools that call the MCP server directly. Put in an Agent's `tools`, they run every call with no policy, no approval and no receipt: neither `protectMcpServer` (which guards `mcpServers`) nor the manifest's `- mcp:` entries ever see them.",
   help: 'Use `tools: await protectMcpTools([server])` from the generated module instead, with each tool mapped in ctrlrun.tools.yaml (`- mcp: { server, tool }`).',
 };
 

@@ -6,9 +6,8 @@ import { findingOf } from './rule-finding.js';
 export const mcpServerUnguardedMeta: RuleMeta = {
   id: 'mcp-server-unguarded',
   severity: 'error',
-  short: 'An MCP server reaches an agent\'s `mcpServers` with no `protectMcpServer` guard.',
-  full:
-    'The SDK builds the tools of `agent.mcpServers` on every turn and runs their calls with no policy, no approval and no receipt. Each server that reaches `mcpServers` (in `new Agent`, `Agent.create`, `clone`, a later assignment or `push`) is reported unless it is `protectMcpServer(...)`, a variable made by it or passed to it in the same file, or the agent is passed to `protectAgent` in the same file (which guards its servers in place). A server check cannot follow (a spread of an unknown array, a function\'s result, an import) is reported too. An MCP `errorFunction` other than `null` (on a server, or in `mcpConfig`) is reported: it turns a failed call into text the model retries. A guarded server with a mapped tool whose action can be `approve` gets a warning: a tool of `mcpServers` cannot pause, so such calls are refused (`protectMcpTools` can pause). So does a guarded server made here with a mapped tool whose action pins a TLS certificate (`upstream.tls_cert_sha256`, `tls_cert_file`) and no `fetch: upstreamFetch(...)`: every call of that action is refused `upstream_unverified`.',
+  short: "An MCP server reaches an agent's `mcpServers` with no `protectMcpServer` guard.",
+  full: "The SDK builds the tools of `agent.mcpServers` on every turn and runs their calls with no policy, no approval and no receipt. Each server that reaches `mcpServers` (in `new Agent`, `Agent.create`, `clone`, a later assignment or `push`) is reported unless it is `protectMcpServer(...)`, a variable made by it or passed to it in the same file, or the agent is passed to `protectAgent` in the same file (which guards its servers in place). A server check cannot follow (a spread of an unknown array, a function's result, an import) is reported too. An MCP `errorFunction` other than `null` (on a server, or in `mcpConfig`) is reported: it turns a failed call into text the model retries. A guarded server with a mapped tool whose action can be `approve` gets a warning: a tool of `mcpServers` cannot pause, so such calls are refused (`protectMcpTools` can pause). So does a guarded server made here with a mapped tool whose action pins a TLS certificate (`upstream.tls_cert_sha256`, `tls_cert_file`) and no `fetch: upstreamFetch(...)`: every call of that action is refused `upstream_unverified`.",
   help: 'Wrap each server where it reaches the agent: `protectMcpServer(server)` from the generated module, with its tools mapped in ctrlrun.tools.yaml (`- mcp: { server, tool }`); use `protectMcpTools` when a call must be able to pause for a person. Set MCP `errorFunction`s to `null`.',
 };
 
@@ -34,7 +33,8 @@ type McpServerElement = McpServerList['elements'][number];
 /** A guarded server (or one of a protected agent): warnings where its mapped tools' actions make calls refused. */
 function guardedFindings(scan: FileScan, el: McpServerElement, project: ProjectContext | undefined): Finding[] {
   const findings: Finding[] = [];
-  const pinned = project && el.serverName !== undefined && el.fetch !== undefined && el.fetch !== 'upstreamFetch' ? tlsPinnedTool(project, el.serverName) : undefined;
+  const pinned =
+    project && el.serverName !== undefined && el.fetch !== undefined && el.fetch !== 'upstreamFetch' ? tlsPinnedTool(project, el.serverName) : undefined;
   if (pinned) {
     findings.push(
       findingOf(
@@ -66,7 +66,14 @@ function guardedFindings(scan: FileScan, el: McpServerElement, project: ProjectC
 /** A server that reaches `mcpServers` with no guard. */
 function unguardedFindings(scan: FileScan, list: McpServerList, el: McpServerElement): Finding[] {
   const findings: Finding[] = [];
-  const where = list.form === 'clone' ? 'a clone\'s `mcpServers`' : list.form === 'assignment' ? '`mcpServers`, assigned later' : list.form === 'push' ? '`mcpServers`, pushed later' : '`mcpServers`';
+  const where =
+    list.form === 'clone'
+      ? "a clone's `mcpServers`"
+      : list.form === 'assignment'
+        ? '`mcpServers`, assigned later'
+        : list.form === 'push'
+          ? '`mcpServers`, pushed later'
+          : '`mcpServers`';
   const what = el.text && el.text.length <= 40 ? `\`${el.text}\`` : 'An MCP server';
   findings.push(
     findingOf(
@@ -93,7 +100,7 @@ function errorFunctionFindings(scan: FileScan): Finding[] {
         ef.span,
         ef.where === 'server'
           ? "An MCP server's own `errorFunction` turns a failed call into text for the model, which then retries blind: whether the call acted is hidden (protectMcpTools refuses such a server)."
-          : "`mcpConfig.errorFunction` turns every failed MCP call of an unguarded server into text for the model, which then retries blind; whether the call acted is hidden.",
+          : '`mcpConfig.errorFunction` turns every failed MCP call of an unguarded server into text for the model, which then retries blind; whether the call acted is hidden.',
         'Set it to `null` (or remove it from a server `protectMcpServer` guards): this library reports failures itself.',
       ),
     );

@@ -6,8 +6,7 @@ export const needsApprovalOverrideMeta: RuleMeta = {
   id: 'needs-approval-override',
   severity: 'error',
   short: '`needsApproval` passed to protectedTool() overrides the policy.',
-  full:
-    'A protected tool\'s approvals come from the policy; a `needsApproval` in its options would replace the policy\'s decision with the code\'s, out of sight of the policy file and its hash.',
+  full: "A protected tool's approvals come from the policy; a `needsApproval` in its options would replace the policy's decision with the code's, out of sight of the policy file and its hash.",
   help: 'Remove `needsApproval` and express the condition as a rule with `decision: approve` in ctrlrun.yaml.',
 };
 

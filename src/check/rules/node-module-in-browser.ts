@@ -10,9 +10,8 @@ export const nodeModuleInBrowserMeta: RuleMeta = {
   id: 'node-module-in-browser',
   severity: 'error',
   short: 'Code that runs in a browser imports a Node-only module, or the generated module with a Node-only control.',
-  full:
-    'A Vite app, a package with a `browser` field or export condition, a client component (`\'use client\'`) and a file that runs a realtime session (`RealtimeSession`, `RealtimeAgent`) run in a browser, and so does every file they import. There a `node:` module, the SQLite or Postgres store (`ctrlrun-gen/runtime/sqlite`, `ctrlrun-gen/runtime/postgres`) or their drivers do not load: `vite build` fails (`"existsSync" is not exported by "__vite-browser-external"`) though `tsc` and the tests pass. Reported at the browser file\'s import: of the Node-only module itself, or of the generated module when the control it loads imports one (the control\'s line is named). In a browser package, files of a `server/`, `api/` or `scripts/` folder, `*.server.*` files and build configs are taken to run on the server. An edge runtime has no Node builtins either: a file that declares `export const runtime = \'edge\'` (a Next.js route or page) or `export const config = { runtime: \'edge\' }` (a Vercel function), whether or not it names the SDK itself, Next.js middleware (`middleware.ts` at the root or in `src/` of a package that depends on `next`, unless its config says `runtime: \'nodejs\'`), and every file of a Cloudflare Workers package (a `wrangler.toml`/`wrangler.json(c)` beside its package.json), count too, with what they import (relative imports, tsconfig `paths` such as `@/agents/x`, and files no scan parsed, such as a barrel); there only the Node-only stores and their drivers are reported (`node:sqlite`, the SQLite and Postgres stores, `better-sqlite3`, `pg`), since edge runtimes polyfill some `node:` modules.',
-  help: 'Give the control the browser-safe store: `store: httpStore({ url, token })` from \'ctrlrun-gen/runtime\' against `npx ctrlrun-gen serve --cors-origin <your app\'s origin>` (init writes it for a browser package), or move the Node-only code to the server.',
+  full: "A Vite app, a package with a `browser` field or export condition, a client component (`'use client'`) and a file that runs a realtime session (`RealtimeSession`, `RealtimeAgent`) run in a browser, and so does every file they import. There a `node:` module, the SQLite or Postgres store (`ctrlrun-gen/runtime/sqlite`, `ctrlrun-gen/runtime/postgres`) or their drivers do not load: `vite build` fails (`\"existsSync\" is not exported by \"__vite-browser-external\"`) though `tsc` and the tests pass. Reported at the browser file's import: of the Node-only module itself, or of the generated module when the control it loads imports one (the control's line is named). In a browser package, files of a `server/`, `api/` or `scripts/` folder, `*.server.*` files and build configs are taken to run on the server. An edge runtime has no Node builtins either: a file that declares `export const runtime = 'edge'` (a Next.js route or page) or `export const config = { runtime: 'edge' }` (a Vercel function), whether or not it names the SDK itself, Next.js middleware (`middleware.ts` at the root or in `src/` of a package that depends on `next`, unless its config says `runtime: 'nodejs'`), and every file of a Cloudflare Workers package (a `wrangler.toml`/`wrangler.json(c)` beside its package.json), count too, with what they import (relative imports, tsconfig `paths` such as `@/agents/x`, and files no scan parsed, such as a barrel); there only the Node-only stores and their drivers are reported (`node:sqlite`, the SQLite and Postgres stores, `better-sqlite3`, `pg`), since edge runtimes polyfill some `node:` modules.",
+  help: "Give the control the browser-safe store: `store: httpStore({ url, token })` from 'ctrlrun-gen/runtime' against `npx ctrlrun-gen serve --cors-origin <your app's origin>` (init writes it for a browser package), or move the Node-only code to the server.",
 };
 
 /** Modules that load only in Node: `node:` builtins, this package's Node stores and their drivers. */
@@ -22,7 +21,9 @@ export function isNodeOnly(specifier: string): boolean {
 
 /** The Node-only stores and their drivers: what an edge runtime (which polyfills some `node:` modules) cannot load either. */
 export function isNodeOnlyStore(specifier: string): boolean {
-  return specifier === 'node:sqlite' || /^ctrlrun-gen\/runtime\/(?:sqlite|postgres)(?:\/|$)/.test(specifier) || specifier === 'better-sqlite3' || specifier === 'pg';
+  return (
+    specifier === 'node:sqlite' || /^ctrlrun-gen\/runtime\/(?:sqlite|postgres)(?:\/|$)/.test(specifier) || specifier === 'better-sqlite3' || specifier === 'pg'
+  );
 }
 
 const nodeOnlyImports = (imports: readonly ModuleImport[] | undefined, edge = false): ModuleImport[] =>
@@ -58,7 +59,15 @@ export function nodeModuleInBrowserRule(files: ScannedFile[], project: ProjectCo
     const edge = isEdgeReason(why);
     const where = edge ? 'on an edge runtime' : 'in a browser';
     for (const imp of nodeOnlyImports(scan.moduleImports, edge)) {
-      findings.push(findingOf(nodeModuleInBrowserMeta, scan.file, imp.span, `'${imp.module}' loads only in Node, and this file runs ${where}: ${why}. The bundle fails to build or the page fails to load.`, nodeModuleInBrowserMeta.help));
+      findings.push(
+        findingOf(
+          nodeModuleInBrowserMeta,
+          scan.file,
+          imp.span,
+          `'${imp.module}' loads only in Node, and this file runs ${where}: ${why}. The bundle fails to build or the page fails to load.`,
+          nodeModuleInBrowserMeta.help,
+        ),
+      );
     }
     const controlImport = edge ? controlStore : controlNodeOnly;
     if (!controlImport || scan.file === controlRel) continue;

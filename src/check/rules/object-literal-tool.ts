@@ -5,10 +5,9 @@ import { findingOf } from './rule-finding.js';
 export const objectLiteralToolMeta: RuleMeta = {
   id: 'object-literal-tool',
   severity: 'error',
-  short: 'A function tool written by hand as an object literal (`{ type: \'function\', invoke }`).',
-  full:
-    'The SDK runs any object with `type: \'function\'` and an `invoke` as a function tool. One written by hand never goes through `tool()`, so neither the codemod nor the policy ever sees it: its calls run with no decision, no approval and no receipt.',
-  help: 'Build it with the SDK\'s `tool({ name, description, parameters, execute })`, map its name in ctrlrun.tools.yaml, then run `npx ctrlrun-gen codemod --write`.',
+  short: "A function tool written by hand as an object literal (`{ type: 'function', invoke }`).",
+  full: "The SDK runs any object with `type: 'function'` and an `invoke` as a function tool. One written by hand never goes through `tool()`, so neither the codemod nor the policy ever sees it: its calls run with no decision, no approval and no receipt.",
+  help: "Build it with the SDK's `tool({ name, description, parameters, execute })`, map its name in ctrlrun.tools.yaml, then run `npx ctrlrun-gen codemod --write`.",
 };
 
 /** `object-literal-tool`: `{ type: 'function', invoke, ... }` written by hand. */

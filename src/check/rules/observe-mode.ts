@@ -6,8 +6,7 @@ export const observeModeMeta: RuleMeta = {
   id: 'observe-mode',
   severity: 'warning',
   short: 'The policy is in `mode: observe`: calls run, decisions are only recorded.',
-  full:
-    'In observe mode every call runs whatever the policy decides: denials and approvals are written to the receipts (to measure what enforcing would do), no approval request is made and no effect key is reserved. A repository in this mode passes the other rules while nothing is protected, so check says so once, at the `mode:` line.',
+  full: 'In observe mode every call runs whatever the policy decides: denials and approvals are written to the receipts (to measure what enforcing would do), no approval request is made and no effect key is reserved. A repository in this mode passes the other rules while nothing is protected, so check says so once, at the `mode:` line.',
   help: 'Switch to `mode: enforce` (or remove `mode:`) once the receipts show the policy decides as intended.',
 };
 

@@ -6,8 +6,7 @@ export const parseErrorMeta: RuleMeta = {
   id: 'parse-error',
   severity: 'error',
   short: 'A source file does not parse, so it could not be checked.',
-  full:
-    'A file with a syntax error is reported rather than skipped in silence: a door in it would go unseen. Nothing else is reported for that file.',
+  full: 'A file with a syntax error is reported rather than skipped in silence: a door in it would go unseen. Nothing else is reported for that file.',
   help: 'Fix the syntax error (your compiler reports the same place).',
 };
 

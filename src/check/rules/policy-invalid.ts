@@ -5,8 +5,7 @@ export const policyInvalidMeta: RuleMeta = {
   id: 'policy-invalid',
   severity: 'error',
   short: 'The policy or the tool manifest does not load.',
-  full:
-    'Nothing can be checked against a policy that does not load: the finding is the loader\'s own located error (the same as `validate` prints), and `check` exits 2 (a configuration error).',
+  full: "Nothing can be checked against a policy that does not load: the finding is the loader's own located error (the same as `validate` prints), and `check` exits 2 (a configuration error).",
   help: 'Fix the file at the location given (`npx ctrlrun-gen validate` lists every error), or create it with `npx ctrlrun-gen init`.',
 };
 

@@ -6,9 +6,8 @@ export const runWithoutContextMeta: RuleMeta = {
   id: 'run-without-context',
   severity: 'error',
   short: "A run of agents with protected tools passes no context the control's identity reads.",
-  full:
-    "The control's `identity(runContext)` says who a run acts for, from the context the app passes to `run()` (`runContext.context.user` in the control init writes). A `run(agent, input)` or `runner.run(...)` with no `context`, or with a context that has none of the keys the identity reads, acts for nobody: every protected tool it calls is refused with `no_principal`, the model is told so, and the app's users see tools that never work. Reported in repos with protected tools, for runs whose agent can reach one (an agent of the file whose tools are all seen, none protected nor mapped by the manifest, is not reported; one the file does not show fully is); a resumed run (its input a RunState, also `e.state` of a caught error) keeps its context, and a context check cannot read (a variable from elsewhere, a spread) is not reported.",
-  help: "Pass who the run acts for: `run(agent, input, { context: { user } })` with the key the identity reads; or, for a run that acts for no person (a script, a job), change `identity` in the control to return a service principal (`ctrlrun-gen init --identity env:CTRLRUN_PRINCIPAL` writes one).",
+  full: "The control's `identity(runContext)` says who a run acts for, from the context the app passes to `run()` (`runContext.context.user` in the control init writes). A `run(agent, input)` or `runner.run(...)` with no `context`, or with a context that has none of the keys the identity reads, acts for nobody: every protected tool it calls is refused with `no_principal`, the model is told so, and the app's users see tools that never work. Reported in repos with protected tools, for runs whose agent can reach one (an agent of the file whose tools are all seen, none protected nor mapped by the manifest, is not reported; one the file does not show fully is); a resumed run (its input a RunState, also `e.state` of a caught error) keeps its context, and a context check cannot read (a variable from elsewhere, a spread) is not reported.",
+  help: 'Pass who the run acts for: `run(agent, input, { context: { user } })` with the key the identity reads; or, for a run that acts for no person (a script, a job), change `identity` in the control to return a service principal (`ctrlrun-gen init --identity env:CTRLRUN_PRINCIPAL` writes one).',
 };
 
 /** `run-without-context`: runs that pass no context the identity needs, in a repo with protected tools. */
@@ -16,7 +15,10 @@ export function runWithoutContextRule(files: ScannedFile[], project: ProjectCont
   const hasProtected = (project?.manifest.tools.some((t) => t.kind === 'function') ?? false) || files.some((f) => f.scan.protectedToolCalls.length > 0);
   if (!hasProtected) return [];
   const mapped = new Set((project?.manifest.tools ?? []).flatMap((t) => (t.kind === 'function' ? [t.tool] : [])));
-  return runsLackingContext(files.map((f) => f.scan), mapped).map(({ file, run, missing }) => {
+  return runsLackingContext(
+    files.map((f) => f.scan),
+    mapped,
+  ).map(({ file, run, missing }) => {
     const what = run.via === 'runner' ? 'runner.run()' : 'run()';
     const reads = missing.length > 0 ? missing.map((k) => `\`runContext.context.${k}\``).join(' or ') : 'the run context';
     const passes = run.context.kind === 'none' ? 'passes no context' : `passes a context without ${missing.map((k) => `\`${k}\``).join(' or ')}`;

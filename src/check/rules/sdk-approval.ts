@@ -6,8 +6,7 @@ export const sdkApprovalMeta: RuleMeta = {
   id: 'sdk-approval',
   severity: 'error',
   short: 'An interruption is approved or rejected through the SDK (`state.approve/reject`) in a repo with protected tools.',
-  full:
-    'A protected tool asks its approvals through the Control, which records who answered, checks the answer is for the exact arguments, and refuses an approver who asked for the call. Approving its interruption with the SDK\'s `state.approve(item)` (or `reject`, `approveTool`, `rejectTool`) skips all of that, and the protected tool then refuses the call with `ApprovalMismatch` out of `run()`. Reported in every repo whose manifest maps a tool or whose code builds a protected tool, since check cannot tell statically which tool an interruption belongs to.',
+  full: "A protected tool asks its approvals through the Control, which records who answered, checks the answer is for the exact arguments, and refuses an approver who asked for the call. Approving its interruption with the SDK's `state.approve(item)` (or `reject`, `approveTool`, `rejectTool`) skips all of that, and the protected tool then refuses the call with `ApprovalMismatch` out of `run()`. Reported in every repo whose manifest maps a tool or whose code builds a protected tool, since check cannot tell statically which tool an interruption belongs to.",
   help: 'Answer through the Control: `await control.approve(state, item, { approver })` or `await control.reject(state, item, { approver, message })`, then resume the run with the same state.',
 };
 

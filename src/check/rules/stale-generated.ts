@@ -5,8 +5,7 @@ export const staleGeneratedMeta: RuleMeta = {
   id: 'stale-generated',
   severity: 'error',
   short: 'The generated module differs from what `generate` would write.',
-  full:
-    'The protected tools enforce the policy compiled into the generated module; when ctrlrun.yaml or ctrlrun.tools.yaml changed since it was written, the code enforces an old policy (or the file is missing).',
+  full: 'The protected tools enforce the policy compiled into the generated module; when ctrlrun.yaml or ctrlrun.tools.yaml changed since it was written, the code enforces an old policy (or the file is missing).',
   help: 'Run `npx ctrlrun-gen generate` and commit the result.',
 };
 

@@ -6,8 +6,7 @@ export const stickyApprovalMeta: RuleMeta = {
   id: 'sticky-approval',
   severity: 'error',
   short: '`alwaysApprove: true` makes one approval authorize every later call of the tool.',
-  full:
-    '`state.approve(item, { alwaysApprove: true })` (or `approveTool`) tells the SDK to approve every later call of that tool in the run: calls no human saw. Protected tools refuse such calls (the store has no answer for them), so the run stalls; unprotected tools run them.',
+  full: '`state.approve(item, { alwaysApprove: true })` (or `approveTool`) tells the SDK to approve every later call of that tool in the run: calls no human saw. Protected tools refuse such calls (the store has no answer for them), so the run stalls; unprotected tools run them.',
   help: 'Approve each call on its own with the Control: `control.approve(state, item, { approver })`.',
 };
 

@@ -5,8 +5,7 @@ export const tracingSensitiveDataMeta: RuleMeta = {
   id: 'tracing-sensitive-data',
   severity: 'warning',
   short: '`@openai/agents` is imported and its tracing sends tool inputs and outputs out.',
-  full:
-    'Importing `@openai/agents` installs the default trace exporter, which sends every tool call\'s input and output to a fixed endpoint. Nowhere in the repo is tracing disabled (`setTracingDisabled(true)`, or `tracingDisabled: true` in the config of the SDK\'s `new Runner(...)`) or `traceIncludeSensitiveData: false` set there. The same flags in any other object literal do nothing and do not count.',
+  full: "Importing `@openai/agents` installs the default trace exporter, which sends every tool call's input and output to a fixed endpoint. Nowhere in the repo is tracing disabled (`setTracingDisabled(true)`, or `tracingDisabled: true` in the config of the SDK's `new Runner(...)`) or `traceIncludeSensitiveData: false` set there. The same flags in any other object literal do nothing and do not count.",
   help: 'Call `setTracingDisabled(true)` at startup, or run with `traceIncludeSensitiveData: false` in the run config.',
 };
 
@@ -28,7 +27,7 @@ export function tracingSensitiveDataRule(files: ScannedFile[], _project?: Projec
         tracingSensitiveDataMeta,
         file.scan.file,
         at,
-        "`@openai/agents` is imported and nothing in the repo disables tracing or sets `traceIncludeSensitiveData: false`: tool inputs and outputs go to the default trace exporter.",
+        '`@openai/agents` is imported and nothing in the repo disables tracing or sets `traceIncludeSensitiveData: false`: tool inputs and outputs go to the default trace exporter.',
         'Call `setTracingDisabled(true)` at startup, or pass `traceIncludeSensitiveData: false` in the run config.',
       ),
     ];

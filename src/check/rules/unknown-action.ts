@@ -9,8 +9,7 @@ export const unknownActionMeta: RuleMeta = {
   id: 'unknown-action',
   severity: 'error',
   short: 'protectedTool() names an action the policy does not define, or not the one the manifest maps its tool to.',
-  full:
-    'An action the policy does not list is denied at run time with reason `unknown_action`, so the tool can never run; more often it is a typo or a stale generated module. An action that is not a string literal cannot be checked and is reported too, and so is an action other than the one ctrlrun.tools.yaml maps the tool\'s `name` to (the wrong rules would decide its calls; at run time `protectedTool` refuses to make such a tool). Names are compared as the SDK sanitizes them (`\'Refund Expert\'` is `Refund_Expert`).',
+  full: "An action the policy does not list is denied at run time with reason `unknown_action`, so the tool can never run; more often it is a typo or a stale generated module. An action that is not a string literal cannot be checked and is reported too, and so is an action other than the one ctrlrun.tools.yaml maps the tool's `name` to (the wrong rules would decide its calls; at run time `protectedTool` refuses to make such a tool). Names are compared as the SDK sanitizes them (`'Refund Expert'` is `Refund_Expert`).",
   help: 'Use one of the actions of ctrlrun.yaml (as a string literal), or add the action to the policy and run `npx ctrlrun-gen generate`.',
 };
 
@@ -42,7 +41,8 @@ export function unknownActionRule(scan: FileScan, project: ProjectContext | unde
         name === undefined
           ? undefined
           : project.manifest.tools.find(
-              (t): t is Extract<typeof t, { kind: 'function' }> => t.kind === 'function' && sdkToolName(t.tool) === sdkToolName(name) && t.action !== call.action,
+              (t): t is Extract<typeof t, { kind: 'function' }> =>
+                t.kind === 'function' && sdkToolName(t.tool) === sdkToolName(name) && t.action !== call.action,
             );
       if (mapped) {
         findings.push(

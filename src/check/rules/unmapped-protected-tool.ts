@@ -7,8 +7,7 @@ export const unmappedProtectedToolMeta: RuleMeta = {
   id: 'unmapped-protected-tool',
   severity: 'error',
   short: 'protectedTool() gives a tool a name ctrlrun.tools.yaml does not map.',
-  full:
-    "The manifest is where a tool is given its action. A `protectedTool('<action>', { name })` whose `name` no entry maps lets code pick any action for any tool, a permissive one (`decision: allow`) included: the policy's rules for that action then decide calls of a tool they were never written for, and a review of ctrlrun.tools.yaml does not show it. Names are compared as the SDK sanitizes them.",
+  full: "The manifest is where a tool is given its action. A `protectedTool('<action>', { name })` whose `name` no entry maps lets code pick any action for any tool, a permissive one (`decision: allow`) included: the policy's rules for that action then decide calls of a tool they were never written for, and a review of ctrlrun.tools.yaml does not show it. Names are compared as the SDK sanitizes them.",
   help: "Map the tool in ctrlrun.tools.yaml (`- tool: <name>` with `action: <id>`) to the action it should have, or use that action's existing tool name.",
 };
 

@@ -8,8 +8,7 @@ export const unmappedToolMeta: RuleMeta = {
   id: 'unmapped-tool',
   severity: 'error',
   short: 'An SDK tool() call whose name has no entry in ctrlrun.tools.yaml.',
-  full:
-    'Every tool the model may call must be mapped to a policy action, or no rule ever decides its calls. The finding names the manifest entry to add; once mapped, the codemod protects the call.',
+  full: 'Every tool the model may call must be mapped to a policy action, or no rule ever decides its calls. The finding names the manifest entry to add; once mapped, the codemod protects the call.',
   help: 'Add an entry `- tool: <name>` with `action: <id>` under `tools:` in ctrlrun.tools.yaml (the finding shows it), add the action to ctrlrun.yaml, then run `npx ctrlrun-gen codemod --write`.',
 };
 

@@ -6,8 +6,7 @@ export const unreadableFileMeta: RuleMeta = {
   id: 'unreadable-file',
   severity: 'error',
   short: 'A source file or directory could not be read or decoded, so it was not checked.',
-  full:
-    'check looks at every file git tracks and every untracked file .gitignore does not exclude. A file it cannot open (permissions), a directory it cannot list, or a file that is not valid UTF-8 or UTF-16 (byte-order marks are honoured) is reported rather than skipped in silence: a door in it would go unseen.',
+  full: 'check looks at every file git tracks and every untracked file .gitignore does not exclude. A file it cannot open (permissions), a directory it cannot list, or a file that is not valid UTF-8 or UTF-16 (byte-order marks are honoured) is reported rather than skipped in silence: a door in it would go unseen.',
   help: 'Make the file readable by the CI user, or save it as UTF-8; if it is not source code, give it another extension or ignore it in .gitignore (untracked files only).',
 };
 

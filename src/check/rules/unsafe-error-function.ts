@@ -8,8 +8,7 @@ export const unsafeErrorFunctionMeta: RuleMeta = {
   id: 'unsafe-error-function',
   severity: 'error',
   short: 'A tool\'s errorFunction turns failures into a "please try again" for the model.',
-  full:
-    'The SDK\'s default `errorFunction` answers the model "An error occurred while running the tool. Please try again." for any exception, and a custom one can swallow this library\'s refusals the same way: a refusal becomes an invitation to retry, and a side effect can land several times. An SDK `tool()` with the default or a custom `errorFunction` is an error. A `protectedTool` whose action can run (allow or approve on some path) but declares no `effect` and has a custom `errorFunction` is a warning: this library\'s refusals propagate, but the custom function hands the tool\'s own failures to the model, which may retry. A `protectedTool` with no `errorFunction` is not reported: the runtime\'s default lets a body failure reach your code, never the model.',
+  full: "The SDK's default `errorFunction` answers the model \"An error occurred while running the tool. Please try again.\" for any exception, and a custom one can swallow this library's refusals the same way: a refusal becomes an invitation to retry, and a side effect can land several times. An SDK `tool()` with the default or a custom `errorFunction` is an error. A `protectedTool` whose action can run (allow or approve on some path) but declares no `effect` and has a custom `errorFunction` is a warning: this library's refusals propagate, but the custom function hands the tool's own failures to the model, which may retry. A `protectedTool` with no `errorFunction` is not reported: the runtime's default lets a body failure reach your code, never the model.",
   help: 'Protect the tool (`npx ctrlrun-gen codemod --write`); give its action an `effect:` key template in ctrlrun.yaml, or pass `errorFunction: null` so failures reach your code.',
 };
 

@@ -6,8 +6,7 @@ export const unusedSuppressionMeta: RuleMeta = {
   id: 'unused-suppression',
   severity: 'warning',
   short: 'A `// ctrlrun-ignore` comment that suppresses nothing.',
-  full:
-    'The finding the comment was written for is gone (or was never on the next line): the stale comment would silently hide a future finding there.',
+  full: 'The finding the comment was written for is gone (or was never on the next line): the stale comment would silently hide a future finding there.',
   help: 'Delete the comment.',
 };
 

@@ -40,7 +40,15 @@ const list: CommandSpec<StoreArgs & { pending: boolean; json: boolean }> = {
       ctx.stdout(
         formatTable(
           ['ID', 'STATE', 'ACTION', 'REQUESTED BY', 'APPROVALS', 'CREATED', 'ARGS'],
-          requests.map((r) => [p.show(r.callId), p.show(r.state), p.show(r.action), p.show(r.principal), `${approvedCount(r)}/${r.approvalsRequired}`, isoTime(r.createdAt), argsCell(r, p.show)]),
+          requests.map((r) => [
+            p.show(r.callId),
+            p.show(r.state),
+            p.show(r.action),
+            p.show(r.principal),
+            `${approvedCount(r)}/${r.approvalsRequired}`,
+            isoTime(r.createdAt),
+            argsCell(r, p.show),
+          ]),
         ) +
           p.note() +
           (requests.some((r) => !argsMatchHash(r)) ? `${MISMATCH_MARK} ${MISMATCH_NOTE}\n` : ''),
@@ -75,7 +83,11 @@ const approve: CommandSpec<AnswerArgs> = {
   builder: (y) =>
     y
       .positional('id', { type: 'string', describe: 'The request id' })
-      .option('as', { type: 'string', requiresArg: true, describe: 'Who approves (recorded on the request and its receipt); not with --server, where the token says who' })
+      .option('as', {
+        type: 'string',
+        requiresArg: true,
+        describe: 'Who approves (recorded on the request and its receipt); not with --server, where the token says who',
+      })
       .option('reason', { type: 'string', requiresArg: true, describe: 'Why (recorded)' })
       .option('signing-key', signingKeyOption),
   examples: [
@@ -106,13 +118,18 @@ async function answer(args: AnswerArgs, ctx: CliContext, decision: 'approve' | '
   const target = serverTarget(args, ctx);
   if (target) {
     if (args.as !== undefined) throw new UserError("--as: with --server the answer is recorded as the token's operator; drop --as.");
-    if (args.signingKey !== undefined) throw new UserError("--signing-key: with --server, serve writes the receipt and signs it with its own key (serve --signing-key); drop it here.");
-    const done = await postToServer<{ message: string }>(target, `/api/requests/${encodeURIComponent(args.id)}/answer`, { decision, ...(reason ? { reason } : {}) });
+    if (args.signingKey !== undefined)
+      throw new UserError('--signing-key: with --server, serve writes the receipt and signs it with its own key (serve --signing-key); drop it here.');
+    const done = await postToServer<{ message: string }>(target, `/api/requests/${encodeURIComponent(args.id)}/answer`, {
+      decision,
+      ...(reason ? { reason } : {}),
+    });
     ctx.stdout(`${done.message}
 `);
     return 0;
   }
-  if (args.as === undefined) throw new UserError('--as: name who answers (it is recorded), e.g. --as bob; or answer through serve with --server URL --token TOKEN');
+  if (args.as === undefined)
+    throw new UserError('--as: name who answers (it is recorded), e.g. --as bob; or answer through serve with --server URL --token TOKEN');
   const approver = operatorName(args.as, '--as');
   const signer = operatorSigner(args.signingKey, ctx); // before the store is touched: a bad key changes nothing
   return withStoreOrServer(args, ctx, async (store, label) => {
@@ -131,7 +148,9 @@ async function answer(args: AnswerArgs, ctx: CliContext, decision: 'approve' | '
       case 'not_pending':
         throw new UserError(`${args.id}: the request is already ${result.request.state}; nothing changed.`);
       case 'args_mismatch':
-        throw new UserError(`${args.id}: the stored arguments are not the ones this request's argsHash binds (what is shown is not what would run); refused, nothing changed.\nhint: the store was written by something other than ctrlrun-gen; check who can write it`);
+        throw new UserError(
+          `${args.id}: the stored arguments are not the ones this request's argsHash binds (what is shown is not what would run); refused, nothing changed.\nhint: the store was written by something other than ctrlrun-gen; check who can write it`,
+        );
       case 'recorded': {
         // the stored action and call id are the model's or the store writer's text: never raw to a terminal
         const p = safePrinter();
@@ -139,8 +158,13 @@ async function answer(args: AnswerArgs, ctx: CliContext, decision: 'approve' | '
         ctx.stderr(p.note());
         if (r.state === 'rejected') ctx.stdout(`Denied ${r.callId} (${r.action}) as ${approver}. The run gets a refusal when it resumes.\n`);
         else if (r.state === 'approved')
-          ctx.stdout(`Approved ${r.callId} (${r.action}) as ${approver} (${approvedCount(r)}/${r.approvalsRequired}). The call runs once when the run resumes.\n`);
-        else ctx.stdout(`Recorded ${approver}'s approval of ${r.callId} (${approvedCount(r)}/${r.approvalsRequired}); it needs ${r.approvalsRequired - approvedCount(r)} more.\n`);
+          ctx.stdout(
+            `Approved ${r.callId} (${r.action}) as ${approver} (${approvedCount(r)}/${r.approvalsRequired}). The call runs once when the run resumes.\n`,
+          );
+        else
+          ctx.stdout(
+            `Recorded ${approver}'s approval of ${r.callId} (${approvedCount(r)}/${r.approvalsRequired}); it needs ${r.approvalsRequired - approvedCount(r)} more.\n`,
+          );
         return 0;
       }
     }
@@ -159,7 +183,16 @@ function unknownRequest(id: string, label: string): UserError {
 
 function describeRequest(request: ApprovalRequest): string {
   const p = safePrinter();
-  const r = { ...request, callId: p.show(request.callId), state: p.show(request.state), action: p.show(request.action), toolName: p.show(request.toolName), principal: p.show(request.principal), argsHash: p.show(request.argsHash), policyHash: p.show(request.policyHash) };
+  const r = {
+    ...request,
+    callId: p.show(request.callId),
+    state: p.show(request.state),
+    action: p.show(request.action),
+    toolName: p.show(request.toolName),
+    principal: p.show(request.principal),
+    argsHash: p.show(request.argsHash),
+    policyHash: p.show(request.policyHash),
+  };
   const lines = [
     `Request      ${r.callId}`,
     `State        ${r.state}`,
@@ -173,14 +206,15 @@ function describeRequest(request: ApprovalRequest): string {
   lines.push(`Args hash    ${r.argsHash}`, `Policy hash  ${r.policyHash}`, 'Arguments', indent(prettyArgs(r.args, p.show)));
   if (!argsMatchHash(request)) lines.push(`  ${MISMATCH_MARK} ${MISMATCH_NOTE}`);
   lines.push(r.answers.length === 0 ? 'Answers      none yet' : 'Answers');
-  for (const a of r.answers) lines.push(`  ${isoTime(a.at)}  ${a.decision === 'approve' ? 'approved' : 'denied'} by ${p.show(a.approver)}${a.reason ? `: ${p.show(a.reason)}` : ''}`);
+  for (const a of r.answers)
+    lines.push(`  ${isoTime(a.at)}  ${a.decision === 'approve' ? 'approved' : 'denied'} by ${p.show(a.approver)}${a.reason ? `: ${p.show(a.reason)}` : ''}`);
   return `${lines.join('\n')}\n${p.note()}`;
 }
 
 /** Marks a request whose stored `args` are not what its `argsHash` binds (issue 24, item 3). */
 const MISMATCH_MARK = '[args ≠ args hash]';
 const MISMATCH_NOTE =
-  'these stored arguments are not the ones the request\'s args hash binds: what is shown is not what would run, and nobody can answer it (the store was written by something other than ctrlrun-gen).';
+  "these stored arguments are not the ones the request's args hash binds: what is shown is not what would run, and nobody can answer it (the store was written by something other than ctrlrun-gen).";
 
 /** The ARGS cell: the arguments, escaped, shortened, and marked when they do not match the hash. */
 function argsCell(r: ApprovalRequest, show: (text: string) => string): string {

@@ -30,7 +30,12 @@ export const checkCommand: CommandSpec<CheckArgs> = {
     withProjectOptions(y)
       .positional('paths', { type: 'string', array: true, describe: 'Files or directories to check (default: the whole repo)' })
       .option('format', { type: 'string', choices: FORMATS, default: 'text', describe: 'Output format' })
-      .option('fail-on', { type: 'string', choices: ['error', 'warning'], default: 'error', describe: 'Exit 1 when a finding of this severity or above remains' })
+      .option('fail-on', {
+        type: 'string',
+        choices: ['error', 'warning'],
+        default: 'error',
+        describe: 'Exit 1 when a finding of this severity or above remains',
+      })
       .option('fix', { type: 'boolean', default: false, describe: 'Apply the codemod (protect mapped tools) before checking' })
       .option('allow-dirty', { type: 'boolean', default: false, describe: 'With --fix: write even if the git tree has uncommitted changes' })
       .option('max-findings', { type: 'number', describe: 'Report at most N findings (the exit code still counts all)' }),

@@ -91,7 +91,12 @@ export async function runCodemodCommand(args: CodemodArgs, ctx: CliContext, pend
   }
 
   const progress = progressLine(ctx, 'scanning', PROGRESS_THRESHOLD);
-  const result = await runCodemod({ manifest, policy: project.policy, ...(paths.length > 0 ? { paths } : {}), ...(progress ? { onProgress: progress.update } : {}) });
+  const result = await runCodemod({
+    manifest,
+    policy: project.policy,
+    ...(paths.length > 0 ? { paths } : {}),
+    ...(progress ? { onProgress: progress.update } : {}),
+  });
   progress?.clear();
 
   if (args.write && result.changes.length > 0) refuseWithoutGeneratedModule(project, ctx.cwd);
@@ -140,7 +145,9 @@ function refuseWithoutGeneratedModule(project: Project, cwd: string): void {
     );
   }
   if (!existsSync(project.manifest.output)) {
-    throw new UserError(`codemod --write: nothing was written: the rewritten calls import ${output}${at}, which does not exist yet. Run \`ctrlrun-gen generate\` first, then the codemod again`);
+    throw new UserError(
+      `codemod --write: nothing was written: the rewritten calls import ${output}${at}, which does not exist yet. Run \`ctrlrun-gen generate\` first, then the codemod again`,
+    );
   }
 }
 
@@ -268,9 +275,13 @@ function runsWithoutContextLines(result: CodemodResult, cwd: string, colors: Ret
   const lines = ['', colors.bold("Runs that pass no context the control's identity reads (every protected call of them is refused, no_principal):")];
   for (const { file, run, missing } of runs) {
     const reads = missing.length > 0 ? missing.map((k) => `runContext.context.${k}`).join(' or ') : 'the run context';
-    lines.push(`${where({ file, line: run.callee.line, column: run.callee.column }, cwd)}: ${run.via === 'runner' ? 'runner.run()' : 'run()'}${run.agent !== undefined ? ` of ${run.agent}` : ''} ${run.context.kind === 'none' ? 'passes no context' : 'passes a context without it'}; the identity reads ${reads}`);
+    lines.push(
+      `${where({ file, line: run.callee.line, column: run.callee.column }, cwd)}: ${run.via === 'runner' ? 'runner.run()' : 'run()'}${run.agent !== undefined ? ` of ${run.agent}` : ''} ${run.context.kind === 'none' ? 'passes no context' : 'passes a context without it'}; the identity reads ${reads}`,
+    );
   }
-  lines.push(`  hint: pass it (\`run(agent, input, { context: { ${runs[0]!.missing[0] ?? 'user'}: <who the run acts for> } })\`), or make identity return a service principal (\`ctrlrun-gen init --identity env:CTRLRUN_PRINCIPAL\`); check reports these as run-without-context`);
+  lines.push(
+    `  hint: pass it (\`run(agent, input, { context: { ${runs[0]!.missing[0] ?? 'user'}: <who the run acts for> } })\`), or make identity return a service principal (\`ctrlrun-gen init --identity env:CTRLRUN_PRINCIPAL\`); check reports these as run-without-context`,
+  );
   return lines;
 }
 
@@ -280,9 +291,22 @@ function jsonReport(result: CodemodResult, cwd: string, write: boolean, written:
     summary: result.summary,
     exitCode: changedOnDisk.length > 0 ? 1 : result.exitCode,
     write,
-    files: result.changes.map((c) => ({ file: rel(c.file), diff: write ? undefined : unifiedDiff(c.file, c.before, c.after, cwd), written: written.includes(c.file) })),
+    files: result.changes.map((c) => ({
+      file: rel(c.file),
+      diff: write ? undefined : unifiedDiff(c.file, c.before, c.after, cwd),
+      written: written.includes(c.file),
+    })),
     findings: result.findings.map((f) => ({ ...f, file: rel(f.file), ...('related' in f ? { related: { ...f.related, file: rel(f.related.file) } } : {}) })),
-    ...(result.runsWithoutContext ? { runsWithoutContext: result.runsWithoutContext.map((r) => ({ file: rel(r.file), line: r.run.callee.line, column: r.run.callee.column, missing: r.missing })) } : {}),
+    ...(result.runsWithoutContext
+      ? {
+          runsWithoutContext: result.runsWithoutContext.map((r) => ({
+            file: rel(r.file),
+            line: r.run.callee.line,
+            column: r.run.callee.column,
+            missing: r.missing,
+          })),
+        }
+      : {}),
     ...(changedOnDisk.length > 0 ? { changedOnDisk: changedOnDisk.map(rel) } : {}),
     ...(generatedMissing ? { generatedModuleMissing: rel(generatedMissing) } : {}),
   };

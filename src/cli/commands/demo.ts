@@ -29,7 +29,7 @@ export const demoCommand: CommandSpec<DemoArgs> = {
     try {
       say.step('A copy of the bundled refund desk, in a temporary directory');
       say.say('Three SDK tools (lookup_charge, refund, close_account), a policy (ctrlrun.yaml) and a manifest (ctrlrun.tools.yaml),');
-      say.say("which also maps the tool issue_credit of an MCP server named support to the action support.issue_credit.");
+      say.say('which also maps the tool issue_credit of an MCP server named support to the action support.issue_credit.');
       say.say(`Workspace: ${workspace.dir}`);
 
       const sub = async (argv: string[], expected: number, what: string): Promise<void> => {
@@ -90,13 +90,7 @@ type Say = ReturnType<typeof narrator>;
 /** Runs one operator CLI command inside the demo, expecting its exit code. */
 type Sub = (argv: string[], expected: number, what: string) => Promise<void>;
 
-async function scenario(
-  sample: Sample,
-  dir: string,
-  ctx: CliContext,
-  say: Say,
-  sub: Sub,
-): Promise<void> {
+async function scenario(sample: Sample, dir: string, ctx: CliContext, say: Say, sub: Sub): Promise<void> {
   const { runtime } = sample;
   const context = { user: REQUESTER };
 
@@ -153,13 +147,7 @@ async function scenario(
  * pauses before the server is called, a second person approves, another process resumes it (with
  * its own MCP client) and the server runs it once; a replay runs nothing.
  */
-async function mcpScene(
-  sample: Sample,
-  dir: string,
-  ctx: CliContext,
-  say: Say,
-  sub: Sub,
-): Promise<void> {
+async function mcpScene(sample: Sample, dir: string, ctx: CliContext, say: Say, sub: Sub): Promise<void> {
   const { runtime } = sample;
   const { ScriptedModel, functionCall, assistantMessage } = sample.testing;
   const context = { user: REQUESTER };
@@ -216,7 +204,11 @@ async function mcpScene(
 
 function resumeAsync(dir: string, stateFile: string, callId: string, url: string, ctx: CliContext): Promise<ChildOutcome> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [RESUME_CHILD, stateFile, callId, url], { cwd: dir, env: { ...process.env, ...ctx.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [RESUME_CHILD, stateFile, callId, url], {
+      cwd: dir,
+      env: { ...process.env, ...ctx.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     let err = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));

@@ -24,7 +24,11 @@ export const diffCommand: CommandSpec<DiffArgs> = {
       .positional('base', { type: 'string', describe: 'The old policy: a file, a git revision (`main`), or `<revision>:<path>`' })
       .positional('head', { type: 'string', describe: 'The new policy, the same forms (default: the working policy)' })
       .option('format', { choices: ['text', 'json', 'markdown'], default: 'text', describe: 'Report format (markdown: for a pull-request comment)' })
-      .option('fail-on', { choices: ['looser', 'any', 'never'], default: 'looser', describe: 'Exit 1 when a call would get less oversight (looser), on any change, or never' }),
+      .option('fail-on', {
+        choices: ['looser', 'any', 'never'],
+        default: 'looser',
+        describe: 'Exit 1 when a call would get less oversight (looser), on any change, or never',
+      }),
   examples: [
     ['ctrlrun-gen diff main', "What this branch's policy changes against main's"],
     ['ctrlrun-gen diff old.yaml new.yaml --format markdown', 'Two files, as a pull-request comment'],
@@ -35,7 +39,8 @@ export const diffCommand: CommandSpec<DiffArgs> = {
     const working = needsWorking ? loadPolicyInput({ cwd: ctx.cwd, policy: args.policy, manifest: args.manifest }).policy : undefined;
     const workingFile = working?.file ?? tryWorkingFile(ctx.cwd);
     const base = loadPolicyVersion(args.base, ctx.cwd, workingFile);
-    const head = args.head === undefined ? { policy: working!, label: displayPath(working!.file, ctx.cwd) } : loadPolicyVersion(args.head, ctx.cwd, workingFile);
+    const head =
+      args.head === undefined ? { policy: working!, label: displayPath(working!.file, ctx.cwd) } : loadPolicyVersion(args.head, ctx.cwd, workingFile);
     const diff = diffPolicies(base.policy, head.policy);
     ctx.stdout(formatDiff(diff, args.format, { base: base.label, head: head.label }));
     return failCode(args.failOn, diffChanges(diff));

@@ -74,17 +74,20 @@ const resolve: CommandSpec<StoreArgs & { key: string; committed?: boolean; faile
     ['ctrlrun-gen effects resolve refund:pi_123 --failed --as carol', 'It did not: allow another attempt'],
   ],
   run: async (args, ctx) => {
-    if (Boolean(args.committed) === Boolean(args.failed)) throw new UserError('effects resolve: give exactly one of --committed or --failed.\nhint: check the remote system first; --committed if it happened');
+    if (Boolean(args.committed) === Boolean(args.failed))
+      throw new UserError('effects resolve: give exactly one of --committed or --failed.\nhint: check the remote system first; --committed if it happened');
     const state = args.committed ? 'committed' : 'failed';
     const target = serverTarget(args, ctx);
     if (target) {
       if (args.as !== undefined) throw new UserError("--as: with --server the resolution is recorded as the token's operator; drop --as.");
-      if (args.signingKey !== undefined) throw new UserError('--signing-key: with --server, serve writes the receipt and signs it with its own key (serve --signing-key); drop it here.');
+      if (args.signingKey !== undefined)
+        throw new UserError('--signing-key: with --server, serve writes the receipt and signs it with its own key (serve --signing-key); drop it here.');
       const done = await postToServer<{ message: string }>(target, '/api/effects/resolve', { key: args.key, state });
       ctx.stdout(`${done.message}\n`);
       return 0;
     }
-    if (args.as === undefined) throw new UserError('--as: name who resolves (it is recorded), e.g. --as carol; or resolve through serve with --server URL --token TOKEN');
+    if (args.as === undefined)
+      throw new UserError('--as: name who resolves (it is recorded), e.g. --as carol; or resolve through serve with --server URL --token TOKEN');
     const by = operatorName(args.as, '--as');
     const signer = operatorSigner(args.signingKey, ctx); // before the store is touched
     return withStoreOrServer(args, ctx, async (store, label) => {
@@ -92,7 +95,10 @@ const resolve: CommandSpec<StoreArgs & { key: string; committed?: boolean; faile
       if (result.outcome === 'unknown') throw new UserError(`${args.key}: no effect key with this name in ${label}.\nhint: see \`ctrlrun-gen effects list\``);
       if (result.outcome === 'not_ambiguous') {
         const e = result.effect;
-        const why = e.state === 'in_flight' ? `still in flight (leased until ${isoTime(e.leaseUntil)})` : `already ${e.state}${e.resolvedBy ? ` (resolved by ${e.resolvedBy})` : ''}`;
+        const why =
+          e.state === 'in_flight'
+            ? `still in flight (leased until ${isoTime(e.leaseUntil)})`
+            : `already ${e.state}${e.resolvedBy ? ` (resolved by ${e.resolvedBy})` : ''}`;
         throw new UserError(`${args.key}: ${why}; only an ambiguous key can be resolved. Nothing changed.`);
       }
       ctx.stdout(`Resolved ${args.key} as ${state} (by ${by}).${state === 'failed' ? ' The call may be tried again.' : ''}\n`);

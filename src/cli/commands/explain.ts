@@ -26,7 +26,7 @@ export const explainCommand: CommandSpec<ExplainArgs> = {
   builder: (y) =>
     withProjectOptions(y)
       .positional('action', { type: 'string', describe: 'The policy action (`stripe.refund`)' })
-      .option('args', { type: 'string', default: '{}', describe: 'The call\'s arguments as JSON' })
+      .option('args', { type: 'string', default: '{}', describe: "The call's arguments as JSON" })
       .option('json', { type: 'boolean', default: false, describe: 'Print the explanation as JSON' }),
   examples: [
     ['ctrlrun-gen explain stripe.refund --args \'{"amount": 5000}\'', 'Which rule decides a refund of 5000, and why'],
@@ -116,10 +116,16 @@ function renderText(e: Explanation, policy: Policy, source: string, callArgs: un
   } else if (e.reason === 'invalid_argument' || e.reason === 'resource_template' || e.reason === 'effect_key_error') {
     out.push(`${c.bold(e.action)}: ${decisionColor('deny')} (${e.reason})`);
     out.push(`  refused before any rule: ${e.detail ?? 'the arguments were refused'}.`);
-    if (e.reason === 'resource_template') out.push(`  ${c.dim('CTRLRun resolves the resource template first, before it checks the arguments\' values.')}`);
-    if (e.reason === 'effect_key_error') out.push(`  ${c.dim('CTRLRun resolves the effect template before the rules: an unresolved key is a denial whatever they say.')}`);
+    if (e.reason === 'resource_template') out.push(`  ${c.dim("CTRLRun resolves the resource template first, before it checks the arguments' values.")}`);
+    if (e.reason === 'effect_key_error')
+      out.push(`  ${c.dim('CTRLRun resolves the effect template before the rules: an unresolved key is a denial whatever they say.')}`);
   } else {
-    const why = e.reason === 'decision' ? 'the action\'s `decision`' : e.reason === 'no_matching_rule' ? 'no_matching_rule: no rule matched, and no match is a deny' : `${e.reason} matched`;
+    const why =
+      e.reason === 'decision'
+        ? "the action's `decision`"
+        : e.reason === 'no_matching_rule'
+          ? 'no_matching_rule: no rule matched, and no match is a deny'
+          : `${e.reason} matched`;
     out.push(`${c.bold(e.action)}: ${decisionColor(e.decision)} (${why})`);
     if (e.ruleLoc) {
       const line = sourceLine(source, e.ruleLoc.line);

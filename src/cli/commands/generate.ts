@@ -16,8 +16,11 @@ export const generateCommand: CommandSpec<GenerateArgs> = {
   command: 'generate',
   describe: 'Write the generated module of protected tools; --check exits 1 when it is stale',
   builder: (y) =>
-    withProjectOptions(y)
-      .option('check', { type: 'boolean', default: false, describe: 'Write nothing; exit 1 if the file on disk differs from what would be written' }),
+    withProjectOptions(y).option('check', {
+      type: 'boolean',
+      default: false,
+      describe: 'Write nothing; exit 1 if the file on disk differs from what would be written',
+    }),
   examples: [
     ['ctrlrun-gen generate', 'Compile ctrlrun.yaml and ctrlrun.tools.yaml into the module named by the manifest'],
     ['ctrlrun-gen generate --check', 'In CI: exit 1 if the generated module is stale'],

@@ -8,7 +8,20 @@ import { mergeManifest, mergePolicy, readExisting } from '../../init/merge.js';
 import { ensureStoreDriver } from '../../init/store-driver.js';
 import { tscBuild, type TscBuild } from '../../scan/tsc-build.js';
 import { writeStarterTests } from '../../policy-test/starter.js';
-import { findServers, findTools, realtimeUse, planActions, renderControl, renderManifest, renderPolicy, yamlString, type FoundServer, type FoundTool, type InitPlan, type RemoteRuntime } from '../../init/render.js';
+import {
+  findServers,
+  findTools,
+  realtimeUse,
+  planActions,
+  renderControl,
+  renderManifest,
+  renderPolicy,
+  yamlString,
+  type FoundServer,
+  type FoundTool,
+  type InitPlan,
+  type RemoteRuntime,
+} from '../../init/render.js';
 import { readSourceText, scanRepo } from '../../scan/index.js';
 import { browserSideFiles, isEdgeReason } from '../../scan/browser-target.js';
 import { identityNotes, parseIdentityOption, proposeIdentity, type IdentityProposal } from '../../init/identity.js';
@@ -79,14 +92,21 @@ function usesTypeScript(root: string, toolFiles: string[]): boolean {
  * repo's `.gitattributes`: appends `<path> linguist-generated=true` for each path not named yet.
  * Returns the file's new text, or undefined when it names them all already.
  */
-export function markGenerated(root: string, files: string[], readText: (file: string) => string | undefined = readIfThere): { file: string; text: string } | undefined {
+export function markGenerated(
+  root: string,
+  files: string[],
+  readText: (file: string) => string | undefined = readIfThere,
+): { file: string; text: string } | undefined {
   const file = path.join(root, '.gitattributes');
   const current = readText(file) ?? '';
   const named = new Set(current.split(/\r?\n/).map((line) => line.trim().split(/\s+/)[0]));
   const missing = files.filter((f) => !named.has(f) && !named.has(`/${f}`));
   if (missing.length === 0) return undefined;
   const lead = current === '' || current.endsWith('\n') ? current : `${current}\n`;
-  return { file, text: `${lead}${current === '' ? '# Written by ctrlrun-gen init: generated files (collapsed in diffs).\n' : ''}${missing.map((f) => `${f} linguist-generated=true`).join('\n')}\n` };
+  return {
+    file,
+    text: `${lead}${current === '' ? '# Written by ctrlrun-gen init: generated files (collapsed in diffs).\n' : ''}${missing.map((f) => `${f} linguist-generated=true`).join('\n')}\n`,
+  };
 }
 
 const readIfThere = (file: string): string | undefined => (existsSync(file) ? readFileSync(file, 'utf8') : undefined);
@@ -100,7 +120,10 @@ interface WritePlan {
   lines: string[];
 }
 
-const planned = (plan: WritePlan) => (file: string): string | undefined => plan.files.get(path.resolve(file)) ?? readIfThere(file);
+const planned =
+  (plan: WritePlan) =>
+  (file: string): string | undefined =>
+    plan.files.get(path.resolve(file)) ?? readIfThere(file);
 
 /** Writes the plan all or nothing (src/fs/write-all.ts); a file that cannot be written is a located user error. */
 function commitPlan(plan: WritePlan, ctx: CliContext): void {
@@ -121,10 +144,15 @@ export const initCommand: CommandSpec<InitArgs> = {
   describe: "Scan this repo and write ctrlrun.yaml, ctrlrun.tools.yaml and the operator's control in the package that holds the tools",
   builder: (y) =>
     y
-      .option('force', { type: 'boolean', default: false, describe: 'Merge into files that already exist: their actions and mappings are kept, new tools are added' })
+      .option('force', {
+        type: 'boolean',
+        default: false,
+        describe: 'Merge into files that already exist: their actions and mappings are kept, new tools are added',
+      })
       .option('identity', {
         type: 'string',
-        describe: "Who a run acts for, as the control reads it: a key path of the context passed to run() (`userId`, `session.user`), or `env:NAME` for runs no person stands behind. Default: proposed from the code's run() calls, else `user`",
+        describe:
+          "Who a run acts for, as the control reads it: a key path of the context passed to run() (`userId`, `session.user`), or `env:NAME` for runs no person stands behind. Default: proposed from the code's run() calls, else `user`",
       }),
   examples: [
     ['ctrlrun-gen init', 'Write a policy that asks a human before any tool runs'],
@@ -146,7 +174,8 @@ export const initCommand: CommandSpec<InitArgs> = {
     // no tool found: the files go where the SDK is used (the Vite client of a root of sibling
     // packages), in the language and for the runtime of that code; else the working directory
     const sdkFiles = scan.files.filter((f) => f.importsSdk).map((f) => abs(f.file));
-    const groups = toolFiles.length > 0 ? groupByPackage(toolFiles, ctx.cwd) : sdkFiles.length > 0 ? groupByPackage(sdkFiles, ctx.cwd) : new Map([[ctx.cwd, []]]);
+    const groups =
+      toolFiles.length > 0 ? groupByPackage(toolFiles, ctx.cwd) : sdkFiles.length > 0 ? groupByPackage(sdkFiles, ctx.cwd) : new Map([[ctx.cwd, []]]);
     const packages = [...groups.keys()].sort();
 
     // refuse before writing anything anywhere
@@ -184,10 +213,17 @@ export const initCommand: CommandSpec<InitArgs> = {
       for (const place of plan.unnamed) {
         const file = displayPath(path.join(dir, place.file), ctx.cwd);
         if (place.what === 'asTool()') {
-          ctx.stdout(`note: ${file}:${place.line}: this asTool() has neither a literal \`toolName\` nor an agent with a literal \`name\`, so it cannot be mapped to a policy action; give it a literal toolName, or map it by hand in ${manifest}\n`);
+          ctx.stdout(
+            `note: ${file}:${place.line}: this asTool() has neither a literal \`toolName\` nor an agent with a literal \`name\`, so it cannot be mapped to a policy action; give it a literal toolName, or map it by hand in ${manifest}\n`,
+          );
         } else if (place.what === 'hostedMcpTool()') {
-          ctx.stdout(`note: ${file}:${place.line}: this hostedMcpTool() cannot be mapped: ${place.reason}; write \`serverLabel: '<label>'\` in the call, or map it by hand in ${manifest} (\`- hosted_mcp: { server_label: <label> }\`)\n`);
-        } else ctx.stdout(`note: ${file}:${place.line}: ${unresolvedNameMessage(place.reason)}; write it as ${RESOLVABLE_NAMES}, or map it by hand in ${manifest}\n`);
+          ctx.stdout(
+            `note: ${file}:${place.line}: this hostedMcpTool() cannot be mapped: ${place.reason}; write \`serverLabel: '<label>'\` in the call, or map it by hand in ${manifest} (\`- hosted_mcp: { server_label: <label> }\`)\n`,
+          );
+        } else
+          ctx.stdout(
+            `note: ${file}:${place.line}: ${unresolvedNameMessage(place.reason)}; write it as ${RESOLVABLE_NAMES}, or map it by hand in ${manifest}\n`,
+          );
       }
       for (const server of plan.hosted ?? []) {
         ctx.stdout(`note: hosted MCP server ${JSON.stringify(server.name)} is action ${server.action} (decision: approve); protect it with protectHostedMcp\n`);
@@ -201,7 +237,12 @@ export const initCommand: CommandSpec<InitArgs> = {
       }
     }
     for (const line of objectToolNotes(scan.files)) ctx.stdout(line);
-    ctx.stdout(nextSteps(plans.map((p) => p.dir), ctx.cwd));
+    ctx.stdout(
+      nextSteps(
+        plans.map((p) => p.dir),
+        ctx.cwd,
+      ),
+    );
     return 0;
   },
 };
@@ -252,7 +293,8 @@ export function nextSteps(dirs: string[], cwd: string): string {
       `  npx ctrlrun-gen check${cd}           # the lint your CI runs on every pull request`,
     );
   }
-  if (here && dirs.some((d) => d !== cwd)) lines.push('  (run here, at the root, each command goes through every package below it that has a ctrlrun.tools.yaml)');
+  if (here && dirs.some((d) => d !== cwd))
+    lines.push('  (run here, at the root, each command goes through every package below it that has a ctrlrun.tools.yaml)');
   return `${lines.join('\n')}\n`;
 }
 
@@ -325,10 +367,19 @@ function planPackage(
   const read = (f: string) => (existsSync(path.join(dir, f)) ? readFileSync(path.join(dir, f), 'utf8') : undefined);
   const policyText = read(POLICY);
   const manifestText = read(MANIFEST);
-  const existing = readExisting(policyText, manifestText, { policy: displayPath(path.join(dir, POLICY), cwd), manifest: displayPath(path.join(dir, MANIFEST), cwd) });
+  const existing = readExisting(policyText, manifestText, {
+    policy: displayPath(path.join(dir, POLICY), cwd),
+    manifest: displayPath(path.join(dir, MANIFEST), cwd),
+  });
   const layout = initLayout(dir, files);
   // a JavaScript module tsc would not copy into its outDir goes where sources and build reach it alike
-  const build = layout.kind === 'ts' || manifestText !== undefined ? undefined : tscBuild(dir, files.filter((f) => /\.[cm]?tsx?$/.test(f)));
+  const build =
+    layout.kind === 'ts' || manifestText !== undefined
+      ? undefined
+      : tscBuild(
+          dir,
+          files.filter((f) => /\.[cm]?tsx?$/.test(f)),
+        );
   const folder = build?.kind === 'beside' ? build.folder : sourceFolder(dir, files);
   const ext = path.extname(layout.output);
   const fresh = { output: `${folder}ctrlrun.generated${ext}`, control: `${folder}ctrlrun.control${ext}` };
@@ -338,7 +389,14 @@ function planPackage(
   return {
     dir,
     kind,
-    remote: edgeOnly && realtimeUse(tools) === 'realtime' ? 'edge' : realtimeUse(tools) === 'realtime' || (tools.length === 0 && browserDirs.some((d) => isInsideDir(dir, d))) ? 'realtime' : WRANGLER_CONFIGS.some((f) => existsSync(path.join(dir, f))) ? 'edge' : undefined,
+    remote:
+      edgeOnly && realtimeUse(tools) === 'realtime'
+        ? 'edge'
+        : realtimeUse(tools) === 'realtime' || (tools.length === 0 && browserDirs.some((d) => isInsideDir(dir, d)))
+          ? 'realtime'
+          : WRANGLER_CONFIGS.some((f) => existsSync(path.join(dir, f)))
+            ? 'edge'
+            : undefined,
     ...(realtimeUse(tools) === 'mixed' ? { realtimePlaces: tools.flatMap((t) => t.places.filter((p) => p.realtime === true)) } : {}),
     plan: planActions({ tools, unnamed }, existing, { hosted: local(servers.hosted), mcp: local(servers.mcp) }),
     ...(build ? { build } : {}),
@@ -396,7 +454,9 @@ function planPackageWrites(p: PackagePlan, out: WritePlan, cwd: string, identity
           'its one control is written for Node (SQLite). If those tools run in a browser session, give them a package of their own (init writes it an httpStore control) or switch this control to httpStore (docs/runtime.md)\n',
       );
     } else if (p.remote === 'edge') {
-      say(`  (its tools run on an edge runtime (a wrangler config, or a route with \`export const runtime = 'edge'\`): the control keeps the ledger behind \`npx ctrlrun-gen serve\` through httpStore; set its URL and runtime token)\n`);
+      say(
+        `  (its tools run on an edge runtime (a wrangler config, or a route with \`export const runtime = 'edge'\`): the control keeps the ledger behind \`npx ctrlrun-gen serve\` through httpStore; set its URL and runtime token)\n`,
+      );
     }
   }
   if (p.build) say(`${buildNote(p.build, p, cwd)}\n`);

@@ -26,9 +26,22 @@ const add: CommandSpec<FileArgs & { name: string; role?: string[]; runtime: bool
   builder: (y) =>
     y
       .positional('name', { type: 'string', describe: 'Who (their login or e-mail); recorded as the approver' })
-      .option('role', { type: 'string', array: true, requiresArg: true, describe: "A role the operator holds (the policy's approver_role); repeat for several" })
-      .option('runtime', { type: 'boolean', default: false, describe: 'A token for an agent using httpStore: it may request, claim, reserve and append receipts, never answer' })
-      .option('tenant', { type: 'string', requiresArg: true, describe: "With --runtime: the tenant whose calls, approvals and effect keys the token may act on (others' stay out of reach)" }),
+      .option('role', {
+        type: 'string',
+        array: true,
+        requiresArg: true,
+        describe: "A role the operator holds (the policy's approver_role); repeat for several",
+      })
+      .option('runtime', {
+        type: 'boolean',
+        default: false,
+        describe: 'A token for an agent using httpStore: it may request, claim, reserve and append receipts, never answer',
+      })
+      .option('tenant', {
+        type: 'string',
+        requiresArg: true,
+        describe: "With --runtime: the tenant whose calls, approvals and effect keys the token may act on (others' stay out of reach)",
+      }),
   examples: [
     ['ctrlrun-gen operators add bob@example.com --role payments-approver', 'Bob may approve refunds the policy gives to payments-approver'],
     ['ctrlrun-gen operators add web-agent --runtime', "A token for a browser agent's httpStore"],
@@ -36,15 +49,24 @@ const add: CommandSpec<FileArgs & { name: string; role?: string[]; runtime: bool
   ],
   run: async (args, ctx) => {
     const kind: TokenKind = args.runtime ? 'runtime' : 'operator';
-    if (kind === 'runtime' && (args.role ?? []).length > 0) throw new UserError('--role: a runtime token holds no roles (it never answers).\nhint: drop --role, or drop --runtime for an operator');
+    if (kind === 'runtime' && (args.role ?? []).length > 0)
+      throw new UserError('--role: a runtime token holds no roles (it never answers).\nhint: drop --role, or drop --runtime for an operator');
     const file = operatorsFile(args, ctx);
-    const { data, token, entry } = addOperator(readOperators(file), { name: args.name, kind, roles: args.role ?? [], ...(args.tenant !== undefined ? { tenant: args.tenant } : {}), now: Date.now() });
+    const { data, token, entry } = addOperator(readOperators(file), {
+      name: args.name,
+      kind,
+      roles: args.role ?? [],
+      ...(args.tenant !== undefined ? { tenant: args.tenant } : {}),
+      now: Date.now(),
+    });
     writeOperators(file, data);
     const shown = path.relative(ctx.cwd, file) || file;
     ctx.stdout(
       `Added ${kind} ${entry.name}${entry.roles.length ? ` (roles: ${entry.roles.join(', ')})` : ''}${entry.tenant ? ` (tenant: ${entry.tenant})` : ''} to ${shown}.\n` +
         `Token (shown once, only its hash is kept):\n\n  ${token}\n\n` +
-        (kind === 'operator' ? 'Sign in to `ctrlrun-gen serve` with it, or pass it to the CLI with --server URL --token TOKEN.\n' : 'Pass it to httpStore({ url, token }) in the agent.\n'),
+        (kind === 'operator'
+          ? 'Sign in to `ctrlrun-gen serve` with it, or pass it to the CLI with --server URL --token TOKEN.\n'
+          : 'Pass it to httpStore({ url, token }) in the agent.\n'),
     );
     return 0;
   },
@@ -58,14 +80,32 @@ const list: CommandSpec<FileArgs & { json: boolean }> = {
   run: async (args, ctx) => {
     const { operators } = readOperators(operatorsFile(args, ctx));
     if (args.json) {
-      ctx.stdout(`${JSON.stringify(operators.map(({ tokenHash: _hash, ...rest }) => rest), null, 2)}\n`);
+      ctx.stdout(
+        `${JSON.stringify(
+          operators.map(({ tokenHash: _hash, ...rest }) => rest),
+          null,
+          2,
+        )}\n`,
+      );
       return 0;
     }
     if (operators.length === 0) {
       ctx.stdout('No operators yet.\nhint: ctrlrun-gen operators add NAME --role ROLE\n');
       return 0;
     }
-    ctx.stdout(formatTable(['NAME', 'KIND', 'ROLES', 'TENANT', 'TOKEN', 'CREATED'], operators.map((o) => [o.name, o.kind, o.roles.join(',') || '-', o.tenant ?? '-', `${o.kind === 'operator' ? 'crg_op_' : 'crg_rt_'}${o.tokenId}…`, isoTime(o.createdAt)])));
+    ctx.stdout(
+      formatTable(
+        ['NAME', 'KIND', 'ROLES', 'TENANT', 'TOKEN', 'CREATED'],
+        operators.map((o) => [
+          o.name,
+          o.kind,
+          o.roles.join(',') || '-',
+          o.tenant ?? '-',
+          `${o.kind === 'operator' ? 'crg_op_' : 'crg_rt_'}${o.tokenId}…`,
+          isoTime(o.createdAt),
+        ]),
+      ),
+    );
     return 0;
   },
 };

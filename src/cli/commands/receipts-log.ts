@@ -44,13 +44,18 @@ export const receiptsLog: CommandSpec<LogArgs> = {
       .option('action', { type: 'string', requiresArg: true, describe: 'Only calls to this action' })
       .option('since', { type: 'string', requiresArg: true, describe: 'Only calls decided at or after this ISO 8601 time' })
       .option('json', { type: 'boolean', default: false, describe: 'Print JSON (one array; the format replay --store reads)' })
-      .option('verify', { type: 'boolean', default: false, describe: "Check the log's hash chain and its binding to the receipts; exit 1 naming the first break" }),
+      .option('verify', {
+        type: 'boolean',
+        default: false,
+        describe: "Check the log's hash chain and its binding to the receipts; exit 1 naming the first break",
+      }),
   examples: [
     ['ctrlrun-gen receipts log --last 20', 'The latest decided calls with their arguments'],
     ['ctrlrun-gen receipts log --verify', 'Exit 0 when the log is intact and bound to the receipts, 1 at the first break'],
   ],
   run: async (args, ctx) => {
-    if (args.last !== undefined && (!Number.isInteger(args.last) || args.last < 1)) throw new UserError(`--last: expected a positive integer, got ${args.last}`);
+    if (args.last !== undefined && (!Number.isInteger(args.last) || args.last < 1))
+      throw new UserError(`--last: expected a positive integer, got ${args.last}`);
     const since = args.since === undefined ? undefined : Date.parse(args.since);
     if (since !== undefined && Number.isNaN(since)) throw new UserError(`--since is not an ISO 8601 time: ${args.since}\nhint: --since 2026-11-01T00:00:00Z`);
     return withStore(args, ctx, async (store, label) => {
@@ -58,7 +63,8 @@ export const receiptsLog: CommandSpec<LogArgs> = {
       if (args.verify) {
         const result = await verifyDecisions(store);
         if (args.json) ctx.stdout(`${JSON.stringify(result)}\n`);
-        else if (result.ok) ctx.stdout(`${result.count} decision log entr${result.count === 1 ? 'y' : 'ies'}, chain intact and bound to the receipts. ${label}\n`);
+        else if (result.ok)
+          ctx.stdout(`${result.count} decision log entr${result.count === 1 ? 'y' : 'ies'}, chain intact and bound to the receipts. ${label}\n`);
         else ctx.stdout(`Decision log broken at seq ${result.seq}: ${result.break} (${BREAK_TEXT[result.break]}). ${label}\n`);
         return result.ok ? 0 : 1;
       }
@@ -79,7 +85,18 @@ export const receiptsLog: CommandSpec<LogArgs> = {
       ctx.stdout(
         formatTable(
           ['SEQ', 'AT', 'ACTION', 'DECISION', 'REASON', 'PRINCIPAL', 'ARGUMENTS', 'HASHED', 'ANSWER', 'RECEIPT'],
-          entries.map((e) => [p.show(String(e.seq)), isoTime(e.at), p.show(e.action), p.show(e.decision), p.show(e.reason), p.show(who(e)), p.show(briefHashes(e.args)), e.hashed.map(p.show).join(',') || '-', p.show(answerText(answers.get(e.seq))), p.show(String(e.receipt_seq))]),
+          entries.map((e) => [
+            p.show(String(e.seq)),
+            isoTime(e.at),
+            p.show(e.action),
+            p.show(e.decision),
+            p.show(e.reason),
+            p.show(who(e)),
+            p.show(briefHashes(e.args)),
+            e.hashed.map(p.show).join(',') || '-',
+            p.show(answerText(answers.get(e.seq))),
+            p.show(String(e.receipt_seq)),
+          ]),
         ) + p.note(),
       );
       return 0;

@@ -28,7 +28,8 @@ const list: CommandSpec<StoreArgs & { last?: number; json: boolean }> = {
     ['ctrlrun-gen receipts list --json > receipts.json', 'Export every receipt'],
   ],
   run: async (args, ctx) => {
-    if (args.last !== undefined && (!Number.isInteger(args.last) || args.last < 1)) throw new UserError(`--last: expected a positive integer, got ${args.last}`);
+    if (args.last !== undefined && (!Number.isInteger(args.last) || args.last < 1))
+      throw new UserError(`--last: expected a positive integer, got ${args.last}`);
     return withStore(args, ctx, async (store, label) => {
       const all = await store.listReceipts();
       const receipts = args.last === undefined ? all : all.slice(-args.last);
@@ -97,7 +98,9 @@ function readPublicKey(value: string, cwd: string): string {
   try {
     text = readFileSync(file, { encoding: 'utf8', flag: 'r' }).slice(0, 4096);
   } catch (error) {
-    throw new UserError(`--public-key: cannot read ${value} (${(error as NodeJS.ErrnoException).code ?? 'error'}).\nhint: pass the key itself or the .pub file \`receipts keygen\` wrote`);
+    throw new UserError(
+      `--public-key: cannot read ${value} (${(error as NodeJS.ErrnoException).code ?? 'error'}).\nhint: pass the key itself or the .pub file \`receipts keygen\` wrote`,
+    );
   }
   if (!text.trim().startsWith('ctrlrun-ed25519-public:')) throw new UserError(`--public-key: ${value} does not hold a ctrlrun-ed25519-public: key.`);
   return text.trim();
@@ -107,7 +110,8 @@ function readAnchor(file: string): { seq: number; hash: string } | undefined {
   if (!existsSync(file)) return undefined;
   try {
     const parsed = JSON.parse(readFileSync(file, 'utf8').slice(0, 4096)) as { seq?: unknown; hash?: unknown };
-    if (Number.isSafeInteger(parsed.seq) && typeof parsed.hash === 'string' && /^[0-9a-f]{64}$/.test(parsed.hash)) return { seq: parsed.seq as number, hash: parsed.hash };
+    if (Number.isSafeInteger(parsed.seq) && typeof parsed.hash === 'string' && /^[0-9a-f]{64}$/.test(parsed.hash))
+      return { seq: parsed.seq as number, hash: parsed.hash };
   } catch {
     // fall through
   }
@@ -125,13 +129,24 @@ const verifyCommand: CommandSpec<StoreArgs & { json: boolean; publicKey?: string
         array: true,
         nargs: 1,
         requiresArg: true,
-        describe: "An Ed25519 public key (or its file), repeatable (the application's, serve's and the operators'): every receipt must be named by a valid checkpoint signed by one of them",
+        describe:
+          "An Ed25519 public key (or its file), repeatable (the application's, serve's and the operators'): every receipt must be named by a valid checkpoint signed by one of them",
       })
-      .option('anchor', { type: 'string', requiresArg: true, describe: 'A file remembering the last verified checkpoint (kept outside the store): a cut tail is detected next time' }),
+      .option('anchor', {
+        type: 'string',
+        requiresArg: true,
+        describe: 'A file remembering the last verified checkpoint (kept outside the store): a cut tail is detected next time',
+      }),
   examples: [
     ['ctrlrun-gen receipts verify', 'Exit 0 when the evidence chain is intact, 1 at the first break'],
-    ['ctrlrun-gen receipts verify --public-key receipts.pub --anchor ~/ctrlrun.anchor', 'Also check the signatures, and that nothing was cut since the last run'],
-    ['ctrlrun-gen receipts verify --public-key app.key.pub --public-key serve.key.pub', "The application's receipts and serve's answers, each signed by its own key"],
+    [
+      'ctrlrun-gen receipts verify --public-key receipts.pub --anchor ~/ctrlrun.anchor',
+      'Also check the signatures, and that nothing was cut since the last run',
+    ],
+    [
+      'ctrlrun-gen receipts verify --public-key app.key.pub --public-key serve.key.pub',
+      "The application's receipts and serve's answers, each signed by its own key",
+    ],
   ],
   run: async (args, ctx) => {
     const publicKeys = (args.publicKey ?? []).map((value) => readPublicKey(value, ctx.cwd));
@@ -151,7 +166,10 @@ const verifyCommand: CommandSpec<StoreArgs & { json: boolean; publicKey?: string
         const next = publicKey ? signed : count > 0 ? { seq: count, hash: head } : null;
         if (next) writeFileSync(anchorFile, `${JSON.stringify(next)}\n`);
       }
-      if (args.json) ctx.stdout(`${JSON.stringify(broken ? { ok: false, seq: broken.seq, break: broken.kind } : { ok: true, count, head, ...(publicKey ? { signed, signers: signers.map((k) => ({ key_id: k.keyId, receipts: k.receipts })) } : {}) })}\n`);
+      if (args.json)
+        ctx.stdout(
+          `${JSON.stringify(broken ? { ok: false, seq: broken.seq, break: broken.kind } : { ok: true, count, head, ...(publicKey ? { signed, signers: signers.map((k) => ({ key_id: k.keyId, receipts: k.receipts })) } : {}) })}\n`,
+        );
       else if (broken) ctx.stdout(`Receipt chain broken at seq ${broken.seq}: ${broken.kind} (${KIND_TEXT[broken.kind]}). ${label}\n`);
       else {
         const by = signers.length > 1 ? `; by key ${signers.map((k) => `${k.keyId}: ${k.receipts}`).join(', ')}` : '';
@@ -168,14 +186,22 @@ const keygen: CommandSpec<{ out: string; force: boolean }> = {
   describe: 'Make an Ed25519 key pair for signed receipt checkpoints (secret to --out, public to --out.pub)',
   builder: (y) =>
     y
-      .option('out', { type: 'string', demandOption: true, requiresArg: true, describe: 'Where to write the secret key (owner-only); the public key goes to the same path + .pub' })
+      .option('out', {
+        type: 'string',
+        demandOption: true,
+        requiresArg: true,
+        describe: 'Where to write the secret key (owner-only); the public key goes to the same path + .pub',
+      })
       .option('force', { type: 'boolean', default: false, describe: 'Overwrite existing files' }),
-  examples: [['ctrlrun-gen receipts keygen --out ~/.config/ctrlrun/receipt.key', 'Then CTRLRUN_RECEIPT_KEY="$(cat ~/.config/ctrlrun/receipt.key)" for the application']],
+  examples: [
+    ['ctrlrun-gen receipts keygen --out ~/.config/ctrlrun/receipt.key', 'Then CTRLRUN_RECEIPT_KEY="$(cat ~/.config/ctrlrun/receipt.key)" for the application'],
+  ],
   run: async (args, ctx) => {
     const secretFile = path.resolve(ctx.cwd, args.out);
     const publicFile = `${secretFile}.pub`;
     for (const file of [secretFile, publicFile]) {
-      if (existsSync(file) && !args.force) throw new UserError(`${args.out}: ${path.basename(file)} exists; not overwritten.\nhint: pass --force, or another --out`);
+      if (existsSync(file) && !args.force)
+        throw new UserError(`${args.out}: ${path.basename(file)} exists; not overwritten.\nhint: pass --force, or another --out`);
     }
     const key = generateReceiptKey();
     writeFileSync(secretFile, `${key.secret}\n`, { mode: 0o600 });

@@ -37,13 +37,20 @@ export const replayCommand: CommandSpec<ReplayArgs> = {
     y
       .option('policy', { type: 'string', demandOption: true, describe: 'The candidate policy' })
       .option('calls', { type: 'string', describe: 'Recorded calls, one JSON object a line (a decision log or trace export)' })
-      .option('store', { type: 'string', describe: `The store whose decision log is replayed: sqlite:PATH or postgres://… (default: $${STORE_ENV}, else .ctrlrun/state.db at the repo root)` })
+      .option('store', {
+        type: 'string',
+        describe: `The store whose decision log is replayed: sqlite:PATH or postgres://… (default: $${STORE_ENV}, else .ctrlrun/state.db at the repo root)`,
+      })
       .option('manifest', { type: 'string', describe: 'The project whose policy is the baseline for calls recorded without a decision' })
       .option('base', { type: 'string', describe: 'The baseline policy for calls recorded without a decision (default: the working policy)' })
       .option('since', { type: 'string', describe: 'Only calls decided at or after this ISO 8601 time' })
       .option('action', { type: 'string', describe: 'Only calls to this action' })
       .option('format', { choices: ['text', 'json', 'markdown'], default: 'text', describe: 'Report format (markdown: for a pull-request comment)' })
-      .option('fail-on', { choices: ['looser', 'any', 'never'], default: 'looser', describe: 'Exit 1 when a call would get less oversight (looser), on any change, or never' }),
+      .option('fail-on', {
+        choices: ['looser', 'any', 'never'],
+        default: 'looser',
+        describe: 'Exit 1 when a call would get less oversight (looser), on any change, or never',
+      }),
   examples: [
     ['ctrlrun-gen replay --policy new.yaml', "The project store's decision log re-decided under new.yaml"],
     ['ctrlrun-gen replay --policy new.yaml --store postgres://ci@db/app --since 2026-11-01T00:00:00Z', 'Another store, recent calls only'],
@@ -59,32 +66,63 @@ export const replayCommand: CommandSpec<ReplayArgs> = {
     const replay = (calls: RecordedCall[]): ReplayResult => {
       // a call recorded without its decision is compared with the working (or --base) policy's
       const needsBaseline = calls.some((c) => c.recorded === null);
-      const baseline = needsBaseline ? createDecider(args.base !== undefined ? loadPolicyOrThrow(path.resolve(ctx.cwd, args.base)).policy : loadPolicyInput({ cwd: ctx.cwd, manifest: args.manifest }).policy) : null;
+      const baseline = needsBaseline
+        ? createDecider(
+            args.base !== undefined
+              ? loadPolicyOrThrow(path.resolve(ctx.cwd, args.base)).policy
+              : loadPolicyInput({ cwd: ctx.cwd, manifest: args.manifest }).policy,
+          )
+        : null;
       return replayCalls(calls, createDecider(candidate), baseline);
     };
-    const { result, label } = args.calls !== undefined ? fileReplay(args.calls, ctx.cwd, since, args.action, replay) : await storeReplay(args, ctx, since, replay);
-    ctx.stdout(formatReplay(result, args.format, { candidate: displayPath(candidate.file, ctx.cwd), calls: label, unit: args.calls !== undefined ? 'line' : 'entry' }));
+    const { result, label } =
+      args.calls !== undefined ? fileReplay(args.calls, ctx.cwd, since, args.action, replay) : await storeReplay(args, ctx, since, replay);
+    ctx.stdout(
+      formatReplay(result, args.format, { candidate: displayPath(candidate.file, ctx.cwd), calls: label, unit: args.calls !== undefined ? 'line' : 'entry' }),
+    );
     return failCode(args.failOn, { any: result.summary.changed > 0, looser: result.summary.looser > 0 });
   },
 };
 
 /** The calls of a JSON Lines file, filtered, replayed. */
-function fileReplay(calls: string, cwd: string, since: number | null, action: string | undefined, replay: (calls: RecordedCall[]) => ReplayResult): { result: ReplayResult; label: string } {
+function fileReplay(
+  calls: string,
+  cwd: string,
+  since: number | null,
+  action: string | undefined,
+  replay: (calls: RecordedCall[]) => ReplayResult,
+): { result: ReplayResult; label: string } {
   const file = path.resolve(cwd, calls);
   const read = readTextFile(file, 'calls', MAX_CALLS_BYTES);
-  if ('diagnostic' in read) throw new UserError(read.diagnostic.message, [{ ...read.diagnostic, hint: 'point --calls at a JSON Lines file of recorded calls' }]);
+  if ('diagnostic' in read)
+    throw new UserError(read.diagnostic.message, [{ ...read.diagnostic, hint: 'point --calls at a JSON Lines file of recorded calls' }]);
   const parsed = parseCallsFile(read.text, file);
-  if (parsed.diagnostics.length > 0) throw new UserError(`the calls file has ${parsed.diagnostics.length} bad line${parsed.diagnostics.length === 1 ? '' : 's'}`, parsed.diagnostics.slice(0, 20));
-  return { result: replay(parsed.calls.filter((c) => (action === undefined || c.action === action) && (since === null || (c.at !== null && c.at >= since)))), label: displayPath(file, cwd) };
+  if (parsed.diagnostics.length > 0)
+    throw new UserError(
+      `the calls file has ${parsed.diagnostics.length} bad line${parsed.diagnostics.length === 1 ? '' : 's'}`,
+      parsed.diagnostics.slice(0, 20),
+    );
+  return {
+    result: replay(parsed.calls.filter((c) => (action === undefined || c.action === action) && (since === null || (c.at !== null && c.at >= since)))),
+    label: displayPath(file, cwd),
+  };
 }
 
 /** The calls of the store's decision log (the store filters by --since and --action), replayed; the examples that paused get their answers. */
-async function storeReplay(args: ReplayArgs, ctx: Parameters<CommandSpec<ReplayArgs>['run']>[1], since: number | null, replay: (calls: RecordedCall[]) => ReplayResult): Promise<{ result: ReplayResult; label: string }> {
+async function storeReplay(
+  args: ReplayArgs,
+  ctx: Parameters<CommandSpec<ReplayArgs>['run']>[1],
+  since: number | null,
+  replay: (calls: RecordedCall[]) => ReplayResult,
+): Promise<{ result: ReplayResult; label: string }> {
   return withStore(args, ctx, async (store, label) => {
     const calls = await readStoreCalls(store, { ...(since !== null ? { since } : {}), ...(args.action !== undefined ? { action: args.action } : {}) });
     if (calls === null) throw new UserError(`${label}: this store keeps no decision log.\nhint: export the calls one JSON object a line and pass --calls`);
     const result = replay(calls);
-    await attachAnswers(store, result.changes.map((g) => g.example.call));
+    await attachAnswers(
+      store,
+      result.changes.map((g) => g.example.call),
+    );
     return { result, label: `${label} (decision log)` };
   });
 }

@@ -42,71 +42,107 @@ export const serveCommand: CommandSpec<ServeArgs> = {
       .option('tls-cert', { type: 'string', describe: 'PEM certificate: serve HTTPS' })
       .option('tls-key', { type: 'string', describe: 'PEM private key for --tls-cert' })
       .option('allow-insecure-network', { type: 'boolean', default: false, describe: 'Listen on a non-loopback address over plain HTTP anyway' })
-      .option('trust-header', { type: 'string', describe: 'Identity header set by a reverse proxy (e.g. X-Forwarded-Email), honoured only from --trust-proxy addresses' })
+      .option('trust-header', {
+        type: 'string',
+        describe: 'Identity header set by a reverse proxy (e.g. X-Forwarded-Email), honoured only from --trust-proxy addresses',
+      })
       .option('trust-proxy', { type: 'string', array: true, describe: 'Address of the reverse proxy allowed to set --trust-header (repeatable)' })
       .option('notify-webhook', { type: 'string', describe: 'POST Slack-compatible JSON here for each new pending request' })
-      .option('cors-origin', { type: 'string', array: true, describe: "A browser app's origin allowed to call the JSON API (httpStore in the browser; repeatable)" })
+      .option('cors-origin', {
+        type: 'string',
+        array: true,
+        describe: "A browser app's origin allowed to call the JSON API (httpStore in the browser; repeatable)",
+      })
       .option('public-url', { type: 'string', describe: 'The URL people open (for links in notifications; default: the listening URL)' })
-      .option('approval-ttl-ms', { type: 'number', default: DEFAULT_APPROVAL_TTL_MS, describe: "The control's approvalTtlMs (to show when an approval runs out)" })
-      .option('signing-key', { ...signingKeyOption, describe: `serve's own Ed25519 secret key file (\`receipts keygen\`): signs every receipt serve writes (answers, refusals, resolutions); default $CTRLRUN_RECEIPT_KEY, else they stay unsigned (\`foreign\` to verify --public-key)` }),
+      .option('approval-ttl-ms', {
+        type: 'number',
+        default: DEFAULT_APPROVAL_TTL_MS,
+        describe: "The control's approvalTtlMs (to show when an approval runs out)",
+      })
+      .option('signing-key', {
+        ...signingKeyOption,
+        describe: `serve's own Ed25519 secret key file (\`receipts keygen\`): signs every receipt serve writes (answers, refusals, resolutions); default $CTRLRUN_RECEIPT_KEY, else they stay unsigned (\`foreign\` to verify --public-key)`,
+      }),
   examples: [
     ['ctrlrun-gen serve', 'The inbox on http://127.0.0.1:8787 over .ctrlrun/state.db'],
     ['ctrlrun-gen serve --store postgres://ops@db/app --port 9000', 'Over a Postgres store'],
     ['ctrlrun-gen serve --trust-header X-Forwarded-Email --trust-proxy 127.0.0.1', 'Behind an authenticating proxy on this host'],
     ['ctrlrun-gen serve --cors-origin http://localhost:3000', "Let a browser agent's page (httpStore) on that origin use the API"],
     ['ctrlrun-gen serve --notify-webhook https://hooks.example.com/T000/B000', 'Post each new request to a chat channel'],
-    ['ctrlrun-gen serve --signing-key ~/.config/ctrlrun/serve.key', 'Sign the answers\' receipts (verify with the app\'s and this key\'s .pub)'],
+    ['ctrlrun-gen serve --signing-key ~/.config/ctrlrun/serve.key', "Sign the answers' receipts (verify with the app's and this key's .pub)"],
   ],
   run: async (args, ctx) => {
     if (Boolean(args['tls-cert']) !== Boolean(args['tls-key'])) throw new UserError('--tls-cert and --tls-key go together.\nhint: give both PEM files');
     if (!Number.isInteger(args.port) || args.port < 0 || args.port > 65535) throw new UserError(`--port ${args.port}: not a port (0-65535).`);
-    if (args['notify-webhook'] !== undefined && !/^https?:\/\//.test(args['notify-webhook'])) throw new UserError(`--notify-webhook ${args['notify-webhook']}: not an http(s) URL.`);
+    if (args['notify-webhook'] !== undefined && !/^https?:\/\//.test(args['notify-webhook']))
+      throw new UserError(`--notify-webhook ${args['notify-webhook']}: not an http(s) URL.`);
     for (const origin of args['cors-origin'] ?? []) checkCorsOrigin(origin);
     const policy = loadServePolicy(args, ctx);
     const signer = operatorSigner(args['signing-key'], ctx);
-    return withStore(args, ctx, async (store, label) => {
-      const running = await startServe({
-        store,
-        policy,
-        operatorsFile: operatorsFile(args, ctx),
-        host: args.host,
-        port: args.port,
-        ...(args['tls-cert'] && args['tls-key'] ? { tls: { cert: path.resolve(ctx.cwd, args['tls-cert']), key: path.resolve(ctx.cwd, args['tls-key']) } } : {}),
-        allowInsecureNetwork: args['allow-insecure-network'],
-        ...(args['trust-header'] ? { trustHeader: args['trust-header'] } : {}),
-        trustProxies: args['trust-proxy'] ?? [],
-        ...(args['notify-webhook'] ? { notifyWebhook: args['notify-webhook'] } : {}),
-        ...(args['public-url'] ? { publicUrl: args['public-url'] } : {}),
-        corsOrigins: args['cors-origin'] ?? [],
-        approvalTtlMs: args['approval-ttl-ms'],
-        ...(signer ? { signer } : {}),
-        log: (line) => ctx.stderr(`${line}\n`),
-      });
-      // the signal handlers first: a supervisor may stop serve as soon as it reads the line below
-      const stopped = new Promise<void>((resolve) => {
-        const stop = () => {
-          process.off('SIGINT', stop);
-          process.off('SIGTERM', stop);
-          resolve();
-        };
-        process.on('SIGINT', stop);
-        process.on('SIGTERM', stop);
-      });
-      ctx.stdout(`Serving the approvals inbox on ${running.url}/ (store ${label}).\nOpen it and sign in with a token from \`ctrlrun-gen operators add NAME\`. Ctrl-C stops.\n`);
-      ctx.stdout(signer ? `Receipts serve writes are signed (key id ${signer.keyId}).\n` : 'Receipts serve writes are not signed (no --signing-key or $CTRLRUN_RECEIPT_KEY): `receipts verify --public-key` reports them foreign.\n');
-      await stopped;
-      await running.close();
-      return 0;
-    }, { create: true });
+    return withStore(
+      args,
+      ctx,
+      async (store, label) => {
+        const running = await startServe({
+          store,
+          policy,
+          operatorsFile: operatorsFile(args, ctx),
+          host: args.host,
+          port: args.port,
+          ...(args['tls-cert'] && args['tls-key']
+            ? { tls: { cert: path.resolve(ctx.cwd, args['tls-cert']), key: path.resolve(ctx.cwd, args['tls-key']) } }
+            : {}),
+          allowInsecureNetwork: args['allow-insecure-network'],
+          ...(args['trust-header'] ? { trustHeader: args['trust-header'] } : {}),
+          trustProxies: args['trust-proxy'] ?? [],
+          ...(args['notify-webhook'] ? { notifyWebhook: args['notify-webhook'] } : {}),
+          ...(args['public-url'] ? { publicUrl: args['public-url'] } : {}),
+          corsOrigins: args['cors-origin'] ?? [],
+          approvalTtlMs: args['approval-ttl-ms'],
+          ...(signer ? { signer } : {}),
+          log: (line) => ctx.stderr(`${line}\n`),
+        });
+        // the signal handlers first: a supervisor may stop serve as soon as it reads the line below
+        const stopped = new Promise<void>((resolve) => {
+          const stop = () => {
+            process.off('SIGINT', stop);
+            process.off('SIGTERM', stop);
+            resolve();
+          };
+          process.on('SIGINT', stop);
+          process.on('SIGTERM', stop);
+        });
+        ctx.stdout(
+          `Serving the approvals inbox on ${running.url}/ (store ${label}).\nOpen it and sign in with a token from \`ctrlrun-gen operators add NAME\`. Ctrl-C stops.\n`,
+        );
+        ctx.stdout(
+          signer
+            ? `Receipts serve writes are signed (key id ${signer.keyId}).\n`
+            : 'Receipts serve writes are not signed (no --signing-key or $CTRLRUN_RECEIPT_KEY): `receipts verify --public-key` reports them foreign.\n',
+        );
+        await stopped;
+        await running.close();
+        return 0;
+      },
+      { create: true },
+    );
   },
 };
 
 function loadServePolicy(args: ServeArgs, ctx: CliContext): Policy {
   if (args.policy !== undefined && args.manifest === undefined) return loadPolicyOrThrow(path.resolve(ctx.cwd, args.policy)).policy;
   try {
-    return loadProject({ cwd: ctx.cwd, ...(args.manifest !== undefined ? { manifest: args.manifest } : {}), ...(args.policy !== undefined ? { policy: args.policy } : {}) }).policy;
+    return loadProject({
+      cwd: ctx.cwd,
+      ...(args.manifest !== undefined ? { manifest: args.manifest } : {}),
+      ...(args.policy !== undefined ? { policy: args.policy } : {}),
+    }).policy;
   } catch (error) {
-    if (error instanceof UserError) throw new UserError(`${error.message}\nhint: serve needs the policy (roles and explain come from it); run it in the project, or pass --policy`, error.diagnostics);
+    if (error instanceof UserError)
+      throw new UserError(
+        `${error.message}\nhint: serve needs the policy (roles and explain come from it); run it in the project, or pass --policy`,
+        error.diagnostics,
+      );
     throw error;
   }
 }

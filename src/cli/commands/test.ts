@@ -39,13 +39,18 @@ export const testCommand: CommandSpec<TestArgs> = {
   ],
   run: async (args, ctx) => {
     const min = args.minCoverage;
-    if (min !== undefined && (!Number.isFinite(min) || min < 0 || min > 100)) throw new UserError(`--min-coverage must be a percentage from 0 to 100, got ${String(min)}`);
+    if (min !== undefined && (!Number.isFinite(min) || min < 0 || min > 100))
+      throw new UserError(`--min-coverage must be a percentage from 0 to 100, got ${String(min)}`);
     const explicit = args.file !== undefined ? path.resolve(ctx.cwd, args.file) : undefined;
     // the test file may name its policy; otherwise the project's (or --policy)
-    const input = explicit === undefined || args.policy !== undefined ? loadPolicyInput({ cwd: ctx.cwd, policy: args.policy, manifest: args.manifest }) : undefined;
+    const input =
+      explicit === undefined || args.policy !== undefined ? loadPolicyInput({ cwd: ctx.cwd, policy: args.policy, manifest: args.manifest }) : undefined;
     const file = explicit ?? path.join(path.dirname(input!.policy.file), TEST_FILE);
     const { suite } = loadTestSuite(file);
-    const policy = args.policy === undefined && suite.policy !== undefined ? loadPolicyOrThrow(suite.policy).policy : (input ?? loadPolicyInput({ cwd: ctx.cwd, manifest: args.manifest })).policy;
+    const policy =
+      args.policy === undefined && suite.policy !== undefined
+        ? loadPolicyOrThrow(suite.policy).policy
+        : (input ?? loadPolicyInput({ cwd: ctx.cwd, manifest: args.manifest })).policy;
     const run = runTests(suite, createDecider(policy));
     const coverage = args.coverage || min !== undefined;
     const display = (f: string) => displayPath(f, ctx.cwd);
@@ -53,7 +58,9 @@ export const testCommand: CommandSpec<TestArgs> = {
     const below = min !== undefined && run.coverage.percent < min;
     if (args.output !== undefined) {
       writeFileSync(path.resolve(ctx.cwd, args.output), report);
-      ctx.stdout(`${run.results.length} cases: ${run.passed} passed, ${run.failed} failed${coverage ? `; coverage ${run.coverage.percent}%` : ''} (report: ${display(path.resolve(ctx.cwd, args.output))})\n`);
+      ctx.stdout(
+        `${run.results.length} cases: ${run.passed} passed, ${run.failed} failed${coverage ? `; coverage ${run.coverage.percent}%` : ''} (report: ${display(path.resolve(ctx.cwd, args.output))})\n`,
+      );
     } else ctx.stdout(report);
     if (below) ctx.stderr(`coverage ${run.coverage.percent}% is below --min-coverage ${min}\n`);
     return run.failed > 0 || below ? 1 : 0;

@@ -69,7 +69,8 @@ export function createActionCore(internals: ControlInternals, policy: CompiledPo
     runBody: (auth: Authorized, body: () => unknown) => runBody(scope, auth, body),
     finish: (auth: Authorized, outcome: BodyOutcome) => finish(scope, auth, outcome),
     observe: (facts: CallFacts, _input: unknown, body: () => unknown) => observe(scope, facts, body),
-    execute: (input: unknown, runContext: RunContext<unknown>, details: CallDetails | undefined, body: () => unknown) => executeCall(scope, input, runContext, details, body),
+    execute: (input: unknown, runContext: RunContext<unknown>, details: CallDetails | undefined, body: () => unknown) =>
+      executeCall(scope, input, runContext, details, body),
     receipt: scope.receipt,
     refuse: (why: string) => refusal(action, why),
   };

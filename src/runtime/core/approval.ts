@@ -18,9 +18,7 @@ export interface ApprovalRules {
   approvalsRequired: number;
 }
 
-export type ApprovalVerdict =
-  | { ok: true; approvers: string[] }
-  | { ok: false; reason: ApprovalMismatch['reason']; text: string; approvers: string[] };
+export type ApprovalVerdict = { ok: true; approvers: string[] } | { ok: false; reason: ApprovalMismatch['reason']; text: string; approvers: string[] };
 
 /**
  * Stage 5, the approval claim, as a pure verdict on what the store answered: the approvers of an
@@ -31,7 +29,8 @@ export type ApprovalVerdict =
 export function approvalVerdict(facts: CallFacts, claimed: ClaimResult, binding: ClaimBinding, rules: ApprovalRules): ApprovalVerdict {
   const no = (reason: ApprovalMismatch['reason'], text: string, approvers: string[] = []): ApprovalVerdict => ({ ok: false, reason, text, approvers });
   if (facts.callId === null) return no('unknown', 'the call has no call id, so no recorded approval can match it.');
-  if (claimed.outcome === 'unknown') return no('unknown', 'no approval for this call is recorded in the store (an approval held only by the SDK state authorizes nothing).');
+  if (claimed.outcome === 'unknown')
+    return no('unknown', 'no approval for this call is recorded in the store (an approval held only by the SDK state authorizes nothing).');
   if (claimed.outcome === 'not_approved') {
     return no('unknown', `the recorded request is ${claimed.request.state}, not approved (an approval held only by the SDK state authorizes nothing).`);
   }
@@ -39,7 +38,11 @@ export function approvalVerdict(facts: CallFacts, claimed: ClaimResult, binding:
   const approvers = approversOf(request);
   if (claimed.outcome === 'consumed') return no('consumed', 'its approval was already used; an approval runs one call once.', approvers);
   if (claimed.outcome === 'mismatch') {
-    return no('mismatch', 'the approval was given for a different call (action, arguments, policy or principal differ); it stays for the call it was given for.', approvers);
+    return no(
+      'mismatch',
+      'the approval was given for a different call (action, arguments, policy or principal differ); it stays for the call it was given for.',
+      approvers,
+    );
   }
   // the store's own binding rule, asked again in case a store ignores the binding it was given
   if (request.callId !== facts.callId || !claimMatches(request, binding)) {
@@ -50,7 +53,8 @@ export function approvalVerdict(facts: CallFacts, claimed: ClaimResult, binding:
   }
   if (approvers.some((a) => sameIdentity(a, request.principal))) return no('approver_is_requester', 'the requester cannot approve their own call.', approvers);
   const required = Math.max(rules.approvalsRequired, request.approvalsRequired);
-  if (distinctApprovers(request).size < required) return no('mismatch', `${required} distinct approvers are required, ${approvers.length} approved.`, approvers);
+  if (distinctApprovers(request).size < required)
+    return no('mismatch', `${required} distinct approvers are required, ${approvers.length} approved.`, approvers);
   return { ok: true, approvers };
 }
 

@@ -45,7 +45,12 @@ export async function authorize(
     return refuse(scope, facts, { result: 'refused', reason: 'upstream_unverified' }, error);
   }
   if (scope.holds.holds(facts.argsHash ?? '')) {
-    return refuse(scope, facts, { result: 'refused', reason: 'still_running' }, new ActionDenied('still_running', `ctrlrun: ${scope.action} refused: ${STILL_RUNNING_TEXT}.`, where));
+    return refuse(
+      scope,
+      facts,
+      { result: 'refused', reason: 'still_running' },
+      new ActionDenied('still_running', `ctrlrun: ${scope.action} refused: ${STILL_RUNNING_TEXT}.`, where),
+    );
   }
   const charges = await budgetCharges(scope, facts, where);
   const key = facts.decision.effectKey;
@@ -57,7 +62,13 @@ export async function authorize(
  * The arguments, the principal and the decision: the call's facts, with the input about to run
  * checked to be the call's own (schema-valid, and what its raw arguments give).
  */
-async function admit(scope: CoreScope, input: unknown, runContext: RunContext<unknown>, callId: string | null, toolCall: { arguments?: string } | undefined): Promise<CallFacts> {
+async function admit(
+  scope: CoreScope,
+  input: unknown,
+  runContext: RunContext<unknown>,
+  callId: string | null,
+  toolCall: { arguments?: string } | undefined,
+): Promise<CallFacts> {
   const principal = await scope.principals.forBody(runContext, toolCall);
   const raw = toolCall?.arguments;
   const checked = principal.checked ?? (typeof raw === 'string' ? parseArguments(raw) : checkArguments(input));
@@ -75,7 +86,11 @@ async function admit(scope: CoreScope, input: unknown, runContext: RunContext<un
   const where = { action: scope.action, callId };
   const problem = inputProblem(scope.args, raw, input);
   if (problem !== null) {
-    const error = new ActionDenied('invalid_arguments', `ctrlrun: ${scope.action} refused: its arguments do not match the tool's schema (${problem}); it did not run.`, where);
+    const error = new ActionDenied(
+      'invalid_arguments',
+      `ctrlrun: ${scope.action} refused: its arguments do not match the tool's schema (${problem}); it did not run.`,
+      where,
+    );
     return refuse(scope, { ...facts, decision: INVALID_ARGUMENTS }, { result: 'refused', reason: `invalid_arguments:${problem}` }, error);
   }
   if (typeof raw === 'string' && !inputIsTheCalls(principal.fromRaw ?? scope.args.policyArgs(raw, checked), input)) {
@@ -95,7 +110,12 @@ async function budgetCharges(scope: CoreScope, facts: CallFacts, where: Where): 
   const key = facts.decision.effectKey;
   const made = chargesFor(facts.grant, facts.args);
   if (typeof made === 'string') {
-    return refuse(scope, facts, { result: 'refused', reason: 'invalid_argument', effect_key: key }, new ActionDenied('invalid_argument', `ctrlrun: ${scope.action} refused (invalid_argument): ${made}; it did not run.`, where));
+    return refuse(
+      scope,
+      facts,
+      { result: 'refused', reason: 'invalid_argument', effect_key: key },
+      new ActionDenied('invalid_argument', `ctrlrun: ${scope.action} refused (invalid_argument): ${made}; it did not run.`, where),
+    );
   }
   if (key === null) {
     const error = new ActionDenied(

@@ -14,9 +14,18 @@ const DECIDED = new Set(['requested', 'allowed', 'claimed', 'denied', 'refused',
  * write none, so a store with calls still pending replays them and a call has one entry. The
  * call's inputs as the decision saw them; the action's labelled arguments written as their hash.
  */
-export function decisionEntryOf(action: string, tool: string | null, policy: CompiledPolicy, environment: string, facts: CallFacts, receipt: Receipt, key: string): DecisionBody | null {
+export function decisionEntryOf(
+  action: string,
+  tool: string | null,
+  policy: CompiledPolicy,
+  environment: string,
+  facts: CallFacts,
+  receipt: Receipt,
+  key: string,
+): DecisionBody | null {
   if (facts.requested === true && receipt.result !== 'requested') return null;
-  if (!(DECIDED.has(receipt.result) || receipt.mode === 'observe') || facts.args === undefined || facts.argsHash === null || receipt.decision === null) return null;
+  if (!(DECIDED.has(receipt.result) || receipt.mode === 'observe') || facts.args === undefined || facts.argsHash === null || receipt.decision === null)
+    return null;
   const { args, hashed } = redactArguments(facts.args, policy.actions[action]?.sensitive ?? [], key, facts.argsJson);
   const d = facts.decision;
   return {
@@ -66,7 +75,10 @@ export async function logDecision(internals: ControlInternals, entry: DecisionBo
 export async function logReceipt(internals: ControlInternals, policy: CompiledPolicy, action: string, facts: CallFacts, receipt: Receipt): Promise<void> {
   if (internals.decisionRetentionMs == null || typeof internals.store.appendDecision !== 'function') return;
   const environment = internals.environment ?? policy.environment ?? 'production';
-  await logDecision(internals, decisionEntryOf(action, toolOf(policy, action), policy, environment, facts, receipt, await hashKeyFor(internals.store, policy, action)));
+  await logDecision(
+    internals,
+    decisionEntryOf(action, toolOf(policy, action), policy, environment, facts, receipt, await hashKeyFor(internals.store, policy, action)),
+  );
 }
 
 // one key a store object (a promise: asked once; a failure is asked again by the next call)

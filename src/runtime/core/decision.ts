@@ -38,7 +38,14 @@ export function decideOn(
   if (!checked.ok) return { decision };
   const authority = scope.policy.authority;
   if (!authority || !who || builtNoCall(decision.reason)) return { decision, args: checked.value };
-  const auth = evaluateAuthority(authority, who.subject, { action: scope.action, resource: decision.resource, environment: scope.environment, task, args: checked.value, now });
+  const auth = evaluateAuthority(authority, who.subject, {
+    action: scope.action,
+    resource: decision.resource,
+    environment: scope.environment,
+    task,
+    args: checked.value,
+    now,
+  });
   if (auth.passed) return { decision, args: checked.value, grant: auth.grant };
   return { decision: { decision: 'deny', rule: null, reason: auth.reason, effectKey: decision.effectKey, resource: decision.resource }, args: checked.value };
 }
@@ -68,7 +75,11 @@ export interface Refusal {
  */
 export function decisionRefusal(action: string, facts: CallFacts): Refusal | null {
   if (facts.principal === null) {
-    return { code: 'no_principal', receipt: { result: 'refused', reason: 'no_principal' }, message: `ctrlrun: ${action} refused: identity(runContext) returned no principal.` };
+    return {
+      code: 'no_principal',
+      receipt: { result: 'refused', reason: 'no_principal' },
+      message: `ctrlrun: ${action} refused: identity(runContext) returned no principal.`,
+    };
   }
   const decision = facts.decision;
   if (decision.decision !== 'deny') return null;
@@ -94,6 +105,9 @@ export function guardrailRefusal(facts: Pick<CallFacts, 'principal' | 'decision'
   const reason = reasonText(decision);
   if (facts.principal === null) return { why: 'no principal: the run acts for nobody', reason: 'no_principal', code: 'no_principal' };
   if (decision.decision !== 'deny') return null;
-  const why = decision.detail !== undefined ? `refused (${reason}): ${decision.detail}` : `${byAuthority(reason) ? 'refused by authority' : 'denied by policy'}: ${reason}`;
+  const why =
+    decision.detail !== undefined
+      ? `refused (${reason}): ${decision.detail}`
+      : `${byAuthority(reason) ? 'refused by authority' : 'denied by policy'}: ${reason}`;
   return { why, reason, code: decision.reason };
 }

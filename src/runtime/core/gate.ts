@@ -56,7 +56,10 @@ export function guardrailOf(scope: CoreScope) {
       try {
         return await checkCall(scope, data);
       } catch (error) {
-        const failed = asCtrlrunError(error, `ctrlrun: ${scope.action} did not run: the control failed (${describeError(error)}).`, { action: scope.action, callId: data.toolCall.callId });
+        const failed = asCtrlrunError(error, `ctrlrun: ${scope.action} did not run: the control failed (${describeError(error)}).`, {
+          action: scope.action,
+          callId: data.toolCall.callId,
+        });
         noteNestedFailure(data.context, failed);
         throw failed;
       }
@@ -86,7 +89,12 @@ export async function checkCall(scope: CoreScope, { context, toolCall }: { conte
     await scope.receipt(facts, { result: 'refused', reason: `invalid_arguments:${fromRaw.problem}` });
     const why = `its arguments do not match the tool's schema: ${fromRaw.problem}`;
     if (scope.refusalsAsErrors) throw new ActionDenied('invalid_arguments', `ctrlrun: ${refusal(action, why)}`, { action, callId: toolCall.callId });
-    return { behavior: { type: 'rejectContent', message: `The call to ${action} was refused (${why}). It did not run; call it again with arguments of the right types if still needed.` } };
+    return {
+      behavior: {
+        type: 'rejectContent',
+        message: `The call to ${action} was refused (${why}). It did not run; call it again with arguments of the right types if still needed.`,
+      },
+    };
   }
   if (!fromRaw.ok) return allow; // invalid input: the SDK refuses it before the body
   const { who, task } = await scope.principals.resolve(context);
@@ -99,7 +107,10 @@ export async function checkCall(scope: CoreScope, { context, toolCall }: { conte
     return allow;
   }
   const facts = { callId: toolCall.callId, ...argsOf(decided), principal, decision, args: decided.args, subject: who?.subject ?? null, task };
-  await scope.receipt(facts, { result: decision.decision === 'deny' && principal !== null && decision.detail === undefined ? 'denied' : 'refused', reason: refused.reason });
+  await scope.receipt(facts, {
+    result: decision.decision === 'deny' && principal !== null && decision.detail === undefined ? 'denied' : 'refused',
+    reason: refused.reason,
+  });
   if (scope.refusalsAsErrors) throw new ActionDenied(refused.code, `ctrlrun: ${refusal(action, refused.why)}`, { action, callId: toolCall.callId });
   return { behavior: { type: 'rejectContent', message: refusal(action, refused.why) } };
 }

@@ -19,7 +19,11 @@ export interface PausingCall {
 
 /** Parameters the SDK parses with a schema library (zod, a Standard Schema), dropping optional fields' nulls, not JSON.parse alone. */
 export function isSchemaParsed(parameters: unknown): boolean {
-  return parameters !== null && typeof parameters === 'object' && (typeof (parameters as { safeParse?: unknown }).safeParse === 'function' || '~standard' in parameters);
+  return (
+    parameters !== null &&
+    typeof parameters === 'object' &&
+    (typeof (parameters as { safeParse?: unknown }).safeParse === 'function' || '~standard' in parameters)
+  );
 }
 
 /**
@@ -90,7 +94,15 @@ export async function filePause(scope: CoreScope, call: PausingCall, who: Who, t
     // another process filed it between the read and the write: its receipt is its own
     if (filed.createdAt !== request.createdAt || filed.argsHash !== request.argsHash || filed.principal !== request.principal) return;
     const args = checkArguments(input);
-    const facts = { callId: request.callId, argsHash: request.argsHash, principal, decision, args: args.ok ? args.value : undefined, subject: who.subject, task };
+    const facts = {
+      callId: request.callId,
+      argsHash: request.argsHash,
+      principal,
+      decision,
+      args: args.ok ? args.value : undefined,
+      subject: who.subject,
+      task,
+    };
     await scope.receipt(facts, { result: 'requested' });
   } catch (error) {
     throw new CtrlrunError(

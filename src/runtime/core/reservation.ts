@@ -33,7 +33,11 @@ export function reservationInput(request: ReservationRequest, attemptId: string)
  * Stage 6, the effect reservation: reserves the key (and spends the budgets, and uses up the
  * approval) in the store's one transaction. Returns the store's answer and the attempt id.
  */
-export async function reserve(store: Pick<Store, 'reserveEffect'>, request: ReservationRequest, newId: () => string): Promise<{ reserved: ReserveResult; attemptId: string }> {
+export async function reserve(
+  store: Pick<Store, 'reserveEffect'>,
+  request: ReservationRequest,
+  newId: () => string,
+): Promise<{ reserved: ReserveResult; attemptId: string }> {
   const attemptId = newId();
   return { reserved: await store.reserveEffect(reservationInput(request, attemptId)), attemptId };
 }
@@ -58,7 +62,11 @@ export function reservationRefusal(
       // the grant, the metric and the window, never the amount left (CTRLRun: a balance is an oracle)
       return {
         receipt: { result: 'refused', reason: 'budget_exhausted', approvers, effect_key: key },
-        error: new ActionDenied('budget_exhausted', `ctrlrun: ${action} refused (budget_exhausted): grant ${c.grantId}'s budget on ${c.metric} over ${windowText(c.windowMs)} is spent; it did not run.`, where),
+        error: new ActionDenied(
+          'budget_exhausted',
+          `ctrlrun: ${action} refused (budget_exhausted): grant ${c.grantId}'s budget on ${c.metric} over ${windowText(c.windowMs)} is spent; it did not run.`,
+          where,
+        ),
       };
     }
     case 'duplicate':
@@ -71,14 +79,22 @@ export function reservationRefusal(
         receipt: { result: 'refused', reason: `effect_${reserved.effect.state}`, approvers, effect_key: key },
         error: new AmbiguousEffect(
           key,
-          ambiguousText(action, key, reserved.effect.state === 'in_flight' ? 'another attempt holds it right now' : 'an earlier attempt ended without a known outcome'),
+          ambiguousText(
+            action,
+            key,
+            reserved.effect.state === 'in_flight' ? 'another attempt holds it right now' : 'an earlier attempt ended without a known outcome',
+          ),
           where,
         ),
       };
     case 'exhausted':
       return {
         receipt: { result: 'refused', reason: 'max_attempts', approvers, effect_key: key },
-        error: new ActionDenied('max_attempts', `ctrlrun: ${action} did not run: effect ${key} failed ${reserved.effect.attempts} time(s), the action's max_attempts.`, where),
+        error: new ActionDenied(
+          'max_attempts',
+          `ctrlrun: ${action} did not run: effect ${key} failed ${reserved.effect.attempts} time(s), the action's max_attempts.`,
+          where,
+        ),
       };
   }
 }

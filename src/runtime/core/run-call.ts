@@ -45,13 +45,22 @@ export async function observe(scope: CoreScope, facts: CallFacts, body: () => un
 }
 
 /** The whole call through one door: authorize, then the body once (enforce) or observed (observe). */
-export async function executeCall(scope: CoreScope, input: unknown, runContext: RunContext<unknown>, details: CallDetails | undefined, body: () => unknown): Promise<unknown> {
+export async function executeCall(
+  scope: CoreScope,
+  input: unknown,
+  runContext: RunContext<unknown>,
+  details: CallDetails | undefined,
+  body: () => unknown,
+): Promise<unknown> {
   const callId = details?.toolCall?.callId ?? null;
   let authorized: Awaited<ReturnType<typeof authorize>>;
   try {
     authorized = await authorize(scope, input, runContext, callId, details?.toolCall);
   } catch (error) {
-    throw asCtrlrunError(error, `ctrlrun: ${scope.action} did not run: the control failed before the body (${describeError(error)}).`, { action: scope.action, callId });
+    throw asCtrlrunError(error, `ctrlrun: ${scope.action} did not run: the control failed before the body (${describeError(error)}).`, {
+      action: scope.action,
+      callId,
+    });
   }
   if (authorized.kind === 'observe') return observe(scope, authorized.facts, body);
   const enforced = authorized;

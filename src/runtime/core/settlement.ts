@@ -42,12 +42,20 @@ export function settlementOf(scope: SettlementScope, outcome: BodyOutcome): Sett
   if (outcome.ok) return { effect: 'committed', receipt: { result: 'executed', approvers, effect_key: key }, answer: { return: outcome.output } };
   const error = outcome.error;
   if (error instanceof NotExecuted) {
-    return { effect: 'failed', receipt: { result: 'not_executed', reason: error.message, approvers, effect_key: key }, answer: { throw: establishNotExecuted(error) } };
+    return {
+      effect: 'failed',
+      receipt: { result: 'not_executed', reason: error.message, approvers, effect_key: key },
+      answer: { throw: establishNotExecuted(error) },
+    };
   }
   const receipt = { result: key ? 'ambiguous' : 'failed', reason: describeError(error), approvers, effect_key: key };
   if (error instanceof CtrlrunError) return { effect: 'ambiguous', receipt, answer: { throw: error } };
   if (key && !scope.hasUserErrorFunction) {
-    const ambiguous = new AmbiguousEffect(key, ambiguousText(action, key, `the tool body threw: ${describeError(error)}`), { action, callId: scope.callId, cause: error });
+    const ambiguous = new AmbiguousEffect(key, ambiguousText(action, key, `the tool body threw: ${describeError(error)}`), {
+      action,
+      callId: scope.callId,
+      cause: error,
+    });
     return { effect: 'ambiguous', receipt, answer: { throw: ambiguous } };
   }
   return { effect: 'ambiguous', receipt, answer: { throw: markBodyFailure(error) } };
@@ -63,7 +71,10 @@ export function observedSettlement(reason: string, key: string | null, outcome: 
     };
   }
   if (outcome.output instanceof ReportedOutcome) {
-    return { receipt: { result: outcome.output.outcome === 'not_executed' ? 'not_executed' : 'failed', reason, effect_key: key }, answer: { return: outcome.output.output } };
+    return {
+      receipt: { result: outcome.output.outcome === 'not_executed' ? 'not_executed' : 'failed', reason, effect_key: key },
+      answer: { return: outcome.output.output },
+    };
   }
   return { receipt: { result: 'executed', reason, effect_key: key }, answer: { return: outcome.output } };
 }
@@ -73,6 +84,10 @@ export async function afterBody(action: string, callId: string | null, write: ()
   try {
     await write();
   } catch (error) {
-    throw new CtrlrunError(`ctrlrun: ${action} ran, but recording its outcome failed (${describeError(error)}); check the store before retrying anything.`, { action, callId, cause: error });
+    throw new CtrlrunError(`ctrlrun: ${action} ran, but recording its outcome failed (${describeError(error)}); check the store before retrying anything.`, {
+      action,
+      callId,
+      cause: error,
+    });
   }
 }

@@ -5,10 +5,11 @@ export function httpDecisionLog(call: (method: 'appendDecision' | 'listDecisions
   let key: Promise<string> | undefined;
   return {
     // the runtime token's tenant's key (serve derives it from its store's); asked once a store object
-    decisionKey: () => (key ??= call('decisionKey', []).catch((error: unknown) => {
-      key = undefined;
-      throw error;
-    })),
+    decisionKey: () =>
+      (key ??= call('decisionKey', []).catch((error: unknown) => {
+        key = undefined;
+        throw error;
+      })),
     appendDecision: (body, retainAfter) => call('appendDecision', retainAfter === undefined ? [body] : [body, retainAfter]),
     listDecisions: (query) => call('listDecisions', query === undefined ? [] : [query]),
   };

@@ -61,7 +61,13 @@ export function postgresDecisionLog(access: PostgresAccess): DecisionLogStore {
         const head = (await c.query(`SELECT seq, hash FROM ${S}.decision_head WHERE id = 1 FOR UPDATE`)).rows[0] as { seq: string | number; hash: string };
         const entry = chainedEntry(body, { seq: Number(head.seq), hash: head.hash });
         if (pruneNow(body.at, retainAfter)) await c.query(`DELETE FROM ${S}.decisions WHERE at < $1`, [retainAfter]);
-        await c.query(`INSERT INTO ${S}.decisions (seq, at, action, hash, entry) VALUES ($1, $2, $3, $4, $5)`, [entry.seq, entry.at, entry.action, entry.hash, JSON.stringify(entry)]);
+        await c.query(`INSERT INTO ${S}.decisions (seq, at, action, hash, entry) VALUES ($1, $2, $3, $4, $5)`, [
+          entry.seq,
+          entry.at,
+          entry.action,
+          entry.hash,
+          JSON.stringify(entry),
+        ]);
         await c.query(`UPDATE ${S}.decision_head SET seq = $1, hash = $2 WHERE id = 1`, [entry.seq, entry.hash]);
         return entry;
       });

@@ -22,6 +22,9 @@ export function decisionFromRow(row: { entry: string }): DecisionEntry {
   try {
     return JSON.parse(row.entry) as DecisionEntry;
   } catch (error) {
-    throw new StoreError('store_corrupt', `the decision log holds a row that is not JSON (${(error as Error).message})`, { hint: 'restore the store from a backup', cause: error });
+    throw new StoreError('store_corrupt', `the decision log holds a row that is not JSON (${(error as Error).message})`, {
+      hint: 'restore the store from a backup',
+      cause: error,
+    });
   }
 }

@@ -85,7 +85,9 @@ export function sqliteDecisionLog(access: SqliteAccess): DecisionLogStore {
       return access.read('listDecisions', (db) => {
         const rows = db
           .prepare('SELECT entry FROM decisions WHERE seq > ? AND at >= ? AND (? IS NULL OR action = ?) ORDER BY seq LIMIT ?')
-          .all(query?.afterSeq ?? 0, query?.since ?? Number.MIN_SAFE_INTEGER, query?.action ?? null, query?.action ?? null, query?.limit ?? -1) as Array<{ entry: string }>;
+          .all(query?.afterSeq ?? 0, query?.since ?? Number.MIN_SAFE_INTEGER, query?.action ?? null, query?.action ?? null, query?.limit ?? -1) as Array<{
+          entry: string;
+        }>;
         return rows.map(decisionFromRow);
       });
     },

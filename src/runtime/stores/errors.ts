@@ -5,14 +5,7 @@ import { CtrlrunError } from '../errors.js';
  * busy timeout, a corrupt or foreign database, a schema from a newer version, closed. The caller
  * (the runtime) fails closed on it: nothing runs. A `CtrlrunError`, so it reaches the caller as itself. `code` is stable for tests and operators.
  */
-export type StoreErrorCode =
-  | 'store_unavailable'
-  | 'store_locked'
-  | 'store_corrupt'
-  | 'store_foreign'
-  | 'store_newer_schema'
-  | 'store_closed'
-  | 'store_failed';
+export type StoreErrorCode = 'store_unavailable' | 'store_locked' | 'store_corrupt' | 'store_foreign' | 'store_newer_schema' | 'store_closed' | 'store_failed';
 
 export class StoreError extends CtrlrunError {
   override name = 'StoreError';

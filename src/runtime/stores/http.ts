@@ -54,7 +54,9 @@ export function httpStore(options: HttpStoreOptions): Store {
   try {
     base = new URL(options.url).toString().replace(/\/$/, '');
   } catch {
-    throw new StoreError('store_unavailable', `httpStore: ${JSON.stringify(options.url)} is not a URL.`, { hint: 'pass the address serve prints, e.g. http://127.0.0.1:8787' });
+    throw new StoreError('store_unavailable', `httpStore: ${JSON.stringify(options.url)} is not a URL.`, {
+      hint: 'pass the address serve prints, e.g. http://127.0.0.1:8787',
+    });
   }
   const parsed = new URL(base);
   if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') {
@@ -83,10 +85,14 @@ export function httpStore(options: HttpStoreOptions): Store {
         signal: AbortSignal.timeout(timeoutMs),
       });
     } catch (error) {
-      throw new StoreError('store_unavailable', `httpStore ${base}: ${method} could not reach serve (${error instanceof Error ? error.message : String(error)}).`, {
-        hint: 'is `ctrlrun-gen serve` running at this address?',
-        cause: error,
-      });
+      throw new StoreError(
+        'store_unavailable',
+        `httpStore ${base}: ${method} could not reach serve (${error instanceof Error ? error.message : String(error)}).`,
+        {
+          hint: 'is `ctrlrun-gen serve` running at this address?',
+          cause: error,
+        },
+      );
     }
     let body: { result?: unknown; names?: unknown; error?: string; message?: string } = {};
     try {
@@ -94,9 +100,15 @@ export function httpStore(options: HttpStoreOptions): Store {
     } catch {
       // fall through: a non-JSON reply is an error below
     }
-    if (res.status === 401) throw new StoreError('store_failed', `httpStore ${base}: the token was refused (${body.message ?? 'unauthenticated'}).`, { hint: 'check the token; `ctrlrun-gen operators list` shows who has one' });
+    if (res.status === 401)
+      throw new StoreError('store_failed', `httpStore ${base}: the token was refused (${body.message ?? 'unauthenticated'}).`, {
+        hint: 'check the token; `ctrlrun-gen operators list` shows who has one',
+      });
     if (!res.ok || !('result' in body)) {
-      throw new StoreError(res.status === 503 ? 'store_unavailable' : 'store_failed', `httpStore ${base}: ${method} failed (HTTP ${res.status}: ${body.message ?? 'no reason given'}).`);
+      throw new StoreError(
+        res.status === 503 ? 'store_unavailable' : 'store_failed',
+        `httpStore ${base}: ${method} failed (HTTP ${res.status}: ${body.message ?? 'no reason given'}).`,
+      );
     }
     return body;
   };
@@ -106,7 +118,8 @@ export function httpStore(options: HttpStoreOptions): Store {
   const appendReceipt: Store['appendReceipt'] = async (receipt) => {
     const body = await request('appendReceipt', [receipt]);
     const appended = body.result as Receipt;
-    if (typeof body.names === 'string' && appended !== null && typeof appended === 'object') Object.defineProperty(appended, RECEIPT_NAMES, { value: body.names });
+    if (typeof body.names === 'string' && appended !== null && typeof appended === 'object')
+      Object.defineProperty(appended, RECEIPT_NAMES, { value: body.names });
     return appended;
   };
 

@@ -35,7 +35,11 @@ export function postgresStore(options: PostgresStoreOptions): Store {
   const shell = pgShell(options, schemaName);
   return {
     kind: 'postgres',
-    ...postgresDecisionLog({ S: shell.S, transaction: (op, fn) => shell.transaction(op, fn as never), query: (op, text, values) => shell.query(op, text, values) as never }),
+    ...postgresDecisionLog({
+      S: shell.S,
+      transaction: (op, fn) => shell.transaction(op, fn as never),
+      query: (op, text, values) => shell.query(op, text, values) as never,
+    }),
     ...postgresApprovals(shell),
     ...postgresEffects(shell),
     ...postgresReceipts(shell),

@@ -45,7 +45,15 @@ export function sqliteCode(error: unknown): string {
   if (typeof e?.errcode === 'number') return PRIMARY_CODES[e.errcode & 0xff] ?? `SQLITE_${e.errcode}`;
   return '';
 }
-const PRIMARY_CODES: Record<number, string> = { 3: 'SQLITE_PERM', 5: 'SQLITE_BUSY', 6: 'SQLITE_LOCKED', 8: 'SQLITE_READONLY', 11: 'SQLITE_CORRUPT', 14: 'SQLITE_CANTOPEN', 26: 'SQLITE_NOTADB' };
+const PRIMARY_CODES: Record<number, string> = {
+  3: 'SQLITE_PERM',
+  5: 'SQLITE_BUSY',
+  6: 'SQLITE_LOCKED',
+  8: 'SQLITE_READONLY',
+  11: 'SQLITE_CORRUPT',
+  14: 'SQLITE_CANTOPEN',
+  26: 'SQLITE_NOTADB',
+};
 
 /** The driver for `choice`, loaded on first use; a driver that cannot load is a StoreError saying what to do. */
 export async function loadSqliteDriver(choice: SqliteDriverChoice): Promise<SqliteDriver> {
@@ -57,10 +65,14 @@ export async function loadSqliteDriver(choice: SqliteDriverChoice): Promise<Sqli
     return betterDriver(await importBetterSqlite3());
   } catch (error) {
     if ((error as StoreError).code !== 'store_unavailable' || NATIVE_ABI.test(String((error as StoreError).cause))) throw error;
-    throw new StoreError('store_unavailable', `SQLite store: no SQLite driver on Node ${process.versions.node}: node:sqlite needs Node 22.13 or later, and better-sqlite3 is not installed`, {
-      hint: 'run on Node 22.13+ (nothing to install), or npm install better-sqlite3',
-      cause: error,
-    });
+    throw new StoreError(
+      'store_unavailable',
+      `SQLite store: no SQLite driver on Node ${process.versions.node}: node:sqlite needs Node 22.13 or later, and better-sqlite3 is not installed`,
+      {
+        hint: 'run on Node 22.13+ (nothing to install), or npm install better-sqlite3',
+        cause: error,
+      },
+    );
   }
 }
 
@@ -86,10 +98,14 @@ async function importNodeSqlite(): Promise<NodeSqlite> {
     // `as string`: @types/node 20 has no node:sqlite types (and on Node 20 the import fails, below)
     return (await withoutSqliteWarning(() => import('node:sqlite' as string))) as NodeSqlite;
   } catch (error) {
-    throw new StoreError('store_unavailable', `SQLite store: the built-in node:sqlite is not available on Node ${process.versions.node} (it needs Node 22.13 or later)`, {
-      hint: "run on Node 22.13+, or use sqliteStore({ path, driver: 'better-sqlite3' }) with npm install better-sqlite3",
-      cause: error,
-    });
+    throw new StoreError(
+      'store_unavailable',
+      `SQLite store: the built-in node:sqlite is not available on Node ${process.versions.node} (it needs Node 22.13 or later)`,
+      {
+        hint: "run on Node 22.13+, or use sqliteStore({ path, driver: 'better-sqlite3' }) with npm install better-sqlite3",
+        cause: error,
+      },
+    );
   }
 }
 
@@ -102,7 +118,7 @@ async function withoutSqliteWarning<T>(load: () => Promise<T>): Promise<T> {
   const emit = process.emitWarning;
   process.emitWarning = function (this: unknown, warning: string | Error, ...rest: unknown[]) {
     const text = typeof warning === 'string' ? warning : warning.message;
-    const type = typeof rest[0] === 'string' ? rest[0] : (rest[0] as { type?: string } | undefined)?.type ?? (warning as Error).name;
+    const type = typeof rest[0] === 'string' ? rest[0] : ((rest[0] as { type?: string } | undefined)?.type ?? (warning as Error).name);
     if (type === 'ExperimentalWarning' && /SQLite/i.test(text)) return;
     return (emit as (...args: unknown[]) => void).call(process, warning, ...rest);
   } as typeof process.emitWarning;
@@ -201,12 +217,19 @@ async function importBetterSqlite3(): Promise<BetterSqlite3> {
   } catch (error) {
     const text = (error as Error)?.message ?? String(error);
     if (NATIVE_ABI.test(text)) {
-      throw new StoreError('store_unavailable', `SQLite store: better-sqlite3 is installed but was built for another Node.js version than this one (${process.versions.node}, ABI ${process.versions.modules}): ${text.split('\n')[0]}`, {
-        hint: "rebuild it for this Node (npm rebuild better-sqlite3), or on Node 22.13+ use the built-in driver: sqliteStore({ path, driver: 'node' })",
-        cause: error,
-      });
+      throw new StoreError(
+        'store_unavailable',
+        `SQLite store: better-sqlite3 is installed but was built for another Node.js version than this one (${process.versions.node}, ABI ${process.versions.modules}): ${text.split('\n')[0]}`,
+        {
+          hint: "rebuild it for this Node (npm rebuild better-sqlite3), or on Node 22.13+ use the built-in driver: sqliteStore({ path, driver: 'node' })",
+          cause: error,
+        },
+      );
     }
-    throw new StoreError('store_unavailable', `SQLite store: better-sqlite3 could not open a database: ${text}`, { hint: 'reinstall it (npm install better-sqlite3)', cause: error });
+    throw new StoreError('store_unavailable', `SQLite store: better-sqlite3 could not open a database: ${text}`, {
+      hint: 'reinstall it (npm install better-sqlite3)',
+      cause: error,
+    });
   }
   return Database;
 }

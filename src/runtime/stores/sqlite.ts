@@ -38,7 +38,9 @@ export function sqliteStore(options: SqliteStoreOptions): Store {
   }
   const choice = options.driver ?? 'auto';
   if (!['auto', 'node', 'better-sqlite3'].includes(choice)) {
-    throw new StoreError('store_failed', `sqliteStore: driver ${JSON.stringify(choice)} is not one of 'auto', 'node', 'better-sqlite3'`, { hint: "leave it out to use node:sqlite on Node 22.13+ and better-sqlite3 elsewhere" });
+    throw new StoreError('store_failed', `sqliteStore: driver ${JSON.stringify(choice)} is not one of 'auto', 'node', 'better-sqlite3'`, {
+      hint: 'leave it out to use node:sqlite on Node 22.13+ and better-sqlite3 elsewhere',
+    });
   }
   const shell = sqliteShell(path.resolve(options.path), options.busyTimeoutMs ?? 5000, choice);
   return {

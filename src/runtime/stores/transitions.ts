@@ -28,10 +28,7 @@ export { checkCharges };
 // ---------------------------------------------------------------------------------------------
 
 /** What `addAnswer` does with an answer, before any change. */
-export function answerOutcome(
-  request: ApprovalRequest,
-  answer: ApprovalAnswer,
-): 'recorded' | 'duplicate' | 'approver_is_requester' | 'not_pending' {
+export function answerOutcome(request: ApprovalRequest, answer: ApprovalAnswer): 'recorded' | 'duplicate' | 'approver_is_requester' | 'not_pending' {
   if (request.state !== 'pending') return 'not_pending';
   // identities compare after one normalisation (identity.ts): `ALICE` is the requester `alice`
   if (sameIdentity(answer.approver, request.principal)) return 'approver_is_requester';
@@ -83,7 +80,11 @@ export function consumed(request: ApprovalRequest, now: number): ApprovalRequest
  * `claimApproval` as one transition: the result, and the request to write when it is claimed.
  * Nothing is written on any other outcome (a mismatch leaves the approval approved).
  */
-export function claimTransition(request: ApprovalRequest | undefined, expect: ClaimBinding | undefined, now: number): { result: ClaimResult; write: ApprovalRequest | null } {
+export function claimTransition(
+  request: ApprovalRequest | undefined,
+  expect: ClaimBinding | undefined,
+  now: number,
+): { result: ClaimResult; write: ApprovalRequest | null } {
   const decided = claimOutcome(request, expect);
   if (decided.outcome !== 'claimed') return { result: decided, write: null };
   const next = consumed(decided.request, now);
@@ -161,7 +162,11 @@ export interface ReserveWrites {
  * past its limit refuses (nothing written); else the record, the charges and the consumed
  * approval, together.
  */
-export function reservePlan(input: ReserveEffectInput, charges: readonly BudgetCharge[], facts: ReserveFacts): { result: ReserveResult; writes: ReserveWrites | null } {
+export function reservePlan(
+  input: ReserveEffectInput,
+  charges: readonly BudgetCharge[],
+  facts: ReserveFacts,
+): { result: ReserveResult; writes: ReserveWrites | null } {
   if (input.claim) {
     const decided = claimOutcome(facts.approval, input.claim.binding);
     if (decided.outcome !== 'claimed') return { result: { outcome: 'claim_refused', claim: decided }, writes: null };
@@ -207,7 +212,12 @@ export function settleTransition(
 }
 
 /** `resolveEffect` as one transition: null when the key is left as it is (the caller returns it unchanged). */
-export function resolveTransition(current: EffectRecord, state: 'committed' | 'failed', by: string, now: number): { next: EffectRecord; release: boolean } | null {
+export function resolveTransition(
+  current: EffectRecord,
+  state: 'committed' | 'failed',
+  by: string,
+  now: number,
+): { next: EffectRecord; release: boolean } | null {
   if (!canResolve(current, now)) return null;
   return { next: { ...current, state, updatedAt: now, resolvedBy: by }, release: state === 'failed' };
 }

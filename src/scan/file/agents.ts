@@ -31,7 +31,10 @@ function onRunnerConfig(cx: FileContext, arg: ts.Expression | undefined): void {
     if (!typescript.isPropertyAssignment(p)) continue;
     const key = propertyName(p.name);
     const k = skipWrappers(p.initializer).kind;
-    if ((key === 'tracingDisabled' && k === typescript.SyntaxKind.TrueKeyword) || (key === 'traceIncludeSensitiveData' && k === typescript.SyntaxKind.FalseKeyword)) {
+    if (
+      (key === 'tracingDisabled' && k === typescript.SyntaxKind.TrueKeyword) ||
+      (key === 'traceIncludeSensitiveData' && k === typescript.SyntaxKind.FalseKeyword)
+    ) {
       cx.scan.disablesSensitiveTracing = true;
     }
   }
@@ -48,7 +51,14 @@ export function onAgentOptions(cx: FileContext, node: ts.Node, arg: ts.Expressio
       if (form === 'agent') cx.scan.agentMcpServers.push({ kind: 'agent-mcp-servers', span: spanOf(node, cx.sf), property: spanOf(p, cx.sf) });
       const value = typescript.isPropertyAssignment(p) ? p.initializer : typescript.isShorthandPropertyAssignment(p) ? p.name : undefined;
       const owner = ownerOf(cx);
-      cx.pendingLists.push({ span: spanOf(p, cx.sf), form, values: value ? [value] : [], agentNode: node, ...(owner !== undefined ? { agentVar: owner } : {}), whole: value === undefined });
+      cx.pendingLists.push({
+        span: spanOf(p, cx.sf),
+        form,
+        values: value ? [value] : [],
+        agentNode: node,
+        ...(owner !== undefined ? { agentVar: owner } : {}),
+        whole: value === undefined,
+      });
     } else if (key === 'mcpConfig' && typescript.isPropertyAssignment(p)) {
       const config = skipWrappers(p.initializer);
       if (!typescript.isObjectLiteralExpression(config)) continue;
@@ -69,7 +79,8 @@ function agentOptionsOf(cx: FileContext, expr: ts.Expression, depth = 0): ts.Exp
     const r = resolve(cx, e.expression);
     return r && isAgentClass(r.module, r.member) && r.member !== 'RealtimeAgent' ? (e.arguments?.[0] ?? null) : undefined;
   }
-  if (typescript.isCallExpression(e) && doorOf(cx, e.expression) === 'protectAgent') return e.arguments[0] ? agentOptionsOf(cx, e.arguments[0], depth + 1) : undefined;
+  if (typescript.isCallExpression(e) && doorOf(cx, e.expression) === 'protectAgent')
+    return e.arguments[0] ? agentOptionsOf(cx, e.arguments[0], depth + 1) : undefined;
   if (typescript.isCallExpression(e) && typescript.isPropertyAccessExpression(skipWrappers(e.expression))) {
     const c = skipWrappers(e.expression) as ts.PropertyAccessExpression;
     if (c.name.text === 'create') {

@@ -50,13 +50,23 @@ function onModuleLoad(cx: FileContext, node: ts.CallExpression): boolean {
   // `await import('m')` is followed; anything else (`.then(...)`, a stored promise) is not.
   const { ancestors } = cx;
   let up: ts.Node | undefined = ancestors[ancestors.length - 1];
-  for (let i = ancestors.length - 1; up && (typescript.isParenthesizedExpression(up) || typescript.isAsExpression(up) || typescript.isNonNullExpression(up)); i--) up = ancestors[i - 1];
-  if (!(up && typescript.isAwaitExpression(up)) && holdsToolFactory(v)) opaque(cx, node, spec!, 'the dynamic import is not awaited where it is made, so check cannot follow the module it loads');
+  for (
+    let i = ancestors.length - 1;
+    up && (typescript.isParenthesizedExpression(up) || typescript.isAsExpression(up) || typescript.isNonNullExpression(up));
+    i--
+  )
+    up = ancestors[i - 1];
+  if (!(up && typescript.isAwaitExpression(up)) && holdsToolFactory(v))
+    opaque(cx, node, spec!, 'the dynamic import is not awaited where it is made, so check cannot follow the module it loads');
   return true;
 }
 
 /** The SDK's default tool name of each local door of the generated module. */
-const LOCAL_DOOR_NAMES: Record<string, string | undefined> = { protectShellTool: 'shell', protectApplyPatchTool: 'apply_patch', protectComputerTool: 'computer_use_preview' };
+const LOCAL_DOOR_NAMES: Record<string, string | undefined> = {
+  protectShellTool: 'shell',
+  protectApplyPatchTool: 'apply_patch',
+  protectComputerTool: 'computer_use_preview',
+};
 
 /** `protectMcpServer(s)`, `protectAgent(a)`, `protectShellTool(t, { name })`, `protectAgentTool(action, agent, options)`, … */
 function onGeneratedDoorCall(cx: FileContext, node: ts.CallExpression, door: string): void {
@@ -68,7 +78,8 @@ function onGeneratedDoorCall(cx: FileContext, node: ts.CallExpression, door: str
     d.options = options;
     const written = (local !== undefined ? options.properties.name : options.properties.toolName)?.stringValue;
     const agentName = local === undefined && node.arguments[1] ? agentNameOf(cx, node.arguments[1]) : undefined;
-    const name = written ?? (local !== undefined ? (options.properties.name ? undefined : local) : agentName !== undefined ? toFunctionToolName(agentName) : undefined);
+    const name =
+      written ?? (local !== undefined ? (options.properties.name ? undefined : local) : agentName !== undefined ? toFunctionToolName(agentName) : undefined);
     if (name !== undefined) d.toolName = name;
   }
   cx.scan.generatedDoorCalls!.push(d);
@@ -84,7 +95,12 @@ function onGeneratedDoorCall(cx: FileContext, node: ts.CallExpression, door: str
 function onProtectedToolCall(cx: FileContext, node: ts.CallExpression): void {
   const first = node.arguments[0];
   const opts = optionsOf(node.arguments[1], cx.sf);
-  const call: FileScan['protectedToolCalls'][number] = { kind: 'protected-tool', span: spanOf(node, cx.sf), callee: spanOf(node.expression, cx.sf), options: opts };
+  const call: FileScan['protectedToolCalls'][number] = {
+    kind: 'protected-tool',
+    span: spanOf(node, cx.sf),
+    callee: spanOf(node.expression, cx.sf),
+    options: opts,
+  };
   if (first && isStringLike(first)) {
     call.action = first.text;
     call.actionSpan = spanOf(first, cx.sf);
@@ -139,7 +155,14 @@ function onSdkCall(cx: FileContext, node: ts.CallExpression): boolean {
     if (later) call.spreadAfterRequireApproval = later;
     cx.scan.hostedMcpCalls.push(call);
   } else if (isToolFactory(r.module, r.member) || (r.member === 'getAllMcpTools' && isSdkModule(r.module))) {
-    const f: NonNullable<FileScan['sdkFactoryCalls']>[number] = { kind: 'sdk-factory', span: spanOf(node, cx.sf), factory: r.member, callee: spanOf(callee, cx.sf), binding: r.binding, options: optionsOf(optionsArg, cx.sf) };
+    const f: NonNullable<FileScan['sdkFactoryCalls']>[number] = {
+      kind: 'sdk-factory',
+      span: spanOf(node, cx.sf),
+      factory: r.member,
+      callee: spanOf(callee, cx.sf),
+      binding: r.binding,
+      options: optionsOf(optionsArg, cx.sf),
+    };
     if (indirect) f.indirect = indirect;
     else f.argumentsStart = node.arguments.pos;
     cx.scan.sdkFactoryCalls!.push(f);

@@ -75,7 +75,16 @@ export interface FileContext {
 }
 
 /** The exports of the generated module that guard a door (besides `protectedTool`). */
-export const GENERATED_DOORS = new Set(['protectMcpServer', 'protectMcpTools', 'protectAgent', 'protectAgentTool', 'protectHostedMcp', 'protectShellTool', 'protectApplyPatchTool', 'protectComputerTool']);
+export const GENERATED_DOORS = new Set([
+  'protectMcpServer',
+  'protectMcpTools',
+  'protectAgent',
+  'protectAgentTool',
+  'protectHostedMcp',
+  'protectShellTool',
+  'protectApplyPatchTool',
+  'protectComputerTool',
+]);
 
 export function lookupName(cx: FileContext, name: string): Binding | undefined {
   for (let i = cx.scopes.length - 1; i >= 0; i--) {
@@ -149,7 +158,8 @@ export function initializerOf(cx: FileContext, name: string): ts.Expression | un
   if (cx.cache.initializers === undefined) {
     const found = new Map<string, ts.Expression>();
     const walk = (n: ts.Node): void => {
-      if (typescript.isVariableDeclaration(n) && typescript.isIdentifier(n.name) && n.initializer && !found.has(n.name.text)) found.set(n.name.text, n.initializer);
+      if (typescript.isVariableDeclaration(n) && typescript.isIdentifier(n.name) && n.initializer && !found.has(n.name.text))
+        found.set(n.name.text, n.initializer);
       typescript.forEachChild(n, walk);
     };
     walk(cx.sf);
@@ -162,7 +172,14 @@ export function initializerOf(cx: FileContext, name: string): ts.Expression | un
 export function ownerOf(cx: FileContext): string | undefined {
   for (let i = cx.ancestors.length - 1; i >= 0; i--) {
     const p = cx.ancestors[i]!;
-    if (typescript.isParenthesizedExpression(p) || typescript.isAsExpression(p) || typescript.isSatisfiesExpression(p) || typescript.isNonNullExpression(p) || typescript.isAwaitExpression(p)) continue;
+    if (
+      typescript.isParenthesizedExpression(p) ||
+      typescript.isAsExpression(p) ||
+      typescript.isSatisfiesExpression(p) ||
+      typescript.isNonNullExpression(p) ||
+      typescript.isAwaitExpression(p)
+    )
+      continue;
     return typescript.isVariableDeclaration(p) && typescript.isIdentifier(p.name) ? p.name.text : undefined;
   }
   return undefined;
@@ -172,7 +189,13 @@ export function ownerOf(cx: FileContext): string | undefined {
 export function doorOf(cx: FileContext, callee: ts.Expression): string | undefined {
   const c = skipWrappers(callee);
   if (typescript.isIdentifier(c)) return isTopLevel(cx, c.text) ? cx.generatedDoorNames.get(c.text) : undefined;
-  if (typescript.isPropertyAccessExpression(c) && typescript.isIdentifier(c.expression) && cx.generatedNamespaces.has(c.expression.text) && GENERATED_DOORS.has(c.name.text)) return c.name.text;
+  if (
+    typescript.isPropertyAccessExpression(c) &&
+    typescript.isIdentifier(c.expression) &&
+    cx.generatedNamespaces.has(c.expression.text) &&
+    GENERATED_DOORS.has(c.name.text)
+  )
+    return c.name.text;
   return undefined;
 }
 

@@ -14,13 +14,20 @@ export function settleServerLists(cx: FileContext): void {
     const elements: McpServerElement[] = [];
     if (p.whole) elements.push({ span: p.span, text: '', status: 'opaque' });
     for (const v of p.values) serverElements(cx, v, elements);
-    const agentProtected = (p.agentNode !== undefined && cx.guardedAgentNodes.has(p.agentNode)) || (p.agentVar !== undefined && cx.guardedAgentVars.has(p.agentVar));
+    const agentProtected =
+      (p.agentNode !== undefined && cx.guardedAgentNodes.has(p.agentNode)) || (p.agentVar !== undefined && cx.guardedAgentVars.has(p.agentVar));
     cx.scan.mcpServerLists!.push({ kind: 'mcp-server-list', span: p.span, form: p.form, agentProtected, elements });
   }
 }
 
 /** One server of a list, as check reports it. */
-function serverElement(cx: FileContext, node: ts.Node, status: McpServerElement['status'], source: ts.Expression | undefined, inArray: boolean): McpServerElement {
+function serverElement(
+  cx: FileContext,
+  node: ts.Node,
+  status: McpServerElement['status'],
+  source: ts.Expression | undefined,
+  inArray: boolean,
+): McpServerElement {
   const serverName = serverNameOf(cx, source);
   const fetch = serverFetchOf(cx, source);
   const fetchInsert = fetch === 'none' ? fetchInsertOf(cx, source) : undefined;

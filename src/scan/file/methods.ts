@@ -38,7 +38,15 @@ export function onMethodCall(cx: FileContext, node: ts.CallExpression): void {
 /** `agent.asTool({ toolName })`: a door that runs another agent. */
 function onAsTool(cx: FileContext, node: ts.CallExpression, c: ts.PropertyAccessExpression): void {
   const options = optionsOf(node.arguments[0], cx.sf);
-  const t: AgentAsToolCall = { kind: 'agent-as-tool', span: spanOf(node, cx.sf), callee: spanOf(c, cx.sf), receiver: spanOf(c.expression, cx.sf), options, argumentCount: node.arguments.length, argumentsStart: node.arguments.pos };
+  const t: AgentAsToolCall = {
+    kind: 'agent-as-tool',
+    span: spanOf(node, cx.sf),
+    callee: spanOf(c, cx.sf),
+    receiver: spanOf(c.expression, cx.sf),
+    options,
+    argumentCount: node.arguments.length,
+    argumentsStart: node.arguments.pos,
+  };
   const name = options.properties.toolName ? options.properties.toolName.stringValue : agentNameOf(cx, c.expression);
   if (name !== undefined) t.toolName = options.properties.toolName ? name : toFunctionToolName(name);
   cx.scan.agentAsToolCalls!.push(t);
@@ -47,7 +55,8 @@ function onAsTool(cx: FileContext, node: ts.CallExpression, c: ts.PropertyAccess
 /** `Object.assign(t, { invoke })`: a tool's body replaced. */
 function onObjectAssign(cx: FileContext, node: ts.CallExpression): void {
   const rest = node.arguments.slice(1).map((a) => skipWrappers(a));
-  if (!rest.some((a) => typescript.isObjectLiteralExpression(a) && a.properties.some((p) => propertyName(p.name as ts.PropertyName | undefined) === 'invoke'))) return;
+  if (!rest.some((a) => typescript.isObjectLiteralExpression(a) && a.properties.some((p) => propertyName(p.name as ts.PropertyName | undefined) === 'invoke')))
+    return;
   const r: InvokeReplacement = { kind: 'invoke-replacement', span: spanOf(node, cx.sf), form: 'object-assign' };
   const t = node.arguments[0] ? skipWrappers(node.arguments[0]) : undefined;
   if (t && typescript.isIdentifier(t)) r.target = t.text;

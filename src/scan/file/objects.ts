@@ -20,8 +20,10 @@ export function onObjectLiteral(cx: FileContext, node: ts.ObjectLiteralExpressio
     }
     const key = propertyName(p.name);
     if (key === 'invoke') hasInvoke = true;
-    if (key === 'type' && typescript.isPropertyAssignment(p) && isStringLike(skipParens(p.initializer))) type = (skipParens(p.initializer) as ts.StringLiteral).text;
-    if (key === 'name' && typescript.isPropertyAssignment(p) && isStringLike(skipParens(p.initializer))) name = (skipParens(p.initializer) as ts.StringLiteral).text;
+    if (key === 'type' && typescript.isPropertyAssignment(p) && isStringLike(skipParens(p.initializer)))
+      type = (skipParens(p.initializer) as ts.StringLiteral).text;
+    if (key === 'name' && typescript.isPropertyAssignment(p) && isStringLike(skipParens(p.initializer)))
+      name = (skipParens(p.initializer) as ts.StringLiteral).text;
   }
   if (!hasInvoke) return;
   if (spread) {
@@ -39,7 +41,11 @@ export function onObjectLiteral(cx: FileContext, node: ts.ObjectLiteralExpressio
 /** `x.mcpServers = [...]` (kept for later) and `t.invoke = ...` (a tool's body replaced). */
 export function onAssignment(cx: FileContext, node: ts.BinaryExpression): void {
   const left = skipWrappers(node.left);
-  const key = typescript.isPropertyAccessExpression(left) ? left.name.text : typescript.isElementAccessExpression(left) && isStringLike(left.argumentExpression) ? left.argumentExpression.text : undefined;
+  const key = typescript.isPropertyAccessExpression(left)
+    ? left.name.text
+    : typescript.isElementAccessExpression(left) && isStringLike(left.argumentExpression)
+      ? left.argumentExpression.text
+      : undefined;
   if (key === 'mcpServers' && cx.scan.importsSdk) {
     const target = (left as ts.PropertyAccessExpression | ts.ElementAccessExpression).expression;
     cx.pendingLists.push({ span: spanOf(node, cx.sf), form: 'assignment', values: [node.right], agentVar: rootIdentifier(target) });

@@ -53,15 +53,24 @@ export function checkEscape(cx: FileContext, id: ts.Identifier): void {
       return;
     }
     if (typescript.isVariableDeclaration(p) && p.initializer === child) return;
-    if (typescript.isExportAssignment(p) || typescript.isExportSpecifier(p) || (typescript.isShorthandPropertyAssignment(p) && isCommonJsExport(ancestors, i))) return;
+    if (typescript.isExportAssignment(p) || typescript.isExportSpecifier(p) || (typescript.isShorthandPropertyAssignment(p) && isCommonJsExport(ancestors, i)))
+      return;
     if (typescript.isPropertyAssignment(p) && p.initializer === child && isCommonJsExport(ancestors, i)) return;
-    if (typescript.isBinaryExpression(p) && p.operatorToken.kind === typescript.SyntaxKind.EqualsToken && p.right === child && isCommonJsTarget(p.left, sf)) return;
+    if (typescript.isBinaryExpression(p) && p.operatorToken.kind === typescript.SyntaxKind.EqualsToken && p.right === child && isCommonJsTarget(p.left, sf))
+      return;
     if (typescript.isTypeQueryNode(p) || typescript.isTypeOfExpression(p)) return;
     if (typescript.isCallExpression(p) && isReflectApply(p) && p.arguments[0] === child) return;
     if (typescript.isAwaitExpression(p)) {
       child = p;
       continue;
     }
-    return opaque(cx, child, id.text, v.kind === 'member' ? 'the factory is passed on as a value, so check cannot see the tools it builds' : 'the SDK module is passed on as a value, so check cannot see the tools built from it');
+    return opaque(
+      cx,
+      child,
+      id.text,
+      v.kind === 'member'
+        ? 'the factory is passed on as a value, so check cannot see the tools it builds'
+        : 'the SDK module is passed on as a value, so check cannot see the tools built from it',
+    );
   }
 }

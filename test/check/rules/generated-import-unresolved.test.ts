@@ -23,13 +23,55 @@ const project = (output: string) => {
 };
 
 const CASES: Case[] = [
-  { name: 'a .mjs importer of the JavaScript module by its exact path', file: 'scripts/a.mjs', code: "import { protectedTool } from '../src/ctrlrun.generated.mjs';\n", output: 'src/ctrlrun.generated.mjs', files: ['src/ctrlrun.generated.mjs'] },
-  { name: 'a TypeScript importer: .js finds the .ts module', file: 'src/a.ts', code: "import { protectedTool } from './ctrlrun.generated.js';\n", output: 'src/ctrlrun.generated.ts', files: ['src/ctrlrun.generated.ts'] },
-  { name: 'a TypeScript importer of a JavaScript module: .mjs finds its .d.mts', file: 'src/a.ts', code: "import { protectedTool } from './ctrlrun.generated.mjs';\n", output: 'src/ctrlrun.generated.mjs', files: ['src/ctrlrun.generated.mjs', 'src/ctrlrun.generated.d.mts'] },
-  { name: 'a TypeScript importer with no extension (bundler resolution)', file: 'src/a.ts', code: "import { protectedTool } from './ctrlrun.generated';\n", output: 'src/ctrlrun.generated.ts', files: ['src/ctrlrun.generated.ts'] },
-  { name: 'a CommonJS require with no extension finds the .js module', file: 'src/a.cjs', code: "const { protectedTool } = require('./ctrlrun.generated');\n", output: 'src/ctrlrun.generated.js', files: ['src/ctrlrun.generated.js'] },
-  { name: 'the generated module is not written yet (stale-generated says so)', file: 'scripts/a.mjs', code: "import { protectedTool } from '../src/ctrlrun.generated.js';\n", output: 'src/ctrlrun.generated.ts', files: [] },
-  { name: 'a type-only import is erased', file: 'scripts/a.mjs', code: "import type { ActionId } from '../src/ctrlrun.generated.js';\n", output: 'src/ctrlrun.generated.ts', files: ['src/ctrlrun.generated.ts'] },
+  {
+    name: 'a .mjs importer of the JavaScript module by its exact path',
+    file: 'scripts/a.mjs',
+    code: "import { protectedTool } from '../src/ctrlrun.generated.mjs';\n",
+    output: 'src/ctrlrun.generated.mjs',
+    files: ['src/ctrlrun.generated.mjs'],
+  },
+  {
+    name: 'a TypeScript importer: .js finds the .ts module',
+    file: 'src/a.ts',
+    code: "import { protectedTool } from './ctrlrun.generated.js';\n",
+    output: 'src/ctrlrun.generated.ts',
+    files: ['src/ctrlrun.generated.ts'],
+  },
+  {
+    name: 'a TypeScript importer of a JavaScript module: .mjs finds its .d.mts',
+    file: 'src/a.ts',
+    code: "import { protectedTool } from './ctrlrun.generated.mjs';\n",
+    output: 'src/ctrlrun.generated.mjs',
+    files: ['src/ctrlrun.generated.mjs', 'src/ctrlrun.generated.d.mts'],
+  },
+  {
+    name: 'a TypeScript importer with no extension (bundler resolution)',
+    file: 'src/a.ts',
+    code: "import { protectedTool } from './ctrlrun.generated';\n",
+    output: 'src/ctrlrun.generated.ts',
+    files: ['src/ctrlrun.generated.ts'],
+  },
+  {
+    name: 'a CommonJS require with no extension finds the .js module',
+    file: 'src/a.cjs',
+    code: "const { protectedTool } = require('./ctrlrun.generated');\n",
+    output: 'src/ctrlrun.generated.js',
+    files: ['src/ctrlrun.generated.js'],
+  },
+  {
+    name: 'the generated module is not written yet (stale-generated says so)',
+    file: 'scripts/a.mjs',
+    code: "import { protectedTool } from '../src/ctrlrun.generated.js';\n",
+    output: 'src/ctrlrun.generated.ts',
+    files: [],
+  },
+  {
+    name: 'a type-only import is erased',
+    file: 'scripts/a.mjs',
+    code: "import type { ActionId } from '../src/ctrlrun.generated.js';\n",
+    output: 'src/ctrlrun.generated.ts',
+    files: ['src/ctrlrun.generated.ts'],
+  },
   {
     name: 'a .mjs importer of the TypeScript module',
     file: 'scripts/a.mjs',
@@ -62,7 +104,9 @@ describe('generated-import-unresolved', () => {
       const files = new Set(c.files.map((f) => `/repo/${f}`));
       const rule = generatedImportUnresolvedRule((f) => files.has(f));
       const found = rule(scanSource(c.file, c.code, { root: '/repo', generatedModule: `/repo/${c.output}` }), project(c.output));
-      expect(found.map((f) => ({ ruleId: f.ruleId, line: f.line }))).toEqual((c.errors ?? []).map((e) => ({ ruleId: 'generated-import-unresolved', line: e.line })));
+      expect(found.map((f) => ({ ruleId: f.ruleId, line: f.line }))).toEqual(
+        (c.errors ?? []).map((e) => ({ ruleId: 'generated-import-unresolved', line: e.line })),
+      );
       (c.errors ?? []).forEach((e, i) => {
         if (e.mentions) expect(found[i]!.message).toContain(e.mentions);
         expect(found[i]!.hint).toContain('ctrlrun-gen generate');

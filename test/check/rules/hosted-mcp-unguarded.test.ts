@@ -6,7 +6,10 @@ import { action, lines, ruleTester, testProject } from '../rule-tester.js';
 
   ruleTester('hosted-mcp-unguarded', {
     valid: [
-      { name: "a spread before requireApproval: 'always' (the literal wins)", code: lines(SDK, "hostedMcpTool({ ...config, serverLabel: 'gh', requireApproval: 'always' });") },
+      {
+        name: "a spread before requireApproval: 'always' (the literal wins)",
+        code: lines(SDK, "hostedMcpTool({ ...config, serverLabel: 'gh', requireApproval: 'always' });"),
+      },
     ],
     invalid: [
       {
@@ -30,7 +33,10 @@ import { action, lines, ruleTester, testProject } from '../rule-tester.js';
       actions: [action('stripe.refund', ['allow', 'approve', 'deny']), action('git.read', ['allow']), action('ops.run', ['allow', 'approve'])],
     });
     const loc = { file: '/repo/ctrlrun.tools.yaml', line: 30, column: 5 };
-    p.manifest.tools.push({ kind: 'hosted_mcp', serverLabel: 'git', action: 'git.read', loc }, { kind: 'hosted_mcp', serverLabel: 'ops', action: 'ops.run', loc });
+    p.manifest.tools.push(
+      { kind: 'hosted_mcp', serverLabel: 'git', action: 'git.read', loc },
+      { kind: 'hosted_mcp', serverLabel: 'ops', action: 'ops.run', loc },
+    );
     // ops.run: `allow` only under a condition, then `approve` for the rest
     p.policy.actions['ops.run']!.rules[0]!.when.push({ arg: 'path', op: 'eq', value: 'x' } as never);
     return p;
@@ -42,16 +48,26 @@ import { action, lines, ruleTester, testProject } from '../rule-tester.js';
       valid: [
         { name: "requireApproval: 'always'", code: lines(SDK, "export const g = hostedMcpTool({ serverLabel: 'git', requireApproval: 'always' });") },
         { name: 'protectHostedMcp', code: lines(GEN, "export const g = protectHostedMcp({ serverLabel: 'ops', serverUrl: 'https://x' });") },
-        { name: 'hostedMcpTool of another package', code: lines("import { hostedMcpTool } from './mine.js';", "export const g = hostedMcpTool({ serverLabel: 'git' });") },
+        {
+          name: 'hostedMcpTool of another package',
+          code: lines("import { hostedMcpTool } from './mine.js';", "export const g = hostedMcpTool({ serverLabel: 'git' });"),
+        },
         {
           name: 'a never list of a server whose action always allows',
           code: lines(SDK, "export const g = hostedMcpTool({ serverLabel: 'git', requireApproval: { never: { toolNames: ['read_file'] } } });"),
         },
         {
           name: 'a never list held in a const object of the file, of a server whose action always allows',
-          code: lines(SDK, "const requireApproval = { never: { toolNames: ['read_file'] } };", "export const g = hostedMcpTool({ serverLabel: 'git', requireApproval });"),
+          code: lines(
+            SDK,
+            "const requireApproval = { never: { toolNames: ['read_file'] } };",
+            "export const g = hostedMcpTool({ serverLabel: 'git', requireApproval });",
+          ),
         },
-        { name: 'an object with only an always list', code: lines(SDK, "export const g = hostedMcpTool({ serverLabel: 'ops', requireApproval: { always: { toolNames: ['deploy'] } } });") },
+        {
+          name: 'an object with only an always list',
+          code: lines(SDK, "export const g = hostedMcpTool({ serverLabel: 'ops', requireApproval: { always: { toolNames: ['deploy'] } } });"),
+        },
       ],
       invalid: [
         {
@@ -59,11 +75,22 @@ import { action, lines, ruleTester, testProject } from '../rule-tester.js';
           code: lines(SDK, "export const g = hostedMcpTool({ serverLabel: 'git' });"),
           errors: [{ line: 2, column: 18, mentions: "'never'" }],
         },
-        { name: "requireApproval: 'never'", code: lines(SDK, "export const g = hostedMcpTool({ serverLabel: 'git', requireApproval: 'never' });"), errors: [{ line: 2, column: 54, mentions: 'protectHostedMcp' }] },
-        { name: 'requireApproval held in a variable', code: lines(SDK, "export const g = hostedMcpTool({ serverLabel: 'git', requireApproval: mode });"), errors: [{ line: 2, column: 54 }] },
+        {
+          name: "requireApproval: 'never'",
+          code: lines(SDK, "export const g = hostedMcpTool({ serverLabel: 'git', requireApproval: 'never' });"),
+          errors: [{ line: 2, column: 54, mentions: 'protectHostedMcp' }],
+        },
+        {
+          name: 'requireApproval held in a variable',
+          code: lines(SDK, "export const g = hostedMcpTool({ serverLabel: 'git', requireApproval: mode });"),
+          errors: [{ line: 2, column: 54 }],
+        },
         {
           name: 'a never list holding a tool the action does not always allow (one finding per tool)',
-          code: lines("import * as agents from '@openai/agents';", "export const g = agents.hostedMcpTool({ serverLabel: 'ops', requireApproval: { never: { toolNames: ['status', 'deploy'] } } });"),
+          code: lines(
+            "import * as agents from '@openai/agents';",
+            "export const g = agents.hostedMcpTool({ serverLabel: 'ops', requireApproval: { never: { toolNames: ['status', 'deploy'] } } });",
+          ),
           errors: [
             { line: 2, column: 101, mentions: 'the policy does not always allow ops.run' },
             { line: 2, column: 111, mentions: "'deploy'" },
@@ -71,7 +98,11 @@ import { action, lines, ruleTester, testProject } from '../rule-tester.js';
         },
         {
           name: 'a never list held in a const object: its tools are read',
-          code: lines(SDK, "const approval = { never: { toolNames: ['deploy'] } };", "export const g = hostedMcpTool({ serverLabel: 'ops', requireApproval: approval });"),
+          code: lines(
+            SDK,
+            "const approval = { never: { toolNames: ['deploy'] } };",
+            "export const g = hostedMcpTool({ serverLabel: 'ops', requireApproval: approval });",
+          ),
           errors: [{ line: 2, column: 41, mentions: "'deploy'" }],
         },
         {

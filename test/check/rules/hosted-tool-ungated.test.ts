@@ -2,8 +2,11 @@ import { lines, ruleTester } from '../rule-tester.js';
 
 ruleTester('hosted-tool-ungated', {
   valid: [
-    { name: 'no hosted tool', code: lines("import { tool } from '@openai/agents';", "export const t = 1;") },
-    { name: 'a local shell', code: lines("import { shellTool } from '@openai/agents';", 'export const sh = shellTool({ shell, environment: { type: "local" } });') },
+    { name: 'no hosted tool', code: lines("import { tool } from '@openai/agents';", 'export const t = 1;') },
+    {
+      name: 'a local shell',
+      code: lines("import { shellTool } from '@openai/agents';", 'export const sh = shellTool({ shell, environment: { type: "local" } });'),
+    },
   ],
   invalid: [
     {

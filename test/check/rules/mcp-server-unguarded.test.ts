@@ -4,12 +4,21 @@ const SDK = "import { Agent, MCPServerStdio, hostedMcpTool } from '@openai/agent
 
 const GEN = "import { protectAgent, protectAgentTool, protectHostedMcp, protectMcpServer } from './ctrlrun.generated.js';";
 
-const HTTP = lines("import { Agent, MCPServerStreamableHttp } from '@openai/agents';", "import { protectMcpServer, upstreamFetch } from './ctrlrun.generated.js';");
+const HTTP = lines(
+  "import { Agent, MCPServerStreamableHttp } from '@openai/agents';",
+  "import { protectMcpServer, upstreamFetch } from './ctrlrun.generated.js';",
+);
 
 /** The test project plus an MCP tool whose action (always allowed) pins a TLS certificate: payouts/pay → stripe.charge.read. */
 function pinnedProject() {
   const p = testProject();
-  p.manifest.tools.push({ kind: 'mcp', server: 'payouts', tool: 'pay', action: 'stripe.charge.read', loc: { file: '/repo/ctrlrun.tools.yaml', line: 30, column: 5 } });
+  p.manifest.tools.push({
+    kind: 'mcp',
+    server: 'payouts',
+    tool: 'pay',
+    action: 'stripe.charge.read',
+    loc: { file: '/repo/ctrlrun.tools.yaml', line: 30, column: 5 },
+  });
   p.policy.actions['stripe.charge.read']!.upstream = { tlsCertSha256: [`sha256:${'a'.repeat(64)}`] };
   return p;
 }
@@ -18,7 +27,10 @@ function pinnedProject() {
 function mcpProject() {
   const p = testProject();
   const loc = { file: '/repo/ctrlrun.tools.yaml', line: 30, column: 5 };
-  p.manifest.tools.push({ kind: 'mcp', server: 'fs', tool: 'read_file', action: 'stripe.charge.read', loc }, { kind: 'mcp', server: 'github', tool: 'create_issue', action: 'stripe.refund', loc });
+  p.manifest.tools.push(
+    { kind: 'mcp', server: 'fs', tool: 'read_file', action: 'stripe.charge.read', loc },
+    { kind: 'mcp', server: 'github', tool: 'create_issue', action: 'stripe.refund', loc },
+  );
   return p;
 }
 
@@ -32,26 +44,65 @@ ruleTester('mcp-server-unguarded', {
     },
     {
       name: 'a variable made by protectMcpServer',
-      code: lines(SDK, GEN, "const fs = protectMcpServer(new MCPServerStdio({ name: 'fs', fullCommand: 'x' }));", "export const a = new Agent({ name: 'a', mcpServers: [fs] });"),
+      code: lines(
+        SDK,
+        GEN,
+        "const fs = protectMcpServer(new MCPServerStdio({ name: 'fs', fullCommand: 'x' }));",
+        "export const a = new Agent({ name: 'a', mcpServers: [fs] });",
+      ),
     },
     {
       name: 'a server guarded in place later in the file, through a const array',
-      code: lines(SDK, GEN, "const fs = new MCPServerStdio({ name: 'fs', fullCommand: 'x' });", 'const servers = [fs];', "export const a = new Agent({ name: 'a', mcpServers: servers });", 'protectMcpServer(fs);'),
+      code: lines(
+        SDK,
+        GEN,
+        "const fs = new MCPServerStdio({ name: 'fs', fullCommand: 'x' });",
+        'const servers = [fs];',
+        "export const a = new Agent({ name: 'a', mcpServers: servers });",
+        'protectMcpServer(fs);',
+      ),
     },
     { name: 'the agent passed to protectAgent', code: lines(SDK, GEN, "export const a = protectAgent(new Agent({ name: 'a', mcpServers: [server] }));") },
-    { name: 'the agent variable passed to protectAgent', code: lines(SDK, GEN, "const a = new Agent({ name: 'a', mcpServers: [server] });", 'a.mcpServers = [other];', 'protectAgent(a);') },
-    { name: 'the generated module through a namespace', code: lines(SDK, "import * as gen from './ctrlrun.generated.js';", "export const a = new Agent({ name: 'a', mcpServers: [gen.protectMcpServer(server)] });") },
-    { name: 'errorFunction: null', code: lines(SDK, GEN, "const fs = protectMcpServer(new MCPServerStdio({ name: 'fs', fullCommand: 'x', errorFunction: null }));", "export const a = new Agent({ name: 'a', mcpServers: [fs], mcpConfig: { errorFunction: null } });") },
+    {
+      name: 'the agent variable passed to protectAgent',
+      code: lines(SDK, GEN, "const a = new Agent({ name: 'a', mcpServers: [server] });", 'a.mcpServers = [other];', 'protectAgent(a);'),
+    },
+    {
+      name: 'the generated module through a namespace',
+      code: lines(
+        SDK,
+        "import * as gen from './ctrlrun.generated.js';",
+        "export const a = new Agent({ name: 'a', mcpServers: [gen.protectMcpServer(server)] });",
+      ),
+    },
+    {
+      name: 'errorFunction: null',
+      code: lines(
+        SDK,
+        GEN,
+        "const fs = protectMcpServer(new MCPServerStdio({ name: 'fs', fullCommand: 'x', errorFunction: null }));",
+        "export const a = new Agent({ name: 'a', mcpServers: [fs], mcpConfig: { errorFunction: null } });",
+      ),
+    },
   ],
   invalid: [
     {
       name: 'an unguarded server: an error naming the server and the fix',
-      code: lines(SDK, "const github = new MCPServerStdio({ name: 'github', fullCommand: 'x' });", "export const a = new Agent({ name: 'a', mcpServers: [github] });"),
+      code: lines(
+        SDK,
+        "const github = new MCPServerStdio({ name: 'github', fullCommand: 'x' });",
+        "export const a = new Agent({ name: 'a', mcpServers: [github] });",
+      ),
       errors: [{ line: 3, column: 54, severity: 'error', mentions: 'protectMcpServer(github)' }],
     },
     {
       name: 'only the unguarded one of two',
-      code: lines(SDK, GEN, "const fs = protectMcpServer(new MCPServerStdio({ name: 'fs', fullCommand: 'x' }));", "export const a = new Agent({ name: 'a', mcpServers: [fs, new MCPServerStdio({ name: 'gh', fullCommand: 'y' })] });"),
+      code: lines(
+        SDK,
+        GEN,
+        "const fs = protectMcpServer(new MCPServerStdio({ name: 'fs', fullCommand: 'x' }));",
+        "export const a = new Agent({ name: 'a', mcpServers: [fs, new MCPServerStdio({ name: 'gh', fullCommand: 'y' })] });",
+      ),
       errors: [{ line: 4, column: 58, mentions: 'server: gh' }],
     },
     {
@@ -66,7 +117,13 @@ ruleTester('mcp-server-unguarded', {
     },
     {
       name: 'a later assignment and a push',
-      code: lines(SDK, GEN, "const a = new Agent({ name: 'a', mcpServers: [protectMcpServer(s)] });", 'a.mcpServers = [t];', 'a.mcpServers.push(u, protectMcpServer(v));'),
+      code: lines(
+        SDK,
+        GEN,
+        "const a = new Agent({ name: 'a', mcpServers: [protectMcpServer(s)] });",
+        'a.mcpServers = [t];',
+        'a.mcpServers.push(u, protectMcpServer(v));',
+      ),
       errors: [
         { line: 4, column: 17, mentions: 'assigned later' },
         { line: 5, column: 19, mentions: 'pushed later' },
@@ -94,13 +151,21 @@ ruleTester(
     valid: [
       {
         name: 'a guarded server whose mapped tools are allowed or denied',
-        code: lines(SDK, GEN, "export const a = new Agent({ name: 'a', mcpServers: [protectMcpServer(new MCPServerStdio({ name: 'fs', fullCommand: 'x' }))] });"),
+        code: lines(
+          SDK,
+          GEN,
+          "export const a = new Agent({ name: 'a', mcpServers: [protectMcpServer(new MCPServerStdio({ name: 'fs', fullCommand: 'x' }))] });",
+        ),
       },
     ],
     invalid: [
       {
         name: 'a guarded server with a tool whose action can need approval: a warning (such calls cannot pause there)',
-        code: lines(SDK, GEN, "export const a = new Agent({ name: 'a', mcpServers: [protectMcpServer(new MCPServerStdio({ name: 'github', fullCommand: 'x' }))] });"),
+        code: lines(
+          SDK,
+          GEN,
+          "export const a = new Agent({ name: 'a', mcpServers: [protectMcpServer(new MCPServerStdio({ name: 'github', fullCommand: 'x' }))] });",
+        ),
         errors: [{ line: 3, column: 54, severity: 'warning', mentions: 'protectMcpTools' }],
       },
     ],
@@ -117,19 +182,26 @@ ruleTester(
         code: lines(
           HTTP,
           "const payouts = new MCPServerStreamableHttp({ name: 'payouts', url: 'https://p/mcp', fetch: upstreamFetch('payouts') });",
-          'export const a = new Agent({ name: \'a\', mcpServers: [protectMcpServer(payouts)] });',
+          "export const a = new Agent({ name: 'a', mcpServers: [protectMcpServer(payouts)] });",
         ),
       },
       {
         name: 'a server whose options check cannot read (a spread) is not guessed at',
-        code: lines(HTTP, 'const base = {};', "export const a = new Agent({ name: 'a', mcpServers: [protectMcpServer(new MCPServerStreamableHttp({ ...base, name: 'payouts', url: 'https://p/mcp' }))] });"),
+        code: lines(
+          HTTP,
+          'const base = {};',
+          "export const a = new Agent({ name: 'a', mcpServers: [protectMcpServer(new MCPServerStreamableHttp({ ...base, name: 'payouts', url: 'https://p/mcp' }))] });",
+        ),
       },
     ],
     invalid: [
       {
         name: 'a guarded server of a pinned action without upstreamFetch: a warning (every call is refused upstream_unverified)',
-        code: lines(HTTP, "export const a = new Agent({ name: 'a', mcpServers: [protectMcpServer(new MCPServerStreamableHttp({ name: 'payouts', url: 'https://p/mcp' }))] });"),
-        errors: [{ line: 4, column: 54, severity: 'warning', mentions: "fetch: upstreamFetch(\"payouts\")" }],
+        code: lines(
+          HTTP,
+          "export const a = new Agent({ name: 'a', mcpServers: [protectMcpServer(new MCPServerStreamableHttp({ name: 'payouts', url: 'https://p/mcp' }))] });",
+        ),
+        errors: [{ line: 4, column: 54, severity: 'warning', mentions: 'fetch: upstreamFetch("payouts")' }],
       },
       {
         name: 'another fetch, through a variable',

@@ -5,7 +5,10 @@ const GEN = "import { protectedTool } from './ctrlrun.generated.js';";
 ruleTester('needs-approval-override', {
   valid: [
     { name: 'no needsApproval', code: lines(GEN, "export const r = protectedTool('stripe.refund', { name: 'refund' });") },
-    { name: 'needsApproval on an SDK tool is not this rule', code: lines("import { tool } from '@openai/agents';", "export const r = tool({ name: 'refund', needsApproval: true });") },
+    {
+      name: 'needsApproval on an SDK tool is not this rule',
+      code: lines("import { tool } from '@openai/agents';", "export const r = tool({ name: 'refund', needsApproval: true });"),
+    },
   ],
   invalid: [
     {

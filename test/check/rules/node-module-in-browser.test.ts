@@ -11,9 +11,12 @@ import { testProject } from '../rule-tester.js';
 const dirs: string[] = [];
 afterAll(() => dirs.forEach(removeDir));
 
-const SQLITE_CONTROL = "import { createControl } from 'ctrlrun-gen/runtime';\nimport { sqliteStore } from 'ctrlrun-gen/runtime/sqlite';\nexport default createControl({ store: sqliteStore({ path: 'x.db' }), identity: () => 'a' });\n";
-const HTTP_CONTROL = "import { createControl, httpStore } from 'ctrlrun-gen/runtime';\nexport default createControl({ store: httpStore({ url: 'http://x', token: 't' }), identity: () => 'a' });\n";
-const TOOL = "import { protectedTool } from './ctrlrun.generated';\nexport const t = protectedTool('stripe.refund', { name: 'refund', description: '', parameters: {} as never, execute: async () => '' });\n";
+const SQLITE_CONTROL =
+  "import { createControl } from 'ctrlrun-gen/runtime';\nimport { sqliteStore } from 'ctrlrun-gen/runtime/sqlite';\nexport default createControl({ store: sqliteStore({ path: 'x.db' }), identity: () => 'a' });\n";
+const HTTP_CONTROL =
+  "import { createControl, httpStore } from 'ctrlrun-gen/runtime';\nexport default createControl({ store: httpStore({ url: 'http://x', token: 't' }), identity: () => 'a' });\n";
+const TOOL =
+  "import { protectedTool } from './ctrlrun.generated';\nexport const t = protectedTool('stripe.refund', { name: 'refund', description: '', parameters: {} as never, execute: async () => '' });\n";
 const VITE = JSON.stringify({ name: 'app', devDependencies: { vite: '8.3.8' } });
 const NODE = JSON.stringify({ name: 'app' });
 
@@ -29,38 +32,85 @@ interface Case {
 const NEXT_EDGE = {
   'package.json': JSON.stringify({ name: 'next-app', dependencies: { next: '15.0.0' } }),
   'tsconfig.json': '{ "compilerOptions": { "paths": { "@/*": ["./src/*"] } } }\n',
-  'src/app/api/chat/route.ts': "import { run } from '@openai/agents';\nimport { agent } from '@/agents/assistant';\n\nexport const runtime = 'edge';\nexport async function POST() { return run(agent, 'hi'); }\n",
-  'src/agents/assistant.ts': "import { Agent } from '@openai/agents';\nimport { tools } from '../tools';\nexport const agent = new Agent({ name: 'a', tools });\n",
+  'src/app/api/chat/route.ts':
+    "import { run } from '@openai/agents';\nimport { agent } from '@/agents/assistant';\n\nexport const runtime = 'edge';\nexport async function POST() { return run(agent, 'hi'); }\n",
+  'src/agents/assistant.ts':
+    "import { Agent } from '@openai/agents';\nimport { tools } from '../tools';\nexport const agent = new Agent({ name: 'a', tools });\n",
   'src/tools/index.ts': "import { t } from './refund';\nexport const tools = [t];\n",
-  'src/tools/refund.ts': "import { protectedTool } from '../ctrlrun.generated';\nimport { randomUUID } from 'node:crypto';\nexport const t = protectedTool('stripe.refund', { name: 'refund', description: '', parameters: {} as never, execute: async () => randomUUID() });\n",
+  'src/tools/refund.ts':
+    "import { protectedTool } from '../ctrlrun.generated';\nimport { randomUUID } from 'node:crypto';\nexport const t = protectedTool('stripe.refund', { name: 'refund', description: '', parameters: {} as never, execute: async () => randomUUID() });\n",
 };
 
 // the same app's tools reached from Next.js middleware, which names no SDK (edge runtime by default)
 const { 'src/app/api/chat/route.ts': _route, ...NEXT_TOOLS } = NEXT_EDGE;
 const NEXT_MIDDLEWARE = {
   ...NEXT_TOOLS,
-  'middleware.ts': "import { NextResponse } from 'next/server';\nimport { agent } from './src/agents/assistant';\n\nexport function middleware() {\n  return agent ? NextResponse.next() : NextResponse.error();\n}\n",
+  'middleware.ts':
+    "import { NextResponse } from 'next/server';\nimport { agent } from './src/agents/assistant';\n\nexport function middleware() {\n  return agent ? NextResponse.next() : NextResponse.error();\n}\n",
 };
 
 const CASES: Case[] = [
-  { name: 'valid: a Vite app whose control uses httpStore', files: { 'package.json': VITE, 'src/ctrlrun.control.ts': HTTP_CONTROL, 'src/tools.ts': TOOL }, errors: [] },
-  { name: 'valid: a Node app with the SQLite control', files: { 'package.json': NODE, 'src/ctrlrun.control.ts': SQLITE_CONTROL, 'src/tools.ts': TOOL }, errors: [] },
-  { name: "valid: a Vite app's server folder imports node:fs", files: { 'package.json': VITE, 'src/ctrlrun.control.ts': HTTP_CONTROL, 'server/index.ts': "import { readFileSync } from 'node:fs';\nimport { Agent } from '@openai/agents';\n" }, errors: [] },
-  { name: 'invalid: a Vite app with the SQLite control', files: { 'package.json': VITE, 'src/ctrlrun.control.ts': SQLITE_CONTROL, 'src/tools.ts': TOOL }, errors: ['src/ctrlrun.control.ts:2', 'src/tools.ts:1'] },
-  { name: 'invalid: a package with a browser field importing node:fs', files: { 'package.json': JSON.stringify({ name: 'w', browser: './dist/w.js' }), 'src/ctrlrun.control.ts': HTTP_CONTROL, 'src/a.ts': "import { Agent } from '@openai/agents';\nimport fs from 'node:fs';\n" }, errors: ['src/a.ts:2'] },
+  {
+    name: 'valid: a Vite app whose control uses httpStore',
+    files: { 'package.json': VITE, 'src/ctrlrun.control.ts': HTTP_CONTROL, 'src/tools.ts': TOOL },
+    errors: [],
+  },
+  {
+    name: 'valid: a Node app with the SQLite control',
+    files: { 'package.json': NODE, 'src/ctrlrun.control.ts': SQLITE_CONTROL, 'src/tools.ts': TOOL },
+    errors: [],
+  },
+  {
+    name: "valid: a Vite app's server folder imports node:fs",
+    files: {
+      'package.json': VITE,
+      'src/ctrlrun.control.ts': HTTP_CONTROL,
+      'server/index.ts': "import { readFileSync } from 'node:fs';\nimport { Agent } from '@openai/agents';\n",
+    },
+    errors: [],
+  },
+  {
+    name: 'invalid: a Vite app with the SQLite control',
+    files: { 'package.json': VITE, 'src/ctrlrun.control.ts': SQLITE_CONTROL, 'src/tools.ts': TOOL },
+    errors: ['src/ctrlrun.control.ts:2', 'src/tools.ts:1'],
+  },
+  {
+    name: 'invalid: a package with a browser field importing node:fs',
+    files: {
+      'package.json': JSON.stringify({ name: 'w', browser: './dist/w.js' }),
+      'src/ctrlrun.control.ts': HTTP_CONTROL,
+      'src/a.ts': "import { Agent } from '@openai/agents';\nimport fs from 'node:fs';\n",
+    },
+    errors: ['src/a.ts:2'],
+  },
   {
     name: 'invalid: a client component in a Node app reaches the SQLite control through the tool file',
-    files: { 'package.json': NODE, 'src/ctrlrun.control.ts': SQLITE_CONTROL, 'src/tools.ts': TOOL, 'app/page.tsx': "'use client';\nimport { t } from '../src/tools';\nimport { Agent } from '@openai/agents';\n" },
+    files: {
+      'package.json': NODE,
+      'src/ctrlrun.control.ts': SQLITE_CONTROL,
+      'src/tools.ts': TOOL,
+      'app/page.tsx': "'use client';\nimport { t } from '../src/tools';\nimport { Agent } from '@openai/agents';\n",
+    },
     errors: ['src/tools.ts:1'],
   },
   {
     name: 'valid: a Node server that runs a RealtimeSession (a Twilio bridge) imports node:process and the tools',
-    files: { 'package.json': NODE, 'src/ctrlrun.control.ts': SQLITE_CONTROL, 'src/tools.ts': TOOL, 'src/server.ts': "import process from 'node:process';\nimport { RealtimeSession } from '@openai/agents/realtime';\nimport { t } from './tools';\n" },
+    files: {
+      'package.json': NODE,
+      'src/ctrlrun.control.ts': SQLITE_CONTROL,
+      'src/tools.ts': TOOL,
+      'src/server.ts': "import process from 'node:process';\nimport { RealtimeSession } from '@openai/agents/realtime';\nimport { t } from './tools';\n",
+    },
     errors: [],
   },
   {
     name: 'invalid: a file that runs a RealtimeSession imports the tools',
-    files: { 'package.json': NODE, 'src/ctrlrun.control.ts': SQLITE_CONTROL, 'src/tools.ts': TOOL, 'src/voice.ts': "import { RealtimeSession } from '@openai/agents/realtime';\nimport { t } from './tools';\n" },
+    files: {
+      'package.json': NODE,
+      'src/ctrlrun.control.ts': SQLITE_CONTROL,
+      'src/tools.ts': TOOL,
+      'src/voice.ts': "import { RealtimeSession } from '@openai/agents/realtime';\nimport { t } from './tools';\n",
+    },
     errors: ['src/tools.ts:1'],
   },
   {
@@ -72,13 +122,26 @@ const CASES: Case[] = [
   },
   {
     name: "invalid: `export const config = { runtime: 'edge' }` (a Vercel function) imports node:sqlite",
-    files: { 'package.json': NODE, 'src/ctrlrun.control.ts': HTTP_CONTROL, 'api/run.ts': "import { Agent } from '@openai/agents';\nimport { DatabaseSync } from 'node:sqlite';\nexport const config = { runtime: 'edge' };\n" },
+    files: {
+      'package.json': NODE,
+      'src/ctrlrun.control.ts': HTTP_CONTROL,
+      'api/run.ts': "import { Agent } from '@openai/agents';\nimport { DatabaseSync } from 'node:sqlite';\nexport const config = { runtime: 'edge' };\n",
+    },
     errors: ['api/run.ts:2'],
   },
-  { name: 'valid: the same edge route with the httpStore control', files: { ...NEXT_EDGE, 'src/ctrlrun.control.ts': HTTP_CONTROL }, unscanned: ['src/tools/index.ts'], errors: [] },
+  {
+    name: 'valid: the same edge route with the httpStore control',
+    files: { ...NEXT_EDGE, 'src/ctrlrun.control.ts': HTTP_CONTROL },
+    unscanned: ['src/tools/index.ts'],
+    errors: [],
+  },
   {
     name: 'valid: the same route without the edge runtime (Node) with the SQLite control',
-    files: { ...NEXT_EDGE, 'src/app/api/chat/route.ts': NEXT_EDGE['src/app/api/chat/route.ts'].replace("export const runtime = 'edge';", "export const runtime = 'nodejs';"), 'src/ctrlrun.control.ts': SQLITE_CONTROL },
+    files: {
+      ...NEXT_EDGE,
+      'src/app/api/chat/route.ts': NEXT_EDGE['src/app/api/chat/route.ts'].replace("export const runtime = 'edge';", "export const runtime = 'nodejs';"),
+      'src/ctrlrun.control.ts': SQLITE_CONTROL,
+    },
     unscanned: ['src/tools/index.ts'],
     errors: [],
   },
@@ -90,13 +153,24 @@ const CASES: Case[] = [
   },
   {
     name: 'invalid: src/middleware.ts, scanned (it names the SDK)',
-    files: { ...NEXT_MIDDLEWARE, 'middleware.ts': undefined, 'src/middleware.ts': NEXT_MIDDLEWARE['middleware.ts'].replace("'./src/agents/assistant'", "'./agents/assistant'").replace("import {", "import { Agent } from '@openai/agents';\nimport {"), 'src/ctrlrun.control.ts': SQLITE_CONTROL },
+    files: {
+      ...NEXT_MIDDLEWARE,
+      'middleware.ts': undefined,
+      'src/middleware.ts': NEXT_MIDDLEWARE['middleware.ts']
+        .replace("'./src/agents/assistant'", "'./agents/assistant'")
+        .replace('import {', "import { Agent } from '@openai/agents';\nimport {"),
+      'src/ctrlrun.control.ts': SQLITE_CONTROL,
+    },
     unscanned: ['src/tools/index.ts'],
     errors: ['src/tools/refund.ts:1'],
   },
   {
     name: "valid: the middleware says `runtime: 'nodejs'` (Next.js 15.5+)",
-    files: { ...NEXT_MIDDLEWARE, 'middleware.ts': `${NEXT_MIDDLEWARE['middleware.ts']}export const config = { runtime: 'nodejs' };\n`, 'src/ctrlrun.control.ts': SQLITE_CONTROL },
+    files: {
+      ...NEXT_MIDDLEWARE,
+      'middleware.ts': `${NEXT_MIDDLEWARE['middleware.ts']}export const config = { runtime: 'nodejs' };\n`,
+      'src/ctrlrun.control.ts': SQLITE_CONTROL,
+    },
     unscanned: ['middleware.ts', 'src/tools/index.ts'],
     errors: [],
   },
@@ -127,7 +201,10 @@ describe('node-module-in-browser', () => {
       const written = Object.fromEntries(Object.entries(c.files).filter((e): e is [string, string] => e[1] !== undefined));
       writeFiles(dir, written);
       const base = testProject();
-      const project = { ...base, manifest: { ...base.manifest, root: dir, output: `${dir}/src/ctrlrun.generated.ts`, control: `${dir}/src/ctrlrun.control.ts` } };
+      const project = {
+        ...base,
+        manifest: { ...base.manifest, root: dir, output: `${dir}/src/ctrlrun.generated.ts`, control: `${dir}/src/ctrlrun.control.ts` },
+      };
       const files = Object.entries(written)
         .filter(([f]) => /\.[cm]?[jt]sx?$/.test(f) && !(c.unscanned ?? []).includes(f))
         .map(([file, text]) => ({ scan: scanSource(file, text, { root: dir, generatedModule: project.manifest.output }), text: () => text }));

@@ -19,7 +19,10 @@ ruleTester('object-literal-tool', {
     },
     {
       name: 'inline in the tools array, with a method invoke',
-      code: lines("import { Agent } from '@openai/agents';", "new Agent({ name: 'd', tools: [{ type: 'function', name: 'x', async invoke() { return ''; } }] });"),
+      code: lines(
+        "import { Agent } from '@openai/agents';",
+        "new Agent({ name: 'd', tools: [{ type: 'function', name: 'x', async invoke() { return ''; } }] });",
+      ),
       errors: [{ line: 2, column: 32 }],
     },
   ],

@@ -13,7 +13,7 @@ describe('observe-mode', () => {
     project.policy = { ...project.policy, mode: 'observe', modeLoc: { file: '/repo/ctrlrun.yaml', line: 2, column: 1 } };
     return project;
   };
-  it('warns once, at the policy\'s mode line, when the policy observes', () => {
+  it("warns once, at the policy's mode line, when the policy observes", () => {
     const code = lines(GEN, "export const l = protectedTool('stripe.charge.read', { name: 'lookup_charge' });");
     const found = lintFiles([scanSource('src/a.ts', code), scanSource('src/b.ts', code)], observe(), () => code).filter((f) => f.ruleId === 'observe-mode');
     expect(found).toEqual([expect.objectContaining({ file: 'ctrlrun.yaml', line: 2, column: 1, severity: 'warning' })]);

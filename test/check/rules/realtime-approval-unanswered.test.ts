@@ -16,11 +16,27 @@ ruleTester('realtime-approval-unanswered', {
     },
     {
       name: 'a handler in a function of the same file that answers',
-      code: lines(RT, SESSION, 'function onApproval(_c: unknown, _a: unknown, r: { approvalItem: never }) { fileIt(r); }', 'function fileIt(r: { approvalItem: never }) { return control.requestRealtime(session, r.approvalItem); }', "session.on('tool_approval_requested', onApproval);"),
+      code: lines(
+        RT,
+        SESSION,
+        'function onApproval(_c: unknown, _a: unknown, r: { approvalItem: never }) { fileIt(r); }',
+        'function fileIt(r: { approvalItem: never }) { return control.requestRealtime(session, r.approvalItem); }',
+        "session.on('tool_approval_requested', onApproval);",
+      ),
     },
-    { name: 'answered in the handler with the session itself', code: lines(RT, SESSION, "session.on('tool_approval_requested', () => session.reject(lastItem));") },
-    { name: 'a handler from another module (check cannot read it)', code: lines(RT, "import { onApproval } from './approvals.js';", SESSION, "session.on('tool_approval_requested', onApproval);") },
-    { name: 'a policy that never pauses', project: testProject({ actions: [action('stripe.refund', ['allow']), action('stripe.charge.read', ['allow']), action('accounts.close', ['deny'])] }), code: lines(RT, SESSION) },
+    {
+      name: 'answered in the handler with the session itself',
+      code: lines(RT, SESSION, "session.on('tool_approval_requested', () => session.reject(lastItem));"),
+    },
+    {
+      name: 'a handler from another module (check cannot read it)',
+      code: lines(RT, "import { onApproval } from './approvals.js';", SESSION, "session.on('tool_approval_requested', onApproval);"),
+    },
+    {
+      name: 'a policy that never pauses',
+      project: testProject({ actions: [action('stripe.refund', ['allow']), action('stripe.charge.read', ['allow']), action('accounts.close', ['deny'])] }),
+      code: lines(RT, SESSION),
+    },
     { name: 'no project', project: null, code: lines(RT, SESSION) },
   ],
   invalid: [

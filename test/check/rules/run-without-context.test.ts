@@ -21,31 +21,100 @@ const AGENT = "const agent = new Agent({ name: 'desk', tools: [protectedTool('st
 ruleTester('run-without-context', {
   valid: [
     { name: 'the context carries the user', code: CONTROL + lines(SDK, GEN, AGENT, "await run(agent, 'hi', { context: { user: session.user } });") },
-    { name: 'a shorthand context held in a variable', code: CONTROL + lines(SDK, GEN, AGENT, 'const context = { user: me, locale };', "await run(agent, 'hi', { context, stream: true });") },
-    { name: 'an identity that needs no context (a service principal)', code: lines(RT, "createControl({ store: memoryStore(), identity: () => process.env.CTRLRUN_PRINCIPAL ?? null });", SDK, GEN, AGENT, "await run(agent, 'hi');") },
-    { name: 'a resumed run keeps its context', code: CONTROL + lines(SDK, GEN, AGENT, "const result = await run(agent, 'hi', { context: { user } });", 'await run(agent, result.state);') },
-    { name: 'options check cannot read', code: CONTROL + lines(SDK, GEN, AGENT, 'export async function go(options: object) { await run(agent, "hi", options); }', "await run(agent, 'hi', { ...defaults });") },
+    {
+      name: 'a shorthand context held in a variable',
+      code: CONTROL + lines(SDK, GEN, AGENT, 'const context = { user: me, locale };', "await run(agent, 'hi', { context, stream: true });"),
+    },
+    {
+      name: 'an identity that needs no context (a service principal)',
+      code: lines(
+        RT,
+        'createControl({ store: memoryStore(), identity: () => process.env.CTRLRUN_PRINCIPAL ?? null });',
+        SDK,
+        GEN,
+        AGENT,
+        "await run(agent, 'hi');",
+      ),
+    },
+    {
+      name: 'a resumed run keeps its context',
+      code: CONTROL + lines(SDK, GEN, AGENT, "const result = await run(agent, 'hi', { context: { user } });", 'await run(agent, result.state);'),
+    },
+    {
+      name: 'options check cannot read',
+      code:
+        CONTROL +
+        lines(SDK, GEN, AGENT, 'export async function go(options: object) { await run(agent, "hi", options); }', "await run(agent, 'hi', { ...defaults });"),
+    },
     { name: 'no protected tools in the repo', project: null, code: CONTROL + lines(SDK, "await run(new Agent({ name: 'a' }), 'hi');") },
-    { name: 'an identity check cannot follow, and a context with keys', code: lines(RT, 'createControl({ store: memoryStore(), identity: (rc) => principalOf(rc) });', SDK, GEN, AGENT, "await run(agent, 'hi', { context: { tenant } });") },
+    {
+      name: 'an identity check cannot follow, and a context with keys',
+      code: lines(
+        RT,
+        'createControl({ store: memoryStore(), identity: (rc) => principalOf(rc) });',
+        SDK,
+        GEN,
+        AGENT,
+        "await run(agent, 'hi', { context: { tenant } });",
+      ),
+    },
     { name: 'no control in the scanned files', code: lines(SDK, GEN, AGENT, "await run(agent, 'hi');") },
     // loop finding 7: runs of agents that reach no protected tool, and resumes from a caught error's state
-    { name: 'an agent with no tools (the haiku example)', code: CONTROL + lines(SDK, GEN, AGENT, "const haiku = new Agent({ name: 'haiku', instructions: 'Write a haiku' });", "await run(haiku, 'spring');") },
+    {
+      name: 'an agent with no tools (the haiku example)',
+      code: CONTROL + lines(SDK, GEN, AGENT, "const haiku = new Agent({ name: 'haiku', instructions: 'Write a haiku' });", "await run(haiku, 'spring');"),
+    },
     {
       name: 'an agent whose only tool() the manifest does not map, and an agent handing off to it',
-      code: CONTROL + lines(SDK_TOOL, GEN, AGENT, "const joke = tool({ name: 'tell_joke', description: '', parameters: {} as never, execute: async () => 'ha' });", "const jester = new Agent({ name: 'jester', tools: [joke] });", "const front = new Agent({ name: 'front', handoffs: [jester] });", "await run(jester, 'a joke');", "await run(front, 'hi');"),
+      code:
+        CONTROL +
+        lines(
+          SDK_TOOL,
+          GEN,
+          AGENT,
+          "const joke = tool({ name: 'tell_joke', description: '', parameters: {} as never, execute: async () => 'ha' });",
+          "const jester = new Agent({ name: 'jester', tools: [joke] });",
+          "const front = new Agent({ name: 'front', handoffs: [jester] });",
+          "await run(jester, 'a joke');",
+          "await run(front, 'hi');",
+        ),
     },
     {
       name: "a resume from a caught error's state (`e.state`, `error.state`)",
       code:
         CONTROL +
-        lines(SDK, GEN, AGENT, 'try {', "  await run(agent, 'hi', { context: { user } });", '} catch (e) {', '  await run(agent, e.state);', '}', 'try { await go(); } catch (error) {', '  const state = error.state;', '  await run(agent, state);', '}'),
+        lines(
+          SDK,
+          GEN,
+          AGENT,
+          'try {',
+          "  await run(agent, 'hi', { context: { user } });",
+          '} catch (e) {',
+          '  await run(agent, e.state);',
+          '}',
+          'try { await go(); } catch (error) {',
+          '  const state = error.state;',
+          '  await run(agent, state);',
+          '}',
+        ),
     },
     { name: 'a run() of another library', code: CONTROL + lines("import { run } from 'node:test';", GEN, "run('a test', () => {});") },
   ],
   invalid: [
     {
       name: 'an agent whose tool() the manifest maps (the codemod protects it), and one handing off to an agent with a protected tool',
-      code: CONTROL + lines(SDK_TOOL, GEN, AGENT, "const refund = tool({ name: 'refund', description: '', parameters: {} as never, execute: async () => 'ok' });", "const desk = new Agent({ name: 'desk2', tools: [refund] });", "const triage = new Agent({ name: 'triage', handoffs: [agent] });", "await run(desk, 'refund');", "await run(triage, 'hi');"),
+      code:
+        CONTROL +
+        lines(
+          SDK_TOOL,
+          GEN,
+          AGENT,
+          "const refund = tool({ name: 'refund', description: '', parameters: {} as never, execute: async () => 'ok' });",
+          "const desk = new Agent({ name: 'desk2', tools: [refund] });",
+          "const triage = new Agent({ name: 'triage', handoffs: [agent] });",
+          "await run(desk, 'refund');",
+          "await run(triage, 'hi');",
+        ),
       errors: [
         { line: 15, column: 7, mentions: 'desk' },
         { line: 16, column: 7, mentions: 'triage' },
@@ -53,14 +122,23 @@ ruleTester('run-without-context', {
     },
     {
       name: 'an agent whose tools the file does not show (imported) stays reported; so does a state that is not a caught error',
-      code: CONTROL + lines(SDK, GEN, "import { tools } from './tools';", "const agent = new Agent({ name: 'a', tools });", "await run(agent, 'hi');", "await run(agent, saved.state);"),
+      code:
+        CONTROL +
+        lines(
+          SDK,
+          GEN,
+          "import { tools } from './tools';",
+          "const agent = new Agent({ name: 'a', tools });",
+          "await run(agent, 'hi');",
+          'await run(agent, saved.state);',
+        ),
       errors: [
         { line: 13, column: 7, mentions: 'passes no context' },
         { line: 14, column: 7, mentions: 'passes no context' },
       ],
     },
     {
-      name: "run(agent, input) with no context and the control init writes",
+      name: 'run(agent, input) with no context and the control init writes',
       code: CONTROL + lines(SDK, GEN, AGENT, "const result = await run(agent, 'refund pay_1');"),
       errors: [{ line: 12, column: 22, mentions: 'runContext.context.user' }],
     },
@@ -68,7 +146,15 @@ ruleTester('run-without-context', {
       name: 'runner.run with a context that lacks the key; the runtime run() with none',
       code:
         CONTROL +
-        lines(SDK, GEN, "import { run as guardedRun } from 'ctrlrun-gen/runtime';", AGENT, 'const runner = new Runner();', "await runner.run(agent, 'hi', { context: { tenant: 'acme' } });", "await guardedRun(agent, 'hi');"),
+        lines(
+          SDK,
+          GEN,
+          "import { run as guardedRun } from 'ctrlrun-gen/runtime';",
+          AGENT,
+          'const runner = new Runner();',
+          "await runner.run(agent, 'hi', { context: { tenant: 'acme' } });",
+          "await guardedRun(agent, 'hi');",
+        ),
       errors: [
         { line: 14, column: 7, mentions: 'passes a context without `user`' },
         { line: 15, column: 7, mentions: 'passes no context' },
@@ -76,7 +162,14 @@ ruleTester('run-without-context', {
     },
     {
       name: 'a destructured identity reading context.userId; a run passing user',
-      code: lines(RT, 'createControl({ store: memoryStore(), identity: ({ context }) => context.userId ?? null });', SDK, GEN, AGENT, "await run(agent, 'hi', { context: { user: 'ana' } });"),
+      code: lines(
+        RT,
+        'createControl({ store: memoryStore(), identity: ({ context }) => context.userId ?? null });',
+        SDK,
+        GEN,
+        AGENT,
+        "await run(agent, 'hi', { context: { user: 'ana' } });",
+      ),
       errors: [{ line: 6, column: 7, mentions: 'context: { userId:' }],
     },
   ],

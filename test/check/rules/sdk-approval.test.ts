@@ -4,10 +4,13 @@ const GEN = "import { protectedTool } from './ctrlrun.generated.js';";
 
 ruleTester('sdk-approval', {
   valid: [
-    { name: 'the Control answers', code: lines(GEN, 'await control.approve(state, item, { approver: "ana" });', 'await control.reject(state, item, { approver: "ana" });') },
+    {
+      name: 'the Control answers',
+      code: lines(GEN, 'await control.approve(state, item, { approver: "ana" });', 'await control.reject(state, item, { approver: "ana" });'),
+    },
     { name: 'a promise rejection', code: lines(GEN, 'Promise.reject(new Error("x"));') },
     { name: 'no protected tools in the repo (no project, no protectedTool)', project: null, code: lines('state.approve(item);') },
-    { name: 'alwaysApprove is sticky-approval\'s finding', code: lines('state.approve(item, { alwaysApprove: true });') },
+    { name: "alwaysApprove is sticky-approval's finding", code: lines('state.approve(item, { alwaysApprove: true });') },
     {
       name: "an app's own approve methods (issue 21: companyClient.approve(id), company.approve(...))",
       code: lines(
@@ -29,7 +32,11 @@ ruleTester('sdk-approval', {
     },
     {
       name: 'reject, approveTool and rejectTool',
-      code: lines('for (const item of result.interruptions) state.reject(item);', 'result.interruptions.forEach((call) => ctx.approveTool(call));', 'const [call] = state.getInterruptions(); ctx.rejectTool(call, { message: "no" });'),
+      code: lines(
+        'for (const item of result.interruptions) state.reject(item);',
+        'result.interruptions.forEach((call) => ctx.approveTool(call));',
+        'const [call] = state.getInterruptions(); ctx.rejectTool(call, { message: "no" });',
+      ),
       errors: [
         { line: 1, column: 42, mentions: 'control.reject' },
         { line: 2, column: 40, mentions: 'control.approve' },
@@ -49,7 +56,11 @@ ruleTester('sdk-approval', {
     {
       name: 'no manifest, but the file builds a protected tool',
       project: null,
-      code: lines(GEN, "export const r = protectedTool('stripe.refund', { name: 'refund' });", 'const state = await RunState.fromString(agent, saved); state.approve(item);'),
+      code: lines(
+        GEN,
+        "export const r = protectedTool('stripe.refund', { name: 'refund' });",
+        'const state = await RunState.fromString(agent, saved); state.approve(item);',
+      ),
       errors: [{ line: 3, column: 56 }],
     },
     {
@@ -60,7 +71,12 @@ ruleTester('sdk-approval', {
         'export function one(item: RunToolApprovalItem) { store.approve(item); }',
         'const stream = await run(agent, "hi", { stream: true }); stream.state.approve(event.item);',
       ),
-      errors: [{ line: 1, column: 80 }, { line: 2, column: 68 }, { line: 3, column: 50 }, { line: 4, column: 58 }],
+      errors: [
+        { line: 1, column: 80 },
+        { line: 2, column: 68 },
+        { line: 3, column: 50 },
+        { line: 4, column: 58 },
+      ],
     },
   ],
 });

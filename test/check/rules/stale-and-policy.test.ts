@@ -30,7 +30,15 @@ describe('policy-invalid', () => {
   it("keeps the loader's locations, path and hint", () => {
     const found = policyInvalidFindings(
       [
-        { severity: 'error', file: '/repo/ctrlrun.yaml', line: 7, column: 9, message: 'unknown key "decison"', path: 'actions.a', hint: 'did you mean "decision"?' },
+        {
+          severity: 'error',
+          file: '/repo/ctrlrun.yaml',
+          line: 7,
+          column: 9,
+          message: 'unknown key "decison"',
+          path: 'actions.a',
+          hint: 'did you mean "decision"?',
+        },
         { severity: 'warning', file: '/repo/ctrlrun.yaml', line: 1, column: 1, message: 'just a warning' },
         { severity: 'error', file: '/repo/ctrlrun.tools.yaml', line: 0, column: 0, message: 'cannot read' },
       ],

@@ -4,10 +4,17 @@ ruleTester('sticky-approval', {
   valid: [
     { name: 'approve without alwaysApprove', code: lines("import { run } from '@openai/agents';", 'state.approve(item);') },
     { name: 'alwaysApprove: false', code: lines("import { run } from '@openai/agents';", 'state.approve(item, { alwaysApprove: false });') },
-    { name: 'alwaysApprove: false through a const', code: lines("import { run } from '@openai/agents';", 'const once = { alwaysApprove: false };', 'state.approve(item, once);') },
+    {
+      name: 'alwaysApprove: false through a const',
+      code: lines("import { run } from '@openai/agents';", 'const once = { alwaysApprove: false };', 'state.approve(item, once);'),
+    },
     {
       name: 'suppressed',
-      code: lines("import { run } from '@openai/agents';", '// ctrlrun-ignore sticky-approval -- test harness only', 'state.approve(item, { alwaysApprove: true });'),
+      code: lines(
+        "import { run } from '@openai/agents';",
+        '// ctrlrun-ignore sticky-approval -- test harness only',
+        'state.approve(item, { alwaysApprove: true });',
+      ),
     },
   ],
   invalid: [

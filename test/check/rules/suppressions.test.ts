@@ -7,12 +7,16 @@ const MAPPED = "export const t = tool({ name: 'refund', errorFunction: null });"
 // the cases of each id: invalid-suppression.test.ts, unused-suppression.test.ts
 describe('suppressions', () => {
   it('an invalid suppression silences nothing (fail closed)', () => {
-    const found = lintSource(lines(SDK, '// ctrlrun-ignore unprotected-tool', MAPPED)).map((f) => f.ruleId).filter((id) => id !== 'tracing-sensitive-data');
+    const found = lintSource(lines(SDK, '// ctrlrun-ignore unprotected-tool', MAPPED))
+      .map((f) => f.ruleId)
+      .filter((id) => id !== 'tracing-sensitive-data');
     expect(found).toEqual(['invalid-suppression', 'unprotected-tool']);
   });
 
   it('a suppression silences only its own rule on its line', () => {
-    const found = lintSource(lines(SDK, '// ctrlrun-ignore unprotected-tool -- reviewed', "export const t = tool({ name: 'refund' });")).map((f) => `${f.line}:${f.ruleId}`).filter((x) => !x.endsWith('tracing-sensitive-data'));
+    const found = lintSource(lines(SDK, '// ctrlrun-ignore unprotected-tool -- reviewed', "export const t = tool({ name: 'refund' });"))
+      .map((f) => `${f.line}:${f.ruleId}`)
+      .filter((x) => !x.endsWith('tracing-sensitive-data'));
     expect(found).toEqual(['3:unsafe-error-function']);
   });
 

@@ -7,9 +7,15 @@ const SDK = "import { tool } from '@openai/agents';";
 
 ruleTester('timeout-without-effect', {
   valid: [
-    { name: 'timeoutMs on an action with an effect', code: lines(GEN, "export const r = protectedTool('stripe.refund', { name: 'refund', timeoutMs: 5000 });") },
+    {
+      name: 'timeoutMs on an action with an effect',
+      code: lines(GEN, "export const r = protectedTool('stripe.refund', { name: 'refund', timeoutMs: 5000 });"),
+    },
     { name: 'no timeoutMs', code: lines(GEN, "export const l = protectedTool('stripe.charge.read', { name: 'lookup_charge' });") },
-    { name: 'an action that is always denied never runs', code: lines(GEN, "export const c = protectedTool('accounts.close', { name: 'close_account', timeoutMs: 10 });") },
+    {
+      name: 'an action that is always denied never runs',
+      code: lines(GEN, "export const c = protectedTool('accounts.close', { name: 'close_account', timeoutMs: 10 });"),
+    },
   ],
   invalid: [
     {

@@ -5,7 +5,10 @@ const IMPORT = "import { protectedTool } from './ctrlrun.generated.js';";
 ruleTester('unknown-action', {
   valid: [
     { name: 'an action of the policy', code: lines(IMPORT, "export const r = protectedTool('stripe.refund', { name: 'refund', execute: async () => 'ok' });") },
-    { name: 'a tool name the manifest does not map', code: lines(IMPORT, "export const r = protectedTool('stripe.charge.read', { name: 'read_only_lookup' });") },
+    {
+      name: 'a tool name the manifest does not map',
+      code: lines(IMPORT, "export const r = protectedTool('stripe.charge.read', { name: 'read_only_lookup' });"),
+    },
     { name: 'a denied action is still known', code: lines(IMPORT, "export const r = protectedTool('accounts.close', { name: 'close_account' });") },
     { name: 'no project: nothing to compare with', project: null, code: lines(IMPORT, "export const r = protectedTool('nope', { name: 'x' });") },
   ],

@@ -6,7 +6,7 @@ ruleTester('unmapped-protected-tool', {
   valid: [
     { name: 'a mapped name with its action', code: lines(GEN, "protectedTool('stripe.refund', { name: 'refund' });") },
     { name: 'a name mapped the SDK way (sanitized)', code: lines(GEN, "protectedTool('stripe.charge.read', { name: 'lookup charge' });") },
-    { name: 'an action the policy lacks is unknown-action\'s', code: lines(GEN, "protectedTool('stripe.refnd', { name: 'wire' });") },
+    { name: "an action the policy lacks is unknown-action's", code: lines(GEN, "protectedTool('stripe.refnd', { name: 'wire' });") },
     { name: 'no manifest', project: null, code: lines(GEN, "protectedTool('stripe.charge.read', { name: 'wire' });") },
   ],
   invalid: [

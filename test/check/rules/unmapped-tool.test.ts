@@ -5,7 +5,10 @@ const IMPORT = "import { tool } from '@openai/agents';";
 ruleTester('unmapped-tool', {
   valid: [
     { name: 'a mapped SDK tool is unprotected-tool, not this', code: lines(IMPORT, "export const r = tool({ name: 'refund', execute: async () => 'ok' });") },
-    { name: 'a protected tool', code: lines("import { protectedTool } from './ctrlrun.generated.js';", "export const r = protectedTool('stripe.refund', { name: 'send_email' });") },
+    {
+      name: 'a protected tool',
+      code: lines("import { protectedTool } from './ctrlrun.generated.js';", "export const r = protectedTool('stripe.refund', { name: 'send_email' });"),
+    },
   ],
   invalid: [
     {
@@ -20,7 +23,11 @@ ruleTester('unmapped-tool', {
     },
     {
       name: 'two declarations of one name are each reported',
-      code: lines(IMPORT, "export const a = tool({ name: 'get_weather', execute: async () => 'sun' });", "export const b = tool({ name: 'get_weather', execute: async () => 'rain' });"),
+      code: lines(
+        IMPORT,
+        "export const a = tool({ name: 'get_weather', execute: async () => 'sun' });",
+        "export const b = tool({ name: 'get_weather', execute: async () => 'rain' });",
+      ),
       errors: [
         { line: 2, column: 18 },
         { line: 3, column: 18 },

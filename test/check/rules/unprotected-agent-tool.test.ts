@@ -6,9 +6,27 @@ const GEN = "import { protectAgent, protectAgentTool, protectHostedMcp, protectM
 
 ruleTester('unprotected-agent-tool', {
   valid: [
-    { name: 'protectAgentTool', code: lines(SDK, GEN, "const writer = new Agent({ name: 'writer' });", "export const t = protectAgentTool('stripe.refund', writer, { toolDescription: 'x' });") },
-    { name: 'asTool of something that is not an SDK agent', code: lines(SDK, "import { chain } from 'langchain';", "export const t = chain.asTool({ name: 'x' });") },
-    { name: 'a RealtimeAgent is not an agent tool', code: lines("import { RealtimeAgent } from '@openai/agents/realtime';", "const r = new RealtimeAgent({ name: 'r' });", 'export const t = (r as any).asTool?.({});') },
+    {
+      name: 'protectAgentTool',
+      code: lines(
+        SDK,
+        GEN,
+        "const writer = new Agent({ name: 'writer' });",
+        "export const t = protectAgentTool('stripe.refund', writer, { toolDescription: 'x' });",
+      ),
+    },
+    {
+      name: 'asTool of something that is not an SDK agent',
+      code: lines(SDK, "import { chain } from 'langchain';", "export const t = chain.asTool({ name: 'x' });"),
+    },
+    {
+      name: 'a RealtimeAgent is not an agent tool',
+      code: lines(
+        "import { RealtimeAgent } from '@openai/agents/realtime';",
+        "const r = new RealtimeAgent({ name: 'r' });",
+        'export const t = (r as any).asTool?.({});',
+      ),
+    },
   ],
   invalid: [
     {
@@ -23,7 +41,12 @@ ruleTester('unprotected-agent-tool', {
     },
     {
       name: 'Agent.create and a clone, followed through variables',
-      code: lines(SDK, "const a = Agent.create({ name: 'a' });", "const b = a.clone({ name: 'b' });", "export const tools = [b.asTool({ toolDescription: 'x' })];"),
+      code: lines(
+        SDK,
+        "const a = Agent.create({ name: 'a' });",
+        "const b = a.clone({ name: 'b' });",
+        "export const tools = [b.asTool({ toolDescription: 'x' })];",
+      ),
       errors: [{ line: 4, column: 23 }],
     },
   ],

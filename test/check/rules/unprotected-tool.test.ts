@@ -4,13 +4,26 @@ const IMPORT = "import { tool } from '@openai/agents';";
 
 ruleTester('unprotected-tool', {
   valid: [
-    { name: 'a protected tool', code: lines("import { protectedTool } from './ctrlrun.generated.js';", "export const r = protectedTool('stripe.refund', { name: 'refund', execute: async () => 'ok' });") },
-    { name: 'an unmapped SDK tool is unmapped-tool, not this', code: lines(IMPORT, "export const t = tool({ name: 'send_email', execute: async () => 'ok' });") },
+    {
+      name: 'a protected tool',
+      code: lines(
+        "import { protectedTool } from './ctrlrun.generated.js';",
+        "export const r = protectedTool('stripe.refund', { name: 'refund', execute: async () => 'ok' });",
+      ),
+    },
+    {
+      name: 'an unmapped SDK tool is unmapped-tool, not this',
+      code: lines(IMPORT, "export const t = tool({ name: 'send_email', execute: async () => 'ok' });"),
+    },
     { name: 'tool() from another package', code: lines("import { tool } from 'ai';", "export const t = tool({ name: 'refund', execute: async () => 'ok' });") },
     { name: 'a local function named tool', code: lines('function tool(o: unknown) { return o; }', "export const t = tool({ name: 'refund' });") },
     {
       name: 'suppressed with a reason',
-      code: lines(IMPORT, '// ctrlrun-ignore unprotected-tool -- read-only, reviewed', "export const t = tool({ name: 'refund', errorFunction: null, execute: async () => 'ok' });"),
+      code: lines(
+        IMPORT,
+        '// ctrlrun-ignore unprotected-tool -- read-only, reviewed',
+        "export const t = tool({ name: 'refund', errorFunction: null, execute: async () => 'ok' });",
+      ),
     },
   ],
   invalid: [

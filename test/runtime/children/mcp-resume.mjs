@@ -19,8 +19,19 @@ const serverScript = path.join(path.dirname(new URL(import.meta.url).pathname), 
 const store = sqliteStore({ path: config.db });
 const server =
   config.transport === 'http'
-    ? new MCPServerStreamableHttp({ name: 'issues', url: config.url, cacheToolsList: true, requestInit: { headers: { 'x-ctrlrun-client-pid': String(process.pid) } } })
-    : new MCPServerStdio({ name: 'issues', command: process.execPath, args: [serverScript], env: { ...process.env, CTRLRUN_TEST_MCP_LOG: config.log }, cacheToolsList: true });
+    ? new MCPServerStreamableHttp({
+        name: 'issues',
+        url: config.url,
+        cacheToolsList: true,
+        requestInit: { headers: { 'x-ctrlrun-client-pid': String(process.pid) } },
+      })
+    : new MCPServerStdio({
+        name: 'issues',
+        command: process.execPath,
+        args: [serverScript],
+        env: { ...process.env, CTRLRUN_TEST_MCP_LOG: config.log },
+        cacheToolsList: true,
+      });
 try {
   await server.connect();
   const control = createControl({ store, identity: (rc) => rc.context?.user ?? null });

@@ -75,7 +75,8 @@ const refund = protectedTool('stripe.refund', {
   },
 });
 
-const steps = config.mode === 'resume' ? [[assistantMessage('done')]] : [[functionCall('refund', config.args, { callId: config.callId })], [assistantMessage('done')]];
+const steps =
+  config.mode === 'resume' ? [[assistantMessage('done')]] : [[functionCall('refund', config.args, { callId: config.callId })], [assistantMessage('done')]];
 const agent = new Agent({ name: 'desk', instructions: 'Refund desk', model: new ScriptedModel(steps), tools: [refund] });
 
 async function waitForGo() {

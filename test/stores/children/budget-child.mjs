@@ -24,7 +24,15 @@ try {
   });
   const outcomes = [];
   for (const key of config.keys) {
-    const r = await store.reserveEffect({ key, action: 'stripe.refund', attemptId: key, maxAttempts: 1, now: config.now, leaseMs: 60_000, charges: [config.charge] });
+    const r = await store.reserveEffect({
+      key,
+      action: 'stripe.refund',
+      attemptId: key,
+      maxAttempts: 1,
+      now: config.now,
+      leaseMs: 60_000,
+      charges: [config.charge],
+    });
     outcomes.push(r.outcome);
   }
   say({ outcome: outcomes.join(',') });

@@ -22,7 +22,12 @@ export function memoryEffects(state: MemoryState): EffectMethods {
     async consumptions(filter?: { grantId?: string; metric?: string; effectKey?: string }): Promise<Consumption[]> {
       open(state);
       return ledger
-        .filter((r) => (filter?.grantId === undefined || r.grantId === filter.grantId) && (filter?.metric === undefined || r.metric === filter.metric) && (filter?.effectKey === undefined || r.effectKey === filter.effectKey))
+        .filter(
+          (r) =>
+            (filter?.grantId === undefined || r.grantId === filter.grantId) &&
+            (filter?.metric === undefined || r.metric === filter.metric) &&
+            (filter?.effectKey === undefined || r.effectKey === filter.effectKey),
+        )
         .map(copy);
     },
 

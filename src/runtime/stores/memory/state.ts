@@ -68,7 +68,9 @@ export function copyReserve(result: ReserveResult): ReserveResult {
     case 'claim_refused':
       return { outcome: result.outcome, claim: copyClaim(result.claim) };
     case 'reserved':
-      return result.claimed ? { outcome: 'reserved', effect: copy(result.effect), claimed: copy(result.claimed) } : { outcome: 'reserved', effect: copy(result.effect) };
+      return result.claimed
+        ? { outcome: 'reserved', effect: copy(result.effect), claimed: copy(result.claimed) }
+        : { outcome: 'reserved', effect: copy(result.effect) };
     default:
       return { outcome: result.outcome, effect: copy(result.effect) };
   }

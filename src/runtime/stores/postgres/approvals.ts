@@ -1,4 +1,14 @@
-import type { AddAnswerResult, ApprovalAnswer, ApprovalRequest, ApprovalState, ClaimBinding, ClaimResult, NewApprovalRequest, RequestPage, Store } from '../../types.js';
+import type {
+  AddAnswerResult,
+  ApprovalAnswer,
+  ApprovalRequest,
+  ApprovalState,
+  ClaimBinding,
+  ClaimResult,
+  NewApprovalRequest,
+  RequestPage,
+  Store,
+} from '../../types.js';
 import { answerOutcome, claimTransition, exactBinding, withAnswer } from '../transitions.js';
 import { APPROVAL_COLUMNS, approvalFromRow, approvalToValues, type ApprovalRow } from '../rows.js';
 import { consume, lockApproval, type PgShell } from './connection.js';
@@ -40,7 +50,9 @@ export function postgresApprovals(shell: PgShell): ApprovalMethods {
       const r =
         filter?.state === undefined
           ? await query('listRequests', `SELECT ${APPROVAL_COLUMNS} FROM ${S}.approvals ORDER BY created_at, call_id COLLATE "C"`)
-          : await query('listRequests', `SELECT ${APPROVAL_COLUMNS} FROM ${S}.approvals WHERE state = $1 ORDER BY created_at, call_id COLLATE "C"`, [filter.state]);
+          : await query('listRequests', `SELECT ${APPROVAL_COLUMNS} FROM ${S}.approvals WHERE state = $1 ORDER BY created_at, call_id COLLATE "C"`, [
+              filter.state,
+            ]);
       return r.rows.map((row) => approvalFromRow(row as ApprovalRow));
     },
 
@@ -65,10 +77,12 @@ export function postgresApprovals(shell: PgShell): ApprovalMethods {
         const outcome = answerOutcome(request, answer);
         if (outcome !== 'recorded') return { outcome, request };
         const next = withAnswer(request, answer);
-        const u = await c.query(
-          `UPDATE ${S}.approvals SET state = $1, answers = $2, decided_at = $3 WHERE call_id = $4 AND state = 'pending'`,
-          [next.state, JSON.stringify(next.answers), next.decidedAt ?? null, callId],
-        );
+        const u = await c.query(`UPDATE ${S}.approvals SET state = $1, answers = $2, decided_at = $3 WHERE call_id = $4 AND state = 'pending'`, [
+          next.state,
+          JSON.stringify(next.answers),
+          next.decidedAt ?? null,
+          callId,
+        ]);
         if (u.rowCount !== 1) throw new Error(`addAnswer: the request ${callId} changed under a row lock`);
         return { outcome: 'recorded', request: next } as const;
       });
@@ -79,9 +93,10 @@ export function postgresApprovals(shell: PgShell): ApprovalMethods {
       // refusal, or a principal equal only after normalisation, is decided on the locked row.
       const exact = exactBinding(expect);
       if (expect === undefined || exact) {
-        const r = expect === undefined
-          ? await query('claimApproval', { ...Q.claimAny, values: [callId, now] })
-          : await query('claimApproval', { ...Q.claimBound, values: [callId, now, exact!.action, exact!.argsHash, exact!.policyHash, exact!.principal] });
+        const r =
+          expect === undefined
+            ? await query('claimApproval', { ...Q.claimAny, values: [callId, now] })
+            : await query('claimApproval', { ...Q.claimBound, values: [callId, now, exact!.action, exact!.argsHash, exact!.policyHash, exact!.principal] });
         if (r.rowCount === 1) return { outcome: 'claimed', request: approvalFromRow(r.rows[0] as ApprovalRow) };
       }
       return claimLocked(callId, now, expect);

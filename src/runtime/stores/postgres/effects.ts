@@ -73,7 +73,8 @@ async function reserve(S: string, Q: PgStatements, c: PgClientLike, input: Reser
   for (const grant of [...new Set(charges.map((ch) => ch.grantId))].sort()) await run(c, Q.grantLock, [`${S}.budget:${grant}`]);
   const approval = input.claim ? await lockApproval(Q, c, input.claim.callId) : undefined;
   const held: Consumption[] = [];
-  for (const ch of charges) held.push(...(await run(c, Q.heldCharges, [ch.grantId, ch.metric, input.now - ch.windowMs])).rows.map((row) => consumptionFromRow(row as ConsumptionRow)));
+  for (const ch of charges)
+    held.push(...(await run(c, Q.heldCharges, [ch.grantId, ch.metric, input.now - ch.windowMs])).rows.map((row) => consumptionFromRow(row as ConsumptionRow)));
   let current: EffectRecord | undefined;
   for (let guess = true, tries = 0; ; guess = false, tries++) {
     if (!guess) current = await lockEffect(Q, c, input.key);

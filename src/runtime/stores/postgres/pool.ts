@@ -25,4 +25,3 @@ export async function makePool(options: { connectionString: string; max?: number
   pool.on('error', () => undefined);
   return pool as PgPoolLike;
 }
-

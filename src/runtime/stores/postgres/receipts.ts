@@ -35,7 +35,11 @@ export function postgresReceipts({ S, query, transaction }: PgShell): ReceiptMet
       const field = 'callId' in match ? 'call_id' : 'effect_key';
       const value = 'callId' in match ? match.callId : match.effectKey;
       try {
-        const r = await query('lastReceiptOf', `SELECT seq, hash, receipt FROM ${S}.receipts WHERE (receipt::jsonb ->> '${field}') = $1 ORDER BY seq DESC LIMIT 1`, [value]);
+        const r = await query(
+          'lastReceiptOf',
+          `SELECT seq, hash, receipt FROM ${S}.receipts WHERE (receipt::jsonb ->> '${field}') = $1 ORDER BY seq DESC LIMIT 1`,
+          [value],
+        );
         const row = r.rows[0] as ReceiptRow | undefined;
         return row ? receiptFromRow(row) : null;
       } catch (error) {

@@ -92,9 +92,13 @@ export async function migrate(pool: PgPoolLike, S: string, schemaName: string): 
       throw foreign(schemaName);
     }
     if (version > LATEST_VERSION) {
-      throw new StoreError('store_newer_schema', `Postgres store: schema "${schemaName}" is at version ${version}, newer than this ctrlrun-gen knows (${LATEST_VERSION})`, {
-        hint: 'upgrade ctrlrun-gen in every process that shares this database',
-      });
+      throw new StoreError(
+        'store_newer_schema',
+        `Postgres store: schema "${schemaName}" is at version ${version}, newer than this ctrlrun-gen knows (${LATEST_VERSION})`,
+        {
+          hint: 'upgrade ctrlrun-gen in every process that shares this database',
+        },
+      );
     }
     if (version < LATEST_VERSION) {
       await client.query(`CREATE SCHEMA IF NOT EXISTS ${S}`);
@@ -102,10 +106,10 @@ export async function migrate(pool: PgPoolLike, S: string, schemaName: string): 
       for (const migration of POSTGRES_MIGRATIONS) {
         if (migration.version > version) await client.query(migration.sql(S));
       }
-      await client.query(
-        `INSERT INTO ${S}.ctrlrun_schema (id, app, version) VALUES (1, $1, $2) ON CONFLICT (id) DO UPDATE SET version = EXCLUDED.version`,
-        [APP, LATEST_VERSION],
-      );
+      await client.query(`INSERT INTO ${S}.ctrlrun_schema (id, app, version) VALUES (1, $1, $2) ON CONFLICT (id) DO UPDATE SET version = EXCLUDED.version`, [
+        APP,
+        LATEST_VERSION,
+      ]);
     }
     await client.query('COMMIT');
     client.release();
@@ -121,4 +125,3 @@ function foreign(schemaName: string): StoreError {
     hint: 'give the store its own schema: postgresStore({ connectionString, schema: "ctrlrun" })',
   });
 }
-

@@ -36,12 +36,16 @@ export function statements(S: string) {
     claimBound: named(`${claim} AND action = $3 AND args_hash = $4 AND policy_hash = $5 AND principal = $6 RETURNING ${APPROVAL_COLUMNS}`),
     lockEffect: named(`SELECT ${EFFECT_COLUMNS} FROM ${S}.effects WHERE key = $1 FOR UPDATE`),
     insertEffect: named(`INSERT INTO ${S}.effects (${EFFECT_COLUMNS}) VALUES (${params(8)}) ON CONFLICT (key) DO NOTHING`),
-    updateEffect: named(`UPDATE ${S}.effects SET action = $2, state = $3, attempts = $4, attempt_id = $5, lease_until = $6, updated_at = $7, resolved_by = $8 WHERE key = $1`),
+    updateEffect: named(
+      `UPDATE ${S}.effects SET action = $2, state = $3, attempts = $4, attempt_id = $5, lease_until = $6, updated_at = $7, resolved_by = $8 WHERE key = $1`,
+    ),
     setEffectState: named(`UPDATE ${S}.effects SET state = $2, updated_at = $3 WHERE key = $1`),
     resolveEffect: named(`UPDATE ${S}.effects SET state = $2, updated_at = $3, resolved_by = $4 WHERE key = $1`),
     grantLock: named('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))'),
     heldCharges: named(`SELECT ${CHARGE_COLUMNS} FROM ${S}.budget_ledger WHERE grant_id = $1 AND metric = $2 AND consumed_at >= $3 AND released_at IS NULL`),
-    insertCharge: named(`INSERT INTO ${S}.budget_ledger (grant_id, metric, amount, effect_key, attempt, consumed_at) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING`),
+    insertCharge: named(
+      `INSERT INTO ${S}.budget_ledger (grant_id, metric, amount, effect_key, attempt, consumed_at) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING`,
+    ),
     releaseCharges: named(`UPDATE ${S}.budget_ledger SET released_at = $1 WHERE effect_key = $2 AND released_at IS NULL`),
     approvalByCallId: named(`SELECT ${APPROVAL_COLUMNS} FROM ${S}.approvals WHERE call_id = $1`),
     effectByKey: named(`SELECT ${EFFECT_COLUMNS} FROM ${S}.effects WHERE key = $1`),

@@ -22,10 +22,9 @@ export interface PgPoolLike {
 }
 
 export type PostgresStoreOptions = (
-  | { connectionString: string; pool?: undefined; /** Pool size when the store makes the pool. Default 10. */ max?: number }
+  | { connectionString: string; pool?: undefined /** Pool size when the store makes the pool. Default 10. */; max?: number }
   | { pool: PgPoolLike; connectionString?: undefined }
 ) & {
   /** The schema holding the store's tables; created when missing. Default `ctrlrun`. */
   schema?: string;
 };
-

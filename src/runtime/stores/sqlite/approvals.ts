@@ -1,4 +1,14 @@
-import type { AddAnswerResult, ApprovalAnswer, ApprovalRequest, ApprovalState, ClaimBinding, ClaimResult, NewApprovalRequest, RequestPage, Store } from '../../types.js';
+import type {
+  AddAnswerResult,
+  ApprovalAnswer,
+  ApprovalRequest,
+  ApprovalState,
+  ClaimBinding,
+  ClaimResult,
+  NewApprovalRequest,
+  RequestPage,
+  Store,
+} from '../../types.js';
 import { answerOutcome, claimTransition, exactBinding, withAnswer } from '../transitions.js';
 import { APPROVAL_COLUMNS, approvalFromRow, approvalToValues, type ApprovalRow } from '../rows.js';
 import type { SqliteShell } from './connection.js';
@@ -33,7 +43,9 @@ export function sqliteApprovals({ write, read }: SqliteShell): ApprovalMethods {
         const states = filter.states ?? [];
         const where = states.length > 0 ? `WHERE state IN (${marks(states.length)})` : '';
         const items = (
-          db.prepare(`SELECT ${APPROVAL_COLUMNS} FROM approvals ${where} ORDER BY created_at DESC, call_id DESC LIMIT ? OFFSET ?`).all(...states, page.limit, page.offset) as ApprovalRow[]
+          db
+            .prepare(`SELECT ${APPROVAL_COLUMNS} FROM approvals ${where} ORDER BY created_at DESC, call_id DESC LIMIT ? OFFSET ?`)
+            .all(...states, page.limit, page.offset) as ApprovalRow[]
         ).map(approvalFromRow);
         const total = (db.prepare(`SELECT count(*) AS n FROM approvals ${where}`).get(...states) as { n: number }).n;
         return { items, total };
@@ -57,7 +69,13 @@ export function sqliteApprovals({ write, read }: SqliteShell): ApprovalMethods {
         // The rule's success case as one conditional UPDATE … RETURNING (exact binding columns);
         // anything else (a refusal, a principal equal only after normalisation) is decided below.
         const exact = exactBinding(expect);
-        const row = (expect === undefined ? s.claimAny.get(now, callId) : exact ? s.claimBound.get(now, callId, exact.action, exact.argsHash, exact.policyHash, exact.principal) : undefined) as ApprovalRow | undefined;
+        const row = (
+          expect === undefined
+            ? s.claimAny.get(now, callId)
+            : exact
+              ? s.claimBound.get(now, callId, exact.action, exact.argsHash, exact.policyHash, exact.principal)
+              : undefined
+        ) as ApprovalRow | undefined;
         if (row) return { outcome: 'claimed', request: approvalFromRow(row) };
         const { result, write: next } = claimTransition(approvalOf(s, callId), expect, now);
         if (next) consume(s, next);

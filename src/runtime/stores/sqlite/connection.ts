@@ -43,7 +43,8 @@ export function sqliteShell(file: string, busyTimeoutMs: number, choice: SqliteD
     }
   };
   // once the driver is loaded (every call but the first), no extra await before the statement
-  const when = <T>(operation: string, fn: (s: Statements) => T): Promise<T> => (driver && !closed ? run(operation, fn) : ready().then(() => run(operation, fn)));
+  const when = <T>(operation: string, fn: (s: Statements) => T): Promise<T> =>
+    driver && !closed ? run(operation, fn) : ready().then(() => run(operation, fn));
 
   return {
     file,

@@ -51,7 +51,12 @@ export function sqliteEffects({ write, read }: SqliteShell): EffectMethods {
       return read('consumptions', (s) =>
         (s.listCharges.all() as ConsumptionRow[])
           .map(consumptionFromRow)
-          .filter((r) => (filter?.grantId === undefined || r.grantId === filter.grantId) && (filter?.metric === undefined || r.metric === filter.metric) && (filter?.effectKey === undefined || r.effectKey === filter.effectKey)),
+          .filter(
+            (r) =>
+              (filter?.grantId === undefined || r.grantId === filter.grantId) &&
+              (filter?.metric === undefined || r.metric === filter.metric) &&
+              (filter?.effectKey === undefined || r.effectKey === filter.effectKey),
+          ),
       );
     },
 

@@ -15,10 +15,14 @@ export function translate(error: unknown, file: string, operation: string, busyT
   const code = sqliteCode(error);
   const detail = (error as Error).message ?? String(error);
   if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) {
-    return new StoreError('store_locked', `SQLite store ${file}: ${operation} failed: the database stayed locked past the busy timeout (${busyTimeoutMs} ms); nothing was done`, {
-      hint: 'another process holds a write lock; retry, or raise busyTimeoutMs',
-      cause: error,
-    });
+    return new StoreError(
+      'store_locked',
+      `SQLite store ${file}: ${operation} failed: the database stayed locked past the busy timeout (${busyTimeoutMs} ms); nothing was done`,
+      {
+        hint: 'another process holds a write lock; retry, or raise busyTimeoutMs',
+        cause: error,
+      },
+    );
   }
   if (code.startsWith('SQLITE_NOTADB') || code.startsWith('SQLITE_CORRUPT')) {
     return new StoreError('store_corrupt', `SQLite store ${file}: the file is not a usable SQLite database (${detail}); nothing was done`, {
@@ -27,10 +31,14 @@ export function translate(error: unknown, file: string, operation: string, busyT
     });
   }
   if (code.startsWith('SQLITE_CANTOPEN') || code.startsWith('SQLITE_READONLY') || code.startsWith('SQLITE_PERM')) {
-    return new StoreError('store_unavailable', `SQLite store ${file}: cannot ${operation === 'open' ? 'open' : 'write'} the database (${detail}); nothing was done`, {
-      hint: 'check the file and directory permissions',
-      cause: error,
-    });
+    return new StoreError(
+      'store_unavailable',
+      `SQLite store ${file}: cannot ${operation === 'open' ? 'open' : 'write'} the database (${detail}); nothing was done`,
+      {
+        hint: 'check the file and directory permissions',
+        cause: error,
+      },
+    );
   }
   return new StoreError('store_failed', `SQLite store ${file}: ${operation} failed: ${detail}`, { cause: error });
 }

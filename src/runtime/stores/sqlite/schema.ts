@@ -72,7 +72,6 @@ export const SQLITE_MIGRATIONS: ReadonlyArray<{ version: number; sql: string }> 
 
 export const LATEST_VERSION = SQLITE_MIGRATIONS[SQLITE_MIGRATIONS.length - 1]!.version;
 
-
 /** Opens (creating owner-only when missing), checks that the file is ours, and migrates. */
 export function openDatabase(file: string, busyTimeoutMs: number, driver: SqliteDriver): Db {
   createOwnerOnly(file);
@@ -142,4 +141,3 @@ function migrate(db: Db, file: string): void {
     if (version === 0) db.exec(`PRAGMA application_id = ${SQLITE_APPLICATION_ID}`);
   });
 }
-

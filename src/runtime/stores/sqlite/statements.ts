@@ -42,7 +42,15 @@ export interface ConsumptionRow {
   released_at: number | null;
 }
 export function consumptionFromRow(r: ConsumptionRow): Consumption {
-  return { grantId: r.grant_id, metric: r.metric, amount: r.amount, effectKey: r.effect_key, attempt: r.attempt, consumedAt: r.consumed_at, releasedAt: r.released_at };
+  return {
+    grantId: r.grant_id,
+    metric: r.metric,
+    amount: r.amount,
+    effectKey: r.effect_key,
+    attempt: r.attempt,
+    consumedAt: r.consumed_at,
+    releasedAt: r.released_at,
+  };
 }
 
 const CLAIM = `UPDATE approvals SET state = 'consumed', consumed_at = ? WHERE call_id = ? AND state = 'approved'`;
@@ -60,11 +68,15 @@ export function prepare(db: Db): Statements {
     claimBound: db.prepare(`${CLAIM} AND action = ? AND args_hash = ? AND policy_hash = ? AND principal = ? RETURNING ${APPROVAL_COLUMNS}`),
     getEffect: db.prepare(`SELECT ${EFFECT_COLUMNS} FROM effects WHERE key = ?`),
     insertEffect: db.prepare(`INSERT INTO effects (${EFFECT_COLUMNS}) VALUES (${marks(8)})`),
-    updateEffect: db.prepare(`UPDATE effects SET action = ?, state = ?, attempts = ?, attempt_id = ?, lease_until = ?, updated_at = ?, resolved_by = ? WHERE key = ?`),
+    updateEffect: db.prepare(
+      `UPDATE effects SET action = ?, state = ?, attempts = ?, attempt_id = ?, lease_until = ?, updated_at = ?, resolved_by = ? WHERE key = ?`,
+    ),
     setEffectState: db.prepare(`UPDATE effects SET state = ?, updated_at = ?, resolved_by = COALESCE(?, resolved_by) WHERE key = ?`),
     listEffects: db.prepare(`SELECT ${EFFECT_COLUMNS} FROM effects ORDER BY key`),
     heldCharges: db.prepare(`SELECT ${CHARGE_COLUMNS} FROM budget_ledger WHERE grant_id = ? AND metric = ? AND consumed_at >= ? AND released_at IS NULL`),
-    insertCharge: db.prepare(`INSERT INTO budget_ledger (grant_id, metric, amount, effect_key, attempt, consumed_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`),
+    insertCharge: db.prepare(
+      `INSERT INTO budget_ledger (grant_id, metric, amount, effect_key, attempt, consumed_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
+    ),
     releaseCharges: db.prepare(`UPDATE budget_ledger SET released_at = ? WHERE effect_key = ? AND released_at IS NULL`),
     listCharges: db.prepare(`SELECT ${CHARGE_COLUMNS} FROM budget_ledger ORDER BY id`),
     listEffectsByState: db.prepare(`SELECT ${EFFECT_COLUMNS} FROM effects WHERE state = ? ORDER BY key`),
@@ -72,8 +84,12 @@ export function prepare(db: Db): Statements {
     insertReceipt: db.prepare(`INSERT INTO receipts (seq, hash, receipt) VALUES (?, ?, ?)`),
     listReceipts: db.prepare(`SELECT seq, hash, receipt FROM receipts WHERE seq > ? ORDER BY seq LIMIT ?`),
     // newest first, stopping at the first match (the receipt text is JSON; SQLite reads it in C)
-    lastReceiptOfCall: db.prepare(`SELECT seq, hash, receipt FROM receipts WHERE json_valid(receipt) AND json_extract(receipt, '$.call_id') = ? ORDER BY seq DESC LIMIT 1`),
-    lastReceiptOfEffect: db.prepare(`SELECT seq, hash, receipt FROM receipts WHERE json_valid(receipt) AND json_extract(receipt, '$.effect_key') = ? ORDER BY seq DESC LIMIT 1`),
+    lastReceiptOfCall: db.prepare(
+      `SELECT seq, hash, receipt FROM receipts WHERE json_valid(receipt) AND json_extract(receipt, '$.call_id') = ? ORDER BY seq DESC LIMIT 1`,
+    ),
+    lastReceiptOfEffect: db.prepare(
+      `SELECT seq, hash, receipt FROM receipts WHERE json_valid(receipt) AND json_extract(receipt, '$.effect_key') = ? ORDER BY seq DESC LIMIT 1`,
+    ),
   };
 }
 
@@ -102,4 +118,3 @@ export function applyReserve(s: Statements, writes: ReserveWrites): void {
   for (const r of writes.charges) s.insertCharge.run(r.grantId, r.metric, r.amount, r.effectKey, r.attempt, r.consumedAt);
   if (writes.claimed) consume(s, writes.claimed);
 }
-
