@@ -62,7 +62,9 @@ function runCase(c: TestCase, decider: Decider): CaseResult {
     const key = field as ExpectKey;
     const expected = c.expect[key];
     const got = actualField(actual, key);
-    if (expected !== got) (mismatches ??= []).push({ field: key, expected, actual: got, loc: c.expectLocs[key] ?? c.loc });
+    if (expected === got) continue;
+    mismatches ??= [];
+    mismatches.push({ field: key, expected, actual: got, loc: c.expectLocs[key] ?? c.loc });
   }
   return { case: c, actual, mismatches: mismatches ?? NO_MISMATCHES };
 }

@@ -114,7 +114,11 @@ export function readTextFile(file: string, what: string, maxBytes: number): { te
       return fail(`the ${what} file does not exist`, 'file-not-found', `create it with \`ctrlrun-gen init\`, or point at it with --${what}`);
     case 'not-a-file':
     case 'system-file':
-      return fail(`the ${what} path is not a file of the repository: ${read.message}; it was not read`, 'not-a-file', `point --${what} (or the manifest's \`${what}:\`) at the ${what} file itself`);
+      return fail(
+        `the ${what} path is not a file of the repository: ${read.message}; it was not read`,
+        'not-a-file',
+        `point --${what} (or the manifest's \`${what}:\`) at the ${what} file itself`,
+      );
     case 'too-large':
       return fail(`the ${what} is too large: ${read.message}`, 'file-too-large', 'check the path; a hand-written file is a few KiB');
     case 'permission-denied':
@@ -157,7 +161,13 @@ class PolicyReader {
   read(root: Node): PolicyDraft | undefined {
     const r = this.r;
     if (!isMap(root)) {
-      r.errorAt(root, '', 'not-a-mapping', `the policy must be a mapping (\`schema:\`, \`actions:\`, ...), found ${describeKind(r.kindOf(root))}`, `start with \`schema: ${POLICY_SCHEMA_PREFIX}${LATEST_POLICY_VERSION}\``);
+      r.errorAt(
+        root,
+        '',
+        'not-a-mapping',
+        `the policy must be a mapping (\`schema:\`, \`actions:\`, ...), found ${describeKind(r.kindOf(root))}`,
+        `start with \`schema: ${POLICY_SCHEMA_PREFIX}${LATEST_POLICY_VERSION}\``,
+      );
       return undefined;
     }
     const map = root;
@@ -165,7 +175,8 @@ class PolicyReader {
     const byKey = new Map(entries.map((e) => [e.key, e]));
 
     const schema = byKey.get('schema');
-    if (schema === undefined) r.errorAt(map, '', 'missing-key', 'the policy has no `schema`', `add \`schema: ${POLICY_SCHEMA_PREFIX}${LATEST_POLICY_VERSION}\` as the first line`);
+    if (schema === undefined)
+      r.errorAt(map, '', 'missing-key', 'the policy has no `schema`', `add \`schema: ${POLICY_SCHEMA_PREFIX}${LATEST_POLICY_VERSION}\` as the first line`);
     else this.readSchema(schema);
 
     this.checkKeys(entries, TOP_LEVEL_KEYS, 'the top level');
@@ -252,11 +263,23 @@ class PolicyReader {
       for (const name of ['resource', 'effect'] as const) {
         const t = action[name];
         if (t?.source.includes(POLICY_CHANGE_ACTION)) {
-          this.r.errorAt(this.r.offsetAt(t.loc), `actions.${action.id}.${name}`, 'reserved-name', `the ${name} template names \`${POLICY_CHANGE_ACTION}\`, which CTRLRun reserves for its policy-change flow`, 'rename the template text: an action that could expand to the reserved name could mark a policy approved');
+          this.r.errorAt(
+            this.r.offsetAt(t.loc),
+            `actions.${action.id}.${name}`,
+            'reserved-name',
+            `the ${name} template names \`${POLICY_CHANGE_ACTION}\`, which CTRLRun reserves for its policy-change flow`,
+            'rename the template text: an action that could expand to the reserved name could mark a policy approved',
+          );
         }
       }
       if (action.effect?.source.startsWith('policy:')) {
-        this.r.errorAt(this.r.offsetAt(action.effect.loc), `actions.${action.id}.effect`, 'reserved-name', 'an effect template may not begin `policy:`: CTRLRun records policy approvals under that key', 'choose another prefix for the effect key');
+        this.r.errorAt(
+          this.r.offsetAt(action.effect.loc),
+          `actions.${action.id}.effect`,
+          'reserved-name',
+          'an effect template may not begin `policy:`: CTRLRun records policy approvals under that key',
+          'choose another prefix for the effect key',
+        );
       }
     }
   }
@@ -288,14 +311,32 @@ class PolicyReader {
       const since = table[e.key];
       if (since !== undefined && Object.hasOwn(table, e.key)) {
         if (isUnsupportedKey(e.key)) {
-          r.errorAt(e.keyNode, e.path, 'unsupported-key', `\`${e.key}\` is not supported: ${UNSUPPORTED_KEYS[e.key]}`, 'remove it: ctrlrun-gen refuses what it cannot honour rather than ignore it');
+          r.errorAt(
+            e.keyNode,
+            e.path,
+            'unsupported-key',
+            `\`${e.key}\` is not supported: ${UNSUPPORTED_KEYS[e.key]}`,
+            'remove it: ctrlrun-gen refuses what it cannot honour rather than ignore it',
+          );
         } else if (since > this.version) {
-          r.errorAt(e.keyNode, e.path, 'key-version', `\`${e.key}\` needs ${POLICY_SCHEMA_PREFIX}${since} or later; this file declares ${POLICY_SCHEMA_PREFIX}${this.version}`, `change \`schema:\` to \`${POLICY_SCHEMA_PREFIX}${since}\` (or newer)`);
+          r.errorAt(
+            e.keyNode,
+            e.path,
+            'key-version',
+            `\`${e.key}\` needs ${POLICY_SCHEMA_PREFIX}${since} or later; this file declares ${POLICY_SCHEMA_PREFIX}${this.version}`,
+            `change \`schema:\` to \`${POLICY_SCHEMA_PREFIX}${since}\` (or newer)`,
+          );
         }
       } else {
         const best = nearest(e.key, known);
         const versionNote = best !== undefined && table[best]! > this.version ? ` (it needs ${POLICY_SCHEMA_PREFIX}${table[best]})` : '';
-        r.errorAt(e.keyNode, e.path, 'unknown-key', `unknown key \`${e.key}\` in ${where}`, best !== undefined ? `did you mean \`${best}\`?${versionNote}` : didYouMean(e.key, known));
+        r.errorAt(
+          e.keyNode,
+          e.path,
+          'unknown-key',
+          `unknown key \`${e.key}\` in ${where}`,
+          best !== undefined ? `did you mean \`${best}\`?${versionNote}` : didYouMean(e.key, known),
+        );
       }
     }
   }
@@ -323,11 +364,23 @@ class PolicyReader {
       return false;
     }
     if (what === 'control' && (entry.key.length > CONTROL_ID_MAX_LENGTH || CONTROL_ID_FORBIDDEN.test(entry.key))) {
-      r.errorAt(entry.keyNode, entry.path, 'bad-id', `\`${entry.key}\` is not a valid control id`, `a control id has at most ${CONTROL_ID_MAX_LENGTH} characters and no control characters or line breaks (it is printed one per line on receipts)`);
+      r.errorAt(
+        entry.keyNode,
+        entry.path,
+        'bad-id',
+        `\`${entry.key}\` is not a valid control id`,
+        `a control id has at most ${CONTROL_ID_MAX_LENGTH} characters and no control characters or line breaks (it is printed one per line on receipts)`,
+      );
       return false;
     }
     if (what === 'action' && entry.key === POLICY_CHANGE_ACTION && this.version < 6) {
-      r.errorAt(entry.keyNode, entry.path, 'key-version', `declaring \`${POLICY_CHANGE_ACTION}\` needs ${POLICY_SCHEMA_PREFIX}6 or later; this file declares ${POLICY_SCHEMA_PREFIX}${this.version}`, `change \`schema:\` to \`${POLICY_SCHEMA_PREFIX}6\` (or newer)`);
+      r.errorAt(
+        entry.keyNode,
+        entry.path,
+        'key-version',
+        `declaring \`${POLICY_CHANGE_ACTION}\` needs ${POLICY_SCHEMA_PREFIX}6 or later; this file declares ${POLICY_SCHEMA_PREFIX}${this.version}`,
+        `change \`schema:\` to \`${POLICY_SCHEMA_PREFIX}6\` (or newer)`,
+      );
       return false;
     }
     return true;
@@ -355,11 +408,18 @@ class PolicyReader {
           } else if (f.key === 'approver_role') {
             const role = this.nonBlank(f, 'a role name (a non-blank string)');
             if (role !== undefined && role !== role.trim()) {
-              r.errorAt(f.at, f.path, 'bad-value', `the role \`${role}\` has leading or trailing whitespace`, 'roles are matched byte for byte against a claim: remove the spaces');
+              r.errorAt(
+                f.at,
+                f.path,
+                'bad-value',
+                `the role \`${role}\` has leading or trailing whitespace`,
+                'roles are matched byte for byte against a claim: remove the spaces',
+              );
             } else if (role !== undefined) control.approverRole = role;
           }
         }
-        if (!fields.some((f) => f.key === 'title')) r.errorAt(c.keyNode, c.path, 'missing-key', `control \`${c.key}\` has no \`title\``, 'add `title:` (what the control requires, in words)');
+        if (!fields.some((f) => f.key === 'title'))
+          r.errorAt(c.keyNode, c.path, 'missing-key', `control \`${c.key}\` has no \`title\``, 'add `title:` (what the control requires, in words)');
       }
       if (idOk) out[c.key] = control;
     }
@@ -388,12 +448,25 @@ class PolicyReader {
     const decision = byKey.get('decision');
     const rules = byKey.get('rules');
     if (decision && rules) {
-      r.errorAt(rules.keyNode, rules.path, 'decision-and-rules', `action \`${entry.key}\` has both \`decision\` and \`rules\``, 'keep one: `decision: X` is shorthand for a single rule without `when`', {
-        ...r.locOf(decision.keyNode),
-        message: '`decision` is here',
-      });
+      r.errorAt(
+        rules.keyNode,
+        rules.path,
+        'decision-and-rules',
+        `action \`${entry.key}\` has both \`decision\` and \`rules\``,
+        'keep one: `decision: X` is shorthand for a single rule without `when`',
+        {
+          ...r.locOf(decision.keyNode),
+          message: '`decision` is here',
+        },
+      );
     } else if (!decision && !rules) {
-      r.errorAt(entry.keyNode, entry.path, 'missing-decision', `action \`${entry.key}\` has neither \`decision\` nor \`rules\``, 'add `decision: deny` (or allow / approve), or a `rules:` list');
+      r.errorAt(
+        entry.keyNode,
+        entry.path,
+        'missing-decision',
+        `action \`${entry.key}\` has neither \`decision\` nor \`rules\``,
+        'add `decision: deny` (or allow / approve), or a `rules:` list',
+      );
     }
     if (decision) {
       const d = this.readDecision(decision);
@@ -454,7 +527,13 @@ class PolicyReader {
         continue;
       }
       if (DERIVED_SUBJECTS.includes(f.key)) {
-        r.errorAt(f.keyNode, f.path, 'reserved-subject', `\`${f.key}\` is derived by CTRLRun and may not be an argument name`, 'rename the argument: `data_scope` is the set of labels of the arguments a call supplies');
+        r.errorAt(
+          f.keyNode,
+          f.path,
+          'reserved-subject',
+          `\`${f.key}\` is derived by CTRLRun and may not be an argument name`,
+          'rename the argument: `data_scope` is the set of labels of the arguments a call supplies',
+        );
         ok = false;
         continue;
       }
@@ -473,7 +552,13 @@ class PolicyReader {
       const fields = r.entries(body, f.path);
       const redact = fields.find((x) => x.key === 'redact');
       if (redact) {
-        r.errorAt(redact.keyNode, redact.path, 'unsupported-key', '`redact` is not a data key: CTRLRun cut redaction (a value a deployment may not hold in its receipts it may not hold upstream either, and the approval carries the real value regardless)', 'remove it: nothing is hidden from the receipts');
+        r.errorAt(
+          redact.keyNode,
+          redact.path,
+          'unsupported-key',
+          '`redact` is not a data key: CTRLRun cut redaction (a value a deployment may not hold in its receipts it may not hold upstream either, and the approval carries the real value regardless)',
+          'remove it: nothing is hidden from the receipts',
+        );
         ok = false;
         continue;
       }
@@ -501,7 +586,12 @@ class PolicyReader {
   private readUpstream(entry: Entry): PolicyAction['upstream'] {
     const r = this.r;
     if (r.kindOf(entry.value).kind === 'null') return {};
-    const map = r.map(entry.value, entry.at, entry.path, 'a mapping (`tls_cert_sha256: ["sha256:…"]`, `tls_cert_file: server.pem`, `tool_schema_sha256: "sha256:…"`)');
+    const map = r.map(
+      entry.value,
+      entry.at,
+      entry.path,
+      'a mapping (`tls_cert_sha256: ["sha256:…"]`, `tls_cert_file: server.pem`, `tool_schema_sha256: "sha256:…"`)',
+    );
     if (map === undefined) return undefined;
     const fields = r.entries(map, entry.path);
     this.checkKeys(fields, UPSTREAM_KEYS, '`upstream`');
@@ -513,16 +603,31 @@ class PolicyReader {
       const pin = r.string(schemaPin.value, schemaPin.at, schemaPin.path, 'a schema hash (`sha256:` and 64 hex digits)');
       if (pin === undefined) ok = false;
       else if (!SHA256_PIN.test(pin)) {
-        r.errorAt(schemaPin.at, schemaPin.path, 'bad-value', `\`${pin}\` is not a schema hash`, 'write `sha256:` and 64 lowercase hex digits, as `ctrlrun-gen` prints for the tool (CTRLRun\'s tool_schema_hash)');
+        r.errorAt(
+          schemaPin.at,
+          schemaPin.path,
+          'bad-value',
+          `\`${pin}\` is not a schema hash`,
+          "write `sha256:` and 64 lowercase hex digits, as `ctrlrun-gen` prints for the tool (CTRLRun's tool_schema_hash)",
+        );
         ok = false;
       } else out.toolSchemaSha256 = pin;
     }
-    const digests = this.stringOrList(byKey.get('tls_cert_sha256'), 'a `sha256:` digest or a list of them (a list, so a rotation can carry the current and the next certificate)');
+    const digests = this.stringOrList(
+      byKey.get('tls_cert_sha256'),
+      'a `sha256:` digest or a list of them (a list, so a rotation can carry the current and the next certificate)',
+    );
     if (digests === undefined) ok = false;
     else {
       for (const d of digests) {
         if (!SHA256_PIN.test(d.value)) {
-          r.errorAt(d.at, d.path, 'bad-value', `\`${d.value}\` is not a certificate digest`, 'write `sha256:` and 64 lowercase hex digits: the SHA-256 of the leaf certificate\'s DER bytes (`openssl x509 -in cert.pem -outform DER | sha256sum`)');
+          r.errorAt(
+            d.at,
+            d.path,
+            'bad-value',
+            `\`${d.value}\` is not a certificate digest`,
+            "write `sha256:` and 64 lowercase hex digits: the SHA-256 of the leaf certificate's DER bytes (`openssl x509 -in cert.pem -outform DER | sha256sum`)",
+          );
           ok = false;
         }
       }
@@ -535,13 +640,25 @@ class PolicyReader {
       for (const f of files) {
         const read = this.readCertFile(f.value);
         if ('error' in read) {
-          r.errorAt(f.at, f.path, 'cert-file', `\`${f.value}\` could not be read (${read.error}): a pin whose certificate is missing builds an empty trust store and refuses every connection`, 'point `tls_cert_file` at the PEM file of the upstream\'s certificate (a path relative to the policy file)');
+          r.errorAt(
+            f.at,
+            f.path,
+            'cert-file',
+            `\`${f.value}\` could not be read (${read.error}): a pin whose certificate is missing builds an empty trust store and refuses every connection`,
+            "point `tls_cert_file` at the PEM file of the upstream's certificate (a path relative to the policy file)",
+          );
           ok = false;
           continue;
         }
         const certs = pemCertificates(read.text);
         if (!certs.ok) {
-          r.errorAt(f.at, f.path, 'cert-file', `\`${f.value}\` is not PEM: ${certs.problem}`, 'the file holds `-----BEGIN CERTIFICATE-----` blocks and nothing before the first one');
+          r.errorAt(
+            f.at,
+            f.path,
+            'cert-file',
+            `\`${f.value}\` is not PEM: ${certs.problem}`,
+            'the file holds `-----BEGIN CERTIFICATE-----` blocks and nothing before the first one',
+          );
           ok = false;
           continue;
         }
@@ -554,7 +671,13 @@ class PolicyReader {
         if (pinned.length > 0) {
           const hashes = certs.blocks.map((b) => `sha256:${sha256Hex(b.der)}`);
           if (!hashes.some((h) => pinned.includes(h))) {
-            r.errorAt(f.at, f.path, 'cert-file-unpinned', `\`${f.value}\` hashes to ${[...hashes].sort()[0]}, which \`tls_cert_sha256\` does not name: the two halves pin the same certificates, or a rotation that moves one fails at the handshake`, 'add the digest to `tls_cert_sha256`, or put the pinned certificate in the file');
+            r.errorAt(
+              f.at,
+              f.path,
+              'cert-file-unpinned',
+              `\`${f.value}\` hashes to ${[...hashes].sort()[0]}, which \`tls_cert_sha256\` does not name: the two halves pin the same certificates, or a rotation that moves one fails at the handshake`,
+              'add the digest to `tls_cert_sha256`, or put the pinned certificate in the file',
+            );
             ok = false;
             continue;
           }
@@ -600,7 +723,13 @@ class PolicyReader {
     if (depth) maxDelegationDepth = r.int(depth.value, depth.at, depth.path, { min: 0 }) ?? DEFAULT_MAX_DELEGATION_DEPTH;
     const grantsEntry = byKey.get('grants');
     if (grantsEntry === undefined) {
-      r.errorAt(entry.keyNode, entry.path, 'missing-key', '`authority` has no `grants`', 'a section that governs every action must state what it permits: list the grants, or write `grants: []` to permit nothing');
+      r.errorAt(
+        entry.keyNode,
+        entry.path,
+        'missing-key',
+        '`authority` has no `grants`',
+        'a section that governs every action must state what it permits: list the grants, or write `grants: []` to permit nothing',
+      );
       return undefined;
     }
     const seq = r.seq(grantsEntry.value, grantsEntry.at, grantsEntry.path, 'a list of grants');
@@ -611,7 +740,13 @@ class PolicyReader {
       const grant = this.readGrant(item.node, item.at, item.path);
       if (grant === undefined) continue;
       if (ids.has(grant.id)) {
-        r.errorAt(item.at, item.path, 'duplicate-grant', `grant id \`${grant.id}\` is used twice`, 'give each grant its own id: a delegation names its parent by id');
+        r.errorAt(
+          item.at,
+          item.path,
+          'duplicate-grant',
+          `grant id \`${grant.id}\` is used twice`,
+          'give each grant its own id: a delegation names its parent by id',
+        );
         continue;
       }
       ids.add(grant.id);
@@ -629,70 +764,27 @@ class PolicyReader {
     const byKey = new Map(fields.map((f) => [f.key, f]));
     const before = r.errorCount;
     const idEntry = byKey.get('id');
-    let id: string | undefined;
-    if (idEntry === undefined) r.errorAt(at, path, 'missing-key', 'the grant has no `id`', 'add `id: <name>` (letters, digits, `.`, `_`, `-`)');
-    else {
-      id = r.string(idEntry.value, idEntry.at, idEntry.path, 'a grant id');
-      if (id !== undefined && (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(id) || id.startsWith('dlg_'))) {
-        r.errorAt(idEntry.at, idEntry.path, 'bad-id', `\`${id}\` is not a valid grant id`, id.startsWith('dlg_') ? 'the `dlg_` prefix is reserved for delegations' : 'a grant id starts with a letter or digit, then letters, digits, `.`, `_`, `-`');
-      }
-    }
-    const subject: PolicyGrant['subject'] = {};
-    const subjectEntry = byKey.get('subject');
-    if (subjectEntry === undefined) r.errorAt(at, path, 'missing-key', 'the grant has no `subject`', 'add `subject: { agent: <pattern> }` (and/or `user:`)');
-    else {
-      const sm = r.map(subjectEntry.value, subjectEntry.at, subjectEntry.path, 'a mapping with `agent` and/or `user`');
-      if (sm) {
-        const sf = r.entries(sm, subjectEntry.path);
-        this.checkKeys(sf, SUBJECT_KEYS, '`subject`');
-        for (const f of sf) {
-          if (f.key !== 'agent' && f.key !== 'user') continue;
-          const pattern = this.readPattern(f.value, f.at, f.path, null);
-          if (pattern !== undefined) subject[f.key] = pattern;
-        }
-        if (subject.agent === undefined && subject.user === undefined && !sf.some((f) => f.key === 'agent' || f.key === 'user')) {
-          r.errorAt(subjectEntry.at, subjectEntry.path, 'bad-value', 'a subject must name an `agent` or a `user`', 'a subject matching every principal is one nobody means to write: `agent: "*"` says "any agent" on purpose');
-        }
-      }
-    }
+    const id = this.readGrantId(idEntry, at, path);
+    const subject = this.readSubject(byKey.get('subject'), at, path);
     const actionsEntry = byKey.get('actions');
     let actions: string[] = [];
-    if (actionsEntry === undefined) r.errorAt(at, path, 'missing-key', 'the grant has no `actions`', 'list the action ids (or patterns: `stripe.*`, `stripe.**`) it permits');
+    if (actionsEntry === undefined)
+      r.errorAt(at, path, 'missing-key', 'the grant has no `actions`', 'list the action ids (or patterns: `stripe.*`, `stripe.**`) it permits');
     else actions = this.readPatterns(actionsEntry, '.') ?? [];
     const resourcesEntry = byKey.get('resources');
     const resources = resourcesEntry ? (this.readPatterns(resourcesEntry, ':') ?? []) : null;
     const tasksEntry = byKey.get('tasks');
     const tasks = tasksEntry ? (this.readPatterns(tasksEntry, ':') ?? []) : null;
     const envEntry = byKey.get('environments');
-    let environments: string[] | null = null;
-    if (envEntry) {
-      environments = [];
-      const seq = r.seq(envEntry.value, envEntry.at, envEntry.path, 'a non-empty list of environment names');
-      if (seq) {
-        const items = r.items(seq, envEntry.path);
-        if (items.length === 0) r.errorAt(envEntry.at, envEntry.path, 'empty-list', '`environments: []` is refused', 'list the environments, or remove the key (absent: any environment)');
-        for (const item of items) {
-          const name = r.string(item.node, item.at, item.path, 'an environment name');
-          if (name !== undefined) environments.push(name);
-        }
-      }
-    }
+    const environments = envEntry ? this.readEnvironments(envEntry) : null;
     const constraintsEntry = byKey.get('constraints');
     let constraints: Condition[] = [];
     if (constraintsEntry) {
       const read = this.readWhen(constraintsEntry, false);
       constraints = read ?? [];
     }
-    let expiresAt: PolicyGrant['expiresAt'] = null;
     const expiresEntry = byKey.get('expires_at');
-    if (expiresEntry) {
-      const k = r.kindOf(expiresEntry.value);
-      const text = k.kind === 'string' ? k.value : k.kind === 'timestamp' ? k.source : undefined;
-      const parsed = text === undefined ? undefined : parseExpiry(text);
-      if (parsed === undefined) {
-        r.errorAt(expiresEntry.at, expiresEntry.path, 'bad-value', '`expires_at` must be an ISO-8601 timestamp with an offset', 'write it as `2027-01-01T00:00:00Z` (or with `+02:00`): an expiry in an unstated timezone cannot be checked');
-      } else expiresAt = parsed;
-    }
+    const expiresAt = expiresEntry ? this.readExpiry(expiresEntry) : null;
     let delegable = false;
     const delegableEntry = byKey.get('delegable');
     if (delegableEntry) {
@@ -701,12 +793,108 @@ class PolicyReader {
       else r.wrongKind(delegableEntry.value, delegableEntry.at, delegableEntry.path, 'true or false');
     }
     if (delegable && expiresAt === null && expiresEntry === undefined) {
-      r.errorAt(delegableEntry!.at, delegableEntry!.path, 'missing-key', 'a grant with `delegable: true` must declare `expires_at`', 'add `expires_at:`: nothing else bounds the grants delegated beneath it');
+      r.errorAt(
+        delegableEntry!.at,
+        delegableEntry!.path,
+        'missing-key',
+        'a grant with `delegable: true` must declare `expires_at`',
+        'add `expires_at:`: nothing else bounds the grants delegated beneath it',
+      );
     }
     const budgetsEntry = byKey.get('budgets');
     const budgets = budgetsEntry ? this.readBudgets(budgetsEntry) : null;
     if (id === undefined || r.errorCount > before) return undefined;
     return { id, subject, actions, resources, constraints, environments, expiresAt, delegable, tasks, budgets, loc: r.locOf(idEntry?.keyNode ?? at) };
+  }
+
+  private readGrantId(idEntry: Entry | undefined, at: Node, path: string): string | undefined {
+    const r = this.r;
+    if (idEntry === undefined) {
+      r.errorAt(at, path, 'missing-key', 'the grant has no `id`', 'add `id: <name>` (letters, digits, `.`, `_`, `-`)');
+      return undefined;
+    }
+    const id = r.string(idEntry.value, idEntry.at, idEntry.path, 'a grant id');
+    if (id !== undefined && (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(id) || id.startsWith('dlg_'))) {
+      r.errorAt(
+        idEntry.at,
+        idEntry.path,
+        'bad-id',
+        `\`${id}\` is not a valid grant id`,
+        id.startsWith('dlg_')
+          ? 'the `dlg_` prefix is reserved for delegations'
+          : 'a grant id starts with a letter or digit, then letters, digits, `.`, `_`, `-`',
+      );
+    }
+    return id;
+  }
+
+  private readSubject(subjectEntry: Entry | undefined, at: Node, path: string): PolicyGrant['subject'] {
+    const r = this.r;
+    const subject: PolicyGrant['subject'] = {};
+    if (subjectEntry === undefined) {
+      r.errorAt(at, path, 'missing-key', 'the grant has no `subject`', 'add `subject: { agent: <pattern> }` (and/or `user:`)');
+      return subject;
+    }
+    const sm = r.map(subjectEntry.value, subjectEntry.at, subjectEntry.path, 'a mapping with `agent` and/or `user`');
+    if (sm) {
+      const sf = r.entries(sm, subjectEntry.path);
+      this.checkKeys(sf, SUBJECT_KEYS, '`subject`');
+      for (const f of sf) {
+        if (f.key !== 'agent' && f.key !== 'user') continue;
+        const pattern = this.readPattern(f.value, f.at, f.path, null);
+        if (pattern !== undefined) subject[f.key] = pattern;
+      }
+      if (subject.agent === undefined && subject.user === undefined && !sf.some((f) => f.key === 'agent' || f.key === 'user')) {
+        r.errorAt(
+          subjectEntry.at,
+          subjectEntry.path,
+          'bad-value',
+          'a subject must name an `agent` or a `user`',
+          'a subject matching every principal is one nobody means to write: `agent: "*"` says "any agent" on purpose',
+        );
+      }
+    }
+    return subject;
+  }
+
+  private readEnvironments(envEntry: Entry): string[] {
+    const r = this.r;
+    const environments: string[] = [];
+    const seq = r.seq(envEntry.value, envEntry.at, envEntry.path, 'a non-empty list of environment names');
+    if (seq) {
+      const items = r.items(seq, envEntry.path);
+      if (items.length === 0)
+        r.errorAt(
+          envEntry.at,
+          envEntry.path,
+          'empty-list',
+          '`environments: []` is refused',
+          'list the environments, or remove the key (absent: any environment)',
+        );
+      for (const item of items) {
+        const name = r.string(item.node, item.at, item.path, 'an environment name');
+        if (name !== undefined) environments.push(name);
+      }
+    }
+    return environments;
+  }
+
+  private readExpiry(expiresEntry: Entry): PolicyGrant['expiresAt'] {
+    const r = this.r;
+    const k = r.kindOf(expiresEntry.value);
+    const text = k.kind === 'string' ? k.value : k.kind === 'timestamp' ? k.source : undefined;
+    const parsed = text === undefined ? undefined : parseExpiry(text);
+    if (parsed === undefined) {
+      r.errorAt(
+        expiresEntry.at,
+        expiresEntry.path,
+        'bad-value',
+        '`expires_at` must be an ISO-8601 timestamp with an offset',
+        'write it as `2027-01-01T00:00:00Z` (or with `+02:00`): an expiry in an unstated timezone cannot be checked',
+      );
+      return null;
+    }
+    return parsed;
   }
 
   /** A non-empty list of patterns (CTRLRun's grammar: a literal, a trailing `*`, a final `**`). */
@@ -733,7 +921,13 @@ class PolicyReader {
     if (pattern === undefined) return undefined;
     const problem = patternProblem(pattern, separator);
     if (problem !== null) {
-      r.errorAt(node ?? at, path, 'bad-pattern', `\`${pattern}\` ${problem}`, 'a pattern is a literal, a segment ending in one `*`, or a final `**` after literal segments');
+      r.errorAt(
+        node ?? at,
+        path,
+        'bad-pattern',
+        `\`${pattern}\` ${problem}`,
+        'a pattern is a literal, a segment ending in one `*`, or a final `**` after literal segments',
+      );
       return undefined;
     }
     return pattern;
@@ -744,7 +938,8 @@ class PolicyReader {
     const seq = r.seq(entry.value, entry.at, entry.path, 'a non-empty list of `{metric, limit, window}` mappings');
     if (seq === undefined) return null;
     const items = r.items(seq, entry.path);
-    if (items.length === 0) r.errorAt(entry.at, entry.path, 'empty-list', '`budgets: []` is refused', 'list the budgets, or remove the key (absent: nothing is budgeted)');
+    if (items.length === 0)
+      r.errorAt(entry.at, entry.path, 'empty-list', '`budgets: []` is refused', 'list the budgets, or remove the key (absent: nothing is budgeted)');
     const out: PolicyBudget[] = [];
     for (const item of items) {
       const map = r.map(item.node, item.at, item.path, 'a budget (`{metric: amount, limit: 100000, window: PT24H}`)');
@@ -771,7 +966,13 @@ class PolicyReader {
         if (text !== undefined) {
           windowSeconds = parseDuration(text);
           if (windowSeconds === undefined || windowSeconds <= 0 || windowSeconds > MAX_WINDOW_SECONDS) {
-            r.errorAt(w.at, w.path, 'bad-value', `\`${text}\` is not a window this reader accepts`, 'write `PT4H`, `PT30M`, `PT90S` or `P2D` (a positive duration of at most 100 years; months and years are not durations a clock can add)');
+            r.errorAt(
+              w.at,
+              w.path,
+              'bad-value',
+              `\`${text}\` is not a window this reader accepts`,
+              'write `PT4H`, `PT30M`, `PT90S` or `P2D` (a positive duration of at most 100 years; months and years are not durations a clock can add)',
+            );
             windowSeconds = undefined;
           }
         }
@@ -817,7 +1018,14 @@ class PolicyReader {
       if (!Object.hasOwn(controls, id)) {
         const defined = Object.keys(controls);
         const related = controlsEntry ? { ...r.locOf(controlsEntry.keyNode), message: 'controls are defined here' } : undefined;
-        r.errorAt(item.at, item.path, 'unknown-control', `control \`${id}\` is not defined`, defined.length === 0 ? `define it under a top-level \`controls:\` mapping (${POLICY_SCHEMA_PREFIX}4+)` : didYouMean(id, defined, 'defined controls'), related);
+        r.errorAt(
+          item.at,
+          item.path,
+          'unknown-control',
+          `control \`${id}\` is not defined`,
+          defined.length === 0 ? `define it under a top-level \`controls:\` mapping (${POLICY_SCHEMA_PREFIX}4+)` : didYouMean(id, defined, 'defined controls'),
+          related,
+        );
         continue;
       }
       out.push(id);
@@ -832,12 +1040,24 @@ class PolicyReader {
     const { parts, errors } = parseTemplate(source);
     for (const part of parts) {
       if (part.kind === 'arg' && DERIVED_SUBJECTS.includes(part.arg)) {
-        r.errorAt(entry.at, entry.path, 'reserved-subject', `\`{${part.arg}}\` is derived by CTRLRun and may not be a template placeholder`, 'rename the argument');
+        r.errorAt(
+          entry.at,
+          entry.path,
+          'reserved-subject',
+          `\`{${part.arg}}\` is derived by CTRLRun and may not be a template placeholder`,
+          'rename the argument',
+        );
         return undefined;
       }
     }
     for (const e of errors) {
-      r.errorAt(r.offsetInScalar(entry.at, e.index), entry.path, 'bad-template', `in template \`${source}\`: ${e.message}`, 'a template is literal text with `{arg}` placeholders naming the tool\'s arguments; braces cannot be escaped');
+      r.errorAt(
+        r.offsetInScalar(entry.at, e.index),
+        entry.path,
+        'bad-template',
+        `in template \`${source}\`: ${e.message}`,
+        "a template is literal text with `{arg}` placeholders naming the tool's arguments; braces cannot be escaped",
+      );
     }
     if (errors.length > 0) return undefined;
     return { source, parts, loc: r.locOf(entry.at) };
@@ -869,7 +1089,13 @@ class PolicyReader {
       const citedEntry = byKey.get('controls');
       const cited = citedEntry ? this.readControlRefs(citedEntry, controls, controlsEntry) : [];
       if (catchAll !== undefined) {
-        r.warnAt(item.at, item.path, 'unreachable-rule', `rule ${item.index} can never match: rule ${catchAll} before it matches everything`, 'first match wins; move the catch-all rule last');
+        r.warnAt(
+          item.at,
+          item.path,
+          'unreachable-rule',
+          `rule ${item.index} can never match: rule ${catchAll} before it matches everything`,
+          'first match wins; move the catch-all rule last',
+        );
       }
       if (when !== undefined && when.length === 0 && catchAll === undefined) catchAll = item.index;
       if (decision !== undefined && when !== undefined) rules.push({ index: item.index, when, decision, controls: cited, loc: r.locOf(item.at) });
@@ -884,7 +1110,13 @@ class PolicyReader {
     if (map === undefined) return undefined;
     if (map.items.length === 0) {
       // CTRLRun: `when: {}` is a truncated edit; the catch-all is spelled with no `when`.
-      r.errorAt(entry.at, entry.path, 'empty-when', '`when: {}` is refused: a `when` must hold at least one entry', 'for a rule that always matches, remove `when` altogether');
+      r.errorAt(
+        entry.at,
+        entry.path,
+        'empty-when',
+        '`when: {}` is refused: a `when` must hold at least one entry',
+        'for a rule that always matches, remove `when` altogether',
+      );
       return undefined;
     }
     const out: Condition[] = [];
@@ -912,18 +1144,36 @@ class PolicyReader {
       } else if (parsed.reason === 'no-arg') {
         r.errorAt(f.keyNode, f.path, 'bad-condition-key', `\`${f.key}\` names no argument`, `write \`<arg>_${parsed.op}\`, e.g. \`amount_${parsed.op}\``);
       } else {
-        r.errorAt(f.keyNode, f.path, 'bad-condition-key', `\`${parsed.arg}\` is not a valid argument name`, 'argument names are identifiers: letters, digits and `_`, not starting with a digit');
+        r.errorAt(
+          f.keyNode,
+          f.path,
+          'bad-condition-key',
+          `\`${parsed.arg}\` is not a valid argument name`,
+          'argument names are identifiers: letters, digits and `_`, not starting with a digit',
+        );
       }
       return undefined;
     }
     const { arg, op } = parsed;
     if (DERIVED_SUBJECTS.includes(arg) && !derived) {
       // CTRLRun: a grant's constraints never match on a data label (its §11)
-      r.errorAt(f.keyNode, f.path, 'reserved-subject', `\`${arg}\` is a reserved subject and cannot be tested in a grant's \`constraints\``, 'test it in a rule\'s `when` instead: `data_scope` is derived from the action\'s `data:` labels for rules only');
+      r.errorAt(
+        f.keyNode,
+        f.path,
+        'reserved-subject',
+        `\`${arg}\` is a reserved subject and cannot be tested in a grant's \`constraints\``,
+        "test it in a rule's `when` instead: `data_scope` is derived from the action's `data:` labels for rules only",
+      );
       return undefined;
     }
     if (RESERVED_SUBJECTS.includes(arg)) {
-      r.errorAt(f.keyNode, f.path, 'reserved-subject', `\`${arg}\` is a reserved subject and cannot be tested in a \`when\``, 'the policy never sees who is asking: test the tool\'s own arguments; the principal comes from `identity` at run time');
+      r.errorAt(
+        f.keyNode,
+        f.path,
+        'reserved-subject',
+        `\`${arg}\` is a reserved subject and cannot be tested in a \`when\``,
+        "the policy never sees who is asking: test the tool's own arguments; the principal comes from `identity` at run time",
+      );
       return undefined;
     }
     const value = this.readConditionValue(f, op);
@@ -942,7 +1192,13 @@ class PolicyReader {
       const k = r.kindOf(f.value);
       if (k.kind === 'int') return k.value;
       if (k.kind === 'string' || k.kind === 'bool') {
-        r.errorAt(f.at, f.path, 'not-integer', `\`${op}\` compares integers only; found ${k.kind === 'string' ? 'a string' : 'a boolean'}`, 'use `eq`, `neq` or `in` for strings and booleans; write amounts in integer minor units');
+        r.errorAt(
+          f.at,
+          f.path,
+          'not-integer',
+          `\`${op}\` compares integers only; found ${k.kind === 'string' ? 'a string' : 'a boolean'}`,
+          'use `eq`, `neq` or `in` for strings and booleans; write amounts in integer minor units',
+        );
         return undefined;
       }
       r.wrongKind(f.value, f.at, f.path, 'an integer');

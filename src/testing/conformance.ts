@@ -34,16 +34,16 @@ export function describeStoreConformance(name: string, makeStore: () => Promise<
       },
       id: (label) => id(label),
       request: (overrides = {}) => ({
-      callId: id('call'),
-      action: 'stripe.refund',
-      toolName: 'refund',
-      // a request as the runtime writes it: its argsHash binds its args (serve refuses an answer otherwise)
-      argsHash: canonicalHash({ amount: 5000 }),
-      args: '{"amount":5000}',
-      policyHash: 'p'.repeat(64),
-      principal: 'alice',
-      approvalsRequired: 1,
-      createdAt: 1_000,
+        callId: id('call'),
+        action: 'stripe.refund',
+        toolName: 'refund',
+        // a request as the runtime writes it: its argsHash binds its args (serve refuses an answer otherwise)
+        argsHash: canonicalHash({ amount: 5000 }),
+        args: '{"amount":5000}',
+        policyHash: 'p'.repeat(64),
+        principal: 'alice',
+        approvalsRequired: 1,
+        createdAt: 1_000,
         ...overrides,
       }),
     };
@@ -143,7 +143,6 @@ function requestStorageTests(t: ConformanceHarness, f: Fixture): void {
     expect(all).toContain(a.callId);
     expect(all).toContain(b.callId);
   });
-
 }
 
 /** addAnswer: outcomes, the requester, M-of-N, identities, concurrency, rejects. */
@@ -235,7 +234,6 @@ function answerTests(t: ConformanceHarness, f: Fixture): void {
     expect(after.outcome).toBe('not_pending');
     expect((await f.store.getRequest(r.callId))?.state).toBe('rejected');
   });
-
 }
 
 /** claimApproval, and copies out of the store. */
@@ -413,7 +411,6 @@ function reservationTests(t: ConformanceHarness, f: Fixture): void {
     expect(results.filter((r) => r.outcome === 'ambiguous')).toHaveLength(7);
     expect((await f.store.getEffect(key))?.attempts).toBe(1);
   });
-
 }
 
 /** resolveEffect and listEffects. */
@@ -480,7 +477,13 @@ function describeBudgets(t: ConformanceHarness, f: Fixture): void {
   });
 }
 
-const budgetCharge = (grantId: string, amount: number, limit = 100, windowMs = 60_000, metric = 'amount'): BudgetCharge => ({ grantId, metric, amount: String(amount), limit: String(limit), windowMs });
+const budgetCharge = (grantId: string, amount: number, limit = 100, windowMs = 60_000, metric = 'amount'): BudgetCharge => ({
+  grantId,
+  metric,
+  amount: String(amount),
+  limit: String(limit),
+  windowMs,
+});
 
 /** reserveEffect with charges. */
 function budgetSpender(f: Fixture) {
@@ -499,7 +502,9 @@ function budgetLimitTests(t: ConformanceHarness, f: Fixture): void {
     const key = f.id('refund');
     const r = await spend(key, 'a1', 10_000, [charge(grant, 60)]);
     expect(r.outcome).toBe('reserved');
-    expect(await f.store.consumptions({ grantId: grant })).toEqual([{ grantId: grant, metric: 'amount', amount: '60', effectKey: key, attempt: 1, consumedAt: 10_000, releasedAt: null }]);
+    expect(await f.store.consumptions({ grantId: grant })).toEqual([
+      { grantId: grant, metric: 'amount', amount: '60', effectKey: key, attempt: 1, consumedAt: 10_000, releasedAt: null },
+    ]);
     expect((await spend(f.id('refund'), 'b1', 10_100, [charge(grant, 40)])).outcome).toBe('reserved');
   });
 
@@ -564,7 +569,6 @@ function budgetLimitTests(t: ConformanceHarness, f: Fixture): void {
       [2, true],
     ]);
   });
-
 }
 
 /** Exact sums and concurrent reservations. */
@@ -595,7 +599,15 @@ function budgetConcurrencyTests(t: ConformanceHarness, f: Fixture): void {
     const key = f.id('refund');
     const results = await Promise.all(
       Array.from({ length: 8 }, (_, i) =>
-        f.store.reserveEffect({ key, action: 'stripe.refund', attemptId: `a${i}`, maxAttempts: 3, now: 10_000, leaseMs: 60_000, ...(i % 2 === 0 ? { charges: [charge(grant, 10)] } : {}) }),
+        f.store.reserveEffect({
+          key,
+          action: 'stripe.refund',
+          attemptId: `a${i}`,
+          maxAttempts: 3,
+          now: 10_000,
+          leaseMs: 60_000,
+          ...(i % 2 === 0 ? { charges: [charge(grant, 10)] } : {}),
+        }),
       ),
     );
     const winners = results.flatMap((r, i) => (r.outcome === 'reserved' ? [i] : []));
@@ -615,7 +627,15 @@ function budgetConcurrencyTests(t: ConformanceHarness, f: Fixture): void {
     expect(await f.store.settleEffect(key, 'a0', 'failed', 10_100)).toBe(true); // its charge is released
     const results = await Promise.all(
       Array.from({ length: 8 }, (_, i) =>
-        f.store.reserveEffect({ key, action: 'stripe.refund', attemptId: `r${i}`, maxAttempts: 3, now: 11_000, leaseMs: 60_000, ...(i % 2 === 0 ? { charges: [charge(grant, 30, 30)] } : {}) }),
+        f.store.reserveEffect({
+          key,
+          action: 'stripe.refund',
+          attemptId: `r${i}`,
+          maxAttempts: 3,
+          now: 11_000,
+          leaseMs: 60_000,
+          ...(i % 2 === 0 ? { charges: [charge(grant, 30, 30)] } : {}),
+        }),
       ),
     );
     const winners = results.flatMap((r, i) => (r.outcome === 'reserved' ? [i] : []));
@@ -629,99 +649,149 @@ function budgetConcurrencyTests(t: ConformanceHarness, f: Fixture): void {
 }
 
 function describeClaimingReservations(t: ConformanceHarness, f: Fixture): void {
-  const { it, expect } = t;
   t.describe('a reservation that claims its approval (CTRLRun §4.2 A4: one transaction)', () => {
-    const approvedRequest = async () => {
-      const r = f.request();
-      await f.store.putRequest(r);
-      await f.store.addAnswer(r.callId, { approver: 'bob', decision: 'approve', at: 2_000 });
-      return { r, binding: { action: r.action, argsHash: r.argsHash, policyHash: r.policyHash, principal: 'alice' } };
-    };
-    const reserveClaiming = (key: string, attemptId: string, now: number, claim: { callId: string; binding: { action: string; argsHash: string | null; policyHash: string; principal: string | null } }, charges?: BudgetCharge[]) =>
-      f.store.reserveEffect({ key, action: 'stripe.refund', attemptId, maxAttempts: 3, now, leaseMs: 1_000, claim, ...(charges ? { charges } : {}) });
-    const charge = (grantId: string, amount: number, limit = 10): BudgetCharge => ({ grantId, metric: 'count', amount: String(amount), limit: String(limit), windowMs: 60_000 });
+    const h = claimingHelpers(f);
+    claimingOutcomes(t, f, h);
+    claimingRefusals(t, f, h);
+  });
+}
 
-    it('reserved: the approval is consumed by the same call and returned', async () => {
-      const { r, binding } = await approvedRequest();
+type ClaimBindingShape = { action: string; argsHash: string | null; policyHash: string; principal: string | null };
+
+/** What the claiming-reservation tests share: an approved request, a reservation that claims it, a budget charge. */
+function claimingHelpers(f: Fixture) {
+  const approvedRequest = async () => {
+    const r = f.request();
+    await f.store.putRequest(r);
+    await f.store.addAnswer(r.callId, { approver: 'bob', decision: 'approve', at: 2_000 });
+    return { r, binding: { action: r.action, argsHash: r.argsHash, policyHash: r.policyHash, principal: 'alice' } };
+  };
+  const reserveClaiming = (key: string, attemptId: string, now: number, claim: { callId: string; binding: ClaimBindingShape }, charges?: BudgetCharge[]) =>
+    f.store.reserveEffect({ key, action: 'stripe.refund', attemptId, maxAttempts: 3, now, leaseMs: 1_000, claim, ...(charges ? { charges } : {}) });
+  const charge = (grantId: string, amount: number, limit = 10): BudgetCharge => ({
+    grantId,
+    metric: 'count',
+    amount: String(amount),
+    limit: String(limit),
+    windowMs: 60_000,
+  });
+
+  return { approvedRequest, reserveClaiming, charge };
+}
+
+type ClaimingHelpers = ReturnType<typeof claimingHelpers>;
+
+function claimingOutcomes(t: ConformanceHarness, f: Fixture, h: ClaimingHelpers): void {
+  const { it, expect } = t;
+  const { approvedRequest, reserveClaiming, charge } = h;
+  it('reserved: the approval is consumed by the same call and returned', async () => {
+    const { r, binding } = await approvedRequest();
+    const key = f.id('refund');
+    const res = await reserveClaiming(key, 'a1', 5_000, { callId: r.callId, binding });
+    expect(res.outcome).toBe('reserved');
+    if (res.outcome === 'reserved') {
+      expect(res.claimed?.state).toBe('consumed');
+      expect(res.claimed?.consumedAt).toBe(5_000);
+      expect(res.claimed?.answers.map((a) => a.approver)).toEqual(['bob']);
+    }
+    expect((await f.store.getRequest(r.callId))?.state).toBe('consumed');
+    expect(await f.store.claimApproval(r.callId, 6_000, binding)).toMatchObject({ outcome: 'consumed' });
+  });
+
+  it('a spent budget refuses the reservation and leaves the approval approved (then a reservation within budget uses it)', async () => {
+    const { r, binding } = await approvedRequest();
+    const grant = f.id('grant');
+    expect(
+      (
+        await f.store.reserveEffect({
+          key: f.id('refund'),
+          action: 'stripe.refund',
+          attemptId: 'x',
+          maxAttempts: 3,
+          now: 4_000,
+          leaseMs: 1_000,
+          charges: [charge(grant, 10)],
+        })
+      ).outcome,
+    ).toBe('reserved');
+    const key = f.id('refund');
+    const refused = await reserveClaiming(key, 'a1', 5_000, { callId: r.callId, binding }, [charge(grant, 1)]);
+    expect(refused).toEqual({ outcome: 'budget_exhausted', charge: charge(grant, 1) });
+    expect((await f.store.getRequest(r.callId))?.state).toBe('approved');
+    expect(await f.store.getEffect(key)).toBe(null);
+    const other = f.id('grant');
+    const res = await reserveClaiming(key, 'a2', 6_000, { callId: r.callId, binding }, [charge(other, 1)]);
+    expect(res.outcome).toBe('reserved');
+    expect((await f.store.getRequest(r.callId))?.state).toBe('consumed');
+  });
+
+  it('a duplicate, an ambiguous key or exhausted attempts leave the approval approved', async () => {
+    const { r, binding } = await approvedRequest();
+    const done = f.id('refund');
+    await f.store.reserveEffect({ key: done, action: 'stripe.refund', attemptId: 'd1', maxAttempts: 1, now: 4_000, leaseMs: 1_000 });
+    await f.store.settleEffect(done, 'd1', 'committed', 4_100);
+    expect((await reserveClaiming(done, 'a1', 5_000, { callId: r.callId, binding })).outcome).toBe('duplicate');
+    const held = f.id('refund');
+    await f.store.reserveEffect({ key: held, action: 'stripe.refund', attemptId: 'h1', maxAttempts: 3, now: 4_900, leaseMs: 10_000 });
+    expect((await reserveClaiming(held, 'a2', 5_000, { callId: r.callId, binding })).outcome).toBe('ambiguous');
+    const failed = f.id('refund');
+    await f.store.reserveEffect({ key: failed, action: 'stripe.refund', attemptId: 'f1', maxAttempts: 1, now: 4_000, leaseMs: 1_000 });
+    await f.store.settleEffect(failed, 'f1', 'failed', 4_100);
+    expect(
+      (
+        await f.store.reserveEffect({
+          key: failed,
+          action: 'stripe.refund',
+          attemptId: 'a3',
+          maxAttempts: 1,
+          now: 5_000,
+          leaseMs: 1_000,
+          claim: { callId: r.callId, binding },
+        })
+      ).outcome,
+    ).toBe('exhausted');
+    expect((await f.store.getRequest(r.callId))?.state).toBe('approved');
+  });
+}
+
+function claimingRefusals(t: ConformanceHarness, f: Fixture, h: ClaimingHelpers): void {
+  const { it, expect } = t;
+  const { approvedRequest, reserveClaiming, charge } = h;
+  it('an approval that cannot be claimed is `claim_refused` (as claimApproval says) and nothing is written', async () => {
+    const { r, binding } = await approvedRequest();
+    const pending = f.request();
+    await f.store.putRequest(pending);
+    const cases: Array<[string, { callId: string; binding: typeof binding }]> = [
+      ['unknown', { callId: f.id('nope'), binding }],
+      ['not_approved', { callId: pending.callId, binding }],
+      ['mismatch', { callId: r.callId, binding: { ...binding, argsHash: 'b'.repeat(64) } }],
+      ['mismatch', { callId: r.callId, binding: { ...binding, principal: 'mallory' } }],
+    ];
+    for (const [outcome, claim] of cases) {
       const key = f.id('refund');
-      const res = await reserveClaiming(key, 'a1', 5_000, { callId: r.callId, binding });
-      expect(res.outcome).toBe('reserved');
-      if (res.outcome === 'reserved') {
-        expect(res.claimed?.state).toBe('consumed');
-        expect(res.claimed?.consumedAt).toBe(5_000);
-        expect(res.claimed?.answers.map((a) => a.approver)).toEqual(['bob']);
-      }
-      expect((await f.store.getRequest(r.callId))?.state).toBe('consumed');
-      expect(await f.store.claimApproval(r.callId, 6_000, binding)).toMatchObject({ outcome: 'consumed' });
-    });
-
-    it('a spent budget refuses the reservation and leaves the approval approved (then a reservation within budget uses it)', async () => {
-      const { r, binding } = await approvedRequest();
       const grant = f.id('grant');
-      expect((await f.store.reserveEffect({ key: f.id('refund'), action: 'stripe.refund', attemptId: 'x', maxAttempts: 3, now: 4_000, leaseMs: 1_000, charges: [charge(grant, 10)] })).outcome).toBe('reserved');
-      const key = f.id('refund');
-      const refused = await reserveClaiming(key, 'a1', 5_000, { callId: r.callId, binding }, [charge(grant, 1)]);
-      expect(refused).toEqual({ outcome: 'budget_exhausted', charge: charge(grant, 1) });
-      expect((await f.store.getRequest(r.callId))?.state).toBe('approved');
+      const res = await reserveClaiming(key, 'a1', 5_000, claim, [charge(grant, 1)]);
+      expect(res.outcome).toBe('claim_refused');
+      expect(res.outcome === 'claim_refused' && res.claim.outcome).toBe(outcome);
       expect(await f.store.getEffect(key)).toBe(null);
-      const other = f.id('grant');
-      const res = await reserveClaiming(key, 'a2', 6_000, { callId: r.callId, binding }, [charge(other, 1)]);
-      expect(res.outcome).toBe('reserved');
-      expect((await f.store.getRequest(r.callId))?.state).toBe('consumed');
-    });
+      expect(await f.store.consumptions({ grantId: grant })).toEqual([]);
+    }
+    expect((await f.store.getRequest(r.callId))?.state).toBe('approved');
+    expect((await reserveClaiming(f.id('refund'), 'a2', 6_000, { callId: r.callId, binding })).outcome).toBe('reserved');
+    const used = await reserveClaiming(f.id('refund'), 'a3', 7_000, { callId: r.callId, binding });
+    expect(used.outcome === 'claim_refused' && used.claim.outcome).toBe('consumed');
+  });
 
-    it('a duplicate, an ambiguous key or exhausted attempts leave the approval approved', async () => {
-      const { r, binding } = await approvedRequest();
-      const done = f.id('refund');
-      await f.store.reserveEffect({ key: done, action: 'stripe.refund', attemptId: 'd1', maxAttempts: 1, now: 4_000, leaseMs: 1_000 });
-      await f.store.settleEffect(done, 'd1', 'committed', 4_100);
-      expect((await reserveClaiming(done, 'a1', 5_000, { callId: r.callId, binding })).outcome).toBe('duplicate');
-      const held = f.id('refund');
-      await f.store.reserveEffect({ key: held, action: 'stripe.refund', attemptId: 'h1', maxAttempts: 3, now: 4_900, leaseMs: 10_000 });
-      expect((await reserveClaiming(held, 'a2', 5_000, { callId: r.callId, binding })).outcome).toBe('ambiguous');
-      const failed = f.id('refund');
-      await f.store.reserveEffect({ key: failed, action: 'stripe.refund', attemptId: 'f1', maxAttempts: 1, now: 4_000, leaseMs: 1_000 });
-      await f.store.settleEffect(failed, 'f1', 'failed', 4_100);
-      expect((await f.store.reserveEffect({ key: failed, action: 'stripe.refund', attemptId: 'a3', maxAttempts: 1, now: 5_000, leaseMs: 1_000, claim: { callId: r.callId, binding } })).outcome).toBe('exhausted');
-      expect((await f.store.getRequest(r.callId))?.state).toBe('approved');
-    });
-
-    it('an approval that cannot be claimed is `claim_refused` (as claimApproval says) and nothing is written', async () => {
-      const { r, binding } = await approvedRequest();
-      const pending = f.request();
-      await f.store.putRequest(pending);
-      const cases: Array<[string, { callId: string; binding: typeof binding }]> = [
-        ['unknown', { callId: f.id('nope'), binding }],
-        ['not_approved', { callId: pending.callId, binding }],
-        ['mismatch', { callId: r.callId, binding: { ...binding, argsHash: 'b'.repeat(64) } }],
-        ['mismatch', { callId: r.callId, binding: { ...binding, principal: 'mallory' } }],
-      ];
-      for (const [outcome, claim] of cases) {
-        const key = f.id('refund');
-        const grant = f.id('grant');
-        const res = await reserveClaiming(key, 'a1', 5_000, claim, [charge(grant, 1)]);
-        expect(res.outcome).toBe('claim_refused');
-        expect(res.outcome === 'claim_refused' && res.claim.outcome).toBe(outcome);
-        expect(await f.store.getEffect(key)).toBe(null);
-        expect(await f.store.consumptions({ grantId: grant })).toEqual([]);
-      }
-      expect((await f.store.getRequest(r.callId))?.state).toBe('approved');
-      expect((await reserveClaiming(f.id('refund'), 'a2', 6_000, { callId: r.callId, binding })).outcome).toBe('reserved');
-      const used = await reserveClaiming(f.id('refund'), 'a3', 7_000, { callId: r.callId, binding });
-      expect(used.outcome === 'claim_refused' && used.claim.outcome).toBe('consumed');
-    });
-
-    it('concurrent reservations claiming one approval (distinct keys): exactly one is reserved', async () => {
-      const { r, binding } = await approvedRequest();
-      const grant = f.id('grant');
-      const keys = Array.from({ length: 8 }, () => f.id('refund'));
-      const results = await Promise.all(keys.map((key, i) => reserveClaiming(key, `a${i}`, 5_000 + i, { callId: r.callId, binding }, [charge(grant, 1)])));
-      expect(results.filter((x) => x.outcome === 'reserved')).toHaveLength(1);
-      expect(results.filter((x) => x.outcome === 'claim_refused')).toHaveLength(7);
-      expect((await f.store.consumptions({ grantId: grant })).length).toBe(1);
-      const effects = await Promise.all(keys.map((key) => f.store.getEffect(key)));
-      expect(effects.filter((e) => e !== null)).toHaveLength(1);
-    });
+  it('concurrent reservations claiming one approval (distinct keys): exactly one is reserved', async () => {
+    const { r, binding } = await approvedRequest();
+    const grant = f.id('grant');
+    const keys = Array.from({ length: 8 }, () => f.id('refund'));
+    const results = await Promise.all(keys.map((key, i) => reserveClaiming(key, `a${i}`, 5_000 + i, { callId: r.callId, binding }, [charge(grant, 1)])));
+    expect(results.filter((x) => x.outcome === 'reserved')).toHaveLength(1);
+    expect(results.filter((x) => x.outcome === 'claim_refused')).toHaveLength(7);
+    expect((await f.store.consumptions({ grantId: grant })).length).toBe(1);
+    const effects = await Promise.all(keys.map((key) => f.store.getEffect(key)));
+    expect(effects.filter((e) => e !== null)).toHaveLength(1);
   });
 }
 

@@ -7,15 +7,40 @@ import type { ReplayResult } from '../../src/policy-test/replay.js';
 
 const mac = `hmac-sha256:${'0123456789ab'}${'c'.repeat(52)}`;
 const call: RecordedCall = {
-  line: 4, action: 'process_refund', argsText: `{"amount":13997,"reason":"${mac}"}`, hashed: ['reason'], principal: null,
-  environment: null, task: null, at: null, recorded: { decision: 'approve', reason: 'rule[1]' }, callId: 'c3', answer: 'approved by bob, used',
+  line: 4,
+  action: 'process_refund',
+  argsText: `{"amount":13997,"reason":"${mac}"}`,
+  hashed: ['reason'],
+  principal: null,
+  environment: null,
+  task: null,
+  at: null,
+  recorded: { decision: 'approve', reason: 'rule[1]' },
+  callId: 'c3',
+  answer: 'approved by bob, used',
 };
-const decided = (decision: "allow" | "approve", rule: number): CallDecision => ({ decision, rule, reason: `rule[${rule}]` as CallDecision["reason"], effectKey: null, resource: null });
+const decided = (decision: 'allow' | 'approve', rule: number): CallDecision => ({
+  decision,
+  rule,
+  reason: `rule[${rule}]` as CallDecision['reason'],
+  effectKey: null,
+  resource: null,
+});
 const result: ReplayResult = {
   candidate: { hash: `sha256:${'e'.repeat(64)}` } as Policy,
   replayed: 1,
   unchanged: 0,
-  changes: [{ action: 'process_refund', before: 'approve', after: 'allow', reason: 'rule[0]', looser: true, count: 1, example: { call, before: decided('approve', 1), after: decided('allow', 0) } }],
+  changes: [
+    {
+      action: 'process_refund',
+      before: 'approve',
+      after: 'allow',
+      reason: 'rule[0]',
+      looser: true,
+      count: 1,
+      example: { call, before: decided('approve', 1), after: decided('allow', 0) },
+    },
+  ],
   undecidable: [],
   summary: { changed: 1, looser: 1, tighter: 0, undecidable: 0 },
 };
@@ -35,6 +60,7 @@ describe("replay's report of a store's calls", () => {
 
   it('briefHashes leaves anything but a whole keyed hash as it is', () => {
     expect(briefHashes(`x ${mac} y`)).toBe('x hmac-sha256:0123456789ab… y');
-    expect(briefHashes('hmac-sha256:abc sha256:' + 'd'.repeat(64))).toBe('hmac-sha256:abc sha256:' + 'd'.repeat(64));
+    const full = `hmac-sha256:abc sha256:${'d'.repeat(64)}`;
+    expect(briefHashes(full)).toBe(full);
   });
 });

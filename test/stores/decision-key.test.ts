@@ -7,7 +7,9 @@ import { sqliteStore } from '../../src/runtime/sqlite.js';
 import { describePostgres, dropSchema, freshSchema } from './pg-helpers.js';
 
 const dirs: string[] = [];
-afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
 
 describe('the decision key is kept in the store (SQLite)', () => {
   it('made once: every store object on the file, and the file reopened, reads the same key; another file has another', async () => {

@@ -10,9 +10,8 @@ export const generatedImportUnresolvedMeta: RuleMeta = {
   id: 'generated-import-unresolved',
   severity: 'error',
   short: 'An import of the generated module names a file that does not exist where the importer runs.',
-  full:
-    'The codemod makes a file import `protectedTool` (or another door function) from the generated module. A plain JavaScript file runs as it is: Node loads exactly the path written, so `import ... from "./ctrlrun.generated.js"` fails with ERR_MODULE_NOT_FOUND when the module is TypeScript (`ctrlrun.generated.ts`), though every type check passes. A TypeScript file resolves `.js` to `.ts`, `.mjs` to `.mts` and their declaration files, as tsc does. Reported when the generated module exists and the import resolves to no file; an import through a path alias is not followed. Also reported: a TypeScript importer of a JavaScript module that the package\'s own tsc (its build script\'s `-p` config, else tsconfig.json) compiles into an `outDir` with `allowJs` off, when the same specifier from the emitted file names no file: tsc reads the module\'s declarations but does not copy the module into the build.',
-  help: 'Make the generated module JavaScript when a JavaScript file imports it: `output: src/ctrlrun.generated.mjs` and a JavaScript `control:` in ctrlrun.tools.yaml, then `npx ctrlrun-gen generate` (init chooses so when an importer is JavaScript); or fix the import\'s path.',
+  full: "The codemod makes a file import `protectedTool` (or another door function) from the generated module. A plain JavaScript file runs as it is: Node loads exactly the path written, so `import ... from \"./ctrlrun.generated.js\"` fails with ERR_MODULE_NOT_FOUND when the module is TypeScript (`ctrlrun.generated.ts`), though every type check passes. A TypeScript file resolves `.js` to `.ts`, `.mjs` to `.mts` and their declaration files, as tsc does. Reported when the generated module exists and the import resolves to no file; an import through a path alias is not followed. Also reported: a TypeScript importer of a JavaScript module that the package's own tsc (its build script's `-p` config, else tsconfig.json) compiles into an `outDir` with `allowJs` off, when the same specifier from the emitted file names no file: tsc reads the module's declarations but does not copy the module into the build.",
+  help: "Make the generated module JavaScript when a JavaScript file imports it: `output: src/ctrlrun.generated.mjs` and a JavaScript `control:` in ctrlrun.tools.yaml, then `npx ctrlrun-gen generate` (init chooses so when an importer is JavaScript); or fix the import's path.",
 };
 
 const JS_IMPORTER = /\.(?:js|mjs|cjs|jsx)$/;
@@ -66,14 +65,16 @@ export function generatedImportUnresolvedRule(exists: (file: string) => boolean 
       if (!isGeneratedSpecifier(spec, { generatedModule: output, fileAbs: importer })) continue;
       const target = path.resolve(path.dirname(importer), spec);
       if (candidatesFor(isJs, target).some(exists)) {
-        const built = isJs || /\.(?:ts|tsx|mts|cts)$/.test(output) ? undefined : notInBuild(programOf(path.resolve(project.manifest.root)), importer, spec, exists);
+        const built =
+          isJs || /\.(?:ts|tsx|mts|cts)$/.test(output) ? undefined : notInBuild(programOf(path.resolve(project.manifest.root)), importer, spec, exists);
         if (built) findings.push(findingOf(generatedImportUnresolvedMeta, scan.file, imp.span, built, BUILD_HELP));
         continue;
       }
       const shown = path.relative(project.manifest.root, output).split(path.sep).join('/');
-      const why = isJs && /\.(?:ts|tsx|mts|cts)$/.test(output)
-        ? `the generated module is ${shown}, TypeScript, which a plain JavaScript file cannot load`
-        : `the generated module is ${shown}`;
+      const why =
+        isJs && /\.(?:ts|tsx|mts|cts)$/.test(output)
+          ? `the generated module is ${shown}, TypeScript, which a plain JavaScript file cannot load`
+          : `the generated module is ${shown}`;
       findings.push(
         findingOf(
           generatedImportUnresolvedMeta,
@@ -97,7 +98,7 @@ const BUILD_HELP =
  * specifier, from the emitted file's folder) must reach it where it is. The message, or undefined.
  */
 function notInBuild(program: TscProgram | undefined, importer: string, spec: string, exists: (file: string) => boolean): string | undefined {
-  if (!program || !program.files.has(importer)) return undefined;
+  if (!program?.files.has(importer)) return undefined;
   const emitted = emittedPath(program, importer);
   const target = path.resolve(path.dirname(emitted), spec);
   if (candidatesFor(true, target).some(exists)) return undefined;

@@ -5,7 +5,9 @@ import type { DecisionBody, DecisionEntry, DecisionLogStore, DecisionQuery } fro
 /** Whether an entry passes a query's filters (the seq bound, the time, the action). */
 export function matchesQuery(entry: DecisionEntry, query: DecisionQuery | undefined): boolean {
   return (
-    entry.seq > (query?.afterSeq ?? 0) && (query?.since === undefined || entry.at >= query.since) && (query?.action === undefined || entry.action === query.action)
+    entry.seq > (query?.afterSeq ?? 0) &&
+    (query?.since === undefined || entry.at >= query.since) &&
+    (query?.action === undefined || entry.action === query.action)
   );
 }
 
@@ -21,7 +23,8 @@ export function memoryDecisionLog(open: () => void): DecisionLogStore {
   return {
     async decisionKey(): Promise<string> {
       open();
-      return (key ??= newDecisionKey());
+      key ??= newDecisionKey();
+      return key;
     },
     async appendDecision(body: DecisionBody, retainAfter?: number): Promise<DecisionEntry> {
       open();
