@@ -5,6 +5,7 @@
  * guesses.
  */
 import type { ts } from 'ts-morph';
+import { isWrapper } from '../scan/syntax.js';
 import { typescript } from '../scan/typescript.js';
 import type { SourceLocation } from '../policy/types.js';
 import type { SdkToolCall } from '../scan/types.js';
@@ -471,19 +472,8 @@ function applyModifier(method: string, inner: Shape): Shape {
 /** Strips parentheses, `as`, `satisfies`, `!` and `<T>` casts. */
 function unwrap(node: ts.Expression): ts.Expression {
   let expr = node;
-  for (;;) {
-    if (
-      typescript.isParenthesizedExpression(expr) ||
-      typescript.isAsExpression(expr) ||
-      typescript.isSatisfiesExpression(expr) ||
-      typescript.isNonNullExpression(expr) ||
-      typescript.isTypeAssertionExpression(expr)
-    ) {
-      expr = expr.expression;
-    } else {
-      return expr;
-    }
-  }
+  while (isWrapper(expr)) expr = expr.expression;
+  return expr;
 }
 
 function propertyNameAndValue(property: ts.ObjectLiteralElementLike): { name: string; value: ts.Expression } | undefined {

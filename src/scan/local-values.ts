@@ -1,6 +1,7 @@
 import type { ts } from 'ts-morph';
 import { typescript } from './typescript.js';
 import { scopeDeclarations } from './scope.js';
+import { isWrapper } from './syntax.js';
 
 /**
  * Where a name read at the current point of the walk is declared: the innermost scope of
@@ -35,14 +36,7 @@ function bindsName(b: ts.BindingName, name: string): boolean {
 /** Parentheses, casts, `await` and non-null assertions around a value. */
 export function unwrapValue(expr: ts.Expression): ts.Expression {
   for (;;) {
-    if (
-      typescript.isParenthesizedExpression(expr) ||
-      typescript.isAsExpression(expr) ||
-      typescript.isSatisfiesExpression(expr) ||
-      typescript.isNonNullExpression(expr) ||
-      typescript.isTypeAssertionExpression(expr) ||
-      typescript.isAwaitExpression(expr)
-    ) {
+    if (isWrapper(expr) || typescript.isAwaitExpression(expr)) {
       expr = expr.expression;
     } else return expr;
   }

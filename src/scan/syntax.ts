@@ -10,16 +10,23 @@ export function bindingNames(name: ts.BindingName): string[] {
   return name.elements.flatMap((el) => (typescript.isOmittedExpression(el) ? [] : bindingNames(el.name)));
 }
 
-/** Parentheses, casts (`as`, `<T>`, `satisfies`) and non-null assertions do not change a value. */
+/** Parentheses, casts (`as`, `<T>`, `satisfies`) and non-null assertions: they do not change a value. */
+export function isWrapper(
+  node: ts.Node,
+): node is ts.ParenthesizedExpression | ts.AsExpression | ts.SatisfiesExpression | ts.NonNullExpression | ts.TypeAssertion {
+  return (
+    typescript.isParenthesizedExpression(node) ||
+    typescript.isAsExpression(node) ||
+    typescript.isSatisfiesExpression(node) ||
+    typescript.isNonNullExpression(node) ||
+    typescript.isTypeAssertionExpression(node)
+  );
+}
+
+/** The value under wrappers (`isWrapper`) and commas (`(a, b)` is `b`). */
 export function skipWrappers(expr: ts.Expression): ts.Expression {
   for (;;) {
-    if (
-      typescript.isParenthesizedExpression(expr) ||
-      typescript.isAsExpression(expr) ||
-      typescript.isSatisfiesExpression(expr) ||
-      typescript.isNonNullExpression(expr) ||
-      typescript.isTypeAssertionExpression(expr)
-    ) {
+    if (isWrapper(expr)) {
       expr = expr.expression;
     } else if (typescript.isBinaryExpression(expr) && expr.operatorToken.kind === typescript.SyntaxKind.CommaToken) {
       expr = expr.right;

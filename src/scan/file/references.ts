@@ -1,7 +1,7 @@
 import type { ts } from 'ts-morph';
 import { typescript } from '../typescript.js';
 import { holdsToolFactory } from '../imports.js';
-import { isCommonJsExport, isCommonJsTarget, isReferencePosition, isReflectApply, isStringLike } from '../syntax.js';
+import { isCommonJsExport, isCommonJsTarget, isReferencePosition, isReflectApply, isStringLike, isWrapper } from '../syntax.js';
 import { sdkValueOf } from '../values.js';
 import { isTopLevel, lookupName, opaque, type FileContext } from './context.js';
 
@@ -18,14 +18,7 @@ export function countReference(cx: FileContext, id: ts.Identifier): void {
 
 /** Whether a node wraps `child` without changing its value (parentheses, casts, a comma's right). */
 function isValueWrapper(p: ts.Node, child: ts.Node): boolean {
-  return (
-    typescript.isParenthesizedExpression(p) ||
-    typescript.isAsExpression(p) ||
-    typescript.isSatisfiesExpression(p) ||
-    typescript.isNonNullExpression(p) ||
-    typescript.isTypeAssertionExpression(p) ||
-    (typescript.isBinaryExpression(p) && p.operatorToken.kind === typescript.SyntaxKind.CommaToken && p.right === child)
-  );
+  return isWrapper(p) || (typescript.isBinaryExpression(p) && p.operatorToken.kind === typescript.SyntaxKind.CommaToken && p.right === child);
 }
 
 /**
