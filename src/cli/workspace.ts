@@ -1,7 +1,6 @@
-import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { findManifest, MANIFEST_FILE } from '../manifest/find.js';
-import { manifestsFor, nestedPackages } from '../manifest/workspace.js';
+import { findManifest } from '../manifest/find.js';
+import { manifestsFor, manifestsIn, nestedPackages } from '../manifest/workspace.js';
 
 /**
  * The manifests a command at `cwd` goes through, when there is more than one: at a workspace root
@@ -12,7 +11,7 @@ import { manifestsFor, nestedPackages } from '../manifest/workspace.js';
  */
 export function workspaceManifests(cwd: string, paths?: readonly string[]): string[] | undefined {
   const own = findManifest(cwd);
-  const all = own !== undefined ? [own, ...nestedManifests(path.dirname(own))] : manifestsFor(cwd);
+  const all = own !== undefined ? [own, ...manifestsIn(nestedPackages(path.dirname(own)))] : manifestsFor(cwd);
   if (all.length === 0 || (own !== undefined && all.length === 1)) return undefined;
   if (!paths || paths.length === 0) return all;
   const wanted = paths.map((p) => path.resolve(cwd, p));
@@ -33,11 +32,4 @@ export function pathsInPackage(cwd: string, dir: string, paths: readonly string[
   const abs = paths.map((p) => path.resolve(cwd, p));
   if (abs.some((p) => !path.relative(p, dir).startsWith('..'))) return undefined;
   return abs.filter((p) => !path.relative(dir, p).startsWith('..')).map((p) => path.relative(cwd, p) || '.');
-}
-
-/** The manifests of the packages below `dir` (each a package.json folder with a ctrlrun.tools.yaml), sorted. */
-function nestedManifests(dir: string): string[] {
-  return nestedPackages(dir)
-    .map((d) => path.join(d, MANIFEST_FILE))
-    .filter((f) => existsSync(f));
 }

@@ -151,7 +151,10 @@ function isProjectRoot(dir: string): boolean {
 export function manifestsFor(cwd: string): string[] {
   const up = findManifest(cwd);
   if (up !== undefined) return [up];
-  return packagesBelow(cwd)
-    .map((dir) => path.join(dir, MANIFEST_FILE))
-    .filter((f) => existsSync(f));
+  return manifestsIn(packagesBelow(cwd));
+}
+
+/** The manifests of these package folders, where they have one. */
+export function manifestsIn(dirs: readonly string[]): string[] {
+  return dirs.map((dir) => path.join(dir, MANIFEST_FILE)).filter((f) => existsSync(f));
 }

@@ -83,6 +83,7 @@ function createFileContext(file: string, text: string, parsed: Parsed, options: 
     sf,
     fileAbs,
     links,
+    match,
     options,
     scan,
     moduleImports,
@@ -118,8 +119,7 @@ function createFileContext(file: string, text: string, parsed: Parsed, options: 
 
 /** Whether the file reaches the SDK, imports the generated module (and which of its doors), and its module syntax. */
 function readModuleFacts(cx: FileContext, file: string): void {
-  const { scan, sf, fileAbs, links } = cx;
-  const match: GeneratedMatch = { fileAbs: cx.options.root ? fileAbs : undefined, generatedModule: cx.options.generatedModule };
+  const { scan, sf, fileAbs, links, match } = cx;
   let esmSyntax = false;
   let requires = false;
   for (const imp of cx.moduleImports) {

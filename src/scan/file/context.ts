@@ -1,6 +1,6 @@
 import type { ts } from 'ts-morph';
 import { typescript } from '../typescript.js';
-import { isSdkModule, type Binding, type ModuleLinks } from '../imports.js';
+import { isSdkModule, type Binding, type GeneratedMatch, type ModuleLinks } from '../imports.js';
 import { spanOf } from '../parse.js';
 import type { ModuleLoadContext } from '../module-loads.js';
 import type { RunScanContext } from '../runs.js';
@@ -49,6 +49,8 @@ export interface FileContext {
   sf: ts.SourceFile;
   fileAbs: string;
   links: ModuleLinks | undefined;
+  /** How the generated module's imports are recognised (by resolved path when the root is known). */
+  match: GeneratedMatch;
   options: ScanSourceOptions;
   scan: FileScan;
   moduleImports: ModuleImport[];
