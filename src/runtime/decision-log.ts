@@ -46,6 +46,24 @@ export function newDecisionKey(): string {
   return bytesToHex(globalThis.crypto.getRandomValues(new Uint8Array(32)));
 }
 
+// a store without its own key (a third-party store): one random key per store object, in this process
+const processKeys = new WeakMap<Store, string>();
+
+/**
+ * The key a store's labelled arguments are hashed under: its own decision key (`decisionKey()`,
+ * made once and kept in the store, which remembers it), or for a store without one a random key of
+ * this process, the same for that store object every time (its hashes compare only within the process).
+ */
+export function storeDecisionKey(store: Store): Promise<string> {
+  if (typeof store.decisionKey === 'function') return store.decisionKey();
+  let key = processKeys.get(store);
+  if (key === undefined) {
+    key = newDecisionKey();
+    processKeys.set(store, key);
+  }
+  return Promise.resolve(key);
+}
+
 /** The decision key a tenant of a shared store is given (serve): derived from the store's, so tenants' hashes never compare. */
 export function tenantDecisionKey(storeKey: string, tenant: string): string {
   return bytesToHex(hmac(sha256, utf8ToBytes(storeKey), utf8ToBytes(`ctrlrun.decision-key/tenant:${tenant}`)));

@@ -1,4 +1,4 @@
-import { newDecisionKey, tenantDecisionKey } from '../runtime/decision-log.js';
+import { storeDecisionKey, tenantDecisionKey } from '../runtime/decision-log.js';
 import type { DecisionBody, DecisionQuery, Store } from '../runtime/types.js';
 import { ownsReceipt, TenantRefusal, type TenantScope } from './tenant.js';
 
@@ -18,7 +18,7 @@ export async function decisionStoreCall(
     throw new TenantRefusal(`${method}: this server's store keeps no decision log.`);
   if (method === 'decisionKey') {
     // a named tenant's key is derived from the store's: its hashes never compare with another tenant's
-    const key = await storeKey(store);
+    const key = await storeDecisionKey(store);
     return tenant === undefined ? key : tenantDecisionKey(key, tenant);
   }
   if (method === 'appendDecision') {
@@ -36,17 +36,4 @@ export async function decisionStoreCall(
   }
   const all = await store.listDecisions(args[0] as DecisionQuery | undefined);
   return tenant === undefined ? all : all.filter((e) => ownsReceipt(scope, e));
-}
-
-// a store without its own key (a third-party store): one key of this server process
-const processKeys = new WeakMap<Store, string>();
-
-function storeKey(store: Store): Promise<string> {
-  if (typeof store.decisionKey === 'function') return store.decisionKey();
-  let key = processKeys.get(store);
-  if (key === undefined) {
-    key = newDecisionKey();
-    processKeys.set(store, key);
-  }
-  return Promise.resolve(key);
 }

@@ -1,4 +1,4 @@
-import { newDecisionKey, redactArguments } from '../decision-log.js';
+import { redactArguments, storeDecisionKey } from '../decision-log.js';
 import type { ControlInternals } from '../internals.js';
 import type { CompiledPolicy, DecisionBody, Receipt, Store } from '../types.js';
 import type { CallFacts } from './types.js';
@@ -81,22 +81,11 @@ export async function logReceipt(internals: ControlInternals, policy: CompiledPo
   );
 }
 
-// one key a store object (a promise: asked once; a failure is asked again by the next call)
-const keys = new WeakMap<Store, Promise<string>>();
-
 /**
- * The key an action's labelled arguments are hashed under: the store's decision key
- * (`decisionKey()`, made once and kept in the store), or, for a store without one (a third-party
- * store), a random key of this process (its hashes compare only within the process). `''` for an
- * action with no labels: nothing is asked of the store.
+ * The key an action's labelled arguments are hashed under (`storeDecisionKey`); `''` for an action
+ * with no labels: nothing is asked of the store.
  */
 export function hashKeyFor(store: Store, policy: CompiledPolicy, action: string): Promise<string> {
   if ((policy.actions[action]?.sensitive?.length ?? 0) === 0) return Promise.resolve('');
-  let key = keys.get(store);
-  if (key === undefined) {
-    key = typeof store.decisionKey === 'function' ? store.decisionKey() : Promise.resolve(newDecisionKey());
-    keys.set(store, key);
-    key.catch(() => keys.delete(store));
-  }
-  return key;
+  return storeDecisionKey(store);
 }
