@@ -2,9 +2,9 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cli } from '../helpers/cli.js';
-import { makeTempDir, removeDir, writeFiles } from '../helpers/temp-repo.js';
+import { removeDir } from '../helpers/temp-repo.js';
 import { typeCheck } from '../helpers/typecheck.js';
-import { git, JS_AGENT, START_ESM, startNode, TS_AGENT } from './loop-helpers.js';
+import { committedRepo, JS_AGENT, START_ESM, startNode, TS_AGENT } from './loop-helpers.js';
 
 /**
  * Issue 21 item 2: a repo with a tsconfig (for its server) whose agents are `.mjs` scripts. The
@@ -20,15 +20,7 @@ const TSCONFIG = JSON.stringify({
   include: ['src'],
 });
 
-function repo(files: Record<string, string>): string {
-  const dir = makeTempDir('js-imp-');
-  dirs.push(dir);
-  writeFiles(dir, files);
-  git(dir, 'init', '-q', '.');
-  git(dir, 'add', '-A');
-  git(dir, 'commit', '-qm', 'the app as it was');
-  return dir;
-}
+const repo = (files: Record<string, string>): string => committedRepo(dirs, 'js-imp-', files);
 
 async function loop(dir: string): Promise<void> {
   for (const args of [['init'], ['generate'], ['codemod', '--write'], ['check']]) {

@@ -1,6 +1,8 @@
 import { spawnSync } from 'node:child_process';
 import * as esbuild from 'esbuild';
 import { expect } from 'vitest';
+import { cli } from '../helpers/cli.js';
+import { makeTempDir, writeFiles } from '../helpers/temp-repo.js';
 
 /** Shared pieces of the layout loops (issue 21): a small agent with a refund tool, and how it starts. */
 
@@ -48,6 +50,32 @@ export const TSCONFIG_NODENEXT = JSON.stringify(
 export function git(dir: string, ...args: string[]): void {
   const r = spawnSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', ...args], { cwd: dir, encoding: 'utf8' });
   expect(r.status, r.stderr).toBe(0);
+}
+
+/** A temp repo holding `files`, committed as the app was (the codemod writes only over a clean tree); kept in `dirs` for cleanup. */
+export function committedRepo(dirs: string[], prefix: string, files: Record<string, string>): string {
+  const dir = makeTempDir(prefix);
+  dirs.push(dir);
+  writeFiles(dir, files);
+  git(dir, 'init', '-q', '.');
+  git(dir, 'add', '-A');
+  git(dir, 'commit', '-qm', 'the app as it was');
+  return dir;
+}
+
+/** The user's loop: init, generate (then committed, as a user would before rewriting), codemod --write, check; each exits 0. Their stdout. */
+export async function userLoop(dir: string): Promise<string> {
+  let said = '';
+  for (const args of [['init'], ['generate'], ['codemod', '--write'], ['check']]) {
+    const r = await cli(args, { cwd: dir });
+    expect(r.code, `${args.join(' ')}: ${r.stdout}${r.stderr}`).toBe(0);
+    said += r.stdout;
+    if (args[0] === 'generate') {
+      git(dir, 'add', '-A');
+      git(dir, 'commit', '-qm', 'ctrlrun-gen init and generate');
+    }
+  }
+  return said;
 }
 
 /** Runs `node file` in `dir`; its last line of output, parsed. */

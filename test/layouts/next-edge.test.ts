@@ -2,9 +2,9 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cli } from '../helpers/cli.js';
-import { makeTempDir, removeDir, writeFiles } from '../helpers/temp-repo.js';
+import { removeDir } from '../helpers/temp-repo.js';
 import { typeCheck } from '../helpers/typecheck.js';
-import { git } from './loop-helpers.js';
+import { committedRepo, userLoop } from './loop-helpers.js';
 
 /**
  * Issue 21 items 1 and 4 (edge): a Next.js app whose edge code names no SDK, an API route with
@@ -36,9 +36,7 @@ const MIDDLEWARE =
   "import { answer } from './lib/run';\n\nexport async function middleware(req: Request) {\n  await answer(req.url);\n  return undefined;\n}\n";
 
 function repo(files: Record<string, string>): string {
-  const dir = makeTempDir('next-edge-');
-  dirs.push(dir);
-  writeFiles(dir, {
+  return committedRepo(dirs, 'next-edge-', {
     'package.json': JSON.stringify({ name: 'next-edge', private: true, dependencies: { next: '15.5.0', '@openai/agents': '*', zod: '*' } }),
     'tsconfig.json': JSON.stringify({
       compilerOptions: {
@@ -59,22 +57,9 @@ function repo(files: Record<string, string>): string {
     'lib/run.ts': RUN,
     ...files,
   });
-  git(dir, 'init', '-q', '.');
-  git(dir, 'add', '-A');
-  git(dir, 'commit', '-qm', 'the app as it was');
-  return dir;
 }
 
-async function loop(dir: string): Promise<void> {
-  for (const args of [['init'], ['generate'], ['codemod', '--write'], ['check']]) {
-    const r = await cli(args, { cwd: dir });
-    expect(r.code, `${args.join(' ')}: ${r.stdout}${r.stderr}`).toBe(0);
-    if (args[0] === 'generate') {
-      git(dir, 'add', '-A');
-      git(dir, 'commit', '-qm', 'ctrlrun-gen init and generate');
-    }
-  }
-}
+const loop = userLoop;
 
 /** The control switched to SQLite by hand: check must be red at the tool file's import. */
 async function sqliteFindings(dir: string): Promise<string[]> {

@@ -4,8 +4,8 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cli } from '../helpers/cli.js';
-import { makeTempDir, removeDir, writeFiles } from '../helpers/temp-repo.js';
-import { git, JS_AGENT, START_ESM, startNode, TS_AGENT } from './loop-helpers.js';
+import { removeDir } from '../helpers/temp-repo.js';
+import { committedRepo, JS_AGENT, START_ESM, startNode, TS_AGENT, userLoop } from './loop-helpers.js';
 
 /**
  * Issue 21 item 2, the build half: a TypeScript server that its own `tsc` (no `allowJs`) compiles
@@ -31,29 +31,8 @@ function tsconfig(options: Record<string, unknown>): string {
   );
 }
 
-function repo(files: Record<string, string>): string {
-  const dir = makeTempDir('tsc-outdir-');
-  dirs.push(dir);
-  writeFiles(dir, files);
-  git(dir, 'init', '-q', '.');
-  git(dir, 'add', '-A');
-  git(dir, 'commit', '-qm', 'the app as it was');
-  return dir;
-}
-
-async function loop(dir: string): Promise<string> {
-  let said = '';
-  for (const args of [['init'], ['generate'], ['codemod', '--write'], ['check']]) {
-    const r = await cli(args, { cwd: dir });
-    expect(r.code, `${args.join(' ')}: ${r.stdout}${r.stderr}`).toBe(0);
-    said += r.stdout;
-    if (args[0] === 'generate') {
-      git(dir, 'add', '-A');
-      git(dir, 'commit', '-qm', 'ctrlrun-gen init and generate');
-    }
-  }
-  return said;
-}
+const repo = (files: Record<string, string>): string => committedRepo(dirs, 'tsc-outdir-', files);
+const loop = userLoop;
 
 /** The app's own build: `tsc -p .`, as its package.json would run it. */
 function tsc(dir: string): string {
