@@ -2,6 +2,7 @@ import path from 'node:path';
 import { declarationsFromScan, lintScannedFile, loadProjectOrFindings, noManifestFindings, repoRuleFindings, staleOrConfigFindings } from '../check/engine.js';
 import type { Finding, ProjectContext, RepoFacts } from '../check/types.js';
 import { findManifest, type Project } from '../manifest/load.js';
+import { manifestsFor } from '../manifest/workspace.js';
 import { gitRootOf } from '../safe-read.js';
 import { scanRepoIndexed, scanSource, type RepoIndex } from '../scan/index.js';
 import { PackageFacts, statKey } from '../scan/package-facts.js';
@@ -186,10 +187,14 @@ export class DiskSessions {
   private readonly byManifest = new Map<string, DiskSession>();
   /** The git work tree's root of each folder linted in, asked once (it bounds the manifest's search). */
   private readonly gitRoots = new Map<string, string | undefined>();
+  private readonly rootsWithPackages = new Map<string, boolean>();
 
   /** The session for a file: its manifest is found upward from the file's folder (on every file: a new manifest is seen). */
   sessionFor(abs: string, cwd: string): LintSession {
     const manifest = findManifest(path.dirname(abs), this.gitRootOf(path.dirname(abs)));
+    // at a root whose packages have manifests, `check` goes through those packages and says nothing
+    // of a file in none of them (no "no manifest" error): ESLint run there reports the same
+    if (manifest === undefined && this.packagesAt(cwd)) return new OutsidePackages(cwd);
     const id = manifest ?? `none:${cwd}`;
     const known = this.byManifest.get(id);
     if (known && currentKey(known, manifest) === known.key && !known.facts.packages.changed()) return known;
@@ -198,9 +203,28 @@ export class DiskSessions {
     return fresh;
   }
 
+  /** The ESLint process's cwd is a root with packages that have manifests (asked once per cwd). */
+  private packagesAt(cwd: string): boolean {
+    let known = this.rootsWithPackages.get(cwd);
+    if (known === undefined) {
+      known = manifestsFor(cwd).length > 0;
+      this.rootsWithPackages.set(cwd, known);
+    }
+    return known;
+  }
+
   private gitRootOf(dir: string): string | undefined {
     if (!this.gitRoots.has(dir)) this.gitRoots.set(dir, gitRootOf(dir));
     return this.gitRoots.get(dir);
+  }
+}
+
+/** A file in no package of a root whose packages have manifests: nothing to report, as `check` at that root. */
+class OutsidePackages implements LintSession {
+  readonly project = undefined;
+  constructor(readonly root: string) {}
+  lint(): FileLint {
+    return { scan: undefined, own: [], elsewhere: [] };
   }
 }
 

@@ -1,0 +1,61 @@
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { Finding } from '../../src/check/types.js';
+import { eslintMessage, NAMESPACE } from '../../src/eslint/index.js';
+import { CLI_BIN, FIXTURES } from '../helpers/paths.js';
+import { writeFiles } from '../helpers/temp-repo.js';
+import { eslintWith, reported } from './helpers.js';
+
+/**
+ * ESLint run at a root of packages (seen on a public repo: sibling packages, init wrote manifests
+ * in the four with tools): `check` there goes through the packages' manifests and says nothing of
+ * a package with none; ESLint from the same root reports what check reports, not "no manifest"
+ * for the files of that package.
+ */
+const dirs: string[] = [];
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+const PLAIN = `import { Agent, run } from '@openai/agents';
+
+const agent = new Agent({ name: 'hello', instructions: 'Say hello.' });
+export const answer = run(agent, 'hi');
+`;
+
+describe('ESLint at a root of packages', () => {
+  it('reports what check at that root reports: the package with a manifest, nothing of the one without', async () => {
+    const root = mkdtempSync(path.join(tmpdir(), 'ctrlrun-eslint-root-'));
+    dirs.push(root);
+    cpSync(path.join(FIXTURES, 'check/open-doors/repo'), path.join(root, 'desk'), { recursive: true });
+    writeFiles(root, {
+      'package.json': JSON.stringify({ name: 'root', private: true }),
+      'desk/package.json': JSON.stringify({ name: 'desk', private: true, type: 'module' }),
+      'hello/package.json': JSON.stringify({ name: 'hello', private: true, type: 'module' }),
+      'hello/index.ts': PLAIN,
+    });
+    const r = spawnSync(process.execPath, [CLI_BIN, 'check', '--format', 'json'], { cwd: root, encoding: 'utf8' });
+    const check = (JSON.parse(r.stdout) as { findings: Finding[] }).findings;
+    expect(check.length).toBeGreaterThan(0);
+    expect(
+      check.every((f) => f.file.startsWith('desk/')),
+      r.stdout,
+    ).toBe(true);
+
+    const results = await eslintWith(root).lintFiles(['.']);
+    const key = (f: { file: string; line: number; ruleId: string | null }) => `${f.file}:${f.line} ${f.ruleId}`;
+    const linted = new Set(results.map((x) => x.filePath.slice(root.length + 1)));
+    const messages = reported(results, root);
+    expect(messages.filter((m) => m.file.startsWith('hello/'))).toEqual([]);
+    // each finding check places in a linted file is ESLint's there, with check's message and hint
+    // (a file that does not parse is ESLint's own fatal error there)
+    const expected = check
+      .filter((f) => linted.has(f.file) && f.ruleId !== 'parse-error')
+      .map((f) => `${key({ ...f, ruleId: `${NAMESPACE}/${f.ruleId}` })} ${eslintMessage(f)}`);
+    const got = messages.map((m) => `${key(m)} ${m.message}`);
+    expect(expected.filter((e) => !got.includes(e))).toEqual([]);
+  }, 60_000);
+});
