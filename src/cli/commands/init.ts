@@ -376,6 +376,7 @@ function planPackage(
   // a JavaScript module tsc would not copy into its outDir goes where sources and build reach it alike
   const tsFiles = files.filter((f) => /\.[cm]?tsx?$/.test(f));
   const build = layout.kind === 'ts' || manifestText !== undefined ? undefined : tscBuild(dir, tsFiles, sourceFolder(dir, files));
+  // no folder serves both the sources and their build: refuse rather than let the codemod break the built app
   if (build?.kind === 'unreachable')
     throw unreachableBuildError(
       build.program,
