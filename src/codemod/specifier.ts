@@ -18,7 +18,7 @@ export interface ModuleSettings {
  */
 export function createModuleSettingsLookup(root: string): (dir: string) => ModuleSettings {
   const byDir = new Map<string, ModuleSettings>();
-  const byConfig = new Map<string, ModuleSettings>();
+  const byConfig = new Map<string, ModuleSettings | undefined>();
   let withoutConfig: ModuleSettings | undefined;
   const fallback = (): ModuleSettings => (withoutConfig ??= settingsWithoutConfig(root));
   const lookup = (dir: string): ModuleSettings => {
@@ -28,9 +28,9 @@ export function createModuleSettingsLookup(root: string): (dir: string) => Modul
     for (const name of ['tsconfig.json', 'jsconfig.json']) {
       const candidate = path.join(dir, name);
       if (existsSync(candidate)) {
-        found = byConfig.get(candidate) ?? readSettings(candidate);
+        found = byConfig.has(candidate) ? byConfig.get(candidate) : readSettings(candidate);
         byConfig.set(candidate, found);
-        break;
+        if (found) break;
       }
     }
     const parent = path.dirname(dir);
@@ -42,13 +42,24 @@ export function createModuleSettingsLookup(root: string): (dir: string) => Modul
   return (dir) => lookup(path.resolve(dir));
 }
 
-function readSettings(configPath: string): ModuleSettings {
+/**
+ * The settings of one config; undefined for a solution config (`"files": []` with `references`, what
+ * `tsc -b` starts from): it compiles nothing itself, so its options say nothing about a file's imports.
+ */
+function readSettings(configPath: string): ModuleSettings | undefined {
   const read = typescript.readConfigFile(configPath, typescript.sys.readFile);
   if (read.error) return { tsconfig: configPath, extension: 'js' };
+  if (isSolutionConfig(read.config)) return undefined;
   // No file enumeration: only the compiler options (extends included) matter here.
   const host: ts.ParseConfigHost = { ...typescript.sys, readDirectory: () => [] };
   const parsed = typescript.parseJsonConfigFileContent(read.config, host, path.dirname(configPath), undefined, configPath);
   return { tsconfig: configPath, extension: extensionFor(parsed.options) };
+}
+
+/** `"files": []` (and no `include`) with `references`: a config that only lists projects for `tsc -b`. */
+export function isSolutionConfig(config: unknown): boolean {
+  const c = config as { files?: unknown; include?: unknown; references?: unknown } | undefined;
+  return Array.isArray(c?.files) && c.files.length === 0 && c.include === undefined && Array.isArray(c.references) && c.references.length > 0;
 }
 
 export function extensionFor(options: ts.CompilerOptions): ModuleSettings['extension'] {
@@ -106,6 +117,8 @@ export function relativeSpecifier(fromFile: string, target: string, settings: Mo
   if (!rel.startsWith('.')) rel = `./${rel}`;
   const ext = path.extname(rel);
   const stem = rel.slice(0, rel.length - ext.length);
+  // Plain JavaScript importing a JavaScript module names the file itself: Node's ES loader finds nothing else, whatever a tsconfig says.
+  if (/\.(?:js|mjs|cjs|jsx)$/.test(fromFile) && /^\.(?:js|mjs|cjs)$/.test(ext)) return rel;
   if (settings.extension === 'ts') return rel;
   // Without extensions, only `.ts`/`.tsx`/`.js` are found by their stem: `.mts`/`.cts` keep their emitted `.mjs`/`.cjs`.
   if (settings.extension === 'none' && (ext === '.ts' || ext === '.tsx' || ext === '.js')) return stem;

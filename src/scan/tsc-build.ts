@@ -10,30 +10,37 @@ import { typescript } from '../scan/typescript.js';
  * `dist/ctrlrun.generated.js`. When `rootDir` (as tsc computes it) and `outDir` are siblings, a
  * file in their parent folder is reached by the same relative specifier from a source file and
  * from its emitted copy (`src/a/x.ts` and `dist/a/x.js` both say `../../ctrlrun.generated.js`), and
- * from scripts beside them: the module and the control go there. Otherwise the build cannot reach
- * it and init says so.
+ * from scripts beside them: the module and the control go there. With project references
+ * (`tsc -b`) every referenced program that compiles a tool file must reach the one folder. When
+ * none is reached alike (`rootDir: .`, an outDir outside the package) init refuses.
  */
 export type TscBuild =
-  /** The TS tool files are built by tsc to outDir; `folder` (relative to the package, `''` or `x/`) is reached from both trees. */
-  | { kind: 'beside'; folder: string; rootDir: string; outDir: string }
-  /** Built to outDir, but no folder is reached alike from both trees. */
-  | { kind: 'unreachable'; rootDir: string; outDir: string; tsconfig: string }
+  /** The TS tool files are built by tsc to outDirs; `folder` (relative to the package, `''` or `x/`) is reached alike from each program's sources and build. */
+  | { kind: 'beside'; folder: string; programs: TscProgram[] }
+  /** Built to an outDir, but no folder of the package is reached alike from this program's sources and its build. */
+  | { kind: 'unreachable'; program: TscProgram }
   | undefined;
 
-/** The tsconfig `npm run build` hands tsc (`tsc -p <file>`/`--project <file>`), else tsconfig.json. */
-function buildConfig(packageDir: string): string | undefined {
-  let named: string | undefined;
+/**
+ * The tsconfigs `npm run build` hands tsc: `tsc -p <file>`/`--project <file>`, or the projects of
+ * `tsc -b`/`--build [<project>…]` (the package's tsconfig.json when none is named); else tsconfig.json.
+ */
+function buildConfigs(packageDir: string): string[] {
+  let named: string[] = [];
   try {
     const pkg = JSON.parse(readFileSync(path.join(packageDir, 'package.json'), 'utf8')) as { scripts?: Record<string, unknown> };
     const build = pkg.scripts?.build;
-    const m = typeof build === 'string' ? /\btsc\b[^&|;]*?\s(?:-p|--project)\s+(\S+)/.exec(build) : null;
-    if (m) named = path.join(packageDir, m[1]!);
+    const m = typeof build === 'string' ? /\btsc\b[^&|;]*?\s(-p|--project|-b|--build)((?:\s+[^\s&|;]+)*)/.exec(build) : null;
+    const args = (m?.[2] ?? '').split(/\s+/).filter((a) => a !== '');
+    const options = args.findIndex((a) => a.startsWith('-'));
+    const before = options === -1 ? args : args.slice(0, options);
+    // -b builds every project named before the next option; -p takes one
+    const projects = m?.[1] === '-b' || m?.[1] === '--build' ? before : before.slice(0, 1);
+    named = projects.map((a) => path.join(packageDir, a));
   } catch {
     // no readable package.json: the default config
   }
-  if (named && existsSync(named) && !named.endsWith('.json')) named = path.join(named, 'tsconfig.json');
-  const config = named ?? path.join(packageDir, 'tsconfig.json');
-  return existsSync(config) ? config : undefined;
+  return named.length > 0 ? named : [path.join(packageDir, 'tsconfig.json')];
 }
 
 function parse(config: string): ts.ParsedCommandLine | undefined {
@@ -61,7 +68,7 @@ const inside = (dir: string, file: string): boolean => {
   return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
 };
 
-/** What the package's own tsc build emits: sources under `rootDir` go to `outDir`, JavaScript is not copied. */
+/** What one tsc program of the package's build emits: sources under `rootDir` go to `outDir`, JavaScript is not copied. */
 export interface TscProgram {
   tsconfig: string;
   rootDir: string;
@@ -70,19 +77,36 @@ export interface TscProgram {
   files: ReadonlySet<string>;
 }
 
-/**
- * The build of `packageDir` when tsc emits into an outDir with `allowJs` off (not `noEmit`, not
- * declarations only); undefined otherwise, or when the config does not parse.
- */
-export function tscProgram(packageDir: string): TscProgram | undefined {
-  const config = buildConfig(packageDir);
-  const parsed = config === undefined ? undefined : parse(config);
-  if (!config || !parsed) return undefined;
-  const { outDir, allowJs, noEmit, emitDeclarationOnly } = parsed.options;
+/** One config's program when it emits into an outDir with `allowJs` off (not `noEmit`, not declarations only). */
+function programOf(config: string, parsed: ts.ParsedCommandLine): TscProgram | undefined {
+  const { outDir, allowJs, noEmit, emitDeclarationOnly, rootDir: set, composite } = parsed.options;
   if (outDir === undefined || allowJs === true || noEmit === true || emitDeclarationOnly === true) return undefined;
-  const rootDir = parsed.options.rootDir !== undefined ? path.resolve(parsed.options.rootDir) : commonSourceDir(parsed.fileNames);
+  // tsc's own default: a composite project's rootDir is its config's folder, else the common folder of the inputs
+  const rootDir = set !== undefined ? path.resolve(set) : composite === true ? path.dirname(path.resolve(config)) : commonSourceDir(parsed.fileNames);
   if (rootDir === undefined) return undefined;
   return { tsconfig: config, rootDir, outDir: path.resolve(outDir), files: new Set(parsed.fileNames.map((f) => path.resolve(f))) };
+}
+
+/**
+ * The programs of `packageDir`'s build that emit into an outDir with `allowJs` off: the build's
+ * configs and, for project references (`tsc -b`, a solution config with `"files": []`), every
+ * project they reference, transitively. Configs that do not parse are left out.
+ */
+export function tscPrograms(packageDir: string): TscProgram[] {
+  const programs: TscProgram[] = [];
+  const seen = new Set<string>();
+  const visit = (config: string): void => {
+    const file = existsSync(config) && !config.endsWith('.json') ? path.join(config, 'tsconfig.json') : config;
+    if (seen.has(path.resolve(file)) || !existsSync(file)) return;
+    seen.add(path.resolve(file));
+    const parsed = parse(file);
+    if (!parsed) return;
+    const program = programOf(file, parsed);
+    if (program) programs.push(program);
+    for (const ref of parsed.projectReferences ?? []) visit(ref.path);
+  };
+  for (const config of buildConfigs(packageDir)) visit(config);
+  return programs;
 }
 
 /** Where tsc writes the JavaScript of `source` (a file of the program). */
@@ -95,18 +119,33 @@ export function emittedPath(program: TscProgram, source: string): string {
 }
 
 /**
- * How the package's build treats a JavaScript generated module imported by `tsFiles` (absolute
- * TypeScript tool files): undefined when tsc does not build them into an outDir without allowJs
- * (no tsconfig, `noEmit`, `allowJs`, or none of them is in the program).
+ * A folder every source of `program` and its emitted copy name by the same relative path: outside
+ * both trees, and as far from `rootDir` as from `outDir` (`src/a/x.ts` and `dist/a/x.js` both
+ * reach the folder holding `src/` and `dist/` as `../..`).
  */
-export function tscBuild(packageDir: string, tsFiles: string[]): TscBuild {
-  const program = tsFiles.length === 0 ? undefined : tscProgram(packageDir);
-  if (!program || !tsFiles.some((f) => program.files.has(path.resolve(f)))) return undefined;
+export function reachedAlike(program: TscProgram, folder: string): boolean {
   const { rootDir, outDir } = program;
-  const parent = path.dirname(rootDir);
-  if (rootDir !== outDir && path.dirname(outDir) === parent && inside(path.resolve(packageDir), parent)) {
-    const rel = path.relative(packageDir, parent).split(path.sep).join('/');
-    return { kind: 'beside', folder: rel === '' ? '' : `${rel}/`, rootDir, outDir };
+  return !inside(rootDir, folder) && !inside(outDir, folder) && path.relative(rootDir, folder) === path.relative(outDir, folder);
+}
+
+/**
+ * How the package's build treats a JavaScript generated module imported by `tsFiles` (absolute
+ * TypeScript tool files): undefined when no program of its tsc build holds one of them and emits
+ * into an outDir without allowJs. Otherwise the first folder of the package reached alike from
+ * every such program's sources and build: `preferred` (relative, `''` or `x/`), the parent of a
+ * program's rootDir, the package folder; or the program no folder of the package serves.
+ */
+export function tscBuild(packageDir: string, tsFiles: string[], preferred?: string): TscBuild {
+  const programs = tsFiles.length === 0 ? [] : tscPrograms(packageDir).filter((p) => tsFiles.some((f) => p.files.has(path.resolve(f))));
+  if (programs.length === 0) return undefined;
+  const pkg = path.resolve(packageDir);
+  const candidates = [...(preferred !== undefined ? [path.join(pkg, preferred)] : []), ...programs.map((p) => path.dirname(p.rootDir)), pkg].filter((c) =>
+    inside(pkg, c),
+  );
+  const folder = candidates.find((c) => programs.every((p) => reachedAlike(p, c)));
+  if (folder !== undefined) {
+    const rel = path.relative(pkg, folder).split(path.sep).join('/');
+    return { kind: 'beside', folder: rel === '' ? '' : `${rel}/`, programs };
   }
-  return { kind: 'unreachable', rootDir, outDir, tsconfig: program.tsconfig };
+  return { kind: 'unreachable', program: programs.find((p) => !candidates.some((c) => reachedAlike(p, c))) ?? programs[0]! };
 }

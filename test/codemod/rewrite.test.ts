@@ -121,6 +121,14 @@ describe('module specifiers', () => {
     expect(relativeSpecifier('/r/src/b.ts', '/r/src/ctrlrun.generated.ts', { extension: 'none' })).toBe('./ctrlrun.generated');
     expect(relativeSpecifier('/r/b.ts', '/r/src/ctrlrun.generated.ts', { extension: 'ts' })).toBe('./src/ctrlrun.generated.ts');
   });
+  it('a JavaScript file importing a JavaScript module names the file itself, whatever the settings (Node ESM loads nothing else)', () => {
+    expect(relativeSpecifier('/r/scripts/a.mjs', '/r/ctrlrun.generated.js', { extension: 'none' })).toBe('../ctrlrun.generated.js');
+    expect(relativeSpecifier('/r/ctrlrun.generated.js', '/r/ctrlrun.control.js', { extension: 'none' })).toBe('./ctrlrun.control.js');
+    expect(relativeSpecifier('/r/a.js', '/r/ctrlrun.generated.mjs', { extension: 'ts' })).toBe('./ctrlrun.generated.mjs');
+    expect(relativeSpecifier('/r/a.ts', '/r/ctrlrun.generated.js', { extension: 'none' }), 'a TypeScript importer keeps its settings').toBe(
+      './ctrlrun.generated',
+    );
+  });
 });
 
 describe('rewriteFile', () => {

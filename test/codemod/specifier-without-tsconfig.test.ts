@@ -74,4 +74,17 @@ describe('module settings without a tsconfig', () => {
   it('rewriteRelativeImportExtensions writes the `.ts` file name, as allowImportingTsExtensions does', () => {
     expect(extensionFor({ module: ts.ModuleKind.NodeNext, rewriteRelativeImportExtensions: true })).toBe('ts');
   });
+
+  it('a solution config (`"files": []`, references) says nothing: the next config up, else the repo\'s imports, decide', () => {
+    const root = repo({
+      'package.json': '{}',
+      'tsconfig.json': JSON.stringify({ files: [], references: [{ path: './packages/server' }] }),
+      'packages/server/tsconfig.json': JSON.stringify({ compilerOptions: { module: 'NodeNext' } }),
+      'packages/server/src/a.ts': `import { b } from './b.js';\n${TOOL}`,
+      'packages/server/src/b.ts': 'export const b = 1;\n',
+    });
+    const settingsFor = createModuleSettingsLookup(root);
+    expect(settingsFor(path.join(root, 'scripts'))).toEqual({ extension: 'js' });
+    expect(settingsFor(path.join(root, 'packages/server/src'))).toMatchObject({ extension: 'js', tsconfig: path.join(root, 'packages/server/tsconfig.json') });
+  });
 });

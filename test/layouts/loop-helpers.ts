@@ -1,4 +1,7 @@
 import { spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import * as esbuild from 'esbuild';
 import { expect } from 'vitest';
 import { cli } from '../helpers/cli.js';
@@ -98,4 +101,32 @@ export async function startRefund(dir: string): Promise<unknown> {
     logLevel: 'silent',
   });
   return startNode(dir, 'out/start.mjs');
+}
+
+const tscBin = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+
+/** The app's own build, `tsc <args>` in `dir` as its package.json runs it: the exit code, then what tsc printed. */
+export function runTsc(dir: string, args: string[]): string {
+  const r = spawnSync(process.execPath, [tscBin, ...args], { cwd: dir, encoding: 'utf8', timeout: 120_000 });
+  return `${r.status}${r.stdout}${r.stderr}`;
+}
+
+/**
+ * A user who goes past init's refusal of a build that cannot reach a JavaScript module: a manifest
+ * by hand with the module in `src/`, then init --force, generate, codemod --write; `check` is red.
+ * Its `generated-import-unresolved` findings.
+ */
+export async function handPlacedModuleFindings(dir: string): Promise<Array<{ file: string; message: string }>> {
+  writeFileSync(
+    path.join(dir, 'ctrlrun.tools.yaml'),
+    'schema: ctrlrun.tools/v1\npolicy: ctrlrun.yaml\noutput: src/ctrlrun.generated.js\ncontrol: src/ctrlrun.control.js\ntools: []\n',
+  );
+  for (const args of [['init', '--force'], ['generate'], ['codemod', '--write', '--allow-dirty']]) {
+    const r = await cli(args, { cwd: dir });
+    expect(r.code, `${args.join(' ')}: ${r.stdout}${r.stderr}`).toBe(0);
+  }
+  const r = await cli(['check', '--format', 'json'], { cwd: dir });
+  expect(r.code, r.stdout + r.stderr).toBe(1);
+  const findings = (JSON.parse(r.stdout) as { findings: Array<{ ruleId: string; file: string; message: string }> }).findings;
+  return findings.filter((f) => f.ruleId === 'generated-import-unresolved').map(({ file, message }) => ({ file, message }));
 }

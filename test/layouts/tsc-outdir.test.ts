@@ -1,11 +1,10 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cli } from '../helpers/cli.js';
 import { removeDir } from '../helpers/temp-repo.js';
-import { committedRepo, JS_AGENT, START_ESM, startNode, TS_AGENT, userLoop } from './loop-helpers.js';
+import { committedRepo, handPlacedModuleFindings, JS_AGENT, runTsc, START_ESM, startNode, TS_AGENT, userLoop } from './loop-helpers.js';
 
 /**
  * Issue 21 item 2, the build half: a TypeScript server that its own `tsc` (no `allowJs`) compiles
@@ -17,8 +16,6 @@ import { committedRepo, JS_AGENT, START_ESM, startNode, TS_AGENT, userLoop } fro
  */
 const dirs: string[] = [];
 afterAll(() => dirs.forEach(removeDir));
-
-const tscBin = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 
 function tsconfig(options: Record<string, unknown>): string {
   return JSON.stringify(
@@ -34,11 +31,8 @@ function tsconfig(options: Record<string, unknown>): string {
 const repo = (files: Record<string, string>): string => committedRepo(dirs, 'tsc-outdir-', files);
 const loop = userLoop;
 
-/** The app's own build: `tsc -p .`, as its package.json would run it. */
-function tsc(dir: string): string {
-  const r = spawnSync(process.execPath, [tscBin, '-p', '.'], { cwd: dir, encoding: 'utf8', timeout: 120_000 });
-  return `${r.status}${r.stdout}${r.stderr}`;
-}
+/** The app's own build, as its package.json runs it. */
+const tsc = (dir: string): string => runTsc(dir, ['-p', '.']);
 
 const FILES = (type: 'module' | 'commonjs') => ({
   'package.json': JSON.stringify({
@@ -71,18 +65,16 @@ describe('a tsc build to an outDir beside .mjs scripts (issue 21 item 2)', () =>
     expect(startNode(dir, 'scripts/start.mjs')).toEqual({ interruptions: ['refund'], ran: [] });
   }, 180_000);
 
-  it('rootDir . (dist/src/…): no folder is reached alike; init says so and check names the import tsc does not carry', async () => {
+  it('rootDir . (dist/src/…): no folder is reached alike; init refuses and writes nothing, and check names the import tsc does not carry', async () => {
     const dir = repo({ ...FILES('module'), 'tsconfig.json': tsconfig({ rootDir: '.', outDir: 'dist' }) });
     const init = await cli(['init'], { cwd: dir });
-    expect(init.code, init.stderr).toBe(0);
-    expect(init.stdout).toContain('note: tsc (tsconfig.json) builds ./ to dist/ without allowJs, so it will not copy the JavaScript generated module');
-    expect((await cli(['generate'], { cwd: dir })).code).toBe(0);
-    expect((await cli(['codemod', '--write', '--allow-dirty'], { cwd: dir })).code).toBe(0);
-    const r = await cli(['check', '--format', 'json'], { cwd: dir });
-    expect(r.code, r.stdout + r.stderr).toBe(1);
-    const found = (JSON.parse(r.stdout) as { findings: Array<{ ruleId: string; file: string; message: string }> }).findings.filter(
-      (f) => f.ruleId === 'generated-import-unresolved',
-    );
+    expect(init.code, init.stderr).toBe(2);
+    expect(init.stderr).toContain('tsconfig.json:10:5: error: tsc (tsconfig.json) builds ./ to dist/ without allowJs');
+    expect(init.stderr).toContain('src/tools.ts runs as dist/src/tools.js');
+    expect(init.stderr).toContain('hint: Set "allowJs": true in tsconfig.json');
+    expect(spawnSync('git', ['status', '--porcelain'], { cwd: dir, encoding: 'utf8' }).stdout, 'nothing was written').toBe('');
+    // a user who writes the manifest past the refusal
+    const found = await handPlacedModuleFindings(dir);
     expect(found.map((f) => f.file)).toEqual(['src/tools.ts']);
     expect(found[0]!.message).toContain("builds this file to dist/src/tools.js, where './ctrlrun.generated.js' names dist/src/ctrlrun.generated.js");
     // what the finding says is what happens

@@ -39,7 +39,7 @@ describe('tscBuild', () => {
 
   it('no rootDir: the common folder of the inputs, as tsc computes it', () => {
     const dir = pkg({ outDir: 'dist' });
-    expect(tscBuild(dir, [path.join(dir, 'src/agents/desk.ts')])).toMatchObject({ kind: 'beside', folder: '', rootDir: path.join(dir, 'src') });
+    expect(tscBuild(dir, [path.join(dir, 'src/agents/desk.ts')])).toMatchObject({ kind: 'beside', folder: '', programs: [{ rootDir: path.join(dir, 'src') }] });
   });
 
   it('nested: app/src to app/build gives app/', () => {
@@ -49,12 +49,23 @@ describe('tscBuild', () => {
 
   it('the tsconfig the build script names', () => {
     const dir = pkg({ rootDir: 'src', outDir: 'out' }, { 'tsconfig.json': JSON.stringify({ compilerOptions: { noEmit: true } }) }, 'tsconfig.build.json');
-    expect(tscBuild(dir, [path.join(dir, 'src/tools.ts')])).toMatchObject({ kind: 'beside', outDir: path.join(dir, 'out') });
+    expect(tscBuild(dir, [path.join(dir, 'src/tools.ts')])).toMatchObject({ kind: 'beside', programs: [{ outDir: path.join(dir, 'out') }] });
   });
 
   it('rootDir . to dist: no folder is reached alike', () => {
     const dir = pkg({ rootDir: '.', outDir: 'dist' });
     expect(tscBuild(dir, [path.join(dir, 'src/tools.ts')])).toMatchObject({ kind: 'unreachable' });
+  });
+
+  it('an outDir outside the package: no folder of the package is reached alike', () => {
+    const dir = pkg({ rootDir: 'src', outDir: '../build/app' });
+    expect(tscBuild(dir, [path.join(dir, 'src/tools.ts')])).toMatchObject({ kind: 'unreachable', program: { outDir: path.resolve(dir, '../build/app') } });
+  });
+
+  it('the preferred folder when the build reaches it alike', () => {
+    const dir = pkg({ rootDir: 'src', outDir: 'dist' }, { 'lib/x.ts': 'export {};\n' });
+    expect(tscBuild(dir, [path.join(dir, 'src/tools.ts')], 'lib/')).toMatchObject({ kind: 'beside', folder: 'lib/' });
+    expect(tscBuild(dir, [path.join(dir, 'src/tools.ts')], 'src/'), 'src/ is the rootDir: its build is dist/').toMatchObject({ kind: 'beside', folder: '' });
   });
 
   for (const [name, options] of [
@@ -74,6 +85,47 @@ describe('tscBuild', () => {
   });
 });
 
+/** One package built by `tsc -b` (its build script) over a solution config of composite projects. */
+function refs(server: Record<string, unknown>, build = 'tsc -b'): string {
+  const dir = makeTempDir('tsc-build-');
+  dirs.push(dir);
+  const project = (options: Record<string, unknown>) =>
+    JSON.stringify({ compilerOptions: { module: 'NodeNext', composite: true, ...options }, include: ['src'] });
+  writeFiles(dir, {
+    'package.json': JSON.stringify({ name: 'app', type: 'module', scripts: { build } }),
+    'tsconfig.json': JSON.stringify({ files: [], references: [{ path: './packages/shared' }, { path: './packages/server' }] }),
+    'packages/shared/tsconfig.json': project({ rootDir: 'src', outDir: 'dist' }),
+    'packages/shared/src/a.ts': 'export {};\n',
+    'packages/server/tsconfig.json': JSON.stringify({
+      ...JSON.parse(project({ outDir: 'dist', ...server })),
+      references: [{ path: '../shared' }],
+    }),
+    'packages/server/src/tools.ts': 'export const a = 1;\n',
+  });
+  return dir;
+}
+
+describe('tscBuild with project references (tsc -b)', () => {
+  it('follows the references to the project that compiles the tool file', () => {
+    const dir = refs({ rootDir: 'src' });
+    const build = tscBuild(dir, [path.join(dir, 'packages/server/src/tools.ts')], '');
+    expect(build).toMatchObject({ kind: 'beside', folder: '', programs: [{ tsconfig: path.join(dir, 'packages/server/tsconfig.json') }] });
+  });
+
+  it('a composite project without rootDir builds from its own folder (dist/src/…): unreachable', () => {
+    const dir = refs({});
+    const build = tscBuild(dir, [path.join(dir, 'packages/server/src/tools.ts')], '');
+    expect(build).toMatchObject({ kind: 'unreachable', program: { rootDir: path.join(dir, 'packages/server') } });
+  });
+
+  it('the projects `tsc -b <project>` names, up to its options', () => {
+    const dir = refs({ rootDir: 'src' }, 'tsc -b packages/shared packages/server --verbose && node x.mjs');
+    expect(tscBuild(dir, [path.join(dir, 'packages/server/src/tools.ts')], '')).toMatchObject({ kind: 'beside' });
+    const other = refs({ rootDir: 'src' }, 'tsc -b packages/shared');
+    expect(tscBuild(other, [path.join(other, 'packages/server/src/tools.ts')], ''), 'server is not built by that command').toBeUndefined();
+  });
+});
+
 describe('generated-import-unresolved: the built import', () => {
   const check = (dir: string, output: string, importer: string, spec: string) => {
     const p = testProject();
@@ -89,6 +141,15 @@ describe('generated-import-unresolved: the built import', () => {
     expect(found.map((f) => [f.ruleId, f.line])).toEqual([['generated-import-unresolved', 1]]);
     expect(found[0]!.message).toContain("builds this file to dist/agents/desk.js, where '../ctrlrun.generated.js' names dist/ctrlrun.generated.js");
     expect(found[0]!.hint).toContain('allowJs');
+  });
+
+  it('invalid: through project references, the referenced project that builds the importer', () => {
+    const dir = refs({ rootDir: 'src' });
+    const found = check(dir, 'packages/server/src/ctrlrun.generated.js', 'packages/server/src/tools.ts', './ctrlrun.generated.js');
+    expect(found[0]?.message).toContain(
+      "tsc (packages/server/tsconfig.json, no allowJs) builds this file to packages/server/dist/tools.js, where './ctrlrun.generated.js' names packages/server/dist/ctrlrun.generated.js",
+    );
+    expect(check(dir, 'ctrlrun.generated.js', 'packages/server/src/tools.ts', '../../../ctrlrun.generated.js'), 'reached alike').toEqual([]);
   });
 
   it('valid: the module beside src/ and dist/', () => {

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { isGeneratedSpecifier } from '../../scan/imports.js';
-import { emittedPath, tscProgram, type TscProgram } from '../../scan/tsc-build.js';
+import { emittedPath, tscPrograms, type TscProgram } from '../../scan/tsc-build.js';
 import type { FileScan } from '../../scan/types.js';
 import type { FileRule, Finding, ProjectContext, RuleMeta } from '../types.js';
 import { findingOf } from './rule-finding.js';
@@ -10,21 +10,21 @@ export const generatedImportUnresolvedMeta: RuleMeta = {
   id: 'generated-import-unresolved',
   severity: 'error',
   short: 'An import of the generated module names a file that does not exist where the importer runs.',
-  full: "The codemod makes a file import `protectedTool` (or another door function) from the generated module. A plain JavaScript file runs as it is: Node loads exactly the path written, so `import ... from \"./ctrlrun.generated.js\"` fails with ERR_MODULE_NOT_FOUND when the module is TypeScript (`ctrlrun.generated.ts`), though every type check passes. A TypeScript file resolves `.js` to `.ts`, `.mjs` to `.mts` and their declaration files, as tsc does. Reported when the generated module exists and the import resolves to no file; an import through a path alias is not followed. Also reported: a TypeScript importer of a JavaScript module that the package's own tsc (its build script's `-p` config, else tsconfig.json) compiles into an `outDir` with `allowJs` off, when the same specifier from the emitted file names no file: tsc reads the module's declarations but does not copy the module into the build.",
+  full: "The codemod makes a file import `protectedTool` (or another door function) from the generated module. A plain JavaScript file runs as it is: Node loads exactly the path written, so `import ... from \"./ctrlrun.generated.js\"` fails with ERR_MODULE_NOT_FOUND when the module is TypeScript (`ctrlrun.generated.ts`), though every type check passes. A TypeScript file resolves `.js` to `.ts`, `.mjs` to `.mts` and their declaration files, as tsc does. Reported when the generated module exists and the import resolves to no file; an import through a path alias is not followed. An `.mjs` file is an ES module that Node runs as it is, so its import must name the file exactly (`'../ctrlrun.generated'` is reported; a CommonJS `require` or a bundled `.js` file may leave the extension out). Also reported: a TypeScript importer of a JavaScript module that the package's own tsc (its build script's `-p` config or the projects `tsc -b` builds, following project references, else tsconfig.json) compiles into an `outDir` with `allowJs` off, when the same specifier from the emitted file names no file: tsc reads the module's declarations but does not copy the module into the build.",
   help: "Make the generated module JavaScript when a JavaScript file imports it: `output: src/ctrlrun.generated.mjs` and a JavaScript `control:` in ctrlrun.tools.yaml, then `npx ctrlrun-gen generate` (init chooses so when an importer is JavaScript); or fix the import's path.",
 };
 
 const JS_IMPORTER = /\.(?:js|mjs|cjs|jsx)$/;
 
 /** The files a specifier may load from an importer: what Node loads for plain JavaScript, what tsc resolves for TypeScript. */
-export function candidatesFor(importerIsJs: boolean, target: string): string[] {
+export function candidatesFor(importerIsJs: boolean, target: string, exact = false): string[] {
   const written = path.extname(target);
   const ext = /^\.(?:[cm]?[jt]sx?|json)$/.test(written) ? written : '';
   const stem = target.slice(0, target.length - ext.length);
   const withIndex = (exts: string[]) => [...exts.map((e) => `${target}${e}`), ...exts.map((e) => path.join(target, `index${e}`))];
   if (importerIsJs) {
     // An ES module loads the exact path; `require` and bundlers also try these extensions when none is written.
-    return ext === '' ? withIndex(['.js', '.mjs', '.cjs', '.jsx', '.json']) : [target];
+    return ext === '' && !exact ? withIndex(['.js', '.mjs', '.cjs', '.jsx', '.json']) : [target];
   }
   switch (ext) {
     case '.js':
@@ -47,10 +47,11 @@ export function candidatesFor(importerIsJs: boolean, target: string): string[] {
  * (passed in so the rule's logic stays a function of its inputs).
  */
 export function generatedImportUnresolvedRule(exists: (file: string) => boolean = existsSync): FileRule {
-  const programs = new Map<string, TscProgram | undefined>();
-  const programOf = (root: string): TscProgram | undefined => {
-    if (!programs.has(root)) programs.set(root, tscProgram(root));
-    return programs.get(root);
+  const programs = new Map<string, TscProgram[]>();
+  // the program of the package's build (a project it references, for `tsc -b`) that compiles the importer
+  const programOf = (root: string, importer: string): TscProgram | undefined => {
+    if (!programs.has(root)) programs.set(root, tscPrograms(root));
+    return programs.get(root)!.find((p) => p.files.has(importer));
   };
   return (scan: FileScan, project: ProjectContext | undefined): Finding[] => {
     if (!project) return [];
@@ -64,9 +65,12 @@ export function generatedImportUnresolvedRule(exists: (file: string) => boolean 
       if (imp.typeOnly || !(spec.startsWith('./') || spec.startsWith('../'))) continue;
       if (!isGeneratedSpecifier(spec, { generatedModule: output, fileAbs: importer })) continue;
       const target = path.resolve(path.dirname(importer), spec);
-      if (candidatesFor(isJs, target).some(exists)) {
+      // an .mjs file is an ES module, which Node runs as it is: the exact path or nothing
+      if (candidatesFor(isJs, target, scan.file.endsWith('.mjs')).some(exists)) {
         const built =
-          isJs || /\.(?:ts|tsx|mts|cts)$/.test(output) ? undefined : notInBuild(programOf(path.resolve(project.manifest.root)), importer, spec, exists);
+          isJs || /\.(?:ts|tsx|mts|cts)$/.test(output)
+            ? undefined
+            : notInBuild(programOf(path.resolve(project.manifest.root), importer), importer, spec, exists, project.manifest.root);
         if (built) findings.push(findingOf(generatedImportUnresolvedMeta, scan.file, imp.span, built, BUILD_HELP));
         continue;
       }
@@ -97,11 +101,11 @@ const BUILD_HELP =
  * outDir without allowJs: tsc does not copy the module there, so the built file's import (the same
  * specifier, from the emitted file's folder) must reach it where it is. The message, or undefined.
  */
-function notInBuild(program: TscProgram | undefined, importer: string, spec: string, exists: (file: string) => boolean): string | undefined {
+function notInBuild(program: TscProgram | undefined, importer: string, spec: string, exists: (file: string) => boolean, root: string): string | undefined {
   if (!program?.files.has(importer)) return undefined;
   const emitted = emittedPath(program, importer);
   const target = path.resolve(path.dirname(emitted), spec);
   if (candidatesFor(true, target).some(exists)) return undefined;
-  const shown = (p: string) => path.relative(path.dirname(program.tsconfig), p).split(path.sep).join('/');
+  const shown = (p: string) => path.relative(root, p).split(path.sep).join('/');
   return `tsc (${shown(program.tsconfig)}, no allowJs) builds this file to ${shown(emitted)}, where '${spec}' names ${shown(target)}: tsc does not copy the JavaScript generated module there, so the built app fails to start (ERR_MODULE_NOT_FOUND).`;
 }

@@ -7,6 +7,7 @@ import { groupByPackage, sourceFolder } from '../../init/layout.js';
 import { mergeManifest, mergePolicy, readExisting } from '../../init/merge.js';
 import { ensureStoreDriver } from '../../init/store-driver.js';
 import { tscBuild, type TscBuild } from '../../scan/tsc-build.js';
+import { unreachableBuildError } from '../../init/build-refusal.js';
 import { writeStarterTests } from '../../policy-test/starter.js';
 import {
   findServers,
@@ -373,13 +374,17 @@ function planPackage(
   });
   const layout = initLayout(dir, files);
   // a JavaScript module tsc would not copy into its outDir goes where sources and build reach it alike
-  const build =
-    layout.kind === 'ts' || manifestText !== undefined
-      ? undefined
-      : tscBuild(
-          dir,
-          files.filter((f) => /\.[cm]?tsx?$/.test(f)),
-        );
+  const tsFiles = files.filter((f) => /\.[cm]?tsx?$/.test(f));
+  const build = layout.kind === 'ts' || manifestText !== undefined ? undefined : tscBuild(dir, tsFiles, sourceFolder(dir, files));
+  // no folder serves both the sources and their build: refuse rather than let the codemod break the built app
+  if (build?.kind === 'unreachable')
+    throw unreachableBuildError(
+      build.program,
+      dir,
+      tsFiles,
+      files.filter((f) => JS_FILE.test(f)),
+      cwd,
+    );
   const folder = build?.kind === 'beside' ? build.folder : sourceFolder(dir, files);
   const ext = path.extname(layout.output);
   const fresh = { output: `${folder}ctrlrun.generated${ext}`, control: `${folder}ctrlrun.control${ext}` };
@@ -459,7 +464,7 @@ function planPackageWrites(p: PackagePlan, out: WritePlan, cwd: string, identity
       );
     }
   }
-  if (p.build) say(`${buildNote(p.build, p, cwd)}\n`);
+  if (p.build?.kind === 'beside') say(`${buildNote(p.build, cwd)}\n`);
   planStoreDriver(p.dir, p.control, out, cwd);
   const marks = markGenerated(p.dir, p.kind === 'ts' ? [p.output] : [p.output, typingsPath(p.output)], planned(out));
   if (marks) {
@@ -469,15 +474,10 @@ function planPackageWrites(p: PackagePlan, out: WritePlan, cwd: string, identity
 }
 
 /** What init says about a JavaScript module that TypeScript importers built by the package's tsc load. */
-function buildNote(build: NonNullable<TscBuild>, p: PackagePlan, cwd: string): string {
+function buildNote(build: Extract<TscBuild, { kind: 'beside' }>, cwd: string): string {
   const rel = (p: string) => `${displayPath(p, cwd)}/`;
-  if (build.kind === 'beside') {
-    return `  (tsc builds ${rel(build.rootDir)} to ${rel(build.outDir)} without allowJs and would not copy a JavaScript module there: the module and the control are in ${build.folder === '' ? 'the package folder' : build.folder}, which the sources, their build and the scripts import by the same path)`;
-  }
-  return (
-    `note: tsc (${displayPath(build.tsconfig, cwd)}) builds ${rel(build.rootDir)} to ${rel(build.outDir)} without allowJs, so it will not copy the JavaScript generated module into ${rel(build.outDir)} ` +
-    `and the built files will not find it: set \`allowJs: true\` there, or copy ${displayPath(path.join(p.dir, p.output), cwd)} and ${displayPath(path.join(p.dir, p.control), cwd)} to the place the built files import them from`
-  );
+  const builds = build.programs.map((p) => `${rel(p.rootDir)} to ${rel(p.outDir)}`).join(', ');
+  return `  (tsc builds ${builds} without allowJs and would not copy a JavaScript module there: the module and the control are in ${build.folder === '' ? 'the package folder' : build.folder}, which the sources, their build and the scripts import by the same path)`;
 }
 
 /** The store's driver in the app's dependencies (src/init/store-driver.ts), said either way. */

@@ -81,6 +81,14 @@ const CASES: Case[] = [
     errors: [{ line: 2, mentions: 'TypeScript, which a plain JavaScript file cannot load' }],
   },
   {
+    name: 'a .mjs importer with no extension: Node loads the exact path, which is no file',
+    file: 'scripts/a.mjs',
+    code: "import { protectedTool } from '../ctrlrun.generated';\n",
+    output: 'ctrlrun.generated.js',
+    files: ['ctrlrun.generated.js'],
+    errors: [{ line: 1, mentions: "'../ctrlrun.generated' loads no file from this JavaScript file" }],
+  },
+  {
     name: 'a .js importer (CommonJS require) of the TypeScript module',
     file: 'lib/a.js',
     code: "const { protectedTool } = require('../src/ctrlrun.generated.js');\n",
