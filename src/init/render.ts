@@ -1,5 +1,6 @@
 import { toJavaScript, type OutputKind } from '../generate/javascript.js';
 import { isRealtimeEntry } from '../scan/realtime.js';
+import { sdkToolName } from '../runtime/tool-name.js';
 import type { RepoScan } from '../scan/types.js';
 import { DEFAULT_IDENTITY, identitySource, type IdentityProposal } from './identity.js';
 
@@ -53,6 +54,11 @@ export interface InitPlan {
   unnamed: Array<{ file: string; line: number; reason?: string; what?: string }>;
   /** Tool names the manifest already maps (kept as they are). */
   kept: string[];
+  /**
+   * Tools left unmapped because the SDK gives them the same name as a tool mapped before them
+   * (`send email` and `send_email` are both `send_email`): the manifest refuses such a pair.
+   */
+  clashes?: Array<FoundTool & { sameAs: string }>;
 }
 
 /** What `init --force` keeps: the policy's actions and the manifest's tool mappings. */
@@ -214,11 +220,20 @@ export function planActions(
   // protected tools first: their action ids are fixed by the code
   const ordered = [...found.tools.filter((t) => t.protectedAs !== undefined), ...found.tools.filter((t) => t.protectedAs === undefined)];
   const planned = new Map<string, PlannedTool>();
+  // the name the model sees, for each name mapped so far: two tools the SDK names alike are refused by the manifest
+  const seen = new Map<string, string>([...existing.mapped.keys()].map((name) => [sdkToolName(name), name]));
+  const clashes: NonNullable<InitPlan['clashes']> = [];
   for (const tool of ordered) {
     if (existing.mapped.has(tool.name)) {
       kept.push(tool.name);
       continue;
     }
+    const sameAs = seen.get(sdkToolName(tool.name));
+    if (sameAs !== undefined) {
+      clashes.push({ ...tool, sameAs });
+      continue;
+    }
+    seen.set(sdkToolName(tool.name), tool.name);
     if (tool.protectedAs !== undefined) {
       const addAction = !taken.has(tool.protectedAs);
       taken.add(tool.protectedAs);
@@ -249,7 +264,14 @@ export function planActions(
     hosted.push({ ...server, action, addAction: true });
   }
   const mcpServers = servers.mcp.filter((s) => !existing.mcpMapped?.has(s.name));
-  return { tools, unnamed: found.unnamed, kept, ...(hosted.length > 0 ? { hosted } : {}), ...(mcpServers.length > 0 ? { mcpServers } : {}) };
+  return {
+    tools,
+    unnamed: found.unnamed,
+    kept,
+    ...(hosted.length > 0 ? { hosted } : {}),
+    ...(mcpServers.length > 0 ? { mcpServers } : {}),
+    ...(clashes.length > 0 ? { clashes } : {}),
+  };
 }
 
 /** YAML scalar: plain when unambiguous, else double-quoted (JSON strings are valid YAML). */
@@ -318,6 +340,11 @@ export function renderManifest(plan: InitPlan, paths: { output: string; control:
   }
   for (const place of plan.unnamed) {
     lines.push(`  # not mapped: the ${place.what ?? 'tool()'} at ${place.file}:${place.line} has no literal name`);
+  }
+  for (const tool of plan.clashes ?? []) {
+    lines.push(
+      `  # not mapped: tool ${JSON.stringify(tool.name)} at ${where(tool)} is ${sdkToolName(tool.name)} to the model, as ${JSON.stringify(tool.sameAs)} is: rename one`,
+    );
   }
   lines.push(...mcpServerComments(plan));
   return `${lines.join('\n')}\n`;

@@ -2,7 +2,8 @@
  * One wording for a tool `name` the scanner cannot resolve to a string, shared by init, generate,
  * codemod and check (issue 10: reported the same way by all four).
  */
-export const RESOLVABLE_NAMES = 'a string literal, a `const` string of the same file, or a `const` string exported by a relative module';
+export const RESOLVABLE_NAMES =
+  'a string literal, a `const` string of the same file, or a `const` string exported by a relative module (or a string property of such a `const` object `as const`)';
 
 /** `the name of this tool() cannot be resolved statically (<reason>)`. */
 export function unresolvedNameMessage(reason: string | undefined, what = 'tool()'): string {

@@ -160,19 +160,48 @@ export function topLevelConstStrings(sf: ts.SourceFile): Map<string, string> {
       if (!typescript.isIdentifier(d.name) || !d.initializer) continue;
       const v = skipWrappers(d.initializer);
       if (isStringLike(v)) out.set(d.name.text, v.text);
+      // `const NAMES = { refund: 'refund' } as const` (or `Object.freeze({ ... })`): its string
+      // properties, keyed `NAMES.refund`; a plain object literal is left out, as it may be reassigned
+      const frozen = frozenObjectLiteral(d.initializer);
+      for (const p of frozen?.properties ?? []) {
+        const key = typescript.isPropertyAssignment(p) ? propertyName(p.name) : undefined;
+        const value = key !== undefined ? skipWrappers((p as ts.PropertyAssignment).initializer) : undefined;
+        if (value && isStringLike(value)) out.set(`${d.name.text}.${key}`, value.text);
+      }
     }
   }
   return out;
 }
 
-/** `export const X = 'string'` (or `const X = ...; export { X }`) of a module: the exported name's string. */
+/** The object literal of `{ ... } as const` or `Object.freeze({ ... })`, whose properties cannot be reassigned. */
+function frozenObjectLiteral(init: ts.Expression): ts.ObjectLiteralExpression | undefined {
+  let e = init;
+  let frozen = false;
+  for (;;) {
+    if (typescript.isAsExpression(e) && typescript.isTypeReferenceNode(e.type) && isNamed(e.type.typeName, 'const')) frozen = true;
+    else if (typescript.isCallExpression(e) && e.arguments.length === 1 && isObjectFreeze(e.expression)) {
+      frozen = true;
+      e = e.arguments[0]!;
+      continue;
+    } else if (!isWrapper(e)) break;
+    e = e.expression;
+  }
+  return frozen && typescript.isObjectLiteralExpression(e) ? e : undefined;
+}
+
+/**
+ * `export const X = 'string'` (or `const X = ...; export { X }`) of a module: the exported name's
+ * string; `X.key` names a string property of an exported `as const` object (`topLevelConstStrings`).
+ */
 export function exportedConstString(sf: ts.SourceFile, name: string): string | undefined {
   const consts = topLevelConstStrings(sf);
+  const dot = name.indexOf('.');
+  const [exported, member] = dot < 0 ? [name, ''] : [name.slice(0, dot), name.slice(dot)];
   for (const st of sf.statements) {
     if (typescript.isVariableStatement(st) && typescript.getModifiers(st)?.some((m) => m.kind === typescript.SyntaxKind.ExportKeyword)) {
-      if (st.declarationList.declarations.some((d) => typescript.isIdentifier(d.name) && d.name.text === name) && consts.has(name)) return consts.get(name);
+      if (st.declarationList.declarations.some((d) => typescript.isIdentifier(d.name) && d.name.text === exported) && consts.has(name)) return consts.get(name);
     } else if (typescript.isExportDeclaration(st) && !st.moduleSpecifier && st.exportClause && typescript.isNamedExports(st.exportClause)) {
-      for (const el of st.exportClause.elements) if (el.name.text === name) return consts.get((el.propertyName ?? el.name).text);
+      for (const el of st.exportClause.elements) if (el.name.text === exported) return consts.get((el.propertyName ?? el.name).text + member);
     }
   }
   return undefined;
@@ -223,6 +252,10 @@ export function optionsOf(arg: ts.Expression | undefined, sf: ts.SourceFile): To
       if (isStringLike(v)) prop.stringValue = v.text;
       const id = skipWrappers(p.initializer);
       if (typescript.isIdentifier(id)) prop.identifier = id.text;
+      else {
+        const member = memberOf(id);
+        if (member) prop.member = member;
+      }
     } else if (typescript.isShorthandPropertyAssignment(p)) {
       prop = { span, valueSpan: span, valueKind: 'other', identifier: p.name.text };
     } else if (typescript.isMethodDeclaration(p)) {
@@ -233,6 +266,18 @@ export function optionsOf(arg: ts.Expression | undefined, sf: ts.SourceFile): To
     out.properties[name] = prop;
   }
   return out;
+}
+
+const isNamed = (n: ts.Node, text: string): boolean => typescript.isIdentifier(n) && n.text === text;
+const isObjectFreeze = (e: ts.Expression): boolean => typescript.isPropertyAccessExpression(e) && isNamed(e.expression, 'Object') && isNamed(e.name, 'freeze');
+
+/** `NAMES.refund` or `NAMES['refund']`: the identifier and the key read. */
+function memberOf(e: ts.Expression): OptionProperty['member'] {
+  let key: string | undefined;
+  if (typescript.isPropertyAccessExpression(e) && typescript.isIdentifier(e.name)) key = e.name.text;
+  else if (typescript.isElementAccessExpression(e) && isStringLike(e.argumentExpression)) key = e.argumentExpression.text;
+  const object = key !== undefined ? skipWrappers((e as ts.PropertyAccessExpression).expression) : undefined;
+  return object && typescript.isIdentifier(object) ? { object: object.text, key: key! } : undefined;
 }
 
 export function valueKindOf(v: ts.Expression): OptionProperty['valueKind'] {

@@ -42,6 +42,8 @@ export interface OptionProperty {
   stringValue?: string;
   /** The identifier the value is (`name: NAME`, shorthand `{ name }`), through parentheses and casts. */
   identifier?: string;
+  /** The property of an identifier the value reads (`name: NAMES.refund` or `NAMES['refund']`), through parentheses and casts. */
+  member?: { object: string; key: string };
 }
 
 export interface ToolCallOptions {

@@ -196,6 +196,25 @@ describe('init planning', () => {
     ]);
   });
 
+  it('a second tool the SDK names like a mapped one is left unmapped and said, so the manifest loads (issue 21)', () => {
+    // a public app: `send email` in one script, `send_email` in another; both reach the model as send_email
+    const plan = planActions(
+      findTools(
+        scanOf({
+          'agent_tool.js':
+            "import { tool } from '@openai/agents';\nexport const a = tool({ name: 'send email', description: '', parameters: {}, execute: () => '' });\n",
+          'human-loop.ts':
+            "import { tool } from '@openai/agents';\nexport const b = tool({ name: 'send_email', description: '', parameters: {} as any, execute: () => '' });\n",
+        }),
+      ),
+    );
+    expect(plan.tools.map((t) => t.name)).toEqual(['send email']);
+    expect(plan.clashes?.map((t) => [t.name, t.sameAs, t.places[0]!.file])).toEqual([['send_email', 'send email', 'human-loop.ts']]);
+    const manifestText = renderManifest(plan, { output: 'ctrlrun.generated.js', control: 'ctrlrun.control.js' });
+    expect(manifestText).toContain('# not mapped: tool "send_email" at human-loop.ts:2 is send_email to the model, as "send email" is: rename one');
+    expect(parseManifest(manifestText, '/repo/ctrlrun.tools.yaml').diagnostics).toEqual([]);
+  });
+
   it('a repo with no tools still gets loadable files', () => {
     const plan = planActions(findTools(scanOf({})));
     expect(parsePolicy(renderPolicy(plan), 'ctrlrun.yaml').diagnostics).toEqual([]);

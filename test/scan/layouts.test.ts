@@ -160,4 +160,48 @@ describe('repo layouts: a file is examined when it reaches the SDK through the r
       removeDir(root);
     }
   });
+
+  it('a name read off a `const` object `as const` (or `Object.freeze`) resolves, here or imported; a plain object does not', async () => {
+    // the shape of a real app's tool names (issue 21): `export const TOOL_NAMES = { ... } as const` in a module of its own
+    const root = makeTempDir('layout-');
+    try {
+      writeFiles(root, {
+        'src/toolNames.ts': [
+          "export const TOOL_NAMES = { remember: 'remember_daily', search: 'semantic_search' } as const;",
+          "const FROZEN = Object.freeze({ read: 'read_memory' });",
+          'export { FROZEN as NAMES };',
+          "export const LOOSE = { x: 'loose' };",
+          '',
+        ].join('\n'),
+        'src/a.ts': [
+          "import { tool } from '@openai/agents';",
+          "import { TOOL_NAMES, NAMES, LOOSE } from './toolNames';",
+          "const LOCAL = { mine: 'local_tool' } as const;",
+          'tool({ name: TOOL_NAMES.remember });',
+          "tool({ name: TOOL_NAMES['search'] });",
+          'tool({ name: NAMES.read });',
+          'tool({ name: LOCAL.mine });',
+          'tool({ name: LOOSE.x });',
+          'tool({ name: TOOL_NAMES.missing });',
+          '',
+        ].join('\n'),
+      });
+      const scan = await scanRepo({ root });
+      const calls = scan.files.flatMap((f) => f.sdkToolCalls);
+      expect(calls.map((c) => [c.name, c.nameSource])).toEqual([
+        ['remember_daily', 'imported-const'],
+        ['semantic_search', 'imported-const'],
+        ['read_memory', 'imported-const'],
+        ['local_tool', 'const'],
+        [undefined, undefined],
+        [undefined, undefined],
+      ]);
+      expect(calls[4]?.nameUnresolved).toContain(
+        "`LOOSE.x` is imported from './toolNames', where it is not a string property of an exported `as const` object",
+      );
+      expect(calls[5]?.nameUnresolved).toContain('`TOOL_NAMES.missing`');
+    } finally {
+      removeDir(root);
+    }
+  });
 });

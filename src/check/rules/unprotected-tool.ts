@@ -9,7 +9,7 @@ export const unprotectedToolMeta: RuleMeta = {
   id: 'unprotected-tool',
   severity: 'error',
   short: 'An SDK tool() call whose name is mapped in ctrlrun.tools.yaml is not a protected variant.',
-  full: "The tool is mapped to a policy action, but the code still builds it with the SDK's own `tool()`, so the policy never decides its calls: no approval, no effect key, no receipt. A `tool()` whose `name` cannot be resolved statically (only a string literal, a `const` string of the same file, or a `const` string exported by a relative module can) is reported here too, since it cannot be mapped.",
+  full: "The tool is mapped to a policy action, but the code still builds it with the SDK's own `tool()`, so the policy never decides its calls: no approval, no effect key, no receipt. A `tool()` whose `name` cannot be resolved statically (only a string literal, a `const` string of the same file, or a `const` string exported by a relative module can, or a string property of such a `const` object `as const`) is reported here too, since it cannot be mapped.",
   help: "Run `npx ctrlrun-gen codemod --write` (or `check --fix`): it rewrites the call to `protectedTool('<action>', { ... })` from the generated module.",
 };
 

@@ -27,6 +27,7 @@ import { readSourceText, scanRepo } from '../../scan/index.js';
 import { browserSideFiles, isEdgeReason } from '../../scan/browser-target.js';
 import { identityNotes, parseIdentityOption, proposeIdentity, type IdentityProposal } from '../../init/identity.js';
 import { RESOLVABLE_NAMES, unresolvedNameMessage } from '../../scan/names.js';
+import { sdkToolName } from '../../runtime/tool-name.js';
 import type { CliContext, CommandSpec } from '../context.js';
 import { displayPath } from '../format-diagnostics.js';
 import { findManifest, MANIFEST_DEFAULTS } from '../../manifest/load.js';
@@ -225,6 +226,11 @@ export const initCommand: CommandSpec<InitArgs> = {
           ctx.stdout(
             `note: ${file}:${place.line}: ${unresolvedNameMessage(place.reason)}; write it as ${RESOLVABLE_NAMES}, or map it by hand in ${manifest}\n`,
           );
+      }
+      for (const tool of plan.clashes ?? []) {
+        ctx.stdout(
+          `note: ${displayPath(path.join(dir, tool.places[0]!.file), ctx.cwd)}:${tool.places[0]!.line}: tool ${JSON.stringify(tool.name)} is left unmapped: the SDK names it like ${JSON.stringify(tool.sameAs)} (both reach the model as \`${sdkToolName(tool.name)}\`), and one manifest entry cannot tell them apart; rename one of them and run init --force\n`,
+        );
       }
       for (const server of plan.hosted ?? []) {
         ctx.stdout(`note: hosted MCP server ${JSON.stringify(server.name)} is action ${server.action} (decision: approve); protect it with protectHostedMcp\n`);

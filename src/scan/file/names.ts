@@ -1,7 +1,8 @@
 import type { NameSource, ToolCallOptions } from '../types.js';
 import { isTopLevel, type FileContext } from './context.js';
 
-// A tool's `name` option: a literal, a `const` of this file, or an exported `const` of a relative module.
+// A tool's `name` option: a literal, a `const` of this file, or an exported `const` of a relative module;
+// a `const` may also be a string property of an object literal `as const` (`NAMES.refund`).
 
 export interface NameTarget {
   name?: string;
@@ -22,26 +23,32 @@ export function resolveName(cx: FileContext, opts: ToolCallOptions, target: Name
     target.nameSource = 'literal';
     return;
   }
-  if (prop.identifier === undefined) {
+  // `NAME`, or `NAMES.key` of an `as const` object: looked up as `NAMES.key` (topLevelConstStrings)
+  const id = prop.identifier ?? prop.member?.object;
+  if (id === undefined) {
     target.nameUnresolved = 'the `name` is not a string literal or a `const` holding one';
     return;
   }
-  const id = prop.identifier;
-  if (isTopLevel(cx, id) && cx.constStrings.has(id)) {
-    target.name = cx.constStrings.get(id)!;
+  const key = prop.member ? `.${prop.member.key}` : '';
+  const written = id + key;
+  if (isTopLevel(cx, id) && cx.constStrings.has(written)) {
+    target.name = cx.constStrings.get(written)!;
     target.nameSource = 'const';
     return;
   }
+  const what = key ? 'a string property of an exported `as const` object' : 'an exported `const` string';
   const imp = lookupImport(cx, id);
   if (imp && (imp.specifier.startsWith('./') || imp.specifier.startsWith('../'))) {
-    const v = cx.options.importedConst?.(imp.specifier, cx.fileAbs, imp.imported);
+    const v = cx.options.importedConst?.(imp.specifier, cx.fileAbs, imp.imported + key);
     if (v !== undefined) {
       target.name = v;
       target.nameSource = 'imported-const';
-    } else target.nameUnresolved = `\`${id}\` is imported from '${imp.specifier}', where it is not an exported \`const\` string`;
+    } else target.nameUnresolved = `\`${written}\` is imported from '${imp.specifier}', where it is not ${what}`;
     return;
   }
-  target.nameUnresolved = `\`${id}\` is not a \`const\` string of this file or of a relative module`;
+  target.nameUnresolved = key
+    ? `\`${written}\` is not a string property of an \`as const\` object of this file or of a relative module`
+    : `\`${id}\` is not a \`const\` string of this file or of a relative module`;
 }
 
 function lookupImport(cx: FileContext, local: string): { specifier: string; imported: string } | undefined {
