@@ -232,6 +232,9 @@ export function withinSchema(candidates: Map<string, Candidate[]>, schema: ToolS
     }
     const kept = list.filter((v) => v !== MISSING && acceptsValue(p, v));
     for (const v of schemaValues(p)) if (!kept.some((k) => key(k) === key(v))) kept.push(v);
+    // an argument only a template names (`{amount}`, its candidate the text `amount-1`) still gets a value
+    const some = someValue(p);
+    if (kept.length === 0 && some !== undefined) kept.push(some);
     out.set(arg, acceptsValue(p, MISSING) ? [...kept, MISSING] : kept);
   }
   return out;
