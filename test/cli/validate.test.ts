@@ -203,6 +203,14 @@ describe('validate: fail-open shapes (issue 14)', () => {
     // `reason` is optional in the sample's schema: a call without it skips the approve
     const mixed = await cli(['validate'], { cwd: refundDesk({ 'ctrlrun.yaml': rules('amount_gt: 1000, reason_eq: fraud') }) });
     expect(mixed.stderr).toContain('a call that omits `reason`, or sends it with another type, skips the approve and is allowed');
+    // a nullable amount: null skips the comparison, so the warning stays
+    const nullable = await cli(['validate'], {
+      cwd: refundDesk({
+        'ctrlrun.yaml': rules('amount_gt: 1000'),
+        'src/tools.ts': TOOLS.replace('amount: z.number().int(),', 'amount: z.number().int().nullable(),'),
+      }),
+    });
+    expect(nullable.stderr).toContain('omits `amount`');
     // the schema read from an import is not known: the warning stays, and the summary says so
     const opaque = await cli(['validate'], {
       cwd: refundDesk({
