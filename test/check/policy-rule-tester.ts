@@ -6,7 +6,7 @@ import { createPlugin, elsewhereMessage, NAMESPACE, SingleFileSession } from '..
 import { parsePolicy } from '../../src/policy/load.js';
 import { scanSource } from '../../src/scan/index.js';
 import { eslintWith } from '../eslint/helpers.js';
-import { testProject } from './rule-tester.js';
+import { lines, testProject } from './rule-tester.js';
 
 /** A case of a rule over the policy: its actions (YAML under `actions:`) and, when the rule reads them, the tools' code. */
 export interface PolicyCase {
@@ -21,6 +21,16 @@ export interface InvalidPolicyCase extends PolicyCase {
   /** Lines are of the action lines given (the two header lines come first). */
   errors: Array<{ line: number; mentions: string }>;
 }
+
+/** The cases' common shape: tool `refund` (declared with the zod members given) mapped to stripe.refund, an action with an effect and these rules. */
+export const REFUND_TOOLS = { refund: 'stripe.refund' };
+export const refundTool = (shape: string): string =>
+  lines(
+    "import { tool } from '@openai/agents';",
+    "import { z } from 'zod';",
+    `export const refund = tool({ name: 'refund', parameters: z.object({ ${shape} }), execute: async () => 'ok' });`,
+  );
+export const refundRules = (rules: string): string => `  stripe.refund:\n    effect: "refund:{payment_id}"\n    rules:\n${rules}`;
 
 const ROOT = '/repo';
 const TOOLS = 'src/tools.ts';

@@ -3,24 +3,15 @@ import { declarationsInSource } from '../../src/generate/declarations.js';
 import { ABSENT, acceptsCall, acceptsValue, actionSchemas, alwaysHolds, describeParam, satisfyingValue } from '../../src/generate/tool-schemas.js';
 import type { Manifest } from '../../src/manifest/types.js';
 import type { Condition } from '../../src/policy/types.js';
+import { testProject } from '../check/rule-tester.js';
 
 // Issue 25 items 4 and 5: the mapped tools' parameter schemas, as the policy sees them.
 
 const HEAD = "import { tool } from '@openai/agents';\nimport { z } from 'zod';\n";
 
 function manifest(tools: Array<[string, string]>, extra: Manifest['tools'] = []): Manifest {
-  return {
-    schemaVersion: 1,
-    file: '/repo/ctrlrun.tools.yaml',
-    root: '/repo',
-    policy: '/repo/ctrlrun.yaml',
-    output: '/repo/src/ctrlrun.generated.ts',
-    control: '/repo/src/ctrlrun.control.ts',
-    tools: [
-      ...tools.map(([tool, action]) => ({ kind: 'function' as const, tool, action, loc: { file: '/repo/ctrlrun.tools.yaml', line: 1, column: 1 } })),
-      ...extra,
-    ],
-  };
+  const loc = { file: '/repo/ctrlrun.tools.yaml', line: 1, column: 1 };
+  return { ...testProject().manifest, tools: [...tools.map(([tool, action]) => ({ kind: 'function' as const, tool, action, loc })), ...extra] };
 }
 
 function schemasOf(code: string, tools: Array<[string, string]>, extra: Manifest['tools'] = []) {

@@ -1,16 +1,7 @@
-import { lines } from '../rule-tester.js';
-import { policyRuleTester } from '../policy-rule-tester.js';
+import { policyRuleTester, refundRules as refund, refundTool as zod, REFUND_TOOLS as tools } from '../policy-rule-tester.js';
 
 // Issue 25 item 5: a condition the tool's parameter schema makes always true.
 
-const tools = { refund: 'stripe.refund' };
-const zod = (shape: string) =>
-  lines(
-    "import { tool } from '@openai/agents';",
-    "import { z } from 'zod';",
-    `export const refund = tool({ name: 'refund', parameters: z.object({ ${shape} }), execute: async () => 'ok' });`,
-  );
-const refund = (rules: string) => `  stripe.refund:\n    effect: "refund:{payment_id}"\n    rules:\n${rules}`;
 const BAND = '      - when: { amount_gte: 0, amount_lte: 10000 }\n        decision: allow\n      - decision: approve\n';
 
 policyRuleTester('always-true-condition', {

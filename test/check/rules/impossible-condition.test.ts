@@ -1,16 +1,8 @@
 import { lines } from '../rule-tester.js';
-import { policyRuleTester } from '../policy-rule-tester.js';
+import { policyRuleTester, refundRules as refund, refundTool as zod, REFUND_TOOLS as tools } from '../policy-rule-tester.js';
 
 // Issue 25 item 5: a condition the tool's parameter schema makes impossible.
 
-const tools = { refund: 'stripe.refund' };
-const zod = (shape: string) =>
-  lines(
-    "import { tool } from '@openai/agents';",
-    "import { z } from 'zod';",
-    `export const refund = tool({ name: 'refund', parameters: z.object({ ${shape} }), execute: async () => 'ok' });`,
-  );
-const refund = (rules: string) => `  stripe.refund:\n    effect: "refund:{payment_id}"\n    rules:\n${rules}`;
 const SHAPE = 'payment_id: z.string(), amount: z.number().int().positive().max(50)';
 
 policyRuleTester('impossible-condition', {
