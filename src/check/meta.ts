@@ -33,6 +33,8 @@ import { realtimeApprovalUnansweredMeta } from './rules/realtime-approval-unansw
 import { shadowedRuleMeta } from './rules/shadowed-rule.js';
 import { contradictoryConditionsMeta } from './rules/contradictory-conditions.js';
 import { allowAllActionMeta } from './rules/allow-all-action.js';
+import { impossibleConditionMeta } from './rules/impossible-condition.js';
+import { alwaysTrueConditionMeta } from './rules/always-true-condition.js';
 
 /** The project's page (SARIF `informationUri`). */
 export const DOCS_BASE = 'https://www.npmjs.com/package/ctrlrun-gen';
@@ -82,6 +84,8 @@ export const RULES: readonly RuleMeta[] = [
   shadowedRuleMeta,
   contradictoryConditionsMeta,
   allowAllActionMeta,
+  impossibleConditionMeta,
+  alwaysTrueConditionMeta,
 ];
 
 export const RULE_IDS: readonly string[] = RULES.map((r) => r.id);

@@ -190,7 +190,11 @@ function checkTemplate(
   return out;
 }
 
-function conditionProblem(c: Condition, p: ToolParameter): { code: string; message: string; hint: string } | undefined {
+/** Why `generate` refuses this condition on this parameter (a comparison of a non-integer, a value of another type or outside the enum), or undefined. */
+export function conditionProblem(
+  c: Condition,
+  p: Pick<ToolParameter, 'name' | 'type' | 'enumValues'>,
+): { code: string; message: string; hint: string } | undefined {
   if (c.op === 'lt' || c.op === 'lte' || c.op === 'gt' || c.op === 'gte') {
     if (p.type === 'integer') return undefined;
     return {
@@ -216,7 +220,7 @@ function conditionProblem(c: Condition, p: ToolParameter): { code: string; messa
   return undefined;
 }
 
-function valueProblem(value: Scalar, p: ToolParameter): string | undefined {
+function valueProblem(value: Scalar, p: Pick<ToolParameter, 'name' | 'type' | 'enumValues'>): string | undefined {
   const valueType = typeof value === 'number' ? 'integer' : typeof value;
   if (p.type === 'enum') {
     if (typeof value !== 'string') return `${article(valueType)}, but \`${p.name}\` is ${describe(p)}`;

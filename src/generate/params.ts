@@ -24,6 +24,10 @@ export interface ToolParameter {
   nullable: boolean;
   /** Why the type is `unknown`. */
   note?: string;
+  /** The least value of a number (`.min()`, `.gte()`, `.positive()`, `minimum`, `exclusiveMinimum`…), when a literal states it. */
+  min?: NumericBound;
+  /** The greatest value of a number (`.max()`, `.lt()`, `.negative()`, `maximum`, `exclusiveMaximum`…), when a literal states it. */
+  max?: NumericBound;
   /**
    * The zod method that changes the value on its way to the body (`.trim()`, `.toLowerCase()`,
    * `.default()`, `.transform()`, `z.coerce.*`, `z.preprocess()`…): the policy would decide on one
@@ -31,6 +35,12 @@ export interface ToolParameter {
    */
   transforms?: string;
   loc: SourceLocation;
+}
+
+/** One end of a number's range: `exclusive` for `.gt()`/`.lt()`/`.positive()`/`exclusiveMinimum`. */
+export interface NumericBound {
+  value: number;
+  exclusive: boolean;
 }
 
 export type ReadParametersResult =
@@ -98,6 +108,8 @@ interface Shape {
   required: boolean;
   nullable: boolean;
   note?: string;
+  min?: NumericBound;
+  max?: NumericBound;
   /** The zod method that changes what the body receives from what the model sent (`.trim()`, `.default()`, `z.coerce`…). */
   transforms?: string;
 }
@@ -324,7 +336,7 @@ class Reader {
           return applyModifier(method, this.readZodType(args[0], depth + 1));
         }
         default: {
-          if (ZOD_INTEGER.has(method)) return { type: 'integer', required: true, nullable: false };
+          if (ZOD_INTEGER.has(method)) return { type: 'integer', required: true, nullable: false, ...INTEGER_RANGES[method] };
           // z.object({...}), z.array(...): not read, but a transform inside changes what the body gets
           const nested = nestedTransform(expr);
           return { ...unknown(`z.${method}(...) is not a string, integer, number, boolean or enum`), ...(nested ? { transforms: nested } : {}) };
@@ -343,6 +355,10 @@ class Reader {
     }
     if (method === 'optional' || method === 'nullable' || method === 'nullish' || method === 'default' || method === 'prefault') {
       return applyModifier(method, inner);
+    }
+    if (inner.type === 'number' || inner.type === 'integer') {
+      const bound = numberBound(method, args[0]);
+      if (bound) return tighter(inner, bound.side, bound.bound);
     }
     if (TYPE_PRESERVING.has(method)) return inner;
     return unknown(`\`.${method}()\` cannot be read statically`);
@@ -421,9 +437,9 @@ class Reader {
       case 'string':
         return { type: 'string', nullable };
       case 'integer':
-        return { type: 'integer', nullable };
+        return { type: 'integer', nullable, ...jsonSchemaRange(props) };
       case 'number':
-        return { type: 'number', nullable };
+        return { type: 'number', nullable, ...jsonSchemaRange(props) };
       case 'boolean':
         return { type: 'boolean', nullable };
       default:
@@ -454,6 +470,48 @@ class Reader {
   }
 }
 
+/** The ranges of zod's sized integers (`z.int32()`, `z.uint32()`). */
+const INTEGER_RANGES: Record<string, Pick<Shape, 'min' | 'max'>> = {
+  int32: { min: { value: -2147483648, exclusive: false }, max: { value: 2147483647, exclusive: false } },
+  uint32: { min: { value: 0, exclusive: false }, max: { value: 4294967295, exclusive: false } },
+};
+
+/** The end of a number's range a zod method states with a literal (`.max(50)`, `.positive()`); undefined for any other method or a non-literal. */
+function numberBound(method: string, arg: ts.Expression | undefined): { side: 'min' | 'max'; bound: NumericBound } | undefined {
+  const zero = { value: 0, exclusive: false };
+  if (method === 'positive') return { side: 'min', bound: { ...zero, exclusive: true } };
+  if (method === 'nonnegative') return { side: 'min', bound: zero };
+  if (method === 'negative') return { side: 'max', bound: { ...zero, exclusive: true } };
+  if (method === 'nonpositive') return { side: 'max', bound: zero };
+  const side = method === 'min' || method === 'gte' || method === 'gt' ? 'min' : method === 'max' || method === 'lte' || method === 'lt' ? 'max' : undefined;
+  const value = arg ? numericLiteral(arg) : undefined;
+  if (!side || value === undefined) return undefined;
+  return { side, bound: { value, exclusive: method === 'gt' || method === 'lt' } };
+}
+
+/** The shape with one end of its range narrowed to `bound` (the tighter of the two). */
+function tighter<S extends Pick<Shape, 'min' | 'max'>>(shape: S, side: 'min' | 'max', bound: NumericBound): S {
+  const old = shape[side];
+  if (!old) return { ...shape, [side]: bound };
+  const further = side === 'min' ? bound.value > old.value : bound.value < old.value;
+  const keep = further || (bound.value === old.value && bound.exclusive) ? bound : old;
+  return { ...shape, [side]: keep };
+}
+
+/** A finite number written as a literal (`50`, `-1`, `1_000`, `1e6`). */
+function numericLiteral(node: ts.Expression): number | undefined {
+  const expr = unwrap(node);
+  if (typescript.isNumericLiteral(expr)) {
+    const n = Number(expr.text.replace(/_/g, ''));
+    return Number.isFinite(n) ? n : undefined;
+  }
+  if (typescript.isPrefixUnaryExpression(expr) && expr.operator === typescript.SyntaxKind.MinusToken) {
+    const n = numericLiteral(expr.operand);
+    return n === undefined ? undefined : -n;
+  }
+  return undefined;
+}
+
 function applyModifier(method: string, inner: Shape): Shape {
   switch (method) {
     case 'optional':
@@ -467,6 +525,22 @@ function applyModifier(method: string, inner: Shape): Shape {
     default:
       return inner;
   }
+}
+
+/** A JSON-schema number's range: `minimum`, `maximum`, and the numeric `exclusiveMinimum` / `exclusiveMaximum` of draft 6 on. */
+function jsonSchemaRange(props: Map<string, ts.Expression>): Pick<Shape, 'min' | 'max'> {
+  let range: Pick<Shape, 'min' | 'max'> = {};
+  for (const [key, side, exclusive] of [
+    ['minimum', 'min', false],
+    ['exclusiveMinimum', 'min', true],
+    ['maximum', 'max', false],
+    ['exclusiveMaximum', 'max', true],
+  ] as const) {
+    const node = props.get(key);
+    const value = node ? numericLiteral(node) : undefined;
+    if (value !== undefined) range = tighter(range, side, { value, exclusive });
+  }
+  return range;
 }
 
 /** Strips parentheses, `as`, `satisfies`, `!` and `<T>` casts. */

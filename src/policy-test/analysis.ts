@@ -6,14 +6,16 @@
  * on the witness calls before it is reported, so a finding is never a guess of this module alone.
  */
 import type { Diagnostic } from '../diagnostics.js';
+import type { ActionSchemas } from '../generate/tool-schemas.js';
 import { holds, isInteger, jsonEqual } from '../policy/evaluate.js';
 import type { Condition, Operand, Policy, PolicyAction, Rule, SourceLocation } from '../policy/types.js';
 import { createDecider, type Decider } from './decider.js';
 import { matchedRule } from './run-tests.js';
+import { SCHEMA_FINDING_IDS, schemaFindings, type SchemaAnalysisOptions, type SchemaFindingId } from './schema-analysis.js';
 import { showValue } from './show.js';
 import { argumentCandidates, filled, satisfyingCalls, type WitnessArgs } from './witness.js';
 
-export const POLICY_FINDING_IDS = ['shadowed-rule', 'contradictory-conditions', 'allow-all-action'] as const;
+export const POLICY_FINDING_IDS = ['shadowed-rule', 'contradictory-conditions', 'allow-all-action', ...SCHEMA_FINDING_IDS] as const;
 export type PolicyFindingId = (typeof POLICY_FINDING_IDS)[number];
 
 export interface PolicyFinding {
@@ -176,20 +178,34 @@ function actionFindings(action: PolicyAction, lazy: () => Decider, only: Readonl
   return out;
 }
 
+export interface PolicyFindingOptions {
+  decider?: Decider;
+  only?: readonly PolicyFindingId[];
+  /** The mapped tools' parameter schemas: without them, no `impossible-condition` / `always-true-condition`. */
+  schemas?: ActionSchemas;
+  where?: SchemaAnalysisOptions['where'];
+  skip?: SchemaAnalysisOptions['skip'];
+}
+
 /**
  * Every dead or dangerous rule of the policy, action by action in document order. The policy is
  * compiled only when a claim is to be confirmed (a clean policy costs `check` no compiler load).
  */
-export function policyFindings(policy: Policy, options: { decider?: Decider; only?: readonly PolicyFindingId[] } = {}): PolicyFinding[] {
+export function policyFindings(policy: Policy, options: PolicyFindingOptions = {}): PolicyFinding[] {
   let made = options.decider;
   const lazy = (): Decider => (made ??= createDecider(policy));
   const only = new Set<PolicyFindingId>(options.only ?? POLICY_FINDING_IDS);
-  return Object.values(policy.actions).flatMap((a) => actionFindings(a, lazy, only));
+  const schemaOnly = new Set(SCHEMA_FINDING_IDS.filter((id: SchemaFindingId) => only.has(id)));
+  const { schemas } = options;
+  const where = options.where ?? ((l) => `${l.file}:${l.line}:${l.column}`);
+  const bySchema = (a: PolicyAction): PolicyFinding[] =>
+    schemas && schemaOnly.size > 0 ? schemaFindings([a], { schemas, where, only: schemaOnly, ...(options.skip ? { skip: options.skip } : {}) }) : [];
+  return Object.values(policy.actions).flatMap((a) => [...actionFindings(a, lazy, only), ...bySchema(a)]);
 }
 
-/** The findings as `validate`'s warnings (`file:line:col`, the rule id as the code). */
-export function policyFindingDiagnostics(policy: Policy): Diagnostic[] {
-  return policyFindings(policy).map((f) => ({
+/** The findings as `validate`'s warnings (`file:line:col`, the rule id as the code), the schema's among them when given. */
+export function policyFindingDiagnostics(policy: Policy, options: Pick<PolicyFindingOptions, 'schemas' | 'where'> = {}): Diagnostic[] {
+  return policyFindings(policy, options).map((f) => ({
     severity: 'warning',
     file: f.loc.file || policy.file,
     line: f.loc.line,

@@ -39,9 +39,13 @@ function summaryLine(diff: PolicyDiff): string {
 function diffText(diff: PolicyDiff, labels: DiffLabels): string {
   const out = [`policy diff: ${labels.base} (${diff.base.hash.slice(0, 19)}) → ${labels.head} (${diff.head.hash.slice(0, 19)})`];
   if (diff.actions.length === 0 && diff.settings.length === 0) return `${out[0]}\nno change: every action decides as before\n`;
+  if (diff.schemaNote) out.push(`note: ${diff.schemaNote}`);
   for (const s of diff.settings) out.push(`  ${setting(s)}`);
   for (const a of diff.actions) {
-    out.push(`${sign(a.kind)} ${a.action} (${a.kind}): ${a.calls.length} of ${a.witnesses} witness call${a.witnesses === 1 ? '' : 's'} change decision`);
+    out.push(
+      `${sign(a.kind)} ${a.action} (${a.kind}): ${a.calls.length} of ${a.witnesses} witness call${a.witnesses === 1 ? '' : 's'}${within(a)} change decision`,
+    );
+    if (a.schema && 'unread' in a.schema) out.push(`    ${unread(a.schema.unread)}`);
     for (const s of a.settings) out.push(`    ${setting(s)}`);
     for (const c of a.calls.slice(0, SHOWN_CALLS))
       out.push(
@@ -51,6 +55,17 @@ function diffText(diff: PolicyDiff, labels: DiffLabels): string {
   }
   out.push(`summary: ${summaryLine(diff)}`);
   return `${out.join('\n')}\n`;
+}
+
+/** ` within the schema of tool \`refund\`` when the witnesses were kept within one. */
+function within(a: ActionDiff): string {
+  if (!a.schema || !('tools' in a.schema)) return '';
+  const tools = a.schema.tools.map((t) => `\`${t}\``);
+  return ` within the schema of tool${tools.length === 1 ? '' : 's'} ${tools.join(', ')}`;
+}
+
+function unread(reason: string): string {
+  return `witnesses not limited to a schema: ${reason}`;
 }
 
 function callJson(c: DecisionChange): unknown {
@@ -63,7 +78,15 @@ function diffJson(diff: PolicyDiff, labels: DiffLabels): string {
     base: { label: labels.base, hash: diff.base.hash },
     head: { label: labels.head, hash: diff.head.hash },
     settings: diff.settings,
-    actions: diff.actions.map((a) => ({ action: a.action, kind: a.kind, settings: a.settings, witnesses: a.witnesses, calls: a.calls.map(callJson) })),
+    ...(diff.schemaNote ? { schema_note: diff.schemaNote } : {}),
+    actions: diff.actions.map((a) => ({
+      action: a.action,
+      kind: a.kind,
+      settings: a.settings,
+      witnesses: a.witnesses,
+      ...(a.schema ? { schema: a.schema } : {}),
+      calls: a.calls.map(callJson),
+    })),
     summary: diff.summary,
   };
   return `${JSON.stringify(jsonSafe(body), null, 2)}\n`;
@@ -81,16 +104,19 @@ function diffMarkdown(diff: PolicyDiff, labels: DiffLabels): string {
   const out = [`### Policy diff: \`${labels.base}\` → \`${labels.head}\``, ''];
   if (diff.actions.length === 0 && diff.settings.length === 0) return `${out.join('\n')}No change: every action decides as before.\n`;
   out.push(`**${summaryLine(diff)}**`, '');
+  if (diff.schemaNote) out.push(`Note: ${diff.schemaNote}.`, '');
   if (diff.settings.length > 0)
     out.push(...diff.settings.map((s) => `- ${s.looser ? '⚠️ ' : ''}\`${s.field}\`: ${cell(s.before, true)} → ${cell(s.after, true)}`), '');
   for (const a of diff.actions) {
     out.push(`#### ${sign(a.kind)} \`${a.action}\` (${a.kind})`, '');
+    if (a.schema && 'unread' in a.schema) out.push(`_${cell(unread(a.schema.unread))}_`, '');
     for (const s of a.settings) out.push(`- ${s.looser ? '⚠️ ' : ''}\`${s.field}\`: ${cell(s.before, true)} → ${cell(s.after, true)}`);
     if (a.settings.length > 0) out.push('');
     if (a.calls.length === 0) {
-      out.push(`No witness call changes decision (${a.witnesses} tried).`, '');
+      out.push(`No witness call${within(a)} changes decision (${a.witnesses} tried).`, '');
       continue;
     }
+    if (within(a)) out.push(`Witness calls${within(a)}:`, '');
     out.push('| change | call | before | after |', '| --- | --- | --- | --- |');
     for (const c of a.calls.slice(0, SHOWN_CALLS)) {
       out.push(

@@ -7,7 +7,8 @@ import type { Decision, Policy, PolicyAction } from '../policy/types.js';
 import type { CallDecision } from '../runtime/types.js';
 import { createDecider, type Decider } from './decider.js';
 import { isLooser } from './oversight.js';
-import { witnessCalls, type WitnessArgs, type WitnessOptions } from './witness.js';
+import type { ActionSchemas } from '../generate/tool-schemas.js';
+import { witnessCalls, type WitnessArgs } from './witness.js';
 
 export interface DecisionChange {
   args: WitnessArgs;
@@ -32,6 +33,8 @@ export interface ActionDiff {
   calls: DecisionChange[];
   /** How many witness calls were decided under both versions. */
   witnesses: number;
+  /** The tools whose schema the witnesses stay within, or why none was read (absent: the diff was made without schemas). */
+  schema?: { tools: string[] } | { unread: string };
 }
 
 export interface PolicyDiff {
@@ -40,12 +43,16 @@ export interface PolicyDiff {
   /** Policy-wide settings that changed (`mode`, `environment`, `authority`). */
   settings: SettingChange[];
   actions: ActionDiff[];
+  /** Why the witnesses are not limited to any tool's schema (DiffOptions.unlimited), or null. */
+  schemaNote: string | null;
   summary: { added: number; removed: number; changed: number; callsChanged: number; looserCalls: number; tighterCalls: number; looserSettings: number };
 }
 
 export interface DiffOptions {
-  /** Per action id, a filter to the calls the tool's parameter schema accepts. */
-  accepts?: (action: string) => WitnessOptions['accepts'];
+  /** The mapped tools' parameter schemas: witnesses stay within them (absent: not limited). */
+  schemas?: ActionSchemas;
+  /** Why no schema was read at all (no manifest), shown once in the report. */
+  unlimited?: string;
 }
 
 function show(value: unknown): string {
@@ -98,7 +105,7 @@ function decisionChanges(
   options: DiffOptions,
 ): { calls: DecisionChange[]; witnesses: number } {
   const calls: DecisionChange[] = [];
-  const witnesses = witnessCalls(versions, { accepts: options.accepts?.(id) });
+  const witnesses = witnessCalls(versions, { schema: options.schemas?.byAction.get(id) });
   for (const args of witnesses) {
     const before = base.decide({ action: id, args });
     const after = head.decide({ action: id, args });
@@ -119,7 +126,7 @@ export function diffPolicies(base: Policy, head: Policy, options: DiffOptions = 
     const kind = !a ? 'added' : !b ? 'removed' : 'changed';
     const versions = [a, b].filter((x): x is PolicyAction => x !== undefined);
     const { calls, witnesses } = decisionChanges(id, versions, before, after, options);
-    actions.push({ action: id, kind, settings: settingChanges(a, b), calls, witnesses });
+    actions.push({ action: id, kind, settings: settingChanges(a, b), calls, witnesses, ...schemaOf(id, options.schemas) });
   }
   const settings = policySettings(base, head);
   const all = actions.flatMap((a) => a.calls);
@@ -128,6 +135,7 @@ export function diffPolicies(base: Policy, head: Policy, options: DiffOptions = 
     head,
     settings,
     actions,
+    schemaNote: options.unlimited ?? null,
     summary: {
       added: actions.filter((a) => a.kind === 'added').length,
       removed: actions.filter((a) => a.kind === 'removed').length,
@@ -138,6 +146,13 @@ export function diffPolicies(base: Policy, head: Policy, options: DiffOptions = 
       looserSettings: [...settings, ...actions.flatMap((a) => a.settings)].filter((s) => s.looser).length,
     },
   };
+}
+
+function schemaOf(id: string, schemas: ActionSchemas | undefined): Pick<ActionDiff, 'schema'> {
+  if (!schemas) return {};
+  const known = schemas.byAction.get(id);
+  if (known) return { schema: { tools: known.tools } };
+  return { schema: { unread: schemas.unread.get(id) ?? 'no tool in the manifest maps it' } };
 }
 
 /** Whether the diff changes anything, and anything toward less oversight (for `--fail-on`). */

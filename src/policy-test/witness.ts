@@ -5,18 +5,23 @@
  * the argument missing. Used by `diff` (the calls whose decision two versions disagree on), by the
  * starter test file and by the dead-rule checks. Pure; the decisions themselves come from the decider.
  */
+import { ABSENT, acceptsCall, acceptsValue, schemaValues, someValue, type ToolSchema } from '../generate/tool-schemas.js';
 import { holds, holdsOnScope, isInteger } from '../policy/evaluate.js';
 import type { Condition, Operand, PolicyAction, Rule } from '../policy/types.js';
 
 const DATA_SCOPE = 'data_scope';
 /** An argument left out of the call. */
-export const MISSING: unique symbol = Symbol('missing');
+export const MISSING: typeof ABSENT = ABSENT;
 export type Candidate = Operand | typeof MISSING;
 export type WitnessArgs = Record<string, Operand>;
 
 export interface WitnessOptions {
-  /** Keeps only the calls the tool's parameter schema accepts (when the schema is known). */
-  accepts?: (args: WitnessArgs) => boolean;
+  /**
+   * The tool's parameter schema, when read statically: every witness is a call it accepts (the
+   * runtime refuses any other before the policy decides), and its own edges (a range's ends, each
+   * enum value) are candidates too.
+   */
+  schema?: ToolSchema | undefined;
 }
 
 function plusInt(v: number | bigint, d: number): number | bigint {
@@ -176,13 +181,18 @@ export function filled(args: WitnessArgs, versions: readonly PolicyAction[], can
  * candidates. Deduplicated, in a stable order.
  */
 export function witnessCalls(versions: readonly PolicyAction[], options: WitnessOptions = {}): WitnessArgs[] {
-  const candidates = argumentCandidates(versions);
+  const { schema } = options;
+  const candidates = schema ? withinSchema(argumentCandidates(versions), schema) : argumentCandidates(versions);
   const labels = labelsOf(versions);
-  const bases: WitnessArgs[] = [filled({}, versions, candidates)];
+  const base = (args: WitnessArgs): WitnessArgs => {
+    const out = filled(args, versions, candidates);
+    return schema ? withRequired(out, schema, candidates) : out;
+  };
+  const bases: WitnessArgs[] = [base({})];
   for (const action of versions) {
     for (const rule of action.rules) {
       const s = satisfying(rule, candidates, labels);
-      if (s) bases.push(filled(s, versions, candidates));
+      if (s) bases.push(base(s));
     }
   }
   const seen = new Set<string>();
@@ -191,7 +201,7 @@ export function witnessCalls(versions: readonly PolicyAction[], options: Witness
     const k = callKey(args);
     if (seen.has(k)) return;
     seen.add(k);
-    if (options.accepts && !options.accepts(args)) return;
+    if (schema && !acceptsCall(schema, args)) return;
     out.push(args);
   };
   for (const base of bases) {
@@ -204,6 +214,39 @@ export function witnessCalls(versions: readonly PolicyAction[], options: Witness
         push(next);
       }
     }
+  }
+  return out;
+}
+
+/**
+ * The candidates the schema accepts (a value outside an enum or a range, the integer as text for
+ * an integer, the argument missing when it is required: gone), and the schema's own edges added.
+ */
+export function withinSchema(candidates: Map<string, Candidate[]>, schema: ToolSchema): Map<string, Candidate[]> {
+  const out = new Map<string, Candidate[]>();
+  for (const [arg, list] of candidates) {
+    const p = schema.params.get(arg);
+    if (!p) {
+      out.set(arg, list);
+      continue;
+    }
+    const kept = list.filter((v) => v !== MISSING && acceptsValue(p, v));
+    for (const v of schemaValues(p)) if (!kept.some((k) => key(k) === key(v))) kept.push(v);
+    // an argument only a template names (`{amount}`, its candidate the text `amount-1`) still gets a value
+    const some = someValue(p);
+    if (kept.length === 0 && some !== undefined) kept.push(some);
+    out.set(arg, acceptsValue(p, MISSING) ? [...kept, MISSING] : kept);
+  }
+  return out;
+}
+
+/** The call with a value for every required argument it lacks (one the schema accepts, a candidate's when there is one). */
+function withRequired(args: WitnessArgs, schema: ToolSchema, candidates: Map<string, Candidate[]>): WitnessArgs {
+  const out = { ...args };
+  for (const p of schema.params.values()) {
+    if (Object.hasOwn(out, p.name) || acceptsValue(p, MISSING)) continue;
+    const v = (candidates.get(p.name) ?? []).find((x): x is Operand => x !== MISSING) ?? someValue(p);
+    if (v !== undefined) out[p.name] = v;
   }
   return out;
 }

@@ -1,17 +1,28 @@
 import type { Diagnostic } from '../diagnostics.js';
 import type { Policy, PolicyAction } from './types.js';
 
+export interface HazardOptions {
+  /**
+   * Whether the tool's parameter schema (read from the code) makes the argument present in every
+   * call, with its type and never null: the runtime refuses any other call before the rules, so
+   * the argument cannot be left out or sent as another type.
+   */
+  pinned?: (action: string, arg: string) => boolean;
+}
+
 /**
  * Policy shapes that load fine but fail open (warnings of `validate`). Pure.
  *
  * - `fail-open-catch-all`: a conditional approve/deny rule followed by a catch-all `allow`. A call
  *   that omits the rule's argument (or sends it with another type: `"5000000"` for a number) makes
- *   the condition false and falls through to the allow.
+ *   the condition false and falls through to the allow. Not reported for an argument the tool's
+ *   schema pins (`pinned`): such a call never reaches the rules.
  */
-export function policyHazards(policy: Policy): Diagnostic[] {
+export function policyHazards(policy: Policy, options: HazardOptions = {}): Diagnostic[] {
   const out: Diagnostic[] = [];
+  const pinned = options.pinned ?? (() => false);
   for (const action of Object.values(policy.actions)) {
-    out.push(...failOpen(action, policy.file));
+    out.push(...failOpen(action, policy.file, pinned));
     out.push(...effectCollisions(action, policy.file));
   }
   return out;
@@ -53,14 +64,15 @@ function effectCollisions(action: PolicyAction, file: string): Diagnostic[] {
   ];
 }
 
-function failOpen(action: PolicyAction, file: string): Diagnostic[] {
+function failOpen(action: PolicyAction, file: string, pinned: NonNullable<HazardOptions['pinned']>): Diagnostic[] {
   const out: Diagnostic[] = [];
   const catchAll = action.rules.find((r) => r.when.length === 0);
   if (catchAll?.decision !== 'allow') return out;
   for (const rule of action.rules) {
     if (rule.index >= catchAll.index) break;
     if (rule.decision === 'allow' || rule.when.length === 0) continue;
-    const args = [...new Set(rule.when.map((c) => c.arg))];
+    const args = [...new Set(rule.when.map((c) => c.arg))].filter((arg) => !pinned(action.id, arg));
+    if (args.length === 0) continue;
     out.push({
       severity: 'warning',
       code: 'fail-open-catch-all',

@@ -181,13 +181,48 @@ describe('validate as a process', () => {
   });
 });
 
+const TOOLS = readFileSync(path.join(FIXTURES, 'refund-desk/src/tools.ts'), 'utf8');
+
 describe('validate: fail-open shapes (issue 14)', () => {
   it('warns on a conditional approve followed by a catch-all allow (a call that omits or mistypes the argument is allowed), exit 0', async () => {
-    const dir = refundDesk({ 'ctrlrun.yaml': policy('    rules:\n      - when: { amount_gt: 1000 }\n        decision: approve\n      - decision: allow\n') });
+    const dir = refundDesk({
+      'ctrlrun.yaml': policy('    rules:\n      - when: { amount_gt: 1000 }\n        decision: approve\n      - decision: allow\n'),
+      // an optional amount: a call may leave it out
+      'src/tools.ts': TOOLS.replace('amount: z.number().int(),', 'amount: z.number().int().optional(),'),
+    });
     const r = await cli(['validate'], { cwd: dir });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain('ctrlrun.yaml:5:9: warning: rule 0 of stripe.refund (approve when amount_gt) is followed by a catch-all allow (rule 1)');
     expect(r.stderr).toContain('omits `amount`, or sends it with another type');
+  });
+  it("says nothing of an argument the tool's schema makes required and typed (the runtime refuses the call first), and names only the others", async () => {
+    const rules = (when: string) => policy(`    rules:\n      - when: { ${when} }\n        decision: approve\n      - decision: allow\n`);
+    const pinned = await cli(['validate'], { cwd: refundDesk({ 'ctrlrun.yaml': rules('amount_gt: 1000') }) });
+    expect(pinned.code, pinned.stderr).toBe(0);
+    expect(pinned.stderr).not.toContain('catch-all');
+    // `reason` is optional in the sample's schema: a call without it skips the approve
+    const mixed = await cli(['validate'], { cwd: refundDesk({ 'ctrlrun.yaml': rules('amount_gt: 1000, reason_eq: fraud') }) });
+    expect(mixed.stderr).toContain('a call that omits `reason`, or sends it with another type, skips the approve and is allowed');
+    // a nullable amount: null skips the comparison, so the warning stays
+    const nullable = await cli(['validate'], {
+      cwd: refundDesk({
+        'ctrlrun.yaml': rules('amount_gt: 1000'),
+        'src/tools.ts': TOOLS.replace('amount: z.number().int(),', 'amount: z.number().int().nullable(),'),
+      }),
+    });
+    expect(nullable.stderr).toContain('omits `amount`');
+    // the schema read from an import is not known: the warning stays, and the summary says so
+    const opaque = await cli(['validate'], {
+      cwd: refundDesk({
+        'ctrlrun.yaml': rules('amount_gt: 1000'),
+        'src/tools.ts': TOOLS.replace(
+          /parameters: z\.object\(\{\n {4}payment_id: z\.string\(\),\n {4}amount/,
+          'parameters: refundShape,\n  _x: z.object({\n    payment_id: z.string(),\n    amount',
+        ),
+      }),
+    });
+    expect(opaque.stderr).toContain('omits `amount`');
+    expect(opaque.stdout).toContain("not judged within a tool's parameter schema (not read from the code; `generate` says why): stripe.refund");
   });
   it('says nothing when the catch-all is deny (the sample)', async () => {
     const r = await cli(['validate'], { cwd: refundDesk() });

@@ -65,8 +65,11 @@ describe('plain JavaScript, with ESLint’s own parser', () => {
     const cjs = "const { tool } = require('@openai/agents');\nmodule.exports = tool({ name: 'refund', errorFunction: null, execute: async () => 'ok' });\n";
     const [a] = await eslint.lintText(esm, { filePath: path.join(cwd, 'src/weather.mjs') });
     const [b] = await eslint.lintText(cjs, { filePath: path.join(cwd, 'src/refund.cjs') });
-    // the fixture's generated module is stale: every file that uses the SDK hears of it, at line 1
-    expect(a!.messages.map((m) => `${m.line}:${m.column} ${m.ruleId}`)).toEqual(['1:1 ctrlrun/stale-generated', '2:18 ctrlrun/unmapped-tool']);
+    // the fixture's generated module is stale, and its policy has two conditions its tools' schemas
+    // decide: every file that uses the SDK hears of them, at line 1
+    const policy = ['1:1 ctrlrun/impossible-condition', '1:1 ctrlrun/always-true-condition'];
+    expect(a!.messages.map((m) => `${m.line}:${m.column} ${m.ruleId}`)).toEqual(['1:1 ctrlrun/stale-generated', ...policy, '2:18 ctrlrun/unmapped-tool']);
+    // refund.cjs declares `refund` a second time, with no parameters: the action's schema is no longer known, so nothing is judged by it
     expect(b!.messages.map((m) => `${m.line}:${m.column} ${m.ruleId}`)).toEqual(['1:1 ctrlrun/stale-generated', '2:18 ctrlrun/unprotected-tool']);
     // the fix is the codemod's: a mapped tool becomes protectedTool, in a CommonJS file too
     const withFix = await new ESLint({ cwd, fix: true, overrideConfigFile: true, overrideConfig: [plugin.configs.recommended] }).lintText(cjs, {

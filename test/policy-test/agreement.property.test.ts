@@ -11,6 +11,9 @@ import { createDecider } from '../../src/policy-test/decider.js';
 import { diffPolicies } from '../../src/policy-test/diff.js';
 import { replayCalls } from '../../src/policy-test/replay.js';
 import { runTests } from '../../src/policy-test/run-tests.js';
+import { readActionSchemas } from '../../src/generate/project-schemas.js';
+import { acceptsCall } from '../../src/generate/tool-schemas.js';
+import { loadProject } from '../../src/manifest/load.js';
 import { compileGenerated } from '../helpers/compile-module.js';
 import { FIXTURES } from '../helpers/paths.js';
 
@@ -126,5 +129,48 @@ describe('test, diff and replay agree with the runtime', () => {
       }),
       { numRuns: 2000 },
     );
+  });
+});
+
+describe("diff within the tools' schemas agrees with the runtime", () => {
+  const dir = path.join(FIXTURES, 'policy-test/diff-schema');
+  const project = loadProject({ cwd: dir });
+  const schemas = readActionSchemas(project.manifest);
+  const base = load('policy-test/diff-schema/base.yaml');
+  const head = project.policy;
+  const baseModule = compileGenerated(base);
+  const headModule = compileGenerated(head);
+  const diff = diffPolicies(base, head, { schemas });
+
+  it("each witness is a call the tool's schema accepts, and its old and new decisions are the runtime's", () => {
+    let witnesses = 0;
+    for (const a of diff.actions) {
+      const schema = schemas.byAction.get(a.action);
+      for (const c of a.calls) {
+        if (schema) expect(acceptsCall(schema, c.args), JSON.stringify(c.args)).toBe(true);
+        expect(c.before).toEqual(runtimeDecision(baseModule, a.action, c.args));
+        expect(c.after).toEqual(runtimeDecision(headModule, a.action, c.args));
+        witnesses += 1;
+      }
+    }
+    expect(witnesses).toBeGreaterThan(0);
+  });
+
+  it('no call the schema accepts changes decision in an action the diff reports with no changed call (stripe.refund)', () => {
+    expect(diff.actions.find((a) => a.action === 'stripe.refund')!.calls).toEqual([]);
+    const refund = fc.record({
+      payment_id: fc.constantFrom('ch_1', 'x', ''),
+      amount: fc.oneof(fc.integer({ min: 1, max: 1_000_000 }), fc.constantFrom(1, 9999, 10000, 10001, 1_000_000)),
+      currency: fc.constantFrom('USD', 'EUR'),
+    });
+    fc.assert(
+      fc.property(refund, (args) => {
+        expect(runtimeDecision(baseModule, 'stripe.refund', args).decision).toBe(runtimeDecision(headModule, 'stripe.refund', args).decision);
+      }),
+      { numRuns: 2000 },
+    );
+    // outside the schema (no amount) the two versions do differ: the schema is what makes them agree
+    expect(runtimeDecision(baseModule, 'stripe.refund', { payment_id: 'ch_1', currency: 'USD' }).decision).toBe('deny');
+    expect(runtimeDecision(headModule, 'stripe.refund', { payment_id: 'ch_1', currency: 'USD' }).decision).toBe('approve');
   });
 });

@@ -12,6 +12,7 @@ import { expectGolden } from './golden.js';
 const dirs: string[] = [];
 afterAll(() => dirs.forEach(removeDir));
 const DIFF = path.join(FIXTURES, 'policy-test/diff');
+const SCHEMA = path.join(FIXTURES, 'policy-test/diff-schema');
 
 function policy(rules: string): ReturnType<typeof parsePolicy>['value'] & object {
   return parsePolicy(`schema: ctrlrun.policy/v6\nactions:\n  pay:\n${rules}`, '/p/ctrlrun.yaml').value!;
@@ -28,6 +29,49 @@ describe('ctrlrun-gen diff', () => {
       expect(r.code, r.stderr).toBe(1);
       expectGolden(r.stdout, path.join(DIFF, `expected.diff.${ext}`));
     }
+  });
+
+  it("keeps the witnesses within each tool's parameter schema, and says where no schema was read (golden files)", async () => {
+    for (const [format, ext] of [
+      ['text', 'text'],
+      ['json', 'json'],
+      ['markdown', 'md'],
+    ] as const) {
+      const r = await cli(['diff', 'base.yaml', '--format', format], { cwd: SCHEMA });
+      expect(r.code, r.stderr).toBe(1);
+      expectGolden(r.stdout, path.join(SCHEMA, `expected.diff.${ext}`));
+    }
+    const report = JSON.parse((await cli(['diff', 'base.yaml', '--format', 'json'], { cwd: SCHEMA })).stdout);
+    const action = (id: string) => report.actions.find((a: { action: string }) => a.action === id);
+    // refund: the calls whose decision changes all lack the required amount or send it as text
+    expect(action('stripe.refund').schema).toEqual({ tools: ['refund'] });
+    expect(action('stripe.refund').calls).toEqual([]);
+    // transfer: the range 1..500 and the enum bound the witnesses; 500 is the schema's own edge
+    const moved = action('bank.transfer').calls.map((c: { args: { amount: number; method: string } }) => [c.args.amount, c.args.method]);
+    expect(moved).toEqual([
+      [401, 'ach'],
+      [500, 'ach'],
+      [400, 'wire'],
+    ]);
+    // add_note: its schema is imported, so its witnesses are not limited (a missing size, a textual one)
+    expect(action('notes.add').schema.unread).toContain('the parameters of tool `add_note` cannot be read statically');
+    expect(action('notes.add').calls.map((c: { args: unknown }) => c.args)).toContainEqual({});
+  });
+
+  it('without a manifest the same policies show the calls outside the schema, with a note', async () => {
+    const dir = makeTempDir('diff-noschema-');
+    dirs.push(dir);
+    copyFileSync(path.join(SCHEMA, 'base.yaml'), path.join(dir, 'base.yaml'));
+    copyFileSync(path.join(SCHEMA, 'ctrlrun.yaml'), path.join(dir, 'head.yaml'));
+    const r = await cli(['diff', 'base.yaml', 'head.yaml', '--format', 'json'], { cwd: dir });
+    const report = JSON.parse(r.stdout);
+    expect(report.schema_note).toBe("no ctrlrun.tools.yaml found, so the witnesses are not limited to the tools' parameter schemas");
+    const refund = report.actions.find((a: { action: string }) => a.action === 'stripe.refund');
+    expect(refund.schema).toBeUndefined();
+    expect(refund.calls.map((c: { args: unknown }) => c.args)).toEqual([{ payment_id: 'payment_id-1' }, { payment_id: 'payment_id-1', amount: '10000' }]);
+    expect((await cli(['diff', 'base.yaml', 'head.yaml'], { cwd: dir })).stdout).toContain(
+      "note: no ctrlrun.tools.yaml found, so the witnesses are not limited to the tools' parameter schemas",
+    );
   });
 
   it('--fail-on: looser (default) fails on less oversight only; any on any change; never never', async () => {

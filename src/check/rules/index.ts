@@ -27,6 +27,8 @@ import { realtimeApprovalUnansweredRule } from './realtime-approval-unanswered.j
 import { shadowedRuleRule } from './shadowed-rule.js';
 import { contradictoryConditionsRule } from './contradictory-conditions.js';
 import { allowAllActionRule } from './allow-all-action.js';
+import { impossibleConditionRule } from './impossible-condition.js';
+import { alwaysTrueConditionRule } from './always-true-condition.js';
 
 /*
  * One module per rule id (src/check/rules/<id>.ts): its meta (the list of check/meta.ts), its
@@ -72,4 +74,6 @@ export const REPO_RULES: readonly RepoRule[] = [
   shadowedRuleRule,
   contradictoryConditionsRule,
   allowAllActionRule,
+  impossibleConditionRule,
+  alwaysTrueConditionRule,
 ];

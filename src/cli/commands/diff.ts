@@ -1,3 +1,5 @@
+import { readActionSchemas } from '../../generate/project-schemas.js';
+import { MANIFEST_FILE } from '../../manifest/load.js';
 import { diffChanges, diffPolicies } from '../../policy-test/diff.js';
 import { formatDiff, type ReportFormat } from '../../policy-test/diff-report.js';
 import { failCode, type FailOn } from '../../policy-test/oversight.js';
@@ -36,21 +38,29 @@ export const diffCommand: CommandSpec<DiffArgs> = {
   ],
   run: async (args, ctx) => {
     const needsWorking = args.head === undefined || args.policy !== undefined || args.manifest !== undefined;
-    const working = needsWorking ? loadPolicyInput({ cwd: ctx.cwd, policy: args.policy, manifest: args.manifest }).policy : undefined;
-    const workingFile = working?.file ?? tryWorkingFile(ctx.cwd);
-    const base = loadPolicyVersion(args.base, ctx.cwd, workingFile);
+    const input = needsWorking ? loadPolicyInput({ cwd: ctx.cwd, policy: args.policy, manifest: args.manifest }) : tryWorkingInput(ctx.cwd);
+    const working = needsWorking ? input?.policy : undefined;
+    const base = loadPolicyVersion(args.base, ctx.cwd, input?.policy.file);
     const head =
-      args.head === undefined ? { policy: working!, label: displayPath(working!.file, ctx.cwd) } : loadPolicyVersion(args.head, ctx.cwd, workingFile);
-    const diff = diffPolicies(base.policy, head.policy);
+      args.head === undefined ? { policy: working!, label: displayPath(working!.file, ctx.cwd) } : loadPolicyVersion(args.head, ctx.cwd, input?.policy.file);
+    // the tools' schemas as the working tree's code declares them: the witnesses stay within them
+    const manifest = input?.project?.manifest;
+    const diff = diffPolicies(
+      base.policy,
+      head.policy,
+      manifest
+        ? { schemas: readActionSchemas(manifest) }
+        : { unlimited: `no ${MANIFEST_FILE} found, so the witnesses are not limited to the tools' parameter schemas` },
+    );
     ctx.stdout(formatDiff(diff, args.format, { base: base.label, head: head.label }));
     return failCode(args.failOn, diffChanges(diff));
   },
 };
 
-/** The working policy's file for the revision form, when there is one (two files need none). */
-function tryWorkingFile(cwd: string): string | undefined {
+/** The working policy (for the revision form) and project (for the schemas), when there is one (two files need none). */
+function tryWorkingInput(cwd: string): ReturnType<typeof loadPolicyInput> | undefined {
   try {
-    return loadPolicyInput({ cwd }).policy.file;
+    return loadPolicyInput({ cwd });
   } catch {
     return undefined;
   }
