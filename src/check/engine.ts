@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { displayPath } from '../cli/format-diagnostics.js';
+import { displayPath } from '../format-diagnostics.js';
 import { UserError } from '../diagnostics.js';
 import { declarationsInScan, mayDeclare, type ToolDeclaration } from '../generate/declarations.js';
 import { generatedFiles, renderGeneratedModule, type GeneratedModule } from '../generate/index.js';

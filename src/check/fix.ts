@@ -6,8 +6,7 @@ import type { FileChange } from '../codemod/types.js';
 import { generatedFiles, renderGeneratedModule } from '../generate/index.js';
 import { readGeneratedModule, writeGeneratedModule } from '../generate/write.js';
 import { loadProject, type Project } from '../manifest/load.js';
-import type { CliContext } from '../cli/context.js';
-import { displayPath } from '../cli/format-diagnostics.js';
+import { displayPath } from '../format-diagnostics.js';
 
 export interface FixOptions {
   cwd: string;
@@ -30,7 +29,7 @@ export interface FixResult {
  * (`generate`). A project that does not load is left alone (the lint reports it, exit 2); a dirty
  * git tree is refused without `allowDirty`, as `codemod --write` does.
  */
-export async function applyFix(options: FixOptions, ctx: Pick<CliContext, 'cwd' | 'stderr'>): Promise<FixResult> {
+export async function applyFix(options: FixOptions, ctx: { cwd: string; stderr: (text: string) => void }): Promise<FixResult> {
   let project: Project;
   try {
     project = loadProject({

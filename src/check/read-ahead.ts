@@ -1,5 +1,4 @@
 import path from 'node:path';
-import type { PlainCheck } from '../cli/plain-check.js';
 import { findManifest } from '../manifest/find.js';
 import { startRepoRead, type PendingRepoRead } from '../scan/parallel-read.js';
 
@@ -24,7 +23,7 @@ export function readAheadFor(target: CheckTarget): PendingRepoRead | undefined {
 }
 
 /** The reading thread for a plain check (src/cli/plain-check.ts), from where the process runs. */
-export function plainCheckReadAhead(plain: PlainCheck): PendingRepoRead | undefined {
+export function plainCheckReadAhead(plain: { cwd?: string; args: { paths?: string[]; manifest?: string } }): PendingRepoRead | undefined {
   return readAheadFor({
     cwd: path.resolve(process.cwd(), plain.cwd ?? '.'),
     ...(plain.args.paths ? { paths: plain.args.paths } : {}),

@@ -1,6 +1,6 @@
 import type { Policy } from '../policy/types.js';
 import type { CalleeBinding, FileScan, OptionProperty, ToolCallOptions } from '../scan/types.js';
-import { yamlScalar } from '../check/rules/finding.js';
+import { yamlScalar } from '../manifest/yaml-scalar.js';
 import { removalRange, type TextEdit } from './edits.js';
 import { needsApprovalVerdict } from './strictness.js';
 import type { CodemodFinding, DoorKind, Located } from './types.js';

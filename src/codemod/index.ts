@@ -4,12 +4,12 @@ import type { Policy } from '../policy/types.js';
 import { readSource, scanRepo } from '../scan/index.js';
 import type { FileScan } from '../scan/types.js';
 import { rewriteFile, type FileContext } from './rewrite-file.js';
-import { createModuleSettingsLookup } from './specifier.js';
+import { createModuleSettingsLookup } from '../scan/specifier.js';
 import type { CodemodFinding, CodemodResult, CodemodSummary, FileChange } from './types.js';
 import { runsLackingContext } from '../scan/context-runs.js';
 
 export type { CodemodFinding, CodemodResult, CodemodSummary, FileChange } from './types.js';
-export { writeAtomically, writeChanges } from './write.js';
+export { writeChanges } from './write.js';
 export { refuseDirtyTree } from './git.js';
 
 export interface CodemodOptions {

@@ -1,11 +1,11 @@
-import { sdkErrorFunctionProblem } from '../check/rules/unsafe-error-function.js';
+import { sdkErrorFunctionProblem } from '../scan/error-function.js';
 import type { Policy } from '../policy/types.js';
 import { isGeneratedSpecifier, isSdkModule } from '../scan/imports.js';
 import type { FileScan, ImportedName, ModuleImport, SdkToolCall } from '../scan/types.js';
 import { behaviourChanges } from './behaviour.js';
 import { planDoors, type DoorPlan } from './doors.js';
 import { applyEdits, endOfLineAfter, removalRange, type TextEdit } from './edits.js';
-import { relativeSpecifier, type ModuleSettings } from './specifier.js';
+import { relativeSpecifier, type ModuleSettings } from '../scan/specifier.js';
 import { needsApprovalVerdict } from './strictness.js';
 import type { CodemodFinding } from './types.js';
 

@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { createModuleSettingsLookup, relativeSpecifier } from '../codemod/specifier.js';
+import { createModuleSettingsLookup, relativeSpecifier } from '../scan/specifier.js';
 import type { Diagnostic } from '../diagnostics.js';
 import { UserError } from '../diagnostics.js';
 import type { Project } from '../manifest/load.js';

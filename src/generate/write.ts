@@ -1,7 +1,7 @@
 /** Reading and writing the generated module on disk: the `generate` command and `check --fix` share these. */
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { writeAtomically } from '../codemod/write.js';
+import { writeAtomically } from '../fs/write-atomically.js';
 import { UserError } from '../diagnostics.js';
 import { isInside, readCapped } from '../safe-read.js';
 

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { displayPath } from '../cli/format-diagnostics.js';
+import { displayPath } from '../format-diagnostics.js';
 import { UserError } from '../diagnostics.js';
 import { emittedPath, type TscProgram } from '../scan/tsc-build.js';
 

@@ -1,4 +1,4 @@
-import { answerReceipt, answerRequest, refusedAnswerReceipt, resolveEffectKey } from '../cli/operator-actions.js';
+import { answerReceipt, answerRequest, refusedAnswerReceipt, resolveEffectKey } from '../operator-actions.js';
 import type { Policy } from '../policy/types.js';
 import { appendSigned, type ReceiptSigner } from '../runtime/signing.js';
 import type { ApprovalAnswer, ApprovalRequest, EffectRecord, Store } from '../runtime/types.js';

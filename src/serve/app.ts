@@ -11,7 +11,7 @@ import { verifyReceipts } from '../runtime/receipts.js';
 import type { ReceiptSigner } from '../runtime/signing.js';
 import { StoreError } from '../runtime/stores/errors.js';
 import type { ApprovalAnswer, ApprovalRequest, ApprovalState, EffectState, Store } from '../runtime/types.js';
-import { answerRequest, resolveEffectKey } from '../cli/operator-actions.js';
+import { answerRequest, resolveEffectKey } from '../operator-actions.js';
 import { ARGS_MISMATCH, answerAs, cleanReason, recordAnswerRefusal, recordRoleRefusal, resolveAs, roleProblem } from './answers.js';
 import { type Authenticator, type Principal, SESSION_TTL_MS, sameToken, sessionCookieName } from './auth.js';
 import { tryName } from './identity.js';

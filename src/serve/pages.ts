@@ -3,7 +3,7 @@ import type { Explanation } from '../policy/evaluate.js';
 import type { VerifyResult } from '../runtime/receipts.js';
 import { argsMatchHash } from '../runtime/args-binding.js';
 import type { ApprovalRequest, EffectRecord, Receipt } from '../runtime/types.js';
-import { MARK_NOTE, terminalSafe } from '../cli/terminal-text.js';
+import { MARK_NOTE, terminalSafe } from '../terminal-text.js';
 import { type ArgRow, approvedCount, type Page } from './view.js';
 
 /**

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { functionSpans, importCycles, importGraph, sourceFiles } from './structure.js';
+import { floorBreaches, functionSpans, importCycles, importGraph, sourceFiles } from './structure.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const SRC = path.join(ROOT, 'src');
@@ -10,10 +10,33 @@ const rel = (f: string) => path.relative(ROOT, f).split(path.sep).join('/');
 /** The longest a function in src/ may be (the project's rule: about 120 lines), nested functions and callbacks included. */
 const MAX_FUNCTION_LINES = 120;
 
+/**
+ * The floors of src/, lowest first: files → a typed intermediate form → code, findings or
+ * decisions. A folder imports its own floor or lower ones; `top` is the files directly in src/.
+ * The runtime is what apps import: it is a floor of its own that imports nothing else.
+ */
+const FLOORS = [
+  ['runtime'],
+  ['top', 'fs'],
+  ['policy', 'manifest'],
+  ['scan'],
+  ['generate'],
+  ['codemod'],
+  ['policy-test'],
+  ['check'],
+  ['eslint', 'init', 'serve', 'demo', 'testing'],
+  ['cli'],
+];
+
 describe('the shape of src/', () => {
   it('has no import cycle (static, type-only, re-export or dynamic import)', () => {
     const cycles = importCycles(importGraph(sourceFiles(SRC))).map((c) => c.map(rel).join(' -> '));
     expect(cycles).toEqual([]);
+  });
+
+  it('has no import from a higher floor (check never imports cli; the runtime nothing of the generator)', () => {
+    const breaches = floorBreaches(importGraph(sourceFiles(SRC)), SRC, FLOORS).map(([a, b]) => `${rel(a)} -> ${rel(b)}`);
+    expect(breaches).toEqual([]);
   });
 
   it(`has no function longer than ${MAX_FUNCTION_LINES} lines`, () => {
@@ -41,6 +64,18 @@ describe('the checks themselves', () => {
         ]),
       ),
     ).toEqual([]);
+  });
+
+  it('name an import that goes up a floor, and let one go down or stay level', () => {
+    const graph = new Map([
+      ['/s/check/a.ts', ['/s/cli/b.ts', '/s/scan/c.ts', '/s/check/d.ts']],
+      ['/s/runtime/r.ts', ['/s/x.ts']],
+      ['/s/x.ts', ['/s/runtime/r.ts']],
+    ]);
+    expect(floorBreaches(graph, '/s', [['runtime'], ['top'], ['scan'], ['check'], ['cli']])).toEqual([
+      ['/s/check/a.ts', '/s/cli/b.ts'],
+      ['/s/runtime/r.ts', '/s/x.ts'],
+    ]);
   });
 
   it('measure a function with its nested functions, and name arrows by their variable', () => {

@@ -120,3 +120,23 @@ function nameOf(node: ts.SignatureDeclaration, source: ts.SourceFile): string {
   if (parent && (ts.isVariableDeclaration(parent) || ts.isPropertyAssignment(parent) || ts.isPropertyDeclaration(parent))) return parent.name.getText(source);
   return '(anonymous)';
 }
+
+/** The folder under `src` a file belongs to (`top` for a file directly in it). */
+function folderOf(src: string, file: string): string {
+  const parts = path.relative(src, file).split(path.sep);
+  return parts.length === 1 ? 'top' : parts[0]!;
+}
+
+/** Each import from a folder to one on a higher floor (or to a folder no floor names), as [importer, imported]. */
+export function floorBreaches(graph: Map<string, string[]>, src: string, floors: string[][]): [string, string][] {
+  const floorOf = (file: string) => floors.findIndex((f) => f.includes(folderOf(src, file)));
+  const out: [string, string][] = [];
+  for (const [file, deps] of graph) {
+    const own = floorOf(file);
+    for (const dep of deps) {
+      const theirs = floorOf(dep);
+      if (own === -1 || theirs === -1 || theirs > own) out.push([file, dep]);
+    }
+  }
+  return out;
+}

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { MARK_NOTE } from '../../src/cli/terminal-text.js';
+import { MARK_NOTE } from '../../src/terminal-text.js';
 import { cli } from '../helpers/cli.js';
 
 /**

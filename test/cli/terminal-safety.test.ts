@@ -1,7 +1,7 @@
 import { rmSync } from 'node:fs';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { MARK_NOTE, terminalJson, terminalSafe } from '../../src/cli/terminal-text.js';
+import { MARK_NOTE, terminalJson, terminalSafe } from '../../src/terminal-text.js';
 import { cli } from '../helpers/cli.js';
 import { request, requestedReceipt, tempRepo, withSqlite } from './operator-helpers.js';
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ts } from 'ts-morph';
 import { applyEdits, removalRange } from '../../src/codemod/edits.js';
 import { rewriteFile } from '../../src/codemod/rewrite-file.js';
-import { extensionFor, relativeSpecifier } from '../../src/codemod/specifier.js';
+import { extensionFor, relativeSpecifier } from '../../src/scan/specifier.js';
 import { needsApprovalVerdict, reachableAllow } from '../../src/codemod/strictness.js';
 import { parsePolicy } from '../../src/policy/load.js';
 import type { Policy } from '../../src/policy/types.js';
@@ -202,7 +202,7 @@ describe('rewriteFile', () => {
       file: 'src/a/x.ts',
     });
     expect(bundler.after).toBe(
-      `import { Agent } from '@openai/agents';\nimport { protectedTool } from '../ctrlrun.generated';\nexport const x = protectedTool('all', { name: 'b' });\n`,
+      `import { Agent } from '@openai/agents';\nimport { protectedTool } from '../ctrlrun.generated.js';\nexport const x = protectedTool('all', { name: 'b' });\n`,
     );
   });
 

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { formatDiagnostics } from '../../src/cli/format-diagnostics.js';
+import { formatDiagnostics } from '../../src/format-diagnostics.js';
 import { UserError } from '../../src/diagnostics.js';
 import { renderGeneratedModule } from '../../src/generate/index.js';
 import { loadProject } from '../../src/manifest/load.js';

@@ -1,7 +1,7 @@
 import { ts } from 'ts-morph';
 import { describe, expect, it } from 'vitest';
 import { fillTemplate, renderModuleText, type RenderInput } from '../../src/generate/render.js';
-import { extensionFor, relativeSpecifier } from '../../src/codemod/specifier.js';
+import { extensionFor, relativeSpecifier } from '../../src/scan/specifier.js';
 import type { Policy } from '../../src/policy/types.js';
 import type { CompiledPolicy } from '../../src/runtime/types.js';
 import { policyOf, template } from './helpers.js';

@@ -1,4 +1,4 @@
-import { terminalSafe, terminalSafeLines } from '../../cli/terminal-text.js';
+import { terminalSafe, terminalSafeLines } from '../../terminal-text.js';
 import type { CheckReport } from './types.js';
 
 /** Escapes a workflow command's message (data). */

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Log, ReportingDescriptor, Result } from 'sarif';
-import { MARK_NOTE, terminalSafe, terminalSafeLines } from '../../cli/terminal-text.js';
+import { MARK_NOTE, terminalSafe, terminalSafeLines } from '../../terminal-text.js';
 import { VERSION } from '../../version.js';
 import { DOCS_BASE, RULES, ruleDocsUri } from '../meta.js';
 import type { Finding } from '../types.js';

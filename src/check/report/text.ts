@@ -1,6 +1,6 @@
 import { codeFrameColumns } from '@babel/code-frame';
 import pc from 'picocolors';
-import { escapedSource, MARK_NOTE, safePrinter, terminalSafeLines } from '../../cli/terminal-text.js';
+import { escapedSource, MARK_NOTE, safePrinter, terminalSafeLines } from '../../terminal-text.js';
 import type { Finding } from '../types.js';
 import type { CheckReport, SourceReader } from './types.js';
 

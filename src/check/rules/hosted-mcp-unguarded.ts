@@ -1,6 +1,6 @@
 import type { FileScan, Span } from '../../scan/types.js';
 import type { PolicyAction } from '../../policy/types.js';
-import { yamlScalar } from './finding.js';
+import { yamlScalar } from '../../manifest/yaml-scalar.js';
 import type { Finding, ProjectContext, RuleMeta } from '../types.js';
 import { findingOf } from './rule-finding.js';
 

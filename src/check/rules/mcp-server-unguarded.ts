@@ -1,5 +1,5 @@
 import type { FileScan } from '../../scan/types.js';
-import { yamlScalar } from './finding.js';
+import { yamlScalar } from '../../manifest/yaml-scalar.js';
 import type { Finding, ProjectContext, RuleMeta } from '../types.js';
 import { findingOf } from './rule-finding.js';
 

@@ -1,8 +1,9 @@
 import type { PolicyAction } from '../../policy/types.js';
-import type { FileScan, ProtectedToolCall, SdkToolCall, Span } from '../../scan/types.js';
+import type { FileScan, ProtectedToolCall, SdkToolCall } from '../../scan/types.js';
 import type { Finding, ProjectContext, RuleMeta } from '../types.js';
 import { quote } from './finding.js';
 import { findingOf } from './rule-finding.js';
+import { sdkErrorFunctionProblem } from '../../scan/error-function.js';
 
 export const unsafeErrorFunctionMeta: RuleMeta = {
   id: 'unsafe-error-function',
@@ -39,18 +40,6 @@ export function unsafeErrorFunctionRule(scan: FileScan, project: ProjectContext 
 
 function toolLabel(call: SdkToolCall): string {
   return call.name !== undefined ? `SDK tool ${quote(call.name)}` : 'SDK tool()';
-}
-
-/**
- * What is unsafe about an SDK `tool()`'s errorFunction, or undefined when it is `null` or the SDK
- * defaults it to null (an `outputSchema` and no spread). The one judgment `check` and the codemod's
- * summary share. `at` is the `errorFunction` property for a custom one, else the callee.
- */
-export function sdkErrorFunctionProblem(call: SdkToolCall): { kind: 'custom' | 'default' | 'maybe-default'; at: Span } | undefined {
-  const errorFunction = call.options.properties.errorFunction;
-  if (errorFunction) return errorFunction.valueKind === 'null' ? undefined : { kind: 'custom', at: errorFunction.span };
-  if (call.options.properties.outputSchema && !call.options.hasSpread) return undefined;
-  return { kind: call.options.hasSpread ? 'maybe-default' : 'default', at: call.callee };
 }
 
 function sdkToolFinding(file: string, call: SdkToolCall): Finding | undefined {

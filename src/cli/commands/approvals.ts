@@ -3,12 +3,12 @@ import { argsMatchHash } from '../../runtime/args-binding.js';
 import { distinctApprovers } from '../../runtime/internals.js';
 import type { ApprovalRequest } from '../../runtime/types.js';
 import type { CliContext, CommandSpec } from '../context.js';
-import { answerRequest } from '../operator-actions.js';
+import { answerRequest } from '../../operator-actions.js';
 import { postToServer, type ServerArgs, serverOptions, serverTarget, withStoreOrServer } from '../server-client.js';
 import { operatorSigner, signingKeyOption } from '../signing-key.js';
 import { storeOption } from '../store-url.js';
 import { formatTable, isoTime, truncate } from '../table.js';
-import { operatorName, operatorText, safePrinter, terminalJson } from '../terminal-text.js';
+import { operatorName, operatorText, safePrinter, terminalJson } from '../../terminal-text.js';
 
 type StoreArgs = ServerArgs;
 

@@ -3,7 +3,7 @@ import { compareFindings } from '../../check/sort.js';
 import { runCheck } from '../../check/engine.js';
 import { buildReport, formatReport, FORMATS, type Format } from '../../check/report/index.js';
 import type { Finding } from '../../check/types.js';
-import { sourceOf } from '../format-diagnostics.js';
+import { sourceOf } from '../../format-diagnostics.js';
 import { progressLine } from '../progress.js';
 import type { CliContext, CommandSpec } from '../context.js';
 import { withProjectOptions } from '../project-options.js';

@@ -10,7 +10,7 @@ import { loadProject, type Project } from '../../manifest/load.js';
 import { progressLine } from '../progress.js';
 import type { CliContext, CommandSpec } from '../context.js';
 import { withProjectOptions } from '../project-options.js';
-import { displayPath } from '../format-diagnostics.js';
+import { displayPath } from '../../format-diagnostics.js';
 import { unresolvedNameMessage } from '../../scan/names.js';
 import { readSourceText } from '../../scan/repo.js';
 import type { FileChange } from '../../codemod/types.js';

@@ -4,7 +4,7 @@ import { diffChanges, diffPolicies } from '../../policy-test/diff.js';
 import { formatDiff, type ReportFormat } from '../../policy-test/diff-report.js';
 import { failCode, type FailOn } from '../../policy-test/oversight.js';
 import type { CommandSpec } from '../context.js';
-import { displayPath } from '../format-diagnostics.js';
+import { displayPath } from '../../format-diagnostics.js';
 import { loadPolicyInput } from '../policy-input.js';
 import { loadPolicyVersion } from '../policy-revision.js';
 import { withProjectOptions } from '../project-options.js';

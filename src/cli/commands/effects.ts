@@ -1,12 +1,12 @@
 import { UserError } from '../../diagnostics.js';
 import type { EffectState } from '../../runtime/types.js';
 import type { CommandSpec } from '../context.js';
-import { resolveEffectKey } from '../operator-actions.js';
+import { resolveEffectKey } from '../../operator-actions.js';
 import { postToServer, type ServerArgs, serverOptions, serverTarget, withStoreOrServer } from '../server-client.js';
 import { operatorSigner, signingKeyOption } from '../signing-key.js';
 import { storeOption } from '../store-url.js';
 import { formatTable, isoTime } from '../table.js';
-import { operatorName, safePrinter, terminalJson } from '../terminal-text.js';
+import { operatorName, safePrinter, terminalJson } from '../../terminal-text.js';
 
 type StoreArgs = ServerArgs;
 

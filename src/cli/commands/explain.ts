@@ -9,7 +9,7 @@ import { loadPolicyOrThrow } from '../../policy/load.js';
 import { didYouMean } from '../../policy/suggest.js';
 import type { Policy } from '../../policy/types.js';
 import type { CliContext, CommandSpec } from '../context.js';
-import { displayPath } from '../format-diagnostics.js';
+import { displayPath } from '../../format-diagnostics.js';
 import { withProjectOptions } from '../project-options.js';
 
 interface ExplainArgs {

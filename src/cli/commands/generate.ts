@@ -4,7 +4,7 @@ import { loadProject } from '../../manifest/load.js';
 import type { CliContext, CommandSpec } from '../context.js';
 import { workspaceManifests } from '../workspace.js';
 import { withProjectOptions } from '../project-options.js';
-import { displayPath, formatDiagnostics } from '../format-diagnostics.js';
+import { displayPath, formatDiagnostics } from '../../format-diagnostics.js';
 
 interface GenerateArgs {
   check?: boolean;

@@ -29,7 +29,7 @@ import { identityNotes, parseIdentityOption, proposeIdentity, type IdentityPropo
 import { RESOLVABLE_NAMES, unresolvedNameMessage } from '../../scan/names.js';
 import { sdkToolName } from '../../runtime/tool-name.js';
 import type { CliContext, CommandSpec } from '../context.js';
-import { displayPath } from '../format-diagnostics.js';
+import { displayPath } from '../../format-diagnostics.js';
 import { findManifest, MANIFEST_DEFAULTS } from '../../manifest/load.js';
 import { packagesBelow } from '../../manifest/workspace.js';
 import { outputKind, packageType, typingsPath, type OutputKind } from '../../generate/javascript.js';

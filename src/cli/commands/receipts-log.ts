@@ -6,7 +6,7 @@ import { withStore } from '../store-url.js';
 import { answersOf, answerText } from '../../policy-test/answers.js';
 import { briefHashes } from '../../policy-test/replay-report.js';
 import { formatTable, isoTime } from '../table.js';
-import { safePrinter, terminalJson } from '../terminal-text.js';
+import { safePrinter, terminalJson } from '../../terminal-text.js';
 
 interface LogArgs {
   store?: string;

@@ -10,7 +10,7 @@ import type { CommandSpec } from '../context.js';
 import { storeOption, withStore } from '../store-url.js';
 import { receiptsLog } from './receipts-log.js';
 import { formatTable, isoTime } from '../table.js';
-import { safePrinter, terminalJson } from '../terminal-text.js';
+import { safePrinter, terminalJson } from '../../terminal-text.js';
 
 interface StoreArgs {
   store?: string;

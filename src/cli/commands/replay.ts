@@ -11,7 +11,7 @@ import { formatReplay } from '../../policy-test/replay-report.js';
 import { readStoreCalls } from '../../policy-test/store-calls.js';
 import type { RecordedCall } from '../../policy-test/calls-file.js';
 import type { CommandSpec } from '../context.js';
-import { displayPath } from '../format-diagnostics.js';
+import { displayPath } from '../../format-diagnostics.js';
 import { loadPolicyInput } from '../policy-input.js';
 import { STORE_ENV, withStore } from '../store-url.js';
 

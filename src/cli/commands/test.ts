@@ -8,7 +8,7 @@ import { loadTestSuite } from '../../policy-test/load-suite.js';
 import { runTests } from '../../policy-test/run-tests.js';
 import { formatTestRun, type TestFormat } from '../../policy-test/test-report.js';
 import type { CommandSpec } from '../context.js';
-import { displayPath } from '../format-diagnostics.js';
+import { displayPath } from '../../format-diagnostics.js';
 import { loadPolicyInput } from '../policy-input.js';
 import { withProjectOptions } from '../project-options.js';
 

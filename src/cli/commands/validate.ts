@@ -7,7 +7,7 @@ import { policyHazards } from '../../policy/hazards.js';
 import { policyFindingDiagnostics } from '../../policy-test/analysis.js';
 import type { Policy, SourceLocation } from '../../policy/types.js';
 import type { CommandSpec } from '../context.js';
-import { displayPath, formatDiagnostics } from '../format-diagnostics.js';
+import { displayPath, formatDiagnostics } from '../../format-diagnostics.js';
 import { withProjectOptions } from '../project-options.js';
 
 interface ValidateArgs {

@@ -1,5 +1,5 @@
-import { UserError } from '../diagnostics.js';
-import { checkIdentity, identityProblemText } from '../runtime/identity.js';
+import { UserError } from './diagnostics.js';
+import { checkIdentity, identityProblemText } from './runtime/identity.js';
 
 /**
  * Text an operator's terminal must not obey. What the store holds was partly chosen by the model

@@ -1,8 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ts } from 'ts-morph';
-import { listSourceFilesSync } from '../scan/list.js';
-import { typescript } from '../scan/typescript.js';
+import { listSourceFilesSync } from './list.js';
+import { typescript } from './typescript.js';
 
 export interface ModuleSettings {
   /** The tsconfig the settings came from; undefined when none was found. */

@@ -1,9 +1,8 @@
 import path from 'node:path';
 import { codeFrameColumns } from '@babel/code-frame';
 import pc from 'picocolors';
-import type { Diagnostic } from '../diagnostics.js';
-import { declaresCtrlrunSchema, readCapped } from '../safe-read.js';
-import type { CliContext } from './context.js';
+import type { Diagnostic } from './diagnostics.js';
+import { declaresCtrlrunSchema, readCapped } from './safe-read.js';
 import { escapedSource, safePrinter } from './terminal-text.js';
 
 /**
@@ -13,7 +12,7 @@ import { escapedSource, safePrinter } from './terminal-text.js';
  * the code frame) is shown with control, bidi and invisible characters escaped and marked, as the
  * operator CLI shows stored text: a pull request cannot hide or forge lines in a CI log.
  */
-export function formatDiagnostics(diagnostics: Diagnostic[], ctx: Pick<CliContext, 'cwd' | 'color'>, sources: Map<string, string> = new Map()): string {
+export function formatDiagnostics(diagnostics: Diagnostic[], ctx: { cwd: string; color: boolean }, sources: Map<string, string> = new Map()): string {
   const colors = pc.createColors(ctx.color);
   const safe = safePrinter();
   const text = diagnostics

@@ -1,7 +1,7 @@
-import { argsMatchHash } from '../runtime/args-binding.js';
-import { newestReceiptOf } from '../runtime/receipts.js';
-import { appendSigned, type ReceiptSigner } from '../runtime/signing.js';
-import type { AddAnswerResult, ApprovalAnswer, ApprovalRequest, EffectRecord, Receipt, ReceiptBody, ReceiptMatch, Store } from '../runtime/types.js';
+import { argsMatchHash } from './runtime/args-binding.js';
+import { newestReceiptOf } from './runtime/receipts.js';
+import { appendSigned, type ReceiptSigner } from './runtime/signing.js';
+import type { AddAnswerResult, ApprovalAnswer, ApprovalRequest, EffectRecord, Receipt, ReceiptBody, ReceiptMatch, Store } from './runtime/types.js';
 
 /**
  * What the operator's CLI changes in a store: the same store calls a Control's `approve`/`reject`
