@@ -47,22 +47,58 @@ function num(value: number | string): number {
   return n;
 }
 
+/** An approval row as the values of APPROVAL_COLUMNS in order (a driver's array rows). */
+export type ApprovalValues = readonly [
+  callId: string,
+  action: string,
+  toolName: string,
+  argsHash: string,
+  args: string,
+  policyHash: string,
+  principal: string,
+  approvalsRequired: number | string,
+  state: string,
+  answers: string,
+  createdAt: number | string,
+  decidedAt: number | string | null,
+  consumedAt: number | string | null,
+];
+
 export function approvalFromRow(row: ApprovalRow): ApprovalRequest {
+  return approvalFromValues([
+    row.call_id,
+    row.action,
+    row.tool_name,
+    row.args_hash,
+    row.args,
+    row.policy_hash,
+    row.principal,
+    row.approvals_required,
+    row.state,
+    row.answers,
+    row.created_at,
+    row.decided_at,
+    row.consumed_at,
+  ]);
+}
+
+/** The one mapping of a stored approval to the store's record; named rows come through approvalFromRow. */
+export function approvalFromValues(v: ApprovalValues): ApprovalRequest {
   const request: ApprovalRequest = {
-    callId: row.call_id,
-    action: row.action,
-    toolName: row.tool_name,
-    argsHash: row.args_hash,
-    args: row.args,
-    policyHash: row.policy_hash,
-    principal: row.principal,
-    approvalsRequired: num(row.approvals_required),
-    state: row.state as ApprovalState,
-    answers: JSON.parse(row.answers) as ApprovalAnswer[],
-    createdAt: num(row.created_at),
+    callId: v[0],
+    action: v[1],
+    toolName: v[2],
+    argsHash: v[3],
+    args: v[4],
+    policyHash: v[5],
+    principal: v[6],
+    approvalsRequired: num(v[7]),
+    state: v[8] as ApprovalState,
+    answers: JSON.parse(v[9]) as ApprovalAnswer[],
+    createdAt: num(v[10]),
   };
-  if (row.decided_at !== null) request.decidedAt = num(row.decided_at);
-  if (row.consumed_at !== null) request.consumedAt = num(row.consumed_at);
+  if (v[11] !== null) request.decidedAt = num(v[11]);
+  if (v[12] !== null) request.consumedAt = num(v[12]);
   return request;
 }
 

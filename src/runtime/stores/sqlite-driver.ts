@@ -20,6 +20,11 @@ export interface SqliteStatement {
 export interface SqliteConnection {
   readonly driver: SqliteDriverName;
   prepare(sql: string): SqliteStatement;
+  /**
+   * A statement whose rows are arrays of the column values in order: no object with a key per
+   * column is built for each row, and a row is read by index (a hot statement's cost).
+   */
+  prepareArrays(sql: string): SqliteStatement;
   exec(sql: string): void;
   /** The value of `PRAGMA name` (a number or a string). */
   pragma(name: string): unknown;
@@ -84,6 +89,8 @@ interface NodeStatement {
   run(...params: unknown[]): { changes: number | bigint };
   get(...params: unknown[]): unknown;
   all(...params: unknown[]): unknown[];
+  /** Node >= 22.16 and 24 */
+  setReturnArrays?(enabled: boolean): void;
 }
 interface NodeDatabase {
   prepare(sql: string): NodeStatement;
@@ -146,6 +153,7 @@ function nodeDriver(mod: NodeSqlite): SqliteDriver {
       return {
         driver: 'node',
         prepare: (sql) => db.prepare(sql),
+        prepareArrays: (sql) => returningArrays(db.prepare(sql)),
         exec: (sql) => db.exec(sql),
         pragma: (name) => Object.values((db.prepare(`PRAGMA ${name}`).get() as Record<string, unknown> | undefined) ?? {})[0],
         immediate<T>(fn: () => T): T {
@@ -175,6 +183,22 @@ function nodeDriver(mod: NodeSqlite): SqliteDriver {
   };
 }
 
+/** Rows as arrays: node:sqlite's own where it has them (Node >= 22.16), else each row object's values (in column order). */
+export function returningArrays(statement: NodeStatement): SqliteStatement {
+  if (typeof statement.setReturnArrays === 'function') {
+    statement.setReturnArrays(true);
+    return statement;
+  }
+  return {
+    run: (...params) => statement.run(...params),
+    get: (...params) => {
+      const row = statement.get(...params) as object | undefined;
+      return row === undefined ? undefined : Object.values(row);
+    },
+    all: (...params) => statement.all(...params).map((row) => Object.values(row as object)),
+  };
+}
+
 function rollback(db: NodeDatabase): void {
   try {
     db.exec('ROLLBACK');
@@ -187,8 +211,11 @@ function rollback(db: NodeDatabase): void {
 // better-sqlite3
 // ---------------------------------------------------------------------------------------------
 
+interface BetterStatement extends SqliteStatement {
+  raw(enabled: boolean): BetterStatement;
+}
 interface BetterDatabase {
-  prepare(sql: string): SqliteStatement;
+  prepare(sql: string): BetterStatement;
   exec(sql: string): void;
   pragma(source: string, options?: { simple?: boolean }): unknown;
   transaction<F extends (...args: never[]) => unknown>(fn: F): F & { immediate: F };
@@ -243,6 +270,7 @@ function betterDriver(Database: BetterSqlite3): SqliteDriver {
       return {
         driver: 'better-sqlite3',
         prepare: (sql) => db.prepare(sql),
+        prepareArrays: (sql) => db.prepare(sql).raw(true),
         exec: (sql) => db.exec(sql),
         pragma: (name) => db.pragma(name, { simple: true }),
         immediate: <T>(fn: () => T): T => transaction.immediate(fn) as T,

@@ -10,14 +10,16 @@ import type {
   Store,
 } from '../../types.js';
 import { answerOutcome, claimTransition, exactBinding, withAnswer } from '../transitions.js';
-import { APPROVAL_COLUMNS, approvalFromRow, approvalToValues, type ApprovalRow } from '../rows.js';
+import { APPROVAL_COLUMNS, approvalFromRow, approvalFromValues, approvalToValues, type ApprovalRow, type ApprovalValues } from '../rows.js';
 import type { SqliteShell } from './connection.js';
 import { approvalOf, consume, marks } from './statements.js';
 
+const NONE: readonly ApprovalValues[] = [];
+
 export type ApprovalMethods = Pick<Store, 'putRequest' | 'getRequest' | 'listRequests' | 'pageRequests' | 'addAnswer' | 'claimApproval'>;
 
-/** The approval-request methods of the SQLite store: each change one BEGIN IMMEDIATE transaction. */
-export function sqliteApprovals({ write, read }: SqliteShell): ApprovalMethods {
+/** The approval-request methods of the SQLite store: each change one BEGIN IMMEDIATE transaction, or one statement in autocommit. */
+export function sqliteApprovals({ write, read, autocommit }: SqliteShell): ApprovalMethods {
   return {
     async putRequest(request: NewApprovalRequest): Promise<ApprovalRequest> {
       return write('putRequest', (s) => {
@@ -64,22 +66,28 @@ export function sqliteApprovals({ write, read }: SqliteShell): ApprovalMethods {
       });
     },
 
-    async claimApproval(callId: string, now: number, expect?: ClaimBinding): Promise<ClaimResult> {
-      return write('claimApproval', (s): ClaimResult => {
-        // The rule's success case as one conditional UPDATE … RETURNING (exact binding columns);
-        // anything else (a refusal, a principal equal only after normalisation) is decided below.
+    // not `async`: the shell's promise is the answer (an async wrapper would add turns to every claim)
+    claimApproval(callId: string, now: number, expect?: ClaimBinding): Promise<ClaimResult> {
+      return autocommit('claimApproval', (s): ClaimResult => {
+        // The rule's success case as one conditional UPDATE … RETURNING in autocommit, its own
+        // atomic, durable transaction (exact binding columns: equality implies the rule's match).
+        // Run to its end with `all`, so a failed commit throws instead of answering `claimed`.
         const exact = exactBinding(expect);
-        const row = (
+        const rows = (
           expect === undefined
-            ? s.claimAny.get(now, callId)
+            ? s.claimAny.all(now, callId)
             : exact
-              ? s.claimBound.get(now, callId, exact.action, exact.argsHash, exact.policyHash, exact.principal)
-              : undefined
-        ) as ApprovalRow | undefined;
-        if (row) return { outcome: 'claimed', request: approvalFromRow(row) };
-        const { result, write: next } = claimTransition(approvalOf(s, callId), expect, now);
-        if (next) consume(s, next);
-        return result;
+              ? s.claimBound.all(now, callId, exact.action, exact.argsHash, exact.policyHash, exact.principal)
+              : NONE
+        ) as ApprovalValues[];
+        if (rows.length === 1) return { outcome: 'claimed', request: approvalFromValues(rows[0]!) };
+        // Anything else (a refusal, a principal equal only after normalisation) is decided by the
+        // rule on the row read under the write lock, and written in the same transaction.
+        return s.db.immediate(() => {
+          const { result, write: next } = claimTransition(approvalOf(s, callId), expect, now);
+          if (next) consume(s, next);
+          return result;
+        });
       });
     },
   };

@@ -11,6 +11,13 @@ export interface SqliteShell {
   write<T>(operation: string, fn: (s: Statements) => T): Promise<T>;
   /** Runs `fn` outside a write transaction (WAL: alongside one writer). */
   read<T>(operation: string, fn: (s: Statements) => T): Promise<T>;
+  /**
+   * Runs `fn` outside a transaction, for a change that is one statement: SQLite runs a statement
+   * in autocommit as its own transaction (the write lock taken at its start, as BEGIN IMMEDIATE
+   * does; committed, under WAL and synchronous=FULL durably, when it runs to its end). A statement
+   * that returns rows must be run to its end (`all`, not `get`): only then is a failed commit reported.
+   */
+  autocommit<T>(operation: string, fn: (s: Statements) => T): Promise<T>;
   close(): void;
 }
 
@@ -50,6 +57,7 @@ export function sqliteShell(file: string, busyTimeoutMs: number, choice: SqliteD
     file,
     write: <T>(operation: string, fn: (s: Statements) => T): Promise<T> => when(operation, (s) => s.db.immediate(() => fn(s))),
     read: <T>(operation: string, fn: (s: Statements) => T): Promise<T> => when(operation, fn),
+    autocommit: <T>(operation: string, fn: (s: Statements) => T): Promise<T> => when(operation, fn),
     close(): void {
       closed = true;
       statements?.db.close();

@@ -64,8 +64,9 @@ export function prepare(db: Db): Statements {
     listApprovalsByState: db.prepare(`SELECT ${APPROVAL_COLUMNS} FROM approvals WHERE state = ? ORDER BY created_at, call_id`),
     updateAnswers: db.prepare(`UPDATE approvals SET state = ?, answers = ?, decided_at = ? WHERE call_id = ? AND state = 'pending'`),
     claim: db.prepare(CLAIM),
-    claimAny: db.prepare(`${CLAIM} RETURNING ${APPROVAL_COLUMNS}`),
-    claimBound: db.prepare(`${CLAIM} AND action = ? AND args_hash = ? AND policy_hash = ? AND principal = ? RETURNING ${APPROVAL_COLUMNS}`),
+    // a claim's hot path: rows as arrays (approvalFromValues), run to their end (see claimApproval)
+    claimAny: db.prepareArrays(`${CLAIM} RETURNING ${APPROVAL_COLUMNS}`),
+    claimBound: db.prepareArrays(`${CLAIM} AND action = ? AND args_hash = ? AND policy_hash = ? AND principal = ? RETURNING ${APPROVAL_COLUMNS}`),
     getEffect: db.prepare(`SELECT ${EFFECT_COLUMNS} FROM effects WHERE key = ?`),
     insertEffect: db.prepare(`INSERT INTO effects (${EFFECT_COLUMNS}) VALUES (${marks(8)})`),
     updateEffect: db.prepare(
