@@ -121,16 +121,30 @@ function sameField(sent: unknown, stored: unknown): boolean {
  * CLI's answers and resolutions, serve's) write a receipt they vouch for; without a signer the
  * receipt is appended unsigned (`foreign` or `unsigned` under `verify --public-key`).
  */
-export async function appendSigned(
+export function appendSigned(
   store: Pick<Store, 'appendReceipt'>,
   signer: ReceiptSigner | undefined,
   body: ReceiptBody,
-  base: CheckpointBase = checkpointBaseOf(body),
+  base?: CheckpointBase,
 ): Promise<Receipt> {
+  // unsigned: the store's own promise (two receipts a call wait on no extra turn); a throw is still a rejection
+  if (!signer) return settled(() => store.appendReceipt(body));
+  return appendAndSign(store, signer, body, base ?? checkpointBaseOf(body));
+}
+
+async function appendAndSign(store: Pick<Store, 'appendReceipt'>, signer: ReceiptSigner, body: ReceiptBody, base: CheckpointBase): Promise<Receipt> {
   const appended = await store.appendReceipt(body);
-  if (!signer) return appended;
   await store.appendReceipt(checkpointBody(base, signAppended(signer, body, appended)));
   return appended;
+}
+
+/** `make()`'s promise, or its throw as a rejection (a caller may chain it without a try). */
+export function settled<T>(make: () => Promise<T>): Promise<T> {
+  try {
+    return make();
+  } catch (error) {
+    return Promise.reject(error);
+  }
 }
 
 type CheckpointBase = Omit<ReceiptBody, 'action' | 'result' | 'reason'>;

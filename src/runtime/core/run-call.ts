@@ -32,7 +32,7 @@ export async function finish(scope: CoreScope, auth: Authorized, outcome: BodyOu
 
 /** Stages 7 and 8 of an authorized call: the body once, then its settlement. */
 export async function runBody(scope: CoreScope, auth: Authorized, body: () => unknown): Promise<unknown> {
-  return finish(scope, auth, await outcomeOf(body));
+  return await finish(scope, auth, await outcomeOf(body));
 }
 
 /** Observe mode: nothing is blocked, paused or asked; the receipt says what enforce would have done. */
@@ -64,5 +64,5 @@ export async function executeCall(
   }
   if (authorized.kind === 'observe') return observe(scope, authorized.facts, body);
   const enforced = authorized;
-  return scope.holds.run(enforced.facts.argsHash ?? '', details?.signal, () => runBody(scope, enforced, body));
+  return await scope.holds.run(enforced.facts.argsHash ?? '', details?.signal, () => runBody(scope, enforced, body));
 }
