@@ -297,6 +297,7 @@ describe('an identity that cannot be trusted', () => {
 
   for (const [name, identity] of [
     ['a promise', async () => 'alice'],
+    // biome-ignore lint/suspicious/noThenProperty: a thenable on purpose (await takes it as a promise)
     ['a thenable that is not a Promise', () => ({ then: (resolve: (v: string) => void) => resolve('alice') })],
   ] as const) {
     it(`identity answering by ${name}: the call runs once, its receipts name the principal`, async () => {
