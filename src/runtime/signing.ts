@@ -1,6 +1,7 @@
 import { ed25519 } from '@noble/curves/ed25519.js';
 import { CtrlrunError } from './errors.js';
 import { receiptHash } from './receipts-hash.js';
+import { settled } from './settled.js';
 import type { Receipt, ReceiptBody, ReceiptCheckpoint, Store } from './types.js';
 
 /**
@@ -136,15 +137,6 @@ async function appendAndSign(store: Pick<Store, 'appendReceipt'>, signer: Receip
   const appended = await store.appendReceipt(body);
   await store.appendReceipt(checkpointBody(base, signAppended(signer, body, appended)));
   return appended;
-}
-
-/** `make()`'s promise, or its throw as a rejection (a caller may chain it without a try). */
-export function settled<T>(make: () => Promise<T>): Promise<T> {
-  try {
-    return make();
-  } catch (error) {
-    return Promise.reject(error);
-  }
 }
 
 type CheckpointBase = Omit<ReceiptBody, 'action' | 'result' | 'reason'>;
