@@ -3,7 +3,7 @@ import { canonicalHash, canonicalJson } from './canonical.js';
 import { CtrlrunError } from './errors.js';
 import { checkArguments, parseArguments } from './arguments.js';
 import { checkIdentity, identityProblemText, normaliseIdentity } from './identity.js';
-import { appendSigned, type ReceiptSigner } from './signing.js';
+import { appendSigned, receiptBase, type ReceiptSigner } from './signing.js';
 import { settled } from './settled.js';
 import type { ApprovalRequest, CompiledPolicy, DecisionResult, Receipt, ReceiptBody, Store } from './types.js';
 import type { PinnedFetch } from './upstream-types.js';
@@ -205,18 +205,7 @@ export type ReceiptFields = Pick<ReceiptBody, 'action' | 'result' | 'reason'> & 
 export function appendReceipt(internals: ControlInternals, policy: CompiledPolicy, fields: ReceiptFields): Promise<Receipt> {
   // no async wrapper of its own (two receipts a call wait on no extra turn); a throw is still a rejection
   return settled(() => {
-    const base = {
-      at: internals.clock(),
-      call_id: null,
-      args_hash: null,
-      principal: null,
-      decision: null,
-      approvers: [],
-      effect_key: null,
-      policy_hash: policy.hash,
-      mode: policy.mode,
-      environment: internals.environment ?? policy.environment ?? null,
-    };
+    const base = receiptBase(internals.clock(), policy.hash, policy.mode, internals.environment ?? policy.environment ?? null);
     // Object.assign, not `{ ...base, ...fields }`: the same object, several times faster in V8 when
     // fields overwrite base's nulls (two receipts per call)
     const sent = Object.assign({}, base, fields);

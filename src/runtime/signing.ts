@@ -143,18 +143,12 @@ type CheckpointBase = Omit<ReceiptBody, 'action' | 'result' | 'reason'>;
 
 /** A checkpoint's own fields: the signed receipt's time, policy, mode and environment; no call, no people. */
 function checkpointBaseOf(body: ReceiptBody): CheckpointBase {
-  return {
-    at: body.at,
-    call_id: null,
-    args_hash: null,
-    principal: null,
-    decision: null,
-    approvers: [],
-    effect_key: null,
-    policy_hash: body.policy_hash,
-    mode: body.mode,
-    environment: body.environment,
-  };
+  return receiptBase(body.at, body.policy_hash, body.mode, body.environment);
+}
+
+/** A receipt's fields before a call's own: its time, policy, mode and environment; no call, no people (a checkpoint's, or the base a receipt overwrites). */
+export function receiptBase(at: number, policyHash: string, mode: ReceiptBody['mode'], environment: string | null): CheckpointBase {
+  return { at, call_id: null, args_hash: null, principal: null, decision: null, approvers: [], effect_key: null, policy_hash: policyHash, mode, environment };
 }
 
 /** The receipt body of a checkpoint. */
