@@ -3,7 +3,8 @@ import { canonicalHash, canonicalJson } from './canonical.js';
 import { CtrlrunError } from './errors.js';
 import { checkArguments, parseArguments } from './arguments.js';
 import { checkIdentity, identityProblemText, normaliseIdentity } from './identity.js';
-import { appendSigned, type ReceiptSigner } from './signing.js';
+import { appendSigned, receiptBase, type ReceiptSigner } from './signing.js';
+import { settled } from './settled.js';
 import type { ApprovalRequest, CompiledPolicy, DecisionResult, Receipt, ReceiptBody, Store } from './types.js';
 import type { PinnedFetch } from './upstream-types.js';
 import { noticeNoPrincipal, type Notice } from './no-principal-notice.js';
@@ -76,19 +77,50 @@ export async function principalOf(internals: ControlInternals, runContext: RunCo
 
 /** The run's identity, resolved and checked; null: nobody (refused as `no_principal`). */
 export async function whoOf(internals: ControlInternals, runContext: RunContext<unknown>): Promise<Who | null> {
-  const who = await identityOf(internals, runContext);
-  // every refusal for want of a principal goes through here (each door asks whoOf)
+  return whoNow(internals, runContext);
+}
+
+/** A value or a promise of it: what a stage answers without a turn of the event loop when it can. */
+export type Maybe<T> = T | Promise<T>;
+
+/** Whether `value` is awaited as a promise would be (anything with a `then` method, as `await` sees it). */
+export function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return value !== null && (typeof value === 'object' || typeof value === 'function') && typeof (value as { then?: unknown }).then === 'function';
+}
+
+/**
+ * `whoOf` without a turn when `identity` answers synchronously (the usual `(rc) => rc.context.user`):
+ * the checked principal itself; a promise only when `identity` returned one. A throw is the same
+ * CtrlrunError either way (thrown here, or the promise's rejection).
+ */
+export function whoNow(internals: ControlInternals, runContext: RunContext<unknown>): Maybe<Who | null> {
+  let value: IdentityValue | null | undefined | PromiseLike<IdentityValue | null | undefined>;
+  try {
+    value = internals.identity(runContext);
+  } catch (cause) {
+    throw identityThrew(cause);
+  }
+  if (!isThenable(value)) return whoFrom(internals, runContext, value);
+  return Promise.resolve(value).then(
+    (resolved) => whoFrom(internals, runContext, resolved),
+    (cause) => {
+      throw identityThrew(cause);
+    },
+  );
+}
+
+function identityThrew(cause: unknown): CtrlrunError {
+  return new CtrlrunError(`ctrlrun: identity(runContext) threw (${describeError(cause)}); nothing was run.`, { cause });
+}
+
+function whoFrom(internals: ControlInternals, runContext: RunContext<unknown>, value: IdentityValue | null | undefined): Who | null {
+  const who = identityValueOf(value);
+  // every refusal for want of a principal goes through here (each door asks whoOf or whoNow)
   if (who === null) noticeNoPrincipal(internals, runContext, internals.notice);
   return who;
 }
 
-async function identityOf(internals: ControlInternals, runContext: RunContext<unknown>): Promise<Who | null> {
-  let value: IdentityValue | null | undefined;
-  try {
-    value = await internals.identity(runContext);
-  } catch (cause) {
-    throw new CtrlrunError(`ctrlrun: identity(runContext) threw (${describeError(cause)}); nothing was run.`, { cause });
-  }
+function identityValueOf(value: IdentityValue | null | undefined): Who | null {
   if (value === null || value === undefined) return null;
   let agent: unknown = value;
   let user: unknown = null;
@@ -170,25 +202,17 @@ export function parseJson(raw: string | undefined): { ok: true; value: unknown }
 export type ReceiptFields = Pick<ReceiptBody, 'action' | 'result' | 'reason'> & Partial<ReceiptBody>;
 
 /** Appends one receipt (and its signed checkpoint, with a key); returns the receipt the store appended. */
-export async function appendReceipt(internals: ControlInternals, policy: CompiledPolicy, fields: ReceiptFields): Promise<Receipt> {
-  const base = {
-    at: internals.clock(),
-    call_id: null,
-    args_hash: null,
-    principal: null,
-    decision: null,
-    approvers: [],
-    effect_key: null,
-    policy_hash: policy.hash,
-    mode: policy.mode,
-    environment: internals.environment ?? policy.environment ?? null,
-  };
-  // Object.assign, not `{ ...base, ...fields }`: the same object, several times faster in V8 when
-  // fields overwrite base's nulls (two receipts per call)
-  const sent = Object.assign({}, base, fields);
-  // signed by the control, never by the store: a rewritten chain cannot carry this signature, and
-  // the checkpoint names only this receipt (checked to be what was sent), never others' in between
-  return appendSigned(internals.store, internals.signer, sent, base);
+export function appendReceipt(internals: ControlInternals, policy: CompiledPolicy, fields: ReceiptFields): Promise<Receipt> {
+  // no async wrapper of its own (two receipts a call wait on no extra turn); a throw is still a rejection
+  return settled(() => {
+    const base = receiptBase(internals.clock(), policy.hash, policy.mode, internals.environment ?? policy.environment ?? null);
+    // Object.assign, not `{ ...base, ...fields }`: the same object, several times faster in V8 when
+    // fields overwrite base's nulls (two receipts per call)
+    const sent = Object.assign({}, base, fields);
+    // signed by the control, never by the store: a rewritten chain cannot carry this signature, and
+    // the checkpoint names only this receipt (checked to be what was sent), never others' in between
+    return appendSigned(internals.store, internals.signer, sent, base);
+  });
 }
 
 /** Who said yes to a request, in answer order (the stores refuse a second answer from one approver). */

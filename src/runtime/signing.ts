@@ -1,6 +1,7 @@
 import { ed25519 } from '@noble/curves/ed25519.js';
 import { CtrlrunError } from './errors.js';
 import { receiptHash } from './receipts-hash.js';
+import { settled } from './settled.js';
 import type { Receipt, ReceiptBody, ReceiptCheckpoint, Store } from './types.js';
 
 /**
@@ -121,14 +122,19 @@ function sameField(sent: unknown, stored: unknown): boolean {
  * CLI's answers and resolutions, serve's) write a receipt they vouch for; without a signer the
  * receipt is appended unsigned (`foreign` or `unsigned` under `verify --public-key`).
  */
-export async function appendSigned(
+export function appendSigned(
   store: Pick<Store, 'appendReceipt'>,
   signer: ReceiptSigner | undefined,
   body: ReceiptBody,
-  base: CheckpointBase = checkpointBaseOf(body),
+  base?: CheckpointBase,
 ): Promise<Receipt> {
+  // unsigned: the store's own promise (two receipts a call wait on no extra turn); a throw is still a rejection
+  if (!signer) return settled(() => store.appendReceipt(body));
+  return appendAndSign(store, signer, body, base ?? checkpointBaseOf(body));
+}
+
+async function appendAndSign(store: Pick<Store, 'appendReceipt'>, signer: ReceiptSigner, body: ReceiptBody, base: CheckpointBase): Promise<Receipt> {
   const appended = await store.appendReceipt(body);
-  if (!signer) return appended;
   await store.appendReceipt(checkpointBody(base, signAppended(signer, body, appended)));
   return appended;
 }
@@ -137,18 +143,12 @@ type CheckpointBase = Omit<ReceiptBody, 'action' | 'result' | 'reason'>;
 
 /** A checkpoint's own fields: the signed receipt's time, policy, mode and environment; no call, no people. */
 function checkpointBaseOf(body: ReceiptBody): CheckpointBase {
-  return {
-    at: body.at,
-    call_id: null,
-    args_hash: null,
-    principal: null,
-    decision: null,
-    approvers: [],
-    effect_key: null,
-    policy_hash: body.policy_hash,
-    mode: body.mode,
-    environment: body.environment,
-  };
+  return receiptBase(body.at, body.policy_hash, body.mode, body.environment);
+}
+
+/** A receipt's fields before a call's own: its time, policy, mode and environment; no call, no people (a checkpoint's, or the base a receipt overwrites). */
+export function receiptBase(at: number, policyHash: string, mode: ReceiptBody['mode'], environment: string | null): CheckpointBase {
+  return { at, call_id: null, args_hash: null, principal: null, decision: null, approvers: [], effect_key: null, policy_hash: policyHash, mode, environment };
 }
 
 /** The receipt body of a checkpoint. */

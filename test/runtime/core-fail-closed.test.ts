@@ -257,6 +257,8 @@ describe('an identity that cannot be trusted', () => {
     ['returns a number', () => 42, /must return a string/],
     ['returns { agent } of another type', () => ({ agent: 7 }), /must return a string/],
     ['returns a principal with a control character', () => 'alice\nbob', /unusable principal/],
+    ['rejects (a promise)', () => Promise.reject(new Error('session store down')), /identity\(runContext\) threw \(session store down\)/],
+    ['resolves to a number (a promise)', async () => 42, /must return a string/],
   ] as const) {
     it(`identity ${name}: a CtrlrunError, no receipt of an allow, nothing runs`, async () => {
       const store = memoryStore();
@@ -273,6 +275,34 @@ describe('an identity that cannot be trusted', () => {
     const store = memoryStore();
     const { ran, body } = counter();
     const out = await callThrough(controlOver(store, () => null).internals, 'pay.allow', body);
+    expect(out).toMatchObject({ refused: expect.stringContaining('no principal') });
+    expect(ran.n).toBe(0);
+    expect((await store.listReceipts()).map((r) => [r.result, r.reason])).toEqual([['refused', 'no_principal']]);
+  });
+
+  // identity answered synchronously is resolved without a turn (internals.ts whoNow); an answer by
+  // promise (or any thenable, as `await` takes it) must be waited for and checked the same way
+  for (const [name, identity] of [
+    ['a promise', async () => 'alice'],
+    // biome-ignore lint/suspicious/noThenProperty: a thenable on purpose (await takes it as a promise)
+    ['a thenable that is not a Promise', () => ({ then: (resolve: (v: string) => void) => resolve('alice') })],
+  ] as const) {
+    it(`identity answering by ${name}: the call runs once, its receipts name the principal`, async () => {
+      const store = memoryStore();
+      const { ran, body } = counter();
+      expect(await callThrough(controlOver(store, identity as never).internals, 'pay.allow', body)).toMatchObject({ output: expect.anything() });
+      expect(ran.n).toBe(1);
+      expect((await store.listReceipts()).map((r) => [r.result, r.principal])).toEqual([
+        ['allowed', 'alice'],
+        ['executed', 'alice'],
+      ]);
+    });
+  }
+
+  it('identity resolving to null (a promise): refused no_principal, with its receipt', async () => {
+    const store = memoryStore();
+    const { ran, body } = counter();
+    const out = await callThrough(controlOver(store, async () => null).internals, 'pay.allow', body);
     expect(out).toMatchObject({ refused: expect.stringContaining('no principal') });
     expect(ran.n).toBe(0);
     expect((await store.listReceipts()).map((r) => [r.result, r.reason])).toEqual([['refused', 'no_principal']]);

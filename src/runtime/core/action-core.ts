@@ -63,7 +63,7 @@ export function createActionCore(internals: ControlInternals, policy: CompiledPo
     /** `call`: the SDK's call id and the tool's name; given, a call the policy pauses is filed in the store. */
     needsApproval: (runContext: RunContext<unknown>, input: unknown, call?: PausingCall) => needsApproval(scope, runContext, input, call),
     guardrail: guardrailOf(scope),
-    checkCall: (data: { context: RunContext<unknown>; toolCall: { callId: string; arguments: string } }) => checkCall(scope, data),
+    checkCall: async (data: { context: RunContext<unknown>; toolCall: { callId: string; arguments: string } }) => checkCall(scope, data),
     authorize: (input: unknown, runContext: RunContext<unknown>, callId: string | null, toolCall: { arguments?: string } | undefined) =>
       authorize(scope, input, runContext, callId, toolCall),
     runBody: (auth: Authorized, body: () => unknown) => runBody(scope, auth, body),

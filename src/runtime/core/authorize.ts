@@ -2,9 +2,9 @@ import type { RunContext } from '@openai/agents';
 import { checkArguments, parseArguments } from '../arguments.js';
 import { chargesFor } from '../authority.js';
 import { ActionDenied, ApprovalMismatch, CtrlrunError } from '../errors.js';
-import { approversOf } from '../internals.js';
+import { approversOf, isThenable } from '../internals.js';
 import { claimMatches } from '../memory-store.js';
-import type { BudgetCharge, ClaimResult } from '../types.js';
+import type { BudgetCharge, ClaimResult, CompiledGrant } from '../types.js';
 import { inputIsTheCalls, inputProblem } from './arguments.js';
 import { approvalVerdict, bindingOf, claimFromStore, vetFromStore } from './approval.js';
 import { argsOf, decideOn, decisionRefusal } from './decision.js';
@@ -52,10 +52,11 @@ export async function authorize(
       new ActionDenied('still_running', `ctrlrun: ${scope.action} refused: ${STILL_RUNNING_TEXT}.`, where),
     );
   }
-  const charges = await budgetCharges(scope, facts, where);
+  const charges = facts.grant?.budgets ? await budgetCharges(scope, facts, facts.grant, where) : [];
   const key = facts.decision.effectKey;
-  if (key === null) return claimAlone(scope, facts);
-  return reserveWithClaim(scope, facts, key, charges, where);
+  // awaited here, not returned: an async function returning a promise waits two more turns for it
+  if (key === null) return await claimAlone(scope, facts);
+  return await reserveWithClaim(scope, facts, key, charges, where);
 }
 
 /**
@@ -69,7 +70,9 @@ async function admit(
   callId: string | null,
   toolCall: { arguments?: string } | undefined,
 ): Promise<CallFacts> {
-  const principal = await scope.principals.forBody(runContext, toolCall);
+  const found = scope.principals.forBody(runContext, toolCall);
+  // the guardrail's principal (or a synchronous identity's) is taken without a turn
+  const principal = isThenable(found) ? await found : found;
   const raw = toolCall?.arguments;
   const checked = principal.checked ?? (typeof raw === 'string' ? parseArguments(raw) : checkArguments(input));
   const decided = decideOn(scope.decision, scope.internals.clock(), raw, input, principal.who, principal.task, checked);
@@ -105,10 +108,9 @@ async function admit(
 }
 
 /** CTRLRun v7: a call under a budgeted grant spends it on the reservation, so it needs an effect key. */
-async function budgetCharges(scope: CoreScope, facts: CallFacts, where: Where): Promise<BudgetCharge[]> {
-  if (!facts.grant?.budgets) return [];
+async function budgetCharges(scope: CoreScope, facts: CallFacts, grant: CompiledGrant, where: Where): Promise<BudgetCharge[]> {
   const key = facts.decision.effectKey;
-  const made = chargesFor(facts.grant, facts.args);
+  const made = chargesFor(grant, facts.args);
   if (typeof made === 'string') {
     return refuse(
       scope,
@@ -120,7 +122,7 @@ async function budgetCharges(scope: CoreScope, facts: CallFacts, where: Where): 
   if (key === null) {
     const error = new ActionDenied(
       'budget_requires_effect',
-      `ctrlrun: ${scope.action} refused (budget_requires_effect): grant ${facts.grant.id} has a budget, and a budget is spent on the effect's reservation, but the action resolves no effect key (add \`effect:\` to it in ctrlrun.yaml); it did not run.`,
+      `ctrlrun: ${scope.action} refused (budget_requires_effect): grant ${grant.id} has a budget, and a budget is spent on the effect's reservation, but the action resolves no effect key (add \`effect:\` to it in ctrlrun.yaml); it did not run.`,
       where,
     );
     return refuse(scope, facts, { result: 'refused', reason: 'budget_requires_effect' }, error);

@@ -62,10 +62,11 @@ export function toolOf(policy: CompiledPolicy, action: string): string | null {
  * Writes the entry of one receipt to the store's log, when the control keeps one and the store
  * has one. A store that cannot record it fails the call as a receipt failure does.
  */
-export async function logDecision(internals: ControlInternals, entry: DecisionBody | null): Promise<void> {
+export function logDecision(internals: ControlInternals, entry: DecisionBody | null): Promise<unknown> | undefined {
   const retention = internals.decisionRetentionMs;
-  if (entry === null || retention === null || retention === undefined || typeof internals.store.appendDecision !== 'function') return;
-  await internals.store.appendDecision(entry, entry.at - retention);
+  if (entry === null || retention === null || retention === undefined || typeof internals.store.appendDecision !== 'function') return undefined;
+  // the store's own promise, not one more around it (the caller awaits it)
+  return internals.store.appendDecision(entry, entry.at - retention);
 }
 
 /**

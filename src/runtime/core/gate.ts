@@ -1,14 +1,15 @@
 import type { RunContext } from '@openai/agents';
-import { parseArguments } from '../arguments.js';
+import { parseArguments, type ArgumentsCheck } from '../arguments.js';
 import { ActionDenied } from '../errors.js';
-import { argsHashOf, describeError, taskOf, whoOf } from '../internals.js';
+import { argsHashOf, describeError, isThenable, taskOf, whoOf, type Maybe, type Who } from '../internals.js';
 import { noteNestedFailure } from '../nested.js';
 import { argsOf, decideOn, guardrailRefusal, type GuardrailWhy } from './decision.js';
 import { refusal, STILL_RUNNING_TEXT } from './messages.js';
 import { filePause, type PausingCall } from './pause.js';
 import { asCtrlrunError } from './errors.js';
 import type { CoreScope } from './scope.js';
-import { INVALID_ARGUMENTS } from './types.js';
+import type { PolicyArgs } from './arguments.js';
+import { INVALID_ARGUMENTS, type DecidedCall, type UpstreamProblem } from './types.js';
 import { upstreamProblem } from './upstream.js';
 
 const allow = { behavior: { type: 'allow' as const } };
@@ -54,7 +55,9 @@ export function guardrailOf(scope: CoreScope) {
     name: 'ctrlrun.policy',
     run: async (data: { context: RunContext<unknown>; toolCall: ToolCall }) => {
       try {
-        return await checkCall(scope, data);
+        const answer = checkCall(scope, data);
+        // an allowed call with a synchronous identity is answered without another turn
+        return isThenable(answer) ? await answer : answer;
       } catch (error) {
         const failed = asCtrlrunError(error, `ctrlrun: ${scope.action} did not run: the control failed (${describeError(error)}).`, {
           action: scope.action,
@@ -67,45 +70,82 @@ export function guardrailOf(scope: CoreScope) {
   };
 }
 
-/** Why the guardrail lets a decided, principal-holding call through or not: held, or refused by its upstream. */
-async function heldOrUpstream(scope: CoreScope, toolCall: ToolCall): Promise<GuardrailWhy | null> {
+/** Why the guardrail lets a decided, principal-holding call through or not: held, or refused by its upstream (a promise only when the door checks one). */
+function heldOrUpstream(scope: CoreScope, toolCall: ToolCall): Maybe<GuardrailWhy | null> {
   if (scope.holds.any() && scope.holds.holds(argsHashOf(toolCall.arguments, undefined) ?? '')) {
     return { why: STILL_RUNNING_TEXT, reason: 'still_running', code: 'still_running' };
   }
-  const problem = await upstreamProblem(scope.compiled, scope.upstream, toolCall);
-  return problem ? { why: problem.text, reason: problem.reason, code: problem.reason } : null;
+  const problem = upstreamProblem(scope.compiled, scope.upstream, toolCall);
+  const why = (p: UpstreamProblem | null) => (p ? { why: p.text, reason: p.reason, code: p.reason } : null);
+  return isThenable(problem) ? problem.then(why) : why(problem);
 }
 
-/** The guardrail's check of one call: arguments, principal, decision, hold, upstream. Refusals write their receipt. */
-export async function checkCall(scope: CoreScope, { context, toolCall }: { context: RunContext<unknown>; toolCall: ToolCall }): Promise<GuardrailAnswer> {
-  const { action } = scope;
+type Call = { context: RunContext<unknown>; toolCall: ToolCall };
+
+/**
+ * The guardrail's check of one call: arguments, principal, decision, hold, upstream. Refusals write
+ * their receipt. An allowed call is answered synchronously when nothing it asks is asynchronous
+ * (identity, task, the door's upstream check); else a promise.
+ */
+export function checkCall(scope: CoreScope, { context, toolCall }: Call): Maybe<GuardrailAnswer> {
   scope.principals.forget(toolCall); // only this check's own answer may reach the body
   if (!scope.enforce) return allow;
   const checked = parseArguments(toolCall.arguments);
   const fromRaw = scope.args.policyArgs(toolCall.arguments, checked);
-  if (!fromRaw.ok && fromRaw.problem !== undefined) {
-    // JSON that does not match the tool's JSON schema: the SDK would pass it on; refused here
-    const facts = { callId: toolCall.callId, argsHash: argsHashOf(toolCall.arguments, undefined), principal: null, decision: INVALID_ARGUMENTS };
-    await scope.receipt(facts, { result: 'refused', reason: `invalid_arguments:${fromRaw.problem}` });
-    const why = `its arguments do not match the tool's schema: ${fromRaw.problem}`;
-    if (scope.refusalsAsErrors) throw new ActionDenied('invalid_arguments', `ctrlrun: ${refusal(action, why)}`, { action, callId: toolCall.callId });
-    return {
-      behavior: {
-        type: 'rejectContent',
-        message: `The call to ${action} was refused (${why}). It did not run; call it again with arguments of the right types if still needed.`,
-      },
-    };
-  }
+  // JSON that does not match the tool's JSON schema: the SDK would pass it on; refused here
+  if (!fromRaw.ok && fromRaw.problem !== undefined) return refuseInvalid(scope, toolCall, fromRaw.problem);
   if (!fromRaw.ok) return allow; // invalid input: the SDK refuses it before the body
-  const { who, task } = await scope.principals.resolve(context);
+  const resolved = scope.principals.resolve(context);
+  const vetted = { context, toolCall, checked, fromRaw };
+  return isThenable(resolved) ? resolved.then((p) => decideCheck(scope, vetted, p)) : decideCheck(scope, vetted, resolved);
+}
+
+/** A call whose arguments do not match the tool's schema: its receipt, then the refusal. */
+async function refuseInvalid(scope: CoreScope, toolCall: ToolCall, problem: string): Promise<GuardrailAnswer> {
+  const { action } = scope;
+  const facts = { callId: toolCall.callId, argsHash: argsHashOf(toolCall.arguments, undefined), principal: null, decision: INVALID_ARGUMENTS };
+  await scope.receipt(facts, { result: 'refused', reason: `invalid_arguments:${problem}` });
+  const why = `its arguments do not match the tool's schema: ${problem}`;
+  if (scope.refusalsAsErrors) throw new ActionDenied('invalid_arguments', `ctrlrun: ${refusal(action, why)}`, { action, callId: toolCall.callId });
+  return {
+    behavior: {
+      type: 'rejectContent',
+      message: `The call to ${action} was refused (${why}). It did not run; call it again with arguments of the right types if still needed.`,
+    },
+  };
+}
+
+type CheckedCall = Call & { checked: ArgumentsCheck; fromRaw: PolicyArgs };
+
+/** The decision on a call with its principal: let through (remembered for the body), or refused. */
+function decideCheck(scope: CoreScope, call: CheckedCall, { who, task }: { who: Who | null; task: string | null }): Maybe<GuardrailAnswer> {
+  const { context, toolCall, checked, fromRaw } = call;
   const principal = who?.principal ?? null;
   const decided = decideOn(scope.decision, scope.internals.clock(), toolCall.arguments, undefined, who, task, checked);
   const decision = decided.decision;
-  const refused = guardrailRefusal({ principal, decision }) ?? (await heldOrUpstream(scope, toolCall));
-  if (refused === null) {
+  const settle = (refused: GuardrailWhy | null): Maybe<GuardrailAnswer> => {
+    if (refused !== null) return refuseDecided(scope, toolCall, who, task, decided, refused);
     if (who !== null) scope.principals.remember(toolCall, { context, raw: toolCall.arguments, who, task, checked, fromRaw });
     return allow;
-  }
+  };
+  const early = guardrailRefusal({ principal, decision });
+  if (early !== null) return settle(early);
+  const held = heldOrUpstream(scope, toolCall);
+  return isThenable(held) ? held.then(settle) : settle(held);
+}
+
+/** A call refused by its principal, decision, hold or upstream: its receipt, then the model's text (or `ActionDenied`). */
+async function refuseDecided(
+  scope: CoreScope,
+  toolCall: ToolCall,
+  who: Who | null,
+  task: string | null,
+  decided: DecidedCall,
+  refused: GuardrailWhy,
+): Promise<GuardrailAnswer> {
+  const { action } = scope;
+  const principal = who?.principal ?? null;
+  const decision = decided.decision;
   const facts = { callId: toolCall.callId, ...argsOf(decided), principal, decision, args: decided.args, subject: who?.subject ?? null, task };
   await scope.receipt(facts, {
     result: decision.decision === 'deny' && principal !== null && decision.detail === undefined ? 'denied' : 'refused',

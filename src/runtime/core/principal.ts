@@ -1,6 +1,6 @@
 import type { RunContext } from '@openai/agents';
 import type { ArgumentsCheck } from '../arguments.js';
-import { taskOf, whoOf, type ControlInternals, type Who } from '../internals.js';
+import { isThenable, taskOf, whoNow, type ControlInternals, type Maybe, type Who } from '../internals.js';
 import type { PolicyArgs } from './arguments.js';
 
 /** What the guardrail found for a call it let through: who it acts for, and its arguments' parse (pure functions of the text). */
@@ -34,14 +34,23 @@ export interface Principal {
 export function principalStage(internals: ControlInternals, hasAuthority: boolean) {
   const vetted = new WeakMap<object, Vetted>();
 
-  /** Who the run acts for, and its task (only asked when the policy has grants). */
-  const resolve = async (runContext: RunContext<unknown>): Promise<{ who: Who | null; task: string | null }> => {
-    const who = await whoOf(internals, runContext);
-    return { who, task: who && hasAuthority ? await taskOf(internals, runContext) : null };
+  /**
+   * Who the run acts for, and its task (only asked when the policy has grants): the answer itself
+   * when `identity` answers synchronously and no task is asked, so the call waits no turn for it.
+   */
+  const resolve = (runContext: RunContext<unknown>): Maybe<{ who: Who | null; task: string | null }> => {
+    const who = whoNow(internals, runContext);
+    if (isThenable(who)) return who.then((w) => withTask(runContext, w));
+    return who && hasAuthority ? withTask(runContext, who) : { who, task: null };
   };
 
+  const withTask = async (runContext: RunContext<unknown>, who: Who | null) => ({
+    who,
+    task: who && hasAuthority ? await taskOf(internals, runContext) : null,
+  });
+
   /** The principal for the body of this call: the guardrail's, taken once, when it is the same call; else resolved again. */
-  const forBody = async (runContext: RunContext<unknown>, toolCall: { arguments?: string } | undefined): Promise<Principal> => {
+  const forBody = (runContext: RunContext<unknown>, toolCall: { arguments?: string } | undefined): Maybe<Principal> => {
     const entry = toolCall ? vetted.get(toolCall) : undefined;
     if (entry && toolCall) vetted.delete(toolCall);
     if (entry && entry.context === runContext && entry.raw === toolCall?.arguments) return entry;

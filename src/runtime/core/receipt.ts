@@ -1,5 +1,5 @@
 import { appendReceipt, reasonText, type ControlInternals, type ReceiptFields } from '../internals.js';
-import type { CompiledPolicy } from '../types.js';
+import type { CompiledPolicy, Receipt } from '../types.js';
 import { decisionEntryOf, hashKeyFor, logDecision, toolOf } from './decision-entry.js';
 import type { CallFacts, ReceiptFieldsOf, WriteReceipt } from './types.js';
 
@@ -27,11 +27,13 @@ export function receiptWriter(internals: ControlInternals, policy: CompiledPolic
   // the entry (its arguments redacted and copied) is built only where the control keeps a log
   const logs = internals.decisionRetentionMs != null && typeof internals.store.appendDecision === 'function';
   const labelled = (policy.actions[action]?.sensitive?.length ?? 0) > 0;
-  return async (facts, fields) => {
-    const receipt = await appendReceipt(internals, policy, receiptOf(action, facts, fields));
-    if (!logs) return;
-    // only a decision's receipt has an entry: the body's outcome waits on no log write
-    const entry = decisionEntryOf(action, tool, policy, environment, facts, receipt, labelled ? await hashKeyFor(internals.store, policy, action) : '');
-    if (entry !== null) await logDecision(internals, entry);
+  const entryOf = (facts: CallFacts, receipt: Receipt, key: string) => decisionEntryOf(action, tool, policy, environment, facts, receipt, key);
+  // chained on the store's promise, not async wrappers: the two receipts of a call wait on no extra turn
+  return (facts, fields) => {
+    const written = appendReceipt(internals, policy, receiptOf(action, facts, fields));
+    if (!logs) return written;
+    // only a decision's receipt has an entry (logDecision writes none for null): the body's outcome waits on no log write
+    if (!labelled) return written.then((receipt) => logDecision(internals, entryOf(facts, receipt, '')));
+    return written.then((receipt) => hashKeyFor(internals.store, policy, action).then((key) => logDecision(internals, entryOf(facts, receipt, key))));
   };
 }

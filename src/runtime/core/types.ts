@@ -76,7 +76,7 @@ export interface ReceiptFieldsOf {
 }
 
 /** Writes one receipt of this action's call. */
-export type WriteReceipt = (facts: CallFacts, fields: ReceiptFieldsOf) => Promise<void>;
+export type WriteReceipt = (facts: CallFacts, fields: ReceiptFieldsOf) => Promise<unknown>;
 
 /**
  * What a body returns when it answered without succeeding and must not throw (the answer is the

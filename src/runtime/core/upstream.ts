@@ -12,11 +12,12 @@ export function tlsPinned(compiled: CompiledAction | undefined): boolean {
  * check (the HTTP MCP doors) asks it; a door without one cannot observe a pinned certificate, so
  * a pinned action's every call is `upstream_unverified` there (CTRLRun in-process, SPEC-v0.10 §4.4).
  */
-export async function upstreamProblem(
+export function upstreamProblem(
   compiled: CompiledAction | undefined,
   check: UpstreamCheck | undefined,
   toolCall: { callId: string; name?: string; arguments: string },
-): Promise<UpstreamProblem | null> {
+): Promise<UpstreamProblem | null> | UpstreamProblem | null {
+  // a promise only where a door checks (no turn for a door without an upstream)
   if (check) return check(toolCall);
   return tlsPinned(compiled) ? unobserved() : null;
 }

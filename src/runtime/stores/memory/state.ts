@@ -53,7 +53,11 @@ export function copyPlain<T>(value: T, depth = 0): T {
   const proto = Object.getPrototypeOf(value);
   if (proto !== Object.prototype && proto !== null) return structuredClone(value);
   const out: Record<string, unknown> = {};
-  for (const key of Object.keys(value)) out[key] = copyPlain((value as Record<string, unknown>)[key], depth + 1);
+  for (const key of Object.keys(value)) {
+    const v = (value as Record<string, unknown>)[key];
+    // a primitive (most of an entry's fields) is taken as it is, without a call
+    out[key] = v !== null && typeof v === 'object' ? copyPlain(v, depth + 1) : v;
+  }
   return out as T;
 }
 
