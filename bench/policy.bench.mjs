@@ -2,6 +2,7 @@
 // parses with it, then walks the nodes, checks them and hashes the normalized policy), on a small
 // realistic policy and on one near the 256 KiB cap. Ratios, measured in the same run.
 import { readFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
@@ -36,7 +37,60 @@ function perRun(fn, runs) {
   return (performance.now() - t0) / runs;
 }
 
+/** The process's CPU time in ms (every thread, GC helpers too): on a shared machine a round's wall time is mostly the wait for a core. */
+const cpuMs = () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+};
+
+/**
+ * Each side timed `runs` times per round, the sides interleaved round by round (a load spike or a
+ * GC falls on one round), by CPU time and by the wall clock; a figure is the median of the per-round
+ * ratios with their range, so a reader can tell a figure from noise. Sides may be async.
+ */
+async function interleaved(rounds, runs, sides) {
+  const names = Object.keys(sides);
+  const clocks = { cpu: cpuMs, wall: () => performance.now() };
+  const times = Object.fromEntries(Object.keys(clocks).map((c) => [c, Object.fromEntries(names.map((n) => [n, []]))]));
+  for (const n of names) await sides[n](); // warm up
+  for (let r = 0; r < rounds; r++) {
+    // alternate which side goes first
+    for (const n of r % 2 === 0 ? names : [...names].reverse()) {
+      const f = sides[n];
+      const [c0, w0] = [cpuMs(), performance.now()];
+      for (let i = 0; i < runs; i++) {
+        const x = f();
+        if (x instanceof Promise) await x;
+      }
+      times.cpu[n].push((cpuMs() - c0) / runs);
+      times.wall[n].push((performance.now() - w0) / runs);
+    }
+  }
+  const median = (list) => [...list].sort((a, b) => a - b)[list.length >> 1];
+  const [base, other] = names;
+  const ratio = (clock) => {
+    const list = times[clock][other].map((t, i) => t / times[clock][base][i]).sort((a, b) => a - b);
+    return { median: median(list), min: list[0], max: list.at(-1) };
+  };
+  const ms = (clock) => Object.fromEntries(names.map((n) => [n, median(times[clock][n])]));
+  return { cpu: { ms: ms('cpu'), ratio: ratio('cpu') }, wall: { ms: ms('wall'), ratio: ratio('wall') } };
+}
+
+/** `1.42x [1.30–1.61] (12 ms vs 8 ms)`: the median per-round ratio, its range, the sides' medians. */
+function figure(m, [a, b]) {
+  const side = (clock) => `${m[clock].ms[b].toFixed(1)} ms vs ${m[clock].ms[a].toFixed(1)} ms`;
+  const r = (clock) => `${m[clock].ratio.median.toFixed(2)}x [${m[clock].ratio.min.toFixed(2)}–${m[clock].ratio.max.toFixed(2)}]`;
+  return `CPU ${r('cpu')} (${side('cpu')}); wall ${r('wall')} (${side('wall')})`;
+}
+
+const load = () =>
+  os
+    .loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ');
+
 export async function run() {
+  console.log(`load average at start: ${load()} (${os.availableParallelism()} cores); ratios: the median of per-round ratios [their range]`);
   for (const [name, text, runs] of [
     ['refund-desk policy', small, 2000],
     [`${(large.length / 1024).toFixed(0)} KiB policy`, large, 5],
@@ -53,13 +107,15 @@ export async function run() {
       `${name}: parsePolicy ${(loader / yamlOnly).toFixed(2)}x the yaml package's parseDocument alone (${loader.toFixed(2)} ms vs ${yamlOnly.toFixed(2)} ms)`,
     );
   }
-  policyAsCode();
+  await policyAsCode();
   await replayFromSqlite();
+  console.log(`load average at end: ${load()}`);
 }
 
 /**
  * Issue 25: `replay` of 100,000 calls from a SQLite store's decision log (the store's own pages,
- * entries turned into calls, each re-decided, the summary) against reading the same rows through
+ * entries turned into calls, each re-decided as its page is read, the summary: `replayStoreCalls`,
+ * what `replay --store` runs) against reading the same rows through
  * the store (`listDecisions` in the same pages). The rows are written in one transaction as the
  * store chains them (100,000 separate appends would measure fsync, not replay).
  */
@@ -69,7 +125,7 @@ export async function replayFromSqlite() {
   const { DatabaseSync } = await import('node:sqlite');
   const { sqliteStore } = await dist('runtime/sqlite.js');
   const { chainedEntry } = await dist('runtime/decision-log.js');
-  const { readStoreCalls, STORE_PAGE } = await dist('policy-test/store-calls.js');
+  const { replayStoreCalls, STORE_PAGE } = await dist('policy-test/store-calls.js');
   const dir = mkdtempSync(path.join(tmpdir(), 'ctrlrun-bench-replay-'));
   const file = path.join(dir, 'state.db');
   try {
@@ -120,24 +176,13 @@ export async function replayFromSqlite() {
         afterSeq = page[page.length - 1].seq;
       }
     };
-    const replay = async () => replayCalls(await readStoreCalls(reader), candidate, null);
-    const time = async (fn, runs) => {
-      await fn(); // warm up
-      const t0 = performance.now();
-      for (let i = 0; i < runs; i++) await fn();
-      return (performance.now() - t0) / runs;
-    };
-    // interleaved, so a load spike on the shared machine falls on both
-    let read = 0;
-    let replayed = 0;
-    for (let round = 0; round < 3; round++) {
-      read += await time(readRows, 1);
-      replayed += await time(replay, 1);
-    }
+    // what `replay --store` runs: the pages read, each call re-decided as it is read, the summary
+    const replay = () => replayStoreCalls(reader, candidate);
+    const m = await interleaved(7, 1, { read: readRows, replay });
     const result = await replay();
     await reader.close();
     console.log(
-      `replay, 100,000 calls from SQLite: ${(replayed / read).toFixed(2)}x reading the same rows (${(replayed / 3).toFixed(0)} ms vs ${(read / 3).toFixed(0)} ms; ${result.replayed} calls, ${result.summary.changed} changed)`,
+      `replay, 100,000 calls from SQLite, against reading the same rows (7 rounds; ${result.replayed} calls, ${result.summary.changed} changed): ${figure(m, ['read', 'replay'])}`,
     );
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -149,7 +194,7 @@ export async function replayFromSqlite() {
  * checked and decided, no report), `replay` of 100,000 recorded calls against reading them (the
  * JSON Lines parse), and `diff` of two 200-action policies as a figure.
  */
-function policyAsCode() {
+async function policyAsCode() {
   const policy = parsePolicy(small, 'ctrlrun.yaml').value;
   const decider = createDecider(policy);
   const amounts = Array.from({ length: 10_000 }, (_, i) => (i * 137) % 1_200_000);
@@ -167,32 +212,18 @@ function policyAsCode() {
       if (checked.ok) decideCall(action, checked.value); // the compiled decision and template functions
     }
   };
-  // interleaved rounds, the median of the per-round ratios: a GC or a load spike falls on one round
-  const ratios = [];
-  let alone = 0;
-  let tests = 0;
-  for (let round = 0; round < 7; round++) {
-    const a = perRun(aloneOnce, 40);
-    const t = perRun(() => runTests(suite, decider), 40);
-    ratios.push(t / a);
-    alone += a / 7;
-    tests += t / 7;
-  }
-  ratios.sort((x, y) => x - y);
-  console.log(
-    `test, 10,000 cases: ${ratios[3].toFixed(2)}x the compiled decision functions alone (median of 7 interleaved rounds, ${ratios[0].toFixed(2)}–${ratios[6].toFixed(2)}; ${tests.toFixed(2)} ms vs ${alone.toFixed(2)} ms)`,
-  );
+  const t = await interleaved(7, 20, { alone: aloneOnce, test: () => runTests(suite, decider) });
+  console.log(`test, 10,000 cases, against the compiled decision functions alone (7 rounds of 20 runs): ${figure(t, ['alone', 'test'])}`);
 
   const lines = Array.from({ length: 100_000 }, (_, i) =>
     JSON.stringify({ action: 'stripe.refund', args: { payment_id: `ch_${i}`, amount: (i * 37) % 1_200_000 }, decision: 'allow' }),
   ).join('\n');
   const candidate = createDecider(parsePolicy(small.replace('amount_lte: 10000 }', 'amount_lte: 50000 }'), 'ctrlrun.yaml').value);
-  const read = perRun(() => parseCallsFile(lines, 'calls.jsonl'), 3);
-  const calls = parseCallsFile(lines, 'calls.jsonl').calls;
-  const replay = perRun(() => replayCalls(parseCallsFile(lines, 'calls.jsonl').calls, candidate, null), 3);
-  console.log(
-    `replay, 100,000 calls (JSON Lines): ${(replay / read).toFixed(2)}x reading them (${replay.toFixed(0)} ms vs ${read.toFixed(0)} ms; ${calls.length} calls)`,
-  );
+  const j = await interleaved(5, 1, {
+    read: () => parseCallsFile(lines, 'calls.jsonl'),
+    replay: () => replayCalls(parseCallsFile(lines, 'calls.jsonl').calls, candidate, null),
+  });
+  console.log(`replay, 100,000 calls (JSON Lines), against reading them (5 rounds): ${figure(j, ['read', 'replay'])}`);
 
   const many = (band) =>
     [
@@ -206,6 +237,9 @@ function policyAsCode() {
     ].join('\n');
   const a = parsePolicy(many(1000), 'a.yaml').value;
   const b = parsePolicy(many(2000), 'b.yaml').value;
-  const d = perRun(() => diffPolicies(a, b), 3);
-  console.log(`diff, two 200-action policies (every action changed): ${d.toFixed(0)} ms`);
+  const d = [];
+  diffPolicies(a, b); // warm up
+  for (let round = 0; round < 5; round++) d.push(perRun(() => diffPolicies(a, b), 1));
+  d.sort((x, y) => x - y);
+  console.log(`diff, two 200-action policies (every action changed): ${d[2].toFixed(0)} ms (median of 5, range ${d[0].toFixed(0)}–${d[4].toFixed(0)})`);
 }

@@ -9,7 +9,7 @@ import { toJavaScript } from '../generate/javascript.js';
 import type { Policy } from '../policy/types.js';
 import { checkArguments, parseArguments, type ArgumentsCheck } from '../runtime/arguments.js';
 import { evaluateAuthority } from '../runtime/authority.js';
-import { builtNoCall, decideArguments } from '../runtime/decide.js';
+import { builtNoCall, decideArguments, decideCall } from '../runtime/decide.js';
 import type { CallDecision, CompiledPolicy } from '../runtime/types.js';
 
 /** A call to decide: the action, its arguments (the model's JSON text, or values), and who asks. */
@@ -60,12 +60,15 @@ export function compilePolicy(policy: Policy): CompiledPolicy {
 export function createDecider(policy: Policy, options: { now?: () => number } = {}): Decider {
   const compiled = compilePolicy(policy);
   const now = options.now ?? Date.now;
+  // the compiled actions looked up once per policy, not twice per call on the module's object
+  const actions = new Map(Object.entries(compiled.actions));
+  const authority = compiled.authority;
   const decide = (call: PolicyCall): CallDecision => {
     const checked: ArgumentsCheck = typeof call.args === 'string' ? parseArguments(call.args) : checkArguments(call.args);
-    const action = Object.hasOwn(compiled.actions, call.action) ? compiled.actions[call.action] : undefined;
-    const decision = decideArguments(action, checked);
-    if (!checked.ok) return decision;
-    const authority = compiled.authority;
+    const action = actions.get(call.action);
+    // refused arguments are decided by decideArguments, checked ones go to decideCall (as decideArguments would send them)
+    if (!checked.ok) return decideArguments(action, checked);
+    const decision = decideCall(action, checked.value);
     const who = call.principal;
     if (!authority || !who || builtNoCall(decision.reason)) return decision;
     const environment = call.environment ?? compiled.environment ?? 'production';

@@ -54,28 +54,49 @@ function argsWithHashes(call: RecordedCall): string {
   }
 }
 
-/** The hashed arguments the candidate's rules (or templates) read for this action. */
-function readsHashed(candidate: Policy, call: RecordedCall): string[] {
-  if (call.hashed.length === 0 || !Object.hasOwn(candidate.actions, call.action)) return [];
-  const a = candidate.actions[call.action]!;
-  const read = new Set<string>();
-  for (const r of a.rules) for (const c of r.when) read.add(c.arg);
-  for (const t of [a.effect, a.resource]) for (const p of t?.parts ?? []) if (p.kind === 'arg') read.add(p.arg);
-  return call.hashed.filter((h) => read.has(h));
+/** The arguments the candidate's rules (or templates) read, per action: worked out once per action, not per call. */
+function readArgs(candidate: Policy): (action: string) => ReadonlySet<string> | undefined {
+  const cache = new Map<string, ReadonlySet<string> | undefined>();
+  return (action) => {
+    if (cache.has(action)) return cache.get(action);
+    let read: Set<string> | undefined;
+    if (Object.hasOwn(candidate.actions, action)) {
+      const a = candidate.actions[action]!;
+      read = new Set<string>();
+      for (const r of a.rules) for (const c of r.when) read.add(c.arg);
+      for (const t of [a.effect, a.resource]) for (const p of t?.parts ?? []) if (p.kind === 'arg') read.add(p.arg);
+    }
+    cache.set(action, read);
+    return read;
+  };
 }
 
-export function replayCalls(calls: readonly RecordedCall[], candidate: Decider, baseline: Decider | null): ReplayResult {
+/** Calls replayed one at a time (a store's pages as they are read: none kept but the examples), then the result. */
+export interface ReplayTally {
+  add(call: RecordedCall): void;
+  result(): ReplayResult;
+}
+
+export function replayTally(candidate: Decider, baseline: Decider | null): ReplayTally {
   const groups = new Map<string, ReplayGroup>();
   const undecidable = new Map<string, ReplayResult['undecidable'][number]>();
+  const reads = readArgs(candidate.policy);
+  let replayed = 0;
   let unchanged = 0;
-  for (const call of calls) {
-    const hashedRead = readsHashed(candidate.policy, call);
-    if (hashedRead.length > 0) {
-      const key = `${call.action}\u0000${hashedRead.join(',')}`;
-      const u = undecidable.get(key) ?? { action: call.action, args: hashedRead, count: 0, example: call };
-      u.count += 1;
-      undecidable.set(key, u);
-      continue;
+  // consecutive calls mostly fall in the group of the call before: no key string for them
+  let last: ReplayGroup | undefined;
+  const add = (call: RecordedCall): void => {
+    replayed += 1;
+    if (call.hashed.length > 0) {
+      const read = reads(call.action);
+      const hashedRead = read === undefined ? [] : call.hashed.filter((h) => read.has(h));
+      if (hashedRead.length > 0) {
+        const key = `${call.action}\u0000${hashedRead.join(',')}`;
+        const u = undecidable.get(key) ?? { action: call.action, args: hashedRead, count: 0, example: call };
+        u.count += 1;
+        undecidable.set(key, u);
+        return;
+      }
     }
     const input = { action: call.action, args: argsWithHashes(call), principal: call.principal, environment: call.environment, task: call.task };
     const after = candidate.decide(input);
@@ -83,27 +104,51 @@ export function replayCalls(calls: readonly RecordedCall[], candidate: Decider, 
     const before = call.recorded?.decision ?? base?.decision;
     if (before === undefined || before === after.decision) {
       unchanged += 1;
-      continue;
+      return;
+    }
+    if (last !== undefined && last.action === call.action && last.before === before && last.after === after.decision && last.reason === after.reason) {
+      last.count += 1;
+      return;
     }
     const key = `${call.action}\u0000${before}\u0000${after.decision}\u0000${after.reason}`;
-    const g = groups.get(key) ?? {
-      action: call.action,
-      before,
-      after: after.decision,
-      reason: after.reason,
-      looser: isLooser(before, after.decision),
-      count: 0,
-      example: { call, before: base, after },
-    };
+    let g = groups.get(key);
+    if (g === undefined) {
+      g = {
+        action: call.action,
+        before,
+        after: after.decision,
+        reason: after.reason,
+        looser: isLooser(before, after.decision),
+        count: 0,
+        example: { call, before: base, after },
+      };
+      groups.set(key, g);
+    }
     g.count += 1;
-    groups.set(key, g);
-  }
+    last = g;
+  };
+  return { add, result: () => replayResult(candidate.policy, replayed, unchanged, groups, undecidable) };
+}
+
+export function replayCalls(calls: readonly RecordedCall[], candidate: Decider, baseline: Decider | null): ReplayResult {
+  const tally = replayTally(candidate, baseline);
+  for (const call of calls) tally.add(call);
+  return tally.result();
+}
+
+function replayResult(
+  candidate: Policy,
+  replayed: number,
+  unchanged: number,
+  groups: ReadonlyMap<string, ReplayGroup>,
+  undecidable: ReadonlyMap<string, ReplayResult['undecidable'][number]>,
+): ReplayResult {
   const changes = [...groups.values()].sort((a, b) => (a.action < b.action ? -1 : a.action > b.action ? 1 : b.count - a.count));
   const u = [...undecidable.values()];
   const sum = (list: ReplayGroup[]) => list.reduce((n, g) => n + g.count, 0);
   return {
-    candidate: candidate.policy,
-    replayed: calls.length,
+    candidate,
+    replayed,
     unchanged,
     changes,
     undecidable: u,

@@ -4,7 +4,7 @@
  */
 import type { Policy, SourceLocation } from '../policy/types.js';
 import type { CallDecision } from '../runtime/types.js';
-import type { ExpectKey, TestCase, TestSuite } from './cases.js';
+import { EXPECT_KEYS, type ExpectKey, type TestCase, type TestSuite } from './cases.js';
 import type { Decider } from './decider.js';
 
 export interface Mismatch {
@@ -46,9 +46,43 @@ export interface TestRun {
 }
 
 export function runTests(suite: TestSuite, decider: Decider): TestRun {
-  const results = suite.cases.map((c) => runCase(c, decider));
-  const failed = results.filter((r) => r.mismatches.length > 0).length;
-  return { suite, policy: decider.policy, results, passed: results.length - failed, failed, coverage: coverageOf(decider.policy, results) };
+  // one pass: each case decided, checked, counted and marked on the coverage as it is run
+  const policy = decider.policy;
+  const results: CaseResult[] = [];
+  const reached = new Map<string, Set<number>>();
+  let failed = 0;
+  let lastAction: string | undefined;
+  let rules: Set<number> | undefined;
+  let lastRule: number | null = null;
+  for (const c of suite.cases) {
+    const r = runCase(c, decider);
+    results.push(r);
+    if (r.mismatches.length > 0) failed += 1;
+    // cases come in runs of one action, and mostly of one rule: a set is touched when either changes
+    if (c.action !== lastAction) {
+      lastAction = c.action;
+      rules = reachedRules(reached, policy, c.action);
+      lastRule = null;
+    }
+    // authority refusals happen before the rules: they reach the action, not a rule
+    const rule = rules === undefined ? null : matchedRule(r.actual);
+    if (rule !== null && rule !== lastRule) {
+      rules!.add(rule);
+      lastRule = rule;
+    }
+  }
+  return { suite, policy, results, passed: results.length - failed, failed, coverage: coverageOf(policy, reached) };
+}
+
+/** The rules reached so far of a listed action (its entry made on first sight), undefined for an unlisted one. */
+function reachedRules(reached: Map<string, Set<number>>, policy: Policy, action: string): Set<number> | undefined {
+  if (!Object.hasOwn(policy.actions, action)) return undefined;
+  let rules = reached.get(action);
+  if (rules === undefined) {
+    rules = new Set();
+    reached.set(action, rules);
+  }
+  return rules;
 }
 
 /** The passing cases' mismatches: one frozen empty list, not one per case (10,000 cases, 10,000 arrays). */
@@ -57,16 +91,24 @@ const NO_MISMATCHES: Mismatch[] = Object.freeze([]) as unknown as Mismatch[];
 function runCase(c: TestCase, decider: Decider): CaseResult {
   // a case is a PolicyCall (action, args, principal, environment, task): decided as it is
   const actual = decider.decide(c);
-  let mismatches: Mismatch[] | undefined;
-  for (const field in c.expect) {
-    const key = field as ExpectKey;
-    const expected = c.expect[key];
+  const e = c.expect;
+  // each field by name, in the order readExpect writes them (a field left out is undefined, `rule: null` is null):
+  // no loop over each case's keys, no lookup by a key that changes
+  if (
+    e.decision === actual.decision &&
+    (e.rule === undefined || e.rule === actual.rule) &&
+    (e.reason === undefined || e.reason === actual.reason) &&
+    (e.effect_key === undefined || e.effect_key === actual.effectKey) &&
+    (e.resource === undefined || e.resource === actual.resource)
+  )
+    return { case: c, actual, mismatches: NO_MISMATCHES };
+  const mismatches: Mismatch[] = [];
+  for (const key of EXPECT_KEYS) {
+    const expected = e[key];
     const got = actualField(actual, key);
-    if (expected === got) continue;
-    mismatches ??= [];
-    mismatches.push({ field: key, expected, actual: got, loc: c.expectLocs[key] ?? c.loc });
+    if (expected !== undefined && expected !== got) mismatches.push({ field: key, expected, actual: got, loc: c.expectLocs[key] ?? c.loc });
   }
-  return { case: c, actual, mismatches: mismatches ?? NO_MISMATCHES };
+  return { case: c, actual, mismatches };
 }
 
 /** The decision's value of an expected field (`effect_key` is the decision's `effectKey`). */
@@ -85,21 +127,8 @@ export function matchedRule(decision: CallDecision): number | null {
   return decision.rule;
 }
 
-export function coverageOf(policy: Policy, results: readonly CaseResult[]): Coverage {
-  // action -> the rules some case reached (no per-case key strings: the loop runs once per case)
-  const reached = new Map<string, Set<number>>();
-  for (const r of results) {
-    const action = r.case.action;
-    if (!Object.hasOwn(policy.actions, action)) continue;
-    let rules = reached.get(action);
-    if (rules === undefined) {
-      rules = new Set();
-      reached.set(action, rules);
-    }
-    // authority refusals happen before the rules: they reach the action, not a rule
-    const rule = matchedRule(r.actual);
-    if (rule !== null) rules.add(rule);
-  }
+/** Coverage of the rules reached (action -> the rules some case reached; an action some case named has an entry). */
+export function coverageOf(policy: Policy, reached: ReadonlyMap<string, ReadonlySet<number>>): Coverage {
   const rulesUnreached: RuleRef[] = [];
   const actionsUnreached: Coverage['actionsUnreached'] = [];
   let total = 0;

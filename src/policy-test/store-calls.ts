@@ -6,6 +6,8 @@
  */
 import type { DecisionEntry, DecisionQuery, Store } from '../runtime/types.js';
 import type { RecordedCall } from './calls-file.js';
+import type { Decider } from './decider.js';
+import { replayTally, type ReplayResult } from './replay.js';
 
 export const STORE_PAGE = 10_000;
 
@@ -26,10 +28,18 @@ export function callOfEntry(e: DecisionEntry): RecordedCall {
   };
 }
 
-/** Every call of the store's log that passes the filters, in seq order; null when the store keeps no log. */
-export async function readStoreCalls(store: Store, filter: { since?: number; action?: string } = {}, pageSize = STORE_PAGE): Promise<RecordedCall[] | null> {
+type CallFilter = { since?: number; action?: string };
+
+/**
+ * The store's log that passes the filters, page by page in seq order (each page's calls once the
+ * call ids seen before are dropped), so a caller keeps one page at a time; null when the store keeps no log.
+ */
+export function storeCallPages(store: Store, filter: CallFilter = {}, pageSize = STORE_PAGE): AsyncGenerator<RecordedCall[]> | null {
   if (typeof store.listDecisions !== 'function') return null;
-  const calls: RecordedCall[] = [];
+  return pagesOf(store.listDecisions.bind(store), filter, pageSize);
+}
+
+async function* pagesOf(list: NonNullable<Store['listDecisions']>, filter: CallFilter, pageSize: number): AsyncGenerator<RecordedCall[]> {
   const seen = new Set<string>();
   for (let afterSeq = 0; ; ) {
     const query: DecisionQuery = {
@@ -38,7 +48,8 @@ export async function readStoreCalls(store: Store, filter: { since?: number; act
       ...(filter.since !== undefined ? { since: filter.since } : {}),
       ...(filter.action !== undefined ? { action: filter.action } : {}),
     };
-    const page = await store.listDecisions(query);
+    const page = await list(query);
+    const calls: RecordedCall[] = [];
     for (const e of page) {
       if (e.call_id !== null) {
         if (seen.has(e.call_id)) continue;
@@ -46,7 +57,26 @@ export async function readStoreCalls(store: Store, filter: { since?: number; act
       }
       calls.push(callOfEntry(e));
     }
-    if (page.length < pageSize) return calls;
+    yield calls;
+    if (page.length < pageSize) return;
     afterSeq = page[page.length - 1]!.seq;
   }
+}
+
+/** Every call of the store's log that passes the filters, in seq order; null when the store keeps no log. */
+export async function readStoreCalls(store: Store, filter: CallFilter = {}, pageSize = STORE_PAGE): Promise<RecordedCall[] | null> {
+  const pages = storeCallPages(store, filter, pageSize);
+  if (pages === null) return null;
+  const calls: RecordedCall[] = [];
+  for await (const page of pages) for (const call of page) calls.push(call);
+  return calls;
+}
+
+/** The store's log replayed under the candidate as it is read (its recorded decisions the baseline); null when the store keeps no log. */
+export async function replayStoreCalls(store: Store, candidate: Decider, filter: CallFilter = {}, pageSize = STORE_PAGE): Promise<ReplayResult | null> {
+  const pages = storeCallPages(store, filter, pageSize);
+  if (pages === null) return null;
+  const tally = replayTally(candidate, null);
+  for await (const page of pages) for (const call of page) tally.add(call);
+  return tally.result();
 }

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { UserError } from '../../diagnostics.js';
+import type { Policy } from '../../policy/types.js';
 import { loadPolicyOrThrow, readTextFile } from '../../policy/load.js';
 import { parseCallsFile } from '../../policy-test/calls-file.js';
 import { createDecider } from '../../policy-test/decider.js';
@@ -8,7 +9,7 @@ import { failCode, type FailOn } from '../../policy-test/oversight.js';
 import { attachAnswers } from '../../policy-test/answers.js';
 import { replayCalls, type ReplayResult } from '../../policy-test/replay.js';
 import { formatReplay } from '../../policy-test/replay-report.js';
-import { readStoreCalls } from '../../policy-test/store-calls.js';
+import { replayStoreCalls } from '../../policy-test/store-calls.js';
 import type { RecordedCall } from '../../policy-test/calls-file.js';
 import type { CommandSpec } from '../context.js';
 import { displayPath } from '../../format-diagnostics.js';
@@ -76,7 +77,7 @@ export const replayCommand: CommandSpec<ReplayArgs> = {
       return replayCalls(calls, createDecider(candidate), baseline);
     };
     const { result, label } =
-      args.calls !== undefined ? fileReplay(args.calls, ctx.cwd, since, args.action, replay) : await storeReplay(args, ctx, since, replay);
+      args.calls !== undefined ? fileReplay(args.calls, ctx.cwd, since, args.action, replay) : await storeReplay(args, ctx, since, candidate);
     ctx.stdout(
       formatReplay(result, args.format, { candidate: displayPath(candidate.file, ctx.cwd), calls: label, unit: args.calls !== undefined ? 'line' : 'entry' }),
     );
@@ -108,17 +109,18 @@ function fileReplay(
   };
 }
 
-/** The calls of the store's decision log (the store filters by --since and --action), replayed; the examples that paused get their answers. */
+/** The calls of the store's decision log (the store filters by --since and --action), replayed page by page as read; the examples that paused get their answers. */
 async function storeReplay(
   args: ReplayArgs,
   ctx: Parameters<CommandSpec<ReplayArgs>['run']>[1],
   since: number | null,
-  replay: (calls: RecordedCall[]) => ReplayResult,
+  candidate: Policy,
 ): Promise<{ result: ReplayResult; label: string }> {
   return withStore(args, ctx, async (store, label) => {
-    const calls = await readStoreCalls(store, { ...(since !== null ? { since } : {}), ...(args.action !== undefined ? { action: args.action } : {}) });
-    if (calls === null) throw new UserError(`${label}: this store keeps no decision log.\nhint: export the calls one JSON object a line and pass --calls`);
-    const result = replay(calls);
+    // every entry records its decision: the baseline is the log's, so no baseline policy is loaded
+    const filter = { ...(since !== null ? { since } : {}), ...(args.action !== undefined ? { action: args.action } : {}) };
+    const result = await replayStoreCalls(store, createDecider(candidate), filter);
+    if (result === null) throw new UserError(`${label}: this store keeps no decision log.\nhint: export the calls one JSON object a line and pass --calls`);
     await attachAnswers(
       store,
       result.changes.map((g) => g.example.call),
