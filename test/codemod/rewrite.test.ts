@@ -202,7 +202,7 @@ describe('rewriteFile', () => {
       file: 'src/a/x.ts',
     });
     expect(bundler.after).toBe(
-      `import { Agent } from '@openai/agents';\nimport { protectedTool } from '../ctrlrun.generated.js';\nexport const x = protectedTool('all', { name: 'b' });\n`,
+      `import { Agent } from '@openai/agents';\nimport { protectedTool } from '../ctrlrun.generated';\nexport const x = protectedTool('all', { name: 'b' });\n`,
     );
   });
 

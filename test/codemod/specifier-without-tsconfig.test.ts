@@ -30,7 +30,7 @@ describe('module settings without a tsconfig', () => {
   it('follows `.ts` specifiers in the repo, for every directory (tool files with no relative import too)', () => {
     const root = repo({
       'package.json': '{}',
-      'examples/chat.ts': `import { validateEnv } from '../utils/env.ts.js';\n${TOOL}`,
+      'examples/chat.ts': `import { validateEnv } from '../utils/env.ts';\n${TOOL}`,
       'examples/tutor.ts': TOOL,
       'utils/env.ts': 'export function validateEnv() {}\n',
     });
@@ -46,26 +46,26 @@ describe('module settings without a tsconfig', () => {
 
   it('keeps `.js` when the repo writes `.js` specifiers, or none at all', () => {
     const js = repo({
-      'a.ts': `import { x } from './b.js';\nimport { y } from './c.ts.js';\nimport { z } from './d.js';\n${TOOL}`,
+      'a.ts': `import { x } from './b.js';\nimport { y } from './c.ts';\nimport { z } from './d.js';\n${TOOL}`,
       'b.ts': '',
       'c.ts': '',
       'd.ts': '',
     });
     expect(settingsWithoutConfig(js)).toEqual({ extension: 'js' });
-    const none = repo({ 'a.ts': `import { x } from './b.js';\nimport fs from 'node:fs';\n${TOOL}`, 'b.ts': '' });
+    const none = repo({ 'a.ts': `import { x } from './b';\nimport fs from 'node:fs';\n${TOOL}`, 'b.ts': '' });
     expect(settingsWithoutConfig(none)).toEqual({ extension: 'js' });
     expect(createModuleSettingsLookup(none)(none)).toEqual({ extension: 'js' });
   });
 
   it('counts only TypeScript files, and only relative imports (a plain JS file naming .ts does not count)', () => {
-    const root = repo({ 'a.js': `import { x } from './b.ts.js';\n`, 'c.ts': `import pkg from 'some-pkg/index.ts';\n${TOOL}` });
+    const root = repo({ 'a.js': `import { x } from './b.ts';\n`, 'c.ts': `import pkg from 'some-pkg/index.ts';\n${TOOL}` });
     expect(settingsWithoutConfig(root)).toEqual({ extension: 'js' });
   });
 
   it('a tsconfig still decides over the evidence of the imports', () => {
     const root = repo({
       'tsconfig.json': JSON.stringify({ compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext' } }),
-      'a.ts': `import { validateEnv } from './env.ts.js';\n${TOOL}`,
+      'a.ts': `import { validateEnv } from './env.ts';\n${TOOL}`,
       'env.ts': '',
     });
     expect(createModuleSettingsLookup(root)(root).extension).toBe('js');
