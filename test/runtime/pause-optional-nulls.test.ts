@@ -125,6 +125,16 @@ describe('an optional property the model left empty: filed at the pause, as stri
   });
 });
 
+/** bob's yes recorded in the store (not through the control), the SDK state approved, the run resumed: what it threw, or null. */
+async function answeredElsewhereThenResumed(s: Setup, agent: DeskAgent, paused: Paused): Promise<unknown> {
+  await s.store.addAnswer('c1', { approver: 'bob', decision: 'approve', at: s.clock.now() });
+  paused.state.approve(paused.interruptions[0]!);
+  return sdkRun(agent, paused.state, { context: { user: 'alice' } }).then(
+    () => null,
+    (e: unknown) => unwrap(e),
+  );
+}
+
 /** The refund action decided by whether `note` is present: `null` and absent are two calls to it. */
 function noteSensitive(s: Setup, withEffect: boolean) {
   const action = s.policy.actions['stripe.refund']!;
@@ -174,12 +184,7 @@ describe('a text that left the property out claims the request filed with its nu
       // the control will not approve it for this call either
       await expect(s.control.approve(result.state, result.interruptions[0]!, { approver: 'bob' })).rejects.toBeInstanceOf(ApprovalMismatch);
       // an answer recorded elsewhere: the claim refuses it
-      await s.store.addAnswer('c1', { approver: 'bob', decision: 'approve', at: s.clock.now() });
-      result.state.approve(result.interruptions[0]!);
-      const error = await sdkRun(agent, result.state, { context: { user: 'alice' } }).then(
-        () => null,
-        (e: unknown) => unwrap(e),
-      );
+      const error = await answeredElsewhereThenResumed(s, agent, result);
       expect(error).toBeInstanceOf(ApprovalMismatch);
       expect((error as ApprovalMismatch).reason).toBe('mismatch');
       expect(calls).toEqual([]);
@@ -187,7 +192,7 @@ describe('a text that left the property out claims the request filed with its nu
     });
   }
 
-  it('decided alike, the call claims it; a request under the call id for other arguments is still a mismatch', async () => {
+  it('a request under the call id for other arguments (its null put back or not) is still a mismatch', async () => {
     const s = setup();
     const { tool, calls } = noteTool(s, 'JSON schema');
     await s.store.putRequest({
@@ -204,12 +209,7 @@ describe('a text that left the property out claims the request filed with its nu
     const agent = agentWith(scripted([refundCall(LEFT_OUT, 'c1')], [assistantMessage('done')]), [tool]);
     const result = await sdkRun(agent, 'refund pay_1', { context: { user: 'alice' } });
     await expect(s.control.approve(result.state, result.interruptions[0]!, { approver: 'bob' })).rejects.toBeInstanceOf(ApprovalMismatch);
-    await s.store.addAnswer('c1', { approver: 'bob', decision: 'approve', at: s.clock.now() });
-    result.state.approve(result.interruptions[0]!);
-    const error = await sdkRun(agent, result.state, { context: { user: 'alice' } }).then(
-      () => null,
-      (e: unknown) => unwrap(e),
-    );
+    const error = await answeredElsewhereThenResumed(s, agent, result);
     expect((error as ApprovalMismatch).reason).toBe('mismatch');
     expect(calls).toEqual([]);
   });
