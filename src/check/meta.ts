@@ -29,6 +29,7 @@ import { nodeModuleInBrowserMeta } from './rules/node-module-in-browser.js';
 import { mcpFunctionToolMeta } from './rules/mcp-function-tool.js';
 import { unmappedProtectedToolMeta } from './rules/unmapped-protected-tool.js';
 import { runWithoutContextMeta } from './rules/run-without-context.js';
+import { hostedMcpSdkRunMeta } from './rules/hosted-mcp-sdk-run.js';
 import { realtimeApprovalUnansweredMeta } from './rules/realtime-approval-unanswered.js';
 import { shadowedRuleMeta } from './rules/shadowed-rule.js';
 import { contradictoryConditionsMeta } from './rules/contradictory-conditions.js';
@@ -80,6 +81,7 @@ export const RULES: readonly RuleMeta[] = [
   mcpFunctionToolMeta,
   unmappedProtectedToolMeta,
   runWithoutContextMeta,
+  hostedMcpSdkRunMeta,
   realtimeApprovalUnansweredMeta,
   shadowedRuleMeta,
   contradictoryConditionsMeta,

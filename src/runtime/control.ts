@@ -1,5 +1,5 @@
 import type { RunContext, RunState, RunToolApprovalItem } from '@openai/agents';
-import { argsMatchHash } from './args-binding.js';
+import { argsMatchHash, filedForm } from './args-binding.js';
 import { parseArguments } from './arguments.js';
 import { canonicalJson } from './canonical.js';
 import { decideCall } from './decide.js';
@@ -390,7 +390,14 @@ async function ensureRequest(internals: ControlInternals, policy: CompiledPolicy
 
 /** The stored request is for exactly this call: same action, arguments and policy. */
 function bindingHolds(request: ApprovalRequest, call: OurCall, policy: CompiledPolicy): boolean {
-  return request.action === call.action && request.argsHash === call.args?.hash && request.policyHash === policy.hash;
+  if (request.action !== call.action || request.policyHash !== policy.hash || !call.args) return false;
+  if (request.argsHash === call.args.hash) return true;
+  // filed at the pause as strict mode writes the call, the text leaving an optional property out: the
+  // same call when the policy decides both alike (the claim asks again, with the principal's grants)
+  const written = filedForm(call.args.value, request);
+  if (written === undefined) return false;
+  const [a, b] = [decideCall(policy.actions[call.action], written), decideCall(policy.actions[call.action], call.args.value)];
+  return a.decision === b.decision && a.reason === b.reason && a.effectKey === b.effectKey && a.resource === b.resource;
 }
 
 async function requestAll(internals: ControlInternals, state: PausedCalls): Promise<ApprovalRequest[]> {

@@ -9,7 +9,6 @@ import {
   type UnknownContext,
 } from '@openai/agents';
 import type { Control } from './control.js';
-import { isSchemaParsed } from './core/pause.js';
 import { createActionCore } from './core/action-core.js';
 import { bindPolicy } from './core/bind-policy.js';
 import { isBodyFailure } from './core/body-failures.js';
@@ -91,6 +90,7 @@ export function makeProtectedTool(
     userErrorFunction,
     // a structured tool (outputSchema) cannot answer with refusal text unless the user supplies a fallback
     refusalsAsErrors: options.outputSchema !== undefined && !userErrorFunction,
+    strict: options.strict !== false,
     upstream: door.upstream,
   });
   const body = execute as (i: unknown, c: unknown, d: unknown) => unknown;
@@ -100,10 +100,9 @@ export function makeProtectedTool(
 
   const userGuardrails = (options.inputGuardrails as unknown[] | undefined) ?? [];
   // the call id is the SDK's third argument: a paused call is filed under it, with the tool's name
-  // (and, for a zod or Standard schema, whose parse drops the nulls of optional fields, the strict schema)
-  const parsedBySchema = isSchemaParsed(options.parameters);
+  // (and its schema as the model sees it: strict mode's parse drops optional properties' nulls)
   const needsApproval = (runContext: RunContext<unknown>, input: unknown, callId?: string) =>
-    core.needsApproval(runContext, input, { callId, toolName: created.name, ...(parsedBySchema ? { strictSchema: created.parameters } : {}) });
+    core.needsApproval(runContext, input, { callId, toolName: created.name, strictSchema: created.parameters });
   const created = tool({
     ...(options as object),
     execute: wrappedExecute,

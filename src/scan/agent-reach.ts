@@ -15,20 +15,25 @@ export interface ReachContext {
   sdkMember: (expr: ts.Expression) => string | undefined;
   isProtectedCallee: (callee: ts.Expression) => boolean;
   initializerOf: (name: string) => ts.Expression | undefined;
+  /** The generated module's door a callee names (`protectHostedMcp`), if any. */
+  doorOf?: (callee: ts.Expression) => string | undefined;
 }
 
 const AGENTS = new Set(['Agent', 'RealtimeAgent']);
 const UNKNOWN: AgentReach = { kind: 'unknown' };
 
 export function agentReach(expr: ts.Expression, ctx: ReachContext): AgentReach {
-  const acc = { protectedCall: false, names: new Set<string>() };
+  const acc: Acc = { protectedCall: false, names: new Set<string>(), hostedMcp: false };
   const ok = agentInto(expr, ctx, acc, 0, new Set());
-  return ok ? { kind: 'tools', protectedCall: acc.protectedCall, names: [...acc.names] } : UNKNOWN;
+  const hosted = acc.hostedMcp ? { hostedMcp: true } : {};
+  return ok ? { kind: 'tools', protectedCall: acc.protectedCall, names: [...acc.names], ...hosted } : { ...UNKNOWN, ...hosted };
 }
 
 interface Acc {
   protectedCall: boolean;
   names: Set<string>;
+  /** A `protectHostedMcp` tool was seen (kept even when the rest is unknown). */
+  hostedMcp: boolean;
 }
 
 /** Follows a variable of this file to its initializer (depth- and cycle-bounded). */
@@ -72,6 +77,11 @@ function toolInto(expr: ts.Expression, ctx: ReachContext, acc: Acc, depth: numbe
   if (!e || !typescript.isCallExpression(e)) return false;
   if (ctx.isProtectedCallee(e.expression)) {
     acc.protectedCall = true;
+    return true;
+  }
+  if (ctx.doorOf?.(e.expression) === 'protectHostedMcp') {
+    acc.protectedCall = true;
+    acc.hostedMcp = true;
     return true;
   }
   const callee = unwrapValue(e.expression);

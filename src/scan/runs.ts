@@ -22,6 +22,8 @@ export interface RunScanContext {
   ancestors: readonly ts.Node[];
   /** A callee of the generated module's protected tools (`protectedTool`, `protectAgentTool`). */
   isProtectedCallee?: (callee: ts.Expression) => boolean;
+  /** The generated module's door a callee names (`protectHostedMcp`), if any. */
+  doorOf?: (callee: ts.Expression) => string | undefined;
 }
 
 const RUNTIME = /^ctrlrun-gen\/runtime(?:\/|$)/;
@@ -57,7 +59,12 @@ export function runCallOf(node: ts.CallExpression, ctx: RunScanContext): RunCall
     resumes: isRunStateValue(input, ctx.ancestors, ctx.sf) || isCaughtState(input, ctx),
     context: contextOf(options, ctx),
   };
-  run.reach = agentReach(agent, { sdkMember: ctx.sdkMember, initializerOf: ctx.initializerOf, isProtectedCallee: ctx.isProtectedCallee ?? (() => false) });
+  run.reach = agentReach(agent, {
+    sdkMember: ctx.sdkMember,
+    initializerOf: ctx.initializerOf,
+    isProtectedCallee: ctx.isProtectedCallee ?? (() => false),
+    ...(ctx.doorOf ? { doorOf: ctx.doorOf } : {}),
+  });
   if (text.length <= 40) run.agent = text;
   return run;
 }

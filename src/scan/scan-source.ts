@@ -8,7 +8,7 @@ import { findSuppressions } from './suppressions.js';
 import { collectAliasNames, topLevelConstStrings } from './syntax.js';
 import { topLevelBindings } from './values.js';
 import type { FileScan, ModuleImport } from './types.js';
-import { GENERATED_DOORS, initializerOf, isProtectedToolCallee, sdkMember, type FileContext, type ScanSourceOptions } from './file/context.js';
+import { doorOf, GENERATED_DOORS, initializerOf, isProtectedToolCallee, sdkMember, type FileContext, type ScanSourceOptions } from './file/context.js';
 import { settleServerLists } from './file/mcp-servers.js';
 import { visitFile } from './file/visit.js';
 
@@ -112,6 +112,7 @@ function createFileContext(file: string, text: string, parsed: Parsed, options: 
       initializerOf: (name) => initializerOf(cx, name),
       ancestors,
       isProtectedCallee: (callee) => isProtectedToolCallee(cx, callee),
+      doorOf: (callee) => doorOf(cx, callee),
     },
   };
   return cx;

@@ -369,7 +369,7 @@ export interface RunCall {
 }
 
 /** The tools a run's agent reaches: `unknown` when the file does not show them all. */
-export type AgentReach = { kind: 'unknown' } | { kind: 'tools'; protectedCall: boolean; names: string[] };
+export type AgentReach = { kind: 'unknown'; hostedMcp?: boolean } | { kind: 'tools'; protectedCall: boolean; names: string[]; hostedMcp?: boolean };
 
 /** `createControl({ identity })`: the keys of `runContext.context` the identity reads. */
 export interface IdentityRead {

@@ -42,8 +42,16 @@ async function record(store: Store): Promise<void> {
     protect('stripe.refund', {
       name: 'refund',
       description: 'Refund',
-      parameters: z.object({ payment_id: z.string(), amount: z.number().int(), note: z.string().optional() }),
-      execute: async (a) => void ran.push(a.payment_id),
+      // not strict: the scripted model leaves `note` out, and a strict tool's pause would file and log the
+      // call as strict mode writes it (`note: null`, kept as its keyed hash, which differs per store)
+      parameters: {
+        type: 'object',
+        properties: { payment_id: { type: 'string' }, amount: { type: 'integer' }, note: { type: 'string' } },
+        required: ['payment_id', 'amount'],
+        additionalProperties: false,
+      } as never,
+      strict: false,
+      execute: async (a: unknown) => void ran.push((a as { payment_id: string }).payment_id),
     }),
     protect('stripe.charge.read', { name: 'read_charge', description: 'Read', parameters: z.object({ charge_id: z.string() }), execute: async () => 'ok' }),
     protect('accounts.close', { name: 'close_account', description: 'Close', parameters: z.object({ account: z.string() }), execute: async () => 'closed' }),

@@ -104,7 +104,35 @@ describe('the decision log, written by the core through the Runner', () => {
     expect(await verifyDecisions(s.store)).toEqual({ ok: true, count: 1 });
   });
 
-  it('a pause the core cannot bind (an optional field left out) is logged by control.request, once', async () => {
+  it('a pause the core cannot bind (an integer beyond 2^53) is logged by control.request, once', async () => {
+    const s = labelled(memoryStore());
+    const calls: unknown[] = [];
+    const tool = s.protectedTool('stripe.refund', {
+      name: 'refund',
+      description: 'Refund a payment',
+      parameters: {
+        type: 'object',
+        properties: { payment_id: { type: 'string' }, amount: { type: 'integer' }, ref: { type: 'integer' } },
+        required: ['payment_id', 'amount', 'ref'],
+        additionalProperties: false,
+      },
+      execute: async (a: unknown) => void calls.push(a),
+    });
+    const text = '{"payment_id":"pay_4","amount":500000,"ref":9007199254740993}';
+    const agent = agentWith(scripted([refundCall(text, 'c4')], [assistantMessage('done')]), [tool]);
+    const paused = await run(agent, 'refund', { context: { user: 'alice' } });
+    expect(await s.store.listDecisions!()).toEqual([]); // not filed at the pause: control.request files it
+    await s.control.request(paused.state);
+    await s.control.request(paused.state); // idempotent: no second receipt, no second entry
+    expect((await s.store.listDecisions!()).map((e) => [e.call_id, e.result, e.principal?.agent])).toEqual([['c4', 'requested', 'alice']]);
+    await s.control.approve(paused.state, paused.interruptions[0]!, { approver: 'bob' });
+    await run(agent, await RunState.fromString(agent, paused.state.toString()));
+    expect(calls).toHaveLength(1);
+    expect((await s.store.listDecisions!()).map((e) => [e.call_id, e.result])).toEqual([['c4', 'requested']]);
+    expect(await verifyDecisions(s.store)).toEqual({ ok: true, count: 1 });
+  });
+
+  it('an optional field left out: logged once, at the pause that filed it as strict mode writes it; the claim in that form writes none', async () => {
     const s = labelled(memoryStore());
     const calls: unknown[] = [];
     const tool = s.protectedTool('stripe.refund', {
@@ -115,10 +143,8 @@ describe('the decision log, written by the core through the Runner', () => {
     });
     const agent = agentWith(scripted([refundCall({ payment_id: 'pay_4', amount: 500_000 }, 'c4')], [assistantMessage('done')]), [tool]);
     const paused = await run(agent, 'refund', { context: { user: 'alice' } });
-    expect(await s.store.listDecisions!()).toEqual([]); // not filed at the pause: control.request files it
-    await s.control.request(paused.state);
-    await s.control.request(paused.state); // idempotent: no second receipt, no second entry
-    expect((await s.store.listDecisions!()).map((e) => [e.call_id, e.result, e.principal?.agent])).toEqual([['c4', 'requested', 'alice']]);
+    expect((await s.store.listDecisions!()).map((e) => [e.call_id, e.result])).toEqual([['c4', 'requested']]);
+    await s.control.request(paused.state); // idempotent: no second entry
     await s.control.approve(paused.state, paused.interruptions[0]!, { approver: 'bob' });
     await run(agent, await RunState.fromString(agent, paused.state.toString()));
     expect(calls).toHaveLength(1);

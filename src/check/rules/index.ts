@@ -5,6 +5,7 @@ import { unknownActionRule } from './unknown-action.js';
 import { unsafeErrorFunctionRule } from './unsafe-error-function.js';
 import { stickyApprovalRule } from './sticky-approval.js';
 import { needsApprovalOverrideRule } from './needs-approval-override.js';
+import { hostedMcpSdkRunRule } from './hosted-mcp-sdk-run.js';
 import { hostedMcpUnguardedRule } from './hosted-mcp-unguarded.js';
 import { mcpServerUnguardedRule } from './mcp-server-unguarded.js';
 import { opaqueToolFactoryRule } from './opaque-tool-factory.js';
@@ -70,6 +71,7 @@ export const REPO_RULES: readonly RepoRule[] = [
   observeModeRule,
   nodeModuleInBrowserRule,
   runWithoutContextRule,
+  hostedMcpSdkRunRule,
   realtimeApprovalUnansweredRule,
   shadowedRuleRule,
   contradictoryConditionsRule,

@@ -18,6 +18,8 @@ export interface ActionCoreOptions {
   parameters?: ArgsSchema | undefined;
   userErrorFunction?: UserErrorFunction | null | undefined;
   refusalsAsErrors?: boolean;
+  /** The SDK parses the tool in strict mode (`strict` not false): optional properties' nulls are dropped before the body. */
+  strict?: boolean;
   /**
    * The door's check of the upstream the call would reach (CTRLRun's `upstream:` pins), asked
    * after the policy and authority let the call through: a problem refuses it with its reason.
@@ -36,7 +38,7 @@ export function coreScope(internals: ControlInternals, policy: CompiledPolicy, a
     compiled,
     enforce: policy.mode === 'enforce',
     decision: { action, compiled, policy, environment },
-    args: argumentsStage(options.parameters, action),
+    args: argumentsStage(options.parameters, action, options.strict === true),
     principals: principalStage(internals, Boolean(policy.authority)),
     holds: stillRunningHolds(),
     upstream: options.upstream,

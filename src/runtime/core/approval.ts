@@ -1,13 +1,47 @@
+import { filedForm } from '../args-binding.js';
 import type { ApprovalMismatch } from '../errors.js';
 import { sameIdentity } from '../identity.js';
 import { approversOf, distinctApprovers } from '../internals.js';
 import { claimMatches, claimOutcome } from '../memory-store.js';
-import type { ClaimBinding, ClaimResult, Store } from '../types.js';
-import type { CallFacts } from './types.js';
+import type { ApprovalRequest, ClaimBinding, ClaimResult, Store } from '../types.js';
+import { decideOn, type DecisionScope } from './decision.js';
+import type { CallFacts, DecidedCall } from './types.js';
 
 /** What a claim of this call's approval must match: this action, these arguments, this policy, this principal. */
 export function bindingOf(action: string, policyHash: string, facts: CallFacts): ClaimBinding {
-  return { action, argsHash: facts.argsHash, policyHash, principal: facts.principal };
+  return { action, argsHash: facts.bindHash ?? facts.argsHash, policyHash, principal: facts.principal };
+}
+
+/** The parts of a decision that make two calls the same to CTRLRun: outcome, rule, reason, effect key, resource, grant. */
+function sameDecision(a: DecidedCall, b: Pick<CallFacts, 'decision' | 'grant'>): boolean {
+  const [x, y] = [a.decision, b.decision];
+  return (
+    x.decision === y.decision &&
+    x.rule === y.rule &&
+    x.reason === y.reason &&
+    x.effectKey === y.effectKey &&
+    x.resource === y.resource &&
+    x.detail === y.detail &&
+    a.grant?.id === b.grant?.id
+  );
+}
+
+/**
+ * Binds the claim to the request filed at the pause when that request wrote the call as strict
+ * mode does (an optional property `null`) and the model's text left the property out: the SDK
+ * gives the tool the same parse for both, and `needsApproval` could not tell them apart. Bound so
+ * only when CTRLRun decides both forms alike (`null` and absent can differ: `neq`, `data_scope`):
+ * two calls the policy tells apart never share an approval. Sets `facts.bindHash`; false when the
+ * request is not this call's in that form (the claim then finds it a mismatch, as before).
+ */
+export function rebind(scope: DecisionScope, now: number, facts: CallFacts, request: Pick<ApprovalRequest, 'args' | 'argsHash'> | null | undefined): boolean {
+  if (!request || facts.args === undefined || facts.principal === null || request.argsHash === facts.argsHash) return false;
+  const written = filedForm(facts.args, request);
+  if (written === undefined) return false;
+  const who = facts.subject ? { principal: facts.principal, subject: facts.subject } : null;
+  if (!sameDecision(decideOn(scope, now, undefined, written, who, facts.task ?? null), facts)) return false;
+  facts.bindHash = request.argsHash;
+  return true;
 }
 
 /** What the approval must also satisfy beyond the store's binding: its age and its approvers. */
@@ -70,4 +104,27 @@ export async function vetFromStore(store: Pick<Store, 'getRequest'>, facts: Call
   if (facts.callId === null) return { outcome: 'unknown' };
   const request = await store.getRequest(facts.callId);
   return claimOutcome(request ?? undefined, binding);
+}
+
+/** Where a claim is bound: the action's scope and the control's store and clock. */
+export interface ClaimScope {
+  action: string;
+  policy: { hash: string };
+  decision: DecisionScope;
+  internals: { store: Pick<Store, 'claimApproval' | 'getRequest'>; clock: () => number };
+}
+
+/** Claims this call's approval (`claimFromStore`), bound again in the pause's form where `rebind` allows it. */
+export async function claimBound(scope: ClaimScope, facts: CallFacts): Promise<ClaimResult> {
+  const { store, clock } = scope.internals;
+  const claimed = await claimFromStore(store, facts, clock(), bindingOf(scope.action, scope.policy.hash, facts));
+  if (claimed.outcome === 'unknown' || !rebind(scope.decision, clock(), facts, claimed.request) || claimed.outcome !== 'mismatch') return claimed;
+  return claimFromStore(store, facts, clock(), bindingOf(scope.action, scope.policy.hash, facts));
+}
+
+/** Reads what a claim would find (`vetFromStore`), bound again in the pause's form where `rebind` allows it. */
+export async function vetBound(scope: ClaimScope, facts: CallFacts): Promise<ClaimResult> {
+  const vetted = await vetFromStore(scope.internals.store, facts, bindingOf(scope.action, scope.policy.hash, facts));
+  if (vetted.outcome === 'unknown' || !rebind(scope.decision, scope.internals.clock(), facts, vetted.request)) return vetted;
+  return claimOutcome(vetted.request, bindingOf(scope.action, scope.policy.hash, facts));
 }

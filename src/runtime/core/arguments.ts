@@ -19,7 +19,12 @@ export interface ArgumentsStage {
   policyArgs: (raw: string, lossless?: ArgumentsCheck) => PolicyArgs;
 }
 
-export function argumentsStage(parameters: ArgsSchema | undefined, action: string): ArgumentsStage {
+/**
+ * `strict`: the SDK parses a JSON-schema tool in strict mode (its default): the model sends every
+ * property, `null` for an optional one left empty, and the SDK drops that `null` before the body
+ * (where the property's own schema does not admit it).
+ */
+export function argumentsStage(parameters: ArgsSchema | undefined, action: string, strict = false): ArgumentsStage {
   const schemaCheck =
     parameters && typeof parameters === 'object' && typeof parameters.safeParse !== 'function'
       ? compileJsonSchema(parameters, `protectedTool('${action}')`)
@@ -33,7 +38,10 @@ export function argumentsStage(parameters: ArgsSchema | undefined, action: strin
     if (!parsed.ok) return parsed;
     if (schemaCheck) {
       const problem = schemaCheck(parsed.value);
-      return problem === null ? parsed : { ok: false, problem };
+      if (problem === null || !strict) return problem === null ? parsed : { ok: false, problem };
+      // strict mode: what the body gets, the optional properties' nulls dropped as the SDK drops them
+      const sent = withoutOptionalNulls(parameters, parsed.value);
+      return sent !== parsed.value && schemaCheck(sent) === null ? { ok: true, value: sent } : { ok: false, problem };
     }
     if (typeof parameters?.safeParse !== 'function') return parsed;
     const checked = parameters.safeParse(parsed.value);
@@ -68,6 +76,46 @@ export function withoutNulls(value: unknown, depth = 0): unknown {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(value)) if (v !== null) out[k] = withoutNulls(v, depth + 1);
   return out;
+}
+
+/** Whether a JSON schema plainly admits `null` (a `$ref` or anything unclear counts as admitting it: its null is kept). */
+function admitsNull(schema: unknown, depth: number): boolean {
+  if (schema === null || typeof schema !== 'object' || depth > 64) return true;
+  const s = schema as Record<string, unknown>;
+  if (s.$ref !== undefined || s.nullable === true || s.type === 'null' || s.const === null) return true;
+  if (Array.isArray(s.type) && s.type.includes('null')) return true;
+  if (Array.isArray(s.enum) && s.enum.includes(null)) return true;
+  return ['anyOf', 'oneOf'].some((k) => Array.isArray(s[k]) && (s[k] as unknown[]).some((b) => admitsNull(b, depth + 1)));
+}
+
+/**
+ * The value as the SDK's strict mode hands a JSON-schema tool its arguments: a `null` the model
+ * sent for a property its schema does not require and does not admit `null` is dropped, at any
+ * depth the schema's `properties` and `items` reach. The same value (not a copy) when none was.
+ */
+export function withoutOptionalNulls(schema: unknown, value: unknown, depth = 0): unknown {
+  if (depth > 64 || schema === null || typeof schema !== 'object' || value === null || typeof value !== 'object') return value;
+  const s = schema as { properties?: unknown; required?: unknown; items?: unknown };
+  if (Array.isArray(value)) {
+    if (s.items === undefined) return value;
+    const items = value.map((v) => withoutOptionalNulls(s.items, v, depth + 1));
+    return items.some((v, i) => v !== value[i]) ? items : value;
+  }
+  if (s.properties === null || typeof s.properties !== 'object') return value;
+  const required = new Set(Array.isArray(s.required) ? (s.required as unknown[]) : []);
+  const given = value as Record<string, unknown>;
+  let out: Record<string, unknown> | null = null;
+  for (const [key, sub] of Object.entries(s.properties as Record<string, unknown>)) {
+    if (!Object.hasOwn(given, key)) continue;
+    const v = given[key];
+    const drop = v === null && !required.has(key) && !admitsNull(sub, depth + 1);
+    const next = drop ? undefined : withoutOptionalNulls(sub, v, depth + 1);
+    if (!drop && next === v) continue;
+    out ??= { ...given };
+    if (drop) delete out[key];
+    else Object.defineProperty(out, key, { value: next, enumerable: true, writable: true, configurable: true });
+  }
+  return out ?? value;
 }
 
 /** Deep equality of two parsed argument values (plain data, dates; anything else by its JSON). */

@@ -6,7 +6,7 @@ import { approversOf, isThenable } from '../internals.js';
 import { claimMatches } from '../memory-store.js';
 import type { BudgetCharge, ClaimResult, CompiledGrant } from '../types.js';
 import { inputIsTheCalls, inputProblem } from './arguments.js';
-import { approvalVerdict, bindingOf, claimFromStore, vetFromStore } from './approval.js';
+import { approvalVerdict, bindingOf, claimBound, vetBound } from './approval.js';
 import { argsOf, decideOn, decisionRefusal } from './decision.js';
 import { STILL_RUNNING_TEXT, UNOBSERVED_TEXT } from './messages.js';
 import { reserve, reservationRefusal } from './reservation.js';
@@ -145,8 +145,7 @@ export async function approvedBy(scope: CoreScope, facts: CallFacts, claimed: Cl
 /** No reservation to pair the approval with: it is claimed on its own, then the decision's receipt is written before anything runs. */
 async function claimAlone(scope: CoreScope, facts: CallFacts): Promise<Authorized> {
   const approving = facts.decision.decision === 'approve';
-  const binding = bindingOf(scope.action, scope.policy.hash, facts);
-  const approvers = approving ? await approvedBy(scope, facts, await claimFromStore(scope.internals.store, facts, scope.internals.clock(), binding)) : [];
+  const approvers = approving ? await approvedBy(scope, facts, await claimBound(scope, facts)) : [];
   // a store that cannot record the decision stops the call
   await scope.receipt(facts, { result: approving ? 'claimed' : 'allowed', approvers, effect_key: null });
   return { kind: 'enforce', facts, approvers, key: null, attemptId: null };
@@ -161,8 +160,8 @@ async function claimAlone(scope: CoreScope, facts: CallFacts): Promise<Authorize
 async function reserveWithClaim(scope: CoreScope, facts: CallFacts, key: string, charges: BudgetCharge[], where: Where): Promise<Authorized> {
   const { internals } = scope;
   const approving = facts.decision.decision === 'approve';
+  const approvers = approving ? await approvedBy(scope, facts, await vetBound(scope, facts)) : [];
   const binding = bindingOf(scope.action, scope.policy.hash, facts);
-  const approvers = approving ? await approvedBy(scope, facts, await vetFromStore(internals.store, facts, binding)) : [];
   const request = {
     key,
     action: scope.action,

@@ -5,7 +5,7 @@ import { argsHashOf, describeError, isThenable, taskOf, whoOf, type Maybe, type 
 import { noteNestedFailure } from '../nested.js';
 import { argsOf, decideOn, guardrailRefusal, type GuardrailWhy } from './decision.js';
 import { refusal, STILL_RUNNING_TEXT } from './messages.js';
-import { filePause, type PausingCall } from './pause.js';
+import { filePause, pausedArguments, type PausingCall } from './pause.js';
 import { asCtrlrunError } from './errors.js';
 import type { CoreScope } from './scope.js';
 import type { PolicyArgs } from './arguments.js';
@@ -28,11 +28,14 @@ export async function needsApproval(scope: CoreScope, runContext: RunContext<unk
   if (!scope.enforce) return false;
   if (scope.args.schemaCheck && scope.args.schemaCheck(input) !== null) return false; // refused by the guardrail
   const now = () => scope.internals.clock();
+  // decided on the call as the model wrote it where that is known: the nulls the SDK dropped put back
+  const written = call?.strictSchema !== undefined ? pausedArguments(call, input) : undefined;
+  const seen = written ?? input;
   let raw: string | undefined;
-  let decision = decideOn(scope.decision, now(), undefined, input).decision;
+  let decision = decideOn(scope.decision, now(), undefined, seen).decision;
   if ((decision.reason === 'invalid_argument' || decision.reason === 'resource_template') && decision.detail !== undefined) {
     try {
-      raw = JSON.stringify(input);
+      raw = JSON.stringify(seen);
       decision = decideOn(scope.decision, now(), raw, undefined).decision;
     } catch {
       return false; // not JSON: refused by the guardrail
@@ -43,7 +46,7 @@ export async function needsApproval(scope: CoreScope, runContext: RunContext<unk
   if (who === null) return false; // no principal: refused by the guardrail
   const task = scope.policy.authority ? await taskOf(scope.internals, runContext) : null;
   // a call no grant covers is refused by the guardrail, never paused for a human
-  if (scope.policy.authority && decideOn(scope.decision, now(), raw, input, who, task).decision.decision !== 'approve') return false;
+  if (scope.policy.authority && decideOn(scope.decision, now(), raw, seen, who, task).decision.decision !== 'approve') return false;
   if (call) await filePause(scope, call, who, task, input, decision);
   return true;
 }

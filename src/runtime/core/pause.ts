@@ -1,3 +1,4 @@
+import { strictCompleted } from '../args-binding.js';
 import { checkArguments } from '../arguments.js';
 import { canonicalHash, canonicalJson } from '../canonical.js';
 import { CtrlrunError } from '../errors.js';
@@ -10,9 +11,9 @@ export interface PausingCall {
   callId: string | undefined;
   toolName: string;
   /**
-   * The tool's strict JSON schema when its parameters are a zod (or Standard) schema: the SDK then
-   * drops the `null` the model sends for an optional field before parsing, so `needsApproval` sees
-   * the field absent; the schema says which properties the model's text had (`lacksStrictProperty`).
+   * The tool's JSON schema as the SDK sends it to the model (strict mode: every property required,
+   * an optional one nullable). The SDK drops the `null` sent for an optional property before
+   * `needsApproval`; the schema says where to put it back (`strictCompleted`).
    */
   strictSchema?: unknown;
 }
@@ -27,45 +28,37 @@ export function isSchemaParsed(parameters: unknown): boolean {
 }
 
 /**
- * Whether the SDK's parse lacks a property the strict schema names (at any depth it can follow):
- * the model sent it as `null` (strict mode; the parse drops optional fields' nulls) or left it out,
- * and the two texts hash differently, so the call's text is not known at the pause.
+ * The arguments of the paused call as the model's text has them, from what `needsApproval` sees
+ * (the SDK's parse, optional properties' `null`s dropped): those `null`s put back, as strict mode
+ * writes the call. Undefined when that cannot be known: an optional property missing where the
+ * schema does not say which it was, or a value this library would not hash the same way from the
+ * text (an integer beyond 2^53, which JSON.parse rounds). Pure.
  */
-export function lacksStrictProperty(schema: unknown, value: unknown, depth = 0): boolean {
-  if (depth > 64 || schema === null || typeof schema !== 'object' || value === null || typeof value !== 'object') return false;
-  const node = schema as { properties?: unknown; items?: unknown; anyOf?: unknown };
-  if (Array.isArray(node.anyOf)) {
-    const shape = Array.isArray(value) ? 'items' : 'properties';
-    const branch = (node.anyOf as unknown[]).find((b) => b !== null && typeof b === 'object' && shape in b);
-    return branch !== undefined && lacksStrictProperty(branch, value, depth + 1);
-  }
-  if (Array.isArray(value)) return node.items !== undefined && value.some((v) => lacksStrictProperty(node.items, v, depth + 1));
-  const properties = node.properties;
-  if (properties === null || typeof properties !== 'object' || Array.isArray(properties)) return false;
-  const given = value as Record<string, unknown>;
-  return Object.entries(properties as Record<string, unknown>).some(([k, sub]) => !Object.hasOwn(given, k) || lacksStrictProperty(sub, given[k], depth + 1));
+export function pausedArguments(call: Pick<PausingCall, 'strictSchema'>, input: unknown): Record<string, unknown> | undefined {
+  const checked = checkArguments(input);
+  if (!checked.ok) return undefined;
+  if (call.strictSchema === undefined) return checked.value;
+  const completed = strictCompleted(call.strictSchema, checked.value);
+  return completed.complete ? (completed.value as Record<string, unknown>) : undefined;
 }
 
 /**
  * The pending request of a call the policy pauses, or null when it cannot be bound exactly from
- * what `needsApproval` sees. The SDK hands `needsApproval` its own parse of the arguments, not the
- * model's text: a value this library would not hash the same way from the text (an integer beyond
- * 2^53, which JSON.parse rounds) is left for `control.request(state)`, which reads the text.
- * Pure.
+ * what `needsApproval` sees (`pausedArguments`): such a call is left for `control.request(state)`,
+ * which reads the text. A call whose optional property the model left out (not strict mode's
+ * `null`) is filed as strict mode writes it; its claim binds the same form (core/approval.ts,
+ * `rebind`) when CTRLRun decides both forms alike. Pure.
  */
 export function pausedRequest(scope: CoreScope, call: PausingCall, principal: string, input: unknown, now: number): NewApprovalRequest | null {
   if (typeof call.callId !== 'string' || call.callId === '') return null;
-  const checked = checkArguments(input);
-  if (!checked.ok) return null;
-  // An optional field the parse lacks was sent as null (strict mode) or left out (a model that
-  // ignores strict, a scripted test): the text is not known, so control.request(state) files it.
-  if (call.strictSchema !== undefined && lacksStrictProperty(call.strictSchema, checked.value)) return null;
+  const value = pausedArguments(call, input);
+  if (value === undefined) return null;
   return {
     callId: call.callId,
     action: scope.action,
     toolName: call.toolName,
-    argsHash: canonicalHash(checked.value),
-    args: canonicalJson(checked.value),
+    argsHash: canonicalHash(value),
+    args: canonicalJson(value),
     policyHash: scope.policy.hash,
     principal,
     approvalsRequired: scope.compiled?.approvalsRequired ?? 1,
@@ -93,13 +86,12 @@ export async function filePause(scope: CoreScope, call: PausingCall, who: Who, t
     const filed = await store.putRequest(request);
     // another process filed it between the read and the write: its receipt is its own
     if (filed.createdAt !== request.createdAt || filed.argsHash !== request.argsHash || filed.principal !== request.principal) return;
-    const args = checkArguments(input);
     const facts = {
       callId: request.callId,
       argsHash: request.argsHash,
       principal,
       decision,
-      args: args.ok ? args.value : undefined,
+      args: pausedArguments(call, input),
       subject: who.subject,
       task,
     };

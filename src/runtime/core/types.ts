@@ -9,6 +9,12 @@ export interface CallFacts {
   decision: CallDecision;
   /** The grant that authorized the call (a policy with `authority:`). */
   grant?: CompiledGrant | undefined;
+  /**
+   * The arguments' hash the approval is bound to when it is not `argsHash`: the request was filed
+   * at the pause as strict mode writes the call (optional properties `null`), the text left them
+   * out, and CTRLRun decides both alike (core/approval.ts, `rebind`).
+   */
+  bindHash?: string;
   /** The call's checked arguments (parsed once, losslessly); undefined when refused. */
   args?: unknown;
   /** The canonical JSON of `args`, as `argsHash` hashed it (written once, reused by the decision log). */
