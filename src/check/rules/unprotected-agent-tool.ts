@@ -6,7 +6,7 @@ export const unprotectedAgentToolMeta: RuleMeta = {
   id: 'unprotected-agent-tool',
   severity: 'error',
   short: '`agent.asTool()` not made by `protectAgentTool`.',
-  full: 'An agent turned into a tool with the SDK\'s `asTool()` runs a nested run that no policy decides. A refusal or a failure inside it reaches the parent model as "An error occurred while running the tool. Please try again.", so the parent retries and the nested tools may act twice, and the nested run does not inherit `traceIncludeSensitiveData: false`, so its tools\' inputs and outputs are traced. check follows agents the SDK made in the same file (`new Agent`, `Agent.create`, `clone`, through variables).',
+  full: 'An agent turned into a tool with the SDK\'s `asTool()` runs a nested run that no policy decides. A refusal or a failure inside it reaches the parent model as "An error occurred while running the tool. Please try again.", so the parent retries and the nested tools may act twice, and the nested run does not inherit `traceIncludeSensitiveData: false`, so its tools\' inputs and outputs are traced. check follows agents the SDK made in the same file (`new Agent`, `Agent.create`, `clone`, through variables and through what a function of the file returns).',
   help: "Use `protectAgentTool('<action>', agent, { ... })` from the generated module (without `needsApproval`), with the action in ctrlrun.yaml; map the tool's name in ctrlrun.tools.yaml and `npx ctrlrun-gen codemod --write` rewrites it.",
 };
 

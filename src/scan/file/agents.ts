@@ -4,7 +4,7 @@ import { isAgentClass, isSdkModule } from '../imports.js';
 import { spanOf } from '../parse.js';
 import { realtimeSessionOf } from '../realtime-sessions.js';
 import { optionsOf, propertyName, skipWrappers } from '../syntax.js';
-import { constObjectLiteral, doorOf, initializerOf, ownerOf, resolve, type FileContext } from './context.js';
+import { constObjectLiteral, doorOf, initializerOf, ownerOf, resolve, returnsOf, type FileContext } from './context.js';
 
 // Agents (`new Agent`, `Agent.create`, `clone`), the Runner's config and realtime sessions: where
 // MCP servers are attached and tracing is configured.
@@ -92,6 +92,11 @@ function agentOptionsOf(cx: FileContext, expr: ts.Expression, depth = 0): ts.Exp
       return base === undefined ? undefined : null;
     }
     return undefined;
+  }
+  // `specialist(...)` where this file's `function specialist() { return new Agent(...) }`: an agent whose options the call site does not show
+  if (typescript.isCallExpression(e) && typescript.isIdentifier(skipWrappers(e.expression))) {
+    const returns = returnsOf(cx, (skipWrappers(e.expression) as ts.Identifier).text) ?? [];
+    return returns.some((r) => agentOptionsOf(cx, r, depth + 1) !== undefined) ? null : undefined;
   }
   if (typescript.isIdentifier(e)) {
     const init = initializerOf(cx, e.text);

@@ -71,7 +71,7 @@ export interface FileContext {
   guardedAgentNodes: Set<ts.Node>;
   pendingLists: PendingList[];
   /** Lazily built indexes of the file's declarations. */
-  cache: { constObjects?: Map<string, ts.ObjectLiteralExpression>; initializers?: Map<string, ts.Expression> };
+  cache: { constObjects?: Map<string, ts.ObjectLiteralExpression>; initializers?: Map<string, ts.Expression>; returns?: Map<string, ts.Expression[]> };
   moduleLoads: ModuleLoadContext;
   runScan: RunScanContext;
 }
@@ -168,6 +168,39 @@ export function initializerOf(cx: FileContext, name: string): ts.Expression | un
     cx.cache.initializers = found;
   }
   return cx.cache.initializers.get(name);
+}
+
+/**
+ * What the function `<name>` of this file returns (`function f() { return x }`, `const f = () => x`), for following a
+ * factory (`const a = makeAgent(); a.asTool()`). Only its own `return`s: those of functions nested in it are not its value.
+ */
+export function returnsOf(cx: FileContext, name: string): ts.Expression[] | undefined {
+  if (cx.cache.returns === undefined) {
+    const found = new Map<string, ts.Expression[]>();
+    const walk = (n: ts.Node): void => {
+      if (typescript.isFunctionDeclaration(n) && n.name && n.body && !found.has(n.name.text)) found.set(n.name.text, ownReturns(n.body));
+      if (typescript.isVariableDeclaration(n) && typescript.isIdentifier(n.name) && n.initializer && !found.has(n.name.text)) {
+        const f = skipWrappers(n.initializer);
+        if (typescript.isArrowFunction(f) || typescript.isFunctionExpression(f))
+          found.set(n.name.text, typescript.isBlock(f.body) ? ownReturns(f.body) : [f.body as ts.Expression]);
+      }
+      typescript.forEachChild(n, walk);
+    };
+    walk(cx.sf);
+    cx.cache.returns = found;
+  }
+  return cx.cache.returns.get(name);
+}
+
+function ownReturns(body: ts.Block): ts.Expression[] {
+  const out: ts.Expression[] = [];
+  const walk = (n: ts.Node): void => {
+    if (typescript.isReturnStatement(n) && n.expression) out.push(n.expression);
+    if (typescript.isFunctionLike(n) || typescript.isClassLike(n)) return;
+    typescript.forEachChild(n, walk);
+  };
+  typescript.forEachChild(body, walk);
+  return out;
 }
 
 /** The variable an expression being visited is assigned to (`const a = new Agent(...)`), through wrappers. */

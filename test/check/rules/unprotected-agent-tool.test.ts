@@ -20,6 +20,14 @@ ruleTester('unprotected-agent-tool', {
       code: lines(SDK, "import { chain } from 'langchain';", "export const t = chain.asTool({ name: 'x' });"),
     },
     {
+      name: 'asTool of what a function of this file returns when that is not an agent',
+      code: lines(SDK, 'function chainOf(name: string) { return { asTool: (o: object) => ({ name, o }) }; }', "export const t = chainOf('x').asTool({});"),
+    },
+    {
+      name: 'asTool of a function that makes an agent: only the own returns of the factory count',
+      code: lines(SDK, "function lazy() { return () => { return new Agent({ name: 'l' }); }; }", 'export const t = (lazy() as any).asTool({});'),
+    },
+    {
       name: 'a RealtimeAgent is not an agent tool',
       code: lines(
         "import { RealtimeAgent } from '@openai/agents/realtime';",
@@ -48,6 +56,25 @@ ruleTester('unprotected-agent-tool', {
         "export const tools = [b.asTool({ toolDescription: 'x' })];",
       ),
       errors: [{ line: 4, column: 23 }],
+    },
+    {
+      // a CommonJS app of the loop (issue 21): five specialists made by one factory, each turned into a tool
+      name: 'agents made by a factory function of this file, declared or arrow, followed through variables',
+      code: lines(
+        SDK,
+        'function specialist(name: string, instructions: string) {',
+        '  const prompt = `${instructions}.`;',
+        '  const inner = () => { return 1; };',
+        '  return new Agent({ name, instructions: prompt, tools: [] });',
+        '}',
+        'const maker = (name: string) => Agent.create({ name });',
+        "const sites = specialist('Sites', 'Checks sites');",
+        "export const tools = [sites.asTool({ toolName: 'check_sites', toolDescription: 'x' }), maker('m').asTool({ toolName: 'm' })];",
+      ),
+      errors: [
+        { line: 9, column: 23, mentions: "'check_sites'" },
+        { line: 9, column: 88, mentions: "'m'" },
+      ],
     },
   ],
 });
