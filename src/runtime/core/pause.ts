@@ -4,6 +4,7 @@ import { canonicalHash, canonicalJson } from '../canonical.js';
 import { CtrlrunError } from '../errors.js';
 import { describeError, type Who } from '../internals.js';
 import type { CallDecision, NewApprovalRequest } from '../types.js';
+import { noticeUnfiledPause } from '../unfiled-pause-notice.js';
 import type { CoreScope } from './scope.js';
 
 /** The call the SDK is about to pause: its call id (the SDK's third `needsApproval` argument) and the tool's name. */
@@ -79,7 +80,10 @@ export function pausedRequest(scope: CoreScope, call: PausingCall, principal: st
 export async function filePause(scope: CoreScope, call: PausingCall, who: Who, task: string | null, input: unknown, decision: CallDecision): Promise<void> {
   const principal = who.principal;
   const request = pausedRequest(scope, call, principal, input, scope.internals.clock());
-  if (request === null) return;
+  if (request === null) {
+    if (typeof call.callId === 'string' && call.callId !== '') noticeUnfiledPause(scope.internals, scope.action, scope.internals.notice);
+    return;
+  }
   const { store } = scope.internals;
   try {
     if (await store.getRequest(request.callId)) return;
