@@ -2,7 +2,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { displayPath } from '../format-diagnostics.js';
 import { UserError } from '../diagnostics.js';
-import { declarationsInScan, mayDeclare, type ToolDeclaration } from '../generate/declarations.js';
+import { declarationsInScans, type ToolDeclaration } from '../generate/declarations.js';
+import { functionToolNames } from '../manifest/function-tools.js';
 import { generatedFiles, renderGeneratedModule, type GeneratedModule } from '../generate/index.js';
 import { findManifest, loadProject, MANIFEST_FILE, type Project } from '../manifest/load.js';
 import { readSourceText, scanRepo, type PendingRepoRead, type RepoRead } from '../scan/index.js';
@@ -258,18 +259,8 @@ function userErrorFindings(error: UserError, manifest: string, cwd: string, rela
 
 /** The declarations of the manifest's tool names, as the generator would find them, from scanned files. */
 export function declarationsFromScan(project: Project, scans: FileScan[]): Map<string, ToolDeclaration[]> {
-  const names = new Set(project.manifest.tools.flatMap((t) => (t.kind === 'function' ? [t.tool] : [])));
-  const found = new Map<string, ToolDeclaration[]>();
-  for (const name of names) found.set(name, []);
-  if (names.size === 0) return found;
-  const candidates = scans.filter((s) => !s.parseError && mayDeclare(s, names)).sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
-  for (const scan of candidates) {
-    const file = path.join(project.manifest.root, scan.file);
-    const text = readSourceText(file);
-    if (text === undefined) continue;
-    for (const d of declarationsInScan(file, text, scan, names)) found.get(d.name)?.push(d);
-  }
-  return found;
+  const root = project.manifest.root;
+  return declarationsInScans(root, functionToolNames(project.manifest), scans, (scan) => readSourceText(path.join(root, scan.file)));
 }
 
 export function staleOrConfigFindings(project: Project, relative: (file: string) => string, declarations?: Map<string, ToolDeclaration[]>): Finding[] {

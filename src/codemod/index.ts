@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { functionToolNames } from '../manifest/function-tools.js';
 import type { Manifest } from '../manifest/types.js';
 import type { Policy } from '../policy/types.js';
 import { readSource, scanRepo } from '../scan/index.js';
@@ -78,7 +79,7 @@ export async function runCodemod(options: CodemodOptions): Promise<CodemodResult
   // runs whose protected calls would all be refused for want of a principal (issue 21): said, not left to run time
   const protects = summary.toolsRewritten + summary.alreadyProtected > 0 || manifest.tools.some((t) => t.kind === 'function');
   const runsWithoutContext = protects
-    ? runsLackingContext(scan.files, new Set(manifest.tools.flatMap((t) => (t.kind === 'function' ? [t.tool] : [])))).map((r) => ({
+    ? runsLackingContext(scan.files, functionToolNames(manifest)).map((r) => ({
         ...r,
         file: path.resolve(root, r.file),
       }))

@@ -23,17 +23,29 @@ export interface ToolDeclaration {
 
 /** Every declaration of the given tool names, by name, in file then position order (the scanner's repo scan: barrels, aliases and `const` names followed). */
 export function findToolDeclarations(root: string, names: ReadonlySet<string>, options: { generatedModule?: string } = {}): Map<string, ToolDeclaration[]> {
-  const found = new Map<string, ToolDeclaration[]>();
-  for (const name of names) found.set(name, []);
-  if (names.size === 0) return found;
+  if (names.size === 0) return new Map();
   const repo = scanRepoSync({ root, ...(options.generatedModule ? { generatedModule: options.generatedModule } : {}) });
-  const scans = [...repo.files].sort((a, b) => byCodeUnit(a.file, b.file));
-  for (const scan of scans) {
-    if (scan.parseError || !mayDeclare(scan, names)) continue;
-    const file = path.join(root, scan.file);
-    const text = readSourceText(file);
-    if (text === undefined) continue;
-    for (const d of declarationsInScan(file, text, scan, names)) found.get(d.name)?.push(d);
+  return declarationsInScans(root, names, repo.files, (scan) => readSourceText(path.join(root, scan.file)));
+}
+
+/**
+ * The declarations of `names` in files already scanned (relative to `root`), in file then position
+ * order; `text` gives a file's source, undefined when it cannot be read. The one walk `generate`,
+ * `check` and its schema rules share.
+ */
+export function declarationsInScans(
+  root: string,
+  names: ReadonlySet<string>,
+  scans: readonly FileScan[],
+  text: (scan: FileScan) => string | undefined,
+): Map<string, ToolDeclaration[]> {
+  const found = new Map<string, ToolDeclaration[]>([...names].map((n) => [n, []]));
+  if (names.size === 0) return found;
+  const candidates = scans.filter((s) => !s.parseError && mayDeclare(s, names)).sort((a, b) => byCodeUnit(a.file, b.file));
+  for (const scan of candidates) {
+    const source = text(scan);
+    if (source === undefined) continue;
+    for (const d of declarationsInScan(path.join(root, scan.file), source, scan, names)) found.get(d.name)?.push(d);
   }
   return found;
 }

@@ -10,6 +10,7 @@ import { canonicalHash } from '../runtime/canonical.js';
 import { VERSION } from '../version.js';
 import { crossCheck } from './crosscheck.js';
 import { findToolDeclarations, type ToolDeclaration } from './declarations.js';
+import { functionToolNames } from '../manifest/function-tools.js';
 import { outputKind, toJavaScript, typingsFor, typingsPath } from './javascript.js';
 import { byCodeUnit, renderModuleText } from './render.js';
 
@@ -36,7 +37,7 @@ export function generatedFiles(generated: GeneratedModule): Array<{ path: string
 /** Pure with respect to its inputs: reads the repo's tool declarations and renders the module. */
 export function renderGeneratedModule(project: Project, options: RenderOptions = {}): GeneratedModule {
   const { manifest, policy } = project;
-  const names = new Set(manifest.tools.flatMap((t) => (t.kind === 'function' ? [t.tool] : [])));
+  const names = functionToolNames(manifest);
   const declarations = options.declarations ?? findToolDeclarations(manifest.root, names, { generatedModule: manifest.output });
   const diagnostics = crossCheck(policy, manifest, declarations);
   const errors = diagnostics.filter((d) => d.severity === 'error');

@@ -4,10 +4,10 @@
  * commands that read no code otherwise (`diff`, `validate`).
  */
 import type { Manifest } from '../manifest/types.js';
+import { functionToolNames } from '../manifest/function-tools.js';
 import { findToolDeclarations } from './declarations.js';
 import { actionSchemas, type ActionSchemas } from './tool-schemas.js';
 
 export function readActionSchemas(manifest: Manifest): ActionSchemas {
-  const names = new Set(manifest.tools.flatMap((t) => (t.kind === 'function' ? [t.tool] : [])));
-  return actionSchemas(manifest, findToolDeclarations(manifest.root, names, { generatedModule: manifest.output }));
+  return actionSchemas(manifest, findToolDeclarations(manifest.root, functionToolNames(manifest), { generatedModule: manifest.output }));
 }

@@ -1,3 +1,4 @@
+import { functionToolNames } from '../../manifest/function-tools.js';
 import { runsLackingContext } from '../../scan/context-runs.js';
 import type { Finding, ProjectContext, RuleMeta, ScannedFile } from '../types.js';
 import { findingOf } from './rule-finding.js';
@@ -14,7 +15,7 @@ export const runWithoutContextMeta: RuleMeta = {
 export function runWithoutContextRule(files: ScannedFile[], project: ProjectContext | undefined): Finding[] {
   const hasProtected = (project?.manifest.tools.some((t) => t.kind === 'function') ?? false) || files.some((f) => f.scan.protectedToolCalls.length > 0);
   if (!hasProtected) return [];
-  const mapped = new Set((project?.manifest.tools ?? []).flatMap((t) => (t.kind === 'function' ? [t.tool] : [])));
+  const mapped = project ? functionToolNames(project.manifest) : new Set<string>();
   return runsLackingContext(
     files.map((f) => f.scan),
     mapped,

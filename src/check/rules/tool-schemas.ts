@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { conditionProblem } from '../../generate/crosscheck.js';
-import { declarationsInScan, mayDeclare, type ToolDeclaration } from '../../generate/declarations.js';
+import { declarationsInScans } from '../../generate/declarations.js';
+import { functionToolNames } from '../../manifest/function-tools.js';
 import { actionSchemas, type ActionSchemas } from '../../generate/tool-schemas.js';
 import { policyFindings, type PolicyFindingId } from '../../policy-test/analysis.js';
 import type { Finding, ProjectContext, RuleMeta, ScannedFile } from '../types.js';
@@ -17,14 +18,8 @@ const perLint = new WeakMap<readonly ScannedFile[], { project: ProjectContext; s
 export function projectSchemas(files: readonly ScannedFile[], project: ProjectContext): ActionSchemas {
   const kept = perLint.get(files);
   if (kept?.project === project) return kept.schemas;
-  const names = new Set(project.manifest.tools.flatMap((t) => (t.kind === 'function' ? [t.tool] : [])));
-  const found = new Map<string, ToolDeclaration[]>([...names].map((n) => [n, []]));
-  const declaring = files
-    .filter((f) => !f.scan.parseError && mayDeclare(f.scan, names))
-    .sort((a, b) => (a.scan.file < b.scan.file ? -1 : a.scan.file > b.scan.file ? 1 : 0));
-  for (const f of declaring) {
-    for (const d of declarationsInScan(path.join(project.manifest.root, f.scan.file), f.text(), f.scan, names)) found.get(d.name)?.push(d);
-  }
+  const byScan = new Map(files.map((f) => [f.scan, f]));
+  const found = declarationsInScans(project.manifest.root, functionToolNames(project.manifest), [...byScan.keys()], (scan) => byScan.get(scan)?.text());
   const schemas = actionSchemas(project.manifest, found);
   perLint.set(files, { project, schemas });
   return schemas;
