@@ -13,9 +13,14 @@ export type Notice = (line: string) => void;
 
 /** Calls `notice` (default `console.warn`) the first time `owner` (a control's internals) has no principal. */
 export function noticeNoPrincipal(owner: object, runContext: RunContext<unknown> | undefined, notice: Notice | undefined): void {
+  noticeOnce(told, owner, () => noPrincipalLine(runContext), notice);
+}
+
+/** Says `line()` through `notice` (default `console.warn`) the first time `owner` is not in `told`: one line per control. */
+export function noticeOnce(told: WeakSet<object>, owner: object, line: () => string, notice: Notice | undefined): void {
   if (told.has(owner)) return;
   told.add(owner);
-  (notice ?? defaultNotice)(noPrincipalLine(runContext));
+  (notice ?? defaultNotice)(line());
 }
 
 /** The line: what happened, why it most often happens, and the two ways out. */

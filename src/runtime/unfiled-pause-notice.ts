@@ -1,4 +1,4 @@
-import type { Notice } from './no-principal-notice.js';
+import { noticeOnce, type Notice } from './no-principal-notice.js';
 
 /**
  * The first paused call a control cannot file where it pauses also says so to the developer, once
@@ -10,9 +10,7 @@ const told = new WeakSet<object>();
 
 /** Calls `notice` (default `console.warn`) the first time `owner` (a control's internals) pauses a call it cannot file. */
 export function noticeUnfiledPause(owner: object, action: string, notice: Notice | undefined): void {
-  if (told.has(owner)) return;
-  told.add(owner);
-  (notice ?? defaultNotice)(unfiledPauseLine(action));
+  noticeOnce(told, owner, () => unfiledPauseLine(action), notice);
 }
 
 /** The line: what happened, why, and the call that files it. */
@@ -23,5 +21,3 @@ export function unfiledPauseLine(action: string): string {
     '`approvals list` shows it once the app calls `control.request(result.state)`; taking such numbers as strings avoids it (said once per control).'
   );
 }
-
-const defaultNotice: Notice = (line) => console.warn(line);

@@ -6,7 +6,7 @@ import { RunState } from '@openai/agents';
 import { attachAnswers } from '../../src/policy-test/answers.js';
 import { readStoreCalls } from '../../src/policy-test/store-calls.js';
 import { bindProtectedTool, createControl, memoryStore, run, type DecisionEntry, type Store } from '../../src/runtime/index.js';
-import { agentWith, assistantMessage, makePolicy, manualClock, refundCall, refundTool, scripted, setup } from './helpers.js';
+import { agentWith, assistantMessage, makePolicy, manualClock, refTool, refundCall, refundTool, scripted, setup } from './helpers.js';
 
 const DAY = 86_400_000;
 
@@ -106,18 +106,7 @@ describe('the decision log, written by the core through the Runner', () => {
 
   it('a pause the core cannot bind (an integer beyond 2^53) is logged by control.request, once', async () => {
     const s = labelled(memoryStore());
-    const calls: unknown[] = [];
-    const tool = s.protectedTool('stripe.refund', {
-      name: 'refund',
-      description: 'Refund a payment',
-      parameters: {
-        type: 'object',
-        properties: { payment_id: { type: 'string' }, amount: { type: 'integer' }, ref: { type: 'integer' } },
-        required: ['payment_id', 'amount', 'ref'],
-        additionalProperties: false,
-      },
-      execute: async (a: unknown) => void calls.push(a),
-    });
+    const { tool, calls } = refTool(s);
     const text = '{"payment_id":"pay_4","amount":500000,"ref":9007199254740993}';
     const agent = agentWith(scripted([refundCall(text, 'c4')], [assistantMessage('done')]), [tool]);
     const paused = await run(agent, 'refund', { context: { user: 'alice' } });

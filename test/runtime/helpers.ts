@@ -150,6 +150,27 @@ export function refundTool(
   return { tool: t, calls };
 }
 
+/** A JSON-schema refund tool with an integer `ref`: a `ref` beyond 2^53 reaches needsApproval rounded by the SDK's JSON.parse. */
+export function refTool(s: Pick<Setup, 'protectedTool'>, extra: Record<string, unknown> = {}) {
+  const calls: unknown[] = [];
+  const tool = s.protectedTool('stripe.refund', {
+    name: 'refund',
+    description: 'Refund a payment',
+    parameters: {
+      type: 'object',
+      properties: { payment_id: { type: 'string' }, amount: { type: 'integer' }, ref: { type: 'integer' } },
+      required: ['payment_id', 'amount', 'ref'],
+      additionalProperties: false,
+    },
+    execute: async (args: unknown) => {
+      calls.push(args);
+      return 'refunded';
+    },
+    ...extra,
+  });
+  return { tool, calls };
+}
+
 export function refundCall(args: Record<string, unknown> | string, callId: string) {
   return functionCall('refund', args as Record<string, unknown>, { callId });
 }

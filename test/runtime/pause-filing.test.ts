@@ -11,7 +11,7 @@ import { argsHashOf, INTERNALS } from '../../src/runtime/internals.js';
 import { sqliteStore } from '../../src/runtime/sqlite.js';
 import { cli } from '../helpers/cli.js';
 import { tempRepo } from '../cli/operator-helpers.js';
-import { agentWith, assistantMessage, refundCall, refundTool, scripted, setup, type Setup } from './helpers.js';
+import { agentWith, assistantMessage, refTool, refundCall, refundTool, scripted, setup, type Setup } from './helpers.js';
 
 /**
  * Issue 21 item 5: a call the policy pauses is filed in the store where the pause is decided (the
@@ -269,22 +269,7 @@ describe('a paused call is filed wherever the run is driven', () => {
 
   it('an integer beyond 2^53 in a paused call: not filed at the pause; control.request(state) files it bound to the exact text', async () => {
     const s = setup();
-    const calls: unknown[] = [];
-    const tool = s.protectedTool('stripe.refund', {
-      name: 'refund',
-      description: 'Refund a payment',
-      parameters: {
-        type: 'object',
-        properties: { payment_id: { type: 'string' }, amount: { type: 'integer' }, ref: { type: 'integer' } },
-        required: ['payment_id', 'amount', 'ref'],
-        additionalProperties: false,
-      },
-      strict: true,
-      execute: async (args: unknown) => {
-        calls.push(args);
-        return 'refunded';
-      },
-    });
+    const { tool, calls } = refTool(s, { strict: true });
     const text = '{"payment_id":"pay_1","amount":512345,"ref":9007199254740993}';
     const agent = agentWith(scripted([refundCall(text, 'c1')], [assistantMessage('done')]), [tool]);
     const result = await sdkRun(agent, 'refund pay_1', { context: { user: 'alice' } });

@@ -1,23 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { run } from '../../src/runtime/index.js';
-import { agentWith, assistantMessage, refundCall, scripted, setup, type Setup } from './helpers.js';
-
-/** A JSON-schema refund tool with an integer `ref`: a `ref` beyond 2^53 reaches needsApproval rounded. */
-function refTool(s: Setup) {
-  const calls: unknown[] = [];
-  const tool = s.protectedTool('stripe.refund', {
-    name: 'refund',
-    description: 'Refund a payment',
-    parameters: {
-      type: 'object',
-      properties: { payment_id: { type: 'string' }, amount: { type: 'integer' }, ref: { type: 'integer' } },
-      required: ['payment_id', 'amount', 'ref'],
-      additionalProperties: false,
-    },
-    execute: async (a: unknown) => void calls.push(a),
-  });
-  return { tool, calls };
-}
+import { agentWith, assistantMessage, refTool, refundCall, scripted, setup } from './helpers.js';
 
 const BEYOND = (id: string) => `{"payment_id":"pay_${id}","amount":500000,"ref":9007199254740993}`; // approve band
 const EXACT = (id: string) => `{"payment_id":"pay_${id}","amount":500000,"ref":7}`;
