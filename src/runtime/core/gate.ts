@@ -5,7 +5,7 @@ import { argsHashOf, describeError, isThenable, taskOf, whoOf, type Maybe, type 
 import { noteNestedFailure } from '../nested.js';
 import { argsOf, decideOn, guardrailRefusal, type GuardrailWhy } from './decision.js';
 import { refusal, STILL_RUNNING_TEXT } from './messages.js';
-import { filePause, pausedArguments, type PausingCall } from './pause.js';
+import { filePause, writtenArguments, type PausingCall } from './pause.js';
 import { asCtrlrunError } from './errors.js';
 import type { CoreScope } from './scope.js';
 import type { PolicyArgs } from './arguments.js';
@@ -29,10 +29,10 @@ export async function needsApproval(scope: CoreScope, runContext: RunContext<unk
   if (scope.args.schemaCheck && scope.args.schemaCheck(input) !== null) return false; // refused by the guardrail
   const now = () => scope.internals.clock();
   // decided on the call as the model wrote it where that is known: the nulls the SDK dropped put back
-  const written = call?.strictSchema !== undefined ? pausedArguments(call, input) : undefined;
-  const seen = written ?? input;
+  const pre = call?.strictSchema !== undefined ? writtenArguments(call.strictSchema, input) : undefined;
+  const seen = pre?.written ?? input;
   let raw: string | undefined;
-  let decision = decideOn(scope.decision, now(), undefined, seen).decision;
+  let decision = decideOn(scope.decision, now(), undefined, seen, undefined, null, pre?.checked).decision;
   if ((decision.reason === 'invalid_argument' || decision.reason === 'resource_template') && decision.detail !== undefined) {
     try {
       raw = JSON.stringify(seen);
@@ -46,7 +46,11 @@ export async function needsApproval(scope: CoreScope, runContext: RunContext<unk
   if (who === null) return false; // no principal: refused by the guardrail
   const task = scope.policy.authority ? await taskOf(scope.internals, runContext) : null;
   // a call no grant covers is refused by the guardrail, never paused for a human
-  if (scope.policy.authority && decideOn(scope.decision, now(), raw, seen, who, task).decision.decision !== 'approve') return false;
+  if (
+    scope.policy.authority &&
+    decideOn(scope.decision, now(), raw, seen, who, task, raw === undefined ? pre?.checked : undefined).decision.decision !== 'approve'
+  )
+    return false;
   if (call) await filePause(scope, call, who, task, input, decision);
   return true;
 }

@@ -1,5 +1,5 @@
 import { strictCompleted } from '../args-binding.js';
-import { checkArguments } from '../arguments.js';
+import { checkArguments, type ArgumentsCheck } from '../arguments.js';
 import { canonicalHash, canonicalJson } from '../canonical.js';
 import { CtrlrunError } from '../errors.js';
 import { describeError, type Who } from '../internals.js';
@@ -36,11 +36,22 @@ export function isSchemaParsed(parameters: unknown): boolean {
  * text (an integer beyond 2^53, which JSON.parse rounds). Pure.
  */
 export function pausedArguments(call: Pick<PausingCall, 'strictSchema'>, input: unknown): Record<string, unknown> | undefined {
+  return writtenArguments(call.strictSchema, input).written;
+}
+
+/**
+ * `pausedArguments` with the check it made: `checked` is the check of `written` where that is
+ * known, else of the SDK's parse, so the pause decides on it without checking the arguments again
+ * (needsApproval runs for every call). Pure.
+ */
+export function writtenArguments(strictSchema: unknown, input: unknown): { checked: ArgumentsCheck; written?: Record<string, unknown> } {
   const checked = checkArguments(input);
-  if (!checked.ok) return undefined;
-  if (call.strictSchema === undefined) return checked.value;
-  const completed = strictCompleted(call.strictSchema, checked.value);
-  return completed.complete ? (completed.value as Record<string, unknown>) : undefined;
+  if (!checked.ok) return { checked };
+  if (strictSchema === undefined) return { checked, written: checked.value };
+  const completed = strictCompleted(strictSchema, checked.value);
+  if (!completed.complete) return { checked };
+  const written = completed.value as Record<string, unknown>;
+  return { checked: written === checked.value ? checked : { ok: true, value: written }, written };
 }
 
 /**
