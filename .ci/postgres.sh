@@ -1,5 +1,7 @@
 # Starts a throwaway PostgreSQL on 127.0.0.1 (installing Debian's package when missing) and exports
 # CTRLRUN_TEST_PG_URL for the tests. Sourced by .ci/run; usable by hand: `source .ci/postgres.sh; start_postgres`.
+# The tests' server skips fsync (faster, and a test never crashes the machine); `PG_FSYNC=on
+# start_postgres` starts one that flushes, for the stores bench's claims/s with a disk flush.
 
 find_pg_bin() {
   local d
@@ -26,7 +28,7 @@ start_postgres() {
   local as=(); [ "$(id -u)" = 0 ] && as=(runuser -u postgres --)
   "${as[@]}" "$bin/initdb" -D "$PG_DATA" -U postgres -A trust >/dev/null
   "${as[@]}" "$bin/pg_ctl" -D "$PG_DATA" -l "$PG_DATA/log" -w \
-    -o "-c listen_addresses=127.0.0.1 -p $PG_PORT -k $PG_DATA -c max_connections=200 -c fsync=off" start >/dev/null
+    -o "-c listen_addresses=127.0.0.1 -p $PG_PORT -k $PG_DATA -c max_connections=200 -c fsync=${PG_FSYNC:-off}" start >/dev/null
   export CTRLRUN_TEST_PG_URL="postgres://postgres@127.0.0.1:$PG_PORT/postgres"
   echo "== postgres up at 127.0.0.1:$PG_PORT"
 }

@@ -188,6 +188,8 @@ async function benchPostgres(url) {
     const bareSql = `UPDATE "${schema}".approvals SET state = 'consumed', consumed_at = $2 WHERE call_id = $1 AND state = 'approved'`;
     const pools = Array.from({ length: CLIENTS }, () => new pg.Pool({ connectionString: url, max: 1 }));
     const stores = Array.from({ length: CLIENTS }, () => postgresStore({ connectionString: url, schema, max: 1 }));
+    // the server's own durability, named beside the figure: with fsync off no claim waits on a disk flush
+    const flush = (await pools[0].query('SHOW fsync')).rows[0]?.fsync;
     const bareClaim = (pool) => async (id) => (await pool.query(bareSql, [id, Date.now()])).rowCount === 1;
     // warm every connection on both sides, then blocks in ABBA order, repeated: the rate drifts
     // over a run (dead rows, the machine's load), and fine interleaving shares the drift out
@@ -207,7 +209,7 @@ async function benchPostgres(url) {
     // each block against the other side's block next to it: a busy stretch of the machine slows both
     const pairs = quartiles(rates.store.map((r, i) => r / rates.bare[i]));
     console.log(`  (blocks of ${size}: bare ${rates.bare.map((r) => r.toFixed(0)).join(' ')}; store ${rates.store.map((r) => r.toFixed(0)).join(' ')})`);
-    console.log(`postgres claims per second (${PG_CLAIMS} claims, ${CLIENTS} concurrent clients): ${rate.toFixed(0)}/s`);
+    console.log(`postgres claims per second (${PG_CLAIMS} claims, ${CLIENTS} concurrent clients, server fsync=${flush}): ${rate.toFixed(0)}/s`);
     console.log(
       `  baseline bare single-statement UPDATE, ${CLIENTS} one-connection pools: ${bare.toFixed(0)}/s  -> store/bare x${(rate / bare).toFixed(2)} (means)`,
     );
