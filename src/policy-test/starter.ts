@@ -15,7 +15,7 @@ import { TEST_FILE, TEST_SCHEMA } from './cases.js';
 import { createDecider, type Decider } from './decider.js';
 import { matchedRule } from './run-tests.js';
 import { showValue } from './show.js';
-import { baseCall, callKey, type Candidate, satisfyingCalls, schemaCandidates, type WitnessArgs } from './witness.js';
+import { baseCall, callKey, type Candidate, MISSING, satisfyingCalls, schemaCandidates, type WitnessArgs } from './witness.js';
 import { isInteger } from '../policy/evaluate.js';
 
 interface StarterCase {
@@ -37,7 +37,30 @@ interface ActionCases {
   refused: string[];
 }
 
-/** The first boundary call satisfying the rule that the rule itself decides (an earlier rule may take the first one), else the first. */
+/**
+ * Calls satisfying the rule, the boundary ones first. Under a schema, then each with one argument
+ * the rule does not name moved to each of its candidates: a required argument must take a value, and
+ * the one filled in may be one an earlier rule takes (without a schema the call leaves it out).
+ */
+function* ruleCalls(action: PolicyAction, rule: Rule, candidates: Map<string, Candidate[]>, schema: ToolSchema | undefined): Generator<WitnessArgs> {
+  const bases = [...satisfyingCalls(rule, candidates, new Map(action.data ?? []))].map((s) => baseCall(s, [action], candidates, schema));
+  yield* bases;
+  if (!schema) return;
+  const named = new Set(rule.when.map((c) => c.arg));
+  for (const base of bases) {
+    for (const [arg, values] of candidates) {
+      if (named.has(arg)) continue;
+      for (const v of values) {
+        const next = { ...base };
+        if (v === MISSING) delete next[arg];
+        else next[arg] = v;
+        yield next;
+      }
+    }
+  }
+}
+
+/** The first call satisfying the rule that the rule itself decides (an earlier rule may take the first one), else the first. */
 function ruleCall(
   action: PolicyAction,
   rule: Rule,
@@ -46,8 +69,7 @@ function ruleCall(
   schema: ToolSchema | undefined,
 ): WitnessArgs | undefined {
   let call: WitnessArgs | undefined;
-  for (const s of satisfyingCalls(rule, candidates, new Map(action.data ?? []))) {
-    const args = baseCall(s, [action], candidates, schema);
+  for (const args of ruleCalls(action, rule, candidates, schema)) {
     call ??= args;
     if (matchedRule(decider.decide({ action: action.id, args })) === rule.index) return args;
   }
