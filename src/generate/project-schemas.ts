@@ -16,14 +16,13 @@ export function readActionSchemas(manifest: Manifest): ActionSchemas {
 
 /**
  * The schemas from files already scanned (paths relative to `root`, the scan's root, which may
- * hold several packages): only those under the manifest's root count, and never its generated
- * module, as when `generate` scans that root itself.
+ * hold several packages): only those under the manifest's root count, as when `generate` scans
+ * that root itself (another package's tool of the same name is not this one's).
  */
 export function schemasInScans(manifest: Manifest, root: string, scans: readonly FileScan[], text: (scan: FileScan) => string | undefined): ActionSchemas {
   const inPackage = scans.filter((s) => {
-    const abs = path.resolve(root, s.file);
-    const rel = path.relative(manifest.root, abs);
-    return abs !== path.resolve(manifest.output) && rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel);
+    const rel = path.relative(manifest.root, path.resolve(root, s.file));
+    return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel);
   });
   return actionSchemas(manifest, declarationsInScans(root, functionToolNames(manifest), inPackage, text));
 }

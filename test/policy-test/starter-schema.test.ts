@@ -14,7 +14,7 @@ import { starterTestText } from '../../src/policy-test/starter.js';
 import { testProject } from '../check/rule-tester.js';
 import { cli } from '../helpers/cli.js';
 import { FIXTURES } from '../helpers/paths.js';
-import { copyFixture, removeDir } from '../helpers/temp-repo.js';
+import { copyFixture, makeTempDir, removeDir, writeFiles } from '../helpers/temp-repo.js';
 import { expectGolden } from './golden.js';
 
 // Issue 25: init's starter cases are calls the tools' parameter schemas accept (the runtime refuses any other before the rules).
@@ -83,6 +83,27 @@ describe("init's starter cases within the tools' parameter schemas", () => {
     expect(r.stdout).not.toContain('no case reaches bank.transfer');
   });
 
+  it("in a workspace, each package's starter keeps to its own tool's schema, not another package's tool of the same name", async () => {
+    const dir = makeTempDir('starter-ws-');
+    dirs.push(dir);
+    const pay = (shape: string) =>
+      `import { tool } from '@openai/agents';\nimport { z } from 'zod';\nexport const pay = tool({ name: 'pay', description: 'Pay.', parameters: z.object({ ${shape} }), execute: async () => 'paid' });\n`;
+    const pkg = (name: string, extra: Record<string, unknown> = {}) => JSON.stringify({ name, private: true, type: 'module', ...extra });
+    writeFiles(dir, {
+      'package.json': pkg('root', { workspaces: ['apps/*'] }),
+      'apps/shop/package.json': pkg('shop'),
+      'apps/shop/src/tools.ts': pay('amount: z.number().int()'),
+      'apps/ops/package.json': pkg('ops'),
+      'apps/ops/src/tools.ts': pay('amount: z.number().int().optional()'),
+    });
+    const init = await cli(['init'], { cwd: dir });
+    expect(init.code, init.stderr).toBe(0);
+    const args = (app: string) => suiteOf(readFileSync(path.join(dir, `apps/${app}/ctrlrun.test.yaml`), 'utf8')).cases.map((c) => c.args);
+    // widened over both packages, the amount would be optional and left out in both
+    expect(args('shop')).toEqual([{ amount: 0 }]);
+    expect(args('ops')).toEqual([{}]);
+  });
+
   it('without the schemas, the same policy gets the cases it always got (golden)', () => {
     const policy = parsePolicy(readFileSync(path.join(FIXTURE, 'ctrlrun.yaml'), 'utf8'), path.join(FIXTURE, 'ctrlrun.yaml')).value!;
     expectGolden(starterTestText(policy), path.join(FIXTURE, 'expected.starter-without-schema.yaml'));
@@ -128,10 +149,7 @@ describe("init's starter cases within the tools' parameter schemas", () => {
   });
 
   it('a catch-all after a rule on a required argument is reached with another value of it', () => {
-    const s = starter(
-      '    rules:\n      - when: { method_eq: wire }\n        decision: deny\n      - decision: allow\n',
-      "method: z.enum(['wire', 'ach'])",
-    );
+    const s = starter('    rules:\n      - when: { method_eq: wire }\n        decision: deny\n      - decision: allow\n', "method: z.enum(['wire', 'ach'])");
     expect(s.cases.get('pay rule 1 (allow)')).toEqual({ method: 'ach' });
     expect(s.unreached).toEqual([]);
   });
