@@ -1,6 +1,7 @@
 /**
  * Conditions the tool's parameter schema decides before the policy does: a `when` entry no value
- * the schema accepts satisfies (`impossible-condition`: its rule never matches), or one every call
+ * the schema accepts satisfies, or entries on one argument none satisfies together
+ * (`impossible-condition`: its rule never matches), or one every call
  * the schema accepts satisfies (`always-true-condition`: it tests nothing). The runtime checks the
  * arguments against the schema before any rule, so both are facts about what runs. Each finding
  * names the declaration and states the schema, with a value as witness where there is one. Pure.
