@@ -122,7 +122,7 @@ export function starterTestText(policy: Policy, options: StarterOptions = {}): s
     `schema: ${TEST_SCHEMA}`,
     `policy: ${JSON.stringify(options.policyPath ?? 'ctrlrun.yaml')}`,
   ];
-  const byAction = Object.values(policy.actions).map((a) => ({ action: a, ...actionCases(a, decider, options.schemas?.byAction.get(a.id)) }));
+  const byAction = Object.values(policy.actions).map((a) => actionCases(a, decider, options.schemas?.byAction.get(a.id)));
   const cases = byAction.flatMap((a) => a.cases);
   // a call the schema refuses never reaches the policy: no case can expect a decision for it, so it is named, not written
   const refused = byAction.flatMap((a) => a.refused);
