@@ -186,16 +186,24 @@ export function finiteValues(p: ParamSchema): Operand[] | undefined {
   return undefined;
 }
 
-/** A value the schema accepts that satisfies the condition, or undefined when none does. Only for a typed argument. */
-export function satisfyingValue(c: Condition, p: ParamSchema): Operand | undefined {
+/**
+ * A value the schema accepts that satisfies the condition, or all of the conditions (on the one
+ * argument) together, or undefined when none does. Only for a typed argument.
+ */
+export function satisfyingValue(c: Condition | readonly Condition[], p: ParamSchema): Operand | undefined {
+  const all: readonly Condition[] = Array.isArray(c) ? c : [c as Condition];
+  const fits = (v: Operand): boolean => all.every((x) => holds(x, v));
   const few = finiteValues(p);
-  if (few) return few.find((v) => holds(c, v));
-  // an infinite domain (strings, a half-open range): one of these is in it and satisfies c when any does
-  const listed: Operand[] = c.op === 'in' && Array.isArray(c.value) ? c.value : [c.value];
-  const near = listed.flatMap((v): Operand[] => (isInteger(v) ? [0n, -1n, 1n].map((d) => asNumber(BigInt(v) + d)) : [v]));
-  const fresh = typeof c.value === 'string' ? `${c.value}~` : 'x';
-  const tried: Operand[] = [...near, ...schemaValues(p), fresh, null];
-  return tried.find((v) => acceptsValue(p, v) && holds(c, v));
+  if (few) return few.find(fits);
+  // an infinite domain (strings, a half-open range): one of these is in it and satisfies them when
+  // any value does (each bound and its neighbours, the value beside a `neq`, the schema's ends)
+  const near = all.flatMap((x) => {
+    const listed: Operand[] = x.op === 'in' && Array.isArray(x.value) ? x.value : [x.value];
+    return listed.flatMap((v): Operand[] => (isInteger(v) ? [0n, -1n, 1n].map((d) => asNumber(BigInt(v) + d)) : [v]));
+  });
+  const fresh = all.map((x) => (typeof x.value === 'string' ? `${x.value}~` : 'x'));
+  const tried: Operand[] = [...near, ...schemaValues(p), ...fresh, null];
+  return tried.find((v) => acceptsValue(p, v) && fits(v));
 }
 
 /** Whether every call the schema accepts satisfies the condition (the argument required, and every value it may take holds). */

@@ -6,14 +6,14 @@
  * on the witness calls before it is reported, so a finding is never a guess of this module alone.
  */
 import type { Diagnostic } from '../diagnostics.js';
-import type { ActionSchemas } from '../generate/tool-schemas.js';
+import type { ActionSchemas, ToolSchema } from '../generate/tool-schemas.js';
 import { holds, isInteger, jsonEqual } from '../policy/evaluate.js';
 import type { Condition, Operand, Policy, PolicyAction, Rule, SourceLocation } from '../policy/types.js';
 import { createDecider, type Decider } from './decider.js';
 import { matchedRule } from './run-tests.js';
 import { SCHEMA_FINDING_IDS, schemaFindings, type SchemaAnalysisOptions, type SchemaFindingId } from './schema-analysis.js';
 import { showValue } from './show.js';
-import { argumentCandidates, filled, satisfyingCalls, type WitnessArgs } from './witness.js';
+import { argumentCandidates, baseCall, satisfyingCalls, schemaCandidates, type WitnessArgs } from './witness.js';
 
 export const POLICY_FINDING_IDS = ['shadowed-rule', 'contradictory-conditions', 'allow-all-action', ...SCHEMA_FINDING_IDS] as const;
 export type PolicyFindingId = (typeof POLICY_FINDING_IDS)[number];
@@ -108,20 +108,26 @@ function contradiction(rule: Rule, candidates: ReturnType<typeof argumentCandida
   return undefined;
 }
 
-/** No witness call satisfying `rule` is decided by it (the runtime's own decision agrees with the claim). */
-function unreachedByWitnesses(action: PolicyAction, rule: Rule, decider: Decider): WitnessArgs | undefined {
-  const candidates = argumentCandidates([action]);
+/**
+ * No witness call satisfying `rule` is decided by it (the runtime's own decision agrees with the
+ * claim): the first such call as the example; undefined when one is decided by it. Under a schema
+ * the calls are built of values it accepts, and `null` says none satisfies the rule: the schema,
+ * not the earlier rule, keeps it from matching, and a call the runtime would refuse before the
+ * rules is no example of shadowing.
+ */
+function unreachedByWitnesses(action: PolicyAction, rule: Rule, decider: Decider, schema: ToolSchema | undefined): WitnessArgs | null | undefined {
+  const candidates = schemaCandidates([action], schema);
   const labels = new Map(action.data ?? []);
   let example: WitnessArgs | undefined;
   for (const s of satisfyingCalls(rule, candidates, labels)) {
-    const args = filled(s, [action], candidates);
+    const args = baseCall(s, [action], candidates, schema);
     example ??= args;
     if (matchedRule(decider.decide({ action: action.id, args })) === rule.index) return undefined;
   }
-  return example ?? {};
+  return example ?? (schema ? null : {});
 }
 
-function actionFindings(action: PolicyAction, lazy: () => Decider, only: ReadonlySet<PolicyFindingId>): PolicyFinding[] {
+function actionFindings(action: PolicyAction, lazy: () => Decider, only: ReadonlySet<PolicyFindingId>, schema?: ToolSchema): PolicyFinding[] {
   const out: PolicyFinding[] = [];
   const candidates = argumentCandidates([action]);
   for (const rule of action.rules) {
@@ -142,8 +148,8 @@ function actionFindings(action: PolicyAction, lazy: () => Decider, only: Readonl
     const earlier = only.has('shadowed-rule') ? shadowingRule(action, rule) : undefined;
     if (!earlier) continue;
     const decider = lazy();
-    const example = unreachedByWitnesses(action, rule, decider);
-    if (example === undefined) continue; // a witness reaches it: the proof sketch was wrong, say nothing
+    const example = unreachedByWitnesses(action, rule, decider, schema);
+    if (!example) continue; // a witness reaches it (the proof sketch was wrong), or the schema rules out every call it matches: say nothing
     const decided = decider.decide({ action: action.id, args: example });
     out.push({
       ruleId: 'shadowed-rule',
@@ -161,7 +167,7 @@ function actionFindings(action: PolicyAction, lazy: () => Decider, only: Readonl
     const catchAll = action.rules.find((r) => r.when.length === 0);
     const before = catchAll ? action.rules.filter((r) => r.index <= catchAll.index) : [];
     if (catchAll && before.every((r) => r.decision === 'allow')) {
-      const example = filled({}, [action], candidates);
+      const example = baseCall({}, [action], schemaCandidates([action], schema), schema);
       const decided = lazy().decide({ action: action.id, args: example });
       if (decided.decision === 'allow') {
         out.push({
@@ -181,7 +187,10 @@ function actionFindings(action: PolicyAction, lazy: () => Decider, only: Readonl
 export interface PolicyFindingOptions {
   decider?: Decider;
   only?: readonly PolicyFindingId[];
-  /** The mapped tools' parameter schemas: without them, no `impossible-condition` / `always-true-condition`. */
+  /**
+   * The mapped tools' parameter schemas: without them, no `impossible-condition` / `always-true-condition`,
+   * and the example calls of `shadowed-rule` and `allow-all-action` are not held to them.
+   */
   schemas?: ActionSchemas;
   where?: SchemaAnalysisOptions['where'];
   skip?: SchemaAnalysisOptions['skip'];
@@ -200,7 +209,7 @@ export function policyFindings(policy: Policy, options: PolicyFindingOptions = {
   const where = options.where ?? ((l) => `${l.file}:${l.line}:${l.column}`);
   const bySchema = (a: PolicyAction): PolicyFinding[] =>
     schemas && schemaOnly.size > 0 ? schemaFindings([a], { schemas, where, only: schemaOnly, ...(options.skip ? { skip: options.skip } : {}) }) : [];
-  return Object.values(policy.actions).flatMap((a) => [...actionFindings(a, lazy, only), ...bySchema(a)]);
+  return Object.values(policy.actions).flatMap((a) => [...actionFindings(a, lazy, only, schemas?.byAction.get(a.id)), ...bySchema(a)]);
 }
 
 /** The findings as `validate`'s warnings (`file:line:col`, the rule id as the code), the schema's among them when given. */

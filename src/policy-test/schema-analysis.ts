@@ -1,6 +1,7 @@
 /**
  * Conditions the tool's parameter schema decides before the policy does: a `when` entry no value
- * the schema accepts satisfies (`impossible-condition`: its rule never matches), or one every call
+ * the schema accepts satisfies, or entries on one argument none satisfies together
+ * (`impossible-condition`: its rule never matches), or one every call
  * the schema accepts satisfies (`always-true-condition`: it tests nothing). The runtime checks the
  * arguments against the schema before any rule, so both are facts about what runs. Each finding
  * names the declaration and states the schema, with a value as witness where there is one. Pure.
@@ -88,17 +89,51 @@ function alwaysTrue(action: PolicyAction, rule: Rule, c: Condition, p: ParamSche
   };
 }
 
-/** The schema's findings of one action, rule by rule, condition by condition in document order. */
+function impossibleTogether(
+  action: PolicyAction,
+  rule: Rule,
+  group: Condition[],
+  p: ParamSchema,
+  schema: ToolSchema,
+  options: SchemaAnalysisOptions,
+): SchemaFinding {
+  return {
+    ruleId: 'impossible-condition',
+    action: action.id,
+    rule: rule.index,
+    loc: group[0]!.loc,
+    message: `rule ${rule.index} of ${action.id} can never match: ${group.map(entry).join(' and ')} each hold for some call the schema accepts, but together for none, since ${declared(schema, p, options)}; the runtime refuses any other value before the rules`,
+    hint: `write bounds on \`${p.name}\` that leave a value the schema allows, widen the schema if such calls should exist, or delete the rule`,
+  };
+}
+
+/**
+ * The entries on one argument that the schema leaves no value for together, though each alone has
+ * one and some value outside the schema satisfies them all (else `contradictory-conditions` says it).
+ */
+function impossibleGroup(group: Condition[], p: ParamSchema): boolean {
+  if (group.length < 2 || satisfyingValue(group, p) !== undefined) return false;
+  return group.every((c) => satisfyingValue(c, p) !== undefined) && satisfyingValue(group, { ...p, type: 'unknown' }) !== undefined;
+}
+
+/** The schema's findings of one action, rule by rule, condition by condition in document order, then each argument's entries together. */
 function actionFindings(action: PolicyAction, schema: ToolSchema, options: SchemaAnalysisOptions): SchemaFinding[] {
   const out: SchemaFinding[] = [];
   const only = options.only ?? new Set(SCHEMA_FINDING_IDS);
   for (const rule of action.rules) {
+    const byArg = new Map<string, Condition[]>();
     for (const c of rule.when) {
       const p = c.arg === DATA_SCOPE ? undefined : schema.params.get(c.arg);
       if (!p || p.type === 'unknown' || options.skip?.(c, p)) continue;
+      byArg.set(c.arg, [...(byArg.get(c.arg) ?? []), c]);
       if (satisfyingValue(c, p) === undefined) {
         if (only.has('impossible-condition')) out.push(impossible(action, rule, c, p, schema, options));
       } else if (only.has('always-true-condition') && alwaysHolds(c, p)) out.push(alwaysTrue(action, rule, c, p, schema, options));
+    }
+    if (!only.has('impossible-condition')) continue;
+    for (const [arg, group] of byArg) {
+      const p = schema.params.get(arg)!;
+      if (impossibleGroup(group, p)) out.push(impossibleTogether(action, rule, group, p, schema, options));
     }
   }
   return out;

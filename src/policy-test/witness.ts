@@ -130,7 +130,12 @@ export function satisfying(rule: Rule, candidates: Map<string, Candidate[]>, lab
   const scoped = byArg.get(DATA_SCOPE);
   if (scoped) {
     const wanted = scoped.flatMap((c) => (Array.isArray(c.value) ? c.value.filter((v): v is string => typeof v === 'string') : []));
-    for (const [arg, label] of labels) if (wanted.includes(label) && !(arg in args)) args[arg] = 'x';
+    // a labelled argument asked for by its label: 'x', or a value of its type when the schema refuses text
+    const labelled = (arg: string): Operand => {
+      const list = candidates.get(arg) ?? [];
+      return list.includes('x') ? 'x' : (list.find((v): v is Operand => v !== MISSING) ?? 'x');
+    };
+    for (const [arg, label] of labels) if (wanted.includes(label) && !(arg in args)) args[arg] = labelled(arg);
     const scope = [...new Set([...labels].filter(([arg]) => arg in args).map(([, label]) => label))];
     if (!scoped.every((c) => holdsOnScope(c, scope))) return undefined;
   }
@@ -175,6 +180,22 @@ export function filled(args: WitnessArgs, versions: readonly PolicyAction[], can
   return out;
 }
 
+/** The candidates of the versions' arguments, clipped to the schema when there is one (`withinSchema`). */
+export function schemaCandidates(versions: readonly PolicyAction[], schema: ToolSchema | undefined): Map<string, Candidate[]> {
+  return schema ? withinSchema(argumentCandidates(versions), schema) : argumentCandidates(versions);
+}
+
+/** `filled`, and under a schema a value for every required argument still missing: the call a witness starts from. */
+export function baseCall(
+  args: WitnessArgs,
+  versions: readonly PolicyAction[],
+  candidates: Map<string, Candidate[]>,
+  schema: ToolSchema | undefined,
+): WitnessArgs {
+  const out = filled(args, versions, candidates);
+  return schema ? withRequired(out, schema, candidates) : out;
+}
+
 /**
  * The witness calls of an action across its versions: for each rule of each version, a call that
  * satisfies it (and the empty call), then each of those with one argument moved to each of its
@@ -182,12 +203,9 @@ export function filled(args: WitnessArgs, versions: readonly PolicyAction[], can
  */
 export function witnessCalls(versions: readonly PolicyAction[], options: WitnessOptions = {}): WitnessArgs[] {
   const { schema } = options;
-  const candidates = schema ? withinSchema(argumentCandidates(versions), schema) : argumentCandidates(versions);
+  const candidates = schemaCandidates(versions, schema);
   const labels = labelsOf(versions);
-  const base = (args: WitnessArgs): WitnessArgs => {
-    const out = filled(args, versions, candidates);
-    return schema ? withRequired(out, schema, candidates) : out;
-  };
+  const base = (args: WitnessArgs): WitnessArgs => baseCall(args, versions, candidates, schema);
   const bases: WitnessArgs[] = [base({})];
   for (const action of versions) {
     for (const rule of action.rules) {

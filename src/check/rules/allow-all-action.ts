@@ -2,6 +2,7 @@ import path from 'node:path';
 import { policyFindings } from '../../policy-test/analysis.js';
 import type { Finding, ProjectContext, RuleMeta, ScannedFile } from '../types.js';
 import { findingOf } from './rule-finding.js';
+import { projectSchemas } from './tool-schemas.js';
 
 export const allowAllActionMeta: RuleMeta = {
   id: 'allow-all-action',
@@ -11,9 +12,11 @@ export const allowAllActionMeta: RuleMeta = {
   help: 'Bound what runs on its own (`when: { amount_lte: ... }` then `decision: allow`) and send the rest to a person (`decision: approve`) or deny it.',
 };
 
-/** `allow-all-action` (warning): src/policy-test/analysis.ts finds it, with a proof sketch or a witness call. */
-export function allowAllActionRule(_files: ScannedFile[], project: ProjectContext | undefined): Finding[] {
+/** `allow-all-action` (warning): src/policy-test/analysis.ts finds it, with a proof sketch or a witness call (one the tool's schema accepts, when it is read). */
+export function allowAllActionRule(files: ScannedFile[], project: ProjectContext | undefined): Finding[] {
   if (!project) return [];
   const file = path.relative(project.manifest.root, project.policy.file).split(path.sep).join('/');
-  return policyFindings(project.policy, { only: ['allow-all-action'] }).map((f) => findingOf(allowAllActionMeta, file, f.loc, f.message, f.hint));
+  return policyFindings(project.policy, { only: ['allow-all-action'], schemas: projectSchemas(files, project) }).map((f) =>
+    findingOf(allowAllActionMeta, file, f.loc, f.message, f.hint),
+  );
 }

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { policyFindings } from '../../policy-test/analysis.js';
 import type { Finding, ProjectContext, RuleMeta, ScannedFile } from '../types.js';
 import { findingOf } from './rule-finding.js';
+import { projectSchemas } from './tool-schemas.js';
 
 export const shadowedRuleMeta: RuleMeta = {
   id: 'shadowed-rule',
@@ -11,9 +12,11 @@ export const shadowedRuleMeta: RuleMeta = {
   help: 'Move the rule above the one that shadows it if it is the exception, or delete it.',
 };
 
-/** `shadowed-rule` (warning): src/policy-test/analysis.ts finds it, with a proof sketch or a witness call. */
-export function shadowedRuleRule(_files: ScannedFile[], project: ProjectContext | undefined): Finding[] {
+/** `shadowed-rule` (warning): src/policy-test/analysis.ts finds it, with a proof sketch or a witness call (one the tool's schema accepts, when it is read). */
+export function shadowedRuleRule(files: ScannedFile[], project: ProjectContext | undefined): Finding[] {
   if (!project) return [];
   const file = path.relative(project.manifest.root, project.policy.file).split(path.sep).join('/');
-  return policyFindings(project.policy, { only: ['shadowed-rule'] }).map((f) => findingOf(shadowedRuleMeta, file, f.loc, f.message, f.hint));
+  return policyFindings(project.policy, { only: ['shadowed-rule'], schemas: projectSchemas(files, project) }).map((f) =>
+    findingOf(shadowedRuleMeta, file, f.loc, f.message, f.hint),
+  );
 }

@@ -1,16 +1,15 @@
 import path from 'node:path';
 import { conditionProblem } from '../../generate/crosscheck.js';
-import { declarationsInScans } from '../../generate/declarations.js';
-import { functionToolNames } from '../../manifest/function-tools.js';
-import { actionSchemas, type ActionSchemas } from '../../generate/tool-schemas.js';
+import { schemasInScans } from '../../generate/project-schemas.js';
+import type { ActionSchemas } from '../../generate/tool-schemas.js';
 import { policyFindings, type PolicyFindingId } from '../../policy-test/analysis.js';
 import type { Finding, ProjectContext, RuleMeta, ScannedFile } from '../types.js';
 import { findingOf } from './rule-finding.js';
 
 /*
  * The mapped tools' parameter schemas, for the rules that read them (`impossible-condition`,
- * `always-true-condition`): read from the scanned files that declare a mapped tool, as the
- * generator reads them. Kept per lint (the files array one lint hands every repo rule) so the two
+ * `always-true-condition`, the witness calls of `shadowed-rule` and `allow-all-action`): read
+ * from the scanned files that declare a mapped tool, as the generator reads them. Kept per lint (the files array one lint hands every repo rule) so the
  * rules parse those files once; a WeakMap, so nothing outlives the lint.
  */
 const perLint = new WeakMap<readonly ScannedFile[], { project: ProjectContext; schemas: ActionSchemas }>();
@@ -19,8 +18,7 @@ export function projectSchemas(files: readonly ScannedFile[], project: ProjectCo
   const kept = perLint.get(files);
   if (kept?.project === project) return kept.schemas;
   const byScan = new Map(files.map((f) => [f.scan, f]));
-  const found = declarationsInScans(project.manifest.root, functionToolNames(project.manifest), [...byScan.keys()], (scan) => byScan.get(scan)?.text());
-  const schemas = actionSchemas(project.manifest, found);
+  const schemas = schemasInScans(project.manifest, project.manifest.root, [...byScan.keys()], (scan) => byScan.get(scan)?.text());
   perLint.set(files, { project, schemas });
   return schemas;
 }

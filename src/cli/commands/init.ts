@@ -30,9 +30,12 @@ import { RESOLVABLE_NAMES, unresolvedNameMessage } from '../../scan/names.js';
 import { sdkToolName } from '../../runtime/tool-name.js';
 import type { CliContext, CommandSpec } from '../context.js';
 import { displayPath } from '../../format-diagnostics.js';
-import { findManifest, MANIFEST_DEFAULTS } from '../../manifest/load.js';
+import { findManifest, MANIFEST_DEFAULTS, parseManifest } from '../../manifest/load.js';
 import { packagesBelow } from '../../manifest/workspace.js';
 import { outputKind, packageType, typingsPath, type OutputKind } from '../../generate/javascript.js';
+import { schemasInScans } from '../../generate/project-schemas.js';
+import type { ActionSchemas } from '../../generate/tool-schemas.js';
+import type { Manifest } from '../../manifest/types.js';
 
 interface InitArgs {
   force?: boolean;
@@ -195,7 +198,9 @@ export const initCommand: CommandSpec<InitArgs> = {
     const plans = packages.map((dir) => planPackage(dir, groups.get(dir) ?? [], found, servers, ctx.cwd, browserDirs, browser));
     const controlsWritten = plans.filter((p) => !existsSync(path.join(p.dir, p.control))).length;
     const writes: WritePlan = { files: new Map(), lines: [] };
-    for (const p of plans) planPackageWrites(p, writes, ctx.cwd, identity);
+    // the starter tests keep to the tools' parameter schemas, read from this scan as generate would read them
+    const readSchemas = (manifest: Manifest) => schemasInScans(manifest, ctx.cwd, scan.files, (s) => readSourceText(abs(s.file)));
+    for (const p of plans) planPackageWrites(p, writes, { cwd: ctx.cwd, identity, readSchemas });
     commitPlan(writes, ctx);
 
     const tools = plans.reduce((n, p) => n + p.plan.tools.length, 0);
@@ -432,7 +437,13 @@ function manifestPaths(text: string | undefined): { output: string; control: str
   return { output: typeof output === 'string' ? output : MANIFEST_DEFAULTS.output, control: typeof control === 'string' ? control : MANIFEST_DEFAULTS.control };
 }
 
-function planPackageWrites(p: PackagePlan, out: WritePlan, cwd: string, identity: IdentityProposal): void {
+interface WriteContext {
+  cwd: string;
+  identity: IdentityProposal;
+  readSchemas: (manifest: Manifest) => ActionSchemas;
+}
+
+function planPackageWrites(p: PackagePlan, out: WritePlan, { cwd, identity, readSchemas }: WriteContext): void {
   const say = (line: string) => void out.lines.push(line);
   const write = (rel: string, text: string, verb: string) => {
     const target = path.join(p.dir, rel);
@@ -447,9 +458,16 @@ function planPackageWrites(p: PackagePlan, out: WritePlan, cwd: string, identity
   if (mergedPolicy === undefined || isBlank(p.policyText)) write(POLICY, renderPolicy(p.plan), 'wrote');
   else if (mergedPolicy !== p.policyText) write(POLICY, mergedPolicy, 'merged into');
   else say(`kept ${policyFile}\n`);
-  writeStarterTests(p.dir, POLICY, (rel, text) => write(rel, text, 'wrote'), planned(out));
-  if (mergedManifest === undefined || isBlank(p.manifestText)) write(MANIFEST, renderManifest(p.plan, { output: p.output, control: p.control }), 'wrote');
-  else if (mergedManifest !== p.manifestText) write(MANIFEST, mergedManifest, 'merged into');
+  const fresh = mergedManifest === undefined || isBlank(p.manifestText);
+  const manifestText = mergedManifest === undefined || fresh ? renderManifest(p.plan, { output: p.output, control: p.control }) : mergedManifest;
+  // the manifest as it will be written says which tool each action is; one that does not load gives no schemas
+  const schemas = () => {
+    const manifest = parseManifest(manifestText, path.join(p.dir, MANIFEST)).value;
+    return manifest ? readSchemas(manifest) : undefined;
+  };
+  writeStarterTests(p.dir, POLICY, (rel, text) => write(rel, text, 'wrote'), { readText: planned(out), schemas });
+  if (fresh) write(MANIFEST, manifestText, 'wrote');
+  else if (mergedManifest !== p.manifestText) write(MANIFEST, manifestText, 'merged into');
   else say(`kept ${manifestFile}\n`);
   if (existsSync(path.join(p.dir, p.control))) say(`kept ${displayPath(path.join(p.dir, p.control), cwd)} (yours to edit; never overwritten)\n`);
   else {

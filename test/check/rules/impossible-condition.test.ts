@@ -36,8 +36,40 @@ policyRuleTester('impossible-condition', {
       code: zod(SHAPE),
       yaml: refund('      - when: { amount_in: [50, 60] }\n        decision: deny\n      - decision: allow\n'),
     },
+    {
+      name: 'entries on one argument that leave a value within the range together',
+      tools,
+      code: zod(SHAPE),
+      yaml: refund('      - when: { amount_gte: 30, amount_neq: 50 }\n        decision: deny\n      - decision: allow\n'),
+    },
+    {
+      name: 'entries no value satisfies even outside the schema: contradictory-conditions reports them, not this rule',
+      tools,
+      code: zod(SHAPE),
+      yaml: refund('      - when: { amount_gte: 40, amount_lte: 10 }\n        decision: deny\n      - decision: allow\n'),
+    },
   ],
   invalid: [
+    {
+      name: 'entries each possible within the range, but not together',
+      tools,
+      code: zod(SHAPE),
+      yaml: refund('      - when: { amount_gte: 50, amount_neq: 50 }\n        decision: deny\n      - decision: allow\n'),
+      errors: [
+        {
+          line: 4,
+          mentions:
+            'rule 0 of stripe.refund can never match: `amount_gte: 50` and `amount_neq: 50` each hold for some call the schema accepts, but together for none, since tool `refund` declares `amount` as an integer from 1 to 50',
+        },
+      ],
+    },
+    {
+      name: 'an entry impossible alone is reported once, not again with the others on its argument',
+      tools,
+      code: zod(SHAPE),
+      yaml: refund('      - when: { amount_gt: 100, amount_lte: 200 }\n        decision: deny\n      - decision: allow\n'),
+      errors: [{ line: 4, mentions: '`amount_gt: 100` holds for no call the schema accepts' }],
+    },
     {
       name: 'a comparison beyond .max()',
       tools,
