@@ -10,6 +10,7 @@ import { VERSION } from '../version.js';
 import { plainCheckReadAhead } from '../check/read-ahead.js';
 import type { PendingRepoRead } from '../scan/parallel-read.js';
 import { plainCheckArgs } from './plain-check.js';
+import { dropOutputToClosedPipe } from './closed-pipe.js';
 
 /**
  * The `ctrlrun-gen` bin. The package `ctrlrun-gen` carries the runtime and the CLI's code, but only
@@ -156,6 +157,8 @@ async function runCompanionThroughNpm(args: string[]): Promise<number> {
 
 /** Runs the CLI with `args`; returns the exit code. */
 export async function launch(args: string[], started: { repoRead?: PendingRepoRead } = {}): Promise<number> {
+  dropOutputToClosedPipe(process.stdout);
+  dropOutputToClosedPipe(process.stderr);
   const plain = plainCheckArgs(args);
   const tools = findCliTools({ cwd: process.cwd(), env: process.env, from: fileURLToPath(import.meta.url), ...(plain ? { needs: PLAIN_CHECK_TOOLS } : {}) });
   if (tools.kind === 'missing') return runCompanionThroughNpm(args);
