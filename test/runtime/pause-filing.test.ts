@@ -1,5 +1,5 @@
 import { rmSync } from 'node:fs';
-import { Runner, run as sdkRun, type RunToolApprovalItem } from '@openai/agents';
+import { RunContext, Runner, run as sdkRun, type FunctionTool, type RunToolApprovalItem } from '@openai/agents';
 import { RealtimeAgent, RealtimeSession } from '@openai/agents/realtime';
 import { ScriptedRealtimeTransport } from '@openai/agents/realtime/testing';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -231,6 +231,25 @@ describe('a paused call is filed wherever the run is driven', () => {
     expect(pausedRequest(scope, { callId: '', toolName: 'refund' }, 'alice', BIG, 5)).toBeNull();
     // JSON.parse('9007199254740993') is 9007199254740992: a hash of it would bind other arguments than the model's
     expect(pausedRequest(scope, { callId: 'c1', toolName: 'refund' }, 'alice', { ...BIG, ref: JSON.parse('9007199254740993') as number }, 5)).toBeNull();
+  });
+
+  it('a call its zod schema refuses, asked before the SDK validates (SDK 0.5): no pause, nothing filed, no null the model never sent', async () => {
+    const s = setup();
+    const tool = s.protectedTool('stripe.refund', {
+      name: 'refund',
+      description: 'Refund a payment',
+      parameters: z.object({ payment_id: z.string(), amount: z.number().int(), reason: z.string() }),
+      execute: async () => 'refunded',
+    }) as FunctionTool;
+    const ask = (input: unknown, callId: string) => tool.needsApproval(new RunContext<unknown>({ user: 'alice' }), input as never, callId);
+    // an older SDK hands needsApproval JSON.parse of the text, unvalidated: `reason` left out, `payment_id` of the wrong type
+    expect(await ask({ payment_id: 'pay_1', amount: 512_345 }, 'c1')).toBe(false);
+    expect(await ask({ payment_id: 42, amount: 512_345, reason: 'moved' }, 'c2')).toBe(false);
+    expect(await s.store.listRequests()).toEqual([]);
+    expect(await s.store.listReceipts()).toEqual([]);
+    // what the schema admits still pauses, filed as sent
+    expect(await ask({ payment_id: 'pay_1', amount: 512_345, reason: 'moved' }, 'c3')).toBe(true);
+    expect((await s.store.listRequests()).map((r) => [r.callId, r.args])).toEqual([['c3', '{"amount":512345,"payment_id":"pay_1","reason":"moved"}']]);
   });
 
   it("a zod tool's optional field the model filled: filed at the pause", async () => {

@@ -42,6 +42,7 @@ export async function needsApproval(scope: CoreScope, runContext: RunContext<unk
     }
   }
   if (decision.decision !== 'approve') return false;
+  if (!admitted(scope, raw, seen)) return false;
   const who = await whoOf(scope.internals, runContext);
   if (who === null) return false; // no principal: refused by the guardrail
   const task = scope.policy.authority ? await taskOf(scope.internals, runContext) : null;
@@ -53,6 +54,24 @@ export async function needsApproval(scope: CoreScope, runContext: RunContext<unk
     return false;
   if (call) await filePause(scope, call, who, task, input, decision);
   return true;
+}
+
+/**
+ * Whether a zod tool's schema admits the call `needsApproval` sees (a JSON-schema tool's was checked
+ * first). An SDK of the peer range that asks before it validates (0.5 among them: `JSON.parse` of
+ * the text; 0.14 and later validate first) hands over a call the schema refuses, e.g. a required
+ * argument left out, which strict mode's completion would file with a `null` the model never sent.
+ * Such a call never runs (the SDK refuses it before the body, the wrapper if not): nobody is asked.
+ */
+function admitted(scope: CoreScope, raw: string | undefined, seen: unknown): boolean {
+  if (scope.args.schemaCheck) return true;
+  let text: string;
+  try {
+    text = raw ?? JSON.stringify(seen);
+  } catch {
+    return true; // not JSON text: asked as before
+  }
+  return scope.args.policyArgs(text).ok;
 }
 
 /** The tool input guardrail: the call decided before the SDK runs anything; a refusal is model text (or `ActionDenied`). */
