@@ -246,3 +246,40 @@ describe("a strict JSON-schema tool's optional property sent as null (the SDK dr
     expect((await s.store.listReceipts()).map((r) => r.result)).toEqual(['refused']);
   });
 });
+
+describe("a zod tool's `.nullable()` field beside an optional one, both sent as null (strict mode)", () => {
+  // the SDK drops the optional field's null and keeps the nullable one's (stripStrictNullsForZodSchema)
+  const text = (amount: number) => `{"payment_id":"pay_1","amount":${amount},"note":null,"ref":null}`;
+  const nullableTool = (s: Setup) => {
+    const calls: unknown[] = [];
+    const tool = s.protectedTool('stripe.refund', {
+      name: 'refund',
+      description: 'Refund a payment',
+      parameters: z.object({ payment_id: z.string(), amount: z.number().int(), note: z.string().optional(), ref: z.number().int().nullable() }),
+      execute: async (args: unknown) => {
+        calls.push(args);
+        return 'refunded';
+      },
+    }) as FunctionTool;
+    return { tool, calls };
+  };
+
+  it('an allowed call runs once with the nullable null kept, not refused as differing input', async () => {
+    const s = setup();
+    const { tool, calls } = nullableTool(s);
+    await sdkRun(agentWith(scripted([refundCall(text(5000), 'c1')], [assistantMessage('done')]), [tool]), 'refund', { context: { user: 'alice' } });
+    expect(calls).toEqual([{ payment_id: 'pay_1', amount: 5000, ref: null }]);
+    expect((await s.store.listReceipts()).map((r) => r.result)).toEqual(['allowed', 'executed']);
+  });
+
+  it('a paused call, approved, runs once', async () => {
+    const s = setup();
+    const { tool, calls } = nullableTool(s);
+    const agent = agentWith(scripted([refundCall(text(512_345), 'c1')], [assistantMessage('done')]), [tool]);
+    const paused = await sdkRun(agent, 'refund', { context: { user: 'alice' } });
+    expect(paused.interruptions).toHaveLength(1);
+    await s.control.approve(paused.state, paused.interruptions[0]!, { approver: 'bob' });
+    await sdkRun(agent, paused.state, { context: { user: 'alice' } });
+    expect(calls).toEqual([{ payment_id: 'pay_1', amount: 512_345, ref: null }]);
+  });
+});

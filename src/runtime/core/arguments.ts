@@ -47,10 +47,14 @@ export function argumentsStage(parameters: ArgsSchema | undefined, action: strin
     const checked = parameters.safeParse(parsed.value);
     // a schema that changes its input is refused (issue 24): the policy decides on what the body gets
     if (checked.success) return unchangedBySchema(parsed.value, checked.data);
-    // the SDK's strict mode sends null for optional fields and strips them before zod parses
-    const sent = withoutNulls(parsed.value);
-    const stripped = parameters.safeParse(sent);
-    return stripped.success ? unchangedBySchema(sent, stripped.data) : { ok: false };
+    // the SDK's strict mode sends null for optional fields and strips them before zod parses; only
+    // those: a `.nullable()` member keeps its null (the SDK's stripStrictNullsForZodSchema)
+    for (const sent of [withoutRefusedNulls(parameters, parsed.value), withoutNulls(parsed.value)]) {
+      if (sent === parsed.value) continue;
+      const stripped = parameters.safeParse(sent);
+      if (stripped.success) return unchangedBySchema(sent, stripped.data);
+    }
+    return { ok: false };
   };
   return { schemaCheck, policyArgs };
 }
@@ -67,6 +71,24 @@ export function inputProblem(stage: ArgumentsStage, raw: string | undefined, inp
 /** Whether the input to run is what the call's raw arguments give (`fromRaw`: `policyArgs` of them). */
 export function inputIsTheCalls(fromRaw: PolicyArgs, input: unknown): boolean {
   return fromRaw.ok && sameArgs(fromRaw.value, input);
+}
+
+/**
+ * The arguments without each top-level `null` the zod object's own member refuses (an optional
+ * field left empty in strict mode), keeping the ones a `.nullable()` member accepts. The same
+ * value when the schema's shape is not readable or nothing was dropped.
+ */
+function withoutRefusedNulls(parameters: ArgsSchema, value: unknown): unknown {
+  const shape = (parameters as { shape?: unknown }).shape;
+  if (shape === null || typeof shape !== 'object' || value === null || typeof value !== 'object' || Array.isArray(value)) return value;
+  let out: Record<string, unknown> | null = null;
+  for (const [key, v] of Object.entries(value)) {
+    const member = (shape as Record<string, ArgsSchema | undefined>)[key];
+    if (v !== null || typeof member?.safeParse !== 'function' || member.safeParse(null).success) continue;
+    out ??= { ...(value as Record<string, unknown>) };
+    delete out[key];
+  }
+  return out ?? value;
 }
 
 /** The value with every null object member removed (what the SDK's strict mode does before zod parses). */
