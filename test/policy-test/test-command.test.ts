@@ -163,14 +163,20 @@ describe('ctrlrun-gen test', () => {
   });
 });
 
+/** The refund desk without its policy and manifest, after `init`. */
+async function freshInit() {
+  const dir = copyFixture('refund-desk');
+  dirs.push(dir);
+  rmSync(path.join(dir, 'ctrlrun.yaml'));
+  rmSync(path.join(dir, 'ctrlrun.tools.yaml'));
+  const init = await cli(['init'], { cwd: dir });
+  expect(init.code, init.stderr).toBe(0);
+  return { dir, init };
+}
+
 describe('init writes the starter tests', () => {
   it('beside a fresh policy, and `test` passes on it; an existing test file is kept', async () => {
-    const dir = copyFixture('refund-desk');
-    dirs.push(dir);
-    rmSync(path.join(dir, 'ctrlrun.yaml'));
-    rmSync(path.join(dir, 'ctrlrun.tools.yaml'));
-    const init = await cli(['init'], { cwd: dir });
-    expect(init.code, init.stderr).toBe(0);
+    const { dir, init } = await freshInit();
     expect(init.stdout).toContain('wrote ctrlrun.test.yaml');
     const r = await cli(['test', '--coverage'], { cwd: dir });
     expect(r.code, r.stdout + r.stderr).toBe(0);
@@ -179,5 +185,68 @@ describe('init writes the starter tests', () => {
     const again = await cli(['init', '--force'], { cwd: dir });
     expect(again.code, again.stderr).toBe(0);
     expect(readFileSync(path.join(dir, 'ctrlrun.test.yaml'), 'utf8')).toBe('schema: ctrlrun.policy-test/v1\ncases: []\n');
+  });
+});
+
+describe("the starter tests stay within the tools' parameter schemas", () => {
+  // a case the schema refuses (a required argument left out) expects a decision no call gets: the runtime checks the schema first
+  const refundCases = (dir: string, action = 'stripe.refund') =>
+    parseTestFile(readFileSync(path.join(dir, 'ctrlrun.test.yaml'), 'utf8'), path.join(dir, 'ctrlrun.test.yaml'))
+      .value!.cases.filter((c) => c.action === action)
+      .map((c) => c.args as Record<string, unknown>);
+
+  it('a catch-all rule after an `in` on a required enum is reached by another enum value, not by leaving the argument out', () => {
+    const text = [
+      'schema: ctrlrun.policy/v6',
+      'actions:',
+      '  memory.read:',
+      '    rules:',
+      '      - when: { target_in: [today, yesterday] }',
+      '        decision: allow',
+      '      - decision: approve',
+    ].join('\n');
+    const policy = parsePolicy(text, '/p/ctrlrun.yaml').value!;
+    const loc = { file: '/p/tools.ts', line: 1, column: 1 };
+    const target = {
+      name: 'target',
+      type: 'enum' as const,
+      enumValues: ['long_term', 'today', 'yesterday'],
+      required: true,
+      nullable: false,
+      lo: null,
+      hi: null,
+      loc,
+    };
+    const schemas = {
+      byAction: new Map([['memory.read', { action: 'memory.read', tools: ['read'], loc, params: new Map([['target', target]]) }]]),
+      unread: new Map(),
+    };
+    const suite = parseTestFile(starterTestText(policy, { policyPath: 'ctrlrun.yaml', schemas }), '/p/ctrlrun.test.yaml').value!;
+    expect(suite.cases.map((c) => [c.args, c.expect.decision])).toEqual([
+      [{ target: 'today' }, 'allow'],
+      [{ target: 'yesterday' }, 'allow'],
+      [{ target: 'long_term' }, 'approve'],
+    ]);
+    const run = runTests(suite, createDecider(policy));
+    expect([run.failed, run.coverage.rulesUnreached]).toEqual([0, []]);
+  });
+
+  it('init on a fresh policy: every action decision-only, each case with the required arguments', async () => {
+    const { dir } = await freshInit();
+    expect(refundCases(dir, 'refund')).toEqual([{ payment_id: 'payment_id-1', amount: 0 }]);
+    expect(refundCases(dir, 'lookup_charge')).toEqual([{ payment_id: 'payment_id-1' }]);
+  });
+
+  it('init --force after the policy was edited: no case leaves out `amount` or `payment_id`, and `test` passes with full coverage', async () => {
+    const dir = copyFixture('refund-desk');
+    dirs.push(dir);
+    const init = await cli(['init', '--force'], { cwd: dir });
+    expect(init.code, init.stderr).toBe(0);
+    const cases = refundCases(dir);
+    expect(cases.length).toBeGreaterThan(3);
+    for (const args of cases) expect(Object.keys(args).sort()).toEqual(['amount', 'payment_id']);
+    const r = await cli(['test', '--coverage'], { cwd: dir });
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(r.stdout).toContain('coverage: 5/5 rules reached (100%)');
   });
 });
