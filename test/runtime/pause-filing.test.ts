@@ -238,7 +238,7 @@ describe('a paused call is filed wherever the run is driven', () => {
     const tool = s.protectedTool('stripe.refund', {
       name: 'refund',
       description: 'Refund a payment',
-      parameters: z.object({ payment_id: z.string(), amount: z.number().int(), reason: z.string() }),
+      parameters: z.object({ payment_id: z.string(), amount: z.number().int(), reason: z.string() }) as never,
       execute: async () => 'refunded',
     }) as FunctionTool;
     const ask = (input: unknown, callId: string) => tool.needsApproval(new RunContext<unknown>({ user: 'alice' }), input as never, callId);

@@ -255,7 +255,7 @@ describe("a zod tool's `.nullable()` field beside an optional one, both sent as 
     const tool = s.protectedTool('stripe.refund', {
       name: 'refund',
       description: 'Refund a payment',
-      parameters: z.object({ payment_id: z.string(), amount: z.number().int(), note: z.string().optional(), ref: z.number().int().nullable() }),
+      parameters: z.object({ payment_id: z.string(), amount: z.number().int(), note: z.string().optional(), ref: z.number().int().nullable() }) as never,
       execute: async (args: unknown) => {
         calls.push(args);
         return 'refunded';
