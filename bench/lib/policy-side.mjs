@@ -150,6 +150,28 @@ const sides = {
       }
     };
   },
+  // the rows read, each call id's first entry kept (a set of the ids, as replay keeps) and its
+  // arguments parsed and checked as the runtime parses them: what replay does before any decision
+  async 'store-parse'(file) {
+    const { sqliteStore } = await dist('runtime/sqlite.js');
+    const { STORE_PAGE } = await dist('policy-test/store-calls.js');
+    const { parseArguments } = await dist('runtime/arguments.js');
+    const reader = sqliteStore({ path: file });
+    loosened();
+    return async () => {
+      const seen = new Set();
+      let n = 0;
+      for (let afterSeq = 0; ; ) {
+        const page = await reader.listDecisions({ afterSeq, limit: STORE_PAGE });
+        for (const e of page) {
+          const size = seen.size;
+          if (seen.add(e.call_id).size !== size && parseArguments(e.args).ok) n += 1;
+        }
+        if (page.length < STORE_PAGE) return n;
+        afterSeq = page[page.length - 1].seq;
+      }
+    };
+  },
   // what `replay --store` runs: the pages read, each call re-decided as it is read, the summary
   async 'store-replay'(file) {
     const { sqliteStore } = await dist('runtime/sqlite.js');
