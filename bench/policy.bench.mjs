@@ -8,7 +8,7 @@
 // (bench/lib/policy-side.mjs), one per side per round, so no side inherits another's JIT feedback:
 // timed in one process, the side timed second ran on call sites the first had made polymorphic,
 // and the same loop moved by up to 2x with the order alone. In its process a side builds its
-// inputs (the same for both sides of a figure), warms up on its own work, then times its runs by
+// inputs (the same for both sides of a figure), warms up on its own work (a quarter of the runs, at least 0.5 s), then times its runs by
 // the process's CPU time (every thread, GC helpers too) and by the wall clock; setup and start-up
 // are not timed. The rounds interleave the sides and alternate their order. A figure is the median
 // of the per-round ratios with their range [min–max], and the load average is printed with it: on
