@@ -1,6 +1,19 @@
-// The policy loader against the `yaml` package's own parse of the same text (its floor: the loader
-// parses with it, then walks the nodes, checks them and hashes the normalized policy), on a small
-// realistic policy and on one near the 256 KiB cap. Ratios, measured in the same run.
+// `npm run bench -- policy`. First the policy loader against the `yaml` package's own parse of the
+// same text (its floor: the loader parses with it, then walks the nodes, checks them and hashes the
+// normalized policy), on a small realistic policy and on one near the 256 KiB cap, in this process.
+//
+// Then issue 25's figures: `test` of 10,000 cases against the compiled decision functions alone,
+// `replay` of 100,000 calls against reading them (JSON Lines, and a SQLite store's decision log),
+// and `diff` of two 200-action policies. Method: every side is timed in a fresh `node` process
+// (bench/lib/policy-side.mjs), one per side per round, so no side inherits another's JIT feedback:
+// timed in one process, the side timed second ran on call sites the first had made polymorphic,
+// and the same loop moved by up to 2x with the order alone. In its process a side builds its
+// inputs (the same for both sides of a figure), warms up on its own work (a quarter of the runs, at least 0.5 s), then times its runs by
+// the process's CPU time (every thread, GC helpers too) and by the wall clock; setup and start-up
+// are not timed. The rounds interleave the sides and alternate their order. A figure is the median
+// of the per-round ratios with their range [min–max], and the load average is printed with it: on
+// a shared machine the wall clock mostly measures the wait for a core, CPU time is the figure to trust.
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -11,14 +24,6 @@ import { LineCounter, parseDocument } from 'yaml';
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const { parsePolicy, MAX_POLICY_BYTES } = await import(pathToFileURL(path.join(root, 'dist/policy/load.js')).href);
 const dist = (f) => import(pathToFileURL(path.join(root, 'dist', f)).href);
-const { createDecider } = await dist('policy-test/decider.js');
-const { parseTestFile } = await dist('policy-test/cases.js');
-const { runTests } = await dist('policy-test/run-tests.js');
-const { parseCallsFile } = await dist('policy-test/calls-file.js');
-const { replayCalls } = await dist('policy-test/replay.js');
-const { diffPolicies } = await dist('policy-test/diff.js');
-const { checkArguments } = await dist('runtime/arguments.js');
-const { decideCall } = await dist('runtime/decide.js');
 
 const small = readFileSync(path.join(root, 'fixtures/refund-desk/ctrlrun.yaml'), 'utf8');
 const action = (i) =>
@@ -37,50 +42,49 @@ function perRun(fn, runs) {
   return (performance.now() - t0) / runs;
 }
 
-/** The process's CPU time in ms (every thread, GC helpers too): on a shared machine a round's wall time is mostly the wait for a core. */
-const cpuMs = () => {
-  const u = process.cpuUsage();
-  return (u.user + u.system) / 1000;
-};
+const median = (list) => [...list].sort((a, b) => a - b)[list.length >> 1];
+const sideScript = path.join(root, 'bench/lib/policy-side.mjs');
+
+/** One side timed in a new `node` process (bench/lib/policy-side.mjs): its per-run CPU and wall ms. */
+function timeSide(side, runs, file) {
+  const args = [sideScript, side, String(runs), ...(file === undefined ? [] : [file])];
+  const out = execFileSync(process.execPath, args, { encoding: 'utf8', maxBuffer: 1 << 20 });
+  return JSON.parse(out.trim().split('\n').at(-1));
+}
 
 /**
- * Each side timed `runs` times per round, the sides interleaved round by round (a load spike or a
- * GC falls on one round), by CPU time and by the wall clock; a figure is the median of the per-round
- * ratios with their range, so a reader can tell a figure from noise. Sides may be async.
+ * Each side timed in a fresh process per round (warmed up there on its own work, so no side runs
+ * on code the JIT shaped for another), the sides interleaved round by round with the order
+ * alternated (a load spike falls on one round, not on one side), by CPU time and by the wall
+ * clock. A figure is the median of the per-round ratios to the first side, with their range.
  */
-async function interleaved(rounds, runs, sides) {
-  const names = Object.keys(sides);
-  const clocks = { cpu: cpuMs, wall: () => performance.now() };
-  const times = Object.fromEntries(Object.keys(clocks).map((c) => [c, Object.fromEntries(names.map((n) => [n, []]))]));
-  for (const n of names) await sides[n](); // warm up
+function fresh(rounds, runs, names, file) {
+  const times = { cpu: Object.fromEntries(names.map((n) => [n, []])), wall: Object.fromEntries(names.map((n) => [n, []])) };
   for (let r = 0; r < rounds; r++) {
-    // alternate which side goes first
     for (const n of r % 2 === 0 ? names : [...names].reverse()) {
-      const f = sides[n];
-      const [c0, w0] = [cpuMs(), performance.now()];
-      for (let i = 0; i < runs; i++) {
-        const x = f();
-        if (x instanceof Promise) await x;
-      }
-      times.cpu[n].push((cpuMs() - c0) / runs);
-      times.wall[n].push((performance.now() - w0) / runs);
+      const t = timeSide(n, runs, file);
+      times.cpu[n].push(t.cpu);
+      times.wall[n].push(t.wall);
     }
   }
-  const median = (list) => [...list].sort((a, b) => a - b)[list.length >> 1];
-  const [base, other] = names;
-  const ratio = (clock) => {
+  const ratio = (clock, base, other) => {
     const list = times[clock][other].map((t, i) => t / times[clock][base][i]).sort((a, b) => a - b);
     return { median: median(list), min: list[0], max: list.at(-1) };
   };
-  const ms = (clock) => Object.fromEntries(names.map((n) => [n, median(times[clock][n])]));
-  return { cpu: { ms: ms('cpu'), ratio: ratio('cpu') }, wall: { ms: ms('wall'), ratio: ratio('wall') } };
+  const m = (base, other) => {
+    const of = (clock) => ({ ms: { [base]: median(times[clock][base]), [other]: median(times[clock][other]) }, ratio: ratio(clock, base, other) });
+    return { cpu: of('cpu'), wall: of('wall') };
+  };
+  return { of: m, times };
 }
 
-/** `1.42x [1.30–1.61] (12 ms vs 8 ms)`: the median per-round ratio, its range, the sides' medians. */
+/** `1.42x [1.30–1.61] (12 ms vs 8 ms; ...)`: the median per-round ratio, its range, the sides' medians and their ratio. */
 function figure(m, [a, b]) {
   const side = (clock) => `${m[clock].ms[b].toFixed(1)} ms vs ${m[clock].ms[a].toFixed(1)} ms`;
   const r = (clock) => `${m[clock].ratio.median.toFixed(2)}x [${m[clock].ratio.min.toFixed(2)}–${m[clock].ratio.max.toFixed(2)}]`;
-  return `CPU ${r('cpu')} (${side('cpu')}); wall ${r('wall')} (${side('wall')})`;
+  // a process's JIT varies from the next one's, apart from the load: the ratio of the sides' medians is the steadier figure
+  const ofMedians = (m.cpu.ms[b] / m.cpu.ms[a]).toFixed(2);
+  return `CPU ${r('cpu')} (${side('cpu')}; ratio of the medians ${ofMedians}x); wall ${r('wall')} (${side('wall')})`;
 }
 
 const load = () =>
@@ -107,7 +111,7 @@ export async function run() {
       `${name}: parsePolicy ${(loader / yamlOnly).toFixed(2)}x the yaml package's parseDocument alone (${loader.toFixed(2)} ms vs ${yamlOnly.toFixed(2)} ms)`,
     );
   }
-  await policyAsCode();
+  policyAsCode();
   await replayFromSqlite();
   console.log(`load average at end: ${load()}`);
 }
@@ -115,17 +119,18 @@ export async function run() {
 /**
  * Issue 25: `replay` of 100,000 calls from a SQLite store's decision log (the store's own pages,
  * entries turned into calls, each re-decided as its page is read, the summary: `replayStoreCalls`,
- * what `replay --store` runs) against reading the same rows through
- * the store (`listDecisions` in the same pages). The rows are written in one transaction as the
- * store chains them (100,000 separate appends would measure fsync, not replay).
+ * what `replay --store` runs) against reading the same rows through the store (`listDecisions` in
+ * the same pages). A step between says where the rest goes: the rows read, each call id's first
+ * entry kept and its arguments parsed as the runtime parses them (what replay does before it decides).
+ * The rows are written in one transaction as the store chains them (100,000 separate appends would
+ * measure fsync, not replay).
  */
-export async function replayFromSqlite() {
+async function replayFromSqlite() {
   const { mkdtempSync, rmSync } = await import('node:fs');
   const { tmpdir } = await import('node:os');
   const { DatabaseSync } = await import('node:sqlite');
   const { sqliteStore } = await dist('runtime/sqlite.js');
   const { chainedEntry } = await dist('runtime/decision-log.js');
-  const { replayStoreCalls, STORE_PAGE } = await dist('policy-test/store-calls.js');
   const dir = mkdtempSync(path.join(tmpdir(), 'ctrlrun-bench-replay-'));
   const file = path.join(dir, 'state.db');
   try {
@@ -165,25 +170,11 @@ export async function replayFromSqlite() {
     db.exec('COMMIT');
     db.close();
 
-    const candidate = createDecider(parsePolicy(small.replace('amount_lte: 10000 }', 'amount_lte: 50000 }'), 'ctrlrun.yaml').value);
-    const reader = sqliteStore({ path: file });
-    const readRows = async () => {
-      let n = 0;
-      for (let afterSeq = 0; ; ) {
-        const page = await reader.listDecisions({ afterSeq, limit: STORE_PAGE });
-        n += page.length;
-        if (page.length < STORE_PAGE) return n;
-        afterSeq = page[page.length - 1].seq;
-      }
-    };
-    // what `replay --store` runs: the pages read, each call re-decided as it is read, the summary
-    const replay = () => replayStoreCalls(reader, candidate);
-    const m = await interleaved(7, 1, { read: readRows, replay });
-    const result = await replay();
-    await reader.close();
-    console.log(
-      `replay, 100,000 calls from SQLite, against reading the same rows (7 rounds; ${result.replayed} calls, ${result.summary.changed} changed): ${figure(m, ['read', 'replay'])}`,
-    );
+    const f = fresh(7, 3, ['store-read', 'store-parse', 'store-replay'], file);
+    console.log(`replay --store, 100,000 calls from SQLite, against reading the same rows through the store (7 rounds of 3 runs; load ${load()}):`);
+    console.log(`  replay: ${figure(f.of('store-read', 'store-replay'), ['store-read', 'store-replay'])}`);
+    console.log(`  read + first of each call id + arguments parsed: ${figure(f.of('store-read', 'store-parse'), ['store-read', 'store-parse'])}`);
+    console.log(`  replay against that: ${figure(f.of('store-parse', 'store-replay'), ['store-parse', 'store-replay'])}`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -191,55 +182,23 @@ export async function replayFromSqlite() {
 
 /**
  * Issue 25: `test` of 10,000 cases against the compiled decision functions alone (the same calls,
- * checked and decided, no report), `replay` of 100,000 recorded calls against reading them (the
- * JSON Lines parse), and `diff` of two 200-action policies as a figure.
+ * checked and decided, nothing kept), with two steps between them that say where the rest goes:
+ * the decider's own call per case (`decide`), and that call with every decision kept, as `test`
+ * keeps them for its report (`kept`). Then `replay` of 100,000 recorded calls against reading them
+ * (the JSON Lines parse), and `diff` of two 200-action policies as a figure.
  */
-async function policyAsCode() {
-  const policy = parsePolicy(small, 'ctrlrun.yaml').value;
-  const decider = createDecider(policy);
-  const amounts = Array.from({ length: 10_000 }, (_, i) => (i * 137) % 1_200_000);
-  const suiteText = [
-    'schema: ctrlrun.policy-test/v1',
-    'cases:',
-    ...amounts.map((a) => `  - { action: stripe.refund, args: { payment_id: ch_${a}, amount: ${a} }, expect: { decision: allow } }`),
-  ].join('\n');
-  const suite = parseTestFile(suiteText, 'ctrlrun.test.yaml').value;
-  const action = decider.compiled.actions['stripe.refund'];
-  const argsList = suite.cases.map((c) => c.args);
-  const aloneOnce = () => {
-    for (const a of argsList) {
-      const checked = checkArguments(a);
-      if (checked.ok) decideCall(action, checked.value); // the compiled decision and template functions
-    }
-  };
-  const t = await interleaved(7, 20, { alone: aloneOnce, test: () => runTests(suite, decider) });
-  console.log(`test, 10,000 cases, against the compiled decision functions alone (7 rounds of 20 runs): ${figure(t, ['alone', 'test'])}`);
+function policyAsCode() {
+  const t = fresh(9, 100, ['alone', 'decide', 'kept', 'test', 'test-failing']);
+  console.log(`test, 10,000 cases, against the compiled decision functions alone (9 rounds of 100 runs; load ${load()}):`);
+  for (const side of ['test', 'decide', 'kept', 'test-failing']) console.log(`  ${side}: ${figure(t.of('alone', side), ['alone', side])}`);
 
-  const lines = Array.from({ length: 100_000 }, (_, i) =>
-    JSON.stringify({ action: 'stripe.refund', args: { payment_id: `ch_${i}`, amount: (i * 37) % 1_200_000 }, decision: 'allow' }),
-  ).join('\n');
-  const candidate = createDecider(parsePolicy(small.replace('amount_lte: 10000 }', 'amount_lte: 50000 }'), 'ctrlrun.yaml').value);
-  const j = await interleaved(5, 1, {
-    read: () => parseCallsFile(lines, 'calls.jsonl'),
-    replay: () => replayCalls(parseCallsFile(lines, 'calls.jsonl').calls, candidate, null),
-  });
-  console.log(`replay, 100,000 calls (JSON Lines), against reading them (5 rounds): ${figure(j, ['read', 'replay'])}`);
+  const j = fresh(5, 3, ['jsonl-read', 'jsonl-replay']);
+  console.log(
+    `replay, 100,000 calls (JSON Lines), against reading them (5 rounds of 3 runs; load ${load()}): ${figure(j.of('jsonl-read', 'jsonl-replay'), ['jsonl-read', 'jsonl-replay'])}`,
+  );
 
-  const many = (band) =>
-    [
-      'schema: ctrlrun.policy/v6',
-      'actions:',
-      ...Array.from(
-        { length: 200 },
-        (_, i) =>
-          `  a${i}.refund:\n    effect: "refund:{id}"\n    rules:\n      - when: { amount_gte: 1, amount_lte: ${band + i}, currency_in: [usd, eur] }\n        decision: allow\n      - decision: approve`,
-      ),
-    ].join('\n');
-  const a = parsePolicy(many(1000), 'a.yaml').value;
-  const b = parsePolicy(many(2000), 'b.yaml').value;
-  const d = [];
-  diffPolicies(a, b); // warm up
-  for (let round = 0; round < 5; round++) d.push(perRun(() => diffPolicies(a, b), 1));
-  d.sort((x, y) => x - y);
-  console.log(`diff, two 200-action policies (every action changed): ${d[2].toFixed(0)} ms (median of 5, range ${d[0].toFixed(0)}–${d[4].toFixed(0)})`);
+  const d = Array.from({ length: 5 }, () => timeSide('diff', 3).cpu).sort((x, y) => x - y);
+  console.log(
+    `diff, two 200-action policies (every action changed), CPU per diff in a fresh process: ${d[2].toFixed(0)} ms (median of 5, range ${d[0].toFixed(0)}–${d[4].toFixed(0)}; load ${load()})`,
+  );
 }

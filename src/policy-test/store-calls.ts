@@ -36,11 +36,20 @@ type CallFilter = { since?: number; action?: string };
  */
 export function storeCallPages(store: Store, filter: CallFilter = {}, pageSize = STORE_PAGE): AsyncGenerator<RecordedCall[]> | null {
   if (typeof store.listDecisions !== 'function') return null;
-  return pagesOf(store.listDecisions.bind(store), filter, pageSize);
+  return callPagesOf(logPages(store.listDecisions.bind(store), filter, pageSize));
 }
 
-async function* pagesOf(list: NonNullable<Store['listDecisions']>, filter: CallFilter, pageSize: number): AsyncGenerator<RecordedCall[]> {
-  const seen = new Set<string>();
+async function* callPagesOf(pages: AsyncGenerator<DecisionEntry[]>): AsyncGenerator<RecordedCall[]> {
+  const first = firstOfEachCall();
+  for await (const page of pages) {
+    const calls: RecordedCall[] = [];
+    for (const e of page) if (first(e)) calls.push(callOfEntry(e));
+    yield calls;
+  }
+}
+
+/** The log's entries that pass the filters, a page (as the store returns it) at a time, in seq order. */
+async function* logPages(list: NonNullable<Store['listDecisions']>, filter: CallFilter, pageSize: number): AsyncGenerator<DecisionEntry[]> {
   for (let afterSeq = 0; ; ) {
     const query: DecisionQuery = {
       afterSeq,
@@ -49,18 +58,21 @@ async function* pagesOf(list: NonNullable<Store['listDecisions']>, filter: CallF
       ...(filter.action !== undefined ? { action: filter.action } : {}),
     };
     const page = await list(query);
-    const calls: RecordedCall[] = [];
-    for (const e of page) {
-      if (e.call_id !== null) {
-        if (seen.has(e.call_id)) continue;
-        seen.add(e.call_id);
-      }
-      calls.push(callOfEntry(e));
-    }
-    yield calls;
+    yield page;
     if (page.length < pageSize) return;
     afterSeq = page[page.length - 1]!.seq;
   }
+}
+
+/** Whether an entry is its call's first in the log (an entry with no call id always is). */
+function firstOfEachCall(): (e: DecisionEntry) => boolean {
+  const seen = new Set<string>();
+  return (e) => {
+    if (e.call_id === null) return true;
+    // one lookup, not a `has` then an `add`: the set grows only for an id it did not hold
+    const size = seen.size;
+    return seen.add(e.call_id).size !== size;
+  };
 }
 
 /** Every call of the store's log that passes the filters, in seq order; null when the store keeps no log. */
@@ -72,11 +84,15 @@ export async function readStoreCalls(store: Store, filter: CallFilter = {}, page
   return calls;
 }
 
-/** The store's log replayed under the candidate as it is read (its recorded decisions the baseline); null when the store keeps no log. */
+/**
+ * The store's log replayed under the candidate as it is read (its recorded decisions the baseline);
+ * null when the store keeps no log. Each entry goes to the tally as it is met, no page of calls
+ * built: only the store's page is live, as when the rows are only read.
+ */
 export async function replayStoreCalls(store: Store, candidate: Decider, filter: CallFilter = {}, pageSize = STORE_PAGE): Promise<ReplayResult | null> {
-  const pages = storeCallPages(store, filter, pageSize);
-  if (pages === null) return null;
+  if (typeof store.listDecisions !== 'function') return null;
+  const first = firstOfEachCall();
   const tally = replayTally(candidate, null);
-  for await (const page of pages) for (const call of page) tally.add(call);
+  for await (const page of logPages(store.listDecisions.bind(store), filter, pageSize)) for (const e of page) if (first(e)) tally.add(callOfEntry(e));
   return tally.result();
 }

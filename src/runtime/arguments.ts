@@ -34,6 +34,8 @@ class FloatArgument extends Error {}
 
 function parseNumber(text: string): unknown {
   if (!INTEGER_LITERAL.test(text)) throw new FloatArgument(text);
+  // at most 15 characters: under 10^15, a safe integer, no BigInt needed (`+ 0` makes `-0` the 0 integerValue gives)
+  if (text.length <= 15) return Number(text) + 0;
   return integerValue(text);
 }
 
