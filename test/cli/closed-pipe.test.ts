@@ -1,9 +1,9 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CLI_BIN } from '../helpers/paths.js';
-import { copyFixture, removeDir } from '../helpers/temp-repo.js';
+import { copyFixture, filesOf, removeDir } from '../helpers/temp-repo.js';
 
 // `ctrlrun-gen check | head -5`: the reader closes the pipe before the CLI is done printing. The
 // command must run to its end and exit with its own code, with no EPIPE stack trace; before the
@@ -24,20 +24,6 @@ function withClosedStdout(args: string[], cwd: string): Promise<{ code: number |
     });
     child.on('close', (code) => resolve({ code, stderr }));
   });
-}
-
-/** Every file of the repo with its text, node_modules aside (it links back to this package). */
-function files(dir: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  const walk = (d: string) => {
-    for (const entry of readdirSync(d, { withFileTypes: true }).filter((e) => e.name !== 'node_modules')) {
-      const p = path.join(d, entry.name);
-      if (entry.isDirectory()) walk(p);
-      else out[path.relative(dir, p)] = readFileSync(p, 'utf8');
-    }
-  };
-  walk(dir);
-  return out;
 }
 
 describe('output to a pipe the reader closed', () => {
@@ -63,6 +49,6 @@ describe('output to a pipe the reader closed', () => {
     const closed = await withClosedStdout(['init'], b);
     expect(closed.stderr).not.toContain('EPIPE');
     expect(closed.code).toBe(0);
-    expect(files(b)).toEqual(files(a));
+    expect(filesOf(b)).toEqual(filesOf(a));
   });
 });

@@ -1,8 +1,8 @@
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { NODE_FS, WriteSetError, describeWriteFailure, writeAll, type WriteFs } from '../../src/fs/write-all.js';
-import { makeTempDir, removeDir } from '../helpers/temp-repo.js';
+import { filesOf, makeTempDir, removeDir } from '../helpers/temp-repo.js';
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach(removeDir));
@@ -24,20 +24,6 @@ function failing(on: { call: keyof WriteFs; when: (p: string) => boolean }): Wri
   return { mkdir: wrap('mkdir'), write: wrap('write'), rename: wrap('rename'), unlink: wrap('unlink'), rmdir: wrap('rmdir'), read: wrap('read') };
 }
 
-/** Every file under `dir` with its text (temp files included: none may be left). */
-function tree(dir: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  const walk = (d: string) => {
-    for (const entry of readdirSync(d, { withFileTypes: true }).filter((e) => e.name !== 'node_modules')) {
-      const p = path.join(d, entry.name);
-      if (entry.isDirectory()) walk(p);
-      else out[path.relative(dir, p)] = readFileSync(p, 'utf8');
-    }
-  };
-  walk(dir);
-  return out;
-}
-
 describe('writeAll: a set of files, all or nothing', () => {
   it('writes every file (new folders made, an existing file keeps its mode) and leaves no temp file', () => {
     const dir = temp();
@@ -47,14 +33,14 @@ describe('writeAll: a set of files, all or nothing', () => {
       { file: path.join(dir, 'a.txt'), text: 'new a' },
       { file: path.join(dir, 'deep/er/b.txt'), text: 'b' },
     ]);
-    expect(tree(dir)).toEqual({ 'a.txt': 'new a', [path.join('deep/er/b.txt')]: 'b' });
+    expect(filesOf(dir)).toEqual({ 'a.txt': 'new a', [path.join('deep/er/b.txt')]: 'b' });
     expect(statSync(path.join(dir, 'a.txt')).mode & 0o777).toBe(0o640);
   });
 
   it('a file that cannot be staged: nothing is written, no temp file or new folder is left', () => {
     const dir = temp();
     writeFileSync(path.join(dir, 'a.txt'), 'old');
-    const before = tree(dir);
+    const before = filesOf(dir);
     const fs = failing({ call: 'write', when: (p) => p.includes(`${path.sep}new${path.sep}`) });
     let error: unknown;
     try {
@@ -71,7 +57,7 @@ describe('writeAll: a set of files, all or nothing', () => {
     expect(error).toBeInstanceOf(WriteSetError);
     expect((error as WriteSetError).file).toBe(path.join(dir, 'new/b.txt'));
     expect(describeWriteFailure(error as WriteSetError)).toBe('permission denied (EACCES)');
-    expect(tree(dir)).toEqual(before);
+    expect(filesOf(dir)).toEqual(before);
     expect(existsSync(path.join(dir, 'new'))).toBe(false);
   });
 
@@ -80,7 +66,7 @@ describe('writeAll: a set of files, all or nothing', () => {
     writeFileSync(path.join(dir, 'a.txt'), 'old a');
     chmodSync(path.join(dir, 'a.txt'), 0o600);
     writeFileSync(path.join(dir, 'c.txt'), 'old c');
-    const before = tree(dir);
+    const before = filesOf(dir);
     const fs = failing({ call: 'rename', when: (to) => to.endsWith('c.txt') });
     expect(() =>
       writeAll(
@@ -92,7 +78,7 @@ describe('writeAll: a set of files, all or nothing', () => {
         fs,
       ),
     ).toThrow(WriteSetError);
-    expect(tree(dir)).toEqual(before);
+    expect(filesOf(dir)).toEqual(before);
     expect(statSync(path.join(dir, 'a.txt')).mode & 0o777).toBe(0o600);
     expect(existsSync(path.join(dir, 'sub'))).toBe(false);
   });
@@ -112,7 +98,7 @@ describe('writeAll: a set of files, all or nothing', () => {
           fs,
         ),
       ).toThrow(WriteSetError);
-      expect(tree(dir)).toEqual({ 'a.txt': 'old' });
+      expect(filesOf(dir)).toEqual({ 'a.txt': 'old' });
       return;
     }
     const dir = temp();
@@ -125,6 +111,6 @@ describe('writeAll: a set of files, all or nothing', () => {
         { file: path.join(dir, 'ro/a.txt'), text: 'x' },
       ]),
     ).toThrow(WriteSetError);
-    expect(tree(dir)).toEqual({ [path.join('ro/a.txt')]: 'old' });
+    expect(filesOf(dir)).toEqual({ [path.join('ro/a.txt')]: 'old' });
   });
 });

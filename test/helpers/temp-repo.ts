@@ -1,4 +1,4 @@
-import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { FIXTURES, REPO_ROOT } from './paths.js';
 
@@ -34,4 +34,21 @@ export function writeFiles(dir: string, files: Record<string, string | Buffer>):
 
 export function removeDir(dir: string): void {
   rmSync(dir, { recursive: true, force: true });
+}
+
+/**
+ * Every file under `dir` with its text, node_modules aside (a fixture's links back to this
+ * package): what "nothing was written" or "the same files" compares.
+ */
+export function filesOf(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (d: string) => {
+    for (const entry of readdirSync(d, { withFileTypes: true }).filter((e) => e.name !== 'node_modules')) {
+      const p = path.join(d, entry.name);
+      if (entry.isDirectory()) walk(p);
+      else out[path.relative(dir, p)] = readFileSync(p, 'utf8');
+    }
+  };
+  walk(dir);
+  return out;
 }

@@ -1,10 +1,10 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cli } from '../helpers/cli.js';
 import { CLI_BIN } from '../helpers/paths.js';
-import { copyFixture, makeTempDir, removeDir, writeFiles } from '../helpers/temp-repo.js';
+import { copyFixture, filesOf, makeTempDir, removeDir, writeFiles } from '../helpers/temp-repo.js';
 
 // Issue 21 item 9: init and codemod --write write every file or none (src/fs/write-all.ts), and
 // refuse what would leave the app broken: a folder that is not a package, a rewrite whose imports
@@ -33,24 +33,10 @@ function bareDesk(prefix: string): string {
   return dir;
 }
 
-/** Every file of the repo with its text (node_modules aside): what "nothing was written" compares. */
-function snapshot(dir: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  const walk = (d: string) => {
-    for (const entry of readdirSync(d, { withFileTypes: true }).filter((e) => e.name !== 'node_modules')) {
-      const p = path.join(d, entry.name);
-      if (entry.isDirectory()) walk(p);
-      else out[path.relative(dir, p)] = readFileSync(p, 'utf8');
-    }
-  };
-  walk(dir);
-  return out;
-}
-
 describe('init writes all or nothing', () => {
   it('a folder it cannot write (src/ at 0555): exit 2 naming the file, nothing written anywhere; after the fix a re-run works', () => {
     const dir = bareDesk('init-aon-');
-    const before = snapshot(dir);
+    const before = filesOf(dir);
     chmodSync(path.join(dir, 'src'), 0o555);
     let r: ReturnType<typeof withoutOverride>;
     try {
@@ -61,7 +47,7 @@ describe('init writes all or nothing', () => {
     expect(r.code, r.out).toBe(2);
     expect(r.out).toContain('init: cannot write src/ctrlrun.control.ts: permission denied (EACCES); nothing was written');
     expect(r.out).not.toMatch(STACK);
-    expect(snapshot(dir)).toEqual(before); // no policy, manifest, starter tests or .gitattributes left behind
+    expect(filesOf(dir)).toEqual(before); // no policy, manifest, starter tests or .gitattributes left behind
     const again = withoutOverride(dir, ['init']);
     expect(again.code, again.out).toBe(0);
     for (const f of ['ctrlrun.yaml', 'ctrlrun.tools.yaml', 'src/ctrlrun.control.ts', '.gitattributes']) expect(existsSync(path.join(dir, f)), f).toBe(true);
@@ -74,14 +60,14 @@ describe('init writes all or nothing', () => {
       'agent.ts':
         "import { tool } from '@openai/agents';\nimport { z } from 'zod';\nexport const t = tool({ name: 'ship', description: 'd', parameters: z.object({}), execute: async () => 'x' });\n",
     });
-    const before = snapshot(dir);
+    const before = filesOf(dir);
     const r = await cli(['init'], { cwd: dir });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(
       "init: no package.json in this folder; nothing was written. init writes into the package that holds the tools: run it in the app's package folder",
     );
     expect(r.stderr).toContain('`npm init`');
-    expect(snapshot(dir)).toEqual(before);
+    expect(filesOf(dir)).toEqual(before);
     writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'x', type: 'module' }));
     expect((await cli(['init'], { cwd: dir })).code).toBe(0);
     expect(existsSync(path.join(dir, 'ctrlrun.yaml'))).toBe(true);
@@ -107,7 +93,7 @@ describe('codemod --write writes all or nothing', () => {
 
   it('one file in a folder it cannot write: exit 2 naming it, no file changed', async () => {
     const dir = await splitDesk('codemod-aon-dir-');
-    const before = snapshot(dir);
+    const before = filesOf(dir);
     chmodSync(path.join(dir, 'src/ro'), 0o555);
     let r: ReturnType<typeof withoutOverride>;
     try {
@@ -118,7 +104,7 @@ describe('codemod --write writes all or nothing', () => {
     expect(r.code, r.out).toBe(2);
     expect(r.out).toContain('codemod --write: cannot write src/ro/close.ts: permission denied (EACCES); nothing was written (2 files planned');
     expect(r.out).not.toMatch(STACK);
-    expect(snapshot(dir)).toEqual(before);
+    expect(filesOf(dir)).toEqual(before);
     const again = withoutOverride(dir, ['codemod', '--write', '--allow-dirty']);
     expect(again.code, again.out).toBe(0);
     expect(readFileSync(path.join(dir, 'src/ro/close.ts'), 'utf8')).toContain("protectedTool('accounts.close'");
@@ -127,23 +113,23 @@ describe('codemod --write writes all or nothing', () => {
   it('one read-only file (0444): exit 2 naming it, no file changed', async () => {
     const dir = await splitDesk('codemod-aon-file-');
     chmodSync(path.join(dir, 'src/ro/close.ts'), 0o444);
-    const before = snapshot(dir);
+    const before = filesOf(dir);
     const r = withoutOverride(dir, ['codemod', '--write', '--allow-dirty']);
     expect(r.code, r.out).toBe(2);
     expect(r.out).toContain('cannot write src/ro/close.ts: permission denied (EACCES); nothing was written');
-    expect(snapshot(dir)).toEqual(before);
+    expect(filesOf(dir)).toEqual(before);
   });
 
   it('the generated module does not exist: refused, nothing written, generate named', async () => {
     const dir = copyFixture('refund-desk', 'codemod-nogen-');
     dirs.push(dir);
-    const before = snapshot(dir);
+    const before = filesOf(dir);
     const r = await cli(['codemod', '--write', '--allow-dirty'], { cwd: dir });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(
       "codemod --write: nothing was written: the rewritten calls import src/ctrlrun.generated.ts (ctrlrun.tools.yaml's output), which does not exist yet. Run `ctrlrun-gen generate` first",
     );
-    expect(snapshot(dir)).toEqual(before);
+    expect(filesOf(dir)).toEqual(before);
     // the dry run still shows the diff
     expect((await cli(['codemod'], { cwd: dir })).code).toBe(0);
   });
@@ -154,13 +140,13 @@ describe('codemod --write writes all or nothing', () => {
     expect((await cli(['generate'], { cwd: dir })).code).toBe(0);
     const tools = path.join(dir, 'src/tools.ts');
     writeFileSync(tools, readFileSync(tools, 'utf8').replace('reason: z.string().optional()', "reason: z.string().default('none')"));
-    const before = snapshot(dir);
+    const before = filesOf(dir);
     const r = await cli(['codemod', '--write', '--allow-dirty'], { cwd: dir });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('codemod --write: nothing was written: the rewritten calls import src/ctrlrun.generated.ts');
     expect(r.stderr).toContain('`generate` refuses: 1 error between the policy, the manifest and the code');
     expect(r.stderr).toContain('src/tools.ts:25:5: error: `reason` of tool `refund` uses .default()');
-    expect(snapshot(dir)).toEqual(before);
+    expect(filesOf(dir)).toEqual(before);
   });
 });
 
@@ -182,7 +168,7 @@ describe('codemod --write at a workspace root writes every package or none', () 
     });
     expect((await cli(['init'], { cwd: dir })).code).toBe(0);
     expect((await cli(['generate'], { cwd: dir })).code).toBe(0);
-    const before = snapshot(dir);
+    const before = filesOf(dir);
     chmodSync(path.join(dir, 'packages/b/src/ro'), 0o555);
     let r: ReturnType<typeof withoutOverride>;
     try {
@@ -193,7 +179,7 @@ describe('codemod --write at a workspace root writes every package or none', () 
     expect(r.code, r.out).toBe(2);
     expect(r.out).toContain('codemod --write: cannot write packages/b/src/ro/agent.ts: permission denied (EACCES); nothing was written (2 files planned');
     expect(r.out).not.toContain('wrote packages/a/src/agent.ts');
-    expect(snapshot(dir)).toEqual(before);
+    expect(filesOf(dir)).toEqual(before);
   });
 });
 
@@ -203,12 +189,12 @@ describe('check --fix rewrites nothing when generate would refuse', () => {
     dirs.push(dir);
     const tools = path.join(dir, 'src/tools.ts');
     writeFileSync(tools, readFileSync(tools, 'utf8').replace('reason: z.string().optional()', "reason: z.string().default('none')"));
-    const before = snapshot(dir);
+    const before = filesOf(dir);
     const r = await cli(['check', '--fix', '--allow-dirty'], { cwd: dir });
     expect(r.code).not.toBe(0);
     expect(r.stderr).toContain(
       'check --fix: nothing rewritten: cannot generate src/ctrlrun.generated.ts: 1 error between the policy, the manifest and the code',
     );
-    expect(snapshot(dir)).toEqual(before);
+    expect(filesOf(dir)).toEqual(before);
   });
 });
