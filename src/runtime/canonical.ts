@@ -50,10 +50,15 @@ function writeArray(value: unknown[]): string {
 
 function writeObject(value: Record<string, unknown>): string {
   const keys = Object.keys(value);
-  const { sorted, names, later } = layoutOf(keys);
+  const { sorted, order, names, later } = layoutOf(keys);
+  // the values in one native pass (in the keys' order), read in canonical order through `order`:
+  // not one lookup by name a member (a megamorphic keyed load: records come in many shapes). Only
+  // an accessor that deletes a member as it is read makes the two lists differ: then by name.
+  const values = Object.values(value);
+  const byName = values.length !== keys.length;
   let out = '{';
   for (let i = 0; i < sorted.length; i++) {
-    const v = value[sorted[i]!];
+    const v = byName ? value[sorted[i]!] : values[order[i]!];
     if (v === undefined) continue;
     // the separator and a string's opening quote are part of the name written, and a string that
     // needs no escape is appended as it is: two concatenations a member fewer (most are strings)
@@ -71,6 +76,8 @@ function writeObject(value: Record<string, unknown>): string {
 interface Layout {
   keys: readonly string[];
   sorted: readonly string[];
+  /** Where each of `sorted` is in `keys`. */
+  order: readonly number[];
   /** Each name written first (`"key":`), then each with a string's opening quote (`"key":"`). */
   names: readonly string[];
   /** As `names`, each after a comma (`,"key":`, then `,"key":"`). */
@@ -93,7 +100,7 @@ function layoutOf(keys: string[]): Layout {
   else sorted.sort();
   const named = sorted.map((k) => `${quote(k)}:`);
   const names = [...named, ...named.map((n) => `${n}"`)];
-  const layout = { keys, sorted, names, later: names.map((n) => `,${n}`) };
+  const layout = { keys, sorted, order: sorted.map((k) => keys.indexOf(k)), names, later: names.map((n) => `,${n}`) };
   if (keys.length <= LAYOUT_KEYS) {
     if (LAYOUTS.length >= LAYOUT_CACHE) LAYOUTS.pop();
     LAYOUTS.unshift(layout);
