@@ -50,14 +50,24 @@ function writeArray(value: unknown[]): string {
 
 function writeObject(value: Record<string, unknown>): string {
   const keys = Object.keys(value);
-  const { sorted, names } = layoutOf(keys);
+  const { sorted, order, names, later } = layoutOf(keys);
+  // the values in one native pass (in the keys' order), read in canonical order through `order`:
+  // not one lookup by name a member (a megamorphic keyed load: records come in many shapes). Only
+  // an accessor that deletes a member as it is read makes the two lists differ: then by name.
+  const values = Object.values(value);
+  const byName = values.length !== keys.length;
   let out = '{';
   for (let i = 0; i < sorted.length; i++) {
-    const v = value[sorted[i]!];
+    const v = byName ? value[sorted[i]!] : values[order[i]!];
     if (v === undefined) continue;
-    if (out.length > 1) out += ',';
-    out += names[i];
-    out += write(v);
+    // the separator and a string's opening quote are part of the name written, and a string that
+    // needs no escape is appended as it is: two concatenations a member fewer (most are strings)
+    const plain = typeof v === 'string' && !NEEDS_ESCAPE.test(v);
+    out += (out.length > 1 ? later : names)[plain ? i + sorted.length : i];
+    if (plain) {
+      out += v;
+      out += '"';
+    } else out += write(v);
   }
   return `${out}}`;
 }
@@ -66,7 +76,12 @@ function writeObject(value: Record<string, unknown>): string {
 interface Layout {
   keys: readonly string[];
   sorted: readonly string[];
+  /** Where each of `sorted` is in `keys`. */
+  order: readonly number[];
+  /** Each name written first (`"key":`), then each with a string's opening quote (`"key":"`). */
   names: readonly string[];
+  /** As `names`, each after a comma (`,"key":`, then `,"key":"`). */
+  later: readonly string[];
 }
 
 // The layouts of the last few key lists seen: the records hashed per call (receipts, decision log
@@ -83,7 +98,9 @@ function layoutOf(keys: string[]): Layout {
   // without a surrogate in any key, UTF-16 order (the native sort) is code point order
   if (sorted.some(hasSurrogate)) sorted.sort(byCodePoint);
   else sorted.sort();
-  const layout = { keys, sorted, names: sorted.map((k) => `${quote(k)}:`) };
+  const named = sorted.map((k) => `${quote(k)}:`);
+  const names = [...named, ...named.map((n) => `${n}"`)];
+  const layout = { keys, sorted, order: sorted.map((k) => keys.indexOf(k)), names, later: names.map((n) => `,${n}`) };
   if (keys.length <= LAYOUT_KEYS) {
     if (LAYOUTS.length >= LAYOUT_CACHE) LAYOUTS.pop();
     LAYOUTS.unshift(layout);

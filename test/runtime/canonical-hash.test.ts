@@ -45,6 +45,18 @@ describe('canonical JSON and its hash, on the fast paths', () => {
     expect(() => canonicalJson({ a: Number.NaN })).toThrow(/non-finite/);
   });
 
+  it('a member an accessor deletes while the object is written is left out, and no other value takes its place', () => {
+    const o: Record<string, unknown> = {
+      get x() {
+        delete o.y;
+        return 1;
+      },
+      y: 2,
+      z: 3,
+    };
+    expect(canonicalJson(o)).toBe('{"x":1,"z":3}');
+  });
+
   it('strings and numbers are written exactly as JSON.stringify writes them (the quick paths included)', () => {
     const strings = [
       '',

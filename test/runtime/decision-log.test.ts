@@ -313,6 +313,23 @@ describe("the memory store's decision log keeps its own copies", () => {
     expect(verifyDecisionChain(stored)).toEqual({ ok: true, count: 1 });
   });
 
+  it('the copy keeps the fields Object.keys names: not a symbol-keyed one, not an enumerable one inherited', async () => {
+    const store = memoryStore();
+    const tag = Symbol('tag');
+    await store.appendDecision!({ ...body(1), [tag]: { shared: true } } as never);
+    const proto = Object.prototype as Record<string, unknown>;
+    proto['inherited'] = { x: 1 };
+    let listed: DecisionEntry | undefined;
+    try {
+      [listed] = await store.listDecisions!();
+    } finally {
+      delete proto['inherited'];
+    }
+    expect(Object.getOwnPropertySymbols(listed)).toEqual([]);
+    expect(Object.keys(listed!)).not.toContain('inherited');
+    expect(Object.keys(listed!.principal!)).toEqual(['agent', 'user']);
+  });
+
   it('a value that is not plain data (a Date) inside an entry is copied too', async () => {
     const store = memoryStore();
     const when = new Date(0);

@@ -52,14 +52,21 @@ export function copyPlain<T>(value: T, depth = 0): T {
   if (Array.isArray(value)) return value.map((v) => copyPlain(v, depth + 1)) as T;
   const proto = Object.getPrototypeOf(value);
   if (proto !== Object.prototype && proto !== null) return structuredClone(value);
-  const out: Record<string, unknown> = {};
-  for (const key of Object.keys(value)) {
-    const v = (value as Record<string, unknown>)[key];
-    // a primitive (most of an entry's fields) is taken as it is, without a call
-    out[key] = v !== null && typeof v === 'object' ? copyPlain(v, depth + 1) : v;
+  // a spread (V8 clones the object's layout at once), then only the object fields replaced by
+  // their copies: several times cheaper than setting each key on a new object. The string-keyed
+  // own enumerable fields, as Object.keys gives them: symbol-keyed ones are not kept.
+  const out: Record<string | symbol, unknown> = { ...(value as Record<string, unknown>) };
+  for (const key in out) {
+    if (!hasOwn.call(out, key)) continue; // (a for-in sees inherited enumerable properties too)
+    const v = out[key];
+    if (v !== null && typeof v === 'object') out[key] = copyPlain(v, depth + 1);
   }
+  for (const symbol of Object.getOwnPropertySymbols(out)) delete out[symbol];
   return out as T;
 }
+
+// `hasOwnProperty.call`, not Object.hasOwn: V8 answers it from the for-in's own cache
+const hasOwn = Object.prototype.hasOwnProperty;
 
 export function copyClaim<T extends ClaimResult>(claim: T): T {
   return claim.outcome === 'unknown' ? claim : { ...claim, request: copy(claim.request) };
