@@ -30,12 +30,15 @@ export class FloatText {
 /** A JSON integer literal (what Python's `json.loads` makes an `int`); anything else numeric is a float. */
 const INTEGER_LITERAL = /^-?(?:0|[1-9][0-9]*)$/;
 
+/** The most characters of an integer literal that `Number` reads exactly (under 10^15). */
+const SHORT_INTEGER = 15;
+
 class FloatArgument extends Error {}
 
 function parseNumber(text: string): unknown {
   if (!INTEGER_LITERAL.test(text)) throw new FloatArgument(text);
-  // at most 15 characters: under 10^15, a safe integer, no BigInt needed (`+ 0` makes `-0` the 0 integerValue gives)
-  if (text.length <= 15) return Number(text) + 0;
+  // under 10^15, a safe integer, no BigInt needed (`+ 0` makes `-0` the 0 integerValue gives)
+  if (text.length <= SHORT_INTEGER) return Number(text) + 0;
   return integerValue(text);
 }
 
@@ -48,10 +51,10 @@ export function integerValue(text: string | bigint): number | bigint {
 
 /** Parses the model's JSON arguments losslessly and checks them (see the module comment). Never throws. */
 export function parseArguments(raw: string): ArgumentsCheck {
-  const scan = scanText(raw);
+  const scan = scanText(raw, true);
   if (scan === TOO_DEEP) return { ok: false, detail: DEEP_DETAIL };
   const plain = scan === NOT_PLAIN ? undefined : parsedPlainly(raw, scan);
-  return plain === undefined ? parsedLosslessly(raw) : checkArguments(plain.value);
+  return plain === undefined ? parsedLosslessly(raw) : checkArguments(plain);
 }
 
 /**
@@ -59,7 +62,7 @@ export function parseArguments(raw: string): ArgumentsCheck {
  * text (its `JSON.parse` path is only a faster way to the same value, and a test holds them equal).
  */
 export function parseArgumentsLosslessly(raw: string): ArgumentsCheck {
-  return jsonDepthProblem(raw) === null ? parsedLosslessly(raw) : { ok: false, detail: DEEP_DETAIL };
+  return scanText(raw, false) === TOO_DEEP ? { ok: false, detail: DEEP_DETAIL } : parsedLosslessly(raw);
 }
 
 function parsedLosslessly(raw: string): ArgumentsCheck {
@@ -82,14 +85,14 @@ function parsedLosslessly(raw: string): ArgumentsCheck {
  * duplicate key, where the lossless parse refuses the text or keeps an equal value). Else
  * undefined, and the lossless parse decides, with its own messages.
  */
-function parsedPlainly(raw: string, keysInText: number): { value: unknown } | undefined {
+function parsedPlainly(raw: string, keysInText: number): unknown {
   let value: unknown;
   try {
     value = JSON.parse(raw);
   } catch {
-    return undefined;
+    return undefined; // (JSON.parse never gives undefined itself)
   }
-  return keysIn(value) === keysInText ? { value } : undefined;
+  return keysIn(value) === keysInText ? value : undefined;
 }
 
 /** Object keys at any depth (the scan has bounded the depth). */
@@ -166,21 +169,22 @@ const DEEP_DETAIL = `the arguments nest more than ${MAX_DEPTH} levels deep`;
  * would overflow the stack). Strings are skipped exactly; invalid JSON is left to the parser.
  */
 export function jsonDepthProblem(raw: string): string | null {
-  return scanText(raw) === TOO_DEEP ? DEEP_DETAIL : null;
+  return scanText(raw, false) === TOO_DEEP ? DEEP_DETAIL : null;
 }
 
 const TOO_DEEP = -2;
 const NOT_PLAIN = -1;
 
 /**
- * One linear pass over JSON text: TOO_DEEP when it nests deeper than MAX_DEPTH; else NOT_PLAIN when
- * a number in it is one `JSON.parse` reads otherwise than the lossless parse (a float, `-0`, an
- * integer over 15 characters); else how many object keys it has (a string followed by a colon).
+ * One linear pass over JSON text: TOO_DEEP when it nests deeper than MAX_DEPTH. With `reading`
+ * (parseArguments' scan; the depth checks run again on every call, and skip this work): NOT_PLAIN
+ * when a number in it is one `JSON.parse` reads otherwise than the lossless parse (a float, `-0`,
+ * an integer over 15 characters), else how many object keys it has (a string before a colon).
  */
-function scanText(raw: string): number {
+function scanText(raw: string, reading: boolean): number {
   let depth = 0;
   let keys = 0;
-  let plain = true;
+  let plain = reading;
   for (let i = 0; i < raw.length; i++) {
     const c = raw.charCodeAt(i);
     if (c === 0x22) {
@@ -189,7 +193,7 @@ function scanText(raw: string): number {
         if (d === 0x5c) i++;
         else if (d === 0x22) break;
       }
-      if (raw.charCodeAt(afterSpace(raw, i + 1)) === 0x3a) keys++;
+      if (plain && raw.charCodeAt(afterSpace(raw, i + 1)) === 0x3a) keys++;
     } else if (c === 0x5b || c === 0x7b) {
       if (++depth > MAX_DEPTH) return TOO_DEEP;
     } else if (c === 0x5d || c === 0x7d) depth--;
@@ -217,7 +221,7 @@ function numberEnd(raw: string, i: number): number {
 
 /** A number `JSON.parse` reads as `parseNumber` does: an integer literal it takes as a `number`, not `-0`. */
 function readsAlike(text: string): boolean {
-  return text.length <= 15 && text !== '-0' && INTEGER_LITERAL.test(text);
+  return text.length <= SHORT_INTEGER && text !== '-0' && INTEGER_LITERAL.test(text);
 }
 
 /** A surrogate code unit that is not half of a pair (what UTF-8 cannot encode). */

@@ -100,7 +100,9 @@ function layoutOf(keys: string[]): Layout {
   else sorted.sort();
   const named = sorted.map((k) => `${quote(k)}:`);
   const names = [...named, ...named.map((n) => `${n}"`)];
-  const layout = { keys, sorted, order: sorted.map((k) => keys.indexOf(k)), names, later: names.map((n) => `,${n}`) };
+  // a key's place by a map, not `indexOf`: a wide object (over LAYOUT_KEYS, never cached) is laid out on each write
+  const at = new Map(keys.map((k, i) => [k, i]));
+  const layout = { keys, sorted, order: sorted.map((k) => at.get(k)!), names, later: names.map((n) => `,${n}`) };
   if (keys.length <= LAYOUT_KEYS) {
     if (LAYOUTS.length >= LAYOUT_CACHE) LAYOUTS.pop();
     LAYOUTS.unshift(layout);
