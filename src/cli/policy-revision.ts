@@ -12,6 +12,17 @@ import type { Policy } from '../policy/types.js';
  * form reads an older version of.
  */
 export function loadPolicyVersion(ref: string, cwd: string, workingFile: string | undefined): { policy: Policy; label: string } {
+  const version = readPolicyVersion(ref, cwd, workingFile);
+  if (version.policy === null) throw noPolicyAt(ref, workingFile!);
+  return { policy: version.policy, label: version.label };
+}
+
+/**
+ * As `loadPolicyVersion`, but a revision git knows that has no file at the working policy's path
+ * gives `policy: null`: the policy is new since that revision (the pull request that adopts
+ * ctrlrun-gen, or adds a package to a workspace), which is no error for `diff`.
+ */
+export function readPolicyVersion(ref: string, cwd: string, workingFile: string | undefined): { policy: Policy | null; label: string } {
   const asFile = path.resolve(cwd, ref);
   if (existsSync(asFile)) return { policy: loadPolicyOrThrow(asFile).policy, label: ref };
   const colon = ref.indexOf(':');
@@ -21,15 +32,28 @@ export function loadPolicyVersion(ref: string, cwd: string, workingFile: string 
   }
   if (workingFile === undefined) throw new UserError(`\`${ref}\` is neither a file nor a git revision with a path; name a file, or \`<revision>:<path>\``);
   const dir = path.dirname(workingFile);
+  // the label names the policy as cwd sees it: `main:apps/web/ctrlrun.yaml` at a workspace root
+  const shown = path.relative(cwd, workingFile);
+  const label = `${ref}:${shown.startsWith('..') || path.isAbsolute(shown) ? path.basename(workingFile) : shown.split(path.sep).join('/')}`;
+  const text = gitShow(`${ref}:./${path.basename(workingFile)}`, dir);
+  if (text !== undefined) return { policy: parsed(text, label, workingFile), label };
+  if (isRevision(ref, dir)) return { policy: null, label };
+  throw noPolicyAt(ref, workingFile);
+}
+
+function noPolicyAt(ref: string, workingFile: string): UserError {
   const spec = `${ref}:./${path.basename(workingFile)}`;
-  const text = gitShow(spec, dir);
-  if (text === undefined) {
-    throw new UserError(
-      `\`${ref}\` is not a file, and git has no ${path.basename(workingFile)} at revision \`${ref}\` (\`git show ${spec}\` failed)\n` +
-        `hint: name a policy file, a revision that has the policy (\`main\`, \`origin/main\`; fetch it first in CI: \`git fetch origin main\`), or \`<revision>:<path>\``,
-    );
-  }
-  return { policy: parsed(text, `${ref}:${path.basename(workingFile)}`, workingFile), label: `${ref}:${path.basename(workingFile)}` };
+  return new UserError(
+    `\`${ref}\` is not a file, and git has no ${path.basename(workingFile)} at revision \`${ref}\` (\`git show ${spec}\` failed)\n` +
+      `hint: name a policy file, a revision that has the policy (\`main\`, \`origin/main\`; fetch it first in CI: \`git fetch origin main\`), or \`<revision>:<path>\``,
+  );
+}
+
+/** Whether git at `dir` knows `ref` as a commit (a branch not fetched is none). */
+function isRevision(ref: string, dir: string): boolean {
+  if (ref.startsWith('-')) return false;
+  const r = spawnSync('git', ['rev-parse', '--verify', '--quiet', `${ref}^{commit}`], { cwd: dir, encoding: 'utf8' });
+  return !r.error && r.status === 0;
 }
 
 function gitShow(spec: string, cwd: string): string | undefined {

@@ -27,11 +27,11 @@ export const storeOption = {
  * (the directory holding ctrlrun.tools.yaml, searched upward from cwd; else cwd itself), the
  * same file the control module written by `init` opens when the app runs from the repo root.
  */
-export function selectStore(options: { flag?: string | undefined; env: Record<string, string | undefined>; cwd: string }): StoreSelection {
+export function selectStore(options: { flag?: string | undefined; env: Record<string, string | undefined>; cwd: string; root?: string }): StoreSelection {
   if (options.flag !== undefined) return parseStoreUrl(options.flag, '--store', options.cwd);
   const fromEnv = options.env[STORE_ENV];
   if (fromEnv !== undefined && fromEnv !== '') return parseStoreUrl(fromEnv, STORE_ENV, options.cwd);
-  return { kind: 'sqlite', path: path.join(repoRoot(options.cwd), DEFAULT_SQLITE_PATH), source: 'default' };
+  return { kind: 'sqlite', path: path.join(options.root ?? repoRoot(options.cwd), DEFAULT_SQLITE_PATH), source: 'default' };
 }
 
 /** `sqlite:PATH` (relative to cwd) or `postgres://…` / `postgresql://…` (`?schema=NAME` picks the schema). */
@@ -102,9 +102,9 @@ export async function withStore<T>(
   args: { store?: string | undefined },
   ctx: CliContext,
   fn: (store: Store, label: string) => Promise<T>,
-  options: { create?: boolean } = {},
+  options: { create?: boolean; root?: string } = {},
 ): Promise<T> {
-  const selection = selectStore({ flag: args.store, env: ctx.env, cwd: ctx.cwd });
+  const selection = selectStore({ flag: args.store, env: ctx.env, cwd: ctx.cwd, ...(options.root !== undefined ? { root: options.root } : {}) });
   const label = describeStore(selection, ctx.cwd);
   if (selection.kind === 'sqlite' && !existsSync(selection.path) && options.create !== true) {
     throw new UserError(

@@ -102,7 +102,7 @@ export function cell(text: string, code = false): string {
 
 function diffMarkdown(diff: PolicyDiff, labels: DiffLabels): string {
   const out = [`### Policy diff: \`${labels.base}\` → \`${labels.head}\``, ''];
-  if (diff.actions.length === 0 && diff.settings.length === 0) return `${out.join('\n')}No change: every action decides as before.\n`;
+  if (diff.actions.length === 0 && diff.settings.length === 0) return `${out.join('\n')}\nNo change: every action decides as before.\n`;
   out.push(`**${summaryLine(diff)}**`, '');
   if (diff.schemaNote) out.push(`Note: ${diff.schemaNote}.`, '');
   if (diff.settings.length > 0)

@@ -97,9 +97,22 @@ function xml(text: string): string {
 }
 
 function testJunit(run: TestRun, display: Display): string {
+  return junitDocument([run], display);
+}
+
+/** One `<testsuites>` document: a `<testsuite>` per run (a workspace root's packages), totals summed. */
+function junitDocument(runs: readonly TestRun[], display: Display): string {
+  const tests = runs.reduce((n, r) => n + r.results.length, 0);
+  const failures = runs.reduce((n, r) => n + r.failed, 0);
+  const out = ['<?xml version="1.0" encoding="UTF-8"?>', `<testsuites name="ctrlrun-gen test" tests="${tests}" failures="${failures}">`];
+  for (const run of runs) out.push(...junitSuite(run, display));
+  out.push('</testsuites>');
+  return `${out.join('\n')}\n`;
+}
+
+function junitSuite(run: TestRun, display: Display): string[] {
   const file = display(run.suite.file);
-  const out = ['<?xml version="1.0" encoding="UTF-8"?>', `<testsuites name="ctrlrun-gen test" tests="${run.results.length}" failures="${run.failed}">`];
-  out.push(`  <testsuite name="${xml(file)}" tests="${run.results.length}" failures="${run.failed}" errors="0" skipped="0">`);
+  const out = [`  <testsuite name="${xml(file)}" tests="${run.results.length}" failures="${run.failed}" errors="0" skipped="0">`];
   for (const r of run.results) {
     const head = `    <testcase name="${xml(r.case.name)}" classname="${xml(r.case.action)}" file="${xml(file)}" line="${r.case.loc.line}"`;
     if (r.mismatches.length === 0) {
@@ -113,6 +126,25 @@ function testJunit(run: TestRun, display: Display): string {
     ];
     out.push(`${head}>`, `      <failure message="${xml(message)}" type="mismatch">${xml(detail.join('\n'))}</failure>`, '    </testcase>');
   }
-  out.push('  </testsuite>', '</testsuites>');
-  return `${out.join('\n')}\n`;
+  out.push('  </testsuite>');
+  return out;
+}
+
+/**
+ * Several packages' runs (at a workspace root) as one report: JUnit, one `<testsuites>` with a
+ * suite per test file; JSON, `{ packages: [...], summary }` of each run's own object; text, each
+ * run's report under its test file's name, then the totals.
+ */
+export function formatTestRuns(runs: readonly TestRun[], format: TestFormat, display: Display, options: { coverage: boolean }): string {
+  if (runs.length === 1) return formatTestRun(runs[0]!, format, display, options);
+  const cases = runs.reduce((n, r) => n + r.results.length, 0);
+  const passed = runs.reduce((n, r) => n + r.passed, 0);
+  const failed = runs.reduce((n, r) => n + r.failed, 0);
+  if (format === 'junit') return junitDocument(runs, display);
+  if (format === 'json') {
+    const packages = runs.map((r) => ({ file: display(r.suite.file), ...(JSON.parse(testJson(r, display, options.coverage)) as object) }));
+    return `${JSON.stringify({ packages, summary: { cases, passed, failed } }, null, 2)}\n`;
+  }
+  const parts = runs.map((r) => `== ${display(r.suite.file)}\n${testText(r, display, options.coverage)}`);
+  return `${parts.join('\n')}\n${runs.length} test files, ${cases} case${cases === 1 ? '' : 's'}: ${passed} passed, ${failed} failed\n`;
 }

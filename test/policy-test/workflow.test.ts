@@ -14,9 +14,13 @@ describe('the workflow template reviews the policy like code', () => {
     expect(steps.find((s) => s.uses?.startsWith('actions/upload-artifact'))?.with?.['path']).toBe('policy-tests.xml');
     const diff = steps.find((s) => s.run?.includes('ctrlrun-gen diff'))!.run!;
     expect(diff).toContain('ctrlrun-gen diff "origin/${{ github.base_ref }}" --format markdown > policy-report.md');
-    expect(diff).toContain('ctrlrun-gen replay --policy ctrlrun.yaml --calls ctrlrun.calls.jsonl --format markdown');
+    // every package's export (one at a single package's root), against the policy beside it
+    expect(diff).toContain("find . -name ctrlrun.calls.jsonl -not -path '*/node_modules/*'");
+    expect(diff).toContain('ctrlrun-gen replay --policy "$(dirname "$calls")/ctrlrun.yaml" --calls "$calls" --format markdown');
     expect(steps.some((s) => s.run?.includes('gh pr comment') && s.run.includes('--body-file policy-report.md'))).toBe(true);
     const ci = readFileSync(path.join(REPO_ROOT, 'docs/ci.md'), 'utf8');
     expect(ci).toContain('ctrlrun-gen diff "origin/${{ github.base_ref }}" --format markdown');
+    // the docs show the job as the template has it
+    for (const line of diff.split('\n').filter((l) => l.trim() !== '')) expect(ci).toContain(line.trim());
   });
 });

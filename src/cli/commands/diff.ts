@@ -6,7 +6,11 @@ import { failCode, type FailOn } from '../../policy-test/oversight.js';
 import type { CommandSpec } from '../context.js';
 import { displayPath } from '../../format-diagnostics.js';
 import { loadPolicyInput } from '../policy-input.js';
-import { loadPolicyVersion } from '../policy-revision.js';
+import { loadPolicyVersion, readPolicyVersion } from '../policy-revision.js';
+import { policyPackages } from '../policy-packages.js';
+import { formatNewPolicy, joinReports } from '../../policy-test/new-policy-report.js';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { withProjectOptions } from '../project-options.js';
 
 interface DiffArgs {
@@ -37,25 +41,46 @@ export const diffCommand: CommandSpec<DiffArgs> = {
     ['ctrlrun-gen diff origin/main --fail-on any', 'Fail the build on any change of decision'],
   ],
   run: async (args, ctx) => {
-    const needsWorking = args.head === undefined || args.policy !== undefined || args.manifest !== undefined;
-    const input = needsWorking ? loadPolicyInput({ cwd: ctx.cwd, policy: args.policy, manifest: args.manifest }) : tryWorkingInput(ctx.cwd);
-    const working = needsWorking ? input?.policy : undefined;
-    const base = loadPolicyVersion(args.base, ctx.cwd, input?.policy.file);
-    const head =
-      args.head === undefined ? { policy: working!, label: displayPath(working!.file, ctx.cwd) } : loadPolicyVersion(args.head, ctx.cwd, input?.policy.file);
-    // the tools' schemas as the working tree's code declares them: the witnesses stay within them
-    const manifest = input?.project?.manifest;
-    const diff = diffPolicies(
-      base.policy,
-      head.policy,
-      manifest
-        ? { schemas: readActionSchemas(manifest) }
-        : { unlimited: `no ${MANIFEST_FILE} found, so the witnesses are not limited to the tools' parameter schemas` },
+    // At a workspace root, a git revision names each package's policy at that revision: one
+    // report per package, one after another, and the worst exit code. Files name one policy.
+    const bare = (ref: string | undefined) => ref === undefined || (!ref.includes(':') && !existsSync(path.resolve(ctx.cwd, ref)));
+    const packages = bare(args.base) && bare(args.head) ? policyPackages(ctx.cwd, args) : undefined;
+    const runs = (packages ?? [args.manifest]).map((manifest) => diffOne({ ...args, manifest }, ctx.cwd));
+    ctx.stdout(
+      joinReports(
+        runs.map((r) => r.report),
+        args.format,
+      ),
     );
-    ctx.stdout(formatDiff(diff, args.format, { base: base.label, head: head.label }));
-    return failCode(args.failOn, diffChanges(diff));
+    return Math.max(...runs.map((r) => r.code));
   },
 };
+
+/** One project's diff: its report in the format asked, and its exit code. */
+function diffOne(args: DiffArgs, cwd: string): { report: string; code: number } {
+  const needsWorking = args.head === undefined || args.policy !== undefined || args.manifest !== undefined;
+  const input = needsWorking ? loadPolicyInput({ cwd, policy: args.policy, manifest: args.manifest }) : tryWorkingInput(cwd);
+  const working = needsWorking ? input?.policy : undefined;
+  const base = readPolicyVersion(args.base, cwd, input?.policy.file);
+  const head = args.head === undefined ? { policy: working!, label: displayPath(working!.file, cwd) } : loadPolicyVersion(args.head, cwd, input?.policy.file);
+  if (base.policy === null) {
+    // the policy is new since that revision: its actions are listed, and no call lost oversight
+    return {
+      report: formatNewPolicy(head.policy, args.format, { base: base.label, head: head.label }, args.base),
+      code: failCode(args.failOn, { any: true, looser: false }),
+    };
+  }
+  // the tools' schemas as the working tree's code declares them: the witnesses stay within them
+  const manifest = input?.project?.manifest;
+  const diff = diffPolicies(
+    base.policy,
+    head.policy,
+    manifest
+      ? { schemas: readActionSchemas(manifest) }
+      : { unlimited: `no ${MANIFEST_FILE} found, so the witnesses are not limited to the tools' parameter schemas` },
+  );
+  return { report: formatDiff(diff, args.format, { base: base.label, head: head.label }), code: failCode(args.failOn, diffChanges(diff)) };
+}
 
 /** The working policy (for the revision form) and project (for the schemas), when there is one (two files need none). */
 function tryWorkingInput(cwd: string): ReturnType<typeof loadPolicyInput> | undefined {

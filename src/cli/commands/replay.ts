@@ -14,7 +14,8 @@ import type { RecordedCall } from '../../policy-test/calls-file.js';
 import type { CommandSpec } from '../context.js';
 import { displayPath } from '../../format-diagnostics.js';
 import { loadPolicyInput } from '../policy-input.js';
-import { STORE_ENV, withStore } from '../store-url.js';
+import { repoRoot, STORE_ENV, withStore } from '../store-url.js';
+import { findManifest } from '../../manifest/find.js';
 
 interface ReplayArgs {
   policy: string;
@@ -64,6 +65,7 @@ export const replayCommand: CommandSpec<ReplayArgs> = {
     if (since !== null && Number.isNaN(since)) throw new UserError(`--since is not an ISO 8601 time: ${args.since}\nhint: --since 2026-11-01T00:00:00Z`);
     if (args.calls !== undefined && args.store !== undefined) throw new UserError('replay reads --calls or --store, not both\nhint: drop one of them');
     const candidate = loadPolicyOrThrow(path.resolve(ctx.cwd, args.policy)).policy;
+    const project = candidateProject(args, ctx.cwd, candidate.file);
     const replay = (calls: RecordedCall[]): ReplayResult => {
       // a call recorded without its decision is compared with the working (or --base) policy's
       const needsBaseline = calls.some((c) => c.recorded === null);
@@ -71,13 +73,13 @@ export const replayCommand: CommandSpec<ReplayArgs> = {
         ? createDecider(
             args.base !== undefined
               ? loadPolicyOrThrow(path.resolve(ctx.cwd, args.base)).policy
-              : loadPolicyInput({ cwd: ctx.cwd, manifest: args.manifest }).policy,
+              : loadPolicyInput({ cwd: project, manifest: args.manifest === undefined ? undefined : path.resolve(ctx.cwd, args.manifest) }).policy,
           )
         : null;
       return replayCalls(calls, createDecider(candidate), baseline);
     };
     const { result, label } =
-      args.calls !== undefined ? fileReplay(args.calls, ctx.cwd, since, args.action, replay) : await storeReplay(args, ctx, since, candidate);
+      args.calls !== undefined ? fileReplay(args.calls, ctx.cwd, since, args.action, replay) : await storeReplay(args, ctx, since, candidate, project);
     ctx.stdout(
       formatReplay(result, args.format, { candidate: displayPath(candidate.file, ctx.cwd), calls: label, unit: args.calls !== undefined ? 'line' : 'entry' }),
     );
@@ -115,16 +117,32 @@ async function storeReplay(
   ctx: Parameters<CommandSpec<ReplayArgs>['run']>[1],
   since: number | null,
   candidate: Policy,
+  project: string,
 ): Promise<{ result: ReplayResult; label: string }> {
-  return withStore(args, ctx, async (store, label) => {
-    // every entry records its decision: the baseline is the log's, so no baseline policy is loaded
-    const filter = { ...(since !== null ? { since } : {}), ...(args.action !== undefined ? { action: args.action } : {}) };
-    const result = await replayStoreCalls(store, createDecider(candidate), filter);
-    if (result === null) throw new UserError(`${label}: this store keeps no decision log.\nhint: export the calls one JSON object a line and pass --calls`);
-    await attachAnswers(
-      store,
-      result.changes.map((g) => g.example.call),
-    );
-    return { result, label: `${label} (decision log)` };
-  });
+  const root = args.store === undefined ? { root: repoRoot(project) } : {};
+  return withStore(
+    args,
+    ctx,
+    async (store, label) => {
+      // every entry records its decision: the baseline is the log's, so no baseline policy is loaded
+      const filter = { ...(since !== null ? { since } : {}), ...(args.action !== undefined ? { action: args.action } : {}) };
+      const result = await replayStoreCalls(store, createDecider(candidate), filter);
+      if (result === null) throw new UserError(`${label}: this store keeps no decision log.\nhint: export the calls one JSON object a line and pass --calls`);
+      await attachAnswers(
+        store,
+        result.changes.map((g) => g.example.call),
+      );
+      return { result, label: `${label} (decision log)` };
+    },
+    root,
+  );
+}
+
+/**
+ * Where replay finds the project (the baseline policy, the default store): cwd's, as ever; at a
+ * workspace root, which has none, the package that holds the candidate (`apps/web/ctrlrun.next.yaml`).
+ */
+function candidateProject(args: ReplayArgs, cwd: string, candidateFile: string): string {
+  if (args.manifest !== undefined || findManifest(cwd) !== undefined) return cwd;
+  return findManifest(path.dirname(candidateFile)) !== undefined ? path.dirname(candidateFile) : cwd;
 }

@@ -5,12 +5,13 @@ import { loadPolicyOrThrow } from '../../policy/load.js';
 import { TEST_FILE } from '../../policy-test/cases.js';
 import { createDecider } from '../../policy-test/decider.js';
 import { loadTestSuite } from '../../policy-test/load-suite.js';
-import { runTests } from '../../policy-test/run-tests.js';
-import { formatTestRun, type TestFormat } from '../../policy-test/test-report.js';
+import { runTests, type TestRun } from '../../policy-test/run-tests.js';
+import { formatTestRuns, type TestFormat } from '../../policy-test/test-report.js';
 import type { CommandSpec } from '../context.js';
 import { displayPath } from '../../format-diagnostics.js';
 import { loadPolicyInput } from '../policy-input.js';
 import { withProjectOptions } from '../project-options.js';
+import { policyPackages } from '../policy-packages.js';
 
 interface TestArgs {
   file?: string;
@@ -41,28 +42,40 @@ export const testCommand: CommandSpec<TestArgs> = {
     const min = args.minCoverage;
     if (min !== undefined && (!Number.isFinite(min) || min < 0 || min > 100))
       throw new UserError(`--min-coverage must be a percentage from 0 to 100, got ${String(min)}`);
-    const explicit = args.file !== undefined ? path.resolve(ctx.cwd, args.file) : undefined;
-    // the test file may name its policy; otherwise the project's (or --policy)
-    const input =
-      explicit === undefined || args.policy !== undefined ? loadPolicyInput({ cwd: ctx.cwd, policy: args.policy, manifest: args.manifest }) : undefined;
-    const file = explicit ?? path.join(path.dirname(input!.policy.file), TEST_FILE);
-    const { suite } = loadTestSuite(file);
-    const policy =
-      args.policy === undefined && suite.policy !== undefined
-        ? loadPolicyOrThrow(suite.policy).policy
-        : (input ?? loadPolicyInput({ cwd: ctx.cwd, manifest: args.manifest })).policy;
-    const run = runTests(suite, createDecider(policy));
+    // At a workspace root: each package's test file, one report (a JUnit suite per file).
+    const manifests = policyPackages(ctx.cwd, args) ?? [args.manifest];
+    const runs = manifests.map((manifest) => testRun({ ...args, manifest }, ctx.cwd));
     const coverage = args.coverage || min !== undefined;
     const display = (f: string) => displayPath(f, ctx.cwd);
-    const report = formatTestRun(run, args.format, display, { coverage });
-    const below = min !== undefined && run.coverage.percent < min;
+    const report = formatTestRuns(runs, args.format, display, { coverage });
+    const below = min === undefined ? [] : runs.filter((r) => r.coverage.percent < min);
     if (args.output !== undefined) {
       writeFileSync(path.resolve(ctx.cwd, args.output), report);
-      ctx.stdout(
-        `${run.results.length} cases: ${run.passed} passed, ${run.failed} failed${coverage ? `; coverage ${run.coverage.percent}%` : ''} (report: ${display(path.resolve(ctx.cwd, args.output))})\n`,
-      );
+      const shownOutput = display(path.resolve(ctx.cwd, args.output));
+      for (const run of runs) {
+        const of = runs.length > 1 ? `${display(run.suite.file)}: ` : '';
+        const covered = coverage ? `; coverage ${run.coverage.percent}%` : '';
+        ctx.stdout(`${of}${run.results.length} cases: ${run.passed} passed, ${run.failed} failed${covered} (report: ${shownOutput})\n`);
+      }
     } else ctx.stdout(report);
-    if (below) ctx.stderr(`coverage ${run.coverage.percent}% is below --min-coverage ${min}\n`);
-    return run.failed > 0 || below ? 1 : 0;
+    for (const run of below) {
+      const of = runs.length > 1 ? `${display(run.suite.file)}: ` : '';
+      ctx.stderr(`${of}coverage ${run.coverage.percent}% is below --min-coverage ${min}\n`);
+    }
+    return runs.some((r) => r.failed > 0) || below.length > 0 ? 1 : 0;
   },
 };
+
+/** One project's test file run through the runtime's decision: `file` (which may name its policy), else the one beside the policy. */
+function testRun(args: Pick<TestArgs, 'file' | 'policy' | 'manifest'>, cwd: string): TestRun {
+  const explicit = args.file !== undefined ? path.resolve(cwd, args.file) : undefined;
+  // the test file may name its policy; otherwise the project's (or --policy)
+  const input = explicit === undefined || args.policy !== undefined ? loadPolicyInput({ cwd, policy: args.policy, manifest: args.manifest }) : undefined;
+  const file = explicit ?? path.join(path.dirname(input!.policy.file), TEST_FILE);
+  const { suite } = loadTestSuite(file);
+  const policy =
+    args.policy === undefined && suite.policy !== undefined
+      ? loadPolicyOrThrow(suite.policy).policy
+      : (input ?? loadPolicyInput({ cwd, manifest: args.manifest })).policy;
+  return runTests(suite, createDecider(policy));
+}

@@ -6,7 +6,10 @@ import { loadPolicyOrThrow } from '../../policy/load.js';
 import { policyHazards } from '../../policy/hazards.js';
 import { policyFindingDiagnostics } from '../../policy-test/analysis.js';
 import type { Policy, SourceLocation } from '../../policy/types.js';
-import type { CommandSpec } from '../context.js';
+import type { CliContext, CommandSpec } from '../context.js';
+import { UserError } from '../../diagnostics.js';
+import { formatUserError } from '../format-error.js';
+import { policyPackages } from '../policy-packages.js';
 import { displayPath, formatDiagnostics } from '../../format-diagnostics.js';
 import { withProjectOptions } from '../project-options.js';
 
@@ -25,28 +28,45 @@ export const validateCommand: CommandSpec<ValidateArgs> = {
     ['ctrlrun-gen validate --manifest config/ctrlrun.tools.yaml', 'Check another manifest'],
   ],
   run: async (args, ctx) => {
-    const manifestFile = args.manifest !== undefined ? path.resolve(ctx.cwd, args.manifest) : findManifest(ctx.cwd);
-    if (manifestFile === undefined && args.policy !== undefined) {
-      // No manifest anywhere: check the policy alone, and say so.
-      const { policy, warnings } = loadPolicyOrThrow(path.resolve(ctx.cwd, args.policy));
-      printWarnings([...warnings, ...policyHazards(policy), ...policyFindingDiagnostics(policy)], ctx);
-      ctx.stdout(`ok: ${policySummary(policy, ctx.cwd)}; no ${MANIFEST_FILE} found, so only the policy was checked\n`);
-      return 0;
+    const packages = policyPackages(ctx.cwd, args);
+    if (packages === undefined) return validateOne(args, ctx);
+    // At a workspace root: every package's project, each error printed, the worst exit code.
+    let code = 0;
+    for (const manifest of packages) {
+      try {
+        code = Math.max(code, validateOne({ manifest }, ctx));
+      } catch (error) {
+        if (!(error instanceof UserError)) throw error;
+        ctx.stderr(formatUserError(error, ctx));
+        code = 2;
+      }
     }
-    const project = loadProject({ cwd: ctx.cwd, manifest: manifestFile, policy: args.policy });
-    // the tools' schemas, read from the code as generate reads them: the runtime checks a call
-    // against its schema before the rules, so the policy warnings are judged within it
-    const schemas = readActionSchemas(project.manifest);
-    const hazards = policyHazards(project.policy, { pinned: (action, arg) => pinned(schemas, action, arg) });
-    const where = (loc: SourceLocation) => `${displayPath(loc.file, ctx.cwd)}:${loc.line}:${loc.column}`;
-    printWarnings([...(project.warnings ?? []), ...hazards, ...policyFindingDiagnostics(project.policy, { schemas, where })], ctx);
-    const n = project.manifest.tools.length;
-    ctx.stdout(
-      `ok: ${policySummary(project.policy, ctx.cwd)}; ${displayPath(project.manifest.file, ctx.cwd)} maps ${n} tool${n === 1 ? '' : 's'}${schemaSummary(schemas)}\n`,
-    );
-    return 0;
+    return code;
   },
 };
+
+function validateOne(args: ValidateArgs, ctx: CliContext): number {
+  const manifestFile = args.manifest !== undefined ? path.resolve(ctx.cwd, args.manifest) : findManifest(ctx.cwd);
+  if (manifestFile === undefined && args.policy !== undefined) {
+    // No manifest anywhere: check the policy alone, and say so.
+    const { policy, warnings } = loadPolicyOrThrow(path.resolve(ctx.cwd, args.policy));
+    printWarnings([...warnings, ...policyHazards(policy), ...policyFindingDiagnostics(policy)], ctx);
+    ctx.stdout(`ok: ${policySummary(policy, ctx.cwd)}; no ${MANIFEST_FILE} found, so only the policy was checked\n`);
+    return 0;
+  }
+  const project = loadProject({ cwd: ctx.cwd, manifest: manifestFile, policy: args.policy });
+  // the tools' schemas, read from the code as generate reads them: the runtime checks a call
+  // against its schema before the rules, so the policy warnings are judged within it
+  const schemas = readActionSchemas(project.manifest);
+  const hazards = policyHazards(project.policy, { pinned: (action, arg) => pinned(schemas, action, arg) });
+  const where = (loc: SourceLocation) => `${displayPath(loc.file, ctx.cwd)}:${loc.line}:${loc.column}`;
+  printWarnings([...(project.warnings ?? []), ...hazards, ...policyFindingDiagnostics(project.policy, { schemas, where })], ctx);
+  const n = project.manifest.tools.length;
+  ctx.stdout(
+    `ok: ${policySummary(project.policy, ctx.cwd)}; ${displayPath(project.manifest.file, ctx.cwd)} maps ${n} tool${n === 1 ? '' : 's'}${schemaSummary(schemas)}\n`,
+  );
+  return 0;
+}
 
 /** Whether the schema makes the argument present, typed and never null in every call the rules see. */
 function pinned(schemas: ActionSchemas, action: string, arg: string): boolean {
@@ -66,7 +86,7 @@ function policySummary(policy: Policy, cwd: string): string {
   return `${displayPath(policy.file, cwd)} (ctrlrun.policy/v${policy.schemaVersion}, ${n} action${n === 1 ? '' : 's'}${mode}, hash ${policy.hash.slice(0, 'sha256:'.length + 12)})`;
 }
 
-function printWarnings(diagnostics: Parameters<typeof formatDiagnostics>[0], ctx: Parameters<CommandSpec['run']>[1]): void {
+function printWarnings(diagnostics: Parameters<typeof formatDiagnostics>[0], ctx: CliContext): void {
   const warnings = diagnostics.filter((d) => d.severity === 'warning');
   if (warnings.length > 0) ctx.stderr(`${formatDiagnostics(warnings, ctx)}\n`);
 }
