@@ -9,6 +9,7 @@ import { ensureStoreDriver } from '../../init/store-driver.js';
 import { tscBuild, type TscBuild } from '../../scan/tsc-build.js';
 import { unreachableBuildError } from '../../init/build-refusal.js';
 import { writeStarterTests } from '../../policy-test/starter.js';
+import { schemaBase, withSchemaBase } from '../../init/schema-path.js';
 import {
   findServers,
   findTools,
@@ -445,9 +446,11 @@ interface WriteContext {
 
 function planPackageWrites(p: PackagePlan, out: WritePlan, { cwd, identity, readSchemas }: WriteContext): void {
   const say = (line: string) => void out.lines.push(line);
+  const schemaDir = schemaBase(p.dir);
   const write = (rel: string, text: string, verb: string) => {
     const target = path.join(p.dir, rel);
-    out.files.set(path.resolve(target), text);
+    // the editor's schema line points at the installed copy (hoisted to a workspace root's node_modules)
+    out.files.set(path.resolve(target), verb === 'wrote' ? withSchemaBase(text, schemaDir) : text);
     say(`${verb} ${displayPath(target, cwd)}\n`);
   };
   const policyFile = displayPath(path.join(p.dir, POLICY), cwd);
