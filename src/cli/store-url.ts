@@ -5,6 +5,7 @@ import { findManifest } from '../manifest/load.js';
 import { StoreError } from '../runtime/stores/errors.js';
 import type { Store } from '../runtime/types.js';
 import type { CliContext } from './context.js';
+import { workspaceManifests } from './workspace.js';
 
 /** Where the operator's commands find the store. */
 export type StoreSelection =
@@ -63,6 +64,13 @@ function badStore(value: string, source: StoreSource, why: string): UserError {
   );
 }
 
+/** At a workspace root, the default stores its packages' apps have written (paths relative to cwd), for the hint. */
+function packageStores(cwd: string): string[] {
+  if (findManifest(cwd) !== undefined) return [];
+  const stores = (workspaceManifests(cwd) ?? []).map((m) => path.join(path.dirname(m), DEFAULT_SQLITE_PATH));
+  return stores.filter((f) => existsSync(f)).map((f) => path.relative(cwd, f).split(path.sep).join('/'));
+}
+
 /** The directory of the nearest ctrlrun.tools.yaml upward from cwd, else cwd. */
 export function repoRoot(cwd: string): string {
   const manifest = findManifest(cwd);
@@ -107,9 +115,12 @@ export async function withStore<T>(
   const selection = selectStore({ flag: args.store, env: ctx.env, cwd: ctx.cwd, ...(options.root !== undefined ? { root: options.root } : {}) });
   const label = describeStore(selection, ctx.cwd);
   if (selection.kind === 'sqlite' && !existsSync(selection.path) && options.create !== true) {
-    throw new UserError(
-      `${label}: no store here yet (the file does not exist).\nhint: runs create it on first use; pass --store sqlite:PATH or set ${STORE_ENV} to use another one`,
-    );
+    const elsewhere = selection.source === 'default' && options.root === undefined ? packageStores(ctx.cwd) : [];
+    const hint =
+      elsewhere.length > 0
+        ? `the workspace's packages have ${elsewhere.join(', ')}: run it in that package (--cwd <package>) or pass --store sqlite:PATH`
+        : `runs create it on first use; pass --store sqlite:PATH or set ${STORE_ENV} to use another one`;
+    throw new UserError(`${label}: no store here yet (the file does not exist).\nhint: ${hint}`);
   }
   const store = await openStore(selection);
   try {

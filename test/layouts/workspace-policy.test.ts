@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
@@ -112,6 +112,23 @@ describe('the policy commands at a workspace root (issue 25, monorepo layout)', 
     const store = await cli(['replay', '--policy', 'packages/desk/ctrlrun.next.yaml'], { cwd: dir, env: { NO_COLOR: '1' } });
     expect(store.code).toBe(2);
     expect(store.stderr).toContain('sqlite:packages/desk/.ctrlrun/state.db: no store here yet');
+  });
+
+  it("an operator command at the root names the packages' stores when the root has none", async () => {
+    const none = await cli(['receipts', 'log'], { cwd: dir });
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain('hint: runs create it on first use');
+    mkdirSync(at('packages/desk/.ctrlrun'), { recursive: true });
+    writeFileSync(at('packages/desk/.ctrlrun/state.db'), '');
+    try {
+      const r = await cli(['approvals', 'list'], { cwd: dir });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(
+        "sqlite:.ctrlrun/state.db: no store here yet (the file does not exist).\nhint: the workspace's packages have packages/desk/.ctrlrun/state.db",
+      );
+    } finally {
+      rmSync(at('packages/desk/.ctrlrun'), { recursive: true });
+    }
   });
 
   it('validate prints every package, and every package error, before its exit code', async () => {
