@@ -69,8 +69,8 @@ describe('the policy commands at a workspace root (issue 25, monorepo layout)', 
     const junit = await cli(['test', '--coverage', '--format', 'junit', '--output', 'policy-tests.xml'], { cwd: dir });
     expect(junit.code).toBe(1);
     expect(junit.stdout).toBe(
-      'packages/billing/ctrlrun.test.yaml: 1 cases: 0 passed, 1 failed; coverage 100% (report: policy-tests.xml)\n' +
-        'packages/desk/ctrlrun.test.yaml: 1 cases: 1 passed, 0 failed; coverage 100% (report: policy-tests.xml)\n',
+      'packages/billing/ctrlrun.test.yaml: 1 case: 0 passed, 1 failed; coverage 100% (report: policy-tests.xml)\n' +
+        'packages/desk/ctrlrun.test.yaml: 1 case: 1 passed, 0 failed; coverage 100% (report: policy-tests.xml)\n',
     );
     const xml = readFileSync(at('policy-tests.xml'), 'utf8');
     expect(xml).toContain('<testsuites name="ctrlrun-gen test" tests="2" failures="1">');

@@ -64,6 +64,19 @@ describe('ctrlrun-gen test', () => {
     expect(readFileSync(path.join(dir, 'report.xml'), 'utf8')).toBe(readFileSync(path.join(REFUND, 'expected.test.xml'), 'utf8'));
   });
 
+  it('--output counts one case in the singular, as the text report does', async () => {
+    const dir = scratch();
+    const file = path.join(dir, 'ctrlrun.test.yaml');
+    const text = readFileSync(file, 'utf8');
+    // keep the header and the first case only
+    const first = text.indexOf('  - name:');
+    writeFileSync(file, text.slice(0, text.indexOf('  - name:', first + 1)));
+    const r = await cli(['test', '--output', 'report.txt'], { cwd: dir });
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(r.stdout).toBe('1 case: 1 passed, 0 failed (report: report.txt)\n');
+    expect(readFileSync(path.join(dir, 'report.txt'), 'utf8')).toContain('\n1 case: 1 passed, 0 failed');
+  });
+
   it('a malformed test file is a usage error (exit 2) with file:line:col and a hint, and no report', async () => {
     const dir = scratch();
     const file = path.join(dir, 'ctrlrun.test.yaml');

@@ -55,7 +55,9 @@ export const testCommand: CommandSpec<TestArgs> = {
       for (const run of runs) {
         const of = runs.length > 1 ? `${display(run.suite.file)}: ` : '';
         const covered = coverage ? `; coverage ${run.coverage.percent}%` : '';
-        ctx.stdout(`${of}${run.results.length} cases: ${run.passed} passed, ${run.failed} failed${covered} (report: ${shownOutput})\n`);
+        // The same count as the text report's last line: "1 case", never "1 cases".
+        const n = run.results.length;
+        ctx.stdout(`${of}${n} case${n === 1 ? '' : 's'}: ${run.passed} passed, ${run.failed} failed${covered} (report: ${shownOutput})\n`);
       }
     } else ctx.stdout(report);
     for (const run of below) {
