@@ -178,3 +178,35 @@ describe('the policy commands at a workspace root (issue 25, monorepo layout)', 
     expect(comment).toContain('packages/desk/ctrlrun.calls.jsonl');
   }, 60_000);
 });
+
+describe('the policy commands at a package with a nested package (a library and its examples/agent)', () => {
+  it('diff, test and validate at the library root see the nested policy too; replay uses the candidate package', async () => {
+    const lib = committedRepo(dirs, 'nested-policy-', {
+      'package.json': pkg('lib'),
+      'src/agent.ts': TS_AGENT,
+      'examples/agent/package.json': pkg('example'),
+      'examples/agent/src/agent.ts': TS_AGENT,
+    });
+    expect((await cli(['init'], { cwd: lib })).code).toBe(0);
+    git(lib, 'add', '-A');
+    git(lib, 'commit', '-qm', 'init');
+    const file = path.join(lib, 'examples/agent/ctrlrun.yaml');
+    writeFileSync(file, readFileSync(file, 'utf8').replace(/^ {4}decision: approve$/m, '    decision: allow'));
+    // the example's loosening fails the root's CI job, as check's open doors there do
+    const diff = await cli(['diff', 'HEAD'], { cwd: lib });
+    expect(diff.code, diff.stdout + diff.stderr).toBe(1);
+    expect(diff.stdout).toMatch(/^policy diff: HEAD:ctrlrun.yaml \(sha256:\w+\) → ctrlrun.yaml /m);
+    expect(diff.stdout).toContain('no change: every action decides as before');
+    expect(diff.stdout).toMatch(/^policy diff: HEAD:examples\/agent\/ctrlrun.yaml \(sha256:\w+\) → examples\/agent\/ctrlrun.yaml /m);
+    expect(diff.stdout).toContain('approve → allow (looser)');
+    const test = await cli(['test'], { cwd: lib });
+    expect(test.code).toBe(1);
+    expect(test.stdout).toContain('== examples/agent/ctrlrun.test.yaml');
+    expect((await cli(['validate'], { cwd: lib })).stdout.match(/^ok: /gm)).toHaveLength(2);
+    // --manifest picks one project again
+    expect((await cli(['diff', 'HEAD', '--manifest', 'ctrlrun.tools.yaml'], { cwd: lib })).code).toBe(0);
+    const replay = await cli(['replay', '--policy', 'examples/agent/ctrlrun.yaml'], { cwd: lib });
+    expect(replay.code).toBe(2);
+    expect(replay.stderr).toContain('sqlite:examples/agent/.ctrlrun/state.db: no store here yet');
+  }, 60_000);
+});

@@ -139,10 +139,15 @@ async function storeReplay(
 }
 
 /**
- * Where replay finds the project (the baseline policy, the default store): cwd's, as ever; at a
- * workspace root, which has none, the package that holds the candidate (`apps/web/ctrlrun.next.yaml`).
+ * Where replay finds the project (the baseline policy, the default store): the one holding the
+ * candidate (`apps/web/ctrlrun.next.yaml` at a workspace root, or a nested package's), when that
+ * project is within cwd's tree; else cwd's, as ever (a candidate in /tmp, `--manifest` given).
  */
 function candidateProject(args: ReplayArgs, cwd: string, candidateFile: string): string {
-  if (args.manifest !== undefined || findManifest(cwd) !== undefined) return cwd;
-  return findManifest(path.dirname(candidateFile)) !== undefined ? path.dirname(candidateFile) : cwd;
+  if (args.manifest !== undefined) return cwd;
+  const holder = findManifest(path.dirname(candidateFile));
+  if (holder === undefined) return cwd;
+  const rel = path.relative(path.resolve(cwd), path.dirname(holder));
+  const within = !rel.startsWith('..') && !path.isAbsolute(rel);
+  return within || holder === findManifest(cwd) ? path.dirname(holder) : cwd;
 }
