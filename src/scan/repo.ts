@@ -9,6 +9,7 @@ import { parseSource } from './parse.js';
 import { isPlainUtf8, makePrefilter, type Prefilter } from './prefilter.js';
 import { PLAIN_PARSE, PLAIN_SKIP, type RepoRead, type Verdict } from './read.js';
 import { barrelValue, exportedConstString, scanParsed, sdkExportsOf, topLevelBindings, type SdkExports } from './scan-source.js';
+import { isTestFile, namedFiles } from './test-files.js';
 import type { FileScan, RepoScan, UnreadablePath } from './types.js';
 
 export { isPlainUtf8, mayMatter, mayMatterBytes, PREFILTER_TOKENS } from './prefilter.js';
@@ -87,19 +88,24 @@ function* scanSteps(options: ScanFilesOptions): Generator<void, { scan: RepoScan
   const seenTokens = barrelRounds(parsed, texts, barrels);
   const links = barrels.links;
   const importedConst = importedConstOf(layout, parsed, texts.textOf);
+  // a test file is parsed (it may be a barrel other tests import) but kept apart, unless named one by one
+  const named = namedFiles(root, options.paths);
+  const leftOut = (abs: string): boolean => isTestFile(rel(abs)) && !named.has(abs);
   const scans: FileScan[] = [];
+  const testScans: FileScan[] = [];
   for (const abs of [...parsed.keys()].sort()) {
-    scans.push(scanParsed(rel(abs), texts.textOf(abs)!, parsed.get(abs)!, { root, generatedModule: options.generatedModule, links, importedConst }));
+    const scan = scanParsed(rel(abs), texts.textOf(abs)!, parsed.get(abs)!, { root, generatedModule: options.generatedModule, links, importedConst });
+    (leftOut(abs) ? testScans : scans).push(scan);
   }
   unreadable.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
   const index: RepoIndex = {
     textOf: texts.textOf,
     scanText: (abs, text) =>
-      prefilter.text(text) || [...seenTokens].some((t) => text.includes(t))
+      !leftOut(abs) && (prefilter.text(text) || [...seenTokens].some((t) => text.includes(t)))
         ? scanParsed(rel(abs), text, parseSource(abs, text), { root, generatedModule: options.generatedModule, links, importedConst })
         : undefined,
   };
-  return { scan: { root, filesConsidered: files.length, files: scans, unreadable }, index };
+  return { scan: { root, filesConsidered: files.length, files: scans, testFiles: testScans, unreadable }, index };
 }
 
 /** The files to scan: the listing read ahead or a fresh one, less nested packages with a manifest of their own. */

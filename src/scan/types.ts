@@ -405,6 +405,11 @@ export interface RepoScan {
   unreadable?: UnreadablePath[];
   /** Every file considered (after ignore rules), relative, sorted. */
   filesConsidered: number;
-  /** Files that passed the text prefilter and were parsed. */
+  /** Files that passed the text prefilter and were parsed: the app's, test files left out. */
   files: FileScan[];
+  /**
+   * Test files (test-files.ts) that were parsed, not named one by one: scanned so that a caller can
+   * say what it left alone, never checked, rewritten or mapped.
+   */
+  testFiles?: FileScan[];
 }

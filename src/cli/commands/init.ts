@@ -10,6 +10,7 @@ import { tscBuild, type TscBuild } from '../../scan/tsc-build.js';
 import { unreachableBuildError } from '../../init/build-refusal.js';
 import { writeStarterTests } from '../../policy-test/starter.js';
 import { schemaBase, withSchemaBase } from '../../init/schema-path.js';
+import { testOnlyTools, testOnlyToolsNote, type TestOnlyTools } from '../../init/test-tools.js';
 import {
   findServers,
   findTools,
@@ -173,6 +174,7 @@ export const initCommand: CommandSpec<InitArgs> = {
     const identity = chosen ?? proposed.proposal;
     const browser = browserSideFiles(scan.files, ctx.cwd, (rel) => readSourceText(path.resolve(ctx.cwd, rel)));
     const found = markBrowserSide(findTools(scan), browser);
+    const inTests = testOnlyTools(scan, new Set(found.tools.map((t) => t.name)));
     const servers = findServers(scan);
     const abs = (rel: string) => path.resolve(ctx.cwd, rel);
     const serverFiles = [...servers.hosted, ...servers.mcp].flatMap((s) => s.places.map((p) => abs(p.file)));
@@ -180,6 +182,8 @@ export const initCommand: CommandSpec<InitArgs> = {
     // no tool found: the files go where the SDK is used (the Vite client of a root of sibling
     // packages), in the language and for the runtime of that code; else the working directory
     const sdkFiles = scan.files.filter((f) => f.importsSdk).map((f) => abs(f.file));
+    // tools only in test files: nothing to protect, and no starter written for them either
+    if (toolFiles.length === 0 && inTests.count > 0) return nothingButTests(inTests, ctx);
     const groups =
       toolFiles.length > 0 ? groupByPackage(toolFiles, ctx.cwd) : sdkFiles.length > 0 ? groupByPackage(sdkFiles, ctx.cwd) : new Map([[ctx.cwd, []]]);
     const packages = [...groups.keys()].sort();
@@ -250,6 +254,8 @@ export const initCommand: CommandSpec<InitArgs> = {
       }
     }
     for (const line of objectToolNotes(scan.files)) ctx.stdout(line);
+    const testNote = testOnlyToolsNote(inTests);
+    if (testNote) ctx.stdout(testNote);
     ctx.stdout(
       nextSteps(
         plans.map((p) => p.dir),
@@ -259,6 +265,13 @@ export const initCommand: CommandSpec<InitArgs> = {
     return 0;
   },
 };
+
+/** init where every tool is in a test file: it says so and writes nothing (exit 0: nothing of the app is open). */
+function nothingButTests(inTests: TestOnlyTools, ctx: CliContext): number {
+  ctx.stdout(testOnlyToolsNote(inTests) ?? '');
+  ctx.stdout('Nothing written: no tool outside test files, so no policy, manifest or control is needed here.\n');
+  return 0;
+}
 
 /**
  * Function tools written by hand (`{ type: 'function', name, invoke }`): the SDK runs them, but no
