@@ -387,18 +387,18 @@ function planPackage(
   const layout = initLayout(dir, files);
   // a JavaScript module tsc would not copy into its outDir goes where sources and build reach it alike
   const tsFiles = files.filter((f) => /\.[cm]?tsx?$/.test(f));
-  const build = layout.kind === 'ts' || manifestText !== undefined ? undefined : tscBuild(dir, tsFiles, sourceFolder(dir, files));
+  const ext = path.extname(layout.output);
+  const build = layout.kind === 'ts' || manifestText !== undefined ? undefined : tscBuild(dir, tsFiles, sourceFolder(dir, files), `ctrlrun.generated${ext}`);
   // no folder serves both the sources and their build: refuse rather than let the codemod break the built app
   if (build?.kind === 'unreachable')
     throw unreachableBuildError(
-      build.program,
+      build,
       dir,
       tsFiles,
       files.filter((f) => JS_FILE.test(f)),
       cwd,
     );
   const folder = build?.kind === 'beside' ? build.folder : sourceFolder(dir, files);
-  const ext = path.extname(layout.output);
   const fresh = { output: `${folder}ctrlrun.generated${ext}`, control: `${folder}ctrlrun.control${ext}` };
   const paths = manifestPaths(manifestText) ?? fresh;
   // merging keeps the manifest's paths: the control's language follows its own extension
