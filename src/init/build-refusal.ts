@@ -1,7 +1,7 @@
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { displayPath } from '../format-diagnostics.js';
 import { UserError } from '../diagnostics.js';
+import { locateKey } from '../scan/tsconfig.js';
 import { emittedPath, type JsBlocker, type TscProgram } from '../scan/tsc-build.js';
 
 /**
@@ -53,21 +53,7 @@ export function unreachableBuildError(
       : '';
   const siblings = `make rootDir and outDir sibling folders${outside ? ' inside the package' : ''} ("rootDir": "src", "outDir": "dist")`;
   const hint = `${outside ? `its outDir is outside the package. ` : ''}${copy}${siblings}, then run init again`;
-  const at = locate(program.tsconfig, blocker === 'declaration' ? 'declaration' : blocker === 'include' ? 'include' : 'outDir');
+  const at = locateKey(program.tsconfig, blocker === 'declaration' ? 'declaration' : blocker === 'include' ? 'include' : 'outDir');
   const summary = `init: the TypeScript build of ${path.resolve(packageDir) === path.resolve(cwd) ? 'this package' : shown(packageDir)} would not carry a JavaScript generated module; nothing was written`;
   return new UserError(summary, [{ severity: 'error', file: program.tsconfig, ...at, message, hint, code: 'unreachable-build' }]);
-}
-
-/** The line and column of `"key"` in a config's text; its first line when the key is inherited (`extends`). */
-function locate(file: string, key: string): { line: number; column: number } {
-  let text = '';
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch {
-    return { line: 1, column: 1 };
-  }
-  const at = text.indexOf(`"${key}"`);
-  if (at < 0) return { line: 1, column: 1 };
-  const before = text.slice(0, at).split('\n');
-  return { line: before.length, column: before.at(-1)!.length + 1 };
 }

@@ -25,7 +25,7 @@ export type TscBuild =
  * The tsconfigs `npm run build` hands tsc: `tsc -p <file>`/`--project <file>`, or the projects of
  * `tsc -b`/`--build [<project>…]` (the package's tsconfig.json when none is named); else tsconfig.json.
  */
-function buildConfigs(packageDir: string): string[] {
+export function buildConfigs(packageDir: string): string[] {
   let named: string[] = [];
   try {
     const pkg = JSON.parse(readFileSync(path.join(packageDir, 'package.json'), 'utf8')) as { scripts?: Record<string, unknown> };
