@@ -1,11 +1,10 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { generatedImportUnresolvedRule } from '../../src/check/rules/generated-import-unresolved.js';
 import { scanSource } from '../../src/scan/index.js';
 import { createModuleSettingsLookup } from '../../src/scan/specifier.js';
 import { testProject } from '../check/rule-tester.js';
+import { makeTempDir, removeDir, writeFiles } from '../helpers/temp-repo.js';
 
 // Session 13, loop bugs 2 and 3: the extension of the imports we write follows the build's own
 // tsconfig too (`tsc -p tsconfig.build.json`), and a package whose start script has Node run its
@@ -13,17 +12,12 @@ import { testProject } from '../check/rule-tester.js';
 
 const dirs: string[] = [];
 function repo(files: Record<string, string>): string {
-  const root = mkdtempSync(path.join(tmpdir(), 'ctrlrun-spec-'));
+  const root = makeTempDir('ctrlrun-spec-');
   dirs.push(root);
-  for (const [rel, text] of Object.entries(files)) {
-    mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
-    writeFileSync(path.join(root, rel), text);
-  }
+  writeFiles(root, files);
   return root;
 }
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
+afterEach(() => dirs.splice(0).forEach(removeDir));
 
 const config = (compilerOptions: Record<string, unknown>, extra: Record<string, unknown> = {}) => JSON.stringify({ compilerOptions, ...extra });
 const pkg = (scripts: Record<string, string>) => JSON.stringify({ name: 'app', type: 'module', scripts });

@@ -126,15 +126,16 @@ describe('tscBuild with project references (tsc -b)', () => {
   });
 });
 
-describe('generated-import-unresolved: the built import', () => {
-  const check = (dir: string, output: string, importer: string, spec: string) => {
-    const p = testProject();
-    const project = { ...p, manifest: { ...p.manifest, root: dir, output: path.join(dir, output) } };
-    writeFiles(dir, { [output]: 'export {};\n', [output.replace(/\.js$/, '.d.ts')]: 'export {};\n' });
-    const code = `import { protectedTool } from '${spec}';\n`;
-    return generatedImportUnresolvedRule()(scanSource(importer, code, { root: dir, generatedModule: path.join(dir, output) }), project);
-  };
+/** The rule on one import of a JavaScript module (and its `.d.ts`) written at `output` in `dir`. */
+const check = (dir: string, output: string, importer: string, spec: string) => {
+  const p = testProject();
+  const project = { ...p, manifest: { ...p.manifest, root: dir, output: path.join(dir, output) } };
+  writeFiles(dir, { [output]: 'export {};\n', [output.replace(/\.js$/, '.d.ts')]: 'export {};\n' });
+  const code = `import { protectedTool } from '${spec}';\n`;
+  return generatedImportUnresolvedRule()(scanSource(importer, code, { root: dir, generatedModule: path.join(dir, output) }), project);
+};
 
+describe('generated-import-unresolved: the built import', () => {
   it('invalid: a JavaScript module in src/ that tsc does not copy to dist/', () => {
     const dir = pkg({ rootDir: 'src', outDir: 'dist' });
     const found = check(dir, 'src/ctrlrun.generated.js', 'src/agents/desk.ts', '../ctrlrun.generated.js');
@@ -226,14 +227,6 @@ describe('allowJs copies the module only when tsc takes it and writes no declara
     const dir = withAllowJs({ rootDir: 'src', outDir: 'dist', declaration: true }, undefined);
     expect(tscBuild(dir, tools(dir), 'src/')).toMatchObject({ kind: 'unreachable', blocker: 'declaration' });
   });
-
-  const check = (dir: string, output: string, importer: string, spec: string) => {
-    const p = testProject();
-    const project = { ...p, manifest: { ...p.manifest, root: dir, output: path.join(dir, output) } };
-    writeFiles(dir, { [output]: 'export {};\n', [output.replace(/\.js$/, '.d.ts')]: 'export {};\n' });
-    const code = `import { protectedTool } from '${spec}';\n`;
-    return generatedImportUnresolvedRule()(scanSource(importer, code, { root: dir, generatedModule: path.join(dir, output) }), project);
-  };
 
   it('generated-import-unresolved: allowJs with an include of TypeScript only is reported', () => {
     const dir = withAllowJs({ rootDir: 'src', outDir: 'dist' }, ['src/**/*.ts']);
