@@ -6,6 +6,7 @@ import { readSource, scanRepo } from '../scan/index.js';
 import type { FileScan } from '../scan/types.js';
 import { rewriteFile, type FileContext } from './rewrite-file.js';
 import { createModuleSettingsLookup } from '../scan/specifier.js';
+import { unloadableImportError } from '../scan/node-runs-ts.js';
 import type { CodemodFinding, CodemodResult, CodemodSummary, FileChange } from './types.js';
 import { runsLackingContext } from '../scan/context-runs.js';
 
@@ -49,7 +50,11 @@ export async function runCodemod(options: CodemodOptions): Promise<CodemodResult
     const source = readSource(fileAbs);
     if (!source) continue; // the scan reported it unreadable
     const { text, encoding } = source;
-    const result = rewriteFile(fileScan, text, contextFor(fileAbs));
+    const context = contextFor(fileAbs);
+    const result = rewriteFile(fileScan, text, context);
+    // the import it adds would name the module in a way Node, running this TypeScript as it is, cannot load
+    if (result.after !== undefined && result.after !== text && context.settings.nodeRunsTs && /\.[cm]?tsx?$/.test(fileAbs))
+      throw unloadableImportError(context.settings.nodeRunsTs, context.settings, 'codemod', root);
     findings.push(...result.findings);
     alreadyProtected += result.alreadyProtected;
     if (result.after !== undefined && result.after !== text)

@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { createModuleSettingsLookup, relativeSpecifier } from '../scan/specifier.js';
+import { unloadableImportError } from '../scan/node-runs-ts.js';
 import type { Diagnostic } from '../diagnostics.js';
 import { UserError } from '../diagnostics.js';
 import type { Project } from '../manifest/load.js';
@@ -61,7 +62,11 @@ export function renderGeneratedModule(project: Project, options: RenderOptions =
   for (const t of manifest.tools) if (t.kind === 'hosted_mcp') hostedMcp[t.serverLabel] = t.action;
   const policyPath = path.isAbsolute(policy.file) ? policy.file : manifest.policy;
   // The codemod's own rule, so the control import and the `protectedTool` imports follow the same settings.
-  const controlSpecifier = relativeSpecifier(output, manifest.control, createModuleSettingsLookup(manifest.root)(path.dirname(output)));
+  const settings = createModuleSettingsLookup(manifest.root)(path.dirname(output));
+  // a TypeScript module whose import of the control Node, running the app's TypeScript, could not load
+  if (settings.nodeRunsTs && /\.[cm]?tsx?$/.test(output))
+    throw unloadableImportError(settings.nodeRunsTs, settings, `cannot generate ${rel(manifest.root, output)}`, manifest.root);
+  const controlSpecifier = relativeSpecifier(output, manifest.control, settings);
   const text = renderModuleText({
     policy,
     policyFile: rel(manifest.root, policyPath),

@@ -2,19 +2,38 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ts } from 'ts-morph';
 import { listSourceFilesSync } from './list.js';
+import { type NodeRunsTs, nodeRunsTs } from './node-runs-ts.js';
+import { buildConfigs } from './tsc-build.js';
 import { typescript } from './typescript.js';
 
 export interface ModuleSettings {
   /** The tsconfig the settings came from; undefined when none was found. */
   tsconfig?: string;
   /** How a relative import names a TypeScript file: `.js` suffix (Node16/NodeNext), the `.ts` itself, or no extension (bundler, node10). */
-  extension: 'js' | 'ts' | 'none';
+  extension: Extension;
+  /**
+   * Set when the package's start script has Node run TypeScript as it is (`node src/main.ts`) and
+   * `extension` is not `ts`: Node would not load the import written, and tsc refuses the `.ts`
+   * name. Whoever writes such an import refuses instead (`unloadableImportError`).
+   */
+  nodeRunsTs?: NodeRunsTs;
+}
+
+type Extension = 'js' | 'ts' | 'none';
+
+/** A config's settings and every extension its resolution accepts on a relative import of a TypeScript file. */
+interface ConfigSettings {
+  settings: ModuleSettings;
+  accepts: ReadonlySet<Extension>;
 }
 
 /**
  * Reads module settings from the nearest tsconfig.json (or jsconfig.json), from `dir` up to `root`;
  * cached per directory. With no config at all, the repo's own relative imports decide (see
- * `settingsWithoutConfig`).
+ * `settingsWithoutConfig`). When the package's build script compiles with another config
+ * (`tsc -p tsconfig.build.json`), the extension is one both configs accept. When the package's
+ * start script has Node run TypeScript as it is, only the `.ts` name loads: chosen when no config
+ * says otherwise, else `nodeRunsTs` is set.
  */
 export function createModuleSettingsLookup(root: string): (dir: string) => ModuleSettings {
   const byDir = new Map<string, ModuleSettings>();
@@ -28,7 +47,7 @@ export function createModuleSettingsLookup(root: string): (dir: string) => Modul
     for (const name of ['tsconfig.json', 'jsconfig.json']) {
       const candidate = path.join(dir, name);
       if (existsSync(candidate)) {
-        found = byConfig.has(candidate) ? byConfig.get(candidate) : readSettings(candidate);
+        found = byConfig.has(candidate) ? byConfig.get(candidate) : withBuildConfig(candidate);
         byConfig.set(candidate, found);
         if (found) break;
       }
@@ -39,21 +58,66 @@ export function createModuleSettingsLookup(root: string): (dir: string) => Modul
     byDir.set(dir, found);
     return found;
   };
-  return (dir) => lookup(path.resolve(dir));
+  const withNode = new Map<string, ModuleSettings>();
+  return (dir) => {
+    const at = path.resolve(dir);
+    if (!withNode.has(at)) withNode.set(at, underNode(lookup(at), packageDirOf(at, root)));
+    return withNode.get(at)!;
+  };
+}
+
+/** The settings once the package's start script is known: Node running TypeScript loads only the `.ts` name. */
+function underNode(settings: ModuleSettings, packageDir: string | undefined): ModuleSettings {
+  const runs = settings.extension === 'ts' || packageDir === undefined ? undefined : nodeRunsTs(packageDir);
+  if (!runs) return settings;
+  // no tsconfig: no tsc to refuse the `.ts` name
+  return settings.tsconfig === undefined ? { ...settings, extension: 'ts' } : { ...settings, nodeRunsTs: runs };
+}
+
+/** The nearest folder with a package.json at or above `dir`, not above `root`. */
+function packageDirOf(dir: string, root: string): string | undefined {
+  for (let current = dir; ; current = path.dirname(current)) {
+    if (existsSync(path.join(current, 'package.json'))) return current;
+    if (current === path.resolve(root) || path.dirname(current) === current || path.relative(root, current).startsWith('..')) return undefined;
+  }
+}
+
+/**
+ * A tsconfig.json's settings, agreed with those of the config its package's build script hands tsc
+ * (`tsc -p tsconfig.build.json`, which may turn `allowImportingTsExtensions` off). When they differ,
+ * an extension both accept: the build's, the type check's, else `.js` (every resolution maps it to
+ * the TypeScript file, and Node loads the built file by it); no extension only when nothing else is.
+ */
+function withBuildConfig(configPath: string): ModuleSettings | undefined {
+  const own = readSettings(configPath);
+  if (!own || path.basename(configPath) !== 'tsconfig.json') return own?.settings;
+  const named = buildConfigs(path.dirname(configPath));
+  const other = named.length === 1 && path.resolve(named[0]!) !== path.resolve(configPath) && named[0]!.endsWith('.json') ? named[0]! : undefined;
+  const build = other && existsSync(other) ? readSettings(other) : undefined;
+  if (!build) return own.settings;
+  if (build.settings.extension === own.settings.extension) return own.settings;
+  const both = (e: Extension) => own.accepts.has(e) && build.accepts.has(e);
+  // the build writes JavaScript that Node may load: a named extension before none, which loads only through a bundler
+  const extension = ([build.settings.extension, own.settings.extension, 'js', 'none'] as const).find((e) => e !== 'none' && both(e)) ?? 'none';
+  return { tsconfig: other!, extension };
 }
 
 /**
  * The settings of one config; undefined for a solution config (`"files": []` with `references`, what
  * `tsc -b` starts from): it compiles nothing itself, so its options say nothing about a file's imports.
  */
-function readSettings(configPath: string): ModuleSettings | undefined {
+function readSettings(configPath: string): ConfigSettings | undefined {
   const read = typescript.readConfigFile(configPath, typescript.sys.readFile);
-  if (read.error) return { tsconfig: configPath, extension: 'js' };
+  if (read.error) return { settings: { tsconfig: configPath, extension: 'js' }, accepts: new Set(['js']) };
   if (isSolutionConfig(read.config)) return undefined;
   // No file enumeration: only the compiler options (extends included) matter here.
   const host: ts.ParseConfigHost = { ...typescript.sys, readDirectory: () => [] };
   const parsed = typescript.parseJsonConfigFileContent(read.config, host, path.dirname(configPath), undefined, configPath);
-  return { tsconfig: configPath, extension: extensionFor(parsed.options) };
+  const extension = extensionFor(parsed.options);
+  const base = extensionFor({ ...parsed.options, allowImportingTsExtensions: false, rewriteRelativeImportExtensions: false });
+  // `.js` names the TypeScript file under every resolution; no extension only under bundler and node10
+  const accepts = new Set<Extension>([extension, 'js', ...(base === 'none' ? (['none'] as const) : [])]);
+  return { settings: { tsconfig: configPath, extension }, accepts };
 }
 
 /** `"files": []` (and no `include`) with `references`: a config that only lists projects for `tsc -b`. */

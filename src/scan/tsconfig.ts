@@ -96,3 +96,17 @@ export function extendsTarget(spec: string, fromDir: string): string | undefined
     if (path.dirname(dir) === dir) return undefined;
   }
 }
+
+/** The line and column of `"key"` in a config's text; 1:1 when it is not there (inherited through `extends`, or unreadable). */
+export function locateKey(file: string, key: string): { line: number; column: number } {
+  let text = '';
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return { line: 1, column: 1 };
+  }
+  const at = text.indexOf(`"${key}"`);
+  if (at < 0) return { line: 1, column: 1 };
+  const before = text.slice(0, at).split('\n');
+  return { line: before.length, column: before.at(-1)!.length + 1 };
+}

@@ -68,8 +68,10 @@ describe('tsc -b over project references (issue 21 item 2)', () => {
       'builds packages/worker/ to packages/worker/dist/ without allowJs, and no folder of the package is imported by the same relative path',
     );
     expect(init.stderr).toContain('packages/worker/src/jobs/tools.ts runs as packages/worker/dist/src/jobs/tools.js');
-    expect(init.stderr).toContain('the generated module must be JavaScript (scripts/agent.mjs imports it)');
-    expect(init.stderr).toContain('make rootDir and outDir sibling folders ("rootDir": "src", "outDir": "dist")');
+    expect(init.stderr).toContain('the generated module must be JavaScript (scripts/agent.mjs declares tools and would import it)');
+    expect(init.stderr).toContain(
+      'hint: A composite project writes declarations, which tsc cannot write for the generated JavaScript: make rootDir and outDir sibling folders ("rootDir": "src", "outDir": "dist")',
+    );
     expect(init.stderr).toContain('nothing was written');
     expect(init.stderr).not.toContain('    at ');
     const status = spawnSync('git', ['status', '--porcelain'], { cwd: dir, encoding: 'utf8' });

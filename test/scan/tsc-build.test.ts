@@ -126,15 +126,16 @@ describe('tscBuild with project references (tsc -b)', () => {
   });
 });
 
-describe('generated-import-unresolved: the built import', () => {
-  const check = (dir: string, output: string, importer: string, spec: string) => {
-    const p = testProject();
-    const project = { ...p, manifest: { ...p.manifest, root: dir, output: path.join(dir, output) } };
-    writeFiles(dir, { [output]: 'export {};\n', [output.replace(/\.js$/, '.d.ts')]: 'export {};\n' });
-    const code = `import { protectedTool } from '${spec}';\n`;
-    return generatedImportUnresolvedRule()(scanSource(importer, code, { root: dir, generatedModule: path.join(dir, output) }), project);
-  };
+/** The rule on one import of a JavaScript module (and its `.d.ts`) written at `output` in `dir`. */
+const check = (dir: string, output: string, importer: string, spec: string) => {
+  const p = testProject();
+  const project = { ...p, manifest: { ...p.manifest, root: dir, output: path.join(dir, output) } };
+  writeFiles(dir, { [output]: 'export {};\n', [output.replace(/\.js$/, '.d.ts')]: 'export {};\n' });
+  const code = `import { protectedTool } from '${spec}';\n`;
+  return generatedImportUnresolvedRule()(scanSource(importer, code, { root: dir, generatedModule: path.join(dir, output) }), project);
+};
 
+describe('generated-import-unresolved: the built import', () => {
   it('invalid: a JavaScript module in src/ that tsc does not copy to dist/', () => {
     const dir = pkg({ rootDir: 'src', outDir: 'dist' });
     const found = check(dir, 'src/ctrlrun.generated.js', 'src/agents/desk.ts', '../ctrlrun.generated.js');
@@ -172,5 +173,75 @@ describe('generated-import-unresolved: the built import', () => {
       generatedModule: path.join(dir, 'src/ctrlrun.generated.ts'),
     });
     expect(generatedImportUnresolvedRule()(scan, project)).toEqual([]);
+  });
+});
+
+/** A package whose tsconfig has allowJs on, with its own include (Session 13, loop bug 1). */
+function withAllowJs(compilerOptions: Record<string, unknown>, include: string[] | undefined): string {
+  const dir = makeTempDir('tsc-build-');
+  dirs.push(dir);
+  writeFiles(dir, {
+    'package.json': JSON.stringify({ name: 'app', type: 'module' }),
+    'tsconfig.json': JSON.stringify({ compilerOptions: { module: 'NodeNext', allowJs: true, ...compilerOptions }, ...(include ? { include } : {}) }),
+    'src/tools.ts': 'export const a = 1;\n',
+  });
+  return dir;
+}
+
+describe('allowJs copies the module only when tsc takes it and writes no declarations', () => {
+  const tools = (dir: string) => [path.join(dir, 'src/tools.ts')];
+
+  it('include "src", no declarations: the module stays in src/ (tsc copies it)', () => {
+    const dir = withAllowJs({ rootDir: 'src', outDir: 'dist' }, ['src']);
+    expect(tscBuild(dir, tools(dir), 'src/')).toBeUndefined();
+  });
+
+  it('an include of TypeScript only ("src/**/*.ts"): the module goes beside src/ and dist/', () => {
+    const dir = withAllowJs({ rootDir: 'src', outDir: 'dist' }, ['src/**/*.ts']);
+    expect(tscBuild(dir, tools(dir), 'src/')).toMatchObject({ kind: 'beside', folder: '' });
+  });
+
+  it('rootDir . and an include of TypeScript only: unreachable, because of the include', () => {
+    const dir = withAllowJs({ rootDir: '.', outDir: 'dist' }, ['**/*.ts']);
+    expect(tscBuild(dir, tools(dir), 'src/')).toMatchObject({ kind: 'unreachable', blocker: 'include', module: path.join(dir, 'src/ctrlrun.generated.js') });
+  });
+
+  it('rootDir . with declarations on: unreachable, because of the declarations', () => {
+    const dir = withAllowJs({ rootDir: '.', outDir: 'dist', declaration: true }, ['src']);
+    expect(tscBuild(dir, tools(dir), 'src/')).toMatchObject({ kind: 'unreachable', blocker: 'declaration' });
+  });
+
+  it('the exclude counts: an excluded module is not taken', () => {
+    const dir = withAllowJs({ rootDir: '.', outDir: 'dist' }, ['src']);
+    writeFiles(dir, {
+      'tsconfig.json': JSON.stringify({
+        compilerOptions: { module: 'NodeNext', allowJs: true, rootDir: '.', outDir: 'dist' },
+        include: ['src'],
+        exclude: ['src/ctrlrun.*'],
+      }),
+    });
+    expect(tscBuild(dir, tools(dir), 'src/')).toMatchObject({ kind: 'unreachable', blocker: 'include' });
+  });
+
+  it('a folder whose module tsc would take as an input (outside rootDir, with declarations) is not chosen', () => {
+    const dir = withAllowJs({ rootDir: 'src', outDir: 'dist', declaration: true }, undefined);
+    expect(tscBuild(dir, tools(dir), 'src/')).toMatchObject({ kind: 'unreachable', blocker: 'declaration' });
+  });
+
+  it('generated-import-unresolved: allowJs with an include of TypeScript only is reported', () => {
+    const dir = withAllowJs({ rootDir: 'src', outDir: 'dist' }, ['src/**/*.ts']);
+    const found = check(dir, 'src/ctrlrun.generated.js', 'src/tools.ts', './ctrlrun.generated.js');
+    expect(found.map((f) => f.message)).toEqual([
+      "tsc (tsconfig.json, allowJs, but its include does not take the module) builds this file to dist/tools.js, where './ctrlrun.generated.js' names dist/ctrlrun.generated.js: tsc does not copy the JavaScript generated module there, so the built app fails to start (ERR_MODULE_NOT_FOUND).",
+    ]);
+  });
+
+  it('generated-import-unresolved: allowJs with declarations on is reported; off, it is not', () => {
+    const on = withAllowJs({ rootDir: 'src', outDir: 'dist', declaration: true }, ['src']);
+    expect(check(on, 'src/ctrlrun.generated.js', 'src/tools.ts', './ctrlrun.generated.js')[0]?.message).toContain(
+      '(tsconfig.json, allowJs, but declarations on)',
+    );
+    const off = withAllowJs({ rootDir: 'src', outDir: 'dist' }, ['src']);
+    expect(check(off, 'src/ctrlrun.generated.js', 'src/tools.ts', './ctrlrun.generated.js')).toEqual([]);
   });
 });

@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { isGeneratedSpecifier } from '../../scan/imports.js';
-import { emittedPath, tscPrograms, type TscProgram } from '../../scan/tsc-build.js';
+import { type NodeRunsTs, nodeRunsTs } from '../../scan/node-runs-ts.js';
+import { emittedPath, type JsBlocker, jsBlocker, tscPrograms, type TscProgram } from '../../scan/tsc-build.js';
 import type { FileScan } from '../../scan/types.js';
 import type { FileRule, Finding, ProjectContext, RuleMeta } from '../types.js';
 import { findingOf } from './rule-finding.js';
@@ -10,8 +11,8 @@ export const generatedImportUnresolvedMeta: RuleMeta = {
   id: 'generated-import-unresolved',
   severity: 'error',
   short: 'An import of the generated module names a file that does not exist where the importer runs.',
-  full: "The codemod makes a file import `protectedTool` (or another door function) from the generated module. A plain JavaScript file runs as it is: Node loads exactly the path written, so `import ... from \"./ctrlrun.generated.js\"` fails with ERR_MODULE_NOT_FOUND when the module is TypeScript (`ctrlrun.generated.ts`), though every type check passes. A TypeScript file resolves `.js` to `.ts`, `.mjs` to `.mts` and their declaration files, as tsc does. Reported when the generated module exists and the import resolves to no file; an import through a path alias is not followed. An `.mjs` file is an ES module that Node runs as it is, so its import must name the file exactly (`'../ctrlrun.generated'` is reported; a CommonJS `require` or a bundled `.js` file may leave the extension out). Also reported: a TypeScript importer of a JavaScript module that the package's own tsc (its build script's `-p` config or the projects `tsc -b` builds, following project references, else tsconfig.json) compiles into an `outDir` with `allowJs` off, when the same specifier from the emitted file names no file: tsc reads the module's declarations but does not copy the module into the build.",
-  help: "Make the generated module JavaScript when a JavaScript file imports it: `output: src/ctrlrun.generated.mjs` and a JavaScript `control:` in ctrlrun.tools.yaml, then `npx ctrlrun-gen generate` (init chooses so when an importer is JavaScript); or fix the import's path.",
+  full: "The codemod makes a file import `protectedTool` (or another door function) from the generated module. A plain JavaScript file runs as it is: Node loads exactly the path written, so `import ... from \"./ctrlrun.generated.js\"` fails with ERR_MODULE_NOT_FOUND when the module is TypeScript (`ctrlrun.generated.ts`), though every type check passes. A TypeScript file resolves `.js` to `.ts`, `.mjs` to `.mts` and their declaration files, as tsc does. Reported when the generated module exists and the import resolves to no file; an import through a path alias is not followed. An `.mjs` file is an ES module that Node runs as it is, so its import must name the file exactly (`'../ctrlrun.generated'` is reported; a CommonJS `require` or a bundled `.js` file may leave the extension out). Also reported: a TypeScript importer of a JavaScript module that the package's own tsc (its build script's `-p` config or the projects `tsc -b` builds, following project references, else tsconfig.json) compiles into an `outDir` without copying the module (tsc copies JavaScript only with `allowJs`, only a file its `include` takes, since an import resolves to the `.d.ts` beside the module, and fails on it when it writes declarations), when the same specifier from the emitted file names no file: tsc reads the module's declarations but does not copy the module into the build.",
+  help: "Make the generated module JavaScript when a JavaScript file imports it: `output: src/ctrlrun.generated.mjs` and a JavaScript `control:` in ctrlrun.tools.yaml, then `npx ctrlrun-gen generate` (init chooses so when an importer is JavaScript); or fix the import's path. In a package Node runs as TypeScript, name the `.ts` file and set `allowImportingTsExtensions: true` (with `noEmit`) in the tsconfig.",
 };
 
 const JS_IMPORTER = /\.(?:js|mjs|cjs|jsx)$/;
@@ -53,6 +54,11 @@ export function generatedImportUnresolvedRule(exists: (file: string) => boolean 
     if (!programs.has(root)) programs.set(root, tscPrograms(root));
     return programs.get(root)!.find((p) => p.files.has(importer));
   };
+  const starts = new Map<string, NodeRunsTs | undefined>();
+  const nodeRunsFor = (root: string): NodeRunsTs | undefined => {
+    if (!starts.has(root)) starts.set(root, nodeRunsTs(root));
+    return starts.get(root);
+  };
   return (scan: FileScan, project: ProjectContext | undefined): Finding[] => {
     if (!project) return [];
     const output = path.resolve(project.manifest.output);
@@ -65,12 +71,14 @@ export function generatedImportUnresolvedRule(exists: (file: string) => boolean 
       if (imp.typeOnly || !(spec.startsWith('./') || spec.startsWith('../'))) continue;
       if (!isGeneratedSpecifier(spec, { generatedModule: output, fileAbs: importer })) continue;
       const target = path.resolve(path.dirname(importer), spec);
-      // an .mjs file is an ES module, which Node runs as it is: the exact path or nothing
-      if (candidatesFor(isJs, target, scan.file.endsWith('.mjs')).some(exists)) {
+      // an .mjs file is an ES module, which Node runs as it is: the exact path or nothing; so is TypeScript that Node runs as it is
+      const nodeRuns = isJs ? undefined : nodeRunsFor(project.manifest.root);
+      const exact = scan.file.endsWith('.mjs') || nodeRuns !== undefined;
+      if ((nodeRuns ? [target] : candidatesFor(isJs, target, exact)).some(exists)) {
         const built =
           isJs || /\.(?:ts|tsx|mts|cts)$/.test(output)
             ? undefined
-            : notInBuild(programOf(path.resolve(project.manifest.root), importer), importer, spec, exists, project.manifest.root);
+            : notInBuild(programOf(path.resolve(project.manifest.root), importer), importer, spec, output, exists, project.manifest.root);
         if (built) findings.push(findingOf(generatedImportUnresolvedMeta, scan.file, imp.span, built, BUILD_HELP));
         continue;
       }
@@ -78,7 +86,9 @@ export function generatedImportUnresolvedRule(exists: (file: string) => boolean 
       const why =
         isJs && /\.(?:ts|tsx|mts|cts)$/.test(output)
           ? `the generated module is ${shown}, TypeScript, which a plain JavaScript file cannot load`
-          : `the generated module is ${shown}`;
+          : nodeRuns
+            ? `the generated module is ${shown}, and the package starts with \`${nodeRuns.start}\`: Node runs this TypeScript as it is and loads an import only by the file's own name`
+            : `the generated module is ${shown}`;
       findings.push(
         findingOf(
           generatedImportUnresolvedMeta,
@@ -94,18 +104,33 @@ export function generatedImportUnresolvedRule(exists: (file: string) => boolean 
 }
 
 const BUILD_HELP =
-  "Put the JavaScript module and its control in the folder that holds both the sources and tsc's outDir (`output: ctrlrun.generated.js`, `control: ctrlrun.control.js` in ctrlrun.tools.yaml when `src/` builds to `dist/`; init chooses so), set `allowJs: true` in the tsconfig, or copy the module into the build.";
+  "Put the JavaScript module and its control in the folder that holds both the sources and tsc's outDir (`output: ctrlrun.generated.js`, `control: ctrlrun.control.js` in ctrlrun.tools.yaml when `src/` builds to `dist/`; init chooses so), let tsc copy it (`allowJs: true`, an `include` that takes the module, declarations off), or copy the module into the build.";
+
+const NOT_COPIED: Record<JsBlocker, string> = {
+  allowJs: 'no allowJs',
+  include: 'allowJs, but its include does not take the module',
+  declaration: 'allowJs, but declarations on',
+};
 
 /**
  * A TypeScript importer of a JavaScript generated module that the package's tsc builds into an
- * outDir without allowJs: tsc does not copy the module there, so the built file's import (the same
- * specifier, from the emitted file's folder) must reach it where it is. The message, or undefined.
+ * outDir without copying the module (`jsBlocker`): the built file's import (the same specifier,
+ * from the emitted file's folder) must reach it where it is. The message, or undefined.
  */
-function notInBuild(program: TscProgram | undefined, importer: string, spec: string, exists: (file: string) => boolean, root: string): string | undefined {
+function notInBuild(
+  program: TscProgram | undefined,
+  importer: string,
+  spec: string,
+  output: string,
+  exists: (file: string) => boolean,
+  root: string,
+): string | undefined {
   if (!program?.files.has(importer)) return undefined;
+  const blocker = jsBlocker(program, output);
+  if (blocker === undefined) return undefined;
   const emitted = emittedPath(program, importer);
   const target = path.resolve(path.dirname(emitted), spec);
   if (candidatesFor(true, target).some(exists)) return undefined;
   const shown = (p: string) => path.relative(root, p).split(path.sep).join('/');
-  return `tsc (${shown(program.tsconfig)}, no allowJs) builds this file to ${shown(emitted)}, where '${spec}' names ${shown(target)}: tsc does not copy the JavaScript generated module there, so the built app fails to start (ERR_MODULE_NOT_FOUND).`;
+  return `tsc (${shown(program.tsconfig)}, ${NOT_COPIED[blocker]}) builds this file to ${shown(emitted)}, where '${spec}' names ${shown(target)}: tsc does not copy the JavaScript generated module there, so the built app fails to start (ERR_MODULE_NOT_FOUND).`;
 }

@@ -7,6 +7,8 @@ import { groupByPackage, sourceFolder } from '../../init/layout.js';
 import { mergeManifest, mergePolicy, readExisting } from '../../init/merge.js';
 import { ensureStoreDriver } from '../../init/store-driver.js';
 import { tscBuild, type TscBuild } from '../../scan/tsc-build.js';
+import { createModuleSettingsLookup } from '../../scan/specifier.js';
+import { unloadableImportError } from '../../scan/node-runs-ts.js';
 import { unreachableBuildError } from '../../init/build-refusal.js';
 import { writeStarterTests } from '../../policy-test/starter.js';
 import { schemaBase, withSchemaBase } from '../../init/schema-path.js';
@@ -400,20 +402,23 @@ function planPackage(
   const layout = initLayout(dir, files);
   // a JavaScript module tsc would not copy into its outDir goes where sources and build reach it alike
   const tsFiles = files.filter((f) => /\.[cm]?tsx?$/.test(f));
-  const build = layout.kind === 'ts' || manifestText !== undefined ? undefined : tscBuild(dir, tsFiles, sourceFolder(dir, files));
+  const ext = path.extname(layout.output);
+  const build = layout.kind === 'ts' || manifestText !== undefined ? undefined : tscBuild(dir, tsFiles, sourceFolder(dir, files), `ctrlrun.generated${ext}`);
   // no folder serves both the sources and their build: refuse rather than let the codemod break the built app
   if (build?.kind === 'unreachable')
     throw unreachableBuildError(
-      build.program,
+      build,
       dir,
       tsFiles,
       files.filter((f) => JS_FILE.test(f)),
       cwd,
     );
   const folder = build?.kind === 'beside' ? build.folder : sourceFolder(dir, files);
-  const ext = path.extname(layout.output);
   const fresh = { output: `${folder}ctrlrun.generated${ext}`, control: `${folder}ctrlrun.control${ext}` };
   const paths = manifestPaths(manifestText) ?? fresh;
+  // the imports generate and the codemod would write: refused now, before anything is written, when Node could not load them
+  const settings = createModuleSettingsLookup(dir)(path.dirname(path.join(dir, paths.output)));
+  if (settings.nodeRunsTs && /\.[cm]?tsx?$/.test(paths.output)) throw unloadableImportError(settings.nodeRunsTs, settings, 'init', cwd);
   // merging keeps the manifest's paths: the control's language follows its own extension
   const kind = manifestText === undefined ? layout.kind : outputKind(path.join(dir, paths.control));
   return {
