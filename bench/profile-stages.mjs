@@ -7,53 +7,13 @@
 // alone; the sides alternate call by call; the figure is the median over rounds. Hot code: inside
 // the Runner the same work costs more (session 11 measured about 2.5x). Imports dist/.
 //   node bench/profile-stages.mjs [calls per round=4000] [rounds=9]
-import { RunContext, tool } from '@openai/agents';
-import { z } from 'zod';
-import { bindProtectedTool, createControl, memoryStore } from '../dist/runtime/index.js';
+import { RunContext } from '@openai/agents';
+import { sideTool } from './lib/allow-sides.mjs';
 
 process.env.OPENAI_AGENTS_DISABLE_TRACING = '1';
 const perRound = Number(process.argv[2] ?? 4000);
 const rounds = Number(process.argv[3] ?? 9);
-const policy = {
-  hash: 'b'.repeat(64),
-  mode: 'enforce',
-  actions: {
-    'stripe.refund': {
-      id: 'stripe.refund',
-      decide: (args) =>
-        typeof args?.amount === 'number' && args.amount <= 100000
-          ? { decision: 'allow', rule: 0, reason: 'rule_matched' }
-          : { decision: 'deny', rule: 1, reason: 'rule_matched' },
-      controls: [],
-      approvalsRequired: 1,
-      maxAttempts: 1,
-    },
-  },
-  tools: { refund: 'stripe.refund' },
-};
-const parameters = z.object({ payment_id: z.string(), amount: z.number().int() });
-const execute = async () => 'refunded';
-const allowGuardrail = { type: 'tool_input', name: 'noop', run: async () => ({ behavior: { type: 'allow' } }) };
-/** A memory store whose receipts are numbered only: what the receipt writes cost is the difference. */
-function noWriteStore() {
-  const store = memoryStore();
-  let seq = 0;
-  store.appendReceipt = async (body) => ({ ...body, seq: ++seq, prev_hash: '', hash: '' });
-  return store;
-}
-const protectedWith = (options) =>
-  bindProtectedTool(createControl({ identity: (rc) => rc.context.user, receiptKey: null, ...options }), policy)('stripe.refund', {
-    name: 'refund',
-    description: 'refund',
-    parameters,
-    execute,
-  });
-const tools = {
-  gated: tool({ name: 'refund', description: 'refund', parameters, inputGuardrails: [allowGuardrail], needsApproval: async () => false, execute }),
-  protected: protectedWith({ store: memoryStore() }),
-  nolog: protectedWith({ store: memoryStore(), decisionLog: false }),
-  nowrite: protectedWith({ store: noWriteStore(), decisionLog: false }),
-};
+const tools = Object.fromEntries(['gated', 'protected', 'nolog', 'nowrite'].map((side) => [side, sideTool(side)]));
 const names = Object.keys(tools);
 const hooks = ['needsApproval', 'guardrail', 'invoke'];
 const now = () => process.hrtime.bigint();
