@@ -1,4 +1,4 @@
-// The tools of the profiling harnesses (profile-protected.mjs, profile-stages.mjs), one per side:
+// The tools of the profiling harnesses (profile-protected, profile-stages, profile-core), one a side:
 // `plain`, a tool(); `gated`, a tool() whose input guardrail and needsApproval do nothing (what the
 // SDK itself costs for the two hooks a protected tool uses); `protected`, a protected tool on a
 // memory store, the decision log on; and two that write less, to say what each write costs:
