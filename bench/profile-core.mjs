@@ -3,42 +3,13 @@
 // for one allowed call (needsApproval, the input guardrail, invoke with details.toolCall) and the
 // same hooks of a tool whose guardrail and needsApproval do nothing, alternating, so
 // `node --cpu-prof bench/profile-core.mjs` shows where the difference goes. Imports from dist/.
-import { RunContext, tool } from '@openai/agents';
-import { z } from 'zod';
-import { bindProtectedTool, createControl, memoryStore } from '../dist/runtime/index.js';
+import { RunContext } from '@openai/agents';
+import { sideTool } from './lib/allow-sides.mjs';
 
 process.env.OPENAI_AGENTS_DISABLE_TRACING = '1';
 const n = Number(process.argv[2] ?? 20000);
 const only = process.argv[3];
-const policy = {
-  hash: 'b'.repeat(64),
-  mode: 'enforce',
-  actions: {
-    'stripe.refund': {
-      id: 'stripe.refund',
-      decide: (args) =>
-        typeof args?.amount === 'number' && args.amount <= 100000
-          ? { decision: 'allow', rule: 0, reason: 'rule_matched' }
-          : { decision: 'deny', rule: 1, reason: 'rule_matched' },
-      controls: [],
-      approvalsRequired: 1,
-      maxAttempts: 1,
-    },
-  },
-  tools: { refund: 'stripe.refund' },
-};
-const parameters = z.object({ payment_id: z.string(), amount: z.number().int() });
-const execute = async () => 'refunded';
-const allowGuardrail = { type: 'tool_input', name: 'noop', run: async () => ({ behavior: { type: 'allow' } }) };
-const tools = {
-  gated: tool({ name: 'refund', description: 'refund', parameters, inputGuardrails: [allowGuardrail], needsApproval: async () => false, execute }),
-  protected: bindProtectedTool(createControl({ store: memoryStore(), identity: (rc) => rc.context.user, receiptKey: null }), policy)('stripe.refund', {
-    name: 'refund',
-    description: 'refund',
-    parameters,
-    execute,
-  }),
-};
+const tools = { gated: sideTool('gated'), protected: sideTool('protected') };
 async function once(t, i) {
   const context = new RunContext({ user: 'alice' });
   const args = `{"payment_id":"pay_${i}","amount":500}`;

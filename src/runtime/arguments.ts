@@ -172,6 +172,15 @@ export function jsonDepthProblem(raw: string): string | null {
   return scanText(raw, false) === TOO_DEEP ? DEEP_DETAIL : null;
 }
 
+/**
+ * `jsonDepthProblem` of the text `check` is `parseArguments` (or `parseArgumentsLosslessly`) of,
+ * without scanning it again: both refuse a text that nests too deep before anything else, with
+ * this detail, and a text they did not refuse for it is not too deep.
+ */
+export function depthProblemOf(check: ArgumentsCheck): string | null {
+  return !check.ok && check.detail === DEEP_DETAIL ? DEEP_DETAIL : null;
+}
+
 const TOO_DEEP = -2;
 const NOT_PLAIN = -1;
 

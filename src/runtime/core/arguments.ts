@@ -1,4 +1,4 @@
-import { jsonDepthProblem, plainArguments, type ArgumentsCheck } from '../arguments.js';
+import { depthProblemOf, jsonDepthProblem, plainArguments, type ArgumentsCheck } from '../arguments.js';
 import { parseJson } from '../internals.js';
 import { compileJsonSchema } from '../json-schema.js';
 import { unchangedBySchema } from '../schema-output.js';
@@ -15,7 +15,7 @@ export interface ArgumentsStage {
    * (A zod schema is checked by the SDK's own parsing before the body, and by `policyArgs` here.)
    */
   schemaCheck: ((value: unknown) => string | null) | null;
-  /** The arguments the body would get, from the model's raw JSON (`lossless`: its parse, when done). */
+  /** The arguments the body would get, from the model's raw JSON (`lossless`: `parseArguments(raw)`, when done). */
   policyArgs: (raw: string, lossless?: ArgumentsCheck) => PolicyArgs;
 }
 
@@ -30,7 +30,8 @@ export function argumentsStage(parameters: ArgsSchema | undefined, action: strin
       ? compileJsonSchema(parameters, `protectedTool('${action}')`)
       : null;
   const policyArgs = (raw: string, lossless?: ArgumentsCheck): PolicyArgs => {
-    const deep = jsonDepthProblem(raw);
+    // the parse already scanned the text for its depth: not again
+    const deep = lossless === undefined ? jsonDepthProblem(raw) : depthProblemOf(lossless);
     if (deep !== null) return { ok: false, problem: deep };
     // the stage's one parse: the lossless value, integers as JSON.parse gives them; the text again
     // only when the lossless parse refused it (a float, a duplicate key: refused later anyway)
@@ -61,10 +62,11 @@ export function argumentsStage(parameters: ArgsSchema | undefined, action: strin
 
 /**
  * Why the input about to run is not the call's own, or null: nested too deep, or not matching a
- * JSON-schema `parameters`. (`raw` is the model's text when the door has it.)
+ * JSON-schema `parameters`. (`raw` is the model's text when the door has it; `parsed`, when given,
+ * is `parseArguments(raw)`, whose scan already found the text's depth.)
  */
-export function inputProblem(stage: ArgumentsStage, raw: string | undefined, input: unknown): string | null {
-  const deep = typeof raw === 'string' ? jsonDepthProblem(raw) : null;
+export function inputProblem(stage: ArgumentsStage, raw: string | undefined, input: unknown, parsed?: ArgumentsCheck): string | null {
+  const deep = typeof raw !== 'string' ? null : parsed === undefined ? jsonDepthProblem(raw) : depthProblemOf(parsed);
   return deep ?? (stage.schemaCheck ? stage.schemaCheck(input) : null);
 }
 

@@ -87,7 +87,8 @@ async function admit(
     task: principal.task,
   };
   const where = { action: scope.action, callId };
-  const problem = inputProblem(scope.args, raw, input);
+  // `checked` is the parse of `raw` when it is a string (the guardrail's, kept for this same text, or the one above)
+  const problem = inputProblem(scope.args, raw, input, typeof raw === 'string' ? checked : undefined);
   if (problem !== null) {
     const error = new ActionDenied(
       'invalid_arguments',
