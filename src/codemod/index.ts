@@ -5,8 +5,7 @@ import type { Policy } from '../policy/types.js';
 import { readSource, scanRepo } from '../scan/index.js';
 import type { FileScan } from '../scan/types.js';
 import { rewriteFile, type FileContext } from './rewrite-file.js';
-import { createModuleSettingsLookup } from '../scan/specifier.js';
-import { unloadableImportError } from '../scan/node-runs-ts.js';
+import { assertImportLoads, createModuleSettingsLookup } from '../scan/specifier.js';
 import type { CodemodFinding, CodemodResult, CodemodSummary, FileChange } from './types.js';
 import { runsLackingContext } from '../scan/context-runs.js';
 
@@ -53,8 +52,7 @@ export async function runCodemod(options: CodemodOptions): Promise<CodemodResult
     const context = contextFor(fileAbs);
     const result = rewriteFile(fileScan, text, context);
     // the import it adds would name the module in a way Node, running this TypeScript as it is, cannot load
-    if (result.after !== undefined && result.after !== text && context.settings.nodeRunsTs && /\.[cm]?tsx?$/.test(fileAbs))
-      throw unloadableImportError(context.settings.nodeRunsTs, context.settings, 'codemod', root);
+    if (result.after !== undefined && result.after !== text) assertImportLoads(context.settings, fileAbs, 'codemod', root);
     findings.push(...result.findings);
     alreadyProtected += result.alreadyProtected;
     if (result.after !== undefined && result.after !== text)

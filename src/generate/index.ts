@@ -1,7 +1,6 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { createModuleSettingsLookup, relativeSpecifier } from '../scan/specifier.js';
-import { unloadableImportError } from '../scan/node-runs-ts.js';
+import { assertImportLoads, createModuleSettingsLookup, relativeSpecifier } from '../scan/specifier.js';
 import type { Diagnostic } from '../diagnostics.js';
 import { UserError } from '../diagnostics.js';
 import type { Project } from '../manifest/load.js';
@@ -64,8 +63,7 @@ export function renderGeneratedModule(project: Project, options: RenderOptions =
   // The codemod's own rule, so the control import and the `protectedTool` imports follow the same settings.
   const settings = createModuleSettingsLookup(manifest.root)(path.dirname(output));
   // a TypeScript module whose import of the control Node, running the app's TypeScript, could not load
-  if (settings.nodeRunsTs && /\.[cm]?tsx?$/.test(output))
-    throw unloadableImportError(settings.nodeRunsTs, settings, `cannot generate ${rel(manifest.root, output)}`, manifest.root);
+  assertImportLoads(settings, output, `cannot generate ${rel(manifest.root, output)}`, manifest.root);
   const controlSpecifier = relativeSpecifier(output, manifest.control, settings);
   const text = renderModuleText({
     policy,

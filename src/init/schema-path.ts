@@ -8,6 +8,8 @@ const SCHEMA_LINE = /^(# yaml-language-server: \$schema=)\.\/node_modules\/ctrlr
  * The folder an editor reads ctrlrun-gen's JSON Schemas from, seen from a package's folder: the
  * installed copy Node's resolution finds (a workspace hoists it to the root's `node_modules`, where
  * `./node_modules/ctrlrun-gen` beside the package does not exist), else `./node_modules/ctrlrun-gen/`.
+ * Walked, not `require.resolve`d: that gives the realpath, which pnpm puts under a versioned
+ * `.pnpm/` folder, so the committed line would go stale on the next upgrade.
  */
 export function schemaBase(dir: string): string {
   for (let d = path.resolve(dir); ; d = path.dirname(d)) {

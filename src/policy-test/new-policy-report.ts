@@ -4,18 +4,29 @@
  * had a decision before, so no call gets less oversight than it had. Pure.
  */
 import type { Policy } from '../policy/types.js';
+import type { PolicyDiff } from './diff.js';
 import type { DiffLabels, ReportFormat } from './diff-report.js';
 
 export function formatNewPolicy(policy: Policy, format: ReportFormat, labels: DiffLabels, revision: string): string {
   const actions = Object.keys(policy.actions).sort();
   const n = `${actions.length} action${actions.length === 1 ? '' : 's'}`;
   if (format === 'json') {
+    // the diff's own summary shape: a field added there is a type error here
+    const summary: PolicyDiff['summary'] = {
+      added: actions.length,
+      removed: 0,
+      changed: 0,
+      callsChanged: 0,
+      looserCalls: 0,
+      tighterCalls: 0,
+      looserSettings: 0,
+    };
     const body = {
       base: { label: labels.base, hash: null },
       head: { label: labels.head, hash: policy.hash },
       new_policy: true,
       actions: actions.map((action) => ({ action, kind: 'added' })),
-      summary: { added: actions.length, removed: 0, changed: 0, callsChanged: 0, looserCalls: 0, tighterCalls: 0, looserSettings: 0 },
+      summary,
     };
     return `${JSON.stringify(body, null, 2)}\n`;
   }

@@ -56,6 +56,11 @@ function coverageText(run: TestRun, display: Display): string[] {
 }
 
 function testJson(run: TestRun, display: Display, coverage: boolean): string {
+  return `${JSON.stringify(jsonSafe(testBody(run, display, coverage)), null, 2)}\n`;
+}
+
+/** One run's JSON report as an object (the single report, or one entry of a workspace's). */
+function testBody(run: TestRun, display: Display, coverage: boolean): Record<string, unknown> {
   const cases = run.results.map((r) => ({
     name: r.case.name,
     file: display(run.suite.file),
@@ -82,7 +87,7 @@ function testJson(run: TestRun, display: Display, coverage: boolean): string {
       rulesUnreached: c.rulesUnreached.map((r) => ({ action: r.action, rule: r.rule, line: r.loc.line, column: r.loc.column })),
     };
   }
-  return `${JSON.stringify(jsonSafe(body), null, 2)}\n`;
+  return body;
 }
 
 function xml(text: string): string {
@@ -142,8 +147,8 @@ export function formatTestRuns(runs: readonly TestRun[], format: TestFormat, dis
   const failed = runs.reduce((n, r) => n + r.failed, 0);
   if (format === 'junit') return junitDocument(runs, display);
   if (format === 'json') {
-    const packages = runs.map((r) => ({ file: display(r.suite.file), ...(JSON.parse(testJson(r, display, options.coverage)) as object) }));
-    return `${JSON.stringify({ packages, summary: { cases, passed, failed } }, null, 2)}\n`;
+    const packages = runs.map((r) => ({ file: display(r.suite.file), ...testBody(r, display, options.coverage) }));
+    return `${JSON.stringify(jsonSafe({ packages, summary: { cases, passed, failed } }), null, 2)}\n`;
   }
   const parts = runs.map((r) => `== ${display(r.suite.file)}\n${testText(r, display, options.coverage)}`);
   return `${parts.join('\n')}\n${runs.length} test files, ${cases} case${cases === 1 ? '' : 's'}: ${passed} passed, ${failed} failed\n`;

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ts } from 'ts-morph';
 import { listSourceFilesSync } from './list.js';
-import { type NodeRunsTs, nodeRunsTs } from './node-runs-ts.js';
+import { type NodeRunsTs, nodeRunsTs, unloadableImportError } from './node-runs-ts.js';
 import { buildConfigs } from './tsc-build.js';
 import { typescript } from './typescript.js';
 
@@ -176,6 +176,15 @@ function countSpecifier(specifier: string, counts: { ts: number; js: number }): 
 const JS_OF: Record<string, string> = { '.ts': '.js', '.tsx': '.js', '.mts': '.mjs', '.cts': '.cjs' };
 
 /** The relative specifier from `fromFile` to `target` under the given settings: `./ctrlrun.generated.js`, `../ctrlrun.generated`. */
+/**
+ * Refuses (throws `unloadableImportError`) to write an import into the TypeScript file `importer`
+ * when Node, running the app's TypeScript as it is, could not load it (`settings.nodeRunsTs`): one
+ * check for init, generate and the codemod, which all write our imports. `what` names the command.
+ */
+export function assertImportLoads(settings: ModuleSettings, importer: string, what: string, cwd: string): void {
+  if (settings.nodeRunsTs && /\.[cm]?tsx?$/.test(importer)) throw unloadableImportError(settings.nodeRunsTs, settings, what, cwd);
+}
+
 export function relativeSpecifier(fromFile: string, target: string, settings: ModuleSettings): string {
   let rel = path.relative(path.dirname(fromFile), target).split(path.sep).join('/');
   if (!rel.startsWith('.')) rel = `./${rel}`;

@@ -7,8 +7,7 @@ import { groupByPackage, sourceFolder } from '../../init/layout.js';
 import { mergeManifest, mergePolicy, readExisting } from '../../init/merge.js';
 import { ensureStoreDriver } from '../../init/store-driver.js';
 import { tscBuild, type TscBuild } from '../../scan/tsc-build.js';
-import { createModuleSettingsLookup } from '../../scan/specifier.js';
-import { unloadableImportError } from '../../scan/node-runs-ts.js';
+import { assertImportLoads, createModuleSettingsLookup } from '../../scan/specifier.js';
 import { unreachableBuildError } from '../../init/build-refusal.js';
 import { writeStarterTests } from '../../policy-test/starter.js';
 import { schemaBase, withSchemaBase } from '../../init/schema-path.js';
@@ -418,7 +417,7 @@ function planPackage(
   const paths = manifestPaths(manifestText) ?? fresh;
   // the imports generate and the codemod would write: refused now, before anything is written, when Node could not load them
   const settings = createModuleSettingsLookup(dir)(path.dirname(path.join(dir, paths.output)));
-  if (settings.nodeRunsTs && /\.[cm]?tsx?$/.test(paths.output)) throw unloadableImportError(settings.nodeRunsTs, settings, 'init', cwd);
+  assertImportLoads(settings, paths.output, 'init', cwd);
   // merging keeps the manifest's paths: the control's language follows its own extension
   const kind = manifestText === undefined ? layout.kind : outputKind(path.join(dir, paths.control));
   return {
