@@ -13,77 +13,10 @@
 // marking steps, inclusive), the optimizing compilers (Maglev and TurboFan jobs), and the rest,
 // the program itself.
 // Imports dist/ through profile-protected.mjs (build first).
-//   node bench/count-instructions.mjs [low=150] [high=450] [sides=plain,gated,protected]
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+//   node bench/count-instructions.mjs [low=150] [high=450] [sides=plain,gated,floor,protected]
+import { instructionsPerRun, ratioLines, sideLine } from './lib/instructions.mjs';
 
 const [low, high] = [Number(process.argv[2] ?? 150), Number(process.argv[3] ?? 450)];
-const sides = (process.argv[4] ?? 'plain,gated,protected').split(',');
-const script = path.join(path.dirname(fileURLToPath(import.meta.url)), 'profile-protected.mjs');
-const dir = mkdtempSync(path.join(tmpdir(), 'ctrlrun-callgrind-'));
-
-// The functions whose inclusive counts are the collector's and the compilers' work (V8 12/13 names).
-const ROOTS = {
-  gc: ['v8::internal::Heap::CollectGarbage(', 'v8::internal::IncrementalMarking::Observer::Step('],
-  jit: [
-    'v8::internal::maglev::MaglevCompilationJob::ExecuteJobImpl(',
-    'v8::internal::compiler::PipelineCompilationJob::ExecuteJobImpl(',
-    'v8::internal::OptimizedCompilationJob::FinalizeJob(',
-  ],
-};
-
-/** The count of one run of a side: its total, and the collector's and the compilers' shares. */
-function instructions(side, runs) {
-  const out = path.join(dir, `${side}.${runs}.out`);
-  // --smc-check: V8 writes the code it runs (the JIT)
-  execFileSync(
-    'valgrind',
-    [
-      '--tool=callgrind',
-      '--smc-check=all-non-file',
-      `--callgrind-out-file=${out}`,
-      process.execPath,
-      '--single-threaded',
-      '--predictable',
-      script,
-      side,
-      String(runs),
-    ],
-    { stdio: ['ignore', 'ignore', 'ignore'] },
-  );
-  const summary = /^summary: (\d+)/m.exec(readFileSync(out, 'utf8'));
-  if (!summary) throw new Error(`no callgrind summary for ${side} (${runs} runs)`);
-  const annotated = execFileSync('callgrind_annotate', ['--inclusive=yes', '--threshold=100', out], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
-  const share = { gc: 0, jit: 0 };
-  for (const line of annotated.split('\n')) {
-    const m = /^\s*([\d,]+)\s+\([^)]*\)\s+\?\?\?:(.*)$/.exec(line);
-    // a recursive entry ('2) is already inside its outer one
-    if (!m || m[2].includes("'2")) continue;
-    for (const [part, roots] of Object.entries(ROOTS)) if (roots.some((r) => m[2].startsWith(r))) share[part] += Number(m[1].replaceAll(',', ''));
-  }
-  const total = Number(summary[1]);
-  return { total, gc: share.gc, jit: share.jit, rest: total - share.gc - share.jit };
-}
-
-try {
-  const perRun = {};
-  for (const side of sides) {
-    const [a, b] = [instructions(side, low), instructions(side, high)];
-    const slope = (k) => (b[k] - a[k]) / (high - low);
-    perRun[side] = { total: slope('total'), gc: slope('gc'), jit: slope('jit'), rest: slope('rest') };
-    const m = (k) => (perRun[side][k] / 1e6).toFixed(3);
-    console.log(`${side}: ${m('total')} M instructions per run (GC ${m('gc')} M, JIT ${m('jit')} M, the rest ${m('rest')} M)`);
-  }
-  const ratio = (a, b, k) => (perRun[a] && perRun[b] ? `${(perRun[a][k] / perRun[b][k]).toFixed(3)}x` : 'n/a');
-  for (const k of ['total', 'rest']) {
-    console.log(
-      `${k === 'total' ? 'all instructions' : 'the rest (no GC, no JIT)'}: protected/plain ${ratio('protected', 'plain', k)}; ` +
-        `protected/gated (this library's own part) ${ratio('protected', 'gated', k)}; gated/plain (the SDK's own cost of the hooks) ${ratio('gated', 'plain', k)}`,
-    );
-  }
-} finally {
-  rmSync(dir, { recursive: true, force: true });
-}
+const sides = (process.argv[4] ?? 'plain,gated,floor,protected').split(',');
+const perRun = instructionsPerRun(sides, low, high, (side, count) => console.log(sideLine(side, count)));
+for (const line of ratioLines(perRun)) console.log(line);

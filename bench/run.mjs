@@ -1,5 +1,6 @@
 // `npm run bench`: runs every bench/*.bench.mjs in order. Each prints its own figures, as ratios
-// against a baseline measured in the same run (never absolute pass/fail thresholds).
+// against a baseline measured in the same run (never absolute pass/fail thresholds). A bench that
+// exports `onlyWhenNamed` (it takes minutes) runs only when named: `npm run bench -- instructions`.
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -13,5 +14,6 @@ const files = readdirSync(dir)
 for (const file of files) {
   console.log(`\n## ${file.replace('.bench.mjs', '')}`);
   const mod = await import(pathToFileURL(path.join(dir, file)).href);
-  await mod.run();
+  if (mod.onlyWhenNamed && only.length === 0) console.log(`skipped: it runs only when named (npm run bench -- ${file.replace('.bench.mjs', '')})`);
+  else await mod.run();
 }

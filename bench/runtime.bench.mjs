@@ -11,6 +11,7 @@ import { decideCall } from '../dist/runtime/decide.js';
 import { bindProtectedTool, createControl, memoryStore } from '../dist/runtime/index.js';
 import { renderModuleText } from '../dist/generate/render.js';
 import { parsePolicy } from '../dist/policy/load.js';
+import { floorTool } from './lib/allow-sides.mjs';
 
 /** Before issue 12, the shape the generator emitted for `stripe.refund`: the baseline of the decision figure. */
 function decideRefundBefore(args) {
@@ -160,7 +161,7 @@ function agentFor(t, runs) {
 }
 
 const parameters = z.object({ payment_id: z.string(), amount: z.number().int() });
-const executed = { plain: 0, guardrail: 0, gated: 0, protected: 0 };
+const executed = { plain: 0, guardrail: 0, gated: 0, floor: 0, protected: 0 };
 const body = (side) => async () => {
   executed[side]++;
   return 'refunded';
@@ -195,7 +196,7 @@ export async function run() {
   console.log(
     `Runner, one allow call per run, memory store (${r.rounds} rounds of ${r.perRound} runs per side, sides rotated round by round, after ${r.warmup} warm-up runs each; medians over rounds): ` +
       `plain tool() ${fmtSide(r, 'plain')}; SDK-hook-only baseline (no-op input guardrail + needsApproval answering false, no policy) ${fmtSide(r, 'gated')}; ` +
-      `no-op guardrail alone ${fmtSide(r, 'guardrail')}; protectedTool ${fmtSide(r, 'protected')}`,
+      `no-op guardrail alone ${fmtSide(r, 'guardrail')}; records floor (the baseline's hooks, no policy, a body writing an allowed call's two receipts and log entry) ${fmtSide(r, 'floor')}; protectedTool ${fmtSide(r, 'protected')}`,
   );
   console.log(
     `noise: load average ${r.load[0]} at start, ${r.load[1]} at end (${os.availableParallelism()} cores); per-round ratio spread below is the interquartile range`,
@@ -206,6 +207,7 @@ export async function run() {
     console.log(
       `${clock === 'cpu' ? 'CPU time (process user+system; steadier on a shared machine)' : 'wall time'}: ${line('protectedTool / tool()', 'protectedPlain')}; ` +
         `${line("protectedTool / SDK-hook-only baseline (this library's own part)", 'protectedGated')}; ${line("SDK-hook-only baseline / tool() (the SDK's own cost of the hooks)", 'gatedPlain')}; ` +
+        `${line('records floor / tool() (what the records alone cost)', 'floorPlain')}; ${line('protectedTool / records floor (everything else the library does)', 'protectedFloor')}; ` +
         `protected - plain ${q.protectedPlainUs.toFixed(0)} µs, protected - baseline ${q.protectedGatedUs.toFixed(0)} µs per call`,
     );
   }
@@ -233,6 +235,7 @@ export async function benchRunner(rounds = 15, perRound = 100, warmup = 300) {
     plain: agentFor(plainTool(), total),
     guardrail: agentFor(guardrailTool(), total),
     gated: agentFor(gatedTool(), total),
+    floor: agentFor(floorTool(body('floor')), total),
     protected: agentFor(protectedTool(), total),
   };
   const names = Object.keys(sides);
@@ -267,6 +270,8 @@ export async function benchRunner(rounds = 15, perRound = 100, warmup = 300) {
       protectedPlain: over('protected', 'plain'),
       protectedGated: over('protected', 'gated'),
       gatedPlain: over('gated', 'plain'),
+      floorPlain: over('floor', 'plain'),
+      protectedFloor: over('protected', 'floor'),
       protectedPlainUs: minus('protected', 'plain'),
       protectedGatedUs: minus('protected', 'gated'),
     };

@@ -3,12 +3,18 @@
 // SDK itself costs for the two hooks a protected tool uses); `protected`, a protected tool on a
 // memory store, the decision log on; and two that write less, to say what each write costs:
 // `nolog` (decisionLog: false) and `nowrite` (no log, and a store whose receipt write only numbers
-// the receipt: no copy, no canonical JSON, no hash). Each allows the bench's refund call.
+// the receipt: no copy, no canonical JSON, no hash); and `floor`, no policy at all: a tool() with the
+// same two SDK hooks doing nothing whose body writes the records SPEC §5.9 and the decision log ask
+// of an allowed call (the arguments' canonical JSON and hash, the decision's receipt, its log entry,
+// the outcome's receipt) straight to a memory store: what any implementation of the contract pays
+// before it decides anything; `receipts`, the same without the log entry (the two receipts alone,
+// beside `nolog`). Each allows the bench's refund call.
 import { tool } from '@openai/agents';
 import { z } from 'zod';
+import { canonicalJson, sha256Hex } from '../../dist/runtime/canonical.js';
 import { bindProtectedTool, createControl, memoryStore } from '../../dist/runtime/index.js';
 
-export const SIDES = ['plain', 'gated', 'protected', 'nolog', 'nowrite'];
+export const SIDES = ['plain', 'gated', 'floor', 'receipts', 'protected', 'nolog', 'nowrite'];
 
 const policy = {
   hash: 'b'.repeat(64),
@@ -38,6 +44,58 @@ function noWriteStore() {
   return store;
 }
 
+const RETENTION_MS = 30 * 86_400_000;
+
+/** The body of the `floor` side: the records of an allowed call (the same fields the core writes), then the tool's own body. */
+function recordsThen(store, body, log) {
+  return async (input, runContext, details) => {
+    const argsJson = canonicalJson(input);
+    const argsHash = sha256Hex(argsJson);
+    const at = Date.now();
+    const callId = details?.toolCall?.callId ?? null;
+    const principal = runContext.context.user;
+    const common = { call_id: callId, args_hash: argsHash, principal, decision: 'allow', reason: 'rule_matched:0', approvers: [], effect_key: null };
+    const fixed = { policy_hash: policy.hash, mode: 'enforce', environment: null, action: 'stripe.refund' };
+    const receipt = await store.appendReceipt({ at, ...common, ...fixed, result: 'allowed' });
+    if (receipt.hash.length !== 64) throw new Error('floor: the receipt was not hashed');
+    if (log)
+      await store.appendDecision(
+        {
+          at,
+          action: 'stripe.refund',
+          tool: 'refund',
+          call_id: callId,
+          args: argsJson,
+          hashed: [],
+          args_hash: argsHash,
+          principal,
+          environment: 'production',
+          task: null,
+          decision: 'allow',
+          rule: 0,
+          reason: 'rule_matched',
+          effect_key: null,
+          resource: null,
+          policy_hash: policy.hash,
+          mode: 'enforce',
+          result: 'allowed',
+          receipt_seq: receipt.seq,
+          receipt_hash: receipt.hash,
+        },
+        at - RETENTION_MS,
+      );
+    const output = await body();
+    await store.appendReceipt({ at: Date.now(), ...common, ...fixed, result: 'executed' });
+    return output;
+  };
+}
+
+/** The `floor` side's tool (`log`: with the decision log entry), around `body`. */
+export function floorTool(body, log = true) {
+  const hooks = { inputGuardrails: [allowGuardrail], needsApproval: async () => false };
+  return tool({ name: 'refund', description: 'refund', parameters, ...hooks, execute: recordsThen(memoryStore(), body, log) });
+}
+
 const protectedWith = (options) =>
   bindProtectedTool(createControl({ identity: (rc) => rc.context.user, receiptKey: null, ...options }), policy)('stripe.refund', {
     name: 'refund',
@@ -53,6 +111,9 @@ export function sideTool(side) {
       return tool({ name: 'refund', description: 'refund', parameters, execute });
     case 'gated':
       return tool({ name: 'refund', description: 'refund', parameters, inputGuardrails: [allowGuardrail], needsApproval: async () => false, execute });
+    case 'floor':
+    case 'receipts':
+      return floorTool(execute, side === 'floor');
     case 'protected':
       return protectedWith({ store: memoryStore() });
     case 'nolog':
