@@ -89,7 +89,8 @@ describe('a package whose start script has Node run TypeScript', () => {
 
 describe('the scripts that run the package: start, dev, serve, watch, preview, test and their variants (session 14)', () => {
   const BUNDLER = config({ moduleResolution: 'bundler', module: 'ESNext' });
-  const runs = (scripts: Record<string, string>) => createModuleSettingsLookup(repo({ 'package.json': pkg(scripts), 'tsconfig.json': BUNDLER }))(dirs.at(-1)!).nodeRunsTs;
+  const runs = (scripts: Record<string, string>) =>
+    createModuleSettingsLookup(repo({ 'package.json': pkg(scripts), 'tsconfig.json': BUNDLER }))(dirs.at(-1)!).nodeRunsTs;
 
   it.each([
     [{ start: 'node dist/main.js', dev: 'node --watch --env-file=.env src/main.ts' }, 'dev', 'node --watch --env-file=.env src/main.ts'],
@@ -115,7 +116,11 @@ describe('the scripts that run the package: start, dev, serve, watch, preview, t
 
 describe('generated-import-unresolved in a package Node runs as TypeScript', () => {
   const check = (start: string | Record<string, string>, spec: string) => {
-    const root = repo({ 'package.json': pkg(typeof start === 'string' ? { start } : start), 'tsconfig.json': config(TS_OK), 'src/ctrlrun.generated.ts': 'export {};\n' });
+    const root = repo({
+      'package.json': pkg(typeof start === 'string' ? { start } : start),
+      'tsconfig.json': config(TS_OK),
+      'src/ctrlrun.generated.ts': 'export {};\n',
+    });
     const p = testProject();
     const output = path.join(root, 'src/ctrlrun.generated.ts');
     const project = { ...p, manifest: { ...p.manifest, root, output } };

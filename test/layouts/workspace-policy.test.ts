@@ -131,7 +131,7 @@ describe('the policy commands at a workspace root (issue 25, monorepo layout)', 
     }
   });
 
-  it('a root with a store of its own: the operator commands read it, and a line on stderr names the packages\' stores (session 14)', async () => {
+  it("a root with a store of its own: the operator commands read it, and a line on stderr names the packages' stores (session 14)", async () => {
     for (const d of ['.ctrlrun', 'packages/desk/.ctrlrun', 'packages/billing/.ctrlrun']) {
       mkdirSync(at(d), { recursive: true });
       writeFileSync(at(d, 'state.db'), '');
