@@ -13,8 +13,9 @@ export interface ModuleSettings {
   extension: Extension;
   /**
    * Set when a script that runs the package (`start`, `dev`, …: `RUN_SCRIPTS`) has Node run
-   * TypeScript as it is (`node src/main.ts`) and `extension` is not `ts`: Node would not load the import written, and tsc refuses the `.ts`
-   * name. Whoever writes such an import refuses instead (`unloadableImportError`).
+   * TypeScript as it is (`node src/main.ts`) and `extension` is not `ts`: Node would not load
+   * the import written, and tsc refuses the `.ts` name. Whoever writes such an import refuses
+   * instead (`unloadableImportError`).
    */
   nodeRunsTs?: NodeRunsTs;
 }
