@@ -64,11 +64,22 @@ function badStore(value: string, source: StoreSource, why: string): UserError {
   );
 }
 
-/** At a workspace root, the default stores its packages' apps have written (paths relative to cwd), for the hint. */
-function packageStores(cwd: string): string[] {
-  if (findManifest(cwd) !== undefined) return [];
+/**
+ * At a workspace root (or a package with packages of its own below it), the default stores the
+ * packages' apps have written other than `selected` (paths relative to cwd): each package's app
+ * writes its own, and an operator at the root reads one of them only when told which.
+ */
+function packageStores(cwd: string, selected: string): string[] {
   const stores = (workspaceManifests(cwd) ?? []).map((m) => path.join(path.dirname(m), DEFAULT_SQLITE_PATH));
-  return stores.filter((f) => existsSync(f)).map((f) => path.relative(cwd, f).split(path.sep).join('/'));
+  return stores.filter((f) => f !== selected && existsSync(f)).map((f) => path.relative(cwd, f).split(path.sep).join('/'));
+}
+
+/** The line on stderr when the default store is read while packages below have stores of their own (stdout and the exit code are the command's). */
+export function otherStoresNote(label: string, stores: readonly string[]): string {
+  return (
+    `note: this reads ${label}; packages here have stores of their own: ${stores.join(', ')}. ` +
+    `To read one, pass --store sqlite:${stores[0]}, or run the command in its package (--cwd ${path.posix.dirname(path.posix.dirname(stores[0]!))})\n`
+  );
 }
 
 /** The directory of the nearest ctrlrun.tools.yaml upward from cwd, else cwd. */
@@ -114,14 +125,15 @@ export async function withStore<T>(
 ): Promise<T> {
   const selection = selectStore({ flag: args.store, env: ctx.env, cwd: ctx.cwd, ...(options.root !== undefined ? { root: options.root } : {}) });
   const label = describeStore(selection, ctx.cwd);
+  const elsewhere = selection.kind === 'sqlite' && selection.source === 'default' && options.root === undefined ? packageStores(ctx.cwd, selection.path) : [];
   if (selection.kind === 'sqlite' && !existsSync(selection.path) && options.create !== true) {
-    const elsewhere = selection.source === 'default' && options.root === undefined ? packageStores(ctx.cwd) : [];
     const hint =
       elsewhere.length > 0
         ? `the workspace's packages have ${elsewhere.join(', ')}: run it in that package (--cwd <package>) or pass --store sqlite:PATH`
         : `runs create it on first use; pass --store sqlite:PATH or set ${STORE_ENV} to use another one`;
     throw new UserError(`${label}: no store here yet (the file does not exist).\nhint: ${hint}`);
   }
+  if (elsewhere.length > 0) ctx.stderr(otherStoresNote(label, elsewhere));
   const store = await openStore(selection);
   try {
     return await fn(store, label);

@@ -78,12 +78,21 @@ export function matchesWorkspaceGlob(pattern: string, rel: string): boolean {
  * no workspace root. Depth-limited, never into node_modules.
  */
 export function workspacePackages(root: string, maxDepth = 6): string[] | undefined {
+  const matches = workspaceMatcher(root);
+  if (matches === undefined) return undefined;
+  return packageDirs(root, maxDepth).flatMap((d) => (matches(d.rel) ? [d.abs] : []));
+}
+
+/**
+ * Whether a folder (relative to `root`, `/`-separated) is one of the workspace's packages by its
+ * patterns: a pattern matches it and no `!pattern` excludes it. Undefined when `root` is no workspace root.
+ */
+export function workspaceMatcher(root: string): ((rel: string) => boolean) | undefined {
   const patterns = workspacePatterns(root);
   if (patterns === undefined) return undefined;
   const include = patterns.filter((p) => !p.startsWith('!'));
   const exclude = patterns.filter((p) => p.startsWith('!')).map((p) => p.slice(1));
-  const matches = (rel: string) => include.some((p) => matchesWorkspaceGlob(p, rel)) && !exclude.some((p) => matchesWorkspaceGlob(p, rel));
-  return packageDirs(root, maxDepth).flatMap((d) => (matches(d.rel) ? [d.abs] : []));
+  return (rel) => include.some((p) => matchesWorkspaceGlob(p, rel)) && !exclude.some((p) => matchesWorkspaceGlob(p, rel));
 }
 
 /**

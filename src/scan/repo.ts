@@ -9,7 +9,7 @@ import { parseSource } from './parse.js';
 import { isPlainUtf8, makePrefilter, type Prefilter } from './prefilter.js';
 import { PLAIN_PARSE, PLAIN_SKIP, type RepoRead, type Verdict } from './read.js';
 import { barrelValue, exportedConstString, scanParsed, sdkExportsOf, topLevelBindings, type SdkExports } from './scan-source.js';
-import { isTestFile, namedFiles } from './test-files.js';
+import { namedFiles, testFileRule } from './test-files.js';
 import type { FileScan, RepoScan, UnreadablePath } from './types.js';
 
 export { isPlainUtf8, mayMatter, mayMatterBytes, PREFILTER_TOKENS } from './prefilter.js';
@@ -90,7 +90,8 @@ function* scanSteps(options: ScanFilesOptions): Generator<void, { scan: RepoScan
   const importedConst = importedConstOf(layout, parsed, texts.textOf);
   // a test file is parsed (it may be a barrel other tests import) but kept apart, unless named one by one
   const named = namedFiles(root, options.paths);
-  const leftOut = (abs: string): boolean => isTestFile(rel(abs)) && !named.has(abs);
+  const isTest = testFileRule(root, listing.configs);
+  const leftOut = (abs: string): boolean => isTest(rel(abs)) && !named.has(abs);
   const scans: FileScan[] = [];
   const testScans: FileScan[] = [];
   for (const abs of [...parsed.keys()].sort()) {

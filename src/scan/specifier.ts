@@ -12,9 +12,10 @@ export interface ModuleSettings {
   /** How a relative import names a TypeScript file: `.js` suffix (Node16/NodeNext), the `.ts` itself, or no extension (bundler, node10). */
   extension: Extension;
   /**
-   * Set when the package's start script has Node run TypeScript as it is (`node src/main.ts`) and
-   * `extension` is not `ts`: Node would not load the import written, and tsc refuses the `.ts`
-   * name. Whoever writes such an import refuses instead (`unloadableImportError`).
+   * Set when a script that runs the package (`start`, `dev`, …: `RUN_SCRIPTS`) has Node run
+   * TypeScript as it is (`node src/main.ts`) and `extension` is not `ts`: Node would not load
+   * the import written, and tsc refuses the `.ts` name. Whoever writes such an import refuses
+   * instead (`unloadableImportError`).
    */
   nodeRunsTs?: NodeRunsTs;
 }
@@ -32,8 +33,8 @@ interface ConfigSettings {
  * cached per directory. With no config at all, the repo's own relative imports decide (see
  * `settingsWithoutConfig`). When the package's build script compiles with another config
  * (`tsc -p tsconfig.build.json`), the extension is one both configs accept. When the package's
- * start script has Node run TypeScript as it is, only the `.ts` name loads: chosen when no config
- * says otherwise, else `nodeRunsTs` is set.
+ * start or dev script (`RUN_SCRIPTS`) has Node run TypeScript as it is, only the `.ts` name loads:
+ * chosen when no config says otherwise, else `nodeRunsTs` is set.
  */
 export function createModuleSettingsLookup(root: string): (dir: string) => ModuleSettings {
   const byDir = new Map<string, ModuleSettings>();
@@ -66,7 +67,7 @@ export function createModuleSettingsLookup(root: string): (dir: string) => Modul
   };
 }
 
-/** The settings once the package's start script is known: Node running TypeScript loads only the `.ts` name. */
+/** The settings once the package's scripts are known: Node running TypeScript loads only the `.ts` name. */
 function underNode(settings: ModuleSettings, packageDir: string | undefined): ModuleSettings {
   const runs = settings.extension === 'ts' || packageDir === undefined ? undefined : nodeRunsTs(packageDir);
   if (!runs) return settings;

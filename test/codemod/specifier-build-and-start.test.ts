@@ -65,7 +65,7 @@ describe('a package whose start script has Node run TypeScript', () => {
     });
     expect(createModuleSettingsLookup(root)(path.join(root, 'src'))).toMatchObject({
       extension: 'none',
-      nodeRunsTs: { packageJson: path.join(root, 'package.json'), start: 'node --env-file=.env src/main.ts' },
+      nodeRunsTs: { packageJson: path.join(root, 'package.json'), script: 'start', command: 'node --env-file=.env src/main.ts' },
     });
   });
 
@@ -87,9 +87,40 @@ describe('a package whose start script has Node run TypeScript', () => {
   });
 });
 
+describe('the scripts that run the package: start, dev, serve, watch, preview, test and their variants (session 14)', () => {
+  const BUNDLER = config({ moduleResolution: 'bundler', module: 'ESNext' });
+  const runs = (scripts: Record<string, string>) =>
+    createModuleSettingsLookup(repo({ 'package.json': pkg(scripts), 'tsconfig.json': BUNDLER }))(dirs.at(-1)!).nodeRunsTs;
+
+  it.each([
+    [{ start: 'node dist/main.js', dev: 'node --watch --env-file=.env src/main.ts' }, 'dev', 'node --watch --env-file=.env src/main.ts'],
+    [{ serve: 'node src/server.mts' }, 'serve', 'node src/server.mts'],
+    [{ 'dev:api': 'pnpm -C api build && node api/main.ts' }, 'dev:api', 'pnpm -C api build && node api/main.ts'],
+    [{ 'test:unit': 'node --test src/refund.test.ts' }, 'test:unit', 'node --test src/refund.test.ts'],
+    // several: the one that starts the app is named, whatever the order in package.json
+    [{ test: 'node --test src/a.test.ts', dev: 'node src/dev.ts', start: 'node src/main.ts' }, 'start', 'node src/main.ts'],
+  ])('%o: its %s script is named, as written', (scripts, script, command) => {
+    expect(runs(scripts)).toEqual({ packageJson: path.join(dirs.at(-1)!, 'package.json'), script, command });
+  });
+
+  it('a build or a tool script Node runs as TypeScript does not run the app: not counted', () => {
+    expect(runs({ build: 'node scripts/build.ts', 'gen:types': 'node scripts/gen.ts', prestart: 'node scripts/env.ts', start: 'vite' })).toBeUndefined();
+  });
+
+  it('no scripts, or scripts that are no object: nothing', () => {
+    expect(runs({})).toBeUndefined();
+    const root = repo({ 'package.json': JSON.stringify({ name: 'app', scripts: ['node src/main.ts'] }), 'tsconfig.json': BUNDLER });
+    expect(createModuleSettingsLookup(root)(root).nodeRunsTs).toBeUndefined();
+  });
+});
+
 describe('generated-import-unresolved in a package Node runs as TypeScript', () => {
-  const check = (start: string, spec: string) => {
-    const root = repo({ 'package.json': pkg({ start }), 'tsconfig.json': config(TS_OK), 'src/ctrlrun.generated.ts': 'export {};\n' });
+  const check = (start: string | Record<string, string>, spec: string) => {
+    const root = repo({
+      'package.json': pkg(typeof start === 'string' ? { start } : start),
+      'tsconfig.json': config(TS_OK),
+      'src/ctrlrun.generated.ts': 'export {};\n',
+    });
     const p = testProject();
     const output = path.join(root, 'src/ctrlrun.generated.ts');
     const project = { ...p, manifest: { ...p.manifest, root, output } };
@@ -105,9 +136,14 @@ describe('generated-import-unresolved in a package Node runs as TypeScript', () 
         spec,
       ).toEqual(['generated-import-unresolved']);
       expect(found[0]!.message).toContain(
-        'and the package starts with `node src/main.ts`: Node runs this TypeScript as it is and loads an import only by the file',
+        'and the package runs `node src/main.ts` (its `start` script): Node runs this TypeScript as it is and loads an import only by the file',
       );
     }
+  });
+
+  it('a dev script that runs the TypeScript: the finding names it', () => {
+    const found = check({ start: 'node dist/main.js', dev: 'node --watch src/main.ts' }, './ctrlrun.generated');
+    expect(found.map((f) => f.message)).toEqual([expect.stringContaining('and the package runs `node --watch src/main.ts` (its `dev` script): Node runs')]);
   });
 
   it('valid: the .ts name; and the extensionless import when Node does not run the TypeScript', () => {

@@ -119,4 +119,27 @@ describe('tools only in test files are not the app’s doors (session 13)', () =
     expect(readFileSync(path.join(dir, 'tests/approvalRoundTrip.test.ts'), 'utf8')).toBe(ROUND_TRIP);
     expect(readFileSync(path.join(dir, 'examples/agent/src/agent.ts'), 'utf8')).toContain("protectedTool('refund'");
   });
+
+  it('a workspace package in a folder named `test`: init at the root maps its tool, check at the root reports its open door (session 14)', async () => {
+    const dir = committedRepo(dirs, 'tests-pkg-', {
+      'package.json': JSON.stringify({ name: 'mono', private: true, workspaces: ['packages/*', 'test'] }),
+      'packages/test/package.json': pkg('test-kit'),
+      'packages/test/tsconfig.json': TSCONFIG_NODENEXT,
+      'packages/test/src/agent.ts': TS_AGENT,
+      'packages/test/test/agent.test.ts': REFUND_DOUBLE,
+      'test/package.json': pkg('e2e-agent'),
+      'test/tsconfig.json': TSCONFIG_NODENEXT,
+      'test/src/agent.ts': TS_AGENT,
+    });
+    const init = await cli(['init'], { cwd: dir });
+    expect(init.code, init.stdout + init.stderr).toBe(0);
+    expect(init.stdout).toContain('The tools are in 2 packages');
+    expect(init.stdout).not.toContain('found only in test files');
+    for (const p of ['packages/test', 'test']) expect(readFileSync(path.join(dir, p, 'ctrlrun.tools.yaml'), 'utf8')).toContain('refund');
+    expect((await cli(['generate'], { cwd: dir })).code).toBe(0);
+    const r = await cli(['check', '--format', 'json'], { cwd: dir });
+    expect(r.code, r.stdout + r.stderr).toBe(1);
+    const open = (JSON.parse(r.stdout) as { findings: Array<{ ruleId: string; file: string }> }).findings.filter((f) => f.ruleId === 'unprotected-tool');
+    expect(open.map((f) => f.file)).toEqual(['packages/test/src/agent.ts', 'test/src/agent.ts']);
+  });
 });

@@ -37,7 +37,7 @@ describe('a package Node runs as TypeScript (Session 13, loop bug 2)', () => {
     const init = await cli(['init'], { cwd: dir });
     expect(init.code, init.stdout).toBe(2);
     expect(init.stderr).toContain(
-      "tsconfig.json:2:3: error: package.json starts the app with `node src/main.ts`: Node runs the TypeScript as it is and loads a relative import only by the file's own name (./ctrlrun.generated.ts), but tsconfig.json has tsc accept a TypeScript file's import only without an extension",
+      "tsconfig.json:2:3: error: package.json runs `node src/main.ts` (its `start` script): Node runs the TypeScript as it is and loads a relative import only by the file's own name (./ctrlrun.generated.ts), but tsconfig.json has tsc accept a TypeScript file's import only without an extension",
     );
     expect(init.stderr).toContain('hint: Set "allowImportingTsExtensions": true (with "noEmit": true) in tsconfig.json');
     expect(init.stderr).toContain("init: the app's imports would not load under Node; nothing was written");
@@ -66,6 +66,21 @@ describe('a package Node runs as TypeScript (Session 13, loop bug 2)', () => {
     const codemod = await cli(['codemod', '--write'], { cwd: dir });
     expect(codemod.code, codemod.stdout).toBe(2);
     expect(codemod.stderr).toContain("codemod: the app's imports would not load under Node; nothing was written");
+    expect(clean(dir)).toBe('');
+  }, 120_000);
+
+  it('a dev script that runs the TypeScript (the start script runs the build): init refuses and names the dev script (session 14)', async () => {
+    const scripts = { build: 'tsc', start: 'node dist/main.js', dev: 'node --watch --env-file-if-exists=.env src/main.ts' };
+    const dir = committedRepo(dirs, 'node-ts-dev-', {
+      ...NODE_APP({}),
+      'package.json': json({ name: 'app', private: true, type: 'module', scripts }),
+      'src/main.ts': START_ESM('./tools'),
+    });
+    const init = await cli(['init'], { cwd: dir });
+    expect(init.code, init.stdout).toBe(2);
+    expect(init.stderr).toContain(
+      'tsconfig.json:2:3: error: package.json runs `node --watch --env-file-if-exists=.env src/main.ts` (its `dev` script): Node runs the TypeScript as it is',
+    );
     expect(clean(dir)).toBe('');
   }, 120_000);
 });

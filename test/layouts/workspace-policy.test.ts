@@ -131,6 +131,55 @@ describe('the policy commands at a workspace root (issue 25, monorepo layout)', 
     }
   });
 
+  it("a root with a store of its own: the operator commands read it, and a line on stderr names the packages' stores (session 14)", async () => {
+    for (const d of ['.ctrlrun', 'packages/desk/.ctrlrun', 'packages/billing/.ctrlrun']) {
+      mkdirSync(at(d), { recursive: true });
+      writeFileSync(at(d, 'state.db'), '');
+    }
+    try {
+      const note =
+        'note: this reads sqlite:.ctrlrun/state.db; packages here have stores of their own: packages/billing/.ctrlrun/state.db, packages/desk/.ctrlrun/state.db. ' +
+        'To read one, pass --store sqlite:packages/billing/.ctrlrun/state.db, or run the command in its package (--cwd packages/billing)\n';
+      const plain = await cli(['approvals', 'list', '--json', '--store', 'sqlite:.ctrlrun/state.db'], { cwd: dir });
+      expect(plain.code, plain.stderr).toBe(0);
+      expect(plain.stderr).toBe('');
+      // the default store: the same stdout and exit code, and the note on stderr
+      const root = await cli(['approvals', 'list', '--json'], { cwd: dir });
+      expect([root.code, root.stdout, root.stderr]).toEqual([0, plain.stdout, note]);
+      // every operator command that reads the default store says it (the shared withStore)
+      const log = await cli(['receipts', 'log'], { cwd: dir });
+      expect([log.code, log.stderr]).toEqual([0, note]);
+      expect(log.stdout).toBe('No decision log entries in sqlite:.ctrlrun/state.db.\n');
+      // in a package, its own store and nothing else to say; CTRLRUN_STORE picks one too
+      const desk = await cli(['approvals', 'list'], { cwd: at('packages/desk') });
+      expect([desk.code, desk.stderr]).toEqual([0, '']);
+      const env = await cli(['approvals', 'list'], { cwd: dir, env: { CTRLRUN_STORE: 'sqlite:.ctrlrun/state.db' } });
+      expect([env.code, env.stderr]).toEqual([0, '']);
+    } finally {
+      for (const d of ['.ctrlrun', 'packages/desk/.ctrlrun', 'packages/billing/.ctrlrun']) rmSync(at(d), { recursive: true });
+    }
+  });
+
+  it("a library root with a manifest and a store of its own: the note names the example's store, not its own", async () => {
+    const MANIFEST = 'schema: ctrlrun.tools/v1\npolicy: ctrlrun.yaml\noutput: src/ctrlrun.generated.ts\ntools: []\n';
+    const lib = committedRepo(dirs, 'lib-stores-', {
+      'package.json': pkg('lib'),
+      'src/index.ts': 'export {};\n',
+      'ctrlrun.tools.yaml': MANIFEST,
+      '.ctrlrun/state.db': '',
+      'examples/agent/package.json': pkg('example'),
+      'examples/agent/ctrlrun.tools.yaml': MANIFEST,
+      'examples/agent/.ctrlrun/state.db': '',
+    });
+    const r = await cli(['approvals', 'list', '--pending'], { cwd: path.join(lib, 'src') });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe('No pending approval requests in sqlite:../.ctrlrun/state.db.\n');
+    expect(r.stderr).toBe(
+      'note: this reads sqlite:../.ctrlrun/state.db; packages here have stores of their own: ../examples/agent/.ctrlrun/state.db. ' +
+        'To read one, pass --store sqlite:../examples/agent/.ctrlrun/state.db, or run the command in its package (--cwd ../examples/agent)\n',
+    );
+  });
+
   it('validate prints every package, and every package error, before its exit code', async () => {
     const ok = await cli(['validate'], { cwd: dir });
     expect(ok.code, ok.stderr).toBe(0);

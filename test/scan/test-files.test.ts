@@ -80,3 +80,62 @@ describe('a repo scan keeps test files apart', () => {
     expect(index.scanText(path.join(dir, 'src/agent.test.ts'), edited)).toBeUndefined();
   });
 });
+
+describe('at a workspace root, the folder rule reads the path inside the package (session 14)', () => {
+  const PKG = (name: string) => JSON.stringify({ name });
+  const workspace = {
+    'package.json': JSON.stringify({ name: 'mono', private: true, workspaces: ['packages/*', 'apps/*', 'test'] }),
+    'packages/test/package.json': PKG('test-kit'),
+    'packages/test/src/agent.ts': TOOL('kit'),
+    'packages/test/test/agent.test.ts': TOOL('kit'),
+    'test/package.json': PKG('e2e-agent'),
+    'test/agent.ts': TOOL('e2e'),
+    'apps/web/package.json': PKG('web'),
+    'apps/web/src/agent.ts': TOOL('web'),
+    'apps/web/test/x.test.ts': TOOL('double'),
+    'apps/web/test/helpers.ts': TOOL('helper'),
+    // a fixture with a package.json of its own is no workspace package: still a test file
+    'apps/web/test/fixtures/app/package.json': PKG('fixture'),
+    'apps/web/test/fixtures/app/agent.ts': TOOL('fixture'),
+  };
+
+  it("a package in a folder named `test` holds the app's files; a test folder inside a package stays tests", () => {
+    const scan = scanRepoSync({ root: repo(workspace) });
+    expect(scan.files.map((f) => f.file)).toEqual(['apps/web/src/agent.ts', 'packages/test/src/agent.ts', 'test/agent.ts']);
+    expect(scan.testFiles?.map((f) => f.file)).toEqual([
+      'apps/web/test/fixtures/app/agent.ts',
+      'apps/web/test/helpers.ts',
+      'apps/web/test/x.test.ts',
+      'packages/test/test/agent.test.ts',
+    ]);
+  });
+
+  it('pnpm-workspace.yaml names the packages as `workspaces` does; a `!pattern` keeps a folder out', () => {
+    const dir = repo({
+      'package.json': PKG('mono'),
+      'pnpm-workspace.yaml': "packages:\n  - 'packages/*'\n  - '!packages/tests'\n  - 'packages/*/test'\n",
+      'packages/test/package.json': PKG('kit'),
+      'packages/test/agent.ts': TOOL('kit'),
+      'packages/tests/package.json': PKG('left-out'),
+      'packages/tests/agent.ts': TOOL('left-out'),
+      // a member inside a member: the nearest package holds the file
+      'packages/test/test/package.json': PKG('kit-e2e'),
+      'packages/test/test/agent.ts': TOOL('kit-e2e'),
+    });
+    const scan = scanRepoSync({ root: dir });
+    expect(scan.files.map((f) => f.file)).toEqual(['packages/test/agent.ts', 'packages/test/test/agent.ts']);
+    expect(scan.testFiles?.map((f) => f.file)).toEqual(['packages/tests/agent.ts']);
+  });
+
+  it('a root that is no workspace judges by the path from the root, as before', () => {
+    const scan = scanRepoSync({ root: repo({ ...workspace, 'package.json': PKG('mono') }) });
+    expect(scan.files.map((f) => f.file)).toEqual(['apps/web/src/agent.ts']);
+  });
+
+  it('the index a one-file front end rescans with judges the same way', () => {
+    const dir = repo(workspace);
+    const { index } = scanRepoIndexed({ root: dir });
+    expect(index.scanText(path.join(dir, 'test/agent.ts'), TOOL('e2e'))?.sdkToolCalls.map((c) => c.name)).toEqual(['e2e']);
+    expect(index.scanText(path.join(dir, 'apps/web/test/helpers.ts'), TOOL('helper'))).toBeUndefined();
+  });
+});

@@ -87,7 +87,7 @@ export function generatedImportUnresolvedRule(exists: (file: string) => boolean 
         isJs && /\.(?:ts|tsx|mts|cts)$/.test(output)
           ? `the generated module is ${shown}, TypeScript, which a plain JavaScript file cannot load`
           : nodeRuns
-            ? `the generated module is ${shown}, and the package starts with \`${nodeRuns.start}\`: Node runs this TypeScript as it is and loads an import only by the file's own name`
+            ? `the generated module is ${shown}, and the package runs \`${nodeRuns.command}\` (its \`${nodeRuns.script}\` script): Node runs this TypeScript as it is and loads an import only by the file's own name`
             : `the generated module is ${shown}`;
       findings.push(
         findingOf(
