@@ -99,8 +99,66 @@ ruleTester('run-without-context', {
         ),
     },
     { name: 'a run() of another library', code: CONTROL + lines("import { run } from 'node:test';", GEN, "run('a test', () => {});") },
+    {
+      name: 'an input typed RunState (or undefined) resumes, even through a Runner a method returns',
+      code:
+        CONTROL +
+        lines(
+          SDK,
+          "import { RunState } from '@openai/agents';",
+          GEN,
+          AGENT,
+          'class Desk {',
+          '  private runnerOf(id: string): Runner { return new Runner({ groupId: id }); }',
+          '  async resume(id: string, saved: string) {',
+          '    const state: RunState<any, any> | undefined = await RunState.fromString(agent, saved);',
+          '    return this.runnerOf(id).run(agent, state);',
+          '  }',
+          '}',
+        ),
+    },
   ],
   invalid: [
+    // loop session 14 (a Twilio/Express server): one Runner per conversation from a method, an input that starts or resumes
+    {
+      name: 'runner.run() of a Runner a method returns (`this.getRunner(id)`), or a variable typed Runner',
+      code:
+        CONTROL +
+        lines(
+          SDK,
+          GEN,
+          AGENT,
+          'class ConversationService {',
+          '  private getRunner(id: string): Runner { return new Runner({ groupId: id }); }',
+          '  async turn(id: string, text: string, shared: Runner) {',
+          '    const runner = this.getRunner(id);',
+          '    await runner.run(agent, text, { stream: false });',
+          '    await shared.run(agent, text);',
+          '  }',
+          '}',
+        ),
+      errors: [
+        { line: 16, column: 11, mentions: 'runner.run()' },
+        { line: 17, column: 11, mentions: 'runner.run()' },
+      ],
+    },
+    {
+      name: 'an input typed `AgentInputItem[] | RunState` starts runs as well as resuming them',
+      code:
+        CONTROL +
+        lines(
+          SDK,
+          "import { RunState, type AgentInputItem } from '@openai/agents';",
+          GEN,
+          AGENT,
+          'export async function turn(saved: string | undefined, text: string) {',
+          '  let input: AgentInputItem[] | RunState<any, any>;',
+          "  if (saved) input = await RunState.fromString(agent, saved); else input = [{ role: 'user', content: text }];",
+          '  return new Runner().run(agent, input, { stream: true });',
+          '}',
+        ),
+      errors: [{ line: 16, column: 10, mentions: 'runner.run()' }],
+    },
     {
       name: 'an agent whose tool() the manifest maps (the codemod protects it), and one handing off to an agent with a protected tool',
       code:
