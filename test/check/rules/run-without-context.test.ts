@@ -65,6 +65,19 @@ ruleTester('run-without-context', {
       code: CONTROL + lines(SDK, GEN, AGENT, "const haiku = new Agent({ name: 'haiku', instructions: 'Write a haiku' });", "await run(haiku, 'spring');"),
     },
     {
+      name: 'an agent whose only tool is an agent tool the manifest does not map',
+      code:
+        CONTROL +
+        lines(
+          SDK,
+          GEN,
+          AGENT,
+          "const clerk = new Agent({ name: 'clerk' });",
+          "const front = new Agent({ name: 'front', tools: [clerk.asTool({ toolName: 'chat' })] });",
+          "await run(front, 'hi');",
+        ),
+    },
+    {
       name: 'an agent whose only tool() the manifest does not map, and an agent handing off to it',
       code:
         CONTROL +
@@ -119,6 +132,21 @@ ruleTester('run-without-context', {
     },
   ],
   invalid: [
+    // loop session 14 (the SDK's agent-patterns): an orchestrator whose only tools are agent tools the manifest maps
+    {
+      name: 'an agent whose agent tool the manifest maps, though the agent behind it has no tools',
+      code:
+        CONTROL +
+        lines(
+          SDK,
+          GEN,
+          AGENT,
+          "const clerk = new Agent({ name: 'clerk' });",
+          "const orchestrator = new Agent({ name: 'o', tools: [clerk.asTool({ toolName: 'refund', toolDescription: 'refunds' })] });",
+          "await run(orchestrator, 'hi');",
+        ),
+      errors: [{ line: 14, column: 7, mentions: 'orchestrator' }],
+    },
     // loop session 14 (a Twilio/Express server): one Runner per conversation from a method, an input that starts or resumes
     {
       name: 'runner.run() of a Runner a method returns (`this.getRunner(id)`), or a variable typed Runner',
