@@ -1,4 +1,5 @@
 import { UserError } from '../diagnostics.js';
+import { reachesProtected } from '../scan/context-runs.js';
 import type { FileScan } from '../scan/types.js';
 
 /**
@@ -62,9 +63,10 @@ export interface IdentityFound {
  * (`run(agent, input, { context: { userId } })`); the default when no run passes one (a key such
  * as `conversationId` or `threadId` says what the run is about, not who it acts for, and a flag
  * such as `isProUser` says something of the user, not who: never proposed). `runsWithoutContext`:
- * runs that pass none (named in a note).
+ * runs that pass none (named in a note); with `mapped` (the tool names init maps), only those whose agent
+ * can reach one of them: a run of an agent with no tools has no protected call to refuse.
  */
-export function proposeIdentity(scans: readonly FileScan[]): IdentityFound {
+export function proposeIdentity(scans: readonly FileScan[], mapped?: ReadonlySet<string>): IdentityFound {
   const passed: Array<{ key: string; file: string; line: number }> = [];
   const without: Array<{ file: string; line: number }> = [];
   let runs = 0;
@@ -73,7 +75,7 @@ export function proposeIdentity(scans: readonly FileScan[]): IdentityFound {
       if (run.resumes) continue;
       runs++;
       if (run.context.kind === 'keys') for (const key of run.context.keys) passed.push({ key, file: scan.file, line: run.span.line });
-      else if (run.context.kind === 'none') without.push({ file: scan.file, line: run.span.line });
+      else if (run.context.kind === 'none' && (mapped === undefined || reachesProtected(run, mapped))) without.push({ file: scan.file, line: run.span.line });
     }
   }
   const pick =

@@ -85,16 +85,27 @@ function toolInto(expr: ts.Expression, ctx: ReachContext, acc: Acc, depth: numbe
     return true;
   }
   const callee = unwrapValue(e.expression);
-  if (typescript.isPropertyAccessExpression(callee) && callee.name.text === 'asTool') return agentInto(callee.expression, ctx, acc, depth + 1, seen);
+  if (typescript.isPropertyAccessExpression(callee) && callee.name.text === 'asTool') {
+    // the agent tool is itself a tool the manifest may map (the codemod protects it), whatever the agent's own tools
+    const toolName = literalOption(e, 'toolName');
+    if (toolName !== undefined) acc.names.add(toolName);
+    return agentInto(callee.expression, ctx, acc, depth + 1, seen);
+  }
   if (ctx.sdkMember(callee) !== 'tool') return false;
-  const opts = e.arguments[0] && unwrapValue(e.arguments[0]);
-  const name =
-    opts && typescript.isObjectLiteralExpression(opts)
-      ? opts.properties.find((q) => q.name && typescript.isIdentifier(q.name) && q.name.text === 'name')
-      : undefined;
-  if (!name || !typescript.isPropertyAssignment(name)) return false;
-  const value = unwrapValue(name.initializer);
-  if (!typescript.isStringLiteral(value) && !typescript.isNoSubstitutionTemplateLiteral(value)) return false;
-  acc.names.add(value.text);
+  const name = literalOption(e, 'name');
+  if (name === undefined) return false;
+  acc.names.add(name);
   return true;
+}
+
+/** A string literal option of a call's first argument (`tool({ name: '…' })`, `x.asTool({ toolName: '…' })`). */
+function literalOption(call: ts.CallExpression, key: string): string | undefined {
+  const opts = call.arguments[0] && unwrapValue(call.arguments[0]);
+  const prop =
+    opts && typescript.isObjectLiteralExpression(opts)
+      ? opts.properties.find((q) => q.name && typescript.isIdentifier(q.name) && q.name.text === key)
+      : undefined;
+  if (!prop || !typescript.isPropertyAssignment(prop)) return undefined;
+  const value = unwrapValue(prop.initializer);
+  return typescript.isStringLiteral(value) || typescript.isNoSubstitutionTemplateLiteral(value) ? value.text : undefined;
 }

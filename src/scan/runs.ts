@@ -4,6 +4,7 @@ import { spanOf } from './parse.js';
 import { agentReach } from './agent-reach.js';
 import { isRunStateValue } from './approvals.js';
 import { unwrapValue } from './local-values.js';
+import { callReturnsRunner, mayStartRun, typedRunner } from './run-values.js';
 import type { ContextShape, IdentityRead, RunCall } from './types.js';
 
 /**
@@ -56,7 +57,8 @@ export function runCallOf(node: ts.CallExpression, ctx: RunScanContext): RunCall
     span: spanOf(node, ctx.sf),
     callee: spanOf(node.expression, ctx.sf),
     via,
-    resumes: isRunStateValue(input, ctx.ancestors, ctx.sf) || isCaughtState(input, ctx),
+    // an input typed `AgentInputItem[] | RunState` starts runs too: not taken for a resume
+    resumes: (isRunStateValue(input, ctx.ancestors, ctx.sf) && !mayStartRun(input, ctx)) || isCaughtState(input, ctx),
     context: contextOf(options, ctx),
   };
   run.reach = agentReach(agent, {
@@ -97,11 +99,13 @@ function isCaughtState(input: ts.Expression, ctx: RunScanContext): boolean {
   return false;
 }
 
-/** `new Runner(...)`, or a variable holding one. */
+/** `new Runner(...)`, a variable holding one or typed Runner, or a call of a method/function of the file returning one. */
 function isRunner(expr: ts.Expression, ctx: RunScanContext, depth = 0): boolean {
   const e = unwrapValue(expr);
   if (typescript.isNewExpression(e)) return ctx.sdkMember(e.expression) === 'Runner';
+  if (typescript.isCallExpression(e)) return callReturnsRunner(e, ctx);
   if (typescript.isIdentifier(e) && depth < 4) {
+    if (typedRunner(e.text, ctx)) return true;
     const init = ctx.initializerOf(e.text);
     return init !== undefined && isRunner(init, ctx, depth + 1);
   }

@@ -54,6 +54,13 @@ describe('init proposes who a run acts for', () => {
     expect(r.stdout).toContain('--identity env:CTRLRUN_PRINCIPAL');
   });
 
+  it('does not count a run of an agent with no tools: it has no protected call to refuse (loop session 14)', async () => {
+    const dir = repo("const haiku = new Agent({ name: 'haiku' });\nexport const a = await run(agent, 'hi');\nexport const b = await run(haiku, 'spring');\n");
+    const r = await cli(['init'], { cwd: dir });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('note: 1 run passes no context (src/agent.ts:5), and the identity reads runContext.context.user');
+  });
+
   it('a conversation, thread or session id is not a principal: never proposed; the default is written and a note says why, with --identity', async () => {
     const dir = repo(
       "export async function handle(conversationId: string, threadId: string, sessionId: string) {\n  return run(agent, 'hi', { context: { conversationId, userThreadId: threadId, sessionId } });\n}\n",

@@ -171,10 +171,11 @@ export const initCommand: CommandSpec<InitArgs> = {
   run: async (args, ctx) => {
     const chosen = args.identity !== undefined ? parseIdentityOption(args.identity) : undefined;
     const scan = await scanRepo({ root: ctx.cwd });
-    const proposed = proposeIdentity(scan.files);
-    const identity = chosen ?? proposed.proposal;
     const browser = browserSideFiles(scan.files, ctx.cwd, (rel) => readSourceText(path.resolve(ctx.cwd, rel)));
     const found = markBrowserSide(findTools(scan), browser);
+    // the runs named for passing no context: those that reach a tool init maps (or tools it cannot see)
+    const proposed = proposeIdentity(scan.files, new Set(found.tools.map((t) => t.name)));
+    const identity = chosen ?? proposed.proposal;
     const inTests = testOnlyTools(scan, new Set(found.tools.map((t) => t.name)));
     const servers = findServers(scan);
     const abs = (rel: string) => path.resolve(ctx.cwd, rel);

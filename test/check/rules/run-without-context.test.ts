@@ -65,6 +65,19 @@ ruleTester('run-without-context', {
       code: CONTROL + lines(SDK, GEN, AGENT, "const haiku = new Agent({ name: 'haiku', instructions: 'Write a haiku' });", "await run(haiku, 'spring');"),
     },
     {
+      name: 'an agent whose only tool is an agent tool the manifest does not map',
+      code:
+        CONTROL +
+        lines(
+          SDK,
+          GEN,
+          AGENT,
+          "const clerk = new Agent({ name: 'clerk' });",
+          "const front = new Agent({ name: 'front', tools: [clerk.asTool({ toolName: 'chat' })] });",
+          "await run(front, 'hi');",
+        ),
+    },
+    {
       name: 'an agent whose only tool() the manifest does not map, and an agent handing off to it',
       code:
         CONTROL +
@@ -99,8 +112,84 @@ ruleTester('run-without-context', {
         ),
     },
     { name: 'a run() of another library', code: CONTROL + lines("import { run } from 'node:test';", GEN, "run('a test', () => {});") },
+    {
+      name: 'an input typed RunState (or undefined) resumes, even through a Runner a method returns',
+      code:
+        CONTROL +
+        lines(
+          SDK,
+          "import { RunState } from '@openai/agents';",
+          GEN,
+          AGENT,
+          'class Desk {',
+          '  private runnerOf(id: string): Runner { return new Runner({ groupId: id }); }',
+          '  async resume(id: string, saved: string) {',
+          '    const state: RunState<any, any> | undefined = await RunState.fromString(agent, saved);',
+          '    return this.runnerOf(id).run(agent, state);',
+          '  }',
+          '}',
+        ),
+    },
   ],
   invalid: [
+    // loop session 14 (the SDK's agent-patterns): an orchestrator whose only tools are agent tools the manifest maps
+    {
+      name: 'an agent whose agent tool the manifest maps, though the agent behind it has no tools',
+      code:
+        CONTROL +
+        lines(
+          SDK,
+          GEN,
+          AGENT,
+          "const clerk = new Agent({ name: 'clerk' });",
+          "const orchestrator = new Agent({ name: 'o', tools: [clerk.asTool({ toolName: 'refund', toolDescription: 'refunds' })] });",
+          "await run(orchestrator, 'hi');",
+        ),
+      errors: [{ line: 14, column: 7, mentions: 'orchestrator' }],
+    },
+    // loop session 14 (a Twilio/Express server): one Runner per conversation from a method, an input that starts or resumes
+    {
+      name: 'runner.run() of a Runner a method returns (`this.getRunner(id)`), or a variable typed Runner',
+      code:
+        CONTROL +
+        lines(
+          SDK,
+          GEN,
+          AGENT,
+          'class ConversationService {',
+          '  private getRunner(id: string): Runner { return new Runner({ groupId: id }); }',
+          '  private async pooled(): Promise<Runner> { return new Runner(); }',
+          '  async turn(id: string, text: string, shared: Runner) {',
+          '    const runner = this.getRunner(id);',
+          '    await runner.run(agent, text, { stream: false });',
+          '    await shared.run(agent, text);',
+          '    await (await this.pooled()).run(agent, text);',
+          '  }',
+          '}',
+        ),
+      errors: [
+        { line: 17, column: 11, mentions: 'runner.run()' },
+        { line: 18, column: 11, mentions: 'runner.run()' },
+        { line: 19, column: 11, mentions: 'runner.run()' },
+      ],
+    },
+    {
+      name: 'an input typed `AgentInputItem[] | RunState` starts runs as well as resuming them',
+      code:
+        CONTROL +
+        lines(
+          SDK,
+          "import { RunState, type AgentInputItem } from '@openai/agents';",
+          GEN,
+          AGENT,
+          'export async function turn(saved: string | undefined, text: string) {',
+          '  let input: AgentInputItem[] | RunState<any, any>;',
+          "  if (saved) input = await RunState.fromString(agent, saved); else input = [{ role: 'user', content: text }];",
+          '  return new Runner().run(agent, input, { stream: true });',
+          '}',
+        ),
+      errors: [{ line: 16, column: 10, mentions: 'runner.run()' }],
+    },
     {
       name: 'an agent whose tool() the manifest maps (the codemod protects it), and one handing off to an agent with a protected tool',
       code:
