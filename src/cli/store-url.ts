@@ -74,11 +74,16 @@ function packageStores(cwd: string, selected: string): string[] {
   return stores.filter((f) => f !== selected && existsSync(f)).map((f) => path.relative(cwd, f).split(path.sep).join('/'));
 }
 
+/** The package folder of a default store's path (`apps/web/.ctrlrun/state.db` → `apps/web`). */
+function packageOfStore(store: string): string {
+  return path.posix.dirname(path.posix.dirname(store));
+}
+
 /** The line on stderr when the default store is read while packages below have stores of their own (stdout and the exit code are the command's). */
 export function otherStoresNote(label: string, stores: readonly string[]): string {
   return (
     `note: this reads ${label}; packages here have stores of their own: ${stores.join(', ')}. ` +
-    `To read one, pass --store sqlite:${stores[0]}, or run the command in its package (--cwd ${path.posix.dirname(path.posix.dirname(stores[0]!))})\n`
+    `To read one, pass --store sqlite:${stores[0]}, or run the command in its package (--cwd ${packageOfStore(stores[0]!)})\n`
   );
 }
 
@@ -129,7 +134,7 @@ export async function withStore<T>(
   if (selection.kind === 'sqlite' && !existsSync(selection.path) && options.create !== true) {
     const hint =
       elsewhere.length > 0
-        ? `the workspace's packages have ${elsewhere.join(', ')}: run it in that package (--cwd <package>) or pass --store sqlite:PATH`
+        ? `the workspace's packages have ${elsewhere.join(', ')}: run it in that package (--cwd ${packageOfStore(elsewhere[0]!)}) or pass --store sqlite:${elsewhere[0]}`
         : `runs create it on first use; pass --store sqlite:PATH or set ${STORE_ENV} to use another one`;
     throw new UserError(`${label}: no store here yet (the file does not exist).\nhint: ${hint}`);
   }

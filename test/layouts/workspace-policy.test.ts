@@ -124,7 +124,8 @@ describe('the policy commands at a workspace root (issue 25, monorepo layout)', 
       const r = await cli(['approvals', 'list'], { cwd: dir });
       expect(r.code).toBe(2);
       expect(r.stderr).toContain(
-        "sqlite:.ctrlrun/state.db: no store here yet (the file does not exist).\nhint: the workspace's packages have packages/desk/.ctrlrun/state.db",
+        "sqlite:.ctrlrun/state.db: no store here yet (the file does not exist).\nhint: the workspace's packages have packages/desk/.ctrlrun/state.db: " +
+          'run it in that package (--cwd packages/desk) or pass --store sqlite:packages/desk/.ctrlrun/state.db',
       );
     } finally {
       rmSync(at('packages/desk/.ctrlrun'), { recursive: true });
