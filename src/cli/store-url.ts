@@ -69,21 +69,25 @@ function badStore(value: string, source: StoreSource, why: string): UserError {
  * packages' apps have written other than `selected` (paths relative to cwd): each package's app
  * writes its own, and an operator at the root reads one of them only when told which.
  */
-function packageStores(cwd: string, selected: string): string[] {
-  const stores = (workspaceManifests(cwd) ?? []).map((m) => path.join(path.dirname(m), DEFAULT_SQLITE_PATH));
-  return stores.filter((f) => f !== selected && existsSync(f)).map((f) => path.relative(cwd, f).split(path.sep).join('/'));
+function packageStores(cwd: string, selected: string): PackageStore[] {
+  const shown = (f: string) => path.relative(cwd, f).split(path.sep).join('/') || '.';
+  return (workspaceManifests(cwd) ?? [])
+    .map((m) => ({ dir: path.dirname(m), file: path.join(path.dirname(m), DEFAULT_SQLITE_PATH) }))
+    .filter((s) => s.file !== selected && existsSync(s.file))
+    .map((s) => ({ dir: shown(s.dir), store: shown(s.file) }));
 }
 
-/** The package folder of a default store's path (`apps/web/.ctrlrun/state.db` → `apps/web`). */
-function packageOfStore(store: string): string {
-  return path.posix.dirname(path.posix.dirname(store));
+/** A package's default store, both paths relative to cwd. */
+interface PackageStore {
+  dir: string;
+  store: string;
 }
 
 /** The line on stderr when the default store is read while packages below have stores of their own (stdout and the exit code are the command's). */
-export function otherStoresNote(label: string, stores: readonly string[]): string {
+function otherStoresNote(label: string, stores: readonly PackageStore[]): string {
   return (
-    `note: this reads ${label}; packages here have stores of their own: ${stores.join(', ')}. ` +
-    `To read one, pass --store sqlite:${stores[0]}, or run the command in its package (--cwd ${packageOfStore(stores[0]!)})\n`
+    `note: this reads ${label}; packages here have stores of their own: ${stores.map((s) => s.store).join(', ')}. ` +
+    `To read one, pass --store sqlite:${stores[0]!.store}, or run the command in its package (--cwd ${stores[0]!.dir})\n`
   );
 }
 
@@ -134,7 +138,7 @@ export async function withStore<T>(
   if (selection.kind === 'sqlite' && !existsSync(selection.path) && options.create !== true) {
     const hint =
       elsewhere.length > 0
-        ? `the workspace's packages have ${elsewhere.join(', ')}: run it in that package (--cwd ${packageOfStore(elsewhere[0]!)}) or pass --store sqlite:${elsewhere[0]}`
+        ? `the workspace's packages have ${elsewhere.map((s) => s.store).join(', ')}: run it in that package (--cwd ${elsewhere[0]!.dir}) or pass --store sqlite:${elsewhere[0]!.store}`
         : `runs create it on first use; pass --store sqlite:PATH or set ${STORE_ENV} to use another one`;
     throw new UserError(`${label}: no store here yet (the file does not exist).\nhint: ${hint}`);
   }

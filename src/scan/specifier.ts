@@ -176,7 +176,6 @@ function countSpecifier(specifier: string, counts: { ts: number; js: number }): 
 
 const JS_OF: Record<string, string> = { '.ts': '.js', '.tsx': '.js', '.mts': '.mjs', '.cts': '.cjs' };
 
-/** The relative specifier from `fromFile` to `target` under the given settings: `./ctrlrun.generated.js`, `../ctrlrun.generated`. */
 /**
  * Refuses (throws `unloadableImportError`) to write an import into the TypeScript file `importer`
  * when Node, running the app's TypeScript as it is, could not load it (`settings.nodeRunsTs`): one
@@ -186,6 +185,7 @@ export function assertImportLoads(settings: ModuleSettings, importer: string, wh
   if (settings.nodeRunsTs && /\.[cm]?tsx?$/.test(importer)) throw unloadableImportError(settings.nodeRunsTs, settings, what, cwd);
 }
 
+/** The relative specifier from `fromFile` to `target` under the given settings: `./ctrlrun.generated.js`, `../ctrlrun.generated`. */
 export function relativeSpecifier(fromFile: string, target: string, settings: ModuleSettings): string {
   let rel = path.relative(path.dirname(fromFile), target).split(path.sep).join('/');
   if (!rel.startsWith('.')) rel = `./${rel}`;

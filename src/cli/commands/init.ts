@@ -173,10 +173,11 @@ export const initCommand: CommandSpec<InitArgs> = {
     const scan = await scanRepo({ root: ctx.cwd });
     const browser = browserSideFiles(scan.files, ctx.cwd, (rel) => readSourceText(path.resolve(ctx.cwd, rel)));
     const found = markBrowserSide(findTools(scan), browser);
+    const mapped = new Set(found.tools.map((t) => t.name));
     // the runs named for passing no context: those that reach a tool init maps (or tools it cannot see)
-    const proposed = proposeIdentity(scan.files, new Set(found.tools.map((t) => t.name)));
+    const proposed = proposeIdentity(scan.files, mapped);
     const identity = chosen ?? proposed.proposal;
-    const inTests = testOnlyTools(scan, new Set(found.tools.map((t) => t.name)));
+    const inTests = testOnlyTools(scan, mapped);
     const servers = findServers(scan);
     const abs = (rel: string) => path.resolve(ctx.cwd, rel);
     const serverFiles = [...servers.hosted, ...servers.mcp].flatMap((s) => s.places.map((p) => abs(p.file)));
