@@ -3,7 +3,14 @@ import path from 'node:path';
 
 /** A file's stat as a change key: another mtime, size or inode (or a file now present or gone) is another key. */
 export function statKey(file: string): string {
-  const s = statSync(file, { bigint: true, throwIfNoEntry: false });
+  let s: ReturnType<typeof statSync> | undefined;
+  try {
+    s = statSync(file, { bigint: true, throwIfNoEntry: false });
+  } catch {
+    // Node 20 throws ENOTDIR for `styles.css/index.ts` despite throwIfNoEntry (22+ answers
+    // undefined); a path that cannot be stat'ed (ENOTDIR, ELOOP, EACCES) is not there for us.
+    return 'missing';
+  }
   return s ? `${s.mtimeNs}:${s.size}:${s.ino}` : 'missing';
 }
 
