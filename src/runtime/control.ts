@@ -23,8 +23,8 @@ import {
   type Identity,
   type TaskOf,
 } from './internals.js';
-import { HOSTED_ACTION, hostedRequestOf, type HostedRequest } from './hosted-item.js';
-import { LOCAL_ACTION, type LocalMark } from './local-mark.js';
+import { HOSTED_ACTION, hostedRequestOf, type HostedRequest } from './doors/hosted-item.js';
+import { LOCAL_ACTION, type LocalMark } from './doors/local-mark.js';
 import { refusal } from './core/messages.js';
 import { logReceipt } from './core/decision-entry.js';
 import type { ApprovalRequest, CompiledPolicy, Store } from './types.js';

@@ -6,7 +6,7 @@ export { normaliseIdentity, checkIdentity, sameIdentity, type IdentityCheck } fr
 
 // --- the control and protected tools --------------------------------------------------------
 export { createControl, DEFAULT_APPROVAL_TTL_MS, DEFAULT_EFFECT_LEASE_MS, type Control, type ControlOptions, type Identity } from './control.js';
-export { bindProtectedTool, type ProtectedTool, type ProtectedToolOptions } from './protected-tool.js';
+export { bindProtectedTool, type ProtectedTool, type ProtectedToolOptions } from './doors/function-tool.js';
 export { run, unwrap } from './run.js';
 export {
   CtrlrunError,
@@ -29,8 +29,8 @@ export { httpStore, type HttpStoreOptions } from './stores/http.js';
 export { StoreError, type StoreErrorCode } from './stores/errors.js';
 
 // --- other doors -----------------------------------------------------------------------------
-export { bindMcp, mcpToolSchemaHash, prefixedMcpToolName, type McpDoors, type ProtectMcpToolsOptions } from './mcp.js';
-export { bindHostedMcp, POLICY_APPROVER, type ProtectHostedMcp, type ProtectHostedMcpOptions } from './hosted-mcp.js';
+export { bindMcp, mcpToolSchemaHash, prefixedMcpToolName, type McpDoors, type ProtectMcpToolsOptions } from './doors/mcp.js';
+export { bindHostedMcp, POLICY_APPROVER, type ProtectHostedMcp, type ProtectHostedMcpOptions } from './doors/hosted-mcp.js';
 export {
   bindLocalTools,
   presentShellAction,
@@ -40,7 +40,7 @@ export {
   type ProtectShellToolOptions,
   type ProtectApplyPatchToolOptions,
   type ProtectComputerToolOptions,
-} from './local-tools.js';
+} from './doors/local-tools.js';
 export {
   bindAgentTools,
   type AgentDoors,
@@ -48,4 +48,4 @@ export {
   type ProtectAgentTool,
   type ProtectAgentToolOptions,
   type ProtectAgentToolOptionsWithParameters,
-} from './agent-tool.js';
+} from './doors/agent-tool.js';

@@ -1,7 +1,7 @@
 import { AgentsError, run as sdkRun, RunState } from '@openai/agents';
 import { CtrlrunError, NotExecuted } from './errors.js';
-import { answerByPolicy, claimForResume, guardInputFilter, hostedGuards } from './hosted-mcp.js';
-import { rejectRefusedComputerCalls } from './local-tools.js';
+import { answerByPolicy, claimForResume, guardInputFilter, hostedGuards } from './doors/hosted-mcp.js';
+import { rejectRefusedComputerCalls } from './doors/local-tools.js';
 import { ESTABLISHED_NOT_EXECUTED } from './core/not-executed.js';
 
 export { ESTABLISHED_NOT_EXECUTED, establishNotExecuted } from './core/not-executed.js';

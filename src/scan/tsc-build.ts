@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ts } from 'ts-morph';
-import { typescript } from '../scan/typescript.js';
+import { typescript } from './typescript.js';
 
 /**
  * Where a JavaScript generated module goes when the package's TypeScript half is built by its own

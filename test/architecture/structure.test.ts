@@ -39,6 +39,15 @@ describe('the shape of src/', () => {
     expect(breaches).toEqual([]);
   });
 
+  it('keeps the door adapters side by side above the core: runtime/core and runtime/stores import no door', () => {
+    const doors = path.join(SRC, 'runtime', 'doors') + path.sep;
+    const below = [path.join(SRC, 'runtime', 'core') + path.sep, path.join(SRC, 'runtime', 'stores') + path.sep];
+    const breaches = [...importGraph(sourceFiles(SRC))]
+      .filter(([from]) => below.some((b) => from.startsWith(b)))
+      .flatMap(([from, tos]) => tos.filter((to) => to.startsWith(doors)).map((to) => `${rel(from)} -> ${rel(to)}`));
+    expect(breaches).toEqual([]);
+  });
+
   it(`has no function longer than ${MAX_FUNCTION_LINES} lines`, () => {
     const spans = sourceFiles(SRC).flatMap((f) => functionSpans(f));
     const tooLong = spans.filter((s) => s.lines > MAX_FUNCTION_LINES).map((s) => `${rel(s.file)}:${s.line} ${s.name} (${s.lines} lines)`);

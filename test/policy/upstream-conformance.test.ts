@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parsePolicy, type CertFileReader } from '../../src/policy/load.js';
-import { tlsVerdict } from '../../src/runtime/mcp.js';
+import { tlsVerdict } from '../../src/runtime/doors/mcp.js';
 import { FIXTURES } from '../helpers/paths.js';
 
 /**

@@ -9,19 +9,19 @@ import type {
   RunContext,
   Tool,
 } from '@openai/agents';
-import type { Control } from './control.js';
-import { CtrlrunError } from './errors.js';
+import type { Control } from '../control.js';
+import { CtrlrunError } from '../errors.js';
 import { HOSTED_ACTION } from './hosted-item.js';
 import { guardInputFilter, hostedGuards } from './hosted-mcp.js';
-import { PROTECTED_ACTION, describeError, type ControlInternals } from './internals.js';
+import { PROTECTED_ACTION, describeError, type ControlInternals } from '../internals.js';
 import { LOCAL_ACTION } from './local-mark.js';
 import { bindMcp, isGuardedMcpServer } from './mcp.js';
-import { openNestedFrame } from './nested.js';
-import { isSchemaParsed } from './core/pause.js';
-import { createActionCore } from './core/action-core.js';
-import { bindPolicy } from './core/bind-policy.js';
-import type { CallDetails } from './core/types.js';
-import type { CompiledPolicy } from './types.js';
+import { openNestedFrame } from '../nested.js';
+import { isSchemaParsed } from '../core/pause.js';
+import { createActionCore } from '../core/action-core.js';
+import { bindPolicy } from '../core/bind-policy.js';
+import type { CallDetails } from '../core/types.js';
+import type { CompiledPolicy } from '../types.js';
 
 /**
  * Agents as tools and agent graphs.

@@ -8,21 +8,21 @@ import {
   type ToolOutputSchema,
   type UnknownContext,
 } from '@openai/agents';
-import type { Control } from './control.js';
-import { createActionCore } from './core/action-core.js';
-import { bindPolicy } from './core/bind-policy.js';
-import { isBodyFailure } from './core/body-failures.js';
-import type { ArgsSchema, CallDetails, UpstreamProblem, UserErrorFunction } from './core/types.js';
-import { noteNestedFailure } from './nested.js';
-import { CtrlrunError } from './errors.js';
-import { describeError, PROTECTED_ACTION, sdkToolName, type ControlInternals } from './internals.js';
-import type { CompiledPolicy } from './types.js';
+import type { Control } from '../control.js';
+import { createActionCore } from '../core/action-core.js';
+import { bindPolicy } from '../core/bind-policy.js';
+import { isBodyFailure } from '../core/body-failures.js';
+import type { ArgsSchema, CallDetails, UpstreamProblem, UserErrorFunction } from '../core/types.js';
+import { noteNestedFailure } from '../nested.js';
+import { CtrlrunError } from '../errors.js';
+import { describeError, PROTECTED_ACTION, sdkToolName, type ControlInternals } from '../internals.js';
+import type { CompiledPolicy } from '../types.js';
 
 // the core's names, where the doors have always imported them
-export { createActionCore, type ActionCore } from './core/action-core.js';
-export { bindPolicy } from './core/bind-policy.js';
-export { ReportedOutcome } from './core/types.js';
-export type { ArgsSchema, Authorization, Authorized, CallDetails, CallFacts, Observed, UpstreamProblem, UserErrorFunction } from './core/types.js';
+export { createActionCore, type ActionCore } from '../core/action-core.js';
+export { bindPolicy } from '../core/bind-policy.js';
+export { ReportedOutcome } from '../core/types.js';
+export type { ArgsSchema, Authorization, Authorized, CallDetails, CallFacts, Observed, UpstreamProblem, UserErrorFunction } from '../core/types.js';
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 

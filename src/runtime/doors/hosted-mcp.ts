@@ -1,9 +1,9 @@
 import { hostedMcpTool, type Agent, type HostedMCPTool, type RunState } from '@openai/agents';
-import type { Control } from './control.js';
-import { refusal } from './core/messages.js';
-import { CtrlrunError } from './errors.js';
+import type { Control } from '../control.js';
+import { refusal } from '../core/messages.js';
+import { CtrlrunError } from '../errors.js';
 import { HOSTED_ACTION, hostedCallRequestId, hostedRequestOf, hostedResponseOf, type HostedRequest } from './hosted-item.js';
-import { decideCall as decide } from './decide.js';
+import { decideCall as decide } from '../decide.js';
 import {
   appendReceipt,
   argsHashOf,
@@ -15,10 +15,10 @@ import {
   whoOf,
   type ControlInternals,
   type ReceiptFields,
-} from './internals.js';
-import { logReceipt } from './core/decision-entry.js';
-import { bindPolicy } from './core/bind-policy.js';
-import type { CompiledPolicy } from './types.js';
+} from '../internals.js';
+import { logReceipt } from '../core/decision-entry.js';
+import { bindPolicy } from '../core/bind-policy.js';
+import type { CompiledPolicy } from '../types.js';
 
 /**
  * Hosted MCP (`hostedMcpTool`): the remote server is called by OpenAI, not by this process. The

@@ -15,17 +15,17 @@ import type {
   ShellResult,
   ShellTool,
 } from '@openai/agents';
-import type { Control } from './control.js';
-import { refusal } from './core/messages.js';
+import type { Control } from '../control.js';
+import { refusal } from '../core/messages.js';
 import { LOCAL_ACTION, type LocalMark } from './local-mark.js';
-import { decideCall } from './decide.js';
-import { ActionDenied, CtrlrunError } from './errors.js';
-import { argsHashOf, type ControlInternals } from './internals.js';
-import { createActionCore, type ActionCore } from './core/action-core.js';
-import { bindPolicy } from './core/bind-policy.js';
-import type { Authorization } from './core/types.js';
-import type { CompiledPolicy } from './types.js';
-import { noteNestedFailure } from './nested.js';
+import { decideCall } from '../decide.js';
+import { ActionDenied, CtrlrunError } from '../errors.js';
+import { argsHashOf, type ControlInternals } from '../internals.js';
+import { createActionCore, type ActionCore } from '../core/action-core.js';
+import { bindPolicy } from '../core/bind-policy.js';
+import type { Authorization } from '../core/types.js';
+import type { CompiledPolicy } from '../types.js';
+import { noteNestedFailure } from '../nested.js';
 
 function noteAndReturn(runContext: unknown, error: CtrlrunError): CtrlrunError {
   noteNestedFailure(runContext, error);

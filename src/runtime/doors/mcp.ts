@@ -9,18 +9,18 @@ import {
   type ToolInputGuardrailDefinition,
   type ToolOutputGuardrailDefinition,
 } from '@openai/agents';
-import { canonicalHash } from './canonical.js';
-import type { Control } from './control.js';
-import { CtrlrunError } from './errors.js';
-import { decideCall as decide } from './decide.js';
-import { argsHashOf, describeError, parseJson, principalOf, sdkToolName, type ControlInternals } from './internals.js';
-import { createActionCore, type ActionCore } from './core/action-core.js';
-import { bindPolicy } from './core/bind-policy.js';
-import { ReportedOutcome, type Authorization, type CallFacts, type UpstreamProblem } from './core/types.js';
-import { makeProtectedTool } from './protected-tool.js';
-import type { CompiledPolicy } from './types.js';
-import type { CreatePinnedFetch, PinnedFetch, PinnedFetchOptions } from './upstream-types.js';
-import { noteNestedFailure } from './nested.js';
+import { canonicalHash } from '../canonical.js';
+import type { Control } from '../control.js';
+import { CtrlrunError } from '../errors.js';
+import { decideCall as decide } from '../decide.js';
+import { argsHashOf, describeError, parseJson, principalOf, sdkToolName, type ControlInternals } from '../internals.js';
+import { createActionCore, type ActionCore } from '../core/action-core.js';
+import { bindPolicy } from '../core/bind-policy.js';
+import { ReportedOutcome, type Authorization, type CallFacts, type UpstreamProblem } from '../core/types.js';
+import { makeProtectedTool } from './function-tool.js';
+import type { CompiledPolicy } from '../types.js';
+import type { CreatePinnedFetch, PinnedFetch, PinnedFetchOptions } from '../upstream-types.js';
+import { noteNestedFailure } from '../nested.js';
 
 /**
  * MCP servers (`agent.mcpServers`) and their tools. Two adapters over the one core:
