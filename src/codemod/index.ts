@@ -1,5 +1,4 @@
 import path from 'node:path';
-import { functionToolNames } from '../manifest/function-tools.js';
 import type { Manifest } from '../manifest/types.js';
 import type { Policy } from '../policy/types.js';
 import { readSource, scanRepo } from '../scan/index.js';
@@ -7,7 +6,7 @@ import type { FileScan } from '../scan/types.js';
 import { rewriteFile, type FileContext } from './rewrite-file.js';
 import { assertImportLoads, createModuleSettingsLookup } from '../scan/specifier.js';
 import type { CodemodFinding, CodemodResult, CodemodSummary, FileChange } from './types.js';
-import { runsLackingContext } from '../scan/context-runs.js';
+import { mappedDoorsOf, runsLackingContext } from '../scan/context-runs.js';
 
 export type { CodemodFinding, CodemodResult, CodemodSummary, FileChange } from './types.js';
 export { writeChanges } from './write.js';
@@ -79,14 +78,12 @@ export async function runCodemod(options: CodemodOptions): Promise<CodemodResult
     errorFunction: count('error-function'),
   };
   const blocking = summary.conflicts + summary.unmapped + summary.noLiteralName + summary.unanalysable + summary.unknownActions + summary.unparseable;
-  // runs whose protected calls would all be refused for want of a principal (issue 21): said, not left to run time
-  const protects = summary.toolsRewritten + summary.alreadyProtected > 0 || manifest.tools.some((t) => t.kind === 'function');
-  const runsWithoutContext = protects
-    ? runsLackingContext(scan.files, functionToolNames(manifest)).map((r) => ({
-        ...r,
-        file: path.resolve(root, r.file),
-      }))
-    : [];
+  // runs whose protected calls would all be refused for want of a principal (issue 21): said, not left
+  // to run time; the same runs check names (issue 40, item 3)
+  const runsWithoutContext = runsLackingContext(scan.files, mappedDoorsOf(manifest.tools)).map((r) => ({
+    ...r,
+    file: path.resolve(root, r.file),
+  }));
   return { root, changes, findings, summary, ...(runsWithoutContext.length > 0 ? { runsWithoutContext } : {}), exitCode: blocking > 0 ? 1 : 0 };
 }
 

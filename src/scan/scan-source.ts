@@ -8,9 +8,10 @@ import { findSuppressions } from './suppressions.js';
 import { collectAliasNames, topLevelConstStrings } from './syntax.js';
 import { topLevelBindings } from './values.js';
 import type { FileScan, ModuleImport } from './types.js';
-import { doorOf, GENERATED_DOORS, initializerOf, isProtectedToolCallee, sdkMember, type FileContext, type ScanSourceOptions } from './file/context.js';
+import { GENERATED_DOORS, initializerOf, sdkMember, type FileContext, type ScanSourceOptions } from './file/context.js';
 import { settleServerLists } from './file/mcp-servers.js';
 import { visitFile } from './file/visit.js';
+import { fileReach, loosePartsOf, readRunReach, type FileReach } from './reach/file-reach.js';
 
 // One file's scan: what its imports bind, then one walk that hands each door to its reader
 // (src/scan/file/), then what can only be read once the whole file is known.
@@ -32,7 +33,22 @@ export function scanParsed(file: string, text: string, parsed: Parsed, options: 
   readModuleFacts(cx, file);
   visitFile(cx);
   settleServerLists(cx);
+  if (cx.pendingRuns.length > 0) readRunReach(cx, cx.pendingRuns);
+  else if (GROWS_AGENT_PARTS.test(text)) {
+    const loose = loosePartsOf(cx);
+    if (loose.length > 0) cx.scan.looseParts = loose;
+  }
   return cx.scan;
+}
+
+/** A file that may add to an agent's parts after it is made (`x.tools.push(t)`, `x.tools = [...]`): read for them. */
+const GROWS_AGENT_PARTS = /\.(?:tools|handoffs|mcpServers)\s*(?:\.\s*(?:push|unshift|splice)\b|\[|=(?!=))/;
+
+/** A parsed file's exports as the run reach reads them (src/scan/reach/), for a file of the repo. */
+export function fileReachOf(file: string, text: string, parsed: Parsed, options: ScanSourceOptions = {}): FileReach {
+  const cx = createFileContext(file, text, parsed, options);
+  readModuleFacts(cx, file);
+  return fileReach(cx);
 }
 
 function emptyScan(file: string, sf: ts.SourceFile, text: string, moduleImports: ModuleImport[]): FileScan {
@@ -98,6 +114,7 @@ function createFileContext(file: string, text: string, parsed: Parsed, options: 
     guardedAgentVars: new Set(),
     guardedAgentNodes: new Set(),
     pendingLists: [],
+    pendingRuns: [],
     cache: {},
     moduleLoads: {
       sf,
@@ -111,8 +128,6 @@ function createFileContext(file: string, text: string, parsed: Parsed, options: 
       runtimeNames: runtimeImportNames(moduleImports),
       initializerOf: (name) => initializerOf(cx, name),
       ancestors,
-      isProtectedCallee: (callee) => isProtectedToolCallee(cx, callee),
-      doorOf: (callee) => doorOf(cx, callee),
     },
   };
   return cx;

@@ -28,7 +28,8 @@ import {
 } from '../../init/render.js';
 import { readSourceText, scanRepo } from '../../scan/index.js';
 import { browserSideFiles, isEdgeReason } from '../../scan/browser-target.js';
-import { identityNotes, parseIdentityOption, proposeIdentity, type IdentityProposal } from '../../init/identity.js';
+import { identityNotes, parseIdentityOption, proposeIdentity, runsWithoutContext, type IdentityProposal } from '../../init/identity.js';
+import type { MappedDoors } from '../../scan/context-runs.js';
 import { RESOLVABLE_NAMES, unresolvedNameMessage } from '../../scan/names.js';
 import { sdkToolName } from '../../runtime/tool-name.js';
 import type { CliContext, CommandSpec } from '../context.js';
@@ -174,11 +175,14 @@ export const initCommand: CommandSpec<InitArgs> = {
     const browser = browserSideFiles(scan.files, ctx.cwd, (rel) => readSourceText(path.resolve(ctx.cwd, rel)));
     const found = markBrowserSide(findTools(scan), browser);
     const mapped = new Set(found.tools.map((t) => t.name));
-    // the runs named for passing no context: those that reach a tool init maps (or tools it cannot see)
-    const proposed = proposeIdentity(scan.files, mapped);
+    const proposed = proposeIdentity(scan.files);
     const identity = chosen ?? proposed.proposal;
     const inTests = testOnlyTools(scan, mapped);
     const servers = findServers(scan);
+    // the runs named for passing no context the identity reads: those that reach a door init maps
+    // (or doors it cannot see), as check names them once the control is written (issue 40, item 3)
+    const doors: MappedDoors = { functions: mapped, hostedLabels: new Set(servers.hosted.map((s) => s.name)), mcpServers: new Set() };
+    const without = runsWithoutContext(scan.files, identity, doors);
     const abs = (rel: string) => path.resolve(ctx.cwd, rel);
     const serverFiles = [...servers.hosted, ...servers.mcp].flatMap((s) => s.places.map((p) => abs(p.file)));
     const toolFiles = [...new Set([...found.tools.flatMap((t) => t.places.map((p) => abs(p.file))), ...found.unnamed.map((u) => abs(u.file)), ...serverFiles])];
@@ -219,7 +223,7 @@ export const initCommand: CommandSpec<InitArgs> = {
         ` (${scan.filesConsidered} files looked at)${kept > 0 ? `; ${kept} already mapped, kept` : ''}; every new action starts at decision: approve.\n`,
     );
     if (plans.length > 1) ctx.stdout(`The tools are in ${plans.length} packages; each has its own policy, manifest and control.\n`);
-    for (const line of identityNotes(identity, chosen !== undefined, proposed, controlsWritten > 0)) ctx.stdout(`${line}\n`);
+    for (const line of identityNotes(identity, chosen !== undefined, proposed, controlsWritten > 0, without)) ctx.stdout(`${line}\n`);
     for (const { dir, plan } of plans) {
       const manifest = displayPath(path.join(dir, MANIFEST), ctx.cwd);
       for (const tool of plan.tools.filter((t) => t.renamedFrom)) {

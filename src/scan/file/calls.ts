@@ -17,7 +17,11 @@ import { resolveName } from './names.js';
 
 export function onCall(cx: FileContext, node: ts.CallExpression): void {
   const ran = runCallOf(node, cx.runScan);
-  if (ran) cx.scan.runCalls!.push(ran);
+  if (ran) {
+    cx.scan.runCalls!.push(ran);
+    // what the agent reaches is read once the whole file is known (src/scan/reach/)
+    cx.pendingRuns.push({ run: ran, agent: node.arguments[0]! });
+  }
   const identity = identityReadOf(node, cx.runScan);
   if (identity) cx.scan.identityReads!.push(identity);
   const handler = approvalHandlerOf(node, cx.runScan);

@@ -6,7 +6,7 @@ import type { ModuleLoadContext } from '../module-loads.js';
 import type { RunScanContext } from '../runs.js';
 import { skipWrappers } from '../syntax.js';
 import { valueOfExpr } from '../values.js';
-import type { CalleeBinding, FileScan, McpServerList, ModuleImport, SdkValue, Span } from '../types.js';
+import type { CalleeBinding, FileScan, McpServerList, ModuleImport, RunCall, SdkValue, Span } from '../types.js';
 
 export interface ScanSourceOptions {
   /** Absolute repo root `file` is relative to (to resolve relative specifiers). */
@@ -70,6 +70,8 @@ export interface FileContext {
   guardedAgentVars: Set<string>;
   guardedAgentNodes: Set<ts.Node>;
   pendingLists: PendingList[];
+  /** Runs seen by the walk, with their agent argument: followed once the walk is done. */
+  pendingRuns: Array<{ run: RunCall; agent: ts.Expression }>;
   /** Lazily built indexes of the file's declarations. */
   cache: { constObjects?: Map<string, ts.ObjectLiteralExpression>; initializers?: Map<string, ts.Expression>; returns?: Map<string, ts.Expression[]> };
   moduleLoads: ModuleLoadContext;
@@ -192,7 +194,7 @@ export function returnsOf(cx: FileContext, name: string): ts.Expression[] | unde
   return cx.cache.returns.get(name);
 }
 
-function ownReturns(body: ts.Block): ts.Expression[] {
+export function ownReturns(body: ts.Block): ts.Expression[] {
   const out: ts.Expression[] = [];
   const walk = (n: ts.Node): void => {
     if (typescript.isReturnStatement(n) && n.expression) out.push(n.expression);
