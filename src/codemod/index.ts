@@ -7,6 +7,7 @@ import { rewriteFile, type FileContext } from './rewrite-file.js';
 import { assertImportLoads, createModuleSettingsLookup } from '../scan/specifier.js';
 import type { CodemodFinding, CodemodResult, CodemodSummary, FileChange } from './types.js';
 import { mappedDoorsOf, runsLackingContext } from '../scan/context-runs.js';
+import { computedTools, siteMatches } from '../manifest/computed.js';
 
 export type { CodemodFinding, CodemodResult, CodemodSummary, FileChange } from './types.js';
 export { writeChanges } from './write.js';
@@ -103,9 +104,14 @@ export function fileContextFor(manifest: Manifest, policy: Policy): (fileAbs: st
     }),
   );
   const settingsFor = createModuleSettingsLookup(manifest.root);
+  const computed = computedTools(manifest);
   return (fileAbs) => ({
     fileAbs,
     actions,
+    computedAt: (container) => {
+      const file = path.relative(manifest.root, fileAbs).split(path.sep).join('/');
+      return computed.find((t) => siteMatches(t.at, file, container))?.action;
+    },
     hostedLabels,
     mcpServers,
     pinnedMcpServers,

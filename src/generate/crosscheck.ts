@@ -12,23 +12,35 @@ import type { ToolDeclaration } from './declarations.js';
 import type { ToolParameter } from './params.js';
 import { byCodeUnit } from './render.js';
 import { RESOLVABLE_NAMES } from '../scan/names.js';
+import { declarationKey, siteLabel } from '../manifest/computed.js';
 
-type FunctionTool = Extract<ManifestTool, { kind: 'function' }>;
+type FunctionTool = Extract<ManifestTool, { kind: 'function' | 'computed' }>;
+
+/** How a diagnostic names the tool of an entry: `tool \`refund\``, or `the tool() calls at \`src/flows.ts\``. */
+function toolLabel(entry: FunctionTool): string {
+  return entry.kind === 'function' ? `tool \`${entry.tool}\`` : `the tool() at \`${siteLabel(entry.at)}\``;
+}
 
 export function crossCheck(policy: Policy, manifest: Manifest, declarations: ReadonlyMap<string, ToolDeclaration[]>): Diagnostic[] {
   const out: Diagnostic[] = [...tlsPinProblems(policy, manifest)];
   for (const entry of manifest.tools) {
-    if (entry.kind !== 'function') continue;
+    if (entry.kind !== 'function' && entry.kind !== 'computed') continue;
     const action = policy.actions[entry.action];
     if (!action) continue; // the loader reports an action missing from the policy
-    const found = declarations.get(entry.tool) ?? [];
+    const found = declarations.get(declarationKey(entry)!) ?? [];
     if (found.length === 0) {
       out.push({
         severity: 'error',
         code: 'tool-not-found',
         ...at(entry.loc),
-        message: `tool \`${entry.tool}\` is mapped to \`${entry.action}\`, but no \`tool({ name: '${entry.tool}' })\` call was found in the repo`,
-        hint: `the tool()'s \`name\` must be ${RESOLVABLE_NAMES}, with exactly this value; fix the spelling or remove the mapping`,
+        message:
+          entry.kind === 'function'
+            ? `tool \`${entry.tool}\` is mapped to \`${entry.action}\`, but no \`tool({ name: '${entry.tool}' })\` call was found in the repo`
+            : `the tool() calls at \`${siteLabel(entry.at)}\` are mapped to \`${entry.action}\`, but no tool() call whose name is computed was found there`,
+        hint:
+          entry.kind === 'function'
+            ? `the tool()'s \`name\` must be ${RESOLVABLE_NAMES}, with exactly this value; fix the spelling or remove the mapping`
+            : '`at:` names a file of the repository (relative to the manifest), and a line the `tool(` call starts on; a tool() whose name is a literal or a constant is mapped by `tool: <name>`',
         related: { ...at(action.loc), message: `the action \`${entry.action}\` it maps to` },
       });
       continue;
@@ -46,7 +58,7 @@ function checkDeclaration(action: PolicyAction, entry: FunctionTool, declaration
       severity: 'warning',
       code: 'parameters-unreadable',
       ...at(result.loc),
-      message: `the parameters of tool \`${entry.tool}\` cannot be read statically (${result.reason}); the policy's arguments for \`${entry.action}\` are not checked against this declaration`,
+      message: `the parameters of ${toolLabel(entry)} cannot be read statically (${result.reason}); the policy's arguments for \`${entry.action}\` are not checked against this declaration`,
       hint: 'declare them in this file as z.object({...}) or a JSON-schema object literal (or a const holding one)',
       related: { ...at(entry.loc), message: `mapped to \`${entry.action}\` here` },
     });
@@ -57,7 +69,7 @@ function checkDeclaration(action: PolicyAction, entry: FunctionTool, declaration
   const declared = result.parameters.map((p) => p.name);
   const declaredHere: Diagnostic['related'] = {
     ...at(result.loc),
-    message: `tool \`${entry.tool}\` declares its parameters here (${declared.length === 0 ? 'none' : declared.join(', ')})`,
+    message: `${toolLabel(entry)} declares its parameters here (${declared.length === 0 ? 'none' : declared.join(', ')})`,
   };
 
   // `data:` labels arguments; a label on an argument the tool does not have never enters `data_scope`
@@ -68,7 +80,7 @@ function checkDeclaration(action: PolicyAction, entry: FunctionTool, declaration
       code: 'unknown-argument',
       ...at(action.loc),
       path: `actions.${action.id}.data.${name}`,
-      message: `\`data\` labels the argument \`${name}\`, which tool \`${entry.tool}\` does not have: its label would never enter \`data_scope\``,
+      message: `\`data\` labels the argument \`${name}\`, which ${toolLabel(entry)} does not have: its label would never enter \`data_scope\``,
       hint: suggestion(name, declared),
       related: declaredHere,
     });
@@ -84,7 +96,7 @@ function checkDeclaration(action: PolicyAction, entry: FunctionTool, declaration
           code: 'unknown-argument',
           ...at(c.loc),
           path,
-          message: `\`${c.key}\` tests the argument \`${c.arg}\`, which tool \`${entry.tool}\` does not have`,
+          message: `\`${c.key}\` tests the argument \`${c.arg}\`, which ${toolLabel(entry)} does not have`,
           hint: suggestion(c.arg, declared),
           related: declaredHere,
         });
@@ -103,7 +115,7 @@ function checkDeclaration(action: PolicyAction, entry: FunctionTool, declaration
           path,
           message: `\`${c.key}\`: ${problem.message}`,
           hint: problem.hint,
-          related: { ...at(p.loc), message: `tool \`${entry.tool}\` declares \`${p.name}\` as ${describe(p)}` },
+          related: { ...at(p.loc), message: `${toolLabel(entry)} declares \`${p.name}\` as ${describe(p)}` },
         });
       }
     }
@@ -130,7 +142,7 @@ function transformingParameter(p: ToolParameter, entry: FunctionTool): Diagnosti
     severity: 'error',
     code: 'schema-transforms-input',
     ...at(p.loc),
-    message: `\`${p.name}\` of tool \`${entry.tool}\` uses ${p.transforms}, which changes the value the body receives: the policy would decide on what the model sent and the body get something else`,
+    message: `\`${p.name}\` of ${toolLabel(entry)} uses ${p.transforms}, which changes the value the body receives: the policy would decide on what the model sent and the body get something else`,
     hint: `remove ${p.transforms} and normalise inside the tool's body (after the decision), or validate instead of transforming (e.g. .regex(/^[a-z]+$/) for lower case)`,
     related: { ...at(entry.loc), message: `mapped to \`${entry.action}\` here` },
   };
@@ -158,7 +170,7 @@ function checkTemplate(
         code: 'template-unknown-argument',
         ...at(template.loc),
         path,
-        message: `the ${what} template's placeholder \`{${part.arg}}\` is not an argument of tool \`${entry.tool}\``,
+        message: `the ${what} template's placeholder \`{${part.arg}}\` is not an argument of ${toolLabel(entry)}`,
         hint: suggestion(part.arg, declared),
         related: declaredHere,
       });
@@ -182,7 +194,7 @@ function checkTemplate(
         hint: 'a placeholder that does not resolve to a non-empty string or an integer refuses the call; make the argument required (no .optional()/.default()/.nullable()) and a string or an integer',
         related: {
           ...at(p.loc),
-          message: `tool \`${entry.tool}\` declares \`${p.name}\` as ${describe(p)}${p.required ? '' : ', optional'}${p.nullable ? ', nullable' : ''}`,
+          message: `${toolLabel(entry)} declares \`${p.name}\` as ${describe(p)}${p.required ? '' : ', optional'}${p.nullable ? ', nullable' : ''}`,
         },
       });
     }
@@ -237,7 +249,7 @@ function unknownType(p: ToolParameter, entry: FunctionTool, loc: SourceLocation,
     code: 'argument-type-unreadable',
     ...at(loc),
     path,
-    message: `the type of \`${p.name}\` of tool \`${entry.tool}\` cannot be read statically${p.note ? ` (${p.note})` : ''}; this use is not checked`,
+    message: `the type of \`${p.name}\` of ${toolLabel(entry)} cannot be read statically${p.note ? ` (${p.note})` : ''}; this use is not checked`,
     hint: 'declare it as z.string(), z.number().int(), z.boolean() or z.enum([...]) (or the JSON-schema equivalent)',
     related: { ...at(p.loc), message: `\`${p.name}\` is declared here` },
   };
@@ -282,8 +294,13 @@ function tlsPinProblems(policy: Policy, manifest: Manifest): Diagnostic[] {
     const action = policy.actions[entry.action];
     const pin = action?.upstream;
     if (!action || !(pin?.tlsCertSha256?.length || pin?.tlsCertPems?.length)) continue;
-    const door = entry.kind === 'function' ? `function tool \`${entry.tool}\`` : `hosted MCP server \`${entry.serverLabel}\``;
-    const opener = entry.kind === 'function' ? 'its body opens its own connections' : 'OpenAI runs it and opens the connection';
+    const door =
+      entry.kind === 'function'
+        ? `function tool \`${entry.tool}\``
+        : entry.kind === 'computed'
+          ? `${toolLabel(entry)}`
+          : `hosted MCP server \`${entry.serverLabel}\``;
+    const opener = entry.kind === 'hosted_mcp' ? 'OpenAI runs it and opens the connection' : 'its body opens its own connections';
     out.push({
       severity: 'error',
       code: 'tls-pin-unobservable',

@@ -9,8 +9,8 @@ import type { Policy } from '../policy/types.js';
 import { canonicalHash } from '../runtime/canonical.js';
 import { VERSION } from '../version.js';
 import { crossCheck } from './crosscheck.js';
-import { findToolDeclarations, type ToolDeclaration } from './declarations.js';
-import { functionToolNames } from '../manifest/function-tools.js';
+import { manifestDeclarations, type ToolDeclaration } from './declarations.js';
+import { computedTools } from '../manifest/computed.js';
 import { outputKind, toJavaScript, typingsFor, typingsPath } from './javascript.js';
 import { byCodeUnit, renderModuleText } from './render.js';
 
@@ -37,8 +37,7 @@ export function generatedFiles(generated: GeneratedModule): Array<{ path: string
 /** Pure with respect to its inputs: reads the repo's tool declarations and renders the module. */
 export function renderGeneratedModule(project: Project, options: RenderOptions = {}): GeneratedModule {
   const { manifest, policy } = project;
-  const names = functionToolNames(manifest);
-  const declarations = options.declarations ?? findToolDeclarations(manifest.root, names, { generatedModule: manifest.output });
+  const declarations = options.declarations ?? manifestDeclarations(manifest);
   const diagnostics = crossCheck(policy, manifest, declarations);
   const errors = diagnostics.filter((d) => d.severity === 'error');
   const output = manifest.output;
@@ -59,6 +58,9 @@ export function renderGeneratedModule(project: Project, options: RenderOptions =
   }
   const hostedMcp: Record<string, string> = {};
   for (const t of manifest.tools) if (t.kind === 'hosted_mcp') hostedMcp[t.serverLabel] = t.action;
+  // the names the tools of a computed entry keep to, by action: the runtime refuses one outside them
+  const computedNames: Record<string, string[]> = {};
+  for (const t of computedTools(manifest)) computedNames[t.action] = [...new Set([...(computedNames[t.action] ?? []), t.names])].sort(byCodeUnit);
   const policyPath = path.isAbsolute(policy.file) ? policy.file : manifest.policy;
   // The codemod's own rule, so the control import and the `protectedTool` imports follow the same settings.
   const settings = createModuleSettingsLookup(manifest.root)(path.dirname(output));
@@ -74,6 +76,7 @@ export function renderGeneratedModule(project: Project, options: RenderOptions =
     tools,
     mcp,
     hostedMcp,
+    computedNames,
     inputsHash: inputsHash(policy, manifest, controlSpecifier, declarations),
     version: VERSION,
   });
@@ -96,6 +99,8 @@ export function inputsHash(policy: Policy, manifest: Manifest, controlSpecifier:
           return { kind: t.kind, tool: t.tool, action: t.action };
         case 'mcp':
           return { kind: t.kind, server: t.server, tool: t.tool, action: t.action };
+        case 'computed':
+          return { kind: t.kind, at: t.at, names: t.names, action: t.action };
       }
       return { kind: t.kind, serverLabel: t.serverLabel, action: t.action };
     })

@@ -34,6 +34,8 @@ export interface RenderInput {
   mcp?: Record<string, Record<string, string>>;
   /** Hosted MCP server label -> action id (the manifest's `hosted_mcp:` entries). */
   hostedMcp?: Record<string, string>;
+  /** Action id -> the name patterns of its tools whose names are computed (the manifest's `tool: { at, names }` entries). */
+  computedNames?: Record<string, string[]>;
   /** SHA-256 hex of the inputs (policy hash, manifest, tool parameter shapes). */
   inputsHash: string;
   version: string;
@@ -243,6 +245,12 @@ function policyFields(input: RenderInput, entries: string[], grantEntries: strin
   const labels = Object.keys(hosted).sort(byCodeUnit);
   if (labels.length > 0) {
     fields.push(`  hostedMcp: {\n${labels.map((label) => `    ${propertyKey(label)}: ${tsString(hosted[label] as string)},`).join('\n')}\n  },`);
+  }
+  const computed = input.computedNames ?? {};
+  const computedActions = Object.keys(computed).sort(byCodeUnit);
+  if (computedActions.length > 0) {
+    const line = (action: string) => `    ${propertyKey(action)}: [${(computed[action] ?? []).map(tsString).join(', ')}],`;
+    fields.push(`  computedNames: {\n${computedActions.map(line).join('\n')}\n  },`);
   }
   return fields;
 }

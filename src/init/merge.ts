@@ -1,6 +1,6 @@
 import { isMap, isScalar, isSeq, parseDocument, YAMLMap, YAMLSeq, type Document } from 'yaml';
 import { UserError } from '../diagnostics.js';
-import type { ExistingSetup, InitPlan, PlannedTool } from './render.js';
+import { computedEntry, computedWhere, type ExistingSetup, type InitPlan, type PlannedTool } from './render.js';
 
 /**
  * `init --force` on files that exist: the policy's actions and the manifest's mappings are kept
@@ -28,6 +28,7 @@ export function readExisting(policyText: string | undefined, manifestText: strin
   const mapped = new Map<string, string>();
   const hostedMapped = new Map<string, string>();
   const mcpMapped = new Set<string>();
+  const computedSites: Array<{ file: string; in?: string }> = [];
   const policy = policyText === undefined ? undefined : parse(policyText, files.policy);
   const actionsNode = policy?.get('actions');
   if (isMap(actionsNode)) for (const pair of actionsNode.items) if (isScalar(pair.key)) actions.add(String(pair.key.value));
@@ -45,17 +46,22 @@ export function readExisting(policyText: string | undefined, manifestText: strin
       const mcp = item.get('mcp');
       const server = isMap(mcp) ? mcp.get('server') : undefined;
       if (typeof server === 'string') mcpMapped.add(server);
+      // `tool: { at: src/flows.ts, in: flowTools }`: a place mapped already
+      const at = isMap(tool) ? tool.get('at') : undefined;
+      const within = isMap(tool) ? tool.get('in') : undefined;
+      if (typeof at === 'string') computedSites.push({ file: at.trim(), ...(typeof within === 'string' ? { in: within } : {}) });
     }
   }
-  return { actions, mapped, hostedMapped, mcpMapped };
+  return { actions, mapped, hostedMapped, mcpMapped, computedSites };
 }
 
 /** The policy text with the plan's new actions appended under `actions:`. */
 export function mergePolicy(text: string, plan: InitPlan, file: string): string {
   const added = plan.tools.filter((t) => t.addAction);
   const hosted = (plan.hosted ?? []).filter((h) => h.addAction);
+  const computed = (plan.computed ?? []).filter((c) => c.addAction);
   const doc = parse(text, file);
-  if (!doc || added.length + hosted.length === 0) return text;
+  if (!doc || added.length + hosted.length + computed.length === 0) return text;
   let actions = doc.get('actions');
   if (!isMap(actions)) {
     actions = new YAMLMap();
@@ -75,6 +81,12 @@ export function mergePolicy(text: string, plan: InitPlan, file: string): string 
     key.commentBefore = ` hosted MCP server ${JSON.stringify(server.name)} (hostedMcpTool at ${server.places.map((p) => `${p.file}:${p.line}`).join(', ')}; added by init --force)`;
     map.add(doc.createPair(key, value));
   }
+  for (const c of computed) {
+    const value = doc.createNode({ decision: 'approve' }) as YAMLMap;
+    const key = doc.createNode(c.action);
+    key.commentBefore = ` the tools the tool() at ${computedWhere(c)} makes (their names computed; added by init --force)`;
+    map.add(doc.createPair(key, value));
+  }
   return doc.toString();
 }
 
@@ -82,7 +94,8 @@ export function mergePolicy(text: string, plan: InitPlan, file: string): string 
 export function mergeManifest(text: string, plan: InitPlan, file: string): string {
   const doc = parse(text, file);
   const hosted = plan.hosted ?? [];
-  if (!doc || plan.tools.length + hosted.length === 0) return text;
+  const computed = plan.computed ?? [];
+  if (!doc || plan.tools.length + hosted.length + computed.length === 0) return text;
   let tools = doc.get('tools');
   if (!isSeq(tools)) {
     tools = new YAMLSeq();
@@ -99,6 +112,12 @@ export function mergeManifest(text: string, plan: InitPlan, file: string): strin
     const entry = doc.createNode({ hosted_mcp: { server_label: server.name }, action: server.action }) as YAMLMap;
     (entry.get('hosted_mcp') as YAMLMap).flow = true;
     entry.commentBefore = ` hostedMcpTool at ${server.places.map((p) => `${p.file}:${p.line}`).join(', ')} (added by init --force)`;
+    seq.add(entry);
+  }
+  for (const c of computed) {
+    const entry = doc.createNode({ tool: { at: c.file, ...(c.in !== undefined ? { in: c.in } : {}), names: '*' }, action: c.action }) as YAMLMap;
+    (entry.get('tool') as YAMLMap).flow = true;
+    entry.commentBefore = ` ${computedEntry(c).comment} (added by init --force)`;
     seq.add(entry);
   }
   return doc.toString();

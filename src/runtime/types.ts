@@ -124,6 +124,11 @@ export interface CompiledPolicy {
   mcp?: Readonly<Record<string, Readonly<Record<string, string>>>>;
   /** Hosted MCP server label -> action id, from the manifest's `hosted_mcp:` entries. */
   hostedMcp?: Readonly<Record<string, string>>;
+  /**
+   * Action id -> the patterns (`flow_*`) the sanitized names of its tools keep to, for the tools
+   * whose names the code computes (the manifest's `tool: { at, names }` entries).
+   */
+  computedNames?: Readonly<Record<string, readonly string[]>>;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,4 +1,5 @@
-import type { ManifestTool } from '../manifest/types.js';
+import type { ManifestTool, ToolSite } from '../manifest/types.js';
+import { siteMatches } from '../manifest/computed.js';
 import type { DoorLeaf, FileScan, RunCall } from './types.js';
 
 /** A run whose context lacks what the control's identity reads: every protected call of it is refused. */
@@ -30,6 +31,8 @@ export interface MappedDoors {
   functions: ReadonlySet<string>;
   hostedLabels: ReadonlySet<string>;
   mcpServers: ReadonlySet<string>;
+  /** Places of `tool()` calls whose names the code computes (`tool: { at }`). */
+  sites?: readonly ToolSite[];
 }
 
 export function mappedDoorsOf(tools: readonly ManifestTool[]): MappedDoors {
@@ -37,6 +40,7 @@ export function mappedDoorsOf(tools: readonly ManifestTool[]): MappedDoors {
     functions: new Set(tools.flatMap((t) => (t.kind === 'function' ? [t.tool] : []))),
     hostedLabels: new Set(tools.flatMap((t) => (t.kind === 'hosted_mcp' ? [t.serverLabel] : []))),
     mcpServers: new Set(tools.flatMap((t) => (t.kind === 'mcp' ? [t.server] : []))),
+    sites: tools.flatMap((t) => (t.kind === 'computed' ? [t.at] : [])),
   };
 }
 
@@ -47,7 +51,10 @@ export function mappedDoorsOf(tools: readonly ManifestTool[]): MappedDoors {
  */
 const PROTECTED_BY: { [K in DoorLeaf['door']]: (leaf: Extract<DoorLeaf, { door: K }>, mapped: MappedDoors) => boolean } = {
   protected: () => true,
-  tool: (leaf, mapped) => leaf.name !== undefined && mapped.functions.has(leaf.name),
+  tool: (leaf, mapped) =>
+    leaf.name !== undefined
+      ? mapped.functions.has(leaf.name)
+      : leaf.site !== undefined && (mapped.sites ?? []).some((s) => siteMatches(s, leaf.site!.file, leaf.site!.container)),
   hosted_mcp: (leaf, mapped) => (leaf.labels ?? []).some((l) => mapped.hostedLabels.has(l)),
   mcp: (leaf, mapped) => (leaf.server !== undefined ? mapped.mcpServers.has(leaf.server) : mapped.mcpServers.size > 0),
 };
@@ -58,7 +65,7 @@ export function isProtectedDoor(leaf: DoorLeaf, mapped: MappedDoors): boolean {
 
 /** Whether the repo protects any door: the manifest maps one, or the code calls the generated module. */
 export function protectsAnything(scans: readonly FileScan[], mapped: MappedDoors): boolean {
-  if (mapped.functions.size + mapped.hostedLabels.size + mapped.mcpServers.size > 0) return true;
+  if (mapped.functions.size + mapped.hostedLabels.size + mapped.mcpServers.size + (mapped.sites?.length ?? 0) > 0) return true;
   return scans.some((s) => s.protectedToolCalls.length > 0 || (s.generatedDoorCalls ?? []).length > 0);
 }
 

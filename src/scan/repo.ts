@@ -118,7 +118,7 @@ function* scanSteps(options: ScanFilesOptions): Generator<void, { scan: RepoScan
   const leftOut = (abs: string): boolean => isTest(rel(abs)) && !named.has(abs);
   const scans: FileScan[] = [];
   const testScans: FileScan[] = [];
-  const scanOptions = { root, generatedModule: options.generatedModule, links, importedConst };
+  const scanOptions = { root, generatedModule: options.generatedModule, links, importedConst, reachLater: true };
   for (const abs of [...parsed.keys()].sort()) {
     const scan = scanParsed(rel(abs), texts.textOf(abs)!, parsed.get(abs)!, scanOptions);
     (leftOut(abs) ? testScans : scans).push(scan);

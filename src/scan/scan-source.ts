@@ -11,7 +11,7 @@ import type { FileScan, ModuleImport } from './types.js';
 import { GENERATED_DOORS, initializerOf, sdkMember, type FileContext, type ScanSourceOptions } from './file/context.js';
 import { settleServerLists } from './file/mcp-servers.js';
 import { visitFile } from './file/visit.js';
-import { fileReach, loosePartsOf, readRunReach, type FileReach } from './reach/file-reach.js';
+import { fileReach, loosePartsOf, readHostedLabels, readRunReach, type FileReach } from './reach/file-reach.js';
 
 // One file's scan: what its imports bind, then one walk that hands each door to its reader
 // (src/scan/file/), then what can only be read once the whole file is known.
@@ -33,6 +33,7 @@ export function scanParsed(file: string, text: string, parsed: Parsed, options: 
   readModuleFacts(cx, file);
   visitFile(cx);
   settleServerLists(cx);
+  if (cx.pendingHosted.length > 0) readHostedLabels(cx, cx.pendingHosted);
   if (cx.pendingRuns.length > 0) readRunReach(cx, cx.pendingRuns);
   else if (GROWS_AGENT_PARTS.test(text)) {
     const loose = loosePartsOf(cx);
@@ -115,6 +116,7 @@ function createFileContext(file: string, text: string, parsed: Parsed, options: 
     guardedAgentNodes: new Set(),
     pendingLists: [],
     pendingRuns: [],
+    pendingHosted: [],
     cache: {},
     moduleLoads: {
       sf,

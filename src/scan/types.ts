@@ -78,6 +78,8 @@ export interface SdkToolCall {
   nameSource?: NameSource;
   /** Why `name` could not be resolved to a string (absent when it was, or when there is no `name`). */
   nameUnresolved?: string;
+  /** The top-level declaration the call is written in (`flowTools` of `export const flowTools = …`), what `tool: { at, in }` maps. */
+  container?: string;
 }
 
 /** Where a resolved `name` came from. */
@@ -155,6 +157,8 @@ export interface ProtectedToolCall {
   nameUnresolved?: string;
   actionSpan?: Span;
   options: ToolCallOptions;
+  /** The top-level declaration the call is written in (see SdkToolCall). */
+  container?: string;
 }
 
 export interface HostedMcpCall {
@@ -165,6 +169,12 @@ export interface HostedMcpCall {
   binding: CalleeBinding;
   /** `server_label` / `serverLabel` literal if written. */
   serverLabel?: string;
+  /**
+   * The labels the call can get when it is not written in place but the file shows them all: the
+   * options held by a constant, a label that is a parameter of the app's own helper whose calls
+   * pass literals (`makeMcp('gitmcp')`, issue 40, item 5).
+   */
+  serverLabels?: string[];
   options: ToolCallOptions;
   /**
    * `requireApproval: { never: { toolNames: [...] } }` (or `never: [...]`): the tools listed to run
@@ -385,7 +395,7 @@ export interface RunCall {
  */
 export type DoorLeaf =
   /** A function tool by its SDK name (`tool()`, an agent tool, `shellTool()` …); no `name`: computed where `site` is. */
-  | { door: 'tool'; name?: string; site?: { file: string; line: number } }
+  | { door: 'tool'; name?: string; site?: { file: string; line: number; container?: string } }
   /** A call of the generated module (`protectedTool`, `protectHostedMcp`, …): protected. */
   | { door: 'protected'; via: string }
   /** `hostedMcpTool()`: its server labels when the code shows them. */

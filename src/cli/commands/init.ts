@@ -15,6 +15,7 @@ import { testOnlyTools, testOnlyToolsNote, type TestOnlyTools } from '../../init
 import {
   findServers,
   findTools,
+  computedEntry,
   realtimeUse,
   planActions,
   renderControl,
@@ -181,7 +182,12 @@ export const initCommand: CommandSpec<InitArgs> = {
     const servers = findServers(scan);
     // the runs named for passing no context the identity reads: those that reach a door init maps
     // (or doors it cannot see), as check names them once the control is written (issue 40, item 3)
-    const doors: MappedDoors = { functions: mapped, hostedLabels: new Set(servers.hosted.map((s) => s.name)), mcpServers: new Set() };
+    const doors: MappedDoors = {
+      functions: mapped,
+      hostedLabels: new Set(servers.hosted.map((s) => s.name)),
+      mcpServers: new Set(),
+      sites: found.unnamed.filter((u) => u.what === undefined).map((u) => ({ file: u.file, ...(u.container !== undefined ? { in: u.container } : {}) })),
+    };
     const without = runsWithoutContext(scan.files, identity, doors);
     const abs = (rel: string) => path.resolve(ctx.cwd, rel);
     const serverFiles = [...servers.hosted, ...servers.mcp].flatMap((s) => s.places.map((p) => abs(p.file)));
@@ -243,6 +249,11 @@ export const initCommand: CommandSpec<InitArgs> = {
           ctx.stdout(
             `note: ${file}:${place.line}: ${unresolvedNameMessage(place.reason)}; write it as ${RESOLVABLE_NAMES}, or map it by hand in ${manifest}\n`,
           );
+      }
+      for (const c of plan.computed ?? []) {
+        ctx.stdout(
+          `note: ${displayPath(path.join(dir, c.file), ctx.cwd)}:${c.lines.join(', ')}: ${c.lines.length === 1 ? 'this tool() computes its name' : 'these tool() calls compute their names'}; the tools made there are action ${c.action}, mapped by their place (\`${computedEntry(c).head}\` in ${manifest}): narrow \`names\` to the names they take\n`,
+        );
       }
       for (const tool of plan.clashes ?? []) {
         ctx.stdout(

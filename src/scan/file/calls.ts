@@ -5,7 +5,17 @@ import { spanOf } from '../parse.js';
 import { opaqueModuleLoad } from '../module-loads.js';
 import { identityReadOf, runCallOf } from '../runs.js';
 import { approvalHandlerOf } from '../realtime-sessions.js';
-import { firstElement, isReflectApply, isStringLike, neverToolNamesOf, optionsOf, spreadAfter, skipWrappers, toFunctionToolName } from '../syntax.js';
+import {
+  containerAt,
+  firstElement,
+  isReflectApply,
+  isStringLike,
+  neverToolNamesOf,
+  optionsOf,
+  spreadAfter,
+  skipWrappers,
+  toFunctionToolName,
+} from '../syntax.js';
 import type { FileScan, SdkToolCall } from '../types.js';
 import { agentNameOf } from './agents.js';
 import { constObjectLiteral, doorOf, isProtectedToolCallee, opaque, resolve, type FileContext, type ResolvedMember } from './context.js';
@@ -110,6 +120,10 @@ function onProtectedToolCall(cx: FileContext, node: ts.CallExpression): void {
     call.actionSpan = spanOf(first, cx.sf);
   }
   resolveName(cx, opts, call);
+  if (call.name === undefined) {
+    const container = containerAt(cx.sf, node.pos);
+    if (container !== undefined) call.container = container;
+  }
   cx.scan.protectedToolCalls.push(call);
 }
 
@@ -146,6 +160,10 @@ function onSdkCall(cx: FileContext, node: ts.CallExpression): boolean {
     else call.indirect = indirect;
     if (node.typeArguments) call.hasTypeArguments = true;
     resolveName(cx, options, call);
+    if (call.name === undefined) {
+      const container = containerAt(cx.sf, node.pos);
+      if (container !== undefined) call.container = container;
+    }
     cx.scan.sdkToolCalls.push(call);
   } else if (r.member === 'hostedMcpTool' && isToolFactory(r.module, r.member)) {
     const options = optionsOf(optionsArg, cx.sf);
@@ -153,6 +171,7 @@ function onSdkCall(cx: FileContext, node: ts.CallExpression): boolean {
     if (!indirect) call.callee = spanOf(callee, cx.sf);
     const label = (options.properties.serverLabel ?? options.properties.server_label)?.stringValue;
     if (label !== undefined) call.serverLabel = label;
+    else cx.pendingHosted.push({ call, optionsArg });
     const never = neverToolNamesOf(optionsArg, cx.sf, (name) => constObjectLiteral(cx, name));
     if (never) call.neverToolNames = never;
     const later = spreadAfter(optionsArg, 'requireApproval', cx.sf);

@@ -17,6 +17,8 @@ export interface ScanSourceOptions {
   links?: ModuleLinks;
   /** Resolves a `const` string imported from a relative module (for `name`); the repo scan gives it. */
   importedConst?: ImportedConstResolver;
+  /** The repo scan follows each run's agent across its files afterwards: the file's own evaluation is skipped. */
+  reachLater?: boolean;
 }
 
 /** The string value of `export const <name> = '...'` in the module `specifier` names from `fromFile`. */
@@ -72,6 +74,8 @@ export interface FileContext {
   pendingLists: PendingList[];
   /** Runs seen by the walk, with their agent argument: followed once the walk is done. */
   pendingRuns: Array<{ run: RunCall; agent: ts.Expression }>;
+  /** `hostedMcpTool` calls with no literal label in place, with their options argument: read once the walk is done. */
+  pendingHosted: Array<{ call: FileScan['hostedMcpCalls'][number]; optionsArg: ts.Expression | undefined }>;
   /** Lazily built indexes of the file's declarations. */
   cache: { constObjects?: Map<string, ts.ObjectLiteralExpression>; initializers?: Map<string, ts.Expression>; returns?: Map<string, ts.Expression[]> };
   moduleLoads: ModuleLoadContext;

@@ -46,8 +46,6 @@ export interface Binding {
   opaque?: string;
   /** Handed to a function the scan does not follow: an array or object it holds may be changed there. */
   escapes?: boolean;
-  /** Where the name is read (a function's callers are followed into its parameters). */
-  refs: Ref[];
 }
 
 export interface BindingIndex {
@@ -57,6 +55,8 @@ export interface BindingIndex {
   holderOf(fn: ts.Node): Holder | undefined;
   /** Values added to `.tools`, `.handoffs` or `.mcpServers` of a receiver the file does not hold. */
   looseParts: ts.Expression[];
+  /** Where a binding's name is read (a function's callers, followed into its parameters); read on demand, once. */
+  refsOf(name: string, b: Binding): Ref[];
 }
 
 interface Scope {
@@ -110,7 +110,32 @@ class Builder {
       if (b) e.apply(b);
       else e.unbound?.();
     }
-    return { lookup: (name, pos) => this.lookup(name, pos), holderOf: (fn) => this.holders.get(fn), looseParts: this.looseParts };
+    const refs = new Map<Binding, Ref[]>();
+    return {
+      lookup: (name, pos) => this.lookup(name, pos),
+      holderOf: (fn) => this.holders.get(fn),
+      looseParts: this.looseParts,
+      refsOf: (name, b) => {
+        const known = refs.get(b) ?? this.refsOf(name, b);
+        refs.set(b, known);
+        return known;
+      },
+    };
+  }
+
+  /** The reads of `name` that resolve to `b`: as a callee, in an export, or a use the scan does not follow. */
+  private refsOf(name: string, b: Binding): Ref[] {
+    const out: Ref[] = [];
+    const visit = (node: ts.Node, parent: ts.Node): void => {
+      if (typescript.isTypeNode(node) && !typescript.isExpressionWithTypeArguments(node)) return;
+      if (typescript.isIdentifier(node)) {
+        if (node.text === name && isReferencePosition(node, parent) && this.lookup(name, node.end - 1) === b) out.push(refKind(node, parent));
+        return;
+      }
+      typescript.forEachChild(node, (c) => visit(c, node));
+    };
+    for (const st of this.sf.statements) if (!typescript.isImportDeclaration(st)) visit(st, this.sf);
+    return out;
   }
 
   private on(id: ts.Identifier, apply: EventApply, unbound?: () => void): void {
@@ -125,7 +150,7 @@ class Builder {
       if (declared.kind === 'var' && declared.init) known.assigned.push(declared.init);
       return;
     }
-    names.set(name, { declared, assigned: [], added: [], refs: [] });
+    names.set(name, { declared, assigned: [], added: [] });
   }
 
   private declarePattern(scope: number, name: ts.BindingName, make: (path: PathStep[]) => Declared, path: PathStep[] = []): void {
@@ -148,7 +173,7 @@ class Builder {
   private walk(node: ts.Node, parent: ts.Node, scope: number, fnScope: number): void {
     // types name no values the scan follows
     if (typescript.isTypeNode(node) && !typescript.isExpressionWithTypeArguments(node)) return;
-    this.record(node, parent);
+    this.record(node);
     this.declareNamed(node, scope);
     if (typescript.isFunctionLike(node)) return this.walkFunction(node as ts.SignatureDeclaration, scope);
     if (typescript.isVariableDeclarationList(node))
@@ -217,19 +242,9 @@ class Builder {
     }
   }
 
-  private record(node: ts.Node, parent: ts.Node): void {
-    if (typescript.isIdentifier(node)) this.onReference(node, parent);
-    else if (typescript.isBinaryExpression(node)) this.onAssignment(node);
+  private record(node: ts.Node): void {
+    if (typescript.isBinaryExpression(node)) this.onAssignment(node);
     else if (typescript.isCallExpression(node) || typescript.isNewExpression(node)) this.onCall(node);
-  }
-
-  /** A read of a name: as a callee, in an export, or a use the scan does not follow (a callback, a value stored). */
-  private onReference(id: ts.Identifier, parent: ts.Node): void {
-    if (!isReferencePosition(id, parent)) return;
-    let ref: Ref = {};
-    if ((typescript.isCallExpression(parent) || typescript.isNewExpression(parent)) && skipWrappers(parent.expression) === id) ref = { call: parent };
-    else if (typescript.isExportSpecifier(parent) || typescript.isExportAssignment(parent)) ref = { exported: true };
-    this.on(id, (b) => b.refs.push(ref));
   }
 
   private onAssignment(node: ts.BinaryExpression): void {
@@ -312,6 +327,13 @@ class Builder {
 
 export function hasExportModifier(node: ts.Node): boolean {
   return typescript.canHaveModifiers(node) && !!typescript.getModifiers(node)?.some((m) => m.kind === typescript.SyntaxKind.ExportKeyword);
+}
+
+/** A read of a name: as a callee, in an export, or a use the scan does not follow (a callback, a value stored). */
+function refKind(id: ts.Identifier, parent: ts.Node): Ref {
+  if ((typescript.isCallExpression(parent) || typescript.isNewExpression(parent)) && skipWrappers(parent.expression) === id) return { call: parent };
+  if (typescript.isExportSpecifier(parent) || typescript.isExportAssignment(parent)) return { exported: true };
+  return {};
 }
 
 function elementKey(el: ts.BindingElement): string | undefined {

@@ -2,7 +2,7 @@ import type { ts } from 'ts-morph';
 import { typescript } from '../typescript.js';
 import { isStringLike, skipWrappers } from '../syntax.js';
 import type { ReachValue } from '../types.js';
-import { hasExportModifier, type Binding } from './bindings.js';
+import { hasExportModifier, type Ref } from './bindings.js';
 import { reachValueOf, type ReachContext } from './convert.js';
 
 /**
@@ -48,7 +48,7 @@ export function importersPass(isTarget: (specifier: string) => boolean, name: st
       if (local.namespace) return { why: `a module that imports it as a namespace (${rc.cx.scan.file})` };
       const b = rc.bindings().lookup(local.name, local.pos);
       if (!b) continue;
-      const passed = callsPass(b, index, local.name, rc);
+      const passed = callsPass(rc.bindings().refsOf(local.name, b), index, local.name, rc);
       if ('why' in passed) return passed;
       values.push(...passed.values);
       if (passed.exported) reexported.push(...exportNamesOf(local.name, rc));
@@ -58,10 +58,10 @@ export function importersPass(isTarget: (specifier: string) => boolean, name: st
 }
 
 /** What the calls of a binding pass at `index`; its exports; or why its uses cannot be listed. */
-function callsPass(b: Binding, index: number, name: string, rc: ReachContext): { values: ReachValue[]; exported: boolean } | { why: string } {
+function callsPass(refs: readonly Ref[], index: number, name: string, rc: ReachContext): { values: ReachValue[]; exported: boolean } | { why: string } {
   const values: ReachValue[] = [];
   let exported = false;
-  for (const ref of b.refs) {
+  for (const ref of refs) {
     if (ref.exported) {
       exported = true;
       continue;

@@ -193,7 +193,7 @@ function callersPass(fn: ts.SignatureDeclaration, index: number, param: string, 
   const fnBinding = rc.bindings().lookup(holder.name, holder.pos);
   if (!fnBinding) return unknown(`\`${param}\` is a parameter of \`${holder.name}\``);
   const passed: ReachValue[] = [];
-  for (const ref of fnBinding.refs) {
+  for (const ref of rc.bindings().refsOf(holder.name, fnBinding)) {
     if (ref.exported) {
       passed.push({ k: 'callers', from: rc.cx.fileAbs, fn: holder.name, index });
       continue;

@@ -1,7 +1,7 @@
 import type { ts } from 'ts-morph';
 import { typescript } from '../typescript.js';
 import { isAgentClass, isSdkModule } from '../imports.js';
-import { optionsOf, skipWrappers, toFunctionToolName } from '../syntax.js';
+import { containerAt, optionsOf, skipWrappers, toFunctionToolName } from '../syntax.js';
 import { agentNameOf } from '../file/agents.js';
 import { doorOf, isProtectedToolCallee, resolve } from '../file/context.js';
 import { resolveName, type NameTarget } from '../file/names.js';
@@ -9,6 +9,7 @@ import type { DoorLeaf, ReachValue } from '../types.js';
 import { functionValue, reachValueOf, type ReachContext } from './convert.js';
 import { all, member, NONE, unknown } from './values.js';
 import { AGENT_PARTS } from './parts.js';
+import { stringValuesOf } from './strings.js';
 
 /**
  * Calls and constructions as `ReachValue`s, one reader per door kind (issue 40, item 3): the
@@ -115,8 +116,9 @@ function sdkCall(name: string, e: ts.CallExpression | ts.NewExpression, rc: Reac
   }
   if (name === 'tool') return door(functionToolLeaf(e as ts.CallExpression, rc));
   if (name === 'hostedMcpTool') {
-    const label = literalOption(args[0], 'serverLabel', rc) ?? literalOption(args[0], 'server_label', rc);
-    return door(label !== undefined ? { door: 'hosted_mcp', labels: [label] } : { door: 'hosted_mcp' });
+    // the labels the file shows (a literal, a constant, the app's own helper's callers)
+    const labels = args[0] ? (stringValuesOf(args[0], rc, ['serverLabel']) ?? stringValuesOf(args[0], rc, ['server_label'])) : undefined;
+    return door(labels && labels.length > 0 ? { door: 'hosted_mcp', labels } : { door: 'hosted_mcp' });
   }
   if (NOT_DOORS.has(name)) return NONE;
   const local = LOCAL_TOOLS[name];
@@ -155,8 +157,13 @@ function agentToolName(receiver: ts.Expression, rc: ReachContext): string | unde
   return name !== undefined ? toFunctionToolName(name) : undefined;
 }
 
-function siteOf(e: ts.Node, rc: ReachContext): { file: string; line: number } {
-  return { file: rc.cx.scan.file, line: rc.cx.sf.getLineAndCharacterOfPosition(e.getStart(rc.cx.sf)).line + 1 };
+function siteOf(e: ts.Node, rc: ReachContext): { file: string; line: number; container?: string } {
+  const container = containerAt(rc.cx.sf, e.pos);
+  return {
+    file: rc.cx.scan.file,
+    line: rc.cx.sf.getLineAndCharacterOfPosition(e.getStart(rc.cx.sf)).line + 1,
+    ...(container !== undefined ? { container } : {}),
+  };
 }
 
 function literalOption(arg: ts.Expression | undefined, key: string, rc: ReachContext): string | undefined {

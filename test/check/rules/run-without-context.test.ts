@@ -1,4 +1,4 @@
-import { lines, ruleTester } from '../rule-tester.js';
+import { lines, ruleTester, testProject } from '../rule-tester.js';
 
 // Issue 21, item 4: runs that pass no context the identity reads: every protected call refused.
 const SDK = "import { Agent, Runner, run } from '@openai/agents';";
@@ -31,6 +31,25 @@ const DESKS = lines(
   GEN,
   "export const desk = new Agent({ name: 'desk', tools: [protectedTool('stripe.refund', { name: 'refund' })] });",
   "export const front = new Agent({ name: 'front', handoffs: [desk] });",
+);
+
+/** The test project with the tool() calls whose names are computed in `flowTools` of src/agent.ts mapped by their place (issue 40, item 5). */
+function withFlows() {
+  const p = testProject();
+  const loc = { file: '/repo/ctrlrun.tools.yaml', line: 20, column: 5 };
+  return {
+    ...p,
+    manifest: {
+      ...p.manifest,
+      tools: [...p.manifest.tools, { kind: 'computed' as const, at: { file: 'src/agent.ts', in: 'flowTools' }, names: '*', action: 'stripe.refund', loc }],
+    },
+  };
+}
+const FLOWS = lines(
+  SDK_TOOL,
+  "const flowTools = ['a', 'b'].map((f) => tool({ name: `flow_${f}`, description: f, parameters: {} as never, execute: async () => f }));",
+  "const flows = new Agent({ name: 'flows', tools: flowTools });",
+  "await run(flows, 'go');",
 );
 
 ruleTester('run-without-context', {
@@ -125,6 +144,10 @@ ruleTester('run-without-context', {
           '  await run(agent, state);',
           '}',
         ),
+    },
+    {
+      name: 'an agent whose tools are made in a loop (names computed) that no entry maps',
+      code: CONTROL + lines(GEN, AGENT) + FLOWS,
     },
     { name: 'a run() of another library', code: CONTROL + lines("import { run } from 'node:test';", GEN, "run('a test', () => {});") },
     // issue 40, item 3: what the repo shows of an agent, followed across its files
@@ -444,6 +467,12 @@ ruleTester('run-without-context', {
           "await run(filled, 'hi');",
         ),
       errors: [{ line: 14, column: 7 }],
+    },
+    {
+      name: 'an agent whose tools are made in a loop, mapped by the place of the call (`tool: { at, in }`)',
+      project: withFlows(),
+      code: CONTROL + lines(GEN, AGENT) + FLOWS,
+      errors: [{ line: 14, column: 7, mentions: 'flows' }],
     },
     {
       name: 'run(agent, input) with no context and the control init writes',
