@@ -4,8 +4,10 @@
  * their parameters. Synchronous (the generator is a pure function of the repo's files).
  */
 import path from 'node:path';
+import type { ts } from 'ts-morph';
 import type { SourceLocation } from '../policy/types.js';
-import { readSourceText, scanRepoSync, scanSource } from '../scan/index.js';
+import { readSourceText, scanRepoSync, scanSource, treeOf } from '../scan/index.js';
+import { typescript } from '../scan/typescript.js';
 import type { FileScan, ToolCallOptions, Span } from '../scan/types.js';
 import { locationOf, parseSource, readToolParameters, type ReadParametersResult, type ToolParameter } from './params.js';
 import { byCodeUnit } from './render.js';
@@ -70,7 +72,8 @@ export function declarationsInScans(
     .filter((s) => !s.parseError && (mayDeclare(s, names) || computed.some((c) => c.at.file === s.file)))
     .sort((a, b) => byCodeUnit(a.file, b.file));
   for (const scan of candidates) {
-    const source = text(scan);
+    // the scan's own tree holds the text it read: the file is neither read nor parsed again
+    const source = treeOf(scan)?.text ?? text(scan);
     if (source === undefined) continue;
     for (const d of declarationsInScan(path.join(root, scan.file), source, scan, names, computed)) found.get(d.name)?.push(d);
   }
@@ -192,7 +195,8 @@ export function declarationsInScan(
   }
   const doors = doorCalls(scan).filter((d) => names.has(d.name));
   if (calls.length === 0 && doors.length === 0) return [];
-  const sourceFile = parseSource(file, text);
+  const tree = treeOf(scan);
+  const sourceFile = tree && tree.text === text ? withParents(tree) : parseSource(file, text);
   const out: Array<ToolDeclaration & { start: number }> = calls.map((c) => ({
     name: c.name,
     file,
@@ -212,4 +216,11 @@ export function declarationsInScan(
   }
   out.sort((a, b) => a.start - b.start);
   return out.map(({ start: _start, ...d }) => d);
+}
+
+/** The scan's tree (parsed without parent pointers, for speed) with them set: the parameter reader walks up. */
+function withParents(sf: ts.SourceFile): ts.SourceFile {
+  if (!(sf as { statements: readonly ts.Node[] }).statements.some((st) => st.parent === undefined)) return sf;
+  (typescript as unknown as { setParentRecursive(node: ts.Node, incremental: boolean): void }).setParentRecursive(sf, false);
+  return sf;
 }

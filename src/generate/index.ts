@@ -27,6 +27,8 @@ export interface GeneratedModule {
 export interface RenderOptions {
   /** Declarations already found (by tool name); default: searched in the manifest's repo. */
   declarations?: ReadonlyMap<string, ToolDeclaration[]>;
+  /** The repo's source files as `listSourceFilesSync({ root })` lists them, when the caller has them (a scan read ahead). */
+  listing?: readonly string[];
 }
 
 /** Every file `generate` writes: the module, and a JavaScript module's declaration file. */
@@ -63,7 +65,7 @@ export function renderGeneratedModule(project: Project, options: RenderOptions =
   for (const t of computedTools(manifest)) computedNames[t.action] = [...new Set([...(computedNames[t.action] ?? []), t.names])].sort(byCodeUnit);
   const policyPath = path.isAbsolute(policy.file) ? policy.file : manifest.policy;
   // The codemod's own rule, so the control import and the `protectedTool` imports follow the same settings.
-  const settings = createModuleSettingsLookup(manifest.root)(path.dirname(output));
+  const settings = createModuleSettingsLookup(manifest.root, options.listing)(path.dirname(output));
   // a TypeScript module whose import of the control Node, running the app's TypeScript, could not load
   assertImportLoads(settings, output, `cannot generate ${rel(manifest.root, output)}`, manifest.root);
   const controlSpecifier = relativeSpecifier(output, manifest.control, settings);

@@ -33,6 +33,8 @@ export function scanParsed(file: string, text: string, parsed: Parsed, options: 
   readModuleFacts(cx, file);
   visitFile(cx);
   settleServerLists(cx);
+  // the tree stays with the scan (not enumerable: a scan is plain data): readers of the same file reuse it
+  Object.defineProperty(cx.scan, TREE, { value: parsed.sf, enumerable: false });
   if (cx.pendingHosted.length > 0) readHostedLabels(cx, cx.pendingHosted);
   if (cx.pendingRuns.length > 0) readRunReach(cx, cx.pendingRuns);
   else if (GROWS_AGENT_PARTS.test(text)) {
@@ -40,6 +42,16 @@ export function scanParsed(file: string, text: string, parsed: Parsed, options: 
     if (loose.length > 0) cx.scan.looseParts = loose;
   }
   return cx.scan;
+}
+
+const TREE: unique symbol = Symbol('ctrlrun.scan.tree');
+
+/**
+ * The syntax tree a file's scan was made from (issue 40, item 8: `check` parsed each file that
+ * declares a mapped tool twice more, to read its parameters). Undefined for a scan of another origin.
+ */
+export function treeOf(scan: FileScan): ts.SourceFile | undefined {
+  return (scan as { [TREE]?: ts.SourceFile })[TREE];
 }
 
 /** A file that may add to an agent's parts after it is made (`x.tools.push(t)`, `x.tools = [...]`): read for them. */
