@@ -264,8 +264,11 @@ function barrelLinks(layout: RepoLayout, parsed: Map<string, ParsedFile>, genera
 /** Barrels, in rounds: a parsed file that exports SDK values makes its importers candidates. Returns the import tokens seen. */
 function barrelRounds(parsed: Map<string, ParsedFile>, texts: SourceTexts, barrels: BarrelLinks): Set<string> {
   const seenTokens = new Set<string>();
+  // the exports found stay valid while no file is added: each round after one that added files starts afresh
+  let added = 0;
   for (let round = 0; round < 20; round++) {
-    barrels.reset();
+    if (added > 0) barrels.reset();
+    added = 0;
     const fresh: string[] = [];
     for (const file of parsed.keys()) {
       if (!barrels.exportsOf(file)) continue;
@@ -277,7 +280,6 @@ function barrelRounds(parsed: Map<string, ParsedFile>, texts: SourceTexts, barre
       }
     }
     if (fresh.length === 0) break;
-    let added = 0;
     for (const [abs, text] of texts.texts) {
       if (parsed.has(abs)) continue;
       if (fresh.some((t) => text.includes(t))) {
@@ -287,7 +289,7 @@ function barrelRounds(parsed: Map<string, ParsedFile>, texts: SourceTexts, barre
     }
     if (added === 0) break;
   }
-  barrels.reset();
+  if (added > 0) barrels.reset();
   return seenTokens;
 }
 
