@@ -28,9 +28,10 @@ function isValueWrapper(p: ts.Node, child: ts.Node): boolean {
 export function checkEscape(cx: FileContext, id: ts.Identifier): void {
   const { ancestors, sf } = cx;
   const parent = ancestors[ancestors.length - 1];
-  if (!parent || !isReferencePosition(id, parent)) return;
+  if (!parent) return;
+  // asked of every identifier: the name's binding first (a map lookup, most names hold no factory)
   const v = sdkValueOf(lookupName(cx, id.text));
-  if (!v || !holdsToolFactory(v)) return;
+  if (!v || !holdsToolFactory(v) || !isReferencePosition(id, parent)) return;
   let child: ts.Node = id;
   for (let i = ancestors.length - 1; i >= 0; i--) {
     const p = ancestors[i]!;
