@@ -56,8 +56,6 @@ type AnyAgent = Agent<any, any>;
 
 /** Per run: the agent the SDK last asked a protected handoff's `isEnabled` for (the one whose turn it is). */
 const askedBy = new WeakMap<object, AnyAgent>();
-/** Per run: a refusal decided in this step (its handoff's inputFilter must not run). */
-const refusedStep = new WeakSet<object>();
 /** Refusals by handoff tool name and arguments text, for `run()` to show the model (bounded): the text, and the SDK's output it replaces. */
 const refusals = new Map<string, { text: string; output: string }>();
 const MAX_REFUSALS = 1000;
@@ -89,7 +87,10 @@ function makeHandoff(internals: ControlInternals, policy: CompiledPolicy, action
     };
   }
   const invoke = made.onInvokeHandoff;
+  /** Runs whose current step's transfer this handoff refused (its inputFilter must not run). */
+  const refusedStep = new WeakSet<object>();
   made.onInvokeHandoff = async (runContext: RunContext<unknown>, argsText: string) => {
+    refusedStep.delete(runContext);
     const raw = typeof argsText === 'string' && argsText.trim() !== '' ? argsText : '{}';
     const parsed = core.policyArgs(raw);
     const input = parsed.ok ? parsed.value : raw;
@@ -98,13 +99,19 @@ function makeHandoff(internals: ControlInternals, policy: CompiledPolicy, action
       return (await core.execute(input, runContext, { toolCall: { arguments: raw } }, () => invoke(runContext, argsText))) as AnyAgent;
     } catch (error) {
       if (!(error instanceof ActionDenied)) throw error;
-      return stayWith(runContext, made, raw, error);
+      const source = stayWith(runContext, made, raw, error);
+      refusedStep.add(runContext);
+      return source;
     }
   };
   const userFilter = made.inputFilter;
   if (typeof userFilter === 'function') {
     // a refused transfer hands nothing over: the handoff's own filter (which may drop history) is not applied
-    made.inputFilter = (data) => (data?.runContext && refusedStep.has(data.runContext) ? (refusedStep.delete(data.runContext), data) : userFilter(data));
+    made.inputFilter = (data) => {
+      if (!data?.runContext || !refusedStep.has(data.runContext)) return userFilter(data);
+      refusedStep.delete(data.runContext);
+      return data;
+    };
   }
   Object.defineProperty(made, HANDOFF_ACTION, { value: action, enumerable: false });
   return made;
@@ -142,7 +149,6 @@ function stayWith(runContext: RunContext<unknown>, made: Handoff, raw: string, e
   refusals.delete(key);
   refusals.set(key, { text, output: JSON.stringify({ assistant: source.name }) });
   if (refusals.size > MAX_REFUSALS) refusals.delete(refusals.keys().next().value as string);
-  refusedStep.add(runContext);
   return source;
 }
 
