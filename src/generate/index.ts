@@ -93,8 +93,13 @@ function sandboxAndHandoffs(manifest: Manifest): Pick<RenderInput, 'sandbox' | '
   for (const t of manifest.tools) {
     if (t.kind === 'handoff') handoffs[t.to] = t.action;
     if (t.kind !== 'sandbox') continue;
-    if (t.agent === undefined) tools[t.tool] = t.action;
-    else (agents[t.agent] ??= {})[t.tool] = t.action;
+    if (t.agent === undefined) {
+      tools[t.tool] = t.action;
+      continue;
+    }
+    const own = agents[t.agent] ?? {};
+    own[t.tool] = t.action;
+    agents[t.agent] = own;
   }
   return { sandbox: { tools, agents }, handoffs };
 }
