@@ -18,7 +18,7 @@ const billing = new Agent({ name: 'billing' });
 const config = { onHandoff: () => 1 };
 export const desk = new Agent({
   name: 'desk',
-  handoffs: [billing, handoff(billing, { inputType: z.object({ r: z.string() }) }), handoff(billing, config), handoff(billing, { ...x }), protectHandoff('desk.billing', billing), makeHandoff()],
+  handoffs: [billing, handoff(billing, { inputType: z.object({ r: z.string() }) }), handoff(billing, config), handoff(billing, { ...x }), protectHandoff('desk.billing', billing), handoff(billing, makeConfig()), makeHandoff()],
 });
 `;
 
@@ -42,6 +42,7 @@ describe('the scanner: SandboxAgents and handoffs', () => {
       ['call', 'billing', true, false, null],
       ['call', 'billing', 'unknown', 'unknown', null],
       ['protected', 'billing', false, false, 'desk.billing'],
+      ['call', 'billing', 'unknown', 'unknown', null],
       ['element', 'billing', false, false, null],
     ]);
   });
