@@ -62,7 +62,14 @@ function desk(s: ReturnType<typeof setup>, model: ScriptedModel, paged: string[]
   const h = s.protectHandoff('desk.oncall', oncall, {
     inputType: z.object({ severity: z.string() }),
     onHandoff: (_ctx, input) => void paged.push(input?.severity ?? '?'),
-    ...(filtered ? { inputFilter: (data: HandoffInputData) => (filtered.push('filtered'), data) } : {}),
+    ...(filtered
+      ? {
+          inputFilter: (data: HandoffInputData) => {
+            filtered.push('filtered');
+            return data;
+          },
+        }
+      : {}),
   });
   return { agent: new Agent<Ctx>({ name: 'desk', instructions: 'route', model, handoffs: [h] }), oncall };
 }
