@@ -47,3 +47,22 @@ describe('the scanner: SandboxAgents and handoffs', () => {
     ]);
   });
 });
+
+describe('agent reach: a SandboxAgent reaches its capability doors', () => {
+  it('a run of a SandboxAgent reaches doors a principal opens; a run of a plain agent without tools does not', () => {
+    const scan = scanSource(
+      'src/run.ts',
+      [
+        "import { Agent, run } from '@openai/agents';",
+        "import { SandboxAgent } from '@openai/agents/sandbox';",
+        "await run(new SandboxAgent({ name: 'box' }), 'fix it');",
+        "await run(new Agent({ name: 'plain' }), 'hi');",
+        '',
+      ].join('\n'),
+    );
+    expect(scan.runCalls?.map((r) => r.reach)).toEqual([
+      { kind: 'tools', protectedCall: true, names: [] },
+      { kind: 'tools', protectedCall: false, names: [] },
+    ]);
+  });
+});
