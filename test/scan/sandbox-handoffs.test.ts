@@ -15,10 +15,11 @@ const d = new SandboxAgent({ name: 'd', capabilities: [...Capabilities.default()
 protectAgent(d);
 export const e = new sandbox.SandboxAgent({ name: 'e', capabilities: caps });
 const billing = new Agent({ name: 'billing' });
+const boxed = protectSandboxAgent(new SandboxAgent({ name: 'boxed', capabilities: [] }));
 const config = { onHandoff: () => 1 };
 export const desk = new Agent({
   name: 'desk',
-  handoffs: [billing, handoff(billing, { inputType: z.object({ r: z.string() }) }), handoff(billing, config), handoff(billing, { ...x }), protectHandoff('desk.billing', billing), handoff(billing, makeConfig()), makeHandoff()],
+  handoffs: [billing, handoff(billing, { inputType: z.object({ r: z.string() }) }), handoff(billing, config), handoff(billing, { ...x }), protectHandoff('desk.billing', billing), handoff(billing, makeConfig()), makeHandoff(), boxed],
 });
 `;
 
@@ -33,6 +34,7 @@ describe('the scanner: SandboxAgents and handoffs', () => {
       { name: 'c', tools: undefined, unknown: 'shell({ configureTools }) may change the tools', guarded: false, gates: 1 },
       { name: 'd', tools: undefined, unknown: 'a capability check cannot read (new MyCap())', guarded: true, gates: 0 },
       { name: 'e', tools: ['exec_command', 'write_stdin', 'view_image', 'apply_patch'], unknown: undefined, guarded: false, gates: 0 },
+      { name: 'boxed', tools: [], unknown: undefined, guarded: true, gates: 0 },
     ]);
   });
 
@@ -44,6 +46,7 @@ describe('the scanner: SandboxAgents and handoffs', () => {
       ['protected', 'billing', false, false, 'desk.billing'],
       ['call', 'billing', 'unknown', 'unknown', null],
       ['element', 'billing', false, false, null],
+      ['element', 'boxed', false, false, null],
     ]);
   });
 });

@@ -84,7 +84,9 @@ function agentOptionsOf(cx: FileContext, expr: ts.Expression, depth = 0): ts.Exp
     const r = resolve(cx, e.expression);
     return r && isAgentClass(r.module, r.member) && r.member !== 'RealtimeAgent' ? (e.arguments?.[0] ?? null) : undefined;
   }
-  if (typescript.isCallExpression(e) && doorOf(cx, e.expression) === 'protectAgent')
+  // protectAgent and protectSandboxAgent return the agent they are given
+  const door = typescript.isCallExpression(e) ? doorOf(cx, e.expression) : undefined;
+  if (typescript.isCallExpression(e) && (door === 'protectAgent' || door === 'protectSandboxAgent'))
     return e.arguments[0] ? agentOptionsOf(cx, e.arguments[0], depth + 1) : undefined;
   if (typescript.isCallExpression(e) && typescript.isPropertyAccessExpression(skipWrappers(e.expression))) {
     const c = skipWrappers(e.expression) as ts.PropertyAccessExpression;
