@@ -36,6 +36,8 @@ import { contradictoryConditionsMeta } from './rules/contradictory-conditions.js
 import { allowAllActionMeta } from './rules/allow-all-action.js';
 import { impossibleConditionMeta } from './rules/impossible-condition.js';
 import { alwaysTrueConditionMeta } from './rules/always-true-condition.js';
+import { unprotectedSandboxAgentMeta } from './rules/unprotected-sandbox-agent.js';
+import { unprotectedHandoffMeta } from './rules/unprotected-handoff.js';
 
 /** The project's page (SARIF `informationUri`). */
 export const DOCS_BASE = 'https://www.npmjs.com/package/ctrlrun-gen';
@@ -88,6 +90,8 @@ export const RULES: readonly RuleMeta[] = [
   allowAllActionMeta,
   impossibleConditionMeta,
   alwaysTrueConditionMeta,
+  unprotectedSandboxAgentMeta,
+  unprotectedHandoffMeta,
 ];
 
 export const RULE_IDS: readonly string[] = RULES.map((r) => r.id);

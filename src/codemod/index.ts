@@ -106,12 +106,16 @@ export function fileContextFor(manifest: Manifest, policy: Policy): (fileAbs: st
     }),
   );
   const settingsFor = createModuleSettingsLookup(manifest.root);
+  const sandboxMapped = manifest.tools.some((t) => t.kind === 'sandbox');
+  const handoffActions = new Map(manifest.tools.flatMap((t) => (t.kind === 'handoff' ? [[t.to, t.action] as const] : [])));
   return (fileAbs) => ({
     fileAbs,
     actions,
     hostedLabels,
     mcpServers,
     pinnedMcpServers,
+    sandboxMapped,
+    handoffActions,
     policy,
     generatedModule: manifest.output,
     settings: settingsFor(path.dirname(fileAbs)),
@@ -124,6 +128,8 @@ export function hasDoors(scan: FileScan): boolean {
     scan.hostedMcpCalls.length > 0 ||
     (scan.sdkFactoryCalls ?? []).some((c) => c.factory === 'shellTool' || c.factory === 'applyPatchTool' || c.factory === 'computerTool') ||
     (scan.agentAsToolCalls ?? []).length > 0 ||
+    (scan.sandboxAgents ?? []).some((s) => !s.guarded) ||
+    (scan.handoffs ?? []).some((h) => h.form !== 'protected') ||
     (scan.mcpServerLists ?? []).some((l) => !l.agentProtected && l.elements.some((e) => e.status !== 'protected'))
   );
 }

@@ -19,6 +19,9 @@ export interface FileContext {
   mcpServers?: ReadonlySet<string>;
   /** MCP servers with a mapped tool whose action pins a TLS certificate. */
   pinnedMcpServers?: ReadonlySet<string>;
+  /** The manifest maps SandboxAgent capability tools; handoff target → action. */
+  sandboxMapped?: boolean;
+  handoffActions?: ReadonlyMap<string, string>;
   policy: Policy;
   /** Absolute path of the generated module. */
   generatedModule: string;
@@ -66,6 +69,8 @@ export function rewriteFile(scan: FileScan, text: string, ctx: FileContext): Fil
     hostedLabels: ctx.hostedLabels ?? new Set(),
     mcpServers: ctx.mcpServers ?? new Set(),
     pinnedMcpServers: ctx.pinnedMcpServers ?? new Set(),
+    sandboxMapped: ctx.sandboxMapped ?? false,
+    handoffActions: ctx.handoffActions ?? new Map(),
     policy: ctx.policy,
     callee: (name) => (generatedNs !== undefined ? `${generatedNs}.${name}` : (generatedNamed.get(name) ?? name)),
     quoted: (value) => quoted(value, fileQuote),

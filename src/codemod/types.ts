@@ -10,7 +10,7 @@ export interface Located {
 }
 
 /** The other doors the codemod rewrites (besides `tool()`). */
-export type DoorKind = 'hostedMcpTool' | 'shellTool' | 'applyPatchTool' | 'computerTool' | 'asTool' | 'mcpServers';
+export type DoorKind = 'hostedMcpTool' | 'shellTool' | 'applyPatchTool' | 'computerTool' | 'asTool' | 'mcpServers' | 'SandboxAgent' | 'handoff';
 
 export type CodemodFinding =
   /** A door rewritten to the generated module's variant (`to`: what it became); `removed`: options dropped (only ever stricter). */

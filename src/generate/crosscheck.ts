@@ -12,11 +12,12 @@ import type { ToolDeclaration } from './declarations.js';
 import type { ToolParameter } from './params.js';
 import { byCodeUnit } from './render.js';
 import { RESOLVABLE_NAMES } from '../scan/names.js';
+import { doorProblems, sandboxToolHint } from './crosscheck-doors.js';
 
 type FunctionTool = Extract<ManifestTool, { kind: 'function' }>;
 
 export function crossCheck(policy: Policy, manifest: Manifest, declarations: ReadonlyMap<string, ToolDeclaration[]>): Diagnostic[] {
-  const out: Diagnostic[] = [...tlsPinProblems(policy, manifest)];
+  const out: Diagnostic[] = [...tlsPinProblems(policy, manifest), ...doorProblems(policy, manifest, declarations, checkDeclaration)];
   for (const entry of manifest.tools) {
     if (entry.kind !== 'function') continue;
     const action = policy.actions[entry.action];
@@ -28,7 +29,8 @@ export function crossCheck(policy: Policy, manifest: Manifest, declarations: Rea
         code: 'tool-not-found',
         ...at(entry.loc),
         message: `tool \`${entry.tool}\` is mapped to \`${entry.action}\`, but no \`tool({ name: '${entry.tool}' })\` call was found in the repo`,
-        hint: `the tool()'s \`name\` must be ${RESOLVABLE_NAMES}, with exactly this value; fix the spelling or remove the mapping`,
+        hint:
+          sandboxToolHint(entry.tool) ?? `the tool()'s \`name\` must be ${RESOLVABLE_NAMES}, with exactly this value; fix the spelling or remove the mapping`,
         related: { ...at(action.loc), message: `the action \`${entry.action}\` it maps to` },
       });
       continue;
@@ -282,8 +284,15 @@ function tlsPinProblems(policy: Policy, manifest: Manifest): Diagnostic[] {
     const action = policy.actions[entry.action];
     const pin = action?.upstream;
     if (!action || !(pin?.tlsCertSha256?.length || pin?.tlsCertPems?.length)) continue;
-    const door = entry.kind === 'function' ? `function tool \`${entry.tool}\`` : `hosted MCP server \`${entry.serverLabel}\``;
-    const opener = entry.kind === 'function' ? 'its body opens its own connections' : 'OpenAI runs it and opens the connection';
+    const door =
+      entry.kind === 'function'
+        ? `function tool \`${entry.tool}\``
+        : entry.kind === 'sandbox'
+          ? `sandbox tool \`${entry.tool}\``
+          : entry.kind === 'handoff'
+            ? `handoff to \`${entry.to}\``
+            : `hosted MCP server \`${entry.serverLabel}\``;
+    const opener = entry.kind === 'hosted_mcp' ? 'OpenAI runs it and opens the connection' : 'its body opens its own connections';
     out.push({
       severity: 'error',
       code: 'tls-pin-unobservable',

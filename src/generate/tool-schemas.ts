@@ -70,7 +70,13 @@ export function actionSchemas(manifest: Manifest, declarations: ReadonlyMap<stri
     if (other) {
       unread.set(
         action,
-        other.kind === 'mcp' ? `it is mapped to MCP tool \`${other.server}/${other.tool}\`, whose schema is the server's` : 'it is a hosted MCP server',
+        other.kind === 'mcp'
+          ? `it is mapped to MCP tool \`${other.server}/${other.tool}\`, whose schema is the server's`
+          : other.kind === 'sandbox'
+            ? `it is mapped to sandbox tool \`${other.tool}\`, whose schema is the SDK's`
+            : other.kind === 'handoff'
+              ? `it is mapped to the handoff to \`${other.to}\``
+              : 'it is a hosted MCP server',
       );
       continue;
     }

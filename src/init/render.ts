@@ -2,6 +2,7 @@ import { toJavaScript, type OutputKind } from '../generate/javascript.js';
 import { isRealtimeEntry } from '../scan/realtime.js';
 import { sdkToolName } from '../runtime/tool-name.js';
 import type { RepoScan } from '../scan/types.js';
+import { doorManifestLines, doorPolicyLines, planDoors, type FoundDoor, type PlannedDoor } from './doors.js';
 import { DEFAULT_IDENTITY, identitySource, type IdentityProposal } from './identity.js';
 
 /** One SDK tool name found in the repo, with every place it is declared. */
@@ -54,6 +55,11 @@ export interface InitPlan {
   unnamed: Array<{ file: string; line: number; reason?: string; what?: string }>;
   /** Tool names the manifest already maps (kept as they are). */
   kept: string[];
+  /** SandboxAgent capability tools (`- sandbox: { tool }`) and handoffs (`- handoff: { to }`) to map (init/doors.ts). */
+  sandbox?: PlannedDoor[];
+  handoffs?: PlannedDoor[];
+  /** SandboxAgents whose tools init cannot list (a custom capability, configureTools). */
+  sandboxUnlisted?: Array<{ file: string; line: number; reason: string }>;
   /**
    * Tools left unmapped because the SDK gives them the same name as a tool mapped before them
    * (`send email` and `send_email` are both `send_email`): the manifest refuses such a pair.
@@ -70,6 +76,18 @@ export interface ExistingSetup {
   hostedMapped?: ReadonlyMap<string, string>;
   /** MCP servers some `mcp` entry maps a tool of */
   mcpMapped?: ReadonlySet<string>;
+  /** Capability tools a `sandbox` entry maps, and handoff targets a `handoff` entry maps. */
+  sandboxMapped?: ReadonlySet<string>;
+  handoffMapped?: ReadonlySet<string>;
+}
+
+/** The doors init finds besides tools: MCP servers, SandboxAgent capability tools, handoffs. */
+export interface FoundDoors {
+  hosted: FoundServer[];
+  mcp: FoundServer[];
+  sandbox?: FoundDoor[];
+  handoffs?: FoundDoor[];
+  sandboxUnlisted?: Array<{ file: string; line: number; reason: string }>;
 }
 
 const NOTHING: ExistingSetup = { actions: new Set(), mapped: new Map() };
@@ -212,7 +230,7 @@ export function actionIdFor(toolName: string): string {
 export function planActions(
   found: { tools: FoundTool[]; unnamed: InitPlan['unnamed'] },
   existing: ExistingSetup = NOTHING,
-  servers: { hosted: FoundServer[]; mcp: FoundServer[] } = { hosted: [], mcp: [] },
+  servers: FoundDoors = { hosted: [], mcp: [] },
 ): InitPlan {
   const taken = new Set<string>(existing.actions);
   const kept: string[] = [];
@@ -264,10 +282,14 @@ export function planActions(
     hosted.push({ ...server, action, addAction: true });
   }
   const mcpServers = servers.mcp.filter((s) => !existing.mcpMapped?.has(s.name));
+  const doors = planDoors(servers, existing, taken, kept);
   return {
     tools,
     unnamed: found.unnamed,
     kept,
+    ...(doors.sandbox.length > 0 ? { sandbox: doors.sandbox } : {}),
+    ...(doors.handoffs.length > 0 ? { handoffs: doors.handoffs } : {}),
+    ...((servers.sandboxUnlisted ?? []).length > 0 ? { sandboxUnlisted: servers.sandboxUnlisted } : {}),
     ...(hosted.length > 0 ? { hosted } : {}),
     ...(mcpServers.length > 0 ? { mcpServers } : {}),
     ...(clashes.length > 0 ? { clashes } : {}),
@@ -301,7 +323,8 @@ export function renderPolicy(plan: InitPlan): string {
   ];
   const added = plan.tools.filter((t) => t.addAction);
   const hosted = (plan.hosted ?? []).filter((h) => h.addAction);
-  if (added.length === 0 && hosted.length === 0) lines[lines.length - 1] = 'actions: {}';
+  const doors = doorPolicyLines(plan, yamlString);
+  if (added.length === 0 && hosted.length === 0 && doors.length === 0) lines[lines.length - 1] = 'actions: {}';
   for (const tool of added) {
     lines.push(
       tool.kind === 'agent'
@@ -315,6 +338,7 @@ export function renderPolicy(plan: InitPlan): string {
     lines.push(`  # hosted MCP server ${JSON.stringify(server.name)} (hostedMcpTool at ${where(server)}): every call it asks to approve`);
     lines.push(`  ${yamlString(server.action)}:`, '    decision: approve');
   }
+  lines.push(...doors);
   return `${lines.join('\n')}\n`;
 }
 
@@ -326,7 +350,9 @@ export function renderManifest(plan: InitPlan, paths: { output: string; control:
     'policy: ctrlrun.yaml',
     `output: ${yamlString(paths.output)}`,
     `control: ${yamlString(paths.control)}`,
-    plan.tools.length === 0 && (plan.hosted ?? []).length === 0 ? 'tools: []' : 'tools:',
+    plan.tools.length === 0 && (plan.hosted ?? []).length === 0 && (plan.sandbox ?? []).length === 0 && (plan.handoffs ?? []).length === 0
+      ? 'tools: []'
+      : 'tools:',
   ];
   for (const tool of plan.tools) {
     lines.push(`  # ${where(tool)}`, `  - tool: ${yamlString(tool.name)}`, `    action: ${yamlString(tool.action)}`);
@@ -346,6 +372,7 @@ export function renderManifest(plan: InitPlan, paths: { output: string; control:
       `  # not mapped: tool ${JSON.stringify(tool.name)} at ${where(tool)} is ${sdkToolName(tool.name)} to the model, as ${JSON.stringify(tool.sameAs)} is: rename one`,
     );
   }
+  lines.push(...doorManifestLines(plan, yamlString));
   lines.push(...mcpServerComments(plan));
   return `${lines.join('\n')}\n`;
 }

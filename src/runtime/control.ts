@@ -25,6 +25,7 @@ import {
 } from './internals.js';
 import { HOSTED_ACTION, hostedRequestOf, type HostedRequest } from './doors/hosted-item.js';
 import { LOCAL_ACTION, type LocalMark } from './doors/local-mark.js';
+import { sandboxCallOf } from './doors/sandbox-mark.js';
 import { refusal } from './core/messages.js';
 import { logReceipt } from './core/decision-entry.js';
 import type { ApprovalRequest, CompiledPolicy, Store } from './types.js';
@@ -233,8 +234,10 @@ function ourCall(internals: ControlInternals, policy: CompiledPolicy, item: RunT
   const raw = item.rawItem;
   const hosted = hostedRequestOf(item);
   if (hosted) return hostedCall(policy, item, hosted);
-  if (raw.type === 'shell_call' || raw.type === 'apply_patch_call' || raw.type === 'computer_call') return localCall(policy, item);
+  if (raw.type === 'shell_call' || raw.type === 'apply_patch_call' || raw.type === 'computer_call') return localCall(policy, item) ?? sandboxCall(item);
   if (raw.type !== 'function_call') return null;
+  const sandbox = sandboxCall(item);
+  if (sandbox) return sandbox;
   const action = actionOfItem(internals, policy, item, raw.name);
   if (action === undefined) return null;
   const parsed = parseArguments(raw.arguments);
@@ -267,6 +270,26 @@ function hostedCall(policy: CompiledPolicy, item: RunToolApprovalItem, hosted: H
     toolName: `${hosted.serverLabel}/${hosted.toolName}`,
     action,
     args: parsed.ok && hash !== null ? { value: parsed.value, hash, canonical: canonicalJson(parsed.value) } : null,
+  };
+}
+
+/** A call of a capability tool of a SandboxAgent protected by protectSandboxAgent (its item names the public agent, which holds none of those tools). */
+function sandboxCall(item: RunToolApprovalItem): OurCall | null {
+  const raw = item.rawItem as { type?: string; callId?: unknown; name?: unknown; arguments?: unknown; operation?: unknown };
+  const found = typeof raw.callId === 'string' ? sandboxCallOf(item.agent, raw) : undefined;
+  if (!found) return null;
+  const base = { item, callId: raw.callId as string, toolName: found.toolName, action: found.action };
+  if (found.local) {
+    const hash = argsHashOf(undefined, found.local.args);
+    return { ...base, args: hash === null ? null : { value: found.local.args, hash, canonical: canonicalJson(found.local.args) }, local: true };
+  }
+  const text = typeof raw.arguments === 'string' ? raw.arguments : '';
+  const parsed = parseArguments(text);
+  const hash = parsed.ok ? argsHashOf(text, undefined) : null;
+  return {
+    ...base,
+    args: parsed.ok && hash !== null ? { value: parsed.value, hash, canonical: canonicalJson(parsed.value) } : null,
+    ...(parsed.ok ? {} : { refusal: parsed.detail }),
   };
 }
 

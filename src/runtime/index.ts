@@ -49,3 +49,5 @@ export {
   type ProtectAgentToolOptions,
   type ProtectAgentToolOptionsWithParameters,
 } from './doors/agent-tool.js';
+export { bindSandbox, type SandboxDoors } from './doors/sandbox.js';
+export { bindHandoffs, type HandoffDoors, type ProtectHandoff } from './doors/handoff.js';

@@ -124,6 +124,16 @@ export interface CompiledPolicy {
   mcp?: Readonly<Record<string, Readonly<Record<string, string>>>>;
   /** Hosted MCP server label -> action id, from the manifest's `hosted_mcp:` entries. */
   hostedMcp?: Readonly<Record<string, string>>;
+  /**
+   * SandboxAgent capability tools, from the manifest's `sandbox:` entries: tool name -> action id
+   * for every SandboxAgent (`tools`), and per agent name (`agents`, which wins).
+   */
+  sandbox?: {
+    readonly tools?: Readonly<Record<string, string>>;
+    readonly agents?: Readonly<Record<string, Readonly<Record<string, string>>>>;
+  };
+  /** Handoffs, from the manifest's `handoff:` entries: the target agent's name -> action id. */
+  handoffs?: Readonly<Record<string, string>>;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -13,6 +13,8 @@ import { objectLiteralToolRule } from './object-literal-tool.js';
 import { invokeReplacedRule } from './invoke-replaced.js';
 import { unprotectedDoorRule } from './unprotected-door.js';
 import { unprotectedAgentToolRule } from './unprotected-agent-tool.js';
+import { unprotectedSandboxAgentRule } from './unprotected-sandbox-agent.js';
+import { unprotectedHandoffRule } from './unprotected-handoff.js';
 import { hostedToolUngatedRule } from './hosted-tool-ungated.js';
 import { timeoutWithoutEffectRule } from './timeout-without-effect.js';
 import { generatedImportUnresolvedRule } from './generated-import-unresolved.js';
@@ -61,6 +63,8 @@ export const FILE_RULES: readonly FileRule[] = [
   generatedImportUnresolvedRule(),
   mcpFunctionToolRule,
   unmappedProtectedToolRule,
+  unprotectedSandboxAgentRule,
+  unprotectedHandoffRule,
 ];
 
 export const PARSE_ERROR_RULE: FileRule = parseErrorRule;

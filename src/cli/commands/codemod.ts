@@ -232,6 +232,8 @@ const DOOR_WORDS: Record<Extract<CodemodFinding, { kind: 'door-left' }>['door'],
   computerTool: 'computer tool',
   asTool: 'agent tool',
   mcpServers: 'MCP server',
+  SandboxAgent: 'SandboxAgent',
+  handoff: 'handoff to',
 };
 
 function formatSummary(result: CodemodResult, ctx: CliContext, write: boolean, written: string[], colors: ReturnType<typeof pc.createColors>): string {

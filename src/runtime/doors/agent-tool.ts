@@ -15,7 +15,9 @@ import { HOSTED_ACTION } from './hosted-item.js';
 import { guardInputFilter, hostedGuards } from './hosted-mcp.js';
 import { PROTECTED_ACTION, describeError, type ControlInternals } from '../internals.js';
 import { LOCAL_ACTION } from './local-mark.js';
+import { HANDOFF_ACTION } from './handoff.js';
 import { bindMcp, isGuardedMcpServer } from './mcp.js';
+import { bindSandbox, isGuardedSandboxAgent, isSandboxAgent } from './sandbox.js';
 import { openNestedFrame } from '../nested.js';
 import { isSchemaParsed } from '../core/pause.js';
 import { createActionCore } from '../core/action-core.js';
@@ -45,8 +47,8 @@ export interface AgentDoors<A extends string = string> {
   protectAgentTool: ProtectAgentTool<A>;
   /**
    * Walks an agent graph (tools, handoffs, agents of protectAgentTool, MCP servers) through public
-   * fields: guards each MCP server with protectMcpServer, and throws naming every other door that is
-   * not protected. Returns the agent.
+   * fields: guards each MCP server with protectMcpServer and each SandboxAgent with
+   * protectSandboxAgent, and throws naming every other door that is not protected. Returns the agent.
    */
   protectAgent: <T extends Agent<any, any>>(agent: T) => T;
 }
@@ -89,10 +91,12 @@ const SDK_RETRY_TEXT = 'An error occurred while running the tool. Please try aga
 export function bindAgentTools<A extends string = string>(control: Control, policy: CompiledPolicy): AgentDoors<A> {
   const internals = bindPolicy(control, policy, 'bindAgentTools');
   const mcp = bindMcp(control, policy);
+  const sandbox = bindSandbox(control, policy);
+  const guards: Guards = { server: (server) => mcp.protectMcpServer(server), sandbox: (agent) => sandbox.protectSandboxAgent(agent) };
   return {
     protectAgentTool: ((action: A, agent: Agent<any, any>, options?: object) =>
       makeAgentTool(internals, policy, action, agent, (options ?? {}) as Record<string, unknown>)) as ProtectAgentTool<A>,
-    protectAgent: (agent) => checkGraph(agent, (server) => mcp.protectMcpServer(server)),
+    protectAgent: (agent) => checkGraph(agent, guards),
   };
 }
 
@@ -160,8 +164,14 @@ function makeAgentTool(
 
 // --- protectAgent: the whole graph ------------------------------------------------------------
 
+/** What protectAgent guards in place: an MCP server (the guard lives on the server), a SandboxAgent (on its capabilities). */
+interface Guards {
+  server: (server: MCPServer) => void;
+  sandbox: (agent: Agent<any, any>) => void;
+}
+
 /** A door of an agent graph that is not protected, named for the error. */
-function openDoors(root: Agent<any, any>, guard: (server: MCPServer) => void): string[] {
+function openDoors(root: Agent<any, any>, guard: Guards): string[] {
   const open: string[] = [];
   const seen = new Set<unknown>();
   const visit = (agent: Agent<any, any>, path: string) => {
@@ -200,13 +210,25 @@ function openDoors(root: Agent<any, any>, guard: (server: MCPServer) => void): s
     for (const server of (agent.mcpServers ?? []) as MCPServer[]) {
       if (isGuardedMcpServer(server)) continue;
       try {
-        guard(server); // the guard lives on the server: every agent listing it is guarded
+        guard.server(server); // the guard lives on the server: every agent listing it is guarded
       } catch (error) {
         open.push(`${where}: MCP server ${server?.name} could not be guarded (${describeError(error)})`);
       }
     }
+    if (isSandboxAgent(agent) && !isGuardedSandboxAgent(agent)) {
+      try {
+        guard.sandbox(agent); // its capabilities' tools are guarded where the SDK makes them
+      } catch (error) {
+        open.push(`${where}: the sandbox capabilities could not be guarded (${describeError(error)})`);
+      }
+    }
     for (const h of (agent.handoffs ?? []) as Array<Agent<any, any> | Handoff<any, any>>) {
-      const target = (h as Handoff<any, any>).agent ?? (h as Agent<any, any>);
+      const made = h as Handoff<any, any> & { [HANDOFF_ACTION]?: string };
+      // a plain agent in `handoffs` is a transfer only; a handoff() object may run onHandoff on the model's input
+      if (made.agent !== undefined && typeof made.onInvokeHandoff === 'function' && made[HANDOFF_ACTION] === undefined) {
+        open.push(`${where}: handoff ${made.toolName} to agent ${made.agent?.name} is not protected (use protectHandoff)`);
+      }
+      const target = made.agent ?? (h as Agent<any, any>);
       visit(target as Agent<any, any>, where);
     }
   };
@@ -214,7 +236,7 @@ function openDoors(root: Agent<any, any>, guard: (server: MCPServer) => void): s
   return open;
 }
 
-function checkGraph<T extends Agent<any, any>>(agent: T, guard: (server: MCPServer) => void): T {
+function checkGraph<T extends Agent<any, any>>(agent: T, guard: Guards): T {
   let open: string[];
   try {
     open = openDoors(agent, guard);

@@ -10,6 +10,7 @@ import type { FileScan, SdkToolCall } from '../types.js';
 import { agentNameOf } from './agents.js';
 import { constObjectLiteral, doorOf, isProtectedToolCallee, opaque, resolve, type FileContext, type ResolvedMember } from './context.js';
 import { onMethodCall } from './methods.js';
+import { onHandoffCall, onProtectedHandoff } from './handoffs.js';
 import { resolveName } from './names.js';
 
 // Calls: module loads, the generated module's doors, `protectedTool`, the SDK's tool factories
@@ -83,11 +84,14 @@ function onGeneratedDoorCall(cx: FileContext, node: ts.CallExpression, door: str
     if (name !== undefined) d.toolName = name;
   }
   cx.scan.generatedDoorCalls!.push(d);
+  if (door === 'protectHandoff') onProtectedHandoff(cx, node);
   const arg = node.arguments[door === 'protectAgentTool' ? 1 : 0];
   const a = arg ? skipWrappers(arg) : undefined;
-  if (a && (door === 'protectMcpServer' || door === 'protectAgent')) {
+  // protectAgent and protectSandboxAgent guard an agent in place (its servers, its capabilities)
+  const guardsAgent = door === 'protectAgent' || door === 'protectSandboxAgent';
+  if (a && (door === 'protectMcpServer' || guardsAgent)) {
     if (typescript.isIdentifier(a)) (door === 'protectMcpServer' ? cx.guardedServerVars : cx.guardedAgentVars).add(a.text);
-    else if (door === 'protectAgent') cx.guardedAgentNodes.add(a);
+    else if (guardsAgent) cx.guardedAgentNodes.add(a);
   }
 }
 
@@ -129,7 +133,14 @@ function sdkCalleeOf(cx: FileContext, node: ts.CallExpression): SdkCallee | unde
   return target ? { target, optionsArg: node.arguments[0], indirect: undefined } : undefined;
 }
 
-/** A call of an SDK export: `tool`, `hostedMcpTool`, another tool factory, `setTracingDisabled`. True when it is one. */
+/** The arguments an indirect call passes on (`f.call(t, a, b)`: a, b; `f.apply(t, [a, b])`, `Reflect.apply(f, t, [a, b])`: the array's). */
+function sdkArgumentsOf(node: ts.CallExpression, indirect: NonNullable<SdkToolCall['indirect']>): readonly ts.Expression[] {
+  if (indirect === 'call') return node.arguments.slice(1);
+  const list = skipWrappers(node.arguments[indirect === 'reflect' ? 2 : 1] ?? node.expression);
+  return typescript.isArrayLiteralExpression(list) ? list.elements.filter((e): e is ts.Expression => !typescript.isSpreadElement(e)) : [];
+}
+
+/** A call of an SDK export: `tool`, `hostedMcpTool`, another tool factory, `handoff`, `setTracingDisabled`. True when it is one. */
 function onSdkCall(cx: FileContext, node: ts.CallExpression): boolean {
   const found = sdkCalleeOf(cx, node);
   if (!found) return false;
@@ -166,6 +177,8 @@ function onSdkCall(cx: FileContext, node: ts.CallExpression): boolean {
     if (indirect) f.indirect = indirect;
     else f.argumentsStart = node.arguments.pos;
     cx.scan.sdkFactoryCalls!.push(f);
+  } else if (r.member === 'handoff' && isSdkModule(r.module)) {
+    onHandoffCall(cx, node, r, indirect ? sdkArgumentsOf(node, indirect) : node.arguments, indirect !== undefined);
   } else if (r.member === 'setTracingDisabled') {
     if (node.arguments[0]?.kind === typescript.SyntaxKind.TrueKeyword) cx.scan.disablesSensitiveTracing = true;
   }
