@@ -5,8 +5,9 @@ import type { ConformanceHarness } from './harness.js';
 /**
  * The decision log's part of the store conformance suite (run by `describeStoreConformance`): a
  * store that keeps the log (`appendDecision` and `listDecisions`) must chain it as receipts are,
- * list it by seq, time and action, and drop entries past their retention without breaking the
- * chain. A store without the log passes trivially (the log is optional). Never assumes an empty store.
+ * list it by seq, time and action, and (where it can be pruned) remove its oldest entries or
+ * replace a tenant's by tombstones without breaking the chain. A store without the log passes
+ * trivially (the log is optional). Never assumes an empty store.
  */
 export function describeDecisionLogConformance(name: string, makeStore: () => Promise<Store>, t: ConformanceHarness): void {
   const { describe, it, expect, beforeEach, afterEach } = t;
@@ -44,7 +45,9 @@ export function describeDecisionLogConformance(name: string, makeStore: () => Pr
       receipt_hash: 'r'.repeat(64),
       ...overrides,
     });
-    const append = (b: DecisionBody, retainAfter?: number) => store.appendDecision!(b, retainAfter);
+    const append = (b: DecisionBody) => store.appendDecision!(b);
+    const prunes = () =>
+      ['decisionHead', 'deleteDecisions', 'tombstoneDecisions', 'listPrunedDecisions'].every((m) => typeof (store as never)[m] === 'function');
     const lastSeq = async () => {
       const all = await store.listDecisions!();
       return all[all.length - 1];
@@ -70,7 +73,7 @@ export function describeDecisionLogConformance(name: string, makeStore: () => Pr
         expect(e).toMatchObject(body(i) as unknown as Record<string, unknown>);
       });
       expect(await store.listDecisions!({ afterSeq: last?.seq ?? 0 })).toEqual(appended);
-      expect(verifyDecisionChain(appended)).toEqual({ ok: true, count: 4 });
+      if (appended[0]!.seq === 1) expect(verifyDecisionChain(appended)).toEqual({ ok: true, count: 4 });
     });
 
     it('concurrent appends still form one contiguous chain', async () => {
@@ -91,16 +94,31 @@ export function describeDecisionLogConformance(name: string, makeStore: () => Pr
       expect((await store.listDecisions!({ afterSeq: start, since: body(2).at })).map((e) => e.seq)).toEqual([start + 3, start + 4]);
     });
 
-    it('retention drops the entries decided before retainAfter; the chain goes on from the last seq and still verifies', async () => {
-      if (!keeps()) return;
-      const old = await append(body(0, { at: 1_000 + (Date.now() % 1000) }));
-      const kept = await append(body(1), 5_000);
-      const all = await store.listDecisions!();
-      expect(all.some((e) => e.seq === old.seq)).toBe(false);
-      expect(kept.seq).toBe(old.seq + 1);
-      expect(kept.prev_hash).toBe(old.hash);
-      expect(all[all.length - 1]).toEqual(kept);
-      expect(verifyDecisionChain(all.filter((e) => e.seq >= kept.seq))).toEqual({ ok: true, count: all.filter((e) => e.seq >= kept.seq).length });
+    it("a tenant's entries become tombstones (links, time, tenant; no inputs): listings skip them, the chain still links through them", async () => {
+      if (!keeps() || !prunes()) return;
+      const a = await append(body(0));
+      const b = await append(body(1));
+      const c = await append(body(2));
+      expect(await store.tombstoneDecisions!([b.seq, b.seq], `t${tag}`)).toBe(1);
+      expect(await store.tombstoneDecisions!([b.seq], `t${tag}`)).toBe(0); // already one
+      const listed = await store.listDecisions!({ afterSeq: a.seq - 1 });
+      expect(listed.map((e) => e.seq)).toEqual([a.seq, c.seq]);
+      const stone = (await store.listPrunedDecisions!()).find((e) => e.seq === b.seq);
+      expect(stone).toEqual({ seq: b.seq, at: b.at, prev_hash: a.hash, hash: b.hash, pruned: { tenant: `t${tag}` } });
+      expect(c.prev_hash).toBe(stone!.hash);
+      expect(await store.decisionHead!()).toEqual({ seq: c.seq, hash: c.hash });
+    });
+
+    it('deleteDecisions removes the oldest end up to a seq; the head row keeps the chain going when the table is emptied', async () => {
+      if (!keeps() || !prunes()) return;
+      await append(body(0));
+      const last = await append(body(1));
+      expect(await store.deleteDecisions!(last.seq)).toBeGreaterThanOrEqual(2);
+      expect(await store.listDecisions!()).toEqual([]);
+      expect(await store.decisionHead!()).toEqual({ seq: last.seq, hash: last.hash });
+      const next = await append(body(2));
+      expect(next.seq).toBe(last.seq + 1);
+      expect(next.prev_hash).toBe(last.hash);
     });
   });
 }

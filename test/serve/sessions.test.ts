@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { addOperator, readOperators, removeOperator, writeOperators } from '../../src/serve/operators.js';
 import { type RunningServe, startServe } from '../../src/serve/server.js';
-import { type ServeFixture, startFixture } from './helpers.js';
+import { type ServeFixture, signIn as signInForm, startFixture } from './helpers.js';
 
 /**
  * Issue 24 item 4: a session belongs to the serve (the listening address) that issued it, under a
@@ -17,11 +17,7 @@ afterEach(async () => {
 });
 
 async function signIn(base: string, token: string): Promise<string> {
-  const login = await (await fetch(`${base}/login`)).text();
-  const csrf = /name="csrf" value="([^"]+)"/.exec(login)![1]!;
-  const res = await fetch(`${base}/login`, { method: 'POST', body: new URLSearchParams({ csrf, token }), redirect: 'manual' });
-  expect(res.status).toBe(303);
-  return res.headers.get('set-cookie')!.split(';')[0]!;
+  return (await signInForm(base, token)).cookie;
 }
 
 const inboxStatus = async (base: string, cookie: string) => (await fetch(`${base}/`, { headers: { cookie }, redirect: 'manual' })).status;

@@ -22,6 +22,9 @@ const BREAK_TEXT: Record<DecisionBreak, string> = {
   link_broken: "its prev_hash is not the previous entry's hash",
   missing: 'it is missing (an entry was cut from the middle)',
   receipt_mismatch: 'the receipt it names (receipt_seq) does not have its hash, or records another call or decision',
+  deleted: 'the oldest entries up to it are gone, and no prune record names them (deleted, not pruned)',
+  pruned_unrecorded: "it is a pruned entry's tombstone that no prune record of its tenant names",
+  truncated: "the newest entries are gone: the store's head row names a newer one",
 };
 
 async function entriesOf(store: Store, query: DecisionQuery): Promise<DecisionEntry[]> {

@@ -10,7 +10,7 @@ export function httpDecisionLog(call: (method: 'appendDecision' | 'listDecisions
         key = undefined;
         throw error;
       })),
-    appendDecision: (body, retainAfter) => call('appendDecision', retainAfter === undefined ? [body] : [body, retainAfter]),
+    appendDecision: (body) => call('appendDecision', [body]),
     listDecisions: (query) => call('listDecisions', query === undefined ? [] : [query]),
   };
 }
