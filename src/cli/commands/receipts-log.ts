@@ -66,9 +66,12 @@ export const receiptsLog: CommandSpec<LogArgs> = {
       if (args.verify) {
         const result = await verifyDecisions(store);
         if (args.json) ctx.stdout(`${JSON.stringify(result)}\n`);
-        else if (result.ok)
-          ctx.stdout(`${result.count} decision log entr${result.count === 1 ? 'y' : 'ies'}, chain intact and bound to the receipts. ${label}\n`);
-        else ctx.stdout(`Decision log broken at seq ${result.seq}: ${result.break} (${BREAK_TEXT[result.break]}). ${label}\n`);
+        else if (result.ok) {
+          const pruned = result.pruned
+            ? `; ${result.pruned.entries} pruned by ${result.pruned.records} operator prune record${result.pruned.records === 1 ? '' : 's'}`
+            : '';
+          ctx.stdout(`${result.count} decision log entr${result.count === 1 ? 'y' : 'ies'}, chain intact and bound to the receipts${pruned}. ${label}\n`);
+        } else ctx.stdout(`Decision log broken at seq ${result.seq}: ${result.break} (${BREAK_TEXT[result.break]}). ${label}\n`);
         return result.ok ? 0 : 1;
       }
       const all = await entriesOf(store, { ...(since !== undefined ? { since } : {}), ...(args.action !== undefined ? { action: args.action } : {}) });
