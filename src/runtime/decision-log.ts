@@ -130,7 +130,6 @@ export interface DecisionVerifyContext {
 }
 
 type Link = DecisionEntry | PrunedDecision;
-const isStone = (e: Link): e is PrunedDecision => 'pruned' in e;
 
 /**
  * Checks entries in seq order and names the first break: contiguous seq (`missing`: cut from the
@@ -147,6 +146,9 @@ export function verifyDecisionChain(entries: readonly DecisionEntry[], context: 
   const c: DecisionVerifyContext = Array.isArray(context) ? { receipts: context as readonly Receipt[] } : (context as DecisionVerifyContext);
   const records = c.receipts ? pruneRecords(c.receipts, 'decisions') : [];
   const chain = mergeBySeq(entries, c.pruned ?? []);
+  // a tombstone is what the store lists as one, never an entry that carries a `pruned` field
+  const stones = new Set<Link>(c.pruned ?? []);
+  const isStone = (e: Link): e is PrunedDecision => stones.has(e);
   const receiptsFrom = c.receipts?.[0]?.seq ?? 1;
   const first = chain[0];
   if (first && first.seq > 1 && !prefixPruned(records, first.seq, first.prev_hash)) return { ok: false, seq: first.seq - 1, break: 'deleted' };
@@ -186,11 +188,25 @@ function mergeBySeq(entries: readonly DecisionEntry[], stones: readonly PrunedDe
 
 function boundTo(entry: DecisionEntry, receipts: readonly Receipt[]): boolean {
   const r = receipts[entry.receipt_seq - (receipts[0]?.seq ?? 1)];
-  if (!r || r.seq !== entry.receipt_seq || r.hash !== entry.receipt_hash) return false;
+  return r !== undefined && entryBindsReceipt(entry, r);
+}
+
+/**
+ * Whether an entry is bound to this receipt: its seq and hash, the same call (action, call id,
+ * arguments hash, decision, result), and, without labelled arguments, arguments that hash to the
+ * receipt's `args_hash`. (serve asks it of a token's entry before appending it.)
+ */
+export function entryBindsReceipt(entry: DecisionBody, r: Receipt): boolean {
+  if (r.seq !== entry.receipt_seq || r.hash !== entry.receipt_hash) return false;
   if (r.action !== entry.action || r.call_id !== entry.call_id || r.args_hash !== entry.args_hash || r.decision !== entry.decision || r.result !== entry.result)
     return false;
   // `args` is canonical JSON itself: without labelled arguments it hashes to the receipt's args_hash
-  return entry.hashed.length > 0 || sha256Hex(entry.args) === entry.args_hash;
+  if (!Array.isArray(entry.hashed) || typeof entry.args !== 'string') return false;
+  try {
+    return entry.hashed.length > 0 || sha256Hex(entry.args) === entry.args_hash;
+  } catch {
+    return false;
+  }
 }
 
 function safeHash(entry: DecisionEntry): string | null {

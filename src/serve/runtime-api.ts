@@ -1,5 +1,7 @@
-import { storeDecisionKey, tenantDecisionKey } from '../runtime/decision-log.js';
-import type { ClaimBinding, DecisionBody, ReceiptBody, Store } from '../runtime/types.js';
+import { entryBindsReceipt, storeDecisionKey, tenantDecisionKey } from '../runtime/decision-log.js';
+import { PRUNE_ACTION } from '../runtime/prune-records.js';
+import type { ClaimBinding, DecisionBody, NewApprovalRequest, ReceiptBody, Store } from '../runtime/types.js';
+import { namedOut, tenantScope } from './tenant.js';
 import { TenantRefusal, tenantStore } from './tenant-store.js';
 
 export const RUNTIME_METHODS = new Set([
@@ -39,7 +41,8 @@ export async function runtimeStoreCall(store: Store, tenant: string | undefined,
   const view = tenantStore(store, tenant);
   switch (method) {
     case 'putRequest':
-      return view.putRequest(record(args[0], method));
+      // its createdAt stays the token's: the runtime tells its own filing from another process's by it
+      return view.putRequest(record<NewApprovalRequest>(args[0], method));
     case 'getRequest':
       return view.getRequest(str(args[0]));
     case 'listRequests':
@@ -57,7 +60,7 @@ export async function runtimeStoreCall(store: Store, tenant: string | undefined,
     case 'consumptions':
       return view.consumptions((args[0] ?? {}) as never);
     case 'appendReceipt':
-      return view.appendReceipt({ ...record<ReceiptBody>(args[0], method), at: now });
+      return view.appendReceipt({ ...ownReceipt(record<ReceiptBody>(args[0], method)), at: now });
     case 'listReceipts':
       return view.listReceipts(args[0] as never);
     case 'appendDecision':
@@ -84,7 +87,29 @@ async function decisionCall(store: Store, view: Store, tenant: string | undefine
   }
   if (method === 'appendDecision') {
     if (args.length > 1) throw new TenantRefusal("appendDecision: a runtime token never prunes (pruning is an operator's act: `ctrlrun-gen receipts prune`).");
-    return view.appendDecision({ ...record<DecisionBody>(args[0], method), at: now });
+    const body = record<DecisionBody>(args[0], method);
+    if (Object.hasOwn(body, 'pruned')) throw new TenantRefusal('appendDecision: an entry is never a pruned one (only an operator prunes).');
+    // an entry that does not bind its tenant's receipt would break the shared log's verification for every tenant
+    if (!(await bindsOwnReceipt(store, tenant, body)))
+      throw new TenantRefusal("appendDecision: the entry does not bind a receipt of this token's (receipt_seq, receipt_hash and the call).");
+    return view.appendDecision({ ...body, at: now });
   }
   return view.listDecisions(args[0] as never);
+}
+
+/** A receipt a token appends: never a prune record (only an operator prunes, and serve writes its record). */
+function ownReceipt(body: ReceiptBody): ReceiptBody {
+  if (body.action === PRUNE_ACTION || Object.hasOwn(body, 'prune'))
+    throw new TenantRefusal("appendReceipt: a prune record is serve's to write (pruning is an operator's act).");
+  return body;
+}
+
+/** Whether an entry binds the receipt it names, a receipt the token's tenant appended (compared in stored names). */
+async function bindsOwnReceipt(store: Store, tenant: string | undefined, body: DecisionBody): Promise<boolean> {
+  if (!Number.isSafeInteger(body.receipt_seq) || body.receipt_seq < 1) return false;
+  const [stored] = await store.listReceipts({ afterSeq: body.receipt_seq - 1, limit: 1 });
+  if (!stored || stored.seq !== body.receipt_seq) return false;
+  // the receipt in the tenant's names: undefined when it is another tenant's
+  const mine = namedOut(tenantScope(tenant), stored);
+  return mine !== undefined && entryBindsReceipt(body, mine);
 }

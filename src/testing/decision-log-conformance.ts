@@ -45,7 +45,27 @@ export function describeDecisionLogConformance(name: string, makeStore: () => Pr
       receipt_hash: 'r'.repeat(64),
       ...overrides,
     });
-    const append = (b: DecisionBody) => store.appendDecision!(b);
+    // each entry binds a receipt appended just before it (as the runtime writes them; serve checks it)
+    const append = async (b: DecisionBody) => {
+      const r = await store.appendReceipt({
+        at: b.at,
+        action: b.action,
+        call_id: b.call_id,
+        args_hash: b.args_hash,
+        principal: null,
+        decision: b.decision,
+        reason: b.reason,
+        approvers: [],
+        effect_key: b.effect_key,
+        result: b.result,
+        policy_hash: b.policy_hash,
+        mode: b.mode,
+        environment: b.environment,
+      });
+      return store.appendDecision!({ ...b, receipt_seq: r.seq, receipt_hash: r.hash });
+    };
+    // a body's fields but the receipt it binds (the one `append` wrote)
+    const unbound = ({ receipt_seq: _seq, receipt_hash: _hash, ...rest }: DecisionBody) => rest;
     const prunes = () =>
       ['decisionHead', 'deleteDecisions', 'tombstoneDecisions', 'listPrunedDecisions'].every((m) => typeof (store as never)[m] === 'function');
     const lastSeq = async () => {
@@ -70,7 +90,7 @@ export function describeDecisionLogConformance(name: string, makeStore: () => Pr
         expect(e.prev_hash).toBe(i === 0 ? (last?.hash ?? '0'.repeat(64)) : appended[i - 1]!.hash);
         const { hash, ...rest } = e;
         expect(hash).toBe(decisionHash(rest));
-        expect(e).toMatchObject(body(i) as unknown as Record<string, unknown>);
+        expect(e).toMatchObject(unbound(body(i)) as unknown as Record<string, unknown>);
       });
       expect(await store.listDecisions!({ afterSeq: last?.seq ?? 0 })).toEqual(appended);
       if (appended[0]!.seq === 1) expect(verifyDecisionChain(appended)).toEqual({ ok: true, count: 4 });

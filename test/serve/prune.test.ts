@@ -159,6 +159,13 @@ describe('verification tells pruned from deleted and from truncated (the stores 
     expect(await verifyDecisions(without([2]))).toEqual({ ok: false, seq: 2, break: 'missing' });
     expect(await verifyDecisions(without([3]))).toEqual({ ok: false, seq: 3, break: 'truncated' });
     expect(await verifyDecisions(without([1]))).toEqual({ ok: false, seq: 1, break: 'deleted' });
+    // an entry that only says it is a tombstone is an entry: its content is checked (a `pruned` field in a
+    // writer's body could otherwise exempt it, or break every tenant's verification)
+    const [first] = await list();
+    const posing = Object.assign(Object.create(store), {
+      listDecisions: async () => (await list()).map((e) => (e.seq === 1 ? { ...e, pruned: { tenant: 'x' } } : e)),
+    });
+    expect(await verifyDecisions(posing)).toEqual({ ok: false, seq: first!.seq, break: 'content_altered' });
     // a tenant's entry erased without a prune record
     await store.tombstoneDecisions!([2], 'acme');
     expect(await verifyDecisions(store)).toEqual({ ok: false, seq: 2, break: 'pruned_unrecorded' });

@@ -74,6 +74,7 @@ function clientStore(): Store {
       serveNow = body.at;
       return runtime.appendReceipt(body);
     },
+
     appendDecision: (body) => {
       serveNow = body.at;
       return runtime.appendDecision!(body);

@@ -82,6 +82,9 @@ export function httpStore(options: HttpStoreOptions): Store {
         method: 'POST',
         headers: { Authorization: `Bearer ${options.token}`, 'Content-Type': 'application/json' },
         body: JSON.stringify({ args }),
+        // serve never redirects its API: a redirect (a proxy's, a forged server's) would carry the
+        // token and replay the store call elsewhere, so it fails closed
+        redirect: 'error',
         signal: AbortSignal.timeout(timeoutMs),
       });
     } catch (error) {
