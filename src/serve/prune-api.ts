@@ -42,14 +42,8 @@ export async function pruneAs(store: Store, who: Principal, body: Record<string,
     return { ok: false, status: 400, code: 'bad_arguments', message: 'prune: tenant is a tenant name.' };
   if (who.tenant !== undefined && body.tenant !== undefined && body.tenant !== who.tenant)
     return { ok: false, status: 403, code: 'forbidden', message: `prune: ${who.name} prunes tenant ${who.tenant} only.` };
+  // receipts with a tenant: refused by pruneLog (PruneUnsupported, 403)
   const tenant = who.tenant ?? (body.tenant as string | undefined);
-  if (body.log === 'receipts' && tenant !== undefined)
-    return {
-      ok: false,
-      status: 403,
-      code: 'forbidden',
-      message: "prune: receipts are the store's one evidence chain, shared by every tenant: only an operator without a tenant prunes them.",
-    };
   if (!canPrune(store, body.log)) return { ok: false, status: 409, code: 'unsupported', message: `prune: this server's store cannot prune its ${body.log}.` };
   const before = now - days * DAY_MS;
   const result = await pruneLog(store, {

@@ -60,6 +60,18 @@ function suite(backing: () => Backing) {
     for (const method of ['deleteDecisions', 'tombstoneDecisions', 'deleteReceipts', 'deleteSessions'])
       expect((await api(fx.serve.url, fx.tokens.acme, 'POST', `/api/store/${method}`, { args: [99] })).status).toBe(403);
     expect((await fx.store.listDecisions!()).map((e) => e.call_id)).toEqual(['l1', '@acme:a1']);
+    // straight through the store API, an entry dated a year ahead (bound to a receipt of acme's): serve's time
+    const acme = fx.http('acme');
+    const receipt = await acme.appendReceipt({ ...(await acme.listReceipts())[0]!, at: T0 + 365 * DAY_MS, call_id: 'a3' });
+    const dated = await acme.appendDecision!({
+      ...entries[1]!,
+      at: T0 + 365 * DAY_MS,
+      call_id: 'a3',
+      effect_key: 'refund:pay_a1',
+      receipt_seq: receipt.seq,
+      receipt_hash: receipt.hash,
+    });
+    expect([receipt.at, dated.at]).toEqual([T0, T0]);
   });
 
   it("an operator of one tenant prunes that tenant's entries only, on serve's clock; the record says what went, and verification tells it from a deletion", async () => {
