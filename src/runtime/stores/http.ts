@@ -83,8 +83,9 @@ export function httpStore(options: HttpStoreOptions): Store {
         headers: { Authorization: `Bearer ${options.token}`, 'Content-Type': 'application/json' },
         body: JSON.stringify({ args }),
         // serve never redirects its API: a redirect (a proxy's, a forged server's) would carry the
-        // token and replay the store call elsewhere, so it fails closed
-        redirect: 'error',
+        // token and replay the store call elsewhere, so it is not followed and fails closed below
+        // ('manual', not 'error': edge runtimes refuse 'error')
+        redirect: 'manual',
         signal: AbortSignal.timeout(timeoutMs),
       });
     } catch (error) {
@@ -96,6 +97,11 @@ export function httpStore(options: HttpStoreOptions): Store {
           cause: error,
         },
       );
+    }
+    if (res.type === 'opaqueredirect' || (res.status >= 300 && res.status < 400)) {
+      throw new StoreError('store_failed', `httpStore ${base}: ${method} was redirected (HTTP ${res.status}); a redirect is never followed.`, {
+        hint: 'point httpStore at serve itself (the address serve prints), not at a proxy that redirects',
+      });
     }
     let body: { result?: unknown; names?: unknown; stamped?: unknown; error?: string; message?: string } = {};
     try {
