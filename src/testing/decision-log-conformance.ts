@@ -114,31 +114,46 @@ export function describeDecisionLogConformance(name: string, makeStore: () => Pr
       expect((await store.listDecisions!({ afterSeq: start, since: body(2).at })).map((e) => e.seq)).toEqual([start + 3, start + 4]);
     });
 
-    it("a tenant's entries become tombstones (links, time, tenant; no inputs): listings skip them, the chain still links through them", async () => {
-      if (!keeps() || !prunes()) return;
-      const a = await append(body(0));
-      const b = await append(body(1));
-      const c = await append(body(2));
-      expect(await store.tombstoneDecisions!([b.seq, b.seq], `t${tag}`)).toBe(1);
-      expect(await store.tombstoneDecisions!([b.seq], `t${tag}`)).toBe(0); // already one
-      const listed = await store.listDecisions!({ afterSeq: a.seq - 1 });
-      expect(listed.map((e) => e.seq)).toEqual([a.seq, c.seq]);
-      const stone = (await store.listPrunedDecisions!()).find((e) => e.seq === b.seq);
-      expect(stone).toEqual({ seq: b.seq, at: b.at, prev_hash: a.hash, hash: b.hash, pruned: { tenant: `t${tag}` } });
-      expect(c.prev_hash).toBe(stone!.hash);
-      expect(await store.decisionHead!()).toEqual({ seq: c.seq, hash: c.hash });
-    });
+    pruneCases(t, { store: () => store, tag: () => tag, keeps, prunes, append, body });
+  });
+}
 
-    it('deleteDecisions removes the oldest end up to a seq; the head row keeps the chain going when the table is emptied', async () => {
-      if (!keeps() || !prunes()) return;
-      await append(body(0));
-      const last = await append(body(1));
-      expect(await store.deleteDecisions!(last.seq)).toBeGreaterThanOrEqual(2);
-      expect(await store.listDecisions!()).toEqual([]);
-      expect(await store.decisionHead!()).toEqual({ seq: last.seq, hash: last.hash });
-      const next = await append(body(2));
-      expect(next.seq).toBe(last.seq + 1);
-      expect(next.prev_hash).toBe(last.hash);
-    });
+interface PruneContext {
+  store: () => Store;
+  tag: () => string;
+  keeps: () => boolean;
+  prunes: () => boolean;
+  append: (b: DecisionBody) => Promise<DecisionEntry>;
+  body: (n: number) => DecisionBody;
+}
+
+/** The pruning part (where a store can be pruned): tombstones that keep the chain, the oldest end removed. */
+function pruneCases(t: ConformanceHarness, ctx: PruneContext): void {
+  const { it, expect } = t;
+  it("a tenant's entries become tombstones (links, time, tenant; no inputs): listings skip them, the chain still links through them", async () => {
+    if (!ctx.keeps() || !ctx.prunes()) return;
+    const a = await ctx.append(ctx.body(0));
+    const b = await ctx.append(ctx.body(1));
+    const c = await ctx.append(ctx.body(2));
+    expect(await ctx.store().tombstoneDecisions!([b.seq, b.seq], `t${ctx.tag()}`)).toBe(1);
+    expect(await ctx.store().tombstoneDecisions!([b.seq], `t${ctx.tag()}`)).toBe(0); // already one
+    const listed = await ctx.store().listDecisions!({ afterSeq: a.seq - 1 });
+    expect(listed.map((e) => e.seq)).toEqual([a.seq, c.seq]);
+    const stone = (await ctx.store().listPrunedDecisions!()).find((e) => e.seq === b.seq);
+    expect(stone).toEqual({ seq: b.seq, at: b.at, prev_hash: a.hash, hash: b.hash, pruned: { tenant: `t${ctx.tag()}` } });
+    expect(c.prev_hash).toBe(stone!.hash);
+    expect(await ctx.store().decisionHead!()).toEqual({ seq: c.seq, hash: c.hash });
+  });
+
+  it('deleteDecisions removes the oldest end up to a seq; the head row keeps the chain going when the table is emptied', async () => {
+    if (!ctx.keeps() || !ctx.prunes()) return;
+    await ctx.append(ctx.body(0));
+    const last = await ctx.append(ctx.body(1));
+    expect(await ctx.store().deleteDecisions!(last.seq)).toBeGreaterThanOrEqual(2);
+    expect(await ctx.store().listDecisions!()).toEqual([]);
+    expect(await ctx.store().decisionHead!()).toEqual({ seq: last.seq, hash: last.hash });
+    const next = await ctx.append(ctx.body(2));
+    expect(next.seq).toBe(last.seq + 1);
+    expect(next.prev_hash).toBe(last.hash);
   });
 }

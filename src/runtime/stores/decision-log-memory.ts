@@ -1,6 +1,7 @@
 import { chainedEntry, newDecisionKey } from '../decision-log.js';
 import { GENESIS_HASH } from '../receipts-hash.js';
 import { copyPlain } from './memory/state.js';
+import { tombstoneOf } from './decision-log-rows.js';
 import type { DecisionBody, DecisionEntry, DecisionLogStore, DecisionQuery, PrunedDecision, PruneStore } from '../types.js';
 
 /** Whether an entry passes a query's filters (the seq bound, the time, the action). */
@@ -13,11 +14,6 @@ export function matchesQuery(entry: DecisionEntry, query: DecisionQuery | undefi
 }
 
 const isPruned = (e: DecisionEntry | PrunedDecision): e is PrunedDecision => 'pruned' in e;
-
-/** A tenant's pruned entry: its links, time and tenant, nothing of its inputs. */
-export function tombstoneOf(entry: { seq: number; at: number; prev_hash: string; hash: string }, tenant: string): PrunedDecision {
-  return { seq: entry.seq, at: entry.at, prev_hash: entry.prev_hash, hash: entry.hash, pruned: { tenant } };
-}
 
 type DecisionPruning = Pick<PruneStore, 'decisionHead' | 'deleteDecisions' | 'tombstoneDecisions' | 'listPrunedDecisions'>;
 

@@ -1,8 +1,7 @@
 import { chainedEntry, newDecisionKey } from '../decision-log.js';
 import { GENESIS_HASH } from '../receipts-hash.js';
 import type { DecisionBody, DecisionEntry, DecisionLogStore, DecisionQuery, PrunedDecision, PruneStore } from '../types.js';
-import { tombstoneOf } from './decision-log-memory.js';
-import { decisionFromRow, PRUNED_ACTION } from './decision-log-rows.js';
+import { decisionFromRow, PRUNED_ACTION, tombstoneOf } from './decision-log-rows.js';
 
 /** Migration 3 of the Postgres store (`S` the quoted schema): the decision log and its head row, locked by each append. */
 export const postgresDecisionLogSql = (S: string): string => `

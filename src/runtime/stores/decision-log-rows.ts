@@ -1,4 +1,4 @@
-import type { DecisionEntry } from '../types.js';
+import type { DecisionEntry, PrunedDecision } from '../types.js';
 import { StoreError } from './errors.js';
 
 /** The `action` column of a tenant's pruned entry (no policy action is empty): listings skip it. */
@@ -14,4 +14,9 @@ export function decisionFromRow(row: { entry: string }): DecisionEntry {
       cause: error,
     });
   }
+}
+
+/** A tenant's pruned entry: its links, time and tenant, nothing of its inputs. */
+export function tombstoneOf(entry: { seq: number; at: number; prev_hash: string; hash: string }, tenant: string): PrunedDecision {
+  return { seq: entry.seq, at: entry.at, prev_hash: entry.prev_hash, hash: entry.hash, pruned: { tenant } };
 }

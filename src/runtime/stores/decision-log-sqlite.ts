@@ -1,8 +1,7 @@
 import { chainedEntry, newDecisionKey } from '../decision-log.js';
 import { GENESIS_HASH } from '../receipts-hash.js';
 import type { DecisionBody, DecisionEntry, DecisionLogStore, DecisionQuery, PrunedDecision, PruneStore } from '../types.js';
-import { tombstoneOf } from './decision-log-memory.js';
-import { decisionFromRow, PRUNED_ACTION } from './decision-log-rows.js';
+import { decisionFromRow, PRUNED_ACTION, tombstoneOf } from './decision-log-rows.js';
 import type { SqliteConnection, SqliteStatement } from './sqlite-driver.js';
 
 /** Migration 3 of the SQLite store: the decision log and its head (the last seq and hash, kept when retention empties the table). */

@@ -1,6 +1,6 @@
 import type { SessionStore } from '../types.js';
 import type { PostgresAccess } from './decision-log-postgres.js';
-import { sessionFromRow, sessionWhere } from './sessions-sqlite.js';
+import { sessionFromRow, sessionWhere } from './sessions-rows.js';
 
 /** Migration 5 of the Postgres store: serve's sign-in sessions (the hash of each secret, never the secret). */
 export const postgresSessionsSql = (S: string): string => `

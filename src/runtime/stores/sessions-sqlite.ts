@@ -1,4 +1,5 @@
-import type { SessionStore, StoredSession } from '../types.js';
+import type { SessionStore } from '../types.js';
+import { type SessionRow, sessionFromRow, sessionWhere } from './sessions-rows.js';
 import type { SqliteAccess } from './decision-log-sqlite.js';
 
 /** Migration 5 of the SQLite store: serve's sign-in sessions (the hash of each secret, never the secret). */
@@ -12,24 +13,6 @@ export const SQLITE_SESSIONS_SQL = `
     expires_at INTEGER NOT NULL
   ) STRICT;
 `;
-
-interface SessionRow {
-  id_hash: string;
-  name: string;
-  token_hash: string;
-  origin: string;
-  created_at: number;
-  expires_at: number;
-}
-
-export const sessionFromRow = (r: SessionRow): StoredSession => ({
-  idHash: r.id_hash,
-  name: r.name,
-  tokenHash: r.token_hash,
-  origin: r.origin,
-  createdAt: Number(r.created_at),
-  expiresAt: Number(r.expires_at),
-});
 
 /** serve's sessions in the SQLite store; a new session also clears the expired ones. */
 export function sqliteSessions(access: SqliteAccess): SessionStore {
@@ -58,16 +41,4 @@ export function sqliteSessions(access: SqliteAccess): SessionStore {
         return Number(db.prepare(`DELETE FROM sessions WHERE ${where.sql}`).run(...where.values).changes);
       }),
   };
-}
-
-const COLUMNS = { idHash: 'id_hash', origin: 'origin', name: 'name' } as const;
-
-/** The WHERE of a match (every given field), or null for an empty match (which deletes nothing). */
-export function sessionWhere(
-  match: { idHash?: string; origin?: string; name?: string },
-  param: (n: number) => string,
-): { sql: string; values: string[] } | null {
-  const given = (Object.keys(COLUMNS) as Array<keyof typeof COLUMNS>).filter((k) => typeof match[k] === 'string');
-  if (given.length === 0) return null;
-  return { sql: given.map((k, i) => `${COLUMNS[k]} = ${param(i + 1)}`).join(' AND '), values: given.map((k) => match[k]!) };
 }
