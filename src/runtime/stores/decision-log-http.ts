@@ -1,6 +1,6 @@
 import type { DecisionLogStore } from '../types.js';
 
-/** httpStore's decision log: each method one POST to serve, which runs it on its store (serve's decision-log-api.ts). */
+/** httpStore's decision log: each method one POST to serve, which runs it on its store (serve's runtime-api.ts). */
 export function httpDecisionLog(call: (method: 'appendDecision' | 'listDecisions' | 'decisionKey', args: unknown[]) => Promise<never>): DecisionLogStore {
   let key: Promise<string> | undefined;
   return {
