@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { DAY_MS } from '../../src/prune.js';
+import { DAY_MS, pruneLog } from '../../src/prune.js';
 import { verifyDecisions } from '../../src/runtime/decision-log.js';
 import { generateReceiptKey, memoryStore, run, verifyReceipts } from '../../src/runtime/index.js';
 import { PRUNE_ACTION } from '../../src/runtime/prune-records.js';
@@ -178,6 +178,11 @@ describe('verification tells pruned from deleted and from truncated (the stores 
       listDecisions: async () => (await list()).map((e) => (e.seq === 1 ? { ...e, pruned: { tenant: 'x' } } : e)),
     });
     expect(await verifyDecisions(posing)).toEqual({ ok: false, seq: first!.seq, break: 'content_altered' });
+    // the oldest receipts pruned, the entries bound to them kept: those are checked as links only
+    const receipts = await pruneLog(store, { log: 'receipts', before: Number.MAX_SAFE_INTEGER, by: 'carol', now: 0 });
+    expect(receipts).toMatchObject({ outcome: 'pruned', record: { from: 1, to: 5 } }); // the newest stays
+    expect(await verifyReceipts(store)).toMatchObject({ ok: true, prunedThrough: 5 });
+    expect(await verifyDecisions(store)).toEqual({ ok: true, count: 3 });
     // a tenant's entry erased without a prune record
     await store.tombstoneDecisions!([2], 'acme');
     expect(await verifyDecisions(store)).toEqual({ ok: false, seq: 2, break: 'pruned_unrecorded' });
