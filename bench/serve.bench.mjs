@@ -114,7 +114,10 @@ export async function run() {
         body: new URLSearchParams({ csrf, token: tokens.carol }),
         redirect: 'manual',
       });
-      const cookie = res.headers.getSetCookie().find((c) => !c.includes('_login='))?.split(';')[0];
+      const cookie = res.headers
+        .getSetCookie()
+        .find((c) => !c.includes('_login='))
+        ?.split(';')[0];
       if (!cookie) throw new Error(`sign-in: HTTP ${res.status}`);
 
       await measureGets('GET /api/requests?state=pending', `${serve.url}/api/requests?state=pending`, auth, LIST_ROUNDS, directList);

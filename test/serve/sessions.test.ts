@@ -22,7 +22,6 @@ afterEach(async () => {
 async function signInCookie(base: string, token: string): Promise<string> {
   return (await signInForm(base, token)).cookie;
 }
-const signIn = signInForm;
 
 const inboxStatus = async (base: string, cookie: string) => (await fetch(`${base}/`, { headers: { cookie }, redirect: 'manual' })).status;
 

@@ -48,6 +48,11 @@ describePostgres('pruning receipts: Postgres', (url) => {
   suite(async () => {
     const s = postgresStore({ connectionString: url, schema });
     const close = s.close.bind(s);
-    return Object.assign(s, { close: async () => (await close(), await dropSchema(url, schema)) });
+    return Object.assign(s, {
+      close: async () => {
+        await close();
+        await dropSchema(url, schema);
+      },
+    });
   });
 });
