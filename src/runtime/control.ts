@@ -5,7 +5,7 @@ import { canonicalJson } from './canonical.js';
 import { decideCall } from './decide.js';
 import { ApprovalMismatch, CtrlrunError } from './errors.js';
 import { receiptSigner, type ReceiptSigner } from './signing.js';
-import { retentionOf, type DecisionLogOption } from './decision-log.js';
+import { keepsDecisionLog, type DecisionLogOption } from './decision-log.js';
 import {
   appendReceipt,
   approverName,
@@ -60,7 +60,8 @@ export interface ControlOptions {
   /**
    * The decision log (`ctrlrun-gen replay --store`, `receipts log`): each decided call's inputs
    * beside its receipt, an argument labelled by the policy's `data:` kept only as its hash. On by
-   * default, each entry kept `retentionDays` (default 30); `false` keeps none.
+   * default; `false` keeps none. Entries are kept until an operator prunes them (`ctrlrun-gen
+   * receipts prune`, `serve --retention-days`): the application never prunes.
    */
   decisionLog?: DecisionLogOption;
   /**
@@ -160,7 +161,7 @@ export function createControl(options: ControlOptions): Control {
     clock: options.clock ?? Date.now,
     policy: undefined,
     signer: signerOf(options.receiptKey),
-    decisionRetentionMs: retentionOf(options.decisionLog),
+    decisionLog: keepsDecisionLog(options.decisionLog),
     toolActions: new WeakMap(),
     pinnedFetches: new WeakMap(),
     namedActions: new Map(),

@@ -52,8 +52,8 @@ export interface ControlInternals {
   readonly pinnedFetches: WeakMap<object, { server: string; pinned: PinnedFetch }>;
   /** Where the control tells the developer one-line things (the first refusal for want of a principal). */
   readonly notice?: Notice | undefined;
-  /** How long the decision log keeps an entry (ms); null: no log (`decisionLog: false`). */
-  readonly decisionRetentionMs?: number | null | undefined;
+  /** Whether the control writes the decision log (`decisionLog: false`: no). */
+  readonly decisionLog?: boolean | undefined;
 }
 
 export const INTERNALS: unique symbol = Symbol('ctrlrun.control.internals');

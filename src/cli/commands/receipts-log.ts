@@ -22,6 +22,9 @@ const BREAK_TEXT: Record<DecisionBreak, string> = {
   link_broken: "its prev_hash is not the previous entry's hash",
   missing: 'it is missing (an entry was cut from the middle)',
   receipt_mismatch: 'the receipt it names (receipt_seq) does not have its hash, or records another call or decision',
+  deleted: 'the oldest entries up to it are gone, and no prune record names them (deleted, not pruned)',
+  pruned_unrecorded: "it is a pruned entry's tombstone that no prune record of its tenant names",
+  truncated: "the newest entries are gone: the store's head row names a newer one",
 };
 
 async function entriesOf(store: Store, query: DecisionQuery): Promise<DecisionEntry[]> {
@@ -63,9 +66,12 @@ export const receiptsLog: CommandSpec<LogArgs> = {
       if (args.verify) {
         const result = await verifyDecisions(store);
         if (args.json) ctx.stdout(`${JSON.stringify(result)}\n`);
-        else if (result.ok)
-          ctx.stdout(`${result.count} decision log entr${result.count === 1 ? 'y' : 'ies'}, chain intact and bound to the receipts. ${label}\n`);
-        else ctx.stdout(`Decision log broken at seq ${result.seq}: ${result.break} (${BREAK_TEXT[result.break]}). ${label}\n`);
+        else if (result.ok) {
+          const pruned = result.pruned
+            ? `; ${result.pruned.entries} pruned by ${result.pruned.records} operator prune record${result.pruned.records === 1 ? '' : 's'}`
+            : '';
+          ctx.stdout(`${result.count} decision log entr${result.count === 1 ? 'y' : 'ies'}, chain intact and bound to the receipts${pruned}. ${label}\n`);
+        } else ctx.stdout(`Decision log broken at seq ${result.seq}: ${result.break} (${BREAK_TEXT[result.break]}). ${label}\n`);
         return result.ok ? 0 : 1;
       }
       const all = await entriesOf(store, { ...(since !== undefined ? { since } : {}), ...(args.action !== undefined ? { action: args.action } : {}) });

@@ -25,7 +25,7 @@ export function receiptOf(action: string, facts: CallFacts, fields: ReceiptField
 export function receiptWriter(internals: ControlInternals, policy: CompiledPolicy, action: string, environment: string): WriteReceipt {
   const tool = toolOf(policy, action);
   // the entry (its arguments redacted and copied) is built only where the control keeps a log
-  const logs = internals.decisionRetentionMs != null && typeof internals.store.appendDecision === 'function';
+  const logs = internals.decisionLog === true && typeof internals.store.appendDecision === 'function';
   const labelled = (policy.actions[action]?.sensitive?.length ?? 0) > 0;
   const entryOf = (facts: CallFacts, receipt: Receipt, key: string) => decisionEntryOf(action, tool, policy, environment, facts, receipt, key);
   // chained on the store's promise, not async wrappers: the two receipts of a call wait on no extra turn
