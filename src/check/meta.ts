@@ -36,6 +36,8 @@ import { contradictoryConditionsMeta } from './rules/contradictory-conditions.js
 import { allowAllActionMeta } from './rules/allow-all-action.js';
 import { impossibleConditionMeta } from './rules/impossible-condition.js';
 import { alwaysTrueConditionMeta } from './rules/always-true-condition.js';
+import { mcpCallsRefusedMeta } from './rules/mcp-calls-refused.js';
+import { errorFunctionWithoutEffectMeta } from './rules/error-function-without-effect.js';
 
 /** The project's page (SARIF `informationUri`). */
 export const DOCS_BASE = 'https://www.npmjs.com/package/ctrlrun-gen';
@@ -88,6 +90,8 @@ export const RULES: readonly RuleMeta[] = [
   allowAllActionMeta,
   impossibleConditionMeta,
   alwaysTrueConditionMeta,
+  mcpCallsRefusedMeta,
+  errorFunctionWithoutEffectMeta,
 ];
 
 export const RULE_IDS: readonly string[] = RULES.map((r) => r.id);

@@ -30,6 +30,8 @@ import { contradictoryConditionsRule } from './contradictory-conditions.js';
 import { allowAllActionRule } from './allow-all-action.js';
 import { impossibleConditionRule } from './impossible-condition.js';
 import { alwaysTrueConditionRule } from './always-true-condition.js';
+import { mcpCallsRefusedRule } from './mcp-calls-refused.js';
+import { errorFunctionWithoutEffectRule } from './error-function-without-effect.js';
 
 /*
  * One module per rule id (src/check/rules/<id>.ts): its meta (the list of check/meta.ts), its
@@ -61,6 +63,8 @@ export const FILE_RULES: readonly FileRule[] = [
   generatedImportUnresolvedRule(),
   mcpFunctionToolRule,
   unmappedProtectedToolRule,
+  mcpCallsRefusedRule,
+  errorFunctionWithoutEffectRule,
 ];
 
 export const PARSE_ERROR_RULE: FileRule = parseErrorRule;
