@@ -428,7 +428,7 @@ describe('protectAgent: the whole graph, through public fields', () => {
     const w = world();
     const ran: string[] = [];
     const plain = tool({ name: 'wire_money', description: 'x', parameters: z.object({ to: z.string() }), execute: async ({ to }) => ran.push(to) && 'sent' });
-    const search = (returned: FunctionTool) => toolSearchTool({ execution: 'client', execute: async () => [returned] });
+    const search = (returned: FunctionTool<any, any, any>) => toolSearchTool({ execution: 'client', execute: async () => [returned] });
     const searchCall = { type: 'tool_search_call' as const, callId: 'ts1', execution: 'client' as const, arguments: { query: 'money' }, status: 'completed' };
     const scripted = () => new ScriptedModel([[searchCall], [functionCall('wire_money', { to: 'mallory' }, { callId: 'c1' })], [assistantMessage('done')]]);
 

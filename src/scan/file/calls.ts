@@ -11,6 +11,7 @@ import { agentNameOf } from './agents.js';
 import { constObjectLiteral, doorOf, isProtectedToolCallee, opaque, resolve, type FileContext, type ResolvedMember } from './context.js';
 import { onMethodCall } from './methods.js';
 import { resolveName } from './names.js';
+import { givesModelSomething } from '../sdk-surface.js';
 
 // Calls: module loads, the generated module's doors, `protectedTool`, the SDK's tool factories
 // (directly or through `call`/`apply`/`Reflect.apply`), then methods of agents and runs.
@@ -154,7 +155,7 @@ function onSdkCall(cx: FileContext, node: ts.CallExpression): boolean {
     const later = spreadAfter(optionsArg, 'requireApproval', cx.sf);
     if (later) call.spreadAfterRequireApproval = later;
     cx.scan.hostedMcpCalls.push(call);
-  } else if (isToolFactory(r.module, r.member) || (r.member === 'getAllMcpTools' && isSdkModule(r.module))) {
+  } else if (isToolFactory(r.module, r.member) || (isSdkModule(r.module) && givesModelSomething(r.member))) {
     const f: NonNullable<FileScan['sdkFactoryCalls']>[number] = {
       kind: 'sdk-factory',
       span: spanOf(node, cx.sf),
