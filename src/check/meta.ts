@@ -38,6 +38,7 @@ import { impossibleConditionMeta } from './rules/impossible-condition.js';
 import { alwaysTrueConditionMeta } from './rules/always-true-condition.js';
 import { mcpCallsRefusedMeta } from './rules/mcp-calls-refused.js';
 import { errorFunctionWithoutEffectMeta } from './rules/error-function-without-effect.js';
+import { sdkVersionUntestedMeta } from './rules/sdk-version-untested.js';
 
 /** The project's page (SARIF `informationUri`). */
 export const DOCS_BASE = 'https://www.npmjs.com/package/ctrlrun-gen';
@@ -92,6 +93,7 @@ export const RULES: readonly RuleMeta[] = [
   alwaysTrueConditionMeta,
   mcpCallsRefusedMeta,
   errorFunctionWithoutEffectMeta,
+  sdkVersionUntestedMeta,
 ];
 
 export const RULE_IDS: readonly string[] = RULES.map((r) => r.id);

@@ -32,6 +32,7 @@ import { impossibleConditionRule } from './impossible-condition.js';
 import { alwaysTrueConditionRule } from './always-true-condition.js';
 import { mcpCallsRefusedRule } from './mcp-calls-refused.js';
 import { errorFunctionWithoutEffectRule } from './error-function-without-effect.js';
+import { sdkVersionUntestedRule } from './sdk-version-untested.js';
 
 /*
  * One module per rule id (src/check/rules/<id>.ts): its meta (the list of check/meta.ts), its
@@ -82,4 +83,5 @@ export const REPO_RULES: readonly RepoRule[] = [
   allowAllActionRule,
   impossibleConditionRule,
   alwaysTrueConditionRule,
+  sdkVersionUntestedRule,
 ];
