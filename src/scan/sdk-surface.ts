@@ -79,9 +79,9 @@ export const SDK_DOORS: Readonly<Record<string, ProtectedDoor>> = {
     what: "an MCP server's tools as plain function tools (the codemod rewrites it to protectMcpTools)",
   },
   mcpToFunctionTool: {
-    by: ['protectMcpTools'],
+    by: ['protectMcpFunctionTool'],
     rule: 'mcp-function-tool',
-    what: 'one MCP tool as a plain function tool (the codemod rewrites a list of them to protectMcpTools)',
+    what: 'one listed MCP tool as a plain function tool (the codemod rewrites it to protectMcpFunctionTool)',
   },
   Agent: {
     by: ['protectAgentTool', 'protectAgent'],

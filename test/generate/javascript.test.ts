@@ -82,6 +82,7 @@ describe('the JavaScript module decides as the TypeScript one', () => {
         'protectApplyPatchTool',
         'protectComputerTool',
         'protectHostedMcp',
+        'protectMcpFunctionTool',
         'protectMcpServer',
         'protectMcpTools',
         'protectShellTool',

@@ -80,6 +80,7 @@ export interface FileContext {
 export const GENERATED_DOORS = new Set([
   'protectMcpServer',
   'protectMcpTools',
+  'protectMcpFunctionTool',
   'protectAgent',
   'protectAgentTool',
   'protectHostedMcp',
