@@ -1,42 +1,11 @@
-import type { Policy } from '../policy/types.js';
-import type { CalleeBinding, FileScan, OptionProperty, ToolCallOptions } from '../scan/types.js';
+import type { FileScan, OptionProperty, ToolCallOptions } from '../scan/types.js';
 import { yamlScalar } from '../manifest/yaml-scalar.js';
-import { removalRange, type TextEdit } from './edits.js';
+import { removalRange } from './edits.js';
 import { needsApprovalVerdict } from './strictness.js';
-import type { CodemodFinding, DoorKind, Located } from './types.js';
+import type { DoorContext, DoorKind, DoorPlan, Located } from './types.js';
+import { planMcpConversions } from './mcp-conversions.js';
 
-/** What the door rewrites need to know of the project and of the file's imports. */
-export interface DoorContext {
-  fileAbs: string;
-  /** Function tool name → action (an agent tool, a shell or apply_patch tool is mapped by its SDK name). */
-  actions: ReadonlyMap<string, string>;
-  /** Hosted MCP server labels the manifest maps. */
-  hostedLabels: ReadonlySet<string>;
-  /** MCP server names the manifest maps (`- mcp: { server, tool }`). */
-  mcpServers: ReadonlySet<string>;
-  /** Those of them with a mapped tool whose action pins a TLS certificate: built with `fetch: upstreamFetch(name)`. */
-  pinnedMcpServers: ReadonlySet<string>;
-  policy: Policy;
-  /** The text that calls an export of the generated module here (`protectShellTool`, `gen.protectShellTool`). */
-  callee: (name: string) => string;
-  /** Quotes a string as the file does. */
-  quoted: (value: string) => string;
-}
-
-/** An SDK factory whose call was replaced (its import may go). */
-export interface ReplacedFactory {
-  factory: string;
-  binding: CalleeBinding;
-  start: number;
-}
-
-export interface DoorPlan {
-  edits: TextEdit[];
-  findings: CodemodFinding[];
-  /** Exports of the generated module the edits call. */
-  used: Set<string>;
-  replaced: ReplacedFactory[];
-}
+export type { DoorContext, DoorPlan, ReplacedFactory } from './types.js';
 
 const LOCAL: Record<string, { variant: string; defaultName: string; what: string }> = {
   shellTool: { variant: 'protectShellTool', defaultName: 'shell', what: 'shell tool' },
@@ -58,6 +27,7 @@ export function planDoors(scan: FileScan, text: string, ctx: DoorContext): DoorP
   planAgentTools(scan, d);
   planMcpFetches(scan, d);
   planMcpWrappers(scan, d);
+  planMcpConversions(scan, text, ctx, d.plan);
   return d.plan;
 }
 

@@ -13,6 +13,7 @@ export const FIXABLE_RULES: ReadonlySet<string> = new Set([
   'unprotected-door',
   'unprotected-agent-tool',
   'mcp-server-unguarded',
+  'mcp-function-tool',
 ]);
 
 /**

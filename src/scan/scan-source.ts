@@ -98,6 +98,7 @@ function createFileContext(file: string, text: string, parsed: Parsed, options: 
     guardedAgentVars: new Set(),
     guardedAgentNodes: new Set(),
     pendingLists: [],
+    pendingConversions: [],
     cache: {},
     moduleLoads: {
       sf,

@@ -96,6 +96,13 @@ export interface SdkFactoryCall {
   argumentsStart?: number;
   /** Called through `.call`, `.apply` or `Reflect.apply`: the callee cannot simply be replaced. */
   indirect?: 'call' | 'apply' | 'reflect';
+  /** Each argument's span (a direct call only): the codemod rebuilds the arguments of a conversion it rewrites. */
+  args?: Span[];
+  /**
+   * `getAllMcpTools` / `mcpToFunctionTool`: the MCP servers whose tools it converts (the `mcpServers`
+   * option or first argument, the second argument), each followed as an element of `mcpServers` is.
+   */
+  mcpServers?: McpServerElement[];
 }
 
 /**

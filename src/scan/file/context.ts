@@ -6,7 +6,7 @@ import type { ModuleLoadContext } from '../module-loads.js';
 import type { RunScanContext } from '../runs.js';
 import { skipWrappers } from '../syntax.js';
 import { valueOfExpr } from '../values.js';
-import type { CalleeBinding, FileScan, McpServerList, ModuleImport, SdkValue, Span } from '../types.js';
+import type { CalleeBinding, FileScan, McpServerList, ModuleImport, SdkFactoryCall, SdkValue, Span } from '../types.js';
 
 export interface ScanSourceOptions {
   /** Absolute repo root `file` is relative to (to resolve relative specifiers). */
@@ -70,6 +70,8 @@ export interface FileContext {
   guardedAgentVars: Set<string>;
   guardedAgentNodes: Set<ts.Node>;
   pendingLists: PendingList[];
+  /** The servers given to `getAllMcpTools` / `mcpToFunctionTool`, read once the whole file is known. */
+  pendingConversions: Array<{ call: SdkFactoryCall; values: ts.Expression[] }>;
   /** Lazily built indexes of the file's declarations. */
   cache: { constObjects?: Map<string, ts.ObjectLiteralExpression>; initializers?: Map<string, ts.Expression>; returns?: Map<string, ts.Expression[]> };
   moduleLoads: ModuleLoadContext;

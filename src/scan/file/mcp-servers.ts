@@ -3,7 +3,8 @@ import { typescript } from '../typescript.js';
 import { spanOf } from '../parse.js';
 import { optionsOf, propertyName, skipWrappers } from '../syntax.js';
 import type { McpServerElement } from '../types.js';
-import { doorOf, initializerOf, type FileContext } from './context.js';
+import { doorOf, initializerOf, resolve, type FileContext } from './context.js';
+import { isSdkModule } from '../imports.js';
 
 // The MCP servers of `mcpServers` values, read once the walk knows which servers and agents the
 // file guards in place.
@@ -17,6 +18,11 @@ export function settleServerLists(cx: FileContext): void {
     const agentProtected =
       (p.agentNode !== undefined && cx.guardedAgentNodes.has(p.agentNode)) || (p.agentVar !== undefined && cx.guardedAgentVars.has(p.agentVar));
     cx.scan.mcpServerLists!.push({ kind: 'mcp-server-list', span: p.span, form: p.form, agentProtected, elements });
+  }
+  for (const { call, values } of cx.pendingConversions) {
+    const elements: McpServerElement[] = [];
+    for (const v of values) serverElements(cx, v, elements);
+    call.mcpServers = elements;
   }
 }
 
@@ -61,11 +67,15 @@ function serverElements(cx: FileContext, value: ts.Expression, out: McpServerEle
   }
   if (typescript.isCallExpression(e) && doorOf(cx, e.expression) === 'protectMcpServer') return element(value, 'protected', e.arguments[0]);
   if (typescript.isNewExpression(e)) return element(value, 'unprotected', e);
+  const connected = depth < 8 ? connectedServers(cx, e) : undefined;
+  if (connected) return serverElements(cx, connected, out, depth + 1, false);
   if (typescript.isIdentifier(e)) {
     if (cx.guardedServerVars.has(e.text)) return element(value, 'protected', e);
     const init = initializerOf(cx, e.text);
     const i = init ? skipWrappers(init) : undefined;
     if (i && typescript.isArrayLiteralExpression(i) && depth < 8) return serverElements(cx, i, out, depth + 1, false);
+    const viaConnect = i && depth < 8 ? connectedServers(cx, i) : undefined;
+    if (viaConnect) return serverElements(cx, viaConnect, out, depth + 1, false);
     if (i && typescript.isCallExpression(i) && doorOf(cx, i.expression) === 'protectMcpServer') return element(value, 'protected', i.arguments[0]);
     if (i && typescript.isNewExpression(i)) return element(value, 'unprotected', i);
     return element(value, i ? 'opaque' : 'unprotected');
@@ -128,4 +138,36 @@ function serverNameOf(cx: FileContext, expr: ts.Expression | undefined, depth = 
   }
   if (typescript.isCallExpression(e) && doorOf(cx, e.expression) === 'protectMcpServer') return serverNameOf(cx, e.arguments[0], depth + 1);
   return undefined;
+}
+
+/** Through `await` and the usual wrappers. */
+function unwrapAwait(expr: ts.Expression): ts.Expression {
+  let e = skipWrappers(expr);
+  while (typescript.isAwaitExpression(e)) e = skipWrappers(e.expression);
+  return e;
+}
+
+/**
+ * `servers.active` / `servers.all` of `servers = await connectMcpServers([a, b], options)` (or the
+ * same call inline, or `MCPServers.open([...])`): the array of servers it was given. The SDK's
+ * `MCPServers` hands out those very server objects, so each is followed as an element of that
+ * array (and the codemod wraps it there).
+ */
+function connectedServers(cx: FileContext, e: ts.Expression): ts.Expression | undefined {
+  if (!typescript.isPropertyAccessExpression(e) || (e.name.text !== 'active' && e.name.text !== 'all')) return undefined;
+  let holder = unwrapAwait(e.expression);
+  if (typescript.isIdentifier(holder)) {
+    const init = initializerOf(cx, holder.text);
+    if (!init) return undefined;
+    holder = unwrapAwait(init);
+  }
+  if (!typescript.isCallExpression(holder)) return undefined;
+  const callee = skipWrappers(holder.expression);
+  const direct = resolve(cx, callee);
+  const opens =
+    (direct?.member === 'connectMcpServers' && isSdkModule(direct.module)) ||
+    (typescript.isPropertyAccessExpression(callee) &&
+      callee.name.text === 'open' &&
+      ((r) => r?.member === 'MCPServers' && isSdkModule(r.module))(resolve(cx, callee.expression)));
+  return opens ? holder.arguments[0] : undefined;
 }

@@ -6,6 +6,24 @@ const GEN = "import { protectAgent, protectAgentTool, protectHostedMcp, protectM
 
 ruleTester('mcp-server-unguarded', {
   valid: [
+    {
+      name: 'connectMcpServers(...).active of guarded servers (issue 35: it was "cannot follow")',
+      code: lines(
+        "import { Agent, MCPServerStdio, connectMcpServers } from '@openai/agents';",
+        GEN,
+        "const github = new MCPServerStdio({ name: 'github', fullCommand: 'x' });",
+        'await using servers = await connectMcpServers([protectMcpServer(github)], { connectInParallel: true });',
+        "export const a = new Agent({ name: 'a', mcpServers: servers.active });",
+      ),
+    },
+    {
+      name: 'connectMcpServers inline, .all',
+      code: lines(
+        "import { Agent, MCPServerStdio, connectMcpServers } from '@openai/agents';",
+        GEN,
+        "export const a = new Agent({ name: 'a', mcpServers: (await connectMcpServers([protectMcpServer(new MCPServerStdio({ name: 'fs', fullCommand: 'x' }))])).all });",
+      ),
+    },
     { name: 'an Agent with tools only', code: lines(SDK, "export const a = new Agent({ name: 'a', tools: [] });") },
     { name: 'an Agent of another package', code: lines("import { Agent } from 'other';", "export const a = new Agent({ name: 'a', mcpServers: [s] });") },
     {
@@ -56,6 +74,28 @@ ruleTester('mcp-server-unguarded', {
     },
   ],
   invalid: [
+    {
+      name: 'connectMcpServers(...).active: each unguarded server, where connectMcpServers is given it (issue 35)',
+      code: lines(
+        "import { Agent, MCPServerStdio, connectMcpServers } from '@openai/agents';",
+        "const github = new MCPServerStdio({ name: 'github', fullCommand: 'x' });",
+        "const servers = await connectMcpServers([github, new MCPServerStdio({ name: 'fs', fullCommand: 'y' })]);",
+        'const active = servers.active;',
+        "export const a = new Agent({ name: 'a', mcpServers: active });",
+      ),
+      errors: [
+        { line: 3, column: 42, mentions: 'MCP server `github`' },
+        { line: 3, column: 50, mentions: 'protectMcpServer' },
+      ],
+    },
+    {
+      name: 'an MCPServers of unknown origin is still reported (fail closed)',
+      code: lines(
+        "import { Agent, MCPServerStdio, connectMcpServers } from '@openai/agents';",
+        "export function agentOf(servers: { active: never[] }) { return new Agent({ name: 'a', mcpServers: servers.active }); }",
+      ),
+      errors: [{ line: 2, column: 99, mentions: 'cannot follow' }],
+    },
     {
       name: 'an unguarded server: an error naming the server and the fix',
       code: lines(
