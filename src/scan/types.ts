@@ -214,6 +214,19 @@ export interface McpServerElement {
   fetchInsert?: { at: number; indent: string | null };
   /** An element of an array literal (the codemod can wrap it in place). */
   inArray?: boolean;
+  /** How the server is reached, where it is made with literal options (init maps or lists its tools from it). */
+  launch?: McpServerLaunch;
+}
+
+/** The literal options of an SDK MCP server's construction: a command it starts, or a URL. */
+export interface McpServerLaunch {
+  /** `MCPServerStdio`, `MCPServerStreamableHttp`, `MCPServerSSE`. */
+  transport: 'stdio' | 'http' | 'sse';
+  fullCommand?: string;
+  command?: string;
+  args?: string[];
+  cwd?: string;
+  url?: string;
 }
 
 /**

@@ -97,7 +97,7 @@ describe('init, generate and check in a plain JavaScript project', () => {
       module
         .trimEnd()
         .endsWith(
-          'module.exports = { policy, protectedTool, protectMcpServer, protectMcpTools, protectHostedMcp, protectShellTool, protectApplyPatchTool, protectComputerTool, protectAgentTool, protectAgent };',
+          'module.exports = { policy, protectedTool, protectMcpServer, protectMcpTools, protectMcpFunctionTool, protectHostedMcp, protectShellTool, protectApplyPatchTool, protectComputerTool, protectAgentTool, protectAgent };',
         ),
     ).toBe(true);
     expect(module).not.toMatch(/^(import|export) /m);

@@ -39,10 +39,13 @@ import { outputKind, packageType, typingsPath, type OutputKind } from '../../gen
 import { schemasInScans } from '../../generate/project-schemas.js';
 import type { ActionSchemas } from '../../generate/tool-schemas.js';
 import type { Manifest } from '../../manifest/types.js';
+import { mcpNotes, mcpToolsOfRepo } from '../../init/mcp-notes.js';
+import type { McpToolsFound } from '../../init/mcp-tools.js';
 
 interface InitArgs {
   force?: boolean;
   identity?: string;
+  discoverMcp?: boolean;
 }
 
 const POLICY = MANIFEST_DEFAULTS.policy;
@@ -157,6 +160,12 @@ export const initCommand: CommandSpec<InitArgs> = {
         default: false,
         describe: 'Merge into files that already exist: their actions and mappings are kept, new tools are added',
       })
+      .option('discover-mcp', {
+        type: 'boolean',
+        default: false,
+        describe:
+          "Ask each MCP server the code configures for its tools by starting it (a stdio server's literal command, or an HTTP server on this machine), each for at most 15 s; without it, init maps only the tools of servers defined in this repository",
+      })
       .option('identity', {
         type: 'string',
         describe:
@@ -167,6 +176,7 @@ export const initCommand: CommandSpec<InitArgs> = {
     ['ctrlrun-gen init --force', 'Add the tools found since, keeping every action and mapping already there'],
     ['ctrlrun-gen init --cwd packages/agent', 'One package of a workspace'],
     ['ctrlrun-gen init --identity env:CTRLRUN_PRINCIPAL', 'A script or job: the principal comes from an environment variable'],
+    ['ctrlrun-gen init --discover-mcp', "Map the tools of the MCP servers the code starts, as they list them (runs each server's command)"],
   ],
   run: async (args, ctx) => {
     const chosen = args.identity !== undefined ? parseIdentityOption(args.identity) : undefined;
@@ -178,7 +188,9 @@ export const initCommand: CommandSpec<InitArgs> = {
     const proposed = proposeIdentity(scan.files, mapped);
     const identity = chosen ?? proposed.proposal;
     const inTests = testOnlyTools(scan, mapped);
-    const servers = findServers(scan);
+    const found0 = findServers(scan);
+    const mcp = await mcpToolsOfRepo(found0.mcp, ctx.cwd, args.discoverMcp === true);
+    const servers = { ...found0, mcpTools: mcp.found };
     const abs = (rel: string) => path.resolve(ctx.cwd, rel);
     const serverFiles = [...servers.hosted, ...servers.mcp].flatMap((s) => s.places.map((p) => abs(p.file)));
     const toolFiles = [...new Set([...found.tools.flatMap((t) => t.places.map((p) => abs(p.file))), ...found.unnamed.map((u) => abs(u.file)), ...serverFiles])];
@@ -252,10 +264,11 @@ export const initCommand: CommandSpec<InitArgs> = {
         const at = server.places[0]!;
         ctx.stdout(
           `note: ${displayPath(path.join(dir, at.file), ctx.cwd)}:${at.line}: MCP server ${JSON.stringify(server.name)} lists its tools only at run time: map each as ` +
-            `\`- mcp: { server: ${yamlString(server.name)}, tool: <tool> }\` in ${manifest} (an example is there, commented); a tool no entry maps is denied\n`,
+            `\`- mcp: { server: ${yamlString(server.name)}, tool: <tool> }\` in ${manifest} (an example is there, commented; \`init --force --discover-mcp\` asks the server); a tool no entry maps is denied\n`,
         );
       }
     }
+    for (const line of mcpNotes(plans, mcp, ctx.cwd)) ctx.stdout(line);
     for (const line of objectToolNotes(scan.files)) ctx.stdout(line);
     const testNote = testOnlyToolsNote(inTests);
     if (testNote) ctx.stdout(testNote);
@@ -371,7 +384,7 @@ function planPackage(
   dir: string,
   files: string[],
   found: ReturnType<typeof findTools>,
-  servers: { hosted: FoundServer[]; mcp: FoundServer[] },
+  servers: { hosted: FoundServer[]; mcp: FoundServer[]; mcpTools?: readonly McpToolsFound[] },
   cwd: string,
   browserDirs: string[],
   browser: ReadonlyMap<string, string>,
@@ -434,7 +447,11 @@ function planPackage(
             ? 'edge'
             : undefined,
     ...(realtimeUse(tools) === 'mixed' ? { realtimePlaces: tools.flatMap((t) => t.places.filter((p) => p.realtime === true)) } : {}),
-    plan: planActions({ tools, unnamed }, existing, { hosted: local(servers.hosted), mcp: local(servers.mcp) }),
+    plan: planActions({ tools, unnamed }, existing, {
+      hosted: local(servers.hosted),
+      mcp: local(servers.mcp),
+      ...(servers.mcpTools ? { mcpTools: servers.mcpTools } : {}),
+    }),
     ...(build ? { build } : {}),
     ...paths,
     ...(policyText !== undefined ? { policyText } : {}),

@@ -1,8 +1,8 @@
 import type { ts } from 'ts-morph';
 import { typescript } from '../typescript.js';
 import { spanOf } from '../parse.js';
-import { optionsOf, propertyName, skipWrappers } from '../syntax.js';
-import type { McpServerElement } from '../types.js';
+import { isStringLike, optionsOf, propertyName, skipWrappers } from '../syntax.js';
+import type { McpServerElement, McpServerLaunch } from '../types.js';
 import { doorOf, initializerOf, resolve, type FileContext } from './context.js';
 import { isSdkModule } from '../imports.js';
 
@@ -37,6 +37,7 @@ function serverElement(
   const serverName = serverNameOf(cx, source);
   const fetch = serverFetchOf(cx, source);
   const fetchInsert = fetch === 'none' ? fetchInsertOf(cx, source) : undefined;
+  const launch = serverLaunchOf(cx, source);
   return {
     span: spanOf(node, cx.sf),
     text: node.getText(cx.sf),
@@ -45,6 +46,7 @@ function serverElement(
     ...(fetch !== undefined ? { fetch } : {}),
     ...(fetchInsert !== undefined ? { fetchInsert } : {}),
     ...(inArray ? { inArray } : {}),
+    ...(launch !== undefined ? { launch } : {}),
   };
 }
 
@@ -81,6 +83,47 @@ function serverElements(cx: FileContext, value: ts.Expression, out: McpServerEle
     return element(value, i ? 'opaque' : 'unprotected');
   }
   element(value, 'opaque');
+}
+
+const TRANSPORTS: Record<string, McpServerLaunch['transport']> = { MCPServerStdio: 'stdio', MCPServerStreamableHttp: 'http', MCPServerSSE: 'sse' };
+
+/** The `new` of an SDK MCP server class an expression holds (through variables and `protectMcpServer`). */
+function serverNewOf(cx: FileContext, expr: ts.Expression | undefined, depth = 0): ts.NewExpression | undefined {
+  if (!expr || depth > 4) return undefined;
+  const e = skipWrappers(expr);
+  if (typescript.isNewExpression(e)) return e;
+  if (typescript.isIdentifier(e)) {
+    const init = initializerOf(cx, e.text);
+    return init ? serverNewOf(cx, init, depth + 1) : undefined;
+  }
+  if (typescript.isCallExpression(e) && doorOf(cx, e.expression) === 'protectMcpServer') return serverNewOf(cx, e.arguments[0], depth + 1);
+  return undefined;
+}
+
+/**
+ * The literal launch options of the SDK MCP server an expression makes: the command of a stdio
+ * server (`fullCommand`, or `command` and `args`, and `cwd`), the URL of an HTTP one. Undefined when
+ * it is not an SDK server class or a part of them is not a literal (init never guesses a command).
+ */
+function serverLaunchOf(cx: FileContext, expr: ts.Expression | undefined): McpServerLaunch | undefined {
+  const made = serverNewOf(cx, expr);
+  const r = made ? resolve(cx, made.expression) : undefined;
+  const transport = r && isSdkModule(r.module) ? TRANSPORTS[r.member] : undefined;
+  const arg = made?.arguments?.[0] ? skipWrappers(made.arguments[0]) : undefined;
+  if (!transport || !arg || !typescript.isObjectLiteralExpression(arg) || arg.properties.some((p) => typescript.isSpreadAssignment(p))) return undefined;
+  const launch: McpServerLaunch = { transport };
+  for (const p of arg.properties) {
+    const key = propertyName(p.name);
+    if (key !== 'fullCommand' && key !== 'command' && key !== 'args' && key !== 'cwd' && key !== 'url') continue;
+    if (!typescript.isPropertyAssignment(p)) return undefined;
+    const v = skipWrappers(p.initializer);
+    if (key === 'args') {
+      if (!typescript.isArrayLiteralExpression(v) || !v.elements.every((el) => isStringLike(el))) return undefined;
+      launch.args = v.elements.map((el) => (el as ts.StringLiteral).text);
+    } else if (isStringLike(v)) launch[key] = v.text;
+    else return undefined;
+  }
+  return launch;
 }
 
 /** The options object literal of the `new` that makes the server an expression holds (through variables and `protectMcpServer`). */
