@@ -10,6 +10,7 @@ import {
   setTraceProcessors,
   setTracingDisabled,
   tool,
+  toolNamespace,
   toolSearchTool,
   webSearchTool,
   type FunctionTool,
@@ -422,6 +423,14 @@ describe('protectAgent: the whole graph, through public fields', () => {
     const plain = tool({ name: 'wire_money', description: 'x', parameters: z.object({ to: z.string() }), deferLoading: true, execute: async () => 'sent' });
     const open = new Agent<Ctx>({ name: 'desk', tools: [toolSearchTool(), plain] });
     expect(() => w.doors.protectAgent(open)).toThrow(/agent desk: function tool wire_money is not protected/);
+    // a namespace's copies keep what protects them (and an unprotected one is still named)
+    const grouped = new Agent<Ctx>({
+      name: 'desk',
+      tools: [toolSearchTool(), ...toolNamespace({ name: 'billing', description: 'Billing', tools: [w.refund] })],
+    });
+    expect(w.doors.protectAgent(grouped)).toBe(grouped);
+    const openGroup = new Agent<Ctx>({ name: 'desk', tools: toolNamespace({ name: 'billing', description: 'Billing', tools: [w.refund, plain] }) });
+    expect(() => w.doors.protectAgent(openGroup)).toThrow(/function tool wire_money is not protected/);
   });
 
   it("toolSearchTool({ execution: 'client', execute }): what execute returns is checked at run time; an unprotected tool stops the run and runs nothing", async () => {
