@@ -154,7 +154,9 @@ describe('init --discover-mcp: the server says which tools it lists', () => {
   const SCRIPT = path.join(REPO_ROOT, 'test/helpers/mcp-issues-server.mjs');
 
   it('a stdio server started by its literal command, and an HTTP server on 127.0.0.1, list their tools; without the flag nothing is started', async () => {
-    const http = await serveStatelessMcp(() => makeIssuesServer(path.join(makeTempDir('discover-log-'), 'log')));
+    const logs = makeTempDir('discover-log-');
+    dirs.push(logs);
+    const http = await serveStatelessMcp(() => makeIssuesServer(path.join(logs, 'log')));
     try {
       const dir = repo({
         'src/agent.ts': `import { Agent, MCPServerStdio, MCPServerStreamableHttp } from '@openai/agents';
