@@ -39,6 +39,10 @@ import { alwaysTrueConditionMeta } from './rules/always-true-condition.js';
 import { unprotectedSandboxAgentMeta } from './rules/unprotected-sandbox-agent.js';
 import { unprotectedHandoffMeta } from './rules/unprotected-handoff.js';
 
+import { mcpCallsRefusedMeta } from './rules/mcp-calls-refused.js';
+import { errorFunctionWithoutEffectMeta } from './rules/error-function-without-effect.js';
+import { sdkVersionUntestedMeta } from './rules/sdk-version-untested.js';
+
 /** The project's page (SARIF `informationUri`). */
 export const DOCS_BASE = 'https://www.npmjs.com/package/ctrlrun-gen';
 
@@ -92,6 +96,10 @@ export const RULES: readonly RuleMeta[] = [
   alwaysTrueConditionMeta,
   unprotectedSandboxAgentMeta,
   unprotectedHandoffMeta,
+
+  mcpCallsRefusedMeta,
+  errorFunctionWithoutEffectMeta,
+  sdkVersionUntestedMeta,
 ];
 
 export const RULE_IDS: readonly string[] = RULES.map((r) => r.id);

@@ -1,49 +1,11 @@
-import type { Policy } from '../policy/types.js';
-import type { CalleeBinding, OptionProperty, ToolCallOptions } from '../scan/types.js';
+import type { OptionProperty, ToolCallOptions } from '../scan/types.js';
 import { yamlScalar } from '../manifest/yaml-scalar.js';
-import { removalRange, type TextEdit } from './edits.js';
+import { removalRange } from './edits.js';
 import { needsApprovalVerdict } from './strictness.js';
-import type { CodemodFinding, DoorKind, Located } from './types.js';
+import type { DoorContext, DoorKind, DoorPlan, Located } from './types.js';
 
 // What every door's rewrite (doors.ts, sandbox-doors.ts, handoff-doors.ts) shares: the project's
 // mappings, the plan being built, and the checks and findings of a door left as it is.
-
-/** What the door rewrites need to know of the project and of the file's imports. */
-export interface DoorContext {
-  fileAbs: string;
-  /** Function tool name → action (an agent tool, a shell or apply_patch tool is mapped by its SDK name). */
-  actions: ReadonlyMap<string, string>;
-  /** Hosted MCP server labels the manifest maps. */
-  hostedLabels: ReadonlySet<string>;
-  /** MCP server names the manifest maps (`- mcp: { server, tool }`). */
-  mcpServers: ReadonlySet<string>;
-  /** Those of them with a mapped tool whose action pins a TLS certificate: built with `fetch: upstreamFetch(name)`. */
-  pinnedMcpServers: ReadonlySet<string>;
-  /** The manifest maps SandboxAgent capability tools (`- sandbox: { tool }`). */
-  sandboxMapped: boolean;
-  /** Handoff target agent name → action (`- handoff: { to }`). */
-  handoffActions: ReadonlyMap<string, string>;
-  policy: Policy;
-  /** The text that calls an export of the generated module here (`protectShellTool`, `gen.protectShellTool`). */
-  callee: (name: string) => string;
-  /** Quotes a string as the file does. */
-  quoted: (value: string) => string;
-}
-
-/** An SDK factory whose call was replaced (its import may go). */
-export interface ReplacedFactory {
-  factory: string;
-  binding: CalleeBinding;
-  start: number;
-}
-
-export interface DoorPlan {
-  edits: TextEdit[];
-  findings: CodemodFinding[];
-  /** Exports of the generated module the edits call. */
-  used: Set<string>;
-  replaced: ReplacedFactory[];
-}
 
 /** The plan being built, and the checks and findings every door shares. */
 export interface DoorTools {

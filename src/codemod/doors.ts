@@ -1,11 +1,12 @@
 import type { FileScan } from '../scan/types.js';
 import { yamlScalar } from '../manifest/yaml-scalar.js';
-import { doorTools, type DoorContext, type DoorPlan, type DoorTools } from './door-tools.js';
+import { doorTools, type DoorTools } from './door-tools.js';
 import { planHandoffs } from './handoff-doors.js';
+import { planMcpConversions } from './mcp-conversions.js';
 import { planSandboxAgents } from './sandbox-doors.js';
-import type { DoorKind } from './types.js';
+import type { DoorContext, DoorKind, DoorPlan } from './types.js';
 
-export type { DoorContext, DoorPlan, ReplacedFactory } from './door-tools.js';
+export type { DoorContext, DoorPlan, ReplacedFactory } from './types.js';
 
 const LOCAL: Record<string, { variant: string; defaultName: string; what: string }> = {
   shellTool: { variant: 'protectShellTool', defaultName: 'shell', what: 'shell tool' },
@@ -28,6 +29,7 @@ export function planDoors(scan: FileScan, text: string, ctx: DoorContext): DoorP
   planAgentTools(scan, d);
   planMcpFetches(scan, d);
   planMcpWrappers(scan, d);
+  planMcpConversions(scan, text, ctx, d.plan);
   planSandboxAgents(scan, d);
   planHandoffs(scan, d);
   return d.plan;

@@ -126,7 +126,7 @@ export function fileContextFor(manifest: Manifest, policy: Policy): (fileAbs: st
 export function hasDoors(scan: FileScan): boolean {
   return (
     scan.hostedMcpCalls.length > 0 ||
-    (scan.sdkFactoryCalls ?? []).some((c) => c.factory === 'shellTool' || c.factory === 'applyPatchTool' || c.factory === 'computerTool') ||
+    (scan.sdkFactoryCalls ?? []).some((c) => ['shellTool', 'applyPatchTool', 'computerTool', 'getAllMcpTools', 'mcpToFunctionTool'].includes(c.factory)) ||
     (scan.agentAsToolCalls ?? []).length > 0 ||
     (scan.sandboxAgents ?? []).some((s) => !s.guarded) ||
     (scan.handoffs ?? []).some((h) => h.form !== 'protected') ||

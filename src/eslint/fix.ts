@@ -15,6 +15,8 @@ export const FIXABLE_RULES: ReadonlySet<string> = new Set([
   'mcp-server-unguarded',
   'unprotected-sandbox-agent',
   'unprotected-handoff',
+
+  'mcp-function-tool',
 ]);
 
 /**

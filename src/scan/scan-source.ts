@@ -106,6 +106,8 @@ function createFileContext(file: string, text: string, parsed: Parsed, options: 
     pendingLists: [],
     pendingSandboxAgents: [],
     pendingHandoffLists: [],
+
+    pendingConversions: [],
     cache: {},
     moduleLoads: {
       sf,

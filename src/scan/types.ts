@@ -96,6 +96,13 @@ export interface SdkFactoryCall {
   argumentsStart?: number;
   /** Called through `.call`, `.apply` or `Reflect.apply`: the callee cannot simply be replaced. */
   indirect?: 'call' | 'apply' | 'reflect';
+  /** Each argument's span (a direct call only): the codemod rebuilds the arguments of a conversion it rewrites. */
+  args?: Span[];
+  /**
+   * `getAllMcpTools` / `mcpToFunctionTool`: the MCP servers whose tools it converts (the `mcpServers`
+   * option or first argument, the second argument), each followed as an element of `mcpServers` is.
+   */
+  mcpServers?: McpServerElement[];
 }
 
 /**
@@ -207,6 +214,19 @@ export interface McpServerElement {
   fetchInsert?: { at: number; indent: string | null };
   /** An element of an array literal (the codemod can wrap it in place). */
   inArray?: boolean;
+  /** How the server is reached, where it is made with literal options (init maps or lists its tools from it). */
+  launch?: McpServerLaunch;
+}
+
+/** The literal options of an SDK MCP server's construction: a command it starts, or a URL. */
+export interface McpServerLaunch {
+  /** `MCPServerStdio`, `MCPServerStreamableHttp`, `MCPServerSSE`. */
+  transport: 'stdio' | 'http' | 'sse';
+  fullCommand?: string;
+  command?: string;
+  args?: string[];
+  cwd?: string;
+  url?: string;
 }
 
 /**

@@ -85,6 +85,7 @@ describe('the JavaScript module decides as the TypeScript one', () => {
         'protectComputerTool',
         'protectHandoff',
         'protectHostedMcp',
+        'protectMcpFunctionTool',
         'protectMcpServer',
         'protectMcpTools',
         'protectSandboxAgent',

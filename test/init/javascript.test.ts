@@ -99,7 +99,7 @@ describe('init, generate and check in a plain JavaScript project', () => {
       module
         .trimEnd()
         .endsWith(
-          'module.exports = { policy, protectedTool, protectMcpServer, protectMcpTools, protectHostedMcp, protectShellTool, protectApplyPatchTool, protectComputerTool, protectAgentTool, protectAgent, protectSandboxAgent, protectHandoff };',
+          'module.exports = { policy, protectedTool, protectMcpServer, protectMcpTools, protectMcpFunctionTool, protectHostedMcp, protectShellTool, protectApplyPatchTool, protectComputerTool, protectAgentTool, protectAgent, protectSandboxAgent, protectHandoff };',
         ),
     ).toBe(true);
     expect(module).not.toMatch(/^(import|export) /m);

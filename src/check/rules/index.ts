@@ -32,6 +32,9 @@ import { contradictoryConditionsRule } from './contradictory-conditions.js';
 import { allowAllActionRule } from './allow-all-action.js';
 import { impossibleConditionRule } from './impossible-condition.js';
 import { alwaysTrueConditionRule } from './always-true-condition.js';
+import { mcpCallsRefusedRule } from './mcp-calls-refused.js';
+import { errorFunctionWithoutEffectRule } from './error-function-without-effect.js';
+import { sdkVersionUntestedRule } from './sdk-version-untested.js';
 
 /*
  * One module per rule id (src/check/rules/<id>.ts): its meta (the list of check/meta.ts), its
@@ -65,6 +68,9 @@ export const FILE_RULES: readonly FileRule[] = [
   unmappedProtectedToolRule,
   unprotectedSandboxAgentRule,
   unprotectedHandoffRule,
+
+  mcpCallsRefusedRule,
+  errorFunctionWithoutEffectRule,
 ];
 
 export const PARSE_ERROR_RULE: FileRule = parseErrorRule;
@@ -82,4 +88,5 @@ export const REPO_RULES: readonly RepoRule[] = [
   allowAllActionRule,
   impossibleConditionRule,
   alwaysTrueConditionRule,
+  sdkVersionUntestedRule,
 ];

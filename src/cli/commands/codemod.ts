@@ -234,6 +234,9 @@ const DOOR_WORDS: Record<Extract<CodemodFinding, { kind: 'door-left' }>['door'],
   mcpServers: 'MCP server',
   SandboxAgent: 'SandboxAgent',
   handoff: 'handoff to',
+
+  getAllMcpTools: 'getAllMcpTools() of MCP server',
+  mcpToFunctionTool: 'mcpToFunctionTool() of MCP server',
 };
 
 function formatSummary(result: CodemodResult, ctx: CliContext, write: boolean, written: string[], colors: ReturnType<typeof pc.createColors>): string {

@@ -41,10 +41,12 @@ import { outputKind, packageType, typingsPath, type OutputKind } from '../../gen
 import { schemasInScans } from '../../generate/project-schemas.js';
 import type { ActionSchemas } from '../../generate/tool-schemas.js';
 import type { Manifest } from '../../manifest/types.js';
+import { mcpNotes, mcpToolsOfRepo } from '../../init/mcp-notes.js';
 
 interface InitArgs {
   force?: boolean;
   identity?: string;
+  discoverMcp?: boolean;
 }
 
 const POLICY = MANIFEST_DEFAULTS.policy;
@@ -159,6 +161,12 @@ export const initCommand: CommandSpec<InitArgs> = {
         default: false,
         describe: 'Merge into files that already exist: their actions and mappings are kept, new tools are added',
       })
+      .option('discover-mcp', {
+        type: 'boolean',
+        default: false,
+        describe:
+          "Ask each MCP server the code configures for its tools by starting it (a stdio server's literal command, or an HTTP server on this machine), each for at most 15 s; without it, init maps only the tools of servers defined in this repository",
+      })
       .option('identity', {
         type: 'string',
         describe:
@@ -169,6 +177,7 @@ export const initCommand: CommandSpec<InitArgs> = {
     ['ctrlrun-gen init --force', 'Add the tools found since, keeping every action and mapping already there'],
     ['ctrlrun-gen init --cwd packages/agent', 'One package of a workspace'],
     ['ctrlrun-gen init --identity env:CTRLRUN_PRINCIPAL', 'A script or job: the principal comes from an environment variable'],
+    ['ctrlrun-gen init --discover-mcp', "Map the tools of the MCP servers the code starts, as they list them (runs each server's command)"],
   ],
   run: async (args, ctx) => {
     const chosen = args.identity !== undefined ? parseIdentityOption(args.identity) : undefined;
@@ -181,7 +190,9 @@ export const initCommand: CommandSpec<InitArgs> = {
     const identity = chosen ?? proposed.proposal;
     const inTests = testOnlyTools(scan, mapped);
     const doors = findSandboxAndHandoffs(scan);
-    const servers: FoundDoors = { ...findServers(scan), sandbox: doors.sandbox, handoffs: doors.handoffs, sandboxUnlisted: doors.unlisted };
+    const found0 = findServers(scan);
+    const mcp = await mcpToolsOfRepo(found0.mcp, ctx.cwd, args.discoverMcp === true);
+    const servers: FoundDoors = { ...found0, mcpTools: mcp.found, sandbox: doors.sandbox, handoffs: doors.handoffs, sandboxUnlisted: doors.unlisted };
     const abs = (rel: string) => path.resolve(ctx.cwd, rel);
     const serverFiles = [...servers.hosted, ...servers.mcp, ...doors.sandbox, ...doors.handoffs, ...doors.unlisted.map((u) => ({ places: [u] }))].flatMap((s) =>
       s.places.map((p) => abs(p.file)),
@@ -263,10 +274,11 @@ export const initCommand: CommandSpec<InitArgs> = {
         const at = server.places[0]!;
         ctx.stdout(
           `note: ${displayPath(path.join(dir, at.file), ctx.cwd)}:${at.line}: MCP server ${JSON.stringify(server.name)} lists its tools only at run time: map each as ` +
-            `\`- mcp: { server: ${yamlString(server.name)}, tool: <tool> }\` in ${manifest} (an example is there, commented); a tool no entry maps is denied\n`,
+            `\`- mcp: { server: ${yamlString(server.name)}, tool: <tool> }\` in ${manifest} (an example is there, commented; \`init --force --discover-mcp\` asks the server); a tool no entry maps is denied\n`,
         );
       }
     }
+    for (const line of mcpNotes(plans, mcp, ctx.cwd)) ctx.stdout(line);
     for (const line of objectToolNotes(scan.files)) ctx.stdout(line);
     const testNote = testOnlyToolsNote(inTests);
     if (testNote) ctx.stdout(testNote);
@@ -451,6 +463,7 @@ function planPackage(
       sandbox: local(servers.sandbox ?? []),
       handoffs: local(servers.handoffs ?? []),
       sandboxUnlisted: (servers.sandboxUnlisted ?? []).filter((u) => inPackage.has(path.resolve(cwd, u.file))).map((u) => ({ ...u, file: rel(u.file) })),
+      ...(servers.mcpTools ? { mcpTools: servers.mcpTools } : {}),
     }),
     ...(build ? { build } : {}),
     ...paths,

@@ -1,3 +1,4 @@
+import * as sdk from '@openai/agents';
 import type {
   Agent,
   AgentTool,
@@ -48,7 +49,9 @@ export interface AgentDoors<A extends string = string> {
   /**
    * Walks an agent graph (tools, handoffs, agents of protectAgentTool, MCP servers) through public
    * fields: guards each MCP server with protectMcpServer and each SandboxAgent with
-   * protectSandboxAgent, and throws naming every other door that is not protected. Returns the agent.
+   * protectSandboxAgent, and throws naming every other door that is not protected. A
+   * `toolSearchTool()` is accepted (its deferred tools are tools of the graph); a client `execute`
+   * of one has what it returns checked at run time. Returns the agent.
    */
   protectAgent: <T extends Agent<any, any>>(agent: T) => T;
 }
@@ -199,6 +202,10 @@ function openDoors(root: Agent<any, any>, guard: Guards): string[] {
               open.push(
                 `${where}: hosted MCP server ${(t as { providerData?: { server_label?: string } }).providerData?.server_label ?? name} is not protected (use protectHostedMcp)`,
               );
+          } else if ((t as { providerData?: { type?: string } }).providerData?.type === 'tool_search') {
+            // a search over this agent's deferred tools: each of them is a door of this graph, checked
+            // in this loop; tools a client `execute` returns are checked when it returns them
+            guardToolSearch(t, where);
           } else {
             open.push(`${where}: hosted tool ${name} runs at OpenAI and no client can gate it`);
           }
@@ -234,6 +241,44 @@ function openDoors(root: Agent<any, any>, guard: Guards): string[] {
   };
   visit(root, '');
   return open;
+}
+
+type ToolSearchExecutor = (args: { agent?: Agent<any, any> }) => unknown;
+const SEARCH_GUARD: unique symbol = Symbol.for('ctrlrun.protectAgent.toolSearch');
+
+/**
+ * `toolSearchTool({ execution: 'client', execute })`: its `execute` may return tools that are in no
+ * agent's graph, which the SDK then runs. The executor (the SDK's public
+ * `getClientToolSearchExecutor`/`attachClientToolSearchExecutor`, 0.6 on) is replaced by one that
+ * checks what the user's returns, as protectAgent checks a graph: an open door among them stops the
+ * run (a CtrlrunError) before any of them is loaded.
+ */
+function guardToolSearch(t: Tool<any>, where: string): void {
+  const api = sdk as Record<string, unknown>;
+  const get = api['getClientToolSearchExecutor'] as ((tool: Tool<any>) => ToolSearchExecutor | undefined) | undefined;
+  const attach = api['attachClientToolSearchExecutor'] as ((tool: Tool<any>, executor: ToolSearchExecutor) => void) | undefined;
+  const executor = get?.(t);
+  if (!executor || (executor as { [SEARCH_GUARD]?: true })[SEARCH_GUARD]) return;
+  if (!attach)
+    throw new CtrlrunError(`protectAgent: ${where}: toolSearchTool has a client execute this SDK gives no way to check; nothing is assumed protected.`);
+  const guarded: ToolSearchExecutor = async (args) => {
+    const result = await executor(args);
+    const returned = result === undefined || result === null ? [] : Array.isArray(result) ? result : [result];
+    const refuse = () => {
+      throw new CtrlrunError('an MCP server or a SandboxAgent cannot come from tool_search');
+    };
+    const open = openDoors({ name: `${args.agent?.name ?? 'agent'} (tool_search execute)`, tools: returned } as unknown as Agent<any, any>, {
+      server: refuse,
+      sandbox: refuse,
+    });
+    if (open.length > 0)
+      throw new CtrlrunError(
+        `protectAgent: toolSearchTool's execute returned ${open.length} tool(s) that are not protected; none is loaded:\n${open.map((d) => `  - ${d}`).join('\n')}`,
+      );
+    return result;
+  };
+  Object.defineProperty(guarded, SEARCH_GUARD, { value: true });
+  attach(t, guarded);
 }
 
 function checkGraph<T extends Agent<any, any>>(agent: T, guard: Guards): T {
