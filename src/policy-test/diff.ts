@@ -6,14 +6,14 @@
  * each classified looser, tighter or other; then the settings that changed. A base of null is "no
  * policy": every call denied, so a new permissive policy is looser, never waved through as new.
  */
-import type { ActionSchemas, ParamSchema } from '../generate/tool-schemas.js';
-import { acceptsValue, schemaValues } from '../generate/tool-schemas.js';
+import type { ActionSchemas } from '../generate/tool-schemas.js';
 import { compareAction, type RegionChange } from '../policy/exact/compare.js';
 import { describeRegion, type VariableText } from '../policy/exact/describe.js';
 import { type CallOutcome, DEFAULT_ENVIRONMENT, outcomeKey } from '../policy/exact/model.js';
 import { TooComplex } from '../policy/exact/patterns.js';
-import { ABSENT, type ArgSchema } from '../policy/exact/values.js';
+import { ABSENT } from '../policy/exact/values.js';
 import type { Operand, Policy, PolicyAction } from '../policy/types.js';
+import { argSchemas } from './arg-schemas.js';
 import { classify, type ChangeClass } from './classify.js';
 import { createDecider, type DecidedCall, type Decider, type PolicyCall } from './decider.js';
 import { actionSettings, policySettings, type SettingChange } from './diff-settings.js';
@@ -94,12 +94,6 @@ function nothing(head: Policy): Policy {
 /** An action's meaning, locations aside (a moved rule is not a change). */
 function meaning(value: unknown): string {
   return JSON.stringify(value ?? null, (k, v: unknown) => (k === 'loc' ? undefined : typeof v === 'bigint' ? `${v}n` : v));
-}
-
-/** What the analysis reads of a schema argument: what it accepts and its edges. */
-export function argSchemas(params: ReadonlyMap<string, ParamSchema> | undefined): Map<string, ArgSchema> | undefined {
-  if (!params) return undefined;
-  return new Map([...params].map(([name, p]) => [name, { accepts: (v) => acceptsValue(p, v), edges: p.type === 'unknown' ? [] : schemaValues(p) }]));
 }
 
 function witnessCall(change: RegionChange, comparison: ReturnType<typeof compareAction>, authority: boolean, now: number): WitnessCall & { call: PolicyCall } {

@@ -9,7 +9,8 @@ import { ABSENT } from '../../src/policy/exact/values.js';
 import { parsePolicy } from '../../src/policy/load.js';
 import type { Policy } from '../../src/policy/types.js';
 import { createDecider, type DecidedCall, type Decider } from '../../src/policy-test/decider.js';
-import { argSchemas, diffPolicies } from '../../src/policy-test/diff.js';
+import { argSchemas } from '../../src/policy-test/arg-schemas.js';
+import { diffPolicies } from '../../src/policy-test/diff.js';
 
 // The exact diff against brute force: random pairs of policies over small finite domains (rules,
 // data labels, templates, controls and roles, approvals, grants with every field), and every call

@@ -8,7 +8,8 @@ import { type Atom, variableAtoms } from './atoms.js';
 import { type DecisionList, determined, outcomes, residual } from './lists.js';
 import { type ActionModel, actionModel, type CallOutcome, combine, outcomeKey, type Side } from './model.js';
 import { search, type State } from './search.js';
-import type { ArgSchema } from './values.js';
+import type { Operand } from '../types.js';
+import { ABSENT, type ArgSchema } from './values.js';
 
 export interface RegionChange {
   /** Per variable split on: the atoms allowed (a variable not named: any). */
@@ -58,6 +59,13 @@ export function outcomeAt(model: ActionModel, machine: number, values: readonly 
   const truth = new Map(model.predicates.map((p) => [p.id, p.test(values)]));
   const lists = model.machines[machine]!.lists.map((l: DecisionList) => determined(residual(l, (id) => truth.get(id))));
   return combine(lists[0]!, lists[1]!, lists[2]!);
+}
+
+/** The arguments of a call given one value per variable (an argument at ABSENT is left out). */
+export function argsAt(model: ActionModel, values: readonly unknown[]): Record<string, Operand> {
+  const out: Record<string, Operand> = {};
+  for (const v of model.variables) if (v.kind === 'arg' && values[v.index] !== ABSENT) out[v.name] = values[v.index] as Operand;
+  return out;
 }
 
 /** The region's first call: each variable at the first value of its first allowed atom. */
