@@ -41,8 +41,8 @@ function integerRanges(values: readonly ArgValue[], cuts: readonly bigint[], acc
   return spans.map(([lo, hi]) => range(lo, hi));
 }
 
-/** The values of an argument's atoms, in words. */
-function argumentText(model: ActionModel, variable: Variable, atoms: readonly Atom[]): string {
+/** The values of an argument's atoms, in words (each a kind of value: `600..`, `"usd"`, `missing`). */
+function argumentWords(model: ActionModel, variable: Variable, atoms: readonly Atom[]): string[] {
   const facts = model.facts[variable.index]!;
   const values = atoms.flatMap((a) => a.values as ArgValue[]);
   const constants = [...facts.constants, ...(facts.schema?.edges ?? [])];
@@ -78,7 +78,7 @@ function argumentText(model: ActionModel, variable: Variable, atoms: readonly At
   if (values.includes(true)) words.push('true');
   if (values.includes(false)) words.push('false');
   if (values.includes(ABSENT)) words.push('missing');
-  return words.join(' or ');
+  return words;
 }
 
 /** The patterns the atoms' values all match and all fail (of those the variable's values do not all answer alike). */
@@ -130,8 +130,24 @@ export function describeRegion(model: ActionModel, atoms: readonly Atom[][], all
     const variable = model.variables[index]!;
     const chosen = ids.map((id) => atoms[index]![id]!);
     let text: string;
-    if (variable.kind === 'arg') text = argumentText(model, variable, chosen);
-    else if (variable.kind === 'environment') text = environmentText(chosen);
+    if (variable.kind === 'arg') {
+      // most of the values: said as what they are not, when that is shorter
+      text = argumentWords(model, variable, chosen).join(' or ');
+      const rest = argumentWords(
+        model,
+        variable,
+        atoms[index]!.filter((a) => !ids.includes(a.id)),
+      );
+      // "any integer" reads "an integer" after "not"
+      const one = (w: string) =>
+        w
+          .replace(/^any other /, 'another ')
+          .replace(/^any ([aeiou])/, 'an $1')
+          .replace(/^any /, 'a ');
+      const words = rest.map(one);
+      const but = words.length === 1 ? `not ${words[0]}` : `neither ${words.slice(0, -1).join(', ')} nor ${words[words.length - 1]}`;
+      if (rest.length > 0 && but.length < text.length) text = but;
+    } else if (variable.kind === 'environment') text = environmentText(chosen);
     else if (variable.kind === 'now') text = timeText(model, variable, chosen);
     else text = patternText(model, variable, chosen, atoms[index]!);
     out.push({ name: variable.kind === 'now' ? 'time' : variable.name, text });

@@ -31,12 +31,12 @@ export function asInteger(v: bigint): number | bigint {
   return v >= BigInt(Number.MIN_SAFE_INTEGER) && v <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : v;
 }
 
-/** Every scalar, list and mapping a `when` value holds (an `in` list's members too). */
+/** Every scalar, list and mapping a `when` value holds (an `in` list's members first: a witness reads better with one). */
 function flatten(values: readonly Operand[]): Operand[] {
   const out: Operand[] = [];
   for (const v of values) {
-    out.push(v);
     if (Array.isArray(v)) out.push(...v);
+    out.push(v);
   }
   return out;
 }
