@@ -27,12 +27,14 @@ const ARG_VALUES: unknown[] = [ABSENT, null, true, false, 0, 1, 2, 3, -1, 'x', '
 /** With grants the context multiplies the calls: fewer argument values there. */
 const ARG_VALUES_WITH_GRANTS: unknown[] = [ABSENT, null, 0, 2, 3, 'x', '', 'x:y'];
 const CONTEXT = {
-  agents: ['ann', 'a1', 'bob'],
-  users: [null, 'u1'],
+  agents: ['ann', 'a', 'bob'],
+  users: [null, 'u1', 'u'],
   environments: [null, 'prod', 'dev'],
   tasks: [null, 't:1', 'x'],
   times: [NOW, NOW + DAY, NOW + DAY + 1],
 };
+/** Resources: the arguments pasted into the resource, of every shape the patterns tell apart. */
+const RESOURCE_VALUES: unknown[] = [ABSENT, 'x', 'y', 'r', 'x:y', 'r:x', ':', '', 'xr', 1, 12];
 
 const arg = fc.constantFrom('a', 'b');
 const condition = fc.oneof(
@@ -55,10 +57,10 @@ const action = fc.record({
 });
 const grant = fc.record({
   id: fc.constantFrom('g1', 'g2', 'g3'),
-  agent: fc.constantFrom(undefined, 'ann', 'a*', '*'),
-  user: fc.constantFrom(undefined, 'u*', 'u1'),
+  agent: fc.constantFrom(undefined, 'ann', 'a*', 'a', '*'),
+  user: fc.constantFrom(undefined, 'u*', 'u1', 'u'),
   actions: fc.constantFrom([ACT], ['**'], ['other']),
-  resources: fc.constantFrom(null, ['r:x*'], ['r:*'], ['r:**'], ['x:**']),
+  resources: fc.constantFrom(null, ['r:x*'], ['r:*'], ['r:**'], ['x:**'], ['x:y'], ['*:*'], ['x*', 'r:*']),
   constraints: fc.uniqueArray(
     condition.filter((c) => c.arg !== 'data_scope'),
     { maxLength: 1, selector: (c) => `${c.arg}_${c.op}` },
@@ -157,9 +159,11 @@ interface Call {
   at: number;
 }
 
-function* calls(withContext: boolean): Generator<Call> {
-  const ctx = withContext ? CONTEXT : { agents: ['ann'], users: [null], environments: [null], tasks: [null], times: [NOW] };
-  const values = withContext ? ARG_VALUES_WITH_GRANTS : ARG_VALUES;
+const ONE_CONTEXT = { agents: ['ann'], users: [null], environments: [null], tasks: [null], times: [NOW] };
+
+function* calls(withContext: boolean, resources = false): Generator<Call> {
+  const ctx = withContext && !resources ? CONTEXT : ONE_CONTEXT;
+  const values = resources ? RESOURCE_VALUES : withContext ? ARG_VALUES_WITH_GRANTS : ARG_VALUES;
   for (const a of values)
     for (const b of values) {
       const args: Record<string, unknown> = {};
@@ -172,7 +176,7 @@ function* calls(withContext: boolean): Generator<Call> {
     }
 }
 
-function check(base: Policy, head: Policy, schema: boolean): void {
+function check(base: Policy, head: Policy, schema: boolean, resources = false): void {
   const withContext = base.authority !== undefined || head.authority !== undefined;
   const deciders: [Decider, Decider] = [createDecider(base), createDecider(head)];
   const cmp = compareAction(
@@ -207,7 +211,7 @@ function check(base: Policy, head: Policy, schema: boolean): void {
     if (!cache.has(k)) cache.set(k, signatures[v]!.get(signatureOf(model, v, value)));
     return cache.get(k);
   };
-  for (const c of calls(withContext)) {
+  for (const c of calls(withContext, resources)) {
     if (schema && !acceptsCall(TOOL, c.args as never)) continue;
     const call = {
       action: ACT,
@@ -253,6 +257,27 @@ describe('the exact diff against brute force', () => {
     fc.assert(
       fc.property(pair(true), ({ base, head, schema }) => check(base!, head!, schema)),
       { numRuns: 30 },
+    );
+  });
+
+  it('grants on rendered resources (arguments pasted side by side, patterns by segment), the least id deciding the budget', () => {
+    const onResources = fc.record({
+      mode: fc.constant('enforce'),
+      action: action.map((a) => ({ ...a, resource: a.resource ?? '{a}:{b}', data: null })),
+      roles: fc.constant({ c1: null, c2: null }),
+      grants: fc.uniqueArray(
+        grant.map((g) => ({ ...g, agent: undefined, user: undefined, actions: [ACT], environments: null, expires: null, tasks: null })),
+        { minLength: 1, maxLength: 3, selector: (g) => g.id },
+      ),
+      environment: fc.constant(undefined),
+    });
+    const pairs = fc
+      .tuple(onResources, onResources)
+      .map(([a, b]) => ({ base: load(a as unknown as PolicySpec), head: load(b as unknown as PolicySpec) }))
+      .filter((x) => x.base !== undefined && x.head !== undefined);
+    fc.assert(
+      fc.property(pairs, ({ base, head }) => check(base!, head!, false, true)),
+      { numRuns: 60 },
     );
   });
 });

@@ -91,3 +91,33 @@ describe('each loosening a reviewer tried is found, classified looser, and fails
     expect(report.summary.looserSettings).toBe(1);
   });
 });
+
+describe('what the diff refuses rather than guess', () => {
+  it('a witness the generated modules decide otherwise than the procedure is an internal error, never a report', async () => {
+    const { parsePolicy } = await import('../../src/policy/load.js');
+    const { createDecider } = await import('../../src/policy-test/decider.js');
+    const { diffPolicies } = await import('../../src/policy-test/diff.js');
+    const a = parsePolicy('schema: ctrlrun.policy/v6\nactions:\n  pay:\n    decision: deny\n', '/p/a.yaml').value!;
+    const b = parsePolicy('schema: ctrlrun.policy/v6\nactions:\n  pay:\n    decision: allow\n', '/p/b.yaml').value!;
+    const honest = [createDecider(a), createDecider(b)] as [ReturnType<typeof createDecider>, ReturnType<typeof createDecider>];
+    expect(diffPolicies(a, b, { deciders: honest }).summary.looser).toBe(1);
+    // a module that says the new version still denies: the procedure's region is not confirmed
+    const lying = [honest[0], { ...honest[1], decide: honest[0].decide }] as typeof honest;
+    expect(() => diffPolicies(a, b, { deciders: lying })).toThrow("diff's decision procedure and the generated module disagree on pay {}");
+  });
+
+  it('a base revision whose manifest does not load is an error (exit 2), not a policy compared with nothing', async () => {
+    const { spawnSync } = await import('node:child_process');
+    const { appendFileSync, writeFileSync } = await import('node:fs');
+    const path = await import('node:path');
+    const dir = pullRequest((d) => appendFileSync(path.join(d, 'ctrlrun.yaml'), '# reviewed\n'));
+    const git = (...args: string[]) => spawnSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { cwd: dir, encoding: 'utf8' });
+    git('checkout', '-q', 'main');
+    writeFileSync(path.join(dir, 'ctrlrun.tools.yaml'), 'schema: ctrlrun.tools/v1\npolicy: [not, a, path]\n');
+    git('commit', '-qam', 'a broken manifest');
+    git('checkout', '-q', 'change');
+    const r = await cli(['diff', 'main'], { cwd: dir });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('the manifest at main:ctrlrun.tools.yaml does not load, so its policy cannot be found');
+  });
+});

@@ -219,6 +219,11 @@ describe('replay --store: calls recorded through the Runner, replayed against a 
     const both = await cli(['replay', '--policy', path.join(FIXTURE, 'loosened.yaml'), '--store', 'sqlite:x.db', '--calls', 'x.jsonl'], { cwd: dir });
     expect(both.code).toBe(2);
     expect(both.stderr).toContain('--calls or --store, not both');
+    // the export is JSON lines: not beside --json or --verify
+    for (const other of ['--json', '--verify']) {
+      const r = await cli(['receipts', 'log', '--calls', other, '--store', 'sqlite:x.db'], { cwd: dir });
+      expect([r.code, r.stderr]).toEqual([2, expect.stringContaining('--calls prints the calls as JSON lines: not with --json or --verify')]);
+    }
   });
 });
 

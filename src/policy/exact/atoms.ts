@@ -22,6 +22,7 @@ function freeStrings(patterns: readonly string[], separator: ':' | null, fallbac
   const strings = new PatternFamily(
     unique.map((p) => patternAutomaton(p, separator)),
     unique,
+    separator,
   ).freeStrings();
   // the empty string is a class of its own only when a pattern tells it apart; prefer a word first
   return [...strings.filter((s) => s !== ''), ...strings.filter((s) => s === '')];

@@ -128,6 +128,7 @@ class Builder {
         ? new PatternFamily(
             patterns.map((p) => patternAutomaton(p, ':')),
             patterns,
+            ':',
           )
         : undefined;
     for (const s of sides) for (const p of s.action?.resource?.parts ?? []) if (p.kind === 'arg' && this.family) this.arg(p.arg).family = this.family;

@@ -81,12 +81,15 @@ export function otherChar(texts: readonly string[]): string {
 export class PatternFamily {
   readonly alphabet: string[];
 
+  /** `texts`: the patterns (their characters are the ones that matter); `separator`: the one they split on, written in them or not. */
   constructor(
     readonly automata: readonly Automaton[],
     texts: readonly string[],
+    separator: string | null,
   ) {
+    const chars = [...texts, separator ?? ''];
     // the character no pattern uses first: a plain word stands for "any other" value
-    this.alphabet = [...new Set([otherChar(texts), ...texts.join('')])];
+    this.alphabet = [...new Set([otherChar(chars), ...chars.join('')])];
   }
 
   /** Which automata accept `text`. */
