@@ -45,8 +45,9 @@ export function witnessText(w: WitnessCall): string {
   return parts.join(' ');
 }
 
+/** `allow (rule[0], grant support)`: the grant only where it authorized a call that runs. */
 function why(d: DecidedCall): string {
-  return `${d.decision} (${d.reason}${d.grant ? `, grant ${d.grant}` : ''})`;
+  return `${d.decision} (${d.reason}${d.grant && d.decision !== 'deny' ? `, grant ${d.grant}` : ''})`;
 }
 
 function whereText(r: RegionDiff): string {

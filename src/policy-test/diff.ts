@@ -6,6 +6,7 @@
  * each classified looser, tighter or other; then the settings that changed. A base of null is "no
  * policy": every call denied, so a new permissive policy is looser, never waved through as new.
  */
+import { UserError } from '../diagnostics.js';
 import type { ActionSchemas } from '../generate/tool-schemas.js';
 import { compareAction, type RegionChange } from '../policy/exact/compare.js';
 import { describeRegion, type VariableText } from '../policy/exact/describe.js';
@@ -145,7 +146,8 @@ function actionDiff(id: string, base: Policy, head: Policy, deciders: () => [Dec
   try {
     comparison = compareAction(id, { policy: base, action: a }, { policy: head, action: b }, { schema: argSchemas(schema?.params), now });
   } catch (error) {
-    if (error instanceof TooComplex) throw new Error(`${id}: ${error.message}; diff cannot judge it exactly`);
+    if (error instanceof TooComplex)
+      throw new UserError(`${id}: ${error.message}, so diff cannot judge it exactly\nhint: write fewer or simpler grant patterns for this action`);
     throw error;
   }
   const authority = base.authority !== undefined || head.authority !== undefined;
