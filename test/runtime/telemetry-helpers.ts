@@ -4,7 +4,7 @@ import { bindProtectedTool, createControl, memoryStore, type Store, type Telemet
 import { makePolicy, manualClock } from './helpers.js';
 
 /** A refund whose `note` the policy labels (`data: { note: internal }`); payment_id and amount are not labelled. */
-export function labelledDesk(options: { store?: Store; telemetry?: TelemetryOption; clock?: ReturnType<typeof manualClock> } = {}) {
+export function labelledDesk(options: { store?: Store; telemetry?: TelemetryOption; clock?: ReturnType<typeof manualClock>; body?: () => unknown } = {}) {
   const store = options.store ?? memoryStore();
   const clock = options.clock ?? manualClock();
   const control = createControl({
@@ -22,6 +22,7 @@ export function labelledDesk(options: { store?: Store; telemetry?: TelemetryOpti
     parameters: z.object({ payment_id: z.string(), amount: z.number().int(), note: z.string() }),
     execute: async (args) => {
       runs.push(args);
+      await options.body?.();
       return 'refunded';
     },
   });

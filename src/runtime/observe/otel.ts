@@ -58,6 +58,12 @@ function failed(event: ObservedEvent): boolean {
   return event.refused || event.outcome === 'failed' || event.outcome === 'ambiguous' || event.outcome === 'not_executed';
 }
 
+/** An error status's message: the reason as the attributes show it (redacted where values may not be shown). */
+function statusOf(event: ObservedEvent, attributes: Attributes): string {
+  const reason = attributes['ctrlrun.reason'];
+  return typeof reason === 'string' && reason !== '' ? `${event.outcome}: ${reason}` : event.outcome;
+}
+
 /** The span a standalone event (no ctrlrun span active) is recorded as. */
 function spanName(event: ObservedEvent, tool: string): string {
   if (event.kind === 'pause') return `approval_request ${tool}`;
@@ -77,21 +83,10 @@ export type OtelRecorder = ReturnType<typeof otelRecorder>;
  */
 export function otelRecorder(api: OpenTelemetryApi, store: Pick<Store, 'listRequests'>) {
   const tracer = api.trace.getTracer(SCOPE);
-  const meter = api.metrics.getMeter(SCOPE);
   const ours = new WeakSet<object>();
   const pauses = new Map<string, OtelSpanContext>();
-  const decisions = meter.createCounter('ctrlrun.decisions', { description: 'Calls decided, by action, decision and outcome (the receipt result)' });
-  const refusals = meter.createCounter('ctrlrun.refusals', { description: 'Calls refused, by action and reason' });
-  const latency = meter.createHistogram('ctrlrun.approval.duration', { description: 'From a pause to its answer', unit: 's' });
-  const expired = meter.createCounter('ctrlrun.approvals.expired', { description: 'Approvals refused at their claim because they expired' });
-  const ambiguous = meter.createCounter('ctrlrun.effects.ambiguous', { description: 'Bodies whose outcome is unknown (the effect key is ambiguous)' });
-  meter
-    .createObservableGauge('ctrlrun.approvals.pending', { description: 'Approval requests waiting for an answer, by action' })
-    .addCallback(async (result) => {
-      const counts = new Map<string, number>();
-      for (const r of await store.listRequests({ state: 'pending' })) counts.set(r.action, (counts.get(r.action) ?? 0) + 1);
-      for (const [action, n] of counts) result.observe(n, { 'ctrlrun.action': action });
-    });
+  const { decisions, refusals, latency, expired, ambiguous, pendingStores } = instrumentsOf(api.metrics.getMeter(SCOPE));
+  pendingStores.add(store);
 
   const count = (event: ObservedEvent) => {
     const action = { 'ctrlrun.action': event.action };
@@ -109,7 +104,7 @@ export function otelRecorder(api: OpenTelemetryApi, store: Pick<Store, 'listRequ
       if (active !== undefined && ours.has(active)) {
         active.setAttributes(attributes);
         active.addEvent(`ctrlrun.${event.kind}`, attributes);
-        if (failed(event)) active.setStatus({ code: STATUS_ERROR, message: event.reason || event.outcome });
+        if (failed(event)) active.setStatus({ code: STATUS_ERROR, message: statusOf(event, attributes) });
         return;
       }
       const link = event.callId === null || event.kind === 'pause' ? undefined : pauses.get(event.callId);
@@ -119,7 +114,7 @@ export function otelRecorder(api: OpenTelemetryApi, store: Pick<Store, 'listRequ
         api.context.active(),
       );
       span.addEvent(`ctrlrun.${event.kind}`, attributes);
-      if (failed(event)) span.setStatus({ code: STATUS_ERROR, message: event.reason || event.outcome });
+      if (failed(event)) span.setStatus({ code: STATUS_ERROR, message: statusOf(event, attributes) });
       if (event.kind === 'pause' && event.callId !== null) remember(pauses, event.callId, span.spanContext());
       span.end();
     },
@@ -144,7 +139,8 @@ export function otelRecorder(api: OpenTelemetryApi, store: Pick<Store, 'listRequ
           return value;
         },
         (error: unknown) => {
-          span.setStatus({ code: STATUS_ERROR, message: error instanceof Error ? error.message : String(error) });
+          // the error's class only: its message may quote the body's error, and with it argument values
+          span.setStatus({ code: STATUS_ERROR, message: error instanceof Error ? error.name : 'error' });
           end();
           throw error;
         },
@@ -155,6 +151,46 @@ export function otelRecorder(api: OpenTelemetryApi, store: Pick<Store, 'listRequ
     answered(request: ApprovalRequest, answer: 'approve' | 'reject', at: number): void {
       latency.record(Math.max(0, at - request.createdAt) / 1000, { 'ctrlrun.action': request.action, 'ctrlrun.answer': answer });
     },
+  };
+}
+
+type Instruments = ReturnType<typeof makeInstruments>;
+/**
+ * The instruments of a meter, made once: several controls in one process (one per tenant, a test's
+ * many) add to the same counters, and the pending gauge counts each of their stores once.
+ */
+const INSTRUMENTS = new WeakMap<object, Instruments>();
+
+function instrumentsOf(meter: OtelMeter): Instruments {
+  let made = INSTRUMENTS.get(meter);
+  if (made === undefined) {
+    made = makeInstruments(meter);
+    INSTRUMENTS.set(meter, made);
+  }
+  return made;
+}
+
+function makeInstruments(meter: OtelMeter) {
+  const pendingStores = new Set<Pick<Store, 'listRequests'>>();
+  const pendingSeen = new Set<string>();
+  meter
+    .createObservableGauge('ctrlrun.approvals.pending', { description: 'Approval requests waiting for an answer, by action' })
+    .addCallback(async (result) => {
+      // an action seen pending before and none now reads 0 (not its last count)
+      const counts = new Map<string, number>([...pendingSeen].map((action) => [action, 0]));
+      for (const store of pendingStores) for (const r of await store.listRequests({ state: 'pending' })) counts.set(r.action, (counts.get(r.action) ?? 0) + 1);
+      for (const [action, n] of counts) {
+        pendingSeen.add(action);
+        result.observe(n, { 'ctrlrun.action': action });
+      }
+    });
+  return {
+    pendingStores,
+    decisions: meter.createCounter('ctrlrun.decisions', { description: 'Calls decided, by action, decision and outcome (the receipt result)' }),
+    refusals: meter.createCounter('ctrlrun.refusals', { description: 'Calls refused, by action and reason' }),
+    latency: meter.createHistogram('ctrlrun.approval.duration', { description: 'From a pause to its answer', unit: 's' }),
+    expired: meter.createCounter('ctrlrun.approvals.expired', { description: 'Approvals refused at their claim because they expired' }),
+    ambiguous: meter.createCounter('ctrlrun.effects.ambiguous', { description: 'Bodies whose outcome is unknown (the effect key is ambiguous)' }),
   };
 }
 
