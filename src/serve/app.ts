@@ -13,6 +13,7 @@ import type { Principal } from './auth.js';
 import { tryName } from './identity.js';
 import { mountPages } from './page-routes.js';
 import { pruneAs } from './prune-api.js';
+import { type MetricsScope, metricsText, readMetricsSource } from './metrics.js';
 import { RUNTIME_METHODS, runtimeStoreCall } from './runtime-api.js';
 import { TenantRefusal } from './tenant-store.js';
 import { type Env, type ServeAppOptions, storeFor } from './app-options.js';
@@ -48,8 +49,25 @@ export function createServeApp(o: ServeAppOptions): Hono<Env> {
   const app = new Hono<Env>();
   useBaseMiddleware(app);
   mountApi(app, o);
+  mountMetrics(app, o);
   mountPages(app, o);
   return app;
+}
+
+/**
+ * `GET /metrics` in the Prometheus text format, for a bearer token only (no cookie: a scraper has
+ * none, and a page must not read it): an operator without a tenant sees every tenant's series, any
+ * other token only its own tenant's.
+ */
+function mountMetrics(app: Hono<Env>, o: ServeAppOptions): void {
+  app.get('/metrics', async (c) => {
+    const match = /^Bearer\s+(\S+)$/i.exec(c.req.header('Authorization') ?? '');
+    const who = match ? o.auth.fromToken(match[1]!) : undefined;
+    if (!who) return c.text('Send Authorization: Bearer TOKEN (a token from `ctrlrun-gen operators add`).\n', 401);
+    const scope: MetricsScope = who.kind === 'operator' && who.tenant === undefined ? { all: true } : { all: false, tenant: who.tenant };
+    c.header('Content-Type', 'text/plain; version=0.0.4; charset=utf-8');
+    return c.body(metricsText(await readMetricsSource(o.store), scope));
+  });
 }
 
 /** Headers, body limit, timing and error mapping for every route, plus the two unauthenticated ones. */
