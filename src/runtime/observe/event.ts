@@ -60,11 +60,14 @@ const KIND_OF_RESULT: Readonly<Record<string, EventKind>> = {
   fatigue: 'fatigue',
 };
 
+/** A refused answer's reasons (operator-actions.ts; a refused rejection's carry `reject_` before them). */
+const ANSWER_REFUSALS = new Set(['approver_is_requester', 'approver_not_authenticated', 'duplicate', 'not_pending', 'args_mismatch']);
+
 /** A `refused` receipt's stage, by its reason: the approval's claim, the key's reservation, an answer; else the decision. */
 function refusalKind(reason: string): EventKind {
   if (reason.startsWith('approval_')) return 'claim';
   if (reason.startsWith('effect_') || reason === 'max_attempts' || reason === 'budget_exhausted') return 'reservation';
-  if (reason === 'approver_is_requester' || reason === 'approver_not_authenticated' || reason.startsWith('role')) return 'answer';
+  if (ANSWER_REFUSALS.has(reason) || reason.startsWith('reject_') || reason.startsWith('role')) return 'answer';
   return 'decision';
 }
 
