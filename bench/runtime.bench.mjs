@@ -2,7 +2,7 @@
 // call through the real Runner versus a plain tool() in the same run (ratio). Imports from dist/.
 import { Agent, Runner, setTraceProcessors, setTracingDisabled, tool } from '@openai/agents';
 import * as otel from '@opentelemetry/api';
-import { BasicTracerProvider, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { MeterProvider, MetricReader } from '@opentelemetry/sdk-metrics';
 import { ScriptedModel, assistantMessage, functionCall } from '@openai/agents/testing';
 import { z } from 'zod';
@@ -204,7 +204,8 @@ function observeEverything() {
   setTraceProcessors([dropped]);
   setTracingDisabled(false);
   const exporter = { export: (_spans, done) => done({ code: 0 }), shutdown: async () => {} };
-  otel.trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }));
+  // a batch processor, as an application exports: spans are queued, not exported one by one
+  otel.trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new BatchSpanProcessor(exporter)] }));
   class Reader extends MetricReader {
     async onShutdown() {}
     async onForceFlush() {}

@@ -58,6 +58,13 @@ function failed(event: ObservedEvent): boolean {
   return event.refused || event.outcome === 'failed' || event.outcome === 'ambiguous' || event.outcome === 'not_executed';
 }
 
+/** What an event on a call's span says of its receipt (the rest is the span's own attributes). */
+function eventAttributes(a: Attributes): Attributes {
+  const e: Attributes = { 'ctrlrun.event': a['ctrlrun.event']!, 'ctrlrun.outcome': a['ctrlrun.outcome']!, 'ctrlrun.reason': a['ctrlrun.reason']! };
+  if (a['ctrlrun.approvers'] !== undefined) e['ctrlrun.approvers'] = a['ctrlrun.approvers'];
+  return e;
+}
+
 /** An error status's message: the reason as the attributes show it (redacted where values may not be shown). */
 function statusOf(event: ObservedEvent, attributes: Attributes): string {
   const reason = attributes['ctrlrun.reason'];
@@ -103,7 +110,8 @@ export function otelRecorder(api: OpenTelemetryApi, store: Pick<Store, 'listRequ
       const active = api.trace.getSpan(api.context.active());
       if (active !== undefined && ours.has(active)) {
         active.setAttributes(attributes);
-        active.addEvent(`ctrlrun.${event.kind}`, attributes);
+        // the span holds the attributes; the event only what differs from one receipt to the next
+        active.addEvent(`ctrlrun.${event.kind}`, eventAttributes(attributes));
         if (failed(event)) active.setStatus({ code: STATUS_ERROR, message: statusOf(event, attributes) });
         return;
       }
