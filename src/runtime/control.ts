@@ -28,6 +28,7 @@ import { LOCAL_ACTION, type LocalMark } from './doors/local-mark.js';
 import { sandboxCallOf } from './doors/sandbox-mark.js';
 import { refusal } from './core/messages.js';
 import { logReceipt } from './core/decision-entry.js';
+import { createTelemetry, type TelemetryOption } from './observe/telemetry.js';
 import type { ApprovalRequest, CompiledPolicy, Store } from './types.js';
 
 export type { Identity, IdentityValue, TaskOf } from './internals.js';
@@ -69,6 +70,12 @@ export interface ControlOptions {
    * principal, once per control). Default `console.warn`.
    */
   notice?: (line: string) => void;
+  /**
+   * Where decisions, pauses and answers are seen besides the receipts (docs/observability.md): the
+   * SDK's traces (on, following the SDK's own switch) and OpenTelemetry (`{ openTelemetry: api }`).
+   * `false`: nowhere, and no call asks.
+   */
+  telemetry?: TelemetryOption;
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -162,6 +169,7 @@ export function createControl(options: ControlOptions): Control {
     policy: undefined,
     signer: signerOf(options.receiptKey),
     decisionLog: keepsDecisionLog(options.decisionLog),
+    telemetry: createTelemetry(options.telemetry, options.store, options.notice ?? ((line) => console.warn(line))),
     toolActions: new WeakMap(),
     pinnedFetches: new WeakMap(),
     namedActions: new Map(),
@@ -472,12 +480,17 @@ async function approveOne(
   }
   if (result.outcome === 'recorded' && record) {
     const approvers = approversOf(result.request);
-    await appendReceipt(internals, policy, {
-      ...base,
-      approvers,
-      result: result.request.state === 'approved' ? 'approved' : 'answered',
-      reason: `${approvers.length} of ${result.request.approvalsRequired} approvals`,
-    });
+    await appendReceipt(
+      internals,
+      policy,
+      {
+        ...base,
+        approvers,
+        result: result.request.state === 'approved' ? 'approved' : 'answered',
+        reason: `${approvers.length} of ${result.request.approvalsRequired} approvals`,
+      },
+      { request: result.request, toolName: call.toolName },
+    );
   }
   return applyToState(state, call, result.request);
 }
@@ -504,16 +517,21 @@ async function rejectOne(
     throw new ApprovalMismatch('approver_is_requester', `ctrlrun: ${answer.approver} asked for this call (${call.action}) and cannot answer it.`, call);
   }
   if (result.outcome === 'recorded' && internals.store.recordsAnswers !== true) {
-    await appendReceipt(internals, policy, {
-      action: call.action,
-      call_id: call.callId,
-      args_hash: request.argsHash,
-      principal: request.principal,
-      decision: 'approve',
-      approvers: [answer.approver],
-      result: 'rejected',
-      reason: answer.message ?? 'rejected',
-    });
+    await appendReceipt(
+      internals,
+      policy,
+      {
+        action: call.action,
+        call_id: call.callId,
+        args_hash: request.argsHash,
+        principal: request.principal,
+        decision: 'approve',
+        approvers: [answer.approver],
+        result: 'rejected',
+        reason: answer.message ?? 'rejected',
+      },
+      { request: result.request, toolName: call.toolName },
+    );
   }
   return applyToState(state, call, result.request);
 }

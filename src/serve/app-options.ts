@@ -1,3 +1,4 @@
+import type { FatigueRules } from '../insights/fatigue.js';
 import type { Context } from 'hono';
 import type { Policy } from '../policy/types.js';
 import type { ReceiptSigner } from '../runtime/signing.js';
@@ -34,7 +35,15 @@ export interface ServeAppOptions {
    * operator's stays unsigned, so `foreign`).
    */
   signer?: ReceiptSigner;
+  /**
+   * Approval fatigue's rules, shown on the Insights page; with `record`, each finding is also a
+   * `fatigue` receipt written when the answer is given (`serve --fatigue-*`).
+   */
+  fatigue?: { rules: FatigueRules; record: boolean };
 }
+
+/** The rules an answer given through serve records fatigue by (none unless serve was asked to). */
+export const recordedFatigue = (o: Pick<ServeAppOptions, 'fatigue'>): FatigueRules | undefined => (o.fatigue?.record ? o.fatigue.rules : undefined);
 
 export type Env = { Variables: { who: Principal } };
 

@@ -13,9 +13,10 @@ import type { Principal } from './auth.js';
 import { tryName } from './identity.js';
 import { mountPages } from './page-routes.js';
 import { pruneAs } from './prune-api.js';
+import { type MetricsScope, metricsText, readMetricsSource } from './metrics.js';
 import { RUNTIME_METHODS, runtimeStoreCall } from './runtime-api.js';
 import { TenantRefusal } from './tenant-store.js';
-import { type Env, type ServeAppOptions, storeFor } from './app-options.js';
+import { type Env, recordedFatigue, type ServeAppOptions, storeFor } from './app-options.js';
 import { CSS } from './pages.js';
 
 export type { Env, ServeAppOptions };
@@ -48,8 +49,25 @@ export function createServeApp(o: ServeAppOptions): Hono<Env> {
   const app = new Hono<Env>();
   useBaseMiddleware(app);
   mountApi(app, o);
+  mountMetrics(app, o);
   mountPages(app, o);
   return app;
+}
+
+/**
+ * `GET /metrics` in the Prometheus text format, for a bearer token only (no cookie: a scraper has
+ * none, and a page must not read it): an operator without a tenant sees every tenant's series, any
+ * other token only its own tenant's.
+ */
+function mountMetrics(app: Hono<Env>, o: ServeAppOptions): void {
+  app.get('/metrics', async (c) => {
+    const match = /^Bearer\s+(\S+)$/i.exec(c.req.header('Authorization') ?? '');
+    const who = match ? o.auth.fromToken(match[1]!) : undefined;
+    if (!who) return c.text('Send Authorization: Bearer TOKEN (a token from `ctrlrun-gen operators add`).\n', 401);
+    const scope: MetricsScope = who.kind === 'operator' && who.tenant === undefined ? { all: true } : { all: false, tenant: who.tenant };
+    c.header('Content-Type', 'text/plain; version=0.0.4; charset=utf-8');
+    return c.body(metricsText(await readMetricsSource(o.store), scope));
+  });
 }
 
 /** Headers, body limit, timing and error mapping for every route, plus the two unauthenticated ones. */
@@ -143,7 +161,7 @@ function apiRoutes(api: Hono<Env>, o: ServeAppOptions): void {
   api.post('/requests/:id/answer', async (c) => {
     const body = await jsonBody(c);
     const who = c.get('who');
-    const result = await answerAs(storeFor(o, who), o.policy, who, c.req.param('id'), body.decision, body.reason, o.clock(), o.signer);
+    const result = await answerAs(storeFor(o, who), o.policy, who, c.req.param('id'), body.decision, body.reason, o.clock(), o.signer, recordedFatigue(o));
     return result.ok
       ? c.json({ outcome: 'recorded', message: result.message, request: result.request })
       : c.json({ error: result.code, message: result.message }, result.status);
@@ -243,7 +261,7 @@ async function storeAddAnswer(c: Context<Env>, o: ServeAppOptions, who: Principa
   // serve's clock, never the client's `at` (an answer a year ahead would never expire); one receipt
   const recorded: ApprovalAnswer = { approver: who.name, decision: answer.decision, at: o.clock(), ...(reason.value ? { reason: reason.value } : {}) };
   // the args/hash check here too (issue 24): whatever an operator's tool showed, it cannot approve another call
-  const answered = await answerRequest(store, callId, recorded, o.signer);
+  const answered = await answerRequest(store, callId, recorded, o.signer, recordedFatigue(o));
   if (answered.outcome === 'args_mismatch')
     return c.json({ error: 'args_mismatch', message: `addAnswer: the request's args do not match its argsHash; it cannot be answered.` }, 409);
   return c.json({ result: answered });

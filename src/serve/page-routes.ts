@@ -9,7 +9,8 @@ import { tenantPrefix } from '../runtime/tenant-names.js';
 import type { ApprovalRequest, ApprovalState, Store } from '../runtime/types.js';
 import { ARGS_MISMATCH, answerAs, resolveAs, roleProblem } from './answers.js';
 import { type Principal, SESSION_TTL_MS, sameToken, sessionCookieName } from './auth.js';
-import { type Env, type ServeAppOptions, storeFor } from './app-options.js';
+import { type Env, recordedFatigue, type ServeAppOptions, storeFor } from './app-options.js';
+import { mountInsights } from './insights-page.js';
 import { effectsPage, historyPage, inboxPage, loginPage, receiptsPage, requestPage, type Viewer } from './pages.js';
 import { argumentRows, expiry, lastApprovedOf, newestFirst, PAGE_SIZE, type Page, paginate } from './view.js';
 
@@ -78,7 +79,7 @@ export function mountPages(app: Hono<Env>, o: ServeAppOptions): void {
       return request ? renderRequest(c, o, request, { kind: 'err', text: STEP_UP_REFUSED }, 401) : c.text(STEP_UP_REFUSED, 401);
     }
     const form = await c.req.parseBody();
-    const result = await answerAs(s, o.policy, c.get('who'), id, form.decision, form.reason, o.clock(), o.signer);
+    const result = await answerAs(s, o.policy, c.get('who'), id, form.decision, form.reason, o.clock(), o.signer, recordedFatigue(o));
     if (result.ok) return renderRequest(c, o, result.request, { kind: 'ok', text: result.message });
     const request = result.request ?? (await s.getRequest(id));
     if (!request) return c.text(result.message, 404);
@@ -95,6 +96,7 @@ export function mountPages(app: Hono<Env>, o: ServeAppOptions): void {
       result.ok ? 200 : result.status,
     );
   });
+  mountInsights(app, o, guard, viewer);
   app.get('/receipts', guard, async (c) => {
     const who = c.get('who');
     // a tenant's operator reads its tenant's receipts; the chain (every tenant's) is verified by the store's operators

@@ -11,7 +11,7 @@ import { type ArgRow, approvedCount, type Page } from './view.js';
  * hono's `html` tag, which escapes it: arguments, reasons, effect keys and names are the model's
  * or a person's text and never markup.
  */
-type Html = ReturnType<typeof html>;
+export type Html = ReturnType<typeof html>;
 
 export interface Viewer {
   name: string;
@@ -30,7 +30,7 @@ const stepUpField = (viewer: Viewer): Html | string =>
     : '';
 
 /** A stored time as ISO text; one out of Date's range (a store written by hand) is shown as its number, never a 500. */
-const iso = (ms: number | undefined): string => {
+export const iso = (ms: number | undefined): string => {
   if (ms === undefined) return '-';
   const d = new Date(ms);
   return Number.isNaN(d.getTime()) ? `(invalid time ${String(ms)})` : d.toISOString().replace('.000Z', 'Z');
@@ -41,7 +41,7 @@ const iso = (ms: number | undefined): string => {
  * by the tag, and, when it holds a control, bidi or invisible character (U+202E would show
  * `acct-0123-4567` for another account), escaped as the CLI prints it and marked.
  */
-const t = (text: string | null | undefined): Html | string => {
+export const t = (text: string | null | undefined): Html | string => {
   if (text === null || text === undefined) return '';
   const safe = terminalSafe(text);
   return safe.marked ? html`<mark class="escaped" data-testid="escaped" title="${MARK_NOTE}">${safe.text}</mark>` : text;
@@ -65,6 +65,7 @@ button{font:inherit;padding:.45rem .9rem;border-radius:.35rem;border:1px solid #
 button.approve{background:#1a7f37;color:#fff;border-color:#1a7f37}button.reject{background:#cf222e;color:#fff;border-color:#cf222e}
 nav.pages{display:flex;gap:1rem;margin:1rem 0}
 mark.escaped{background:#ffd8a8;outline:1px solid #bc4c00;unicode-bidi:isolate}
+.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}.scroll{overflow-x:auto}.risk{border-left:4px solid #cf222e}form.period{display:flex;flex-wrap:wrap;gap:.5rem;align-items:end}
 `;
 
 export function layout(title: string, viewer: Viewer | undefined, body: Html): Html {
@@ -79,7 +80,7 @@ export function layout(title: string, viewer: Viewer | undefined, body: Html): H
 <body>
 <header>
 <strong>ctrlrun-gen</strong>
-<a href="/">Inbox</a><a href="/history">History</a><a href="/effects">Effects</a><a href="/receipts">Receipts</a>
+<a href="/">Inbox</a><a href="/history">History</a><a href="/effects">Effects</a><a href="/receipts">Receipts</a><a href="/insights">Insights</a>
 ${
   viewer
     ? html`<span class="who">Signed in as <b data-testid="viewer">${viewer.name}</b>${viewer.roles.length ? html` (${viewer.roles.join(', ')})` : ''}${viewer.tenant ? html` · tenant <b>${viewer.tenant}</b>` : ''}

@@ -1,3 +1,4 @@
+import type { FatigueRules } from '../insights/fatigue.js';
 import { readFileSync } from 'node:fs';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -37,6 +38,8 @@ export interface StartServeOptions {
    * start and every hour (recorded and signed as any operator's prune). Undefined: serve never prunes by itself.
    */
   retentionDays?: number;
+  /** Approval fatigue's rules (the Insights page), and whether each finding is recorded as a receipt. */
+  fatigue?: { rules: FatigueRules; record: boolean };
   pollMs?: number;
   /** Delays before each webhook retry (default 500, 2000, 8000 ms). */
   webhookRetryDelays?: number[];
@@ -127,6 +130,7 @@ export async function startServe(o: StartServeOptions): Promise<RunningServe> {
     onNewRequest: (r) => notifier?.notify(r),
     corsOrigins,
     ...(o.signer ? { signer: o.signer } : {}),
+    ...(o.fatigue ? { fatigue: o.fatigue } : {}),
   });
   const server: ServerType = await new Promise((resolve, reject) => {
     const s = serve(

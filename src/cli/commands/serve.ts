@@ -5,6 +5,8 @@ import { loadPolicyOrThrow } from '../../policy/load.js';
 import type { Policy } from '../../policy/types.js';
 import { DEFAULT_APPROVAL_TTL_MS } from '../../runtime/control.js';
 import { MAX_RETENTION_DAYS, retentionDays } from '../../serve/prune-api.js';
+import { fatigueOf } from '../../insights/period.js';
+import { fatigueOptions } from './stats.js';
 import { checkCorsOrigin, startServe } from '../../serve/server.js';
 import type { CliContext, CommandSpec } from '../context.js';
 import { withProjectOptions } from '../project-options.js';
@@ -30,6 +32,9 @@ export interface ServeArgs {
   'approval-ttl-ms': number;
   'signing-key'?: string;
   'retention-days': number;
+  'fatigue-answers'?: number;
+  'fatigue-window'?: string;
+  'fatigue-min-time'?: string;
 }
 
 /** serve's default retention of the decision log (the days the application's own pruning kept before it became an operator's act). */
@@ -64,6 +69,7 @@ export const serveCommand: CommandSpec<ServeArgs> = {
         default: DEFAULT_APPROVAL_TTL_MS,
         describe: "The control's approvalTtlMs (to show when an approval runs out)",
       })
+      .options(fatigueOptions)
       .option('retention-days', {
         type: 'number',
         default: DEFAULT_RETENTION_DAYS,
@@ -97,6 +103,8 @@ export const serveCommand: CommandSpec<ServeArgs> = {
       throw new UserError(`--retention-days ${retention}: a number of days from 1 to ${MAX_RETENTION_DAYS}, or 0 (serve never prunes).`);
     if (args['public-url'] !== undefined && !/^https?:\/\/[^/]/.test(args['public-url']))
       throw new UserError(`--public-url ${args['public-url']}: not an http(s) URL.\nhint: the address people open, e.g. https://approvals.example.com`);
+    const fatigue = fatigueOf({ fatigueAnswers: args['fatigue-answers'], fatigueWindow: args['fatigue-window'], fatigueMinTime: args['fatigue-min-time'] });
+    if (!fatigue.ok) throw new UserError(`--${fatigue.message}`);
     const policy = loadServePolicy(args, ctx);
     const signer = operatorSigner(args['signing-key'], ctx);
     return withStore(
@@ -120,6 +128,8 @@ export const serveCommand: CommandSpec<ServeArgs> = {
           corsOrigins: args['cors-origin'] ?? [],
           approvalTtlMs: args['approval-ttl-ms'],
           ...(retention > 0 ? { retentionDays: retention } : {}),
+          // given any --fatigue-* flag, each finding is also recorded as a receipt when the answer is given
+          fatigue: { rules: fatigue.value.rules, record: fatigue.value.given },
           ...(signer ? { signer } : {}),
           log: (line) => ctx.stderr(`${line}\n`),
         });
