@@ -3,7 +3,7 @@ import { argsMatchHash, filedForm } from './args-binding.js';
 import { parseArguments } from './arguments.js';
 import { canonicalJson } from './canonical.js';
 import { decideCall } from './decide.js';
-import { ApprovalMismatch, CtrlrunError } from './errors.js';
+import { ActionDenied, ApprovalMismatch, CtrlrunError } from './errors.js';
 import { receiptSigner, type ReceiptSigner } from './signing.js';
 import { keepsDecisionLog, type DecisionLogOption } from './decision-log.js';
 import {
@@ -26,9 +26,11 @@ import {
 import { HOSTED_ACTION, hostedRequestOf, type HostedRequest } from './doors/hosted-item.js';
 import { LOCAL_ACTION, type LocalMark } from './doors/local-mark.js';
 import { sandboxCallOf } from './doors/sandbox-mark.js';
-import { refusal } from './core/messages.js';
+import { refusal, rejectionText } from './core/messages.js';
+import { type AnswerInput, type AnswerResult, recordAnswer, revokeGrant } from './answer.js';
+import { DEFAULT_MAX_GRANT_HOURS, type GrantInput } from './approval-grants.js';
 import { logReceipt } from './core/decision-entry.js';
-import type { ApprovalRequest, CompiledPolicy, Store } from './types.js';
+import type { ApprovalGrant, ApprovalRequest, CompiledPolicy, GrantQuery, Store } from './types.js';
 
 export type { Identity, IdentityValue, TaskOf } from './internals.js';
 export { refusal } from './core/messages.js';
@@ -69,6 +71,24 @@ export interface ControlOptions {
    * principal, once per control). Default `console.warn`.
    */
   notice?: (line: string) => void;
+  /**
+   * The longest approval grant this control's `approve(…, { grant })` makes, in hours (default 8;
+   * 0 turns grants off). serve and the CLI have their own (`--max-grant-hours`).
+   */
+  maxGrantHours?: number;
+}
+
+/** An approver's answer through a Control: who, why, and for an approval its edit and grant. */
+export interface ApproveAnswer {
+  approver: string;
+  reason?: string;
+  /**
+   * Approve with edits: the arguments to run instead of the model's (an object, or its JSON text),
+   * checked against the tool's schema and decided again by the policy; the approval binds to them.
+   */
+  arguments?: unknown;
+  /** Grant the same for this principal for `hours` (no longer than `maxGrantHours`), within `bounds` (CTRLRun `when` entries). */
+  grant?: GrantInput;
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -118,9 +138,19 @@ export interface Control {
    * Records `approver`'s yes for this call; once `approvals_required` distinct approvers said yes,
    * approves the call in the SDK state (never with `alwaysApprove`). Returns the request.
    */
-  approve(state: AnyRunState, item: RunToolApprovalItem, answer: { approver: string; reason?: string }): Promise<ApprovalRequest>;
-  /** Records `approver`'s no and rejects the call in the SDK state. */
+  approve(state: AnyRunState, item: RunToolApprovalItem, answer: ApproveAnswer): Promise<ApprovalRequest>;
+  /** Records `approver`'s no and rejects the call in the SDK state; the model reads `message` as the refusal's reason. */
   reject(state: AnyRunState, item: RunToolApprovalItem, answer: { approver: string; message?: string }): Promise<ApprovalRequest>;
+  /**
+   * Answers the call in the tool's place: the body never runs, the model reads `result` as the
+   * tool's result (a rejection in the SDK state whose message is the result), the receipt says
+   * `responded`.
+   */
+  respond(state: AnyRunState, item: RunToolApprovalItem, answer: { approver: string; result: string; reason?: string }): Promise<ApprovalRequest>;
+  /** The store's approval grants (`activeAt`: only those unrevoked and unexpired then), oldest first. */
+  grants(query?: GrantQuery): Promise<ApprovalGrant[]>;
+  /** Revokes an approval grant as `by`: the next call it would have covered pauses. Returns the grant. */
+  revokeGrant(id: string, answer: { by: string }): Promise<ApprovalGrant>;
   /** Applies answers recorded elsewhere (the CLI, another process) to the state; returns what is still pending. */
   resolve(state: AnyRunState): Promise<ApprovalRequest[]>;
   /**
@@ -158,6 +188,7 @@ export function createControl(options: ControlOptions): Control {
     environment: options.environment,
     approvalTtlMs: positive(options.approvalTtlMs, DEFAULT_APPROVAL_TTL_MS, 'approvalTtlMs'),
     effectLeaseMs: positive(options.effectLeaseMs, DEFAULT_EFFECT_LEASE_MS, 'effectLeaseMs'),
+    maxGrantHours: grantHours(options.maxGrantHours),
     clock: options.clock ?? Date.now,
     policy: undefined,
     signer: signerOf(options.receiptKey),
@@ -174,8 +205,22 @@ export function createControl(options: ControlOptions): Control {
     },
     [INTERNALS]: internals,
     request: (state) => requestAll(internals, state),
-    approve: (state, item, answer) => approveOne(internals, state, item, answer),
-    reject: (state, item, answer) => rejectOne(internals, state, item, answer),
+    approve: (state, item, answer) => answerOne(internals, state, item, approveInput(answer)),
+    reject: (state, item, answer) =>
+      answerOne(internals, state, item, {
+        approver: answer?.approver,
+        decision: 'reject',
+        ...(answer?.message === undefined ? {} : { reason: answer.message }),
+      }),
+    respond: (state, item, answer) =>
+      answerOne(internals, state, item, {
+        approver: answer?.approver,
+        decision: 'respond',
+        result: answer?.result,
+        ...(answer?.reason === undefined ? {} : { reason: answer.reason }),
+      }),
+    grants: async (query) => (typeof internals.store.listGrants === 'function' ? internals.store.listGrants(query) : []),
+    revokeGrant: (id, answer) => revokeOne(internals, id, answer),
     resolve: (state) => resolveAll(internals, state),
     requestRealtime: async (session, item) => {
       const paused = realtimeCall(session, item);
@@ -197,6 +242,12 @@ function signerOf(key: string | null | undefined): ReceiptSigner | undefined {
   const secret = key === undefined ? fromEnv : key;
   if (secret === null || secret === undefined || secret.trim() === '') return undefined;
   return receiptSigner(secret);
+}
+
+function grantHours(value: number | undefined): number {
+  if (value === undefined) return DEFAULT_MAX_GRANT_HOURS;
+  if (!Number.isFinite(value) || value < 0) throw new CtrlrunError('createControl: `maxGrantHours` must be a number of hours, 0 or more (0 turns grants off).');
+  return value;
 }
 
 function positive(value: number | undefined, fallback: number, name: string): number {
@@ -434,88 +485,93 @@ async function requestAll(internals: ControlInternals, state: PausedCalls): Prom
   return out;
 }
 
-async function approveOne(
-  internals: ControlInternals,
-  state: AnyRunState,
-  item: RunToolApprovalItem,
-  answer: { approver: string; reason?: string },
-): Promise<ApprovalRequest> {
+type ControlAnswer = Omit<AnswerInput, 'approver' | 'at'> & { approver: unknown };
+
+function approveInput(answer: ApproveAnswer): ControlAnswer {
+  return {
+    approver: answer?.approver,
+    decision: 'approve',
+    ...(answer?.reason === undefined ? {} : { reason: answer.reason }),
+    ...(answer?.arguments === undefined ? {} : { arguments: answer.arguments }),
+    ...(answer?.grant === undefined ? {} : { grant: answer.grant }),
+  };
+}
+
+/**
+ * Records one answer (runtime/answer.ts: the same writing as every operator surface), then mirrors
+ * the request into the SDK state: approved once `approvals_required` distinct approvers said yes
+ * (to the same arguments), rejected (the model reads the message, or a response as the result).
+ */
+async function answerOne(internals: ControlInternals, state: PausedCalls, item: RunToolApprovalItem, input: ControlAnswer): Promise<ApprovalRequest> {
   const policy = requirePolicy(internals);
-  answer = { ...answer, approver: approverName(answer?.approver) };
+  const approver = approverName(input.approver);
   const call = requireOurs(internals, policy, item);
   const request = await ensureRequest(internals, policy, state, call);
-  if (!request) throw new ApprovalMismatch('mismatch', call.refused ?? `ctrlrun: the call to ${call.action} has malformed arguments and was refused.`, call);
-  if (!bindingHolds(request, call, policy) || !argsMatchHash(request)) {
+  if (!request) {
+    if (input.decision !== 'approve') return { ...placeholder(call, policy), state: 'rejected' };
+    throw new ApprovalMismatch('mismatch', call.refused ?? `ctrlrun: the call to ${call.action} has malformed arguments and was refused.`, call);
+  }
+  if (input.decision === 'approve' && !bindingHolds(request, call, policy)) {
     throw new ApprovalMismatch(
       'mismatch',
       `ctrlrun: the recorded request ${call.callId} is for different arguments, action or policy than this call; not approved.`,
       call,
     );
   }
-  const result = await internals.store.addAnswer(call.callId, {
-    approver: answer.approver,
-    decision: 'approve',
-    ...(answer.reason === undefined ? {} : { reason: answer.reason }),
-    at: internals.clock(),
-  });
-  if (result.outcome === 'unknown') throw new CtrlrunError(`ctrlrun: the request ${call.callId} vanished from the store.`, call);
-  const base = { action: call.action, call_id: call.callId, args_hash: call.args?.hash ?? null, principal: request.principal, decision: 'approve' as const };
-  // through serve (httpStore) the server wrote the answer's receipt already
-  const record = internals.store.recordsAnswers !== true;
-  if (result.outcome === 'approver_is_requester') {
-    if (record) await appendReceipt(internals, policy, { ...base, approvers: [answer.approver], result: 'refused', reason: 'approver_is_requester' });
-    throw new ApprovalMismatch(
-      'approver_is_requester',
-      `ctrlrun: ${answer.approver} asked for this call (${call.action}) and cannot approve it; another person must.`,
-      call,
-    );
-  }
-  if (result.outcome === 'recorded' && record) {
-    const approvers = approversOf(result.request);
-    await appendReceipt(internals, policy, {
-      ...base,
-      approvers,
-      result: result.request.state === 'approved' ? 'approved' : 'answered',
-      reason: `${approvers.length} of ${result.request.approvalsRequired} approvals`,
-    });
-  }
-  return applyToState(state, call, result.request);
+  const environment = internals.environment ?? policy.environment ?? null;
+  const result = await recordAnswer(
+    internals.store,
+    call.callId,
+    { ...input, approver, at: internals.clock() },
+    {
+      decide: (action, args) => (Object.hasOwn(policy.actions, action) ? decideCall(policy.actions[action], args) : undefined),
+      maxGrantHours: internals.maxGrantHours,
+      signer: internals.signer,
+      context: { mode: policy.mode, environment },
+      // through serve (httpStore) the server writes the answer's receipt
+      recordsAnswers: internals.store.recordsAnswers === true,
+    },
+  );
+  return applyToState(state, call, answered(call, approver, result));
 }
 
-async function rejectOne(
-  internals: ControlInternals,
-  state: AnyRunState,
-  item: RunToolApprovalItem,
-  answer: { approver: string; message?: string },
-): Promise<ApprovalRequest> {
+/** The request an answer left, or the error its refusal is (nothing changed). */
+function answered(call: OurCall, approver: string, result: AnswerResult): ApprovalRequest {
+  switch (result.outcome) {
+    case 'unknown':
+      throw new CtrlrunError(`ctrlrun: the request ${call.callId} vanished from the store.`, call);
+    case 'approver_is_requester':
+      throw new ApprovalMismatch(
+        'approver_is_requester',
+        `ctrlrun: ${approver} asked for this call (${call.action}) and cannot answer it; another person must.`,
+        call,
+      );
+    case 'args_mismatch':
+      throw new ApprovalMismatch(
+        'mismatch',
+        `ctrlrun: the recorded request ${call.callId} is for different arguments, action or policy than this call; not approved.`,
+        call,
+      );
+    case 'refused':
+      throw new ActionDenied(result.code, `ctrlrun: ${result.message}`, call);
+    case 'edit_mismatch':
+      throw new ActionDenied(
+        'edit_mismatch',
+        `ctrlrun: ${approver} approved other arguments than the earlier approvals of ${call.callId}; every approver of a call approves the same arguments (approve those, or reject).`,
+        call,
+      );
+    default:
+      return result.request;
+  }
+}
+
+async function revokeOne(internals: ControlInternals, id: string, answer: { by: string }): Promise<ApprovalGrant> {
   const policy = requirePolicy(internals);
-  answer = { ...answer, approver: approverName(answer?.approver) };
-  const call = requireOurs(internals, policy, item);
-  const request = await ensureRequest(internals, policy, state, call);
-  if (!request) return { ...placeholder(call, policy), state: 'rejected' };
-  const result = await internals.store.addAnswer(call.callId, {
-    approver: answer.approver,
-    decision: 'reject',
-    ...(answer.message === undefined ? {} : { reason: answer.message }),
-    at: internals.clock(),
-  });
-  if (result.outcome === 'unknown') throw new CtrlrunError(`ctrlrun: the request ${call.callId} vanished from the store.`, call);
-  if (result.outcome === 'approver_is_requester') {
-    throw new ApprovalMismatch('approver_is_requester', `ctrlrun: ${answer.approver} asked for this call (${call.action}) and cannot answer it.`, call);
-  }
-  if (result.outcome === 'recorded' && internals.store.recordsAnswers !== true) {
-    await appendReceipt(internals, policy, {
-      action: call.action,
-      call_id: call.callId,
-      args_hash: request.argsHash,
-      principal: request.principal,
-      decision: 'approve',
-      approvers: [answer.approver],
-      result: 'rejected',
-      reason: answer.message ?? 'rejected',
-    });
-  }
-  return applyToState(state, call, result.request);
+  const by = approverName(answer?.by);
+  const context = { mode: policy.mode, environment: internals.environment ?? policy.environment ?? null };
+  const result = await revokeGrant(internals.store, id, by, internals.clock(), { signer: internals.signer, context });
+  if (result.outcome === 'unknown') throw new CtrlrunError(`ctrlrun: no approval grant ${id} in the store.`);
+  return result.grant;
 }
 
 async function resolveAll(internals: ControlInternals, state: PausedCalls): Promise<ApprovalRequest[]> {
@@ -561,12 +617,10 @@ async function applyToState(state: PausedCalls, call: OurCall, request: Approval
       // a local tool's yes stays in the store: its needsApproval claims it when the run resumes
       if (!call.local) await state.approve(call.item);
       break;
-    case 'rejected': {
-      const no = request.answers.find((a) => a.decision === 'reject');
-      const why = no ? `rejected by ${no.approver}${no.reason ? `: ${no.reason}` : ''}` : 'rejected';
-      await state.reject(call.item, { message: refusal(call.action, why) });
+    case 'rejected':
+      // a rejection's message as the refusal's reason; a response as the tool's result
+      await state.reject(call.item, { message: rejectionText(call.action, request) });
       break;
-    }
     case 'consumed':
       await state.reject(call.item, { message: refusal(call.action, 'its approval was already used: the approved call ran once already') });
       break;

@@ -36,6 +36,8 @@ export interface ControlInternals {
   readonly environment: string | undefined;
   readonly approvalTtlMs: number;
   readonly effectLeaseMs: number;
+  /** The longest approval grant this control's `approve(…, { grant })` makes (0: none). */
+  readonly maxGrantHours: number;
   readonly clock: () => number;
   policy: CompiledPolicy | undefined;
   /** Signs a checkpoint after each receipt this control appends (no key: no checkpoints). */

@@ -115,7 +115,11 @@ function makeAgentTool(
       `${who}: remove \`needsApproval\`: the policy (ctrlrun.yaml) decides which calls need a person, and the control records the answers.`,
     );
   }
-  const core = createActionCore(internals, policy, action, { parameters: options.parameters as never });
+  // its body is the SDK's invoke with the text the core hands it: an approved edit runs as a model's call would
+  const core = createActionCore(internals, policy, action, {
+    parameters: options.parameters as never,
+    door: { kind: 'agent', edits: true, schema: () => made.parameters },
+  });
   const userRunConfig = (options.runConfig ?? {}) as { traceIncludeSensitiveData?: boolean; callModelInputFilter?: Parameters<typeof guardInputFilter>[2] };
   const guards = hostedGuards(agent);
   const runConfig = {
@@ -133,11 +137,11 @@ function makeAgentTool(
   made.invoke = async (runContext: RunContext<any>, input: string, details?: Parameters<FunctionTool['invoke']>[2]) => {
     const parsed = core.policyArgs(input);
     const args = parsed.ok ? parsed.value : input;
-    const body = async () => {
+    const body = async (_edited?: unknown, editedText?: string) => {
       const frame = openNestedFrame(runContext);
       let output: unknown;
       try {
-        output = await inner(runContext, input, details);
+        output = await inner(runContext, editedText ?? input, details);
       } finally {
         frame.close();
       }

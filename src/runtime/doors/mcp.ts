@@ -474,7 +474,7 @@ async function protectTools(
                   ...(details?.signal ? { signal: details.signal } : {}),
                 }),
         },
-        pinsTls(policy, action) ? { upstream: async () => upstream(action, server) } : {},
+        pinsTls(policy, action) ? { upstream: async () => upstream(action, server), kind: 'mcp' } : { kind: 'mcp' },
       ),
     );
   }
