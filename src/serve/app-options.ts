@@ -13,6 +13,8 @@ export interface ServeAppOptions {
   clock: () => number;
   /** The control's approvalTtlMs, to show when an approval runs out. */
   approvalTtlMs: number;
+  /** The longest approval grant an operator may give here (`--max-grant-hours`; 0: none). */
+  maxGrantHours: number;
   /** Cookies get `Secure` and the `__Host-` prefix (serve runs with TLS, or behind a TLS proxy: an https `--public-url`). */
   secureCookies: boolean;
   /** serve's web origin (its `--public-url`, else the listening URL; known once it listens): the session cookie is named for it. */

@@ -1,3 +1,4 @@
+import { DEFAULT_MAX_GRANT_HOURS } from '../../runtime/approval-grants.js';
 import path from 'node:path';
 import { UserError } from '../../diagnostics.js';
 import { loadProject } from '../../manifest/load.js';
@@ -28,6 +29,7 @@ export interface ServeArgs {
   'public-url'?: string;
   'cors-origin'?: string[];
   'approval-ttl-ms': number;
+  'max-grant-hours': number;
   'signing-key'?: string;
   'retention-days': number;
 }
@@ -64,6 +66,11 @@ export const serveCommand: CommandSpec<ServeArgs> = {
         default: DEFAULT_APPROVAL_TTL_MS,
         describe: "The control's approvalTtlMs (to show when an approval runs out)",
       })
+      .option('max-grant-hours', {
+        type: 'number',
+        default: DEFAULT_MAX_GRANT_HOURS,
+        describe: 'The longest approval grant an operator may give while answering ("the same for N hours"; 0: no grants)',
+      })
       .option('retention-days', {
         type: 'number',
         default: DEFAULT_RETENTION_DAYS,
@@ -80,6 +87,7 @@ export const serveCommand: CommandSpec<ServeArgs> = {
     ['ctrlrun-gen serve --cors-origin http://localhost:3000', "Let a browser agent's page (httpStore) on that origin use the API"],
     ['ctrlrun-gen serve --notify-webhook https://hooks.example.com/T000/B000', 'Post each new request to a chat channel'],
     ['ctrlrun-gen serve --signing-key ~/.config/ctrlrun/serve.key', "Sign the answers' receipts (verify with the app's and this key's .pub)"],
+    ['ctrlrun-gen serve --max-grant-hours 2', 'Let approvers grant the same for at most 2 hours'],
     ['ctrlrun-gen serve --retention-days 7', "Keep the decision log's entries a week (pruned on serve's clock, each prune recorded)"],
     [
       'ctrlrun-gen serve --store postgres://ops@db/app --public-url https://approvals.example.com',
@@ -97,6 +105,9 @@ export const serveCommand: CommandSpec<ServeArgs> = {
       throw new UserError(`--retention-days ${retention}: a number of days from 1 to ${MAX_RETENTION_DAYS}, or 0 (serve never prunes).`);
     if (args['public-url'] !== undefined && !/^https?:\/\/[^/]/.test(args['public-url']))
       throw new UserError(`--public-url ${args['public-url']}: not an http(s) URL.\nhint: the address people open, e.g. https://approvals.example.com`);
+    const maxGrantHours = args['max-grant-hours'];
+    if (!Number.isFinite(maxGrantHours) || maxGrantHours < 0)
+      throw new UserError(`--max-grant-hours ${maxGrantHours}: a number of hours, 0 or more (0: no grants).`);
     const policy = loadServePolicy(args, ctx);
     const signer = operatorSigner(args['signing-key'], ctx);
     return withStore(
@@ -119,6 +130,7 @@ export const serveCommand: CommandSpec<ServeArgs> = {
           ...(args['public-url'] ? { publicUrl: args['public-url'] } : {}),
           corsOrigins: args['cors-origin'] ?? [],
           approvalTtlMs: args['approval-ttl-ms'],
+          maxGrantHours,
           ...(retention > 0 ? { retentionDays: retention } : {}),
           ...(signer ? { signer } : {}),
           log: (line) => ctx.stderr(`${line}\n`),
