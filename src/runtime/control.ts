@@ -13,6 +13,7 @@ import {
   argsHashOf,
   INTERNALS,
   parseJson,
+  PAUSED_DOOR,
   PROTECTED_ACTION,
   reasonText,
   requirePolicy,
@@ -30,7 +31,7 @@ import { refusal, rejectionText } from './core/messages.js';
 import { type AnswerInput, type AnswerResult, recordAnswer, revokeGrant } from './answer.js';
 import { DEFAULT_MAX_GRANT_HOURS, type GrantInput } from './approval-grants.js';
 import { logReceipt } from './core/decision-entry.js';
-import type { ApprovalGrant, ApprovalRequest, CompiledPolicy, GrantQuery, Store } from './types.js';
+import type { ApprovalGrant, ApprovalRequest, CompiledPolicy, GrantQuery, PausedDoor, PausedDoorKind, Store } from './types.js';
 
 export type { Identity, IdentityValue, TaskOf } from './internals.js';
 export { refusal } from './core/messages.js';
@@ -270,6 +271,8 @@ interface OurCall {
   local?: boolean;
   /** A computer call the tool refused (paused only so the refusal reaches the model): rejected in the state with this text, never requested. */
   refused?: string;
+  /** The door the call paused at, filed with its request (where edits run, the tool's schema). */
+  door: PausedDoor;
 }
 
 /** The interruptions of `state` that belong to tools protected by this control. */
@@ -299,6 +302,7 @@ function ourCall(internals: ControlInternals, policy: CompiledPolicy, item: RunT
     callId: raw.callId,
     toolName: raw.name,
     action,
+    door: doorOfItem(item, raw.name),
     args: parsed.ok && hash !== null ? { value: parsed.value, hash, canonical: canonicalJson(parsed.value) } : null,
     ...(parsed.ok ? {} : { refusal: parsed.detail }),
   };
@@ -321,6 +325,7 @@ function hostedCall(policy: CompiledPolicy, item: RunToolApprovalItem, hosted: H
     callId: hosted.id,
     toolName: `${hosted.serverLabel}/${hosted.toolName}`,
     action,
+    door: { kind: 'hosted_mcp' },
     args: parsed.ok && hash !== null ? { value: parsed.value, hash, canonical: canonicalJson(parsed.value) } : null,
   };
 }
@@ -330,7 +335,14 @@ function sandboxCall(item: RunToolApprovalItem): OurCall | null {
   const raw = item.rawItem as { type?: string; callId?: unknown; name?: unknown; arguments?: unknown; operation?: unknown };
   const found = typeof raw.callId === 'string' ? sandboxCallOf(item.agent, raw) : undefined;
   if (!found) return null;
-  const base = { item, callId: raw.callId as string, toolName: found.toolName, action: found.action };
+  // filed here only when the pause could not file it: a capability's schema is not at hand, so no edits
+  const base = {
+    item,
+    callId: raw.callId as string,
+    toolName: found.toolName,
+    action: found.action,
+    door: { kind: found.local ? 'apply_patch' : 'sandbox' } as PausedDoor,
+  };
   if (found.local) {
     const hash = argsHashOf(undefined, found.local.args);
     return { ...base, args: hash === null ? null : { value: found.local.args, hash, canonical: canonicalJson(found.local.args) }, local: true };
@@ -372,10 +384,19 @@ function localCall(policy: CompiledPolicy, item: RunToolApprovalItem): OurCall |
     callId: raw.callId,
     toolName: tool?.name ?? LOCAL_TYPES[raw.type] ?? raw.type,
     action: mark.action,
+    door: { kind: (LOCAL_TYPES[raw.type] ?? 'shell') as PausedDoorKind },
     args: hash === null ? null : { value, hash, canonical: canonicalJson(value) },
     local: true,
     ...(refused === undefined ? {} : { refused }),
   };
+}
+
+/** The door of a function call's tool (its kind and schema, as its pause would file them); a tool this control did not make: a function door with no schema (no edits). */
+function doorOfItem(item: RunToolApprovalItem, name: string): PausedDoor {
+  const tools: unknown = (item.agent as { tools?: unknown } | undefined)?.tools;
+  const tool = Array.isArray(tools) ? tools.find((t) => t && typeof t === 'object' && (t as { name?: string }).name === name) : undefined;
+  const door = (tool as { [PAUSED_DOOR]?: () => PausedDoor } | undefined)?.[PAUSED_DOOR];
+  return typeof door === 'function' ? door() : { kind: 'function' };
 }
 
 function actionOfItem(internals: ControlInternals, policy: CompiledPolicy, item: RunToolApprovalItem, name: string): string | undefined {
@@ -441,6 +462,7 @@ async function ensureRequest(internals: ControlInternals, policy: CompiledPolicy
     principal,
     approvalsRequired: compiled?.approvalsRequired ?? 1,
     createdAt: internals.clock(),
+    door: call.door,
   });
   const receipt = await appendReceipt(internals, policy, {
     action: call.action,

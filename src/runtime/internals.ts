@@ -61,6 +61,8 @@ export interface ControlInternals {
 export const INTERNALS: unique symbol = Symbol('ctrlrun.control.internals');
 /** Marks a tool made by protectedTool (any control) with its action id. */
 export const PROTECTED_ACTION: unique symbol = Symbol.for('ctrlrun.protectedTool.action');
+/** Marks a protected function tool with its paused door (kind and schema), for a request `control.request` files itself. */
+export const PAUSED_DOOR: unique symbol = Symbol.for('ctrlrun.protectedTool.door');
 
 export { sdkToolName } from './tool-name.js';
 

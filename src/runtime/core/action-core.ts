@@ -92,6 +92,8 @@ export function createActionCore(internals: ControlInternals, policy: CompiledPo
     execute: (input: unknown, runContext: RunContext<unknown>, details: CallDetails | undefined, body: Body) =>
       executeCall(scope, input, runContext, details, body),
     receipt: scope.receipt,
+    /** The door a paused call of this action is filed with (its kind; the tool's schema where edits run). */
+    door: scope.door,
     refuse: (why: string) => refusal(action, why),
   };
 }

@@ -13,7 +13,7 @@ import type { Control } from '../control.js';
 import { CtrlrunError } from '../errors.js';
 import { HOSTED_ACTION } from './hosted-item.js';
 import { guardInputFilter, hostedGuards } from './hosted-mcp.js';
-import { PROTECTED_ACTION, describeError, type ControlInternals } from '../internals.js';
+import { PAUSED_DOOR, PROTECTED_ACTION, describeError, type ControlInternals } from '../internals.js';
 import { LOCAL_ACTION } from './local-mark.js';
 import { HANDOFF_ACTION } from './handoff.js';
 import { bindMcp, isGuardedMcpServer } from './mcp.js';
@@ -161,6 +161,7 @@ function makeAgentTool(
   Object.defineProperty(made, AGENT_TOOL_ACTION, { value: action, enumerable: false });
   Object.defineProperty(made, AGENT_TOOL_AGENT, { value: agent, enumerable: false });
   Object.defineProperty(made, PROTECTED_ACTION, { value: action, enumerable: false });
+  Object.defineProperty(made, PAUSED_DOOR, { value: core.door, enumerable: false });
   internals.toolActions.set(made, action);
   internals.namedActions.set(made.name, action);
   return made;

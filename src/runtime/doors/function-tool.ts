@@ -15,7 +15,7 @@ import { isBodyFailure } from '../core/body-failures.js';
 import type { ArgsSchema, CallDetails, UpstreamProblem, UserErrorFunction } from '../core/types.js';
 import { noteNestedFailure } from '../nested.js';
 import { CtrlrunError } from '../errors.js';
-import { describeError, PROTECTED_ACTION, sdkToolName, type ControlInternals } from '../internals.js';
+import { describeError, PAUSED_DOOR, PROTECTED_ACTION, sdkToolName, type ControlInternals } from '../internals.js';
 import type { CompiledPolicy } from '../types.js';
 
 // the core's names, where the doors have always imported them
@@ -117,6 +117,7 @@ export function makeProtectedTool(
   } as Parameters<typeof tool>[0]) as FunctionTool;
   requireManifestAction(policy, created.name, action);
   register(internals, created, action);
+  Object.defineProperty(created, PAUSED_DOOR, { value: core.door, enumerable: false });
   return created;
 }
 
