@@ -16,7 +16,7 @@ export const DEFAULT_FATIGUE: FatigueRules = { maxAnswers: 20, windowMs: 15 * 60
 /** One answer, as the detector reads it. */
 export interface AnswerFact {
   approver: string;
-  decision: 'approve' | 'reject';
+  decision: 'approve' | 'reject' | 'respond';
   at: number;
   callId: string;
   action: string;

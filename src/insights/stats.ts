@@ -96,11 +96,12 @@ function decisionOf(r: ApprovalRequest): { ms: number; approved: boolean } | und
 
 export function insightsOf(requests: readonly ApprovalRequest[], receipts: readonly Receipt[], o: InsightsOptions): Insights {
   const filed = requests.filter((r) => within(r.createdAt, o));
-  const perAction = new Map<string, { requests: ApprovalRequest[]; edits: number; grantsUsed: number }>();
+  // a call's edit and its grant are on several of its receipts (the answer's, the resumed call's): counted once a call
+  const perAction = new Map<string, { requests: ApprovalRequest[]; edits: Set<string>; grantsUsed: Set<string> }>();
   const slot = (action: string) => {
     const found = perAction.get(action);
     if (found) return found;
-    const made = { requests: [] as ApprovalRequest[], edits: 0, grantsUsed: 0 };
+    const made = { requests: [] as ApprovalRequest[], edits: new Set<string>(), grantsUsed: new Set<string>() };
     perAction.set(action, made);
     return made;
   };
@@ -112,8 +113,8 @@ export function insightsOf(requests: readonly ApprovalRequest[], receipts: reado
     const event = eventOfReceipt(receipt);
     if (event === null) continue;
     if (event.kind === 'fatigue') fatigueRecorded++;
-    if (event.editedBy !== null || event.outcome === 'edited') slot(event.action).edits++;
-    if (event.grantId !== null && event.kind !== 'grant') slot(event.action).grantsUsed++;
+    if (event.editedBy !== null) slot(event.action).edits.add(event.callId ?? `${event.at}`);
+    if (event.grantId !== null && event.kind !== 'grant') slot(event.action).grantsUsed.add(event.callId ?? `${event.at}`);
     // a call's decision: the first receipt a call has (a pause, an allow, a denial), by the rule that decided it
     if ((event.kind === 'decision' || event.kind === 'pause') && event.outcome !== 'refused' && event.reason !== '') {
       const key = `${event.action}\u0000${event.reason}`;
@@ -122,17 +123,18 @@ export function insightsOf(requests: readonly ApprovalRequest[], receipts: reado
       rules.set(key, r);
     }
   }
-  const actionOf = (action: string, s: { requests: ApprovalRequest[]; edits: number; grantsUsed: number }): ActionInsight => ({
+  const actionOf = (action: string, s: { requests: ApprovalRequest[]; edits: Set<string>; grantsUsed: Set<string> }): ActionInsight => ({
     action,
     requests: s.requests.length,
     pending: s.requests.filter((r) => r.state === 'pending').length,
     expired: s.requests.filter((r) => r.state === 'approved' && r.decidedAt !== undefined && r.decidedAt + o.approvalTtlMs <= o.until).length,
-    edits: s.edits,
-    grantsUsed: s.grantsUsed,
+    edits: s.edits.size,
+    grantsUsed: s.grantsUsed.size,
     ...timing(s.requests.map(decisionOf).filter((d) => d !== undefined)),
   });
   const actions = byName(perAction).map(([a, s]) => actionOf(a, s));
-  const all = { requests: filed, edits: actions.reduce((n, a) => n + a.edits, 0), grantsUsed: actions.reduce((n, a) => n + a.grantsUsed, 0) };
+  const union = (pick: (s: { edits: Set<string>; grantsUsed: Set<string> }) => Set<string>) => new Set([...perAction.values()].flatMap((s) => [...pick(s)]));
+  const all = { requests: filed, edits: union((s) => s.edits), grantsUsed: union((s) => s.grantsUsed) };
   const answers = answersOf(requests);
   const fatigue = fatigueFindings(answers, o.fatigue).filter((f) => within(f.at, o));
   const perApprover = new Map<string, { ms: number; approved: boolean }[]>();

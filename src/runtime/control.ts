@@ -3,7 +3,7 @@ import { argsMatchHash, filedForm } from './args-binding.js';
 import { parseArguments } from './arguments.js';
 import { canonicalJson } from './canonical.js';
 import { decideCall } from './decide.js';
-import { ApprovalMismatch, CtrlrunError } from './errors.js';
+import { ActionDenied, ApprovalMismatch, CtrlrunError } from './errors.js';
 import { receiptSigner, type ReceiptSigner } from './signing.js';
 import { keepsDecisionLog, type DecisionLogOption } from './decision-log.js';
 import {
@@ -13,6 +13,7 @@ import {
   argsHashOf,
   INTERNALS,
   parseJson,
+  PAUSED_DOOR,
   PROTECTED_ACTION,
   reasonText,
   requirePolicy,
@@ -26,10 +27,12 @@ import {
 import { HOSTED_ACTION, hostedRequestOf, type HostedRequest } from './doors/hosted-item.js';
 import { LOCAL_ACTION, type LocalMark } from './doors/local-mark.js';
 import { sandboxCallOf } from './doors/sandbox-mark.js';
-import { refusal } from './core/messages.js';
+import { refusal, rejectionText } from './core/messages.js';
+import { type AnswerInput, type AnswerResult, recordAnswer, revokeGrant } from './answer.js';
+import { DEFAULT_MAX_GRANT_HOURS, type GrantInput } from './approval-grants.js';
 import { logReceipt } from './core/decision-entry.js';
 import { createTelemetry, type TelemetryOption } from './observe/telemetry.js';
-import type { ApprovalRequest, CompiledPolicy, Store } from './types.js';
+import type { ApprovalGrant, ApprovalRequest, CompiledPolicy, GrantQuery, PausedDoor, PausedDoorKind, ReceiptBody, Store } from './types.js';
 
 export type { Identity, IdentityValue, TaskOf } from './internals.js';
 export { refusal } from './core/messages.js';
@@ -76,6 +79,24 @@ export interface ControlOptions {
    * `false`: nowhere, and no call asks.
    */
   telemetry?: TelemetryOption;
+  /**
+   * The longest approval grant this control's `approve(…, { grant })` makes, in hours (default 8;
+   * 0 turns grants off). serve and the CLI have their own (`--max-grant-hours`).
+   */
+  maxGrantHours?: number;
+}
+
+/** An approver's answer through a Control: who, why, and for an approval its edit and grant. */
+export interface ApproveAnswer {
+  approver: string;
+  reason?: string;
+  /**
+   * Approve with edits: the arguments to run instead of the model's (an object, or its JSON text),
+   * checked against the tool's schema and decided again by the policy; the approval binds to them.
+   */
+  arguments?: unknown;
+  /** Grant the same for this principal for `hours` (no longer than `maxGrantHours`), within `bounds` (CTRLRun `when` entries). */
+  grant?: GrantInput;
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -125,9 +146,19 @@ export interface Control {
    * Records `approver`'s yes for this call; once `approvals_required` distinct approvers said yes,
    * approves the call in the SDK state (never with `alwaysApprove`). Returns the request.
    */
-  approve(state: AnyRunState, item: RunToolApprovalItem, answer: { approver: string; reason?: string }): Promise<ApprovalRequest>;
-  /** Records `approver`'s no and rejects the call in the SDK state. */
+  approve(state: AnyRunState, item: RunToolApprovalItem, answer: ApproveAnswer): Promise<ApprovalRequest>;
+  /** Records `approver`'s no and rejects the call in the SDK state; the model reads `message` as the refusal's reason. */
   reject(state: AnyRunState, item: RunToolApprovalItem, answer: { approver: string; message?: string }): Promise<ApprovalRequest>;
+  /**
+   * Answers the call in the tool's place: the body never runs, the model reads `result` as the
+   * tool's result (a rejection in the SDK state whose message is the result), the receipt says
+   * `responded`.
+   */
+  respond(state: AnyRunState, item: RunToolApprovalItem, answer: { approver: string; result: string; reason?: string }): Promise<ApprovalRequest>;
+  /** The store's approval grants (`activeAt`: only those unrevoked and unexpired then), oldest first. */
+  grants(query?: GrantQuery): Promise<ApprovalGrant[]>;
+  /** Revokes an approval grant as `by`: the next call it would have covered pauses. Returns the grant. */
+  revokeGrant(id: string, answer: { by: string }): Promise<ApprovalGrant>;
   /** Applies answers recorded elsewhere (the CLI, another process) to the state; returns what is still pending. */
   resolve(state: AnyRunState): Promise<ApprovalRequest[]>;
   /**
@@ -165,6 +196,7 @@ export function createControl(options: ControlOptions): Control {
     environment: options.environment,
     approvalTtlMs: positive(options.approvalTtlMs, DEFAULT_APPROVAL_TTL_MS, 'approvalTtlMs'),
     effectLeaseMs: positive(options.effectLeaseMs, DEFAULT_EFFECT_LEASE_MS, 'effectLeaseMs'),
+    maxGrantHours: grantHours(options.maxGrantHours),
     clock: options.clock ?? Date.now,
     policy: undefined,
     signer: signerOf(options.receiptKey),
@@ -182,8 +214,22 @@ export function createControl(options: ControlOptions): Control {
     },
     [INTERNALS]: internals,
     request: (state) => requestAll(internals, state),
-    approve: (state, item, answer) => approveOne(internals, state, item, answer),
-    reject: (state, item, answer) => rejectOne(internals, state, item, answer),
+    approve: (state, item, answer) => answerOne(internals, state, item, approveInput(answer)),
+    reject: (state, item, answer) =>
+      answerOne(internals, state, item, {
+        approver: answer?.approver,
+        decision: 'reject',
+        ...(answer?.message === undefined ? {} : { reason: answer.message }),
+      }),
+    respond: (state, item, answer) =>
+      answerOne(internals, state, item, {
+        approver: answer?.approver,
+        decision: 'respond',
+        result: answer?.result,
+        ...(answer?.reason === undefined ? {} : { reason: answer.reason }),
+      }),
+    grants: async (query) => (typeof internals.store.listGrants === 'function' ? internals.store.listGrants(query) : []),
+    revokeGrant: (id, answer) => revokeOne(internals, id, answer),
     resolve: (state) => resolveAll(internals, state),
     requestRealtime: async (session, item) => {
       const paused = realtimeCall(session, item);
@@ -207,6 +253,12 @@ function signerOf(key: string | null | undefined): ReceiptSigner | undefined {
   return receiptSigner(secret);
 }
 
+function grantHours(value: number | undefined): number {
+  if (value === undefined) return DEFAULT_MAX_GRANT_HOURS;
+  if (!Number.isFinite(value) || value < 0) throw new CtrlrunError('createControl: `maxGrantHours` must be a number of hours, 0 or more (0 turns grants off).');
+  return value;
+}
+
 function positive(value: number | undefined, fallback: number, name: string): number {
   if (value === undefined) return fallback;
   if (!Number.isFinite(value) || value <= 0) throw new CtrlrunError(`createControl: \`${name}\` must be a positive number of milliseconds.`);
@@ -227,6 +279,8 @@ interface OurCall {
   local?: boolean;
   /** A computer call the tool refused (paused only so the refusal reaches the model): rejected in the state with this text, never requested. */
   refused?: string;
+  /** The door the call paused at, filed with its request (where edits run, the tool's schema). */
+  door: PausedDoor;
 }
 
 /** The interruptions of `state` that belong to tools protected by this control. */
@@ -256,6 +310,7 @@ function ourCall(internals: ControlInternals, policy: CompiledPolicy, item: RunT
     callId: raw.callId,
     toolName: raw.name,
     action,
+    door: doorOfItem(item, raw.name),
     args: parsed.ok && hash !== null ? { value: parsed.value, hash, canonical: canonicalJson(parsed.value) } : null,
     ...(parsed.ok ? {} : { refusal: parsed.detail }),
   };
@@ -278,6 +333,7 @@ function hostedCall(policy: CompiledPolicy, item: RunToolApprovalItem, hosted: H
     callId: hosted.id,
     toolName: `${hosted.serverLabel}/${hosted.toolName}`,
     action,
+    door: { kind: 'hosted_mcp' },
     args: parsed.ok && hash !== null ? { value: parsed.value, hash, canonical: canonicalJson(parsed.value) } : null,
   };
 }
@@ -287,7 +343,14 @@ function sandboxCall(item: RunToolApprovalItem): OurCall | null {
   const raw = item.rawItem as { type?: string; callId?: unknown; name?: unknown; arguments?: unknown; operation?: unknown };
   const found = typeof raw.callId === 'string' ? sandboxCallOf(item.agent, raw) : undefined;
   if (!found) return null;
-  const base = { item, callId: raw.callId as string, toolName: found.toolName, action: found.action };
+  // filed here only when the pause could not file it: a capability's schema is not at hand, so no edits
+  const base = {
+    item,
+    callId: raw.callId as string,
+    toolName: found.toolName,
+    action: found.action,
+    door: { kind: found.local ? 'apply_patch' : 'sandbox' } as PausedDoor,
+  };
   if (found.local) {
     const hash = argsHashOf(undefined, found.local.args);
     return { ...base, args: hash === null ? null : { value: found.local.args, hash, canonical: canonicalJson(found.local.args) }, local: true };
@@ -329,10 +392,19 @@ function localCall(policy: CompiledPolicy, item: RunToolApprovalItem): OurCall |
     callId: raw.callId,
     toolName: tool?.name ?? LOCAL_TYPES[raw.type] ?? raw.type,
     action: mark.action,
+    door: { kind: (LOCAL_TYPES[raw.type] ?? 'shell') as PausedDoorKind },
     args: hash === null ? null : { value, hash, canonical: canonicalJson(value) },
     local: true,
     ...(refused === undefined ? {} : { refused }),
   };
+}
+
+/** The door of a function call's tool (its kind and schema, as its pause would file them); a tool this control did not make: a function door with no schema (no edits). */
+function doorOfItem(item: RunToolApprovalItem, name: string): PausedDoor {
+  const tools: unknown = (item.agent as { tools?: unknown } | undefined)?.tools;
+  const tool = Array.isArray(tools) ? tools.find((t) => t && typeof t === 'object' && (t as { name?: string }).name === name) : undefined;
+  const door = (tool as { [PAUSED_DOOR]?: () => PausedDoor } | undefined)?.[PAUSED_DOOR];
+  return typeof door === 'function' ? door() : { kind: 'function' };
 }
 
 function actionOfItem(internals: ControlInternals, policy: CompiledPolicy, item: RunToolApprovalItem, name: string): string | undefined {
@@ -398,6 +470,7 @@ async function ensureRequest(internals: ControlInternals, policy: CompiledPolicy
     principal,
     approvalsRequired: compiled?.approvalsRequired ?? 1,
     createdAt: internals.clock(),
+    door: call.door,
   });
   const receipt = await appendReceipt(internals, policy, {
     action: call.action,
@@ -442,98 +515,99 @@ async function requestAll(internals: ControlInternals, state: PausedCalls): Prom
   return out;
 }
 
-async function approveOne(
-  internals: ControlInternals,
-  state: AnyRunState,
-  item: RunToolApprovalItem,
-  answer: { approver: string; reason?: string },
-): Promise<ApprovalRequest> {
+type ControlAnswer = Omit<AnswerInput, 'approver' | 'at'> & { approver: unknown };
+
+function approveInput(answer: ApproveAnswer): ControlAnswer {
+  return {
+    approver: answer?.approver,
+    decision: 'approve',
+    ...(answer?.reason === undefined ? {} : { reason: answer.reason }),
+    ...(answer?.arguments === undefined ? {} : { arguments: answer.arguments }),
+    ...(answer?.grant === undefined ? {} : { grant: answer.grant }),
+  };
+}
+
+/**
+ * Records one answer (runtime/answer.ts: the same writing as every operator surface), then mirrors
+ * the request into the SDK state: approved once `approvals_required` distinct approvers said yes
+ * (to the same arguments), rejected (the model reads the message, or a response as the result).
+ */
+async function answerOne(internals: ControlInternals, state: PausedCalls, item: RunToolApprovalItem, input: ControlAnswer): Promise<ApprovalRequest> {
   const policy = requirePolicy(internals);
-  answer = { ...answer, approver: approverName(answer?.approver) };
+  const approver = approverName(input.approver);
   const call = requireOurs(internals, policy, item);
   const request = await ensureRequest(internals, policy, state, call);
-  if (!request) throw new ApprovalMismatch('mismatch', call.refused ?? `ctrlrun: the call to ${call.action} has malformed arguments and was refused.`, call);
-  if (!bindingHolds(request, call, policy) || !argsMatchHash(request)) {
+  if (!request) {
+    if (input.decision !== 'approve') return { ...placeholder(call, policy), state: 'rejected' };
+    throw new ApprovalMismatch('mismatch', call.refused ?? `ctrlrun: the call to ${call.action} has malformed arguments and was refused.`, call);
+  }
+  if (input.decision === 'approve' && !bindingHolds(request, call, policy)) {
     throw new ApprovalMismatch(
       'mismatch',
       `ctrlrun: the recorded request ${call.callId} is for different arguments, action or policy than this call; not approved.`,
       call,
     );
   }
-  const result = await internals.store.addAnswer(call.callId, {
-    approver: answer.approver,
-    decision: 'approve',
-    ...(answer.reason === undefined ? {} : { reason: answer.reason }),
-    at: internals.clock(),
-  });
-  if (result.outcome === 'unknown') throw new CtrlrunError(`ctrlrun: the request ${call.callId} vanished from the store.`, call);
-  const base = { action: call.action, call_id: call.callId, args_hash: call.args?.hash ?? null, principal: request.principal, decision: 'approve' as const };
-  // through serve (httpStore) the server wrote the answer's receipt already
-  const record = internals.store.recordsAnswers !== true;
-  if (result.outcome === 'approver_is_requester') {
-    if (record) await appendReceipt(internals, policy, { ...base, approvers: [answer.approver], result: 'refused', reason: 'approver_is_requester' });
-    throw new ApprovalMismatch(
-      'approver_is_requester',
-      `ctrlrun: ${answer.approver} asked for this call (${call.action}) and cannot approve it; another person must.`,
-      call,
-    );
-  }
-  if (result.outcome === 'recorded' && record) {
-    const approvers = approversOf(result.request);
-    await appendReceipt(
-      internals,
-      policy,
-      {
-        ...base,
-        approvers,
-        result: result.request.state === 'approved' ? 'approved' : 'answered',
-        reason: `${approvers.length} of ${result.request.approvalsRequired} approvals`,
-      },
-      { request: result.request, toolName: call.toolName },
-    );
-  }
-  return applyToState(state, call, result.request);
+  const environment = internals.environment ?? policy.environment ?? null;
+  const result = await recordAnswer(
+    internals.store,
+    call.callId,
+    { ...input, approver, at: internals.clock() },
+    {
+      decide: (action, args) => (Object.hasOwn(policy.actions, action) ? decideCall(policy.actions[action], args) : undefined),
+      maxGrantHours: internals.maxGrantHours,
+      signer: internals.signer,
+      context: { mode: policy.mode, environment },
+      // through serve (httpStore) the server writes the answer's receipt
+      recordsAnswers: internals.store.recordsAnswers === true,
+      ...(internals.telemetry === undefined
+        ? {}
+        : {
+            onReceipt: (sent: ReceiptBody, answeredRequest?: ApprovalRequest) =>
+              internals.telemetry?.record(sent, policy, { ...(answeredRequest ? { request: answeredRequest } : {}), toolName: call.toolName }),
+          }),
+    },
+  );
+  return applyToState(state, call, answered(call, approver, result));
 }
 
-async function rejectOne(
-  internals: ControlInternals,
-  state: AnyRunState,
-  item: RunToolApprovalItem,
-  answer: { approver: string; message?: string },
-): Promise<ApprovalRequest> {
+/** The request an answer left, or the error its refusal is (nothing changed). */
+function answered(call: OurCall, approver: string, result: AnswerResult): ApprovalRequest {
+  switch (result.outcome) {
+    case 'unknown':
+      throw new CtrlrunError(`ctrlrun: the request ${call.callId} vanished from the store.`, call);
+    case 'approver_is_requester':
+      throw new ApprovalMismatch(
+        'approver_is_requester',
+        `ctrlrun: ${approver} asked for this call (${call.action}) and cannot answer it; another person must.`,
+        call,
+      );
+    case 'args_mismatch':
+      throw new ApprovalMismatch(
+        'mismatch',
+        `ctrlrun: the recorded request ${call.callId} is for different arguments, action or policy than this call; not approved.`,
+        call,
+      );
+    case 'refused':
+      throw new ActionDenied(result.code, `ctrlrun: ${result.message}`, call);
+    case 'edit_mismatch':
+      throw new ActionDenied(
+        'edit_mismatch',
+        `ctrlrun: ${approver} approved other arguments than the earlier approvals of ${call.callId}; every approver of a call approves the same arguments (approve those, or reject).`,
+        call,
+      );
+    default:
+      return result.request;
+  }
+}
+
+async function revokeOne(internals: ControlInternals, id: string, answer: { by: string }): Promise<ApprovalGrant> {
   const policy = requirePolicy(internals);
-  answer = { ...answer, approver: approverName(answer?.approver) };
-  const call = requireOurs(internals, policy, item);
-  const request = await ensureRequest(internals, policy, state, call);
-  if (!request) return { ...placeholder(call, policy), state: 'rejected' };
-  const result = await internals.store.addAnswer(call.callId, {
-    approver: answer.approver,
-    decision: 'reject',
-    ...(answer.message === undefined ? {} : { reason: answer.message }),
-    at: internals.clock(),
-  });
-  if (result.outcome === 'unknown') throw new CtrlrunError(`ctrlrun: the request ${call.callId} vanished from the store.`, call);
-  if (result.outcome === 'approver_is_requester') {
-    throw new ApprovalMismatch('approver_is_requester', `ctrlrun: ${answer.approver} asked for this call (${call.action}) and cannot answer it.`, call);
-  }
-  if (result.outcome === 'recorded' && internals.store.recordsAnswers !== true) {
-    await appendReceipt(
-      internals,
-      policy,
-      {
-        action: call.action,
-        call_id: call.callId,
-        args_hash: request.argsHash,
-        principal: request.principal,
-        decision: 'approve',
-        approvers: [answer.approver],
-        result: 'rejected',
-        reason: answer.message ?? 'rejected',
-      },
-      { request: result.request, toolName: call.toolName },
-    );
-  }
-  return applyToState(state, call, result.request);
+  const by = approverName(answer?.by);
+  const context = { mode: policy.mode, environment: internals.environment ?? policy.environment ?? null };
+  const result = await revokeGrant(internals.store, id, by, internals.clock(), { signer: internals.signer, context });
+  if (result.outcome === 'unknown') throw new CtrlrunError(`ctrlrun: no approval grant ${id} in the store.`);
+  return result.grant;
 }
 
 async function resolveAll(internals: ControlInternals, state: PausedCalls): Promise<ApprovalRequest[]> {
@@ -579,12 +653,10 @@ async function applyToState(state: PausedCalls, call: OurCall, request: Approval
       // a local tool's yes stays in the store: its needsApproval claims it when the run resumes
       if (!call.local) await state.approve(call.item);
       break;
-    case 'rejected': {
-      const no = request.answers.find((a) => a.decision === 'reject');
-      const why = no ? `rejected by ${no.approver}${no.reason ? `: ${no.reason}` : ''}` : 'rejected';
-      await state.reject(call.item, { message: refusal(call.action, why) });
+    case 'rejected':
+      // a rejection's message as the refusal's reason; a response as the tool's result
+      await state.reject(call.item, { message: rejectionText(call.action, request) });
       break;
-    }
     case 'consumed':
       await state.reject(call.item, { message: refusal(call.action, 'its approval was already used: the approved call ran once already') });
       break;

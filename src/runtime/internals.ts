@@ -37,6 +37,8 @@ export interface ControlInternals {
   readonly environment: string | undefined;
   readonly approvalTtlMs: number;
   readonly effectLeaseMs: number;
+  /** The longest approval grant this control's `approve(…, { grant })` makes (0: none). */
+  readonly maxGrantHours: number;
   readonly clock: () => number;
   policy: CompiledPolicy | undefined;
   /** Signs a checkpoint after each receipt this control appends (no key: no checkpoints). */
@@ -62,6 +64,8 @@ export interface ControlInternals {
 export const INTERNALS: unique symbol = Symbol('ctrlrun.control.internals');
 /** Marks a tool made by protectedTool (any control) with its action id. */
 export const PROTECTED_ACTION: unique symbol = Symbol.for('ctrlrun.protectedTool.action');
+/** Marks a protected function tool with its paused door (kind and schema), for a request `control.request` files itself. */
+export const PAUSED_DOOR: unique symbol = Symbol.for('ctrlrun.protectedTool.door');
 
 export { sdkToolName } from './tool-name.js';
 

@@ -4,6 +4,7 @@ import { memoryReceipts } from './stores/memory/receipts.js';
 import { newMemoryState, open } from './stores/memory/state.js';
 import { memoryDecisionLog } from './stores/decision-log-memory.js';
 import { memorySessions } from './stores/sessions-memory.js';
+import { memoryGrants } from './stores/grants-memory.js';
 import type { Store } from './types.js';
 
 /**
@@ -18,6 +19,7 @@ export function memoryStore(): Store {
     kind: 'memory',
     ...memoryDecisionLog(() => open(state)),
     ...memorySessions(() => open(state)),
+    ...memoryGrants(() => open(state)),
     ...memoryApprovals(state),
     ...memoryEffects(state),
     ...memoryReceipts(state),

@@ -146,9 +146,37 @@ export type ApprovalState = 'pending' | 'approved' | 'rejected' | 'consumed';
 
 export interface ApprovalAnswer {
   approver: string;
-  decision: 'approve' | 'reject';
+  /**
+   * `approve` (as proposed, or with edited arguments: `args`), `reject` (the call does not run; the
+   * model reads `reason`), `respond` (the call does not run; the model reads `result` in place of
+   * the tool's own: a reject whose message is a result).
+   */
+  decision: 'approve' | 'reject' | 'respond';
   reason?: string;
   at: number;
+  /**
+   * Approve with edits: the canonical JSON of the arguments this approver approved, and its hash.
+   * Absent: the request's own arguments, as the model proposed them. Every approval of one request
+   * approves the same arguments (`edit_mismatch` otherwise).
+   */
+  args?: string;
+  argsHash?: string;
+  /** Respond: what the model reads as the tool's result (the body never runs). */
+  result?: string;
+}
+
+/** The door kinds a call can pause at (`ApprovalRequest.door`). */
+export type PausedDoorKind = 'function' | 'mcp' | 'agent' | 'sandbox' | 'shell' | 'apply_patch' | 'computer' | 'hosted_mcp';
+
+/**
+ * Where a request's call paused, as the runtime filed it: the door's kind and, when that door can
+ * run arguments an approver edited, the tool's parameters as a JSON schema (what the model sees:
+ * the edit form is built from it, and an edit is checked against it before it is recorded). No
+ * `schema`: this door refuses edits (docs/runtime.md, "Approve with edits": which and why).
+ */
+export interface PausedDoor {
+  kind: PausedDoorKind;
+  schema?: unknown;
 }
 
 export interface ApprovalRequest {
@@ -171,6 +199,8 @@ export interface ApprovalRequest {
   /** When the request became approved or rejected. */
   decidedAt?: number;
   consumedAt?: number;
+  /** The door the call paused at (and its schema where edits are possible); absent on requests filed without it. */
+  door?: PausedDoor;
 }
 
 export type NewApprovalRequest = Omit<ApprovalRequest, 'state' | 'answers' | 'decidedAt' | 'consumedAt'>;
@@ -183,6 +213,8 @@ export type AddAnswerResult =
   | { outcome: 'approver_is_requester'; request: ApprovalRequest }
   /** The request is no longer pending (approved, rejected or consumed): nothing changed. */
   | { outcome: 'not_pending'; request: ApprovalRequest }
+  /** An approval of other arguments than the earlier approvals of this request approved (M-of-N approve one edit): nothing changed. */
+  | { outcome: 'edit_mismatch'; request: ApprovalRequest }
   | { outcome: 'unknown' };
 
 export type ClaimResult =
@@ -296,6 +328,28 @@ export interface ReceiptBody {
   checkpoint?: ReceiptCheckpoint;
   /** Only on a prune record (`action: ctrlrun.prune`): what an operator pruned (see prune.ts). */
   prune?: PruneRecord;
+  /**
+   * An approval with edited arguments: on the answer's receipt (`args_hash` the proposal's) and on
+   * every receipt of the resumed call (`args_hash` what ran, as `ran_args_hash`).
+   */
+  edit?: ReceiptEdit;
+  /**
+   * An approval grant (not the policy's `authority:` grants): the receipt that made it
+   * (`granted`), the one that revoked it (`revoked`), and each call it let run without a pause.
+   */
+  approval_grant?: string;
+  /** A `responded` receipt: SHA-256 (hex) of what the model was given in place of the tool's result. */
+  response_hash?: string;
+}
+
+/** What an approval with edits changed: the model's arguments' hash, the approved ones', what ran, and who edited. */
+export interface ReceiptEdit {
+  proposed_args_hash: string;
+  approved_args_hash: string;
+  /** On the resumed call's receipts only: the hash of the arguments the body ran (the approved ones). */
+  ran_args_hash?: string;
+  /** The approver whose answer first carried the edit. */
+  edited_by: string;
 }
 
 /**
@@ -372,6 +426,10 @@ export interface DecisionBody {
   result: string;
   receipt_seq: number;
   receipt_hash: string;
+  /** The decision of an approved edit (its `args` are the edited ones): the proposal's and the approved hashes, who edited. */
+  edit?: ReceiptEdit;
+  /** The approval grant that let the call run without a pause. */
+  approval_grant?: string;
 }
 
 export interface DecisionEntry extends DecisionBody {
@@ -453,7 +511,55 @@ export interface SessionStore {
   deleteSessions(match: { idHash?: string; origin?: string; name?: string }): Promise<number>;
 }
 
-export interface Store extends Partial<DecisionLogStore>, Partial<PruneStore>, Partial<SessionStore> {
+/**
+ * An approval grant: an approver's "the same for this principal for the next N hours", given while
+ * answering a request. Not the policy's `authority:` grants (who may propose an action at all):
+ * this one waives the pause of calls the policy sends to a person, for one principal and one
+ * action, under the policy it was given under, only for calls that policy decides `approve` by the
+ * same rule (`rule`) and that hold every bound (`bounds`). It never reaches a call the policy
+ * denies or allows, expires (`expiresAt`, epoch ms, valid up to and including it), and is revoked
+ * at the next call once `revokedAt` is set.
+ */
+export interface ApprovalGrant {
+  /** `grant_` + a random id (stored under a tenant's names through serve). */
+  id: string;
+  /** Who it lets act without a pause (normalised, as requests store principals). */
+  principal: string;
+  action: string;
+  /** The policy it was given under: another policy's calls are not covered. */
+  policyHash: string;
+  /** The approve rule it stands for, as receipts name it (`rule[1]`, `decision`). */
+  rule: string;
+  /** Extra argument bounds, CTRLRun `when` entries as canonical JSON (`{"amount_lte":300000}`); `{}`: none. */
+  bounds: string;
+  grantedBy: string;
+  grantedAt: number;
+  expiresAt: number;
+  /** The request whose answer made it. */
+  callId: string;
+  revokedAt?: number;
+  revokedBy?: string;
+}
+
+/** How approval grants are read: for one principal or action, only those unrevoked and unexpired at `activeAt`. */
+export interface GrantQuery {
+  principal?: string;
+  action?: string;
+  activeAt?: number;
+}
+
+/** The approval grants of a store (grants-*.ts). Optional: a store without them grants nothing (every call the policy pauses pauses). */
+export interface GrantStore {
+  /** Inserts a grant; idempotent by id (the existing one is returned unchanged). */
+  putGrant(grant: ApprovalGrant): Promise<ApprovalGrant>;
+  /** Grants matching every field given (`activeAt`: unrevoked, `expiresAt >= activeAt`), oldest first (grantedAt, then id). */
+  listGrants(query?: GrantQuery): Promise<ApprovalGrant[]>;
+  getGrant(id: string): Promise<ApprovalGrant | null>;
+  /** Atomically sets `revokedAt`/`revokedBy` on an unrevoked grant; a revoked one is returned unchanged; unknown: null. */
+  revokeGrant(id: string, by: string, now: number): Promise<ApprovalGrant | null>;
+}
+
+export interface Store extends Partial<DecisionLogStore>, Partial<PruneStore>, Partial<SessionStore>, Partial<GrantStore> {
   readonly kind: string;
   /**
    * True when the store itself writes the receipt of every answer (`httpStore`: serve records it,

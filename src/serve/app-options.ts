@@ -14,6 +14,8 @@ export interface ServeAppOptions {
   clock: () => number;
   /** The control's approvalTtlMs, to show when an approval runs out. */
   approvalTtlMs: number;
+  /** The longest approval grant an operator may give here (`--max-grant-hours`; 0: none). */
+  maxGrantHours: number;
   /** Cookies get `Secure` and the `__Host-` prefix (serve runs with TLS, or behind a TLS proxy: an https `--public-url`). */
   secureCookies: boolean;
   /** serve's web origin (its `--public-url`, else the listening URL; known once it listens): the session cookie is named for it. */
@@ -44,6 +46,11 @@ export interface ServeAppOptions {
 
 /** The rules an answer given through serve records fatigue by (none unless serve was asked to). */
 export const recordedFatigue = (o: Pick<ServeAppOptions, 'fatigue'>): FatigueRules | undefined => (o.fatigue?.record ? o.fatigue.rules : undefined);
+
+/** What an answer given through serve needs of its options: the policy, the signer, the grant limit, recorded fatigue. */
+export function answerContextOf(o: Pick<ServeAppOptions, 'policy' | 'signer' | 'maxGrantHours' | 'fatigue'>) {
+  return { policy: o.policy, signer: o.signer, maxGrantHours: o.maxGrantHours, fatigue: recordedFatigue(o) };
+}
 
 export type Env = { Variables: { who: Principal } };
 

@@ -6,9 +6,13 @@ import { PruneUnsupported } from '../prune.js';
 import { verifyReceipts } from '../runtime/receipts.js';
 import { StoreError } from '../runtime/stores/errors.js';
 import { tenantPrefix } from '../runtime/tenant-names.js';
-import type { ApprovalAnswer, ApprovalRequest, ApprovalState, EffectState, ReceiptBody } from '../runtime/types.js';
-import { answerRequest, resolveEffectKey } from '../operator-actions.js';
-import { answerAs, cleanReason, recordAnswerRefusal, recordRoleRefusal, resolveAs, roleProblem } from './answers.js';
+import type { ApprovalGrant, ApprovalRequest, ApprovalState, EffectState, ReceiptBody } from '../runtime/types.js';
+import { type AnswerInput, answerRequest, grantReceipt, listGrantsOf, resolveEffectKey } from '../operator-actions.js';
+import { policyDecider } from '../policy/evaluate.js';
+import { boundsOf } from '../runtime/approval-grants.js';
+import { sameIdentity } from '../runtime/identity.js';
+import { appendSigned } from '../runtime/signing.js';
+import { answerAs, cleanReason, recordAnswerRefusal, recordRoleRefusal, resolveAs, revokeAs, roleProblem } from './answers.js';
 import type { Principal } from './auth.js';
 import { tryName } from './identity.js';
 import { mountPages } from './page-routes.js';
@@ -16,13 +20,17 @@ import { pruneAs } from './prune-api.js';
 import { type MetricsScope, metricsText, readMetricsSource } from './metrics.js';
 import { RUNTIME_METHODS, runtimeStoreCall } from './runtime-api.js';
 import { TenantRefusal } from './tenant-store.js';
-import { type Env, recordedFatigue, type ServeAppOptions, storeFor } from './app-options.js';
+import { answerContextOf, type Env, recordedFatigue, type ServeAppOptions, storeFor } from './app-options.js';
 import { CSS } from './pages.js';
 
 export type { Env, ServeAppOptions };
 export { storeFor };
 
 const OPERATOR_METHODS = new Set([
+  'putGrant',
+  'revokeGrant',
+  'listGrants',
+  'getGrant',
   'getRequest',
   'listRequests',
   'addAnswer',
@@ -161,9 +169,22 @@ function apiRoutes(api: Hono<Env>, o: ServeAppOptions): void {
   api.post('/requests/:id/answer', async (c) => {
     const body = await jsonBody(c);
     const who = c.get('who');
-    const result = await answerAs(storeFor(o, who), o.policy, who, c.req.param('id'), body.decision, body.reason, o.clock(), o.signer, recordedFatigue(o));
+    const result = await answerAs(storeFor(o, who), answerContextOf(o), who, c.req.param('id'), body, o.clock());
     return result.ok
       ? c.json({ outcome: 'recorded', message: result.message, request: result.request })
+      : c.json({ error: result.code, message: result.message }, result.status);
+  });
+  // approval grants: read by any token (a tenant's only); revoked by an operator who may answer the action
+  api.get('/grants', async (c) => {
+    const active = c.req.query('active');
+    return c.json(await listGrantsOf(storeFor(o, c.get('who')), active === '1' || active === 'true' ? { activeAt: o.clock() } : {}));
+  });
+  api.post('/grants/:id/revoke', async (c) => {
+    const who = c.get('who');
+    if (who.kind !== 'operator') return c.json({ error: 'forbidden', message: 'a runtime token never revokes' }, 403);
+    const result = await revokeAs(storeFor(o, who), o.policy, who, c.req.param('id'), o.clock(), o.signer);
+    return result.ok
+      ? c.json({ outcome: 'revoked', message: result.message, grant: result.grant })
       : c.json({ error: result.code, message: result.message }, result.status);
   });
   api.get('/effects', async (c) => {
@@ -207,6 +228,8 @@ async function storeMethod(c: Context<Env>, o: ServeAppOptions) {
   const args = Array.isArray(body.args) ? (body.args as unknown[]) : [];
   if (method === 'addAnswer') return storeAddAnswer(c, o, who, args);
   if (method === 'resolveEffect') return storeResolveEffect(c, o, who, args);
+  if (method === 'putGrant') return storePutGrant(c, o, who, args);
+  if (method === 'revokeGrant') return storeRevokeGrant(c, o, who, args);
   // a named tenant's records come back in its names; the hashes of its receipts and entries cover the stored ones (`names` says how)
   const names = who.tenant === undefined ? {} : { names: tenantPrefix(who.tenant) };
   if (who.kind === 'runtime') {
@@ -247,8 +270,8 @@ async function storeAddAnswer(c: Context<Env>, o: ServeAppOptions, who: Principa
       403,
     );
   }
-  if (answer.decision !== 'approve' && answer.decision !== 'reject')
-    return c.json({ error: 'bad_arguments', message: 'addAnswer: decision is approve or reject.' }, 400);
+  if (answer.decision !== 'approve' && answer.decision !== 'reject' && answer.decision !== 'respond')
+    return c.json({ error: 'bad_arguments', message: 'addAnswer: decision is approve, reject or respond.' }, 400);
   const reason = cleanReason(answer.reason);
   if (!reason.ok)
     return c.json({ error: 'bad_arguments', message: 'addAnswer: the reason may not hold control characters and is at most 2000 characters.' }, 400);
@@ -258,13 +281,70 @@ async function storeAddAnswer(c: Context<Env>, o: ServeAppOptions, who: Principa
     await recordRoleRefusal(store, request!, who.name, o.clock(), o.signer);
     return c.json({ error: 'forbidden', message: problem }, 403);
   }
-  // serve's clock, never the client's `at` (an answer a year ahead would never expire); one receipt
-  const recorded: ApprovalAnswer = { approver: who.name, decision: answer.decision, at: o.clock(), ...(reason.value ? { reason: reason.value } : {}) };
+  // serve's clock, never the client's `at` (an answer a year ahead would never expire); one receipt.
+  // An edit (`args`) is checked and decided again as any answer's is; a response needs its result.
+  const recorded: AnswerInput = {
+    approver: who.name,
+    decision: answer.decision,
+    at: o.clock(),
+    ...(reason.value ? { reason: reason.value } : {}),
+    ...(answer.decision === 'approve' && typeof answer.args === 'string' ? { arguments: answer.args } : {}),
+    ...(answer.decision === 'respond' ? { result: typeof answer.result === 'string' ? answer.result : '' } : {}),
+  };
   // the args/hash check here too (issue 24): whatever an operator's tool showed, it cannot approve another call
-  const answered = await answerRequest(store, callId, recorded, o.signer, recordedFatigue(o));
+  const answered = await answerRequest(store, callId, recorded, o.signer, {
+    decide: policyDecider(o.policy),
+    maxGrantHours: o.maxGrantHours,
+    fatigue: recordedFatigue(o),
+  });
   if (answered.outcome === 'args_mismatch')
     return c.json({ error: 'args_mismatch', message: `addAnswer: the request's args do not match its argsHash; it cannot be answered.` }, 409);
+  if (answered.outcome === 'refused') return c.json({ error: answered.code, message: `addAnswer: ${answered.message}` }, 409);
   return c.json({ result: answered });
+}
+
+/**
+ * putGrant over the store API (an operator tool's grant): by the token's operator, who may answer
+ * the action, never to themself, timed on serve's clock and no longer than serve's
+ * `--max-grant-hours`, its bounds well formed; with its `granted` receipt. (The run still covers a
+ * call only under the grant's policy and approve rule: runtime/approval-grants.ts.)
+ */
+async function storePutGrant(c: Context<Env>, o: ServeAppOptions, who: Principal, args: unknown[]) {
+  const grant = args[0] as ApprovalGrant | undefined;
+  if (typeof grant !== 'object' || grant === null || typeof grant.id !== 'string' || typeof grant.action !== 'string' || typeof grant.principal !== 'string')
+    return c.json({ error: 'bad_arguments', message: 'putGrant(grant)' }, 400);
+  if (typeof grant.grantedBy !== 'string' || tryName(grant.grantedBy) !== who.name)
+    return c.json({ error: 'forbidden', message: `putGrant: the grantor is the authenticated operator (${who.name}).` }, 403);
+  const problem = roleProblem(o.policy, grant.action, who);
+  if (problem) return c.json({ error: 'forbidden', message: problem }, 403);
+  if (sameIdentity(grant.principal, who.name)) return c.json({ error: 'forbidden', message: 'putGrant: an operator never grants to themself.' }, 403);
+  const lasts = Number(grant.expiresAt) - Number(grant.grantedAt);
+  if (!(o.maxGrantHours > 0) || !Number.isFinite(lasts) || lasts <= 0 || lasts > o.maxGrantHours * 3_600_000)
+    return c.json({ error: 'forbidden', message: `putGrant: a grant lasts at most ${o.maxGrantHours} hours here (serve --max-grant-hours).` }, 403);
+  if (!boundsOf(grant.bounds).ok) return c.json({ error: 'bad_arguments', message: 'putGrant: its bounds are not CTRLRun `when` entries.' }, 400);
+  const now = o.clock();
+  const store = storeFor(o, who);
+  const stored = await store.putGrant!({ ...grant, grantedBy: who.name, grantedAt: now, expiresAt: now + lasts });
+  if (stored.grantedAt === now && stored.grantedBy === who.name)
+    await appendSigned(
+      store,
+      o.signer,
+      grantReceipt(null, stored, 'granted', who.name, `${stored.rule} ${stored.bounds} until ${new Date(stored.expiresAt).toISOString()}`),
+    );
+  return c.json({ result: stored });
+}
+
+/** revokeGrant over the store API: by the token's operator (who may answer the action), on serve's clock, with its receipt. */
+async function storeRevokeGrant(c: Context<Env>, o: ServeAppOptions, who: Principal, args: unknown[]) {
+  const [id, by] = args as [unknown, unknown];
+  if (typeof id !== 'string') return c.json({ error: 'bad_arguments', message: 'revokeGrant(id, by, now)' }, 400);
+  if (typeof by !== 'string' || tryName(by) !== who.name)
+    return c.json({ error: 'forbidden', message: `revokeGrant: the operator is the authenticated one (${who.name}).` }, 403);
+  const result = await revokeAs(storeFor(o, who), o.policy, who, id, o.clock(), o.signer);
+  if (result.ok) return c.json({ result: result.grant });
+  if (result.code === 'not_active') return c.json({ result: await storeFor(o, who).getGrant!(id) });
+  if (result.code === 'unknown') return c.json({ result: null });
+  return c.json({ error: 'forbidden', message: result.message }, result.status);
 }
 
 /** resolveEffect over the store API: by the token's operator, with serve's clock and the role check. */

@@ -7,11 +7,13 @@ import { argsMatchHash } from '../runtime/args-binding.js';
 import { verifyReceipts } from '../runtime/receipts.js';
 import { tenantPrefix } from '../runtime/tenant-names.js';
 import type { ApprovalRequest, ApprovalState, Store } from '../runtime/types.js';
-import { ARGS_MISMATCH, answerAs, resolveAs, roleProblem } from './answers.js';
+import { listGrantsOf } from '../operator-actions.js';
+import { ARGS_MISMATCH, type AnswerBody, answerAs, resolveAs, revokeAs, roleProblem } from './answers.js';
+import { editedFromForm } from './answer-form.js';
 import { type Principal, SESSION_TTL_MS, sameToken, sessionCookieName } from './auth.js';
-import { type Env, recordedFatigue, type ServeAppOptions, storeFor } from './app-options.js';
+import { answerContextOf, type Env, type ServeAppOptions, storeFor } from './app-options.js';
 import { mountInsights } from './insights-page.js';
-import { effectsPage, historyPage, inboxPage, loginPage, receiptsPage, requestPage, type Viewer } from './pages.js';
+import { effectsPage, grantsPage, historyPage, inboxPage, loginPage, receiptsPage, requestPage, type Viewer } from './pages.js';
 import { argumentRows, expiry, lastApprovedOf, newestFirst, PAGE_SIZE, type Page, paginate } from './view.js';
 
 /** The message a page shows when an answer came without the operator's token (the step-up). */
@@ -79,11 +81,26 @@ export function mountPages(app: Hono<Env>, o: ServeAppOptions): void {
       return request ? renderRequest(c, o, request, { kind: 'err', text: STEP_UP_REFUSED }, 401) : c.text(STEP_UP_REFUSED, 401);
     }
     const form = await c.req.parseBody();
-    const result = await answerAs(s, o.policy, c.get('who'), id, form.decision, form.reason, o.clock(), o.signer, recordedFatigue(o));
+    const body = await formAnswer(s, id, form);
+    if ('message' in body) {
+      const request = await s.getRequest(id);
+      return request ? renderRequest(c, o, request, { kind: 'err', text: body.message }, 400) : c.text(body.message, 404);
+    }
+    const result = await answerAs(s, answerContextOf(o), c.get('who'), id, body, o.clock());
     if (result.ok) return renderRequest(c, o, result.request, { kind: 'ok', text: result.message });
     const request = result.request ?? (await s.getRequest(id));
     if (!request) return c.text(result.message, 404);
     return renderRequest(c, o, request, { kind: 'err', text: result.message }, result.status);
+  });
+  app.get('/grants', guard, async (c) => c.html(grantsPage(viewer(c), await listGrantsOf(store(c)), o.clock())));
+  app.post('/grants/:id/revoke', guard, async (c) => {
+    const s = store(c);
+    if (!(await steppedUp(c))) return c.html(grantsPage(viewer(c), await listGrantsOf(s), o.clock(), { kind: 'err', text: STEP_UP_REFUSED }), 401);
+    const result = await revokeAs(s, o.policy, c.get('who'), c.req.param('id'), o.clock(), o.signer);
+    return c.html(
+      grantsPage(viewer(c), await listGrantsOf(s), o.clock(), { kind: result.ok ? 'ok' : 'err', text: result.message }),
+      result.ok ? 200 : result.status,
+    );
   });
   app.get('/effects', guard, async (c) => c.html(effectsPage(viewer(c), await store(c).listEffects(), o.clock())));
   app.post('/effects/resolve', guard, async (c) => {
@@ -104,6 +121,23 @@ export function mountPages(app: Hono<Env>, o: ServeAppOptions): void {
     const all = await store(c).listReceipts();
     return c.html(receiptsPage(viewer(c), all.slice(-200).reverse(), all.length, verify));
   });
+}
+
+/** The answer form's fields as an answer: `approve_edited` approves the fields' arguments (answer-form.ts); grant fields go with an approval. */
+async function formAnswer(store: Store, id: string, form: Record<string, unknown>): Promise<AnswerBody | { message: string }> {
+  const edited = form.decision === 'approve_edited';
+  const body: AnswerBody = { decision: edited ? 'approve' : form.decision, reason: form.reason };
+  if (form.decision === 'respond') body.result = form.result;
+  if (edited) {
+    const request = await store.getRequest(id);
+    if (!request) return { message: `No approval request ${id}.` };
+    const read = editedFromForm(request, form);
+    if (!read.ok) return { message: read.message };
+    body.arguments = read.text;
+  }
+  const hours = typeof form.grant_hours === 'string' ? form.grant_hours.trim() : '';
+  if (body.decision === 'approve' && hours !== '') body.grant = { hours, bounds: typeof form.grant_bounds === 'string' ? form.grant_bounds.trim() : '' };
+  return body;
 }
 
 /**
@@ -181,6 +215,7 @@ async function renderRequest(
       ...(ex ? { expiry: ex } : {}),
       ttlMs: o.approvalTtlMs,
       ...(cannot ? { cannotAnswer: cannot } : {}),
+      maxGrantHours: o.maxGrantHours,
       ...(message ? { message } : {}),
     }),
     status,

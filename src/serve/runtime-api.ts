@@ -1,6 +1,6 @@
 import { entryBindsReceipt, storeDecisionKey, tenantDecisionKey } from '../runtime/decision-log.js';
 import { PRUNE_ACTION } from '../runtime/prune-records.js';
-import type { ClaimBinding, DecisionBody, NewApprovalRequest, ReceiptBody, Store } from '../runtime/types.js';
+import type { ClaimBinding, DecisionBody, GrantQuery, NewApprovalRequest, ReceiptBody, Store } from '../runtime/types.js';
 import { namedOut, tenantScope } from './tenant.js';
 import { TenantRefusal, tenantStore } from './tenant-store.js';
 
@@ -19,6 +19,8 @@ export const RUNTIME_METHODS = new Set([
   'appendDecision',
   'listDecisions',
   'decisionKey',
+  'listGrants',
+  'getGrant',
 ]);
 
 const str = (x: unknown): string => {
@@ -67,6 +69,13 @@ export async function runtimeStoreCall(store: Store, tenant: string | undefined,
     case 'listDecisions':
     case 'decisionKey':
       return decisionCall(store, view, tenant, method, args, now);
+    case 'listGrants': {
+      // which grants are active is decided on serve's clock, never the token's
+      const query = (args[0] ?? {}) as GrantQuery;
+      return view.listGrants!({ ...query, ...(query.activeAt !== undefined ? { activeAt: now } : {}) });
+    }
+    case 'getGrant':
+      return view.getGrant!(str(args[0]));
     default:
       throw new TenantRefusal(`${method}: not a store method.`);
   }

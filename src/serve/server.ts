@@ -7,6 +7,7 @@ import { getConnInfo } from '@hono/node-server/conninfo';
 import { UserError } from '../diagnostics.js';
 import type { Policy } from '../policy/types.js';
 import { canPrune, DAY_MS, pruneLog } from '../prune.js';
+import { DEFAULT_MAX_GRANT_HOURS } from '../runtime/approval-grants.js';
 import { storeDecisionKey } from '../runtime/decision-log.js';
 import { memorySessions } from '../runtime/stores/sessions-memory.js';
 import type { ReceiptSigner } from '../runtime/signing.js';
@@ -29,6 +30,8 @@ export interface StartServeOptions {
   notifyWebhook?: string;
   publicUrl?: string;
   approvalTtlMs: number;
+  /** The longest approval grant an operator may give (`--max-grant-hours`; 0: none). Default 8. */
+  maxGrantHours?: number;
   /** Origins whose browser pages may call the JSON API (see `checkCorsOrigin`). */
   corsOrigins?: string[];
   /** Signs every receipt serve writes (answers, refusals, resolutions, prune records) with serve's own key. */
@@ -123,6 +126,7 @@ export async function startServe(o: StartServeOptions): Promise<RunningServe> {
     auth,
     clock,
     approvalTtlMs: o.approvalTtlMs,
+    maxGrantHours: o.maxGrantHours ?? DEFAULT_MAX_GRANT_HOURS,
     // Secure and __Host- wherever the browser speaks https: serve's own TLS, or a TLS proxy's public URL
     secureCookies: Boolean(o.tls) || (o.publicUrl ?? '').startsWith('https:'),
     origin: () => origin,

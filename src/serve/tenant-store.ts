@@ -1,6 +1,6 @@
 import { RECEIPT_NAMES } from '../runtime/signing.js';
 import { tenantPrefix } from '../runtime/tenant-names.js';
-import type { ApprovalState, DecisionEntry, EffectState, Receipt, ReceiptMatch, Store } from '../runtime/types.js';
+import type { ApprovalGrant, ApprovalState, DecisionEntry, EffectState, GrantStore, Receipt, ReceiptMatch, Store } from '../runtime/types.js';
 import {
   claimOut,
   consumptionOut,
@@ -85,7 +85,34 @@ export function tenantStore(store: Store, tenant: string | undefined): Store {
       );
   }
   if (!store.lastReceiptOf) delete view.lastReceiptOf;
+  if (typeof store.putGrant === 'function') Object.assign(view, tenantGrants(store as Required<Pick<Store, keyof GrantStore>> & Store, scope));
   return view;
+}
+
+/**
+ * A tenant's approval grants: a grant belongs to the tenant whose request it answered (its call id is
+ * stored in the tenant's names); ids are serve's or the operator tool's random ones, unprefixed, and
+ * another tenant's id is as unknown here as an id nobody made.
+ */
+function tenantGrants(store: Required<Pick<Store, keyof GrantStore>>, scope: TenantScope): GrantStore {
+  const out = (g: ApprovalGrant | null): ApprovalGrant | undefined => {
+    if (g === null) return undefined;
+    const callId = scope.outward(g.callId);
+    return callId === undefined ? undefined : { ...g, callId };
+  };
+  return {
+    putGrant: async (grant) => {
+      const stored = out(await store.putGrant({ ...grant, callId: scope.inward(grant.callId) }));
+      if (!stored) throw new TenantRefusal('putGrant: that grant id is taken.');
+      return stored;
+    },
+    listGrants: async (query) => (await store.listGrants(query)).map(out).filter(present),
+    getGrant: async (id) => out(await store.getGrant(id)) ?? null,
+    revokeGrant: async (id, by, now) => {
+      if (!out(await store.getGrant(id))) return null;
+      return out(await store.revokeGrant(id, by, now)) ?? null;
+    },
+  };
 }
 
 /**

@@ -13,6 +13,8 @@ const SPEC_COMMANDS = [
   'check',
   'explain',
   'approvals',
+  // issue 38: the approval grants approvers give (`grants list|revoke`)
+  'grants',
   'effects',
   'receipts',
   'operators',
@@ -26,7 +28,7 @@ const SPEC_COMMANDS = [
 ];
 
 describe('CLI skeleton', () => {
-  it('registers every command of SPEC §8', () => {
+  it("registers every command of SPEC §8 (and issue 38's grants)", () => {
     expect(commands.map((c) => c.command.split(' ')[0])).toEqual(SPEC_COMMANDS);
     // The lazy table names each module by the command it loads.
     expect(commandLoaders.map((c) => c.name)).toEqual(SPEC_COMMANDS);

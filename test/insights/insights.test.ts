@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { answersOf, fatigueFindings, fatigueOfAnswer, parseDuration } from '../../src/insights/fatigue.js';
 import { fatigueOf, periodOf } from '../../src/insights/period.js';
-import { quantile } from '../../src/insights/stats.js';
+import { insightsOf, quantile } from '../../src/insights/stats.js';
 import { eventOfReceipt } from '../../src/runtime/observe/event.js';
 import type { ApprovalRequest, Receipt } from '../../src/runtime/types.js';
 import { metricsText, reasonLabel } from '../../src/serve/metrics.js';
@@ -91,11 +91,38 @@ describe('from receipts to events and series', () => {
       kind('refused', 'halted'),
     ]).toEqual(['claim', 'reservation', 'answer', 'decision']);
     expect(eventOfReceipt(receipt({ action: 'ctrlrun.checkpoint' }))).toBeNull();
-    expect(eventOfReceipt(receipt({ result: 'claimed', reason: 'rule[1]', ...({ grant_id: 'g1', edited_by: 'bob' } as object) }))).toMatchObject({
+    expect([kind('refused', 'edit_denied'), kind('refused', 'grant_too_long'), kind('refused', 'respond_empty'), kind('refused', 'edit_mismatch')]).toEqual([
+      'answer',
+      'answer',
+      'answer',
+      'answer',
+    ]);
+    const edit = { proposed_args_hash: 'h1', approved_args_hash: 'h2', edited_by: 'bob' };
+    expect(eventOfReceipt(receipt({ result: 'claimed', reason: 'rule[1]', approval_grant: 'g1', edit }))).toMatchObject({
       rule: 1,
       grantId: 'g1',
       editedBy: 'bob',
     });
+  });
+
+  it("an edit and a grant count once a call, though several of the call's receipts name them", () => {
+    const edit = { proposed_args_hash: 'h1', approved_args_hash: 'h2', edited_by: 'bob' };
+    const receipts = [
+      receipt({ call_id: 'c1', result: 'approved', decision: 'approve', edit }),
+      receipt({ call_id: 'c1', result: 'claimed', decision: 'approve', edit: { ...edit, ran_args_hash: 'h2' } }),
+      receipt({ call_id: 'c1', result: 'executed', decision: 'approve', edit: { ...edit, ran_args_hash: 'h2' } }),
+      receipt({ call_id: 'c1', result: 'granted', decision: 'approve', approval_grant: 'g1' }),
+      receipt({ call_id: 'c2', result: 'allowed', decision: 'approve', approval_grant: 'g1' }),
+      receipt({ call_id: 'c2', result: 'executed', decision: 'approve', approval_grant: 'g1' }),
+      receipt({ call_id: 'c3', action: 'other', result: 'allowed', decision: 'approve', approval_grant: 'g2' }),
+    ];
+    const o = { since: -1, until: 10, approvalTtlMs: 1_000, fatigue: RULES };
+    const insights = insightsOf([], receipts, o);
+    expect(insights.actions.map((a) => [a.action, a.edits, a.grantsUsed])).toEqual([
+      ['other', 0, 1],
+      ['stripe.refund', 1, 1],
+    ]);
+    expect([insights.totals.edits, insights.totals.grantsUsed]).toEqual([1, 2]);
   });
 
   it('a refusal reason that is free text is labelled by its leading word, never its value', () => {

@@ -288,6 +288,22 @@ describe('protectAgentTool: a protected tool inside agent.asTool()', () => {
     expect(await w.control.request(paused.state)).toEqual(filed);
   });
 
+  it('approve with edits (issue 38): the nested run starts once, with the input the approver wrote, and the model reads what changed', async () => {
+    const w = world();
+    const parent = new ScriptedModel([[agentCall('ask a person', 'a10')], [assistantMessage('done')]]);
+    const nested = new ScriptedModel([[assistantMessage('looked at p7 only')]]);
+    const desk = new Agent<Ctx>({ name: 'desk', model: parent, tools: [w.doors.protectAgentTool('desk.refunder', w.inner(nested), { toolName: 'refunder' })] });
+    const paused = await run(desk, 'go', { context: { user: 'alice' } });
+    expect((await w.store.getRequest('a10'))?.door?.kind).toBe('agent');
+    await w.control.approve(paused.state, paused.interruptions[0]!, { approver: 'bob', arguments: { input: 'look at p7 only' } });
+    await run(desk, paused.state);
+    expect(nested.calls).toHaveLength(1);
+    expect(JSON.stringify(nested.calls[0]!.request.input)).toContain('look at p7 only');
+    expect(JSON.stringify(nested.calls[0]!.request.input)).not.toContain('ask a person');
+    expect(seen(parent, 1, 'a10')).toContain('Approved with changes by bob: input \\"ask a person\\" → \\"look at p7 only\\"');
+    expect(seen(parent, 1, 'a10')).toContain('looked at p7 only');
+  });
+
   it('refuses needsApproval and a non-agent', () => {
     const w = world();
     expect(() => w.doors.protectAgentTool('desk.refunder', w.inner(new ScriptedModel([])), { needsApproval: true } as never)).toThrow(/remove `needsApproval`/);

@@ -177,6 +177,28 @@ describe('protectShellTool: a real shell (each command a /bin/sh child process)'
     expect(outputSeen(m2, 0, 's4')).toContain('rejected by bob: not today');
   });
 
+  it("issue 38: an edit is refused with the shell door's reason; a response reaches the model and the command never runs", async () => {
+    const f = fresh();
+    const p = processOn(f.db);
+    const paused = await run(opsAgent(p, f, new ScriptedModel([[shellCall('s5', ['make deploy'])]])), 'go', { context: { user: 'alice' } });
+    expect((await p.store.getRequest('s5'))?.door).toEqual({ kind: 'shell' });
+    const edit = await p.control.approve(paused.state, paused.interruptions[0]!, { approver: 'bob', arguments: { commands: ['make test'] } }).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(edit).toMatchObject({ name: 'ActionDenied', reason: 'edit_unsupported' });
+    expect((edit as Error).message).toContain('the SDK runs the shell command the model wrote');
+    await p.control.respond(paused.state, paused.interruptions[0]!, { approver: 'bob', result: 'Deployed by hand at 14:02; nothing to do.' });
+    const m2 = new ScriptedModel([[assistantMessage('ok')]]);
+    const agent2 = opsAgent(p, f, m2);
+    const state = await RunState.fromString(agent2, paused.state.toString());
+    await p.control.resolve(state);
+    await run(agent2, state);
+    expect(runs(f.log)).toEqual([]);
+    expect(outputSeen(m2, 0, 's5')).toContain('Deployed by hand at 14:02; nothing to do.');
+    expect(outputSeen(m2, 0, 's5')).not.toContain('refused');
+  });
+
   it('refuses needsApproval, onApproval and a hosted shell at creation', () => {
     const f = fresh();
     const p = processOn(f.db);

@@ -336,6 +336,24 @@ describe('protectMcpTools: MCP tools that can pause for a person', () => {
     expect((await p1.store.getRequest('sp1'))?.state).toBe('consumed');
   });
 
+  it('approve with edits (issue 38): the MCP server receives the edited arguments once, under the edited effect key; the model reads what changed', async () => {
+    const { db, log } = fresh();
+    const p = processOn(db);
+    const tools = await p.doors.protectMcpTools([await stdioServer(log)]);
+    const m = new ScriptedModel([[functionCall('create_issue', { title: 'outage', priority: 5 }, { callId: 'ed1' })], [assistantMessage('done')]]);
+    const agent = new Agent<Ctx>({ name: 'triage', model: m, tools });
+    const paused = await run(agent, 'x', { context: { user: 'alice' } });
+    expect((await p.store.getRequest('ed1'))?.door).toMatchObject({ kind: 'mcp', schema: { type: 'object' } });
+    await p.control.approve(paused.state, paused.interruptions[0]!, { approver: 'bob', arguments: { title: 'outage (eu)', priority: 4 } });
+    await run(agent, paused.state);
+    expect(runs(log)).toEqual([{ title: 'outage (eu)', priority: 4 }]);
+    // the MCP result (one text item): the note leads its text
+    const seen = JSON.parse(toolOutputSeen(m, 1, 'ed1')!) as Array<{ type: string; text: string }>;
+    expect(seen[0]!.text).toContain('Approved with changes by bob: priority 5 → 4; title "outage" → "outage (eu)"');
+    expect(seen[0]!.text).toContain('created issue "outage (eu)" (p4)');
+    expect((await p.store.listReceipts()).find((r) => r.result === 'claimed')?.effect_key).toBe('issue:outage (eu)');
+  });
+
   it("CTRLRun's outcome for a result marked isError: ambiguous by default (the model still reads the server's answer)", async () => {
     const { db, log } = fresh();
     const p = processOn(db);

@@ -120,6 +120,24 @@ describe('exec_command of a protected SandboxAgent (real commands in a local san
   }, 60_000);
 });
 
+describe('issue 38: approve with edits at a sandbox capability', () => {
+  it("exec_command: the approver's command runs once instead of the model's, and the model reads what changed", async () => {
+    const s = await setup();
+    const model = new ScriptedModel([[execCall('c20', 'echo proposed >> asked.log')], [assistantMessage('done')]]);
+    const agent = s.doors.protectSandboxAgent(new SandboxAgent<Ctx>({ name: 'box', instructions: 'x', model }));
+    const opts = { context: { user: 'alice' }, sandbox: { session: s.box.session } };
+    const paused = await sdkRun(agent, 'go', opts);
+    const request = await s.store.getRequest('c20');
+    expect(request?.door).toMatchObject({ kind: 'sandbox', schema: { type: 'object' } });
+    const edited = { ...(JSON.parse(request!.args) as Record<string, unknown>), cmd: 'echo edited >> asked.log' };
+    await s.control.approve(paused.state, paused.interruptions[0]!, { approver: 'bob', arguments: edited });
+    const resumed = await sdkRun(agent, paused.state, opts);
+    expect(resumed.finalOutput).toBe('done');
+    expect(s.box.read('asked.log')).toBe('edited\n');
+    expect(outputSeen(model, 1, 'c20')).toContain('Approved with changes by bob: cmd \\"echo proposed >> asked.log\\" → \\"echo edited >> asked.log\\"');
+  }, 60_000);
+});
+
 async function forcedState(agent: Agent<Ctx>, saved: string) {
   const state = await RunState.fromString(agent, saved);
   state.approve(state.getInterruptions()[0]!);

@@ -90,6 +90,26 @@ describe("decisions in the SDK's own traces", () => {
     expect(claim!.parentId).toBe(functionSpan('refund')!.spanId);
   });
 
+  it('an approval with edits and a respond answer: each answer is on the span with who edited, and the resumed call runs the edit', async () => {
+    const d = labelledDesk();
+    const model = scripted([refundCall(args('pay_5', 500_000), 'c5'), refundCall(args('pay_6', 500_000), 'c6')], [assistantMessage('done')]);
+    const agent = agentWith(model, [d.tool]);
+    const paused = await new Runner({ tracingDisabled: false }).run(agent, 'refund', { context: { user: 'alice' } });
+    const state = await RunState.fromString(agent, paused.state.toString());
+    const [first, second] = state.getInterruptions();
+    await withTrace('approvals desk', async () => {
+      await d.control.approve(state, first!, { approver: 'bob', arguments: args('pay_5', 200_000) });
+      await d.control.respond(state, second!, { approver: 'bob', result: 'refunded by hand' });
+    });
+    await new Runner({ tracingDisabled: false }).run(agent, state);
+    expect(d.runs).toEqual([args('pay_5', 200_000)]);
+    const answers = ctrlrunSpans(spans).filter((s) => s.name === 'ctrlrun.answer');
+    expect(answers.map((s) => [s.data['ctrlrun.approval.id'], s.data['ctrlrun.outcome'], s.data['ctrlrun.edited_by'] ?? null])).toEqual([
+      ['c5', 'approved', 'bob'],
+      ['c6', 'responded', null],
+    ]);
+  });
+
   it("disabling the SDK's tracing disables it: a run with tracingDisabled, or setTracingDisabled(true), records nothing", async () => {
     const d = labelledDesk();
     await new Runner({ tracingDisabled: true }).run(agentWith(scripted([refundCall(args('pay_4', 500), 'c4')], [assistantMessage('done')]), [d.tool]), 'go', {

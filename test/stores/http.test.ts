@@ -28,7 +28,10 @@ let backing: Store;
 let serveNow = Date.now();
 
 beforeAll(async () => {
-  writeFileSync(path.join(dir, 'ctrlrun.yaml'), 'schema: ctrlrun.policy/v6\nactions:\n  stripe.refund:\n    decision: approve\n');
+  writeFileSync(
+    path.join(dir, 'ctrlrun.yaml'),
+    'schema: ctrlrun.policy/v6\nactions:\n  stripe.refund:\n    decision: approve\n  stripe.charge:\n    decision: approve\n',
+  );
   let data = emptyOperators();
   for (const name of OPERATORS) {
     const added = addOperator(data, { name, kind: 'operator', roles: [], now: 0 });
@@ -78,6 +81,19 @@ function clientStore(): Store {
     appendDecision: (body) => {
       serveNow = body.at;
       return runtime.appendDecision!(body);
+    },
+    // approval grants: put and revoked by the operator they name, listed by the runtime (serve's clock decides which are active)
+    putGrant: (grant) => {
+      serveNow = grant.grantedAt;
+      return operator(grant.grantedBy).putGrant!(grant);
+    },
+    revokeGrant: (id, by, now) => {
+      serveNow = now;
+      return operator(by).revokeGrant!(id, by, now);
+    },
+    listGrants: (query) => {
+      if (query?.activeAt !== undefined) serveNow = query.activeAt;
+      return runtime.listGrants!(query);
     },
   };
 }

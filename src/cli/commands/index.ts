@@ -13,6 +13,7 @@ export const commandLoaders: ReadonlyArray<{ name: string; load: () => Promise<C
   { name: 'check', load: async () => (await import('./check.js')).checkCommand },
   { name: 'explain', load: async () => (await import('./explain.js')).explainCommand },
   { name: 'approvals', load: async () => (await import('./approvals.js')).approvalsCommand },
+  { name: 'grants', load: async () => (await import('./grants.js')).grantsCommand },
   { name: 'effects', load: async () => (await import('./effects.js')).effectsCommand },
   { name: 'receipts', load: async () => (await import('./receipts.js')).receiptsCommand },
   { name: 'operators', load: async () => (await import('./operators.js')).operatorsCommand },

@@ -1,3 +1,4 @@
+import { DEFAULT_MAX_GRANT_HOURS } from '../../runtime/approval-grants.js';
 import path from 'node:path';
 import { UserError } from '../../diagnostics.js';
 import { loadProject } from '../../manifest/load.js';
@@ -30,6 +31,7 @@ export interface ServeArgs {
   'public-url'?: string;
   'cors-origin'?: string[];
   'approval-ttl-ms': number;
+  'max-grant-hours': number;
   'signing-key'?: string;
   'retention-days': number;
   'fatigue-answers'?: number;
@@ -70,6 +72,11 @@ export const serveCommand: CommandSpec<ServeArgs> = {
         describe: "The control's approvalTtlMs (to show when an approval runs out)",
       })
       .options(fatigueOptions)
+      .option('max-grant-hours', {
+        type: 'number',
+        default: DEFAULT_MAX_GRANT_HOURS,
+        describe: 'The longest approval grant an operator may give while answering ("the same for N hours"; 0: no grants)',
+      })
       .option('retention-days', {
         type: 'number',
         default: DEFAULT_RETENTION_DAYS,
@@ -86,6 +93,7 @@ export const serveCommand: CommandSpec<ServeArgs> = {
     ['ctrlrun-gen serve --cors-origin http://localhost:3000', "Let a browser agent's page (httpStore) on that origin use the API"],
     ['ctrlrun-gen serve --notify-webhook https://hooks.example.com/T000/B000', 'Post each new request to a chat channel'],
     ['ctrlrun-gen serve --signing-key ~/.config/ctrlrun/serve.key', "Sign the answers' receipts (verify with the app's and this key's .pub)"],
+    ['ctrlrun-gen serve --max-grant-hours 2', 'Let approvers grant the same for at most 2 hours'],
     ['ctrlrun-gen serve --retention-days 7', "Keep the decision log's entries a week (pruned on serve's clock, each prune recorded)"],
     [
       'ctrlrun-gen serve --store postgres://ops@db/app --public-url https://approvals.example.com',
@@ -105,6 +113,9 @@ export const serveCommand: CommandSpec<ServeArgs> = {
       throw new UserError(`--public-url ${args['public-url']}: not an http(s) URL.\nhint: the address people open, e.g. https://approvals.example.com`);
     const fatigue = fatigueOf({ fatigueAnswers: args['fatigue-answers'], fatigueWindow: args['fatigue-window'], fatigueMinTime: args['fatigue-min-time'] });
     if (!fatigue.ok) throw new UserError(`--${fatigue.message}`);
+    const maxGrantHours = args['max-grant-hours'];
+    if (!Number.isFinite(maxGrantHours) || maxGrantHours < 0)
+      throw new UserError(`--max-grant-hours ${maxGrantHours}: a number of hours, 0 or more (0: no grants).`);
     const policy = loadServePolicy(args, ctx);
     const signer = operatorSigner(args['signing-key'], ctx);
     return withStore(
@@ -127,6 +138,7 @@ export const serveCommand: CommandSpec<ServeArgs> = {
           ...(args['public-url'] ? { publicUrl: args['public-url'] } : {}),
           corsOrigins: args['cors-origin'] ?? [],
           approvalTtlMs: args['approval-ttl-ms'],
+          maxGrantHours,
           ...(retention > 0 ? { retentionDays: retention } : {}),
           // given any --fatigue-* flag, each finding is also recorded as a receipt when the answer is given
           fatigue: { rules: fatigue.value.rules, record: fatigue.value.given },

@@ -1,6 +1,7 @@
 import type { RunContext } from '@openai/agents';
 import type { ControlInternals } from '../internals.js';
-import type { CompiledPolicy } from '../types.js';
+import { pausedDoor } from '../edits.js';
+import type { CompiledPolicy, PausedDoor, PausedDoorKind } from '../types.js';
 import { argumentsStage } from './arguments.js';
 import { authorize } from './authorize.js';
 import { stillRunningHolds } from './body.js';
@@ -13,7 +14,7 @@ import { receiptWriter } from './receipt.js';
 import { executeCall, finish, observe, runBody } from './run-call.js';
 import type { CoreScope } from './scope.js';
 import type { BodyOutcome } from './settlement.js';
-import type { ArgsSchema, Authorized, CallDetails, CallFacts, UpstreamCheck, UserErrorFunction } from './types.js';
+import type { ArgsSchema, Authorized, Body, CallDetails, CallFacts, UpstreamCheck, UserErrorFunction } from './types.js';
 
 export interface ActionCoreOptions {
   parameters?: ArgsSchema | undefined;
@@ -26,6 +27,12 @@ export interface ActionCoreOptions {
    * after the policy and authority let the call through: a problem refuses it with its reason.
    */
   upstream?: UpstreamCheck | undefined;
+  /**
+   * The door's kind, filed with a paused call, and whether it runs an approver's edit: `edits` when
+   * the door calls its body with the input the core hands it (`execute`'s `body(input, text)`);
+   * `schema` the tool's parameters as the model sees them (read on the first pause).
+   */
+  door?: { kind: PausedDoorKind; edits?: boolean; schema?: () => unknown };
 }
 
 /** The stages' shared scope for one action of one control (see CoreScope). */
@@ -46,6 +53,17 @@ export function coreScope(internals: ControlInternals, policy: CompiledPolicy, a
     refusalsAsErrors: options.refusalsAsErrors === true,
     hasUserErrorFunction: Boolean(options.userErrorFunction),
     receipt: receiptWriter(internals, policy, action, environment),
+    edits: options.door?.edits === true,
+    door: doorOf(options.door),
+  };
+}
+
+/** The door to file with each paused call, made once (the schema checked for the edit form only where edits run). */
+function doorOf(door: ActionCoreOptions['door']): () => PausedDoor {
+  let made: PausedDoor | undefined;
+  return () => {
+    made ??= door === undefined ? { kind: 'function' } : pausedDoor(door.kind, door.edits === true ? door.schema?.() : undefined);
+    return made;
   };
 }
 
@@ -69,12 +87,14 @@ export function createActionCore(internals: ControlInternals, policy: CompiledPo
     checkCall: async (data: { context: RunContext<unknown>; toolCall: { callId: string; arguments: string } }) => checkCall(scope, data),
     authorize: (input: unknown, runContext: RunContext<unknown>, callId: string | null, toolCall: { arguments?: string } | undefined) =>
       authorize(scope, input, runContext, callId, toolCall),
-    runBody: (auth: Authorized, body: () => unknown) => runBody(scope, auth, body),
+    runBody: (auth: Authorized, body: Body) => runBody(scope, auth, body),
     finish: (auth: Authorized, outcome: BodyOutcome) => finish(scope, auth, outcome),
     observe: (facts: CallFacts, _input: unknown, body: () => unknown) => observe(scope, facts, body),
-    execute: (input: unknown, runContext: RunContext<unknown>, details: CallDetails | undefined, body: () => unknown) =>
+    execute: (input: unknown, runContext: RunContext<unknown>, details: CallDetails | undefined, body: Body) =>
       internals.telemetry === undefined ? executeCall(scope, input, runContext, details, body) : observedCall(scope, input, runContext, details, body),
     receipt: scope.receipt,
+    /** The door a paused call of this action is filed with (its kind; the tool's schema where edits run). */
+    door: scope.door,
     refuse: (why: string) => refusal(action, why),
   };
 }
@@ -85,7 +105,7 @@ export type ActionCore = ReturnType<typeof createActionCore>;
  * `executeCall` seen by OpenTelemetry: inside the call's `execute_tool` span (its receipts are that
  * span's events; the body's own spans nest under it). Only with telemetry; once the API has loaded.
  */
-async function observedCall(scope: CoreScope, input: unknown, runContext: RunContext<unknown>, details: CallDetails | undefined, body: () => unknown) {
+async function observedCall(scope: CoreScope, input: unknown, runContext: RunContext<unknown>, details: CallDetails | undefined, body: Body) {
   const telemetry = scope.internals.telemetry;
   if (telemetry?.loading) await telemetry.loading;
   const otel = telemetry?.otel();

@@ -28,7 +28,7 @@ export function decisionEntryOf(
     return null;
   const { args, hashed } = redactArguments(facts.args, policy.actions[action]?.sensitive ?? [], key, facts.argsJson);
   const d = facts.decision;
-  return {
+  const entry: DecisionBody = {
     at: receipt.at,
     action,
     tool,
@@ -50,6 +50,10 @@ export function decisionEntryOf(
     receipt_seq: receipt.seq,
     receipt_hash: receipt.hash,
   };
+  // only where there is one: an entry without an edit or a grant is written as it always was
+  if (facts.edit !== undefined) entry.edit = facts.edit;
+  if (facts.approvalGrant !== undefined) entry.approval_grant = facts.approvalGrant.id;
+  return entry;
 }
 
 /** The SDK tool name the manifest maps to `action` (the first, in manifest order), or null. */

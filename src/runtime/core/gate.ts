@@ -54,7 +54,8 @@ export async function needsApproval(scope: CoreScope, runContext: RunContext<unk
     decideOn(scope.decision, now(), raw, seen, who, task, raw === undefined ? pre?.checked : undefined).decision.decision !== 'approve'
   )
     return false;
-  if (call) await filePause(scope, call, who, task, input, decision);
+  // filed here, unless an approval grant covers the call (then it runs without a pause)
+  if (call) return (await filePause(scope, call, who, task, input, decision)) === 'paused';
   return true;
 }
 

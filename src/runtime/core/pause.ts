@@ -5,6 +5,7 @@ import { CtrlrunError } from '../errors.js';
 import { describeError, type Who } from '../internals.js';
 import type { CallDecision, NewApprovalRequest } from '../types.js';
 import { noticeUnfiledPause } from '../unfiled-pause-notice.js';
+import { coveringGrant } from './approval-grant.js';
 import type { CoreScope } from './scope.js';
 
 /** The call the SDK is about to pause: its call id (the SDK's third `needsApproval` argument) and the tool's name. */
@@ -75,6 +76,7 @@ export function pausedRequest(scope: CoreScope, call: PausingCall, principal: st
     principal,
     approvalsRequired: scope.compiled?.approvalsRequired ?? 1,
     createdAt: now,
+    door: scope.door(),
   };
 }
 
@@ -88,19 +90,30 @@ export function pausedRequest(scope: CoreScope, call: PausingCall, principal: st
  * (the resume that claims this request writes none; core/decision-entry.ts).
  * A store that fails: nothing is paused silently; the run stops with a `CtrlrunError`, the call unrun.
  */
-export async function filePause(scope: CoreScope, call: PausingCall, who: Who, task: string | null, input: unknown, decision: CallDecision): Promise<void> {
+export async function filePause(
+  scope: CoreScope,
+  call: PausingCall,
+  who: Who,
+  task: string | null,
+  input: unknown,
+  decision: CallDecision,
+): Promise<'paused' | 'granted'> {
   const principal = who.principal;
   const request = pausedRequest(scope, call, principal, input, scope.internals.clock());
-  if (request === null) {
-    if (typeof call.callId === 'string' && call.callId !== '') noticeUnfiledPause(scope.internals, scope.action, scope.internals.notice);
-    return;
-  }
   const { store } = scope.internals;
+  const callId = typeof call.callId === 'string' && call.callId !== '' ? call.callId : null;
   try {
-    if (await store.getRequest(request.callId)) return;
+    // a call with a request of its own waits for its own answer; one without may run under an approval grant
+    if (callId !== null && (await store.getRequest(callId))) return 'paused';
+    // only a call bound exactly (its arguments as the model wrote them) is weighed against a grant's bounds
+    if (request !== null && (await coveringGrant(scope, { principal, decision, args: pausedArguments(call, input) }))) return 'granted';
+    if (request === null) {
+      if (callId !== null) noticeUnfiledPause(scope.internals, scope.action, scope.internals.notice);
+      return 'paused';
+    }
     const filed = await store.putRequest(request);
     // another process filed it between the read and the write: its receipt is its own
-    if (filed.createdAt !== request.createdAt || filed.argsHash !== request.argsHash || filed.principal !== request.principal) return;
+    if (filed.createdAt !== request.createdAt || filed.argsHash !== request.argsHash || filed.principal !== request.principal) return 'paused';
     const facts = {
       callId: request.callId,
       argsHash: request.argsHash,
@@ -111,10 +124,11 @@ export async function filePause(scope: CoreScope, call: PausingCall, who: Who, t
       task,
     };
     await scope.receipt(facts, { result: 'requested' });
+    return 'paused';
   } catch (error) {
     throw new CtrlrunError(
       `ctrlrun: ${scope.action} needs a person's approval, but its request could not be filed in the store (${describeError(error)}); the call did not run and the run stopped. Run it again once the store is reachable.`,
-      { action: scope.action, callId: request.callId, cause: error },
+      { action: scope.action, callId, cause: error },
     );
   }
 }

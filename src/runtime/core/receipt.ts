@@ -5,7 +5,7 @@ import type { CallFacts, ReceiptFieldsOf, WriteReceipt } from './types.js';
 
 /** Stage 9, the receipt, as a pure mapping: the call's facts and one stage's fields, as the receipt records them. */
 export function receiptOf(action: string, facts: CallFacts, fields: ReceiptFieldsOf): ReceiptFields {
-  return {
+  const receipt: ReceiptFields = {
     action,
     call_id: facts.callId,
     args_hash: facts.argsHash,
@@ -16,6 +16,10 @@ export function receiptOf(action: string, facts: CallFacts, fields: ReceiptField
     effect_key: fields.effect_key ?? null,
     result: fields.result,
   };
+  // only where there is one: a receipt without an edit or a grant hashes as it always did
+  if (facts.edit !== undefined) receipt.edit = facts.edit;
+  if (facts.approvalGrant !== undefined) receipt.approval_grant = facts.approvalGrant.id;
+  return receipt;
 }
 
 /**

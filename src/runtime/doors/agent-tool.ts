@@ -14,7 +14,7 @@ import type { Control } from '../control.js';
 import { CtrlrunError } from '../errors.js';
 import { HOSTED_ACTION } from './hosted-item.js';
 import { guardInputFilter, hostedGuards } from './hosted-mcp.js';
-import { PROTECTED_ACTION, describeError, type ControlInternals } from '../internals.js';
+import { PAUSED_DOOR, PROTECTED_ACTION, describeError, type ControlInternals } from '../internals.js';
 import { LOCAL_ACTION } from './local-mark.js';
 import { HANDOFF_ACTION } from './handoff.js';
 import { bindMcp, isGuardedMcpServer } from './mcp.js';
@@ -118,7 +118,11 @@ function makeAgentTool(
       `${who}: remove \`needsApproval\`: the policy (ctrlrun.yaml) decides which calls need a person, and the control records the answers.`,
     );
   }
-  const core = createActionCore(internals, policy, action, { parameters: options.parameters as never });
+  // its body is the SDK's invoke with the text the core hands it: an approved edit runs as a model's call would
+  const core = createActionCore(internals, policy, action, {
+    parameters: options.parameters as never,
+    door: { kind: 'agent', edits: true, schema: () => made.parameters },
+  });
   const userRunConfig = (options.runConfig ?? {}) as { traceIncludeSensitiveData?: boolean; callModelInputFilter?: Parameters<typeof guardInputFilter>[2] };
   const guards = hostedGuards(agent);
   const runConfig = {
@@ -136,11 +140,11 @@ function makeAgentTool(
   made.invoke = async (runContext: RunContext<any>, input: string, details?: Parameters<FunctionTool['invoke']>[2]) => {
     const parsed = core.policyArgs(input);
     const args = parsed.ok ? parsed.value : input;
-    const body = async () => {
+    const body = async (_edited?: unknown, editedText?: string) => {
       const frame = openNestedFrame(runContext);
       let output: unknown;
       try {
-        output = await inner(runContext, input, details);
+        output = await inner(runContext, editedText ?? input, details);
       } finally {
         frame.close();
       }
@@ -160,6 +164,7 @@ function makeAgentTool(
   Object.defineProperty(made, AGENT_TOOL_ACTION, { value: action, enumerable: false });
   Object.defineProperty(made, AGENT_TOOL_AGENT, { value: agent, enumerable: false });
   Object.defineProperty(made, PROTECTED_ACTION, { value: action, enumerable: false });
+  Object.defineProperty(made, PAUSED_DOOR, { value: core.door, enumerable: false });
   internals.toolActions.set(made, action);
   internals.namedActions.set(made.name, action);
   return made;

@@ -15,7 +15,7 @@ import { isBodyFailure } from '../core/body-failures.js';
 import type { ArgsSchema, CallDetails, UpstreamProblem, UserErrorFunction } from '../core/types.js';
 import { noteNestedFailure } from '../nested.js';
 import { CtrlrunError } from '../errors.js';
-import { describeError, PROTECTED_ACTION, sdkToolName, type ControlInternals } from '../internals.js';
+import { describeError, PAUSED_DOOR, PROTECTED_ACTION, sdkToolName, type ControlInternals } from '../internals.js';
 import type { CompiledPolicy } from '../types.js';
 
 // the core's names, where the doors have always imported them
@@ -74,7 +74,7 @@ export function makeProtectedTool(
   policy: CompiledPolicy,
   action: string,
   options: Record<string, unknown>,
-  door: { upstream?: (toolCall: { callId: string; arguments: string }) => Promise<UpstreamProblem | null> } = {},
+  door: { upstream?: (toolCall: { callId: string; arguments: string }) => Promise<UpstreamProblem | null>; kind?: 'function' | 'mcp' } = {},
 ): FunctionTool {
   if (!options || typeof options !== 'object') throw new CtrlrunError(`protectedTool('${action}'): options are required, as for tool().`);
   if ('needsApproval' in options) {
@@ -92,10 +92,15 @@ export function makeProtectedTool(
     refusalsAsErrors: options.outputSchema !== undefined && !userErrorFunction,
     strict: options.strict !== false,
     upstream: door.upstream,
+    // the body takes the input the core hands it, so an approved edit runs; not a structured tool
+    // (outputSchema): its output cannot carry the note that tells the model what ran
+    door: { kind: door.kind ?? 'function', edits: options.outputSchema === undefined, schema: () => created.parameters },
   });
   const body = execute as (i: unknown, c: unknown, d: unknown) => unknown;
   const wrappedExecute = (input: unknown, runContext: RunContext<unknown>, details?: CallDetails) =>
-    core.execute(input, runContext, details, () => body(input, runContext, details));
+    core.execute(input, runContext, details, (edited?: unknown, editedText?: string) =>
+      editedText === undefined ? body(input, runContext, details) : body(edited, runContext, editedDetails(details, editedText)),
+    );
   const errorFunction = composeErrorFunction(action, userErrorFunction, options.outputSchema !== undefined);
 
   const userGuardrails = (options.inputGuardrails as unknown[] | undefined) ?? [];
@@ -112,7 +117,14 @@ export function makeProtectedTool(
   } as Parameters<typeof tool>[0]) as FunctionTool;
   requireManifestAction(policy, created.name, action);
   register(internals, created, action);
+  Object.defineProperty(created, PAUSED_DOOR, { value: core.door, enumerable: false });
   return created;
+}
+
+/** The SDK's call details for an approved edit: the tool call's arguments are the edited text the body runs. */
+function editedDetails(details: CallDetails | undefined, text: string): CallDetails | undefined {
+  if (!details?.toolCall) return details;
+  return { ...details, toolCall: { ...details.toolCall, arguments: text } };
 }
 
 /**

@@ -18,7 +18,8 @@ import {
 } from '../internals.js';
 import { logReceipt } from '../core/decision-entry.js';
 import { bindPolicy } from '../core/bind-policy.js';
-import type { CompiledPolicy } from '../types.js';
+import type { ApprovalGrant, CallDecision, CompiledPolicy } from '../types.js';
+import { approvalGrantCovering } from '../approval-grants.js';
 
 /**
  * Hosted MCP (`hostedMcpTool`): the remote server is called by OpenAI, not by this process. The
@@ -194,7 +195,10 @@ export async function answerByPolicy(state: AnyRunState, guards: Map<string, Hos
       ));
     if (!existing) await decided({ ...base, result: 'requested' });
     if (decision.decision === 'approve') {
-      waiting++;
+      // a request of its own waits for its own answer; a new one may be answered by an approval grant
+      const grant = existing ? undefined : await hostedGrant(guard, principal, decision, args.value);
+      if (grant === undefined || !(await answeredByGrant(guard, stored.callId, grant, base))) waiting++;
+      else state.approve(item);
       continue;
     }
     const answered = await internals.store.addAnswer(stored.callId, {
@@ -211,6 +215,31 @@ export async function answerByPolicy(state: AnyRunState, guards: Map<string, Hos
     state.approve(item);
   }
   return waiting === 0;
+}
+
+/** The approval grant covering a hosted call the policy sends to a person (evaluated as the core does: approval-grants.ts), or undefined. */
+async function hostedGrant(guard: HostedGuard, principal: string, decision: CallDecision, args: unknown): Promise<ApprovalGrant | undefined> {
+  const { internals, policy, action } = guard;
+  if (typeof internals.store.listGrants !== 'function') return undefined;
+  const now = internals.clock();
+  const grants = await internals.store.listGrants({ principal, action, activeAt: now });
+  if (grants.length === 0) return undefined;
+  const environment = internals.environment ?? policy.environment ?? 'production';
+  return approvalGrantCovering(grants, { action, policyHash: policy.hash, principal, decision, args, now, environment });
+}
+
+/** The grant's approver's yes, recorded for the call, its receipt naming the grant; false when the store did not approve it. */
+async function answeredByGrant(guard: HostedGuard, callId: string, grant: ApprovalGrant, base: Omit<ReceiptFields, 'result'>): Promise<boolean> {
+  const { internals, policy } = guard;
+  const answered = await internals.store.addAnswer(callId, {
+    approver: grant.grantedBy,
+    decision: 'approve',
+    reason: `approval grant ${grant.id}`,
+    at: internals.clock(),
+  });
+  if (answered.outcome !== 'recorded' || answered.request.state !== 'approved') return false;
+  await appendReceipt(internals, policy, { ...base, approvers: [grant.grantedBy], result: 'approved', approval_grant: grant.id });
+  return true;
 }
 
 function newRequest(
@@ -232,6 +261,8 @@ function newRequest(
     principal,
     approvalsRequired,
     createdAt: now,
+    // the provider runs the call itself once it reads the answer: no edits, no response in its place
+    door: { kind: 'hosted_mcp' as const },
   };
 }
 

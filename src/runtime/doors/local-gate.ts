@@ -1,5 +1,5 @@
 import type { RunContext } from '@openai/agents';
-import { refusal } from '../core/messages.js';
+import { refusal, rejectionText } from '../core/messages.js';
 import type { ActionCore } from '../core/action-core.js';
 import type { Authorization } from '../core/types.js';
 import { decideCall } from '../decide.js';
@@ -52,10 +52,7 @@ export function localGate(
     if (await core.needsApproval(runContext, args, { callId, toolName: toolName() })) {
       const request = callId ? await internals.store.getRequest(callId) : null;
       if (!request || request.state === 'pending') return true; // the SDK pauses (unfiled only when it cannot be bound: control.request files it)
-      if (request.state === 'rejected') {
-        const no = request.answers.find((a) => a.decision === 'reject');
-        return refuse(key, callId, refusal(action, no ? `rejected by ${no.approver}${no.reason ? `: ${no.reason}` : ''}` : 'rejected'));
-      }
+      if (request.state === 'rejected') return refuse(key, callId, rejectionText(action, request));
       // approved or consumed: the claim below decides (a consumed one throws ApprovalMismatch)
     }
     try {

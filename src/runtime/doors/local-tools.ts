@@ -138,7 +138,7 @@ function makeShellTool(internals: ControlInternals, policy: CompiledPolicy, acti
       `${who}('${action}'): a hosted shell (environment.type '${String(environment.type)}') runs at OpenAI and takes no approval; this door guards a local shell.`,
     );
   }
-  const core = createActionCore(internals, policy, action, {});
+  const core = createActionCore(internals, policy, action, { door: { kind: 'shell' } });
   const gate = localGate(internals, core, who, () => made.name);
   const shell: Shell = {
     run: async (shellAction: ShellAction): Promise<ShellResult> => {
@@ -177,7 +177,7 @@ export function makeApplyPatchTool(
   if (!inner || typeof inner.createFile !== 'function' || typeof inner.updateFile !== 'function' || typeof inner.deleteFile !== 'function') {
     throw new CtrlrunError(`${who}('${action}'): \`editor\` must be an Editor (createFile, updateFile, deleteFile).`);
   }
-  const core = createActionCore(internals, policy, action, {});
+  const core = createActionCore(internals, policy, action, { door: { kind: 'apply_patch' } });
   const gate = localGate(internals, core, who, () => made.name);
   const guarded = (op: ApplyPatchOperation, body: () => EditorResult) => async (): EditorResult => {
     const out = await gate.run(op, presentPatchOperation(op), body);
@@ -298,7 +298,7 @@ function makeComputerTool(internals: ControlInternals, policy: CompiledPolicy, a
   const who = 'protectComputerTool';
   checkOptions(who, action, options, 'computerTool({ computer })');
   const config = computerConfigOf(who, action, options);
-  const core = createActionCore(internals, policy, action, {});
+  const core = createActionCore(internals, policy, action, { door: { kind: 'computer' } });
   /** Refused calls paused for the control to reject with this text (the model reads it as the SDK's rejection). */
   const refusals = new Map<string, string>();
   const gate = localGate(

@@ -537,7 +537,7 @@ function wrapMcpTool(
               ...(details?.signal ? { signal: details.signal } : {}),
             }),
     },
-    check ? { upstream: check } : {},
+    check ? { upstream: check, kind: 'mcp' } : { kind: 'mcp' },
   );
 }
 

@@ -176,7 +176,12 @@ function copyTool<T extends object>(tool: T): T {
 /** A capability's function tool, decided as a protectedTool is: the guardrail, needsApproval (files a pause), then the SDK's own invoke once. */
 function functionTool(guard: Guard, inner: FunctionTool): FunctionTool {
   const strict = inner.strict !== false;
-  const core = coreOf(guard, inner.name, { parameters: inner.parameters as never, strict });
+  // its body is the SDK's invoke with the text the core hands it: an approved edit runs as a model's call would
+  const core = coreOf(guard, inner.name, {
+    parameters: inner.parameters as never,
+    strict,
+    door: { kind: 'sandbox', edits: true, schema: () => made.parameters },
+  });
   const made = copyTool(inner);
   made.needsApproval = (runContext: RunContext<unknown>, input: unknown, callId?: string) =>
     core.needsApproval(runContext, input, { callId, toolName: made.name, ...(strict ? { strictSchema: made.parameters } : {}) });
@@ -184,8 +189,8 @@ function functionTool(guard: Guard, inner: FunctionTool): FunctionTool {
   const invoke = inner.invoke.bind(inner);
   made.invoke = async (runContext: RunContext<unknown>, input: string, details?: Parameters<FunctionTool['invoke']>[2]) => {
     const parsed = core.policyArgs(input);
-    const body = async () => {
-      const output = await invoke(runContext, input, details);
+    const body = async (_edited?: unknown, editedText?: string) => {
+      const output = await invoke(runContext, editedText ?? input, details);
       // the capability's execute threw and the SDK's default error function hid it: whether it acted is unknown
       if (output === SDK_RETRY_TEXT) throw failedInside(core.action, inner.name, details);
       return output;
@@ -227,7 +232,7 @@ function callKey(runContext: object, callId: string, take = false): object {
  * `invoke` with exactly those operations.
  */
 function patchFunctionTool(guard: Guard, inner: FunctionTool): FunctionTool {
-  const core = coreOf(guard, inner.name, {});
+  const core = coreOf(guard, inner.name, { door: { kind: 'apply_patch' } });
   const made = copyTool(inner);
   const gate = localGate(guard.internals, core, WHO, () => made.name);
   made.needsApproval = async (runContext: RunContext<unknown>, input: unknown, callId?: string) => {

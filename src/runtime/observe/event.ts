@@ -29,11 +29,9 @@ export interface ObservedEvent {
   policyHash: string;
   mode: 'enforce' | 'observe';
   at: number;
-  /**
-   * Set by receipts that carry them (approve-with-edits and time-boxed grants, when their receipts
-   * record `edited_by` and `grant_id`); null otherwise.
-   */
+  /** Who edited the arguments (an approval with edits: the receipt's `edit.edited_by`); null otherwise. */
   editedBy: string | null;
+  /** The approval grant the receipt names (`approval_grant`: the grant made, revoked, or the one a call ran under); null otherwise. */
   grantId: string | null;
 }
 
@@ -61,13 +59,15 @@ const KIND_OF_RESULT: Readonly<Record<string, EventKind>> = {
 };
 
 /** A refused answer's reasons (operator-actions.ts; a refused rejection's carry `reject_` before them). */
-const ANSWER_REFUSALS = new Set(['approver_is_requester', 'approver_not_authenticated', 'duplicate', 'not_pending', 'args_mismatch']);
+const ANSWER_REFUSALS = new Set(['approver_is_requester', 'approver_not_authenticated', 'duplicate', 'not_pending', 'args_mismatch', 'edit_mismatch']);
+/** An edit, a response or a grant the answer's check refused (runtime/answer.ts), a refused rejection, a missing role. */
+const ANSWER_REFUSAL_PREFIX = /^(reject_|respond_|grant_|edit_|role)/;
 
 /** A `refused` receipt's stage, by its reason: the approval's claim, the key's reservation, an answer; else the decision. */
 function refusalKind(reason: string): EventKind {
   if (reason.startsWith('approval_')) return 'claim';
   if (reason.startsWith('effect_') || reason === 'max_attempts' || reason === 'budget_exhausted') return 'reservation';
-  if (ANSWER_REFUSALS.has(reason) || reason.startsWith('reject_') || reason.startsWith('role')) return 'answer';
+  if (ANSWER_REFUSALS.has(reason) || ANSWER_REFUSAL_PREFIX.test(reason)) return 'answer';
   return 'decision';
 }
 
@@ -77,8 +77,7 @@ const RULE = /^rule\[(\d+)\]$/;
 /** Receipts that are records about the chain, not about a call. */
 const NOT_CALLS = new Set(['ctrlrun.checkpoint', 'ctrlrun.prune']);
 
-type ReceiptLike = Pick<ReceiptBody, 'action' | 'result' | 'reason'> &
-  Partial<Omit<ReceiptBody, 'action' | 'result' | 'reason'>> & { edited_by?: string | null; grant_id?: string | null };
+type ReceiptLike = Pick<ReceiptBody, 'action' | 'result' | 'reason'> & Partial<Omit<ReceiptBody, 'action' | 'result' | 'reason'>>;
 
 /** The event a receipt records, or null for a receipt about the chain itself (a checkpoint, a prune record). Pure. */
 export function eventOfReceipt(r: ReceiptLike): ObservedEvent | null {
@@ -102,7 +101,7 @@ export function eventOfReceipt(r: ReceiptLike): ObservedEvent | null {
     policyHash: r.policy_hash ?? '',
     mode: r.mode ?? 'enforce',
     at: r.at ?? 0,
-    editedBy: r.edited_by ?? null,
-    grantId: r.grant_id ?? null,
+    editedBy: r.edit?.edited_by ?? null,
+    grantId: r.approval_grant ?? null,
   };
 }

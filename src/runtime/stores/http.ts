@@ -45,6 +45,10 @@ const METHODS = [
   'appendDecision',
   'listDecisions',
   'decisionKey',
+  'putGrant',
+  'listGrants',
+  'getGrant',
+  'revokeGrant',
 ] as const;
 
 type Method = (typeof METHODS)[number];
@@ -152,6 +156,11 @@ export function httpStore(options: HttpStoreOptions): Store {
     listEffects: (filter) => call('listEffects', filter === undefined ? [] : [filter]),
     appendReceipt,
     listReceipts: (opts) => call('listReceipts', opts === undefined ? [] : [opts]),
+    // approval grants: a runtime token lists them (serve's clock decides which are active); an operator token puts and revokes as itself
+    putGrant: (grant) => call('putGrant', [grant]),
+    listGrants: (query) => call('listGrants', query === undefined ? [] : [query]),
+    getGrant: (id) => call('getGrant', [id]),
+    revokeGrant: (id, by, now) => call('revokeGrant', [id, by, now]),
     close: async () => {
       closed = true;
     },

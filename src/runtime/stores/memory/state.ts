@@ -38,6 +38,8 @@ export function copy<T>(value: T): T {
   const out = { ...value } as Record<string, unknown>;
   if (Array.isArray(out.answers)) out.answers = (out.answers as object[]).map((a) => ({ ...a }));
   if (Array.isArray(out.approvers)) out.approvers = [...(out.approvers as unknown[])];
+  // a request's door holds the tool's schema (filed only for paused calls: off the allow path)
+  if (out.door !== undefined) out.door = copyPlain(out.door);
   return out as T;
 }
 

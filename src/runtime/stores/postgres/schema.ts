@@ -3,6 +3,7 @@ import { StoreError } from '../errors.js';
 import type { PgPoolLike } from './types.js';
 import { postgresDecisionKeySql, postgresDecisionLogSql } from '../decision-log-postgres.js';
 import { postgresSessionsSql } from '../sessions-postgres.js';
+import { postgresGrantsSql } from '../grants-postgres.js';
 
 export const APP = 'ctrlrun-gen';
 
@@ -74,6 +75,8 @@ export const POSTGRES_MIGRATIONS: ReadonlyArray<{ version: number; sql: (S: stri
   { version: 4, sql: postgresDecisionKeySql },
   // serve's sign-in sessions (issue 37): every serve replica over the store honours the same ones
   { version: 5, sql: postgresSessionsSql },
+  // approval grants, and the door a request's call paused at (issue 38)
+  { version: 6, sql: postgresGrantsSql },
 ];
 
 export const LATEST_VERSION = POSTGRES_MIGRATIONS[POSTGRES_MIGRATIONS.length - 1]!.version;

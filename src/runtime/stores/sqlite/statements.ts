@@ -1,7 +1,7 @@
 import type { ApprovalRequest, Consumption } from '../../types.js';
 import type { SqliteConnection as Db, SqliteStatement } from '../sqlite-driver.js';
 import type { ReserveWrites } from '../transitions.js';
-import { APPROVAL_COLUMNS, EFFECT_COLUMNS, approvalFromRow, effectToValues, type ApprovalRow } from '../rows.js';
+import { APPROVAL_COLUMN_COUNT, APPROVAL_COLUMNS, EFFECT_COLUMNS, approvalFromRow, effectToValues, type ApprovalRow } from '../rows.js';
 
 /** The prepared statements of one open database (prepared once, on first use). */
 export interface Statements {
@@ -58,7 +58,7 @@ const CLAIM = `UPDATE approvals SET state = 'consumed', consumed_at = ? WHERE ca
 export function prepare(db: Db): Statements {
   return {
     db,
-    insertApproval: db.prepare(`INSERT INTO approvals (${APPROVAL_COLUMNS}) VALUES (${marks(13)}) ON CONFLICT (call_id) DO NOTHING`),
+    insertApproval: db.prepare(`INSERT INTO approvals (${APPROVAL_COLUMNS}) VALUES (${marks(APPROVAL_COLUMN_COUNT)}) ON CONFLICT (call_id) DO NOTHING`),
     getApproval: db.prepare(`SELECT ${APPROVAL_COLUMNS} FROM approvals WHERE call_id = ?`),
     listApprovals: db.prepare(`SELECT ${APPROVAL_COLUMNS} FROM approvals ORDER BY created_at, call_id`),
     listApprovalsByState: db.prepare(`SELECT ${APPROVAL_COLUMNS} FROM approvals WHERE state = ? ORDER BY created_at, call_id`),
