@@ -5,7 +5,8 @@ import { checkArguments, parseArguments } from './arguments.js';
 import { checkIdentity, identityProblemText, normaliseIdentity } from './identity.js';
 import { appendSigned, receiptBase, type ReceiptSigner } from './signing.js';
 import { settled } from './settled.js';
-import type { ApprovalRequest, CompiledPolicy, DecisionResult, Receipt, ReceiptBody, Store } from './types.js';
+import type { AppendOptions, ApprovalRequest, CompiledPolicy, DecisionResult, Receipt, ReceiptBody, Store } from './types.js';
+import type { HaltWatch } from './halts.js';
 import type { PinnedFetch } from './upstream-types.js';
 import { noticeNoPrincipal, type Notice } from './no-principal-notice.js';
 
@@ -18,6 +19,9 @@ import { noticeNoPrincipal, type Notice } from './no-principal-notice.js';
 export type IdentityValue = string | { agent: string; user?: string | null | undefined };
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type Identity = (runContext: RunContext<any>) => IdentityValue | null | undefined | Promise<IdentityValue | null | undefined>;
+/** The run a call belongs to, as the application names it (a conversation, a job), for halts of one run; null: none. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type RunOf = (runContext: RunContext<any>) => string | null | undefined;
 /** The unit of work a run is on (CTRLRun's `task=`), for grants that name `tasks`; null: none. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type TaskOf = (runContext: RunContext<any>) => string | null | undefined | Promise<string | null | undefined>;
@@ -33,6 +37,10 @@ export interface ControlInternals {
   readonly store: Store;
   readonly identity: Identity;
   readonly task?: TaskOf | undefined;
+  /** Names the run of a call (`createControl({ run })`), for halts of one run. */
+  readonly run?: RunOf | undefined;
+  /** The store's halts as this control last read them (halts.ts). */
+  readonly halts: HaltWatch;
   readonly environment: string | undefined;
   readonly approvalTtlMs: number;
   readonly effectLeaseMs: number;
@@ -202,7 +210,7 @@ export function parseJson(raw: string | undefined): { ok: true; value: unknown }
 export type ReceiptFields = Pick<ReceiptBody, 'action' | 'result' | 'reason'> & Partial<ReceiptBody>;
 
 /** Appends one receipt (and its signed checkpoint, with a key); returns the receipt the store appended. */
-export function appendReceipt(internals: ControlInternals, policy: CompiledPolicy, fields: ReceiptFields): Promise<Receipt> {
+export function appendReceipt(internals: ControlInternals, policy: CompiledPolicy, fields: ReceiptFields, options?: AppendOptions): Promise<Receipt> {
   // no async wrapper of its own (two receipts a call wait on no extra turn); a throw is still a rejection
   return settled(() => {
     const base = receiptBase(internals.clock(), policy.hash, policy.mode, internals.environment ?? policy.environment ?? null);
@@ -211,7 +219,7 @@ export function appendReceipt(internals: ControlInternals, policy: CompiledPolic
     const sent = Object.assign({}, base, fields);
     // signed by the control, never by the store: a rewritten chain cannot carry this signature, and
     // the checkpoint names only this receipt (checked to be what was sent), never others' in between
-    return appendSigned(internals.store, internals.signer, sent, base);
+    return appendSigned(internals.store, internals.signer, sent, base, options);
   });
 }
 

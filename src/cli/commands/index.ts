@@ -15,6 +15,7 @@ export const commandLoaders: ReadonlyArray<{ name: string; load: () => Promise<C
   { name: 'approvals', load: async () => (await import('./approvals.js')).approvalsCommand },
   { name: 'effects', load: async () => (await import('./effects.js')).effectsCommand },
   { name: 'receipts', load: async () => (await import('./receipts.js')).receiptsCommand },
+  { name: 'halts', load: async () => (await import('./halts.js')).haltsCommand },
   { name: 'operators', load: async () => (await import('./operators.js')).operatorsCommand },
   { name: 'serve', load: async () => (await import('./serve.js')).serveCommand },
   { name: 'test', load: async () => (await import('./test.js')).testCommand },

@@ -25,6 +25,12 @@ export interface ActionCoreOptions {
    * after the policy and authority let the call through: a problem refuses it with its reason.
    */
   upstream?: UpstreamCheck | undefined;
+  /**
+   * The door's body answers the model with its output (a function tool, an agent tool): a call a
+   * soft halt refuses at the body's authorization answers with the refusal's text (the run goes on).
+   * False for a door whose body answers otherwise (a handoff returns an agent): the refusal is thrown.
+   */
+  textOutput?: boolean;
 }
 
 /** The stages' shared scope for one action of one control (see CoreScope). */
@@ -43,6 +49,7 @@ export function coreScope(internals: ControlInternals, policy: CompiledPolicy, a
     holds: stillRunningHolds(),
     upstream: options.upstream,
     refusalsAsErrors: options.refusalsAsErrors === true,
+    textOutput: options.textOutput !== false,
     hasUserErrorFunction: Boolean(options.userErrorFunction),
     receipt: receiptWriter(internals, policy, action, environment),
   };

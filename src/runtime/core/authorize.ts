@@ -8,6 +8,7 @@ import type { BudgetCharge, ClaimResult, CompiledGrant } from '../types.js';
 import { inputIsTheCalls, inputProblem } from './arguments.js';
 import { approvalVerdict, bindingOf, claimBound, vetBound } from './approval.js';
 import { argsOf, decideOn, decisionRefusal } from './decision.js';
+import { decisionReceipt, haltNow, refuseHalted } from './halt.js';
 import { STILL_RUNNING_TEXT, UNOBSERVED_TEXT } from './messages.js';
 import { reserve, reservationRefusal } from './reservation.js';
 import type { CoreScope } from './scope.js';
@@ -52,11 +53,16 @@ export async function authorize(
       new ActionDenied('still_running', `ctrlrun: ${scope.action} refused: ${STILL_RUNNING_TEXT}.`, where),
     );
   }
+  // an operator's halt: from what this process knows (no read while it knows of none); a call about
+  // to use up an approval reads the halts first (a halt found after the claim could not give it back)
+  const halted = haltNow(scope, facts.principal, runContext, facts.decision.decision === 'approve');
+  const halt = isThenable(halted) ? await halted : halted;
+  if (halt) return refuseHalted(scope, facts, halt);
   const charges = facts.grant?.budgets ? await budgetCharges(scope, facts, facts.grant, where) : [];
   const key = facts.decision.effectKey;
   // awaited here, not returned: an async function returning a promise waits two more turns for it
-  if (key === null) return await claimAlone(scope, facts);
-  return await reserveWithClaim(scope, facts, key, charges, where);
+  if (key === null) return await claimAlone(scope, facts, runContext);
+  return await reserveWithClaim(scope, facts, key, charges, where, runContext);
 }
 
 /**
@@ -144,11 +150,11 @@ export async function approvedBy(scope: CoreScope, facts: CallFacts, claimed: Cl
 }
 
 /** No reservation to pair the approval with: it is claimed on its own, then the decision's receipt is written before anything runs. */
-async function claimAlone(scope: CoreScope, facts: CallFacts): Promise<Authorized> {
+async function claimAlone(scope: CoreScope, facts: CallFacts, runContext: RunContext<unknown>): Promise<Authorized> {
   const approving = facts.decision.decision === 'approve';
   const approvers = approving ? await approvedBy(scope, facts, await claimBound(scope, facts)) : [];
-  // a store that cannot record the decision stops the call
-  await scope.receipt(facts, { result: approving ? 'claimed' : 'allowed', approvers, effect_key: null });
+  // a store that cannot record the decision stops the call; so does a halt set since (halt.ts)
+  await decisionReceipt(scope, facts, { result: approving ? 'claimed' : 'allowed', approvers, effect_key: null }, runContext);
   return { kind: 'enforce', facts, approvers, key: null, attemptId: null };
 }
 
@@ -158,7 +164,14 @@ async function claimAlone(scope: CoreScope, facts: CallFacts): Promise<Authorize
  * duplicate, ambiguous, attempts exhausted) leaves it approved, and the call has one decision
  * receipt, its outcome (never `allowed`/`claimed` followed by a refusal).
  */
-async function reserveWithClaim(scope: CoreScope, facts: CallFacts, key: string, charges: BudgetCharge[], where: Where): Promise<Authorized> {
+async function reserveWithClaim(
+  scope: CoreScope,
+  facts: CallFacts,
+  key: string,
+  charges: BudgetCharge[],
+  where: Where,
+  runContext: RunContext<unknown>,
+): Promise<Authorized> {
   const { internals } = scope;
   const approving = facts.decision.decision === 'approve';
   const approvers = approving ? await approvedBy(scope, facts, await vetBound(scope, facts)) : [];
@@ -199,8 +212,8 @@ async function reserveWithClaim(scope: CoreScope, facts: CallFacts, key: string,
     // the approval the reservation used up must be this call's own (a store may answer another's)
     if (reserved.claimed) by = await approvedBy(scope, facts, { outcome: 'claimed', request: reserved.claimed });
     else if (request.claim) by = await approvedBy(scope, facts, { outcome: 'unknown' });
-    // the decision's receipt, before anything runs: a store that cannot record it stops the call
-    await scope.receipt(facts, { result: approving ? 'claimed' : 'allowed', approvers: by, effect_key: key });
+    // the decision's receipt, before anything runs: a store that cannot record it stops the call, and so does a halt set since
+    await decisionReceipt(scope, facts, { result: approving ? 'claimed' : 'allowed', approvers: by, effect_key: key }, runContext);
   } catch (error) {
     // nothing ran: the reservation (and any budget it charged) is released
     await release();

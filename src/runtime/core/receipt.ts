@@ -29,8 +29,8 @@ export function receiptWriter(internals: ControlInternals, policy: CompiledPolic
   const labelled = (policy.actions[action]?.sensitive?.length ?? 0) > 0;
   const entryOf = (facts: CallFacts, receipt: Receipt, key: string) => decisionEntryOf(action, tool, policy, environment, facts, receipt, key);
   // chained on the store's promise, not async wrappers: the two receipts of a call wait on no extra turn
-  return (facts, fields) => {
-    const written = appendReceipt(internals, policy, receiptOf(action, facts, fields));
+  return (facts, fields, options) => {
+    const written = appendReceipt(internals, policy, receiptOf(action, facts, fields), options);
     if (!logs) return written;
     // only a decision's receipt has an entry (logDecision writes none for null): the body's outcome waits on no log write
     if (!labelled) return written.then((receipt) => logDecision(internals, entryOf(facts, receipt, '')));

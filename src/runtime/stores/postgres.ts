@@ -1,5 +1,6 @@
 import { type PostgresAccess, postgresDecisionLog } from './decision-log-postgres.js';
 import { postgresSessions } from './sessions-postgres.js';
+import { postgresHalts } from './halts-postgres.js';
 import type { Store } from '../types.js';
 import { StoreError } from './errors.js';
 import { postgresApprovals } from './postgres/approvals.js';
@@ -43,6 +44,7 @@ export function postgresStore(options: PostgresStoreOptions): Store {
     kind: 'postgres',
     ...postgresDecisionLog(access),
     ...postgresSessions(access),
+    ...postgresHalts(access),
     ...postgresApprovals(shell),
     ...postgresEffects(shell),
     ...postgresReceipts(shell),

@@ -4,6 +4,7 @@ import { StoreError } from './errors.js';
 import type { SqliteDriverChoice } from './sqlite-driver.js';
 import { type SqliteAccess, sqliteDecisionLog } from './decision-log-sqlite.js';
 import { sqliteSessions } from './sessions-sqlite.js';
+import { sqliteHalts } from './halts-sqlite.js';
 import { sqliteApprovals } from './sqlite/approvals.js';
 import { sqliteShell } from './sqlite/connection.js';
 import { sqliteEffects } from './sqlite/effects.js';
@@ -49,6 +50,7 @@ export function sqliteStore(options: SqliteStoreOptions): Store {
     kind: 'sqlite',
     ...sqliteDecisionLog(access),
     ...sqliteSessions(access),
+    ...sqliteHalts(access),
     ...sqliteApprovals(shell),
     ...sqliteEffects(shell),
     ...sqliteReceipts(shell),

@@ -3,6 +3,7 @@ import { StoreError } from '../errors.js';
 import type { PgPoolLike } from './types.js';
 import { postgresDecisionKeySql, postgresDecisionLogSql } from '../decision-log-postgres.js';
 import { postgresSessionsSql } from '../sessions-postgres.js';
+import { postgresHaltsSql } from '../halts-postgres.js';
 
 export const APP = 'ctrlrun-gen';
 
@@ -74,6 +75,8 @@ export const POSTGRES_MIGRATIONS: ReadonlyArray<{ version: number; sql: (S: stri
   { version: 4, sql: postgresDecisionKeySql },
   // serve's sign-in sessions (issue 37): every serve replica over the store honours the same ones
   { version: 5, sql: postgresSessionsSql },
+  // operators' halts (issue 38); their epoch is a column of the receipt head row
+  { version: 6, sql: postgresHaltsSql },
 ];
 
 export const LATEST_VERSION = POSTGRES_MIGRATIONS[POSTGRES_MIGRATIONS.length - 1]!.version;
