@@ -11,7 +11,7 @@ import { type ArgRow, approvedCount, type Page } from './view.js';
  * hono's `html` tag, which escapes it: arguments, reasons, effect keys and names are the model's
  * or a person's text and never markup.
  */
-type Html = ReturnType<typeof html>;
+export type Html = ReturnType<typeof html>;
 
 export interface Viewer {
   name: string;
@@ -24,13 +24,13 @@ export interface Viewer {
 }
 
 /** The step-up field of a state-changing form (a session only; a trusted proxy asks on every request itself). */
-const stepUpField = (viewer: Viewer): Html | string =>
+export const stepUpField = (viewer: Viewer): Html | string =>
   viewer.stepUp
     ? html`<label>Your operator token (asked for every answer: the session alone never answers) <input type="password" name="token" autocomplete="current-password" required></label>`
     : '';
 
 /** A stored time as ISO text; one out of Date's range (a store written by hand) is shown as its number, never a 500. */
-const iso = (ms: number | undefined): string => {
+export const iso = (ms: number | undefined): string => {
   if (ms === undefined) return '-';
   const d = new Date(ms);
   return Number.isNaN(d.getTime()) ? `(invalid time ${String(ms)})` : d.toISOString().replace('.000Z', 'Z');
@@ -41,7 +41,7 @@ const iso = (ms: number | undefined): string => {
  * by the tag, and, when it holds a control, bidi or invisible character (U+202E would show
  * `acct-0123-4567` for another account), escaped as the CLI prints it and marked.
  */
-const t = (text: string | null | undefined): Html | string => {
+export const t = (text: string | null | undefined): Html | string => {
   if (text === null || text === undefined) return '';
   const safe = terminalSafe(text);
   return safe.marked ? html`<mark class="escaped" data-testid="escaped" title="${MARK_NOTE}">${safe.text}</mark>` : text;
@@ -79,7 +79,7 @@ export function layout(title: string, viewer: Viewer | undefined, body: Html): H
 <body>
 <header>
 <strong>ctrlrun-gen</strong>
-<a href="/">Inbox</a><a href="/history">History</a><a href="/effects">Effects</a><a href="/receipts">Receipts</a>
+<a href="/">Inbox</a><a href="/history">History</a><a href="/effects">Effects</a><a href="/halts">Halts</a><a href="/receipts">Receipts</a>
 ${
   viewer
     ? html`<span class="who">Signed in as <b data-testid="viewer">${viewer.name}</b>${viewer.roles.length ? html` (${viewer.roles.join(', ')})` : ''}${viewer.tenant ? html` · tenant <b>${viewer.tenant}</b>` : ''}
