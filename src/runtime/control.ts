@@ -79,6 +79,12 @@ export interface ControlOptions {
    * principal, once per control). Default `console.warn`.
    */
   notice?: (line: string) => void;
+  /**
+   * Offer the model every protected tool. By default a tool whose action the policy never lets the
+   * run's principal use (denied for every input, or no grant reaches it) is not offered at all (the
+   * SDK's `isEnabled`), so the model cannot plan with it; `true` keeps the full list.
+   */
+  offerAllTools?: boolean;
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -187,6 +193,7 @@ export function createControl(options: ControlOptions): Control {
     policy: undefined,
     signer: signerOf(options.receiptKey),
     decisionLog: keepsDecisionLog(options.decisionLog),
+    offerAllTools: options.offerAllTools === true,
     toolActions: new WeakMap(),
     pinnedFetches: new WeakMap(),
     namedActions: new Map(),

@@ -62,6 +62,8 @@ export interface ControlInternals {
   readonly notice?: Notice | undefined;
   /** Whether the control writes the decision log (`decisionLog: false`: no). */
   readonly decisionLog?: boolean | undefined;
+  /** Offer the model every protected tool, even one the policy never lets the run's principal use (`offerAllTools`). */
+  readonly offerAllTools?: boolean | undefined;
 }
 
 export const INTERNALS: unique symbol = Symbol('ctrlrun.control.internals');
@@ -101,16 +103,18 @@ export function isThenable(value: unknown): value is PromiseLike<unknown> {
  * the checked principal itself; a promise only when `identity` returned one. A throw is the same
  * CtrlrunError either way (thrown here, or the promise's rejection).
  */
-export function whoNow(internals: ControlInternals, runContext: RunContext<unknown>): Maybe<Who | null> {
+export function whoNow(internals: ControlInternals, runContext: RunContext<unknown>, quiet = false): Maybe<Who | null> {
   let value: IdentityValue | null | undefined | PromiseLike<IdentityValue | null | undefined>;
   try {
     value = internals.identity(runContext);
   } catch (cause) {
     throw identityThrew(cause);
   }
-  if (!isThenable(value)) return whoFrom(internals, runContext, value);
+  // `quiet`: asked about no call (which tools to offer), so a missing principal is not one refused
+  const from = (v: IdentityValue | null | undefined) => (quiet ? identityValueOf(v) : whoFrom(internals, runContext, v));
+  if (!isThenable(value)) return from(value);
   return Promise.resolve(value).then(
-    (resolved) => whoFrom(internals, runContext, resolved),
+    (resolved) => from(resolved),
     (cause) => {
       throw identityThrew(cause);
     },

@@ -75,6 +75,13 @@ export interface CompiledAction {
   mcp?: { notExecutedOnError?: boolean };
   /** The arguments the action's `data:` labels: the decision log keeps them only as their hash. */
   sensitive?: readonly string[];
+  /**
+   * Least exposure, as `generate` computed it exactly from the policy (policy/exposure.ts): `never`,
+   * no call of the action can pass its rules and templates; `deadGrants`, grants whose actions cover
+   * it but that can never authorize a passing call (their resources or constraints). A tool nobody
+   * may use for this run's principal is not offered to the model (runtime/exposure.ts). Absent: none.
+   */
+  exposure?: { never?: boolean; deadGrants?: readonly string[] };
 }
 
 /** A grant's budget (CTRLRun v7): the un-released sum of `metric` over the last `windowMs` may reach `limit`. */

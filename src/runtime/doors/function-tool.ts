@@ -11,6 +11,7 @@ import {
 import type { Control } from '../control.js';
 import { createActionCore } from '../core/action-core.js';
 import { bindPolicy } from '../core/bind-policy.js';
+import { hideWhenUnusable } from '../core/exposure.js';
 import { isBodyFailure } from '../core/body-failures.js';
 import type { ArgsSchema, CallDetails, UpstreamProblem, UserErrorFunction } from '../core/types.js';
 import { noteNestedFailure } from '../nested.js';
@@ -112,6 +113,7 @@ export function makeProtectedTool(
   } as Parameters<typeof tool>[0]) as FunctionTool;
   requireManifestAction(policy, created.name, action);
   register(internals, created, action);
+  hideWhenUnusable(internals, policy, action, created);
   return created;
 }
 
