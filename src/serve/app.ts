@@ -168,6 +168,11 @@ function apiRoutes(api: Hono<Env>, o: ServeAppOptions): void {
   });
   // the whole chain's verdict (no record's content): a tenant's view could not link it
   api.get('/receipts/verify', async (c) => c.json(await verifyReceipts(o.store)));
+  // who the token is (the MCP console names the operator its answers are recorded under)
+  api.get('/whoami', (c) => {
+    const who = c.get('who');
+    return c.json({ name: who.name, kind: who.kind, roles: who.roles, ...(who.tenant === undefined ? {} : { tenant: who.tenant }) });
+  });
   api.get('/halts', async (c) => {
     const store = storeFor(o, c.get('who'));
     if (typeof store.readHalts !== 'function') return c.json({ epoch: 0, halts: [] });

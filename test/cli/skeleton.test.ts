@@ -15,8 +15,11 @@ const SPEC_COMMANDS = [
   'approvals',
   'effects',
   'receipts',
+  // issue 38: the halt switch and the MCP operator console (SPEC §8's list, extended)
+  'halts',
   'operators',
   'serve',
+  'mcp-operator',
   'test',
   'replay',
   'diff',

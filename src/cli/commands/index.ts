@@ -18,6 +18,7 @@ export const commandLoaders: ReadonlyArray<{ name: string; load: () => Promise<C
   { name: 'halts', load: async () => (await import('./halts.js')).haltsCommand },
   { name: 'operators', load: async () => (await import('./operators.js')).operatorsCommand },
   { name: 'serve', load: async () => (await import('./serve.js')).serveCommand },
+  { name: 'mcp-operator', load: async () => (await import('./mcp-operator.js')).mcpOperatorCommand },
   { name: 'test', load: async () => (await import('./test.js')).testCommand },
   { name: 'replay', load: async () => (await import('./replay.js')).replayCommand },
   { name: 'diff', load: async () => (await import('./diff.js')).diffCommand },
