@@ -7,11 +7,10 @@ import { argsOf, decideOn, guardrailRefusal, type GuardrailWhy } from './decisio
 import { refusal, STILL_RUNNING_TEXT } from './messages.js';
 import { filePause, writtenArguments, type PausingCall } from './pause.js';
 import { asCtrlrunError } from './errors.js';
-import { haltedWhy, haltNow } from './halt.js';
+import { haltNow } from './halt.js';
 import type { CoreScope } from './scope.js';
 import type { PolicyArgs } from './arguments.js';
 import { INVALID_ARGUMENTS, type DecidedCall, type UpstreamProblem } from './types.js';
-import type { Halt } from '../types.js';
 import { upstreamProblem } from './upstream.js';
 
 const allow = { behavior: { type: 'allow' as const } };
@@ -47,7 +46,7 @@ export async function needsApproval(scope: CoreScope, runContext: RunContext<unk
   if (!admitted(scope, raw, seen)) return false;
   const who = await whoOf(scope.internals, runContext);
   if (who === null) return false; // no principal: refused by the guardrail
-  // a halted call is never paused for a person: the guardrail refuses it (the halts read now)
+  // a halted call is never paused for a person: its authorization refuses it (the halts read now)
   if (await haltNow(scope, who.principal, runContext, true)) return false;
   const task = scope.policy.authority ? await taskOf(scope.internals, runContext) : null;
   // a call no grant covers is refused by the guardrail, never paused for a human
@@ -160,14 +159,8 @@ function decideCheck(scope: CoreScope, call: CheckedCall, { who, task }: { who: 
   };
   const early = guardrailRefusal({ principal, decision });
   if (early !== null) return settle(early);
-  const afterHalt = (halt: Halt | undefined): Maybe<GuardrailAnswer> => {
-    if (halt) return refuseDecided(scope, toolCall, who, task, decided, { why: haltedWhy(halt), reason: 'halted', code: 'halted', hard: halt.hard });
-    const held = heldOrUpstream(scope, toolCall);
-    return isThenable(held) ? held.then(settle) : settle(held);
-  };
-  // an operator's halt: without a turn while this process knows of none matching (halt.ts)
-  const halt = haltNow(scope, principal, context);
-  return isThenable(halt) ? halt.then(afterHalt) : afterHalt(halt);
+  const held = heldOrUpstream(scope, toolCall);
+  return isThenable(held) ? held.then(settle) : settle(held);
 }
 
 /** A call refused by its principal, decision, hold or upstream: its receipt, then the model's text (or `ActionDenied`). */
@@ -177,7 +170,7 @@ async function refuseDecided(
   who: Who | null,
   task: string | null,
   decided: DecidedCall,
-  refused: GuardrailWhy & { hard?: boolean },
+  refused: GuardrailWhy,
 ): Promise<GuardrailAnswer> {
   const { action } = scope;
   const principal = who?.principal ?? null;
@@ -187,8 +180,6 @@ async function refuseDecided(
     result: decision.decision === 'deny' && principal !== null && decision.detail === undefined ? 'denied' : 'refused',
     reason: refused.reason,
   });
-  // a hard halt ends the run: the guardrail raises (the SDK's throwException), and run()/unwrap() hand back the ActionDenied
-  if (scope.refusalsAsErrors || refused.hard)
-    throw new ActionDenied(refused.code, `ctrlrun: ${refusal(action, refused.why)}`, { action, callId: toolCall.callId });
+  if (scope.refusalsAsErrors) throw new ActionDenied(refused.code, `ctrlrun: ${refusal(action, refused.why)}`, { action, callId: toolCall.callId });
   return { behavior: { type: 'rejectContent', message: refusal(action, refused.why) } };
 }

@@ -11,11 +11,14 @@ import type { CallFacts, ReceiptFieldsOf } from './types.js';
 
 /**
  * The halt stage: an operator's halt (halts.ts) refuses the calls it matches, `halted`, from the
- * next call on in every process sharing the store. The guardrail and the body's authorization check
- * the halts this process knows (no store read while there are none); the decision's receipt, which
- * every enforced call appends before its body, is appended only while the store's halts are still
- * those (`decisionReceipt`), so a halt set in another process is found at that write and the call
- * decided anew. A halt this process knows is read again before it refuses (it may have been lifted).
+ * next call on in every process sharing the store. It is part of the body's authorization
+ * (authorize.ts), which every door reaches: the call is checked against the halts this process knows
+ * (no store read while there are none), and the decision's receipt, which every enforced call
+ * appends before its body, is appended only while the store's halts are still those
+ * (`decisionReceipt`), so a halt set in another process is found at that write and the call decided
+ * anew. A halt this process knows is read again before it refuses (it may have been lifted). A
+ * call the policy sends to a person is checked first (`needsApproval`: it is never paused), and
+ * hosted MCP calls, which the policy answers in the SDK's state, where they are answered.
  */
 
 /** The run a call belongs to, as the control's `run(runContext)` names it; null without one. */
