@@ -16,7 +16,7 @@ import { haltAs, liftAs } from './halts-api.js';
 export interface ConsoleBackend {
   /** The store or serve it acts on, for messages. */
   readonly where: string;
-  /** The operator the console writes as, checked now; a refusal when it cannot attribute a write. */
+  /** The operator the console writes as, checked now (each write checks again, at the write); a refusal when it cannot attribute a write. */
   writer(): Promise<{ ok: true; name: string } | Refused>;
   pending(): Promise<ApprovalRequest[]>;
   request(id: string): Promise<ApprovalRequest | null>;
@@ -117,7 +117,19 @@ export function serverBackend(o: { url: string; token: string; policy: Policy | 
     if (r.status !== 200) throw new Error(`serve at ${o.url} answered HTTP ${r.status}: ${String(r.json.message ?? 'no reason given')}`);
     return r.json as T;
   };
+  const writer = async (): Promise<{ ok: true; name: string } | Refused> => {
+    const r = await call('GET', '/whoami');
+    if (r.status === 200 && r.json.kind === 'operator' && typeof r.json.name === 'string') return { ok: true, name: r.json.name };
+    return {
+      ok: false,
+      code: 'unattributed',
+      message: r.status === 200 ? `${UNATTRIBUTED} (serve knows this token as a runtime token: it never answers)` : UNATTRIBUTED,
+    };
+  };
+  // asked before every write: a token serve does not know as an operator's sends nothing
   const write = async <T>(route: string, body: unknown, pick: (json: Record<string, unknown>) => T): Promise<Done<T>> => {
+    const who = await writer();
+    if (!who.ok) return who;
     const r = await call('POST', route, body);
     if (r.status === 401) return { ok: false, code: 'unattributed', message: `serve at ${o.url} refused the token: ${UNATTRIBUTED}` };
     if (r.status !== 200)
@@ -128,15 +140,7 @@ export function serverBackend(o: { url: string; token: string; policy: Policy | 
     where: o.url,
     policy: o.policy,
     // serve attributes every write to the token's operator; a token it refuses writes nothing
-    writer: async () => {
-      const r = await call('GET', '/whoami');
-      if (r.status === 200 && r.json.kind === 'operator' && typeof r.json.name === 'string') return { ok: true, name: r.json.name };
-      return {
-        ok: false,
-        code: 'unattributed',
-        message: r.status === 200 ? `${UNATTRIBUTED} (serve knows this token as a runtime token: it never answers)` : UNATTRIBUTED,
-      };
-    },
+    writer,
     pending: async () => (await read<ApprovalRequest[]>('/requests?state=pending')) ?? [],
     request: (id) => read<ApprovalRequest | null>(`/requests/${encodeURIComponent(id)}`),
     halts: async () => (await read<{ halts: Halt[] }>('/halts'))?.halts ?? [],

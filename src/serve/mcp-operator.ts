@@ -249,10 +249,7 @@ export function operatorConsole(backend: ConsoleBackend, operator: string | unde
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `No tool ${JSON.stringify(request.params.name.slice(0, 60))} here.`);
     const args = checkArgs(tool, request.params.arguments);
     try {
-      if (tool.writes) {
-        const writer = await backend.writer();
-        if (!writer.ok) throw new McpError(NO_PRINCIPAL, writer.message, { reason: writer.code });
-      }
+      // a write is attributed (or refused) by the backend itself, at the write: console-backend.ts
       const reply = await tool.run(args, backend);
       return { content: [{ type: 'text' as const, text: reply.text }], structuredContent: reply.data };
     } catch (error) {
