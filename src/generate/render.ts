@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { packageRoot } from '../package-root.js';
+import { type ActionExposure, actionExposure } from '../policy/exposure.js';
 import type { Policy, PolicyAction, PolicyGrant } from '../policy/types.js';
 import {
   compileDecision,
@@ -91,7 +92,7 @@ export function renderModuleText(input: RenderInput, template: string = loadTemp
   for (const id of actionIds) {
     const action = policy.actions[id];
     if (!action) continue;
-    entries.push(actionEntry(id, action, baseNames.get(id) as string, input.policyFile, functions));
+    entries.push(actionEntry(id, action, baseNames.get(id) as string, input.policyFile, functions, actionExposure(policy, id)));
   }
   const grantEntries = policy.authority ? policy.authority.grants.map(grantEntry(input.policyFile, functions)) : [];
 
@@ -146,7 +147,7 @@ const UPSTREAM_EXPORT = [
 ].join('\n');
 
 /** One action's entry in the policy literal; its decision and template functions are appended to `functions`. */
-function actionEntry(id: string, action: PolicyAction, base: string, policyFile: string, functions: CompiledFunction[]): string {
+function actionEntry(id: string, action: PolicyAction, base: string, policyFile: string, functions: CompiledFunction[], exposure: ActionExposure): string {
   const decide = compileDecision(action, `decide_${base}`, policyFile);
   functions.push(decide);
   const fields = [`id: ${tsString(id)}`, `decide: ${decide.name}`];
@@ -172,6 +173,9 @@ function actionEntry(id: string, action: PolicyAction, base: string, policyFile:
   if (action.mcp.notExecutedOnError) fields.push('mcp: { notExecutedOnError: true }');
   // the decision log keeps a labelled argument only as its hash
   if (action.data?.length) fields.push(`sensitive: [${[...new Set(action.data.map(([arg]) => arg))].map(tsString).join(', ')}]`);
+  // least exposure (policy/exposure.ts): no call ever passes, or grants that never authorize one; written only when so
+  if (exposure.never) fields.push('exposure: { never: true }');
+  else if (exposure.deadGrants.length > 0) fields.push(`exposure: { deadGrants: ${stringList(exposure.deadGrants)} }`);
   return `    ${propertyKey(id)}: {\n${fields.map((f) => `      ${f},\n`).join('')}    },`;
 }
 

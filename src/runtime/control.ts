@@ -22,8 +22,11 @@ import {
   whoOf,
   type ControlInternals,
   type Identity,
+  type RunOf,
   type TaskOf,
 } from './internals.js';
+import { haltWatch } from './halts.js';
+import { liftHalt, setHalt, type HaltInput } from './halt-actions.js';
 import { HOSTED_ACTION, hostedRequestOf, type HostedRequest } from './doors/hosted-item.js';
 import { LOCAL_ACTION, type LocalMark } from './doors/local-mark.js';
 import { sandboxCallOf } from './doors/sandbox-mark.js';
@@ -32,9 +35,10 @@ import { type AnswerInput, type AnswerResult, recordAnswer, revokeGrant } from '
 import { DEFAULT_MAX_GRANT_HOURS, type GrantInput } from './approval-grants.js';
 import { logReceipt } from './core/decision-entry.js';
 import { createTelemetry, type TelemetryOption } from './observe/telemetry.js';
-import type { ApprovalGrant, ApprovalRequest, CompiledPolicy, GrantQuery, PausedDoor, PausedDoorKind, ReceiptBody, Store } from './types.js';
+import type { ApprovalGrant, ApprovalRequest, CompiledPolicy, GrantQuery, Halt, PausedDoor, PausedDoorKind, ReceiptBody, Store } from './types.js';
 
-export type { Identity, IdentityValue, TaskOf } from './internals.js';
+export type { Identity, IdentityValue, RunOf, TaskOf } from './internals.js';
+export type { HaltInput } from './halt-actions.js';
 export { refusal } from './core/messages.js';
 
 export interface ControlOptions {
@@ -46,6 +50,12 @@ export interface ControlOptions {
    * `tasks` covers a call only on a task it names (`authority_task`). Default: no task.
    */
   task?: TaskOf;
+  /**
+   * The run a call belongs to, as your application names it (a conversation, a job id), from the
+   * run's context: an operator can halt one run (`ctrlrun-gen halts set --run ID`). Default: none
+   * (halts of a principal, an action or everything still apply).
+   */
+  run?: RunOf;
   /** Recorded on receipts; defaults to the policy's `environment`. */
   environment?: string;
   /** How long an approval stays valid after it was decided. Default 15 minutes. */
@@ -84,6 +94,12 @@ export interface ControlOptions {
    * 0 turns grants off). serve and the CLI have their own (`--max-grant-hours`).
    */
   maxGrantHours?: number;
+  /**
+   * Offer the model every protected tool. By default a tool whose action the policy never lets the
+   * run's principal use (denied for every input, or no grant reaches it) is not offered at all (the
+   * SDK's `isEnabled`), so the model cannot plan with it; `true` keeps the full list.
+   */
+  offerAllTools?: boolean;
 }
 
 /** An approver's answer through a Control: who, why, and for an approval its edit and grant. */
@@ -174,6 +190,16 @@ export interface Control {
    * with the reason for the model. Pending: nothing. Returns the request.
    */
   resolveRealtime(session: RealtimeSessionLike, item: RunToolApprovalItem): Promise<ApprovalRequest | null>;
+  /**
+   * An operator's halt, set from code (`by` is who; authenticate them in the code that calls it, as
+   * for `approve`): from the next call on, in every process sharing the store, the calls it matches
+   * are refused `halted` (a `hard` one ends their run). Recorded, signed with the control's key.
+   */
+  halt(input: HaltInput): Promise<Halt>;
+  /** Lifts a halt (recorded as the same act, naming `by`); null when no halt has this id. */
+  liftHalt(id: string, answer: { by: string; reason?: string }): Promise<Halt | null>;
+  /** The halts in force. */
+  halts(): Promise<Halt[]>;
   /** @internal */
   readonly [INTERNALS]: ControlInternals;
 }
@@ -188,11 +214,16 @@ export function createControl(options: ControlOptions): Control {
   if (typeof options.identity !== 'function') {
     throw new CtrlrunError('createControl: `identity(runContext)` is required: it returns who the run acts for, or null.');
   }
+  if (options.run !== undefined && typeof options.run !== 'function') {
+    throw new CtrlrunError('createControl: `run(runContext)`, when given, is a function returning the run id (or null).');
+  }
   const internals: ControlInternals = {
     store: options.store,
     identity: options.identity,
     notice: options.notice,
     task: options.task,
+    run: options.run,
+    halts: haltWatch(options.store),
     environment: options.environment,
     approvalTtlMs: positive(options.approvalTtlMs, DEFAULT_APPROVAL_TTL_MS, 'approvalTtlMs'),
     effectLeaseMs: positive(options.effectLeaseMs, DEFAULT_EFFECT_LEASE_MS, 'effectLeaseMs'),
@@ -202,6 +233,7 @@ export function createControl(options: ControlOptions): Control {
     signer: signerOf(options.receiptKey),
     decisionLog: keepsDecisionLog(options.decisionLog),
     telemetry: createTelemetry(options.telemetry, options.store, options.notice ?? ((line) => console.warn(line))),
+    offerAllTools: options.offerAllTools === true,
     toolActions: new WeakMap(),
     pinnedFetches: new WeakMap(),
     namedActions: new Map(),
@@ -242,6 +274,9 @@ export function createControl(options: ControlOptions): Control {
       await resolveAll(internals, paused); // requests a call not yet requested
       return internals.store.getRequest(call.callId);
     },
+    halt: (input) => setHalt(internals.store, input, internals.clock(), internals.signer),
+    liftHalt: (id, answer) => liftHalt(internals.store, id, answer?.by, internals.clock(), internals.signer, answer?.reason),
+    halts: async () => (await internals.halts.refresh()).halts,
   };
 }
 

@@ -5,7 +5,8 @@ import { checkArguments, parseArguments } from './arguments.js';
 import { checkIdentity, identityProblemText, normaliseIdentity } from './identity.js';
 import { appendSigned, receiptBase, type ReceiptSigner } from './signing.js';
 import { settled } from './settled.js';
-import type { ApprovalRequest, CompiledPolicy, DecisionResult, Receipt, ReceiptBody, Store } from './types.js';
+import type { AppendOptions, ApprovalRequest, CompiledPolicy, DecisionResult, Receipt, ReceiptBody, Store } from './types.js';
+import type { HaltWatch } from './halts.js';
 import type { PinnedFetch } from './upstream-types.js';
 import { noticeNoPrincipal, type Notice } from './no-principal-notice.js';
 import type { ReceiptSight, Telemetry } from './observe/telemetry.js';
@@ -19,6 +20,9 @@ import type { ReceiptSight, Telemetry } from './observe/telemetry.js';
 export type IdentityValue = string | { agent: string; user?: string | null | undefined };
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type Identity = (runContext: RunContext<any>) => IdentityValue | null | undefined | Promise<IdentityValue | null | undefined>;
+/** The run a call belongs to, as the application names it (a conversation, a job), for halts of one run; null: none. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type RunOf = (runContext: RunContext<any>) => string | null | undefined;
 /** The unit of work a run is on (CTRLRun's `task=`), for grants that name `tasks`; null: none. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type TaskOf = (runContext: RunContext<any>) => string | null | undefined | Promise<string | null | undefined>;
@@ -34,6 +38,10 @@ export interface ControlInternals {
   readonly store: Store;
   readonly identity: Identity;
   readonly task?: TaskOf | undefined;
+  /** Names the run of a call (`createControl({ run })`), for halts of one run. */
+  readonly run?: RunOf | undefined;
+  /** The store's halts as this control last read them (halts.ts). */
+  readonly halts: HaltWatch;
   readonly environment: string | undefined;
   readonly approvalTtlMs: number;
   readonly effectLeaseMs: number;
@@ -59,6 +67,8 @@ export interface ControlInternals {
   readonly decisionLog?: boolean | undefined;
   /** Where receipts are also seen (the SDK's traces, OpenTelemetry); undefined: nowhere, nothing is asked. */
   readonly telemetry?: Telemetry | undefined;
+  /** Offer the model every protected tool, even one the policy never lets the run's principal use (`offerAllTools`). */
+  readonly offerAllTools?: boolean | undefined;
 }
 
 export const INTERNALS: unique symbol = Symbol('ctrlrun.control.internals');
@@ -100,16 +110,18 @@ export function isThenable(value: unknown): value is PromiseLike<unknown> {
  * the checked principal itself; a promise only when `identity` returned one. A throw is the same
  * CtrlrunError either way (thrown here, or the promise's rejection).
  */
-export function whoNow(internals: ControlInternals, runContext: RunContext<unknown>): Maybe<Who | null> {
+export function whoNow(internals: ControlInternals, runContext: RunContext<unknown>, quiet = false): Maybe<Who | null> {
   let value: IdentityValue | null | undefined | PromiseLike<IdentityValue | null | undefined>;
   try {
     value = internals.identity(runContext);
   } catch (cause) {
     throw identityThrew(cause);
   }
-  if (!isThenable(value)) return whoFrom(internals, runContext, value);
+  // `quiet`: asked about no call (which tools to offer), so a missing principal is not one refused
+  const from = (v: IdentityValue | null | undefined) => (quiet ? identityValueOf(v) : whoFrom(internals, runContext, v));
+  if (!isThenable(value)) return from(value);
   return Promise.resolve(value).then(
-    (resolved) => whoFrom(internals, runContext, resolved),
+    (resolved) => from(resolved),
     (cause) => {
       throw identityThrew(cause);
     },
@@ -211,9 +223,10 @@ export type ReceiptFields = Pick<ReceiptBody, 'action' | 'result' | 'reason'> & 
 /**
  * Appends one receipt (and its signed checkpoint, with a key); returns the receipt the store
  * appended. With telemetry, the receipt is also recorded as it is sent (`sight`: what the stage
- * knows besides, e.g. the checked arguments).
+ * knows besides, e.g. the checked arguments). With `options.haltEpoch`, appended only while the
+ * store's halt epoch is that one (else `HaltsChanged`).
  */
-export function appendReceipt(internals: ControlInternals, policy: CompiledPolicy, fields: ReceiptFields, sight?: ReceiptSight): Promise<Receipt> {
+export function appendReceipt(internals: ControlInternals, policy: CompiledPolicy, fields: ReceiptFields, sight?: ReceiptSight, options?: AppendOptions): Promise<Receipt> {
   // no async wrapper of its own (two receipts a call wait on no extra turn); a throw is still a rejection
   return settled(() => {
     const base = receiptBase(internals.clock(), policy.hash, policy.mode, internals.environment ?? policy.environment ?? null);
@@ -223,7 +236,7 @@ export function appendReceipt(internals: ControlInternals, policy: CompiledPolic
     if (internals.telemetry !== undefined) internals.telemetry.record(sent, policy, sight);
     // signed by the control, never by the store: a rewritten chain cannot carry this signature, and
     // the checkpoint names only this receipt (checked to be what was sent), never others' in between
-    return appendSigned(internals.store, internals.signer, sent, base);
+    return appendSigned(internals.store, internals.signer, sent, base, options);
   });
 }
 

@@ -1,5 +1,6 @@
 import { memoryApprovals } from './stores/memory/approvals.js';
 import { memoryEffects } from './stores/memory/effects.js';
+import { memoryHalts } from './stores/memory/halts.js';
 import { memoryReceipts } from './stores/memory/receipts.js';
 import { newMemoryState, open } from './stores/memory/state.js';
 import { memoryDecisionLog } from './stores/decision-log-memory.js';
@@ -23,6 +24,7 @@ export function memoryStore(): Store {
     ...memoryApprovals(state),
     ...memoryEffects(state),
     ...memoryReceipts(state),
+    ...memoryHalts(state),
     async close(): Promise<void> {
       state.closed = true;
     },

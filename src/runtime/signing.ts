@@ -3,7 +3,7 @@ import { CtrlrunError } from './errors.js';
 import { receiptHash } from './receipts-hash.js';
 import { settled } from './settled.js';
 import { TENANT } from './tenant-names.js';
-import type { Receipt, ReceiptBody, ReceiptCheckpoint, Store } from './types.js';
+import type { AppendOptions, Receipt, ReceiptBody, ReceiptCheckpoint, Store } from './types.js';
 
 /**
  * Signed checkpoints of the receipt chain (Ed25519, @noble/curves: pure JS, synchronous, safe in a
@@ -130,14 +130,22 @@ export function appendSigned(
   signer: ReceiptSigner | undefined,
   body: ReceiptBody,
   base?: CheckpointBase,
+  options?: AppendOptions,
 ): Promise<Receipt> {
   // unsigned: the store's own promise (two receipts a call wait on no extra turn); a throw is still a rejection
-  if (!signer) return settled(() => store.appendReceipt(body));
-  return appendAndSign(store, signer, body, base ?? checkpointBaseOf(body));
+  if (!signer) return settled(() => (options === undefined ? store.appendReceipt(body) : store.appendReceipt(body, options)));
+  return appendAndSign(store, signer, body, base ?? checkpointBaseOf(body), options);
 }
 
-async function appendAndSign(store: Pick<Store, 'appendReceipt'>, signer: ReceiptSigner, body: ReceiptBody, base: CheckpointBase): Promise<Receipt> {
-  const appended = await store.appendReceipt(body);
+async function appendAndSign(
+  store: Pick<Store, 'appendReceipt'>,
+  signer: ReceiptSigner,
+  body: ReceiptBody,
+  base: CheckpointBase,
+  options: AppendOptions | undefined,
+): Promise<Receipt> {
+  // the condition (a halt epoch) is the receipt's own: its checkpoint follows it whatever changed since
+  const appended = await (options === undefined ? store.appendReceipt(body) : store.appendReceipt(body, options));
   await store.appendReceipt(checkpointBody(base, signAppended(signer, body, appended)));
   return appended;
 }

@@ -75,6 +75,13 @@ export interface CompiledAction {
   mcp?: { notExecutedOnError?: boolean };
   /** The arguments the action's `data:` labels: the decision log keeps them only as their hash. */
   sensitive?: readonly string[];
+  /**
+   * Least exposure, as `generate` computed it exactly from the policy (policy/exposure.ts): `never`,
+   * no call of the action can pass its rules and templates; `deadGrants`, grants whose actions cover
+   * it but that can never authorize a passing call (their resources or constraints). A tool nobody
+   * may use for this run's principal is not offered to the model (runtime/exposure.ts). Absent: none.
+   */
+  exposure?: { never?: boolean; deadGrants?: readonly string[] };
 }
 
 /** A grant's budget (CTRLRun v7): the un-released sum of `metric` over the last `windowMs` may reach `limit`. */
@@ -559,7 +566,54 @@ export interface GrantStore {
   revokeGrant(id: string, by: string, now: number): Promise<ApprovalGrant | null>;
 }
 
-export interface Store extends Partial<DecisionLogStore>, Partial<PruneStore>, Partial<SessionStore>, Partial<GrantStore> {
+
+/** What an operator's halt stops: every call, or the calls of one run, one principal or one action. */
+export type HaltTarget = 'all' | 'run' | 'principal' | 'action';
+
+/**
+ * An operator's halt (halts.ts): calls it matches are refused (`halted`) from the next call on, in
+ * every process sharing the store, until it is lifted. `hard`: the refused call also ends its run.
+ */
+export interface Halt {
+  /** Unique; under serve, a tenant's halt is stored as `@T:id` (a plain id is a halt of the whole store). */
+  id: string;
+  target: HaltTarget;
+  /** The run id, principal (normalised) or action id; null for `all`. */
+  value: string | null;
+  hard: boolean;
+  /** Why, as the operator said it: the model reads it in the refusal. */
+  reason: string;
+  /** The operator who set it. */
+  by: string;
+  at: number;
+}
+
+/** The halts in force and the store's halt epoch: a number every set and every lift raises, so a process knows its copy is current. */
+export interface HaltState {
+  epoch: number;
+  halts: Halt[];
+}
+
+/**
+ * The halts of a store (optional: a store without them has none, and nobody can set one in it).
+ * Each change raises the epoch in the same transaction as the change; `appendReceipt(body, {
+ * haltEpoch })` appends only while the epoch is still that one (else `HaltsChanged`), which is how
+ * a call learns of a halt set in another process at the write it makes anyway (no read of its own).
+ */
+export interface HaltStore {
+  readHalts(): Promise<HaltState>;
+  /** Adds the halt (an id already present: nothing changes); returns the state after. */
+  putHalt(halt: Halt): Promise<HaltState>;
+  /** Removes the halt; `lifted` is it, or null when no halt has this id. */
+  liftHalt(id: string): Promise<{ lifted: Halt | null; state: HaltState }>;
+}
+
+/** How a receipt is appended: with `haltEpoch`, only while the store's halt epoch is that one (else `HaltsChanged`, nothing appended). */
+export interface AppendOptions {
+  haltEpoch?: number;
+}
+
+export interface Store extends Partial<DecisionLogStore>, Partial<PruneStore>, Partial<SessionStore>, Partial<GrantStore>, Partial<HaltStore> {
   readonly kind: string;
   /**
    * True when the store itself writes the receipt of every answer (`httpStore`: serve records it,
@@ -619,8 +673,12 @@ export interface Store extends Partial<DecisionLogStore>, Partial<PruneStore>, P
   consumptions(filter?: { grantId?: string; metric?: string; effectKey?: string }): Promise<Consumption[]>;
   listEffects(filter?: { state?: EffectState }): Promise<EffectRecord[]>;
 
-  /** Atomically appends a receipt, chaining it to the last one. */
-  appendReceipt(body: ReceiptBody): Promise<Receipt>;
+  /**
+   * Atomically appends a receipt, chaining it to the last one. With `options.haltEpoch` (a store
+   * with halts), only while the store's halt epoch is still that one: else it throws `HaltsChanged`
+   * (stores/errors.ts) carrying the current epoch, and appends nothing.
+   */
+  appendReceipt(body: ReceiptBody, options?: AppendOptions): Promise<Receipt>;
   /** Receipts in seq order. */
   listReceipts(options?: { afterSeq?: number; limit?: number }): Promise<Receipt[]>;
   /** The store's own record of the newest receipt (Postgres keeps a head row), for `verifyReceipts`; optional. */

@@ -4,7 +4,7 @@ import { cors } from 'hono/cors';
 import { secureHeaders } from 'hono/secure-headers';
 import { PruneUnsupported } from '../prune.js';
 import { verifyReceipts } from '../runtime/receipts.js';
-import { StoreError } from '../runtime/stores/errors.js';
+import { isHaltsChanged, StoreError } from '../runtime/stores/errors.js';
 import { tenantPrefix } from '../runtime/tenant-names.js';
 import type { ApprovalGrant, ApprovalRequest, ApprovalState, EffectState, ReceiptBody } from '../runtime/types.js';
 import { type AnswerInput, answerRequest, grantReceipt, listGrantsOf, resolveEffectKey } from '../operator-actions.js';
@@ -18,6 +18,7 @@ import { tryName } from './identity.js';
 import { mountPages } from './page-routes.js';
 import { pruneAs } from './prune-api.js';
 import { type MetricsScope, metricsText, readMetricsSource } from './metrics.js';
+import { haltAs, liftAs } from './halts-api.js';
 import { RUNTIME_METHODS, runtimeStoreCall } from './runtime-api.js';
 import { TenantRefusal } from './tenant-store.js';
 import { answerContextOf, type Env, recordedFatigue, type ServeAppOptions, storeFor } from './app-options.js';
@@ -41,6 +42,7 @@ const OPERATOR_METHODS = new Set([
   'appendReceipt',
   'listReceipts',
   'listDecisions',
+  'readHalts',
 ]);
 const STATES: ApprovalState[] = ['pending', 'approved', 'rejected', 'consumed'];
 const EFFECT_STATES: EffectState[] = ['in_flight', 'committed', 'failed', 'ambiguous'];
@@ -105,6 +107,8 @@ function useBaseMiddleware(app: Hono<Env>): void {
   });
   app.onError((error, c) => {
     if (error instanceof TenantRefusal || error instanceof PruneUnsupported) return c.json({ error: 'forbidden', message: error.message }, 403);
+    // a conditional append whose halt epoch moved: httpStore throws HaltsChanged, the runtime reads the halts again
+    if (isHaltsChanged(error)) return c.json({ error: 'halts_changed', epoch: error.epoch, message: error.message }, 409);
     if (error instanceof StoreError) {
       // the message may name the server's files or hold SQL text: logged here, never sent
       console.error(`serve: store: ${error.message}`);
@@ -203,6 +207,30 @@ function apiRoutes(api: Hono<Env>, o: ServeAppOptions): void {
   });
   // the whole chain's verdict (no record's content): a tenant's view could not link it
   api.get('/receipts/verify', async (c) => c.json(await verifyReceipts(o.store)));
+  // who the token is (the MCP console names the operator its answers are recorded under)
+  api.get('/whoami', (c) => {
+    const who = c.get('who');
+    return c.json({ name: who.name, kind: who.kind, roles: who.roles, ...(who.tenant === undefined ? {} : { tenant: who.tenant }) });
+  });
+  api.get('/halts', async (c) => {
+    const store = storeFor(o, c.get('who'));
+    if (typeof store.readHalts !== 'function') return c.json({ epoch: 0, halts: [] });
+    return c.json(await store.readHalts());
+  });
+  api.post('/halts', async (c) => {
+    const who = c.get('who');
+    const result = await haltAs(storeFor(o, who), who, await jsonBody(c), o.clock(), o.signer);
+    return result.ok
+      ? c.json({ outcome: 'halted', message: result.message, halt: result.halt })
+      : c.json({ error: result.code, message: result.message }, result.status);
+  });
+  api.post('/halts/:id/lift', async (c) => {
+    const who = c.get('who');
+    const result = await liftAs(storeFor(o, who), who, c.req.param('id'), await jsonBody(c), o.clock(), o.signer);
+    return result.ok
+      ? c.json({ outcome: 'lifted', message: result.message, halt: result.halt })
+      : c.json({ error: result.code, message: result.message }, result.status);
+  });
   api.post('/prune', async (c) => {
     const body = await jsonBody(c);
     const result = await pruneAs(o.store, c.get('who'), body, o.clock(), o.signer);

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Context, Hono } from 'hono';
+import type { Context, Hono, MiddlewareHandler } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { createMiddleware } from 'hono/factory';
 import { evaluate } from '../policy/evaluate.js';
@@ -14,6 +14,8 @@ import { type Principal, SESSION_TTL_MS, sameToken, sessionCookieName } from './
 import { answerContextOf, type Env, type ServeAppOptions, storeFor } from './app-options.js';
 import { mountInsights } from './insights-page.js';
 import { effectsPage, grantsPage, historyPage, inboxPage, loginPage, receiptsPage, requestPage, type Viewer } from './pages.js';
+import { haltsPage } from './halts-page.js';
+import { haltAs, liftAs } from './halts-api.js';
 import { argumentRows, expiry, lastApprovedOf, newestFirst, PAGE_SIZE, type Page, paginate } from './view.js';
 
 /** The message a page shows when an answer came without the operator's token (the step-up). */
@@ -114,6 +116,7 @@ export function mountPages(app: Hono<Env>, o: ServeAppOptions): void {
     );
   });
   mountInsights(app, o, guard, viewer);
+  haltRoutes(app, o, { guard, steppedUp, store });
   app.get('/receipts', guard, async (c) => {
     const who = c.get('who');
     // a tenant's operator reads its tenant's receipts; the chain (every tenant's) is verified by the store's operators
@@ -138,6 +141,39 @@ async function formAnswer(store: Store, id: string, form: Record<string, unknown
   const hours = typeof form.grant_hours === 'string' ? form.grant_hours.trim() : '';
   if (body.decision === 'approve' && hours !== '') body.grant = { hours, bounds: typeof form.grant_bounds === 'string' ? form.grant_bounds.trim() : '' };
   return body;
+}
+
+type PageDeps = {
+  guard: MiddlewareHandler<Env>;
+  steppedUp: (c: Context<Env>) => Promise<boolean>;
+  store: (c: Context<Env>) => Store;
+};
+
+/** The halts page: what is halted, a lift form for each, a form to halt (each asks for the operator's token again). */
+function haltRoutes(app: Hono<Env>, o: ServeAppOptions, { guard, steppedUp, store }: PageDeps): void {
+  const haltsOf = async (s: Store) => (typeof s.readHalts === 'function' ? (await s.readHalts()).halts : []);
+  app.get('/halts', guard, async (c) => c.html(haltsPage(viewer(c), await haltsOf(store(c)))));
+  app.post('/halts', guard, async (c) => {
+    const s = store(c);
+    if (!(await steppedUp(c))) return c.html(haltsPage(viewer(c), await haltsOf(s), { kind: 'err', text: STEP_UP_REFUSED }), 401);
+    const form = await c.req.parseBody();
+    const body = {
+      target: form.target,
+      ...(typeof form.value === 'string' && form.value.trim() !== '' ? { value: form.value } : {}),
+      reason: form.reason,
+      hard: form.hard === 'true',
+    };
+    const result = await haltAs(s, c.get('who'), body, o.clock(), o.signer);
+    return c.html(haltsPage(viewer(c), await haltsOf(s), { kind: result.ok ? 'ok' : 'err', text: result.message }), result.ok ? 200 : result.status);
+  });
+  app.post('/halts/lift', guard, async (c) => {
+    const s = store(c);
+    if (!(await steppedUp(c))) return c.html(haltsPage(viewer(c), await haltsOf(s), { kind: 'err', text: STEP_UP_REFUSED }), 401);
+    const form = await c.req.parseBody();
+    const reason = typeof form.reason === 'string' && form.reason.trim() !== '' ? { reason: form.reason } : {};
+    const result = await liftAs(s, c.get('who'), typeof form.id === 'string' ? form.id : '', reason, o.clock(), o.signer);
+    return c.html(haltsPage(viewer(c), await haltsOf(s), { kind: result.ok ? 'ok' : 'err', text: result.message }), result.ok ? 200 : result.status);
+  });
 }
 
 /**

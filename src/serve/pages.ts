@@ -26,7 +26,7 @@ export interface Viewer {
 }
 
 /** The step-up field of a state-changing form (a session only; a trusted proxy asks on every request itself). */
-const stepUpField = (viewer: Viewer): Html | string =>
+export const stepUpField = (viewer: Viewer): Html | string =>
   viewer.stepUp
     ? html`<label>Your operator token (asked for every answer: the session alone never answers) <input type="password" name="token" autocomplete="current-password" required></label>`
     : '';
@@ -82,7 +82,7 @@ export function layout(title: string, viewer: Viewer | undefined, body: Html): H
 <body>
 <header>
 <strong>ctrlrun-gen</strong>
-<a href="/">Inbox</a><a href="/history">History</a><a href="/grants">Grants</a><a href="/effects">Effects</a><a href="/receipts">Receipts</a><a href="/insights">Insights</a>
+<a href="/">Inbox</a><a href="/history">History</a><a href="/grants">Grants</a><a href="/effects">Effects</a><a href="/halts">Halts</a><a href="/receipts">Receipts</a><a href="/insights">Insights</a>
 ${
   viewer
     ? html`<span class="who">Signed in as <b data-testid="viewer">${viewer.name}</b>${viewer.roles.length ? html` (${viewer.roles.join(', ')})` : ''}${viewer.tenant ? html` · tenant <b>${viewer.tenant}</b>` : ''}

@@ -1,6 +1,6 @@
 import { entryBindsReceipt, storeDecisionKey, tenantDecisionKey } from '../runtime/decision-log.js';
 import { PRUNE_ACTION } from '../runtime/prune-records.js';
-import type { ClaimBinding, DecisionBody, GrantQuery, NewApprovalRequest, ReceiptBody, Store } from '../runtime/types.js';
+import type { AppendOptions, ClaimBinding, DecisionBody, GrantQuery, NewApprovalRequest, ReceiptBody, Store } from '../runtime/types.js';
 import { namedOut, tenantScope } from './tenant.js';
 import { TenantRefusal, tenantStore } from './tenant-store.js';
 
@@ -21,6 +21,7 @@ export const RUNTIME_METHODS = new Set([
   'decisionKey',
   'listGrants',
   'getGrant',
+  'readHalts',
 ]);
 
 const str = (x: unknown): string => {
@@ -62,7 +63,10 @@ export async function runtimeStoreCall(store: Store, tenant: string | undefined,
     case 'consumptions':
       return view.consumptions((args[0] ?? {}) as never);
     case 'appendReceipt':
-      return view.appendReceipt({ ...ownReceipt(record<ReceiptBody>(args[0], method)), at: now });
+      return view.appendReceipt({ ...ownReceipt(record<ReceiptBody>(args[0], method)), at: now }, appendOptions(args[1]));
+    case 'readHalts':
+      if (typeof view.readHalts !== 'function') throw new TenantRefusal("readHalts: this server's store keeps no halts.");
+      return view.readHalts();
     case 'listReceipts':
       return view.listReceipts(args[0] as never);
     case 'appendDecision':
@@ -121,4 +125,13 @@ async function bindsOwnReceipt(store: Store, tenant: string | undefined, body: D
   // the receipt in the tenant's names: undefined when it is another tenant's
   const mine = namedOut(tenantScope(tenant), stored);
   return mine !== undefined && entryBindsReceipt(body, mine);
+}
+
+/** An append's condition (a halt epoch), or none; anything else is refused. */
+function appendOptions(x: unknown): AppendOptions | undefined {
+  if (x === undefined || x === null) return undefined;
+  const epoch = (record<AppendOptions>(x, 'appendReceipt options') as { haltEpoch?: unknown }).haltEpoch;
+  if (epoch === undefined) return undefined;
+  if (!Number.isSafeInteger(epoch)) throw new TenantRefusal('appendReceipt: haltEpoch is an integer.');
+  return { haltEpoch: epoch as number };
 }

@@ -1,6 +1,18 @@
 import { RECEIPT_NAMES } from '../runtime/signing.js';
 import { tenantPrefix } from '../runtime/tenant-names.js';
-import type { ApprovalGrant, ApprovalState, DecisionEntry, EffectState, GrantStore, Receipt, ReceiptMatch, Store } from '../runtime/types.js';
+import type {
+  ApprovalGrant,
+  ApprovalState,
+  DecisionEntry,
+  EffectState,
+  GrantStore,
+  Halt,
+  HaltState,
+  HaltStore,
+  Receipt,
+  ReceiptMatch,
+  Store,
+} from '../runtime/types.js';
 import {
   claimOut,
   consumptionOut,
@@ -59,7 +71,10 @@ export function tenantStore(store: Store, tenant: string | undefined): Store {
       };
       return (await store.consumptions(filter)).map((c) => consumptionOut(scope, c)).filter(present);
     },
-    appendReceipt: async (body) => receiptOut(namedOut(scope, await store.appendReceipt(namedIn(scope, body))))!,
+    appendReceipt: async (body, options) =>
+      receiptOut(
+        namedOut(scope, await (options === undefined ? store.appendReceipt(namedIn(scope, body)) : store.appendReceipt(namedIn(scope, body), options))),
+      )!,
     listReceipts: (opts) =>
       ownPage(
         (q) => store.listReceipts(q),
@@ -86,6 +101,8 @@ export function tenantStore(store: Store, tenant: string | undefined): Store {
   }
   if (!store.lastReceiptOf) delete view.lastReceiptOf;
   if (typeof store.putGrant === 'function') Object.assign(view, tenantGrants(store as Required<Pick<Store, keyof GrantStore>> & Store, scope));
+  if (typeof store.readHalts === 'function' && typeof store.putHalt === 'function' && typeof store.liftHalt === 'function')
+    Object.assign(view, tenantHalts(store as Required<HaltStore>, scope));
   return view;
 }
 
@@ -146,3 +163,26 @@ async function ownRequest(store: Store, scope: TenantScope, callId: string) {
 }
 
 export { TenantRefusal };
+
+/**
+ * A tenant's halts: its own (stored as `@T:id`, shown by id) and the whole store's (a plain id, set
+ * by an operator without a tenant: they stop every tenant's calls, and only such an operator lifts
+ * them). The default tenant's own are the plain ones. One epoch for the store: another tenant's
+ * change makes a process read again and find nothing new for it.
+ */
+function tenantHalts(store: Required<HaltStore>, scope: TenantScope): HaltStore {
+  const own = (h: Halt): Halt | undefined => {
+    const id = scope.outward(h.id);
+    if (id !== undefined) return { ...h, id };
+    return h.id.startsWith('@') ? undefined : h;
+  };
+  const view = (state: HaltState): HaltState => ({ epoch: state.epoch, halts: state.halts.map(own).filter(present) });
+  return {
+    readHalts: async () => view(await store.readHalts()),
+    putHalt: async (halt) => view(await store.putHalt({ ...halt, id: scope.inward(halt.id) })),
+    liftHalt: async (id) => {
+      const { lifted, state } = await store.liftHalt(scope.inward(id));
+      return { lifted: lifted ? { ...lifted, id } : null, state: view(state) };
+    },
+  };
+}

@@ -17,10 +17,13 @@ const SPEC_COMMANDS = [
   'grants',
   'effects',
   'receipts',
+  // issue 38: the halt switch and the MCP operator console (SPEC §8's list, extended)
+  'halts',
   'operators',
   'serve',
   // issue 39 asks for it (SPEC §1 journey 10); SPEC §8's list is the coordinator's to extend
   'stats',
+  'mcp-operator',
   'test',
   'replay',
   'diff',

@@ -37,7 +37,8 @@ async function record(store: Store): Promise<void> {
     ...compilePolicy(loadPolicyOrThrow(path.join(FIXTURE, 'ctrlrun.yaml')).policy),
     tools: { refund: 'stripe.refund', read_charge: 'stripe.charge.read', close_account: 'accounts.close' },
   };
-  const control = createControl({ store, identity: ((rc: { context: Ctx }) => rc.context.user) as never, environment: 'production' });
+  // the denied calls are recorded too: the model is offered accounts.close although nobody may ever use it
+  const control = createControl({ store, identity: ((rc: { context: Ctx }) => rc.context.user) as never, environment: 'production', offerAllTools: true });
   const protect = bindProtectedTool<'stripe.refund' | 'stripe.charge.read' | 'accounts.close'>(control, compiled);
   const ran: string[] = [];
   const tools = [

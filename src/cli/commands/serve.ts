@@ -177,7 +177,8 @@ export const serveCommand: CommandSpec<ServeArgs> = {
   },
 };
 
-function loadServePolicy(args: ServeArgs, ctx: CliContext): Policy {
+/** The project's policy (`--manifest`/`--policy`), which serve and the MCP console need: roles and explanations come from it. */
+export function loadServePolicy(args: { manifest?: string | undefined; policy?: string | undefined }, ctx: CliContext, who = 'serve'): Policy {
   if (args.policy !== undefined && args.manifest === undefined) return loadPolicyOrThrow(path.resolve(ctx.cwd, args.policy)).policy;
   try {
     return loadProject({
@@ -188,7 +189,7 @@ function loadServePolicy(args: ServeArgs, ctx: CliContext): Policy {
   } catch (error) {
     if (error instanceof UserError)
       throw new UserError(
-        `${error.message}\nhint: serve needs the policy (roles and explain come from it); run it in the project, or pass --policy`,
+        `${error.message}\nhint: ${who} needs the policy (roles and explain come from it); run it in the project, or pass --policy`,
         error.diagnostics,
       );
     throw error;

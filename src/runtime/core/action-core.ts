@@ -33,6 +33,12 @@ export interface ActionCoreOptions {
    * `schema` the tool's parameters as the model sees them (read on the first pause).
    */
   door?: { kind: PausedDoorKind; edits?: boolean; schema?: () => unknown };
+  /**
+   * The door's body answers the model with its output (a function tool, an agent tool): a call a
+   * soft halt refuses at the body's authorization answers with the refusal's text (the run goes on).
+   * False for a door whose body answers otherwise (a handoff returns an agent): the refusal is thrown.
+   */
+  textOutput?: boolean;
 }
 
 /** The stages' shared scope for one action of one control (see CoreScope). */
@@ -51,6 +57,7 @@ export function coreScope(internals: ControlInternals, policy: CompiledPolicy, a
     holds: stillRunningHolds(),
     upstream: options.upstream,
     refusalsAsErrors: options.refusalsAsErrors === true,
+    textOutput: options.textOutput !== false,
     hasUserErrorFunction: Boolean(options.userErrorFunction),
     receipt: receiptWriter(internals, policy, action, environment),
     edits: options.door?.edits === true,

@@ -15,6 +15,7 @@ import { reserve, reservationRefusal } from './reservation.js';
 import type { CoreScope } from './scope.js';
 import { INVALID_ARGUMENTS, type Authorization, type Authorized, type CallFacts, type EditedRun, type ReceiptFieldsOf } from './types.js';
 import { tlsPinned } from './upstream.js';
+import { decisionReceipt, haltNow, refuseHalted } from './halt.js';
 
 type Where = { action: string; callId: string | null };
 
@@ -54,13 +55,18 @@ export async function authorize(
       new ActionDenied('still_running', `ctrlrun: ${scope.action} refused: ${STILL_RUNNING_TEXT}.`, where),
     );
   }
+  // an operator's halt: from what this process knows (no read while it knows of none); a call about
+  // to use up an approval reads the halts first (a halt found after the claim could not give it back)
+  const halted = haltNow(scope, facts.principal, runContext, facts.decision.decision === 'approve');
+  const halt = isThenable(halted) ? await halted : halted;
+  if (halt) return refuseHalted(scope, facts, halt);
   // a call the policy sends to a person: its approval (or an approval grant) first
-  if (facts.decision.decision === 'approve') return await authorizeApproved(scope, facts, where);
+  if (facts.decision.decision === 'approve') return await authorizeApproved(scope, facts, where, runContext);
   const charges = facts.grant?.budgets ? await budgetCharges(scope, facts, facts.grant, where) : [];
   const key = facts.decision.effectKey;
   // awaited here, not returned: an async function returning a promise waits two more turns for it
-  if (key === null) return await allowedAlone(scope, facts);
-  return await reserveWithClaim(scope, facts, key, charges, where, NOT_APPROVED);
+  if (key === null) return await allowedAlone(scope, facts, runContext);
+  return await reserveWithClaim(scope, facts, key, charges, where, NOT_APPROVED, runContext);
 }
 
 /**
@@ -70,12 +76,12 @@ export async function authorize(
  * (`approvedBy`), the call as approved (an edit decided again: core/edit.ts), the budgets it
  * spends, and the decision's receipt or the reservation.
  */
-async function authorizeApproved(scope: CoreScope, facts: CallFacts, where: Where): Promise<Authorized> {
+async function authorizeApproved(scope: CoreScope, facts: CallFacts, where: Where, runContext: RunContext<unknown>): Promise<Authorized> {
   const keyed = facts.decision.effectKey !== null;
   const found = keyed ? await vetBound(scope, facts) : await claimBound(scope, facts);
   if (found.outcome === 'unknown') {
     const grant = await coveringGrant(scope, facts);
-    if (grant !== undefined) return await runUnderGrant(scope, { ...facts, approvalGrant: grant }, where);
+    if (grant !== undefined) return await runUnderGrant(scope, { ...facts, approvalGrant: grant }, where, runContext);
   }
   const approvers = await approvedBy(scope, facts, found);
   // approvedBy refuses every outcome but `claimed` (usable): the request is this call's
@@ -85,23 +91,23 @@ async function authorizeApproved(scope: CoreScope, facts: CallFacts, where: Wher
   const charges = ran.grant?.budgets ? await budgetCharges(scope, ran, ran.grant, where) : [];
   const key = ran.decision.effectKey;
   if (key === null) {
-    // a store that cannot record the decision stops the call
-    await scope.receipt(ran, { result: 'claimed', approvers, effect_key: null });
+    // a store that cannot record the decision stops the call; so does a halt set since (halt.ts)
+    await decisionReceipt(scope, ran, { result: 'claimed', approvers, effect_key: null }, runContext);
     return { kind: 'enforce', facts: ran, approvers, key: null, attemptId: null, ...(running.edited ? { edited: running.edited } : {}) };
   }
-  return await reserveWithClaim(scope, ran, key, charges, where, { proposal: facts, approvers, edited: running.edited });
+  return await reserveWithClaim(scope, ran, key, charges, where, { proposal: facts, approvers, edited: running.edited }, runContext);
 }
 
 /** A call an approval grant lets run without a pause: the grant's approver is its approver, the grant named on its receipts. */
-async function runUnderGrant(scope: CoreScope, facts: CallFacts, where: Where): Promise<Authorized> {
+async function runUnderGrant(scope: CoreScope, facts: CallFacts, where: Where, runContext: RunContext<unknown>): Promise<Authorized> {
   const approvers = [facts.approvalGrant!.grantedBy];
   const charges = facts.grant?.budgets ? await budgetCharges(scope, facts, facts.grant, where) : [];
   const key = facts.decision.effectKey;
   if (key === null) {
-    await scope.receipt(facts, { result: 'claimed', approvers, effect_key: null });
+    await decisionReceipt(scope, facts, { result: 'claimed', approvers, effect_key: null }, runContext);
     return { kind: 'enforce', facts, approvers, key: null, attemptId: null };
   }
-  return await reserveWithClaim(scope, facts, key, charges, where, { approvers });
+  return await reserveWithClaim(scope, facts, key, charges, where, { approvers }, runContext);
 }
 
 /**
@@ -188,9 +194,9 @@ export async function approvedBy(scope: CoreScope, facts: CallFacts, claimed: Cl
   return refuse(scope, facts, { result: 'refused', reason: `approval_${verdict.reason}`, approvers: verdict.approvers }, error);
 }
 
-/** An allowed call with no effect key: the decision's receipt, before anything runs (a store that cannot record it stops the call). */
-async function allowedAlone(scope: CoreScope, facts: CallFacts): Promise<Authorized> {
-  await scope.receipt(facts, { result: 'allowed', approvers: [], effect_key: null });
+/** An allowed call with no effect key: the decision's receipt, before anything runs (a store that cannot record it stops the call; so does a halt set since). */
+async function allowedAlone(scope: CoreScope, facts: CallFacts, runContext: RunContext<unknown>): Promise<Authorized> {
+  await decisionReceipt(scope, facts, { result: 'allowed', approvers: [], effect_key: null }, runContext);
   return { kind: 'enforce', facts, approvers: [], key: null, attemptId: null };
 }
 
@@ -220,6 +226,7 @@ async function reserveWithClaim(
   charges: BudgetCharge[],
   where: Where,
   approval: Approval,
+  runContext: RunContext<unknown>,
 ): Promise<Authorized> {
   const { internals } = scope;
   const { proposal, approvers } = approval;
@@ -262,8 +269,8 @@ async function reserveWithClaim(
     // the approval the reservation used up must be this call's own (a store may answer another's)
     if (reserved.claimed) by = await approvedBy(scope, proposal ?? facts, { outcome: 'claimed', request: reserved.claimed });
     else if (request.claim) by = await approvedBy(scope, proposal ?? facts, { outcome: 'unknown' });
-    // the decision's receipt, before anything runs: a store that cannot record it stops the call
-    await scope.receipt(facts, { result: approved ? 'claimed' : 'allowed', approvers: by, effect_key: key });
+    // the decision's receipt, before anything runs: a store that cannot record it stops the call, and so does a halt set since
+    await decisionReceipt(scope, facts, { result: approved ? 'claimed' : 'allowed', approvers: by, effect_key: key }, runContext);
   } catch (error) {
     // nothing ran: the reservation (and any budget it charged) is released
     await release();

@@ -7,6 +7,7 @@ import { argsOf, decideOn, guardrailRefusal, type GuardrailWhy } from './decisio
 import { refusal, STILL_RUNNING_TEXT } from './messages.js';
 import { filePause, writtenArguments, type PausingCall } from './pause.js';
 import { asCtrlrunError } from './errors.js';
+import { haltNow } from './halt.js';
 import type { CoreScope } from './scope.js';
 import type { PolicyArgs } from './arguments.js';
 import { INVALID_ARGUMENTS, type DecidedCall, type UpstreamProblem } from './types.js';
@@ -47,6 +48,8 @@ export async function needsApproval(scope: CoreScope, runContext: RunContext<unk
   if (loading !== undefined) await loading; // the pause is seen once OpenTelemetry has loaded
   const who = await whoOf(scope.internals, runContext);
   if (who === null) return false; // no principal: refused by the guardrail
+  // a halted call is never paused for a person: its authorization refuses it (the halts read now)
+  if (await haltNow(scope, who.principal, runContext, true)) return false;
   const task = scope.policy.authority ? await taskOf(scope.internals, runContext) : null;
   // a call no grant covers is refused by the guardrail, never paused for a human
   if (

@@ -33,12 +33,12 @@ export function receiptWriter(internals: ControlInternals, policy: CompiledPolic
   const labelled = (policy.actions[action]?.sensitive?.length ?? 0) > 0;
   const entryOf = (facts: CallFacts, receipt: Receipt, key: string) => decisionEntryOf(action, tool, policy, environment, facts, receipt, key);
   // chained on the store's promise, not async wrappers: the two receipts of a call wait on no extra turn
-  return (facts, fields) => {
+  return (facts, fields, options) => {
     // with telemetry the call's facts go along (its checked arguments, for the traces' labelled view)
     const written =
       internals.telemetry === undefined
-        ? appendReceipt(internals, policy, receiptOf(action, facts, fields))
-        : appendReceipt(internals, policy, receiptOf(action, facts, fields), facts);
+        ? appendReceipt(internals, policy, receiptOf(action, facts, fields), undefined, options)
+        : appendReceipt(internals, policy, receiptOf(action, facts, fields), facts, options);
     if (!logs) return written;
     // only a decision's receipt has an entry (logDecision writes none for null): the body's outcome waits on no log write
     if (!labelled) return written.then((receipt) => logDecision(internals, entryOf(facts, receipt, '')));

@@ -3,6 +3,7 @@ import { describeError, reasonText } from '../internals.js';
 import { settled } from '../settled.js';
 import { asCtrlrunError } from './errors.js';
 import { authorize } from './authorize.js';
+import { softHaltText } from './halt.js';
 import type { CoreScope } from './scope.js';
 import { afterBody, observedSettlement, settlementOf, type BodyOutcome } from './settlement.js';
 import { withEditNote } from './edit-note.js';
@@ -61,6 +62,9 @@ export async function executeCall(
   try {
     authorized = await authorize(scope, input, runContext, callId, details?.toolCall);
   } catch (error) {
+    // a soft halt found at the decision's receipt (set in another process since the guardrail ran): the model reads it, the run goes on
+    const halted = scope.textOutput && !scope.refusalsAsErrors ? softHaltText(error) : undefined;
+    if (halted !== undefined) return halted;
     throw asCtrlrunError(error, `ctrlrun: ${scope.action} did not run: the control failed before the body (${describeError(error)}).`, {
       action: scope.action,
       callId,

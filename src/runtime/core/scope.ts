@@ -26,6 +26,8 @@ export interface CoreScope {
   readonly upstream: UpstreamCheck | undefined;
   /** A structured tool (outputSchema) cannot answer with refusal text: refusals throw `ActionDenied`. */
   readonly refusalsAsErrors: boolean;
+  /** The body's output is the model's text (a function tool): a soft halt found at the body's authorization answers with its refusal. */
+  readonly textOutput: boolean;
   readonly hasUserErrorFunction: boolean;
   readonly receipt: WriteReceipt;
   /** Whether this door runs an approved edit (its body takes the input the core hands it). */

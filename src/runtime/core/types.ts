@@ -1,5 +1,5 @@
 import type { RunContext } from '@openai/agents';
-import type { ApprovalGrant, CallDecision, CompiledGrant, ReceiptEdit } from '../types.js';
+import type { AppendOptions, ApprovalGrant, CallDecision, CompiledGrant, ReceiptEdit } from '../types.js';
 
 /** What every stage knows of one call once it is decided. */
 export interface CallFacts {
@@ -101,8 +101,8 @@ export interface ReceiptFieldsOf {
   effect_key?: string | null;
 }
 
-/** Writes one receipt of this action's call. */
-export type WriteReceipt = (facts: CallFacts, fields: ReceiptFieldsOf) => Promise<unknown>;
+/** Writes one receipt of this action's call (with `options.haltEpoch`: only while the store's halts are unchanged). */
+export type WriteReceipt = (facts: CallFacts, fields: ReceiptFieldsOf, options?: AppendOptions) => Promise<unknown>;
 
 /**
  * What a body returns when it answered without succeeding and must not throw (the answer is the

@@ -21,6 +21,7 @@ import { bindMcp, isGuardedMcpServer } from './mcp.js';
 import { bindSandbox, isGuardedSandboxAgent, isSandboxAgent } from './sandbox.js';
 import { openNestedFrame } from '../nested.js';
 import { isSchemaParsed } from '../core/pause.js';
+import { hideWhenUnusable } from '../core/exposure.js';
 import { createActionCore } from '../core/action-core.js';
 import { bindPolicy } from '../core/bind-policy.js';
 import type { CallDetails } from '../core/types.js';
@@ -136,6 +137,7 @@ function makeAgentTool(
     core.needsApproval(runContext, input, { callId, toolName: made.name, ...(strictNulls ? { strictSchema: made.parameters } : {}) });
   const made = agent.asTool({ ...(options as object), runConfig, needsApproval } as never) as unknown as FunctionTool;
   made.inputGuardrails = [core.guardrail as never, ...(made.inputGuardrails ?? [])];
+  hideWhenUnusable(internals, policy, action, made);
   const inner = made.invoke.bind(made);
   made.invoke = async (runContext: RunContext<any>, input: string, details?: Parameters<FunctionTool['invoke']>[2]) => {
     const parsed = core.policyArgs(input);

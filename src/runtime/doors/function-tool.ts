@@ -11,6 +11,7 @@ import {
 import type { Control } from '../control.js';
 import { createActionCore } from '../core/action-core.js';
 import { bindPolicy } from '../core/bind-policy.js';
+import { hideWhenUnusable } from '../core/exposure.js';
 import { isBodyFailure } from '../core/body-failures.js';
 import type { ArgsSchema, CallDetails, UpstreamProblem, UserErrorFunction } from '../core/types.js';
 import { noteNestedFailure } from '../nested.js';
@@ -118,6 +119,7 @@ export function makeProtectedTool(
   requireManifestAction(policy, created.name, action);
   register(internals, created, action);
   Object.defineProperty(created, PAUSED_DOOR, { value: core.door, enumerable: false });
+  hideWhenUnusable(internals, policy, action, created);
   return created;
 }
 

@@ -1,5 +1,6 @@
 import { handoff, type Agent, type AgentOutputType, type Handoff, type RunContext, type ToolInputParameters, type UnknownContext } from '@openai/agents';
 import type { Control } from '../control.js';
+import { isHardHalt } from '../core/halt.js';
 import { createActionCore, type ActionCore } from '../core/action-core.js';
 import { bindPolicy } from '../core/bind-policy.js';
 import type { ArgsSchema } from '../core/types.js';
@@ -78,6 +79,7 @@ function makeHandoff(internals: ControlInternals, policy: CompiledPolicy, action
   const core = createActionCore(internals, policy, action, {
     parameters: config.inputType as ArgsSchema | undefined,
     strict: true,
+    textOutput: false, // the body returns the agent handed to: a refusal stays with the current one (below)
   });
   const innerEnabled = made.isEnabled;
   if (typeof innerEnabled === 'function') {
@@ -98,7 +100,8 @@ function makeHandoff(internals: ControlInternals, policy: CompiledPolicy, action
       await refuseApproval(internals, core, runContext, raw, input);
       return (await core.execute(input, runContext, { toolCall: { arguments: raw } }, () => invoke(runContext, argsText))) as AnyAgent;
     } catch (error) {
-      if (!(error instanceof ActionDenied)) throw error;
+      // a hard halt ends the run; any other refusal keeps the conversation where it is
+      if (!(error instanceof ActionDenied) || isHardHalt(error)) throw error;
       const source = stayWith(runContext, made, raw, error);
       refusedStep.add(runContext);
       return source;

@@ -3,6 +3,8 @@ import type { Control } from '../control.js';
 import { refusal } from '../core/messages.js';
 import { CtrlrunError } from '../errors.js';
 import { HOSTED_ACTION, hostedCallRequestId, hostedRequestOf, hostedResponseOf, type HostedRequest } from './hosted-item.js';
+import { haltedError, haltedText, runIdOf } from '../core/halt.js';
+import { haltOf } from '../halts.js';
 import { decideCall as decide } from '../decide.js';
 import {
   appendReceipt,
@@ -178,6 +180,14 @@ export async function answerByPolicy(state: AnyRunState, guards: Map<string, Hos
           "its upstream's TLS certificate is pinned, and OpenAI opens the connection to a hosted MCP server, so no pinned certificate was observed (upstream_unverified)",
         ),
       });
+      continue;
+    }
+    // an operator's halt (read now: this path reads the store anyway): refused, or the run ended
+    const halt = haltOf((await internals.halts.refresh()).halts, { action, principal, run: () => runIdOf(internals, state._context) });
+    if (halt) {
+      await decided({ ...base, reason: 'halted', result: 'refused' });
+      if (halt.hard) throw haltedError(action, request.id, halt);
+      state.reject(item, { message: haltedText(action, halt) });
       continue;
     }
     const stored =

@@ -1,4 +1,5 @@
 import type { RunContext } from '@openai/agents';
+import { isHardHalt } from '../core/halt.js';
 import { refusal, rejectionText } from '../core/messages.js';
 import type { ActionCore } from '../core/action-core.js';
 import type { Authorization } from '../core/types.js';
@@ -59,7 +60,9 @@ export function localGate(
       decided.set(key, await core.authorize(args, runContext, callId ?? null, undefined));
     } catch (error) {
       // a refusal is the model's to read and the run goes on; every other error of this library stops the run
-      if (error instanceof ActionDenied) return refuse(key, callId, `${error.message} It must not be retried; tell the user it was refused.`);
+      // (a hard halt ends the run)
+      if (error instanceof ActionDenied && !isHardHalt(error))
+        return refuse(key, callId, `${error.message} It must not be retried; tell the user it was refused.`);
       if (error instanceof CtrlrunError) {
         noteNestedFailure(runContext, error);
         throw error;

@@ -17,6 +17,7 @@ import { decideCall as decide } from '../decide.js';
 import { argsHashOf, describeError, parseJson, principalOf, sdkToolName, type ControlInternals } from '../internals.js';
 import { createActionCore, type ActionCore } from '../core/action-core.js';
 import { bindPolicy } from '../core/bind-policy.js';
+import { softHaltText } from '../core/halt.js';
 import { ReportedOutcome, type Authorization, type CallFacts, type UpstreamProblem } from '../core/types.js';
 import { makeProtectedTool } from './function-tool.js';
 import type { CompiledPolicy } from '../types.js';
@@ -313,6 +314,9 @@ function protectServer<S extends MCPServer>(internals: ControlInternals, policy:
         inFlight.set(toolCall.callId, { core, auth, context });
         return allow;
       } catch (error) {
+        // a soft halt found at the decision's receipt (set elsewhere since the check): the model reads it
+        const halted = softHaltText(error);
+        if (halted !== undefined) return reject(halted);
         throw error instanceof CtrlrunError
           ? error
           : new CtrlrunError(`ctrlrun: ${action} did not run: the control failed (${describeError(error)}).`, { ...where, cause: error });

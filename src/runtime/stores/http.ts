@@ -1,6 +1,6 @@
 import { RECEIPT_NAMES, RECEIPT_STAMPED } from '../signing.js';
 import type { Receipt, Store } from '../types.js';
-import { StoreError } from './errors.js';
+import { HaltsChanged, StoreError } from './errors.js';
 import { httpDecisionLog } from './decision-log-http.js';
 
 /**
@@ -49,6 +49,7 @@ const METHODS = [
   'listGrants',
   'getGrant',
   'revokeGrant',
+  'readHalts',
 ] as const;
 
 type Method = (typeof METHODS)[number];
@@ -107,12 +108,14 @@ export function httpStore(options: HttpStoreOptions): Store {
         hint: 'point httpStore at serve itself (the address serve prints), not at a proxy that redirects',
       });
     }
-    let body: { result?: unknown; names?: unknown; stamped?: unknown; error?: string; message?: string } = {};
+    let body: { result?: unknown; names?: unknown; stamped?: unknown; error?: string; message?: string; epoch?: unknown } = {};
     try {
       body = (await res.json()) as typeof body;
     } catch {
       // fall through: a non-JSON reply is an error below
     }
+    // a conditional append whose halt epoch moved: an answer, not a failure (the runtime reads the halts again)
+    if (res.status === 409 && body.error === 'halts_changed' && Number.isSafeInteger(body.epoch)) throw new HaltsChanged(body.epoch as number);
     if (res.status === 401)
       throw new StoreError('store_failed', `httpStore ${base}: the token was refused (${body.message ?? 'unauthenticated'}).`, {
         hint: 'check the token; `ctrlrun-gen operators list` shows who has one',
@@ -129,8 +132,8 @@ export function httpStore(options: HttpStoreOptions): Store {
   // serve stores a named tenant's receipt under its names and says which (`names: '@T:'`), and
   // sets its time from its own clock (`stamped`); the signer's check of what was appended needs
   // both (symbols: never hashed, never serialized)
-  const appendReceipt: Store['appendReceipt'] = async (receipt) => {
-    const body = await request('appendReceipt', [receipt]);
+  const appendReceipt: Store['appendReceipt'] = async (receipt, options) => {
+    const body = await request('appendReceipt', options === undefined ? [receipt] : [receipt, options]);
     const appended = body.result as Receipt;
     if (appended !== null && typeof appended === 'object') {
       if (typeof body.names === 'string') Object.defineProperty(appended, RECEIPT_NAMES, { value: body.names });
@@ -161,6 +164,8 @@ export function httpStore(options: HttpStoreOptions): Store {
     listGrants: (query) => call('listGrants', query === undefined ? [] : [query]),
     getGrant: (id) => call('getGrant', [id]),
     revokeGrant: (id, by, now) => call('revokeGrant', [id, by, now]),
+    // halts are set and lifted through serve's API (as the token's operator, receipted by serve); a runtime reads them
+    readHalts: () => call('readHalts', []),
     close: async () => {
       closed = true;
     },

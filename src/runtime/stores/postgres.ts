@@ -1,6 +1,7 @@
 import { type PostgresAccess, postgresDecisionLog } from './decision-log-postgres.js';
 import { postgresSessions } from './sessions-postgres.js';
 import { postgresGrants } from './grants-postgres.js';
+import { postgresHalts } from './halts-postgres.js';
 import type { Store } from '../types.js';
 import { StoreError } from './errors.js';
 import { postgresApprovals } from './postgres/approvals.js';
@@ -45,6 +46,7 @@ export function postgresStore(options: PostgresStoreOptions): Store {
     ...postgresDecisionLog(access),
     ...postgresSessions(access),
     ...postgresGrants(access),
+    ...postgresHalts(access),
     ...postgresApprovals(shell),
     ...postgresEffects(shell),
     ...postgresReceipts(shell),

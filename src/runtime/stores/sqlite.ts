@@ -5,6 +5,7 @@ import type { SqliteDriverChoice } from './sqlite-driver.js';
 import { type SqliteAccess, sqliteDecisionLog } from './decision-log-sqlite.js';
 import { sqliteSessions } from './sessions-sqlite.js';
 import { sqliteGrants } from './grants-sqlite.js';
+import { sqliteHalts } from './halts-sqlite.js';
 import { sqliteApprovals } from './sqlite/approvals.js';
 import { sqliteShell } from './sqlite/connection.js';
 import { sqliteEffects } from './sqlite/effects.js';
@@ -51,6 +52,7 @@ export function sqliteStore(options: SqliteStoreOptions): Store {
     ...sqliteDecisionLog(access),
     ...sqliteSessions(access),
     ...sqliteGrants(access),
+    ...sqliteHalts(access),
     ...sqliteApprovals(shell),
     ...sqliteEffects(shell),
     ...sqliteReceipts(shell),

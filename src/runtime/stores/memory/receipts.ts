@@ -1,6 +1,7 @@
 import { GENESIS_HASH, receiptHash } from '../../receipts-hash.js';
 import { newestReceiptOf } from '../../receipts.js';
-import type { Receipt, ReceiptBody, ReceiptMatch, Store } from '../../types.js';
+import type { AppendOptions, Receipt, ReceiptBody, ReceiptMatch, Store } from '../../types.js';
+import { HaltsChanged } from '../errors.js';
 import { copy, open, type MemoryState } from './state.js';
 
 export type ReceiptMethods = Pick<Store, 'appendReceipt' | 'listReceipts' | 'lastReceiptOf'> & Required<Pick<Store, 'deleteReceipts'>>;
@@ -9,8 +10,9 @@ export type ReceiptMethods = Pick<Store, 'appendReceipt' | 'listReceipts' | 'las
 export function memoryReceipts(state: MemoryState): ReceiptMethods {
   const { receipts } = state;
   return {
-    async appendReceipt(body: ReceiptBody): Promise<Receipt> {
+    async appendReceipt(body: ReceiptBody, options?: AppendOptions): Promise<Receipt> {
       open(state);
+      if (options?.haltEpoch !== undefined && options.haltEpoch !== state.haltEpoch) throw new HaltsChanged(state.haltEpoch);
       const last = receipts[receipts.length - 1];
       // one new object (the copy), completed in place: hashed before it has a `hash` of its own
       const receipt = copy(body) as Receipt;

@@ -6,6 +6,7 @@ import { translate } from './errors.js';
 import { SQLITE_DECISION_KEY_SQL, SQLITE_DECISION_LOG_SQL } from '../decision-log-sqlite.js';
 import { SQLITE_SESSIONS_SQL } from '../sessions-sqlite.js';
 import { SQLITE_GRANTS_SQL } from '../grants-sqlite.js';
+import { SQLITE_HALTS_SQL } from '../halts-sqlite.js';
 
 /** `PRAGMA application_id` of a ctrlrun-gen database: 'CRLR'. A file with another id is not ours. */
 export const SQLITE_APPLICATION_ID = 0x43524c52;
@@ -74,6 +75,8 @@ export const SQLITE_MIGRATIONS: ReadonlyArray<{ version: number; sql: string }> 
   { version: 5, sql: SQLITE_SESSIONS_SQL },
   // approval grants, and the door a request's call paused at (issue 38)
   { version: 6, sql: SQLITE_GRANTS_SQL },
+  // operators' halts and their epoch (issue 38): a halt is in force at the next call of every process
+  { version: 7, sql: SQLITE_HALTS_SQL },
 ];
 
 export const LATEST_VERSION = SQLITE_MIGRATIONS[SQLITE_MIGRATIONS.length - 1]!.version;

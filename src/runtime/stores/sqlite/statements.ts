@@ -1,6 +1,7 @@
 import type { ApprovalRequest, Consumption } from '../../types.js';
 import type { SqliteConnection as Db, SqliteStatement } from '../sqlite-driver.js';
 import type { ReserveWrites } from '../transitions.js';
+import { SQLITE_HALT_EPOCH } from '../halts-sqlite.js';
 import { APPROVAL_COLUMN_COUNT, APPROVAL_COLUMNS, EFFECT_COLUMNS, approvalFromRow, effectToValues, type ApprovalRow } from '../rows.js';
 
 /** The prepared statements of one open database (prepared once, on first use). */
@@ -29,6 +30,7 @@ export interface Statements {
   lastReceiptOfEffect: SqliteStatement;
   insertReceipt: SqliteStatement;
   listReceipts: SqliteStatement;
+  haltEpoch: SqliteStatement;
 }
 
 const CHARGE_COLUMNS = 'grant_id, metric, amount, effect_key, attempt, consumed_at, released_at';
@@ -84,6 +86,7 @@ export function prepare(db: Db): Statements {
     lastReceipt: db.prepare(`SELECT seq, hash FROM receipts ORDER BY seq DESC LIMIT 1`),
     insertReceipt: db.prepare(`INSERT INTO receipts (seq, hash, receipt) VALUES (?, ?, ?)`),
     listReceipts: db.prepare(`SELECT seq, hash, receipt FROM receipts WHERE seq > ? ORDER BY seq LIMIT ?`),
+    haltEpoch: db.prepare(SQLITE_HALT_EPOCH),
     // newest first, stopping at the first match (the receipt text is JSON; SQLite reads it in C)
     lastReceiptOfCall: db.prepare(
       `SELECT seq, hash, receipt FROM receipts WHERE json_valid(receipt) AND json_extract(receipt, '$.call_id') = ? ORDER BY seq DESC LIMIT 1`,
