@@ -226,7 +226,13 @@ export type ReceiptFields = Pick<ReceiptBody, 'action' | 'result' | 'reason'> & 
  * knows besides, e.g. the checked arguments). With `options.haltEpoch`, appended only while the
  * store's halt epoch is that one (else `HaltsChanged`).
  */
-export function appendReceipt(internals: ControlInternals, policy: CompiledPolicy, fields: ReceiptFields, sight?: ReceiptSight, options?: AppendOptions): Promise<Receipt> {
+export function appendReceipt(
+  internals: ControlInternals,
+  policy: CompiledPolicy,
+  fields: ReceiptFields,
+  sight?: ReceiptSight,
+  options?: AppendOptions,
+): Promise<Receipt> {
   // no async wrapper of its own (two receipts a call wait on no extra turn); a throw is still a rejection
   return settled(() => {
     const base = receiptBase(internals.clock(), policy.hash, policy.mode, internals.environment ?? policy.environment ?? null);

@@ -566,7 +566,6 @@ export interface GrantStore {
   revokeGrant(id: string, by: string, now: number): Promise<ApprovalGrant | null>;
 }
 
-
 /** What an operator's halt stops: every call, or the calls of one run, one principal or one action. */
 export type HaltTarget = 'all' | 'run' | 'principal' | 'action';
 
