@@ -3,6 +3,7 @@ import { argsMatchHash, filedForm } from './args-binding.js';
 import { parseArguments } from './arguments.js';
 import { canonicalJson } from './canonical.js';
 import { decideCall } from './decide.js';
+import { decidedByParts, type PartsOf } from './core/parts.js';
 import { ApprovalMismatch, CtrlrunError } from './errors.js';
 import { receiptSigner, type ReceiptSigner } from './signing.js';
 import { keepsDecisionLog, type DecisionLogOption } from './decision-log.js';
@@ -227,6 +228,8 @@ interface OurCall {
   local?: boolean;
   /** A computer call the tool refused (paused only so the refusal reaches the model): rejected in the state with this text, never requested. */
   refused?: string;
+  /** A call of several parts (a shell call's commands, a patch's operations): its rules decide each (core/parts.ts). */
+  parts?: PartsOf;
 }
 
 /** The interruptions of `state` that belong to tools protected by this control. */
@@ -290,7 +293,12 @@ function sandboxCall(item: RunToolApprovalItem): OurCall | null {
   const base = { item, callId: raw.callId as string, toolName: found.toolName, action: found.action };
   if (found.local) {
     const hash = argsHashOf(undefined, found.local.args);
-    return { ...base, args: hash === null ? null : { value: found.local.args, hash, canonical: canonicalJson(found.local.args) }, local: true };
+    return {
+      ...base,
+      args: hash === null ? null : { value: found.local.args, hash, canonical: canonicalJson(found.local.args) },
+      local: true,
+      ...(found.parts ? { parts: found.parts } : {}),
+    };
   }
   const text = typeof raw.arguments === 'string' ? raw.arguments : '';
   const parsed = parseArguments(text);
@@ -332,6 +340,7 @@ function localCall(policy: CompiledPolicy, item: RunToolApprovalItem): OurCall |
     args: hash === null ? null : { value, hash, canonical: canonicalJson(value) },
     local: true,
     ...(refused === undefined ? {} : { refused }),
+    ...(mark.parts ? { parts: mark.parts } : {}),
   };
 }
 
@@ -387,7 +396,7 @@ async function ensureRequest(internals: ControlInternals, policy: CompiledPolicy
     });
   }
   const compiled = policy.actions[call.action];
-  const decision = decideCall(compiled, call.args.value);
+  const decision = decideCall(decidedByParts(compiled, call.parts), call.args.value);
   const request = await internals.store.putRequest({
     callId: call.callId,
     action: call.action,

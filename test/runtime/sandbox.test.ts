@@ -1,13 +1,16 @@
-import { rmSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { Agent, RunState, run as sdkRun, tool } from '@openai/agents';
 import { filesystem, SandboxAgent, shell } from '@openai/agents/sandbox';
 import { assistantMessage, functionCall, ScriptedModel } from '@openai/agents/testing';
 import { afterEach, describe, expect, it } from 'vitest';
+import YAML from 'yaml';
 import { z } from 'zod';
+import { parsePolicy } from '../../src/policy/load.js';
 import { ApprovalMismatch, bindAgentTools, bindSandbox, createControl, run, verifyReceipts } from '../../src/runtime/index.js';
 import { sqliteStore } from '../../src/runtime/sqlite.js';
 import { tempRepo } from '../cli/operator-helpers.js';
 import { cli } from '../helpers/cli.js';
+import { compileGenerated } from '../helpers/compile-module.js';
 import { execCall, localSandbox, outputSeen, patchCall, ScriptedChatCompletionsModel, sandboxPolicy } from '../helpers/sandbox-doors.js';
 
 /**
@@ -28,12 +31,12 @@ afterEach(async () => {
 });
 
 /** A repo with the operator's SQLite store, a control on it, the sandbox door, and a live local sandbox. */
-async function setup() {
+async function setup(policy = sandboxPolicy()) {
   const repo = tempRepo();
   repos.push(repo.root);
   const store = sqliteStore({ path: repo.dbPath });
   const control = createControl({ store, identity: (rc) => (rc.context as Ctx | undefined)?.user ?? null });
-  const doors = bindSandbox(control, sandboxPolicy());
+  const doors = bindSandbox(control, policy);
   const box = await localSandbox();
   cleanups.push(async () => {
     await box.close();
@@ -205,6 +208,71 @@ describe('apply_patch of a protected SandboxAgent (real files in a local sandbox
     expect((await run(agent, await forcedState(agent, saved), opts)).finalOutput).toBe('forced');
     expect(outputSeen(model, 2, 'f4')).toContain('no decision of the control reached this call');
     expect(s.box.has('src/y.ts')).toBe(false);
+  }, 60_000);
+});
+
+/** The red team's policy (exact paths, as CTRLRun compares them), compiled as `generate` compiles it; apply_patch mapped. */
+function exactPatchPolicy() {
+  const doc = {
+    schema: 'ctrlrun.policy/v6',
+    actions: {
+      'box.patch': {
+        rules: [
+          { when: { path_eq: '.env' }, decision: 'deny' },
+          { when: { operation_eq: 'delete_file' }, decision: 'deny' },
+          { when: { path_eq: 'src/app.ts' }, decision: 'approve' },
+          { decision: 'allow' },
+        ],
+      },
+    },
+  };
+  const parsed = parsePolicy(YAML.stringify(doc), 'ctrlrun.yaml');
+  expect(parsed.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+  return { ...compileGenerated(parsed.value!), sandbox: { tools: { apply_patch: 'box.patch' } } };
+}
+
+describe('a function-form patch of several operations (red team #9)', () => {
+  it('each operation is decided: a denied path or a deletion next to a harmless file writes nothing; one a person must see pauses the whole patch', async () => {
+    const s = await setup(exactPatchPolicy());
+    writeFileSync(`${s.box.root}/keep.txt`, 'important\n');
+    const patch = (...ops: string[]) => `*** Begin Patch\n${ops.join('')}*** End Patch\n`;
+    const add = (file: string) => `*** Add File: ${file}\n+hi\n`;
+    const model = new ScriptedChatCompletionsModel([
+      [
+        functionCall('apply_patch', { patch: patch(add('notes.md'), add('.env')) }, { callId: 'm1' }),
+        functionCall('apply_patch', { patch: patch(add('notes2.md'), '*** Delete File: keep.txt\n') }, { callId: 'm2' }),
+        functionCall('apply_patch', { patch: patch(add('a.md'), add('b.md')) }, { callId: 'm3' }),
+        functionCall('apply_patch', { patch: patch(add('c.md'), add('src/app.ts')) }, { callId: 'm4' }),
+      ],
+      [assistantMessage('done')],
+    ]);
+    const agent = s.doors.protectSandboxAgent(new SandboxAgent<Ctx>({ name: 'box', instructions: 'x', model, capabilities: [filesystem()] }));
+    const opts = { context: { user: 'alice' }, sandbox: { session: s.box.session } };
+    const paused = await sdkRun(agent, 'go', opts);
+    expect(['notes.md', '.env', 'notes2.md', 'a.md', 'b.md', 'c.md', 'src/app.ts'].filter((f) => s.box.has(f))).toEqual(['a.md', 'b.md']);
+    expect(s.box.read('keep.txt')).toBe('important\n');
+    // the pause shows every operation of the patch
+    expect(paused.interruptions.map((i) => (i.rawItem as { callId?: string }).callId)).toEqual(['m4']);
+    const [request] = await s.store.listRequests();
+    expect(JSON.parse(request!.args).operations).toEqual([
+      { operation: 'create_file', path: 'c.md', diff: '+hi\n' },
+      { operation: 'create_file', path: 'src/app.ts', diff: '+hi\n' },
+    ]);
+    // one receipt a decision, naming the rule of the part that decided (by call: the calls' stages interleave)
+    const receipts = (await s.store.listReceipts()).map((r) => [r.call_id, r.result, r.reason]);
+    expect(receipts.sort((a, b) => String(a[0]).localeCompare(String(b[0])))).toEqual([
+      ['m1', 'denied', 'rule[0]'],
+      ['m2', 'denied', 'rule[1]'],
+      ['m3', 'allowed', 'rule[3]'],
+      ['m3', 'executed', 'rule[3]'],
+      ['m4', 'requested', 'rule[2]'],
+    ]);
+    await s.control.approve(paused.state, paused.interruptions[0]!, { approver: 'bob' });
+    await sdkRun(agent, paused.state, opts);
+    expect([s.box.read('c.md'), s.box.read('src/app.ts')]).toEqual(['hi', 'hi']);
+    // the run went on: the model's next turn reads each refusal
+    expect(outputSeen(model, 1, 'm1')).toContain('box.patch denied by policy (rule[0])');
+    expect(outputSeen(model, 1, 'm2')).toContain('box.patch denied by policy (rule[1])');
   }, 60_000);
 });
 

@@ -7,6 +7,7 @@ import { stillRunningHolds } from './body.js';
 import { checkCall, guardrailOf, needsApproval } from './gate.js';
 import { refusal } from './messages.js';
 import type { PausingCall } from './pause.js';
+import { decidedByParts, type PartsOf } from './parts.js';
 import { principalStage } from './principal.js';
 import { toolOf } from './decision-entry.js';
 import { receiptWriter } from './receipt.js';
@@ -26,11 +27,13 @@ export interface ActionCoreOptions {
    * after the policy and authority let the call through: a problem refuses it with its reason.
    */
   upstream?: UpstreamCheck | undefined;
+  /** A door whose one call does several things (a shell call's commands, a patch's operations): the rules decide each part (core/parts.ts). */
+  parts?: PartsOf | undefined;
 }
 
 /** The stages' shared scope for one action of one control (see CoreScope). */
 export function coreScope(internals: ControlInternals, policy: CompiledPolicy, action: string, options: ActionCoreOptions): CoreScope {
-  const compiled = policy.actions[action];
+  const compiled = decidedByParts(policy.actions[action], options.parts);
   const environment = internals.environment ?? policy.environment ?? 'production';
   return {
     internals,

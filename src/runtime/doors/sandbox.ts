@@ -11,6 +11,7 @@ import type { CompiledPolicy } from '../types.js';
 import { localGate, Refused } from './local-gate.js';
 import { LOCAL_ACTION } from './local-mark.js';
 import { makeApplyPatchTool } from './local-tools.js';
+import { patchParts } from './patch-operations.js';
 import { guardOfCapability, isSandboxAgent, patchArguments, SANDBOX_GUARD, sandboxAction, type AnyCapability } from './sandbox-mark.js';
 
 export { isSandboxAgent } from './sandbox-mark.js';
@@ -39,7 +40,8 @@ export { isSandboxAgent } from './sandbox-mark.js';
  *   into operations (sandbox-patch.ts), decided on them, and the SDK is handed exactly those.
  *
  * The policy's `when` sees, for `apply_patch`, `{ operation, path, diff?, move_to? }` (the local
- * door's fields; several operations of one patch joined by a newline).
+ * door's fields). A function-form patch of several operations is decided operation by operation,
+ * the strictest decision winning (its templates read the fields joined by a newline).
  */
 export interface SandboxDoors {
   /** Guards every capability tool of a SandboxAgent in place (its `capabilities`); returns the agent. */
@@ -227,7 +229,7 @@ function callKey(runContext: object, callId: string, take = false): object {
  * `invoke` with exactly those operations.
  */
 function patchFunctionTool(guard: Guard, inner: FunctionTool): FunctionTool {
-  const core = coreOf(guard, inner.name, {});
+  const core = coreOf(guard, inner.name, { parts: patchParts });
   const made = copyTool(inner);
   const gate = localGate(guard.internals, core, WHO, () => made.name);
   made.needsApproval = async (runContext: RunContext<unknown>, input: unknown, callId?: string) => {
