@@ -1,6 +1,6 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import { Agent, RunState, run as sdkRun, tool } from '@openai/agents';
-import { filesystem, SandboxAgent, shell } from '@openai/agents/sandbox';
+import { Capability, filesystem, SandboxAgent, shell } from '@openai/agents/sandbox';
 import { assistantMessage, functionCall, ScriptedModel } from '@openai/agents/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
@@ -333,5 +333,87 @@ describe('capabilities of every kind, and the agent graph', () => {
     paused.state.approve(paused.interruptions[0]!);
     await expect(run(agent, paused.state, opts)).rejects.toBeInstanceOf(ApprovalMismatch);
     expect(s.box.has('asked.log')).toBe(false);
+  }, 60_000);
+});
+
+/** The SDK's shell behind an app's own Capability whose clone() makes a new one (red team #3). */
+class AuditedShell extends Capability {
+  readonly type = 'audited-shell';
+  private inner = shell();
+  override clone(): this {
+    return new AuditedShell() as this;
+  }
+  override bind(session: Parameters<Capability['bind']>[0]): this {
+    this.inner.bind(session);
+    return super.bind(session);
+  }
+  override tools() {
+    return this.inner.tools();
+  }
+}
+
+/** An app's own SandboxAgent class (red team #1). */
+class OpsAgent<C> extends SandboxAgent<C> {}
+
+describe('capabilities the guard must still see (red team #1, #2, #3)', () => {
+  /** Runs `agent` on one exec_command the policy denies; whether it left a trace, and the receipts. */
+  async function denied(s: Awaited<ReturnType<typeof setup>>, agent: SandboxAgent<Ctx>, callId: string) {
+    agent.model = new ScriptedModel([[execCall(callId, `rm -rf x; touch ${callId}.txt`)], [assistantMessage('done')]]);
+    const result = await sdkRun(agent, 'go', { context: { user: 'alice' }, sandbox: { session: s.box.session } });
+    expect(result.finalOutput).toBe('done');
+    return s.box.has(`${callId}.txt`);
+  }
+
+  it('a shell pushed onto the capabilities after protectSandboxAgent, assigned, or given to clone({ capabilities }) is guarded', async () => {
+    const s = await setup();
+    const agent = s.doors.protectSandboxAgent(new SandboxAgent<Ctx>({ name: 'box', instructions: 'x', capabilities: [filesystem()] }));
+    agent.capabilities.push(shell());
+    expect(await denied(s, agent, 'pushed')).toBe(false);
+    agent.capabilities = [shell()];
+    expect(await denied(s, agent, 'assigned')).toBe(false);
+    const operator = agent.clone({ name: 'operator', capabilities: [filesystem(), shell()] });
+    expect(await denied(s, operator, 'cloned')).toBe(false);
+    expect((await s.store.listReceipts()).map((r) => [r.action, r.call_id, r.result])).toEqual([
+      ['box.exec', 'pushed', 'denied'],
+      ['box.exec', 'assigned', 'denied'],
+      ['box.exec', 'cloned', 'denied'],
+    ]);
+  }, 60_000);
+
+  it("a custom Capability whose clone() makes a new instance stays guarded through the SDK's per-run clone", async () => {
+    const s = await setup();
+    const agent = s.doors.protectSandboxAgent(new SandboxAgent<Ctx>({ name: 'box', instructions: 'x', capabilities: [new AuditedShell()] }));
+    expect(await denied(s, agent, 'custom')).toBe(false);
+    expect((await s.store.listReceipts()).map((r) => [r.action, r.call_id, r.result])).toEqual([['box.exec', 'custom', 'denied']]);
+  }, 60_000);
+
+  it('refused rather than handed over: a clone() that makes no capability, a list that is no list, an agent with no clone()', async () => {
+    const s = await setup();
+    class Broken extends AuditedShell {
+      override clone(): this {
+        return {} as this;
+      }
+    }
+    expect(() => s.doors.protectSandboxAgent(new SandboxAgent<Ctx>({ name: 'box', instructions: 'x', capabilities: [new Broken()] }))).toThrow(
+      /capability that is not a sandbox Capability/,
+    );
+    const agent = s.doors.protectSandboxAgent(new SandboxAgent<Ctx>({ name: 'box', instructions: 'x', capabilities: [filesystem()] }));
+    agent.capabilities = null as never;
+    expect(() => agent.capabilities).toThrow(/capabilities are not a list/);
+    expect(() => s.doors.protectSandboxAgent({ name: 'box', capabilities: [] } as never)).toThrow(/has no clone\(\)/);
+  });
+
+  it("an app's subclass of SandboxAgent is guarded by protectSandboxAgent and by protectAgent", async () => {
+    const s = await setup();
+    const agents = bindAgentTools(s.control, sandboxPolicy());
+    const direct = s.doors.protectSandboxAgent(new OpsAgent<Ctx>({ name: 'box', instructions: 'x' }));
+    expect(await denied(s, direct, 'direct')).toBe(false);
+    const ops = new OpsAgent<Ctx>({ name: 'box', instructions: 'x' });
+    expect(agents.protectAgent(ops)).toBe(ops);
+    expect(await denied(s, ops, 'graph')).toBe(false);
+    expect((await s.store.listReceipts()).map((r) => [r.call_id, r.result])).toEqual([
+      ['direct', 'denied'],
+      ['graph', 'denied'],
+    ]);
   }, 60_000);
 });
