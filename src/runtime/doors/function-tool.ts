@@ -11,6 +11,7 @@ import {
 import type { Control } from '../control.js';
 import { createActionCore } from '../core/action-core.js';
 import { bindPolicy } from '../core/bind-policy.js';
+import { withoutNegativeZero } from '../core/arguments.js';
 import { isBodyFailure } from '../core/body-failures.js';
 import type { ArgsSchema, CallDetails, UpstreamProblem, UserErrorFunction } from '../core/types.js';
 import { noteNestedFailure } from '../nested.js';
@@ -94,8 +95,11 @@ export function makeProtectedTool(
     upstream: door.upstream,
   });
   const body = execute as (i: unknown, c: unknown, d: unknown) => unknown;
-  const wrappedExecute = (input: unknown, runContext: RunContext<unknown>, details?: CallDetails) =>
-    core.execute(input, runContext, details, () => body(input, runContext, details));
+  const wrappedExecute = (parsed: unknown, runContext: RunContext<unknown>, details?: CallDetails) => {
+    // `-0` is the policy's 0: the body gets the value that was decided on
+    const input = withoutNegativeZero(parsed);
+    return core.execute(input, runContext, details, () => body(input, runContext, details));
+  };
   const errorFunction = composeErrorFunction(action, userErrorFunction, options.outputSchema !== undefined);
 
   const userGuardrails = (options.inputGuardrails as unknown[] | undefined) ?? [];
