@@ -99,6 +99,20 @@ describe('protectShellTool: a real shell (each command a /bin/sh child process)'
     expect(runs(f.log).map((r) => r.command)).toEqual(['echo a', 'pwd', 'echo b', 'git push origin main']);
   });
 
+  it('a paused call of several commands filed by the control (its request not in this store) is decided command by command too', async () => {
+    const f = fresh();
+    const p = processOn(f.db);
+    const model = new ScriptedModel([[shellCall('m1', ['echo b', 'git push origin main'])], [assistantMessage('done')]]);
+    const paused = await run(opsAgent(p, f, model), 'go', { context: { user: 'alice' } });
+    // another store: the control files the request itself as it approves, deciding it again
+    const other = processOn(fresh().db);
+    await other.control.approve(paused.state, paused.interruptions[0]!, { approver: 'bob' });
+    expect((await other.store.listReceipts()).map((r) => [r.call_id, r.result, r.decision, r.reason])).toEqual([
+      ['m1', 'requested', 'approve', 'rule[2]'],
+      ['m1', 'approved', 'approve', '1 of 1 approvals'],
+    ]);
+  });
+
   it('no principal: refused, nothing runs', async () => {
     const f = fresh();
     const p = processOn(f.db);
