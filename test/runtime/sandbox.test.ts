@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
 import { z } from 'zod';
 import { parsePolicy } from '../../src/policy/load.js';
-import { ApprovalMismatch, bindAgentTools, bindSandbox, createControl, run, verifyReceipts } from '../../src/runtime/index.js';
+import { ApprovalMismatch, bindAgentTools, bindSandbox, createControl, memoryStore, run, verifyReceipts } from '../../src/runtime/index.js';
 import { sqliteStore } from '../../src/runtime/sqlite.js';
 import { tempRepo } from '../cli/operator-helpers.js';
 import { cli } from '../helpers/cli.js';
@@ -273,6 +273,27 @@ describe('a function-form patch of several operations (red team #9)', () => {
     // the run went on: the model's next turn reads each refusal
     expect(outputSeen(model, 1, 'm1')).toContain('box.patch denied by policy (rule[0])');
     expect(outputSeen(model, 1, 'm2')).toContain('box.patch denied by policy (rule[1])');
+  }, 60_000);
+});
+
+describe('a function-form patch of several operations filed by the control (red team #9)', () => {
+  it('a pause whose request is not in this store is decided operation by operation when the control files it', async () => {
+    const s = await setup(exactPatchPolicy());
+    const add = (file: string) => `*** Add File: ${file}\n+hi\n`;
+    const model = new ScriptedChatCompletionsModel([
+      [functionCall('apply_patch', { patch: `*** Begin Patch\n${add('c.md')}${add('src/app.ts')}*** End Patch\n` }, { callId: 'm4' })],
+      [assistantMessage('done')],
+    ]);
+    const agent = s.doors.protectSandboxAgent(new SandboxAgent<Ctx>({ name: 'box', instructions: 'x', model, capabilities: [filesystem()] }));
+    const paused = await sdkRun(agent, 'go', { context: { user: 'alice' }, sandbox: { session: s.box.session } });
+    const store = memoryStore();
+    const other = createControl({ store, identity: (rc) => (rc.context as Ctx | undefined)?.user ?? null });
+    bindSandbox(other, exactPatchPolicy());
+    await other.approve(paused.state, paused.interruptions[0]!, { approver: 'bob' });
+    expect((await store.listReceipts()).map((r) => [r.call_id, r.result, r.decision, r.reason])).toEqual([
+      ['m4', 'requested', 'approve', 'rule[2]'],
+      ['m4', 'approved', 'approve', '1 of 1 approvals'],
+    ]);
   }, 60_000);
 });
 
