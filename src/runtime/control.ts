@@ -3,6 +3,7 @@ import { argsMatchHash, filedForm } from './args-binding.js';
 import { parseArguments } from './arguments.js';
 import { canonicalJson } from './canonical.js';
 import { decideCall } from './decide.js';
+import { decidedByParts, type PartsOf } from './core/parts.js';
 import { ActionDenied, ApprovalMismatch, CtrlrunError } from './errors.js';
 import { receiptSigner, type ReceiptSigner } from './signing.js';
 import { keepsDecisionLog, type DecisionLogOption } from './decision-log.js';
@@ -316,6 +317,8 @@ interface OurCall {
   refused?: string;
   /** The door the call paused at, filed with its request (where edits run, the tool's schema). */
   door: PausedDoor;
+  /** A call of several parts (a shell call's commands, a patch's operations): its rules decide each (core/parts.ts). */
+  parts?: PartsOf;
 }
 
 /** The interruptions of `state` that belong to tools protected by this control. */
@@ -388,7 +391,12 @@ function sandboxCall(item: RunToolApprovalItem): OurCall | null {
   };
   if (found.local) {
     const hash = argsHashOf(undefined, found.local.args);
-    return { ...base, args: hash === null ? null : { value: found.local.args, hash, canonical: canonicalJson(found.local.args) }, local: true };
+    return {
+      ...base,
+      args: hash === null ? null : { value: found.local.args, hash, canonical: canonicalJson(found.local.args) },
+      local: true,
+      ...(found.parts ? { parts: found.parts } : {}),
+    };
   }
   const text = typeof raw.arguments === 'string' ? raw.arguments : '';
   const parsed = parseArguments(text);
@@ -431,6 +439,7 @@ function localCall(policy: CompiledPolicy, item: RunToolApprovalItem): OurCall |
     args: hash === null ? null : { value, hash, canonical: canonicalJson(value) },
     local: true,
     ...(refused === undefined ? {} : { refused }),
+    ...(mark.parts ? { parts: mark.parts } : {}),
   };
 }
 
@@ -494,7 +503,7 @@ async function ensureRequest(internals: ControlInternals, policy: CompiledPolicy
     });
   }
   const compiled = policy.actions[call.action];
-  const decision = decideCall(compiled, call.args.value);
+  const decision = decideCall(decidedByParts(compiled, call.parts), call.args.value);
   const request = await internals.store.putRequest({
     callId: call.callId,
     action: call.action,

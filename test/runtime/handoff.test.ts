@@ -1,4 +1,4 @@
-import { Agent, handoff, run as sdkRun, type HandoffInputData } from '@openai/agents';
+import { Agent, Handoff, handoff, run as sdkRun, type HandoffInputData } from '@openai/agents';
 import { assistantMessage, functionCall, ScriptedModel } from '@openai/agents/testing';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -182,5 +182,34 @@ describe('protectHandoff through the real Runner', () => {
     expect(() => protectAgent(new Agent<Ctx>({ name: 'open', handoffs: [handoff(oncall, { onHandoff: () => undefined })] }))).toThrow(
       /agent open: handoff transfer_to_oncall to agent oncall is not protected \(use protectHandoff\)/,
     );
+  });
+
+  it('a Handoff the app made (new Handoff(agent, onInvoke)) is protected as a copy: deny runs no invoke function, allow runs it once; protectAgent names the unprotected one', async () => {
+    const s = setup();
+    const paged: string[] = [];
+    const model = new ScriptedModel([[page('n1', 'low')], [page('n2', 'high')], [assistantMessage('oncall here')]]);
+    const oncall = new Agent<Ctx>({ name: 'oncall', instructions: 'incidents', model });
+    const made = new Handoff<Ctx>(oncall, async (_ctx, args) => {
+      paged.push(args);
+      return oncall;
+    });
+    const h = s.protectHandoff('desk.oncall', made);
+    expect(h).not.toBe(made);
+    const { protectAgent } = bindAgentTools(s.control, s.policy);
+    expect(() => protectAgent(new Agent<Ctx>({ name: 'open', handoffs: [made] }))).toThrow(/handoff transfer_to_oncall to agent oncall is not protected/);
+    const agent = protectAgent(new Agent<Ctx>({ name: 'desk', instructions: 'route', model, handoffs: [h] }));
+    const result = await run(agent, 'help', { context: { user: 'alice' } });
+    expect(result.lastAgent).toBe(oncall);
+    expect(paged).toEqual(['{"severity":"high"}']);
+    expect(outputOf(model, 1, 'n1')).toContain('The transfer to oncall was refused (desk.oncall denied by policy (rule[1]))');
+    expect((await s.store.listReceipts()).map((r) => [r.result, r.reason])).toEqual([
+      ['denied', 'rule[1]'],
+      ['allowed', 'rule[0]'],
+      ['executed', 'rule[0]'],
+    ]);
+    // refused: a protected one again, a Handoff with a config beside it, something that is neither
+    expect(() => s.protectHandoff('desk.oncall', h)).toThrow(/already protected by protectHandoff\('desk\.oncall'\)/);
+    expect(() => s.protectHandoff('desk.oncall', made, { onHandoff: () => undefined })).toThrow(/a Handoff carries its own configuration/);
+    expect(() => s.protectHandoff('desk.oncall', {} as never)).toThrow(/pass the Agent the conversation is handed to/);
   });
 });

@@ -1,13 +1,16 @@
-import { rmSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { Agent, RunState, run as sdkRun, tool } from '@openai/agents';
-import { filesystem, SandboxAgent, shell } from '@openai/agents/sandbox';
+import { Capability, filesystem, SandboxAgent, shell } from '@openai/agents/sandbox';
 import { assistantMessage, functionCall, ScriptedModel } from '@openai/agents/testing';
 import { afterEach, describe, expect, it } from 'vitest';
+import YAML from 'yaml';
 import { z } from 'zod';
-import { ApprovalMismatch, bindAgentTools, bindSandbox, createControl, run, verifyReceipts } from '../../src/runtime/index.js';
+import { parsePolicy } from '../../src/policy/load.js';
+import { ApprovalMismatch, bindAgentTools, bindSandbox, createControl, memoryStore, run, verifyReceipts } from '../../src/runtime/index.js';
 import { sqliteStore } from '../../src/runtime/sqlite.js';
 import { tempRepo } from '../cli/operator-helpers.js';
 import { cli } from '../helpers/cli.js';
+import { compileGenerated } from '../helpers/compile-module.js';
 import { execCall, localSandbox, outputSeen, patchCall, ScriptedChatCompletionsModel, sandboxPolicy } from '../helpers/sandbox-doors.js';
 
 /**
@@ -28,12 +31,12 @@ afterEach(async () => {
 });
 
 /** A repo with the operator's SQLite store, a control on it, the sandbox door, and a live local sandbox. */
-async function setup() {
+async function setup(policy = sandboxPolicy()) {
   const repo = tempRepo();
   repos.push(repo.root);
   const store = sqliteStore({ path: repo.dbPath });
   const control = createControl({ store, identity: (rc) => (rc.context as Ctx | undefined)?.user ?? null });
-  const doors = bindSandbox(control, sandboxPolicy());
+  const doors = bindSandbox(control, policy);
   const box = await localSandbox();
   cleanups.push(async () => {
     await box.close();
@@ -226,6 +229,92 @@ describe('apply_patch of a protected SandboxAgent (real files in a local sandbox
   }, 60_000);
 });
 
+/** The red team's policy (exact paths, as CTRLRun compares them), compiled as `generate` compiles it; apply_patch mapped. */
+function exactPatchPolicy() {
+  const doc = {
+    schema: 'ctrlrun.policy/v6',
+    actions: {
+      'box.patch': {
+        rules: [
+          { when: { path_eq: '.env' }, decision: 'deny' },
+          { when: { operation_eq: 'delete_file' }, decision: 'deny' },
+          { when: { path_eq: 'src/app.ts' }, decision: 'approve' },
+          { decision: 'allow' },
+        ],
+      },
+    },
+  };
+  const parsed = parsePolicy(YAML.stringify(doc), 'ctrlrun.yaml');
+  expect(parsed.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+  return { ...compileGenerated(parsed.value!), sandbox: { tools: { apply_patch: 'box.patch' } } };
+}
+
+describe('a function-form patch of several operations (red team #9)', () => {
+  it('each operation is decided: a denied path or a deletion next to a harmless file writes nothing; one a person must see pauses the whole patch', async () => {
+    const s = await setup(exactPatchPolicy());
+    writeFileSync(`${s.box.root}/keep.txt`, 'important\n');
+    const patch = (...ops: string[]) => `*** Begin Patch\n${ops.join('')}*** End Patch\n`;
+    const add = (file: string) => `*** Add File: ${file}\n+hi\n`;
+    const model = new ScriptedChatCompletionsModel([
+      [
+        functionCall('apply_patch', { patch: patch(add('notes.md'), add('.env')) }, { callId: 'm1' }),
+        functionCall('apply_patch', { patch: patch(add('notes2.md'), '*** Delete File: keep.txt\n') }, { callId: 'm2' }),
+        functionCall('apply_patch', { patch: patch(add('a.md'), add('b.md')) }, { callId: 'm3' }),
+        functionCall('apply_patch', { patch: patch(add('c.md'), add('src/app.ts')) }, { callId: 'm4' }),
+      ],
+      [assistantMessage('done')],
+    ]);
+    const agent = s.doors.protectSandboxAgent(new SandboxAgent<Ctx>({ name: 'box', instructions: 'x', model, capabilities: [filesystem()] }));
+    const opts = { context: { user: 'alice' }, sandbox: { session: s.box.session } };
+    const paused = await sdkRun(agent, 'go', opts);
+    expect(['notes.md', '.env', 'notes2.md', 'a.md', 'b.md', 'c.md', 'src/app.ts'].filter((f) => s.box.has(f))).toEqual(['a.md', 'b.md']);
+    expect(s.box.read('keep.txt')).toBe('important\n');
+    // the pause shows every operation of the patch
+    expect(paused.interruptions.map((i) => (i.rawItem as { callId?: string }).callId)).toEqual(['m4']);
+    const [request] = await s.store.listRequests();
+    expect(JSON.parse(request!.args).operations).toEqual([
+      { operation: 'create_file', path: 'c.md', diff: '+hi\n' },
+      { operation: 'create_file', path: 'src/app.ts', diff: '+hi\n' },
+    ]);
+    // one receipt a decision, naming the rule of the part that decided (by call: the calls' stages interleave)
+    const receipts = (await s.store.listReceipts()).map((r) => [r.call_id, r.result, r.reason]);
+    expect(receipts.sort((a, b) => String(a[0]).localeCompare(String(b[0])))).toEqual([
+      ['m1', 'denied', 'rule[0]'],
+      ['m2', 'denied', 'rule[1]'],
+      ['m3', 'allowed', 'rule[3]'],
+      ['m3', 'executed', 'rule[3]'],
+      ['m4', 'requested', 'rule[2]'],
+    ]);
+    await s.control.approve(paused.state, paused.interruptions[0]!, { approver: 'bob' });
+    await sdkRun(agent, paused.state, opts);
+    expect([s.box.read('c.md'), s.box.read('src/app.ts')]).toEqual(['hi', 'hi']);
+    // the run went on: the model's next turn reads each refusal
+    expect(outputSeen(model, 1, 'm1')).toContain('box.patch denied by policy (rule[0])');
+    expect(outputSeen(model, 1, 'm2')).toContain('box.patch denied by policy (rule[1])');
+  }, 60_000);
+});
+
+describe('a function-form patch of several operations filed by the control (red team #9)', () => {
+  it('a pause whose request is not in this store is decided operation by operation when the control files it', async () => {
+    const s = await setup(exactPatchPolicy());
+    const add = (file: string) => `*** Add File: ${file}\n+hi\n`;
+    const model = new ScriptedChatCompletionsModel([
+      [functionCall('apply_patch', { patch: `*** Begin Patch\n${add('c.md')}${add('src/app.ts')}*** End Patch\n` }, { callId: 'm4' })],
+      [assistantMessage('done')],
+    ]);
+    const agent = s.doors.protectSandboxAgent(new SandboxAgent<Ctx>({ name: 'box', instructions: 'x', model, capabilities: [filesystem()] }));
+    const paused = await sdkRun(agent, 'go', { context: { user: 'alice' }, sandbox: { session: s.box.session } });
+    const store = memoryStore();
+    const other = createControl({ store, identity: (rc) => (rc.context as Ctx | undefined)?.user ?? null });
+    bindSandbox(other, exactPatchPolicy());
+    await other.approve(paused.state, paused.interruptions[0]!, { approver: 'bob' });
+    expect((await store.listReceipts()).map((r) => [r.call_id, r.result, r.decision, r.reason])).toEqual([
+      ['m4', 'requested', 'approve', 'rule[2]'],
+      ['m4', 'approved', 'approve', '1 of 1 approvals'],
+    ]);
+  }, 60_000);
+});
+
 describe('capabilities of every kind, and the agent graph', () => {
   it("explicit capabilities with configureTools: a hand-written needsApproval is replaced by the policy's decision, an added tool is guarded too", async () => {
     const s = await setup();
@@ -283,5 +372,87 @@ describe('capabilities of every kind, and the agent graph', () => {
     paused.state.approve(paused.interruptions[0]!);
     await expect(run(agent, paused.state, opts)).rejects.toBeInstanceOf(ApprovalMismatch);
     expect(s.box.has('asked.log')).toBe(false);
+  }, 60_000);
+});
+
+/** The SDK's shell behind an app's own Capability whose clone() makes a new one (red team #3). */
+class AuditedShell extends Capability {
+  readonly type = 'audited-shell';
+  private inner = shell();
+  override clone(): this {
+    return new AuditedShell() as this;
+  }
+  override bind(session: Parameters<Capability['bind']>[0]): this {
+    this.inner.bind(session);
+    return super.bind(session);
+  }
+  override tools() {
+    return this.inner.tools();
+  }
+}
+
+/** An app's own SandboxAgent class (red team #1). */
+class OpsAgent<C> extends SandboxAgent<C> {}
+
+describe('capabilities the guard must still see (red team #1, #2, #3)', () => {
+  /** Runs `agent` on one exec_command the policy denies; whether it left a trace, and the receipts. */
+  async function denied(s: Awaited<ReturnType<typeof setup>>, agent: SandboxAgent<Ctx>, callId: string) {
+    agent.model = new ScriptedModel([[execCall(callId, `rm -rf x; touch ${callId}.txt`)], [assistantMessage('done')]]);
+    const result = await sdkRun(agent, 'go', { context: { user: 'alice' }, sandbox: { session: s.box.session } });
+    expect(result.finalOutput).toBe('done');
+    return s.box.has(`${callId}.txt`);
+  }
+
+  it('a shell pushed onto the capabilities after protectSandboxAgent, assigned, or given to clone({ capabilities }) is guarded', async () => {
+    const s = await setup();
+    const agent = s.doors.protectSandboxAgent(new SandboxAgent<Ctx>({ name: 'box', instructions: 'x', capabilities: [filesystem()] }));
+    agent.capabilities.push(shell());
+    expect(await denied(s, agent, 'pushed')).toBe(false);
+    agent.capabilities = [shell()];
+    expect(await denied(s, agent, 'assigned')).toBe(false);
+    const operator = agent.clone({ name: 'operator', capabilities: [filesystem(), shell()] });
+    expect(await denied(s, operator, 'cloned')).toBe(false);
+    expect((await s.store.listReceipts()).map((r) => [r.action, r.call_id, r.result])).toEqual([
+      ['box.exec', 'pushed', 'denied'],
+      ['box.exec', 'assigned', 'denied'],
+      ['box.exec', 'cloned', 'denied'],
+    ]);
+  }, 60_000);
+
+  it("a custom Capability whose clone() makes a new instance stays guarded through the SDK's per-run clone", async () => {
+    const s = await setup();
+    const agent = s.doors.protectSandboxAgent(new SandboxAgent<Ctx>({ name: 'box', instructions: 'x', capabilities: [new AuditedShell()] }));
+    expect(await denied(s, agent, 'custom')).toBe(false);
+    expect((await s.store.listReceipts()).map((r) => [r.action, r.call_id, r.result])).toEqual([['box.exec', 'custom', 'denied']]);
+  }, 60_000);
+
+  it('refused rather than handed over: a clone() that makes no capability, a list that is no list, an agent with no clone()', async () => {
+    const s = await setup();
+    class Broken extends AuditedShell {
+      override clone(): this {
+        return {} as this;
+      }
+    }
+    expect(() => s.doors.protectSandboxAgent(new SandboxAgent<Ctx>({ name: 'box', instructions: 'x', capabilities: [new Broken()] }))).toThrow(
+      /capability that is not a sandbox Capability/,
+    );
+    const agent = s.doors.protectSandboxAgent(new SandboxAgent<Ctx>({ name: 'box', instructions: 'x', capabilities: [filesystem()] }));
+    agent.capabilities = null as never;
+    expect(() => agent.capabilities).toThrow(/capabilities are not a list/);
+    expect(() => s.doors.protectSandboxAgent({ name: 'box', capabilities: [] } as never)).toThrow(/has no clone\(\)/);
+  });
+
+  it("an app's subclass of SandboxAgent is guarded by protectSandboxAgent and by protectAgent", async () => {
+    const s = await setup();
+    const agents = bindAgentTools(s.control, sandboxPolicy());
+    const direct = s.doors.protectSandboxAgent(new OpsAgent<Ctx>({ name: 'box', instructions: 'x' }));
+    expect(await denied(s, direct, 'direct')).toBe(false);
+    const ops = new OpsAgent<Ctx>({ name: 'box', instructions: 'x' });
+    expect(agents.protectAgent(ops)).toBe(ops);
+    expect(await denied(s, ops, 'graph')).toBe(false);
+    expect((await s.store.listReceipts()).map((r) => [r.call_id, r.result])).toEqual([
+      ['direct', 'denied'],
+      ['graph', 'denied'],
+    ]);
   }, 60_000);
 });

@@ -8,6 +8,7 @@ import { stillRunningHolds } from './body.js';
 import { checkCall, guardrailOf, needsApproval } from './gate.js';
 import { refusal } from './messages.js';
 import type { PausingCall } from './pause.js';
+import { decidedByParts, type PartsOf } from './parts.js';
 import { principalStage } from './principal.js';
 import { toolOf } from './decision-entry.js';
 import { receiptWriter } from './receipt.js';
@@ -39,11 +40,13 @@ export interface ActionCoreOptions {
    * False for a door whose body answers otherwise (a handoff returns an agent): the refusal is thrown.
    */
   textOutput?: boolean;
+  /** A door whose one call does several things (a shell call's commands, a patch's operations): the rules decide each part (core/parts.ts). */
+  parts?: PartsOf | undefined;
 }
 
 /** The stages' shared scope for one action of one control (see CoreScope). */
 export function coreScope(internals: ControlInternals, policy: CompiledPolicy, action: string, options: ActionCoreOptions): CoreScope {
-  const compiled = policy.actions[action];
+  const compiled = decidedByParts(policy.actions[action], options.parts);
   const environment = internals.environment ?? policy.environment ?? 'production';
   return {
     internals,

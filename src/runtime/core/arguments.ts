@@ -156,3 +156,29 @@ export function sameArgs(a: unknown, b: unknown, depth = 0): boolean {
   const kb = Object.keys(b).filter((k) => (b as Record<string, unknown>)[k] !== undefined);
   return ka.length === kb.length && ka.every((k) => sameArgs((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k], depth + 1));
 }
+
+/**
+ * The value with every `-0` made `0`, at any depth; the same value (not a copy) when it has none.
+ * The policy reads `-0` as CTRLRun does, the integer 0 (the lossless parse); the SDK's JSON.parse
+ * gives the body `-0`. The door hands the body this value, so both see the one the policy decided
+ * on, and the call is not refused as arguments that changed (`arguments_mismatch`).
+ */
+export function withoutNegativeZero(value: unknown, depth = 0): unknown {
+  if (Object.is(value, -0)) return 0;
+  if (depth > 200 || value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) {
+    const items = value.map((v) => withoutNegativeZero(v, depth + 1));
+    return items.some((v, i) => !Object.is(v, value[i])) ? items : value;
+  }
+  if (!isPlain(value)) return value;
+  let out: Record<string, unknown> | null = null;
+  for (const [key, v] of Object.entries(value)) {
+    const next = withoutNegativeZero(v, depth + 1);
+    if (Object.is(next, v)) continue; // (-0 === 0: compared with Object.is)
+    out ??= { ...(value as Record<string, unknown>) };
+    Object.defineProperty(out, key, { value: next, enumerable: true, writable: true, configurable: true });
+  }
+  return out ?? value;
+}
+
+const isPlain = (o: object) => [Object.prototype, null].includes(Object.getPrototypeOf(o));

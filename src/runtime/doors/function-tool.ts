@@ -12,6 +12,7 @@ import type { Control } from '../control.js';
 import { createActionCore } from '../core/action-core.js';
 import { bindPolicy } from '../core/bind-policy.js';
 import { hideWhenUnusable } from '../core/exposure.js';
+import { withoutNegativeZero } from '../core/arguments.js';
 import { isBodyFailure } from '../core/body-failures.js';
 import type { ArgsSchema, CallDetails, UpstreamProblem, UserErrorFunction } from '../core/types.js';
 import { noteNestedFailure } from '../nested.js';
@@ -98,10 +99,13 @@ export function makeProtectedTool(
     door: { kind: door.kind ?? 'function', edits: options.outputSchema === undefined, schema: () => created.parameters },
   });
   const body = execute as (i: unknown, c: unknown, d: unknown) => unknown;
-  const wrappedExecute = (input: unknown, runContext: RunContext<unknown>, details?: CallDetails) =>
-    core.execute(input, runContext, details, (edited?: unknown, editedText?: string) =>
+  const wrappedExecute = (parsed: unknown, runContext: RunContext<unknown>, details?: CallDetails) => {
+    // `-0` is the policy's 0: the body gets the value that was decided on
+    const input = withoutNegativeZero(parsed);
+    return core.execute(input, runContext, details, (edited?: unknown, editedText?: string) =>
       editedText === undefined ? body(input, runContext, details) : body(edited, runContext, editedDetails(details, editedText)),
     );
+  };
   const errorFunction = composeErrorFunction(action, userErrorFunction, options.outputSchema !== undefined);
 
   const userGuardrails = (options.inputGuardrails as unknown[] | undefined) ?? [];

@@ -15,7 +15,8 @@ import type { CompiledPolicy } from '../types.js';
  * SDK then runs its `onHandoff` (app code, on what the model chose) and hands the conversation to
  * the target agent. Nothing asks anyone.
  *
- * `protectHandoff(action, agent, config?)` is the SDK's `handoff(agent, config)` whose every
+ * `protectHandoff(action, agent, config?)` is the SDK's `handoff(agent, config)` (or, given a
+ * Handoff the app made, `new Handoff(agent, onInvoke)` or `handoff(…)`, a copy of it) whose every
  * transfer is decided by the policy's `action` on the handoff's input (`{}` without an
  * `inputType`), through the one core (principal, decision, authority, effect, receipt, decision
  * log):
@@ -45,7 +46,7 @@ export type ProtectHandoff<A extends string = string> = <
   TInputType extends ToolInputParameters = ToolInputParameters,
 >(
   action: A,
-  agent: Agent<TContext, TOutput>,
+  agent: Agent<TContext, TOutput> | Handoff<TContext, TOutput>,
   config?: SdkHandoffConfig<TInputType, TContext>,
 ) => Handoff<TContext, TOutput>;
 
@@ -64,18 +65,21 @@ const MAX_REFUSALS = 1000;
 export function bindHandoffs<A extends string = string>(control: Control, policy: CompiledPolicy): HandoffDoors<A> {
   const internals = bindPolicy(control, policy, 'bindHandoffs');
   return {
-    protectHandoff: ((action: string, agent: AnyAgent, config?: Record<string, unknown>) =>
+    protectHandoff: ((action: string, agent: AnyAgent | Handoff, config?: Record<string, unknown>) =>
       makeHandoff(internals, policy, action, agent, config ?? {})) as ProtectHandoff<A>,
   };
 }
 
-function makeHandoff(internals: ControlInternals, policy: CompiledPolicy, action: string, agent: AnyAgent, config: Record<string, unknown>): Handoff {
+function makeHandoff(
+  internals: ControlInternals,
+  policy: CompiledPolicy,
+  action: string,
+  target: AnyAgent | Handoff,
+  config: Record<string, unknown>,
+): Handoff {
   const who = `protectHandoff('${action}')`;
-  if (!agent || typeof agent !== 'object' || typeof (agent as { name?: unknown }).name !== 'string') {
-    throw new CtrlrunError(`${who}: pass the Agent the conversation is handed to, as for handoff(agent, config).`);
-  }
-  requireHandoffAction(policy, agent.name, action, who);
-  const made = handoff(agent, config as never) as Handoff;
+  const made = handoffOf(target, config, who);
+  requireHandoffAction(policy, made.agentName, action, who);
   const core = createActionCore(internals, policy, action, {
     parameters: config.inputType as ArgsSchema | undefined,
     strict: true,
@@ -118,6 +122,34 @@ function makeHandoff(internals: ControlInternals, policy: CompiledPolicy, action
   }
   Object.defineProperty(made, HANDOFF_ACTION, { value: action, enumerable: false });
   return made;
+}
+
+/** Whether `value` is a Handoff (the SDK's class, or one of another copy of the SDK): its agent and invoke function. */
+function isHandoff(value: unknown): value is Handoff {
+  const h = value as { agent?: unknown; onInvokeHandoff?: unknown; agentName?: unknown } | null;
+  return !!h && typeof h === 'object' && typeof h.onInvokeHandoff === 'function' && typeof h.agentName === 'string' && !!h.agent;
+}
+
+/**
+ * The handoff to guard: the SDK's `handoff(agent, config)`, or a copy of a Handoff the app made
+ * (its own fields and class; the app's object is left as it was, as the SDK's tools are).
+ */
+function handoffOf(target: AnyAgent | Handoff, config: Record<string, unknown>, who: string): Handoff {
+  if (isHandoff(target)) {
+    const guarded = (target as { [HANDOFF_ACTION]?: string })[HANDOFF_ACTION];
+    if (guarded !== undefined)
+      throw new CtrlrunError(`${who}: this handoff is already protected by protectHandoff('${guarded}'); pass its agent or the Handoff the app made.`);
+    if (Object.keys(config).length > 0) {
+      throw new CtrlrunError(
+        `${who}: a Handoff carries its own configuration; pass it alone, or pass its agent and the config (as for handoff(agent, config)).`,
+      );
+    }
+    return Object.create(Object.getPrototypeOf(target), Object.getOwnPropertyDescriptors(target)) as Handoff;
+  }
+  if (!target || typeof target !== 'object' || typeof (target as { name?: unknown }).name !== 'string') {
+    throw new CtrlrunError(`${who}: pass the Agent the conversation is handed to, as for handoff(agent, config), or a Handoff.`);
+  }
+  return handoff(target, config as never) as Handoff;
 }
 
 /**

@@ -25,6 +25,7 @@ import { bindPolicy } from '../core/bind-policy.js';
 import type { CompiledPolicy } from '../types.js';
 import { localGate, Refused } from './local-gate.js';
 import { presentPatchOperation } from './patch-operations.js';
+import type { PartsOf } from '../core/parts.js';
 
 export { presentPatchOperation } from './patch-operations.js';
 
@@ -45,6 +46,8 @@ export { presentPatchOperation } from './patch-operations.js';
  *
  * What the policy's `when` sees:
  * - shell: `{ command, commands }`: `commands` as the model sent them, `command` joined by "\n";
+ *   a call of several commands is decided command by command (each `{ command, commands: [command] }`),
+ *   the strictest decision wins;
  * - apply_patch: `{ operation, path, diff? , move_to? }` (`operation` is `create_file`,
  *   `update_file` or `delete_file`).
  */
@@ -101,6 +104,16 @@ export function presentShellAction(action: Pick<ShellAction, 'commands'> | undef
   return { command: commands.join('\n'), commands };
 }
 
+/**
+ * The parts of a presented shell call of several commands: each command as a call of that one
+ * command presents it (`{ command, commands: [command] }`), decided on its own (core/parts.ts).
+ * One command (or none): the call is one part.
+ */
+export const shellParts: PartsOf = (args) => {
+  const commands = (args as { commands?: unknown } | null)?.commands;
+  return Array.isArray(commands) && commands.length > 1 ? commands.map((c) => ({ command: String(c), commands: [String(c)] })) : undefined;
+};
+
 /** The SDK's factory, or a clear error on an SDK that has none (shell and apply_patch tools are recent). */
 function sdkFactory<K extends 'shellTool' | 'applyPatchTool' | 'computerTool'>(name: K): (typeof sdk)[K] {
   const factory = (sdk as Record<string, unknown>)[name];
@@ -119,8 +132,8 @@ function checkOptions(who: string, action: string, options: object | undefined, 
   }
 }
 
-function mark<T extends object>(tool: T, action: string, present: LocalMark['present'], refusalOf?: LocalMark['refusalOf']): T {
-  const value: LocalMark = refusalOf ? { action, present, refusalOf } : { action, present };
+function mark<T extends object>(tool: T, action: string, present: LocalMark['present'], more: Pick<LocalMark, 'refusalOf' | 'parts'> = {}): T {
+  const value: LocalMark = { action, present, ...more };
   Object.defineProperty(tool, LOCAL_ACTION, { value, enumerable: false });
   return tool;
 }
@@ -138,7 +151,7 @@ function makeShellTool(internals: ControlInternals, policy: CompiledPolicy, acti
       `${who}('${action}'): a hosted shell (environment.type '${String(environment.type)}') runs at OpenAI and takes no approval; this door guards a local shell.`,
     );
   }
-  const core = createActionCore(internals, policy, action, { door: { kind: 'shell' } });
+  const core = createActionCore(internals, policy, action, { door: { kind: 'shell' }, parts: shellParts });
   const gate = localGate(internals, core, who, () => made.name);
   const shell: Shell = {
     run: async (shellAction: ShellAction): Promise<ShellResult> => {
@@ -153,7 +166,7 @@ function makeShellTool(internals: ControlInternals, policy: CompiledPolicy, acti
     needsApproval: (runContext: RunContext, shellAction: ShellAction, callId?: string) =>
       gate.needsApproval(runContext as RunContext<unknown>, shellAction, presentShellAction(shellAction), callId),
   } as unknown as Parameters<typeof shellTool>[0]) as ShellTool;
-  return mark(made, action, (raw) => presentShellAction((raw as { action?: ShellAction }).action));
+  return mark(made, action, (raw) => presentShellAction((raw as { action?: ShellAction }).action), { parts: shellParts });
 }
 
 // --- apply_patch ----------------------------------------------------------------------------
@@ -373,12 +386,7 @@ function makeComputerTool(internals: ControlInternals, policy: CompiledPolicy, a
     computer: guardedComputerOption(config, guard, innerOf),
     needsApproval,
   } as unknown as Parameters<typeof computerTool>[0]) as ComputerTool;
-  return mark(
-    made,
-    action,
-    (raw) => presentComputerCall(computerActionsOf(raw)),
-    (callId) => refusals.get(callId),
-  );
+  return mark(made, action, (raw) => presentComputerCall(computerActionsOf(raw)), { refusalOf: (callId) => refusals.get(callId) });
 }
 
 /** One SDK call of a computer method: the first of a decided batch runs it; returns the screenshot for `screenshot`. */

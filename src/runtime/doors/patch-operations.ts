@@ -1,4 +1,5 @@
 import type { ApplyPatchOperation } from '@openai/agents';
+import type { PartsOf } from '../core/parts.js';
 
 /**
  * The input of a sandbox's patch tool when the SDK gives it as a function tool (a filesystem
@@ -142,17 +143,26 @@ export function presentPatchOperation(operation: ApplyPatchOperation | undefined
 }
 
 /**
- * What the policy's `when` sees of a sandbox patch: `{ operation, path, diff?, move_to? }`, as the
- * local apply_patch door presents its one operation. A function-form patch may carry several:
- * then each field is the operations' values joined by a newline, in order (`diff` and `move_to`
- * only from the operations that have one).
+ * What the policy sees of a sandbox patch: one operation as the local apply_patch door presents it
+ * (`{ operation, path, diff?, move_to? }`). A function-form patch may carry several: then each field
+ * is the operations' values joined by a newline, in order (`diff` and `move_to` only from the
+ * operations that have one: what `effect:` and `resource:` templates read), and `operations` lists
+ * each operation as one is presented, which the rules decide one by one (`patchParts`).
  */
-export function presentPatchOperations(operations: readonly ApplyPatchOperation[]): Record<string, string> {
+export function presentPatchOperations(operations: readonly ApplyPatchOperation[]): Record<string, unknown> {
+  if (operations.length === 1) return presentPatchOperation(operations[0]);
   const ops = operations as ReadonlyArray<{ type: string; path: string; diff?: string; moveTo?: string }>;
-  const out: Record<string, string> = { operation: ops.map((o) => o.type).join('\n'), path: ops.map((o) => o.path).join('\n') };
+  const out: Record<string, unknown> = { operation: ops.map((o) => o.type).join('\n'), path: ops.map((o) => o.path).join('\n') };
   const diffs = ops.filter((o) => typeof o.diff === 'string').map((o) => o.diff as string);
   if (diffs.length > 0) out.diff = diffs.join('\n');
   const moves = ops.filter((o) => typeof o.moveTo === 'string').map((o) => o.moveTo as string);
   if (moves.length > 0) out.move_to = moves.join('\n');
+  out.operations = operations.map((o) => presentPatchOperation(o));
   return out;
 }
+
+/** The parts of a presented patch of several operations (core/parts.ts): each operation as one is presented. */
+export const patchParts: PartsOf = (args) => {
+  const operations = (args as { operations?: unknown } | null)?.operations;
+  return Array.isArray(operations) && operations.length > 1 ? operations : undefined;
+};

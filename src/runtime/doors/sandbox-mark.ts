@@ -1,6 +1,7 @@
 import type { ApplyPatchOperation } from '@openai/agents';
 import type { CompiledPolicy } from '../types.js';
-import { parsePatchInput, presentPatchOperation, presentPatchOperations } from './patch-operations.js';
+import type { PartsOf } from '../core/parts.js';
+import { parsePatchInput, patchParts, presentPatchOperation, presentPatchOperations } from './patch-operations.js';
 
 /**
  * What a SandboxAgent guarded by protectSandboxAgent (sandbox.ts) carries, read by the control
@@ -38,7 +39,7 @@ export function sandboxAction(policy: CompiledPolicy, agent: string, tool: strin
 }
 
 /** What the policy sees of a function-form patch (the SDK's JSON parse, or the model's text). */
-export function patchArguments(input: unknown): { operations?: ApplyPatchOperation[]; error?: string; args: Record<string, string> } {
+export function patchArguments(input: unknown): { operations?: ApplyPatchOperation[]; error?: string; args: Record<string, unknown> } {
   const parsed = parsePatchInput(typeof input === 'string' ? input : JSON.stringify(input ?? null));
   if (!parsed.ok) return { error: parsed.error, args: { operation: '', path: '' } };
   return { operations: parsed.operations, args: presentPatchOperations(parsed.operations) };
@@ -50,6 +51,8 @@ export interface SandboxCall {
   toolName: string;
   /** A patch: the yes stays in the store (its needsApproval claims it on resume); the presented arguments. */
   local?: { args: unknown };
+  /** A function-form patch of several operations: each decided on its own (core/parts.ts). */
+  parts?: PartsOf;
 }
 
 /**
@@ -70,5 +73,10 @@ export function sandboxCallOf(agent: unknown, rawItem: { type?: unknown; name?: 
   if (Array.isArray(own) && own.some((t) => (t as { name?: unknown } | null)?.name === rawItem.name)) return undefined;
   const action = sandboxAction(guard.policy, guard.agent, rawItem.name);
   if (rawItem.name !== 'apply_patch') return { action, toolName: rawItem.name };
-  return { action, toolName: rawItem.name, local: { args: patchArguments(typeof rawItem.arguments === 'string' ? rawItem.arguments : '').args } };
+  return {
+    action,
+    toolName: rawItem.name,
+    local: { args: patchArguments(typeof rawItem.arguments === 'string' ? rawItem.arguments : '').args },
+    parts: patchParts,
+  };
 }

@@ -11,6 +11,7 @@ import type { CompiledPolicy } from '../types.js';
 import { localGate, Refused } from './local-gate.js';
 import { LOCAL_ACTION } from './local-mark.js';
 import { makeApplyPatchTool } from './local-tools.js';
+import { patchParts } from './patch-operations.js';
 import { guardOfCapability, isSandboxAgent, patchArguments, SANDBOX_GUARD, sandboxAction, type AnyCapability } from './sandbox-mark.js';
 
 export { isSandboxAgent } from './sandbox-mark.js';
@@ -26,7 +27,9 @@ export { isSandboxAgent } from './sandbox-mark.js';
  * is replaced by a copy whose class is a subclass of its own (so `instanceof`, `clone()` and the
  * SDK's binding all work as before) whose `tools()` returns the same tools, each guarded by the
  * action the manifest maps to its name (`sandbox: { tool }`, or `sandbox: { agent, tool }` for
- * this agent only). A name the manifest does not map is denied (`unknown_action`). Each door
+ * this agent only). A name the manifest does not map is denied (`unknown_action`). A capability
+ * added later (pushed onto `capabilities`, a list assigned, `agent.clone({ capabilities })`) and
+ * the copies a capability's own `clone()` makes are guarded the same way. Each door
  * reaches the one core:
  *
  * - a function tool (`exec_command`, `write_stdin`, `view_image`, `load_skill`, a custom one):
@@ -39,7 +42,8 @@ export { isSandboxAgent } from './sandbox-mark.js';
  *   into operations (sandbox-patch.ts), decided on them, and the SDK is handed exactly those.
  *
  * The policy's `when` sees, for `apply_patch`, `{ operation, path, diff?, move_to? }` (the local
- * door's fields; several operations of one patch joined by a newline).
+ * door's fields). A function-form patch of several operations is decided operation by operation,
+ * the strictest decision winning (its templates read the fields joined by a newline).
  */
 export interface SandboxDoors {
   /** Guards every capability tool of a SandboxAgent in place (its `capabilities`); returns the agent. */
@@ -76,8 +80,56 @@ export function guardSandboxAgent<T extends Agent<any, any>>(internals: ControlI
     throw new CtrlrunError(`${WHO}: pass a SandboxAgent (from @openai/agents/sandbox); ${describeValue(agent)} has no \`capabilities\`.`);
   }
   const guard = guardFor(internals, policy, agent.name);
-  agent.capabilities = agent.capabilities.map((capability) => guardedCapability(capability, guard));
+  if ((agent as { [GUARDED_AGENT]?: Guard })[GUARDED_AGENT] === guard) return agent;
+  keepGuarded(agent, guard);
+  keepClonesGuarded(agent, internals, policy);
+  Object.defineProperty(agent, GUARDED_AGENT, { value: guard, configurable: true });
   return agent;
+}
+
+const GUARDED_AGENT: unique symbol = Symbol.for('ctrlrun.sandbox.guardedAgent');
+
+/**
+ * The agent's `capabilities` become an accessor whose every read guards what the list holds: a
+ * capability pushed onto it, or a list assigned, after protectSandboxAgent is guarded before the
+ * SDK reads it for a run (a name the manifest does not map is denied), never handed over as it is.
+ */
+function keepGuarded(agent: { capabilities: AnyCapability[] }, guard: Guard): void {
+  let list = agent.capabilities;
+  const read = (): AnyCapability[] => {
+    if (!Array.isArray(list)) throw new CtrlrunError(`${WHO}: agent ${guard.agent}'s capabilities are not a list; nothing is given to the model unguarded.`);
+    for (let i = 0; i < list.length; i++) {
+      if (guardOfCapability<Guard>(list[i]) !== guard) list[i] = guardedCapability(list[i] as AnyCapability, guard);
+    }
+    return list;
+  };
+  read();
+  Object.defineProperty(agent, 'capabilities', {
+    get: read,
+    set: (value: AnyCapability[]) => {
+      list = value;
+    },
+    enumerable: true,
+    configurable: true,
+  });
+}
+
+/**
+ * The SDK's `clone()` makes a new SandboxAgent (it does so for every run, with the run's bound
+ * capabilities, and an app may call `agent.clone({ capabilities })`): the clone is guarded as the
+ * agent is, under its own name, so no capability reaches the model through a copy.
+ */
+function keepClonesGuarded(agent: { clone?: unknown }, internals: ControlInternals, policy: CompiledPolicy): void {
+  const clone = agent.clone;
+  if (typeof clone !== 'function') throw new CtrlrunError(`${WHO}: the agent has no clone(); it is not a SandboxAgent this door knows.`);
+  Object.defineProperty(agent, 'clone', {
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    value: function guardedClone(this: unknown, config: unknown) {
+      return guardSandboxAgent(internals, policy, clone.call(this, config));
+    },
+    writable: true,
+    configurable: true,
+  });
 }
 
 function describeValue(value: unknown): string {
@@ -114,14 +166,34 @@ function coreOf(guard: Guard, tool: string, options: ActionCoreOptions): ActionC
 
 const protos = new WeakMap<object, Map<Guard, object>>();
 
-/** A copy of `capability` whose prototype is its own class's, with `tools()` guarded by `guard` (one prototype per class and guard). */
+/**
+ * A copy of `capability` whose prototype is its own class's, with `tools()` guarded by `guard` (one
+ * prototype per class and guard). Its `clone()` (the SDK clones every capability before each run)
+ * guards what the class's own returns: a custom clone() that makes `new X()` stays guarded.
+ */
 function guardedCapability(capability: AnyCapability, guard: Guard): AnyCapability {
   if (guardOfCapability<Guard>(capability) === guard) return capability;
-  if (!capability || typeof capability !== 'object' || typeof capability.clone !== 'function' || typeof capability.tools !== 'function') {
+  requireCapability(capability, guard);
+  return withGuard(capability.clone!(), guard);
+}
+
+function requireCapability(capability: unknown, guard: Guard): asserts capability is AnyCapability {
+  const c = capability as AnyCapability | null;
+  if (!c || typeof c !== 'object' || typeof c.clone !== 'function' || typeof c.tools !== 'function') {
     throw new CtrlrunError(`${WHO}: agent ${guard.agent} has a capability that is not a sandbox Capability (no clone() and tools()).`);
   }
-  const current = Object.getPrototypeOf(capability) as Record<symbol, unknown>;
-  const base = (current[BASE] as object | undefined) ?? current;
+}
+
+/** `copy` (a fresh copy no one else holds) given the guarded prototype of its class. */
+function withGuard(copy: unknown, guard: Guard): AnyCapability {
+  requireCapability(copy, guard);
+  if (guardOfCapability<Guard>(copy) === guard) return copy;
+  const current = Object.getPrototypeOf(copy) as Record<symbol, unknown>;
+  Object.setPrototypeOf(copy, protoOf((current[BASE] as object | undefined) ?? current, guard));
+  return copy;
+}
+
+function protoOf(base: object, guard: Guard): object {
   let byGuard = protos.get(base);
   if (!byGuard) {
     byGuard = new Map();
@@ -130,10 +202,18 @@ function guardedCapability(capability: AnyCapability, guard: Guard): AnyCapabili
   let proto = byGuard.get(guard);
   if (!proto) {
     const baseTools = (base as { tools: () => unknown }).tools;
+    const baseClone = (base as { clone: () => unknown }).clone;
     proto = Object.create(base, {
       tools: {
         value: function tools(this: AnyCapability) {
           return guardTools(guard, baseTools.call(this), this);
+        },
+        writable: true,
+        configurable: true,
+      },
+      clone: {
+        value: function clone(this: AnyCapability) {
+          return withGuard(baseClone.call(this), guard);
         },
         writable: true,
         configurable: true,
@@ -143,9 +223,7 @@ function guardedCapability(capability: AnyCapability, guard: Guard): AnyCapabili
     }) as object;
     byGuard.set(guard, proto);
   }
-  const copy = capability.clone();
-  Object.setPrototypeOf(copy, proto);
-  return copy;
+  return proto;
 }
 
 function guardTools(guard: Guard, tools: unknown, capability: AnyCapability): unknown {
@@ -232,7 +310,7 @@ function callKey(runContext: object, callId: string, take = false): object {
  * `invoke` with exactly those operations.
  */
 function patchFunctionTool(guard: Guard, inner: FunctionTool): FunctionTool {
-  const core = coreOf(guard, inner.name, { door: { kind: 'apply_patch' } });
+  const core = coreOf(guard, inner.name, { door: { kind: 'apply_patch' }, parts: patchParts });
   const made = copyTool(inner);
   const gate = localGate(guard.internals, core, WHO, () => made.name);
   made.needsApproval = async (runContext: RunContext<unknown>, input: unknown, callId?: string) => {
