@@ -137,7 +137,16 @@ function outcome(policy: Policy, d: DecidedCall): string {
   const roles = approve ? [...new Set(a.controls.flatMap((c) => (policy.controls[c]?.approverRole ? [policy.controls[c]!.approverRole!] : [])))].sort() : null;
   const grant = d.grant ? policy.authority!.grants.find((g) => g.id === d.grant)! : undefined;
   const budgets = (grant?.budgets ?? []).map((b) => `${b.metric}/${b.limit}/${b.windowSeconds}`).sort();
-  return JSON.stringify([d.decision, d.reason, [...new Set([...a.controls, ...rule.controls])].sort(), approve ? a.approvalsRequired : null, roles, budgets]);
+  // the store keeps a budget's spend per grant id: the grant counts where it has budgets
+  return JSON.stringify([
+    d.decision,
+    d.reason,
+    [...new Set([...a.controls, ...rule.controls])].sort(),
+    approve ? a.approvalsRequired : null,
+    roles,
+    budgets.length > 0 ? d.grant : null,
+    budgets,
+  ]);
 }
 
 const SCHEMA_PARAMS = new Map<string, ParamSchema>([
@@ -234,7 +243,9 @@ function check(base: Policy, head: Policy, schema: boolean, resources = false): 
     }
     if (inside.length !== 1) expect.fail(`a change in ${inside.length} regions: ${JSON.stringify(call)}: ${before} → ${after}`);
     const key = (o: (typeof inside)[number]['before']) =>
-      o.decision === 'deny' ? 'deny' : JSON.stringify([o.decision, o.reason, o.controls, o.approvals, o.roles, o.budgets]);
+      o.decision === 'deny'
+        ? 'deny'
+        : JSON.stringify([o.decision, o.reason, o.controls, o.approvals, o.roles, o.budgets.length > 0 ? o.grant : null, o.budgets]);
     expect([key(inside[0]!.before), key(inside[0]!.after)]).toEqual([before, after]);
   }
 }
@@ -256,6 +267,34 @@ describe('the exact diff against brute force', () => {
   it('grants (subjects, resources, constraints, environments, expiry, tasks, budgets) with principals, places, tasks and times', () => {
     fc.assert(
       fc.property(pair(true), ({ base, head, schema }) => check(base!, head!, schema)),
+      { numRuns: 30 },
+    );
+  });
+
+  it('grants renamed (a budget kept under another id starts from nothing spent): the same policy with its grant ids permuted', () => {
+    type Id = 'g1' | 'g2' | 'g3';
+    const ids = fc.constantFrom<[Id, Id, Id]>(['g2', 'g1', 'g3'], ['g3', 'g2', 'g1'], ['g2', 'g3', 'g1'], ['g1', 'g3', 'g2']);
+    // grants that cover the action, on an action that lets some calls run: a renaming shows
+    const covering = policyArb(true).chain((p) =>
+      fc
+        .record({
+          action,
+          grants: fc.uniqueArray(
+            grant.map((g) => ({ ...g, actions: [ACT] as [typeof ACT], expires: null })),
+            { minLength: 1, maxLength: 3, selector: (g) => g.id },
+          ),
+        })
+        .map((x) => ({ ...p, ...x })),
+    );
+    const renamed = fc
+      .tuple(covering, ids, fc.boolean())
+      .map(([a, to, schema]) => {
+        const b: PolicySpec = { ...a, grants: a.grants.map((g) => ({ ...g, id: to[['g1', 'g2', 'g3'].indexOf(g.id)]! })) };
+        return { schema, base: load(a), head: load(b) };
+      })
+      .filter((x) => x.base !== undefined && x.head !== undefined);
+    fc.assert(
+      fc.property(renamed, ({ base, head, schema }) => check(base!, head!, schema)),
       { numRuns: 30 },
     );
   });
