@@ -2,7 +2,8 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { UserError } from '../diagnostics.js';
-import { parseManifest } from '../manifest/load.js';
+import { MANIFEST_FILE, parseManifest } from '../manifest/load.js';
+import type { Manifest } from '../manifest/types.js';
 import { certFilesBeside, loadPolicyOrThrow, MAX_POLICY_BYTES, parsePolicy } from '../policy/load.js';
 import type { Policy } from '../policy/types.js';
 
@@ -16,6 +17,11 @@ export interface WorkingPolicy {
 export interface PolicyVersion {
   policy: Policy | null;
   label: string;
+  /**
+   * The project's manifest at that revision (null: it had none), read when the working project has
+   * one: the tools decide through its mappings. Absent for a file or `<revision>:<path>`.
+   */
+  manifest?: Manifest | null;
 }
 
 /**
@@ -50,20 +56,54 @@ export function readPolicyVersion(ref: string, cwd: string, working: WorkingPoli
     if (!manifest) throw new UserError(`the manifest at ${shown(counterpart.rel)} does not load, so its policy cannot be found`);
     policyRel = rel(top, manifest.policy);
     const text = gitShow(`${ref}:${policyRel}`, top);
-    return { policy: text === undefined ? null : parsed(text, shown(policyRel), working.policy), label: shown(policyRel) };
+    return { policy: text === undefined ? null : parsed(text, shown(policyRel), working.policy), label: shown(policyRel), manifest };
   }
+  const noManifest = working.manifest === undefined ? {} : { manifest: null };
   // no manifest at that revision: the policy itself, where it is or was before a rename
   policyRel = rel(top, working.policy);
   const own = counterpartOf(ref, top, policyRel);
-  if (own) return { policy: parsed(own.text, shown(own.rel), working.policy), label: shown(own.rel) };
-  return { policy: null, label: shown(policyRel) };
+  if (own) return { policy: parsed(own.text, shown(own.rel), working.policy), label: shown(own.rel), ...noManifest };
+  return { policy: null, label: shown(policyRel), ...noManifest };
 }
 
 /** As `readPolicyVersion`, but the version must have a policy (the head side of a diff). */
-export function loadPolicyVersion(ref: string, cwd: string, working: WorkingPolicy): { policy: Policy; label: string } {
+export function loadPolicyVersion(ref: string, cwd: string, working: WorkingPolicy): PolicyVersion & { policy: Policy } {
   const version = readPolicyVersion(ref, cwd, working);
   if (version.policy === null) throw new UserError(`there is no policy at ${version.label}\nhint: name a revision that has the policy, or a file`);
-  return { policy: version.policy, label: version.label };
+  return { ...version, policy: version.policy };
+}
+
+/** A project's manifest at the base revision that the head no longer has, and the policy it named there. */
+export interface GoneProject {
+  /** `<revision>:<manifest path>`. */
+  label: string;
+  policy: Policy | null;
+}
+
+/**
+ * The manifests under `cwd` at revision `ref` that the head (the working tree, or revision `head`)
+ * no longer has, neither where they were nor moved to a manifest the head has (`kept`): a package
+ * that dropped its manifest, whose tools no policy decides any more. Empty outside git.
+ */
+export function manifestsGone(ref: string, cwd: string, head: string | undefined, kept: readonly string[]): GoneProject[] {
+  const top = gitTop(cwd);
+  if (top === undefined || !isRevision(ref, top) || (head !== undefined && !isRevision(head, top))) return [];
+  const under = rel(top, cwd);
+  const r = spawnSync('git', ['ls-tree', '-r', '--name-only', ref, '--', under === '' ? '.' : under], { cwd: top, encoding: 'utf8', maxBuffer: 64 << 20 });
+  if (r.error || r.status !== 0) return [];
+  const moved = new Set(kept.map((m) => counterpartOf(ref, top, rel(top, m))?.rel));
+  const atHead = (file: string) => (head === undefined ? existsSync(path.join(top, file)) : gitShow(`${head}:${file}`, top) !== undefined);
+  const out: GoneProject[] = [];
+  for (const file of r.stdout.split('\n')) {
+    if (path.posix.basename(file) !== MANIFEST_FILE || atHead(file) || moved.has(file)) continue;
+    const label = `${ref}:${file}`;
+    const manifest = parseManifest(gitShow(label, top) ?? '', path.join(top, file)).value;
+    if (!manifest) throw new UserError(`the manifest at ${label} does not load, so the policy it named cannot be compared`);
+    const policyRel = rel(top, manifest.policy);
+    const text = gitShow(`${ref}:${policyRel}`, top);
+    out.push({ label, policy: text === undefined ? null : parsed(text, `${ref}:${policyRel}`, manifest.policy) });
+  }
+  return out;
 }
 
 /** A path from the repository's root, as git names it (symlinks resolved, as git's root is). */

@@ -45,6 +45,17 @@ function budgetClass(before: readonly string[], after: readonly string[]): Chang
   return 'other';
 }
 
+/**
+ * The ledger a call's budgets are kept in: the store counts spend per grant id, so a call whose
+ * budgets were charged to one grant and now to another (renamed, or another grant authorizing it)
+ * starts from nothing spent: looser, whatever the limits. Null when the ledger is the same or the
+ * call had no budget before (a budget now is then new: tighter, as budgetClass says).
+ */
+function ledgerClass(before: CallOutcome, after: CallOutcome): ChangeClass | null {
+  if (before.budgets.length === 0 || after.budgets.length === 0 || before.grant === after.grant) return null;
+  return 'looser';
+}
+
 /** Roles every approver must hold: one required before and not now (dropped, or replaced) is looser. */
 function roleClass(before: readonly string[], after: readonly string[]): ChangeClass | null {
   if (before.join(',') === after.join(',')) return null;
@@ -64,8 +75,14 @@ export function classify(before: CallOutcome, after: CallOutcome): Classified {
     found.push([after.approvals < before.approvals ? 'looser' : 'tighter', `approvals_required ${before.approvals} → ${after.approvals}`]);
   const roles = roleClass(before.roles ?? [], after.roles ?? []);
   if (roles) found.push([roles, `approver roles ${list(before.roles)} → ${list(after.roles)}`]);
+  const ledger = ledgerClass(before, after);
   const budget = budgetClass(before.budgets, after.budgets);
-  if (budget) found.push([budget, `budgets ${list(before.budgets)} → ${list(after.budgets)} (grant ${after.grant ?? 'none'})`]);
+  if (ledger)
+    found.push([
+      ledger,
+      `budgets kept under grant ${before.grant ?? 'none'} → under grant ${after.grant ?? 'none'}: the spend so far is not counted (budgets ${list(before.budgets)} → ${list(after.budgets)})`,
+    ]);
+  else if (budget) found.push([budget, `budgets ${list(before.budgets)} → ${list(after.budgets)} (grant ${after.grant ?? 'none'})`]);
   if (before.controls.join(',') !== after.controls.join(',')) found.push(['other', `controls ${list(before.controls)} → ${list(after.controls)}`]);
   if (before.reason !== after.reason) found.push(['other', `${before.decision} by ${before.reason} → by ${after.reason}`]);
   const cls: ChangeClass = found.some(([c]) => c === 'looser') ? 'looser' : found.some(([c]) => c === 'tighter') ? 'tighter' : 'other';

@@ -20,7 +20,7 @@ export function formatDiff(diff: PolicyDiff, format: ReportFormat, labels: DiffL
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 function sign(kind: ActionDiff['kind']): string {
-  return kind === 'added' ? '+' : kind === 'removed' ? '-' : '~';
+  return kind === 'added' ? '+' : kind === 'removed' ? '-' : kind === 'remapped' ? '>' : '~';
 }
 
 function setting(s: SettingChange): string {
@@ -32,7 +32,8 @@ function summaryLine(diff: PolicyDiff): string {
   const settings = s.looserSettings + s.tighterSettings + s.otherSettings;
   const settingText =
     settings > 0 ? `; ${plural(settings, 'setting')} changed (${s.looserSettings} looser, ${s.tighterSettings} tighter, ${s.otherSettings} other)` : '';
-  return `${s.added} added, ${s.removed} removed, ${s.changed} changed; ${plural(s.regions, 'region')} of calls change (${s.looser} looser, ${s.tighter} tighter, ${s.other} other)${settingText}`;
+  const remapped = s.remapped > 0 ? `, ${plural(s.remapped, 'tool')} mapped to another action` : '';
+  return `${s.added} added, ${s.removed} removed, ${s.changed} changed${remapped}; ${plural(s.regions, 'region')} of calls change (${s.looser} looser, ${s.tighter} tighter, ${s.other} other)${settingText}`;
 }
 
 /** `{"amount":600}`, then who asks, where, for what and when, when grants read them. */

@@ -41,10 +41,27 @@ export function templateArgs(t: Template | undefined, resource?: Template): Set<
   return out;
 }
 
+/** The keys a template renders, `{resource}` spelled out: literal runs joined, so two spellings of one key compare equal. */
+function rendered(t: Template, resource: Template | undefined): string {
+  const out: Array<string | { arg: string }> = [];
+  const push = (p: Template['parts'][number]) => {
+    if (p.kind === 'arg') out.push({ arg: p.arg });
+    else if (typeof out.at(-1) === 'string') out[out.length - 1] += p.text;
+    else out.push(p.text);
+  };
+  for (const p of t.parts) {
+    if (p.kind === 'arg' && p.arg === 'resource' && resource) resource.parts.forEach(push);
+    else push(p);
+  }
+  return JSON.stringify(out);
+}
+
 /**
  * An effect or resource key: looser when it now depends on an argument it did not (the model can
  * vary it, so the same effect runs again under a new key) or is gone (nothing keys the effect);
- * tighter when it depends on fewer, or is new; else other.
+ * tighter when it depends on fewer, or is new; else other. An effect key that renders other keys
+ * than before is looser whatever its arguments: the store finds an effect that already ran by its
+ * key, so every effect recorded under an old key can run once more (a renamed literal too).
  */
 function templateChange(field: 'effect' | 'resource', a: PolicyAction, b: PolicyAction): SettingChange[] {
   const before = a[field];
@@ -69,6 +86,8 @@ function templateChange(field: 'effect' | 'resource', a: PolicyAction, b: Policy
       'looser',
       `the key now depends on ${added.map((v) => `\`${v}\``).join(', ')}, which the model chooses: the same ${field === 'effect' ? 'effect can run again' : 'resource is named another way'} under a new key`,
     ];
+  else if (field === 'effect' && before && after && rendered(before, a.resource) !== rendered(after, b.resource))
+    [cls, why] = ['looser', 'the keys it renders are not the ones recorded: every effect that already ran can run once more'];
   else if (dropped.length > 0) [cls, why] = ['tighter', `the key no longer depends on ${dropped.map((v) => `\`${v}\``).join(', ')}`];
   return change(field, tb, ta, cls, why);
 }

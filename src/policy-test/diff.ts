@@ -8,45 +8,25 @@
  */
 import { UserError } from '../diagnostics.js';
 import type { ActionSchemas } from '../generate/tool-schemas.js';
-import { compareAction, type RegionChange } from '../policy/exact/compare.js';
-import { describeRegion, type VariableText } from '../policy/exact/describe.js';
-import { type CallOutcome, DEFAULT_ENVIRONMENT, outcomeKey } from '../policy/exact/model.js';
+import type { Manifest } from '../manifest/types.js';
+import { compareAction, type ActionComparison } from '../policy/exact/compare.js';
 import { TooComplex } from '../policy/exact/patterns.js';
-import { ABSENT } from '../policy/exact/values.js';
-import type { Operand, Policy, PolicyAction } from '../policy/types.js';
+import type { Policy, PolicyAction } from '../policy/types.js';
 import { argSchemas } from './arg-schemas.js';
-import { classify, type ChangeClass } from './classify.js';
-import { createDecider, type DecidedCall, type Decider, type PolicyCall } from './decider.js';
+import type { ChangeClass } from './classify.js';
+import { createDecider, type Decider } from './decider.js';
+import { type RegionDiff, regionDiffs } from './diff-regions.js';
 import { actionSettings, policySettings, type SettingChange } from './diff-settings.js';
+import { manifestChanges, type Remap } from './diff-tools.js';
 
 export type { SettingChange } from './diff-settings.js';
 export type { ChangeClass } from './classify.js';
-
-/** A call as the diff shows it: the arguments, and who asks, where, for what and when when grants read them. */
-export interface WitnessCall {
-  args: Record<string, Operand>;
-  principal?: { agent: string; user: string | null };
-  /** null: the control names none (the policy's own environment applies). */
-  environment?: string | null;
-  task?: string | null;
-  /** ISO 8601, when a grant's expiry tells times apart. */
-  at?: string;
-}
-
-export interface RegionDiff {
-  /** The calls of the region, variable by variable (the ones not named are free). */
-  where: VariableText[];
-  witness: WitnessCall;
-  /** The witness decided by each version's generated module. */
-  before: DecidedCall;
-  after: DecidedCall;
-  class: ChangeClass;
-  what: string[];
-}
+export type { RegionDiff, WitnessCall } from './diff-regions.js';
 
 export interface ActionDiff {
+  /** The action, or for `remapped` the tool (`tool refund`) whose action the manifest changed. */
   action: string;
-  kind: 'added' | 'removed' | 'changed';
+  kind: 'added' | 'removed' | 'changed' | 'remapped';
   settings: SettingChange[];
   regions: RegionDiff[];
   /** More regions than listed (the procedure stopped at its limit). */
@@ -66,6 +46,7 @@ export interface PolicyDiff {
     added: number;
     removed: number;
     changed: number;
+    remapped: number;
     regions: number;
     looser: number;
     tighter: number;
@@ -85,11 +66,16 @@ export interface DiffOptions {
   now?: number;
   /** The two versions' deciders, when the caller has them already (each compiles a generated module). */
   deciders?: [Decider, Decider];
+  /**
+   * The manifests of both versions (the base's null: that revision had none): each tool decides
+   * through the action its manifest maps it to, so a tool mapped to another action is compared too.
+   */
+  manifests?: [Manifest | null, Manifest];
 }
 
 /** "No policy": every call denied (unknown_action). */
-function nothing(head: Policy): Policy {
-  return { schemaVersion: head.schemaVersion, mode: 'enforce', controls: {}, actions: {}, hash: 'none', file: '(none)' };
+function nothing(schemaVersion: number): Policy {
+  return { schemaVersion, mode: 'enforce', controls: {}, actions: {}, hash: 'none', file: '(none)' };
 }
 
 /**
@@ -105,74 +91,49 @@ function meaning(value: unknown): string {
   return JSON.stringify(value ?? null, (k, v: unknown) => (k === 'loc' ? undefined : typeof v === 'bigint' ? `${v}n` : v));
 }
 
-function witnessCall(change: RegionChange, comparison: ReturnType<typeof compareAction>, authority: boolean, now: number): WitnessCall & { call: PolicyCall } {
-  const { model } = comparison;
-  const args: Record<string, Operand> = {};
-  let agent = 'agent';
-  let user: string | null = null;
-  let environment: string | null = null;
-  let task: string | null = null;
-  let at = now;
-  let timed = false;
-  for (const v of model.variables) {
-    const value = change.witness[v.index];
-    if (v.kind === 'arg') {
-      if (value !== ABSENT) args[v.name] = value as Operand;
-    } else if (v.kind === 'agent') agent = value as string;
-    else if (v.kind === 'user') user = value as string | null;
-    else if (v.kind === 'environment') environment = value === DEFAULT_ENVIRONMENT ? null : (value as string);
-    else if (v.kind === 'task') task = value as string | null;
-    else {
-      at = value as number;
-      timed = true;
-    }
-  }
-  const who = authority ? { principal: { agent, user }, environment, task } : {};
-  return { args, ...who, ...(timed ? { at: new Date(at).toISOString() } : {}), call: { action: model.action, args, ...who, at } };
-}
-
-/** The decided call agrees with the procedure's outcome: the same decision, and for a call that runs the same reason and budgets. */
-function confirms(decided: DecidedCall, outcome: CallOutcome): boolean {
-  if (decided.decision !== outcome.decision) return false;
-  if (outcome.decision === 'deny') return true;
-  return decided.reason === outcome.reason && (decided.grant ?? null) === outcome.grant;
-}
-
 function actionDiff(id: string, base: Policy, head: Policy, deciders: () => [Decider, Decider], options: DiffOptions, now: number): ActionDiff | undefined {
   const a = Object.hasOwn(base.actions, id) ? base.actions[id] : undefined;
   const b = Object.hasOwn(head.actions, id) ? head.actions[id] : undefined;
   const schema = options.schemas?.byAction.get(id);
-  let comparison: ReturnType<typeof compareAction>;
-  try {
-    comparison = compareAction(id, { policy: base, action: a }, { policy: head, action: b }, { schema: argSchemas(schema?.params), now });
-  } catch (error) {
-    if (error instanceof TooComplex)
-      throw new UserError(`${id}: ${error.message}, so diff cannot judge it exactly\nhint: write fewer or simpler grant patterns for this action`);
-    throw error;
-  }
+  const comparison = compared(id, () =>
+    compareAction(id, { policy: base, action: a }, { policy: head, action: b }, { schema: argSchemas(schema?.params), now }),
+  );
   const authority = base.authority !== undefined || head.authority !== undefined;
-  const regions = comparison.changes.map((change): RegionDiff => {
-    const w = witnessCall(change, comparison, authority, now);
-    const [b0, b1] = deciders();
-    const before = b0.decide(w.call);
-    const after = b1.decide(w.call);
-    if (!confirms(before, change.before) || !confirms(after, change.after)) {
-      throw new Error(
-        `diff's decision procedure and the generated module disagree on ${id} ${JSON.stringify(w.args, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))}: ` +
-          `expected ${outcomeKey(change.before)} → ${outcomeKey(change.after)}, the modules decide ${before.decision} (${before.reason}) → ${after.decision} (${after.reason})`,
-      );
-    }
-    const { call: _call, ...witness } = w;
-    return { where: describeRegion(comparison.model, comparison.atoms, change.atoms), witness, before, after, ...classified(change) };
-  });
+  const regions = regionDiffs(comparison, [id, id], deciders, authority, now);
   const settings = a && b ? actionSettings(a, b) : [];
   if (regions.length === 0 && settings.length === 0 && a && b) return undefined;
   const kind = !a ? 'added' : !b ? 'removed' : 'changed';
   return { action: id, kind, settings, regions, truncated: comparison.truncated, ...schemaOf(id, options.schemas) };
 }
 
-function classified(change: RegionChange): { class: ChangeClass; what: string[] } {
-  return classify(change.before, change.after);
+function compared(id: string, compare: () => ActionComparison): ActionComparison {
+  try {
+    return compare();
+  } catch (error) {
+    if (error instanceof TooComplex)
+      throw new UserError(`${id}: ${error.message}, so diff cannot judge it exactly\nhint: write fewer or simpler grant patterns for this action`);
+    throw error;
+  }
+}
+
+/**
+ * A tool the manifest maps to another action: its calls, decided before under the old action and
+ * now under the new one (each with its own grants), within the new action's schema. Listed even
+ * when no call changes: the mapping did.
+ */
+function remapDiff(r: Remap, base: Policy, head: Policy, options: DiffOptions, now: number): ActionDiff {
+  const a = Object.hasOwn(base.actions, r.before) ? base.actions[r.before] : undefined;
+  const b = Object.hasOwn(head.actions, r.after) ? head.actions[r.after] : undefined;
+  const schema = options.schemas?.byAction.get(r.after);
+  const comparison = compared(r.tool, () =>
+    compareAction(r.tool, { policy: base, action: a, id: r.before }, { policy: head, action: b, id: r.after }, { schema: argSchemas(schema?.params), now }),
+  );
+  let made: [Decider, Decider] | undefined;
+  const deciders = (): [Decider, Decider] => (made ??= [createDecider(only(base, [r.before])), createDecider(only(head, [r.after]))]);
+  const authority = base.authority !== undefined || head.authority !== undefined;
+  const regions = regionDiffs(comparison, [r.before, r.after], deciders, authority, now);
+  const settings: SettingChange[] = [{ field: 'action', before: r.before, after: r.after, class: 'other' }];
+  return { action: r.tool, kind: 'remapped', settings, regions, truncated: comparison.truncated, ...schemaOf(r.after, options.schemas) };
 }
 
 /** Whether anything outside the action itself that decides its calls changed (grants, controls, environment). */
@@ -182,7 +143,7 @@ function contextChanged(base: Policy, head: Policy): boolean {
 
 export function diffPolicies(base: Policy | null, head: Policy, options: DiffOptions = {}): PolicyDiff {
   const now = options.now ?? Date.now();
-  const from = base ?? nothing(head);
+  const from = base ?? nothing(head.schemaVersion);
   const context = contextChanged(from, head);
   const ids = [...new Set([...Object.keys(from.actions), ...Object.keys(head.actions)])].sort();
   const changed = ids.filter((id) => {
@@ -199,6 +160,12 @@ export function diffPolicies(base: Policy | null, head: Policy, options: DiffOpt
     if (d) actions.push(d);
   }
   const settings = policySettings(base, head);
+  if (options.manifests) {
+    const [mb, mh] = options.manifests;
+    const tools = manifestChanges(mb, mh);
+    for (const r of tools.remaps) actions.push(remapDiff(r, from, head, options, now));
+    settings.push(...tools.settings);
+  }
   const regions = actions.flatMap((a) => a.regions);
   const allSettings = [...settings, ...actions.flatMap((a) => a.settings)];
   const count = <T extends { class: ChangeClass }>(list: T[], c: ChangeClass) => list.filter((x) => x.class === c).length;
@@ -212,6 +179,7 @@ export function diffPolicies(base: Policy | null, head: Policy, options: DiffOpt
       added: actions.filter((a) => a.kind === 'added').length,
       removed: actions.filter((a) => a.kind === 'removed').length,
       changed: actions.filter((a) => a.kind === 'changed').length,
+      remapped: actions.filter((a) => a.kind === 'remapped').length,
       regions: regions.length,
       looser: count(regions, 'looser'),
       tighter: count(regions, 'tighter'),
@@ -221,6 +189,27 @@ export function diffPolicies(base: Policy | null, head: Policy, options: DiffOpt
       otherSettings: count(allSettings, 'other'),
     },
   };
+}
+
+/**
+ * A project whose manifest is gone at the head: its tools no longer go through any policy (the
+ * SDK's own `tool()` again, as `check` at a workspace root cannot tell from a package it never
+ * knew), so every call its policy decided now runs undecided: looser, whatever the policy said.
+ */
+export function diffGone(base: Policy | null): PolicyDiff {
+  const actions = Object.keys(base?.actions ?? {}).length;
+  const settings: SettingChange[] = [
+    {
+      field: 'policy',
+      before: base ? `${actions} action${actions === 1 ? '' : 's'}` : 'none',
+      after: 'no manifest',
+      class: 'looser',
+      why: "the project's manifest is gone: no policy decides its tools' calls",
+    },
+  ];
+  const head = nothing(base?.schemaVersion ?? 1);
+  const zero = { added: 0, removed: 0, changed: 0, remapped: 0, regions: 0, looser: 0, tighter: 0, other: 0, tighterSettings: 0, otherSettings: 0 };
+  return { base, head, settings, actions: [], schemaNote: null, summary: { ...zero, looserSettings: 1 } };
 }
 
 function schemaOf(id: string, schemas: ActionSchemas | undefined): Pick<ActionDiff, 'schema'> {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { CallOutcome } from '../../src/policy/exact/model.js';
+import { type CallOutcome, outcomeKey } from '../../src/policy/exact/model.js';
 import { parsePolicy } from '../../src/policy/load.js';
 import type { Policy } from '../../src/policy/types.js';
 import { classify } from '../../src/policy-test/classify.js';
@@ -65,6 +65,19 @@ describe('a call whose outcome changes', () => {
     expect(cls({ budgets: ['amount/50000/86400'] }, { ...base, budgets: [] }).class).toBe('tighter');
   });
 
+  it('budgets kept under another grant id (a renamed grant) start from nothing spent: looser, whatever the limits', () => {
+    expect(cls({ grant: 'support-2026' })).toEqual({
+      class: 'looser',
+      what: ['budgets kept under grant support → under grant support-2026: the spend so far is not counted (budgets amount/50000/86400 → amount/50000/86400)'],
+    });
+    expect(cls({ grant: 'support-2026', budgets: ['amount/10/86400'] }).class).toBe('looser');
+    // a grant with no budget keeps no ledger: its id alone changes nothing a call may do
+    const unbudgeted = { ...base, budgets: [] };
+    expect(outcomeKey({ ...unbudgeted, grant: 'support-2026' })).toBe(outcomeKey(unbudgeted));
+    // one with a budget does: the procedure reports the calls it authorizes
+    expect(outcomeKey({ ...base, grant: 'support-2026' })).not.toBe(outcomeKey(base));
+  });
+
   it('what changes only the record (the matched rule, the controls cited) is other', () => {
     expect(cls({ reason: 'rule[0]', rule: 0 })).toEqual({ class: 'other', what: ['approve by rule[1] → by rule[0]'] });
     expect(cls({ controls: [] })).toEqual({ class: 'other', what: ['controls payments-approval → none'] });
@@ -84,12 +97,20 @@ function action(yaml: string, version = 8): Policy {
 const settings = (a: string, b: string) => actionSettings(action(a).actions['pay']!, action(b).actions['pay']!).map((s) => [s.field, s.class]);
 
 describe('a setting that changes', () => {
-  it('effect: a new dependency on a model-chosen argument or no key at all is looser; fewer, or a new key, tighter', () => {
+  it('effect: a new dependency on a model-chosen argument, other keys rendered, or no key at all is looser; a new key tighter', () => {
     expect(settings('    effect: "pay:{id}"\n', '    effect: "pay:{id}:{nonce}"\n')).toEqual([['effect', 'looser']]);
     expect(settings('    effect: "pay:{id}"\n', '')).toEqual([['effect', 'looser']]);
-    expect(settings('    effect: "pay:{id}:{nonce}"\n', '    effect: "pay:{id}"\n')).toEqual([['effect', 'tighter']]);
     expect(settings('', '    effect: "pay:{id}"\n')).toEqual([['effect', 'tighter']]);
-    expect(settings('    effect: "pay:{id}"\n', '    effect: "payment:{id}"\n')).toEqual([['effect', 'other']]);
+    // the store finds an effect that ran by its key: a renamed literal, or one argument fewer, renders
+    // keys nothing was recorded under, so every effect that already ran can run once more
+    expect(settings('    effect: "pay:{id}"\n', '    effect: "payment:{id}"\n')).toEqual([['effect', 'looser']]);
+    expect(settings('    effect: "pay:{id}:{nonce}"\n', '    effect: "pay:{id}"\n')).toEqual([['effect', 'looser']]);
+    // another spelling of the same keys (through `{resource}`) renders what it did: not looser
+    expect(settings('    effect: "pay:{id}"\n', '    resource: "pay:{id}"\n    effect: "{resource}"\n')).toEqual([
+      ['effect', 'other'],
+      ['resource', 'tighter'],
+    ]);
+    expect(settings('    resource: "p:{id}"\n    effect: "pay:{resource}"\n', '    effect: "pay:p:{id}"\n')[0]).toEqual(['effect', 'other']);
     // `{resource}` stands for the resource's arguments
     expect(settings('    resource: "p:{id}"\n    effect: "pay:{resource}"\n', '    resource: "p:{id}:{nonce}"\n    effect: "pay:{resource}"\n')).toEqual([
       ['effect', 'looser'],

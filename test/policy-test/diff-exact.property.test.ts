@@ -11,6 +11,7 @@ import type { Policy } from '../../src/policy/types.js';
 import { createDecider, type DecidedCall, type Decider } from '../../src/policy-test/decider.js';
 import { argSchemas } from '../../src/policy-test/arg-schemas.js';
 import { diffPolicies } from '../../src/policy-test/diff.js';
+import { regionDiffs } from '../../src/policy-test/diff-regions.js';
 
 // The exact diff against brute force: random pairs of policies over small finite domains (rules,
 // data labels, templates, controls and roles, approvals, grants with every field), and every call
@@ -83,7 +84,8 @@ type PolicySpec = typeof policyArb extends (b: boolean) => fc.Arbitrary<infer T>
 const y = (v: unknown): string => JSON.stringify(v);
 const whenText = (w: ReadonlyArray<{ arg: string; op: string; value: unknown }>) => `{ ${w.map((c) => `${c.arg}_${c.op}: ${y(c.value)}`).join(', ')} }`;
 
-function render(p: PolicySpec): string {
+/** The policy's text; `id`: the id its action is written under (a tool mapped to another action). */
+function render(p: PolicySpec, id: string = ACT): string {
   const out = ['schema: ctrlrun.policy/v7', `mode: ${p.mode}`];
   if (p.environment) out.push(`environment: ${p.environment}`);
   out.push('controls:');
@@ -105,7 +107,7 @@ function render(p: PolicySpec): string {
   out.push('actions:', '  other: { decision: allow }');
   const a = p.action;
   if (a) {
-    out.push(`  ${ACT}:`);
+    out.push(`  ${id}:`);
     if (a.effect) out.push(`    effect: ${y(a.effect)}`);
     if (a.resource) out.push(`    resource: ${y(a.resource)}`);
     if (a.controls.length > 0) out.push(`    controls: ${y(a.controls)}`);
@@ -123,21 +125,30 @@ function render(p: PolicySpec): string {
   return `${out.join('\n')}\n`;
 }
 
-function load(p: PolicySpec): Policy | undefined {
-  const r = parsePolicy(render(p), '/p/ctrlrun.yaml');
+function load(p: PolicySpec, id: string = ACT): Policy | undefined {
+  const r = parsePolicy(render(p, id), '/p/ctrlrun.yaml');
   return r.value && !r.diagnostics.some((d) => d.severity === 'error') ? r.value : undefined;
 }
 
 /** The oracle: what a generated module decides, read with the policy's own data (controls, roles, budgets). */
-function outcome(policy: Policy, d: DecidedCall): string {
+function outcome(policy: Policy, d: DecidedCall, id: string = ACT): string {
   if (d.decision === 'deny') return 'deny';
-  const a = policy.actions[ACT]!;
+  const a = policy.actions[id]!;
   const rule = a.rules[d.rule ?? 0]!;
   const approve = d.decision === 'approve';
   const roles = approve ? [...new Set(a.controls.flatMap((c) => (policy.controls[c]?.approverRole ? [policy.controls[c]!.approverRole!] : [])))].sort() : null;
   const grant = d.grant ? policy.authority!.grants.find((g) => g.id === d.grant)! : undefined;
   const budgets = (grant?.budgets ?? []).map((b) => `${b.metric}/${b.limit}/${b.windowSeconds}`).sort();
-  return JSON.stringify([d.decision, d.reason, [...new Set([...a.controls, ...rule.controls])].sort(), approve ? a.approvalsRequired : null, roles, budgets]);
+  // the store keeps a budget's spend per grant id: the grant counts where it has budgets
+  return JSON.stringify([
+    d.decision,
+    d.reason,
+    [...new Set([...a.controls, ...rule.controls])].sort(),
+    approve ? a.approvalsRequired : null,
+    roles,
+    budgets.length > 0 ? d.grant : null,
+    budgets,
+  ]);
 }
 
 const SCHEMA_PARAMS = new Map<string, ParamSchema>([
@@ -176,18 +187,21 @@ function* calls(withContext: boolean, resources = false): Generator<Call> {
     }
 }
 
-function check(base: Policy, head: Policy, schema: boolean, resources = false): void {
+/** `ids`: the action the tool decides through in each version (two: the manifest mapped it to another). */
+function check(base: Policy, head: Policy, schema: boolean, resources = false, ids: readonly [string, string] = [ACT, ACT]): void {
   const withContext = base.authority !== undefined || head.authority !== undefined;
   const deciders: [Decider, Decider] = [createDecider(base), createDecider(head)];
   const cmp = compareAction(
     ACT,
-    { policy: base, action: base.actions[ACT] },
-    { policy: head, action: head.actions[ACT] },
+    { policy: base, action: base.actions[ids[0]], id: ids[0] },
+    { policy: head, action: head.actions[ids[1]], id: ids[1] },
     { schema: schema ? argSchemas(SCHEMA_PARAMS) : undefined, now: NOW },
   );
   // the diff itself: every witness confirmed by both modules (it throws otherwise), one region each
-  const diff = diffPolicies(base, head, { now: NOW, deciders, ...(schema ? { schemas: SCHEMAS } : {}) });
-  expect(diff.actions.find((a) => a.action === ACT)?.regions.length ?? 0).toBe(cmp.changes.length);
+  if (ids[0] === ids[1]) {
+    const diff = diffPolicies(base, head, { now: NOW, deciders, ...(schema ? { schemas: SCHEMAS } : {}) });
+    expect(diff.actions.find((a) => a.action === ACT)?.regions.length ?? 0).toBe(cmp.changes.length);
+  } else expect(regionDiffs(cmp, ids, () => deciders, withContext, NOW)).toHaveLength(cmp.changes.length);
   const { model, atoms } = cmp;
   const valueIn = (c: Call, kind: string, name: string): unknown =>
     kind === 'arg'
@@ -219,8 +233,8 @@ function check(base: Policy, head: Policy, schema: boolean, resources = false): 
       ...(withContext ? { principal: { agent: c.agent, user: c.user }, environment: c.environment, task: c.task } : {}),
       at: c.at,
     };
-    const before = outcome(base, deciders[0].decide(call));
-    const after = outcome(head, deciders[1].decide(call));
+    const before = outcome(base, deciders[0].decide({ ...call, action: ids[0] }), ids[0]);
+    const after = outcome(head, deciders[1].decide({ ...call, action: ids[1] }), ids[1]);
     // the atom of each variable that holds the call's value: none means the partition missed a class
     const where = model.variables.map((v) => {
       const atom = atomAt(v.index, valueIn(c, v.kind, v.name));
@@ -234,7 +248,9 @@ function check(base: Policy, head: Policy, schema: boolean, resources = false): 
     }
     if (inside.length !== 1) expect.fail(`a change in ${inside.length} regions: ${JSON.stringify(call)}: ${before} → ${after}`);
     const key = (o: (typeof inside)[number]['before']) =>
-      o.decision === 'deny' ? 'deny' : JSON.stringify([o.decision, o.reason, o.controls, o.approvals, o.roles, o.budgets]);
+      o.decision === 'deny'
+        ? 'deny'
+        : JSON.stringify([o.decision, o.reason, o.controls, o.approvals, o.roles, o.budgets.length > 0 ? o.grant : null, o.budgets]);
     expect([key(inside[0]!.before), key(inside[0]!.after)]).toEqual([before, after]);
   }
 }
@@ -256,6 +272,47 @@ describe('the exact diff against brute force', () => {
   it('grants (subjects, resources, constraints, environments, expiry, tasks, budgets) with principals, places, tasks and times', () => {
     fc.assert(
       fc.property(pair(true), ({ base, head, schema }) => check(base!, head!, schema)),
+      { numRuns: 30 },
+    );
+  });
+
+  it("a tool mapped to another action (the manifest changed): its calls decided under each version's own action and grants", () => {
+    // the head's action written as act2 (grants on `act` no longer cover it, `**` does), or the
+    // tool pointed at `other`, which allows every call
+    const remapped = fc
+      .tuple(policyArb(true), policyArb(true), fc.constantFrom('act2', 'other'), fc.boolean())
+      .map(([a, b, to, schema]) => ({ schema, to, base: load(a), head: load(b, to === 'act2' ? 'act2' : ACT) }))
+      .filter((x) => x.base !== undefined && x.head !== undefined);
+    fc.assert(
+      fc.property(remapped, ({ base, head, to, schema }) => check(base!, head!, schema, false, [ACT, to])),
+      { numRuns: 40 },
+    );
+  });
+
+  it('grants renamed (a budget kept under another id starts from nothing spent): the same policy with its grant ids permuted', () => {
+    type Id = 'g1' | 'g2' | 'g3';
+    const ids = fc.constantFrom<[Id, Id, Id]>(['g2', 'g1', 'g3'], ['g3', 'g2', 'g1'], ['g2', 'g3', 'g1'], ['g1', 'g3', 'g2']);
+    // grants that cover the action, on an action that lets some calls run: a renaming shows
+    const covering = policyArb(true).chain((p) =>
+      fc
+        .record({
+          action,
+          grants: fc.uniqueArray(
+            grant.map((g) => ({ ...g, actions: [ACT] as [typeof ACT], expires: null })),
+            { minLength: 1, maxLength: 3, selector: (g) => g.id },
+          ),
+        })
+        .map((x) => ({ ...p, ...x })),
+    );
+    const renamed = fc
+      .tuple(covering, ids, fc.boolean())
+      .map(([a, to, schema]) => {
+        const b: PolicySpec = { ...a, grants: a.grants.map((g) => ({ ...g, id: to[['g1', 'g2', 'g3'].indexOf(g.id)]! })) };
+        return { schema, base: load(a), head: load(b) };
+      })
+      .filter((x) => x.base !== undefined && x.head !== undefined);
+    fc.assert(
+      fc.property(renamed, ({ base, head, schema }) => check(base!, head!, schema)),
       { numRuns: 30 },
     );
   });

@@ -92,6 +92,49 @@ describe('each loosening a reviewer tried is found, classified looser, and fails
   });
 });
 
+describe("the red team's loosenings that left the policy's rules alone", () => {
+  it('a tool mapped to another action in the manifest is compared through its mapping: looser where the new action lets more through', async () => {
+    const { code, report } = await diffJson(pullRequest(LOOSENINGS['the refund tool mapped to another action in the manifest, the policy untouched']!));
+    expect(code).toBe(1);
+    const refund = report.actions.find((a: { action: string }) => a.action === 'tool refund');
+    expect(refund.kind).toBe('remapped');
+    expect(refund.settings).toEqual([{ field: 'action', before: 'stripe.refund', after: 'payments.pay', class: 'other' }]);
+    // ops had no grant on stripe.refund: its refunds were denied, and now run unasked
+    expect(
+      refund.regions.some(
+        (r: Region) => r.class === 'looser' && r.witness.principal!.agent === 'ops' && r.before.decision === 'deny' && r.after.decision === 'allow',
+      ),
+    ).toBe(true);
+    expect(report.summary.remapped).toBe(1);
+  });
+
+  it('an effect key whose literal is renamed is looser: the keys already recorded no longer match', async () => {
+    const { code, report } = await diffJson(pullRequest(LOOSENINGS['the effect key literal renamed (every recorded refund can run once more)']!));
+    expect(code).toBe(1);
+    const refund = report.actions.find((a: { action: string }) => a.action === 'stripe.refund');
+    expect(refund.settings).toEqual([
+      {
+        field: 'effect',
+        before: 'refund:{payment_id}',
+        after: 'refund-v2:{payment_id}',
+        class: 'looser',
+        why: 'the keys it renders are not the ones recorded: every effect that already ran can run once more',
+      },
+    ]);
+  });
+
+  it('a grant with a budget renamed is looser on every call it authorizes: the ledger is kept per grant id', async () => {
+    const { code, report } = await diffJson(pullRequest(LOOSENINGS['the grant with a budget renamed (its spend so far forgotten)']!));
+    expect(code).toBe(1);
+    const refunds = regionsOf(report, 'stripe.refund');
+    expect(refunds.length).toBeGreaterThan(0);
+    expect(refunds.every((r) => r.class === 'looser' && r.witness.principal!.agent === 'support')).toBe(true);
+    expect(refunds[0]!.what).toContain(
+      'budgets kept under grant support-refunds → under grant support-refunds-2026: the spend so far is not counted (budgets amount/50000/86400 → amount/50000/86400)',
+    );
+  });
+});
+
 describe('what the diff refuses rather than guess', () => {
   it('a witness the generated modules decide otherwise than the procedure is an internal error, never a report', async () => {
     const { parsePolicy } = await import('../../src/policy/load.js');

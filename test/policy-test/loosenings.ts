@@ -99,6 +99,16 @@ export const LOOSENINGS: Record<string, (dir: string) => void> = {
     writeFileSync(path.join(dir, 'ctrlrun.yaml'), POLICY.replace('      - decision: deny\n  accounts.close', '      - decision: allow\n  accounts.close')),
   'the effect key now depends on a nonce the model chooses': (dir) =>
     writeFileSync(path.join(dir, 'ctrlrun.yaml'), POLICY.replace('effect: "refund:{payment_id}"', 'effect: "refund:{payment_id}:{nonce}"')),
+  // the red team's: the policy untouched, the refund tool pointed at an action ops may run unasked
+  'the refund tool mapped to another action in the manifest, the policy untouched': (dir) =>
+    writeFileSync(
+      path.join(dir, 'ctrlrun.tools.yaml'),
+      MANIFEST.replace('  - tool: refund\n    action: stripe.refund', '  - tool: refund\n    action: payments.pay'),
+    ),
+  'the effect key literal renamed (every recorded refund can run once more)': (dir) =>
+    writeFileSync(path.join(dir, 'ctrlrun.yaml'), POLICY.replace('effect: "refund:{payment_id}"', 'effect: "refund-v2:{payment_id}"')),
+  'the grant with a budget renamed (its spend so far forgotten)': (dir) =>
+    writeFileSync(path.join(dir, 'ctrlrun.yaml'), POLICY.replace('- id: support-refunds', '- id: support-refunds-2026')),
 };
 
 /** A repository whose `main` holds the project, and a working tree changed by `change` on a branch (committed). */

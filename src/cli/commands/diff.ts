@@ -1,12 +1,13 @@
 import { readActionSchemas } from '../../generate/project-schemas.js';
 import { MANIFEST_FILE } from '../../manifest/load.js';
-import { diffChanges, diffPolicies } from '../../policy-test/diff.js';
+import type { Manifest } from '../../manifest/types.js';
+import { diffChanges, diffGone, diffPolicies } from '../../policy-test/diff.js';
 import { formatDiff, joinReports, type ReportFormat } from '../../policy-test/diff-report.js';
 import { failCode, type FailOn } from '../../policy-test/oversight.js';
 import type { CommandSpec } from '../context.js';
 import { displayPath } from '../../format-diagnostics.js';
 import { loadPolicyInput } from '../policy-input.js';
-import { loadPolicyVersion, readPolicyVersion } from '../policy-revision.js';
+import { loadPolicyVersion, manifestsGone, readPolicyVersion } from '../policy-revision.js';
 import { policyPackages } from '../policy-packages.js';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -45,6 +46,12 @@ export const diffCommand: CommandSpec<DiffArgs> = {
     const bare = (ref: string | undefined) => ref === undefined || (!ref.includes(':') && !existsSync(path.resolve(ctx.cwd, ref)));
     const packages = bare(args.base) && bare(args.head) ? policyPackages(ctx.cwd, args) : undefined;
     const runs = (packages ?? [args.manifest]).map((manifest) => diffOne({ ...args, manifest }, ctx.cwd));
+    // a package whose manifest the change deleted is no package any more at the head: found at the base
+    if (packages)
+      for (const gone of manifestsGone(args.base, ctx.cwd, args.head, packages)) {
+        const diff = diffGone(gone.policy);
+        runs.push({ report: formatDiff(diff, args.format, { base: gone.label, head: 'no manifest' }), code: failCode(args.failOn, diffChanges(diff)) });
+      }
     ctx.stdout(
       joinReports(
         runs.map((r) => r.report),
@@ -62,15 +69,21 @@ function diffOne(args: DiffArgs, cwd: string): { report: string; code: number } 
   const working = { policy: input?.policy.file, manifest: args.policy === undefined ? input?.project?.manifest.file : undefined };
   // a revision with no counterpart of the policy is "no policy": every call denied there
   const base = readPolicyVersion(args.base, cwd, working);
-  const head = args.head === undefined ? { policy: input!.policy, label: displayPath(input!.policy.file, cwd) } : loadPolicyVersion(args.head, cwd, working);
+  const head =
+    args.head === undefined
+      ? { policy: input!.policy, label: displayPath(input!.policy.file, cwd), manifest: working.manifest === undefined ? undefined : input?.project?.manifest }
+      : loadPolicyVersion(args.head, cwd, working);
   // the tools' schemas as the working tree's code declares them: the calls considered stay within them
   const manifest = input?.project?.manifest;
+  // both revisions' manifests, when both have one: a tool mapped to another action is compared too
+  // (a base with none has no policy either: every call denied, each action reported as added)
+  const manifests = base.manifest && head.manifest ? { manifests: [base.manifest, head.manifest] as [Manifest, Manifest] } : {};
   const diff = diffPolicies(
     base.policy,
     head.policy,
     manifest
-      ? { schemas: readActionSchemas(manifest) }
-      : { unlimited: `no ${MANIFEST_FILE} found, so the calls are not limited to the tools' parameter schemas` },
+      ? { schemas: readActionSchemas(manifest), ...manifests }
+      : { unlimited: `no ${MANIFEST_FILE} found, so the calls are not limited to the tools' parameter schemas`, ...manifests },
   );
   return { report: formatDiff(diff, args.format, { base: base.label, head: head.label }), code: failCode(args.failOn, diffChanges(diff)) };
 }

@@ -59,10 +59,14 @@ export interface CallOutcome {
   deniedBy: 'templates' | 'rules' | 'authority' | null;
 }
 
-/** What an outcome is compared by: who may do what, not which grant or why a denial. */
+/**
+ * What an outcome is compared by: who may do what, not why a denial. The grant counts only where it
+ * has budgets: the store keeps their spend per grant id, so a call charged to another grant (a
+ * renamed one too) starts from nothing spent.
+ */
 export function outcomeKey(o: CallOutcome): string {
   if (o.decision === 'deny') return 'deny';
-  return JSON.stringify([o.decision, o.reason, o.controls, o.approvals, o.roles, o.budgets]);
+  return JSON.stringify([o.decision, o.reason, o.controls, o.approvals, o.roles, o.budgets.length > 0 ? o.grant : null, o.budgets]);
 }
 
 export interface Machine {
@@ -96,6 +100,11 @@ export interface Side {
   policy: Policy;
   /** Undefined: the version does not list the action (`unknown_action`, or no policy at all). */
   action: PolicyAction | undefined;
+  /**
+   * The action's id in this version, when not the compared one: a tool mapped to one action before
+   * and another now is decided under each version's own id (the grants that cover it follow it).
+   */
+  id?: string;
 }
 
 const OK = 'ok';
@@ -138,7 +147,7 @@ class Builder {
 
   grantsOf(side: Side): PolicyGrant[] {
     if (!side.policy.authority || !side.action) return [];
-    return side.policy.authority.grants.filter((g) => g.actions.some((p) => patternMatches(p, this.actionId, '.')));
+    return side.policy.authority.grants.filter((g) => g.actions.some((p) => patternMatches(p, side.id ?? this.actionId, '.')));
   }
 
   private variable(kind: VariableKind, name: string): number {
