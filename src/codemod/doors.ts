@@ -180,6 +180,18 @@ function planAgentTools(scan: FileScan, d: DoorTools): void {
   for (const call of scan.agentAsToolCalls ?? []) {
     const door: DoorKind = 'asTool';
     const name = call.toolName;
+    // `asTool` reached through `.call`, `.apply`, `Reflect.apply` or as a value: no rewrite keeps its meaning
+    if (call.indirect !== undefined) {
+      left(
+        door,
+        call.span,
+        'unanalysable',
+        `asTool is reached ${call.indirect === 'value' ? 'as a value (bound, stored or passed on)' : `through ${call.indirect === 'reflect' ? '`Reflect.apply`' : `\`.${call.indirect}\``}`}`,
+        'Call it on the agent: `agent.asTool({ toolName, ... })`.',
+        name,
+      );
+      continue;
+    }
     if (call.argumentCount > 1) {
       left(door, call.span, 'unanalysable', 'asTool() is given more than one argument', 'Pass one options object.', name);
       continue;

@@ -49,6 +49,17 @@ export function planHandoffs(scan: FileScan, d: DoorTools): void {
       );
       continue;
     }
+    if (h.constructed) {
+      left(
+        'handoff',
+        h.span,
+        'unanalysable',
+        '`new Handoff(agent, onInvokeHandoff)` runs an invoke function protectHandoff cannot take',
+        'Write it `handoff(agent, { onHandoff, inputType })` so it can become `protectHandoff(...)`.',
+        h.to,
+      );
+      continue;
+    }
     const callee = ctx.callee('protectHandoff');
     if (h.form === 'element') {
       plan.edits.push({ start: h.span.start, end: h.span.start, text: `${callee}(${ctx.quoted(action)}, ` }, { start: h.span.end, end: h.span.end, text: ')' });

@@ -117,6 +117,8 @@ export interface OpaqueFactoryUse {
   what: string;
   /** Why it cannot be followed, for the message. */
   reason: string;
+  /** The SDK export the value is (`tool`, `Agent`, `handoff`, `Agent.create`); absent for a module. */
+  door?: string;
 }
 
 /** A function tool written by hand as an object literal (`{ type: 'function', name, invoke }`). */
@@ -250,14 +252,24 @@ export interface McpErrorFunction {
   where: 'server' | 'mcpConfig';
 }
 
-/** `agent.asTool(...)` on an agent the SDK made (`new Agent`, `Agent.create`, `clone`, followed through variables). */
+/**
+ * `agent.asTool(...)` on an agent the SDK made (`new Agent`, `Agent.create`, `clone`, followed through
+ * variables); also `asTool` reached another way: `agent.asTool.call(agent, o)`,
+ * `Agent.prototype.asTool.call(agent, o)`, `.apply`, `Reflect.apply`, or as a value (`bind`, stored).
+ */
 export interface AgentAsToolCall {
   kind: 'agent-as-tool';
   span: Span;
-  /** The whole callee `writer.asTool`, which the codemod replaces. */
+  /** The whole callee `writer.asTool` (`Agent.prototype.asTool.call` when indirect), which the codemod replaces. */
   callee: Span;
-  /** The receiver expression (`writer`). */
+  /** The receiver expression (`writer`; the `this` argument when indirect). */
   receiver: Span;
+  /**
+   * How `asTool` is reached when it is not called on its agent: through `.call(agent, o)` (the
+   * codemod still rewrites it), `.apply`, `Reflect.apply`, or as a value (bound, stored, passed on:
+   * no options check can read, `span` is where the method is read).
+   */
+  indirect?: 'call' | 'apply' | 'reflect' | 'value';
   options: ToolCallOptions;
   /** Number of arguments. */
   argumentCount: number;
@@ -312,6 +324,8 @@ export interface HandoffSite {
   inputType: boolean | 'unknown';
   /** An element of an array literal (the codemod can wrap it in place). */
   inArray?: boolean;
+  /** `new Handoff(agent, onInvokeHandoff)`: the SDK's class, whose invoke function is app code run on the model's input (not rewritable). */
+  constructed?: boolean;
 }
 
 /** `new Agent({ mcpServers: [...] })` (also `Agent.create({...})`). */

@@ -56,4 +56,30 @@ describe('codemod: SandboxAgents and handoffs', () => {
     expect(r.after).toBeUndefined();
     expect(r.findings).toEqual([expect.objectContaining({ kind: 'door-left', door: 'handoff', reason: 'unmapped', name: 'a' })]);
   });
+
+  // red team of issue 35: what the scanner now sees is rewritten where a rewrite keeps its meaning, else left for a hand
+  it('wraps new X() of a class extending SandboxAgent', () => {
+    const r = rewrite(`${SDK}class OpsAgent extends SandboxAgent {}\nexport const ops = new OpsAgent({ name: 'ops' });\n`);
+    expect(r.after).toContain("export const ops = protectSandboxAgent(new OpsAgent({ name: 'ops' }));");
+  });
+
+  it('leaves new Handoff(agent, onInvoke), asTool through .call or bound, and a server pushed into a local array', () => {
+    const r = rewrite(
+      "import { Agent, Handoff, MCPServerStdio } from '@openai/agents';\n" +
+        "const oncall = new Agent({ name: 'oncall' });\n" +
+        'export const h = new Handoff(oncall, async () => oncall);\n' +
+        "export const t = Agent.prototype.asTool.call(oncall, { toolName: 'o' });\n" +
+        'const f = oncall.asTool.bind(oncall);\n' +
+        'const servers = [];\n' +
+        "servers.push(new MCPServerStdio({ name: 'gh', fullCommand: 'x' }));\n" +
+        "export const a = new Agent({ name: 'a', mcpServers: servers });\n",
+    );
+    expect(r.after).toBeUndefined();
+    expect(r.findings).toEqual([
+      expect.objectContaining({ kind: 'door-left', door: 'asTool', line: 4, reason: 'unanalysable', message: expect.stringContaining('through `.call`') }),
+      expect.objectContaining({ kind: 'door-left', door: 'asTool', line: 5, reason: 'unanalysable', message: expect.stringContaining('as a value') }),
+      expect.objectContaining({ kind: 'door-left', door: 'mcpServers', line: 7, reason: 'unanalysable' }),
+      expect.objectContaining({ kind: 'door-left', door: 'handoff', line: 3, reason: 'unanalysable', message: expect.stringContaining('new Handoff') }),
+    ]);
+  });
 });

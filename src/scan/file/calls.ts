@@ -1,6 +1,6 @@
 import type { ts } from 'ts-morph';
 import { typescript } from '../typescript.js';
-import { holdsToolFactory, isSdkModule, isToolFactory, moduleValue, requiredModule } from '../imports.js';
+import { holdsDoor, isSdkModule, isToolFactory, moduleValue, requiredModule } from '../imports.js';
 import { spanOf } from '../parse.js';
 import { opaqueModuleLoad } from '../module-loads.js';
 import { identityReadOf, runCallOf } from '../runs.js';
@@ -20,6 +20,7 @@ import type { FileScan, SdkToolCall } from '../types.js';
 import { agentNameOf } from './agents.js';
 import { constObjectLiteral, doorOf, isProtectedToolCallee, opaque, resolve, type FileContext, type ResolvedMember } from './context.js';
 import { onMethodCall } from './methods.js';
+import { followValue } from './escapes.js';
 import { onHandoffCall, onProtectedHandoff } from './handoffs.js';
 import { resolveName } from './names.js';
 import { givesModelSomething } from '../sdk-surface.js';
@@ -51,7 +52,12 @@ function onModuleLoad(cx: FileContext, node: ts.CallExpression): boolean {
     return true;
   }
   const req = requiredModule(node);
-  if (req !== undefined && (isSdkModule(req) || moduleValue(req, cx.fileAbs, cx.links))) cx.scan.importsSdk = true;
+  const required = req !== undefined ? moduleValue(req, cx.fileAbs, cx.links) : undefined;
+  if (required) {
+    cx.scan.importsSdk = true;
+    // `require('@openai/agents').tool` is read like `sdk.tool`, wherever it ends up
+    if (required.kind === 'module' && holdsDoor(required)) followValue(cx, node, { kind: 'module', value: required }, req!);
+  }
   if (node.expression.kind !== typescript.SyntaxKind.ImportKeyword) return false;
   const arg = node.arguments[0];
   const spec = arg && isStringLike(arg) ? arg.text : undefined;
@@ -68,8 +74,10 @@ function onModuleLoad(cx: FileContext, node: ts.CallExpression): boolean {
     i--
   )
     up = ancestors[i - 1];
-  if (!(up && typescript.isAwaitExpression(up)) && holdsToolFactory(v))
+  if (!holdsDoor(v)) return true;
+  if (!(up && typescript.isAwaitExpression(up)))
     opaque(cx, node, spec!, 'the dynamic import is not awaited where it is made, so check cannot follow the module it loads');
+  else if (v.kind === 'module') followValue(cx, node, { kind: 'module', value: v }, spec!);
   return true;
 }
 

@@ -4,7 +4,8 @@ import { spanOf } from '../parse.js';
 import { isStringLike, optionsOf, skipWrappers } from '../syntax.js';
 import type { HandoffSite, ToolCallOptions } from '../types.js';
 import { agentNameOf, isAgentExpr } from './agents.js';
-import { constObjectLiteral, initializerOf, type FileContext, type ResolvedMember } from './context.js';
+import { constObjectLiteral, initializerOf, resolve, type FileContext, type ResolvedMember } from './context.js';
+import { isSdkModule } from '../imports.js';
 
 // Handoffs: the SDK's `handoff(agent, config)`, agents listed in `handoffs: [...]`, and the
 // generated module's `protectHandoff(action, agent, config)`.
@@ -31,6 +32,27 @@ export function onHandoffCall(cx: FileContext, node: ts.CallExpression, r: Resol
     site.argumentsStart = node.arguments.pos;
   }
   const to = args[0] ? agentNameOf(cx, args[0]) : undefined;
+  if (to !== undefined) site.to = to;
+  cx.scan.handoffs!.push(site);
+}
+
+/**
+ * `new Handoff(agent, onInvokeHandoff)`: the SDK's class. Its invoke function is app code the SDK runs
+ * on the arguments the model chose; it is reported like a `handoff()` that runs `onHandoff` on input.
+ */
+export function onHandoffClass(cx: FileContext, node: ts.NewExpression): void {
+  const r = resolve(cx, node.expression);
+  if (r?.member !== 'Handoff' || !isSdkModule(r.module)) return;
+  const [agent, invoke] = node.arguments ?? [];
+  const site: HandoffSite = {
+    kind: 'handoff',
+    span: spanOf(node, cx.sf),
+    form: 'call',
+    constructed: true,
+    onHandoff: invoke !== undefined,
+    inputType: invoke !== undefined,
+  };
+  const to = agent ? agentNameOf(cx, agent) : undefined;
   if (to !== undefined) site.to = to;
   cx.scan.handoffs!.push(site);
 }

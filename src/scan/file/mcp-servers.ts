@@ -4,6 +4,7 @@ import { spanOf } from '../parse.js';
 import { isStringLike, optionsOf, propertyName, skipWrappers } from '../syntax.js';
 import type { McpServerElement, McpServerLaunch } from '../types.js';
 import { doorOf, initializerOf, resolve, type FileContext } from './context.js';
+import { arrayChanges } from './mcp-arrays.js';
 import { isSdkModule } from '../imports.js';
 
 // The MCP servers of `mcpServers` values, read once the walk knows which servers and agents the
@@ -61,7 +62,7 @@ function serverElements(cx: FileContext, value: ts.Expression, out: McpServerEle
       if (typescript.isSpreadElement(el)) {
         const inner = skipWrappers(el.expression);
         const init = typescript.isIdentifier(inner) ? initializerOf(cx, inner.text) : undefined;
-        if (init && typescript.isArrayLiteralExpression(skipWrappers(init)) && depth < 8) serverElements(cx, init, out, depth + 1);
+        if (init && typescript.isArrayLiteralExpression(skipWrappers(init)) && depth < 8) localArray(cx, (inner as ts.Identifier).text, init, out, depth);
         else element(el, 'opaque');
       } else if (!typescript.isOmittedExpression(el)) serverElements(cx, el, out, depth + 1, true);
     }
@@ -75,7 +76,7 @@ function serverElements(cx: FileContext, value: ts.Expression, out: McpServerEle
     if (cx.guardedServerVars.has(e.text)) return element(value, 'protected', e);
     const init = initializerOf(cx, e.text);
     const i = init ? skipWrappers(init) : undefined;
-    if (i && typescript.isArrayLiteralExpression(i) && depth < 8) return serverElements(cx, i, out, depth + 1, false);
+    if (i && typescript.isArrayLiteralExpression(i) && depth < 8) return localArray(cx, e.text, i, out, depth);
     const viaConnect = i && depth < 8 ? connectedServers(cx, i) : undefined;
     if (viaConnect) return serverElements(cx, viaConnect, out, depth + 1, false);
     if (i && typescript.isCallExpression(i) && doorOf(cx, i.expression) === 'protectMcpServer') return element(value, 'protected', i.arguments[0]);
@@ -83,6 +84,19 @@ function serverElements(cx: FileContext, value: ts.Expression, out: McpServerEle
     return element(value, i ? 'opaque' : 'unprotected');
   }
   element(value, 'opaque');
+}
+
+/**
+ * A local array of servers (`const servers = [a]`): the servers it is made with and those the file
+ * adds later (`servers.push(new MCPServerStdio(...))`: the codemod leaves those to a hand, since the
+ * list it would wrap is not where the server reaches the agent); a use that may add one check cannot
+ * see is an opaque element.
+ */
+function localArray(cx: FileContext, name: string, init: ts.Expression, out: McpServerElement[], depth: number): void {
+  serverElements(cx, init, out, depth + 1, false);
+  const changes = arrayChanges(cx, name);
+  for (const added of changes.added) serverElements(cx, added, out, depth + 1, false);
+  for (const node of changes.opaque) out.push(serverElement(cx, node, 'opaque', undefined, false));
 }
 
 const TRANSPORTS: Record<string, McpServerLaunch['transport']> = { MCPServerStdio: 'stdio', MCPServerStreamableHttp: 'http', MCPServerSSE: 'sse' };

@@ -21,15 +21,23 @@ export const DEFAULT_SANDBOX_TOOLS: readonly string[] = [...(CAPABILITY_TOOLS.fi
 
 type Tools = { tools: string[] } | { unknown: string };
 
-/** `new SandboxAgent(...)`: its site, settled once the file's guarded agents are known. */
-export function onSandboxAgent(cx: FileContext, node: ts.NewExpression): void {
+/**
+ * `new SandboxAgent(...)` (or `new X(...)` of a class of this file extending it): its site, settled once
+ * the file's guarded agents are known. `changedBy` names a subclass that declares members (a
+ * constructor, a field): what it gives the SandboxAgent is not what the call shows.
+ */
+export function onSandboxAgent(cx: FileContext, node: ts.NewExpression, changedBy?: string): void {
   let opts = node.arguments?.[0] ? skipWrappers(node.arguments[0]) : undefined;
   if (opts && typescript.isIdentifier(opts)) opts = constObjectLiteral(cx, opts.text) ?? opts;
   const site: SandboxAgentSite = { kind: 'sandbox-agent', span: spanOf(node, cx.sf), handApprovals: [], guarded: false };
   const options = optionsOf(opts, cx.sf);
   if (options.properties.name?.stringValue !== undefined) site.name = options.properties.name.stringValue;
-  const found =
-    opts && typescript.isObjectLiteralExpression(opts) ? capabilityTools(cx, opts, site.handApprovals) : { unknown: 'its options are not an object literal' };
+  const found: Tools =
+    changedBy !== undefined
+      ? { unknown: `its class ${changedBy} declares members that may change its capabilities` }
+      : opts && typescript.isObjectLiteralExpression(opts)
+        ? capabilityTools(cx, opts, site.handApprovals)
+        : { unknown: 'its options are not an object literal' };
   if ('tools' in found) site.tools = [...new Set(found.tools)];
   else site.toolsUnknown = found.unknown;
   site.guarded = guardedInPlace(cx, node);

@@ -154,3 +154,57 @@ ruleTester('mcp-server-unguarded', {
     },
   ],
 });
+
+// Red team #10 (issue 35): servers collected in a local array before it reaches `mcpServers`.
+ruleTester('mcp-server-unguarded', {
+  valid: [
+    {
+      name: 'guarded servers pushed; the array read, iterated, given to connectMcpServers',
+      code: lines(
+        "import { Agent, MCPServerStdio, connectMcpServers, type MCPServer } from '@openai/agents';",
+        GEN,
+        'const mcpServers: MCPServer[] = [];',
+        "mcpServers.push(protectMcpServer(new MCPServerStdio({ name: 'github', fullCommand: 'x' })));",
+        'for (const s of mcpServers) await s.connect();',
+        'console.log(mcpServers.length, mcpServers.map((s) => s.name));',
+        'await using servers = await connectMcpServers(mcpServers);',
+        "export const a = new Agent({ name: 'a', mcpServers });",
+        "export const b = new Agent({ name: 'b', mcpServers: servers.active });",
+      ),
+    },
+  ],
+  invalid: [
+    {
+      name: 'a server pushed, unshifted, spliced into a local array',
+      code: lines(
+        "import { Agent, MCPServerStdio, type MCPServer } from '@openai/agents';",
+        'const mcpServers: MCPServer[] = [];',
+        "if (process.env.GITHUB_MCP !== 'off') mcpServers.push(new MCPServerStdio({ name: 'github', command: 'node', args: ['s.mjs'] }));",
+        "mcpServers.unshift(new MCPServerStdio({ name: 'fs', fullCommand: 'x' }));",
+        "mcpServers.splice(0, 0, new MCPServerStdio({ name: 'db', fullCommand: 'x' }));",
+        "export const triage = new Agent({ name: 'triage', instructions: 'x', mcpServers });",
+      ),
+      errors: [
+        { line: 3, column: 55, mentions: 'unguarded' },
+        { line: 4, column: 20 },
+        { line: 5, column: 25 },
+      ],
+    },
+    {
+      name: 'a local array changed where check cannot follow, and spread into the list',
+      code: lines(
+        "import { Agent, MCPServerStdio, type MCPServer } from '@openai/agents';",
+        'const extra: MCPServer[] = [];',
+        'extra[0] = makeServer();',
+        'register(extra);',
+        'extra.fill(makeServer());',
+        "export const a = new Agent({ name: 'a', mcpServers: [...extra] });",
+      ),
+      errors: [
+        { line: 3, column: 1, mentions: 'cannot follow' },
+        { line: 4, column: 10 },
+        { line: 5, column: 1 },
+      ],
+    },
+  ],
+});

@@ -59,3 +59,28 @@ ruleTester('unprotected-handoff', {
     },
   ],
 });
+
+// Red team #4 (issue 35): the SDK's Handoff class runs its invoke function (app code) on the model's input.
+ruleTester('unprotected-handoff', {
+  valid: [
+    {
+      name: 'a Handoff of another package',
+      code: lines("import { Handoff } from 'other';", ONCALL.replace('new Agent', 'new Handoff'), 'const h = new Handoff(oncall, async () => oncall);'),
+    },
+  ],
+  invalid: [
+    {
+      name: 'new Handoff(agent, onInvoke) in handoffs',
+      code: lines(
+        "import { Agent, Handoff } from '@openai/agents';",
+        ONCALL,
+        "const escalate = new Handoff(oncall, async () => { page('sev1'); return oncall; });",
+        "export const desk = new Agent({ name: 'desk', handoffs: [escalate, new Handoff(oncall, async () => oncall)] });",
+      ),
+      errors: [
+        { line: 3, column: 18, mentions: "to 'oncall' is a `new Handoff(...)` whose invoke function" },
+        { line: 4, column: 68 },
+      ],
+    },
+  ],
+});

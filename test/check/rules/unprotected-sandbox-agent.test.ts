@@ -105,3 +105,50 @@ ruleTester(
   },
   withSandbox(),
 );
+
+// Red team #1 (issue 35): a class of the app that extends SandboxAgent makes SandboxAgents too.
+ruleTester(
+  'unprotected-sandbox-agent',
+  {
+    valid: [
+      {
+        name: 'a subclass wrapped in protectSandboxAgent',
+        code: lines(
+          SDK,
+          GEN,
+          'class OpsAgent extends SandboxAgent {}',
+          "export const ops = protectSandboxAgent(new OpsAgent({ name: 'ops', instructions: 'x' }));",
+        ),
+      },
+      { name: 'a class extending something else', code: lines(SDK, 'class Box extends Map {}', 'export const b = new Box();') },
+    ],
+    invalid: [
+      {
+        name: 'new X() of a class extending SandboxAgent, through two classes of the file',
+        code: lines(
+          SDK,
+          'export class OpsAgent extends SandboxAgent {}',
+          'const Night = class extends OpsAgent {};',
+          "export const ops = new OpsAgent({ name: 'ops', instructions: 'x' });",
+          "export const night = new Night({ name: 'night', capabilities: [shell()] });",
+        ),
+        errors: [
+          { line: 4, column: 20, mentions: "SandboxAgent 'ops' gives the model view_image, apply_patch, exec_command, write_stdin" },
+          { line: 5, column: 22, mentions: "SandboxAgent 'night' gives the model exec_command, write_stdin with" },
+        ],
+      },
+      {
+        name: 'a subclass that declares members: its tools are not what the call shows',
+        code: lines(
+          SDK,
+          'class OpsAgent extends SandboxAgent {',
+          '  constructor() { super({ name: "ops", capabilities: [shell()] }); }',
+          '}',
+          "export const ops = new OpsAgent({ name: 'ops' });",
+        ),
+        errors: [{ line: 5, column: 20, mentions: 'class OpsAgent declares members' }],
+      },
+    ],
+  },
+  withSandbox(),
+);
