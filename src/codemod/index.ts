@@ -1,3 +1,4 @@
+import { lstatSync, readlinkSync } from 'node:fs';
 import path from 'node:path';
 import { functionToolNames } from '../manifest/function-tools.js';
 import type { Manifest } from '../manifest/types.js';
@@ -45,6 +46,12 @@ export async function runCodemod(options: CodemodOptions): Promise<CodemodResult
       continue;
     }
     const fileAbs = path.resolve(root, fileScan.file);
+    const link = linkTarget(fileAbs);
+    if (link !== undefined) {
+      // a link to a file outside the scan (one to a listed file is scanned under that file's name)
+      findings.push({ ...FILE_START, kind: 'unreadable', file: fileAbs, message: `it is a symbolic link to ${link}`, hint: LINK_HINT });
+      continue;
+    }
     // decoded as the scanner decoded it (UTF-8, UTF-16 with a BOM), so its spans fit, and written back alike
     const source = readSource(fileAbs);
     if (!source) continue; // the scan reported it unreadable
@@ -88,6 +95,18 @@ export async function runCodemod(options: CodemodOptions): Promise<CodemodResult
       }))
     : [];
   return { root, changes, findings, summary, ...(runsWithoutContext.length > 0 ? { runsWithoutContext } : {}), exitCode: blocking > 0 ? 1 : 0 };
+}
+
+const FILE_START = { line: 1, column: 1 } as const;
+const LINK_HINT = 'rewrite the file it points to: writing through the link would replace it with a copy';
+
+/** Where a symbolic link points (as written in the link), or undefined when the file is no link. */
+function linkTarget(fileAbs: string): string | undefined {
+  try {
+    return lstatSync(fileAbs).isSymbolicLink() ? readlinkSync(fileAbs) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**

@@ -41,7 +41,7 @@ export type CodemodFinding =
   /** A file that does not parse: skipped. */
   | (Located & { kind: 'parse-error'; message: string })
   /** A file or folder the scan could not read or decode: it may hold tools, so it blocks like a parse error. */
-  | (Located & { kind: 'unreadable'; message: string });
+  | (Located & { kind: 'unreadable'; message: string; hint?: string });
 
 export interface FileChange {
   /** Absolute path. */

@@ -214,7 +214,7 @@ function describeFinding(f: CodemodFinding, cwd: string): string | undefined {
     case 'parse-error':
       return `${where(f, cwd)}: does not parse: ${f.message.replace(/\.$/, '')}; file skipped`;
     case 'unreadable':
-      return `${where(f, cwd)}: ${f.message.replace(/\.$/, '')}; not rewritten (make it readable and run again)`;
+      return `${where(f, cwd)}: ${f.message.replace(/\.$/, '')}; not rewritten (${f.hint ?? 'make it readable and run again'})`;
     case 'error-function':
       return `${where(f, cwd)}: unsafe-error-function: ${f.tool !== undefined ? `tool '${f.tool}' ` : ''}${f.message}`;
     case 'door-left':
