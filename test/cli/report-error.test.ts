@@ -9,7 +9,17 @@ import { StoreError } from '../../src/runtime/stores/errors.js';
 
 function report(error: unknown): { code: number; err: string } {
   let err = '';
-  const ctx = { cwd: '/repo', env: {}, color: false, debug: false, stdout: () => {}, stderr: (t: string) => (err += t) } as CliContext;
+  const ctx: CliContext = {
+    cwd: '/repo',
+    env: {},
+    color: false,
+    debug: false,
+    isTTY: false,
+    stdout: () => {},
+    stderr: (t: string) => {
+      err += t;
+    },
+  };
   return { code: reportError(error, ctx, ''), err };
 }
 
