@@ -66,7 +66,8 @@ describe('hostile trees (issue 40)', () => {
       expect(manifest).not.toContain('alias.ts');
       // the commands that only format or re-read what the others did: on the small tree (CI time)
       const small = !git;
-      if (small) expectClean(run(dir, ['validate']), 0);
+      // one package: the link src/root -> .. is not the repo again as a package of its own
+      if (small) expect(expectClean(run(dir, ['validate']), 0).out.match(/^ok: /gm)).toHaveLength(1);
       expectClean(run(dir, ['generate']), 0);
       if (small) expectClean(run(dir, ['generate', '--check']), 0);
 

@@ -71,7 +71,9 @@ export function buildHostileTree(dir: string, options: HostileOptions): void {
       null,
       2,
     ),
+    // its base config is a FIFO (made below): the compiler's config reader must not wait on it
     'tsconfig.json': JSON.stringify({
+      extends: './tsconfig.base.json',
       compilerOptions: { target: 'ES2022', module: 'ESNext', moduleResolution: 'Bundler', strict: true, noEmit: true },
       include: ['src'],
     }),
@@ -117,6 +119,7 @@ export function buildHostileTree(dir: string, options: HostileOptions): void {
   symlinkSync('agent.ts', path.join(src, 'alias.ts'));
   symlinkSync('../vendor/tools.ts', path.join(src, 'vendored.ts'));
   execFileSync('mkfifo', [path.join(src, 'pipe.ts')]);
+  execFileSync('mkfifo', [path.join(dir, 'tsconfig.base.json')]);
   // A package of FIFOs: its package.json and tsconfig.json are not files a read can finish.
   mkdirSync(path.join(src, 'pipes'));
   for (const name of ['package.json', 'tsconfig.json', 'index.ts']) execFileSync('mkfifo', [path.join(src, 'pipes', name)]);
