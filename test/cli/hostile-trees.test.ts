@@ -110,11 +110,16 @@ describe('hostile trees (issue 40)', () => {
       expect(messages.filter((m) => /^src\/(agent|alias)\.ts:\d+ ctrlrun\/unprotected-tool/.test(m))).toEqual([]);
       if (!small) return;
       // the package's own tsconfig.json a FIFO: read as missing (the module's settings differ: stale),
-      // never waited on; the policy a FIFO: exit 2 naming it
-      for (const name of ['tsconfig.json', 'ctrlrun.yaml']) {
-        rmSync(path.join(dir, name));
-        execFileSync('mkfifo', [path.join(dir, name)]);
-      }
+      // never waited on
+      rmSync(path.join(dir, 'tsconfig.json'));
+      execFileSync('mkfifo', [path.join(dir, 'tsconfig.json')]);
+      expectClean(run(dir, ['generate', '--check']), 1);
+      expectClean(run(dir, ['check']), 1);
+      expectClean(run(dir, ['codemod']), 1);
+      expectClean(run(dir, ['init', '--force']), 0);
+      // the policy a FIFO: exit 2 naming it
+      rmSync(path.join(dir, 'ctrlrun.yaml'));
+      execFileSync('mkfifo', [path.join(dir, 'ctrlrun.yaml')]);
       for (const args of [['validate'], ['generate'], ['check'], ['codemod']]) {
         expect(expectClean(run(dir, args), 2).out).toMatch(
           /ctrlrun\.yaml(:1:1: |\n {2}1:1 {2})error:? {1,2}the policy path .*it is a named pipe \(FIFO\), not a regular file/,
