@@ -3,7 +3,9 @@ import path from 'node:path';
 import { functionToolNames } from '../manifest/function-tools.js';
 import type { Manifest } from '../manifest/types.js';
 import type { Policy } from '../policy/types.js';
-import { readSource, scanRepo } from '../scan/index.js';
+import { readSource, readSourceText, scanRepo } from '../scan/index.js';
+import { crossCheck } from '../generate/crosscheck.js';
+import { declarationsInScans } from '../generate/declarations.js';
 import type { FileScan } from '../scan/types.js';
 import { rewriteFile, type FileContext } from './rewrite-file.js';
 import { assertImportLoads, createModuleSettingsLookup } from '../scan/specifier.js';
@@ -35,7 +37,11 @@ export async function runCodemod(options: CodemodOptions): Promise<CodemodResult
     generatedModule: manifest.output,
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
   });
-  const contextFor = fileContextFor(manifest, policy);
+  // the tools generate leaves unprotected, from this scan: left as they are (conflicts), the others rewritten
+  const names = functionToolNames(manifest);
+  const declared = declarationsInScans(root, names, scan.files, (s) => readSourceText(path.join(root, s.file)));
+  const { leftOut } = crossCheck(policy, manifest, declared);
+  const contextFor = fileContextFor(manifest, policy, leftOut);
 
   const changes: FileChange[] = [];
   const findings: CodemodFinding[] = [];
@@ -113,7 +119,7 @@ function linkTarget(fileAbs: string): string | undefined {
  * What the rewrite of one file needs from the manifest and policy, for any file of the repo (the
  * codemod and the ESLint plugin's fixes rewrite through the same `rewriteFile`).
  */
-export function fileContextFor(manifest: Manifest, policy: Policy): (fileAbs: string) => FileContext {
+export function fileContextFor(manifest: Manifest, policy: Policy, leftOut?: FileContext['leftOut']): (fileAbs: string) => FileContext {
   const actions = new Map<string, string>();
   for (const t of manifest.tools) if (t.kind === 'function') actions.set(t.tool, t.action);
   const hostedLabels = new Set(manifest.tools.flatMap((t) => (t.kind === 'hosted_mcp' ? [t.serverLabel] : [])));
@@ -134,6 +140,7 @@ export function fileContextFor(manifest: Manifest, policy: Policy): (fileAbs: st
     policy,
     generatedModule: manifest.output,
     settings: settingsFor(path.dirname(fileAbs)),
+    ...(leftOut && leftOut.size > 0 ? { leftOut } : {}),
   });
 }
 

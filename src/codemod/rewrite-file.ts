@@ -8,6 +8,7 @@ import { applyEdits, endOfLineAfter, removalRange, type TextEdit } from './edits
 import { relativeSpecifier, type ModuleSettings } from '../scan/specifier.js';
 import { needsApprovalVerdict } from './strictness.js';
 import type { CodemodFinding } from './types.js';
+import type { Diagnostic } from '../diagnostics.js';
 
 export interface FileContext {
   /** Absolute path of the file. */
@@ -23,6 +24,8 @@ export interface FileContext {
   /** Absolute path of the generated module. */
   generatedModule: string;
   settings: ModuleSettings;
+  /** Mapped tools `generate` leaves unprotected (generate/crosscheck.ts): left as they are, as conflicts. */
+  leftOut?: ReadonlyMap<string, { action: string; error: Diagnostic }>;
 }
 
 export interface FileRewrite {
@@ -118,6 +121,20 @@ function planToolCall(
   const policyAction = ctx.policy.actions[action];
   if (!policyAction) {
     keep({ kind: 'unknown-action', ...at(call.span), tool: call.name, action });
+    return { findings, edits, rewritten: false };
+  }
+  const left = ctx.leftOut?.get(call.name);
+  if (left) {
+    const { error } = left;
+    keep({
+      kind: 'conflict',
+      cause: 'generate',
+      ...at(call.span),
+      tool: call.name,
+      action,
+      message: `generate leaves it unprotected (${error.code ?? 'error'})`,
+      related: { file: error.file, line: error.line, column: error.column, message: error.message },
+    });
     return { findings, edits, rewritten: false };
   }
   if (call.indirect) {

@@ -202,7 +202,7 @@ function where(f: { file: string; line: number; column: number }, cwd: string): 
 function describeFinding(f: CodemodFinding, cwd: string): string | undefined {
   switch (f.kind) {
     case 'conflict':
-      return `${where(f, cwd)}: conflict: tool '${f.tool}' keeps its needsApproval (${f.message}); left unchanged\n    ${where(f.related, cwd)}: ${f.related.message}`;
+      return `${where(f, cwd)}: conflict: tool '${f.tool}' ${CONFLICT_WORDS[f.cause ?? 'needs-approval']} (${f.message}); left unchanged\n    ${where(f.related, cwd)}: ${f.related.message}`;
     case 'unmapped':
       return `${where(f, cwd)}: unmapped: tool '${f.tool}' is not in the manifest; left unchanged (add it to ctrlrun.tools.yaml)`;
     case 'no-literal-name':
@@ -224,6 +224,12 @@ function describeFinding(f: CodemodFinding, cwd: string): string | undefined {
       return undefined;
   }
 }
+
+const CONFLICT_WORDS: Record<NonNullable<Extract<CodemodFinding, { kind: 'conflict' }>['cause']>, string> = {
+  'needs-approval': 'keeps its needsApproval',
+  generate: 'is not protected by the generated module',
+  'app-approvals': 'keeps tool() because the app answers its approvals itself',
+};
 
 const DOOR_WORDS: Record<Extract<CodemodFinding, { kind: 'door-left' }>['door'], string> = {
   hostedMcpTool: 'hosted MCP server',

@@ -61,9 +61,16 @@ export function writtenArguments(strictSchema: unknown, input: unknown): { check
  * `null`) is filed as strict mode writes it; its claim binds the same form (core/approval.ts,
  * `rebind`) when CTRLRun decides both forms alike. Pure.
  */
-export function pausedRequest(scope: CoreScope, call: PausingCall, principal: string, input: unknown, now: number): NewApprovalRequest | null {
+export function pausedRequest(
+  scope: CoreScope,
+  call: PausingCall,
+  principal: string,
+  input: unknown,
+  now: number,
+  args?: ArgumentsCheck,
+): NewApprovalRequest | null {
   if (typeof call.callId !== 'string' || call.callId === '') return null;
-  const value = pausedArguments(call, input);
+  const value = filedArguments(call, input, args);
   if (value === undefined) return null;
   return {
     callId: call.callId,
@@ -79,6 +86,15 @@ export function pausedRequest(scope: CoreScope, call: PausingCall, principal: st
 }
 
 /**
+ * What a pause files: the arguments as the model wrote them (`pausedArguments`), undefined when
+ * that cannot be known exactly; as the body gets them (`args`: a default the schema fills in) when given.
+ */
+function filedArguments(call: PausingCall, input: unknown, args: ArgumentsCheck | undefined): Record<string, unknown> | undefined {
+  const written = pausedArguments(call, input);
+  return written !== undefined && args?.ok ? args.value : written;
+}
+
+/**
  * Files the pending approval request of a call the policy pauses, where the pause is decided
  * (`needsApproval`), so every driver of the run (the SDK's `run()`, `Runner.run`, a streamed run,
  * a `RealtimeSession`) leaves it in the store with no further call. Idempotent by call id: a
@@ -88,9 +104,17 @@ export function pausedRequest(scope: CoreScope, call: PausingCall, principal: st
  * (the resume that claims this request writes none; core/decision-entry.ts).
  * A store that fails: nothing is paused silently; the run stops with a `CtrlrunError`, the call unrun.
  */
-export async function filePause(scope: CoreScope, call: PausingCall, who: Who, task: string | null, input: unknown, decision: CallDecision): Promise<void> {
+export async function filePause(
+  scope: CoreScope,
+  call: PausingCall,
+  who: Who,
+  task: string | null,
+  input: unknown,
+  decision: CallDecision,
+  args?: ArgumentsCheck,
+): Promise<void> {
   const principal = who.principal;
-  const request = pausedRequest(scope, call, principal, input, scope.internals.clock());
+  const request = pausedRequest(scope, call, principal, input, scope.internals.clock(), args);
   if (request === null) {
     if (typeof call.callId === 'string' && call.callId !== '') noticeUnfiledPause(scope.internals, scope.action, scope.internals.notice);
     return;
@@ -106,7 +130,7 @@ export async function filePause(scope: CoreScope, call: PausingCall, who: Who, t
       argsHash: request.argsHash,
       principal,
       decision,
-      args: pausedArguments(call, input),
+      args: filedArguments(call, input, args),
       subject: who.subject,
       task,
     };

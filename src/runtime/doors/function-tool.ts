@@ -15,7 +15,7 @@ import { isBodyFailure } from '../core/body-failures.js';
 import type { ArgsSchema, CallDetails, UpstreamProblem, UserErrorFunction } from '../core/types.js';
 import { noteNestedFailure } from '../nested.js';
 import { CtrlrunError } from '../errors.js';
-import { describeError, PROTECTED_ACTION, sdkToolName, type ControlInternals } from '../internals.js';
+import { describeError, PROTECTED_ACTION, sdkToolName, TOOL_ARGUMENTS, type ControlInternals } from '../internals.js';
 import type { CompiledPolicy } from '../types.js';
 
 // the core's names, where the doors have always imported them
@@ -112,6 +112,8 @@ export function makeProtectedTool(
   } as Parameters<typeof tool>[0]) as FunctionTool;
   requireManifestAction(policy, created.name, action);
   register(internals, created, action);
+  Object.defineProperty(created, TOOL_ARGUMENTS, { value: core.callArguments, enumerable: false });
+  internals.namedArguments.set(sdkToolName(created.name), core.callArguments);
   return created;
 }
 
