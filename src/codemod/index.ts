@@ -8,6 +8,7 @@ import { crossCheck } from '../generate/crosscheck.js';
 import { declarationsInScans } from '../generate/declarations.js';
 import type { FileScan } from '../scan/types.js';
 import { rewriteFile, type FileContext } from './rewrite-file.js';
+import { appAnswers } from './app-approvals.js';
 import { assertImportLoads, createModuleSettingsLookup } from '../scan/specifier.js';
 import type { CodemodFinding, CodemodResult, CodemodSummary, FileChange } from './types.js';
 import { runsLackingContext } from '../scan/context-runs.js';
@@ -41,7 +42,7 @@ export async function runCodemod(options: CodemodOptions): Promise<CodemodResult
   const names = functionToolNames(manifest);
   const declared = declarationsInScans(root, names, scan.files, (s) => readSourceText(path.join(root, s.file)));
   const { leftOut } = crossCheck(policy, manifest, declared);
-  const contextFor = fileContextFor(manifest, policy, leftOut);
+  const contextFor = fileContextFor(manifest, policy, leftOut, appAnswers(root, scan.files, path.resolve));
 
   const changes: FileChange[] = [];
   const findings: CodemodFinding[] = [];
@@ -119,7 +120,12 @@ function linkTarget(fileAbs: string): string | undefined {
  * What the rewrite of one file needs from the manifest and policy, for any file of the repo (the
  * codemod and the ESLint plugin's fixes rewrite through the same `rewriteFile`).
  */
-export function fileContextFor(manifest: Manifest, policy: Policy, leftOut?: FileContext['leftOut']): (fileAbs: string) => FileContext {
+export function fileContextFor(
+  manifest: Manifest,
+  policy: Policy,
+  leftOut?: FileContext['leftOut'],
+  answers?: FileContext['appAnswers'],
+): (fileAbs: string) => FileContext {
   const actions = new Map<string, string>();
   for (const t of manifest.tools) if (t.kind === 'function') actions.set(t.tool, t.action);
   const hostedLabels = new Set(manifest.tools.flatMap((t) => (t.kind === 'hosted_mcp' ? [t.serverLabel] : [])));
@@ -141,6 +147,7 @@ export function fileContextFor(manifest: Manifest, policy: Policy, leftOut?: Fil
     generatedModule: manifest.output,
     settings: settingsFor(path.dirname(fileAbs)),
     ...(leftOut && leftOut.size > 0 ? { leftOut } : {}),
+    ...(answers && answers.length > 0 ? { appAnswers: answers } : {}),
   });
 }
 

@@ -215,3 +215,22 @@ describe('codemod summary: what changes at run time for each rewritten tool (iss
     expect(kinds('close_account')).toEqual(['body-failure-stops-run']);
   });
 });
+
+describe('an app that answers its interruptions itself (issue 40 item 4)', () => {
+  it('the tools the policy can pause stay tool(), each a conflict naming the answer and its replacement; exit 1, never "0 conflicts"', async () => {
+    const dir = repo();
+    writeFileSync(
+      path.join(dir, 'src/main.ts'),
+      "import { Agent, run } from '@openai/agents';\nimport { refund, lookupCharge } from './tools.js';\nconst desk = new Agent({ name: 'desk', tools: [refund, lookupCharge] });\nexport async function go(user: string) {\n  const result = await run(desk, 'refund pay_1', { context: { user } });\n  for (const interruption of result.interruptions) result.state.reject(interruption);\n  return run(desk, result.state);\n}\n",
+    );
+    const r = await cli(['codemod'], { cwd: dir });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain(
+      "src/tools.ts:19:23: conflict: tool 'refund' keeps tool() because the app answers its approvals itself (result.state.reject(interruption): once protected, each call of it the policy sends to a human would be refused with ApprovalMismatch); left unchanged\n    src/main.ts:6:52: answer through the control instead: await control.reject(result.state, interruption, { approver, message }), the approver being the person who answered (from your app's sign-in, never the model's arguments); then run the codemod again",
+    );
+    // the charge lookup is never paused (decision: allow): protected all the same
+    expect(r.stdout).toContain("+export const lookupCharge = protectedTool('stripe.charge.read', {");
+    expect(r.stdout).toMatch(/; 1 conflicts;/);
+    expect(r.stdout).not.toContain('-export const refund = tool({');
+  });
+});
