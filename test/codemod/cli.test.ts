@@ -234,3 +234,49 @@ describe('an app that answers its interruptions itself (issue 40 item 4)', () =>
     expect(r.stdout).not.toContain('-export const refund = tool({');
   });
 });
+
+describe('the outcome a script reads (issue 40 item 7)', () => {
+  it('every mapped tool rewritten, an unrelated file that does not parse: exit 1 (SPEC §6), and the JSON and the last line say that is the only reason', async () => {
+    const dir = await gitRepo();
+    writeFileSync(path.join(dir, 'src/broken.ts'), "import { tool } from '@openai/agents';\nexport const broken = (;\n");
+    const r = await cli(['codemod', '--write', '--allow-dirty', '--format', 'json'], { cwd: dir });
+    expect(r.code).toBe(1);
+    const report = JSON.parse(r.stdout) as { exitCode: number; outcome: Record<string, unknown> };
+    expect(report.exitCode).toBe(1);
+    expect(report.outcome).toEqual({
+      exitReasons: ['unparseable'],
+      rewritten: [
+        { file: 'src/tools.ts', line: 6, column: 29, kind: 'rewritten', tool: 'lookup_charge', action: 'stripe.charge.read' },
+        { file: 'src/tools.ts', line: 19, column: 23, kind: 'rewritten', tool: 'refund', action: 'stripe.refund' },
+        { file: 'src/tools.ts', line: 34, column: 37, kind: 'rewritten', tool: 'close_account', action: 'accounts.close' },
+      ],
+      conflicts: [],
+      unmapped: [],
+      notRewritable: [],
+      unparseable: [{ file: 'src/broken.ts', line: 2, column: 24, kind: 'parse-error', message: 'Expression expected.' }],
+    });
+    // the text mode's last line says the same to a person
+    git(dir, 'checkout', '--', 'src/tools.ts');
+    const text = await cli(['codemod', '--write', '--allow-dirty'], { cwd: dir });
+    expect(text.code).toBe(1);
+    expect(text.stdout).toMatch(/\nExit 1: 1 file not parsed or read; every tool the manifest maps was rewritten\.\n$/);
+  });
+
+  it('--json is --format json; a conflict and an unmapped tool are their own reasons, each with file:line', async () => {
+    const dir = repo();
+    const tools = path.join(dir, 'src/tools.ts');
+    // lookup_charge gates itself, its action allows everything; translate is in no manifest entry
+    const unmapped = UNMAPPED.split('\n').slice(1).join('\n');
+    writeFileSync(tools, `${readFileSync(tools, 'utf8').replace("name: 'lookup_charge',", "name: 'lookup_charge',\n  needsApproval: true,")}\n${unmapped}`);
+    const json = await cli(['codemod', '--json'], { cwd: dir });
+    const format = await cli(['codemod', '--format', 'json'], { cwd: dir });
+    expect(format.stdout).toBe(json.stdout);
+    const outcome = (JSON.parse(json.stdout) as { outcome: { exitReasons: string[]; conflicts: unknown[]; unmapped: unknown[] } }).outcome;
+    expect(outcome.exitReasons).toEqual(['conflicts', 'unmapped']);
+    expect(outcome.conflicts).toEqual([expect.objectContaining({ file: 'src/tools.ts', kind: 'conflict', tool: 'lookup_charge', cause: 'needs-approval' })]);
+    expect(outcome.unmapped).toEqual([expect.objectContaining({ file: 'src/tools.ts', kind: 'unmapped', tool: 'translate' })]);
+    expect(format.code).toBe(1);
+    const text = await cli(['codemod'], { cwd: dir });
+    expect(text.stdout).toMatch(/\nExit 1: 1 conflict, 1 unmapped tool\.\n$/);
+  });
+});
