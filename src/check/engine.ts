@@ -272,8 +272,10 @@ export function staleOrConfigFindings(project: Project, relative: (file: string)
     if (!(error instanceof UserError)) throw error;
     return userErrorFindings(error, project.manifest.file, project.manifest.root, relative);
   }
+  // a tool generate leaves unprotected (issue 40): its errors, as when they stopped generate
+  const leftOut = policyInvalidFindings(generated.diagnostics, (f) => relative(path.resolve(project.manifest.root, f)));
   // A JavaScript module's declaration file is generated too, and goes stale with it.
-  return generatedFiles(generated).flatMap((expected) => {
+  const stale = generatedFiles(generated).flatMap((expected) => {
     let actual: string | undefined;
     try {
       actual = readRegularText(expected.path);
@@ -282,4 +284,5 @@ export function staleOrConfigFindings(project: Project, relative: (file: string)
     }
     return staleGeneratedRule(relative(expected.path), expected.text, actual);
   });
+  return [...leftOut, ...stale];
 }
