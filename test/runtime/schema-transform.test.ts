@@ -1,4 +1,4 @@
-import { Agent, RunState } from '@openai/agents';
+import { Agent, RunContext, RunState } from '@openai/agents';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { bindProtectedTool, createControl, DuplicateEffect, memoryStore, run, type CompiledPolicy, type DecisionResult } from '../../src/runtime/index.js';
@@ -124,6 +124,14 @@ describe('schemas that change their input: decided as the body gets it', () => {
     expect(s.ran).toEqual([{ to: 'bob', account: 'a1', priority: 'medium' }]);
     const executed = (await s.store.listReceipts()).find((r) => r.result === 'executed')!;
     expect(executed.args_hash).toBe(filed!.argsHash);
+  });
+
+  it('an SDK that asks needsApproval with JSON.parse of the text (0.5 to 0.13), not the schema output: filed as the body gets it all the same', async () => {
+    const s = setupTransfer(z.object({ to: z.string(), account: z.string(), priority: z.string().default('medium') }), true);
+    const tool = s.tool as unknown as { needsApproval: (rc: RunContext<unknown>, input: unknown, callId?: string) => Promise<boolean> };
+    expect(await tool.needsApproval(new RunContext({ user: 'alice' }), { to: 'bob', account: 'a1' }, 'c7')).toBe(true);
+    const [filed] = await s.store.listRequests();
+    expect(filed!.args).toBe('{"account":"a1","priority":"medium","to":"bob"}');
   });
 
   it('callArguments: the lossless value where the schema left it, its output where it changed it; a float it fills in is refused', () => {
