@@ -1,6 +1,9 @@
 // The runtime's per-call cost: the compiled decision function (ns/call), and a protectedTool allow
 // call through the real Runner versus a plain tool() in the same run (ratio). Imports from dist/.
-import { Agent, Runner, tool } from '@openai/agents';
+import { Agent, Runner, setTraceProcessors, setTracingDisabled, tool } from '@openai/agents';
+import * as otel from '@opentelemetry/api';
+import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { MeterProvider, MetricReader } from '@opentelemetry/sdk-metrics';
 import { ScriptedModel, assistantMessage, functionCall } from '@openai/agents/testing';
 import { z } from 'zod';
 import ts from 'typescript';
@@ -161,7 +164,7 @@ function agentFor(t, runs) {
 }
 
 const parameters = z.object({ payment_id: z.string(), amount: z.number().int() });
-const executed = { plain: 0, guardrail: 0, gated: 0, floor: 0, protected: 0 };
+const executed = { plain: 0, guardrail: 0, gated: 0, floor: 0, protected: 0, tracedOff: 0, traced: 0 };
 const body = (side) => async () => {
   executed[side]++;
   return 'refunded';
@@ -173,10 +176,42 @@ const allowGuardrail = { type: 'tool_input', name: 'noop', run: async () => ({ b
 const guardrailTool = () => tool({ name: 'refund', description: 'refund', parameters, inputGuardrails: [allowGuardrail], execute: body('guardrail') });
 const gatedTool = () =>
   tool({ name: 'refund', description: 'refund', parameters, inputGuardrails: [allowGuardrail], needsApproval: async () => false, execute: body('gated') });
-const protectedTool = () => {
-  const control = createControl({ store: memoryStore(), identity: (rc) => rc.context.user, receiptKey: null });
-  return bindProtectedTool(control, policy)('stripe.refund', { name: 'refund', description: 'refund', parameters, execute: body('protected') });
+const protectedTool = (side = 'protected', telemetry = undefined) => {
+  const control = createControl({
+    store: memoryStore(),
+    identity: (rc) => rc.context.user,
+    receiptKey: null,
+    ...(telemetry === undefined ? {} : { telemetry }),
+  });
+  return bindProtectedTool(control, policy)('stripe.refund', { name: 'refund', description: 'refund', parameters, execute: body(side) });
 };
+
+/**
+ * Tracing and OpenTelemetry on (issue 39, item 5): the SDK traces the run (to a processor that
+ * drops what it gets, as an exporter's queue would take it), and OpenTelemetry has a real SDK
+ * registered (spans to an exporter that drops them, metrics aggregated by a reader). `traced` is a
+ * protected tool recording into both; `tracedOff` the same run with the control's telemetry off.
+ */
+function observeEverything() {
+  const dropped = {
+    onTraceStart: async () => {},
+    onTraceEnd: async () => {},
+    onSpanStart: async () => {},
+    onSpanEnd: async () => {},
+    shutdown: async () => {},
+    forceFlush: async () => {},
+  };
+  setTraceProcessors([dropped]);
+  setTracingDisabled(false);
+  const exporter = { export: (_spans, done) => done({ code: 0 }), shutdown: async () => {} };
+  // a batch processor, as an application exports: spans are queued, not exported one by one
+  otel.trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new BatchSpanProcessor(exporter)] }));
+  class Reader extends MetricReader {
+    async onShutdown() {}
+    async onForceFlush() {}
+  }
+  otel.metrics.setGlobalMeterProvider(new MeterProvider({ readers: [new Reader()] }));
+}
 
 export async function run() {
   process.env.OPENAI_AGENTS_DISABLE_TRACING = '1';
@@ -196,7 +231,8 @@ export async function run() {
   console.log(
     `Runner, one allow call per run, memory store (${r.rounds} rounds of ${r.perRound} runs per side, sides rotated round by round, after ${r.warmup} warm-up runs each; medians over rounds): ` +
       `plain tool() ${fmtSide(r, 'plain')}; SDK-hook-only baseline (no-op input guardrail + needsApproval answering false, no policy) ${fmtSide(r, 'gated')}; ` +
-      `no-op guardrail alone ${fmtSide(r, 'guardrail')}; records floor (the baseline's hooks, no policy, a body writing an allowed call's two receipts and log entry) ${fmtSide(r, 'floor')}; protectedTool ${fmtSide(r, 'protected')}`,
+      `no-op guardrail alone ${fmtSide(r, 'guardrail')}; records floor (the baseline's hooks, no policy, a body writing an allowed call's two receipts and log entry) ${fmtSide(r, 'floor')}; protectedTool ${fmtSide(r, 'protected')}; ` +
+      `traced run, telemetry off ${fmtSide(r, 'tracedOff')}; traced run, the SDK's traces and OpenTelemetry on ${fmtSide(r, 'traced')}`,
   );
   console.log(
     `noise: load average ${r.load[0]} at start, ${r.load[1]} at end (${os.availableParallelism()} cores); per-round ratio spread below is the interquartile range`,
@@ -209,6 +245,10 @@ export async function run() {
         `${line("protectedTool / SDK-hook-only baseline (this library's own part)", 'protectedGated')}; ${line("SDK-hook-only baseline / tool() (the SDK's own cost of the hooks)", 'gatedPlain')}; ` +
         `${line('records floor / tool() (what the records alone cost)', 'floorPlain')}; ${line('protectedTool / records floor (everything else the library does)', 'protectedFloor')}; ` +
         `protected - plain ${q.protectedPlainUs.toFixed(0)} µs, protected - baseline ${q.protectedGatedUs.toFixed(0)} µs per call`,
+    );
+    console.log(
+      `${clock === 'cpu' ? 'CPU time' : 'wall time'}, tracing and OpenTelemetry on (the target is 1.05x): ${line("protectedTool recording into the SDK's traces and OpenTelemetry / the same traced run with the control's telemetry off", 'tracedOff')}; ` +
+        `${line('everything on / everything off (the SDK tracing the run too)', 'tracedAll')}`,
     );
   }
 }
@@ -230,6 +270,8 @@ function quartiles(values) {
 export async function benchRunner(rounds = 15, perRound = 100, warmup = 300) {
   const load = [os.loadavg()[0].toFixed(1)];
   const runner = new Runner({ tracingDisabled: true });
+  observeEverything();
+  const traced = new Runner({ tracingDisabled: false });
   const total = warmup + rounds * perRound;
   const sides = {
     plain: agentFor(plainTool(), total),
@@ -237,21 +279,25 @@ export async function benchRunner(rounds = 15, perRound = 100, warmup = 300) {
     gated: agentFor(gatedTool(), total),
     floor: agentFor(floorTool(body('floor')), total),
     protected: agentFor(protectedTool(), total),
+    tracedOff: agentFor(protectedTool('tracedOff', false), total),
+    traced: agentFor(protectedTool('traced', { openTelemetry: otel }), total),
   };
+  const runnerOf = (n) => (n === 'traced' || n === 'tracedOff' ? traced : runner);
   const names = Object.keys(sides);
-  const block = async (agent, n) => {
+  const block = async (agent, n, name) => {
+    const by = runnerOf(name);
     const wall = process.hrtime.bigint();
     const cpu = process.cpuUsage();
-    for (let i = 0; i < n; i++) await runner.run(agent, 'refund', { context: { user: 'alice' } });
+    for (let i = 0; i < n; i++) await by.run(agent, 'refund', { context: { user: 'alice' } });
     const used = process.cpuUsage(cpu);
     return { wall: Number(process.hrtime.bigint() - wall) / 1e3 / n, cpu: (used.user + used.system) / n };
   };
-  for (let i = 0; i < warmup / 10; i++) for (const n of names) await block(sides[n], 10);
+  for (let i = 0; i < warmup / 10; i++) for (const n of names) await block(sides[n], 10, n);
   const per = { wall: Object.fromEntries(names.map((n) => [n, []])), cpu: Object.fromEntries(names.map((n) => [n, []])) };
   for (let round = 0; round < rounds; round++) {
     for (let j = 0; j < names.length; j++) {
       const n = names[(round + j) % names.length];
-      const t = await block(sides[n], perRound);
+      const t = await block(sides[n], perRound, n);
       per.wall[n].push(t.wall);
       per.cpu[n].push(t.cpu);
     }
@@ -272,6 +318,8 @@ export async function benchRunner(rounds = 15, perRound = 100, warmup = 300) {
       gatedPlain: over('gated', 'plain'),
       floorPlain: over('floor', 'plain'),
       protectedFloor: over('protected', 'floor'),
+      tracedOff: over('traced', 'tracedOff'),
+      tracedAll: over('traced', 'protected'),
       protectedPlainUs: minus('protected', 'plain'),
       protectedGatedUs: minus('protected', 'gated'),
     };

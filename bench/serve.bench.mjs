@@ -104,10 +104,21 @@ export async function run() {
     try {
       const auth = { Authorization: `Bearer ${tokens.bob}` };
       // a browser session for the page
-      const login = await (await fetch(`${serve.url}/login`)).text();
-      const csrf = /name="csrf" value="([^"]+)"/.exec(login)[1];
-      const res = await fetch(`${serve.url}/login`, { method: 'POST', body: new URLSearchParams({ csrf, token: tokens.carol }), redirect: 'manual' });
-      const cookie = res.headers.get('set-cookie').split(';')[0];
+      // the sign-in form's CSRF token is in its cookie and in the form
+      const form = await fetch(`${serve.url}/login`);
+      const loginCookie = form.headers.getSetCookie()[0].split(';')[0];
+      const csrf = /name="csrf" value="([^"]+)"/.exec(await form.text())[1];
+      const res = await fetch(`${serve.url}/login`, {
+        method: 'POST',
+        headers: { cookie: loginCookie },
+        body: new URLSearchParams({ csrf, token: tokens.carol }),
+        redirect: 'manual',
+      });
+      const cookie = res.headers
+        .getSetCookie()
+        .find((c) => !c.includes('_login='))
+        ?.split(';')[0];
+      if (!cookie) throw new Error(`sign-in: HTTP ${res.status}`);
 
       await measureGets('GET /api/requests?state=pending', `${serve.url}/api/requests?state=pending`, auth, LIST_ROUNDS, directList);
       const page1 = await measureGets('GET / (inbox, page 1 of 200)', `${serve.url}/`, { cookie }, LIST_ROUNDS, directList);

@@ -1,3 +1,4 @@
+import { answersOf, type FatigueRules, fatigueOfAnswer, fatigueReceipt } from './insights/fatigue.js';
 import { argsMatchHash } from './runtime/args-binding.js';
 import { newestReceiptOf } from './runtime/receipts.js';
 import { appendSigned, type ReceiptSigner } from './runtime/signing.js';
@@ -20,7 +21,14 @@ export type AnswerResult = AddAnswerResult | { outcome: 'args_mismatch'; request
  * Every way an operator answers (the CLI, serve's pages and answer API, and serve's raw store API
  * that httpStore speaks) checks the request's `args` against its `argsHash` first.
  */
-export async function answerRequest(store: Store, callId: string, answer: ApprovalAnswer, signer?: ReceiptSigner): Promise<AnswerResult> {
+export async function answerRequest(
+  store: Store,
+  callId: string,
+  answer: ApprovalAnswer,
+  signer?: ReceiptSigner,
+  /** Approval fatigue's rules: given (serve's and the CLI's `--fatigue-*` flags), a finding is recorded; absent, nothing is. */
+  fatigue?: FatigueRules,
+): Promise<AnswerResult> {
   const before = await store.getRequest(callId);
   if (before && !argsMatchHash(before)) {
     await appendSigned(store, signer, refusedAnswerReceipt(answerReceipt(before, answer), answer, 'args_mismatch'));
@@ -34,7 +42,32 @@ export async function answerRequest(store: Store, callId: string, answer: Approv
   const context = { mode: asked?.mode ?? 'enforce', environment: asked?.environment ?? null };
   const receipt = { ...answerReceipt(result.request, answer), ...context };
   await appendSigned(store, signer, result.outcome === 'recorded' ? receipt : refusedAnswerReceipt(receipt, answer, result.outcome));
+  if (result.outcome === 'recorded' && fatigue) await recordFatigue(store, result.request, answer, signer, fatigue);
   return result;
+}
+
+/**
+ * Approval fatigue, recorded where the answer is given (serve, the CLI): an approval faster than
+ * the rules allow, or the answer that takes its approver past their limit in the window, is a
+ * `fatigue` receipt (insights/fatigue.ts). It changes nothing about the answer.
+ */
+async function recordFatigue(
+  store: Store,
+  request: ApprovalRequest,
+  answer: ApprovalAnswer,
+  signer: ReceiptSigner | undefined,
+  rules: FatigueRules,
+): Promise<void> {
+  const fact = {
+    approver: answer.approver,
+    decision: answer.decision,
+    at: answer.at,
+    callId: request.callId,
+    action: request.action,
+    filedAt: request.createdAt,
+  };
+  const history = answersOf(await store.listRequests()).filter((a) => !(a.callId === fact.callId && a.approver === fact.approver));
+  for (const finding of fatigueOfAnswer(fact, history, rules)) await appendSigned(store, signer, fatigueReceipt(finding, request));
 }
 
 /** The receipt of an answer the store refused: who tried, and why (`approver_is_requester`, `duplicate`, `not_pending`). */

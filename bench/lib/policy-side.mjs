@@ -47,16 +47,43 @@ const jsonLines = () =>
     JSON.stringify({ action: 'stripe.refund', args: { payment_id: `ch_${i}`, amount: (i * 37) % 1_200_000 }, decision: 'allow' }),
   ).join('\n');
 
-/** Two policies of 200 actions, every action's band different. */
-function manyActions(band) {
+/** A policy of 200 actions (the text), each with its own band. */
+function manyActionsText(band) {
   const lines = ['schema: ctrlrun.policy/v6', 'actions:'];
   for (let i = 0; i < 200; i++) {
     lines.push(
       `  a${i}.refund:\n    effect: "refund:{id}"\n    rules:\n      - when: { amount_gte: 1, amount_lte: ${band + i}, currency_in: [usd, eur] }\n        decision: allow\n      - decision: approve`,
     );
   }
-  return parsePolicy(lines.join('\n'), `p${band}.yaml`).value;
+  return lines.join('\n');
 }
+
+/** Two policies of 200 actions, every action's band different. */
+const manyActions = (band) => parsePolicy(manyActionsText(band), `p${band}.yaml`).value;
+
+/**
+ * The largest policy in the fixtures (operators of every kind, data labels, nested values) and a
+ * change of it: every comparison's bound one higher, every approve an allow.
+ */
+function largestTexts() {
+  const text = readFileSync(path.join(root, 'fixtures/generate/operators/ctrlrun.yaml'), 'utf8');
+  const changed = text.replace(/(_(?:lt|lte|gt|gte): )(\d+)/g, (_m, k, n) => `${k}${Number(n) + 1}`).replace(/decision: approve/g, 'decision: allow');
+  return [text, changed];
+}
+
+/** `diff`'s figures: its inputs as texts, the time to load both its baseline. */
+const pairs = { largest: largestTexts, 200: () => [manyActionsText(1000), manyActionsText(2000)] };
+const loadSide = (pair) => async () => {
+  const [a, b] = pairs[pair]();
+  return () => parsePolicy(a, 'a.yaml').value.hash.length + parsePolicy(b, 'b.yaml').value.hash.length;
+};
+const diffSide = (pair, compiled) => async () => {
+  const { diffPolicies } = await dist('policy-test/diff.js');
+  const [a, b] = pairs[pair]().map((t, i) => parsePolicy(t, `${i}.yaml`).value);
+  // `compiled`: the two generated modules made beforehand, so the figure is the decision procedure and its witnesses' confirmation
+  const deciders = compiled ? [createDecider(a), createDecider(b)] : undefined;
+  return () => diffPolicies(a, b, deciders ? { deciders } : {}).summary.regions;
+};
 
 /** Each side: its inputs made once, then a function timed per run (its result returned so the work is used). */
 const sides = {
@@ -186,6 +213,12 @@ const sides = {
     const b = manyActions(2000);
     return () => diffPolicies(a, b).actions?.length;
   },
+  'load-largest': loadSide('largest'),
+  'diff-largest': diffSide('largest', false),
+  'procedure-largest': diffSide('largest', true),
+  'load-200': loadSide('200'),
+  'diff-200': diffSide('200', false),
+  'procedure-200': diffSide('200', true),
 };
 
 const cpuMs = () => {

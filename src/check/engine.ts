@@ -3,7 +3,7 @@ import path from 'node:path';
 import { displayPath } from '../format-diagnostics.js';
 import { UserError } from '../diagnostics.js';
 import { declarationsInScans, type ToolDeclaration } from '../generate/declarations.js';
-import { functionToolNames } from '../manifest/function-tools.js';
+import { declarationNames } from '../manifest/function-tools.js';
 import { generatedFiles, renderGeneratedModule, type GeneratedModule } from '../generate/index.js';
 import { findManifest, loadProject, MANIFEST_FILE, type Project } from '../manifest/load.js';
 import { readSourceText, scanRepo, type PendingRepoRead, type RepoRead } from '../scan/index.js';
@@ -261,7 +261,7 @@ function userErrorFindings(error: UserError, manifest: string, cwd: string, rela
 /** The declarations of the manifest's tool names, as the generator would find them, from scanned files. */
 export function declarationsFromScan(project: Project, scans: FileScan[]): Map<string, ToolDeclaration[]> {
   const root = project.manifest.root;
-  return declarationsInScans(root, functionToolNames(project.manifest), scans, (scan) => readSourceText(path.join(root, scan.file)));
+  return declarationsInScans(root, declarationNames(project.manifest), scans, (scan) => readSourceText(path.join(root, scan.file)));
 }
 
 export function staleOrConfigFindings(project: Project, relative: (file: string) => string, declarations?: Map<string, ToolDeclaration[]>): Finding[] {

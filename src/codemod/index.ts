@@ -137,12 +137,16 @@ export function fileContextFor(
     }),
   );
   const settingsFor = createModuleSettingsLookup(manifest.root);
+  const sandboxMapped = manifest.tools.some((t) => t.kind === 'sandbox');
+  const handoffActions = new Map(manifest.tools.flatMap((t) => (t.kind === 'handoff' ? [[t.to, t.action] as const] : [])));
   return (fileAbs) => ({
     fileAbs,
     actions,
     hostedLabels,
     mcpServers,
     pinnedMcpServers,
+    sandboxMapped,
+    handoffActions,
     policy,
     generatedModule: manifest.output,
     settings: settingsFor(path.dirname(fileAbs)),
@@ -155,8 +159,10 @@ export function fileContextFor(
 export function hasDoors(scan: FileScan): boolean {
   return (
     scan.hostedMcpCalls.length > 0 ||
-    (scan.sdkFactoryCalls ?? []).some((c) => c.factory === 'shellTool' || c.factory === 'applyPatchTool' || c.factory === 'computerTool') ||
+    (scan.sdkFactoryCalls ?? []).some((c) => ['shellTool', 'applyPatchTool', 'computerTool', 'getAllMcpTools', 'mcpToFunctionTool'].includes(c.factory)) ||
     (scan.agentAsToolCalls ?? []).length > 0 ||
+    (scan.sandboxAgents ?? []).some((s) => !s.guarded) ||
+    (scan.handoffs ?? []).some((h) => h.form !== 'protected') ||
     (scan.mcpServerLists ?? []).some((l) => !l.agentProtected && l.elements.some((e) => e.status !== 'protected'))
   );
 }

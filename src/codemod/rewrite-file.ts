@@ -21,6 +21,9 @@ export interface FileContext {
   mcpServers?: ReadonlySet<string>;
   /** MCP servers with a mapped tool whose action pins a TLS certificate. */
   pinnedMcpServers?: ReadonlySet<string>;
+  /** The manifest maps SandboxAgent capability tools; handoff target → action. */
+  sandboxMapped?: boolean;
+  handoffActions?: ReadonlyMap<string, string>;
   policy: Policy;
   /** Absolute path of the generated module. */
   generatedModule: string;
@@ -72,6 +75,8 @@ export function rewriteFile(scan: FileScan, text: string, ctx: FileContext): Fil
     hostedLabels: ctx.hostedLabels ?? new Set(),
     mcpServers: ctx.mcpServers ?? new Set(),
     pinnedMcpServers: ctx.pinnedMcpServers ?? new Set(),
+    sandboxMapped: ctx.sandboxMapped ?? false,
+    handoffActions: ctx.handoffActions ?? new Map(),
     policy: ctx.policy,
     callee: (name) => (generatedNs !== undefined ? `${generatedNs}.${name}` : (generatedNamed.get(name) ?? name)),
     quoted: (value) => quoted(value, fileQuote),
@@ -274,9 +279,7 @@ function importEdits(p: ImportPlan): TextEdit[] {
         const [s, e] = removalRange(text, imp.span.start, imp.span.end, '');
         edits.push({ start: s, end: e, text: '' });
       }
-    } else {
-      for (const spec of specs) edits.push(specifierRemoval(imp, spec));
-    }
+    } else edits.push(...specifierRemovals(imp, specs));
   }
   if (importText !== undefined && !replaceStatement) {
     const newline = text.includes('\r\n') ? '\r\n' : '\n';
@@ -297,13 +300,24 @@ function wholeStatementGoes(imp: ModuleImport, specs: ImportedName[]): boolean {
   return specs.length === imp.named.length && !imp.defaultName && !imp.namespaceName;
 }
 
-/** Removes one specifier with its comma: up to the next one, or from the previous one when it is last. */
-function specifierRemoval(imp: ModuleImport, spec: ImportedName): TextEdit {
-  const i = imp.named.indexOf(spec);
-  const next = imp.named[i + 1];
-  if (next) return { start: spec.span.start, end: next.span.start, text: '' };
-  const prev = imp.named[i - 1]!;
-  return { start: prev.span.end, end: spec.span.end, text: '' };
+/**
+ * Removes specifiers with their commas, a run of adjacent ones at a time (two edits of neighbours
+ * would overlap): a run up to the next kept one, or from the previous kept one when the run is last.
+ */
+function specifierRemovals(imp: ModuleImport, specs: ImportedName[]): TextEdit[] {
+  const gone = new Set(specs);
+  const edits: TextEdit[] = [];
+  for (let i = 0; i < imp.named.length; i++) {
+    if (!gone.has(imp.named[i]!)) continue;
+    let j = i;
+    while (j + 1 < imp.named.length && gone.has(imp.named[j + 1]!)) j++;
+    const next = imp.named[j + 1];
+    edits.push(
+      next ? { start: imp.named[i]!.span.start, end: next.span.start, text: '' } : { start: imp.named[i - 1]!.span.end, end: imp.named[j]!.span.end, text: '' },
+    );
+    i = j;
+  }
+  return edits;
 }
 
 /** The statement after which the new import goes: the last import (ESM) or require (CommonJS) before the first rewritten call. */

@@ -1,6 +1,9 @@
 import type { SourceEncoding } from '../scan/decode.js';
 import type { BehaviourChange } from './behaviour.js';
 import type { RunLackingContext } from '../scan/context-runs.js';
+import type { Policy } from '../policy/types.js';
+import type { CalleeBinding } from '../scan/types.js';
+import type { TextEdit } from './edits.js';
 
 /** What the codemod found and did, for the summary, `--json` and tests. Paths are absolute. */
 export interface Located {
@@ -10,7 +13,17 @@ export interface Located {
 }
 
 /** The other doors the codemod rewrites (besides `tool()`). */
-export type DoorKind = 'hostedMcpTool' | 'shellTool' | 'applyPatchTool' | 'computerTool' | 'asTool' | 'mcpServers';
+export type DoorKind =
+  | 'hostedMcpTool'
+  | 'shellTool'
+  | 'applyPatchTool'
+  | 'computerTool'
+  | 'asTool'
+  | 'mcpServers'
+  | 'getAllMcpTools'
+  | 'mcpToFunctionTool'
+  | 'SandboxAgent'
+  | 'handoff';
 
 export type CodemodFinding =
   /** A door rewritten to the generated module's variant (`to`: what it became); `removed`: options dropped (only ever stricter). */
@@ -95,4 +108,41 @@ export interface CodemodResult {
   runsWithoutContext?: RunLackingContext[];
   /** 0: every mapped tool protected, no conflict; 1: conflicts, unparseable files or unmapped SDK tools remain. */
   exitCode: 0 | 1;
+}
+
+/** What the door rewrites need to know of the project and of the file's imports. */
+export interface DoorContext {
+  fileAbs: string;
+  /** Function tool name → action (an agent tool, a shell or apply_patch tool is mapped by its SDK name). */
+  actions: ReadonlyMap<string, string>;
+  /** Hosted MCP server labels the manifest maps. */
+  hostedLabels: ReadonlySet<string>;
+  /** MCP server names the manifest maps (`- mcp: { server, tool }`). */
+  mcpServers: ReadonlySet<string>;
+  /** Those of them with a mapped tool whose action pins a TLS certificate: built with `fetch: upstreamFetch(name)`. */
+  pinnedMcpServers: ReadonlySet<string>;
+  /** The manifest maps SandboxAgent capability tools (`- sandbox: { tool }`). */
+  sandboxMapped: boolean;
+  /** Handoff target agent name → action (`- handoff: { to }`). */
+  handoffActions: ReadonlyMap<string, string>;
+  policy: Policy;
+  /** The text that calls an export of the generated module here (`protectShellTool`, `gen.protectShellTool`). */
+  callee: (name: string) => string;
+  /** Quotes a string as the file does. */
+  quoted: (value: string) => string;
+}
+
+/** An SDK factory whose call was replaced (its import may go). */
+export interface ReplacedFactory {
+  factory: string;
+  binding: CalleeBinding;
+  start: number;
+}
+
+export interface DoorPlan {
+  edits: TextEdit[];
+  findings: CodemodFinding[];
+  /** Exports of the generated module the edits call. */
+  used: Set<string>;
+  replaced: ReplacedFactory[];
 }

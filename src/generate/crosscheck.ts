@@ -12,6 +12,7 @@ import type { ToolDeclaration } from './declarations.js';
 import type { ToolParameter } from './params.js';
 import { byCodeUnit } from './render.js';
 import { RESOLVABLE_NAMES } from '../scan/names.js';
+import { doorProblems, sandboxToolHint } from './crosscheck-doors.js';
 
 type FunctionTool = Extract<ManifestTool, { kind: 'function' }>;
 
@@ -20,7 +21,7 @@ type FunctionTool = Extract<ManifestTool, { kind: 'function' }>;
  * absence) the policy cannot be checked against has errors of its own, which never stop the other
  * tools (issue 40: one field's refusal must not leave the repo's other tools open). `leftOut`: each
  * such tool name with its action and its first error; the errors are in `diagnostics` too. Errors
- * that are not one tool's (a TLS pin no door can observe) are in `diagnostics` only: they stop generate.
+ * that are not one function tool's (a TLS pin no door can observe, a handoff's or sandbox's) are in `diagnostics` only: they stop generate.
  */
 export interface CrossCheck {
   diagnostics: Diagnostic[];
@@ -30,8 +31,9 @@ export interface CrossCheck {
 }
 
 export function crossCheck(policy: Policy, manifest: Manifest, declarations: ReadonlyMap<string, ToolDeclaration[]>): CrossCheck {
-  const pins = tlsPinProblems(policy, manifest);
-  const out: Diagnostic[] = [...pins];
+  // a TLS pin no door can observe, a handoff or sandbox entry: no function tool's, so generate refuses
+  const shared = [...tlsPinProblems(policy, manifest), ...doorProblems(policy, manifest, declarations, checkDeclaration)];
+  const out: Diagnostic[] = [...shared];
   const leftOut = new Map<string, { action: string; error: Diagnostic }>();
   for (const entry of manifest.tools) {
     if (entry.kind !== 'function') continue;
@@ -40,7 +42,7 @@ export function crossCheck(policy: Policy, manifest: Manifest, declarations: Rea
     if (first && !leftOut.has(entry.tool)) leftOut.set(entry.tool, { action: entry.action, error: first });
     out.push(...own);
   }
-  return { diagnostics: dedupe(out).sort(compareDiagnostics), leftOut, fatal: pins.length };
+  return { diagnostics: dedupe(out).sort(compareDiagnostics), leftOut, fatal: shared.filter((d) => d.severity === 'error').length };
 }
 
 /** One manifest entry's diagnostics: its tool found, and each declaration checked against the action. */
@@ -55,7 +57,8 @@ function checkEntry(policy: Policy, entry: FunctionTool, declarations: ReadonlyM
         code: 'tool-not-found',
         ...at(entry.loc),
         message: `tool \`${entry.tool}\` is mapped to \`${entry.action}\`, but no \`tool({ name: '${entry.tool}' })\` call was found in the repo`,
-        hint: `the tool()'s \`name\` must be ${RESOLVABLE_NAMES}, with exactly this value; fix the spelling or remove the mapping`,
+        hint:
+          sandboxToolHint(entry.tool) ?? `the tool()'s \`name\` must be ${RESOLVABLE_NAMES}, with exactly this value; fix the spelling or remove the mapping`,
         related: { ...at(action.loc), message: `the action \`${entry.action}\` it maps to` },
       },
     ];
@@ -359,8 +362,15 @@ function tlsPinProblems(policy: Policy, manifest: Manifest): Diagnostic[] {
     const action = policy.actions[entry.action];
     const pin = action?.upstream;
     if (!action || !(pin?.tlsCertSha256?.length || pin?.tlsCertPems?.length)) continue;
-    const door = entry.kind === 'function' ? `function tool \`${entry.tool}\`` : `hosted MCP server \`${entry.serverLabel}\``;
-    const opener = entry.kind === 'function' ? 'its body opens its own connections' : 'OpenAI runs it and opens the connection';
+    const door =
+      entry.kind === 'function'
+        ? `function tool \`${entry.tool}\``
+        : entry.kind === 'sandbox'
+          ? `sandbox tool \`${entry.tool}\``
+          : entry.kind === 'handoff'
+            ? `handoff to \`${entry.to}\``
+            : `hosted MCP server \`${entry.serverLabel}\``;
+    const opener = entry.kind === 'hosted_mcp' ? 'OpenAI runs it and opens the connection' : 'its body opens its own connections';
     out.push({
       severity: 'error',
       code: 'tls-pin-unobservable',

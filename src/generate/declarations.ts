@@ -9,13 +9,16 @@ import { readSourceText, scanRepoSync, scanSource } from '../scan/index.js';
 import type { FileScan, ToolCallOptions, Span } from '../scan/types.js';
 import { locationOf, parseSource, readToolParameters, type ReadParametersResult, type ToolParameter } from './params.js';
 import { byCodeUnit } from './render.js';
+import { doorDeclarationsIn, mayDeclareDoor } from './door-declarations.js';
 
 export interface ToolDeclaration {
   name: string;
   /** Absolute path of the source file. */
   file: string;
-  /** `door`: a shell, apply_patch or agent tool (SDK or protected), mapped by its SDK tool name. */
+  /** `door`: a shell, apply_patch or agent tool (SDK or protected), mapped by its SDK tool name; a handoff or a SandboxAgent (door-declarations.ts). */
   kind: 'sdk-tool' | 'protected-tool' | 'door';
+  /** A SandboxAgent: its literal name, and the tools its capabilities give when known. */
+  sandbox?: { agent?: string; tools?: string[] };
   /** Where the call is (its callee). */
   loc: SourceLocation;
   parameters: ReadParametersResult;
@@ -55,7 +58,8 @@ export function mayDeclare(scan: FileScan, names: ReadonlySet<string>): boolean 
   return (
     scan.sdkToolCalls.some((c) => c.name !== undefined && names.has(c.name)) ||
     scan.protectedToolCalls.some((c) => c.name !== undefined && names.has(c.name)) ||
-    doorCalls(scan).some((d) => names.has(d.name))
+    doorCalls(scan).some((d) => names.has(d.name)) ||
+    mayDeclareDoor(scan, names)
   );
 }
 
@@ -137,7 +141,7 @@ export function declarationsInScan(file: string, text: string, scan: FileScan, n
     if (name !== undefined && names.has(name)) calls.push({ kind: 'protected-tool', name, span: c.span, callee: c.callee, options: c.options });
   }
   const doors = doorCalls(scan).filter((d) => names.has(d.name));
-  if (calls.length === 0 && doors.length === 0) return [];
+  if (calls.length === 0 && doors.length === 0 && !mayDeclareDoor(scan, names)) return [];
   const sourceFile = parseSource(file, text);
   const out: Array<ToolDeclaration & { start: number }> = calls.map((c) => ({
     name: c.name,
@@ -156,6 +160,7 @@ export function declarationsInScan(file: string, text: string, scan: FileScan, n
         : { readable: true, form: 'json-schema', parameters: doorParameters(d.params, loc), loc };
     out.push({ name: d.name, file, kind: 'door', loc, parameters, start: d.span.start });
   }
+  for (const d of doorDeclarationsIn(file, { file, text, sourceFile }, scan, names)) out.push({ ...d, file, kind: 'door' });
   out.sort((a, b) => a.start - b.start);
   return out.map(({ start: _start, ...d }) => d);
 }

@@ -10,9 +10,9 @@ import { canonicalHash } from '../runtime/canonical.js';
 import { VERSION } from '../version.js';
 import { crossCheck } from './crosscheck.js';
 import { findToolDeclarations, type ToolDeclaration } from './declarations.js';
-import { functionToolNames } from '../manifest/function-tools.js';
+import { declarationNames } from '../manifest/function-tools.js';
 import { outputKind, toJavaScript, typingsFor, typingsPath } from './javascript.js';
-import { byCodeUnit, renderModuleText } from './render.js';
+import { byCodeUnit, renderModuleText, type RenderInput } from './render.js';
 
 export interface GeneratedModule {
   /** Absolute path the module is written to (the manifest's `output`). */
@@ -43,7 +43,7 @@ export function generatedFiles(generated: GeneratedModule): Array<{ path: string
 /** Pure with respect to its inputs: reads the repo's tool declarations and renders the module. */
 export function renderGeneratedModule(project: Project, options: RenderOptions = {}): GeneratedModule {
   const { manifest, policy } = project;
-  const names = functionToolNames(manifest);
+  const names = declarationNames(manifest);
   const declarations = options.declarations ?? findToolDeclarations(manifest.root, names, { generatedModule: manifest.output });
   const { diagnostics, leftOut, fatal } = crossCheck(policy, manifest, declarations);
   const output = manifest.output;
@@ -65,6 +65,7 @@ export function renderGeneratedModule(project: Project, options: RenderOptions =
   }
   const hostedMcp: Record<string, string> = {};
   for (const t of manifest.tools) if (t.kind === 'hosted_mcp') hostedMcp[t.serverLabel] = t.action;
+  const { sandbox, handoffs } = sandboxAndHandoffs(manifest);
   const policyPath = path.isAbsolute(policy.file) ? policy.file : manifest.policy;
   // The codemod's own rule, so the control import and the `protectedTool` imports follow the same settings.
   const settings = createModuleSettingsLookup(manifest.root)(path.dirname(output));
@@ -80,12 +81,33 @@ export function renderGeneratedModule(project: Project, options: RenderOptions =
     tools,
     mcp,
     hostedMcp,
+    sandbox,
+    handoffs,
     inputsHash: inputsHash(policy, manifest, controlSpecifier, declarations),
     version: VERSION,
   });
   const kind = outputKind(output);
   if (kind === 'ts') return { path: output, text, diagnostics, leftOut };
   return { path: output, text: toJavaScript(text, kind), typings: { path: typingsPath(output), text: typingsFor(text) }, diagnostics, leftOut };
+}
+
+/** The manifest's `sandbox:` entries (every SandboxAgent's, and per agent) and `handoff:` entries, as the compiled policy holds them. */
+function sandboxAndHandoffs(manifest: Manifest): Pick<RenderInput, 'sandbox' | 'handoffs'> {
+  const tools: Record<string, string> = {};
+  const agents: Record<string, Record<string, string>> = {};
+  const handoffs: Record<string, string> = {};
+  for (const t of manifest.tools) {
+    if (t.kind === 'handoff') handoffs[t.to] = t.action;
+    if (t.kind !== 'sandbox') continue;
+    if (t.agent === undefined) {
+      tools[t.tool] = t.action;
+      continue;
+    }
+    const own = agents[t.agent] ?? {};
+    own[t.tool] = t.action;
+    agents[t.agent] = own;
+  }
+  return { sandbox: { tools, agents }, handoffs };
 }
 
 /**
@@ -102,6 +124,10 @@ export function inputsHash(policy: Policy, manifest: Manifest, controlSpecifier:
           return { kind: t.kind, tool: t.tool, action: t.action };
         case 'mcp':
           return { kind: t.kind, server: t.server, tool: t.tool, action: t.action };
+        case 'sandbox':
+          return { kind: t.kind, tool: t.tool, agent: t.agent ?? null, action: t.action };
+        case 'handoff':
+          return { kind: t.kind, to: t.to, action: t.action };
       }
       return { kind: t.kind, serverLabel: t.serverLabel, action: t.action };
     })

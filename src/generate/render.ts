@@ -34,6 +34,10 @@ export interface RenderInput {
   mcp?: Record<string, Record<string, string>>;
   /** Hosted MCP server label -> action id (the manifest's `hosted_mcp:` entries). */
   hostedMcp?: Record<string, string>;
+  /** SandboxAgent capability tools (the manifest's `sandbox:` entries): tool -> action for every SandboxAgent, and per agent name. */
+  sandbox?: { tools: Record<string, string>; agents: Record<string, Record<string, string>> };
+  /** The target agent's name -> action id (the manifest's `handoff:` entries). */
+  handoffs?: Record<string, string>;
   /** SHA-256 hex of the inputs (policy hash, manifest, tool parameter shapes). */
   inputsHash: string;
   version: string;
@@ -108,9 +112,11 @@ export function renderModuleText(input: RenderInput, template: string = loadTemp
       'type AgentDoors',
       'type CompiledPolicy',
       ...(functions.length > 0 ? ['type DecisionResult'] : []),
+      'type HandoffDoors',
       'type LocalDoors',
       'type McpDoors',
       'type ProtectHostedMcp',
+      'type SandboxDoors',
       ...(usesTemplates ? ['type TemplateResult'] : []),
     ]
       .map((name) => `  ${name},`)
@@ -244,7 +250,34 @@ function policyFields(input: RenderInput, entries: string[], grantEntries: strin
   if (labels.length > 0) {
     fields.push(`  hostedMcp: {\n${labels.map((label) => `    ${propertyKey(label)}: ${tsString(hosted[label] as string)},`).join('\n')}\n  },`);
   }
+  fields.push(...sandboxFields(input));
+  const handoffs = input.handoffs ?? {};
+  const targets = Object.keys(handoffs).sort(byCodeUnit);
+  if (targets.length > 0) fields.push(`  handoffs: {\n${stringMap(handoffs, '    ')}\n  },`);
   return fields;
+}
+
+/** The lines of a string-to-string map literal, keys in code-unit order. */
+function stringMap(map: Record<string, string>, indent: string): string {
+  return Object.keys(map)
+    .sort(byCodeUnit)
+    .map((key) => `${indent}${propertyKey(key)}: ${tsString(map[key] as string)},`)
+    .join('\n');
+}
+
+/** `sandbox: { tools, agents }`, only when the manifest maps a sandbox tool (modules without one keep their policy literal). */
+function sandboxFields(input: RenderInput): string[] {
+  const tools = input.sandbox?.tools ?? {};
+  const agents = input.sandbox?.agents ?? {};
+  const names = Object.keys(agents).sort(byCodeUnit);
+  if (Object.keys(tools).length === 0 && names.length === 0) return [];
+  const parts: string[] = [];
+  if (Object.keys(tools).length > 0) parts.push(`    tools: {\n${stringMap(tools, '      ')}\n    },`);
+  if (names.length > 0) {
+    const agent = (name: string) => `      ${propertyKey(name)}: {\n${stringMap(agents[name] ?? {}, '        ')}\n      },`;
+    parts.push(`    agents: {\n${names.map(agent).join('\n')}\n    },`);
+  }
+  return [`  sandbox: {\n${parts.join('\n')}\n  },`];
 }
 
 /** CTRLRun's TLS pins on actions of MCP servers: the Node-only pinned fetch, and `upstreamFetch`. */

@@ -7,6 +7,7 @@
  * or always true. Pure. An action whose schema is not found statically has none (and a reason).
  */
 import type { Manifest } from '../manifest/types.js';
+import { ABSENT } from '../policy/exact/values.js';
 import { holds, isInteger } from '../policy/evaluate.js';
 import type { Condition, Operand, SourceLocation } from '../policy/types.js';
 import type { ToolDeclaration } from './declarations.js';
@@ -42,8 +43,8 @@ export interface ActionSchemas {
 
 export const NO_SCHEMAS: ActionSchemas = { byAction: new Map(), unread: new Map() };
 
-/** An argument left out of the call. */
-export const ABSENT: unique symbol = Symbol('absent');
+/** An argument left out of the call (the decision procedure's own marker, so both read one value). */
+export { ABSENT } from '../policy/exact/values.js';
 
 function lowest(b: NumericBound | undefined): bigint | null {
   if (!b) return null;
@@ -70,7 +71,13 @@ export function actionSchemas(manifest: Manifest, declarations: ReadonlyMap<stri
     if (other) {
       unread.set(
         action,
-        other.kind === 'mcp' ? `it is mapped to MCP tool \`${other.server}/${other.tool}\`, whose schema is the server's` : 'it is a hosted MCP server',
+        other.kind === 'mcp'
+          ? `it is mapped to MCP tool \`${other.server}/${other.tool}\`, whose schema is the server's`
+          : other.kind === 'sandbox'
+            ? `it is mapped to sandbox tool \`${other.tool}\`, whose schema is the SDK's`
+            : other.kind === 'handoff'
+              ? `it is mapped to the handoff to \`${other.to}\``
+              : 'it is a hosted MCP server',
       );
       continue;
     }

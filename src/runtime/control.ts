@@ -5,7 +5,7 @@ import { canonicalHash, canonicalJson } from './canonical.js';
 import { decideCall } from './decide.js';
 import { ApprovalMismatch, CtrlrunError } from './errors.js';
 import { receiptSigner, type ReceiptSigner } from './signing.js';
-import { retentionOf, type DecisionLogOption } from './decision-log.js';
+import { keepsDecisionLog, type DecisionLogOption } from './decision-log.js';
 import {
   appendReceipt,
   approverName,
@@ -27,8 +27,10 @@ import {
 } from './internals.js';
 import { HOSTED_ACTION, hostedRequestOf, type HostedRequest } from './doors/hosted-item.js';
 import { LOCAL_ACTION, type LocalMark } from './doors/local-mark.js';
+import { sandboxCallOf } from './doors/sandbox-mark.js';
 import { refusal } from './core/messages.js';
 import { logReceipt } from './core/decision-entry.js';
+import { createTelemetry, type TelemetryOption } from './observe/telemetry.js';
 import type { ApprovalRequest, CompiledPolicy, Store } from './types.js';
 
 export type { Identity, IdentityValue, TaskOf } from './internals.js';
@@ -61,7 +63,8 @@ export interface ControlOptions {
   /**
    * The decision log (`ctrlrun-gen replay --store`, `receipts log`): each decided call's inputs
    * beside its receipt, an argument labelled by the policy's `data:` kept only as its hash. On by
-   * default, each entry kept `retentionDays` (default 30); `false` keeps none.
+   * default; `false` keeps none. Entries are kept until an operator prunes them (`ctrlrun-gen
+   * receipts prune`, `serve --retention-days`): the application never prunes.
    */
   decisionLog?: DecisionLogOption;
   /**
@@ -69,6 +72,12 @@ export interface ControlOptions {
    * principal, once per control). Default `console.warn`.
    */
   notice?: (line: string) => void;
+  /**
+   * Where decisions, pauses and answers are seen besides the receipts (docs/observability.md): the
+   * SDK's traces (on, following the SDK's own switch) and OpenTelemetry (`{ openTelemetry: api }`).
+   * `false`: nowhere, and no call asks.
+   */
+  telemetry?: TelemetryOption;
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -161,7 +170,8 @@ export function createControl(options: ControlOptions): Control {
     clock: options.clock ?? Date.now,
     policy: undefined,
     signer: signerOf(options.receiptKey),
-    decisionRetentionMs: retentionOf(options.decisionLog),
+    decisionLog: keepsDecisionLog(options.decisionLog),
+    telemetry: createTelemetry(options.telemetry, options.store, options.notice ?? ((line) => console.warn(line))),
     toolActions: new WeakMap(),
     pinnedFetches: new WeakMap(),
     namedActions: new Map(),
@@ -236,8 +246,10 @@ function ourCall(internals: ControlInternals, policy: CompiledPolicy, item: RunT
   const raw = item.rawItem;
   const hosted = hostedRequestOf(item);
   if (hosted) return hostedCall(policy, item, hosted);
-  if (raw.type === 'shell_call' || raw.type === 'apply_patch_call' || raw.type === 'computer_call') return localCall(policy, item);
+  if (raw.type === 'shell_call' || raw.type === 'apply_patch_call' || raw.type === 'computer_call') return localCall(policy, item) ?? sandboxCall(item);
   if (raw.type !== 'function_call') return null;
+  const sandbox = sandboxCall(item);
+  if (sandbox) return sandbox;
   const action = actionOfItem(internals, policy, item, raw.name);
   if (action === undefined) return null;
   // as the body gets them (a default the tool's schema fills in): what the pause filed and the claim binds
@@ -273,6 +285,26 @@ function hostedCall(policy: CompiledPolicy, item: RunToolApprovalItem, hosted: H
     toolName: `${hosted.serverLabel}/${hosted.toolName}`,
     action,
     args: parsed.ok && hash !== null ? { value: parsed.value, hash, canonical: canonicalJson(parsed.value) } : null,
+  };
+}
+
+/** A call of a capability tool of a SandboxAgent protected by protectSandboxAgent (its item names the public agent, which holds none of those tools). */
+function sandboxCall(item: RunToolApprovalItem): OurCall | null {
+  const raw = item.rawItem as { type?: string; callId?: unknown; name?: unknown; arguments?: unknown; operation?: unknown };
+  const found = typeof raw.callId === 'string' ? sandboxCallOf(item.agent, raw) : undefined;
+  if (!found) return null;
+  const base = { item, callId: raw.callId as string, toolName: found.toolName, action: found.action };
+  if (found.local) {
+    const hash = argsHashOf(undefined, found.local.args);
+    return { ...base, args: hash === null ? null : { value: found.local.args, hash, canonical: canonicalJson(found.local.args) }, local: true };
+  }
+  const text = typeof raw.arguments === 'string' ? raw.arguments : '';
+  const parsed = parseArguments(text);
+  const hash = parsed.ok ? argsHashOf(text, undefined) : null;
+  return {
+    ...base,
+    args: parsed.ok && hash !== null ? { value: parsed.value, hash, canonical: canonicalJson(parsed.value) } : null,
+    ...(parsed.ok ? {} : { refusal: parsed.detail }),
   };
 }
 
@@ -459,12 +491,17 @@ async function approveOne(
   }
   if (result.outcome === 'recorded' && record) {
     const approvers = approversOf(result.request);
-    await appendReceipt(internals, policy, {
-      ...base,
-      approvers,
-      result: result.request.state === 'approved' ? 'approved' : 'answered',
-      reason: `${approvers.length} of ${result.request.approvalsRequired} approvals`,
-    });
+    await appendReceipt(
+      internals,
+      policy,
+      {
+        ...base,
+        approvers,
+        result: result.request.state === 'approved' ? 'approved' : 'answered',
+        reason: `${approvers.length} of ${result.request.approvalsRequired} approvals`,
+      },
+      { request: result.request, toolName: call.toolName },
+    );
   }
   return applyToState(state, call, result.request);
 }
@@ -491,16 +528,21 @@ async function rejectOne(
     throw new ApprovalMismatch('approver_is_requester', `ctrlrun: ${answer.approver} asked for this call (${call.action}) and cannot answer it.`, call);
   }
   if (result.outcome === 'recorded' && internals.store.recordsAnswers !== true) {
-    await appendReceipt(internals, policy, {
-      action: call.action,
-      call_id: call.callId,
-      args_hash: request.argsHash,
-      principal: request.principal,
-      decision: 'approve',
-      approvers: [answer.approver],
-      result: 'rejected',
-      reason: answer.message ?? 'rejected',
-    });
+    await appendReceipt(
+      internals,
+      policy,
+      {
+        action: call.action,
+        call_id: call.callId,
+        args_hash: request.argsHash,
+        principal: request.principal,
+        decision: 'approve',
+        approvers: [answer.approver],
+        result: 'rejected',
+        reason: answer.message ?? 'rejected',
+      },
+      { request: result.request, toolName: call.toolName },
+    );
   }
   return applyToState(state, call, result.request);
 }

@@ -8,6 +8,7 @@ import { settled } from './settled.js';
 import type { ApprovalRequest, CompiledPolicy, DecisionResult, Receipt, ReceiptBody, Store } from './types.js';
 import type { PinnedFetch } from './upstream-types.js';
 import { noticeNoPrincipal, type Notice } from './no-principal-notice.js';
+import type { ReceiptSight, Telemetry } from './observe/telemetry.js';
 
 /**
  * Who the run acts for: from the run's context (the operator's code), never from the model. A
@@ -58,8 +59,10 @@ export interface ControlInternals {
   readonly pinnedFetches: WeakMap<object, { server: string; pinned: PinnedFetch }>;
   /** Where the control tells the developer one-line things (the first refusal for want of a principal). */
   readonly notice?: Notice | undefined;
-  /** How long the decision log keeps an entry (ms); null: no log (`decisionLog: false`). */
-  readonly decisionRetentionMs?: number | null | undefined;
+  /** Whether the control writes the decision log (`decisionLog: false`: no). */
+  readonly decisionLog?: boolean | undefined;
+  /** Where receipts are also seen (the SDK's traces, OpenTelemetry); undefined: nowhere, nothing is asked. */
+  readonly telemetry?: Telemetry | undefined;
 }
 
 /** A tool's arguments from the model's text and its lossless parse (`parseArguments` of it). */
@@ -212,14 +215,19 @@ export function parseJson(raw: string | undefined): { ok: true; value: unknown }
 
 export type ReceiptFields = Pick<ReceiptBody, 'action' | 'result' | 'reason'> & Partial<ReceiptBody>;
 
-/** Appends one receipt (and its signed checkpoint, with a key); returns the receipt the store appended. */
-export function appendReceipt(internals: ControlInternals, policy: CompiledPolicy, fields: ReceiptFields): Promise<Receipt> {
+/**
+ * Appends one receipt (and its signed checkpoint, with a key); returns the receipt the store
+ * appended. With telemetry, the receipt is also recorded as it is sent (`sight`: what the stage
+ * knows besides, e.g. the checked arguments).
+ */
+export function appendReceipt(internals: ControlInternals, policy: CompiledPolicy, fields: ReceiptFields, sight?: ReceiptSight): Promise<Receipt> {
   // no async wrapper of its own (two receipts a call wait on no extra turn); a throw is still a rejection
   return settled(() => {
     const base = receiptBase(internals.clock(), policy.hash, policy.mode, internals.environment ?? policy.environment ?? null);
     // Object.assign, not `{ ...base, ...fields }`: the same object, several times faster in V8 when
     // fields overwrite base's nulls (two receipts per call)
     const sent = Object.assign({}, base, fields);
+    if (internals.telemetry !== undefined) internals.telemetry.record(sent, policy, sight);
     // signed by the control, never by the store: a rewritten chain cannot carry this signature, and
     // the checkpoint names only this receipt (checked to be what was sent), never others' in between
     return appendSigned(internals.store, internals.signer, sent, base);

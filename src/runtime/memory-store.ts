@@ -3,6 +3,7 @@ import { memoryEffects } from './stores/memory/effects.js';
 import { memoryReceipts } from './stores/memory/receipts.js';
 import { newMemoryState, open } from './stores/memory/state.js';
 import { memoryDecisionLog } from './stores/decision-log-memory.js';
+import { memorySessions } from './stores/sessions-memory.js';
 import type { Store } from './types.js';
 
 /**
@@ -16,6 +17,7 @@ export function memoryStore(): Store {
   return {
     kind: 'memory',
     ...memoryDecisionLog(() => open(state)),
+    ...memorySessions(() => open(state)),
     ...memoryApprovals(state),
     ...memoryEffects(state),
     ...memoryReceipts(state),

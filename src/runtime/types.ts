@@ -124,6 +124,16 @@ export interface CompiledPolicy {
   mcp?: Readonly<Record<string, Readonly<Record<string, string>>>>;
   /** Hosted MCP server label -> action id, from the manifest's `hosted_mcp:` entries. */
   hostedMcp?: Readonly<Record<string, string>>;
+  /**
+   * SandboxAgent capability tools, from the manifest's `sandbox:` entries: tool name -> action id
+   * for every SandboxAgent (`tools`), and per agent name (`agents`, which wins).
+   */
+  sandbox?: {
+    readonly tools?: Readonly<Record<string, string>>;
+    readonly agents?: Readonly<Record<string, Readonly<Record<string, string>>>>;
+  };
+  /** Handoffs, from the manifest's `handoff:` entries: the target agent's name -> action id. */
+  handoffs?: Readonly<Record<string, string>>;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -284,6 +294,28 @@ export interface ReceiptBody {
   environment: string | null;
   /** Only on a checkpoint receipt (`action: ctrlrun.checkpoint`): an Ed25519 signature of an earlier receipt's seq and hash. */
   checkpoint?: ReceiptCheckpoint;
+  /** Only on a prune record (`action: ctrlrun.prune`): what an operator pruned (see prune.ts). */
+  prune?: PruneRecord;
+}
+
+/**
+ * What one prune removed, as its record (a receipt, signed like any other) names it: the log, the
+ * scope, the seq range and the hash of the range's last record (its head, which the kept chain links
+ * to), and the cutoff on the pruner's clock.
+ */
+export interface PruneRecord {
+  log: 'decisions' | 'receipts';
+  /** The tenant whose entries were pruned (their arguments erased, their hashes kept); null: the whole store's oldest records were removed. */
+  tenant: string | null;
+  /** The first and last seq pruned (inclusive). */
+  from: number;
+  to: number;
+  /** The hash of the record at `to`. */
+  head: string;
+  /** How many records were pruned. */
+  count: number;
+  /** Records decided before this instant (epoch ms) were pruned. */
+  before: number;
 }
 
 /** A signed checkpoint: `signature` (base64url Ed25519) over `ctrlrun receipt checkpoint v1\n{seq}\n{hash}`. */
@@ -357,14 +389,20 @@ export interface DecisionQuery {
   limit?: number;
 }
 
+/** What a tenant's pruned entry leaves in the chain: its links, its time and whose it was; never its inputs. */
+export interface PrunedDecision {
+  seq: number;
+  at: number;
+  prev_hash: string;
+  hash: string;
+  pruned: { tenant: string };
+}
+
 /** The decision log of a store (decision-log.ts): optional, a store without it keeps no log (`replay --store` says so). */
 export interface DecisionLogStore {
-  /**
-   * Atomically appends an entry chained to the last one. With `retainAfter`, entries decided
-   * before that instant may be removed in the same call (the store decides how often it looks).
-   */
-  appendDecision(body: DecisionBody, retainAfter?: number): Promise<DecisionEntry>;
-  /** Entries in seq order. */
+  /** Atomically appends an entry chained to the last one. Nothing is ever pruned here: pruning is an operator's act (PruneStore). */
+  appendDecision(body: DecisionBody): Promise<DecisionEntry>;
+  /** Entries in seq order (a tenant's pruned entries are not listed: see PruneStore.listPrunedDecisions). */
   listDecisions(query?: DecisionQuery): Promise<DecisionEntry[]>;
   /**
    * The store's secret decision key (hex), made once (`newDecisionKey`) and kept in the store: the
@@ -374,7 +412,48 @@ export interface DecisionLogStore {
   decisionKey?(): Promise<string>;
 }
 
-export interface Store extends Partial<DecisionLogStore> {
+/**
+ * What an operator's prune asks of a store (prune.ts decides what, records it, then calls these).
+ * Optional: a store without them cannot be pruned (`receipts prune` says so).
+ */
+export interface PruneStore {
+  /** The decision log's own record of its newest entry (kept when pruning empties the table): a cut tail shows against it. */
+  decisionHead(): Promise<{ seq: number; hash: string }>;
+  /** Removes every entry with seq <= `through` (the oldest end). Returns how many. */
+  deleteDecisions(through: number): Promise<number>;
+  /** Replaces these entries by their tombstones (seq, at, hashes, the tenant): their inputs are gone, the chain still links. Returns how many. */
+  tombstoneDecisions(seqs: readonly number[], tenant: string): Promise<number>;
+  /** The tombstones, in seq order (verification links the chain through them). */
+  listPrunedDecisions(): Promise<PrunedDecision[]>;
+  /** Removes every receipt with seq <= `through` (the oldest end). Returns how many. */
+  deleteReceipts(through: number): Promise<number>;
+}
+
+/**
+ * serve's sign-in sessions, kept in the store so every replica over it honours the same ones and
+ * an ended session is ended everywhere. Only the hash of a session's secret is stored.
+ */
+export interface StoredSession {
+  /** SHA-256 (hex) of the cookie's secret. */
+  idHash: string;
+  /** The operator (normalised name). */
+  name: string;
+  /** SHA-256 of the token it was made from: a rotated token ends it. */
+  tokenHash: string;
+  /** The web origin it was issued for (serve's public URL). */
+  origin: string;
+  createdAt: number;
+  expiresAt: number;
+}
+
+export interface SessionStore {
+  putSession(session: StoredSession): Promise<void>;
+  getSession(idHash: string): Promise<StoredSession | null>;
+  /** Deletes the sessions matching every given field (`{}`: none); returns how many. */
+  deleteSessions(match: { idHash?: string; origin?: string; name?: string }): Promise<number>;
+}
+
+export interface Store extends Partial<DecisionLogStore>, Partial<PruneStore>, Partial<SessionStore> {
   readonly kind: string;
   /**
    * True when the store itself writes the receipt of every answer (`httpStore`: serve records it,

@@ -19,7 +19,7 @@ export interface ReachContext {
   doorOf?: (callee: ts.Expression) => string | undefined;
 }
 
-const AGENTS = new Set(['Agent', 'RealtimeAgent']);
+const AGENTS = new Set(['Agent', 'RealtimeAgent', 'SandboxAgent']);
 const UNKNOWN: AgentReach = { kind: 'unknown' };
 
 export function agentReach(expr: ts.Expression, ctx: ReachContext): AgentReach {
@@ -52,7 +52,10 @@ function follow(expr: ts.Expression, ctx: ReachContext, seen: Set<string>): ts.E
 function agentInto(expr: ts.Expression, ctx: ReachContext, acc: Acc, depth: number, seen: Set<string>): boolean {
   if (depth > 6) return false;
   const e = follow(expr, ctx, seen);
-  if (!e || !typescript.isNewExpression(e) || !AGENTS.has(ctx.sdkMember(e.expression) ?? '')) return false;
+  const member = e && typescript.isNewExpression(e) ? (ctx.sdkMember(e.expression) ?? '') : '';
+  if (!e || !typescript.isNewExpression(e) || !AGENTS.has(member)) return false;
+  // a SandboxAgent's capabilities give the model tools the policy decides (protectSandboxAgent): doors a principal opens
+  if (member === 'SandboxAgent') acc.protectedCall = true;
   const opts = e.arguments?.[0] && unwrapValue(e.arguments[0]);
   if (!opts || !typescript.isObjectLiteralExpression(opts)) return false;
   for (const p of opts.properties) {

@@ -10,6 +10,8 @@ import { topLevelBindings } from './values.js';
 import type { FileScan, ModuleImport } from './types.js';
 import { doorOf, GENERATED_DOORS, initializerOf, isProtectedToolCallee, sdkMember, type FileContext, type ScanSourceOptions } from './file/context.js';
 import { settleServerLists } from './file/mcp-servers.js';
+import { settleHandoffLists } from './file/handoffs.js';
+import { settleSandboxAgents } from './file/sandbox-agents.js';
 import { visitFile } from './file/visit.js';
 
 // One file's scan: what its imports bind, then one walk that hands each door to its reader
@@ -32,6 +34,8 @@ export function scanParsed(file: string, text: string, parsed: Parsed, options: 
   readModuleFacts(cx, file);
   visitFile(cx);
   settleServerLists(cx);
+  settleSandboxAgents(cx);
+  settleHandoffLists(cx);
   return cx.scan;
 }
 
@@ -56,6 +60,8 @@ function emptyScan(file: string, sf: ts.SourceFile, text: string, moduleImports:
     mcpServerLists: [],
     mcpErrorFunctions: [],
     agentAsToolCalls: [],
+    sandboxAgents: [],
+    handoffs: [],
     runCalls: [],
     identityReads: [],
     realtimeSessions: [],
@@ -98,6 +104,10 @@ function createFileContext(file: string, text: string, parsed: Parsed, options: 
     guardedAgentVars: new Set(),
     guardedAgentNodes: new Set(),
     pendingLists: [],
+    pendingSandboxAgents: [],
+    pendingHandoffLists: [],
+
+    pendingConversions: [],
     cache: {},
     moduleLoads: {
       sf,

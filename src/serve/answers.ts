@@ -1,3 +1,4 @@
+import type { FatigueRules } from '../insights/fatigue.js';
 import { answerReceipt, answerRequest, refusedAnswerReceipt, resolveEffectKey } from '../operator-actions.js';
 import type { Policy } from '../policy/types.js';
 import { appendSigned, type ReceiptSigner } from '../runtime/signing.js';
@@ -69,6 +70,7 @@ export async function answerAs(
   rawReason: unknown,
   now: number,
   signer?: ReceiptSigner,
+  fatigue?: FatigueRules,
 ): Promise<AnswerOutcome> {
   if (decision !== 'approve' && decision !== 'reject') return { ok: false, status: 400, code: 'bad_decision', message: 'decision must be approve or reject.' };
   const reason = cleanReason(rawReason);
@@ -82,7 +84,13 @@ export async function answerAs(
     await recordRoleRefusal(store, request, who.name, now, signer);
     return { ok: false, status: 403, code: 'role', message: problem, request };
   }
-  const result = await answerRequest(store, callId, { approver: who.name, decision, at: now, ...(reason.value ? { reason: reason.value } : {}) }, signer);
+  const result = await answerRequest(
+    store,
+    callId,
+    { approver: who.name, decision, at: now, ...(reason.value ? { reason: reason.value } : {}) },
+    signer,
+    fatigue,
+  );
   switch (result.outcome) {
     case 'unknown':
       return { ok: false, status: 404, code: 'unknown', message: `No approval request ${callId}.` };

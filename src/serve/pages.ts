@@ -11,16 +11,26 @@ import { type ArgRow, approvedCount, type Page } from './view.js';
  * hono's `html` tag, which escapes it: arguments, reasons, effect keys and names are the model's
  * or a person's text and never markup.
  */
-type Html = ReturnType<typeof html>;
+export type Html = ReturnType<typeof html>;
 
 export interface Viewer {
   name: string;
   roles: string[];
   csrf: string;
+  /** Signed in with a session: every state-changing form asks for the operator's token again. */
+  stepUp: boolean;
+  /** The operator's tenant (absent: every tenant). */
+  tenant?: string;
 }
 
+/** The step-up field of a state-changing form (a session only; a trusted proxy asks on every request itself). */
+const stepUpField = (viewer: Viewer): Html | string =>
+  viewer.stepUp
+    ? html`<label>Your operator token (asked for every answer: the session alone never answers) <input type="password" name="token" autocomplete="current-password" required></label>`
+    : '';
+
 /** A stored time as ISO text; one out of Date's range (a store written by hand) is shown as its number, never a 500. */
-const iso = (ms: number | undefined): string => {
+export const iso = (ms: number | undefined): string => {
   if (ms === undefined) return '-';
   const d = new Date(ms);
   return Number.isNaN(d.getTime()) ? `(invalid time ${String(ms)})` : d.toISOString().replace('.000Z', 'Z');
@@ -31,7 +41,7 @@ const iso = (ms: number | undefined): string => {
  * by the tag, and, when it holds a control, bidi or invisible character (U+202E would show
  * `acct-0123-4567` for another account), escaped as the CLI prints it and marked.
  */
-const t = (text: string | null | undefined): Html | string => {
+export const t = (text: string | null | undefined): Html | string => {
   if (text === null || text === undefined) return '';
   const safe = terminalSafe(text);
   return safe.marked ? html`<mark class="escaped" data-testid="escaped" title="${MARK_NOTE}">${safe.text}</mark>` : text;
@@ -55,6 +65,7 @@ button{font:inherit;padding:.45rem .9rem;border-radius:.35rem;border:1px solid #
 button.approve{background:#1a7f37;color:#fff;border-color:#1a7f37}button.reject{background:#cf222e;color:#fff;border-color:#cf222e}
 nav.pages{display:flex;gap:1rem;margin:1rem 0}
 mark.escaped{background:#ffd8a8;outline:1px solid #bc4c00;unicode-bidi:isolate}
+.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}.scroll{overflow-x:auto}.risk{border-left:4px solid #cf222e}form.period{display:flex;flex-wrap:wrap;gap:.5rem;align-items:end}
 `;
 
 export function layout(title: string, viewer: Viewer | undefined, body: Html): Html {
@@ -69,10 +80,10 @@ export function layout(title: string, viewer: Viewer | undefined, body: Html): H
 <body>
 <header>
 <strong>ctrlrun-gen</strong>
-<a href="/">Inbox</a><a href="/history">History</a><a href="/effects">Effects</a><a href="/receipts">Receipts</a>
+<a href="/">Inbox</a><a href="/history">History</a><a href="/effects">Effects</a><a href="/receipts">Receipts</a><a href="/insights">Insights</a>
 ${
   viewer
-    ? html`<span class="who">Signed in as <b data-testid="viewer">${viewer.name}</b>${viewer.roles.length ? html` (${viewer.roles.join(', ')})` : ''}
+    ? html`<span class="who">Signed in as <b data-testid="viewer">${viewer.name}</b>${viewer.roles.length ? html` (${viewer.roles.join(', ')})` : ''}${viewer.tenant ? html` · tenant <b>${viewer.tenant}</b>` : ''}
 <form method="post" action="/logout"><input type="hidden" name="csrf" value="${viewer.csrf}"><button type="submit">Sign out</button></form></span>`
     : ''
 }
@@ -215,6 +226,7 @@ ${
       : html`<form method="post" action="${requestHref(r.callId)}/answer" class="answer">
 <input type="hidden" name="csrf" value="${viewer.csrf}">
 <label>Reason (required to reject) <textarea name="reason" rows="2" maxlength="2000"></textarea></label>
+${stepUpField(viewer)}
 <div><button class="approve" type="submit" name="decision" value="approve">Approve as ${viewer.name}</button>
 <button class="reject" type="submit" name="decision" value="reject">Reject</button></div>
 </form>`
@@ -236,6 +248,7 @@ ${open.map(
 <div class="meta">${t(e.action)} · ${e.state === 'ambiguous' ? 'ambiguous' : 'lease over'} · ${e.attempts} attempt(s) · ${iso(e.updatedAt)}</div>
 <form method="post" action="/effects/resolve">
 <input type="hidden" name="csrf" value="${viewer.csrf}"><input type="hidden" name="key" value="${e.key}">
+${stepUpField(viewer)}
 <button type="submit" name="state" value="committed">It happened (committed)</button>
 <button type="submit" name="state" value="failed">It did not (failed)</button>
 </form></article>`,
@@ -247,14 +260,20 @@ ${effects.map((e) => html`<tr><td><code>${t(e.key)}</code></td><td>${e.state}${e
   );
 }
 
-export function receiptsPage(viewer: Viewer, receipts: Receipt[], total: number, verify: VerifyResult): Html {
+export function receiptsPage(viewer: Viewer, receipts: Receipt[], total: number, verify: VerifyResult | undefined): Html {
   return layout(
     'Receipts',
     viewer,
     html`<h1>Receipts</h1>
-<p class="msg ${verify.ok ? 'ok' : 'err'}" data-testid="verify">${
-      verify.ok ? html`Chain intact: ${verify.count} receipts verified.` : html`Chain broken at seq ${verify.seq}: ${verify.break}.`
-    }</p>
+${
+  verify === undefined
+    ? html`<p class="meta" data-testid="verify">Tenant ${viewer.tenant}'s receipts. The chain (every tenant's) is verified by the store's operators.</p>`
+    : html`<p class="msg ${verify.ok ? 'ok' : 'err'}" data-testid="verify">${
+        verify.ok
+          ? html`Chain intact: ${verify.count} receipts verified${verify.prunedThrough ? html` (seq 1-${verify.prunedThrough} pruned, as a prune record says)` : ''}.`
+          : html`Chain broken at seq ${verify.seq}: ${verify.break}.`
+      }</p>`
+}
 <p class="meta">Newest ${receipts.length} of ${total}. Keep the newest hash elsewhere: deleting the newest receipts leaves no trace inside the store.</p>
 <table data-testid="receipts"><tr><th>seq</th><th>action</th><th>result</th><th>principal</th><th>approvers</th><th>reason</th><th>at</th><th>hash</th></tr>
 ${receipts.map(

@@ -59,7 +59,7 @@ describe('ctrlrun-gen check (in-process)', () => {
       'warning:always-true-condition',
       'warning:impossible-condition',
       'warning:tracing-sensitive-data',
-      'warning:unsafe-error-function',
+      'warning:error-function-without-effect',
     ]);
     expect(r.code).toBe(0);
     expect((await cli(['check', '--fail-on', 'warning'], { cwd: dir })).code).toBe(1);

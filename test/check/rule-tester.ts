@@ -4,7 +4,7 @@ import type { Finding, ProjectContext } from '../../src/check/types.js';
 import type { Manifest } from '../../src/manifest/types.js';
 import type { Decision, Policy, PolicyAction } from '../../src/policy/types.js';
 import { scanSource } from '../../src/scan/index.js';
-import { eslintRuleTester } from '../eslint/mirror.js';
+import { eslintRuleTester, parityTester } from '../eslint/mirror.js';
 
 /** A source text of the given lines, each ending with a newline. */
 export const lines = (...l: string[]): string => `${l.join('\n')}\n`;
@@ -61,6 +61,7 @@ export function ruleTester(ruleId: string, cases: { valid: RuleCase[]; invalid: 
     }
   });
   eslintRuleTester(ruleId, cases, project, (c) => findingsOf(ruleId, c, project));
+  parityTester(ruleId, cases, project, (c) => lintSource(c.code, { file: c.file, project: c.project === undefined ? project : c.project }));
 }
 
 /** Lints one source text through the real scanner and returns the findings of `ruleId` (all when undefined). */

@@ -17,6 +17,8 @@ const SPEC_COMMANDS = [
   'receipts',
   'operators',
   'serve',
+  // issue 39 asks for it (SPEC §1 journey 10); SPEC §8's list is the coordinator's to extend
+  'stats',
   'test',
   'replay',
   'diff',

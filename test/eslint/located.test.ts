@@ -28,7 +28,14 @@ describe('a generator refusal located in a linted file', () => {
 
     const eslint = reported(await eslintWith(cwd).lintFiles(['src/tools.ts', 'src/agent.ts']), cwd).filter((m) => m.ruleId === `${NAMESPACE}/policy-invalid`);
     expect(eslint.filter((m) => m.file === 'src/tools.ts')).toEqual([
-      { file: 'src/tools.ts', line: refusal!.line, column: refusal!.column, ruleId: `${NAMESPACE}/policy-invalid`, message: eslintMessage(refusal!) },
+      {
+        file: 'src/tools.ts',
+        line: refusal!.line,
+        column: refusal!.column,
+        ruleId: `${NAMESPACE}/policy-invalid`,
+        message: eslintMessage(refusal!),
+        severity: 2,
+      },
     ]);
     const other = eslint.filter((m) => m.file === 'src/agent.ts');
     expect(other.map((m) => `${m.line}:${m.column}`)).toEqual(['1:1']);

@@ -21,7 +21,10 @@ const OPERATORS = ['alice', 'bob', 'carol', 'dave', 'x', 'ops@example', 'ops'];
 const tokens: Record<string, string> = {};
 let serve: RunningServe;
 let backing: Store;
-/** serve's clock: it sets the time of answers and resolutions itself, so the harness sets it to the time the suite names. */
+/**
+ * serve's clock: it sets the time of answers, resolutions, receipts and decision log entries itself
+ * (a token never dates its records), so the harness sets it to the time the suite names.
+ */
 let serveNow = Date.now();
 
 beforeAll(async () => {
@@ -66,6 +69,15 @@ function clientStore(): Store {
     resolveEffect: (key, state, by, now) => {
       serveNow = now;
       return operator(by).resolveEffect(key, state, by, now);
+    },
+    appendReceipt: (body) => {
+      serveNow = body.at;
+      return runtime.appendReceipt(body);
+    },
+
+    appendDecision: (body) => {
+      serveNow = body.at;
+      return runtime.appendDecision!(body);
     },
   };
 }

@@ -244,6 +244,11 @@ const DOOR_WORDS: Record<Extract<CodemodFinding, { kind: 'door-left' }>['door'],
   computerTool: 'computer tool',
   asTool: 'agent tool',
   mcpServers: 'MCP server',
+  SandboxAgent: 'SandboxAgent',
+  handoff: 'handoff to',
+
+  getAllMcpTools: 'getAllMcpTools() of MCP server',
+  mcpToFunctionTool: 'mcpToFunctionTool() of MCP server',
 };
 
 function formatSummary(result: CodemodResult, ctx: CliContext, write: boolean, written: string[], colors: ReturnType<typeof pc.createColors>): string {

@@ -17,6 +17,7 @@ export const commandLoaders: ReadonlyArray<{ name: string; load: () => Promise<C
   { name: 'receipts', load: async () => (await import('./receipts.js')).receiptsCommand },
   { name: 'operators', load: async () => (await import('./operators.js')).operatorsCommand },
   { name: 'serve', load: async () => (await import('./serve.js')).serveCommand },
+  { name: 'stats', load: async () => (await import('./stats.js')).statsCommand },
   { name: 'test', load: async () => (await import('./test.js')).testCommand },
   { name: 'replay', load: async () => (await import('./replay.js')).replayCommand },
   { name: 'diff', load: async () => (await import('./diff.js')).diffCommand },

@@ -4,6 +4,9 @@ import { loadProject } from '../../manifest/load.js';
 import { loadPolicyOrThrow } from '../../policy/load.js';
 import type { Policy } from '../../policy/types.js';
 import { DEFAULT_APPROVAL_TTL_MS } from '../../runtime/control.js';
+import { MAX_RETENTION_DAYS, retentionDays } from '../../serve/prune-api.js';
+import { fatigueOf } from '../../insights/period.js';
+import { fatigueOptions } from './stats.js';
 import { checkCorsOrigin, startServe } from '../../serve/server.js';
 import type { CliContext, CommandSpec } from '../context.js';
 import { withProjectOptions } from '../project-options.js';
@@ -28,7 +31,14 @@ export interface ServeArgs {
   'cors-origin'?: string[];
   'approval-ttl-ms': number;
   'signing-key'?: string;
+  'retention-days': number;
+  'fatigue-answers'?: number;
+  'fatigue-window'?: string;
+  'fatigue-min-time'?: string;
 }
+
+/** serve's default retention of the decision log (the days the application's own pruning kept before it became an operator's act). */
+export const DEFAULT_RETENTION_DAYS = 30;
 
 export const serveCommand: CommandSpec<ServeArgs> = {
   command: 'serve',
@@ -59,6 +69,12 @@ export const serveCommand: CommandSpec<ServeArgs> = {
         default: DEFAULT_APPROVAL_TTL_MS,
         describe: "The control's approvalTtlMs (to show when an approval runs out)",
       })
+      .options(fatigueOptions)
+      .option('retention-days', {
+        type: 'number',
+        default: DEFAULT_RETENTION_DAYS,
+        describe: "Prune the decision log's entries older than this many days, on serve's clock, at start and hourly (recorded; 0: never)",
+      })
       .option('signing-key', {
         ...signingKeyOption,
         describe: `serve's own Ed25519 secret key file (\`receipts keygen\`): signs every receipt serve writes (answers, refusals, resolutions); default $CTRLRUN_RECEIPT_KEY, else they stay unsigned (\`foreign\` to verify --public-key)`,
@@ -70,6 +86,11 @@ export const serveCommand: CommandSpec<ServeArgs> = {
     ['ctrlrun-gen serve --cors-origin http://localhost:3000', "Let a browser agent's page (httpStore) on that origin use the API"],
     ['ctrlrun-gen serve --notify-webhook https://hooks.example.com/T000/B000', 'Post each new request to a chat channel'],
     ['ctrlrun-gen serve --signing-key ~/.config/ctrlrun/serve.key', "Sign the answers' receipts (verify with the app's and this key's .pub)"],
+    ['ctrlrun-gen serve --retention-days 7', "Keep the decision log's entries a week (pruned on serve's clock, each prune recorded)"],
+    [
+      'ctrlrun-gen serve --store postgres://ops@db/app --public-url https://approvals.example.com',
+      'One of several replicas behind a TLS proxy (they share the sessions)',
+    ],
   ],
   run: async (args, ctx) => {
     if (Boolean(args['tls-cert']) !== Boolean(args['tls-key'])) throw new UserError('--tls-cert and --tls-key go together.\nhint: give both PEM files');
@@ -77,6 +98,13 @@ export const serveCommand: CommandSpec<ServeArgs> = {
     if (args['notify-webhook'] !== undefined && !/^https?:\/\//.test(args['notify-webhook']))
       throw new UserError(`--notify-webhook ${args['notify-webhook']}: not an http(s) URL.`);
     for (const origin of args['cors-origin'] ?? []) checkCorsOrigin(origin);
+    const retention = args['retention-days'];
+    if (!(retention === 0 || (retentionDays(retention) !== undefined && retention >= 1)))
+      throw new UserError(`--retention-days ${retention}: a number of days from 1 to ${MAX_RETENTION_DAYS}, or 0 (serve never prunes).`);
+    if (args['public-url'] !== undefined && !/^https?:\/\/[^/]/.test(args['public-url']))
+      throw new UserError(`--public-url ${args['public-url']}: not an http(s) URL.\nhint: the address people open, e.g. https://approvals.example.com`);
+    const fatigue = fatigueOf({ fatigueAnswers: args['fatigue-answers'], fatigueWindow: args['fatigue-window'], fatigueMinTime: args['fatigue-min-time'] });
+    if (!fatigue.ok) throw new UserError(`--${fatigue.message}`);
     const policy = loadServePolicy(args, ctx);
     const signer = operatorSigner(args['signing-key'], ctx);
     return withStore(
@@ -99,6 +127,9 @@ export const serveCommand: CommandSpec<ServeArgs> = {
           ...(args['public-url'] ? { publicUrl: args['public-url'] } : {}),
           corsOrigins: args['cors-origin'] ?? [],
           approvalTtlMs: args['approval-ttl-ms'],
+          ...(retention > 0 ? { retentionDays: retention } : {}),
+          // given any --fatigue-* flag, each finding is also recorded as a receipt when the answer is given
+          fatigue: { rules: fatigue.value.rules, record: fatigue.value.given },
           ...(signer ? { signer } : {}),
           log: (line) => ctx.stderr(`${line}\n`),
         });
@@ -119,6 +150,11 @@ export const serveCommand: CommandSpec<ServeArgs> = {
           signer
             ? `Receipts serve writes are signed (key id ${signer.keyId}).\n`
             : 'Receipts serve writes are not signed (no --signing-key or $CTRLRUN_RECEIPT_KEY): `receipts verify --public-key` reports them foreign.\n',
+        );
+        ctx.stdout(
+          retention > 0
+            ? `Decision log entries older than ${retention} days are pruned on serve's clock (each prune recorded; --retention-days 0: never).\n`
+            : 'serve never prunes the decision log (--retention-days 0): prune with `ctrlrun-gen receipts prune`.\n',
         );
         await stopped;
         await running.close();

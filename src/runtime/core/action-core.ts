@@ -9,6 +9,7 @@ import { checkCall, guardrailOf, needsApproval } from './gate.js';
 import { refusal } from './messages.js';
 import type { PausingCall } from './pause.js';
 import { principalStage } from './principal.js';
+import { toolOf } from './decision-entry.js';
 import { receiptWriter } from './receipt.js';
 import { executeCall, finish, observe, runBody } from './run-call.js';
 import type { CoreScope } from './scope.js';
@@ -75,10 +76,23 @@ export function createActionCore(internals: ControlInternals, policy: CompiledPo
     finish: (auth: Authorized, outcome: BodyOutcome) => finish(scope, auth, outcome),
     observe: (facts: CallFacts, _input: unknown, body: () => unknown) => observe(scope, facts, body),
     execute: (input: unknown, runContext: RunContext<unknown>, details: CallDetails | undefined, body: () => unknown) =>
-      executeCall(scope, input, runContext, details, body),
+      internals.telemetry === undefined ? executeCall(scope, input, runContext, details, body) : observedCall(scope, input, runContext, details, body),
     receipt: scope.receipt,
     refuse: (why: string) => refusal(action, why),
   };
 }
 
 export type ActionCore = ReturnType<typeof createActionCore>;
+
+/**
+ * `executeCall` seen by OpenTelemetry: inside the call's `execute_tool` span (its receipts are that
+ * span's events; the body's own spans nest under it). Only with telemetry; once the API has loaded.
+ */
+async function observedCall(scope: CoreScope, input: unknown, runContext: RunContext<unknown>, details: CallDetails | undefined, body: () => unknown) {
+  const telemetry = scope.internals.telemetry;
+  if (telemetry?.loading) await telemetry.loading;
+  const otel = telemetry?.otel();
+  const run = () => executeCall(scope, input, runContext, details, body);
+  if (otel === undefined) return run();
+  return otel.around(toolOf(scope.policy, scope.action) ?? scope.action, scope.action, details?.toolCall?.callId ?? null, run);
+}

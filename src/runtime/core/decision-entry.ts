@@ -63,10 +63,9 @@ export function toolOf(policy: CompiledPolicy, action: string): string | null {
  * has one. A store that cannot record it fails the call as a receipt failure does.
  */
 export function logDecision(internals: ControlInternals, entry: DecisionBody | null): Promise<unknown> | undefined {
-  const retention = internals.decisionRetentionMs;
-  if (entry === null || retention === null || retention === undefined || typeof internals.store.appendDecision !== 'function') return undefined;
-  // the store's own promise, not one more around it (the caller awaits it)
-  return internals.store.appendDecision(entry, entry.at - retention);
+  if (entry === null || internals.decisionLog !== true || typeof internals.store.appendDecision !== 'function') return undefined;
+  // the store's own promise, not one more around it (the caller awaits it); never a retention: pruning is an operator's act
+  return internals.store.appendDecision(entry);
 }
 
 /**
@@ -74,7 +73,7 @@ export function logDecision(internals: ControlInternals, entry: DecisionBody | n
  * pause the core could not bind, a hosted MCP call): the same entry, the same store, the same rule.
  */
 export async function logReceipt(internals: ControlInternals, policy: CompiledPolicy, action: string, facts: CallFacts, receipt: Receipt): Promise<void> {
-  if (internals.decisionRetentionMs == null || typeof internals.store.appendDecision !== 'function') return;
+  if (internals.decisionLog !== true || typeof internals.store.appendDecision !== 'function') return;
   const environment = internals.environment ?? policy.environment ?? 'production';
   await logDecision(
     internals,

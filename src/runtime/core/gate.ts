@@ -47,6 +47,8 @@ export async function needsApproval(scope: CoreScope, runContext: RunContext<unk
   }
   if (decision.decision !== 'approve') return false;
   if (!admitted(scope, raw, seen)) return false;
+  const loading = scope.internals.telemetry?.loading;
+  if (loading !== undefined) await loading; // the pause is seen once OpenTelemetry has loaded
   const who = await whoOf(scope.internals, runContext);
   if (who === null) return false; // no principal: refused by the guardrail
   const task = scope.policy.authority ? await taskOf(scope.internals, runContext) : null;
@@ -80,6 +82,9 @@ export function guardrailOf(scope: CoreScope) {
     type: 'tool_input' as const,
     name: 'ctrlrun.policy',
     run: async (data: { context: RunContext<unknown>; toolCall: ToolCall }) => {
+      // `openTelemetry: true` still importing the API: a refusal here waits for it once, so it is seen
+      const loading = scope.internals.telemetry?.loading;
+      if (loading !== undefined) await loading;
       try {
         const answer = checkCall(scope, data);
         // an allowed call with a synchronous identity is answered without another turn

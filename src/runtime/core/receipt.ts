@@ -25,12 +25,16 @@ export function receiptOf(action: string, facts: CallFacts, fields: ReceiptField
 export function receiptWriter(internals: ControlInternals, policy: CompiledPolicy, action: string, environment: string): WriteReceipt {
   const tool = toolOf(policy, action);
   // the entry (its arguments redacted and copied) is built only where the control keeps a log
-  const logs = internals.decisionRetentionMs != null && typeof internals.store.appendDecision === 'function';
+  const logs = internals.decisionLog === true && typeof internals.store.appendDecision === 'function';
   const labelled = (policy.actions[action]?.sensitive?.length ?? 0) > 0;
   const entryOf = (facts: CallFacts, receipt: Receipt, key: string) => decisionEntryOf(action, tool, policy, environment, facts, receipt, key);
   // chained on the store's promise, not async wrappers: the two receipts of a call wait on no extra turn
   return (facts, fields) => {
-    const written = appendReceipt(internals, policy, receiptOf(action, facts, fields));
+    // with telemetry the call's facts go along (its checked arguments, for the traces' labelled view)
+    const written =
+      internals.telemetry === undefined
+        ? appendReceipt(internals, policy, receiptOf(action, facts, fields))
+        : appendReceipt(internals, policy, receiptOf(action, facts, fields), facts);
     if (!logs) return written;
     // only a decision's receipt has an entry (logDecision writes none for null): the body's outcome waits on no log write
     if (!labelled) return written.then((receipt) => logDecision(internals, entryOf(facts, receipt, '')));

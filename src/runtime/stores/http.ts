@@ -1,4 +1,4 @@
-import { RECEIPT_NAMES } from '../signing.js';
+import { RECEIPT_NAMES, RECEIPT_STAMPED } from '../signing.js';
 import type { Receipt, Store } from '../types.js';
 import { StoreError } from './errors.js';
 import { httpDecisionLog } from './decision-log-http.js';
@@ -74,7 +74,7 @@ export function httpStore(options: HttpStoreOptions): Store {
   const timeoutMs = options.timeoutMs ?? 10_000;
   let closed = false;
 
-  const request = async (method: Method, args: unknown[]): Promise<{ result?: unknown; names?: unknown }> => {
+  const request = async (method: Method, args: unknown[]): Promise<{ result?: unknown; names?: unknown; stamped?: unknown }> => {
     if (closed) throw new StoreError('store_closed', `httpStore ${base}: the store is closed.`);
     let res: Response;
     try {
@@ -82,6 +82,10 @@ export function httpStore(options: HttpStoreOptions): Store {
         method: 'POST',
         headers: { Authorization: `Bearer ${options.token}`, 'Content-Type': 'application/json' },
         body: JSON.stringify({ args }),
+        // serve never redirects its API: a redirect (a proxy's, a forged server's) would carry the
+        // token and replay the store call elsewhere, so it is not followed and fails closed below
+        // ('manual', not 'error': edge runtimes refuse 'error')
+        redirect: 'manual',
         signal: AbortSignal.timeout(timeoutMs),
       });
     } catch (error) {
@@ -94,7 +98,12 @@ export function httpStore(options: HttpStoreOptions): Store {
         },
       );
     }
-    let body: { result?: unknown; names?: unknown; error?: string; message?: string } = {};
+    if (res.type === 'opaqueredirect' || (res.status >= 300 && res.status < 400)) {
+      throw new StoreError('store_failed', `httpStore ${base}: ${method} was redirected (HTTP ${res.status}); a redirect is never followed.`, {
+        hint: 'point httpStore at serve itself (the address serve prints), not at a proxy that redirects',
+      });
+    }
+    let body: { result?: unknown; names?: unknown; stamped?: unknown; error?: string; message?: string } = {};
     try {
       body = (await res.json()) as typeof body;
     } catch {
@@ -113,13 +122,16 @@ export function httpStore(options: HttpStoreOptions): Store {
     return body;
   };
   const call = async (method: Method, args: unknown[]): Promise<never> => (await request(method, args)).result as never;
-  // serve stores a named tenant's receipt under its names and says which (`names: '@T:'`); the
-  // signer's check of what was appended needs it (a symbol: never hashed, never serialized)
+  // serve stores a named tenant's receipt under its names and says which (`names: '@T:'`), and
+  // sets its time from its own clock (`stamped`); the signer's check of what was appended needs
+  // both (symbols: never hashed, never serialized)
   const appendReceipt: Store['appendReceipt'] = async (receipt) => {
     const body = await request('appendReceipt', [receipt]);
     const appended = body.result as Receipt;
-    if (typeof body.names === 'string' && appended !== null && typeof appended === 'object')
-      Object.defineProperty(appended, RECEIPT_NAMES, { value: body.names });
+    if (appended !== null && typeof appended === 'object') {
+      if (typeof body.names === 'string') Object.defineProperty(appended, RECEIPT_NAMES, { value: body.names });
+      if (body.stamped === true) Object.defineProperty(appended, RECEIPT_STAMPED, { value: true });
+    }
     return appended;
   };
 

@@ -1,4 +1,5 @@
-import { postgresDecisionLog } from './decision-log-postgres.js';
+import { type PostgresAccess, postgresDecisionLog } from './decision-log-postgres.js';
+import { postgresSessions } from './sessions-postgres.js';
 import type { Store } from '../types.js';
 import { StoreError } from './errors.js';
 import { postgresApprovals } from './postgres/approvals.js';
@@ -33,13 +34,15 @@ export function postgresStore(options: PostgresStoreOptions): Store {
     });
   }
   const shell = pgShell(options, schemaName);
+  const access: PostgresAccess = {
+    S: shell.S,
+    transaction: (op, fn) => shell.transaction(op, fn as never),
+    query: (op, text, values) => shell.query(op, text, values) as never,
+  };
   return {
     kind: 'postgres',
-    ...postgresDecisionLog({
-      S: shell.S,
-      transaction: (op, fn) => shell.transaction(op, fn as never),
-      query: (op, text, values) => shell.query(op, text, values) as never,
-    }),
+    ...postgresDecisionLog(access),
+    ...postgresSessions(access),
     ...postgresApprovals(shell),
     ...postgresEffects(shell),
     ...postgresReceipts(shell),

@@ -5,12 +5,24 @@ import { spanOf } from '../parse.js';
 import { opaqueModuleLoad } from '../module-loads.js';
 import { identityReadOf, runCallOf } from '../runs.js';
 import { approvalHandlerOf } from '../realtime-sessions.js';
-import { firstElement, isReflectApply, isStringLike, neverToolNamesOf, optionsOf, spreadAfter, skipWrappers, toFunctionToolName } from '../syntax.js';
+import {
+  firstElement,
+  isReflectApply,
+  isStringLike,
+  neverToolNamesOf,
+  optionsOf,
+  propertyName,
+  spreadAfter,
+  skipWrappers,
+  toFunctionToolName,
+} from '../syntax.js';
 import type { FileScan, SdkToolCall } from '../types.js';
 import { agentNameOf } from './agents.js';
 import { constObjectLiteral, doorOf, isProtectedToolCallee, opaque, resolve, type FileContext, type ResolvedMember } from './context.js';
 import { onMethodCall } from './methods.js';
+import { onHandoffCall, onProtectedHandoff } from './handoffs.js';
 import { resolveName } from './names.js';
+import { givesModelSomething } from '../sdk-surface.js';
 
 // Calls: module loads, the generated module's doors, `protectedTool`, the SDK's tool factories
 // (directly or through `call`/`apply`/`Reflect.apply`), then methods of agents and runs.
@@ -83,11 +95,14 @@ function onGeneratedDoorCall(cx: FileContext, node: ts.CallExpression, door: str
     if (name !== undefined) d.toolName = name;
   }
   cx.scan.generatedDoorCalls!.push(d);
+  if (door === 'protectHandoff') onProtectedHandoff(cx, node);
   const arg = node.arguments[door === 'protectAgentTool' ? 1 : 0];
   const a = arg ? skipWrappers(arg) : undefined;
-  if (a && (door === 'protectMcpServer' || door === 'protectAgent')) {
+  // protectAgent and protectSandboxAgent guard an agent in place (its servers, its capabilities)
+  const guardsAgent = door === 'protectAgent' || door === 'protectSandboxAgent';
+  if (a && (door === 'protectMcpServer' || guardsAgent)) {
     if (typescript.isIdentifier(a)) (door === 'protectMcpServer' ? cx.guardedServerVars : cx.guardedAgentVars).add(a.text);
-    else if (door === 'protectAgent') cx.guardedAgentNodes.add(a);
+    else if (guardsAgent) cx.guardedAgentNodes.add(a);
   }
 }
 
@@ -129,7 +144,14 @@ function sdkCalleeOf(cx: FileContext, node: ts.CallExpression): SdkCallee | unde
   return target ? { target, optionsArg: node.arguments[0], indirect: undefined } : undefined;
 }
 
-/** A call of an SDK export: `tool`, `hostedMcpTool`, another tool factory, `setTracingDisabled`. True when it is one. */
+/** The arguments an indirect call passes on (`f.call(t, a, b)`: a, b; `f.apply(t, [a, b])`, `Reflect.apply(f, t, [a, b])`: the array's). */
+function sdkArgumentsOf(node: ts.CallExpression, indirect: NonNullable<SdkToolCall['indirect']>): readonly ts.Expression[] {
+  if (indirect === 'call') return node.arguments.slice(1);
+  const list = skipWrappers(node.arguments[indirect === 'reflect' ? 2 : 1] ?? node.expression);
+  return typescript.isArrayLiteralExpression(list) ? list.elements.filter((e): e is ts.Expression => !typescript.isSpreadElement(e)) : [];
+}
+
+/** A call of an SDK export: `tool`, `hostedMcpTool`, another tool factory, `handoff`, `setTracingDisabled`. True when it is one. */
 function onSdkCall(cx: FileContext, node: ts.CallExpression): boolean {
   const found = sdkCalleeOf(cx, node);
   if (!found) return false;
@@ -154,7 +176,9 @@ function onSdkCall(cx: FileContext, node: ts.CallExpression): boolean {
     const later = spreadAfter(optionsArg, 'requireApproval', cx.sf);
     if (later) call.spreadAfterRequireApproval = later;
     cx.scan.hostedMcpCalls.push(call);
-  } else if (isToolFactory(r.module, r.member) || (r.member === 'getAllMcpTools' && isSdkModule(r.module))) {
+  } else if (r.member === 'handoff' && isSdkModule(r.module)) {
+    onHandoffCall(cx, node, r, indirect ? sdkArgumentsOf(node, indirect) : node.arguments, indirect !== undefined);
+  } else if (isToolFactory(r.module, r.member) || (isSdkModule(r.module) && givesModelSomething(r.member))) {
     const f: NonNullable<FileScan['sdkFactoryCalls']>[number] = {
       kind: 'sdk-factory',
       span: spanOf(node, cx.sf),
@@ -164,10 +188,31 @@ function onSdkCall(cx: FileContext, node: ts.CallExpression): boolean {
       options: optionsOf(optionsArg, cx.sf),
     };
     if (indirect) f.indirect = indirect;
-    else f.argumentsStart = node.arguments.pos;
+    else {
+      f.argumentsStart = node.arguments.pos;
+      f.args = node.arguments.map((a) => spanOf(a, cx.sf));
+    }
     cx.scan.sdkFactoryCalls!.push(f);
+    const servers = indirect ? undefined : conversionServers(r.member, node, optionsArg);
+    if (servers) cx.pendingConversions.push({ call: f, values: servers });
   } else if (r.member === 'setTracingDisabled') {
     if (node.arguments[0]?.kind === typescript.SyntaxKind.TrueKeyword) cx.scan.disablesSensitiveTracing = true;
   }
   return true;
+}
+
+/**
+ * The servers an SDK conversion of MCP tools is given: `getAllMcpTools({ mcpServers })` (or its
+ * older positional form, the array first), `mcpToFunctionTool(tool, server)`.
+ */
+function conversionServers(member: string, node: ts.CallExpression, optionsArg: ts.Expression | undefined): ts.Expression[] | undefined {
+  if (member === 'mcpToFunctionTool') return node.arguments[1] ? [node.arguments[1]] : [];
+  if (member !== 'getAllMcpTools' || !optionsArg) return undefined;
+  const first = skipWrappers(optionsArg);
+  if (!typescript.isObjectLiteralExpression(first)) return [optionsArg];
+  for (const p of first.properties) {
+    if (typescript.isPropertyAssignment(p) && propertyName(p.name) === 'mcpServers') return [p.initializer];
+    if (typescript.isShorthandPropertyAssignment(p) && p.name.text === 'mcpServers') return [p.name];
+  }
+  return [];
 }

@@ -6,7 +6,7 @@ import type { ModuleLoadContext } from '../module-loads.js';
 import type { RunScanContext } from '../runs.js';
 import { skipWrappers } from '../syntax.js';
 import { valueOfExpr } from '../values.js';
-import type { CalleeBinding, FileScan, McpServerList, ModuleImport, SdkValue, Span } from '../types.js';
+import type { CalleeBinding, FileScan, McpServerList, ModuleImport, SandboxAgentSite, SdkFactoryCall, SdkValue, Span } from '../types.js';
 
 export interface ScanSourceOptions {
   /** Absolute repo root `file` is relative to (to resolve relative specifiers). */
@@ -70,6 +70,12 @@ export interface FileContext {
   guardedAgentVars: Set<string>;
   guardedAgentNodes: Set<ts.Node>;
   pendingLists: PendingList[];
+  /** SandboxAgents seen, settled once the file's guarded agents are known (file/sandbox-agents.ts). */
+  pendingSandboxAgents: Array<{ site: SandboxAgentSite; node: ts.Node; agentVar?: string }>;
+  /** Agents' `handoffs` values, read once the walk is done (file/handoffs.ts). */
+  pendingHandoffLists: ts.Expression[];
+  /** The servers given to `getAllMcpTools` / `mcpToFunctionTool`, read once the whole file is known. */
+  pendingConversions: Array<{ call: SdkFactoryCall; values: ts.Expression[] }>;
   /** Lazily built indexes of the file's declarations. */
   cache: { constObjects?: Map<string, ts.ObjectLiteralExpression>; initializers?: Map<string, ts.Expression>; returns?: Map<string, ts.Expression[]> };
   moduleLoads: ModuleLoadContext;
@@ -80,12 +86,15 @@ export interface FileContext {
 export const GENERATED_DOORS = new Set([
   'protectMcpServer',
   'protectMcpTools',
+  'protectMcpFunctionTool',
   'protectAgent',
   'protectAgentTool',
   'protectHostedMcp',
   'protectShellTool',
   'protectApplyPatchTool',
   'protectComputerTool',
+  'protectSandboxAgent',
+  'protectHandoff',
 ]);
 
 export function lookupName(cx: FileContext, name: string): Binding | undefined {

@@ -5,7 +5,7 @@ import { StoreError } from '../errors.js';
 import { receiptFromRow, type ReceiptRow } from '../rows.js';
 import type { PgShell } from './connection.js';
 
-export type ReceiptMethods = Pick<Store, 'appendReceipt' | 'listReceipts' | 'lastReceiptOf' | 'receiptHead'>;
+export type ReceiptMethods = Pick<Store, 'appendReceipt' | 'listReceipts' | 'lastReceiptOf' | 'receiptHead'> & Required<Pick<Store, 'deleteReceipts'>>;
 
 /** The receipt chain of the Postgres store: appended under a lock on a single head row, so it never forks across processes. */
 export function postgresReceipts({ S, query, transaction }: PgShell): ReceiptMethods {
@@ -54,6 +54,13 @@ export function postgresReceipts({ S, query, transaction }: PgShell): ReceiptMet
       const r = await query('receiptHead', `SELECT seq, hash FROM ${S}.receipt_head WHERE id = 1`, []);
       const row = r.rows[0] as { seq: string | number; hash: string } | undefined;
       return row ? { seq: Number(row.seq), hash: row.hash } : { seq: 0, hash: GENESIS_HASH };
+    },
+
+    async deleteReceipts(through: number): Promise<number> {
+      return (
+        (await query('deleteReceipts', `DELETE FROM ${S}.receipts WHERE seq <= $1 AND seq < (SELECT seq FROM ${S}.receipt_head WHERE id = 1)`, [through]))
+          .rowCount ?? 0
+      );
     },
   };
 }

@@ -2,6 +2,7 @@ import { GENESIS_HASH } from '../../receipts-hash.js';
 import { StoreError } from '../errors.js';
 import type { PgPoolLike } from './types.js';
 import { postgresDecisionKeySql, postgresDecisionLogSql } from '../decision-log-postgres.js';
+import { postgresSessionsSql } from '../sessions-postgres.js';
 
 export const APP = 'ctrlrun-gen';
 
@@ -71,6 +72,8 @@ export const POSTGRES_MIGRATIONS: ReadonlyArray<{ version: number; sql: (S: stri
   { version: 3, sql: postgresDecisionLogSql },
   // the decision log's secret key: labelled arguments are kept as HMACs under it
   { version: 4, sql: postgresDecisionKeySql },
+  // serve's sign-in sessions (issue 37): every serve replica over the store honours the same ones
+  { version: 5, sql: postgresSessionsSql },
 ];
 
 export const LATEST_VERSION = POSTGRES_MIGRATIONS[POSTGRES_MIGRATIONS.length - 1]!.version;

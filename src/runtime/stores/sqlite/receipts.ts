@@ -3,7 +3,7 @@ import type { Receipt, ReceiptBody, ReceiptMatch, Store } from '../../types.js';
 import { receiptFromRow, type ReceiptRow } from '../rows.js';
 import type { SqliteShell } from './connection.js';
 
-export type ReceiptMethods = Pick<Store, 'appendReceipt' | 'listReceipts' | 'lastReceiptOf'>;
+export type ReceiptMethods = Pick<Store, 'appendReceipt' | 'listReceipts' | 'lastReceiptOf'> & Required<Pick<Store, 'deleteReceipts'>>;
 
 /** The receipt chain of the SQLite store: appended under the write lock, so it never forks. */
 export function sqliteReceipts({ write, read }: SqliteShell): ReceiptMethods {
@@ -30,6 +30,13 @@ export function sqliteReceipts({ write, read }: SqliteShell): ReceiptMethods {
         const row = ('callId' in match ? s.lastReceiptOfCall.get(match.callId) : s.lastReceiptOfEffect.get(match.effectKey)) as ReceiptRow | undefined;
         return row ? receiptFromRow(row) : null;
       });
+    },
+
+    async deleteReceipts(through: number): Promise<number> {
+      // the newest receipt always stays: the next one chains to it (this table keeps no head row)
+      return write('deleteReceipts', (s) =>
+        Number(s.db.prepare('DELETE FROM receipts WHERE seq <= ? AND seq < (SELECT max(seq) FROM receipts)').run(through).changes),
+      );
     },
   };
 }

@@ -4,6 +4,7 @@ import { StoreError } from '../errors.js';
 import type { SqliteConnection as Db, SqliteDriver } from '../sqlite-driver.js';
 import { translate } from './errors.js';
 import { SQLITE_DECISION_KEY_SQL, SQLITE_DECISION_LOG_SQL } from '../decision-log-sqlite.js';
+import { SQLITE_SESSIONS_SQL } from '../sessions-sqlite.js';
 
 /** `PRAGMA application_id` of a ctrlrun-gen database: 'CRLR'. A file with another id is not ours. */
 export const SQLITE_APPLICATION_ID = 0x43524c52;
@@ -68,6 +69,8 @@ export const SQLITE_MIGRATIONS: ReadonlyArray<{ version: number; sql: string }> 
   { version: 3, sql: SQLITE_DECISION_LOG_SQL },
   // the decision log's secret key: labelled arguments are kept as HMACs under it
   { version: 4, sql: SQLITE_DECISION_KEY_SQL },
+  // serve's sign-in sessions (issue 37): every serve over the store honours the same ones
+  { version: 5, sql: SQLITE_SESSIONS_SQL },
 ];
 
 export const LATEST_VERSION = SQLITE_MIGRATIONS[SQLITE_MIGRATIONS.length - 1]!.version;
