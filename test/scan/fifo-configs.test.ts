@@ -53,4 +53,19 @@ describe('config files that are FIFOs', () => {
     expect(r.status, r.out).toBe(0);
     expect(JSON.parse(r.out)).toEqual(['{"x": 1}', null]);
   });
+
+  it("the installed SDK's package.json a FIFO: no version read, no wait", () => {
+    const dir = makeTempDir('fifo-sdk-');
+    dirs.push(dir);
+    writeFiles(dir, { 'package.json': JSON.stringify({ name: 'x', dependencies: { '@openai/agents': '0.20.0' } }) });
+    const sdkDir = path.join(dir, 'node_modules/@openai/agents');
+    execFileSync('mkdir', ['-p', sdkDir]);
+    execFileSync('mkfifo', [path.join(sdkDir, 'package.json')]);
+    const r = inChild(
+      `import { findInstalledSdk } from '${dist('scan/sdk-version.js')}';
+       console.log(JSON.stringify(findInstalledSdk(${JSON.stringify(dir)})?.version ?? null));`,
+    );
+    expect(r.status, r.out).toBe(0);
+    expect(JSON.parse(r.out)).toBe('');
+  });
 });
