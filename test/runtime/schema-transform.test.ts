@@ -72,6 +72,18 @@ describe('schemas that change their input: decided as the body gets it', () => {
     expect(receipts.map((r) => [r.result, r.reason])).toEqual([['denied', 'rule[0]']]);
   });
 
+  it('invoke() called directly (no guardrail read the text first): "Mallory " is still decided as `mallory`, nothing runs', async () => {
+    const s = setupTransfer(z.object({ to: z.string().trim().toLowerCase(), account: z.string() }));
+    const raw = JSON.stringify({ to: 'Mallory ', account: 'acct_1' });
+    const tool = s.tool as unknown as { invoke: (c: unknown, i: string, d: unknown) => Promise<unknown> };
+    const details = { toolCall: { type: 'function_call', callId: 'c9', name: 'transfer', arguments: raw } };
+    // denied: thrown or returned as the model's text, as the door reports it; either way the body never ran
+    await tool.invoke(new RunContext({ user: 'alice' }), raw, details).catch(() => undefined);
+    expect(s.ran).toEqual([]);
+    const receipts = await s.store.listReceipts();
+    expect(receipts.map((r) => [r.result, r.reason])).toEqual([['denied', 'rule[0]']]);
+  });
+
   it('the effect key of "acme" is not dodged by "ACME" through .toLowerCase(): the transfer runs once', async () => {
     const s = setupTransfer(z.object({ to: z.string(), account: z.string().toLowerCase() }));
     const model = scripted(
