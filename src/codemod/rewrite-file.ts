@@ -2,12 +2,14 @@ import { sdkErrorFunctionProblem } from '../scan/error-function.js';
 import type { Policy } from '../policy/types.js';
 import { isGeneratedSpecifier, isSdkModule } from '../scan/imports.js';
 import type { FileScan, ImportedName, ModuleImport, SdkToolCall } from '../scan/types.js';
-import { behaviourChanges } from './behaviour.js';
+import { behaviourChanges, canPause } from './behaviour.js';
+import { appAnswerConflict, type AppAnswer } from './app-approvals.js';
 import { planDoors, type DoorPlan } from './doors.js';
 import { applyEdits, endOfLineAfter, removalRange, type TextEdit } from './edits.js';
 import { relativeSpecifier, type ModuleSettings } from '../scan/specifier.js';
 import { needsApprovalVerdict } from './strictness.js';
 import type { CodemodFinding } from './types.js';
+import type { Diagnostic } from '../diagnostics.js';
 
 export interface FileContext {
   /** Absolute path of the file. */
@@ -26,6 +28,10 @@ export interface FileContext {
   /** Absolute path of the generated module. */
   generatedModule: string;
   settings: ModuleSettings;
+  /** Mapped tools `generate` leaves unprotected (generate/crosscheck.ts): left as they are, as conflicts. */
+  leftOut?: ReadonlyMap<string, { action: string; error: Diagnostic }>;
+  /** Where the app answers interruptions through the SDK (app-approvals.ts): a tool that can pause is left as it is. */
+  appAnswers?: readonly AppAnswer[];
 }
 
 export interface FileRewrite {
@@ -125,6 +131,20 @@ function planToolCall(
     keep({ kind: 'unknown-action', ...at(call.span), tool: call.name, action });
     return { findings, edits, rewritten: false };
   }
+  const left = ctx.leftOut?.get(call.name);
+  if (left) {
+    const { error } = left;
+    keep({
+      kind: 'conflict',
+      cause: 'generate',
+      ...at(call.span),
+      tool: call.name,
+      action,
+      message: `generate leaves it unprotected (${error.code ?? 'error'})`,
+      related: { file: error.file, line: error.line, column: error.column, message: error.message },
+    });
+    return { findings, edits, rewritten: false };
+  }
   if (call.indirect) {
     keep({
       kind: 'unanalysable',
@@ -156,9 +176,16 @@ function planToolCall(
       keep({ kind: 'conflict', ...at(needsApproval.span), tool: call.name, action, message: verdict.reason, related: verdict.related });
       return { findings, edits, rewritten: false };
     }
-    const [s, e] = removalRange(text, needsApproval.span.start, needsApproval.span.end);
-    edits.push({ start: s, end: e, text: '' });
     removed = true;
+  }
+  const answered = appAnswerConflict(ctx.appAnswers, canPause(ctx.policy, policyAction), { ...at(call.span), tool: call.name, action });
+  if (answered) {
+    keep(answered);
+    return { findings, edits, rewritten: false };
+  }
+  if (removed) {
+    const [s, e] = removalRange(text, needsApproval!.span.start, needsApproval!.span.end);
+    edits.push({ start: s, end: e, text: '' });
   }
   const quote = quoteOf(text, call.options.properties.name?.valueSpan.start);
   edits.push({ start: call.callee.start, end: call.callee.end, text: localName });

@@ -39,8 +39,20 @@ export type CodemodFinding =
     })
   /** An SDK tool() rewritten to protectedTool(). */
   | (Located & { kind: 'rewritten'; tool: string; action: string; needsApprovalRemoved: boolean; changes: BehaviourChange[] })
-  /** A hand-written needsApproval the policy would weaken: the tool is left as it is. */
-  | (Located & { kind: 'conflict'; tool: string; action: string; message: string; related: Located & { message: string } })
+  /**
+   * A tool left as it is, and why (`cause`): a hand-written needsApproval the policy would weaken
+   * (the default), `generate` leaving the tool unprotected (its declaration cannot be checked
+   * against the policy), or the app answering the tool's approvals itself in a way the rewrite
+   * would break.
+   */
+  | (Located & {
+      kind: 'conflict';
+      tool: string;
+      action: string;
+      message: string;
+      related: Located & { message: string };
+      cause?: 'needs-approval' | 'generate' | 'app-approvals';
+    })
   /** An SDK tool whose name no manifest entry maps. */
   | (Located & { kind: 'unmapped'; tool: string })
   /** An SDK tool whose name cannot be resolved statically (a literal, or a `const` of the file or a relative module). */
@@ -54,7 +66,7 @@ export type CodemodFinding =
   /** A file that does not parse: skipped. */
   | (Located & { kind: 'parse-error'; message: string })
   /** A file or folder the scan could not read or decode: it may hold tools, so it blocks like a parse error. */
-  | (Located & { kind: 'unreadable'; message: string });
+  | (Located & { kind: 'unreadable'; message: string; hint?: string });
 
 export interface FileChange {
   /** Absolute path. */

@@ -20,8 +20,14 @@ export interface GeneratedModule {
   text: string;
   /** A JavaScript output's declaration file (`.d.ts`/`.d.mts`/`.d.cts` beside it); none for TypeScript. */
   typings?: { path: string; text: string };
-  /** Warnings (e.g. parameters that cannot be read statically). Errors throw UserError. */
+  /** Warnings (e.g. parameters that cannot be read statically), and the errors of the tools left out. Other errors throw UserError. */
   diagnostics: Diagnostic[];
+  /**
+   * Mapped tools the module does not protect (issue 40): the policy cannot be checked against their
+   * declarations (or none was found). The module is written all the same, for the other tools; the
+   * codemod leaves these as conflicts and `check` reports them open. Tool name -> action and first error.
+   */
+  leftOut: Map<string, { action: string; error: Diagnostic }>;
 }
 
 export interface RenderOptions {
@@ -39,12 +45,12 @@ export function renderGeneratedModule(project: Project, options: RenderOptions =
   const { manifest, policy } = project;
   const names = declarationNames(manifest);
   const declarations = options.declarations ?? findToolDeclarations(manifest.root, names, { generatedModule: manifest.output });
-  const diagnostics = crossCheck(policy, manifest, declarations);
-  const errors = diagnostics.filter((d) => d.severity === 'error');
+  const { diagnostics, leftOut, fatal } = crossCheck(policy, manifest, declarations);
   const output = manifest.output;
-  if (errors.length > 0) {
+  if (fatal > 0) {
+    const errors = diagnostics.filter((d) => d.severity === 'error').length;
     throw new UserError(
-      `cannot generate ${rel(manifest.root, output)}: ${errors.length} error${errors.length === 1 ? '' : 's'} between the policy, the manifest and the code`,
+      `cannot generate ${rel(manifest.root, output)}: ${errors} error${errors === 1 ? '' : 's'} between the policy, the manifest and the code`,
       diagnostics,
     );
   }
@@ -81,8 +87,8 @@ export function renderGeneratedModule(project: Project, options: RenderOptions =
     version: VERSION,
   });
   const kind = outputKind(output);
-  if (kind === 'ts') return { path: output, text, diagnostics };
-  return { path: output, text: toJavaScript(text, kind), typings: { path: typingsPath(output), text: typingsFor(text) }, diagnostics };
+  if (kind === 'ts') return { path: output, text, diagnostics, leftOut };
+  return { path: output, text: toJavaScript(text, kind), typings: { path: typingsPath(output), text: typingsFor(text) }, diagnostics, leftOut };
 }
 
 /** The manifest's `sandbox:` entries (every SandboxAgent's, and per agent) and `handoff:` entries, as the compiled policy holds them. */

@@ -1,7 +1,7 @@
 import type { RunContext, RunState, RunToolApprovalItem } from '@openai/agents';
 import { argsMatchHash, filedForm } from './args-binding.js';
 import { parseArguments } from './arguments.js';
-import { canonicalJson } from './canonical.js';
+import { canonicalHash, canonicalJson } from './canonical.js';
 import { decideCall } from './decide.js';
 import { decidedByParts, type PartsOf } from './core/parts.js';
 import { ActionDenied, ApprovalMismatch, CtrlrunError } from './errors.js';
@@ -20,7 +20,9 @@ import {
   requirePolicy,
   sdkToolName,
   taskOf,
+  TOOL_ARGUMENTS,
   whoOf,
+  type ArgumentsOf,
   type ControlInternals,
   type Identity,
   type RunOf,
@@ -238,6 +240,7 @@ export function createControl(options: ControlOptions): Control {
     toolActions: new WeakMap(),
     pinnedFetches: new WeakMap(),
     namedActions: new Map(),
+    namedArguments: new Map(),
   };
 
   return {
@@ -341,8 +344,11 @@ function ourCall(internals: ControlInternals, policy: CompiledPolicy, item: RunT
   if (sandbox) return sandbox;
   const action = actionOfItem(internals, policy, item, raw.name);
   if (action === undefined) return null;
-  const parsed = parseArguments(raw.arguments);
-  const hash = parsed.ok ? argsHashOf(raw.arguments, undefined) : null;
+  // as the body gets them (a default the tool's schema fills in): what the pause filed and the claim binds
+  const lossless = parseArguments(raw.arguments);
+  const argumentsOf = toolOfItem(item, raw.name, (t) => (t as { [TOOL_ARGUMENTS]?: ArgumentsOf })[TOOL_ARGUMENTS]) ?? internals.namedArguments.get(raw.name);
+  const parsed = argumentsOf ? argumentsOf(raw.arguments, lossless) : lossless;
+  const hash = parsed.ok ? canonicalHash(parsed.value) : null;
   return {
     item,
     callId: raw.callId,
@@ -445,19 +451,22 @@ function localCall(policy: CompiledPolicy, item: RunToolApprovalItem): OurCall |
 
 /** The door of a function call's tool (its kind and schema, as its pause would file them); a tool this control did not make: a function door with no schema (no edits). */
 function doorOfItem(item: RunToolApprovalItem, name: string): PausedDoor {
-  const tools: unknown = (item.agent as { tools?: unknown } | undefined)?.tools;
-  const tool = Array.isArray(tools) ? tools.find((t) => t && typeof t === 'object' && (t as { name?: string }).name === name) : undefined;
-  const door = (tool as { [PAUSED_DOOR]?: () => PausedDoor } | undefined)?.[PAUSED_DOOR];
+  const door = toolOfItem(item, name, (t) => (t as { [PAUSED_DOOR]?: () => PausedDoor })[PAUSED_DOOR]);
   return typeof door === 'function' ? door() : { kind: 'function' };
 }
 
-function actionOfItem(internals: ControlInternals, policy: CompiledPolicy, item: RunToolApprovalItem, name: string): string | undefined {
+/** `pick` of the function tool named `name` among the item's agent's tools; undefined when the agent has no such tool. */
+function toolOfItem<T>(item: RunToolApprovalItem, name: string, pick: (tool: object) => T | undefined): T | undefined {
   const tools: unknown = (item.agent as { tools?: unknown } | undefined)?.tools;
-  if (Array.isArray(tools)) {
-    const tool = tools.find((t) => t && typeof t === 'object' && (t as { type?: string }).type === 'function' && (t as { name?: string }).name === name);
-    // a protected tool (of this control or another bound to the same policy in this process) or not ours
-    if (tool) return internals.toolActions.get(tool) ?? (tool as { [PROTECTED_ACTION]?: string })[PROTECTED_ACTION];
-  }
+  if (!Array.isArray(tools)) return undefined;
+  const tool = tools.find((t) => t && typeof t === 'object' && (t as { type?: string }).type === 'function' && (t as { name?: string }).name === name);
+  return tool ? pick(tool) : undefined;
+}
+
+function actionOfItem(internals: ControlInternals, policy: CompiledPolicy, item: RunToolApprovalItem, name: string): string | undefined {
+  // a protected tool (of this control or another bound to the same policy in this process) or not ours
+  const found = toolOfItem(item, name, (tool) => ({ action: internals.toolActions.get(tool) ?? (tool as { [PROTECTED_ACTION]?: string })[PROTECTED_ACTION] }));
+  if (found) return found.action;
   const named = internals.namedActions.get(name);
   if (named !== undefined) return named;
   for (const [toolName, action] of Object.entries(policy.tools)) if (sdkToolName(toolName) === name) return action;

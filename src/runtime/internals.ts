@@ -1,7 +1,7 @@
 import type { RunContext } from '@openai/agents';
 import { canonicalHash, canonicalJson } from './canonical.js';
 import { CtrlrunError } from './errors.js';
-import { checkArguments, parseArguments } from './arguments.js';
+import { checkArguments, parseArguments, type ArgumentsCheck } from './arguments.js';
 import { checkIdentity, identityProblemText, normaliseIdentity } from './identity.js';
 import { appendSigned, receiptBase, type ReceiptSigner } from './signing.js';
 import { settled } from './settled.js';
@@ -56,6 +56,12 @@ export interface ControlInternals {
   /** SDK (sanitized) tool names of protected tools -> their action. */
   readonly namedActions: Map<string, string>;
   /**
+   * SDK names of protected function tools -> the call's arguments from its text, as the body gets
+   * them (core/arguments.ts `callArguments`): `control.approve` binds an answer to these, the hash
+   * the pause filed (the tool object itself carries them too: TOOL_ARGUMENTS).
+   */
+  readonly namedArguments: Map<string, ArgumentsOf>;
+  /**
    * The pinned fetches the MCP doors of this control made (`upstreamFetch`), by the function handed
    * out: the only proof a guarded server connects through one (shared by every `bindMcp` of the
    * control, so `protectAgent`'s doors accept the generated module's fetches).
@@ -71,7 +77,12 @@ export interface ControlInternals {
   readonly offerAllTools?: boolean | undefined;
 }
 
+/** A tool's arguments from the model's text and its lossless parse (`parseArguments` of it). */
+export type ArgumentsOf = (raw: string, lossless: ArgumentsCheck) => ArgumentsCheck;
+
 export const INTERNALS: unique symbol = Symbol('ctrlrun.control.internals');
+/** A protected function tool's `ArgumentsOf` (any control of the process reads it, as PROTECTED_ACTION). */
+export const TOOL_ARGUMENTS: unique symbol = Symbol.for('ctrlrun.protectedTool.arguments');
 /** Marks a tool made by protectedTool (any control) with its action id. */
 export const PROTECTED_ACTION: unique symbol = Symbol.for('ctrlrun.protectedTool.action');
 /** Marks a protected function tool with its paused door (kind and schema), for a request `control.request` files itself. */

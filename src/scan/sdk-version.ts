@@ -1,5 +1,6 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { readRegularText } from '../safe-read.js';
 import { SDK_TESTED } from './sdk-surface.js';
 
 /**
@@ -23,7 +24,8 @@ export interface SdkLookupIo {
   read: (file: string) => string;
 }
 
-const DISK: SdkLookupIo = { exists: existsSync, read: (file) => readFileSync(file, 'utf8') };
+// a package.json that is a FIFO is unreadable (no version), never waited on (issue 40 item 1)
+const DISK: SdkLookupIo = { exists: existsSync, read: readRegularText };
 
 /**
  * The `@openai/agents` Node would load from `fromDir`: its `node_modules`, then each folder above.

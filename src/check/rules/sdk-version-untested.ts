@@ -1,9 +1,9 @@
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { PackageFacts } from '../../scan/package-facts.js';
 import { findInstalledSdk, sdkVerdict, UNTESTED_SDK_HINT, untestedSdkMessage } from '../../scan/sdk-version.js';
 import { SDK_TESTED } from '../../scan/sdk-surface.js';
 import type { Finding, ProjectContext, RepoFacts, RuleMeta, ScannedFile } from '../types.js';
+import { readRegularText } from '../../safe-read.js';
 import { findingOf } from './rule-finding.js';
 
 export const sdkVersionUntestedMeta: RuleMeta = {
@@ -53,7 +53,7 @@ export function sdkVersionUntestedRule(files: ScannedFile[], project: ProjectCon
 function readText(file: string): string {
   // the rule reads one or two small package.json files; a failure reads as no version at all
   try {
-    return readFileSync(file, 'utf8');
+    return readRegularText(file); // a FIFO reads as no version, never waited on
   } catch {
     return '';
   }

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { parseDocument } from 'yaml';
 import { UserError } from '../../diagnostics.js';
@@ -42,6 +42,7 @@ import { schemasInScans } from '../../generate/project-schemas.js';
 import type { ActionSchemas } from '../../generate/tool-schemas.js';
 import type { Manifest } from '../../manifest/types.js';
 import { mcpNotes, mcpToolsOfRepo } from '../../init/mcp-notes.js';
+import { readRegularText } from '../../safe-read.js';
 
 interface InitArgs {
   force?: boolean;
@@ -89,7 +90,7 @@ function usesTypeScript(root: string, toolFiles: string[]): boolean {
   if (toolFiles.some((f) => /\.(?:ts|tsx|mts|cts)$/.test(f))) return true;
   if (existsSync(path.join(root, 'tsconfig.json'))) return true;
   try {
-    const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as Record<string, unknown>;
+    const pkg = JSON.parse(readRegularText(path.join(root, 'package.json'))) as Record<string, unknown>;
     return ['dependencies', 'devDependencies', 'peerDependencies'].some((field) => {
       const deps = pkg[field];
       return typeof deps === 'object' && deps !== null && Object.hasOwn(deps, 'typescript');
@@ -121,7 +122,7 @@ export function markGenerated(
   };
 }
 
-const readIfThere = (file: string): string | undefined => (existsSync(file) ? readFileSync(file, 'utf8') : undefined);
+const readIfThere = (file: string): string | undefined => (existsSync(file) ? readRegularText(file) : undefined);
 
 /**
  * What init writes, planned before anything is: the files (absolute path → text) and the lines it
@@ -416,7 +417,7 @@ function planPackage(
     list
       .map((s) => ({ ...s, places: s.places.filter((p) => inPackage.has(path.resolve(cwd, p.file))).map((p) => ({ ...p, file: rel(p.file) })) }))
       .filter((s) => s.places.length > 0);
-  const read = (f: string) => (existsSync(path.join(dir, f)) ? readFileSync(path.join(dir, f), 'utf8') : undefined);
+  const read = (f: string) => (existsSync(path.join(dir, f)) ? readRegularText(path.join(dir, f)) : undefined);
   const policyText = read(POLICY);
   const manifestText = read(MANIFEST);
   const existing = readExisting(policyText, manifestText, {

@@ -2,7 +2,8 @@ import type { RunContext } from '@openai/agents';
 import type { ControlInternals } from '../internals.js';
 import { pausedDoor } from '../edits.js';
 import type { CompiledPolicy, PausedDoor, PausedDoorKind } from '../types.js';
-import { argumentsStage } from './arguments.js';
+import type { ArgumentsCheck } from '../arguments.js';
+import { argumentsStage, callArguments } from './arguments.js';
 import { authorize } from './authorize.js';
 import { stillRunningHolds } from './body.js';
 import { checkCall, guardrailOf, needsApproval } from './gate.js';
@@ -91,6 +92,8 @@ export function createActionCore(internals: ControlInternals, policy: CompiledPo
     compiled: scope.compiled,
     enforce: scope.enforce,
     policyArgs: scope.args.policyArgs,
+    /** The call's arguments from its text, as the body gets them (`callArguments`). */
+    callArguments: (raw: string, lossless: ArgumentsCheck) => callArguments(lossless, scope.args.policyArgs(raw, lossless)),
     /** `call`: the SDK's call id and the tool's name; given, a call the policy pauses is filed in the store. */
     needsApproval: (runContext: RunContext<unknown>, input: unknown, call?: PausingCall) => needsApproval(scope, runContext, input, call),
     guardrail: guardrailOf(scope),

@@ -7,7 +7,7 @@ import { claimMatches } from '../memory-store.js';
 import type { BudgetCharge, ClaimResult, CompiledGrant } from '../types.js';
 import { coveringGrant } from './approval-grant.js';
 import { isEditRefusal, runningCall } from './edit.js';
-import { inputIsTheCalls, inputProblem } from './arguments.js';
+import { callArguments, inputIsTheCalls, inputProblem } from './arguments.js';
 import { approvalVerdict, bindingOf, claimBound, vetBound } from './approval.js';
 import { argsOf, decideOn, decisionRefusal } from './decision.js';
 import { STILL_RUNNING_TEXT, UNOBSERVED_TEXT } from './messages.js';
@@ -125,7 +125,15 @@ async function admit(
   // the guardrail's principal (or a synchronous identity's) is taken without a turn
   const principal = isThenable(found) ? await found : found;
   const raw = toolCall?.arguments;
-  const checked = principal.checked ?? (typeof raw === 'string' ? parseArguments(raw) : checkArguments(input));
+  // the guardrail's arguments for this same text, or read here as it reads them: as the body gets them
+  let fromRaw = principal.fromRaw;
+  let checked = principal.checked;
+  if (checked === undefined && typeof raw === 'string') {
+    const lossless = parseArguments(raw);
+    fromRaw = scope.args.policyArgs(raw, lossless);
+    checked = callArguments(lossless, fromRaw);
+  }
+  checked ??= checkArguments(input);
   const decided = decideOn(scope.decision, scope.internals.clock(), raw, input, principal.who, principal.task, checked);
   const facts: CallFacts = {
     callId,
@@ -148,7 +156,7 @@ async function admit(
     );
     return refuse(scope, { ...facts, decision: INVALID_ARGUMENTS }, { result: 'refused', reason: `invalid_arguments:${problem}` }, error);
   }
-  if (typeof raw === 'string' && !inputIsTheCalls(principal.fromRaw ?? scope.args.policyArgs(raw, checked), input)) {
+  if (typeof raw === 'string' && fromRaw !== undefined && !inputIsTheCalls(fromRaw, input)) {
     const error = new ActionDenied(
       'arguments_mismatch',
       `ctrlrun: ${scope.action} refused: the input to run differs from the call's arguments (details.toolCall.arguments); it did not run.`,

@@ -62,9 +62,16 @@ export function writtenArguments(strictSchema: unknown, input: unknown): { check
  * `null`) is filed as strict mode writes it; its claim binds the same form (core/approval.ts,
  * `rebind`) when CTRLRun decides both forms alike. Pure.
  */
-export function pausedRequest(scope: CoreScope, call: PausingCall, principal: string, input: unknown, now: number): NewApprovalRequest | null {
+export function pausedRequest(
+  scope: CoreScope,
+  call: PausingCall,
+  principal: string,
+  input: unknown,
+  now: number,
+  args?: ArgumentsCheck,
+): NewApprovalRequest | null {
   if (typeof call.callId !== 'string' || call.callId === '') return null;
-  const value = pausedArguments(call, input);
+  const value = filedArguments(call, input, args);
   if (value === undefined) return null;
   return {
     callId: call.callId,
@@ -78,6 +85,15 @@ export function pausedRequest(scope: CoreScope, call: PausingCall, principal: st
     createdAt: now,
     door: scope.door(),
   };
+}
+
+/**
+ * What a pause files: the arguments as the model wrote them (`pausedArguments`), undefined when
+ * that cannot be known exactly; as the body gets them (`args`: a default the schema fills in) when given.
+ */
+function filedArguments(call: PausingCall, input: unknown, args: ArgumentsCheck | undefined): Record<string, unknown> | undefined {
+  const written = pausedArguments(call, input);
+  return written !== undefined && args?.ok ? args.value : written;
 }
 
 /**
@@ -97,16 +113,17 @@ export async function filePause(
   task: string | null,
   input: unknown,
   decision: CallDecision,
+  args?: ArgumentsCheck,
 ): Promise<'paused' | 'granted'> {
   const principal = who.principal;
-  const request = pausedRequest(scope, call, principal, input, scope.internals.clock());
+  const request = pausedRequest(scope, call, principal, input, scope.internals.clock(), args);
   const { store } = scope.internals;
   const callId = typeof call.callId === 'string' && call.callId !== '' ? call.callId : null;
   try {
     // a call with a request of its own waits for its own answer; one without may run under an approval grant
     if (callId !== null && (await store.getRequest(callId))) return 'paused';
-    // only a call bound exactly (its arguments as the model wrote them) is weighed against a grant's bounds
-    if (request !== null && (await coveringGrant(scope, { principal, decision, args: pausedArguments(call, input) }))) return 'granted';
+    // only a call bound exactly is weighed against a grant's bounds, on the value the body gets (as the policy decided it)
+    if (request !== null && (await coveringGrant(scope, { principal, decision, args: filedArguments(call, input, args) }))) return 'granted';
     if (request === null) {
       if (callId !== null) noticeUnfiledPause(scope.internals, scope.action, scope.internals.notice);
       return 'paused';
@@ -119,7 +136,7 @@ export async function filePause(
       argsHash: request.argsHash,
       principal,
       decision,
-      args: pausedArguments(call, input),
+      args: filedArguments(call, input, args),
       subject: who.subject,
       task,
     };

@@ -17,7 +17,7 @@ import { isBodyFailure } from '../core/body-failures.js';
 import type { ArgsSchema, CallDetails, UpstreamProblem, UserErrorFunction } from '../core/types.js';
 import { noteNestedFailure } from '../nested.js';
 import { CtrlrunError } from '../errors.js';
-import { describeError, PAUSED_DOOR, PROTECTED_ACTION, sdkToolName, type ControlInternals } from '../internals.js';
+import { describeError, PAUSED_DOOR, PROTECTED_ACTION, sdkToolName, TOOL_ARGUMENTS, type ControlInternals } from '../internals.js';
 import type { CompiledPolicy } from '../types.js';
 
 // the core's names, where the doors have always imported them
@@ -124,6 +124,8 @@ export function makeProtectedTool(
   register(internals, created, action);
   Object.defineProperty(created, PAUSED_DOOR, { value: core.door, enumerable: false });
   hideWhenUnusable(internals, policy, action, created);
+  Object.defineProperty(created, TOOL_ARGUMENTS, { value: core.callArguments, enumerable: false });
+  internals.namedArguments.set(sdkToolName(created.name), core.callArguments);
   return created;
 }
 
