@@ -99,6 +99,10 @@ export async function run() {
     for (let i = 0; i < 10; i++) direct.push((await timed(() => store.listRequests({ state: 'pending' }))).ms);
     const directList = summary(direct).p50;
     console.log(`direct store.listRequests(pending)  p50 ${fmt(directList)} (baseline)`);
+    const one = [];
+    for (let i = 0; i < 10; i++) one.push((await timed(() => store.getRequest(callId(PENDING / 2)))).ms);
+    const directOne = summary(one).p50;
+    console.log(`direct store.getRequest(one)        p50 ${fmt(directOne)} (baseline of one request)`);
 
     const serve = await startServe({
       store,
@@ -132,7 +136,7 @@ export async function run() {
       const pages = Math.ceil(PENDING / PAGE_SIZE);
       const page1 = await measureGets(`GET / (inbox, page 1 of ${pages})`, `${serve.url}/`, { cookie }, LIST_ROUNDS, directList);
       const pageLast = await measureGets(`GET /?page=${pages} (last page)`, `${serve.url}/?page=${pages}`, { cookie }, LIST_ROUNDS, directList);
-      await measureGets('GET /requests/:id (one request)', `${serve.url}/requests/${callId(PENDING / 2)}`, { cookie }, LIST_ROUNDS, directList);
+      await measureGets('GET /requests/:id (one request)', `${serve.url}/requests/${callId(PENDING / 2)}`, { cookie }, LIST_ROUNDS, directOne);
 
       // answering: ANSWERS approvals through the API, CLIENTS at a time
       const ids = Array.from({ length: ANSWERS }, (_, i) => callId(PENDING - 1 - i));
