@@ -8,11 +8,12 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { generateRepo, parseEveryFile } from './lib/repo.mjs';
+import { sized } from './lib/size.mjs';
 
-const FILES = 3000;
+const FILES = sized(3000, 100);
 const SDK_SHARE = 0.02;
-const ROUNDS = 5;
-const PROCESS_ROUNDS = 5;
+const ROUNDS = sized(5, 1);
+const PROCESS_ROUNDS = sized(5, 1);
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 // the CLI as a user runs it: the file package.json's `bin` names

@@ -6,13 +6,14 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { generateRepo, parseEveryFile } from './lib/repo.mjs';
+import { sized } from './lib/size.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const { runCodemod } = await import(path.join(ROOT, 'dist/codemod/index.js'));
 const { listSourceFiles } = await import(path.join(ROOT, 'dist/scan/index.js'));
 const { loadProject } = await import(path.join(ROOT, 'dist/manifest/load.js'));
 
-const FILES = 3000;
+const FILES = sized(3000, 100);
 const SDK_SHARE = 0.02;
 
 function plainFile(i) {

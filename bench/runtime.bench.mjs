@@ -15,6 +15,7 @@ import { bindProtectedTool, createControl, memoryStore } from '../dist/runtime/i
 import { renderModuleText } from '../dist/generate/render.js';
 import { parsePolicy } from '../dist/policy/load.js';
 import { floorTool } from './lib/allow-sides.mjs';
+import { sized } from './lib/size.mjs';
 
 /** Before issue 12, the shape the generator emitted for `stripe.refund`: the baseline of the decision figure. */
 function decideRefundBefore(args) {
@@ -62,19 +63,21 @@ function generatedRefund() {
 // The timing loop's source: each measurement gets its own copy (below), so the call `fn(...)` in
 // it sees one function only. A shared loop would be inlined for the first function timed and then
 // go polymorphic, which made the first-timed baseline look several times faster than it is.
-const LOOP = `return function nsPerCall(fn, inputs, n) {
+const LOOP = `return function nsPerCall(fn, inputs, n, warm) {
   let sink = 0;
-  for (let i = 0; i < 100000; i++) sink += fn(inputs[i % inputs.length]) ? 1 : 0; // warm up
+  for (let i = 0; i < warm; i++) sink += fn(inputs[i % inputs.length]) ? 1 : 0; // warm up
   const start = process.hrtime.bigint();
   for (let i = 0; i < n; i++) sink += fn(inputs[i % inputs.length]) ? 1 : 0;
   return { ns: Number(process.hrtime.bigint() - start) / n, sink };
 }`;
 
 let loops = 0;
+/** Rounds of the decision figures (each a median of these). */
+const DECISION_ROUNDS = sized(5, 1);
 function nsPerCall(fn, inputs, n = 2_000_000) {
   // A unique comment per copy: V8 caches `new Function` by its source text, feedback included, so
   // identical copies would share one (polymorphic) call site again.
-  return new Function('process', `${LOOP} // copy ${++loops}`)(process)(fn, inputs, n);
+  return new Function('process', `${LOOP} // copy ${++loops}`)(process)(fn, inputs, sized(n, n / 1000), sized(100_000, 100));
 }
 
 /** The median of `rounds` measurements of each named function, interleaved round by round. */
@@ -114,7 +117,7 @@ function benchDecision() {
     '{"payment_id":"pay_4","amount":5.5}',
   ];
   const allowed = texts.slice(0, 2);
-  const m = medians(5, {
+  const m = medians(DECISION_ROUNDS, {
     before: () => nsPerCall(decideRefundBefore, noBigint),
     after: () => nsPerCall(refundAction.decide, typed),
     afterNoBigint: () => nsPerCall(refundAction.decide, noBigint),
@@ -217,7 +220,7 @@ export async function run() {
   process.env.OPENAI_AGENTS_DISABLE_TRACING = '1';
   const d = benchDecision();
   console.log(
-    `decision function, typed arguments (medians of 5 rounds of 2,000,000 calls, mixed allow/approve/deny/odd inputs): generated ${d.after.ns.toFixed(1)} ns/call (${d.afterNoBigint.ns.toFixed(1)} with the bigint input replaced by 1.5, as the baseline gets); the pre-issue-12 shape ${d.before.ns.toFixed(1)} ns/call (median per-round ratio ${d.ratio.toFixed(2)}x); rounds: ${d.after.all.map((x) => x.toFixed(1)).join(' ')} / ${d.before.all.map((x) => x.toFixed(1)).join(' ')}`,
+    `decision function, typed arguments (medians of ${DECISION_ROUNDS} rounds of ${sized('2,000,000', '2,000')} calls, mixed allow/approve/deny/odd inputs): generated ${d.after.ns.toFixed(1)} ns/call (${d.afterNoBigint.ns.toFixed(1)} with the bigint input replaced by 1.5, as the baseline gets); the pre-issue-12 shape ${d.before.ns.toFixed(1)} ns/call (median per-round ratio ${d.ratio.toFixed(2)}x); rounds: ${d.after.all.map((x) => x.toFixed(1)).join(' ')} / ${d.before.all.map((x) => x.toFixed(1)).join(' ')}`,
   );
   console.log(`decideCall (resource and effect templates, then the rules): ${d.call.ns.toFixed(1)} ns/call`);
   console.log(
@@ -227,7 +230,7 @@ export async function run() {
     `argument work of one stage of an allowed call: parsed once ${d.oneParse.ns.toFixed(0)} ns; parsed three times (before) ${d.threeParses.ns.toFixed(0)} ns (ratio ${(d.oneParse.ns / d.threeParses.ns).toFixed(2)}x)`,
   );
 
-  const r = await benchRunner();
+  const r = await benchRunner(...sized([15, 100, 300], [2, 5, 10]));
   console.log(
     `Runner, one allow call per run, memory store (${r.rounds} rounds of ${r.perRound} runs per side, sides rotated round by round, after ${r.warmup} warm-up runs each; medians over rounds): ` +
       `plain tool() ${fmtSide(r, 'plain')}; SDK-hook-only baseline (no-op input guardrail + needsApproval answering false, no policy) ${fmtSide(r, 'gated')}; ` +

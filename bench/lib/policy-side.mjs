@@ -8,6 +8,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { readFileSync } from 'node:fs';
+import { ACTIONS, CALLS, CASES, WARM_MS } from './policy-sizes.mjs';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
 const dist = (f) => import(pathToFileURL(path.join(root, 'dist', f)).href);
@@ -29,7 +30,7 @@ const expected = (amount) => (amount >= 1 && amount <= 10_000 ? 'allow' : amount
 async function testInputs(failing = false) {
   const { parseTestFile } = await dist('policy-test/cases.js');
   const decider = createDecider(parsePolicy(small, 'ctrlrun.yaml').value);
-  const amounts = Array.from({ length: 10_000 }, (_, i) => (i * 137) % 1_200_000);
+  const amounts = Array.from({ length: CASES }, (_, i) => (i * 137) % 1_200_000);
   const suiteText = [
     'schema: ctrlrun.policy-test/v1',
     'cases:',
@@ -43,14 +44,14 @@ async function testInputs(failing = false) {
 
 /** 100,000 recorded calls as JSON Lines text. */
 const jsonLines = () =>
-  Array.from({ length: 100_000 }, (_, i) =>
+  Array.from({ length: CALLS }, (_, i) =>
     JSON.stringify({ action: 'stripe.refund', args: { payment_id: `ch_${i}`, amount: (i * 37) % 1_200_000 }, decision: 'allow' }),
   ).join('\n');
 
-/** A policy of 200 actions (the text), each with its own band. */
+/** A policy of ACTIONS actions (200; the text), each with its own band. */
 function manyActionsText(band) {
   const lines = ['schema: ctrlrun.policy/v6', 'actions:'];
-  for (let i = 0; i < 200; i++) {
+  for (let i = 0; i < ACTIONS; i++) {
     lines.push(
       `  a${i}.refund:\n    effect: "refund:{id}"\n    rules:\n      - when: { amount_gte: 1, amount_lte: ${band + i}, currency_in: [usd, eur] }\n        decision: allow\n      - decision: approve`,
     );
@@ -233,7 +234,7 @@ const f = await sides[name](file);
 // warmed up for a quarter of the runs and at least 0.5 s, so the optimizing compiler (which works
 // on a thread of its own, at its own pace) is done before the clock starts
 let sink = 0;
-const warmUntil = performance.now() + 500;
+const warmUntil = performance.now() + WARM_MS;
 for (let i = 0; i < Math.max(1, Math.ceil(runs / 4)) || performance.now() < warmUntil; i++) sink += Number(await f()) || 0;
 const [c0, w0] = [cpuMs(), performance.now()];
 for (let i = 0; i < runs; i++) sink += Number(await f()) || 0;
