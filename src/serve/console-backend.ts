@@ -1,8 +1,9 @@
 import type { Policy } from '../policy/types.js';
 import type { ReceiptSigner } from '../runtime/signing.js';
-import type { ApprovalRequest, Halt, Store } from '../runtime/types.js';
+import type { ApprovalGrant, ApprovalRequest, Halt, Store } from '../runtime/types.js';
 import { DEFAULT_MAX_GRANT_HOURS } from '../runtime/approval-grants.js';
-import { type AnswerBody, answerAs } from './answers.js';
+import { listGrantsOf } from '../operator-actions.js';
+import { type AnswerBody, answerAs, revokeAs } from './answers.js';
 import { storeFor } from './app-options.js';
 import { Authenticator, type Principal } from './auth.js';
 import { haltAs, liftAs } from './halts-api.js';
@@ -26,6 +27,10 @@ export interface ConsoleBackend {
   answer(id: string, body: AnswerBody): Promise<Done<ApprovalRequest>>;
   halt(body: Record<string, unknown>): Promise<Done<Halt>>;
   lift(id: string, reason: string | undefined): Promise<Done<Halt>>;
+  /** The approval grants (newest first); `active`: only those unrevoked and unexpired now (the store's or serve's clock). */
+  grants(active: boolean): Promise<ApprovalGrant[]>;
+  /** Revokes a grant as the operator (one who may answer its action), as serve's `revokeAs` does. */
+  revokeGrant(id: string): Promise<Done<ApprovalGrant>>;
   /** The policy the console explains requests with (its hash names the version), when it has one. */
   readonly policy: Policy | undefined;
 }
@@ -89,6 +94,12 @@ export function localBackend(o: {
       }),
     halt: (body) => writing(async (w, store) => asDone(await haltAs(store, w, body, clock(), o.signer))),
     lift: (id, reason) => writing(async (w, store) => asDone(await liftAs(store, w, id, reason === undefined ? {} : { reason }, clock(), o.signer))),
+    grants: (active) => listGrantsOf(readStore, active ? { activeAt: clock() } : {}),
+    revokeGrant: (id) =>
+      writing(async (w, store) => {
+        const r = await revokeAs(store, o.policy, w, id, clock(), o.signer);
+        return r.ok ? { ok: true, message: r.message, value: r.grant } : { ok: false, code: r.code, message: r.message };
+      }),
   };
 }
 
@@ -152,5 +163,8 @@ export function serverBackend(o: { url: string; token: string; policy: Policy | 
     answer: (id, body) => write(`/requests/${encodeURIComponent(id)}/answer`, body, (j) => j.request as ApprovalRequest),
     halt: (body) => write('/halts', body, (j) => j.halt as Halt),
     lift: (id, reason) => write(`/halts/${encodeURIComponent(id)}/lift`, reason === undefined ? {} : { reason }, (j) => j.halt as Halt),
+    // serve decides which grants are active on its own clock
+    grants: async (active) => (await read<ApprovalGrant[]>(`/grants${active ? '?active=1' : ''}`)) ?? [],
+    revokeGrant: (id) => write(`/grants/${encodeURIComponent(id)}/revoke`, {}, (j) => j.grant as ApprovalGrant),
   };
 }

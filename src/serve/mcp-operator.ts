@@ -4,7 +4,7 @@ import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } fr
 import { evaluate } from '../policy/evaluate.js';
 import { argsMatchHash } from '../runtime/args-binding.js';
 import { distinctApprovers } from '../runtime/internals.js';
-import type { ApprovalRequest, Halt } from '../runtime/types.js';
+import type { ApprovalGrant, ApprovalRequest, Halt } from '../runtime/types.js';
 import { terminalJson } from '../terminal-text.js';
 import { VERSION } from '../version.js';
 import { type AnswerBody, rolesFor } from './answers.js';
@@ -12,8 +12,8 @@ import type { ConsoleBackend, Done } from './console-backend.js';
 
 /**
  * The MCP operator console (`ctrlrun-gen mcp-operator --stdio`, issue 38 item 4; CTRLRun 0.12's
- * console is the model): an MCP server whose tools let a person answer paused calls and halt calls
- * from the MCP client they work in (a desktop chat app, an editor). It is a way in for the answer,
+ * console is the model): an MCP server whose tools let a person answer paused calls, list and revoke
+ * approval grants, and halt calls from the MCP client they work in (a desktop chat app, an editor). It is a way in for the answer,
  * nothing else: every write goes through the functions every surface shares (serve's `answerAs`
  * over operator-actions.ts, halt-actions.ts), as the authenticated operator (console-backend.ts),
  * never a name the client sends; a write it cannot attribute is refused and writes nothing.
@@ -22,7 +22,7 @@ import type { ConsoleBackend, Done } from './console-backend.js';
  * tool's output, and a refusal to let a person's assistant act is not one), with CTRLRun's codes:
  * -41007 no operator to attribute the write to, -41015 a role the action's controls need,
  * -41003 the store's refusal (unknown, not pending, the requester, a second answer, arguments
- * that are not what their hash binds, no such halt), -32602 arguments of the wrong shape.
+ * that are not what their hash binds, no such halt or grant, a grant already revoked), -32602 arguments of the wrong shape.
  */
 
 export const NO_PRINCIPAL = -41007;
@@ -154,7 +154,43 @@ const TOOLS: ConsoleTool[] = [
     required: ['halt_id'],
     run: async (args, backend) => halted(await backend.lift(args.halt_id as string, text(args.reason))),
   },
+  {
+    name: 'list_grants',
+    description:
+      'Reads. The approval grants ("the same for N hours" given while approving): for whom, which action, the rule and bounds, who granted it, until when, revoked or not.',
+    writes: false,
+    properties: { active: { type: 'boolean', description: 'Only the grants in force now (default false: every grant)' } },
+    required: [],
+    run: async (args, backend) => {
+      const grants = (await backend.grants(args.active === true)).map(grantView);
+      return { text: grants.length === 0 ? `No approval grants in ${backend.where}.` : terminalJson(grants), data: { grants } };
+    },
+  },
+  {
+    name: 'revoke_grant',
+    description: `Revokes an approval grant: the next call it would have covered pauses for a person again. Needs a role that may answer the grant\u2019s action. ${WRITES}`,
+    writes: true,
+    properties: { grant_id: { type: 'string', description: 'The grant id (from list_grants)' } },
+    required: ['grant_id'],
+    run: async (args, backend) => outcome(await backend.revokeGrant(args.grant_id as string), (g) => ({ grant: grantView(g) })),
+  },
 ];
+
+/** A grant as the console shows it: times as ISO text, the bounds parsed. */
+function grantView(g: ApprovalGrant) {
+  return {
+    grant_id: g.id,
+    principal: g.principal,
+    action: g.action,
+    rule: g.rule,
+    bounds: parsed(g.bounds),
+    granted_by: g.grantedBy,
+    granted_at: new Date(g.grantedAt).toISOString(),
+    expires_at: new Date(g.expiresAt).toISOString(),
+    request_id: g.callId,
+    ...(g.revokedAt === undefined ? {} : { revoked_at: new Date(g.revokedAt).toISOString(), revoked_by: g.revokedBy ?? null }),
+  };
+}
 
 function text(value: unknown): string | undefined {
   return typeof value === 'string' && value.trim() !== '' ? value : undefined;

@@ -28,8 +28,8 @@ const POLICY = {
   },
 };
 
-function setup(options: { offerAllTools?: boolean } = {}) {
-  const loaded = parsePolicy(YAML.stringify(POLICY), 'ctrlrun.yaml');
+function setup(options: Partial<Parameters<typeof createControl>[0]> = {}, policy: object = POLICY) {
+  const loaded = parsePolicy(YAML.stringify(policy), 'ctrlrun.yaml');
   const compiled = compileGenerated(loaded.value!, { refund: 'stripe.refund', lookup: 'stripe.charge.read', delete_all: 'admin.delete' });
   const control = createControl({
     store: memoryStore(),
@@ -51,10 +51,10 @@ function setup(options: { offerAllTools?: boolean } = {}) {
 }
 
 /** The tool names the model was offered on its first call. */
-async function offered(tools: unknown[], user: string, extra: unknown[] = []): Promise<string[]> {
+async function offered(tools: unknown[], user: string, extra: unknown[] = [], context: Record<string, unknown> = {}): Promise<string[]> {
   const model = new ScriptedModel([[assistantMessage('hi')]]);
   const agent = new Agent<{ user: string }>({ name: 'desk', instructions: 'desk', model, tools: [...tools, ...extra] as never });
-  await run(agent, 'hello', { context: { user } });
+  await run(agent, 'hello', { context: { user, ...context } });
   return (model.calls[0]!.request.tools ?? []).map((t) => (t as { name: string }).name).sort();
 }
 
@@ -93,5 +93,43 @@ describe('least exposure through the Runner: a tool the principal can never use 
     const helper = new Agent({ name: 'deleter', instructions: 'deletes', model: new ScriptedModel([]) });
     const agentTool = protectAgentTool('admin.delete', helper, { toolName: 'ask_deleter', toolDescription: 'Delete through the helper' });
     expect(await offered([tools[1], own, agentTool], 'alice')).toEqual(['lookup']);
+  });
+});
+
+describe('least exposure: what keeps a tool offered', () => {
+  it('a run with no principal keeps every tool (its calls are refused no_principal)', async () => {
+    const { tools } = setup({ identity: () => null });
+    expect(await offered(tools, 'dave')).toEqual(['delete_all', 'lookup', 'refund']);
+  });
+
+  it('observe mode hides nothing (it refuses nothing)', async () => {
+    const { tools } = setup({}, { ...POLICY, mode: 'observe' });
+    expect(await offered(tools, 'dave')).toEqual(['delete_all', 'lookup', 'refund']);
+  });
+
+  it('without authority only the action denied for every input is hidden, for everyone', async () => {
+    const { authority: _none, ...policy } = POLICY;
+    const { tools } = setup({}, policy);
+    expect(await offered(tools, 'dave')).toEqual(['lookup', 'refund']);
+  });
+
+  it("a grant's environments and tasks: offered only in the environment and on the task it names", async () => {
+    const policy = {
+      ...POLICY,
+      authority: {
+        grants: [
+          ...POLICY.authority.grants,
+          { id: 'erin', subject: { agent: 'desk', user: 'erin' }, actions: ['stripe.charge.read'], environments: ['staging'] },
+          { id: 'frank', subject: { agent: 'desk', user: 'frank' }, actions: ['stripe.charge.read'], tasks: ['refund-run:*'] },
+        ],
+      },
+    };
+    const task = (rc: { context: unknown }) => (rc.context as { task?: string }).task ?? null;
+    expect(await offered(setup({}, policy).tools, 'erin')).toEqual([]);
+    expect(await offered(setup({ environment: 'staging' }, policy).tools, 'erin')).toEqual(['lookup']);
+    const { tools } = setup({ task: task as never }, policy);
+    expect(await offered(tools, 'frank', [], { task: 'refund-run:7' })).toEqual(['lookup']);
+    expect(await offered(tools, 'frank', [], { task: 'audit:7' })).toEqual([]);
+    expect(await offered(tools, 'frank')).toEqual([]);
   });
 });

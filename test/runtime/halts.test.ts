@@ -1,7 +1,9 @@
+import { RunState } from '@openai/agents';
 import { describe, expect, it } from 'vitest';
-import { ActionDenied, bindProtectedTool, createControl, memoryStore, run, unwrap } from '../../src/runtime/index.js';
-import { haltOf } from '../../src/runtime/halts.js';
-import type { Halt } from '../../src/runtime/types.js';
+import { ActionDenied, bindProtectedTool, CtrlrunError, createControl, memoryStore, run, unwrap } from '../../src/runtime/index.js';
+import { haltOf, haltWatch } from '../../src/runtime/halts.js';
+import { HaltsChanged, isHaltsChanged } from '../../src/runtime/stores/errors.js';
+import type { Halt, Store } from '../../src/runtime/types.js';
 import { agentWith, assistantMessage, makePolicy, refundCall, refundTool, scripted, setup, toolOutputSeen } from './helpers.js';
 
 const alice = { context: { user: 'alice' } };
@@ -91,6 +93,78 @@ describe('halts: another process sharing the store (two controls, two copies)', 
   });
 });
 
+describe('halts: the edges', () => {
+  it('an approved call resumed after another process halted it is refused without using up its approval; lifted, the same state runs once', async () => {
+    const s = setup();
+    const { tool, calls } = refundTool(s);
+    const big = { payment_id: 'pay_1', amount: 512_345 };
+    const agent = agentWith(scripted([refundCall(big, 'c1')], [assistantMessage('halted')], [assistantMessage('done')]), [tool]);
+    const paused = await run(agent, 'refund', alice); // this process has read the halts: none
+    await s.control.approve(paused.state, paused.interruptions[0]!, { approver: 'bob' });
+    const saved = paused.state.toString();
+    const operator = createControl({ store: s.store, identity: () => null });
+    const halt = await operator.halt({ target: 'all', reason: 'freeze', by: 'carol' });
+    await run(agent, await RunState.fromString(agent, saved));
+    expect(calls).toEqual([]);
+    expect((await s.store.getRequest('c1'))!.state).toBe('approved');
+    await operator.liftHalt(halt.id, { by: 'carol' });
+    await run(agent, await RunState.fromString(agent, saved));
+    expect(calls).toEqual([big]);
+  });
+
+  it('a store whose halts keep changing under one call fails it closed after five tries; nothing runs', async () => {
+    const inner = memoryStore();
+    let epoch = 0;
+    let tries = 0;
+    // every conditional append is refused as stale for the first 8 tries (a 9th would be let through)
+    const store: Store = Object.assign(Object.create(inner) as Store, {
+      readHalts: async () => ({ epoch: ++epoch, halts: [] }),
+      appendReceipt: async (body: Parameters<Store['appendReceipt']>[0], options?: { haltEpoch?: number }) => {
+        if (options?.haltEpoch !== undefined && tries++ < 8) throw new HaltsChanged(epoch + 1);
+        return inner.appendReceipt(body, options);
+      },
+    });
+    const s = setup({ store });
+    const { tool, calls } = refundTool(s);
+    const model = scripted([refundCall({ payment_id: 'pay_1', amount: 500 }, 'c1')], [assistantMessage('done')]);
+    const error = await run(agentWith(model, [tool]), 'refund', alice).then(
+      () => undefined,
+      (e: unknown) => unwrap(e),
+    );
+    expect(isHaltsChanged(error)).toBe(true);
+    expect(tries).toBe(5);
+    expect(calls).toEqual([]);
+  });
+
+  it('run(runContext) is asked only while a halt names a run; then one that throws or is not a string stops the call', async () => {
+    for (const [runOf, message] of [
+      [
+        () => {
+          throw new Error('no conversation');
+        },
+        'run(runContext) threw (no conversation)',
+      ],
+      [() => 7, 'run(runContext) must return a string or null, got number'],
+    ] as const) {
+      const store = memoryStore();
+      const control = createControl({ store, identity: (rc) => (rc.context as { user: string }).user, run: runOf as never });
+      const { tool, calls } = refundTool({ protectedTool: bindProtectedTool(control, makePolicy()) } as never);
+      const first = scripted([refundCall({ payment_id: 'pay_1', amount: 500 }, 'c1')], [assistantMessage('done')]);
+      await run(agentWith(first, [tool]), 'refund', alice);
+      expect(calls).toHaveLength(1); // no halt names a run: never asked
+      await control.halt({ target: 'run', value: 'conv-7', reason: 'looping', by: 'carol' });
+      const second = scripted([refundCall({ payment_id: 'pay_2', amount: 500 }, 'c2')], [assistantMessage('done')]);
+      const error = await run(agentWith(second, [tool]), 'refund', alice).then(
+        () => undefined,
+        (e: unknown) => unwrap(e),
+      );
+      expect(error).toBeInstanceOf(CtrlrunError);
+      expect((error as Error).message).toContain(message);
+      expect(calls).toHaveLength(1);
+    }
+  });
+});
+
 describe('haltOf', () => {
   const h = (target: Halt['target'], value: string | null, hard = false): Halt => ({
     id: `${target}:${value}`,
@@ -120,5 +194,36 @@ describe('haltOf', () => {
       },
     });
     expect(asked).toBe(0);
+  });
+});
+
+describe('haltWatch', () => {
+  const reading = (epochs: number[]) => {
+    let reads = 0;
+    const store = { kind: 'memory', readHalts: async () => ({ epoch: epochs[Math.min(reads++, epochs.length - 1)]!, halts: [] }) } as unknown as Store;
+    return { watch: haltWatch(store), reads: () => reads };
+  };
+
+  it('reads again until the epoch it is asked about, at most three more times', async () => {
+    const behind = reading([1, 2, 3, 4]);
+    expect((await behind.watch.refresh(3)).epoch).toBe(3);
+    expect(behind.reads()).toBe(3);
+    const stuck = reading([1]);
+    expect((await stuck.watch.refresh(5)).epoch).toBe(1);
+    expect(stuck.reads()).toBe(4);
+  });
+
+  it('an older read never replaces a newer one', async () => {
+    const { watch } = reading([5, 3]);
+    await watch.refresh();
+    expect((await watch.refresh()).epoch).toBe(5);
+    expect(watch.known()!.epoch).toBe(5);
+  });
+
+  it('a store without halts has none, and nothing is read', async () => {
+    const watch = haltWatch({ kind: 'memory' } as unknown as Store);
+    expect(watch.kept).toBe(false);
+    expect(watch.known()).toEqual({ epoch: 0, halts: [] });
+    expect(await watch.refresh(7)).toEqual({ epoch: 0, halts: [] });
   });
 });

@@ -31,6 +31,7 @@ beforeAll(async () => {
   for (const [name, kind, roles, tenant] of [
     ['bob', 'operator', ['payments-approver'], undefined],
     ['ann', 'operator', [], 'acme'],
+    ['cy', 'operator', [], undefined],
     ['agent', 'runtime', [], undefined],
   ] as const) {
     const added = addOperator(data, { name, kind, roles: [...roles], ...(tenant ? { tenant } : {}), now: 0 });
@@ -90,7 +91,18 @@ describe('ctrlrun-gen mcp-operator --stdio, over the store', () => {
     try {
       expect(c.stderr()).toContain('writes are recorded as bob');
       const names = (await c.client.listTools()).tools.map((t) => t.name);
-      expect(names).toEqual(['list_pending_approvals', 'show_approval', 'approve', 'reject', 'respond', 'list_halts', 'halt', 'lift_halt']);
+      expect(names).toEqual([
+        'list_pending_approvals',
+        'show_approval',
+        'approve',
+        'reject',
+        'respond',
+        'list_halts',
+        'halt',
+        'lift_halt',
+        'list_grants',
+        'revoke_grant',
+      ]);
       const listed = (await call(c.client, 'list_pending_approvals')).structuredContent as { requests: Array<{ request_id: string }> };
       expect(listed.requests.map((r) => r.request_id).sort()).toEqual(['@acme:a1', '@acme:a2', 'r1', 'r2', 'r3', 'r4', 'r5']);
       const shown = (await call(c.client, 'show_approval', { request_id: 'r1' })).structuredContent as Record<string, any>;
@@ -153,6 +165,35 @@ describe('ctrlrun-gen mcp-operator --stdio, over the store', () => {
     }
   });
 
+  it('lists grants and revokes one as the operator; a role the action needs and a second revoke are refused', async () => {
+    const [grant] = await store.listGrants!({ action: 'stripe.refund' });
+    const cy = await console(['--store', 'sqlite:state.db'], { CTRLRUN_TOKEN: tokens.cy! });
+    try {
+      const before = (await store.listReceipts()).length;
+      expect(await refusal(call(cy.client, 'revoke_grant', { grant_id: grant!.id }))).toMatchObject({ code: -41015, reason: 'role' });
+      expect((await store.getGrant!(grant!.id))!.revokedAt).toBeUndefined();
+      expect((await store.listReceipts()).length).toBe(before);
+    } finally {
+      await cy.close();
+    }
+    const c = await console(['--store', 'sqlite:state.db'], { CTRLRUN_TOKEN: tokens.bob! });
+    try {
+      const listed = (await call(c.client, 'list_grants', { active: true })).structuredContent as { grants: Array<Record<string, unknown>> };
+      expect(listed.grants).toMatchObject([{ grant_id: grant!.id, principal: grant!.principal, action: 'stripe.refund', granted_by: 'bob', request_id: 'r4' }]);
+      const revoked = (await call(c.client, 'revoke_grant', { grant_id: grant!.id })).structuredContent as { grant: Record<string, unknown> };
+      expect(revoked.grant).toMatchObject({ grant_id: grant!.id, revoked_by: 'bob' });
+      expect((await store.getGrant!(grant!.id))!.revokedBy).toBe('bob');
+      expect((await store.listReceipts()).filter((r) => r.result === 'revoked').map((r) => r.approvers)).toEqual([['bob']]);
+      expect((await call(c.client, 'list_grants', { active: true })).structuredContent).toEqual({ grants: [] });
+      expect(((await call(c.client, 'list_grants')).structuredContent as { grants: unknown[] }).grants).toHaveLength(1);
+      expect(await refusal(call(c.client, 'revoke_grant', { grant_id: grant!.id }))).toMatchObject({ code: -41003, reason: 'not_active' });
+      expect(await refusal(call(c.client, 'revoke_grant', { grant_id: 'grant_nope' }))).toMatchObject({ code: -41003, reason: 'unknown' });
+      expect((await refusal(call(c.client, 'revoke_grant', { grant_id: grant!.id, by: 'mallory' }))).code).toBe(-32602);
+    } finally {
+      await c.close();
+    }
+  });
+
   it("a tenant's token reads and answers its tenant only; the requester and a missing role are refused", async () => {
     const c = await console(['--store', 'sqlite:state.db'], { CTRLRUN_TOKEN: tokens.ann! });
     try {
@@ -175,6 +216,8 @@ describe('ctrlrun-gen mcp-operator --stdio, over the store', () => {
       const before = (await store.listReceipts()).length;
       expect(await refusal(call(c.client, 'approve', { request_id: 'r3' }))).toMatchObject({ code: -41007, reason: 'unattributed' });
       expect(await refusal(call(c.client, 'halt', { target: 'all', reason: 'x' }))).toMatchObject({ code: -41007 });
+      const [grant] = await store.listGrants!({});
+      expect(await refusal(call(c.client, 'revoke_grant', { grant_id: grant!.id }))).toMatchObject({ code: -41007, reason: 'unattributed' });
       expect((await store.listReceipts()).length).toBe(before);
       expect((await store.readHalts!()).halts).toEqual([]);
     } finally {
@@ -208,13 +251,37 @@ describe('ctrlrun-gen mcp-operator --stdio --server', () => {
       const halt = (await call(c.client, 'halt', { target: 'all', reason: 'freeze', hard: true })).structuredContent as { halt: { id: string; by: string } };
       expect(halt.halt.by).toBe('bob');
       await call(c.client, 'lift_halt', { halt_id: halt.halt.id, reason: 'thawed' });
+
+      // grants through serve's API: listed on serve's clock, revoked as the token's operator
+      await store.putGrant!({
+        ...(await store.listGrants!({}))[0]!,
+        id: 'grant_srv',
+        revokedAt: undefined,
+        revokedBy: undefined,
+        expiresAt: Date.now() + 3_600_000,
+      });
+      const active = (await call(c.client, 'list_grants', { active: true })).structuredContent as { grants: Array<{ grant_id: string }> };
+      expect(active.grants.map((g) => g.grant_id)).toEqual(['grant_srv']);
+      const revoked = (await call(c.client, 'revoke_grant', { grant_id: 'grant_srv' })).structuredContent as { grant: { revoked_by: string } };
+      expect(revoked.grant.revoked_by).toBe('bob');
+      expect((await store.getGrant!('grant_srv'))!.revokedBy).toBe('bob');
+      expect(await refusal(call(c.client, 'revoke_grant', { grant_id: 'grant_srv' }))).toMatchObject({ code: -41003, reason: 'not_active' });
     } finally {
       await c.close();
+    }
+    const cy = await console(['--server', serve.url], { CTRLRUN_TOKEN: tokens.cy! });
+    try {
+      await store.putGrant!({ ...(await store.getGrant!('grant_srv'))!, id: 'grant_srv2', revokedAt: undefined, revokedBy: undefined });
+      expect(await refusal(call(cy.client, 'revoke_grant', { grant_id: 'grant_srv2' }))).toMatchObject({ code: -41015, reason: 'role' });
+      expect((await store.getGrant!('grant_srv2'))!.revokedAt).toBeUndefined();
+    } finally {
+      await cy.close();
     }
     const agent = await console(['--server', serve.url], { CTRLRUN_TOKEN: tokens.agent! });
     try {
       const before = (await store.listReceipts()).length;
       expect(await refusal(call(agent.client, 'approve', { request_id: 'r3' }))).toMatchObject({ code: -41007 });
+      expect(await refusal(call(agent.client, 'revoke_grant', { grant_id: 'grant_srv2' }))).toMatchObject({ code: -41007 });
       expect((await store.listReceipts()).length).toBe(before);
     } finally {
       await agent.close();

@@ -27,7 +27,8 @@ interface ConsoleArgs {
  */
 export const mcpOperatorCommand: CommandSpec<ConsoleArgs> = {
   command: 'mcp-operator',
-  describe: 'An MCP server of operator tools (list, show, approve, reject, halt, lift) for MCP clients, answering as the operator of $CTRLRUN_TOKEN',
+  describe:
+    'An MCP server of operator tools (list, show, approve, reject, respond, grants, halt, lift) for MCP clients, answering as the operator of $CTRLRUN_TOKEN',
   builder: (y) =>
     withProjectOptions(y)
       .option('stdio', { type: 'boolean', default: false, describe: 'Speak MCP on stdin/stdout to the client that launched it (the only transport)' })
