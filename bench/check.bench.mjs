@@ -7,13 +7,14 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
-import { benchSize, medianCpu, medianWall, processTimer } from './lib/process.mjs';
+import { medianCpu, medianWall, processTimer } from './lib/process.mjs';
 import { generateRepo, parseEveryFile } from './lib/repo.mjs';
+import { sized } from './lib/size.mjs';
 
-// 3,000 files and 5 rounds unless BENCH_FILES / BENCH_ROUNDS say otherwise (a quick run)
-const { files: FILES, rounds: ROUNDS } = benchSize(3000, 5);
+const FILES = sized(3000, 100);
 const SDK_SHARE = 0.02;
-const PROCESS_ROUNDS = ROUNDS;
+const ROUNDS = sized(5, 1);
+const PROCESS_ROUNDS = sized(5, 1);
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 // the CLI as a user runs it: the file package.json's `bin` names

@@ -7,9 +7,10 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { performance } from 'node:perf_hooks';
-import { benchSize, medianCpu, medianWall, processTimer } from './lib/process.mjs';
+import { medianCpu, medianWall, processTimer } from './lib/process.mjs';
 import { generateRepo, parseEveryFile } from './lib/repo.mjs';
 import { prepareSdkExamples, SDK_EXAMPLES_COMMIT, sdkExamplesSource } from './lib/sdk-examples.mjs';
+import { sized } from './lib/size.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 // the CLI as a user runs it: the file package.json's `bin` names
@@ -18,8 +19,8 @@ const { runCodemod } = await import(path.join(ROOT, 'dist/codemod/index.js'));
 const { listSourceFiles } = await import(path.join(ROOT, 'dist/scan/index.js'));
 const { loadProject } = await import(path.join(ROOT, 'dist/manifest/load.js'));
 
-// 3,000 files and 5 rounds unless BENCH_FILES / BENCH_ROUNDS say otherwise (a quick run)
-const { files: FILES, rounds: PROCESS_ROUNDS } = benchSize(3000, 5);
+const FILES = sized(3000, 100);
+const PROCESS_ROUNDS = sized(5, 1);
 const SDK_SHARE = 0.02;
 
 function plainFile(i) {

@@ -10,9 +10,10 @@ import { pathToFileURL } from 'node:url';
 import { ESLint } from 'eslint';
 import tseslint from 'typescript-eslint';
 import { makeRepo } from './check.bench.mjs';
+import { sized } from './lib/size.mjs';
 
-const ROUNDS = 3;
-const EDITOR_LINTS = 60;
+const ROUNDS = sized(3, 1);
+const EDITOR_LINTS = sized(60, 2);
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const { createPlugin } = await import(pathToFileURL(path.join(root, 'dist/eslint/index.js')).href);

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import ts from 'typescript';
+import { sized } from './lib/size.mjs';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const load = (p) => import(pathToFileURL(path.join(root, p)).href);
@@ -17,7 +18,8 @@ const project = loadProject({ cwd: fixture });
 const { text } = renderGeneratedModule(project);
 const js = ts.transpileModule(text, { compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022 } }).outputText;
 const exports = {};
-new Function('exports', 'require', js)(exports, (s) => (s === 'ctrlrun-gen/runtime' ? { bindProtectedTool: () => () => undefined } : { default: {} }));
+// every binder of the runtime (bindProtectedTool, bindMcp, …) as a no-op: only `policy` is read
+new Function('exports', 'require', js)(exports, (s) => (s === 'ctrlrun-gen/runtime' ? new Proxy({}, { get: () => () => () => undefined }) : { default: {} }));
 const decide = exports.policy.actions['stripe.refund'].decide;
 
 const ARGS = [
@@ -28,11 +30,11 @@ const ARGS = [
   { payment_id: 'pay_1005' },
   { payment_id: 'pay_1006', amount: '500' },
 ];
-const N = 2_000_000;
+const N = sized(2_000_000, 20_000);
 
 function time(fn) {
   let sink = 0;
-  for (let i = 0; i < 50_000; i++) sink += fn(ARGS[i % ARGS.length]).rule ?? 0; // warm up
+  for (let i = 0; i < sized(50_000, 1000); i++) sink += fn(ARGS[i % ARGS.length]).rule ?? 0; // warm up
   const t0 = performance.now();
   for (let i = 0; i < N; i++) sink += fn(ARGS[i % ARGS.length]).rule ?? 0;
   const ms = performance.now() - t0;
@@ -45,7 +47,7 @@ export async function run() {
   const reference = time((a) => evaluate(project.policy, 'stripe.refund', a));
   console.log(`decision function: ${compiled.toFixed(1)} ns/call; evaluate(): ${reference.toFixed(1)} ns/call; ratio ${(compiled / reference).toFixed(3)}`);
 
-  const R = 20;
+  const R = sized(20, 2);
   let t0 = performance.now();
   for (let i = 0; i < R; i++) loadProject({ cwd: fixture });
   const loadMs = (performance.now() - t0) / R;

@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { tiny } from './lib/size.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const HEAVY = ['typescript', 'ts-morph', 'yargs', 'yaml', 'hono', 'better-sqlite3', 'pg', 'esbuild'];
@@ -83,12 +84,15 @@ export async function run() {
     const app = { '@openai/agents': sdk, zod };
     const withRuntime = { ...app, 'ctrlrun-gen': `file:${runtimeTgz.file}` };
     const driver = await sqliteDriver();
-    const rows = [
-      install('baseline', app, {}, ['--omit=dev']),
-      install('runtime', withRuntime, {}, ['--omit=dev']),
-      install('sqlite', { ...withRuntime, ...driver }, {}, ['--omit=dev']),
-      install('cli', {}, { 'ctrlrun-gen': `file:${runtimeTgz.file}`, 'ctrlrun-gen-cli': `file:${cliTgz.file}` }, []),
-    ];
+    // tiny (a smoke run, its ratios against itself): the runtime app alone, the install of ours
+    const rows = tiny
+      ? [install('runtime', withRuntime, {}, ['--omit=dev'])]
+      : [
+          install('baseline', app, {}, ['--omit=dev']),
+          install('runtime', withRuntime, {}, ['--omit=dev']),
+          install('sqlite', { ...withRuntime, ...driver }, {}, ['--omit=dev']),
+          install('cli', {}, { 'ctrlrun-gen': `file:${runtimeTgz.file}`, 'ctrlrun-gen-cli': `file:${cliTgz.file}` }, []),
+        ];
     const base = rows[0];
     console.log(`node ${process.versions.node}; the SQLite store's driver here: ${Object.keys(driver).join(', ') || 'none (node:sqlite)'}`);
     console.log('install    packages        MB   seconds   ×MB(baseline)  native builds  heavy packages present');

@@ -5,6 +5,7 @@
 // a whole `npm run bench` skips it. Imports dist/.
 import os from 'node:os';
 import { canCount, instructionsPerRun, ratioLines, sideLine } from './lib/instructions.mjs';
+import { sized } from './lib/size.mjs';
 
 /** Run only when named on the command line (`npm run bench -- instructions`). */
 export const onlyWhenNamed = true;
@@ -14,10 +15,12 @@ export async function run() {
     console.log('skipped: valgrind and callgrind_annotate are not both on PATH');
     return;
   }
-  const [low, high] = [150, 450];
+  // tiny: one side at 1 and 2 runs (each count is a whole node under valgrind, half a minute)
+  const [low, high] = sized([150, 450], [1, 2]);
+  const sides = sized(['plain', 'gated', 'floor', 'protected'], ['protected']);
   console.log(
     `Runner, one allow call per run, memory store; instructions per run counted at ${low} and ${high} runs (the slope), node --single-threaded --predictable; load average ${os.loadavg()[0].toFixed(1)} (not a factor)`,
   );
-  const perRun = instructionsPerRun(['plain', 'gated', 'floor', 'protected'], low, high, (side, count) => console.log(sideLine(side, count)));
+  const perRun = instructionsPerRun(sides, low, high, (side, count) => console.log(sideLine(side, count)));
   for (const line of ratioLines(perRun)) console.log(line);
 }

@@ -4,7 +4,8 @@
 //
 // Then issue 25's figures: `test` of 10,000 cases against the compiled decision functions alone,
 // `replay` of 100,000 calls against reading them (JSON Lines, and a SQLite store's decision log),
-// and `diff` of two 200-action policies. Method: every side is timed in a fresh `node` process
+// and issue 36's `diff` against the time to load both policies (the largest fixture policy, and two
+// 200-action policies). Method: every side is timed in a fresh `node` process
 // (bench/lib/policy-side.mjs), one per side per round, so no side inherits another's JIT feedback:
 // timed in one process, the side timed second ran on call sites the first had made polymorphic,
 // and the same loop moved by up to 2x with the order alone. In its process a side builds its
@@ -20,6 +21,8 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { LineCounter, parseDocument } from 'yaml';
+import { ACTIONS, CALLS, CASES } from './lib/policy-sizes.mjs';
+import { sized } from './lib/size.mjs';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const { parsePolicy, MAX_POLICY_BYTES } = await import(pathToFileURL(path.join(root, 'dist/policy/load.js')).href);
@@ -29,7 +32,7 @@ const small = readFileSync(path.join(root, 'fixtures/refund-desk/ctrlrun.yaml'),
 const action = (i) =>
   `  a${i}.refund:\n    effect: "refund:{id}"\n    rules:\n      - when: { amount_gte: 1, amount_lte: ${i}, currency_in: [usd, eur] }\n        decision: allow\n      - decision: approve\n`;
 const chunks = ['schema: ctrlrun.policy/v6\nactions:\n'];
-for (let i = 0, n = chunks[0].length; n < MAX_POLICY_BYTES - 400; i++) {
+for (let i = 0, n = chunks[0].length; n < sized(MAX_POLICY_BYTES - 400, 16_384); i++) {
   chunks.push(action(i));
   n += chunks.at(-1).length;
 }
@@ -42,6 +45,8 @@ function perRun(fn, runs) {
   return (performance.now() - t0) / runs;
 }
 
+/** A count as the labels write it: 10,000. */
+const n = (count) => count.toLocaleString('en');
 const median = (list) => [...list].sort((a, b) => a - b)[list.length >> 1];
 const sideScript = path.join(root, 'bench/lib/policy-side.mjs');
 
@@ -58,7 +63,8 @@ function timeSide(side, runs, file) {
  * alternated (a load spike falls on one round, not on one side), by CPU time and by the wall
  * clock. A figure is the median of the per-round ratios to the first side, with their range.
  */
-function fresh(rounds, runs, names, file) {
+function fresh(fullRounds, fullRuns, names, file) {
+  const [rounds, runs] = [sized(fullRounds, 1), sized(fullRuns, 1)];
   const times = { cpu: Object.fromEntries(names.map((n) => [n, []])), wall: Object.fromEntries(names.map((n) => [n, []])) };
   for (let r = 0; r < rounds; r++) {
     for (const n of r % 2 === 0 ? names : [...names].reverse()) {
@@ -75,7 +81,7 @@ function fresh(rounds, runs, names, file) {
     const of = (clock) => ({ ms: { [base]: median(times[clock][base]), [other]: median(times[clock][other]) }, ratio: ratio(clock, base, other) });
     return { cpu: of('cpu'), wall: of('wall') };
   };
-  return { of: m, times };
+  return { of: m, times, counts: `${rounds} rounds of ${runs} runs` };
 }
 
 /** `1.42x [1.30–1.61] (12 ms vs 8 ms; ...)`: the median per-round ratio, its range, the sides' medians and their ratio. */
@@ -96,8 +102,8 @@ const load = () =>
 export async function run() {
   console.log(`load average at start: ${load()} (${os.availableParallelism()} cores); ratios: the median of per-round ratios [their range]`);
   for (const [name, text, runs] of [
-    ['refund-desk policy', small, 2000],
-    [`${(large.length / 1024).toFixed(0)} KiB policy`, large, 5],
+    ['refund-desk policy', small, sized(2000, 20)],
+    [`${(large.length / 1024).toFixed(0)} KiB policy`, large, sized(5, 1)],
   ]) {
     const yamlOnly = perRun(
       () => parseDocument(text, { keepSourceTokens: true, uniqueKeys: false, prettyErrors: false, lineCounter: new LineCounter() }),
@@ -162,7 +168,7 @@ async function replayFromSqlite() {
     const db = new DatabaseSync(file);
     const insert = db.prepare('INSERT INTO decisions (seq, at, action, hash, entry) VALUES (?, ?, ?, ?, ?)');
     db.exec('BEGIN');
-    for (let i = 1; i < 100_000; i++) {
+    for (let i = 1; i < CALLS; i++) {
       last = chainedEntry(body(i), last);
       insert.run(last.seq, last.at, last.action, last.hash, JSON.stringify(last));
     }
@@ -171,7 +177,7 @@ async function replayFromSqlite() {
     db.close();
 
     const f = fresh(7, 3, ['store-read', 'store-parse', 'store-replay'], file);
-    console.log(`replay --store, 100,000 calls from SQLite, against reading the same rows through the store (7 rounds of 3 runs; load ${load()}):`);
+    console.log(`replay --store, ${n(CALLS)} calls from SQLite, against reading the same rows through the store (${f.counts}; load ${load()}):`);
     console.log(`  replay: ${figure(f.of('store-read', 'store-replay'), ['store-read', 'store-replay'])}`);
     console.log(`  read + first of each call id + arguments parsed: ${figure(f.of('store-read', 'store-parse'), ['store-read', 'store-parse'])}`);
     console.log(`  replay against that: ${figure(f.of('store-parse', 'store-replay'), ['store-parse', 'store-replay'])}`);
@@ -185,20 +191,28 @@ async function replayFromSqlite() {
  * checked and decided, nothing kept), with two steps between them that say where the rest goes:
  * the decider's own call per case (`decide`), and that call with every decision kept, as `test`
  * keeps them for its report (`kept`). Then `replay` of 100,000 recorded calls against reading them
- * (the JSON Lines parse), and `diff` of two 200-action policies as a figure.
+ * (the JSON Lines parse), and `diff` against loading both policies it compares (issue 36).
  */
 function policyAsCode() {
   const t = fresh(9, 100, ['alone', 'decide', 'kept', 'test', 'test-failing']);
-  console.log(`test, 10,000 cases, against the compiled decision functions alone (9 rounds of 100 runs; load ${load()}):`);
+  console.log(`test, ${n(CASES)} cases, against the compiled decision functions alone (${t.counts}; load ${load()}):`);
   for (const side of ['test', 'decide', 'kept', 'test-failing']) console.log(`  ${side}: ${figure(t.of('alone', side), ['alone', side])}`);
 
   const j = fresh(5, 3, ['jsonl-read', 'jsonl-replay']);
   console.log(
-    `replay, 100,000 calls (JSON Lines), against reading them (5 rounds of 3 runs; load ${load()}): ${figure(j.of('jsonl-read', 'jsonl-replay'), ['jsonl-read', 'jsonl-replay'])}`,
+    `replay, ${n(CALLS)} calls (JSON Lines), against reading them (${j.counts}; load ${load()}): ${figure(j.of('jsonl-read', 'jsonl-replay'), ['jsonl-read', 'jsonl-replay'])}`,
   );
 
-  const d = Array.from({ length: 5 }, () => timeSide('diff', 3).cpu).sort((x, y) => x - y);
-  console.log(
-    `diff, two 200-action policies (every action changed), CPU per diff in a fresh process: ${d[2].toFixed(0)} ms (median of 5, range ${d[0].toFixed(0)}–${d[4].toFixed(0)}; load ${load()})`,
-  );
+  // issue 36: the exact diff against the time to load both policies; `procedure` is the diff with
+  // the two generated modules compiled beforehand (the decision procedure and its witnesses'
+  // confirmation), the rest of `diff` is compiling them
+  for (const [pair, what, runs] of [
+    ['largest', 'the largest fixture policy (generate/operators) and a change of it', 20],
+    ['200', `two ${ACTIONS}-action policies (every action changed)`, 3],
+  ]) {
+    const m = fresh(5, runs, [`load-${pair}`, `procedure-${pair}`, `diff-${pair}`]);
+    console.log(`diff of ${what}, against loading both (${m.counts}; load ${load()}):`);
+    for (const side of [`procedure-${pair}`, `diff-${pair}`])
+      console.log(`  ${side.split('-')[0]}: ${figure(m.of(`load-${pair}`, side), [`load-${pair}`, side])}`);
+  }
 }

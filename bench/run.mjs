@@ -1,6 +1,8 @@
 // `npm run bench`: runs every bench/*.bench.mjs in order. Each prints its own figures, as ratios
 // against a baseline measured in the same run (never absolute pass/fail thresholds). A bench that
 // exports `onlyWhenNamed` (it takes minutes) runs only when named: `npm run bench -- instructions`.
+// CTRLRUN_BENCH_SIZE=tiny runs every bench at a tiny size, in seconds (bench/lib/size.mjs): a smoke
+// run whose figures mean nothing, which test/bench runs so that no bench rots unnoticed.
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';

@@ -1,6 +1,9 @@
 // The runtime's per-call cost: the compiled decision function (ns/call), and a protectedTool allow
 // call through the real Runner versus a plain tool() in the same run (ratio). Imports from dist/.
-import { Agent, Runner, tool } from '@openai/agents';
+import { Agent, Runner, setTraceProcessors, setTracingDisabled, tool } from '@openai/agents';
+import * as otel from '@opentelemetry/api';
+import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { MeterProvider, MetricReader } from '@opentelemetry/sdk-metrics';
 import { ScriptedModel, assistantMessage, functionCall } from '@openai/agents/testing';
 import { z } from 'zod';
 import ts from 'typescript';
@@ -12,6 +15,7 @@ import { bindProtectedTool, createControl, memoryStore } from '../dist/runtime/i
 import { renderModuleText } from '../dist/generate/render.js';
 import { parsePolicy } from '../dist/policy/load.js';
 import { floorTool } from './lib/allow-sides.mjs';
+import { sized } from './lib/size.mjs';
 
 /** Before issue 12, the shape the generator emitted for `stripe.refund`: the baseline of the decision figure. */
 function decideRefundBefore(args) {
@@ -59,19 +63,21 @@ function generatedRefund() {
 // The timing loop's source: each measurement gets its own copy (below), so the call `fn(...)` in
 // it sees one function only. A shared loop would be inlined for the first function timed and then
 // go polymorphic, which made the first-timed baseline look several times faster than it is.
-const LOOP = `return function nsPerCall(fn, inputs, n) {
+const LOOP = `return function nsPerCall(fn, inputs, n, warm) {
   let sink = 0;
-  for (let i = 0; i < 100000; i++) sink += fn(inputs[i % inputs.length]) ? 1 : 0; // warm up
+  for (let i = 0; i < warm; i++) sink += fn(inputs[i % inputs.length]) ? 1 : 0; // warm up
   const start = process.hrtime.bigint();
   for (let i = 0; i < n; i++) sink += fn(inputs[i % inputs.length]) ? 1 : 0;
   return { ns: Number(process.hrtime.bigint() - start) / n, sink };
 }`;
 
 let loops = 0;
+/** Rounds of the decision figures (each a median of these). */
+const DECISION_ROUNDS = sized(5, 1);
 function nsPerCall(fn, inputs, n = 2_000_000) {
   // A unique comment per copy: V8 caches `new Function` by its source text, feedback included, so
   // identical copies would share one (polymorphic) call site again.
-  return new Function('process', `${LOOP} // copy ${++loops}`)(process)(fn, inputs, n);
+  return new Function('process', `${LOOP} // copy ${++loops}`)(process)(fn, inputs, sized(n, n / 1000), sized(100_000, 100));
 }
 
 /** The median of `rounds` measurements of each named function, interleaved round by round. */
@@ -111,7 +117,7 @@ function benchDecision() {
     '{"payment_id":"pay_4","amount":5.5}',
   ];
   const allowed = texts.slice(0, 2);
-  const m = medians(5, {
+  const m = medians(DECISION_ROUNDS, {
     before: () => nsPerCall(decideRefundBefore, noBigint),
     after: () => nsPerCall(refundAction.decide, typed),
     afterNoBigint: () => nsPerCall(refundAction.decide, noBigint),
@@ -161,7 +167,7 @@ function agentFor(t, runs) {
 }
 
 const parameters = z.object({ payment_id: z.string(), amount: z.number().int() });
-const executed = { plain: 0, guardrail: 0, gated: 0, floor: 0, protected: 0 };
+const executed = { plain: 0, guardrail: 0, gated: 0, floor: 0, protected: 0, tracedOff: 0, traced: 0 };
 const body = (side) => async () => {
   executed[side]++;
   return 'refunded';
@@ -173,16 +179,48 @@ const allowGuardrail = { type: 'tool_input', name: 'noop', run: async () => ({ b
 const guardrailTool = () => tool({ name: 'refund', description: 'refund', parameters, inputGuardrails: [allowGuardrail], execute: body('guardrail') });
 const gatedTool = () =>
   tool({ name: 'refund', description: 'refund', parameters, inputGuardrails: [allowGuardrail], needsApproval: async () => false, execute: body('gated') });
-const protectedTool = () => {
-  const control = createControl({ store: memoryStore(), identity: (rc) => rc.context.user, receiptKey: null });
-  return bindProtectedTool(control, policy)('stripe.refund', { name: 'refund', description: 'refund', parameters, execute: body('protected') });
+const protectedTool = (side = 'protected', telemetry = undefined) => {
+  const control = createControl({
+    store: memoryStore(),
+    identity: (rc) => rc.context.user,
+    receiptKey: null,
+    ...(telemetry === undefined ? {} : { telemetry }),
+  });
+  return bindProtectedTool(control, policy)('stripe.refund', { name: 'refund', description: 'refund', parameters, execute: body(side) });
 };
+
+/**
+ * Tracing and OpenTelemetry on (issue 39, item 5): the SDK traces the run (to a processor that
+ * drops what it gets, as an exporter's queue would take it), and OpenTelemetry has a real SDK
+ * registered (spans to an exporter that drops them, metrics aggregated by a reader). `traced` is a
+ * protected tool recording into both; `tracedOff` the same run with the control's telemetry off.
+ */
+function observeEverything() {
+  const dropped = {
+    onTraceStart: async () => {},
+    onTraceEnd: async () => {},
+    onSpanStart: async () => {},
+    onSpanEnd: async () => {},
+    shutdown: async () => {},
+    forceFlush: async () => {},
+  };
+  setTraceProcessors([dropped]);
+  setTracingDisabled(false);
+  const exporter = { export: (_spans, done) => done({ code: 0 }), shutdown: async () => {} };
+  // a batch processor, as an application exports: spans are queued, not exported one by one
+  otel.trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new BatchSpanProcessor(exporter)] }));
+  class Reader extends MetricReader {
+    async onShutdown() {}
+    async onForceFlush() {}
+  }
+  otel.metrics.setGlobalMeterProvider(new MeterProvider({ readers: [new Reader()] }));
+}
 
 export async function run() {
   process.env.OPENAI_AGENTS_DISABLE_TRACING = '1';
   const d = benchDecision();
   console.log(
-    `decision function, typed arguments (medians of 5 rounds of 2,000,000 calls, mixed allow/approve/deny/odd inputs): generated ${d.after.ns.toFixed(1)} ns/call (${d.afterNoBigint.ns.toFixed(1)} with the bigint input replaced by 1.5, as the baseline gets); the pre-issue-12 shape ${d.before.ns.toFixed(1)} ns/call (median per-round ratio ${d.ratio.toFixed(2)}x); rounds: ${d.after.all.map((x) => x.toFixed(1)).join(' ')} / ${d.before.all.map((x) => x.toFixed(1)).join(' ')}`,
+    `decision function, typed arguments (medians of ${DECISION_ROUNDS} rounds of ${sized('2,000,000', '2,000')} calls, mixed allow/approve/deny/odd inputs): generated ${d.after.ns.toFixed(1)} ns/call (${d.afterNoBigint.ns.toFixed(1)} with the bigint input replaced by 1.5, as the baseline gets); the pre-issue-12 shape ${d.before.ns.toFixed(1)} ns/call (median per-round ratio ${d.ratio.toFixed(2)}x); rounds: ${d.after.all.map((x) => x.toFixed(1)).join(' ')} / ${d.before.all.map((x) => x.toFixed(1)).join(' ')}`,
   );
   console.log(`decideCall (resource and effect templates, then the rules): ${d.call.ns.toFixed(1)} ns/call`);
   console.log(
@@ -192,11 +230,12 @@ export async function run() {
     `argument work of one stage of an allowed call: parsed once ${d.oneParse.ns.toFixed(0)} ns; parsed three times (before) ${d.threeParses.ns.toFixed(0)} ns (ratio ${(d.oneParse.ns / d.threeParses.ns).toFixed(2)}x)`,
   );
 
-  const r = await benchRunner();
+  const r = await benchRunner(...sized([15, 100, 300], [2, 5, 10]));
   console.log(
     `Runner, one allow call per run, memory store (${r.rounds} rounds of ${r.perRound} runs per side, sides rotated round by round, after ${r.warmup} warm-up runs each; medians over rounds): ` +
       `plain tool() ${fmtSide(r, 'plain')}; SDK-hook-only baseline (no-op input guardrail + needsApproval answering false, no policy) ${fmtSide(r, 'gated')}; ` +
-      `no-op guardrail alone ${fmtSide(r, 'guardrail')}; records floor (the baseline's hooks, no policy, a body writing an allowed call's two receipts and log entry) ${fmtSide(r, 'floor')}; protectedTool ${fmtSide(r, 'protected')}`,
+      `no-op guardrail alone ${fmtSide(r, 'guardrail')}; records floor (the baseline's hooks, no policy, a body writing an allowed call's two receipts and log entry) ${fmtSide(r, 'floor')}; protectedTool ${fmtSide(r, 'protected')}; ` +
+      `traced run, telemetry off ${fmtSide(r, 'tracedOff')}; traced run, the SDK's traces and OpenTelemetry on ${fmtSide(r, 'traced')}`,
   );
   console.log(
     `noise: load average ${r.load[0]} at start, ${r.load[1]} at end (${os.availableParallelism()} cores); per-round ratio spread below is the interquartile range`,
@@ -209,6 +248,10 @@ export async function run() {
         `${line("protectedTool / SDK-hook-only baseline (this library's own part)", 'protectedGated')}; ${line("SDK-hook-only baseline / tool() (the SDK's own cost of the hooks)", 'gatedPlain')}; ` +
         `${line('records floor / tool() (what the records alone cost)', 'floorPlain')}; ${line('protectedTool / records floor (everything else the library does)', 'protectedFloor')}; ` +
         `protected - plain ${q.protectedPlainUs.toFixed(0)} µs, protected - baseline ${q.protectedGatedUs.toFixed(0)} µs per call`,
+    );
+    console.log(
+      `${clock === 'cpu' ? 'CPU time' : 'wall time'}, tracing and OpenTelemetry on (the target is 1.05x): ${line("protectedTool recording into the SDK's traces and OpenTelemetry / the same traced run with the control's telemetry off", 'tracedOff')}; ` +
+        `${line('everything on / everything off (the SDK tracing the run too)', 'tracedAll')}`,
     );
   }
 }
@@ -230,6 +273,8 @@ function quartiles(values) {
 export async function benchRunner(rounds = 15, perRound = 100, warmup = 300) {
   const load = [os.loadavg()[0].toFixed(1)];
   const runner = new Runner({ tracingDisabled: true });
+  observeEverything();
+  const traced = new Runner({ tracingDisabled: false });
   const total = warmup + rounds * perRound;
   const sides = {
     plain: agentFor(plainTool(), total),
@@ -237,21 +282,25 @@ export async function benchRunner(rounds = 15, perRound = 100, warmup = 300) {
     gated: agentFor(gatedTool(), total),
     floor: agentFor(floorTool(body('floor')), total),
     protected: agentFor(protectedTool(), total),
+    tracedOff: agentFor(protectedTool('tracedOff', false), total),
+    traced: agentFor(protectedTool('traced', { openTelemetry: otel }), total),
   };
+  const runnerOf = (n) => (n === 'traced' || n === 'tracedOff' ? traced : runner);
   const names = Object.keys(sides);
-  const block = async (agent, n) => {
+  const block = async (agent, n, name) => {
+    const by = runnerOf(name);
     const wall = process.hrtime.bigint();
     const cpu = process.cpuUsage();
-    for (let i = 0; i < n; i++) await runner.run(agent, 'refund', { context: { user: 'alice' } });
+    for (let i = 0; i < n; i++) await by.run(agent, 'refund', { context: { user: 'alice' } });
     const used = process.cpuUsage(cpu);
     return { wall: Number(process.hrtime.bigint() - wall) / 1e3 / n, cpu: (used.user + used.system) / n };
   };
-  for (let i = 0; i < warmup / 10; i++) for (const n of names) await block(sides[n], 10);
+  for (let i = 0; i < warmup / 10; i++) for (const n of names) await block(sides[n], 10, n);
   const per = { wall: Object.fromEntries(names.map((n) => [n, []])), cpu: Object.fromEntries(names.map((n) => [n, []])) };
   for (let round = 0; round < rounds; round++) {
     for (let j = 0; j < names.length; j++) {
       const n = names[(round + j) % names.length];
-      const t = await block(sides[n], perRound);
+      const t = await block(sides[n], perRound, n);
       per.wall[n].push(t.wall);
       per.cpu[n].push(t.cpu);
     }
@@ -272,6 +321,8 @@ export async function benchRunner(rounds = 15, perRound = 100, warmup = 300) {
       gatedPlain: over('gated', 'plain'),
       floorPlain: over('floor', 'plain'),
       protectedFloor: over('protected', 'floor'),
+      tracedOff: over('traced', 'tracedOff'),
+      tracedAll: over('traced', 'protected'),
       protectedPlainUs: minus('protected', 'plain'),
       protectedGatedUs: minus('protected', 'gated'),
     };

@@ -14,9 +14,11 @@ import path from 'node:path';
 import { memoryStore } from '../dist/runtime/index.js';
 import * as sqliteEntry from '../dist/runtime/sqlite.js';
 import { postgresStore } from '../dist/runtime/postgres.js';
+import { sized } from './lib/size.mjs';
 
-const CLAIMS = 2000;
-const PG_CLAIMS = 4000;
+// each a multiple of its blocks (below)
+const CLAIMS = sized(2000, 16);
+const PG_CLAIMS = sized(4000, 64);
 const CLIENTS = 8;
 const BLOCKS = 8;
 const PG_BLOCKS = 32;

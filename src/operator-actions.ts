@@ -1,69 +1,77 @@
-import { argsMatchHash } from './runtime/args-binding.js';
-import { newestReceiptOf } from './runtime/receipts.js';
+import { answersOf, type FatigueRules, fatigueOfAnswer, fatigueReceipt } from './insights/fatigue.js';
+import { type AnswerInput, type AnswerPolicy, type AnswerResult, lastReceipt, recordAnswer, revokeGrant, type RevokeResult } from './runtime/answer.js';
 import { appendSigned, type ReceiptSigner } from './runtime/signing.js';
-import type { AddAnswerResult, ApprovalAnswer, ApprovalRequest, EffectRecord, Receipt, ReceiptBody, ReceiptMatch, Store } from './runtime/types.js';
+import type { ApprovalGrant, ApprovalRequest, EffectRecord, GrantQuery, Store } from './runtime/types.js';
 
 /**
- * What the operator's CLI changes in a store: the same store calls a Control's `approve`/`reject`
- * make (an answer bound to the request, then a receipt), and an operator's resolution of an
- * ambiguous effect key (plus a receipt). No policy and no SDK needed: the request carries its
- * action, arguments hash and policy hash.
+ * What the operators' surfaces change in a store (the CLI, serve's pages, its answer API and its
+ * store API, an MCP console): answers (approve, approve with edits, reject with a message, respond
+ * in the tool's place, approve and grant), grant revocations, and an operator's resolution of an
+ * ambiguous effect key, each with its receipt. Every surface answers through here; the writing
+ * itself is the runtime's `recordAnswer` (runtime/answer.ts), which a Control's `approve`,
+ * `reject` and `respond` use too, so an answer means one thing wherever it is given. No SDK needed;
+ * edits and grants need the policy's decision (`AnswerPolicy.decide`), which the surface passes in.
  *
  * With the operator's `signer` (`--signing-key`, `CTRLRUN_RECEIPT_KEY`) each receipt written here
  * is followed by a checkpoint naming exactly it, so `receipts verify --public-key APP --public-key
  * OPERATOR` counts it signed; without one it is appended unsigned and reported `foreign`.
  */
-/** An answer's outcome: the store's, or `args_mismatch` (the shown arguments are not the ones the request binds: refused, unchanged). */
-export type AnswerResult = AddAnswerResult | { outcome: 'args_mismatch'; request: ApprovalRequest };
+export type { AnswerInput, AnswerPolicy, AnswerResult, RevokeResult } from './runtime/answer.js';
+export { answerReceipt, grantReceipt, MAX_RESPONSE_CHARS, refusedAnswerReceipt } from './runtime/answer.js';
 
 /**
- * Every way an operator answers (the CLI, serve's pages and answer API, and serve's raw store API
- * that httpStore speaks) checks the request's `args` against its `argsHash` first.
+ * Records an operator's answer. Every way an operator answers checks the request's `args` against
+ * its `argsHash` first; an edit is checked against the tool's schema and decided again by
+ * `policy.decide` (an edit into deny is refused), a grant against the policy's rule and the
+ * operator's limit (`policy.maxGrantHours`).
  */
-export async function answerRequest(store: Store, callId: string, answer: ApprovalAnswer, signer?: ReceiptSigner): Promise<AnswerResult> {
-  const before = await store.getRequest(callId);
-  if (before && !argsMatchHash(before)) {
-    await appendSigned(store, signer, refusedAnswerReceipt(answerReceipt(before, answer), answer, 'args_mismatch'));
-    return { outcome: 'args_mismatch', request: before };
-  }
-  const result = await store.addAnswer(callId, answer);
-  if (result.outcome === 'unknown') return result;
-  // Every answer and every refused answer is one receipt (the requester's, a second answer by the
-  // same person, an answer to a request no longer pending), in the run's mode and environment.
-  const asked = await lastReceipt(store, { callId });
-  const context = { mode: asked?.mode ?? 'enforce', environment: asked?.environment ?? null };
-  const receipt = { ...answerReceipt(result.request, answer), ...context };
-  await appendSigned(store, signer, result.outcome === 'recorded' ? receipt : refusedAnswerReceipt(receipt, answer, result.outcome));
+export async function answerRequest(
+  store: Store,
+  callId: string,
+  answer: AnswerInput,
+  signer?: ReceiptSigner,
+  /** `fatigue`: approval fatigue's rules (serve's and the CLI's `--fatigue-*` flags): given, a finding is recorded; absent, nothing is. */
+  policy: AnswerPolicy & { fatigue?: FatigueRules | undefined } = {},
+): Promise<AnswerResult> {
+  const { fatigue, ...answerPolicy } = policy;
+  const result = await recordAnswer(store, callId, answer, { ...answerPolicy, signer });
+  if (result.outcome === 'recorded' && fatigue) await recordFatigue(store, result.request, answer, signer, fatigue);
   return result;
 }
 
-/** The receipt of an answer the store refused: who tried, and why (`approver_is_requester`, `duplicate`, `not_pending`). */
-export function refusedAnswerReceipt(receipt: ReceiptBody, answer: ApprovalAnswer, why: string): ReceiptBody {
-  return { ...receipt, decision: 'approve', approvers: [answer.approver], result: 'refused', reason: answer.decision === 'reject' ? `reject_${why}` : why };
+/**
+ * Approval fatigue, recorded where the answer is given (serve, the CLI): an approval faster than
+ * the rules allow, or the answer that takes its approver past their limit in the window, is a
+ * `fatigue` receipt (insights/fatigue.ts). It changes nothing about the answer.
+ */
+async function recordFatigue(
+  store: Store,
+  request: ApprovalRequest,
+  answer: AnswerInput,
+  signer: ReceiptSigner | undefined,
+  rules: FatigueRules,
+): Promise<void> {
+  const fact = {
+    approver: answer.approver,
+    decision: answer.decision,
+    at: answer.at,
+    callId: request.callId,
+    action: request.action,
+    filedAt: request.createdAt,
+  };
+  const history = answersOf(await store.listRequests()).filter((a) => !(a.callId === fact.callId && a.approver === fact.approver));
+  for (const finding of fatigueOfAnswer(fact, history, rules)) await appendSigned(store, signer, fatigueReceipt(finding, request));
 }
 
-/** The receipt of a recorded answer: the same fields a Control's approve/reject write. */
-export function answerReceipt(request: ApprovalRequest, answer: ApprovalAnswer): ReceiptBody {
-  const approvers = request.answers.filter((a) => a.decision === 'approve').map((a) => a.approver);
-  const base = {
-    at: answer.at,
-    action: request.action,
-    call_id: request.callId,
-    args_hash: request.argsHash,
-    principal: request.principal,
-    decision: 'approve' as const,
-    effect_key: null,
-    policy_hash: request.policyHash,
-    mode: 'enforce' as const,
-    environment: null,
-  };
-  if (answer.decision === 'reject') return { ...base, approvers: [answer.approver], result: 'rejected', reason: answer.reason ?? 'rejected' };
-  return {
-    ...base,
-    approvers,
-    result: request.state === 'approved' ? 'approved' : 'answered',
-    reason: `${approvers.length} of ${request.approvalsRequired} approvals`,
-  };
+/** Revokes an approval grant as `by` (the next call it would have covered pauses), with its `revoked` receipt. */
+export async function revokeGrantAs(store: Store, id: string, by: string, now: number, signer?: ReceiptSigner): Promise<RevokeResult> {
+  return revokeGrant(store, id, by, now, { signer });
+}
+
+/** The store's approval grants, newest first; `activeAt`: only those unrevoked and unexpired then. */
+export async function listGrantsOf(store: Store, query: GrantQuery = {}): Promise<ApprovalGrant[]> {
+  if (typeof store.listGrants !== 'function') return [];
+  return (await store.listGrants(query)).reverse();
 }
 
 export type ResolveOutcome =
@@ -100,10 +108,4 @@ export async function resolveEffectKey(
     environment: previous?.environment ?? null,
   });
   return { outcome: 'resolved', effect };
-}
-
-/** The newest receipt of a call or an effect key: the store's own lookup, else the whole chain searched. */
-async function lastReceipt(store: Store, match: ReceiptMatch): Promise<Receipt | undefined> {
-  const found = store.lastReceiptOf ? await store.lastReceiptOf(match) : newestReceiptOf(await store.listReceipts(), match);
-  return found ?? undefined;
 }

@@ -59,6 +59,50 @@ export function readCapped(file: string, maxBytes: number): CappedRead {
   }
 }
 
+/**
+ * A file's bytes, read as `readFileSync` would, but never waiting: a FIFO, socket or device (a
+ * repository can hold one under a source file's name, or git can list a tracked file that became
+ * one) throws an error with code `ENOTREG` instead of blocking the process for a writer, and a
+ * directory throws `EISDIR`. For the scanner's hot path: no cap, no realpath, one open and one fstat.
+ */
+export function readRegularFile(file: string, options: { follow?: boolean } = {}): Buffer {
+  // follow: false — a symbolic link throws ELOOP (O_NOFOLLOW: no extra system call to find links)
+  const noFollow = options.follow === false ? (constants.O_NOFOLLOW ?? 0) : 0;
+  const fd = openSync(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | noFollow);
+  try {
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) {
+      const code = stat.isDirectory() ? 'EISDIR' : 'ENOTREG';
+      throw Object.assign(new Error(`${code}: ${file} is ${describeStat(stat)}, not a regular file`), { code, path: file, syscall: 'read' });
+    }
+    // As readFileSync: up to the size fstat gave; a size of 0 (a pseudo-file) is read to its end.
+    if (stat.size > 0) {
+      const buf = Buffer.allocUnsafe(stat.size);
+      let total = 0;
+      while (total < buf.length) {
+        const n = readSync(fd, buf, total, buf.length - total, null);
+        if (n === 0) break;
+        total += n;
+      }
+      return total === buf.length ? buf : buf.subarray(0, total);
+    }
+    const chunks: Buffer[] = [];
+    for (;;) {
+      const chunk = Buffer.allocUnsafe(8192);
+      const n = readSync(fd, chunk, 0, chunk.length, null);
+      if (n === 0) return Buffer.concat(chunks);
+      chunks.push(chunk.subarray(0, n));
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** `readRegularFile` as UTF-8 text (what `readFileSync(file, 'utf8')` gives). */
+export function readRegularText(file: string): string {
+  return readRegularFile(file).toString('utf8');
+}
+
 function tooLarge(size: number | undefined, maxBytes: number): CappedRead {
   const what = size === undefined ? `over ${maxBytes} bytes` : `${size} bytes`;
   return { ok: false, reason: 'too-large', message: `it is ${what}; the limit is ${maxBytes}` };

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { readFileSync } from 'node:fs';
+import { ACTIONS, CALLS, CASES, WARM_MS } from './policy-sizes.mjs';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
 const dist = (f) => import(pathToFileURL(path.join(root, 'dist', f)).href);
@@ -29,7 +30,7 @@ const expected = (amount) => (amount >= 1 && amount <= 10_000 ? 'allow' : amount
 async function testInputs(failing = false) {
   const { parseTestFile } = await dist('policy-test/cases.js');
   const decider = createDecider(parsePolicy(small, 'ctrlrun.yaml').value);
-  const amounts = Array.from({ length: 10_000 }, (_, i) => (i * 137) % 1_200_000);
+  const amounts = Array.from({ length: CASES }, (_, i) => (i * 137) % 1_200_000);
   const suiteText = [
     'schema: ctrlrun.policy-test/v1',
     'cases:',
@@ -43,20 +44,47 @@ async function testInputs(failing = false) {
 
 /** 100,000 recorded calls as JSON Lines text. */
 const jsonLines = () =>
-  Array.from({ length: 100_000 }, (_, i) =>
+  Array.from({ length: CALLS }, (_, i) =>
     JSON.stringify({ action: 'stripe.refund', args: { payment_id: `ch_${i}`, amount: (i * 37) % 1_200_000 }, decision: 'allow' }),
   ).join('\n');
 
-/** Two policies of 200 actions, every action's band different. */
-function manyActions(band) {
+/** A policy of ACTIONS actions (200; the text), each with its own band. */
+function manyActionsText(band) {
   const lines = ['schema: ctrlrun.policy/v6', 'actions:'];
-  for (let i = 0; i < 200; i++) {
+  for (let i = 0; i < ACTIONS; i++) {
     lines.push(
       `  a${i}.refund:\n    effect: "refund:{id}"\n    rules:\n      - when: { amount_gte: 1, amount_lte: ${band + i}, currency_in: [usd, eur] }\n        decision: allow\n      - decision: approve`,
     );
   }
-  return parsePolicy(lines.join('\n'), `p${band}.yaml`).value;
+  return lines.join('\n');
 }
+
+/** Two policies of 200 actions, every action's band different. */
+const manyActions = (band) => parsePolicy(manyActionsText(band), `p${band}.yaml`).value;
+
+/**
+ * The largest policy in the fixtures (operators of every kind, data labels, nested values) and a
+ * change of it: every comparison's bound one higher, every approve an allow.
+ */
+function largestTexts() {
+  const text = readFileSync(path.join(root, 'fixtures/generate/operators/ctrlrun.yaml'), 'utf8');
+  const changed = text.replace(/(_(?:lt|lte|gt|gte): )(\d+)/g, (_m, k, n) => `${k}${Number(n) + 1}`).replace(/decision: approve/g, 'decision: allow');
+  return [text, changed];
+}
+
+/** `diff`'s figures: its inputs as texts, the time to load both its baseline. */
+const pairs = { largest: largestTexts, 200: () => [manyActionsText(1000), manyActionsText(2000)] };
+const loadSide = (pair) => async () => {
+  const [a, b] = pairs[pair]();
+  return () => parsePolicy(a, 'a.yaml').value.hash.length + parsePolicy(b, 'b.yaml').value.hash.length;
+};
+const diffSide = (pair, compiled) => async () => {
+  const { diffPolicies } = await dist('policy-test/diff.js');
+  const [a, b] = pairs[pair]().map((t, i) => parsePolicy(t, `${i}.yaml`).value);
+  // `compiled`: the two generated modules made beforehand, so the figure is the decision procedure and its witnesses' confirmation
+  const deciders = compiled ? [createDecider(a), createDecider(b)] : undefined;
+  return () => diffPolicies(a, b, deciders ? { deciders } : {}).summary.regions;
+};
 
 /** Each side: its inputs made once, then a function timed per run (its result returned so the work is used). */
 const sides = {
@@ -186,6 +214,12 @@ const sides = {
     const b = manyActions(2000);
     return () => diffPolicies(a, b).actions?.length;
   },
+  'load-largest': loadSide('largest'),
+  'diff-largest': diffSide('largest', false),
+  'procedure-largest': diffSide('largest', true),
+  'load-200': loadSide('200'),
+  'diff-200': diffSide('200', false),
+  'procedure-200': diffSide('200', true),
 };
 
 const cpuMs = () => {
@@ -200,7 +234,7 @@ const f = await sides[name](file);
 // warmed up for a quarter of the runs and at least 0.5 s, so the optimizing compiler (which works
 // on a thread of its own, at its own pace) is done before the clock starts
 let sink = 0;
-const warmUntil = performance.now() + 500;
+const warmUntil = performance.now() + WARM_MS;
 for (let i = 0; i < Math.max(1, Math.ceil(runs / 4)) || performance.now() < warmUntil; i++) sink += Number(await f()) || 0;
 const [c0, w0] = [cpuMs(), performance.now()];
 for (let i = 0; i < runs; i++) sink += Number(await f()) || 0;

@@ -30,16 +30,3 @@ export function processTimer(dir) {
 export const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 export const medianWall = (runs) => median(runs.map((r) => r.wall));
 export const medianCpu = (runs) => median(runs.map((r) => r.cpu));
-
-/**
- * A bench's size: `BENCH_FILES` (the generated repo's files) and `BENCH_ROUNDS` (rounds of each
- * measure) override the defaults, for a quick run that shows a bench works; the figures the goals
- * speak of are those of the defaults.
- */
-export function benchSize(files, rounds, env = process.env) {
-  const read = (name, fallback) => {
-    const n = Number(env[name]);
-    return Number.isInteger(n) && n > 0 ? n : fallback;
-  };
-  return { files: read('BENCH_FILES', files), rounds: read('BENCH_ROUNDS', rounds) };
-}

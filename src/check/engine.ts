@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { displayPath } from '../format-diagnostics.js';
 import { UserError } from '../diagnostics.js';
@@ -14,6 +14,7 @@ import { FILE_RULES, PARSE_ERROR_RULE, policyInvalidFindings, REPO_RULES, staleG
 import { compareFindings } from './sort.js';
 import { applySuppressions } from './suppressions.js';
 import type { Finding, ProjectContext, RepoFacts, ScannedFile } from './types.js';
+import { readRegularText } from '../safe-read.js';
 
 export interface CheckOptions {
   /** Absolute working directory; finding paths are relative to it. */
@@ -279,14 +280,17 @@ export function staleOrConfigFindings(
     if (!(error instanceof UserError)) throw error;
     return userErrorFindings(error, project.manifest.file, project.manifest.root, relative);
   }
+  // a tool generate leaves unprotected (issue 40): its errors, as when they stopped generate
+  const leftOut = policyInvalidFindings(generated.diagnostics, (f) => relative(path.resolve(project.manifest.root, f)));
   // A JavaScript module's declaration file is generated too, and goes stale with it.
-  return generatedFiles(generated).flatMap((expected) => {
+  const stale = generatedFiles(generated).flatMap((expected) => {
     let actual: string | undefined;
     try {
-      actual = readFileSync(expected.path, 'utf8');
+      actual = readRegularText(expected.path);
     } catch {
       actual = undefined;
     }
     return staleGeneratedRule(relative(expected.path), expected.text, actual);
   });
+  return [...leftOut, ...stale];
 }

@@ -36,6 +36,12 @@ import { contradictoryConditionsMeta } from './rules/contradictory-conditions.js
 import { allowAllActionMeta } from './rules/allow-all-action.js';
 import { impossibleConditionMeta } from './rules/impossible-condition.js';
 import { alwaysTrueConditionMeta } from './rules/always-true-condition.js';
+import { unprotectedSandboxAgentMeta } from './rules/unprotected-sandbox-agent.js';
+import { unprotectedHandoffMeta } from './rules/unprotected-handoff.js';
+
+import { mcpCallsRefusedMeta } from './rules/mcp-calls-refused.js';
+import { errorFunctionWithoutEffectMeta } from './rules/error-function-without-effect.js';
+import { sdkVersionUntestedMeta } from './rules/sdk-version-untested.js';
 
 /** The project's page (SARIF `informationUri`). */
 export const DOCS_BASE = 'https://www.npmjs.com/package/ctrlrun-gen';
@@ -88,6 +94,12 @@ export const RULES: readonly RuleMeta[] = [
   allowAllActionMeta,
   impossibleConditionMeta,
   alwaysTrueConditionMeta,
+  unprotectedSandboxAgentMeta,
+  unprotectedHandoffMeta,
+
+  mcpCallsRefusedMeta,
+  errorFunctionWithoutEffectMeta,
+  sdkVersionUntestedMeta,
 ];
 
 export const RULE_IDS: readonly string[] = RULES.map((r) => r.id);

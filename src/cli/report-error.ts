@@ -2,6 +2,7 @@ import { UserError } from '../diagnostics.js';
 import type { CliContext } from './context.js';
 import { formatUserError } from './format-error.js';
 import { nearest } from '../policy/suggest.js';
+import { displayPath } from '../format-diagnostics.js';
 
 const FS_REFUSALS: Record<string, string> = {
   EACCES: 'permission denied',
@@ -9,6 +10,13 @@ const FS_REFUSALS: Record<string, string> = {
   EROFS: 'read-only file system',
   ENOSPC: 'no space left on the device',
   EDQUOT: 'disk quota exceeded',
+  // the tree's shape (issue 40): a path no command can read as the file it expects
+  EISDIR: 'it is a folder, not a file',
+  ENOTDIR: 'a part of the path is a file, not a folder',
+  ELOOP: 'a loop of symbolic links',
+  ENOTREG: 'not a regular file (a named pipe, socket or device)',
+  ENXIO: 'not a regular file (a socket or device)',
+  ENAMETOOLONG: 'the name is too long',
 };
 const FS_HINTS: Record<string, string> = {
   EACCES: 'run it as a user who may read and write the project, or fix the file and folder permissions',
@@ -16,12 +24,27 @@ const FS_HINTS: Record<string, string> = {
   EROFS: 'run it in a writable checkout',
   ENOSPC: 'free some space and run it again',
   EDQUOT: 'free some space and run it again',
+  EISDIR: 'make it a file, or point the command at another path',
+  ENOTDIR: 'a file stands where the path needs a folder: rename it, or point the command at another path',
+  ELOOP: 'fix or remove the symbolic link',
+  ENOTREG: 'make it a regular file, or point the command at another path',
+  ENXIO: 'make it a regular file, or point the command at another path',
+  ENAMETOOLONG: 'shorten the path',
 };
 
 /** A file-system error the user's environment causes, with the path it is about. */
 function fileSystemRefusal(error: unknown): boolean {
   const e = error as Partial<NodeJS.ErrnoException> | null;
   return typeof e === 'object' && e !== null && typeof e.code === 'string' && e.code in FS_REFUSALS && typeof e.path === 'string';
+}
+
+/**
+ * A store's refusal (the runtime's StoreError). By its name and code, not `instanceof`: the demo's
+ * sample loads the runtime from the package's own build, another copy of the class than the CLI's.
+ */
+function storeRefusal(error: unknown): boolean {
+  const e = error as { name?: unknown; code?: unknown } | null;
+  return error instanceof Error && e?.name === 'StoreError' && typeof e.code === 'string' && e.code.startsWith('store_');
 }
 
 /** Prints what went wrong (no stack trace unless --debug) and gives the exit code, 2. `output`: what yargs rendered. */
@@ -32,10 +55,16 @@ export function reportError(error: unknown, ctx: CliContext, output: string, usa
     // A usage error: the error, a "did you mean" for a mistyped flag, one line to --help (the whole
     // help yargs rendered into `output` buried the error under 40 lines).
     ctx.stderr(usageMessage(error.message, usage ?? { command: undefined, flags: [] }, output));
+  } else if (storeRefusal(error)) {
+    // a store the machine cannot open (no driver for this Node, a driver built for another, locked,
+    // unreachable): the message names it and carries its hint
+    ctx.stderr(`ctrlrun-gen: ${(error as Error).message}\n`);
   } else if (fileSystemRefusal(error)) {
     // the machine said no (permissions, a read-only or full disk): the user's to fix, not a bug
     const e = error as NodeJS.ErrnoException & { path: string };
-    ctx.stderr(`ctrlrun-gen: ${e.path}: ${FS_REFUSALS[e.code!]} (${e.code}) during ${e.syscall ?? 'a file operation'}.\n  hint: ${FS_HINTS[e.code!]}\n`);
+    ctx.stderr(
+      `ctrlrun-gen: ${displayPath(e.path, ctx.cwd)}: ${FS_REFUSALS[e.code!]} (${e.code}) during ${e.syscall ?? 'a file operation'}.\n  hint: ${FS_HINTS[e.code!]}\n`,
+    );
   } else {
     const message = error instanceof Error ? error.message : String(error);
     ctx.stderr(`ctrlrun-gen: internal error: ${message}\n`);

@@ -4,6 +4,7 @@ import { commandLoaders, loadCommands, soleCommand } from './commands/index.js';
 import { exampleMarker, replaceExampleMarkers } from './help-examples.js';
 import { plainCheckArgs } from './plain-check.js';
 import { reportError, type UsageContext } from './report-error.js';
+import { sayUntestedSdk } from './sdk-note.js';
 
 export interface RunCliOptions extends CliIo {
   /** The terminal's width in columns; undefined when stdout is not a terminal (help is then 100 wide). */
@@ -71,6 +72,7 @@ export async function runCli(argv: string[], options: RunCliOptions): Promise<nu
       },
       async (args: any) => {
         ctx = makeContext(args);
+        if (!spec.command.startsWith('check ')) sayUntestedSdk(ctx);
         exitCode = await spec.run(args, ctx);
       },
     );

@@ -19,6 +19,11 @@ function reachableRules(action: PolicyAction): Rule[] {
   return out;
 }
 
+/** Whether the policy can send a call of this action to a human (enforce mode, an `approve` rule a call can reach). */
+export function canPause(policy: Policy, action: PolicyAction): boolean {
+  return policy.mode !== 'observe' && reachableRules(action).some((r) => r.decision === 'approve');
+}
+
 /**
  * What changes at run time for an SDK `tool()` the codemod rewrites to `protectedTool(action, …)`,
  * judged from its options as written and the policy. Pure. A user reads these before merging the
@@ -47,7 +52,7 @@ export function behaviourChanges(call: SdkToolCall, policy: Policy, action: Poli
   }
   if (policy.mode === 'observe') {
     changes.push({ kind: 'observe-only', text: 'mode: observe: every call runs as before; receipts record what enforce would have decided' });
-  } else if (reachableRules(action).some((r) => r.decision === 'approve')) {
+  } else if (canPause(policy, action)) {
     changes.push({
       kind: 'approve-through-control',
       text: realtime

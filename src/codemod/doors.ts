@@ -1,43 +1,13 @@
-import type { Policy } from '../policy/types.js';
-import type { CalleeBinding, FileScan, OptionProperty, ToolCallOptions } from '../scan/types.js';
+import type { FileScan } from '../scan/types.js';
 import { yamlScalar } from '../manifest/yaml-scalar.js';
 import { hostedLabelsOf } from '../scan/names.js';
-import { removalRange, type TextEdit } from './edits.js';
-import { needsApprovalVerdict } from './strictness.js';
-import type { CodemodFinding, DoorKind, Located } from './types.js';
+import { doorTools, type DoorTools } from './door-tools.js';
+import { planHandoffs } from './handoff-doors.js';
+import { planMcpConversions } from './mcp-conversions.js';
+import { planSandboxAgents } from './sandbox-doors.js';
+import type { DoorContext, DoorKind, DoorPlan } from './types.js';
 
-/** What the door rewrites need to know of the project and of the file's imports. */
-export interface DoorContext {
-  fileAbs: string;
-  /** Function tool name → action (an agent tool, a shell or apply_patch tool is mapped by its SDK name). */
-  actions: ReadonlyMap<string, string>;
-  /** Hosted MCP server labels the manifest maps. */
-  hostedLabels: ReadonlySet<string>;
-  /** MCP server names the manifest maps (`- mcp: { server, tool }`). */
-  mcpServers: ReadonlySet<string>;
-  /** Those of them with a mapped tool whose action pins a TLS certificate: built with `fetch: upstreamFetch(name)`. */
-  pinnedMcpServers: ReadonlySet<string>;
-  policy: Policy;
-  /** The text that calls an export of the generated module here (`protectShellTool`, `gen.protectShellTool`). */
-  callee: (name: string) => string;
-  /** Quotes a string as the file does. */
-  quoted: (value: string) => string;
-}
-
-/** An SDK factory whose call was replaced (its import may go). */
-export interface ReplacedFactory {
-  factory: string;
-  binding: CalleeBinding;
-  start: number;
-}
-
-export interface DoorPlan {
-  edits: TextEdit[];
-  findings: CodemodFinding[];
-  /** Exports of the generated module the edits call. */
-  used: Set<string>;
-  replaced: ReplacedFactory[];
-}
+export type { DoorContext, DoorPlan, ReplacedFactory } from './types.js';
 
 const LOCAL: Record<string, { variant: string; defaultName: string; what: string }> = {
   shellTool: { variant: 'protectShellTool', defaultName: 'shell', what: 'shell tool' },
@@ -48,8 +18,9 @@ const LOCAL: Record<string, { variant: string; defaultName: string; what: string
 /**
  * The rewrites of the other doors the SDK opens, as text splices like `tool()`'s:
  * `hostedMcpTool(` → `protectHostedMcp(`, `shellTool(`/`applyPatchTool(`/`computerTool(` →
- * `protect…Tool('<action>', `, `x.asTool(opts)` → `protectAgentTool('<action>', x, opts)`, and an
- * unguarded server in `mcpServers: [s]` → `protectMcpServer(s)`. What cannot be rewritten (not
+ * `protect…Tool('<action>', `, `x.asTool(opts)` → `protectAgentTool('<action>', x, opts)`, an
+ * unguarded server in `mcpServers: [s]` → `protectMcpServer(s)`, `new SandboxAgent(...)` →
+ * `protectSandboxAgent(new SandboxAgent(...))` and `handoff(a, c)` → `protectHandoff('<action>', a, c)`. What cannot be rewritten (not
  * mapped, an inline gate that would be weakened, options check cannot read) is reported and left.
  */
 export function planDoors(scan: FileScan, text: string, ctx: DoorContext): DoorPlan {
@@ -59,104 +30,10 @@ export function planDoors(scan: FileScan, text: string, ctx: DoorContext): DoorP
   planAgentTools(scan, d);
   planMcpFetches(scan, d);
   planMcpWrappers(scan, d);
+  planMcpConversions(scan, text, ctx, d.plan);
+  planSandboxAgents(scan, d);
+  planHandoffs(scan, d);
   return d.plan;
-}
-
-/** The plan being built, and the checks and findings every door shares. */
-interface DoorTools {
-  plan: DoorPlan;
-  text: string;
-  ctx: DoorContext;
-  at: (span: { line: number; column: number }) => Located;
-  left: (
-    door: DoorKind,
-    span: { line: number; column: number },
-    reason: 'unmapped' | 'conflict' | 'unanalysable' | 'unknown-action',
-    message: string,
-    hint: string,
-    name?: string,
-  ) => void;
-  remove: (prop: OptionProperty) => void;
-  unreadable: (o: ToolCallOptions) => string | undefined;
-  mappedAction: (door: DoorKind, span: { line: number; column: number }, name: string, what: string) => string | undefined;
-  settleGate: (door: DoorKind, o: ToolCallOptions, action: string, name: string, keep: string) => string[] | undefined;
-}
-
-function doorTools(text: string, ctx: DoorContext): DoorTools {
-  const plan: DoorPlan = { edits: [], findings: [], used: new Set(), replaced: [] };
-  const at = (span: { line: number; column: number }): Located => ({ file: ctx.fileAbs, line: span.line, column: span.column });
-  const left = (
-    door: DoorKind,
-    span: { line: number; column: number },
-    reason: 'unmapped' | 'conflict' | 'unanalysable' | 'unknown-action',
-    message: string,
-    hint: string,
-    name?: string,
-  ) => plan.findings.push({ kind: 'door-left', ...at(span), door, reason, message, hint, ...(name !== undefined ? { name } : {}) });
-  const remove = (prop: OptionProperty) => {
-    const [s, e] = removalRange(text, prop.span.start, prop.span.end);
-    plan.edits.push({ start: s, end: e, text: '' });
-  };
-  const unreadable = (o: ToolCallOptions): string | undefined =>
-    !o.span ? 'the options are not an object literal' : o.hasSpread ? 'the options spread other properties in (...), which check cannot read' : undefined;
-  /** A hand-written `needsApproval` may go only where the policy is at least as strict (as for tool()). */
-  const gateProblem = (o: ToolCallOptions, actionId: string): { prop: OptionProperty; message: string } | 'remove' | undefined => {
-    const na = o.properties.needsApproval;
-    if (!na) return undefined;
-    const verdict = needsApprovalVerdict(na, ctx.policy, ctx.policy.actions[actionId]!);
-    return verdict.remove ? 'remove' : { prop: na, message: verdict.reason };
-  };
-  /** The policy action a door's tool name maps to; undefined (and a finding saying why) when there is none. */
-  const mappedAction = (door: DoorKind, span: { line: number; column: number }, name: string, what: string): string | undefined => {
-    const action = ctx.actions.get(name);
-    if (action === undefined) {
-      left(
-        door,
-        span,
-        'unmapped',
-        `the manifest maps no action to the ${what} '${name}'`,
-        `Add \`- tool: ${yamlScalar(name)}\` with its \`action:\` to ctrlrun.tools.yaml.`,
-        name,
-      );
-      return undefined;
-    }
-    if (!Object.hasOwn(ctx.policy.actions, action)) {
-      left(
-        door,
-        span,
-        'unknown-action',
-        `the ${what} '${name}' maps to '${action}', which the policy does not define`,
-        `Add action '${action}' to ctrlrun.yaml, or map the tool to one it defines.`,
-        name,
-      );
-      return undefined;
-    }
-    return action;
-  };
-  /**
-   * A door's hand-written `needsApproval`, settled as tool()'s is: removed where the policy is at
-   * least as strict (the names removed are returned), else a conflict finding (undefined).
-   */
-  const settleGate = (door: DoorKind, o: ToolCallOptions, action: string, name: string, keep: string): string[] | undefined => {
-    const gate = gateProblem(o, action);
-    if (gate && gate !== 'remove') {
-      left(
-        door,
-        gate.prop.span,
-        'conflict',
-        `it keeps its needsApproval: ${gate.message}`,
-        `Make the policy at least as strict (\`decision: approve\`), or ${keep} and suppress the finding with a reason.`,
-        name,
-      );
-      return undefined;
-    }
-    if (gate === 'remove') {
-      remove(o.properties.needsApproval!);
-      return ['needsApproval'];
-    }
-    return [];
-  };
-  return { plan, text, ctx, at, left, remove, unreadable, mappedAction, settleGate };
 }
 
 /** hostedMcpTool( → protectHostedMcp(, its requireApproval settled. */
@@ -320,6 +197,18 @@ function planAgentTools(scan: FileScan, d: DoorTools): void {
   for (const call of scan.agentAsToolCalls ?? []) {
     const door: DoorKind = 'asTool';
     const name = call.toolName;
+    // `asTool` reached through `.call`, `.apply`, `Reflect.apply` or as a value: no rewrite keeps its meaning
+    if (call.indirect !== undefined) {
+      left(
+        door,
+        call.span,
+        'unanalysable',
+        `asTool is reached ${call.indirect === 'value' ? 'as a value (bound, stored or passed on)' : `through ${call.indirect === 'reflect' ? '`Reflect.apply`' : `\`.${call.indirect}\``}`}`,
+        'Call it on the agent: `agent.asTool({ toolName, ... })`.',
+        name,
+      );
+      continue;
+    }
     if (call.argumentCount > 1) {
       left(door, call.span, 'unanalysable', 'asTool() is given more than one argument', 'Pass one options object.', name);
       continue;

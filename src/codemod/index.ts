@@ -1,13 +1,17 @@
+import { lstatSync, readlinkSync } from 'node:fs';
 import path from 'node:path';
 import type { Manifest } from '../manifest/types.js';
 import type { Policy } from '../policy/types.js';
-import { readSource, scanRepo } from '../scan/index.js';
+import { readSource, readSourceText, scanRepo } from '../scan/index.js';
+import { crossCheck } from '../generate/crosscheck.js';
+import { manifestDeclarationsInScans } from '../generate/declarations.js';
 import type { FileScan } from '../scan/types.js';
 import { rewriteFile, type FileContext } from './rewrite-file.js';
+import { appAnswers } from './app-approvals.js';
 import { assertImportLoads, createModuleSettingsLookup } from '../scan/specifier.js';
 import type { CodemodFinding, CodemodResult, CodemodSummary, FileChange } from './types.js';
 import { mappedDoorsOf, runsLackingContext } from '../scan/context-runs.js';
-import { computedTools, siteMatches } from '../manifest/computed.js';
+import { computedKey, computedTools, siteMatches } from '../manifest/computed.js';
 
 export type { CodemodFinding, CodemodResult, CodemodSummary, FileChange } from './types.js';
 export { writeChanges } from './write.js';
@@ -34,7 +38,10 @@ export async function runCodemod(options: CodemodOptions): Promise<CodemodResult
     generatedModule: manifest.output,
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
   });
-  const contextFor = fileContextFor(manifest, policy);
+  // the tools generate leaves unprotected, from this scan: left as they are (conflicts), the others rewritten
+  const declared = manifestDeclarationsInScans(manifest, root, scan.files, (s) => readSourceText(path.join(root, s.file)));
+  const { leftOut } = crossCheck(policy, manifest, declared);
+  const contextFor = fileContextFor(manifest, policy, leftOut, appAnswers(root, scan.files, path.resolve));
 
   const changes: FileChange[] = [];
   const findings: CodemodFinding[] = [];
@@ -45,6 +52,12 @@ export async function runCodemod(options: CodemodOptions): Promise<CodemodResult
       continue;
     }
     const fileAbs = path.resolve(root, fileScan.file);
+    const link = linkTarget(fileAbs);
+    if (link !== undefined) {
+      // a link to a file outside the scan (one to a listed file is scanned under that file's name)
+      findings.push({ ...FILE_START, kind: 'unreadable', file: fileAbs, message: `it is a symbolic link to ${link}`, hint: LINK_HINT });
+      continue;
+    }
     // decoded as the scanner decoded it (UTF-8, UTF-16 with a BOM), so its spans fit, and written back alike
     const source = readSource(fileAbs);
     if (!source) continue; // the scan reported it unreadable
@@ -88,11 +101,28 @@ export async function runCodemod(options: CodemodOptions): Promise<CodemodResult
   return { root, changes, findings, summary, ...(runsWithoutContext.length > 0 ? { runsWithoutContext } : {}), exitCode: blocking > 0 ? 1 : 0 };
 }
 
+const FILE_START = { line: 1, column: 1 } as const;
+const LINK_HINT = 'rewrite the file it points to: writing through the link would replace it with a copy';
+
+/** Where a symbolic link points (as written in the link), or undefined when the file is no link. */
+function linkTarget(fileAbs: string): string | undefined {
+  try {
+    return lstatSync(fileAbs).isSymbolicLink() ? readlinkSync(fileAbs) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * What the rewrite of one file needs from the manifest and policy, for any file of the repo (the
  * codemod and the ESLint plugin's fixes rewrite through the same `rewriteFile`).
  */
-export function fileContextFor(manifest: Manifest, policy: Policy): (fileAbs: string) => FileContext {
+export function fileContextFor(
+  manifest: Manifest,
+  policy: Policy,
+  leftOut?: FileContext['leftOut'],
+  answers?: FileContext['appAnswers'],
+): (fileAbs: string) => FileContext {
   const actions = new Map<string, string>();
   for (const t of manifest.tools) if (t.kind === 'function') actions.set(t.tool, t.action);
   const hostedLabels = new Set(manifest.tools.flatMap((t) => (t.kind === 'hosted_mcp' ? [t.serverLabel] : [])));
@@ -105,19 +135,26 @@ export function fileContextFor(manifest: Manifest, policy: Policy): (fileAbs: st
   );
   const settingsFor = createModuleSettingsLookup(manifest.root);
   const computed = computedTools(manifest);
+  const sandboxMapped = manifest.tools.some((t) => t.kind === 'sandbox');
+  const handoffActions = new Map(manifest.tools.flatMap((t) => (t.kind === 'handoff' ? [[t.to, t.action] as const] : [])));
   return (fileAbs) => ({
     fileAbs,
     actions,
     computedAt: (container) => {
       const file = path.relative(manifest.root, fileAbs).split(path.sep).join('/');
-      return computed.find((t) => siteMatches(t.at, file, container))?.action;
+      const entry = computed.find((t) => siteMatches(t.at, file, container));
+      return entry && { action: entry.action, key: computedKey(entry) };
     },
     hostedLabels,
     mcpServers,
     pinnedMcpServers,
+    sandboxMapped,
+    handoffActions,
     policy,
     generatedModule: manifest.output,
     settings: settingsFor(path.dirname(fileAbs)),
+    ...(leftOut && leftOut.size > 0 ? { leftOut } : {}),
+    ...(answers && answers.length > 0 ? { appAnswers: answers } : {}),
   });
 }
 
@@ -125,8 +162,10 @@ export function fileContextFor(manifest: Manifest, policy: Policy): (fileAbs: st
 export function hasDoors(scan: FileScan): boolean {
   return (
     scan.hostedMcpCalls.length > 0 ||
-    (scan.sdkFactoryCalls ?? []).some((c) => c.factory === 'shellTool' || c.factory === 'applyPatchTool' || c.factory === 'computerTool') ||
+    (scan.sdkFactoryCalls ?? []).some((c) => ['shellTool', 'applyPatchTool', 'computerTool', 'getAllMcpTools', 'mcpToFunctionTool'].includes(c.factory)) ||
     (scan.agentAsToolCalls ?? []).length > 0 ||
+    (scan.sandboxAgents ?? []).some((s) => !s.guarded) ||
+    (scan.handoffs ?? []).some((h) => h.form !== 'protected') ||
     (scan.mcpServerLists ?? []).some((l) => !l.agentProtected && l.elements.some((e) => e.status !== 'protected'))
   );
 }

@@ -2,29 +2,41 @@ import { sdkErrorFunctionProblem } from '../scan/error-function.js';
 import type { Policy } from '../policy/types.js';
 import { isGeneratedSpecifier, isSdkModule } from '../scan/imports.js';
 import type { FileScan, ImportedName, ModuleImport, SdkToolCall } from '../scan/types.js';
-import { behaviourChanges } from './behaviour.js';
+import { behaviourChanges, canPause } from './behaviour.js';
+import { appAnswerConflict, type AppAnswer } from './app-approvals.js';
 import { planDoors, type DoorPlan } from './doors.js';
 import { applyEdits, endOfLineAfter, removalRange, type TextEdit } from './edits.js';
 import { relativeSpecifier, type ModuleSettings } from '../scan/specifier.js';
 import { needsApprovalVerdict } from './strictness.js';
 import type { CodemodFinding } from './types.js';
+import type { Diagnostic } from '../diagnostics.js';
 
 export interface FileContext {
   /** Absolute path of the file. */
   fileAbs: string;
   /** Tool name → action, from the manifest's function tools. */
   actions: ReadonlyMap<string, string>;
-  /** The action of the manifest's `tool: { at }` entry for a call of this file, in a top-level declaration, whose name is computed (issue 40, item 5). */
-  computedAt?: (container: string | undefined) => string | undefined;
+  /**
+   * The manifest's `tool: { at }` entry for a call of this file, in a top-level declaration, whose
+   * name is computed (issue 40, item 5): its action, and its key (`@src/flows.ts`, as in `leftOut`).
+   */
+  computedAt?: (container: string | undefined) => { action: string; key: string } | undefined;
   /** Hosted MCP server labels and MCP server names the manifest maps (default: none). */
   hostedLabels?: ReadonlySet<string>;
   mcpServers?: ReadonlySet<string>;
   /** MCP servers with a mapped tool whose action pins a TLS certificate. */
   pinnedMcpServers?: ReadonlySet<string>;
+  /** The manifest maps SandboxAgent capability tools; handoff target → action. */
+  sandboxMapped?: boolean;
+  handoffActions?: ReadonlyMap<string, string>;
   policy: Policy;
   /** Absolute path of the generated module. */
   generatedModule: string;
   settings: ModuleSettings;
+  /** Mapped tools `generate` leaves unprotected (generate/crosscheck.ts): left as they are, as conflicts. */
+  leftOut?: ReadonlyMap<string, { action: string; error: Diagnostic }>;
+  /** Where the app answers interruptions through the SDK (app-approvals.ts): a tool that can pause is left as it is. */
+  appAnswers?: readonly AppAnswer[];
 }
 
 export interface FileRewrite {
@@ -68,6 +80,8 @@ export function rewriteFile(scan: FileScan, text: string, ctx: FileContext): Fil
     hostedLabels: ctx.hostedLabels ?? new Set(),
     mcpServers: ctx.mcpServers ?? new Set(),
     pinnedMcpServers: ctx.pinnedMcpServers ?? new Set(),
+    sandboxMapped: ctx.sandboxMapped ?? false,
+    handoffActions: ctx.handoffActions ?? new Map(),
     policy: ctx.policy,
     callee: (name) => (generatedNs !== undefined ? `${generatedNs}.${name}` : (generatedNamed.get(name) ?? name)),
     quoted: (value) => quoted(value, fileQuote),
@@ -115,7 +129,7 @@ function planToolCall(
     return { findings, edits, rewritten: false };
   }
   const name = call.name ?? `tool() in ${call.container ?? 'the file'}`;
-  const action = computed ?? ctx.actions.get(name);
+  const action = computed?.action ?? ctx.actions.get(name);
   if (action === undefined) {
     keep({ kind: 'unmapped', ...at(call.span), tool: name });
     return { findings, edits, rewritten: false };
@@ -123,6 +137,20 @@ function planToolCall(
   const policyAction = ctx.policy.actions[action];
   if (!policyAction) {
     keep({ kind: 'unknown-action', ...at(call.span), tool: name, action });
+    return { findings, edits, rewritten: false };
+  }
+  const left = ctx.leftOut?.get(computed?.key ?? name);
+  if (left) {
+    const { error } = left;
+    keep({
+      kind: 'conflict',
+      cause: 'generate',
+      ...at(call.span),
+      tool: name,
+      action,
+      message: `generate leaves it unprotected (${error.code ?? 'error'})`,
+      related: { file: error.file, line: error.line, column: error.column, message: error.message },
+    });
     return { findings, edits, rewritten: false };
   }
   if (call.indirect) {
@@ -156,9 +184,16 @@ function planToolCall(
       keep({ kind: 'conflict', ...at(needsApproval.span), tool: name, action, message: verdict.reason, related: verdict.related });
       return { findings, edits, rewritten: false };
     }
-    const [s, e] = removalRange(text, needsApproval.span.start, needsApproval.span.end);
-    edits.push({ start: s, end: e, text: '' });
     removed = true;
+  }
+  const answered = appAnswerConflict(ctx.appAnswers, canPause(ctx.policy, policyAction), { ...at(call.span), tool: name, action });
+  if (answered) {
+    keep(answered);
+    return { findings, edits, rewritten: false };
+  }
+  if (removed) {
+    const [s, e] = removalRange(text, needsApproval!.span.start, needsApproval!.span.end);
+    edits.push({ start: s, end: e, text: '' });
   }
   const quote = quoteOf(text, call.options.properties.name?.valueSpan.start);
   edits.push({ start: call.callee.start, end: call.callee.end, text: localName });
@@ -252,9 +287,7 @@ function importEdits(p: ImportPlan): TextEdit[] {
         const [s, e] = removalRange(text, imp.span.start, imp.span.end, '');
         edits.push({ start: s, end: e, text: '' });
       }
-    } else {
-      for (const spec of specs) edits.push(specifierRemoval(imp, spec));
-    }
+    } else edits.push(...specifierRemovals(imp, specs));
   }
   if (importText !== undefined && !replaceStatement) {
     const newline = text.includes('\r\n') ? '\r\n' : '\n';
@@ -275,13 +308,24 @@ function wholeStatementGoes(imp: ModuleImport, specs: ImportedName[]): boolean {
   return specs.length === imp.named.length && !imp.defaultName && !imp.namespaceName;
 }
 
-/** Removes one specifier with its comma: up to the next one, or from the previous one when it is last. */
-function specifierRemoval(imp: ModuleImport, spec: ImportedName): TextEdit {
-  const i = imp.named.indexOf(spec);
-  const next = imp.named[i + 1];
-  if (next) return { start: spec.span.start, end: next.span.start, text: '' };
-  const prev = imp.named[i - 1]!;
-  return { start: prev.span.end, end: spec.span.end, text: '' };
+/**
+ * Removes specifiers with their commas, a run of adjacent ones at a time (two edits of neighbours
+ * would overlap): a run up to the next kept one, or from the previous kept one when the run is last.
+ */
+function specifierRemovals(imp: ModuleImport, specs: ImportedName[]): TextEdit[] {
+  const gone = new Set(specs);
+  const edits: TextEdit[] = [];
+  for (let i = 0; i < imp.named.length; i++) {
+    if (!gone.has(imp.named[i]!)) continue;
+    let j = i;
+    while (j + 1 < imp.named.length && gone.has(imp.named[j + 1]!)) j++;
+    const next = imp.named[j + 1];
+    edits.push(
+      next ? { start: imp.named[i]!.span.start, end: next.span.start, text: '' } : { start: imp.named[i - 1]!.span.end, end: imp.named[j]!.span.end, text: '' },
+    );
+    i = j;
+  }
+  return edits;
 }
 
 /** The statement after which the new import goes: the last import (ESM) or require (CommonJS) before the first rewritten call. */

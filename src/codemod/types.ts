@@ -1,6 +1,9 @@
 import type { SourceEncoding } from '../scan/decode.js';
 import type { BehaviourChange } from './behaviour.js';
 import type { RunLackingContext } from '../scan/context-runs.js';
+import type { Policy } from '../policy/types.js';
+import type { CalleeBinding } from '../scan/types.js';
+import type { TextEdit } from './edits.js';
 
 /** What the codemod found and did, for the summary, `--json` and tests. Paths are absolute. */
 export interface Located {
@@ -10,7 +13,17 @@ export interface Located {
 }
 
 /** The other doors the codemod rewrites (besides `tool()`). */
-export type DoorKind = 'hostedMcpTool' | 'shellTool' | 'applyPatchTool' | 'computerTool' | 'asTool' | 'mcpServers';
+export type DoorKind =
+  | 'hostedMcpTool'
+  | 'shellTool'
+  | 'applyPatchTool'
+  | 'computerTool'
+  | 'asTool'
+  | 'mcpServers'
+  | 'getAllMcpTools'
+  | 'mcpToFunctionTool'
+  | 'SandboxAgent'
+  | 'handoff';
 
 export type CodemodFinding =
   /** A door rewritten to the generated module's variant (`to`: what it became); `removed`: options dropped (only ever stricter). */
@@ -26,8 +39,20 @@ export type CodemodFinding =
     })
   /** An SDK tool() rewritten to protectedTool(). */
   | (Located & { kind: 'rewritten'; tool: string; action: string; needsApprovalRemoved: boolean; changes: BehaviourChange[] })
-  /** A hand-written needsApproval the policy would weaken: the tool is left as it is. */
-  | (Located & { kind: 'conflict'; tool: string; action: string; message: string; related: Located & { message: string } })
+  /**
+   * A tool left as it is, and why (`cause`): a hand-written needsApproval the policy would weaken
+   * (the default), `generate` leaving the tool unprotected (its declaration cannot be checked
+   * against the policy), or the app answering the tool's approvals itself in a way the rewrite
+   * would break.
+   */
+  | (Located & {
+      kind: 'conflict';
+      tool: string;
+      action: string;
+      message: string;
+      related: Located & { message: string };
+      cause?: 'needs-approval' | 'generate' | 'app-approvals';
+    })
   /** An SDK tool whose name no manifest entry maps. */
   | (Located & { kind: 'unmapped'; tool: string })
   /** An SDK tool whose name cannot be resolved statically (a literal, or a `const` of the file or a relative module). */
@@ -41,7 +66,7 @@ export type CodemodFinding =
   /** A file that does not parse: skipped. */
   | (Located & { kind: 'parse-error'; message: string })
   /** A file or folder the scan could not read or decode: it may hold tools, so it blocks like a parse error. */
-  | (Located & { kind: 'unreadable'; message: string });
+  | (Located & { kind: 'unreadable'; message: string; hint?: string });
 
 export interface FileChange {
   /** Absolute path. */
@@ -83,4 +108,41 @@ export interface CodemodResult {
   runsWithoutContext?: RunLackingContext[];
   /** 0: every mapped tool protected, no conflict; 1: conflicts, unparseable files or unmapped SDK tools remain. */
   exitCode: 0 | 1;
+}
+
+/** What the door rewrites need to know of the project and of the file's imports. */
+export interface DoorContext {
+  fileAbs: string;
+  /** Function tool name → action (an agent tool, a shell or apply_patch tool is mapped by its SDK name). */
+  actions: ReadonlyMap<string, string>;
+  /** Hosted MCP server labels the manifest maps. */
+  hostedLabels: ReadonlySet<string>;
+  /** MCP server names the manifest maps (`- mcp: { server, tool }`). */
+  mcpServers: ReadonlySet<string>;
+  /** Those of them with a mapped tool whose action pins a TLS certificate: built with `fetch: upstreamFetch(name)`. */
+  pinnedMcpServers: ReadonlySet<string>;
+  /** The manifest maps SandboxAgent capability tools (`- sandbox: { tool }`). */
+  sandboxMapped: boolean;
+  /** Handoff target agent name → action (`- handoff: { to }`). */
+  handoffActions: ReadonlyMap<string, string>;
+  policy: Policy;
+  /** The text that calls an export of the generated module here (`protectShellTool`, `gen.protectShellTool`). */
+  callee: (name: string) => string;
+  /** Quotes a string as the file does. */
+  quoted: (value: string) => string;
+}
+
+/** An SDK factory whose call was replaced (its import may go). */
+export interface ReplacedFactory {
+  factory: string;
+  binding: CalleeBinding;
+  start: number;
+}
+
+export interface DoorPlan {
+  edits: TextEdit[];
+  findings: CodemodFinding[];
+  /** Exports of the generated module the edits call. */
+  used: Set<string>;
+  replaced: ReplacedFactory[];
 }

@@ -13,6 +13,10 @@ export const FIXABLE_RULES: ReadonlySet<string> = new Set([
   'unprotected-door',
   'unprotected-agent-tool',
   'mcp-server-unguarded',
+  'unprotected-sandbox-agent',
+  'unprotected-handoff',
+
+  'mcp-function-tool',
 ]);
 
 /**

@@ -13,6 +13,7 @@ import type { ToolParameter } from './params.js';
 import { byCodeUnit } from './render.js';
 import { RESOLVABLE_NAMES } from '../scan/names.js';
 import { declarationKey, siteLabel } from '../manifest/computed.js';
+import { doorProblems, sandboxToolHint } from './crosscheck-doors.js';
 
 type FunctionTool = Extract<ManifestTool, { kind: 'function' | 'computed' }>;
 
@@ -21,15 +22,44 @@ function toolLabel(entry: FunctionTool): string {
   return entry.kind === 'function' ? `tool \`${entry.tool}\`` : `the tool() at \`${siteLabel(entry.at)}\``;
 }
 
-export function crossCheck(policy: Policy, manifest: Manifest, declarations: ReadonlyMap<string, ToolDeclaration[]>): Diagnostic[] {
-  const out: Diagnostic[] = [...tlsPinProblems(policy, manifest)];
+/**
+ * The cross-check, with the mapped tools it leaves unprotected: a tool whose declarations (or whose
+ * absence) the policy cannot be checked against has errors of its own, which never stop the other
+ * tools (issue 40: one field's refusal must not leave the repo's other tools open). `leftOut`: each
+ * such tool name with its action and its first error; the errors are in `diagnostics` too. Errors
+ * that are not one function tool's (a TLS pin no door can observe, a handoff's or sandbox's) are in `diagnostics` only: they stop generate.
+ */
+export interface CrossCheck {
+  diagnostics: Diagnostic[];
+  leftOut: Map<string, { action: string; error: Diagnostic }>;
+  /** The errors that are no one tool's: generate refuses. */
+  fatal: number;
+}
+
+export function crossCheck(policy: Policy, manifest: Manifest, declarations: ReadonlyMap<string, ToolDeclaration[]>): CrossCheck {
+  // a TLS pin no door can observe, a handoff or sandbox entry: no function tool's, so generate refuses
+  const shared = [...tlsPinProblems(policy, manifest), ...doorProblems(policy, manifest, declarations, checkDeclaration)];
+  const out: Diagnostic[] = [...shared];
+  const leftOut = new Map<string, { action: string; error: Diagnostic }>();
   for (const entry of manifest.tools) {
     if (entry.kind !== 'function' && entry.kind !== 'computed') continue;
-    const action = policy.actions[entry.action];
-    if (!action) continue; // the loader reports an action missing from the policy
-    const found = declarations.get(declarationKey(entry)!) ?? [];
-    if (found.length === 0) {
-      out.push({
+    const own = checkEntry(policy, entry, declarations);
+    const first = own.filter((d) => d.severity === 'error').sort(compareDiagnostics)[0];
+    const key = declarationKey(entry)!;
+    if (first && !leftOut.has(key)) leftOut.set(key, { action: entry.action, error: first });
+    out.push(...own);
+  }
+  return { diagnostics: dedupe(out).sort(compareDiagnostics), leftOut, fatal: shared.filter((d) => d.severity === 'error').length };
+}
+
+/** One manifest entry's diagnostics: its tool found, and each declaration checked against the action. */
+function checkEntry(policy: Policy, entry: FunctionTool, declarations: ReadonlyMap<string, ToolDeclaration[]>): Diagnostic[] {
+  const action = policy.actions[entry.action];
+  if (!action) return []; // the loader reports an action missing from the policy
+  const found = declarations.get(declarationKey(entry)!) ?? [];
+  if (found.length === 0) {
+    return [
+      {
         severity: 'error',
         code: 'tool-not-found',
         ...at(entry.loc),
@@ -39,15 +69,14 @@ export function crossCheck(policy: Policy, manifest: Manifest, declarations: Rea
             : `the tool() calls at \`${siteLabel(entry.at)}\` are mapped to \`${entry.action}\`, but no tool() call whose name is computed was found there`,
         hint:
           entry.kind === 'function'
-            ? `the tool()'s \`name\` must be ${RESOLVABLE_NAMES}, with exactly this value; fix the spelling or remove the mapping`
+            ? (sandboxToolHint(entry.tool) ??
+              `the tool()'s \`name\` must be ${RESOLVABLE_NAMES}, with exactly this value; fix the spelling or remove the mapping`)
             : '`at:` names a file of the repository (relative to the manifest), and a line the `tool(` call starts on; a tool() whose name is a literal or a constant is mapped by `tool: <name>`',
         related: { ...at(action.loc), message: `the action \`${entry.action}\` it maps to` },
-      });
-      continue;
-    }
-    for (const declaration of found) out.push(...checkDeclaration(action, entry, declaration));
+      },
+    ];
   }
-  return dedupe(out).sort(compareDiagnostics);
+  return found.flatMap((declaration) => checkDeclaration(action, entry, declaration));
 }
 
 function checkDeclaration(action: PolicyAction, entry: FunctionTool, declaration: ToolDeclaration): Diagnostic[] {
@@ -64,7 +93,15 @@ function checkDeclaration(action: PolicyAction, entry: FunctionTool, declaration
     });
     return out;
   }
-  for (const p of result.parameters) if (p.transforms) out.push(transformingParameter(p, entry));
+  const reads = readsOf(action);
+  for (const p of result.parameters) {
+    if (p.floatFill) out.push(floatFill(p, entry));
+    const read = reads.get(p.name);
+    if (p.transforms && read) out.push(transformingParameter(p, entry, read));
+    else if (p.transforms && /^\.(default|catch|prefault)\(/.test(p.transforms) && action.rules.some((r) => r.decision === 'approve')) {
+      out.push(computedFill(p, entry));
+    }
+  }
   const params = new Map(result.parameters.map((p) => [p.name, p]));
   const declared = result.parameters.map((p) => p.name);
   const declaredHere: Diagnostic['related'] = {
@@ -131,19 +168,63 @@ function checkDeclaration(action: PolicyAction, entry: FunctionTool, declaration
   return out;
 }
 
+/** Where the action reads an argument (a `when`, a template, a `data:` label), by name: the first such place. */
+function readsOf(action: PolicyAction): Map<string, { loc: SourceLocation; path: string }> {
+  const out = new Map<string, { loc: SourceLocation; path: string }>();
+  const add = (arg: string, loc: SourceLocation, path: string) => {
+    if (!out.has(arg)) out.set(arg, { loc, path });
+  };
+  for (const rule of action.rules) for (const c of rule.when) add(c.arg, c.loc, `actions.${action.id}.rules[${rule.index}].when.${c.key}`);
+  for (const [what, template] of [
+    ['effect', action.effect],
+    ['resource', action.resource],
+  ] as const) {
+    for (const part of template?.parts ?? []) if (part.kind === 'arg') add(part.arg, template!.loc, `actions.${action.id}.${what}`);
+  }
+  for (const [name] of action.data ?? []) add(name, action.loc, `actions.${action.id}.data.${name}`);
+  return out;
+}
+
 /**
- * A parameter whose schema changes the value (`.trim()`, `.default()`, `z.coerce`…): the policy
- * decides, keys the effect and binds the approval on what the model sent, the body would get
- * another value (`"Mallory "` passes a deny on `mallory`). Refused; the runtime refuses such a
- * call too, whatever the generator saw.
+ * A parameter the policy reads whose schema step cannot be known statically (`.transform()`, a
+ * computed `.default()`): the policy decides on what the body gets, and generate cannot check the
+ * reading against it. Refused there only; the tool is left unprotected, the others are not.
  */
-function transformingParameter(p: ToolParameter, entry: FunctionTool): Diagnostic {
+function transformingParameter(p: ToolParameter, entry: FunctionTool, read: { loc: SourceLocation; path: string }): Diagnostic {
   return {
     severity: 'error',
     code: 'schema-transforms-input',
     ...at(p.loc),
-    message: `\`${p.name}\` of ${toolLabel(entry)} uses ${p.transforms}, which changes the value the body receives: the policy would decide on what the model sent and the body get something else`,
-    hint: `remove ${p.transforms} and normalise inside the tool's body (after the decision), or validate instead of transforming (e.g. .regex(/^[a-z]+$/) for lower case)`,
+    message: `\`${p.name}\` of ${toolLabel(entry)} uses ${p.transforms}, whose result cannot be known statically, and \`${read.path}\` reads it: the policy decides on the value the body gets, which generate cannot check`,
+    hint: `give ${p.transforms} a literal (\`.default('medium')\`), validate instead of transforming (\`.regex(/^[a-z]+$/)\`) and transform inside the body, or stop reading \`${p.name}\` in the policy`,
+    related: { ...at(read.loc), message: 'read here' },
+  };
+}
+
+/** A literal float filled in (`.default(0.5)`): CTRLRun refuses a float argument, so every call it fills is refused. */
+function floatFill(p: ToolParameter, entry: FunctionTool): Diagnostic {
+  return {
+    severity: 'error',
+    code: 'schema-default-float',
+    ...at(p.loc),
+    message: `\`${p.name}\` of ${toolLabel(entry)} fills in a float with ${p.floatFill}: the policy decides on what the body gets, and a float argument is refused (CTRLRun), so every call that leaves \`${p.name}\` out would be refused`,
+    hint: 'fill in an integer (count the smallest unit: cents, basis points), a string or a boolean',
+    related: { ...at(entry.loc), message: `mapped to \`${entry.action}\` here` },
+  };
+}
+
+/**
+ * A computed fill-in (`.default(() => new Date().toISOString())`) on an action that can pause: the
+ * value is computed again when the approved call resumes; a different one (a clock, a random id)
+ * makes the approval not match (ApprovalMismatch), the call does not run.
+ */
+function computedFill(p: ToolParameter, entry: FunctionTool): Diagnostic {
+  return {
+    severity: 'warning',
+    code: 'schema-computed-default',
+    ...at(p.loc),
+    message: `\`${p.name}\` of ${toolLabel(entry)} is filled in by ${p.transforms}, computed for each call: a call the policy pauses is approved as it was computed then, and when it resumes a different value makes the approval not match (ApprovalMismatch)`,
+    hint: "give it a literal (`.default('medium')`), or compute the value inside the body",
     related: { ...at(entry.loc), message: `mapped to \`${entry.action}\` here` },
   };
 }
@@ -191,7 +272,7 @@ function checkTemplate(
         ...at(template.loc),
         path,
         message: `the ${what} template's placeholder \`{${part.arg}}\` must be a required string or integer argument, but ${reasons.join(' and ')}`,
-        hint: 'a placeholder that does not resolve to a non-empty string or an integer refuses the call; make the argument required (no .optional()/.default()/.nullable()) and a string or an integer',
+        hint: 'a placeholder that does not resolve to a non-empty string or an integer refuses the call; make the argument required (no .optional()/.nullable(); a literal .default() is fine) and a string or an integer',
         related: {
           ...at(p.loc),
           message: `${toolLabel(entry)} declares \`${p.name}\` as ${describe(p)}${p.required ? '' : ', optional'}${p.nullable ? ', nullable' : ''}`,
@@ -299,7 +380,11 @@ function tlsPinProblems(policy: Policy, manifest: Manifest): Diagnostic[] {
         ? `function tool \`${entry.tool}\``
         : entry.kind === 'computed'
           ? `${toolLabel(entry)}`
-          : `hosted MCP server \`${entry.serverLabel}\``;
+          : entry.kind === 'sandbox'
+            ? `sandbox tool \`${entry.tool}\``
+            : entry.kind === 'handoff'
+              ? `handoff to \`${entry.to}\``
+              : `hosted MCP server \`${entry.serverLabel}\``;
     const opener = entry.kind === 'hosted_mcp' ? 'OpenAI runs it and opens the connection' : 'its body opens its own connections';
     out.push({
       severity: 'error',

@@ -12,15 +12,18 @@ import type { FileScan, ToolCallOptions, Span } from '../scan/types.js';
 import { locationOf, parseSource, readToolParameters, type ReadParametersResult, type ToolParameter } from './params.js';
 import { byCodeUnit } from './render.js';
 import { computedKey, computedTools, siteMatches, type ComputedTool } from '../manifest/computed.js';
-import { functionToolNames } from '../manifest/function-tools.js';
+import { declarationNames } from '../manifest/function-tools.js';
 import type { Manifest } from '../manifest/types.js';
+import { doorDeclarationsIn, mayDeclareDoor } from './door-declarations.js';
 
 export interface ToolDeclaration {
   name: string;
   /** Absolute path of the source file. */
   file: string;
-  /** `door`: a shell, apply_patch or agent tool (SDK or protected), mapped by its SDK tool name. */
+  /** `door`: a shell, apply_patch or agent tool (SDK or protected), mapped by its SDK tool name; a handoff or a SandboxAgent (door-declarations.ts). */
   kind: 'sdk-tool' | 'protected-tool' | 'door';
+  /** A SandboxAgent: its literal name, and the tools its capabilities give when known. */
+  sandbox?: { agent?: string; tools?: string[] };
   /** Where the call is (its callee). */
   loc: SourceLocation;
   parameters: ReadParametersResult;
@@ -40,7 +43,7 @@ export function findToolDeclarations(
 
 /** The declarations of every entry of a manifest: function tools by name, computed ones by their key (`@src/flows.ts`). */
 export function manifestDeclarations(manifest: Manifest): Map<string, ToolDeclaration[]> {
-  return findToolDeclarations(manifest.root, functionToolNames(manifest), { generatedModule: manifest.output, computed: computedTools(manifest) });
+  return findToolDeclarations(manifest.root, declarationNames(manifest), { generatedModule: manifest.output, computed: computedTools(manifest) });
 }
 
 /** The same, from files already scanned. */
@@ -50,7 +53,7 @@ export function manifestDeclarationsInScans(
   scans: readonly FileScan[],
   text: (scan: FileScan) => string | undefined,
 ): Map<string, ToolDeclaration[]> {
-  return declarationsInScans(root, functionToolNames(manifest), scans, text, computedTools(manifest));
+  return declarationsInScans(root, declarationNames(manifest), scans, text, computedTools(manifest));
 }
 
 /**
@@ -106,7 +109,8 @@ export function mayDeclare(scan: FileScan, names: ReadonlySet<string>): boolean 
   return (
     scan.sdkToolCalls.some((c) => c.name !== undefined && names.has(c.name)) ||
     scan.protectedToolCalls.some((c) => c.name !== undefined && names.has(c.name)) ||
-    doorCalls(scan).some((d) => names.has(d.name))
+    doorCalls(scan).some((d) => names.has(d.name)) ||
+    mayDeclareDoor(scan, names)
   );
 }
 
@@ -194,7 +198,7 @@ export function declarationsInScan(
     if (name !== undefined && names.has(name)) calls.push({ kind: 'protected-tool', name, span: c.span, callee: c.callee, options: c.options });
   }
   const doors = doorCalls(scan).filter((d) => names.has(d.name));
-  if (calls.length === 0 && doors.length === 0) return [];
+  if (calls.length === 0 && doors.length === 0 && !mayDeclareDoor(scan, names)) return [];
   const tree = treeOf(scan);
   const sourceFile = tree && tree.text === text ? withParents(tree) : parseSource(file, text);
   const out: Array<ToolDeclaration & { start: number }> = calls.map((c) => ({
@@ -214,6 +218,7 @@ export function declarationsInScan(
         : { readable: true, form: 'json-schema', parameters: doorParameters(d.params, loc), loc };
     out.push({ name: d.name, file, kind: 'door', loc, parameters, start: d.span.start });
   }
+  for (const d of doorDeclarationsIn(file, { file, text, sourceFile }, scan, names)) out.push({ ...d, file, kind: 'door' });
   out.sort((a, b) => a.start - b.start);
   return out.map(({ start: _start, ...d }) => d);
 }

@@ -12,7 +12,7 @@ import { crossCheck } from './crosscheck.js';
 import { manifestDeclarations, type ToolDeclaration } from './declarations.js';
 import { computedTools } from '../manifest/computed.js';
 import { outputKind, toJavaScript, typingsFor, typingsPath } from './javascript.js';
-import { byCodeUnit, renderModuleText } from './render.js';
+import { byCodeUnit, renderModuleText, type RenderInput } from './render.js';
 
 export interface GeneratedModule {
   /** Absolute path the module is written to (the manifest's `output`). */
@@ -20,8 +20,14 @@ export interface GeneratedModule {
   text: string;
   /** A JavaScript output's declaration file (`.d.ts`/`.d.mts`/`.d.cts` beside it); none for TypeScript. */
   typings?: { path: string; text: string };
-  /** Warnings (e.g. parameters that cannot be read statically). Errors throw UserError. */
+  /** Warnings (e.g. parameters that cannot be read statically), and the errors of the tools left out. Other errors throw UserError. */
   diagnostics: Diagnostic[];
+  /**
+   * Mapped tools the module does not protect (issue 40): the policy cannot be checked against their
+   * declarations (or none was found). The module is written all the same, for the other tools; the
+   * codemod leaves these as conflicts and `check` reports them open. Tool name -> action and first error.
+   */
+  leftOut: Map<string, { action: string; error: Diagnostic }>;
 }
 
 export interface RenderOptions {
@@ -40,12 +46,12 @@ export function generatedFiles(generated: GeneratedModule): Array<{ path: string
 export function renderGeneratedModule(project: Project, options: RenderOptions = {}): GeneratedModule {
   const { manifest, policy } = project;
   const declarations = options.declarations ?? manifestDeclarations(manifest);
-  const diagnostics = crossCheck(policy, manifest, declarations);
-  const errors = diagnostics.filter((d) => d.severity === 'error');
+  const { diagnostics, leftOut, fatal } = crossCheck(policy, manifest, declarations);
   const output = manifest.output;
-  if (errors.length > 0) {
+  if (fatal > 0) {
+    const errors = diagnostics.filter((d) => d.severity === 'error').length;
     throw new UserError(
-      `cannot generate ${rel(manifest.root, output)}: ${errors.length} error${errors.length === 1 ? '' : 's'} between the policy, the manifest and the code`,
+      `cannot generate ${rel(manifest.root, output)}: ${errors} error${errors === 1 ? '' : 's'} between the policy, the manifest and the code`,
       diagnostics,
     );
   }
@@ -63,6 +69,7 @@ export function renderGeneratedModule(project: Project, options: RenderOptions =
   // the names the tools of a computed entry keep to, by action: the runtime refuses one outside them
   const computedNames: Record<string, string[]> = {};
   for (const t of computedTools(manifest)) computedNames[t.action] = [...new Set([...(computedNames[t.action] ?? []), t.names])].sort(byCodeUnit);
+  const { sandbox, handoffs } = sandboxAndHandoffs(manifest);
   const policyPath = path.isAbsolute(policy.file) ? policy.file : manifest.policy;
   // The codemod's own rule, so the control import and the `protectedTool` imports follow the same settings.
   const settings = createModuleSettingsLookup(manifest.root, options.listing)(path.dirname(output));
@@ -79,12 +86,33 @@ export function renderGeneratedModule(project: Project, options: RenderOptions =
     mcp,
     hostedMcp,
     computedNames,
+    sandbox,
+    handoffs,
     inputsHash: inputsHash(policy, manifest, controlSpecifier, declarations),
     version: VERSION,
   });
   const kind = outputKind(output);
-  if (kind === 'ts') return { path: output, text, diagnostics };
-  return { path: output, text: toJavaScript(text, kind), typings: { path: typingsPath(output), text: typingsFor(text) }, diagnostics };
+  if (kind === 'ts') return { path: output, text, diagnostics, leftOut };
+  return { path: output, text: toJavaScript(text, kind), typings: { path: typingsPath(output), text: typingsFor(text) }, diagnostics, leftOut };
+}
+
+/** The manifest's `sandbox:` entries (every SandboxAgent's, and per agent) and `handoff:` entries, as the compiled policy holds them. */
+function sandboxAndHandoffs(manifest: Manifest): Pick<RenderInput, 'sandbox' | 'handoffs'> {
+  const tools: Record<string, string> = {};
+  const agents: Record<string, Record<string, string>> = {};
+  const handoffs: Record<string, string> = {};
+  for (const t of manifest.tools) {
+    if (t.kind === 'handoff') handoffs[t.to] = t.action;
+    if (t.kind !== 'sandbox') continue;
+    if (t.agent === undefined) {
+      tools[t.tool] = t.action;
+      continue;
+    }
+    const own = agents[t.agent] ?? {};
+    own[t.tool] = t.action;
+    agents[t.agent] = own;
+  }
+  return { sandbox: { tools, agents }, handoffs };
 }
 
 /**
@@ -103,6 +131,10 @@ export function inputsHash(policy: Policy, manifest: Manifest, controlSpecifier:
           return { kind: t.kind, server: t.server, tool: t.tool, action: t.action };
         case 'computed':
           return { kind: t.kind, at: t.at, names: t.names, action: t.action };
+        case 'sandbox':
+          return { kind: t.kind, tool: t.tool, agent: t.agent ?? null, action: t.action };
+        case 'handoff':
+          return { kind: t.kind, to: t.to, action: t.action };
       }
       return { kind: t.kind, serverLabel: t.serverLabel, action: t.action };
     })

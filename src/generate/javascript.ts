@@ -8,10 +8,11 @@
  * The result is parsed again and must hold no type syntax: a construct this file does not know is
  * a generator bug, never output.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { ts } from 'ts-morph';
 import { typescript } from '../scan/typescript.js';
+import { readRegularText } from '../safe-read.js';
 
 /** How the generated module is written: TypeScript, or JavaScript in one module system. */
 export type OutputKind = 'ts' | 'esm' | 'cjs';
@@ -34,7 +35,7 @@ export function packageType(dir: string): 'module' | 'commonjs' {
     const file = path.join(current, 'package.json');
     if (existsSync(file)) {
       try {
-        const parsed = JSON.parse(readFileSync(file, 'utf8')) as { type?: unknown };
+        const parsed = JSON.parse(readRegularText(file)) as { type?: unknown };
         return parsed.type === 'module' ? 'module' : 'commonjs';
       } catch {
         return 'commonjs';

@@ -18,7 +18,10 @@ export interface ToolParameter {
   type: ParamType;
   /** The allowed strings of a `z.enum([...])` / `enum: [...]` (type `enum`). */
   enumValues?: string[];
-  /** Present in every call: not `.optional()`, no `.default()`, listed in `required`. */
+  /**
+   * Present in every call the policy decides: not `.optional()`, or given a value by a `.default()`
+   * (the policy decides on what the body gets: issue 40), or listed in `required`.
+   */
   required: boolean;
   /** May be `null` (`.nullable()`, `type: ['string', 'null']`). */
   nullable: boolean;
@@ -29,11 +32,15 @@ export interface ToolParameter {
   /** The greatest value of a number (`.max()`, `.lt()`, `.negative()`, `maximum`, `exclusiveMaximum`…), when a literal states it. */
   max?: NumericBound;
   /**
-   * The zod method that changes the value on its way to the body (`.trim()`, `.toLowerCase()`,
-   * `.default()`, `.transform()`, `z.coerce.*`, `z.preprocess()`…): the policy would decide on one
-   * value and the body get another, so the generator refuses it.
+   * A step whose result cannot be known statically (`.transform()`, `.pipe()`, `z.preprocess()`, a
+   * `.default()` or `.catch()` of a computed value, `z.coerce.date()`): the policy decides on what the
+   * body gets (issue 40), so where a rule, a template or a `data:` label reads the parameter, the
+   * generator could not check that reading; it refuses it there. Steps whose result is known (a
+   * literal `.default('medium')`, `.trim()`, `.optional()`) carry no mark.
    */
   transforms?: string;
+  /** A `.default()`/`.catch()`/`.prefault()` that fills in a float (`.default(0.5)`): CTRLRun refuses every call it fills. */
+  floatFill?: string;
   loc: SourceLocation;
 }
 
@@ -110,8 +117,10 @@ interface Shape {
   note?: string;
   min?: NumericBound;
   max?: NumericBound;
-  /** The zod method that changes what the body receives from what the model sent (`.trim()`, `.default()`, `z.coerce`…). */
+  /** A step whose result cannot be known statically (see ToolParameter.transforms). */
   transforms?: string;
+  /** A fill-in of a float (see ToolParameter.floatFill). */
+  floatFill?: string;
 }
 
 /** Methods of a zod schema that keep what the model may send (its JSON type) as it is. */
@@ -159,20 +168,22 @@ const TYPE_PRESERVING = new Set([
   'nanoid',
   'base64',
 ]);
-/** Methods that keep the JSON type but change the value the body receives (see ToolParameter.transforms). */
+/** Methods that keep the JSON type and change the value the body receives: decided as changed (issue 40). */
 const VALUE_CHANGING = new Set(['trim', 'toLowerCase', 'toUpperCase', 'normalize', 'slugify', 'overwrite']);
-/** Methods whose result is no longer what the model sent at all (type and value). */
-const RESHAPING = new Set(['transform', 'pipe', 'catch', 'prefault']);
+/** Methods whose result's type cannot be known statically. */
+const RESHAPING = new Set(['transform', 'pipe']);
+/** Methods that give a value where the model sent none (or an invalid one): known when it is a literal. */
+const FILLING = new Set(['default', 'catch', 'prefault']);
+/** `z.coerce.<type>()` whose output is a JSON value of that type (the others give a Date, a bigint). */
+const COERCED: Record<string, ParamType> = { string: 'string', number: 'number', boolean: 'boolean' };
 const OBJECT_PRESERVING = new Set(['describe', 'meta', 'strict', 'brand', 'readonly']);
 const ZOD_INTEGER = new Set(['int', 'int32', 'uint32', 'safeint']);
 
-/** Every method that changes what the body receives from what the model sent. */
-const TRANSFORMING = new Set([...VALUE_CHANGING, ...RESHAPING, 'default']);
-
 /**
- * The first transforming method called anywhere inside `node` (`.default([])` of a member of a
- * nested object), as `.name()`; z.coerce and z.preprocess too. Schemas named by an identifier are
- * not followed (the run-time check refuses what they change).
+ * The first step inside `node` whose result cannot be known statically (a `.transform()` of a
+ * member of a nested object, a `.default()` of a computed value), as `.name()`; z.preprocess and
+ * the coercions that give no JSON too. Schemas named by an identifier are not followed (the run-time
+ * check refuses a part of the output that is not JSON).
  */
 function nestedTransform(node: ts.Node): string | undefined {
   let found: string | undefined;
@@ -181,14 +192,48 @@ function nestedTransform(node: ts.Node): string | undefined {
     if (typescript.isCallExpression(n) && typescript.isPropertyAccessExpression(n.expression)) {
       const name = n.expression.name.text;
       const target = n.expression.expression;
-      if (TRANSFORMING.has(name)) found = `.${name}()`;
+      if (RESHAPING.has(name)) found = `.${name}()`;
+      else if (FILLING.has(name) && (n.arguments[0] === undefined || jsonLiteral(n.arguments[0]) === undefined)) found = `.${name}(…)`;
       else if (name === 'preprocess') found = 'z.preprocess()';
-      else if (typescript.isPropertyAccessExpression(target) && target.name.text === 'coerce') found = `z.coerce.${name}()`;
+      else if (typescript.isPropertyAccessExpression(target) && target.name.text === 'coerce' && COERCED[name] === undefined) found = `z.coerce.${name}()`;
     }
     if (!found) typescript.forEachChild(n, visit);
   };
   typescript.forEachChild(node, visit);
   return found;
+}
+
+/**
+ * The JSON value a literal states (`'medium'`, `5`, `-1`, `true`, `null`, `[]`, `{ a: 1 }`), with
+ * whether a float is in it; undefined for anything computed (a call, an arrow function, a name not
+ * followed here, a template with substitutions).
+ */
+function jsonLiteral(node: ts.Expression): { value: unknown; float: boolean } | undefined {
+  const expr = unwrap(node);
+  if (typescript.isStringLiteral(expr) || typescript.isNoSubstitutionTemplateLiteral(expr)) return { value: expr.text, float: false };
+  if (expr.kind === typescript.SyntaxKind.TrueKeyword) return { value: true, float: false };
+  if (expr.kind === typescript.SyntaxKind.FalseKeyword) return { value: false, float: false };
+  if (expr.kind === typescript.SyntaxKind.NullKeyword) return { value: null, float: false };
+  const n = numericLiteral(expr);
+  if (n !== undefined) return { value: n, float: !Number.isSafeInteger(n) };
+  if (typescript.isArrayLiteralExpression(expr)) {
+    const items = expr.elements.map((e) => (typescript.isExpression(e) && !typescript.isSpreadElement(e) ? jsonLiteral(e) : undefined));
+    if (items.some((i) => i === undefined)) return undefined;
+    return { value: items.map((i) => i!.value), float: items.some((i) => i!.float) };
+  }
+  if (typescript.isObjectLiteralExpression(expr)) {
+    const out: Record<string, unknown> = {};
+    let float = false;
+    for (const property of expr.properties) {
+      const named = propertyNameAndValue(property);
+      const value = named && !typescript.isShorthandPropertyAssignment(property) ? jsonLiteral(named.value) : undefined;
+      if (!named || value === undefined) return undefined;
+      out[named.name] = value.value;
+      float ||= value.float;
+    }
+    return { value: out, float };
+  }
+  return undefined;
 }
 
 class Reader {
@@ -299,6 +344,9 @@ class Reader {
     const args = expr.arguments;
     const base = unwrap(callee.expression);
     if (typescript.isPropertyAccessExpression(base) && base.name.text === 'coerce' && this.isZod(base.expression)) {
+      // decided as converted (what the body gets): a string, number or boolean is a known JSON type
+      const type = COERCED[method];
+      if (type !== undefined) return { type, required: true, nullable: false };
       return { ...unknown(`z.coerce.${method}() converts what the model sent`), transforms: `z.coerce.${method}()` };
     }
     if (this.isZod(callee.expression) && method === 'preprocess') {
@@ -345,23 +393,32 @@ class Reader {
     }
     const inner = this.readZodType(callee.expression, depth + 1);
     if (RESHAPING.has(method)) return { ...unknown(`\`.${method}()\` cannot be read statically`), transforms: inner.transforms ?? `.${method}()` };
-    // a member of a type not read here (an object, an array…) still changes its value with these
-    if (inner.type === 'unknown')
-      return VALUE_CHANGING.has(method) || method === 'default' ? { ...inner, transforms: inner.transforms ?? `.${method}()` } : inner;
-    if (VALUE_CHANGING.has(method)) return { ...inner, transforms: inner.transforms ?? `.${method}()` };
-    if (method === 'default') return { ...applyModifier(method, inner), transforms: inner.transforms ?? '.default()' };
+    if (FILLING.has(method)) return this.filled(method, args[0], inner);
+    // the body gets the changed value, of the same type: decided as changed
+    if (VALUE_CHANGING.has(method) || inner.type === 'unknown') return inner;
     if (method === 'int' || method === 'safe') {
       return inner.type === 'number' || inner.type === 'integer' ? { ...inner, type: 'integer' } : unknown(`\`.${method}()\` on a ${inner.type}`);
     }
-    if (method === 'optional' || method === 'nullable' || method === 'nullish' || method === 'default' || method === 'prefault') {
-      return applyModifier(method, inner);
-    }
+    if (method === 'optional' || method === 'nullable' || method === 'nullish') return applyModifier(method, inner);
     if (inner.type === 'number' || inner.type === 'integer') {
       const bound = numberBound(method, args[0]);
       if (bound) return tighter(inner, bound.side, bound.bound);
     }
     if (TYPE_PRESERVING.has(method)) return inner;
     return unknown(`\`.${method}()\` cannot be read statically`);
+  }
+
+  /**
+   * `.default(v)`, `.prefault(v)`, `.catch(v)`: the body gets `v` where the model sent nothing (or,
+   * for `.catch`, something invalid); decided on as given. Known when `v` is a JSON literal (or a
+   * const of one); a computed value (a function, a call) is marked `transforms`.
+   */
+  private filled(method: string, arg: ts.Expression | undefined, inner: Shape): Shape {
+    const literal = arg ? jsonLiteral(this.resolve(arg) ?? arg) : undefined;
+    // `.catch` leaves an absent optional value absent (valid); a default always gives one
+    const shape: Shape = method === 'catch' ? inner : { ...inner, required: true };
+    if (literal === undefined) return { ...shape, transforms: inner.transforms ?? `.${method}(…)` };
+    return literal.float ? { ...shape, floatFill: `.${method}(${arg ? snippet(this.sf, arg) : ''})` } : shape;
   }
 
   private isZod(node: ts.Expression): boolean {
@@ -515,8 +572,6 @@ function numericLiteral(node: ts.Expression): number | undefined {
 function applyModifier(method: string, inner: Shape): Shape {
   switch (method) {
     case 'optional':
-    case 'default':
-    case 'prefault':
       return { ...inner, required: false };
     case 'nullable':
       return { ...inner, nullable: true };

@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { packageRoot } from '../package-root.js';
+import { type ActionExposure, actionExposure } from '../policy/exposure.js';
 import type { Policy, PolicyAction, PolicyGrant } from '../policy/types.js';
 import {
   compileDecision,
@@ -36,6 +37,10 @@ export interface RenderInput {
   hostedMcp?: Record<string, string>;
   /** Action id -> the name patterns of its tools whose names are computed (the manifest's `tool: { at, names }` entries). */
   computedNames?: Record<string, string[]>;
+  /** SandboxAgent capability tools (the manifest's `sandbox:` entries): tool -> action for every SandboxAgent, and per agent name. */
+  sandbox?: { tools: Record<string, string>; agents: Record<string, Record<string, string>> };
+  /** The target agent's name -> action id (the manifest's `handoff:` entries). */
+  handoffs?: Record<string, string>;
   /** SHA-256 hex of the inputs (policy hash, manifest, tool parameter shapes). */
   inputsHash: string;
   version: string;
@@ -89,7 +94,7 @@ export function renderModuleText(input: RenderInput, template: string = loadTemp
   for (const id of actionIds) {
     const action = policy.actions[id];
     if (!action) continue;
-    entries.push(actionEntry(id, action, baseNames.get(id) as string, input.policyFile, functions));
+    entries.push(actionEntry(id, action, baseNames.get(id) as string, input.policyFile, functions, actionExposure(policy, id)));
   }
   const grantEntries = policy.authority ? policy.authority.grants.map(grantEntry(input.policyFile, functions)) : [];
 
@@ -110,9 +115,11 @@ export function renderModuleText(input: RenderInput, template: string = loadTemp
       'type AgentDoors',
       'type CompiledPolicy',
       ...(functions.length > 0 ? ['type DecisionResult'] : []),
+      'type HandoffDoors',
       'type LocalDoors',
       'type McpDoors',
       'type ProtectHostedMcp',
+      'type SandboxDoors',
       ...(usesTemplates ? ['type TemplateResult'] : []),
     ]
       .map((name) => `  ${name},`)
@@ -142,7 +149,7 @@ const UPSTREAM_EXPORT = [
 ].join('\n');
 
 /** One action's entry in the policy literal; its decision and template functions are appended to `functions`. */
-function actionEntry(id: string, action: PolicyAction, base: string, policyFile: string, functions: CompiledFunction[]): string {
+function actionEntry(id: string, action: PolicyAction, base: string, policyFile: string, functions: CompiledFunction[], exposure: ActionExposure): string {
   const decide = compileDecision(action, `decide_${base}`, policyFile);
   functions.push(decide);
   const fields = [`id: ${tsString(id)}`, `decide: ${decide.name}`];
@@ -168,6 +175,9 @@ function actionEntry(id: string, action: PolicyAction, base: string, policyFile:
   if (action.mcp.notExecutedOnError) fields.push('mcp: { notExecutedOnError: true }');
   // the decision log keeps a labelled argument only as its hash
   if (action.data?.length) fields.push(`sensitive: [${[...new Set(action.data.map(([arg]) => arg))].map(tsString).join(', ')}]`);
+  // least exposure (policy/exposure.ts): no call ever passes, or grants that never authorize one; written only when so
+  if (exposure.never) fields.push('exposure: { never: true }');
+  else if (exposure.deadGrants.length > 0) fields.push(`exposure: { deadGrants: ${stringList(exposure.deadGrants)} }`);
   return `    ${propertyKey(id)}: {\n${fields.map((f) => `      ${f},\n`).join('')}    },`;
 }
 
@@ -252,7 +262,34 @@ function policyFields(input: RenderInput, entries: string[], grantEntries: strin
     const line = (action: string) => `    ${propertyKey(action)}: [${(computed[action] ?? []).map(tsString).join(', ')}],`;
     fields.push(`  computedNames: {\n${computedActions.map(line).join('\n')}\n  },`);
   }
+  fields.push(...sandboxFields(input));
+  const handoffs = input.handoffs ?? {};
+  const targets = Object.keys(handoffs).sort(byCodeUnit);
+  if (targets.length > 0) fields.push(`  handoffs: {\n${stringMap(handoffs, '    ')}\n  },`);
   return fields;
+}
+
+/** The lines of a string-to-string map literal, keys in code-unit order. */
+function stringMap(map: Record<string, string>, indent: string): string {
+  return Object.keys(map)
+    .sort(byCodeUnit)
+    .map((key) => `${indent}${propertyKey(key)}: ${tsString(map[key] as string)},`)
+    .join('\n');
+}
+
+/** `sandbox: { tools, agents }`, only when the manifest maps a sandbox tool (modules without one keep their policy literal). */
+function sandboxFields(input: RenderInput): string[] {
+  const tools = input.sandbox?.tools ?? {};
+  const agents = input.sandbox?.agents ?? {};
+  const names = Object.keys(agents).sort(byCodeUnit);
+  if (Object.keys(tools).length === 0 && names.length === 0) return [];
+  const parts: string[] = [];
+  if (Object.keys(tools).length > 0) parts.push(`    tools: {\n${stringMap(tools, '      ')}\n    },`);
+  if (names.length > 0) {
+    const agent = (name: string) => `      ${propertyKey(name)}: {\n${stringMap(agents[name] ?? {}, '        ')}\n      },`;
+    parts.push(`    agents: {\n${names.map(agent).join('\n')}\n    },`);
+  }
+  return [`  sandbox: {\n${parts.join('\n')}\n  },`];
 }
 
 /** CTRLRun's TLS pins on actions of MCP servers: the Node-only pinned fetch, and `upstreamFetch`. */

@@ -8,6 +8,7 @@
  */
 import type { Manifest } from '../manifest/types.js';
 import { declarationKey } from '../manifest/computed.js';
+import { ABSENT } from '../policy/exact/values.js';
 import { holds, isInteger } from '../policy/evaluate.js';
 import type { Condition, Operand, SourceLocation } from '../policy/types.js';
 import type { ToolDeclaration } from './declarations.js';
@@ -43,8 +44,8 @@ export interface ActionSchemas {
 
 export const NO_SCHEMAS: ActionSchemas = { byAction: new Map(), unread: new Map() };
 
-/** An argument left out of the call. */
-export const ABSENT: unique symbol = Symbol('absent');
+/** An argument left out of the call (the decision procedure's own marker, so both read one value). */
+export { ABSENT } from '../policy/exact/values.js';
 
 function lowest(b: NumericBound | undefined): bigint | null {
   if (!b) return null;
@@ -67,11 +68,17 @@ export function actionSchemas(manifest: Manifest, declarations: ReadonlyMap<stri
   const entries = new Map<string, Manifest['tools']>();
   for (const t of manifest.tools) entries.set(t.action, [...(entries.get(t.action) ?? []), t]);
   for (const [action, tools] of entries) {
-    const other = tools.find((t) => t.kind === 'mcp' || t.kind === 'hosted_mcp');
+    const other = tools.find((t) => t.kind !== 'function' && t.kind !== 'computed');
     if (other) {
       unread.set(
         action,
-        other.kind === 'mcp' ? `it is mapped to MCP tool \`${other.server}/${other.tool}\`, whose schema is the server's` : 'it is a hosted MCP server',
+        other.kind === 'mcp'
+          ? `it is mapped to MCP tool \`${other.server}/${other.tool}\`, whose schema is the server's`
+          : other.kind === 'sandbox'
+            ? `it is mapped to sandbox tool \`${other.tool}\`, whose schema is the SDK's`
+            : other.kind === 'handoff'
+              ? `it is mapped to the handoff to \`${other.to}\``
+              : 'it is a hosted MCP server',
       );
       continue;
     }

@@ -1,6 +1,6 @@
 import { isMap, isScalar, isSeq, parseDocument, YAMLMap, YAMLSeq, type Document } from 'yaml';
 import { UserError } from '../diagnostics.js';
-import { computedEntry, computedWhere, type ExistingSetup, type InitPlan, type PlannedTool } from './render.js';
+import { computedEntry, computedWhere, mcpToolKey, type ExistingSetup, type InitPlan, type PlannedTool } from './render.js';
 
 /**
  * `init --force` on files that exist: the policy's actions and the manifest's mappings are kept
@@ -29,6 +29,9 @@ export function readExisting(policyText: string | undefined, manifestText: strin
   const hostedMapped = new Map<string, string>();
   const mcpMapped = new Set<string>();
   const computedSites: Array<{ file: string; in?: string }> = [];
+  const sandboxMapped = new Set<string>();
+  const handoffMapped = new Set<string>();
+  const mcpToolsMapped = new Set<string>();
   const policy = policyText === undefined ? undefined : parse(policyText, files.policy);
   const actionsNode = policy?.get('actions');
   if (isMap(actionsNode)) for (const pair of actionsNode.items) if (isScalar(pair.key)) actions.add(String(pair.key.value));
@@ -45,14 +48,22 @@ export function readExisting(policyText: string | undefined, manifestText: strin
       if (typeof label === 'string' && typeof action === 'string') hostedMapped.set(label, action);
       const mcp = item.get('mcp');
       const server = isMap(mcp) ? mcp.get('server') : undefined;
+      const mcpTool = isMap(mcp) ? mcp.get('tool') : undefined;
       if (typeof server === 'string') mcpMapped.add(server);
+      if (typeof server === 'string' && typeof mcpTool === 'string') mcpToolsMapped.add(mcpToolKey(server, mcpTool));
+      const sandbox = item.get('sandbox');
+      const capabilityTool = isMap(sandbox) ? sandbox.get('tool') : undefined;
+      if (typeof capabilityTool === 'string') sandboxMapped.add(capabilityTool);
+      const handoff = item.get('handoff');
+      const to = isMap(handoff) ? handoff.get('to') : undefined;
+      if (typeof to === 'string') handoffMapped.add(to);
       // `tool: { at: src/flows.ts, in: flowTools }`: a place mapped already
       const at = isMap(tool) ? tool.get('at') : undefined;
       const within = isMap(tool) ? tool.get('in') : undefined;
       if (typeof at === 'string') computedSites.push({ file: at.trim(), ...(typeof within === 'string' ? { in: within } : {}) });
     }
   }
-  return { actions, mapped, hostedMapped, mcpMapped, computedSites };
+  return { actions, mapped, hostedMapped, mcpMapped, mcpToolsMapped, sandboxMapped, handoffMapped, computedSites };
 }
 
 /** The policy text with the plan's new actions appended under `actions:`. */
@@ -60,8 +71,10 @@ export function mergePolicy(text: string, plan: InitPlan, file: string): string 
   const added = plan.tools.filter((t) => t.addAction);
   const hosted = (plan.hosted ?? []).filter((h) => h.addAction);
   const computed = (plan.computed ?? []).filter((c) => c.addAction);
+  const doors = [...(plan.sandbox ?? []), ...(plan.handoffs ?? [])].filter((d) => d.addAction);
+  const mcpTools = (plan.mcpTools ?? []).filter((t) => t.addAction);
   const doc = parse(text, file);
-  if (!doc || added.length + hosted.length + computed.length === 0) return text;
+  if (!doc || added.length + hosted.length + computed.length + doors.length + mcpTools.length === 0) return text;
   let actions = doc.get('actions');
   if (!isMap(actions)) {
     actions = new YAMLMap();
@@ -87,6 +100,19 @@ export function mergePolicy(text: string, plan: InitPlan, file: string): string 
     key.commentBefore = ` the tools the tool() at ${computedWhere(c)} makes (their names computed; added by init --force)`;
     map.add(doc.createPair(key, value));
   }
+  for (const door of doors) {
+    const value = doc.createNode({ decision: door.decision }) as YAMLMap;
+    const key = doc.createNode(door.action);
+    const what = (plan.sandbox ?? []).includes(door) ? `sandbox tool ${JSON.stringify(door.name)}` : `handoff to agent ${JSON.stringify(door.name)}`;
+    key.commentBefore = ` ${what} at ${door.places.map((p) => `${p.file}:${p.line}`).join(', ')} (added by init --force)`;
+    map.add(doc.createPair(key, value));
+  }
+  for (const t of mcpTools) {
+    const value = doc.createNode({ decision: 'approve' }) as YAMLMap;
+    const key = doc.createNode(t.action);
+    key.commentBefore = ` tool ${JSON.stringify(t.tool)} of MCP server ${JSON.stringify(t.server)} (${t.source}; added by init --force)`;
+    map.add(doc.createPair(key, value));
+  }
   return doc.toString();
 }
 
@@ -95,7 +121,10 @@ export function mergeManifest(text: string, plan: InitPlan, file: string): strin
   const doc = parse(text, file);
   const hosted = plan.hosted ?? [];
   const computed = plan.computed ?? [];
-  if (!doc || plan.tools.length + hosted.length + computed.length === 0) return text;
+  const sandbox = plan.sandbox ?? [];
+  const handoffs = plan.handoffs ?? [];
+  const mcpTools = plan.mcpTools ?? [];
+  if (!doc || plan.tools.length + hosted.length + computed.length + sandbox.length + handoffs.length + mcpTools.length === 0) return text;
   let tools = doc.get('tools');
   if (!isSeq(tools)) {
     tools = new YAMLSeq();
@@ -118,6 +147,24 @@ export function mergeManifest(text: string, plan: InitPlan, file: string): strin
     const entry = doc.createNode({ tool: { at: c.file, ...(c.in !== undefined ? { in: c.in } : {}), names: '*' }, action: c.action }) as YAMLMap;
     (entry.get('tool') as YAMLMap).flow = true;
     entry.commentBefore = ` ${computedEntry(c).comment} (added by init --force)`;
+    seq.add(entry);
+  }
+  for (const [kind, doors] of [
+    ['sandbox', sandbox],
+    ['handoff', handoffs],
+  ] as const) {
+    for (const door of doors) {
+      const ref = kind === 'sandbox' ? { tool: door.name } : { to: door.name };
+      const entry = doc.createNode({ [kind]: ref, action: door.action }) as YAMLMap;
+      (entry.get(kind) as YAMLMap).flow = true;
+      entry.commentBefore = ` ${kind === 'sandbox' ? 'a SandboxAgent capability tool' : 'a handoff'} at ${door.places.map((p) => `${p.file}:${p.line}`).join(', ')} (added by init --force)`;
+      seq.add(entry);
+    }
+  }
+  for (const t of mcpTools) {
+    const entry = doc.createNode({ mcp: { server: t.server, tool: t.tool }, action: t.action }) as YAMLMap;
+    (entry.get('mcp') as YAMLMap).flow = true;
+    entry.commentBefore = ` MCP server ${JSON.stringify(t.server)}: ${t.source} (added by init --force)`;
     seq.add(entry);
   }
   return doc.toString();

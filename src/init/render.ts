@@ -1,8 +1,10 @@
 import { toJavaScript, type OutputKind } from '../generate/javascript.js';
 import { isRealtimeEntry } from '../scan/realtime.js';
 import { sdkToolName } from '../runtime/tool-name.js';
-import type { RepoScan } from '../scan/types.js';
+import type { McpServerLaunch, RepoScan } from '../scan/types.js';
 import { hostedLabelsOf } from '../scan/names.js';
+import { doorManifestLines, doorPolicyLines, planDoors, type FoundDoor, type PlannedDoor } from './doors.js';
+import type { McpToolsFound } from './mcp-tools.js';
 import { DEFAULT_IDENTITY, identitySource, type IdentityProposal } from './identity.js';
 
 /** One SDK tool name found in the repo, with every place it is declared. */
@@ -33,6 +35,18 @@ export interface PlannedTool extends FoundTool {
 export interface FoundServer {
   name: string;
   places: Array<{ file: string; line: number }>;
+  /** An MCP server's literal launch options (the first place that has them): init links it to a definition, or asks it. */
+  launch?: McpServerLaunch;
+}
+
+/** A tool of an MCP server init can name (its registrations in the repo, or the server's own listing), to map. */
+export interface PlannedMcpTool {
+  server: string;
+  tool: string;
+  action: string;
+  addAction: boolean;
+  /** Where init read the tool (`src/mcp/server.ts:12`, `listed by starting it`). */
+  source: string;
 }
 
 /** A hosted MCP server to map: every call it asks to approve is one action. */
@@ -51,12 +65,19 @@ export interface InitPlan {
    * time, so init proposes the entries' shape in a comment instead of guessing tool names.
    */
   mcpServers?: FoundServer[];
+  /** Tools of MCP servers init can name (issue 35): a `- mcp: { server, tool }` entry and an action each. */
+  mcpTools?: PlannedMcpTool[];
   /** Calls whose name is not a literal that init does not map (an agent tool, a hosted MCP server with no label it can read). */
   unnamed: Array<{ file: string; line: number; reason?: string; what?: string; container?: string }>;
   /** tool() calls whose name the code computes: mapped by their place. */
   computed?: PlannedComputed[];
   /** Tool names the manifest already maps (kept as they are). */
   kept: string[];
+  /** SandboxAgent capability tools (`- sandbox: { tool }`) and handoffs (`- handoff: { to }`) to map (init/doors.ts). */
+  sandbox?: PlannedDoor[];
+  handoffs?: PlannedDoor[];
+  /** SandboxAgents whose tools init cannot list (a custom capability, configureTools). */
+  sandboxUnlisted?: Array<{ file: string; line: number; reason: string }>;
   /**
    * Tools left unmapped because the SDK gives them the same name as a tool mapped before them
    * (`send email` and `send_email` are both `send_email`): the manifest refuses such a pair.
@@ -89,7 +110,25 @@ export interface ExistingSetup {
   mcpMapped?: ReadonlySet<string>;
   /** The places `tool: { at, in }` entries map. */
   computedSites?: ReadonlyArray<{ file: string; in?: string }>;
+  /** Capability tools a `sandbox` entry maps, and handoff targets a `handoff` entry maps. */
+  sandboxMapped?: ReadonlySet<string>;
+  handoffMapped?: ReadonlySet<string>;
+  /** `server` NUL `tool` of each `mcp` entry */
+  mcpToolsMapped?: ReadonlySet<string>;
 }
+
+/** The doors init finds besides tools: MCP servers (and their tools), SandboxAgent capability tools, handoffs. */
+export interface FoundDoors {
+  hosted: FoundServer[];
+  mcp: FoundServer[];
+  mcpTools?: readonly McpToolsFound[];
+  sandbox?: FoundDoor[];
+  handoffs?: FoundDoor[];
+  sandboxUnlisted?: Array<{ file: string; line: number; reason: string }>;
+}
+
+/** The key of an MCP tool in `ExistingSetup.mcpToolsMapped`. */
+export const mcpToolKey = (server: string, tool: string): string => `${server}\u0000${tool}`;
 
 const NOTHING: ExistingSetup = { actions: new Set(), mapped: new Map() };
 
@@ -194,16 +233,19 @@ export function realtimeUse(tools: Array<Pick<FoundTool, 'places'>>): 'realtime'
 export function findServers(scan: RepoScan): { hosted: FoundServer[]; mcp: FoundServer[] } {
   const hosted = new Map<string, FoundServer>();
   const mcp = new Map<string, FoundServer>();
-  const add = (into: Map<string, FoundServer>, name: string, place: { file: string; line: number }) => {
-    const found = into.get(name) ?? { name, places: [] };
+  const add = (into: Map<string, FoundServer>, name: string, place: { file: string; line: number }, launch?: McpServerLaunch) => {
+    const found: FoundServer = into.get(name) ?? { name, places: [] };
     if (!found.places.some((p) => p.file === place.file && p.line === place.line)) found.places.push(place);
+    if (launch && !found.launch) found.launch = launch;
     into.set(name, found);
   };
   const files = [...scan.files].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
   for (const file of files) {
     for (const call of file.hostedMcpCalls) for (const label of hostedLabelsOf(call)) add(hosted, label, { file: file.file, line: call.span.line });
-    for (const list of file.mcpServerLists ?? []) {
-      for (const element of list.elements) if (element.serverName !== undefined) add(mcp, element.serverName, { file: file.file, line: element.span.line });
+    // the servers of `mcpServers`, and those whose tools getAllMcpTools / mcpToFunctionTool convert
+    const elements = [...(file.mcpServerLists ?? []).flatMap((l) => l.elements), ...(file.sdkFactoryCalls ?? []).flatMap((c) => c.mcpServers ?? [])];
+    for (const element of elements) {
+      if (element.serverName !== undefined) add(mcp, element.serverName, { file: file.file, line: element.span.line }, element.launch);
     }
   }
   return { hosted: [...hosted.values()], mcp: [...mcp.values()] };
@@ -236,7 +278,7 @@ export function actionIdFor(toolName: string): string {
 export function planActions(
   found: { tools: FoundTool[]; unnamed: InitPlan['unnamed'] },
   existing: ExistingSetup = NOTHING,
-  servers: { hosted: FoundServer[]; mcp: FoundServer[] } = { hosted: [], mcp: [] },
+  servers: FoundDoors = { hosted: [], mcp: [] },
 ): InitPlan {
   const taken = new Set<string>(existing.actions);
   const kept: string[] = [];
@@ -287,15 +329,25 @@ export function planActions(
     taken.add(action);
     hosted.push({ ...server, action, addAction: true });
   }
-  const mcpServers = servers.mcp.filter((s) => !existing.mcpMapped?.has(s.name));
+  const mcpTools = planMcpTools(servers.mcp, servers.mcpTools ?? [], existing, taken);
+  const named = new Set(mcpTools.map((t) => t.server));
+  // a server whose tools init named (or that is mapped already) gets no commented example
+  const mcpServers = servers.mcp.filter(
+    (s) => !existing.mcpMapped?.has(s.name) && !named.has(s.name) && !(servers.mcpTools ?? []).some((f) => f.server === s.name),
+  );
+  const doors = planDoors(servers, existing, taken, kept);
   const { computed, unnamed } = planComputed(found.unnamed, existing, taken);
   return {
     tools,
     unnamed,
     ...(computed.length > 0 ? { computed } : {}),
     kept,
+    ...(doors.sandbox.length > 0 ? { sandbox: doors.sandbox } : {}),
+    ...(doors.handoffs.length > 0 ? { handoffs: doors.handoffs } : {}),
+    ...((servers.sandboxUnlisted ?? []).length > 0 ? { sandboxUnlisted: servers.sandboxUnlisted } : {}),
     ...(hosted.length > 0 ? { hosted } : {}),
     ...(mcpServers.length > 0 ? { mcpServers } : {}),
+    ...(mcpTools.length > 0 ? { mcpTools } : {}),
     ...(clashes.length > 0 ? { clashes } : {}),
   };
 }
@@ -342,6 +394,23 @@ function planComputed(
   return { computed, unnamed: left };
 }
 
+/** One action per MCP tool init can name and the manifest does not map yet: `<server>.<tool>`, at `decision: approve`. */
+function planMcpTools(clients: readonly FoundServer[], found: readonly McpToolsFound[], existing: ExistingSetup, taken: Set<string>): PlannedMcpTool[] {
+  const out: PlannedMcpTool[] = [];
+  for (const f of found) {
+    if (!clients.some((c) => c.name === f.server)) continue;
+    for (const tool of f.tools) {
+      if (existing.mcpToolsMapped?.has(mcpToolKey(f.server, tool))) continue;
+      const base = `${actionIdFor(f.server)}.${actionIdFor(tool)}`;
+      let action = base;
+      for (let n = 2; taken.has(action); n++) action = `${base}_${n}`;
+      taken.add(action);
+      out.push({ server: f.server, tool, action, addAction: true, source: f.source });
+    }
+  }
+  return out;
+}
+
 /** YAML scalar: plain when unambiguous, else double-quoted (JSON strings are valid YAML). */
 export function yamlString(value: string): string {
   return /^[A-Za-z_][A-Za-z0-9_./-]*$/.test(value) && !/^(true|false|null|yes|no|on|off|y|n|~)$/i.test(value) ? value : JSON.stringify(value);
@@ -370,7 +439,10 @@ export function renderPolicy(plan: InitPlan): string {
   const added = plan.tools.filter((t) => t.addAction);
   const hosted = (plan.hosted ?? []).filter((h) => h.addAction);
   const computed = (plan.computed ?? []).filter((c) => c.addAction);
-  if (added.length === 0 && hosted.length === 0 && computed.length === 0) lines[lines.length - 1] = 'actions: {}';
+  const doors = doorPolicyLines(plan, yamlString);
+  const mcpTools = (plan.mcpTools ?? []).filter((t) => t.addAction);
+  if (added.length === 0 && hosted.length === 0 && computed.length === 0 && doors.length === 0 && mcpTools.length === 0)
+    lines[lines.length - 1] = 'actions: {}';
   for (const tool of added) {
     lines.push(
       tool.kind === 'agent'
@@ -388,6 +460,11 @@ export function renderPolicy(plan: InitPlan): string {
     lines.push(`  # the tools the tool() at ${computedWhere(c)} makes (their names computed)`);
     lines.push(`  ${yamlString(c.action)}:`, '    decision: approve');
   }
+  for (const t of mcpTools) {
+    lines.push(`  # tool ${JSON.stringify(t.tool)} of MCP server ${JSON.stringify(t.server)} (${t.source})`);
+    lines.push(`  ${yamlString(t.action)}:`, '    decision: approve');
+  }
+  lines.push(...doors);
   return `${lines.join('\n')}\n`;
 }
 
@@ -412,7 +489,14 @@ export function renderManifest(plan: InitPlan, paths: { output: string; control:
     'policy: ctrlrun.yaml',
     `output: ${yamlString(paths.output)}`,
     `control: ${yamlString(paths.control)}`,
-    plan.tools.length === 0 && (plan.hosted ?? []).length === 0 && (plan.computed ?? []).length === 0 ? 'tools: []' : 'tools:',
+    plan.tools.length === 0 &&
+    (plan.hosted ?? []).length === 0 &&
+    (plan.mcpTools ?? []).length === 0 &&
+    (plan.sandbox ?? []).length === 0 &&
+    (plan.handoffs ?? []).length === 0 &&
+    (plan.computed ?? []).length === 0
+      ? 'tools: []'
+      : 'tools:',
   ];
   for (const tool of plan.tools) {
     lines.push(`  # ${where(tool)}`, `  - tool: ${yamlString(tool.name)}`, `    action: ${yamlString(tool.action)}`);
@@ -428,6 +512,13 @@ export function renderManifest(plan: InitPlan, paths: { output: string; control:
     const e = computedEntry(c);
     lines.push(`  # ${e.comment}`, `  - ${e.head}`, `    action: ${yamlString(c.action)}`);
   }
+  for (const t of plan.mcpTools ?? []) {
+    lines.push(
+      `  # MCP server ${JSON.stringify(t.server)}: ${t.source}`,
+      `  - mcp: { server: ${yamlString(t.server)}, tool: ${yamlString(t.tool)} }`,
+      `    action: ${yamlString(t.action)}`,
+    );
+  }
   for (const place of plan.unnamed) {
     lines.push(`  # not mapped: the ${place.what ?? 'tool()'} at ${place.file}:${place.line} has no literal name`);
   }
@@ -436,6 +527,7 @@ export function renderManifest(plan: InitPlan, paths: { output: string; control:
       `  # not mapped: tool ${JSON.stringify(tool.name)} at ${where(tool)} is ${sdkToolName(tool.name)} to the model, as ${JSON.stringify(tool.sameAs)} is: rename one`,
     );
   }
+  lines.push(...doorManifestLines(plan, yamlString));
   lines.push(...mcpServerComments(plan));
   return `${lines.join('\n')}\n`;
 }

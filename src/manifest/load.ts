@@ -21,10 +21,22 @@ export const MAX_MANIFEST_BYTES = 256 * 1024;
 export const MANIFEST_DEFAULTS = { policy: 'ctrlrun.yaml', output: 'src/ctrlrun.generated.ts', control: 'src/ctrlrun.control.ts' } as const;
 
 const TOP_KEYS = ['schema', 'policy', 'output', 'control', 'tools'];
-const TOOL_KEYS = ['tool', 'mcp', 'hosted_mcp', 'action'];
+const TOOL_KEYS = ['tool', 'mcp', 'hosted_mcp', 'sandbox', 'handoff', 'action'];
+const TOOL_KINDS = ['tool', 'mcp', 'hosted_mcp', 'sandbox', 'handoff'] as const;
+type ToolKind = (typeof TOOL_KINDS)[number];
 const MCP_KEYS = ['server', 'tool'];
 const HOSTED_MCP_KEYS = ['server_label'];
 const COMPUTED_KEYS = ['at', 'in', 'names'];
+const SANDBOX_KEYS = ['tool', 'agent'];
+const HANDOFF_KEYS = ['to'];
+/** What each mapping kind's value is, for messages. */
+const REF_SHAPE: Record<Exclude<ToolKind, 'tool'>, string> = {
+  mcp: 'a mapping `{ server: <name>, tool: <name> }`',
+  hosted_mcp: 'a mapping `{ server_label: <label> }`',
+  sandbox: 'a mapping `{ tool: <capability tool name> }` (and `agent: <SandboxAgent name>` for one agent only)',
+  handoff: 'a mapping `{ to: <the name of the agent handed to> }`',
+};
+const REF_KEYS: Record<Exclude<ToolKind, 'tool'>, string[]> = { mcp: MCP_KEYS, hosted_mcp: HOSTED_MCP_KEYS, sandbox: SANDBOX_KEYS, handoff: HANDOFF_KEYS };
 /** TypeScript, or JavaScript (with a `.d.ts` beside it) for projects without TypeScript. */
 const OUTPUT_EXTENSIONS = ['.ts', '.mts', '.cts', '.js', '.mjs', '.cjs'];
 const CONTROL_EXTENSIONS = ['.ts', '.mts', '.cts', '.js', '.mjs', '.cjs'];
@@ -199,19 +211,19 @@ class ManifestReader {
     const sanitized = new Map<string, { loc: SourceLocation; name: string }>();
     const computedSites: Array<{ site: ToolSite; loc: SourceLocation }> = [];
     for (const item of items) {
-      const body = r.map(item.node, item.at, item.path, 'a mapping (`tool:` or `mcp:` or `hosted_mcp:`, and `action:`)');
+      const body = r.map(item.node, item.at, item.path, 'a mapping (`tool:`, `mcp:`, `hosted_mcp:`, `sandbox:` or `handoff:`, and `action:`)');
       if (body === undefined) continue;
       const fields = r.entries(body, item.path);
       this.closed(fields, TOOL_KEYS, 'a tool entry');
       const byKey = new Map(fields.map((f) => [f.key, f]));
-      const kinds = (['tool', 'mcp', 'hosted_mcp'] as const).filter((k) => byKey.has(k));
+      const kinds = TOOL_KINDS.filter((k) => byKey.has(k));
       if (kinds.length === 0) {
         r.errorAt(
           item.at,
           item.path,
           'missing-tool',
           'the entry names no tool',
-          'add `tool: <name>` (an SDK tool), `mcp: { server, tool }` or `hosted_mcp: { server_label }`',
+          'add `tool: <name>` (an SDK tool), `mcp: { server, tool }`, `hosted_mcp: { server_label }`, `sandbox: { tool }` or `handoff: { to }`',
         );
       } else if (kinds.length > 1) {
         const second = byKey.get(kinds[1]!)!;
@@ -297,7 +309,7 @@ class ManifestReader {
     return readComputedTool(this.r, e, path.dirname(this.absFile));
   }
 
-  private readToolRef(kind: 'tool' | 'mcp' | 'hosted_mcp', e: Entry): { key: string; what: string; value: Record<string, unknown> } | undefined {
+  private readToolRef(kind: ToolKind, e: Entry): { key: string; what: string; value: Record<string, unknown> } | undefined {
     const r = this.r;
     if (kind === 'tool' && e.value !== null && isMap(e.value)) return this.readComputed(e);
     if (kind === 'tool') {
@@ -305,10 +317,10 @@ class ManifestReader {
       if (name === undefined) return undefined;
       return { key: `tool\0${name}`, what: `tool \`${name}\``, value: { kind: 'function', tool: name } };
     }
-    const map = r.map(e.value, e.at, e.path, kind === 'mcp' ? 'a mapping `{ server: <name>, tool: <name> }`' : 'a mapping `{ server_label: <label> }`');
+    const map = r.map(e.value, e.at, e.path, REF_SHAPE[kind]);
     if (map === undefined) return undefined;
     const fields = r.entries(map, e.path);
-    this.closed(fields, kind === 'mcp' ? MCP_KEYS : HOSTED_MCP_KEYS, `\`${kind}\``);
+    this.closed(fields, REF_KEYS[kind], `\`${kind}\``);
     const byKey = new Map(fields.map((f) => [f.key, f]));
     const need = (key: string, what: string): string | undefined => {
       const f = byKey.get(key);
@@ -323,6 +335,22 @@ class ManifestReader {
       const tool = need('tool', 'MCP tool name');
       if (server === undefined || tool === undefined) return undefined;
       return { key: `mcp\0${server}\0${tool}`, what: `MCP tool \`${tool}\` of server \`${server}\``, value: { kind: 'mcp', server, tool } };
+    }
+    if (kind === 'sandbox') {
+      const tool = need('tool', 'capability tool name');
+      const agent = byKey.has('agent') ? need('agent', 'SandboxAgent name') : undefined;
+      if (tool === undefined || (byKey.has('agent') && agent === undefined)) return undefined;
+      const of = agent === undefined ? 'of every SandboxAgent' : `of SandboxAgent \`${agent}\``;
+      return {
+        key: `sandbox\0${agent === undefined ? '*' : `=${agent}`}\0${tool}`,
+        what: `sandbox tool \`${tool}\` ${of}`,
+        value: agent === undefined ? { kind: 'sandbox', tool } : { kind: 'sandbox', tool, agent },
+      };
+    }
+    if (kind === 'handoff') {
+      const to = need('to', 'name of the agent handed to');
+      if (to === undefined) return undefined;
+      return { key: `handoff\0${to}`, what: `the handoff to agent \`${to}\``, value: { kind: 'handoff', to } };
     }
     const label = need('server_label', 'hosted MCP server label');
     if (label === undefined) return undefined;

@@ -26,7 +26,11 @@ export type ManifestTool =
    */
   | { kind: 'computed'; at: ToolSite; names: string; action: string; loc: SourceLocation }
   | { kind: 'mcp'; server: string; tool: string; action: string; loc: SourceLocation }
-  | { kind: 'hosted_mcp'; serverLabel: string; action: string; loc: SourceLocation };
+  | { kind: 'hosted_mcp'; serverLabel: string; action: string; loc: SourceLocation }
+  /** A capability tool of SandboxAgents (`sandbox: { tool, agent? }`): of every SandboxAgent, or only of the one named `agent`. */
+  | { kind: 'sandbox'; tool: string; agent?: string; action: string; loc: SourceLocation }
+  /** A handoff to the agent named `to` (`handoff: { to }`). */
+  | { kind: 'handoff'; to: string; action: string; loc: SourceLocation };
 
 /**
  * Where a `tool()` call with a computed name is: a repo-relative file (`/` separated), and the

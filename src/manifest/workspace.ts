@@ -1,6 +1,7 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { type Dirent, existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { findManifest, MANIFEST_FILE } from './find.js';
+import { readRegularText } from '../safe-read.js';
 
 /*
  * A workspace root (npm/yarn `workspaces` in package.json, pnpm's pnpm-workspace.yaml): CI runs
@@ -12,9 +13,9 @@ import { findManifest, MANIFEST_FILE } from './find.js';
 /** The workspace's package patterns (`packages/*`, `!packages/legacy`) of `dir`; undefined when it is no workspace root. */
 export function workspacePatterns(dir: string): string[] | undefined {
   const pnpm = path.join(dir, 'pnpm-workspace.yaml');
-  if (existsSync(pnpm)) return pnpmPackages(readFileSync(pnpm, 'utf8'));
+  if (existsSync(pnpm)) return pnpmPackages(readRegularText(pnpm));
   try {
-    const pkg = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as { workspaces?: unknown };
+    const pkg = JSON.parse(readRegularText(path.join(dir, 'package.json'))) as { workspaces?: unknown };
     const list = Array.isArray(pkg.workspaces) ? pkg.workspaces : (pkg.workspaces as { packages?: unknown } | undefined)?.packages;
     return Array.isArray(list) ? list.filter((p): p is string => typeof p === 'string') : undefined;
   } catch {
@@ -108,27 +109,23 @@ export function nestedPackages(root: string, maxDepth = 4): string[] {
 
 /**
  * Every directory below `root` with a package.json, in walk order (sorted names, depth first),
- * `root` itself left out: absolute and relative (`/`-separated). Never into node_modules or a dot
- * folder; an unreadable directory is passed over.
+ * `root` itself left out: absolute and relative (`/`-separated). Never into node_modules, a dot
+ * folder or a symbolic link (git lists a link, not what it points to: a link to `..` or out of the
+ * repository would bring another tree, or the same one again); an unreadable directory is passed over.
  */
 function packageDirs(root: string, maxDepth: number): Array<{ abs: string; rel: string }> {
   const found: Array<{ abs: string; rel: string }> = [];
   const walk = (dir: string, rel: string, depth: number) => {
     if (depth > maxDepth) return;
-    let entries: string[];
+    let entries: Dirent[];
     try {
-      entries = readdirSync(dir);
+      entries = readdirSync(dir, { withFileTypes: true });
     } catch {
       return;
     }
-    for (const name of entries.sort()) {
+    for (const name of entries.flatMap((e) => (e.isDirectory() ? [e.name] : [])).sort()) {
       if (SKIP.has(name) || name.startsWith('.')) continue;
       const abs = path.join(dir, name);
-      try {
-        if (!statSync(abs).isDirectory()) continue;
-      } catch {
-        continue;
-      }
       const childRel = rel === '' ? name : `${rel}/${name}`;
       if (existsSync(path.join(abs, 'package.json'))) found.push({ abs, rel: childRel });
       walk(abs, childRel, depth + 1);

@@ -1,19 +1,23 @@
 /**
- * Dead and dangerous rules, found statically with a proof sketch or a witness call: a rule no call
- * can reach because an earlier one matches every call it matches (`shadowed-rule`), a rule whose
- * conditions cannot all hold (`contradictory-conditions`), an action with an effect whose rules allow
- * every call (`allow-all-action`). Each claim is checked against the runtime's decision (decider.ts)
- * on the witness calls before it is reported, so a finding is never a guess of this module alone.
+ * Dead and dangerous rules, found by the decision procedure diff uses (src/policy/exact/reach.ts),
+ * each with a witness call: a rule no call reaches because earlier rules, alone or together (and
+ * within the tool's schema), match every call it matches (`shadowed-rule`), a rule whose conditions
+ * cannot all hold (`contradictory-conditions`), an action with an effect whose rules allow every call
+ * (`allow-all-action`). Each dead rule is reported once, and each example is decided by the
+ * runtime's own decision (decider.ts) before it is shown.
  */
 import type { Diagnostic } from '../diagnostics.js';
 import type { ActionSchemas, ToolSchema } from '../generate/tool-schemas.js';
-import { holds, isInteger, jsonEqual } from '../policy/evaluate.js';
-import type { Condition, Operand, Policy, PolicyAction, Rule, SourceLocation } from '../policy/types.js';
+import { argsAt } from '../policy/exact/compare.js';
+import { actionReach } from '../policy/exact/reach.js';
+import type { Condition, Policy, PolicyAction, Rule, SourceLocation } from '../policy/types.js';
+import type { CallDecision } from '../runtime/types.js';
+import { argSchemas } from './arg-schemas.js';
 import { createDecider, type Decider } from './decider.js';
 import { matchedRule } from './run-tests.js';
 import { SCHEMA_FINDING_IDS, schemaFindings, type SchemaAnalysisOptions, type SchemaFindingId } from './schema-analysis.js';
 import { showValue } from './show.js';
-import { argumentCandidates, baseCall, satisfyingCalls, schemaCandidates, type WitnessArgs } from './witness.js';
+import { baseCall, schemaCandidates, type WitnessArgs } from './witness.js';
 
 export const POLICY_FINDING_IDS = ['shadowed-rule', 'contradictory-conditions', 'allow-all-action', ...SCHEMA_FINDING_IDS] as const;
 export type PolicyFindingId = (typeof POLICY_FINDING_IDS)[number];
@@ -27,142 +31,99 @@ export interface PolicyFinding {
   hint: string;
 }
 
-const DATA_SCOPE = 'data_scope';
-
 function when(rule: Rule): string {
   return rule.when.length === 0 ? 'no conditions' : rule.when.map((c) => `${c.key}: ${showValue(c.value)}`).join(', ');
 }
 
-/** The integers an argument's comparisons allow: [lo, hi] (null: unbounded), as bigints. */
-function interval(conditions: readonly Condition[]): { lo: bigint | null; hi: bigint | null } {
-  let lo: bigint | null = null;
-  let hi: bigint | null = null;
-  for (const c of conditions) {
-    if (!isInteger(c.value)) continue;
-    const v = BigInt(c.value);
-    if (c.op === 'gte' || c.op === 'gt') {
-      const b = c.op === 'gt' ? v + 1n : v;
-      lo = lo === null || b > lo ? b : lo;
-    }
-    if (c.op === 'lte' || c.op === 'lt') {
-      const b = c.op === 'lt' ? v - 1n : v;
-      hi = hi === null || b < hi ? b : hi;
-    }
-  }
-  return { lo, hi };
-}
-
-const COMPARISONS = new Set(['lt', 'lte', 'gt', 'gte']);
-
-/**
- * Whether every value satisfying `given` (one argument's conditions of a later rule) satisfies `c`
- * (a condition of an earlier rule on the same argument). Sound, not complete: false when unsure.
- */
-function implies(given: readonly Condition[], c: Condition): boolean {
-  if (given.some((g) => g.key === c.key && jsonEqual(g.value, c.value))) return true;
-  // a finite set of values: each must satisfy c
-  const finite = given.find((g) => g.op === 'eq' || g.op === 'in');
-  if (finite) {
-    const values = finite.op === 'eq' ? [finite.value] : Array.isArray(finite.value) ? finite.value : [];
-    return values.filter((v) => given.every((g) => holds(g, v))).every((v) => holds(c, v));
-  }
-  if (COMPARISONS.has(c.op) && isInteger(c.value) && given.some((g) => COMPARISONS.has(g.op))) {
-    const { lo, hi } = interval(given);
-    const v = BigInt(c.value);
-    if (c.op === 'gte') return lo !== null && lo >= v;
-    if (c.op === 'gt') return lo !== null && lo > v;
-    if (c.op === 'lte') return hi !== null && hi <= v;
-    return hi !== null && hi < v;
-  }
-  // `x_neq: v` holds for every present x other than v: implied by any condition v fails
-  if (c.op === 'neq') return given.some((g) => !holds(g, c.value as Operand));
-  return false;
-}
-
-/** An earlier rule whose conditions every call matching `rule` satisfies (so `rule` is never reached). */
-function shadowingRule(action: PolicyAction, rule: Rule): Rule | undefined {
-  for (const earlier of action.rules) {
-    if (earlier.index >= rule.index) break;
-    const covered = earlier.when.every((c) => {
-      if (c.arg === DATA_SCOPE) return rule.when.some((g) => g.key === c.key && jsonEqual(g.value, c.value));
-      const given = rule.when.filter((g) => g.arg === c.arg);
-      return given.length > 0 && implies(given, c);
-    });
-    if (covered) return earlier;
-  }
-  return undefined;
-}
-
-/** Per argument, whether the rule's conditions on it can all hold; the first argument that cannot. */
-function contradiction(rule: Rule, candidates: ReturnType<typeof argumentCandidates>): { arg: string; conditions: Condition[] } | undefined {
+/** The first argument whose conditions in `rule` no value satisfies together (the procedure found the rule unsatisfiable). */
+function contradiction(action: PolicyAction, rule: Rule): { arg: string; conditions: Condition[] } | undefined {
   const byArg = new Map<string, Condition[]>();
-  for (const c of rule.when) if (c.arg !== DATA_SCOPE) byArg.set(c.arg, [...(byArg.get(c.arg) ?? []), c]);
+  for (const c of rule.when) byArg.set(c.arg, [...(byArg.get(c.arg) ?? []), c]);
   for (const [arg, conditions] of byArg) {
-    const { lo, hi } = interval(conditions);
-    const empty = lo !== null && hi !== null && lo > hi;
-    // the candidates hold each comparison's boundary and neighbours and each eq/in value: when the
-    // conditions can hold together, one of them satisfies all
-    const noCandidate = !(candidates.get(arg) ?? []).some((v) => typeof v !== 'symbol' && conditions.every((c) => holds(c, v)));
-    if (empty || noCandidate) return { arg, conditions };
+    const alone: PolicyAction = { ...action, rules: [{ ...rule, index: 0, when: conditions }] };
+    if (!actionReach(action.id, { policy: EMPTY_POLICY, action: alone }, undefined).rules[0]!.matching) return { arg, conditions };
   }
   return undefined;
 }
 
+/** A policy of no action: the rules' reach reads nothing else of it. */
+const EMPTY_POLICY: Policy = { schemaVersion: 8, mode: 'enforce', controls: {}, actions: {}, hash: '', file: '' };
+
+function contradictory(action: PolicyAction, rule: Rule): PolicyFinding {
+  const found = contradiction(action, rule);
+  const what = found
+    ? `no value of \`${found.arg}\` satisfies ${found.conditions.map((c) => `${c.key}: ${showValue(c.value)}`).join(' and ')} at once`
+    : `no call satisfies ${when(rule)} at once`;
+  return {
+    ruleId: 'contradictory-conditions',
+    action: action.id,
+    rule: rule.index,
+    loc: rule.loc,
+    message: `rule ${rule.index} of ${action.id} can never match: ${what} (rules compare type-strictly; lt/lte/gt/gte hold only for integers)`,
+    hint: found ? `fix the bounds of \`${found.arg}\`, or delete the rule` : 'fix the conditions, or delete the rule',
+  };
+}
+
+interface Shadowing {
+  earlier: number[];
+  example: WitnessArgs;
+  decided: CallDecision;
+  /** The tool's schema, when it (not the rules alone) makes the earlier rules take every call. */
+  schema?: ToolSchema | undefined;
+}
+
+function shadowed(action: PolicyAction, rule: Rule, s: Shadowing): PolicyFinding {
+  const rules = s.earlier.map((j) => `${j} (${action.rules[j]!.decision} when ${when(action.rules[j]!)})`);
+  const by = rules.length === 1 ? `rule ${rules[0]}` : `rules ${rules.slice(0, -1).join(', ')} and ${rules[rules.length - 1]} together`;
+  const within = s.schema
+    ? ` within the parameter schema of tool${s.schema.tools.length === 1 ? '' : 's'} ${s.schema.tools.map((t) => `\`${t}\``).join(', ')}`
+    : '';
+  const catchAll = rule.when.length === 0 || s.earlier.some((j) => action.rules[j]!.when.length === 0);
+  return {
+    ruleId: 'shadowed-rule',
+    action: action.id,
+    rule: rule.index,
+    loc: rule.loc,
+    message: `rule ${rule.index} of ${action.id} (${rule.decision} when ${when(rule)}) is never reached${within}: every call it matches is matched first by ${by}; e.g. ${showValue(s.example)} is decided ${s.decided.decision} by ${s.decided.reason}`,
+    hint: catchAll
+      ? 'move the catch-all rule last, or delete the rules after it'
+      : rules.length === 1
+        ? `move rule ${rule.index} above rule ${s.earlier[0]} if it is the exception, or delete it`
+        : `move rule ${rule.index} above the rules that take its calls if it is the exception, or delete it`,
+  };
+}
+
 /**
- * No witness call satisfying `rule` is decided by it (the runtime's own decision agrees with the
- * claim): the first such call as the example; undefined when one is decided by it. Under a schema
- * the calls are built of values it accepts, and `null` says none satisfies the rule: the schema,
- * not the earlier rule, keeps it from matching, and a call the runtime would refuse before the
- * rules is no example of shadowing.
+ * Each dead rule once, by the decision procedure: conditions no call satisfies
+ * (`contradictory-conditions`), none within the tool's schema (left to `impossible-condition`, which
+ * names the condition), or calls all taken by earlier rules, alone or together, within the schema
+ * (`shadowed-rule`, its example call confirmed by the runtime's own decision).
  */
-function unreachedByWitnesses(action: PolicyAction, rule: Rule, decider: Decider, schema: ToolSchema | undefined): WitnessArgs | null | undefined {
-  const candidates = schemaCandidates([action], schema);
-  const labels = new Map(action.data ?? []);
-  let example: WitnessArgs | undefined;
-  for (const s of satisfyingCalls(rule, candidates, labels)) {
-    const args = baseCall(s, [action], candidates, schema);
-    example ??= args;
-    if (matchedRule(decider.decide({ action: action.id, args })) === rule.index) return undefined;
+function deadRules(action: PolicyAction, lazy: () => Decider, only: ReadonlySet<PolicyFindingId>, schema?: ToolSchema): PolicyFinding[] {
+  if (!only.has('contradictory-conditions') && !only.has('shadowed-rule')) return [];
+  const out: PolicyFinding[] = [];
+  const side = { policy: EMPTY_POLICY, action };
+  const free = actionReach(action.id, side, undefined);
+  const within = schema ? actionReach(action.id, side, argSchemas(schema.params)) : free;
+  for (const rule of action.rules) {
+    const r = within.rules[rule.index]!;
+    if (!free.rules[rule.index]!.matching) {
+      if (only.has('contradictory-conditions')) out.push(contradictory(action, rule));
+      continue;
+    }
+    // no call within the schema satisfies it: the schema, not an earlier rule, keeps it from matching
+    if (!r.matching || r.reached || !only.has('shadowed-rule')) continue;
+    const example = argsAt(within.model, r.matching);
+    const decided = lazy().decide({ action: action.id, args: example });
+    // the claim checked against the runtime's own decision: a call it decides is no shadowing
+    if (matchedRule(decided) === rule.index) continue;
+    out.push(shadowed(action, rule, { earlier: r.earlier, example, decided, schema: free.rules[rule.index]!.reached ? schema : undefined }));
   }
-  return example ?? (schema ? null : {});
+  return out;
 }
 
 function actionFindings(action: PolicyAction, lazy: () => Decider, only: ReadonlySet<PolicyFindingId>, schema?: ToolSchema): PolicyFinding[] {
-  const out: PolicyFinding[] = [];
-  const candidates = argumentCandidates([action]);
-  for (const rule of action.rules) {
-    if (!only.has('contradictory-conditions') && !only.has('shadowed-rule')) break;
-    const impossible = contradiction(rule, candidates);
-    if (impossible) {
-      if (!only.has('contradictory-conditions')) continue;
-      out.push({
-        ruleId: 'contradictory-conditions',
-        action: action.id,
-        rule: rule.index,
-        loc: rule.loc,
-        message: `rule ${rule.index} of ${action.id} can never match: no value of \`${impossible.arg}\` satisfies ${impossible.conditions.map((c) => `${c.key}: ${showValue(c.value)}`).join(' and ')} at once (rules compare type-strictly; lt/lte/gt/gte hold only for integers)`,
-        hint: `fix the bounds of \`${impossible.arg}\`, or delete the rule`,
-      });
-      continue;
-    }
-    const earlier = only.has('shadowed-rule') ? shadowingRule(action, rule) : undefined;
-    if (!earlier) continue;
-    const decider = lazy();
-    const example = unreachedByWitnesses(action, rule, decider, schema);
-    if (!example) continue; // a witness reaches it (the proof sketch was wrong), or the schema rules out every call it matches: say nothing
-    const decided = decider.decide({ action: action.id, args: example });
-    out.push({
-      ruleId: 'shadowed-rule',
-      action: action.id,
-      rule: rule.index,
-      loc: rule.loc,
-      message: `rule ${rule.index} of ${action.id} (${rule.decision} when ${when(rule)}) is never reached: every call it matches is matched first by rule ${earlier.index} (${earlier.decision} when ${when(earlier)}); e.g. ${showValue(example)} is decided ${decided.decision} by ${decided.reason}`,
-      hint:
-        rule.when.length === 0 || earlier.when.length === 0
-          ? 'move the catch-all rule last, or delete the rules after it'
-          : `move rule ${rule.index} above rule ${earlier.index} if it is the exception, or delete it`,
-    });
-  }
+  const out = deadRules(action, lazy, only, schema);
   if (action.effect && only.has('allow-all-action')) {
     const catchAll = action.rules.find((r) => r.when.length === 0);
     const before = catchAll ? action.rules.filter((r) => r.index <= catchAll.index) : [];

@@ -59,9 +59,19 @@ function readCall(value: unknown, line: number, fail: (message: string, hint: st
   const action = str('action');
   if (!action) return void fail('the call has no `action` string', 'name the policy action: "action": "stripe.refund"');
   let argsText: string;
+  const args = o['args'];
   if (typeof o['arguments'] === 'string') argsText = o['arguments'] as string;
-  else if (o['args'] !== undefined) argsText = losslessText(o['args']);
-  else return void fail("the call has no `args` (an object) or `arguments` (the model's JSON text)", 'add "args": {...}');
+  else if (args !== undefined) {
+    // the values themselves: a string here is not the arguments (their JSON text goes under `arguments`)
+    if (typeof args !== 'object' || args === null || Array.isArray(args) || (args as { isLosslessNumber?: boolean }).isLosslessNumber)
+      return void fail(
+        `\`args\` must be a JSON object of the arguments, not ${args === null ? 'null' : Array.isArray(args) ? 'a list' : typeof args === 'string' ? 'a string' : `a ${typeof args}`}`,
+        typeof args === 'string'
+          ? 'the model\'s JSON text goes under "arguments": "{...}" (as `receipts log --calls` writes it), the values under "args": {...}'
+          : 'write "args": {...}, or the JSON text under "arguments"',
+      );
+    argsText = losslessText(args);
+  } else return void fail("the call has no `args` (an object) or `arguments` (the model's JSON text)", 'add "args": {...}');
   const hashed = o['hashed'] === undefined ? [] : o['hashed'];
   if (!Array.isArray(hashed) || !hashed.every((h) => typeof h === 'string'))
     return void fail('`hashed` must be a list of argument names', '"hashed": ["note"]');
@@ -98,6 +108,25 @@ function readCall(value: unknown, line: number, fail: (message: string, hint: st
     recorded: decision ? { decision: decision as Decision, reason } : null,
     callId,
   };
+}
+
+/**
+ * One call as a line of the format `parseCallsFile` reads (`receipts log --calls` writes it): the
+ * arguments as the recorded JSON text (`arguments`), so a value is replayed exactly as it was read.
+ */
+export function callLine(call: Omit<RecordedCall, 'line'>): string {
+  return JSON.stringify({
+    at: call.at === null ? null : new Date(call.at).toISOString(),
+    callId: call.callId,
+    action: call.action,
+    arguments: call.argsText,
+    hashed: call.hashed,
+    principal: call.principal,
+    environment: call.environment,
+    task: call.task,
+    decision: call.recorded?.decision ?? null,
+    reason: call.recorded?.reason ?? null,
+  });
 }
 
 /** JSON text of a lossless-json value (its numbers keep their digits, a float included). */

@@ -43,6 +43,8 @@ export interface TestCase {
   loc: SourceLocation;
   /** Where each expected field is written, for the located diff. */
   expectLocs: Partial<Record<ExpectKey, SourceLocation>>;
+  /** Where the action is named. */
+  actionLoc?: SourceLocation;
 }
 
 export interface TestSuite {
@@ -149,6 +151,7 @@ class SuiteReader {
       expect: expect.value,
       expectLocs: expect.locs,
       loc,
+      actionLoc: r.locOf(action!.value ?? action!.at),
     };
   }
 

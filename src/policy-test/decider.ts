@@ -20,12 +20,17 @@ export interface PolicyCall {
   principal?: { agent: string; user: string | null } | null;
   environment?: string | null;
   task?: string | null;
+  /** When the call is decided (ms since the epoch; default the decider's clock): grants expire. */
+  at?: number;
 }
+
+/** A decision, and the grant that authorized it (a policy with `authority:` and a call naming its principal). */
+export type DecidedCall = CallDecision & { grant?: string };
 
 export interface Decider {
   policy: Policy;
   compiled: CompiledPolicy;
-  decide: (call: PolicyCall) => CallDecision;
+  decide: (call: PolicyCall) => DecidedCall;
 }
 
 /**
@@ -63,7 +68,7 @@ export function createDecider(policy: Policy, options: { now?: () => number } = 
   // the compiled actions looked up once per policy, not twice per call on the module's object
   const actions = new Map(Object.entries(compiled.actions));
   const authority = compiled.authority;
-  const decide = (call: PolicyCall): CallDecision => {
+  const decide = (call: PolicyCall): DecidedCall => {
     const checked: ArgumentsCheck = typeof call.args === 'string' ? parseArguments(call.args) : checkArguments(call.args);
     const action = actions.get(call.action);
     // refused arguments are decided by decideArguments, checked ones go to decideCall (as decideArguments would send them)
@@ -78,9 +83,9 @@ export function createDecider(policy: Policy, options: { now?: () => number } = 
       environment,
       task: call.task ?? null,
       args: checked.value,
-      now: now(),
+      now: call.at ?? now(),
     });
-    if (auth.passed) return decision;
+    if (auth.passed) return { ...decision, grant: auth.grant.id };
     return { decision: 'deny', rule: null, reason: auth.reason, effectKey: decision.effectKey, resource: decision.resource };
   };
   return { policy, compiled, decide };

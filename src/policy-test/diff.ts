@@ -1,135 +1,174 @@
 /**
- * What a policy change does, found without recorded traffic: actions added, removed and changed,
- * and for each the witness calls (witness.ts) whose decision differs between the two versions,
- * each decided by the runtime's own decision (decider.ts) under both.
+ * What a policy change does, exactly: per action, every region of calls (within the tools'
+ * parameter schemas) on which the two versions differ in who may do what, found by the decision
+ * procedure (src/policy/exact), each with a witness call that both versions' generated modules
+ * decide as reported (decider.ts; a disagreement is an internal error, never a silent pass), and
+ * each classified looser, tighter or other; then the settings that changed. A base of null is "no
+ * policy": every call denied, so a new permissive policy is looser, never waved through as new.
  */
-import type { Decision, Policy, PolicyAction } from '../policy/types.js';
-import type { CallDecision } from '../runtime/types.js';
-import { createDecider, type Decider } from './decider.js';
-import { isLooser } from './oversight.js';
+import { UserError } from '../diagnostics.js';
 import type { ActionSchemas } from '../generate/tool-schemas.js';
-import { witnessCalls, type WitnessArgs } from './witness.js';
+import type { Manifest } from '../manifest/types.js';
+import { compareAction, type ActionComparison } from '../policy/exact/compare.js';
+import { TooComplex } from '../policy/exact/patterns.js';
+import type { Policy, PolicyAction } from '../policy/types.js';
+import { argSchemas } from './arg-schemas.js';
+import type { ChangeClass } from './classify.js';
+import { createDecider, type Decider } from './decider.js';
+import { type RegionDiff, regionDiffs } from './diff-regions.js';
+import { actionSettings, policySettings, type SettingChange } from './diff-settings.js';
+import { manifestChanges, type Remap } from './diff-tools.js';
 
-export interface DecisionChange {
-  args: WitnessArgs;
-  before: CallDecision;
-  after: CallDecision;
-  looser: boolean;
-}
-
-export interface SettingChange {
-  /** `effect`, `resource`, `approvals_required`, `max_attempts`, `controls`, `data`, `upstream`, `mcp`. */
-  field: string;
-  before: string;
-  after: string;
-  looser: boolean;
-}
+export type { SettingChange } from './diff-settings.js';
+export type { ChangeClass } from './classify.js';
+export type { RegionDiff, WitnessCall } from './diff-regions.js';
 
 export interface ActionDiff {
+  /** The action, or for `remapped` the tool (`tool refund`) whose action the manifest changed. */
   action: string;
-  kind: 'added' | 'removed' | 'changed';
+  kind: 'added' | 'removed' | 'changed' | 'remapped';
   settings: SettingChange[];
-  /** Witness calls whose decision differs, in a stable order. */
-  calls: DecisionChange[];
-  /** How many witness calls were decided under both versions. */
-  witnesses: number;
-  /** The tools whose schema the witnesses stay within, or why none was read (absent: the diff was made without schemas). */
+  regions: RegionDiff[];
+  /** More regions than listed (the procedure stopped at its limit). */
+  truncated: boolean;
+  /** The tools whose schema bounds the calls, or why none was read (absent: the diff was made without schemas). */
   schema?: { tools: string[] } | { unread: string };
 }
 
 export interface PolicyDiff {
-  base: Policy;
+  /** null: no policy at the base (every call denied). */
+  base: Policy | null;
   head: Policy;
-  /** Policy-wide settings that changed (`mode`, `environment`, `authority`). */
   settings: SettingChange[];
   actions: ActionDiff[];
-  /** Why the witnesses are not limited to any tool's schema (DiffOptions.unlimited), or null. */
   schemaNote: string | null;
-  summary: { added: number; removed: number; changed: number; callsChanged: number; looserCalls: number; tighterCalls: number; looserSettings: number };
+  summary: {
+    added: number;
+    removed: number;
+    changed: number;
+    remapped: number;
+    regions: number;
+    looser: number;
+    tighter: number;
+    other: number;
+    looserSettings: number;
+    tighterSettings: number;
+    otherSettings: number;
+  };
 }
 
 export interface DiffOptions {
-  /** The mapped tools' parameter schemas: witnesses stay within them (absent: not limited). */
+  /** The mapped tools' parameter schemas: the calls considered stay within them (absent: any call). */
   schemas?: ActionSchemas;
   /** Why no schema was read at all (no manifest), shown once in the report. */
   unlimited?: string;
+  /** The instant the diff speaks from (default now): no earlier instant is asked about. */
+  now?: number;
+  /** The two versions' deciders, when the caller has them already (each compiles a generated module). */
+  deciders?: [Decider, Decider];
+  /**
+   * The manifests of both versions (the base's null: that revision had none): each tool decides
+   * through the action its manifest maps it to, so a tool mapped to another action is compared too.
+   */
+  manifests?: [Manifest | null, Manifest];
 }
 
-function show(value: unknown): string {
-  return JSON.stringify(value, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)) ?? 'none';
+/** "No policy": every call denied (unknown_action). */
+function nothing(schemaVersion: number): Policy {
+  return { schemaVersion, mode: 'enforce', controls: {}, actions: {}, hash: 'none', file: '(none)' };
+}
+
+/**
+ * The policy with only these actions: each action compiles to functions of its own, so their
+ * generated module decides them as the whole policy's does, at a fraction of the compile.
+ */
+function only(policy: Policy, ids: readonly string[]): Policy {
+  return { ...policy, actions: Object.fromEntries(ids.filter((id) => Object.hasOwn(policy.actions, id)).map((id) => [id, policy.actions[id]!])) };
 }
 
 /** An action's meaning, locations aside (a moved rule is not a change). */
-function meaning(action: PolicyAction): string {
-  return JSON.stringify(action, (k, v: unknown) => (k === 'loc' ? undefined : typeof v === 'bigint' ? `${v}n` : v));
+function meaning(value: unknown): string {
+  return JSON.stringify(value ?? null, (k, v: unknown) => (k === 'loc' ? undefined : typeof v === 'bigint' ? `${v}n` : v));
 }
 
-function settingChanges(a: PolicyAction | undefined, b: PolicyAction | undefined): SettingChange[] {
-  if (!a || !b) return [];
-  const out: SettingChange[] = [];
-  const field = (name: string, x: unknown, y: unknown, looser = false): void => {
-    const before = show(x);
-    const after = show(y);
-    if (before !== after) out.push({ field: name, before, after, looser });
-  };
-  field('effect', a.effect?.source ?? null, b.effect?.source ?? null, a.effect !== undefined && b.effect === undefined);
-  field('resource', a.resource?.source ?? null, b.resource?.source ?? null);
-  field('approvals_required', a.approvalsRequired, b.approvalsRequired, b.approvalsRequired < a.approvalsRequired);
-  field('max_attempts', a.maxAttempts, b.maxAttempts, a.maxAttempts !== null && (b.maxAttempts === null || b.maxAttempts > a.maxAttempts));
-  field('controls', a.controls, b.controls);
-  field('data', a.data ?? [], b.data ?? []);
-  field('upstream', a.upstream ?? null, b.upstream ?? null, a.upstream !== undefined && b.upstream === undefined);
-  field('mcp', a.mcp, b.mcp);
-  return out;
+function actionDiff(id: string, base: Policy, head: Policy, deciders: () => [Decider, Decider], options: DiffOptions, now: number): ActionDiff | undefined {
+  const a = Object.hasOwn(base.actions, id) ? base.actions[id] : undefined;
+  const b = Object.hasOwn(head.actions, id) ? head.actions[id] : undefined;
+  const schema = options.schemas?.byAction.get(id);
+  const comparison = compared(id, () =>
+    compareAction(id, { policy: base, action: a }, { policy: head, action: b }, { schema: argSchemas(schema?.params), now }),
+  );
+  const authority = base.authority !== undefined || head.authority !== undefined;
+  const regions = regionDiffs(comparison, [id, id], deciders, authority, now);
+  const settings = a && b ? actionSettings(a, b) : [];
+  if (regions.length === 0 && settings.length === 0 && a && b) return undefined;
+  const kind = !a ? 'added' : !b ? 'removed' : 'changed';
+  return { action: id, kind, settings, regions, truncated: comparison.truncated, ...schemaOf(id, options.schemas) };
 }
 
-function policySettings(a: Policy, b: Policy): SettingChange[] {
-  const out: SettingChange[] = [];
-  if (a.mode !== b.mode) out.push({ field: 'mode', before: a.mode, after: b.mode, looser: b.mode === 'observe' });
-  if ((a.environment ?? null) !== (b.environment ?? null))
-    out.push({ field: 'environment', before: show(a.environment ?? null), after: show(b.environment ?? null), looser: false });
-  const grants = (p: Policy) => JSON.stringify(p.authority ?? null, (k, v: unknown) => (k === 'loc' ? undefined : typeof v === 'bigint' ? `${v}n` : v));
-  if (grants(a) !== grants(b)) {
-    const describe = (p: Policy) => (p.authority ? `${p.authority.grants.length} grant${p.authority.grants.length === 1 ? '' : 's'}` : 'none');
-    // dropping `authority:` lets every principal propose every action
-    out.push({ field: 'authority', before: describe(a), after: describe(b), looser: a.authority !== undefined && b.authority === undefined });
+function compared(id: string, compare: () => ActionComparison): ActionComparison {
+  try {
+    return compare();
+  } catch (error) {
+    if (error instanceof TooComplex)
+      throw new UserError(`${id}: ${error.message}, so diff cannot judge it exactly\nhint: write fewer or simpler grant patterns for this action`);
+    throw error;
   }
-  return out;
 }
 
-function decisionChanges(
-  id: string,
-  versions: PolicyAction[],
-  base: Decider,
-  head: Decider,
-  options: DiffOptions,
-): { calls: DecisionChange[]; witnesses: number } {
-  const calls: DecisionChange[] = [];
-  const witnesses = witnessCalls(versions, { schema: options.schemas?.byAction.get(id) });
-  for (const args of witnesses) {
-    const before = base.decide({ action: id, args });
-    const after = head.decide({ action: id, args });
-    if (before.decision !== after.decision) calls.push({ args, before, after, looser: isLooser(before.decision as Decision, after.decision as Decision) });
-  }
-  return { calls, witnesses: witnesses.length };
+/**
+ * A tool the manifest maps to another action: its calls, decided before under the old action and
+ * now under the new one (each with its own grants), within the new action's schema. Listed even
+ * when no call changes: the mapping did.
+ */
+function remapDiff(r: Remap, base: Policy, head: Policy, options: DiffOptions, now: number): ActionDiff {
+  const a = Object.hasOwn(base.actions, r.before) ? base.actions[r.before] : undefined;
+  const b = Object.hasOwn(head.actions, r.after) ? head.actions[r.after] : undefined;
+  const schema = options.schemas?.byAction.get(r.after);
+  const comparison = compared(r.tool, () =>
+    compareAction(r.tool, { policy: base, action: a, id: r.before }, { policy: head, action: b, id: r.after }, { schema: argSchemas(schema?.params), now }),
+  );
+  let made: [Decider, Decider] | undefined;
+  const deciders = (): [Decider, Decider] => (made ??= [createDecider(only(base, [r.before])), createDecider(only(head, [r.after]))]);
+  const authority = base.authority !== undefined || head.authority !== undefined;
+  const regions = regionDiffs(comparison, [r.before, r.after], deciders, authority, now);
+  const settings: SettingChange[] = [{ field: 'action', before: r.before, after: r.after, class: 'other' }];
+  return { action: r.tool, kind: 'remapped', settings, regions, truncated: comparison.truncated, ...schemaOf(r.after, options.schemas) };
 }
 
-export function diffPolicies(base: Policy, head: Policy, options: DiffOptions = {}): PolicyDiff {
-  const before = createDecider(base);
-  const after = createDecider(head);
-  const ids = [...new Set([...Object.keys(base.actions), ...Object.keys(head.actions)])].sort();
+/** Whether anything outside the action itself that decides its calls changed (grants, controls, environment). */
+function contextChanged(base: Policy, head: Policy): boolean {
+  return meaning(base.authority) !== meaning(head.authority) || meaning(base.controls) !== meaning(head.controls) || base.environment !== head.environment;
+}
+
+export function diffPolicies(base: Policy | null, head: Policy, options: DiffOptions = {}): PolicyDiff {
+  const now = options.now ?? Date.now();
+  const from = base ?? nothing(head.schemaVersion);
+  const context = contextChanged(from, head);
+  const ids = [...new Set([...Object.keys(from.actions), ...Object.keys(head.actions)])].sort();
+  const changed = ids.filter((id) => {
+    const a: PolicyAction | undefined = Object.hasOwn(from.actions, id) ? from.actions[id] : undefined;
+    const b: PolicyAction | undefined = Object.hasOwn(head.actions, id) ? head.actions[id] : undefined;
+    return !(a && b && !context && meaning(a) === meaning(b));
+  });
+  // the generated modules of the actions that may change, compiled once and only when a witness is to be confirmed
+  let made = options.deciders;
+  const deciders = (): [Decider, Decider] => (made ??= [createDecider(only(from, changed)), createDecider(only(head, changed))]);
   const actions: ActionDiff[] = [];
-  for (const id of ids) {
-    const a = Object.hasOwn(base.actions, id) ? base.actions[id] : undefined;
-    const b = Object.hasOwn(head.actions, id) ? head.actions[id] : undefined;
-    if (a && b && meaning(a) === meaning(b)) continue;
-    const kind = !a ? 'added' : !b ? 'removed' : 'changed';
-    const versions = [a, b].filter((x): x is PolicyAction => x !== undefined);
-    const { calls, witnesses } = decisionChanges(id, versions, before, after, options);
-    actions.push({ action: id, kind, settings: settingChanges(a, b), calls, witnesses, ...schemaOf(id, options.schemas) });
+  for (const id of changed) {
+    const d = actionDiff(id, from, head, deciders, options, now);
+    if (d) actions.push(d);
   }
   const settings = policySettings(base, head);
-  const all = actions.flatMap((a) => a.calls);
+  if (options.manifests) {
+    const [mb, mh] = options.manifests;
+    const tools = manifestChanges(mb, mh);
+    for (const r of tools.remaps) actions.push(remapDiff(r, from, head, options, now));
+    settings.push(...tools.settings);
+  }
+  const regions = actions.flatMap((a) => a.regions);
+  const allSettings = [...settings, ...actions.flatMap((a) => a.settings)];
+  const count = <T extends { class: ChangeClass }>(list: T[], c: ChangeClass) => list.filter((x) => x.class === c).length;
   return {
     base,
     head,
@@ -140,12 +179,37 @@ export function diffPolicies(base: Policy, head: Policy, options: DiffOptions = 
       added: actions.filter((a) => a.kind === 'added').length,
       removed: actions.filter((a) => a.kind === 'removed').length,
       changed: actions.filter((a) => a.kind === 'changed').length,
-      callsChanged: all.length,
-      looserCalls: all.filter((c) => c.looser).length,
-      tighterCalls: all.filter((c) => !c.looser).length,
-      looserSettings: [...settings, ...actions.flatMap((a) => a.settings)].filter((s) => s.looser).length,
+      remapped: actions.filter((a) => a.kind === 'remapped').length,
+      regions: regions.length,
+      looser: count(regions, 'looser'),
+      tighter: count(regions, 'tighter'),
+      other: count(regions, 'other'),
+      looserSettings: count(allSettings, 'looser'),
+      tighterSettings: count(allSettings, 'tighter'),
+      otherSettings: count(allSettings, 'other'),
     },
   };
+}
+
+/**
+ * A project whose manifest is gone at the head: its tools no longer go through any policy (the
+ * SDK's own `tool()` again, as `check` at a workspace root cannot tell from a package it never
+ * knew), so every call its policy decided now runs undecided: looser, whatever the policy said.
+ */
+export function diffGone(base: Policy | null): PolicyDiff {
+  const actions = Object.keys(base?.actions ?? {}).length;
+  const settings: SettingChange[] = [
+    {
+      field: 'policy',
+      before: base ? `${actions} action${actions === 1 ? '' : 's'}` : 'none',
+      after: 'no manifest',
+      class: 'looser',
+      why: "the project's manifest is gone: no policy decides its tools' calls",
+    },
+  ];
+  const head = nothing(base?.schemaVersion ?? 1);
+  const zero = { added: 0, removed: 0, changed: 0, remapped: 0, regions: 0, looser: 0, tighter: 0, other: 0, tighterSettings: 0, otherSettings: 0 };
+  return { base, head, settings, actions: [], schemaNote: null, summary: { ...zero, looserSettings: 1 } };
 }
 
 function schemaOf(id: string, schemas: ActionSchemas | undefined): Pick<ActionDiff, 'schema'> {
@@ -157,5 +221,8 @@ function schemaOf(id: string, schemas: ActionSchemas | undefined): Pick<ActionDi
 
 /** Whether the diff changes anything, and anything toward less oversight (for `--fail-on`). */
 export function diffChanges(diff: PolicyDiff): { any: boolean; looser: boolean } {
-  return { any: diff.actions.length > 0 || diff.settings.length > 0, looser: diff.summary.looserCalls + diff.summary.looserSettings > 0 };
+  return {
+    any: diff.actions.length > 0 || diff.settings.length > 0,
+    looser: diff.summary.looser + diff.summary.looserSettings > 0,
+  };
 }

@@ -36,6 +36,20 @@ export function formatReplay(r: ReplayResult, format: ReportFormat, labels: { ca
         count: g.count,
         example: { line: g.example.call.line, callId: g.example.call.callId, arguments: g.example.call.argsText, ...answerField(g.example.call) },
       })),
+      ...(r.calls
+        ? {
+            calls: r.calls.map((c) => ({
+              [unit]: c.call.line,
+              callId: c.call.callId,
+              action: c.call.action,
+              arguments: c.call.argsText,
+              before: c.before,
+              after: c.after.decision,
+              reason: c.after.reason,
+              looser: c.looser,
+            })),
+          }
+        : {}),
       undecidable: r.undecidable.map((u) => ({
         action: u.action,
         hashedArgs: u.args,
@@ -59,6 +73,13 @@ export function formatReplay(r: ReplayResult, format: ReportFormat, labels: { ca
       out.push(
         `- \`${u.action}\`: ${u.count} call${u.count === 1 ? '' : 's'} undecidable: the candidate reads ${u.args.map((a) => `\`${a}\``).join(', ')}, recorded only as a hash`,
       );
+    if (r.calls && r.calls.length > 0) {
+      out.push('', `Every changed call (${r.calls.length}):`, '', `| ${unit} | action | change | rule | arguments |`, '| --- | --- | --- | --- | --- |');
+      for (const c of r.calls)
+        out.push(
+          `| ${c.call.line} | \`${c.call.action}\` | ${c.looser ? '⚠️ ' : ''}${transition(c.before, c.after.decision)} | ${cell(c.after.reason)} | ${cell(briefHashes(c.call.argsText), true)} |`,
+        );
+    }
     return `${out.join('\n')}\n`;
   }
   const out = [`replay: ${labels.candidate} (${r.candidate.hash.slice(0, 19)}) on ${labels.calls}`];
@@ -68,6 +89,13 @@ export function formatReplay(r: ReplayResult, format: ReportFormat, labels: { ca
     );
   for (const u of r.undecidable)
     out.push(`  ${u.action}: ${u.count} undecidable (the candidate reads ${u.args.join(', ')}, recorded only as a hash), e.g. ${unit} ${u.example.line}`);
+  if (r.calls) {
+    out.push(`every changed call (${r.calls.length}):`);
+    for (const c of r.calls)
+      out.push(
+        `  ${unit} ${c.call.line}: ${c.call.action} ${transition(c.before, c.after.decision)}${c.looser ? ' (looser)' : ''} by ${c.after.reason}: ${briefHashes(c.call.argsText)}${answered(c.call)}`,
+      );
+  }
   out.push(summary(r));
   return `${out.join('\n')}\n`;
 }

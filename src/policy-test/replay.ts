@@ -21,11 +21,21 @@ export interface ReplayGroup {
   example: { call: RecordedCall; before: CallDecision | null; after: CallDecision };
 }
 
+/** One call whose decision changes (`replay --all` lists them all, in the order read). */
+export interface ChangedCall {
+  call: RecordedCall;
+  before: Decision;
+  after: CallDecision;
+  looser: boolean;
+}
+
 export interface ReplayResult {
   candidate: Policy;
   replayed: number;
   unchanged: number;
   changes: ReplayGroup[];
+  /** Every changed call, when asked for (`all`). */
+  calls?: ChangedCall[];
   undecidable: Array<{ action: string; args: string[]; count: number; example: RecordedCall }>;
   summary: { changed: number; looser: number; tighter: number; undecidable: number };
 }
@@ -77,8 +87,9 @@ export interface ReplayTally {
   result(): ReplayResult;
 }
 
-export function replayTally(candidate: Decider, baseline: Decider | null): ReplayTally {
+export function replayTally(candidate: Decider, baseline: Decider | null, options: { all?: boolean } = {}): ReplayTally {
   const groups = new Map<string, ReplayGroup>();
+  const calls: ChangedCall[] | undefined = options.all ? [] : undefined;
   const undecidable = new Map<string, ReplayResult['undecidable'][number]>();
   const reads = readArgs(candidate.policy);
   let replayed = 0;
@@ -106,6 +117,7 @@ export function replayTally(candidate: Decider, baseline: Decider | null): Repla
       unchanged += 1;
       return;
     }
+    calls?.push({ call, before, after, looser: isLooser(before, after.decision) });
     if (last !== undefined && last.action === call.action && last.before === before && last.after === after.decision && last.reason === after.reason) {
       last.count += 1;
       return;
@@ -127,11 +139,14 @@ export function replayTally(candidate: Decider, baseline: Decider | null): Repla
     g.count += 1;
     last = g;
   };
-  return { add, result: () => replayResult(candidate.policy, replayed, unchanged, groups, undecidable) };
+  return {
+    add,
+    result: () => ({ ...replayResult(candidate.policy, replayed, unchanged, groups, undecidable), ...(calls ? { calls } : {}) }),
+  };
 }
 
-export function replayCalls(calls: readonly RecordedCall[], candidate: Decider, baseline: Decider | null): ReplayResult {
-  const tally = replayTally(candidate, baseline);
+export function replayCalls(calls: readonly RecordedCall[], candidate: Decider, baseline: Decider | null, options: { all?: boolean } = {}): ReplayResult {
+  const tally = replayTally(candidate, baseline, options);
   for (const call of calls) tally.add(call);
   return tally.result();
 }

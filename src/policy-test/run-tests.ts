@@ -5,18 +5,24 @@
 import type { Policy, SourceLocation } from '../policy/types.js';
 import type { CallDecision } from '../runtime/types.js';
 import { EXPECT_KEYS, type ExpectKey, type TestCase, type TestSuite } from './cases.js';
+import { didYouMean } from '../policy/suggest.js';
 import type { Decider } from './decider.js';
+import type { ToolGate, ToolRefusal } from './tool-gate.js';
 
 export interface Mismatch {
-  field: ExpectKey;
+  /** An expected field, or `action`: the case names an action the policy does not have. */
+  field: ExpectKey | 'action';
   expected: unknown;
   actual: unknown;
   loc: SourceLocation;
+  /** The mismatch in a sentence, when expected/actual say it badly (`action`). */
+  message?: string;
 }
 
 export interface CaseResult {
   case: TestCase;
-  actual: CallDecision;
+  /** The runtime's decision, or the tool's refusal of the arguments before any rule. */
+  actual: CallDecision | ToolRefusal;
   mismatches: Mismatch[];
 }
 
@@ -45,7 +51,13 @@ export interface TestRun {
   coverage: Coverage;
 }
 
-export function runTests(suite: TestSuite, decider: Decider): TestRun {
+export interface RunOptions {
+  /** The tools' own check of the arguments, before any rule (tool-gate.ts): a call it refuses gets no decision. */
+  gate?: ToolGate | undefined;
+}
+
+export function runTests(suite: TestSuite, decider: Decider, options: RunOptions = {}): TestRun {
+  const gate = options.gate;
   // one pass: each case decided, checked, counted and marked on the coverage as it is run
   const policy = decider.policy;
   const results: CaseResult[] = [];
@@ -57,8 +69,11 @@ export function runTests(suite: TestSuite, decider: Decider): TestRun {
   for (const c of suite.cases) {
     // a case is a PolicyCall (action, args, principal, environment, task): decided as it is; the
     // decision called from this loop, not through a helper, so the compiler can inline it whole
-    const actual = decider.decide(c);
-    const r: CaseResult = { case: c, actual, mismatches: passes(c.expect, actual) ? NO_MISMATCHES : mismatchesOf(c, actual) };
+    const actual = gate?.(c.action, c.args) ?? decider.decide(c);
+    // a case about an action the policy lacks is a typo unless it expects that very denial
+    const unknown = !Object.hasOwn(policy.actions, c.action) && c.expect.reason !== 'unknown_action';
+    const mismatches = unknown ? unknownAction(c, policy) : passes(c.expect, actual) ? NO_MISMATCHES : mismatchesOf(c, actual);
+    const r: CaseResult = { case: c, actual, mismatches };
     results.push(r);
     if (r.mismatches.length > 0) failed += 1;
     // cases come in runs of one action, and mostly of one rule: a set is touched when either changes
@@ -88,6 +103,21 @@ function reachedRules(reached: Map<string, Set<number>>, policy: Policy, action:
   return rules;
 }
 
+/** A case naming an action the policy does not list (`acounts.close`), with the nearest that it does. */
+function unknownAction(c: TestCase, policy: Policy): Mismatch[] {
+  const ids = Object.keys(policy.actions);
+  const hint = ids.length === 0 ? 'the policy lists no action' : didYouMean(c.action, ids, 'actions');
+  return [
+    {
+      field: 'action',
+      expected: 'an action of the policy',
+      actual: c.action,
+      loc: c.actionLoc ?? c.loc,
+      message: `the policy has no action \`${c.action}\` (a call to it is denied unknown_action); ${hint} (a case that means to test the denial expects reason: unknown_action)`,
+    },
+  ];
+}
+
 /** The passing cases' mismatches: one frozen empty list, not one per case (10,000 cases, 10,000 arrays). */
 const NO_MISMATCHES: Mismatch[] = Object.freeze([]) as unknown as Mismatch[];
 
@@ -95,7 +125,7 @@ const NO_MISMATCHES: Mismatch[] = Object.freeze([]) as unknown as Mismatch[];
  * Whether a decision meets a case's expectation: each field by name, in the order readExpect writes
  * them (a field left out is undefined, `rule: null` is null), no loop over each case's keys.
  */
-function passes(e: TestCase['expect'], actual: CallDecision): boolean {
+function passes(e: TestCase['expect'], actual: CaseResult['actual']): boolean {
   return (
     e.decision === actual.decision &&
     (e.rule === undefined || e.rule === actual.rule) &&
@@ -106,7 +136,7 @@ function passes(e: TestCase['expect'], actual: CallDecision): boolean {
 }
 
 /** A failing case's mismatches, in the order of EXPECT_KEYS. */
-function mismatchesOf(c: TestCase, actual: CallDecision): Mismatch[] {
+function mismatchesOf(c: TestCase, actual: CaseResult['actual']): Mismatch[] {
   const mismatches: Mismatch[] = [];
   for (const key of EXPECT_KEYS) {
     const expected = c.expect[key];
@@ -117,7 +147,7 @@ function mismatchesOf(c: TestCase, actual: CallDecision): Mismatch[] {
 }
 
 /** The decision's value of an expected field (`effect_key` is the decision's `effectKey`). */
-function actualField(actual: CallDecision, field: ExpectKey): unknown {
+function actualField(actual: CaseResult['actual'], field: ExpectKey): unknown {
   switch (field) {
     case 'effect_key':
       return actual.effectKey;
@@ -127,7 +157,7 @@ function actualField(actual: CallDecision, field: ExpectKey): unknown {
 }
 
 /** The rule a decision matched (a bare action's one rule is rule 0), or null. */
-export function matchedRule(decision: CallDecision): number | null {
+export function matchedRule(decision: Pick<CallDecision, 'rule'> & { reason: string }): number | null {
   if (decision.reason === 'decision') return 0;
   return decision.rule;
 }

@@ -89,10 +89,16 @@ export async function readStoreCalls(store: Store, filter: CallFilter = {}, page
  * null when the store keeps no log. Each entry goes to the tally as it is met, no page of calls
  * built: only the store's page is live, as when the rows are only read.
  */
-export async function replayStoreCalls(store: Store, candidate: Decider, filter: CallFilter = {}, pageSize = STORE_PAGE): Promise<ReplayResult | null> {
+export async function replayStoreCalls(
+  store: Store,
+  candidate: Decider,
+  filter: CallFilter = {},
+  pageSize = STORE_PAGE,
+  options: { all?: boolean } = {},
+): Promise<ReplayResult | null> {
   if (typeof store.listDecisions !== 'function') return null;
   const first = firstOfEachCall();
-  const tally = replayTally(candidate, null);
+  const tally = replayTally(candidate, null, options);
   for await (const page of logPages(store.listDecisions.bind(store), filter, pageSize)) for (const e of page) if (first(e)) tally.add(callOfEntry(e));
   return tally.result();
 }

@@ -32,7 +32,12 @@ function testText(run: TestRun, display: Display, coverage: boolean): string {
     out.push(`FAIL ${r.case.name}  ${display(run.suite.file)}:${r.case.loc.line}:${r.case.loc.column}`);
     out.push(`  call: ${r.case.action} ${showArgs(r.case.args)}`);
     for (const m of r.mismatches) {
-      out.push(`  ${display(m.loc.file || run.suite.file)}:${m.loc.line}:${m.loc.column}: expect.${m.field}`);
+      const where = `${display(m.loc.file || run.suite.file)}:${m.loc.line}:${m.loc.column}`;
+      if (m.message) {
+        out.push(`  ${where}: ${m.message}`);
+        continue;
+      }
+      out.push(`  ${where}: expect.${m.field}`);
       out.push(`    - expected: ${showValue(m.expected)}`);
       out.push(`    + actual:   ${showValue(m.actual)}`);
     }
@@ -69,7 +74,15 @@ function testBody(run: TestRun, display: Display, coverage: boolean): Record<str
     action: r.case.action,
     passed: r.mismatches.length === 0,
     actual: { decision: r.actual.decision, rule: r.actual.rule, reason: r.actual.reason, effect_key: r.actual.effectKey, resource: r.actual.resource },
-    mismatches: r.mismatches.map((m) => ({ field: m.field, expected: m.expected, actual: m.actual, line: m.loc.line, column: m.loc.column })),
+    mismatches: r.mismatches.map((m) => ({
+      field: m.field,
+      expected: m.expected,
+      actual: m.actual,
+      line: m.loc.line,
+      column: m.loc.column,
+      ...(m.message ? { message: m.message } : {}),
+    })),
+    ...(r.actual.detail && r.mismatches.length > 0 ? { why: r.actual.detail } : {}),
   }));
   const c = run.coverage;
   const body: Record<string, unknown> = {
@@ -124,10 +137,12 @@ function junitSuite(run: TestRun, display: Display): string[] {
       out.push(`${head}/>`);
       continue;
     }
-    const message = r.mismatches.map((m) => `expect.${m.field}: expected ${showValue(m.expected)}, got ${showValue(m.actual)}`).join('; ');
+    const said = (m: (typeof r.mismatches)[number]) => m.message ?? `expect.${m.field}: expected ${showValue(m.expected)}, got ${showValue(m.actual)}`;
+    const message = r.mismatches.map(said).join('; ');
     const detail = [
       `${caseWhere(r, display)}: ${r.case.action} ${showArgs(r.case.args)} -> ${actualWord(r)}`,
-      ...r.mismatches.map((m) => `${file}:${m.loc.line}:${m.loc.column}: expect.${m.field}: expected ${showValue(m.expected)}, got ${showValue(m.actual)}`),
+      ...r.mismatches.map((m) => `${file}:${m.loc.line}:${m.loc.column}: ${said(m)}`),
+      ...(r.actual.detail ? [`why: ${r.actual.detail}`] : []),
     ];
     out.push(`${head}>`, `      <failure message="${xml(message)}" type="mismatch">${xml(detail.join('\n'))}</failure>`, '    </testcase>');
   }

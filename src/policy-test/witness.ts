@@ -1,11 +1,11 @@
 /**
- * Witness calls: arguments built from an action's conditions (in one or two versions of it) that
- * sit on every edge a decision can change at: each comparison's boundary and its neighbours, each
- * `eq`/`in` value and a value beside it, the integer written as text (rules are type-strict), and
- * the argument missing. Used by `diff` (the calls whose decision two versions disagree on), by the
- * starter test file and by the dead-rule checks. Pure; the decisions themselves come from the decider.
+ * Example calls: arguments built from an action's conditions that sit on the edges a decision can
+ * change at: each comparison's boundary and its neighbours, each `eq`/`in` value and a value beside
+ * it, the integer written as text (rules are type-strict), and the argument missing. The starter test
+ * file writes its cases from them and `allow-all-action` its example. (`diff` and the dead-rule
+ * checks are exact: src/policy/exact.) Pure; the decisions themselves come from the decider.
  */
-import { ABSENT, acceptsCall, acceptsValue, schemaValues, someValue, type ToolSchema } from '../generate/tool-schemas.js';
+import { ABSENT, acceptsValue, schemaValues, someValue, type ToolSchema } from '../generate/tool-schemas.js';
 import { holds, holdsOnScope, isInteger } from '../policy/evaluate.js';
 import type { Condition, Operand, PolicyAction, Rule } from '../policy/types.js';
 
@@ -14,15 +14,6 @@ const DATA_SCOPE = 'data_scope';
 export const MISSING: typeof ABSENT = ABSENT;
 export type Candidate = Operand | typeof MISSING;
 export type WitnessArgs = Record<string, Operand>;
-
-export interface WitnessOptions {
-  /**
-   * The tool's parameter schema, when read statically: every witness is a call it accepts (the
-   * runtime refuses any other before the policy decides), and its own edges (a range's ends, each
-   * enum value) are candidates too.
-   */
-  schema?: ToolSchema | undefined;
-}
 
 function plusInt(v: number | bigint, d: number): number | bigint {
   if (typeof v === 'bigint') {
@@ -104,12 +95,6 @@ export function argumentCandidates(versions: readonly PolicyAction[]): Map<strin
 
 function isTemplatePart(v: Operand): boolean {
   return (typeof v === 'string' && v !== '') || isInteger(v);
-}
-
-function labelsOf(versions: readonly PolicyAction[]): Map<string, string> {
-  const labels = new Map<string, string>();
-  for (const a of versions) for (const [arg, label] of a.data ?? []) if (!labels.has(arg)) labels.set(arg, label);
-  return labels;
 }
 
 /**
@@ -194,46 +179,6 @@ export function baseCall(
 ): WitnessArgs {
   const out = filled(args, versions, candidates);
   return schema ? withRequired(out, schema, candidates) : out;
-}
-
-/**
- * The witness calls of an action across its versions: for each rule of each version, a call that
- * satisfies it (and the empty call), then each of those with one argument moved to each of its
- * candidates. Deduplicated, in a stable order.
- */
-export function witnessCalls(versions: readonly PolicyAction[], options: WitnessOptions = {}): WitnessArgs[] {
-  const { schema } = options;
-  const candidates = schemaCandidates(versions, schema);
-  const labels = labelsOf(versions);
-  const base = (args: WitnessArgs): WitnessArgs => baseCall(args, versions, candidates, schema);
-  const bases: WitnessArgs[] = [base({})];
-  for (const action of versions) {
-    for (const rule of action.rules) {
-      const s = satisfying(rule, candidates, labels);
-      if (s) bases.push(base(s));
-    }
-  }
-  const seen = new Set<string>();
-  const out: WitnessArgs[] = [];
-  const push = (args: WitnessArgs): void => {
-    const k = callKey(args);
-    if (seen.has(k)) return;
-    seen.add(k);
-    if (schema && !acceptsCall(schema, args)) return;
-    out.push(args);
-  };
-  for (const base of bases) {
-    push(base);
-    for (const [arg, values] of candidates) {
-      for (const v of values) {
-        const next = { ...base };
-        if (v === MISSING) delete next[arg];
-        else next[arg] = v;
-        push(next);
-      }
-    }
-  }
-  return out;
 }
 
 /**

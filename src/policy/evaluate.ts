@@ -1,6 +1,10 @@
 import { checkArguments, parseArguments, type ArgumentsCheck } from '../runtime/arguments.js';
 import type { CallDecision } from '../runtime/types.js';
+import { holds, isInteger, jsonEqual } from '../runtime/conditions.js';
 import type { Condition, Operand, Operator, Policy, PolicyAction, SourceLocation, Template } from './types.js';
+
+// one meaning of every operator, shared with the approval grants' bounds (runtime/conditions.ts)
+export { holds, isInteger, jsonEqual };
 
 export interface ConditionTrace {
   ruleIndex: number;
@@ -135,29 +139,6 @@ function isPart(value: unknown): value is string | number | bigint {
   return (typeof value === 'string' && value !== '') || Number.isSafeInteger(value) || typeof value === 'bigint';
 }
 
-/** An exact integer (not a boolean): a safe-integer `number` or a `bigint`. */
-export function isInteger(value: unknown): value is number | bigint {
-  return Number.isSafeInteger(value) || typeof value === 'bigint';
-}
-
-/** Type-strict, recursive equality of JSON values (integers normalized: a `number` when safe, else a `bigint`). */
-export function jsonEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  if (Array.isArray(a) || Array.isArray(b)) {
-    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
-    for (let i = 0; i < a.length; i++) if (!jsonEqual(a[i], b[i])) return false;
-    return true;
-  }
-  const ka = Object.keys(a);
-  if (ka.length !== Object.keys(b).length) return false;
-  for (const k of ka) {
-    if (!Object.hasOwn(b, k) || !jsonEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k])) return false;
-  }
-  return true;
-}
-
-/** Whether one `when` entry holds for an argument value (undefined: the argument is missing). */
 const DATA_SCOPE = 'data_scope';
 
 /**
@@ -200,25 +181,11 @@ export function holdsOnScope(condition: Pick<Condition, 'op' | 'value'>, scope: 
   }
 }
 
-export function holds(condition: Pick<Condition, 'op' | 'value'>, actual: unknown): boolean {
-  if (actual === undefined) return false;
-  const expected = condition.value;
-  switch (condition.op) {
-    case 'eq':
-      return jsonEqual(actual, expected);
-    case 'neq':
-      return !jsonEqual(actual, expected);
-    case 'in':
-      return Array.isArray(expected) && expected.some((v) => jsonEqual(actual, v));
-    case 'lt':
-      return isInteger(actual) && isInteger(expected) && actual < expected;
-    case 'lte':
-      return isInteger(actual) && isInteger(expected) && actual <= expected;
-    case 'gt':
-      return isInteger(actual) && isInteger(expected) && actual > expected;
-    case 'gte':
-      return isInteger(actual) && isInteger(expected) && actual >= expected;
-    default:
-      return false;
-  }
+/**
+ * The policy's decision on an action's arguments, as the operators' surfaces weigh an approver's
+ * edit or grant (serve, the CLI); undefined for an action the policy does not list (nobody can say
+ * the edit is not a denial there). The run decides again under its own policy.
+ */
+export function policyDecider(policy: Policy): (action: string, args: Record<string, unknown>) => CallDecision | undefined {
+  return (action, args) => (Object.hasOwn(policy.actions, action) ? evaluate(policy, action, args) : undefined);
 }

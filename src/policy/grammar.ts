@@ -1,4 +1,4 @@
-import type { Operator, TemplatePart } from './types.js';
+import type { TemplatePart } from './types.js';
 
 /**
  * The vocabulary of `ctrlrun.yaml` (SPEC §2): which keys exist where, from which schema version,
@@ -69,9 +69,8 @@ export const POLICY_CHANGE_ACTION = 'ctrlrun.policy.change';
 export const DECISIONS = ['allow', 'approve', 'deny'] as const;
 export const MODES = ['enforce', 'observe'] as const;
 
-/** Longest first, as CTRLRun splits `<arg>_<op>`. */
-export const OPERATORS: readonly Operator[] = ['neq', 'lte', 'gte', 'eq', 'in', 'lt', 'gt'];
-export const ORDER_OPERATORS: readonly Operator[] = ['lt', 'lte', 'gt', 'gte'];
+// `<arg>_<op>` and the operators, one definition with the runtime's (approval grants' bounds)
+export { OPERATORS, ORDER_OPERATORS, parseConditionKey, type ConditionKeyParse } from '../runtime/conditions.js';
 
 /** Subjects a `when` may not test: the policy never sees who is asking. */
 export const RESERVED_SUBJECTS: readonly string[] = ['agent', 'user', 'claims', 'issuer', 'expires_at', 'action_id', 'environment', 'principal', 'resource'];
@@ -88,23 +87,6 @@ export const CONTROL_ID_MAX_LENGTH = 200;
 export const CONTROL_ID_FORBIDDEN = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u;
 /** Template placeholder names: Python's `[^\W\d]\w*` (a letter or `_`, then letters, digits, `_`; any script). */
 export const ARG_PATTERN = /^[\p{L}\p{Nl}\p{No}_][\p{L}\p{N}_]*$/u;
-
-export type ConditionKeyParse =
-  | { ok: true; arg: string; op: Operator }
-  | { ok: false; reason: 'no-operator'; suffix: string }
-  | { ok: false; reason: 'no-arg'; op: Operator }
-  | { ok: false; reason: 'bad-arg'; arg: string; op: Operator };
-
-/** `<arg>_<op>`, split on the longest operator suffix (CTRLRun): `min_amount_gte` is (`min_amount`, `gte`). Any non-empty argument name. */
-export function parseConditionKey(key: string): ConditionKeyParse {
-  for (const op of OPERATORS) {
-    const suffix = `_${op}`;
-    if (key.endsWith(suffix) && key.length > suffix.length) return { ok: true, arg: key.slice(0, -suffix.length), op };
-    if (key === suffix) return { ok: false, reason: 'no-arg', op };
-  }
-  const cut = key.lastIndexOf('_');
-  return { ok: false, reason: 'no-operator', suffix: cut < 0 ? key : key.slice(cut + 1) };
-}
 
 export interface TemplateError {
   /** 0-based index in the template text. */

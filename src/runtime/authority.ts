@@ -46,9 +46,9 @@ export function evaluateAuthority(authority: CompiledAuthority, subject: Subject
   for (const grant of authority.grants) {
     if (!coversShape(grant, subject, call)) continue;
     const reasons: AuthorityReason[] = [];
-    if (grant.expiresAt !== null && call.now > grant.expiresAt) reasons.push('authority_expired');
+    if (expired(grant, call.now)) reasons.push('authority_expired');
     if (grant.constraints && !constraintsHold(grant, call.args)) reasons.push('authority_constraint');
-    if (grant.tasks !== null && (call.task === null || !grant.tasks.some((p) => patternMatches(p, call.task as string, ':')))) reasons.push('authority_task');
+    if (!taskHolds(grant, call.task)) reasons.push('authority_task');
     if (reasons.length === 0) {
       if (passed === undefined || grant.id < passed.id) passed = grant;
       continue;
@@ -67,12 +67,24 @@ export function evaluateAuthority(authority: CompiledAuthority, subject: Subject
 }
 
 function coversShape(grant: CompiledGrant, subject: Subject, call: AuthorityCall): boolean {
+  if (!coversRun(grant, subject, call.action, call.environment)) return false;
+  return grant.resources === null || (call.resource !== null && grant.resources.some((p) => patternMatches(p, call.resource as string, ':')));
+}
+
+/** The parts of a grant's shape that do not depend on the call's arguments: its subject, its actions, its environments. */
+export function coversRun(grant: CompiledGrant, subject: Subject, action: string, environment: string): boolean {
   if (grant.agent !== null && !patternMatches(grant.agent, subject.agent, null)) return false;
   if (grant.user !== null && (subject.user === null || !patternMatches(grant.user, subject.user, null))) return false;
-  if (!grant.actions.some((p) => patternMatches(p, call.action, '.'))) return false;
-  if (grant.resources !== null && (call.resource === null || !grant.resources.some((p) => patternMatches(p, call.resource as string, ':')))) return false;
-  if (grant.environments !== null && !grant.environments.includes(call.environment)) return false;
-  return true;
+  if (!grant.actions.some((p) => patternMatches(p, action, '.'))) return false;
+  return grant.environments === null || grant.environments.includes(environment);
+}
+
+export function expired(grant: CompiledGrant, now: number): boolean {
+  return grant.expiresAt !== null && now > grant.expiresAt;
+}
+
+export function taskHolds(grant: CompiledGrant, task: string | null): boolean {
+  return grant.tasks === null || (task !== null && grant.tasks.some((p) => patternMatches(p, task, ':')));
 }
 
 function constraintsHold(grant: CompiledGrant, args: unknown): boolean {

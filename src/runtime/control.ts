@@ -1,11 +1,12 @@
 import type { RunContext, RunState, RunToolApprovalItem } from '@openai/agents';
 import { argsMatchHash, filedForm } from './args-binding.js';
 import { parseArguments } from './arguments.js';
-import { canonicalJson } from './canonical.js';
+import { canonicalHash, canonicalJson } from './canonical.js';
 import { decideCall } from './decide.js';
-import { ApprovalMismatch, CtrlrunError } from './errors.js';
+import { decidedByParts, type PartsOf } from './core/parts.js';
+import { ActionDenied, ApprovalMismatch, CtrlrunError } from './errors.js';
 import { receiptSigner, type ReceiptSigner } from './signing.js';
-import { retentionOf, type DecisionLogOption } from './decision-log.js';
+import { keepsDecisionLog, type DecisionLogOption } from './decision-log.js';
 import {
   appendReceipt,
   approverName,
@@ -13,23 +14,34 @@ import {
   argsHashOf,
   INTERNALS,
   parseJson,
+  PAUSED_DOOR,
   PROTECTED_ACTION,
   reasonText,
   requirePolicy,
   sdkToolName,
   taskOf,
+  TOOL_ARGUMENTS,
   whoOf,
+  type ArgumentsOf,
   type ControlInternals,
   type Identity,
+  type RunOf,
   type TaskOf,
 } from './internals.js';
+import { haltWatch } from './halts.js';
+import { liftHalt, setHalt, type HaltInput } from './halt-actions.js';
 import { HOSTED_ACTION, hostedRequestOf, type HostedRequest } from './doors/hosted-item.js';
 import { LOCAL_ACTION, type LocalMark } from './doors/local-mark.js';
-import { refusal } from './core/messages.js';
+import { sandboxCallOf } from './doors/sandbox-mark.js';
+import { refusal, rejectionText } from './core/messages.js';
+import { type AnswerInput, type AnswerResult, recordAnswer, revokeGrant } from './answer.js';
+import { DEFAULT_MAX_GRANT_HOURS, type GrantInput } from './approval-grants.js';
 import { logReceipt } from './core/decision-entry.js';
-import type { ApprovalRequest, CompiledPolicy, Store } from './types.js';
+import { createTelemetry, type TelemetryOption } from './observe/telemetry.js';
+import type { ApprovalGrant, ApprovalRequest, CompiledPolicy, GrantQuery, Halt, PausedDoor, PausedDoorKind, ReceiptBody, Store } from './types.js';
 
-export type { Identity, IdentityValue, TaskOf } from './internals.js';
+export type { Identity, IdentityValue, RunOf, TaskOf } from './internals.js';
+export type { HaltInput } from './halt-actions.js';
 export { refusal } from './core/messages.js';
 
 export interface ControlOptions {
@@ -41,6 +53,12 @@ export interface ControlOptions {
    * `tasks` covers a call only on a task it names (`authority_task`). Default: no task.
    */
   task?: TaskOf;
+  /**
+   * The run a call belongs to, as your application names it (a conversation, a job id), from the
+   * run's context: an operator can halt one run (`ctrlrun-gen halts set --run ID`). Default: none
+   * (halts of a principal, an action or everything still apply).
+   */
+  run?: RunOf;
   /** Recorded on receipts; defaults to the policy's `environment`. */
   environment?: string;
   /** How long an approval stays valid after it was decided. Default 15 minutes. */
@@ -59,7 +77,8 @@ export interface ControlOptions {
   /**
    * The decision log (`ctrlrun-gen replay --store`, `receipts log`): each decided call's inputs
    * beside its receipt, an argument labelled by the policy's `data:` kept only as its hash. On by
-   * default, each entry kept `retentionDays` (default 30); `false` keeps none.
+   * default; `false` keeps none. Entries are kept until an operator prunes them (`ctrlrun-gen
+   * receipts prune`, `serve --retention-days`): the application never prunes.
    */
   decisionLog?: DecisionLogOption;
   /**
@@ -67,6 +86,36 @@ export interface ControlOptions {
    * principal, once per control). Default `console.warn`.
    */
   notice?: (line: string) => void;
+  /**
+   * Where decisions, pauses and answers are seen besides the receipts (docs/observability.md): the
+   * SDK's traces (on, following the SDK's own switch) and OpenTelemetry (`{ openTelemetry: api }`).
+   * `false`: nowhere, and no call asks.
+   */
+  telemetry?: TelemetryOption;
+  /**
+   * The longest approval grant this control's `approve(…, { grant })` makes, in hours (default 8;
+   * 0 turns grants off). serve and the CLI have their own (`--max-grant-hours`).
+   */
+  maxGrantHours?: number;
+  /**
+   * Offer the model every protected tool. By default a tool whose action the policy never lets the
+   * run's principal use (denied for every input, or no grant reaches it) is not offered at all (the
+   * SDK's `isEnabled`), so the model cannot plan with it; `true` keeps the full list.
+   */
+  offerAllTools?: boolean;
+}
+
+/** An approver's answer through a Control: who, why, and for an approval its edit and grant. */
+export interface ApproveAnswer {
+  approver: string;
+  reason?: string;
+  /**
+   * Approve with edits: the arguments to run instead of the model's (an object, or its JSON text),
+   * checked against the tool's schema and decided again by the policy; the approval binds to them.
+   */
+  arguments?: unknown;
+  /** Grant the same for this principal for `hours` (no longer than `maxGrantHours`), within `bounds` (CTRLRun `when` entries). */
+  grant?: GrantInput;
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -116,9 +165,19 @@ export interface Control {
    * Records `approver`'s yes for this call; once `approvals_required` distinct approvers said yes,
    * approves the call in the SDK state (never with `alwaysApprove`). Returns the request.
    */
-  approve(state: AnyRunState, item: RunToolApprovalItem, answer: { approver: string; reason?: string }): Promise<ApprovalRequest>;
-  /** Records `approver`'s no and rejects the call in the SDK state. */
+  approve(state: AnyRunState, item: RunToolApprovalItem, answer: ApproveAnswer): Promise<ApprovalRequest>;
+  /** Records `approver`'s no and rejects the call in the SDK state; the model reads `message` as the refusal's reason. */
   reject(state: AnyRunState, item: RunToolApprovalItem, answer: { approver: string; message?: string }): Promise<ApprovalRequest>;
+  /**
+   * Answers the call in the tool's place: the body never runs, the model reads `result` as the
+   * tool's result (a rejection in the SDK state whose message is the result), the receipt says
+   * `responded`.
+   */
+  respond(state: AnyRunState, item: RunToolApprovalItem, answer: { approver: string; result: string; reason?: string }): Promise<ApprovalRequest>;
+  /** The store's approval grants (`activeAt`: only those unrevoked and unexpired then), oldest first. */
+  grants(query?: GrantQuery): Promise<ApprovalGrant[]>;
+  /** Revokes an approval grant as `by`: the next call it would have covered pauses. Returns the grant. */
+  revokeGrant(id: string, answer: { by: string }): Promise<ApprovalGrant>;
   /** Applies answers recorded elsewhere (the CLI, another process) to the state; returns what is still pending. */
   resolve(state: AnyRunState): Promise<ApprovalRequest[]>;
   /**
@@ -134,6 +193,16 @@ export interface Control {
    * with the reason for the model. Pending: nothing. Returns the request.
    */
   resolveRealtime(session: RealtimeSessionLike, item: RunToolApprovalItem): Promise<ApprovalRequest | null>;
+  /**
+   * An operator's halt, set from code (`by` is who; authenticate them in the code that calls it, as
+   * for `approve`): from the next call on, in every process sharing the store, the calls it matches
+   * are refused `halted` (a `hard` one ends their run). Recorded, signed with the control's key.
+   */
+  halt(input: HaltInput): Promise<Halt>;
+  /** Lifts a halt (recorded as the same act, naming `by`); null when no halt has this id. */
+  liftHalt(id: string, answer: { by: string; reason?: string }): Promise<Halt | null>;
+  /** The halts in force. */
+  halts(): Promise<Halt[]>;
   /** @internal */
   readonly [INTERNALS]: ControlInternals;
 }
@@ -148,21 +217,30 @@ export function createControl(options: ControlOptions): Control {
   if (typeof options.identity !== 'function') {
     throw new CtrlrunError('createControl: `identity(runContext)` is required: it returns who the run acts for, or null.');
   }
+  if (options.run !== undefined && typeof options.run !== 'function') {
+    throw new CtrlrunError('createControl: `run(runContext)`, when given, is a function returning the run id (or null).');
+  }
   const internals: ControlInternals = {
     store: options.store,
     identity: options.identity,
     notice: options.notice,
     task: options.task,
+    run: options.run,
+    halts: haltWatch(options.store),
     environment: options.environment,
     approvalTtlMs: positive(options.approvalTtlMs, DEFAULT_APPROVAL_TTL_MS, 'approvalTtlMs'),
     effectLeaseMs: positive(options.effectLeaseMs, DEFAULT_EFFECT_LEASE_MS, 'effectLeaseMs'),
+    maxGrantHours: grantHours(options.maxGrantHours),
     clock: options.clock ?? Date.now,
     policy: undefined,
     signer: signerOf(options.receiptKey),
-    decisionRetentionMs: retentionOf(options.decisionLog),
+    decisionLog: keepsDecisionLog(options.decisionLog),
+    telemetry: createTelemetry(options.telemetry, options.store, options.notice ?? ((line) => console.warn(line))),
+    offerAllTools: options.offerAllTools === true,
     toolActions: new WeakMap(),
     pinnedFetches: new WeakMap(),
     namedActions: new Map(),
+    namedArguments: new Map(),
   };
 
   return {
@@ -172,8 +250,22 @@ export function createControl(options: ControlOptions): Control {
     },
     [INTERNALS]: internals,
     request: (state) => requestAll(internals, state),
-    approve: (state, item, answer) => approveOne(internals, state, item, answer),
-    reject: (state, item, answer) => rejectOne(internals, state, item, answer),
+    approve: (state, item, answer) => answerOne(internals, state, item, approveInput(answer)),
+    reject: (state, item, answer) =>
+      answerOne(internals, state, item, {
+        approver: answer?.approver,
+        decision: 'reject',
+        ...(answer?.message === undefined ? {} : { reason: answer.message }),
+      }),
+    respond: (state, item, answer) =>
+      answerOne(internals, state, item, {
+        approver: answer?.approver,
+        decision: 'respond',
+        result: answer?.result,
+        ...(answer?.reason === undefined ? {} : { reason: answer.reason }),
+      }),
+    grants: async (query) => (typeof internals.store.listGrants === 'function' ? internals.store.listGrants(query) : []),
+    revokeGrant: (id, answer) => revokeOne(internals, id, answer),
     resolve: (state) => resolveAll(internals, state),
     requestRealtime: async (session, item) => {
       const paused = realtimeCall(session, item);
@@ -186,6 +278,9 @@ export function createControl(options: ControlOptions): Control {
       await resolveAll(internals, paused); // requests a call not yet requested
       return internals.store.getRequest(call.callId);
     },
+    halt: (input) => setHalt(internals.store, input, internals.clock(), internals.signer),
+    liftHalt: (id, answer) => liftHalt(internals.store, id, answer?.by, internals.clock(), internals.signer, answer?.reason),
+    halts: async () => (await internals.halts.refresh()).halts,
   };
 }
 
@@ -195,6 +290,12 @@ function signerOf(key: string | null | undefined): ReceiptSigner | undefined {
   const secret = key === undefined ? fromEnv : key;
   if (secret === null || secret === undefined || secret.trim() === '') return undefined;
   return receiptSigner(secret);
+}
+
+function grantHours(value: number | undefined): number {
+  if (value === undefined) return DEFAULT_MAX_GRANT_HOURS;
+  if (!Number.isFinite(value) || value < 0) throw new CtrlrunError('createControl: `maxGrantHours` must be a number of hours, 0 or more (0 turns grants off).');
+  return value;
 }
 
 function positive(value: number | undefined, fallback: number, name: string): number {
@@ -217,6 +318,10 @@ interface OurCall {
   local?: boolean;
   /** A computer call the tool refused (paused only so the refusal reaches the model): rejected in the state with this text, never requested. */
   refused?: string;
+  /** The door the call paused at, filed with its request (where edits run, the tool's schema). */
+  door: PausedDoor;
+  /** A call of several parts (a shell call's commands, a patch's operations): its rules decide each (core/parts.ts). */
+  parts?: PartsOf;
 }
 
 /** The interruptions of `state` that belong to tools protected by this control. */
@@ -233,17 +338,23 @@ function ourCall(internals: ControlInternals, policy: CompiledPolicy, item: RunT
   const raw = item.rawItem;
   const hosted = hostedRequestOf(item);
   if (hosted) return hostedCall(policy, item, hosted);
-  if (raw.type === 'shell_call' || raw.type === 'apply_patch_call' || raw.type === 'computer_call') return localCall(policy, item);
+  if (raw.type === 'shell_call' || raw.type === 'apply_patch_call' || raw.type === 'computer_call') return localCall(policy, item) ?? sandboxCall(item);
   if (raw.type !== 'function_call') return null;
+  const sandbox = sandboxCall(item);
+  if (sandbox) return sandbox;
   const action = actionOfItem(internals, policy, item, raw.name);
   if (action === undefined) return null;
-  const parsed = parseArguments(raw.arguments);
-  const hash = parsed.ok ? argsHashOf(raw.arguments, undefined) : null;
+  // as the body gets them (a default the tool's schema fills in): what the pause filed and the claim binds
+  const lossless = parseArguments(raw.arguments);
+  const argumentsOf = toolOfItem(item, raw.name, (t) => (t as { [TOOL_ARGUMENTS]?: ArgumentsOf })[TOOL_ARGUMENTS]) ?? internals.namedArguments.get(raw.name);
+  const parsed = argumentsOf ? argumentsOf(raw.arguments, lossless) : lossless;
+  const hash = parsed.ok ? canonicalHash(parsed.value) : null;
   return {
     item,
     callId: raw.callId,
     toolName: raw.name,
     action,
+    door: doorOfItem(item, raw.name),
     args: parsed.ok && hash !== null ? { value: parsed.value, hash, canonical: canonicalJson(parsed.value) } : null,
     ...(parsed.ok ? {} : { refusal: parsed.detail }),
   };
@@ -266,7 +377,40 @@ function hostedCall(policy: CompiledPolicy, item: RunToolApprovalItem, hosted: H
     callId: hosted.id,
     toolName: `${hosted.serverLabel}/${hosted.toolName}`,
     action,
+    door: { kind: 'hosted_mcp' },
     args: parsed.ok && hash !== null ? { value: parsed.value, hash, canonical: canonicalJson(parsed.value) } : null,
+  };
+}
+
+/** A call of a capability tool of a SandboxAgent protected by protectSandboxAgent (its item names the public agent, which holds none of those tools). */
+function sandboxCall(item: RunToolApprovalItem): OurCall | null {
+  const raw = item.rawItem as { type?: string; callId?: unknown; name?: unknown; arguments?: unknown; operation?: unknown };
+  const found = typeof raw.callId === 'string' ? sandboxCallOf(item.agent, raw) : undefined;
+  if (!found) return null;
+  // filed here only when the pause could not file it: a capability's schema is not at hand, so no edits
+  const base = {
+    item,
+    callId: raw.callId as string,
+    toolName: found.toolName,
+    action: found.action,
+    door: { kind: found.local ? 'apply_patch' : 'sandbox' } as PausedDoor,
+  };
+  if (found.local) {
+    const hash = argsHashOf(undefined, found.local.args);
+    return {
+      ...base,
+      args: hash === null ? null : { value: found.local.args, hash, canonical: canonicalJson(found.local.args) },
+      local: true,
+      ...(found.parts ? { parts: found.parts } : {}),
+    };
+  }
+  const text = typeof raw.arguments === 'string' ? raw.arguments : '';
+  const parsed = parseArguments(text);
+  const hash = parsed.ok ? argsHashOf(text, undefined) : null;
+  return {
+    ...base,
+    args: parsed.ok && hash !== null ? { value: parsed.value, hash, canonical: canonicalJson(parsed.value) } : null,
+    ...(parsed.ok ? {} : { refusal: parsed.detail }),
   };
 }
 
@@ -297,19 +441,32 @@ function localCall(policy: CompiledPolicy, item: RunToolApprovalItem): OurCall |
     callId: raw.callId,
     toolName: tool?.name ?? LOCAL_TYPES[raw.type] ?? raw.type,
     action: mark.action,
+    door: { kind: (LOCAL_TYPES[raw.type] ?? 'shell') as PausedDoorKind },
     args: hash === null ? null : { value, hash, canonical: canonicalJson(value) },
     local: true,
     ...(refused === undefined ? {} : { refused }),
+    ...(mark.parts ? { parts: mark.parts } : {}),
   };
 }
 
-function actionOfItem(internals: ControlInternals, policy: CompiledPolicy, item: RunToolApprovalItem, name: string): string | undefined {
+/** The door of a function call's tool (its kind and schema, as its pause would file them); a tool this control did not make: a function door with no schema (no edits). */
+function doorOfItem(item: RunToolApprovalItem, name: string): PausedDoor {
+  const door = toolOfItem(item, name, (t) => (t as { [PAUSED_DOOR]?: () => PausedDoor })[PAUSED_DOOR]);
+  return typeof door === 'function' ? door() : { kind: 'function' };
+}
+
+/** `pick` of the function tool named `name` among the item's agent's tools; undefined when the agent has no such tool. */
+function toolOfItem<T>(item: RunToolApprovalItem, name: string, pick: (tool: object) => T | undefined): T | undefined {
   const tools: unknown = (item.agent as { tools?: unknown } | undefined)?.tools;
-  if (Array.isArray(tools)) {
-    const tool = tools.find((t) => t && typeof t === 'object' && (t as { type?: string }).type === 'function' && (t as { name?: string }).name === name);
-    // a protected tool (of this control or another bound to the same policy in this process) or not ours
-    if (tool) return internals.toolActions.get(tool) ?? (tool as { [PROTECTED_ACTION]?: string })[PROTECTED_ACTION];
-  }
+  if (!Array.isArray(tools)) return undefined;
+  const tool = tools.find((t) => t && typeof t === 'object' && (t as { type?: string }).type === 'function' && (t as { name?: string }).name === name);
+  return tool ? pick(tool) : undefined;
+}
+
+function actionOfItem(internals: ControlInternals, policy: CompiledPolicy, item: RunToolApprovalItem, name: string): string | undefined {
+  // a protected tool (of this control or another bound to the same policy in this process) or not ours
+  const found = toolOfItem(item, name, (tool) => ({ action: internals.toolActions.get(tool) ?? (tool as { [PROTECTED_ACTION]?: string })[PROTECTED_ACTION] }));
+  if (found) return found.action;
   const named = internals.namedActions.get(name);
   if (named !== undefined) return named;
   for (const [toolName, action] of Object.entries(policy.tools)) if (sdkToolName(toolName) === name) return action;
@@ -355,7 +512,7 @@ async function ensureRequest(internals: ControlInternals, policy: CompiledPolicy
     });
   }
   const compiled = policy.actions[call.action];
-  const decision = decideCall(compiled, call.args.value);
+  const decision = decideCall(decidedByParts(compiled, call.parts), call.args.value);
   const request = await internals.store.putRequest({
     callId: call.callId,
     action: call.action,
@@ -366,6 +523,7 @@ async function ensureRequest(internals: ControlInternals, policy: CompiledPolicy
     principal,
     approvalsRequired: compiled?.approvalsRequired ?? 1,
     createdAt: internals.clock(),
+    door: call.door,
   });
   const receipt = await appendReceipt(internals, policy, {
     action: call.action,
@@ -410,88 +568,99 @@ async function requestAll(internals: ControlInternals, state: PausedCalls): Prom
   return out;
 }
 
-async function approveOne(
-  internals: ControlInternals,
-  state: AnyRunState,
-  item: RunToolApprovalItem,
-  answer: { approver: string; reason?: string },
-): Promise<ApprovalRequest> {
+type ControlAnswer = Omit<AnswerInput, 'approver' | 'at'> & { approver: unknown };
+
+function approveInput(answer: ApproveAnswer): ControlAnswer {
+  return {
+    approver: answer?.approver,
+    decision: 'approve',
+    ...(answer?.reason === undefined ? {} : { reason: answer.reason }),
+    ...(answer?.arguments === undefined ? {} : { arguments: answer.arguments }),
+    ...(answer?.grant === undefined ? {} : { grant: answer.grant }),
+  };
+}
+
+/**
+ * Records one answer (runtime/answer.ts: the same writing as every operator surface), then mirrors
+ * the request into the SDK state: approved once `approvals_required` distinct approvers said yes
+ * (to the same arguments), rejected (the model reads the message, or a response as the result).
+ */
+async function answerOne(internals: ControlInternals, state: PausedCalls, item: RunToolApprovalItem, input: ControlAnswer): Promise<ApprovalRequest> {
   const policy = requirePolicy(internals);
-  answer = { ...answer, approver: approverName(answer?.approver) };
+  const approver = approverName(input.approver);
   const call = requireOurs(internals, policy, item);
   const request = await ensureRequest(internals, policy, state, call);
-  if (!request) throw new ApprovalMismatch('mismatch', call.refused ?? `ctrlrun: the call to ${call.action} has malformed arguments and was refused.`, call);
-  if (!bindingHolds(request, call, policy) || !argsMatchHash(request)) {
+  if (!request) {
+    if (input.decision !== 'approve') return { ...placeholder(call, policy), state: 'rejected' };
+    throw new ApprovalMismatch('mismatch', call.refused ?? `ctrlrun: the call to ${call.action} has malformed arguments and was refused.`, call);
+  }
+  if (input.decision === 'approve' && !bindingHolds(request, call, policy)) {
     throw new ApprovalMismatch(
       'mismatch',
       `ctrlrun: the recorded request ${call.callId} is for different arguments, action or policy than this call; not approved.`,
       call,
     );
   }
-  const result = await internals.store.addAnswer(call.callId, {
-    approver: answer.approver,
-    decision: 'approve',
-    ...(answer.reason === undefined ? {} : { reason: answer.reason }),
-    at: internals.clock(),
-  });
-  if (result.outcome === 'unknown') throw new CtrlrunError(`ctrlrun: the request ${call.callId} vanished from the store.`, call);
-  const base = { action: call.action, call_id: call.callId, args_hash: call.args?.hash ?? null, principal: request.principal, decision: 'approve' as const };
-  // through serve (httpStore) the server wrote the answer's receipt already
-  const record = internals.store.recordsAnswers !== true;
-  if (result.outcome === 'approver_is_requester') {
-    if (record) await appendReceipt(internals, policy, { ...base, approvers: [answer.approver], result: 'refused', reason: 'approver_is_requester' });
-    throw new ApprovalMismatch(
-      'approver_is_requester',
-      `ctrlrun: ${answer.approver} asked for this call (${call.action}) and cannot approve it; another person must.`,
-      call,
-    );
-  }
-  if (result.outcome === 'recorded' && record) {
-    const approvers = approversOf(result.request);
-    await appendReceipt(internals, policy, {
-      ...base,
-      approvers,
-      result: result.request.state === 'approved' ? 'approved' : 'answered',
-      reason: `${approvers.length} of ${result.request.approvalsRequired} approvals`,
-    });
-  }
-  return applyToState(state, call, result.request);
+  const environment = internals.environment ?? policy.environment ?? null;
+  const result = await recordAnswer(
+    internals.store,
+    call.callId,
+    { ...input, approver, at: internals.clock() },
+    {
+      decide: (action, args) => (Object.hasOwn(policy.actions, action) ? decideCall(policy.actions[action], args) : undefined),
+      maxGrantHours: internals.maxGrantHours,
+      signer: internals.signer,
+      context: { mode: policy.mode, environment },
+      // through serve (httpStore) the server writes the answer's receipt
+      recordsAnswers: internals.store.recordsAnswers === true,
+      ...(internals.telemetry === undefined
+        ? {}
+        : {
+            onReceipt: (sent: ReceiptBody, answeredRequest?: ApprovalRequest) =>
+              internals.telemetry?.record(sent, policy, { ...(answeredRequest ? { request: answeredRequest } : {}), toolName: call.toolName }),
+          }),
+    },
+  );
+  return applyToState(state, call, answered(call, approver, result));
 }
 
-async function rejectOne(
-  internals: ControlInternals,
-  state: AnyRunState,
-  item: RunToolApprovalItem,
-  answer: { approver: string; message?: string },
-): Promise<ApprovalRequest> {
+/** The request an answer left, or the error its refusal is (nothing changed). */
+function answered(call: OurCall, approver: string, result: AnswerResult): ApprovalRequest {
+  switch (result.outcome) {
+    case 'unknown':
+      throw new CtrlrunError(`ctrlrun: the request ${call.callId} vanished from the store.`, call);
+    case 'approver_is_requester':
+      throw new ApprovalMismatch(
+        'approver_is_requester',
+        `ctrlrun: ${approver} asked for this call (${call.action}) and cannot answer it; another person must.`,
+        call,
+      );
+    case 'args_mismatch':
+      throw new ApprovalMismatch(
+        'mismatch',
+        `ctrlrun: the recorded request ${call.callId} is for different arguments, action or policy than this call; not approved.`,
+        call,
+      );
+    case 'refused':
+      throw new ActionDenied(result.code, `ctrlrun: ${result.message}`, call);
+    case 'edit_mismatch':
+      throw new ActionDenied(
+        'edit_mismatch',
+        `ctrlrun: ${approver} approved other arguments than the earlier approvals of ${call.callId}; every approver of a call approves the same arguments (approve those, or reject).`,
+        call,
+      );
+    default:
+      return result.request;
+  }
+}
+
+async function revokeOne(internals: ControlInternals, id: string, answer: { by: string }): Promise<ApprovalGrant> {
   const policy = requirePolicy(internals);
-  answer = { ...answer, approver: approverName(answer?.approver) };
-  const call = requireOurs(internals, policy, item);
-  const request = await ensureRequest(internals, policy, state, call);
-  if (!request) return { ...placeholder(call, policy), state: 'rejected' };
-  const result = await internals.store.addAnswer(call.callId, {
-    approver: answer.approver,
-    decision: 'reject',
-    ...(answer.message === undefined ? {} : { reason: answer.message }),
-    at: internals.clock(),
-  });
-  if (result.outcome === 'unknown') throw new CtrlrunError(`ctrlrun: the request ${call.callId} vanished from the store.`, call);
-  if (result.outcome === 'approver_is_requester') {
-    throw new ApprovalMismatch('approver_is_requester', `ctrlrun: ${answer.approver} asked for this call (${call.action}) and cannot answer it.`, call);
-  }
-  if (result.outcome === 'recorded' && internals.store.recordsAnswers !== true) {
-    await appendReceipt(internals, policy, {
-      action: call.action,
-      call_id: call.callId,
-      args_hash: request.argsHash,
-      principal: request.principal,
-      decision: 'approve',
-      approvers: [answer.approver],
-      result: 'rejected',
-      reason: answer.message ?? 'rejected',
-    });
-  }
-  return applyToState(state, call, result.request);
+  const by = approverName(answer?.by);
+  const context = { mode: policy.mode, environment: internals.environment ?? policy.environment ?? null };
+  const result = await revokeGrant(internals.store, id, by, internals.clock(), { signer: internals.signer, context });
+  if (result.outcome === 'unknown') throw new CtrlrunError(`ctrlrun: no approval grant ${id} in the store.`);
+  return result.grant;
 }
 
 async function resolveAll(internals: ControlInternals, state: PausedCalls): Promise<ApprovalRequest[]> {
@@ -537,12 +706,10 @@ async function applyToState(state: PausedCalls, call: OurCall, request: Approval
       // a local tool's yes stays in the store: its needsApproval claims it when the run resumes
       if (!call.local) await state.approve(call.item);
       break;
-    case 'rejected': {
-      const no = request.answers.find((a) => a.decision === 'reject');
-      const why = no ? `rejected by ${no.approver}${no.reason ? `: ${no.reason}` : ''}` : 'rejected';
-      await state.reject(call.item, { message: refusal(call.action, why) });
+    case 'rejected':
+      // a rejection's message as the refusal's reason; a response as the tool's result
+      await state.reject(call.item, { message: rejectionText(call.action, request) });
       break;
-    }
     case 'consumed':
       await state.reject(call.item, { message: refusal(call.action, 'its approval was already used: the approved call ran once already') });
       break;

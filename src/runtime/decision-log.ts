@@ -13,24 +13,32 @@ import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils';
 import { canonicalHash, canonicalJson, sha256Hex } from './canonical.js';
 import { CtrlrunError } from './errors.js';
 import { GENESIS_HASH } from './receipts-hash.js';
-import type { DecisionBody, DecisionEntry, Receipt, Store } from './types.js';
+import { prefixPruned, pruneRecords } from './prune-records.js';
+import type { DecisionBody, DecisionEntry, PrunedDecision, PruneRecord, Receipt, Store } from './types.js';
 
 export type { DecisionBody, DecisionEntry, DecisionQuery, DecisionLogStore } from './types.js';
 
-/** The control's setting: `false` keeps no log; else how many days an entry is kept (default 30). */
-export type DecisionLogOption = false | { retentionDays?: number };
+/**
+ * The control's setting: `false` keeps no log; `true` or `{}` (the default) keeps one. How long an
+ * entry is kept is not the application's to say: pruning is an operator's act (`ctrlrun-gen
+ * receipts prune`, `serve --retention-days`), on the operator's clock, and leaves a record.
+ */
+export type DecisionLogOption = boolean | Record<string, never>;
 
-export const DEFAULT_RETENTION_DAYS = 30;
-const DAY_MS = 86_400_000;
-
-/** The retention in ms of a control's `decisionLog` option, or null when the log is off. Throws on a bad value. */
-export function retentionOf(option: DecisionLogOption | undefined): number | null {
-  if (option === false) return null;
-  const days = option?.retentionDays ?? DEFAULT_RETENTION_DAYS;
-  if (typeof days !== 'number' || !Number.isFinite(days) || days <= 0) {
-    throw new CtrlrunError(`createControl: \`decisionLog.retentionDays\` must be a positive number of days, got ${String(days)}.`);
+/** Whether a control's `decisionLog` option keeps a log. Throws on `retentionDays` (moved to the operator) and anything unknown. */
+export function keepsDecisionLog(option: unknown): boolean {
+  if (option === undefined || option === true) return true;
+  if (option === false) return false;
+  if (typeof option === 'object' && option !== null && !Array.isArray(option)) {
+    const keys = Object.keys(option);
+    if (keys.length === 0) return true;
+    if (keys.includes('retentionDays'))
+      throw new CtrlrunError(
+        "createControl: `decisionLog.retentionDays` is not an application setting any more: pruning the decision log is an operator's act, recorded and on the operator's clock. Remove it, and prune with `ctrlrun-gen receipts prune --older-than-days N` (or `ctrlrun-gen serve --retention-days N`).",
+      );
+    throw new CtrlrunError(`createControl: \`decisionLog\` has no option ${JSON.stringify(keys[0])} (it is true, false or {}).`);
   }
-  return days * DAY_MS;
+  throw new CtrlrunError(`createControl: \`decisionLog\` is true, false or {}, got ${String(option)}.`);
 }
 
 /** What a labelled value's keyed hash starts with. */
@@ -101,35 +109,104 @@ export function chainedEntry(body: DecisionBody, last: { seq: number; hash: stri
   return entry;
 }
 
-export type DecisionBreak = 'content_altered' | 'link_broken' | 'missing' | 'receipt_mismatch';
-export type DecisionVerifyResult = { ok: true; count: number } | { ok: false; seq: number; break: DecisionBreak };
+export type DecisionBreak = 'content_altered' | 'link_broken' | 'missing' | 'receipt_mismatch' | 'deleted' | 'pruned_unrecorded' | 'truncated';
+export type DecisionVerifyResult =
+  | {
+      ok: true;
+      count: number;
+      /** What operators pruned, as the prune records in the receipts name it (whole-store ranges and tenants' entries). */
+      pruned?: { records: number; entries: number };
+    }
+  | { ok: false; seq: number; break: DecisionBreak };
+
+/** What verification knows beside the entries: the receipts (their prune records), and the store's head row. */
+export interface DecisionVerifyContext {
+  /** The receipts in seq order (the entries' binding; the prune records). */
+  receipts?: readonly Receipt[];
+  /** The tenants' pruned entries (tombstones), in seq order. */
+  pruned?: readonly PrunedDecision[];
+  /** The store's own record of its newest entry. */
+  head?: { seq: number; hash: string };
+}
+
+type Link = DecisionEntry | PrunedDecision;
 
 /**
- * Checks entries in seq order: contiguous seq from the oldest kept entry (seq 1 links to the
- * genesis hash), each hash, each link. With the receipts: each entry's receipt (`receipt_seq`) has
- * its `receipt_hash` and says the same call (action, call id, arguments hash, decision, result);
- * an entry without labelled arguments must hash to its receipt's `args_hash`.
+ * Checks entries in seq order and names the first break: contiguous seq (`missing`: cut from the
+ * middle), each hash, each link, each entry's binding to its receipt. The log may start after seq 1
+ * only where a whole-store prune record names the range up to the first kept entry and the hash it
+ * links to (else `deleted`); a tenant's pruned entry (a tombstone: its links, never its inputs)
+ * only where a prune record of that tenant names its seq (else `pruned_unrecorded`); and the newest
+ * entry must be the store's head row (else `truncated`: the newest were cut). The binding: each
+ * entry's receipt (`receipt_seq`) has its `receipt_hash` and says the same call (action, call id,
+ * arguments hash, decision, result), and an entry without labelled arguments hashes to its
+ * receipt's `args_hash`; an entry whose receipt was pruned is checked as a link only.
  */
-export function verifyDecisionChain(entries: readonly DecisionEntry[], receipts?: readonly Receipt[]): DecisionVerifyResult {
-  let previous: DecisionEntry | undefined;
-  for (const entry of entries) {
+export function verifyDecisionChain(entries: readonly DecisionEntry[], context: readonly Receipt[] | DecisionVerifyContext = {}): DecisionVerifyResult {
+  const c: DecisionVerifyContext = Array.isArray(context) ? { receipts: context as readonly Receipt[] } : (context as DecisionVerifyContext);
+  const records = c.receipts ? pruneRecords(c.receipts, 'decisions') : [];
+  const chain = mergeBySeq(entries, c.pruned ?? []);
+  // a tombstone is what the store lists as one, never an entry that carries a `pruned` field
+  const stones = new Set<Link>(c.pruned ?? []);
+  const isStone = (e: Link): e is PrunedDecision => stones.has(e);
+  const receiptsFrom = c.receipts?.[0]?.seq ?? 1;
+  const first = chain[0];
+  if (first && first.seq > 1 && !prefixPruned(records, first.seq, first.prev_hash)) return { ok: false, seq: first.seq - 1, break: 'deleted' };
+  let previous: Link | undefined;
+  for (const entry of chain) {
     if (previous && entry.seq !== previous.seq + 1) return { ok: false, seq: previous.seq + 1, break: 'missing' };
-    if (safeHash(entry) !== entry.hash) return { ok: false, seq: entry.seq, break: 'content_altered' };
     const link = previous ? previous.hash : entry.seq === 1 ? GENESIS_HASH : entry.prev_hash;
+    if (isStone(entry)) {
+      if (!records.some((p) => p.tenant === entry.pruned.tenant && p.from <= entry.seq && entry.seq <= p.to))
+        return { ok: false, seq: entry.seq, break: 'pruned_unrecorded' };
+    } else {
+      if (safeHash(entry) !== entry.hash) return { ok: false, seq: entry.seq, break: 'content_altered' };
+      if (c.receipts && entry.receipt_seq >= receiptsFrom && !boundTo(entry, c.receipts)) return { ok: false, seq: entry.seq, break: 'receipt_mismatch' };
+    }
     if (entry.prev_hash !== link) return { ok: false, seq: entry.seq, break: 'link_broken' };
-    if (receipts && !boundTo(entry, receipts)) return { ok: false, seq: entry.seq, break: 'receipt_mismatch' };
     previous = entry;
   }
-  return { ok: true, count: entries.length };
+  const headBreak = c.head ? truncatedAt(chain, c.head, records) : undefined;
+  if (headBreak !== undefined) return { ok: false, seq: headBreak, break: 'truncated' };
+  const pruned = records.length ? { pruned: { records: records.length, entries: records.reduce((n, p) => n + p.count, 0) } } : {};
+  return { ok: true, count: entries.length, ...pruned };
+}
+
+/** Where the chain falls short of the store's head row (its newest entries cut), or undefined when it ends there. */
+function truncatedAt(chain: readonly Link[], head: { seq: number; hash: string }, records: readonly PruneRecord[]): number | undefined {
+  const last = chain[chain.length - 1];
+  if (last) return last.seq === head.seq && last.hash === head.hash ? undefined : Math.min(last.seq + 1, head.seq);
+  // an empty log: nothing ever written, or everything pruned (a record names the head)
+  if (head.seq === 0) return undefined;
+  return records.some((p) => p.tenant === null && p.to === head.seq && p.head === head.hash) ? undefined : 1;
+}
+
+function mergeBySeq(entries: readonly DecisionEntry[], stones: readonly PrunedDecision[]): Link[] {
+  if (stones.length === 0) return entries as Link[];
+  return [...entries, ...stones].sort((a, b) => a.seq - b.seq);
 }
 
 function boundTo(entry: DecisionEntry, receipts: readonly Receipt[]): boolean {
-  const r = receipts[entry.receipt_seq - 1];
-  if (!r || r.seq !== entry.receipt_seq || r.hash !== entry.receipt_hash) return false;
+  const r = receipts[entry.receipt_seq - (receipts[0]?.seq ?? 1)];
+  return r !== undefined && entryBindsReceipt(entry, r);
+}
+
+/**
+ * Whether an entry is bound to this receipt: its seq and hash, the same call (action, call id,
+ * arguments hash, decision, result), and, without labelled arguments, arguments that hash to the
+ * receipt's `args_hash`. (serve asks it of a token's entry before appending it.)
+ */
+export function entryBindsReceipt(entry: DecisionBody, r: Receipt): boolean {
+  if (r.seq !== entry.receipt_seq || r.hash !== entry.receipt_hash) return false;
   if (r.action !== entry.action || r.call_id !== entry.call_id || r.args_hash !== entry.args_hash || r.decision !== entry.decision || r.result !== entry.result)
     return false;
   // `args` is canonical JSON itself: without labelled arguments it hashes to the receipt's args_hash
-  return entry.hashed.length > 0 || sha256Hex(entry.args) === entry.args_hash;
+  if (!Array.isArray(entry.hashed) || typeof entry.args !== 'string') return false;
+  try {
+    return entry.hashed.length > 0 || sha256Hex(entry.args) === entry.args_hash;
+  } catch {
+    return false;
+  }
 }
 
 function safeHash(entry: DecisionEntry): string | null {
@@ -140,12 +217,17 @@ function safeHash(entry: DecisionEntry): string | null {
   }
 }
 
-/** Reads a store's whole log and its receipts (in pages) and verifies the log's chain and its binding to the receipts. */
+/**
+ * Reads a store's whole log (its tenants' pruned entries too), its receipts (in pages) and its head
+ * row, and verifies the log's chain, its prunes and its binding to the receipts.
+ */
 export async function verifyDecisions(store: Store, pageSize = 1000): Promise<DecisionVerifyResult> {
   if (typeof store.listDecisions !== 'function') return { ok: true, count: 0 };
   const entries = await pages((afterSeq) => store.listDecisions!({ afterSeq, limit: pageSize }), pageSize);
   const receipts = await pages((afterSeq) => store.listReceipts({ afterSeq, limit: pageSize }), pageSize);
-  return verifyDecisionChain(entries, receipts);
+  const pruned = typeof store.listPrunedDecisions === 'function' ? await store.listPrunedDecisions() : [];
+  const head = typeof store.decisionHead === 'function' ? await store.decisionHead() : undefined;
+  return verifyDecisionChain(entries, { receipts, pruned, ...(head ? { head } : {}) });
 }
 
 async function pages<T extends { seq: number }>(page: (afterSeq: number) => Promise<T[]>, pageSize: number): Promise<T[]> {

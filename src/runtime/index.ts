@@ -8,6 +8,8 @@ export { normaliseIdentity, checkIdentity, sameIdentity, type IdentityCheck } fr
 export { createControl, DEFAULT_APPROVAL_TTL_MS, DEFAULT_EFFECT_LEASE_MS, type Control, type ControlOptions, type Identity } from './control.js';
 export { bindProtectedTool, type ProtectedTool, type ProtectedToolOptions } from './doors/function-tool.js';
 export { run, unwrap } from './run.js';
+export type { TelemetryOptions, TelemetryOption, OpenTelemetryApi } from './observe/telemetry.js';
+export { eventOfReceipt, type ObservedEvent, type EventKind } from './observe/event.js';
 export {
   CtrlrunError,
   ActionDenied,
@@ -49,3 +51,5 @@ export {
   type ProtectAgentToolOptions,
   type ProtectAgentToolOptionsWithParameters,
 } from './doors/agent-tool.js';
+export { bindSandbox, type SandboxDoors } from './doors/sandbox.js';
+export { bindHandoffs, type HandoffDoors, type ProtectHandoff } from './doors/handoff.js';

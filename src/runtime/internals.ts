@@ -1,13 +1,15 @@
 import type { RunContext } from '@openai/agents';
 import { canonicalHash, canonicalJson } from './canonical.js';
 import { CtrlrunError } from './errors.js';
-import { checkArguments, parseArguments } from './arguments.js';
+import { checkArguments, parseArguments, type ArgumentsCheck } from './arguments.js';
 import { checkIdentity, identityProblemText, normaliseIdentity } from './identity.js';
 import { appendSigned, receiptBase, type ReceiptSigner } from './signing.js';
 import { settled } from './settled.js';
-import type { ApprovalRequest, CompiledPolicy, DecisionResult, Receipt, ReceiptBody, Store } from './types.js';
+import type { AppendOptions, ApprovalRequest, CompiledPolicy, DecisionResult, Receipt, ReceiptBody, Store } from './types.js';
+import type { HaltWatch } from './halts.js';
 import type { PinnedFetch } from './upstream-types.js';
 import { noticeNoPrincipal, type Notice } from './no-principal-notice.js';
+import type { ReceiptSight, Telemetry } from './observe/telemetry.js';
 
 /**
  * Who the run acts for: from the run's context (the operator's code), never from the model. A
@@ -18,6 +20,9 @@ import { noticeNoPrincipal, type Notice } from './no-principal-notice.js';
 export type IdentityValue = string | { agent: string; user?: string | null | undefined };
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type Identity = (runContext: RunContext<any>) => IdentityValue | null | undefined | Promise<IdentityValue | null | undefined>;
+/** The run a call belongs to, as the application names it (a conversation, a job), for halts of one run; null: none. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type RunOf = (runContext: RunContext<any>) => string | null | undefined;
 /** The unit of work a run is on (CTRLRun's `task=`), for grants that name `tasks`; null: none. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type TaskOf = (runContext: RunContext<any>) => string | null | undefined | Promise<string | null | undefined>;
@@ -33,9 +38,15 @@ export interface ControlInternals {
   readonly store: Store;
   readonly identity: Identity;
   readonly task?: TaskOf | undefined;
+  /** Names the run of a call (`createControl({ run })`), for halts of one run. */
+  readonly run?: RunOf | undefined;
+  /** The store's halts as this control last read them (halts.ts). */
+  readonly halts: HaltWatch;
   readonly environment: string | undefined;
   readonly approvalTtlMs: number;
   readonly effectLeaseMs: number;
+  /** The longest approval grant this control's `approve(…, { grant })` makes (0: none). */
+  readonly maxGrantHours: number;
   readonly clock: () => number;
   policy: CompiledPolicy | undefined;
   /** Signs a checkpoint after each receipt this control appends (no key: no checkpoints). */
@@ -45,6 +56,12 @@ export interface ControlInternals {
   /** SDK (sanitized) tool names of protected tools -> their action. */
   readonly namedActions: Map<string, string>;
   /**
+   * SDK names of protected function tools -> the call's arguments from its text, as the body gets
+   * them (core/arguments.ts `callArguments`): `control.approve` binds an answer to these, the hash
+   * the pause filed (the tool object itself carries them too: TOOL_ARGUMENTS).
+   */
+  readonly namedArguments: Map<string, ArgumentsOf>;
+  /**
    * The pinned fetches the MCP doors of this control made (`upstreamFetch`), by the function handed
    * out: the only proof a guarded server connects through one (shared by every `bindMcp` of the
    * control, so `protectAgent`'s doors accept the generated module's fetches).
@@ -52,13 +69,24 @@ export interface ControlInternals {
   readonly pinnedFetches: WeakMap<object, { server: string; pinned: PinnedFetch }>;
   /** Where the control tells the developer one-line things (the first refusal for want of a principal). */
   readonly notice?: Notice | undefined;
-  /** How long the decision log keeps an entry (ms); null: no log (`decisionLog: false`). */
-  readonly decisionRetentionMs?: number | null | undefined;
+  /** Whether the control writes the decision log (`decisionLog: false`: no). */
+  readonly decisionLog?: boolean | undefined;
+  /** Where receipts are also seen (the SDK's traces, OpenTelemetry); undefined: nowhere, nothing is asked. */
+  readonly telemetry?: Telemetry | undefined;
+  /** Offer the model every protected tool, even one the policy never lets the run's principal use (`offerAllTools`). */
+  readonly offerAllTools?: boolean | undefined;
 }
 
+/** A tool's arguments from the model's text and its lossless parse (`parseArguments` of it). */
+export type ArgumentsOf = (raw: string, lossless: ArgumentsCheck) => ArgumentsCheck;
+
 export const INTERNALS: unique symbol = Symbol('ctrlrun.control.internals');
+/** A protected function tool's `ArgumentsOf` (any control of the process reads it, as PROTECTED_ACTION). */
+export const TOOL_ARGUMENTS: unique symbol = Symbol.for('ctrlrun.protectedTool.arguments');
 /** Marks a tool made by protectedTool (any control) with its action id. */
 export const PROTECTED_ACTION: unique symbol = Symbol.for('ctrlrun.protectedTool.action');
+/** Marks a protected function tool with its paused door (kind and schema), for a request `control.request` files itself. */
+export const PAUSED_DOOR: unique symbol = Symbol.for('ctrlrun.protectedTool.door');
 
 export { sdkToolName } from './tool-name.js';
 
@@ -93,16 +121,18 @@ export function isThenable(value: unknown): value is PromiseLike<unknown> {
  * the checked principal itself; a promise only when `identity` returned one. A throw is the same
  * CtrlrunError either way (thrown here, or the promise's rejection).
  */
-export function whoNow(internals: ControlInternals, runContext: RunContext<unknown>): Maybe<Who | null> {
+export function whoNow(internals: ControlInternals, runContext: RunContext<unknown>, quiet = false): Maybe<Who | null> {
   let value: IdentityValue | null | undefined | PromiseLike<IdentityValue | null | undefined>;
   try {
     value = internals.identity(runContext);
   } catch (cause) {
     throw identityThrew(cause);
   }
-  if (!isThenable(value)) return whoFrom(internals, runContext, value);
+  // `quiet`: asked about no call (which tools to offer), so a missing principal is not one refused
+  const from = (v: IdentityValue | null | undefined) => (quiet ? identityValueOf(v) : whoFrom(internals, runContext, v));
+  if (!isThenable(value)) return from(value);
   return Promise.resolve(value).then(
-    (resolved) => whoFrom(internals, runContext, resolved),
+    (resolved) => from(resolved),
     (cause) => {
       throw identityThrew(cause);
     },
@@ -201,17 +231,29 @@ export function parseJson(raw: string | undefined): { ok: true; value: unknown }
 
 export type ReceiptFields = Pick<ReceiptBody, 'action' | 'result' | 'reason'> & Partial<ReceiptBody>;
 
-/** Appends one receipt (and its signed checkpoint, with a key); returns the receipt the store appended. */
-export function appendReceipt(internals: ControlInternals, policy: CompiledPolicy, fields: ReceiptFields): Promise<Receipt> {
+/**
+ * Appends one receipt (and its signed checkpoint, with a key); returns the receipt the store
+ * appended. With telemetry, the receipt is also recorded as it is sent (`sight`: what the stage
+ * knows besides, e.g. the checked arguments). With `options.haltEpoch`, appended only while the
+ * store's halt epoch is that one (else `HaltsChanged`).
+ */
+export function appendReceipt(
+  internals: ControlInternals,
+  policy: CompiledPolicy,
+  fields: ReceiptFields,
+  sight?: ReceiptSight,
+  options?: AppendOptions,
+): Promise<Receipt> {
   // no async wrapper of its own (two receipts a call wait on no extra turn); a throw is still a rejection
   return settled(() => {
     const base = receiptBase(internals.clock(), policy.hash, policy.mode, internals.environment ?? policy.environment ?? null);
     // Object.assign, not `{ ...base, ...fields }`: the same object, several times faster in V8 when
     // fields overwrite base's nulls (two receipts per call)
     const sent = Object.assign({}, base, fields);
+    if (internals.telemetry !== undefined) internals.telemetry.record(sent, policy, sight);
     // signed by the control, never by the store: a rewritten chain cannot carry this signature, and
     // the checkpoint names only this receipt (checked to be what was sent), never others' in between
-    return appendSigned(internals.store, internals.signer, sent, base);
+    return appendSigned(internals.store, internals.signer, sent, base, options);
   });
 }
 

@@ -1,8 +1,11 @@
 import { memoryApprovals } from './stores/memory/approvals.js';
 import { memoryEffects } from './stores/memory/effects.js';
+import { memoryHalts } from './stores/memory/halts.js';
 import { memoryReceipts } from './stores/memory/receipts.js';
 import { newMemoryState, open } from './stores/memory/state.js';
 import { memoryDecisionLog } from './stores/decision-log-memory.js';
+import { memorySessions } from './stores/sessions-memory.js';
+import { memoryGrants } from './stores/grants-memory.js';
 import type { Store } from './types.js';
 
 /**
@@ -16,9 +19,12 @@ export function memoryStore(): Store {
   return {
     kind: 'memory',
     ...memoryDecisionLog(() => open(state)),
+    ...memorySessions(() => open(state)),
+    ...memoryGrants(() => open(state)),
     ...memoryApprovals(state),
     ...memoryEffects(state),
     ...memoryReceipts(state),
+    ...memoryHalts(state),
     async close(): Promise<void> {
       state.closed = true;
     },

@@ -1,4 +1,5 @@
 import { GENESIS_HASH, receiptHash } from './receipts-hash.js';
+import { prefixPruned, pruneRecords } from './prune-records.js';
 import { CHECKPOINT_ACTION, checkpointVerifier } from './signing.js';
 import type { Receipt, ReceiptMatch, Store } from './types.js';
 
@@ -23,7 +24,14 @@ export function newestReceiptOf(receipts: readonly Receipt[], match: ReceiptMatc
 
 export type ReceiptBreak = 'content_altered' | 'link_broken' | 'missing' | 'head_mismatch' | 'signature_invalid' | 'unsigned' | 'foreign' | 'truncated';
 export type VerifyResult =
-  | { ok: true; count: number; signed?: { seq: number; hash: string } | null; signers?: SignerCount[] }
+  | {
+      ok: true;
+      count: number;
+      signed?: { seq: number; hash: string } | null;
+      signers?: SignerCount[];
+      /** The oldest receipts an operator pruned (a prune record, in the chain, names them): seq 1 to this one. */
+      prunedThrough?: number;
+    }
   | { ok: false; seq: number; break: ReceiptBreak };
 
 /** One of the given public keys, and how many receipts its valid checkpoints name. */
@@ -45,29 +53,39 @@ export interface VerifyOptions {
 /**
  * Checks a chain of receipts in seq order and names the first break (see ReceiptBreak).
  * Without a public key, deleting the newest receipts leaves no trace unless the store keeps a head.
+ * A chain may start after seq 1 only where an operator pruned its oldest receipts: a prune record
+ * in the chain names the range up to the first kept receipt and the hash it links to; else the
+ * oldest receipts were deleted (`missing` at seq 1).
  */
 export function verifyReceiptChain(receipts: readonly Receipt[], options: VerifyOptions = {}): VerifyResult {
+  const first = receipts[0];
+  const pruned = first !== undefined && first.seq > 1 && prefixPruned(pruneRecords(receipts, 'receipts'), first.seq, first.prev_hash);
+  const start = pruned ? first.seq : 1;
   let previous: Receipt | undefined;
   for (const receipt of receipts) {
-    const expectedSeq = (previous?.seq ?? 0) + 1;
+    const expectedSeq = previous ? previous.seq + 1 : start;
     if (receipt.seq !== expectedSeq) return { ok: false, seq: expectedSeq, break: 'missing' };
     if (safeHash(receipt) !== receipt.hash) return { ok: false, seq: receipt.seq, break: 'content_altered' };
-    if (receipt.prev_hash !== (previous ? previous.hash : GENESIS_HASH)) return { ok: false, seq: receipt.seq, break: 'link_broken' };
+    if (receipt.prev_hash !== (previous ? previous.hash : pruned ? receipt.prev_hash : GENESIS_HASH))
+      return { ok: false, seq: receipt.seq, break: 'link_broken' };
     previous = receipt;
   }
-  if (options.anchor) {
-    const held = receipts[options.anchor.seq - 1];
+  if (options.anchor && options.anchor.seq >= start) {
+    // an anchor older than the kept chain was pruned, as a record in the chain says
+    const held = receipts[options.anchor.seq - start];
     if (!held || held.hash !== options.anchor.hash) return { ok: false, seq: options.anchor.seq, break: 'truncated' };
   }
   const keys = typeof options.publicKey === 'string' ? [options.publicKey] : (options.publicKey ?? []);
-  if (keys.length === 0) return { ok: true, count: receipts.length };
-  return verifySignatures(receipts, keys.map(checkpointVerifier));
+  const prunedThrough = pruned ? { prunedThrough: start - 1 } : {};
+  if (keys.length === 0) return { ok: true, count: receipts.length, ...prunedThrough };
+  const signed = verifySignatures(receipts, keys.map(checkpointVerifier), start);
+  return signed.ok ? { ...signed, ...prunedThrough } : signed;
 }
 
 type Verifier = ReturnType<typeof checkpointVerifier>;
 
 /** The signature half of verifyReceiptChain, over a chain whose hashes and links already hold. */
-function verifySignatures(receipts: readonly Receipt[], verifiers: readonly Verifier[]): VerifyResult {
+function verifySignatures(receipts: readonly Receipt[], verifiers: readonly Verifier[], start: number): VerifyResult {
   const named = new Map<number, string>(); // the receipts a valid checkpoint names (its signer appended them) -> key id
   const vouched = new Set<number>(); // the valid checkpoints
   let unknownKey: number | undefined; // the first checkpoint by none of the given keys
@@ -83,8 +101,10 @@ function verifySignatures(receipts: readonly Receipt[], verifiers: readonly Veri
       unknownKey ??= receipt.seq;
       continue;
     }
-    const target = cp && Number.isSafeInteger(cp.seq) ? receipts[cp.seq - 1] : undefined;
-    if (!cp || !own.some((v) => v.verify(cp)) || !target || target.hash !== cp.hash || cp.seq >= receipt.seq) {
+    const target = cp && Number.isSafeInteger(cp.seq) ? receipts[cp.seq - start] : undefined;
+    // a checkpoint of a receipt pruned since (before the kept chain) is checked by its signature alone
+    const gone = cp !== undefined && Number.isSafeInteger(cp.seq) && cp.seq >= 1 && cp.seq < start;
+    if (!cp || !own.some((v) => v.verify(cp)) || (!gone && (!target || target.hash !== cp.hash)) || cp.seq >= receipt.seq) {
       return { ok: false, seq: receipt.seq, break: 'signature_invalid' };
     }
     named.set(cp.seq, cp.key_id);

@@ -1,6 +1,7 @@
 import { AgentsError, run as sdkRun, RunState } from '@openai/agents';
 import { CtrlrunError, NotExecuted } from './errors.js';
 import { answerByPolicy, claimForResume, guardInputFilter, hostedGuards } from './doors/hosted-mcp.js';
+import { handoffRefusalFilter, hasProtectedHandoffs } from './doors/handoff.js';
 import { rejectRefusedComputerCalls } from './doors/local-tools.js';
 import { ESTABLISHED_NOT_EXECUTED } from './core/not-executed.js';
 
@@ -47,13 +48,16 @@ export function unwrap(error: unknown): unknown {
  * A computer call of `protectComputerTool` that the policy refused pauses (its output is a
  * screenshot, so the SDK's rejection is the only way to tell the model why): `run()` rejects it
  * in the state with the refusal and resumes; in a streamed run, `control.request/resolve` do it.
+ * A transfer of `protectHandoff` that the policy refused keeps the agent that asked, and the model
+ * reads the refusal as the handoff's output (a `callModelInputFilter` composed after yours).
  */
 export const run: typeof sdkRun = (async (...args: Parameters<typeof sdkRun>) => {
   try {
-    const [agent, input, options] = args;
+    const [agent, input, given] = args;
+    const options = withHandoffRefusals(agent, given);
     const guards = hostedGuards(agent);
     if (guards.size === 0) {
-      if ((options as { stream?: boolean } | undefined)?.stream) return await sdkRun(...args);
+      if ((options as { stream?: boolean } | undefined)?.stream) return await sdkRun(agent, input, options as never);
       let result = await sdkRun(agent, input, options as never);
       // a computer call the policy refused paused only so the SDK's rejection tells the model why: reject it and go on
       for (let round = 0; round < 64 && result.interruptions.length > 0 && rejectRefusedComputerCalls(result.state) > 0; round++) {
@@ -78,3 +82,10 @@ export const run: typeof sdkRun = (async (...args: Parameters<typeof sdkRun>) =>
     throw unwrap(error);
   }
 }) as typeof sdkRun;
+
+/** The run's options with the filter that shows the model a refused protected handoff (when the graph has one). */
+function withHandoffRefusals<O>(agent: unknown, options: O): O {
+  if (!hasProtectedHandoffs(agent)) return options;
+  const user = (options as { callModelInputFilter?: Parameters<typeof handoffRefusalFilter>[0] } | undefined)?.callModelInputFilter;
+  return { ...(options ?? {}), callModelInputFilter: handoffRefusalFilter(user) } as O;
+}

@@ -40,12 +40,44 @@ function changedBelow(sent: unknown, received: unknown, depth: number): string |
   return sent === received ? null : '';
 }
 
-/** The schema's output when it is what the model sent (decided on); else a problem naming where it changed. */
-export function unchangedBySchema(sent: unknown, received: unknown): { ok: true; value: unknown } | { ok: false; problem: string } {
-  const at = changedBySchema(sent, received);
+/**
+ * The schema's output as the call's arguments (issue 40): the body gets it, so the policy decides
+ * on it, the approval binds it and the approver reads it (a default filled in, a value trimmed, a
+ * coercion: decided as the body will see them). Refused only when a part the schema changed is not
+ * a JSON value (a Date, a Map, `undefined`, a function…): it could be neither decided on, nor
+ * hashed, nor shown. Returns the output, or a problem naming where.
+ */
+export function outputAsArguments(sent: unknown, received: unknown): { ok: true; value: unknown } | { ok: false; problem: string } {
+  const at = nonJsonChange(sent, received, '$', 0);
   if (at === null) return { ok: true, value: received };
   return {
     ok: false,
-    problem: `the tool's schema changes ${at} (a transform, default, coercion or trim), so the body would not get what the policy decided on`,
+    problem: `the tool's schema gives the body ${at.path} as ${at.what}, not a JSON value, so the policy could not decide on what the body would get`,
   };
+}
+
+/** The first part the schema changed whose output is not JSON (path and what it is), or null. */
+function nonJsonChange(sent: unknown, received: unknown, path: string, depth: number): { path: string; what: string } | null {
+  if (Object.is(sent, received) || depth > 512) return null;
+  if (Array.isArray(received)) {
+    const before = Array.isArray(sent) ? sent : [];
+    for (let i = 0; i < received.length; i++) {
+      const at = nonJsonChange(before[i], received[i], `${path}[${i}]`, depth + 1);
+      if (at !== null) return at;
+    }
+    return null;
+  }
+  if (received !== null && typeof received === 'object') {
+    const proto = Object.getPrototypeOf(received) as unknown;
+    if (proto !== Object.prototype && proto !== null) return { path, what: `a ${(received as object).constructor?.name ?? 'non-plain object'}` };
+    const before = sent !== null && typeof sent === 'object' && !Array.isArray(sent) ? (sent as Record<string, unknown>) : {};
+    for (const key of Object.keys(received)) {
+      const at = nonJsonChange(before[key], (received as Record<string, unknown>)[key], `${path}.${key}`, depth + 1);
+      if (at !== null) return at;
+    }
+    return null;
+  }
+  if (received === null || typeof received === 'string' || typeof received === 'boolean') return null;
+  if (typeof received === 'number') return Number.isFinite(received) ? null : { path, what: String(received) };
+  return { path, what: received === undefined ? 'undefined' : `a ${typeof received}` };
 }

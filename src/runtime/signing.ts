@@ -2,7 +2,8 @@ import { ed25519 } from '@noble/curves/ed25519.js';
 import { CtrlrunError } from './errors.js';
 import { receiptHash } from './receipts-hash.js';
 import { settled } from './settled.js';
-import type { Receipt, ReceiptBody, ReceiptCheckpoint, Store } from './types.js';
+import { TENANT } from './tenant-names.js';
+import type { AppendOptions, Receipt, ReceiptBody, ReceiptCheckpoint, Store } from './types.js';
 
 /**
  * Signed checkpoints of the receipt chain (Ed25519, @noble/curves: pure JS, synchronous, safe in a
@@ -71,14 +72,15 @@ export function checkpointVerifier(publicKey: string): { keyId: string; verify(c
  * that returns another receipt, or alters it) is refused: a signer signs only what it wrote.
  */
 export function signAppended(signer: ReceiptSigner, sent: ReceiptBody, appended: Receipt): ReceiptCheckpoint {
-  const stored = appended as unknown as Record<string, unknown>;
+  const returned = appended as unknown as Record<string, unknown>;
   const names = namesOf(appended);
-  const differs = Object.entries(sent).find(
-    ([k, v]) => !(NAMED_FIELDS.has(k) && names !== undefined ? sameName(v, stored[k], names) : sameField(v, stored[k])),
-  );
+  const stamped = (appended as unknown as Record<symbol, unknown>)[RECEIPT_STAMPED] === true;
+  // the store's clock may stand for the sender's (serve stamps a token's receipts); every other field is as sent
+  const differs = Object.entries(sent).find(([k, v]) => !(k === 'at' && stamped ? Number.isSafeInteger(returned.at) : sameField(v, returned[k])));
   let hashOk = false;
   try {
-    hashOk = receiptHash(appended) === appended.hash;
+    // the hash covers the stored names (`@T:` + what was sent)
+    hashOk = receiptHash(names === undefined ? appended : storedForm(appended, names)) === appended.hash;
   } catch {
     hashOk = false;
   }
@@ -91,23 +93,24 @@ export function signAppended(signer: ReceiptSigner, sent: ReceiptBody, appended:
 }
 
 /**
- * Set by httpStore on a receipt serve stored under a named tenant's names (`@T:`): its call id and
- * effect key are stored as `@T:` + what was sent. A symbol: never hashed, never serialized.
+ * Set by httpStore on a receipt serve stored under a named tenant's names (`@T:`): it comes back in
+ * the names that were sent, and its call id and effect key are stored (and hashed) as `@T:` + them.
+ * A symbol: never hashed, never serialized.
  */
 export const RECEIPT_NAMES = Symbol.for('ctrlrun.receiptNames');
-const NAMED_FIELDS = new Set(['call_id', 'effect_key']);
-/** serve's tenant names (serve/tenant.ts: `@` + TENANT + `:`); anything else is not a prefix. */
-const NAMES = /^@[a-z0-9][a-z0-9._-]{0,63}:$/;
+/** Set by httpStore on a receipt whose `at` serve set from its own clock (a token never chooses the time its records carry). */
+export const RECEIPT_STAMPED = Symbol.for('ctrlrun.receiptStamped');
+/** serve's tenant names (`@` + TENANT + `:`, runtime/tenant-names.ts); anything else is not a prefix. */
+const NAMES = new RegExp(`^@${TENANT.source.slice(1, -1)}:$`);
 
 function namesOf(appended: Receipt): string | undefined {
   const names = (appended as unknown as Record<symbol, unknown>)[RECEIPT_NAMES];
   return typeof names === 'string' && NAMES.test(names) ? names : undefined;
 }
 
-/** A call id or effect key as sent and as stored under a tenant's names (null stays null). */
-function sameName(sent: unknown, stored: unknown, names: string): boolean {
-  if (sent === undefined || sent === null) return stored === undefined || stored === null;
-  return typeof sent === 'string' && stored === names + sent;
+/** A receipt returned in a tenant's names, as the store holds (and hashed) it: its call id and effect key under `names`. */
+function storedForm(r: Receipt, names: string): Receipt {
+  return { ...r, call_id: r.call_id === null ? null : names + r.call_id, effect_key: r.effect_key === null ? null : names + r.effect_key };
 }
 
 /** A field as sent and as stored: equal as JSON (a missing or undefined field stored as null is the same). */
@@ -127,14 +130,22 @@ export function appendSigned(
   signer: ReceiptSigner | undefined,
   body: ReceiptBody,
   base?: CheckpointBase,
+  options?: AppendOptions,
 ): Promise<Receipt> {
   // unsigned: the store's own promise (two receipts a call wait on no extra turn); a throw is still a rejection
-  if (!signer) return settled(() => store.appendReceipt(body));
-  return appendAndSign(store, signer, body, base ?? checkpointBaseOf(body));
+  if (!signer) return settled(() => (options === undefined ? store.appendReceipt(body) : store.appendReceipt(body, options)));
+  return appendAndSign(store, signer, body, base ?? checkpointBaseOf(body), options);
 }
 
-async function appendAndSign(store: Pick<Store, 'appendReceipt'>, signer: ReceiptSigner, body: ReceiptBody, base: CheckpointBase): Promise<Receipt> {
-  const appended = await store.appendReceipt(body);
+async function appendAndSign(
+  store: Pick<Store, 'appendReceipt'>,
+  signer: ReceiptSigner,
+  body: ReceiptBody,
+  base: CheckpointBase,
+  options: AppendOptions | undefined,
+): Promise<Receipt> {
+  // the condition (a halt epoch) is the receipt's own: its checkpoint follows it whatever changed since
+  const appended = await (options === undefined ? store.appendReceipt(body) : store.appendReceipt(body, options));
   await store.appendReceipt(checkpointBody(base, signAppended(signer, body, appended)));
   return appended;
 }

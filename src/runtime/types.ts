@@ -75,6 +75,13 @@ export interface CompiledAction {
   mcp?: { notExecutedOnError?: boolean };
   /** The arguments the action's `data:` labels: the decision log keeps them only as their hash. */
   sensitive?: readonly string[];
+  /**
+   * Least exposure, as `generate` computed it exactly from the policy (policy/exposure.ts): `never`,
+   * no call of the action can pass its rules and templates; `deadGrants`, grants whose actions cover
+   * it but that can never authorize a passing call (their resources or constraints). A tool nobody
+   * may use for this run's principal is not offered to the model (runtime/exposure.ts). Absent: none.
+   */
+  exposure?: { never?: boolean; deadGrants?: readonly string[] };
 }
 
 /** A grant's budget (CTRLRun v7): the un-released sum of `metric` over the last `windowMs` may reach `limit`. */
@@ -129,6 +136,16 @@ export interface CompiledPolicy {
    * whose names the code computes (the manifest's `tool: { at, names }` entries).
    */
   computedNames?: Readonly<Record<string, readonly string[]>>;
+  /**
+   * SandboxAgent capability tools, from the manifest's `sandbox:` entries: tool name -> action id
+   * for every SandboxAgent (`tools`), and per agent name (`agents`, which wins).
+   */
+  sandbox?: {
+    readonly tools?: Readonly<Record<string, string>>;
+    readonly agents?: Readonly<Record<string, Readonly<Record<string, string>>>>;
+  };
+  /** Handoffs, from the manifest's `handoff:` entries: the target agent's name -> action id. */
+  handoffs?: Readonly<Record<string, string>>;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -141,9 +158,37 @@ export type ApprovalState = 'pending' | 'approved' | 'rejected' | 'consumed';
 
 export interface ApprovalAnswer {
   approver: string;
-  decision: 'approve' | 'reject';
+  /**
+   * `approve` (as proposed, or with edited arguments: `args`), `reject` (the call does not run; the
+   * model reads `reason`), `respond` (the call does not run; the model reads `result` in place of
+   * the tool's own: a reject whose message is a result).
+   */
+  decision: 'approve' | 'reject' | 'respond';
   reason?: string;
   at: number;
+  /**
+   * Approve with edits: the canonical JSON of the arguments this approver approved, and its hash.
+   * Absent: the request's own arguments, as the model proposed them. Every approval of one request
+   * approves the same arguments (`edit_mismatch` otherwise).
+   */
+  args?: string;
+  argsHash?: string;
+  /** Respond: what the model reads as the tool's result (the body never runs). */
+  result?: string;
+}
+
+/** The door kinds a call can pause at (`ApprovalRequest.door`). */
+export type PausedDoorKind = 'function' | 'mcp' | 'agent' | 'sandbox' | 'shell' | 'apply_patch' | 'computer' | 'hosted_mcp';
+
+/**
+ * Where a request's call paused, as the runtime filed it: the door's kind and, when that door can
+ * run arguments an approver edited, the tool's parameters as a JSON schema (what the model sees:
+ * the edit form is built from it, and an edit is checked against it before it is recorded). No
+ * `schema`: this door refuses edits (docs/runtime.md, "Approve with edits": which and why).
+ */
+export interface PausedDoor {
+  kind: PausedDoorKind;
+  schema?: unknown;
 }
 
 export interface ApprovalRequest {
@@ -166,6 +211,8 @@ export interface ApprovalRequest {
   /** When the request became approved or rejected. */
   decidedAt?: number;
   consumedAt?: number;
+  /** The door the call paused at (and its schema where edits are possible); absent on requests filed without it. */
+  door?: PausedDoor;
 }
 
 export type NewApprovalRequest = Omit<ApprovalRequest, 'state' | 'answers' | 'decidedAt' | 'consumedAt'>;
@@ -178,6 +225,8 @@ export type AddAnswerResult =
   | { outcome: 'approver_is_requester'; request: ApprovalRequest }
   /** The request is no longer pending (approved, rejected or consumed): nothing changed. */
   | { outcome: 'not_pending'; request: ApprovalRequest }
+  /** An approval of other arguments than the earlier approvals of this request approved (M-of-N approve one edit): nothing changed. */
+  | { outcome: 'edit_mismatch'; request: ApprovalRequest }
   | { outcome: 'unknown' };
 
 export type ClaimResult =
@@ -289,6 +338,50 @@ export interface ReceiptBody {
   environment: string | null;
   /** Only on a checkpoint receipt (`action: ctrlrun.checkpoint`): an Ed25519 signature of an earlier receipt's seq and hash. */
   checkpoint?: ReceiptCheckpoint;
+  /** Only on a prune record (`action: ctrlrun.prune`): what an operator pruned (see prune.ts). */
+  prune?: PruneRecord;
+  /**
+   * An approval with edited arguments: on the answer's receipt (`args_hash` the proposal's) and on
+   * every receipt of the resumed call (`args_hash` what ran, as `ran_args_hash`).
+   */
+  edit?: ReceiptEdit;
+  /**
+   * An approval grant (not the policy's `authority:` grants): the receipt that made it
+   * (`granted`), the one that revoked it (`revoked`), and each call it let run without a pause.
+   */
+  approval_grant?: string;
+  /** A `responded` receipt: SHA-256 (hex) of what the model was given in place of the tool's result. */
+  response_hash?: string;
+}
+
+/** What an approval with edits changed: the model's arguments' hash, the approved ones', what ran, and who edited. */
+export interface ReceiptEdit {
+  proposed_args_hash: string;
+  approved_args_hash: string;
+  /** On the resumed call's receipts only: the hash of the arguments the body ran (the approved ones). */
+  ran_args_hash?: string;
+  /** The approver whose answer first carried the edit. */
+  edited_by: string;
+}
+
+/**
+ * What one prune removed, as its record (a receipt, signed like any other) names it: the log, the
+ * scope, the seq range and the hash of the range's last record (its head, which the kept chain links
+ * to), and the cutoff on the pruner's clock.
+ */
+export interface PruneRecord {
+  log: 'decisions' | 'receipts';
+  /** The tenant whose entries were pruned (their arguments erased, their hashes kept); null: the whole store's oldest records were removed. */
+  tenant: string | null;
+  /** The first and last seq pruned (inclusive). */
+  from: number;
+  to: number;
+  /** The hash of the record at `to`. */
+  head: string;
+  /** How many records were pruned. */
+  count: number;
+  /** Records decided before this instant (epoch ms) were pruned. */
+  before: number;
 }
 
 /** A signed checkpoint: `signature` (base64url Ed25519) over `ctrlrun receipt checkpoint v1\n{seq}\n{hash}`. */
@@ -345,6 +438,10 @@ export interface DecisionBody {
   result: string;
   receipt_seq: number;
   receipt_hash: string;
+  /** The decision of an approved edit (its `args` are the edited ones): the proposal's and the approved hashes, who edited. */
+  edit?: ReceiptEdit;
+  /** The approval grant that let the call run without a pause. */
+  approval_grant?: string;
 }
 
 export interface DecisionEntry extends DecisionBody {
@@ -362,14 +459,20 @@ export interface DecisionQuery {
   limit?: number;
 }
 
+/** What a tenant's pruned entry leaves in the chain: its links, its time and whose it was; never its inputs. */
+export interface PrunedDecision {
+  seq: number;
+  at: number;
+  prev_hash: string;
+  hash: string;
+  pruned: { tenant: string };
+}
+
 /** The decision log of a store (decision-log.ts): optional, a store without it keeps no log (`replay --store` says so). */
 export interface DecisionLogStore {
-  /**
-   * Atomically appends an entry chained to the last one. With `retainAfter`, entries decided
-   * before that instant may be removed in the same call (the store decides how often it looks).
-   */
-  appendDecision(body: DecisionBody, retainAfter?: number): Promise<DecisionEntry>;
-  /** Entries in seq order. */
+  /** Atomically appends an entry chained to the last one. Nothing is ever pruned here: pruning is an operator's act (PruneStore). */
+  appendDecision(body: DecisionBody): Promise<DecisionEntry>;
+  /** Entries in seq order (a tenant's pruned entries are not listed: see PruneStore.listPrunedDecisions). */
   listDecisions(query?: DecisionQuery): Promise<DecisionEntry[]>;
   /**
    * The store's secret decision key (hex), made once (`newDecisionKey`) and kept in the store: the
@@ -379,7 +482,142 @@ export interface DecisionLogStore {
   decisionKey?(): Promise<string>;
 }
 
-export interface Store extends Partial<DecisionLogStore> {
+/**
+ * What an operator's prune asks of a store (prune.ts decides what, records it, then calls these).
+ * Optional: a store without them cannot be pruned (`receipts prune` says so).
+ */
+export interface PruneStore {
+  /** The decision log's own record of its newest entry (kept when pruning empties the table): a cut tail shows against it. */
+  decisionHead(): Promise<{ seq: number; hash: string }>;
+  /** Removes every entry with seq <= `through` (the oldest end). Returns how many. */
+  deleteDecisions(through: number): Promise<number>;
+  /** Replaces these entries by their tombstones (seq, at, hashes, the tenant): their inputs are gone, the chain still links. Returns how many. */
+  tombstoneDecisions(seqs: readonly number[], tenant: string): Promise<number>;
+  /** The tombstones, in seq order (verification links the chain through them). */
+  listPrunedDecisions(): Promise<PrunedDecision[]>;
+  /** Removes every receipt with seq <= `through` (the oldest end). Returns how many. */
+  deleteReceipts(through: number): Promise<number>;
+}
+
+/**
+ * serve's sign-in sessions, kept in the store so every replica over it honours the same ones and
+ * an ended session is ended everywhere. Only the hash of a session's secret is stored.
+ */
+export interface StoredSession {
+  /** SHA-256 (hex) of the cookie's secret. */
+  idHash: string;
+  /** The operator (normalised name). */
+  name: string;
+  /** SHA-256 of the token it was made from: a rotated token ends it. */
+  tokenHash: string;
+  /** The web origin it was issued for (serve's public URL). */
+  origin: string;
+  createdAt: number;
+  expiresAt: number;
+}
+
+export interface SessionStore {
+  putSession(session: StoredSession): Promise<void>;
+  getSession(idHash: string): Promise<StoredSession | null>;
+  /** Deletes the sessions matching every given field (`{}`: none); returns how many. */
+  deleteSessions(match: { idHash?: string; origin?: string; name?: string }): Promise<number>;
+}
+
+/**
+ * An approval grant: an approver's "the same for this principal for the next N hours", given while
+ * answering a request. Not the policy's `authority:` grants (who may propose an action at all):
+ * this one waives the pause of calls the policy sends to a person, for one principal and one
+ * action, under the policy it was given under, only for calls that policy decides `approve` by the
+ * same rule (`rule`) and that hold every bound (`bounds`). It never reaches a call the policy
+ * denies or allows, expires (`expiresAt`, epoch ms, valid up to and including it), and is revoked
+ * at the next call once `revokedAt` is set.
+ */
+export interface ApprovalGrant {
+  /** `grant_` + a random id (stored under a tenant's names through serve). */
+  id: string;
+  /** Who it lets act without a pause (normalised, as requests store principals). */
+  principal: string;
+  action: string;
+  /** The policy it was given under: another policy's calls are not covered. */
+  policyHash: string;
+  /** The approve rule it stands for, as receipts name it (`rule[1]`, `decision`). */
+  rule: string;
+  /** Extra argument bounds, CTRLRun `when` entries as canonical JSON (`{"amount_lte":300000}`); `{}`: none. */
+  bounds: string;
+  grantedBy: string;
+  grantedAt: number;
+  expiresAt: number;
+  /** The request whose answer made it. */
+  callId: string;
+  revokedAt?: number;
+  revokedBy?: string;
+}
+
+/** How approval grants are read: for one principal or action, only those unrevoked and unexpired at `activeAt`. */
+export interface GrantQuery {
+  principal?: string;
+  action?: string;
+  activeAt?: number;
+}
+
+/** The approval grants of a store (grants-*.ts). Optional: a store without them grants nothing (every call the policy pauses pauses). */
+export interface GrantStore {
+  /** Inserts a grant; idempotent by id (the existing one is returned unchanged). */
+  putGrant(grant: ApprovalGrant): Promise<ApprovalGrant>;
+  /** Grants matching every field given (`activeAt`: unrevoked, `expiresAt >= activeAt`), oldest first (grantedAt, then id). */
+  listGrants(query?: GrantQuery): Promise<ApprovalGrant[]>;
+  getGrant(id: string): Promise<ApprovalGrant | null>;
+  /** Atomically sets `revokedAt`/`revokedBy` on an unrevoked grant; a revoked one is returned unchanged; unknown: null. */
+  revokeGrant(id: string, by: string, now: number): Promise<ApprovalGrant | null>;
+}
+
+/** What an operator's halt stops: every call, or the calls of one run, one principal or one action. */
+export type HaltTarget = 'all' | 'run' | 'principal' | 'action';
+
+/**
+ * An operator's halt (halts.ts): calls it matches are refused (`halted`) from the next call on, in
+ * every process sharing the store, until it is lifted. `hard`: the refused call also ends its run.
+ */
+export interface Halt {
+  /** Unique; under serve, a tenant's halt is stored as `@T:id` (a plain id is a halt of the whole store). */
+  id: string;
+  target: HaltTarget;
+  /** The run id, principal (normalised) or action id; null for `all`. */
+  value: string | null;
+  hard: boolean;
+  /** Why, as the operator said it: the model reads it in the refusal. */
+  reason: string;
+  /** The operator who set it. */
+  by: string;
+  at: number;
+}
+
+/** The halts in force and the store's halt epoch: a number every set and every lift raises, so a process knows its copy is current. */
+export interface HaltState {
+  epoch: number;
+  halts: Halt[];
+}
+
+/**
+ * The halts of a store (optional: a store without them has none, and nobody can set one in it).
+ * Each change raises the epoch in the same transaction as the change; `appendReceipt(body, {
+ * haltEpoch })` appends only while the epoch is still that one (else `HaltsChanged`), which is how
+ * a call learns of a halt set in another process at the write it makes anyway (no read of its own).
+ */
+export interface HaltStore {
+  readHalts(): Promise<HaltState>;
+  /** Adds the halt (an id already present: nothing changes); returns the state after. */
+  putHalt(halt: Halt): Promise<HaltState>;
+  /** Removes the halt; `lifted` is it, or null when no halt has this id. */
+  liftHalt(id: string): Promise<{ lifted: Halt | null; state: HaltState }>;
+}
+
+/** How a receipt is appended: with `haltEpoch`, only while the store's halt epoch is that one (else `HaltsChanged`, nothing appended). */
+export interface AppendOptions {
+  haltEpoch?: number;
+}
+
+export interface Store extends Partial<DecisionLogStore>, Partial<PruneStore>, Partial<SessionStore>, Partial<GrantStore>, Partial<HaltStore> {
   readonly kind: string;
   /**
    * True when the store itself writes the receipt of every answer (`httpStore`: serve records it,
@@ -439,8 +677,12 @@ export interface Store extends Partial<DecisionLogStore> {
   consumptions(filter?: { grantId?: string; metric?: string; effectKey?: string }): Promise<Consumption[]>;
   listEffects(filter?: { state?: EffectState }): Promise<EffectRecord[]>;
 
-  /** Atomically appends a receipt, chaining it to the last one. */
-  appendReceipt(body: ReceiptBody): Promise<Receipt>;
+  /**
+   * Atomically appends a receipt, chaining it to the last one. With `options.haltEpoch` (a store
+   * with halts), only while the store's halt epoch is still that one: else it throws `HaltsChanged`
+   * (stores/errors.ts) carrying the current epoch, and appends nothing.
+   */
+  appendReceipt(body: ReceiptBody, options?: AppendOptions): Promise<Receipt>;
   /** Receipts in seq order. */
   listReceipts(options?: { afterSeq?: number; limit?: number }): Promise<Receipt[]>;
   /** The store's own record of the newest receipt (Postgres keeps a head row), for `verifyReceipts`; optional. */

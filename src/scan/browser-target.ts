@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import path from 'node:path';
 import { readLayout } from './layout.js';
@@ -6,6 +5,7 @@ import { resolveSpecifier, type RepoLayout } from './links.js';
 import { PackageFacts } from './package-facts.js';
 import { isRealtimeEntry } from './realtime.js';
 import type { FileScan } from './types.js';
+import { readRegularText } from '../safe-read.js';
 
 /*
  * Where code runs, as far as the files say (issue 21 item 1): a package built for the browser (a
@@ -30,7 +30,7 @@ export function browserBuild(packageDir: string, facts: PackageFacts = new Packa
 
 function readPackageJson(packageDir: string): Record<string, unknown> | undefined {
   try {
-    return JSON.parse(readFileSync(path.join(packageDir, 'package.json'), 'utf8')) as Record<string, unknown>;
+    return JSON.parse(readRegularText(path.join(packageDir, 'package.json'))) as Record<string, unknown>;
   } catch {
     return undefined;
   }

@@ -3,6 +3,7 @@ import type { ts } from 'ts-morph';
 import { typescript } from './typescript.js';
 import { spanOf } from './parse.js';
 import { SDK_ENTRIES, type SdkEntry } from './sdk-entries.js';
+import { SDK_DOORS, givesModelSomething } from './sdk-surface.js';
 import type { ImportedName, ModuleImport, SdkValue } from './types.js';
 
 const ENTRIES = new Map(SDK_ENTRIES.map((e) => [e.specifier, e]));
@@ -60,6 +61,36 @@ export function holdsToolFactory(v: SdkValue): boolean {
   const t = v.member('tool');
   return t !== undefined && t.kind === 'member' && isToolFactory(t.module, t.member);
 }
+
+/**
+ * Whether `member` of SDK `module` makes a door the scanner reads where it is used (a tool factory,
+ * `handoff`, `Agent`, `SandboxAgent`, a capability, `getAllMcpTools`, ...): such a value must be
+ * used where check follows it (called, constructed, a member read, aliased, re-exported). The MCP
+ * server classes are not: their servers are followed to `mcpServers` whatever made them.
+ */
+export function isTrackedDoor(module: string, member: string): boolean {
+  if (isToolFactory(module, member)) return true;
+  if (!isSdkModule(module)) return false;
+  if (givesModelSomething(member)) return SDK_DOORS[member]?.rule !== 'mcp-server-unguarded';
+  // an object holding a door (`Capabilities.default`)
+  return Object.keys(SDK_DOORS).some((name) => name.startsWith(`${member}.`));
+}
+
+/** Whether a value is, or holds, a door the scanner tracks (`isTrackedDoor`, or a module exporting one). */
+export function holdsDoor(v: SdkValue): boolean {
+  if (v.kind === 'member') return isTrackedDoor(v.module, v.member);
+  // every entry of the SDK exports a door
+  if (sdkEntry(v.module)) return true;
+  return TRACKED_NAMES.some((name) => {
+    const m = v.member(name);
+    return m !== undefined && m.kind === 'member' && isTrackedDoor(m.module, m.member);
+  });
+}
+
+/** The export names a local barrel is probed for (`holdsDoor`). */
+const TRACKED_NAMES = [...new Set([...SDK_ENTRIES.flatMap((e) => [...e.factories, ...e.agentClasses]), ...Object.keys(SDK_DOORS)])].filter(
+  (n) => !n.includes('.'),
+);
 
 /** What a local identifier stands for, resolved syntactically from the file's imports and aliases. */
 export type Binding =

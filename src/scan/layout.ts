@@ -1,7 +1,7 @@
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseJsonc, type PackageInfo, type RepoLayout, type TsconfigInfo } from './links.js';
 import { readJsonc, resolveTsconfig } from './tsconfig.js';
+import { readRegularText } from '../safe-read.js';
 
 /** Reads a package.json / tsconfig into the layout (a file that does not parse adds nothing). */
 export function readLayout(files: string[], configs: string[]): RepoLayout {
@@ -10,7 +10,7 @@ export function readLayout(files: string[], configs: string[]): RepoLayout {
   for (const file of configs) {
     let text: string;
     try {
-      text = readFileSync(file, 'utf8');
+      text = readRegularText(file);
     } catch {
       continue;
     }

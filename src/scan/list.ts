@@ -145,7 +145,8 @@ function walkFiles(dir: string, unreadable: UnreadablePath[], rootForMessages = 
       if (e.isDirectory()) {
         if (e.name === '.git' || e.name === 'node_modules' || ignored(abs, true)) continue;
         visit(abs);
-      } else if (e.isFile()) {
+      } else if (e.isFile() || e.isSymbolicLink()) {
+        // a link is listed as git lists it (not followed here): the reader resolves it (read.ts)
         if (!ignored(abs, false)) out.push(abs);
       }
     }

@@ -1,8 +1,8 @@
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { UserError } from '../diagnostics.js';
 import { displayPath } from '../format-diagnostics.js';
 import { locateKey } from './tsconfig.js';
+import { readRegularText } from '../safe-read.js';
 
 /** A package whose script has Node run a TypeScript file as it is (type stripping): `node src/main.ts`. */
 export interface NodeRunsTs {
@@ -30,7 +30,7 @@ export function nodeRunsTs(packageDir: string): NodeRunsTs | undefined {
   const packageJson = path.join(packageDir, 'package.json');
   let scripts: unknown;
   try {
-    scripts = (JSON.parse(readFileSync(packageJson, 'utf8')) as { scripts?: unknown }).scripts;
+    scripts = (JSON.parse(readRegularText(packageJson)) as { scripts?: unknown }).scripts;
   } catch {
     return undefined;
   }

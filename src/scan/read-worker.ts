@@ -30,7 +30,7 @@ const tell = (): void => {
   told = true;
   port.postMessage({ candidates });
 };
-const packed = packFiles(listing.files, (i, bytes) => {
+const packed = packFiles(listOptions.root, listing.files, (i, bytes) => {
   if (!isPlainUtf8(bytes)) return;
   const parse = prefilter.bytes(bytes);
   verdicts[i] = parse ? PLAIN_PARSE : PLAIN_SKIP;

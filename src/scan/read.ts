@@ -1,5 +1,7 @@
-import { readFileSync } from 'node:fs';
+import { realpathSync } from 'node:fs';
+import path from 'node:path';
 import type { RepoListing } from './list.js';
+import { readRegularFile } from '../safe-read.js';
 
 /** A file as read: its bytes, or the error code reading it failed with (`ENOENT`, `EACCES`, …). */
 export type FileRead = Buffer | { code: string };
@@ -30,17 +32,52 @@ export interface PackedFiles {
 }
 
 /**
+ * How the scan reads a listed file. Git lists a symbolic link, not what it points to: a link to
+ * another listed file is not read a second time under another name (that file is scanned under its
+ * own: one finding, one rewrite, the link left a link), it throws with code `ELINKED`. A link to a
+ * file outside the listing is read through; a loop or a dangling link throws ELOOP or ENOENT. A FIFO,
+ * socket or device throws ENOTREG (readRegularFile) instead of waiting for a writer.
+ */
+export function listedFileReader(root: string, files: readonly string[]): (abs: string) => Buffer {
+  const listed = new Set(files);
+  let realRoot: string | undefined;
+  return (abs) => {
+    try {
+      return readRegularFile(abs, { follow: false });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ELOOP') throw error;
+    }
+    const real = realpathSync(abs); // a loop: ELOOP; dangling: ENOENT
+    realRoot ??= realpathOr(root);
+    const inRoot = path.join(root, path.relative(realRoot, real));
+    if (real !== abs && (listed.has(real) || listed.has(inRoot))) {
+      throw Object.assign(new Error(`ELINKED: ${abs} is a link to a listed file`), { code: 'ELINKED' });
+    }
+    return readRegularFile(real);
+  };
+}
+
+function realpathOr(dir: string): string {
+  try {
+    return realpathSync(dir);
+  } catch {
+    return dir;
+  }
+}
+
+/**
  * Reads each file (synchronously: for many small files it beats the thread pool) and packs the
  * bytes; `onRead` sees each file's bytes as they are read.
  */
-export function packFiles(files: readonly string[], onRead?: (index: number, bytes: Buffer) => void): PackedFiles {
+export function packFiles(root: string, files: readonly string[], onRead?: (index: number, bytes: Buffer) => void): PackedFiles {
+  const read = listedFileReader(root, files);
   const bufs: Array<Buffer | undefined> = [];
   const codes: Array<string | undefined> = [];
   let total = 0;
   for (let i = 0; i < files.length; i++) {
     const abs = files[i]!;
     try {
-      const buf = readFileSync(abs);
+      const buf = read(abs);
       onRead?.(i, buf);
       bufs.push(buf);
       codes.push(undefined);

@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { decodeSource, type SourceEncoding } from './decode.js';
 import { collectModuleImports, isSdkModule, sdkModuleValue, type ModuleLinks } from './imports.js';
@@ -7,13 +6,14 @@ import { aliasTokens, importTokens, resolveSpecifier, type RepoLayout } from './
 import { listRepo, nestedManifestDirs, outsideDirs, type ListOptions, type RepoListing } from './list.js';
 import { parseSource } from './parse.js';
 import { isPlainUtf8, makePrefilter, type Prefilter } from './prefilter.js';
-import { PLAIN_PARSE, PLAIN_SKIP, type RepoRead, type Verdict } from './read.js';
+import { listedFileReader, PLAIN_PARSE, PLAIN_SKIP, type RepoRead, type Verdict } from './read.js';
 import { barrelValue, exportedConstString, fileReachOf, scanParsed, sdkExportsOf, topLevelBindings, type SdkExports } from './scan-source.js';
 import { moduleSource, resolveRunReach } from './reach/graph.js';
 import type { FileReach } from './reach/file-reach.js';
 import { isSourceFile } from './source-files.js';
 import { namedFiles, testFileRule } from './test-files.js';
 import type { FileScan, RepoScan, UnreadablePath } from './types.js';
+import { readRegularFile } from '../safe-read.js';
 
 export { isPlainUtf8, mayMatter, mayMatterBytes, PREFILTER_TOKENS } from './prefilter.js';
 export { listRepo, listSourceFiles, listSourceFilesSync, SKIPPED_DIRS, type ListOptions, type RepoListing } from './list.js';
@@ -106,7 +106,12 @@ function* scanSteps(options: ScanFilesOptions): Generator<void, { scan: RepoScan
   const verdicts = ahead?.prefilter && sameTokens(ahead.prefilter.tokens, tokens) ? ahead.prefilter.verdicts : undefined;
   const texts = sourceTexts();
   const parsed = new Map<string, ParsedFile>();
-  yield* readFiles({ files, readBytes: bytesReader(ahead), rel, prefilter, verdicts, onProgress: options.onProgress }, texts, parsed, unreadable);
+  yield* readFiles(
+    { files, readBytes: bytesReader(ahead, listedFileReader(root, listing.files)), rel, prefilter, verdicts, onProgress: options.onProgress },
+    texts,
+    parsed,
+    unreadable,
+  );
 
   const barrels = barrelLinks(layout, parsed, options.generatedModule);
   const seenTokens = barrelRounds(parsed, texts, barrels);
@@ -152,10 +157,10 @@ function scanListing(options: ScanFilesOptions, root: string): RepoListing {
 }
 
 /** A file's bytes: from the read done ahead when it has them (or its error), else from disk. */
-function bytesReader(ahead: RepoRead | undefined): (abs: string) => Buffer {
+function bytesReader(ahead: RepoRead | undefined, read: (abs: string) => Buffer): (abs: string) => Buffer {
   return (abs) => {
     const got = ahead?.files.get(abs);
-    if (got === undefined) return readFileSync(abs);
+    if (got === undefined) return read(abs);
     if (Buffer.isBuffer(got)) return got;
     throw Object.assign(new Error(`${got.code}: ${abs}`), { code: got.code });
   };
@@ -200,8 +205,9 @@ function* readFiles(r: ReadContext, texts: SourceTexts, parsed: Map<string, Pars
       buf = r.readBytes(abs);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      // A tracked file deleted from the work tree is not there to check.
-      if (code !== 'ENOENT' && code !== 'EISDIR') unreadable.push({ file: r.rel(abs), message: `the file could not be read (${code ?? 'error'})` });
+      // A tracked file deleted from the work tree is not there to check; a link to a listed file is checked under that file's name.
+      if (code !== 'ENOENT' && code !== 'EISDIR' && code !== 'ELINKED')
+        unreadable.push({ file: r.rel(abs), message: `the file could not be read (${readFailure(code)})` });
       continue;
     }
     const verdict = r.verdicts?.get(abs);
@@ -226,6 +232,12 @@ function* readFiles(r: ReadContext, texts: SourceTexts, parsed: Map<string, Pars
       if (done % (progressEvery * 10) === 0) yield;
     }
   }
+}
+
+/** Why a listed file could not be read, for a finding: the error code, or what a non-regular file is. */
+function readFailure(code: string | undefined): string {
+  // readRegularFile's refusal of a FIFO, socket or device (a read would wait for a writer)
+  return code === 'ENOTREG' ? 'not a regular file: a named pipe, socket or device' : (code ?? 'error');
 }
 
 /** Module links that follow the repo's barrels to the SDK, over a cache of each parsed file's SDK exports. */
@@ -319,7 +331,7 @@ export function readSourceText(abs: string): string | undefined {
 /** Like `readSourceText`, with the encoding the file is in (to write it back the same way). */
 export function readSource(abs: string): { text: string; encoding: SourceEncoding } | undefined {
   try {
-    const d = decodeSource(readFileSync(abs));
+    const d = decodeSource(readRegularFile(abs));
     return 'error' in d ? undefined : d;
   } catch {
     return undefined;

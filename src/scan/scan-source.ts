@@ -10,6 +10,8 @@ import { topLevelBindings } from './values.js';
 import type { FileScan, ModuleImport } from './types.js';
 import { GENERATED_DOORS, initializerOf, sdkMember, type FileContext, type ScanSourceOptions } from './file/context.js';
 import { settleServerLists } from './file/mcp-servers.js';
+import { settleHandoffLists } from './file/handoffs.js';
+import { settleSandboxAgents } from './file/sandbox-agents.js';
 import { visitFile } from './file/visit.js';
 import { fileReach, loosePartsOf, readHostedLabels, readRunReach, type FileReach } from './reach/file-reach.js';
 
@@ -33,6 +35,8 @@ export function scanParsed(file: string, text: string, parsed: Parsed, options: 
   readModuleFacts(cx, file);
   visitFile(cx);
   settleServerLists(cx);
+  settleSandboxAgents(cx);
+  settleHandoffLists(cx);
   // the tree stays with the scan (not enumerable: a scan is plain data): readers of the same file reuse it
   Object.defineProperty(cx.scan, TREE, { value: parsed.sf, enumerable: false });
   if (cx.pendingHosted.length > 0) readHostedLabels(cx, cx.pendingHosted);
@@ -85,6 +89,8 @@ function emptyScan(file: string, sf: ts.SourceFile, text: string, moduleImports:
     mcpServerLists: [],
     mcpErrorFunctions: [],
     agentAsToolCalls: [],
+    sandboxAgents: [],
+    handoffs: [],
     runCalls: [],
     identityReads: [],
     realtimeSessions: [],
@@ -129,6 +135,9 @@ function createFileContext(file: string, text: string, parsed: Parsed, options: 
     pendingLists: [],
     pendingRuns: [],
     pendingHosted: [],
+    pendingSandboxAgents: [],
+    pendingHandoffLists: [],
+    pendingConversions: [],
     cache: {},
     moduleLoads: {
       sf,

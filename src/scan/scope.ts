@@ -65,7 +65,16 @@ export function declaredNames(node: ts.Node, interesting: ReadonlySet<string>): 
   return scopeDeclarations(node, interesting).map((d) => d.name);
 }
 
+/**
+ * An ambient declaration (`declare const tool: ...`, `declare function tool(...)`) binds a name for
+ * the type checker only: nothing is emitted, so at run time the name still reaches the enclosing
+ * binding (an SDK import). It never shadows.
+ */
+const isAmbient = (st: ts.Statement): boolean =>
+  typescript.canHaveModifiers(st) && !!typescript.getModifiers(st)?.some((m) => m.kind === typescript.SyntaxKind.DeclareKeyword);
+
 function declaredByStatement(st: ts.Statement, add: (n: ts.BindingName | ts.Identifier | undefined, d: ts.Node) => void): void {
+  if (isAmbient(st)) return;
   if (typescript.isVariableStatement(st)) {
     // `var` is hoisted to the function and reported there.
     if (!(st.declarationList.flags & typescript.NodeFlags.BlockScoped)) return;

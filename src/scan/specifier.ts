@@ -1,10 +1,12 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { ts } from 'ts-morph';
 import { listSourceFilesSync } from './list.js';
 import { type NodeRunsTs, nodeRunsTs, unloadableImportError } from './node-runs-ts.js';
 import { buildConfigs } from './tsc-build.js';
+import { readConfigText } from './tsconfig.js';
 import { typescript } from './typescript.js';
+import { readRegularText } from '../safe-read.js';
 
 export interface ModuleSettings {
   /** The tsconfig the settings came from; undefined when none was found. */
@@ -108,11 +110,11 @@ function withBuildConfig(configPath: string): ModuleSettings | undefined {
  * `tsc -b` starts from): it compiles nothing itself, so its options say nothing about a file's imports.
  */
 function readSettings(configPath: string): ConfigSettings | undefined {
-  const read = typescript.readConfigFile(configPath, typescript.sys.readFile);
+  const read = typescript.readConfigFile(configPath, readConfigText);
   if (read.error) return { settings: { tsconfig: configPath, extension: 'js' }, accepts: new Set(['js']) };
   if (isSolutionConfig(read.config)) return undefined;
   // No file enumeration: only the compiler options (extends included) matter here.
-  const host: ts.ParseConfigHost = { ...typescript.sys, readDirectory: () => [] };
+  const host: ts.ParseConfigHost = { ...typescript.sys, readFile: readConfigText, readDirectory: () => [] };
   const parsed = typescript.parseJsonConfigFileContent(read.config, host, path.dirname(configPath), undefined, configPath);
   const extension = extensionFor(parsed.options);
   const base = extensionFor({ ...parsed.options, allowImportingTsExtensions: false, rewriteRelativeImportExtensions: false });
@@ -161,7 +163,7 @@ export function settingsWithoutConfig(root: string, listing?: readonly string[])
   for (const file of files.slice(0, EVIDENCE_FILES)) {
     let text: string;
     try {
-      text = readFileSync(file, 'utf8');
+      text = readRegularText(file);
     } catch {
       continue;
     }

@@ -1,7 +1,9 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { ts } from 'ts-morph';
+import { readConfigText } from './tsconfig.js';
 import { typescript } from './typescript.js';
+import { readRegularText } from '../safe-read.js';
 
 /**
  * Where a JavaScript generated module goes when the package's TypeScript half is built by its own
@@ -28,7 +30,7 @@ export type TscBuild =
 export function buildConfigs(packageDir: string): string[] {
   let named: string[] = [];
   try {
-    const pkg = JSON.parse(readFileSync(path.join(packageDir, 'package.json'), 'utf8')) as { scripts?: Record<string, unknown> };
+    const pkg = JSON.parse(readRegularText(path.join(packageDir, 'package.json'))) as { scripts?: Record<string, unknown> };
     const build = pkg.scripts?.build;
     const m = typeof build === 'string' ? /\btsc\b[^&|;]*?\s(-p|--project|-b|--build)((?:\s+[^\s&|;]+)*)/.exec(build) : null;
     const args = (m?.[2] ?? '').split(/\s+/).filter((a) => a !== '');
@@ -50,14 +52,14 @@ interface ParsedConfig {
 }
 
 function parse(config: string): ParsedConfig | undefined {
-  const read = typescript.readConfigFile(config, typescript.sys.readFile);
+  const read = typescript.readConfigFile(config, readConfigText);
   if (read.error) return undefined;
   // the include and exclude specs tsc matches files against, kept to ask later about a file not written yet
   let spec: Parameters<ts.ParseConfigHost['readDirectory']> | undefined;
   const host: ts.ParseConfigHost = {
     useCaseSensitiveFileNames: typescript.sys.useCaseSensitiveFileNames,
     fileExists: typescript.sys.fileExists,
-    readFile: typescript.sys.readFile,
+    readFile: readConfigText,
     readDirectory: (...args) => {
       spec = args;
       return typescript.sys.readDirectory(...args);

@@ -1,6 +1,8 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { parseJsonc } from './links.js';
+import { decodeSource } from './decode.js';
+import { readRegularFile, readRegularText } from '../safe-read.js';
 
 /**
  * A tsconfig's module-resolution settings as TypeScript sees them, `extends` chains followed:
@@ -15,12 +17,26 @@ export interface ResolvedTsconfig {
   paths?: { map: Record<string, string[]>; base: string };
 }
 
+/**
+ * A config file's text for the compiler's config reader (`readConfigFile`, a parse host's `readFile`)
+ * in place of `ts.sys.readFile`: a FIFO or device named tsconfig.json is undefined (unreadable) instead
+ * of a read that waits for a writer forever; UTF-8 and UTF-16 with a byte-order mark, as tsc reads.
+ */
+export function readConfigText(file: string): string | undefined {
+  try {
+    const decoded = decodeSource(readRegularFile(file));
+    return 'error' in decoded ? undefined : decoded.text;
+  } catch {
+    return undefined;
+  }
+}
+
 type ReadJson = (file: string) => Record<string, unknown> | undefined;
 
 /** A JSON-with-comments file as an object; undefined when it is missing or does not parse. */
 export const readJsonc: ReadJson = (file) => {
   try {
-    const json = parseJsonc(readFileSync(file, 'utf8'));
+    const json = parseJsonc(readRegularText(file));
     return json && typeof json === 'object' && !Array.isArray(json) ? (json as Record<string, unknown>) : undefined;
   } catch {
     return undefined;
@@ -101,7 +117,7 @@ export function extendsTarget(spec: string, fromDir: string): string | undefined
 export function locateKey(file: string, key: string): { line: number; column: number } {
   let text = '';
   try {
-    text = readFileSync(file, 'utf8');
+    text = readRegularText(file);
   } catch {
     return { line: 1, column: 1 };
   }

@@ -98,6 +98,13 @@ export interface SdkFactoryCall {
   argumentsStart?: number;
   /** Called through `.call`, `.apply` or `Reflect.apply`: the callee cannot simply be replaced. */
   indirect?: 'call' | 'apply' | 'reflect';
+  /** Each argument's span (a direct call only): the codemod rebuilds the arguments of a conversion it rewrites. */
+  args?: Span[];
+  /**
+   * `getAllMcpTools` / `mcpToFunctionTool`: the MCP servers whose tools it converts (the `mcpServers`
+   * option or first argument, the second argument), each followed as an element of `mcpServers` is.
+   */
+  mcpServers?: McpServerElement[];
 }
 
 /**
@@ -112,6 +119,8 @@ export interface OpaqueFactoryUse {
   what: string;
   /** Why it cannot be followed, for the message. */
   reason: string;
+  /** The SDK export the value is (`tool`, `Agent`, `handoff`, `Agent.create`); absent for a module. */
+  door?: string;
 }
 
 /** A function tool written by hand as an object literal (`{ type: 'function', name, invoke }`). */
@@ -217,6 +226,19 @@ export interface McpServerElement {
   fetchInsert?: { at: number; indent: string | null };
   /** An element of an array literal (the codemod can wrap it in place). */
   inArray?: boolean;
+  /** How the server is reached, where it is made with literal options (init maps or lists its tools from it). */
+  launch?: McpServerLaunch;
+}
+
+/** The literal options of an SDK MCP server's construction: a command it starts, or a URL. */
+export interface McpServerLaunch {
+  /** `MCPServerStdio`, `MCPServerStreamableHttp`, `MCPServerSSE`. */
+  transport: 'stdio' | 'http' | 'sse';
+  fullCommand?: string;
+  command?: string;
+  args?: string[];
+  cwd?: string;
+  url?: string;
 }
 
 /**
@@ -240,14 +262,24 @@ export interface McpErrorFunction {
   where: 'server' | 'mcpConfig';
 }
 
-/** `agent.asTool(...)` on an agent the SDK made (`new Agent`, `Agent.create`, `clone`, followed through variables). */
+/**
+ * `agent.asTool(...)` on an agent the SDK made (`new Agent`, `Agent.create`, `clone`, followed through
+ * variables); also `asTool` reached another way: `agent.asTool.call(agent, o)`,
+ * `Agent.prototype.asTool.call(agent, o)`, `.apply`, `Reflect.apply`, or as a value (`bind`, stored).
+ */
 export interface AgentAsToolCall {
   kind: 'agent-as-tool';
   span: Span;
-  /** The whole callee `writer.asTool`, which the codemod replaces. */
+  /** The whole callee `writer.asTool` (`Agent.prototype.asTool.call` when indirect), which the codemod replaces. */
   callee: Span;
-  /** The receiver expression (`writer`). */
+  /** The receiver expression (`writer`; the `this` argument when indirect). */
   receiver: Span;
+  /**
+   * How `asTool` is reached when it is not called on its agent: through `.call(agent, o)` (the
+   * codemod still rewrites it), `.apply`, `Reflect.apply`, or as a value (bound, stored, passed on:
+   * no options check can read, `span` is where the method is read).
+   */
+  indirect?: 'call' | 'apply' | 'reflect' | 'value';
   options: ToolCallOptions;
   /** Number of arguments. */
   argumentCount: number;
@@ -255,6 +287,55 @@ export interface AgentAsToolCall {
   argumentsStart: number;
   /** The tool's name: `toolName` when a literal, else the SDK's default from the agent's literal `name`. */
   toolName?: string;
+}
+
+/**
+ * `new SandboxAgent({...})` of the SDK (`@openai/agents/sandbox`): its capabilities give the model
+ * tools (by default `exec_command`, `write_stdin`, `view_image`, `apply_patch`).
+ */
+export interface SandboxAgentSite {
+  kind: 'sandbox-agent';
+  /** The `new SandboxAgent(...)` expression (the codemod wraps it in `protectSandboxAgent(...)`). */
+  span: Span;
+  /** The agent's literal `name`. */
+  name?: string;
+  /** The tools its capabilities give the model, when check can list them; absent when it cannot (`toolsUnknown` says why). */
+  tools?: string[];
+  /** Why the tools cannot be listed: a custom capability, a `configureTools`, capabilities check cannot read. */
+  toolsUnknown?: string;
+  /** `configureTools` functions that set `needsApproval`: a hand-written gate (the guard decides instead). */
+  handApprovals: Span[];
+  /** Guarded in place: inside `protectSandboxAgent(...)`/`protectAgent(...)`, or its variable passed to either in this file. */
+  guarded: boolean;
+}
+
+/**
+ * A handoff: the SDK's `handoff(agent, config)`, an agent listed in an agent's `handoffs`, or the
+ * generated module's `protectHandoff(action, agent, config)`.
+ */
+export interface HandoffSite {
+  kind: 'handoff';
+  /** The call, or the listed agent. */
+  span: Span;
+  form: 'call' | 'element' | 'protected';
+  /** The callee (`handoff`, `agents.handoff`; `protectHandoff` for the protected form). */
+  callee?: Span;
+  binding?: CalleeBinding;
+  /** Offset just after the call's `(` (absent for an element or an indirect call). */
+  argumentsStart?: number;
+  /** The target agent's literal `name`, when this file shows it. */
+  to?: string;
+  /** The protected form's literal action. */
+  action?: string;
+  /** The config object literal (`handoff(agent, config)`'s second argument). */
+  options?: ToolCallOptions;
+  /** The config runs app code (`onHandoff`) or takes the model's input (`inputType`); `unknown`: a config check cannot read. */
+  onHandoff: boolean | 'unknown';
+  inputType: boolean | 'unknown';
+  /** An element of an array literal (the codemod can wrap it in place). */
+  inArray?: boolean;
+  /** `new Handoff(agent, onInvokeHandoff)`: the SDK's class, whose invoke function is app code run on the model's input (not rewritable). */
+  constructed?: boolean;
 }
 
 /** `new Agent({ mcpServers: [...] })` (also `Agent.create({...})`). */
@@ -350,6 +431,10 @@ export interface FileScan {
   mcpServerLists?: McpServerList[];
   mcpErrorFunctions?: McpErrorFunction[];
   agentAsToolCalls?: AgentAsToolCall[];
+  /** `new SandboxAgent(...)` sites (additive). */
+  sandboxAgents?: SandboxAgentSite[];
+  /** Handoffs: SDK `handoff()` calls, agents in `handoffs`, `protectHandoff()` calls (additive). */
+  handoffs?: HandoffSite[];
   /** Runs of agents, with the context each is given (additive). */
   runCalls?: RunCall[];
   /**

@@ -21,7 +21,7 @@ export interface OperatorEntry {
   kind: TokenKind;
   /** Roles an operator holds; matched against the policy's `approver_role`. */
   roles: string[];
-  /** A runtime token's tenant (see tenant.ts); absent: the default, shared tenant. */
+  /** The token's tenant (see runtime/tenant-names.ts); absent: a runtime token's default tenant, an operator's every tenant. */
   tenant?: string;
   /** SHA-256 hex of the token. */
   tokenHash: string;
@@ -68,9 +68,11 @@ export function checkRole(role: string): string {
   return role;
 }
 
-export function checkTenant(tenant: string, kind: TokenKind): string {
-  if (kind !== 'runtime')
-    throw new UserError('--tenant: only a runtime token has a tenant (an operator answers for every tenant).\nhint: add --runtime, or drop --tenant');
+/**
+ * A token's tenant: a runtime token acts on that tenant's calls only; an operator with a tenant
+ * sees, answers, resolves and prunes that tenant's only (without one, an operator acts on every tenant).
+ */
+export function checkTenant(tenant: string): string {
   if (!TENANT.test(tenant))
     throw new UserError(`--tenant: ${JSON.stringify(tenant)} is not a tenant name.\nhint: lower-case letters, digits and . _ - (up to 64), e.g. --tenant acme`);
   return tenant;
@@ -107,7 +109,7 @@ function isOperatorsFile(data: unknown): data is OperatorsFile {
       typeof (o as OperatorEntry).name === 'string' &&
       ((o as OperatorEntry).kind === 'operator' || (o as OperatorEntry).kind === 'runtime') &&
       Array.isArray((o as OperatorEntry).roles) &&
-      ((o as OperatorEntry).tenant === undefined || ((o as OperatorEntry).kind === 'runtime' && TENANT.test(String((o as OperatorEntry).tenant)))) &&
+      ((o as OperatorEntry).tenant === undefined || TENANT.test(String((o as OperatorEntry).tenant))) &&
       typeof (o as OperatorEntry).tokenHash === 'string' &&
       /^[0-9a-f]{64}$/.test((o as OperatorEntry).tokenHash),
   );
@@ -128,7 +130,7 @@ export function addOperator(
   input: { name: string; kind: TokenKind; roles: string[]; tenant?: string; now: number },
 ): { data: OperatorsFile; token: string; entry: OperatorEntry } {
   const name = checkName(input.name, 'name');
-  if (input.tenant !== undefined) checkTenant(input.tenant, input.kind);
+  if (input.tenant !== undefined) checkTenant(input.tenant);
   if (data.operators.some((o) => o.name === name && o.kind === input.kind)) {
     throw new UserError(
       `${name} already has ${input.kind === 'operator' ? 'an operator' : 'a runtime'} token.\nhint: \`ctrlrun-gen operators remove ${name}\` first to replace it`,

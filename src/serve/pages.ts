@@ -2,7 +2,9 @@ import { html } from 'hono/html';
 import type { Explanation } from '../policy/evaluate.js';
 import type { VerifyResult } from '../runtime/receipts.js';
 import { argsMatchHash } from '../runtime/args-binding.js';
-import type { ApprovalRequest, EffectRecord, Receipt } from '../runtime/types.js';
+import { changesText, editOf } from '../runtime/edits.js';
+import type { ApprovalGrant, ApprovalRequest, EffectRecord, Receipt } from '../runtime/types.js';
+import { editableProperties, editFields } from './answer-form.js';
 import { MARK_NOTE, terminalSafe } from '../terminal-text.js';
 import { type ArgRow, approvedCount, type Page } from './view.js';
 
@@ -11,16 +13,26 @@ import { type ArgRow, approvedCount, type Page } from './view.js';
  * hono's `html` tag, which escapes it: arguments, reasons, effect keys and names are the model's
  * or a person's text and never markup.
  */
-type Html = ReturnType<typeof html>;
+export type Html = ReturnType<typeof html>;
 
 export interface Viewer {
   name: string;
   roles: string[];
   csrf: string;
+  /** Signed in with a session: every state-changing form asks for the operator's token again. */
+  stepUp: boolean;
+  /** The operator's tenant (absent: every tenant). */
+  tenant?: string;
 }
 
+/** The step-up field of a state-changing form (a session only; a trusted proxy asks on every request itself). */
+export const stepUpField = (viewer: Viewer): Html | string =>
+  viewer.stepUp
+    ? html`<label>Your operator token (asked for every answer: the session alone never answers) <input type="password" name="token" autocomplete="current-password" required></label>`
+    : '';
+
 /** A stored time as ISO text; one out of Date's range (a store written by hand) is shown as its number, never a 500. */
-const iso = (ms: number | undefined): string => {
+export const iso = (ms: number | undefined): string => {
   if (ms === undefined) return '-';
   const d = new Date(ms);
   return Number.isNaN(d.getTime()) ? `(invalid time ${String(ms)})` : d.toISOString().replace('.000Z', 'Z');
@@ -31,7 +43,7 @@ const iso = (ms: number | undefined): string => {
  * by the tag, and, when it holds a control, bidi or invisible character (U+202E would show
  * `acct-0123-4567` for another account), escaped as the CLI prints it and marked.
  */
-const t = (text: string | null | undefined): Html | string => {
+export const t = (text: string | null | undefined): Html | string => {
   if (text === null || text === undefined) return '';
   const safe = terminalSafe(text);
   return safe.marked ? html`<mark class="escaped" data-testid="escaped" title="${MARK_NOTE}">${safe.text}</mark>` : text;
@@ -50,11 +62,12 @@ code,pre{font:14px/1.4 ui-monospace,monospace;white-space:pre-wrap;overflow-wrap
 .changed,.added{background:#fff3c4}.removed{background:#ffe1e1}
 .msg{padding:.6rem 1rem;border-radius:.4rem;margin:.6rem 0}.ok{background:#dff5e1}.err{background:#ffe1e1}
 .held{color:#1a7f37}.not{color:#cf222e}
-form.answer{display:grid;gap:.5rem}textarea,input[type=text],input[type=password]{width:100%;font:inherit;padding:.4rem}
+form.answer{display:grid;gap:.5rem}fieldset{border:1px solid #d8dde3;border-radius:.4rem;display:grid;gap:.4rem}select{font:inherit;padding:.3rem}textarea,input[type=text],input[type=password]{width:100%;font:inherit;padding:.4rem}
 button{font:inherit;padding:.45rem .9rem;border-radius:.35rem;border:1px solid #8c959f;background:#fff;cursor:pointer}
 button.approve{background:#1a7f37;color:#fff;border-color:#1a7f37}button.reject{background:#cf222e;color:#fff;border-color:#cf222e}
 nav.pages{display:flex;gap:1rem;margin:1rem 0}
 mark.escaped{background:#ffd8a8;outline:1px solid #bc4c00;unicode-bidi:isolate}
+.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}.scroll{overflow-x:auto}.risk{border-left:4px solid #cf222e}form.period{display:flex;flex-wrap:wrap;gap:.5rem;align-items:end}
 `;
 
 export function layout(title: string, viewer: Viewer | undefined, body: Html): Html {
@@ -69,10 +82,10 @@ export function layout(title: string, viewer: Viewer | undefined, body: Html): H
 <body>
 <header>
 <strong>ctrlrun-gen</strong>
-<a href="/">Inbox</a><a href="/history">History</a><a href="/effects">Effects</a><a href="/receipts">Receipts</a>
+<a href="/">Inbox</a><a href="/history">History</a><a href="/grants">Grants</a><a href="/effects">Effects</a><a href="/halts">Halts</a><a href="/receipts">Receipts</a><a href="/insights">Insights</a>
 ${
   viewer
-    ? html`<span class="who">Signed in as <b data-testid="viewer">${viewer.name}</b>${viewer.roles.length ? html` (${viewer.roles.join(', ')})` : ''}
+    ? html`<span class="who">Signed in as <b data-testid="viewer">${viewer.name}</b>${viewer.roles.length ? html` (${viewer.roles.join(', ')})` : ''}${viewer.tenant ? html` · tenant <b>${viewer.tenant}</b>` : ''}
 <form method="post" action="/logout"><input type="hidden" name="csrf" value="${viewer.csrf}"><button type="submit">Sign out</button></form></span>`
     : ''
 }
@@ -149,6 +162,8 @@ export interface RequestView {
   ttlMs: number;
   /** Why this viewer may not answer (missing roles), if so. */
   cannotAnswer?: string;
+  /** serve's `--max-grant-hours` (0: the grant fields are not shown). */
+  maxGrantHours: number;
   message?: { kind: 'ok' | 'err'; text: string };
 }
 
@@ -206,20 +221,77 @@ ${
 </section>
 <section class="card">
 <h2>Answers</h2>
-${r.answers.length === 0 ? html`<p>None yet.</p>` : html`<ul data-testid="answers">${r.answers.map((a) => html`<li>${iso(a.at)} <b>${a.decision === 'approve' ? 'approved' : 'rejected'}</b> by <b>${t(a.approver)}</b>${a.reason ? html`: ${t(a.reason)}` : ''}</li>`)}</ul>`}
-${
-  r.state !== 'pending'
-    ? ''
-    : v.cannotAnswer
-      ? html`<p class="msg err">${v.cannotAnswer}</p>`
-      : html`<form method="post" action="${requestHref(r.callId)}/answer" class="answer">
-<input type="hidden" name="csrf" value="${viewer.csrf}">
-<label>Reason (required to reject) <textarea name="reason" rows="2" maxlength="2000"></textarea></label>
-<div><button class="approve" type="submit" name="decision" value="approve">Approve as ${viewer.name}</button>
-<button class="reject" type="submit" name="decision" value="reject">Reject</button></div>
-</form>`
-}
+${r.answers.length === 0 ? html`<p>None yet.</p>` : html`<ul data-testid="answers">${r.answers.map((a) => answerItem(r, a))}</ul>`}
+${r.state !== 'pending' ? '' : v.cannotAnswer ? html`<p class="msg err">${v.cannotAnswer}</p>` : answerForm(viewer, r, v.maxGrantHours)}
 </section>`,
+  );
+}
+
+/** One answer as the page lists it: approved (with the changes it approved), rejected with its reason, or responded with the result. */
+function answerItem(r: ApprovalRequest, a: ApprovalRequest['answers'][number]): Html {
+  const verb =
+    a.decision === 'respond' ? "responded in the tool's place" : a.decision === 'reject' ? 'rejected' : a.args ? 'approved with changes' : 'approved';
+  return html`<li>${iso(a.at)} <b>${verb}</b> by <b>${t(a.approver)}</b>${a.args ? html` (<code>${t(changesText(r.args, a.args))}</code>)` : ''}${a.reason ? html`: ${t(a.reason)}` : ''}${
+    a.result !== undefined ? html`<pre data-testid="response">${t(a.result)}</pre>` : ''
+  }</li>`;
+}
+
+/**
+ * The answer form: approve as proposed, approve with changes (fields from the tool's schema), and
+ * optionally grant the same for a while; respond in the tool's place; reject with a reason. One form,
+ * one step-up: the buttons say which answer it is.
+ */
+function answerForm(viewer: Viewer, r: ApprovalRequest, maxGrantHours: number): Html {
+  const editable = editableProperties(r);
+  const edit = editOf(r);
+  const respondable = r.door?.kind !== 'hosted_mcp';
+  return html`<form method="post" action="${requestHref(r.callId)}/answer" class="answer" data-testid="answer-form">
+<input type="hidden" name="csrf" value="${viewer.csrf}">
+${edit ? html`<p class="msg ok" data-testid="pending-edit">${t(edit.editedBy)} approved with changes: <code>${t(changesText(r.args, edit.args))}</code>. Every approver approves the same arguments: approve with these (below), or reject.</p>` : ''}
+<fieldset data-testid="edit-form"><legend>Arguments to run</legend>
+${
+  editable.ok
+    ? html`${editFields(r, editable.properties)}<p class="meta">Changed arguments are decided again by the policy (an edit the policy denies is refused), and the model is told what ran.</p>`
+    : html`<p class="meta" data-testid="no-edits">No edits here: ${editable.why}.</p>`
+}
+</fieldset>
+${
+  maxGrantHours > 0 && r.approvalsRequired === 1
+    ? html`<fieldset data-testid="grant-form"><legend>Grant the same for a while (optional)</legend>
+<label>Hours (at most ${maxGrantHours}) <input type="text" inputmode="decimal" name="grant_hours" data-testid="grant-hours"></label>
+<label>Bounds (CTRLRun <code>when</code> entries, optional) <input type="text" name="grant_bounds" placeholder='{"amount_lte": 300000}' data-testid="grant-bounds"></label>
+<p class="meta">Later calls of ${t(r.action)} by ${t(r.principal)} that the policy decides by the same rule and within the bounds run without a pause until then, each with a receipt naming the grant; revoke it on the Grants page.</p>
+</fieldset>`
+    : ''
+}
+<label>Reason (required to reject) <textarea name="reason" rows="2" maxlength="2000"></textarea></label>
+${respondable ? html`<label>Response in the tool's place (the tool does not run; the model reads this) <textarea name="result" rows="2" data-testid="respond-result"></textarea></label>` : ''}
+${stepUpField(viewer)}
+<div><button class="approve" type="submit" name="decision" value="approve">Approve as ${viewer.name}</button>
+${editable.ok ? html`<button class="approve" type="submit" name="decision" value="approve_edited" data-testid="approve-edited">Approve with these arguments</button>` : ''}
+${respondable ? html`<button type="submit" name="decision" value="respond" data-testid="respond">Respond instead</button>` : ''}
+<button class="reject" type="submit" name="decision" value="reject">Reject</button></div>
+</form>`;
+}
+
+export function grantsPage(viewer: Viewer, grants: ApprovalGrant[], now: number, message?: { kind: 'ok' | 'err'; text: string }): Html {
+  const state = (g: ApprovalGrant) => (g.revokedAt !== undefined ? `revoked by ${g.revokedBy ?? '?'}` : g.expiresAt < now ? 'expired' : 'active');
+  return layout(
+    'Grants',
+    viewer,
+    html`<h1>Approval grants <span class="meta">(${grants.filter((g) => g.revokedAt === undefined && g.expiresAt >= now).length} active)</span></h1>
+${message ? html`<p class="msg ${message.kind}" role="status" data-testid="message">${message.text}</p>` : ''}
+<p class="meta">"The same for a while", given while answering: calls of the action by that principal, decided by the same rule and within the bounds, run without a pause until the grant ends or is revoked. Not the policy's <code>authority:</code> grants.</p>
+<table data-testid="grants"><tr><th>grant</th><th>state</th><th>action</th><th>for</th><th>rule, bounds</th><th>granted by</th><th>until</th><th></th></tr>
+${grants.map(
+  (g) =>
+    html`<tr><td><code>${t(g.id)}</code></td><td>${state(g)}</td><td>${t(g.action)}</td><td>${t(g.principal)}</td><td><code>${t(g.rule)} ${t(g.bounds)}</code></td><td>${t(g.grantedBy)}</td><td>${iso(g.expiresAt)}</td><td>${
+      g.revokedAt === undefined && g.expiresAt >= now
+        ? html`<form method="post" action="/grants/${encodeURIComponent(g.id)}/revoke"><input type="hidden" name="csrf" value="${viewer.csrf}">${stepUpField(viewer)}<button class="reject" type="submit">Revoke</button></form>`
+        : ''
+    }</td></tr>`,
+)}
+</table>`,
   );
 }
 
@@ -236,6 +308,7 @@ ${open.map(
 <div class="meta">${t(e.action)} · ${e.state === 'ambiguous' ? 'ambiguous' : 'lease over'} · ${e.attempts} attempt(s) · ${iso(e.updatedAt)}</div>
 <form method="post" action="/effects/resolve">
 <input type="hidden" name="csrf" value="${viewer.csrf}"><input type="hidden" name="key" value="${e.key}">
+${stepUpField(viewer)}
 <button type="submit" name="state" value="committed">It happened (committed)</button>
 <button type="submit" name="state" value="failed">It did not (failed)</button>
 </form></article>`,
@@ -247,14 +320,20 @@ ${effects.map((e) => html`<tr><td><code>${t(e.key)}</code></td><td>${e.state}${e
   );
 }
 
-export function receiptsPage(viewer: Viewer, receipts: Receipt[], total: number, verify: VerifyResult): Html {
+export function receiptsPage(viewer: Viewer, receipts: Receipt[], total: number, verify: VerifyResult | undefined): Html {
   return layout(
     'Receipts',
     viewer,
     html`<h1>Receipts</h1>
-<p class="msg ${verify.ok ? 'ok' : 'err'}" data-testid="verify">${
-      verify.ok ? html`Chain intact: ${verify.count} receipts verified.` : html`Chain broken at seq ${verify.seq}: ${verify.break}.`
-    }</p>
+${
+  verify === undefined
+    ? html`<p class="meta" data-testid="verify">Tenant ${viewer.tenant}'s receipts. The chain (every tenant's) is verified by the store's operators.</p>`
+    : html`<p class="msg ${verify.ok ? 'ok' : 'err'}" data-testid="verify">${
+        verify.ok
+          ? html`Chain intact: ${verify.count} receipts verified${verify.prunedThrough ? html` (seq 1-${verify.prunedThrough} pruned, as a prune record says)` : ''}.`
+          : html`Chain broken at seq ${verify.seq}: ${verify.break}.`
+      }</p>`
+}
 <p class="meta">Newest ${receipts.length} of ${total}. Keep the newest hash elsewhere: deleting the newest receipts leaves no trace inside the store.</p>
 <table data-testid="receipts"><tr><th>seq</th><th>action</th><th>result</th><th>principal</th><th>approvers</th><th>reason</th><th>at</th><th>hash</th></tr>
 ${receipts.map(

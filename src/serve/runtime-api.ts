@@ -1,19 +1,8 @@
-import type { ApprovalState, ClaimBinding, EffectState, NewApprovalRequest, ReceiptBody, ReserveEffectInput, Store } from '../runtime/types.js';
-import {
-  claimOut,
-  consumptionOut,
-  effectOut,
-  newRequestIn,
-  ownsReceipt,
-  receiptIn,
-  requestOut,
-  reserveIn,
-  reserveOut,
-  TenantRefusal,
-  type TenantScope,
-  tenantScope,
-} from './tenant.js';
-import { decisionStoreCall } from './decision-log-api.js';
+import { entryBindsReceipt, storeDecisionKey, tenantDecisionKey } from '../runtime/decision-log.js';
+import { PRUNE_ACTION } from '../runtime/prune-records.js';
+import type { AppendOptions, ClaimBinding, DecisionBody, GrantQuery, NewApprovalRequest, ReceiptBody, Store } from '../runtime/types.js';
+import { namedOut, tenantScope } from './tenant.js';
+import { TenantRefusal, tenantStore } from './tenant-store.js';
 
 export const RUNTIME_METHODS = new Set([
   'putRequest',
@@ -30,70 +19,119 @@ export const RUNTIME_METHODS = new Set([
   'appendDecision',
   'listDecisions',
   'decisionKey',
+  'listGrants',
+  'getGrant',
+  'readHalts',
 ]);
 
-const present = <T>(x: T | undefined): x is T => x !== undefined;
 const str = (x: unknown): string => {
   if (typeof x !== 'string') throw new TenantRefusal('expected a name (a string).');
   return x;
 };
+const record = <T>(x: unknown, what: string): T => {
+  if (typeof x !== 'object' || x === null || Array.isArray(x)) throw new TenantRefusal(`${what}: expected an object.`);
+  return x as T;
+};
 
 /**
- * One store method called by a runtime token, inside its tenant (see tenant.ts): names go in
- * prefixed, records of other tenants never come out. Returns what
- * the store method returns, in the token's names; throws TenantRefusal for a name it may not use.
+ * One store method called by a runtime token, inside its tenant (tenant-store.ts): names go in
+ * prefixed once, records of other tenants never come out, and what it appends to the receipts
+ * and the decision log carries serve's time (`now`), never the token's: a token can neither date
+ * its records nor prune anyone's (a retention it passes is refused). Throws TenantRefusal for
+ * what it may not do.
  */
-export async function runtimeStoreCall(store: Store, tenant: string | undefined, method: string, args: unknown[]): Promise<unknown> {
-  const scope = tenantScope(tenant);
+export async function runtimeStoreCall(store: Store, tenant: string | undefined, method: string, args: unknown[], now: number): Promise<unknown> {
+  const view = tenantStore(store, tenant);
   switch (method) {
-    case 'putRequest': {
-      const r = await store.putRequest(newRequestIn(scope, args[0] as NewApprovalRequest));
-      return requestOut(scope, r);
-    }
+    case 'putRequest':
+      // its createdAt stays the token's: the runtime tells its own filing from another process's by it
+      return view.putRequest(record<NewApprovalRequest>(args[0], method));
     case 'getRequest':
-      return (await ownRequest(store, scope, str(args[0]))) ?? null;
-    case 'listRequests': {
-      const all = await store.listRequests(args[0] as { state?: ApprovalState } | undefined);
-      return all.map((r) => requestOut(scope, r)).filter(present);
-    }
+      return view.getRequest(str(args[0]));
+    case 'listRequests':
+      return view.listRequests(args[0] as never);
     case 'claimApproval':
-      return claimOut(scope, await store.claimApproval(scope.inward(str(args[0])), args[1] as number, args[2] as ClaimBinding | undefined));
+      return view.claimApproval(str(args[0]), args[1] as number, args[2] as ClaimBinding | undefined);
     case 'reserveEffect':
-      return reserveOut(scope, await store.reserveEffect(reserveIn(scope, args[0] as ReserveEffectInput)));
+      return view.reserveEffect(record(args[0], method));
     case 'settleEffect':
-      return store.settleEffect(scope.inward(str(args[0])), scope.inward(str(args[1])), args[2] as 'committed' | 'failed' | 'ambiguous', args[3] as number);
+      return view.settleEffect(str(args[0]), str(args[1]), args[2] as 'committed' | 'failed' | 'ambiguous', args[3] as number);
     case 'getEffect':
-      return effectOut(scope, await store.getEffect(scope.inward(str(args[0])))) ?? null;
-    case 'listEffects': {
-      const all = await store.listEffects(args[0] as { state?: EffectState } | undefined);
-      return all.map((e) => effectOut(scope, e)).filter(present);
-    }
-    case 'consumptions': {
-      const f = (args[0] ?? {}) as { grantId?: string; metric?: string; effectKey?: string };
-      const filter = {
-        ...f,
-        ...(f.grantId !== undefined ? { grantId: scope.inward(str(f.grantId)) } : {}),
-        ...(f.effectKey !== undefined ? { effectKey: scope.inward(str(f.effectKey)) } : {}),
-      };
-      return (await store.consumptions(filter)).map((c) => consumptionOut(scope, c)).filter(present);
-    }
+      return view.getEffect(str(args[0]));
+    case 'listEffects':
+      return view.listEffects(args[0] as never);
+    case 'consumptions':
+      return view.consumptions((args[0] ?? {}) as never);
     case 'appendReceipt':
-      return store.appendReceipt(receiptIn(scope, args[0] as ReceiptBody));
-    case 'listReceipts': {
-      const all = await store.listReceipts(args[0] as { afterSeq?: number; limit?: number } | undefined);
-      // The default tenant reads the whole chain (to verify it); a named tenant only its own receipts.
-      return tenant === undefined ? all : all.filter((r) => ownsReceipt(scope, r));
-    }
+      return view.appendReceipt({ ...ownReceipt(record<ReceiptBody>(args[0], method)), at: now }, appendOptions(args[1]));
+    case 'readHalts':
+      if (typeof view.readHalts !== 'function') throw new TenantRefusal("readHalts: this server's store keeps no halts.");
+      return view.readHalts();
+    case 'listReceipts':
+      return view.listReceipts(args[0] as never);
     case 'appendDecision':
     case 'listDecisions':
     case 'decisionKey':
-      return decisionStoreCall(store, scope, tenant, method, args);
+      return decisionCall(store, view, tenant, method, args, now);
+    case 'listGrants': {
+      // which grants are active is decided on serve's clock, never the token's
+      const query = (args[0] ?? {}) as GrantQuery;
+      return view.listGrants!({ ...query, ...(query.activeAt !== undefined ? { activeAt: now } : {}) });
+    }
+    case 'getGrant':
+      return view.getGrant!(str(args[0]));
     default:
       throw new TenantRefusal(`${method}: not a store method.`);
   }
 }
 
-/** One request of the tenant, or undefined (absent or another tenant's: the same answer). */
-async function ownRequest(store: Store, scope: TenantScope, callId: string) {
-  return requestOut(scope, await store.getRequest(scope.inward(callId)));
+/**
+ * The decision log over serve's store API, inside the runtime token's tenant: an entry goes in with
+ * its call id and effect key in stored form (as its receipt's are, so the receipt binding holds) and
+ * serve's time; a tenant lists only its own entries, in its names.
+ */
+async function decisionCall(store: Store, view: Store, tenant: string | undefined, method: string, args: unknown[], now: number): Promise<unknown> {
+  if (typeof view.appendDecision !== 'function' || typeof view.listDecisions !== 'function')
+    throw new TenantRefusal(`${method}: this server's store keeps no decision log.`);
+  if (method === 'decisionKey') {
+    // a named tenant's key is derived from the store's: its hashes never compare with another tenant's
+    const key = await storeDecisionKey(store);
+    return tenant === undefined ? key : tenantDecisionKey(key, tenant);
+  }
+  if (method === 'appendDecision') {
+    if (args.length > 1) throw new TenantRefusal("appendDecision: a runtime token never prunes (pruning is an operator's act: `ctrlrun-gen receipts prune`).");
+    const body = record<DecisionBody>(args[0], method);
+    if (Object.hasOwn(body, 'pruned')) throw new TenantRefusal('appendDecision: an entry is never a pruned one (only an operator prunes).');
+    // an entry that does not bind its tenant's receipt would break the shared log's verification for every tenant
+    if (!(await bindsOwnReceipt(store, tenant, body)))
+      throw new TenantRefusal("appendDecision: the entry does not bind a receipt of this token's (receipt_seq, receipt_hash and the call).");
+    return view.appendDecision({ ...body, at: now });
+  }
+  return view.listDecisions(args[0] as never);
+}
+
+/** A receipt a token appends: never a prune record (only an operator prunes, and serve writes its record). */
+function ownReceipt(body: ReceiptBody): ReceiptBody {
+  if (body.action === PRUNE_ACTION || Object.hasOwn(body, 'prune'))
+    throw new TenantRefusal("appendReceipt: a prune record is serve's to write (pruning is an operator's act).");
+  return body;
+}
+
+/** Whether an entry binds the receipt it names, a receipt the token's tenant appended (compared in stored names). */
+async function bindsOwnReceipt(store: Store, tenant: string | undefined, body: DecisionBody): Promise<boolean> {
+  if (!Number.isSafeInteger(body.receipt_seq) || body.receipt_seq < 1) return false;
+  const [stored] = await store.listReceipts({ afterSeq: body.receipt_seq - 1, limit: 1 });
+  if (!stored || stored.seq !== body.receipt_seq) return false;
+  // the receipt in the tenant's names: undefined when it is another tenant's
+  const mine = namedOut(tenantScope(tenant), stored);
+  return mine !== undefined && entryBindsReceipt(body, mine);
+}
+
+/** An append's condition (a halt epoch), or none; anything else is refused. */
+function appendOptions(x: unknown): AppendOptions | undefined {
+  if (x === undefined || x === null) return undefined;
+  const epoch = (record<AppendOptions>(x, 'appendReceipt options') as { haltEpoch?: unknown }).haltEpoch;
+  if (epoch === undefined) return undefined;
+  if (!Number.isSafeInteger(epoch)) throw new TenantRefusal('appendReceipt: haltEpoch is an integer.');
+  return { haltEpoch: epoch as number };
 }

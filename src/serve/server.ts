@@ -1,3 +1,4 @@
+import type { FatigueRules } from '../insights/fatigue.js';
 import { readFileSync } from 'node:fs';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -5,8 +6,12 @@ import { serve, type ServerType } from '@hono/node-server';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import { UserError } from '../diagnostics.js';
 import type { Policy } from '../policy/types.js';
+import { canPrune, DAY_MS, pruneLog } from '../prune.js';
+import { DEFAULT_MAX_GRANT_HOURS } from '../runtime/approval-grants.js';
+import { storeDecisionKey } from '../runtime/decision-log.js';
+import { memorySessions } from '../runtime/stores/sessions-memory.js';
 import type { ReceiptSigner } from '../runtime/signing.js';
-import type { Store } from '../runtime/types.js';
+import type { SessionStore, Store } from '../runtime/types.js';
 import { createServeApp } from './app.js';
 import { Authenticator, normaliseAddress } from './auth.js';
 import { Notifier, pollPending } from './notify.js';
@@ -25,10 +30,19 @@ export interface StartServeOptions {
   notifyWebhook?: string;
   publicUrl?: string;
   approvalTtlMs: number;
+  /** The longest approval grant an operator may give (`--max-grant-hours`; 0: none). Default 8. */
+  maxGrantHours?: number;
   /** Origins whose browser pages may call the JSON API (see `checkCorsOrigin`). */
   corsOrigins?: string[];
-  /** Signs every receipt serve writes (answers, refusals, resolutions) with serve's own key. */
+  /** Signs every receipt serve writes (answers, refusals, resolutions, prune records) with serve's own key. */
   signer?: ReceiptSigner;
+  /**
+   * Prune the whole store's decision log entries older than this many days, on serve's clock, at
+   * start and every hour (recorded and signed as any operator's prune). Undefined: serve never prunes by itself.
+   */
+  retentionDays?: number;
+  /** Approval fatigue's rules (the Insights page), and whether each finding is recorded as a receipt. */
+  fatigue?: { rules: FatigueRules; record: boolean };
   pollMs?: number;
   /** Delays before each webhook retry (default 500, 2000, 8000 ms). */
   webhookRetryDelays?: number[];
@@ -38,8 +52,13 @@ export interface StartServeOptions {
 
 export interface RunningServe {
   url: string;
+  /** The web origin sessions are bound to (`--public-url`, else the listening URL). */
+  origin: string;
   close(): Promise<void>;
 }
+
+/** How often serve's own retention prunes (`--retention-days`). */
+export const RETENTION_EVERY_MS = 60 * 60 * 1000;
 
 export function isLoopback(host: string): boolean {
   const h = host.replace(/^\[|\]$/g, '');
@@ -85,10 +104,16 @@ export async function startServe(o: StartServeOptions): Promise<RunningServe> {
   const corsOrigins = (o.corsOrigins ?? []).map(checkCorsOrigin);
   const clock = o.clock ?? Date.now;
   const log = o.log ?? ((line: string) => process.stderr.write(`${line}\n`));
-  const auth = new Authenticator(o.operatorsFile, clock, {
-    ...(o.trustHeader ? { header: o.trustHeader } : {}),
-    proxies: (o.trustProxies ?? []).map(normaliseAddress),
-  });
+  let origin = '';
+  const auth = new Authenticator(
+    o.operatorsFile,
+    clock,
+    { ...(o.trustHeader ? { header: o.trustHeader } : {}), proxies: (o.trustProxies ?? []).map(normaliseAddress) },
+    sessionStoreOf(o.store),
+    () => origin,
+    // every replica over the store derives the same CSRF tokens for a proxied identity
+    () => storeDecisionKey(o.store).then((key) => `ctrlrun.serve.csrf\0${key}`),
+  );
   auth.operators(); // a broken operators file is an error now, not at the first request
   // Open the store now (SQLite opens on first use): it is created if new (a browser agent's
   // httpStore has no other way to create it), and an unusable one fails here, not at the first request.
@@ -101,12 +126,15 @@ export async function startServe(o: StartServeOptions): Promise<RunningServe> {
     auth,
     clock,
     approvalTtlMs: o.approvalTtlMs,
-    secureCookies: Boolean(o.tls),
+    maxGrantHours: o.maxGrantHours ?? DEFAULT_MAX_GRANT_HOURS,
+    // Secure and __Host- wherever the browser speaks https: serve's own TLS, or a TLS proxy's public URL
+    secureCookies: Boolean(o.tls) || (o.publicUrl ?? '').startsWith('https:'),
+    origin: () => origin,
     remoteAddress: (c) => getConnInfo(c).remote.address,
-    localPort: (c) => (c.env as { incoming?: { socket?: { localPort?: number } } } | undefined)?.incoming?.socket?.localPort,
     onNewRequest: (r) => notifier?.notify(r),
     corsOrigins,
     ...(o.signer ? { signer: o.signer } : {}),
+    ...(o.fatigue ? { fatigue: o.fatigue } : {}),
   });
   const server: ServerType = await new Promise((resolve, reject) => {
     const s = serve(
@@ -129,6 +157,10 @@ export async function startServe(o: StartServeOptions): Promise<RunningServe> {
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = `${o.tls ? 'https' : 'http'}://${host}:${address.port}`;
+  origin = new URL(o.publicUrl ?? url).origin;
+  // a restart of any serve of this origin ends every session of it, on every replica
+  await auth.endAll();
+  const stopRetention = o.retentionDays === undefined ? () => {} : keepRetention(o, clock, log);
   let stopPoll = () => {};
   if (o.notifyWebhook) {
     notifier = new Notifier({
@@ -142,12 +174,43 @@ export async function startServe(o: StartServeOptions): Promise<RunningServe> {
   }
   return {
     url,
+    origin,
     close: async () => {
       stopPoll();
+      stopRetention();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       (server as { closeAllConnections?: () => void }).closeAllConnections?.();
       await closed;
       await notifier?.drain();
     },
   };
+}
+
+/** serve's sessions: the store's (shared by every replica over it), else this process's memory. */
+function sessionStoreOf(store: Store): SessionStore {
+  if (typeof store.putSession === 'function' && typeof store.getSession === 'function' && typeof store.deleteSessions === 'function')
+    return { putSession: store.putSession.bind(store), getSession: store.getSession.bind(store), deleteSessions: store.deleteSessions.bind(store) };
+  return memorySessions(() => {});
+}
+
+/** `--retention-days`: the whole store's decision log pruned on serve's clock now and every RETENTION_EVERY_MS; a failure is logged. */
+function keepRetention(o: StartServeOptions, clock: () => number, log: (line: string) => void): () => void {
+  if (!canPrune(o.store, 'decisions')) {
+    log('serve: --retention-days: this store cannot prune its decision log; nothing is pruned.');
+    return () => {};
+  }
+  const days = o.retentionDays!;
+  const prune = () => {
+    const now = clock();
+    pruneLog(o.store, { log: 'decisions', before: now - days * DAY_MS, by: 'ctrlrun-gen serve', now, ...(o.signer ? { signer: o.signer } : {}) }).then(
+      (r) => {
+        if (r.outcome === 'pruned') log(`serve: pruned ${r.record.count} decision log entries older than ${days} days (seq ${r.record.from}-${r.record.to}).`);
+      },
+      (error: unknown) => log(`serve: pruning the decision log failed: ${error instanceof Error ? error.message : String(error)}`),
+    );
+  };
+  prune();
+  const timer = setInterval(prune, RETENTION_EVERY_MS);
+  timer.unref();
+  return () => clearInterval(timer);
 }

@@ -1,30 +1,35 @@
+import { isTenantName, ownsRecord, TENANT, tenantPrefix } from '../runtime/tenant-names.js';
 import type {
   ApprovalRequest,
   BudgetCharge,
   ClaimResult,
   Consumption,
+  DecisionBody,
+  DecisionEntry,
   EffectRecord,
   NewApprovalRequest,
+  Receipt,
   ReceiptBody,
   ReserveEffectInput,
   ReserveResult,
 } from '../runtime/types.js';
 
 /**
- * A runtime token's tenant: the part of a shared store it may act on. serve keeps tenants apart by
- * name: every call id, effect key, attempt id and budget grant a tenant's token passes is stored
- * as `@TENANT:name`, and every record it reads back must carry that prefix (which is stripped).
- * A token cannot spell another tenant's record, so scope does not depend on any store column.
- * Inside one tenant the store's contract is unchanged (its tokens are one application's).
- * Tokens without a tenant (the default, shared tenant) use the names as given; a name starting
- * with `@` is refused for them, so they can never reach into a named tenant.
+ * A tenant's names in a shared store (runtime/tenant-names.ts): a token with a tenant passes and
+ * reads plain names; serve stores them as `@TENANT:name`, exactly once, and hands back only that
+ * tenant's records, in the names it passed (receipts and decision entries too: their `hash` stays
+ * the stored record's, and `names` in the answer says how to rebuild what it covers). A name a token
+ * passes never starts with `@` (that is a stored name): the default tenant cannot reach a named one,
+ * and a named tenant's names are never prefixed twice. Inside one tenant the store's contract is
+ * unchanged (its tokens are one application's).
  */
-export const TENANT = /^[a-z0-9][a-z0-9._-]{0,63}$/;
+export { TENANT };
 
 /** Thrown for a name a tenant may not use (serve answers 403). */
 export class TenantRefusal extends Error {}
 
 export interface TenantScope {
+  readonly tenant: string | undefined;
   /** The stored form of a name the token passed. */
   inward(name: string): string;
   /** A stored name of this tenant in the token's form, or undefined when it belongs to another. */
@@ -32,23 +37,16 @@ export interface TenantScope {
 }
 
 export function tenantScope(tenant: string | undefined): TenantScope {
-  if (tenant === undefined) {
-    return {
-      inward: (name) => {
-        if (typeof name === 'string' && name.startsWith('@'))
-          throw new TenantRefusal(`${JSON.stringify(name.slice(0, 80))}: a name starting with @ belongs to a named tenant; this token has none.`);
-        return name;
-      },
-      outward: (stored) => (stored.startsWith('@') ? undefined : stored),
-    };
-  }
-  const prefix = `@${tenant}:`;
+  const prefix = tenant === undefined ? '' : tenantPrefix(tenant);
   return {
+    tenant,
     inward: (name) => {
       if (typeof name !== 'string') throw new TenantRefusal('expected a name (a string).');
+      if (name.startsWith('@'))
+        throw new TenantRefusal(`${JSON.stringify(name.slice(0, 80))}: a name starting with @ is a stored (tenant) name; pass the plain name.`);
       return prefix + name;
     },
-    outward: (stored) => (stored.startsWith(prefix) ? stored.slice(prefix.length) : undefined),
+    outward: (stored) => (isTenantName(tenant, stored) ? stored.slice(prefix.length) : undefined),
   };
 }
 
@@ -111,16 +109,20 @@ export function consumptionOut(scope: TenantScope, c: Consumption): Consumption 
   return effectKey === undefined || grantId === undefined ? undefined : { ...c, effectKey, grantId };
 }
 
-/** A receipt the tenant appends names only its own call and key. */
-export function receiptIn(scope: TenantScope, body: ReceiptBody): ReceiptBody {
+/** A receipt or decision entry the tenant writes: its call and key in stored names. */
+export function namedIn<T extends ReceiptBody | DecisionBody>(scope: TenantScope, body: T): T {
+  if (typeof body !== 'object' || body === null) throw new TenantRefusal('expected a record (an object).');
   return {
     ...body,
-    call_id: body.call_id === null ? null : scope.inward(body.call_id),
-    effect_key: body.effect_key === null ? null : scope.inward(body.effect_key),
+    call_id: body.call_id === null || body.call_id === undefined ? null : scope.inward(body.call_id),
+    effect_key: body.effect_key === null || body.effect_key === undefined ? null : scope.inward(body.effect_key),
   };
 }
 
-/** Whether a stored receipt is the tenant's (its call or its key is in the tenant's names). */
-export function ownsReceipt(scope: TenantScope, r: { call_id: string | null; effect_key: string | null }): boolean {
-  return (r.call_id !== null && scope.outward(r.call_id) !== undefined) || (r.effect_key !== null && scope.outward(r.effect_key) !== undefined);
+/** A stored receipt or decision entry in the tenant's names (undefined: not the tenant's). Its `hash` is the stored record's. */
+export function namedOut<T extends Receipt | DecisionEntry>(scope: TenantScope, r: T): T | undefined {
+  if (!ownsRecord(scope.tenant, r)) return undefined;
+  if (scope.tenant === undefined) return r;
+  const out = (name: string | null) => (name === null ? null : (scope.outward(name) ?? name));
+  return { ...r, call_id: out(r.call_id), effect_key: out(r.effect_key) };
 }

@@ -1,5 +1,6 @@
 import { canonicalHash } from '../runtime/canonical.js';
 import { GENESIS_HASH, receiptHash } from '../runtime/receipts-hash.js';
+import { describeAnswersAndGrants } from './answers-conformance.js';
 import { describeDecisionLogConformance } from './decision-log-conformance.js';
 import type { ConformanceHarness } from './harness.js';
 import type { BudgetCharge, NewApprovalRequest, Receipt, ReceiptBody, ReserveResult, Store } from '../runtime/types.js';
@@ -52,6 +53,7 @@ export function describeStoreConformance(name: string, makeStore: () => Promise<
     describeBudgets(t, f);
     describeClaimingReservations(t, f);
     describeReceipts(t, f);
+    describeAnswersAndGrants(t, f);
   });
 }
 

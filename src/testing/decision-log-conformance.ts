@@ -5,8 +5,9 @@ import type { ConformanceHarness } from './harness.js';
 /**
  * The decision log's part of the store conformance suite (run by `describeStoreConformance`): a
  * store that keeps the log (`appendDecision` and `listDecisions`) must chain it as receipts are,
- * list it by seq, time and action, and drop entries past their retention without breaking the
- * chain. A store without the log passes trivially (the log is optional). Never assumes an empty store.
+ * list it by seq, time and action, and (where it can be pruned) remove its oldest entries or
+ * replace a tenant's by tombstones without breaking the chain. A store without the log passes
+ * trivially (the log is optional). Never assumes an empty store.
  */
 export function describeDecisionLogConformance(name: string, makeStore: () => Promise<Store>, t: ConformanceHarness): void {
   const { describe, it, expect, beforeEach, afterEach } = t;
@@ -44,7 +45,29 @@ export function describeDecisionLogConformance(name: string, makeStore: () => Pr
       receipt_hash: 'r'.repeat(64),
       ...overrides,
     });
-    const append = (b: DecisionBody, retainAfter?: number) => store.appendDecision!(b, retainAfter);
+    // each entry binds a receipt appended just before it (as the runtime writes them; serve checks it)
+    const append = async (b: DecisionBody) => {
+      const r = await store.appendReceipt({
+        at: b.at,
+        action: b.action,
+        call_id: b.call_id,
+        args_hash: b.args_hash,
+        principal: null,
+        decision: b.decision,
+        reason: b.reason,
+        approvers: [],
+        effect_key: b.effect_key,
+        result: b.result,
+        policy_hash: b.policy_hash,
+        mode: b.mode,
+        environment: b.environment,
+      });
+      return store.appendDecision!({ ...b, receipt_seq: r.seq, receipt_hash: r.hash });
+    };
+    // a body's fields but the receipt it binds (the one `append` wrote)
+    const unbound = ({ receipt_seq: _seq, receipt_hash: _hash, ...rest }: DecisionBody) => rest;
+    const prunes = () =>
+      ['decisionHead', 'deleteDecisions', 'tombstoneDecisions', 'listPrunedDecisions'].every((m) => typeof (store as never)[m] === 'function');
     const lastSeq = async () => {
       const all = await store.listDecisions!();
       return all[all.length - 1];
@@ -67,10 +90,10 @@ export function describeDecisionLogConformance(name: string, makeStore: () => Pr
         expect(e.prev_hash).toBe(i === 0 ? (last?.hash ?? '0'.repeat(64)) : appended[i - 1]!.hash);
         const { hash, ...rest } = e;
         expect(hash).toBe(decisionHash(rest));
-        expect(e).toMatchObject(body(i) as unknown as Record<string, unknown>);
+        expect(e).toMatchObject(unbound(body(i)) as unknown as Record<string, unknown>);
       });
       expect(await store.listDecisions!({ afterSeq: last?.seq ?? 0 })).toEqual(appended);
-      expect(verifyDecisionChain(appended)).toEqual({ ok: true, count: 4 });
+      if (appended[0]!.seq === 1) expect(verifyDecisionChain(appended)).toEqual({ ok: true, count: 4 });
     });
 
     it('concurrent appends still form one contiguous chain', async () => {
@@ -91,16 +114,46 @@ export function describeDecisionLogConformance(name: string, makeStore: () => Pr
       expect((await store.listDecisions!({ afterSeq: start, since: body(2).at })).map((e) => e.seq)).toEqual([start + 3, start + 4]);
     });
 
-    it('retention drops the entries decided before retainAfter; the chain goes on from the last seq and still verifies', async () => {
-      if (!keeps()) return;
-      const old = await append(body(0, { at: 1_000 + (Date.now() % 1000) }));
-      const kept = await append(body(1), 5_000);
-      const all = await store.listDecisions!();
-      expect(all.some((e) => e.seq === old.seq)).toBe(false);
-      expect(kept.seq).toBe(old.seq + 1);
-      expect(kept.prev_hash).toBe(old.hash);
-      expect(all[all.length - 1]).toEqual(kept);
-      expect(verifyDecisionChain(all.filter((e) => e.seq >= kept.seq))).toEqual({ ok: true, count: all.filter((e) => e.seq >= kept.seq).length });
-    });
+    pruneCases(t, { store: () => store, tag: () => tag, keeps, prunes, append, body });
+  });
+}
+
+interface PruneContext {
+  store: () => Store;
+  tag: () => string;
+  keeps: () => boolean;
+  prunes: () => boolean;
+  append: (b: DecisionBody) => Promise<DecisionEntry>;
+  body: (n: number) => DecisionBody;
+}
+
+/** The pruning part (where a store can be pruned): tombstones that keep the chain, the oldest end removed. */
+function pruneCases(t: ConformanceHarness, ctx: PruneContext): void {
+  const { it, expect } = t;
+  it("a tenant's entries become tombstones (links, time, tenant; no inputs): listings skip them, the chain still links through them", async () => {
+    if (!ctx.keeps() || !ctx.prunes()) return;
+    const a = await ctx.append(ctx.body(0));
+    const b = await ctx.append(ctx.body(1));
+    const c = await ctx.append(ctx.body(2));
+    expect(await ctx.store().tombstoneDecisions!([b.seq, b.seq], `t${ctx.tag()}`)).toBe(1);
+    expect(await ctx.store().tombstoneDecisions!([b.seq], `t${ctx.tag()}`)).toBe(0); // already one
+    const listed = await ctx.store().listDecisions!({ afterSeq: a.seq - 1 });
+    expect(listed.map((e) => e.seq)).toEqual([a.seq, c.seq]);
+    const stone = (await ctx.store().listPrunedDecisions!()).find((e) => e.seq === b.seq);
+    expect(stone).toEqual({ seq: b.seq, at: b.at, prev_hash: a.hash, hash: b.hash, pruned: { tenant: `t${ctx.tag()}` } });
+    expect(c.prev_hash).toBe(stone!.hash);
+    expect(await ctx.store().decisionHead!()).toEqual({ seq: c.seq, hash: c.hash });
+  });
+
+  it('deleteDecisions removes the oldest end up to a seq; the head row keeps the chain going when the table is emptied', async () => {
+    if (!ctx.keeps() || !ctx.prunes()) return;
+    await ctx.append(ctx.body(0));
+    const last = await ctx.append(ctx.body(1));
+    expect(await ctx.store().deleteDecisions!(last.seq)).toBeGreaterThanOrEqual(2);
+    expect(await ctx.store().listDecisions!()).toEqual([]);
+    expect(await ctx.store().decisionHead!()).toEqual({ seq: last.seq, hash: last.hash });
+    const next = await ctx.append(ctx.body(2));
+    expect(next.seq).toBe(last.seq + 1);
+    expect(next.prev_hash).toBe(last.hash);
   });
 }

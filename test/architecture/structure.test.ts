@@ -17,7 +17,7 @@ const MAX_FUNCTION_LINES = 120;
  */
 const FLOORS = [
   ['runtime'],
-  ['top', 'fs'],
+  ['top', 'fs', 'insights'],
   ['policy', 'manifest'],
   ['scan'],
   ['generate'],

@@ -59,7 +59,7 @@ describe('ctrlrun-gen check (in-process)', () => {
       'warning:always-true-condition',
       'warning:impossible-condition',
       'warning:tracing-sensitive-data',
-      'warning:unsafe-error-function',
+      'warning:error-function-without-effect',
     ]);
     expect(r.code).toBe(0);
     expect((await cli(['check', '--fail-on', 'warning'], { cwd: dir })).code).toBe(1);
@@ -168,5 +168,31 @@ describe('ctrlrun-gen check (the built binary)', () => {
     const r = cliProcess(['check', '--format', 'sarif'], { cwd: path.join(FIXTURES, 'check/no-manifest/repo') });
     expect(r.code).toBe(2);
     expect(JSON.parse(r.stdout).runs[0].results[0].ruleId).toBe('policy-invalid');
+  });
+});
+
+describe('a tool generate leaves unprotected (issue 40)', () => {
+  const temps: string[] = [];
+  afterAll(() => temps.forEach(removeDir));
+
+  it("check still says why, at the policy's line (policy-invalid), besides the door left open", async () => {
+    const dir = copyFixture('refund-desk', 'check-leftout-');
+    temps.push(dir);
+    const policy = path.join(dir, 'ctrlrun.yaml');
+    writeFileSync(policy, readFileSync(policy, 'utf8').replace('amount_gte: 1, amount_lte: 10000', 'amount_gte: 1, amount_cents_lte: 10000'));
+    expect((await cli(['generate'], { cwd: dir })).code).toBe(1);
+    const r = await cli(['check', '--format', 'json'], { cwd: dir });
+    // a policy-invalid finding is a configuration error, as when it stopped generate
+    expect(r.code).toBe(2);
+    const findings = json(r.stdout).findings;
+    expect(findings).toContainEqual(
+      expect.objectContaining({
+        ruleId: 'policy-invalid',
+        file: 'ctrlrun.yaml',
+        message: expect.stringContaining('`amount_cents_lte` tests the argument `amount_cents`, which tool `refund` does not have'),
+      }),
+    );
+    expect(findings.filter((x) => x.ruleId === 'unprotected-tool').map((x) => x.message)).toContainEqual(expect.stringContaining("SDK tool 'refund'"));
+    expect(findings.some((x) => x.ruleId === 'stale-generated')).toBe(false);
   });
 });

@@ -3,7 +3,6 @@ import path from 'node:path';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { RULES } from '../../src/check/meta.js';
-import { VERSION } from '../../src/version.js';
 import { REPO_ROOT } from '../helpers/paths.js';
 
 describe('check docs', () => {
@@ -28,16 +27,17 @@ describe('check docs', () => {
     for (const rule of RULES) expect(text).toContain(`(rules/${rule.id}.md)`);
   });
 
-  it("the workflow template is YAML that runs check through this repository's action (action.yml)", () => {
+  it("the workflow template is YAML that runs check as this repository's action does (action.yml): annotations, then SARIF for code scanning", () => {
     const wf = parse(readFileSync(path.join(REPO_ROOT, 'templates/github-workflow.yml'), 'utf8'));
     const steps: Array<{ run?: string; uses?: string; with?: Record<string, string | number> }> = wf.jobs.check.steps;
-    expect(wf.permissions['security-events']).toBe('write');
-    const action = parse(readFileSync(path.join(REPO_ROOT, 'action.yml'), 'utf8')) as { inputs: Record<string, unknown> };
-    const step = steps.find((s) => s.uses?.startsWith('ctrlrun-gen/ctrlrun-gen@'));
-    expect(step?.uses).toBe(`ctrlrun-gen/ctrlrun-gen@v${VERSION}`);
-    expect(step?.with?.['fail-on']).toBe('error');
-    for (const key of Object.keys(step?.with ?? {})) expect(Object.keys(action.inputs)).toContain(key);
-    // the repo's own install comes first: the action runs the ctrlrun-gen it installs
-    expect(steps.findIndex((s) => s.run === 'npm ci')).toBeLessThan(steps.indexOf(step!));
+    const action = parse(readFileSync(path.join(REPO_ROOT, 'action.yml'), 'utf8')) as { runs: { steps: Array<{ run?: string }> } };
+    const step = steps.find((s) => s.run?.includes('ctrlrun-gen check'))!;
+    // the two commands the action runs, on the ctrlrun-gen the repository installs
+    const actionRun = action.runs.steps.map((s) => s.run ?? '').join('\n');
+    for (const format of ['github', 'sarif']) {
+      expect(step.run).toContain(`npx --no-install ctrlrun-gen check --format ${format} --fail-on error`);
+      expect(actionRun).toContain(`npx --no-install ctrlrun-gen check --format ${format} --fail-on "$CTRLRUN_FAIL_ON"`);
+    }
+    expect(steps.findIndex((s) => s.run === 'npm ci')).toBeLessThan(steps.indexOf(step));
   });
 });

@@ -7,7 +7,7 @@ import { scanRepoSync, scanSource } from '../../src/scan/index.js';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { eslintRuleTester } from '../eslint/mirror.js';
+import { eslintRuleTester, parityTester } from '../eslint/mirror.js';
 
 /** A source text of the given lines, each ending with a newline. */
 export const lines = (...l: string[]): string => `${l.join('\n')}\n`;
@@ -71,6 +71,7 @@ export function ruleTester(ruleId: string, cases: { valid: RuleCase[]; invalid: 
   });
   const oneFile = { valid: cases.valid.filter((c) => !c.files), invalid: cases.invalid.filter((c) => !c.files) };
   eslintRuleTester(ruleId, oneFile, project, (c) => findingsOf(ruleId, c, project));
+  parityTester(ruleId, oneFile, project, (c) => lintSource(c.code, { file: c.file, project: c.project === undefined ? project : c.project }));
 }
 
 /** Lints one source text through the real scanner and returns the findings of `ruleId` (all when undefined). */

@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { whyNot } from '../../src/cli/commands/explain.js';
+import { whyNot } from '../../src/policy-test/explain-report.js';
 import { evaluate } from '../../src/policy/evaluate.js';
 import { loadPolicyFile } from '../../src/policy/load.js';
 import { cli } from '../helpers/cli.js';
@@ -37,8 +37,17 @@ describe('explain', () => {
   });
 
   it('says why an entry failed when the argument is the reason', async () => {
+    // the tool's schema refuses a textual amount before any rule: said first, then what the rules would do
     const r = await cli(['explain', 'stripe.refund', '--args', '{"amount": "5000", "payment_id": "ch_1"}'], { cwd: DESK });
-    expect(r.stdout).toMatch(/^stripe\.refund: deny \(rule\[2\] matched\)/);
+    expect(r.stdout).toMatch(
+      /^stripe\.refund: refused by the tool \(invalid_arguments\)\n {2}the parameter schema of tool `refund` refuses these arguments \(\/amount: must be integer, got string\), so at run time the call is refused before any rule\./,
+    );
+    expect(r.stdout).toMatch(/\nstripe\.refund: deny \(rule\[2\] matched\)/);
+    const json = JSON.parse((await cli(['explain', 'stripe.refund', '--args', '{"amount": "5000", "payment_id": "ch_1"}', '--json'], { cwd: DESK })).stdout);
+    expect(json.toolRefuses).toEqual({ reason: 'invalid_arguments', detail: expect.stringContaining('/amount: must be integer, got string') });
+    // within the schema, nothing of the kind
+    const fits = await cli(['explain', 'stripe.refund', '--args', '{"amount": 5000, "payment_id": "ch_1"}'], { cwd: DESK });
+    expect(fits.stdout).not.toContain('refused by the tool');
     expect(r.stdout).toContain('✗ amount_gte: 1         amount = "5000" (a string, not an integer)');
     expect(r.stdout).toContain('(no conditions: always matches)');
     const missing = await cli(['explain', 'files.delete', '--policy', path.join(FIXTURES, 'policy/valid/v1-minimal.yaml'), '--args', '{"path": "/tmp"}'], {
@@ -52,7 +61,7 @@ describe('explain', () => {
     expect(notObject.stdout).toContain('the arguments must be a JSON object');
     // The effect template resolves before the rules: a missing payment_id is effect_key_error.
     const noKey = await cli(['explain', 'stripe.refund', '--args', '{"payment_id": "ch_1"}'], { cwd: DESK });
-    expect(noKey.stdout).toMatch(/^stripe\.refund: deny \(effect_key_error\)/);
+    expect(noKey.stdout).toMatch(/\nstripe\.refund: deny \(effect_key_error\)/);
     expect(whyNot({ op: 'lte', expected: 1, actual: '5' })).toBe('a string, not an integer');
     expect(whyNot({ op: 'eq', expected: true, actual: 1 })).toBe('an integer, the rule compares a boolean');
     expect(whyNot({ op: 'lte', expected: 1, actual: 5 })).toBeUndefined();

@@ -13,10 +13,17 @@ const SPEC_COMMANDS = [
   'check',
   'explain',
   'approvals',
+  // issue 38: the approval grants approvers give (`grants list|revoke`)
+  'grants',
   'effects',
   'receipts',
+  // issue 38: the halt switch and the MCP operator console (SPEC §8's list, extended)
+  'halts',
   'operators',
   'serve',
+  // issue 39 asks for it (SPEC §1 journey 10); SPEC §8's list is the coordinator's to extend
+  'stats',
+  'mcp-operator',
   'test',
   'replay',
   'diff',
@@ -24,7 +31,7 @@ const SPEC_COMMANDS = [
 ];
 
 describe('CLI skeleton', () => {
-  it('registers every command of SPEC §8', () => {
+  it("registers every command of SPEC §8 (and issue 38's grants)", () => {
     expect(commands.map((c) => c.command.split(' ')[0])).toEqual(SPEC_COMMANDS);
     // The lazy table names each module by the command it loads.
     expect(commandLoaders.map((c) => c.name)).toEqual(SPEC_COMMANDS);

@@ -103,11 +103,15 @@ describe('validate', () => {
     expect(alone.stdout).toMatch(/only the policy was checked/);
   });
 
-  it('prints warnings but exits 0', async () => {
+  it('prints warnings but exits 0, a dead rule once (the analysis with its witness, not the loader too)', async () => {
     const dir = refundDesk({ 'ctrlrun.yaml': policy('    rules:\n      - decision: deny\n      - decision: allow\n') });
     const r = await cli(['validate'], { cwd: dir });
     expect(r.code).toBe(0);
-    expect(r.stderr).toContain('ctrlrun.yaml:6:9: warning: rule 1 can never match');
+    expect(r.stderr).toContain('ctrlrun.yaml:6:9: warning: rule 1 of stripe.refund (allow when no conditions) is never reached');
+    expect(r.stderr.match(/ctrlrun\.yaml:6:9: warning/g)).toHaveLength(1);
+    // the policy alone (no manifest) too
+    const alone = await cli(['validate', '--policy', path.join(dir, 'ctrlrun.yaml'), '--cwd', '/'], { cwd: '/' });
+    expect(alone.stderr.match(/ctrlrun\.yaml:6:9: warning/g), alone.stderr).toHaveLength(1);
   });
 });
 

@@ -215,3 +215,68 @@ describe('codemod summary: what changes at run time for each rewritten tool (iss
     expect(kinds('close_account')).toEqual(['body-failure-stops-run']);
   });
 });
+
+describe('an app that answers its interruptions itself (issue 40 item 4)', () => {
+  it('the tools the policy can pause stay tool(), each a conflict naming the answer and its replacement; exit 1, never "0 conflicts"', async () => {
+    const dir = repo();
+    writeFileSync(
+      path.join(dir, 'src/main.ts'),
+      "import { Agent, run } from '@openai/agents';\nimport { refund, lookupCharge } from './tools.js';\nconst desk = new Agent({ name: 'desk', tools: [refund, lookupCharge] });\nexport async function go(user: string) {\n  const result = await run(desk, 'refund pay_1', { context: { user } });\n  for (const interruption of result.interruptions) result.state.reject(interruption);\n  return run(desk, result.state);\n}\n",
+    );
+    const r = await cli(['codemod'], { cwd: dir });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain(
+      "src/tools.ts:19:23: conflict: tool 'refund' keeps tool() because the app answers its approvals itself (result.state.reject(interruption): once protected, each call of it the policy sends to a human would be refused with ApprovalMismatch); left unchanged\n    src/main.ts:6:52: answer through the control instead: await control.reject(result.state, interruption, { approver, message }), the approver being the person who answered (from your app's sign-in, never the model's arguments); then run the codemod again",
+    );
+    // the charge lookup is never paused (decision: allow): protected all the same
+    expect(r.stdout).toContain("+export const lookupCharge = protectedTool('stripe.charge.read', {");
+    expect(r.stdout).toMatch(/; 1 conflicts;/);
+    expect(r.stdout).not.toContain('-export const refund = tool({');
+  });
+});
+
+describe('the outcome a script reads (issue 40 item 7)', () => {
+  it('every mapped tool rewritten, an unrelated file that does not parse: exit 1 (SPEC §6), and the JSON and the last line say that is the only reason', async () => {
+    const dir = await gitRepo();
+    writeFileSync(path.join(dir, 'src/broken.ts'), "import { tool } from '@openai/agents';\nexport const broken = (;\n");
+    const r = await cli(['codemod', '--write', '--allow-dirty', '--format', 'json'], { cwd: dir });
+    expect(r.code).toBe(1);
+    const report = JSON.parse(r.stdout) as { exitCode: number; outcome: Record<string, unknown> };
+    expect(report.exitCode).toBe(1);
+    expect(report.outcome).toEqual({
+      exitReasons: ['unparseable'],
+      rewritten: [
+        { file: 'src/tools.ts', line: 6, column: 29, kind: 'rewritten', tool: 'lookup_charge', action: 'stripe.charge.read' },
+        { file: 'src/tools.ts', line: 19, column: 23, kind: 'rewritten', tool: 'refund', action: 'stripe.refund' },
+        { file: 'src/tools.ts', line: 34, column: 37, kind: 'rewritten', tool: 'close_account', action: 'accounts.close' },
+      ],
+      conflicts: [],
+      unmapped: [],
+      notRewritable: [],
+      unparseable: [{ file: 'src/broken.ts', line: 2, column: 24, kind: 'parse-error', message: 'Expression expected.' }],
+    });
+    // the text mode's last line says the same to a person
+    git(dir, 'checkout', '--', 'src/tools.ts');
+    const text = await cli(['codemod', '--write', '--allow-dirty'], { cwd: dir });
+    expect(text.code).toBe(1);
+    expect(text.stdout).toMatch(/\nExit 1: 1 file not parsed or read; every tool the manifest maps was rewritten\.\n$/);
+  });
+
+  it('--json is --format json; a conflict and an unmapped tool are their own reasons, each with file:line', async () => {
+    const dir = repo();
+    const tools = path.join(dir, 'src/tools.ts');
+    // lookup_charge gates itself, its action allows everything; translate is in no manifest entry
+    const unmapped = UNMAPPED.split('\n').slice(1).join('\n');
+    writeFileSync(tools, `${readFileSync(tools, 'utf8').replace("name: 'lookup_charge',", "name: 'lookup_charge',\n  needsApproval: true,")}\n${unmapped}`);
+    const json = await cli(['codemod', '--json'], { cwd: dir });
+    const format = await cli(['codemod', '--format', 'json'], { cwd: dir });
+    expect(format.stdout).toBe(json.stdout);
+    const outcome = (JSON.parse(json.stdout) as { outcome: { exitReasons: string[]; conflicts: unknown[]; unmapped: unknown[] } }).outcome;
+    expect(outcome.exitReasons).toEqual(['conflicts', 'unmapped']);
+    expect(outcome.conflicts).toEqual([expect.objectContaining({ file: 'src/tools.ts', kind: 'conflict', tool: 'lookup_charge', cause: 'needs-approval' })]);
+    expect(outcome.unmapped).toEqual([expect.objectContaining({ file: 'src/tools.ts', kind: 'unmapped', tool: 'translate' })]);
+    expect(format.code).toBe(1);
+    const text = await cli(['codemod'], { cwd: dir });
+    expect(text.stdout).toMatch(/\nExit 1: 1 conflict, 1 unmapped tool\.\n$/);
+  });
+});

@@ -49,3 +49,36 @@ describe('fixes', () => {
     expect(result!.messages.map((m) => `${m.line} ${m.ruleId}`)).toContain('3 ctrlrun/unprotected-tool'); // one import line more above it
   });
 });
+
+describe('fixes of the sandbox and handoff doors (issue 35)', () => {
+  const doors = testProject();
+  doors.manifest.tools.push(
+    { kind: 'sandbox', tool: 'exec_command', action: 'stripe.charge.read', loc: { file: '/repo/ctrlrun.tools.yaml', line: 20, column: 5 } },
+    { kind: 'handoff', to: 'oncall', action: 'stripe.charge.read', loc: { file: '/repo/ctrlrun.tools.yaml', line: 22, column: 5 } },
+  );
+  const doorSession = new SingleFileSession({ ...doors, sources: new Map() }, process.cwd());
+  const doorPlugin = createPlugin({ sessionFor: () => doorSession });
+  const fixer = new ESLint({
+    cwd: process.cwd(),
+    fix: true,
+    overrideConfigFile: true,
+    overrideConfig: [
+      { files: ['**/*.ts'], languageOptions: { parser: tseslint.parser as never } },
+      { files: ['**/*.ts'], ...doorPlugin.configs.recommended },
+    ],
+  });
+
+  it('eslint --fix wraps the SandboxAgent and rewrites the handoff, as the codemod does', async () => {
+    const source = lines(
+      "import { Agent, handoff } from '@openai/agents';",
+      "import { SandboxAgent } from '@openai/agents/sandbox';",
+      "const oncall = new Agent({ name: 'oncall' });",
+      "export const box = new SandboxAgent({ name: 'box', capabilities: [] });",
+      "export const desk = new Agent({ name: 'desk', handoffs: [handoff(oncall, { onHandoff: () => undefined })] });",
+    );
+    const [result] = await fixer.lintText(source, { filePath });
+    expect(result!.output).toContain("export const box = protectSandboxAgent(new SandboxAgent({ name: 'box', capabilities: [] }));");
+    expect(result!.output).toContain("handoffs: [protectHandoff('stripe.charge.read', oncall, { onHandoff: () => undefined })]");
+    expect(result!.messages.filter((m) => m.ruleId === 'ctrlrun/unprotected-sandbox-agent' || m.ruleId === 'ctrlrun/unprotected-handoff')).toEqual([]);
+  });
+});

@@ -26,6 +26,8 @@ export interface Reported {
   column: number;
   ruleId: string | null;
   message: string;
+  /** ESLint's: 2 error, 1 warning. */
+  severity: number;
 }
 
 /** Every message of every file, with paths relative to `cwd`, in a stable order. */
@@ -41,6 +43,7 @@ export function reported(results: ESLint.LintResult[], cwd: string): Reported[] 
         column: m.column,
         ruleId: m.ruleId,
         message: m.message,
+        severity: m.severity,
       })),
     )
     .sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line || a.column - b.column || String(a.ruleId).localeCompare(String(b.ruleId))));

@@ -1,10 +1,10 @@
 import path from 'node:path';
-import { RuleTester } from 'eslint';
+import { Linter, RuleTester } from 'eslint';
 import tseslint from 'typescript-eslint';
-import { describe, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Finding, ProjectContext } from '../../src/check/types.js';
 import { codemodFix, FIXABLE_RULES } from '../../src/eslint/fix.js';
-import { createPlugin, eslintMessage, SingleFileSession } from '../../src/eslint/index.js';
+import { createPlugin, eslintMessage, NAMESPACE, SingleFileSession } from '../../src/eslint/index.js';
 import { scanSource } from '../../src/scan/index.js';
 
 /** What check's rule tester hands over for one rule: its cases and the findings check gives for a case. */
@@ -88,4 +88,68 @@ function fixedOutput(code: string, abs: string, project: ProjectContext | null, 
   const fixOf = codemodFix(session, abs, code, scan);
   const fix = found.map((f) => fixOf?.(f)).find((x) => x !== undefined);
   return fix ? code.slice(0, fix.start) + fix.text + code.slice(fix.end) : undefined;
+}
+
+/** One finding as both front ends place it: rule id, severity, line and column. */
+export interface Placed {
+  ruleId: string;
+  severity: 'error' | 'warning';
+  line: number;
+  column: number;
+}
+
+const byPlace = (a: Placed, b: Placed): number =>
+  a.line - b.line || a.column - b.column || a.ruleId.localeCompare(b.ruleId) || a.severity.localeCompare(b.severity);
+
+/**
+ * One verdict (issue 35): every case of a rule (valid and invalid) linted whole by `check` (every
+ * rule) and by ESLint with the plugin's `recommended` config (every rule, at the severity that config
+ * gives it): the same rule ids, severities and places. A finding check places in another file
+ * (the policy) is reported by ESLint at line 1, column 1 of the linted file. A case that does not
+ * parse is ESLint's own fatal error, not a rule's: those cases are left to their own rule's tests.
+ */
+export function parityTester(
+  ruleId: string,
+  cases: MirroredCases,
+  project: ProjectContext | null,
+  checkAll: (c: MirroredCases['valid'][number]) => Finding[],
+): void {
+  const cwd = process.cwd();
+  const configs = new Map<ProjectContext | null, Linter.Config[]>();
+  const configFor = (p: ProjectContext | null): Linter.Config[] => {
+    let known = configs.get(p);
+    if (!known) {
+      const plugin = createPlugin({ sessionFor: () => new SingleFileSession(asProject(p), cwd) });
+      known = [
+        { files: ['**/*.{ts,tsx,mts,cts,js,jsx,mjs,cjs}'], languageOptions: { parser: tseslint.parser as never, sourceType: 'module' } },
+        plugin.configs.recommended,
+      ];
+      configs.set(p, known);
+    }
+    return known;
+  };
+  describe(`one verdict: ${ruleId}`, () => {
+    for (const c of [...cases.valid, ...cases.invalid]) {
+      it(c.name, () => {
+        const file = c.file ?? 'src/agent.ts';
+        const fromCheck = checkAll(c);
+        if (fromCheck.some((f) => f.ruleId === 'parse-error')) return;
+        const expected: Placed[] = fromCheck.map((f) => ({
+          ruleId: f.ruleId,
+          severity: f.severity,
+          ...(f.file === file ? { line: f.line, column: f.column } : { line: 1, column: 1 }),
+        }));
+        const messages = new Linter().verify(c.code, configFor(c.project === undefined ? project : c.project), { filename: path.join(cwd, file) });
+        const fatal = messages.filter((m) => m.ruleId === null);
+        expect(fatal.map((m) => m.message)).toEqual([]);
+        const reported: Placed[] = messages.map((m) => ({
+          ruleId: String(m.ruleId).slice(NAMESPACE.length + 1),
+          severity: m.severity === 2 ? 'error' : 'warning',
+          line: m.line,
+          column: m.column,
+        }));
+        expect(reported.sort(byPlace)).toEqual(expected.sort(byPlace));
+      });
+    }
+  });
 }

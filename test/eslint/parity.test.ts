@@ -10,14 +10,15 @@ import { eslintWith, reported, type Reported } from './helpers.js';
 /**
  * ESLint's Node API with the plugin over check's golden fixtures, compared with `check` there:
  * - every finding check places in a file ESLint lints is reported there, at the same line and
- *   column, under `ctrlrun/<id>`, with check's message and hint; nothing else is (a file that does
+ *   column and severity, under `ctrlrun/<id>`, with check's message and hint; nothing else is (a file that does
  *   not parse is ESLint's own fatal error on the same line, where check says parse-error);
  * - a finding check places in a file ESLint does not lint (the policy, the manifest) or in the
  *   generated module is also reported at line 1 of the files that depend on it, its location named.
  */
 const CASES = ['open-doors', 'bad-policy', 'no-manifest'];
 
-const key = (r: Pick<Reported, 'file' | 'line' | 'column' | 'ruleId' | 'message'>) => `${r.file}:${r.line}:${r.column} ${r.ruleId} ${r.message}`;
+const key = (r: Pick<Reported, 'file' | 'line' | 'column' | 'ruleId' | 'message' | 'severity'>) =>
+  `${r.file}:${r.line}:${r.column} ${r.severity === 2 ? 'error' : 'warning'} ${r.ruleId} ${r.message}`;
 
 describe('the plugin reports what check reports', () => {
   for (const name of CASES) {
@@ -35,7 +36,7 @@ describe('the plugin reports what check reports', () => {
       const atPlace = eslint.filter((m) => m.ruleId !== null && !isElsewhere(m, check.findings));
       const expected = check.findings
         .filter((f) => f.ruleId !== 'parse-error' && inLinted(f))
-        .map((f) => key({ ...f, ruleId: `${NAMESPACE}/${f.ruleId}`, message: eslintMessage(f) }));
+        .map((f) => key({ ...f, ruleId: `${NAMESPACE}/${f.ruleId}`, message: eslintMessage(f), severity: f.severity === 'error' ? 2 : 1 }));
       expect(atPlace.map(key).sort()).toEqual(expected.sort());
 
       // the findings of other files: each is reported, and only as such
@@ -43,7 +44,9 @@ describe('the plugin reports what check reports', () => {
       const elsewhere = eslint.filter((m) => isElsewhere(m, check.findings));
       for (const f of away)
         expect(
-          elsewhere.some((m) => m.ruleId === `${NAMESPACE}/${f.ruleId}` && m.message === elsewhereMessage(f)),
+          elsewhere.some(
+            (m) => m.ruleId === `${NAMESPACE}/${f.ruleId}` && m.message === elsewhereMessage(f) && m.severity === (f.severity === 'error' ? 2 : 1),
+          ),
           `${f.file}:${f.line} ${f.ruleId}`,
         ).toBe(true);
       for (const m of elsewhere) expect(m.line === 1 && m.column === 1).toBe(true);

@@ -97,15 +97,29 @@ describe('ctrlrun-gen generate', () => {
     expect(r.stderr).toContain('ctrlrun.tools.yaml:6:5: mapped to `weather.get` here');
   });
 
-  it('a mismatch between policy and code exits 2 with both locations, and writes nothing', async () => {
+  it('a mismatch between the policy and one tool: exit 1, both locations, the module written for the other tools, that one named (issue 40)', async () => {
     const dir = fixture('refund-desk');
     const policyFile = path.join(dir, 'ctrlrun.yaml');
     writeFileSync(policyFile, readFileSync(policyFile, 'utf8').replace('amount_gte: 1, amount_lte: 10000', 'amount_gte: 1, amount_cents_lte: 10000'));
     const r = await cli(['generate'], { cwd: dir });
-    expect(r.code).toBe(2);
+    expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/ctrlrun\.yaml:\d+:\d+: error: `amount_cents_lte` tests the argument `amount_cents`, which tool `refund` does not have/);
     expect(r.stderr).toMatch(/src\/tools\.ts:\d+:\d+: tool `refund` declares its parameters here \(payment_id, amount, reason\)/);
+    expect(r.stderr).toMatch(
+      /1 mapped tool is left unprotected \(the module protects the others\); fix what is reported above and run generate again:\n {2}refund \(stripe\.refund\): ctrlrun\.yaml:\d+:\d+: unknown-argument\n/,
+    );
     expect(r.stderr).not.toMatch(/\n\s+at .*\.ts:\d+:\d+\)/); // no stack trace
+    expect(r.stdout).toBe('wrote src/ctrlrun.generated.ts\n');
+    expect(readFileSync(path.join(dir, 'src/ctrlrun.generated.ts'), 'utf8')).toContain("lookup_charge: 'stripe.charge.read'");
+  });
+
+  it('an error of the policy itself exits 2 and writes nothing', async () => {
+    const dir = fixture('refund-desk');
+    const policyFile = path.join(dir, 'ctrlrun.yaml');
+    writeFileSync(policyFile, readFileSync(policyFile, 'utf8').replace('decision: deny', 'decision: dney'));
+    const r = await cli(['generate'], { cwd: dir });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('dney');
     expect(existsSync(path.join(dir, 'src/ctrlrun.generated.ts'))).toBe(false);
   });
 

@@ -52,13 +52,17 @@ function policyWith(action: string): string {
   return `schema: ctrlrun.policy/v6\nactions:\n  stripe.refund:\n${action.replace(/^/gm, '    ')}\n`;
 }
 
-/** The diagnostics generate reports: the thrown UserError's, or the warnings of a success. */
-function diagnosticsOf(dir: string): { threw: boolean; diagnostics: Diagnostic[] } {
+/**
+ * The diagnostics generate reports: the thrown UserError's, or those of a module it wrote; `refused`:
+ * it threw, or it leaves the tool unprotected (issue 40: one tool's errors no longer stop the module).
+ */
+function diagnosticsOf(dir: string): { refused: boolean; leftOut: string[]; diagnostics: Diagnostic[] } {
   try {
-    return { threw: false, diagnostics: renderGeneratedModule(loadProject({ cwd: dir })).diagnostics };
+    const generated = renderGeneratedModule(loadProject({ cwd: dir }));
+    return { refused: generated.leftOut.size > 0, leftOut: [...generated.leftOut.keys()], diagnostics: generated.diagnostics };
   } catch (error) {
     if (!(error instanceof UserError)) throw error;
-    return { threw: true, diagnostics: error.diagnostics };
+    return { refused: true, leftOut: [], diagnostics: error.diagnostics };
   }
 }
 
@@ -74,29 +78,69 @@ rules:
   - decision: deny`),
     });
     const r = diagnosticsOf(dir);
-    expect(r.threw).toBe(false);
+    expect(r.refused).toBe(false);
     expect(r.diagnostics).toEqual([]);
   });
 
-  it('refuses a parameter whose schema changes its value (.trim().toLowerCase()), at its line in the code (issue 24 item 1)', () => {
+  it('decides on what the body gets: .trim().toLowerCase(), a literal .default(), z.coerce.number() on arguments the policy reads pass (issue 40)', () => {
     const dir = repo({
-      'ctrlrun.yaml': policyWith(`rules:\n  - when: { payment_id_eq: mallory }\n    decision: deny\n  - decision: allow`),
-      'src/tools.ts': TOOLS.replace('payment_id: z.string(),', 'payment_id: z.string().trim().toLowerCase(),'),
+      'ctrlrun.yaml': policyWith(
+        `effect: "refund:{currency}"\nrules:\n  - when: { payment_id_eq: mallory, amount_gte: 5, note_eq: hi }\n    decision: deny\n  - decision: allow`,
+      ),
+      'src/tools.ts': TOOLS.replace('payment_id: z.string(),', 'payment_id: z.string().trim().toLowerCase(),')
+        .replace('amount: z.number().int(),', 'amount: z.coerce.number().int(),')
+        .replace("currency: z.enum(['eur', 'usd']),", "currency: z.enum(['eur', 'usd']).default('eur'),")
+        .replace('note: z.string().optional(),', "note: z.string().catch('hi'),"),
     });
     const r = diagnosticsOf(dir);
-    expect(r.threw).toBe(true);
-    const d = r.diagnostics.find((x) => x.code === 'schema-transforms-input');
-    expect(d?.severity).toBe('error');
-    expect(rel(dir, d!)).toBe('src/tools.ts:8');
-    expect(d?.message).toContain('`payment_id` of tool `refund` uses .trim()');
-    expect(d?.hint).toContain('normalise inside the tool');
-    expect(rel(dir, d!.related!)).toBe('ctrlrun.tools.yaml:6');
+    expect(r.refused).toBe(false);
+    expect(r.diagnostics).toEqual([]);
+  });
+
+  it('refuses, where the policy reads it, a step whose result cannot be known statically; that tool is left out, at its line in the code', () => {
+    const dir = repo({
+      'ctrlrun.yaml': policyWith(`rules:\n  - when: { payment_id_eq: mallory }\n    decision: deny\n  - decision: allow`),
+      'src/tools.ts': TOOLS.replace('payment_id: z.string(),', 'payment_id: z.string().transform((s) => s.slice(1)),').replace(
+        'note: z.string().optional(),',
+        'note: z.string().default(() => new Date().toISOString()),',
+      ),
+    });
+    const r = diagnosticsOf(dir);
+    expect(r.refused).toBe(true);
+    expect(r.leftOut).toEqual(['refund']);
+    // the note no rule reads is not refused: its computed default is decided as computed
+    expect(r.diagnostics.map((d) => `${d.severity} ${d.code}`)).toEqual(['warning argument-type-unreadable', 'error schema-transforms-input']);
+    const d = r.diagnostics[1]!;
+    expect(rel(dir, d)).toBe('src/tools.ts:8');
+    expect(d.message).toBe(
+      '`payment_id` of tool `refund` uses .transform(), whose result cannot be known statically, and `actions.stripe.refund.rules[0].when.payment_id_eq` reads it: the policy decides on the value the body gets, which generate cannot check',
+    );
+    expect(d.hint).toContain("give .transform() a literal (`.default('medium')`)");
+    expect(rel(dir, d.related!)).toBe('ctrlrun.yaml:5');
+  });
+
+  it('a computed default on an action that can pause: a warning (the resumed call computes it again); a float filled in: an error', () => {
+    const dir = repo({
+      'ctrlrun.yaml': policyWith(`rules:\n  - when: { amount_gte: 100 }\n    decision: approve\n  - decision: allow`),
+      'src/tools.ts': TOOLS.replace('note: z.string().optional(),', 'note: z.string().default(() => crypto.randomUUID()),').replace(
+        'ratio: z.number(),',
+        'ratio: z.number().default(0.5),',
+      ),
+    });
+    const r = diagnosticsOf(dir);
+    expect(r.leftOut).toEqual(['refund']);
+    expect(r.diagnostics.map((d) => `${rel(dir, d)} ${d.severity} ${d.code}`)).toEqual([
+      'src/tools.ts:10 error schema-default-float',
+      'src/tools.ts:13 warning schema-computed-default',
+    ]);
+    expect(r.diagnostics[0]!.message).toContain('fills in a float with .default(0.5)');
+    expect(r.diagnostics[1]!.message).toContain('makes the approval not match (ApprovalMismatch)');
   });
 
   it('refuses a when on an argument the tool does not have, naming both places', () => {
     const dir = repo({ 'ctrlrun.yaml': policyWith(`rules:\n  - when: { amount_gte: 1, amout_lte: 5 }\n    decision: allow`) });
     const r = diagnosticsOf(dir);
-    expect(r.threw).toBe(true);
+    expect(r.refused).toBe(true);
     const d = r.diagnostics.find((x) => x.code === 'unknown-argument');
     expect(d?.message).toContain('amout');
     expect(rel(dir, d!)).toBe('ctrlrun.yaml:5');
@@ -113,7 +157,7 @@ rules:
       ).replace('v6', 'v7'),
     });
     const good = diagnosticsOf(ok);
-    expect(good.threw).toBe(false);
+    expect(good.refused).toBe(false);
     expect(good.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
     const bad = repo({
       'ctrlrun.yaml': policyWith(`data: { payment_di: pii }\nrules:\n  - when: { data_scope_in: [pii] }\n    decision: approve\n  - decision: allow`).replace(
@@ -122,7 +166,7 @@ rules:
       ),
     });
     const r = diagnosticsOf(bad);
-    expect(r.threw).toBe(true);
+    expect(r.refused).toBe(true);
     expect(r.diagnostics.map((d) => `${d.code} ${d.path}`)).toEqual(['unknown-argument actions.stripe.refund.data.payment_di']);
     expect(r.diagnostics[0]?.message).toContain('never enter `data_scope`');
     expect(r.diagnostics[0]?.hint).toBe('did you mean `payment_id`?');
@@ -133,7 +177,7 @@ rules:
       'ctrlrun.yaml': policyWith(`rules:\n  - when: { ratio_lt: 1 }\n    decision: allow\n  - when: { payment_id_gt: 3 }\n    decision: allow`),
     });
     const r = diagnosticsOf(dir);
-    expect(r.threw).toBe(true);
+    expect(r.refused).toBe(true);
     const codes = r.diagnostics.filter((x) => x.code === 'non-integer-argument');
     expect(codes.map((d) => [rel(dir, d), rel(dir, d.related!)])).toEqual([
       ['ctrlrun.yaml:5', 'src/tools.ts:10'],
@@ -157,7 +201,7 @@ rules:
     decision: allow`),
     });
     const r = diagnosticsOf(dir);
-    expect(r.threw).toBe(true);
+    expect(r.refused).toBe(true);
     const mismatches = r.diagnostics.filter((x) => x.code === 'value-type-mismatch');
     expect(mismatches.map((d) => rel(dir, d))).toEqual(['ctrlrun.yaml:5', 'ctrlrun.yaml:7', 'ctrlrun.yaml:9', 'ctrlrun.yaml:11', 'ctrlrun.yaml:13']);
     expect(mismatches[2]?.message).toContain('"gbp"');
@@ -169,7 +213,7 @@ rules:
       'ctrlrun.yaml': policyWith(`effect: "r:{payment_id}:{note}:{maybe}:{live}:{ratio}:{nope}"\ndecision: allow`),
     });
     const r = diagnosticsOf(dir);
-    expect(r.threw).toBe(true);
+    expect(r.refused).toBe(true);
     const t = r.diagnostics.filter((x) => x.code?.startsWith('template-'));
     expect(t.map((d) => d.message.match(/\{(\w+)\}/)?.[1])).toEqual(['live', 'maybe', 'nope', 'note', 'ratio']);
     expect(t.find((d) => d.message.includes('{note}'))?.message).toContain('optional');
@@ -184,7 +228,7 @@ rules:
   it('reports every error at once, with warnings, in a stable order', () => {
     const dir = repo({ 'ctrlrun.yaml': policyWith(`effect: "{nope}"\nrules:\n  - when: { a_eq: 1, tags_eq: x, ratio_gte: 1 }\n    decision: allow`) });
     const r = diagnosticsOf(dir);
-    expect(r.threw).toBe(true);
+    expect(r.refused).toBe(true);
     expect(r.diagnostics.map((d) => `${d.severity}:${d.code}`)).toEqual([
       'error:template-unknown-argument',
       'error:unknown-argument',
@@ -204,7 +248,7 @@ rules:
       'src/tools.ts': "import { tool } from 'ai';\nexport const refund = tool({ name: 'refund', parameters: {} });\n",
     });
     const r = diagnosticsOf(dir);
-    expect(r.threw).toBe(true);
+    expect(r.refused).toBe(true);
     expect(r.diagnostics).toHaveLength(1);
     const d = r.diagnostics[0]!;
     expect(d.code).toBe('tool-not-found');
@@ -223,7 +267,7 @@ export const b = tool({ name: 'refund', description: 'd', parameters: schema, ex
 `,
     });
     const r = diagnosticsOf(dir);
-    expect(r.threw).toBe(true);
+    expect(r.refused).toBe(true);
     expect(r.diagnostics.map((d) => `${d.severity}:${d.code}:${rel(dir, d)}->${rel(dir, d.related!)}`)).toEqual([
       'error:non-integer-argument:ctrlrun.yaml:5->src/more.ts:4',
       'warning:parameters-unreadable:src/more.ts:5->ctrlrun.tools.yaml:6',
@@ -245,7 +289,7 @@ export const b = tool({ name: 'refund', description: 'd', parameters: schema, ex
       ].join('\n'),
     });
     const r = diagnosticsOf(dir);
-    expect(r.threw).toBe(false);
+    expect(r.refused).toBe(false);
     expect(r.diagnostics.map((d) => `${d.severity}:${d.code}:${rel(dir, d)}`)).toEqual([
       'warning:parameters-unreadable:src/tools.ts:5',
       'warning:parameters-unreadable:src/tools.ts:6',
@@ -262,7 +306,7 @@ export const b = tool({ name: 'refund', description: 'd', parameters: schema, ex
         "import { tool } from '@openai/agents';\nimport { schema } from './schema.js';\nexport const r = tool({ name: 'refund', description: 'd', parameters: schema, execute: async () => '' });\n",
     });
     const r = diagnosticsOf(dir);
-    expect(r.threw).toBe(false);
+    expect(r.refused).toBe(false);
     expect(r.diagnostics.map((d) => d.code)).toEqual(['parameters-unreadable']);
     expect(r.diagnostics[0]?.message).toContain('`schema` is not a const bound in this file');
   });
@@ -283,7 +327,7 @@ describe("CTRLRun's TLS pins (upstream.tls_cert_sha256, tls_cert_file) and the d
       'certs/upstream.pem': CERT,
     });
     const r = diagnosticsOf(dir);
-    expect(r.threw).toBe(true);
+    expect(r.refused).toBe(true);
     const d = r.diagnostics.find((x) => x.code === 'tls-pin-unobservable')!;
     expect(rel(dir, d)).toBe('ctrlrun.tools.yaml:6');
     expect(d.message).toContain('function tool `refund` is mapped to `stripe.refund`, whose `upstream` pins a TLS certificate');
@@ -364,7 +408,9 @@ export function other(kind: string) {
       'ctrlrun.yaml': policyWith('rules:\n  - when: { id_eq: "x" }\n    decision: allow\n  - decision: approve'),
     });
     const r = diagnosticsOf(bad);
-    expect(r.threw).toBe(true);
+    // the entry's own error leaves its tools unprotected (keyed by its place), not the module
+    expect(r.refused).toBe(true);
+    expect(r.leftOut).toEqual(['@src/flows.ts#flowTools']);
     expect(r.diagnostics.map((d) => `${d.code}: ${d.message}`)).toEqual([
       'unknown-argument: `id_eq` tests the argument `id`, which the tool() at `src/flows.ts#flowTools` does not have',
     ]);
@@ -374,7 +420,8 @@ export function other(kind: string) {
     for (const at of ['{ at: src/flows.ts, in: nothingHere }', '{ at: src/tools.ts }']) {
       const dir = repo({ 'ctrlrun.tools.yaml': manifest(at), 'src/flows.ts': FLOWS, 'ctrlrun.yaml': policyWith('decision: approve') });
       const r = diagnosticsOf(dir);
-      expect(r.threw, at).toBe(true);
+      expect(r.refused, at).toBe(true);
+      expect(r.leftOut, at).toEqual([at.includes('nothingHere') ? '@src/flows.ts#nothingHere' : '@src/tools.ts']);
       expect(r.diagnostics.map((d) => d.code)).toEqual(['tool-not-found']);
       expect(r.diagnostics[0]!.message).toContain('no tool() call whose name is computed was found there');
     }

@@ -30,6 +30,8 @@ function evaluateCjs(js: string): Record<string, unknown> {
         bindHostedMcp: () => () => undefined,
         bindLocalTools: () => ({}),
         bindAgentTools: () => ({}),
+        bindSandbox: () => ({}),
+        bindHandoffs: () => ({}),
       };
     return { marker: 'control' };
   };
@@ -81,9 +83,12 @@ describe('the JavaScript module decides as the TypeScript one', () => {
         'protectAgentTool',
         'protectApplyPatchTool',
         'protectComputerTool',
+        'protectHandoff',
         'protectHostedMcp',
+        'protectMcpFunctionTool',
         'protectMcpServer',
         'protectMcpTools',
+        'protectSandboxAgent',
         'protectShellTool',
         'protectedTool',
       ]);
@@ -107,7 +112,9 @@ describe('the JavaScript module decides as the TypeScript one', () => {
       );
       // ESM: the same text but imports and exports; both parse as JavaScript with no type left.
       const esm = toJavaScript(text, 'esm');
-      expect(esm).toContain("import { bindAgentTools, bindHostedMcp, bindLocalTools, bindMcp, bindProtectedTool } from 'ctrlrun-gen/runtime';");
+      expect(esm).toContain(
+        "import { bindAgentTools, bindHandoffs, bindHostedMcp, bindLocalTools, bindMcp, bindProtectedTool, bindSandbox } from 'ctrlrun-gen/runtime';",
+      );
       expect(esm).toMatch(/^export const protectedTool = bindProtectedTool\(control, policy\);$/m);
       expect(esm.split('\n').slice(0, 2)).toEqual(text.split('\n').slice(0, 2));
     });

@@ -82,7 +82,8 @@ describe('readToolParameters: zod', () => {
     }).describe('args') });`);
     expect(p.a).toEqual({ type: 'string', required: false, nullable: false });
     expect(p.b).toEqual({ type: 'integer', required: true, nullable: true });
-    expect(p.c).toEqual({ type: 'integer', required: false, nullable: false, transforms: '.default()' });
+    // a literal default: the body always gets a value, which the policy decides on (issue 40)
+    expect(p.c).toEqual({ type: 'integer', required: true, nullable: false });
     expect(p.d).toEqual({ type: 'string', required: true, nullable: false });
     expect(p.e).toEqual({ type: 'boolean', required: false, nullable: false });
     expect(p.f).toEqual({ type: 'string', required: false, nullable: true });
@@ -120,43 +121,61 @@ tool({ name: 'x', parameters: Args });`);
     expect(p.n?.type).toBe('unknown');
   });
 
-  it('marks each member whose schema changes the value the body receives (issue 24 item 1)', () => {
-    const p = params(`${HEAD}tool({ name: 'x', parameters: z.object({
+  it('marks only the steps whose result cannot be known statically (issue 40: the policy decides on what the body gets)', () => {
+    const p = params(`${HEAD}const LEVEL = 'medium';
+tool({ name: 'x', parameters: z.object({
       to: z.string().trim().toLowerCase(),
       up: z.string().min(1).toUpperCase().describe('x'),
       d: z.boolean().default(false),
+      lv: z.enum(['low', 'medium', 'high']).default(LEVEL),
       c: z.coerce.number().int(),
+      cd: z.coerce.date(),
       pre: z.preprocess((v) => v, z.string()),
       t: z.string().transform((s) => s.length),
       pf: z.string().prefault('x'),
+      ct: z.string().catch('none'),
+      now: z.string().default(() => new Date().toISOString()),
+      opt: z.string().default('a').optional(),
+      half: z.number().default(0.5),
       plain: z.string().lowercase().regex(/^[a-z]+$/),
     }) });`);
-    expect(p.to?.transforms).toBe('.trim()');
-    expect(p.to?.type).toBe('string');
-    expect(p.up?.transforms).toBe('.toUpperCase()');
-    expect(p.d?.transforms).toBe('.default()');
-    expect(p.c?.transforms).toBe('z.coerce.number()');
+    expect(p.to).toEqual({ type: 'string', required: true, nullable: false });
+    expect(p.up).toEqual({ type: 'string', required: true, nullable: false });
+    expect(p.d).toEqual({ type: 'boolean', required: true, nullable: false });
+    expect(p.lv).toEqual({ type: 'enum', enumValues: ['low', 'medium', 'high'], required: true, nullable: false });
+    expect(p.c).toEqual({ type: 'integer', required: true, nullable: false });
+    expect(p.cd?.transforms).toBe('z.coerce.date()');
     expect(p.pre).toMatchObject({ type: 'string', transforms: 'z.preprocess()' });
     expect(p.t?.transforms).toBe('.transform()');
-    expect(p.pf?.transforms).toBe('.prefault()');
+    expect(p.pf).toEqual({ type: 'string', required: true, nullable: false });
+    expect(p.ct).toEqual({ type: 'string', required: true, nullable: false });
+    expect(p.now).toEqual({ type: 'string', required: true, nullable: false, transforms: '.default(…)' });
+    // a later .optional() lets the value be absent again
+    expect(p.opt).toEqual({ type: 'string', required: false, nullable: false });
+    expect(p.half).toEqual({ type: 'number', required: true, nullable: false, floatFill: '.default(0.5)' });
     expect(p.plain).toEqual({ type: 'string', required: true, nullable: false });
   });
 
-  it('marks a transform on, or inside, a member of a type it does not read (an object, an array)', () => {
+  it('marks a step not known statically on, or inside, a member of a type it does not read (an object, an array)', () => {
     // the shape of a public app's tool: the whole nested object defaults to null, its list to []
     const p = params(`${HEAD}tool({ name: 'x', parameters: z.object({
       city: z.object({ name: z.string(), highlights: z.array(z.string()).default([]) }).nullable().default(null),
       tags: z.array(z.string()).default([]),
       inner: z.object({ name: z.string().trim() }),
       coerced: z.array(z.coerce.number()),
+      piped: z.object({ at: z.string().transform((s) => new Date(s)) }),
+      later: z.array(z.string()).default(() => []),
       list: z.array(z.string()).min(1),
       obj: z.object({ name: z.string() }).nullable(),
     }) });`);
     expect(p.city?.type).toBe('unknown');
-    expect(p.city?.transforms).toBe('.default()');
-    expect(p.tags?.transforms).toBe('.default()');
-    expect(p.inner?.transforms).toBe('.trim()');
-    expect(p.coerced?.transforms).toBe('z.coerce.number()');
+    // JSON literals: known
+    expect(p.city?.transforms).toBeUndefined();
+    expect(p.tags?.transforms).toBeUndefined();
+    expect(p.inner?.transforms).toBeUndefined();
+    expect(p.coerced?.transforms).toBeUndefined();
+    expect(p.piped?.transforms).toBe('.transform()');
+    expect(p.later?.transforms).toBe('.default(…)');
     expect(p.list?.transforms).toBeUndefined();
     expect(p.obj?.transforms).toBeUndefined();
   });

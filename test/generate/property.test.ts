@@ -129,6 +129,8 @@ function compile(p: Policy): CompiledPolicy {
         bindHostedMcp: () => () => undefined,
         bindLocalTools: () => ({}),
         bindAgentTools: () => ({}),
+        bindSandbox: () => ({}),
+        bindHandoffs: () => ({}),
       };
     if (specifier === './ctrlrun.control.js') return { default: {} };
     throw new Error(`unexpected import ${specifier}`);

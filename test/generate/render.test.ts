@@ -37,6 +37,8 @@ function evaluateModule(text: string): CompiledPolicy {
           bindHostedMcp: () => () => undefined,
           bindLocalTools: () => ({}),
           bindAgentTools: () => ({}),
+          bindSandbox: () => ({}),
+          bindHandoffs: () => ({}),
         }
       : { default: {} },
   );
@@ -61,7 +63,7 @@ describe('renderModuleText', () => {
     expect(one.indexOf("'a.write': {")).toBeLessThan(one.indexOf("'b.read': {"));
     expect(one.indexOf('    y: ')).toBeLessThan(one.indexOf('    z: '));
     expect(one).not.toContain('\r');
-    expect(one.endsWith('= agentDoors.protectAgent;\n')).toBe(true);
+    expect(one.endsWith('= handoffDoors.protectHandoff;\n')).toBe(true);
   });
 
   it("tests an argument's type once per rule, however many entries compare it", () => {
@@ -101,7 +103,7 @@ describe('renderModuleText', () => {
     const text = renderModuleText(input(policyOf({})));
     expect(text).toContain('export type ActionId = never;');
     expect(text).toContain(
-      "import {\n  bindAgentTools,\n  bindHostedMcp,\n  bindLocalTools,\n  bindMcp,\n  bindProtectedTool,\n  type AgentDoors,\n  type CompiledPolicy,\n  type LocalDoors,\n  type McpDoors,\n  type ProtectHostedMcp,\n} from 'ctrlrun-gen/runtime';",
+      "import {\n  bindAgentTools,\n  bindHandoffs,\n  bindHostedMcp,\n  bindLocalTools,\n  bindMcp,\n  bindProtectedTool,\n  bindSandbox,\n  type AgentDoors,\n  type CompiledPolicy,\n  type HandoffDoors,\n  type LocalDoors,\n  type McpDoors,\n  type ProtectHostedMcp,\n  type SandboxDoors,\n} from 'ctrlrun-gen/runtime';",
     );
     expect(text).not.toMatch(/function (own|isInt|isPart)\(/);
     expect(syntaxErrors(text)).toEqual([]);

@@ -134,19 +134,42 @@ describe('codemod --write writes all or nothing', () => {
     expect((await cli(['codemod'], { cwd: dir })).code).toBe(0);
   });
 
-  it('generate refuses (a .default() schema): refused, nothing written, the finding shown, even with an old module there', async () => {
+  it('generate refuses (a TLS pin no function tool can honour): refused, nothing written, the finding shown, even with an old module there', async () => {
     const dir = copyFixture('refund-desk', 'codemod-genfail-');
     dirs.push(dir);
     expect((await cli(['generate'], { cwd: dir })).code).toBe(0);
-    const tools = path.join(dir, 'src/tools.ts');
-    writeFileSync(tools, readFileSync(tools, 'utf8').replace('reason: z.string().optional()', "reason: z.string().default('none')"));
+    const policy = path.join(dir, 'ctrlrun.yaml');
+    const pin = `    upstream: { tls_cert_sha256: "sha256:${'ab'.repeat(32)}" }\n`;
+    writeFileSync(
+      policy,
+      readFileSync(policy, 'utf8').replace('ctrlrun.policy/v6', 'ctrlrun.policy/v8').replace('    max_attempts: 3\n', `    max_attempts: 3\n${pin}`),
+    );
     const before = filesOf(dir);
     const r = await cli(['codemod', '--write', '--allow-dirty'], { cwd: dir });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('codemod --write: nothing was written: the rewritten calls import src/ctrlrun.generated.ts');
     expect(r.stderr).toContain('`generate` refuses: 1 error between the policy, the manifest and the code');
-    expect(r.stderr).toContain('src/tools.ts:25:5: error: `reason` of tool `refund` uses .default()');
+    expect(r.stderr).toContain('whose `upstream` pins a TLS certificate');
     expect(filesOf(dir)).toEqual(before);
+  });
+
+  it('one tool generate leaves unprotected (issue 40): the others rewritten, that one a conflict saying why, exit 1', async () => {
+    const dir = copyFixture('refund-desk', 'codemod-leftout-');
+    dirs.push(dir);
+    const tools = path.join(dir, 'src/tools.ts');
+    // the refund's rules read `amount`; a transform's result cannot be checked against them
+    writeFileSync(tools, readFileSync(tools, 'utf8').replace('amount: z.number().int(),', 'amount: z.number().int().transform((n) => n * 100),'));
+    const generate = await cli(['generate'], { cwd: dir });
+    expect(generate.code).toBe(1);
+    const r = await cli(['codemod', '--write', '--allow-dirty'], { cwd: dir });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(
+      /src\/tools\.ts:\d+:\d+: conflict: tool 'refund' is not protected by the generated module \(generate leaves it unprotected \(schema-transforms-input\)\); left unchanged\n {4}src\/tools\.ts:\d+:\d+: `amount` of tool `refund` uses \.transform\(\)/,
+    );
+    const after = readFileSync(tools, 'utf8');
+    expect(after).toContain("protectedTool('stripe.charge.read', {");
+    expect(after).toContain("protectedTool('accounts.close', {");
+    expect(after).toContain('export const refund = tool({');
   });
 });
 
@@ -183,18 +206,27 @@ describe('codemod --write at a workspace root writes every package or none', () 
   });
 });
 
-describe('check --fix rewrites nothing when generate would refuse', () => {
-  it('a .default() schema: no file rewritten, the reason said, the lint still runs', async () => {
+describe('check --fix when generate leaves a tool unprotected', () => {
+  it('a literal .default() is protected like any tool (issue 40); a .transform() the policy reads is left, the others rewritten, the lint still fails', async () => {
     const dir = copyFixture('refund-desk', 'fix-genfail-');
     dirs.push(dir);
     const tools = path.join(dir, 'src/tools.ts');
     writeFileSync(tools, readFileSync(tools, 'utf8').replace('reason: z.string().optional()', "reason: z.string().default('none')"));
-    const before = filesOf(dir);
     const r = await cli(['check', '--fix', '--allow-dirty'], { cwd: dir });
-    expect(r.code).not.toBe(0);
-    expect(r.stderr).toContain(
-      'check --fix: nothing rewritten: cannot generate src/ctrlrun.generated.ts: 1 error between the policy, the manifest and the code',
-    );
-    expect(filesOf(dir)).toEqual(before);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(readFileSync(tools, 'utf8')).toContain("protectedTool('stripe.refund', {");
+
+    const other = copyFixture('refund-desk', 'fix-leftout-');
+    dirs.push(other);
+    const otherTools = path.join(other, 'src/tools.ts');
+    writeFileSync(otherTools, readFileSync(otherTools, 'utf8').replace('amount: z.number().int(),', 'amount: z.number().int().transform((n) => n * 100),'));
+    const left = await cli(['check', '--fix', '--allow-dirty'], { cwd: other });
+    // the transform the rules read is the policy's error (policy-invalid: exit 2), the refund still open
+    expect(left.code).toBe(2);
+    expect(left.stdout).toContain('policy-invalid');
+    const text = readFileSync(otherTools, 'utf8');
+    expect(text).toContain("protectedTool('stripe.charge.read', {");
+    expect(text).toContain('export const refund = tool({');
+    expect(left.stdout).toContain('unprotected-tool');
   });
 });

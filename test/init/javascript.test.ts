@@ -92,12 +92,14 @@ describe('init, generate and check in a plain JavaScript project', () => {
     expect(jsSyntaxErrors(control)).toEqual([]);
     expect((await cli(['generate'], { cwd: dir })).code).toBe(0);
     const module = read(dir, 'src/ctrlrun.generated.js');
-    expect(module).toContain("const { bindAgentTools, bindHostedMcp, bindLocalTools, bindMcp, bindProtectedTool } = require('ctrlrun-gen/runtime');");
+    expect(module).toContain(
+      "const { bindAgentTools, bindHandoffs, bindHostedMcp, bindLocalTools, bindMcp, bindProtectedTool, bindSandbox } = require('ctrlrun-gen/runtime');",
+    );
     expect(
       module
         .trimEnd()
         .endsWith(
-          'module.exports = { policy, protectedTool, protectMcpServer, protectMcpTools, protectHostedMcp, protectShellTool, protectApplyPatchTool, protectComputerTool, protectAgentTool, protectAgent };',
+          'module.exports = { policy, protectedTool, protectMcpServer, protectMcpTools, protectMcpFunctionTool, protectHostedMcp, protectShellTool, protectApplyPatchTool, protectComputerTool, protectAgentTool, protectAgent, protectSandboxAgent, protectHandoff };',
         ),
     ).toBe(true);
     expect(module).not.toMatch(/^(import|export) /m);

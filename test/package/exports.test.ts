@@ -48,6 +48,11 @@ async function main() {
   const receipts = await control.store.listReceipts();
   const verify = await m1.verifyReceipts(control.store);
   await control.store.close();
+  // @opentelemetry/api is an optional peer this app did not install: asked for, the control says so and calls still run
+  const notices = [];
+  const observed = m1.createControl({ store: m1.memoryStore(), identity: () => 'alice', telemetry: { openTelemetry: true }, notice: (l) => notices.push(l) });
+  const tool = m1.bindProtectedTool(observed, m5.policy)('stripe.refund', { name: 'refund', description: 'r', parameters: m7.refundDesk.tools.find((t) => t.name === 'refund').parameters, execute: async () => 'ok' });
+  const otelRun = await m1.run(m7.refundDesk.clone({ tools: [tool], model: new m0.ScriptedModel([[m0.functionCall('refund', { payment_id: 'pay_2', amount: 4500 }, { callId: 'call_2' })], [m0.assistantMessage('ok')]]) }), 'go');
   return {
     final: result.finalOutput,
     kinds: [typeof m2.sqliteStore, typeof m3.postgresStore, typeof m4.describeStoreConformance, typeof m5.protectedTool, typeof m8.createPinnedFetch],
@@ -55,6 +60,7 @@ async function main() {
     receipts: receipts.map((r) => [r.action, r.result]),
     verify: verify.ok,
     errorIsClass: new m1.NotExecuted() instanceof m1.CtrlrunError,
+    withoutOtel: [otelRun.finalOutput, notices.map((l) => l.includes('api could not be loaded'))],
   };
 }
 main().then((r) => console.log(JSON.stringify(r)), (e) => { console.error(e); process.exit(1); });
@@ -160,6 +166,7 @@ export default createControl({ store: sqliteStore({ path: 'state.db' }), identit
         ],
         verify: true,
         errorIsClass: true,
+        withoutOtel: ['ok', [true]],
       });
       // which build each system loaded: the CommonJS one under require, the ES module one under import
       const which = sh(

@@ -62,6 +62,8 @@ describe('one package for the runtime, a companion for the command line', () => 
     expect(meta['better-sqlite3']?.optional).toBe(true);
     expect(meta.pg?.optional).toBe(true);
     expect(meta.undici?.optional).toBe(true);
+    // OpenTelemetry's API: an optional peer the runtime never imports by name (handed over, or imported on demand)
+    expect(meta['@opentelemetry/api']?.optional).toBe(true);
   });
 
   it("ctrlrun-gen-cli depends on every package the CLI imports beyond the runtime's, at the versions this repo tests with", () => {

@@ -19,7 +19,7 @@ function policy(rules: string): ReturnType<typeof parsePolicy>['value'] & object
 }
 
 describe('ctrlrun-gen diff', () => {
-  it('lists actions added, removed and changed with the witness calls whose decision changes (golden files)', async () => {
+  it('lists actions added, removed and changed with the regions of calls that change (golden files)', async () => {
     for (const [format, ext] of [
       ['text', 'text'],
       ['json', 'json'],
@@ -31,7 +31,7 @@ describe('ctrlrun-gen diff', () => {
     }
   });
 
-  it("keeps the witnesses within each tool's parameter schema, and says where no schema was read (golden files)", async () => {
+  it("keeps the calls within each tool's parameter schema, and says where no schema was read (golden files)", async () => {
     for (const [format, ext] of [
       ['text', 'text'],
       ['json', 'json'],
@@ -44,18 +44,27 @@ describe('ctrlrun-gen diff', () => {
     const report = JSON.parse((await cli(['diff', 'base.yaml', '--format', 'json'], { cwd: SCHEMA })).stdout);
     const action = (id: string) => report.actions.find((a: { action: string }) => a.action === id);
     // refund: the calls whose decision changes all lack the required amount or send it as text
-    expect(action('stripe.refund').schema).toEqual({ tools: ['refund'] });
-    expect(action('stripe.refund').calls).toEqual([]);
-    // transfer: the range 1..500 and the enum bound the witnesses; 500 is the schema's own edge
-    const moved = action('bank.transfer').calls.map((c: { args: { amount: number; method: string } }) => [c.args.amount, c.args.method]);
-    expect(moved).toEqual([
-      [401, 'ach'],
-      [500, 'ach'],
-      [400, 'wire'],
+    expect(action('stripe.refund')).toBeUndefined();
+    // transfer: the range 1..500 and the enum bound the regions; 500 is the schema's own edge
+    expect(action('bank.transfer').schema).toEqual({ tools: ['transfer'] });
+    const moved = action('bank.transfer').regions.map((r: { witness: { args: { amount: number; method: string } } }) => [
+      r.witness.args.amount,
+      r.witness.args.method,
     ]);
-    // add_note: its schema is imported, so its witnesses are not limited (a missing size, a textual one)
+    expect(moved).toEqual([
+      [400, 'wire'],
+      [500, 'ach'],
+    ]);
+    expect(action('bank.transfer').regions.map((r: { where: unknown }) => r.where)).toEqual([
+      [
+        { name: 'amount', text: '1..400' },
+        { name: 'method', text: '"wire"' },
+      ],
+      [{ name: 'amount', text: '401..500' }],
+    ]);
+    // add_note: its schema is imported, so its calls are not limited (a textual size, a missing one)
     expect(action('notes.add').schema.unread).toContain('the parameters of tool `add_note` cannot be read statically');
-    expect(action('notes.add').calls.map((c: { args: unknown }) => c.args)).toContainEqual({});
+    expect(action('notes.add').regions[0].where[0].text).toBe('not ..100');
   });
 
   it('without a manifest the same policies show the calls outside the schema, with a note', async () => {
@@ -65,12 +74,19 @@ describe('ctrlrun-gen diff', () => {
     copyFileSync(path.join(SCHEMA, 'ctrlrun.yaml'), path.join(dir, 'head.yaml'));
     const r = await cli(['diff', 'base.yaml', 'head.yaml', '--format', 'json'], { cwd: dir });
     const report = JSON.parse(r.stdout);
-    expect(report.schema_note).toBe("no ctrlrun.tools.yaml found, so the witnesses are not limited to the tools' parameter schemas");
+    expect(report.schema_note).toBe("no ctrlrun.tools.yaml found, so the calls are not limited to the tools' parameter schemas");
     const refund = report.actions.find((a: { action: string }) => a.action === 'stripe.refund');
     expect(refund.schema).toBeUndefined();
-    expect(refund.calls.map((c: { args: unknown }) => c.args)).toEqual([{ payment_id: 'payment_id-1' }, { payment_id: 'payment_id-1', amount: '10000' }]);
+    // deny → approve for every amount that is no integer, or is missing
+    expect(refund.regions.map((r: { witness: { args: unknown }; what: string[] }) => [r.witness.args, r.what])).toEqual([
+      [{ payment_id: 'x', amount: 'x' }, ['deny → approve']],
+    ]);
+    expect(refund.regions[0].where).toEqual([
+      { name: 'payment_id', text: 'any integer or any non-empty string' },
+      { name: 'amount', text: 'not an integer' },
+    ]);
     expect((await cli(['diff', 'base.yaml', 'head.yaml'], { cwd: dir })).stdout).toContain(
-      "note: no ctrlrun.tools.yaml found, so the witnesses are not limited to the tools' parameter schemas",
+      "note: no ctrlrun.tools.yaml found, so the calls are not limited to the tools' parameter schemas",
     );
   });
 
@@ -82,7 +98,7 @@ describe('ctrlrun-gen diff', () => {
     expect((await cli(['diff', 'base.yaml', 'head.yaml', '--fail-on', 'never'], { cwd: DIFF })).code).toBe(0);
     const same = await cli(['diff', 'base.yaml', 'base.yaml', '--fail-on', 'any'], { cwd: DIFF });
     expect(same.code).toBe(0);
-    expect(same.stdout).toContain('no change: every action decides as before');
+    expect(same.stdout).toContain('no change: every call is decided as before');
     const dir = makeTempDir('diff-');
     dirs.push(dir);
     writeFileSync(path.join(dir, 'a.yaml'), 'schema: ctrlrun.policy/v2\nactions:\n  pay:\n    decision: allow\n');
@@ -114,39 +130,48 @@ describe('ctrlrun-gen diff', () => {
     expect(bad.stderr).toContain('git has no ctrlrun.yaml at revision `no-such-branch`');
   });
 
-  it('finds the boundary calls of comparisons, each `in` value, a missing argument and the integer sent as text', () => {
+  it('finds the exact region of each change: a boundary, an `in` value, every non-integer, an integer beyond 2^53', () => {
+    const regions = (d: ReturnType<typeof diffPolicies>) =>
+      d.actions[0]!.regions.map((r) => [r.where.map((w) => `${w.name} ${w.text}`).join('; '), r.witness.args]);
     const d1 = diffPolicies(
       policy('    rules:\n      - when: { amount_lte: 100 }\n        decision: allow\n      - decision: approve\n'),
       policy('    rules:\n      - when: { amount_lt: 100 }\n        decision: allow\n      - decision: approve\n'),
     );
-    expect(d1.actions[0]!.calls.map((c) => c.args)).toEqual([{ amount: 100 }]);
+    expect(regions(d1)).toEqual([['amount 100', { amount: 100 }]]);
     const d2 = diffPolicies(
       policy('    rules:\n      - when: { to_in: [a, b, c] }\n        decision: allow\n      - decision: deny\n'),
       policy('    rules:\n      - when: { to_in: [a, c] }\n        decision: allow\n      - decision: deny\n'),
     );
-    expect(d2.actions[0]!.calls.map((c) => c.args)).toEqual([{ to: 'b' }]);
-    // a catch-all allow made conditional: the call without the argument, and with it as text, change
+    expect(regions(d2)).toEqual([['to "b"', { to: 'b' }]]);
+    // a catch-all allow made conditional: every call without an integer amount changes, tighter; the
+    // integers keep their decision by another rule (other)
     const d3 = diffPolicies(
       policy('    rules:\n      - when: { amount_gt: 100 }\n        decision: approve\n      - decision: allow\n'),
       policy('    rules:\n      - when: { amount_lte: 100 }\n        decision: allow\n      - decision: approve\n'),
     );
-    const args = d3.actions[0]!.calls.map((c) => c.args);
-    expect(args).toContainEqual({});
-    expect(args).toContainEqual({ amount: '100' });
-    expect(d3.actions[0]!.calls.every((c) => !c.looser)).toBe(true);
+    expect(regions(d3)).toEqual([
+      ['amount ..100', { amount: 100 }],
+      ['amount not an integer', { amount: 'x' }],
+      ['amount 101..', { amount: 101 }],
+    ]);
+    expect(d3.actions[0]!.regions.map((r) => [r.class, r.what])).toEqual([
+      ['other', ['allow by rule[1] → by rule[0]']],
+      ['tighter', ['allow → approve']],
+      ['other', ['approve by rule[0] → by rule[1]']],
+    ]);
     // an integer beyond 2^53 keeps its exact boundary
     const d4 = diffPolicies(
       policy('    rules:\n      - when: { n_lte: 9007199254740993 }\n        decision: allow\n'),
       policy('    rules:\n      - when: { n_lte: 9007199254740992 }\n        decision: allow\n'),
     );
-    expect(d4.actions[0]!.calls.map((c) => c.args)).toEqual([{ n: 9007199254740993n }]);
+    expect(regions(d4)).toEqual([['n 9007199254740993', { n: 9007199254740993n }]]);
   });
 
   it('a policy-wide loosening (mode observe, authority dropped) fails --fail-on looser', () => {
     const a = parsePolicy('schema: ctrlrun.policy/v3\nmode: enforce\nactions:\n  pay:\n    decision: approve\n', '/p/a.yaml').value!;
     const b = parsePolicy('schema: ctrlrun.policy/v3\nmode: observe\nactions:\n  pay:\n    decision: approve\n', '/p/b.yaml').value!;
     const d = diffPolicies(a, b);
-    expect(d.settings).toEqual([{ field: 'mode', before: 'enforce', after: 'observe', looser: true }]);
+    expect(d.settings).toEqual([{ field: 'mode', before: 'enforce', after: 'observe', class: 'looser', why: 'nothing is blocked or asked any more' }]);
     expect(d.summary.looserSettings).toBe(1);
   });
 });

@@ -1,4 +1,4 @@
-import { mkdtempSync, copyFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, copyFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Agent, RunState } from '@openai/agents';
@@ -6,7 +6,9 @@ import { ScriptedModel, assistantMessage, functionCall } from '@openai/agents/te
 import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { loadPolicyOrThrow } from '../../src/policy/load.js';
+import { parseCallsFile } from '../../src/policy-test/calls-file.js';
 import { compilePolicy } from '../../src/policy-test/decider.js';
+import { readStoreCalls } from '../../src/policy-test/store-calls.js';
 import { bindProtectedTool, createControl, run, type Store } from '../../src/runtime/index.js';
 import { verifyDecisions } from '../../src/runtime/decision-log.js';
 import { postgresStore } from '../../src/runtime/postgres.js';
@@ -35,7 +37,8 @@ async function record(store: Store): Promise<void> {
     ...compilePolicy(loadPolicyOrThrow(path.join(FIXTURE, 'ctrlrun.yaml')).policy),
     tools: { refund: 'stripe.refund', read_charge: 'stripe.charge.read', close_account: 'accounts.close' },
   };
-  const control = createControl({ store, identity: ((rc: { context: Ctx }) => rc.context.user) as never, environment: 'production' });
+  // the denied calls are recorded too: the model is offered accounts.close although nobody may ever use it
+  const control = createControl({ store, identity: ((rc: { context: Ctx }) => rc.context.user) as never, environment: 'production', offerAllTools: true });
   const protect = bindProtectedTool<'stripe.refund' | 'stripe.charge.read' | 'accounts.close'>(control, compiled);
   const ran: string[] = [];
   const tools = [
@@ -134,6 +137,48 @@ async function expectReports(cwd: string, storeArg: string, golden: boolean): Pr
   }
 }
 
+/**
+ * `receipts log --calls` writes the format `replay --calls` reads: each line parses back to the call
+ * the store's replay reads, and replaying the file gives the store's report. A hand conversion of
+ * `receipts log --json` (its `args` is the JSON text) is refused, not replayed as a string.
+ */
+async function expectExportRoundTrip(cwd: string, storeArg: string): Promise<void> {
+  const exported = await cli(['receipts', 'log', '--store', storeArg, '--calls'], { cwd });
+  expect(exported.code, exported.stderr).toBe(0);
+  const parsed = parseCallsFile(exported.stdout, path.join(cwd, 'ctrlrun.calls.jsonl'));
+  expect(parsed.diagnostics).toEqual([]);
+  const store = sqliteStore({ path: path.join(cwd, storeArg.slice('sqlite:'.length)) });
+  const fromStore = (await readStoreCalls(store))!;
+  await store.close();
+  expect(parsed.calls.map(({ line: _l, ...c }) => c)).toEqual(fromStore.map(({ line: _l, argsHash: _h, ...c }) => c));
+  writeFileSync(path.join(cwd, 'ctrlrun.calls.jsonl'), exported.stdout);
+  for (const candidate of ['loosened.yaml', 'tightened.yaml']) {
+    const report = async (source: string[]) =>
+      JSON.parse((await cli(['replay', '--policy', path.join(FIXTURE, candidate), ...source, '--format', 'json', '--fail-on', 'never'], { cwd })).stdout);
+    const file = await report(['--calls', 'ctrlrun.calls.jsonl']);
+    const logged = await report(['--store', storeArg]);
+    const groups = (r: { changes: Array<Record<string, unknown>> }) => r.changes.map((g) => [g.action, g.before, g.after, g.reason, g.count]);
+    expect([file.summary, groups(file)]).toEqual([logged.summary, groups(logged)]);
+  }
+  // --all: every changed call, in text and JSON
+  const all = await cli(['replay', '--policy', path.join(FIXTURE, 'loosened.yaml'), '--calls', 'ctrlrun.calls.jsonl', '--all', '--format', 'json'], { cwd });
+  expect(JSON.parse(all.stdout).calls.map((c: Record<string, unknown>) => [c.callId, c.before, c.after, c.reason])).toEqual([
+    ['c7', 'deny', 'approve', 'decision'],
+    ['c2', 'approve', 'allow', 'rule[0]'],
+  ]);
+  const allText = await cli(['replay', '--policy', path.join(FIXTURE, 'loosened.yaml'), '--calls', 'ctrlrun.calls.jsonl', '--all'], { cwd });
+  expect(allText.stdout).toMatch(
+    /every changed call \(2\):\n {2}line \d+: accounts\.close deny → approve \(looser\) by decision: \{"account":"acct_9"\}\n {2}line \d+: stripe\.refund approve → allow \(looser\) by rule\[0\]: /,
+  );
+  // the JSON array of the log, one entry a line, is not the calls format: its `args` is text
+  const entries = JSON.parse((await cli(['receipts', 'log', '--store', storeArg, '--json'], { cwd })).stdout) as unknown[];
+  writeFileSync(path.join(cwd, 'converted.jsonl'), entries.map((e) => JSON.stringify(e)).join('\n'));
+  const refused = await cli(['replay', '--policy', path.join(FIXTURE, 'loosened.yaml'), '--calls', 'converted.jsonl'], { cwd });
+  expect(refused.code).toBe(2);
+  expect(refused.stderr).toContain('converted.jsonl:1:1: error: `args` must be a JSON object of the arguments, not a string');
+  expect(refused.stderr).toContain('receipts log --calls');
+}
+
 describe('replay --store: calls recorded through the Runner, replayed against a loosened and a tightened policy', () => {
   it('SQLite: the decision log verifies, and the reports match the golden files', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'ctrlrun-replay-store-'));
@@ -144,6 +189,7 @@ describe('replay --store: calls recorded through the Runner, replayed against a 
     expect(await verifyDecisions(store)).toEqual({ ok: true, count: 7 });
     await store.close();
     await expectReports(dir, 'sqlite:state.db', true);
+    await expectExportRoundTrip(dir, 'sqlite:state.db');
 
     // receipts log shows the log; --verify checks it, and names an entry altered in the file
     const listed = await cli(['receipts', 'log', '--store', 'sqlite:state.db', '--action', 'stripe.refund'], { cwd: dir });
@@ -174,6 +220,11 @@ describe('replay --store: calls recorded through the Runner, replayed against a 
     const both = await cli(['replay', '--policy', path.join(FIXTURE, 'loosened.yaml'), '--store', 'sqlite:x.db', '--calls', 'x.jsonl'], { cwd: dir });
     expect(both.code).toBe(2);
     expect(both.stderr).toContain('--calls or --store, not both');
+    // the export is JSON lines: not beside --json or --verify
+    for (const other of ['--json', '--verify']) {
+      const r = await cli(['receipts', 'log', '--calls', other, '--store', 'sqlite:x.db'], { cwd: dir });
+      expect([r.code, r.stderr]).toEqual([2, expect.stringContaining('--calls prints the calls as JSON lines: not with --json or --verify')]);
+    }
   });
 });
 

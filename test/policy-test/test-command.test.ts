@@ -263,3 +263,49 @@ describe("the starter tests stay within the tools' parameter schemas", () => {
     expect(r.stdout).toContain('coverage: 5/5 rules reached (100%)');
   });
 });
+
+describe("test checks each case as the runtime would: the tool's schema first, then an action the policy has", () => {
+  const CASES = `schema: ctrlrun.policy-test/v1
+cases:
+  - name: a textual amount, expected as the rules would decide it
+    action: stripe.refund
+    args: { payment_id: ch_1, amount: "4500" }
+    expect: { decision: deny, rule: 2 }
+  - name: the tool refuses a textual amount before any rule
+    action: stripe.refund
+    args: { payment_id: ch_1, amount: "4500" }
+    expect: { decision: deny, reason: invalid_arguments }
+  - name: a misspelled action
+    action: acounts.close
+    args: { account: a_1 }
+    expect: { decision: deny }
+  - name: an unlisted action is denied
+    action: accounts.delete
+    expect: { decision: deny, reason: unknown_action }
+  - name: a refund within the schema
+    action: stripe.refund
+    args: { payment_id: ch_1, amount: 4500 }
+    expect: { decision: allow, rule: 0 }
+`;
+
+  it('fails a case whose arguments the tool refuses (saying so), and one naming an unknown action (with a did-you-mean)', async () => {
+    const dir = copyFixture('refund-desk');
+    dirs.push(dir);
+    writeFileSync(path.join(dir, 'ctrlrun.test.yaml'), CASES);
+    const r = await cli(['test'], { cwd: dir });
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stdout).toContain('FAIL a textual amount, expected as the rules would decide it');
+    expect(r.stdout).toContain(
+      'why: the parameter schema of tool `refund` refuses these arguments (/amount: must be integer, got string), so at run time the call is refused before any rule',
+    );
+    expect(r.stdout).toContain('PASS the tool refuses a textual amount before any rule');
+    expect(r.stdout).toContain(
+      'ctrlrun.test.yaml:12:13: the policy has no action `acounts.close` (a call to it is denied unknown_action); did you mean `accounts.close`?',
+    );
+    expect(r.stdout).toContain('PASS an unlisted action is denied');
+    expect(r.stdout).toContain('5 cases: 3 passed, 2 failed');
+    const json = JSON.parse((await cli(['test', '--format', 'json'], { cwd: dir })).stdout);
+    expect(json.cases[0].actual.reason).toBe('invalid_arguments');
+    expect(json.cases[2].mismatches).toEqual([expect.objectContaining({ field: 'action', actual: 'acounts.close', line: 12, column: 13 })]);
+  });
+});

@@ -10,6 +10,8 @@ import {
   setTraceProcessors,
   setTracingDisabled,
   tool,
+  toolNamespace,
+  toolSearchTool,
   webSearchTool,
   type FunctionTool,
   type Span,
@@ -286,6 +288,22 @@ describe('protectAgentTool: a protected tool inside agent.asTool()', () => {
     expect(await w.control.request(paused.state)).toEqual(filed);
   });
 
+  it('approve with edits (issue 38): the nested run starts once, with the input the approver wrote, and the model reads what changed', async () => {
+    const w = world();
+    const parent = new ScriptedModel([[agentCall('ask a person', 'a10')], [assistantMessage('done')]]);
+    const nested = new ScriptedModel([[assistantMessage('looked at p7 only')]]);
+    const desk = new Agent<Ctx>({ name: 'desk', model: parent, tools: [w.doors.protectAgentTool('desk.refunder', w.inner(nested), { toolName: 'refunder' })] });
+    const paused = await run(desk, 'go', { context: { user: 'alice' } });
+    expect((await w.store.getRequest('a10'))?.door?.kind).toBe('agent');
+    await w.control.approve(paused.state, paused.interruptions[0]!, { approver: 'bob', arguments: { input: 'look at p7 only' } });
+    await run(desk, paused.state);
+    expect(nested.calls).toHaveLength(1);
+    expect(JSON.stringify(nested.calls[0]!.request.input)).toContain('look at p7 only');
+    expect(JSON.stringify(nested.calls[0]!.request.input)).not.toContain('ask a person');
+    expect(seen(parent, 1, 'a10')).toContain('Approved with changes by bob: input \\"ask a person\\" → \\"look at p7 only\\"');
+    expect(seen(parent, 1, 'a10')).toContain('looked at p7 only');
+  });
+
   it('refuses needsApproval and a non-agent', () => {
     const w = world();
     expect(() => w.doors.protectAgentTool('desk.refunder', w.inner(new ScriptedModel([])), { needsApproval: true } as never)).toThrow(/remove `needsApproval`/);
@@ -383,5 +401,75 @@ describe('protectAgent: the whole graph, through public fields', () => {
     expect(github.toolInputGuardrails?.length).toBe(1);
     expect(w.doors.protectAgent(desk)).toBe(desk); // idempotent
     expect(github.toolInputGuardrails?.length).toBe(1);
+  });
+
+  // issue 35: protectAgent threw on toolSearchTool() ("hosted tool tool_search runs at OpenAI")
+  it('toolSearchTool(): accepted; its deferred tools are doors of the graph, decided when the model calls them', async () => {
+    const w = world();
+    const deferred = bindProtectedTool<Action>(w.control, agentPolicy())('stripe.refund', {
+      name: 'refund',
+      description: 'Refund a payment',
+      parameters: z.object({ payment_id: z.string(), amount: z.number().int() }),
+      deferLoading: true,
+      execute: async (args) => {
+        w.refunds.push(args);
+        return 'refunded';
+      },
+    });
+    // the search runs at OpenAI (its default): the response carries the search, the tools it loaded, then the calls
+    const loaded = [
+      { type: 'tool_search_call' as const, callId: 'ts1', execution: 'server' as const, arguments: { query: 'refund' }, status: 'completed' },
+      { type: 'tool_search_output' as const, callId: 'ts1', execution: 'server' as const, status: 'completed', tools: [{ type: 'function', name: 'refund' }] },
+    ];
+    const model = new ScriptedModel([
+      [
+        ...loaded,
+        functionCall('refund', { payment_id: 'p1', amount: 50 }, { callId: 'c1' }),
+        functionCall('refund', { payment_id: 'p2', amount: 5_000_000 }, { callId: 'c2' }),
+      ],
+      [assistantMessage('done')],
+    ]);
+    const desk = new Agent<Ctx>({ name: 'desk', model, tools: [toolSearchTool(), deferred] });
+    expect(w.doors.protectAgent(desk)).toBe(desk);
+    await run(desk, 'refund', { context: { user: 'alice' } });
+    // allowed (small) ran; denied (beyond the approve band) did not, and the model was told
+    expect(w.refunds).toEqual([{ payment_id: 'p1', amount: 50 }]);
+    expect(seen(model, 1, 'c2')).toContain('refused');
+
+    const plain = tool({ name: 'wire_money', description: 'x', parameters: z.object({ to: z.string() }), deferLoading: true, execute: async () => 'sent' });
+    const open = new Agent<Ctx>({ name: 'desk', tools: [toolSearchTool(), plain] });
+    expect(() => w.doors.protectAgent(open)).toThrow(/agent desk: function tool wire_money is not protected/);
+    // a namespace's copies keep what protects them (and an unprotected one is still named)
+    const grouped = new Agent<Ctx>({
+      name: 'desk',
+      tools: [toolSearchTool(), ...toolNamespace({ name: 'billing', description: 'Billing', tools: [w.refund] })],
+    });
+    expect(w.doors.protectAgent(grouped)).toBe(grouped);
+    const openGroup = new Agent<Ctx>({ name: 'desk', tools: toolNamespace({ name: 'billing', description: 'Billing', tools: [w.refund, plain] }) });
+    expect(() => w.doors.protectAgent(openGroup)).toThrow(/function tool wire_money is not protected/);
+  });
+
+  it("toolSearchTool({ execution: 'client', execute }): what execute returns is checked at run time; an unprotected tool stops the run and runs nothing", async () => {
+    const w = world();
+    const ran: string[] = [];
+    const plain = tool({ name: 'wire_money', description: 'x', parameters: z.object({ to: z.string() }), execute: async ({ to }) => ran.push(to) && 'sent' });
+    const search = (returned: FunctionTool<any, any, any>) => toolSearchTool({ execution: 'client', execute: async () => [returned] });
+    const searchCall = { type: 'tool_search_call' as const, callId: 'ts1', execution: 'client' as const, arguments: { query: 'money' }, status: 'completed' };
+    const scripted = () => new ScriptedModel([[searchCall], [functionCall('wire_money', { to: 'mallory' }, { callId: 'c1' })], [assistantMessage('done')]]);
+
+    const open = new Agent<Ctx>({ name: 'desk', model: scripted(), tools: [search(plain)] });
+    expect(w.doors.protectAgent(open)).toBe(open);
+    const refused = await run(open, 'wire', { context: { user: 'alice' } }).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(CtrlrunError);
+    expect(String((refused as Error).message)).toMatch(/toolSearchTool's execute returned 1 tool\(s\) that are not protected[\s\S]*function tool wire_money/);
+    expect(ran).toEqual([]);
+
+    // a protected tool returned by execute is loaded and decided as any other
+    const model = new ScriptedModel([[searchCall], [functionCall('refund', { payment_id: 'p9', amount: 70 }, { callId: 'c2' })], [assistantMessage('done')]]);
+    const guarded = new Agent<Ctx>({ name: 'desk', model, tools: [search(w.refund)] });
+    w.doors.protectAgent(guarded);
+    w.doors.protectAgent(guarded); // idempotent: the executor is wrapped once
+    await run(guarded, 'refund', { context: { user: 'alice' } });
+    expect(w.refunds).toEqual([{ payment_id: 'p9', amount: 70 }]);
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { withoutNegativeZero } from '../../src/runtime/core/arguments.js';
 import { run, verifyReceipts } from '../../src/runtime/index.js';
 import { agentWith, assistantMessage, functionCall, refundCall, refundTool, scripted, setup, toolOutputSeen } from './helpers.js';
 
@@ -104,5 +105,29 @@ describe('a structured tool (outputSchema) without an errorFunction', () => {
     expect(error).toBeInstanceOf(ActionDenied);
     expect((error as InstanceType<typeof ActionDenied>).reason).toBe('rule[2]');
     expect(calls).toEqual([]);
+  });
+});
+
+describe('-0 in the arguments (red team #13)', () => {
+  it('decided as 0 and run with 0: the body sees the value the policy decided on, and the run goes on', async () => {
+    const s = setup();
+    const { tool, calls } = refundTool(s);
+    const model = scripted([refundCall('{"payment_id": "pay_1", "amount": -0}', 'c1')], [assistantMessage('done')]);
+    const result = await run(agentWith(model, [tool]), 'refund', { context: { user: 'alice' } });
+    expect(result.finalOutput).toBe('done');
+    expect(calls).toEqual([{ payment_id: 'pay_1', amount: 0 }]);
+    expect(Object.is((calls[0] as { amount: number }).amount, 0)).toBe(true);
+    expect((await s.store.listReceipts()).map((r) => [r.result, r.reason])).toEqual([
+      ['allowed', 'rule[0]'],
+      ['executed', 'rule[0]'],
+    ]);
+  });
+
+  it('withoutNegativeZero: every -0 at any depth becomes 0; a value with none is returned as it is', () => {
+    const out = withoutNegativeZero({ a: [-0, { b: -0 }, 1], c: 'x', d: null }) as { a: [number, { b: number }, number] };
+    expect([Object.is(out.a[0], 0), Object.is(out.a[1].b, 0), out.a[2]]).toEqual([true, true, 1]);
+    const none = { a: [0, { b: 2 }], c: 'x' };
+    expect(withoutNegativeZero(none)).toBe(none);
+    expect(Object.is(withoutNegativeZero(-0), 0)).toBe(true);
   });
 });

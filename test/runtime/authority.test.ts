@@ -43,6 +43,8 @@ function harness(policyDoc: unknown, store: Store = memoryStore(), start = Date.
     clock: clock.now,
     identity: (rc: { context: Ctx }) => (rc.context.agent ? { agent: rc.context.agent, user: rc.context.user ?? null } : null),
     task: (rc: { context: Ctx }) => rc.context.task ?? null,
+    // the refusals are what these tests read: the model is offered the tool even where no grant reaches it
+    offerAllTools: true,
   });
   const protectedTool = bindProtectedTool<'stripe.refund'>(control, compiled(policyDoc));
   const runs: Array<{ payment_id: string; amount: number }> = [];

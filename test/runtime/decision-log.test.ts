@@ -11,7 +11,7 @@ import { agentWith, assistantMessage, makePolicy, manualClock, refTool, refundCa
 const DAY = 86_400_000;
 
 /** A control over `store` whose refund action labels `payment_id` (`data:`), so the log keeps it as its hash. */
-function labelled(store: Store, options: { decisionLog?: false | { retentionDays?: number }; mode?: 'enforce' | 'observe' } = {}) {
+function labelled(store: Store, options: { decisionLog?: boolean; mode?: 'enforce' | 'observe' } = {}) {
   const clock = manualClock();
   const control = createControl({
     store,
@@ -204,23 +204,23 @@ describe('the decision log, written by the core through the Runner', () => {
     expect(await s.store.listDecisions!()).toEqual([]);
   });
 
-  it('retentionDays: an entry older than the retention is dropped by a later append', async () => {
-    const s = labelled(memoryStore(), { decisionLog: { retentionDays: 1 } });
+  it("the application never prunes: a month later both entries are there, and `retentionDays` is refused (pruning is an operator's act)", async () => {
+    const s = labelled(memoryStore());
     const { tool } = refundTool(s);
     await run(agentWith(scripted([refundCall({ payment_id: 'pay_1', amount: 500 }, 'c1')], [assistantMessage('done')]), [tool]), 'refund', {
       context: { user: 'alice' },
     });
-    s.clock.advance(2 * DAY);
+    s.clock.advance(40 * DAY);
     await run(agentWith(scripted([refundCall({ payment_id: 'pay_2', amount: 500 }, 'c2')], [assistantMessage('done')]), [tool]), 'refund', {
       context: { user: 'alice' },
     });
-    const log = await s.store.listDecisions!();
-    expect(log.map((e) => [e.seq, e.call_id])).toEqual([[2, 'c2']]);
-    expect(await verifyDecisions(s.store)).toEqual({ ok: true, count: 1 });
-  });
-
-  it('a bad retention is refused when the control is made', () => {
-    expect(() => createControl({ store: memoryStore(), identity: () => 'a', decisionLog: { retentionDays: 0 } })).toThrow(/retentionDays/);
+    expect((await s.store.listDecisions!()).map((e) => [e.seq, e.call_id])).toEqual([
+      [1, 'c1'],
+      [2, 'c2'],
+    ]);
+    expect(await verifyDecisions(s.store)).toEqual({ ok: true, count: 2 });
+    expect(() => createControl({ store: memoryStore(), identity: () => 'a', decisionLog: { retentionDays: 1 } as never })).toThrow(/operator's act/);
+    expect(() => createControl({ store: memoryStore(), identity: () => 'a', decisionLog: { keepDays: 1 } as never })).toThrow(/no option "keepDays"/);
   });
 
   it('a store that cannot record the entry stops the call: the body does not run', async () => {

@@ -171,6 +171,46 @@ describe('run() and hosted MCP approval requests (scripted mcp_approval_request 
     expect(await verifyReceipts(store)).toMatchObject({ ok: true });
   });
 
+  it('issue 38: edits and responses are refused at this door (the provider runs the call); a grant answers the next call in its bounds, naming it', async () => {
+    const store = memoryStore();
+    const p = processOn(store);
+    const m1 = new ScriptedModel([[approvalRequest('mcpr_a', { pages: 20 })]]);
+    const paused = await run(agentWith(m1, p.protectHostedMcp), 'read', { context: { user: 'alice' } });
+    await p.control.resolve(paused.state);
+    expect((await store.getRequest('mcpr_a'))?.door).toEqual({ kind: 'hosted_mcp' });
+    const item = paused.state.getInterruptions()[0]!;
+    const edit = await p.control.approve(paused.state, item, { approver: 'bob', arguments: { pages: 10 } }).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(edit).toMatchObject({ reason: 'edit_unsupported', message: expect.stringContaining('the provider runs a hosted MCP call itself') });
+    const respond = await p.control.respond(paused.state, item, { approver: 'bob', result: 'the docs say 42' }).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(respond).toMatchObject({ reason: 'respond_unsupported' });
+    // approved, with a grant (pages within bounds): the next request is answered by it, not paused
+    await p.control.approve(paused.state, item, { approver: 'bob', grant: { hours: 1, bounds: { pages_lte: 30 } } });
+    const [grant] = await p.control.grants();
+    const m2 = new ScriptedModel([
+      [mcpCall('mcpr_a'), approvalRequest('mcpr_b', { pages: 25 })],
+      [mcpCall('mcpr_b'), assistantMessage('read both')],
+    ]);
+    const agent2 = agentWith(m2, p.protectHostedMcp);
+    const resumed = await run(agent2, await RunState.fromString(agent2, paused.state.toString()));
+    expect(resumed.interruptions).toEqual([]);
+    expect(
+      responsesSent(m2, 1)
+        .filter((r) => r.id === 'mcpr_b')
+        .map((r) => r.approve),
+    ).toEqual([true]);
+    expect((await store.listReceipts()).filter((r) => r.call_id === 'mcpr_b').map((r) => [r.result, r.approvers, r.approval_grant])).toEqual([
+      ['requested', [], undefined],
+      ['approved', ['bob'], grant!.id],
+      ['claimed', ['bob'], undefined],
+    ]);
+  });
+
   it("the claim is bound to the run's principal: a resume acting for another principal sends a no and leaves the approval for the genuine run", async () => {
     const store = memoryStore();
     const p1 = processOn(store);

@@ -72,6 +72,47 @@ describe('protectShellTool: a real shell (each command a /bin/sh child process)'
     expect(await verifyReceipts(p.store)).toEqual({ ok: true, count: 3 });
   });
 
+  it('a call of several commands is decided command by command: a denied one next to an allowed one runs nothing; the strictest decision wins', async () => {
+    const f = fresh();
+    const p = processOn(f.db);
+    const model = new ScriptedModel([
+      [shellCall('m1', ['echo one', 'rm -rf ./data']), shellCall('m2', ['echo a', 'pwd']), shellCall('m3', ['echo b', 'git push origin main'])],
+      [assistantMessage('done')],
+    ]);
+    const paused = await run(opsAgent(p, f, model), 'go', { context: { user: 'alice' } });
+    // m1: `echo one` alone is allowed, `rm -rf ./data` alone is denied: the call is denied and neither runs
+    expect(runs(f.log).map((r) => r.command)).toEqual(['echo a', 'pwd']);
+    // m3: one command a person must see: the whole call pauses, both commands shown
+    expect(paused.interruptions.map((i) => (i.rawItem as { callId?: string }).callId)).toEqual(['m3']);
+    const requests = await p.store.listRequests();
+    expect(requests.map((r) => [r.callId, r.args])).toEqual([
+      ['m3', JSON.stringify({ command: 'echo b\ngit push origin main', commands: ['echo b', 'git push origin main'] })],
+    ]);
+    expect((await p.store.listReceipts()).map((r) => [r.call_id, r.result, r.reason])).toEqual([
+      ['m1', 'denied', 'rule[1]'],
+      ['m2', 'allowed', 'rule[0]'],
+      ['m2', 'executed', 'rule[0]'],
+      ['m3', 'requested', 'rule[2]'],
+    ]);
+    await p.control.approve(paused.state, paused.interruptions[0]!, { approver: 'bob' });
+    await run(opsAgent(p, f, new ScriptedModel([[assistantMessage('done')]])), paused.state, { context: { user: 'alice' } });
+    expect(runs(f.log).map((r) => r.command)).toEqual(['echo a', 'pwd', 'echo b', 'git push origin main']);
+  });
+
+  it('a paused call of several commands filed by the control (its request not in this store) is decided command by command too', async () => {
+    const f = fresh();
+    const p = processOn(f.db);
+    const model = new ScriptedModel([[shellCall('m1', ['echo b', 'git push origin main'])], [assistantMessage('done')]]);
+    const paused = await run(opsAgent(p, f, model), 'go', { context: { user: 'alice' } });
+    // another store: the control files the request itself as it approves, deciding it again
+    const other = processOn(fresh().db);
+    await other.control.approve(paused.state, paused.interruptions[0]!, { approver: 'bob' });
+    expect((await other.store.listReceipts()).map((r) => [r.call_id, r.result, r.decision, r.reason])).toEqual([
+      ['m1', 'requested', 'approve', 'rule[2]'],
+      ['m1', 'approved', 'approve', '1 of 1 approvals'],
+    ]);
+  });
+
   it('no principal: refused, nothing runs', async () => {
     const f = fresh();
     const p = processOn(f.db);
@@ -175,6 +216,28 @@ describe('protectShellTool: a real shell (each command a /bin/sh child process)'
     await run(agent2, state);
     expect(runs(f.log)).toEqual([]);
     expect(outputSeen(m2, 0, 's4')).toContain('rejected by bob: not today');
+  });
+
+  it("issue 38: an edit is refused with the shell door's reason; a response reaches the model and the command never runs", async () => {
+    const f = fresh();
+    const p = processOn(f.db);
+    const paused = await run(opsAgent(p, f, new ScriptedModel([[shellCall('s5', ['make deploy'])]])), 'go', { context: { user: 'alice' } });
+    expect((await p.store.getRequest('s5'))?.door).toEqual({ kind: 'shell' });
+    const edit = await p.control.approve(paused.state, paused.interruptions[0]!, { approver: 'bob', arguments: { commands: ['make test'] } }).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(edit).toMatchObject({ name: 'ActionDenied', reason: 'edit_unsupported' });
+    expect((edit as Error).message).toContain('the SDK runs the shell command the model wrote');
+    await p.control.respond(paused.state, paused.interruptions[0]!, { approver: 'bob', result: 'Deployed by hand at 14:02; nothing to do.' });
+    const m2 = new ScriptedModel([[assistantMessage('ok')]]);
+    const agent2 = opsAgent(p, f, m2);
+    const state = await RunState.fromString(agent2, paused.state.toString());
+    await p.control.resolve(state);
+    await run(agent2, state);
+    expect(runs(f.log)).toEqual([]);
+    expect(outputSeen(m2, 0, 's5')).toContain('Deployed by hand at 14:02; nothing to do.');
+    expect(outputSeen(m2, 0, 's5')).not.toContain('refused');
   });
 
   it('refuses needsApproval, onApproval and a hosted shell at creation', () => {

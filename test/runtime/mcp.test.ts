@@ -336,6 +336,24 @@ describe('protectMcpTools: MCP tools that can pause for a person', () => {
     expect((await p1.store.getRequest('sp1'))?.state).toBe('consumed');
   });
 
+  it('approve with edits (issue 38): the MCP server receives the edited arguments once, under the edited effect key; the model reads what changed', async () => {
+    const { db, log } = fresh();
+    const p = processOn(db);
+    const tools = await p.doors.protectMcpTools([await stdioServer(log)]);
+    const m = new ScriptedModel([[functionCall('create_issue', { title: 'outage', priority: 5 }, { callId: 'ed1' })], [assistantMessage('done')]]);
+    const agent = new Agent<Ctx>({ name: 'triage', model: m, tools });
+    const paused = await run(agent, 'x', { context: { user: 'alice' } });
+    expect((await p.store.getRequest('ed1'))?.door).toMatchObject({ kind: 'mcp', schema: { type: 'object' } });
+    await p.control.approve(paused.state, paused.interruptions[0]!, { approver: 'bob', arguments: { title: 'outage (eu)', priority: 4 } });
+    await run(agent, paused.state);
+    expect(runs(log)).toEqual([{ title: 'outage (eu)', priority: 4 }]);
+    // the MCP result (one text item): the note leads its text
+    const seen = JSON.parse(toolOutputSeen(m, 1, 'ed1')!) as Array<{ type: string; text: string }>;
+    expect(seen[0]!.text).toContain('Approved with changes by bob: priority 5 → 4; title "outage" → "outage (eu)"');
+    expect(seen[0]!.text).toContain('created issue "outage (eu)" (p4)');
+    expect((await p.store.listReceipts()).find((r) => r.result === 'claimed')?.effect_key).toBe('issue:outage (eu)');
+  });
+
   it("CTRLRun's outcome for a result marked isError: ambiguous by default (the model still reads the server's answer)", async () => {
     const { db, log } = fresh();
     const p = processOn(db);
@@ -382,5 +400,48 @@ describe('protectMcpTools: MCP tools that can pause for a person', () => {
     const server = await stdioServer(log);
     server.errorFunction = () => 'please try again';
     await expect(p.doors.protectMcpTools([server])).rejects.toThrow(/own errorFunction/);
+  });
+});
+
+describe('protectMcpFunctionTool: one listed tool, as the codemod writes for mcpToFunctionTool (issue 35)', () => {
+  it('over stdio: the tools of a listing, protected one by one: allow runs once, deny never runs, approve pauses and is filed', async () => {
+    const { db, log } = fresh();
+    const p = processOn(db);
+    const server = await stdioServer(log);
+    // the app's own code, as it was with mcpToFunctionTool: list, filter, convert
+    const tools = (await server.listTools()).filter((t) => t.name === 'create_issue').map((t) => p.doors.protectMcpFunctionTool(t, server, false));
+    const m = model([
+      ['create_issue', { title: 'small', priority: 2 }, { callId: 'f1' }],
+      ['create_issue', { title: 'huge', priority: 9 }, { callId: 'f2' }],
+    ]);
+    await run(new Agent<Ctx>({ name: 'triage', model: m, tools }), 'x', { context: { user: 'alice' } });
+    expect(runs(log)).toEqual([{ title: 'small', priority: 2 }]);
+    expect(toolOutputSeen(m, 1, 'f2')).toContain('denied by policy: rule[2]');
+    const paused = await run(
+      new Agent<Ctx>({ name: 'triage', model: model([['create_issue', { title: 'mid', priority: 5 }, { callId: 'f3' }]]), tools }),
+      'x',
+      {
+        context: { user: 'alice' },
+      },
+    );
+    expect(paused.interruptions.map((i) => i.name)).toEqual(['create_issue']);
+    expect((await p.control.resolve(paused.state)).map((r) => r.action)).toEqual(['github.create_issue']);
+    expect(runs(log)).toHaveLength(1);
+  });
+
+  it('a schema pin is checked against the server at the call; a server with its own errorFunction is refused', async () => {
+    const { db, log } = fresh();
+    const honest = await stdioServer(log);
+    const listed = (await honest.listTools()).find((t) => t.name === 'create_issue')!;
+    const p = processOn(db, mcpPolicy({ pin: mcpToolSchemaHash(listed) }));
+    const poisoned = await stdioServer(log, { poisoned: true });
+    // the app hands over the honest listing, but the server it calls now lists another tool
+    const tool = p.doors.protectMcpFunctionTool(listed, poisoned, false);
+    const m = model([['create_issue', { title: 'leak', priority: 1 }, { callId: 'p1' }]]);
+    await run(new Agent<Ctx>({ name: 'triage', model: m, tools: [tool] }), 'x', { context: { user: 'alice' } });
+    expect(runs(log)).toEqual([]);
+    expect(toolOutputSeen(m, 1, 'p1')).toContain('upstream.tool_schema_sha256');
+    poisoned.errorFunction = () => 'please try again';
+    expect(() => p.doors.protectMcpFunctionTool(listed, poisoned, false)).toThrow(/own errorFunction/);
   });
 });

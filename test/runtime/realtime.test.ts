@@ -115,6 +115,31 @@ describe('protected tools in a RealtimeSession', () => {
     expect(h.outputs.get('c1')).toMatch(/refused \(rejected by bob: not this customer\)\. It did not run/);
   });
 
+  it('issue 38: an approval with edits runs the edited call once in the session, the model told what changed; a response is read in its place', async () => {
+    const h = await connect();
+    await modelCalls(h, 'c1', BIG);
+    await modelCalls(h, 'c2', { payment_id: 'pay_2', amount: 600_000 });
+    await h.s.control.requestRealtime(h.session, h.approvals[0]!);
+    await h.s.control.requestRealtime(h.session, h.approvals[1]!);
+    // answered elsewhere (the store, as serve writes it): an edit for c1, a response for c2
+    const edited = { payment_id: 'pay_1', amount: 400_000 };
+    const { canonicalHash } = await import('../../src/runtime/canonical.js');
+    await h.s.store.addAnswer('c1', {
+      approver: 'bob',
+      decision: 'approve',
+      at: h.s.clock.now(),
+      args: '{"amount":400000,"payment_id":"pay_1"}',
+      argsHash: canonicalHash(edited),
+    });
+    await h.s.store.addAnswer('c2', { approver: 'bob', decision: 'respond', result: 'pay_2 was refunded last week', at: h.s.clock.now() });
+    expect(await h.s.control.resolveRealtime(h.session, h.approvals[0]!)).toMatchObject({ state: 'consumed' });
+    await h.s.control.resolveRealtime(h.session, h.approvals[1]!);
+    expect(h.calls).toEqual([edited]);
+    expect(h.outputs.get('c1')).toContain('Approved with changes by bob: amount 512345 → 400000');
+    expect(h.outputs.get('c2')).toBe('pay_2 was refunded last week');
+    expect(h.errors).toEqual([]);
+  });
+
   it("the session's own approve, with no recorded approval, runs nothing", async () => {
     const h = await connect();
     await modelCalls(h, 'c1', BIG);

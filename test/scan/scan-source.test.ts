@@ -65,6 +65,24 @@ describe('scanSource: never a foreign or local tool', () => {
     expect(scanSource('a.ts', text).sdkToolCalls).toEqual([]);
   });
 
+  it('an ambient declaration never shadows: nothing is emitted for it, so at run time the name is the SDK import (issue 35)', () => {
+    // `declare const tool` in a namespace hid the SDK's tool() from the lint
+    const forms = [
+      'declare const tool: (o: object) => object;',
+      'declare let tool: (o: object) => object;',
+      'declare function tool(o: object): object;',
+      'export declare const tool: (o: object) => object;',
+    ];
+    for (const decl of forms) {
+      const text = `import { tool } from '@openai/agents';\nnamespace Tools {\n  ${decl}\n  export const t = tool({ name: 'evasive' });\n}\n`;
+      expect(toolNames('a.ts', text), decl).toEqual(['evasive']);
+    }
+    // a real (emitted) declaration in the namespace still shadows
+    expect(
+      toolNames('a.ts', `import { tool } from '@openai/agents';\nnamespace N { const tool = (o: object) => o; export const t = tool({ name: 'x' }); }\n`),
+    ).toEqual([]);
+  });
+
   it('the outer call still matches when only an inner scope shadows', () => {
     const text = `import { tool } from '@openai/agents';\nfunction f(tool: any) { tool({ name: 'inner' }); }\ntool({ name: 'outer' });`;
     expect(toolNames('a.ts', text)).toEqual(['outer']);

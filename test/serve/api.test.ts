@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { checkCorsOrigin, checkListen } from '../../src/serve/server.js';
 import { readOperators, removeOperator, writeOperators } from '../../src/serve/operators.js';
-import { api, pendingRequest, type ServeFixture, startFixture } from './helpers.js';
+import { api, pendingRequest, type ServeFixture, signIn as signInForm, startFixture } from './helpers.js';
 
 let fx: ServeFixture | undefined;
 afterEach(async () => {
@@ -11,16 +11,10 @@ afterEach(async () => {
 
 /** Signs in through the login form like a browser; returns the cookie and the page's CSRF token. */
 async function signIn(base: string, token: string): Promise<{ cookie: string; csrf: string }> {
-  const login = await (await fetch(`${base}/login`)).text();
-  const loginCsrf = /name="csrf" value="([^"]+)"/.exec(login)![1]!;
-  const res = await fetch(`${base}/login`, { method: 'POST', body: new URLSearchParams({ csrf: loginCsrf, token }), redirect: 'manual' });
-  expect(res.status).toBe(303);
-  const setCookie = res.headers.get('set-cookie')!;
-  expect(setCookie).toMatch(/HttpOnly/);
-  expect(setCookie).toMatch(/SameSite=Strict/);
-  const cookie = setCookie.split(';')[0]!;
-  const inbox = await (await fetch(`${base}/`, { headers: { cookie } })).text();
-  return { cookie, csrf: /name="csrf" value="([^"]+)"/.exec(inbox)![1]! };
+  const session = await signInForm(base, token);
+  expect(session.setCookie).toMatch(/HttpOnly/);
+  expect(session.setCookie).toMatch(/SameSite=Strict/);
+  return session;
 }
 
 describe('serve: the JSON API', () => {
@@ -191,7 +185,11 @@ describe('serve: the pages', () => {
     expect((await fx.store.getRequest('call_c'))!.answers).toHaveLength(0);
     // without the session cookie: not signed in
     expect((await fetch(`${base}/requests/call_c/answer`, { method: 'POST', body: new URLSearchParams({ decision: 'approve', csrf }) })).status).toBe(401);
-    const ok = await post({ decision: 'approve', csrf, approver: 'cfo' });
+    // the session alone never answers: the operator's token again (the step-up), bob's own
+    expect((await post({ decision: 'approve', csrf })).status).toBe(401);
+    expect((await post({ decision: 'approve', csrf, token: 'crg_op_wrong' })).status).toBe(401);
+    expect((await fx.store.getRequest('call_c'))!.answers).toHaveLength(0);
+    const ok = await post({ decision: 'approve', csrf, approver: 'cfo', token: fx.tokens.bob! });
     expect(ok.status).toBe(200);
     expect(await ok.text()).toContain('Approved as bob');
     expect((await fx.store.getRequest('call_c'))!.answers.map((a) => a.approver)).toEqual(['bob']);
@@ -203,13 +201,23 @@ describe('serve: the pages', () => {
     const res = await fetch(`${base}/`, { redirect: 'manual' });
     expect(res.status).toBe(303);
     expect(res.headers.get('location')).toBe('/login');
-    const login = await (await fetch(`${base}/login`)).text();
-    const csrf = /name="csrf" value="([^"]+)"/.exec(login)![1]!;
+    const form = await fetch(`${base}/login`);
+    const loginCookie = form.headers.getSetCookie()[0]!.split(';')[0]!;
+    const csrf = /name="csrf" value="([^"]+)"/.exec(await form.text())![1]!;
     for (const token of ['crg_op_wrong', fx.tokens.agent!]) {
-      const r = await fetch(`${base}/login`, { method: 'POST', body: new URLSearchParams({ csrf, token }), redirect: 'manual' });
+      const r = await fetch(`${base}/login`, {
+        method: 'POST',
+        headers: { cookie: loginCookie },
+        body: new URLSearchParams({ csrf, token }),
+        redirect: 'manual',
+      });
       expect(r.status).toBe(401);
-      expect(r.headers.get('set-cookie')).toBe(null);
+      // a fresh login form, never a session
+      expect(r.headers.getSetCookie().every((c) => /_login=/.test(c))).toBe(true);
     }
+    // the login form's token without its cookie (another browser's form): refused
+    const bare = await fetch(`${base}/login`, { method: 'POST', body: new URLSearchParams({ csrf, token: fx.tokens.bob! }), redirect: 'manual' });
+    expect(bare.status).toBe(403);
   });
 
   it('every model-supplied text is escaped: script and markup payloads in arguments, ids and reasons stay text; a strict CSP is sent', async () => {

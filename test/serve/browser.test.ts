@@ -80,6 +80,8 @@ describe.skipIf(SKIP_BROWSER)('serve in a real browser (headless chromium)', { t
     await expect(page.locator('[data-testid=arguments] b').count()).resolves.toBe(0);
     await expect(page.getByTestId('arguments').textContent()).resolves.toContain('"pay_<b>42</b>"');
     await page.screenshot({ path: path.join(ARTIFACTS, 'request.png'), fullPage: true });
+    // every answer asks for the operator's token again (the step-up)
+    await page.fill('form.answer input[name=token]', fx.tokens.alice!);
     await page.getByRole('button', { name: /Approve as alice/ }).click();
     await expect(page.getByTestId('message').textContent()).resolves.toContain('alice is who the run acts for (the requester)');
     await expect(page.getByTestId('approvals').textContent()).resolves.toBe('0 of 1');
@@ -91,6 +93,7 @@ describe.skipIf(SKIP_BROWSER)('serve in a real browser (headless chromium)', { t
     await signIn(page, fx.tokens.bob!);
     await page.goto(`${fx.serve.url}/requests/${callId}`);
     await page.fill('textarea[name=reason]', 'customer called; verified');
+    await page.fill('form.answer input[name=token]', fx.tokens.bob!);
     await page.getByRole('button', { name: /Approve as bob/ }).click();
     await expect(page.getByTestId('message').textContent()).resolves.toContain('Approved as bob (1 of 1)');
     expect((await fx.store.getRequest(callId))!.state).toBe('approved');

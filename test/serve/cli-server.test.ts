@@ -54,4 +54,35 @@ describe('approvals and effects --server URL --token: answers through serve are 
     expect(again.code).toBe(2);
     expect(again.stderr).toContain('only an ambiguous key can be resolved');
   });
+
+  it("approve --args --grant-hours and respond through serve: decided by serve's policy, bounded by its --max-grant-hours; grants list|revoke --server", async () => {
+    fx = await startFixture({ bob: ['payments-approver'] }, { maxGrantHours: 2 });
+    const door = {
+      kind: 'function' as const,
+      schema: { type: 'object', properties: { amount: { type: 'integer' }, payment_id: { type: 'string' } }, required: ['amount', 'payment_id'] },
+    };
+    await fx.store.putRequest(pendingRequest('call_e', { door }));
+    await fx.store.putRequest(pendingRequest('call_r'));
+    const as = ['--server', fx.serve.url, '--token', fx.tokens.bob!];
+    const long = await run(['approvals', 'approve', 'call_e', ...as, '--grant-hours', '3']);
+    expect(long.code).toBe(2);
+    expect(long.stderr).toContain('at most 2 hours');
+    expect((await run(['approvals', 'approve', 'call_e', ...as, '--max-grant-hours', '9'])).stderr).toContain("serve's own limit");
+    const denied = await run(['approvals', 'approve', 'call_e', ...as, '--args', '{"amount":9000000,"payment_id":"pay_42"}']);
+    expect(denied.code).toBe(2);
+    expect(denied.stderr).toContain('policy denies the edited call');
+    const ok = await run(['approvals', 'approve', 'call_e', ...as, '--args', '{"amount":400000,"payment_id":"pay_42"}', '--grant-hours', '1']);
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(ok.stdout).toMatch(/Approved as bob with changes \(amount 512345 → 400000\).*Granted the same/);
+    const responded = await run(['approvals', 'respond', 'call_r', ...as, '--result', 'Handled by phone.']);
+    expect(responded.code, responded.stderr).toBe(0);
+    expect((await fx.store.getRequest('call_r'))?.answers[0]).toMatchObject({ approver: 'bob', decision: 'respond', result: 'Handled by phone.' });
+    const listed = await run(['grants', 'list', ...as]);
+    const id = /(grant_[0-9a-f-]+)\s+active/.exec(listed.stdout)?.[1];
+    expect(id, listed.stdout).toBeDefined();
+    const revoked = await run(['grants', 'revoke', id!, ...as]);
+    expect(revoked.code, revoked.stderr).toBe(0);
+    expect(revoked.stdout).toContain('as bob');
+    expect((await fx.store.getGrant!(id!))?.revokedBy).toBe('bob');
+  });
 });

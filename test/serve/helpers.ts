@@ -117,3 +117,25 @@ export function argsHashOfText(args: string): string {
     return 'a'.repeat(64);
   }
 }
+
+const csrfIn = (page: string): string => /name="csrf" value="([^"]+)"/.exec(page)?.[1] ?? '';
+
+/**
+ * Signs in through the login form as a browser does (the form's CSRF token, in its cookie and in
+ * the form); returns the session cookie (`name=value`) and the inbox's CSRF token.
+ */
+export async function signIn(base: string, token: string): Promise<{ cookie: string; csrf: string; setCookie: string }> {
+  const form = await fetch(`${base}/login`);
+  const loginCookie = form.headers.getSetCookie()[0]!.split(';')[0]!;
+  const res = await fetch(`${base}/login`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { cookie: loginCookie },
+    body: new URLSearchParams({ csrf: csrfIn(await form.text()), token }),
+  });
+  if (res.status !== 303) throw new Error(`sign-in refused: ${res.status}`);
+  const setCookie = res.headers.getSetCookie().find((c) => !/_login=/.test(c))!;
+  const cookie = setCookie.split(';')[0]!;
+  const inbox = await (await fetch(`${base}/`, { headers: { cookie } })).text();
+  return { cookie, csrf: csrfIn(inbox), setCookie };
+}

@@ -41,9 +41,13 @@ describe('ctrlrun-gen operators', () => {
     expect(t.stdout).toContain('(tenant: acme)');
     expect(findByToken(readOperators(file()), tokenOf(t.stdout))).toMatchObject({ kind: 'runtime', tenant: 'acme' });
     expect((await run(['operators', 'list'])).stdout).toMatch(/acme-agent\s+runtime\s+-\s+acme\s+crg_rt_/);
-    const bad = await run(['operators', 'add', 'x', '--tenant', 'acme']);
+    // an operator of one tenant (issue 37 item 1)
+    const op = await run(['operators', 'add', 'ann', '--tenant', 'acme']);
+    expect(op.code).toBe(0);
+    expect((await run(['operators', 'list'])).stdout).toMatch(/ann\s+operator\s+-\s+acme\s+crg_op_/);
+    const bad = await run(['operators', 'add', 'x', '--tenant', 'Acme:x']);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain('only a runtime token has a tenant');
+    expect(bad.stderr).toContain('is not a tenant name');
   });
 
   it('the same name twice is refused (exit 2); a runtime token is a different kind and takes no role', async () => {

@@ -5,7 +5,7 @@ import { chromium, type BrowserContext } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { canonicalHash } from '../../src/runtime/canonical.js';
 import { REPO_ROOT } from '../helpers/paths.js';
-import { api, pendingRequest, type ServeFixture, startFixture } from './helpers.js';
+import { api, pendingRequest, type ServeFixture, signIn, startFixture } from './helpers.js';
 
 /**
  * Issue 24 item 3: the inbox shows what is approved. A stored request whose `args` text is not
@@ -20,17 +20,9 @@ const genuine = { amount: 512345, payment_id: 'pay_42' };
 
 let fx: ServeFixture | undefined;
 
-/** Signs in as the browser does (the login form's CSRF token and Origin, then the cookie) and reads the inbox. */
+/** Signs in as the browser does (the login form's CSRF token and cookie, then the session cookie) and reads the inbox. */
 async function inboxHtml(base: string, token: string): Promise<string> {
-  const csrfOf = (text: string) => /name="csrf" value="([^"]+)"/.exec(text)?.[1] ?? '';
-  const csrf = csrfOf(await (await fetch(`${base}/login`)).text());
-  const login = await fetch(`${base}/login`, {
-    method: 'POST',
-    redirect: 'manual',
-    headers: { origin: base, 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ csrf, token }),
-  });
-  const cookie = login.headers.getSetCookie()[0]!.split(';')[0]!;
+  const { cookie } = await signIn(base, token);
   return (await fetch(`${base}/`, { headers: { cookie } })).text();
 }
 

@@ -123,20 +123,18 @@ describe('a foreign receipt between signed ones', () => {
     expect((await inner.listReceipts()).some((r) => r.action === 'ctrlrun.checkpoint')).toBe(false);
   });
 
-  it("a store's tenant names are accepted only as that prefix of what was sent (RECEIPT_NAMES)", async () => {
-    // a store that stores under `@acme:` and says so is signed; one that renames the call otherwise,
-    // or claims a prefix that is no tenant's, gets no checkpoint
-    const scoped = (names: string, rename: (id: string) => string) => {
+  it('a receipt handed back in the sent names is signed only when its hash is that of the names the store says it stored (RECEIPT_NAMES)', async () => {
+    // a store (serve's tenant view) stores `@acme:` + each name, hands the receipt back in the names
+    // sent and says which prefix; one whose hash covers other names, or that renames, gets no checkpoint
+    const scoped = (names: string, stored: (id: string) => string, shown: (id: string) => string = (id) => id) => {
       const inner = memoryStore();
       const store: Store = Object.assign(Object.create(inner) as Store, {
         appendReceipt: async (body: ReceiptBody) => {
           if (body.action === 'ctrlrun.checkpoint') return inner.appendReceipt(body);
-          const appended = await inner.appendReceipt({
-            ...body,
-            call_id: body.call_id === null ? null : rename(body.call_id),
-            effect_key: body.effect_key === null ? null : rename(body.effect_key),
-          });
-          return Object.defineProperty(appended, RECEIPT_NAMES, { value: names });
+          const rename = (f: (id: string) => string) => (id: string | null) => (id === null ? null : f(id));
+          const appended = await inner.appendReceipt({ ...body, call_id: rename(stored)(body.call_id), effect_key: rename(stored)(body.effect_key) });
+          const back = { ...appended, call_id: rename(shown)(body.call_id), effect_key: rename(shown)(body.effect_key) };
+          return Object.defineProperty(back, RECEIPT_NAMES, { value: names });
         },
       });
       return { inner, refund: signingTool(store) };
@@ -145,13 +143,14 @@ describe('a foreign receipt between signed ones', () => {
     await ok.refund('pay_1');
     expect((await ok.inner.listReceipts()).filter((r) => r.action === 'ctrlrun.checkpoint')).toHaveLength(2);
     expect(await verifyReceipts(ok.inner, { publicKey: key.publicKey })).toMatchObject({ ok: true });
-    for (const [names, rename] of [
-      ['@acme:', (id: string) => `@globex:${id}`],
-      ['@acme:', (id: string) => `${id}x`],
-      ['acme/', (id: string) => `acme/${id}`],
+    for (const [names, stored, shown, why] of [
+      ['@acme:', (id: string) => `@globex:${id}`, undefined, /its hash does not match/],
+      ['@acme:', (id: string) => `@acme:@acme:${id}`, undefined, /its hash does not match/],
+      ['acme/', (id: string) => `acme/${id}`, undefined, /its hash does not match/],
+      ['@acme:', (id: string) => `@acme:${id}`, (id: string) => `${id}x`, /field (call_id|effect_key) differs/],
     ] as const) {
-      const bad = scoped(names, rename);
-      await expect(bad.refund('pay_1')).rejects.toThrow(/field (call_id|effect_key) differs/);
+      const bad = scoped(names, stored, shown);
+      await expect(bad.refund('pay_1')).rejects.toThrow(why);
       expect((await bad.inner.listReceipts()).some((r) => r.action === 'ctrlrun.checkpoint')).toBe(false);
     }
   });

@@ -21,11 +21,17 @@ const OPERATORS = ['alice', 'bob', 'carol', 'dave', 'x', 'ops@example', 'ops'];
 const tokens: Record<string, string> = {};
 let serve: RunningServe;
 let backing: Store;
-/** serve's clock: it sets the time of answers and resolutions itself, so the harness sets it to the time the suite names. */
+/**
+ * serve's clock: it sets the time of answers, resolutions, receipts and decision log entries itself
+ * (a token never dates its records), so the harness sets it to the time the suite names.
+ */
 let serveNow = Date.now();
 
 beforeAll(async () => {
-  writeFileSync(path.join(dir, 'ctrlrun.yaml'), 'schema: ctrlrun.policy/v6\nactions:\n  stripe.refund:\n    decision: approve\n');
+  writeFileSync(
+    path.join(dir, 'ctrlrun.yaml'),
+    'schema: ctrlrun.policy/v6\nactions:\n  stripe.refund:\n    decision: approve\n  stripe.charge:\n    decision: approve\n',
+  );
   let data = emptyOperators();
   for (const name of OPERATORS) {
     const added = addOperator(data, { name, kind: 'operator', roles: [], now: 0 });
@@ -66,6 +72,28 @@ function clientStore(): Store {
     resolveEffect: (key, state, by, now) => {
       serveNow = now;
       return operator(by).resolveEffect(key, state, by, now);
+    },
+    appendReceipt: (body) => {
+      serveNow = body.at;
+      return runtime.appendReceipt(body);
+    },
+
+    appendDecision: (body) => {
+      serveNow = body.at;
+      return runtime.appendDecision!(body);
+    },
+    // approval grants: put and revoked by the operator they name, listed by the runtime (serve's clock decides which are active)
+    putGrant: (grant) => {
+      serveNow = grant.grantedAt;
+      return operator(grant.grantedBy).putGrant!(grant);
+    },
+    revokeGrant: (id, by, now) => {
+      serveNow = now;
+      return operator(by).revokeGrant!(id, by, now);
+    },
+    listGrants: (query) => {
+      if (query?.activeAt !== undefined) serveNow = query.activeAt;
+      return runtime.listGrants!(query);
     },
   };
 }

@@ -13,6 +13,8 @@ import { objectLiteralToolRule } from './object-literal-tool.js';
 import { invokeReplacedRule } from './invoke-replaced.js';
 import { unprotectedDoorRule } from './unprotected-door.js';
 import { unprotectedAgentToolRule } from './unprotected-agent-tool.js';
+import { unprotectedSandboxAgentRule } from './unprotected-sandbox-agent.js';
+import { unprotectedHandoffRule } from './unprotected-handoff.js';
 import { hostedToolUngatedRule } from './hosted-tool-ungated.js';
 import { timeoutWithoutEffectRule } from './timeout-without-effect.js';
 import { generatedImportUnresolvedRule } from './generated-import-unresolved.js';
@@ -30,6 +32,9 @@ import { contradictoryConditionsRule } from './contradictory-conditions.js';
 import { allowAllActionRule } from './allow-all-action.js';
 import { impossibleConditionRule } from './impossible-condition.js';
 import { alwaysTrueConditionRule } from './always-true-condition.js';
+import { mcpCallsRefusedRule } from './mcp-calls-refused.js';
+import { errorFunctionWithoutEffectRule } from './error-function-without-effect.js';
+import { sdkVersionUntestedRule } from './sdk-version-untested.js';
 
 /*
  * One module per rule id (src/check/rules/<id>.ts): its meta (the list of check/meta.ts), its
@@ -61,6 +66,11 @@ export const FILE_RULES: readonly FileRule[] = [
   generatedImportUnresolvedRule(),
   mcpFunctionToolRule,
   unmappedProtectedToolRule,
+  unprotectedSandboxAgentRule,
+  unprotectedHandoffRule,
+
+  mcpCallsRefusedRule,
+  errorFunctionWithoutEffectRule,
 ];
 
 export const PARSE_ERROR_RULE: FileRule = parseErrorRule;
@@ -78,4 +88,5 @@ export const REPO_RULES: readonly RepoRule[] = [
   allowAllActionRule,
   impossibleConditionRule,
   alwaysTrueConditionRule,
+  sdkVersionUntestedRule,
 ];

@@ -1,6 +1,7 @@
 import type { FileScan } from '../../scan/types.js';
 import type { Finding, RuleMeta } from '../types.js';
 import { findingOf } from './rule-finding.js';
+import { exportsReportedBy } from '../../scan/sdk-surface.js';
 
 export const mcpFunctionToolMeta: RuleMeta = {
   id: 'mcp-function-tool',
@@ -10,7 +11,8 @@ export const mcpFunctionToolMeta: RuleMeta = {
   help: 'Use `tools: await protectMcpTools([server])` from the generated module instead, with each tool mapped in ctrlrun.tools.yaml (`- mcp: { server, tool }`).',
 };
 
-const CONVERSIONS = new Set(['getAllMcpTools', 'mcpToFunctionTool']);
+/** The SDK's conversions of MCP tools to function tools, as the census classifies them (src/scan/sdk-surface.ts). */
+const CONVERSIONS = new Set(exportsReportedBy('mcp-function-tool'));
 
 /** `mcp-function-tool`: an SDK call that converts MCP tools to unguarded function tools. */
 export function mcpFunctionToolRule(scan: FileScan): Finding[] {

@@ -1,13 +1,13 @@
 import type { FileScan } from '../../scan/types.js';
 import { yamlScalar } from '../../manifest/yaml-scalar.js';
-import type { Finding, ProjectContext, RuleMeta } from '../types.js';
+import type { Finding, RuleMeta } from '../types.js';
 import { findingOf } from './rule-finding.js';
 
 export const mcpServerUnguardedMeta: RuleMeta = {
   id: 'mcp-server-unguarded',
   severity: 'error',
   short: "An MCP server reaches an agent's `mcpServers` with no `protectMcpServer` guard.",
-  full: "The SDK builds the tools of `agent.mcpServers` on every turn and runs their calls with no policy, no approval and no receipt. Each server that reaches `mcpServers` (in `new Agent`, `Agent.create`, `clone`, a later assignment or `push`) is reported unless it is `protectMcpServer(...)`, a variable made by it or passed to it in the same file, or the agent is passed to `protectAgent` in the same file (which guards its servers in place). A server check cannot follow (a spread of an unknown array, a function's result, an import) is reported too. An MCP `errorFunction` other than `null` (on a server, or in `mcpConfig`) is reported: it turns a failed call into text the model retries. A guarded server with a mapped tool whose action can be `approve` gets a warning: a tool of `mcpServers` cannot pause, so such calls are refused (`protectMcpTools` can pause). So does a guarded server made here with a mapped tool whose action pins a TLS certificate (`upstream.tls_cert_sha256`, `tls_cert_file`) and no `fetch: upstreamFetch(...)`: every call of that action is refused `upstream_unverified`.",
+  full: "The SDK builds the tools of `agent.mcpServers` on every turn and runs their calls with no policy, no approval and no receipt. Each server that reaches `mcpServers` (in `new Agent`, `Agent.create`, `clone`, a later assignment or `push`) is reported unless it is `protectMcpServer(...)`, a variable made by it or passed to it in the same file, or the agent is passed to `protectAgent` in the same file (which guards its servers in place). The servers of `connectMcpServers([...])` reach it through `.active` or `.all` as the very objects it was given, and are checked there. A server check cannot follow (a spread of an unknown array, a function's result, an import) is reported too. An MCP `errorFunction` other than `null` (on a server, or in `mcpConfig`) is reported: it turns a failed call into text the model retries. A guarded server whose mapped calls are refused at run time (an action that can need a person, a TLS pin without `upstreamFetch`) is `mcp-calls-refused`'s, a warning.",
   help: 'Wrap each server where it reaches the agent: `protectMcpServer(server)` from the generated module, with its tools mapped in ctrlrun.tools.yaml (`- mcp: { server, tool }`); use `protectMcpTools` when a call must be able to pause for a person. Set MCP `errorFunction`s to `null`.',
 };
 
@@ -16,11 +16,11 @@ export const mcpServerUnguardedMeta: RuleMeta = {
  * a later assignment or push) that no `protectMcpServer` guards (and the agent is not passed to
  * `protectAgent`, which guards its servers in place); an MCP `errorFunction` other than `null`.
  */
-export function mcpServerUnguardedRule(scan: FileScan, project?: ProjectContext): Finding[] {
+export function mcpServerUnguardedRule(scan: FileScan): Finding[] {
   const findings: Finding[] = [];
   for (const list of scan.mcpServerLists ?? []) {
     for (const el of list.elements) {
-      findings.push(...(el.status === 'protected' || list.agentProtected ? guardedFindings(scan, el, project) : unguardedFindings(scan, list, el)));
+      if (el.status !== 'protected' && !list.agentProtected) findings.push(...unguardedFindings(scan, list, el));
     }
   }
   findings.push(...errorFunctionFindings(scan));
@@ -29,39 +29,6 @@ export function mcpServerUnguardedRule(scan: FileScan, project?: ProjectContext)
 
 type McpServerList = NonNullable<FileScan['mcpServerLists']>[number];
 type McpServerElement = McpServerList['elements'][number];
-
-/** A guarded server (or one of a protected agent): warnings where its mapped tools' actions make calls refused. */
-function guardedFindings(scan: FileScan, el: McpServerElement, project: ProjectContext | undefined): Finding[] {
-  const findings: Finding[] = [];
-  const pinned =
-    project && el.serverName !== undefined && el.fetch !== undefined && el.fetch !== 'upstreamFetch' ? tlsPinnedTool(project, el.serverName) : undefined;
-  if (pinned) {
-    findings.push(
-      findingOf(
-        mcpServerUnguardedMeta,
-        scan.file,
-        el.span,
-        `MCP server '${el.serverName}' is not built with \`fetch: upstreamFetch(...)\`: tool '${pinned.tool}' maps to ${pinned.action}, whose \`upstream\` pins a TLS certificate, so every call of it is refused (upstream_unverified): only the generated module's pinned fetch observes the certificate.`,
-        `Build the server with \`fetch: upstreamFetch(${JSON.stringify(el.serverName)})\` from the generated module (Node only; it needs \`undici\`).`,
-        'warning',
-      ),
-    );
-  }
-  const pausing = project && el.serverName !== undefined ? approvingTool(project, el.serverName) : undefined;
-  if (pausing) {
-    findings.push(
-      findingOf(
-        mcpServerUnguardedMeta,
-        scan.file,
-        el.span,
-        `MCP server '${el.serverName}' is guarded in \`mcpServers\`, where a call cannot pause: tool '${pausing.tool}' maps to ${pausing.action}, which can need a person's approval, so such calls are refused (approval_unavailable).`,
-        `Pass the server's tools with \`tools: await protectMcpTools([server])\` instead of \`mcpServers\` when a call must wait for a person, or make ${pausing.action} allow or deny.`,
-        'warning',
-      ),
-    );
-  }
-  return findings;
-}
 
 /** A server that reaches `mcpServers` with no guard. */
 function unguardedFindings(scan: FileScan, list: McpServerList, el: McpServerElement): Finding[] {
@@ -106,24 +73,4 @@ function errorFunctionFindings(scan: FileScan): Finding[] {
     );
   }
   return findings;
-}
-
-/** A tool of the server whose action pins a TLS certificate (`upstream.tls_cert_sha256` / `tls_cert_file`), the first in manifest order. */
-function tlsPinnedTool(project: ProjectContext, server: string): { tool: string; action: string } | undefined {
-  for (const t of project.manifest.tools) {
-    if (t.kind !== 'mcp' || t.server !== server || !Object.hasOwn(project.policy.actions, t.action)) continue;
-    const pin = project.policy.actions[t.action]!.upstream;
-    if ((pin?.tlsCertSha256?.length ?? 0) > 0 || (pin?.tlsCertPems?.length ?? 0) > 0) return { tool: t.tool, action: t.action };
-  }
-  return undefined;
-}
-
-/** A tool of the server whose action can be `approve` (in enforce mode), the first in manifest order. */
-function approvingTool(project: ProjectContext, server: string): { tool: string; action: string } | undefined {
-  if (project.policy.mode === 'observe') return undefined;
-  for (const t of project.manifest.tools) {
-    if (t.kind !== 'mcp' || t.server !== server || !Object.hasOwn(project.policy.actions, t.action)) continue;
-    if (project.policy.actions[t.action]!.rules.some((r) => r.decision === 'approve')) return { tool: t.tool, action: t.action };
-  }
-  return undefined;
 }

@@ -2,6 +2,7 @@ import type { FileScan } from '../../scan/types.js';
 import { isHostedShell } from './sdk-factory-calls.js';
 import type { Finding, RuleMeta } from '../types.js';
 import { findingOf } from './rule-finding.js';
+import { exportsReportedBy, SDK_DOORS } from '../../scan/sdk-surface.js';
 
 export const unprotectedDoorMeta: RuleMeta = {
   id: 'unprotected-door',
@@ -11,7 +12,8 @@ export const unprotectedDoorMeta: RuleMeta = {
   help: "Replace `shellTool({ ... })` with `protectShellTool('<action>', { ... })`, `applyPatchTool({ ... })` with `protectApplyPatchTool('<action>', { ... })` and `computerTool({ ... })` with `protectComputerTool('<action>', { ... })` from the generated module (drop `needsApproval`/`onApproval`; the policy decides); `npx ctrlrun-gen codemod --write` does it for tools mapped by name in ctrlrun.tools.yaml.",
 };
 
-const LOCAL_DOORS: Record<string, string> = { shellTool: 'protectShellTool', applyPatchTool: 'protectApplyPatchTool', computerTool: 'protectComputerTool' };
+/** The local doors and their protected variants, as the census of the SDK classifies them (src/scan/sdk-surface.ts). */
+const LOCAL_DOORS: Record<string, string> = Object.fromEntries(exportsReportedBy('unprotected-door').map((name) => [name, SDK_DOORS[name]!.by[0]!]));
 
 /** `unprotected-door`: an SDK shellTool (local)/applyPatchTool/computerTool call (each has a protected variant). */
 export function unprotectedDoorRule(scan: FileScan): Finding[] {

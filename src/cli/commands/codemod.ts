@@ -14,13 +14,16 @@ import { displayPath } from '../../format-diagnostics.js';
 import { unresolvedNameMessage } from '../../scan/names.js';
 import { readSourceText } from '../../scan/repo.js';
 import type { FileChange } from '../../codemod/types.js';
+import { outcomeOf, type ExitReason, type Outcome, type OutcomeEntry } from '../../codemod/outcome.js';
 import { pathsInPackage, workspaceManifests } from '../workspace.js';
 
 export interface CodemodArgs {
   paths?: string[];
   write: boolean;
   allowDirty: boolean;
+  /** `--format json` or its older spelling `--json`. */
   json: boolean;
+  format?: 'text' | 'json';
   manifest?: string;
   policy?: string;
 }
@@ -36,14 +39,16 @@ export const codemodCommand: CommandSpec<CodemodArgs> = {
       .positional('paths', { type: 'string', array: true, describe: 'Files or directories to rewrite (default: the whole repo)' })
       .option('write', { type: 'boolean', default: false, describe: 'Write the files (atomically) instead of printing a diff' })
       .option('allow-dirty', { type: 'boolean', default: false, describe: 'With --write: proceed although the git tree has uncommitted changes' })
-      .option('json', { type: 'boolean', default: false, describe: 'Print the summary and findings as JSON' }),
+      .option('format', { choices: ['text', 'json'], default: 'text', describe: 'text: the diff and a summary; json: the outcome for scripts' })
+      .option('json', { type: 'boolean', default: false, describe: 'The same as --format json' }),
   examples: [
     ['ctrlrun-gen codemod', 'Show the diff that would protect every mapped tool; nothing is written'],
     ['ctrlrun-gen codemod --write', 'Rewrite the files (the git tree must be clean)'],
     ['ctrlrun-gen codemod src/agents --write --allow-dirty', 'Rewrite one directory over uncommitted changes'],
-    ['ctrlrun-gen codemod --json', 'The summary and findings as JSON, for tools'],
+    ['ctrlrun-gen codemod --write --format json', 'What was rewritten and what is left, and why the exit is 1, as JSON for scripts'],
   ],
-  run: async (args, ctx) => {
+  run: async (given, ctx) => {
+    const args = { ...given, json: given.json || given.format === 'json' };
     // At a workspace root with no manifest of its own: each package's manifest in turn (issue 21).
     const manifests = args.manifest === undefined ? workspaceManifests(ctx.cwd, args.paths) : undefined;
     if (!manifests) return runCodemodCommand(args, ctx);
@@ -113,6 +118,7 @@ export async function runCodemodCommand(args: CodemodArgs, ctx: CliContext, pend
     const colors = pc.createColors(ctx.color);
     if (!args.write) for (const change of result.changes) ctx.stdout(colorDiff(unifiedDiff(change.file, change.before, change.after, ctx.cwd), colors));
     ctx.stdout(formatSummary(result, ctx, args.write, written, colors));
+    ctx.stdout(exitLine(outcomeOf(result, changedOnDisk), args.write));
     for (const f of changedOnDisk) ctx.stderr(`error: ${displayPath(f, ctx.cwd)} changed while the codemod ran; nothing was written. Run it again.\n`);
     if (generatedMissing && result.summary.toolsRewritten + result.summary.alreadyProtected > 0) {
       ctx.stderr(`note: ${displayPath(manifest.output, ctx.cwd)} does not exist yet; run \`ctrlrun-gen generate\` so the rewritten imports resolve.\n`);
@@ -202,7 +208,7 @@ function where(f: { file: string; line: number; column: number }, cwd: string): 
 function describeFinding(f: CodemodFinding, cwd: string): string | undefined {
   switch (f.kind) {
     case 'conflict':
-      return `${where(f, cwd)}: conflict: tool '${f.tool}' keeps its needsApproval (${f.message}); left unchanged\n    ${where(f.related, cwd)}: ${f.related.message}`;
+      return `${where(f, cwd)}: conflict: tool '${f.tool}' ${CONFLICT_WORDS[f.cause ?? 'needs-approval']} (${f.message}); left unchanged\n    ${where(f.related, cwd)}: ${f.related.message}`;
     case 'unmapped':
       return `${where(f, cwd)}: unmapped: tool '${f.tool}' is not in the manifest; left unchanged (add it to ctrlrun.tools.yaml)`;
     case 'no-literal-name':
@@ -214,7 +220,7 @@ function describeFinding(f: CodemodFinding, cwd: string): string | undefined {
     case 'parse-error':
       return `${where(f, cwd)}: does not parse: ${f.message.replace(/\.$/, '')}; file skipped`;
     case 'unreadable':
-      return `${where(f, cwd)}: ${f.message.replace(/\.$/, '')}; not rewritten (make it readable and run again)`;
+      return `${where(f, cwd)}: ${f.message.replace(/\.$/, '')}; not rewritten (${f.hint ?? 'make it readable and run again'})`;
     case 'error-function':
       return `${where(f, cwd)}: unsafe-error-function: ${f.tool !== undefined ? `tool '${f.tool}' ` : ''}${f.message}`;
     case 'door-left':
@@ -225,6 +231,12 @@ function describeFinding(f: CodemodFinding, cwd: string): string | undefined {
   }
 }
 
+const CONFLICT_WORDS: Record<NonNullable<Extract<CodemodFinding, { kind: 'conflict' }>['cause']>, string> = {
+  'needs-approval': 'keeps its needsApproval',
+  generate: 'is not protected by the generated module',
+  'app-approvals': 'keeps tool() because the app answers its approvals itself',
+};
+
 const DOOR_WORDS: Record<Extract<CodemodFinding, { kind: 'door-left' }>['door'], string> = {
   hostedMcpTool: 'hosted MCP server',
   shellTool: 'shell tool',
@@ -232,6 +244,11 @@ const DOOR_WORDS: Record<Extract<CodemodFinding, { kind: 'door-left' }>['door'],
   computerTool: 'computer tool',
   asTool: 'agent tool',
   mcpServers: 'MCP server',
+  SandboxAgent: 'SandboxAgent',
+  handoff: 'handoff to',
+
+  getAllMcpTools: 'getAllMcpTools() of MCP server',
+  mcpToFunctionTool: 'mcpToFunctionTool() of MCP server',
 };
 
 function formatSummary(result: CodemodResult, ctx: CliContext, write: boolean, written: string[], colors: ReturnType<typeof pc.createColors>): string {
@@ -285,11 +302,48 @@ function runsWithoutContextLines(result: CodemodResult, cwd: string, colors: Ret
   return lines;
 }
 
+/**
+ * Why the exit code is what it is, in one line a person reads last (the JSON's `outcome` for
+ * scripts): 0 all done; 1 with its reasons, `unparseable` alone saying every mapped tool was rewritten.
+ */
+function exitLine(outcome: Outcome, write: boolean): string {
+  if (outcome.exitReasons.length === 0) return '';
+  const count: Record<ExitReason, number> = {
+    conflicts: outcome.conflicts.length,
+    unmapped: outcome.unmapped.length,
+    'not-rewritable': outcome.notRewritable.length,
+    unparseable: outcome.unparseable.length,
+    'changed-on-disk': 0,
+  };
+  const parts = outcome.exitReasons.map((r) => EXIT_WORDS[r](count[r]));
+  const onlyFiles = outcome.exitReasons.every((r) => r === 'unparseable');
+  return `Exit 1: ${parts.join(', ')}${onlyFiles ? `; every tool the manifest maps ${write ? 'was' : 'would be'} rewritten` : ''}.\n`;
+}
+
+const EXIT_WORDS: Record<ExitReason, (n: number) => string> = {
+  conflicts: (n) => `${n} conflict${n === 1 ? '' : 's'}`,
+  unmapped: (n) => `${n} unmapped tool${n === 1 ? '' : 's'}`,
+  'not-rewritable': (n) => `${n} not rewritable`,
+  unparseable: (n) => `${n} file${n === 1 ? '' : 's'} not parsed or read`,
+  'changed-on-disk': () => 'files changed while it ran (nothing written)',
+};
+
 function jsonReport(result: CodemodResult, cwd: string, write: boolean, written: string[], changedOnDisk: string[], generatedMissing: string | undefined) {
   const rel = (f: string) => displayPath(f, cwd);
+  const outcome = outcomeOf(result, changedOnDisk);
+  const entries = (list: OutcomeEntry[]) => list.map((e) => ({ ...e, file: rel(e.file) }));
   return {
     summary: result.summary,
     exitCode: changedOnDisk.length > 0 ? 1 : result.exitCode,
+    // what a script reads: each list with file:line, and why the exit code is 1 (none: 0)
+    outcome: {
+      exitReasons: outcome.exitReasons,
+      rewritten: entries(outcome.rewritten),
+      conflicts: entries(outcome.conflicts),
+      unmapped: entries(outcome.unmapped),
+      notRewritable: entries(outcome.notRewritable),
+      unparseable: entries(outcome.unparseable),
+    },
     write,
     files: result.changes.map((c) => ({
       file: rel(c.file),

@@ -1,4 +1,4 @@
-import { generatedFiles, renderGeneratedModule } from '../../generate/index.js';
+import { generatedFiles, renderGeneratedModule, type GeneratedModule } from '../../generate/index.js';
 import { readGeneratedModule, writeGeneratedModule } from '../../generate/write.js';
 import { loadProject } from '../../manifest/load.js';
 import type { CliContext, CommandSpec } from '../context.js';
@@ -14,7 +14,7 @@ interface GenerateArgs {
 
 export const generateCommand: CommandSpec<GenerateArgs> = {
   command: 'generate',
-  describe: 'Write the generated module of protected tools; --check exits 1 when it is stale',
+  describe: 'Write the generated module of protected tools (exit 1: written, some mapped tools left unprotected); --check exits 1 when it is stale',
   builder: (y) =>
     withProjectOptions(y).option('check', {
       type: 'boolean',
@@ -59,6 +59,20 @@ function generateOne(args: GenerateArgs, ctx: CliContext): number {
       writeGeneratedModule(file.path, file.text, project.manifest.root);
       ctx.stdout(`wrote ${displayPath(file.path, ctx.cwd)}\n`);
     }
-    return 0;
+    if (generated.leftOut.size === 0) return 0;
+    // written for every other tool; these stay open (the codemod leaves them, check reports them): exit 1
+    ctx.stderr(leftOutSummary(generated.leftOut, ctx));
+    return 1;
   }
+}
+
+/** The mapped tools the module does not protect, one line each with the first reason (its diagnostic is above). */
+function leftOutSummary(leftOut: GeneratedModule['leftOut'], ctx: CliContext): string {
+  const n = leftOut.size;
+  const lines = [
+    `${n} mapped tool${n === 1 ? ' is' : 's are'} left unprotected (the module protects the others); fix what is reported above and run generate again:`,
+  ];
+  for (const [tool, { action, error }] of leftOut)
+    lines.push(`  ${tool} (${action}): ${displayPath(error.file, ctx.cwd)}:${error.line}:${error.column}: ${error.code}`);
+  return `${lines.join('\n')}\n`;
 }

@@ -1,9 +1,10 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { parseDocument } from 'yaml';
 import { UserError } from '../../diagnostics.js';
 import { describeWriteFailure, WriteSetError, writeAll } from '../../fs/write-all.js';
 import { groupByPackage, sourceFolder } from '../../init/layout.js';
+import { doorNotes, findSandboxAndHandoffs } from '../../init/doors.js';
 import { mergeManifest, mergePolicy, readExisting } from '../../init/merge.js';
 import { ensureStoreDriver } from '../../init/store-driver.js';
 import { tscBuild, type TscBuild } from '../../scan/tsc-build.js';
@@ -22,6 +23,7 @@ import {
   renderManifest,
   renderPolicy,
   yamlString,
+  type FoundDoors,
   type FoundServer,
   type FoundTool,
   type InitPlan,
@@ -41,10 +43,13 @@ import { outputKind, packageType, typingsPath, type OutputKind } from '../../gen
 import { schemasInScans } from '../../generate/project-schemas.js';
 import type { ActionSchemas } from '../../generate/tool-schemas.js';
 import type { Manifest } from '../../manifest/types.js';
+import { mcpNotes, mcpToolsOfRepo } from '../../init/mcp-notes.js';
+import { readRegularText } from '../../safe-read.js';
 
 interface InitArgs {
   force?: boolean;
   identity?: string;
+  discoverMcp?: boolean;
 }
 
 const POLICY = MANIFEST_DEFAULTS.policy;
@@ -87,7 +92,7 @@ function usesTypeScript(root: string, toolFiles: string[]): boolean {
   if (toolFiles.some((f) => /\.(?:ts|tsx|mts|cts)$/.test(f))) return true;
   if (existsSync(path.join(root, 'tsconfig.json'))) return true;
   try {
-    const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as Record<string, unknown>;
+    const pkg = JSON.parse(readRegularText(path.join(root, 'package.json'))) as Record<string, unknown>;
     return ['dependencies', 'devDependencies', 'peerDependencies'].some((field) => {
       const deps = pkg[field];
       return typeof deps === 'object' && deps !== null && Object.hasOwn(deps, 'typescript');
@@ -119,7 +124,7 @@ export function markGenerated(
   };
 }
 
-const readIfThere = (file: string): string | undefined => (existsSync(file) ? readFileSync(file, 'utf8') : undefined);
+const readIfThere = (file: string): string | undefined => (existsSync(file) ? readRegularText(file) : undefined);
 
 /**
  * What init writes, planned before anything is: the files (absolute path → text) and the lines it
@@ -159,6 +164,12 @@ export const initCommand: CommandSpec<InitArgs> = {
         default: false,
         describe: 'Merge into files that already exist: their actions and mappings are kept, new tools are added',
       })
+      .option('discover-mcp', {
+        type: 'boolean',
+        default: false,
+        describe:
+          "Ask each MCP server the code configures for its tools by starting it (a stdio server's literal command, or an HTTP server on this machine), each for at most 15 s; without it, init maps only the tools of servers defined in this repository",
+      })
       .option('identity', {
         type: 'string',
         describe:
@@ -169,6 +180,7 @@ export const initCommand: CommandSpec<InitArgs> = {
     ['ctrlrun-gen init --force', 'Add the tools found since, keeping every action and mapping already there'],
     ['ctrlrun-gen init --cwd packages/agent', 'One package of a workspace'],
     ['ctrlrun-gen init --identity env:CTRLRUN_PRINCIPAL', 'A script or job: the principal comes from an environment variable'],
+    ['ctrlrun-gen init --discover-mcp', "Map the tools of the MCP servers the code starts, as they list them (runs each server's command)"],
   ],
   run: async (args, ctx) => {
     const chosen = args.identity !== undefined ? parseIdentityOption(args.identity) : undefined;
@@ -179,18 +191,23 @@ export const initCommand: CommandSpec<InitArgs> = {
     const proposed = proposeIdentity(scan.files);
     const identity = chosen ?? proposed.proposal;
     const inTests = testOnlyTools(scan, mapped);
-    const servers = findServers(scan);
+    const doors = findSandboxAndHandoffs(scan);
+    const found0 = findServers(scan);
+    const mcp = await mcpToolsOfRepo(found0.mcp, ctx.cwd, args.discoverMcp === true);
+    const servers: FoundDoors = { ...found0, mcpTools: mcp.found, sandbox: doors.sandbox, handoffs: doors.handoffs, sandboxUnlisted: doors.unlisted };
     // the runs named for passing no context the identity reads: those that reach a door init maps
     // (or doors it cannot see), as check names them once the control is written (issue 40, item 3)
-    const doors: MappedDoors = {
+    const reachable: MappedDoors = {
       functions: mapped,
       hostedLabels: new Set(servers.hosted.map((s) => s.name)),
-      mcpServers: new Set(),
+      mcpServers: new Set(mcp.found.map((f) => f.server)),
       sites: found.unnamed.filter((u) => u.what === undefined).map((u) => ({ file: u.file, ...(u.container !== undefined ? { in: u.container } : {}) })),
     };
-    const without = runsWithoutContext(scan.files, identity, doors);
+    const without = runsWithoutContext(scan.files, identity, reachable);
     const abs = (rel: string) => path.resolve(ctx.cwd, rel);
-    const serverFiles = [...servers.hosted, ...servers.mcp].flatMap((s) => s.places.map((p) => abs(p.file)));
+    const serverFiles = [...servers.hosted, ...servers.mcp, ...doors.sandbox, ...doors.handoffs, ...doors.unlisted.map((u) => ({ places: [u] }))].flatMap((s) =>
+      s.places.map((p) => abs(p.file)),
+    );
     const toolFiles = [...new Set([...found.tools.flatMap((t) => t.places.map((p) => abs(p.file))), ...found.unnamed.map((u) => abs(u.file)), ...serverFiles])];
     // no tool found: the files go where the SDK is used (the Vite client of a root of sibling
     // packages), in the language and for the runtime of that code; else the working directory
@@ -224,9 +241,14 @@ export const initCommand: CommandSpec<InitArgs> = {
     const tools = plans.reduce((n, p) => n + p.plan.tools.length, 0);
     const kept = plans.reduce((n, p) => n + p.plan.kept.length, 0);
     const declared = plans.reduce((n, p) => n + p.plan.tools.reduce((m, t) => m + t.places.length, 0), 0);
+    const sandboxTools = plans.reduce((n, p) => n + (p.plan.sandbox ?? []).length, 0);
+    const handoffs = plans.reduce((n, p) => n + (p.plan.handoffs ?? []).length, 0);
+    const allowed = plans.reduce((n, p) => n + [...(p.plan.sandbox ?? []), ...(p.plan.handoffs ?? [])].filter((d) => d.decision === 'allow').length, 0);
+    const otherDoors =
+      sandboxTools + handoffs > 0 ? `, ${sandboxTools} sandbox tool${sandboxTools === 1 ? '' : 's'} and ${handoffs} handoff${handoffs === 1 ? '' : 's'}` : '';
     ctx.stdout(
-      `\nFound ${tools} new tool name${tools === 1 ? '' : 's'} in ${declared} call${declared === 1 ? '' : 's'}` +
-        ` (${scan.filesConsidered} files looked at)${kept > 0 ? `; ${kept} already mapped, kept` : ''}; every new action starts at decision: approve.\n`,
+      `\nFound ${tools} new tool name${tools === 1 ? '' : 's'} in ${declared} call${declared === 1 ? '' : 's'}${otherDoors}` +
+        ` (${scan.filesConsidered} files looked at)${kept > 0 ? `; ${kept} already mapped, kept` : ''}; every new action starts at decision: approve${allowed > 0 ? `, except ${allowed} at allow (the notes below say which)` : ''}.\n`,
     );
     if (plans.length > 1) ctx.stdout(`The tools are in ${plans.length} packages; each has its own policy, manifest and control.\n`);
     for (const line of identityNotes(identity, chosen !== undefined, proposed, controlsWritten > 0, without)) ctx.stdout(`${line}\n`);
@@ -263,14 +285,16 @@ export const initCommand: CommandSpec<InitArgs> = {
       for (const server of plan.hosted ?? []) {
         ctx.stdout(`note: hosted MCP server ${JSON.stringify(server.name)} is action ${server.action} (decision: approve); protect it with protectHostedMcp\n`);
       }
+      for (const line of doorNotes(plan, manifest)) ctx.stdout(line);
       for (const server of plan.mcpServers ?? []) {
         const at = server.places[0]!;
         ctx.stdout(
           `note: ${displayPath(path.join(dir, at.file), ctx.cwd)}:${at.line}: MCP server ${JSON.stringify(server.name)} lists its tools only at run time: map each as ` +
-            `\`- mcp: { server: ${yamlString(server.name)}, tool: <tool> }\` in ${manifest} (an example is there, commented); a tool no entry maps is denied\n`,
+            `\`- mcp: { server: ${yamlString(server.name)}, tool: <tool> }\` in ${manifest} (an example is there, commented; \`init --force --discover-mcp\` asks the server); a tool no entry maps is denied\n`,
         );
       }
     }
+    for (const line of mcpNotes(plans, mcp, ctx.cwd)) ctx.stdout(line);
     for (const line of objectToolNotes(scan.files)) ctx.stdout(line);
     const testNote = testOnlyToolsNote(inTests);
     if (testNote) ctx.stdout(testNote);
@@ -386,7 +410,7 @@ function planPackage(
   dir: string,
   files: string[],
   found: ReturnType<typeof findTools>,
-  servers: { hosted: FoundServer[]; mcp: FoundServer[] },
+  servers: FoundDoors,
   cwd: string,
   browserDirs: string[],
   browser: ReadonlyMap<string, string>,
@@ -404,11 +428,11 @@ function planPackage(
     })
     .filter((t) => t.places.length > 0);
   const unnamed = found.unnamed.filter((u) => inPackage.has(path.resolve(cwd, u.file))).map((u) => ({ ...u, file: rel(u.file) }));
-  const local = (list: FoundServer[]) =>
+  const local = <T extends FoundServer>(list: T[]): T[] =>
     list
       .map((s) => ({ ...s, places: s.places.filter((p) => inPackage.has(path.resolve(cwd, p.file))).map((p) => ({ ...p, file: rel(p.file) })) }))
       .filter((s) => s.places.length > 0);
-  const read = (f: string) => (existsSync(path.join(dir, f)) ? readFileSync(path.join(dir, f), 'utf8') : undefined);
+  const read = (f: string) => (existsSync(path.join(dir, f)) ? readRegularText(path.join(dir, f)) : undefined);
   const policyText = read(POLICY);
   const manifestText = read(MANIFEST);
   const existing = readExisting(policyText, manifestText, {
@@ -449,7 +473,14 @@ function planPackage(
             ? 'edge'
             : undefined,
     ...(realtimeUse(tools) === 'mixed' ? { realtimePlaces: tools.flatMap((t) => t.places.filter((p) => p.realtime === true)) } : {}),
-    plan: planActions({ tools, unnamed }, existing, { hosted: local(servers.hosted), mcp: local(servers.mcp) }),
+    plan: planActions({ tools, unnamed }, existing, {
+      hosted: local(servers.hosted),
+      mcp: local(servers.mcp),
+      sandbox: local(servers.sandbox ?? []),
+      handoffs: local(servers.handoffs ?? []),
+      sandboxUnlisted: (servers.sandboxUnlisted ?? []).filter((u) => inPackage.has(path.resolve(cwd, u.file))).map((u) => ({ ...u, file: rel(u.file) })),
+      ...(servers.mcpTools ? { mcpTools: servers.mcpTools } : {}),
+    }),
     ...(build ? { build } : {}),
     ...paths,
     ...(policyText !== undefined ? { policyText } : {}),

@@ -40,12 +40,14 @@ const add: CommandSpec<FileArgs & { name: string; role?: string[]; runtime: bool
       .option('tenant', {
         type: 'string',
         requiresArg: true,
-        describe: "With --runtime: the tenant whose calls, approvals and effect keys the token may act on (others' stay out of reach)",
+        describe:
+          "The tenant whose calls, approvals and effect keys the token may act on (others' stay out of reach); an operator with a tenant answers, resolves and prunes that tenant's only",
       }),
   examples: [
     ['ctrlrun-gen operators add bob@example.com --role payments-approver', 'Bob may approve refunds the policy gives to payments-approver'],
     ['ctrlrun-gen operators add web-agent --runtime', "A token for a browser agent's httpStore"],
     ['ctrlrun-gen operators add acme-agent --runtime --tenant acme', "A token that sees only tenant acme's calls and effect keys"],
+    ['ctrlrun-gen operators add ann@acme.example --tenant acme --role payments-approver', "Ann answers (and prunes) tenant acme's calls only"],
   ],
   run: async (args, ctx) => {
     const kind: TokenKind = args.runtime ? 'runtime' : 'operator';

@@ -4,6 +4,8 @@ import type { DecisionEntry, DecisionQuery, Store } from '../../runtime/types.js
 import type { CommandSpec } from '../context.js';
 import { withStore } from '../store-url.js';
 import { answersOf, answerText } from '../../policy-test/answers.js';
+import { callLine, type RecordedCall } from '../../policy-test/calls-file.js';
+import { storeCallPages } from '../../policy-test/store-calls.js';
 import { briefHashes } from '../../policy-test/replay-report.js';
 import { formatTable, isoTime } from '../table.js';
 import { safePrinter, terminalJson } from '../../terminal-text.js';
@@ -14,6 +16,7 @@ interface LogArgs {
   action?: string;
   since?: string;
   json: boolean;
+  calls: boolean;
   verify: boolean;
 }
 
@@ -22,6 +25,9 @@ const BREAK_TEXT: Record<DecisionBreak, string> = {
   link_broken: "its prev_hash is not the previous entry's hash",
   missing: 'it is missing (an entry was cut from the middle)',
   receipt_mismatch: 'the receipt it names (receipt_seq) does not have its hash, or records another call or decision',
+  deleted: 'the oldest entries up to it are gone, and no prune record names them (deleted, not pruned)',
+  pruned_unrecorded: "it is a pruned entry's tombstone that no prune record of its tenant names",
+  truncated: "the newest entries are gone: the store's head row names a newer one",
 };
 
 async function entriesOf(store: Store, query: DecisionQuery): Promise<DecisionEntry[]> {
@@ -43,7 +49,12 @@ export const receiptsLog: CommandSpec<LogArgs> = {
       .option('last', { type: 'number', requiresArg: true, describe: 'Only the last N' })
       .option('action', { type: 'string', requiresArg: true, describe: 'Only calls to this action' })
       .option('since', { type: 'string', requiresArg: true, describe: 'Only calls decided at or after this ISO 8601 time' })
-      .option('json', { type: 'boolean', default: false, describe: 'Print JSON (one array; the format replay --store reads)' })
+      .option('json', { type: 'boolean', default: false, describe: 'Print JSON (one array of the entries as the store keeps them)' })
+      .option('calls', {
+        type: 'boolean',
+        default: false,
+        describe: 'Print each call (its first entry) as a JSON line in the format `replay --calls` reads: an export for CI (ctrlrun.calls.jsonl)',
+      })
       .option('verify', {
         type: 'boolean',
         default: false,
@@ -52,20 +63,34 @@ export const receiptsLog: CommandSpec<LogArgs> = {
   examples: [
     ['ctrlrun-gen receipts log --last 20', 'The latest decided calls with their arguments'],
     ['ctrlrun-gen receipts log --verify', 'Exit 0 when the log is intact and bound to the receipts, 1 at the first break'],
+    ['ctrlrun-gen receipts log --calls --since 2026-11-01T00:00:00Z > ctrlrun.calls.jsonl', 'Export the calls the CI template replays against a policy change'],
   ],
   run: async (args, ctx) => {
     if (args.last !== undefined && (!Number.isInteger(args.last) || args.last < 1))
       throw new UserError(`--last: expected a positive integer, got ${args.last}`);
     const since = args.since === undefined ? undefined : Date.parse(args.since);
     if (since !== undefined && Number.isNaN(since)) throw new UserError(`--since is not an ISO 8601 time: ${args.since}\nhint: --since 2026-11-01T00:00:00Z`);
+    if (args.calls && (args.json || args.verify))
+      throw new UserError('--calls prints the calls as JSON lines: not with --json or --verify\nhint: drop one of them');
     return withStore(args, ctx, async (store, label) => {
       if (typeof store.listDecisions !== 'function') throw new UserError(`${label}: this store keeps no decision log.`);
+      if (args.calls) {
+        // each call once (its first entry, as replay --store reads it), in the format replay --calls reads
+        const filter = { ...(since !== undefined ? { since } : {}), ...(args.action !== undefined ? { action: args.action } : {}) };
+        const calls: RecordedCall[] = [];
+        for await (const page of storeCallPages(store, filter)!) calls.push(...page);
+        for (const call of args.last === undefined ? calls : calls.slice(-args.last)) ctx.stdout(`${callLine(call)}\n`);
+        return 0;
+      }
       if (args.verify) {
         const result = await verifyDecisions(store);
         if (args.json) ctx.stdout(`${JSON.stringify(result)}\n`);
-        else if (result.ok)
-          ctx.stdout(`${result.count} decision log entr${result.count === 1 ? 'y' : 'ies'}, chain intact and bound to the receipts. ${label}\n`);
-        else ctx.stdout(`Decision log broken at seq ${result.seq}: ${result.break} (${BREAK_TEXT[result.break]}). ${label}\n`);
+        else if (result.ok) {
+          const pruned = result.pruned
+            ? `; ${result.pruned.entries} pruned by ${result.pruned.records} operator prune record${result.pruned.records === 1 ? '' : 's'}`
+            : '';
+          ctx.stdout(`${result.count} decision log entr${result.count === 1 ? 'y' : 'ies'}, chain intact and bound to the receipts${pruned}. ${label}\n`);
+        } else ctx.stdout(`Decision log broken at seq ${result.seq}: ${result.break} (${BREAK_TEXT[result.break]}). ${label}\n`);
         return result.ok ? 0 : 1;
       }
       const all = await entriesOf(store, { ...(since !== undefined ? { since } : {}), ...(args.action !== undefined ? { action: args.action } : {}) });

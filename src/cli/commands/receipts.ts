@@ -9,6 +9,7 @@ import type { Store } from '../../runtime/types.js';
 import type { CommandSpec } from '../context.js';
 import { storeOption, withStore } from '../store-url.js';
 import { receiptsLog } from './receipts-log.js';
+import { receiptsPrune } from './receipts-prune.js';
 import { formatTable, isoTime } from '../table.js';
 import { safePrinter, terminalJson } from '../../terminal-text.js';
 
@@ -65,6 +66,10 @@ const list: CommandSpec<StoreArgs & { last?: number; json: boolean }> = {
 
 interface Verified {
   count: number;
+  /** The newest receipt's seq (the count, unless the oldest were pruned). */
+  last: number;
+  /** The oldest receipts pruned, as a prune record in the chain says (0: none). */
+  prunedThrough: number;
   head: string;
   signed: { seq: number; hash: string } | null;
   signers: SignerCount[];
@@ -73,15 +78,26 @@ interface Verified {
 
 async function verify(store: Store, options: VerifyOptions): Promise<Verified> {
   const result = await verifyReceipts(store, options);
-  if (!result.ok) return { count: 0, head: GENESIS_HASH, signed: null, signers: [], broken: { seq: result.seq, kind: result.break } };
-  const last = result.count === 0 ? [] : await store.listReceipts({ afterSeq: result.count - 1 });
-  return { count: result.count, head: last[0]?.hash ?? GENESIS_HASH, signed: result.signed ?? null, signers: result.signers ?? [], broken: null };
+  if (!result.ok)
+    return { count: 0, last: 0, prunedThrough: 0, head: GENESIS_HASH, signed: null, signers: [], broken: { seq: result.seq, kind: result.break } };
+  const prunedThrough = result.prunedThrough ?? 0;
+  const lastSeq = prunedThrough + result.count;
+  const last = result.count === 0 ? [] : await store.listReceipts({ afterSeq: lastSeq - 1 });
+  return {
+    count: result.count,
+    last: lastSeq,
+    prunedThrough,
+    head: last[0]?.hash ?? GENESIS_HASH,
+    signed: result.signed ?? null,
+    signers: result.signers ?? [],
+    broken: null,
+  };
 }
 
 const KIND_TEXT: Record<ReceiptBreak, string> = {
   content_altered: 'its content was altered (the hash does not match)',
   link_broken: "its prev_hash is not the previous receipt's hash",
-  missing: 'it is missing',
+  missing: 'it is missing (deleted: no prune record names it)',
   head_mismatch: "the store's head record names a newer or other receipt: the newest receipts were deleted or replaced",
   signature_invalid: 'its signed checkpoint does not verify with this public key, or signs a hash the chain no longer has: the chain was rewritten',
   unsigned: 'no valid signed checkpoint names it: checkpoints were deleted, or it was written without the key',
@@ -161,20 +177,21 @@ const verifyCommand: CommandSpec<StoreArgs & { json: boolean; publicKey?: string
         if (error instanceof CtrlrunError) throw new UserError(`--public-key: ${error.message.replace(/^ctrlrun: /, '')}`);
         throw error;
       }
-      const { count, head, signed, signers, broken } = outcome;
+      const { count, last, prunedThrough, head, signed, signers, broken } = outcome;
       if (!broken && anchorFile) {
-        const next = publicKey ? signed : count > 0 ? { seq: count, hash: head } : null;
+        const next = publicKey ? signed : count > 0 ? { seq: last, hash: head } : null;
         if (next) writeFileSync(anchorFile, `${JSON.stringify(next)}\n`);
       }
       if (args.json)
         ctx.stdout(
-          `${JSON.stringify(broken ? { ok: false, seq: broken.seq, break: broken.kind } : { ok: true, count, head, ...(publicKey ? { signed, signers: signers.map((k) => ({ key_id: k.keyId, receipts: k.receipts })) } : {}) })}\n`,
+          `${JSON.stringify(broken ? { ok: false, seq: broken.seq, break: broken.kind } : { ok: true, count, head, ...(prunedThrough ? { pruned_through: prunedThrough } : {}), ...(publicKey ? { signed, signers: signers.map((k) => ({ key_id: k.keyId, receipts: k.receipts })) } : {}) })}\n`,
         );
       else if (broken) ctx.stdout(`Receipt chain broken at seq ${broken.seq}: ${broken.kind} (${KIND_TEXT[broken.kind]}). ${label}\n`);
       else {
         const by = signers.length > 1 ? `; by key ${signers.map((k) => `${k.keyId}: ${k.receipts}`).join(', ')}` : '';
         const sig = publicKey ? `, every receipt signed (last checkpoint seq ${signed?.seq ?? 0}${by})` : '';
-        ctx.stdout(`${count} receipt${count === 1 ? '' : 's'}, chain intact (head ${head.slice(0, 16)}…)${sig}. ${label}\n`);
+        const pruned = prunedThrough ? `; seq 1-${prunedThrough} pruned, as an operator's prune record in the chain says` : '';
+        ctx.stdout(`${count} receipt${count === 1 ? '' : 's'}, chain intact (head ${head.slice(0, 16)}…)${pruned}${sig}. ${label}\n`);
       }
       return broken ? 1 : 0;
     });
@@ -220,7 +237,7 @@ export const receiptsCommand: CommandSpec<StoreArgs> = {
   command: 'receipts',
   describe: 'List receipts and the decision log; verify the evidence chain; make a signing key',
   builder: (y) => y.option('store', storeOption),
-  subcommands: [list, receiptsLog, verifyCommand, keygen],
+  subcommands: [list, receiptsLog, receiptsPrune, verifyCommand, keygen],
   examples: [
     ['ctrlrun-gen receipts verify', 'Check the chain'],
     ['ctrlrun-gen receipts list --last 10 --json', 'The last ten, as JSON'],

@@ -27,6 +27,7 @@ interface ReplayArgs {
   action?: string;
   format: ReportFormat;
   failOn: FailOn;
+  all: boolean;
 }
 
 /** Recorded call files above this size are refused (a decision log export of a busy week fits). */
@@ -48,6 +49,7 @@ export const replayCommand: CommandSpec<ReplayArgs> = {
       .option('since', { type: 'string', describe: 'Only calls decided at or after this ISO 8601 time' })
       .option('action', { type: 'string', describe: 'Only calls to this action' })
       .option('format', { choices: ['text', 'json', 'markdown'], default: 'text', describe: 'Report format (markdown: for a pull-request comment)' })
+      .option('all', { type: 'boolean', default: false, describe: 'List every changed call, not one example per group' })
       .option('fail-on', {
         choices: ['looser', 'any', 'never'],
         default: 'looser',
@@ -59,6 +61,7 @@ export const replayCommand: CommandSpec<ReplayArgs> = {
     ['ctrlrun-gen replay --policy new.yaml --calls calls.jsonl', 'Calls recorded elsewhere (a trace export), one JSON object a line'],
     ['ctrlrun-gen replay --policy new.yaml --calls calls.jsonl --action stripe.refund --since 2026-11-01T00:00:00Z', 'Only recent refunds'],
     ['ctrlrun-gen replay --policy new.yaml --calls calls.jsonl --format markdown', 'A pull-request comment'],
+    ['ctrlrun-gen replay --policy new.yaml --calls calls.jsonl --all', 'Every call whose decision changes, each on its line'],
   ],
   run: async (args, ctx) => {
     const since = args.since === undefined ? null : Date.parse(args.since);
@@ -76,7 +79,7 @@ export const replayCommand: CommandSpec<ReplayArgs> = {
               : loadPolicyInput({ cwd: project, manifest: args.manifest === undefined ? undefined : path.resolve(ctx.cwd, args.manifest) }).policy,
           )
         : null;
-      return replayCalls(calls, createDecider(candidate), baseline);
+      return replayCalls(calls, createDecider(candidate), baseline, { all: args.all });
     };
     const { result, label } =
       args.calls !== undefined ? fileReplay(args.calls, ctx.cwd, since, args.action, replay) : await storeReplay(args, ctx, since, candidate, project);
@@ -126,7 +129,7 @@ async function storeReplay(
     async (store, label) => {
       // every entry records its decision: the baseline is the log's, so no baseline policy is loaded
       const filter = { ...(since !== null ? { since } : {}), ...(args.action !== undefined ? { action: args.action } : {}) };
-      const result = await replayStoreCalls(store, createDecider(candidate), filter);
+      const result = await replayStoreCalls(store, createDecider(candidate), filter, undefined, { all: args.all });
       if (result === null) throw new UserError(`${label}: this store keeps no decision log.\nhint: export the calls one JSON object a line and pass --calls`);
       await attachAnswers(
         store,

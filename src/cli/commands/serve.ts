@@ -1,9 +1,13 @@
+import { DEFAULT_MAX_GRANT_HOURS } from '../../runtime/approval-grants.js';
 import path from 'node:path';
 import { UserError } from '../../diagnostics.js';
 import { loadProject } from '../../manifest/load.js';
 import { loadPolicyOrThrow } from '../../policy/load.js';
 import type { Policy } from '../../policy/types.js';
 import { DEFAULT_APPROVAL_TTL_MS } from '../../runtime/control.js';
+import { MAX_RETENTION_DAYS, retentionDays } from '../../serve/prune-api.js';
+import { fatigueOf } from '../../insights/period.js';
+import { fatigueOptions } from './stats.js';
 import { checkCorsOrigin, startServe } from '../../serve/server.js';
 import type { CliContext, CommandSpec } from '../context.js';
 import { withProjectOptions } from '../project-options.js';
@@ -27,8 +31,16 @@ export interface ServeArgs {
   'public-url'?: string;
   'cors-origin'?: string[];
   'approval-ttl-ms': number;
+  'max-grant-hours': number;
   'signing-key'?: string;
+  'retention-days': number;
+  'fatigue-answers'?: number;
+  'fatigue-window'?: string;
+  'fatigue-min-time'?: string;
 }
+
+/** serve's default retention of the decision log (the days the application's own pruning kept before it became an operator's act). */
+export const DEFAULT_RETENTION_DAYS = 30;
 
 export const serveCommand: CommandSpec<ServeArgs> = {
   command: 'serve',
@@ -59,6 +71,17 @@ export const serveCommand: CommandSpec<ServeArgs> = {
         default: DEFAULT_APPROVAL_TTL_MS,
         describe: "The control's approvalTtlMs (to show when an approval runs out)",
       })
+      .options(fatigueOptions)
+      .option('max-grant-hours', {
+        type: 'number',
+        default: DEFAULT_MAX_GRANT_HOURS,
+        describe: 'The longest approval grant an operator may give while answering ("the same for N hours"; 0: no grants)',
+      })
+      .option('retention-days', {
+        type: 'number',
+        default: DEFAULT_RETENTION_DAYS,
+        describe: "Prune the decision log's entries older than this many days, on serve's clock, at start and hourly (recorded; 0: never)",
+      })
       .option('signing-key', {
         ...signingKeyOption,
         describe: `serve's own Ed25519 secret key file (\`receipts keygen\`): signs every receipt serve writes (answers, refusals, resolutions); default $CTRLRUN_RECEIPT_KEY, else they stay unsigned (\`foreign\` to verify --public-key)`,
@@ -70,6 +93,12 @@ export const serveCommand: CommandSpec<ServeArgs> = {
     ['ctrlrun-gen serve --cors-origin http://localhost:3000', "Let a browser agent's page (httpStore) on that origin use the API"],
     ['ctrlrun-gen serve --notify-webhook https://hooks.example.com/T000/B000', 'Post each new request to a chat channel'],
     ['ctrlrun-gen serve --signing-key ~/.config/ctrlrun/serve.key', "Sign the answers' receipts (verify with the app's and this key's .pub)"],
+    ['ctrlrun-gen serve --max-grant-hours 2', 'Let approvers grant the same for at most 2 hours'],
+    ['ctrlrun-gen serve --retention-days 7', "Keep the decision log's entries a week (pruned on serve's clock, each prune recorded)"],
+    [
+      'ctrlrun-gen serve --store postgres://ops@db/app --public-url https://approvals.example.com',
+      'One of several replicas behind a TLS proxy (they share the sessions)',
+    ],
   ],
   run: async (args, ctx) => {
     if (Boolean(args['tls-cert']) !== Boolean(args['tls-key'])) throw new UserError('--tls-cert and --tls-key go together.\nhint: give both PEM files');
@@ -77,6 +106,16 @@ export const serveCommand: CommandSpec<ServeArgs> = {
     if (args['notify-webhook'] !== undefined && !/^https?:\/\//.test(args['notify-webhook']))
       throw new UserError(`--notify-webhook ${args['notify-webhook']}: not an http(s) URL.`);
     for (const origin of args['cors-origin'] ?? []) checkCorsOrigin(origin);
+    const retention = args['retention-days'];
+    if (!(retention === 0 || (retentionDays(retention) !== undefined && retention >= 1)))
+      throw new UserError(`--retention-days ${retention}: a number of days from 1 to ${MAX_RETENTION_DAYS}, or 0 (serve never prunes).`);
+    if (args['public-url'] !== undefined && !/^https?:\/\/[^/]/.test(args['public-url']))
+      throw new UserError(`--public-url ${args['public-url']}: not an http(s) URL.\nhint: the address people open, e.g. https://approvals.example.com`);
+    const fatigue = fatigueOf({ fatigueAnswers: args['fatigue-answers'], fatigueWindow: args['fatigue-window'], fatigueMinTime: args['fatigue-min-time'] });
+    if (!fatigue.ok) throw new UserError(`--${fatigue.message}`);
+    const maxGrantHours = args['max-grant-hours'];
+    if (!Number.isFinite(maxGrantHours) || maxGrantHours < 0)
+      throw new UserError(`--max-grant-hours ${maxGrantHours}: a number of hours, 0 or more (0: no grants).`);
     const policy = loadServePolicy(args, ctx);
     const signer = operatorSigner(args['signing-key'], ctx);
     return withStore(
@@ -99,6 +138,10 @@ export const serveCommand: CommandSpec<ServeArgs> = {
           ...(args['public-url'] ? { publicUrl: args['public-url'] } : {}),
           corsOrigins: args['cors-origin'] ?? [],
           approvalTtlMs: args['approval-ttl-ms'],
+          maxGrantHours,
+          ...(retention > 0 ? { retentionDays: retention } : {}),
+          // given any --fatigue-* flag, each finding is also recorded as a receipt when the answer is given
+          fatigue: { rules: fatigue.value.rules, record: fatigue.value.given },
           ...(signer ? { signer } : {}),
           log: (line) => ctx.stderr(`${line}\n`),
         });
@@ -120,6 +163,11 @@ export const serveCommand: CommandSpec<ServeArgs> = {
             ? `Receipts serve writes are signed (key id ${signer.keyId}).\n`
             : 'Receipts serve writes are not signed (no --signing-key or $CTRLRUN_RECEIPT_KEY): `receipts verify --public-key` reports them foreign.\n',
         );
+        ctx.stdout(
+          retention > 0
+            ? `Decision log entries older than ${retention} days are pruned on serve's clock (each prune recorded; --retention-days 0: never).\n`
+            : 'serve never prunes the decision log (--retention-days 0): prune with `ctrlrun-gen receipts prune`.\n',
+        );
         await stopped;
         await running.close();
         return 0;
@@ -129,7 +177,8 @@ export const serveCommand: CommandSpec<ServeArgs> = {
   },
 };
 
-function loadServePolicy(args: ServeArgs, ctx: CliContext): Policy {
+/** The project's policy (`--manifest`/`--policy`), which serve and the MCP console need: roles and explanations come from it. */
+export function loadServePolicy(args: { manifest?: string | undefined; policy?: string | undefined }, ctx: CliContext, who = 'serve'): Policy {
   if (args.policy !== undefined && args.manifest === undefined) return loadPolicyOrThrow(path.resolve(ctx.cwd, args.policy)).policy;
   try {
     return loadProject({
@@ -140,7 +189,7 @@ function loadServePolicy(args: ServeArgs, ctx: CliContext): Policy {
   } catch (error) {
     if (error instanceof UserError)
       throw new UserError(
-        `${error.message}\nhint: serve needs the policy (roles and explain come from it); run it in the project, or pass --policy`,
+        `${error.message}\nhint: ${who} needs the policy (roles and explain come from it); run it in the project, or pass --policy`,
         error.diagnostics,
       );
     throw error;

@@ -6,6 +6,8 @@ import { TEST_FILE } from '../../policy-test/cases.js';
 import { createDecider } from '../../policy-test/decider.js';
 import { loadTestSuite } from '../../policy-test/load-suite.js';
 import { runTests, type TestRun } from '../../policy-test/run-tests.js';
+import { toolGate } from '../../policy-test/tool-gate.js';
+import { readActionSchemas } from '../../generate/project-schemas.js';
 import { formatTestRuns, type TestFormat } from '../../policy-test/test-report.js';
 import type { CommandSpec } from '../context.js';
 import { displayPath } from '../../format-diagnostics.js';
@@ -75,9 +77,20 @@ function testRun(args: Pick<TestArgs, 'file' | 'policy' | 'manifest'>, cwd: stri
   const input = explicit === undefined || args.policy !== undefined ? loadPolicyInput({ cwd, policy: args.policy, manifest: args.manifest }) : undefined;
   const file = explicit ?? path.join(path.dirname(input!.policy.file), TEST_FILE);
   const { suite } = loadTestSuite(file);
+  const project = input ?? projectOf(cwd, args.manifest);
   const policy =
-    args.policy === undefined && suite.policy !== undefined
-      ? loadPolicyOrThrow(suite.policy).policy
-      : (input ?? loadPolicyInput({ cwd, manifest: args.manifest })).policy;
-  return runTests(suite, createDecider(policy));
+    args.policy === undefined && suite.policy !== undefined ? loadPolicyOrThrow(suite.policy).policy : (project ?? loadPolicyInput({ cwd })).policy;
+  // the tools' own check of the arguments, as the runtime makes it before any rule
+  const manifest = project?.project?.manifest;
+  return runTests(suite, createDecider(policy), { gate: manifest ? toolGate(readActionSchemas(manifest)) : undefined });
+}
+
+/** The project the tests run in (its tools' schemas), when there is one that loads. */
+function projectOf(cwd: string, manifest: string | undefined): ReturnType<typeof loadPolicyInput> | undefined {
+  try {
+    return loadPolicyInput({ cwd, manifest });
+  } catch (error) {
+    if (manifest !== undefined) throw error;
+    return undefined;
+  }
 }

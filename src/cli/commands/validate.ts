@@ -7,7 +7,7 @@ import { policyHazards } from '../../policy/hazards.js';
 import { policyFindingDiagnostics } from '../../policy-test/analysis.js';
 import type { Policy, SourceLocation } from '../../policy/types.js';
 import type { CliContext, CommandSpec } from '../context.js';
-import { UserError } from '../../diagnostics.js';
+import { type Diagnostic, UserError } from '../../diagnostics.js';
 import { formatUserError } from '../format-error.js';
 import { policyPackages } from '../policy-packages.js';
 import { displayPath, formatDiagnostics } from '../../format-diagnostics.js';
@@ -50,7 +50,7 @@ function validateOne(args: ValidateArgs, ctx: CliContext): number {
   if (manifestFile === undefined && args.policy !== undefined) {
     // No manifest anywhere: check the policy alone, and say so.
     const { policy, warnings } = loadPolicyOrThrow(path.resolve(ctx.cwd, args.policy));
-    printWarnings([...warnings, ...policyHazards(policy), ...policyFindingDiagnostics(policy)], ctx);
+    printWarnings(once([...warnings, ...policyHazards(policy)], policyFindingDiagnostics(policy)), ctx);
     ctx.stdout(`ok: ${policySummary(policy, ctx.cwd)}; no ${MANIFEST_FILE} found, so only the policy was checked\n`);
     return 0;
   }
@@ -60,12 +60,21 @@ function validateOne(args: ValidateArgs, ctx: CliContext): number {
   const schemas = readActionSchemas(project.manifest);
   const hazards = policyHazards(project.policy, { pinned: (action, arg) => pinned(schemas, action, arg) });
   const where = (loc: SourceLocation) => `${displayPath(loc.file, ctx.cwd)}:${loc.line}:${loc.column}`;
-  printWarnings([...(project.warnings ?? []), ...hazards, ...policyFindingDiagnostics(project.policy, { schemas, where })], ctx);
+  printWarnings(once([...(project.warnings ?? []), ...hazards], policyFindingDiagnostics(project.policy, { schemas, where })), ctx);
   const n = project.manifest.tools.length;
   ctx.stdout(
     `ok: ${policySummary(project.policy, ctx.cwd)}; ${displayPath(project.manifest.file, ctx.cwd)} maps ${n} tool${n === 1 ? '' : 's'}${schemaSummary(schemas)}\n`,
   );
   return 0;
+}
+
+/**
+ * The loader's warnings and the analysis's findings, each dead rule once: the analysis reports every
+ * rule no call reaches (with a witness), so the loader's `unreachable-rule` for the same rule goes.
+ */
+function once(warnings: Diagnostic[], findings: Diagnostic[]): Diagnostic[] {
+  const dead = new Set(findings.map((f) => f.path));
+  return [...warnings.filter((w) => !(w.code === 'unreachable-rule' && dead.has(w.path))), ...findings];
 }
 
 /** Whether the schema makes the argument present, typed and never null in every call the rules see. */

@@ -1,18 +1,22 @@
 import type { RunContext } from '@openai/agents';
 import type { ControlInternals } from '../internals.js';
-import type { CompiledPolicy } from '../types.js';
-import { argumentsStage } from './arguments.js';
+import { pausedDoor } from '../edits.js';
+import type { CompiledPolicy, PausedDoor, PausedDoorKind } from '../types.js';
+import type { ArgumentsCheck } from '../arguments.js';
+import { argumentsStage, callArguments } from './arguments.js';
 import { authorize } from './authorize.js';
 import { stillRunningHolds } from './body.js';
 import { checkCall, guardrailOf, needsApproval } from './gate.js';
 import { refusal } from './messages.js';
 import type { PausingCall } from './pause.js';
+import { decidedByParts, type PartsOf } from './parts.js';
 import { principalStage } from './principal.js';
+import { toolOf } from './decision-entry.js';
 import { receiptWriter } from './receipt.js';
 import { executeCall, finish, observe, runBody } from './run-call.js';
 import type { CoreScope } from './scope.js';
 import type { BodyOutcome } from './settlement.js';
-import type { ArgsSchema, Authorized, CallDetails, CallFacts, UpstreamCheck, UserErrorFunction } from './types.js';
+import type { ArgsSchema, Authorized, Body, CallDetails, CallFacts, UpstreamCheck, UserErrorFunction } from './types.js';
 
 export interface ActionCoreOptions {
   parameters?: ArgsSchema | undefined;
@@ -25,11 +29,25 @@ export interface ActionCoreOptions {
    * after the policy and authority let the call through: a problem refuses it with its reason.
    */
   upstream?: UpstreamCheck | undefined;
+  /**
+   * The door's kind, filed with a paused call, and whether it runs an approver's edit: `edits` when
+   * the door calls its body with the input the core hands it (`execute`'s `body(input, text)`);
+   * `schema` the tool's parameters as the model sees them (read on the first pause).
+   */
+  door?: { kind: PausedDoorKind; edits?: boolean; schema?: () => unknown };
+  /**
+   * The door's body answers the model with its output (a function tool, an agent tool): a call a
+   * soft halt refuses at the body's authorization answers with the refusal's text (the run goes on).
+   * False for a door whose body answers otherwise (a handoff returns an agent): the refusal is thrown.
+   */
+  textOutput?: boolean;
+  /** A door whose one call does several things (a shell call's commands, a patch's operations): the rules decide each part (core/parts.ts). */
+  parts?: PartsOf | undefined;
 }
 
 /** The stages' shared scope for one action of one control (see CoreScope). */
 export function coreScope(internals: ControlInternals, policy: CompiledPolicy, action: string, options: ActionCoreOptions): CoreScope {
-  const compiled = policy.actions[action];
+  const compiled = decidedByParts(policy.actions[action], options.parts);
   const environment = internals.environment ?? policy.environment ?? 'production';
   return {
     internals,
@@ -43,8 +61,20 @@ export function coreScope(internals: ControlInternals, policy: CompiledPolicy, a
     holds: stillRunningHolds(),
     upstream: options.upstream,
     refusalsAsErrors: options.refusalsAsErrors === true,
+    textOutput: options.textOutput !== false,
     hasUserErrorFunction: Boolean(options.userErrorFunction),
     receipt: receiptWriter(internals, policy, action, environment),
+    edits: options.door?.edits === true,
+    door: doorOf(options.door),
+  };
+}
+
+/** The door to file with each paused call, made once (the schema checked for the edit form only where edits run). */
+function doorOf(door: ActionCoreOptions['door']): () => PausedDoor {
+  let made: PausedDoor | undefined;
+  return () => {
+    made ??= door === undefined ? { kind: 'function' } : pausedDoor(door.kind, door.edits === true ? door.schema?.() : undefined);
+    return made;
   };
 }
 
@@ -62,20 +92,37 @@ export function createActionCore(internals: ControlInternals, policy: CompiledPo
     compiled: scope.compiled,
     enforce: scope.enforce,
     policyArgs: scope.args.policyArgs,
+    /** The call's arguments from its text, as the body gets them (`callArguments`). */
+    callArguments: (raw: string, lossless: ArgumentsCheck) => callArguments(lossless, scope.args.policyArgs(raw, lossless)),
     /** `call`: the SDK's call id and the tool's name; given, a call the policy pauses is filed in the store. */
     needsApproval: (runContext: RunContext<unknown>, input: unknown, call?: PausingCall) => needsApproval(scope, runContext, input, call),
     guardrail: guardrailOf(scope),
     checkCall: async (data: { context: RunContext<unknown>; toolCall: { callId: string; arguments: string } }) => checkCall(scope, data),
     authorize: (input: unknown, runContext: RunContext<unknown>, callId: string | null, toolCall: { arguments?: string } | undefined) =>
       authorize(scope, input, runContext, callId, toolCall),
-    runBody: (auth: Authorized, body: () => unknown) => runBody(scope, auth, body),
+    runBody: (auth: Authorized, body: Body) => runBody(scope, auth, body),
     finish: (auth: Authorized, outcome: BodyOutcome) => finish(scope, auth, outcome),
     observe: (facts: CallFacts, _input: unknown, body: () => unknown) => observe(scope, facts, body),
-    execute: (input: unknown, runContext: RunContext<unknown>, details: CallDetails | undefined, body: () => unknown) =>
-      executeCall(scope, input, runContext, details, body),
+    execute: (input: unknown, runContext: RunContext<unknown>, details: CallDetails | undefined, body: Body) =>
+      internals.telemetry === undefined ? executeCall(scope, input, runContext, details, body) : observedCall(scope, input, runContext, details, body),
     receipt: scope.receipt,
+    /** The door a paused call of this action is filed with (its kind; the tool's schema where edits run). */
+    door: scope.door,
     refuse: (why: string) => refusal(action, why),
   };
 }
 
 export type ActionCore = ReturnType<typeof createActionCore>;
+
+/**
+ * `executeCall` seen by OpenTelemetry: inside the call's `execute_tool` span (its receipts are that
+ * span's events; the body's own spans nest under it). Only with telemetry; once the API has loaded.
+ */
+async function observedCall(scope: CoreScope, input: unknown, runContext: RunContext<unknown>, details: CallDetails | undefined, body: Body) {
+  const telemetry = scope.internals.telemetry;
+  if (telemetry?.loading) await telemetry.loading;
+  const otel = telemetry?.otel();
+  const run = () => executeCall(scope, input, runContext, details, body);
+  if (otel === undefined) return run();
+  return otel.around(toolOf(scope.policy, scope.action) ?? scope.action, scope.action, details?.toolCall?.callId ?? null, run);
+}

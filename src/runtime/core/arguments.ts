@@ -1,7 +1,7 @@
-import { depthProblemOf, jsonDepthProblem, plainArguments, type ArgumentsCheck } from '../arguments.js';
+import { checkArguments, depthProblemOf, jsonDepthProblem, plainArguments, type ArgumentsCheck } from '../arguments.js';
 import { parseJson } from '../internals.js';
 import { compileJsonSchema } from '../json-schema.js';
-import { unchangedBySchema } from '../schema-output.js';
+import { outputAsArguments } from '../schema-output.js';
 import type { ArgsSchema } from './types.js';
 
 /** The arguments the body would get, or why not (`problem`: JSON that does not match a JSON-schema `parameters`). */
@@ -46,18 +46,67 @@ export function argumentsStage(parameters: ArgsSchema | undefined, action: strin
     }
     if (typeof parameters?.safeParse !== 'function') return parsed;
     const checked = parameters.safeParse(parsed.value);
-    // a schema that changes its input is refused (issue 24): the policy decides on what the body gets
-    if (checked.success) return unchangedBySchema(parsed.value, checked.data);
+    // what the body gets (a default filled in, a value trimmed): the call's arguments (issue 40)
+    if (checked.success) return outputAsArguments(parsed.value, checked.data);
     // the SDK's strict mode sends null for optional fields and strips them before zod parses; only
     // those: a `.nullable()` member keeps its null (the SDK's stripStrictNullsForZodSchema)
     for (const sent of [withoutRefusedNulls(parameters, parsed.value), withoutNulls(parsed.value)]) {
       if (sent === parsed.value) continue;
       const stripped = parameters.safeParse(sent);
-      if (stripped.success) return unchangedBySchema(sent, stripped.data);
+      if (stripped.success) return outputAsArguments(sent, stripped.data);
     }
     return { ok: false };
   };
   return { schemaCheck, policyArgs };
+}
+
+/**
+ * The call's arguments (issue 40): the model's text read losslessly (CTRLRun's reading: an integer
+ * of any size exact, a float refused), with what the tool's schema changed on the way to the body
+ * taken from its output (`fromRaw`: `policyArgs` of the same text): a default filled in, a value
+ * trimmed or coerced. The policy decides on these, the approval binds and the approver reads them,
+ * and the body gets them: one value for all. A part the schema left alone keeps the lossless value;
+ * a member the schema dropped (an optional `null` in strict mode, an unknown key) stays as the
+ * model sent it. The lossless check itself when the schema changed nothing; refused (a float the
+ * schema filled in, say) as CTRLRun refuses such arguments.
+ */
+export function callArguments(lossless: ArgumentsCheck, fromRaw: PolicyArgs): ArgumentsCheck {
+  if (!lossless.ok || !fromRaw.ok) return lossless;
+  const value = overlay(lossless.value, plainArguments(lossless.value), fromRaw.value, 0);
+  return value === lossless.value ? lossless : checkArguments(value);
+}
+
+/**
+ * `callArguments` of arguments known as values only (what `needsApproval` sees: the SDK's parse of
+ * the text, or its schema's output), read as the JSON text they print to.
+ */
+export function valueArguments(stage: ArgumentsStage, checked: ArgumentsCheck): ArgumentsCheck {
+  // (a JSON schema changes nothing the stage does not already put back: only a zod schema is run again)
+  if (!checked.ok || stage.schemaCheck !== null) return checked;
+  let text: string;
+  try {
+    text = JSON.stringify(checked.value);
+  } catch {
+    return checked;
+  }
+  return callArguments(checked, stage.policyArgs(text, checked));
+}
+
+/** `exact` (the lossless value) where the schema's `output` equals its plain reading `plain`; the output where it changed it. */
+function overlay(exact: unknown, plain: unknown, output: unknown, depth: number): unknown {
+  if (depth > 512 || sameArgs(plain, output)) return exact;
+  const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+  if (Array.isArray(output) && Array.isArray(exact) && Array.isArray(plain) && exact.length === output.length) {
+    return output.map((v, i) => overlay(exact[i], plain[i], v, depth + 1));
+  }
+  if (!isObject(output) || !isObject(exact) || !isObject(plain) || Object.getPrototypeOf(output) !== Object.prototype) return output;
+  const out: Record<string, unknown> = { ...exact };
+  for (const [key, v] of Object.entries(output)) {
+    if (v === undefined) continue; // JSON has no undefined: the member is not there
+    const next = Object.hasOwn(exact, key) ? overlay(exact[key], plain[key], v, depth + 1) : v;
+    Object.defineProperty(out, key, { value: next, enumerable: true, writable: true, configurable: true });
+  }
+  return out;
 }
 
 /**
@@ -156,3 +205,29 @@ export function sameArgs(a: unknown, b: unknown, depth = 0): boolean {
   const kb = Object.keys(b).filter((k) => (b as Record<string, unknown>)[k] !== undefined);
   return ka.length === kb.length && ka.every((k) => sameArgs((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k], depth + 1));
 }
+
+/**
+ * The value with every `-0` made `0`, at any depth; the same value (not a copy) when it has none.
+ * The policy reads `-0` as CTRLRun does, the integer 0 (the lossless parse); the SDK's JSON.parse
+ * gives the body `-0`. The door hands the body this value, so both see the one the policy decided
+ * on, and the call is not refused as arguments that changed (`arguments_mismatch`).
+ */
+export function withoutNegativeZero(value: unknown, depth = 0): unknown {
+  if (Object.is(value, -0)) return 0;
+  if (depth > 200 || value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) {
+    const items = value.map((v) => withoutNegativeZero(v, depth + 1));
+    return items.some((v, i) => !Object.is(v, value[i])) ? items : value;
+  }
+  if (!isPlain(value)) return value;
+  let out: Record<string, unknown> | null = null;
+  for (const [key, v] of Object.entries(value)) {
+    const next = withoutNegativeZero(v, depth + 1);
+    if (Object.is(next, v)) continue; // (-0 === 0: compared with Object.is)
+    out ??= { ...(value as Record<string, unknown>) };
+    Object.defineProperty(out, key, { value: next, enumerable: true, writable: true, configurable: true });
+  }
+  return out ?? value;
+}
+
+const isPlain = (o: object) => [Object.prototype, null].includes(Object.getPrototypeOf(o));

@@ -5,14 +5,17 @@ import { ActionDenied, ApprovalMismatch, CtrlrunError } from '../errors.js';
 import { approversOf, isThenable } from '../internals.js';
 import { claimMatches } from '../memory-store.js';
 import type { BudgetCharge, ClaimResult, CompiledGrant } from '../types.js';
-import { inputIsTheCalls, inputProblem } from './arguments.js';
+import { coveringGrant } from './approval-grant.js';
+import { isEditRefusal, runningCall } from './edit.js';
+import { callArguments, inputIsTheCalls, inputProblem } from './arguments.js';
 import { approvalVerdict, bindingOf, claimBound, vetBound } from './approval.js';
 import { argsOf, decideOn, decisionRefusal } from './decision.js';
 import { STILL_RUNNING_TEXT, UNOBSERVED_TEXT } from './messages.js';
 import { reserve, reservationRefusal } from './reservation.js';
 import type { CoreScope } from './scope.js';
-import { INVALID_ARGUMENTS, type Authorization, type Authorized, type CallFacts, type ReceiptFieldsOf } from './types.js';
+import { INVALID_ARGUMENTS, type Authorization, type Authorized, type CallFacts, type EditedRun, type ReceiptFieldsOf } from './types.js';
 import { tlsPinned } from './upstream.js';
+import { decisionReceipt, haltNow, refuseHalted } from './halt.js';
 
 type Where = { action: string; callId: string | null };
 
@@ -52,11 +55,59 @@ export async function authorize(
       new ActionDenied('still_running', `ctrlrun: ${scope.action} refused: ${STILL_RUNNING_TEXT}.`, where),
     );
   }
+  // an operator's halt: from what this process knows (no read while it knows of none); a call about
+  // to use up an approval reads the halts first (a halt found after the claim could not give it back)
+  const halted = haltNow(scope, facts.principal, runContext, facts.decision.decision === 'approve');
+  const halt = isThenable(halted) ? await halted : halted;
+  if (halt) return refuseHalted(scope, facts, halt);
+  // a call the policy sends to a person: its approval (or an approval grant) first
+  if (facts.decision.decision === 'approve') return await authorizeApproved(scope, facts, where, runContext);
   const charges = facts.grant?.budgets ? await budgetCharges(scope, facts, facts.grant, where) : [];
   const key = facts.decision.effectKey;
   // awaited here, not returned: an async function returning a promise waits two more turns for it
-  if (key === null) return await claimAlone(scope, facts);
-  return await reserveWithClaim(scope, facts, key, charges, where);
+  if (key === null) return await allowedAlone(scope, facts, runContext);
+  return await reserveWithClaim(scope, facts, key, charges, where, NOT_APPROVED, runContext);
+}
+
+/**
+ * An `approve` call: the store's answer for it (claimed now when it has no effect key; read, for
+ * the reservation to use up, when it has one). No request of its own: an approval grant may cover
+ * it (core/approval-grant.ts), else nothing authorizes it. Then the approval checked
+ * (`approvedBy`), the call as approved (an edit decided again: core/edit.ts), the budgets it
+ * spends, and the decision's receipt or the reservation.
+ */
+async function authorizeApproved(scope: CoreScope, facts: CallFacts, where: Where, runContext: RunContext<unknown>): Promise<Authorized> {
+  const keyed = facts.decision.effectKey !== null;
+  const found = keyed ? await vetBound(scope, facts) : await claimBound(scope, facts);
+  if (found.outcome === 'unknown') {
+    const grant = await coveringGrant(scope, facts);
+    if (grant !== undefined) return await runUnderGrant(scope, { ...facts, approvalGrant: grant }, where, runContext);
+  }
+  const approvers = await approvedBy(scope, facts, found);
+  // approvedBy refuses every outcome but `claimed` (usable): the request is this call's
+  const running = runningCall(scope, facts, (found as Extract<ClaimResult, { outcome: 'claimed' }>).request);
+  if (isEditRefusal(running)) return refuse(scope, facts, { ...running.receipt, approvers }, running.error);
+  const ran = running.facts;
+  const charges = ran.grant?.budgets ? await budgetCharges(scope, ran, ran.grant, where) : [];
+  const key = ran.decision.effectKey;
+  if (key === null) {
+    // a store that cannot record the decision stops the call; so does a halt set since (halt.ts)
+    await decisionReceipt(scope, ran, { result: 'claimed', approvers, effect_key: null }, runContext);
+    return { kind: 'enforce', facts: ran, approvers, key: null, attemptId: null, ...(running.edited ? { edited: running.edited } : {}) };
+  }
+  return await reserveWithClaim(scope, ran, key, charges, where, { proposal: facts, approvers, edited: running.edited }, runContext);
+}
+
+/** A call an approval grant lets run without a pause: the grant's approver is its approver, the grant named on its receipts. */
+async function runUnderGrant(scope: CoreScope, facts: CallFacts, where: Where, runContext: RunContext<unknown>): Promise<Authorized> {
+  const approvers = [facts.approvalGrant!.grantedBy];
+  const charges = facts.grant?.budgets ? await budgetCharges(scope, facts, facts.grant, where) : [];
+  const key = facts.decision.effectKey;
+  if (key === null) {
+    await decisionReceipt(scope, facts, { result: 'claimed', approvers, effect_key: null }, runContext);
+    return { kind: 'enforce', facts, approvers, key: null, attemptId: null };
+  }
+  return await reserveWithClaim(scope, facts, key, charges, where, { approvers }, runContext);
 }
 
 /**
@@ -74,7 +125,15 @@ async function admit(
   // the guardrail's principal (or a synchronous identity's) is taken without a turn
   const principal = isThenable(found) ? await found : found;
   const raw = toolCall?.arguments;
-  const checked = principal.checked ?? (typeof raw === 'string' ? parseArguments(raw) : checkArguments(input));
+  // the guardrail's arguments for this same text, or read here as it reads them: as the body gets them
+  let fromRaw = principal.fromRaw;
+  let checked = principal.checked;
+  if (checked === undefined && typeof raw === 'string') {
+    const lossless = parseArguments(raw);
+    fromRaw = scope.args.policyArgs(raw, lossless);
+    checked = callArguments(lossless, fromRaw);
+  }
+  checked ??= checkArguments(input);
   const decided = decideOn(scope.decision, scope.internals.clock(), raw, input, principal.who, principal.task, checked);
   const facts: CallFacts = {
     callId,
@@ -97,7 +156,7 @@ async function admit(
     );
     return refuse(scope, { ...facts, decision: INVALID_ARGUMENTS }, { result: 'refused', reason: `invalid_arguments:${problem}` }, error);
   }
-  if (typeof raw === 'string' && !inputIsTheCalls(principal.fromRaw ?? scope.args.policyArgs(raw, checked), input)) {
+  if (typeof raw === 'string' && fromRaw !== undefined && !inputIsTheCalls(fromRaw, input)) {
     const error = new ActionDenied(
       'arguments_mismatch',
       `ctrlrun: ${scope.action} refused: the input to run differs from the call's arguments (details.toolCall.arguments); it did not run.`,
@@ -143,26 +202,45 @@ export async function approvedBy(scope: CoreScope, facts: CallFacts, claimed: Cl
   return refuse(scope, facts, { result: 'refused', reason: `approval_${verdict.reason}`, approvers: verdict.approvers }, error);
 }
 
-/** No reservation to pair the approval with: it is claimed on its own, then the decision's receipt is written before anything runs. */
-async function claimAlone(scope: CoreScope, facts: CallFacts): Promise<Authorized> {
-  const approving = facts.decision.decision === 'approve';
-  const approvers = approving ? await approvedBy(scope, facts, await claimBound(scope, facts)) : [];
-  // a store that cannot record the decision stops the call
-  await scope.receipt(facts, { result: approving ? 'claimed' : 'allowed', approvers, effect_key: null });
-  return { kind: 'enforce', facts, approvers, key: null, attemptId: null };
+/** An allowed call with no effect key: the decision's receipt, before anything runs (a store that cannot record it stops the call; so does a halt set since). */
+async function allowedAlone(scope: CoreScope, facts: CallFacts, runContext: RunContext<unknown>): Promise<Authorized> {
+  await decisionReceipt(scope, facts, { result: 'allowed', approvers: [], effect_key: null }, runContext);
+  return { kind: 'enforce', facts, approvers: [], key: null, attemptId: null };
 }
 
 /**
- * CTRLRun §4.2 A4: the approval is checked here without being used, and used up by the
- * reservation itself, in the store's one transaction: a refused reservation (spent budget,
+ * Who authorized a call that reserves its key: nobody (allowed), an approval this reservation uses
+ * up (`proposal`: the call as the model proposed it, which the approval is bound to; the reserving
+ * facts are the edited call's when the approval carries an edit), or an approval grant (approvers only).
+ */
+interface Approval {
+  proposal?: CallFacts;
+  approvers: string[];
+  edited?: EditedRun | undefined;
+}
+
+const NOT_APPROVED: Approval = { approvers: [] };
+
+/**
+ * CTRLRun §4.2 A4: the approval was checked without being used (authorizeApproved), and is used
+ * up by the reservation itself, in the store's one transaction: a refused reservation (spent budget,
  * duplicate, ambiguous, attempts exhausted) leaves it approved, and the call has one decision
  * receipt, its outcome (never `allowed`/`claimed` followed by a refusal).
  */
-async function reserveWithClaim(scope: CoreScope, facts: CallFacts, key: string, charges: BudgetCharge[], where: Where): Promise<Authorized> {
+async function reserveWithClaim(
+  scope: CoreScope,
+  facts: CallFacts,
+  key: string,
+  charges: BudgetCharge[],
+  where: Where,
+  approval: Approval,
+  runContext: RunContext<unknown>,
+): Promise<Authorized> {
   const { internals } = scope;
-  const approving = facts.decision.decision === 'approve';
-  const approvers = approving ? await approvedBy(scope, facts, await vetBound(scope, facts)) : [];
-  const binding = bindingOf(scope.action, scope.policy.hash, facts);
+  const { proposal, approvers } = approval;
+  const approved = approvers.length > 0;
+  // the approval is bound to the call as proposed (an edit changes what runs, not which call it is)
+  const binding = proposal ? bindingOf(scope.action, scope.policy.hash, proposal) : undefined;
   const request = {
     key,
     action: scope.action,
@@ -170,14 +248,14 @@ async function reserveWithClaim(scope: CoreScope, facts: CallFacts, key: string,
     now: internals.clock(),
     leaseMs: internals.effectLeaseMs,
     charges,
-    claim: approving && facts.callId !== null ? { callId: facts.callId, binding } : undefined,
+    claim: binding && facts.callId !== null ? { callId: facts.callId, binding } : undefined,
   };
   const { reserved, attemptId } = await reserve(internals.store, request, () => globalThis.crypto.randomUUID());
   const release = () => internals.store.settleEffect(key, attemptId, 'failed', internals.clock()).catch(() => false);
   switch (reserved.outcome) {
     case 'claim_refused':
       // the approval changed between the check and the reservation (another call used it): as a claim would say
-      await approvedBy(scope, facts, reserved.claim);
+      await approvedBy(scope, proposal ?? facts, reserved.claim);
       // (approvedBy() refuses every outcome but `claimed`)
       throw new ApprovalMismatch('unknown', `ctrlrun: ${scope.action} did not run: its approval could not be used.`, where);
     case 'budget_exhausted':
@@ -197,16 +275,18 @@ async function reserveWithClaim(scope: CoreScope, facts: CallFacts, key: string,
   let by = approvers;
   try {
     // the approval the reservation used up must be this call's own (a store may answer another's)
-    if (reserved.claimed) by = await approvedBy(scope, facts, { outcome: 'claimed', request: reserved.claimed });
-    else if (request.claim) by = await approvedBy(scope, facts, { outcome: 'unknown' });
-    // the decision's receipt, before anything runs: a store that cannot record it stops the call
-    await scope.receipt(facts, { result: approving ? 'claimed' : 'allowed', approvers: by, effect_key: key });
+    if (reserved.claimed) by = await approvedBy(scope, proposal ?? facts, { outcome: 'claimed', request: reserved.claimed });
+    else if (request.claim) by = await approvedBy(scope, proposal ?? facts, { outcome: 'unknown' });
+    // the decision's receipt, before anything runs: a store that cannot record it stops the call, and so does a halt set since
+    await decisionReceipt(scope, facts, { result: approved ? 'claimed' : 'allowed', approvers: by, effect_key: key }, runContext);
   } catch (error) {
     // nothing ran: the reservation (and any budget it charged) is released
     await release();
     throw error;
   }
-  return { kind: 'enforce', facts, approvers: by, key, attemptId };
+  const authorized: Authorized = { kind: 'enforce', facts, approvers: by, key, attemptId };
+  if (approval.edited) authorized.edited = approval.edited;
+  return authorized;
 }
 
 export { approversOf };

@@ -28,7 +28,7 @@ export function decisionEntryOf(
     return null;
   const { args, hashed } = redactArguments(facts.args, policy.actions[action]?.sensitive ?? [], key, facts.argsJson);
   const d = facts.decision;
-  return {
+  const entry: DecisionBody = {
     at: receipt.at,
     action,
     tool,
@@ -50,6 +50,10 @@ export function decisionEntryOf(
     receipt_seq: receipt.seq,
     receipt_hash: receipt.hash,
   };
+  // only where there is one: an entry without an edit or a grant is written as it always was
+  if (facts.edit !== undefined) entry.edit = facts.edit;
+  if (facts.approvalGrant !== undefined) entry.approval_grant = facts.approvalGrant.id;
+  return entry;
 }
 
 /** The SDK tool name the manifest maps to `action` (the first, in manifest order), or null. */
@@ -63,10 +67,9 @@ export function toolOf(policy: CompiledPolicy, action: string): string | null {
  * has one. A store that cannot record it fails the call as a receipt failure does.
  */
 export function logDecision(internals: ControlInternals, entry: DecisionBody | null): Promise<unknown> | undefined {
-  const retention = internals.decisionRetentionMs;
-  if (entry === null || retention === null || retention === undefined || typeof internals.store.appendDecision !== 'function') return undefined;
-  // the store's own promise, not one more around it (the caller awaits it)
-  return internals.store.appendDecision(entry, entry.at - retention);
+  if (entry === null || internals.decisionLog !== true || typeof internals.store.appendDecision !== 'function') return undefined;
+  // the store's own promise, not one more around it (the caller awaits it); never a retention: pruning is an operator's act
+  return internals.store.appendDecision(entry);
 }
 
 /**
@@ -74,7 +77,7 @@ export function logDecision(internals: ControlInternals, entry: DecisionBody | n
  * pause the core could not bind, a hosted MCP call): the same entry, the same store, the same rule.
  */
 export async function logReceipt(internals: ControlInternals, policy: CompiledPolicy, action: string, facts: CallFacts, receipt: Receipt): Promise<void> {
-  if (internals.decisionRetentionMs == null || typeof internals.store.appendDecision !== 'function') return;
+  if (internals.decisionLog !== true || typeof internals.store.appendDecision !== 'function') return;
   const environment = internals.environment ?? policy.environment ?? 'production';
   await logDecision(
     internals,

@@ -1,5 +1,5 @@
 import type { RunContext } from '@openai/agents';
-import { parseArguments, type ArgumentsCheck } from '../arguments.js';
+import { checkArguments, parseArguments, type ArgumentsCheck } from '../arguments.js';
 import { ActionDenied } from '../errors.js';
 import { argsHashOf, describeError, isThenable, taskOf, whoOf, type Maybe, type Who } from '../internals.js';
 import { noteNestedFailure } from '../nested.js';
@@ -7,8 +7,9 @@ import { argsOf, decideOn, guardrailRefusal, type GuardrailWhy } from './decisio
 import { refusal, STILL_RUNNING_TEXT } from './messages.js';
 import { filePause, writtenArguments, type PausingCall } from './pause.js';
 import { asCtrlrunError } from './errors.js';
+import { haltNow } from './halt.js';
 import type { CoreScope } from './scope.js';
-import type { PolicyArgs } from './arguments.js';
+import { callArguments, valueArguments, type PolicyArgs } from './arguments.js';
 import { INVALID_ARGUMENTS, type DecidedCall, type UpstreamProblem } from './types.js';
 import { upstreamProblem } from './upstream.js';
 
@@ -32,27 +33,32 @@ export async function needsApproval(scope: CoreScope, runContext: RunContext<unk
   const pre = call?.strictSchema !== undefined ? writtenArguments(call.strictSchema, input) : undefined;
   const seen = pre?.written ?? input;
   let raw: string | undefined;
-  let decision = decideOn(scope.decision, now(), undefined, seen, undefined, null, pre?.checked).decision;
+  // as the body gets them (a default the schema fills in): what the guardrail decides on, and the pause files
+  let args = valueArguments(scope.args, pre?.checked ?? checkArguments(seen));
+  let decision = decideOn(scope.decision, now(), undefined, seen, undefined, null, args).decision;
   if ((decision.reason === 'invalid_argument' || decision.reason === 'resource_template') && decision.detail !== undefined) {
     try {
       raw = JSON.stringify(seen);
-      decision = decideOn(scope.decision, now(), raw, undefined).decision;
     } catch {
       return false; // not JSON: refused by the guardrail
     }
+    const lossless = parseArguments(raw);
+    args = callArguments(lossless, scope.args.policyArgs(raw, lossless));
+    decision = decideOn(scope.decision, now(), raw, undefined, undefined, null, args).decision;
   }
   if (decision.decision !== 'approve') return false;
   if (!admitted(scope, raw, seen)) return false;
+  const loading = scope.internals.telemetry?.loading;
+  if (loading !== undefined) await loading; // the pause is seen once OpenTelemetry has loaded
   const who = await whoOf(scope.internals, runContext);
   if (who === null) return false; // no principal: refused by the guardrail
+  // a halted call is never paused for a person: its authorization refuses it (the halts read now)
+  if (await haltNow(scope, who.principal, runContext, true)) return false;
   const task = scope.policy.authority ? await taskOf(scope.internals, runContext) : null;
   // a call no grant covers is refused by the guardrail, never paused for a human
-  if (
-    scope.policy.authority &&
-    decideOn(scope.decision, now(), raw, seen, who, task, raw === undefined ? pre?.checked : undefined).decision.decision !== 'approve'
-  )
-    return false;
-  if (call) await filePause(scope, call, who, task, input, decision);
+  if (scope.policy.authority && decideOn(scope.decision, now(), raw, seen, who, task, args).decision.decision !== 'approve') return false;
+  // filed here, unless an approval grant covers the call (then it runs without a pause)
+  if (call) return (await filePause(scope, call, who, task, input, decision, args)) === 'paused';
   return true;
 }
 
@@ -80,6 +86,9 @@ export function guardrailOf(scope: CoreScope) {
     type: 'tool_input' as const,
     name: 'ctrlrun.policy',
     run: async (data: { context: RunContext<unknown>; toolCall: ToolCall }) => {
+      // `openTelemetry: true` still importing the API: a refusal here waits for it once, so it is seen
+      const loading = scope.internals.telemetry?.loading;
+      if (loading !== undefined) await loading;
       try {
         const answer = checkCall(scope, data);
         // an allowed call with a synchronous identity is answered without another turn
@@ -97,8 +106,9 @@ export function guardrailOf(scope: CoreScope) {
 }
 
 /** Why the guardrail lets a decided, principal-holding call through or not: held, or refused by its upstream (a promise only when the door checks one). */
-function heldOrUpstream(scope: CoreScope, toolCall: ToolCall): Maybe<GuardrailWhy | null> {
-  if (scope.holds.any() && scope.holds.holds(argsHashOf(toolCall.arguments, undefined) ?? '')) {
+function heldOrUpstream(scope: CoreScope, toolCall: ToolCall, argsHash: () => string | null): Maybe<GuardrailWhy | null> {
+  // (hashed only while a call of this action runs: the common case hashes nothing here)
+  if (scope.holds.any() && scope.holds.holds(argsHash() ?? '')) {
     return { why: STILL_RUNNING_TEXT, reason: 'still_running', code: 'still_running' };
   }
   const problem = upstreamProblem(scope.compiled, scope.upstream, toolCall);
@@ -116,11 +126,13 @@ type Call = { context: RunContext<unknown>; toolCall: ToolCall };
 export function checkCall(scope: CoreScope, { context, toolCall }: Call): Maybe<GuardrailAnswer> {
   scope.principals.forget(toolCall); // only this check's own answer may reach the body
   if (!scope.enforce) return allow;
-  const checked = parseArguments(toolCall.arguments);
-  const fromRaw = scope.args.policyArgs(toolCall.arguments, checked);
+  const lossless = parseArguments(toolCall.arguments);
+  const fromRaw = scope.args.policyArgs(toolCall.arguments, lossless);
   // JSON that does not match the tool's JSON schema: the SDK would pass it on; refused here
   if (!fromRaw.ok && fromRaw.problem !== undefined) return refuseInvalid(scope, toolCall, fromRaw.problem);
   if (!fromRaw.ok) return allow; // invalid input: the SDK refuses it before the body
+  // decided as the body will get them (a default the schema fills in included)
+  const checked = callArguments(lossless, fromRaw);
   const resolved = scope.principals.resolve(context);
   const vetted = { context, toolCall, checked, fromRaw };
   return isThenable(resolved) ? resolved.then((p) => decideCheck(scope, vetted, p)) : decideCheck(scope, vetted, resolved);
@@ -156,7 +168,7 @@ function decideCheck(scope: CoreScope, call: CheckedCall, { who, task }: { who: 
   };
   const early = guardrailRefusal({ principal, decision });
   if (early !== null) return settle(early);
-  const held = heldOrUpstream(scope, toolCall);
+  const held = heldOrUpstream(scope, toolCall, () => argsOf(decided).argsHash);
   return isThenable(held) ? held.then(settle) : settle(held);
 }
 

@@ -24,3 +24,17 @@ export function windowText(ms: number): string {
   if (s % 60 === 0) return `${s / 60} minute(s)`;
   return `${s} second(s)`;
 }
+
+/**
+ * What the model reads for a call a person stopped: a response in the tool's place is the result
+ * itself (as if the tool had answered; its receipt says `responded`); a rejection is a refusal
+ * with the approver's message as its reason.
+ */
+export function rejectionText(
+  action: string,
+  request: { answers: readonly { approver: string; decision: string; reason?: string; result?: string }[] },
+): string {
+  const no = request.answers.find((a) => a.decision === 'reject' || a.decision === 'respond');
+  if (no?.decision === 'respond') return no.result ?? '';
+  return refusal(action, no ? `rejected by ${no.approver}${no.reason ? `: ${no.reason}` : ''}` : 'rejected');
+}

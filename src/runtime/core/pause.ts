@@ -5,6 +5,7 @@ import { CtrlrunError } from '../errors.js';
 import { describeError, type Who } from '../internals.js';
 import type { CallDecision, NewApprovalRequest } from '../types.js';
 import { noticeUnfiledPause } from '../unfiled-pause-notice.js';
+import { coveringGrant } from './approval-grant.js';
 import type { CoreScope } from './scope.js';
 
 /** The call the SDK is about to pause: its call id (the SDK's third `needsApproval` argument) and the tool's name. */
@@ -61,9 +62,16 @@ export function writtenArguments(strictSchema: unknown, input: unknown): { check
  * `null`) is filed as strict mode writes it; its claim binds the same form (core/approval.ts,
  * `rebind`) when CTRLRun decides both forms alike. Pure.
  */
-export function pausedRequest(scope: CoreScope, call: PausingCall, principal: string, input: unknown, now: number): NewApprovalRequest | null {
+export function pausedRequest(
+  scope: CoreScope,
+  call: PausingCall,
+  principal: string,
+  input: unknown,
+  now: number,
+  args?: ArgumentsCheck,
+): NewApprovalRequest | null {
   if (typeof call.callId !== 'string' || call.callId === '') return null;
-  const value = pausedArguments(call, input);
+  const value = filedArguments(call, input, args);
   if (value === undefined) return null;
   return {
     callId: call.callId,
@@ -75,7 +83,17 @@ export function pausedRequest(scope: CoreScope, call: PausingCall, principal: st
     principal,
     approvalsRequired: scope.compiled?.approvalsRequired ?? 1,
     createdAt: now,
+    door: scope.door(),
   };
+}
+
+/**
+ * What a pause files: the arguments as the model wrote them (`pausedArguments`), undefined when
+ * that cannot be known exactly; as the body gets them (`args`: a default the schema fills in) when given.
+ */
+function filedArguments(call: PausingCall, input: unknown, args: ArgumentsCheck | undefined): Record<string, unknown> | undefined {
+  const written = pausedArguments(call, input);
+  return written !== undefined && args?.ok ? args.value : written;
 }
 
 /**
@@ -88,33 +106,46 @@ export function pausedRequest(scope: CoreScope, call: PausingCall, principal: st
  * (the resume that claims this request writes none; core/decision-entry.ts).
  * A store that fails: nothing is paused silently; the run stops with a `CtrlrunError`, the call unrun.
  */
-export async function filePause(scope: CoreScope, call: PausingCall, who: Who, task: string | null, input: unknown, decision: CallDecision): Promise<void> {
+export async function filePause(
+  scope: CoreScope,
+  call: PausingCall,
+  who: Who,
+  task: string | null,
+  input: unknown,
+  decision: CallDecision,
+  args?: ArgumentsCheck,
+): Promise<'paused' | 'granted'> {
   const principal = who.principal;
-  const request = pausedRequest(scope, call, principal, input, scope.internals.clock());
-  if (request === null) {
-    if (typeof call.callId === 'string' && call.callId !== '') noticeUnfiledPause(scope.internals, scope.action, scope.internals.notice);
-    return;
-  }
+  const request = pausedRequest(scope, call, principal, input, scope.internals.clock(), args);
   const { store } = scope.internals;
+  const callId = typeof call.callId === 'string' && call.callId !== '' ? call.callId : null;
   try {
-    if (await store.getRequest(request.callId)) return;
+    // a call with a request of its own waits for its own answer; one without may run under an approval grant
+    if (callId !== null && (await store.getRequest(callId))) return 'paused';
+    // only a call bound exactly is weighed against a grant's bounds, on the value the body gets (as the policy decided it)
+    if (request !== null && (await coveringGrant(scope, { principal, decision, args: filedArguments(call, input, args) }))) return 'granted';
+    if (request === null) {
+      if (callId !== null) noticeUnfiledPause(scope.internals, scope.action, scope.internals.notice);
+      return 'paused';
+    }
     const filed = await store.putRequest(request);
     // another process filed it between the read and the write: its receipt is its own
-    if (filed.createdAt !== request.createdAt || filed.argsHash !== request.argsHash || filed.principal !== request.principal) return;
+    if (filed.createdAt !== request.createdAt || filed.argsHash !== request.argsHash || filed.principal !== request.principal) return 'paused';
     const facts = {
       callId: request.callId,
       argsHash: request.argsHash,
       principal,
       decision,
-      args: pausedArguments(call, input),
+      args: filedArguments(call, input, args),
       subject: who.subject,
       task,
     };
     await scope.receipt(facts, { result: 'requested' });
+    return 'paused';
   } catch (error) {
     throw new CtrlrunError(
       `ctrlrun: ${scope.action} needs a person's approval, but its request could not be filed in the store (${describeError(error)}); the call did not run and the run stopped. Run it again once the store is reachable.`,
-      { action: scope.action, callId: request.callId, cause: error },
+      { action: scope.action, callId, cause: error },
     );
   }
 }

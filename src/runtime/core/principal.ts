@@ -9,7 +9,7 @@ export interface Vetted {
   raw: string;
   who: Who;
   task: string | null;
-  /** The lossless parse of `raw`, and `policyArgs` of it: the same text gives the same values. */
+  /** The call's arguments from `raw` (`callArguments`: as the body gets them), and `policyArgs` of it: the same text gives the same values. */
   checked: ArgumentsCheck;
   fromRaw: PolicyArgs;
 }

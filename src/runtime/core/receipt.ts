@@ -5,7 +5,7 @@ import type { CallFacts, ReceiptFieldsOf, WriteReceipt } from './types.js';
 
 /** Stage 9, the receipt, as a pure mapping: the call's facts and one stage's fields, as the receipt records them. */
 export function receiptOf(action: string, facts: CallFacts, fields: ReceiptFieldsOf): ReceiptFields {
-  return {
+  const receipt: ReceiptFields = {
     action,
     call_id: facts.callId,
     args_hash: facts.argsHash,
@@ -16,6 +16,10 @@ export function receiptOf(action: string, facts: CallFacts, fields: ReceiptField
     effect_key: fields.effect_key ?? null,
     result: fields.result,
   };
+  // only where there is one: a receipt without an edit or a grant hashes as it always did
+  if (facts.edit !== undefined) receipt.edit = facts.edit;
+  if (facts.approvalGrant !== undefined) receipt.approval_grant = facts.approvalGrant.id;
+  return receipt;
 }
 
 /**
@@ -25,12 +29,16 @@ export function receiptOf(action: string, facts: CallFacts, fields: ReceiptField
 export function receiptWriter(internals: ControlInternals, policy: CompiledPolicy, action: string, environment: string): WriteReceipt {
   const tool = toolOf(policy, action);
   // the entry (its arguments redacted and copied) is built only where the control keeps a log
-  const logs = internals.decisionRetentionMs != null && typeof internals.store.appendDecision === 'function';
+  const logs = internals.decisionLog === true && typeof internals.store.appendDecision === 'function';
   const labelled = (policy.actions[action]?.sensitive?.length ?? 0) > 0;
   const entryOf = (facts: CallFacts, receipt: Receipt, key: string) => decisionEntryOf(action, tool, policy, environment, facts, receipt, key);
   // chained on the store's promise, not async wrappers: the two receipts of a call wait on no extra turn
-  return (facts, fields) => {
-    const written = appendReceipt(internals, policy, receiptOf(action, facts, fields));
+  return (facts, fields, options) => {
+    // with telemetry the call's facts go along (its checked arguments, for the traces' labelled view)
+    const written =
+      internals.telemetry === undefined
+        ? appendReceipt(internals, policy, receiptOf(action, facts, fields), undefined, options)
+        : appendReceipt(internals, policy, receiptOf(action, facts, fields), facts, options);
     if (!logs) return written;
     // only a decision's receipt has an entry (logDecision writes none for null): the body's outcome waits on no log write
     if (!labelled) return written.then((receipt) => logDecision(internals, entryOf(facts, receipt, '')));

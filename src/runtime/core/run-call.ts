@@ -3,12 +3,14 @@ import { describeError, reasonText } from '../internals.js';
 import { settled } from '../settled.js';
 import { asCtrlrunError } from './errors.js';
 import { authorize } from './authorize.js';
+import { softHaltText } from './halt.js';
 import type { CoreScope } from './scope.js';
 import { afterBody, observedSettlement, settlementOf, type BodyOutcome } from './settlement.js';
-import type { Authorized, CallDetails, CallFacts } from './types.js';
+import { withEditNote } from './edit-note.js';
+import type { Authorized, Body, CallDetails, CallFacts } from './types.js';
 
 /** Runs the body once and ends how it ended: the outcome, never a throw. */
-function outcomeOf(body: () => unknown): Promise<BodyOutcome> {
+function outcomeOf(body: Body): Promise<BodyOutcome> {
   // chained, not an async wrapper: one promise fewer per call; a sync throw is an outcome too
   return settled(body).then(
     (output): BodyOutcome => ({ ok: true, output }),
@@ -28,16 +30,18 @@ export async function finish(scope: CoreScope, auth: Authorized, outcome: BodyOu
   if (key && attemptId) await afterBody(scope.action, facts.callId, () => internals.store.settleEffect(key, attemptId, plan.effect, internals.clock()));
   await afterBody(scope.action, facts.callId, () => scope.receipt(facts, plan.receipt));
   if ('throw' in plan.answer) throw plan.answer.throw;
-  return plan.answer.return;
+  // an edited call: the model reads what ran before the result, so it does not report its proposal as done
+  return auth.edited === undefined ? plan.answer.return : withEditNote(plan.answer.return, auth.edited.note);
 }
 
-/** Stages 7 and 8 of an authorized call: the body once, then its settlement. */
-export async function runBody(scope: CoreScope, auth: Authorized, body: () => unknown): Promise<unknown> {
-  return await finish(scope, auth, await outcomeOf(body));
+/** Stages 7 and 8 of an authorized call: the body once (an approved edit's input in place of the model's), then its settlement. */
+export async function runBody(scope: CoreScope, auth: Authorized, body: Body): Promise<unknown> {
+  const edited = auth.edited;
+  return await finish(scope, auth, await outcomeOf(edited === undefined ? body : () => body(edited.input, edited.text)));
 }
 
 /** Observe mode: nothing is blocked, paused or asked; the receipt says what enforce would have done. */
-export async function observe(scope: CoreScope, facts: CallFacts, body: () => unknown): Promise<unknown> {
+export async function observe(scope: CoreScope, facts: CallFacts, body: Body): Promise<unknown> {
   const reason = facts.principal === null ? 'no_principal' : reasonText(facts.decision);
   const plan = observedSettlement(reason, facts.decision.effectKey, await outcomeOf(body));
   await afterBody(scope.action, facts.callId, () => scope.receipt(facts, plan.receipt));
@@ -51,13 +55,16 @@ export async function executeCall(
   input: unknown,
   runContext: RunContext<unknown>,
   details: CallDetails | undefined,
-  body: () => unknown,
+  body: Body,
 ): Promise<unknown> {
   const callId = details?.toolCall?.callId ?? null;
   let authorized: Awaited<ReturnType<typeof authorize>>;
   try {
     authorized = await authorize(scope, input, runContext, callId, details?.toolCall);
   } catch (error) {
+    // a soft halt found at the decision's receipt (set in another process since the guardrail ran): the model reads it, the run goes on
+    const halted = scope.textOutput && !scope.refusalsAsErrors ? softHaltText(error) : undefined;
+    if (halted !== undefined) return halted;
     throw asCtrlrunError(error, `ctrlrun: ${scope.action} did not run: the control failed before the body (${describeError(error)}).`, {
       action: scope.action,
       callId,

@@ -1,5 +1,5 @@
 import type { ControlInternals } from '../internals.js';
-import type { CompiledAction, CompiledPolicy } from '../types.js';
+import type { CompiledAction, CompiledPolicy, PausedDoor } from '../types.js';
 import type { ArgumentsStage } from './arguments.js';
 import type { StillRunningHolds } from './body.js';
 import type { DecisionScope } from './decision.js';
@@ -26,6 +26,12 @@ export interface CoreScope {
   readonly upstream: UpstreamCheck | undefined;
   /** A structured tool (outputSchema) cannot answer with refusal text: refusals throw `ActionDenied`. */
   readonly refusalsAsErrors: boolean;
+  /** The body's output is the model's text (a function tool): a soft halt found at the body's authorization answers with its refusal. */
+  readonly textOutput: boolean;
   readonly hasUserErrorFunction: boolean;
   readonly receipt: WriteReceipt;
+  /** Whether this door runs an approved edit (its body takes the input the core hands it). */
+  readonly edits: boolean;
+  /** The door a paused call is filed with (made on the first pause: the tool's schema, where edits run). */
+  readonly door: () => PausedDoor;
 }

@@ -1,5 +1,5 @@
 import type { RunContext } from '@openai/agents';
-import type { CallDecision, CompiledGrant } from '../types.js';
+import type { AppendOptions, ApprovalGrant, CallDecision, CompiledGrant, ReceiptEdit } from '../types.js';
 
 /** What every stage knows of one call once it is decided. */
 export interface CallFacts {
@@ -27,6 +27,10 @@ export interface CallFacts {
    * decision log entry was written when the request was filed; its resume writes none.
    */
   requested?: boolean;
+  /** An approval with edits: these facts are the edited call's (decided again), and this is what changed. */
+  edit?: ReceiptEdit;
+  /** The approval grant that lets this call run without a pause (core/approval-grant.ts). */
+  approvalGrant?: ApprovalGrant;
 }
 
 /** An enforced call that may run: its approvers and the effect reservation it holds (if any). */
@@ -36,7 +40,23 @@ export interface Authorized {
   approvers: string[];
   key: string | null;
   attemptId: string | null;
+  /** An approval with edits: the input the body runs (the approved arguments as the tool's schema gives them), their JSON text, and what the model reads first. */
+  edited?: EditedRun;
 }
+
+/** How an edited call runs: the body's input and text in place of the model's, and the note the model reads before its result. */
+export interface EditedRun {
+  input: unknown;
+  text: string;
+  note: string;
+}
+
+/**
+ * A body a door hands the core, called once: with no arguments it runs the call as the model wrote
+ * it; with `(input, text)` it runs an approved edit instead (the input as the tool's schema gives
+ * it, and its JSON text for a door that hands the SDK text).
+ */
+export type Body = (input?: unknown, editedText?: string) => unknown;
 
 /** An observed call (observe mode): it runs, and its receipt says what enforce would have done. */
 export interface Observed {
@@ -81,8 +101,8 @@ export interface ReceiptFieldsOf {
   effect_key?: string | null;
 }
 
-/** Writes one receipt of this action's call. */
-export type WriteReceipt = (facts: CallFacts, fields: ReceiptFieldsOf) => Promise<unknown>;
+/** Writes one receipt of this action's call (with `options.haltEpoch`: only while the store's halts are unchanged). */
+export type WriteReceipt = (facts: CallFacts, fields: ReceiptFieldsOf, options?: AppendOptions) => Promise<unknown>;
 
 /**
  * What a body returns when it answered without succeeding and must not throw (the answer is the

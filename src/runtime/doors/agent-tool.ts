@@ -1,3 +1,4 @@
+import * as sdk from '@openai/agents';
 import type {
   Agent,
   AgentTool,
@@ -13,11 +14,14 @@ import type { Control } from '../control.js';
 import { CtrlrunError } from '../errors.js';
 import { HOSTED_ACTION } from './hosted-item.js';
 import { guardInputFilter, hostedGuards } from './hosted-mcp.js';
-import { PROTECTED_ACTION, describeError, type ControlInternals } from '../internals.js';
+import { PAUSED_DOOR, PROTECTED_ACTION, describeError, type ControlInternals } from '../internals.js';
 import { LOCAL_ACTION } from './local-mark.js';
+import { HANDOFF_ACTION } from './handoff.js';
 import { bindMcp, isGuardedMcpServer } from './mcp.js';
+import { bindSandbox, isGuardedSandboxAgent, isSandboxAgent } from './sandbox.js';
 import { openNestedFrame } from '../nested.js';
 import { isSchemaParsed } from '../core/pause.js';
+import { hideWhenUnusable } from '../core/exposure.js';
 import { createActionCore } from '../core/action-core.js';
 import { bindPolicy } from '../core/bind-policy.js';
 import type { CallDetails } from '../core/types.js';
@@ -45,8 +49,10 @@ export interface AgentDoors<A extends string = string> {
   protectAgentTool: ProtectAgentTool<A>;
   /**
    * Walks an agent graph (tools, handoffs, agents of protectAgentTool, MCP servers) through public
-   * fields: guards each MCP server with protectMcpServer, and throws naming every other door that is
-   * not protected. Returns the agent.
+   * fields: guards each MCP server with protectMcpServer and each SandboxAgent with
+   * protectSandboxAgent, and throws naming every other door that is not protected. A
+   * `toolSearchTool()` is accepted (its deferred tools are tools of the graph); a client `execute`
+   * of one has what it returns checked at run time. Returns the agent.
    */
   protectAgent: <T extends Agent<any, any>>(agent: T) => T;
 }
@@ -89,10 +95,12 @@ const SDK_RETRY_TEXT = 'An error occurred while running the tool. Please try aga
 export function bindAgentTools<A extends string = string>(control: Control, policy: CompiledPolicy): AgentDoors<A> {
   const internals = bindPolicy(control, policy, 'bindAgentTools');
   const mcp = bindMcp(control, policy);
+  const sandbox = bindSandbox(control, policy);
+  const guards: Guards = { server: (server) => mcp.protectMcpServer(server), sandbox: (agent) => sandbox.protectSandboxAgent(agent) };
   return {
     protectAgentTool: ((action: A, agent: Agent<any, any>, options?: object) =>
       makeAgentTool(internals, policy, action, agent, (options ?? {}) as Record<string, unknown>)) as ProtectAgentTool<A>,
-    protectAgent: (agent) => checkGraph(agent, (server) => mcp.protectMcpServer(server)),
+    protectAgent: (agent) => checkGraph(agent, guards),
   };
 }
 
@@ -111,7 +119,11 @@ function makeAgentTool(
       `${who}: remove \`needsApproval\`: the policy (ctrlrun.yaml) decides which calls need a person, and the control records the answers.`,
     );
   }
-  const core = createActionCore(internals, policy, action, { parameters: options.parameters as never });
+  // its body is the SDK's invoke with the text the core hands it: an approved edit runs as a model's call would
+  const core = createActionCore(internals, policy, action, {
+    parameters: options.parameters as never,
+    door: { kind: 'agent', edits: true, schema: () => made.parameters },
+  });
   const userRunConfig = (options.runConfig ?? {}) as { traceIncludeSensitiveData?: boolean; callModelInputFilter?: Parameters<typeof guardInputFilter>[2] };
   const guards = hostedGuards(agent);
   const runConfig = {
@@ -125,15 +137,16 @@ function makeAgentTool(
     core.needsApproval(runContext, input, { callId, toolName: made.name, ...(strictNulls ? { strictSchema: made.parameters } : {}) });
   const made = agent.asTool({ ...(options as object), runConfig, needsApproval } as never) as unknown as FunctionTool;
   made.inputGuardrails = [core.guardrail as never, ...(made.inputGuardrails ?? [])];
+  hideWhenUnusable(internals, policy, action, made);
   const inner = made.invoke.bind(made);
   made.invoke = async (runContext: RunContext<any>, input: string, details?: Parameters<FunctionTool['invoke']>[2]) => {
     const parsed = core.policyArgs(input);
     const args = parsed.ok ? parsed.value : input;
-    const body = async () => {
+    const body = async (_edited?: unknown, editedText?: string) => {
       const frame = openNestedFrame(runContext);
       let output: unknown;
       try {
-        output = await inner(runContext, input, details);
+        output = await inner(runContext, editedText ?? input, details);
       } finally {
         frame.close();
       }
@@ -153,6 +166,7 @@ function makeAgentTool(
   Object.defineProperty(made, AGENT_TOOL_ACTION, { value: action, enumerable: false });
   Object.defineProperty(made, AGENT_TOOL_AGENT, { value: agent, enumerable: false });
   Object.defineProperty(made, PROTECTED_ACTION, { value: action, enumerable: false });
+  Object.defineProperty(made, PAUSED_DOOR, { value: core.door, enumerable: false });
   internals.toolActions.set(made, action);
   internals.namedActions.set(made.name, action);
   return made;
@@ -160,8 +174,14 @@ function makeAgentTool(
 
 // --- protectAgent: the whole graph ------------------------------------------------------------
 
+/** What protectAgent guards in place: an MCP server (the guard lives on the server), a SandboxAgent (on its capabilities). */
+interface Guards {
+  server: (server: MCPServer) => void;
+  sandbox: (agent: Agent<any, any>) => void;
+}
+
 /** A door of an agent graph that is not protected, named for the error. */
-function openDoors(root: Agent<any, any>, guard: (server: MCPServer) => void): string[] {
+function openDoors(root: Agent<any, any>, guard: Guards): string[] {
   const open: string[] = [];
   const seen = new Set<unknown>();
   const visit = (agent: Agent<any, any>, path: string) => {
@@ -189,6 +209,10 @@ function openDoors(root: Agent<any, any>, guard: (server: MCPServer) => void): s
               open.push(
                 `${where}: hosted MCP server ${(t as { providerData?: { server_label?: string } }).providerData?.server_label ?? name} is not protected (use protectHostedMcp)`,
               );
+          } else if ((t as { providerData?: { type?: string } }).providerData?.type === 'tool_search') {
+            // a search over this agent's deferred tools: each of them is a door of this graph, checked
+            // in this loop; tools a client `execute` returns are checked when it returns them
+            guardToolSearch(t, where);
           } else {
             open.push(`${where}: hosted tool ${name} runs at OpenAI and no client can gate it`);
           }
@@ -200,13 +224,25 @@ function openDoors(root: Agent<any, any>, guard: (server: MCPServer) => void): s
     for (const server of (agent.mcpServers ?? []) as MCPServer[]) {
       if (isGuardedMcpServer(server)) continue;
       try {
-        guard(server); // the guard lives on the server: every agent listing it is guarded
+        guard.server(server); // the guard lives on the server: every agent listing it is guarded
       } catch (error) {
         open.push(`${where}: MCP server ${server?.name} could not be guarded (${describeError(error)})`);
       }
     }
+    if (isSandboxAgent(agent) && !isGuardedSandboxAgent(agent)) {
+      try {
+        guard.sandbox(agent); // its capabilities' tools are guarded where the SDK makes them
+      } catch (error) {
+        open.push(`${where}: the sandbox capabilities could not be guarded (${describeError(error)})`);
+      }
+    }
     for (const h of (agent.handoffs ?? []) as Array<Agent<any, any> | Handoff<any, any>>) {
-      const target = (h as Handoff<any, any>).agent ?? (h as Agent<any, any>);
+      const made = h as Handoff<any, any> & { [HANDOFF_ACTION]?: string };
+      // a plain agent in `handoffs` is a transfer only; a handoff() object may run onHandoff on the model's input
+      if (made.agent !== undefined && typeof made.onInvokeHandoff === 'function' && made[HANDOFF_ACTION] === undefined) {
+        open.push(`${where}: handoff ${made.toolName} to agent ${made.agent?.name} is not protected (use protectHandoff)`);
+      }
+      const target = made.agent ?? (h as Agent<any, any>);
       visit(target as Agent<any, any>, where);
     }
   };
@@ -214,7 +250,45 @@ function openDoors(root: Agent<any, any>, guard: (server: MCPServer) => void): s
   return open;
 }
 
-function checkGraph<T extends Agent<any, any>>(agent: T, guard: (server: MCPServer) => void): T {
+type ToolSearchExecutor = (args: { agent?: Agent<any, any> }) => unknown;
+const SEARCH_GUARD: unique symbol = Symbol.for('ctrlrun.protectAgent.toolSearch');
+
+/**
+ * `toolSearchTool({ execution: 'client', execute })`: its `execute` may return tools that are in no
+ * agent's graph, which the SDK then runs. The executor (the SDK's public
+ * `getClientToolSearchExecutor`/`attachClientToolSearchExecutor`, 0.6 on) is replaced by one that
+ * checks what the user's returns, as protectAgent checks a graph: an open door among them stops the
+ * run (a CtrlrunError) before any of them is loaded.
+ */
+function guardToolSearch(t: Tool<any>, where: string): void {
+  const api = sdk as Record<string, unknown>;
+  const get = api['getClientToolSearchExecutor'] as ((tool: Tool<any>) => ToolSearchExecutor | undefined) | undefined;
+  const attach = api['attachClientToolSearchExecutor'] as ((tool: Tool<any>, executor: ToolSearchExecutor) => void) | undefined;
+  const executor = get?.(t);
+  if (!executor || (executor as { [SEARCH_GUARD]?: true })[SEARCH_GUARD]) return;
+  if (!attach)
+    throw new CtrlrunError(`protectAgent: ${where}: toolSearchTool has a client execute this SDK gives no way to check; nothing is assumed protected.`);
+  const guarded: ToolSearchExecutor = async (args) => {
+    const result = await executor(args);
+    const returned = result === undefined || result === null ? [] : Array.isArray(result) ? result : [result];
+    const refuse = () => {
+      throw new CtrlrunError('an MCP server or a SandboxAgent cannot come from tool_search');
+    };
+    const open = openDoors({ name: `${args.agent?.name ?? 'agent'} (tool_search execute)`, tools: returned } as unknown as Agent<any, any>, {
+      server: refuse,
+      sandbox: refuse,
+    });
+    if (open.length > 0)
+      throw new CtrlrunError(
+        `protectAgent: toolSearchTool's execute returned ${open.length} tool(s) that are not protected; none is loaded:\n${open.map((d) => `  - ${d}`).join('\n')}`,
+      );
+    return result;
+  };
+  Object.defineProperty(guarded, SEARCH_GUARD, { value: true });
+  attach(t, guarded);
+}
+
+function checkGraph<T extends Agent<any, any>>(agent: T, guard: Guards): T {
   let open: string[];
   try {
     open = openDoors(agent, guard);

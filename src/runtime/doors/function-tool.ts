@@ -11,11 +11,13 @@ import {
 import type { Control } from '../control.js';
 import { createActionCore } from '../core/action-core.js';
 import { bindPolicy } from '../core/bind-policy.js';
+import { hideWhenUnusable } from '../core/exposure.js';
+import { withoutNegativeZero } from '../core/arguments.js';
 import { isBodyFailure } from '../core/body-failures.js';
 import type { ArgsSchema, CallDetails, UpstreamProblem, UserErrorFunction } from '../core/types.js';
 import { noteNestedFailure } from '../nested.js';
 import { CtrlrunError } from '../errors.js';
-import { describeError, PROTECTED_ACTION, sdkToolName, type ControlInternals } from '../internals.js';
+import { describeError, PAUSED_DOOR, PROTECTED_ACTION, sdkToolName, TOOL_ARGUMENTS, type ControlInternals } from '../internals.js';
 import { matchesNamePattern } from '../name-pattern.js';
 import type { CompiledPolicy } from '../types.js';
 
@@ -75,7 +77,7 @@ export function makeProtectedTool(
   policy: CompiledPolicy,
   action: string,
   options: Record<string, unknown>,
-  door: { upstream?: (toolCall: { callId: string; arguments: string }) => Promise<UpstreamProblem | null> } = {},
+  door: { upstream?: (toolCall: { callId: string; arguments: string }) => Promise<UpstreamProblem | null>; kind?: 'function' | 'mcp' } = {},
 ): FunctionTool {
   if (!options || typeof options !== 'object') throw new CtrlrunError(`protectedTool('${action}'): options are required, as for tool().`);
   if ('needsApproval' in options) {
@@ -93,10 +95,18 @@ export function makeProtectedTool(
     refusalsAsErrors: options.outputSchema !== undefined && !userErrorFunction,
     strict: options.strict !== false,
     upstream: door.upstream,
+    // the body takes the input the core hands it, so an approved edit runs; not a structured tool
+    // (outputSchema): its output cannot carry the note that tells the model what ran
+    door: { kind: door.kind ?? 'function', edits: options.outputSchema === undefined, schema: () => created.parameters },
   });
   const body = execute as (i: unknown, c: unknown, d: unknown) => unknown;
-  const wrappedExecute = (input: unknown, runContext: RunContext<unknown>, details?: CallDetails) =>
-    core.execute(input, runContext, details, () => body(input, runContext, details));
+  const wrappedExecute = (parsed: unknown, runContext: RunContext<unknown>, details?: CallDetails) => {
+    // `-0` is the policy's 0: the body gets the value that was decided on
+    const input = withoutNegativeZero(parsed);
+    return core.execute(input, runContext, details, (edited?: unknown, editedText?: string) =>
+      editedText === undefined ? body(input, runContext, details) : body(edited, runContext, editedDetails(details, editedText)),
+    );
+  };
   const errorFunction = composeErrorFunction(action, userErrorFunction, options.outputSchema !== undefined);
 
   const userGuardrails = (options.inputGuardrails as unknown[] | undefined) ?? [];
@@ -113,7 +123,17 @@ export function makeProtectedTool(
   } as Parameters<typeof tool>[0]) as FunctionTool;
   requireManifestAction(policy, created.name, action);
   register(internals, created, action);
+  Object.defineProperty(created, PAUSED_DOOR, { value: core.door, enumerable: false });
+  hideWhenUnusable(internals, policy, action, created);
+  Object.defineProperty(created, TOOL_ARGUMENTS, { value: core.callArguments, enumerable: false });
+  internals.namedArguments.set(sdkToolName(created.name), core.callArguments);
   return created;
+}
+
+/** The SDK's call details for an approved edit: the tool call's arguments are the edited text the body runs. */
+function editedDetails(details: CallDetails | undefined, text: string): CallDetails | undefined {
+  if (!details?.toolCall) return details;
+  return { ...details, toolCall: { ...details.toolCall, arguments: text } };
 }
 
 /**

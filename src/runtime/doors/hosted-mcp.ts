@@ -3,6 +3,8 @@ import type { Control } from '../control.js';
 import { refusal } from '../core/messages.js';
 import { CtrlrunError } from '../errors.js';
 import { HOSTED_ACTION, hostedCallRequestId, hostedRequestOf, hostedResponseOf, type HostedRequest } from './hosted-item.js';
+import { haltedError, haltedText, runIdOf } from '../core/halt.js';
+import { haltOf } from '../halts.js';
 import { decideCall as decide } from '../decide.js';
 import {
   appendReceipt,
@@ -18,7 +20,8 @@ import {
 } from '../internals.js';
 import { logReceipt } from '../core/decision-entry.js';
 import { bindPolicy } from '../core/bind-policy.js';
-import type { CompiledPolicy } from '../types.js';
+import type { ApprovalGrant, CallDecision, CompiledPolicy } from '../types.js';
+import { approvalGrantCovering } from '../approval-grants.js';
 
 /**
  * Hosted MCP (`hostedMcpTool`): the remote server is called by OpenAI, not by this process. The
@@ -179,6 +182,14 @@ export async function answerByPolicy(state: AnyRunState, guards: Map<string, Hos
       });
       continue;
     }
+    // an operator's halt (read now: this path reads the store anyway): refused, or the run ended
+    const halt = haltOf((await internals.halts.refresh()).halts, { action, principal, run: () => runIdOf(internals, state._context) });
+    if (halt) {
+      await decided({ ...base, reason: 'halted', result: 'refused' });
+      if (halt.hard) throw haltedError(action, request.id, halt);
+      state.reject(item, { message: haltedText(action, halt) });
+      continue;
+    }
     const stored =
       existing ??
       (await internals.store.putRequest(
@@ -194,7 +205,10 @@ export async function answerByPolicy(state: AnyRunState, guards: Map<string, Hos
       ));
     if (!existing) await decided({ ...base, result: 'requested' });
     if (decision.decision === 'approve') {
-      waiting++;
+      // a request of its own waits for its own answer; a new one may be answered by an approval grant
+      const grant = existing ? undefined : await hostedGrant(guard, principal, decision, args.value);
+      if (grant === undefined || !(await answeredByGrant(guard, stored.callId, grant, base))) waiting++;
+      else state.approve(item);
       continue;
     }
     const answered = await internals.store.addAnswer(stored.callId, {
@@ -211,6 +225,31 @@ export async function answerByPolicy(state: AnyRunState, guards: Map<string, Hos
     state.approve(item);
   }
   return waiting === 0;
+}
+
+/** The approval grant covering a hosted call the policy sends to a person (evaluated as the core does: approval-grants.ts), or undefined. */
+async function hostedGrant(guard: HostedGuard, principal: string, decision: CallDecision, args: unknown): Promise<ApprovalGrant | undefined> {
+  const { internals, policy, action } = guard;
+  if (typeof internals.store.listGrants !== 'function') return undefined;
+  const now = internals.clock();
+  const grants = await internals.store.listGrants({ principal, action, activeAt: now });
+  if (grants.length === 0) return undefined;
+  const environment = internals.environment ?? policy.environment ?? 'production';
+  return approvalGrantCovering(grants, { action, policyHash: policy.hash, principal, decision, args, now, environment });
+}
+
+/** The grant's approver's yes, recorded for the call, its receipt naming the grant; false when the store did not approve it. */
+async function answeredByGrant(guard: HostedGuard, callId: string, grant: ApprovalGrant, base: Omit<ReceiptFields, 'result'>): Promise<boolean> {
+  const { internals, policy } = guard;
+  const answered = await internals.store.addAnswer(callId, {
+    approver: grant.grantedBy,
+    decision: 'approve',
+    reason: `approval grant ${grant.id}`,
+    at: internals.clock(),
+  });
+  if (answered.outcome !== 'recorded' || answered.request.state !== 'approved') return false;
+  await appendReceipt(internals, policy, { ...base, approvers: [grant.grantedBy], result: 'approved', approval_grant: grant.id });
+  return true;
 }
 
 function newRequest(
@@ -232,6 +271,8 @@ function newRequest(
     principal,
     approvalsRequired,
     createdAt: now,
+    // the provider runs the call itself once it reads the answer: no edits, no response in its place
+    door: { kind: 'hosted_mcp' as const },
   };
 }
 

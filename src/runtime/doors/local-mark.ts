@@ -1,3 +1,5 @@
+import type { PartsOf } from '../core/parts.js';
+
 /** On a tool made by the local doors (local-tools.ts): its action and how a raw call item of it is presented to the policy. */
 export const LOCAL_ACTION: unique symbol = Symbol.for('ctrlrun.localTool.action');
 
@@ -10,4 +12,6 @@ export interface LocalMark {
    * rejection (the computer tool: its output is a screenshot, no text): the refusal text.
    */
   refusalOf?: (callId: string) => string | undefined;
+  /** A call of several parts (a shell call's commands): each decided on its own (core/parts.ts). */
+  parts?: PartsOf;
 }

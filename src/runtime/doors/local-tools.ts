@@ -18,19 +18,16 @@ import type {
 import type { Control } from '../control.js';
 import { refusal } from '../core/messages.js';
 import { LOCAL_ACTION, type LocalMark } from './local-mark.js';
-import { decideCall } from '../decide.js';
-import { ActionDenied, CtrlrunError } from '../errors.js';
-import { argsHashOf, type ControlInternals } from '../internals.js';
-import { createActionCore, type ActionCore } from '../core/action-core.js';
+import { CtrlrunError } from '../errors.js';
+import type { ControlInternals } from '../internals.js';
+import { createActionCore } from '../core/action-core.js';
 import { bindPolicy } from '../core/bind-policy.js';
-import type { Authorization } from '../core/types.js';
 import type { CompiledPolicy } from '../types.js';
-import { noteNestedFailure } from '../nested.js';
+import { localGate, Refused } from './local-gate.js';
+import { presentPatchOperation } from './patch-operations.js';
+import type { PartsOf } from '../core/parts.js';
 
-function noteAndReturn(runContext: unknown, error: CtrlrunError): CtrlrunError {
-  noteNestedFailure(runContext, error);
-  return error;
-}
+export { presentPatchOperation } from './patch-operations.js';
 
 /**
  * Local execution tools: `shellTool({ shell })` and `applyPatchTool({ editor })`. One thin adapter
@@ -49,6 +46,8 @@ function noteAndReturn(runContext: unknown, error: CtrlrunError): CtrlrunError {
  *
  * What the policy's `when` sees:
  * - shell: `{ command, commands }`: `commands` as the model sent them, `command` joined by "\n";
+ *   a call of several commands is decided command by command (each `{ command, commands: [command] }`),
+ *   the strictest decision wins;
  * - apply_patch: `{ operation, path, diff? , move_to? }` (`operation` is `create_file`,
  *   `update_file` or `delete_file`).
  */
@@ -105,92 +104,15 @@ export function presentShellAction(action: Pick<ShellAction, 'commands'> | undef
   return { command: commands.join('\n'), commands };
 }
 
-export function presentPatchOperation(operation: ApplyPatchOperation | undefined): Record<string, string> {
-  const op = (operation ?? {}) as { type?: unknown; path?: unknown; diff?: unknown; moveTo?: unknown };
-  const out: Record<string, string> = { operation: String(op.type ?? ''), path: String(op.path ?? '') };
-  if (typeof op.diff === 'string') out.diff = op.diff;
-  if (typeof op.moveTo === 'string') out.move_to = op.moveTo;
-  return out;
-}
-
-// --- the gate shared by the two adapters ---------------------------------------------------
-
-/** A refusal for the model to read (the body did not run). */
-class Refused {
-  constructor(readonly refused: string) {}
-}
-
-type Entry = Authorization | Refused;
-
-/** `toolName`: the SDK tool's name (asked when a call pauses, to file its request under it). */
-function localGate(internals: ControlInternals, core: ActionCore, who: string, toolName: () => string, pauseRefusal?: (callId: string, text: string) => void) {
-  const { action } = core;
-  /** The authorization of each call, keyed by the action object the SDK passes to both hooks. */
-  const decided = new WeakMap<object, Entry>();
-  /** A refusal: for the body to report (shell, apply_patch), or, for a door whose body has no text to report it with (computer), a pause the control rejects with the text. */
-  const refuse = (key: object, callId: string | undefined, text: string): boolean => {
-    if (pauseRefusal && callId) {
-      pauseRefusal(callId, text);
-      return true;
-    }
-    decided.set(key, new Refused(text));
-    return false;
-  };
-
-  const needsApproval = async (runContext: RunContext<unknown>, key: object, args: unknown, callId: string | undefined): Promise<boolean> => {
-    decided.delete(key);
-    // a call the policy pauses is filed in the store here (with its call id), whoever drives the run
-    if (await core.needsApproval(runContext, args, { callId, toolName: toolName() })) {
-      const request = callId ? await internals.store.getRequest(callId) : null;
-      if (!request || request.state === 'pending') return true; // the SDK pauses (unfiled only when it cannot be bound: control.request files it)
-      if (request.state === 'rejected') {
-        const no = request.answers.find((a) => a.decision === 'reject');
-        return refuse(key, callId, refusal(action, no ? `rejected by ${no.approver}${no.reason ? `: ${no.reason}` : ''}` : 'rejected'));
-      }
-      // approved or consumed: the claim below decides (a consumed one throws ApprovalMismatch)
-    }
-    try {
-      decided.set(key, await core.authorize(args, runContext, callId ?? null, undefined));
-    } catch (error) {
-      // a refusal is the model's to read and the run goes on; every other error of this library stops the run
-      if (error instanceof ActionDenied) return refuse(key, callId, `${error.message} It must not be retried; tell the user it was refused.`);
-      if (error instanceof CtrlrunError) {
-        noteNestedFailure(runContext, error);
-        throw error;
-      }
-      throw noteAndReturn(
-        runContext,
-        new CtrlrunError(`ctrlrun: ${action} did not run: the control failed before the body (${String((error as Error)?.message ?? error)}).`, {
-          action,
-          callId: callId ?? null,
-          cause: error,
-        }),
-      );
-    }
-    return false;
-  };
-
-  /** The body, only with this call's authorization. Returns the body's result, or the refusal text. */
-  const run = async <R>(key: object, args: unknown, body: () => Promise<R>): Promise<R | Refused> => {
-    const entry = decided.get(key);
-    decided.delete(key);
-    if (entry === undefined) {
-      const facts = { callId: null, argsHash: argsHashOf(undefined, args), principal: null, decision: decideCall(core.compiled, args) };
-      await core.receipt(facts, { result: 'refused', reason: 'approval_unrecorded' });
-      return new Refused(
-        refusal(
-          action,
-          `${who}: no decision of the control reached this call; an approval held only by the SDK state (state.approve, alwaysApprove) authorizes nothing`,
-        ),
-      );
-    }
-    if (entry instanceof Refused) return entry;
-    if (entry.kind === 'observe') return (await core.observe(entry.facts, args, body)) as R;
-    return (await core.runBody(entry, body)) as R;
-  };
-
-  return { needsApproval, run };
-}
+/**
+ * The parts of a presented shell call of several commands: each command as a call of that one
+ * command presents it (`{ command, commands: [command] }`), decided on its own (core/parts.ts).
+ * One command (or none): the call is one part.
+ */
+export const shellParts: PartsOf = (args) => {
+  const commands = (args as { commands?: unknown } | null)?.commands;
+  return Array.isArray(commands) && commands.length > 1 ? commands.map((c) => ({ command: String(c), commands: [String(c)] })) : undefined;
+};
 
 /** The SDK's factory, or a clear error on an SDK that has none (shell and apply_patch tools are recent). */
 function sdkFactory<K extends 'shellTool' | 'applyPatchTool' | 'computerTool'>(name: K): (typeof sdk)[K] {
@@ -210,8 +132,8 @@ function checkOptions(who: string, action: string, options: object | undefined, 
   }
 }
 
-function mark<T extends object>(tool: T, action: string, present: LocalMark['present'], refusalOf?: LocalMark['refusalOf']): T {
-  const value: LocalMark = refusalOf ? { action, present, refusalOf } : { action, present };
+function mark<T extends object>(tool: T, action: string, present: LocalMark['present'], more: Pick<LocalMark, 'refusalOf' | 'parts'> = {}): T {
+  const value: LocalMark = { action, present, ...more };
   Object.defineProperty(tool, LOCAL_ACTION, { value, enumerable: false });
   return tool;
 }
@@ -229,7 +151,7 @@ function makeShellTool(internals: ControlInternals, policy: CompiledPolicy, acti
       `${who}('${action}'): a hosted shell (environment.type '${String(environment.type)}') runs at OpenAI and takes no approval; this door guards a local shell.`,
     );
   }
-  const core = createActionCore(internals, policy, action, {});
+  const core = createActionCore(internals, policy, action, { door: { kind: 'shell' }, parts: shellParts });
   const gate = localGate(internals, core, who, () => made.name);
   const shell: Shell = {
     run: async (shellAction: ShellAction): Promise<ShellResult> => {
@@ -244,7 +166,7 @@ function makeShellTool(internals: ControlInternals, policy: CompiledPolicy, acti
     needsApproval: (runContext: RunContext, shellAction: ShellAction, callId?: string) =>
       gate.needsApproval(runContext as RunContext<unknown>, shellAction, presentShellAction(shellAction), callId),
   } as unknown as Parameters<typeof shellTool>[0]) as ShellTool;
-  return mark(made, action, (raw) => presentShellAction((raw as { action?: ShellAction }).action));
+  return mark(made, action, (raw) => presentShellAction((raw as { action?: ShellAction }).action), { parts: shellParts });
 }
 
 // --- apply_patch ----------------------------------------------------------------------------
@@ -252,14 +174,23 @@ function makeShellTool(internals: ControlInternals, policy: CompiledPolicy, acti
 /** What an SDK Editor method resolves to (the SDK's own type: a result, or nothing). */
 type EditorResult = ReturnType<Editor['updateFile']>;
 
-function makeApplyPatchTool(internals: ControlInternals, policy: CompiledPolicy, action: string, options: ProtectApplyPatchToolOptions): ApplyPatchTool {
-  const who = 'protectApplyPatchTool';
+/**
+ * `applyPatchTool(options)` guarded by `action`. The sandbox door reuses it for the SDK's own
+ * apply_patch tool of a filesystem capability (`who` names the door in refusals).
+ */
+export function makeApplyPatchTool(
+  internals: ControlInternals,
+  policy: CompiledPolicy,
+  action: string,
+  options: ProtectApplyPatchToolOptions,
+  who = 'protectApplyPatchTool',
+): ApplyPatchTool {
   checkOptions(who, action, options, 'applyPatchTool({ editor })');
   const inner = options.editor;
   if (!inner || typeof inner.createFile !== 'function' || typeof inner.updateFile !== 'function' || typeof inner.deleteFile !== 'function') {
     throw new CtrlrunError(`${who}('${action}'): \`editor\` must be an Editor (createFile, updateFile, deleteFile).`);
   }
-  const core = createActionCore(internals, policy, action, {});
+  const core = createActionCore(internals, policy, action, { door: { kind: 'apply_patch' } });
   const gate = localGate(internals, core, who, () => made.name);
   const guarded = (op: ApplyPatchOperation, body: () => EditorResult) => async (): EditorResult => {
     const out = await gate.run(op, presentPatchOperation(op), body);
@@ -380,7 +311,7 @@ function makeComputerTool(internals: ControlInternals, policy: CompiledPolicy, a
   const who = 'protectComputerTool';
   checkOptions(who, action, options, 'computerTool({ computer })');
   const config = computerConfigOf(who, action, options);
-  const core = createActionCore(internals, policy, action, {});
+  const core = createActionCore(internals, policy, action, { door: { kind: 'computer' } });
   /** Refused calls paused for the control to reject with this text (the model reads it as the SDK's rejection). */
   const refusals = new Map<string, string>();
   const gate = localGate(
@@ -455,12 +386,7 @@ function makeComputerTool(internals: ControlInternals, policy: CompiledPolicy, a
     computer: guardedComputerOption(config, guard, innerOf),
     needsApproval,
   } as unknown as Parameters<typeof computerTool>[0]) as ComputerTool;
-  return mark(
-    made,
-    action,
-    (raw) => presentComputerCall(computerActionsOf(raw)),
-    (callId) => refusals.get(callId),
-  );
+  return mark(made, action, (raw) => presentComputerCall(computerActionsOf(raw)), { refusalOf: (callId) => refusals.get(callId) });
 }
 
 /** One SDK call of a computer method: the first of a decided batch runs it; returns the screenshot for `screenshot`. */

@@ -1,5 +1,6 @@
 import {
   getAllMcpTools,
+  mcpToFunctionTool,
   type Agent,
   type FunctionTool,
   type MCPServer,
@@ -16,6 +17,7 @@ import { decideCall as decide } from '../decide.js';
 import { argsHashOf, describeError, parseJson, principalOf, sdkToolName, type ControlInternals } from '../internals.js';
 import { createActionCore, type ActionCore } from '../core/action-core.js';
 import { bindPolicy } from '../core/bind-policy.js';
+import { softHaltText } from '../core/halt.js';
 import { ReportedOutcome, type Authorization, type CallFacts, type UpstreamProblem } from '../core/types.js';
 import { makeProtectedTool } from './function-tool.js';
 import type { CompiledPolicy } from '../types.js';
@@ -44,6 +46,17 @@ export interface McpDoors {
   /** The servers' tools as protected function tools: pass them in `tools`, not the servers in `mcpServers`. */
   protectMcpTools: (servers: MCPServer[], options?: ProtectMcpToolsOptions) => Promise<FunctionTool[]>;
   /**
+   * `mcpToFunctionTool(mcpTool, server, convertSchemasToStrict)`, protected: one tool the server
+   * listed, as a protected function tool (what the codemod writes for a call of the SDK's
+   * conversion). A schema pin on its action is checked against the server's listing at each call.
+   */
+  protectMcpFunctionTool: (
+    mcpTool: McpListedTool,
+    server: MCPServer,
+    convertSchemasToStrict?: boolean,
+    options?: { toolNameOverride?: string },
+  ) => FunctionTool;
+  /**
    * A fetch pinned to the TLS certificates the policy pins for the actions of MCP server
    * `serverName` (CTRLRun's `upstream.tls_cert_sha256` / `tls_cert_file`): pass it as the `fetch`
    * option of that `MCPServerStreamableHttp` or `MCPServerSSE`. A call of a pinned action runs only
@@ -68,6 +81,9 @@ export interface ProtectMcpToolsOptions {
   agent?: Agent<any, any>;
 }
 
+/** A tool as an MCP server lists it (`server.listTools()`), what `mcpToFunctionTool` takes. */
+export type McpListedTool = Parameters<typeof mcpToFunctionTool>[0];
+
 const GUARD = Symbol.for('ctrlrun.mcp.guard');
 
 export function bindMcp(control: Control, policy: CompiledPolicy, options: BindMcpOptions = {}): McpDoors {
@@ -78,6 +94,7 @@ export function bindMcp(control: Control, policy: CompiledPolicy, options: BindM
   return {
     protectMcpServer: (server) => protectServer(internals, policy, server, upstream),
     protectMcpTools: (servers, opts) => protectTools(internals, policy, servers, opts ?? {}, upstream),
+    protectMcpFunctionTool: (mcpTool, server, strict, opts) => protectListedTool(internals, policy, mcpTool, server, strict === true, opts ?? {}, upstream),
     upstreamFetch: (serverName, opts) => {
       const pins = serverPins(policy, serverName);
       if (pins.sha256.length === 0 && pins.pems.length === 0) {
@@ -297,6 +314,9 @@ function protectServer<S extends MCPServer>(internals: ControlInternals, policy:
         inFlight.set(toolCall.callId, { core, auth, context });
         return allow;
       } catch (error) {
+        // a soft halt found at the decision's receipt (set elsewhere since the check): the model reads it
+        const halted = softHaltText(error);
+        if (halted !== undefined) return reject(halted);
         throw error instanceof CtrlrunError
           ? error
           : new CtrlrunError(`ctrlrun: ${action} did not run: the control failed (${describeError(error)}).`, { ...where, cause: error });
@@ -404,14 +424,7 @@ async function protectTools(
   upstream: UpstreamCheck,
 ): Promise<FunctionTool[]> {
   if (!Array.isArray(servers)) throw new CtrlrunError('protectMcpTools: pass an array of MCP servers.');
-  for (const server of servers) {
-    const fn = server.errorFunction;
-    if (typeof fn === 'function' && !(fn as { [GUARD]?: unknown })[GUARD]) {
-      throw new CtrlrunError(
-        `protectMcpTools: server ${server.name} has its own errorFunction, which would turn a failed call into model text and hide whether it ran. Remove it (or set it to null); this library reports failures itself.`,
-      );
-    }
-  }
+  for (const server of servers) refuseOwnErrorFunction('protectMcpTools', server);
   const common = {
     errorFunction: null,
     ...(options.convertSchemasToStrict === undefined ? {} : { convertSchemasToStrict: options.convertSchemasToStrict }),
@@ -450,35 +463,86 @@ async function protectTools(
       const problem = upstream(action, server) ?? (await pinProblem(policy, action, server, mcpName));
       if (problem) throw new CtrlrunError(`protectMcpTools: ${action} (tool ${mcpName} of server ${server.name}) is refused: ${problem.text}.`);
     }
-    const userInput = (server.toolInputGuardrails ?? []).filter((g) => !(g as { [GUARD]?: unknown })[GUARD]);
-    const userOutput = (server.toolOutputGuardrails ?? []).filter((g) => !(g as { [GUARD]?: unknown })[GUARD]);
-    const inner = tool;
-    out.push(
-      makeProtectedTool(
-        internals,
-        policy,
-        action,
-        {
-          name: inner.name,
-          description: inner.description,
-          parameters: inner.parameters,
-          strict: inner.strict,
-          ...(inner.timeoutMs === undefined ? {} : { timeoutMs: inner.timeoutMs }),
-          inputGuardrails: userInput,
-          ...(userOutput.length ? { outputGuardrails: userOutput } : {}),
-          execute: (input: unknown, runContext: RunContext<unknown>, details?: { toolCall?: unknown; signal?: AbortSignal }) =>
-            typeof server.callToolResult === 'function'
-              ? callWithOutcome(server, mcpName, policy.actions[action]?.mcp?.notExecutedOnError === true, input, runContext, details?.signal)
-              : inner.invoke(runContext, JSON.stringify(input ?? {}), {
-                  ...(details?.toolCall ? { toolCall: details.toolCall as never } : {}),
-                  ...(details?.signal ? { signal: details.signal } : {}),
-                }),
-        },
-        pinsTls(policy, action) ? { upstream: async () => upstream(action, server) } : {},
-      ),
-    );
+    out.push(wrapMcpTool(internals, policy, { tool, server, mcpName, action }, pinsTls(policy, action) ? async () => upstream(action, server) : undefined));
   }
   return out;
+}
+
+/** A server's own errorFunction would turn a failed call into model text and hide whether it ran: refused. */
+function refuseOwnErrorFunction(who: string, server: MCPServer): void {
+  const fn = server.errorFunction;
+  if (typeof fn === 'function' && !(fn as { [GUARD]?: unknown })[GUARD]) {
+    throw new CtrlrunError(
+      `${who}: server ${server.name} has its own errorFunction, which would turn a failed call into model text and hide whether it ran. Remove it (or set it to null); this library reports failures itself.`,
+    );
+  }
+}
+
+/**
+ * `protectMcpFunctionTool(mcpTool, server, strict)`: the SDK's own `mcpToFunctionTool` (no error
+ * function), wrapped as protectMcpTools wraps each tool. Synchronous, as the SDK's is, so the
+ * codemod can swap one for the other wherever it is called; what protectMcpTools checks when it
+ * lists (the TLS pin, the schema pin) is checked at each call instead (`upstream`).
+ */
+function protectListedTool(
+  internals: ControlInternals,
+  policy: CompiledPolicy,
+  mcpTool: McpListedTool,
+  server: MCPServer,
+  strict: boolean,
+  options: { toolNameOverride?: string },
+  upstream: UpstreamCheck,
+): FunctionTool {
+  if (!server || typeof server !== 'object' || typeof server.name !== 'string')
+    throw new CtrlrunError('protectMcpFunctionTool: pass the MCP server the tool was listed by.');
+  if (!mcpTool || typeof mcpTool.name !== 'string')
+    throw new CtrlrunError('protectMcpFunctionTool: pass a tool as the server lists it (an entry of server.listTools()).');
+  refuseOwnErrorFunction('protectMcpFunctionTool', server);
+  const mcpName = mcpTool.name;
+  const action = actionOf(policy, server.name, mcpName)?.action ?? unmappedAction(server.name, mcpName);
+  const tool = mcpToFunctionTool(mcpTool, server, strict, {
+    errorFunction: null,
+    ...(options.toolNameOverride !== undefined ? { toolNameOverride: options.toolNameOverride } : {}),
+  } as never) as unknown as FunctionTool;
+  const check =
+    policy.mode === 'enforce' && (pinsTls(policy, action) || policy.actions[action]?.upstream?.toolSchemaSha256 !== undefined)
+      ? async () => upstream(action, server) ?? (await pinProblem(policy, action, server, mcpName))
+      : undefined;
+  return wrapMcpTool(internals, policy, { tool, server, mcpName, action }, check);
+}
+
+/** One MCP tool the SDK made, as a protected tool whose body is the SDK's own MCP call. */
+function wrapMcpTool(
+  internals: ControlInternals,
+  policy: CompiledPolicy,
+  { tool, server, mcpName, action }: { tool: FunctionTool; server: MCPServer; mcpName: string; action: string },
+  check: (() => Promise<UpstreamProblem | null>) | undefined,
+): FunctionTool {
+  const userInput = (server.toolInputGuardrails ?? []).filter((g) => !(g as { [GUARD]?: unknown })[GUARD]);
+  const userOutput = (server.toolOutputGuardrails ?? []).filter((g) => !(g as { [GUARD]?: unknown })[GUARD]);
+  const inner = tool;
+  return makeProtectedTool(
+    internals,
+    policy,
+    action,
+    {
+      name: inner.name,
+      description: inner.description,
+      parameters: inner.parameters,
+      strict: inner.strict,
+      ...(inner.timeoutMs === undefined ? {} : { timeoutMs: inner.timeoutMs }),
+      inputGuardrails: userInput,
+      ...(userOutput.length ? { outputGuardrails: userOutput } : {}),
+      execute: (input: unknown, runContext: RunContext<unknown>, details?: { toolCall?: unknown; signal?: AbortSignal }) =>
+        typeof server.callToolResult === 'function'
+          ? callWithOutcome(server, mcpName, policy.actions[action]?.mcp?.notExecutedOnError === true, input, runContext, details?.signal)
+          : inner.invoke(runContext, JSON.stringify(input ?? {}), {
+              ...(details?.toolCall ? { toolCall: details.toolCall as never } : {}),
+              ...(details?.signal ? { signal: details.signal } : {}),
+            }),
+    },
+    check ? { upstream: check, kind: 'mcp' } : { kind: 'mcp' },
+  );
 }
 
 function functionTools(tools: Tool[]): FunctionTool[] {

@@ -1,6 +1,6 @@
 import type { DecisionLogStore } from '../types.js';
 
-/** httpStore's decision log: each method one POST to serve, which runs it on its store (serve's decision-log-api.ts). */
+/** httpStore's decision log: each method one POST to serve, which runs it on its store (serve's runtime-api.ts). */
 export function httpDecisionLog(call: (method: 'appendDecision' | 'listDecisions' | 'decisionKey', args: unknown[]) => Promise<never>): DecisionLogStore {
   let key: Promise<string> | undefined;
   return {
@@ -10,7 +10,7 @@ export function httpDecisionLog(call: (method: 'appendDecision' | 'listDecisions
         key = undefined;
         throw error;
       })),
-    appendDecision: (body, retainAfter) => call('appendDecision', retainAfter === undefined ? [body] : [body, retainAfter]),
+    appendDecision: (body) => call('appendDecision', [body]),
     listDecisions: (query) => call('listDecisions', query === undefined ? [] : [query]),
   };
 }

@@ -1,7 +1,7 @@
 import { chainedEntry, newDecisionKey } from '../decision-log.js';
 import { GENESIS_HASH } from '../receipts-hash.js';
-import type { DecisionBody, DecisionEntry, DecisionLogStore, DecisionQuery } from '../types.js';
-import { decisionFromRow, pruneSchedule } from './decision-log-rows.js';
+import type { DecisionBody, DecisionEntry, DecisionLogStore, DecisionQuery, PrunedDecision, PruneStore } from '../types.js';
+import { decisionFromRow, PRUNED_ACTION, tombstoneOf } from './decision-log-rows.js';
 
 /** Migration 3 of the Postgres store (`S` the quoted schema): the decision log and its head row, locked by each append. */
 export const postgresDecisionLogSql = (S: string): string => `
@@ -42,10 +42,11 @@ export interface PostgresAccess {
   query(operation: string, text: string, values?: unknown[]): Promise<Rows>;
 }
 
+type DecisionPruning = Pick<PruneStore, 'decisionHead' | 'deleteDecisions' | 'tombstoneDecisions' | 'listPrunedDecisions'>;
+
 /** The Postgres store's decision log: appended under a lock on the head row, so seq and prev_hash never fork across processes. */
-export function postgresDecisionLog(access: PostgresAccess): DecisionLogStore {
+export function postgresDecisionLog(access: PostgresAccess): DecisionLogStore & DecisionPruning {
   const { S } = access;
-  const pruneNow = pruneSchedule();
   let key: string | undefined;
   return {
     async decisionKey(): Promise<string> {
@@ -56,11 +57,10 @@ export function postgresDecisionLog(access: PostgresAccess): DecisionLogStore {
       });
       return key;
     },
-    appendDecision(body: DecisionBody, retainAfter?: number): Promise<DecisionEntry> {
+    appendDecision(body: DecisionBody): Promise<DecisionEntry> {
       return access.transaction('appendDecision', async (c) => {
         const head = (await c.query(`SELECT seq, hash FROM ${S}.decision_head WHERE id = 1 FOR UPDATE`)).rows[0] as { seq: string | number; hash: string };
         const entry = chainedEntry(body, { seq: Number(head.seq), hash: head.hash });
-        if (pruneNow(body.at, retainAfter)) await c.query(`DELETE FROM ${S}.decisions WHERE at < $1`, [retainAfter]);
         await c.query(`INSERT INTO ${S}.decisions (seq, at, action, hash, entry) VALUES ($1, $2, $3, $4, $5)`, [
           entry.seq,
           entry.at,
@@ -75,10 +75,33 @@ export function postgresDecisionLog(access: PostgresAccess): DecisionLogStore {
     async listDecisions(query?: DecisionQuery): Promise<DecisionEntry[]> {
       const r = await access.query(
         'listDecisions',
-        `SELECT entry FROM ${S}.decisions WHERE seq > $1 AND ($2::bigint IS NULL OR at >= $2) AND ($3::text IS NULL OR action = $3) ORDER BY seq LIMIT $4`,
-        [query?.afterSeq ?? 0, query?.since ?? null, query?.action ?? null, query?.limit ?? null],
+        `SELECT entry FROM ${S}.decisions WHERE seq > $1 AND ($2::bigint IS NULL OR at >= $2) AND ($3::text IS NULL OR action = $3) AND action <> $5 ORDER BY seq LIMIT $4`,
+        [query?.afterSeq ?? 0, query?.since ?? null, query?.action ?? null, query?.limit ?? null, PRUNED_ACTION],
       );
       return r.rows.map((row) => decisionFromRow(row as { entry: string }));
+    },
+    async decisionHead() {
+      const row = (await access.query('decisionHead', `SELECT seq, hash FROM ${S}.decision_head WHERE id = 1`)).rows[0] as {
+        seq: string | number;
+        hash: string;
+      };
+      return { seq: Number(row.seq), hash: row.hash };
+    },
+    async deleteDecisions(through) {
+      return (await access.query('deleteDecisions', `DELETE FROM ${S}.decisions WHERE seq <= $1`, [through])).rowCount ?? 0;
+    },
+    tombstoneDecisions: (seqs, tenant) =>
+      access.transaction('tombstoneDecisions', async (c) => {
+        const rows = (await c.query(`SELECT entry FROM ${S}.decisions WHERE seq = ANY($1::bigint[]) AND action <> $2 FOR UPDATE`, [seqs, PRUNED_ACTION])).rows;
+        for (const row of rows) {
+          const stone = tombstoneOf(decisionFromRow(row as { entry: string }), tenant);
+          await c.query(`UPDATE ${S}.decisions SET action = $1, entry = $2 WHERE seq = $3`, [PRUNED_ACTION, JSON.stringify(stone), stone.seq]);
+        }
+        return rows.length;
+      }),
+    async listPrunedDecisions() {
+      const r = await access.query('listPrunedDecisions', `SELECT entry FROM ${S}.decisions WHERE action = $1 ORDER BY seq`, [PRUNED_ACTION]);
+      return r.rows.map((row) => decisionFromRow(row as { entry: string }) as unknown as PrunedDecision);
     },
   };
 }

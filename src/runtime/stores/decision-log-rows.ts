@@ -1,21 +1,8 @@
-import type { DecisionEntry } from '../types.js';
+import type { DecisionEntry, PrunedDecision } from '../types.js';
 import { StoreError } from './errors.js';
 
-/** How often (in the entries' own clock) a store looks for entries past their retention: at most once a minute. */
-export const PRUNE_EVERY_MS = 60_000;
-
-/**
- * Decides when a store prunes: the first append with a retention, then once per PRUNE_EVERY_MS of
- * the entries' time. One per store object (its own state, no global).
- */
-export function pruneSchedule(): (at: number, retainAfter: number | undefined) => boolean {
-  let next = -Infinity;
-  return (at, retainAfter) => {
-    if (retainAfter === undefined || at < next) return false;
-    next = at + PRUNE_EVERY_MS;
-    return true;
-  };
-}
+/** The `action` column of a tenant's pruned entry (no policy action is empty): listings skip it. */
+export const PRUNED_ACTION = '';
 
 /** One stored row: the entry's JSON text (its hash is checked by verification, never trusted here). */
 export function decisionFromRow(row: { entry: string }): DecisionEntry {
@@ -27,4 +14,9 @@ export function decisionFromRow(row: { entry: string }): DecisionEntry {
       cause: error,
     });
   }
+}
+
+/** A tenant's pruned entry: its links, time and tenant, nothing of its inputs. */
+export function tombstoneOf(entry: { seq: number; at: number; prev_hash: string; hash: string }, tenant: string): PrunedDecision {
+  return { seq: entry.seq, at: entry.at, prev_hash: entry.prev_hash, hash: entry.hash, pruned: { tenant } };
 }

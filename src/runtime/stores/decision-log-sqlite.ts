@@ -1,7 +1,7 @@
 import { chainedEntry, newDecisionKey } from '../decision-log.js';
 import { GENESIS_HASH } from '../receipts-hash.js';
-import type { DecisionBody, DecisionEntry, DecisionLogStore, DecisionQuery } from '../types.js';
-import { decisionFromRow, pruneSchedule } from './decision-log-rows.js';
+import type { DecisionBody, DecisionEntry, DecisionLogStore, DecisionQuery, PrunedDecision, PruneStore } from '../types.js';
+import { decisionFromRow, PRUNED_ACTION, tombstoneOf } from './decision-log-rows.js';
 import type { SqliteConnection, SqliteStatement } from './sqlite-driver.js';
 
 /** Migration 3 of the SQLite store: the decision log and its head (the last seq and hash, kept when retention empties the table). */
@@ -40,11 +40,12 @@ interface Statements {
   head: SqliteStatement;
   setHead: SqliteStatement;
   insert: SqliteStatement;
-  prune: SqliteStatement;
 }
 
-/** The SQLite store's decision log: each append one transaction under the write lock (head read, insert, head moved, maybe a prune). */
-export function sqliteDecisionLog(access: SqliteAccess): DecisionLogStore {
+type DecisionPruning = Pick<PruneStore, 'decisionHead' | 'deleteDecisions' | 'tombstoneDecisions' | 'listPrunedDecisions'>;
+
+/** The SQLite store's decision log: each append one transaction under the write lock (head read, insert, head moved); pruned only by an operator's prune. */
+export function sqliteDecisionLog(access: SqliteAccess): DecisionLogStore & DecisionPruning {
   let prepared: { db: SqliteConnection; s: Statements } | undefined;
   const statements = (db: SqliteConnection): Statements => {
     if (prepared?.db !== db) {
@@ -54,13 +55,11 @@ export function sqliteDecisionLog(access: SqliteAccess): DecisionLogStore {
           head: db.prepare('SELECT seq, hash FROM decision_head WHERE id = 1'),
           setHead: db.prepare('UPDATE decision_head SET seq = ?, hash = ? WHERE id = 1'),
           insert: db.prepare('INSERT INTO decisions (seq, at, action, hash, entry) VALUES (?, ?, ?, ?, ?)'),
-          prune: db.prepare('DELETE FROM decisions WHERE at < ?'),
         },
       };
     }
     return prepared.s;
   };
-  const pruneNow = pruneSchedule();
   let key: string | undefined;
   return {
     async decisionKey(): Promise<string> {
@@ -71,11 +70,10 @@ export function sqliteDecisionLog(access: SqliteAccess): DecisionLogStore {
       });
       return key;
     },
-    appendDecision(body: DecisionBody, retainAfter?: number): Promise<DecisionEntry> {
+    appendDecision(body: DecisionBody): Promise<DecisionEntry> {
       return access.write('appendDecision', (db) => {
         const s = statements(db);
         const entry = chainedEntry(body, s.head.get() as { seq: number; hash: string });
-        if (pruneNow(body.at, retainAfter)) s.prune.run(retainAfter);
         s.insert.run(entry.seq, entry.at, entry.action, entry.hash, JSON.stringify(entry));
         s.setHead.run(entry.seq, entry.hash);
         return entry;
@@ -84,12 +82,34 @@ export function sqliteDecisionLog(access: SqliteAccess): DecisionLogStore {
     listDecisions(query?: DecisionQuery): Promise<DecisionEntry[]> {
       return access.read('listDecisions', (db) => {
         const rows = db
-          .prepare('SELECT entry FROM decisions WHERE seq > ? AND at >= ? AND (? IS NULL OR action = ?) ORDER BY seq LIMIT ?')
+          .prepare(`SELECT entry FROM decisions WHERE seq > ? AND at >= ? AND (? IS NULL OR action = ?) AND action <> '${PRUNED_ACTION}' ORDER BY seq LIMIT ?`)
           .all(query?.afterSeq ?? 0, query?.since ?? Number.MIN_SAFE_INTEGER, query?.action ?? null, query?.action ?? null, query?.limit ?? -1) as Array<{
           entry: string;
         }>;
         return rows.map(decisionFromRow);
       });
     },
+    decisionHead: () => access.read('decisionHead', (db) => statements(db).head.get() as { seq: number; hash: string }),
+    deleteDecisions: (through) => access.write('deleteDecisions', (db) => Number(db.prepare('DELETE FROM decisions WHERE seq <= ?').run(through).changes)),
+    tombstoneDecisions: (seqs, tenant) =>
+      access.write('tombstoneDecisions', (db) => {
+        const get = db.prepare(`SELECT seq, at, hash, entry FROM decisions WHERE seq = ? AND action <> '${PRUNED_ACTION}'`);
+        const set = db.prepare('UPDATE decisions SET action = ?, entry = ? WHERE seq = ?');
+        let n = 0;
+        for (const seq of seqs) {
+          const row = get.get(seq) as { entry: string } | undefined;
+          if (!row) continue;
+          const stone = tombstoneOf(decisionFromRow(row), tenant);
+          set.run(PRUNED_ACTION, JSON.stringify(stone), seq);
+          n += 1;
+        }
+        return n;
+      }),
+    listPrunedDecisions: () =>
+      access.read('listPrunedDecisions', (db) =>
+        (db.prepare(`SELECT entry FROM decisions WHERE action = '${PRUNED_ACTION}' ORDER BY seq`).all() as Array<{ entry: string }>).map(
+          (row) => decisionFromRow(row) as unknown as PrunedDecision,
+        ),
+      ),
   };
 }

@@ -17,3 +17,20 @@ export class StoreError extends CtrlrunError {
     this.hint = options.hint;
   }
 }
+
+/**
+ * A receipt appended on the condition that the store's halts had not changed (`appendReceipt(body,
+ * { haltEpoch })`) found them changed: nothing was appended. The runtime reads the halts again and
+ * decides the call anew (it is refused `halted` if a halt now matches it). Not a failure of the store.
+ */
+export class HaltsChanged extends CtrlrunError {
+  override name = 'HaltsChanged';
+  constructor(readonly epoch: number) {
+    super(`ctrlrun: the store's halts changed (epoch ${epoch}) since this process read them; nothing was appended.`);
+  }
+}
+
+/** Whether `error` is a `HaltsChanged` (by its shape: a store loaded from the other module build throws the other class). */
+export function isHaltsChanged(error: unknown): error is HaltsChanged {
+  return error instanceof Error && error.name === 'HaltsChanged' && Number.isSafeInteger((error as { epoch?: unknown }).epoch);
+}

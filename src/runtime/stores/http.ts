@@ -1,6 +1,6 @@
-import { RECEIPT_NAMES } from '../signing.js';
+import { RECEIPT_NAMES, RECEIPT_STAMPED } from '../signing.js';
 import type { Receipt, Store } from '../types.js';
-import { StoreError } from './errors.js';
+import { HaltsChanged, StoreError } from './errors.js';
 import { httpDecisionLog } from './decision-log-http.js';
 
 /**
@@ -45,6 +45,11 @@ const METHODS = [
   'appendDecision',
   'listDecisions',
   'decisionKey',
+  'putGrant',
+  'listGrants',
+  'getGrant',
+  'revokeGrant',
+  'readHalts',
 ] as const;
 
 type Method = (typeof METHODS)[number];
@@ -74,7 +79,7 @@ export function httpStore(options: HttpStoreOptions): Store {
   const timeoutMs = options.timeoutMs ?? 10_000;
   let closed = false;
 
-  const request = async (method: Method, args: unknown[]): Promise<{ result?: unknown; names?: unknown }> => {
+  const request = async (method: Method, args: unknown[]): Promise<{ result?: unknown; names?: unknown; stamped?: unknown }> => {
     if (closed) throw new StoreError('store_closed', `httpStore ${base}: the store is closed.`);
     let res: Response;
     try {
@@ -82,6 +87,10 @@ export function httpStore(options: HttpStoreOptions): Store {
         method: 'POST',
         headers: { Authorization: `Bearer ${options.token}`, 'Content-Type': 'application/json' },
         body: JSON.stringify({ args }),
+        // serve never redirects its API: a redirect (a proxy's, a forged server's) would carry the
+        // token and replay the store call elsewhere, so it is not followed and fails closed below
+        // ('manual', not 'error': edge runtimes refuse 'error')
+        redirect: 'manual',
         signal: AbortSignal.timeout(timeoutMs),
       });
     } catch (error) {
@@ -94,12 +103,19 @@ export function httpStore(options: HttpStoreOptions): Store {
         },
       );
     }
-    let body: { result?: unknown; names?: unknown; error?: string; message?: string } = {};
+    if (res.type === 'opaqueredirect' || (res.status >= 300 && res.status < 400)) {
+      throw new StoreError('store_failed', `httpStore ${base}: ${method} was redirected (HTTP ${res.status}); a redirect is never followed.`, {
+        hint: 'point httpStore at serve itself (the address serve prints), not at a proxy that redirects',
+      });
+    }
+    let body: { result?: unknown; names?: unknown; stamped?: unknown; error?: string; message?: string; epoch?: unknown } = {};
     try {
       body = (await res.json()) as typeof body;
     } catch {
       // fall through: a non-JSON reply is an error below
     }
+    // a conditional append whose halt epoch moved: an answer, not a failure (the runtime reads the halts again)
+    if (res.status === 409 && body.error === 'halts_changed' && Number.isSafeInteger(body.epoch)) throw new HaltsChanged(body.epoch as number);
     if (res.status === 401)
       throw new StoreError('store_failed', `httpStore ${base}: the token was refused (${body.message ?? 'unauthenticated'}).`, {
         hint: 'check the token; `ctrlrun-gen operators list` shows who has one',
@@ -113,13 +129,16 @@ export function httpStore(options: HttpStoreOptions): Store {
     return body;
   };
   const call = async (method: Method, args: unknown[]): Promise<never> => (await request(method, args)).result as never;
-  // serve stores a named tenant's receipt under its names and says which (`names: '@T:'`); the
-  // signer's check of what was appended needs it (a symbol: never hashed, never serialized)
-  const appendReceipt: Store['appendReceipt'] = async (receipt) => {
-    const body = await request('appendReceipt', [receipt]);
+  // serve stores a named tenant's receipt under its names and says which (`names: '@T:'`), and
+  // sets its time from its own clock (`stamped`); the signer's check of what was appended needs
+  // both (symbols: never hashed, never serialized)
+  const appendReceipt: Store['appendReceipt'] = async (receipt, options) => {
+    const body = await request('appendReceipt', options === undefined ? [receipt] : [receipt, options]);
     const appended = body.result as Receipt;
-    if (typeof body.names === 'string' && appended !== null && typeof appended === 'object')
-      Object.defineProperty(appended, RECEIPT_NAMES, { value: body.names });
+    if (appended !== null && typeof appended === 'object') {
+      if (typeof body.names === 'string') Object.defineProperty(appended, RECEIPT_NAMES, { value: body.names });
+      if (body.stamped === true) Object.defineProperty(appended, RECEIPT_STAMPED, { value: true });
+    }
     return appended;
   };
 
@@ -140,6 +159,13 @@ export function httpStore(options: HttpStoreOptions): Store {
     listEffects: (filter) => call('listEffects', filter === undefined ? [] : [filter]),
     appendReceipt,
     listReceipts: (opts) => call('listReceipts', opts === undefined ? [] : [opts]),
+    // approval grants: a runtime token lists them (serve's clock decides which are active); an operator token puts and revokes as itself
+    putGrant: (grant) => call('putGrant', [grant]),
+    listGrants: (query) => call('listGrants', query === undefined ? [] : [query]),
+    getGrant: (id) => call('getGrant', [id]),
+    revokeGrant: (id, by, now) => call('revokeGrant', [id, by, now]),
+    // halts are set and lifted through serve's API (as the token's operator, receipted by serve); a runtime reads them
+    readHalts: () => call('readHalts', []),
     close: async () => {
       closed = true;
     },

@@ -1,4 +1,7 @@
-import { postgresDecisionLog } from './decision-log-postgres.js';
+import { type PostgresAccess, postgresDecisionLog } from './decision-log-postgres.js';
+import { postgresSessions } from './sessions-postgres.js';
+import { postgresGrants } from './grants-postgres.js';
+import { postgresHalts } from './halts-postgres.js';
 import type { Store } from '../types.js';
 import { StoreError } from './errors.js';
 import { postgresApprovals } from './postgres/approvals.js';
@@ -33,13 +36,17 @@ export function postgresStore(options: PostgresStoreOptions): Store {
     });
   }
   const shell = pgShell(options, schemaName);
+  const access: PostgresAccess = {
+    S: shell.S,
+    transaction: (op, fn) => shell.transaction(op, fn as never),
+    query: (op, text, values) => shell.query(op, text, values) as never,
+  };
   return {
     kind: 'postgres',
-    ...postgresDecisionLog({
-      S: shell.S,
-      transaction: (op, fn) => shell.transaction(op, fn as never),
-      query: (op, text, values) => shell.query(op, text, values) as never,
-    }),
+    ...postgresDecisionLog(access),
+    ...postgresSessions(access),
+    ...postgresGrants(access),
+    ...postgresHalts(access),
     ...postgresApprovals(shell),
     ...postgresEffects(shell),
     ...postgresReceipts(shell),

@@ -1,4 +1,5 @@
-import type { ApprovalAnswer, ApprovalRequest, ApprovalState, EffectRecord, EffectState, Receipt } from '../types.js';
+import { canonicalJson } from '../canonical.js';
+import type { ApprovalAnswer, ApprovalRequest, ApprovalState, EffectRecord, EffectState, PausedDoor, Receipt } from '../types.js';
 
 /**
  * The row shapes both SQL stores share, and their mapping to the store's records. Integers may
@@ -18,6 +19,7 @@ export interface ApprovalRow {
   created_at: number | string;
   decided_at: number | string | null;
   consumed_at: number | string | null;
+  door: string | null;
 }
 
 export interface EffectRow {
@@ -38,7 +40,9 @@ export interface ReceiptRow {
 }
 
 export const APPROVAL_COLUMNS =
-  'call_id, action, tool_name, args_hash, args, policy_hash, principal, approvals_required, state, answers, created_at, decided_at, consumed_at';
+  'call_id, action, tool_name, args_hash, args, policy_hash, principal, approvals_required, state, answers, created_at, decided_at, consumed_at, door';
+/** How many columns APPROVAL_COLUMNS names (an insert's placeholders). */
+export const APPROVAL_COLUMN_COUNT = 14;
 export const EFFECT_COLUMNS = 'key, action, state, attempts, attempt_id, lease_until, updated_at, resolved_by';
 
 function num(value: number | string): number {
@@ -62,6 +66,7 @@ export type ApprovalValues = readonly [
   createdAt: number | string,
   decidedAt: number | string | null,
   consumedAt: number | string | null,
+  door: string | null,
 ];
 
 export function approvalFromRow(row: ApprovalRow): ApprovalRequest {
@@ -79,6 +84,7 @@ export function approvalFromRow(row: ApprovalRow): ApprovalRequest {
     row.created_at,
     row.decided_at,
     row.consumed_at,
+    row.door ?? null,
   ]);
 }
 
@@ -99,6 +105,7 @@ export function approvalFromValues(v: ApprovalValues): ApprovalRequest {
   };
   if (v[11] !== null) request.decidedAt = num(v[11]);
   if (v[12] !== null) request.consumedAt = num(v[12]);
+  if (v[13] !== null && v[13] !== undefined) request.door = JSON.parse(v[13]) as PausedDoor;
   return request;
 }
 
@@ -118,6 +125,7 @@ export function approvalToValues(r: ApprovalRequest): unknown[] {
     r.createdAt,
     r.decidedAt ?? null,
     r.consumedAt ?? null,
+    r.door === undefined ? null : canonicalJson(r.door),
   ];
 }
 

@@ -2,7 +2,10 @@ import path from 'node:path';
 import type { Store } from '../types.js';
 import { StoreError } from './errors.js';
 import type { SqliteDriverChoice } from './sqlite-driver.js';
-import { sqliteDecisionLog } from './decision-log-sqlite.js';
+import { type SqliteAccess, sqliteDecisionLog } from './decision-log-sqlite.js';
+import { sqliteSessions } from './sessions-sqlite.js';
+import { sqliteGrants } from './grants-sqlite.js';
+import { sqliteHalts } from './halts-sqlite.js';
 import { sqliteApprovals } from './sqlite/approvals.js';
 import { sqliteShell } from './sqlite/connection.js';
 import { sqliteEffects } from './sqlite/effects.js';
@@ -43,9 +46,13 @@ export function sqliteStore(options: SqliteStoreOptions): Store {
     });
   }
   const shell = sqliteShell(path.resolve(options.path), options.busyTimeoutMs ?? 5000, choice);
+  const access: SqliteAccess = { write: (op, fn) => shell.write(op, (s) => fn(s.db)), read: (op, fn) => shell.read(op, (s) => fn(s.db)) };
   return {
     kind: 'sqlite',
-    ...sqliteDecisionLog({ write: (op, fn) => shell.write(op, (s) => fn(s.db)), read: (op, fn) => shell.read(op, (s) => fn(s.db)) }),
+    ...sqliteDecisionLog(access),
+    ...sqliteSessions(access),
+    ...sqliteGrants(access),
+    ...sqliteHalts(access),
     ...sqliteApprovals(shell),
     ...sqliteEffects(shell),
     ...sqliteReceipts(shell),

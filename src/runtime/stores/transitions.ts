@@ -28,19 +28,36 @@ export { checkCharges };
 // ---------------------------------------------------------------------------------------------
 
 /** What `addAnswer` does with an answer, before any change. */
-export function answerOutcome(request: ApprovalRequest, answer: ApprovalAnswer): 'recorded' | 'duplicate' | 'approver_is_requester' | 'not_pending' {
+export function answerOutcome(
+  request: ApprovalRequest,
+  answer: ApprovalAnswer,
+): 'recorded' | 'duplicate' | 'approver_is_requester' | 'not_pending' | 'edit_mismatch' {
   if (request.state !== 'pending') return 'not_pending';
   // identities compare after one normalisation (identity.ts): `ALICE` is the requester `alice`
   if (sameIdentity(answer.approver, request.principal)) return 'approver_is_requester';
   if (request.answers.some((a) => sameIdentity(a.approver, answer.approver))) return 'duplicate';
+  // M-of-N approve one set of arguments: the first approval fixes them (as proposed, or its edit)
+  if (answer.decision === 'approve') {
+    const approving = approvedHash(request, answer);
+    if (request.answers.some((a) => a.decision === 'approve' && approvedHash(request, a) !== approving)) return 'edit_mismatch';
+  }
   return 'recorded';
 }
 
-/** Applies a recorded answer to a request (a copy): a no rejects it; enough distinct yeses approve it. */
+/** The hash of the arguments an approve answer approves: its edit's, else the request's own. */
+export function approvedHash(request: Pick<ApprovalRequest, 'argsHash'>, answer: Pick<ApprovalAnswer, 'argsHash'>): string {
+  return answer.argsHash ?? request.argsHash;
+}
+
+/**
+ * Applies a recorded answer to a request (a copy): a no (a reject, or a respond: an answer in place
+ * of the tool) rejects it, the call never runs; enough distinct yeses approve it.
+ */
 export function withAnswer(request: ApprovalRequest, answer: ApprovalAnswer): ApprovalRequest {
   const next: ApprovalRequest = { ...request, answers: [...request.answers, { ...answer }] };
-  if (answer.decision === 'reject' || distinctApprovers(next).size >= next.approvalsRequired) {
-    next.state = answer.decision === 'reject' ? 'rejected' : 'approved';
+  const no = answer.decision === 'reject' || answer.decision === 'respond';
+  if (no || distinctApprovers(next).size >= next.approvalsRequired) {
+    next.state = no ? 'rejected' : 'approved';
     next.decidedAt = answer.at;
   }
   return next;

@@ -1,10 +1,11 @@
 import type { ts } from 'ts-morph';
 import { typescript } from '../typescript.js';
-import { isAgentClass, isSdkModule } from '../imports.js';
+import { isSdkModule } from '../imports.js';
 import { spanOf } from '../parse.js';
 import { realtimeSessionOf } from '../realtime-sessions.js';
 import { optionsOf, propertyName, skipWrappers } from '../syntax.js';
-import { constObjectLiteral, doorOf, initializerOf, ownerOf, resolve, returnsOf, type FileContext } from './context.js';
+import { agentClassOf, constObjectLiteral, doorOf, initializerOf, ownerOf, resolve, returnsOf, type FileContext } from './context.js';
+import { onSandboxAgent } from './sandbox-agents.js';
 
 // Agents (`new Agent`, `Agent.create`, `clone`), the Runner's config and realtime sessions: where
 // MCP servers are attached and tracing is configured.
@@ -13,9 +14,12 @@ import { constObjectLiteral, doorOf, initializerOf, ownerOf, resolve, returnsOf,
 export function onNew(cx: FileContext, node: ts.NewExpression): void {
   const session = realtimeSessionOf(node, cx.runScan);
   if (session) cx.scan.realtimeSessions!.push(session);
-  const r = resolve(cx, node.expression);
-  if (r && isAgentClass(r.module, r.member)) onAgentOptions(cx, node, node.arguments?.[0]);
-  else if (r && isSdkModule(r.module) && /^MCPServer/.test(r.member)) {
+  const agentClass = agentClassOf(cx, node.expression);
+  const r = agentClass ?? resolve(cx, node.expression);
+  if (agentClass) {
+    onAgentOptions(cx, node, node.arguments?.[0]);
+    if (agentClass.member === 'SandboxAgent') onSandboxAgent(cx, node, agentClass.changedBy);
+  } else if (r && isSdkModule(r.module) && /^MCPServer/.test(r.member)) {
     const ef = optionsOf(node.arguments?.[0], cx.sf).properties.errorFunction;
     if (ef && ef.valueKind !== 'null') cx.scan.mcpErrorFunctions!.push({ kind: 'mcp-error-function', span: ef.span, where: 'server' });
   }
@@ -59,6 +63,8 @@ export function onAgentOptions(cx: FileContext, node: ts.Node, arg: ts.Expressio
         ...(owner !== undefined ? { agentVar: owner } : {}),
         whole: value === undefined,
       });
+    } else if (key === 'handoffs' && typescript.isPropertyAssignment(p)) {
+      cx.pendingHandoffLists.push(p.initializer); // read by file/handoffs.ts once the walk is done
     } else if (key === 'mcpConfig' && typescript.isPropertyAssignment(p)) {
       const config = skipWrappers(p.initializer);
       if (!typescript.isObjectLiteralExpression(config)) continue;
@@ -76,16 +82,18 @@ function agentOptionsOf(cx: FileContext, expr: ts.Expression, depth = 0): ts.Exp
   if (depth > 8) return undefined;
   const e = skipWrappers(expr);
   if (typescript.isNewExpression(e)) {
-    const r = resolve(cx, e.expression);
-    return r && isAgentClass(r.module, r.member) && r.member !== 'RealtimeAgent' ? (e.arguments?.[0] ?? null) : undefined;
+    const r = agentClassOf(cx, e.expression);
+    return r && r.member !== 'RealtimeAgent' ? (e.arguments?.[0] ?? null) : undefined;
   }
-  if (typescript.isCallExpression(e) && doorOf(cx, e.expression) === 'protectAgent')
+  // protectAgent and protectSandboxAgent return the agent they are given
+  const door = typescript.isCallExpression(e) ? doorOf(cx, e.expression) : undefined;
+  if (typescript.isCallExpression(e) && (door === 'protectAgent' || door === 'protectSandboxAgent'))
     return e.arguments[0] ? agentOptionsOf(cx, e.arguments[0], depth + 1) : undefined;
   if (typescript.isCallExpression(e) && typescript.isPropertyAccessExpression(skipWrappers(e.expression))) {
     const c = skipWrappers(e.expression) as ts.PropertyAccessExpression;
     if (c.name.text === 'create') {
-      const r = resolve(cx, c.expression);
-      return r && isAgentClass(r.module, r.member) && r.member !== 'RealtimeAgent' ? (e.arguments[0] ?? null) : undefined;
+      const r = agentClassOf(cx, c.expression);
+      return r && r.member !== 'RealtimeAgent' ? (e.arguments[0] ?? null) : undefined;
     }
     if (c.name.text === 'clone') {
       const base = agentOptionsOf(cx, c.expression, depth + 1);

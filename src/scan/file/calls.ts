@@ -1,6 +1,6 @@
 import type { ts } from 'ts-morph';
 import { typescript } from '../typescript.js';
-import { holdsToolFactory, isSdkModule, isToolFactory, moduleValue, requiredModule } from '../imports.js';
+import { holdsDoor, isSdkModule, isToolFactory, moduleValue, requiredModule } from '../imports.js';
 import { spanOf } from '../parse.js';
 import { opaqueModuleLoad } from '../module-loads.js';
 import { identityReadOf, runCallOf } from '../runs.js';
@@ -12,6 +12,7 @@ import {
   isStringLike,
   neverToolNamesOf,
   optionsOf,
+  propertyName,
   spreadAfter,
   skipWrappers,
   toFunctionToolName,
@@ -20,7 +21,10 @@ import type { FileScan, SdkToolCall } from '../types.js';
 import { agentNameOf } from './agents.js';
 import { constObjectLiteral, doorOf, isProtectedToolCallee, opaque, resolve, type FileContext, type ResolvedMember } from './context.js';
 import { onMethodCall } from './methods.js';
+import { followValue } from './escapes.js';
+import { onHandoffCall, onProtectedHandoff } from './handoffs.js';
 import { resolveName } from './names.js';
+import { givesModelSomething } from '../sdk-surface.js';
 
 // Calls: module loads, the generated module's doors, `protectedTool`, the SDK's tool factories
 // (directly or through `call`/`apply`/`Reflect.apply`), then methods of agents and runs.
@@ -53,7 +57,12 @@ function onModuleLoad(cx: FileContext, node: ts.CallExpression): boolean {
     return true;
   }
   const req = requiredModule(node);
-  if (req !== undefined && (isSdkModule(req) || moduleValue(req, cx.fileAbs, cx.links))) cx.scan.importsSdk = true;
+  const required = req !== undefined ? moduleValue(req, cx.fileAbs, cx.links) : undefined;
+  if (required) {
+    cx.scan.importsSdk = true;
+    // `require('@openai/agents').tool` is read like `sdk.tool`, wherever it ends up
+    if (required.kind === 'module' && holdsDoor(required)) followValue(cx, node, { kind: 'module', value: required }, req!);
+  }
   if (node.expression.kind !== typescript.SyntaxKind.ImportKeyword) return false;
   const arg = node.arguments[0];
   const spec = arg && isStringLike(arg) ? arg.text : undefined;
@@ -70,8 +79,10 @@ function onModuleLoad(cx: FileContext, node: ts.CallExpression): boolean {
     i--
   )
     up = ancestors[i - 1];
-  if (!(up && typescript.isAwaitExpression(up)) && holdsToolFactory(v))
+  if (!holdsDoor(v)) return true;
+  if (!(up && typescript.isAwaitExpression(up)))
     opaque(cx, node, spec!, 'the dynamic import is not awaited where it is made, so check cannot follow the module it loads');
+  else if (v.kind === 'module') followValue(cx, node, { kind: 'module', value: v }, spec!);
   return true;
 }
 
@@ -97,11 +108,14 @@ function onGeneratedDoorCall(cx: FileContext, node: ts.CallExpression, door: str
     if (name !== undefined) d.toolName = name;
   }
   cx.scan.generatedDoorCalls!.push(d);
+  if (door === 'protectHandoff') onProtectedHandoff(cx, node);
   const arg = node.arguments[door === 'protectAgentTool' ? 1 : 0];
   const a = arg ? skipWrappers(arg) : undefined;
-  if (a && (door === 'protectMcpServer' || door === 'protectAgent')) {
+  // protectAgent and protectSandboxAgent guard an agent in place (its servers, its capabilities)
+  const guardsAgent = door === 'protectAgent' || door === 'protectSandboxAgent';
+  if (a && (door === 'protectMcpServer' || guardsAgent)) {
     if (typescript.isIdentifier(a)) (door === 'protectMcpServer' ? cx.guardedServerVars : cx.guardedAgentVars).add(a.text);
-    else if (door === 'protectAgent') cx.guardedAgentNodes.add(a);
+    else if (guardsAgent) cx.guardedAgentNodes.add(a);
   }
 }
 
@@ -147,7 +161,14 @@ function sdkCalleeOf(cx: FileContext, node: ts.CallExpression): SdkCallee | unde
   return target ? { target, optionsArg: node.arguments[0], indirect: undefined } : undefined;
 }
 
-/** A call of an SDK export: `tool`, `hostedMcpTool`, another tool factory, `setTracingDisabled`. True when it is one. */
+/** The arguments an indirect call passes on (`f.call(t, a, b)`: a, b; `f.apply(t, [a, b])`, `Reflect.apply(f, t, [a, b])`: the array's). */
+function sdkArgumentsOf(node: ts.CallExpression, indirect: NonNullable<SdkToolCall['indirect']>): readonly ts.Expression[] {
+  if (indirect === 'call') return node.arguments.slice(1);
+  const list = skipWrappers(node.arguments[indirect === 'reflect' ? 2 : 1] ?? node.expression);
+  return typescript.isArrayLiteralExpression(list) ? list.elements.filter((e): e is ts.Expression => !typescript.isSpreadElement(e)) : [];
+}
+
+/** A call of an SDK export: `tool`, `hostedMcpTool`, another tool factory, `handoff`, `setTracingDisabled`. True when it is one. */
 function onSdkCall(cx: FileContext, node: ts.CallExpression): boolean {
   const found = sdkCalleeOf(cx, node);
   if (!found) return false;
@@ -177,7 +198,9 @@ function onSdkCall(cx: FileContext, node: ts.CallExpression): boolean {
     const later = spreadAfter(optionsArg, 'requireApproval', cx.sf);
     if (later) call.spreadAfterRequireApproval = later;
     cx.scan.hostedMcpCalls.push(call);
-  } else if (isToolFactory(r.module, r.member) || (r.member === 'getAllMcpTools' && isSdkModule(r.module))) {
+  } else if (r.member === 'handoff' && isSdkModule(r.module)) {
+    onHandoffCall(cx, node, r, indirect ? sdkArgumentsOf(node, indirect) : node.arguments, indirect !== undefined);
+  } else if (isToolFactory(r.module, r.member) || (isSdkModule(r.module) && givesModelSomething(r.member))) {
     const f: NonNullable<FileScan['sdkFactoryCalls']>[number] = {
       kind: 'sdk-factory',
       span: spanOf(node, cx.sf),
@@ -187,10 +210,31 @@ function onSdkCall(cx: FileContext, node: ts.CallExpression): boolean {
       options: optionsOf(optionsArg, cx.sf),
     };
     if (indirect) f.indirect = indirect;
-    else f.argumentsStart = node.arguments.pos;
+    else {
+      f.argumentsStart = node.arguments.pos;
+      f.args = node.arguments.map((a) => spanOf(a, cx.sf));
+    }
     cx.scan.sdkFactoryCalls!.push(f);
+    const servers = indirect ? undefined : conversionServers(r.member, node, optionsArg);
+    if (servers) cx.pendingConversions.push({ call: f, values: servers });
   } else if (r.member === 'setTracingDisabled') {
     if (node.arguments[0]?.kind === typescript.SyntaxKind.TrueKeyword) cx.scan.disablesSensitiveTracing = true;
   }
   return true;
+}
+
+/**
+ * The servers an SDK conversion of MCP tools is given: `getAllMcpTools({ mcpServers })` (or its
+ * older positional form, the array first), `mcpToFunctionTool(tool, server)`.
+ */
+function conversionServers(member: string, node: ts.CallExpression, optionsArg: ts.Expression | undefined): ts.Expression[] | undefined {
+  if (member === 'mcpToFunctionTool') return node.arguments[1] ? [node.arguments[1]] : [];
+  if (member !== 'getAllMcpTools' || !optionsArg) return undefined;
+  const first = skipWrappers(optionsArg);
+  if (!typescript.isObjectLiteralExpression(first)) return [optionsArg];
+  for (const p of first.properties) {
+    if (typescript.isPropertyAssignment(p) && propertyName(p.name) === 'mcpServers') return [p.initializer];
+    if (typescript.isShorthandPropertyAssignment(p) && p.name.text === 'mcpServers') return [p.name];
+  }
+  return [];
 }

@@ -1,12 +1,12 @@
 import type { ts } from 'ts-morph';
 import { typescript } from '../typescript.js';
-import { isSdkModule, type Binding, type GeneratedMatch, type ModuleLinks } from '../imports.js';
+import { isAgentClass, isSdkModule, type Binding, type GeneratedMatch, type ModuleLinks } from '../imports.js';
 import { spanOf } from '../parse.js';
 import type { ModuleLoadContext } from '../module-loads.js';
 import type { RunScanContext } from '../runs.js';
 import { skipWrappers } from '../syntax.js';
 import { valueOfExpr } from '../values.js';
-import type { CalleeBinding, FileScan, McpServerList, ModuleImport, RunCall, SdkValue, Span } from '../types.js';
+import type { CalleeBinding, FileScan, McpServerList, ModuleImport, RunCall, SandboxAgentSite, SdkFactoryCall, SdkValue, Span } from '../types.js';
 
 export interface ScanSourceOptions {
   /** Absolute repo root `file` is relative to (to resolve relative specifiers). */
@@ -76,8 +76,19 @@ export interface FileContext {
   pendingRuns: Array<{ run: RunCall; agent: ts.Expression }>;
   /** `hostedMcpTool` calls with no literal label in place, with their options argument: read once the walk is done. */
   pendingHosted: Array<{ call: FileScan['hostedMcpCalls'][number]; optionsArg: ts.Expression | undefined }>;
+  /** SandboxAgents seen, settled once the file's guarded agents are known (file/sandbox-agents.ts). */
+  pendingSandboxAgents: Array<{ site: SandboxAgentSite; node: ts.Node; agentVar?: string }>;
+  /** Agents' `handoffs` values, read once the walk is done (file/handoffs.ts). */
+  pendingHandoffLists: ts.Expression[];
+  /** The servers given to `getAllMcpTools` / `mcpToFunctionTool`, read once the whole file is known. */
+  pendingConversions: Array<{ call: SdkFactoryCall; values: ts.Expression[] }>;
   /** Lazily built indexes of the file's declarations. */
-  cache: { constObjects?: Map<string, ts.ObjectLiteralExpression>; initializers?: Map<string, ts.Expression>; returns?: Map<string, ts.Expression[]> };
+  cache: {
+    constObjects?: Map<string, ts.ObjectLiteralExpression>;
+    initializers?: Map<string, ts.Expression>;
+    returns?: Map<string, ts.Expression[]>;
+    classes?: Map<string, ts.ClassLikeDeclaration>;
+  };
   moduleLoads: ModuleLoadContext;
   runScan: RunScanContext;
 }
@@ -86,12 +97,15 @@ export interface FileContext {
 export const GENERATED_DOORS = new Set([
   'protectMcpServer',
   'protectMcpTools',
+  'protectMcpFunctionTool',
   'protectAgent',
   'protectAgentTool',
   'protectHostedMcp',
   'protectShellTool',
   'protectApplyPatchTool',
   'protectComputerTool',
+  'protectSandboxAgent',
+  'protectHandoff',
 ]);
 
 export function lookupName(cx: FileContext, name: string): Binding | undefined {
@@ -111,6 +125,43 @@ export function resolve(cx: FileContext, expr: ts.Expression): ResolvedMember | 
   const v = exprValue(cx, e);
   if (v?.kind !== 'member') return undefined;
   return { member: v.member, module: v.module, binding: calleeBinding(cx, e, v.module) };
+}
+
+/** An SDK agent class reached through a class of this file (`class OpsAgent extends SandboxAgent {}`). */
+export interface AgentClass extends ResolvedMember {
+  /** The first class of this file on the way that declares members (a constructor, a field): it may change the options. */
+  changedBy?: string;
+}
+
+/**
+ * The SDK agent class (`Agent`, `SandboxAgent`, ...) a constructor expression makes: the class itself,
+ * or a class of this file that extends one (through any number of this file's classes).
+ */
+export function agentClassOf(cx: FileContext, expr: ts.Expression, depth = 0): AgentClass | undefined {
+  const r = resolve(cx, expr);
+  if (r) return isAgentClass(r.module, r.member) ? r : undefined;
+  const e = skipWrappers(expr);
+  const cls = depth < 8 ? (typescript.isClassExpression(e) ? e : typescript.isIdentifier(e) ? classOf(cx, e.text) : undefined) : undefined;
+  const base = cls?.heritageClauses?.find((h) => h.token === typescript.SyntaxKind.ExtendsKeyword)?.types[0]?.expression;
+  const found = base ? agentClassOf(cx, base, depth + 1) : undefined;
+  if (!found || !cls) return undefined;
+  return cls.members.length > 0 && found.changedBy === undefined ? { ...found, changedBy: cls.name?.text ?? 'an anonymous class' } : found;
+}
+
+/** The first class of this file named `name` (`class X {}`, `const X = class {}`). */
+function classOf(cx: FileContext, name: string): ts.ClassLikeDeclaration | undefined {
+  if (cx.cache.classes === undefined) {
+    const found = new Map<string, ts.ClassLikeDeclaration>();
+    const walk = (n: ts.Node): void => {
+      if (typescript.isClassDeclaration(n) && n.name && !found.has(n.name.text)) found.set(n.name.text, n);
+      if (typescript.isVariableDeclaration(n) && typescript.isIdentifier(n.name) && n.initializer && typescript.isClassExpression(skipWrappers(n.initializer)))
+        if (!found.has(n.name.text)) found.set(n.name.text, skipWrappers(n.initializer) as ts.ClassExpression);
+      typescript.forEachChild(n, walk);
+    };
+    walk(cx.sf);
+    cx.cache.classes = found;
+  }
+  return cx.cache.classes.get(name);
 }
 
 /** The SDK export a callee names, when it is one of the SDK's own modules. */
@@ -138,8 +189,8 @@ function calleeBinding(cx: FileContext, e: ts.Expression, module: string): Calle
   return out;
 }
 
-export function opaque(cx: FileContext, node: ts.Node, what: string, reason: string): void {
-  cx.scan.opaqueFactoryUses!.push({ kind: 'opaque-factory', span: spanOf(node, cx.sf), what, reason });
+export function opaque(cx: FileContext, node: ts.Node, what: string, reason: string, door?: string): void {
+  cx.scan.opaqueFactoryUses!.push({ kind: 'opaque-factory', span: spanOf(node, cx.sf), what, reason, ...(door !== undefined ? { door } : {}) });
 }
 
 /** `const <name> = { ... }` anywhere in this file (the first such declaration), for options passed by name. */

@@ -3,9 +3,10 @@ import { typescript } from '../typescript.js';
 import { isAgentClass } from '../imports.js';
 import { spanOf } from '../parse.js';
 import { isSdkApprovalCall } from '../approvals.js';
-import { isStringLike, optionsOf, propertyName, rootIdentifier, skipParens, skipWrappers, toFunctionToolName } from '../syntax.js';
-import type { AgentAsToolCall, InvokeReplacement } from '../types.js';
-import { agentNameOf, isAgentExpr, onAgentOptions } from './agents.js';
+import { isStringLike, propertyName, rootIdentifier, skipParens, skipWrappers } from '../syntax.js';
+import type { InvokeReplacement } from '../types.js';
+import { onAsTool } from './agent-tools.js';
+import { isAgentExpr, onAgentOptions } from './agents.js';
 import { constObjectLiteral, resolve, type FileContext } from './context.js';
 
 // Method calls: `agent.asTool()`, `agent.clone()`, `Agent.create()`, `x.mcpServers.push()`,
@@ -16,6 +17,11 @@ const APPROVAL_METHODS = new Set<string>(['approve', 'approveTool', 'reject', 'r
 
 export function onMethodCall(cx: FileContext, node: ts.CallExpression): void {
   const c = skipWrappers(node.expression);
+  // `agent['asTool'](o)` is the same door as `agent.asTool(o)`
+  if (typescript.isElementAccessExpression(c) && isStringLike(skipWrappers(c.argumentExpression))) {
+    if ((skipWrappers(c.argumentExpression) as ts.StringLiteral).text === 'asTool' && isAgentExpr(cx, c.expression)) onAsTool(cx, node, c);
+    return;
+  }
   if (!typescript.isPropertyAccessExpression(c) || !typescript.isIdentifier(c.name)) return;
   const method = c.name.text;
   if (method === 'asTool' && isAgentExpr(cx, c.expression)) onAsTool(cx, node, c);
@@ -33,23 +39,6 @@ export function onMethodCall(cx: FileContext, node: ts.CallExpression): void {
     onObjectAssign(cx, node);
   }
   if (APPROVAL_METHODS.has(method)) onApproval(cx, node, c, method as ApprovalMethod);
-}
-
-/** `agent.asTool({ toolName })`: a door that runs another agent. */
-function onAsTool(cx: FileContext, node: ts.CallExpression, c: ts.PropertyAccessExpression): void {
-  const options = optionsOf(node.arguments[0], cx.sf);
-  const t: AgentAsToolCall = {
-    kind: 'agent-as-tool',
-    span: spanOf(node, cx.sf),
-    callee: spanOf(c, cx.sf),
-    receiver: spanOf(c.expression, cx.sf),
-    options,
-    argumentCount: node.arguments.length,
-    argumentsStart: node.arguments.pos,
-  };
-  const name = options.properties.toolName ? options.properties.toolName.stringValue : agentNameOf(cx, c.expression);
-  if (name !== undefined) t.toolName = options.properties.toolName ? name : toFunctionToolName(name);
-  cx.scan.agentAsToolCalls!.push(t);
 }
 
 /** `Object.assign(t, { invoke })`: a tool's body replaced. */

@@ -4,8 +4,10 @@ import type { Binding } from '../imports.js';
 import { scopeDeclarations } from '../scope.js';
 import { aliasValues } from '../values.js';
 import { onNew } from './agents.js';
+import { onHandoffClass } from './handoffs.js';
 import { onCall } from './calls.js';
 import { exprValue, type FileContext } from './context.js';
+import { onAgentDestructure, onAsToolRead } from './escapes.js';
 import { onAssignment, onObjectLiteral } from './objects.js';
 import { checkEscape, countReference } from './references.js';
 
@@ -37,9 +39,13 @@ function readNode(cx: FileContext, node: ts.Node): void {
     countReference(cx, node);
     checkEscape(cx, node);
   } else if (typescript.isCallExpression(node)) onCall(cx, node);
-  else if (typescript.isNewExpression(node)) onNew(cx, node);
-  else if (typescript.isObjectLiteralExpression(node)) onObjectLiteral(cx, node);
+  else if (typescript.isNewExpression(node)) {
+    onNew(cx, node);
+    onHandoffClass(cx, node);
+  } else if (typescript.isObjectLiteralExpression(node)) onObjectLiteral(cx, node);
   else if (typescript.isBinaryExpression(node) && node.operatorToken.kind === typescript.SyntaxKind.EqualsToken) onAssignment(cx, node);
+  else if (typescript.isPropertyAccessExpression(node) || typescript.isElementAccessExpression(node)) onAsToolRead(cx, node);
+  else if (typescript.isVariableDeclaration(node)) onAgentDestructure(cx, node);
 }
 
 export function visitFile(cx: FileContext): void {

@@ -18,14 +18,14 @@ import { stringValuesOf } from './strings.js';
  */
 
 /**
- * Agent classes by how their doors are read: an Agent's options parts; a SandboxAgent also gets a
- * shell and file edits by default, which this reader does not see yet: unknown until a reader of
- * its capabilities takes this place.
+ * Agent classes by how their doors are read: an Agent's options parts; a SandboxAgent also gives
+ * the model its capabilities' tools (a shell, file edits by default), which the policy decides
+ * (`protectSandboxAgent`, a `sandbox:` entry): a door a principal opens, besides its parts.
  */
 const AGENT_CLASS_READERS: Record<string, (opts: ts.Expression | undefined, rc: ReachContext) => ReachValue> = {
   Agent: agentParts,
   RealtimeAgent: agentParts,
-  SandboxAgent: () => unknown("a SandboxAgent's capabilities are not read"),
+  SandboxAgent: (opts, rc) => all([door({ door: 'protected', via: 'SandboxAgent' }), agentParts(opts, rc)]),
 };
 
 /** SDK tools that run at OpenAI inside the model call, or only load other tools: no door of this process. */

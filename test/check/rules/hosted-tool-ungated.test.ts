@@ -22,5 +22,15 @@ ruleTester('hosted-tool-ungated', {
         { line: 2, column: 40, severity: 'warning' },
       ],
     },
+    {
+      name: 'programmatic tool calling: model-written code run at OpenAI (the census lists it with the hosted tools, issue 35)',
+      code: lines("import { programmaticToolCallingTool } from '@openai/agents';", 'export const tools = [programmaticToolCallingTool()];'),
+      errors: [{ line: 2, column: 23, mentions: 'runs at OpenAI' }],
+    },
+    {
+      name: 'from @openai/agents-openai',
+      code: lines("import { imageGenerationTool } from '@openai/agents-openai';", 'export const tools = [imageGenerationTool()];'),
+      errors: [{ line: 2, column: 23 }],
+    },
   ],
 });

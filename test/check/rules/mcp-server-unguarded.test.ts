@@ -1,41 +1,29 @@
-import { lines, ruleTester, testProject } from '../rule-tester.js';
+import { lines, ruleTester } from '../rule-tester.js';
 
 const SDK = "import { Agent, MCPServerStdio, hostedMcpTool } from '@openai/agents';";
 
 const GEN = "import { protectAgent, protectAgentTool, protectHostedMcp, protectMcpServer } from './ctrlrun.generated.js';";
 
-const HTTP = lines(
-  "import { Agent, MCPServerStreamableHttp } from '@openai/agents';",
-  "import { protectMcpServer, upstreamFetch } from './ctrlrun.generated.js';",
-);
-
-/** The test project plus an MCP tool whose action (always allowed) pins a TLS certificate: payouts/pay → stripe.charge.read. */
-function pinnedProject() {
-  const p = testProject();
-  p.manifest.tools.push({
-    kind: 'mcp',
-    server: 'payouts',
-    tool: 'pay',
-    action: 'stripe.charge.read',
-    loc: { file: '/repo/ctrlrun.tools.yaml', line: 30, column: 5 },
-  });
-  p.policy.actions['stripe.charge.read']!.upstream = { tlsCertSha256: [`sha256:${'a'.repeat(64)}`] };
-  return p;
-}
-
-/** The test project plus MCP tools: fs/read_file → stripe.charge.read (allow); github/create_issue → stripe.refund (allow, approve, deny). */
-function mcpProject() {
-  const p = testProject();
-  const loc = { file: '/repo/ctrlrun.tools.yaml', line: 30, column: 5 };
-  p.manifest.tools.push(
-    { kind: 'mcp', server: 'fs', tool: 'read_file', action: 'stripe.charge.read', loc },
-    { kind: 'mcp', server: 'github', tool: 'create_issue', action: 'stripe.refund', loc },
-  );
-  return p;
-}
-
 ruleTester('mcp-server-unguarded', {
   valid: [
+    {
+      name: 'connectMcpServers(...).active of guarded servers (issue 35: it was "cannot follow")',
+      code: lines(
+        "import { Agent, MCPServerStdio, connectMcpServers } from '@openai/agents';",
+        GEN,
+        "const github = new MCPServerStdio({ name: 'github', fullCommand: 'x' });",
+        'await using servers = await connectMcpServers([protectMcpServer(github)], { connectInParallel: true });',
+        "export const a = new Agent({ name: 'a', mcpServers: servers.active });",
+      ),
+    },
+    {
+      name: 'connectMcpServers inline, .all',
+      code: lines(
+        "import { Agent, MCPServerStdio, connectMcpServers } from '@openai/agents';",
+        GEN,
+        "export const a = new Agent({ name: 'a', mcpServers: (await connectMcpServers([protectMcpServer(new MCPServerStdio({ name: 'fs', fullCommand: 'x' }))])).all });",
+      ),
+    },
     { name: 'an Agent with tools only', code: lines(SDK, "export const a = new Agent({ name: 'a', tools: [] });") },
     { name: 'an Agent of another package', code: lines("import { Agent } from 'other';", "export const a = new Agent({ name: 'a', mcpServers: [s] });") },
     {
@@ -86,6 +74,28 @@ ruleTester('mcp-server-unguarded', {
     },
   ],
   invalid: [
+    {
+      name: 'connectMcpServers(...).active: each unguarded server, where connectMcpServers is given it (issue 35)',
+      code: lines(
+        "import { Agent, MCPServerStdio, connectMcpServers } from '@openai/agents';",
+        "const github = new MCPServerStdio({ name: 'github', fullCommand: 'x' });",
+        "const servers = await connectMcpServers([github, new MCPServerStdio({ name: 'fs', fullCommand: 'y' })]);",
+        'const active = servers.active;',
+        "export const a = new Agent({ name: 'a', mcpServers: active });",
+      ),
+      errors: [
+        { line: 3, column: 42, mentions: 'MCP server `github`' },
+        { line: 3, column: 50, mentions: 'protectMcpServer' },
+      ],
+    },
+    {
+      name: 'an MCPServers of unknown origin is still reported (fail closed)',
+      code: lines(
+        "import { Agent, MCPServerStdio, connectMcpServers } from '@openai/agents';",
+        "export function agentOf(servers: { active: never[] }) { return new Agent({ name: 'a', mcpServers: servers.active }); }",
+      ),
+      errors: [{ line: 2, column: 99, mentions: 'cannot follow' }],
+    },
     {
       name: 'an unguarded server: an error naming the server and the fix',
       code: lines(
@@ -145,75 +155,56 @@ ruleTester('mcp-server-unguarded', {
   ],
 });
 
-ruleTester(
-  'mcp-server-unguarded',
-  {
-    valid: [
-      {
-        name: 'a guarded server whose mapped tools are allowed or denied',
-        code: lines(
-          SDK,
-          GEN,
-          "export const a = new Agent({ name: 'a', mcpServers: [protectMcpServer(new MCPServerStdio({ name: 'fs', fullCommand: 'x' }))] });",
-        ),
-      },
-    ],
-    invalid: [
-      {
-        name: 'a guarded server with a tool whose action can need approval: a warning (such calls cannot pause there)',
-        code: lines(
-          SDK,
-          GEN,
-          "export const a = new Agent({ name: 'a', mcpServers: [protectMcpServer(new MCPServerStdio({ name: 'github', fullCommand: 'x' }))] });",
-        ),
-        errors: [{ line: 3, column: 54, severity: 'warning', mentions: 'protectMcpTools' }],
-      },
-    ],
-  },
-  mcpProject(),
-);
-
-ruleTester(
-  'mcp-server-unguarded',
-  {
-    valid: [
-      {
-        name: "a guarded server whose pinned action's server is built with the generated module's upstreamFetch",
-        code: lines(
-          HTTP,
-          "const payouts = new MCPServerStreamableHttp({ name: 'payouts', url: 'https://p/mcp', fetch: upstreamFetch('payouts') });",
-          "export const a = new Agent({ name: 'a', mcpServers: [protectMcpServer(payouts)] });",
-        ),
-      },
-      {
-        name: 'a server whose options check cannot read (a spread) is not guessed at',
-        code: lines(
-          HTTP,
-          'const base = {};',
-          "export const a = new Agent({ name: 'a', mcpServers: [protectMcpServer(new MCPServerStreamableHttp({ ...base, name: 'payouts', url: 'https://p/mcp' }))] });",
-        ),
-      },
-    ],
-    invalid: [
-      {
-        name: 'a guarded server of a pinned action without upstreamFetch: a warning (every call is refused upstream_unverified)',
-        code: lines(
-          HTTP,
-          "export const a = new Agent({ name: 'a', mcpServers: [protectMcpServer(new MCPServerStreamableHttp({ name: 'payouts', url: 'https://p/mcp' }))] });",
-        ),
-        errors: [{ line: 4, column: 54, severity: 'warning', mentions: 'fetch: upstreamFetch("payouts")' }],
-      },
-      {
-        name: 'another fetch, through a variable',
-        code: lines(
-          HTTP,
-          "const payouts = new MCPServerStreamableHttp({ name: 'payouts', url: 'https://p/mcp', fetch: myFetch() });",
-          'const guarded = protectMcpServer(payouts);',
-          "export const a = new Agent({ name: 'a', mcpServers: [guarded] });",
-        ),
-        errors: [{ line: 6, column: 54, severity: 'warning', mentions: 'upstream_unverified' }],
-      },
-    ],
-  },
-  pinnedProject(),
-);
+// Red team #10 (issue 35): servers collected in a local array before it reaches `mcpServers`.
+ruleTester('mcp-server-unguarded', {
+  valid: [
+    {
+      name: 'guarded servers pushed; the array read, iterated, given to connectMcpServers',
+      code: lines(
+        "import { Agent, MCPServerStdio, connectMcpServers, type MCPServer } from '@openai/agents';",
+        GEN,
+        'const mcpServers: MCPServer[] = [];',
+        "mcpServers.push(protectMcpServer(new MCPServerStdio({ name: 'github', fullCommand: 'x' })));",
+        'for (const s of mcpServers) await s.connect();',
+        'console.log(mcpServers.length, mcpServers.map((s) => s.name));',
+        'await using servers = await connectMcpServers(mcpServers);',
+        "export const a = new Agent({ name: 'a', mcpServers });",
+        "export const b = new Agent({ name: 'b', mcpServers: servers.active });",
+      ),
+    },
+  ],
+  invalid: [
+    {
+      name: 'a server pushed, unshifted, spliced into a local array',
+      code: lines(
+        "import { Agent, MCPServerStdio, type MCPServer } from '@openai/agents';",
+        'const mcpServers: MCPServer[] = [];',
+        "if (process.env.GITHUB_MCP !== 'off') mcpServers.push(new MCPServerStdio({ name: 'github', command: 'node', args: ['s.mjs'] }));",
+        "mcpServers.unshift(new MCPServerStdio({ name: 'fs', fullCommand: 'x' }));",
+        "mcpServers.splice(0, 0, new MCPServerStdio({ name: 'db', fullCommand: 'x' }));",
+        "export const triage = new Agent({ name: 'triage', instructions: 'x', mcpServers });",
+      ),
+      errors: [
+        { line: 3, column: 55, mentions: 'unguarded' },
+        { line: 4, column: 20 },
+        { line: 5, column: 25 },
+      ],
+    },
+    {
+      name: 'a local array changed where check cannot follow, and spread into the list',
+      code: lines(
+        "import { Agent, MCPServerStdio, type MCPServer } from '@openai/agents';",
+        'const extra: MCPServer[] = [];',
+        'extra[0] = makeServer();',
+        'register(extra);',
+        'extra.fill(makeServer());',
+        "export const a = new Agent({ name: 'a', mcpServers: [...extra] });",
+      ),
+      errors: [
+        { line: 3, column: 1, mentions: 'cannot follow' },
+        { line: 4, column: 10 },
+        { line: 5, column: 1 },
+      ],
+    },
+  ],
+});

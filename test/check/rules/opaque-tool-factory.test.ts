@@ -83,3 +83,53 @@ ruleTester('opaque-tool-factory', {
     },
   ],
 });
+
+// Red team #5 (issue 35): the factory read through a namespace import, `require(...)` or an awaited
+// `import()` escapes where a bare `tool` escapes; the same walk decides for every form.
+{
+  const NS = "import * as sdk from '@openai/agents';";
+  ruleTester('opaque-tool-factory', {
+    valid: [
+      { name: 'sdk.tool called, aliased, destructured', code: lines(NS, "sdk.tool({ name: 'a' });", 'const t = sdk.tool;', 'const { tool } = sdk;') },
+      { name: 'a member of the namespace that makes no door, stored', code: lines(NS, 'class K { u = sdk.user; }', 'const o = { u: sdk.user };') },
+      { name: 'sdk.tool.call read where it is called', code: lines(NS, "sdk.tool.call(null, { name: 'a' });") },
+    ],
+    invalid: [
+      {
+        name: 'sdk.tool in a class field, an object property, a return',
+        code: lines(NS, 'class Toolbox {', '  make = sdk.tool;', '}', 'const kit = { make: sdk.tool };', 'function factory() {', '  return sdk.tool;', '}'),
+        errors: [
+          { line: 3, column: 10, mentions: "`sdk.tool` leads to the SDK's tool factory" },
+          { line: 5, column: 21, mentions: 'passed on as a value' },
+          { line: 7, column: 10 },
+        ],
+      },
+      {
+        name: "require('@openai/agents').tool stored in an object",
+        code: lines("const kit = { make: require('@openai/agents').tool };"),
+        errors: [{ line: 1, column: 21, mentions: 'passed on as a value' }],
+      },
+      {
+        name: 'a member of an awaited import() passed on',
+        code: lines('export async function f() {', "  register((await import('@openai/agents')).tool);", '}'),
+        errors: [{ line: 2, column: 12 }],
+      },
+      {
+        name: 'sdk.tool.bind and sdk.tool.call read as a value',
+        code: lines(NS, 'const a = sdk.tool.bind(null);', 'const b = sdk.tool.call;'),
+        errors: [
+          { line: 2, column: 11, mentions: 'bind' },
+          { line: 3, column: 11, mentions: '`call` is read as a value' },
+        ],
+      },
+      {
+        name: 'another door export passed on: handoff, Agent',
+        code: lines("import { Agent, handoff } from '@openai/agents';", 'register(handoff);', 'const kinds = [Agent];'),
+        errors: [
+          { line: 2, column: 10, mentions: '`handoff`, which makes doors' },
+          { line: 3, column: 16, mentions: '`Agent`, which makes doors' },
+        ],
+      },
+    ],
+  });
+}

@@ -25,14 +25,36 @@ policyRuleTester('shadowed-rule', {
       tools,
       code: zod(SHAPE),
       yaml: refund('      - decision: approve\n      - when: { currency_neq: USD }\n        decision: deny\n'),
-      errors: [{ line: 5, mentions: 'e.g. {"currency":"EUR","payment_id":"payment_id-1","amount":1} is decided approve by rule[0]' }],
+      errors: [{ line: 5, mentions: 'e.g. {"payment_id":"x","amount":1,"currency":"EUR"} is decided approve by rule[0]' }],
     },
     {
       name: 'without a schema read statically, the example is built from the policy alone',
       tools,
       code: "import { tool } from '@openai/agents';\nimport { shape } from './shape.js';\nexport const refund = tool({ name: 'refund', parameters: shape, execute: async () => 'ok' });\n",
       yaml: refund('      - decision: approve\n      - when: { currency_neq: USD }\n        decision: deny\n'),
-      errors: [{ line: 5, mentions: 'e.g. {"currency":"USD~","payment_id":"payment_id-1"} is decided approve by rule[0]' }],
+      errors: [{ line: 5, mentions: 'e.g. {"payment_id":"x","currency":"x"} is decided approve by rule[0]' }],
+    },
+    {
+      name: 'a catch-all the schema makes dead: every amount it accepts is positive, so rule 0 takes every call',
+      tools,
+      code: zod(SHAPE),
+      yaml: refund('      - when: { amount_gte: 1 }\n        decision: allow\n      - decision: deny\n'),
+      errors: [
+        {
+          line: 6,
+          mentions:
+            'rule 1 of stripe.refund (deny when no conditions) is never reached within the parameter schema of tool `refund`: every call it matches is matched first by rule 0 (allow when amount_gte: 1)',
+        },
+      ],
+    },
+    {
+      name: 'a rule the schema and two earlier rules shadow together: the enum has only USD and EUR',
+      tools,
+      code: zod(SHAPE),
+      yaml: refund(
+        '      - when: { currency_eq: USD }\n        decision: allow\n      - when: { currency_eq: EUR }\n        decision: approve\n      - when: { amount_lte: 10 }\n        decision: deny\n',
+      ),
+      errors: [{ line: 8, mentions: 'matched first by rules 0 (allow when currency_eq: "USD") and 1 (approve when currency_eq: "EUR") together' }],
     },
   ],
 });
@@ -60,7 +82,7 @@ describe('validate passes the schemas to the same analysis', () => {
       '/repo/ctrlrun.yaml',
     ).value!;
     expect(policyFindings(policy, { only: ['shadowed-rule'] }).map((f) => f.message)).toEqual([
-      expect.stringContaining('e.g. {"amount":101,"payment_id":"payment_id-1"} is decided approve'),
+      expect.stringContaining('e.g. {"payment_id":"x","amount":101} is decided approve'),
     ]);
     expect(policyFindings(policy, { only: ['shadowed-rule'], schemas })).toEqual([]);
     expect(policyFindings(policy, { schemas }).map((f) => f.ruleId)).toEqual(['impossible-condition']);

@@ -91,6 +91,19 @@ policyRuleTester('shadowed-rule', {
       errors: [{ line: 5, mentions: 'is decided approve by rule[0]' }],
     },
     {
+      name: 'a rule shadowed by two earlier rules together (each alone leaves some of its calls)',
+      yaml: refund(
+        '      - when: { amount_lte: 100 }\n        decision: allow\n      - when: { amount_gt: 100 }\n        decision: approve\n      - when: { amount_gte: 0 }\n        decision: deny\n',
+      ),
+      errors: [
+        {
+          line: 8,
+          mentions:
+            'is never reached: every call it matches is matched first by rules 0 (allow when amount_lte: 100) and 1 (approve when amount_gt: 100) together',
+        },
+      ],
+    },
+    {
       name: 'an in list inside an earlier one',
       yaml: refund(
         '      - when: { to_in: [ops, dev] }\n        decision: allow\n      - when: { to_eq: dev }\n        decision: deny\n      - decision: approve\n',

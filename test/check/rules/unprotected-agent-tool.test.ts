@@ -78,3 +78,53 @@ ruleTester('unprotected-agent-tool', {
     },
   ],
 });
+
+// Red team #12 (issue 35): `asTool` reached other than by calling it on the agent is the same door.
+ruleTester('unprotected-agent-tool', {
+  valid: [
+    { name: 'asTool of something else, bound', code: lines(SDK, 'const chain = { asTool: (o: object) => o };', 'const f = chain.asTool.bind(chain);') },
+    { name: 'a prototype method that makes no door', code: lines(SDK, "const w = new Agent({ name: 'w' });", 'const s = Agent.prototype.toJSON.call(w);') },
+  ],
+  invalid: [
+    {
+      name: 'asTool bound, then called',
+      code: lines(
+        SDK,
+        "const researcher = new Agent({ name: 'researcher' });",
+        'const f = researcher.asTool.bind(researcher);',
+        "export const t = f({ toolName: 'research' });",
+      ),
+      errors: [{ line: 3, column: 11 }],
+    },
+    {
+      name: 'Agent.prototype.asTool.call and .apply, Reflect.apply',
+      code: lines(
+        SDK,
+        "const writer = new Agent({ name: 'writer' });",
+        "export const a = Agent.prototype.asTool.call(writer, { toolName: 'write' });",
+        "export const b = writer.asTool.apply(writer, [{ toolName: 'write2' }]);",
+        "export const c = Reflect.apply(writer.asTool, writer, [{ toolName: 'write3' }]);",
+      ),
+      errors: [
+        { line: 3, column: 18, mentions: "'write'" },
+        { line: 4, column: 18, mentions: "'write2'" },
+        { line: 5, column: 18, mentions: "'write3'" },
+      ],
+    },
+    {
+      name: 'asTool taken off the agent: a computed key, a destructure, a stored method',
+      code: lines(
+        SDK,
+        "const w = new Agent({ name: 'w' });",
+        "export const a = w['asTool']({ toolName: 'x' });",
+        'const { asTool } = w;',
+        'const kit = { m: w.asTool };',
+      ),
+      errors: [
+        { line: 3, column: 18, mentions: "'x'" },
+        { line: 4, column: 9 },
+        { line: 5, column: 18 },
+      ],
+    },
+  ],
+});

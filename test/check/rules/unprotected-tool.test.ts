@@ -28,6 +28,17 @@ ruleTester('unprotected-tool', {
   ],
   invalid: [
     {
+      name: 'an ambient `declare const tool` in a namespace does not hide the SDK import (issue 35)',
+      code: lines(
+        IMPORT,
+        'namespace Desk {',
+        '  declare const tool: (o: object) => object;',
+        "  export const r = tool({ name: 'refund', execute: async () => 'ok' });",
+        '}',
+      ),
+      errors: [{ line: 4, column: 20, mentions: "protectedTool('stripe.refund'" }],
+    },
+    {
       name: 'a mapped SDK tool (named import)',
       code: lines(IMPORT, "export const r = tool({ name: 'refund', execute: async () => 'ok' });"),
       errors: [{ line: 2, column: 18, mentions: "protectedTool('stripe.refund'" }],

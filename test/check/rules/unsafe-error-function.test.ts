@@ -1,4 +1,4 @@
-import { action, lines, ruleTester, testProject } from '../rule-tester.js';
+import { lines, ruleTester } from '../rule-tester.js';
 
 const SDK = "import { tool } from '@openai/agents';";
 const GEN = "import { protectedTool } from './ctrlrun.generated.js';";
@@ -32,6 +32,10 @@ ruleTester('unsafe-error-function', {
     },
     { name: 'protected, unknown action (unknown-action reports it)', code: lines(GEN, "export const r = protectedTool('nope', { name: 'x' });") },
     {
+      name: 'protected, no effect, custom errorFunction: error-function-without-effect (a warning), not this',
+      code: lines(GEN, "export const r = protectedTool('stripe.charge.read', { name: 'lookup_charge', errorFunction: () => 'x' });"),
+    },
+    {
       name: 'tool() of another package',
       code: lines("import { tool } from '@langchain/core/tools';", "export const t = tool(async () => 'ok', { name: 'refund' });"),
     },
@@ -60,23 +64,6 @@ ruleTester('unsafe-error-function', {
       name: 'SDK tool with a spread: the default may remain',
       code: lines(SDK, "export const t = tool({ ...base, name: 'refund', outputSchema: s });"),
       errors: [{ line: 2, column: 18, severity: 'error', mentions: 'may be' }],
-    },
-    {
-      name: 'protected tool that can run, no effect, custom errorFunction (method shorthand): warning at the property',
-      code: lines(
-        GEN,
-        "export const r = protectedTool('stripe.charge.read', {",
-        "  name: 'lookup_charge',",
-        '  errorFunction() { return "try again"; },',
-        '});',
-      ),
-      errors: [{ line: 4, column: 3, severity: 'warning', mentions: 'effect' }],
-    },
-    {
-      name: 'protected tool that can run (approve only), custom errorFunction: warning at the property',
-      project: testProject({ tools: { wire: 'bank.wire' }, actions: [action('bank.wire', ['approve'])] }),
-      code: lines(GEN, "export const r = protectedTool('bank.wire', {", "  name: 'wire',", '  errorFunction: (_c, e) => String(e),', '});'),
-      errors: [{ line: 4, column: 3, severity: 'warning' }],
     },
   ],
 });

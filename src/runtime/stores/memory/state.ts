@@ -1,4 +1,4 @@
-import type { ApprovalRequest, ClaimResult, Consumption, EffectRecord, Receipt, ReserveResult } from '../../types.js';
+import type { ApprovalRequest, ClaimResult, Consumption, EffectRecord, Halt, Receipt, ReserveResult } from '../../types.js';
 
 /**
  * What the in-memory store holds: one process, gone when the process ends. Every method of the
@@ -11,11 +11,14 @@ export interface MemoryState {
   receipts: Receipt[];
   /** The budget ledger (insertion order). */
   ledger: Consumption[];
+  /** The operators' halts in force, and the epoch every set and lift raises. */
+  halts: Map<string, Halt>;
+  haltEpoch: number;
   closed: boolean;
 }
 
 export function newMemoryState(): MemoryState {
-  return { requests: new Map(), effects: new Map(), receipts: [], ledger: [], closed: false };
+  return { requests: new Map(), effects: new Map(), receipts: [], ledger: [], halts: new Map(), haltEpoch: 0, closed: false };
 }
 
 /** Every method but `close` refuses once the store is closed. */
@@ -38,6 +41,8 @@ export function copy<T>(value: T): T {
   const out = { ...value } as Record<string, unknown>;
   if (Array.isArray(out.answers)) out.answers = (out.answers as object[]).map((a) => ({ ...a }));
   if (Array.isArray(out.approvers)) out.approvers = [...(out.approvers as unknown[])];
+  // a request's door holds the tool's schema (filed only for paused calls: off the allow path)
+  if (out.door !== undefined) out.door = copyPlain(out.door);
   return out as T;
 }
 

@@ -10,7 +10,7 @@ import type {
   Store,
 } from '../../types.js';
 import { answerOutcome, claimTransition, exactBinding, withAnswer } from '../transitions.js';
-import { APPROVAL_COLUMNS, approvalFromRow, approvalToValues, type ApprovalRow } from '../rows.js';
+import { APPROVAL_COLUMN_COUNT, APPROVAL_COLUMNS, approvalFromRow, approvalToValues, type ApprovalRow } from '../rows.js';
 import { consume, lockApproval, type PgShell } from './connection.js';
 import { params } from './statements.js';
 
@@ -33,7 +33,7 @@ export function postgresApprovals(shell: PgShell): ApprovalMethods {
       const created: ApprovalRequest = { ...request, state: 'pending', answers: [] };
       const inserted = await query(
         'putRequest',
-        `INSERT INTO ${S}.approvals (${APPROVAL_COLUMNS}) VALUES (${params(13)}) ON CONFLICT (call_id) DO NOTHING RETURNING ${APPROVAL_COLUMNS}`,
+        `INSERT INTO ${S}.approvals (${APPROVAL_COLUMNS}) VALUES (${params(APPROVAL_COLUMN_COUNT)}) ON CONFLICT (call_id) DO NOTHING RETURNING ${APPROVAL_COLUMNS}`,
         approvalToValues(created),
       );
       if (inserted.rows[0]) return approvalFromRow(inserted.rows[0] as ApprovalRow);

@@ -1,4 +1,4 @@
-import { StoreError } from '../errors.js';
+import { isHaltsChanged, StoreError } from '../errors.js';
 
 /** The connection string without its password, for messages. */
 export function describeUrl(connectionString: string): string {
@@ -30,7 +30,8 @@ const CONNECTION_CODES = new Set([
 
 /** A `pg` failure as the StoreError a caller can act on (unavailable: the call can be resumed; failed). */
 export function translate(error: unknown, where: string, schemaName: string, operation: string): StoreError {
-  if (error instanceof StoreError) return error;
+  // a changed halt epoch is an answer (the append was conditional), not a failure: passed on as it is
+  if (error instanceof StoreError || isHaltsChanged(error)) return error as StoreError;
   const code = String((error as { code?: unknown }).code ?? '');
   const detail = (error as Error)?.message ?? String(error);
   const lost = CONNECTION_CODES.has(code) || /Connection terminated|connection timeout|timeout exceeded when trying to connect/i.test(detail);

@@ -2,6 +2,9 @@ import { GENESIS_HASH } from '../../receipts-hash.js';
 import { StoreError } from '../errors.js';
 import type { PgPoolLike } from './types.js';
 import { postgresDecisionKeySql, postgresDecisionLogSql } from '../decision-log-postgres.js';
+import { postgresSessionsSql } from '../sessions-postgres.js';
+import { postgresGrantsSql } from '../grants-postgres.js';
+import { postgresHaltsSql } from '../halts-postgres.js';
 
 export const APP = 'ctrlrun-gen';
 
@@ -71,6 +74,12 @@ export const POSTGRES_MIGRATIONS: ReadonlyArray<{ version: number; sql: (S: stri
   { version: 3, sql: postgresDecisionLogSql },
   // the decision log's secret key: labelled arguments are kept as HMACs under it
   { version: 4, sql: postgresDecisionKeySql },
+  // serve's sign-in sessions (issue 37): every serve replica over the store honours the same ones
+  { version: 5, sql: postgresSessionsSql },
+  // approval grants, and the door a request's call paused at (issue 38)
+  { version: 6, sql: postgresGrantsSql },
+  // operators' halts (issue 38); their epoch is a column of the receipt head row
+  { version: 7, sql: postgresHaltsSql },
 ];
 
 export const LATEST_VERSION = POSTGRES_MIGRATIONS[POSTGRES_MIGRATIONS.length - 1]!.version;

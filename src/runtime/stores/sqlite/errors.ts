@@ -1,4 +1,4 @@
-import { StoreError } from '../errors.js';
+import { isHaltsChanged, StoreError } from '../errors.js';
 import { sqliteCode } from '../sqlite-driver.js';
 
 /** Runs `fn`, translating SQLite's failures into StoreErrors (a StoreError passes through). */
@@ -6,7 +6,8 @@ export function guard<T>(file: string, operation: string, busyTimeoutMs: number,
   try {
     return fn();
   } catch (error) {
-    throw error instanceof StoreError ? error : translate(error, file, operation, busyTimeoutMs);
+    // a changed halt epoch is an answer, not a failure of the store
+    throw error instanceof StoreError || isHaltsChanged(error) ? error : translate(error, file, operation, busyTimeoutMs);
   }
 }
 

@@ -4,6 +4,9 @@ import { StoreError } from '../errors.js';
 import type { SqliteConnection as Db, SqliteDriver } from '../sqlite-driver.js';
 import { translate } from './errors.js';
 import { SQLITE_DECISION_KEY_SQL, SQLITE_DECISION_LOG_SQL } from '../decision-log-sqlite.js';
+import { SQLITE_SESSIONS_SQL } from '../sessions-sqlite.js';
+import { SQLITE_GRANTS_SQL } from '../grants-sqlite.js';
+import { SQLITE_HALTS_SQL } from '../halts-sqlite.js';
 
 /** `PRAGMA application_id` of a ctrlrun-gen database: 'CRLR'. A file with another id is not ours. */
 export const SQLITE_APPLICATION_ID = 0x43524c52;
@@ -68,6 +71,12 @@ export const SQLITE_MIGRATIONS: ReadonlyArray<{ version: number; sql: string }> 
   { version: 3, sql: SQLITE_DECISION_LOG_SQL },
   // the decision log's secret key: labelled arguments are kept as HMACs under it
   { version: 4, sql: SQLITE_DECISION_KEY_SQL },
+  // serve's sign-in sessions (issue 37): every serve over the store honours the same ones
+  { version: 5, sql: SQLITE_SESSIONS_SQL },
+  // approval grants, and the door a request's call paused at (issue 38)
+  { version: 6, sql: SQLITE_GRANTS_SQL },
+  // operators' halts and their epoch (issue 38): a halt is in force at the next call of every process
+  { version: 7, sql: SQLITE_HALTS_SQL },
 ];
 
 export const LATEST_VERSION = SQLITE_MIGRATIONS[SQLITE_MIGRATIONS.length - 1]!.version;

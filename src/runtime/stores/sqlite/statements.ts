@@ -1,7 +1,8 @@
 import type { ApprovalRequest, Consumption } from '../../types.js';
 import type { SqliteConnection as Db, SqliteStatement } from '../sqlite-driver.js';
 import type { ReserveWrites } from '../transitions.js';
-import { APPROVAL_COLUMNS, EFFECT_COLUMNS, approvalFromRow, effectToValues, type ApprovalRow } from '../rows.js';
+import { SQLITE_HALT_EPOCH } from '../halts-sqlite.js';
+import { APPROVAL_COLUMN_COUNT, APPROVAL_COLUMNS, EFFECT_COLUMNS, approvalFromRow, effectToValues, type ApprovalRow } from '../rows.js';
 
 /** The prepared statements of one open database (prepared once, on first use). */
 export interface Statements {
@@ -29,6 +30,7 @@ export interface Statements {
   lastReceiptOfEffect: SqliteStatement;
   insertReceipt: SqliteStatement;
   listReceipts: SqliteStatement;
+  haltEpoch: SqliteStatement;
 }
 
 const CHARGE_COLUMNS = 'grant_id, metric, amount, effect_key, attempt, consumed_at, released_at';
@@ -58,7 +60,7 @@ const CLAIM = `UPDATE approvals SET state = 'consumed', consumed_at = ? WHERE ca
 export function prepare(db: Db): Statements {
   return {
     db,
-    insertApproval: db.prepare(`INSERT INTO approvals (${APPROVAL_COLUMNS}) VALUES (${marks(13)}) ON CONFLICT (call_id) DO NOTHING`),
+    insertApproval: db.prepare(`INSERT INTO approvals (${APPROVAL_COLUMNS}) VALUES (${marks(APPROVAL_COLUMN_COUNT)}) ON CONFLICT (call_id) DO NOTHING`),
     getApproval: db.prepare(`SELECT ${APPROVAL_COLUMNS} FROM approvals WHERE call_id = ?`),
     listApprovals: db.prepare(`SELECT ${APPROVAL_COLUMNS} FROM approvals ORDER BY created_at, call_id`),
     listApprovalsByState: db.prepare(`SELECT ${APPROVAL_COLUMNS} FROM approvals WHERE state = ? ORDER BY created_at, call_id`),
@@ -84,6 +86,7 @@ export function prepare(db: Db): Statements {
     lastReceipt: db.prepare(`SELECT seq, hash FROM receipts ORDER BY seq DESC LIMIT 1`),
     insertReceipt: db.prepare(`INSERT INTO receipts (seq, hash, receipt) VALUES (?, ?, ?)`),
     listReceipts: db.prepare(`SELECT seq, hash, receipt FROM receipts WHERE seq > ? ORDER BY seq LIMIT ?`),
+    haltEpoch: db.prepare(SQLITE_HALT_EPOCH),
     // newest first, stopping at the first match (the receipt text is JSON; SQLite reads it in C)
     lastReceiptOfCall: db.prepare(
       `SELECT seq, hash, receipt FROM receipts WHERE json_valid(receipt) AND json_extract(receipt, '$.call_id') = ? ORDER BY seq DESC LIMIT 1`,

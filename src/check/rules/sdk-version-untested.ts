@@ -1,0 +1,70 @@
+import path from 'node:path';
+import { PackageFacts } from '../../scan/package-facts.js';
+import { findInstalledSdk, sdkVerdict, UNTESTED_SDK_HINT, untestedSdkMessage } from '../../scan/sdk-version.js';
+import { SDK_TESTED } from '../../scan/sdk-surface.js';
+import type { Finding, ProjectContext, RepoFacts, RuleMeta, ScannedFile } from '../types.js';
+import { readRegularText } from '../../safe-read.js';
+import { findingOf } from './rule-finding.js';
+
+export const sdkVersionUntestedMeta: RuleMeta = {
+  id: 'sdk-version-untested',
+  severity: 'warning',
+  short: `The installed @openai/agents is outside the range this release is tested with (${SDK_TESTED.range}).`,
+  full: 'Every SDK minor can add a door (0.6 added tool search, 0.9 sandboxes, 0.14 programmatic tool calling): this release classifies every export of the SDKs in its tested range (its census) and its runtime is tested against each of their minors. With a newer SDK, a door the SDK added is not known to init, the codemod, check or protectAgent, and nothing else would say so; with an older one (or a prerelease), the runtime was not tested against it. Reported once per installed SDK, at the `@openai/agents` dependency of the package.json of the package that uses it (line 1 when that package.json does not name it). Nothing is reported when no SDK is installed (a CI job that lints before installing).',
+  help: 'Install an @openai/agents in the tested range, or a ctrlrun-gen release that tests this SDK (its census classifies every export of the SDKs it supports).',
+};
+
+/**
+ * `sdk-version-untested` (warning, repo-wide): the `@openai/agents` Node loads for a package whose
+ * files use the SDK is outside SDK_TESTED (src/scan/sdk-surface.ts). Read from the disk through the
+ * session's facts (an editor sees a reinstall), once per installed copy.
+ */
+export function sdkVersionUntestedRule(files: ScannedFile[], project: ProjectContext | undefined, facts?: RepoFacts): Finding[] {
+  if (!project) return [];
+  const root = project.manifest.root;
+  const packages = facts?.packages ?? new PackageFacts(root);
+  const io = { exists: (f: string) => packages.exists(f), read: (f: string) => packages.read(f, () => readText(f)) };
+  const dirs = new Set<string>();
+  for (const { scan } of files) if (scan.importsSdk) dirs.add(packages.packageDirOf(path.resolve(root, scan.file)));
+  const findings: Finding[] = [];
+  const seen = new Set<string>();
+  for (const dir of [...dirs].sort()) {
+    const sdk = findInstalledSdk(dir, io);
+    if (!sdk || seen.has(sdk.packageJson)) continue;
+    seen.add(sdk.packageJson);
+    const verdict = sdkVerdict(sdk.version);
+    if (verdict === 'tested') continue;
+    const manifest = path.join(dir, 'package.json');
+    const text = io.exists(manifest) ? io.read(manifest) : '';
+    const at = dependencyLine(text);
+    findings.push(
+      findingOf(
+        sdkVersionUntestedMeta,
+        path.relative(root, manifest).split(path.sep).join('/'),
+        at,
+        untestedSdkMessage(sdk, verdict, path.relative(dir, sdk.packageJson).split(path.sep).join('/')),
+        UNTESTED_SDK_HINT,
+      ),
+    );
+  }
+  return findings;
+}
+
+function readText(file: string): string {
+  // the rule reads one or two small package.json files; a failure reads as no version at all
+  try {
+    return readRegularText(file); // a FIFO reads as no version, never waited on
+  } catch {
+    return '';
+  }
+}
+
+/** Where a package.json names `"@openai/agents"` as a dependency key (1-based), else its first line. */
+export function dependencyLine(text: string): { line: number; column: number } {
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const column = lines[i]!.search(/"@openai\/agents"\s*:/);
+    if (column >= 0) return { line: i + 1, column: column + 1 };
+  }
+  return { line: 1, column: 1 };
+}

@@ -1,0 +1,75 @@
+import type { FileScan } from '../scan/types.js';
+import type { CodemodFinding, Located } from './types.js';
+
+/**
+ * Where the app answers its own interruptions through the SDK (issue 40 item 4): `state.approve(item)`,
+ * `state.reject(item)`, `approveTool`/`rejectTool`, an `alwaysApprove`. Once a tool is protected,
+ * such an answer authorizes nothing (SPEC §5.4): every call of it the policy sends to a human would
+ * be refused with ApprovalMismatch. The codemod leaves the tools that can pause as they are and
+ * says why, rather than break the app's approval flow without a word.
+ *
+ * The answer is not rewritten to `control.approve(state, item, { approver })`: the approver is the
+ * person who answered, known only to the app (its sign-in, the request that carries the click),
+ * never the model's arguments, and nothing in the code says who that is. A name the codemod made up
+ * would put a false name on every receipt.
+ */
+export interface AppAnswer extends Located {
+  /** The call as written (`result.state.approve(item)`), for the message. */
+  call: string;
+  /** The Control's answer that replaces it, for the message. */
+  instead: string;
+}
+
+/** Every SDK answer to an interruption in the scanned files, in file then position order. */
+export function appAnswers(root: string, files: readonly FileScan[], resolve: (root: string, file: string) => string): AppAnswer[] {
+  const out: AppAnswer[] = [];
+  for (const scan of files) {
+    const file = resolve(root, scan.file);
+    for (const a of scan.sdkApprovals ?? []) {
+      const answer = a.method.startsWith('approve') ? 'approve' : 'reject';
+      out.push({
+        file,
+        line: a.span.line,
+        column: a.span.column,
+        call: `${a.receiver}.${a.method}(${a.item})`,
+        instead: `await control.${answer}(${a.receiver}, ${a.item}, { approver${answer === 'reject' ? ', message' : ''} })`,
+      });
+    }
+    for (const s of scan.stickyApprovals) {
+      out.push({
+        file,
+        line: s.span.line,
+        column: s.span.column,
+        call: `${s.method}(…, { alwaysApprove: true })`,
+        instead: 'await control.approve(state, item, { approver })',
+      });
+    }
+  }
+  return out.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line || a.column - b.column));
+}
+
+/**
+ * The conflict of a tool the policy can send to a human in an app that answers through the SDK
+ * (`canPause`), naming the first answer and what replaces it; undefined when there is none.
+ */
+export function appAnswerConflict(
+  answers: readonly AppAnswer[] | undefined,
+  canPause: boolean,
+  tool: Located & { tool: string; action: string },
+): Extract<CodemodFinding, { kind: 'conflict' }> | undefined {
+  const answer = answers?.[0];
+  if (!answer || !canPause) return undefined;
+  const more = answers.length - 1;
+  return {
+    kind: 'conflict',
+    cause: 'app-approvals',
+    ...tool,
+    message: `${answer.call}${more > 0 ? ` and ${more} more` : ''}: once protected, each call of it the policy sends to a human would be refused with ApprovalMismatch`,
+    related: {
+      file: answer.file,
+      line: answer.line,
+      column: answer.column,
+      message: `answer through the control instead: ${answer.instead}, the approver being the person who answered (from your app's sign-in, never the model's arguments); then run the codemod again`,
+    },
+  };
+}

@@ -1,0 +1,78 @@
+/**
+ * The tool's own gate, before any rule: the runtime checks a call's arguments against the tool's
+ * parameter schema and refuses it (`invalid_arguments`) when they do not fit, so no rule ever sees
+ * `"amount": "4500"` on an integer. `test` and `explain` ask the same question of the schema as
+ * `generate` reads it from the code, through the runtime's own JSON-schema check
+ * (runtime/json-schema.ts), not a second one. Pure.
+ */
+import type { ActionSchemas, ParamSchema, ToolSchema } from '../generate/tool-schemas.js';
+import { checkArguments, parseArguments, plainArguments } from '../runtime/arguments.js';
+import { compileJsonSchema, type SchemaCheck } from '../runtime/json-schema.js';
+import type { CallDecision } from '../runtime/types.js';
+
+/** A call the tool refuses before any rule: denied, `invalid_arguments` (the runtime's refusal, not a rule's reason). */
+export type ToolRefusal = Omit<CallDecision, 'reason'> & { reason: 'invalid_arguments'; detail: string };
+
+/** The tool's refusal of a call's arguments, or null when they fit. */
+export type ToolGate = (action: string, args: unknown) => ToolRefusal | null;
+
+function bound(v: bigint | null): number | undefined {
+  return v === null ? undefined : Number(v);
+}
+
+function paramSchema(p: ParamSchema): Record<string, unknown> {
+  const nullable = (type: string) => (p.nullable ? [type, 'null'] : type);
+  switch (p.type) {
+    case 'string':
+      return { type: nullable('string') };
+    case 'enum':
+      return { type: nullable('string'), enum: [...(p.enumValues ?? []), ...(p.nullable ? [null] : [])] };
+    case 'boolean':
+      return { type: nullable('boolean') };
+    case 'integer':
+    case 'number': {
+      // the integers a number may be: the runtime refuses a fraction before the policy anyway
+      const lo = bound(p.lo);
+      const hi = bound(p.hi);
+      return { type: nullable(p.type), ...(lo !== undefined ? { minimum: lo } : {}), ...(hi !== undefined ? { maximum: hi } : {}) };
+    }
+    default:
+      return {};
+  }
+}
+
+/** The parameters as a JSON schema: each argument's type, enum, range and nullability, the required ones required. */
+export function jsonSchemaOf(schema: ToolSchema): Record<string, unknown> {
+  const properties = Object.fromEntries([...schema.params].map(([name, p]) => [name, paramSchema(p)]));
+  const required = [...schema.params.values()].filter((p) => p.required && p.type !== 'unknown').map((p) => p.name);
+  return { type: 'object', properties, ...(required.length > 0 ? { required } : {}) };
+}
+
+/** The gate of every action whose tool's schema was read (undefined: none was). */
+export function toolGate(schemas: ActionSchemas | undefined): ToolGate | undefined {
+  if (!schemas || schemas.byAction.size === 0) return undefined;
+  const checks = new Map<string, SchemaCheck>();
+  return (action, args) => {
+    const schema = schemas.byAction.get(action);
+    if (!schema) return null;
+    let check = checks.get(action);
+    if (!check) {
+      check = compileJsonSchema(jsonSchemaOf(schema), `the tool schema of ${action}`);
+      checks.set(action, check);
+    }
+    // arguments the runtime refuses outright (not JSON, a float) are the decision's to refuse
+    const parsed = typeof args === 'string' ? parseArguments(args) : checkArguments(args);
+    if (!parsed.ok) return null;
+    const problem = check(plainArguments(parsed.value));
+    if (problem === null) return null;
+    const tools = schema.tools.map((t) => `\`${t}\``).join(', ');
+    return {
+      decision: 'deny',
+      rule: null,
+      reason: 'invalid_arguments',
+      effectKey: null,
+      resource: null,
+      detail: `the parameter schema of tool ${tools} refuses these arguments (${problem}), so at run time the call is refused before any rule`,
+    };
+  };
+}

@@ -1,0 +1,109 @@
+import type { ApprovalRequest, CompiledPolicy, ReceiptBody, Store } from '../types.js';
+import { attributesOf } from './attributes.js';
+import { eventOfReceipt } from './event.js';
+import { otelRecorder, type OpenTelemetryApi, type OtelRecorder } from './otel.js';
+import { recordOnSdkTrace, sdkShowsArguments, sdkTraceParent } from './sdk-trace.js';
+
+export type { OpenTelemetryApi } from './otel.js';
+
+/** `createControl({ telemetry })`: where a control's decisions, pauses and answers are seen. */
+export interface TelemetryOptions {
+  /**
+   * The SDK's own traces (default true): each receipt is recorded as a custom span (`ctrlrun.<kind>`)
+   * under the SDK's current span, the tool call's function span where the SDK has one. It follows
+   * the SDK: a run with `tracingDisabled`, or `setTracingDisabled(true)`, records nothing.
+   */
+  sdkTracing?: boolean;
+  /**
+   * OpenTelemetry (default off): the `@opentelemetry/api` module (`import * as api from
+   * '@opentelemetry/api'`), or `true` to import it when the control is made (Node; a bundle should
+   * pass the module). Spans, events and metrics go to whatever SDK the application registered.
+   */
+  openTelemetry?: OpenTelemetryApi | boolean;
+}
+
+/** `telemetry: false` turns everything off: nothing is looked up on any call. */
+export type TelemetryOption = TelemetryOptions | false;
+
+/** What a stage knows of its call besides the receipt's fields. */
+export interface ReceiptSight {
+  args?: unknown;
+  toolName?: string | null;
+  /** An answer's request (its `createdAt` dates the pause). */
+  request?: ApprovalRequest;
+}
+
+export interface Telemetry {
+  /** Records the receipt about to be appended (never throws, never waits). */
+  record(receipt: ReceiptBody, policy: CompiledPolicy, sight?: ReceiptSight): void;
+  /** The OpenTelemetry recorder, once the API is there. */
+  otel(): OtelRecorder | undefined;
+  /** While `openTelemetry: true` is still importing the API: the hooks wait for it once. */
+  readonly loading: Promise<void> | undefined;
+}
+
+const OTEL_API = '@opentelemetry/api';
+
+/** A control's telemetry, or undefined when it records nothing (then no hook asks anything). */
+export function createTelemetry(
+  option: TelemetryOption | undefined,
+  store: Pick<Store, 'listRequests'>,
+  notice: (line: string) => void,
+): Telemetry | undefined {
+  if (option === false) return undefined;
+  const sdkOn = option?.sdkTracing !== false;
+  const given = option?.openTelemetry;
+  let otel = typeof given === 'object' && given !== null ? otelRecorder(given, store) : undefined;
+  if (!sdkOn && otel === undefined && given !== true) return undefined;
+  let loading: Promise<void> | undefined;
+  if (given === true) {
+    // a specifier in a variable: bundlers leave it alone (the API is an optional peer, never bundled by this library)
+    const specifier = OTEL_API;
+    loading = import(/* @vite-ignore */ specifier).then(
+      (api: OpenTelemetryApi & { default?: OpenTelemetryApi }) => {
+        otel = otelRecorder(api.trace ? api : (api.default as OpenTelemetryApi), store);
+        loading = undefined;
+      },
+      (error: unknown) => {
+        loading = undefined;
+        notice(
+          `ctrlrun: telemetry.openTelemetry is true but ${OTEL_API} could not be loaded (${error instanceof Error ? error.message : String(error)}); nothing goes to OpenTelemetry. Install it, or pass the module.`,
+        );
+      },
+    );
+  }
+  return {
+    get loading() {
+      return loading;
+    },
+    otel: () => otel,
+    record(receipt, policy, sight) {
+      try {
+        const parent = sdkOn || otel !== undefined ? sdkTraceParent() : null;
+        if ((!sdkOn || parent === null) && otel === undefined) return;
+        const event = eventOfReceipt(receipt);
+        if (event === null) return;
+        const attributes = attributesOf(event, {
+          toolName: sight?.toolName ?? toolOf(policy, receipt.action),
+          args: sight?.args,
+          labelled: policy.actions[receipt.action]?.sensitive ?? [],
+          sensitive: sdkShowsArguments(parent),
+        });
+        if (sdkOn && parent !== null) recordOnSdkTrace(`ctrlrun.${event.kind}`, attributes);
+        if (otel !== undefined) {
+          otel.record(event, attributes);
+          if (sight?.request && (event.outcome === 'approved' || event.outcome === 'rejected'))
+            otel.answered(sight.request, event.outcome === 'approved' ? 'approve' : 'reject', event.at);
+        }
+      } catch {
+        // seeing a call never changes what it does: a failing exporter or processor is not the call's
+      }
+    },
+  };
+}
+
+/** The SDK tool name the manifest maps to `action` (the first), or null. */
+function toolOf(policy: CompiledPolicy, action: string): string | null {
+  for (const [tool, mapped] of Object.entries(policy.tools ?? {})) if (mapped === action) return tool;
+  return null;
+}

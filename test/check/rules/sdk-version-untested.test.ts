@@ -1,0 +1,117 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runCheck } from '../../../src/check/engine.js';
+import { NAMESPACE } from '../../../src/eslint/index.js';
+import { SDK_TESTED } from '../../../src/scan/sdk-surface.js';
+import { cli } from '../../helpers/cli.js';
+import { REPO_ROOT } from '../../helpers/paths.js';
+import { makeTempDir, removeDir, writeFiles } from '../../helpers/temp-repo.js';
+import { eslintWith, reported } from '../../eslint/helpers.js';
+
+/**
+ * `sdk-version-untested` (issue 35): the installed SDK is read from the disk, so its cases are
+ * trees: a copy of the real `@openai/agents` package.json, relabelled, in the tree's node_modules.
+ * Each case runs through `check` and through ESLint with the plugin's recommended config: the same
+ * rule, the same severity (ESLint places a finding of package.json at line 1 of the linted file).
+ */
+const dirs: string[] = [];
+afterAll(() => dirs.forEach(removeDir));
+
+const REAL = JSON.parse(readFileSync(path.join(REPO_ROOT, 'node_modules/@openai/agents/package.json'), 'utf8')) as Record<string, unknown>;
+
+const PACKAGE_JSON = `{
+  "name": "desk",
+  "type": "module",
+  "dependencies": {
+    "@openai/agents": "*"
+  }
+}
+`;
+
+/** A repo whose installed SDK says `version`, or has none installed. */
+function tree(version: string | undefined, packageJson = PACKAGE_JSON): string {
+  const dir = makeTempDir('sdk-version-');
+  dirs.push(dir);
+  writeFiles(dir, {
+    'package.json': packageJson,
+    'ctrlrun.yaml': 'schema: ctrlrun.policy/v6\nactions:\n  lookup:\n    decision: allow\n',
+    'ctrlrun.tools.yaml':
+      'schema: ctrlrun.tools/v1\npolicy: ctrlrun.yaml\noutput: src/ctrlrun.generated.ts\ncontrol: src/ctrlrun.control.ts\ntools:\n  - tool: lookup\n    action: lookup\n',
+    'src/agent.ts': "import { Agent } from '@openai/agents';\nexport const agent = new Agent({ name: 'desk', instructions: 'x' });\n",
+    ...(version !== undefined ? { 'node_modules/@openai/agents/package.json': JSON.stringify({ ...REAL, version }, null, 2) } : {}),
+  });
+  return dir;
+}
+
+async function both(dir: string) {
+  const check = (await runCheck({ cwd: dir })).findings.filter((f) => f.ruleId === 'sdk-version-untested');
+  const eslint = reported(await eslintWith(dir).lintFiles(['src/agent.ts']), dir).filter((m) => m.ruleId === `${NAMESPACE}/sdk-version-untested`);
+  return { check, eslint };
+}
+
+describe('sdk-version-untested', () => {
+  for (const version of [REAL['version'] as string, SDK_TESTED.floor]) {
+    it(`valid: ${version} (in the tested range)`, async () => {
+      const { check, eslint } = await both(tree(version));
+      expect(check).toEqual([]);
+      expect(eslint).toEqual([]);
+    });
+  }
+
+  it('valid: no SDK installed (a job that lints before installing): nothing to say', async () => {
+    const dir = tree(undefined);
+    // the temp tree sits inside this repository, whose node_modules has the tested SDK: that is the one found
+    const { check, eslint } = await both(dir);
+    expect(check).toEqual([]);
+    expect(eslint).toEqual([]);
+  });
+
+  const outside: Array<[string, string]> = [
+    ['0.21.0', 'a door this SDK added is not known'],
+    ['1.0.0', 'a door this SDK added is not known'],
+    ['0.3.7', "lacks what the runtime's doors rely on"],
+    ['0.20.1-beta.1', 'a prerelease is not tested'],
+  ];
+  for (const [version, says] of outside) {
+    it(`invalid: ${version}, at the package.json's @openai/agents dependency; ESLint: the same rule and severity`, async () => {
+      const { check, eslint } = await both(tree(version));
+      expect(check.map((f) => ({ file: f.file, line: f.line, column: f.column, severity: f.severity }))).toEqual([
+        { file: 'package.json', line: 5, column: 5, severity: 'warning' },
+      ]);
+      expect(check[0]!.message).toContain(`@openai/agents ${version} is installed (node_modules/@openai/agents/package.json)`);
+      expect(check[0]!.message).toContain(SDK_TESTED.range);
+      expect(check[0]!.message).toContain(says);
+      expect(eslint.map((m) => ({ file: m.file, line: m.line, column: m.column, severity: m.severity }))).toEqual([
+        { file: 'src/agent.ts', line: 1, column: 1, severity: 1 },
+      ]);
+      expect(eslint[0]!.message).toContain('(package.json:5:5)');
+    });
+  }
+
+  it('invalid: a package.json that does not name the SDK (a hoisted install): at its first line', async () => {
+    const { check } = await both(tree('0.21.0', '{ "name": "desk", "type": "module" }\n'));
+    expect(check.map((f) => `${f.file}:${f.line}:${f.column}`)).toEqual(['package.json:1:1']);
+  });
+});
+
+describe('the CLI says so once', () => {
+  it('a command run over an SDK outside the range prints one note (the version found, the range tested) on stderr; check reports the finding instead', async () => {
+    const dir = tree('0.21.0');
+    const validate = await cli(['validate'], { cwd: dir });
+    expect(validate.code, validate.stderr).toBe(0);
+    const notes = validate.stderr.split('\n').filter((l) => l.startsWith('note: '));
+    expect(notes).toEqual([
+      `note: @openai/agents 0.21.0 is installed (node_modules/@openai/agents/package.json), outside the range ctrlrun-gen is tested with (@openai/agents ${SDK_TESTED.range}): a door this SDK added is not known to init, the codemod, check or protectAgent.`,
+    ]);
+    const check = await cli(['check', '--format', 'json'], { cwd: dir });
+    expect(check.stderr).not.toContain('note: @openai/agents');
+    expect((JSON.parse(check.stdout) as { findings: Array<{ ruleId: string }> }).findings.map((f) => f.ruleId)).toContain('sdk-version-untested');
+    // check through yargs (an option the plain path does not take) says it the same way
+    const parsed = await cli(['check', '--format', 'json', '--max-findings', '50'], { cwd: dir });
+    expect(parsed.stderr).not.toContain('note: @openai/agents');
+    expect(parsed.stdout).toContain('sdk-version-untested');
+    // in the range: not a word
+    expect((await cli(['validate'], { cwd: tree(REAL['version'] as string) })).stderr).not.toContain('note: @openai/agents');
+  });
+});

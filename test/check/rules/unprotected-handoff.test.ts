@@ -1,0 +1,86 @@
+import type { ProjectContext } from '../../../src/check/types.js';
+import { lines, ruleTester, testProject } from '../rule-tester.js';
+
+const SDK = "import { Agent, handoff } from '@openai/agents';\nimport { z } from 'zod';";
+const GEN = "import { protectHandoff } from './ctrlrun.generated.js';";
+const ONCALL = "const oncall = new Agent({ name: 'oncall', instructions: 'x' });";
+
+function withHandoff(): ProjectContext {
+  const project = testProject();
+  project.manifest.tools.push({ kind: 'handoff', to: 'oncall', action: 'stripe.charge.read', loc: { file: '/repo/ctrlrun.tools.yaml', line: 30, column: 5 } });
+  return project;
+}
+
+ruleTester('unprotected-handoff', {
+  valid: [
+    {
+      name: 'a plain agent in handoffs, and handoff() without onHandoff or inputType: a transfer only',
+      code: lines(SDK, ONCALL, "export const desk = new Agent({ name: 'desk', handoffs: [oncall, handoff(oncall, { toolNameOverride: 'escalate' })] });"),
+    },
+    {
+      name: 'protectHandoff with onHandoff and inputType',
+      code: lines(
+        SDK,
+        GEN,
+        ONCALL,
+        "export const h = protectHandoff('stripe.charge.read', oncall, { inputType: z.object({ why: z.string() }), onHandoff: () => undefined });",
+      ),
+    },
+    {
+      name: 'a handoff() of another library',
+      code: lines("import { handoff } from 'other-agents';", 'export const h = handoff(x, { onHandoff: () => undefined });'),
+    },
+  ],
+  invalid: [
+    {
+      name: 'handoff() with onHandoff',
+      code: lines(SDK, ONCALL, 'export const h = handoff(oncall, { onHandoff: (ctx) => page(ctx) });'),
+      errors: [{ line: 4, column: 18, mentions: "handoff to 'oncall' runs `onHandoff`" }],
+    },
+    {
+      name: 'handoff() with inputType and onHandoff, mapped: the hint names the action',
+      code: lines(SDK, ONCALL, 'export const h = handoff(oncall, { inputType: z.object({ why: z.string() }), onHandoff: (ctx, input) => page(input) });'),
+      project: withHandoff(),
+      errors: [{ line: 4, column: 18, mentions: "protectHandoff('stripe.charge.read'" }],
+    },
+    {
+      name: 'a config check cannot read (a spread) is reported',
+      code: lines(SDK, ONCALL, 'export const h = handoff(oncall, { ...config });'),
+      errors: [{ line: 4, column: 18, mentions: 'cannot read' }],
+    },
+    {
+      name: 'through a namespace import',
+      code: lines(
+        "import * as agents from '@openai/agents';",
+        "const oncall = new agents.Agent({ name: 'oncall' });",
+        'export const h = agents.handoff(oncall, { onHandoff: () => 1 });',
+      ),
+      errors: [{ line: 3, column: 18 }],
+    },
+  ],
+});
+
+// Red team #4 (issue 35): the SDK's Handoff class runs its invoke function (app code) on the model's input.
+ruleTester('unprotected-handoff', {
+  valid: [
+    {
+      name: 'a Handoff of another package',
+      code: lines("import { Handoff } from 'other';", ONCALL.replace('new Agent', 'new Handoff'), 'const h = new Handoff(oncall, async () => oncall);'),
+    },
+  ],
+  invalid: [
+    {
+      name: 'new Handoff(agent, onInvoke) in handoffs',
+      code: lines(
+        "import { Agent, Handoff } from '@openai/agents';",
+        ONCALL,
+        "const escalate = new Handoff(oncall, async () => { page('sev1'); return oncall; });",
+        "export const desk = new Agent({ name: 'desk', handoffs: [escalate, new Handoff(oncall, async () => oncall)] });",
+      ),
+      errors: [
+        { line: 3, column: 18, mentions: "to 'oncall' is a `new Handoff(...)` whose invoke function" },
+        { line: 4, column: 68 },
+      ],
+    },
+  ],
+});
