@@ -93,6 +93,25 @@ export function runsWithoutContext(scans: readonly FileScan[], identity: Identit
   return runsLackingContext(scans, mapped, needs).map((r) => ({ file: r.file, line: r.run.span.line, none: r.run.context.kind === 'none' }));
 }
 
+/**
+ * What init is about to map, as `runsLackingContext` reads it: the tools it names, the hosted MCP
+ * labels and MCP servers whose tools it maps, and the places of `tool()` calls whose names the code
+ * computes (they are mapped by place).
+ */
+export function doorsInitMaps(
+  tools: ReadonlySet<string>,
+  unnamed: ReadonlyArray<{ file: string; what?: string; container?: string }>,
+  hosted: ReadonlyArray<{ name: string }>,
+  mcpTools: ReadonlyArray<{ server: string }>,
+): MappedDoors {
+  return {
+    functions: tools,
+    hostedLabels: new Set(hosted.map((s) => s.name)),
+    mcpServers: new Set(mcpTools.map((t) => t.server)),
+    sites: unnamed.filter((u) => u.what === undefined).map((u) => ({ file: u.file, ...(u.container !== undefined ? { in: u.container } : {}) })),
+  };
+}
+
 /** A run init names: where it is, and whether it passes no context at all (else one without the key). */
 export interface RunNamed {
   file: string;

@@ -31,8 +31,7 @@ import {
 } from '../../init/render.js';
 import { readSourceText, scanRepo } from '../../scan/index.js';
 import { browserSideFiles, isEdgeReason } from '../../scan/browser-target.js';
-import { identityNotes, parseIdentityOption, proposeIdentity, runsWithoutContext, type IdentityProposal } from '../../init/identity.js';
-import type { MappedDoors } from '../../scan/context-runs.js';
+import { doorsInitMaps, identityNotes, parseIdentityOption, proposeIdentity, runsWithoutContext, type IdentityProposal } from '../../init/identity.js';
 import { RESOLVABLE_NAMES, unresolvedNameMessage } from '../../scan/names.js';
 import { sdkToolName } from '../../runtime/tool-name.js';
 import type { CliContext, CommandSpec } from '../context.js';
@@ -195,15 +194,8 @@ export const initCommand: CommandSpec<InitArgs> = {
     const found0 = findServers(scan);
     const mcp = await mcpToolsOfRepo(found0.mcp, ctx.cwd, args.discoverMcp === true);
     const servers: FoundDoors = { ...found0, mcpTools: mcp.found, sandbox: doors.sandbox, handoffs: doors.handoffs, sandboxUnlisted: doors.unlisted };
-    // the runs named for passing no context the identity reads: those that reach a door init maps
-    // (or doors it cannot see), as check names them once the control is written (issue 40, item 3)
-    const reachable: MappedDoors = {
-      functions: mapped,
-      hostedLabels: new Set(servers.hosted.map((s) => s.name)),
-      mcpServers: new Set(mcp.found.map((f) => f.server)),
-      sites: found.unnamed.filter((u) => u.what === undefined).map((u) => ({ file: u.file, ...(u.container !== undefined ? { in: u.container } : {}) })),
-    };
-    const without = runsWithoutContext(scan.files, identity, reachable);
+    // the runs named for passing no context: those that reach a door init maps (issue 40, item 3)
+    const without = runsWithoutContext(scan.files, identity, doorsInitMaps(mapped, found.unnamed, servers.hosted, mcp.found));
     const abs = (rel: string) => path.resolve(ctx.cwd, rel);
     const serverFiles = [...servers.hosted, ...servers.mcp, ...doors.sandbox, ...doors.handoffs, ...doors.unlisted.map((u) => ({ places: [u] }))].flatMap((s) =>
       s.places.map((p) => abs(p.file)),
