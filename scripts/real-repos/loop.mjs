@@ -11,7 +11,7 @@ import { git, run } from './shell.mjs';
 const INTERNAL = /internal error/i;
 const STACK = /\n\s+at (?:async )?[^\n]*\(?[^\s()]+:\d+:\d+\)?/;
 
-export function runLoop(entry, app, { node, nodeVersion, packed, env, logDir, timeout, work }) {
+export function runLoop(entry, app, { node, nodeVersion, packed, env, logDir, timeout, work, baseline }) {
   const appDir = app.appDir;
   const loopDir = path.join(appDir, entry.dir ?? '.');
   const log = (name) => path.join(logDir, `${name}.log`);
@@ -27,12 +27,15 @@ export function runLoop(entry, app, { node, nodeVersion, packed, env, logDir, ti
   rebuildNative(entry, app, appDir, env, log('install'));
   const pm = app.pm ?? 'npm';
   const checks = appChecks({ appDir, dirs: checkDirs(entry, appDir), explicit: entry.checks, runScript: pmCommands(pm).runScript, trackedFiles: tracked });
-  const before = checks.map((c) => runCheck(c, { appDir, env, log: log('before'), timeout, trackedFiles: tracked }));
+  // on a later Node the checks before are run only where they decide the verdict (the check fails after)
+  const before = baseline ? checks.map(() => null) : checks.map((c) => runCheck(c, { appDir, env, log: log('before'), timeout, trackedFiles: tracked }));
   resetTree(appDir, env);
   record.census = census(path.join(appDir, entry.dir ?? '.'), tracked(entry.dir ?? '.'));
 
   const bin = installTool(entry, app, appDir, loopDir, { packed, env, log: log('tool-install'), work, step });
-  if (!bin) return finish(record, checks, before, null);
+  if (!bin) return finish(record, checks, baseline ?? before, null);
+  // the install is the user's own change; what init changes in a package.json after it is init's
+  commitAll(appDir, 'add ctrlrun-gen and ctrlrun-gen-cli', env);
   const ctrl = (name, args) => {
     const r = run(node, [bin, ...args], { cwd: loopDir, env, log: log(name), timeout: 900 });
     const text = r.stdout + r.stderr;
@@ -46,7 +49,7 @@ export function runLoop(entry, app, { node, nodeVersion, packed, env, logDir, ti
   record.check0 = findingsByRule(parseJson(ctrl('check0', ['check', '--format', 'json']).stdout));
   const init = ctrl('init', ['init']);
   record.init = readInit(init.stdout, appDir, env);
-  if (init.exit !== 0 && record.init.manifests.length === 0) return finish(record, checks, before, null, 'init stopped the loop');
+  if (init.exit !== 0 && record.init.manifests.length === 0) return finish(record, checks, baseline ?? before, null, 'init stopped the loop');
   if (packageJsonsChanged(appDir, env)) reinstall(entry, app, appDir, { env, log: log('reinstall'), step });
   const generate = ctrl('generate', ['generate']);
   commitAll(appDir, 'ctrlrun-gen init and generate', env);
@@ -60,7 +63,17 @@ export function runLoop(entry, app, { node, nodeVersion, packed, env, logDir, ti
   record.unseen = unseenKinds(record.census, entryKinds, Object.keys(record.check?.byRule ?? {}));
   if (generate.exit !== 0) record.flags.push(`generate exit ${generate.exit}`);
   const after = checks.map((c) => runCheck(c, { appDir, env, log: log('after'), timeout, trackedFiles: tracked }));
+  if (baseline) beforeWhereNeeded({ checks, before, after, baseline, appDir, env, log: log('before'), timeout, tracked });
   return finish(record, checks, before, after);
+}
+
+/** A later Node's checks before: run on the app as it was where the check fails after, else the first Node's, marked so. */
+function beforeWhereNeeded({ checks, before, after, baseline, appDir, env, log, timeout, tracked }) {
+  const needed = checks.map((_, i) => after[i].exit !== 0 || !baseline[i] || baseline[i].exit !== 0);
+  if (needed.some(Boolean)) resetTree(appDir, env);
+  checks.forEach((c, i) => {
+    before[i] = needed[i] ? runCheck(c, { appDir, env, log, timeout, trackedFiles: tracked }) : { ...baseline[i], fromNode: 'first' };
+  });
 }
 
 function finish(record, checks, before, after, stopped) {

@@ -7,6 +7,8 @@ export function markdownTable(results) {
   const lines = [
     `ctrlrun-gen ${results.ref} (${results.sha.slice(0, 12)}), ${results.repos.length} repositories, Node ${results.nodes.join(' and ')}`,
     '',
+    '`*`: the check before was run on the first Node only (on a later Node it runs again where the check fails after).',
+    '',
     '| repo | layout | node | install | init, generate, codemod, --write, check | doors in source | mapped | protected | check before init → after (by rule) | app checks before → after | flags |',
     '|---|---|---|---|---|---|---|---|---|---|---|',
   ];
@@ -41,7 +43,8 @@ function row(repo, r) {
 
 function fmtCheck(c) {
   if (!c) return '–';
-  return c.tsErrors ? `${c.exit} (${c.tsErrors} TS)` : `${c.exit}`;
+  const mark = c.fromNode ? '*' : '';
+  return c.tsErrors ? `${c.exit}${mark} (${c.tsErrors} TS)` : `${c.exit}${mark}`;
 }
 
 function fmtCensus(counts) {
