@@ -99,7 +99,7 @@ for (const entry of entries) {
     repo.runs = [];
     for (const { node, version } of nodes) {
       const logDir = path.join(logs, `node${version.split('.')[0]}`);
-      const baseline = repo.runs[0]?.checks.map((c) => c.before);
+      const baseline = repo.runs[0]?.checks.map((c) => ({ before: c.before, after: c.after }));
       repo.runs.push(runLoop(entry, app, { node, nodeVersion: version, packed, env: envFor(node), logDir, timeout: Number(values.timeout), work, baseline }));
       process.stderr.write(`node ${version.split('.')[0]} done; `);
     }

@@ -33,7 +33,7 @@ export function runLoop(entry, app, { node, nodeVersion, packed, env, logDir, ti
   record.census = census(path.join(appDir, entry.dir ?? '.'), tracked(entry.dir ?? '.'));
 
   const bin = installTool(entry, app, appDir, loopDir, { packed, env, log: log('tool-install'), work, step });
-  if (!bin) return finish(record, checks, baseline ?? before, null);
+  if (!bin) return finish(record, checks, baseline?.map((b) => b.before) ?? before, null);
   // the install is the user's own change; what init changes in a package.json after it is init's
   commitAll(appDir, 'add ctrlrun-gen and ctrlrun-gen-cli', env);
   const ctrl = (name, args) => {
@@ -49,7 +49,8 @@ export function runLoop(entry, app, { node, nodeVersion, packed, env, logDir, ti
   record.check0 = findingsByRule(parseJson(ctrl('check0', ['check', '--format', 'json']).stdout));
   const init = ctrl('init', ['init']);
   record.init = readInit(init.stdout, appDir, env);
-  if (init.exit !== 0 && record.init.manifests.length === 0) return finish(record, checks, baseline ?? before, null, 'init stopped the loop');
+  if (init.exit !== 0 && record.init.manifests.length === 0)
+    return finish(record, checks, baseline?.map((b) => b.before) ?? before, null, 'init stopped the loop');
   if (packageJsonsChanged(appDir, env)) reinstall(entry, app, appDir, { env, log: log('reinstall'), step });
   const generate = ctrl('generate', ['generate']);
   commitAll(appDir, 'ctrlrun-gen init and generate', env);
@@ -67,12 +68,17 @@ export function runLoop(entry, app, { node, nodeVersion, packed, env, logDir, ti
   return finish(record, checks, before, after);
 }
 
-/** A later Node's checks before: run on the app as it was where the check fails after, else the first Node's, marked so. */
+/**
+ * A later Node's checks before: run on the app as it was where the check fails after in a way the
+ * first Node's did not (another exit or another count of type errors); elsewhere the first Node's,
+ * marked so: a check that passes after, or fails after as it did on the first Node, has its verdict.
+ */
 function beforeWhereNeeded({ checks, before, after, baseline, appDir, env, log, timeout, tracked }) {
-  const needed = checks.map((_, i) => after[i].exit !== 0 || !baseline[i] || baseline[i].exit !== 0);
+  const same = (a, b) => a && b && a.exit === b.exit && a.tsErrors === b.tsErrors;
+  const needed = checks.map((_, i) => !baseline[i]?.before || (after[i].exit !== 0 && !same(after[i], baseline[i].after)));
   if (needed.some(Boolean)) resetTree(appDir, env);
   checks.forEach((c, i) => {
-    before[i] = needed[i] ? runCheck(c, { appDir, env, log, timeout, trackedFiles: tracked }) : { ...baseline[i], fromNode: 'first' };
+    before[i] = needed[i] ? runCheck(c, { appDir, env, log, timeout, trackedFiles: tracked }) : { ...baseline[i].before, fromNode: 'first' };
   });
 }
 

@@ -7,7 +7,7 @@ export function markdownTable(results) {
   const lines = [
     `ctrlrun-gen ${results.ref} (${results.sha.slice(0, 12)}), ${results.repos.length} repositories, Node ${results.nodes.join(' and ')}`,
     '',
-    '`*`: the check before was run on the first Node only (on a later Node it runs again where the check fails after).',
+    '`*`: the check before was run on the first Node only (on a later Node it runs again where the check fails after in a way it did not on the first).',
     '',
     '| repo | layout | node | install | init, generate, codemod, --write, check | doors in source | mapped | protected | check before init → after (by rule) | app checks before → after | flags |',
     '|---|---|---|---|---|---|---|---|---|---|---|',
