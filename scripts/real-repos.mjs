@@ -4,6 +4,7 @@
 //
 //   node scripts/real-repos.mjs --snapshots <dir> [--ref <git ref>] [--node <path>]... [--only id,id]
 //   node scripts/real-repos.mjs --compare <a/results.json> <b/results.json>
+//   node scripts/real-repos.mjs --merge --out <dir> <a/results.json> <b/results.json>...
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -33,6 +34,7 @@ const { values, positionals } = parseArgs({
     clean: { type: 'boolean', default: false },
     fresh: { type: 'boolean', default: false },
     compare: { type: 'boolean', default: false },
+    merge: { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h', default: false },
   },
 });
@@ -41,7 +43,7 @@ if (values.help) {
   process.stdout.write(
     `${readFileSync(fileURLToPath(import.meta.url), 'utf8')
       .split('\n')
-      .slice(1, 6)
+      .slice(1, 7)
       .join('\n')
       .replaceAll('// ', '')}\n`,
   );
@@ -52,6 +54,21 @@ if (values.compare) {
   if (positionals.length !== 2) fail('--compare takes two results.json files');
   const [a, b] = positionals.map((file) => JSON.parse(readFileSync(file, 'utf8')));
   process.stdout.write(compareRuns(a, b));
+  process.exit(0);
+}
+
+if (values.merge) {
+  // runs of one ref split across processes (--only), put back into one results.json and table
+  if (positionals.length < 2 || !values.out) fail('--merge takes an --out folder and two or more results.json files');
+  const runs = positionals.map((file) => JSON.parse(readFileSync(file, 'utf8')));
+  if (new Set(runs.map((r) => r.sha)).size !== 1) fail('--merge: the runs are of different refs');
+  const order = JSON.parse(readFileSync(values.list, 'utf8')).repos.map((e) => e.id);
+  const repos = new Map(runs.flatMap((r) => r.repos).map((r) => [r.id, r]));
+  const merged = { ...runs[0], repos: [...repos.values()].sort((a, b) => order.indexOf(a.id) - order.indexOf(b.id)) };
+  mkdirSync(values.out, { recursive: true });
+  writeFileSync(path.join(values.out, 'results.json'), `${JSON.stringify(merged, null, 2)}\n`);
+  writeFileSync(path.join(values.out, 'table.md'), markdownTable(merged));
+  process.stdout.write(markdownTable(merged));
   process.exit(0);
 }
 
