@@ -44,8 +44,8 @@ if (values.help) {
     `${readFileSync(fileURLToPath(import.meta.url), 'utf8')
       .split('\n')
       .slice(1, 7)
-      .join('\n')
-      .replaceAll('// ', '')}\n`,
+      .map((line) => line.replace(/^\/\/ ?/, ''))
+      .join('\n')}\n`,
   );
   process.exit(0);
 }
