@@ -24,8 +24,9 @@ function checksOf(appDir, dir, runScript, trackedFiles) {
   // a build that type-checks already (`tsc`, or a script holding the type-check's own command) is run alone
   const buildTypeChecks =
     typeof scripts.build === 'string' && typecheck && (/^tsc(\s+-p\s+\S+)?$/.test(scripts.build.trim()) || scripts.build.includes(scripts[typecheck]));
-  if (typecheck && !buildTypeChecks) checks.push({ name: typecheck, dir, cmd: runScript(typecheck) });
-  else if (existsSync(path.join(full, 'tsconfig.json')) && hasTypeScript(full, appDir))
+  if (typecheck) {
+    if (!buildTypeChecks) checks.push({ name: typecheck, dir, cmd: runScript(typecheck) });
+  } else if (existsSync(path.join(full, 'tsconfig.json')) && hasTypeScript(full, appDir))
     checks.push({ name: 'tsc --noEmit', dir, cmd: 'npx --no-install tsc --noEmit -p tsconfig.json' });
   if (typeof scripts.build === 'string') checks.push({ name: 'build', dir, cmd: runScript('build') });
   if (checks.length === 0) {

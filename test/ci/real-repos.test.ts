@@ -19,7 +19,15 @@ const { census, unseenKinds } = await load<{
   census: (root: string, files: string[]) => Record<string, number>;
   unseenKinds: (counts: Record<string, number>, entryKinds: Record<string, number>, rules: string[]) => string[];
 }>('scripts/real-repos/census.mjs');
-const { verdict } = await load<{ verdict: (before: Check, after: Check) => string }>('scripts/real-repos/checks.mjs');
+const { appChecks, verdict } = await load<{
+  appChecks: (o: {
+    appDir: string;
+    dirs: string[];
+    runScript: (s: string) => string;
+    trackedFiles: (dir: string) => string[];
+  }) => Array<{ name: string; cmd: string }>;
+  verdict: (before: Check, after: Check) => string;
+}>('scripts/real-repos/checks.mjs');
 const { compareRuns, markdownTable } = await load<{ compareRuns: (a: unknown, b: unknown) => string; markdownTable: (r: unknown) => string }>(
   'scripts/real-repos/report.mjs',
 );
@@ -66,6 +74,26 @@ describe('verdict: whether the app stopped building', () => {
     [pass, null, 'n/a'],
   ])('%o → %o is %s', (before, after, expected) => {
     expect(verdict(before, after)).toBe(expected);
+  });
+});
+
+describe("the app's own checks", () => {
+  const checksFor = (scripts: Record<string, string>, files: string[] = []) => {
+    const dir = tempDir('real-repos-checks-');
+    writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ scripts }));
+    writeFileSync(path.join(dir, 'tsconfig.json'), '{}');
+    mkdirSync(path.join(dir, 'node_modules', 'typescript'), { recursive: true });
+    writeFileSync(path.join(dir, 'node_modules', 'typescript', 'package.json'), '{}');
+    return appChecks({ appDir: dir, dirs: ['.'], runScript: (s) => `npm run ${s}`, trackedFiles: () => files }).map((c) => c.cmd);
+  };
+  it('its type-check and build scripts, the type-check left out where the build type-checks already', () => {
+    expect(checksFor({ typecheck: 'tsc --noEmit', build: 'vite build' })).toEqual(['npm run typecheck', 'npm run build']);
+    expect(checksFor({ typecheck: 'tsc --noEmit', build: 'tsc' })).toEqual(['npm run build']);
+    expect(checksFor({ typecheck: 'tsc --noEmit', build: 'tsc --noEmit && vite build' })).toEqual(['npm run build']);
+  });
+  it('else tsc over its tsconfig; a script that only echoes is no check', () => {
+    expect(checksFor({ test: 'vitest' })).toEqual(['npx --no-install tsc --noEmit -p tsconfig.json']);
+    expect(checksFor({ typecheck: 'echo none' })).toEqual(['npx --no-install tsc --noEmit -p tsconfig.json']);
   });
 });
 
