@@ -99,8 +99,9 @@ export interface ControlOptions {
   maxGrantHours?: number;
   /**
    * Offer the model every protected tool. By default a tool whose action the policy never lets the
-   * run's principal use (denied for every input, or no grant reaches it) is not offered at all (the
-   * SDK's `isEnabled`), so the model cannot plan with it; `true` keeps the full list.
+   * run's principal use (denied for every input, unmapped, or no grant reaches it) is not offered at
+   * all (the SDK's `isEnabled` of function tools, agent tools, handoffs and sandbox capability tools;
+   * a guarded MCP server's `toolFilter`), so the model cannot plan with it; `true` keeps the full list.
    */
   offerAllTools?: boolean;
 }

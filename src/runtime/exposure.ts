@@ -19,8 +19,14 @@ export function usableBy(policy: CompiledPolicy, action: string, who: Who, envir
   return policy.authority.grants.some((g) => !dead.includes(g.id) && coversRun(g, who.subject, action, environment) && !expired(g, now) && taskHolds(g, task));
 }
 
-/** Whether anything about the action can depend on who runs it or be hidden at all (else the tool needs no check). */
+/**
+ * Whether anything about the action can depend on who runs it or be hidden at all (else the tool
+ * needs no check): exactly when `usableBy` can answer no. An action the policy does not list (an MCP
+ * or sandbox tool no manifest entry maps) is denied for every input (`unknown_action`), so it is
+ * hidden too: a tool nobody reviewed never reaches the model, description and all.
+ */
 export function mayHide(policy: CompiledPolicy, action: string): boolean {
   if (policy.mode !== 'enforce') return false;
-  return Boolean(policy.authority) || policy.actions[action]?.exposure?.never === true;
+  const compiled = policy.actions[action];
+  return Boolean(policy.authority) || !compiled || compiled.exposure?.never === true;
 }

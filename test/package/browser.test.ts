@@ -17,9 +17,12 @@ import { copyFixture, removeDir } from '../helpers/temp-repo.js';
 
 const BROWSER_CONTROL = `import { createControl, memoryStore } from 'ctrlrun-gen/runtime';
 
+// offerAllTools: the page shows the refusal the model reads for a denied call; by default a tool the
+// policy denies for every input is not offered at all (least exposure, test/runtime/exposure.test.ts)
 export default createControl({
   store: memoryStore(),
   identity: (runContext) => (runContext.context as { user?: string } | undefined)?.user ?? null,
+  offerAllTools: true,
 });
 `;
 

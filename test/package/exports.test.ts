@@ -138,7 +138,8 @@ describe('the packed package under require and import', { timeout: 300_000 }, ()
         path.join(app, 'ctrlrun.control.js'),
         await compile(`import { createControl } from 'ctrlrun-gen/runtime';
 import { sqliteStore } from 'ctrlrun-gen/runtime/sqlite';
-export default createControl({ store: sqliteStore({ path: 'state.db' }), identity: (rc) => (rc.context as { user?: string }).user ?? null });
+// offerAllTools: the denied closure reaches the body's refusal (by default it is not offered at all: least exposure)
+export default createControl({ store: sqliteStore({ path: 'state.db' }), identity: (rc) => (rc.context as { user?: string }).user ?? null, offerAllTools: true });
 `),
       );
       for (const file of ['agent', 'tools', 'payments']) {

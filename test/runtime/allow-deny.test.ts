@@ -66,7 +66,8 @@ describe('allow and deny through the Runner', () => {
   });
 
   it('an action the policy does not list is denied with reason unknown_action', async () => {
-    const s = setup();
+    // offerAllTools: by default such a tool is not offered at all (least exposure, exposure-doors.test.ts)
+    const s = setup({ offerAllTools: true });
     const calls: unknown[] = [];
     const t = s.protectedTool('stripe.unknown' as 'stripe.refund', {
       name: 'refund_unlisted',

@@ -107,6 +107,8 @@ describe('approval grants', () => {
       [{ hours: 0 }, 'grant_invalid'],
       [{ hours: 2, bounds: { amount_lte: 'lots' } }, 'grant_bounds'],
       [{ hours: 2, bounds: { amount_almost: 3 } }, 'grant_bounds'],
+      [{ hours: 2, bounds: { data_scope_eq: 'eu' } }, 'grant_bounds'],
+      [{ hours: 2, bounds: { payment_id_in: 'pay_1' } }, 'grant_bounds'],
     ] as const) {
       const error = await s.control.approve(first.state, item, { approver: 'bob', grant }).then(
         () => null,
@@ -118,6 +120,28 @@ describe('approval grants', () => {
     // nothing recorded: not the answer, not a grant
     expect((await s.store.getRequest('c0'))?.answers).toEqual([]);
     expect(await s.control.grants()).toEqual([]);
+  });
+
+  it('never to the approver themself, and never for an edit the policy allows: grant_to_self, grant_not_approve, nothing granted', async () => {
+    const s = setup();
+    const { tool, calls } = refundTool(s);
+    const first = await run(agentWith(scripted([refundCall(refund(250_000), 'c0')], [assistantMessage('done')]), [tool]), 'refund', {
+      context: { user: 'alice' },
+    });
+    const item = first.interruptions[0]!;
+    const refused = (answer: Parameters<Setup['control']['approve']>[2]) =>
+      s.control.approve(first.state, item, answer).then(
+        () => null,
+        (e: unknown) => e,
+      );
+    // alice grants herself: refused as a grant, before the store's approver ≠ requester is asked
+    expect(((await refused({ approver: 'alice', grant: { hours: 1 } })) as ActionDenied).reason).toBe('grant_to_self');
+    // an edit into the allow band is approved by no rule that asks a person: a grant would stand for none
+    expect(((await refused({ approver: 'bob', arguments: refund(50_000), grant: { hours: 1 } })) as ActionDenied).reason).toBe('grant_not_approve');
+    expect((await s.store.getRequest('c0'))?.answers).toEqual([]);
+    expect(await s.control.grants()).toEqual([]);
+    expect((await s.store.listReceipts()).filter((r) => r.result === 'refused').map((r) => r.reason)).toEqual(['grant_to_self', 'grant_not_approve']);
+    expect(calls).toEqual([]);
   });
 
   it('grants turned off by the control (maxGrantHours 0), and an M-of-N action, refuse a grant', async () => {

@@ -1,6 +1,7 @@
 import { RunState } from '@openai/agents';
 import { describe, expect, it } from 'vitest';
 import { ActionDenied, ApprovalMismatch, run } from '../../src/runtime/index.js';
+import { recordAnswer } from '../../src/runtime/answer.js';
 import { canonicalHash } from '../../src/runtime/canonical.js';
 import { agentWith, assistantMessage, refundCall, refundTool, scripted, setup, toolOutputSeen, type Setup } from './helpers.js';
 
@@ -161,6 +162,75 @@ describe('approve with edits', () => {
     expect(calls).toEqual([]);
   });
 
+  it("a stored edit the door cannot run, or one the tool's schema refuses, is refused by the run: the body never runs", async () => {
+    // a structured tool (outputSchema) runs only what the model wrote: an edit written straight to the store is edit_unsupported
+    const s = setup();
+    const { z } = await import('zod');
+    const structured = refundTool(s, () => ({ id: 're_1' }), { outputSchema: z.object({ id: z.string() }) });
+    const agent = agentWith(scripted([refundCall(PROPOSED, 'c1')], [assistantMessage('done')]), [structured.tool]);
+    const paused = await run(agent, 'refund', { context: { user: 'alice' } });
+    await s.store.addAnswer('c1', {
+      approver: 'bob',
+      decision: 'approve',
+      at: s.clock.now(),
+      args: '{"amount":200000,"payment_id":"pay_1"}',
+      argsHash: canonicalHash(EDITED),
+    });
+    await s.control.resolve(paused.state);
+    expect(((await rejection(run(agent, paused.state))) as ActionDenied).reason).toBe('edit_unsupported');
+    expect(structured.calls).toEqual([]);
+    // an edit bound by its hash that the tool's schema refuses (a string amount): edit_invalid, nothing runs
+    const t = setup();
+    const { agent: a2, result, calls } = await pause(t);
+    const bad = { payment_id: 'pay_1', amount: 'lots' };
+    await t.store.addAnswer('c1', {
+      approver: 'bob',
+      decision: 'approve',
+      at: t.clock.now(),
+      args: '{"amount":"lots","payment_id":"pay_1"}',
+      argsHash: canonicalHash(bad),
+    });
+    await t.control.resolve(result.state);
+    const error = await rejection(run(a2, result.state));
+    expect((error as ActionDenied).reason).toBe('edit_invalid');
+    expect(calls).toEqual([]);
+    expect((await t.store.listReceipts()).at(-1)).toMatchObject({ result: 'refused', reason: 'edit_invalid' });
+  });
+
+  it('edited arguments that are not JSON at all (a BigInt, a cycle) are edit_invalid; nothing is recorded', async () => {
+    const s = setup();
+    const { result } = await pause(s);
+    const cycle: Record<string, unknown> = { payment_id: 'pay_1' };
+    cycle.self = cycle;
+    for (const edit of [{ payment_id: 'pay_1', amount: 200_000n }, cycle]) {
+      const error = await rejection(s.control.approve(result.state, result.interruptions[0]!, { approver: 'bob', arguments: edit }));
+      expect((error as ActionDenied).reason).toBe('edit_invalid');
+      expect((error as Error).message).toMatch(/not JSON/);
+    }
+    expect((await s.store.getRequest('c1'))?.answers).toEqual([]);
+  });
+
+  it('a surface with no policy for the action cannot decide an edit or a grant: edit_undecided, grant_undecided, one refused receipt each', async () => {
+    const s = setup();
+    await pause(s);
+    const edit = await recordAnswer(s.store, 'c1', { approver: 'bob', decision: 'approve', at: s.clock.now(), arguments: EDITED });
+    expect(edit).toMatchObject({ outcome: 'refused', code: 'edit_undecided' });
+    const grant = await recordAnswer(s.store, 'c1', { approver: 'bob', decision: 'approve', at: s.clock.now(), grant: { hours: 1 } });
+    expect(grant).toMatchObject({ outcome: 'refused', code: 'grant_undecided' });
+    expect((await s.store.getRequest('c1'))?.answers).toEqual([]);
+    expect((await s.store.listReceipts()).filter((r) => r.result === 'refused').map((r) => r.reason)).toEqual(['edit_undecided', 'grant_undecided']);
+  });
+
+  it("a door whose SDK runs the model's own item refuses an edit, its reason naming the door", async () => {
+    const s = setup();
+    await pause(s);
+    const request = (await s.store.getRequest('c1'))!;
+    await s.store.putRequest({ ...request, callId: 'sh1', door: { kind: 'shell', schema: { type: 'object' } } });
+    const out = await recordAnswer(s.store, 'sh1', { approver: 'bob', decision: 'approve', at: s.clock.now(), arguments: EDITED }, { decide: () => undefined });
+    expect(out).toMatchObject({ outcome: 'refused', code: 'edit_unsupported' });
+    expect((out as { message: string }).message).toMatch(/shell command the model wrote/);
+  });
+
   it('M-of-N: two approvers must approve the same edit; the one approving other arguments is refused', async () => {
     const s = setup({ approvalsRequired: 2 });
     const { agent, model, result, calls } = await pause(s);
@@ -239,12 +309,14 @@ describe('reject with a message, respond in the tool’s place', () => {
     expect(toolOutputSeen(model, 1, 'c1')).toBe('Done by hand.');
   });
 
-  it('an empty response is refused; the requester cannot respond to their own call', async () => {
+  it('an empty response, or one past 16000 characters, is refused; the requester cannot respond to their own call', async () => {
     const s = setup();
     const { result } = await pause(s);
     expect(((await rejection(s.control.respond(result.state, result.interruptions[0]!, { approver: 'bob', result: ' ' }))) as ActionDenied).reason).toBe(
       'respond_empty',
     );
+    const long = await rejection(s.control.respond(result.state, result.interruptions[0]!, { approver: 'bob', result: 'x'.repeat(16_001) }));
+    expect((long as ActionDenied).reason).toBe('respond_too_long');
     const own = await rejection(s.control.respond(result.state, result.interruptions[0]!, { approver: 'alice', result: 'ok' }));
     expect((own as ApprovalMismatch).reason).toBe('approver_is_requester');
     expect((await s.store.getRequest('c1'))?.state).toBe('pending');

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
 import { parsePolicy } from '../../src/policy/load.js';
 import { bindAgentTools, bindProtectedTool, createControl, memoryStore, run } from '../../src/runtime/index.js';
+import { mayHide, usableBy } from '../../src/runtime/exposure.js';
 import { compileGenerated } from '../helpers/compile-module.js';
 
 const POLICY = {
@@ -131,5 +132,28 @@ describe('least exposure: what keeps a tool offered', () => {
     expect(await offered(tools, 'frank', [], { task: 'refund-run:7' })).toEqual(['lookup']);
     expect(await offered(tools, 'frank', [], { task: 'audit:7' })).toEqual([]);
     expect(await offered(tools, 'frank')).toEqual([]);
+  });
+});
+
+describe('mayHide is exact: when it says nothing can be hidden, usableBy offers the tool to everyone', () => {
+  it('brute force over modes, authority, and listed, never-usable and unlisted actions', () => {
+    const { authority: _none, ...open } = POLICY;
+    const actions = ['stripe.refund', 'stripe.charge.read', 'admin.delete', 'not.listed'];
+    const whos = ['alice', 'bob', 'carol', 'dave'].map((user) => ({ principal: `desk:${user}`, subject: { agent: 'desk', user } }));
+    let skipped = 0;
+    for (const mode of ['enforce', 'observe']) {
+      for (const policy of [
+        { ...POLICY, mode },
+        { ...open, mode },
+      ]) {
+        const compiled = setup({}, policy).compiled;
+        for (const action of actions) {
+          if (mayHide(compiled, action)) continue;
+          skipped++;
+          for (const who of whos) expect(usableBy(compiled, action, who, 'production', null, Date.now()), `${mode} ${action}`).toBe(true);
+        }
+      }
+    }
+    expect(skipped).toBe(10); // observe: all 8; enforce without authority: the two actions everyone may use
   });
 });

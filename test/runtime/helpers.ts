@@ -113,6 +113,7 @@ export function setup(
     identity?: (ctx: { context: Ctx }) => string | null;
     notice?: (line: string) => void;
     receiptKey?: string;
+    offerAllTools?: boolean;
   } = {},
 ): Setup {
   const store = options.store ?? memoryStore();
@@ -124,6 +125,7 @@ export function setup(
     clock: clock.now,
     ...(options.notice ? { notice: options.notice } : {}),
     ...(options.receiptKey ? { receiptKey: options.receiptKey } : {}),
+    ...(options.offerAllTools ? { offerAllTools: true } : {}),
   });
   const policy = makePolicy(options);
   const protectedTool = bindProtectedTool<ActionId>(control, policy);

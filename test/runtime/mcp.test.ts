@@ -83,10 +83,10 @@ function resumeInChild(config: ChildConfig): Promise<Record<string, unknown>> {
 }
 
 /** One "process": its own store handle, control, policy binding and MCP client. */
-function processOn(db: string, policy: CompiledPolicy = mcpPolicy()) {
+function processOn(db: string, policy: CompiledPolicy = mcpPolicy(), options: { offerAllTools?: boolean } = {}) {
   const store = sqliteStore({ path: db });
   stores.push(store);
-  const control = createControl({ store, identity: (rc) => (rc.context as Ctx)?.user ?? null });
+  const control = createControl({ store, identity: (rc) => (rc.context as Ctx)?.user ?? null, ...options });
   return { store, control, doors: bindMcp(control, policy) };
 }
 
@@ -182,7 +182,8 @@ describe('protectMcpServer: the guard lives on the server (stdio, a real MCP ser
   it('a tool no manifest entry maps is denied as unknown_action', async () => {
     const { db, log } = fresh();
     const policy = mcpPolicy();
-    const p = processOn(db, { ...policy, mcp: { issues: { list_issues: 'github.list_issues' } } });
+    // offerAllTools: by default an unmapped tool is not offered at all (least exposure, exposure-doors.test.ts)
+    const p = processOn(db, { ...policy, mcp: { issues: { list_issues: 'github.list_issues' } } }, { offerAllTools: true });
     const server = p.doors.protectMcpServer(await stdioServer(log));
     const m = model([['create_issue', { title: 'a', priority: 0 }, { callId: 'u1' }]]);
     await run(new Agent<Ctx>({ name: 'triage', model: m, mcpServers: [server] }), 'x', { context: { user: 'alice' } });

@@ -31,11 +31,11 @@ afterEach(async () => {
 });
 
 /** A repo with the operator's SQLite store, a control on it, the sandbox door, and a live local sandbox. */
-async function setup(policy = sandboxPolicy()) {
+async function setup(policy = sandboxPolicy(), options: { offerAllTools?: boolean } = {}) {
   const repo = tempRepo();
   repos.push(repo.root);
   const store = sqliteStore({ path: repo.dbPath });
-  const control = createControl({ store, identity: (rc) => (rc.context as Ctx | undefined)?.user ?? null });
+  const control = createControl({ store, identity: (rc) => (rc.context as Ctx | undefined)?.user ?? null, ...options });
   const doors = bindSandbox(control, policy);
   const box = await localSandbox();
   cleanups.push(async () => {
@@ -48,7 +48,8 @@ async function setup(policy = sandboxPolicy()) {
 
 describe('exec_command of a protected SandboxAgent (real commands in a local sandbox)', () => {
   it('allow runs with receipts and a decision-log entry; deny and an unmapped tool leave no trace and the model reads why', async () => {
-    const s = await setup();
+    // offerAllTools: by default the unmapped write_stdin is not offered at all (least exposure, exposure-doors.test.ts)
+    const s = await setup(sandboxPolicy(), { offerAllTools: true });
     const model = new ScriptedModel([
       [
         execCall('c1', 'echo hi > allowed.txt'),

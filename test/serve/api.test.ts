@@ -45,6 +45,39 @@ describe('serve: the JSON API', () => {
     expect(receipts.at(-1)).toMatchObject({ call_id: 'call_1', result: 'approved', approvers: ['bob'] });
   });
 
+  it("an answer of the wrong shape is refused with its code before anything is recorded; revoking a grant needs the action's approver role", async () => {
+    fx = await startFixture({ bob: ['payments-approver'], carol: [] });
+    await fx.store.putRequest(pendingRequest('call_shape'));
+    const base = fx.serve.url;
+    for (const [body, code] of [
+      [{ decision: 'maybe' }, 'bad_decision'],
+      [{ decision: 'respond', result: '' }, 'bad_result'],
+      [{ decision: 'approve', grant: { bounds: {} } }, 'bad_grant'],
+    ] as const) {
+      const r = await api(base, fx.tokens.bob, 'POST', '/api/requests/call_shape/answer', body);
+      expect([r.status, r.json.error]).toEqual([400, code]);
+    }
+    expect((await fx.store.getRequest('call_shape'))!.answers).toHaveLength(0);
+    const now = Date.now();
+    const grant = {
+      id: 'grant_1',
+      principal: 'alice',
+      action: 'stripe.refund',
+      policyHash: 'p'.repeat(64),
+      rule: 'rule[0]',
+      bounds: '{}',
+      grantedBy: 'bob',
+      grantedAt: now,
+      expiresAt: now + 3_600_000,
+      callId: 'call_shape',
+    };
+    await fx.store.putGrant!(grant);
+    const carol = await api(base, fx.tokens.carol, 'POST', '/api/grants/grant_1/revoke');
+    expect([carol.status, carol.json.error]).toEqual([403, 'role']);
+    expect((await fx.store.getGrant!('grant_1'))!.revokedAt).toBeUndefined();
+    expect((await api(base, fx.tokens.bob, 'POST', '/api/grants/grant_1/revoke')).status).toBe(200);
+  });
+
   it('an action the loaded policy does not know cannot be answered by anyone (fail closed: its roles are unknown)', async () => {
     fx = await startFixture({ bob: ['payments-approver'] });
     await fx.store.putRequest(pendingRequest('call_unknown', { action: 'files.delete' }));

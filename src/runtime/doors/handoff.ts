@@ -1,6 +1,7 @@
 import { handoff, type Agent, type AgentOutputType, type Handoff, type RunContext, type ToolInputParameters, type UnknownContext } from '@openai/agents';
 import type { Control } from '../control.js';
 import { isHardHalt } from '../core/halt.js';
+import { exposureCheck } from '../core/exposure.js';
 import { createActionCore, type ActionCore } from '../core/action-core.js';
 import { bindPolicy } from '../core/bind-policy.js';
 import type { ArgsSchema } from '../core/types.js';
@@ -86,10 +87,13 @@ function makeHandoff(
     textOutput: false, // the body returns the agent handed to: a refusal stays with the current one (below)
   });
   const innerEnabled = made.isEnabled;
+  // least exposure: a transfer the policy never lets this principal make is not offered (after the handoff's own isEnabled)
+  const usable = exposureCheck(internals, policy, action);
   if (typeof innerEnabled === 'function') {
     made.isEnabled = async (args: { runContext: RunContext<unknown>; agent: AnyAgent }) => {
       if (args?.runContext && args.agent) askedBy.set(args.runContext, args.agent);
-      return innerEnabled(args as never);
+      if (!(await innerEnabled(args as never))) return false;
+      return usable === null || !args?.runContext ? true : usable(args.runContext);
     };
   }
   const invoke = made.onInvokeHandoff;

@@ -5,6 +5,8 @@ import {
   type FunctionTool,
   type MCPServer,
   type MCPToolErrorFunction,
+  type MCPToolFilterCallable,
+  type MCPToolFilterStatic,
   type RunContext,
   type Tool,
   type ToolInputGuardrailDefinition,
@@ -17,6 +19,7 @@ import { decideCall as decide } from '../decide.js';
 import { argsHashOf, describeError, parseJson, principalOf, sdkToolName, type ControlInternals } from '../internals.js';
 import { createActionCore, type ActionCore } from '../core/action-core.js';
 import { bindPolicy } from '../core/bind-policy.js';
+import { exposureCheck, type ExposureCheck } from '../core/exposure.js';
 import { softHaltText } from '../core/halt.js';
 import { ReportedOutcome, type Authorization, type CallFacts, type UpstreamProblem } from '../core/types.js';
 import { makeProtectedTool } from './function-tool.js';
@@ -339,7 +342,38 @@ function protectServer<S extends MCPServer>(internals: ControlInternals, policy:
   server.toolInputGuardrails = [inputGuard, ...existing];
   server.toolOutputGuardrails = [outputGuard, ...(server.toolOutputGuardrails ?? [])];
   server.errorFunction = guardedErrorFunction(inFlight, userErrorFunction);
+  hideUnusableMcpTools(internals, policy, server);
   return server;
+}
+
+/**
+ * Least exposure for a guarded server's tools: its `toolFilter` (which the SDK asks, for every agent
+ * and run, with `{ runContext, agent, serverName }`) leaves out a tool whose action the policy never
+ * lets the run's principal use (core/exposure.ts), a tool no manifest entry maps included (it is
+ * denied for every input). The server's own filter is asked first: a callable one as it is, a static
+ * one (`allowedToolNames`/`blockedToolNames`) as the SDK applies it. Observe mode and `offerAllTools`
+ * leave the filter as it was.
+ */
+function hideUnusableMcpTools(internals: ControlInternals, policy: CompiledPolicy, server: MCPServer): void {
+  if (internals.offerAllTools === true || policy.mode !== 'enforce') return;
+  const own = server.toolFilter;
+  const checks = new Map<string, ExposureCheck | null>();
+  const checkOf = (action: string) => {
+    if (!checks.has(action)) checks.set(action, exposureCheck(internals, policy, action));
+    return checks.get(action)!;
+  };
+  const filter: MCPToolFilterCallable = async (context, tool) => {
+    if (typeof own === 'function' ? !(await own(context, tool)) : own && !staticFilterKeeps(own, tool.name)) return false;
+    const usable = checkOf(actionOf(policy, server.name, tool.name)?.action ?? unmappedAction(server.name, tool.name));
+    return usable === null || usable(context.runContext as RunContext<unknown>);
+  };
+  server.toolFilter = filter;
+}
+
+/** The SDK's static MCP tool filter: a non-empty allow list must name the tool, a block list must not. */
+function staticFilterKeeps(filter: MCPToolFilterStatic, name: string): boolean {
+  const allowed = filter.allowedToolNames ?? [];
+  return (allowed.length === 0 || allowed.includes(name)) && !(filter.blockedToolNames ?? []).includes(name);
 }
 
 /** Calls the input guard let through, by call id, with their core, authorization and run context. */

@@ -2,6 +2,7 @@ import type { Agent, ApplyPatchTool, FunctionTool, RunContext, Tool } from '@ope
 import type { Control } from '../control.js';
 import { createActionCore, type ActionCore, type ActionCoreOptions } from '../core/action-core.js';
 import { bindPolicy } from '../core/bind-policy.js';
+import { hideWhenUnusable } from '../core/exposure.js';
 import { refusal } from '../core/messages.js';
 import { INVALID_ARGUMENTS, ReportedOutcome, type CallDetails } from '../core/types.js';
 import { CtrlrunError } from '../errors.js';
@@ -276,6 +277,7 @@ function functionTool(guard: Guard, inner: FunctionTool): FunctionTool {
     return core.execute(parsed.ok ? parsed.value : input, runContext, details as CallDetails | undefined, body) as never;
   };
   Object.defineProperty(made, PROTECTED_ACTION, { value: core.action, enumerable: false });
+  hideWhenUnusable(guard.internals, guard.policy, core.action, made);
   return made;
 }
 
@@ -347,5 +349,6 @@ function patchFunctionTool(guard: Guard, inner: FunctionTool): FunctionTool {
     return (out instanceof Refused ? out.refused : out) as never;
   };
   Object.defineProperty(made, PROTECTED_ACTION, { value: core.action, enumerable: false });
+  hideWhenUnusable(guard.internals, guard.policy, core.action, made);
   return made;
 }
