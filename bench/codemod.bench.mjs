@@ -1,19 +1,26 @@
 // The codemod's dry run over a large generated repo (3,000 files, 2% using the SDK) and over
 // fixtures/refund-desk: files/s and peak memory, against parsing every file with TypeScript
-// (no text prefilter) in the same run. Imports from dist/ (npm run bench builds first).
-import { rmSync } from 'node:fs';
+// (no text prefilter) in the same run. Then, as whole processes (issue 40, item 8), the dry run
+// of the CLI on a real corpus, the SDK's own examples (bench/lib/sdk-examples.mjs), against a
+// process that parses every file of it. Imports from dist/ (npm run bench builds first).
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { performance } from 'node:perf_hooks';
+import { medianCpu, medianWall, processTimer } from './lib/process.mjs';
 import { generateRepo, parseEveryFile } from './lib/repo.mjs';
+import { prepareSdkExamples, SDK_EXAMPLES_COMMIT, sdkExamplesSource } from './lib/sdk-examples.mjs';
 import { sized } from './lib/size.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+// the CLI as a user runs it: the file package.json's `bin` names
+const BIN = path.join(ROOT, JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).bin['ctrlrun-gen']);
 const { runCodemod } = await import(path.join(ROOT, 'dist/codemod/index.js'));
 const { listSourceFiles } = await import(path.join(ROOT, 'dist/scan/index.js'));
 const { loadProject } = await import(path.join(ROOT, 'dist/manifest/load.js'));
 
 const FILES = sized(3000, 100);
+const PROCESS_ROUNDS = sized(5, 1);
 const SDK_SHARE = 0.02;
 
 function plainFile(i) {
@@ -140,6 +147,56 @@ export async function run() {
     console.log(`  codemod dry run:       ${small.ms.toFixed(1)} ms, ${(d.filesScanned / (small.ms / 1000)).toFixed(0)} files/s`);
     console.log(`  parse every file (TS): ${smallBase.ms.toFixed(1)} ms; ratio ${(small.ms / smallBase.ms).toFixed(2)}x`);
     console.log(`process maxRSS (resourceUsage): ${mb(process.resourceUsage().maxRSS * 1024)}`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  await sdkExamplesProcesses();
+}
+
+/**
+ * `ctrlrun-gen codemod` (dry run) on the SDK's examples as a whole process, against a process that
+ * parses every file the codemod lists (ts-morph imported, as the check bench's baseline): medians of
+ * alternated runs, wall and CPU. Goal (issue 40): <= 0.8.
+ */
+async function sdkExamplesProcesses() {
+  const source = sdkExamplesSource();
+  if (!source) {
+    console.log(
+      `SDK examples: skipped; set CTRLRUN_BENCH_SDK_EXAMPLES to the examples/ folder of openai/openai-agents-js at ${SDK_EXAMPLES_COMMIT.slice(0, 8)}, or REAL_REPOS_SNAPSHOTS to fetched snapshots holding that repository`,
+    );
+    return;
+  }
+  const dir = prepareSdkExamples(source, BIN);
+  try {
+    const files = await listSourceFiles({ root: dir });
+    const list = path.join(dir, '.bench-files.json');
+    writeFileSync(list, JSON.stringify(files));
+    const lib = pathToFileURL(path.join(ROOT, 'bench/lib/repo.mjs')).href;
+    const parseProcess = [
+      '--input-type=module',
+      '-e',
+      `import { readFileSync } from 'node:fs'; import { parseEveryFile } from '${lib}'; parseEveryFile(JSON.parse(readFileSync(${JSON.stringify(list)}, 'utf8')));`,
+    ];
+    const codemodProcess = [BIN, 'codemod', '--cwd', dir];
+    const timed = processTimer(dir);
+    timed(parseProcess);
+    timed(codemodProcess);
+    const pp = [];
+    const cp = [];
+    for (let r = 0; r < PROCESS_ROUNDS; r++) {
+      pp.push(timed(parseProcess));
+      cp.push(timed(codemodProcess));
+    }
+    console.log(`SDK examples at ${SDK_EXAMPLES_COMMIT.slice(0, 8)}: ${files.length} source files`);
+    console.log(
+      `  process: node parsing every file (ts-morph imported), median of ${PROCESS_ROUNDS}: ${medianWall(pp).toFixed(0)} ms wall, ${medianCpu(pp).toFixed(0)} ms CPU`,
+    );
+    console.log(
+      `  process: ctrlrun-gen codemod (dry run), median of ${PROCESS_ROUNDS}: ${medianWall(cp).toFixed(0)} ms wall, ${medianCpu(cp).toFixed(0)} ms CPU`,
+    );
+    console.log(
+      `  whole-process ratio codemod / parse-all: ${(medianWall(cp) / medianWall(pp)).toFixed(3)} wall, ${(medianCpu(cp) / medianCpu(pp)).toFixed(3)} CPU (goal <= 0.8)`,
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -2,11 +2,10 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { displayPath } from '../format-diagnostics.js';
 import { UserError } from '../diagnostics.js';
-import { declarationsInScans, type ToolDeclaration } from '../generate/declarations.js';
-import { declarationNames } from '../manifest/function-tools.js';
+import { manifestDeclarationsInScans, type ToolDeclaration } from '../generate/declarations.js';
 import { generatedFiles, renderGeneratedModule, type GeneratedModule } from '../generate/index.js';
 import { findManifest, loadProject, MANIFEST_FILE, type Project } from '../manifest/load.js';
-import { readSourceText, scanRepo, type PendingRepoRead, type RepoRead } from '../scan/index.js';
+import { readSourceText, scanRepo, treeOf, type PendingRepoRead, type RepoRead } from '../scan/index.js';
 import { readAheadFor, readsSame } from './read-ahead.js';
 import type { CompiledScript } from '../scan/code-cache.js';
 import { compileTypeScriptSteps, loadTypeScript } from '../scan/typescript.js';
@@ -96,7 +95,8 @@ export async function runCheck(options: CheckOptions): Promise<CheckResult> {
   });
 
   findings.push(
-    ...lintFiles(repo.files, context, (scan) => readSourceText(path.resolve(root, scan.file)) ?? '').map((f) => ({
+    // the scan's tree holds the text it read: no file is read twice
+    ...lintFiles(repo.files, context, (scan) => treeOf(scan)?.text ?? readSourceText(path.resolve(root, scan.file)) ?? '').map((f) => ({
       ...f,
       file: relative(path.resolve(root, f.file)),
     })),
@@ -108,7 +108,10 @@ export async function runCheck(options: CheckOptions): Promise<CheckResult> {
     // of letting it walk and read the repo a second time (its text test is a subset of the scanner's,
     // so the files it would read are among those scanned).
     const declarations = options.paths && options.paths.length > 0 ? undefined : declarationsFromScan(project, repo.files);
-    findings.push(...staleOrConfigFindings(project, relative, declarations));
+    // the listing read ahead for the whole manifest root is `listSourceFilesSync({ root })`'s (the
+    // generated module included): rendering the module reuses it instead of listing the repo again
+    const listing = read && !paths && root === project.manifest.root ? read.listing.files : undefined;
+    findings.push(...staleOrConfigFindings(project, relative, declarations, listing));
   }
 
   findings.sort(compareFindings);
@@ -261,13 +264,18 @@ function userErrorFindings(error: UserError, manifest: string, cwd: string, rela
 /** The declarations of the manifest's tool names, as the generator would find them, from scanned files. */
 export function declarationsFromScan(project: Project, scans: FileScan[]): Map<string, ToolDeclaration[]> {
   const root = project.manifest.root;
-  return declarationsInScans(root, declarationNames(project.manifest), scans, (scan) => readSourceText(path.join(root, scan.file)));
+  return manifestDeclarationsInScans(project.manifest, root, scans, (scan) => readSourceText(path.join(root, scan.file)));
 }
 
-export function staleOrConfigFindings(project: Project, relative: (file: string) => string, declarations?: Map<string, ToolDeclaration[]>): Finding[] {
+export function staleOrConfigFindings(
+  project: Project,
+  relative: (file: string) => string,
+  declarations?: Map<string, ToolDeclaration[]>,
+  listing?: readonly string[],
+): Finding[] {
   let generated: GeneratedModule;
   try {
-    generated = renderGeneratedModule(project, declarations ? { declarations } : {});
+    generated = renderGeneratedModule(project, { ...(declarations ? { declarations } : {}), ...(listing ? { listing } : {}) });
   } catch (error) {
     if (!(error instanceof UserError)) throw error;
     return userErrorFindings(error, project.manifest.file, project.manifest.root, relative);

@@ -1,5 +1,6 @@
 import type { FileScan } from '../scan/types.js';
 import { yamlScalar } from '../manifest/yaml-scalar.js';
+import { hostedLabelsOf } from '../scan/names.js';
 import { doorTools, type DoorTools } from './door-tools.js';
 import { planHandoffs } from './handoff-doors.js';
 import { planMcpConversions } from './mcp-conversions.js';
@@ -40,7 +41,9 @@ function planHostedMcp(scan: FileScan, d: DoorTools): void {
   const { plan, ctx, at, left, remove, unreadable } = d;
   for (const call of scan.hostedMcpCalls) {
     const door: DoorKind = 'hostedMcpTool';
-    const label = call.serverLabel;
+    // a label not written in place: those the file shows (the app's own helper's callers), each mapped
+    const labels = hostedLabelsOf(call);
+    const label = call.serverLabel ?? (labels.length > 0 ? labels.join(', ') : undefined);
     if (!call.callee) {
       left(door, call.span, 'unanalysable', 'hostedMcpTool is called through .call/.apply/Reflect.apply', 'Call it directly: `hostedMcpTool({ ... })`.', label);
       continue;
@@ -51,16 +54,23 @@ function planHostedMcp(scan: FileScan, d: DoorTools): void {
       continue;
     }
     if (label === undefined) {
-      left(door, call.span, 'unanalysable', 'the `serverLabel` is not a string literal', 'Write the server label as a literal so it can be mapped.');
+      left(
+        door,
+        call.span,
+        'unanalysable',
+        'the `serverLabel` is neither a string literal nor a value the file shows every value of',
+        'Write the server label as a literal (or pass literals to the helper that makes it, in this file) so it can be mapped; or map each label (`- hosted_mcp: { server_label: <label> }`) and write `protectHostedMcp(...)` yourself: it refuses a label the manifest does not map.',
+      );
       continue;
     }
-    if (!ctx.hostedLabels.has(label)) {
+    const unmapped = labels.filter((l) => !ctx.hostedLabels.has(l));
+    if (unmapped.length > 0) {
       left(
         door,
         call.span,
         'unmapped',
-        `the manifest maps no action to hosted MCP server '${label}'`,
-        `Add \`- hosted_mcp: { server_label: ${yamlScalar(label)} }\` with its \`action:\` to ctrlrun.tools.yaml.`,
+        `the manifest maps no action to hosted MCP server${unmapped.length === 1 ? '' : 's'} ${unmapped.map((l) => `'${l}'`).join(', ')}`,
+        `Add ${unmapped.map((l) => `\`- hosted_mcp: { server_label: ${yamlScalar(l)} }\``).join(', ')} with ${unmapped.length === 1 ? 'its' : 'their'} \`action:\` to ctrlrun.tools.yaml.`,
         label,
       );
       continue;
@@ -99,7 +109,14 @@ function planHostedMcp(scan: FileScan, d: DoorTools): void {
     plan.edits.push({ start: call.callee.start, end: call.callee.end, text: ctx.callee('protectHostedMcp') });
     plan.used.add('protectHostedMcp');
     plan.replaced.push({ factory: 'hostedMcpTool', binding: call.binding, start: call.span.start });
-    plan.findings.push({ kind: 'door-rewritten', ...at(call.span), door, name: label, to: `protectHostedMcp({ serverLabel: '${label}' })`, removed });
+    plan.findings.push({
+      kind: 'door-rewritten',
+      ...at(call.span),
+      door,
+      name: label,
+      to: call.serverLabel !== undefined ? `protectHostedMcp({ serverLabel: '${label}' })` : `protectHostedMcp(...) (labels ${label})`,
+      removed,
+    });
   }
 }
 

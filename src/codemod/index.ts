@@ -1,17 +1,17 @@
 import { lstatSync, readlinkSync } from 'node:fs';
 import path from 'node:path';
-import { functionToolNames } from '../manifest/function-tools.js';
 import type { Manifest } from '../manifest/types.js';
 import type { Policy } from '../policy/types.js';
 import { readSource, readSourceText, scanRepo } from '../scan/index.js';
 import { crossCheck } from '../generate/crosscheck.js';
-import { declarationsInScans } from '../generate/declarations.js';
+import { manifestDeclarationsInScans } from '../generate/declarations.js';
 import type { FileScan } from '../scan/types.js';
 import { rewriteFile, type FileContext } from './rewrite-file.js';
 import { appAnswers } from './app-approvals.js';
 import { assertImportLoads, createModuleSettingsLookup } from '../scan/specifier.js';
 import type { CodemodFinding, CodemodResult, CodemodSummary, FileChange } from './types.js';
-import { runsLackingContext } from '../scan/context-runs.js';
+import { mappedDoorsOf, runsLackingContext } from '../scan/context-runs.js';
+import { computedKey, computedTools, siteMatches } from '../manifest/computed.js';
 
 export type { CodemodFinding, CodemodResult, CodemodSummary, FileChange } from './types.js';
 export { writeChanges } from './write.js';
@@ -39,8 +39,7 @@ export async function runCodemod(options: CodemodOptions): Promise<CodemodResult
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
   });
   // the tools generate leaves unprotected, from this scan: left as they are (conflicts), the others rewritten
-  const names = functionToolNames(manifest);
-  const declared = declarationsInScans(root, names, scan.files, (s) => readSourceText(path.join(root, s.file)));
+  const declared = manifestDeclarationsInScans(manifest, root, scan.files, (s) => readSourceText(path.join(root, s.file)));
   const { leftOut } = crossCheck(policy, manifest, declared);
   const contextFor = fileContextFor(manifest, policy, leftOut, appAnswers(root, scan.files, path.resolve));
 
@@ -93,14 +92,12 @@ export async function runCodemod(options: CodemodOptions): Promise<CodemodResult
     errorFunction: count('error-function'),
   };
   const blocking = summary.conflicts + summary.unmapped + summary.noLiteralName + summary.unanalysable + summary.unknownActions + summary.unparseable;
-  // runs whose protected calls would all be refused for want of a principal (issue 21): said, not left to run time
-  const protects = summary.toolsRewritten + summary.alreadyProtected > 0 || manifest.tools.some((t) => t.kind === 'function');
-  const runsWithoutContext = protects
-    ? runsLackingContext(scan.files, functionToolNames(manifest)).map((r) => ({
-        ...r,
-        file: path.resolve(root, r.file),
-      }))
-    : [];
+  // runs whose protected calls would all be refused for want of a principal (issue 21): said, not left
+  // to run time; the same runs check names (issue 40, item 3)
+  const runsWithoutContext = runsLackingContext(scan.files, mappedDoorsOf(manifest.tools)).map((r) => ({
+    ...r,
+    file: path.resolve(root, r.file),
+  }));
   return { root, changes, findings, summary, ...(runsWithoutContext.length > 0 ? { runsWithoutContext } : {}), exitCode: blocking > 0 ? 1 : 0 };
 }
 
@@ -137,11 +134,17 @@ export function fileContextFor(
     }),
   );
   const settingsFor = createModuleSettingsLookup(manifest.root);
+  const computed = computedTools(manifest);
   const sandboxMapped = manifest.tools.some((t) => t.kind === 'sandbox');
   const handoffActions = new Map(manifest.tools.flatMap((t) => (t.kind === 'handoff' ? [[t.to, t.action] as const] : [])));
   return (fileAbs) => ({
     fileAbs,
     actions,
+    computedAt: (container) => {
+      const file = path.relative(manifest.root, fileAbs).split(path.sep).join('/');
+      const entry = computed.find((t) => siteMatches(t.at, file, container));
+      return entry && { action: entry.action, key: computedKey(entry) };
+    },
     hostedLabels,
     mcpServers,
     pinnedMcpServers,

@@ -16,6 +16,11 @@ export interface FileContext {
   fileAbs: string;
   /** Tool name → action, from the manifest's function tools. */
   actions: ReadonlyMap<string, string>;
+  /**
+   * The manifest's `tool: { at }` entry for a call of this file, in a top-level declaration, whose
+   * name is computed (issue 40, item 5): its action, and its key (`@src/flows.ts`, as in `leftOut`).
+   */
+  computedAt?: (container: string | undefined) => { action: string; key: string } | undefined;
   /** Hosted MCP server labels and MCP server names the manifest maps (default: none). */
   hostedLabels?: ReadonlySet<string>;
   mcpServers?: ReadonlySet<string>;
@@ -117,28 +122,31 @@ function planToolCall(
       });
     }
   };
-  if (call.name === undefined) {
+  // a name the code computes is mapped by the place of the call (`tool: { at }`)
+  const computed = call.name === undefined ? ctx.computedAt?.(call.container) : undefined;
+  if (call.name === undefined && computed === undefined) {
     keep({ kind: 'no-literal-name', ...at(call.span), ...(call.nameUnresolved !== undefined ? { reason: call.nameUnresolved } : {}) });
     return { findings, edits, rewritten: false };
   }
-  const action = ctx.actions.get(call.name);
+  const name = call.name ?? `tool() in ${call.container ?? 'the file'}`;
+  const action = computed?.action ?? ctx.actions.get(name);
   if (action === undefined) {
-    keep({ kind: 'unmapped', ...at(call.span), tool: call.name });
+    keep({ kind: 'unmapped', ...at(call.span), tool: name });
     return { findings, edits, rewritten: false };
   }
   const policyAction = ctx.policy.actions[action];
   if (!policyAction) {
-    keep({ kind: 'unknown-action', ...at(call.span), tool: call.name, action });
+    keep({ kind: 'unknown-action', ...at(call.span), tool: name, action });
     return { findings, edits, rewritten: false };
   }
-  const left = ctx.leftOut?.get(call.name);
+  const left = ctx.leftOut?.get(computed?.key ?? name);
   if (left) {
     const { error } = left;
     keep({
       kind: 'conflict',
       cause: 'generate',
       ...at(call.span),
-      tool: call.name,
+      tool: name,
       action,
       message: `generate leaves it unprotected (${error.code ?? 'error'})`,
       related: { file: error.file, line: error.line, column: error.column, message: error.message },
@@ -149,7 +157,7 @@ function planToolCall(
     keep({
       kind: 'unanalysable',
       ...at(call.span),
-      tool: call.name,
+      tool: name,
       action,
       message: `the factory is called through ${call.indirect === 'reflect' ? 'Reflect.apply' : `.${call.indirect}()`}; call it directly (tool({ ... })) so it can become protectedTool`,
     });
@@ -160,7 +168,7 @@ function planToolCall(
     keep({
       kind: 'unanalysable',
       ...at(call.span),
-      tool: call.name,
+      tool: name,
       action,
       message: call.options.span
         ? 'the options spread other properties in (...): a needsApproval there could not be checked'
@@ -173,12 +181,12 @@ function planToolCall(
   if (needsApproval) {
     const verdict = needsApprovalVerdict(needsApproval, ctx.policy, policyAction);
     if (!verdict.remove) {
-      keep({ kind: 'conflict', ...at(needsApproval.span), tool: call.name, action, message: verdict.reason, related: verdict.related });
+      keep({ kind: 'conflict', ...at(needsApproval.span), tool: name, action, message: verdict.reason, related: verdict.related });
       return { findings, edits, rewritten: false };
     }
     removed = true;
   }
-  const answered = appAnswerConflict(ctx.appAnswers, canPause(ctx.policy, policyAction), { ...at(call.span), tool: call.name, action });
+  const answered = appAnswerConflict(ctx.appAnswers, canPause(ctx.policy, policyAction), { ...at(call.span), tool: name, action });
   if (answered) {
     keep(answered);
     return { findings, edits, rewritten: false };
@@ -195,7 +203,7 @@ function planToolCall(
   findings.push({
     kind: 'rewritten',
     ...at(call.span),
-    tool: call.name,
+    tool: name,
     action,
     needsApprovalRemoved: removed,
     changes: behaviourChanges(call, ctx.policy, policyAction, removed),

@@ -123,6 +123,8 @@ export class DiskSession implements LintSession {
   private repoRuleFindings(): { byFile: Map<string, Finding[]>; elsewhere: Finding[] } {
     if (this.repoFindings) return this.repoFindings;
     const scans = [...this.scans.values()].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+    // a rescanned file's runs, and the runs of agents it exports, are followed again across the repo
+    this.index.resolveRuns(scans);
     const textOf = (scan: FileScan): string => {
       const abs = path.resolve(this.root, scan.file);
       return this.texts.get(abs) ?? this.index.textOf(abs) ?? '';

@@ -12,9 +12,15 @@ import type { ToolDeclaration } from './declarations.js';
 import type { ToolParameter } from './params.js';
 import { byCodeUnit } from './render.js';
 import { RESOLVABLE_NAMES } from '../scan/names.js';
+import { declarationKey, siteLabel } from '../manifest/computed.js';
 import { doorProblems, sandboxToolHint } from './crosscheck-doors.js';
 
-type FunctionTool = Extract<ManifestTool, { kind: 'function' }>;
+type FunctionTool = Extract<ManifestTool, { kind: 'function' | 'computed' }>;
+
+/** How a diagnostic names the tool of an entry: `tool \`refund\``, or `the tool() calls at \`src/flows.ts\``. */
+function toolLabel(entry: FunctionTool): string {
+  return entry.kind === 'function' ? `tool \`${entry.tool}\`` : `the tool() at \`${siteLabel(entry.at)}\``;
+}
 
 /**
  * The cross-check, with the mapped tools it leaves unprotected: a tool whose declarations (or whose
@@ -36,10 +42,11 @@ export function crossCheck(policy: Policy, manifest: Manifest, declarations: Rea
   const out: Diagnostic[] = [...shared];
   const leftOut = new Map<string, { action: string; error: Diagnostic }>();
   for (const entry of manifest.tools) {
-    if (entry.kind !== 'function') continue;
+    if (entry.kind !== 'function' && entry.kind !== 'computed') continue;
     const own = checkEntry(policy, entry, declarations);
     const first = own.filter((d) => d.severity === 'error').sort(compareDiagnostics)[0];
-    if (first && !leftOut.has(entry.tool)) leftOut.set(entry.tool, { action: entry.action, error: first });
+    const key = declarationKey(entry)!;
+    if (first && !leftOut.has(key)) leftOut.set(key, { action: entry.action, error: first });
     out.push(...own);
   }
   return { diagnostics: dedupe(out).sort(compareDiagnostics), leftOut, fatal: shared.filter((d) => d.severity === 'error').length };
@@ -49,16 +56,22 @@ export function crossCheck(policy: Policy, manifest: Manifest, declarations: Rea
 function checkEntry(policy: Policy, entry: FunctionTool, declarations: ReadonlyMap<string, ToolDeclaration[]>): Diagnostic[] {
   const action = policy.actions[entry.action];
   if (!action) return []; // the loader reports an action missing from the policy
-  const found = declarations.get(entry.tool) ?? [];
+  const found = declarations.get(declarationKey(entry)!) ?? [];
   if (found.length === 0) {
     return [
       {
         severity: 'error',
         code: 'tool-not-found',
         ...at(entry.loc),
-        message: `tool \`${entry.tool}\` is mapped to \`${entry.action}\`, but no \`tool({ name: '${entry.tool}' })\` call was found in the repo`,
+        message:
+          entry.kind === 'function'
+            ? `tool \`${entry.tool}\` is mapped to \`${entry.action}\`, but no \`tool({ name: '${entry.tool}' })\` call was found in the repo`
+            : `the tool() calls at \`${siteLabel(entry.at)}\` are mapped to \`${entry.action}\`, but no tool() call whose name is computed was found there`,
         hint:
-          sandboxToolHint(entry.tool) ?? `the tool()'s \`name\` must be ${RESOLVABLE_NAMES}, with exactly this value; fix the spelling or remove the mapping`,
+          entry.kind === 'function'
+            ? (sandboxToolHint(entry.tool) ??
+              `the tool()'s \`name\` must be ${RESOLVABLE_NAMES}, with exactly this value; fix the spelling or remove the mapping`)
+            : '`at:` names a file of the repository (relative to the manifest), and a line the `tool(` call starts on; a tool() whose name is a literal or a constant is mapped by `tool: <name>`',
         related: { ...at(action.loc), message: `the action \`${entry.action}\` it maps to` },
       },
     ];
@@ -74,7 +87,7 @@ function checkDeclaration(action: PolicyAction, entry: FunctionTool, declaration
       severity: 'warning',
       code: 'parameters-unreadable',
       ...at(result.loc),
-      message: `the parameters of tool \`${entry.tool}\` cannot be read statically (${result.reason}); the policy's arguments for \`${entry.action}\` are not checked against this declaration`,
+      message: `the parameters of ${toolLabel(entry)} cannot be read statically (${result.reason}); the policy's arguments for \`${entry.action}\` are not checked against this declaration`,
       hint: 'declare them in this file as z.object({...}) or a JSON-schema object literal (or a const holding one)',
       related: { ...at(entry.loc), message: `mapped to \`${entry.action}\` here` },
     });
@@ -93,7 +106,7 @@ function checkDeclaration(action: PolicyAction, entry: FunctionTool, declaration
   const declared = result.parameters.map((p) => p.name);
   const declaredHere: Diagnostic['related'] = {
     ...at(result.loc),
-    message: `tool \`${entry.tool}\` declares its parameters here (${declared.length === 0 ? 'none' : declared.join(', ')})`,
+    message: `${toolLabel(entry)} declares its parameters here (${declared.length === 0 ? 'none' : declared.join(', ')})`,
   };
 
   // `data:` labels arguments; a label on an argument the tool does not have never enters `data_scope`
@@ -104,7 +117,7 @@ function checkDeclaration(action: PolicyAction, entry: FunctionTool, declaration
       code: 'unknown-argument',
       ...at(action.loc),
       path: `actions.${action.id}.data.${name}`,
-      message: `\`data\` labels the argument \`${name}\`, which tool \`${entry.tool}\` does not have: its label would never enter \`data_scope\``,
+      message: `\`data\` labels the argument \`${name}\`, which ${toolLabel(entry)} does not have: its label would never enter \`data_scope\``,
       hint: suggestion(name, declared),
       related: declaredHere,
     });
@@ -120,7 +133,7 @@ function checkDeclaration(action: PolicyAction, entry: FunctionTool, declaration
           code: 'unknown-argument',
           ...at(c.loc),
           path,
-          message: `\`${c.key}\` tests the argument \`${c.arg}\`, which tool \`${entry.tool}\` does not have`,
+          message: `\`${c.key}\` tests the argument \`${c.arg}\`, which ${toolLabel(entry)} does not have`,
           hint: suggestion(c.arg, declared),
           related: declaredHere,
         });
@@ -139,7 +152,7 @@ function checkDeclaration(action: PolicyAction, entry: FunctionTool, declaration
           path,
           message: `\`${c.key}\`: ${problem.message}`,
           hint: problem.hint,
-          related: { ...at(p.loc), message: `tool \`${entry.tool}\` declares \`${p.name}\` as ${describe(p)}` },
+          related: { ...at(p.loc), message: `${toolLabel(entry)} declares \`${p.name}\` as ${describe(p)}` },
         });
       }
     }
@@ -182,7 +195,7 @@ function transformingParameter(p: ToolParameter, entry: FunctionTool, read: { lo
     severity: 'error',
     code: 'schema-transforms-input',
     ...at(p.loc),
-    message: `\`${p.name}\` of tool \`${entry.tool}\` uses ${p.transforms}, whose result cannot be known statically, and \`${read.path}\` reads it: the policy decides on the value the body gets, which generate cannot check`,
+    message: `\`${p.name}\` of ${toolLabel(entry)} uses ${p.transforms}, whose result cannot be known statically, and \`${read.path}\` reads it: the policy decides on the value the body gets, which generate cannot check`,
     hint: `give ${p.transforms} a literal (\`.default('medium')\`), validate instead of transforming (\`.regex(/^[a-z]+$/)\`) and transform inside the body, or stop reading \`${p.name}\` in the policy`,
     related: { ...at(read.loc), message: 'read here' },
   };
@@ -194,7 +207,7 @@ function floatFill(p: ToolParameter, entry: FunctionTool): Diagnostic {
     severity: 'error',
     code: 'schema-default-float',
     ...at(p.loc),
-    message: `\`${p.name}\` of tool \`${entry.tool}\` fills in a float with ${p.floatFill}: the policy decides on what the body gets, and a float argument is refused (CTRLRun), so every call that leaves \`${p.name}\` out would be refused`,
+    message: `\`${p.name}\` of ${toolLabel(entry)} fills in a float with ${p.floatFill}: the policy decides on what the body gets, and a float argument is refused (CTRLRun), so every call that leaves \`${p.name}\` out would be refused`,
     hint: 'fill in an integer (count the smallest unit: cents, basis points), a string or a boolean',
     related: { ...at(entry.loc), message: `mapped to \`${entry.action}\` here` },
   };
@@ -210,7 +223,7 @@ function computedFill(p: ToolParameter, entry: FunctionTool): Diagnostic {
     severity: 'warning',
     code: 'schema-computed-default',
     ...at(p.loc),
-    message: `\`${p.name}\` of tool \`${entry.tool}\` is filled in by ${p.transforms}, computed for each call: a call the policy pauses is approved as it was computed then, and when it resumes a different value makes the approval not match (ApprovalMismatch)`,
+    message: `\`${p.name}\` of ${toolLabel(entry)} is filled in by ${p.transforms}, computed for each call: a call the policy pauses is approved as it was computed then, and when it resumes a different value makes the approval not match (ApprovalMismatch)`,
     hint: "give it a literal (`.default('medium')`), or compute the value inside the body",
     related: { ...at(entry.loc), message: `mapped to \`${entry.action}\` here` },
   };
@@ -238,7 +251,7 @@ function checkTemplate(
         code: 'template-unknown-argument',
         ...at(template.loc),
         path,
-        message: `the ${what} template's placeholder \`{${part.arg}}\` is not an argument of tool \`${entry.tool}\``,
+        message: `the ${what} template's placeholder \`{${part.arg}}\` is not an argument of ${toolLabel(entry)}`,
         hint: suggestion(part.arg, declared),
         related: declaredHere,
       });
@@ -262,7 +275,7 @@ function checkTemplate(
         hint: 'a placeholder that does not resolve to a non-empty string or an integer refuses the call; make the argument required (no .optional()/.nullable(); a literal .default() is fine) and a string or an integer',
         related: {
           ...at(p.loc),
-          message: `tool \`${entry.tool}\` declares \`${p.name}\` as ${describe(p)}${p.required ? '' : ', optional'}${p.nullable ? ', nullable' : ''}`,
+          message: `${toolLabel(entry)} declares \`${p.name}\` as ${describe(p)}${p.required ? '' : ', optional'}${p.nullable ? ', nullable' : ''}`,
         },
       });
     }
@@ -317,7 +330,7 @@ function unknownType(p: ToolParameter, entry: FunctionTool, loc: SourceLocation,
     code: 'argument-type-unreadable',
     ...at(loc),
     path,
-    message: `the type of \`${p.name}\` of tool \`${entry.tool}\` cannot be read statically${p.note ? ` (${p.note})` : ''}; this use is not checked`,
+    message: `the type of \`${p.name}\` of ${toolLabel(entry)} cannot be read statically${p.note ? ` (${p.note})` : ''}; this use is not checked`,
     hint: 'declare it as z.string(), z.number().int(), z.boolean() or z.enum([...]) (or the JSON-schema equivalent)',
     related: { ...at(p.loc), message: `\`${p.name}\` is declared here` },
   };
@@ -365,11 +378,13 @@ function tlsPinProblems(policy: Policy, manifest: Manifest): Diagnostic[] {
     const door =
       entry.kind === 'function'
         ? `function tool \`${entry.tool}\``
-        : entry.kind === 'sandbox'
-          ? `sandbox tool \`${entry.tool}\``
-          : entry.kind === 'handoff'
-            ? `handoff to \`${entry.to}\``
-            : `hosted MCP server \`${entry.serverLabel}\``;
+        : entry.kind === 'computed'
+          ? `${toolLabel(entry)}`
+          : entry.kind === 'sandbox'
+            ? `sandbox tool \`${entry.tool}\``
+            : entry.kind === 'handoff'
+              ? `handoff to \`${entry.to}\``
+              : `hosted MCP server \`${entry.serverLabel}\``;
     const opener = entry.kind === 'hosted_mcp' ? 'OpenAI runs it and opens the connection' : 'its body opens its own connections';
     out.push({
       severity: 'error',

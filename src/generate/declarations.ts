@@ -4,11 +4,16 @@
  * their parameters. Synchronous (the generator is a pure function of the repo's files).
  */
 import path from 'node:path';
+import type { ts } from 'ts-morph';
 import type { SourceLocation } from '../policy/types.js';
-import { readSourceText, scanRepoSync, scanSource } from '../scan/index.js';
+import { readSourceText, scanRepoSync, scanSource, treeOf } from '../scan/index.js';
+import { typescript } from '../scan/typescript.js';
 import type { FileScan, ToolCallOptions, Span } from '../scan/types.js';
 import { locationOf, parseSource, readToolParameters, type ReadParametersResult, type ToolParameter } from './params.js';
 import { byCodeUnit } from './render.js';
+import { computedKey, computedTools, siteMatches, type ComputedTool } from '../manifest/computed.js';
+import { declarationNames } from '../manifest/function-tools.js';
+import type { Manifest } from '../manifest/types.js';
 import { doorDeclarationsIn, mayDeclareDoor } from './door-declarations.js';
 
 export interface ToolDeclaration {
@@ -25,10 +30,30 @@ export interface ToolDeclaration {
 }
 
 /** Every declaration of the given tool names, by name, in file then position order (the scanner's repo scan: barrels, aliases and `const` names followed). */
-export function findToolDeclarations(root: string, names: ReadonlySet<string>, options: { generatedModule?: string } = {}): Map<string, ToolDeclaration[]> {
-  if (names.size === 0) return new Map();
+export function findToolDeclarations(
+  root: string,
+  names: ReadonlySet<string>,
+  options: { generatedModule?: string; computed?: readonly ComputedTool[] } = {},
+): Map<string, ToolDeclaration[]> {
+  const computed = options.computed ?? [];
+  if (names.size === 0 && computed.length === 0) return new Map();
   const repo = scanRepoSync({ root, ...(options.generatedModule ? { generatedModule: options.generatedModule } : {}) });
-  return declarationsInScans(root, names, repo.files, (scan) => readSourceText(path.join(root, scan.file)));
+  return declarationsInScans(root, names, repo.files, (scan) => readSourceText(path.join(root, scan.file)), computed);
+}
+
+/** The declarations of every entry of a manifest: function tools by name, computed ones by their key (`@src/flows.ts`). */
+export function manifestDeclarations(manifest: Manifest): Map<string, ToolDeclaration[]> {
+  return findToolDeclarations(manifest.root, declarationNames(manifest), { generatedModule: manifest.output, computed: computedTools(manifest) });
+}
+
+/** The same, from files already scanned. */
+export function manifestDeclarationsInScans(
+  manifest: Manifest,
+  root: string,
+  scans: readonly FileScan[],
+  text: (scan: FileScan) => string | undefined,
+): Map<string, ToolDeclaration[]> {
+  return declarationsInScans(root, declarationNames(manifest), scans, text, computedTools(manifest));
 }
 
 /**
@@ -41,16 +66,42 @@ export function declarationsInScans(
   names: ReadonlySet<string>,
   scans: readonly FileScan[],
   text: (scan: FileScan) => string | undefined,
+  computed: readonly ComputedTool[] = [],
 ): Map<string, ToolDeclaration[]> {
   const found = new Map<string, ToolDeclaration[]>([...names].map((n) => [n, []]));
-  if (names.size === 0) return found;
-  const candidates = scans.filter((s) => !s.parseError && mayDeclare(s, names)).sort((a, b) => byCodeUnit(a.file, b.file));
+  for (const c of computed) found.set(computedKey(c), []);
+  if (names.size === 0 && computed.length === 0) return found;
+  const candidates = scans
+    .filter((s) => !s.parseError && (mayDeclare(s, names) || computed.some((c) => c.at.file === s.file)))
+    .sort((a, b) => byCodeUnit(a.file, b.file));
   for (const scan of candidates) {
-    const source = text(scan);
+    // the scan's own tree holds the text it read: the file is neither read nor parsed again
+    const source = treeOf(scan)?.text ?? text(scan);
     if (source === undefined) continue;
-    for (const d of declarationsInScan(path.join(root, scan.file), source, scan, names)) found.get(d.name)?.push(d);
+    for (const d of declarationsInScan(path.join(root, scan.file), source, scan, names, computed)) found.get(d.name)?.push(d);
   }
   return found;
+}
+
+/**
+ * The `tool()` (or `protectedTool()`) calls of a scanned file whose name is computed, at the sites
+ * of the manifest's `tool: { at }` entries, keyed by the entry (issue 40, item 5).
+ */
+function computedCalls(
+  scan: FileScan,
+  computed: readonly ComputedTool[],
+): Array<{ kind: ToolDeclaration['kind']; name: string; span: Span; callee: Span; options: ToolCallOptions }> {
+  const out: Array<{ kind: ToolDeclaration['kind']; name: string; span: Span; callee: Span; options: ToolCallOptions }> = [];
+  const entryAt = (container: string | undefined) => computed.find((c) => siteMatches(c.at, scan.file, container));
+  for (const c of scan.sdkToolCalls) {
+    const entry = c.name === undefined ? entryAt(c.container) : undefined;
+    if (entry) out.push({ kind: 'sdk-tool', name: computedKey(entry), span: c.span, callee: c.callee, options: c.options });
+  }
+  for (const c of scan.protectedToolCalls) {
+    const entry = c.name === undefined ? entryAt(c.container) : undefined;
+    if (entry) out.push({ kind: 'protected-tool', name: computedKey(entry), span: c.span, callee: c.callee, options: c.options });
+  }
+  return out;
 }
 
 /** Whether a scanned file holds a call declaring one of the names. */
@@ -131,9 +182,15 @@ export function declarationsInSource(file: string, text: string, names: Readonly
 }
 
 /** The declarations of the given names in one scanned file (its scan made with the repo's links). */
-export function declarationsInScan(file: string, text: string, scan: FileScan, names: ReadonlySet<string>): ToolDeclaration[] {
+export function declarationsInScan(
+  file: string,
+  text: string,
+  scan: FileScan,
+  names: ReadonlySet<string>,
+  computed: readonly ComputedTool[] = [],
+): ToolDeclaration[] {
   if (scan.parseError) return [];
-  const calls: Array<{ kind: ToolDeclaration['kind']; name: string; span: Span; callee: Span; options: ToolCallOptions }> = [];
+  const calls: Array<{ kind: ToolDeclaration['kind']; name: string; span: Span; callee: Span; options: ToolCallOptions }> = computedCalls(scan, computed);
   for (const c of scan.sdkToolCalls)
     if (c.name !== undefined && names.has(c.name)) calls.push({ kind: 'sdk-tool', name: c.name, span: c.span, callee: c.callee, options: c.options });
   for (const c of scan.protectedToolCalls) {
@@ -142,7 +199,8 @@ export function declarationsInScan(file: string, text: string, scan: FileScan, n
   }
   const doors = doorCalls(scan).filter((d) => names.has(d.name));
   if (calls.length === 0 && doors.length === 0 && !mayDeclareDoor(scan, names)) return [];
-  const sourceFile = parseSource(file, text);
+  const tree = treeOf(scan);
+  const sourceFile = tree && tree.text === text ? withParents(tree) : parseSource(file, text);
   const out: Array<ToolDeclaration & { start: number }> = calls.map((c) => ({
     name: c.name,
     file,
@@ -163,4 +221,11 @@ export function declarationsInScan(file: string, text: string, scan: FileScan, n
   for (const d of doorDeclarationsIn(file, { file, text, sourceFile }, scan, names)) out.push({ ...d, file, kind: 'door' });
   out.sort((a, b) => a.start - b.start);
   return out.map(({ start: _start, ...d }) => d);
+}
+
+/** The scan's tree (parsed without parent pointers, for speed) with them set: the parameter reader walks up. */
+function withParents(sf: ts.SourceFile): ts.SourceFile {
+  if (!(sf as { statements: readonly ts.Node[] }).statements.some((st) => st.parent === undefined)) return sf;
+  (typescript as unknown as { setParentRecursive(node: ts.Node, incremental: boolean): void }).setParentRecursive(sf, false);
+  return sf;
 }

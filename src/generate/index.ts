@@ -9,8 +9,8 @@ import type { Policy } from '../policy/types.js';
 import { canonicalHash } from '../runtime/canonical.js';
 import { VERSION } from '../version.js';
 import { crossCheck } from './crosscheck.js';
-import { findToolDeclarations, type ToolDeclaration } from './declarations.js';
-import { declarationNames } from '../manifest/function-tools.js';
+import { manifestDeclarations, type ToolDeclaration } from './declarations.js';
+import { computedTools } from '../manifest/computed.js';
 import { outputKind, toJavaScript, typingsFor, typingsPath } from './javascript.js';
 import { byCodeUnit, renderModuleText, type RenderInput } from './render.js';
 
@@ -33,6 +33,8 @@ export interface GeneratedModule {
 export interface RenderOptions {
   /** Declarations already found (by tool name); default: searched in the manifest's repo. */
   declarations?: ReadonlyMap<string, ToolDeclaration[]>;
+  /** The repo's source files as `listSourceFilesSync({ root })` lists them, when the caller has them (a scan read ahead). */
+  listing?: readonly string[];
 }
 
 /** Every file `generate` writes: the module, and a JavaScript module's declaration file. */
@@ -43,8 +45,7 @@ export function generatedFiles(generated: GeneratedModule): Array<{ path: string
 /** Pure with respect to its inputs: reads the repo's tool declarations and renders the module. */
 export function renderGeneratedModule(project: Project, options: RenderOptions = {}): GeneratedModule {
   const { manifest, policy } = project;
-  const names = declarationNames(manifest);
-  const declarations = options.declarations ?? findToolDeclarations(manifest.root, names, { generatedModule: manifest.output });
+  const declarations = options.declarations ?? manifestDeclarations(manifest);
   const { diagnostics, leftOut, fatal } = crossCheck(policy, manifest, declarations);
   const output = manifest.output;
   if (fatal > 0) {
@@ -65,10 +66,13 @@ export function renderGeneratedModule(project: Project, options: RenderOptions =
   }
   const hostedMcp: Record<string, string> = {};
   for (const t of manifest.tools) if (t.kind === 'hosted_mcp') hostedMcp[t.serverLabel] = t.action;
+  // the names the tools of a computed entry keep to, by action: the runtime refuses one outside them
+  const computedNames: Record<string, string[]> = {};
+  for (const t of computedTools(manifest)) computedNames[t.action] = [...new Set([...(computedNames[t.action] ?? []), t.names])].sort(byCodeUnit);
   const { sandbox, handoffs } = sandboxAndHandoffs(manifest);
   const policyPath = path.isAbsolute(policy.file) ? policy.file : manifest.policy;
   // The codemod's own rule, so the control import and the `protectedTool` imports follow the same settings.
-  const settings = createModuleSettingsLookup(manifest.root)(path.dirname(output));
+  const settings = createModuleSettingsLookup(manifest.root, options.listing)(path.dirname(output));
   // a TypeScript module whose import of the control Node, running the app's TypeScript, could not load
   assertImportLoads(settings, output, `cannot generate ${rel(manifest.root, output)}`, manifest.root);
   const controlSpecifier = relativeSpecifier(output, manifest.control, settings);
@@ -81,6 +85,7 @@ export function renderGeneratedModule(project: Project, options: RenderOptions =
     tools,
     mcp,
     hostedMcp,
+    computedNames,
     sandbox,
     handoffs,
     inputsHash: inputsHash(policy, manifest, controlSpecifier, declarations),
@@ -124,6 +129,8 @@ export function inputsHash(policy: Policy, manifest: Manifest, controlSpecifier:
           return { kind: t.kind, tool: t.tool, action: t.action };
         case 'mcp':
           return { kind: t.kind, server: t.server, tool: t.tool, action: t.action };
+        case 'computed':
+          return { kind: t.kind, at: t.at, names: t.names, action: t.action };
         case 'sandbox':
           return { kind: t.kind, tool: t.tool, agent: t.agent ?? null, action: t.action };
         case 'handoff':

@@ -5,13 +5,12 @@
  */
 import path from 'node:path';
 import type { Manifest } from '../manifest/types.js';
-import { functionToolNames } from '../manifest/function-tools.js';
 import type { FileScan } from '../scan/types.js';
-import { declarationsInScans, findToolDeclarations } from './declarations.js';
+import { manifestDeclarations, manifestDeclarationsInScans } from './declarations.js';
 import { actionSchemas, type ActionSchemas } from './tool-schemas.js';
 
 export function readActionSchemas(manifest: Manifest): ActionSchemas {
-  return actionSchemas(manifest, findToolDeclarations(manifest.root, functionToolNames(manifest), { generatedModule: manifest.output }));
+  return actionSchemas(manifest, manifestDeclarations(manifest));
 }
 
 /**
@@ -24,5 +23,5 @@ export function schemasInScans(manifest: Manifest, root: string, scans: readonly
     const rel = path.relative(manifest.root, path.resolve(root, s.file));
     return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel);
   });
-  return actionSchemas(manifest, declarationsInScans(root, functionToolNames(manifest), inPackage, text));
+  return actionSchemas(manifest, manifestDeclarationsInScans(manifest, root, inPackage, text));
 }

@@ -35,6 +35,8 @@ export interface RenderInput {
   mcp?: Record<string, Record<string, string>>;
   /** Hosted MCP server label -> action id (the manifest's `hosted_mcp:` entries). */
   hostedMcp?: Record<string, string>;
+  /** Action id -> the name patterns of its tools whose names are computed (the manifest's `tool: { at, names }` entries). */
+  computedNames?: Record<string, string[]>;
   /** SandboxAgent capability tools (the manifest's `sandbox:` entries): tool -> action for every SandboxAgent, and per agent name. */
   sandbox?: { tools: Record<string, string>; agents: Record<string, Record<string, string>> };
   /** The target agent's name -> action id (the manifest's `handoff:` entries). */
@@ -253,6 +255,12 @@ function policyFields(input: RenderInput, entries: string[], grantEntries: strin
   const labels = Object.keys(hosted).sort(byCodeUnit);
   if (labels.length > 0) {
     fields.push(`  hostedMcp: {\n${labels.map((label) => `    ${propertyKey(label)}: ${tsString(hosted[label] as string)},`).join('\n')}\n  },`);
+  }
+  const computed = input.computedNames ?? {};
+  const computedActions = Object.keys(computed).sort(byCodeUnit);
+  if (computedActions.length > 0) {
+    const line = (action: string) => `    ${propertyKey(action)}: [${(computed[action] ?? []).map(tsString).join(', ')}],`;
+    fields.push(`  computedNames: {\n${computedActions.map(line).join('\n')}\n  },`);
   }
   fields.push(...sandboxFields(input));
   const handoffs = input.handoffs ?? {};

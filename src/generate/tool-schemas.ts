@@ -7,6 +7,7 @@
  * or always true. Pure. An action whose schema is not found statically has none (and a reason).
  */
 import type { Manifest } from '../manifest/types.js';
+import { declarationKey } from '../manifest/computed.js';
 import { ABSENT } from '../policy/exact/values.js';
 import { holds, isInteger } from '../policy/evaluate.js';
 import type { Condition, Operand, SourceLocation } from '../policy/types.js';
@@ -67,7 +68,7 @@ export function actionSchemas(manifest: Manifest, declarations: ReadonlyMap<stri
   const entries = new Map<string, Manifest['tools']>();
   for (const t of manifest.tools) entries.set(t.action, [...(entries.get(t.action) ?? []), t]);
   for (const [action, tools] of entries) {
-    const other = tools.find((t) => t.kind !== 'function');
+    const other = tools.find((t) => t.kind !== 'function' && t.kind !== 'computed');
     if (other) {
       unread.set(
         action,
@@ -81,11 +82,17 @@ export function actionSchemas(manifest: Manifest, declarations: ReadonlyMap<stri
       );
       continue;
     }
-    const names = tools.flatMap((t) => (t.kind === 'function' ? [t.tool] : []));
+    const names = tools.flatMap((t) => declarationKey(t) ?? []);
     const found = names.flatMap((n) => declarations.get(n) ?? []);
     const missing = names.find((n) => (declarations.get(n) ?? []).length === 0);
     const opaque = found.find((d) => !d.parameters.readable);
-    if (missing !== undefined) unread.set(action, `no \`tool({ name: '${missing}' })\` was found in the code`);
+    if (missing !== undefined)
+      unread.set(
+        action,
+        missing.startsWith('@')
+          ? `no tool() with a computed name was found at ${missing.slice(1)}`
+          : `no \`tool({ name: '${missing}' })\` was found in the code`,
+      );
     else if (opaque && !opaque.parameters.readable)
       unread.set(action, `the parameters of tool \`${opaque.name}\` cannot be read statically (${opaque.parameters.reason})`);
     else byAction.set(action, { action, tools: names, loc: found[0]!.parameters.loc, params: widened(found) });

@@ -1,5 +1,5 @@
 import { UserError } from '../diagnostics.js';
-import { reachesProtected } from '../scan/context-runs.js';
+import { runsLackingContext, type MappedDoors } from '../scan/context-runs.js';
 import type { FileScan } from '../scan/types.js';
 
 /**
@@ -52,7 +52,6 @@ const FLAG_KEY = /^(?:is|has|can|should|was|needs?|allows?)(?:[A-Z_]|$)/;
 
 export interface IdentityFound {
   proposal: IdentityProposal;
-  runsWithoutContext: Array<{ file: string; line: number }>;
   runs: number;
   /** The context keys the runs pass when none names a principal (`conversationId`): the default is written, and a note says so. */
   otherKeys?: string[];
@@ -62,20 +61,16 @@ export interface IdentityFound {
  * The identity the code suggests: the principal-like key the app's runs pass in their context
  * (`run(agent, input, { context: { userId } })`); the default when no run passes one (a key such
  * as `conversationId` or `threadId` says what the run is about, not who it acts for, and a flag
- * such as `isProUser` says something of the user, not who: never proposed). `runsWithoutContext`:
- * runs that pass none (named in a note); with `mapped` (the tool names init maps), only those whose agent
- * can reach one of them: a run of an agent with no tools has no protected call to refuse.
+ * such as `isProUser` says something of the user, not who: never proposed).
  */
-export function proposeIdentity(scans: readonly FileScan[], mapped?: ReadonlySet<string>): IdentityFound {
+export function proposeIdentity(scans: readonly FileScan[]): IdentityFound {
   const passed: Array<{ key: string; file: string; line: number }> = [];
-  const without: Array<{ file: string; line: number }> = [];
   let runs = 0;
   for (const scan of scans) {
     for (const run of scan.runCalls ?? []) {
       if (run.resumes) continue;
       runs++;
       if (run.context.kind === 'keys') for (const key of run.context.keys) passed.push({ key, file: scan.file, line: run.span.line });
-      else if (run.context.kind === 'none' && (mapped === undefined || reachesProtected(run, mapped))) without.push({ file: scan.file, line: run.span.line });
     }
   }
   const pick =
@@ -84,7 +79,44 @@ export function proposeIdentity(scans: readonly FileScan[], mapped?: ReadonlySet
   const proposal: IdentityProposal = pick ? { kind: 'context', path: [pick.key], from: { file: pick.file, line: pick.line } } : DEFAULT_IDENTITY;
   // keys passed that say nothing of who the run acts for: named in a note, never proposed
   const otherKeys = pick ? [] : [...new Set(passed.map((p) => p.key))];
-  return { proposal, runsWithoutContext: without, runs, ...(otherKeys.length > 0 ? { otherKeys } : {}) };
+  return { proposal, runs, ...(otherKeys.length > 0 ? { otherKeys } : {}) };
+}
+
+/**
+ * The runs init names for passing no context the identity it writes reads (issue 40, item 3): the
+ * very runs `check` names once the control is written (`run-without-context`), asked of the same
+ * function with what init maps and what the written identity reads (its first key; nothing for
+ * an environment principal).
+ */
+export function runsWithoutContext(scans: readonly FileScan[], identity: IdentityProposal, mapped: MappedDoors): RunNamed[] {
+  const needs = identity.kind === 'context' ? [identity.path[0]!] : undefined;
+  return runsLackingContext(scans, mapped, needs).map((r) => ({ file: r.file, line: r.run.span.line, none: r.run.context.kind === 'none' }));
+}
+
+/**
+ * What init is about to map, as `runsLackingContext` reads it: the tools it names, the hosted MCP
+ * labels and MCP servers whose tools it maps, and the places of `tool()` calls whose names the code
+ * computes (they are mapped by place).
+ */
+export function doorsInitMaps(
+  tools: ReadonlySet<string>,
+  unnamed: ReadonlyArray<{ file: string; what?: string; container?: string }>,
+  hosted: ReadonlyArray<{ name: string }>,
+  mcpTools: ReadonlyArray<{ server: string }>,
+): MappedDoors {
+  return {
+    functions: tools,
+    hostedLabels: new Set(hosted.map((s) => s.name)),
+    mcpServers: new Set(mcpTools.map((t) => t.server)),
+    sites: unnamed.filter((u) => u.what === undefined).map((u) => ({ file: u.file, ...(u.container !== undefined ? { in: u.container } : {}) })),
+  };
+}
+
+/** A run init names: where it is, and whether it passes no context at all (else one without the key). */
+export interface RunNamed {
+  file: string;
+  line: number;
+  none: boolean;
 }
 
 /** A key that may name who a run acts for (after {@link PRINCIPAL_KEYS}). */
@@ -131,7 +163,13 @@ export function identitySource(p: IdentityProposal, who: 'run' | 'session'): str
  * What init says about the identity it wrote: where it came from, and the runs that pass no
  * context (their protected calls would all be refused) unless the principal comes from elsewhere.
  */
-export function identityNotes(p: IdentityProposal, chosen: boolean, found: ReturnType<typeof proposeIdentity>, controlWritten: boolean): string[] {
+export function identityNotes(
+  p: IdentityProposal,
+  chosen: boolean,
+  found: ReturnType<typeof proposeIdentity>,
+  controlWritten: boolean,
+  without: readonly RunNamed[],
+): string[] {
   const lines: string[] = [];
   if (controlWritten && p.kind === 'context' && p.from && !chosen) {
     lines.push(
@@ -150,7 +188,6 @@ export function identityNotes(p: IdentityProposal, chosen: boolean, found: Retur
         `the control's identity reads ${describeIdentity(p)} (the default). Pass the signed-in user there, or re-run with --identity <key> (\`--identity userId\`, \`--identity env:CTRLRUN_PRINCIPAL\`)`,
     );
   }
-  const without = found.runsWithoutContext;
   if (p.kind === 'context' && without.length > 0) {
     const at =
       without
@@ -158,7 +195,7 @@ export function identityNotes(p: IdentityProposal, chosen: boolean, found: Retur
         .map((w) => `${w.file}:${w.line}`)
         .join(', ') + (without.length > 3 ? ', …' : '');
     lines.push(
-      `note: ${without.length} run${without.length === 1 ? '' : 's'} pass${without.length === 1 ? 'es' : ''} no context (${at}), and the identity reads ${describeIdentity(p)}: ` +
+      `note: ${without.length} run${without.length === 1 ? '' : 's'} pass${without.length === 1 ? 'es' : ''} ${without.every((w) => w.none) ? 'no context' : `no \`${p.path[0]}\` in ${without.length === 1 ? 'its' : 'their'} context`} (${at}), and the identity reads ${describeIdentity(p)}: ` +
         `every protected call of ${without.length === 1 ? 'it' : 'them'} would be refused (no_principal). Pass \`{ context: { ${p.path[0]}: <who the run acts for> } }\` to run(), ` +
         'or, for runs no person stands behind, re-run with --identity env:CTRLRUN_PRINCIPAL (check reports these as run-without-context)',
     );

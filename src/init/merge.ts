@@ -1,6 +1,6 @@
 import { isMap, isScalar, isSeq, parseDocument, YAMLMap, YAMLSeq, type Document } from 'yaml';
 import { UserError } from '../diagnostics.js';
-import { mcpToolKey, type ExistingSetup, type InitPlan, type PlannedTool } from './render.js';
+import { computedEntry, computedWhere, mcpToolKey, type ExistingSetup, type InitPlan, type PlannedTool } from './render.js';
 
 /**
  * `init --force` on files that exist: the policy's actions and the manifest's mappings are kept
@@ -28,6 +28,7 @@ export function readExisting(policyText: string | undefined, manifestText: strin
   const mapped = new Map<string, string>();
   const hostedMapped = new Map<string, string>();
   const mcpMapped = new Set<string>();
+  const computedSites: Array<{ file: string; in?: string }> = [];
   const sandboxMapped = new Set<string>();
   const handoffMapped = new Set<string>();
   const mcpToolsMapped = new Set<string>();
@@ -56,19 +57,24 @@ export function readExisting(policyText: string | undefined, manifestText: strin
       const handoff = item.get('handoff');
       const to = isMap(handoff) ? handoff.get('to') : undefined;
       if (typeof to === 'string') handoffMapped.add(to);
+      // `tool: { at: src/flows.ts, in: flowTools }`: a place mapped already
+      const at = isMap(tool) ? tool.get('at') : undefined;
+      const within = isMap(tool) ? tool.get('in') : undefined;
+      if (typeof at === 'string') computedSites.push({ file: at.trim(), ...(typeof within === 'string' ? { in: within } : {}) });
     }
   }
-  return { actions, mapped, hostedMapped, mcpMapped, mcpToolsMapped, sandboxMapped, handoffMapped };
+  return { actions, mapped, hostedMapped, mcpMapped, mcpToolsMapped, sandboxMapped, handoffMapped, computedSites };
 }
 
 /** The policy text with the plan's new actions appended under `actions:`. */
 export function mergePolicy(text: string, plan: InitPlan, file: string): string {
   const added = plan.tools.filter((t) => t.addAction);
   const hosted = (plan.hosted ?? []).filter((h) => h.addAction);
+  const computed = (plan.computed ?? []).filter((c) => c.addAction);
   const doors = [...(plan.sandbox ?? []), ...(plan.handoffs ?? [])].filter((d) => d.addAction);
   const mcpTools = (plan.mcpTools ?? []).filter((t) => t.addAction);
   const doc = parse(text, file);
-  if (!doc || added.length + hosted.length + doors.length + mcpTools.length === 0) return text;
+  if (!doc || added.length + hosted.length + computed.length + doors.length + mcpTools.length === 0) return text;
   let actions = doc.get('actions');
   if (!isMap(actions)) {
     actions = new YAMLMap();
@@ -86,6 +92,12 @@ export function mergePolicy(text: string, plan: InitPlan, file: string): string 
     const value = doc.createNode({ decision: 'approve' }) as YAMLMap;
     const key = doc.createNode(server.action);
     key.commentBefore = ` hosted MCP server ${JSON.stringify(server.name)} (hostedMcpTool at ${server.places.map((p) => `${p.file}:${p.line}`).join(', ')}; added by init --force)`;
+    map.add(doc.createPair(key, value));
+  }
+  for (const c of computed) {
+    const value = doc.createNode({ decision: 'approve' }) as YAMLMap;
+    const key = doc.createNode(c.action);
+    key.commentBefore = ` the tools the tool() at ${computedWhere(c)} makes (their names computed; added by init --force)`;
     map.add(doc.createPair(key, value));
   }
   for (const door of doors) {
@@ -108,10 +120,11 @@ export function mergePolicy(text: string, plan: InitPlan, file: string): string 
 export function mergeManifest(text: string, plan: InitPlan, file: string): string {
   const doc = parse(text, file);
   const hosted = plan.hosted ?? [];
+  const computed = plan.computed ?? [];
   const sandbox = plan.sandbox ?? [];
   const handoffs = plan.handoffs ?? [];
   const mcpTools = plan.mcpTools ?? [];
-  if (!doc || plan.tools.length + hosted.length + sandbox.length + handoffs.length + mcpTools.length === 0) return text;
+  if (!doc || plan.tools.length + hosted.length + computed.length + sandbox.length + handoffs.length + mcpTools.length === 0) return text;
   let tools = doc.get('tools');
   if (!isSeq(tools)) {
     tools = new YAMLSeq();
@@ -128,6 +141,12 @@ export function mergeManifest(text: string, plan: InitPlan, file: string): strin
     const entry = doc.createNode({ hosted_mcp: { server_label: server.name }, action: server.action }) as YAMLMap;
     (entry.get('hosted_mcp') as YAMLMap).flow = true;
     entry.commentBefore = ` hostedMcpTool at ${server.places.map((p) => `${p.file}:${p.line}`).join(', ')} (added by init --force)`;
+    seq.add(entry);
+  }
+  for (const c of computed) {
+    const entry = doc.createNode({ tool: { at: c.file, ...(c.in !== undefined ? { in: c.in } : {}), names: '*' }, action: c.action }) as YAMLMap;
+    (entry.get('tool') as YAMLMap).flow = true;
+    entry.commentBefore = ` ${computedEntry(c).comment} (added by init --force)`;
     seq.add(entry);
   }
   for (const [kind, doors] of [

@@ -2,6 +2,7 @@ import { toJavaScript, type OutputKind } from '../generate/javascript.js';
 import { isRealtimeEntry } from '../scan/realtime.js';
 import { sdkToolName } from '../runtime/tool-name.js';
 import type { McpServerLaunch, RepoScan } from '../scan/types.js';
+import { hostedLabelsOf } from '../scan/names.js';
 import { doorManifestLines, doorPolicyLines, planDoors, type FoundDoor, type PlannedDoor } from './doors.js';
 import type { McpToolsFound } from './mcp-tools.js';
 import { DEFAULT_IDENTITY, identitySource, type IdentityProposal } from './identity.js';
@@ -66,8 +67,10 @@ export interface InitPlan {
   mcpServers?: FoundServer[];
   /** Tools of MCP servers init can name (issue 35): a `- mcp: { server, tool }` entry and an action each. */
   mcpTools?: PlannedMcpTool[];
-  /** SDK tool() calls whose name is not a literal: they cannot be mapped automatically. */
-  unnamed: Array<{ file: string; line: number; reason?: string; what?: string }>;
+  /** Calls whose name is not a literal that init does not map (an agent tool, a hosted MCP server with no label it can read). */
+  unnamed: Array<{ file: string; line: number; reason?: string; what?: string; container?: string }>;
+  /** tool() calls whose name the code computes: mapped by their place. */
+  computed?: PlannedComputed[];
   /** Tool names the manifest already maps (kept as they are). */
   kept: string[];
   /** SandboxAgent capability tools (`- sandbox: { tool }`) and handoffs (`- handoff: { to }`) to map (init/doors.ts). */
@@ -82,6 +85,20 @@ export interface InitPlan {
   clashes?: Array<FoundTool & { sameAs: string }>;
 }
 
+/**
+ * A `tool()` whose name the code computes (`flows.map((f) => tool({ name: f.name }))`), mapped by
+ * its place (`tool: { at, names }`, issue 40, item 5): one action for every tool it makes.
+ */
+export interface PlannedComputed {
+  file: string;
+  /** The top-level declaration the calls are in, when the file has computed calls in several. */
+  in?: string;
+  /** Where the calls are (`file:line`), for the notes. */
+  lines: number[];
+  action: string;
+  addAction: boolean;
+}
+
 /** What `init --force` keeps: the policy's actions and the manifest's tool mappings. */
 export interface ExistingSetup {
   actions: ReadonlySet<string>;
@@ -91,6 +108,8 @@ export interface ExistingSetup {
   hostedMapped?: ReadonlyMap<string, string>;
   /** MCP servers some `mcp` entry maps a tool of */
   mcpMapped?: ReadonlySet<string>;
+  /** The places `tool: { at, in }` entries map. */
+  computedSites?: ReadonlyArray<{ file: string; in?: string }>;
   /** Capability tools a `sandbox` entry maps, and handoff targets a `handoff` entry maps. */
   sandboxMapped?: ReadonlySet<string>;
   handoffMapped?: ReadonlySet<string>;
@@ -134,7 +153,12 @@ export function findTools(scan: RepoScan): { tools: FoundTool[]; unnamed: InitPl
   for (const file of files) {
     for (const call of file.sdkToolCalls) {
       if (call.name === undefined)
-        unnamed.push({ file: file.file, line: call.span.line, ...(call.nameUnresolved !== undefined ? { reason: call.nameUnresolved } : {}) });
+        unnamed.push({
+          file: file.file,
+          line: call.span.line,
+          ...(call.nameUnresolved !== undefined ? { reason: call.nameUnresolved } : {}),
+          ...(call.container !== undefined ? { container: call.container } : {}),
+        });
       else {
         const realtime = isRealtimeEntry(call.binding.module);
         add(call.name, { file: file.file, line: call.span.line, realtime });
@@ -176,12 +200,12 @@ export function findTools(scan: RepoScan): { tools: FoundTool[]; unnamed: InitPl
   // a hosted MCP server with no literal label cannot be mapped: said, not silently left (issue 21)
   for (const file of files) {
     for (const call of file.hostedMcpCalls) {
-      if (call.serverLabel !== undefined) continue;
+      if (call.serverLabel !== undefined || (call.serverLabels ?? []).length > 0) continue;
       const reason = call.options.hasSpread
         ? 'its options are spread in (`{ ...config }`), so its `serverLabel` cannot be read'
         : !call.options.span
           ? 'its options are not an object literal'
-          : 'its `serverLabel` is not a string literal';
+          : 'its `serverLabel` is neither a string literal nor a value this file shows every value of (a parameter of a helper whose calls pass literals)';
       unnamed.push({ file: file.file, line: call.span.line, what: 'hostedMcpTool()', reason });
     }
   }
@@ -217,7 +241,7 @@ export function findServers(scan: RepoScan): { hosted: FoundServer[]; mcp: Found
   };
   const files = [...scan.files].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
   for (const file of files) {
-    for (const call of file.hostedMcpCalls) if (call.serverLabel !== undefined) add(hosted, call.serverLabel, { file: file.file, line: call.span.line });
+    for (const call of file.hostedMcpCalls) for (const label of hostedLabelsOf(call)) add(hosted, label, { file: file.file, line: call.span.line });
     // the servers of `mcpServers`, and those whose tools getAllMcpTools / mcpToFunctionTool convert
     const elements = [...(file.mcpServerLists ?? []).flatMap((l) => l.elements), ...(file.sdkFactoryCalls ?? []).flatMap((c) => c.mcpServers ?? [])];
     for (const element of elements) {
@@ -312,9 +336,11 @@ export function planActions(
     (s) => !existing.mcpMapped?.has(s.name) && !named.has(s.name) && !(servers.mcpTools ?? []).some((f) => f.server === s.name),
   );
   const doors = planDoors(servers, existing, taken, kept);
+  const { computed, unnamed } = planComputed(found.unnamed, existing, taken);
   return {
     tools,
-    unnamed: found.unnamed,
+    unnamed,
+    ...(computed.length > 0 ? { computed } : {}),
     kept,
     ...(doors.sandbox.length > 0 ? { sandbox: doors.sandbox } : {}),
     ...(doors.handoffs.length > 0 ? { handoffs: doors.handoffs } : {}),
@@ -324,6 +350,48 @@ export function planActions(
     ...(mcpTools.length > 0 ? { mcpTools } : {}),
     ...(clashes.length > 0 ? { clashes } : {}),
   };
+}
+
+/**
+ * The tool() calls whose names the code computes, mapped by their place: one entry for a file with
+ * one such call, or whose calls are not all in top-level declarations of their own; else one per
+ * declaration (`in: flowTools`). The action is named after the declaration (`flow_tools`) or the
+ * file (`flows_tools`). A place an entry maps already is kept. Agent tools and hosted MCP servers
+ * without a readable name stay notes.
+ */
+function planComputed(
+  unnamed: InitPlan['unnamed'],
+  existing: ExistingSetup,
+  taken: Set<string>,
+): { computed: PlannedComputed[]; unnamed: InitPlan['unnamed'] } {
+  const computed: PlannedComputed[] = [];
+  const left = unnamed.filter((u) => u.what !== undefined);
+  const byFile = new Map<string, InitPlan['unnamed']>();
+  for (const u of unnamed) if (u.what === undefined) byFile.set(u.file, [...(byFile.get(u.file) ?? []), u]);
+  const mapped = (file: string, container: string | undefined) =>
+    (existing.computedSites ?? []).some((s) => s.file === file && (s.in === undefined || s.in === container));
+  for (const [file, calls] of byFile) {
+    const todo = calls.filter((c) => !mapped(file, c.container));
+    if (todo.length === 0) continue;
+    const containers = [...new Set(todo.map((c) => c.container))];
+    const perDeclaration = calls.length > 1 && containers.every((c) => c !== undefined);
+    const groups = perDeclaration ? containers.map((c) => todo.filter((t) => t.container === c)) : [todo];
+    for (const group of groups) {
+      const container = group[0]!.container;
+      const base = actionIdFor(container ?? `${file.replace(/^.*\//, '').replace(/\.[^.]+$/, '')}_tools`);
+      let action = base;
+      for (let n = 2; taken.has(action); n++) action = `${base}_${n}`;
+      taken.add(action);
+      computed.push({
+        file,
+        ...(perDeclaration && container !== undefined ? { in: container } : {}),
+        lines: group.map((g) => g.line),
+        action,
+        addAction: true,
+      });
+    }
+  }
+  return { computed, unnamed: left };
 }
 
 /** One action per MCP tool init can name and the manifest does not map yet: `<server>.<tool>`, at `decision: approve`. */
@@ -370,9 +438,11 @@ export function renderPolicy(plan: InitPlan): string {
   ];
   const added = plan.tools.filter((t) => t.addAction);
   const hosted = (plan.hosted ?? []).filter((h) => h.addAction);
+  const computed = (plan.computed ?? []).filter((c) => c.addAction);
   const doors = doorPolicyLines(plan, yamlString);
   const mcpTools = (plan.mcpTools ?? []).filter((t) => t.addAction);
-  if (added.length === 0 && hosted.length === 0 && doors.length === 0 && mcpTools.length === 0) lines[lines.length - 1] = 'actions: {}';
+  if (added.length === 0 && hosted.length === 0 && computed.length === 0 && doors.length === 0 && mcpTools.length === 0)
+    lines[lines.length - 1] = 'actions: {}';
   for (const tool of added) {
     lines.push(
       tool.kind === 'agent'
@@ -386,12 +456,29 @@ export function renderPolicy(plan: InitPlan): string {
     lines.push(`  # hosted MCP server ${JSON.stringify(server.name)} (hostedMcpTool at ${where(server)}): every call it asks to approve`);
     lines.push(`  ${yamlString(server.action)}:`, '    decision: approve');
   }
+  for (const c of computed) {
+    lines.push(`  # the tools the tool() at ${computedWhere(c)} makes (their names computed)`);
+    lines.push(`  ${yamlString(c.action)}:`, '    decision: approve');
+  }
   for (const t of mcpTools) {
     lines.push(`  # tool ${JSON.stringify(t.tool)} of MCP server ${JSON.stringify(t.server)} (${t.source})`);
     lines.push(`  ${yamlString(t.action)}:`, '    decision: approve');
   }
   lines.push(...doors);
   return `${lines.join('\n')}\n`;
+}
+
+/** Where the calls of a planned entry are: `src/flows.ts:12`, `src/flows.ts:12, 30`. */
+export function computedWhere(c: PlannedComputed): string {
+  return `${c.file}:${c.lines.join(', ')}`;
+}
+
+/** The manifest entry of a computed-name tool() (a flow mapping, valid YAML in a block list). */
+export function computedEntry(c: PlannedComputed): { head: string; comment: string } {
+  return {
+    comment: `tool() at ${computedWhere(c)} makes tools whose names the code computes: narrow \`names\` to the names they take (\`flow_*\`)`,
+    head: `tool: { at: ${JSON.stringify(c.file)}${c.in !== undefined ? `, in: ${c.in}` : ''}, names: "*" }`,
+  };
 }
 
 export function renderManifest(plan: InitPlan, paths: { output: string; control: string }): string {
@@ -406,7 +493,8 @@ export function renderManifest(plan: InitPlan, paths: { output: string; control:
     (plan.hosted ?? []).length === 0 &&
     (plan.mcpTools ?? []).length === 0 &&
     (plan.sandbox ?? []).length === 0 &&
-    (plan.handoffs ?? []).length === 0
+    (plan.handoffs ?? []).length === 0 &&
+    (plan.computed ?? []).length === 0
       ? 'tools: []'
       : 'tools:',
   ];
@@ -419,6 +507,10 @@ export function renderManifest(plan: InitPlan, paths: { output: string; control:
       `  - hosted_mcp: { server_label: ${yamlString(server.name)} }`,
       `    action: ${yamlString(server.action)}`,
     );
+  }
+  for (const c of plan.computed ?? []) {
+    const e = computedEntry(c);
+    lines.push(`  # ${e.comment}`, `  - ${e.head}`, `    action: ${yamlString(c.action)}`);
   }
   for (const t of plan.mcpTools ?? []) {
     lines.push(

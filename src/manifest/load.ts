@@ -7,8 +7,9 @@ import { gitRootOf, isInside } from '../safe-read.js';
 import { didYouMean, nearest } from '../policy/suggest.js';
 import type { Policy, SourceLocation } from '../policy/types.js';
 import { sdkToolName } from '../runtime/tool-name.js';
+import { NAME_PATTERN_CHARS } from '../runtime/name-pattern.js';
 import { describeKind, type Entry, type LoadResult, readDocument, type YamlReader } from '../policy/yaml-reader.js';
-import type { Manifest, ManifestTool } from './types.js';
+import type { Manifest, ManifestTool, ToolSite } from './types.js';
 
 import { findManifest, MANIFEST_FILE } from './find.js';
 
@@ -25,6 +26,7 @@ const TOOL_KINDS = ['tool', 'mcp', 'hosted_mcp', 'sandbox', 'handoff'] as const;
 type ToolKind = (typeof TOOL_KINDS)[number];
 const MCP_KEYS = ['server', 'tool'];
 const HOSTED_MCP_KEYS = ['server_label'];
+const COMPUTED_KEYS = ['at', 'in', 'names'];
 const SANDBOX_KEYS = ['tool', 'agent'];
 const HANDOFF_KEYS = ['to'];
 /** What each mapping kind's value is, for messages. */
@@ -207,6 +209,7 @@ class ManifestReader {
     const r = this.r;
     const seen = new Map<string, { loc: SourceLocation; what: string }>();
     const sanitized = new Map<string, { loc: SourceLocation; name: string }>();
+    const computedSites: Array<{ site: ToolSite; loc: SourceLocation }> = [];
     for (const item of items) {
       const body = r.map(item.node, item.at, item.path, 'a mapping (`tool:`, `mcp:`, `hosted_mcp:`, `sandbox:` or `handoff:`, and `action:`)');
       if (body === undefined) continue;
@@ -258,7 +261,7 @@ class ManifestReader {
         continue;
       }
       seen.set(tool.key, { loc, what: tool.what });
-      if (kinds[0] === 'tool') {
+      if (kinds[0] === 'tool' && tool.value.kind === 'function') {
         const name = (tool.value as { tool: string }).tool;
         const s = sdkToolName(name);
         const clash = sanitized.get(s);
@@ -275,14 +278,40 @@ class ManifestReader {
         }
         sanitized.set(s, { loc, name });
       }
+      if (kinds[0] === 'tool' && tool.value.kind === 'computed' && this.overlaps(tool.value.at as ToolSite, kindEntry, loc, computedSites)) continue;
       if (action === undefined) continue;
       this.locs.actions[out.length] = r.locOf(actionEntry!.at);
       out.push({ ...tool.value, action, loc: r.locOf(item.at) } as ManifestTool);
     }
   }
 
+  /**
+   * Two entries for one call: `at: src/flows.ts` and `{ at: src/flows.ts, in: flowTools }` both
+   * name the calls in `flowTools`, so which action decides them would be a matter of order.
+   * Refused (a call maps to one action).
+   */
+  private overlaps(site: ToolSite, e: Entry, loc: SourceLocation, sites: Array<{ site: ToolSite; loc: SourceLocation }>): boolean {
+    const other = sites.find((s) => s.site.file === site.file && (s.site.in === undefined || site.in === undefined));
+    sites.push({ site, loc });
+    if (!other) return false;
+    this.r.errorAt(
+      e.at,
+      e.path,
+      'duplicate-tool',
+      `the tool() calls at \`${site.file}\` are mapped twice (first at line ${other.loc.line}): an entry for the whole file and one for a declaration of it`,
+      'a call maps to exactly one action: give each entry its own declaration (`in: <name>`), or keep the one for the whole file',
+      { ...other.loc, message: 'first mapped here' },
+    );
+    return true;
+  }
+
+  private readComputed(e: Entry): { key: string; what: string; value: Record<string, unknown> } | undefined {
+    return readComputedTool(this.r, e, path.dirname(this.absFile));
+  }
+
   private readToolRef(kind: ToolKind, e: Entry): { key: string; what: string; value: Record<string, unknown> } | undefined {
     const r = this.r;
+    if (kind === 'tool' && e.value !== null && isMap(e.value)) return this.readComputed(e);
     if (kind === 'tool') {
       const name = r.string(e.value, e.at, e.path, 'the SDK tool name, as in `tool({ name })`');
       if (name === undefined) return undefined;
@@ -327,6 +356,71 @@ class ManifestReader {
     if (label === undefined) return undefined;
     return { key: `hosted\0${label}`, what: `hosted MCP server \`${label}\``, value: { kind: 'hosted_mcp', serverLabel: label } };
   }
+}
+
+/**
+ * `tool: { at: src/flows.ts, in: flowTools, names: "flow_*" }`: the tools `tool()` calls with a
+ * computed name make, by the place of the calls (issue 40, item 5): the file, and the top-level
+ * declaration they are written in when the file has several. The file stays inside the
+ * repository; the names keep to the SDK's sanitized alphabet (what the model calls).
+ */
+function readComputedTool(r: YamlReader, e: Entry, root: string): { key: string; what: string; value: Record<string, unknown> } | undefined {
+  const map = r.map(e.value, e.at, e.path, 'a mapping `{ at: <file>, in: <declaration>, names: <pattern> }`')!;
+  const fields = r.entries(map, e.path);
+  for (const f of fields) {
+    if (!COMPUTED_KEYS.includes(f.key)) r.errorAt(f.keyNode, f.path, 'unknown-key', `unknown key \`${f.key}\` in \`tool\``, didYouMean(f.key, COMPUTED_KEYS));
+  }
+  const byKey = new Map(fields.map((f) => [f.key, f]));
+  const atEntry = byKey.get('at');
+  if (atEntry === undefined) {
+    r.errorAt(e.at, e.path, 'missing-key', '`tool` as a mapping has no `at`', 'add `at: <file>`: the file the `tool()` call that computes the name is in');
+    return undefined;
+  }
+  const file = r.string(atEntry.value, atEntry.at, atEntry.path, 'a file of the repository (`src/flows.ts`)');
+  const inEntry = byKey.get('in');
+  const container = inEntry !== undefined ? r.string(inEntry.value, inEntry.at, inEntry.path, 'the name of a top-level declaration (`flowTools`)') : undefined;
+  if (inEntry !== undefined && container !== undefined && !/^[A-Za-z_$][\w$]*$/.test(container)) {
+    r.errorAt(
+      inEntry.at,
+      inEntry.path,
+      'bad-site',
+      `\`${container}\` is not the name of a declaration`,
+      'write the name of the top-level `const`, `function` or `class` the call is in, or `default`',
+    );
+    return undefined;
+  }
+  const names = readNamePattern(r, byKey.get('names'));
+  if (file === undefined || names === undefined || (inEntry !== undefined && container === undefined)) return undefined;
+  const rel = path.relative(root, path.resolve(root, file));
+  if (file.includes('\0') || rel === '' || rel.startsWith('..') || path.isAbsolute(rel)) {
+    r.errorAt(
+      atEntry.at,
+      atEntry.path,
+      'outside-root',
+      `\`${file}\` is not a file inside the repository (the manifest's directory)`,
+      'name a file of the repository, relative to this manifest',
+    );
+    return undefined;
+  }
+  const at = { file: rel.split(path.sep).join('/'), ...(container !== undefined ? { in: container } : {}) };
+  const where = at.in !== undefined ? `${at.file}#${at.in}` : at.file;
+  return { key: `computed\0${at.file}\0${at.in ?? '*'}`, what: `the tool() calls at \`${where}\``, value: { kind: 'computed', at, names } };
+}
+
+/** `names:`, a pattern of the sanitized alphabet (`*` for any run of characters); `*` when absent. */
+function readNamePattern(r: YamlReader, e: Entry | undefined): string | undefined {
+  if (e === undefined) return '*';
+  const written = r.string(e.value, e.at, e.path, 'a tool-name pattern (`flow_*`)');
+  if (written === undefined) return undefined;
+  if (NAME_PATTERN_CHARS.test(written)) return written;
+  r.errorAt(
+    e.at,
+    e.path,
+    'bad-name-pattern',
+    `\`${written}\` is not a tool-name pattern: only letters, digits, \`_\` and \`*\` (any run of characters)`,
+    `the model sees tool names with every other character made \`_\`; write \`${written.split('*').map(sdkToolName).join('*')}\``,
+  );
+  return undefined;
 }
 
 export interface Project {

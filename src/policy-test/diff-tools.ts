@@ -7,12 +7,13 @@
  * module. Pure: the regions of a remapped tool are diff.ts's to compute.
  */
 import path from 'node:path';
+import { siteLabel } from '../manifest/computed.js';
 import type { Manifest, ManifestTool } from '../manifest/types.js';
 import type { SettingChange } from './diff-settings.js';
 
 /** A tool that maps to another action now. */
 export interface Remap {
-  /** `tool refund`, `mcp github/delete_repo`, `hosted_mcp docs`, `sandbox exec_command of ops`, `handoff to billing`. */
+  /** `tool refund`, `tool at src/flows.ts#flowTools`, `mcp github/delete_repo`, `hosted_mcp docs`, `sandbox exec_command of ops`, `handoff to billing`. */
   tool: string;
   before: string;
   after: string;
@@ -22,6 +23,8 @@ function toolKey(t: ManifestTool): string {
   switch (t.kind) {
     case 'function':
       return `tool ${t.tool}`;
+    case 'computed':
+      return `tool at ${siteLabel(t.at)}`;
     case 'mcp':
       return `mcp ${t.server}/${t.tool}`;
     case 'hosted_mcp':

@@ -132,6 +132,11 @@ export interface CompiledPolicy {
   /** Hosted MCP server label -> action id, from the manifest's `hosted_mcp:` entries. */
   hostedMcp?: Readonly<Record<string, string>>;
   /**
+   * Action id -> the patterns (`flow_*`) the sanitized names of its tools keep to, for the tools
+   * whose names the code computes (the manifest's `tool: { at, names }` entries).
+   */
+  computedNames?: Readonly<Record<string, readonly string[]>>;
+  /**
    * SandboxAgent capability tools, from the manifest's `sandbox:` entries: tool name -> action id
    * for every SandboxAgent (`tools`), and per agent name (`agents`, which wins).
    */

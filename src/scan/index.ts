@@ -6,6 +6,7 @@ import type { RepoRead } from './read.js';
 export type { ScanSourceOptions } from './scan-source.js';
 export { listSourceFiles, PREFILTER_TOKENS, mayMatter, readSource, readSourceText } from './repo.js';
 export { encodeSource, type SourceEncoding } from './decode.js';
+export { treeOf } from './scan-source.js';
 export { startRepoRead, type PendingRepoRead } from './parallel-read.js';
 export type { RepoRead } from './read.js';
 export type { RepoIndex } from './repo.js';

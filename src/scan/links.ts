@@ -52,16 +52,24 @@ export function resolveFile(layout: RepoLayout, abs: string): string | undefined
   return undefined;
 }
 
-/** The nearest item whose directory holds `file` (the deepest one). */
+/** The nearest item whose directory holds `file` (the deepest one), remembered by the file's folder. */
 function nearest<T extends { dir: string }>(items: readonly T[], file: string): T | undefined {
+  const byDir = (nearestCache.get(items) ?? new Map()) as Map<string, T | undefined>;
+  nearestCache.set(items, byDir);
+  const dir = path.dirname(file);
+  if (byDir.has(dir)) return byDir.get(dir);
   let best: T | undefined;
   for (const it of items) {
     const rel = path.relative(it.dir, file);
     if (rel.startsWith('..') || path.isAbsolute(rel)) continue;
     if (!best || it.dir.length > best.dir.length) best = it;
   }
+  byDir.set(dir, best);
   return best;
 }
+
+/** `nearest`'s answers, by item list (a layout's packages or tsconfigs) and folder: resolving asks it for every import. */
+const nearestCache = new WeakMap<readonly object[], Map<string, unknown>>();
 
 /** Matches a specifier against a map key with at most one `*`; the captured part, or undefined. */
 function matchPattern(key: string, specifier: string): string | undefined {

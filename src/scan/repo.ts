@@ -7,7 +7,10 @@ import { listRepo, nestedManifestDirs, outsideDirs, type ListOptions, type RepoL
 import { parseSource } from './parse.js';
 import { isPlainUtf8, makePrefilter, type Prefilter } from './prefilter.js';
 import { listedFileReader, PLAIN_PARSE, PLAIN_SKIP, type RepoRead, type Verdict } from './read.js';
-import { barrelValue, exportedConstString, scanParsed, sdkExportsOf, topLevelBindings, type SdkExports } from './scan-source.js';
+import { barrelValue, exportedConstString, fileReachOf, scanParsed, sdkExportsOf, topLevelBindings, type SdkExports } from './scan-source.js';
+import { moduleSource, resolveRunReach } from './reach/graph.js';
+import type { FileReach } from './reach/file-reach.js';
+import { isSourceFile } from './source-files.js';
 import { namedFiles, testFileRule } from './test-files.js';
 import type { FileScan, RepoScan, UnreadablePath } from './types.js';
 import { readRegularFile } from '../safe-read.js';
@@ -27,6 +30,27 @@ export interface RepoIndex {
   textOf(abs: string): string | undefined;
   /** Scans a (new) text of a file of the repo; undefined when the text test says it cannot matter. */
   scanText(abs: string, text: string): FileScan | undefined;
+  /** Follows the runs of these scans (the repo's, some rescanned) across the repo's modules again. */
+  resolveRuns(files: readonly FileScan[]): void;
+}
+
+/** Each file's exports as the run reach reads them: from the scan's tree, or parsed now (a barrel of agents). */
+function fileReaches(
+  parsed: Map<string, ParsedFile>,
+  textOf: (abs: string) => string | undefined,
+  rel: (abs: string) => string,
+  options: Parameters<typeof scanParsed>[3],
+): (abs: string) => FileReach | undefined {
+  const cache = new Map<string, FileReach | null>();
+  return (abs) => {
+    const known = cache.get(abs);
+    if (known !== undefined) return known ?? undefined;
+    const text = textOf(abs);
+    let reach: FileReach | null = null;
+    if (text !== undefined && isSourceFile(abs)) reach = fileReachOf(rel(abs), text, parsed.get(abs) ?? parseSource(abs, text), options);
+    cache.set(abs, reach);
+    return reach ?? undefined;
+  };
 }
 
 export interface ScanFilesOptions extends ListOptions {
@@ -99,17 +123,24 @@ function* scanSteps(options: ScanFilesOptions): Generator<void, { scan: RepoScan
   const leftOut = (abs: string): boolean => isTest(rel(abs)) && !named.has(abs);
   const scans: FileScan[] = [];
   const testScans: FileScan[] = [];
+  const scanOptions = { root, generatedModule: options.generatedModule, links, importedConst, reachLater: true };
   for (const abs of [...parsed.keys()].sort()) {
-    const scan = scanParsed(rel(abs), texts.textOf(abs)!, parsed.get(abs)!, { root, generatedModule: options.generatedModule, links, importedConst });
+    const scan = scanParsed(rel(abs), texts.textOf(abs)!, parsed.get(abs)!, scanOptions);
     (leftOut(abs) ? testScans : scans).push(scan);
   }
+  // each run's agent, followed through the repo's imports (issue 40, item 3)
+  const modules = moduleSource({ layout, files, textOf: texts.textOf, reachOf: fileReaches(parsed, texts.textOf, rel, scanOptions) });
+  resolveRunReach([...scans, ...testScans], modules);
   unreadable.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
   const index: RepoIndex = {
     textOf: texts.textOf,
-    scanText: (abs, text) =>
-      !leftOut(abs) && (prefilter.text(text) || [...seenTokens].some((t) => text.includes(t)))
-        ? scanParsed(rel(abs), text, parseSource(abs, text), { root, generatedModule: options.generatedModule, links, importedConst })
-        : undefined,
+    scanText: (abs, text) => {
+      if (leftOut(abs) || !(prefilter.text(text) || [...seenTokens].some((t) => text.includes(t)))) return undefined;
+      const scan = scanParsed(rel(abs), text, parseSource(abs, text), scanOptions);
+      resolveRunReach([scan], modules);
+      return scan;
+    },
+    resolveRuns: (files) => resolveRunReach(files, modules),
   };
   return { scan: { root, filesConsidered: files.length, files: scans, testFiles: testScans, unreadable }, index };
 }
@@ -245,8 +276,11 @@ function barrelLinks(layout: RepoLayout, parsed: Map<string, ParsedFile>, genera
 /** Barrels, in rounds: a parsed file that exports SDK values makes its importers candidates. Returns the import tokens seen. */
 function barrelRounds(parsed: Map<string, ParsedFile>, texts: SourceTexts, barrels: BarrelLinks): Set<string> {
   const seenTokens = new Set<string>();
+  // the exports found stay valid while no file is added: each round after one that added files starts afresh
+  let added = 0;
   for (let round = 0; round < 20; round++) {
-    barrels.reset();
+    if (added > 0) barrels.reset();
+    added = 0;
     const fresh: string[] = [];
     for (const file of parsed.keys()) {
       if (!barrels.exportsOf(file)) continue;
@@ -258,7 +292,6 @@ function barrelRounds(parsed: Map<string, ParsedFile>, texts: SourceTexts, barre
       }
     }
     if (fresh.length === 0) break;
-    let added = 0;
     for (const [abs, text] of texts.texts) {
       if (parsed.has(abs)) continue;
       if (fresh.some((t) => text.includes(t))) {
@@ -268,7 +301,7 @@ function barrelRounds(parsed: Map<string, ParsedFile>, texts: SourceTexts, barre
     }
     if (added === 0) break;
   }
-  barrels.reset();
+  if (added > 0) barrels.reset();
   return seenTokens;
 }
 

@@ -1,7 +1,6 @@
 import type { ts } from 'ts-morph';
 import { typescript } from './typescript.js';
 import { spanOf } from './parse.js';
-import { agentReach } from './agent-reach.js';
 import { isRunStateValue } from './approvals.js';
 import { unwrapValue } from './local-values.js';
 import { callReturnsRunner, mayStartRun, typedRunner } from './run-values.js';
@@ -21,10 +20,6 @@ export interface RunScanContext {
   runtimeNames: ReadonlyMap<string, string>;
   initializerOf: (name: string) => ts.Expression | undefined;
   ancestors: readonly ts.Node[];
-  /** A callee of the generated module's protected tools (`protectedTool`, `protectAgentTool`). */
-  isProtectedCallee?: (callee: ts.Expression) => boolean;
-  /** The generated module's door a callee names (`protectHostedMcp`), if any. */
-  doorOf?: (callee: ts.Expression) => string | undefined;
 }
 
 const RUNTIME = /^ctrlrun-gen\/runtime(?:\/|$)/;
@@ -61,12 +56,6 @@ export function runCallOf(node: ts.CallExpression, ctx: RunScanContext): RunCall
     resumes: (isRunStateValue(input, ctx.ancestors, ctx.sf) && !mayStartRun(input, ctx)) || isCaughtState(input, ctx),
     context: contextOf(options, ctx),
   };
-  run.reach = agentReach(agent, {
-    sdkMember: ctx.sdkMember,
-    initializerOf: ctx.initializerOf,
-    isProtectedCallee: ctx.isProtectedCallee ?? (() => false),
-    ...(ctx.doorOf ? { doorOf: ctx.doorOf } : {}),
-  });
   if (text.length <= 40) run.agent = text;
   return run;
 }

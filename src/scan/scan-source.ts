@@ -8,11 +8,12 @@ import { findSuppressions } from './suppressions.js';
 import { collectAliasNames, topLevelConstStrings } from './syntax.js';
 import { topLevelBindings } from './values.js';
 import type { FileScan, ModuleImport } from './types.js';
-import { doorOf, GENERATED_DOORS, initializerOf, isProtectedToolCallee, sdkMember, type FileContext, type ScanSourceOptions } from './file/context.js';
+import { GENERATED_DOORS, initializerOf, sdkMember, type FileContext, type ScanSourceOptions } from './file/context.js';
 import { settleServerLists } from './file/mcp-servers.js';
 import { settleHandoffLists } from './file/handoffs.js';
 import { settleSandboxAgents } from './file/sandbox-agents.js';
 import { visitFile } from './file/visit.js';
+import { fileReach, loosePartsOf, readHostedLabels, readRunReach, type FileReach } from './reach/file-reach.js';
 
 // One file's scan: what its imports bind, then one walk that hands each door to its reader
 // (src/scan/file/), then what can only be read once the whole file is known.
@@ -36,7 +37,35 @@ export function scanParsed(file: string, text: string, parsed: Parsed, options: 
   settleServerLists(cx);
   settleSandboxAgents(cx);
   settleHandoffLists(cx);
+  // the tree stays with the scan (not enumerable: a scan is plain data): readers of the same file reuse it
+  Object.defineProperty(cx.scan, TREE, { value: parsed.sf, enumerable: false });
+  if (cx.pendingHosted.length > 0) readHostedLabels(cx, cx.pendingHosted);
+  if (cx.pendingRuns.length > 0) readRunReach(cx, cx.pendingRuns);
+  else if (GROWS_AGENT_PARTS.test(text)) {
+    const loose = loosePartsOf(cx);
+    if (loose.length > 0) cx.scan.looseParts = loose;
+  }
   return cx.scan;
+}
+
+const TREE: unique symbol = Symbol('ctrlrun.scan.tree');
+
+/**
+ * The syntax tree a file's scan was made from (issue 40, item 8: `check` parsed each file that
+ * declares a mapped tool twice more, to read its parameters). Undefined for a scan of another origin.
+ */
+export function treeOf(scan: FileScan): ts.SourceFile | undefined {
+  return (scan as { [TREE]?: ts.SourceFile })[TREE];
+}
+
+/** A file that may add to an agent's parts after it is made (`x.tools.push(t)`, `x.tools = [...]`): read for them. */
+const GROWS_AGENT_PARTS = /\.(?:tools|handoffs|mcpServers)\s*(?:\.\s*(?:push|unshift|splice)\b|\[|=(?!=))/;
+
+/** A parsed file's exports as the run reach reads them (src/scan/reach/), for a file of the repo. */
+export function fileReachOf(file: string, text: string, parsed: Parsed, options: ScanSourceOptions = {}): FileReach {
+  const cx = createFileContext(file, text, parsed, options);
+  readModuleFacts(cx, file);
+  return fileReach(cx);
 }
 
 function emptyScan(file: string, sf: ts.SourceFile, text: string, moduleImports: ModuleImport[]): FileScan {
@@ -104,9 +133,10 @@ function createFileContext(file: string, text: string, parsed: Parsed, options: 
     guardedAgentVars: new Set(),
     guardedAgentNodes: new Set(),
     pendingLists: [],
+    pendingRuns: [],
+    pendingHosted: [],
     pendingSandboxAgents: [],
     pendingHandoffLists: [],
-
     pendingConversions: [],
     cache: {},
     moduleLoads: {
@@ -121,8 +151,6 @@ function createFileContext(file: string, text: string, parsed: Parsed, options: 
       runtimeNames: runtimeImportNames(moduleImports),
       initializerOf: (name) => initializerOf(cx, name),
       ancestors,
-      isProtectedCallee: (callee) => isProtectedToolCallee(cx, callee),
-      doorOf: (callee) => doorOf(cx, callee),
     },
   };
   return cx;

@@ -13,8 +13,9 @@ export interface ScopeDeclaration {
  * `function tool` shadows the import — and a nested `const t = sdk.tool` can bind `t`.
  * Syntactic only; `var` is hoisted to its function.
  */
-export function scopeDeclarations(node: ts.Node, interesting: ReadonlySet<string>): ScopeDeclaration[] {
-  if (interesting.size === 0) return [];
+export function scopeDeclarations(node: ts.Node, interesting: ReadonlySet<string>): readonly ScopeDeclaration[] {
+  // asked of every node of a file: most (identifiers, expressions) make no scope, and answer without allocating
+  if (interesting.size === 0 || !makesScope(node)) return NONE;
   const out: ScopeDeclaration[] = [];
   const add = (name: ts.BindingName | ts.Identifier | undefined, declaration: ts.Node) => collectBindingNames(name, declaration, interesting, out);
 
@@ -37,6 +38,26 @@ export function scopeDeclarations(node: ts.Node, interesting: ReadonlySet<string
     add(node.name, node);
   }
   return out;
+}
+
+const NONE: readonly ScopeDeclaration[] = Object.freeze([]);
+
+/** The nodes `scopeDeclarations` reads: blocks, functions, catch clauses, loops, class expressions. */
+function makesScope(node: ts.Node): boolean {
+  const k = typescript.SyntaxKind;
+  switch (node.kind) {
+    case k.Block:
+    case k.ModuleBlock:
+    case k.CaseBlock:
+    case k.CatchClause:
+    case k.ForStatement:
+    case k.ForInStatement:
+    case k.ForOfStatement:
+    case k.ClassExpression:
+      return true;
+    default:
+      return typescript.isFunctionLike(node);
+  }
 }
 
 /** Names only (the old shape, for callers that need no declarations). */

@@ -38,11 +38,11 @@ interface ConfigSettings {
  * start or dev script (`RUN_SCRIPTS`) has Node run TypeScript as it is, only the `.ts` name loads:
  * chosen when no config says otherwise, else `nodeRunsTs` is set.
  */
-export function createModuleSettingsLookup(root: string): (dir: string) => ModuleSettings {
+export function createModuleSettingsLookup(root: string, listing?: readonly string[]): (dir: string) => ModuleSettings {
   const byDir = new Map<string, ModuleSettings>();
   const byConfig = new Map<string, ModuleSettings | undefined>();
   let withoutConfig: ModuleSettings | undefined;
-  const fallback = (): ModuleSettings => (withoutConfig ??= settingsWithoutConfig(root));
+  const fallback = (): ModuleSettings => (withoutConfig ??= settingsWithoutConfig(root, listing));
   const lookup = (dir: string): ModuleSettings => {
     const cached = byDir.get(dir);
     if (cached) return cached;
@@ -151,10 +151,11 @@ const RELATIVE_SPECIFIER = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+|\brequire\
  * as often as emitted ones (`.js`, `.mjs`, `.cjs`), the added imports do too; otherwise `.js`, as
  * before (tsx and ts-node map it to the `.ts` file).
  */
-export function settingsWithoutConfig(root: string): ModuleSettings {
+export function settingsWithoutConfig(root: string, listing?: readonly string[]): ModuleSettings {
   let files: string[];
   try {
-    files = listSourceFilesSync({ root }).filter((f) => /\.[mc]?tsx?$/.test(f) && !f.endsWith('.d.ts'));
+    // `listing`: the repo's files as `listSourceFilesSync({ root })` lists them, when a scan has them already (check)
+    files = (listing ?? listSourceFilesSync({ root })).filter((f) => /\.[mc]?tsx?$/.test(f) && !f.endsWith('.d.ts'));
   } catch {
     return { extension: 'js' };
   }

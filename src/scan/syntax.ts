@@ -337,3 +337,23 @@ export function isReferencePosition(id: ts.Identifier, parent: ts.Node): boolean
   if (typescript.isImportSpecifier(parent) || typescript.isImportClause(parent) || typescript.isNamespaceImport(parent)) return false;
   return true;
 }
+
+/**
+ * The top-level declaration a position of the file is written in: a `const`/`let`/`var` name, a
+ * function or class name, `default` for a default export; undefined for top-level code (issue 40,
+ * item 5: what `tool: { at, in }` maps, a name that does not move when lines do).
+ */
+export function containerAt(sf: ts.SourceFile, pos: number): string | undefined {
+  const st = sf.statements.find((s) => s.pos <= pos && pos < s.end);
+  if (!st) return undefined;
+  if (typescript.isVariableStatement(st)) {
+    const d = st.declarationList.declarations.find((x) => x.pos <= pos && pos < x.end);
+    return d && typescript.isIdentifier(d.name) ? d.name.text : undefined;
+  }
+  if (typescript.isFunctionDeclaration(st) || typescript.isClassDeclaration(st)) {
+    if (st.name) return st.name.text;
+    return typescript.getModifiers(st)?.some((m) => m.kind === typescript.SyntaxKind.DefaultKeyword) ? 'default' : undefined;
+  }
+  if (typescript.isExportAssignment(st) && !st.isExportEquals) return 'default';
+  return undefined;
+}

@@ -78,6 +78,8 @@ export interface SdkToolCall {
   nameSource?: NameSource;
   /** Why `name` could not be resolved to a string (absent when it was, or when there is no `name`). */
   nameUnresolved?: string;
+  /** The top-level declaration the call is written in (`flowTools` of `export const flowTools = …`), what `tool: { at, in }` maps. */
+  container?: string;
 }
 
 /** Where a resolved `name` came from. */
@@ -164,6 +166,8 @@ export interface ProtectedToolCall {
   nameUnresolved?: string;
   actionSpan?: Span;
   options: ToolCallOptions;
+  /** The top-level declaration the call is written in (see SdkToolCall). */
+  container?: string;
 }
 
 export interface HostedMcpCall {
@@ -174,6 +178,12 @@ export interface HostedMcpCall {
   binding: CalleeBinding;
   /** `server_label` / `serverLabel` literal if written. */
   serverLabel?: string;
+  /**
+   * The labels the call can get when it is not written in place but the file shows them all: the
+   * options held by a constant, a label that is a parameter of the app's own helper whose calls
+   * pass literals (`makeMcp('gitmcp')`, issue 40, item 5).
+   */
+  serverLabels?: string[];
   options: ToolCallOptions;
   /**
    * `requireApproval: { never: { toolNames: [...] } }` (or `never: [...]`): the tools listed to run
@@ -427,6 +437,11 @@ export interface FileScan {
   handoffs?: HandoffSite[];
   /** Runs of agents, with the context each is given (additive). */
   runCalls?: RunCall[];
+  /**
+   * What code adds to some agent's `tools`, `handoffs` or `mcpServers` after it is made, through a
+   * receiver the scan does not follow (`this.agent.tools.push(refund)`): every run may reach it.
+   */
+  looseParts?: ReachValue[];
   /** `createControl({ identity })` calls, with what the identity reads (additive). */
   identityReads?: IdentityRead[];
   realtimeSessions?: RealtimeSessionSite[];
@@ -449,12 +464,54 @@ export interface RunCall {
   /** The input is a RunState: a resumed run keeps the context it was started with. */
   resumes: boolean;
   context: ContextShape;
-  /** The tools the agent reaches as far as this file shows (src/scan/agent-reach.ts); absent: not followed. */
+  /** What the agent argument is, symbolically (src/scan/reach/convert.ts); imports are followed across files by the repo scan. */
+  agentValue?: ReachValue;
+  /**
+   * The doors the agent reaches (src/scan/reach/evaluate.ts): within the file by a file's scan, across
+   * the repo's files by a repo scan; absent: not followed.
+   */
   reach?: AgentReach;
 }
 
-/** The tools a run's agent reaches: `unknown` when the file does not show them all. */
-export type AgentReach = { kind: 'unknown'; hostedMcp?: boolean } | { kind: 'tools'; protectedCall: boolean; names: string[]; hostedMcp?: boolean };
+/**
+ * A door a run's agent can call, as the code shows it (issue 40, item 3). Whether it is protected
+ * is decided against the manifest (src/scan/context-runs.ts, one reader per door kind): a new door
+ * kind (a sandbox capability) adds its leaf here and its reader there.
+ */
+export type DoorLeaf =
+  /** A function tool by its SDK name (`tool()`, an agent tool, `shellTool()` …); no `name`: computed where `site` is. */
+  | { door: 'tool'; name?: string; site?: { file: string; line: number; container?: string } }
+  /** A call of the generated module (`protectedTool`, `protectHostedMcp`, …): protected. */
+  | { door: 'protected'; via: string }
+  /** `hostedMcpTool()`: its server labels when the code shows them. */
+  | { door: 'hosted_mcp'; labels?: string[] }
+  /** An MCP server of `mcpServers`, by its `name` when written. */
+  | { door: 'mcp'; server?: string };
+
+/**
+ * What an expression is, as far as the doors it reaches go: a small symbolic value, computed per
+ * file and evaluated across files (src/scan/reach/). Imports keep their specifier and the absolute
+ * path of the file they are written in, so any file's value can be evaluated anywhere.
+ */
+export type ReachValue =
+  | { k: 'door'; leaf: DoorLeaf }
+  /** Proven to reach no door (a literal, a hosted tool that runs at OpenAI). */
+  | { k: 'none' }
+  | { k: 'all'; of: ReachValue[] }
+  | { k: 'unknown'; why: string }
+  | { k: 'import'; from: string; specifier: string; name: string }
+  | { k: 'member'; of: ReachValue; name?: string }
+  | { k: 'call'; of: ReachValue }
+  | { k: 'fn'; returns: ReachValue }
+  | { k: 'obj'; props: Record<string, ReachValue> }
+  /** What the other files that import the function `fn` of `from` pass as its `index`th argument. */
+  | { k: 'callers'; from: string; fn: string; index: number };
+
+/**
+ * The doors a run's agent reaches: `unknown` (with why) when the code does not show them all (a
+ * parameter, a factory of another package); then the run is taken to reach a protected one.
+ */
+export type AgentReach = { kind: 'unknown'; why: string; leaves: DoorLeaf[]; hostedMcp?: boolean } | { kind: 'tools'; leaves: DoorLeaf[]; hostedMcp?: boolean };
 
 /** `createControl({ identity })`: the keys of `runContext.context` the identity reads. */
 export interface IdentityRead {

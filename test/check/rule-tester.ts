@@ -3,7 +3,10 @@ import { lintFiles } from '../../src/check/engine.js';
 import type { Finding, ProjectContext } from '../../src/check/types.js';
 import type { Manifest } from '../../src/manifest/types.js';
 import type { Decision, Policy, PolicyAction } from '../../src/policy/types.js';
-import { scanSource } from '../../src/scan/index.js';
+import { scanRepoSync, scanSource } from '../../src/scan/index.js';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { eslintRuleTester, parityTester } from '../eslint/mirror.js';
 
 /** A source text of the given lines, each ending with a newline. */
@@ -23,6 +26,12 @@ export interface RuleCase {
   code: string;
   /** Default `src/agent.ts`. */
   file?: string;
+  /**
+   * Other files of the repo (path → text): the case is then scanned as a repo (on disk, through the
+   * repo scan that follows imports across files). ESLint's one-file RuleTester does not take such a
+   * case (test/eslint covers the plugin over a repo on disk).
+   */
+  files?: Record<string, string>;
   /** Default: the tester's project; `null` runs with no project (the manifest did not load). */
   project?: ProjectContext | null;
 }
@@ -60,8 +69,9 @@ export function ruleTester(ruleId: string, cases: { valid: RuleCase[]; invalid: 
       });
     }
   });
-  eslintRuleTester(ruleId, cases, project, (c) => findingsOf(ruleId, c, project));
-  parityTester(ruleId, cases, project, (c) => lintSource(c.code, { file: c.file, project: c.project === undefined ? project : c.project }));
+  const oneFile = { valid: cases.valid.filter((c) => !c.files), invalid: cases.invalid.filter((c) => !c.files) };
+  eslintRuleTester(ruleId, oneFile, project, (c) => findingsOf(ruleId, c, project));
+  parityTester(ruleId, oneFile, project, (c) => lintSource(c.code, { file: c.file, project: c.project === undefined ? project : c.project }));
 }
 
 /** Lints one source text through the real scanner and returns the findings of `ruleId` (all when undefined). */
@@ -73,7 +83,25 @@ export function lintSource(code: string, options: { file?: string; project?: Pro
 }
 
 function findingsOf(ruleId: string, c: RuleCase, project: ProjectContext | null): Finding[] {
-  return lintSource(c.code, { file: c.file, project: c.project === undefined ? project : c.project, ruleId });
+  const p = c.project === undefined ? project : c.project;
+  if (c.files) return lintRepo({ ...c.files, [c.file ?? 'src/agent.ts']: c.code }, { project: p, ruleId, file: c.file ?? 'src/agent.ts' });
+  return lintSource(c.code, { file: c.file, project: p, ruleId });
+}
+
+/** Lints a repo of these files (written to a temporary folder, scanned as check scans a repo): the findings of `ruleId` in `file`. */
+export function lintRepo(files: Record<string, string>, options: { project: ProjectContext | null; ruleId: string; file: string }): Finding[] {
+  const root = mkdtempSync(path.join(os.tmpdir(), 'ctrlrun-rule-repo-'));
+  try {
+    for (const [rel, text] of Object.entries(files)) {
+      mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
+      writeFileSync(path.join(root, rel), text);
+    }
+    const scan = scanRepoSync({ root });
+    const findings = lintFiles(scan.files, options.project ?? undefined, (s) => files[s.file] ?? '');
+    return findings.filter((f) => f.ruleId === options.ruleId && f.file === options.file);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
 }
 
 function brief(f: Finding): string {

@@ -377,3 +377,53 @@ describe("CTRLRun's TLS pins (upstream.tls_cert_sha256, tls_cert_file) and the d
     expect(renderGeneratedModule(loadProject({ cwd: outside })).diagnostics).toEqual([]);
   });
 });
+
+// Issue 40, item 5: tools whose names the code computes, mapped by the place of the call
+describe('generate checks a `tool: { at, in }` entry against the calls at its place', () => {
+  const FLOWS = `import { tool } from '@openai/agents';
+import { z } from 'zod';
+const flows = ['sales', 'stock'];
+export const flowTools = flows.map((f) =>
+  tool({ name: \`flow_\${f}\`, description: f, parameters: z.object({ payment_id: z.string(), amount: z.number().int() }), execute: async () => 'ok' }),
+);
+export function other(kind: string) {
+  return tool({ name: kind, description: kind, parameters: z.object({ id: z.string() }), execute: async () => 'ok' });
+}
+`;
+  const manifest = (at: string) =>
+    `schema: ctrlrun.tools/v1\npolicy: ctrlrun.yaml\noutput: src/ctrlrun.generated.ts\ncontrol: src/ctrlrun.control.ts\ntools:\n  - tool: ${at}\n    action: stripe.refund\n`;
+
+  it("reads the parameters of the calls in the declaration, checks the policy's arguments against them, and names the patterns in the module", () => {
+    const ok = repo({
+      'ctrlrun.tools.yaml': manifest('{ at: src/flows.ts, in: flowTools, names: "flow_*" }'),
+      'src/flows.ts': FLOWS,
+      'ctrlrun.yaml': policyWith('effect: "refund:{payment_id}"\nrules:\n  - when: { amount_lte: 5 }\n    decision: allow\n  - decision: approve'),
+    });
+    const module = renderGeneratedModule(loadProject({ cwd: ok }));
+    expect(module.text).toContain("  computedNames: {\n    'stripe.refund': ['flow_*'],\n  },");
+    // `other`'s `id` is no argument of the flows: the `when` on it is refused, naming the place
+    const bad = repo({
+      'ctrlrun.tools.yaml': manifest('{ at: src/flows.ts, in: flowTools }'),
+      'src/flows.ts': FLOWS,
+      'ctrlrun.yaml': policyWith('rules:\n  - when: { id_eq: "x" }\n    decision: allow\n  - decision: approve'),
+    });
+    const r = diagnosticsOf(bad);
+    // the entry's own error leaves its tools unprotected (keyed by its place), not the module
+    expect(r.refused).toBe(true);
+    expect(r.leftOut).toEqual(['@src/flows.ts#flowTools']);
+    expect(r.diagnostics.map((d) => `${d.code}: ${d.message}`)).toEqual([
+      'unknown-argument: `id_eq` tests the argument `id`, which the tool() at `src/flows.ts#flowTools` does not have',
+    ]);
+  });
+
+  it('refuses a place with no tool() whose name is computed (a declaration of literal names, a file without one)', () => {
+    for (const at of ['{ at: src/flows.ts, in: nothingHere }', '{ at: src/tools.ts }']) {
+      const dir = repo({ 'ctrlrun.tools.yaml': manifest(at), 'src/flows.ts': FLOWS, 'ctrlrun.yaml': policyWith('decision: approve') });
+      const r = diagnosticsOf(dir);
+      expect(r.refused, at).toBe(true);
+      expect(r.leftOut, at).toEqual([at.includes('nothingHere') ? '@src/flows.ts#nothingHere' : '@src/tools.ts']);
+      expect(r.diagnostics.map((d) => d.code)).toEqual(['tool-not-found']);
+      expect(r.diagnostics[0]!.message).toContain('no tool() call whose name is computed was found there');
+    }
+  });
+});

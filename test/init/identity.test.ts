@@ -98,3 +98,60 @@ describe('init proposes who a run acts for', () => {
     expect(existsSync(path.join(bad, 'ctrlrun.yaml'))).toBe(false);
   });
 });
+
+// Issue 40, item 3: init's note and check's run-without-context come from one analysis and name the same runs.
+describe('init names the runs check names once the control is written', () => {
+  /** The `file:line`s init's note names (all of them: at most three here). */
+  const named = (stdout: string): string[] => /\d+ runs? pass(?:es)? no [^(]*\(([^)]*)\)/.exec(stdout)?.[1]?.split(', ') ?? [];
+  const checked = async (dir: string): Promise<string[]> => {
+    const r = await cli(['check', '--format', 'json'], { cwd: dir });
+    const findings = (JSON.parse(r.stdout) as { findings: Array<{ ruleId: string; file: string; line: number }> }).findings;
+    return findings.filter((f) => f.ruleId === 'run-without-context').map((f) => `${f.file}:${f.line}`);
+  };
+
+  it('a run whose context lacks the key the identity reads (an Express app: init named 7, check 26)', async () => {
+    const dir = repo("export const a = await run(agent, 'hi', { context: { conversationId: 'c1' } });\nexport const b = await run(agent, 'again');\n");
+    const r = await cli(['init'], { cwd: dir });
+    expect(r.code, r.stderr).toBe(0);
+    expect(named(r.stdout)).toEqual(['src/agent.ts:4', 'src/agent.ts:5']);
+    expect(r.stdout).toContain('note: 2 runs pass no `user` in their context (src/agent.ts:4, src/agent.ts:5)');
+    expect(await checked(dir)).toEqual(named(r.stdout));
+  });
+
+  it('a repo that maps no door (hosted tools only) and runs agents through a helper: none named by either (a Next.js app: init named 21, check 0)', async () => {
+    const dir = makeTempDir('init-identity-');
+    dirs.push(dir);
+    writeFiles(dir, {
+      'package.json': JSON.stringify({ name: 'sdr', type: 'module' }),
+      'src/research.ts': [
+        "import { Agent, run, webSearchTool } from '@openai/agents';",
+        "const researcher = new Agent({ name: 'r', tools: [webSearchTool()] });",
+        'const runWithRetry = async (agent: Agent, prompt: string) => run(agent, prompt);',
+        "export const found = await runWithRetry(researcher, 'okta');",
+        '',
+      ].join('\n'),
+    });
+    const r = await cli(['init'], { cwd: dir });
+    expect(r.code, r.stderr).toBe(0);
+    expect(named(r.stdout)).toEqual([]);
+    expect(await checked(dir)).toEqual([]);
+  });
+
+  it('a repo that maps no door: a run whose agent is unknown (a callback parameter) is named by neither', async () => {
+    const dir = makeTempDir('init-identity-');
+    dirs.push(dir);
+    writeFiles(dir, {
+      'package.json': JSON.stringify({ name: 'hook', type: 'module' }),
+      'src/hook.ts': [
+        "import { Agent, run } from '@openai/agents';",
+        "export const onJob = (agent: Agent) => run(agent, 'go');",
+        "queue.on('job', onJob);",
+        '',
+      ].join('\n'),
+    });
+    const r = await cli(['init'], { cwd: dir });
+    expect(r.code, r.stderr).toBe(0);
+    expect(named(r.stdout)).toEqual([]);
+    expect(await checked(dir)).toEqual([]);
+  });
+});

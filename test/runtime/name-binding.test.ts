@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { CtrlrunError, run } from '../../src/runtime/index.js';
-import { agentWith, assistantMessage, functionCall, refundCall, refundTool, scripted, setup, toolOutputSeen } from './helpers.js';
+import { bindProtectedTool, createControl, CtrlrunError, memoryStore, run } from '../../src/runtime/index.js';
+import { agentWith, assistantMessage, functionCall, makePolicy, refundCall, refundTool, scripted, setup, toolOutputSeen } from './helpers.js';
 
 /** The manifest of the helpers' policy maps `refund` -> stripe.refund and `Lookup Charge` -> stripe.charge.read. */
 describe('a tool name is bound to the action the manifest maps it to (issue 10 item 6)', () => {
@@ -67,5 +67,44 @@ describe('a tool name is bound to the action the manifest maps it to (issue 10 i
     const model = scripted([functionCall('charge_summary', { id: 'ch_1' }, { callId: 'c1' })], [assistantMessage('ok')]);
     await run(agentWith(model, [t]), 'go', { context: { user: 'alice' } });
     expect(calls).toEqual([{ id: 'ch_1' }]);
+  });
+});
+
+// Issue 40, item 5: tools whose names the code computes (`flows.map((f) => tool({ name: f.name }))`),
+// mapped by the manifest's `tool: { at, names }`: the model's name maps to one action.
+describe('computed tool names keep to the names their entry declares', () => {
+  const computed = () => {
+    const control = createControl({ store: memoryStore(), identity: (rc: { context: { user?: string } }) => rc.context?.user ?? null });
+    const policy = { ...makePolicy(), computedNames: { 'stripe.charge.read': ['report_*', 'summary'] } };
+    return bindProtectedTool<'stripe.refund' | 'stripe.charge.read'>(control, policy);
+  };
+  const options = (name: string, calls: unknown[] = []) => ({
+    name,
+    description: 'A report',
+    parameters: z.object({ id: z.string() }),
+    execute: async (args: { id: string }) => {
+      calls.push({ name, ...args });
+      return 'ok';
+    },
+  });
+
+  it('tools made in a loop under the pattern run, each under its action, through the Runner', async () => {
+    const protectedTool = computed();
+    const calls: unknown[] = [];
+    const tools = ['sales', 'stock'].map((f) => protectedTool('stripe.charge.read', options(`report_${f}`, calls)));
+    tools.push(protectedTool('stripe.charge.read', options('summary', calls)));
+    const model = scripted([functionCall('report_stock', { id: 'r1' }, { callId: 'c1' })], [assistantMessage('ok')]);
+    await run(agentWith(model, tools), 'stock report', { context: { user: 'alice' } });
+    expect(calls).toEqual([{ name: 'report_stock', id: 'r1' }]);
+  });
+
+  it('a computed name outside the patterns is refused at creation, and one the manifest maps to another action too', () => {
+    const protectedTool = computed();
+    expect(() => protectedTool('stripe.charge.read', options('wire_funds'))).toThrow(
+      /the tool name "wire_funds" is not among the names the manifest \(ctrlrun\.tools\.yaml\) gives the tools of stripe\.charge\.read \(report_\*, summary\)/,
+    );
+    expect(() => protectedTool('stripe.charge.read', options('refund'))).toThrow(/maps the tool name "refund" to action stripe\.refund/);
+    // the sanitized name is what the model calls: `report sales` is `report_sales`
+    expect(protectedTool('stripe.charge.read', options('report sales')).name).toBe('report_sales');
   });
 });

@@ -64,8 +64,8 @@ describe('agent reach: a SandboxAgent reaches its capability doors', () => {
       ].join('\n'),
     );
     expect(scan.runCalls?.map((r) => r.reach)).toEqual([
-      { kind: 'tools', protectedCall: true, names: [] },
-      { kind: 'tools', protectedCall: false, names: [] },
+      { kind: 'tools', leaves: [{ door: 'protected', via: 'SandboxAgent' }] },
+      { kind: 'tools', leaves: [] },
     ]);
   });
 });

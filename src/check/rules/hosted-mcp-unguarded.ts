@@ -3,6 +3,7 @@ import type { PolicyAction } from '../../policy/types.js';
 import { yamlScalar } from '../../manifest/yaml-scalar.js';
 import type { Finding, ProjectContext, RuleMeta } from '../types.js';
 import { findingOf } from './rule-finding.js';
+import { hostedLabelsOf } from '../../scan/names.js';
 
 export const hostedMcpUnguardedMeta: RuleMeta = {
   id: 'hosted-mcp-unguarded',
@@ -31,7 +32,8 @@ function hint(label: string | undefined): string {
 /** One call's findings: a hand-written `onApproval`, then what its `requireApproval` leaves unasked. */
 function callFindings(file: string, call: HostedMcpCall, project: ProjectContext | undefined): Finding[] {
   const prop = call.options.properties.requireApproval;
-  const label = call.serverLabel !== undefined ? ` for '${call.serverLabel}'` : '';
+  const labels = hostedLabelsOf(call);
+  const label = labels.length > 0 ? ` for ${labels.map((l) => `'${l}'`).join(', ')}` : '';
   const at = (span: Pick<Span, 'line' | 'column'>, message: string): Finding => findingOf(hostedMcpUnguardedMeta, file, span, message, hint(call.serverLabel));
   const findings: Finding[] = [];
   const onApproval = call.options.properties.onApproval;
@@ -76,8 +78,11 @@ function neverListFindings(
   at: (span: Pick<Span, 'line' | 'column'>, message: string) => Finding,
 ): Finding[] {
   const findings: Finding[] = [];
-  const action = project && call.serverLabel !== undefined ? hostedAction(project, call.serverLabel) : undefined;
-  const allows = action ? alwaysAllows(action) : false;
+  const labels = hostedLabelsOf(call);
+  const actions = project ? labels.map((l) => hostedAction(project, l)) : [];
+  const action = actions.length === 1 ? actions[0] : undefined;
+  // every label the call can get maps to an action that always allows
+  const allows = actions.length > 0 && actions.every((a) => a !== undefined && alwaysAllows(a));
   if (!never.complete) {
     findings.push(
       at(

@@ -15,7 +15,8 @@ export const sdkApprovalMeta: RuleMeta = {
  * protected tools (a mapped function tool in the manifest, or a protectedTool call anywhere).
  */
 export function sdkApprovalRule(files: ScannedFile[], project: ProjectContext | undefined): Finding[] {
-  const hasProtected = (project?.manifest.tools.some((t) => t.kind === 'function') ?? false) || files.some((f) => f.scan.protectedToolCalls.length > 0);
+  const hasProtected =
+    (project?.manifest.tools.some((t) => t.kind === 'function' || t.kind === 'computed') ?? false) || files.some((f) => f.scan.protectedToolCalls.length > 0);
   if (!hasProtected) return [];
   const out: Finding[] = [];
   for (const { scan } of files) {

@@ -212,7 +212,7 @@ function describeFinding(f: CodemodFinding, cwd: string): string | undefined {
     case 'unmapped':
       return `${where(f, cwd)}: unmapped: tool '${f.tool}' is not in the manifest; left unchanged (add it to ctrlrun.tools.yaml)`;
     case 'no-literal-name':
-      return `${where(f, cwd)}: no literal name: ${unresolvedNameMessage(f.reason)}; left unchanged`;
+      return `${where(f, cwd)}: no literal name: ${unresolvedNameMessage(f.reason)}; left unchanged (map the tools it makes by its place: \`- tool: { at: "${where(f, cwd).replace(/:\d+$/, '')}", names: "<pattern>" }\` with its \`action:\` in ctrlrun.tools.yaml)`;
     case 'unanalysable':
       return `${where(f, cwd)}: cannot rewrite tool '${f.tool}' (${f.action}): ${f.message}; left unchanged`;
     case 'unknown-action':

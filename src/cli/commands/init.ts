@@ -16,6 +16,7 @@ import { testOnlyTools, testOnlyToolsNote, type TestOnlyTools } from '../../init
 import {
   findServers,
   findTools,
+  computedEntry,
   realtimeUse,
   planActions,
   renderControl,
@@ -30,7 +31,7 @@ import {
 } from '../../init/render.js';
 import { readSourceText, scanRepo } from '../../scan/index.js';
 import { browserSideFiles, isEdgeReason } from '../../scan/browser-target.js';
-import { identityNotes, parseIdentityOption, proposeIdentity, type IdentityProposal } from '../../init/identity.js';
+import { doorsInitMaps, identityNotes, parseIdentityOption, proposeIdentity, runsWithoutContext, type IdentityProposal } from '../../init/identity.js';
 import { RESOLVABLE_NAMES, unresolvedNameMessage } from '../../scan/names.js';
 import { sdkToolName } from '../../runtime/tool-name.js';
 import type { CliContext, CommandSpec } from '../context.js';
@@ -186,14 +187,15 @@ export const initCommand: CommandSpec<InitArgs> = {
     const browser = browserSideFiles(scan.files, ctx.cwd, (rel) => readSourceText(path.resolve(ctx.cwd, rel)));
     const found = markBrowserSide(findTools(scan), browser);
     const mapped = new Set(found.tools.map((t) => t.name));
-    // the runs named for passing no context: those that reach a tool init maps (or tools it cannot see)
-    const proposed = proposeIdentity(scan.files, mapped);
+    const proposed = proposeIdentity(scan.files);
     const identity = chosen ?? proposed.proposal;
     const inTests = testOnlyTools(scan, mapped);
     const doors = findSandboxAndHandoffs(scan);
     const found0 = findServers(scan);
     const mcp = await mcpToolsOfRepo(found0.mcp, ctx.cwd, args.discoverMcp === true);
     const servers: FoundDoors = { ...found0, mcpTools: mcp.found, sandbox: doors.sandbox, handoffs: doors.handoffs, sandboxUnlisted: doors.unlisted };
+    // the runs named for passing no context: those that reach a door init maps (issue 40, item 3)
+    const without = runsWithoutContext(scan.files, identity, doorsInitMaps(mapped, found.unnamed, servers.hosted, mcp.found));
     const abs = (rel: string) => path.resolve(ctx.cwd, rel);
     const serverFiles = [...servers.hosted, ...servers.mcp, ...doors.sandbox, ...doors.handoffs, ...doors.unlisted.map((u) => ({ places: [u] }))].flatMap((s) =>
       s.places.map((p) => abs(p.file)),
@@ -241,7 +243,7 @@ export const initCommand: CommandSpec<InitArgs> = {
         ` (${scan.filesConsidered} files looked at)${kept > 0 ? `; ${kept} already mapped, kept` : ''}; every new action starts at decision: approve${allowed > 0 ? `, except ${allowed} at allow (the notes below say which)` : ''}.\n`,
     );
     if (plans.length > 1) ctx.stdout(`The tools are in ${plans.length} packages; each has its own policy, manifest and control.\n`);
-    for (const line of identityNotes(identity, chosen !== undefined, proposed, controlsWritten > 0)) ctx.stdout(`${line}\n`);
+    for (const line of identityNotes(identity, chosen !== undefined, proposed, controlsWritten > 0, without)) ctx.stdout(`${line}\n`);
     for (const { dir, plan } of plans) {
       const manifest = displayPath(path.join(dir, MANIFEST), ctx.cwd);
       for (const tool of plan.tools.filter((t) => t.renamedFrom)) {
@@ -261,6 +263,11 @@ export const initCommand: CommandSpec<InitArgs> = {
           ctx.stdout(
             `note: ${file}:${place.line}: ${unresolvedNameMessage(place.reason)}; write it as ${RESOLVABLE_NAMES}, or map it by hand in ${manifest}\n`,
           );
+      }
+      for (const c of plan.computed ?? []) {
+        ctx.stdout(
+          `note: ${displayPath(path.join(dir, c.file), ctx.cwd)}:${c.lines.join(', ')}: ${c.lines.length === 1 ? 'this tool() computes its name' : 'these tool() calls compute their names'}; the tools made there are action ${c.action}, mapped by their place (\`${computedEntry(c).head}\` in ${manifest}): narrow \`names\` to the names they take\n`,
+        );
       }
       for (const tool of plan.clashes ?? []) {
         ctx.stdout(

@@ -18,6 +18,7 @@ import type { ArgsSchema, CallDetails, UpstreamProblem, UserErrorFunction } from
 import { noteNestedFailure } from '../nested.js';
 import { CtrlrunError } from '../errors.js';
 import { describeError, PAUSED_DOOR, PROTECTED_ACTION, sdkToolName, TOOL_ARGUMENTS, type ControlInternals } from '../internals.js';
+import { matchesNamePattern } from '../name-pattern.js';
 import type { CompiledPolicy } from '../types.js';
 
 // the core's names, where the doors have always imported them
@@ -169,14 +170,27 @@ function noted(ctx: unknown, error: unknown): unknown {
  * bound here (`check` reports it as unmapped).
  */
 function requireManifestAction(policy: CompiledPolicy, sdkName: string, action: string): void {
+  let mappedHere = false;
   for (const [written, mapped] of Object.entries(policy.tools ?? {})) {
-    if (mapped === action || sdkToolName(written) !== sdkName) continue;
+    if (sdkToolName(written) !== sdkName) continue;
+    if (mapped === action) {
+      mappedHere = true;
+      continue;
+    }
     throw new CtrlrunError(
       `protectedTool('${action}'): the manifest (ctrlrun.tools.yaml) maps the tool name "${written}" to action ${mapped}, not ${action}; ` +
         `the policy of ${action} must not decide its calls. Use protectedTool('${mapped}', …), or change the tool's name or its mapping and run \`ctrlrun-gen generate\`.`,
       { action },
     );
   }
+  // a tool whose name the code computes keeps to the names its entry declares (issue 40, item 5)
+  const patterns = policy.computedNames?.[action];
+  if (mappedHere || patterns === undefined || patterns.some((p) => matchesNamePattern(p, sdkName))) return;
+  throw new CtrlrunError(
+    `protectedTool('${action}'): the tool name "${sdkName}" is not among the names the manifest (ctrlrun.tools.yaml) gives the tools of ${action} (${patterns.join(', ')}); ` +
+      `a name outside them could be another action's. Widen \`names:\` of the entry, or give the tool a name it allows, and run \`ctrlrun-gen generate\`.`,
+    { action },
+  );
 }
 
 function register(internals: ControlInternals, created: FunctionTool, action: string): void {

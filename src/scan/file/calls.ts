@@ -6,6 +6,7 @@ import { opaqueModuleLoad } from '../module-loads.js';
 import { identityReadOf, runCallOf } from '../runs.js';
 import { approvalHandlerOf } from '../realtime-sessions.js';
 import {
+  containerAt,
   firstElement,
   isReflectApply,
   isStringLike,
@@ -30,7 +31,11 @@ import { givesModelSomething } from '../sdk-surface.js';
 
 export function onCall(cx: FileContext, node: ts.CallExpression): void {
   const ran = runCallOf(node, cx.runScan);
-  if (ran) cx.scan.runCalls!.push(ran);
+  if (ran) {
+    cx.scan.runCalls!.push(ran);
+    // what the agent reaches is read once the whole file is known (src/scan/reach/)
+    cx.pendingRuns.push({ run: ran, agent: node.arguments[0]! });
+  }
   const identity = identityReadOf(node, cx.runScan);
   if (identity) cx.scan.identityReads!.push(identity);
   const handler = approvalHandlerOf(node, cx.runScan);
@@ -129,6 +134,10 @@ function onProtectedToolCall(cx: FileContext, node: ts.CallExpression): void {
     call.actionSpan = spanOf(first, cx.sf);
   }
   resolveName(cx, opts, call);
+  if (call.name === undefined) {
+    const container = containerAt(cx.sf, node.pos);
+    if (container !== undefined) call.container = container;
+  }
   cx.scan.protectedToolCalls.push(call);
 }
 
@@ -172,6 +181,10 @@ function onSdkCall(cx: FileContext, node: ts.CallExpression): boolean {
     else call.indirect = indirect;
     if (node.typeArguments) call.hasTypeArguments = true;
     resolveName(cx, options, call);
+    if (call.name === undefined) {
+      const container = containerAt(cx.sf, node.pos);
+      if (container !== undefined) call.container = container;
+    }
     cx.scan.sdkToolCalls.push(call);
   } else if (r.member === 'hostedMcpTool' && isToolFactory(r.module, r.member)) {
     const options = optionsOf(optionsArg, cx.sf);
@@ -179,6 +192,7 @@ function onSdkCall(cx: FileContext, node: ts.CallExpression): boolean {
     if (!indirect) call.callee = spanOf(callee, cx.sf);
     const label = (options.properties.serverLabel ?? options.properties.server_label)?.stringValue;
     if (label !== undefined) call.serverLabel = label;
+    else cx.pendingHosted.push({ call, optionsArg });
     const never = neverToolNamesOf(optionsArg, cx.sf, (name) => constObjectLiteral(cx, name));
     if (never) call.neverToolNames = never;
     const later = spreadAfter(optionsArg, 'requireApproval', cx.sf);

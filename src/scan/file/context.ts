@@ -6,7 +6,7 @@ import type { ModuleLoadContext } from '../module-loads.js';
 import type { RunScanContext } from '../runs.js';
 import { skipWrappers } from '../syntax.js';
 import { valueOfExpr } from '../values.js';
-import type { CalleeBinding, FileScan, McpServerList, ModuleImport, SandboxAgentSite, SdkFactoryCall, SdkValue, Span } from '../types.js';
+import type { CalleeBinding, FileScan, McpServerList, ModuleImport, RunCall, SandboxAgentSite, SdkFactoryCall, SdkValue, Span } from '../types.js';
 
 export interface ScanSourceOptions {
   /** Absolute repo root `file` is relative to (to resolve relative specifiers). */
@@ -17,6 +17,8 @@ export interface ScanSourceOptions {
   links?: ModuleLinks;
   /** Resolves a `const` string imported from a relative module (for `name`); the repo scan gives it. */
   importedConst?: ImportedConstResolver;
+  /** The repo scan follows each run's agent across its files afterwards: the file's own evaluation is skipped. */
+  reachLater?: boolean;
 }
 
 /** The string value of `export const <name> = '...'` in the module `specifier` names from `fromFile`. */
@@ -70,6 +72,10 @@ export interface FileContext {
   guardedAgentVars: Set<string>;
   guardedAgentNodes: Set<ts.Node>;
   pendingLists: PendingList[];
+  /** Runs seen by the walk, with their agent argument: followed once the walk is done. */
+  pendingRuns: Array<{ run: RunCall; agent: ts.Expression }>;
+  /** `hostedMcpTool` calls with no literal label in place, with their options argument: read once the walk is done. */
+  pendingHosted: Array<{ call: FileScan['hostedMcpCalls'][number]; optionsArg: ts.Expression | undefined }>;
   /** SandboxAgents seen, settled once the file's guarded agents are known (file/sandbox-agents.ts). */
   pendingSandboxAgents: Array<{ site: SandboxAgentSite; node: ts.Node; agentVar?: string }>;
   /** Agents' `handoffs` values, read once the walk is done (file/handoffs.ts). */
@@ -243,7 +249,7 @@ export function returnsOf(cx: FileContext, name: string): ts.Expression[] | unde
   return cx.cache.returns.get(name);
 }
 
-function ownReturns(body: ts.Block): ts.Expression[] {
+export function ownReturns(body: ts.Block): ts.Expression[] {
   const out: ts.Expression[] = [];
   const walk = (n: ts.Node): void => {
     if (typescript.isReturnStatement(n) && n.expression) out.push(n.expression);

@@ -22,8 +22,10 @@ export function countReference(cx: FileContext, id: ts.Identifier): void {
  */
 export function checkEscape(cx: FileContext, id: ts.Identifier): void {
   const parent = cx.ancestors[cx.ancestors.length - 1];
-  if (!parent || !isReferencePosition(id, parent)) return;
+  if (!parent) return;
+  // asked of every identifier: the name's binding first (a map lookup, most names hold no door)
   const v = sdkValueOf(lookupName(cx, id.text));
   const held = v && holdsDoor(v) ? heldOf(v) : undefined;
-  if (held) followValue(cx, id, held, id.text);
+  if (!held || !isReferencePosition(id, parent)) return;
+  followValue(cx, id, held, id.text);
 }

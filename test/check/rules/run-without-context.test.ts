@@ -1,4 +1,4 @@
-import { lines, ruleTester } from '../rule-tester.js';
+import { lines, ruleTester, testProject } from '../rule-tester.js';
 
 // Issue 21, item 4: runs that pass no context the identity reads: every protected call refused.
 const SDK = "import { Agent, Runner, run } from '@openai/agents';";
@@ -17,6 +17,40 @@ const CONTROL = lines(
 );
 const SDK_TOOL = "import { Agent, run, tool } from '@openai/agents';";
 const AGENT = "const agent = new Agent({ name: 'desk', tools: [protectedTool('stripe.refund', { name: 'refund' })] });";
+/** A module of agents with no tools (issue 40: a TypeScript course repo, 16 of its 18 named runs). */
+const TUTORS = lines(
+  "import { Agent } from '@openai/agents';",
+  "export const tutor = new Agent({ name: 'tutor', instructions: 'Explain.' });",
+  "const historian = new Agent({ name: 'historian', instructions: 'Dates.' });",
+  'export default historian;',
+  "export const triage = Agent.create({ name: 'triage', handoffs: [tutor, historian] });",
+);
+/** A module of agents, one of which holds a protected tool. */
+const DESKS = lines(
+  "import { Agent } from '@openai/agents';",
+  GEN,
+  "export const desk = new Agent({ name: 'desk', tools: [protectedTool('stripe.refund', { name: 'refund' })] });",
+  "export const front = new Agent({ name: 'front', handoffs: [desk] });",
+);
+
+/** The test project with the tool() calls whose names are computed in `flowTools` of src/agent.ts mapped by their place (issue 40, item 5). */
+function withFlows() {
+  const p = testProject();
+  const loc = { file: '/repo/ctrlrun.tools.yaml', line: 20, column: 5 };
+  return {
+    ...p,
+    manifest: {
+      ...p.manifest,
+      tools: [...p.manifest.tools, { kind: 'computed' as const, at: { file: 'src/agent.ts', in: 'flowTools' }, names: '*', action: 'stripe.refund', loc }],
+    },
+  };
+}
+const FLOWS = lines(
+  SDK_TOOL,
+  "const flowTools = ['a', 'b'].map((f) => tool({ name: `flow_${f}`, description: f, parameters: {} as never, execute: async () => f }));",
+  "const flows = new Agent({ name: 'flows', tools: flowTools });",
+  "await run(flows, 'go');",
+);
 
 ruleTester('run-without-context', {
   valid: [
@@ -111,7 +145,90 @@ ruleTester('run-without-context', {
           '}',
         ),
     },
+    {
+      name: 'an agent whose tools are made in a loop (names computed) that no entry maps',
+      code: CONTROL + lines(GEN, AGENT) + FLOWS,
+    },
     { name: 'a run() of another library', code: CONTROL + lines("import { run } from 'node:test';", GEN, "run('a test', () => {});") },
+    // issue 40, item 3: what the repo shows of an agent, followed across its files
+    {
+      name: 'agents with no tools imported from another module, a barrel that names no SDK, a default export and a namespace',
+      files: {
+        'src/tutors.ts': TUTORS,
+        'src/lessons/index.ts': "export { tutor, triage } from '../tutors';\nexport * from '../tutors';\n",
+      },
+      code:
+        CONTROL +
+        lines(
+          SDK,
+          GEN,
+          AGENT,
+          "import { tutor, triage } from './lessons';",
+          "import historian from './tutors';",
+          "import * as all from './tutors';",
+          "await run(tutor, 'explain');",
+          "await run(triage, 'who');",
+          "await run(historian, 'when');",
+          "await run(all.tutor, 'again');",
+        ),
+    },
+    {
+      name: 'agents with no tools required from a CommonJS module',
+      files: { 'src/tutors.cjs': "const { Agent } = require('@openai/agents');\nmodule.exports = { tutor: new Agent({ name: 'tutor' }) };\n" },
+      code: CONTROL + lines(SDK, GEN, AGENT, "const { tutor } = require('./tutors.cjs');", "await run(tutor, 'explain');"),
+    },
+    {
+      name: 'an agent holding only hosted tools (they run at OpenAI: no door of this process)',
+      code:
+        CONTROL +
+        lines(
+          "import { Agent, run, webSearchTool, fileSearchTool, codeInterpreterTool, imageGenerationTool } from '@openai/agents';",
+          GEN,
+          AGENT,
+          "const researcher = new Agent({ name: 'r', tools: [webSearchTool(), fileSearchTool('vs_1'), codeInterpreterTool(), imageGenerationTool()] });",
+          "await run(researcher, 'search');",
+        ),
+    },
+    {
+      name: 'a run in a helper whose callers pass agents with no tools (`runWithRetry(agent, prompt)`)',
+      code:
+        CONTROL +
+        lines(
+          SDK,
+          GEN,
+          AGENT,
+          "const writer = new Agent({ name: 'writer' });",
+          'const runWithRetry = async (a: Agent, prompt: string) => {',
+          '  for (let i = 0; i < 3; i++) { try { return await run(a, prompt); } catch { /* again */ } }',
+          '};',
+          "await runWithRetry(writer, 'write');",
+          "await runWithRetry(new Agent({ name: 'editor' }), 'edit');",
+        ),
+    },
+    {
+      name: 'an exported helper whose callers in other modules pass agents with no tools',
+      file: 'src/ask.ts',
+      files: {
+        'src/tutors.ts': TUTORS,
+        'src/lesson1.ts': lines("import ask from './ask';", "import { tutor } from './tutors';", "await ask(tutor, 'explain');"),
+        'src/lesson2.ts': lines("import { default as ask } from './ask.js';", "import historian from './tutors';", "export const r = ask(historian, 'when');"),
+      },
+      code: CONTROL + lines(SDK, GEN, AGENT, 'export default async function ask(a: Agent, prompt: string) {', '  return run(a, prompt);', '}'),
+    },
+    {
+      name: 'an agent whose tools are set after it is made to tools the manifest does not map (`agent.tools = …`, a property)',
+      code:
+        CONTROL +
+        lines(
+          SDK_TOOL,
+          GEN,
+          AGENT,
+          "const haiku = new Agent({ name: 'haiku' });",
+          "haiku.tools = [tool({ name: 'count_syllables', description: '', parameters: {} as never, execute: async () => '5' })];",
+          'haiku.inputGuardrails = [{ name: "g", execute: async () => ({ tripwireTriggered: false, outputInfo: null }) }];',
+          "await run(haiku, 'spring');",
+        ),
+    },
     {
       name: 'an input typed RunState (or undefined) resumes, even through a Runner a method returns',
       code:
@@ -225,6 +342,137 @@ ruleTester('run-without-context', {
         { line: 13, column: 7, mentions: 'passes no context' },
         { line: 14, column: 7, mentions: 'passes no context' },
       ],
+    },
+    // issue 40, item 3: fail safe where the repo does not show what an agent reaches
+    {
+      name: 'an agent imported from another module (through a barrel) that holds a protected tool, or hands off to one',
+      files: { 'src/desks.ts': DESKS, 'src/all/index.ts': "export * from '../desks';\n" },
+      code: CONTROL + lines(SDK, GEN, "import { desk, front } from './all';", "await run(desk, 'refund');", "await run(front, 'hi');"),
+      errors: [
+        { line: 12, column: 7, mentions: 'desk' },
+        { line: 13, column: 7, mentions: 'front' },
+      ],
+    },
+    {
+      name: 'an agent of another package, a SandboxAgent (its shell), and an agent from a Map',
+      code:
+        CONTROL +
+        lines(
+          SDK,
+          "import { SandboxAgent } from '@openai/agents/sandbox';",
+          GEN,
+          AGENT,
+          "import { support } from '@acme/agents';",
+          "const sandboxed = new SandboxAgent({ name: 's' });",
+          'const byName = new Map([["desk", agent]]);',
+          "await run(support, 'hi');",
+          "await run(sandboxed, 'ls');",
+          "await run(byName.get('desk')!, 'hi');",
+        ),
+      errors: [
+        { line: 16, column: 7 },
+        { line: 17, column: 7 },
+        { line: 18, column: 7 },
+      ],
+    },
+    {
+      name: 'a helper one of whose callers passes an agent with a protected tool, and a helper handed on as a callback',
+      code:
+        CONTROL +
+        lines(
+          SDK,
+          GEN,
+          AGENT,
+          "const writer = new Agent({ name: 'writer' });",
+          'async function ask(a: Agent, prompt: string) { return run(a, prompt); }',
+          "await ask(writer, 'write');",
+          "await ask(agent, 'refund');",
+          'const handle = (a: Agent) => run(a, "hi");',
+          'queue.on("job", handle);',
+          'handle(writer);',
+        ),
+      errors: [
+        { line: 13, column: 55 },
+        { line: 16, column: 30 },
+      ],
+    },
+    {
+      name: 'an exported helper a module calls with an agent holding a protected tool',
+      file: 'src/ask.ts',
+      files: { 'src/desks.ts': DESKS, 'src/route.ts': lines("import { ask } from './ask';", "import { desk } from './desks';", "await ask(desk, 'refund');") },
+      code: CONTROL + lines(SDK, GEN, 'export async function ask(a: Agent, prompt: string) {', '  return run(a, prompt);', '}'),
+      errors: [{ line: 12, column: 10 }],
+    },
+    {
+      name: 'a helper of another module adds a protected tool through its parameter: every run may reach it',
+      files: {
+        'src/arm.ts': lines(GEN, 'export function arm(a: { tools: unknown[] }) {', "  a.tools.push(protectedTool('stripe.refund', { name: 'refund' }));", '}'),
+      },
+      code: CONTROL + lines(SDK, "const plain = new Agent({ name: 'plain' });", "await run(plain, 'a');"),
+      errors: [{ line: 11, column: 7 }],
+    },
+    {
+      name: 'agents of a package (also through an alias of package.json `imports`), or of a module the repo does not have, in a repo scan',
+      files: { 'package.json': JSON.stringify({ name: 'app', imports: { '#desk': '@acme/desk' } }) },
+      code:
+        CONTROL +
+        lines(
+          SDK,
+          GEN,
+          AGENT,
+          "import { support } from '@acme/agents';",
+          "import { desk } from '#desk';",
+          "import { gone } from './gone';",
+          "await run(support, 'hi');",
+          "await run(desk, 'hi');",
+          "await run(gone, 'hi');",
+        ),
+      errors: [
+        { line: 15, column: 7, mentions: 'support' },
+        { line: 16, column: 7, mentions: 'desk' },
+        { line: 17, column: 7, mentions: 'gone' },
+      ],
+    },
+    {
+      name: 'a protected tool added after the agent is made: pushed, or handed off to by a property set later',
+      code:
+        CONTROL +
+        lines(
+          SDK,
+          GEN,
+          "const one = new Agent({ name: 'one' });",
+          "one.tools.push(protectedTool('stripe.refund', { name: 'refund' }));",
+          "const two = new Agent({ name: 'two' });",
+          "two.handoffs = [new Agent({ name: 'desk', tools: [protectedTool('stripe.refund', { name: 'refund' })] })];",
+          "const three = new Agent({ name: 'three' });",
+          "await run(one, 'a');",
+          "await run(two, 'b');",
+          "await run(three, 'c');",
+        ),
+      errors: [
+        { line: 16, column: 7 },
+        { line: 17, column: 7 },
+      ],
+    },
+    {
+      name: 'a tool list handed to a function that may fill it',
+      code:
+        CONTROL +
+        lines(
+          SDK,
+          GEN,
+          'const tools: unknown[] = [];',
+          'registerTools(tools);',
+          "const filled = new Agent({ name: 'f', tools: tools as never });",
+          "await run(filled, 'hi');",
+        ),
+      errors: [{ line: 14, column: 7 }],
+    },
+    {
+      name: 'an agent whose tools are made in a loop, mapped by the place of the call (`tool: { at, in }`)',
+      project: withFlows(),
+      code: CONTROL + lines(GEN, AGENT) + FLOWS,
+      errors: [{ line: 14, column: 7, mentions: 'flows' }],
     },
     {
       name: 'run(agent, input) with no context and the control init writes',
