@@ -359,7 +359,7 @@ function declareImport(st: ts.Statement, declare: (name: string, d: Declared) =>
   if (!typescript.isVariableStatement(st)) return;
   for (const d of st.declarationList.declarations) {
     const init = d.initializer ? skipWrappers(d.initializer) : undefined;
-    // `const { a } = require('./m')`, `const m = require('./m')`, `const a = require('./m').a`
+    // `const { a } = require(spec)`, `const m = require(spec)`, `const a = require(spec).a` (spec: a relative path)
     let specifier = requiredModule(init);
     let path: PathStep[] = [];
     if (specifier === undefined && init && typescript.isPropertyAccessExpression(init)) {
