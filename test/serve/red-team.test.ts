@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Agent, fetch as ownFetch } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { canonicalHash } from '../../src/runtime/canonical.js';
 import { httpStore } from '../../src/runtime/index.js';
@@ -107,7 +108,11 @@ describe("one tenant's tokens against the other's records", () => {
 describe('bodies, paths and forms', () => {
   it('an oversized body (declared, or streamed without a length) is refused before it is read; nothing is written', async () => {
     const big = JSON.stringify({ args: [{ ...pendingRequest('huge'), args: 'x'.repeat(300 * 1024) }] });
-    const declared = await fetch(`${fx.serve.url}/api/store/putRequest`, {
+    // their own connections: serve answers 413 and closes a socket mid-body, which a shared keep-alive
+    // pool would hand to the next test's request ("other side closed")
+    const own = new Agent();
+    const declared = await ownFetch(`${fx.serve.url}/api/store/putRequest`, {
+      dispatcher: own,
       method: 'POST',
       headers: { authorization: `Bearer ${fx.tokens.acme}`, 'content-type': 'application/json' },
       body: big,
@@ -119,13 +124,15 @@ describe('bodies, paths and forms', () => {
         c.close();
       },
     });
-    const streamed = await fetch(`${fx.serve.url}/api/store/putRequest`, {
+    const streamed = await ownFetch(`${fx.serve.url}/api/store/putRequest`, {
+      dispatcher: own,
       method: 'POST',
       headers: { authorization: `Bearer ${fx.tokens.acme}`, 'content-type': 'application/json' },
       body: chunks,
       duplex: 'half',
-    } as RequestInit);
+    });
     expect(streamed.status).toBe(413);
+    await own.destroy();
     expect(await fx.store.getRequest('@acme:huge')).toBeNull();
   });
 
