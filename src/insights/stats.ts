@@ -123,18 +123,18 @@ export function insightsOf(requests: readonly ApprovalRequest[], receipts: reado
       rules.set(key, r);
     }
   }
-  const actionOf = (action: string, s: { requests: ApprovalRequest[]; edits: Set<string>; grantsUsed: Set<string> }): ActionInsight => ({
+  const actionOf = (action: string, s: { requests: ApprovalRequest[]; edits: number; grantsUsed: number }): ActionInsight => ({
     action,
     requests: s.requests.length,
     pending: s.requests.filter((r) => r.state === 'pending').length,
     expired: s.requests.filter((r) => r.state === 'approved' && r.decidedAt !== undefined && r.decidedAt + o.approvalTtlMs <= o.until).length,
-    edits: s.edits.size,
-    grantsUsed: s.grantsUsed.size,
+    edits: s.edits,
+    grantsUsed: s.grantsUsed,
     ...timing(s.requests.map(decisionOf).filter((d) => d !== undefined)),
   });
-  const actions = byName(perAction).map(([a, s]) => actionOf(a, s));
-  const union = (pick: (s: { edits: Set<string>; grantsUsed: Set<string> }) => Set<string>) => new Set([...perAction.values()].flatMap((s) => [...pick(s)]));
-  const all = { requests: filed, edits: union((s) => s.edits), grantsUsed: union((s) => s.grantsUsed) };
+  const actions = byName(perAction).map(([a, s]) => actionOf(a, { requests: s.requests, edits: s.edits.size, grantsUsed: s.grantsUsed.size }));
+  // a call is one action's: the totals are the sums
+  const all = { requests: filed, edits: actions.reduce((n, a) => n + a.edits, 0), grantsUsed: actions.reduce((n, a) => n + a.grantsUsed, 0) };
   const answers = answersOf(requests);
   const fatigue = fatigueFindings(answers, o.fatigue).filter((f) => within(f.at, o));
   const perApprover = new Map<string, { ms: number; approved: boolean }[]>();
