@@ -135,7 +135,8 @@ export function renderTemplate(
   return { ok: true, value: out };
 }
 
-function isPart(value: unknown): value is string | number | bigint {
+/** A value a template placeholder accepts: a non-empty string or an integer (any size). */
+export function isPart(value: unknown): value is string | number | bigint {
   return (typeof value === 'string' && value !== '') || Number.isSafeInteger(value) || typeof value === 'bigint';
 }
 

@@ -19,7 +19,7 @@
  * answers "usable" (nothing hidden), never a guess the other way.
  */
 import { patternMatches } from '../runtime/authority.js';
-import { dataScope, evaluate, holds, holdsOnScope, isInteger, jsonEqual } from './evaluate.js';
+import { dataScope, evaluate, holds, holdsOnScope, isInteger, isPart, jsonEqual } from './evaluate.js';
 import { integerFunctions, resourceAutomaton, type ResourceAutomaton, stringFunctions } from './resource-automaton.js';
 import type { Condition, Operand, Policy, PolicyAction, PolicyGrant } from './types.js';
 
@@ -250,8 +250,4 @@ function rulesMayPass(action: PolicyAction, tri: (c: Condition) => Tri): boolean
     if (t === TRUE) return false;
   }
   return false; // no rule matches: deny
-}
-
-function isPart(v: unknown): boolean {
-  return (typeof v === 'string' && v !== '') || isInteger(v);
 }

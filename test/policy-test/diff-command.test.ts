@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { copyFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { CLASS_LIMIT } from '../../src/policy/exact/patterns.js';
 import { parsePolicy } from '../../src/policy/load.js';
 import { diffPolicies } from '../../src/policy-test/diff.js';
 import { cli } from '../helpers/cli.js';
@@ -173,5 +174,19 @@ describe('ctrlrun-gen diff', () => {
     const d = diffPolicies(a, b);
     expect(d.settings).toEqual([{ field: 'mode', before: 'enforce', after: 'observe', class: 'looser', why: 'nothing is blocked or asked any more' }]);
     expect(d.summary.looserSettings).toBe(1);
+  });
+  it('refuses, exit 2 with a hint, an action whose grant patterns are too many classes to judge exactly', async () => {
+    const dir = makeTempDir('diff-complex-');
+    dirs.push(dir);
+    const grant = (agent: string) =>
+      `schema: ctrlrun.policy/v7\nauthority:\n  grants:\n    - id: g\n      subject: { agent: "${agent}" }\n      actions: [pay]\nactions:\n  pay:\n    decision: allow\n`;
+    writeFileSync(path.join(dir, 'base.yaml'), grant('support'));
+    // one literal of more characters than the class limit: as many prefixes, each a class of agents
+    writeFileSync(path.join(dir, 'head.yaml'), grant(`${'a'.repeat(CLASS_LIMIT + 1)}*`));
+    const r = await cli(['diff', 'base.yaml', 'head.yaml'], { cwd: dir });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('pay: the patterns combine into too many classes of strings, so diff cannot judge it exactly');
+    expect(r.stderr).toContain('hint: write fewer or simpler grant patterns for this action');
+    expect(r.stderr).not.toMatch(/\n\s+at /);
   });
 });

@@ -9,7 +9,7 @@
  * alike. Pure.
  */
 import { patternMatches } from '../../runtime/authority.js';
-import { dataScope, holds, holdsOnScope, isInteger } from '../evaluate.js';
+import { dataScope, holds, holdsOnScope, isPart } from '../evaluate.js';
 import type { Condition, Operand, Policy, PolicyAction, PolicyBudget, PolicyGrant, Template } from '../types.js';
 import { type DecisionList, type Entry, type Literal, lit } from './lists.js';
 import { PatternFamily, patternAutomaton } from './patterns.js';
@@ -325,10 +325,6 @@ class Builder {
     out.push({ guard: [], out: DENY });
     return out;
   }
-}
-
-function isPart(x: ArgValue): boolean {
-  return (typeof x === 'string' && x !== '') || isInteger(x);
 }
 
 function budgetText(b: PolicyBudget): string {
