@@ -32,6 +32,24 @@ describe('halts: one process', () => {
     ]);
   });
 
+  it('a halt this process already knows refuses every later call too, not only the one that read it', async () => {
+    const s = setup();
+    const { tool, calls } = refundTool(s);
+    await s.control.halt({ target: 'action', value: 'stripe.refund', reason: 'incident 43', by: 'carol' });
+    for (const id of ['c1', 'c2', 'c3']) {
+      const model = scripted([refundCall({ payment_id: 'pay_1', amount: 500 }, id)], [assistantMessage('halted, sorry')]);
+      await run(agentWith(model, [tool]), 'refund', alice);
+      expect(toolOutputSeen(model, 1, id)).toContain('halted by an operator: incident 43');
+    }
+    expect(calls).toEqual([]);
+    const refused = (await s.store.listReceipts()).filter((r) => r.action === 'stripe.refund');
+    expect(refused.map((r) => [r.call_id, r.result, r.reason])).toEqual([
+      ['c1', 'refused', 'halted'],
+      ['c2', 'refused', 'halted'],
+      ['c3', 'refused', 'halted'],
+    ]);
+  });
+
   it('a hard halt of a principal ends the run with ActionDenied(halted); another principal still runs', async () => {
     const s = setup();
     const { tool, calls } = refundTool(s);

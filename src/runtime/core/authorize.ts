@@ -62,11 +62,8 @@ export async function authorize(
   if (halt) return refuseHalted(scope, facts, halt);
   // a call the policy sends to a person: its approval (or an approval grant) first
   if (facts.decision.decision === 'approve') return await authorizeApproved(scope, facts, where, runContext);
-  const charges = facts.grant?.budgets ? await budgetCharges(scope, facts, facts.grant, where) : [];
-  const key = facts.decision.effectKey;
   // awaited here, not returned: an async function returning a promise waits two more turns for it
-  if (key === null) return await allowedAlone(scope, facts, runContext);
-  return await reserveWithClaim(scope, facts, key, charges, where, NOT_APPROVED, runContext);
+  return await authorizeRun(scope, facts, where, NOT_APPROVED, runContext);
 }
 
 /**
@@ -87,27 +84,28 @@ async function authorizeApproved(scope: CoreScope, facts: CallFacts, where: Wher
   // approvedBy refuses every outcome but `claimed` (usable): the request is this call's
   const running = runningCall(scope, facts, (found as Extract<ClaimResult, { outcome: 'claimed' }>).request);
   if (isEditRefusal(running)) return refuse(scope, facts, { ...running.receipt, approvers }, running.error);
-  const ran = running.facts;
-  const charges = ran.grant?.budgets ? await budgetCharges(scope, ran, ran.grant, where) : [];
-  const key = ran.decision.effectKey;
-  if (key === null) {
-    // a store that cannot record the decision stops the call; so does a halt set since (halt.ts)
-    await decisionReceipt(scope, ran, { result: 'claimed', approvers, effect_key: null }, runContext);
-    return { kind: 'enforce', facts: ran, approvers, key: null, attemptId: null, ...(running.edited ? { edited: running.edited } : {}) };
-  }
-  return await reserveWithClaim(scope, ran, key, charges, where, { proposal: facts, approvers, edited: running.edited }, runContext);
+  return await authorizeRun(scope, running.facts, where, { proposal: facts, approvers, edited: running.edited }, runContext);
 }
 
 /** A call an approval grant lets run without a pause: the grant's approver is its approver, the grant named on its receipts. */
-async function runUnderGrant(scope: CoreScope, facts: CallFacts, where: Where, runContext: RunContext<unknown>): Promise<Authorized> {
-  const approvers = [facts.approvalGrant!.grantedBy];
+function runUnderGrant(scope: CoreScope, facts: CallFacts, where: Where, runContext: RunContext<unknown>): Promise<Authorized> {
+  return authorizeRun(scope, facts, where, { approvers: [facts.approvalGrant!.grantedBy] }, runContext);
+}
+
+/**
+ * The last stages of every authorized call, allowed or approved: the budgets it spends, then the
+ * decision's receipt (no effect key: a store that cannot record it stops the call, and so does a
+ * halt set since, halt.ts) or the reservation that uses up its approval (reserveWithClaim).
+ */
+async function authorizeRun(scope: CoreScope, facts: CallFacts, where: Where, approval: Approval, runContext: RunContext<unknown>): Promise<Authorized> {
   const charges = facts.grant?.budgets ? await budgetCharges(scope, facts, facts.grant, where) : [];
   const key = facts.decision.effectKey;
-  if (key === null) {
-    await decisionReceipt(scope, facts, { result: 'claimed', approvers, effect_key: null }, runContext);
-    return { kind: 'enforce', facts, approvers, key: null, attemptId: null };
-  }
-  return await reserveWithClaim(scope, facts, key, charges, where, { approvers }, runContext);
+  if (key !== null) return await reserveWithClaim(scope, facts, key, charges, where, approval, runContext);
+  const { approvers, edited } = approval;
+  await decisionReceipt(scope, facts, { result: approval === NOT_APPROVED ? 'allowed' : 'claimed', approvers, effect_key: null }, runContext);
+  const authorized: Authorized = { kind: 'enforce', facts, approvers, key: null, attemptId: null };
+  if (edited) authorized.edited = edited;
+  return authorized;
 }
 
 /**
@@ -200,12 +198,6 @@ export async function approvedBy(scope: CoreScope, facts: CallFacts, claimed: Cl
   if (verdict.ok) return verdict.approvers;
   const error = new ApprovalMismatch(verdict.reason, `ctrlrun: ${scope.action} did not run: ${verdict.text}`, { action: scope.action, callId: facts.callId });
   return refuse(scope, facts, { result: 'refused', reason: `approval_${verdict.reason}`, approvers: verdict.approvers }, error);
-}
-
-/** An allowed call with no effect key: the decision's receipt, before anything runs (a store that cannot record it stops the call; so does a halt set since). */
-async function allowedAlone(scope: CoreScope, facts: CallFacts, runContext: RunContext<unknown>): Promise<Authorized> {
-  await decisionReceipt(scope, facts, { result: 'allowed', approvers: [], effect_key: null }, runContext);
-  return { kind: 'enforce', facts, approvers: [], key: null, attemptId: null };
 }
 
 /**

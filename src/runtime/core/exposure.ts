@@ -3,7 +3,7 @@ import { usableBy, mayHide } from '../exposure.js';
 import { isThenable, taskOf, whoNow, type ControlInternals } from '../internals.js';
 import type { CompiledPolicy } from '../types.js';
 
-/** Whether this run's principal may use the action at all (runtime/exposure.ts), asked once per run context. */
+/** Whether this run's principal may use the action at all (runtime/exposure.ts), asked each time the SDK lists the tools (nothing is cached: a grant may expire in between). */
 export type ExposureCheck = (runContext: RunContext<unknown>) => Promise<boolean>;
 
 /**
@@ -39,8 +39,6 @@ export function hideWhenUnusable(internals: ControlInternals, policy: CompiledPo
   const usable = exposureCheck(internals, policy, action);
   if (usable === null) return;
   const own = tool.isEnabled;
-  tool.isEnabled = async (runContext, agent) => {
-    if (typeof own === 'function' && !(await own(runContext, agent))) return false;
-    return usable(runContext);
-  };
+  // asked before every model call: the tool's own answer is awaited only where it has one
+  tool.isEnabled = typeof own !== 'function' ? usable : async (runContext, agent) => (await own(runContext, agent)) && (await usable(runContext));
 }

@@ -106,9 +106,9 @@ export function guardrailOf(scope: CoreScope) {
 }
 
 /** Why the guardrail lets a decided, principal-holding call through or not: held, or refused by its upstream (a promise only when the door checks one). */
-function heldOrUpstream(scope: CoreScope, toolCall: ToolCall, argsHash: () => string | null): Maybe<GuardrailWhy | null> {
+function heldOrUpstream(scope: CoreScope, toolCall: ToolCall, decided: DecidedCall): Maybe<GuardrailWhy | null> {
   // (hashed only while a call of this action runs: the common case hashes nothing here)
-  if (scope.holds.any() && scope.holds.holds(argsHash() ?? '')) {
+  if (scope.holds.any() && scope.holds.holds(argsOf(decided).argsHash ?? '')) {
     return { why: STILL_RUNNING_TEXT, reason: 'still_running', code: 'still_running' };
   }
   const problem = upstreamProblem(scope.compiled, scope.upstream, toolCall);
@@ -168,7 +168,7 @@ function decideCheck(scope: CoreScope, call: CheckedCall, { who, task }: { who: 
   };
   const early = guardrailRefusal({ principal, decision });
   if (early !== null) return settle(early);
-  const held = heldOrUpstream(scope, toolCall, () => argsOf(decided).argsHash);
+  const held = heldOrUpstream(scope, toolCall, decided);
   return isThenable(held) ? held.then(settle) : settle(held);
 }
 

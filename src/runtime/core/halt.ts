@@ -49,8 +49,10 @@ export function haltNow(scope: CoreScope, principal: string | null, runContext: 
   const watch = scope.internals.halts;
   if (!watch.kept) return undefined;
   const known = watch.known();
+  // the allow path (no halt known) returns before the call's description is made: nothing allocated
+  if (!fresh && known !== undefined && known.halts.length === 0) return undefined;
   const call = callOf(scope, principal, runContext);
-  if (!fresh && known !== undefined && (known.halts.length === 0 || haltOf(known.halts, call) === undefined)) return undefined;
+  if (!fresh && known !== undefined && haltOf(known.halts, call) === undefined) return undefined;
   return watch.refresh().then((state) => haltOf(state.halts, call));
 }
 
