@@ -144,6 +144,24 @@ describe('serve: the JSON API', () => {
     expect((await api(base, fx.tokens.agent, 'POST', '/api/store/constructor', { args: [] })).status).toBe(403);
   });
 
+  it("store methods: resolveEffect needs the action's approver role; the key stays ambiguous until one who has it resolves", async () => {
+    fx = await startFixture({ bob: ['payments-approver'], carol: [] });
+    const base = fx.serve.url;
+    const now = Date.now();
+    await fx.store.reserveEffect({ key: 'refund:pay_r', action: 'stripe.refund', attemptId: 'att-r', maxAttempts: 3, now, leaseMs: 1_000 });
+    await fx.store.settleEffect('refund:pay_r', 'att-r', 'ambiguous', now);
+    const byCarol = await api(base, fx.tokens.carol, 'POST', '/api/store/resolveEffect', { args: ['refund:pay_r', 'failed', 'carol', now] });
+    expect(byCarol.status).toBe(403);
+    expect(byCarol.json.message).toContain('payments-approver');
+    expect((await fx.store.getEffect('refund:pay_r'))?.state).toBe('ambiguous');
+    const byBob = await api(base, fx.tokens.bob, 'POST', '/api/store/resolveEffect', { args: ['refund:pay_r', 'failed', 'bob', now] });
+    expect(byBob.json.result).toMatchObject({ key: 'refund:pay_r', state: 'failed', resolvedBy: 'bob' });
+    // again: not ambiguous any more, the store's answer is the key as it stands; an unknown key is null
+    const again = await api(base, fx.tokens.bob, 'POST', '/api/store/resolveEffect', { args: ['refund:pay_r', 'committed', 'bob', now] });
+    expect(again.json.result).toMatchObject({ state: 'failed', resolvedBy: 'bob' });
+    expect((await api(base, fx.tokens.bob, 'POST', '/api/store/resolveEffect', { args: ['nope', 'failed', 'bob', now] })).json.result).toBeNull();
+  });
+
   it('refuses a non-loopback host without TLS or the explicit flag, and a trusted header without proxy addresses', () => {
     expect(() => checkListen({ host: '0.0.0.0' })).toThrow(/not a loopback address/);
     expect(() => checkListen({ host: '192.168.1.5' })).toThrow(/--tls-cert/);
