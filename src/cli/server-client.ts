@@ -65,12 +65,21 @@ export async function withStoreOrServer<T>(args: ServerArgs, ctx: CliContext, fn
 
 /** One POST to serve's API; a refusal is a user error carrying serve's message (exit 2). */
 export async function postToServer<T>(target: ServerTarget, route: string, body: unknown): Promise<T> {
+  return requestServer<T>(target, route, { method: 'POST', body });
+}
+
+/** One GET from serve's API, with the same refusals as postToServer. */
+export async function getFromServer<T>(target: ServerTarget, route: string): Promise<T> {
+  return requestServer<T>(target, route, { method: 'GET' });
+}
+
+async function requestServer<T>(target: ServerTarget, route: string, req: { method: 'GET' } | { method: 'POST'; body: unknown }): Promise<T> {
   let res: Response;
   try {
     res = await fetch(`${target.url}${route}`, {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${target.token}`, 'Content-Type': 'application/json' },
-      body: JSON.stringify(body),
+      method: req.method,
+      headers: { Authorization: `Bearer ${target.token}`, ...(req.method === 'POST' ? { 'Content-Type': 'application/json' } : {}) },
+      ...(req.method === 'POST' ? { body: JSON.stringify(req.body) } : {}),
       signal: AbortSignal.timeout(15_000),
     });
   } catch (error) {
@@ -88,6 +97,7 @@ export async function postToServer<T>(target: ServerTarget, route: string, body:
     throw new UserError(
       `--server ${target.url}: the token was refused.\nhint: check --token / $${TOKEN_ENV}; \`ctrlrun-gen operators list\` shows who has one`,
     );
-  if (!res.ok) throw new UserError(`${json.message ?? `serve answered HTTP ${res.status}`} Nothing changed.`);
+  // a refused read changed nothing either, but only a write needs saying so
+  if (!res.ok) throw new UserError(`${json.message ?? `serve answered HTTP ${res.status}`}${req.method === 'POST' ? ' Nothing changed.' : ''}`);
   return json as T;
 }
