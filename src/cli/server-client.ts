@@ -50,6 +50,16 @@ export function serverTarget(args: ServerArgs, ctx: CliContext): ServerTarget | 
   return { url: url.replace(/\/$/, ''), token };
 }
 
+/**
+ * With --server, serve records the token's operator and signs with its own key: a local `--as`
+ * or `--signing-key` would be silently ignored, so it is refused. `act` names what is recorded.
+ */
+export function refuseLocalActor(args: { as?: string; signingKey?: string }, act: string, record = 'the receipt'): void {
+  if (args.as !== undefined) throw new UserError(`--as: with --server ${act} is recorded as the token's operator; drop --as.`);
+  if (args.signingKey !== undefined)
+    throw new UserError(`--signing-key: with --server, serve writes ${record} and signs it with its own key (serve --signing-key); drop it here.`);
+}
+
 /** Runs `fn` with the store, or, with --server, with an httpStore reading through serve. */
 export async function withStoreOrServer<T>(args: ServerArgs, ctx: CliContext, fn: (store: Store, label: string) => Promise<T>): Promise<T> {
   const target = serverTarget(args, ctx);

@@ -3,7 +3,7 @@ import { listGrantsOf, revokeGrantAs } from '../../operator-actions.js';
 import type { ApprovalGrant } from '../../runtime/types.js';
 import { operatorName, safePrinter, terminalJson } from '../../terminal-text.js';
 import type { CommandSpec } from '../context.js';
-import { getFromServer, postToServer, type ServerArgs, serverOptions, serverTarget, withStoreOrServer } from '../server-client.js';
+import { getFromServer, postToServer, refuseLocalActor, type ServerArgs, serverOptions, serverTarget, withStoreOrServer } from '../server-client.js';
 import { operatorSigner, signingKeyOption } from '../signing-key.js';
 import { storeOption, withStore } from '../store-url.js';
 import { formatTable, isoTime } from '../table.js';
@@ -70,8 +70,7 @@ const revoke: CommandSpec<ServerArgs & { id: string; as?: string; signingKey?: s
   run: async (args, ctx) => {
     const target = serverTarget(args, ctx);
     if (target) {
-      if (args.as !== undefined) throw new UserError("--as: with --server the revocation is recorded as the token's operator; drop --as.");
-      if (args.signingKey !== undefined) throw new UserError('--signing-key: with --server, serve writes and signs the receipt; drop it here.');
+      refuseLocalActor(args, 'the revocation');
       const done = await postToServer<{ message: string }>(target, `/api/grants/${encodeURIComponent(args.id)}/revoke`, {});
       ctx.stdout(`${done.message}\n`);
       return 0;
