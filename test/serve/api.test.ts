@@ -76,6 +76,13 @@ describe('serve: the JSON API', () => {
     expect([carol.status, carol.json.error]).toEqual([403, 'role']);
     expect((await fx.store.getGrant!('grant_1'))!.revokedAt).toBeUndefined();
     expect((await api(base, fx.tokens.bob, 'POST', '/api/grants/grant_1/revoke')).status).toBe(200);
+    // putGrant through the store API: one without the action's approver role grants nothing
+    const byCarol = await api(base, fx.tokens.carol, 'POST', '/api/store/putGrant', { args: [{ ...grant, id: 'grant_2', grantedBy: 'carol' }] });
+    expect(byCarol.status).toBe(403);
+    expect(byCarol.json.message).toContain('payments-approver');
+    expect(await fx.store.getGrant!('grant_2')).toBeNull();
+    const byBob = await api(base, fx.tokens.bob, 'POST', '/api/store/putGrant', { args: [{ ...grant, id: 'grant_2' }] });
+    expect(byBob.json.result).toMatchObject({ id: 'grant_2', grantedBy: 'bob' });
   });
 
   it('an action the loaded policy does not know cannot be answered by anyone (fail closed: its roles are unknown)', async () => {
