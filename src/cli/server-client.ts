@@ -50,6 +50,16 @@ export function serverTarget(args: ServerArgs, ctx: CliContext): ServerTarget | 
   return { url: url.replace(/\/$/, ''), token };
 }
 
+/**
+ * With --server, serve records the token's operator and signs with its own key: a local `--as`
+ * or `--signing-key` would be silently ignored, so it is refused. `act` names what is recorded.
+ */
+export function refuseLocalActor(args: { as?: string; signingKey?: string }, act: string, record = 'the receipt'): void {
+  if (args.as !== undefined) throw new UserError(`--as: with --server ${act} is recorded as the token's operator; drop --as.`);
+  if (args.signingKey !== undefined)
+    throw new UserError(`--signing-key: with --server, serve writes ${record} and signs it with its own key (serve --signing-key); drop it here.`);
+}
+
 /** Runs `fn` with the store, or, with --server, with an httpStore reading through serve. */
 export async function withStoreOrServer<T>(args: ServerArgs, ctx: CliContext, fn: (store: Store, label: string) => Promise<T>): Promise<T> {
   const target = serverTarget(args, ctx);
@@ -65,12 +75,21 @@ export async function withStoreOrServer<T>(args: ServerArgs, ctx: CliContext, fn
 
 /** One POST to serve's API; a refusal is a user error carrying serve's message (exit 2). */
 export async function postToServer<T>(target: ServerTarget, route: string, body: unknown): Promise<T> {
+  return requestServer<T>(target, route, { method: 'POST', body });
+}
+
+/** One GET from serve's API, with the same refusals as postToServer. */
+export async function getFromServer<T>(target: ServerTarget, route: string): Promise<T> {
+  return requestServer<T>(target, route, { method: 'GET' });
+}
+
+async function requestServer<T>(target: ServerTarget, route: string, req: { method: 'GET' } | { method: 'POST'; body: unknown }): Promise<T> {
   let res: Response;
   try {
     res = await fetch(`${target.url}${route}`, {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${target.token}`, 'Content-Type': 'application/json' },
-      body: JSON.stringify(body),
+      method: req.method,
+      headers: { Authorization: `Bearer ${target.token}`, ...(req.method === 'POST' ? { 'Content-Type': 'application/json' } : {}) },
+      ...(req.method === 'POST' ? { body: JSON.stringify(req.body) } : {}),
       signal: AbortSignal.timeout(15_000),
     });
   } catch (error) {
@@ -88,6 +107,7 @@ export async function postToServer<T>(target: ServerTarget, route: string, body:
     throw new UserError(
       `--server ${target.url}: the token was refused.\nhint: check --token / $${TOKEN_ENV}; \`ctrlrun-gen operators list\` shows who has one`,
     );
-  if (!res.ok) throw new UserError(`${json.message ?? `serve answered HTTP ${res.status}`} Nothing changed.`);
+  // a refused read changed nothing either, but only a write needs saying so
+  if (!res.ok) throw new UserError(`${json.message ?? `serve answered HTTP ${res.status}`}${req.method === 'POST' ? ' Nothing changed.' : ''}`);
   return json as T;
 }

@@ -7,7 +7,7 @@ import { verifyReceipts } from '../runtime/receipts.js';
 import { isHaltsChanged, StoreError } from '../runtime/stores/errors.js';
 import { tenantPrefix } from '../runtime/tenant-names.js';
 import type { ApprovalGrant, ApprovalRequest, ApprovalState, EffectState, ReceiptBody } from '../runtime/types.js';
-import { type AnswerInput, answerRequest, grantReceipt, listGrantsOf, resolveEffectKey } from '../operator-actions.js';
+import { type AnswerInput, answerRequest, grantReceipt, listGrantsOf } from '../operator-actions.js';
 import { policyDecider } from '../policy/evaluate.js';
 import { boundsOf } from '../runtime/approval-grants.js';
 import { sameIdentity } from '../runtime/identity.js';
@@ -382,13 +382,13 @@ async function storeResolveEffect(c: Context<Env>, o: ServeAppOptions, who: Prin
     return c.json({ error: 'bad_arguments', message: 'resolveEffect(key, committed|failed, by, now)' }, 400);
   if (typeof by !== 'string' || tryName(by) !== who.name)
     return c.json({ error: 'forbidden', message: `resolveEffect: the operator is the authenticated one (${who.name}).` }, 403);
+  // resolveAs: the role check, serve's clock and the `resolved` receipt the CLI and the page write too
   const store = storeFor(o, who);
-  const effect = await store.getEffect(key);
-  const problem = effect ? roleProblem(o.policy, effect.action, who) : undefined;
-  if (problem) return c.json({ error: 'forbidden', message: problem }, 403);
-  // serve's clock, and the `resolved` receipt the CLI and the page write too
-  const resolved = await resolveEffectKey(store, key, state, who.name, o.clock(), o.signer);
-  return c.json({ result: resolved.outcome === 'unknown' ? null : resolved.effect });
+  const result = await resolveAs(store, o.policy, who, key, state, o.clock(), o.signer);
+  if (result.ok) return c.json({ result: result.effect });
+  if (result.status === 403) return c.json({ error: 'forbidden', message: result.message }, 403);
+  // the store's answers: an unknown key is null, one not ambiguous comes back as it is
+  return c.json({ result: result.code === 'not_ambiguous' ? await store.getEffect(key) : null });
 }
 
 export async function jsonBody(c: Context): Promise<Record<string, unknown>> {

@@ -76,6 +76,13 @@ describe('serve: the JSON API', () => {
     expect([carol.status, carol.json.error]).toEqual([403, 'role']);
     expect((await fx.store.getGrant!('grant_1'))!.revokedAt).toBeUndefined();
     expect((await api(base, fx.tokens.bob, 'POST', '/api/grants/grant_1/revoke')).status).toBe(200);
+    // putGrant through the store API: one without the action's approver role grants nothing
+    const byCarol = await api(base, fx.tokens.carol, 'POST', '/api/store/putGrant', { args: [{ ...grant, id: 'grant_2', grantedBy: 'carol' }] });
+    expect(byCarol.status).toBe(403);
+    expect(byCarol.json.message).toContain('payments-approver');
+    expect(await fx.store.getGrant!('grant_2')).toBeNull();
+    const byBob = await api(base, fx.tokens.bob, 'POST', '/api/store/putGrant', { args: [{ ...grant, id: 'grant_2' }] });
+    expect(byBob.json.result).toMatchObject({ id: 'grant_2', grantedBy: 'bob' });
   });
 
   it('an action the loaded policy does not know cannot be answered by anyone (fail closed: its roles are unknown)', async () => {
@@ -142,6 +149,24 @@ describe('serve: the JSON API', () => {
     expect((await api(base, fx.tokens.agent, 'POST', '/api/store/claimApproval', { args: ['call_s', Date.now()] })).json.result.outcome).toBe('claimed');
     expect((await api(base, fx.tokens.agent, 'POST', '/api/store/close', { args: [] })).status).toBe(403);
     expect((await api(base, fx.tokens.agent, 'POST', '/api/store/constructor', { args: [] })).status).toBe(403);
+  });
+
+  it("store methods: resolveEffect needs the action's approver role; the key stays ambiguous until one who has it resolves", async () => {
+    fx = await startFixture({ bob: ['payments-approver'], carol: [] });
+    const base = fx.serve.url;
+    const now = Date.now();
+    await fx.store.reserveEffect({ key: 'refund:pay_r', action: 'stripe.refund', attemptId: 'att-r', maxAttempts: 3, now, leaseMs: 1_000 });
+    await fx.store.settleEffect('refund:pay_r', 'att-r', 'ambiguous', now);
+    const byCarol = await api(base, fx.tokens.carol, 'POST', '/api/store/resolveEffect', { args: ['refund:pay_r', 'failed', 'carol', now] });
+    expect(byCarol.status).toBe(403);
+    expect(byCarol.json.message).toContain('payments-approver');
+    expect((await fx.store.getEffect('refund:pay_r'))?.state).toBe('ambiguous');
+    const byBob = await api(base, fx.tokens.bob, 'POST', '/api/store/resolveEffect', { args: ['refund:pay_r', 'failed', 'bob', now] });
+    expect(byBob.json.result).toMatchObject({ key: 'refund:pay_r', state: 'failed', resolvedBy: 'bob' });
+    // again: not ambiguous any more, the store's answer is the key as it stands; an unknown key is null
+    const again = await api(base, fx.tokens.bob, 'POST', '/api/store/resolveEffect', { args: ['refund:pay_r', 'committed', 'bob', now] });
+    expect(again.json.result).toMatchObject({ state: 'failed', resolvedBy: 'bob' });
+    expect((await api(base, fx.tokens.bob, 'POST', '/api/store/resolveEffect', { args: ['nope', 'failed', 'bob', now] })).json.result).toBeNull();
   });
 
   it('refuses a non-loopback host without TLS or the explicit flag, and a trusted header without proxy addresses', () => {

@@ -6,7 +6,7 @@ import { operatorName, operatorText, safePrinter } from '../../terminal-text.js'
 import type { CliContext, CommandSpec } from '../context.js';
 import { loadPolicyInput } from '../policy-input.js';
 import { withProjectOptions } from '../project-options.js';
-import { postToServer, type ServerArgs, serverTarget, withStoreOrServer } from '../server-client.js';
+import { postToServer, refuseLocalActor, type ServerArgs, serverTarget, withStoreOrServer } from '../server-client.js';
 import { operatorSigner, signingKeyOption } from '../signing-key.js';
 import { distinctApprovers } from '../../runtime/internals.js';
 import type { ApprovalRequest } from '../../runtime/types.js';
@@ -121,9 +121,7 @@ async function answer(args: AnswerArgs, ctx: CliContext, decision: AnswerInput['
   const result = decision === 'respond' ? responseText(args.result) : undefined;
   const target = serverTarget(args, ctx);
   if (target) {
-    if (args.as !== undefined) throw new UserError("--as: with --server the answer is recorded as the token's operator; drop --as.");
-    if (args.signingKey !== undefined)
-      throw new UserError('--signing-key: with --server, serve writes the receipt and signs it with its own key (serve --signing-key); drop it here.');
+    refuseLocalActor(args, 'the answer');
     if (args.maxGrantHours !== undefined)
       throw new UserError("--max-grant-hours: through serve, serve's own limit applies (serve --max-grant-hours); drop it here.");
     const done = await postToServer<{ message: string }>(target, `/api/requests/${encodeURIComponent(args.id)}/answer`, {

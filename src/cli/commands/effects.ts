@@ -2,7 +2,7 @@ import { UserError } from '../../diagnostics.js';
 import type { EffectState } from '../../runtime/types.js';
 import type { CommandSpec } from '../context.js';
 import { resolveEffectKey } from '../../operator-actions.js';
-import { postToServer, type ServerArgs, serverOptions, serverTarget, withStoreOrServer } from '../server-client.js';
+import { postToServer, refuseLocalActor, type ServerArgs, serverOptions, serverTarget, withStoreOrServer } from '../server-client.js';
 import { operatorSigner, signingKeyOption } from '../signing-key.js';
 import { storeOption } from '../store-url.js';
 import { formatTable, isoTime } from '../table.js';
@@ -79,9 +79,7 @@ const resolve: CommandSpec<StoreArgs & { key: string; committed?: boolean; faile
     const state = args.committed ? 'committed' : 'failed';
     const target = serverTarget(args, ctx);
     if (target) {
-      if (args.as !== undefined) throw new UserError("--as: with --server the resolution is recorded as the token's operator; drop --as.");
-      if (args.signingKey !== undefined)
-        throw new UserError('--signing-key: with --server, serve writes the receipt and signs it with its own key (serve --signing-key); drop it here.');
+      refuseLocalActor(args, 'the resolution');
       const done = await postToServer<{ message: string }>(target, '/api/effects/resolve', { key: args.key, state });
       ctx.stdout(`${done.message}\n`);
       return 0;

@@ -3,7 +3,7 @@ import { listGrantsOf, revokeGrantAs } from '../../operator-actions.js';
 import type { ApprovalGrant } from '../../runtime/types.js';
 import { operatorName, safePrinter, terminalJson } from '../../terminal-text.js';
 import type { CommandSpec } from '../context.js';
-import { postToServer, type ServerArgs, serverOptions, serverTarget, withStoreOrServer } from '../server-client.js';
+import { getFromServer, postToServer, refuseLocalActor, type ServerArgs, serverOptions, serverTarget, withStoreOrServer } from '../server-client.js';
 import { operatorSigner, signingKeyOption } from '../signing-key.js';
 import { storeOption, withStore } from '../store-url.js';
 import { formatTable, isoTime } from '../table.js';
@@ -27,7 +27,7 @@ const list: CommandSpec<ServerArgs & { active: boolean; json: boolean }> = {
   run: async (args, ctx) => {
     const target = serverTarget(args, ctx);
     const grants = target
-      ? await getFromServer(target, `/api/grants${args.active ? '?active=1' : ''}`)
+      ? await getFromServer<ApprovalGrant[]>(target, `/api/grants${args.active ? '?active=1' : ''}`)
       : await withStore(args, ctx, (store) => listGrantsOf(store, args.active ? { activeAt: Date.now() } : {}));
     if (args.json) {
       ctx.stdout(`${terminalJson(grants)}\n`);
@@ -70,8 +70,7 @@ const revoke: CommandSpec<ServerArgs & { id: string; as?: string; signingKey?: s
   run: async (args, ctx) => {
     const target = serverTarget(args, ctx);
     if (target) {
-      if (args.as !== undefined) throw new UserError("--as: with --server the revocation is recorded as the token's operator; drop --as.");
-      if (args.signingKey !== undefined) throw new UserError('--signing-key: with --server, serve writes and signs the receipt; drop it here.');
+      refuseLocalActor(args, 'the revocation');
       const done = await postToServer<{ message: string }>(target, `/api/grants/${encodeURIComponent(args.id)}/revoke`, {});
       ctx.stdout(`${done.message}\n`);
       return 0;
@@ -96,18 +95,6 @@ const revoke: CommandSpec<ServerArgs & { id: string; as?: string; signingKey?: s
 function stateOf(g: ApprovalGrant, now: number): string {
   if (g.revokedAt !== undefined) return 'revoked';
   return g.expiresAt < now ? 'expired' : 'active';
-}
-
-async function getFromServer(target: { url: string; token: string }, route: string): Promise<ApprovalGrant[]> {
-  let res: Response;
-  try {
-    res = await fetch(`${target.url}${route}`, { headers: { Authorization: `Bearer ${target.token}` }, signal: AbortSignal.timeout(15_000) });
-  } catch (error) {
-    throw new UserError(`--server ${target.url}: could not reach serve (${error instanceof Error ? error.message : String(error)}).`);
-  }
-  const body = (await res.json().catch(() => ({}))) as { message?: string };
-  if (!res.ok) throw new UserError(`${body.message ?? `serve answered HTTP ${res.status}`}`);
-  return body as unknown as ApprovalGrant[];
 }
 
 export const grantsCommand: CommandSpec<ServerArgs> = {

@@ -2,7 +2,7 @@ import { UserError } from '../../diagnostics.js';
 import { haltInputProblem, haltScope, liftHalt, setHalt, type HaltInput } from '../../runtime/halt-actions.js';
 import type { Halt, HaltTarget, Store } from '../../runtime/types.js';
 import type { CommandSpec } from '../context.js';
-import { postToServer, type ServerArgs, serverOptions, serverTarget, withStoreOrServer } from '../server-client.js';
+import { postToServer, refuseLocalActor, type ServerArgs, serverOptions, serverTarget, withStoreOrServer } from '../server-client.js';
 import { operatorSigner, signingKeyOption } from '../signing-key.js';
 import { storeOption } from '../store-url.js';
 import { formatTable, isoTime } from '../table.js';
@@ -104,7 +104,7 @@ const set: CommandSpec<SetArgs> = {
     if (!reason) throw new UserError('--reason: say why (the model reads it, the receipt keeps it), e.g. --reason "incident 42"');
     const server = serverTarget(args, ctx);
     if (server) {
-      noAsWithServer(args);
+      refuseLocalActor(args, 'the halt');
       const done = await postToServer<{ message: string }>(server, '/api/halts', { target, ...(value === null ? {} : { value }), reason, hard: args.hard });
       ctx.stdout(`${done.message}\n`);
       return 0;
@@ -140,7 +140,7 @@ const lift: CommandSpec<StoreArgs & { id: string; reason?: string; as?: string; 
     const reason = operatorText(args.reason, '--reason');
     const server = serverTarget(args, ctx);
     if (server) {
-      noAsWithServer(args);
+      refuseLocalActor(args, 'the lift');
       const done = await postToServer<{ message: string }>(server, `/api/halts/${encodeURIComponent(args.id)}/lift`, reason ? { reason } : {});
       ctx.stdout(`${done.message}\n`);
       return 0;
@@ -157,11 +157,6 @@ const lift: CommandSpec<StoreArgs & { id: string; reason?: string; as?: string; 
     });
   },
 };
-
-function noAsWithServer(args: { as?: string; signingKey?: string }): void {
-  if (args.as !== undefined) throw new UserError("--as: with --server it is recorded as the token's operator; drop --as.");
-  if (args.signingKey !== undefined) throw new UserError('--signing-key: with --server, serve writes the receipt and signs it with its own key; drop it here.');
-}
 
 export const haltsCommand: CommandSpec<StoreArgs> = {
   command: 'halts',

@@ -3,7 +3,7 @@ import { canPrune, DAY_MS, PruneUnsupported, pruneLog } from '../../prune.js';
 import { TENANT } from '../../runtime/tenant-names.js';
 import { MAX_RETENTION_DAYS, retentionDays } from '../../serve/prune-api.js';
 import type { CommandSpec } from '../context.js';
-import { postToServer, type ServerArgs, serverOptions, serverTarget } from '../server-client.js';
+import { postToServer, refuseLocalActor, type ServerArgs, serverOptions, serverTarget } from '../server-client.js';
 import { operatorSigner, signingKeyOption } from '../signing-key.js';
 import { withStore } from '../store-url.js';
 import { operatorName } from '../../terminal-text.js';
@@ -56,9 +56,7 @@ export const receiptsPrune: CommandSpec<PruneArgs> = {
     if (args.tenant !== undefined && !TENANT.test(args.tenant)) throw new UserError(`--tenant: ${JSON.stringify(args.tenant)} is not a tenant name.`);
     const target = serverTarget(args, ctx);
     if (target) {
-      if (args.as !== undefined) throw new UserError("--as: with --server the prune is recorded as the token's operator; drop --as.");
-      if (args.signingKey !== undefined)
-        throw new UserError('--signing-key: with --server, serve writes the prune record and signs it with its own key; drop it here.');
+      refuseLocalActor(args, 'the prune', 'the prune record');
       const done = await postToServer<Record<string, unknown>>(target, '/api/prune', {
         log: args.log,
         olderThanDays: days,
