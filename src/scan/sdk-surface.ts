@@ -45,6 +45,10 @@ export interface NotADoor {
   members: readonly string[];
 }
 
+// The doors of a SandboxAgent's capabilities and of a handoff share their guard and their rule.
+const SANDBOX_DOOR = { by: ['protectSandboxAgent', 'protectAgent'], rule: 'unprotected-sandbox-agent' } as const;
+const HANDOFF_DOOR = { by: ['protectHandoff', 'protectAgent'], rule: 'unprotected-handoff' } as const;
+
 /** Exports that give the model something to invoke, and what protects them. */
 export const SDK_DOORS: Readonly<Record<string, ProtectedDoor>> = {
   tool: { by: ['protectedTool'], rule: 'unprotected-tool', what: 'a function tool the model calls by name (also `realtime.tool`)' },
@@ -87,43 +91,36 @@ export const SDK_DOORS: Readonly<Record<string, ProtectedDoor>> = {
     what: 'an agent: `asTool()` makes it a tool another model calls; protectAgent checks every door it holds',
   },
   SandboxAgent: {
-    by: ['protectSandboxAgent', 'protectAgent'],
-    rule: 'unprotected-sandbox-agent',
+    ...SANDBOX_DOOR,
     what: 'an agent whose capabilities give the model a shell (`exec_command`, `write_stdin`), file edits (`apply_patch`) and `view_image`, by default',
   },
   Capability: {
-    by: ['protectSandboxAgent', 'protectAgent'],
-    rule: 'unprotected-sandbox-agent',
+    ...SANDBOX_DOOR,
     what: 'a custom capability: the tools its `tools()` returns, guarded where the SDK makes them',
   },
   'Capabilities.default': {
-    by: ['protectSandboxAgent', 'protectAgent'],
-    rule: 'unprotected-sandbox-agent',
+    ...SANDBOX_DOOR,
     what: 'the default capabilities: filesystem(), shell(), compaction()',
   },
-  shell: { by: ['protectSandboxAgent', 'protectAgent'], rule: 'unprotected-sandbox-agent', what: '`exec_command` and `write_stdin` on the sandbox host' },
+  shell: { ...SANDBOX_DOOR, what: '`exec_command` and `write_stdin` on the sandbox host' },
   filesystem: {
-    by: ['protectSandboxAgent', 'protectAgent'],
-    rule: 'unprotected-sandbox-agent',
+    ...SANDBOX_DOOR,
     what: '`apply_patch` and `view_image` in the sandbox workspace',
   },
-  skills: { by: ['protectSandboxAgent', 'protectAgent'], rule: 'unprotected-sandbox-agent', what: '`load_skill` when its skills are loaded lazily' },
+  skills: { ...SANDBOX_DOOR, what: '`load_skill` when its skills are loaded lazily' },
   prepareSandboxAgent: {
-    by: ['protectSandboxAgent', 'protectAgent'],
-    rule: 'unprotected-sandbox-agent',
+    ...SANDBOX_DOOR,
     what: "binds a SandboxAgent's capabilities to a session; the tools of a protected agent's capabilities stay guarded",
   },
   handoff: {
-    by: ['protectHandoff', 'protectAgent'],
-    rule: 'unprotected-handoff',
+    ...HANDOFF_DOOR,
     what: 'a transfer the model chooses; `onHandoff` runs app code on arguments the model wrote',
   },
   Handoff: {
-    by: ['protectHandoff', 'protectAgent'],
-    rule: 'unprotected-handoff',
+    ...HANDOFF_DOOR,
     what: 'a transfer the model chooses; `onHandoff` runs app code on arguments the model wrote',
   },
-  getHandoff: { by: ['protectHandoff', 'protectAgent'], rule: 'unprotected-handoff', what: 'turns an agent into the handoff the model can choose' },
+  getHandoff: { ...HANDOFF_DOOR, what: 'turns an agent into the handoff the model can choose' },
 };
 
 /** Exports that give the model something to invoke that no client can gate: a rule says so. */

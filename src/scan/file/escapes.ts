@@ -2,7 +2,7 @@ import type { ts } from 'ts-morph';
 import { typescript } from '../typescript.js';
 import { isAgentClass, isTrackedDoor } from '../imports.js';
 import { SDK_DOORS } from '../sdk-surface.js';
-import { isCommonJsExport, isCommonJsTarget, isReflectApply, isStringLike, isWrapper, skipWrappers } from '../syntax.js';
+import { isCommonJsExport, isCommonJsTarget, isReflectApply, isStringLike, isWrapper, propertyName, skipWrappers } from '../syntax.js';
 import type { SdkValue } from '../types.js';
 import { onAsToolValue, onIndirectAsTool } from './agent-tools.js';
 import { isAgentExpr } from './agents.js';
@@ -30,14 +30,9 @@ export function onAsToolRead(cx: FileContext, node: ts.PropertyAccessExpression 
 export function onAgentDestructure(cx: FileContext, node: ts.VariableDeclaration): void {
   if (!typescript.isObjectBindingPattern(node.name) || !node.initializer) return;
   const el = node.name.elements.find(
-    (e) =>
-      !e.dotDotDotToken && ((e.propertyName && memberKeyOfName(e.propertyName)) ?? (typescript.isIdentifier(e.name) ? e.name.text : undefined)) === 'asTool',
+    (e) => !e.dotDotDotToken && (e.propertyName ? propertyName(e.propertyName) : typescript.isIdentifier(e.name) ? e.name.text : undefined) === 'asTool',
   );
   if (el && isAgentExpr(cx, node.initializer)) onAsToolValue(cx, el, node.initializer);
-}
-
-function memberKeyOfName(name: ts.PropertyName): string | undefined {
-  return typescript.isIdentifier(name) || typescript.isStringLiteral(name) ? name.text : undefined;
 }
 
 /** What the expression being followed holds. */

@@ -79,7 +79,11 @@ const PART_KEYS: ReadonlySet<string> = new Set(AGENT_PARTS);
 const GROWING = new Set(['push', 'unshift', 'splice']);
 /** Global functions known not to change the values handed to them. */
 const PURE_GLOBALS = new Set(['console', 'JSON', 'Array', 'Object', 'String', 'Number', 'Boolean', 'Promise', 'Math', 'structuredClone']);
-const ASSIGNING = new Set<number>();
+/** `=`, `||=`, `??=`, `&&=`: the operators that may store a value in a name. */
+function isAssigning(kind: ts.SyntaxKind): boolean {
+  const k = typescript.SyntaxKind;
+  return kind === k.EqualsToken || kind === k.BarBarEqualsToken || kind === k.QuestionQuestionEqualsToken || kind === k.AmpersandAmpersandEqualsToken;
+}
 
 export function buildBindings(sf: ts.SourceFile, isSdkCallee: (callee: ts.Expression) => boolean): BindingIndex {
   return new Builder(sf, isSdkCallee).build();
@@ -96,10 +100,6 @@ class Builder {
     private readonly isSdkCallee: (callee: ts.Expression) => boolean,
   ) {
     this.scopes = [{ start: 0, end: sf.end + 1, parent: -1, names: new Map() }];
-    if (ASSIGNING.size === 0) {
-      const k = typescript.SyntaxKind;
-      for (const op of [k.EqualsToken, k.BarBarEqualsToken, k.QuestionQuestionEqualsToken, k.AmpersandAmpersandEqualsToken]) ASSIGNING.add(op);
-    }
   }
 
   build(): BindingIndex {
@@ -248,7 +248,7 @@ class Builder {
   }
 
   private onAssignment(node: ts.BinaryExpression): void {
-    if (!ASSIGNING.has(node.operatorToken.kind)) return;
+    if (!isAssigning(node.operatorToken.kind)) return;
     const left = skipWrappers(node.left);
     const value = node.right;
     if (typescript.isIdentifier(left)) return this.on(left, (b) => b.assigned.push(value));

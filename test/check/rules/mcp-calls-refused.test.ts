@@ -140,6 +140,19 @@ ruleTester(
         ),
         errors: [{ line: 6, column: 54, mentions: 'upstream_unverified' }],
       },
+      {
+        name: 'an action pinned by a certificate file (`tls_cert_file`) is pinned too',
+        project: (() => {
+          const p = pinnedProject();
+          p.policy.actions['stripe.charge.read']!.upstream = { tlsCertPems: ['-----BEGIN CERTIFICATE-----\nMA==\n-----END CERTIFICATE-----\n'] };
+          return p;
+        })(),
+        code: lines(
+          HTTP,
+          "export const a = new Agent({ name: 'a', mcpServers: [protectMcpServer(new MCPServerStreamableHttp({ name: 'payouts', url: 'https://p/mcp' }))] });",
+        ),
+        errors: [{ line: 4, column: 54, mentions: 'upstream_unverified' }],
+      },
     ],
   },
   pinnedProject(),

@@ -93,6 +93,27 @@ describe('sdk-version-untested', () => {
     const { check } = await both(tree('0.21.0', '{ "name": "desk", "type": "module" }\n'));
     expect(check.map((f) => `${f.file}:${f.line}:${f.column}`)).toEqual(['package.json:1:1']);
   });
+
+  it('valid: an untested SDK installed but no file of the package imports it', async () => {
+    const dir = tree('0.21.0');
+    writeFiles(dir, { 'src/agent.ts': 'export const desk = 1;\n' });
+    const { check, eslint } = await both(dir);
+    expect(check).toEqual([]);
+    expect(eslint).toEqual([]);
+  });
+
+  it('invalid: two packages that load one hoisted SDK: said once, at the first package', async () => {
+    const dir = tree('0.21.0');
+    const agent = "import { Agent } from '@openai/agents';\nexport const agent = new Agent({ name: 'desk', instructions: 'x' });\n";
+    writeFiles(dir, {
+      'packages/a/package.json': PACKAGE_JSON.replace('"desk"', '"a"'),
+      'packages/a/agent.ts': agent,
+      'packages/b/package.json': PACKAGE_JSON.replace('"desk"', '"b"'),
+      'packages/b/agent.ts': agent,
+    });
+    const check = (await runCheck({ cwd: dir })).findings.filter((f) => f.ruleId === 'sdk-version-untested');
+    expect(check.map((f) => `${f.file}:${f.line}:${f.column}`)).toEqual(['package.json:5:5']);
+  });
 });
 
 describe('the CLI says so once', () => {

@@ -33,6 +33,27 @@ ruleTester('unprotected-handoff', {
   ],
   invalid: [
     {
+      name: 'onHandoff under a string or computed key or as a method, a config in a variable, handoff through an alias',
+      code: lines(
+        SDK,
+        ONCALL,
+        "export const a = handoff(oncall, { ['onHandoff']: (ctx) => page(ctx) });",
+        'const opts = { onHandoff: (ctx) => page(ctx) };',
+        'export const b = handoff(oncall, opts);',
+        'const h2 = handoff;',
+        'export const c = h2(oncall, { onHandoff: (ctx) => page(ctx) });',
+        "export const d = handoff(oncall, { 'inputType': z.object({}) });",
+        'export const e = handoff(oncall, { onHandoff() { page(1); } });',
+      ),
+      errors: [
+        { line: 4, column: 18 },
+        { line: 6, column: 18 },
+        { line: 8, column: 18 },
+        { line: 9, column: 18 },
+        { line: 10, column: 18 },
+      ],
+    },
+    {
       name: 'handoff() with onHandoff',
       code: lines(SDK, ONCALL, 'export const h = handoff(oncall, { onHandoff: (ctx) => page(ctx) });'),
       errors: [{ line: 4, column: 18, mentions: "handoff to 'oncall' runs `onHandoff`" }],

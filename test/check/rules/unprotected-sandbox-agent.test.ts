@@ -57,6 +57,23 @@ ruleTester(
     ],
     invalid: [
       {
+        name: 'a SandboxAgent through an alias, its options in a variable, in parentheses (Reflect.construct is opaque-tool-factory)',
+        code: lines(
+          SDK,
+          'const S = SandboxAgent;',
+          "export const a = new S({ name: 'a' });",
+          "const opts = { name: 'b' };",
+          'export const b = new SandboxAgent(opts);',
+          "export const c = new (SandboxAgent)({ name: 'c' });",
+          "export const d = Reflect.construct(SandboxAgent, [{ name: 'd' }]);",
+        ),
+        errors: [
+          { line: 3, column: 18 },
+          { line: 5, column: 18 },
+          { line: 6, column: 18 },
+        ],
+      },
+      {
         name: 'new SandboxAgent with the default capabilities, not guarded',
         code: lines(SDK, "export const box = new SandboxAgent({ name: 'box', instructions: 'x' });"),
         errors: [{ line: 2, column: 20, mentions: 'exec_command, write_stdin' }],
