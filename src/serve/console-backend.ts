@@ -59,8 +59,6 @@ export function localBackend(o: {
   token: string | undefined;
   signer?: ReceiptSigner | undefined;
   clock?: () => number;
-  /** The longest grant an answer may give, in hours (default 8; 0: none), as `serve --max-grant-hours`. */
-  maxGrantHours?: number | undefined;
 }): ConsoleBackend {
   const clock = o.clock ?? Date.now;
   const auth = new Authenticator(o.operatorsFile, clock);
@@ -88,7 +86,8 @@ export function localBackend(o: {
     halts: async () => (typeof readStore.readHalts === 'function' ? (await readStore.readHalts()).halts : []),
     answer: (id, body) =>
       writing(async (w, store) => {
-        const ctx = { policy: o.policy, signer: o.signer, maxGrantHours: o.maxGrantHours ?? DEFAULT_MAX_GRANT_HOURS };
+        // the default grant limit: through serve (`--server`), serve's own applies
+        const ctx = { policy: o.policy, signer: o.signer, maxGrantHours: DEFAULT_MAX_GRANT_HOURS };
         const r = await answerAs(store, ctx, w, id, body, clock());
         return r.ok ? { ok: true, message: r.message, value: r.request } : { ok: false, code: r.code, message: r.message };
       }),
