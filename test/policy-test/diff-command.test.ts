@@ -91,6 +91,19 @@ describe('ctrlrun-gen diff', () => {
     );
   });
 
+  it('two files in a project whose manifest does not load: exit 2 naming the manifest, not a diff without schemas', async () => {
+    const dir = makeTempDir('diff-broken-manifest-');
+    dirs.push(dir);
+    copyFileSync(path.join(SCHEMA, 'base.yaml'), path.join(dir, 'base.yaml'));
+    copyFileSync(path.join(SCHEMA, 'ctrlrun.yaml'), path.join(dir, 'head.yaml'));
+    writeFileSync(path.join(dir, 'ctrlrun.tools.yaml'), 'schema: [unclosed\n');
+    const r = await cli(['diff', 'base.yaml', 'head.yaml', '--format', 'json'], { cwd: dir });
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain('ctrlrun.tools.yaml');
+    expect(r.stderr).not.toMatch(/internal error|\n\s+at /);
+  });
+
   it('--fail-on: looser (default) fails on less oversight only; any on any change; never never', async () => {
     // base -> head loosens; head -> base only tightens (and removes an approve action: deny)
     expect((await cli(['diff', 'base.yaml', 'head.yaml'], { cwd: DIFF })).code).toBe(1);

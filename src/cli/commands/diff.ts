@@ -1,5 +1,5 @@
 import { readActionSchemas } from '../../generate/project-schemas.js';
-import { MANIFEST_FILE } from '../../manifest/load.js';
+import { findManifest, MANIFEST_FILE } from '../../manifest/load.js';
 import type { Manifest } from '../../manifest/types.js';
 import { diffChanges, diffGone, diffPolicies } from '../../policy-test/diff.js';
 import { formatDiff, joinReports, type ReportFormat } from '../../policy-test/diff-report.js';
@@ -88,11 +88,12 @@ function diffOne(args: DiffArgs, cwd: string): { report: string; code: number } 
   return { report: formatDiff(diff, args.format, { base: base.label, head: head.label }), code: failCode(args.failOn, diffChanges(diff)) };
 }
 
-/** The working policy (for the revision form) and project (for the schemas), when there is one (two files need none). */
+/**
+ * The working policy (for the revision form) and project (for the schemas), when there is one (two
+ * files need none). One that is there but does not load is an error, not "none": the diff would
+ * otherwise drop the tools' schemas or look for the wrong file at the revisions without a word.
+ */
 function tryWorkingInput(cwd: string): ReturnType<typeof loadPolicyInput> | undefined {
-  try {
-    return loadPolicyInput({ cwd });
-  } catch {
-    return undefined;
-  }
+  if (findManifest(cwd) === undefined && !existsSync(path.join(cwd, 'ctrlrun.yaml'))) return undefined;
+  return loadPolicyInput({ cwd });
 }
