@@ -164,3 +164,11 @@ export function manifestsFor(cwd: string): string[] {
 export function manifestsIn(dirs: readonly string[]): string[] {
   return dirs.map((dir) => path.join(dir, MANIFEST_FILE)).filter((f) => existsSync(f));
 }
+
+/** Of `paths` (relative to cwd), those inside the package at `dir`; none (the whole package) when a path holds the package itself. */
+export function pathsInPackage(cwd: string, dir: string, paths: readonly string[] | undefined): string[] | undefined {
+  if (!paths || paths.length === 0) return undefined;
+  const abs = paths.map((p) => path.resolve(cwd, p));
+  if (abs.some((p) => !path.relative(p, dir).startsWith('..'))) return undefined;
+  return abs.filter((p) => !path.relative(dir, p).startsWith('..')).map((p) => path.relative(cwd, p) || '.');
+}

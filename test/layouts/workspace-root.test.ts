@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cli } from '../helpers/cli.js';
@@ -111,4 +111,51 @@ describe('every command works at a workspace root or a root of sibling packages 
         .map((f) => f.file),
     ).toEqual(['src/agent.ts']);
   }, 120_000);
+
+  it('check at the root also checks the packages no manifest covers: a new one, one that deleted its manifest (no false green)', async () => {
+    const dir = makeTempDir('ws-uncovered-');
+    dirs.push(dir);
+    writeFiles(dir, {
+      'package.json': JSON.stringify({ name: 'mono', private: true, workspaces: ['packages/*'] }),
+      'packages/a/package.json': pkg('a'),
+      'packages/a/tsconfig.json': TSCONFIG_NODENEXT,
+      'packages/a/src/agent.ts': TS_AGENT,
+      'packages/b/package.json': pkg('b'),
+      'packages/b/tsconfig.json': TSCONFIG_NODENEXT,
+      'packages/b/src/agent.ts': TS_AGENT,
+      // a package with no SDK in it needs no manifest and gets no finding
+      'packages/util/package.json': pkg('util'),
+      'packages/util/src/index.ts': 'export const twice = (n: number) => n * 2;\n',
+    });
+    expect((await cli(['init', '--cwd', 'packages/a'], { cwd: dir })).code).toBe(0);
+    expect((await cli(['init', '--cwd', 'packages/b'], { cwd: dir })).code).toBe(0);
+    for (const args of [['generate'], ['codemod', '--write', '--allow-dirty']]) expect((await cli(args, { cwd: dir })).code).toBe(0);
+    const errors = async () => {
+      const r = await cli(['check', '--format', 'json'], { cwd: dir });
+      const findings = (JSON.parse(r.stdout) as { findings: Array<{ ruleId: string; file: string; severity: string; message: string }> }).findings;
+      return { code: r.code, errors: findings.filter((f) => f.severity === 'error') };
+    };
+    expect(await errors()).toEqual({ code: 0, errors: [] });
+
+    // a new package with an open tool and no manifest
+    writeFiles(dir, { 'packages/c/package.json': pkg('c'), 'packages/c/src/agent.ts': TS_AGENT });
+    const added = await errors();
+    expect(added.code).toBe(2);
+    expect(added.errors.map((f) => [f.ruleId, f.file])).toEqual([
+      ['policy-invalid', 'packages/c/ctrlrun.tools.yaml'],
+      ['unprotected-tool', 'packages/c/src/agent.ts'],
+      ['unsafe-error-function', 'packages/c/src/agent.ts'],
+    ]);
+    rmSync(path.join(dir, 'packages/c'), { recursive: true });
+
+    // b deletes its manifest: its tools still call the generated module, which nothing checks any more
+    rmSync(path.join(dir, 'packages/b/ctrlrun.tools.yaml'));
+    const gone = await errors();
+    expect(gone.code).toBe(2);
+    expect(gone.errors.map((f) => [f.ruleId, f.file])).toEqual([['policy-invalid', 'packages/b/ctrlrun.tools.yaml']]);
+    expect(gone.errors[0]!.message).toContain('packages/b/src/ctrlrun.generated.ts');
+    // a path limits the packages checked as it does the manifests'
+    expect((await cli(['check', 'packages/a'], { cwd: dir })).code).toBe(0);
+    expect((await cli(['check', 'packages/b'], { cwd: dir })).code).toBe(2);
+  }, 180_000);
 });

@@ -9,8 +9,10 @@ import type { CliContext, CommandSpec } from '../context.js';
 import { withProjectOptions } from '../project-options.js';
 import { applyFix } from '../../check/fix.js';
 import path from 'node:path';
-import { pathsInPackage, workspaceManifests } from '../workspace.js';
+import { pathsInPackage } from '../../manifest/workspace.js';
+import { workspaceManifests } from '../workspace.js';
 import type { CheckResult } from '../../check/engine.js';
+import { checkPackageWithoutManifest, packagesWithoutManifest } from '../../check/uncovered-packages.js';
 
 export interface CheckArgs {
   paths?: string[];
@@ -76,6 +78,8 @@ export async function runCheckCommand(args: CheckArgs, ctx: CliContext): Promise
   if (manifests) {
     const each: CheckResult[] = [];
     for (const m of manifests) each.push(await check(m, false));
+    // the packages no manifest covers are checked too: never skipped as if they had no doors
+    for (const dir of packagesWithoutManifest(ctx.cwd, manifests, args.paths)) each.push(await checkPackageWithoutManifest(ctx.cwd, dir, args.paths));
     result = mergeResults(each);
   } else result = await check(args.manifest, true);
   progress?.clear();

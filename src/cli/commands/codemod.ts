@@ -15,7 +15,8 @@ import { unresolvedNameMessage } from '../../scan/names.js';
 import { readSourceText } from '../../scan/repo.js';
 import type { FileChange } from '../../codemod/types.js';
 import { outcomeOf, type ExitReason, type Outcome, type OutcomeEntry } from '../../codemod/outcome.js';
-import { pathsInPackage, workspaceManifests } from '../workspace.js';
+import { pathsInPackage } from '../../manifest/workspace.js';
+import { workspaceManifests } from '../workspace.js';
 
 export interface CodemodArgs {
   paths?: string[];

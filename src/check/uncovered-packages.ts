@@ -1,0 +1,75 @@
+import { closeSync, openSync, readSync } from 'node:fs';
+import path from 'node:path';
+import { GENERATED_HEADER } from '../generate/write.js';
+import { MANIFEST_FILE } from '../manifest/find.js';
+import { listSourceFilesSync } from '../scan/list.js';
+import { packagesBelow, pathsInPackage } from '../manifest/workspace.js';
+import { displayPath } from '../format-diagnostics.js';
+import { type CheckResult, runCheck } from './engine.js';
+
+/*
+ * At a root whose packages have manifests of their own, check goes through those manifests. A
+ * package that never had one, or deleted it, would then not be scanned at all: its doors open and
+ * the root's check green. Each such package is checked with no manifest, as it would be on its own.
+ */
+
+/** The packages below `cwd` (absolute) that no manifest's folder holds and that `paths` reach (all without paths). */
+export function packagesWithoutManifest(cwd: string, manifests: readonly string[], paths?: readonly string[]): string[] {
+  const covered = manifests.map((m) => path.dirname(m));
+  const inside = (outer: string, inner: string) => {
+    const rel = path.relative(outer, inner);
+    return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+  };
+  return packagesBelow(cwd).filter((dir) => {
+    if (covered.some((c) => inside(c, dir))) return false;
+    const within = pathsInPackage(cwd, dir, paths);
+    return within === undefined || within.length > 0;
+  });
+}
+
+/**
+ * One package without a manifest, checked from `cwd`: its findings, with the missing manifest
+ * placed where the package's own would be. A package where nothing is an error (no door, at most a
+ * warning) reports its warnings only: a workspace's docs or utility package needs no manifest.
+ */
+export async function checkPackageWithoutManifest(cwd: string, dir: string, paths?: readonly string[]): Promise<CheckResult> {
+  const within = pathsInPackage(cwd, dir, paths) ?? [path.relative(cwd, dir)];
+  const result = await runCheck({ cwd, paths: within });
+  const doors = result.findings.filter((f) => f.ruleId !== 'policy-invalid');
+  // a generated module left behind protects with a policy nobody can regenerate or check any more
+  const generated = listSourceFilesSync({ root: cwd, paths: within.map((p) => path.resolve(cwd, p)) }).find(startsGenerated);
+  const open = doors.some((f) => f.severity === 'error') || generated !== undefined;
+  const rel = displayPath(dir, cwd);
+  const why = generated
+    ? `its generated module (${displayPath(generated, cwd)}) is left without the manifest it was built from`
+    : 'nothing maps its tools to policy actions';
+  const missing = result.findings
+    .filter((f) => f.ruleId === 'policy-invalid' && open)
+    .map((f) => ({
+      ...f,
+      file: `${rel}/${MANIFEST_FILE}`,
+      message: `${rel} uses the SDK and has no ${MANIFEST_FILE}: ${why}, and the other packages' manifests do not cover it.`,
+      hint: `Run \`npx ctrlrun-gen init\` in ${rel} (or at the root), then generate and codemod --write.`,
+    }));
+  const findings = [...missing, ...doors];
+  return { ...result, findings, configError: missing.length > 0 };
+}
+
+/** Whether the file's first line is the generated module's header. */
+function startsGenerated(file: string): boolean {
+  let fd: number | undefined;
+  try {
+    fd = openSync(file, 'r');
+    const head = Buffer.alloc(GENERATED_HEADER.length + 3);
+    const n = readSync(fd, head, 0, head.length, 0);
+    return head
+      .subarray(0, n)
+      .toString('utf8')
+      .replace(/^\uFEFF/, '')
+      .startsWith(GENERATED_HEADER);
+  } catch {
+    return false;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
