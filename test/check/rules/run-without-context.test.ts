@@ -276,6 +276,50 @@ ruleTester('run-without-context', {
           '}',
         ),
     },
+    // issue 40 item 3 audit (welt-hinted): a resume through a function declared to give the state back
+    {
+      name: 'a resume through a function of the file that returns the state it is given (a generic, a const arrow, a `RunState` return)',
+      code:
+        CONTROL +
+        lines(
+          SDK,
+          "import type { RunState } from '@openai/agents';",
+          GEN,
+          AGENT,
+          'function decode<S extends { approve(item: unknown): void }>(answers: Record<string, boolean>, state: S): S { return state; }',
+          'const restore = <S,>(state: S): S => state;',
+          'function withAnswers(state: RunState<any, typeof agent>, answers: string[]): RunState<any, typeof agent> { return state; }',
+          "const first = await run(agent, 'hi', { context: { user } });",
+          'await run(agent, decode(answers, first.state), { stream: true });',
+          'await run(agent, restore(first.state));',
+          'const next = withAnswers(first.state, []);',
+          'await run(agent, next);',
+        ),
+    },
+    {
+      name: 'a resume through a function imported from a sibling module (also re-exported by a barrel)',
+      files: {
+        'src/resume.ts': lines(
+          'export function decode<StateT extends { approve(item: unknown): void }>(answers: Readonly<Record<string, boolean>>, state: StateT): StateT {',
+          '  return state;',
+          '}',
+        ),
+        'src/kit/index.ts': "export { decode as decodeAnswers } from '../resume.js';\nexport * from '../resume.js';\n",
+      },
+      code:
+        CONTROL +
+        lines(
+          SDK,
+          GEN,
+          AGENT,
+          "import { decode } from './resume.js';",
+          "import { decodeAnswers, decode as again } from './kit';",
+          "const first = await run(agent, 'hi', { context: { user } });",
+          'await run(agent, decode(answers, first.state));',
+          'await run(agent, decodeAnswers(answers, first.state));',
+          'await run(agent, again(answers, first.state));',
+        ),
+    },
   ],
   invalid: [
     {
@@ -303,6 +347,60 @@ ruleTester('run-without-context', {
         { line: 16, column: 9, mentions: 'passes no context' },
         { line: 17, column: 9, mentions: 'passes no context' },
         { line: 18, column: 9, mentions: 'passes no context' },
+      ],
+    },
+    {
+      name: 'a state handed to a function not declared to give it back (a `string` return, no types, another parameter, unknown) starts a run',
+      code:
+        CONTROL +
+        lines(
+          SDK,
+          "import type { RunState } from '@openai/agents';",
+          GEN,
+          AGENT,
+          "import { decode } from '@acme/kit';",
+          'function label(state: RunState<any, any>): string { return String(state); }',
+          'function pass(state) { return state; }',
+          'function pick<T>(prompt: T, state: RunState<any, any>): T { return prompt; }',
+          'let swap = <S,>(state: S): S => state;',
+          "const first = await run(agent, 'hi', { context: { user } });",
+          'await run(agent, label(first.state));',
+          'await run(agent, pass(first.state));',
+          "await run(agent, pick('again', first.state));",
+          'await run(agent, decode(answers, first.state));',
+          'await run(agent, wrap(first.state));',
+          'await run(agent, swap(first.state));',
+        ),
+      errors: [
+        { line: 19, column: 7, mentions: 'passes no context' },
+        { line: 20, column: 7, mentions: 'passes no context' },
+        { line: 21, column: 7, mentions: 'passes no context' },
+        { line: 22, column: 7, mentions: 'passes no context' },
+        { line: 23, column: 7, mentions: 'passes no context' },
+        { line: 24, column: 7, mentions: 'passes no context' },
+      ],
+    },
+    {
+      name: 'a state handed to an imported function the repo does not have, does not export, or declares to return a string',
+      files: { 'src/resume.ts': 'export function decode(answers: unknown, state: unknown): string { return String(state); }\n' },
+      code:
+        CONTROL +
+        lines(
+          SDK,
+          GEN,
+          AGENT,
+          "import { decode } from './resume';",
+          "import { restore } from './gone';",
+          "import { restore as missing } from './resume';",
+          "const first = await run(agent, 'hi', { context: { user } });",
+          'await run(agent, decode(answers, first.state));',
+          'await run(agent, restore(first.state));',
+          'await run(agent, missing(first.state));',
+        ),
+      errors: [
+        { line: 16, column: 7, mentions: 'passes no context' },
+        { line: 17, column: 7, mentions: 'passes no context' },
+        { line: 18, column: 7, mentions: 'passes no context' },
       ],
     },
     // loop session 14 (the SDK's agent-patterns): an orchestrator whose only tools are agent tools the manifest maps
