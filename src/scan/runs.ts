@@ -4,7 +4,8 @@ import { spanOf } from './parse.js';
 import { isRunStateValue } from './approvals.js';
 import { unwrapValue } from './local-values.js';
 import { callReturnsRunner, mayStartRun, typedRunner } from './run-values.js';
-import type { ContextShape, IdentityRead, RunCall } from './types.js';
+import { resumeThroughCall } from './resume-calls.js';
+import type { ContextShape, IdentityRead, ModuleImport, RunCall } from './types.js';
 
 /**
  * Runs and identities (issue 21, item 4): where an agent is run (`run()` of the SDK or of
@@ -20,6 +21,9 @@ export interface RunScanContext {
   runtimeNames: ReadonlyMap<string, string>;
   initializerOf: (name: string) => ts.Expression | undefined;
   ancestors: readonly ts.Node[];
+  /** Absolute path of the file, and its imports: a run's input may come through an imported function. */
+  fileAbs: string;
+  imports: readonly ModuleImport[];
 }
 
 const RUNTIME = /^ctrlrun-gen\/runtime(?:\/|$)/;
@@ -47,15 +51,19 @@ export function runCallOf(node: ts.CallExpression, ctx: RunScanContext): RunCall
   const [agent, input, options] = node.arguments;
   if (!agent || !input) return undefined;
   const text = agent.getText(ctx.sf);
+  // an input typed `AgentInputItem[] | RunState` starts runs too: not taken for a resume
+  const resumes = (isRunStateValue(input, ctx.ancestors, ctx.sf) && !mayStartRun(input, ctx)) || isCaughtState(input, ctx);
+  // a state handed through a function that gives it back (`decode(answers, state)`)
+  const through = resumes ? undefined : resumeThroughCall(input, ctx);
   const run: RunCall = {
     kind: 'run',
     span: spanOf(node, ctx.sf),
     callee: spanOf(node.expression, ctx.sf),
     via,
-    // an input typed `AgentInputItem[] | RunState` starts runs too: not taken for a resume
-    resumes: (isRunStateValue(input, ctx.ancestors, ctx.sf) && !mayStartRun(input, ctx)) || isCaughtState(input, ctx),
+    resumes: resumes || through === 'resumes',
     context: contextOf(options, ctx),
   };
+  if (through !== undefined && through !== 'resumes') run.resumeThrough = through;
   if (text.length <= 40) run.agent = text;
   return run;
 }

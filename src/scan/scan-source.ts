@@ -151,6 +151,8 @@ function createFileContext(file: string, text: string, parsed: Parsed, options: 
       runtimeNames: runtimeImportNames(moduleImports),
       initializerOf: (name) => initializerOf(cx, name),
       ancestors,
+      fileAbs,
+      imports: moduleImports,
     },
   };
   return cx;

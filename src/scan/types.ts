@@ -463,6 +463,12 @@ export interface RunCall {
   agent?: string;
   /** The input is a RunState: a resumed run keeps the context it was started with. */
   resumes: boolean;
+  /**
+   * The input is a call of an imported function handed a RunState at `index`
+   * (`decodeInterruptResponses(answers, state)`): the repo scan sets `resumes` when the function is
+   * declared to give that state back (src/scan/state-signatures.ts). `from`: the importing file (absolute).
+   */
+  resumeThrough?: { from: string; specifier: string; name: string; index: number };
   context: ContextShape;
   /** What the agent argument is, symbolically (src/scan/reach/convert.ts); imports are followed across files by the repo scan. */
   agentValue?: ReachValue;

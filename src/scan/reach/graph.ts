@@ -2,6 +2,7 @@ import { importTokens, resolveSpecifier, type RepoLayout } from '../links.js';
 import type { AgentReach, FileScan, ReachValue } from '../types.js';
 import { evaluateReach, type ModuleSource } from './evaluate.js';
 import type { FileReach } from './file-reach.js';
+import { stateReturns, type StateReturns } from './state-returns.js';
 
 /**
  * The repo's modules as the run reach follows them (issue 40, item 3): a specifier resolves as the
@@ -17,7 +18,7 @@ export interface RepoFiles {
   reachOf: (abs: string) => FileReach | undefined;
 }
 
-export function moduleSource(repo: RepoFiles): ModuleSource {
+export function moduleSource(repo: RepoFiles): ModuleSource & { returnsState: StateReturns } {
   const { layout, reachOf } = repo;
   const cache = new Map<string, { value: ReachValue; key: string } | { why: string }>();
   const exported = (specifier: string, fromAbs: string, name: string, depth: number): { value: ReachValue; key: string } | { why: string } => {
@@ -45,6 +46,7 @@ export function moduleSource(repo: RepoFiles): ModuleSource {
     return { why: `'${specifier}' exports no \`${name}\`` };
   };
   return {
+    returnsState: stateReturns(layout, repo.textOf),
     exported: (specifier, fromAbs, name) => exported(specifier, fromAbs, name, 0),
     callers: (fromAbs, fn, index) => {
       const names = reachOf(fromAbs)?.exportNamesOf(fn) ?? [];
@@ -90,11 +92,17 @@ function importersPass(repo: RepoFiles, target: string, name: string, index: num
   return { values };
 }
 
-/** Every run of the scans, its reach followed across the repo, with what any file adds to agents' parts. */
-export function resolveRunReach(scans: readonly FileScan[], source: ModuleSource): void {
+/**
+ * Every run of the scans, its reach followed across the repo, with what any file adds to agents'
+ * parts; and a run whose input is an imported function handed a RunState resumes when that
+ * function is declared to give the state back.
+ */
+export function resolveRunReach(scans: readonly FileScan[], source: ModuleSource & { returnsState?: StateReturns }): void {
   const loose = scans.flatMap((s) => s.looseParts ?? []);
   for (const scan of scans) {
     for (const run of scan.runCalls ?? []) {
+      const through = run.resumeThrough;
+      if (through && source.returnsState?.(through.specifier, through.from, through.name, through.index)) run.resumes = true;
       if (run.agentValue) run.reach = evaluateReach(run.agentValue, source, loose) satisfies AgentReach;
     }
   }

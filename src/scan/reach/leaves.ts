@@ -10,6 +10,7 @@ import { functionValue, reachValueOf, type ReachContext } from './convert.js';
 import { all, member, NONE, unknown } from './values.js';
 import { AGENT_PARTS } from './parts.js';
 import { stringValuesOf } from './strings.js';
+import { MCP_CONVERSIONS, MCP_STATIC_CONVERSIONS } from './mcp-conversions.js';
 
 /**
  * Calls and constructions as `ReachValue`s, one reader per door kind (issue 40, item 3): the
@@ -63,6 +64,8 @@ export function callValue(e: ts.CallExpression | ts.NewExpression, rc: ReachCont
     // `Agent.create(options)`
     const owner = resolve(cx, callee.expression);
     if (owner && isSdkModule(owner.module) && method === 'create' && isAgentClass(owner.module, owner.member)) return agentOf(owner.member, args[0], rc);
+    const statics = owner && isSdkModule(owner.module) ? MCP_STATIC_CONVERSIONS[owner.member]?.[method] : undefined;
+    if (statics) return statics(args, rc);
     return methodValue(callee, method, e, rc);
   }
   return { k: 'call', of: reachValueOf(e.expression, rc) };
@@ -121,6 +124,8 @@ function sdkCall(name: string, e: ts.CallExpression | ts.NewExpression, rc: Reac
     return door(labels && labels.length > 0 ? { door: 'hosted_mcp', labels } : { door: 'hosted_mcp' });
   }
   if (NOT_DOORS.has(name)) return NONE;
+  const mcp = MCP_CONVERSIONS[name];
+  if (mcp) return mcp(args, rc);
   const local = LOCAL_TOOLS[name];
   if (local !== undefined) {
     const o = optionsOf(args[0], rc.cx.sf);

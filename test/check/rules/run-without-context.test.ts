@@ -52,8 +52,37 @@ const FLOWS = lines(
   "await run(flows, 'go');",
 );
 
+/** The test project with the tool `add` of the MCP server `calc` mapped (`- mcp: { server: calc, tool: add }`). */
+function withCalc() {
+  const p = testProject();
+  const loc = { file: '/repo/ctrlrun.tools.yaml', line: 20, column: 5 };
+  return {
+    ...p,
+    manifest: { ...p.manifest, tools: [...p.manifest.tools, { kind: 'mcp' as const, server: 'calc', tool: 'add', action: 'stripe.refund', loc }] },
+  };
+}
+const SDK_MCP = "import { Agent, MCPServerStdio, MCPServers, connectMcpServers, getAllMcpTools, mcpToFunctionTool, run } from '@openai/agents';";
+/** An agent holding the tools of MCP servers through the SDK's conversions (the SDK's mcp examples). */
+const MCP_CONVERSIONS = lines(
+  SDK_MCP,
+  GEN,
+  AGENT,
+  "const fs = new MCPServerStdio({ name: 'Filesystem Server', fullCommand: 'x' });",
+  'const servers = [fs];',
+  'const listed = await getAllMcpTools(servers);',
+  "const filtered = await getAllMcpTools({ mcpServers: [new MCPServerStdio({ name: 'Filesystem Server', fullCommand: 'y' })], agent });",
+  "const one = mcpToFunctionTool({ name: 'read' } as never, fs, false);",
+  "const pool = await connectMcpServers([new MCPServerStdio({ name: 'DeepWiki', fullCommand: 'z' })], { connectInParallel: true });",
+  "await run(new Agent({ name: 'a', tools: listed }), 'hi');",
+  "await run(new Agent({ name: 'b', tools: [...filtered, one] }), 'hi');",
+  "await run(new Agent({ name: 'c', mcpServers: pool.active }), 'hi');",
+  "await run(new Agent({ name: 'd', mcpServers: (await MCPServers.open([fs])).active }), 'hi');",
+);
+
 ruleTester('run-without-context', {
   valid: [
+    // issue 40 item 3 audit (the SDK's mcp examples): the tools of MCP servers no entry maps, through getAllMcpTools, mcpToFunctionTool, connectMcpServers
+    { name: 'an agent holding the tools of unmapped MCP servers through the SDK conversions', code: CONTROL + MCP_CONVERSIONS },
     { name: 'the context carries the user', code: CONTROL + lines(SDK, GEN, AGENT, "await run(agent, 'hi', { context: { user: session.user } });") },
     {
       name: 'a shorthand context held in a variable',
@@ -247,8 +276,133 @@ ruleTester('run-without-context', {
           '}',
         ),
     },
+    // issue 40 item 3 audit (welt-hinted): a resume through a function declared to give the state back
+    {
+      name: 'a resume through a function of the file that returns the state it is given (a generic, a const arrow, a `RunState` return)',
+      code:
+        CONTROL +
+        lines(
+          SDK,
+          "import type { RunState } from '@openai/agents';",
+          GEN,
+          AGENT,
+          'function decode<S extends { approve(item: unknown): void }>(answers: Record<string, boolean>, state: S): S { return state; }',
+          'const restore = <S,>(state: S): S => state;',
+          'function withAnswers(state: RunState<any, typeof agent>, answers: string[]): RunState<any, typeof agent> { return state; }',
+          "const first = await run(agent, 'hi', { context: { user } });",
+          'await run(agent, decode(answers, first.state), { stream: true });',
+          'await run(agent, restore(first.state));',
+          'const next = withAnswers(first.state, []);',
+          'await run(agent, next);',
+        ),
+    },
+    {
+      name: 'a resume through a function imported from a sibling module (also re-exported by a barrel)',
+      files: {
+        'src/resume.ts': lines(
+          'export function decode<StateT extends { approve(item: unknown): void }>(answers: Readonly<Record<string, boolean>>, state: StateT): StateT {',
+          '  return state;',
+          '}',
+        ),
+        'src/kit/index.ts': "export { decode as decodeAnswers } from '../resume.js';\nexport * from '../resume.js';\n",
+      },
+      code:
+        CONTROL +
+        lines(
+          SDK,
+          GEN,
+          AGENT,
+          "import { decode } from './resume.js';",
+          "import { decodeAnswers, decode as again } from './kit';",
+          "const first = await run(agent, 'hi', { context: { user } });",
+          'await run(agent, decode(answers, first.state));',
+          'await run(agent, decodeAnswers(answers, first.state));',
+          'await run(agent, again(answers, first.state));',
+        ),
+    },
   ],
   invalid: [
+    {
+      name: 'the same agents when the MCP servers are mapped, or handed in from elsewhere',
+      project: withCalc(),
+      code:
+        CONTROL +
+        lines(
+          SDK_MCP,
+          GEN,
+          "const calc = new MCPServerStdio({ name: 'calc', fullCommand: 'x' });",
+          'export async function go(outside: MCPServerStdio[]) {',
+          '  await run(new Agent({ name: "a", tools: await getAllMcpTools([calc]) }), "hi");',
+          '  await run(new Agent({ name: "b", tools: await getAllMcpTools({ mcpServers: [calc] }) }), "hi");',
+          '  await run(new Agent({ name: "c", tools: [mcpToFunctionTool({ name: "add" } as never, calc, false)] }), "hi");',
+          '  await run(new Agent({ name: "d", mcpServers: (await connectMcpServers([calc])).all }), "hi");',
+          '  await run(new Agent({ name: "e", tools: await getAllMcpTools(outside) }), "hi");',
+          '  await run(new Agent({ name: "f", mcpServers: (await MCPServers.open([calc])).active }), "hi");',
+          '}',
+        ),
+      errors: [
+        { line: 13, column: 9, mentions: 'passes no context' },
+        { line: 14, column: 9, mentions: 'passes no context' },
+        { line: 15, column: 9, mentions: 'passes no context' },
+        { line: 16, column: 9, mentions: 'passes no context' },
+        { line: 17, column: 9, mentions: 'passes no context' },
+        { line: 18, column: 9, mentions: 'passes no context' },
+      ],
+    },
+    {
+      name: 'a state handed to a function not declared to give it back (a `string` return, no types, another parameter, unknown) starts a run',
+      code:
+        CONTROL +
+        lines(
+          SDK,
+          "import type { RunState } from '@openai/agents';",
+          GEN,
+          AGENT,
+          "import { decode } from '@acme/kit';",
+          'function label(state: RunState<any, any>): string { return String(state); }',
+          'function pass(state) { return state; }',
+          'function pick<T>(prompt: T, state: RunState<any, any>): T { return prompt; }',
+          'let swap = <S,>(state: S): S => state;',
+          "const first = await run(agent, 'hi', { context: { user } });",
+          'await run(agent, label(first.state));',
+          'await run(agent, pass(first.state));',
+          "await run(agent, pick('again', first.state));",
+          'await run(agent, decode(answers, first.state));',
+          'await run(agent, wrap(first.state));',
+          'await run(agent, swap(first.state));',
+        ),
+      errors: [
+        { line: 19, column: 7, mentions: 'passes no context' },
+        { line: 20, column: 7, mentions: 'passes no context' },
+        { line: 21, column: 7, mentions: 'passes no context' },
+        { line: 22, column: 7, mentions: 'passes no context' },
+        { line: 23, column: 7, mentions: 'passes no context' },
+        { line: 24, column: 7, mentions: 'passes no context' },
+      ],
+    },
+    {
+      name: 'a state handed to an imported function the repo does not have, does not export, or declares to return a string',
+      files: { 'src/resume.ts': 'export function decode(answers: unknown, state: unknown): string { return String(state); }\n' },
+      code:
+        CONTROL +
+        lines(
+          SDK,
+          GEN,
+          AGENT,
+          "import { decode } from './resume';",
+          "import { restore } from './gone';",
+          "import { restore as missing } from './resume';",
+          "const first = await run(agent, 'hi', { context: { user } });",
+          'await run(agent, decode(answers, first.state));',
+          'await run(agent, restore(first.state));',
+          'await run(agent, missing(first.state));',
+        ),
+      errors: [
+        { line: 16, column: 7, mentions: 'passes no context' },
+        { line: 17, column: 7, mentions: 'passes no context' },
+        { line: 18, column: 7, mentions: 'passes no context' },
+      ],
+    },
     // loop session 14 (the SDK's agent-patterns): an orchestrator whose only tools are agent tools the manifest maps
     {
       name: 'an agent whose agent tool the manifest maps, though the agent behind it has no tools',

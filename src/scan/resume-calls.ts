@@ -1,0 +1,76 @@
+import type { ts } from 'ts-morph';
+import { typescript } from './typescript.js';
+import { isRunStateValue } from './approvals.js';
+import { declarationOf, unwrapValue } from './local-values.js';
+import { returnsGivenState, topLevelSignatures, variableSignature } from './state-signatures.js';
+import type { ModuleImport, RunCall } from './types.js';
+
+export interface ResumeCallContext {
+  sf: ts.SourceFile;
+  /** Absolute path of the file: where an imported callee is looked up from. */
+  fileAbs: string;
+  imports: readonly ModuleImport[];
+  initializerOf: (name: string) => ts.Expression | undefined;
+  ancestors: readonly ts.Node[];
+}
+
+/**
+ * A run's input that is a call handed a RunState (`decodeInterruptResponses(answers, state)`):
+ * `resumes` when the callee, a function of this file, is declared to give that state back
+ * (state-signatures.ts); the import to look it up in when the callee is imported (the repo scan
+ * asks, src/scan/reach/graph.ts); undefined otherwise: an arbitrary call wrapping a state, a
+ * callee the file does not declare, is not a resume (the run stays named).
+ */
+export function resumeThroughCall(input: ts.Expression, ctx: ResumeCallContext): 'resumes' | RunCall['resumeThrough'] | undefined {
+  let e = unwrapValue(input);
+  if (typescript.isIdentifier(e)) {
+    const init = ctx.initializerOf(e.text);
+    if (init) e = unwrapValue(init);
+  }
+  if (!typescript.isCallExpression(e)) return undefined;
+  const callee = unwrapValue(e.expression);
+  if (!typescript.isIdentifier(callee)) return undefined;
+  const index = e.arguments.findIndex((a) => !typescript.isSpreadElement(a) && isRunStateValue(a, ctx.ancestors, ctx.sf));
+  if (index < 0 || e.arguments.slice(0, index).some((a) => typescript.isSpreadElement(a))) return undefined;
+  const local = localSignatures(callee.text, ctx);
+  if (local) return returnsGivenState(local, index) ? 'resumes' : undefined;
+  const imported = importOf(callee.text, ctx.imports);
+  return imported ? { from: ctx.fileAbs, ...imported, index } : undefined;
+}
+
+/** The signatures of a function the file declares under `name` where it is called; undefined when the file does not declare it. */
+function localSignatures(name: string, ctx: ResumeCallContext): ts.SignatureDeclaration[] | undefined {
+  const decl = declarationOf(name, ctx.ancestors);
+  if (decl) {
+    if (typescript.isFunctionDeclaration(decl)) return [decl];
+    // a `let` may be given another function later: only a `const`
+    return typescript.isVariableDeclaration(decl) && typescript.isIdentifier(decl.name) && isConstDeclaration(decl, ctx.ancestors)
+      ? variableSignature(decl)
+      : [];
+  }
+  const top = topLevelSignatures(ctx.sf, name);
+  return top.length > 0 ? top : undefined;
+}
+
+/** Whether a declaration is of a `const` statement of a block on the way (the parse keeps no parent pointers). */
+function isConstDeclaration(decl: ts.VariableDeclaration, ancestors: readonly ts.Node[]): boolean {
+  for (const a of ancestors) {
+    const statements = typescript.isSourceFile(a) || typescript.isBlock(a) || typescript.isModuleBlock(a) ? a.statements : [];
+    for (const st of statements) {
+      if (typescript.isVariableStatement(st) && st.declarationList.declarations.includes(decl))
+        return !!(st.declarationList.flags & typescript.NodeFlags.Const);
+    }
+  }
+  return false;
+}
+
+/** The module and export a local name is imported as (not a type-only import). */
+function importOf(local: string, imports: readonly ModuleImport[]): { specifier: string; name: string } | undefined {
+  for (const imp of imports) {
+    if (imp.typeOnly || imp.syntax !== 'import') continue;
+    if (imp.defaultName === local) return { specifier: imp.module, name: 'default' };
+    const named = imp.named.find((n) => n.local === local && !n.typeOnly);
+    if (named) return { specifier: imp.module, name: named.imported };
+  }
+  return undefined;
+}
