@@ -1,4 +1,4 @@
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import path from 'node:path';
 import { GENERATED_HEADER } from '../generate/write.js';
 import { MANIFEST_FILE } from '../manifest/find.js';
@@ -21,7 +21,7 @@ export function packagesWithoutManifest(cwd: string, manifests: readonly string[
     return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
   };
   return packagesBelow(cwd).filter((dir) => {
-    if (covered.some((c) => inside(c, dir))) return false;
+    if (covered.some((c) => inside(c, dir)) || isSdkPackage(dir)) return false;
     const within = pathsInPackage(cwd, dir, paths);
     return within === undefined || within.length > 0;
   });
@@ -71,5 +71,15 @@ function startsGenerated(file: string): boolean {
     return false;
   } finally {
     if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/** The SDK's own packages (a fork of the SDK's repo): their code is the SDK's implementation of the doors, not an app's doors. */
+function isSdkPackage(dir: string): boolean {
+  try {
+    const name = (JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as { name?: unknown }).name;
+    return typeof name === 'string' && /^@openai\/agents(?:-[a-z-]+)?$/.test(name);
+  } catch {
+    return false;
   }
 }

@@ -126,6 +126,9 @@ describe('every command works at a workspace root or a root of sibling packages 
       // a package with no SDK in it needs no manifest and gets no finding
       'packages/util/package.json': pkg('util'),
       'packages/util/src/index.ts': 'export const twice = (n: number) => n * 2;\n',
+      // a fork of the SDK's repo: the SDK's own packages implement the doors, they are none
+      'packages/agents-core/package.json': JSON.stringify({ name: '@openai/agents-core' }),
+      'packages/agents-core/src/tool.ts': TS_AGENT,
     });
     expect((await cli(['init', '--cwd', 'packages/a'], { cwd: dir })).code).toBe(0);
     expect((await cli(['init', '--cwd', 'packages/b'], { cwd: dir })).code).toBe(0);
