@@ -33,6 +33,8 @@ export interface ActionExposure {
   deadGrants: string[];
 }
 
+const SEARCH_BUDGET = 200_000;
+
 /** A call that passes, or null when none does; `undefined`: too large to search (treated as passing). */
 export type Witness = Record<string, unknown> | null | undefined;
 
@@ -41,11 +43,12 @@ export function grantsCovering(policy: Policy, actionId: string): PolicyGrant[] 
   return (policy.authority?.grants ?? []).filter((g) => g.actions.some((p) => patternMatches(p, actionId, '.')));
 }
 
-export function actionExposure(policy: Policy, actionId: string): ActionExposure {
-  const never = passingCall(policy, actionId, null) === null;
+/** `budget`: each search's nodes (past it, the answer is "usable"). */
+export function actionExposure(policy: Policy, actionId: string, budget = SEARCH_BUDGET): ActionExposure {
+  const never = passingCall(policy, actionId, null, budget) === null;
   if (never) return { never, deadGrants: [] };
   const deadGrants = grantsCovering(policy, actionId)
-    .filter((g) => passingCall(policy, actionId, g) === null)
+    .filter((g) => passingCall(policy, actionId, g, budget) === null)
     .map((g) => g.id);
   return { never, deadGrants };
 }
@@ -62,7 +65,7 @@ function argumentPart(grant: PolicyGrant): PolicyGrant {
  * A call of `actionId` that the rules pass (and `grant` authorizes, when given), or null, or
  * undefined past the budget (the search's nodes) or the pattern classes' limit.
  */
-export function passingCall(policy: Policy, actionId: string, grant: PolicyGrant | null, budget = 200_000): Witness {
+export function passingCall(policy: Policy, actionId: string, grant: PolicyGrant | null, budget = SEARCH_BUDGET): Witness {
   const action = Object.hasOwn(policy.actions, actionId) ? policy.actions[actionId] : undefined;
   if (!action) return null;
   // one version whose authority is this grant alone (none: the templates and rules only)

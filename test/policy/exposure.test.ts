@@ -37,7 +37,7 @@ function runtimePasses(compiled: CompiledPolicy, action: string, args: Record<st
       environment: grant.environments?.[0] ?? 'production',
       task: grant.tasks === null ? null : 'refund:1',
       args: checked.value,
-      now: 0,
+      now: grant.expiresAt ?? 0,
     },
   );
   return result.passed;
@@ -109,6 +109,14 @@ describe('least exposure: exactly which actions and grants can never pass a call
     const policy = policyOf({ actions: { [ACTION]: { rules: [{ when: { n_gt: 5, n_lt: 3 }, decision: 'allow' }, { decision: 'deny' }] } } });
     expect(passingCall(policy, ACTION, null)).toBeNull();
     expect(passingCall(policy, ACTION, null, 1)).toBeUndefined();
+    // the action and its grant (both in fact unusable) stay offered
+    const granted = policyOf({
+      actions: { [ACTION]: { resource: 'item:{id}', rules: [{ when: { id_eq: 'c' }, decision: 'allow' }, { decision: 'deny' }] } },
+      authority: { grants: [{ id: 'd', subject: { agent: 'bot' }, actions: [ACTION], resources: ['item:d'] }] },
+    });
+    expect(actionExposure(granted, ACTION)).toEqual({ never: false, deadGrants: ['d'] });
+    expect(actionExposure(granted, ACTION, 1)).toEqual({ never: false, deadGrants: [] });
+    expect(actionExposure(policy, ACTION, 1)).toEqual({ never: false, deadGrants: [] });
   });
 
   it('a grant whose patterns are too many classes to search is kept, though no call reaches it', () => {
@@ -171,7 +179,8 @@ describe('least exposure: exactly which actions and grants can never pass a call
           ...(g.resources && d.resource ? { resources: g.resources } : {}),
           ...(g.constraints ? { constraints: g.constraints } : {}),
           ...(g.run.includes('environments') ? { environments: ['staging'] } : {}),
-          ...(g.run.includes('expires_at') ? { expires_at: '2020-01-01T00:00:00Z' } : {}),
+          // expired before any clock the generator might read: still the run's business
+          ...(g.run.includes('expires_at') ? { expires_at: '1969-07-20T20:17:00Z' } : {}),
           ...(g.run.includes('tasks') ? { tasks: ['refund:*'] } : {}),
         }));
         const policy = policyOf({ actions: { [ACTION]: action }, authority: { grants } });
