@@ -59,6 +59,12 @@ describe('least exposure: exactly which actions and grants can never pass a call
       action: { rules: [{ decision: 'deny' }, { when: { n_eq: 1 }, decision: 'allow' }] },
       never: true,
     },
+    {
+      name: 'an allow only a value the runtime refuses (a lone surrogate) matches',
+      action: { rules: [{ when: { id_eq: 'a\ud800b' }, decision: 'allow' }, { decision: 'deny' }] },
+      never: true,
+    },
+    { name: 'an argument named __proto__ (a witness keeps it as a key)', action: { rules: [{ when: { __proto___eq: 0 }, decision: 'allow' }] }, never: false },
     { name: 'a neq that only a missing argument fails', action: { rules: [{ when: { n_neq: 1 }, decision: 'approve' }] }, never: false },
     {
       name: 'an effect template whose {resource} never resolves (no resource template)',
