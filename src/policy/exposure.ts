@@ -73,16 +73,19 @@ export function passingCall(policy: Policy, actionId: string, grant: PolicyGrant
   const side: Policy = grant ? { ...rest, authority: { maxDelegationDepth: 0, grants: [argumentPart(grant)] } } : rest;
   let found: Record<string, Operand> | undefined;
   let steps = 0;
+  let emitted = false;
   try {
     const model = actionModel(actionId, [{ policy: side, action }], undefined);
     const atoms = variableAtoms(model, 0);
     const result = search(model, atoms, [model.machines[0]!.lists], {
       // a stage whose every outcome lets the call on passes whatever follows; one with none denies
       judge: (states) => {
-        if (found || ++steps > budget) return 'prune';
+        // one call is all the question needs: once a region is emitted, the rest of the walk is cut
+        if (emitted || ++steps > budget) return 'prune';
         const stages = states[0]!.map((list, stage) => [...outcomes(list)].map((out) => letsOn(stage, out)));
         if (stages.some((s) => !s.includes(true))) return 'prune';
-        return stages.every((s) => !s.includes(false)) ? 'emit' : 'split';
+        emitted = stages.every((s) => !s.includes(false));
+        return emitted ? 'emit' : 'split';
       },
       limit: 1,
     });
