@@ -64,7 +64,10 @@ export function outcomeAt(model: ActionModel, machine: number, values: readonly 
 /** The arguments of a call given one value per variable (an argument at ABSENT is left out). */
 export function argsAt(model: ActionModel, values: readonly unknown[]): Record<string, Operand> {
   const out: Record<string, Operand> = {};
-  for (const v of model.variables) if (v.kind === 'arg' && values[v.index] !== ABSENT) out[v.name] = values[v.index] as Operand;
+  // defined, not assigned: an argument named `__proto__` is a key like any other
+  for (const v of model.variables)
+    if (v.kind === 'arg' && values[v.index] !== ABSENT)
+      Object.defineProperty(out, v.name, { value: values[v.index], enumerable: true, writable: true, configurable: true });
   return out;
 }
 

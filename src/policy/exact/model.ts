@@ -353,6 +353,11 @@ function ruleOut(policy: Policy, action: PolicyAction, index: number): string {
   })}`;
 }
 
+/** Whether one list's outcome lets a call on, as `combine` reads it: templates resolved (stage 0), a rule that allows or asks (1), a grant (2). */
+export function letsOn(stage: number, out: string): boolean {
+  return stage === 0 ? out === OK : out !== DENY;
+}
+
 /** The call's outcome from the three lists' outcomes, as the runtime combines them. */
 export function combine(templates: string, rules: string, authority: string): CallOutcome {
   const denied = (by: CallOutcome['deniedBy']): CallOutcome => ({

@@ -145,8 +145,8 @@ export class PatternFamily {
       0,
       '',
     );
-    const alphabet = [...new Set([...this.alphabet, ...constants.join('')])];
-    // code points, never a lone surrogate: the runtime refuses a string holding one
+    // code points, never a lone surrogate (a constant may hold one): the runtime refuses a string holding one
+    const alphabet = [...new Set([...this.alphabet, ...constants.join('')])].filter((ch) => !/\p{Cs}/u.test(ch));
     while (queue.length > 0) {
       const [fn, node, text] = queue.shift()!;
       for (const ch of alphabet) {

@@ -7,6 +7,7 @@
  * to none; null, both booleans, and the argument left out. Floats never reach a rule (the runtime
  * refuses a call holding one), so they are no candidate. Pure.
  */
+import { checkArguments } from '../../runtime/arguments.js';
 import { isInteger, jsonEqual } from '../evaluate.js';
 import type { Operand } from '../types.js';
 
@@ -117,6 +118,8 @@ export function argumentCandidates(options: CandidateOptions): ArgValue[] {
     if (seen.has(k)) return;
     seen.add(k);
     if (options.schema && !options.schema.accepts(v)) return;
+    // a value the runtime refuses before any rule (a lone surrogate, a float) is no call at all
+    if (v !== ABSENT && !checkArguments({ v }).ok) return;
     out.push(v);
   };
   for (const v of all) add(isInteger(v) ? asInteger(BigInt(v)) : v);
