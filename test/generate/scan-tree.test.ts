@@ -105,8 +105,8 @@ export function f(id: string, { a = 1 }: { a?: number } = {}) {
       const db = (b as { jsDoc?: ts.Node[] }).jsDoc ?? [];
       docs += da.length;
       expect([ca.length, da.length]).toEqual([cb.length, db.length]);
-      ca.forEach((c, i) => same(c, cb[i]!));
-      da.forEach((d, i) => same(d, db[i]!));
+      for (const [i, c] of ca.entries()) same(c, cb[i]!);
+      for (const [i, d] of da.entries()) same(d, db[i]!);
     };
     same(ours, theirs);
     expect(nodes).toBeGreaterThan(90);
