@@ -218,21 +218,25 @@ function plainCheckFile(debug: boolean): typeof import('./plain-main.js').runPla
 /**
  * Start-up time: V8 keeps the code it compiled for the CLI's CommonJS modules (the TypeScript
  * compiler above all, about 9 MB of JavaScript) in a cache, so a later run does not compile them
- * again. Node 22.1+ has this built in (`module.enableCompileCache`, which covers ES modules too). On
- * Node 20 the compiler gets its own cache, written after the run so that it holds every function
- * the run compiled (src/scan/code-cache.ts), and `v8-compile-cache` (a dependency of the CLI's
- * tools) covers the other CommonJS modules (ts-morph's, for codemod and init). The bundle in
- * dist/bin is an ES module, which Node 20 cannot cache; V8 compiles its functions lazily.
- * Best effort: when none is there, or `DISABLE_V8_COMPILE_CACHE` is set, nothing changes.
+ * again. On every Node the compiler (and the plain check's file and the YAML parser, which load
+ * through the same helper) gets a cache of its own, written after the run so that it holds every
+ * function the run compiled (src/scan/code-cache.ts): Node's built-in cache (22.1+,
+ * `module.enableCompileCache`) is made right after compiling and holds the top level only, so the
+ * parser's functions were compiled again on every run (issue 40, item 8: ~8% of the codemod's CPU
+ * on the SDK's examples, ~5% of check's); with a cache of its own, check also compiles the compiler
+ * while it waits for its reading thread (src/check/engine.ts). The built-in cache covers the rest
+ * (the bundle's ES modules); on Node 20, `v8-compile-cache` (a dependency of the CLI's tools)
+ * covers the other CommonJS modules (ts-morph's, for codemod and init). Best effort: when none is
+ * there, or `DISABLE_V8_COMPILE_CACHE` is set, nothing changes.
  */
 function enableCompileCache(resolveFrom: string, plainCheck: boolean): void {
   if (process.env.DISABLE_V8_COMPILE_CACHE) return;
+  process.env[CODE_CACHE_ENV] ??= defaultCodeCacheDir();
   const builtIn = (moduleApi as { enableCompileCache?: () => unknown }).enableCompileCache;
   if (typeof builtIn === 'function') {
     builtIn();
     return;
   }
-  process.env[CODE_CACHE_ENV] ??= defaultCodeCacheDir();
   // A plain check (src/cli/plain-check.ts) loads no CommonJS but the compiler, which has its own cache.
   if (plainCheck) return;
   try {

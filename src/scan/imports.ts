@@ -117,8 +117,23 @@ export function moduleValue(specifier: string, fromFile: string | undefined, lin
   return links.resolve(specifier, fromFile);
 }
 
-/** Reads every top-level import declaration, `import x = require()` and `require` statement. */
+/**
+ * Reads every top-level import declaration, `import x = require()` and `require` statement. Kept
+ * by tree: a repo scan asks twice for each parsed file (its barrel exports, then its scan), and
+ * every reader only reads the list.
+ */
 export function collectModuleImports(sf: ts.SourceFile): ModuleImport[] {
+  let imports = importsByTree.get(sf);
+  if (!imports) {
+    imports = readModuleImports(sf);
+    importsByTree.set(sf, imports);
+  }
+  return imports;
+}
+
+const importsByTree = new WeakMap<ts.SourceFile, ModuleImport[]>();
+
+function readModuleImports(sf: ts.SourceFile): ModuleImport[] {
   const out: ModuleImport[] = [];
   for (const st of sf.statements) {
     if (typescript.isImportDeclaration(st) && typescript.isStringLiteral(st.moduleSpecifier)) {

@@ -42,7 +42,7 @@ export function loadTypeScript(compiled?: CompiledScript): typeof TypeScript {
 
 /**
  * The compiler compiled from its code cache, in steps, not run (see `compileSteps`); nothing when
- * the CLI keeps no cache of its own (Node 22+ has a built-in one), the compiler is already loaded,
+ * the CLI keeps no cache of its own (`DISABLE_V8_COMPILE_CACHE`, or the API used outside the CLI), the compiler is already loaded,
  * or it cannot be found (loadTypeScript then says why).
  */
 export function* compileTypeScriptSteps(): Generator<void, CompiledScript | undefined, void> {

@@ -25,7 +25,14 @@ interface Bench {
 }
 
 const BENCHES: Record<string, Bench> = {
-  check: { lines: [/^ratio check \/ parse-all: /, /^process: ctrlrun-gen check on the repo, /, /^whole-process ratio check \/ parse-all: /] },
+  check: {
+    lines: [
+      /^ratio check \/ parse-all: /,
+      /^process: ctrlrun-gen check on the repo, /,
+      /^whole-process ratio check \/ parse-all: /,
+      /^floor \(start-up \+ compiler \+ reading \+ parsing\): .* check \/ floor: /,
+    ],
+  },
   codemod: { lines: [/^ {2}codemod dry run: .* files\/s/, /^ {2}ratio codemod \/ parse-everything: /, /^fixtures\/refund-desk: /] },
   eslint: { lines: [/^ratio with \/ without the plugin: /, /^editor loop, eslint \+ ctrlrun: first lint /] },
   generate: { lines: [/^decision function: .* ns\/call; evaluate\(\)/, /^render \(find tools, read parameters, emit\): /] },

@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir, userInfo } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -116,6 +116,30 @@ describe('the compiler’s code cache (src/scan/code-cache.ts)', () => {
     }
     expect(keys.size).toBe(600);
     expect(cacheKey('a')).toBe(cacheKey('a'));
+  });
+
+  it('is the CLI’s on every Node, also where Node has a compile cache of its own', () => {
+    // Node's built-in cache (22.1+) holds the compiler's top level only; the CLI keeps its own,
+    // written after the run with every function the run compiled (issue 40, item 8)
+    const tmp = path.join(work, 'tmp');
+    const repo = path.join(work, 'repo');
+    mkdirSync(tmp, { recursive: true });
+    mkdirSync(repo, { recursive: true });
+    writeFileSync(
+      path.join(repo, 'agent.ts'),
+      "import { tool } from '@openai/agents';\nexport const t = tool({ name: 'x', description: 'd', execute: async () => 'x' });\n",
+    );
+    const r = spawnSync(process.execPath, [CLI_BIN, 'check', '--cwd', repo, '--format', 'json'], {
+      encoding: 'utf8',
+      env: { ...process.env, TMPDIR: tmp, TMP: tmp, TEMP: tmp, NO_COLOR: '1' },
+    });
+    // exit 2: no manifest (policy-invalid); the file was parsed all the same, so the compiler loaded
+    expect(JSON.parse(r.stdout).summary.filesParsed, r.stderr).toBe(1);
+    const user = typeof process.getuid === 'function' ? String(process.getuid()) : userInfo().username;
+    const blobs = readdirSync(path.join(tmp, `ctrlrun-gen-code-cache-${user}`));
+    const sizes = blobs.map((b) => readFileSync(path.join(tmp, `ctrlrun-gen-code-cache-${user}`, b)).length);
+    // the compiler's cache is the one of megabytes
+    expect(Math.max(...sizes)).toBeGreaterThan(1_000_000);
   });
 
   it('is written at exit, read on the next run, and a damaged cache is replaced, never fatal', () => {

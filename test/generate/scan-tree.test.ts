@@ -2,7 +2,10 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { declarationsInScans } from '../../src/generate/declarations.js';
+import type { ts } from 'ts-morph';
+import { declarationsInScans, withParents } from '../../src/generate/declarations.js';
+import { parseSource } from '../../src/scan/parse.js';
+import { typescript } from '../../src/scan/typescript.js';
 import { readSourceText, scanRepoSync, treeOf } from '../../src/scan/index.js';
 import { settingsWithoutConfig } from '../../src/scan/specifier.js';
 
@@ -74,5 +77,39 @@ describe('the import settings of a repo without a tsconfig', () => {
     const other = repo({ 'x.ts': "import { y } from './y.ts';\n", 'y.ts': 'export const y = 1;\n' });
     expect(settingsWithoutConfig(root).extension).toBe('js');
     expect(settingsWithoutConfig(root, [path.join(other, 'x.ts'), path.join(other, 'y.ts')]).extension).toBe('ts');
+  });
+});
+
+describe('parent pointers set on a scan’s tree (withParents)', () => {
+  it('are the very parents the compiler sets when it parses with them, JSDoc nodes’ included', () => {
+    const text = `/** The refund tool. @param id the payment */
+export function f(id: string, { a = 1 }: { a?: number } = {}) {
+  /** inner */ const g = (x: number) => [x, ...[id]].map((y) => ({ y, z: y as unknown as string }))!;
+  for (const k of g(1)) if (k) try { throw new Error(\`\${k.y}\`); } catch { return <T,>(t: T) => t; }
+  return class { m() { return this; } };
+}
+`;
+    const ours = withParents(parseSource('a.ts', text).sf);
+    const theirs = typescript.createSourceFile('a.ts', text, typescript.ScriptTarget.Latest, true, typescript.ScriptKind.TS);
+    let nodes = 0;
+    let docs = 0;
+    const same = (a: ts.Node, b: ts.Node): void => {
+      nodes++;
+      expect(a.kind).toBe(b.kind);
+      expect([a.parent?.kind, a.parent?.pos, a.parent?.end]).toEqual([b.parent?.kind, b.parent?.pos, b.parent?.end]);
+      const ca: ts.Node[] = [];
+      const cb: ts.Node[] = [];
+      typescript.forEachChild(a, (c) => void ca.push(c));
+      typescript.forEachChild(b, (c) => void cb.push(c));
+      const da = (a as { jsDoc?: ts.Node[] }).jsDoc ?? [];
+      const db = (b as { jsDoc?: ts.Node[] }).jsDoc ?? [];
+      docs += da.length;
+      expect([ca.length, da.length]).toEqual([cb.length, db.length]);
+      for (const [i, c] of ca.entries()) same(c, cb[i]!);
+      for (const [i, d] of da.entries()) same(d, db[i]!);
+    };
+    same(ours, theirs);
+    expect(nodes).toBeGreaterThan(90);
+    expect(docs).toBe(2);
   });
 });

@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -195,5 +196,43 @@ describe('check with the repo read ahead', () => {
     const own = await runCheck({ cwd: dir });
     expect(await runCheck({ cwd: dir, ahead })).toEqual(own);
     expect(own.filesConsidered).toBeGreaterThan(1);
+  });
+});
+
+describe('the reading thread and Node’s compile cache', () => {
+  // A thread turns Node's compile cache on from NODE_COMPILE_CACHE only: started without it, the
+  // thread compiled its script anew on every run (issue 40, item 8). Node 20 has no such cache.
+  const hasCache = typeof (createRequire(import.meta.url)('node:module') as { enableCompileCache?: unknown }).enableCompileCache === 'function';
+  const entries = (dir: string): number =>
+    existsSync(dir) ? readdirSync(dir, { recursive: true }).filter((f) => statSync(path.join(dir, String(f))).isFile()).length : 0;
+
+  it.skipIf(!hasCache)('compiles the thread’s script into the process’s cache', () => {
+    const work = mkdtempSync(path.join(os.tmpdir(), 'ctrlrun-worker-cache-'));
+    try {
+      // a thread script of its own: it answers nothing and exits, so the read gives up and returns
+      const script = path.join(work, 'thread.cjs');
+      writeFileSync(script, 'module.exports = function unused() { return 1; };\n');
+      const child = (start: boolean, cache: string): void => {
+        execFileSync(
+          process.execPath,
+          [
+            '--input-type=module',
+            '-e',
+            `import module from 'node:module';
+             import { pathToFileURL } from 'node:url';
+             module.enableCompileCache(${JSON.stringify(cache)});
+             const { startRepoRead } = await import(${JSON.stringify(pathToFileURL(path.join(REPO_ROOT, 'dist/scan/parallel-read.js')).href)});
+             if (${start}) await startRepoRead({ root: ${JSON.stringify(work)} }, { file: pathToFileURL(${JSON.stringify(script)}) }).result();`,
+          ],
+          { env: { ...process.env, NODE_COMPILE_CACHE: '' } },
+        );
+      };
+      child(false, path.join(work, 'without'));
+      child(true, path.join(work, 'with'));
+      // the same modules, plus the thread's script
+      expect(entries(path.join(work, 'with'))).toBe(entries(path.join(work, 'without')) + 1);
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
   });
 });

@@ -34,23 +34,41 @@ function openScope(cx: FileContext, node: ts.Node): boolean {
   return true;
 }
 
+/** Each node to its reader, by kind (one switch: every node of the file passes here). */
 function readNode(cx: FileContext, node: ts.Node): void {
-  if (typescript.isIdentifier(node)) {
-    countReference(cx, node);
-    checkEscape(cx, node);
-  } else if (typescript.isCallExpression(node)) onCall(cx, node);
-  else if (typescript.isNewExpression(node)) {
-    onNew(cx, node);
-    onHandoffClass(cx, node);
-  } else if (typescript.isObjectLiteralExpression(node)) onObjectLiteral(cx, node);
-  else if (typescript.isBinaryExpression(node) && node.operatorToken.kind === typescript.SyntaxKind.EqualsToken) onAssignment(cx, node);
-  else if (typescript.isPropertyAccessExpression(node) || typescript.isElementAccessExpression(node)) onAsToolRead(cx, node);
-  else if (typescript.isVariableDeclaration(node)) onAgentDestructure(cx, node);
+  const k = typescript.SyntaxKind;
+  switch (node.kind) {
+    case k.Identifier:
+      countReference(cx, node as ts.Identifier);
+      checkEscape(cx, node as ts.Identifier);
+      return;
+    case k.CallExpression:
+      onCall(cx, node as ts.CallExpression);
+      return;
+    case k.NewExpression:
+      onNew(cx, node as ts.NewExpression);
+      onHandoffClass(cx, node as ts.NewExpression);
+      return;
+    case k.ObjectLiteralExpression:
+      onObjectLiteral(cx, node as ts.ObjectLiteralExpression);
+      return;
+    case k.BinaryExpression:
+      if ((node as ts.BinaryExpression).operatorToken.kind === k.EqualsToken) onAssignment(cx, node as ts.BinaryExpression);
+      return;
+    case k.PropertyAccessExpression:
+    case k.ElementAccessExpression:
+      onAsToolRead(cx, node as ts.PropertyAccessExpression | ts.ElementAccessExpression);
+      return;
+    case k.VariableDeclaration:
+      onAgentDestructure(cx, node as ts.VariableDeclaration);
+      return;
+  }
 }
 
 export function visitFile(cx: FileContext): void {
+  const k = typescript.SyntaxKind;
   const visit = (node: ts.Node): void => {
-    if (typescript.isImportDeclaration(node) || typescript.isImportEqualsDeclaration(node)) return;
+    if (node.kind === k.ImportDeclaration || node.kind === k.ImportEqualsDeclaration) return;
     const opened = openScope(cx, node);
     readNode(cx, node);
     cx.ancestors.push(node);

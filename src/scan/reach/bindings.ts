@@ -220,15 +220,31 @@ class Builder {
 
   /** Classes, enums and function declarations: declared in the block they are written in. */
   private declareNamed(node: ts.Node, scope: number): void {
-    if (typescript.isClassDeclaration(node) && node.name) this.declare(scope, node.name.text, { kind: 'opaque', what: 'a class' });
-    if (typescript.isEnumDeclaration(node)) this.declare(scope, node.name.text, { kind: 'opaque', what: 'an enum' });
-    if (typescript.isFunctionDeclaration(node) && node.name) {
-      this.declare(scope, node.name.text, { kind: 'function', node });
-      this.holders.set(node, { name: node.name.text, pos: node.name.end - 1, exported: hasExportModifier(node) });
-    }
-    if (typescript.isImportEqualsDeclaration(node) && typescript.isExternalModuleReference(node.moduleReference)) {
-      const ref = node.moduleReference.expression;
-      if (isStringLike(ref)) this.declare(scope, node.name.text, { kind: 'import', specifier: ref.text, name: '*', path: [] });
+    // by kind: every node of the file passes here
+    const k = typescript.SyntaxKind;
+    switch (node.kind) {
+      case k.ClassDeclaration: {
+        const name = (node as ts.ClassDeclaration).name;
+        if (name) this.declare(scope, name.text, { kind: 'opaque', what: 'a class' });
+        return;
+      }
+      case k.EnumDeclaration:
+        this.declare(scope, (node as ts.EnumDeclaration).name.text, { kind: 'opaque', what: 'an enum' });
+        return;
+      case k.FunctionDeclaration: {
+        const fn = node as ts.FunctionDeclaration;
+        if (!fn.name) return;
+        this.declare(scope, fn.name.text, { kind: 'function', node: fn });
+        this.holders.set(fn, { name: fn.name.text, pos: fn.name.end - 1, exported: hasExportModifier(fn) });
+        return;
+      }
+      case k.ImportEqualsDeclaration: {
+        const imp = node as ts.ImportEqualsDeclaration;
+        if (!typescript.isExternalModuleReference(imp.moduleReference)) return;
+        const ref = imp.moduleReference.expression;
+        if (isStringLike(ref)) this.declare(scope, imp.name.text, { kind: 'import', specifier: ref.text, name: '*', path: [] });
+        return;
+      }
     }
   }
 
@@ -243,8 +259,16 @@ class Builder {
   }
 
   private record(node: ts.Node): void {
-    if (typescript.isBinaryExpression(node)) this.onAssignment(node);
-    else if (typescript.isCallExpression(node) || typescript.isNewExpression(node)) this.onCall(node);
+    const k = typescript.SyntaxKind;
+    switch (node.kind) {
+      case k.BinaryExpression:
+        this.onAssignment(node as ts.BinaryExpression);
+        return;
+      case k.CallExpression:
+      case k.NewExpression:
+        this.onCall(node as ts.CallExpression | ts.NewExpression);
+        return;
+    }
   }
 
   private onAssignment(node: ts.BinaryExpression): void {
