@@ -1,20 +1,15 @@
 // The runtime's per-call cost: the compiled decision function (ns/call), and a protectedTool allow
 // call through the real Runner versus a plain tool() in the same run (ratio). Imports from dist/.
-import { Agent, Runner, setTraceProcessors, setTracingDisabled, tool } from '@openai/agents';
+import { Agent, Runner, tool } from '@openai/agents';
 import * as otel from '@opentelemetry/api';
-import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
-import { MeterProvider, MetricReader } from '@opentelemetry/sdk-metrics';
 import { ScriptedModel, assistantMessage, functionCall } from '@openai/agents/testing';
 import { z } from 'zod';
-import ts from 'typescript';
 import os from 'node:os';
 import { parseArguments, plainArguments } from '../dist/runtime/arguments.js';
 import { canonicalHash } from '../dist/runtime/canonical.js';
 import { decideCall } from '../dist/runtime/decide.js';
-import { bindProtectedTool, createControl, memoryStore } from '../dist/runtime/index.js';
-import { renderModuleText } from '../dist/generate/render.js';
-import { parsePolicy } from '../dist/policy/load.js';
 import { floorTool } from './lib/allow-sides.mjs';
+import { generatedRefund, observeEverything, protectedRefund } from './lib/traced-sides.mjs';
 import { sized } from './lib/size.mjs';
 
 /** Before issue 12, the shape the generator emitted for `stripe.refund`: the baseline of the decision figure. */
@@ -23,41 +18,6 @@ function decideRefundBefore(args) {
   if (typeof amount === 'number' && Number.isInteger(amount) && amount >= 0 && amount <= 100000) return { decision: 'allow', rule: 0, reason: 'rule_matched' };
   if (typeof amount === 'number' && Number.isInteger(amount) && amount <= 1000000) return { decision: 'approve', rule: 1, reason: 'rule_matched' };
   return { decision: 'deny', rule: 2, reason: 'rule_matched' };
-}
-
-/** The generator's real output for the SPEC §2 refund rules, transpiled and evaluated (its two imports stubbed). */
-function generatedRefund() {
-  const text = [
-    'schema: ctrlrun.policy/v6',
-    'actions:',
-    '  stripe.refund:',
-    '    effect: "refund:{payment_id}"',
-    '    resource: "payment:{payment_id}"',
-    '    rules:',
-    '      - when: { amount_gte: 0, amount_lte: 100000 }',
-    '        decision: allow',
-    '      - when: { amount_lte: 1000000 }',
-    '        decision: approve',
-    '      - decision: deny',
-    '',
-  ].join('\n');
-  const loaded = parsePolicy(text, 'ctrlrun.yaml');
-  if (!loaded.value) throw new Error('bench policy did not load');
-  const module = renderModuleText({
-    policy: loaded.value,
-    policyFile: 'ctrlrun.yaml',
-    manifestFile: 'ctrlrun.tools.yaml',
-    controlFile: 'src/ctrlrun.control.ts',
-    controlSpecifier: './ctrlrun.control.js',
-    tools: {},
-    inputsHash: '0'.repeat(64),
-    version: '0.0.0',
-  });
-  const js = ts.transpileModule(module, { compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022 } }).outputText;
-  const exports = {};
-  // every binder of the runtime (bindProtectedTool, bindMcp, …) as a no-op: only `policy` is read
-  new Function('exports', 'require', js)(exports, (s) => (s === 'ctrlrun-gen/runtime' ? new Proxy({}, { get: () => () => () => undefined }) : { default: {} }));
-  return exports.policy.actions['stripe.refund'];
 }
 
 // The timing loop's source: each measurement gets its own copy (below), so the call `fn(...)` in
@@ -87,23 +47,7 @@ function medians(rounds, measures) {
   return Object.fromEntries(Object.entries(runs).map(([k, v]) => [k, { ns: [...v].sort((a, b) => a - b)[v.length >> 1], all: v }]));
 }
 
-const decideRefund = (args) => refundAction.decide(args);
 const refundAction = generatedRefund();
-
-const policy = {
-  hash: 'b'.repeat(64),
-  mode: 'enforce',
-  actions: {
-    'stripe.refund': {
-      id: 'stripe.refund',
-      decide: decideRefund,
-      controls: [],
-      approvalsRequired: 1,
-      maxAttempts: 1,
-    },
-  },
-  tools: { refund: 'stripe.refund' },
-};
 
 function benchDecision() {
   // Typed arguments (already values): the decision function alone, before and after, same inputs.
@@ -179,42 +123,7 @@ const allowGuardrail = { type: 'tool_input', name: 'noop', run: async () => ({ b
 const guardrailTool = () => tool({ name: 'refund', description: 'refund', parameters, inputGuardrails: [allowGuardrail], execute: body('guardrail') });
 const gatedTool = () =>
   tool({ name: 'refund', description: 'refund', parameters, inputGuardrails: [allowGuardrail], needsApproval: async () => false, execute: body('gated') });
-const protectedTool = (side = 'protected', telemetry = undefined) => {
-  const control = createControl({
-    store: memoryStore(),
-    identity: (rc) => rc.context.user,
-    receiptKey: null,
-    ...(telemetry === undefined ? {} : { telemetry }),
-  });
-  return bindProtectedTool(control, policy)('stripe.refund', { name: 'refund', description: 'refund', parameters, execute: body(side) });
-};
-
-/**
- * Tracing and OpenTelemetry on (issue 39, item 5): the SDK traces the run (to a processor that
- * drops what it gets, as an exporter's queue would take it), and OpenTelemetry has a real SDK
- * registered (spans to an exporter that drops them, metrics aggregated by a reader). `traced` is a
- * protected tool recording into both; `tracedOff` the same run with the control's telemetry off.
- */
-function observeEverything() {
-  const dropped = {
-    onTraceStart: async () => {},
-    onTraceEnd: async () => {},
-    onSpanStart: async () => {},
-    onSpanEnd: async () => {},
-    shutdown: async () => {},
-    forceFlush: async () => {},
-  };
-  setTraceProcessors([dropped]);
-  setTracingDisabled(false);
-  const exporter = { export: (_spans, done) => done({ code: 0 }), shutdown: async () => {} };
-  // a batch processor, as an application exports: spans are queued, not exported one by one
-  otel.trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new BatchSpanProcessor(exporter)] }));
-  class Reader extends MetricReader {
-    async onShutdown() {}
-    async onForceFlush() {}
-  }
-  otel.metrics.setGlobalMeterProvider(new MeterProvider({ readers: [new Reader()] }));
-}
+const protectedTool = (side = 'protected', telemetry = undefined) => protectedRefund(telemetry, body(side));
 
 export async function run() {
   process.env.OPENAI_AGENTS_DISABLE_TRACING = '1';
