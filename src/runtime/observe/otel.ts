@@ -25,6 +25,8 @@ export interface OtelSpanContext {
 
 export interface OtelSpan {
   setAttributes(attributes: Attributes): unknown;
+  /** False for a no-op or sampled-out span: nothing set on it is kept. */
+  isRecording(): boolean;
   addEvent(name: string, attributes?: Attributes): unknown;
   setStatus(status: { code: number; message?: string }): unknown;
   end(): void;
@@ -90,8 +92,10 @@ export type OtelRecorder = ReturnType<typeof otelRecorder>;
  */
 export function otelRecorder(api: OpenTelemetryApi, store: Pick<Store, 'listRequests'>) {
   const tracer = api.trace.getTracer(SCOPE);
-  const ours = new WeakSet<object>();
+  /** Our recording `execute_tool` spans, each with the attributes set on it so far (a receipt sets only what changed). */
+  const ours = new WeakMap<object, Attributes>();
   const pauses = new Map<string, OtelSpanContext>();
+  const notRecording = new WeakSet<object>();
   const { decisions, refusals, latency, expired, ambiguous, pendingStores } = instrumentsOf(api.metrics.getMeter(SCOPE));
   pendingStores.add(store);
 
@@ -104,17 +108,24 @@ export function otelRecorder(api: OpenTelemetryApi, store: Pick<Store, 'listRequ
   };
 
   return {
-    /** Records one event: on the active ctrlrun span when there is one, else as a span of its own. */
-    record(event: ObservedEvent, attributes: Attributes): void {
+    /**
+     * Records one event: on the active ctrlrun span when there is one (nothing but the metrics when
+     * that span does not record), else as a span of its own. `attributesOf`: built when asked.
+     */
+    record(event: ObservedEvent, attributesOf: () => Attributes): void {
       count(event);
       const active = api.trace.getSpan(api.context.active());
-      if (active !== undefined && ours.has(active)) {
-        active.setAttributes(attributes);
+      const set = active === undefined ? undefined : ours.get(active);
+      if (active !== undefined && set !== undefined) {
+        const attributes = attributesOf();
+        active.setAttributes(changed(set, attributes));
         // the span holds the attributes; the event only what differs from one receipt to the next
         active.addEvent(`ctrlrun.${event.kind}`, eventAttributes(attributes));
         if (failed(event)) active.setStatus({ code: STATUS_ERROR, message: statusOf(event, attributes) });
         return;
       }
+      if (active !== undefined && notRecording.has(active)) return;
+      const attributes = attributesOf();
       const link = event.callId === null || event.kind === 'pause' ? undefined : pauses.get(event.callId);
       const span = tracer.startSpan(
         spanName(event, String(attributes['gen_ai.tool.name'])),
@@ -139,7 +150,9 @@ export function otelRecorder(api: OpenTelemetryApi, store: Pick<Store, 'listRequ
       if (callId !== null) attributes['gen_ai.tool.call.id'] = callId;
       const parent = api.context.active();
       const span = tracer.startSpan(`execute_tool ${tool}`, { kind: KIND_INTERNAL, attributes, ...(link ? { links: [{ context: link }] } : {}) }, parent);
-      ours.add(span);
+      // a span nobody records (no SDK registered, sampled out): its receipts add nothing to it
+      if (span.isRecording()) ours.set(span, { ...attributes });
+      else notRecording.add(span);
       const end = () => span.end();
       return api.context.with(api.trace.setSpan(parent, span), fn).then(
         (value) => {
@@ -200,6 +213,23 @@ function makeInstruments(meter: OtelMeter) {
     expired: meter.createCounter('ctrlrun.approvals.expired', { description: 'Approvals refused at their claim because they expired' }),
     ambiguous: meter.createCounter('ctrlrun.effects.ambiguous', { description: 'Bodies whose outcome is unknown (the effect key is ambiguous)' }),
   };
+}
+
+/**
+ * The attributes of `next` that `set` (what the span already holds) does not hold with the same
+ * value, recorded into `set`: a call's second receipt repeats most of its first's. A list is
+ * compared by its items. The span ends with the same attributes as if each receipt set them all.
+ */
+function changed(set: Attributes, next: Attributes): Attributes {
+  const out: Attributes = {};
+  for (const key in next) {
+    const value = next[key]!;
+    const had = set[key];
+    if (had === value || (Array.isArray(had) && Array.isArray(value) && had.length === value.length && had.every((v, i) => v === value[i]))) continue;
+    out[key] = value;
+    set[key] = value;
+  }
+  return out;
 }
 
 function remember(pauses: Map<string, OtelSpanContext>, callId: string, context: OtelSpanContext): void {
