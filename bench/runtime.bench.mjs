@@ -111,7 +111,7 @@ function agentFor(t, runs) {
 }
 
 const parameters = z.object({ payment_id: z.string(), amount: z.number().int() });
-const executed = { plain: 0, guardrail: 0, gated: 0, floor: 0, protected: 0, tracedOff: 0, traced: 0 };
+const executed = { plain: 0, guardrail: 0, gated: 0, floor: 0, protected: 0, tracedOff: 0, traced: 0, tracedSdk: 0, tracedOtel: 0 };
 const body = (side) => async () => {
   executed[side]++;
   return 'refunded';
@@ -139,19 +139,19 @@ export async function run() {
     `argument work of one stage of an allowed call: parsed once ${d.oneParse.ns.toFixed(0)} ns; parsed three times (before) ${d.threeParses.ns.toFixed(0)} ns (ratio ${(d.oneParse.ns / d.threeParses.ns).toFixed(2)}x)`,
   );
 
-  const r = await benchRunner(...sized([15, 100, 300], [2, 5, 10]));
+  const r = await benchRunner(...sized([100, 20, 300], [2, 4, 10]));
   console.log(
-    `Runner, one allow call per run, memory store (${r.rounds} rounds of ${r.perRound} runs per side, sides rotated round by round, after ${r.warmup} warm-up runs each; medians over rounds): ` +
+    `Runner, one allow call per run, memory store (${r.rounds} rounds of ${r.perRound} runs per side, each round the sides in a rotated order and then back in reverse, ${r.perRound / 2} runs a block, after ${r.warmup} warm-up runs each; medians over rounds): ` +
       `plain tool() ${fmtSide(r, 'plain')}; SDK-hook-only baseline (no-op input guardrail + needsApproval answering false, no policy) ${fmtSide(r, 'gated')}; ` +
       `no-op guardrail alone ${fmtSide(r, 'guardrail')}; records floor (the baseline's hooks, no policy, a body writing an allowed call's two receipts and log entry) ${fmtSide(r, 'floor')}; protectedTool ${fmtSide(r, 'protected')}; ` +
       `traced run, telemetry off ${fmtSide(r, 'tracedOff')}; traced run, the SDK's traces and OpenTelemetry on ${fmtSide(r, 'traced')}`,
   );
   console.log(
-    `noise: load average ${r.load[0]} at start, ${r.load[1]} at end (${os.availableParallelism()} cores); per-round ratio spread below is the interquartile range`,
+    `noise: load average ${r.load[0]} at start, ${r.load[1]} at end (${os.availableParallelism()} cores); each ratio below is the median of the per-round ratios [their interquartile range] (a 95% confidence interval of that median, from the order statistics)`,
   );
   for (const clock of ['cpu', 'wall']) {
     const q = r.ratios[clock];
-    const line = (name, k) => `${name} ${q[k].median.toFixed(3)}x [${q[k].q1.toFixed(3)}-${q[k].q3.toFixed(3)}]`;
+    const line = (name, k) => `${name} ${q[k].median.toFixed(3)}x [${q[k].q1.toFixed(3)}-${q[k].q3.toFixed(3)}] (${q[k].lo.toFixed(3)}-${q[k].hi.toFixed(3)})`;
     console.log(
       `${clock === 'cpu' ? 'CPU time (process user+system; steadier on a shared machine)' : 'wall time'}: ${line('protectedTool / tool()', 'protectedPlain')}; ` +
         `${line("protectedTool / SDK-hook-only baseline (this library's own part)", 'protectedGated')}; ${line("SDK-hook-only baseline / tool() (the SDK's own cost of the hooks)", 'gatedPlain')}; ` +
@@ -160,6 +160,7 @@ export async function run() {
     );
     console.log(
       `${clock === 'cpu' ? 'CPU time' : 'wall time'}, tracing and OpenTelemetry on (the target is 1.05x): ${line("protectedTool recording into the SDK's traces and OpenTelemetry / the same traced run with the control's telemetry off", 'tracedOff')}; ` +
+        `${line("the SDK's traces alone / off", 'tracedSdk')}; ${line('OpenTelemetry alone / off', 'tracedOtel')}; ` +
         `${line('everything on / everything off (the SDK tracing the run too)', 'tracedAll')}`,
     );
   }
@@ -167,24 +168,33 @@ export async function run() {
 
 const fmtSide = (r, side) => `${(r.median.wall[side] / 1000).toFixed(3)} ms wall / ${(r.median.cpu[side] / 1000).toFixed(3)} ms CPU`;
 
+/**
+ * The quartiles of `values`, and a 95% confidence interval of their median from the order
+ * statistics (the k-th smallest and largest, k from the binomial's normal approximation): how
+ * well the rounds pin the median down, where the interquartile range says how much one round moves.
+ */
 function quartiles(values) {
   const v = [...values].sort((a, b) => a - b);
   const at = (p) => v[Math.min(v.length - 1, Math.floor(p * v.length))];
-  return { q1: at(0.25), median: at(0.5), q3: at(0.75) };
+  const k = Math.max(0, Math.floor(v.length / 2 - (1.96 * Math.sqrt(v.length)) / 2));
+  return { q1: at(0.25), median: at(0.5), q3: at(0.75), lo: v[k], hi: v[v.length - 1 - k] };
 }
 
 /**
- * The four sides through the real Runner, `rounds` rounds of `perRound` runs each, the sides'
- * order rotated every round so drift (JIT, GC, other processes) hits each side alike. Each run
- * is timed by the wall clock and by the process's CPU time; a side's figure is the median over
- * rounds, a ratio the median of the per-round ratios (a busy round slows every side in it).
+ * The sides through the real Runner, `rounds` rounds of `perRound` runs each: in a round each side
+ * runs a block of half its runs in a rotated order, then a second block in the reverse order, so
+ * a drift within the round (JIT, GC, other processes) hits every side alike and two sides compared
+ * run close in time. Each block is timed by the wall clock and by the process's CPU time; a side's
+ * figure is the median over rounds, a ratio the median of the per-round ratios (a busy round slows
+ * every side in it). Many short rounds, not a few long ones: the median is pinned down by their
+ * number, and a burst of other work spoils one round, not a fifteenth of the figure.
  */
-export async function benchRunner(rounds = 15, perRound = 100, warmup = 300) {
+export async function benchRunner(rounds = 100, perRound = 20, warmup = 300) {
   const load = [os.loadavg()[0].toFixed(1)];
   const runner = new Runner({ tracingDisabled: true });
   observeEverything();
   const traced = new Runner({ tracingDisabled: false });
-  const total = warmup + rounds * perRound;
+  const total = warmup + rounds * 2 * Math.max(1, Math.floor(perRound / 2));
   const sides = {
     plain: agentFor(plainTool(), total),
     guardrail: agentFor(guardrailTool(), total),
@@ -193,8 +203,11 @@ export async function benchRunner(rounds = 15, perRound = 100, warmup = 300) {
     protected: agentFor(protectedTool(), total),
     tracedOff: agentFor(protectedTool('tracedOff', false), total),
     traced: agentFor(protectedTool('traced', { openTelemetry: otel }), total),
+    // each half alone: the SDK's traces (the default), OpenTelemetry without them
+    tracedSdk: agentFor(protectedTool('tracedSdk', {}), total),
+    tracedOtel: agentFor(protectedTool('tracedOtel', { sdkTracing: false, openTelemetry: otel }), total),
   };
-  const runnerOf = (n) => (n === 'traced' || n === 'tracedOff' ? traced : runner);
+  const runnerOf = (n) => (n.startsWith('traced') ? traced : runner);
   const names = Object.keys(sides);
   const block = async (agent, n, name) => {
     const by = runnerOf(name);
@@ -206,12 +219,18 @@ export async function benchRunner(rounds = 15, perRound = 100, warmup = 300) {
   };
   for (let i = 0; i < warmup / 10; i++) for (const n of names) await block(sides[n], 10, n);
   const per = { wall: Object.fromEntries(names.map((n) => [n, []])), cpu: Object.fromEntries(names.map((n) => [n, []])) };
+  const half = Math.max(1, Math.floor(perRound / 2));
   for (let round = 0; round < rounds; round++) {
-    for (let j = 0; j < names.length; j++) {
-      const n = names[(round + j) % names.length];
-      const t = await block(sides[n], perRound, n);
-      per.wall[n].push(t.wall);
-      per.cpu[n].push(t.cpu);
+    const order = names.map((_, j) => names[(round + j) % names.length]);
+    const sum = Object.fromEntries(names.map((n) => [n, { wall: 0, cpu: 0 }]));
+    for (const n of [...order, ...[...order].reverse()]) {
+      const t = await block(sides[n], half, n);
+      sum[n].wall += t.wall / 2;
+      sum[n].cpu += t.cpu / 2;
+    }
+    for (const n of names) {
+      per.wall[n].push(sum[n].wall);
+      per.cpu[n].push(sum[n].cpu);
     }
   }
   const counts = new Set(Object.values(executed));
@@ -231,6 +250,8 @@ export async function benchRunner(rounds = 15, perRound = 100, warmup = 300) {
       floorPlain: over('floor', 'plain'),
       protectedFloor: over('protected', 'floor'),
       tracedOff: over('traced', 'tracedOff'),
+      tracedSdk: over('tracedSdk', 'tracedOff'),
+      tracedOtel: over('tracedOtel', 'tracedOff'),
       tracedAll: over('traced', 'protected'),
       protectedPlainUs: minus('protected', 'plain'),
       protectedGatedUs: minus('protected', 'gated'),

@@ -29,6 +29,8 @@ const policy = {
       controls: [],
       approvalsRequired: 1,
       maxAttempts: 1,
+      // no rule decides approve: what `generate` writes for such an action (needsApproval reads no arguments)
+      neverPauses: true,
     },
   },
   tools: { refund: 'stripe.refund' },
