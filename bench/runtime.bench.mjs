@@ -9,7 +9,7 @@ import { parseArguments, plainArguments } from '../dist/runtime/arguments.js';
 import { canonicalHash } from '../dist/runtime/canonical.js';
 import { decideCall } from '../dist/runtime/decide.js';
 import { floorTool } from './lib/allow-sides.mjs';
-import { generatedRefund, observeEverything, protectedRefund } from './lib/traced-sides.mjs';
+import { generatedRefund, observeEverything, otelFloorBody, protectedRefund } from './lib/traced-sides.mjs';
 import { sized } from './lib/size.mjs';
 
 /** Before issue 12, the shape the generator emitted for `stripe.refund`: the baseline of the decision figure. */
@@ -111,7 +111,7 @@ function agentFor(t, runs) {
 }
 
 const parameters = z.object({ payment_id: z.string(), amount: z.number().int() });
-const executed = { plain: 0, guardrail: 0, gated: 0, floor: 0, protected: 0, tracedOff: 0, traced: 0, tracedSdk: 0, tracedOtel: 0 };
+const executed = { plain: 0, guardrail: 0, gated: 0, floor: 0, protected: 0, tracedOff: 0, traced: 0, tracedSdk: 0, tracedOtel: 0, otelFloor: 0 };
 const body = (side) => async () => {
   executed[side]++;
   return 'refunded';
@@ -161,6 +161,7 @@ export async function run() {
     console.log(
       `${clock === 'cpu' ? 'CPU time' : 'wall time'}, tracing and OpenTelemetry on (the target is 1.05x): ${line("protectedTool recording into the SDK's traces and OpenTelemetry / the same traced run with the control's telemetry off", 'tracedOff')}; ` +
         `${line("the SDK's traces alone / off", 'tracedSdk')}; ${line('OpenTelemetry alone / off', 'tracedOtel')}; ` +
+        `${line('its floor (one span, two events, a count, by hand) / off', 'otelFloor')}; ${line('OpenTelemetry alone / its floor', 'otelOverFloor')}; ` +
         `${line('everything on / everything off (the SDK tracing the run too)', 'tracedAll')}`,
     );
   }
@@ -206,8 +207,10 @@ export async function benchRunner(rounds = 100, perRound = 20, warmup = 300) {
     // each half alone: the SDK's traces (the default), OpenTelemetry without them
     tracedSdk: agentFor(protectedTool('tracedSdk', {}), total),
     tracedOtel: agentFor(protectedTool('tracedOtel', { sdkTracing: false, openTelemetry: otel }), total),
+    // the control's telemetry off, its body doing by hand what OpenTelemetry is asked for the call
+    otelFloor: agentFor(protectedRefund(false, otelFloorBody(body('otelFloor'))), total),
   };
-  const runnerOf = (n) => (n.startsWith('traced') ? traced : runner);
+  const runnerOf = (n) => (n.startsWith('traced') || n === 'otelFloor' ? traced : runner);
   const names = Object.keys(sides);
   const block = async (agent, n, name) => {
     const by = runnerOf(name);
@@ -252,6 +255,8 @@ export async function benchRunner(rounds = 100, perRound = 20, warmup = 300) {
       tracedOff: over('traced', 'tracedOff'),
       tracedSdk: over('tracedSdk', 'tracedOff'),
       tracedOtel: over('tracedOtel', 'tracedOff'),
+      otelFloor: over('otelFloor', 'tracedOff'),
+      otelOverFloor: over('tracedOtel', 'otelFloor'),
       tracedAll: over('traced', 'protected'),
       protectedPlainUs: minus('protected', 'plain'),
       protectedGatedUs: minus('protected', 'gated'),

@@ -3,6 +3,7 @@
 // that can pause), a protected tool of it, and the SDK's traces and OpenTelemetry listening.
 import { setTraceProcessors, setTracingDisabled } from '@openai/agents';
 import * as otel from '@opentelemetry/api';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { MeterProvider, MetricReader } from '@opentelemetry/sdk-metrics';
 import ts from 'typescript';
@@ -87,6 +88,9 @@ export function observeEverything() {
   setTraceProcessors([dropped]);
   setTracingDisabled(false);
   const exporter = { export: (_spans, done) => done({ code: 0 }), shutdown: async () => {} };
+  // a context manager, as the Node SDK registers one: a call's receipts are events on its span (with
+  // none, the API's context never changes and each receipt is a span of its own: three a call)
+  otel.context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
   // a batch processor, as an application exports: spans are queued, not exported one by one
   otel.trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new BatchSpanProcessor(exporter)] }));
   class Reader extends MetricReader {
@@ -94,4 +98,47 @@ export function observeEverything() {
     async onForceFlush() {}
   }
   otel.metrics.setGlobalMeterProvider(new MeterProvider({ readers: [new Reader()] }));
+}
+
+/** What a receipt's attributes hold for the bench's allowed call (the span's and the events' share of them). */
+const CALL_ATTRIBUTES = {
+  'gen_ai.operation.name': 'execute_tool',
+  'gen_ai.tool.name': 'refund',
+  'gen_ai.tool.type': 'function',
+  'ctrlrun.event': 'decision',
+  'ctrlrun.action': 'stripe.refund',
+  'ctrlrun.outcome': 'allowed',
+  'ctrlrun.reason': 'rule[0]',
+  'ctrlrun.refused': false,
+  'ctrlrun.mode': 'enforce',
+  'ctrlrun.decision': 'allow',
+  'ctrlrun.rule': 0,
+  'ctrlrun.policy.hash': 'b'.repeat(64),
+  'ctrlrun.arguments.hash': 'a'.repeat(64),
+};
+
+/**
+ * The OpenTelemetry floor: a body that does by hand what OpenTelemetry is asked for an allowed
+ * call, with nothing decided or mapped: one active `execute_tool` span around it, the decision's
+ * attributes and event, a count, the settlement's event. Run with the control's telemetry off, it
+ * is what any implementation pays OpenTelemetry's SDK for the contract, beside `tracedOtel`.
+ */
+export function otelFloorBody(body) {
+  const tracer = otel.trace.getTracer('ctrlrun-gen-floor');
+  const decisions = otel.metrics.getMeter('ctrlrun-gen-floor').createCounter('floor.decisions');
+  const start = {
+    attributes: { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'refund', 'gen_ai.tool.type': 'function', 'ctrlrun.action': 'stripe.refund' },
+  };
+  return (input, runContext, details) =>
+    tracer.startActiveSpan('execute_tool refund', start, async (span) => {
+      const callId = details?.toolCall?.callId ?? '';
+      decisions.add(1, { 'ctrlrun.action': 'stripe.refund', 'ctrlrun.decision': 'allow', 'ctrlrun.outcome': 'allowed' });
+      span.setAttributes({ ...CALL_ATTRIBUTES, 'gen_ai.tool.call.id': callId });
+      span.addEvent('ctrlrun.decision', { 'ctrlrun.event': 'decision', 'ctrlrun.outcome': 'allowed', 'ctrlrun.reason': 'rule[0]' });
+      const output = await body(input, runContext, details);
+      span.setAttributes({ 'ctrlrun.event': 'settlement', 'ctrlrun.outcome': 'executed' });
+      span.addEvent('ctrlrun.settlement', { 'ctrlrun.event': 'settlement', 'ctrlrun.outcome': 'executed', 'ctrlrun.reason': 'rule[0]' });
+      span.end();
+      return output;
+    });
 }
