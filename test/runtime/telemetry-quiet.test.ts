@@ -96,7 +96,7 @@ describe('telemetry where nobody listens', () => {
     expect(await decisions(reader)).toEqual([[{ 'ctrlrun.action': 'stripe.refund', 'ctrlrun.decision': 'allow', 'ctrlrun.outcome': 'allowed' }, 2]]);
   });
 
-  it('the same calls with a span that records: their receipts are set on it (the counter above sees the work)', async () => {
+  it('the same call with a span that records: its receipts are set on it (the counter above sees the work)', async () => {
     const exporter = new InMemorySpanExporter();
     const provider = new BasicTracerProvider({ sampler: new AlwaysOnSampler(), spanProcessors: [new SimpleSpanProcessor(exporter)] });
     const { otel, seen } = countingApi(provider, new MeterProvider());
@@ -107,7 +107,7 @@ describe('telemetry where nobody listens', () => {
     expect(seen.started).toBe(1);
     expect(seen.given).toBeGreaterThan(0);
     const [span] = exporter.getFinishedSpans();
-    // the second receipt sets only what changed; the span ends as if each had set everything
+    // the span holds the last receipt's attributes, each receipt an event
     expect(span!.attributes).toMatchObject({ 'ctrlrun.outcome': 'executed', 'ctrlrun.event': 'settlement', 'ctrlrun.decision': 'allow', 'ctrlrun.rule': 0 });
     expect(span!.events.map((e) => e.attributes?.['ctrlrun.outcome'])).toEqual(['allowed', 'executed']);
   });

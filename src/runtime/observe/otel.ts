@@ -92,8 +92,8 @@ export type OtelRecorder = ReturnType<typeof otelRecorder>;
  */
 export function otelRecorder(api: OpenTelemetryApi, store: Pick<Store, 'listRequests'>) {
   const tracer = api.trace.getTracer(SCOPE);
-  /** Our recording `execute_tool` spans, each with the attributes set on it so far (a receipt sets only what changed). */
-  const ours = new WeakMap<object, Attributes>();
+  /** Our recording `execute_tool` spans. */
+  const ours = new WeakSet<object>();
   const pauses = new Map<string, OtelSpanContext>();
   const notRecording = new WeakSet<object>();
   const { decisions, refusals, latency, expired, ambiguous, pendingStores } = instrumentsOf(api.metrics.getMeter(SCOPE));
@@ -115,10 +115,9 @@ export function otelRecorder(api: OpenTelemetryApi, store: Pick<Store, 'listRequ
     record(event: ObservedEvent, attributesOf: () => Attributes): void {
       count(event);
       const active = api.trace.getSpan(api.context.active());
-      const set = active === undefined ? undefined : ours.get(active);
-      if (active !== undefined && set !== undefined) {
+      if (active !== undefined && ours.has(active)) {
         const attributes = attributesOf();
-        active.setAttributes(changed(set, attributes));
+        active.setAttributes(attributes);
         // the span holds the attributes; the event only what differs from one receipt to the next
         active.addEvent(`ctrlrun.${event.kind}`, eventAttributes(attributes));
         if (failed(event)) active.setStatus({ code: STATUS_ERROR, message: statusOf(event, attributes) });
@@ -151,7 +150,7 @@ export function otelRecorder(api: OpenTelemetryApi, store: Pick<Store, 'listRequ
       const parent = api.context.active();
       const span = tracer.startSpan(`execute_tool ${tool}`, { kind: KIND_INTERNAL, attributes, ...(link ? { links: [{ context: link }] } : {}) }, parent);
       // a span nobody records (no SDK registered, sampled out): its receipts add nothing to it
-      if (span.isRecording()) ours.set(span, { ...attributes });
+      if (span.isRecording()) ours.add(span);
       else notRecording.add(span);
       const end = () => span.end();
       return api.context.with(api.trace.setSpan(parent, span), fn).then(
@@ -213,23 +212,6 @@ function makeInstruments(meter: OtelMeter) {
     expired: meter.createCounter('ctrlrun.approvals.expired', { description: 'Approvals refused at their claim because they expired' }),
     ambiguous: meter.createCounter('ctrlrun.effects.ambiguous', { description: 'Bodies whose outcome is unknown (the effect key is ambiguous)' }),
   };
-}
-
-/**
- * The attributes of `next` that `set` (what the span already holds) does not hold with the same
- * value, recorded into `set`: a call's second receipt repeats most of its first's. A list is
- * compared by its items. The span ends with the same attributes as if each receipt set them all.
- */
-function changed(set: Attributes, next: Attributes): Attributes {
-  const out: Attributes = {};
-  for (const key in next) {
-    const value = next[key]!;
-    const had = set[key];
-    if (had === value || (Array.isArray(had) && Array.isArray(value) && had.length === value.length && had.every((v, i) => v === value[i]))) continue;
-    out[key] = value;
-    set[key] = value;
-  }
-  return out;
 }
 
 function remember(pauses: Map<string, OtelSpanContext>, callId: string, context: OtelSpanContext): void {
