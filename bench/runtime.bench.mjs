@@ -139,7 +139,11 @@ export async function run() {
     `argument work of one stage of an allowed call: parsed once ${d.oneParse.ns.toFixed(0)} ns; parsed three times (before) ${d.threeParses.ns.toFixed(0)} ns (ratio ${(d.oneParse.ns / d.threeParses.ns).toFixed(2)}x)`,
   );
 
-  const r = await benchRunner(...sized([100, 20, 300], [2, 4, 10]));
+  // 1,500 warm-up runs a side: this library's functions run once or twice a call (the SDK's many
+  // times), so V8 optimizes most of them only after a few hundred runs; with 300, 45 to 90 more
+  // compilations than the floor's fell inside the measured runs (--trace-opt), a one-time cost
+  // counted as the per-call one. After 1,500 the two sides compile alike (about 20 apart in 2,000 runs).
+  const r = await benchRunner(...sized([100, 20, 1500], [2, 4, 10]));
   console.log(
     `Runner, one allow call per run, memory store (${r.rounds} rounds of ${r.perRound} runs per side, each round the sides in a rotated order and then back in reverse, ${r.perRound / 2} runs a block, after ${r.warmup} warm-up runs each; medians over rounds): ` +
       `plain tool() ${fmtSide(r, 'plain')}; SDK-hook-only baseline (no-op input guardrail + needsApproval answering false, no policy) ${fmtSide(r, 'gated')}; ` +
@@ -190,7 +194,7 @@ function quartiles(values) {
  * every side in it). Many short rounds, not a few long ones: the median is pinned down by their
  * number, and a burst of other work spoils one round, not a fifteenth of the figure.
  */
-export async function benchRunner(rounds = 100, perRound = 20, warmup = 300) {
+export async function benchRunner(rounds = 100, perRound = 20, warmup = 1500) {
   const load = [os.loadavg()[0].toFixed(1)];
   const runner = new Runner({ tracingDisabled: true });
   observeEverything();
