@@ -13,7 +13,7 @@ import { sideTool } from './lib/allow-sides.mjs';
 process.env.OPENAI_AGENTS_DISABLE_TRACING = '1';
 const perRound = Number(process.argv[2] ?? 4000);
 const rounds = Number(process.argv[3] ?? 9);
-const tools = Object.fromEntries(['gated', 'protected', 'nolog', 'nowrite'].map((side) => [side, sideTool(side)]));
+const tools = Object.fromEntries((process.env.SIDES?.split(',') ?? ['gated', 'protected', 'nolog', 'nowrite']).map((side) => [side, sideTool(side)]));
 const names = Object.keys(tools);
 const hooks = ['needsApproval', 'guardrail', 'invoke'];
 const now = () => process.hrtime.bigint();

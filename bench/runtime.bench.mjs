@@ -1,20 +1,15 @@
 // The runtime's per-call cost: the compiled decision function (ns/call), and a protectedTool allow
 // call through the real Runner versus a plain tool() in the same run (ratio). Imports from dist/.
-import { Agent, Runner, setTraceProcessors, setTracingDisabled, tool } from '@openai/agents';
+import { Agent, Runner, tool } from '@openai/agents';
 import * as otel from '@opentelemetry/api';
-import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
-import { MeterProvider, MetricReader } from '@opentelemetry/sdk-metrics';
 import { ScriptedModel, assistantMessage, functionCall } from '@openai/agents/testing';
 import { z } from 'zod';
-import ts from 'typescript';
 import os from 'node:os';
 import { parseArguments, plainArguments } from '../dist/runtime/arguments.js';
 import { canonicalHash } from '../dist/runtime/canonical.js';
 import { decideCall } from '../dist/runtime/decide.js';
-import { bindProtectedTool, createControl, memoryStore } from '../dist/runtime/index.js';
-import { renderModuleText } from '../dist/generate/render.js';
-import { parsePolicy } from '../dist/policy/load.js';
 import { floorTool } from './lib/allow-sides.mjs';
+import { generatedRefund, observeEverything, otelFloorBody, protectedRefund } from './lib/traced-sides.mjs';
 import { sized } from './lib/size.mjs';
 
 /** Before issue 12, the shape the generator emitted for `stripe.refund`: the baseline of the decision figure. */
@@ -23,41 +18,6 @@ function decideRefundBefore(args) {
   if (typeof amount === 'number' && Number.isInteger(amount) && amount >= 0 && amount <= 100000) return { decision: 'allow', rule: 0, reason: 'rule_matched' };
   if (typeof amount === 'number' && Number.isInteger(amount) && amount <= 1000000) return { decision: 'approve', rule: 1, reason: 'rule_matched' };
   return { decision: 'deny', rule: 2, reason: 'rule_matched' };
-}
-
-/** The generator's real output for the SPEC §2 refund rules, transpiled and evaluated (its two imports stubbed). */
-function generatedRefund() {
-  const text = [
-    'schema: ctrlrun.policy/v6',
-    'actions:',
-    '  stripe.refund:',
-    '    effect: "refund:{payment_id}"',
-    '    resource: "payment:{payment_id}"',
-    '    rules:',
-    '      - when: { amount_gte: 0, amount_lte: 100000 }',
-    '        decision: allow',
-    '      - when: { amount_lte: 1000000 }',
-    '        decision: approve',
-    '      - decision: deny',
-    '',
-  ].join('\n');
-  const loaded = parsePolicy(text, 'ctrlrun.yaml');
-  if (!loaded.value) throw new Error('bench policy did not load');
-  const module = renderModuleText({
-    policy: loaded.value,
-    policyFile: 'ctrlrun.yaml',
-    manifestFile: 'ctrlrun.tools.yaml',
-    controlFile: 'src/ctrlrun.control.ts',
-    controlSpecifier: './ctrlrun.control.js',
-    tools: {},
-    inputsHash: '0'.repeat(64),
-    version: '0.0.0',
-  });
-  const js = ts.transpileModule(module, { compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022 } }).outputText;
-  const exports = {};
-  // every binder of the runtime (bindProtectedTool, bindMcp, …) as a no-op: only `policy` is read
-  new Function('exports', 'require', js)(exports, (s) => (s === 'ctrlrun-gen/runtime' ? new Proxy({}, { get: () => () => () => undefined }) : { default: {} }));
-  return exports.policy.actions['stripe.refund'];
 }
 
 // The timing loop's source: each measurement gets its own copy (below), so the call `fn(...)` in
@@ -87,23 +47,7 @@ function medians(rounds, measures) {
   return Object.fromEntries(Object.entries(runs).map(([k, v]) => [k, { ns: [...v].sort((a, b) => a - b)[v.length >> 1], all: v }]));
 }
 
-const decideRefund = (args) => refundAction.decide(args);
 const refundAction = generatedRefund();
-
-const policy = {
-  hash: 'b'.repeat(64),
-  mode: 'enforce',
-  actions: {
-    'stripe.refund': {
-      id: 'stripe.refund',
-      decide: decideRefund,
-      controls: [],
-      approvalsRequired: 1,
-      maxAttempts: 1,
-    },
-  },
-  tools: { refund: 'stripe.refund' },
-};
 
 function benchDecision() {
   // Typed arguments (already values): the decision function alone, before and after, same inputs.
@@ -167,7 +111,7 @@ function agentFor(t, runs) {
 }
 
 const parameters = z.object({ payment_id: z.string(), amount: z.number().int() });
-const executed = { plain: 0, guardrail: 0, gated: 0, floor: 0, protected: 0, tracedOff: 0, traced: 0 };
+const executed = { plain: 0, guardrail: 0, gated: 0, floor: 0, protected: 0, tracedOff: 0, traced: 0, tracedSdk: 0, tracedOtel: 0, otelFloor: 0 };
 const body = (side) => async () => {
   executed[side]++;
   return 'refunded';
@@ -179,42 +123,7 @@ const allowGuardrail = { type: 'tool_input', name: 'noop', run: async () => ({ b
 const guardrailTool = () => tool({ name: 'refund', description: 'refund', parameters, inputGuardrails: [allowGuardrail], execute: body('guardrail') });
 const gatedTool = () =>
   tool({ name: 'refund', description: 'refund', parameters, inputGuardrails: [allowGuardrail], needsApproval: async () => false, execute: body('gated') });
-const protectedTool = (side = 'protected', telemetry = undefined) => {
-  const control = createControl({
-    store: memoryStore(),
-    identity: (rc) => rc.context.user,
-    receiptKey: null,
-    ...(telemetry === undefined ? {} : { telemetry }),
-  });
-  return bindProtectedTool(control, policy)('stripe.refund', { name: 'refund', description: 'refund', parameters, execute: body(side) });
-};
-
-/**
- * Tracing and OpenTelemetry on (issue 39, item 5): the SDK traces the run (to a processor that
- * drops what it gets, as an exporter's queue would take it), and OpenTelemetry has a real SDK
- * registered (spans to an exporter that drops them, metrics aggregated by a reader). `traced` is a
- * protected tool recording into both; `tracedOff` the same run with the control's telemetry off.
- */
-function observeEverything() {
-  const dropped = {
-    onTraceStart: async () => {},
-    onTraceEnd: async () => {},
-    onSpanStart: async () => {},
-    onSpanEnd: async () => {},
-    shutdown: async () => {},
-    forceFlush: async () => {},
-  };
-  setTraceProcessors([dropped]);
-  setTracingDisabled(false);
-  const exporter = { export: (_spans, done) => done({ code: 0 }), shutdown: async () => {} };
-  // a batch processor, as an application exports: spans are queued, not exported one by one
-  otel.trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new BatchSpanProcessor(exporter)] }));
-  class Reader extends MetricReader {
-    async onShutdown() {}
-    async onForceFlush() {}
-  }
-  otel.metrics.setGlobalMeterProvider(new MeterProvider({ readers: [new Reader()] }));
-}
+const protectedTool = (side = 'protected', telemetry = undefined) => protectedRefund(telemetry, body(side));
 
 export async function run() {
   process.env.OPENAI_AGENTS_DISABLE_TRACING = '1';
@@ -230,19 +139,23 @@ export async function run() {
     `argument work of one stage of an allowed call: parsed once ${d.oneParse.ns.toFixed(0)} ns; parsed three times (before) ${d.threeParses.ns.toFixed(0)} ns (ratio ${(d.oneParse.ns / d.threeParses.ns).toFixed(2)}x)`,
   );
 
-  const r = await benchRunner(...sized([15, 100, 300], [2, 5, 10]));
+  // 1,500 warm-up runs a side: this library's functions run once or twice a call (the SDK's many
+  // times), so V8 optimizes most of them only after a few hundred runs; with 300, 45 to 90 more
+  // compilations than the floor's fell inside the measured runs (--trace-opt), a one-time cost
+  // counted as the per-call one. After 1,500 the two sides compile alike (about 20 apart in 2,000 runs).
+  const r = await benchRunner(...sized([100, 20, 1500], [2, 4, 10]));
   console.log(
-    `Runner, one allow call per run, memory store (${r.rounds} rounds of ${r.perRound} runs per side, sides rotated round by round, after ${r.warmup} warm-up runs each; medians over rounds): ` +
+    `Runner, one allow call per run, memory store (${r.rounds} rounds of ${r.perRound} runs per side, each round the sides in a rotated order and then back in reverse, ${r.perRound / 2} runs a block, after ${r.warmup} warm-up runs each; medians over rounds): ` +
       `plain tool() ${fmtSide(r, 'plain')}; SDK-hook-only baseline (no-op input guardrail + needsApproval answering false, no policy) ${fmtSide(r, 'gated')}; ` +
       `no-op guardrail alone ${fmtSide(r, 'guardrail')}; records floor (the baseline's hooks, no policy, a body writing an allowed call's two receipts and log entry) ${fmtSide(r, 'floor')}; protectedTool ${fmtSide(r, 'protected')}; ` +
       `traced run, telemetry off ${fmtSide(r, 'tracedOff')}; traced run, the SDK's traces and OpenTelemetry on ${fmtSide(r, 'traced')}`,
   );
   console.log(
-    `noise: load average ${r.load[0]} at start, ${r.load[1]} at end (${os.availableParallelism()} cores); per-round ratio spread below is the interquartile range`,
+    `noise: load average ${r.load[0]} at start, ${r.load[1]} at end (${os.availableParallelism()} cores); each ratio below is the median of the per-round ratios [their interquartile range] (a 95% confidence interval of that median, from the order statistics)`,
   );
   for (const clock of ['cpu', 'wall']) {
     const q = r.ratios[clock];
-    const line = (name, k) => `${name} ${q[k].median.toFixed(3)}x [${q[k].q1.toFixed(3)}-${q[k].q3.toFixed(3)}]`;
+    const line = (name, k) => `${name} ${q[k].median.toFixed(3)}x [${q[k].q1.toFixed(3)}-${q[k].q3.toFixed(3)}] (${q[k].lo.toFixed(3)}-${q[k].hi.toFixed(3)})`;
     console.log(
       `${clock === 'cpu' ? 'CPU time (process user+system; steadier on a shared machine)' : 'wall time'}: ${line('protectedTool / tool()', 'protectedPlain')}; ` +
         `${line("protectedTool / SDK-hook-only baseline (this library's own part)", 'protectedGated')}; ${line("SDK-hook-only baseline / tool() (the SDK's own cost of the hooks)", 'gatedPlain')}; ` +
@@ -251,6 +164,8 @@ export async function run() {
     );
     console.log(
       `${clock === 'cpu' ? 'CPU time' : 'wall time'}, tracing and OpenTelemetry on (the target is 1.05x): ${line("protectedTool recording into the SDK's traces and OpenTelemetry / the same traced run with the control's telemetry off", 'tracedOff')}; ` +
+        `${line("the SDK's traces alone / off", 'tracedSdk')}; ${line('OpenTelemetry alone / off', 'tracedOtel')}; ` +
+        `${line('its floor (one span, two events, a count, by hand) / off', 'otelFloor')}; ${line('OpenTelemetry alone / its floor', 'otelOverFloor')}; ` +
         `${line('everything on / everything off (the SDK tracing the run too)', 'tracedAll')}`,
     );
   }
@@ -258,24 +173,33 @@ export async function run() {
 
 const fmtSide = (r, side) => `${(r.median.wall[side] / 1000).toFixed(3)} ms wall / ${(r.median.cpu[side] / 1000).toFixed(3)} ms CPU`;
 
+/**
+ * The quartiles of `values`, and a 95% confidence interval of their median from the order
+ * statistics (the k-th smallest and largest, k from the binomial's normal approximation): how
+ * well the rounds pin the median down, where the interquartile range says how much one round moves.
+ */
 function quartiles(values) {
   const v = [...values].sort((a, b) => a - b);
   const at = (p) => v[Math.min(v.length - 1, Math.floor(p * v.length))];
-  return { q1: at(0.25), median: at(0.5), q3: at(0.75) };
+  const k = Math.max(0, Math.floor(v.length / 2 - (1.96 * Math.sqrt(v.length)) / 2));
+  return { q1: at(0.25), median: at(0.5), q3: at(0.75), lo: v[k], hi: v[v.length - 1 - k] };
 }
 
 /**
- * The four sides through the real Runner, `rounds` rounds of `perRound` runs each, the sides'
- * order rotated every round so drift (JIT, GC, other processes) hits each side alike. Each run
- * is timed by the wall clock and by the process's CPU time; a side's figure is the median over
- * rounds, a ratio the median of the per-round ratios (a busy round slows every side in it).
+ * The sides through the real Runner, `rounds` rounds of `perRound` runs each: in a round each side
+ * runs a block of half its runs in a rotated order, then a second block in the reverse order, so
+ * a drift within the round (JIT, GC, other processes) hits every side alike and two sides compared
+ * run close in time. Each block is timed by the wall clock and by the process's CPU time; a side's
+ * figure is the median over rounds, a ratio the median of the per-round ratios (a busy round slows
+ * every side in it). Many short rounds, not a few long ones: the median is pinned down by their
+ * number, and a burst of other work spoils one round, not a fifteenth of the figure.
  */
-export async function benchRunner(rounds = 15, perRound = 100, warmup = 300) {
+export async function benchRunner(rounds = 100, perRound = 20, warmup = 1500) {
   const load = [os.loadavg()[0].toFixed(1)];
   const runner = new Runner({ tracingDisabled: true });
   observeEverything();
   const traced = new Runner({ tracingDisabled: false });
-  const total = warmup + rounds * perRound;
+  const total = warmup + rounds * 2 * Math.max(1, Math.floor(perRound / 2));
   const sides = {
     plain: agentFor(plainTool(), total),
     guardrail: agentFor(guardrailTool(), total),
@@ -284,8 +208,13 @@ export async function benchRunner(rounds = 15, perRound = 100, warmup = 300) {
     protected: agentFor(protectedTool(), total),
     tracedOff: agentFor(protectedTool('tracedOff', false), total),
     traced: agentFor(protectedTool('traced', { openTelemetry: otel }), total),
+    // each half alone: the SDK's traces (the default), OpenTelemetry without them
+    tracedSdk: agentFor(protectedTool('tracedSdk', {}), total),
+    tracedOtel: agentFor(protectedTool('tracedOtel', { sdkTracing: false, openTelemetry: otel }), total),
+    // the control's telemetry off, its body doing by hand what OpenTelemetry is asked for the call
+    otelFloor: agentFor(protectedRefund(false, otelFloorBody(body('otelFloor'))), total),
   };
-  const runnerOf = (n) => (n === 'traced' || n === 'tracedOff' ? traced : runner);
+  const runnerOf = (n) => (n.startsWith('traced') || n === 'otelFloor' ? traced : runner);
   const names = Object.keys(sides);
   const block = async (agent, n, name) => {
     const by = runnerOf(name);
@@ -297,12 +226,18 @@ export async function benchRunner(rounds = 15, perRound = 100, warmup = 300) {
   };
   for (let i = 0; i < warmup / 10; i++) for (const n of names) await block(sides[n], 10, n);
   const per = { wall: Object.fromEntries(names.map((n) => [n, []])), cpu: Object.fromEntries(names.map((n) => [n, []])) };
+  const half = Math.max(1, Math.floor(perRound / 2));
   for (let round = 0; round < rounds; round++) {
-    for (let j = 0; j < names.length; j++) {
-      const n = names[(round + j) % names.length];
-      const t = await block(sides[n], perRound, n);
-      per.wall[n].push(t.wall);
-      per.cpu[n].push(t.cpu);
+    const order = names.map((_, j) => names[(round + j) % names.length]);
+    const sum = Object.fromEntries(names.map((n) => [n, { wall: 0, cpu: 0 }]));
+    for (const n of [...order, ...[...order].reverse()]) {
+      const t = await block(sides[n], half, n);
+      sum[n].wall += t.wall / 2;
+      sum[n].cpu += t.cpu / 2;
+    }
+    for (const n of names) {
+      per.wall[n].push(sum[n].wall);
+      per.cpu[n].push(sum[n].cpu);
     }
   }
   const counts = new Set(Object.values(executed));
@@ -322,6 +257,10 @@ export async function benchRunner(rounds = 15, perRound = 100, warmup = 300) {
       floorPlain: over('floor', 'plain'),
       protectedFloor: over('protected', 'floor'),
       tracedOff: over('traced', 'tracedOff'),
+      tracedSdk: over('tracedSdk', 'tracedOff'),
+      tracedOtel: over('tracedOtel', 'tracedOff'),
+      otelFloor: over('otelFloor', 'tracedOff'),
+      otelOverFloor: over('tracedOtel', 'otelFloor'),
       tracedAll: over('traced', 'protected'),
       protectedPlainUs: minus('protected', 'plain'),
       protectedGatedUs: minus('protected', 'gated'),

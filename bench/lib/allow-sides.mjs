@@ -8,13 +8,15 @@
 // of an allowed call (the arguments' canonical JSON and hash, the decision's receipt, its log entry,
 // the outcome's receipt) straight to a memory store: what any implementation of the contract pays
 // before it decides anything; `receipts`, the same without the log entry (the two receipts alone,
-// beside `nolog`). Each allows the bench's refund call.
+// beside `nolog`); `refund`, the runtime bench's own protectedTool (bench/lib/traced-sides.mjs: the
+// generated refund rules, whose approve rule makes needsApproval decide). Each allows the bench's refund call.
 import { tool } from '@openai/agents';
 import { z } from 'zod';
 import { canonicalJson, sha256Hex } from '../../dist/runtime/canonical.js';
 import { bindProtectedTool, createControl, memoryStore } from '../../dist/runtime/index.js';
+import { protectedRefund } from './traced-sides.mjs';
 
-export const SIDES = ['plain', 'gated', 'floor', 'receipts', 'protected', 'nolog', 'nowrite'];
+export const SIDES = ['plain', 'gated', 'floor', 'receipts', 'protected', 'nolog', 'nowrite', 'refund'];
 
 const policy = {
   hash: 'b'.repeat(64),
@@ -29,6 +31,8 @@ const policy = {
       controls: [],
       approvalsRequired: 1,
       maxAttempts: 1,
+      // no rule decides approve: what `generate` writes for such an action (needsApproval reads no arguments)
+      neverPauses: true,
     },
   },
   tools: { refund: 'stripe.refund' },
@@ -120,6 +124,8 @@ export function sideTool(side) {
       return protectedWith({ store: memoryStore(), decisionLog: false });
     case 'nowrite':
       return protectedWith({ store: noWriteStore(), decisionLog: false });
+    case 'refund':
+      return protectedRefund(undefined, execute);
     default:
       throw new Error(`unknown side ${side}: one of ${SIDES.join(', ')}`);
   }

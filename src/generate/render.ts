@@ -178,6 +178,8 @@ function actionEntry(id: string, action: PolicyAction, base: string, policyFile:
   // least exposure (policy/exposure.ts): no call ever passes, or grants that never authorize one; written only when so
   if (exposure.never) fields.push('exposure: { never: true }');
   else if (exposure.deadGrants.length > 0) fields.push(`exposure: { deadGrants: ${stringList(exposure.deadGrants)} }`);
+  // no rule decides approve: needsApproval answers false without the call's arguments (issue 39)
+  if (!action.rules.some((rule) => rule.decision === 'approve')) fields.push('neverPauses: true');
   return `    ${propertyKey(id)}: {\n${fields.map((f) => `      ${f},\n`).join('')}    },`;
 }
 

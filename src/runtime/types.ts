@@ -82,6 +82,14 @@ export interface CompiledAction {
    * may use for this run's principal is not offered to the model (runtime/exposure.ts). Absent: none.
    */
   exposure?: { never?: boolean; deadGrants?: readonly string[] };
+  /**
+   * `generate` found no rule of the action deciding `approve`: its calls are allowed or refused,
+   * never paused, so the SDK's `needsApproval` answers false without reading the arguments (the
+   * guardrail and the body still decide every call). Absent: a call may pause (hand-written
+   * policies, older modules). Set on an action that can pause, its `approve` calls are refused
+   * unrun (no approval reaches them), never run unasked.
+   */
+  neverPauses?: true;
 }
 
 /** A grant's budget (CTRLRun v7): the un-released sum of `metric` over the last `windowMs` may reach `limit`. */

@@ -50,6 +50,12 @@ describe('stage 1, the arguments', () => {
     expect(inputIsTheCalls(stage.policyArgs('{"amount":5}'), { amount: 5 })).toBe(true);
     expect(inputIsTheCalls(stage.policyArgs('{"amount":5}'), { amount: 6 })).toBe(false);
     expect(inputIsTheCalls(stage.policyArgs('not json'), { amount: 5 })).toBe(false);
+    // a member more or fewer on either side is another call; an undefined member is no member (JSON has none)
+    expect(inputIsTheCalls(stage.policyArgs('{"amount":5}'), { amount: 5, to: 'x' })).toBe(false);
+    expect(inputIsTheCalls(stage.policyArgs('{"amount":5,"to":"x"}'), { amount: 5 })).toBe(false);
+    expect(inputIsTheCalls(stage.policyArgs('{"amount":5,"to":{"a":[1]}}'), { to: { a: [1] }, amount: 5, note: undefined })).toBe(true);
+    expect(inputIsTheCalls(stage.policyArgs('{"amount":5,"to":{"a":[1]}}'), { to: { a: [1], b: 2 }, amount: 5 })).toBe(false);
+    expect(inputIsTheCalls({ ok: true, value: { amount: 5, note: undefined } }, { amount: 5 })).toBe(true);
   });
 });
 

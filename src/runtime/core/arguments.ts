@@ -199,11 +199,18 @@ export function sameArgs(a: unknown, b: unknown, depth = 0): boolean {
   if (Array.isArray(a) || Array.isArray(b)) {
     return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => sameArgs(x, b[i], depth + 1));
   }
-  const plain = (o: object) => [Object.prototype, null].includes(Object.getPrototypeOf(o));
-  if (!plain(a) || !plain(b)) return JSON.stringify(a) === JSON.stringify(b);
-  const ka = Object.keys(a).filter((k) => (a as Record<string, unknown>)[k] !== undefined);
-  const kb = Object.keys(b).filter((k) => (b as Record<string, unknown>)[k] !== undefined);
-  return ka.length === kb.length && ka.every((k) => sameArgs((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k], depth + 1));
+  if (!isPlain(a) || !isPlain(b)) return JSON.stringify(a) === JSON.stringify(b);
+  // the members that are there (an undefined one is not, in JSON), counted as they are compared: no key lists copied
+  const x = a as Record<string, unknown>;
+  const y = b as Record<string, unknown>;
+  let members = 0;
+  for (const k of Object.keys(x)) {
+    if (x[k] === undefined) continue;
+    members++;
+    if (!sameArgs(x[k], y[k], depth + 1)) return false;
+  }
+  for (const k of Object.keys(y)) if (y[k] !== undefined) members--;
+  return members === 0;
 }
 
 /**
@@ -221,7 +228,9 @@ export function withoutNegativeZero(value: unknown, depth = 0): unknown {
   }
   if (!isPlain(value)) return value;
   let out: Record<string, unknown> | null = null;
-  for (const [key, v] of Object.entries(value)) {
+  const given = value as Record<string, unknown>;
+  for (const key of Object.keys(given)) {
+    const v = given[key];
     const next = withoutNegativeZero(v, depth + 1);
     if (Object.is(next, v)) continue; // (-0 === 0: compared with Object.is)
     out ??= { ...(value as Record<string, unknown>) };
@@ -230,4 +239,8 @@ export function withoutNegativeZero(value: unknown, depth = 0): unknown {
   return out ?? value;
 }
 
-const isPlain = (o: object) => [Object.prototype, null].includes(Object.getPrototypeOf(o));
+/** A plain object (Object's prototype or none): one read, nothing allocated (both checks run on every call). */
+function isPlain(o: object): boolean {
+  const proto = Object.getPrototypeOf(o);
+  return proto === Object.prototype || proto === null;
+}

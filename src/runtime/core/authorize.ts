@@ -2,7 +2,7 @@ import type { RunContext } from '@openai/agents';
 import { checkArguments, parseArguments } from '../arguments.js';
 import { chargesFor } from '../authority.js';
 import { ActionDenied, ApprovalMismatch, CtrlrunError } from '../errors.js';
-import { approversOf, isThenable } from '../internals.js';
+import { approversOf, isThenable, type Maybe } from '../internals.js';
 import { claimMatches } from '../memory-store.js';
 import type { BudgetCharge, ClaimResult, CompiledGrant } from '../types.js';
 import { coveringGrant } from './approval-grant.js';
@@ -11,6 +11,7 @@ import { callArguments, inputIsTheCalls, inputProblem } from './arguments.js';
 import { approvalVerdict, bindingOf, claimBound, vetBound } from './approval.js';
 import { argsOf, decideOn, decisionRefusal } from './decision.js';
 import { STILL_RUNNING_TEXT, UNOBSERVED_TEXT } from './messages.js';
+import type { Principal } from './principal.js';
 import { reserve, reservationRefusal } from './reservation.js';
 import type { CoreScope } from './scope.js';
 import { INVALID_ARGUMENTS, type Authorization, type Authorized, type CallFacts, type EditedRun, type ReceiptFieldsOf } from './types.js';
@@ -37,7 +38,9 @@ export async function authorize(
   callId: string | null,
   toolCall: { arguments?: string } | undefined,
 ): Promise<Authorization> {
-  const facts = await admit(scope, input, runContext, callId, toolCall);
+  // the guardrail's principal (or a synchronous identity's): the facts without a turn of their own
+  const admitted = admit(scope, input, runContext, callId, toolCall);
+  const facts = isThenable(admitted) ? await admitted : admitted;
   if (!scope.enforce) return { kind: 'observe', facts };
   const where = { action: scope.action, callId };
   const refused = decisionRefusal(scope.action, facts);
@@ -112,16 +115,26 @@ async function authorizeRun(scope: CoreScope, facts: CallFacts, where: Where, ap
  * The arguments, the principal and the decision: the call's facts, with the input about to run
  * checked to be the call's own (schema-valid, and what its raw arguments give).
  */
-async function admit(
+function admit(
   scope: CoreScope,
   input: unknown,
   runContext: RunContext<unknown>,
   callId: string | null,
   toolCall: { arguments?: string } | undefined,
-): Promise<CallFacts> {
+): Maybe<CallFacts> {
   const found = scope.principals.forBody(runContext, toolCall);
   // the guardrail's principal (or a synchronous identity's) is taken without a turn
-  const principal = isThenable(found) ? await found : found;
+  return isThenable(found) ? found.then((principal) => admitWith(scope, input, principal, callId, toolCall)) : admitWith(scope, input, found, callId, toolCall);
+}
+
+/** `admit` with the call's principal: its facts, or its refusal (a promise that rejects once the receipt is written). */
+function admitWith(
+  scope: CoreScope,
+  input: unknown,
+  principal: Principal,
+  callId: string | null,
+  toolCall: { arguments?: string } | undefined,
+): Maybe<CallFacts> {
   const raw = toolCall?.arguments;
   // the guardrail's arguments for this same text, or read here as it reads them: as the body gets them
   let fromRaw = principal.fromRaw;

@@ -27,6 +27,8 @@ type GuardrailAnswer = typeof allow | { behavior: { type: 'rejectContent'; messa
  */
 export async function needsApproval(scope: CoreScope, runContext: RunContext<unknown>, input: unknown, call?: PausingCall): Promise<boolean> {
   if (!scope.enforce) return false;
+  // an action no rule pauses (or none at all: unknown_action): nothing to decide here, the arguments untouched
+  if (scope.compiled === undefined || scope.compiled.neverPauses === true) return false;
   if (scope.args.schemaCheck && scope.args.schemaCheck(input) !== null) return false; // refused by the guardrail
   const now = () => scope.internals.clock();
   // decided on the call as the model wrote it where that is known: the nulls the SDK dropped put back

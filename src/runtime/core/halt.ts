@@ -3,8 +3,9 @@ import { ActionDenied, CtrlrunError } from '../errors.js';
 import { haltScope } from '../halt-actions.js';
 import { haltOf, type HaltCall } from '../halts.js';
 import { describeError, type ControlInternals, type Maybe } from '../internals.js';
+import { settled } from '../settled.js';
 import { isHaltsChanged } from '../stores/errors.js';
-import type { Halt } from '../types.js';
+import type { Halt, HaltState } from '../types.js';
 import { refusal } from './messages.js';
 import type { CoreScope } from './scope.js';
 import type { CallFacts, ReceiptFieldsOf } from './types.js';
@@ -98,23 +99,33 @@ export async function refuseHalted(scope: CoreScope, facts: CallFacts, halt: Hal
  * the call against them (refused `halted`, or appended at the new epoch). One write on the allow
  * path, as before; a store without halts is appended to plainly.
  */
-export async function decisionReceipt(scope: CoreScope, facts: CallFacts, fields: ReceiptFieldsOf, runContext: RunContext<unknown> | undefined): Promise<void> {
+export function decisionReceipt(scope: CoreScope, facts: CallFacts, fields: ReceiptFieldsOf, runContext: RunContext<unknown> | undefined): Promise<unknown> {
   const watch = scope.internals.halts;
-  if (!watch.kept) {
-    await scope.receipt(facts, fields);
-    return;
-  }
-  let state = watch.known() ?? (await watch.refresh());
-  for (let attempt = 0; ; attempt++) {
-    try {
-      await scope.receipt(facts, fields, { haltEpoch: state.epoch });
-      return;
-    } catch (error) {
-      // a store whose halts keep changing under the call: it fails closed after a few tries
-      if (!isHaltsChanged(error) || attempt >= 4) throw error;
-      state = await watch.refresh(error.epoch);
-      const halt = haltOf(state.halts, callOf(scope, facts.principal, runContext));
-      if (halt) await refuseHalted(scope, facts, halt, { approvers: fields.approvers ?? [], effect_key: fields.effect_key ?? null });
-    }
-  }
+  // the store's promise handed straight on (no async wrapper: the allow path's write waits on no extra frame)
+  if (!watch.kept) return settled(() => scope.receipt(facts, fields));
+  const known = watch.known();
+  if (known !== undefined) return atEpoch(scope, facts, fields, runContext, known, 0);
+  return watch.refresh().then((state) => atEpoch(scope, facts, fields, runContext, state, 0));
+}
+
+/**
+ * One try of the decision's receipt at the halts' epoch `state`: a halt set or lifted elsewhere
+ * since (`HaltsChanged`) reads them again and decides the call against them; a store whose halts
+ * keep changing under the call fails closed after a few tries.
+ */
+function atEpoch(
+  scope: CoreScope,
+  facts: CallFacts,
+  fields: ReceiptFieldsOf,
+  runContext: RunContext<unknown> | undefined,
+  state: HaltState,
+  attempt: number,
+): Promise<unknown> {
+  return settled(() => scope.receipt(facts, fields, { haltEpoch: state.epoch })).catch(async (error: unknown) => {
+    if (!isHaltsChanged(error) || attempt >= 4) throw error;
+    const next = await scope.internals.halts.refresh(error.epoch);
+    const halt = haltOf(next.halts, callOf(scope, facts.principal, runContext));
+    if (halt) await refuseHalted(scope, facts, halt, { approvers: fields.approvers ?? [], effect_key: fields.effect_key ?? null });
+    return atEpoch(scope, facts, fields, runContext, next, attempt + 1);
+  });
 }

@@ -11,6 +11,8 @@ export interface EventSight {
   toolName?: string | null;
   /** The call's checked arguments (absent: none shown). */
   args?: unknown;
+  /** Their canonical JSON, when the caller has it: shown as it is when no argument is labelled. */
+  argsJson?: string | undefined;
   /** The arguments the action's `data:` labels: never shown in clear. */
   labelled?: readonly string[];
   /**
@@ -66,11 +68,16 @@ export function attributesOf(event: ObservedEvent, sight: EventSight): Attribute
   if (event.grantId !== null) a['ctrlrun.grant.id'] = event.grantId;
   if (sight.sensitive) {
     if (event.principal !== null) a['ctrlrun.principal'] = event.principal;
-    const shown = shownArguments(sight.args, sight.labelled ?? []);
+    const labelled = sight.labelled ?? [];
+    // nothing to replace: the arguments' canonical JSON as written for their hash (a plain object's only)
+    const written = labelled.length === 0 && sight.argsJson !== undefined && isPlainObject(sight.args) ? sight.argsJson : undefined;
+    const shown = written ?? shownArguments(sight.args, labelled);
     if (shown !== undefined) a['ctrlrun.arguments'] = shown;
   }
   return a;
 }
+
+const isPlainObject = (v: unknown): boolean => v !== undefined && v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** The arguments' canonical JSON with each labelled one's value replaced by `[labelled]`; undefined when there are none to show. */
 export function shownArguments(args: unknown, labelled: readonly string[]): string | undefined {

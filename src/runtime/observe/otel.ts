@@ -25,6 +25,8 @@ export interface OtelSpanContext {
 
 export interface OtelSpan {
   setAttributes(attributes: Attributes): unknown;
+  /** False for a no-op or sampled-out span: nothing set on it is kept. */
+  isRecording(): boolean;
   addEvent(name: string, attributes?: Attributes): unknown;
   setStatus(status: { code: number; message?: string }): unknown;
   end(): void;
@@ -90,8 +92,10 @@ export type OtelRecorder = ReturnType<typeof otelRecorder>;
  */
 export function otelRecorder(api: OpenTelemetryApi, store: Pick<Store, 'listRequests'>) {
   const tracer = api.trace.getTracer(SCOPE);
+  /** Our recording `execute_tool` spans. */
   const ours = new WeakSet<object>();
   const pauses = new Map<string, OtelSpanContext>();
+  const notRecording = new WeakSet<object>();
   const { decisions, refusals, latency, expired, ambiguous, pendingStores } = instrumentsOf(api.metrics.getMeter(SCOPE));
   pendingStores.add(store);
 
@@ -104,17 +108,23 @@ export function otelRecorder(api: OpenTelemetryApi, store: Pick<Store, 'listRequ
   };
 
   return {
-    /** Records one event: on the active ctrlrun span when there is one, else as a span of its own. */
-    record(event: ObservedEvent, attributes: Attributes): void {
+    /**
+     * Records one event: on the active ctrlrun span when there is one (nothing but the metrics when
+     * that span does not record), else as a span of its own. `attributesOf`: built when asked.
+     */
+    record(event: ObservedEvent, attributesOf: () => Attributes): void {
       count(event);
       const active = api.trace.getSpan(api.context.active());
       if (active !== undefined && ours.has(active)) {
+        const attributes = attributesOf();
         active.setAttributes(attributes);
         // the span holds the attributes; the event only what differs from one receipt to the next
         active.addEvent(`ctrlrun.${event.kind}`, eventAttributes(attributes));
         if (failed(event)) active.setStatus({ code: STATUS_ERROR, message: statusOf(event, attributes) });
         return;
       }
+      if (active !== undefined && notRecording.has(active)) return;
+      const attributes = attributesOf();
       const link = event.callId === null || event.kind === 'pause' ? undefined : pauses.get(event.callId);
       const span = tracer.startSpan(
         spanName(event, String(attributes['gen_ai.tool.name'])),
@@ -139,7 +149,9 @@ export function otelRecorder(api: OpenTelemetryApi, store: Pick<Store, 'listRequ
       if (callId !== null) attributes['gen_ai.tool.call.id'] = callId;
       const parent = api.context.active();
       const span = tracer.startSpan(`execute_tool ${tool}`, { kind: KIND_INTERNAL, attributes, ...(link ? { links: [{ context: link }] } : {}) }, parent);
-      ours.add(span);
+      // a span nobody records (no SDK registered, sampled out): its receipts add nothing to it
+      if (span.isRecording()) ours.add(span);
+      else notRecording.add(span);
       const end = () => span.end();
       return api.context.with(api.trace.setSpan(parent, span), fn).then(
         (value) => {

@@ -1,5 +1,5 @@
 import type { ApprovalRequest, CompiledPolicy, ReceiptBody, Store } from '../types.js';
-import { attributesOf } from './attributes.js';
+import { attributesOf, type Attributes } from './attributes.js';
 import { eventOfReceipt } from './event.js';
 import { otelRecorder, type OpenTelemetryApi, type OtelRecorder } from './otel.js';
 import { recordOnSdkTrace, sdkShowsArguments, sdkTraceParent } from './sdk-trace.js';
@@ -28,6 +28,8 @@ export type TelemetryOption = TelemetryOptions | false;
 /** What a stage knows of its call besides the receipt's fields. */
 export interface ReceiptSight {
   args?: unknown;
+  /** The canonical JSON of `args` where the stage has it (the receipt's hash was taken of it): not written again. */
+  argsJson?: string | undefined;
   toolName?: string | null;
   /** An answer's request (its `createdAt` dates the pause). */
   request?: ApprovalRequest;
@@ -83,15 +85,19 @@ export function createTelemetry(
         if ((!sdkOn || parent === null) && otel === undefined) return;
         const event = eventOfReceipt(receipt);
         if (event === null) return;
-        const attributes = attributesOf(event, {
-          toolName: sight?.toolName ?? toolOf(policy, receipt.action),
-          args: sight?.args,
-          labelled: policy.actions[receipt.action]?.sensitive ?? [],
-          sensitive: sdkShowsArguments(parent),
-        });
-        if (sdkOn && parent !== null) recordOnSdkTrace(`ctrlrun.${event.kind}`, attributes);
+        // built only for a listener: OpenTelemetry's metrics alone (a span not recording) need none
+        let attributes: Attributes | undefined;
+        const attributesNow = () =>
+          (attributes ??= attributesOf(event, {
+            toolName: sight?.toolName ?? toolOf(policy, receipt.action),
+            args: sight?.args,
+            argsJson: sight?.argsJson,
+            labelled: policy.actions[receipt.action]?.sensitive ?? [],
+            sensitive: sdkShowsArguments(parent),
+          }));
+        if (sdkOn && parent !== null) recordOnSdkTrace(`ctrlrun.${event.kind}`, attributesNow());
         if (otel !== undefined) {
-          otel.record(event, attributes);
+          otel.record(event, attributesNow);
           if (sight?.request && (event.outcome === 'approved' || event.outcome === 'rejected'))
             otel.answered(sight.request, event.outcome === 'approved' ? 'approve' : 'reject', event.at);
         }
@@ -102,8 +108,25 @@ export function createTelemetry(
   };
 }
 
+/** Each policy's action -> tool lookups, made once per action (not a scan of the tools per receipt). */
+const TOOLS = new WeakMap<CompiledPolicy, Map<string, string | null>>();
+
 /** The SDK tool name the manifest maps to `action` (the first), or null. */
 function toolOf(policy: CompiledPolicy, action: string): string | null {
-  for (const [tool, mapped] of Object.entries(policy.tools ?? {})) if (mapped === action) return tool;
-  return null;
+  let tools = TOOLS.get(policy);
+  if (tools === undefined) {
+    tools = new Map();
+    TOOLS.set(policy, tools);
+  }
+  let tool = tools.get(action);
+  if (tool === undefined) {
+    tool = null;
+    for (const [name, mapped] of Object.entries(policy.tools ?? {})) {
+      if (mapped !== action) continue;
+      tool = name;
+      break;
+    }
+    tools.set(action, tool);
+  }
+  return tool;
 }
