@@ -30,7 +30,8 @@ export function packagesWithoutManifest(cwd: string, manifests: readonly string[
 /**
  * One package without a manifest, checked from `cwd`: its findings, with the missing manifest
  * placed where the package's own would be. A package where nothing is an error (no door, at most a
- * warning) reports its warnings only: a workspace's docs or utility package needs no manifest.
+ * warning) reports nothing, as before: a workspace's docs, utility or tool-less agent package needs
+ * no manifest, and the ESLint plugin at that root says nothing of it either.
  */
 export async function checkPackageWithoutManifest(cwd: string, dir: string, paths?: readonly string[]): Promise<CheckResult> {
   const within = pathsInPackage(cwd, dir, paths) ?? [path.relative(cwd, dir)];
@@ -53,7 +54,7 @@ export async function checkPackageWithoutManifest(cwd: string, dir: string, path
       message: `${rel} uses the SDK and has no ${MANIFEST_FILE}: ${why}, and the other packages' manifests do not cover it.`,
       hint: `Run \`npx ctrlrun-gen init\` in ${rel} (or at the root), then generate and codemod --write.`,
     }));
-  const findings = [...missing, ...doors];
+  const findings = open ? [...missing, ...doors] : [];
   return { ...result, findings, configError: missing.length > 0 };
 }
 
