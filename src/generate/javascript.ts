@@ -139,15 +139,10 @@ export function typingsFor(tsText: string): string {
   return `${header}\n${imports}${parts.join('\n\n')}\n`;
 }
 
-/**
- * An exported const's type: its annotation, or `ProtectedTool<A>` for `bindProtectedTool<A>(…)`
- * (also inside `withToolTypesOf(…, tool)`: a declaration file cannot carry the app's `tool`'s type
- * parameters over, so it names the runtime's, right wherever the app and ctrlrun-gen share one SDK).
- */
+/** An exported const's type: its annotation, or `ProtectedTool<A>` for `bindProtectedTool<A>(…)`. */
 function declaredType(d: ts.VariableDeclaration, source: ts.SourceFile): string {
   if (d.type) return d.type.getText(source);
-  let init = d.initializer;
-  if (init && typescript.isCallExpression(init) && init.expression.getText(source) === 'withToolTypesOf') init = init.arguments[0];
+  const init = d.initializer;
   if (init && typescript.isCallExpression(init) && init.expression.getText(source) === 'bindProtectedTool' && init.typeArguments?.length === 1) {
     return `ProtectedTool<${(init.typeArguments[0] as ts.TypeNode).getText(source)}>`;
   }

@@ -6,7 +6,7 @@ export { normaliseIdentity, checkIdentity, sameIdentity, type IdentityCheck } fr
 
 // --- the control and protected tools --------------------------------------------------------
 export { createControl, DEFAULT_APPROVAL_TTL_MS, DEFAULT_EFFECT_LEASE_MS, type Control, type ControlOptions, type Identity } from './control.js';
-export { bindProtectedTool, withToolTypesOf, type ProtectedTool, type ProtectedToolOptions } from './doors/function-tool.js';
+export { bindProtectedTool, type ProtectedTool, type ProtectedToolOptions } from './doors/function-tool.js';
 export { run, unwrap } from './run.js';
 export type { TelemetryOptions, TelemetryOption, OpenTelemetryApi } from './observe/telemetry.js';
 export { eventOfReceipt, type ObservedEvent, type EventKind } from './observe/event.js';

@@ -32,7 +32,6 @@ function evaluateCjs(js: string): Record<string, unknown> {
         bindAgentTools: () => ({}),
         bindSandbox: () => ({}),
         bindHandoffs: () => ({}),
-        withToolTypesOf: (bound: unknown) => bound,
       };
     return { marker: 'control' };
   };
@@ -114,9 +113,9 @@ describe('the JavaScript module decides as the TypeScript one', () => {
       // ESM: the same text but imports and exports; both parse as JavaScript with no type left.
       const esm = toJavaScript(text, 'esm');
       expect(esm).toContain(
-        "import { tool } from '@openai/agents';\nimport { bindAgentTools, bindHandoffs, bindHostedMcp, bindLocalTools, bindMcp, bindProtectedTool, bindSandbox, withToolTypesOf } from 'ctrlrun-gen/runtime';",
+        "import { bindAgentTools, bindHandoffs, bindHostedMcp, bindLocalTools, bindMcp, bindProtectedTool, bindSandbox } from 'ctrlrun-gen/runtime';",
       );
-      expect(esm).toMatch(/^export const protectedTool = withToolTypesOf\(bindProtectedTool\(control, policy\), tool\);$/m);
+      expect(esm).toMatch(/^export const protectedTool = bindProtectedTool\(control, policy\);$/m);
       expect(esm.split('\n').slice(0, 2)).toEqual(text.split('\n').slice(0, 2));
     });
   }

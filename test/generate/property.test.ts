@@ -131,9 +131,7 @@ function compile(p: Policy): CompiledPolicy {
         bindAgentTools: () => ({}),
         bindSandbox: () => ({}),
         bindHandoffs: () => ({}),
-        withToolTypesOf: (bound: unknown) => bound,
       };
-    if (specifier === '@openai/agents') return { tool: () => undefined };
     if (specifier === './ctrlrun.control.js') return { default: {} };
     throw new Error(`unexpected import ${specifier}`);
   };

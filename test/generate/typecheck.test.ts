@@ -70,31 +70,3 @@ describe('the generated module type-checks', () => {
     expect(errors.some((e) => e.startsWith('src/wrong.ts:3:') && e.includes('stripe.refunds'))).toBe(true);
   });
 });
-
-describe("protectedTool keeps the tool's run context type", () => {
-  // As tool() does: the context inferred from execute's second parameter or given as a type
-  // argument reaches the agent's tools; a tool with no context goes to any agent; a tool for
-  // one context is refused by an agent of another.
-  const TOOLS =
-    "import { Agent, type RunContext } from '@openai/agents';\nimport { z } from 'zod';\nimport { protectedTool } from './ctrlrun.generated.js';\n" +
-    'interface Caller { operator: string }\n' +
-    'const refundParameters = z.object({ payment_id: z.string(), amount: z.number().int() });\n' +
-    "export const refund = protectedTool('stripe.refund', { name: 'refund', description: 'x', parameters: refundParameters,\n" +
-    '  execute: async ({ amount }, runContext?: RunContext<Caller>) => `${runContext?.context.operator} ${amount}` });\n' +
-    "export const close = protectedTool<z.ZodObject<{ account: z.ZodString }>, Caller>('accounts.close', { name: 'close', description: 'x',\n" +
-    '  parameters: z.object({ account: z.string() }), execute: async ({ account }, runContext) => `${runContext?.context.operator} ${account}` });\n' +
-    "export const read = protectedTool('stripe.charge.read', { name: 'read', description: 'x', parameters: z.object({ payment_id: z.string() }),\n" +
-    '  execute: async ({ payment_id }) => payment_id });\n' +
-    "export const desk = new Agent<Caller>({ name: 'desk', tools: [refund, close, read] });\n" +
-    "export const anyone = new Agent({ name: 'anyone', tools: [read] });\n";
-
-  it('under the strictest options, as with tool()', () => {
-    const dir = copyFixture(path.join(FIXTURES, 'refund-desk'));
-    dirs.push(dir);
-    generateInto(dir);
-    writeFileSync(path.join(dir, 'src/desk.ts'), TOOLS);
-    expect(typeErrors(dir, STRICTEST)).toEqual([]);
-    writeFileSync(path.join(dir, 'src/desk.ts'), `${TOOLS}export const night = new Agent<{ shift: number }>({ name: 'night', tools: [refund] });\n`);
-    expect(typeErrors(dir, STRICTEST).join('\n')).toMatch(/^src\/desk\.ts:14:\d+: .*Tool<\{ shift: number; \}>/m);
-  });
-});

@@ -72,21 +72,6 @@ export function bindProtectedTool<A extends string>(control: Control, policy: Co
   return made as ProtectedTool<A>;
 }
 
-/**
- * `protectedTool` typed with the app's own `tool()`: the generated module passes the `tool` its
- * package imports, and TypeScript carries that function's type parameters (parameters, run
- * context, result, output schema) over to the protected tool. Where the app's package resolves
- * another copy of the SDK than ctrlrun-gen does (sibling packages each with their own install),
- * `ProtectedTool<A>` names ctrlrun-gen's copy, whose `RunContext` an `Agent<MyContext>` of the app
- * does not accept; this names the app's. At run time it is `bound` itself.
- */
-export function withToolTypesOf<A extends string, P extends [unknown], R>(
-  bound: ProtectedTool<A>,
-  _sdkTool: (...options: P) => R,
-): (action: A, options: P[0] & { needsApproval?: never }) => R {
-  return bound as unknown as (action: A, options: P[0] & { needsApproval?: never }) => R;
-}
-
 export function makeProtectedTool(
   internals: ControlInternals,
   policy: CompiledPolicy,
