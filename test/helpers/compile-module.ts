@@ -20,8 +20,6 @@ export function compileGenerated(policy: Policy, tools: Record<string, string> =
   const require = (specifier: string): unknown => {
     // every binder of the runtime (bindProtectedTool, bindMcp, …) as a no-op: only `policy` is read
     if (specifier === 'ctrlrun-gen/runtime') return new Proxy({}, { get: () => () => () => undefined });
-    // the package's own tool(), whose types the module's protectedTool carries; never called here
-    if (specifier === '@openai/agents') return { tool: () => undefined };
     if (specifier === './ctrlrun.control.js') return { default: {} };
     throw new Error(`unexpected import ${specifier}`);
   };

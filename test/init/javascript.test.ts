@@ -93,7 +93,7 @@ describe('init, generate and check in a plain JavaScript project', () => {
     expect((await cli(['generate'], { cwd: dir })).code).toBe(0);
     const module = read(dir, 'src/ctrlrun.generated.js');
     expect(module).toContain(
-      "const { tool } = require('@openai/agents');\nconst { bindAgentTools, bindHandoffs, bindHostedMcp, bindLocalTools, bindMcp, bindProtectedTool, bindSandbox, withToolTypesOf } = require('ctrlrun-gen/runtime');",
+      "const { bindAgentTools, bindHandoffs, bindHostedMcp, bindLocalTools, bindMcp, bindProtectedTool, bindSandbox } = require('ctrlrun-gen/runtime');",
     );
     expect(
       module
