@@ -38,7 +38,7 @@ export async function checkPackageWithoutManifest(cwd: string, dir: string, path
   const result = await runCheck({ cwd, paths: within });
   // a generated module left behind protects with a policy nobody can regenerate or check any more;
   // the missing manifest says so, the module's own code (the runtime's binders) is no door
-  const generated = listSourceFilesSync({ root: cwd, paths: within.map((p) => path.resolve(cwd, p)) }).find(startsGenerated);
+  const generated = generatedModuleIn(cwd, within);
   const shown = generated === undefined ? undefined : displayPath(generated, cwd);
   const doors = result.findings.filter((f) => f.ruleId !== 'policy-invalid' && f.file !== shown);
   const open = doors.some((f) => f.severity === 'error') || generated !== undefined;
@@ -59,7 +59,7 @@ export async function checkPackageWithoutManifest(cwd: string, dir: string, path
 }
 
 /** Whether the file's first line is the generated module's header. */
-function startsGenerated(file: string): boolean {
+export function startsGenerated(file: string): boolean {
   let fd: number | undefined;
   try {
     fd = openSync(file, 'r');
@@ -85,4 +85,9 @@ function isSdkPackage(dir: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** A generated module among the source files under `paths` (relative to `cwd`), absolute; undefined when none. */
+export function generatedModuleIn(cwd: string, paths: readonly string[]): string | undefined {
+  return listSourceFilesSync({ root: cwd, paths: paths.map((p) => path.resolve(cwd, p)) }).find(startsGenerated);
 }

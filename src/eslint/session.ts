@@ -3,6 +3,7 @@ import { declarationsFromScan, lintScannedFile, loadProjectOrFindings, noManifes
 import type { Finding, ProjectContext, RepoFacts } from '../check/types.js';
 import { findManifest, type Project } from '../manifest/load.js';
 import { manifestsFor } from '../manifest/workspace.js';
+import { generatedModuleIn, packagesWithoutManifest } from '../check/uncovered-packages.js';
 import { gitRootOf } from '../safe-read.js';
 import { scanRepoIndexed, scanSource, type RepoIndex } from '../scan/index.js';
 import { PackageFacts, statKey } from '../scan/package-facts.js';
@@ -105,6 +106,16 @@ export class DiskSession implements LintSession {
     return path.relative(this.root, abs).split(path.sep).join('/');
   }
 
+  /** Whether a scanned file has an error finding (the project's own findings are not the files'): a package without a manifest is open. */
+  hasErrors(): boolean {
+    const repo = this.repoRuleFindings();
+    for (const scan of this.scans.values()) {
+      const found = lintScannedFile(scan, this.context, repo.byFile.get(scan.file) ?? []);
+      if (found.some((f) => f.severity === 'error')) return true;
+    }
+    return false;
+  }
+
   /** The scan of this text of the file: the repo scan's when the text is the one it read, else a new one. */
   private scanOf(abs: string, text: string): FileScan | undefined {
     const known = this.scans.get(abs);
@@ -190,19 +201,43 @@ export class DiskSessions {
   /** The git work tree's root of each folder linted in, asked once (it bounds the manifest's search). */
   private readonly gitRoots = new Map<string, string | undefined>();
   private readonly rootsWithPackages = new Map<string, boolean>();
+  private readonly uncoveredAt = new Map<string, string[]>();
+  private readonly uncovered = new Map<string, UncoveredPackage>();
 
   /** The session for a file: its manifest is found upward from the file's folder (on every file: a new manifest is seen). */
   sessionFor(abs: string, cwd: string): LintSession {
     const manifest = findManifest(path.dirname(abs), this.gitRootOf(path.dirname(abs)));
     // at a root whose packages have manifests, `check` goes through those packages and says nothing
     // of a file in none of them (no "no manifest" error): ESLint run there reports the same
-    if (manifest === undefined && this.packagesAt(cwd)) return new OutsidePackages(cwd);
+    if (manifest === undefined && this.packagesAt(cwd)) return this.uncoveredSession(abs, cwd) ?? new OutsidePackages(cwd);
     const id = manifest ?? `none:${cwd}`;
     const known = this.byManifest.get(id);
     if (known && currentKey(known, manifest) === known.key && !known.facts.packages.changed()) return known;
     const fresh = new DiskSession(manifest, cwd);
     this.byManifest.set(id, fresh);
     return fresh;
+  }
+
+  /**
+   * The session of the package without a manifest that holds `abs` (the innermost), as check at
+   * that root checks it (check/uncovered-packages.ts): quiet unless it has an error or a generated
+   * module left behind. Built once per package for the process; undefined in no such package.
+   */
+  private uncoveredSession(abs: string, cwd: string): LintSession | undefined {
+    let dirs = this.uncoveredAt.get(cwd);
+    if (dirs === undefined) {
+      dirs = packagesWithoutManifest(cwd, manifestsFor(cwd)).sort((a, b) => b.length - a.length);
+      this.uncoveredAt.set(cwd, dirs);
+    }
+    const dir = dirs.find((d) => !path.relative(d, abs).startsWith('..'));
+    if (dir === undefined) return undefined;
+    const known = this.uncovered.get(dir);
+    if (known) return known;
+    const inner = new DiskSession(undefined, dir);
+    const generated = generatedModuleIn(dir, ['.']);
+    const session = new UncoveredPackage(inner, generated !== undefined || inner.hasErrors(), generated);
+    this.uncovered.set(dir, session);
+    return session;
   }
 
   /** The ESLint process's cwd is a root with packages that have manifests (asked once per cwd). */
@@ -218,6 +253,24 @@ export class DiskSessions {
   private gitRootOf(dir: string): string | undefined {
     if (!this.gitRoots.has(dir)) this.gitRoots.set(dir, gitRootOf(dir));
     return this.gitRoots.get(dir);
+  }
+}
+
+/** A package without a manifest at such a root: what check reports of it, nothing when it is not open. */
+class UncoveredPackage implements LintSession {
+  readonly project = undefined;
+  readonly root: string;
+  constructor(
+    private readonly inner: DiskSession,
+    private readonly open: boolean,
+    private readonly generated: string | undefined,
+  ) {
+    this.root = inner.root;
+  }
+  lint(abs: string, text: string): FileLint {
+    // the generated module left behind is named by the missing manifest; its binders are no door
+    if (!this.open || abs === this.generated) return { scan: undefined, own: [], elsewhere: [] };
+    return this.inner.lint(abs, text);
   }
 }
 

@@ -26,6 +26,13 @@ const agent = new Agent({ name: 'hello', instructions: 'Say hello.' });
 export const answer = run(agent, 'hi');
 `;
 
+const OPEN = `import { Agent, run, tool } from '@openai/agents';
+import { z } from 'zod';
+
+const wipe = tool({ name: 'wipe', description: 'Wipe', parameters: z.object({}), execute: async () => 'gone' });
+export const agent = new Agent({ name: 'ops', tools: [wipe] });
+`;
+
 describe('ESLint at a root of packages', () => {
   it('reports what check at that root reports: the package with a manifest, nothing of the one without', async () => {
     const root = mkdtempSync(path.join(tmpdir(), 'ctrlrun-eslint-root-'));
@@ -57,5 +64,27 @@ describe('ESLint at a root of packages', () => {
       .map((f) => `${key({ ...f, ruleId: `${NAMESPACE}/${f.ruleId}` })} ${eslintMessage(f)}`);
     const got = messages.map((m) => `${key(m)} ${m.message}`);
     expect(expected.filter((e) => !got.includes(e))).toEqual([]);
+  }, 60_000);
+
+  it('a package without a manifest that has an open door: ESLint reports what check reports there', async () => {
+    const root = mkdtempSync(path.join(tmpdir(), 'ctrlrun-eslint-uncovered-'));
+    dirs.push(root);
+    cpSync(path.join(FIXTURES, 'check/open-doors/repo'), path.join(root, 'desk'), { recursive: true });
+    writeFiles(root, {
+      'package.json': JSON.stringify({ name: 'root', private: true }),
+      'desk/package.json': JSON.stringify({ name: 'desk', private: true, type: 'module' }),
+      'hello/package.json': JSON.stringify({ name: 'hello', private: true, type: 'module' }),
+      'hello/index.ts': PLAIN,
+      'open/package.json': JSON.stringify({ name: 'open', private: true, type: 'module' }),
+      'open/index.ts': OPEN,
+    });
+    const r = spawnSync(process.execPath, [CLI_BIN, 'check', '--format', 'json'], { cwd: root, encoding: 'utf8' });
+    const check = (JSON.parse(r.stdout) as { findings: Finding[] }).findings;
+    const inOpen = check.filter((f) => f.file === 'open/index.ts');
+    expect(inOpen.map((f) => f.ruleId)).toContain('unprotected-tool');
+    const messages = reported(await eslintWith(root).lintFiles(['.']), root);
+    expect(messages.filter((m) => m.file.startsWith('hello/'))).toEqual([]);
+    const got = messages.filter((m) => m.file === 'open/index.ts').map((m) => `${m.line} ${m.ruleId} ${m.message}`);
+    for (const f of inOpen) expect(got).toContain(`${f.line} ${NAMESPACE}/${f.ruleId} ${eslintMessage(f)}`);
   }, 60_000);
 });
