@@ -3,7 +3,7 @@ import { declarationsFromScan, lintScannedFile, loadProjectOrFindings, noManifes
 import type { Finding, ProjectContext, RepoFacts } from '../check/types.js';
 import { findManifest, type Project } from '../manifest/load.js';
 import { manifestsFor } from '../manifest/workspace.js';
-import { generatedModuleIn, packagesWithoutManifest } from '../check/uncovered-packages.js';
+import { generatedModuleIn, uncoveredPackages } from '../check/uncovered-packages.js';
 import { gitRootOf } from '../safe-read.js';
 import { scanRepoIndexed, scanSource, type RepoIndex } from '../scan/index.js';
 import { PackageFacts, statKey } from '../scan/package-facts.js';
@@ -226,7 +226,9 @@ export class DiskSessions {
   private uncoveredSession(abs: string, cwd: string): LintSession | undefined {
     let dirs = this.uncoveredAt.get(cwd);
     if (dirs === undefined) {
-      dirs = packagesWithoutManifest(cwd, manifestsFor(cwd)).sort((a, b) => b.length - a.length);
+      dirs = uncoveredPackages(cwd, manifestsFor(cwd))
+        .map((r) => r.dir)
+        .sort((a, b) => b.length - a.length);
       this.uncoveredAt.set(cwd, dirs);
     }
     const dir = dirs.find((d) => !path.relative(d, abs).startsWith('..'));

@@ -140,6 +140,17 @@ describe('every command works at a workspace root or a root of sibling packages 
     };
     expect(await errors()).toEqual({ code: 0, errors: [] });
 
+    // a file of the root's own, outside every package, with an open tool
+    writeFiles(dir, { 'scripts/ops.ts': TS_AGENT });
+    const rootFile = await errors();
+    expect(rootFile.code).toBe(2);
+    expect(rootFile.errors.map((f) => [f.ruleId, f.file])).toEqual([
+      ['policy-invalid', 'ctrlrun.tools.yaml'],
+      ['unprotected-tool', 'scripts/ops.ts'],
+      ['unsafe-error-function', 'scripts/ops.ts'],
+    ]);
+    rmSync(path.join(dir, 'scripts'), { recursive: true });
+
     // a new package with an open tool and no manifest
     writeFiles(dir, { 'packages/c/package.json': pkg('c'), 'packages/c/src/agent.ts': TS_AGENT });
     const added = await errors();
