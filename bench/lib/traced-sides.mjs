@@ -6,13 +6,12 @@ import * as otel from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { MeterProvider, MetricReader } from '@opentelemetry/sdk-metrics';
-import ts from 'typescript';
 import { z } from 'zod';
 import { bindProtectedTool, createControl, memoryStore } from '../../dist/runtime/index.js';
-import { renderModuleText } from '../../dist/generate/render.js';
 import { parsePolicy } from '../../dist/policy/load.js';
+import { compilePolicy } from '../../dist/policy-test/decider.js';
 
-/** The generator's real output for the SPEC §2 refund rules, transpiled and evaluated (its two imports stubbed). */
+/** The generator's real output for the SPEC §2 refund rules, evaluated as `policy test` does (its imports inert). */
 export function generatedRefund() {
   const text = [
     'schema: ctrlrun.policy/v6',
@@ -30,21 +29,7 @@ export function generatedRefund() {
   ].join('\n');
   const loaded = parsePolicy(text, 'ctrlrun.yaml');
   if (!loaded.value) throw new Error('bench policy did not load');
-  const module = renderModuleText({
-    policy: loaded.value,
-    policyFile: 'ctrlrun.yaml',
-    manifestFile: 'ctrlrun.tools.yaml',
-    controlFile: 'src/ctrlrun.control.ts',
-    controlSpecifier: './ctrlrun.control.js',
-    tools: {},
-    inputsHash: '0'.repeat(64),
-    version: '0.0.0',
-  });
-  const js = ts.transpileModule(module, { compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022 } }).outputText;
-  const exports = {};
-  // every binder of the runtime (bindProtectedTool, bindMcp, …) as a no-op: only `policy` is read
-  new Function('exports', 'require', js)(exports, (s) => (s === 'ctrlrun-gen/runtime' ? new Proxy({}, { get: () => () => () => undefined }) : { default: {} }));
-  return exports.policy.actions['stripe.refund'];
+  return compilePolicy(loaded.value).actions['stripe.refund'];
 }
 
 const refundAction = generatedRefund();

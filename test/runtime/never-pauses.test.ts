@@ -1,6 +1,8 @@
 import { RunContext } from '@openai/agents';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { parsePolicy } from '../../src/policy/load.js';
+import { compilePolicy } from '../../src/policy-test/decider.js';
 import { ApprovalMismatch, run, type CompiledPolicy } from '../../src/runtime/index.js';
 import { agentWith, assistantMessage, refundCall, scripted, setup, toolOutputSeen, type Ctx } from './helpers.js';
 
@@ -100,5 +102,40 @@ describe('an action that can never pause', () => {
     await expect(run(agentWith(model, [tool]), 'refund', { context: { user: 'alice' } })).rejects.toThrow(ApprovalMismatch);
     expect(calls).toEqual([]);
     expect((await s.store.listReceipts()).map((r) => [r.decision, r.result])).toEqual([['approve', 'refused']]);
+  });
+
+  it('is written by generate on exactly the actions no rule of which decides approve (written as rules or bare)', () => {
+    const text = [
+      'schema: ctrlrun.policy/v6',
+      'actions:',
+      '  ruled.never:',
+      '    rules:',
+      '      - when: { amount_lte: 100 }',
+      '        decision: allow',
+      '      - decision: deny',
+      '  ruled.pauses:',
+      '    rules:',
+      '      - when: { amount_lte: 100 }',
+      '        decision: allow',
+      '      - when: { amount_lte: 1000 }',
+      '        decision: approve',
+      '  bare.allow:',
+      '    decision: allow',
+      '  bare.approve:',
+      '    decision: approve',
+      '',
+    ].join('\n');
+    const loaded = parsePolicy(text, 'ctrlrun.yaml');
+    expect(loaded.value).toBeDefined();
+    const { actions } = compilePolicy(loaded.value!);
+    expect(Object.fromEntries(Object.entries(actions).map(([id, a]) => [id, a.neverPauses === true]))).toEqual({
+      'ruled.never': true,
+      'ruled.pauses': false,
+      'bare.allow': true,
+      'bare.approve': false,
+    });
+    // the flag and the decision function come from the same rules: a marked action never decides approve
+    for (const amount of [0, 100, 101, 1000, 1001]) expect(actions['ruled.never']!.decide({ amount }).decision).not.toBe('approve');
+    expect(actions['ruled.pauses']!.decide({ amount: 500 }).decision).toBe('approve');
   });
 });

@@ -1,4 +1,5 @@
-import type { Span, TracingProcessor } from '@openai/agents';
+import { setTraceProcessors, setTracingDisabled, type Span, type TracingProcessor } from '@openai/agents';
+import { afterAll, beforeAll } from 'vitest';
 import { z } from 'zod';
 import { bindProtectedTool, createControl, memoryStore, type Store, type TelemetryOption } from '../../src/runtime/index.js';
 import { makePolicy, manualClock } from './helpers.js';
@@ -41,6 +42,20 @@ export function spanCollector() {
     forceFlush: async () => undefined,
   };
   return { spans, processor };
+}
+
+/** The SDK's traces on for the enclosing block's tests, into a collector (off again after): the spans it keeps. */
+export function collectedSdkSpans(): Span<any>[] {
+  const { spans, processor } = spanCollector();
+  beforeAll(() => {
+    setTraceProcessors([processor]);
+    setTracingDisabled(false);
+  });
+  afterAll(() => {
+    setTracingDisabled(true);
+    setTraceProcessors([]);
+  });
+  return spans;
 }
 
 /** The SDK spans this library recorded (custom spans named `ctrlrun.*`), with their data. */

@@ -2,13 +2,13 @@ import * as api from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { AggregationTemporality, MeterProvider, MetricReader, type ResourceMetrics } from '@opentelemetry/sdk-metrics';
 import { AlwaysOffSampler, AlwaysOnSampler, BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
-import { Runner, setTraceProcessors, setTracingDisabled } from '@openai/agents';
+import { Runner } from '@openai/agents';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { canonicalJson } from '../../src/runtime/canonical.js';
 import { bindProtectedTool, createControl, memoryStore, run, type OpenTelemetryApi, type TelemetryOption } from '../../src/runtime/index.js';
 import { agentWith, assistantMessage, makePolicy, refundCall, scripted } from './helpers.js';
-import { ctrlrunSpans, spanCollector } from './telemetry-helpers.js';
+import { collectedSdkSpans, ctrlrunSpans } from './telemetry-helpers.js';
 
 /**
  * Telemetry does only the work a listener needs (issue 39): a call's OpenTelemetry span that does
@@ -114,15 +114,7 @@ describe('telemetry where nobody listens', () => {
 });
 
 describe('arguments in clear', () => {
-  const { spans, processor } = spanCollector();
-  beforeAll(() => {
-    setTraceProcessors([processor]);
-    setTracingDisabled(false);
-  });
-  afterAll(() => {
-    setTracingDisabled(true);
-    setTraceProcessors([]);
-  });
+  const spans = collectedSdkSpans();
 
   it('an action without labels, in a run that shows values: its arguments as the canonical JSON their hash was taken of', async () => {
     const d = refundDesk({});

@@ -1,18 +1,10 @@
-import { Runner, RunState, setTraceProcessors, setTracingDisabled, withTrace } from '@openai/agents';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { Runner, RunState, setTracingDisabled, withTrace } from '@openai/agents';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { canonicalHash, sha256Hex } from '../../src/runtime/canonical.js';
 import { agentWith, assistantMessage, refundCall, scripted } from './helpers.js';
-import { ctrlrunSpans, labelledDesk, spanCollector } from './telemetry-helpers.js';
+import { collectedSdkSpans, ctrlrunSpans, labelledDesk } from './telemetry-helpers.js';
 
-const { spans, processor } = spanCollector();
-beforeAll(() => {
-  setTraceProcessors([processor]);
-  setTracingDisabled(false);
-});
-afterAll(() => {
-  setTracingDisabled(true);
-  setTraceProcessors([]);
-});
+const spans = collectedSdkSpans();
 beforeEach(() => {
   spans.length = 0;
 });

@@ -74,6 +74,8 @@ export function createTelemetry(
       },
     );
   }
+  // each policy's action -> tool lookups, made once per action for this control (not a scan of the tools per receipt)
+  const tools = new WeakMap<CompiledPolicy, Map<string, string | null>>();
   return {
     get loading() {
       return loading;
@@ -89,7 +91,7 @@ export function createTelemetry(
         let attributes: Attributes | undefined;
         const attributesNow = () =>
           (attributes ??= attributesOf(event, {
-            toolName: sight?.toolName ?? toolOf(policy, receipt.action),
+            toolName: sight?.toolName ?? toolOf(tools, policy, receipt.action),
             args: sight?.args,
             argsJson: sight?.argsJson,
             labelled: policy.actions[receipt.action]?.sensitive ?? [],
@@ -108,15 +110,12 @@ export function createTelemetry(
   };
 }
 
-/** Each policy's action -> tool lookups, made once per action (not a scan of the tools per receipt). */
-const TOOLS = new WeakMap<CompiledPolicy, Map<string, string | null>>();
-
-/** The SDK tool name the manifest maps to `action` (the first), or null. */
-function toolOf(policy: CompiledPolicy, action: string): string | null {
-  let tools = TOOLS.get(policy);
+/** The SDK tool name the manifest maps to `action` (the first), or null; remembered in `known`. */
+function toolOf(known: WeakMap<CompiledPolicy, Map<string, string | null>>, policy: CompiledPolicy, action: string): string | null {
+  let tools = known.get(policy);
   if (tools === undefined) {
     tools = new Map();
-    TOOLS.set(policy, tools);
+    known.set(policy, tools);
   }
   let tool = tools.get(action);
   if (tool === undefined) {
