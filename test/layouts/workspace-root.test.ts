@@ -16,6 +16,16 @@ const dirs: string[] = [];
 afterAll(() => dirs.forEach(removeDir));
 
 const pkg = (name: string) => JSON.stringify({ name, private: true, type: 'module' });
+/** A workspace of two packages, `a` and `b`, each with the refund agent. */
+const TWO_PACKAGES = {
+  'package.json': JSON.stringify({ name: 'mono', private: true, workspaces: ['packages/*'] }),
+  'packages/a/package.json': pkg('a'),
+  'packages/a/tsconfig.json': TSCONFIG_NODENEXT,
+  'packages/a/src/agent.ts': TS_AGENT,
+  'packages/b/package.json': pkg('b'),
+  'packages/b/tsconfig.json': TSCONFIG_NODENEXT,
+  'packages/b/src/agent.ts': TS_AGENT,
+};
 
 const LAYOUTS: Array<{ name: string; root: Record<string, string>; packages: string[] }> = [
   {
@@ -87,13 +97,7 @@ describe('every command works at a workspace root or a root of sibling packages 
     const dir = makeTempDir('ws-find-');
     dirs.push(dir);
     writeFiles(dir, {
-      'package.json': JSON.stringify({ name: 'mono', private: true, workspaces: ['packages/*'] }),
-      'packages/a/package.json': pkg('a'),
-      'packages/a/tsconfig.json': TSCONFIG_NODENEXT,
-      'packages/a/src/agent.ts': TS_AGENT,
-      'packages/b/package.json': pkg('b'),
-      'packages/b/tsconfig.json': TSCONFIG_NODENEXT,
-      'packages/b/src/agent.ts': TS_AGENT,
+      ...TWO_PACKAGES,
     });
     expect((await cli(['init'], { cwd: dir })).code).toBe(0);
     expect((await cli(['generate'], { cwd: dir })).code).toBe(0);
@@ -116,13 +120,7 @@ describe('every command works at a workspace root or a root of sibling packages 
     const dir = makeTempDir('ws-uncovered-');
     dirs.push(dir);
     writeFiles(dir, {
-      'package.json': JSON.stringify({ name: 'mono', private: true, workspaces: ['packages/*'] }),
-      'packages/a/package.json': pkg('a'),
-      'packages/a/tsconfig.json': TSCONFIG_NODENEXT,
-      'packages/a/src/agent.ts': TS_AGENT,
-      'packages/b/package.json': pkg('b'),
-      'packages/b/tsconfig.json': TSCONFIG_NODENEXT,
-      'packages/b/src/agent.ts': TS_AGENT,
+      ...TWO_PACKAGES,
       // a package with no SDK in it needs no manifest and gets no finding
       'packages/util/package.json': pkg('util'),
       'packages/util/src/index.ts': 'export const twice = (n: number) => n * 2;\n',
@@ -161,4 +159,5 @@ describe('every command works at a workspace root or a root of sibling packages 
     expect((await cli(['check', 'packages/a'], { cwd: dir })).code).toBe(0);
     expect((await cli(['check', 'packages/b'], { cwd: dir })).code).toBe(2);
   }, 180_000);
+
 });
