@@ -16,15 +16,39 @@ import { type CheckResult, runCheck } from './engine.js';
 /** The packages below `cwd` (absolute) that no manifest's folder holds and that `paths` reach (all without paths). */
 export function packagesWithoutManifest(cwd: string, manifests: readonly string[], paths?: readonly string[]): string[] {
   const covered = manifests.map((m) => path.dirname(m));
-  const inside = (outer: string, inner: string) => {
-    const rel = path.relative(outer, inner);
-    return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
-  };
   return packagesBelow(cwd).filter((dir) => {
     if (covered.some((c) => inside(c, dir)) || isSdkPackage(dir)) return false;
     const within = pathsInPackage(cwd, dir, paths);
     return within === undefined || within.length > 0;
   });
+}
+
+/** Whether `inner` is `outer` or below it (both absolute). */
+function inside(outer: string, inner: string): boolean {
+  const rel = path.relative(outer, inner);
+  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+}
+
+/**
+ * Each package below `cwd` that no manifest covers, checked (`checkPackageWithoutManifest`). A
+ * package below another one is left out of the outer one's findings: it is checked on its own
+ * (with its manifest, or as one more package without), and would otherwise be reported twice, or
+ * its generated module be taken for one the outer package left behind.
+ */
+export async function checkPackagesWithoutManifest(cwd: string, manifests: readonly string[], paths?: readonly string[]): Promise<CheckResult[]> {
+  const dirs = packagesWithoutManifest(cwd, manifests, paths);
+  const own = [...manifests.map((m) => path.dirname(m)), ...dirs];
+  const results: CheckResult[] = [];
+  for (const dir of dirs)
+    results.push(
+      await checkPackageWithoutManifest(
+        cwd,
+        dir,
+        paths,
+        own.filter((d) => d !== dir && inside(dir, d)),
+      ),
+    );
+  return results;
 }
 
 /**
@@ -33,14 +57,20 @@ export function packagesWithoutManifest(cwd: string, manifests: readonly string[
  * warning) reports nothing, as before: a workspace's docs, utility or tool-less agent package needs
  * no manifest, and the ESLint plugin at that root says nothing of it either.
  */
-export async function checkPackageWithoutManifest(cwd: string, dir: string, paths?: readonly string[]): Promise<CheckResult> {
+export async function checkPackageWithoutManifest(
+  cwd: string,
+  dir: string,
+  paths?: readonly string[],
+  checkedOnTheirOwn: readonly string[] = [],
+): Promise<CheckResult> {
   const within = pathsInPackage(cwd, dir, paths) ?? [path.relative(cwd, dir)];
   const result = await runCheck({ cwd, paths: within });
+  const mine = (abs: string) => !checkedOnTheirOwn.some((d) => inside(d, abs));
   // a generated module left behind protects with a policy nobody can regenerate or check any more;
   // the missing manifest says so, the module's own code (the runtime's binders) is no door
-  const generated = generatedModuleIn(cwd, within);
+  const generated = generatedModuleIn(cwd, within, mine);
   const shown = generated === undefined ? undefined : displayPath(generated, cwd);
-  const doors = result.findings.filter((f) => f.ruleId !== 'policy-invalid' && f.file !== shown);
+  const doors = result.findings.filter((f) => f.ruleId !== 'policy-invalid' && f.file !== shown && mine(path.resolve(cwd, f.file)));
   const open = doors.some((f) => f.severity === 'error') || generated !== undefined;
   const rel = displayPath(dir, cwd);
   const why = generated
@@ -88,6 +118,6 @@ function isSdkPackage(dir: string): boolean {
 }
 
 /** A generated module among the source files under `paths` (relative to `cwd`), absolute; undefined when none. */
-export function generatedModuleIn(cwd: string, paths: readonly string[]): string | undefined {
-  return listSourceFilesSync({ root: cwd, paths: paths.map((p) => path.resolve(cwd, p)) }).find(startsGenerated);
+export function generatedModuleIn(cwd: string, paths: readonly string[], keep: (abs: string) => boolean = () => true): string | undefined {
+  return listSourceFilesSync({ root: cwd, paths: paths.map((p) => path.resolve(cwd, p)) }).find((f) => keep(f) && startsGenerated(f));
 }
