@@ -37,18 +37,19 @@ function inside(outer: string, inner: string): boolean {
  */
 export async function checkPackagesWithoutManifest(cwd: string, manifests: readonly string[], paths?: readonly string[]): Promise<CheckResult[]> {
   const dirs = packagesWithoutManifest(cwd, manifests, paths);
-  const own = [...manifests.map((m) => path.dirname(m)), ...dirs];
   const results: CheckResult[] = [];
-  for (const dir of dirs)
-    results.push(
-      await checkPackageWithoutManifest(
-        cwd,
-        dir,
-        paths,
-        own.filter((d) => d !== dir && inside(dir, d)),
-      ),
-    );
+  for (const dir of dirs) results.push(await checkPackageWithoutManifest(cwd, dir, paths, packagesCheckedBelow(dir, manifests, dirs)));
   return results;
+}
+
+/** The packages below `dir` checked on their own: those with a manifest, and the other packages without one. */
+export function packagesCheckedBelow(dir: string, manifests: readonly string[], uncovered: readonly string[]): string[] {
+  return [...manifests.map((m) => path.dirname(m)), ...uncovered].filter((d) => d !== dir && inside(dir, d));
+}
+
+/** Whether a file (absolute) is in none of `dirs`. */
+export function outsideOf(dirs: readonly string[]): (abs: string) => boolean {
+  return (abs) => !dirs.some((d) => inside(d, abs));
 }
 
 /**
@@ -65,7 +66,7 @@ export async function checkPackageWithoutManifest(
 ): Promise<CheckResult> {
   const within = pathsInPackage(cwd, dir, paths) ?? [path.relative(cwd, dir)];
   const result = await runCheck({ cwd, paths: within });
-  const mine = (abs: string) => !checkedOnTheirOwn.some((d) => inside(d, abs));
+  const mine = outsideOf(checkedOnTheirOwn);
   // a generated module left behind protects with a policy nobody can regenerate or check any more;
   // the missing manifest says so, the module's own code (the runtime's binders) is no door
   const generated = generatedModuleIn(cwd, within, mine);

@@ -91,4 +91,17 @@ describe('ESLint at a root of packages', () => {
     for (const f of inOpen) expect(got).toContain(`${f.line} ${NAMESPACE}/${f.ruleId} ${eslintMessage(f)}`);
   }, 60_000);
 
+  it("a package without a manifest around one with a manifest: the inner one's doors do not open the outer one", async () => {
+    const root = rootOfPackages('ctrlrun-eslint-nested-', 'app/desk', {
+      'app/package.json': JSON.stringify({ name: 'app', private: true, type: 'module' }),
+      'app/index.ts': PLAIN,
+    });
+    const r = spawnSync(process.execPath, [CLI_BIN, 'check', '--format', 'json'], { cwd: root, encoding: 'utf8' });
+    const check = (JSON.parse(r.stdout) as { findings: Finding[] }).findings;
+    expect(check.some((f) => f.file.startsWith('app/desk/') && f.severity === 'error')).toBe(true);
+    expect(check.filter((f) => !f.file.startsWith('app/desk/'))).toEqual([]);
+    const messages = reported(await eslintWith(root).lintFiles(['app']), root);
+    expect(messages.some((m) => m.file.startsWith('app/desk/'))).toBe(true);
+    expect(messages.filter((m) => !m.file.startsWith('app/desk/'))).toEqual([]);
+  }, 60_000);
 });
