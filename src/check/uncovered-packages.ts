@@ -2,6 +2,7 @@ import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import path from 'node:path';
 import { GENERATED_HEADER } from '../generate/write.js';
 import { MANIFEST_FILE } from '../manifest/find.js';
+import { isSdkModule } from '../scan/imports.js';
 import { listSourceFilesSync } from '../scan/list.js';
 import { packagesBelow, pathsInPackage } from '../manifest/workspace.js';
 import { displayPath } from '../format-diagnostics.js';
@@ -112,7 +113,8 @@ export function startsGenerated(file: string): boolean {
 function isSdkPackage(dir: string): boolean {
   try {
     const name = (JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as { name?: unknown }).name;
-    return typeof name === 'string' && /^@openai\/agents(?:-[a-z-]+)?$/.test(name);
+    // the scanner's one definition of the SDK's names (a package name holds no subpath)
+    return typeof name === 'string' && isSdkModule(name);
   } catch {
     return false;
   }
