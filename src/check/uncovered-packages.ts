@@ -2,6 +2,7 @@ import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import path from 'node:path';
 import { GENERATED_HEADER } from '../generate/write.js';
 import { MANIFEST_FILE } from '../manifest/find.js';
+import { isSdkModule } from '../scan/imports.js';
 import { listSourceFilesSync, outsideDirs } from '../scan/list.js';
 import { packagesBelow, pathsInPackage } from '../manifest/workspace.js';
 import { displayPath } from '../format-diagnostics.js';
@@ -13,57 +14,84 @@ import { type CheckResult, runCheck } from './engine.js';
  * the root's check green. Each such package is checked with no manifest, as it would be on its own.
  */
 
-/** A part of the tree no manifest covers: a package's folder (absolute), and the paths (relative to cwd) to check in it. */
-export interface UncoveredRegion {
-  dir: string;
-  paths: string[];
-}
-
-/**
- * The regions below `cwd` that no manifest's folder holds and that `paths` reach (all without
- * paths): each package without a manifest, and the root's own files outside every package (a
- * workspace's `scripts/`), unless the root has a manifest of its own (its check covers them).
- */
-export function uncoveredRegions(cwd: string, manifests: readonly string[], paths?: readonly string[]): UncoveredRegion[] {
-  const root = path.resolve(cwd);
-  const packages = packagesBelow(cwd);
-  const regions = uncoveredPackages(cwd, manifests, packages, paths);
-  if (manifests.some((m) => path.dirname(m) === root)) return regions;
-  const wanted = paths && paths.length > 0 ? { paths: paths.map((p) => path.resolve(cwd, p)) } : {};
-  const own = outsideDirs(listSourceFilesSync({ root, ...wanted }), packages).map((f) => path.relative(cwd, f));
-  return own.length > 0 ? [{ dir: root, paths: own }, ...regions] : regions;
-}
-
-/** The packages (of `packages`, default: every package below `cwd`) that no manifest's folder holds and `paths` reach. */
-export function uncoveredPackages(cwd: string, manifests: readonly string[], packages = packagesBelow(cwd), paths?: readonly string[]): UncoveredRegion[] {
+/** The packages below `cwd` (absolute) that no manifest's folder holds and that `paths` reach (all without paths). */
+export function packagesWithoutManifest(cwd: string, manifests: readonly string[], paths?: readonly string[]): string[] {
   const covered = manifests.map((m) => path.dirname(m));
-  const inside = (outer: string, inner: string) => {
-    const rel = path.relative(outer, inner);
-    return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
-  };
-  return packages.flatMap((dir) => {
-    if (covered.some((c) => inside(c, dir)) || isSdkPackage(dir)) return [];
+  return packagesBelow(cwd).filter((dir) => {
+    if (covered.some((c) => inside(c, dir)) || isSdkPackage(dir)) return false;
     const within = pathsInPackage(cwd, dir, paths);
-    return within === undefined || within.length > 0 ? [{ dir, paths: within ?? [path.relative(cwd, dir)] }] : [];
+    return within === undefined || within.length > 0;
   });
 }
 
 /**
- * One region without a manifest, checked from `cwd`: its findings, with the missing manifest
- * placed where the package's own would be. A region where nothing is an error (no door, at most a
+ * The root's own source files outside every package (a workspace's `scripts/`), relative to `cwd`,
+ * that `paths` reach; none when the root has a manifest of its own (its check covers them).
+ */
+export function rootFilesOutsidePackages(cwd: string, manifests: readonly string[], paths?: readonly string[]): string[] {
+  const root = path.resolve(cwd);
+  if (manifests.some((m) => path.dirname(m) === root)) return [];
+  const wanted = paths && paths.length > 0 ? { paths: paths.map((p) => path.resolve(cwd, p)) } : {};
+  return outsideDirs(listSourceFilesSync({ root, ...wanted }), packagesBelow(cwd)).map((f) => path.relative(cwd, f));
+}
+
+/** Whether `inner` is `outer` or below it (both absolute). */
+function inside(outer: string, inner: string): boolean {
+  const rel = path.relative(outer, inner);
+  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+}
+
+/**
+ * Each package below `cwd` that no manifest covers, checked (`checkPackageWithoutManifest`). A
+ * package below another one is left out of the outer one's findings: it is checked on its own
+ * (with its manifest, or as one more package without), and would otherwise be reported twice, or
+ * its generated module be taken for one the outer package left behind.
+ */
+export async function checkPackagesWithoutManifest(cwd: string, manifests: readonly string[], paths?: readonly string[]): Promise<CheckResult[]> {
+  const dirs = packagesWithoutManifest(cwd, manifests, paths);
+  const results: CheckResult[] = [];
+  const own = rootFilesOutsidePackages(cwd, manifests, paths);
+  if (own.length > 0) results.push(await checkRegion(cwd, path.resolve(cwd), own, []));
+  for (const dir of dirs) results.push(await checkPackageWithoutManifest(cwd, dir, paths, packagesCheckedBelow(dir, manifests, dirs)));
+  return results;
+}
+
+/** The packages below `dir` checked on their own: those with a manifest, and the other packages without one. */
+export function packagesCheckedBelow(dir: string, manifests: readonly string[], uncovered: readonly string[]): string[] {
+  return [...manifests.map((m) => path.dirname(m)), ...uncovered].filter((d) => d !== dir && inside(dir, d));
+}
+
+/** Whether a file (absolute) is in none of `dirs`. */
+export function outsideOf(dirs: readonly string[]): (abs: string) => boolean {
+  return (abs) => !dirs.some((d) => inside(d, abs));
+}
+
+/**
+ * One package without a manifest, checked from `cwd`: its findings, with the missing manifest
+ * placed where the package's own would be. A package where nothing is an error (no door, at most a
  * warning) reports nothing, as before: a workspace's docs, utility or tool-less agent package needs
  * no manifest, and the ESLint plugin at that root says nothing of it either.
  */
-export async function checkWithoutManifest(cwd: string, region: UncoveredRegion): Promise<CheckResult> {
-  const within = region.paths;
-  const result = await runCheck({ cwd, paths: within });
+export async function checkPackageWithoutManifest(
+  cwd: string,
+  dir: string,
+  paths?: readonly string[],
+  checkedOnTheirOwn: readonly string[] = [],
+): Promise<CheckResult> {
+  return checkRegion(cwd, dir, pathsInPackage(cwd, dir, paths) ?? [path.relative(cwd, dir)], checkedOnTheirOwn);
+}
+
+/** A region without a manifest (a package's folder, or the root's own files: `within`, relative to `cwd`), checked. */
+async function checkRegion(cwd: string, dir: string, within: readonly string[], checkedOnTheirOwn: readonly string[]): Promise<CheckResult> {
+  const result = await runCheck({ cwd, paths: [...within] });
+  const mine = outsideOf(checkedOnTheirOwn);
   // a generated module left behind protects with a policy nobody can regenerate or check any more;
   // the missing manifest says so, the module's own code (the runtime's binders) is no door
-  const generated = generatedModuleIn(cwd, within);
+  const generated = generatedModuleIn(cwd, within, mine);
   const shown = generated === undefined ? undefined : displayPath(generated, cwd);
-  const doors = result.findings.filter((f) => f.ruleId !== 'policy-invalid' && f.file !== shown);
+  const doors = result.findings.filter((f) => f.ruleId !== 'policy-invalid' && f.file !== shown && mine(path.resolve(cwd, f.file)));
   const open = doors.some((f) => f.severity === 'error') || generated !== undefined;
-  const rel = displayPath(region.dir, cwd);
+  const rel = displayPath(dir, cwd);
   const where = rel === '.' ? 'The root, outside every package,' : rel;
   const why = generated
     ? `its generated module (${displayPath(generated, cwd)}) is left without the manifest it was built from`
@@ -106,13 +134,14 @@ export function startsGenerated(file: string): boolean {
 function isSdkPackage(dir: string): boolean {
   try {
     const name = (JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as { name?: unknown }).name;
-    return typeof name === 'string' && /^@openai\/agents(?:-[a-z-]+)?$/.test(name);
+    // the scanner's one definition of the SDK's names (a package name holds no subpath)
+    return typeof name === 'string' && isSdkModule(name);
   } catch {
     return false;
   }
 }
 
 /** A generated module among the source files under `paths` (relative to `cwd`), absolute; undefined when none. */
-export function generatedModuleIn(cwd: string, paths: readonly string[]): string | undefined {
-  return listSourceFilesSync({ root: cwd, paths: paths.map((p) => path.resolve(cwd, p)) }).find(startsGenerated);
+export function generatedModuleIn(cwd: string, paths: readonly string[], keep: (abs: string) => boolean = () => true): string | undefined {
+  return listSourceFilesSync({ root: cwd, paths: paths.map((p) => path.resolve(cwd, p)) }).find((f) => keep(f) && startsGenerated(f));
 }

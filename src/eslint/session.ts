@@ -3,7 +3,7 @@ import { declarationsFromScan, lintScannedFile, loadProjectOrFindings, noManifes
 import type { Finding, ProjectContext, RepoFacts } from '../check/types.js';
 import { findManifest, type Project } from '../manifest/load.js';
 import { manifestsFor } from '../manifest/workspace.js';
-import { generatedModuleIn, uncoveredPackages } from '../check/uncovered-packages.js';
+import { generatedModuleIn, outsideOf, packagesCheckedBelow, packagesWithoutManifest } from '../check/uncovered-packages.js';
 import { gitRootOf } from '../safe-read.js';
 import { scanRepoIndexed, scanSource, type RepoIndex } from '../scan/index.js';
 import { PackageFacts, statKey } from '../scan/package-facts.js';
@@ -106,10 +106,11 @@ export class DiskSession implements LintSession {
     return path.relative(this.root, abs).split(path.sep).join('/');
   }
 
-  /** Whether a scanned file has an error finding (the project's own findings are not the files'): a package without a manifest is open. */
-  hasErrors(): boolean {
+  /** Whether a scanned file `keep` admits has an error finding (the project's own findings are not the files'): a package without a manifest is open. */
+  hasErrors(keep: (abs: string) => boolean = () => true): boolean {
     const repo = this.repoRuleFindings();
-    for (const scan of this.scans.values()) {
+    for (const [abs, scan] of this.scans) {
+      if (!keep(abs)) continue;
       const found = lintScannedFile(scan, this.context, repo.byFile.get(scan.file) ?? []);
       if (found.some((f) => f.severity === 'error')) return true;
     }
@@ -201,7 +202,7 @@ export class DiskSessions {
   /** The git work tree's root of each folder linted in, asked once (it bounds the manifest's search). */
   private readonly gitRoots = new Map<string, string | undefined>();
   private readonly rootsWithPackages = new Map<string, boolean>();
-  private readonly uncoveredAt = new Map<string, string[]>();
+  private readonly uncoveredAt = new Map<string, { dirs: string[]; manifests: string[] }>();
   private readonly uncovered = new Map<string, UncoveredPackage>();
 
   /** The session for a file: its manifest is found upward from the file's folder (on every file: a new manifest is seen). */
@@ -224,20 +225,21 @@ export class DiskSessions {
    * module left behind. Built once per package for the process; undefined in no such package.
    */
   private uncoveredSession(abs: string, cwd: string): LintSession | undefined {
-    let dirs = this.uncoveredAt.get(cwd);
-    if (dirs === undefined) {
-      dirs = uncoveredPackages(cwd, manifestsFor(cwd))
-        .map((r) => r.dir)
-        .sort((a, b) => b.length - a.length);
-      this.uncoveredAt.set(cwd, dirs);
+    let at = this.uncoveredAt.get(cwd);
+    if (at === undefined) {
+      const manifests = manifestsFor(cwd);
+      at = { dirs: packagesWithoutManifest(cwd, manifests).sort((a, b) => b.length - a.length), manifests };
+      this.uncoveredAt.set(cwd, at);
     }
-    const dir = dirs.find((d) => !path.relative(d, abs).startsWith('..'));
+    const dir = at.dirs.find((d) => !path.relative(d, abs).startsWith('..'));
     if (dir === undefined) return undefined;
     const known = this.uncovered.get(dir);
     if (known) return known;
     const inner = new DiskSession(undefined, dir);
-    const generated = generatedModuleIn(dir, ['.']);
-    const session = new UncoveredPackage(inner, generated !== undefined || inner.hasErrors(), generated);
+    // the packages below it are linted on their own, as check leaves them out of this one
+    const mine = outsideOf(packagesCheckedBelow(dir, at.manifests, at.dirs));
+    const generated = generatedModuleIn(dir, ['.'], mine);
+    const session = new UncoveredPackage(inner, generated !== undefined || inner.hasErrors(mine), generated);
     this.uncovered.set(dir, session);
     return session;
   }

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { uncoveredRegions } from '../../src/check/uncovered-packages.js';
+import { packagesWithoutManifest, rootFilesOutsidePackages } from '../../src/check/uncovered-packages.js';
 import { makeTempDir, removeDir, writeFiles } from '../helpers/temp-repo.js';
 
 const dirs: string[] = [];
@@ -21,12 +21,12 @@ describe('the regions of a root that no manifest covers', () => {
       'packages/core/package.json': JSON.stringify({ name: '@openai/agents-core' }),
     });
     const a = path.join(dir, 'packages/a/ctrlrun.tools.yaml');
-    const regions = (manifests: string[]) => uncoveredRegions(dir, manifests).map((r) => [path.relative(dir, r.dir) || '.', r.paths]);
-    expect(regions([a])).toEqual([
-      ['.', ['scripts/ops.ts']],
-      ['packages/b', ['packages/b']],
-    ]);
+    const regions = (manifests: string[]) => [
+      rootFilesOutsidePackages(dir, manifests),
+      packagesWithoutManifest(dir, manifests).map((d) => path.relative(dir, d)),
+    ];
+    expect(regions([a])).toEqual([['scripts/ops.ts'], ['packages/b']]);
     // the root's own manifest covers its files (and its packages' folders)
-    expect(regions([path.join(dir, 'ctrlrun.tools.yaml'), a])).toEqual([]);
+    expect(regions([path.join(dir, 'ctrlrun.tools.yaml'), a])).toEqual([[], []]);
   });
 });

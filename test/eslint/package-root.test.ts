@@ -33,17 +33,27 @@ const wipe = tool({ name: 'wipe', description: 'Wipe', parameters: z.object({}),
 export const agent = new Agent({ name: 'ops', tools: [wipe] });
 `;
 
+/**
+ * A root of packages: the open-doors fixture (a manifest, open doors) as the package at `desk`,
+ * `hello` (the SDK, no tool, no manifest), and `more`.
+ */
+function rootOfPackages(prefix: string, desk: string, more: Record<string, string>): string {
+  const root = mkdtempSync(path.join(tmpdir(), prefix));
+  dirs.push(root);
+  cpSync(path.join(FIXTURES, 'check/open-doors/repo'), path.join(root, desk), { recursive: true });
+  writeFiles(root, {
+    'package.json': JSON.stringify({ name: 'root', private: true }),
+    [`${desk}/package.json`]: JSON.stringify({ name: 'desk', private: true, type: 'module' }),
+    'hello/package.json': JSON.stringify({ name: 'hello', private: true, type: 'module' }),
+    'hello/index.ts': PLAIN,
+    ...more,
+  });
+  return root;
+}
+
 describe('ESLint at a root of packages', () => {
   it('reports what check at that root reports: the package with a manifest, nothing of the one without', async () => {
-    const root = mkdtempSync(path.join(tmpdir(), 'ctrlrun-eslint-root-'));
-    dirs.push(root);
-    cpSync(path.join(FIXTURES, 'check/open-doors/repo'), path.join(root, 'desk'), { recursive: true });
-    writeFiles(root, {
-      'package.json': JSON.stringify({ name: 'root', private: true }),
-      'desk/package.json': JSON.stringify({ name: 'desk', private: true, type: 'module' }),
-      'hello/package.json': JSON.stringify({ name: 'hello', private: true, type: 'module' }),
-      'hello/index.ts': PLAIN,
-    });
+    const root = rootOfPackages('ctrlrun-eslint-root-', 'desk', {});
     const r = spawnSync(process.execPath, [CLI_BIN, 'check', '--format', 'json'], { cwd: root, encoding: 'utf8' });
     const check = (JSON.parse(r.stdout) as { findings: Finding[] }).findings;
     expect(check.length).toBeGreaterThan(0);
@@ -67,14 +77,7 @@ describe('ESLint at a root of packages', () => {
   }, 60_000);
 
   it('a package without a manifest that has an open door: ESLint reports what check reports there', async () => {
-    const root = mkdtempSync(path.join(tmpdir(), 'ctrlrun-eslint-uncovered-'));
-    dirs.push(root);
-    cpSync(path.join(FIXTURES, 'check/open-doors/repo'), path.join(root, 'desk'), { recursive: true });
-    writeFiles(root, {
-      'package.json': JSON.stringify({ name: 'root', private: true }),
-      'desk/package.json': JSON.stringify({ name: 'desk', private: true, type: 'module' }),
-      'hello/package.json': JSON.stringify({ name: 'hello', private: true, type: 'module' }),
-      'hello/index.ts': PLAIN,
+    const root = rootOfPackages('ctrlrun-eslint-uncovered-', 'desk', {
       'open/package.json': JSON.stringify({ name: 'open', private: true, type: 'module' }),
       'open/index.ts': OPEN,
     });
@@ -86,5 +89,19 @@ describe('ESLint at a root of packages', () => {
     expect(messages.filter((m) => m.file.startsWith('hello/'))).toEqual([]);
     const got = messages.filter((m) => m.file === 'open/index.ts').map((m) => `${m.line} ${m.ruleId} ${m.message}`);
     for (const f of inOpen) expect(got).toContain(`${f.line} ${NAMESPACE}/${f.ruleId} ${eslintMessage(f)}`);
+  }, 60_000);
+
+  it("a package without a manifest around one with a manifest: the inner one's doors do not open the outer one", async () => {
+    const root = rootOfPackages('ctrlrun-eslint-nested-', 'app/desk', {
+      'app/package.json': JSON.stringify({ name: 'app', private: true, type: 'module' }),
+      'app/index.ts': PLAIN,
+    });
+    const r = spawnSync(process.execPath, [CLI_BIN, 'check', '--format', 'json'], { cwd: root, encoding: 'utf8' });
+    const check = (JSON.parse(r.stdout) as { findings: Finding[] }).findings;
+    expect(check.some((f) => f.file.startsWith('app/desk/') && f.severity === 'error')).toBe(true);
+    expect(check.filter((f) => !f.file.startsWith('app/desk/'))).toEqual([]);
+    const messages = reported(await eslintWith(root).lintFiles(['app']), root);
+    expect(messages.some((m) => m.file.startsWith('app/desk/'))).toBe(true);
+    expect(messages.filter((m) => !m.file.startsWith('app/desk/'))).toEqual([]);
   }, 60_000);
 });

@@ -16,6 +16,16 @@ const dirs: string[] = [];
 afterAll(() => dirs.forEach(removeDir));
 
 const pkg = (name: string) => JSON.stringify({ name, private: true, type: 'module' });
+/** A workspace of two packages, `a` and `b`, each with the refund agent. */
+const TWO_PACKAGES = {
+  'package.json': JSON.stringify({ name: 'mono', private: true, workspaces: ['packages/*'] }),
+  'packages/a/package.json': pkg('a'),
+  'packages/a/tsconfig.json': TSCONFIG_NODENEXT,
+  'packages/a/src/agent.ts': TS_AGENT,
+  'packages/b/package.json': pkg('b'),
+  'packages/b/tsconfig.json': TSCONFIG_NODENEXT,
+  'packages/b/src/agent.ts': TS_AGENT,
+};
 
 const LAYOUTS: Array<{ name: string; root: Record<string, string>; packages: string[] }> = [
   {
@@ -87,13 +97,7 @@ describe('every command works at a workspace root or a root of sibling packages 
     const dir = makeTempDir('ws-find-');
     dirs.push(dir);
     writeFiles(dir, {
-      'package.json': JSON.stringify({ name: 'mono', private: true, workspaces: ['packages/*'] }),
-      'packages/a/package.json': pkg('a'),
-      'packages/a/tsconfig.json': TSCONFIG_NODENEXT,
-      'packages/a/src/agent.ts': TS_AGENT,
-      'packages/b/package.json': pkg('b'),
-      'packages/b/tsconfig.json': TSCONFIG_NODENEXT,
-      'packages/b/src/agent.ts': TS_AGENT,
+      ...TWO_PACKAGES,
     });
     expect((await cli(['init'], { cwd: dir })).code).toBe(0);
     expect((await cli(['generate'], { cwd: dir })).code).toBe(0);
@@ -116,13 +120,7 @@ describe('every command works at a workspace root or a root of sibling packages 
     const dir = makeTempDir('ws-uncovered-');
     dirs.push(dir);
     writeFiles(dir, {
-      'package.json': JSON.stringify({ name: 'mono', private: true, workspaces: ['packages/*'] }),
-      'packages/a/package.json': pkg('a'),
-      'packages/a/tsconfig.json': TSCONFIG_NODENEXT,
-      'packages/a/src/agent.ts': TS_AGENT,
-      'packages/b/package.json': pkg('b'),
-      'packages/b/tsconfig.json': TSCONFIG_NODENEXT,
-      'packages/b/src/agent.ts': TS_AGENT,
+      ...TWO_PACKAGES,
       // a package with no SDK in it needs no manifest and gets no finding
       'packages/util/package.json': pkg('util'),
       'packages/util/src/index.ts': 'export const twice = (n: number) => n * 2;\n',
@@ -172,4 +170,35 @@ describe('every command works at a workspace root or a root of sibling packages 
     expect((await cli(['check', 'packages/a'], { cwd: dir })).code).toBe(0);
     expect((await cli(['check', 'packages/b'], { cwd: dir })).code).toBe(2);
   }, 180_000);
+
+  it("a package below another is checked once, on its own: no finding twice, no generated module taken for the outer one's", async () => {
+    const dir = makeTempDir('ws-nested-');
+    dirs.push(dir);
+    writeFiles(dir, {
+      'package.json': pkg('root'),
+      // app has no SDK of its own: its packages below are checked on their own
+      'app/package.json': pkg('app'),
+      'app/agent/package.json': pkg('agent'),
+      'app/agent/tsconfig.json': TSCONFIG_NODENEXT,
+      'app/agent/src/agent.ts': TS_AGENT,
+    });
+    expect((await cli(['init', '--cwd', 'app/agent'], { cwd: dir })).code).toBe(0);
+    for (const args of [['generate'], ['codemod', '--write', '--allow-dirty']]) expect((await cli(args, { cwd: dir })).code).toBe(0);
+    const errors = async () => {
+      const r = await cli(['check', '--format', 'json'], { cwd: dir });
+      const findings = (JSON.parse(r.stdout) as { findings: Array<{ ruleId: string; file: string; severity: string }> }).findings;
+      return { code: r.code, errors: findings.filter((f) => f.severity === 'error').map((f) => [f.ruleId, f.file]) };
+    };
+    // app/agent's generated module is its manifest's, not one app left behind
+    expect(await errors()).toEqual({ code: 0, errors: [] });
+    writeFiles(dir, { 'app/tools/package.json': pkg('tools'), 'app/tools/src/agent.ts': TS_AGENT });
+    expect(await errors()).toEqual({
+      code: 2,
+      errors: [
+        ['policy-invalid', 'app/tools/ctrlrun.tools.yaml'],
+        ['unprotected-tool', 'app/tools/src/agent.ts'],
+        ['unsafe-error-function', 'app/tools/src/agent.ts'],
+      ],
+    });
+  }, 120_000);
 });

@@ -12,7 +12,7 @@ import path from 'node:path';
 import { pathsInPackage } from '../../manifest/workspace.js';
 import { workspaceManifests } from '../workspace.js';
 import type { CheckResult } from '../../check/engine.js';
-import { checkWithoutManifest, uncoveredRegions } from '../../check/uncovered-packages.js';
+import { checkPackagesWithoutManifest } from '../../check/uncovered-packages.js';
 
 export interface CheckArgs {
   paths?: string[];
@@ -79,7 +79,7 @@ export async function runCheckCommand(args: CheckArgs, ctx: CliContext): Promise
     const each: CheckResult[] = [];
     for (const m of manifests) each.push(await check(m, false));
     // the packages no manifest covers are checked too: never skipped as if they had no doors
-    for (const region of uncoveredRegions(ctx.cwd, manifests, args.paths)) each.push(await checkWithoutManifest(ctx.cwd, region));
+    each.push(...(await checkPackagesWithoutManifest(ctx.cwd, manifests, args.paths)));
     result = mergeResults(each);
   } else result = await check(args.manifest, true);
   progress?.clear();
