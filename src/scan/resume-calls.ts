@@ -2,11 +2,11 @@ import type { ts } from 'ts-morph';
 import { typescript } from './typescript.js';
 import { isRunStateValue } from './approvals.js';
 import { declarationOf, unwrapValue } from './local-values.js';
+import { mayStartRun, type TypeLookup } from './run-values.js';
 import { returnsGivenState, topLevelSignatures, variableSignature } from './state-signatures.js';
 import type { ModuleImport, RunCall } from './types.js';
 
-export interface ResumeCallContext {
-  sf: ts.SourceFile;
+export interface ResumeCallContext extends TypeLookup {
   /** Absolute path of the file: where an imported callee is looked up from. */
   fileAbs: string;
   imports: readonly ModuleImport[];
@@ -30,7 +30,8 @@ export function resumeThroughCall(input: ts.Expression, ctx: ResumeCallContext):
   if (!typescript.isCallExpression(e)) return undefined;
   const callee = unwrapValue(e.expression);
   if (!typescript.isIdentifier(callee)) return undefined;
-  const index = e.arguments.findIndex((a) => !typescript.isSpreadElement(a) && isRunStateValue(a, ctx.ancestors, ctx.sf));
+  // a state typed `AgentInputItem[] | RunState` starts runs too, given back or not (as in runs.ts)
+  const index = e.arguments.findIndex((a) => !typescript.isSpreadElement(a) && isRunStateValue(a, ctx.ancestors, ctx.sf) && !mayStartRun(a, ctx));
   if (index < 0 || e.arguments.slice(0, index).some((a) => typescript.isSpreadElement(a))) return undefined;
   const local = localSignatures(callee.text, ctx);
   if (local) return returnsGivenState(local, index) ? 'resumes' : undefined;

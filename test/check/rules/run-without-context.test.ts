@@ -462,6 +462,22 @@ ruleTester('run-without-context', {
       errors: [{ line: 16, column: 10, mentions: 'runner.run()' }],
     },
     {
+      name: 'such an input handed through a function that gives it back starts runs too',
+      code:
+        CONTROL +
+        lines(
+          SDK,
+          "import { RunState, type AgentInputItem } from '@openai/agents';",
+          GEN,
+          AGENT,
+          'function decode<S>(answers: unknown, state: S): S { return state; }',
+          'export async function turn(input: AgentInputItem[] | RunState<any, any>) {',
+          '  return run(agent, decode({}, input));',
+          '}',
+        ),
+      errors: [{ line: 15, column: 10, mentions: 'passes no context' }],
+    },
+    {
       name: 'an agent whose tool() the manifest maps (the codemod protects it), and one handing off to an agent with a protected tool',
       code:
         CONTROL +
