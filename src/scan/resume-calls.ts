@@ -1,6 +1,7 @@
 import type { ts } from 'ts-morph';
 import { typescript } from './typescript.js';
 import { isRunStateValue } from './approvals.js';
+import { importedAs } from './imports.js';
 import { declarationOf, unwrapValue } from './local-values.js';
 import { mayStartRun, type TypeLookup } from './run-values.js';
 import { returnsGivenState, topLevelSignatures, variableSignature } from './state-signatures.js';
@@ -35,7 +36,7 @@ export function resumeThroughCall(input: ts.Expression, ctx: ResumeCallContext):
   if (index < 0 || e.arguments.slice(0, index).some((a) => typescript.isSpreadElement(a))) return undefined;
   const local = localSignatures(callee.text, ctx);
   if (local) return returnsGivenState(local, index) ? 'resumes' : undefined;
-  const imported = importOf(callee.text, ctx.imports);
+  const imported = importedAs(callee.text, ctx.imports);
   return imported ? { from: ctx.fileAbs, ...imported, index } : undefined;
 }
 
@@ -63,15 +64,4 @@ function isConstDeclaration(decl: ts.VariableDeclaration, ancestors: readonly ts
     }
   }
   return false;
-}
-
-/** The module and export a local name is imported as (not a type-only import). */
-function importOf(local: string, imports: readonly ModuleImport[]): { specifier: string; name: string } | undefined {
-  for (const imp of imports) {
-    if (imp.typeOnly || imp.syntax !== 'import') continue;
-    if (imp.defaultName === local) return { specifier: imp.module, name: 'default' };
-    const named = imp.named.find((n) => n.local === local && !n.typeOnly);
-    if (named) return { specifier: imp.module, name: named.imported };
-  }
-  return undefined;
 }

@@ -1,6 +1,7 @@
 import type { ts } from 'ts-morph';
 import { typescript } from './typescript.js';
 import { isStringLike } from './syntax.js';
+import { collectModuleImports, importedAs } from './imports.js';
 
 /**
  * Whether a function gives back the RunState it is handed, read from its written signature only
@@ -107,13 +108,5 @@ function exportsAs(st: ts.Statement, name: string): boolean {
 function localSite(sf: ts.SourceFile, local: string): ExportSite {
   const own = topLevelSignatures(sf, local);
   if (own.length > 0) return { signatures: own };
-  for (const st of sf.statements) {
-    if (!typescript.isImportDeclaration(st) || !isStringLike(st.moduleSpecifier) || !st.importClause || st.importClause.isTypeOnly) continue;
-    const clause = st.importClause;
-    if (clause.name?.text === local) return { specifier: st.moduleSpecifier.text, name: 'default' };
-    const named = clause.namedBindings && typescript.isNamedImports(clause.namedBindings) ? clause.namedBindings.elements : [];
-    const el = named.find((e) => e.name.text === local && !e.isTypeOnly);
-    if (el) return { specifier: st.moduleSpecifier.text, name: (el.propertyName ?? el.name).text };
-  }
-  return { signatures: [] };
+  return importedAs(local, collectModuleImports(sf)) ?? { signatures: [] };
 }

@@ -297,7 +297,7 @@ ruleTester('run-without-context', {
         ),
     },
     {
-      name: 'a resume through a function imported from a sibling module (also re-exported by a barrel)',
+      name: 'a resume through a function imported from a sibling module (also re-exported by a barrel, or exported as an import)',
       files: {
         'src/resume.ts': lines(
           'export function decode<StateT extends { approve(item: unknown): void }>(answers: Readonly<Record<string, boolean>>, state: StateT): StateT {',
@@ -305,6 +305,8 @@ ruleTester('run-without-context', {
           '}',
         ),
         'src/kit/index.ts': "export { decode as decodeAnswers } from '../resume.js';\nexport * from '../resume.js';\n",
+        // an import exported under another name
+        'src/kit/again.ts': "import { decode } from '../resume.js';\nexport { decode as restore };\n",
       },
       code:
         CONTROL +
@@ -314,10 +316,12 @@ ruleTester('run-without-context', {
           AGENT,
           "import { decode } from './resume.js';",
           "import { decodeAnswers, decode as again } from './kit';",
+          "import { restore } from './kit/again';",
           "const first = await run(agent, 'hi', { context: { user } });",
           'await run(agent, decode(answers, first.state));',
           'await run(agent, decodeAnswers(answers, first.state));',
           'await run(agent, again(answers, first.state));',
+          'await run(agent, restore(answers, first.state));',
         ),
     },
   ],
