@@ -26,7 +26,19 @@ function signatureReturnsState(sig: ts.SignatureDeclaration, index: number): boo
   const param = params[index];
   if (!param?.type || params.slice(0, index + 1).some((p) => p.dotDotDotToken)) return false;
   const t = param.type;
-  return typescript.isTypeReferenceNode(t) && !t.typeArguments && typescript.isIdentifier(t.typeName) && t.typeName.text === name;
+  if (!(typescript.isTypeReferenceNode(t) && !t.typeArguments && typescript.isIdentifier(t.typeName) && t.typeName.text === name)) return false;
+  // `<S>(state: S, other: S): S` may give back `other` (a new input, when `S` is a union): only the state's parameter may name `S`
+  const others = [
+    ...params.filter((p) => p !== param).map((p) => p.type),
+    ...sig.typeParameters.filter((p) => p.name.text !== name).flatMap((p) => [p.constraint, p.default]),
+  ];
+  return !others.some((node) => node !== undefined && namesType(node, name));
+}
+
+/** Whether a type node mentions the identifier `name` anywhere (`S`, `S[]`, `{ a: S }`, `Promise<S>`). */
+function namesType(node: ts.Node, name: string): boolean {
+  if (typescript.isIdentifier(node)) return node.text === name;
+  return typescript.forEachChild(node, (child) => namesType(child, name) || undefined) ?? false;
 }
 
 /**

@@ -466,6 +466,28 @@ ruleTester('run-without-context', {
       errors: [{ line: 16, column: 10, mentions: 'runner.run()' }],
     },
     {
+      name: 'a state handed to a generic that may give back another argument of its type starts a run',
+      code:
+        CONTROL +
+        lines(
+          SDK,
+          "import { RunState, type AgentInputItem } from '@openai/agents';",
+          GEN,
+          AGENT,
+          'function either<S>(state: S, other: S): S { return other; }',
+          'function listed<S, T extends S>(state: S, other: T[]): S { return other[0]!; }',
+          'export async function turn(input: AgentInputItem[] | RunState<any, any>) {',
+          "  const first = await run(agent, 'hi', { context: { user } });",
+          '  await run(agent, either(first.state, input));',
+          '  await run(agent, listed(first.state, [input]));',
+          '}',
+        ),
+      errors: [
+        { line: 17, column: 9, mentions: 'passes no context' },
+        { line: 18, column: 9, mentions: 'passes no context' },
+      ],
+    },
+    {
       name: 'such an input handed through a function that gives it back starts runs too',
       code:
         CONTROL +
