@@ -11,7 +11,6 @@ export interface ResumeCallContext extends TypeLookup {
   /** Absolute path of the file: where an imported callee is looked up from. */
   fileAbs: string;
   imports: readonly ModuleImport[];
-  initializerOf: (name: string) => ts.Expression | undefined;
   ancestors: readonly ts.Node[];
 }
 
@@ -25,8 +24,10 @@ export interface ResumeCallContext extends TypeLookup {
 export function resumeThroughCall(input: ts.Expression, ctx: ResumeCallContext): 'resumes' | RunCall['resumeThrough'] | undefined {
   let e = unwrapValue(input);
   if (typescript.isIdentifier(e)) {
-    const init = ctx.initializerOf(e.text);
-    if (init) e = unwrapValue(init);
+    // the `const` the name is in this scope (not the first declaration of the name in the file, nor a `let` assigned again)
+    const decl = declarationOf(e.text, ctx.ancestors);
+    if (!decl || !typescript.isVariableDeclaration(decl) || !decl.initializer || !isConstDeclaration(decl, ctx.ancestors)) return undefined;
+    e = unwrapValue(decl.initializer);
   }
   if (!typescript.isCallExpression(e)) return undefined;
   const callee = unwrapValue(e.expression);

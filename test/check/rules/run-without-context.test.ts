@@ -466,6 +466,28 @@ ruleTester('run-without-context', {
       errors: [{ line: 16, column: 10, mentions: 'runner.run()' }],
     },
     {
+      name: 'a name a state was given back to elsewhere, or a `let` assigned again, starts a run',
+      code:
+        CONTROL +
+        lines(
+          SDK,
+          "import { RunState } from '@openai/agents';",
+          GEN,
+          AGENT,
+          'function decode<S>(answers: unknown, state: S): S { return state; }',
+          "const first = await run(agent, 'hi', { context: { user } });",
+          'export function resumed() { const next = decode({}, first.state); return next; }',
+          'export async function again(next: string) { await run(agent, next); }',
+          'let later: string | RunState<any, any> = decode({}, first.state);',
+          "later = 'go';",
+          'await run(agent, later);',
+        ),
+      errors: [
+        { line: 16, column: 51, mentions: 'passes no context' },
+        { line: 19, column: 7, mentions: 'passes no context' },
+      ],
+    },
+    {
       name: 'a state handed to a generic that may give back another argument of its type starts a run',
       code:
         CONTROL +
