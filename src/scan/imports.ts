@@ -183,6 +183,17 @@ function readModuleImports(sf: ts.SourceFile): ModuleImport[] {
   return out;
 }
 
+/** The module and export a local name is imported as by an `import` (not a type-only one); undefined when it is not imported so. */
+export function importedAs(local: string, imports: readonly ModuleImport[]): { specifier: string; name: string } | undefined {
+  for (const imp of imports) {
+    if (imp.typeOnly || imp.syntax !== 'import') continue;
+    if (imp.defaultName === local) return { specifier: imp.module, name: 'default' };
+    const named = imp.named.find((n) => n.local === local && !n.typeOnly);
+    if (named) return { specifier: imp.module, name: named.imported };
+  }
+  return undefined;
+}
+
 /** `require('m')` (also `require("m")`, a template without substitutions), the module name; undefined otherwise. */
 export function requiredModule(expr: ts.Expression | undefined): string | undefined {
   if (!expr || !typescript.isCallExpression(expr)) return undefined;

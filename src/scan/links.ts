@@ -125,11 +125,16 @@ function mapTarget(layout: RepoLayout, dir: string, target: string): Target | un
   return { kind: 'bare', specifier: target };
 }
 
+/** A build output path with its build folder named `src` (`pkg/dist/x.js` → `pkg/src/x.js`); the path itself when it names none. */
+export function sourcePathOf(abs: string): string {
+  return abs.replace(/([/\\])(?:dist|build|lib|out)([/\\])/, '$1src$2');
+}
+
 /** The source file for a path, also when it names build output (`dist/x.js` → `src/x.ts`). */
 function sourceFor(layout: RepoLayout, abs: string): string | undefined {
   const direct = resolveFile(layout, abs);
   if (direct) return direct;
-  const swapped = abs.replace(/([/\\])(?:dist|build|lib|out)([/\\])/, '$1src$2');
+  const swapped = sourcePathOf(abs);
   if (swapped !== abs) return resolveFile(layout, swapped.replace(/\.d\.[cm]?ts$/, ''));
   return undefined;
 }

@@ -1,16 +1,16 @@
 import type { ts } from 'ts-morph';
 import { typescript } from './typescript.js';
 import { isRunStateValue } from './approvals.js';
+import { importedAs } from './imports.js';
 import { declarationOf, unwrapValue } from './local-values.js';
+import { mayStartRun, type TypeLookup } from './run-values.js';
 import { returnsGivenState, topLevelSignatures, variableSignature } from './state-signatures.js';
 import type { ModuleImport, RunCall } from './types.js';
 
-export interface ResumeCallContext {
-  sf: ts.SourceFile;
+export interface ResumeCallContext extends TypeLookup {
   /** Absolute path of the file: where an imported callee is looked up from. */
   fileAbs: string;
   imports: readonly ModuleImport[];
-  initializerOf: (name: string) => ts.Expression | undefined;
   ancestors: readonly ts.Node[];
 }
 
@@ -24,17 +24,20 @@ export interface ResumeCallContext {
 export function resumeThroughCall(input: ts.Expression, ctx: ResumeCallContext): 'resumes' | RunCall['resumeThrough'] | undefined {
   let e = unwrapValue(input);
   if (typescript.isIdentifier(e)) {
-    const init = ctx.initializerOf(e.text);
-    if (init) e = unwrapValue(init);
+    // the `const` the name is in this scope (not the first declaration of the name in the file, nor a `let` assigned again)
+    const decl = declarationOf(e.text, ctx.ancestors);
+    if (!decl || !typescript.isVariableDeclaration(decl) || !decl.initializer || !isConstDeclaration(decl, ctx.ancestors)) return undefined;
+    e = unwrapValue(decl.initializer);
   }
   if (!typescript.isCallExpression(e)) return undefined;
   const callee = unwrapValue(e.expression);
   if (!typescript.isIdentifier(callee)) return undefined;
-  const index = e.arguments.findIndex((a) => !typescript.isSpreadElement(a) && isRunStateValue(a, ctx.ancestors, ctx.sf));
+  // a state typed `AgentInputItem[] | RunState` starts runs too, given back or not (as in runs.ts)
+  const index = e.arguments.findIndex((a) => !typescript.isSpreadElement(a) && isRunStateValue(a, ctx.ancestors, ctx.sf) && !mayStartRun(a, ctx));
   if (index < 0 || e.arguments.slice(0, index).some((a) => typescript.isSpreadElement(a))) return undefined;
   const local = localSignatures(callee.text, ctx);
   if (local) return returnsGivenState(local, index) ? 'resumes' : undefined;
-  const imported = importOf(callee.text, ctx.imports);
+  const imported = importedAs(callee.text, ctx.imports);
   return imported ? { from: ctx.fileAbs, ...imported, index } : undefined;
 }
 
@@ -62,15 +65,4 @@ function isConstDeclaration(decl: ts.VariableDeclaration, ancestors: readonly ts
     }
   }
   return false;
-}
-
-/** The module and export a local name is imported as (not a type-only import). */
-function importOf(local: string, imports: readonly ModuleImport[]): { specifier: string; name: string } | undefined {
-  for (const imp of imports) {
-    if (imp.typeOnly || imp.syntax !== 'import') continue;
-    if (imp.defaultName === local) return { specifier: imp.module, name: 'default' };
-    const named = imp.named.find((n) => n.local === local && !n.typeOnly);
-    if (named) return { specifier: imp.module, name: named.imported };
-  }
-  return undefined;
 }

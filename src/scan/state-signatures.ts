@@ -1,6 +1,7 @@
 import type { ts } from 'ts-morph';
 import { typescript } from './typescript.js';
 import { isStringLike } from './syntax.js';
+import { collectModuleImports, importedAs } from './imports.js';
 
 /**
  * Whether a function gives back the RunState it is handed, read from its written signature only
@@ -25,7 +26,19 @@ function signatureReturnsState(sig: ts.SignatureDeclaration, index: number): boo
   const param = params[index];
   if (!param?.type || params.slice(0, index + 1).some((p) => p.dotDotDotToken)) return false;
   const t = param.type;
-  return typescript.isTypeReferenceNode(t) && !t.typeArguments && typescript.isIdentifier(t.typeName) && t.typeName.text === name;
+  if (!(typescript.isTypeReferenceNode(t) && !t.typeArguments && typescript.isIdentifier(t.typeName) && t.typeName.text === name)) return false;
+  // `<S>(state: S, other: S): S` may give back `other` (a new input, when `S` is a union): only the state's parameter may name `S`
+  const others = [
+    ...params.filter((p) => p !== param).map((p) => p.type),
+    ...sig.typeParameters.filter((p) => p.name.text !== name).flatMap((p) => [p.constraint, p.default]),
+  ];
+  return !others.some((node) => node !== undefined && namesType(node, name));
+}
+
+/** Whether a type node mentions the identifier `name` anywhere (`S`, `S[]`, `{ a: S }`, `Promise<S>`). */
+function namesType(node: ts.Node, name: string): boolean {
+  if (typescript.isIdentifier(node)) return node.text === name;
+  return typescript.forEachChild(node, (child) => namesType(child, name) || undefined) ?? false;
 }
 
 /**
@@ -107,13 +120,5 @@ function exportsAs(st: ts.Statement, name: string): boolean {
 function localSite(sf: ts.SourceFile, local: string): ExportSite {
   const own = topLevelSignatures(sf, local);
   if (own.length > 0) return { signatures: own };
-  for (const st of sf.statements) {
-    if (!typescript.isImportDeclaration(st) || !isStringLike(st.moduleSpecifier) || !st.importClause || st.importClause.isTypeOnly) continue;
-    const clause = st.importClause;
-    if (clause.name?.text === local) return { specifier: st.moduleSpecifier.text, name: 'default' };
-    const named = clause.namedBindings && typescript.isNamedImports(clause.namedBindings) ? clause.namedBindings.elements : [];
-    const el = named.find((e) => e.name.text === local && !e.isTypeOnly);
-    if (el) return { specifier: st.moduleSpecifier.text, name: (el.propertyName ?? el.name).text };
-  }
-  return { signatures: [] };
+  return importedAs(local, collectModuleImports(sf)) ?? { signatures: [] };
 }

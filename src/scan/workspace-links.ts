@@ -1,7 +1,7 @@
 import { lstatSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { readCapped } from '../safe-read.js';
-import { parseJsonc } from './links.js';
+import { parseJsonc, sourcePathOf } from './links.js';
 
 /**
  * A package of the app's own workspace imported by name from outside the scanned folder (check run
@@ -75,7 +75,7 @@ export function declarationFile(abs: string): string | undefined {
   const isFile = (p: string): boolean => lstatOrUndefined(p)?.isFile() ?? false;
   if (/\.(?:d\.[cm]?ts|[cm]?tsx?)$/.test(abs) && isFile(abs)) return abs;
   const stem = abs.replace(/\.(?:[cm]?js|jsx)$/, '');
-  const swapped = stem.replace(/([/\\])(?:dist|build|lib|out)([/\\])/, '$1src$2');
+  const swapped = sourcePathOf(stem);
   for (const base of stem === swapped ? [stem] : [stem, swapped]) {
     for (const ext of SOURCE_EXT) if (isFile(base + ext)) return base + ext;
     for (const ext of SOURCE_EXT) if (isFile(path.join(base, `index${ext}`))) return path.join(base, `index${ext}`);

@@ -297,7 +297,7 @@ ruleTester('run-without-context', {
         ),
     },
     {
-      name: 'a resume through a function imported from a sibling module (also re-exported by a barrel)',
+      name: 'a resume through a function imported from a sibling module (also re-exported by a barrel, or exported as an import)',
       files: {
         'src/resume.ts': lines(
           'export function decode<StateT extends { approve(item: unknown): void }>(answers: Readonly<Record<string, boolean>>, state: StateT): StateT {',
@@ -305,6 +305,8 @@ ruleTester('run-without-context', {
           '}',
         ),
         'src/kit/index.ts': "export { decode as decodeAnswers } from '../resume.js';\nexport * from '../resume.js';\n",
+        // an import exported under another name
+        'src/kit/again.ts': "import { decode } from '../resume.js';\nexport { decode as restore };\n",
       },
       code:
         CONTROL +
@@ -314,10 +316,12 @@ ruleTester('run-without-context', {
           AGENT,
           "import { decode } from './resume.js';",
           "import { decodeAnswers, decode as again } from './kit';",
+          "import { restore } from './kit/again';",
           "const first = await run(agent, 'hi', { context: { user } });",
           'await run(agent, decode(answers, first.state));',
           'await run(agent, decodeAnswers(answers, first.state));',
           'await run(agent, again(answers, first.state));',
+          'await run(agent, restore(answers, first.state));',
         ),
     },
   ],
@@ -460,6 +464,66 @@ ruleTester('run-without-context', {
           '}',
         ),
       errors: [{ line: 16, column: 10, mentions: 'runner.run()' }],
+    },
+    {
+      name: 'a name a state was given back to elsewhere, or a `let` assigned again, starts a run',
+      code:
+        CONTROL +
+        lines(
+          SDK,
+          "import { RunState } from '@openai/agents';",
+          GEN,
+          AGENT,
+          'function decode<S>(answers: unknown, state: S): S { return state; }',
+          "const first = await run(agent, 'hi', { context: { user } });",
+          'export function resumed() { const next = decode({}, first.state); return next; }',
+          'export async function again(next: string) { await run(agent, next); }',
+          'let later: string | RunState<any, any> = decode({}, first.state);',
+          "later = 'go';",
+          'await run(agent, later);',
+        ),
+      errors: [
+        { line: 16, column: 51, mentions: 'passes no context' },
+        { line: 19, column: 7, mentions: 'passes no context' },
+      ],
+    },
+    {
+      name: 'a state handed to a generic that may give back another argument of its type starts a run',
+      code:
+        CONTROL +
+        lines(
+          SDK,
+          "import { RunState, type AgentInputItem } from '@openai/agents';",
+          GEN,
+          AGENT,
+          'function either<S>(state: S, other: S): S { return other; }',
+          'function listed<S, T extends S>(state: S, other: T[]): S { return other[0]!; }',
+          'export async function turn(input: AgentInputItem[] | RunState<any, any>) {',
+          "  const first = await run(agent, 'hi', { context: { user } });",
+          '  await run(agent, either(first.state, input));',
+          '  await run(agent, listed(first.state, [input]));',
+          '}',
+        ),
+      errors: [
+        { line: 17, column: 9, mentions: 'passes no context' },
+        { line: 18, column: 9, mentions: 'passes no context' },
+      ],
+    },
+    {
+      name: 'such an input handed through a function that gives it back starts runs too',
+      code:
+        CONTROL +
+        lines(
+          SDK,
+          "import { RunState, type AgentInputItem } from '@openai/agents';",
+          GEN,
+          AGENT,
+          'function decode<S>(answers: unknown, state: S): S { return state; }',
+          'export async function turn(input: AgentInputItem[] | RunState<any, any>) {',
+          '  return run(agent, decode({}, input));',
+          '}',
+        ),
+      errors: [{ line: 15, column: 10, mentions: 'passes no context' }],
     },
     {
       name: 'an agent whose tool() the manifest maps (the codemod protects it), and one handing off to an agent with a protected tool',
