@@ -4,6 +4,7 @@ import { GENERATED_HEADER } from '../generate/write.js';
 import { MANIFEST_FILE } from '../manifest/find.js';
 import { isSdkModule } from '../scan/imports.js';
 import { listSourceFilesSync, outsideDirs } from '../scan/list.js';
+import { isTestFile } from '../scan/test-files.js';
 import { packagesBelow, pathsInPackage } from '../manifest/workspace.js';
 import { displayPath } from '../format-diagnostics.js';
 import { type CheckResult, runCheck } from './engine.js';
@@ -32,7 +33,10 @@ export function rootFilesOutsidePackages(cwd: string, manifests: readonly string
   const root = path.resolve(cwd);
   if (manifests.some((m) => path.dirname(m) === root)) return [];
   const wanted = paths && paths.length > 0 ? { paths: paths.map((p) => path.resolve(cwd, p)) } : {};
-  return outsideDirs(listSourceFilesSync({ root, ...wanted }), packagesBelow(cwd)).map((f) => path.relative(cwd, f));
+  // named one by one, a test file would be scanned as the app's: the root's tests are none of its doors
+  return outsideDirs(listSourceFilesSync({ root, ...wanted }), packagesBelow(cwd))
+    .map((f) => path.relative(cwd, f))
+    .filter((rel) => !isTestFile(rel));
 }
 
 /** Whether `inner` is `outer` or below it (both absolute). */
