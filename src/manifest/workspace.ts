@@ -74,17 +74,6 @@ export function matchesWorkspaceGlob(pattern: string, rel: string): boolean {
 }
 
 /**
- * The package directories (absolute, sorted) of the workspace rooted at `root`: every directory
- * with a package.json that a pattern matches and no `!pattern` excludes. Undefined when `root` is
- * no workspace root. Depth-limited, never into node_modules.
- */
-export function workspacePackages(root: string, maxDepth = 6): string[] | undefined {
-  const matches = workspaceMatcher(root);
-  if (matches === undefined) return undefined;
-  return packageDirs(root, maxDepth).flatMap((d) => (matches(d.rel) ? [d.abs] : []));
-}
-
-/**
  * Whether a folder (relative to `root`, `/`-separated) is one of the workspace's packages by its
  * patterns: a pattern matches it and no `!pattern` excludes it. Undefined when `root` is no workspace root.
  */
@@ -136,13 +125,21 @@ function packageDirs(root: string, maxDepth: number): Array<{ abs: string; rel: 
 }
 
 /**
- * The packages a command at `root` goes through when `root` has no manifest of its own: a
- * workspace's packages, else, at a project's root (a package.json or a git work tree there), every
- * package below it (a root of sibling packages).
+ * The packages a command at `root` goes through when `root` has no manifest of its own: at a
+ * workspace root, every folder with a package.json below it, whether its patterns list it or not;
+ * else, at a project's root (a package.json or a git work tree there), every package below it (a
+ * root of sibling packages). The patterns say what the package manager links, not where an app
+ * keeps its code: an `examples/bot` they leave out is still a package with doors, and one with its
+ * own manifest is one the scan of the package around it stops at (scan/list.ts
+ * `nestedManifestDirs`), so leaving it out here left it checked by nobody.
  */
 export function packagesBelow(root: string): string[] {
-  return workspacePackages(root) ?? (isProjectRoot(root) ? nestedPackages(root) : []);
+  if (workspacePatterns(root) !== undefined) return nestedPackages(root, WORKSPACE_DEPTH);
+  return isProjectRoot(root) ? nestedPackages(root) : [];
 }
+
+/** How deep a workspace root's packages are looked for (as deep as the patterns of real monorepos reach). */
+const WORKSPACE_DEPTH = 6;
 
 /** A folder that is a project's root (its own package.json, or the top of a git work tree): never `/` or a home folder. */
 function isProjectRoot(dir: string): boolean {

@@ -91,6 +91,23 @@ describe('ESLint at a root of packages', () => {
     for (const f of inOpen) expect(got).toContain(`${f.line} ${NAMESPACE}/${f.ruleId} ${eslintMessage(f)}`);
   }, 60_000);
 
+  it('at a workspace root, a package its patterns do not list: ESLint reports what check reports there', async () => {
+    const root = rootOfPackages('ctrlrun-eslint-unlisted-', 'desk', {
+      'package.json': JSON.stringify({ name: 'root', private: true, workspaces: ['desk'] }),
+      'examples/open/package.json': JSON.stringify({ name: 'open', private: true, type: 'module' }),
+      'examples/open/index.ts': OPEN,
+    });
+    const r = spawnSync(process.execPath, [CLI_BIN, 'check', '--format', 'json'], { cwd: root, encoding: 'utf8' });
+    const check = (JSON.parse(r.stdout) as { findings: Finding[] }).findings;
+    const inOpen = check.filter((f) => f.file === 'examples/open/index.ts');
+    expect(inOpen.map((f) => f.ruleId)).toContain('unprotected-tool');
+    expect(check.map((f) => f.file)).toContain('examples/open/ctrlrun.tools.yaml');
+    const messages = reported(await eslintWith(root).lintFiles(['examples']), root);
+    const got = messages.map((m) => `${m.file}:${m.line} ${m.ruleId} ${m.message}`);
+    expect(got.length).toBeGreaterThan(0);
+    for (const f of inOpen) expect(got).toContain(`${f.file}:${f.line} ${NAMESPACE}/${f.ruleId} ${eslintMessage(f)}`);
+  }, 60_000);
+
   it("a package without a manifest around one with a manifest: the inner one's doors do not open the outer one", async () => {
     const root = rootOfPackages('ctrlrun-eslint-nested-', 'app/desk', {
       'app/package.json': JSON.stringify({ name: 'app', private: true, type: 'module' }),

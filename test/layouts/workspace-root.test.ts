@@ -171,6 +171,42 @@ describe('every command works at a workspace root or a root of sibling packages 
     expect((await cli(['check', 'packages/b'], { cwd: dir })).code).toBe(2);
   }, 180_000);
 
+  it('a package the workspace patterns do not list is checked as one, with its own manifest or without (no false green)', async () => {
+    const dir = makeTempDir('ws-unlisted-');
+    dirs.push(dir);
+    const bot = 'packages/a/examples/bot';
+    writeFiles(dir, { 'package.json': TWO_PACKAGES['package.json'], 'packages/a/package.json': pkg('a'), 'packages/a/src/agent.ts': TS_AGENT });
+    expect((await cli(['init', '--cwd', 'packages/a'], { cwd: dir })).code).toBe(0);
+    // an example inside a, which `packages/*` does not list, protected through a manifest of its own
+    writeFiles(dir, { [`${bot}/package.json`]: pkg('bot'), [`${bot}/src/agent.ts`]: TS_AGENT });
+    expect((await cli(['init', '--cwd', bot], { cwd: dir })).code).toBe(0);
+    for (const args of [['generate'], ['codemod', '--write', '--allow-dirty']]) expect((await cli(args, { cwd: dir })).code).toBe(0);
+    const errors = async (paths: string[] = []) => {
+      const r = await cli(['check', '--format', 'json', ...paths], { cwd: dir });
+      const findings = (JSON.parse(r.stdout) as { findings: Array<{ ruleId: string; file: string; severity: string; message: string }> }).findings;
+      return { code: r.code, errors: findings.filter((f) => f.severity === 'error').map((f) => [f.ruleId, f.file]) };
+    };
+    expect(await errors()).toEqual({ code: 0, errors: [] });
+    // a's scan stops at the example's manifest: only that manifest's check can see this tool
+    writeFiles(dir, { [`${bot}/src/more.ts`]: TS_AGENT.replace(/refund/g, 'wipe').replace("'desk'", "'ops'") });
+    const open = [
+      ['unmapped-tool', `${bot}/src/more.ts`],
+      ['unsafe-error-function', `${bot}/src/more.ts`],
+    ];
+    for (const paths of [[], [bot], ['packages/a']]) expect(await errors(paths)).toEqual({ code: 1, errors: open });
+    rmSync(path.join(dir, bot, 'src/more.ts'));
+    // one at the root that no pattern lists, without a manifest: named as the package it is
+    writeFiles(dir, { 'examples/desk/package.json': pkg('desk'), 'examples/desk/src/agent.ts': TS_AGENT });
+    expect(await errors()).toEqual({
+      code: 2,
+      errors: [
+        ['policy-invalid', 'examples/desk/ctrlrun.tools.yaml'],
+        ['unprotected-tool', 'examples/desk/src/agent.ts'],
+        ['unsafe-error-function', 'examples/desk/src/agent.ts'],
+      ],
+    });
+  }, 120_000);
+
   it("a package below another is checked once, on its own: no finding twice, no generated module taken for the outer one's", async () => {
     const dir = makeTempDir('ws-nested-');
     dirs.push(dir);
