@@ -19,6 +19,29 @@ export function declarationOf(name: string, ancestors: readonly ts.Node[]): ts.N
   return undefined;
 }
 
+/**
+ * The value of the `const` that `name` is where `ancestors` end: not the first declaration of the
+ * name anywhere in the file (another function's `const state = e.state`), nor a `let` that may be
+ * given another value later. Undefined for a parameter, a `let`, a catch variable or a name not declared.
+ */
+export function constInitializer(name: string, ancestors: readonly ts.Node[]): ts.Expression | undefined {
+  const decl = declarationOf(name, ancestors);
+  if (!decl || !typescript.isVariableDeclaration(decl) || !decl.initializer || !isConstDeclaration(decl, ancestors)) return undefined;
+  return decl.initializer;
+}
+
+/** Whether a declaration is of a `const` statement of a block on the way (the parse keeps no parent pointers). */
+export function isConstDeclaration(decl: ts.VariableDeclaration, ancestors: readonly ts.Node[]): boolean {
+  for (const a of ancestors) {
+    const statements = typescript.isSourceFile(a) || typescript.isBlock(a) || typescript.isModuleBlock(a) ? a.statements : [];
+    for (const st of statements) {
+      if (typescript.isVariableStatement(st) && st.declarationList.declarations.includes(decl))
+        return !!(st.declarationList.flags & typescript.NodeFlags.Const);
+    }
+  }
+  return false;
+}
+
 /** A top-level `const|let|var` of the file declaring `name` (scopeDeclarations skips the file itself). */
 function topLevelDeclaration(sf: ts.SourceFile, name: string): ts.Node | undefined {
   for (const st of sf.statements) {

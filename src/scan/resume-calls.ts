@@ -2,7 +2,7 @@ import type { ts } from 'ts-morph';
 import { typescript } from './typescript.js';
 import { isRunStateValue } from './approvals.js';
 import { importedAs } from './imports.js';
-import { declarationOf, unwrapValue } from './local-values.js';
+import { constInitializer, declarationOf, isConstDeclaration, unwrapValue } from './local-values.js';
 import { mayStartRun, type TypeLookup } from './run-values.js';
 import { returnsGivenState, topLevelSignatures, variableSignature } from './state-signatures.js';
 import type { ModuleImport, RunCall } from './types.js';
@@ -24,10 +24,9 @@ export interface ResumeCallContext extends TypeLookup {
 export function resumeThroughCall(input: ts.Expression, ctx: ResumeCallContext): 'resumes' | RunCall['resumeThrough'] | undefined {
   let e = unwrapValue(input);
   if (typescript.isIdentifier(e)) {
-    // the `const` the name is in this scope (not the first declaration of the name in the file, nor a `let` assigned again)
-    const decl = declarationOf(e.text, ctx.ancestors);
-    if (!decl || !typescript.isVariableDeclaration(decl) || !decl.initializer || !isConstDeclaration(decl, ctx.ancestors)) return undefined;
-    e = unwrapValue(decl.initializer);
+    const init = constInitializer(e.text, ctx.ancestors);
+    if (!init) return undefined;
+    e = unwrapValue(init);
   }
   if (!typescript.isCallExpression(e)) return undefined;
   const callee = unwrapValue(e.expression);
@@ -53,16 +52,4 @@ function localSignatures(name: string, ctx: ResumeCallContext): ts.SignatureDecl
   }
   const top = topLevelSignatures(ctx.sf, name);
   return top.length > 0 ? top : undefined;
-}
-
-/** Whether a declaration is of a `const` statement of a block on the way (the parse keeps no parent pointers). */
-function isConstDeclaration(decl: ts.VariableDeclaration, ancestors: readonly ts.Node[]): boolean {
-  for (const a of ancestors) {
-    const statements = typescript.isSourceFile(a) || typescript.isBlock(a) || typescript.isModuleBlock(a) ? a.statements : [];
-    for (const st of statements) {
-      if (typescript.isVariableStatement(st) && st.declarationList.declarations.includes(decl))
-        return !!(st.declarationList.flags & typescript.NodeFlags.Const);
-    }
-  }
-  return false;
 }

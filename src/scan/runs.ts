@@ -2,7 +2,7 @@ import type { ts } from 'ts-morph';
 import { typescript } from './typescript.js';
 import { spanOf } from './parse.js';
 import { isRunStateValue } from './approvals.js';
-import { unwrapValue } from './local-values.js';
+import { constInitializer, unwrapValue } from './local-values.js';
 import { callReturnsRunner, mayStartRun, typedRunner } from './run-values.js';
 import { resumeThroughCall } from './resume-calls.js';
 import type { ContextShape, IdentityRead, ModuleImport, RunCall } from './types.js';
@@ -76,7 +76,8 @@ export function runCallOf(node: ts.CallExpression, ctx: RunScanContext): RunCall
 function isCaughtState(input: ts.Expression, ctx: RunScanContext): boolean {
   let e = unwrapValue(input);
   if (typescript.isIdentifier(e)) {
-    const init = ctx.initializerOf(e.text);
+    // the name as declared where the run is: another function's `const state = e.state` is not this one
+    const init = constInitializer(e.text, ctx.ancestors);
     if (init) e = unwrapValue(init);
   }
   if (!typescript.isPropertyAccessExpression(e) || e.name.text !== 'state') return false;
@@ -87,7 +88,7 @@ function isCaughtState(input: ts.Expression, ctx: RunScanContext): boolean {
     if (typescript.isCatchClause(a) && a.variableDeclaration && typescript.isIdentifier(a.variableDeclaration.name) && a.variableDeclaration.name.text === name)
       return true;
   }
-  const init = ctx.initializerOf(name);
+  const init = constInitializer(name, ctx.ancestors);
   const inner = init && typescript.isAsExpression(init) ? init : undefined;
   const typed = inner?.type.getText(ctx.sf) ?? '';
   if (/(?:Error|Exception)\b/.test(typed)) return true;
@@ -138,7 +139,8 @@ function literalOf(expr: ts.Expression | undefined, ctx: RunScanContext): ts.Obj
   const e = unwrapValue(expr);
   if (typescript.isObjectLiteralExpression(e)) return e;
   if (typescript.isIdentifier(e)) {
-    const init = ctx.initializerOf(e.text);
+    // the options the name holds where it is used: another function's `const options = { context }` passes nothing here
+    const init = constInitializer(e.text, ctx.ancestors);
     const i = init ? unwrapValue(init) : undefined;
     return i && typescript.isObjectLiteralExpression(i) ? i : undefined;
   }

@@ -488,6 +488,33 @@ ruleTester('run-without-context', {
       ],
     },
     {
+      name: "a name that holds a caught error's state, or a context, in another scope: the run's own name is read",
+      code:
+        CONTROL +
+        lines(
+          SDK,
+          GEN,
+          AGENT,
+          'try { await go(); } catch (error) {',
+          '  const state = error.state;',
+          '  await run(agent, state);',
+          '}',
+          'try { await go(); } catch (error) {',
+          '  const state = `retry after ${String(error)}`;',
+          '  await run(agent, state);',
+          '}',
+          "export function first() { const options = { context: { user } }; return run(agent, 'hi', options); }",
+          "export function second() { const options = { maxTurns: 3 }; return run(agent, 'hi', options); }",
+          'export function caught(err: unknown) { const failed = err as GuardrailError; return failed; }',
+          'export async function fresh(failed: { state: string }) { await run(agent, failed.state); }',
+        ),
+      errors: [
+        { line: 18, column: 9, mentions: 'passes no context' },
+        { line: 21, column: 68, mentions: 'passes no context' },
+        { line: 23, column: 64, mentions: 'passes no context' },
+      ],
+    },
+    {
       name: 'a state handed to a generic that may give back another argument of its type starts a run',
       code:
         CONTROL +
