@@ -1,11 +1,11 @@
 import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import path from 'node:path';
 import { GENERATED_HEADER } from '../generate/write.js';
-import { MANIFEST_FILE } from '../manifest/find.js';
+import { findManifest, MANIFEST_FILE } from '../manifest/find.js';
 import { isSdkModule } from '../scan/imports.js';
 import { listSourceFilesSync, outsideDirs } from '../scan/list.js';
 import { isTestFile } from '../scan/test-files.js';
-import { packagesBelow, pathsInPackage } from '../manifest/workspace.js';
+import { manifestsFor, packagesBelow, pathsInPackage } from '../manifest/workspace.js';
 import { displayPath } from '../format-diagnostics.js';
 import { type CheckResult, runCheck } from './engine.js';
 
@@ -14,6 +14,17 @@ import { type CheckResult, runCheck } from './engine.js';
  * package that never had one, or deleted it, would then not be scanned at all: its doors open and
  * the root's check green. Each such package is checked with no manifest, as it would be on its own.
  */
+
+/**
+ * At a root whose packages have manifests (none of its own), `paths` that reach none of them: `[]`,
+ * no manifest to go through, and the packages without one and the root's own files the paths reach
+ * checked as the whole root's check checks them there (a package without a manifest is quiet unless
+ * open, its missing manifest named in its folder). Undefined elsewhere: one check, as ever.
+ */
+export function noManifestReached(cwd: string, paths?: readonly string[]): string[] | undefined {
+  if (!paths || paths.length === 0 || findManifest(cwd) !== undefined) return undefined;
+  return manifestsFor(cwd).length > 0 ? [] : undefined;
+}
 
 /** The packages below `cwd` (absolute) that no manifest's folder holds and that `paths` reach (all without paths). */
 export function packagesWithoutManifest(cwd: string, manifests: readonly string[], paths?: readonly string[]): string[] {

@@ -2,7 +2,9 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { packagesWithoutManifest, rootFilesOutsidePackages } from '../../src/check/uncovered-packages.js';
 import { manifestsFor } from '../../src/manifest/workspace.js';
+import { cli } from '../helpers/cli.js';
 import { makeTempDir, removeDir, writeFiles } from '../helpers/temp-repo.js';
+import { TS_AGENT } from '../layouts/loop-helpers.js';
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach(removeDir));
@@ -55,4 +57,42 @@ describe('the regions of a root that no manifest covers', () => {
     expect(rel(packagesWithoutManifest(dir, manifests))).toEqual(['examples/bot', 'packages/legacy']);
     expect(rootFilesOutsidePackages(dir, manifests)).toEqual(['scripts/ops.ts']);
   });
+
+  it('check given paths that reach no manifest finds there what the whole root finds', async () => {
+    const dir = makeTempDir('uncovered-paths-');
+    dirs.push(dir);
+    const pkg = (name: string) => JSON.stringify({ name, private: true, type: 'module' });
+    writeFiles(dir, {
+      'package.json': JSON.stringify({ name: 'mono', private: true, workspaces: ['packages/*'] }),
+      'packages/a/package.json': pkg('a'),
+      'packages/a/src/agent.ts': TS_AGENT,
+      'packages/b/package.json': pkg('b'),
+      'packages/b/src/agent.ts': TS_AGENT,
+      // the SDK and no tool: needs no manifest, and check at the root says nothing of it
+      'packages/util/package.json': pkg('util'),
+      'packages/util/src/index.ts': "import { Agent } from '@openai/agents';\nexport const helper = new Agent({ name: 'helper' });\n",
+      'scripts/ops.ts': TS_AGENT,
+    });
+    const check = async (paths: string[]) => {
+      const r = await cli(['check', '--format', 'json', ...paths], { cwd: dir });
+      if (r.stdout === '') return { code: r.code, findings: [r.stderr] };
+      const findings = (JSON.parse(r.stdout) as { findings: Array<{ ruleId: string; file: string; message: string }> }).findings;
+      return { code: r.code, findings: findings.map((f) => `${f.ruleId} ${f.file} ${f.message}`) };
+    };
+    // no package has a manifest yet: the path's check is the one check, which names the missing manifest
+    const none = await check(['packages/util']);
+    expect(none.code).toBe(2);
+    expect(none.findings[0]).toContain('No ctrlrun.tools.yaml in this directory');
+    expect((await cli(['init', '--cwd', 'packages/a'], { cwd: dir })).code).toBe(0);
+    const whole = await check([]);
+    expect(whole.code).toBe(2);
+    const under = (...prefixes: string[]) => whole.findings.filter((f) => prefixes.some((p) => f.split(' ')[1]!.startsWith(p)));
+    expect(await check(['packages/b'])).toEqual({ code: 2, findings: under('packages/b/') });
+    expect(await check(['packages/b/src/agent.ts'])).toEqual({ code: 2, findings: under('packages/b/') });
+    expect(await check(['packages/util'])).toEqual({ code: 0, findings: [] });
+    expect(await check(['scripts/ops.ts'])).toEqual({ code: 2, findings: under('ctrlrun.tools.yaml', 'scripts/') });
+    // a path that is not there is an error, whichever packages the other paths reach
+    for (const paths of [['packages/typo'], ['packages/a', 'packages/typo']])
+      expect(await check(paths)).toEqual({ code: 2, findings: [expect.stringContaining('no such file or directory: packages/typo')] });
+  }, 60_000);
 });

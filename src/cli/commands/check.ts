@@ -8,11 +8,12 @@ import { progressLine } from '../progress.js';
 import type { CliContext, CommandSpec } from '../context.js';
 import { withProjectOptions } from '../project-options.js';
 import { applyFix } from '../../check/fix.js';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { pathsInPackage } from '../../manifest/workspace.js';
 import { workspaceManifests } from '../workspace.js';
 import type { CheckResult } from '../../check/engine.js';
-import { checkPackagesWithoutManifest } from '../../check/uncovered-packages.js';
+import { checkPackagesWithoutManifest, noManifestReached } from '../../check/uncovered-packages.js';
 
 export interface CheckArgs {
   paths?: string[];
@@ -55,8 +56,10 @@ export async function runCheckCommand(args: CheckArgs, ctx: CliContext): Promise
   if (maxFindings !== undefined && (!Number.isInteger(maxFindings) || maxFindings < 0)) {
     throw new UserError(`check: --max-findings must be a whole number of 0 or more (got ${String(maxFindings)}).`);
   }
+  // a path that is not there is an error, also beside paths that reach a package (which checks only its own)
+  for (const p of args.paths ?? []) if (!existsSync(path.resolve(ctx.cwd, p))) throw new UserError(`check: no such file or directory: ${p}`);
   // At a workspace root with no manifest of its own: every package's manifest, one report (issue 21).
-  const manifests = args.manifest === undefined ? workspaceManifests(ctx.cwd, args.paths) : undefined;
+  const manifests = args.manifest === undefined ? (workspaceManifests(ctx.cwd, args.paths) ?? noManifestReached(ctx.cwd, args.paths)) : undefined;
   for (const manifest of manifests ?? [args.manifest]) {
     if (!args.fix) break;
     await applyFix({ cwd: ctx.cwd, paths: args.paths, manifest, policy: args.policy, allowDirty: args.allowDirty }, ctx);
