@@ -125,10 +125,26 @@ export function moduleValue(specifier: string, fromFile: string | undefined, lin
 export function collectModuleImports(sf: ts.SourceFile): ModuleImport[] {
   let imports = importsByTree.get(sf);
   if (!imports) {
-    imports = readModuleImports(sf);
+    // frozen: every reader of the tree shares the list, so none may change it (a write throws)
+    imports = Object.freeze(readModuleImports(sf).map(freezeImport)) as ModuleImport[];
     importsByTree.set(sf, imports);
   }
   return imports;
+}
+
+/**
+ * The file's imports as a scan's own copy: the scan counts the references to each named import in
+ * it (file/references.ts), so a second scan of the same tree starts from zero again and leaves the
+ * first scan's counts as they were.
+ */
+export function moduleImportsToCount(sf: ts.SourceFile): ModuleImport[] {
+  return collectModuleImports(sf).map((imp) => ({ ...imp, named: imp.named.map((n) => ({ ...n })) }));
+}
+
+function freezeImport(imp: ModuleImport): ModuleImport {
+  for (const n of imp.named) Object.freeze(n);
+  Object.freeze(imp.named);
+  return Object.freeze(imp);
 }
 
 const importsByTree = new WeakMap<ts.SourceFile, ModuleImport[]>();

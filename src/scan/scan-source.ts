@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { ts } from 'ts-morph';
 import { typescript } from './typescript.js';
-import { collectModuleImports, isGeneratedSpecifier, isSdkModule, moduleValue, type GeneratedMatch } from './imports.js';
+import { isGeneratedSpecifier, isSdkModule, moduleImportsToCount, moduleValue, type GeneratedMatch } from './imports.js';
 import { parseSource } from './parse.js';
 import { runtimeImportNames } from './runs.js';
 import { findSuppressions } from './suppressions.js';
@@ -102,7 +102,7 @@ function emptyScan(file: string, sf: ts.SourceFile, text: string, moduleImports:
 function createFileContext(file: string, text: string, parsed: Parsed, options: ScanSourceOptions): FileContext {
   const { sf, parseError } = parsed;
   const links = options.links;
-  const moduleImports = collectModuleImports(sf);
+  const moduleImports = moduleImportsToCount(sf);
   const fileAbs = options.root ? path.resolve(options.root, file) : path.resolve(file);
   const match: GeneratedMatch = { fileAbs: options.root ? fileAbs : undefined, generatedModule: options.generatedModule };
   const bindings = topLevelBindings(sf, moduleImports, { ...match, fileAbs }, links);

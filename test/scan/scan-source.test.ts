@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { scanSource } from '../../src/scan/index.js';
+import { parseSource } from '../../src/scan/parse.js';
+import { scanParsed } from '../../src/scan/scan-source.js';
+import type { FileScan } from '../../src/scan/types.js';
 
 /** The names of the SDK tool() calls the scanner finds. */
 const toolNames = (file: string, text: string) => scanSource(file, text).sdkToolCalls.map((c) => c.name);
@@ -159,6 +162,15 @@ describe('scanSource: FileScan fields', () => {
     expect(t?.local).toBe('t');
     expect(t?.references).toBe(2);
     expect(scan.moduleSyntax).toBe('esm');
+  });
+
+  it('a scan counts its own references: a second scan of the same tree neither adds to them nor changes the first', () => {
+    const text = "import { tool as t } from '@openai/agents';\nt({ name: 'a' });\nt({ name: 'b' });\n";
+    const parsed = parseSource('a.ts', text);
+    const count = (s: FileScan) => s.moduleImports?.find((m) => m.module === '@openai/agents')?.named[0]?.references;
+    const first = scanParsed('a.ts', text, parsed);
+    const second = scanParsed('a.ts', text, parsed);
+    expect([count(first), count(second)]).toEqual([2, 2]);
   });
 
   it("tracing flags count only in the SDK Runner's config (issue 14.9)", () => {
