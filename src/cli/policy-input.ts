@@ -10,7 +10,17 @@ import type { Policy } from '../policy/types.js';
  * project's (the manifest named or found upward), else `ctrlrun.yaml` in the working directory.
  * The project comes along when there is one (its tools' parameter schemas, its store).
  */
-export function loadPolicyInput(options: { cwd: string; policy?: string | undefined; manifest?: string | undefined }): { policy: Policy; project?: Project } {
+export function loadPolicyInput(options: PolicyInputOptions): PolicyInput {
+  const found = tryPolicyInput(options);
+  if (found) return found;
+  throw new UserError(`no ${MANIFEST_FILE} found in ${options.cwd} or any directory above it, and no ctrlrun.yaml here; pass --policy or --manifest`);
+}
+
+/**
+ * `loadPolicyInput`, or undefined when there is no policy to load (none named, no manifest upward,
+ * no ctrlrun.yaml here). One that is there but does not load is an error, not "none".
+ */
+export function tryPolicyInput(options: PolicyInputOptions): PolicyInput | undefined {
   const { cwd } = options;
   if (options.manifest !== undefined || findManifest(cwd) !== undefined) {
     const project = loadProject({ cwd, manifest: options.manifest, policy: options.policy });
@@ -18,6 +28,16 @@ export function loadPolicyInput(options: { cwd: string; policy?: string | undefi
   }
   if (options.policy !== undefined) return { policy: loadPolicyOrThrow(path.resolve(cwd, options.policy)).policy };
   const here = path.join(cwd, 'ctrlrun.yaml');
-  if (existsSync(here)) return { policy: loadPolicyOrThrow(here).policy };
-  throw new UserError(`no ${MANIFEST_FILE} found in ${cwd} or any directory above it, and no ctrlrun.yaml here; pass --policy or --manifest`);
+  return existsSync(here) ? { policy: loadPolicyOrThrow(here).policy } : undefined;
+}
+
+export interface PolicyInputOptions {
+  cwd: string;
+  policy?: string | undefined;
+  manifest?: string | undefined;
+}
+
+export interface PolicyInput {
+  policy: Policy;
+  project?: Project;
 }

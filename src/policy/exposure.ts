@@ -81,13 +81,13 @@ export function passingCall(policy: Policy, actionId: string, grant: PolicyGrant
       // a stage whose every outcome lets the call on passes whatever follows; one with none denies
       judge: (states) => {
         // one call is all the question needs: once a region is emitted, the rest of the walk is cut
+        // (the search's region limit would only stop it at a second region)
         if (emitted || ++steps > budget) return 'prune';
         const stages = states[0]!.map((list, stage) => [...outcomes(list)].map((out) => letsOn(stage, out)));
         if (stages.some((s) => !s.includes(true))) return 'prune';
         emitted = stages.every((s) => !s.includes(false));
         return emitted ? 'emit' : 'split';
       },
-      limit: 1,
     });
     const region = result.regions[0];
     if (region) found = argsAt(model, witnessOf(atoms, region.atoms));

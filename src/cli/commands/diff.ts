@@ -1,12 +1,12 @@
 import { readActionSchemas } from '../../generate/project-schemas.js';
-import { findManifest, MANIFEST_FILE } from '../../manifest/load.js';
+import { MANIFEST_FILE } from '../../manifest/load.js';
 import type { Manifest } from '../../manifest/types.js';
 import { diffChanges, diffGone, diffPolicies } from '../../policy-test/diff.js';
 import { formatDiff, joinReports, type ReportFormat } from '../../policy-test/diff-report.js';
 import { failCode, type FailOn } from '../../policy-test/oversight.js';
 import type { CommandSpec } from '../context.js';
 import { displayPath } from '../../format-diagnostics.js';
-import { loadPolicyInput } from '../policy-input.js';
+import { loadPolicyInput, tryPolicyInput } from '../policy-input.js';
 import { loadPolicyVersion, manifestsGone, readPolicyVersion } from '../policy-revision.js';
 import { policyPackages } from '../policy-packages.js';
 import { existsSync } from 'node:fs';
@@ -65,7 +65,10 @@ export const diffCommand: CommandSpec<DiffArgs> = {
 /** One project's diff: its report in the format asked, and its exit code. */
 function diffOne(args: DiffArgs, cwd: string): { report: string; code: number } {
   const needsWorking = args.head === undefined || args.policy !== undefined || args.manifest !== undefined;
-  const input = needsWorking ? loadPolicyInput({ cwd, policy: args.policy, manifest: args.manifest }) : tryWorkingInput(cwd);
+  // the working policy (for the revision form) and project (for the schemas), when there is one (two
+  // revisions need none); one that is there but does not load is an error, not "none": the diff
+  // would otherwise drop the tools' schemas or look for the wrong file at the revisions without a word
+  const input = needsWorking ? loadPolicyInput({ cwd, policy: args.policy, manifest: args.manifest }) : tryPolicyInput({ cwd });
   const working = { policy: input?.policy.file, manifest: args.policy === undefined ? input?.project?.manifest.file : undefined };
   // a revision with no counterpart of the policy is "no policy": every call denied there
   const base = readPolicyVersion(args.base, cwd, working);
@@ -86,14 +89,4 @@ function diffOne(args: DiffArgs, cwd: string): { report: string; code: number } 
       : { unlimited: `no ${MANIFEST_FILE} found, so the calls are not limited to the tools' parameter schemas`, ...manifests },
   );
   return { report: formatDiff(diff, args.format, { base: base.label, head: head.label }), code: failCode(args.failOn, diffChanges(diff)) };
-}
-
-/**
- * The working policy (for the revision form) and project (for the schemas), when there is one (two
- * files need none). One that is there but does not load is an error, not "none": the diff would
- * otherwise drop the tools' schemas or look for the wrong file at the revisions without a word.
- */
-function tryWorkingInput(cwd: string): ReturnType<typeof loadPolicyInput> | undefined {
-  if (findManifest(cwd) === undefined && !existsSync(path.join(cwd, 'ctrlrun.yaml'))) return undefined;
-  return loadPolicyInput({ cwd });
 }
