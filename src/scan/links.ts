@@ -81,39 +81,55 @@ function matchPattern(key: string, specifier: string): string | undefined {
   return specifier.slice(pre.length, specifier.length - post.length);
 }
 
-/** A conditional-exports value: the first string under `import`, `node`, `default`, `require`, `types` (in that order), or the first string found. */
-function conditionalTarget(value: unknown): string | undefined {
+/** The conditions a module's code is loaded under, in the order the scanner prefers them. */
+const CODE_CONDITIONS = ['import', 'node', 'default', 'require', 'types'] as const;
+
+/** A conditional-exports value: the first string under `conditions` (in that order), or the first string found. */
+function conditionalTarget(value: unknown, conditions: readonly string[]): string | undefined {
   if (typeof value === 'string') return value;
   if (Array.isArray(value)) {
     for (const v of value) {
-      const t = conditionalTarget(v);
+      const t = conditionalTarget(v, conditions);
       if (t) return t;
     }
     return undefined;
   }
   if (!value || typeof value !== 'object') return undefined;
   const obj = value as Record<string, unknown>;
-  for (const k of ['import', 'node', 'default', 'require', 'types']) {
-    const t = k in obj ? conditionalTarget(obj[k]) : undefined;
+  for (const k of conditions) {
+    const t = k in obj ? conditionalTarget(obj[k], conditions) : undefined;
     if (t) return t;
   }
   for (const v of Object.values(obj)) {
-    const t = conditionalTarget(v);
+    const t = conditionalTarget(v, conditions);
     if (t) return t;
   }
   return undefined;
 }
 
 /** Looks a specifier up in an `imports` / `exports` map: the target with `*` substituted. */
-function lookupMap(map: unknown, specifier: string): string | undefined {
+function lookupMap(map: unknown, specifier: string, conditions: readonly string[] = CODE_CONDITIONS): string | undefined {
   if (!map || typeof map !== 'object' || Array.isArray(map)) return undefined;
   for (const [key, value] of Object.entries(map as Record<string, unknown>)) {
     const captured = matchPattern(key, specifier);
     if (captured === undefined) continue;
-    const t = conditionalTarget(value);
+    const t = conditionalTarget(value, conditions);
     if (t) return t.replace('*', captured);
   }
   return undefined;
+}
+
+/**
+ * What a package's `exports` names for `key` (`.` for the package itself, `./tools` for a subpath),
+ * preferring `conditions` in order: a subpath map's entry (`*` substituted), or, for the package
+ * itself, the conditions given directly. The scanner's one reading of `exports`: the module reader
+ * (here, code first) and the reader of an outside workspace package's declarations
+ * (workspace-links.ts, `types` first) both go through it.
+ */
+export function exportsTarget(exp: unknown, key: string, conditions: readonly string[] = CODE_CONDITIONS): string | undefined {
+  if (exp === undefined) return undefined;
+  const isMap = exp && typeof exp === 'object' && !Array.isArray(exp) && Object.keys(exp).some((k) => k.startsWith('.'));
+  return isMap ? lookupMap(exp, key, conditions) : key === '.' ? conditionalTarget(exp, conditions) : undefined;
 }
 
 /** A target string of a map: a relative path is a file under `dir`; anything else a bare specifier. */
@@ -143,9 +159,7 @@ function sourceFor(layout: RepoLayout, abs: string): string | undefined {
 function packageEntry(layout: RepoLayout, pkg: PackageInfo, subpath: string): Target | undefined {
   const key = subpath ? `./${subpath}` : '.';
   if (pkg.exports !== undefined) {
-    const exp = pkg.exports;
-    const isMap = exp && typeof exp === 'object' && !Array.isArray(exp) && Object.keys(exp).some((k) => k.startsWith('.'));
-    const target = isMap ? lookupMap(exp, key) : key === '.' ? conditionalTarget(exp) : undefined;
+    const target = exportsTarget(pkg.exports, key);
     if (target) {
       const t = mapTarget(layout, pkg.dir, target);
       if (t) return t;

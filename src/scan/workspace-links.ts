@@ -1,7 +1,7 @@
 import { lstatSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { readCapped } from '../safe-read.js';
-import { parseJsonc, sourcePathOf } from './links.js';
+import { exportsTarget, parseJsonc, sourcePathOf } from './links.js';
 
 /**
  * A package of the app's own workspace imported by name from outside the scanned folder (check run
@@ -51,21 +51,15 @@ function entryOf(link: string): string | undefined {
   return undefined;
 }
 
-/** The package's entry paths, types first: `exports['.']` (or `exports`) conditions, `types`, `typings`, `module`, `main`. */
+/**
+ * The package's entry paths, types first: what its `exports` names for the package under `types`,
+ * `import` and `default` (the scanner's reading of `exports`, links.ts), then `types`, `typings`,
+ * `module`, `main`.
+ */
 function entryTargets(json: Record<string, unknown>): string[] {
-  const exp = json['exports'];
-  const root = exp && typeof exp === 'object' && !Array.isArray(exp) && '.' in exp ? (exp as Record<string, unknown>)['.'] : exp;
-  const out: string[] = [];
-  const collect = (v: unknown, key: string): void => {
-    if (typeof v === 'string') out.push(v);
-    else if (v && typeof v === 'object' && !Array.isArray(v)) {
-      const obj = v as Record<string, unknown>;
-      if (key in obj) collect(obj[key], key);
-    }
-  };
-  for (const key of ['types', 'import', 'default']) collect(root, key);
+  const out = ['types', 'import', 'default'].flatMap((c) => exportsTarget(json['exports'], '.', [c]) ?? []);
   for (const key of ['types', 'typings', 'module', 'main']) if (typeof json[key] === 'string') out.push(json[key]);
-  return out.filter((t) => t.startsWith('./') || !t.startsWith('.'));
+  return [...new Set(out)].filter((t) => t.startsWith('./') || !t.startsWith('.'));
 }
 
 const SOURCE_EXT = ['.d.ts', '.d.mts', '.ts', '.mts', '.tsx'];
