@@ -40,12 +40,12 @@ export function packagesWithoutManifest(cwd: string, manifests: readonly string[
  * The root's own source files outside every package (a workspace's `scripts/`), relative to `cwd`,
  * that `paths` reach; none when the root has a manifest of its own (its check covers them).
  */
-export function rootFilesOutsidePackages(cwd: string, manifests: readonly string[], paths?: readonly string[]): string[] {
+export function rootFilesOutsidePackages(cwd: string, manifests: readonly string[], paths?: readonly string[], listed?: readonly string[]): string[] {
   const root = path.resolve(cwd);
   if (manifests.some((m) => path.dirname(m) === root)) return [];
   const wanted = paths && paths.length > 0 ? { paths: paths.map((p) => path.resolve(cwd, p)) } : {};
   // named one by one, a test file would be scanned as the app's: the root's tests are none of its doors
-  return outsideDirs(listSourceFilesSync({ root, ...wanted }), packagesBelow(cwd))
+  return outsideDirs(listed ?? listSourceFilesSync({ root, ...wanted }), packagesBelow(cwd))
     .map((f) => path.relative(cwd, f))
     .filter((rel) => !isTestFile(rel));
 }
@@ -57,7 +57,7 @@ function inside(outer: string, inner: string): boolean {
 }
 
 /**
- * Each package below `cwd` that no manifest covers, checked (`checkPackageWithoutManifest`). A
+ * Each package below `cwd` that no manifest covers, checked as it would be on its own (`checkRegion`). A
  * package below another one is left out of the outer one's findings: it is checked on its own
  * (with its manifest, or as one more package without), and would otherwise be reported twice, or
  * its generated module be taken for one the outer package left behind.
@@ -65,9 +65,16 @@ function inside(outer: string, inner: string): boolean {
 export async function checkPackagesWithoutManifest(cwd: string, manifests: readonly string[], paths?: readonly string[]): Promise<CheckResult[]> {
   const dirs = packagesWithoutManifest(cwd, manifests, paths);
   const results: CheckResult[] = [];
-  const own = rootFilesOutsidePackages(cwd, manifests, paths);
-  if (own.length > 0) results.push(await checkRegion(cwd, path.resolve(cwd), own, []));
-  for (const dir of dirs) results.push(await checkPackageWithoutManifest(cwd, dir, paths, packagesCheckedBelow(dir, manifests, dirs)));
+  // without paths, one listing of the root serves every region (a listing is a git process and a
+  // walk): the root's own files, the generated module looked for, and the packages with no source
+  // file at all, whose check would consider none and report nothing (a docs site, a build output)
+  const listed = paths && paths.length > 0 ? undefined : listSourceFilesSync({ root: path.resolve(cwd) });
+  const own = rootFilesOutsidePackages(cwd, manifests, paths, listed);
+  if (own.length > 0) results.push(await checkRegion(cwd, path.resolve(cwd), own, [], listed));
+  for (const dir of dirs) {
+    if (listed && !listed.some((f) => inside(dir, f))) continue;
+    results.push(await checkRegion(cwd, dir, pathsInPackage(cwd, dir, paths) ?? [path.relative(cwd, dir)], packagesCheckedBelow(dir, manifests, dirs), listed));
+  }
   return results;
 }
 
@@ -82,27 +89,24 @@ export function outsideOf(dirs: readonly string[]): (abs: string) => boolean {
 }
 
 /**
- * One package without a manifest, checked from `cwd`: its findings, with the missing manifest
- * placed where the package's own would be. A package where nothing is an error (no door, at most a
- * warning) reports nothing, as before: a workspace's docs, utility or tool-less agent package needs
- * no manifest, and the ESLint plugin at that root says nothing of it either.
+ * A region without a manifest (a package's folder, or the root's own files: `within`, relative to
+ * `cwd`), checked from `cwd`: its findings, with the missing manifest placed where the package's
+ * own would be. A region where nothing is an error (no door, at most a warning) reports nothing: a
+ * workspace's docs, utility or tool-less agent package needs no manifest, and the ESLint plugin at
+ * that root says nothing of it either.
  */
-export async function checkPackageWithoutManifest(
+async function checkRegion(
   cwd: string,
   dir: string,
-  paths?: readonly string[],
-  checkedOnTheirOwn: readonly string[] = [],
+  within: readonly string[],
+  checkedOnTheirOwn: readonly string[],
+  listed?: readonly string[],
 ): Promise<CheckResult> {
-  return checkRegion(cwd, dir, pathsInPackage(cwd, dir, paths) ?? [path.relative(cwd, dir)], checkedOnTheirOwn);
-}
-
-/** A region without a manifest (a package's folder, or the root's own files: `within`, relative to `cwd`), checked. */
-async function checkRegion(cwd: string, dir: string, within: readonly string[], checkedOnTheirOwn: readonly string[]): Promise<CheckResult> {
   const result = await runCheck({ cwd, paths: [...within] });
   const mine = outsideOf(checkedOnTheirOwn);
   // a generated module left behind protects with a policy nobody can regenerate or check any more;
   // the missing manifest says so, the module's own code (the runtime's binders) is no door
-  const generated = generatedModuleIn(cwd, within, mine);
+  const generated = generatedModuleIn(cwd, within, mine, listed);
   const shown = generated === undefined ? undefined : displayPath(generated, cwd);
   const doors = result.findings.filter((f) => f.ruleId !== 'policy-invalid' && f.file !== shown && mine(path.resolve(cwd, f.file)));
   const open = doors.some((f) => f.severity === 'error') || generated !== undefined;
@@ -157,6 +161,24 @@ function isSdkPackage(dir: string): boolean {
 }
 
 /** A generated module among the source files under `paths` (relative to `cwd`), absolute; undefined when none. */
-export function generatedModuleIn(cwd: string, paths: readonly string[], keep: (abs: string) => boolean = () => true): string | undefined {
-  return listSourceFilesSync({ root: cwd, paths: paths.map((p) => path.resolve(cwd, p)) }).find((f) => keep(f) && startsGenerated(f));
+export function generatedModuleIn(
+  cwd: string,
+  paths: readonly string[],
+  keep: (abs: string) => boolean = () => true,
+  listed?: readonly string[],
+): string | undefined {
+  const wanted = paths.map((p) => path.resolve(cwd, p));
+  const files = listed ? filesUnder(listed, wanted) : listSourceFilesSync({ root: cwd, paths: wanted });
+  return files.find((f) => keep(f) && startsGenerated(f));
+}
+
+/** Of a listing of the root, the files that are one of `wanted` (absolute) or below one: as listing them would give. */
+function filesUnder(listed: readonly string[], wanted: readonly string[]): string[] {
+  const named = new Set(wanted);
+  return listed.filter((f) => {
+    for (let d = f; ; d = path.dirname(d)) {
+      if (named.has(d)) return true;
+      if (path.dirname(d) === d) return false;
+    }
+  });
 }

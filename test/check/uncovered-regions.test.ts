@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { packagesWithoutManifest, rootFilesOutsidePackages } from '../../src/check/uncovered-packages.js';
+import { checkPackagesWithoutManifest, packagesWithoutManifest, rootFilesOutsidePackages } from '../../src/check/uncovered-packages.js';
 import { manifestsFor } from '../../src/manifest/workspace.js';
 import { cli } from '../helpers/cli.js';
 import { makeTempDir, removeDir, writeFiles } from '../helpers/temp-repo.js';
@@ -95,4 +95,22 @@ describe('the regions of a root that no manifest covers', () => {
     for (const paths of [['packages/typo'], ['packages/a', 'packages/typo']])
       expect(await check(paths)).toEqual({ code: 2, findings: [expect.stringContaining('no such file or directory: packages/typo')] });
   }, 60_000);
+
+  it('a package without a source file is not checked: its check would consider none and report nothing', async () => {
+    const dir = makeTempDir('uncovered-empty-');
+    dirs.push(dir);
+    writeFiles(dir, {
+      'package.json': JSON.stringify({ name: 'mono', private: true, workspaces: ['packages/*'] }),
+      'packages/a/package.json': JSON.stringify({ name: 'a' }),
+      'packages/a/ctrlrun.tools.yaml': 'tools: {}\n',
+      'packages/b/package.json': JSON.stringify({ name: 'b' }),
+      'packages/b/src/b.ts': 'export const b = 1;\n',
+      'packages/docs/package.json': JSON.stringify({ name: 'docs' }),
+      'packages/docs/README.md': '# docs\n',
+    });
+    const manifests = [path.join(dir, 'packages/a/ctrlrun.tools.yaml')];
+    expect(packagesWithoutManifest(dir, manifests).map((d) => path.basename(d))).toEqual(['b', 'docs']);
+    const results = await checkPackagesWithoutManifest(dir, manifests);
+    expect(results.map((r) => [r.filesConsidered, r.findings])).toEqual([[1, []]]);
+  });
 });
