@@ -3,7 +3,7 @@ import { declarationsFromScan, lintScannedFile, loadProjectOrFindings, noManifes
 import type { Finding, ProjectContext, RepoFacts } from '../check/types.js';
 import { findManifest, type Project } from '../manifest/load.js';
 import { manifestsFor } from '../manifest/workspace.js';
-import { generatedModuleIn, outsideOf, packagesCheckedBelow, packagesWithoutManifest } from '../check/uncovered-packages.js';
+import { generatedModuleIn, outsideOf, packagesCheckedBelow, packagesWithoutManifest, rootFilesOutsidePackages } from '../check/uncovered-packages.js';
 import { gitRootOf } from '../safe-read.js';
 import { scanRepoIndexed, scanSource, type RepoIndex } from '../scan/index.js';
 import { PackageFacts, statKey } from '../scan/package-facts.js';
@@ -64,7 +64,8 @@ export class DiskSession implements LintSession {
   /** The package folders and builds the repo rules asked of the disk, kept while they are unchanged. */
   readonly facts: RepoFacts;
 
-  constructor(manifest: string | undefined, cwd: string) {
+  /** `paths`: the files to scan (absolute; all of the root's when none), as check's region of a root's own files. */
+  constructor(manifest: string | undefined, cwd: string, paths?: readonly string[]) {
     const dir = manifest !== undefined ? path.dirname(manifest) : cwd;
     const toDir = (file: string): string => path.relative(dir, path.resolve(dir, file)).split(path.sep).join('/');
     const loaded = manifest === undefined ? { findings: noManifestFindings() } : loadProjectOrFindings(dir, { manifest }, toDir);
@@ -74,7 +75,11 @@ export class DiskSession implements LintSession {
     this.generated = loaded.project?.manifest.output;
     this.key = sessionKey(manifest, loaded.project);
     this.facts = { packages: new PackageFacts(this.root) };
-    const { scan, index } = scanRepoIndexed({ root: this.root, ...(this.generated ? { generatedModule: this.generated } : {}) });
+    const { scan, index } = scanRepoIndexed({
+      root: this.root,
+      ...(this.generated ? { generatedModule: this.generated } : {}),
+      ...(paths ? { paths: [...paths] } : {}),
+    });
     this.index = index;
     for (const s of scan.files) this.scans.set(path.resolve(this.root, s.file), s);
   }
@@ -202,14 +207,14 @@ export class DiskSessions {
   /** The git work tree's root of each folder linted in, asked once (it bounds the manifest's search). */
   private readonly gitRoots = new Map<string, string | undefined>();
   private readonly rootsWithPackages = new Map<string, boolean>();
-  private readonly uncoveredAt = new Map<string, { dirs: string[]; manifests: string[] }>();
+  private readonly uncoveredAt = new Map<string, { dirs: string[]; manifests: string[]; own: Set<string> }>();
   private readonly uncovered = new Map<string, UncoveredPackage>();
 
   /** The session for a file: its manifest is found upward from the file's folder (on every file: a new manifest is seen). */
   sessionFor(abs: string, cwd: string): LintSession {
     const manifest = findManifest(path.dirname(abs), this.gitRootOf(path.dirname(abs)));
-    // at a root whose packages have manifests, `check` goes through those packages and says nothing
-    // of a file in none of them (no "no manifest" error): ESLint run there reports the same
+    // at a root whose packages have manifests, `check` goes through those packages, and checks the
+    // packages without one and the root's own files as regions of their own: ESLint run there the same
     if (manifest === undefined && this.packagesAt(cwd)) return this.uncoveredSession(abs, cwd) ?? new OutsidePackages(cwd);
     const id = manifest ?? `none:${cwd}`;
     const known = this.byManifest.get(id);
@@ -228,9 +233,11 @@ export class DiskSessions {
     let at = this.uncoveredAt.get(cwd);
     if (at === undefined) {
       const manifests = manifestsFor(cwd);
-      at = { dirs: packagesWithoutManifest(cwd, manifests).sort((a, b) => b.length - a.length), manifests };
+      const own = new Set(rootFilesOutsidePackages(cwd, manifests).map((f) => path.resolve(cwd, f)));
+      at = { dirs: packagesWithoutManifest(cwd, manifests).sort((a, b) => b.length - a.length), manifests, own };
       this.uncoveredAt.set(cwd, at);
     }
+    if (at.own.has(abs)) return this.rootRegion(cwd, [...at.own]);
     const dir = at.dirs.find((d) => !path.relative(d, abs).startsWith('..'));
     if (dir === undefined) return undefined;
     const known = this.uncovered.get(dir);
@@ -241,6 +248,22 @@ export class DiskSessions {
     const generated = generatedModuleIn(dir, ['.'], mine);
     const session = new UncoveredPackage(inner, generated !== undefined || inner.hasErrors(mine), generated);
     this.uncovered.set(dir, session);
+    return session;
+  }
+
+  /**
+   * The root's own files outside every package (a workspace's `scripts/`), as check at that root
+   * checks them: one region without a manifest, those files alone scanned, quiet unless one of
+   * them has an error or is a generated module left behind. Built once per root for the process.
+   */
+  private rootRegion(cwd: string, own: readonly string[]): LintSession {
+    const key = `root:${cwd}`;
+    const known = this.uncovered.get(key);
+    if (known) return known;
+    const inner = new DiskSession(undefined, cwd, own);
+    const generated = generatedModuleIn(cwd, own);
+    const session = new UncoveredPackage(inner, generated !== undefined || inner.hasErrors(), generated);
+    this.uncovered.set(key, session);
     return session;
   }
 
@@ -278,7 +301,7 @@ class UncoveredPackage implements LintSession {
   }
 }
 
-/** A file in no package of a root whose packages have manifests: nothing to report, as `check` at that root. */
+/** A file in no region of a root whose packages have manifests (a root's test file): nothing to report, as `check` at that root. */
 class OutsidePackages implements LintSession {
   readonly project = undefined;
   constructor(readonly root: string) {}

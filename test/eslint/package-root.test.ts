@@ -108,6 +108,16 @@ describe('ESLint at a root of packages', () => {
     for (const f of inOpen) expect(got).toContain(`${f.file}:${f.line} ${NAMESPACE}/${f.ruleId} ${eslintMessage(f)}`);
   }, 60_000);
 
+  it("the root's own files outside every package: ESLint reports what check reports there", async () => {
+    const root = rootOfPackages('ctrlrun-eslint-root-own-', 'desk', { 'scripts/ops.ts': OPEN });
+    const r = spawnSync(process.execPath, [CLI_BIN, 'check', '--format', 'json'], { cwd: root, encoding: 'utf8' });
+    const check = (JSON.parse(r.stdout) as { findings: Finding[] }).findings;
+    const inOps = check.filter((f) => f.file === 'scripts/ops.ts');
+    expect(inOps.map((f) => f.ruleId)).toContain('unprotected-tool');
+    const got = reported(await eslintWith(root).lintFiles(['scripts']), root).map((m) => `${m.file}:${m.line} ${m.ruleId} ${m.message}`);
+    for (const f of inOps) expect(got).toContain(`${f.file}:${f.line} ${NAMESPACE}/${f.ruleId} ${eslintMessage(f)}`);
+  }, 60_000);
+
   it("a package without a manifest around one with a manifest: the inner one's doors do not open the outer one", async () => {
     const root = rootOfPackages('ctrlrun-eslint-nested-', 'app/desk', {
       'app/package.json': JSON.stringify({ name: 'app', private: true, type: 'module' }),
