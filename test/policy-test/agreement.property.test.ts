@@ -1,9 +1,8 @@
 import fc from 'fast-check';
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { evaluate } from '../../src/policy/evaluate.js';
-import { parsePolicy } from '../../src/policy/load.js';
+import { loadPolicyOrThrow } from '../../src/policy/load.js';
 import { checkArguments } from '../../src/runtime/arguments.js';
 import { decideCall, invalidArguments } from '../../src/runtime/decide.js';
 import { parseTestFile } from '../../src/policy-test/cases.js';
@@ -20,7 +19,8 @@ import { FIXTURES } from '../helpers/paths.js';
 // test, diff and replay decide through the runtime's own decision: on a large random corpus each
 // gives what the generated module's functions and decideCall give (and what the reference semantics say).
 
-const load = (f: string) => parsePolicy(readFileSync(path.join(FIXTURES, f), 'utf8'), path.join(FIXTURES, f)).value!;
+// the project's loader: a fixture that does not load fails here with its diagnostics, not later as undefined
+const load = (f: string) => loadPolicyOrThrow(path.join(FIXTURES, f)).policy;
 const BASE = load('policy-test/diff/base.yaml');
 const HEAD = load('policy-test/diff/head.yaml');
 const ACTIONS = [...new Set([...Object.keys(BASE.actions), ...Object.keys(HEAD.actions), 'nope'])];
