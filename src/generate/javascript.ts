@@ -70,6 +70,11 @@ export function toJavaScript(tsText: string, system: 'esm' | 'cjs'): string {
       cut(...wholeStatement(tsText, node));
       return;
     }
+    if (typescript.isImportDeclaration(node) && node.importClause?.isTypeOnly) {
+      // the line goes with it (its leading comments may be the file's header, which stays)
+      cut(node.getStart(source), tsText[node.end] === '\n' ? node.end + 1 : node.end);
+      return;
+    }
     if (typescript.isImportDeclaration(node)) {
       cut(node.getStart(source), node.end, importAsJavaScript(node, source, system));
       return;
@@ -87,7 +92,10 @@ export function toJavaScript(tsText: string, system: 'esm' | 'cjs'): string {
       return;
     }
     if (typescript.isAsExpression(node) || typescript.isSatisfiesExpression(node) || typescript.isNonNullExpression(node)) {
-      cut(node.getStart(source), node.end, uncast(node).getText(source));
+      // the casts after the expression go; the expression is visited (`f<T>(x) as U` → `f(x)`)
+      const inner = uncast(node);
+      cut(inner.end, node.end);
+      visit(inner);
       return;
     }
     if (system === 'cjs' && typescript.isExportAssignment(node) && !node.isExportEquals) {
@@ -117,43 +125,44 @@ function uncast(node: ts.Expression): ts.Expression {
   return e;
 }
 
-/** The declaration file of the JavaScript module: its header, `ActionId`, and the exports' types. */
+/**
+ * The declaration file of the JavaScript module: its header, its type-only imports (the SDK's public
+ * type names `protectedTool`'s type is written with), `ActionId` and the other type aliases, and the
+ * exports' types.
+ */
 export function typingsFor(tsText: string): string {
   const source = typescript.createSourceFile('generated.ts', tsText, typescript.ScriptTarget.Latest, true, typescript.ScriptKind.TS);
   const header = tsText.split('\n').slice(0, 2).join('\n');
   const runtimeTypes = new Set<string>();
+  const typeImports: string[] = [];
   const parts: string[] = [];
+  const typed = (text: string): string => {
+    for (const name of text.match(/\b(AgentDoors|CompiledPolicy|LocalDoors|McpDoors|ProtectedTool|ProtectHostedMcp)\b/g) ?? []) runtimeTypes.add(name);
+    return text;
+  };
   for (const statement of source.statements) {
     const comments = leadingComments(tsText, statement);
-    if (typescript.isTypeAliasDeclaration(statement)) {
-      parts.push(`${comments}${statement.getText(source)}`);
+    if (typescript.isImportDeclaration(statement) && statement.importClause?.isTypeOnly) {
+      typeImports.push(statement.getText(source));
+    } else if (typescript.isTypeAliasDeclaration(statement)) {
+      parts.push(`${comments}${typed(statement.getText(source))}`);
     } else if (typescript.isVariableStatement(statement) && statement.modifiers?.some((m) => m.kind === typescript.SyntaxKind.ExportKeyword)) {
       for (const d of statement.declarationList.declarations) {
-        const type = declaredType(d, source);
-        for (const name of type.match(/\b(AgentDoors|CompiledPolicy|LocalDoors|McpDoors|ProtectedTool|ProtectHostedMcp)\b/g) ?? []) runtimeTypes.add(name);
-        parts.push(`${comments}export declare const ${d.name.getText(source)}: ${type};`);
+        if (!d.type) throw new Error(`generator bug: no declared type for the export ${d.name.getText(source)}`);
+        parts.push(`${comments}export declare const ${d.name.getText(source)}: ${typed(d.type.getText(source))};`);
       }
     }
   }
-  const imports = runtimeTypes.size > 0 ? `import type { ${[...runtimeTypes].sort().join(', ')} } from 'ctrlrun-gen/runtime';\n\n` : '';
+  if (runtimeTypes.size > 0) typeImports.push(`import type { ${[...runtimeTypes].sort().join(', ')} } from 'ctrlrun-gen/runtime';`);
+  const imports = typeImports.length > 0 ? `${typeImports.join('\n')}\n\n` : '';
   return `${header}\n${imports}${parts.join('\n\n')}\n`;
-}
-
-/** An exported const's type: its annotation, or `ProtectedTool<A>` for `bindProtectedTool<A>(…)`. */
-function declaredType(d: ts.VariableDeclaration, source: ts.SourceFile): string {
-  if (d.type) return d.type.getText(source);
-  const init = d.initializer;
-  if (init && typescript.isCallExpression(init) && init.expression.getText(source) === 'bindProtectedTool' && init.typeArguments?.length === 1) {
-    return `ProtectedTool<${(init.typeArguments[0] as ts.TypeNode).getText(source)}>`;
-  }
-  throw new Error(`generator bug: no declared type for the export ${d.name.getText(source)}`);
 }
 
 /** `import { a, type B } from 'm'` as JavaScript: type-only names dropped; CommonJS: a `require`. */
 function importAsJavaScript(node: ts.ImportDeclaration, source: ts.SourceFile, system: 'esm' | 'cjs'): string {
   const clause = node.importClause;
   const specifier = node.moduleSpecifier.getText(source);
-  if (!clause || clause.isTypeOnly) return '';
+  if (!clause) return '';
   const named =
     clause.namedBindings && typescript.isNamedImports(clause.namedBindings)
       ? clause.namedBindings.elements.filter((e) => !e.isTypeOnly).map((e) => e.getText(source))

@@ -119,6 +119,7 @@ export function renderModuleText(input: RenderInput, template: string = loadTemp
       'type LocalDoors',
       'type McpDoors',
       'type ProtectHostedMcp',
+      'type ProtectedTool',
       'type SandboxDoors',
       ...(usesTemplates ? ['type TemplateResult'] : []),
     ]

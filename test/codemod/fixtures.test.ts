@@ -1,10 +1,11 @@
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import type ts from 'typescript';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCodemod, writeChanges, type CodemodResult } from '../../src/codemod/index.js';
 import { renderGeneratedModule } from '../../src/generate/index.js';
 import { loadProject } from '../../src/manifest/load.js';
-import { FIXTURES } from '../helpers/paths.js';
+import { FIXTURES, REPO_ROOT } from '../helpers/paths.js';
 import { makeTempDir, removeDir } from '../helpers/temp-repo.js';
 import { typeCheck } from '../helpers/typecheck.js';
 
@@ -30,6 +31,31 @@ interface CaseSpec {
   doorsLeft?: Array<{ line: number; door: string; reason: string; message: string; hint: string }>;
   /** Files left out of the type check (a file that does not parse). */
   typecheckExclude?: string[];
+  /** `own-copy`: the repo's package resolves its own copy of the SDK and ctrlrun-gen another. */
+  sdk?: 'own-copy';
+}
+
+/**
+ * Two copies of the SDK, as sibling packages with their own installs have them: the repo gets its
+ * own `node_modules/@openai/*` and the type check keeps links as paths (`preserveSymlinks`), so the
+ * repo's imports and ctrlrun-gen's (through its own `node_modules`) are two copies whose classes
+ * (`RunContext`) TypeScript tells apart. TypeScript merges two copies of one version whose peers
+ * resolve alike (the real layout had another zod beside each), so the repo's copy is the installed
+ * files under another version number.
+ */
+function ownSdkCopy(dir: string): ts.CompilerOptions {
+  const installed = path.join(REPO_ROOT, 'node_modules', '@openai');
+  for (const name of readdirSync(installed)) {
+    const copy = path.join(dir, 'node_modules', '@openai', name);
+    mkdirSync(copy, { recursive: true });
+    for (const entry of readdirSync(path.join(installed, name))) {
+      if (entry !== 'package.json') symlinkSync(path.join(installed, name, entry), path.join(copy, entry));
+    }
+    const manifest = JSON.parse(readFileSync(path.join(installed, name, 'package.json'), 'utf8')) as { version: string };
+    writeFileSync(path.join(copy, 'package.json'), JSON.stringify({ ...manifest, version: `${manifest.version}-own` }));
+  }
+  // and a declaration build: `protectedTool`'s type must be nameable from this package (TS2883)
+  return { preserveSymlinks: true, declaration: true };
 }
 
 function listFiles(dir: string, base = dir): string[] {
@@ -67,10 +93,11 @@ describe('codemod fixtures', () => {
     dirs.push(dir);
     cpSync(path.join(ROOT, '_shared'), dir, { recursive: true });
     cpSync(path.join(caseDir, 'input'), dir, { recursive: true });
+    const options = spec.sdk === 'own-copy' ? ownSdkCopy(dir) : {};
 
     // The input is a repo that type-checks (with its generated module).
     generate(dir);
-    expect(typeCheck(dir, spec.typecheckExclude), 'input type-checks').toEqual([]);
+    expect(typeCheck(dir, spec.typecheckExclude, options), 'input type-checks').toEqual([]);
 
     const first = await codemod(dir);
     const inputFiles = listFiles(path.join(caseDir, 'input'));
@@ -102,7 +129,7 @@ describe('codemod fixtures', () => {
     expect(second.exitCode).toBe(spec.exitCode);
 
     generate(dir);
-    expect(typeCheck(dir, spec.typecheckExclude), 'output type-checks').toEqual([]);
+    expect(typeCheck(dir, spec.typecheckExclude, options), 'output type-checks').toEqual([]);
   });
 
   it('the type check is real: an unknown action or a leftover needsApproval fails it', async () => {
@@ -115,8 +142,30 @@ describe('codemod fixtures', () => {
     const file = path.join(dir, 'src/tools.ts');
     const good = readFileSync(file, 'utf8');
     writeFileSync(file, good.replace("protectedTool('stripe.refund'", "protectedTool('stripe.refundz'"));
-    expect(typeCheck(dir).join('\n')).toMatch(/src\/tools\.ts:\d+:\d+: .*stripe\.refundz/);
+    expect(typeCheck(dir).join('\n')).toMatch(/src\/tools\.ts:\d+:\d+: [\s\S]*"stripe\.refundz"' is not assignable to parameter of type 'ActionId'/);
     writeFileSync(file, good.replace("name: 'refund',", "name: 'refund',\n  needsApproval: true,"));
     expect(typeCheck(dir).join('\n')).toMatch(/src\/tools\.ts:13:3: /);
+  });
+
+  it("the own SDK copy is a second copy: tools typed with ctrlrun-gen's copy fail the package's Agent<Caller>", () => {
+    const dir = makeTempDir('codemod-own-sdk-');
+    dirs.push(dir);
+    cpSync(path.join(ROOT, '_shared'), dir, { recursive: true });
+    cpSync(path.join(ROOT, 'run-context-own-sdk', 'expected'), dir, { recursive: true });
+    const options = ownSdkCopy(dir);
+    generate(dir);
+    expect(typeCheck(dir, [], options)).toEqual([]);
+    // `protectedTool` as it was typed before it took the package's own SDK types
+    const file = path.join(dir, 'src/ctrlrun.generated.ts');
+    const typed = readFileSync(file, 'utf8');
+    const runtimeTyped = typed.replace(
+      'export const protectedTool: ProtectedToolType = bindProtectedTool<ActionId>(control, policy) as ProtectedToolType;',
+      'export const protectedTool = bindProtectedTool<ActionId>(control, policy);',
+    );
+    expect(runtimeTyped).not.toBe(typed);
+    writeFileSync(file, runtimeTyped);
+    const errors = typeCheck(dir, [], options).join('\n');
+    expect(errors).toMatch(/src\/desk\.ts:\d+:\d+: .*Tool<Caller>/);
+    expect(errors).toMatch(/RunContext/);
   });
 });

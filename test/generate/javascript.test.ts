@@ -143,10 +143,15 @@ describe('the declaration file', () => {
         "import { z } from 'zod';\nimport { protectedTool, type ActionId } from './ctrlrun.generated.js';\n" +
         "export const ok: ActionId = 'ops.ping';\n" +
         "export const t = protectedTool('ops.ping', { name: 'ping', description: 'p', parameters: z.object({}), execute: async () => 'pong' });\n" +
-        "export const bad = protectedTool('ops.pong', { name: 'ping', description: 'p', parameters: z.object({}), execute: async () => 'pong' });\n",
+        "export const bad = protectedTool('ops.pong', { name: 'ping', description: 'p', parameters: z.object({}), execute: async () => 'pong' });\n" +
+        // the tool is typed as the SDK's tool() types it (not `any`: the declaration file imports the SDK's names)
+        "import { tool } from '@openai/agents';\n" +
+        "const byTool = tool({ name: 'ping', description: 'p', parameters: z.object({}), execute: async () => 'pong' });\n" +
+        'type Equal<X, Y> = (<T>() => T extends X ? 1 : 2) extends <T>() => T extends Y ? 1 : 2 ? true : false;\n' +
+        'export const same: Equal<typeof t, typeof byTool> = true;\n',
     });
     const errors = typeCheck(dir);
     expect(errors).toHaveLength(1);
-    expect(errors[0]).toMatch(/^src\/consumer\.ts:5:.*ops\.pong/);
+    expect(errors[0]).toMatch(/^src\/consumer\.ts:5:[\s\S]*'"ops\.pong"' is not assignable to parameter of type 'ActionId'/);
   });
 });

@@ -103,7 +103,7 @@ describe('renderModuleText', () => {
     const text = renderModuleText(input(policyOf({})));
     expect(text).toContain('export type ActionId = never;');
     expect(text).toContain(
-      "import {\n  bindAgentTools,\n  bindHandoffs,\n  bindHostedMcp,\n  bindLocalTools,\n  bindMcp,\n  bindProtectedTool,\n  bindSandbox,\n  type AgentDoors,\n  type CompiledPolicy,\n  type HandoffDoors,\n  type LocalDoors,\n  type McpDoors,\n  type ProtectHostedMcp,\n  type SandboxDoors,\n} from 'ctrlrun-gen/runtime';",
+      "import type { FunctionTool, ToolInputParameters, ToolOptions, UnknownContext } from '@openai/agents';\nimport {\n  bindAgentTools,\n  bindHandoffs,\n  bindHostedMcp,\n  bindLocalTools,\n  bindMcp,\n  bindProtectedTool,\n  bindSandbox,\n  type AgentDoors,\n  type CompiledPolicy,\n  type HandoffDoors,\n  type LocalDoors,\n  type McpDoors,\n  type ProtectHostedMcp,\n  type ProtectedTool,\n  type SandboxDoors,\n} from 'ctrlrun-gen/runtime';",
     );
     expect(text).not.toMatch(/function (own|isInt|isPart)\(/);
     expect(syntaxErrors(text)).toEqual([]);

@@ -70,3 +70,41 @@ describe('the generated module type-checks', () => {
     expect(errors.some((e) => e.startsWith('src/wrong.ts:3:') && e.includes('stripe.refunds'))).toBe(true);
   });
 });
+
+describe("protectedTool keeps the tool's run context type", () => {
+  // As tool() does: the context inferred from execute's second parameter or given as a type
+  // argument reaches the agent's tools; a tool with no context goes to any agent; a tool for
+  // one context is refused by an agent of another. The protected tools' types are tool()'s own,
+  // with an outputSchema too; and a declaration build names them (no TS2883).
+  const TOOLS =
+    "import { Agent, tool, type RunContext } from '@openai/agents';\nimport { z } from 'zod';\nimport { protectedTool } from './ctrlrun.generated.js';\n" +
+    'interface Caller { operator: string }\n' +
+    'type Equal<X, Y> = (<T>() => T extends X ? 1 : 2) extends <T>() => T extends Y ? 1 : 2 ? true : false;\n' +
+    'const refundParameters = z.object({ payment_id: z.string(), amount: z.number().int() });\n' +
+    'const refundExecute = async ({ amount }: { amount: number }, runContext?: RunContext<Caller>) => `${runContext?.context.operator} ${amount}`;\n' +
+    "export const refund = protectedTool('stripe.refund', { name: 'refund', description: 'x', parameters: refundParameters, execute: refundExecute });\n" +
+    "const refundByTool = tool({ name: 'refund', description: 'x', parameters: refundParameters, execute: refundExecute });\n" +
+    'export const sameRefund: Equal<typeof refund, typeof refundByTool> = true;\n' +
+    "export const close = protectedTool<z.ZodObject<{ account: z.ZodString }>, Caller>('accounts.close', { name: 'close', description: 'x',\n" +
+    '  parameters: z.object({ account: z.string() }), execute: async ({ account }, runContext) => `${runContext?.context.operator} ${account}` });\n' +
+    "export const read = protectedTool('stripe.charge.read', { name: 'read', description: 'x', parameters: z.object({ payment_id: z.string() }),\n" +
+    '  execute: async ({ payment_id }) => payment_id });\n' +
+    "const structuredOptions = { name: 'structured', description: 'x', parameters: z.object({ payment_id: z.string() }),\n" +
+    '  outputSchema: z.object({ amount: z.number() }), execute: async ({ payment_id }: { payment_id: string }) => ({ amount: payment_id.length }) };\n' +
+    "export const structured = protectedTool('stripe.charge.read', structuredOptions);\n" +
+    'const structuredByTool = tool(structuredOptions);\n' +
+    'export const sameStructured: Equal<typeof structured, typeof structuredByTool> = true;\n' +
+    "export const desk = new Agent<Caller>({ name: 'desk', tools: [refund, close, read, structured] });\n" +
+    "export const anyone = new Agent({ name: 'anyone', tools: [read, structured] });\n";
+
+  it('under the strictest options and in a declaration build, as with tool()', () => {
+    const dir = copyFixture(path.join(FIXTURES, 'refund-desk'));
+    dirs.push(dir);
+    generateInto(dir);
+    writeFileSync(path.join(dir, 'src/desk.ts'), TOOLS);
+    expect(typeErrors(dir, { ...STRICTEST, declaration: true })).toEqual([]);
+    const night = TOOLS.split('\n').length;
+    writeFileSync(path.join(dir, 'src/desk.ts'), `${TOOLS}export const night = new Agent<{ shift: number }>({ name: 'night', tools: [refund] });\n`);
+    expect(typeErrors(dir, STRICTEST).join('\n')).toMatch(new RegExp(`^src/desk\\.ts:${night}:\\d+: .*Tool<\\{ shift: number; \\}>`, 'm'));
+  });
+});

@@ -103,7 +103,7 @@ describe('init, generate and check in a plain JavaScript project', () => {
         ),
     ).toBe(true);
     expect(module).not.toMatch(/^(import|export) /m);
-    expect(read(dir, 'src/ctrlrun.generated.d.ts')).toContain('export declare const protectedTool: ProtectedTool<ActionId>;');
+    expect(read(dir, 'src/ctrlrun.generated.d.ts')).toContain('export declare const protectedTool: ProtectedToolType;');
     const codemod = await cli(['codemod', '--write', '--allow-dirty'], { cwd: dir });
     expect(codemod.code, codemod.stdout).toBe(0);
     expect(read(dir, 'src/agent.js')).toContain("const { protectedTool } = require('./ctrlrun.generated.js');");
