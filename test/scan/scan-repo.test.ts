@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { listSourceFiles, scanRepo } from '../../src/scan/index.js';
-import { inNodeModules } from '../../src/scan/list.js';
+import { childPath, inNodeModules } from '../../src/scan/list.js';
 import { makeTempDir, removeDir } from '../helpers/temp-repo.js';
 
 const SDK = `import { tool } from '@openai/agents';\nexport const t = tool({ name: 'x' });\n`;
@@ -157,5 +157,14 @@ describe('inNodeModules', () => {
     for (const p of paths) expect(inNodeModules(p), JSON.stringify(p)).toBe(p.split(sep).includes('node_modules'));
     expect(inNodeModules(`${sep}repo${sep}node_modules${sep}x.ts`)).toBe(true);
     expect(inNodeModules(`${sep}repo${sep}node_modules.ts`)).toBe(false);
+  });
+});
+
+describe('childPath', () => {
+  it('is `path.join(dir, name)` for every normalized absolute folder and listed name of a small alphabet', () => {
+    const root = path.resolve('/');
+    const names = ['a', '.a', '..a', '...', 'a.ts', ' ', 'a..', '.git', 'node_modules'];
+    const dirs = [root, ...names.map((n) => path.join(root, n)), ...names.flatMap((n) => names.map((m) => path.join(root, n, m)))];
+    for (const dir of dirs) for (const name of names) expect(childPath(dir, name), JSON.stringify([dir, name])).toBe(path.join(dir, name));
   });
 });
