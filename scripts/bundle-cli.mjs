@@ -141,13 +141,12 @@ const META_URL = {
   banner: { js: "var __ctrlrun_import_meta_url = require('node:url').pathToFileURL(__filename).href;" },
 };
 
-// The thread check lists and reads the repo on (src/scan/parallel-read.ts), as one CommonJS file
+// The thread runCheck's `parallelRead` lists and reads the repo on (src/scan/parallel-read.ts), as one CommonJS file
 // next to the chunks that start it: a worker that loads one script through the CommonJS loader
 // starts sooner than one that sets up the ES module loader for a handful of chunks.
 await cjsFile({ entryPoints: { 'read-worker': path.join(dist, 'scan', 'read-worker.js') }, sourcemap: SOURCE_MAPS, sourcesContent: false });
 
-// The bin (package.json's `bin`): a small CommonJS file that starts a plain check's reading thread
-// before any ES module loads, then imports the launcher (src/cli/bin.ts).
+// The bin (package.json's `bin`): a small CommonJS file that imports the launcher (src/cli/bin.ts).
 await cjsFile({
   entryPoints: { 'ctrlrun-gen': path.join(dist, 'cli', 'bin.js') },
   plugins: [{ name: 'launcher-outside', setup: (b) => b.onResolve({ filter: /^\.\/launch\.js$/ }, () => ({ path: './launch.js', external: true })) }],

@@ -7,6 +7,7 @@ import { generatedFiles, renderGeneratedModule, type GeneratedModule } from '../
 import { findManifest, loadProject, MANIFEST_FILE, type Project } from '../manifest/load.js';
 import { readSourceText, scanRepo, treeOf, type PendingRepoRead, type RepoRead } from '../scan/index.js';
 import { readAheadFor, readsSame } from './read-ahead.js';
+import { readRepoHere } from '../scan/read-here.js';
 import type { CompiledScript } from '../scan/code-cache.js';
 import { compileTypeScriptSteps, loadTypeScript } from '../scan/typescript.js';
 import type { FileScan } from '../scan/types.js';
@@ -27,8 +28,9 @@ export interface CheckOptions {
   policy?: string;
   onProgress?: (done: number, total: number) => void;
   /**
-   * List and read the repo on a worker thread while this thread loads the compiler (the CLI does;
-   * start-up, issue 10). Findings are the same either way.
+   * List and read the repo on a worker thread while this thread loads the compiler (start-up,
+   * issue 10): less wall time on an idle second core, more CPU (a second Node bootstrap), so the
+   * CLI reads on its own thread (issue 40, item 8). Findings are the same either way.
    */
   parallelRead?: boolean;
   /** That read, already started by the caller (`readAheadFor`); used when it reads what the check scans. */
@@ -83,6 +85,11 @@ export async function runCheck(options: CheckOptions): Promise<CheckResult> {
     } else if (ahead) options.onDebug?.('the read started ahead covers other files than the check scans; the files are read on the main thread');
   } finally {
     if (!read) ahead?.cancel();
+  }
+  if (!read) {
+    // read here, as the thread would: the same bytes and verdicts, and the listing for stale-generated
+    read = readRepoHere({ root, ...(paths ? { paths } : {}) });
+    if (!ahead) options.onDebug?.(`the repo was listed and read on the main thread (${read.listing.files.length} files)`);
   }
   const context: ProjectContext | undefined = project ? { manifest: project.manifest, policy: project.policy } : undefined;
 

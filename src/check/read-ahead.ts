@@ -22,15 +22,6 @@ export function readAheadFor(target: CheckTarget): PendingRepoRead | undefined {
   return startRepoRead({ root: path.dirname(manifestFile), ...(paths ? { paths } : {}) });
 }
 
-/** The reading thread for a plain check (src/cli/plain-check.ts), from where the process runs. */
-export function plainCheckReadAhead(plain: { cwd?: string; args: { paths?: string[]; manifest?: string } }): PendingRepoRead | undefined {
-  return readAheadFor({
-    cwd: path.resolve(process.cwd(), plain.cwd ?? '.'),
-    ...(plain.args.paths ? { paths: plain.args.paths } : {}),
-    ...(plain.args.manifest !== undefined ? { manifest: plain.args.manifest } : {}),
-  });
-}
-
 /** Whether a read started ahead lists exactly what the scan would (same root, same paths). */
 export function readsSame(ahead: PendingRepoRead, root: string, paths: readonly string[] | undefined): boolean {
   const a = ahead.options.paths ?? [];

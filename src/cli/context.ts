@@ -1,5 +1,4 @@
 import path from 'node:path';
-import type { PendingRepoRead } from '../scan/parallel-read.js';
 
 /** What a command needs from the outside world; passed explicitly so commands run in-process in tests. */
 export interface CliContext extends CliIo {
@@ -41,8 +40,6 @@ export interface CliIo {
   stderr: (text: string) => void;
   /** stdout is a terminal (colors, progress). */
   isTTY: boolean;
-  /** `check`'s listing and reading of the repo, started before the CLI loaded (start-up, issue 10; see `readAheadFor`). */
-  repoRead?: PendingRepoRead;
 }
 
 /** The context a command runs in, for `--cwd` and `--debug` as given. */

@@ -7,8 +7,6 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { CODE_CACHE_ENV, defaultCodeCacheDir, requireWithCodeCache } from '../scan/code-cache.js';
 import { TOOLS_FROM_ENV } from '../scan/typescript.js';
 import { VERSION } from '../version.js';
-import { plainCheckReadAhead } from '../check/read-ahead.js';
-import type { PendingRepoRead } from '../scan/parallel-read.js';
 import { plainCheckArgs } from './plain-check.js';
 import { dropOutputToClosedPipe } from './closed-pipe.js';
 
@@ -156,7 +154,7 @@ async function runCompanionThroughNpm(args: string[]): Promise<number> {
 }
 
 /** Runs the CLI with `args`; returns the exit code. */
-export async function launch(args: string[], started: { repoRead?: PendingRepoRead } = {}): Promise<number> {
+export async function launch(args: string[]): Promise<number> {
   dropOutputToClosedPipe(process.stdout);
   dropOutputToClosedPipe(process.stderr);
   const plain = plainCheckArgs(args);
@@ -178,10 +176,6 @@ export async function launch(args: string[], started: { repoRead?: PendingRepoRe
     });
     process.env[TOOLS_FROM_ENV] = tools.packageJson;
   }
-  // A plain check starts listing and reading the repo on another thread now, while the CLI's own
-  // code and then the compiler load (start-up, issue 10); after the resolve hook, which finds the
-  // compiler in the companion.
-  const repoRead = started.repoRead ?? (plain ? plainCheckReadAhead(plain) : undefined);
   // --debug prints stack traces: the CLI runs from a bundle (dist/bin), whose source maps name the
   // modules and lines they come from. Turned on before the bundle's chunks load (only they are mapped).
   if (args.includes('--debug')) process.setSourceMapsEnabled(true);
@@ -192,7 +186,6 @@ export async function launch(args: string[], started: { repoRead?: PendingRepoRe
     stderr: (text: string) => process.stderr.write(text),
     isTTY: process.stdout.isTTY === true,
     columns: process.stdout.isTTY === true ? process.stdout.columns : undefined,
-    ...(repoRead ? { repoRead } : {}),
   };
   const runPlainCheck = plain ? plainCheckFile(plain.debug) : undefined;
   if (plain && runPlainCheck) return runPlainCheck(plain, io);

@@ -9,7 +9,7 @@ import { reportError } from './report-error.js';
  * issue 10: scripts/bundle-cli.mjs). Never throws: the exit code, 2 on any error.
  */
 export async function runPlainCheck(plain: PlainCheck, io: CliIo): Promise<number> {
-  const ctx: CliContext = { ...makeContext(io, plain), ...(io.repoRead ? { repoRead: io.repoRead } : {}) };
+  const ctx: CliContext = makeContext(io, plain);
   try {
     return await checkCommand.run(plain.args, ctx);
   } catch (error) {

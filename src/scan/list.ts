@@ -58,8 +58,8 @@ export function listRepo(options: ListOptions): RepoListing {
   const generated = options.generatedModule ? path.resolve(options.generatedModule) : undefined;
   const unreadable: UnreadablePath[] = [];
   const all = gitFiles(root, unreadable) ?? walkFiles(root, unreadable);
-  const keep = (abs: string): boolean => abs !== generated && isSourceFile(abs) && !abs.split(path.sep).includes('node_modules');
-  const configs = all.filter((f) => CONFIG.test(path.basename(f)) && !f.split(path.sep).includes('node_modules'));
+  const keep = (abs: string): boolean => abs !== generated && isSourceFile(abs) && !inNodeModules(abs);
+  const { configs, manifests } = configsAndManifests(all);
   const out = new Set<string>();
   const scopes = options.paths && options.paths.length > 0 ? options.paths.map((p) => path.resolve(root, p)) : [root];
   for (const abs of scopes) {
@@ -78,8 +78,31 @@ export function listRepo(options: ListOptions): RepoListing {
     const under = inside ? all.filter((f) => f === abs || f.startsWith(abs === root ? root : abs + path.sep)) : walkFiles(abs, unreadable);
     for (const f of under) if (keep(f)) out.add(f);
   }
-  const manifests = all.filter((f) => path.basename(f) === 'ctrlrun.tools.yaml' && !f.split(path.sep).includes('node_modules'));
   return { files: [...out].sort(), configs: configs.sort(), unreadable, manifests: manifests.sort() };
+}
+
+/** Whether a path has a `node_modules` segment (`split(path.sep).includes('node_modules')`, without the array). */
+export function inNodeModules(file: string): boolean {
+  return `${path.sep}${file}${path.sep}`.includes(NODE_MODULES_SEGMENT);
+}
+
+const NODE_MODULES_SEGMENT = `${path.sep}node_modules${path.sep}`;
+
+/**
+ * The config files and the manifests among the listed files, outside node_modules, in one pass:
+ * on a large repo these tests run once a file, and two passes with a basename each were a few
+ * milliseconds and enough calls to make V8 optimize the path functions (issue 40, item 8).
+ */
+function configsAndManifests(all: readonly string[]): { configs: string[]; manifests: string[] } {
+  const configs: string[] = [];
+  const manifests: string[] = [];
+  for (const f of all) {
+    const base = path.basename(f);
+    const config = CONFIG.test(base);
+    if ((!config && base !== 'ctrlrun.tools.yaml') || inNodeModules(f)) continue;
+    (config ? configs : manifests).push(f);
+  }
+  return { configs, manifests };
 }
 
 /** `git ls-files` of the tracked and the untracked, not ignored, files under `root`; undefined outside a work tree. */
@@ -141,7 +164,7 @@ function walkFiles(dir: string, unreadable: UnreadablePath[], rootForMessages = 
       }
     }
     for (const e of entries) {
-      const abs = path.join(d, e.name);
+      const abs = childPath(d, e.name);
       if (e.isDirectory()) {
         if (e.name === '.git' || e.name === 'node_modules' || ignored(abs, true)) continue;
         visit(abs);
@@ -154,6 +177,15 @@ function walkFiles(dir: string, unreadable: UnreadablePath[], rootForMessages = 
   };
   visit(dir);
   return out;
+}
+
+/**
+ * `path.join(dir, name)` for a normalized absolute `dir` and a name a directory listing gives (no
+ * separator, never `.` or `..`), without normalizing the joined path again: the walk joins once a
+ * file, and `path.join`'s normalization was most of the walk's own time (issue 40, item 8).
+ */
+export function childPath(dir: string, name: string): string {
+  return dir.endsWith(path.sep) ? dir + name : dir + path.sep + name;
 }
 
 /**

@@ -80,7 +80,7 @@ describe('start-up: what the check process loads (issue 10 item 10)', () => {
     expect(viaYargs.files.filter((f) => f.endsWith('plain-check.cjs'))).toEqual([]);
   });
 
-  it('a plain check lists and reads the repo on a second thread (--debug says so), with the findings of an in-thread read', () => {
+  it('a plain check lists and reads the repo on the main thread (--debug says so), as a check through yargs does', () => {
     const dir = repo('thread', {
       ...PROJECT,
       'src/agent.ts': "import { tool } from '@openai/agents';\nexport const lookup = tool({ name: 'lookup', description: 'd', execute: async () => 'x' });\n",
@@ -90,14 +90,15 @@ describe('start-up: what the check process loads (issue 10 item 10)', () => {
       encoding: 'utf8',
       env: { ...process.env, NO_COLOR: '1' },
     });
-    expect(plain.stderr).toContain('debug: the repo was listed and read on a second thread (3 files)');
-    // through yargs (an option the plain path does not take): the thread is started by the command itself
+    // no reading thread (issue 40, item 8: its Node bootstrap cost more CPU than its overlap saved)
+    expect(plain.stderr).toContain('debug: the repo was listed and read on the main thread (3 files)');
+    // through yargs (an option the plain path does not take)
     const viaYargs = spawnSync(process.execPath, [CLI_BIN, 'check', '--format', 'json', '--debug', '--max-findings', '100'], {
       cwd: dir,
       encoding: 'utf8',
       env: { ...process.env, NO_COLOR: '1' },
     });
-    expect(viaYargs.stderr).toContain('debug: the repo was listed and read on a second thread (3 files)');
+    expect(viaYargs.stderr).toContain('debug: the repo was listed and read on the main thread (3 files)');
     expect(JSON.parse(plain.stdout)).toEqual(JSON.parse(viaYargs.stdout));
     expect(plain.status).toBe(1);
   });

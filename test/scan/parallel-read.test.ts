@@ -9,6 +9,7 @@ import { runCheck } from '../../src/check/engine.js';
 import { listRepo } from '../../src/scan/list.js';
 import { isPlainUtf8, makePrefilter, mayMatterBytes } from '../../src/scan/prefilter.js';
 import { PLAIN_PARSE, PLAIN_SKIP } from '../../src/scan/read.js';
+import { readRepoHere } from '../../src/scan/read-here.js';
 import type { PendingRepoRead } from '../../src/scan/parallel-read.js';
 import type { RepoRead } from '../../src/scan/read.js';
 import { scanRepo } from '../../src/scan/index.js';
@@ -124,6 +125,18 @@ for (const git of [false, true]) {
       });
     }
 
+    it("the read on the calling thread is the thread's own: listing, bytes or error codes, tokens and verdicts", async () => {
+      const thread = (await startRepoRead({ root }, { file: SCRIPTS['CLI bundle (CommonJS)'] }).result())!;
+      const here = readRepoHere({ root });
+      expect(plain(here)).toEqual(plain(thread));
+      expect(here.prefilter).toEqual(thread.prefilter);
+      expect(here.prefilter!.verdicts.get(path.join(root, 'src/alias.ts'))).toBe(PLAIN_PARSE);
+      expect(here.files.get(path.join(root, 'src/folder.ts'))).toBeUndefined();
+      if (git) expect(here.files.get(path.join(root, 'src/gone.ts'))).toEqual({ code: 'ENOENT' });
+      const paths = [path.join(root, 'src/folder.ts'), path.join(root, 'ignored/c.ts')];
+      expect(plain(readRepoHere({ root, paths }))).toEqual(inThread(root, paths));
+    });
+
     it('only the given paths are listed and read', async () => {
       const paths = [path.join(root, 'src/folder.ts'), path.join(root, 'ignored/c.ts')];
       const read = await startRepoRead({ root, paths }, { file: SCRIPTS['CLI bundle (CommonJS)'] }).result();
@@ -173,7 +186,9 @@ describe('check with the repo read ahead', () => {
   write(dir, 'src/more.ts', `${SDK}export const y = tool({ name: 'lookup_charge', execute: async () => 'x' });\n`);
 
   it('finds exactly what check finds reading in-thread', async () => {
-    const own = await runCheck({ cwd: dir });
+    const debug: string[] = [];
+    const own = await runCheck({ cwd: dir, onDebug: (line) => debug.push(line) });
+    expect(debug).toEqual([`the repo was listed and read on the main thread (${own.filesConsidered} files)`]);
     const ahead = startRepoRead({ root: dir }, { file: SCRIPTS['CLI bundle (CommonJS)'] });
     const parallel = await runCheck({ cwd: dir, ahead });
     expect(await ahead.result()).toBeDefined();

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { listSourceFiles, scanRepo } from '../../src/scan/index.js';
+import { childPath, inNodeModules } from '../../src/scan/list.js';
 import { makeTempDir, removeDir } from '../helpers/temp-repo.js';
 
 const SDK = `import { tool } from '@openai/agents';\nexport const t = tool({ name: 'x' });\n`;
@@ -138,5 +139,32 @@ describe('scanRepo in a git work tree: what git looks at', () => {
     // Root can read anything: the folder is then listed like any other.
     if (process.getuid?.() !== 0) expect(unreadable).toContain('locked');
     else expect(names).toContain('locked/a.ts:x');
+  });
+});
+
+describe('inNodeModules', () => {
+  it('is `split(path.sep).includes("node_modules")`, on every path of up to four segments of a small alphabet', () => {
+    const sep = path.sep;
+    const segments = ['', 'node_modules', 'node_module', 'xnode_modules', 'a'];
+    const paths: string[] = [];
+    const grow = (prefix: string[], depth: number): void => {
+      if (prefix.length > 0) paths.push(prefix.join(sep));
+      if (depth === 0) return;
+      for (const s of segments) grow([...prefix, s], depth - 1);
+    };
+    grow([], 4);
+    expect(paths.length).toBeGreaterThan(700);
+    for (const p of paths) expect(inNodeModules(p), JSON.stringify(p)).toBe(p.split(sep).includes('node_modules'));
+    expect(inNodeModules(`${sep}repo${sep}node_modules${sep}x.ts`)).toBe(true);
+    expect(inNodeModules(`${sep}repo${sep}node_modules.ts`)).toBe(false);
+  });
+});
+
+describe('childPath', () => {
+  it('is `path.join(dir, name)` for every normalized absolute folder and listed name of a small alphabet', () => {
+    const root = path.resolve('/');
+    const names = ['a', '.a', '..a', '...', 'a.ts', ' ', 'a..', '.git', 'node_modules'];
+    const dirs = [root, ...names.map((n) => path.join(root, n)), ...names.flatMap((n) => names.map((m) => path.join(root, n, m)))];
+    for (const dir of dirs) for (const name of names) expect(childPath(dir, name), JSON.stringify([dir, name])).toBe(path.join(dir, name));
   });
 });

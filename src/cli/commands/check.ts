@@ -65,7 +65,7 @@ export async function runCheckCommand(args: CheckArgs, ctx: CliContext): Promise
     await applyFix({ cwd: ctx.cwd, paths: args.paths, manifest, policy: args.policy, allowDirty: args.allowDirty }, ctx);
   }
   const progress = progressLine(ctx, 'checking');
-  const check = (manifest: string | undefined, ahead: boolean) => {
+  const check = (manifest: string | undefined) => {
     const paths = manifests && manifest !== undefined ? pathsInPackage(ctx.cwd, path.dirname(manifest), args.paths) : args.paths;
     return runCheck({
       cwd: ctx.cwd,
@@ -73,18 +73,17 @@ export async function runCheckCommand(args: CheckArgs, ctx: CliContext): Promise
       ...(manifest !== undefined ? { manifest } : {}),
       ...(args.policy !== undefined ? { policy: args.policy } : {}),
       ...(progress ? { onProgress: progress.update } : {}),
-      ...(ahead ? (ctx.repoRead ? { ahead: ctx.repoRead } : { parallelRead: true }) : {}),
       ...(ctx.debug ? { onDebug: (line: string) => ctx.stderr(`debug: ${line}\n`) } : {}),
     });
   };
   let result: CheckResult;
   if (manifests) {
     const each: CheckResult[] = [];
-    for (const m of manifests) each.push(await check(m, false));
+    for (const m of manifests) each.push(await check(m));
     // the packages no manifest covers are checked too: never skipped as if they had no doors
     each.push(...(await checkPackagesWithoutManifest(ctx.cwd, manifests, args.paths)));
     result = mergeResults(each);
-  } else result = await check(args.manifest, true);
+  } else result = await check(args.manifest);
   progress?.clear();
   const report = buildReport(result.findings, result, maxFindings);
   const sources = new Map<string, string>();
