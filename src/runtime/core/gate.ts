@@ -129,7 +129,8 @@ export function checkCall(scope: CoreScope, { context, toolCall }: Call): Maybe<
   scope.principals.forget(toolCall); // only this check's own answer may reach the body
   if (!scope.enforce) return allow;
   const lossless = parseArguments(toolCall.arguments);
-  const fromRaw = scope.args.policyArgs(toolCall.arguments, lossless);
+  // needsApproval's parse of this same text, when it made one (core/arguments.ts, sharedParses)
+  const fromRaw = scope.args.policyArgs(toolCall.arguments, lossless, 'take');
   // JSON that does not match the tool's JSON schema: the SDK would pass it on; refused here
   if (!fromRaw.ok && fromRaw.problem !== undefined) return refuseInvalid(scope, toolCall, fromRaw.problem);
   if (!fromRaw.ok) return allow; // invalid input: the SDK refuses it before the body
