@@ -17,40 +17,36 @@ export interface ArgumentsStage {
   schemaCheck: ((value: unknown) => string | null) | null;
   /**
    * The arguments the body would get, from the model's raw JSON (`lossless`: `parseArguments(raw)`,
-   * when done). `share`: `keep` (needsApproval) keeps a zod schema's parse of this text for the
-   * guardrail's `take`, which uses it only for the same text and the same value parsed (`sharedParses`).
+   * when done). `share`: `keep` (needsApproval) keeps a zod schema's parse for the guardrail's
+   * `take`, which uses it only for the same value handed to the schema (`sharedParse`).
    */
   policyArgs: (raw: string, lossless?: ArgumentsCheck, share?: 'keep' | 'take') => PolicyArgs;
 }
 
-/** How many parses `needsApproval` keeps for guardrails not yet run (parallel calls); the oldest goes first. */
-const KEPT_PARSES = 32;
-
 /**
- * A zod schema's parses `needsApproval` made, kept for the guardrail that runs next (the SDK asks
+ * The zod parse `needsApproval` made last, kept for the guardrail that runs next (the SDK asks
  * `needsApproval` first, on its own parse of the model's text, then the guardrail on the text):
- * without this the schema runs three times a call (the SDK, `needsApproval`, the guardrail). A
- * parse is kept under the JSON text it was made from (the SDK's value printed back) with the value
- * the schema was given, and the guardrail takes it only when the model's text is that same string
- * and the value it would give the schema is the same (`sameParseInput`: -0 is not 0): the schema
- * then gets the same input, and gives what it gave. (A schema that answers one input two ways, a
- * transform reading the clock, is no worse off: the body's authorization still compares what runs
- * with what was decided, `inputIsTheCalls`.) Taken once; a parse the guardrail never asks for (a
- * paused call) is dropped after `KEPT_PARSES` more.
+ * without it the schema runs three times a call (the SDK, `needsApproval`, the guardrail). The
+ * parse is kept with the value the schema was handed, and the guardrail takes it only when the
+ * value it would hand the schema is that same value (`sameParseInput`: -0 is not 0, one prototype,
+ * the same members in the same order): the schema got this very input, and gave this. Not the
+ * text: the SDK's value printing back to the model's exact text does not make it the same input
+ * (`-0` prints as `0`), and a text written otherwise (a space) can be. (A schema that answers one
+ * input two ways, a transform reading the clock, is no worse off: the body's authorization still
+ * compares what runs with what was decided, `inputIsTheCalls`.) One parse a tool: taken once, or
+ * replaced by the next; a guardrail of another call (parallel calls) leaves it for its own.
  */
-function sharedParses() {
-  const kept = new Map<string, { input: unknown; parsed: PolicyArgs }>();
+function sharedParse() {
+  let kept: { input: unknown; parsed: PolicyArgs } | undefined;
   return {
-    keep(text: string, input: unknown, parsed: PolicyArgs): void {
-      kept.delete(text);
-      if (kept.size >= KEPT_PARSES) kept.delete(kept.keys().next().value as string);
-      kept.set(text, { input, parsed });
+    keep(input: unknown, parsed: PolicyArgs): void {
+      kept = { input, parsed };
     },
-    take(text: string, input: unknown): PolicyArgs | undefined {
-      const found = kept.get(text);
-      if (found === undefined) return undefined;
-      kept.delete(text);
-      return sameParseInput(found.input, input, 0) ? found.parsed : undefined;
+    take(input: unknown): PolicyArgs | undefined {
+      if (kept === undefined || !sameParseInput(kept.input, input, 0)) return undefined;
+      const { parsed } = kept;
+      kept = undefined;
+      return parsed;
     },
   };
 }
@@ -92,7 +88,7 @@ export function argumentsStage(parameters: ArgsSchema | undefined, action: strin
     parameters && typeof parameters === 'object' && typeof parameters.safeParse !== 'function'
       ? compileJsonSchema(parameters, `protectedTool('${action}')`)
       : null;
-  const shared = sharedParses();
+  const shared = sharedParse();
   const policyArgs = (raw: string, lossless?: ArgumentsCheck, share?: 'keep' | 'take'): PolicyArgs => {
     // the parse already scanned the text for its depth: not again
     const deep = lossless === undefined ? jsonDepthProblem(raw) : depthProblemOf(lossless);
@@ -109,10 +105,10 @@ export function argumentsStage(parameters: ArgsSchema | undefined, action: strin
       return sent !== parsed.value && schemaCheck(sent) === null ? { ok: true, value: sent } : { ok: false, problem };
     }
     if (typeof parameters?.safeParse !== 'function') return parsed;
-    const taken = share === 'take' ? shared.take(raw, parsed.value) : undefined;
+    const taken = share === 'take' ? shared.take(parsed.value) : undefined;
     if (taken !== undefined) return taken;
     const fromSchema = zodArguments(parameters as Required<ArgsSchema>, parsed.value);
-    if (share === 'keep' && fromSchema.ok) shared.keep(raw, parsed.value, fromSchema);
+    if (share === 'keep' && fromSchema.ok) shared.keep(parsed.value, fromSchema);
     return fromSchema;
   };
   return { schemaCheck, policyArgs };
@@ -162,7 +158,7 @@ export function valueArguments(stage: ArgumentsStage, checked: ArgumentsCheck): 
   } catch {
     return checked;
   }
-  // kept for the guardrail: the model's text is most often this very string
+  // kept for the guardrail, which hands the schema this same value when the model wrote what the SDK parsed
   return callArguments(checked, stage.policyArgs(text, checked, 'keep'));
 }
 
