@@ -65,6 +65,12 @@ export async function authorize(
   if (halt) return refuseHalted(scope, facts, halt);
   // a call the policy sends to a person: its approval (or an approval grant) first
   if (facts.decision.decision === 'approve') return await authorizeApproved(scope, facts, where, runContext);
+  // allowed, with no budget to spend and no effect to reserve (most calls): authorizeRun's work here, no frame of its own
+  if (!facts.grant?.budgets && facts.decision.effectKey === null) {
+    const approvers: string[] = []; // the call's own list: the door is handed it
+    await decisionReceipt(scope, facts, { result: 'allowed', approvers, effect_key: null }, runContext);
+    return { kind: 'enforce', facts, approvers, key: null, attemptId: null };
+  }
   // awaited here, not returned: an async function returning a promise waits two more turns for it
   return await authorizeRun(scope, facts, where, notApproved(), runContext);
 }
