@@ -1,9 +1,9 @@
-import { RunContext } from '@openai/agents';
+import { RunContext, tool } from '@openai/agents';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { sameParseInput } from '../../src/runtime/core/arguments.js';
 import { ActionDenied, run } from '../../src/runtime/index.js';
-import { agentWith, assistantMessage, refundCall, scripted, setup, type Ctx } from './helpers.js';
+import { agentWith, assistantMessage, refundCall, scripted, sdkBefore, setup, type Ctx } from './helpers.js';
 
 /**
  * The guardrail takes `needsApproval`'s zod parse instead of parsing again (issue 39): only for the
@@ -14,19 +14,16 @@ function countingRefund(amount: z.ZodType<number> = z.number().int()) {
   const s = setup();
   const counted = { parses: 0 };
   const calls: unknown[] = [];
-  const tool = s.protectedTool('stripe.refund', {
+  const protectedRefund = s.protectedTool('stripe.refund', {
     name: 'refund',
     description: 'Refund a payment',
-    parameters: z.object({ payment_id: z.string(), amount }).refine(() => {
-      counted.parses++;
-      return true;
-    }),
+    parameters: countingSchema(amount, counted),
     execute: async (args) => {
       calls.push(args);
       return 'refunded';
     },
   });
-  const hooks = tool as unknown as {
+  const hooks = protectedRefund as unknown as {
     needsApproval: (rc: RunContext<Ctx>, input: unknown, callId: string) => Promise<boolean>;
     inputGuardrails: Array<{ run: (data: unknown) => Promise<{ behavior: { type: string } }> }>;
   };
@@ -36,19 +33,52 @@ function countingRefund(amount: z.ZodType<number> = z.number().int()) {
   const guard = async (text: string, callId: string) =>
     (await hooks.inputGuardrails[0]!.run({ context, agent: undefined, toolCall: { type: 'function_call', callId, name: 'refund', arguments: text } })).behavior
       .type;
-  return { s, tool, calls, counted, ask, guard };
+  return { s, tool: protectedRefund, calls, counted, ask, guard };
+}
+
+function countingSchema(amount: z.ZodType<number>, counted: { parses: number }) {
+  return z.object({ payment_id: z.string(), amount }).refine(() => {
+    counted.parses++;
+    return true;
+  });
+}
+
+/**
+ * How often the SDK under test parses one call itself: a plain tool() with the same two hooks
+ * doing nothing (the SDKs of the peer range differ: 0.20 parses once and hands the value on).
+ */
+async function sdkParses(amount: z.ZodType<number>, args: Record<string, unknown>): Promise<number> {
+  const counted = { parses: 0 };
+  const gated = tool({
+    name: 'refund',
+    description: 'Refund a payment',
+    parameters: countingSchema(amount, counted),
+    needsApproval: async () => false,
+    inputGuardrails: [{ type: 'tool_input', name: 'noop', run: async () => ({ behavior: { type: 'allow' } }) }] as never,
+    execute: async () => 'refunded',
+  });
+  await run(agentWith(scripted([refundCall(args, 'c0')], [assistantMessage('done')]), [gated]), 'refund', { context: { user: 'alice' } });
+  return counted.parses;
+}
+
+/** 0 becomes -0 and -0 becomes 0 (zod 4's `overwrite` keeps the schema printable; zod 3 has `transform`). */
+function negated(): z.ZodType<number> {
+  const base = z.number().int();
+  const flip = (n: number) => -n;
+  return typeof (base as { overwrite?: unknown }).overwrite === 'function' ? base.overwrite(flip) : (base.transform(flip) as unknown as z.ZodType<number>);
 }
 
 const text = (id: string, amount: number) => `{"payment_id":"${id}","amount":${amount}}`;
 
 describe('the guardrail shares needsApproval’s parse of the same value', () => {
-  it('through the Runner: an allowed call parses twice (the SDK, needsApproval), however its text is written', async () => {
+  it('through the Runner: an allowed call is parsed once more than the SDK parses it (needsApproval), however its text is written', async () => {
+    const sdk = await sdkParses(z.number().int(), { payment_id: 'pay_0', amount: 500 });
     const { s, tool, calls, counted } = countingRefund();
     const model = scripted([refundCall({ payment_id: 'pay_1', amount: 500 }, 'c1')], [assistantMessage('done')]);
     const result = await run(agentWith(model, [tool]), 'refund', { context: { user: 'alice' } });
     expect(result.interruptions).toEqual([]);
     expect(calls).toEqual([{ payment_id: 'pay_1', amount: 500 }]);
-    expect(counted.parses).toBe(2);
+    expect(counted.parses).toBe(sdk + 1);
 
     counted.parses = 0;
     // written with spaces: another text, the same value handed to the schema, so the same parse
@@ -58,7 +88,7 @@ describe('the guardrail shares needsApproval’s parse of the same value', () =>
       { payment_id: 'pay_1', amount: 500 },
       { payment_id: 'pay_2', amount: 500 },
     ]);
-    expect(counted.parses).toBe(2);
+    expect(counted.parses).toBe(sdk + 1);
     const receipts = await s.store.listReceipts();
     expect(receipts.map((r) => [r.call_id, r.result]).sort()).toEqual([
       ['c1', 'allowed'],
@@ -88,19 +118,16 @@ describe('the guardrail shares needsApproval’s parse of the same value', () =>
 
   it('a schema that answers -0 and 0 apart decides on the guardrail’s own parse, as without sharing', async () => {
     // 0 becomes -0 and -0 becomes 0: the SDK's value for the model's `0` is -0, which prints back as `0`
-    const { s, calls, counted, tool } = countingRefund(
-      z
-        .number()
-        .int()
-        .overwrite((n) => -n),
-    );
+    const sdk = await sdkParses(negated(), { payment_id: 'pay_0', amount: 0 });
+    const { s, calls, counted, tool } = countingRefund(negated());
     const model = scripted([refundCall({ payment_id: 'pay_1', amount: 0 }, 'c1')], [assistantMessage('done')]);
     const failed = await run(agentWith(model, [tool]), 'refund', { context: { user: 'alice' } }).catch((error: unknown) => error);
     // decided on the guardrail's parse of the model's text (-0), the body would get 0: refused as arguments that changed
     expect(failed).toBeInstanceOf(ActionDenied);
     expect((failed as ActionDenied).reason).toBe('arguments_mismatch');
     expect(calls).toEqual([]);
-    expect(counted.parses).toBe(3);
+    // (an SDK before 0.14 asks needsApproval with JSON.parse's 0, not the schema's -0: the same value, shared)
+    expect(counted.parses).toBe(sdk + (sdkBefore('0.14') ? 1 : 2));
     expect((await s.store.listReceipts()).map((r) => [r.call_id, r.result, r.reason])).toEqual([['c1', 'refused', 'arguments_mismatch']]);
   });
 
