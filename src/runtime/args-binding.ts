@@ -75,20 +75,22 @@ export function strictCompleted(schema: unknown, value: unknown, root: unknown =
   }
   const properties = node.properties;
   if (!isNode(properties)) return same;
-  const required = Array.isArray(node.required) ? new Set(node.required as unknown[]) : new Set<unknown>();
   const given = value as Node;
   let out: Node | null = null;
   let complete = true;
-  for (const [key, sub] of Object.entries(properties)) {
+  // (run on every call needsApproval sees: no key pairs, no set of the required, no answer for a scalar)
+  for (const key of Object.keys(properties)) {
     if (!Object.hasOwn(given, key)) {
-      if (!required.has(key)) continue;
+      if (!Array.isArray(node.required) || !node.required.includes(key)) continue;
       out ??= { ...given };
       put(out, key, null);
       continue;
     }
-    const c = strictCompleted(sub, given[key], root, depth + 1);
+    const member = given[key];
+    if (member === null || typeof member !== 'object') continue; // a scalar is complete as it is
+    const c = strictCompleted(properties[key], member, root, depth + 1);
     complete &&= c.complete;
-    if (c.value !== given[key]) {
+    if (c.value !== member) {
       out ??= { ...given };
       put(out, key, c.value);
     }

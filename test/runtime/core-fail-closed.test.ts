@@ -339,3 +339,31 @@ describe('through the real Runner', () => {
     expect((await store.listReceipts()).map((r) => [r.result, r.decision, r.reason])).toEqual([['denied', 'deny', 'no_matching_rule']]);
   });
 });
+
+describe("an allowed call's approvers", () => {
+  for (const action of ['pay.allow', 'pay.allow.effect']) {
+    it(`are its own (${action}): a door that changes the list it was handed changes no other call's receipts`, async () => {
+      const store = memoryStore();
+      const core = createActionCore(controlOver(store).internals, policy, action, {});
+      const context = { context: { user: 'alice' } } as unknown as RunContext<unknown>;
+      const authorized = async (id: string, callId: string) => {
+        const args = { id, amount: 5 };
+        const auth = await core.authorize(args, context, callId, { arguments: JSON.stringify(args) });
+        if (auth.kind !== 'enforce') throw new Error('setup: not enforced');
+        return auth;
+      };
+      const first = await authorized('p1', 'c1');
+      expect(first.approvers).toEqual([]);
+      first.approvers.push('mallory');
+      await core.finish(first, { ok: true, output: 'done' });
+      const second = await authorized('p2', 'c2');
+      expect(second.approvers).toEqual([]);
+      await core.finish(second, { ok: true, output: 'done' });
+      const receipts = await store.listReceipts();
+      expect(receipts.filter((r) => r.call_id === 'c2').map((r) => [r.result, r.approvers])).toEqual([
+        ['allowed', []],
+        ['executed', []],
+      ]);
+    });
+  }
+});

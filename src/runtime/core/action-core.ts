@@ -1,5 +1,6 @@
 import type { RunContext } from '@openai/agents';
 import type { ControlInternals } from '../internals.js';
+import { settled } from '../settled.js';
 import { pausedDoor } from '../edits.js';
 import type { CompiledPolicy, PausedDoor, PausedDoorKind } from '../types.js';
 import type { ArgumentsCheck } from '../arguments.js';
@@ -118,11 +119,17 @@ export type ActionCore = ReturnType<typeof createActionCore>;
  * `executeCall` seen by OpenTelemetry: inside the call's `execute_tool` span (its receipts are that
  * span's events; the body's own spans nest under it). Only with telemetry; once the API has loaded.
  */
-async function observedCall(scope: CoreScope, input: unknown, runContext: RunContext<unknown>, details: CallDetails | undefined, body: Body) {
-  const telemetry = scope.internals.telemetry;
-  if (telemetry?.loading) await telemetry.loading;
-  const otel = telemetry?.otel();
+function observedCall(scope: CoreScope, input: unknown, runContext: RunContext<unknown>, details: CallDetails | undefined, body: Body): Promise<unknown> {
+  const loading = scope.internals.telemetry?.loading;
+  // no async frame of its own: without OpenTelemetry (the SDK's traces alone) the call is executeCall's promise itself
+  if (loading === undefined) return settled(() => aroundCall(scope, input, runContext, details, body));
+  return loading.then(() => aroundCall(scope, input, runContext, details, body));
+}
+
+/** `executeCall`, inside the call's span when OpenTelemetry records. */
+function aroundCall(scope: CoreScope, input: unknown, runContext: RunContext<unknown>, details: CallDetails | undefined, body: Body): Promise<unknown> {
+  const otel = scope.internals.telemetry?.otel();
+  if (otel === undefined) return executeCall(scope, input, runContext, details, body);
   const run = () => executeCall(scope, input, runContext, details, body);
-  if (otel === undefined) return run();
   return otel.around(toolOf(scope.policy, scope.action) ?? scope.action, scope.action, details?.toolCall?.callId ?? null, run);
 }

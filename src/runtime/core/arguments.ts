@@ -15,8 +15,67 @@ export interface ArgumentsStage {
    * (A zod schema is checked by the SDK's own parsing before the body, and by `policyArgs` here.)
    */
   schemaCheck: ((value: unknown) => string | null) | null;
-  /** The arguments the body would get, from the model's raw JSON (`lossless`: `parseArguments(raw)`, when done). */
-  policyArgs: (raw: string, lossless?: ArgumentsCheck) => PolicyArgs;
+  /**
+   * The arguments the body would get, from the model's raw JSON (`lossless`: `parseArguments(raw)`,
+   * when done). `share`: `keep` (needsApproval) keeps a zod schema's parse for the guardrail's
+   * `take`, which uses it only for the same value handed to the schema (`sharedParse`).
+   */
+  policyArgs: (raw: string, lossless?: ArgumentsCheck, share?: 'keep' | 'take') => PolicyArgs;
+}
+
+/**
+ * The zod parse `needsApproval` made last, kept for the guardrail that runs next (the SDK asks
+ * `needsApproval` first, on its own parse of the model's text, then the guardrail on the text):
+ * without it the schema runs three times a call (the SDK, `needsApproval`, the guardrail). The
+ * parse is kept with the value the schema was handed, and the guardrail takes it only when the
+ * value it would hand the schema is that same value (`sameParseInput`: -0 is not 0, one prototype,
+ * the same members in the same order): the schema got this very input, and gave this. Not the
+ * text: the SDK's value printing back to the model's exact text does not make it the same input
+ * (`-0` prints as `0`), and a text written otherwise (a space) can be. (A schema that answers one
+ * input two ways, a transform reading the clock, is no worse off: the body's authorization still
+ * compares what runs with what was decided, `inputIsTheCalls`.) One parse a tool: taken once, or
+ * replaced by the next; a guardrail of another call (parallel calls) leaves it for its own.
+ */
+function sharedParse() {
+  let kept: { input: unknown; parsed: PolicyArgs } | undefined;
+  return {
+    keep(input: unknown, parsed: PolicyArgs): void {
+      kept = { input, parsed };
+    },
+    take(input: unknown): PolicyArgs | undefined {
+      if (kept === undefined || !sameParseInput(kept.input, input, 0)) return undefined;
+      const { parsed } = kept;
+      kept = undefined;
+      return parsed;
+    },
+  };
+}
+
+/**
+ * Whether two values are one input to a schema: the same primitives (`Object.is`: -0 is not 0),
+ * and arrays or objects of one prototype with the same members in the same order. Stricter than
+ * `sameArgs` (which compares arguments, not what a schema is handed).
+ */
+export function sameParseInput(a: unknown, b: unknown, depth: number): boolean {
+  if (Object.is(a, b)) return true;
+  if (depth > 512 || typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Object.getPrototypeOf(a) !== Object.getPrototypeOf(b)) return false;
+  if (Array.isArray(a)) {
+    const c = b as unknown[];
+    if (a.length !== c.length) return false;
+    for (let i = 0; i < a.length; i++) if (i in a !== i in c || !sameParseInput(a[i], c[i], depth + 1)) return false;
+    return true;
+  }
+  const x = a as Record<string, unknown>;
+  const y = b as Record<string, unknown>;
+  const keys = Object.keys(x);
+  const others = Object.keys(y);
+  if (keys.length !== others.length) return false;
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
+    if (k !== others[i] || !sameParseInput(x[k], y[k], depth + 1)) return false;
+  }
+  return true;
 }
 
 /**
@@ -29,7 +88,8 @@ export function argumentsStage(parameters: ArgsSchema | undefined, action: strin
     parameters && typeof parameters === 'object' && typeof parameters.safeParse !== 'function'
       ? compileJsonSchema(parameters, `protectedTool('${action}')`)
       : null;
-  const policyArgs = (raw: string, lossless?: ArgumentsCheck): PolicyArgs => {
+  const shared = sharedParse();
+  const policyArgs = (raw: string, lossless?: ArgumentsCheck, share?: 'keep' | 'take'): PolicyArgs => {
     // the parse already scanned the text for its depth: not again
     const deep = lossless === undefined ? jsonDepthProblem(raw) : depthProblemOf(lossless);
     if (deep !== null) return { ok: false, problem: deep };
@@ -45,19 +105,28 @@ export function argumentsStage(parameters: ArgsSchema | undefined, action: strin
       return sent !== parsed.value && schemaCheck(sent) === null ? { ok: true, value: sent } : { ok: false, problem };
     }
     if (typeof parameters?.safeParse !== 'function') return parsed;
-    const checked = parameters.safeParse(parsed.value);
-    // what the body gets (a default filled in, a value trimmed): the call's arguments (issue 40)
-    if (checked.success) return outputAsArguments(parsed.value, checked.data);
-    // the SDK's strict mode sends null for optional fields and strips them before zod parses; only
-    // those: a `.nullable()` member keeps its null (the SDK's stripStrictNullsForZodSchema)
-    for (const sent of [withoutRefusedNulls(parameters, parsed.value), withoutNulls(parsed.value)]) {
-      if (sent === parsed.value) continue;
-      const stripped = parameters.safeParse(sent);
-      if (stripped.success) return outputAsArguments(sent, stripped.data);
-    }
-    return { ok: false };
+    const taken = share === 'take' ? shared.take(parsed.value) : undefined;
+    if (taken !== undefined) return taken;
+    const fromSchema = zodArguments(parameters as Required<ArgsSchema>, parsed.value);
+    if (share === 'keep' && fromSchema.ok) shared.keep(parsed.value, fromSchema);
+    return fromSchema;
   };
   return { schemaCheck, policyArgs };
+}
+
+/** A zod schema's output for the arguments `value` (parsed from the model's text): what the body gets, or refused. */
+function zodArguments(parameters: Required<ArgsSchema>, value: unknown): PolicyArgs {
+  const checked = parameters.safeParse(value);
+  // what the body gets (a default filled in, a value trimmed): the call's arguments (issue 40)
+  if (checked.success) return outputAsArguments(value, checked.data);
+  // the SDK's strict mode sends null for optional fields and strips them before zod parses; only
+  // those: a `.nullable()` member keeps its null (the SDK's stripStrictNullsForZodSchema)
+  for (const sent of [withoutRefusedNulls(parameters, value), withoutNulls(value)]) {
+    if (sent === value) continue;
+    const stripped = parameters.safeParse(sent);
+    if (stripped.success) return outputAsArguments(sent, stripped.data);
+  }
+  return { ok: false };
 }
 
 /**
@@ -89,7 +158,8 @@ export function valueArguments(stage: ArgumentsStage, checked: ArgumentsCheck): 
   } catch {
     return checked;
   }
-  return callArguments(checked, stage.policyArgs(text, checked));
+  // kept for the guardrail, which hands the schema this same value when the model wrote what the SDK parsed
+  return callArguments(checked, stage.policyArgs(text, checked, 'keep'));
 }
 
 /** `exact` (the lossless value) where the schema's `output` equals its plain reading `plain`; the output where it changed it. */

@@ -65,8 +65,14 @@ export async function authorize(
   if (halt) return refuseHalted(scope, facts, halt);
   // a call the policy sends to a person: its approval (or an approval grant) first
   if (facts.decision.decision === 'approve') return await authorizeApproved(scope, facts, where, runContext);
+  // allowed, with no budget to spend and no effect to reserve (most calls): authorizeRun's work here, no frame of its own
+  if (!facts.grant?.budgets && facts.decision.effectKey === null) {
+    const approvers: string[] = []; // the call's own list: the door is handed it
+    await decisionReceipt(scope, facts, { result: 'allowed', approvers, effect_key: null }, runContext);
+    return { kind: 'enforce', facts, approvers, key: null, attemptId: null };
+  }
   // awaited here, not returned: an async function returning a promise waits two more turns for it
-  return await authorizeRun(scope, facts, where, NOT_APPROVED, runContext);
+  return await authorizeRun(scope, facts, where, notApproved(), runContext);
 }
 
 /**
@@ -105,7 +111,7 @@ async function authorizeRun(scope: CoreScope, facts: CallFacts, where: Where, ap
   const key = facts.decision.effectKey;
   if (key !== null) return await reserveWithClaim(scope, facts, key, charges, where, approval, runContext);
   const { approvers, edited } = approval;
-  await decisionReceipt(scope, facts, { result: approval === NOT_APPROVED ? 'allowed' : 'claimed', approvers, effect_key: null }, runContext);
+  await decisionReceipt(scope, facts, { result: approval.allowed === true ? 'allowed' : 'claimed', approvers, effect_key: null }, runContext);
   const authorized: Authorized = { kind: 'enforce', facts, approvers, key: null, attemptId: null };
   if (edited) authorized.edited = edited;
   return authorized;
@@ -222,9 +228,14 @@ interface Approval {
   proposal?: CallFacts;
   approvers: string[];
   edited?: EditedRun | undefined;
+  /** Allowed by the policy: nobody approved it. */
+  allowed?: true;
 }
 
-const NOT_APPROVED: Approval = { approvers: [] };
+/** An allowed call's approval: nobody's, a new list each call (the authorization hands it to the door, which could change it). */
+function notApproved(): Approval {
+  return { approvers: [], allowed: true };
+}
 
 /**
  * CTRLRun §4.2 A4: the approval was checked without being used (authorizeApproved), and is used

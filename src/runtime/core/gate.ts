@@ -30,14 +30,13 @@ export async function needsApproval(scope: CoreScope, runContext: RunContext<unk
   // an action no rule pauses (or none at all: unknown_action): nothing to decide here, the arguments untouched
   if (scope.compiled === undefined || scope.compiled.neverPauses === true) return false;
   if (scope.args.schemaCheck && scope.args.schemaCheck(input) !== null) return false; // refused by the guardrail
-  const now = () => scope.internals.clock();
   // decided on the call as the model wrote it where that is known: the nulls the SDK dropped put back
   const pre = call?.strictSchema !== undefined ? writtenArguments(call.strictSchema, input) : undefined;
   const seen = pre?.written ?? input;
   let raw: string | undefined;
   // as the body gets them (a default the schema fills in): what the guardrail decides on, and the pause files
   let args = valueArguments(scope.args, pre?.checked ?? checkArguments(seen));
-  let decision = decideOn(scope.decision, now(), undefined, seen, undefined, null, args).decision;
+  let decision = decideOn(scope.decision, scope.internals.clock(), undefined, seen, undefined, null, args).decision;
   if ((decision.reason === 'invalid_argument' || decision.reason === 'resource_template') && decision.detail !== undefined) {
     try {
       raw = JSON.stringify(seen);
@@ -46,7 +45,7 @@ export async function needsApproval(scope: CoreScope, runContext: RunContext<unk
     }
     const lossless = parseArguments(raw);
     args = callArguments(lossless, scope.args.policyArgs(raw, lossless));
-    decision = decideOn(scope.decision, now(), raw, undefined, undefined, null, args).decision;
+    decision = decideOn(scope.decision, scope.internals.clock(), raw, undefined, undefined, null, args).decision;
   }
   if (decision.decision !== 'approve') return false;
   if (!admitted(scope, raw, seen)) return false;
@@ -58,7 +57,7 @@ export async function needsApproval(scope: CoreScope, runContext: RunContext<unk
   if (await haltNow(scope, who.principal, runContext, true)) return false;
   const task = scope.policy.authority ? await taskOf(scope.internals, runContext) : null;
   // a call no grant covers is refused by the guardrail, never paused for a human
-  if (scope.policy.authority && decideOn(scope.decision, now(), raw, seen, who, task, args).decision.decision !== 'approve') return false;
+  if (scope.policy.authority && decideOn(scope.decision, scope.internals.clock(), raw, seen, who, task, args).decision.decision !== 'approve') return false;
   // filed here, unless an approval grant covers the call (then it runs without a pause)
   if (call) return (await filePause(scope, call, who, task, input, decision, args)) === 'paused';
   return true;
@@ -114,8 +113,12 @@ function heldOrUpstream(scope: CoreScope, toolCall: ToolCall, decided: DecidedCa
     return { why: STILL_RUNNING_TEXT, reason: 'still_running', code: 'still_running' };
   }
   const problem = upstreamProblem(scope.compiled, scope.upstream, toolCall);
-  const why = (p: UpstreamProblem | null) => (p ? { why: p.text, reason: p.reason, code: p.reason } : null);
-  return isThenable(problem) ? problem.then(why) : why(problem);
+  return isThenable(problem) ? problem.then(upstreamWhy) : upstreamWhy(problem);
+}
+
+/** The guardrail's words for the door's upstream problem, or null. */
+function upstreamWhy(problem: UpstreamProblem | null): GuardrailWhy | null {
+  return problem ? { why: problem.text, reason: problem.reason, code: problem.reason } : null;
 }
 
 type Call = { context: RunContext<unknown>; toolCall: ToolCall };
@@ -129,7 +132,8 @@ export function checkCall(scope: CoreScope, { context, toolCall }: Call): Maybe<
   scope.principals.forget(toolCall); // only this check's own answer may reach the body
   if (!scope.enforce) return allow;
   const lossless = parseArguments(toolCall.arguments);
-  const fromRaw = scope.args.policyArgs(toolCall.arguments, lossless);
+  // needsApproval's parse of this same value, when it made one (core/arguments.ts, sharedParse)
+  const fromRaw = scope.args.policyArgs(toolCall.arguments, lossless, 'take');
   // JSON that does not match the tool's JSON schema: the SDK would pass it on; refused here
   if (!fromRaw.ok && fromRaw.problem !== undefined) return refuseInvalid(scope, toolCall, fromRaw.problem);
   if (!fromRaw.ok) return allow; // invalid input: the SDK refuses it before the body
@@ -159,19 +163,27 @@ type CheckedCall = Call & { checked: ArgumentsCheck; fromRaw: PolicyArgs };
 
 /** The decision on a call with its principal: let through (remembered for the body), or refused. */
 function decideCheck(scope: CoreScope, call: CheckedCall, { who, task }: { who: Who | null; task: string | null }): Maybe<GuardrailAnswer> {
-  const { context, toolCall, checked, fromRaw } = call;
+  const { toolCall, checked } = call;
   const principal = who?.principal ?? null;
   const decided = decideOn(scope.decision, scope.internals.clock(), toolCall.arguments, undefined, who, task, checked);
-  const decision = decided.decision;
-  const settle = (refused: GuardrailWhy | null): Maybe<GuardrailAnswer> => {
-    if (refused !== null) return refuseDecided(scope, toolCall, who, task, decided, refused);
-    if (who !== null) scope.principals.remember(toolCall, { context, raw: toolCall.arguments, who, task, checked, fromRaw });
-    return allow;
-  };
-  const early = guardrailRefusal({ principal, decision });
-  if (early !== null) return settle(early);
+  const early = guardrailRefusal({ principal, decision: decided.decision });
+  if (early !== null) return refuseDecided(scope, toolCall, who, task, decided, early);
   const held = heldOrUpstream(scope, toolCall, decided);
-  return isThenable(held) ? held.then(settle) : settle(held);
+  return isThenable(held) ? held.then((refused) => settleCheck(scope, call, who, task, decided, refused)) : settleCheck(scope, call, who, task, decided, held);
+}
+
+/** A decided call the hold and the upstream refused (its receipt, then the refusal), or let through: remembered for the body. */
+function settleCheck(
+  scope: CoreScope,
+  { context, toolCall, checked, fromRaw }: CheckedCall,
+  who: Who | null,
+  task: string | null,
+  decided: DecidedCall,
+  refused: GuardrailWhy | null,
+): Maybe<GuardrailAnswer> {
+  if (refused !== null) return refuseDecided(scope, toolCall, who, task, decided, refused);
+  if (who !== null) scope.principals.remember(toolCall, { context, raw: toolCall.arguments, who, task, checked, fromRaw });
+  return allow;
 }
 
 /** A call refused by its principal, decision, hold or upstream: its receipt, then the model's text (or `ActionDenied`). */

@@ -36,8 +36,13 @@ export async function finish(scope: CoreScope, auth: Authorized, outcome: BodyOu
 
 /** Stages 7 and 8 of an authorized call: the body once (an approved edit's input in place of the model's), then its settlement. */
 export async function runBody(scope: CoreScope, auth: Authorized, body: Body): Promise<unknown> {
+  return await finish(scope, auth, await outcomeOf(bodyToRun(auth, body)));
+}
+
+/** The body as the authorization runs it: an approved edit's input in place of the model's. */
+function bodyToRun(auth: Authorized, body: Body): Body {
   const edited = auth.edited;
-  return await finish(scope, auth, await outcomeOf(edited === undefined ? body : () => body(edited.input, edited.text)));
+  return edited === undefined ? body : () => body(edited.input, edited.text);
 }
 
 /** Observe mode: nothing is blocked, paused or asked; the receipt says what enforce would have done. */
@@ -72,5 +77,8 @@ export async function executeCall(
   }
   if (authorized.kind === 'observe') return observe(scope, authorized.facts, body);
   const enforced = authorized;
-  return await scope.holds.run(enforced.facts.argsHash ?? '', details?.signal, () => runBody(scope, enforced, body));
+  const signal = details?.signal;
+  // no signal (the Runner passes none to a tool without `timeoutMs`): nothing to hold, runBody's work here, no frame of its own
+  if (signal === undefined) return await finish(scope, enforced, await outcomeOf(bodyToRun(enforced, body)));
+  return await scope.holds.run(enforced.facts.argsHash ?? '', signal, () => runBody(scope, enforced, body));
 }
