@@ -60,7 +60,7 @@ function makesScope(node: ts.Node): boolean {
     case k.ClassExpression:
       return true;
     default:
-      return typescript.isFunctionLike(node);
+      return ownerKinds()[node.kind] === FUNCTION;
   }
 }
 

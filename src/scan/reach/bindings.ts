@@ -329,9 +329,11 @@ class Builder {
       for (const item of items) this.addTo(callee.expression, item, false);
       return;
     }
-    if (this.isSdkCallee(node.expression) || isPureGlobal(callee)) return;
     // a name handed to a function the scan does not follow: that function may change what it holds
-    for (const arg of node.arguments ?? []) {
+    // (the callee is resolved only for a call that hands on a name: most hand on none)
+    const args = node.arguments ?? [];
+    if (!args.some((arg) => typescript.isIdentifier(skipWrappers(arg))) || isPureGlobal(callee) || this.isSdkCallee(node.expression)) return;
+    for (const arg of args) {
       const a = skipWrappers(arg);
       if (typescript.isIdentifier(a)) this.on(a, (b) => (b.escapes = true));
     }
