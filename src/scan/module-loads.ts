@@ -23,12 +23,26 @@ export interface ModuleLoadContext {
   initializerOf: (name: string) => ts.Expression | undefined;
   /** Top-level `const` strings of the file (pieces of a computed specifier). */
   constStrings: ReadonlyMap<string, string>;
+  /**
+   * False when the file's text cannot name `createRequire` (`namesCreateRequire`): no callee is then
+   * followed to one, and the file's variables are not indexed for it.
+   */
+  mayCreateRequire?: boolean;
+}
+
+/**
+ * Whether a file's text may name `createRequire`: spelled out, or through an escape in an
+ * identifier (`\u0063reateRequire`). Asked once per file, so each call's callee is not followed
+ * through the file's variables when it cannot be (issue 40, item 8).
+ */
+export function namesCreateRequire(text: string): boolean {
+  return text.includes('createRequire') || text.includes('\\u');
 }
 
 export function opaqueModuleLoad(node: ts.CallExpression, ctx: ModuleLoadContext): OpaqueModuleLoad | undefined {
   const arg = node.arguments[0];
   if (!arg) return undefined;
-  const made = madeByCreateRequire(node.expression, ctx);
+  const made = ctx.mayCreateRequire !== false && madeByCreateRequire(node.expression, ctx);
   const plainLoad =
     node.expression.kind === typescript.SyntaxKind.ImportKeyword || (typescript.isIdentifier(node.expression) && node.expression.text === 'require');
   if (!made && !plainLoad) return undefined;

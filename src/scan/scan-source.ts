@@ -3,6 +3,7 @@ import type { ts } from 'ts-morph';
 import { typescript } from './typescript.js';
 import { isGeneratedSpecifier, isSdkModule, moduleImportsToCount, moduleValue, type GeneratedMatch } from './imports.js';
 import { parseSource } from './parse.js';
+import { namesCreateRequire } from './module-loads.js';
 import { runtimeImportNames } from './runs.js';
 import { findSuppressions } from './suppressions.js';
 import { collectAliasNames, topLevelConstStrings } from './syntax.js';
@@ -111,7 +112,8 @@ function createFileContext(file: string, text: string, parsed: Parsed, options: 
   // Names worth tracking through scopes: the top-level bindings and every name a variable
   // declaration anywhere could bind to the SDK (an alias in a function body).
   const interesting = new Set(bindings.keys());
-  collectAliasNames(sf, interesting);
+  const hoisted = new Map<ts.Node, ts.VariableDeclaration[]>();
+  collectAliasNames(sf, interesting, hoisted);
   const constStrings = topLevelConstStrings(sf);
   const ancestors: ts.Node[] = [];
   const cx: FileContext = {
@@ -124,6 +126,7 @@ function createFileContext(file: string, text: string, parsed: Parsed, options: 
     moduleImports,
     bindings,
     interesting,
+    hoisted,
     constStrings,
     scopes: [],
     ancestors,
@@ -144,6 +147,7 @@ function createFileContext(file: string, text: string, parsed: Parsed, options: 
       leadsToSdk: (specifier) => isSdkModule(specifier) || moduleValue(specifier, fileAbs, links) !== undefined,
       initializerOf: (name) => initializerOf(cx, name),
       constStrings,
+      mayCreateRequire: namesCreateRequire(text),
     },
     runScan: {
       sf,

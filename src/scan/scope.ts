@@ -11,9 +11,10 @@ export interface ScopeDeclaration {
  * Names a node's own scope declares, restricted to `interesting` (the file's SDK bindings and the
  * names of possible aliases), so a nested `const tool = ...`, a parameter `tool` or a local
  * `function tool` shadows the import — and a nested `const t = sdk.tool` can bind `t`.
- * Syntactic only; `var` is hoisted to its function.
+ * Syntactic only; `var` is hoisted to its function: read from `hoisted` when the caller found them
+ * already (`walkHoistingVars`), else by walking the function's body.
  */
-export function scopeDeclarations(node: ts.Node, interesting: ReadonlySet<string>): readonly ScopeDeclaration[] {
+export function scopeDeclarations(node: ts.Node, interesting: ReadonlySet<string>, hoisted?: HoistedVars): readonly ScopeDeclaration[] {
   // asked of every node of a file: most (identifiers, expressions) make no scope, and answer without allocating
   if (interesting.size === 0 || !makesScope(node)) return NONE;
   const out: ScopeDeclaration[] = [];
@@ -27,7 +28,10 @@ export function scopeDeclarations(node: ts.Node, interesting: ReadonlySet<string
     if ((typescript.isFunctionExpression(node) || typescript.isClassExpression(node)) && node.name) add(node.name, node);
     for (const p of fn.parameters) add(p.name, p);
     const body = (node as ts.FunctionLikeDeclarationBase).body;
-    if (body && typescript.isBlock(body)) collectHoistedVars(body, add);
+    if (body && typescript.isBlock(body)) {
+      if (!hoisted) collectHoistedVars(body, add);
+      else for (const d of hoisted.get(node) ?? []) add(d.name, d);
+    }
   } else if (typescript.isCatchClause(node)) {
     if (node.variableDeclaration) add(node.variableDeclaration.name, node.variableDeclaration);
   } else if (typescript.isForStatement(node) || typescript.isForInStatement(node) || typescript.isForOfStatement(node)) {
@@ -56,7 +60,7 @@ function makesScope(node: ts.Node): boolean {
     case k.ClassExpression:
       return true;
     default:
-      return typescript.isFunctionLike(node);
+      return ownerKinds()[node.kind] === FUNCTION;
   }
 }
 
@@ -84,6 +88,56 @@ function declaredByStatement(st: ts.Statement, add: (n: ts.BindingName | ts.Iden
   } else if (typescript.isImportEqualsDeclaration(st)) {
     add(st.name, st);
   }
+}
+
+/** The `var` declarations of a file by the function each is hoisted to, in the order `collectHoistedVars` finds them. */
+export type HoistedVars = ReadonlyMap<ts.Node, readonly ts.VariableDeclaration[]>;
+
+/**
+ * A walk of a file that keeps, for each node, the function or class it is in, and files each `var`
+ * declaration under its function (none under a class): what `collectHoistedVars` finds by walking
+ * each function's body again, found in a walk the scan makes anyway (issue 40, item 8). `onNode`
+ * is called for every node, in the order `forEachChild` gives.
+ */
+export function walkHoistingVars(sf: ts.SourceFile, hoisted: Map<ts.Node, ts.VariableDeclaration[]>, onNode: (n: ts.Node) => void): void {
+  const owners = ownerKinds();
+  const list = typescript.SyntaxKind.VariableDeclarationList;
+  const blockScoped = typescript.NodeFlags.BlockScoped;
+  // the innermost function or class around the node being visited (undefined: the file itself)
+  let owner: ts.Node | undefined;
+  const visit = (n: ts.Node): void => {
+    onNode(n);
+    if (n.kind === list && !(n.flags & blockScoped) && owner !== undefined && owners[owner.kind] === FUNCTION) {
+      const vars = hoisted.get(owner) ?? [];
+      if (vars.length === 0) hoisted.set(owner, vars);
+      for (const d of (n as ts.VariableDeclarationList).declarations) vars.push(d);
+    }
+    if (owners[n.kind] === 0) typescript.forEachChild(n, visit);
+    else {
+      const outer = owner;
+      owner = n;
+      typescript.forEachChild(n, visit);
+      owner = outer;
+    }
+  };
+  visit(sf);
+}
+
+const FUNCTION = 1;
+const CLASS = 2;
+// a table of the compiler's kinds, made once the compiler is loaded (this module must not load it)
+let ownerTable: Uint8Array | undefined;
+
+/** By syntax kind: a function (the compiler's `isFunctionLike`), a class (`isClassLike`), or neither; both test the kind only. */
+function ownerKinds(): Uint8Array {
+  if (ownerTable) return ownerTable;
+  const table = new Uint8Array(typescript.SyntaxKind.Count);
+  for (let kind = 0; kind < table.length; kind++) {
+    const probe = { kind } as ts.Node;
+    table[kind] = typescript.isFunctionLike(probe) ? FUNCTION : typescript.isClassLike(probe) ? CLASS : 0;
+  }
+  ownerTable = table;
+  return table;
 }
 
 function collectHoistedVars(node: ts.Node, add: (n: ts.BindingName | ts.Identifier | undefined, d: ts.Node) => void): void {

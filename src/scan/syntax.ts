@@ -1,6 +1,7 @@
 import type { ts } from 'ts-morph';
 import { typescript } from './typescript.js';
 import { spanOf } from './parse.js';
+import { walkHoistingVars } from './scope.js';
 import type { HostedMcpCall, OptionProperty, Span, ToolCallOptions } from './types.js';
 
 // Pure readers of TypeScript syntax the file scan shares: wrappers, literals, option objects.
@@ -137,10 +138,14 @@ export function isCommonJsTarget(left: ts.Expression, sf: ts.SourceFile): boolea
   return /^(?:module\.exports|(?:module\.)?exports\.[A-Za-z_$][\w$]*)$/.test(left.getText(sf));
 }
 
-/** Adds to `names` every identifier a variable declaration binds whose initializer could be an SDK alias. */
-export function collectAliasNames(sf: ts.SourceFile, names: Set<string>): void {
+/**
+ * Adds to `names` every identifier a variable declaration binds whose initializer could be an SDK
+ * alias; the same walk files each `var` declaration under the function it is hoisted to (`hoisted`,
+ * for the scopes of the scan's walk).
+ */
+export function collectAliasNames(sf: ts.SourceFile, names: Set<string>, hoisted: Map<ts.Node, ts.VariableDeclaration[]>): void {
   const variable = typescript.SyntaxKind.VariableDeclaration;
-  const visit = (n: ts.Node): void => {
+  const read = (n: ts.Node): void => {
     const d = n.kind === variable ? (n as ts.VariableDeclaration) : undefined;
     if (d?.initializer) {
       const init = skipWrappers(d.initializer);
@@ -154,9 +159,8 @@ export function collectAliasNames(sf: ts.SourceFile, names: Set<string>): void {
         for (const name of bindingNames(d.name)) names.add(name);
       }
     }
-    typescript.forEachChild(n, visit);
   };
-  visit(sf);
+  walkHoistingVars(sf, hoisted, read);
 }
 
 /** Top-level `const X = 'string'` (also `as const`, a template without substitutions). */

@@ -25,6 +25,8 @@ describe('hostedMcpTool labels read through the app’s helper', () => {
     expect(labels(`${SDK}export function makeMcp(label: string) { return hostedMcpTool({ serverLabel: label, serverUrl: 'u' }); }\nmakeMcp('a');\n`)).toEqual(
       none,
     );
+    // an exported arrow: the export keyword comes before the declarations in the walk of its statement
+    expect(labels(`${SDK}export const makeMcp = (label: string) => hostedMcpTool({ serverLabel: label, serverUrl: 'u' });\nmakeMcp('a');\n`)).toEqual(none);
     expect(
       labels(`${SDK}function makeMcp(label: string) { return hostedMcpTool({ serverLabel: label, serverUrl: 'u' }); }\nmakeMcp('a');\n['b'].map(makeMcp);\n`),
     ).toEqual(none);

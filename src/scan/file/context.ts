@@ -60,6 +60,8 @@ export interface FileContext {
   bindings: Map<string, Binding>;
   /** Names worth tracking through scopes. */
   interesting: Set<string>;
+  /** The file's `var` declarations by the function they are hoisted to (found with the alias names). */
+  hoisted: Map<ts.Node, ts.VariableDeclaration[]>;
   constStrings: Map<string, string>;
   /** Scope entries: a name bound to an SDK value in that scope, or `null` when the scope shadows it. */
   scopes: Map<string, Binding | null>[];

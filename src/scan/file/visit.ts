@@ -19,7 +19,7 @@ import { checkEscape, countReference } from './references.js';
  * the `sdk` declared just before it in the same scope.
  */
 function openScope(cx: FileContext, node: ts.Node): boolean {
-  const declared = node.kind === typescript.SyntaxKind.SourceFile ? [] : scopeDeclarations(node, cx.interesting);
+  const declared = node.kind === typescript.SyntaxKind.SourceFile ? [] : scopeDeclarations(node, cx.interesting, cx.hoisted);
   if (declared.length === 0) return false;
   const scope = new Map<string, Binding | null>();
   cx.scopes.push(scope);
@@ -39,6 +39,9 @@ function readNode(cx: FileContext, node: ts.Node): void {
   const k = typescript.SyntaxKind;
   switch (node.kind) {
     case k.Identifier:
+      // most names are neither an import nor a possible alias of the SDK: nothing to count or follow
+      // (every name a scope or the file binds to one is in `interesting`)
+      if (!cx.interesting.has((node as ts.Identifier).text)) return;
       countReference(cx, node as ts.Identifier);
       checkEscape(cx, node as ts.Identifier);
       return;

@@ -100,6 +100,7 @@ class Builder {
     private readonly isSdkCallee: (callee: ts.Expression) => boolean,
   ) {
     this.scopes = [{ start: 0, end: sf.end + 1, parent: -1, names: new Map() }];
+    this.atParent = sf;
   }
 
   build(): BindingIndex {
@@ -176,35 +177,72 @@ class Builder {
     this.record(node);
     this.declareNamed(node, scope);
     if (typescript.isFunctionLike(node)) return this.walkFunction(node as ts.SignatureDeclaration, scope);
-    if (typescript.isVariableDeclarationList(node))
-      this.declareVariables(
-        node,
-        node.flags & typescript.NodeFlags.BlockScoped ? scope : fnScope,
-        typescript.isVariableStatement(parent) && hasExportModifier(parent),
-      );
-    let inner = scope;
-    if (typescript.isBlock(node) || typescript.isCaseBlock(node) || typescript.isModuleBlock(node)) inner = this.open(node, scope);
-    else if (typescript.isCatchClause(node)) {
-      inner = this.open(node, scope);
-      if (node.variableDeclaration) this.declarePattern(inner, node.variableDeclaration.name, () => ({ kind: 'opaque', what: 'a caught error' }));
-      typescript.forEachChild(node.block, (c) => this.walk(c, node.block, inner, fnScope));
-      return;
-    } else if (typescript.isForOfStatement(node) || typescript.isForInStatement(node)) {
-      inner = this.open(node, scope);
-      const init = node.initializer;
-      if (typescript.isVariableDeclarationList(init)) {
-        for (const d of init.declarations) {
-          this.declarePattern(inner, d.name, (path) =>
-            typescript.isForOfStatement(node) ? { kind: 'for-of', iterable: node.expression, path } : { kind: 'opaque', what: 'a for…in key' },
-          );
-        }
-        typescript.forEachChild(node, (c) => (c === init ? undefined : this.walk(c, node, inner, fnScope)));
-        return;
+    // by kind: every node of the file passes here, and most open no scope
+    const k = typescript.SyntaxKind;
+    switch (node.kind) {
+      case k.VariableDeclarationList: {
+        const list = node as ts.VariableDeclarationList;
+        this.declareVariables(
+          list,
+          list.flags & typescript.NodeFlags.BlockScoped ? scope : fnScope,
+          parent.kind === k.VariableStatement && hasExportModifier(parent),
+        );
+        return this.children(node, scope, fnScope);
       }
-      // `for (x of xs)` with `x` declared elsewhere: a write the scan does not follow
-      for (const id of identifiersIn(init)) this.on(id, (b) => (b.opaque ??= 'a loop assigns it'));
-    } else if (typescript.isForStatement(node)) inner = this.open(node, scope);
-    typescript.forEachChild(node, (c) => this.walk(c, node, inner, fnScope));
+      case k.Block:
+      case k.CaseBlock:
+      case k.ModuleBlock:
+      case k.ForStatement:
+        return this.children(node, this.open(node, scope), fnScope);
+      case k.CatchClause: {
+        const clause = node as ts.CatchClause;
+        const inner = this.open(node, scope);
+        if (clause.variableDeclaration) this.declarePattern(inner, clause.variableDeclaration.name, () => ({ kind: 'opaque', what: 'a caught error' }));
+        return this.children(clause.block, inner, fnScope);
+      }
+      case k.ForOfStatement:
+      case k.ForInStatement:
+        return this.walkForInOf(node as ts.ForOfStatement | ts.ForInStatement, scope, fnScope);
+    }
+    this.children(node, scope, fnScope);
+  }
+
+  /** `for (const x of xs)`, `for (k in o)`: the loop's variables in a scope of their own, or a write to names declared elsewhere. */
+  private walkForInOf(node: ts.ForOfStatement | ts.ForInStatement, scope: number, fnScope: number): void {
+    const inner = this.open(node, scope);
+    const init = node.initializer;
+    if (typescript.isVariableDeclarationList(init)) {
+      for (const d of init.declarations) {
+        this.declarePattern(inner, d.name, (path) =>
+          typescript.isForOfStatement(node) ? { kind: 'for-of', iterable: node.expression, path } : { kind: 'opaque', what: 'a for…in key' },
+        );
+      }
+      typescript.forEachChild(node, (c) => (c === init ? undefined : this.walk(c, node, inner, fnScope)));
+      return;
+    }
+    // `for (x of xs)` with `x` declared elsewhere: a write the scan does not follow
+    for (const id of identifiersIn(init)) this.on(id, (b) => (b.opaque ??= 'a loop assigns it'));
+    this.children(node, inner, fnScope);
+  }
+
+  /** The walk's position for `child`: one callback for every node rather than one made for each. */
+  private atParent: ts.Node;
+  private atScope = 0;
+  private atFnScope = 0;
+  private readonly child = (c: ts.Node): void => this.walk(c, this.atParent, this.atScope, this.atFnScope);
+
+  /** Walks `node`'s children in `scope` (and `fnScope`, where a `var` goes). */
+  private children(node: ts.Node, scope: number, fnScope: number): void {
+    const parent = this.atParent;
+    const outerScope = this.atScope;
+    const outerFn = this.atFnScope;
+    this.atParent = node;
+    this.atScope = scope;
+    this.atFnScope = fnScope;
+    typescript.forEachChild(node, this.child);
+    this.atParent = parent;
+    this.atScope = outerScope;
+    this.atFnScope = outerFn;
   }
 
   private walkFunction(fn: ts.SignatureDeclaration, scope: number): void {
@@ -215,7 +253,7 @@ class Builder {
       const rest = p.dotDotDotToken !== undefined;
       this.declarePattern(s, p.name, (path) => ({ kind: 'param', fn, index, path, rest, ...(init ? { init } : {}) }));
     });
-    typescript.forEachChild(fn, (c) => this.walk(c, fn, s, s));
+    this.children(fn, s, s);
   }
 
   /** Classes, enums and function declarations: declared in the block they are written in. */
@@ -291,9 +329,11 @@ class Builder {
       for (const item of items) this.addTo(callee.expression, item, false);
       return;
     }
-    if (this.isSdkCallee(node.expression) || isPureGlobal(callee)) return;
     // a name handed to a function the scan does not follow: that function may change what it holds
-    for (const arg of node.arguments ?? []) {
+    // (the callee is resolved only for a call that hands on a name: most hand on none)
+    const args = node.arguments ?? [];
+    if (!args.some((arg) => typescript.isIdentifier(skipWrappers(arg))) || isPureGlobal(callee) || this.isSdkCallee(node.expression)) return;
+    for (const arg of args) {
       const a = skipWrappers(arg);
       if (typescript.isIdentifier(a)) this.on(a, (b) => (b.escapes = true));
     }

@@ -31,6 +31,12 @@ import { lines, ruleTester } from '../rule-tester.js';
       },
       { name: 'the namespace passed on', code: lines(NS, 'setup(sdk);'), errors: [{ line: 2, column: 7 }] },
       {
+        // a name only a nested scope binds to the factory is followed where it is read
+        name: 'an alias made in a function, passed on',
+        code: lines(NS, 'function setup() {', '  const make = sdk.tool;', '  register(make);', '}'),
+        errors: [{ line: 4, column: 12, mentions: 'passed on as a value' }],
+      },
+      {
         name: 'a dynamic import that is not awaited',
         code: lines("import('@openai/agents').then((m) => m.tool({ name: 'x' }));"),
         errors: [{ line: 1, column: 1, mentions: 'not awaited' }],
@@ -66,6 +72,12 @@ ruleTester('opaque-tool-factory', {
     {
       name: 'a require made by createRequire, held in a variable',
       code: lines("import module from 'node:module';", 'const req = module.createRequire(import.meta.url);', "const agents = req('@openai/agents-core');"),
+      errors: [{ line: 3, column: 16, mentions: 'createRequire' }],
+    },
+    {
+      // the scan follows callees to createRequire only in a file whose text may name it: an escape counts
+      name: 'a require made by createRequire named through an escape',
+      code: lines("import * as m from 'node:module';", 'const req = m.\\u0063reateRequire(import.meta.url);', "const agents = req('@openai/agents');"),
       errors: [{ line: 3, column: 16, mentions: 'createRequire' }],
     },
     {
