@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { sdkTypesPackage } from '../scan/sdk-types-package.js';
 import { assertImportLoads, createModuleSettingsLookup, relativeSpecifier } from '../scan/specifier.js';
 import type { Diagnostic } from '../diagnostics.js';
 import { UserError } from '../diagnostics.js';
@@ -76,6 +77,8 @@ export function renderGeneratedModule(project: Project, options: RenderOptions =
   // a TypeScript module whose import of the control Node, running the app's TypeScript, could not load
   assertImportLoads(settings, output, `cannot generate ${rel(manifest.root, output)}`, manifest.root);
   const controlSpecifier = relativeSpecifier(output, manifest.control, settings);
+  // the SDK package the module's folder lists (its package.json, or a workspace root's): protectedTool's type names come from it
+  const sdkTypes = sdkTypesPackage(path.dirname(output));
   const text = renderModuleText({
     policy,
     policyFile: rel(manifest.root, policyPath),
@@ -88,7 +91,8 @@ export function renderGeneratedModule(project: Project, options: RenderOptions =
     computedNames,
     sandbox,
     handoffs,
-    inputsHash: inputsHash(policy, manifest, controlSpecifier, declarations),
+    sdkTypes,
+    inputsHash: inputsHash(policy, manifest, controlSpecifier, declarations, sdkTypes),
     version: VERSION,
   });
   const kind = outputKind(output);
@@ -118,9 +122,16 @@ function sandboxAndHandoffs(manifest: Manifest): Pick<RenderInput, 'sandbox' | '
 /**
  * SHA-256 of what the module is made from: the policy's hash (the loader's `Policy.hash`), the
  * manifest's content (repo-relative paths) and the parameter shapes of each mapped tool's
- * declarations (no source positions: moving code around does not change it).
+ * declarations (no source positions: moving code around does not change it), and the SDK package
+ * the type names come from when it is not `@openai/agents` (so the hashes from before it was chosen hold).
  */
-export function inputsHash(policy: Policy, manifest: Manifest, controlSpecifier: string, declarations: ReadonlyMap<string, ToolDeclaration[]>): string {
+export function inputsHash(
+  policy: Policy,
+  manifest: Manifest,
+  controlSpecifier: string,
+  declarations: ReadonlyMap<string, ToolDeclaration[]>,
+  sdkTypes: string | undefined,
+): string {
   const root = manifest.root;
   const tools = manifest.tools
     .map((t) => {
@@ -155,6 +166,7 @@ export function inputsHash(policy: Policy, manifest: Manifest, controlSpecifier:
   const certs = Object.values(policy.actions).flatMap((a) => a.upstream?.tlsCertPems ?? []);
   return canonicalHash({
     ...(certs.length ? { certs } : {}),
+    ...(sdkTypes === '@openai/agents' ? {} : { sdkTypes: sdkTypes ?? null }),
     policy: policy.hash,
     manifest: { policy: rel(root, manifest.policy), output: rel(root, manifest.output), control: rel(root, manifest.control), controlSpecifier, tools },
     parameters,

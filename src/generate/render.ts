@@ -41,6 +41,12 @@ export interface RenderInput {
   sandbox?: { tools: Record<string, string>; agents: Record<string, Record<string, string>> };
   /** The target agent's name -> action id (the manifest's `handoff:` entries). */
   handoffs?: Record<string, string>;
+  /**
+   * The SDK package this package lists that exports the type names `protectedTool`'s type is
+   * written with (`@openai/agents`, `@openai/agents-core`: scan/sdk-types-package.ts); undefined:
+   * none, and `protectedTool` keeps ctrlrun-gen's own type.
+   */
+  sdkTypes: string | undefined;
   /** SHA-256 hex of the inputs (policy hash, manifest, tool parameter shapes). */
   inputsHash: string;
   version: string;
@@ -103,6 +109,10 @@ export function renderModuleText(input: RenderInput, template: string = loadTemp
   const usesTemplates = functions.some((f) => f.name.startsWith('effect_') || f.name.startsWith('resource_'));
   const tlsPinned = usesTlsPins(policy, input.mcp ?? {});
   const text = fillTemplate(template, {
+    // a line of its own when there is one (the slot starts the runtime import's line)
+    sdkTypesImport:
+      input.sdkTypes === undefined ? '' : `import type { FunctionTool, ToolInputParameters, ToolOptions, UnknownContext } from ${tsString(input.sdkTypes)};\n`,
+    protectedToolType: input.sdkTypes === undefined ? RUNTIME_PROTECTED_TOOL_TYPE : SDK_PROTECTED_TOOL_TYPE,
     upstreamImport: tlsPinned ? "import { createPinnedFetch } from 'ctrlrun-gen/runtime/upstream';" : '',
     mcpOptions: tlsPinned ? ', { createPinnedFetch }' : '',
     upstreamExport: tlsPinned ? UPSTREAM_EXPORT : '',
@@ -136,6 +146,38 @@ export function renderModuleText(input: RenderInput, template: string = loadTemp
   // An empty section leaves blank lines behind: keep at most one blank line anywhere.
   return `${text.replace(/\n{3,}/g, '\n\n').replace(/\n+$/, '')}\n`;
 }
+
+/**
+ * `protectedTool`'s type with the package's own SDK type names (`sdkTypes`): `tool()`'s signature
+ * as the package's copy of the SDK types it, then ctrlrun-gen's for an `outputSchema` tool.
+ */
+const SDK_PROTECTED_TOOL_TYPE = [
+  '/**',
+  " * `protectedTool`'s type, written out so that a declaration build can name it: first `tool()` as",
+  " * this package's own copy of the SDK types it (parameters, run context, result), so this package's",
+  ' * `Agent<Context>` takes the tool also where ctrlrun-gen resolves another copy of the SDK; then',
+  " * ctrlrun-gen's, for a tool with an `outputSchema` (SDK 0.14 on).",
+  ' */',
+  'export type ProtectedToolType = (<',
+  '  TParameters extends ToolInputParameters = undefined,',
+  '  Context = UnknownContext,',
+  '  Result = string,',
+  '>(',
+  '  action: ActionId,',
+  '  options: ToolOptions<TParameters, Context> & { needsApproval?: never },',
+  ') => FunctionTool<Context, TParameters, Result>) &',
+  '  ProtectedTool<ActionId>;',
+].join('\n');
+
+/** Without an SDK package to import type names from: ctrlrun-gen's type, typed with the SDK ctrlrun-gen resolves. */
+const RUNTIME_PROTECTED_TOOL_TYPE = [
+  '/**',
+  " * `protectedTool`'s type: ctrlrun-gen's, typed with the SDK ctrlrun-gen resolves (this package's",
+  ' * package.json lists neither `@openai/agents` nor `@openai/agents-core`, whose type names it would',
+  ' * be written with).',
+  ' */',
+  'export type ProtectedToolType = ProtectedTool<ActionId>;',
+].join('\n');
 
 /** The `upstreamFetch` export, when an MCP server's action pins TLS certificates. */
 const UPSTREAM_EXPORT = [

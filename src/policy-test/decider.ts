@@ -45,6 +45,8 @@ export function compilePolicy(policy: Policy): CompiledPolicy {
     controlFile: 'src/ctrlrun.control.ts',
     controlSpecifier: './ctrlrun.control.js',
     tools: {},
+    // no SDK import: only the compiled decision functions are read
+    sdkTypes: undefined,
     inputsHash: '0'.repeat(64),
     version: '0.0.0',
   });

@@ -2,10 +2,9 @@ import { builtinModules } from 'node:module';
 import path from 'node:path';
 import { readLayout } from './layout.js';
 import { resolveSpecifier, type RepoLayout } from './links.js';
-import { PackageFacts } from './package-facts.js';
+import { dependencyNames, PackageFacts } from './package-facts.js';
 import { isRealtimeEntry } from './realtime.js';
 import type { FileScan } from './types.js';
-import { readRegularText } from '../safe-read.js';
 
 /*
  * Where code runs, as far as the files say (issue 21 item 1): a package built for the browser (a
@@ -19,21 +18,12 @@ const VITE_CONFIGS = ['vite.config.ts', 'vite.config.js', 'vite.config.mjs', 'vi
 /** Why a package's code runs in a browser (`vite`, `browser field`), or undefined when nothing says so. */
 export function browserBuild(packageDir: string, facts: PackageFacts = new PackageFacts(packageDir)): string | undefined {
   if (VITE_CONFIGS.some((f) => facts.exists(path.join(packageDir, f)))) return 'a Vite app';
-  const pkg = facts.read(path.join(packageDir, 'package.json'), () => readPackageJson(packageDir));
+  const pkg = facts.packageJson(packageDir);
   if (!pkg) return undefined;
-  const deps = ['dependencies', 'devDependencies'].flatMap((k) => Object.keys((pkg[k] as Record<string, unknown> | undefined) ?? {}));
-  if (deps.includes('vite')) return 'a Vite app';
+  if (dependencyNames(pkg, ['dependencies', 'devDependencies']).includes('vite')) return 'a Vite app';
   if (pkg['browser'] !== undefined) return 'its package.json has a `browser` field';
   if (hasBrowserCondition(pkg['exports'])) return 'its package.json exports have a `browser` condition';
   return undefined;
-}
-
-function readPackageJson(packageDir: string): Record<string, unknown> | undefined {
-  try {
-    return JSON.parse(readRegularText(path.join(packageDir, 'package.json'))) as Record<string, unknown>;
-  } catch {
-    return undefined;
-  }
 }
 
 function hasBrowserCondition(exports: unknown): boolean {
@@ -67,8 +57,7 @@ const NODE_RUNTIME = /\bruntime\s*:\s*(['"`])nodejs\1/;
 export const MIDDLEWARE_REASON = `it runs ${EDGE_PHRASE} (Next.js middleware)`;
 
 function dependsOnNext(packageDir: string, facts: PackageFacts): boolean {
-  const pkg = facts.read(path.join(packageDir, 'package.json'), () => readPackageJson(packageDir));
-  return ['dependencies', 'devDependencies', 'peerDependencies'].some((k) => Object.hasOwn((pkg?.[k] as Record<string, unknown> | undefined) ?? {}, 'next'));
+  return dependencyNames(facts.packageJson(packageDir), ['dependencies', 'devDependencies', 'peerDependencies']).includes('next');
 }
 
 /** The Next.js middleware files (root-relative) of the packages that hold `files`, that run on the edge runtime. */

@@ -1,5 +1,6 @@
 import { statSync } from 'node:fs';
 import path from 'node:path';
+import { readRegularText } from '../safe-read.js';
 
 /** A file's stat as a change key: another mtime, size or inode (or a file now present or gone) is another key. */
 export function statKey(file: string): string {
@@ -23,6 +24,7 @@ export function statKey(file: string): string {
 export class PackageFacts {
   private readonly dirs = new Map<string, string>();
   private readonly builds = new Map<string, string | undefined>();
+  private readonly packageJsons = new Map<string, Record<string, unknown> | undefined>();
   /** Every file whose presence or content decided an answer, with its stat key then. */
   private readonly consulted = new Map<string, string>();
   /** Per scan object (a new text is a new scan): its own reason to run in a browser, or null. */
@@ -41,6 +43,13 @@ export class PackageFacts {
   read<T>(file: string, load: () => T): T {
     this.exists(file);
     return load();
+  }
+
+  /** The package.json in `dir`, parsed once; undefined when there is none or it is not a JSON object. */
+  packageJson(dir: string): Record<string, unknown> | undefined {
+    const file = path.join(dir, 'package.json');
+    if (!this.packageJsons.has(file)) this.packageJsons.set(file, this.exists(file) ? parseObject(file) : undefined);
+    return this.packageJsons.get(file);
   }
 
   /** The directory of the nearest package.json at or above the file (absolute), no higher than the root. */
@@ -72,4 +81,21 @@ export class PackageFacts {
     for (const [file, key] of this.consulted) if (statKey(file) !== key) return true;
     return false;
   }
+}
+
+function parseObject(file: string): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(readRegularText(file));
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The package names a package.json lists under the given fields (`dependencies`, `devDependencies`, …). */
+export function dependencyNames(pkg: Record<string, unknown> | undefined, fields: readonly string[]): string[] {
+  return fields.flatMap((field) => {
+    const listed = pkg?.[field];
+    return typeof listed === 'object' && listed !== null && !Array.isArray(listed) ? Object.keys(listed) : [];
+  });
 }

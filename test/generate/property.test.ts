@@ -116,6 +116,7 @@ function compile(p: Policy): CompiledPolicy {
     controlFile: 'src/ctrlrun.control.ts',
     controlSpecifier: './ctrlrun.control.js',
     tools: {},
+    sdkTypes: '@openai/agents',
     inputsHash: '0'.repeat(64),
     version: '0.0.0',
   });

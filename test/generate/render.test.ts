@@ -14,6 +14,7 @@ function input(policy: Policy, extra: Partial<RenderInput> = {}): RenderInput {
     controlFile: 'src/ctrlrun.control.ts',
     controlSpecifier: './ctrlrun.control.js',
     tools: {},
+    sdkTypes: '@openai/agents',
     inputsHash: 'a'.repeat(64),
     version: '1.2.3',
     ...extra,

@@ -12,6 +12,7 @@ export function compileGenerated(policy: Policy, tools: Record<string, string> =
     controlFile: 'src/ctrlrun.control.ts',
     controlSpecifier: './ctrlrun.control.js',
     tools,
+    sdkTypes: '@openai/agents',
     inputsHash: '0'.repeat(64),
     version: '0.0.0',
   });
