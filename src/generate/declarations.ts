@@ -4,10 +4,8 @@
  * their parameters. Synchronous (the generator is a pure function of the repo's files).
  */
 import path from 'node:path';
-import type { ts } from 'ts-morph';
 import type { SourceLocation } from '../policy/types.js';
 import { readSourceText, scanRepoSync, scanSource, treeOf } from '../scan/index.js';
-import { typescript } from '../scan/typescript.js';
 import type { FileScan, ToolCallOptions, Span } from '../scan/types.js';
 import { locationOf, parseSource, readToolParameters, type ReadParametersResult, type ToolParameter } from './params.js';
 import { byCodeUnit } from './render.js';
