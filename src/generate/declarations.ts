@@ -4,10 +4,8 @@
  * their parameters. Synchronous (the generator is a pure function of the repo's files).
  */
 import path from 'node:path';
-import type { ts } from 'ts-morph';
 import type { SourceLocation } from '../policy/types.js';
 import { readSourceText, scanRepoSync, scanSource, treeOf } from '../scan/index.js';
-import { typescript } from '../scan/typescript.js';
 import type { FileScan, ToolCallOptions, Span } from '../scan/types.js';
 import { locationOf, parseSource, readToolParameters, type ReadParametersResult, type ToolParameter } from './params.js';
 import { byCodeUnit } from './render.js';
@@ -200,7 +198,8 @@ export function declarationsInScan(
   const doors = doorCalls(scan).filter((d) => names.has(d.name));
   if (calls.length === 0 && doors.length === 0 && !mayDeclareDoor(scan, names)) return [];
   const tree = treeOf(scan);
-  const sourceFile = tree && tree.text === text ? withParents(tree) : parseSource(file, text);
+  // the scan's tree has no parent pointers: the parameter reader needs none
+  const sourceFile = tree && tree.text === text ? tree : parseSource(file, text);
   const out: Array<ToolDeclaration & { start: number }> = calls.map((c) => ({
     name: c.name,
     file,
@@ -221,33 +220,4 @@ export function declarationsInScan(
   for (const d of doorDeclarationsIn(file, { file, text, sourceFile }, scan, names)) out.push({ ...d, file, kind: 'door' });
   out.sort((a, b) => a.start - b.start);
   return out.map(({ start: _start, ...d }) => d);
-}
-
-/** The scan's tree (parsed without parent pointers, for speed) with them set: the parameter reader walks up. */
-export function withParents(sf: ts.SourceFile): ts.SourceFile {
-  if (!(sf as { statements: readonly ts.Node[] }).statements.some((st) => st.parent === undefined)) return sf;
-  setParents(sf);
-  return sf;
-}
-
-/**
- * Sets every node's parent, JSDoc nodes' too: what the compiler's `setParentRecursive` sets, with
- * one stack and one callback instead of a list of children gathered for each node (a third of its
- * time in a whole process, where this code runs unoptimized; issue 40, item 8).
- */
-function setParents(root: ts.Node): void {
-  const stack: ts.Node[] = [root];
-  let parent: ts.Node = root;
-  const bind = (child: ts.Node): void => {
-    (child as { parent: ts.Node }).parent = parent;
-    for (const doc of (child as { jsDoc?: ts.Node[] }).jsDoc ?? []) {
-      (doc as { parent: ts.Node }).parent = child;
-      stack.push(doc);
-    }
-    stack.push(child);
-  };
-  while (stack.length > 0) {
-    parent = stack.pop()!;
-    typescript.forEachChild(parent, bind);
-  }
 }

@@ -238,14 +238,14 @@ function jsonLiteral(node: ts.Expression): { value: unknown; float: boolean } | 
 
 class Reader {
   private readonly zodNames: Set<string>;
-  private readonly bindings: Map<string, Array<ts.Expression | null>>;
+  /** Built when a name is first followed: most parameters are written in place. */
+  private bindings: Map<string, Array<ts.Expression | null>> | undefined;
 
   constructor(
     private readonly sf: ts.SourceFile,
     private readonly file: string,
   ) {
     this.zodNames = zodBindings(sf);
-    this.bindings = constBindings(sf);
   }
 
   readParameters(start: ts.Node): ReadParametersResult {
@@ -269,6 +269,7 @@ class Reader {
   }
 
   private follow(id: ts.Identifier): ts.Expression | string {
+    this.bindings ??= constBindings(this.sf);
     const bound = this.bindings.get(id.text);
     if (!bound || bound.length === 0) return `\`${id.text}\` is not a const bound in this file`;
     if (bound.length > 1) return `\`${id.text}\` is declared more than once in this file`;
@@ -687,17 +688,20 @@ function zodBindings(sf: ts.SourceFile): Set<string> {
 /**
  * Every binding of the file (any scope), by name: the initializer of a `const NAME = <init>`, or
  * null for any other binding (let, var, parameter, function, class), which makes a name unfollowable.
+ * The walk keeps each node's parent itself: the scan's tree has no parent pointers, and setting them
+ * on a whole tree cost more than the reading (issue 40, item 8).
  */
-function constBindings(sf: ts.SourceFile): Map<string, Array<ts.Expression | null>> {
+export function constBindings(sf: ts.SourceFile): Map<string, Array<ts.Expression | null>> {
   const map = new Map<string, Array<ts.Expression | null>>();
   const add = (name: string, value: ts.Expression | null): void => {
     const list = map.get(name) ?? [];
     list.push(value);
     map.set(name, list);
   };
+  let parent: ts.Node = sf;
   const visit = (node: ts.Node): void => {
     if (typescript.isVariableDeclaration(node) && typescript.isIdentifier(node.name)) {
-      const isConst = typescript.isVariableDeclarationList(node.parent) && (node.parent.flags & typescript.NodeFlags.Const) !== 0;
+      const isConst = typescript.isVariableDeclarationList(parent) && (parent.flags & typescript.NodeFlags.Const) !== 0;
       add(node.name.text, isConst && node.initializer ? node.initializer : null);
     } else if (
       (typescript.isParameter(node) || typescript.isFunctionDeclaration(node) || typescript.isClassDeclaration(node)) &&
@@ -706,7 +710,10 @@ function constBindings(sf: ts.SourceFile): Map<string, Array<ts.Expression | nul
     ) {
       add(node.name.text, null);
     }
+    const outer = parent;
+    parent = node;
     typescript.forEachChild(node, visit);
+    parent = outer;
   };
   visit(sf);
   return map;

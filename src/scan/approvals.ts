@@ -1,6 +1,7 @@
 import type { ts } from 'ts-morph';
 import { typescript } from './typescript.js';
 import { declarationOf, declaredTypeText, unwrapValue } from './local-values.js';
+import type { HoistedVars } from './scope.js';
 
 /**
  * Whether `receiver.approve(item)` (or reject/approveTool/rejectTool) is the SDK's own approval:
@@ -9,20 +10,28 @@ import { declarationOf, declaredTypeText, unwrapValue } from './local-values.js'
  * `getInterruptions()`, a realtime request's `approvalItem`). An app's own `companyClient.approve(id)`
  * is neither (issue 21: 16 false findings in one repo).
  */
-export function isSdkApprovalCall(receiver: ts.Expression, item: ts.Expression, ancestors: readonly ts.Node[], sf: ts.SourceFile): boolean {
-  const ctx: Ctx = { ancestors, sf, depth: 0 };
+export function isSdkApprovalCall(
+  receiver: ts.Expression,
+  item: ts.Expression,
+  ancestors: readonly ts.Node[],
+  sf: ts.SourceFile,
+  hoisted?: HoistedVars,
+): boolean {
+  const ctx: Ctx = { ancestors, sf, depth: 0, hoisted };
   return isSdkReceiver(receiver, ctx) || isInterruption(item, ctx);
 }
 
 /** Whether a run's input is a RunState (a resume: the state carries the context it was run with). */
-export function isRunStateValue(expr: ts.Expression, ancestors: readonly ts.Node[], sf: ts.SourceFile): boolean {
-  return isSdkReceiver(expr, { ancestors, sf, depth: 0 });
+export function isRunStateValue(expr: ts.Expression, ancestors: readonly ts.Node[], sf: ts.SourceFile, hoisted?: HoistedVars): boolean {
+  return isSdkReceiver(expr, { ancestors, sf, depth: 0, hoisted });
 }
 
 interface Ctx {
   ancestors: readonly ts.Node[];
   sf: ts.SourceFile;
   depth: number;
+  /** The `var`s each function of the file hoists, when the scan filed them (local-values.ts). */
+  hoisted: HoistedVars | undefined;
 }
 
 const RECEIVER_TYPES = /\b(?:RunState|RunContext|RealtimeSession)\b/;
@@ -42,7 +51,7 @@ function isSdkReceiver(expr: ts.Expression, ctx: Ctx): boolean {
   }
   if (typescript.isCallExpression(e) || typescript.isNewExpression(e)) return makesSdkValue(e, ctx.sf);
   if (typescript.isIdentifier(e)) {
-    const decl = declarationOf(e.text, ctx.ancestors);
+    const decl = declarationOf(e.text, ctx.ancestors, ctx.hoisted);
     if (!decl) return false;
     const type = declaredTypeText(decl, ctx.sf);
     if (type !== undefined) return RECEIVER_TYPES.test(type);
@@ -70,7 +79,7 @@ function isRunResult(expr: ts.Expression, ctx: Ctx): boolean {
     return name === 'run';
   }
   if (typescript.isIdentifier(e)) {
-    const decl = declarationOf(e.text, ctx.ancestors);
+    const decl = declarationOf(e.text, ctx.ancestors, ctx.hoisted);
     if (!decl) return false;
     const type = declaredTypeText(decl, ctx.sf);
     if (type !== undefined) return RESULT_TYPES.test(type);
@@ -93,7 +102,7 @@ function isInterruption(expr: ts.Expression, ctx: Ctx): boolean {
     );
   }
   if (!typescript.isIdentifier(e)) return false;
-  const decl = declarationOf(e.text, ctx.ancestors);
+  const decl = declarationOf(e.text, ctx.ancestors, ctx.hoisted);
   if (!decl) return false;
   const next = deeper(ctx);
   if (!next) return false;
@@ -120,7 +129,7 @@ function isInterruptionList(expr: ts.Expression, ctx: Ctx): boolean {
   }
   if (typescript.isArrayLiteralExpression(e)) return e.elements.some((el) => typescript.isSpreadElement(el) && isInterruptionList(el.expression, ctx));
   if (typescript.isIdentifier(e)) {
-    const decl = declarationOf(e.text, ctx.ancestors);
+    const decl = declarationOf(e.text, ctx.ancestors, ctx.hoisted);
     const next = deeper(ctx);
     return !!decl && !!next && typescript.isVariableDeclaration(decl) && !!decl.initializer && isInterruptionList(decl.initializer, next);
   }

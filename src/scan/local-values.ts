@@ -1,19 +1,20 @@
 import type { ts } from 'ts-morph';
 import { typescript } from './typescript.js';
-import { scopeDeclarations } from './scope.js';
+import { scopeDeclarations, type HoistedVars } from './scope.js';
 import { isWrapper } from './syntax.js';
 
 /**
  * Where a name read at the current point of the walk is declared: the innermost scope of
  * `ancestors` (outermost first) that declares it. A variable declaration, a parameter, or the
- * `for...of` statement whose loop variable it is; undefined for a global or an import.
+ * `for...of` statement whose loop variable it is; undefined for a global or an import. `hoisted`:
+ * the `var`s each function of the file hoists, when the scan filed them (else its body is walked).
  */
-export function declarationOf(name: string, ancestors: readonly ts.Node[]): ts.Node | undefined {
+export function declarationOf(name: string, ancestors: readonly ts.Node[], hoisted?: HoistedVars): ts.Node | undefined {
   const wanted = new Set([name]);
   for (let i = ancestors.length - 1; i >= 0; i--) {
     const node = ancestors[i]!;
     if (typescript.isSourceFile(node)) return topLevelDeclaration(node, name);
-    const found = scopeDeclarations(node, wanted)[0];
+    const found = scopeDeclarations(node, wanted, hoisted)[0];
     if (found) return found.declaration;
   }
   return undefined;
@@ -24,8 +25,8 @@ export function declarationOf(name: string, ancestors: readonly ts.Node[]): ts.N
  * name anywhere in the file (another function's `const state = e.state`), nor a `let` that may be
  * given another value later. Undefined for a parameter, a `let`, a catch variable or a name not declared.
  */
-export function constInitializer(name: string, ancestors: readonly ts.Node[]): ts.Expression | undefined {
-  const decl = declarationOf(name, ancestors);
+export function constInitializer(name: string, ancestors: readonly ts.Node[], hoisted?: HoistedVars): ts.Expression | undefined {
+  const decl = declarationOf(name, ancestors, hoisted);
   if (!decl || !typescript.isVariableDeclaration(decl) || !decl.initializer || !isConstDeclaration(decl, ancestors)) return undefined;
   return decl.initializer;
 }

@@ -24,7 +24,7 @@ export interface ResumeCallContext extends TypeLookup {
 export function resumeThroughCall(input: ts.Expression, ctx: ResumeCallContext): 'resumes' | RunCall['resumeThrough'] | undefined {
   let e = unwrapValue(input);
   if (typescript.isIdentifier(e)) {
-    const init = constInitializer(e.text, ctx.ancestors);
+    const init = constInitializer(e.text, ctx.ancestors, ctx.hoisted);
     if (!init) return undefined;
     e = unwrapValue(init);
   }
@@ -32,7 +32,7 @@ export function resumeThroughCall(input: ts.Expression, ctx: ResumeCallContext):
   const callee = unwrapValue(e.expression);
   if (!typescript.isIdentifier(callee)) return undefined;
   // a state typed `AgentInputItem[] | RunState` starts runs too, given back or not (as in runs.ts)
-  const index = e.arguments.findIndex((a) => !typescript.isSpreadElement(a) && isRunStateValue(a, ctx.ancestors, ctx.sf) && !mayStartRun(a, ctx));
+  const index = e.arguments.findIndex((a) => !typescript.isSpreadElement(a) && isRunStateValue(a, ctx.ancestors, ctx.sf, ctx.hoisted) && !mayStartRun(a, ctx));
   if (index < 0 || e.arguments.slice(0, index).some((a) => typescript.isSpreadElement(a))) return undefined;
   const local = localSignatures(callee.text, ctx);
   if (local) return returnsGivenState(local, index) ? 'resumes' : undefined;
@@ -42,7 +42,7 @@ export function resumeThroughCall(input: ts.Expression, ctx: ResumeCallContext):
 
 /** The signatures of a function the file declares under `name` where it is called; undefined when the file does not declare it. */
 function localSignatures(name: string, ctx: ResumeCallContext): ts.SignatureDeclaration[] | undefined {
-  const decl = declarationOf(name, ctx.ancestors);
+  const decl = declarationOf(name, ctx.ancestors, ctx.hoisted);
   if (decl) {
     if (typescript.isFunctionDeclaration(decl)) return [decl];
     // a `let` may be given another function later: only a `const`

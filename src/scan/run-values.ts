@@ -1,6 +1,7 @@
 import type { ts } from 'ts-morph';
 import { typescript } from './typescript.js';
 import { declarationOf, unwrapValue } from './local-values.js';
+import type { HoistedVars } from './scope.js';
 
 /**
  * What a run's arguments are when the code says it only in types (loop session 14, a server that keeps one Runner
@@ -11,6 +12,8 @@ import { declarationOf, unwrapValue } from './local-values.js';
 export interface TypeLookup {
   sf: ts.SourceFile;
   ancestors: readonly ts.Node[];
+  /** The `var`s each function of the file hoists, when the scan filed them (local-values.ts). */
+  hoisted?: HoistedVars;
   /** The SDK export a name stands for (`Runner`), if any. */
   sdkMember: (expr: ts.Expression) => string | undefined;
 }
@@ -24,7 +27,7 @@ function namesRunner(type: ts.TypeNode | undefined, ctx: TypeLookup): boolean {
 
 /** A variable or parameter declared with the type Runner. */
 export function typedRunner(name: string, ctx: TypeLookup): boolean {
-  const decl = declarationOf(name, ctx.ancestors);
+  const decl = declarationOf(name, ctx.ancestors, ctx.hoisted);
   return !!decl && (typescript.isVariableDeclaration(decl) || typescript.isParameter(decl)) && namesRunner(decl.type, ctx);
 }
 
@@ -51,7 +54,7 @@ export function callReturnsRunner(call: ts.CallExpression, ctx: TypeLookup): boo
 export function mayStartRun(input: ts.Expression, ctx: TypeLookup): boolean {
   const e = unwrapValue(input);
   if (!typescript.isIdentifier(e)) return false;
-  const decl = declarationOf(e.text, ctx.ancestors);
+  const decl = declarationOf(e.text, ctx.ancestors, ctx.hoisted);
   const type = decl && (typescript.isVariableDeclaration(decl) || typescript.isParameter(decl)) ? decl.type : undefined;
   if (!type || !typescript.isUnionTypeNode(type)) return false;
   return type.types.some((t) => !/\bRunState\b/.test(t.getText(ctx.sf)) && t.kind !== typescript.SyntaxKind.UndefinedKeyword && !isNullType(t));

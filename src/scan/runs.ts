@@ -5,6 +5,7 @@ import { isRunStateValue } from './approvals.js';
 import { constInitializer, unwrapValue } from './local-values.js';
 import { callReturnsRunner, mayStartRun, typedRunner } from './run-values.js';
 import { resumeThroughCall } from './resume-calls.js';
+import type { HoistedVars } from './scope.js';
 import type { ContextShape, IdentityRead, ModuleImport, RunCall } from './types.js';
 
 /**
@@ -21,6 +22,8 @@ export interface RunScanContext {
   runtimeNames: ReadonlyMap<string, string>;
   initializerOf: (name: string) => ts.Expression | undefined;
   ancestors: readonly ts.Node[];
+  /** The `var`s each function of the file hoists, filed by the scan (local-values.ts). */
+  hoisted?: HoistedVars;
   /** Absolute path of the file, and its imports: a run's input may come through an imported function. */
   fileAbs: string;
   imports: readonly ModuleImport[];
@@ -52,7 +55,7 @@ export function runCallOf(node: ts.CallExpression, ctx: RunScanContext): RunCall
   if (!agent || !input) return undefined;
   const text = agent.getText(ctx.sf);
   // an input typed `AgentInputItem[] | RunState` starts runs too: not taken for a resume
-  const resumes = (isRunStateValue(input, ctx.ancestors, ctx.sf) && !mayStartRun(input, ctx)) || isCaughtState(input, ctx);
+  const resumes = (isRunStateValue(input, ctx.ancestors, ctx.sf, ctx.hoisted) && !mayStartRun(input, ctx)) || isCaughtState(input, ctx);
   // a state handed through a function that gives it back (`decode(answers, state)`)
   const through = resumes ? undefined : resumeThroughCall(input, ctx);
   const run: RunCall = {
@@ -77,7 +80,7 @@ function isCaughtState(input: ts.Expression, ctx: RunScanContext): boolean {
   let e = unwrapValue(input);
   if (typescript.isIdentifier(e)) {
     // the name as declared where the run is: another function's `const state = e.state` is not this one
-    const init = constInitializer(e.text, ctx.ancestors);
+    const init = constInitializer(e.text, ctx.ancestors, ctx.hoisted);
     if (init) e = unwrapValue(init);
   }
   if (!typescript.isPropertyAccessExpression(e) || e.name.text !== 'state') return false;
@@ -88,7 +91,7 @@ function isCaughtState(input: ts.Expression, ctx: RunScanContext): boolean {
     if (typescript.isCatchClause(a) && a.variableDeclaration && typescript.isIdentifier(a.variableDeclaration.name) && a.variableDeclaration.name.text === name)
       return true;
   }
-  const init = constInitializer(name, ctx.ancestors);
+  const init = constInitializer(name, ctx.ancestors, ctx.hoisted);
   const inner = init && typescript.isAsExpression(init) ? init : undefined;
   const typed = inner?.type.getText(ctx.sf) ?? '';
   if (/(?:Error|Exception)\b/.test(typed)) return true;
@@ -140,7 +143,7 @@ function literalOf(expr: ts.Expression | undefined, ctx: RunScanContext): ts.Obj
   if (typescript.isObjectLiteralExpression(e)) return e;
   if (typescript.isIdentifier(e)) {
     // the options the name holds where it is used: another function's `const options = { context }` passes nothing here
-    const init = constInitializer(e.text, ctx.ancestors);
+    const init = constInitializer(e.text, ctx.ancestors, ctx.hoisted);
     const i = init ? unwrapValue(init) : undefined;
     return i && typescript.isObjectLiteralExpression(i) ? i : undefined;
   }

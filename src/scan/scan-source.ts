@@ -155,6 +155,7 @@ function createFileContext(file: string, text: string, parsed: Parsed, options: 
       runtimeNames: runtimeImportNames(moduleImports),
       initializerOf: (name) => initializerOf(cx, name),
       ancestors,
+      hoisted,
       fileAbs,
       imports: moduleImports,
     },

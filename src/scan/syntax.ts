@@ -130,7 +130,8 @@ export function isCommonJsExport(ancestors: ts.Node[], i: number): boolean {
     !!assign &&
     typescript.isBinaryExpression(assign) &&
     assign.right === obj &&
-    /^module\.exports$/.test(assign.left.getText())
+    // the scan's tree has no parent pointers: the text is read from the walk's root, the file
+    /^module\.exports$/.test(assign.left.getText(ancestors[0] as ts.SourceFile))
   );
 }
 

@@ -2,10 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ts } from 'ts-morph';
-import { declarationsInScans, withParents } from '../../src/generate/declarations.js';
-import { parseSource } from '../../src/scan/parse.js';
-import { typescript } from '../../src/scan/typescript.js';
+import { declarationsInScans } from '../../src/generate/declarations.js';
 import { readSourceText, scanRepoSync, treeOf } from '../../src/scan/index.js';
 import { settingsWithoutConfig } from '../../src/scan/specifier.js';
 
@@ -80,36 +77,48 @@ describe('the import settings of a repo without a tsconfig', () => {
   });
 });
 
-describe('parent pointers set on a scan’s tree (withParents)', () => {
-  it('are the very parents the compiler sets when it parses with them, JSDoc nodes’ included', () => {
-    const text = `/** The refund tool. @param id the payment */
-export function f(id: string, { a = 1 }: { a?: number } = {}) {
-  /** inner */ const g = (x: number) => [x, ...[id]].map((y) => ({ y, z: y as unknown as string }))!;
-  for (const k of g(1)) if (k) try { throw new Error(\`\${k.y}\`); } catch { return <T,>(t: T) => t; }
-  return class { m() { return this; } };
+describe('parameters read from a scan’s tree, which has no parent pointers', () => {
+  // the reader needs a declaration's list (is it a `const`?): its walk keeps the parent itself
+  const BOUND = `import { tool } from '@openai/agents';
+import { z } from 'zod';
+
+const First = z.object({ unused: z.string() }), Refund = z.object({ payment_id: z.string() });
+let Loose = z.object({ a: z.string() });
+var Old = z.object({ b: z.string() });
+function takes(Twice: unknown) { return Twice; }
+const Twice = z.object({ c: z.string() });
+try { takes(1); } catch (Caught) { takes(Caught); }
+for (const Looped of [z.object({ e: z.string() })]) takes(Looped);
+
+export const t1 = tool({ name: 'refund', description: 'r', parameters: Refund, execute: async () => 'ok' });
+export const t2 = tool({ name: 'loose', description: 'l', parameters: Loose, execute: async () => 'ok' });
+export const t3 = tool({ name: 'old', description: 'o', parameters: Old, execute: async () => 'ok' });
+export const t4 = tool({ name: 'twice', description: 't', parameters: Twice, execute: async () => 'ok' });
+export const t5 = tool({ name: 'caught', description: 'c', parameters: Caught, execute: async () => 'ok' });
+export const t6 = tool({ name: 'looped', description: 'c', parameters: Looped, execute: async () => 'ok' });
+export function make() {
+  const Inner = z.object({ d: z.number().int() });
+  return tool({ name: 'inner', description: 'i', parameters: Inner, execute: async () => 'ok' });
 }
 `;
-    const ours = withParents(parseSource('a.ts', text).sf);
-    const theirs = typescript.createSourceFile('a.ts', text, typescript.ScriptTarget.Latest, true, typescript.ScriptKind.TS);
-    let nodes = 0;
-    let docs = 0;
-    const same = (a: ts.Node, b: ts.Node): void => {
-      nodes++;
-      expect(a.kind).toBe(b.kind);
-      expect([a.parent?.kind, a.parent?.pos, a.parent?.end]).toEqual([b.parent?.kind, b.parent?.pos, b.parent?.end]);
-      const ca: ts.Node[] = [];
-      const cb: ts.Node[] = [];
-      typescript.forEachChild(a, (c) => void ca.push(c));
-      typescript.forEachChild(b, (c) => void cb.push(c));
-      const da = (a as { jsDoc?: ts.Node[] }).jsDoc ?? [];
-      const db = (b as { jsDoc?: ts.Node[] }).jsDoc ?? [];
-      docs += da.length;
-      expect([ca.length, da.length]).toEqual([cb.length, db.length]);
-      for (const [i, c] of ca.entries()) same(c, cb[i]!);
-      for (const [i, d] of da.entries()) same(d, db[i]!);
-    };
-    same(ours, theirs);
-    expect(nodes).toBeGreaterThan(90);
-    expect(docs).toBe(2);
+
+  it('follow a name to a `const` only, as a parse with parent pointers does', () => {
+    const root = repo({ 'package.json': '{"type":"module"}', 'src/tools.ts': BOUND });
+    const scans = scanRepoSync({ root }).files;
+    const names = new Set(['refund', 'loose', 'old', 'twice', 'caught', 'looped', 'inner']);
+    const fromTree = declarationsInScans(root, names, scans, () => undefined);
+    const fresh = declarationsInScans(
+      root,
+      names,
+      scans.map((s) => ({ ...s })),
+      (s) => readSourceText(path.join(root, s.file)),
+    );
+    expect(fromTree).toEqual(fresh);
+    const read = (name: string) => fromTree.get(name)![0]!.parameters;
+    expect(read('refund')).toMatchObject({ readable: true, parameters: [{ name: 'payment_id' }] });
+    expect(read('inner')).toMatchObject({ readable: true, parameters: [{ name: 'd', type: 'integer' }] });
+    for (const name of ['loose', 'old', 'caught', 'looped'])
+      expect(read(name)).toMatchObject({ readable: false, reason: expect.stringContaining('is not a const with an initializer') });
+    expect(read('twice')).toMatchObject({ readable: false, reason: expect.stringContaining('declared more than once') });
   });
 });

@@ -197,6 +197,17 @@ describe('scanSource: FileScan fields', () => {
     expect(scanSource('a.js', `const { tool } = require('@openai/agents');\nexport const x = 1;`).moduleSyntax).toBe('esm');
   });
 
+  it('an SDK value re-exported in an object given to module.exports is followed by its importers, not an escape (the scan has no parent pointers)', () => {
+    // the test read the assignment's text through parent pointers the scan's tree does not have: the scan threw
+    for (const exported of ['{ sdk }', '{ agents: sdk }', '{ t: sdk.tool }']) {
+      const scan = scanSource('a.cjs', `const sdk = require('@openai/agents');\nmodule.exports = ${exported};\n`);
+      expect(scan.opaqueFactoryUses).toEqual([]);
+    }
+    // the same object handed anywhere else is an escape: the test is of the assignment's target
+    const elsewhere = scanSource('a.cjs', `const sdk = require('@openai/agents');\nholder.exports = { sdk };\n`);
+    expect(elsewhere.opaqueFactoryUses).toHaveLength(1);
+  });
+
   it('recognises the generated module by resolved path when given', () => {
     const src = `import { protectedTool } from '../gen/ctrlrun.generated.js';\nprotectedTool('a', {});`;
     const hit = scanSource('src/a.ts', src, { root: '/r', generatedModule: '/r/gen/ctrlrun.generated.ts' });

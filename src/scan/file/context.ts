@@ -90,6 +90,8 @@ export interface FileContext {
     initializers?: Map<string, ts.Expression>;
     returns?: Map<string, ts.Expression[]>;
     classes?: Map<string, ts.ClassLikeDeclaration>;
+    /** The last callee `resolve` answered, with the innermost scope open then (see `resolve`). */
+    resolved?: { expr: ts.Expression; scope: Map<string, Binding | null> | undefined; answer: ResolvedMember | undefined };
   };
   moduleLoads: ModuleLoadContext;
   runScan: RunScanContext;
@@ -122,11 +124,21 @@ export const isTopLevel = (cx: FileContext, name: string): boolean => !cx.scopes
 
 export const exprValue = (cx: FileContext, e: ts.Expression): SdkValue | undefined => valueOfExpr(e, (n) => lookupName(cx, n), cx.fileAbs, cx.links);
 
+/**
+ * What a callee resolves to. Each call's callee is asked twice (is it a run? an SDK call?): the
+ * last answer is kept with the innermost scope open when it was given. The answer depends only on
+ * the expression and the scopes, and the scopes are a stack whose maps are filled when pushed, so
+ * the same innermost map means the same scopes.
+ */
 export function resolve(cx: FileContext, expr: ts.Expression): ResolvedMember | undefined {
   const e = skipWrappers(expr);
+  const scope = cx.scopes[cx.scopes.length - 1];
+  const last = cx.cache.resolved;
+  if (last !== undefined && last.expr === e && last.scope === scope) return last.answer;
   const v = exprValue(cx, e);
-  if (v?.kind !== 'member') return undefined;
-  return { member: v.member, module: v.module, binding: calleeBinding(cx, e, v.module) };
+  const answer = v?.kind === 'member' ? { member: v.member, module: v.module, binding: calleeBinding(cx, e, v.module) } : undefined;
+  cx.cache.resolved = { expr: e, scope, answer };
+  return answer;
 }
 
 /** An SDK agent class reached through a class of this file (`class OpsAgent extends SandboxAgent {}`). */

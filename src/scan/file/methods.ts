@@ -85,6 +85,6 @@ function onApproval(cx: FileContext, node: ts.CallExpression, callee: ts.Propert
   const item = node.arguments[0]!;
   if (isStringLike(item) || typescript.isNumericLiteral(item) || typescript.isNewExpression(item) || typescript.isObjectLiteralExpression(item)) return;
   // an app's own `client.approve(id)` is not the SDK's: only a RunState (or an interruption item)
-  if (!isSdkApprovalCall(receiver, item, cx.ancestors, cx.sf)) return;
+  if (!isSdkApprovalCall(receiver, item, cx.ancestors, cx.sf, cx.hoisted)) return;
   cx.scan.sdkApprovals!.push({ kind: 'sdk-approval', span: spanOf(node, cx.sf), method, receiver: receiver.getText(cx.sf), item: item.getText(cx.sf) });
 }
