@@ -40,6 +40,8 @@ export interface PendingList {
   agentVar?: string;
   /** A property check cannot read (a method, a getter): one opaque element. */
   whole?: boolean;
+  /** Where the values are read (the walk's ancestors there): their names are looked up in that scope. */
+  ancestors: readonly ts.Node[];
 }
 
 /**
@@ -81,9 +83,9 @@ export interface FileContext {
   /** SandboxAgents seen, settled once the file's guarded agents are known (file/sandbox-agents.ts). */
   pendingSandboxAgents: Array<{ site: SandboxAgentSite; node: ts.Node; agentVar?: string }>;
   /** Agents' `handoffs` values, read once the walk is done (file/handoffs.ts). */
-  pendingHandoffLists: ts.Expression[];
+  pendingHandoffLists: Array<{ value: ts.Expression; ancestors: readonly ts.Node[] }>;
   /** The servers given to `getAllMcpTools` / `mcpToFunctionTool`, read once the whole file is known. */
-  pendingConversions: Array<{ call: SdkFactoryCall; values: ts.Expression[] }>;
+  pendingConversions: Array<{ call: SdkFactoryCall; values: ts.Expression[]; ancestors: readonly ts.Node[] }>;
   /** Lazily built indexes of the file's declarations. */
   cache: {
     constObjects?: Map<string, ts.ObjectLiteralExpression>;
