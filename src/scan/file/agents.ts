@@ -126,6 +126,7 @@ function agentOptionsOf(cx: FileContext, expr: ts.Expression, ancestors: readonl
 /** The agent's literal `name`, when written where it is made. */
 export function agentNameOf(cx: FileContext, expr: ts.Expression, ancestors: readonly ts.Node[] = cx.ancestors): string | undefined {
   let opts = agentOptionsOf(cx, expr, ancestors);
-  if (opts && typescript.isIdentifier(skipWrappers(opts))) opts = constObjectLiteral(cx, (skipWrappers(opts) as ts.Identifier).text) ?? opts;
+  // options held by a name are read where the agent is made, a scope not kept here: the file's first `const` of that name
+  if (opts && typescript.isIdentifier(skipWrappers(opts))) opts = constObjectLiteral(cx, (skipWrappers(opts) as ts.Identifier).text, []) ?? opts;
   return opts ? optionsOf(opts, cx.sf).properties.name?.stringValue : undefined;
 }

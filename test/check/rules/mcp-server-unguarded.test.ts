@@ -76,6 +76,15 @@ ruleTester('mcp-server-unguarded', {
   invalid: [
     // issue 40: a name is read where it is used, not at its first declaration anywhere in the file
     {
+      name: "an agent's options held by a name: this function's, not another function's `const opts`",
+      code: lines(
+        SDK,
+        "function quiet() { const opts = { name: 'q' }; return new Agent(opts); }",
+        "export function loud() { const opts = { name: 'l', mcpServers: [new MCPServerStdio({ name: 'gh', fullCommand: 'y' })] }; return new Agent(opts); }",
+      ),
+      errors: [{ line: 3, column: 65 }],
+    },
+    {
       name: "a name read where it is used: another function's guarded servers are not this one's, nor a parameter's",
       code: lines(
         SDK,
