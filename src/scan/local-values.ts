@@ -10,14 +10,45 @@ import { isWrapper } from './syntax.js';
  * the `var`s each function of the file hoists, when the scan filed them (else its body is walked).
  */
 export function declarationOf(name: string, ancestors: readonly ts.Node[], hoisted?: HoistedVars): ts.Node | undefined {
+  return declarationAt(name, ancestors, hoisted)?.declaration;
+}
+
+/** The declaration `declarationOf` finds, with the index in `ancestors` of the scope that makes it. */
+function declarationAt(name: string, ancestors: readonly ts.Node[], hoisted?: HoistedVars): { declaration: ts.Node; depth: number } | undefined {
   const wanted = new Set([name]);
   for (let i = ancestors.length - 1; i >= 0; i--) {
     const node = ancestors[i]!;
-    if (typescript.isSourceFile(node)) return topLevelDeclaration(node, name);
+    if (typescript.isSourceFile(node)) {
+      const declaration = topLevelDeclaration(node, name);
+      return declaration ? { declaration, depth: i } : undefined;
+    }
     const found = scopeDeclarations(node, wanted, hoisted)[0];
-    if (found) return found.declaration;
+    if (found) return { declaration: found.declaration, depth: i };
   }
   return undefined;
+}
+
+/** The value a variable is declared with where a name is read, and where that value's own names are read. */
+export interface ScopedInitializer {
+  init: ts.Expression;
+  /** `ancestors` down to the scope that declares the variable: the scope chain of its initializer. */
+  ancestors: readonly ts.Node[];
+  /** A `const` (a `let` or `var` may be given another value later). */
+  constant: boolean;
+}
+
+/**
+ * The initializer of the variable `name` is where `ancestors` end (`const|let|var name = init`):
+ * not the first declaration of the name anywhere in the file (another function's `const servers`).
+ * Undefined for a parameter, a catch or loop variable, a name in a destructuring pattern (its
+ * value is a part of the initializer), a variable without initializer, an import or a global.
+ */
+export function initializerInScope(name: string, ancestors: readonly ts.Node[], hoisted?: HoistedVars): ScopedInitializer | undefined {
+  const found = declarationAt(name, ancestors, hoisted);
+  const decl = found?.declaration;
+  if (!found || !decl || !typescript.isVariableDeclaration(decl) || !decl.initializer || !typescript.isIdentifier(decl.name)) return undefined;
+  const scope = ancestors.slice(0, found.depth + 1);
+  return { init: decl.initializer, ancestors: scope, constant: isConstDeclaration(decl, scope) };
 }
 
 /**
@@ -26,9 +57,8 @@ export function declarationOf(name: string, ancestors: readonly ts.Node[], hoist
  * given another value later. Undefined for a parameter, a `let`, a catch variable or a name not declared.
  */
 export function constInitializer(name: string, ancestors: readonly ts.Node[], hoisted?: HoistedVars): ts.Expression | undefined {
-  const decl = declarationOf(name, ancestors, hoisted);
-  if (!decl || !typescript.isVariableDeclaration(decl) || !decl.initializer || !isConstDeclaration(decl, ancestors)) return undefined;
-  return decl.initializer;
+  const found = initializerInScope(name, ancestors, hoisted);
+  return found?.constant ? found.init : undefined;
 }
 
 /** Whether a declaration is of a `const` statement of a block on the way (the parse keeps no parent pointers). */

@@ -1,5 +1,6 @@
 import type { ts } from 'ts-morph';
 import { typescript } from './typescript.js';
+import { initializerInScope } from './local-values.js';
 
 /**
  * Loads of a module the scanner cannot follow, where the module may be the SDK: a `require` made by
@@ -21,6 +22,8 @@ export interface ModuleLoadContext {
   leadsToSdk: (specifier: string) => boolean;
   /** The first initializer of a variable of this file (to follow `const req = createRequire(...)`). */
   initializerOf: (name: string) => ts.Expression | undefined;
+  /** The walk's ancestors of the call being read: a callee's name is looked up in that scope. */
+  ancestors: readonly ts.Node[];
   /** Top-level `const` strings of the file (pieces of a computed specifier). */
   constStrings: ReadonlyMap<string, string>;
   /**
@@ -42,7 +45,7 @@ export function namesCreateRequire(text: string): boolean {
 export function opaqueModuleLoad(node: ts.CallExpression, ctx: ModuleLoadContext): OpaqueModuleLoad | undefined {
   const arg = node.arguments[0];
   if (!arg) return undefined;
-  const made = ctx.mayCreateRequire !== false && madeByCreateRequire(node.expression, ctx);
+  const made = ctx.mayCreateRequire !== false && madeByCreateRequire(node.expression, ctx, ctx.ancestors);
   const plainLoad =
     node.expression.kind === typescript.SyntaxKind.ImportKeyword || (typescript.isIdentifier(node.expression) && node.expression.text === 'require');
   if (!made && !plainLoad) return undefined;
@@ -57,7 +60,7 @@ export function opaqueModuleLoad(node: ts.CallExpression, ctx: ModuleLoadContext
 }
 
 /** `createRequire(...)`, `module.createRequire(...)`, or a variable holding one's result. */
-function madeByCreateRequire(callee: ts.Expression, ctx: ModuleLoadContext, depth = 0): boolean {
+function madeByCreateRequire(callee: ts.Expression, ctx: ModuleLoadContext, ancestors: readonly ts.Node[], depth = 0): boolean {
   let e = callee;
   while (typescript.isParenthesizedExpression(e) || typescript.isNonNullExpression(e) || typescript.isAsExpression(e)) e = e.expression;
   if (typescript.isCallExpression(e)) {
@@ -66,8 +69,12 @@ function madeByCreateRequire(callee: ts.Expression, ctx: ModuleLoadContext, dept
     return name === 'createRequire';
   }
   if (typescript.isIdentifier(e) && depth < 4) {
+    // the variable the name is where it is called (another function's `load` is not this one); a
+    // parameter or an import keeps the file's first declaration: a load seen is a load checked
+    const scoped = initializerInScope(e.text, ancestors);
+    if (scoped) return madeByCreateRequire(scoped.init, ctx, scoped.ancestors, depth + 1);
     const init = ctx.initializerOf(e.text);
-    return init !== undefined && madeByCreateRequire(init, ctx, depth + 1);
+    return init !== undefined && madeByCreateRequire(init, ctx, [], depth + 1);
   }
   return false;
 }

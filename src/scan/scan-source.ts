@@ -146,6 +146,7 @@ function createFileContext(file: string, text: string, parsed: Parsed, options: 
       sf,
       leadsToSdk: (specifier) => isSdkModule(specifier) || moduleValue(specifier, fileAbs, links) !== undefined,
       initializerOf: (name) => initializerOf(cx, name),
+      ancestors,
       constStrings,
       mayCreateRequire: namesCreateRequire(text),
     },

@@ -51,6 +51,27 @@ describe('the scanner: SandboxAgents and handoffs', () => {
   });
 });
 
+describe('the scanner: a handoffs list held by a name', () => {
+  it("is the list the name is where the agent is made, not another function's of the same name (issue 40)", () => {
+    const scan = scanSource(
+      'src/desk.ts',
+      [
+        "import { Agent, handoff } from '@openai/agents';",
+        "const billing = new Agent({ name: 'billing' });",
+        "const oncall = new Agent({ name: 'oncall' });",
+        'function quiet() { const list = [handoff(billing)]; return list; }',
+        "export function desk() { const oncall = new Agent({ name: 'pager' }); const list = [oncall, billing]; return new Agent({ name: 'desk', handoffs: list }); }",
+        '',
+      ].join('\n'),
+    );
+    expect(scan.handoffs?.map((h) => [h.form, h.to])).toEqual([
+      ['call', 'billing'],
+      ['element', 'pager'],
+      ['element', 'billing'],
+    ]);
+  });
+});
+
 describe('agent reach: a SandboxAgent reaches its capability doors', () => {
   it('a run of a SandboxAgent reaches doors a principal opens; a run of a plain agent without tools does not', () => {
     const scan = scanSource(

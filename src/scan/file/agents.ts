@@ -6,6 +6,7 @@ import { realtimeSessionOf } from '../realtime-sessions.js';
 import { optionsOf, propertyName, skipWrappers } from '../syntax.js';
 import { agentClassOf, constObjectLiteral, doorOf, initializerOf, ownerOf, resolve, returnsOf, type FileContext } from './context.js';
 import { onSandboxAgent } from './sandbox-agents.js';
+import { initializerInScope } from '../local-values.js';
 
 // Agents (`new Agent`, `Agent.create`, `clone`), the Runner's config and realtime sessions: where
 // MCP servers are attached and tracing is configured.
@@ -62,9 +63,10 @@ export function onAgentOptions(cx: FileContext, node: ts.Node, arg: ts.Expressio
         agentNode: node,
         ...(owner !== undefined ? { agentVar: owner } : {}),
         whole: value === undefined,
+        ancestors: cx.ancestors.slice(),
       });
     } else if (key === 'handoffs' && typescript.isPropertyAssignment(p)) {
-      cx.pendingHandoffLists.push(p.initializer); // read by file/handoffs.ts once the walk is done
+      cx.pendingHandoffLists.push({ value: p.initializer, ancestors: cx.ancestors.slice() }); // read by file/handoffs.ts once the walk is done
     } else if (key === 'mcpConfig' && typescript.isPropertyAssignment(p)) {
       const config = skipWrappers(p.initializer);
       if (!typescript.isObjectLiteralExpression(config)) continue;
@@ -74,11 +76,15 @@ export function onAgentOptions(cx: FileContext, node: ts.Node, arg: ts.Expressio
   }
 }
 
-/** An agent the SDK made: `new Agent(...)`, `Agent.create(...)`, `x.clone(...)` of one, or a variable holding one. */
-export const isAgentExpr = (cx: FileContext, expr: ts.Expression): boolean => agentOptionsOf(cx, expr) !== undefined;
+/**
+ * An agent the SDK made: `new Agent(...)`, `Agent.create(...)`, `x.clone(...)` of one, or a variable holding one.
+ * `ancestors`: where `expr` is read (the walk's position; after the walk, the position kept with the value).
+ */
+export const isAgentExpr = (cx: FileContext, expr: ts.Expression, ancestors: readonly ts.Node[] = cx.ancestors): boolean =>
+  agentOptionsOf(cx, expr, ancestors) !== undefined;
 
 /** The options argument of the agent's construction (or `null` when it has none written), undefined when not an agent. */
-function agentOptionsOf(cx: FileContext, expr: ts.Expression, depth = 0): ts.Expression | null | undefined {
+function agentOptionsOf(cx: FileContext, expr: ts.Expression, ancestors: readonly ts.Node[], depth = 0): ts.Expression | null | undefined {
   if (depth > 8) return undefined;
   const e = skipWrappers(expr);
   if (typescript.isNewExpression(e)) {
@@ -88,7 +94,7 @@ function agentOptionsOf(cx: FileContext, expr: ts.Expression, depth = 0): ts.Exp
   // protectAgent and protectSandboxAgent return the agent they are given
   const door = typescript.isCallExpression(e) ? doorOf(cx, e.expression) : undefined;
   if (typescript.isCallExpression(e) && (door === 'protectAgent' || door === 'protectSandboxAgent'))
-    return e.arguments[0] ? agentOptionsOf(cx, e.arguments[0], depth + 1) : undefined;
+    return e.arguments[0] ? agentOptionsOf(cx, e.arguments[0], ancestors, depth + 1) : undefined;
   if (typescript.isCallExpression(e) && typescript.isPropertyAccessExpression(skipWrappers(e.expression))) {
     const c = skipWrappers(e.expression) as ts.PropertyAccessExpression;
     if (c.name.text === 'create') {
@@ -96,7 +102,7 @@ function agentOptionsOf(cx: FileContext, expr: ts.Expression, depth = 0): ts.Exp
       return r && r.member !== 'RealtimeAgent' ? (e.arguments[0] ?? null) : undefined;
     }
     if (c.name.text === 'clone') {
-      const base = agentOptionsOf(cx, c.expression, depth + 1);
+      const base = agentOptionsOf(cx, c.expression, ancestors, depth + 1);
       return base === undefined ? undefined : null;
     }
     return undefined;
@@ -104,18 +110,23 @@ function agentOptionsOf(cx: FileContext, expr: ts.Expression, depth = 0): ts.Exp
   // `specialist(...)` where this file's `function specialist() { return new Agent(...) }`: an agent whose options the call site does not show
   if (typescript.isCallExpression(e) && typescript.isIdentifier(skipWrappers(e.expression))) {
     const returns = returnsOf(cx, (skipWrappers(e.expression) as ts.Identifier).text) ?? [];
-    return returns.some((r) => agentOptionsOf(cx, r, depth + 1) !== undefined) ? null : undefined;
+    return returns.some((r) => agentOptionsOf(cx, r, [], depth + 1) !== undefined) ? null : undefined;
   }
   if (typescript.isIdentifier(e)) {
+    // the variable the name is where it is read (another function's `w` is not this one's); a
+    // parameter or an import keeps the file's first declaration: an agent seen is a door checked
+    const scoped = initializerInScope(e.text, ancestors);
+    if (scoped) return agentOptionsOf(cx, scoped.init, scoped.ancestors, depth + 1);
     const init = initializerOf(cx, e.text);
-    return init ? agentOptionsOf(cx, init, depth + 1) : undefined;
+    return init ? agentOptionsOf(cx, init, [], depth + 1) : undefined;
   }
   return undefined;
 }
 
 /** The agent's literal `name`, when written where it is made. */
-export function agentNameOf(cx: FileContext, expr: ts.Expression): string | undefined {
-  let opts = agentOptionsOf(cx, expr);
-  if (opts && typescript.isIdentifier(skipWrappers(opts))) opts = constObjectLiteral(cx, (skipWrappers(opts) as ts.Identifier).text) ?? opts;
+export function agentNameOf(cx: FileContext, expr: ts.Expression, ancestors: readonly ts.Node[] = cx.ancestors): string | undefined {
+  let opts = agentOptionsOf(cx, expr, ancestors);
+  // options held by a name are read where the agent is made, a scope not kept here: the file's first `const` of that name
+  if (opts && typescript.isIdentifier(skipWrappers(opts))) opts = constObjectLiteral(cx, (skipWrappers(opts) as ts.Identifier).text, []) ?? opts;
   return opts ? optionsOf(opts, cx.sf).properties.name?.stringValue : undefined;
 }

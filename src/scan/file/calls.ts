@@ -216,7 +216,7 @@ function onSdkCall(cx: FileContext, node: ts.CallExpression): boolean {
     }
     cx.scan.sdkFactoryCalls!.push(f);
     const servers = indirect ? undefined : conversionServers(r.member, node, optionsArg);
-    if (servers) cx.pendingConversions.push({ call: f, values: servers });
+    if (servers) cx.pendingConversions.push({ call: f, values: servers, ancestors: cx.ancestors.slice() });
   } else if (r.member === 'setTracingDisabled') {
     if (node.arguments[0]?.kind === typescript.SyntaxKind.TrueKeyword) cx.scan.disablesSensitiveTracing = true;
   }

@@ -5,6 +5,7 @@ import { spanOf } from '../parse.js';
 import type { ModuleLoadContext } from '../module-loads.js';
 import type { RunScanContext } from '../runs.js';
 import { skipWrappers } from '../syntax.js';
+import { initializerInScope } from '../local-values.js';
 import { valueOfExpr } from '../values.js';
 import type { CalleeBinding, FileScan, McpServerList, ModuleImport, RunCall, SandboxAgentSite, SdkFactoryCall, SdkValue, Span } from '../types.js';
 
@@ -40,6 +41,8 @@ export interface PendingList {
   agentVar?: string;
   /** A property check cannot read (a method, a getter): one opaque element. */
   whole?: boolean;
+  /** Where the values are read (the walk's ancestors there): their names are looked up in that scope. */
+  ancestors: readonly ts.Node[];
 }
 
 /**
@@ -81,9 +84,9 @@ export interface FileContext {
   /** SandboxAgents seen, settled once the file's guarded agents are known (file/sandbox-agents.ts). */
   pendingSandboxAgents: Array<{ site: SandboxAgentSite; node: ts.Node; agentVar?: string }>;
   /** Agents' `handoffs` values, read once the walk is done (file/handoffs.ts). */
-  pendingHandoffLists: ts.Expression[];
+  pendingHandoffLists: Array<{ value: ts.Expression; ancestors: readonly ts.Node[] }>;
   /** The servers given to `getAllMcpTools` / `mcpToFunctionTool`, read once the whole file is known. */
-  pendingConversions: Array<{ call: SdkFactoryCall; values: ts.Expression[] }>;
+  pendingConversions: Array<{ call: SdkFactoryCall; values: ts.Expression[]; ancestors: readonly ts.Node[] }>;
   /** Lazily built indexes of the file's declarations. */
   cache: {
     constObjects?: Map<string, ts.ObjectLiteralExpression>;
@@ -207,8 +210,18 @@ export function opaque(cx: FileContext, node: ts.Node, what: string, reason: str
   cx.scan.opaqueFactoryUses!.push({ kind: 'opaque-factory', span: spanOf(node, cx.sf), what, reason, ...(door !== undefined ? { door } : {}) });
 }
 
-/** `const <name> = { ... }` anywhere in this file (the first such declaration), for options passed by name. */
-export function constObjectLiteral(cx: FileContext, name: string): ts.ObjectLiteralExpression | undefined {
+/**
+ * `const <name> = { ... }` for options passed by name: the variable the name is where it is read
+ * (`ancestors`: the walk's position; another function's `const opts` is not this one's). A name
+ * the scope does not hold in a variable (a parameter, an import; after the walk) keeps the first
+ * such declaration of the file.
+ */
+export function constObjectLiteral(cx: FileContext, name: string, ancestors: readonly ts.Node[] = cx.ancestors): ts.ObjectLiteralExpression | undefined {
+  const scoped = initializerInScope(name, ancestors);
+  if (scoped) {
+    const init = scoped.constant ? skipWrappers(scoped.init) : undefined;
+    return init && typescript.isObjectLiteralExpression(init) ? init : undefined;
+  }
   if (cx.cache.constObjects === undefined) {
     const found = new Map<string, ts.ObjectLiteralExpression>();
     const visit = (n: ts.Node): void => {

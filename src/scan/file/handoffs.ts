@@ -4,7 +4,8 @@ import { spanOf } from '../parse.js';
 import { isStringLike, optionsOf, skipWrappers } from '../syntax.js';
 import type { HandoffSite, ToolCallOptions } from '../types.js';
 import { agentNameOf, isAgentExpr } from './agents.js';
-import { constObjectLiteral, initializerOf, resolve, type FileContext, type ResolvedMember } from './context.js';
+import { constObjectLiteral, resolve, type FileContext, type ResolvedMember } from './context.js';
+import { initializerInScope } from '../local-values.js';
 import { isSdkModule } from '../imports.js';
 
 // Handoffs: the SDK's `handoff(agent, config)`, agents listed in `handoffs: [...]`, and the
@@ -69,24 +70,26 @@ export function onProtectedHandoff(cx: FileContext, node: ts.CallExpression): vo
 
 /** The agents of the file's agents' `handoffs` lists. */
 export function settleHandoffLists(cx: FileContext): void {
-  for (const value of cx.pendingHandoffLists) handoffList(cx, value);
+  for (const { value, ancestors } of cx.pendingHandoffLists) handoffList(cx, value, ancestors);
 }
 
 /** The agents of an agent's `handoffs: [...]` (calls are read where they are made: `handoff(...)`, `protectHandoff(...)`). */
-function handoffList(cx: FileContext, value: ts.Expression): void {
+function handoffList(cx: FileContext, value: ts.Expression, ancestors: readonly ts.Node[]): void {
   let list = skipWrappers(value);
+  let scope = ancestors;
   if (typescript.isIdentifier(list)) {
-    const init = initializerOf(cx, list.text);
-    if (init) list = skipWrappers(init);
+    // the list the name is where the agent is made, not another function's of the same name
+    const found = initializerInScope(list.text, ancestors);
+    if (found) [list, scope] = [skipWrappers(found.init), found.ancestors];
   }
   if (!typescript.isArrayLiteralExpression(list)) return;
   for (const el of list.elements) {
     if (typescript.isSpreadElement(el) || typescript.isOmittedExpression(el)) continue;
     const e = skipWrappers(el);
     // a plain agent is a transfer; a `handoff(...)` (or a variable holding one) is read where it is made
-    if (!isAgentExpr(cx, e)) continue;
+    if (!isAgentExpr(cx, e, scope)) continue;
     const site: HandoffSite = { kind: 'handoff', span: spanOf(el, cx.sf), form: 'element', onHandoff: false, inputType: false, inArray: true };
-    const to = agentNameOf(cx, e);
+    const to = agentNameOf(cx, e, scope);
     if (to !== undefined) site.to = to;
     cx.scan.handoffs!.push(site);
   }

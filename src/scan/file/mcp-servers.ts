@@ -3,7 +3,8 @@ import { typescript } from '../typescript.js';
 import { spanOf } from '../parse.js';
 import { isStringLike, optionsOf, propertyName, skipWrappers } from '../syntax.js';
 import type { McpServerElement, McpServerLaunch } from '../types.js';
-import { doorOf, initializerOf, resolve, type FileContext } from './context.js';
+import { doorOf, resolve, type FileContext } from './context.js';
+import { initializerInScope } from '../local-values.js';
 import { arrayChanges } from './mcp-arrays.js';
 import { isSdkModule } from '../imports.js';
 
@@ -15,30 +16,31 @@ export function settleServerLists(cx: FileContext): void {
   for (const p of cx.pendingLists) {
     const elements: McpServerElement[] = [];
     if (p.whole) elements.push({ span: p.span, text: '', status: 'opaque' });
-    for (const v of p.values) serverElements(cx, v, elements);
+    for (const v of p.values) serverElements(cx, v, p.ancestors, elements);
     const agentProtected =
       (p.agentNode !== undefined && cx.guardedAgentNodes.has(p.agentNode)) || (p.agentVar !== undefined && cx.guardedAgentVars.has(p.agentVar));
     cx.scan.mcpServerLists!.push({ kind: 'mcp-server-list', span: p.span, form: p.form, agentProtected, elements });
   }
-  for (const { call, values } of cx.pendingConversions) {
+  for (const { call, values, ancestors } of cx.pendingConversions) {
     const elements: McpServerElement[] = [];
-    for (const v of values) serverElements(cx, v, elements);
+    for (const v of values) serverElements(cx, v, ancestors, elements);
     call.mcpServers = elements;
   }
 }
 
-/** One server of a list, as check reports it. */
+/** One server of a list, as check reports it (`scope`: the ancestors where `source` is read). */
 function serverElement(
   cx: FileContext,
   node: ts.Node,
   status: McpServerElement['status'],
   source: ts.Expression | undefined,
+  scope: Scope,
   inArray: boolean,
 ): McpServerElement {
-  const serverName = serverNameOf(cx, source);
-  const fetch = serverFetchOf(cx, source);
-  const fetchInsert = fetch === 'none' ? fetchInsertOf(cx, source) : undefined;
-  const launch = serverLaunchOf(cx, source);
+  const serverName = serverNameOf(cx, source, scope);
+  const fetch = serverFetchOf(cx, source, scope);
+  const fetchInsert = fetch === 'none' ? fetchInsertOf(cx, source, scope) : undefined;
+  const launch = serverLaunchOf(cx, source, scope);
   return {
     span: spanOf(node, cx.sf),
     text: node.getText(cx.sf),
@@ -51,37 +53,53 @@ function serverElement(
   };
 }
 
-/** Each server of an `mcpServers` value, with what check knows of its protection. */
-function serverElements(cx: FileContext, value: ts.Expression, out: McpServerElement[], depth = 0, inArray = false): void {
+/** The walk's ancestors where a value is read: its names are looked up in that scope. */
+type Scope = readonly ts.Node[];
+
+/**
+ * The variable a name is where it is read, not the first declaration of the name anywhere in the
+ * file (another function's `const servers = [protectMcpServer(...)]` is not this list).
+ */
+const heldBy = (name: string, scope: Scope): { init: ts.Expression; scope: Scope; constant: boolean } | undefined => {
+  const found = initializerInScope(name, scope);
+  return found ? { init: skipWrappers(found.init), scope: found.ancestors, constant: found.constant } : undefined;
+};
+
+/** Each server of an `mcpServers` value, with what check knows of its protection (`scope`: where `value` is read). */
+function serverElements(cx: FileContext, value: ts.Expression, scope: Scope, out: McpServerElement[], depth = 0, inArray = false): void {
   const e = skipWrappers(value);
-  const element = (node: ts.Node, status: McpServerElement['status'], source?: ts.Expression): void => {
-    out.push(serverElement(cx, node, status, source, inArray));
+  const element = (node: ts.Node, status: McpServerElement['status'], source?: ts.Expression, at: Scope = scope): void => {
+    out.push(serverElement(cx, node, status, source, at, inArray));
   };
   if (typescript.isArrayLiteralExpression(e)) {
     for (const el of e.elements) {
       if (typescript.isSpreadElement(el)) {
         const inner = skipWrappers(el.expression);
-        const init = typescript.isIdentifier(inner) ? initializerOf(cx, inner.text) : undefined;
-        if (init && typescript.isArrayLiteralExpression(skipWrappers(init)) && depth < 8) localArray(cx, (inner as ts.Identifier).text, init, out, depth);
+        const held = typescript.isIdentifier(inner) ? heldBy(inner.text, scope) : undefined;
+        if (held && typescript.isArrayLiteralExpression(held.init) && depth < 8) localArray(cx, (inner as ts.Identifier).text, held, out, depth);
         else element(el, 'opaque');
-      } else if (!typescript.isOmittedExpression(el)) serverElements(cx, el, out, depth + 1, true);
+      } else if (!typescript.isOmittedExpression(el)) serverElements(cx, el, scope, out, depth + 1, true);
     }
     return;
   }
   if (typescript.isCallExpression(e) && doorOf(cx, e.expression) === 'protectMcpServer') return element(value, 'protected', e.arguments[0]);
   if (typescript.isNewExpression(e)) return element(value, 'unprotected', e);
-  const connected = depth < 8 ? connectedServers(cx, e) : undefined;
-  if (connected) return serverElements(cx, connected, out, depth + 1, false);
+  const connected = depth < 8 ? connectedServers(cx, e, scope) : undefined;
+  if (connected) return serverElements(cx, connected.servers, connected.scope, out, depth + 1, false);
   if (typescript.isIdentifier(e)) {
     if (cx.guardedServerVars.has(e.text)) return element(value, 'protected', e);
-    const init = initializerOf(cx, e.text);
-    const i = init ? skipWrappers(init) : undefined;
-    if (i && typescript.isArrayLiteralExpression(i) && depth < 8) return localArray(cx, e.text, i, out, depth);
-    const viaConnect = i && depth < 8 ? connectedServers(cx, i) : undefined;
-    if (viaConnect) return serverElements(cx, viaConnect, out, depth + 1, false);
-    if (i && typescript.isCallExpression(i) && doorOf(cx, i.expression) === 'protectMcpServer') return element(value, 'protected', i.arguments[0]);
-    if (i && typescript.isNewExpression(i)) return element(value, 'unprotected', i);
-    return element(value, i ? 'opaque' : 'unprotected');
+    const held = heldBy(e.text, scope);
+    const i = held?.init;
+    // an array's later changes, a reassignment included, are read by localArray
+    if (held && typescript.isArrayLiteralExpression(held.init) && depth < 8) return localArray(cx, e.text, held, out, depth);
+    if (i && typescript.isNewExpression(i)) return element(value, 'unprotected', i, held.scope);
+    // a `let` or `var` may be given another server later: only a `const` is taken for protected
+    if (held && !held.constant) return element(value, 'opaque');
+    const viaConnect = held && depth < 8 ? connectedServers(cx, held.init, held.scope) : undefined;
+    if (viaConnect) return serverElements(cx, viaConnect.servers, viaConnect.scope, out, depth + 1, false);
+    if (held && typescript.isCallExpression(held.init) && doorOf(cx, held.init.expression) === 'protectMcpServer')
+      return element(value, 'protected', held.init.arguments[0], held.scope);
+    return element(value, held ? 'opaque' : 'unprotected');
   }
   element(value, 'opaque');
 }
@@ -92,25 +110,26 @@ function serverElements(cx: FileContext, value: ts.Expression, out: McpServerEle
  * list it would wrap is not where the server reaches the agent); a use that may add one check cannot
  * see is an opaque element.
  */
-function localArray(cx: FileContext, name: string, init: ts.Expression, out: McpServerElement[], depth: number): void {
-  serverElements(cx, init, out, depth + 1, false);
+function localArray(cx: FileContext, name: string, held: { init: ts.Expression; scope: Scope }, out: McpServerElement[], depth: number): void {
+  serverElements(cx, held.init, held.scope, out, depth + 1, false);
   const changes = arrayChanges(cx, name);
-  for (const added of changes.added) serverElements(cx, added, out, depth + 1, false);
-  for (const node of changes.opaque) out.push(serverElement(cx, node, 'opaque', undefined, false));
+  // what is added is read where the array is (`servers.push(fs)` in the same scope as the array, as a rule)
+  for (const added of changes.added) serverElements(cx, added, held.scope, out, depth + 1, false);
+  for (const node of changes.opaque) out.push(serverElement(cx, node, 'opaque', undefined, held.scope, false));
 }
 
 const TRANSPORTS: Record<string, McpServerLaunch['transport']> = { MCPServerStdio: 'stdio', MCPServerStreamableHttp: 'http', MCPServerSSE: 'sse' };
 
 /** The `new` of an SDK MCP server class an expression holds (through variables and `protectMcpServer`). */
-function serverNewOf(cx: FileContext, expr: ts.Expression | undefined, depth = 0): ts.NewExpression | undefined {
+function serverNewOf(cx: FileContext, expr: ts.Expression | undefined, scope: Scope, depth = 0): ts.NewExpression | undefined {
   if (!expr || depth > 4) return undefined;
   const e = skipWrappers(expr);
   if (typescript.isNewExpression(e)) return e;
   if (typescript.isIdentifier(e)) {
-    const init = initializerOf(cx, e.text);
-    return init ? serverNewOf(cx, init, depth + 1) : undefined;
+    const held = heldBy(e.text, scope);
+    return held ? serverNewOf(cx, held.init, held.scope, depth + 1) : undefined;
   }
-  if (typescript.isCallExpression(e) && doorOf(cx, e.expression) === 'protectMcpServer') return serverNewOf(cx, e.arguments[0], depth + 1);
+  if (typescript.isCallExpression(e) && doorOf(cx, e.expression) === 'protectMcpServer') return serverNewOf(cx, e.arguments[0], scope, depth + 1);
   return undefined;
 }
 
@@ -119,8 +138,8 @@ function serverNewOf(cx: FileContext, expr: ts.Expression | undefined, depth = 0
  * server (`fullCommand`, or `command` and `args`, and `cwd`), the URL of an HTTP one. Undefined when
  * it is not an SDK server class or a part of them is not a literal (init never guesses a command).
  */
-function serverLaunchOf(cx: FileContext, expr: ts.Expression | undefined): McpServerLaunch | undefined {
-  const made = serverNewOf(cx, expr);
+function serverLaunchOf(cx: FileContext, expr: ts.Expression | undefined, scope: Scope): McpServerLaunch | undefined {
+  const made = serverNewOf(cx, expr, scope);
   const r = made ? resolve(cx, made.expression) : undefined;
   const transport = r && isSdkModule(r.module) ? TRANSPORTS[r.member] : undefined;
   const arg = made?.arguments?.[0] ? skipWrappers(made.arguments[0]) : undefined;
@@ -141,19 +160,10 @@ function serverLaunchOf(cx: FileContext, expr: ts.Expression | undefined): McpSe
 }
 
 /** The options object literal of the `new` that makes the server an expression holds (through variables and `protectMcpServer`). */
-function serverOptionsOf(cx: FileContext, expr: ts.Expression | undefined, depth = 0): ts.ObjectLiteralExpression | undefined {
-  if (!expr || depth > 4) return undefined;
-  const e = skipWrappers(expr);
-  if (typescript.isNewExpression(e)) {
-    const arg = e.arguments?.[0] ? skipWrappers(e.arguments[0]) : undefined;
-    return arg && typescript.isObjectLiteralExpression(arg) ? arg : undefined;
-  }
-  if (typescript.isIdentifier(e)) {
-    const init = initializerOf(cx, e.text);
-    return init ? serverOptionsOf(cx, init, depth + 1) : undefined;
-  }
-  if (typescript.isCallExpression(e) && doorOf(cx, e.expression) === 'protectMcpServer') return serverOptionsOf(cx, e.arguments[0], depth + 1);
-  return undefined;
+function serverOptionsOf(cx: FileContext, expr: ts.Expression | undefined, scope: Scope): ts.ObjectLiteralExpression | undefined {
+  const arg = serverNewOf(cx, expr, scope)?.arguments?.[0];
+  const options = arg ? skipWrappers(arg) : undefined;
+  return options && typescript.isObjectLiteralExpression(options) ? options : undefined;
 }
 
 /**
@@ -161,8 +171,8 @@ function serverOptionsOf(cx: FileContext, expr: ts.Expression | undefined, depth
  * module's): `upstreamFetch` (a call of it), `other`, `none`; undefined when check cannot tell (no
  * `new` it can follow, a spread in the options).
  */
-function serverFetchOf(cx: FileContext, expr: ts.Expression | undefined): McpServerElement['fetch'] {
-  const options = serverOptionsOf(cx, expr);
+function serverFetchOf(cx: FileContext, expr: ts.Expression | undefined, scope: Scope): McpServerElement['fetch'] {
+  const options = serverOptionsOf(cx, expr, scope);
   if (!options || options.properties.some((p) => typescript.isSpreadAssignment(p))) return undefined;
   const prop = options.properties.find((p) => p.name !== undefined && propertyName(p.name) === 'fetch');
   if (!prop) return 'none';
@@ -175,8 +185,8 @@ function serverFetchOf(cx: FileContext, expr: ts.Expression | undefined): McpSer
 }
 
 /** Where a `fetch` option would go in those options: before the first property, on its own line when they are written one per line. */
-function fetchInsertOf(cx: FileContext, expr: ts.Expression | undefined): McpServerElement['fetchInsert'] {
-  const first = serverOptionsOf(cx, expr)?.properties[0];
+function fetchInsertOf(cx: FileContext, expr: ts.Expression | undefined, scope: Scope): McpServerElement['fetchInsert'] {
+  const first = serverOptionsOf(cx, expr, scope)?.properties[0];
   if (!first) return undefined;
   const at = first.getStart(cx.sf);
   const lineStart = cx.sf.text.lastIndexOf('\n', at - 1) + 1;
@@ -185,16 +195,9 @@ function fetchInsertOf(cx: FileContext, expr: ts.Expression | undefined): McpSer
 }
 
 /** The `name` option of the server an expression makes (`new MCPServerStdio({ name: 'fs' })`), through one variable. */
-function serverNameOf(cx: FileContext, expr: ts.Expression | undefined, depth = 0): string | undefined {
-  if (!expr || depth > 4) return undefined;
-  const e = skipWrappers(expr);
-  if (typescript.isNewExpression(e)) return optionsOf(e.arguments?.[0], cx.sf).properties.name?.stringValue;
-  if (typescript.isIdentifier(e)) {
-    const init = initializerOf(cx, e.text);
-    return init ? serverNameOf(cx, init, depth + 1) : undefined;
-  }
-  if (typescript.isCallExpression(e) && doorOf(cx, e.expression) === 'protectMcpServer') return serverNameOf(cx, e.arguments[0], depth + 1);
-  return undefined;
+function serverNameOf(cx: FileContext, expr: ts.Expression | undefined, scope: Scope): string | undefined {
+  const made = serverNewOf(cx, expr, scope);
+  return made ? optionsOf(made.arguments?.[0], cx.sf).properties.name?.stringValue : undefined;
 }
 
 /** Through `await` and the usual wrappers. */
@@ -210,13 +213,13 @@ function unwrapAwait(expr: ts.Expression): ts.Expression {
  * `MCPServers` hands out those very server objects, so each is followed as an element of that
  * array (and the codemod wraps it there).
  */
-function connectedServers(cx: FileContext, e: ts.Expression): ts.Expression | undefined {
+function connectedServers(cx: FileContext, e: ts.Expression, scope: Scope): { servers: ts.Expression; scope: Scope } | undefined {
   if (!typescript.isPropertyAccessExpression(e) || (e.name.text !== 'active' && e.name.text !== 'all')) return undefined;
   let holder = unwrapAwait(e.expression);
   if (typescript.isIdentifier(holder)) {
-    const init = initializerOf(cx, holder.text);
-    if (!init) return undefined;
-    holder = unwrapAwait(init);
+    const held = heldBy(holder.text, scope);
+    if (!held) return undefined;
+    [holder, scope] = [unwrapAwait(held.init), held.scope];
   }
   if (!typescript.isCallExpression(holder)) return undefined;
   const callee = skipWrappers(holder.expression);
@@ -226,5 +229,6 @@ function connectedServers(cx: FileContext, e: ts.Expression): ts.Expression | un
     (typescript.isPropertyAccessExpression(callee) &&
       callee.name.text === 'open' &&
       ((r) => r?.member === 'MCPServers' && isSdkModule(r.module))(resolve(cx, callee.expression)));
-  return opens ? holder.arguments[0] : undefined;
+  const servers = holder.arguments[0];
+  return opens && servers ? { servers, scope } : undefined;
 }

@@ -29,7 +29,13 @@ export function onMethodCall(cx: FileContext, node: ts.CallExpression): void {
   else if (method === 'push') {
     const target = skipWrappers(c.expression);
     if (typescript.isPropertyAccessExpression(target) && target.name.text === 'mcpServers') {
-      cx.pendingLists.push({ span: spanOf(node, cx.sf), form: 'push', values: [...node.arguments], agentVar: rootIdentifier(target.expression) });
+      cx.pendingLists.push({
+        span: spanOf(node, cx.sf),
+        form: 'push',
+        values: [...node.arguments],
+        agentVar: rootIdentifier(target.expression),
+        ancestors: cx.ancestors.slice(),
+      });
     }
   }
   if (method === 'create') {

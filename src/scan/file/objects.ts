@@ -48,7 +48,13 @@ export function onAssignment(cx: FileContext, node: ts.BinaryExpression): void {
       : undefined;
   if (key === 'mcpServers' && cx.scan.importsSdk) {
     const target = (left as ts.PropertyAccessExpression | ts.ElementAccessExpression).expression;
-    cx.pendingLists.push({ span: spanOf(node, cx.sf), form: 'assignment', values: [node.right], agentVar: rootIdentifier(target) });
+    cx.pendingLists.push({
+      span: spanOf(node, cx.sf),
+      form: 'assignment',
+      values: [node.right],
+      agentVar: rootIdentifier(target),
+      ancestors: cx.ancestors.slice(),
+    });
   }
   if (key === 'invoke') {
     const target = skipWrappers((left as ts.PropertyAccessExpression | ts.ElementAccessExpression).expression);

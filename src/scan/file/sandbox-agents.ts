@@ -3,7 +3,8 @@ import { typescript } from '../typescript.js';
 import { spanOf } from '../parse.js';
 import { optionsOf, propertyName, skipWrappers } from '../syntax.js';
 import type { SandboxAgentSite, Span } from '../types.js';
-import { constObjectLiteral, doorOf, initializerOf, ownerOf, resolve, type FileContext } from './context.js';
+import { constObjectLiteral, doorOf, ownerOf, resolve, type FileContext } from './context.js';
+import { initializerInScope } from '../local-values.js';
 
 // SandboxAgents (`@openai/agents/sandbox`): the tools their capabilities give the model, and
 // whether the file guards them (protectSandboxAgent, protectAgent).
@@ -55,7 +56,13 @@ function capabilityTools(cx: FileContext, opts: ts.ObjectLiteralExpression, hand
     list = skipWrappers(p.initializer);
   }
   if (list === undefined) return { tools: [...DEFAULT_SANDBOX_TOOLS] };
-  if (typescript.isIdentifier(list)) list = initializerOf(cx, list.text) ?? list;
+  if (typescript.isIdentifier(list)) {
+    // the list the name is where the agent is made (not another function's `caps`); a `let` may be
+    // given other capabilities later, a parameter any: their tools are unknown
+    const found = initializerInScope(list.text, cx.ancestors);
+    if (!found?.constant) return { unknown: 'its `capabilities` are not a `const` array check can read' };
+    list = found.init;
+  }
   list = skipWrappers(list);
   if (!typescript.isArrayLiteralExpression(list)) return { unknown: 'its `capabilities` are not an array literal' };
   const tools: string[] = [];

@@ -70,6 +70,21 @@ ruleTester('opaque-tool-factory', {
       errors: [{ line: 2, column: 18, mentions: 'createRequire' }],
     },
     {
+      // issue 40: the name is read where it is called, not at its first declaration anywhere in the file
+      name: "a require made by createRequire in this function, though another function's `load` is no require; a parameter keeps the file's",
+      code: lines(
+        "import { createRequire } from 'node:module';",
+        'function other() { const load = (s: string) => s; return load; }',
+        "export function sdk() { const load = createRequire(import.meta.url); return load('@openai/agents'); }",
+        'export function main() { const req = createRequire(import.meta.url); return helper(req); }',
+        "function helper(req: NodeRequire) { return req('@openai/agents'); }",
+      ),
+      errors: [
+        { line: 3, column: 77, mentions: 'createRequire' },
+        { line: 5, column: 44, mentions: 'createRequire' },
+      ],
+    },
+    {
       name: 'a require made by createRequire, held in a variable',
       code: lines("import module from 'node:module';", 'const req = module.createRequire(import.meta.url);', "const agents = req('@openai/agents-core');"),
       errors: [{ line: 3, column: 16, mentions: 'createRequire' }],

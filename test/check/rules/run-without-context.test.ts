@@ -326,6 +326,33 @@ ruleTester('run-without-context', {
     },
   ],
   invalid: [
+    // issue 40: a name is read where it is used, not at its first declaration anywhere in the file
+    {
+      name: "runner.run() of this function's Runner, though another function's `runner` is no Runner; an untyped parameter still one",
+      code:
+        CONTROL +
+        lines(
+          SDK,
+          GEN,
+          AGENT,
+          'function pool() {',
+          '  const runner = { run: (_a: unknown, _b: string) => null };',
+          "  return runner.run(agent, 'x');",
+          '}',
+          'export async function turn(text: string) {',
+          '  const runner = new Runner();',
+          '  return runner.run(agent, text);',
+          '}',
+          'export async function later(runner2: any, text: string) {',
+          '  return runner2.run(agent, text);',
+          '}',
+          'const runner2 = new Runner();',
+        ),
+      errors: [
+        { line: 18, column: 10, mentions: 'runner.run()' },
+        { line: 21, column: 10, mentions: 'runner.run()' },
+      ],
+    },
     {
       name: 'the same agents when the MCP servers are mapped, or handed in from elsewhere',
       project: withCalc(),
@@ -466,7 +493,7 @@ ruleTester('run-without-context', {
       errors: [{ line: 16, column: 10, mentions: 'runner.run()' }],
     },
     {
-      name: 'a name a state was given back to elsewhere, or a `let` assigned again, starts a run',
+      name: 'a name a state was given back to elsewhere, a `let` assigned again, or a part of a state given back, starts a run',
       code:
         CONTROL +
         lines(
@@ -481,10 +508,13 @@ ruleTester('run-without-context', {
           'let later: string | RunState<any, any> = decode({}, first.state);',
           "later = 'go';",
           'await run(agent, later);',
+          // a name of a destructuring pattern is a part of what the call gives back, not that state
+          'export async function part() { const { text } = decode({}, first.state); await run(agent, text); }',
         ),
       errors: [
         { line: 16, column: 51, mentions: 'passes no context' },
         { line: 19, column: 7, mentions: 'passes no context' },
+        { line: 20, column: 80, mentions: 'passes no context' },
       ],
     },
     {
@@ -741,6 +771,20 @@ ruleTester('run-without-context', {
         { line: 14, column: 7, mentions: 'passes a context without `user`' },
         { line: 15, column: 7, mentions: 'passes no context' },
       ],
+    },
+    {
+      name: "an identity held by a name: the function the name is where the control is made, not another function's",
+      code: lines(
+        RT,
+        'function spare() { const identify = () => null; return identify; }',
+        'const identify = (runContext: { context?: { user?: string } }) => runContext.context?.user ?? null;',
+        'createControl({ store: memoryStore(), identity: identify });',
+        SDK,
+        GEN,
+        AGENT,
+        "await run(agent, 'hi');",
+      ),
+      errors: [{ line: 8, column: 7, mentions: 'passes no context' }],
     },
     {
       name: 'a destructured identity reading context.userId; a run passing user',

@@ -37,6 +37,27 @@ ruleTester('unprotected-agent-tool', {
     },
   ],
   invalid: [
+    // issue 40: a name is read where it is used, not at its first declaration anywhere in the file
+    {
+      name: "asTool of this function's agent, though another function's same name holds no agent; a parameter keeps the file's",
+      code: lines(
+        SDK,
+        'function chain() {',
+        '  const w = { asTool: (o: object) => o };',
+        '  return w.asTool({});',
+        '}',
+        'export function writer() {',
+        "  const w = new Agent({ name: 'w' });",
+        "  return w.asTool({ toolName: 'write' });",
+        '}',
+        "const shared = new Agent({ name: 'shared' });",
+        "export function wrap(shared: Agent) { return shared.asTool({ toolName: 'share' }); }",
+      ),
+      errors: [
+        { line: 8, column: 10 },
+        { line: 11, column: 46 },
+      ],
+    },
     {
       name: 'asTool of a variable, with the SDK default name from the agent',
       code: lines(SDK, "const writer = new Agent({ name: 'Writer bot' });", "export const t = writer.asTool({ toolDescription: 'Writes' });"),

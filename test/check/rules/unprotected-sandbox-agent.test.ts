@@ -56,6 +56,32 @@ ruleTester(
       },
     ],
     invalid: [
+      // issue 40: a name is read where it is used, not at its first declaration anywhere in the file
+      {
+        name: "capabilities held by a name: this function's, not another function's of the same name; a `let` is not read",
+        code: lines(
+          SDK,
+          GEN,
+          'function quiet() {',
+          '  const caps = [compaction()];',
+          "  return protectSandboxAgent(new SandboxAgent({ name: 'q', capabilities: caps }));",
+          '}',
+          'export function loud() {',
+          '  const caps = [shell()];',
+          "  return protectSandboxAgent(new SandboxAgent({ name: 'l', capabilities: caps }));",
+          '}',
+          'export function later() {',
+          '  let caps = [compaction()];',
+          '  caps = [shell()];',
+          "  return new SandboxAgent({ name: 'm', capabilities: caps });",
+          '}',
+        ),
+        project: withSandbox([]),
+        errors: [
+          { line: 9, column: 30, mentions: 'exec_command, write_stdin' },
+          { line: 14, column: 10, mentions: 'tools check cannot list' },
+        ],
+      },
       {
         name: 'a SandboxAgent through an alias, its options in a variable, in parentheses (Reflect.construct is opaque-tool-factory)',
         code: lines(
