@@ -1,10 +1,10 @@
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { checkPackagesWithoutManifest, packagesWithoutManifest, rootFilesOutsidePackages } from '../../src/check/uncovered-packages.js';
-import { manifestsFor } from '../../src/manifest/workspace.js';
+import { manifestsFor, packagesBelow } from '../../src/manifest/workspace.js';
 import { cli } from '../helpers/cli.js';
 import { makeTempDir, removeDir, writeFiles } from '../helpers/temp-repo.js';
-import { TS_AGENT } from '../layouts/loop-helpers.js';
+import { git, TS_AGENT } from '../layouts/loop-helpers.js';
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach(removeDir));
@@ -56,6 +56,31 @@ describe('the regions of a root that no manifest covers', () => {
     expect(rel(manifests)).toEqual(['packages/a/ctrlrun.tools.yaml', 'packages/a/examples/bot/ctrlrun.tools.yaml']);
     expect(rel(packagesWithoutManifest(dir, manifests))).toEqual(['examples/bot', 'packages/legacy']);
     expect(rootFilesOutsidePackages(dir, manifests)).toEqual(['scripts/ops.ts']);
+  });
+
+  it("the packages are the repository's: a folder git ignores is none, in a work tree or by the .gitignore files alone", () => {
+    const dir = makeTempDir('ignored-packages-');
+    dirs.push(dir);
+    writeFiles(dir, {
+      'package.json': JSON.stringify({ name: 'mono', private: true, workspaces: ['packages/*'] }),
+      '.gitignore': 'out/\n',
+      'packages/a/package.json': JSON.stringify({ name: 'a' }),
+      'packages/a/examples/bot/package.json': JSON.stringify({ name: 'a-bot' }),
+      'packages/a-b/package.json': JSON.stringify({ name: 'a-b' }),
+      'packages/a-b/.gitignore': 'scratch/\n',
+      'packages/a-b/scratch/clone/package.json': JSON.stringify({ name: 'clone' }),
+      'out/full/packages/a/package.json': JSON.stringify({ name: 'a' }),
+      '.cache/x/package.json': JSON.stringify({ name: 'x' }),
+    });
+    const rel = () => packagesBelow(dir).map((d) => path.relative(dir, d).split(path.sep).join('/'));
+    // walk order: a folder, then what is inside it, then its next sibling
+    const expected = ['packages/a', 'packages/a/examples/bot', 'packages/a-b'];
+    expect(rel()).toEqual(expected);
+    git(dir, 'init', '-q', '.');
+    expect(rel()).toEqual(expected);
+    // what git tracks is the repository's, whatever .gitignore says (as the scan lists it)
+    git(dir, 'add', '-f', 'out/full/packages/a/package.json');
+    expect(rel()).toEqual(['out/full/packages/a', ...expected]);
   });
 
   it('check given paths that reach no manifest finds there what the whole root finds', async () => {
