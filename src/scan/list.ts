@@ -119,8 +119,14 @@ export function nestedManifestDirs(root: string, listing: Pick<RepoListing, 'con
   return out;
 }
 
-/** `files` without those under any of `dirs`. */
+/** `files` without those under any of `dirs`: each file's folders looked up, not each of `dirs` tried. */
 export function outsideDirs(files: readonly string[], dirs: readonly string[]): string[] {
   if (dirs.length === 0) return [...files];
-  return files.filter((f) => !dirs.some((d) => f.startsWith(d + path.sep)));
+  const set = new Set(dirs);
+  return files.filter((f) => {
+    for (let at = path.dirname(f); ; at = path.dirname(at)) {
+      if (set.has(at)) return false;
+      if (path.dirname(at) === at) return true;
+    }
+  });
 }
