@@ -8,6 +8,7 @@ import { findManifest, loadProject, MANIFEST_FILE, type Project } from '../manif
 import { readSourceText, scanRepo, treeOf, type PendingRepoRead, type RepoRead } from '../scan/index.js';
 import { readAheadFor, readsSame } from './read-ahead.js';
 import { readRepoHere } from '../scan/read-here.js';
+import type { ListedRoot } from '../scan/read.js';
 import type { CompiledScript } from '../scan/code-cache.js';
 import { compileTypeScriptSteps, loadTypeScript } from '../scan/typescript.js';
 import type { FileScan } from '../scan/types.js';
@@ -37,6 +38,12 @@ export interface CheckOptions {
   ahead?: PendingRepoRead;
   /** Told how the repo was read (`--debug`). */
   onDebug?: (line: string) => void;
+  /**
+   * `cwd` listed once and its configs read (`listRoot`), the listing's files narrowed to `paths`:
+   * a region of a root whose regions are checked one by one (check/uncovered-packages.ts). Used
+   * when no manifest moves the check's root away from `cwd`; nothing is listed or read again then.
+   */
+  listed?: ListedRoot;
 }
 
 export interface CheckResult {
@@ -88,7 +95,8 @@ export async function runCheck(options: CheckOptions): Promise<CheckResult> {
   }
   if (!read) {
     // read here, as the thread would: the same bytes and verdicts, and the listing for stale-generated
-    read = readRepoHere({ root, ...(paths ? { paths } : {}) });
+    const listed = options.listed && !project && root === cwd ? options.listed : undefined;
+    read = readRepoHere({ root, ...(paths ? { paths } : {}) }, listed);
     if (!ahead) options.onDebug?.(`the repo was listed and read on the main thread (${read.listing.files.length} files)`);
   }
   const context: ProjectContext | undefined = project ? { manifest: project.manifest, policy: project.policy } : undefined;

@@ -4,6 +4,8 @@ import { GENERATED_HEADER } from '../generate/write.js';
 import { findManifest, MANIFEST_FILE } from '../manifest/find.js';
 import { isSdkModule } from '../scan/imports.js';
 import { listSourceFilesSync, outsideDirs } from '../scan/list.js';
+import type { ListedRoot } from '../scan/read.js';
+import { listRoot } from '../scan/read-here.js';
 import { isTestFile } from '../scan/test-files.js';
 import { manifestsFor, packagesBelow, pathsInPackage } from '../manifest/workspace.js';
 import { displayPath } from '../format-diagnostics.js';
@@ -26,10 +28,13 @@ export function noManifestReached(cwd: string, paths?: readonly string[]): strin
   return manifestsFor(cwd).length > 0 ? [] : undefined;
 }
 
-/** The packages below `cwd` (absolute) that no manifest's folder holds and that `paths` reach (all without paths). */
-export function packagesWithoutManifest(cwd: string, manifests: readonly string[], paths?: readonly string[]): string[] {
+/**
+ * The packages below `cwd` (absolute) that no manifest's folder holds and that `paths` reach (all
+ * without paths); `below`: `packagesBelow(cwd)`, when the caller has it.
+ */
+export function packagesWithoutManifest(cwd: string, manifests: readonly string[], paths?: readonly string[], below?: readonly string[]): string[] {
   const covered = manifests.map((m) => path.dirname(m));
-  return packagesBelow(cwd).filter((dir) => {
+  return (below ?? packagesBelow(cwd)).filter((dir) => {
     if (covered.some((c) => inside(c, dir)) || isSdkPackage(dir)) return false;
     const within = pathsInPackage(cwd, dir, paths);
     return within === undefined || within.length > 0;
@@ -40,12 +45,18 @@ export function packagesWithoutManifest(cwd: string, manifests: readonly string[
  * The root's own source files outside every package (a workspace's `scripts/`), relative to `cwd`,
  * that `paths` reach; none when the root has a manifest of its own (its check covers them).
  */
-export function rootFilesOutsidePackages(cwd: string, manifests: readonly string[], paths?: readonly string[], listed?: readonly string[]): string[] {
+export function rootFilesOutsidePackages(
+  cwd: string,
+  manifests: readonly string[],
+  paths?: readonly string[],
+  listed?: readonly string[],
+  below?: readonly string[],
+): string[] {
   const root = path.resolve(cwd);
   if (manifests.some((m) => path.dirname(m) === root)) return [];
   const wanted = paths && paths.length > 0 ? { paths: paths.map((p) => path.resolve(cwd, p)) } : {};
   // named one by one, a test file would be scanned as the app's: the root's tests are none of its doors
-  return outsideDirs(listed ?? listSourceFilesSync({ root, ...wanted }), packagesBelow(cwd))
+  return outsideDirs(listed ?? listSourceFilesSync({ root, ...wanted }), below ?? packagesBelow(cwd))
     .map((f) => path.relative(cwd, f))
     .filter((rel) => !isTestFile(rel));
 }
@@ -63,17 +74,25 @@ function inside(outer: string, inner: string): boolean {
  * its generated module be taken for one the outer package left behind.
  */
 export async function checkPackagesWithoutManifest(cwd: string, manifests: readonly string[], paths?: readonly string[]): Promise<CheckResult[]> {
-  const dirs = packagesWithoutManifest(cwd, manifests, paths);
-  const results: CheckResult[] = [];
+  const root = path.resolve(cwd);
   // without paths, one listing of the root serves every region (a listing is a git process and a
-  // walk): the root's own files, the generated module looked for, and the packages with no source
-  // file at all, whose check would consider none and report nothing (a docs site, a build output)
-  const listed = paths && paths.length > 0 ? undefined : listSourceFilesSync({ root: path.resolve(cwd) });
-  const own = rootFilesOutsidePackages(cwd, manifests, paths, listed);
-  if (own.length > 0) results.push(await checkRegion(cwd, path.resolve(cwd), own, [], listed));
+  // walk): the packages, the root's own files, each region's files (its check lists nothing again),
+  // the generated module looked for, and the packages with no source file at all, whose check would
+  // consider none and report nothing (a docs site, a build output)
+  const listed = paths && paths.length > 0 ? undefined : listRoot(root);
+  const listing = listed?.listing;
+  const below = packagesBelow(cwd, listing?.configs);
+  const dirs = packagesWithoutManifest(cwd, manifests, paths, below);
+  const results: CheckResult[] = [];
+  const own = rootFilesOutsidePackages(cwd, manifests, paths, listing?.files, below);
+  const narrowed = (files: string[]): ListedRoot | undefined => listed && { ...listed, listing: { ...listed.listing, files } };
+  if (own.length > 0) results.push(await checkRegion(cwd, root, own, [], narrowed(own.map((f) => path.resolve(cwd, f)).sort())));
+  const checkedBelow = packagesCheckedBelowEach(dirs, [...manifests.map((m) => path.dirname(m)), ...dirs]);
   for (const dir of dirs) {
-    if (listed && !listed.some((f) => inside(dir, f))) continue;
-    results.push(await checkRegion(cwd, dir, pathsInPackage(cwd, dir, paths) ?? [path.relative(cwd, dir)], packagesCheckedBelow(dir, manifests, dirs), listed));
+    const files = listing && filesInFolder(listing.files, dir);
+    if (files && files.length === 0) continue;
+    const within = pathsInPackage(cwd, dir, paths) ?? [path.relative(cwd, dir)];
+    results.push(await checkRegion(cwd, dir, within, checkedBelow.get(dir) ?? [], files && narrowed(files)));
   }
   return results;
 }
@@ -83,9 +102,45 @@ export function packagesCheckedBelow(dir: string, manifests: readonly string[], 
   return [...manifests.map((m) => path.dirname(m)), ...uncovered].filter((d) => d !== dir && inside(dir, d));
 }
 
-/** Whether a file (absolute) is in none of `dirs`. */
+/**
+ * `packagesCheckedBelow` for each of `dirs` at once (`checked`: the folders checked on their own),
+ * by walking up from each checked folder: the folders times their depth, not the folders squared.
+ */
+function packagesCheckedBelowEach(dirs: readonly string[], checked: readonly string[]): Map<string, string[]> {
+  const out = new Map<string, string[]>(dirs.map((d) => [d, []]));
+  for (const d of checked) {
+    for (let up = path.dirname(d); ; up = path.dirname(up)) {
+      out.get(up)?.push(d);
+      if (path.dirname(up) === up) break;
+    }
+  }
+  return out;
+}
+
+/** Of a sorted listing, the files below `dir` (absolute): the contiguous run that starts with its path. */
+export function filesInFolder(sorted: readonly string[], dir: string): string[] {
+  const prefix = dir + path.sep;
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (sorted[mid]! < prefix) lo = mid + 1;
+    else hi = mid;
+  }
+  let end = lo;
+  while (end < sorted.length && sorted[end]!.startsWith(prefix)) end++;
+  return sorted.slice(lo, end);
+}
+
+/** Whether a file (absolute) is in none of `dirs`: its folders looked up one by one, not each of `dirs` tried. */
 export function outsideOf(dirs: readonly string[]): (abs: string) => boolean {
-  return (abs) => !dirs.some((d) => inside(d, abs));
+  const set = new Set(dirs.map((d) => path.resolve(d)));
+  return (abs) => {
+    for (let at = path.resolve(abs); ; at = path.dirname(at)) {
+      if (set.has(at)) return false;
+      if (path.dirname(at) === at) return true;
+    }
+  };
 }
 
 /**
@@ -100,13 +155,13 @@ async function checkRegion(
   dir: string,
   within: readonly string[],
   checkedOnTheirOwn: readonly string[],
-  listed?: readonly string[],
+  listed?: ListedRoot,
 ): Promise<CheckResult> {
-  const result = await runCheck({ cwd, paths: [...within] });
+  const result = await runCheck({ cwd, paths: [...within], ...(listed ? { listed } : {}) });
   const mine = outsideOf(checkedOnTheirOwn);
   // a generated module left behind protects with a policy nobody can regenerate or check any more;
   // the missing manifest says so, the module's own code (the runtime's binders) is no door
-  const generated = generatedModuleIn(cwd, within, mine, listed);
+  const generated = generatedModuleIn(cwd, within, mine, listed?.listing.files);
   const shown = generated === undefined ? undefined : displayPath(generated, cwd);
   const doors = result.findings.filter((f) => f.ruleId !== 'policy-invalid' && f.file !== shown && mine(path.resolve(cwd, f.file)));
   const open = doors.some((f) => f.severity === 'error') || generated !== undefined;
@@ -160,25 +215,16 @@ function isSdkPackage(dir: string): boolean {
   }
 }
 
-/** A generated module among the source files under `paths` (relative to `cwd`), absolute; undefined when none. */
+/**
+ * A generated module among the source files under `paths` (relative to `cwd`), absolute; undefined
+ * when none. `listed`: those source files, when the caller has listed them.
+ */
 export function generatedModuleIn(
   cwd: string,
   paths: readonly string[],
   keep: (abs: string) => boolean = () => true,
   listed?: readonly string[],
 ): string | undefined {
-  const wanted = paths.map((p) => path.resolve(cwd, p));
-  const files = listed ? filesUnder(listed, wanted) : listSourceFilesSync({ root: cwd, paths: wanted });
+  const files = listed ?? listSourceFilesSync({ root: cwd, paths: paths.map((p) => path.resolve(cwd, p)) });
   return files.find((f) => keep(f) && startsGenerated(f));
-}
-
-/** Of a listing of the root, the files that are one of `wanted` (absolute) or below one: as listing them would give. */
-function filesUnder(listed: readonly string[], wanted: readonly string[]): string[] {
-  const named = new Set(wanted);
-  return listed.filter((f) => {
-    for (let d = f; ; d = path.dirname(d)) {
-      if (named.has(d)) return true;
-      if (path.dirname(d) === d) return false;
-    }
-  });
 }

@@ -1,5 +1,6 @@
-import { type Dirent, existsSync, readdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { repoFiles } from '../fs/repo-files.js';
 import { findManifest, MANIFEST_FILE } from './find.js';
 import { readRegularText } from '../safe-read.js';
 
@@ -49,8 +50,6 @@ export function pnpmPackages(text: string): string[] {
   return out;
 }
 
-const SKIP = new Set(['node_modules', '.git']);
-
 /** Whether `rel` (forward slashes) matches a workspace glob: `*` one segment's characters, `**` any segments. */
 export function matchesWorkspaceGlob(pattern: string, rel: string): boolean {
   const clean = pattern.replace(/^\.\//, '').replace(/\/+$/, '');
@@ -89,39 +88,41 @@ export function workspaceMatcher(root: string): ((rel: string) => boolean) | und
  * The packages below `root` (absolute, sorted): every directory with a package.json, `root` itself
  * left out. For a root of sibling packages that is no workspace (`client/` and `server/`, each
  * installed on its own): init writes each package's manifest there, as in a workspace, and the
- * commands run at that root find them the same way (issue 21). Depth-limited, never into
- * node_modules or a dot folder.
+ * commands run at that root find them the same way (issue 21). Depth-limited, never in node_modules
+ * or a dot folder. `files`: the repository's files under `root` when the caller has listed them
+ * (`repoFiles`), so they are not listed again.
  */
-export function nestedPackages(root: string, maxDepth = 4): string[] {
-  return packageDirs(root, maxDepth).map((d) => d.abs);
+export function nestedPackages(root: string, maxDepth = 4, files?: readonly string[]): string[] {
+  return packageDirs(root, maxDepth, files).map((d) => d.abs);
 }
 
 /**
- * Every directory below `root` with a package.json, in walk order (sorted names, depth first),
- * `root` itself left out: absolute and relative (`/`-separated). Never into node_modules, a dot
- * folder or a symbolic link (git lists a link, not what it points to: a link to `..` or out of the
- * repository would bring another tree, or the same one again); an unreadable directory is passed over.
+ * Every directory below `root` whose package.json is a file of the repository (`repoFiles`: what
+ * git lists, or the walk that follows .gitignore, the scan's own rule: a copy git ignores is no
+ * package), `root` itself left out, in walk order (sorted names, depth first): absolute and relative
+ * (`/`-separated). Never in node_modules or a dot folder, and never through a symbolic link (git
+ * lists a link, not what it points to).
  */
-function packageDirs(root: string, maxDepth: number): Array<{ abs: string; rel: string }> {
-  const found: Array<{ abs: string; rel: string }> = [];
-  const walk = (dir: string, rel: string, depth: number) => {
-    if (depth > maxDepth) return;
-    let entries: Dirent[];
-    try {
-      entries = readdirSync(dir, { withFileTypes: true });
-    } catch {
-      return;
-    }
-    for (const name of entries.flatMap((e) => (e.isDirectory() ? [e.name] : [])).sort()) {
-      if (SKIP.has(name) || name.startsWith('.')) continue;
-      const abs = path.join(dir, name);
-      const childRel = rel === '' ? name : `${rel}/${name}`;
-      if (existsSync(path.join(abs, 'package.json'))) found.push({ abs, rel: childRel });
-      walk(abs, childRel, depth + 1);
-    }
-  };
-  walk(path.resolve(root), '', 1);
-  return found;
+function packageDirs(root: string, maxDepth: number, files?: readonly string[]): Array<{ abs: string; rel: string }> {
+  const top = path.resolve(root);
+  const found: Array<{ abs: string; rel: string; segments: string[] }> = [];
+  for (const file of files ?? repoFiles(top)) {
+    if (path.basename(file) !== 'package.json') continue;
+    const rel = path.relative(top, path.dirname(file)).split(path.sep).join('/');
+    if (rel === '' || rel.startsWith('..') || path.isAbsolute(rel)) continue;
+    const segments = rel.split('/');
+    if (segments.length > maxDepth || segments.some((s) => s === 'node_modules' || s.startsWith('.'))) continue;
+    found.push({ abs: path.join(top, rel), rel, segments });
+  }
+  return found.sort((a, b) => compareSegments(a.segments, b.segments)).map(({ abs, rel }) => ({ abs, rel }));
+}
+
+/** Walk order: segment by segment, a folder before what is inside it. */
+function compareSegments(a: readonly string[], b: readonly string[]): number {
+  for (let i = 0; i < Math.min(a.length, b.length); i++) {
+    if (a[i] !== b[i]) return a[i]! < b[i]! ? -1 : 1;
+  }
+  return a.length - b.length;
 }
 
 /**
@@ -133,9 +134,9 @@ function packageDirs(root: string, maxDepth: number): Array<{ abs: string; rel: 
  * own manifest is one the scan of the package around it stops at (scan/list.ts
  * `nestedManifestDirs`), so leaving it out here left it checked by nobody.
  */
-export function packagesBelow(root: string): string[] {
-  if (workspacePatterns(root) !== undefined) return nestedPackages(root, WORKSPACE_DEPTH);
-  return isProjectRoot(root) ? nestedPackages(root) : [];
+export function packagesBelow(root: string, files?: readonly string[]): string[] {
+  if (workspacePatterns(root) !== undefined) return nestedPackages(root, WORKSPACE_DEPTH, files);
+  return isProjectRoot(root) ? nestedPackages(root, undefined, files) : [];
 }
 
 /** How deep a workspace root's packages are looked for (as deep as the patterns of real monorepos reach). */

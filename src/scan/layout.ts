@@ -4,7 +4,15 @@ import { readJsonc, resolveTsconfig } from './tsconfig.js';
 import { readRegularText } from '../safe-read.js';
 
 /** Reads a package.json / tsconfig into the layout (a file that does not parse adds nothing). */
-export function readLayout(files: string[], configs: string[]): RepoLayout {
+export function readLayout(files: readonly string[], configs: readonly string[], read: ConfigLayout = readConfigLayout(configs)): RepoLayout {
+  return { files: new Set(files), ...read };
+}
+
+/** The layout's part the config files give (the same for every folder of one listed root). */
+export type ConfigLayout = Pick<RepoLayout, 'packages' | 'tsconfigs'>;
+
+/** Reads the package.json and tsconfig files (a file that does not parse adds nothing). */
+export function readConfigLayout(configs: readonly string[]): ConfigLayout {
   const packages: PackageInfo[] = [];
   const tsconfigs: TsconfigInfo[] = [];
   for (const file of configs) {
@@ -38,5 +46,5 @@ export function readLayout(files: string[], configs: string[]): RepoLayout {
       });
     }
   }
-  return { files: new Set(files), packages, tsconfigs };
+  return { packages, tsconfigs };
 }

@@ -1,8 +1,6 @@
-import { spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync, statSync, type Dirent, type Stats } from 'node:fs';
+import { statSync, type Stats } from 'node:fs';
 import path from 'node:path';
-import ignore, { type Ignore } from 'ignore';
-import { gitRootOf } from '../safe-read.js';
+import { repoFiles, walkFiles } from '../fs/repo-files.js';
 import { isSourceFile } from './source-files.js';
 import type { UnreadablePath } from './types.js';
 
@@ -57,7 +55,7 @@ export function listRepo(options: ListOptions): RepoListing {
   const root = path.resolve(options.root);
   const generated = options.generatedModule ? path.resolve(options.generatedModule) : undefined;
   const unreadable: UnreadablePath[] = [];
-  const all = gitFiles(root, unreadable) ?? walkFiles(root, unreadable);
+  const all = repoFiles(root, unreadable);
   const keep = (abs: string): boolean => abs !== generated && isSourceFile(abs) && !inNodeModules(abs);
   const { configs, manifests } = configsAndManifests(all);
   const out = new Set<string>();
@@ -105,89 +103,6 @@ function configsAndManifests(all: readonly string[]): { configs: string[]; manif
   return { configs, manifests };
 }
 
-/** `git ls-files` of the tracked and the untracked, not ignored, files under `root`; undefined outside a work tree. */
-function gitFiles(root: string, unreadable: UnreadablePath[]): string[] | undefined {
-  // No `.git` on the way up and no GIT_DIR: git would only say "not a git repository" (a process
-  // started for nothing, about 10 ms).
-  if (gitRootOf(root) === undefined && process.env.GIT_DIR === undefined) return undefined;
-  const r = spawnSync('git', ['-c', 'core.quotePath=off', 'ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
-    cwd: root,
-    encoding: 'buffer',
-    maxBuffer: 1 << 30,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  if (r.error || r.status !== 0) return undefined;
-  const stderr = r.stderr.toString('utf8');
-  for (const m of stderr.matchAll(/could not open directory '([^']+)': ([^\n]+)/g)) {
-    unreadable.push({ file: m[1]!.replace(/\/$/, ''), message: `the directory could not be listed (${m[2]!.trim()})` });
-  }
-  const seen = new Set<string>();
-  for (const rel of r.stdout.toString('utf8').split('\0')) if (rel) seen.add(path.resolve(root, rel));
-  // Nothing tracked and nothing untracked-but-kept: the folder itself is ignored by an enclosing
-  // repo (a scratch copy), or empty. Its own .gitignore files decide then.
-  if (seen.size === 0) return undefined;
-  return [...seen];
-}
-
-/** Every file under `dir` that the .gitignore files on the way do not exclude (node_modules and .git never entered). */
-function walkFiles(dir: string, unreadable: UnreadablePath[], rootForMessages = dir): string[] {
-  const out: string[] = [];
-  const rules: Array<{ dir: string; ig: Ignore }> = [];
-  const ignored = (abs: string, isDir: boolean): boolean => {
-    for (const r of rules) {
-      const rel = path.relative(r.dir, abs);
-      if (rel.startsWith('..') || path.isAbsolute(rel)) continue;
-      const p = rel.split(path.sep).join('/');
-      if (r.ig.ignores(isDir ? `${p}/` : p)) return true;
-    }
-    return false;
-  };
-  const visit = (d: string): void => {
-    let entries: Dirent[];
-    try {
-      entries = readdirSync(d, { withFileTypes: true });
-    } catch (error) {
-      unreadable.push({
-        file: path.relative(rootForMessages, d).split(path.sep).join('/') || '.',
-        message: `the directory could not be listed (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
-      });
-      return;
-    }
-    const gi = entries.find((e) => e.isFile() && e.name === '.gitignore');
-    let pushed = false;
-    if (gi) {
-      try {
-        rules.push({ dir: d, ig: ignore().add(readFileSync(path.join(d, '.gitignore'), 'utf8')) });
-        pushed = true;
-      } catch {
-        // An unreadable .gitignore ignores nothing.
-      }
-    }
-    for (const e of entries) {
-      const abs = childPath(d, e.name);
-      if (e.isDirectory()) {
-        if (e.name === '.git' || e.name === 'node_modules' || ignored(abs, true)) continue;
-        visit(abs);
-      } else if (e.isFile() || e.isSymbolicLink()) {
-        // a link is listed as git lists it (not followed here): the reader resolves it (read.ts)
-        if (!ignored(abs, false)) out.push(abs);
-      }
-    }
-    if (pushed) rules.pop();
-  };
-  visit(dir);
-  return out;
-}
-
-/**
- * `path.join(dir, name)` for a normalized absolute `dir` and a name a directory listing gives (no
- * separator, never `.` or `..`), without normalizing the joined path again: the walk joins once a
- * file, and `path.join`'s normalization was most of the walk's own time (issue 40, item 8).
- */
-export function childPath(dir: string, name: string): string {
-  return dir.endsWith(path.sep) ? dir + name : dir + path.sep + name;
-}
-
 /**
  * Folders below `root` that are packages of their own with their own manifest (a package.json
  * and a ctrlrun.tools.yaml), among the listed files: a scan for the root's manifest stops there
@@ -204,8 +119,14 @@ export function nestedManifestDirs(root: string, listing: Pick<RepoListing, 'con
   return out;
 }
 
-/** `files` without those under any of `dirs`. */
+/** `files` without those under any of `dirs`: each file's folders looked up, not each of `dirs` tried. */
 export function outsideDirs(files: readonly string[], dirs: readonly string[]): string[] {
   if (dirs.length === 0) return [...files];
-  return files.filter((f) => !dirs.some((d) => f.startsWith(d + path.sep)));
+  const set = new Set(dirs);
+  return files.filter((f) => {
+    for (let at = path.dirname(f); ; at = path.dirname(at)) {
+      if (set.has(at)) return false;
+      if (path.dirname(at) === at) return true;
+    }
+  });
 }

@@ -1,8 +1,9 @@
-import { readLayout } from './layout.js';
+import { readConfigLayout, readLayout } from './layout.js';
 import { aliasTokens } from './links.js';
 import { listRepo, type ListOptions } from './list.js';
 import { isPlainUtf8, makePrefilter } from './prefilter.js';
-import { listedFileReader, PLAIN_PARSE, PLAIN_SKIP, type FileRead, type RepoRead, type Verdict } from './read.js';
+import { listedFileReader, PLAIN_PARSE, PLAIN_SKIP, type FileRead, type ListedRoot, type RepoRead, type RootConfigs, type Verdict } from './read.js';
+import { testFileRule } from './test-files.js';
 
 /**
  * What the reading thread (read-worker.ts) hands back, made on the calling thread: the listing
@@ -11,11 +12,13 @@ import { listedFileReader, PLAIN_PARSE, PLAIN_SKIP, type FileRead, type RepoRead
  * `check` reads so (issue 40, item 8): a thread costs a second Node bootstrap and its own
  * compilation and garbage collection, ~45 ms of CPU on the bench's 3,000 files, for a wall-time
  * overlap bounded by the compiler's load; and the listing stays at hand for `stale-generated`.
+ * `listed`: that listing and the root's configs, when the caller made them (`listRoot`, the listing
+ * narrowed to these paths): nothing is listed and no config read again.
  */
-export function readRepoHere(options: ListOptions): RepoRead {
+export function readRepoHere(options: ListOptions, listed?: ListedRoot): RepoRead {
   const listOptions: ListOptions = { root: options.root, ...(options.paths ? { paths: [...options.paths] } : {}) };
-  const listing = listRepo(listOptions);
-  const tokens = aliasTokens(readLayout(listing.files, listing.configs));
+  const listing = listed?.listing ?? listRepo(listOptions);
+  const tokens = aliasTokens(readLayout(listing.files, listing.configs, listed?.configs.layout));
   const prefilter = makePrefilter(tokens);
   const read = listedFileReader(listOptions.root, listing.files);
   const files = new Map<string, FileRead>();
@@ -31,5 +34,16 @@ export function readRepoHere(options: ListOptions): RepoRead {
     files.set(abs, bytes);
     if (isPlainUtf8(bytes)) verdicts.set(abs, prefilter.bytes(bytes) ? PLAIN_PARSE : PLAIN_SKIP);
   }
-  return { listing, files, prefilter: { tokens, verdicts } };
+  return { listing, files, prefilter: { tokens, verdicts }, ...(listed ? { root: listed.configs } : {}) };
+}
+
+/** `root` listed once and its configs read, for the reads of several of its folders (`readRepoHere`'s `listed`). */
+export function listRoot(root: string): ListedRoot {
+  const listing = listRepo({ root });
+  return { listing, configs: rootConfigs(root, listing.configs) };
+}
+
+/** What `configs` (the listed root's) say: the layout and the test-file rule each scan of the root reads from them. */
+function rootConfigs(root: string, configs: readonly string[]): RootConfigs {
+  return { layout: readConfigLayout(configs), isTest: testFileRule(root, configs) };
 }

@@ -1,5 +1,6 @@
 import { realpathSync } from 'node:fs';
 import path from 'node:path';
+import type { ConfigLayout } from './layout.js';
 import type { RepoListing } from './list.js';
 import { readRegularFile } from '../safe-read.js';
 
@@ -18,6 +19,24 @@ export interface RepoRead {
   files: Map<string, FileRead>;
   /** The prefilter's verdicts on the files read, and the repo tokens it used (the scan uses them only for the same tokens). */
   prefilter?: { tokens: readonly string[]; verdicts: Map<string, Verdict> };
+  /** What the listed root's config files say, when it was read once for the reads of several of its folders. */
+  root?: RootConfigs;
+}
+
+/**
+ * A root's config files read once, for the scans of several of its folders (the regions of a
+ * workspace root: check/uncovered-packages.ts): the layout they give and which files are tests.
+ * Both are functions of the root and its configs alone, so each folder's scan would find the same.
+ */
+export interface RootConfigs {
+  layout: ConfigLayout;
+  isTest: (rel: string) => boolean;
+}
+
+/** A root listed once, with its configs read: a folder of it is read from `listing` narrowed to the folder. */
+export interface ListedRoot {
+  listing: RepoListing;
+  configs: RootConfigs;
 }
 
 /**

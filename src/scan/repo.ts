@@ -99,7 +99,8 @@ function* scanSteps(options: ScanFilesOptions): Generator<void, { scan: RepoScan
   const files = listing.files;
   const unreadable: UnreadablePath[] = [...listing.unreadable];
   const rel = (abs: string) => path.relative(root, abs).split(path.sep).join('/');
-  const layout = readLayout(files, listing.configs);
+  // the root's configs, when read once for several of its folders (a read done here for them)
+  const layout = readLayout(files, listing.configs, ahead?.root?.layout);
   const tokens = aliasTokens(layout);
   const prefilter = makePrefilter(tokens);
   // The reading thread's prefilter verdicts, when it used the same tokens (it read the same configs).
@@ -119,7 +120,7 @@ function* scanSteps(options: ScanFilesOptions): Generator<void, { scan: RepoScan
   const importedConst = importedConstOf(layout, parsed, texts.textOf);
   // a test file is parsed (it may be a barrel other tests import) but kept apart, unless named one by one
   const named = namedFiles(root, options.paths);
-  const isTest = testFileRule(root, listing.configs);
+  const isTest = ahead?.root?.isTest ?? testFileRule(root, listing.configs);
   const leftOut = (abs: string): boolean => isTest(rel(abs)) && !named.has(abs);
   const scans: FileScan[] = [];
   const testScans: FileScan[] = [];

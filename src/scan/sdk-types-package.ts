@@ -1,4 +1,6 @@
+import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { workspacePatterns } from '../manifest/workspace.js';
 import { dependencyNames, PackageFacts } from './package-facts.js';
 
 /**
@@ -19,17 +21,35 @@ function isSdkPackage(name: string): boolean {
 }
 
 /**
- * From `fromDir` up, the first package.json that lists an SDK package decides, as Node's resolution
- * would find it (a workspace member resolves its root's dependencies): `@openai/agents` when it
- * lists that, else `@openai/agents-core`; undefined when it lists neither (`@openai/agents-realtime`
- * alone: under pnpm its code cannot import core) or no package.json lists an SDK package. Read from
- * the package.json files, never from what is installed, so the generated text (and `check`'s
- * staleness) does not depend on whether the app's dependencies are installed.
+ * From `fromDir` up to the project's boundary (`projectBoundary`), the first package.json that lists
+ * an SDK package decides, as Node's resolution would find it (a workspace member resolves its root's
+ * dependencies): `@openai/agents` when it lists that, else `@openai/agents-core`; undefined when it
+ * lists neither (`@openai/agents-realtime` alone: under pnpm its code cannot import core) or no
+ * package.json inside the boundary lists an SDK package. Read from the package.json files, never
+ * from what is installed, so the generated text (and `check`'s staleness) does not depend on whether
+ * the app's dependencies are installed; and never from above the boundary, so it does not depend on
+ * where the repository is checked out (a package.json in a parent folder is no input of it).
  */
 export function sdkTypesPackage(fromDir: string, facts: PackageFacts = new PackageFacts(fromDir)): SdkTypesPackage | undefined {
+  const stop = projectBoundary(fromDir);
   for (let dir = path.resolve(fromDir); ; dir = path.dirname(dir)) {
     const names = dependencyNames(facts.packageJson(dir), DEPENDENCY_FIELDS);
     if (names.some(isSdkPackage)) return SDK_TYPES_PACKAGES.find((name) => names.includes(name));
-    if (path.dirname(dir) === dir) return undefined;
+    if (dir === stop || path.dirname(dir) === dir) return undefined;
+  }
+}
+
+/**
+ * The highest folder whose package.json can speak for the code in `fromDir`: the nearest folder up
+ * that is a repository's root (it holds `.git`, a folder or a submodule's file) or a workspace root
+ * (`workspacePatterns`); where there is neither, the nearest folder with a package.json (the package
+ * itself), else `fromDir`. Everything above it is outside the project.
+ */
+export function projectBoundary(fromDir: string): string {
+  let nearestPackage: string | undefined;
+  for (let dir = path.resolve(fromDir); ; dir = path.dirname(dir)) {
+    if (existsSync(path.join(dir, '.git')) || workspacePatterns(dir) !== undefined) return dir;
+    if (nearestPackage === undefined && existsSync(path.join(dir, 'package.json'))) nearestPackage = dir;
+    if (path.dirname(dir) === dir) return nearestPackage ?? path.resolve(fromDir);
   }
 }

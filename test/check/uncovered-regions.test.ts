@@ -1,10 +1,17 @@
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { checkPackagesWithoutManifest, packagesWithoutManifest, rootFilesOutsidePackages } from '../../src/check/uncovered-packages.js';
-import { manifestsFor } from '../../src/manifest/workspace.js';
+import {
+  checkPackagesWithoutManifest,
+  filesInFolder,
+  outsideOf,
+  packagesWithoutManifest,
+  rootFilesOutsidePackages,
+} from '../../src/check/uncovered-packages.js';
+import { outsideDirs } from '../../src/scan/list.js';
+import { manifestsFor, packagesBelow } from '../../src/manifest/workspace.js';
 import { cli } from '../helpers/cli.js';
 import { makeTempDir, removeDir, writeFiles } from '../helpers/temp-repo.js';
-import { TS_AGENT } from '../layouts/loop-helpers.js';
+import { git, TS_AGENT } from '../layouts/loop-helpers.js';
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach(removeDir));
@@ -56,6 +63,31 @@ describe('the regions of a root that no manifest covers', () => {
     expect(rel(manifests)).toEqual(['packages/a/ctrlrun.tools.yaml', 'packages/a/examples/bot/ctrlrun.tools.yaml']);
     expect(rel(packagesWithoutManifest(dir, manifests))).toEqual(['examples/bot', 'packages/legacy']);
     expect(rootFilesOutsidePackages(dir, manifests)).toEqual(['scripts/ops.ts']);
+  });
+
+  it("the packages are the repository's: a folder git ignores is none, in a work tree or by the .gitignore files alone", () => {
+    const dir = makeTempDir('ignored-packages-');
+    dirs.push(dir);
+    writeFiles(dir, {
+      'package.json': JSON.stringify({ name: 'mono', private: true, workspaces: ['packages/*'] }),
+      '.gitignore': 'out/\n',
+      'packages/a/package.json': JSON.stringify({ name: 'a' }),
+      'packages/a/examples/bot/package.json': JSON.stringify({ name: 'a-bot' }),
+      'packages/a-b/package.json': JSON.stringify({ name: 'a-b' }),
+      'packages/a-b/.gitignore': 'scratch/\n',
+      'packages/a-b/scratch/clone/package.json': JSON.stringify({ name: 'clone' }),
+      'out/full/packages/a/package.json': JSON.stringify({ name: 'a' }),
+      '.cache/x/package.json': JSON.stringify({ name: 'x' }),
+    });
+    const rel = () => packagesBelow(dir).map((d) => path.relative(dir, d).split(path.sep).join('/'));
+    // walk order: a folder, then what is inside it, then its next sibling
+    const expected = ['packages/a', 'packages/a/examples/bot', 'packages/a-b'];
+    expect(rel()).toEqual(expected);
+    git(dir, 'init', '-q', '.');
+    expect(rel()).toEqual(expected);
+    // what git tracks is the repository's, whatever .gitignore says (as the scan lists it)
+    git(dir, 'add', '-f', 'out/full/packages/a/package.json');
+    expect(rel()).toEqual(['out/full/packages/a', ...expected]);
   });
 
   it('check given paths that reach no manifest finds there what the whole root finds', async () => {
@@ -112,5 +144,71 @@ describe('the regions of a root that no manifest covers', () => {
     expect(packagesWithoutManifest(dir, manifests).map((d) => path.basename(d))).toEqual(['b', 'docs']);
     const results = await checkPackagesWithoutManifest(dir, manifests);
     expect(results.map((r) => [r.filesConsidered, r.findings])).toEqual([[1, []]]);
+  });
+
+  it('the root listed once: each region checked on its files finds what its own listing finds', async () => {
+    const dir = makeTempDir('uncovered-once-');
+    dirs.push(dir);
+    const open =
+      "import { Agent, tool } from '@openai/agents';\nimport { z } from 'zod';\nexport const wipe = tool({ name: 'wipe', description: 'x', parameters: z.object({}), execute: async () => 'ok' });\nexport const agent = new Agent({ name: 'ops', tools: [wipe] });\n";
+    writeFiles(dir, {
+      'package.json': JSON.stringify({ name: 'mono', private: true, workspaces: ['packages/*'] }),
+      '.gitignore': 'out/\n',
+      'scripts/ops.ts': open,
+      'packages/a/package.json': JSON.stringify({ name: 'a' }),
+      'packages/a/ctrlrun.tools.yaml': 'tools: {}\n',
+      'packages/a/src/a.ts': 'export const a = 1;\n',
+      'packages/tooling/package.json': JSON.stringify({ name: 'tooling' }),
+      'packages/tooling/index.js': 'module.exports = 0;\n',
+      'packages/tooling/fixtures/f1/package.json': JSON.stringify({ name: 'f1' }),
+      'packages/tooling/fixtures/f1/index.js': 'module.exports = 1;\n',
+      'packages/tooling/fixtures/f1-x/package.json': JSON.stringify({ name: 'f1-x' }),
+      'packages/tooling/fixtures/f1-x/agent.ts': open,
+      'packages/tooling/fixtures/f2/package.json': JSON.stringify({ name: 'f2' }),
+      'packages/tooling/fixtures/f2/src/agent.ts': open,
+      'packages/tooling/fixtures/f2/nested/package.json': JSON.stringify({ name: 'nested' }),
+      'packages/tooling/fixtures/f2/nested/n.ts': open,
+      'out/copy/package.json': JSON.stringify({ name: 'copy' }),
+      'out/copy/agent.ts': open,
+    });
+    git(dir, 'init', '-q', '.');
+    const manifests = [path.join(dir, 'packages/a/ctrlrun.tools.yaml')];
+    const summary = (results: Awaited<ReturnType<typeof checkPackagesWithoutManifest>>) =>
+      results.map((r) => ({ considered: r.filesConsidered, parsed: r.filesParsed, findings: r.findings.map((f) => `${f.ruleId} ${f.file}:${f.line}`) }));
+    const once = summary(await checkPackagesWithoutManifest(dir, manifests));
+    // with a path (`.`: the whole root) each region lists its own files, as before the root was listed once
+    const each = summary(await checkPackagesWithoutManifest(dir, manifests, ['.']));
+    expect(once).toEqual(each);
+    const files = once.flatMap((r) => r.findings.map((f) => f.split(' ')[1]!.split(':')[0]));
+    expect([...new Set(files)].sort()).toEqual([
+      'ctrlrun.tools.yaml',
+      'packages/tooling/fixtures/f1-x/agent.ts',
+      'packages/tooling/fixtures/f1-x/ctrlrun.tools.yaml',
+      'packages/tooling/fixtures/f2/ctrlrun.tools.yaml',
+      'packages/tooling/fixtures/f2/nested/ctrlrun.tools.yaml',
+      'packages/tooling/fixtures/f2/nested/n.ts',
+      'packages/tooling/fixtures/f2/src/agent.ts',
+      'scripts/ops.ts',
+    ]);
+  }, 60_000);
+});
+
+describe('the lookups of a listing by folder, against trying every folder', () => {
+  const names = ['a', 'a-b', 'a.b', 'ab', 'b'];
+  const folders = ['/r', ...names.map((n) => `/r/${n}`), ...names.flatMap((n) => names.slice(0, 3).map((m) => `/r/${n}/${m}`))];
+  const files = folders.flatMap((d) => [`${d}/x.ts`, `${d}/a`, `${d}-c.ts`]).sort();
+  const inside = (outer: string, inner: string) => inner === outer || inner.startsWith(`${outer}/`);
+
+  it('filesInFolder: the files below the folder', () => {
+    for (const d of folders) expect(filesInFolder(files, d), d).toEqual(files.filter((f) => f.startsWith(`${d}/`)));
+  });
+
+  it('outsideOf and outsideDirs: in none of the folders', () => {
+    const sets = [[], ['/r/a'], ['/r/a', '/r/a/a-b'], ['/r/a-b', '/r/b/a'], folders.slice(1)];
+    for (const dirs of sets) {
+      const keep = outsideOf(dirs);
+      for (const f of [...files, ...folders]) expect(keep(f), `${f} ${dirs}`).toBe(!dirs.some((d) => inside(d, f)));
+      expect(outsideDirs(files, dirs), `${dirs}`).toEqual(files.filter((f) => !dirs.some((d) => f.startsWith(`${d}/`))));
+    }
   });
 });

@@ -2,11 +2,12 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writ
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
+import { spawnSync } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
 import { manifestDeclarations } from '../../src/generate/declarations.js';
 import { generatedFiles, inputsHash, renderGeneratedModule } from '../../src/generate/index.js';
 import { loadProject } from '../../src/manifest/load.js';
-import { sdkTypesPackage } from '../../src/scan/sdk-types-package.js';
+import { projectBoundary, sdkTypesPackage } from '../../src/scan/sdk-types-package.js';
 import { FIXTURES, REPO_ROOT } from '../helpers/paths.js';
 import { writeFiles } from '../helpers/temp-repo.js';
 import { typeCheck } from '../helpers/typecheck.js';
@@ -232,5 +233,60 @@ describe('sdkTypesPackage', () => {
   it('none listed anywhere: undefined', () => {
     const dir = tree({ 'package.json': { dependencies: { zod: '4' } } });
     expect(sdkTypesPackage(path.join(dir, 'src'))).toBeUndefined();
+  });
+
+  it('never reads above the project: a repository root, a workspace root, else the package itself', () => {
+    const dir = tree({
+      'package.json': { dependencies: { '@openai/agents': '0.20.0' } },
+      'repo/.git/HEAD': 'ref: refs/heads/main\n',
+      'repo/package.json': { dependencies: { zod: '4' } },
+      'repo/apps/bot/package.json': { dependencies: { zod: '4' } },
+      'sub/.git': 'gitdir: ../x/.git/modules/sub\n',
+      'sub/package.json': { dependencies: { zod: '4' } },
+      'ws/pnpm-workspace.yaml': "packages:\n  - 'apps/*'\n",
+      'ws/apps/bot/package.json': { dependencies: { zod: '4' } },
+      'loose/app/package.json': { dependencies: { zod: '4' } },
+    });
+    expect(projectBoundary(path.join(dir, 'repo/apps/bot/src'))).toBe(path.join(dir, 'repo'));
+    expect(sdkTypesPackage(path.join(dir, 'repo/apps/bot/src'))).toBeUndefined();
+    // a submodule's `.git` is a file
+    expect(sdkTypesPackage(path.join(dir, 'sub'))).toBeUndefined();
+    expect(projectBoundary(path.join(dir, 'ws/apps/bot'))).toBe(path.join(dir, 'ws'));
+    expect(sdkTypesPackage(path.join(dir, 'ws/apps/bot'))).toBeUndefined();
+    // neither: the package's own package.json is the last one read (the temporary folder has no .git above it)
+    expect(projectBoundary(path.join(dir, 'loose/app/src'))).toBe(path.join(dir, 'loose/app'));
+    expect(sdkTypesPackage(path.join(dir, 'loose/app/src'))).toBeUndefined();
+    // the folder itself, where it is the boundary, still decides
+    expect(sdkTypesPackage(dir)).toBe('@openai/agents');
+  });
+});
+
+/** refund-desk as its own git repository at `<parent>/desk`, its package.json listing no SDK package (a wrapper brings it). */
+function deskUnder(parent: string): string {
+  const desk = path.join(parent, 'desk');
+  cpSync(path.join(FIXTURES, 'refund-desk'), desk, { recursive: true });
+  const pkg = JSON.parse(readFileSync(path.join(desk, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+  pkg.dependencies = { '@acme/agent-kit': '1.0.0', zod: pkg.dependencies.zod! };
+  writeFileSync(path.join(desk, 'package.json'), JSON.stringify(pkg, null, 2));
+  mkdirSync(path.join(desk, 'node_modules'));
+  symlinkSync(REPO_ROOT, path.join(desk, 'node_modules', 'ctrlrun-gen'), 'dir');
+  spawnSync('git', ['init', '-q', '.'], { cwd: desk });
+  return desk;
+}
+
+describe('the generated module does not depend on folders outside the repository', () => {
+  it('the same repository generates the same text wherever it is checked out (a package.json above it is no input)', () => {
+    const base = mkdtempSync(path.join(os.tmpdir(), 'ctrlrun-sdk-types-outside-'));
+    dirs.push(base);
+    const plain = deskUnder(path.join(base, 'plain'));
+    mkdirSync(path.join(base, 'outer'));
+    writeFileSync(path.join(base, 'outer', 'package.json'), JSON.stringify({ dependencies: { '@openai/agents-core': '0.20.0' } }));
+    const outer = deskUnder(path.join(base, 'outer'));
+
+    const here = renderGeneratedModule(loadProject({ cwd: plain })).text;
+    const there = renderGeneratedModule(loadProject({ cwd: outer })).text;
+    expect(there).toBe(here);
+    // nothing inside lists the SDK: the fallback typing
+    expect(here).toContain('export type ProtectedToolType = ProtectedTool<ActionId>;');
   });
 });

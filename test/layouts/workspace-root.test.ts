@@ -1,7 +1,8 @@
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cli } from '../helpers/cli.js';
+import { FIXTURES } from '../helpers/paths.js';
 import { makeTempDir, removeDir, writeFiles } from '../helpers/temp-repo.js';
 import { typeCheck } from '../helpers/typecheck.js';
 import { git, startRefund, START_ESM, TS_AGENT, TSCONFIG_NODENEXT } from './loop-helpers.js';
@@ -237,4 +238,48 @@ describe('every command works at a workspace root or a root of sibling packages 
       ],
     });
   }, 120_000);
+});
+
+const OPEN_TOOL = `import { Agent, tool } from '@openai/agents';
+import { z } from 'zod';
+export const wipe = tool({ name: 'wipe_db', description: 'x', parameters: z.object({}), execute: async () => 'ok' });
+export const agent = new Agent({ name: 'ops', tools: [wipe] });
+`;
+
+describe('a git-ignored copy of a workspace package is no package of the repository', () => {
+  it('check, generate and codemod at the root leave a pruned copy under an ignored out/ alone', async () => {
+    const dir = makeTempDir('ctrlrun-ws-ignored-');
+    dirs.push(dir);
+    cpSync(path.join(FIXTURES, 'refund-desk'), path.join(dir, 'packages/a'), { recursive: true });
+    writeFiles(dir, {
+      'package.json': JSON.stringify({ name: 'mono', private: true, workspaces: ['packages/*'] }),
+      '.gitignore': 'node_modules\nout/\n',
+    });
+    const generate = await cli(['generate'], { cwd: path.join(dir, 'packages/a') });
+    expect(generate.code, generate.stdout + generate.stderr).toBe(0);
+    const codemod = await cli(['codemod', '--write', '--allow-dirty'], { cwd: path.join(dir, 'packages/a') });
+    expect(codemod.code, codemod.stdout + codemod.stderr).toBe(0);
+    git(dir, 'init', '-q', '.');
+    git(dir, 'add', '-A');
+    git(dir, 'commit', '-qm', 'the workspace');
+    const clean = await cli(['check'], { cwd: dir });
+    expect(clean.code, clean.stdout + clean.stderr).toBe(0);
+
+    // `turbo prune a --docker`: the pruned workspace copied under the ignored out/, here with a file
+    // the repository does not have, and without the generated module
+    const copy = path.join(dir, 'out/full/packages/a');
+    cpSync(path.join(dir, 'packages/a'), copy, { recursive: true });
+    writeFiles(dir, { 'out/full/packages/a/src/scratch.ts': OPEN_TOOL });
+    rmSync(path.join(copy, 'src/ctrlrun.generated.ts'));
+
+    const after = await cli(['check'], { cwd: dir });
+    expect(after.stdout).not.toContain('out/full');
+    expect(after.code, after.stdout + after.stderr).toBe(0);
+    const regenerate = await cli(['generate'], { cwd: dir });
+    expect(regenerate.code, regenerate.stdout + regenerate.stderr).toBe(0);
+    expect(existsSync(path.join(copy, 'src/ctrlrun.generated.ts'))).toBe(false);
+    const rewrite = await cli(['codemod', '--write', '--allow-dirty'], { cwd: dir });
+    expect(rewrite.stdout + rewrite.stderr).not.toContain('out/full');
+    expect(readFileSync(path.join(copy, 'src/scratch.ts'), 'utf8')).toBe(OPEN_TOOL);
+  });
 });

@@ -4,7 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { listSourceFiles, scanRepo } from '../../src/scan/index.js';
-import { childPath, inNodeModules } from '../../src/scan/list.js';
+import { childPath } from '../../src/fs/repo-files.js';
+import { inNodeModules } from '../../src/scan/list.js';
 import { makeTempDir, removeDir } from '../helpers/temp-repo.js';
 
 const SDK = `import { tool } from '@openai/agents';\nexport const t = tool({ name: 'x' });\n`;

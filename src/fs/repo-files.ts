@@ -1,0 +1,106 @@
+import { spawnSync } from 'node:child_process';
+import { readdirSync, readFileSync, type Dirent } from 'node:fs';
+import path from 'node:path';
+import ignore, { type Ignore } from 'ignore';
+import { gitRootOf } from '../safe-read.js';
+
+/*
+ * Which files a repository holds, the one rule for every reader of it (the scanner's listing, the
+ * packages a workspace root goes through): what git lists (tracked, and untracked files .gitignore
+ * does not exclude), or, outside a work tree, a walk that follows the .gitignore files. A copy git
+ * ignores (a pruned workspace under `out/`, a scratch clone under `tmp/`) is no part of it.
+ */
+
+/** A folder that could not be listed, relative to the listed root (forward slashes). */
+export interface UnlistedPath {
+  file: string;
+  message: string;
+}
+
+/** Every file of the repository under `root` (absolute, unsorted): git's listing, else the walk. */
+export function repoFiles(root: string, unreadable: UnlistedPath[] = []): string[] {
+  return gitFiles(root, unreadable) ?? walkFiles(root, unreadable);
+}
+
+/** `git ls-files` of the tracked and the untracked, not ignored, files under `root`; undefined outside a work tree. */
+function gitFiles(root: string, unreadable: UnlistedPath[]): string[] | undefined {
+  // No `.git` on the way up and no GIT_DIR: git would only say "not a git repository" (a process
+  // started for nothing, about 10 ms).
+  if (gitRootOf(root) === undefined && process.env.GIT_DIR === undefined) return undefined;
+  const r = spawnSync('git', ['-c', 'core.quotePath=off', 'ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
+    cwd: root,
+    encoding: 'buffer',
+    maxBuffer: 1 << 30,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  if (r.error || r.status !== 0) return undefined;
+  const stderr = r.stderr.toString('utf8');
+  for (const m of stderr.matchAll(/could not open directory '([^']+)': ([^\n]+)/g)) {
+    unreadable.push({ file: m[1]!.replace(/\/$/, ''), message: `the directory could not be listed (${m[2]!.trim()})` });
+  }
+  const seen = new Set<string>();
+  for (const rel of r.stdout.toString('utf8').split('\0')) if (rel) seen.add(path.resolve(root, rel));
+  // Nothing tracked and nothing untracked-but-kept: the folder itself is ignored by an enclosing
+  // repo (a scratch copy), or empty. Its own .gitignore files decide then.
+  if (seen.size === 0) return undefined;
+  return [...seen];
+}
+
+/** Every file under `dir` that the .gitignore files on the way do not exclude (node_modules and .git never entered). */
+export function walkFiles(dir: string, unreadable: UnlistedPath[], rootForMessages = dir): string[] {
+  const out: string[] = [];
+  const rules: Array<{ dir: string; ig: Ignore }> = [];
+  const ignored = (abs: string, isDir: boolean): boolean => {
+    for (const r of rules) {
+      const rel = path.relative(r.dir, abs);
+      if (rel.startsWith('..') || path.isAbsolute(rel)) continue;
+      const p = rel.split(path.sep).join('/');
+      if (r.ig.ignores(isDir ? `${p}/` : p)) return true;
+    }
+    return false;
+  };
+  const visit = (d: string): void => {
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(d, { withFileTypes: true });
+    } catch (error) {
+      unreadable.push({
+        file: path.relative(rootForMessages, d).split(path.sep).join('/') || '.',
+        message: `the directory could not be listed (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
+      });
+      return;
+    }
+    const gi = entries.find((e) => e.isFile() && e.name === '.gitignore');
+    let pushed = false;
+    if (gi) {
+      try {
+        rules.push({ dir: d, ig: ignore().add(readFileSync(path.join(d, '.gitignore'), 'utf8')) });
+        pushed = true;
+      } catch {
+        // An unreadable .gitignore ignores nothing.
+      }
+    }
+    for (const e of entries) {
+      const abs = childPath(d, e.name);
+      if (e.isDirectory()) {
+        if (e.name === '.git' || e.name === 'node_modules' || ignored(abs, true)) continue;
+        visit(abs);
+      } else if (e.isFile() || e.isSymbolicLink()) {
+        // a link is listed as git lists it (not followed here): the reader resolves it (read.ts)
+        if (!ignored(abs, false)) out.push(abs);
+      }
+    }
+    if (pushed) rules.pop();
+  };
+  visit(dir);
+  return out;
+}
+
+/**
+ * `path.join(dir, name)` for a normalized absolute `dir` and a name a directory listing gives (no
+ * separator, never `.` or `..`), without normalizing the joined path again: the walk joins once a
+ * file, and `path.join`'s normalization was most of the walk's own time (issue 40, item 8).
+ */
+export function childPath(dir: string, name: string): string {
+  return dir.endsWith(path.sep) ? dir + name : dir + path.sep + name;
+}
