@@ -111,7 +111,8 @@ async function authorizeRun(scope: CoreScope, facts: CallFacts, where: Where, ap
   const key = facts.decision.effectKey;
   if (key !== null) return await reserveWithClaim(scope, facts, key, charges, where, approval, runContext);
   const { approvers, edited } = approval;
-  await decisionReceipt(scope, facts, { result: approval.allowed === true ? 'allowed' : 'claimed', approvers, effect_key: null }, runContext);
+  // approved when someone approved it, as reserveWithClaim reads it (an approval has at least one approver)
+  await decisionReceipt(scope, facts, { result: approvers.length > 0 ? 'claimed' : 'allowed', approvers, effect_key: null }, runContext);
   const authorized: Authorized = { kind: 'enforce', facts, approvers, key: null, attemptId: null };
   if (edited) authorized.edited = edited;
   return authorized;
@@ -228,13 +229,11 @@ interface Approval {
   proposal?: CallFacts;
   approvers: string[];
   edited?: EditedRun | undefined;
-  /** Allowed by the policy: nobody approved it. */
-  allowed?: true;
 }
 
 /** An allowed call's approval: nobody's, a new list each call (the authorization hands it to the door, which could change it). */
 function notApproved(): Approval {
-  return { approvers: [], allowed: true };
+  return { approvers: [] };
 }
 
 /**
