@@ -8,7 +8,7 @@
 //   node bench/count-allocations.mjs [calls=20000] [sides=floor,refund] [top=0]
 import { Session } from 'node:inspector/promises';
 import { RunContext } from '@openai/agents';
-import { sideTool } from './lib/allow-sides.mjs';
+import { allowedCall, sideTool } from './lib/allow-sides.mjs';
 
 process.env.OPENAI_AGENTS_DISABLE_TRACING = '1';
 const calls = Number(process.argv[2] ?? 20000);
@@ -17,13 +17,7 @@ const top = Number(process.argv[4] ?? 0);
 
 async function drive(made, from, to) {
   const context = new RunContext({ user: 'alice' });
-  for (let i = from; i < to; i++) {
-    const args = `{"payment_id":"pay_${i}","amount":500}`;
-    const toolCall = { type: 'function_call', callId: `c${i}`, name: 'refund', arguments: args, status: 'completed' };
-    if (await made.needsApproval(context, JSON.parse(args), toolCall.callId)) throw new Error('needs approval');
-    for (const g of made.inputGuardrails) if ((await g.run({ context, agent: undefined, toolCall })).behavior.type !== 'allow') throw new Error('refused');
-    if ((await made.invoke(context, args, { toolCall })) !== 'refunded') throw new Error('did not run');
-  }
+  for (let i = from; i < to; i++) await allowedCall(made, context, i);
 }
 
 /** Self bytes by function (name, file and line) over the sampled profile's tree. */

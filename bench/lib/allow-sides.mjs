@@ -130,3 +130,12 @@ export function sideTool(side) {
       throw new Error(`unknown side ${side}: one of ${SIDES.join(', ')}`);
   }
 }
+
+/** The bench's refund call number `i`, through a side's three SDK hooks as the Runner asks them for an allowed call (needsApproval, the input guardrail, invoke). */
+export async function allowedCall(t, context, i) {
+  const args = `{"payment_id":"pay_${i}","amount":500}`;
+  const toolCall = { type: 'function_call', callId: `c${i}`, name: 'refund', arguments: args, status: 'completed' };
+  if (await t.needsApproval(context, JSON.parse(args), toolCall.callId)) throw new Error('needs approval');
+  for (const g of t.inputGuardrails) if ((await g.run({ context, agent: undefined, toolCall })).behavior.type !== 'allow') throw new Error('refused');
+  if ((await t.invoke(context, args, { toolCall })) !== 'refunded') throw new Error('did not run');
+}
