@@ -122,14 +122,16 @@ export type ActionCore = ReturnType<typeof createActionCore>;
 function observedCall(scope: CoreScope, input: unknown, runContext: RunContext<unknown>, details: CallDetails | undefined, body: Body): Promise<unknown> {
   const loading = scope.internals.telemetry?.loading;
   // no async frame of its own: without OpenTelemetry (the SDK's traces alone) the call is executeCall's promise itself
-  if (loading === undefined) return settled(() => aroundCall(scope, input, runContext, details, body));
+  if (loading === undefined) return aroundCall(scope, input, runContext, details, body);
   return loading.then(() => aroundCall(scope, input, runContext, details, body));
 }
 
-/** `executeCall`, inside the call's span when OpenTelemetry records. */
+/** `executeCall`, inside the call's span when OpenTelemetry records; a rejection, never a throw. */
 function aroundCall(scope: CoreScope, input: unknown, runContext: RunContext<unknown>, details: CallDetails | undefined, body: Body): Promise<unknown> {
   const otel = scope.internals.telemetry?.otel();
+  // (executeCall is async: it rejects, it never throws)
   if (otel === undefined) return executeCall(scope, input, runContext, details, body);
   const run = () => executeCall(scope, input, runContext, details, body);
-  return otel.around(toolOf(scope.policy, scope.action) ?? scope.action, scope.action, details?.toolCall?.callId ?? null, run);
+  // a tracer that throws starting the span: the call's rejection, as from an async wrapper
+  return settled(() => otel.around(toolOf(scope.policy, scope.action) ?? scope.action, scope.action, details?.toolCall?.callId ?? null, run));
 }
