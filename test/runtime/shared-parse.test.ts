@@ -178,6 +178,9 @@ describe('the guardrail shares needsApproval’s parse of the same value', () =>
       [{ a: [[{ b: 1n }]] }, { a: [[{ b: 1n }]] }, true],
       [{ a: [[{ b: 1n }]] }, { a: [[{ b: 2n }]] }, false],
       [null, {}, false],
+      // not plain data: their state is not in their keys
+      [new Date(1), new Date(2), false],
+      [new Map([['a', 1]]), new Map([['a', 2]]), false],
       ['1', 1, false],
     ];
     for (const [a, b, same] of cases) {

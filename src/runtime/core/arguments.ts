@@ -53,13 +53,15 @@ function sharedParse() {
 
 /**
  * Whether two values are one input to a schema: the same primitives (`Object.is`: -0 is not 0),
- * and arrays or objects of one prototype with the same members in the same order. Stricter than
+ * and plain arrays or objects of one prototype with the same members in the same order. Stricter than
  * `sameArgs` (which compares arguments, not what a schema is handed).
  */
 export function sameParseInput(a: unknown, b: unknown, depth: number): boolean {
   if (Object.is(a, b)) return true;
   if (depth > 512 || typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  if (Object.getPrototypeOf(a) !== Object.getPrototypeOf(b)) return false;
+  const prototype = Object.getPrototypeOf(a);
+  // plain data only: a Date, a Map or a class keeps its state where Object.keys does not look
+  if (prototype !== Object.getPrototypeOf(b) || (prototype !== Object.prototype && prototype !== Array.prototype && prototype !== null)) return false;
   if (Array.isArray(a)) {
     const c = b as unknown[];
     if (a.length !== c.length) return false;
