@@ -3,7 +3,7 @@ import path from 'node:path';
 import { GENERATED_HEADER } from '../generate/write.js';
 import { findManifest, MANIFEST_FILE } from '../manifest/find.js';
 import { isSdkModule } from '../scan/imports.js';
-import { listSourceFilesSync, outsideDirs } from '../scan/list.js';
+import { listSourceFilesSync, outsideDirs, outsideOf } from '../scan/list.js';
 import type { ListedRoot } from '../scan/read.js';
 import { listRoot } from '../scan/read-here.js';
 import { isTestFile } from '../scan/test-files.js';
@@ -130,17 +130,6 @@ export function filesInFolder(sorted: readonly string[], dir: string): string[] 
   let end = lo;
   while (end < sorted.length && sorted[end]!.startsWith(prefix)) end++;
   return sorted.slice(lo, end);
-}
-
-/** Whether a file (absolute) is in none of `dirs`: its folders looked up one by one, not each of `dirs` tried. */
-export function outsideOf(dirs: readonly string[]): (abs: string) => boolean {
-  const set = new Set(dirs.map((d) => path.resolve(d)));
-  return (abs) => {
-    for (let at = path.resolve(abs); ; at = path.dirname(at)) {
-      if (set.has(at)) return false;
-      if (path.dirname(at) === at) return true;
-    }
-  };
 }
 
 /**

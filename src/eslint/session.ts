@@ -3,8 +3,9 @@ import { declarationsFromScan, lintScannedFile, loadProjectOrFindings, noManifes
 import type { Finding, ProjectContext, RepoFacts } from '../check/types.js';
 import { findManifest, type Project } from '../manifest/load.js';
 import { manifestsFor } from '../manifest/workspace.js';
-import { generatedModuleIn, outsideOf, packagesCheckedBelow, packagesWithoutManifest, rootFilesOutsidePackages } from '../check/uncovered-packages.js';
+import { generatedModuleIn, packagesCheckedBelow, packagesWithoutManifest, rootFilesOutsidePackages } from '../check/uncovered-packages.js';
 import { gitRootOf } from '../safe-read.js';
+import { outsideOf } from '../scan/list.js';
 import { scanRepoIndexed, scanSource, type RepoIndex } from '../scan/index.js';
 import { PackageFacts, statKey } from '../scan/package-facts.js';
 import type { FileScan } from '../scan/types.js';

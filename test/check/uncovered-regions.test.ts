@@ -1,13 +1,7 @@
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import {
-  checkPackagesWithoutManifest,
-  filesInFolder,
-  outsideOf,
-  packagesWithoutManifest,
-  rootFilesOutsidePackages,
-} from '../../src/check/uncovered-packages.js';
-import { outsideDirs } from '../../src/scan/list.js';
+import { checkPackagesWithoutManifest, filesInFolder, packagesWithoutManifest, rootFilesOutsidePackages } from '../../src/check/uncovered-packages.js';
+import { outsideDirs, outsideOf } from '../../src/scan/list.js';
 import { manifestsFor, packagesBelow } from '../../src/manifest/workspace.js';
 import { cli } from '../helpers/cli.js';
 import { makeTempDir, removeDir, writeFiles } from '../helpers/temp-repo.js';
