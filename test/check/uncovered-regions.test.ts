@@ -17,6 +17,9 @@ describe('the regions of a root that no manifest covers', () => {
     writeFiles(dir, {
       'package.json': JSON.stringify({ name: 'mono', private: true, workspaces: ['packages/*'] }),
       'scripts/ops.ts': 'export const x = 1;\n',
+      // the root's tests are none of its doors (named one by one, they would be scanned as the app's)
+      'scripts/ops.test.ts': 'export const t = 1;\n',
+      'test/e2e.ts': 'export const e = 1;\n',
       'packages/a/package.json': JSON.stringify({ name: 'a' }),
       'packages/a/ctrlrun.tools.yaml': 'tools: {}\n',
       'packages/a/src/a.ts': 'export const a = 1;\n',
