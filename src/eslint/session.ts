@@ -2,10 +2,17 @@ import path from 'node:path';
 import { declarationsFromScan, lintScannedFile, loadProjectOrFindings, noManifestFindings, repoRuleFindings, staleOrConfigFindings } from '../check/engine.js';
 import type { Finding, ProjectContext, RepoFacts } from '../check/types.js';
 import { findManifest, type Project } from '../manifest/load.js';
-import { manifestsFor } from '../manifest/workspace.js';
-import { generatedModuleIn, packagesCheckedBelow, packagesWithoutManifest, rootFilesOutsidePackages } from '../check/uncovered-packages.js';
+import { manifestsFor, packagesBelow } from '../manifest/workspace.js';
+import {
+  filesInFolder,
+  generatedModuleIn,
+  packagesCheckedBelow,
+  packagesWithoutManifest,
+  rootFilesOutsidePackages,
+  startsGenerated,
+} from '../check/uncovered-packages.js';
 import { gitRootOf } from '../safe-read.js';
-import { outsideOf } from '../scan/list.js';
+import { listRepo, outsideOf } from '../scan/list.js';
 import { scanRepoIndexed, scanSource, type RepoIndex } from '../scan/index.js';
 import { PackageFacts, statKey } from '../scan/package-facts.js';
 import type { FileScan } from '../scan/types.js';
@@ -208,7 +215,7 @@ export class DiskSessions {
   /** The git work tree's root of each folder linted in, asked once (it bounds the manifest's search). */
   private readonly gitRoots = new Map<string, string | undefined>();
   private readonly rootsWithPackages = new Map<string, boolean>();
-  private readonly uncoveredAt = new Map<string, { dirs: string[]; manifests: string[]; own: Set<string> }>();
+  private readonly uncoveredAt = new Map<string, { dirs: string[]; manifests: string[]; own: Set<string>; files: string[] }>();
   private readonly uncovered = new Map<string, UncoveredPackage>();
 
   /** The session for a file: its manifest is found upward from the file's folder (on every file: a new manifest is seen). */
@@ -234,8 +241,11 @@ export class DiskSessions {
     let at = this.uncoveredAt.get(cwd);
     if (at === undefined) {
       const manifests = manifestsFor(cwd);
-      const own = new Set(rootFilesOutsidePackages(cwd, manifests).map((f) => path.resolve(cwd, f)));
-      at = { dirs: packagesWithoutManifest(cwd, manifests).sort((a, b) => b.length - a.length), manifests, own };
+      // the root listed once for its packages, its own files and each package's (as check lists it)
+      const { files, configs } = listRepo({ root: path.resolve(cwd) });
+      const below = packagesBelow(cwd, configs);
+      const own = new Set(rootFilesOutsidePackages(cwd, manifests, undefined, files, below).map((f) => path.resolve(cwd, f)));
+      at = { dirs: packagesWithoutManifest(cwd, manifests, undefined, below).sort((a, b) => b.length - a.length), manifests, own, files };
       this.uncoveredAt.set(cwd, at);
     }
     if (at.own.has(abs)) return this.rootRegion(cwd, [...at.own]);
@@ -246,7 +256,7 @@ export class DiskSessions {
     const inner = new DiskSession(undefined, dir);
     // the packages below it are linted on their own, as check leaves them out of this one
     const mine = outsideOf(packagesCheckedBelow(dir, at.manifests, at.dirs));
-    const generated = generatedModuleIn(dir, ['.'], mine);
+    const generated = generatedModuleIn(dir, ['.'], mine, filesInFolder(at.files, dir));
     const session = new UncoveredPackage(inner, generated !== undefined || inner.hasErrors(mine), generated);
     this.uncovered.set(dir, session);
     return session;
@@ -262,7 +272,7 @@ export class DiskSessions {
     const known = this.uncovered.get(key);
     if (known) return known;
     const inner = new DiskSession(undefined, cwd, own);
-    const generated = generatedModuleIn(cwd, own);
+    const generated = own.find(startsGenerated);
     const session = new UncoveredPackage(inner, generated !== undefined || inner.hasErrors(), generated);
     this.uncovered.set(key, session);
     return session;
