@@ -87,7 +87,7 @@ export async function checkPackagesWithoutManifest(cwd: string, manifests: reado
   const own = rootFilesOutsidePackages(cwd, manifests, paths, listing?.files, below);
   const narrowed = (files: string[]): ListedRoot | undefined => listed && { ...listed, listing: { ...listed.listing, files } };
   if (own.length > 0) results.push(await checkRegion(cwd, root, own, [], narrowed(own.map((f) => path.resolve(cwd, f)).sort())));
-  const checkedBelow = packagesCheckedBelowEach(dirs, [...manifests.map((m) => path.dirname(m)), ...dirs]);
+  const checkedBelow = packagesCheckedBelow(dirs, manifests);
   for (const dir of dirs) {
     const files = listing && filesInFolder(listing.files, dir);
     if (files && files.length === 0) continue;
@@ -97,16 +97,13 @@ export async function checkPackagesWithoutManifest(cwd: string, manifests: reado
   return results;
 }
 
-/** The packages below `dir` checked on their own: those with a manifest, and the other packages without one. */
-export function packagesCheckedBelow(dir: string, manifests: readonly string[], uncovered: readonly string[]): string[] {
-  return [...manifests.map((m) => path.dirname(m)), ...uncovered].filter((d) => d !== dir && inside(dir, d));
-}
-
 /**
- * `packagesCheckedBelow` for each of `dirs` at once (`checked`: the folders checked on their own),
- * by walking up from each checked folder: the folders times their depth, not the folders squared.
+ * For each of `dirs` (the packages without a manifest), the packages below it checked on their own:
+ * those with a manifest, and the other packages without one. Walks up from each of those: the
+ * folders times their depth, not the folders squared.
  */
-function packagesCheckedBelowEach(dirs: readonly string[], checked: readonly string[]): Map<string, string[]> {
+export function packagesCheckedBelow(dirs: readonly string[], manifests: readonly string[]): Map<string, string[]> {
+  const checked = [...manifests.map((m) => path.dirname(m)), ...dirs];
   const out = new Map<string, string[]>(dirs.map((d) => [d, []]));
   for (const d of checked) {
     for (let up = path.dirname(d); ; up = path.dirname(up)) {

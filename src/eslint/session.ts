@@ -215,7 +215,7 @@ export class DiskSessions {
   /** The git work tree's root of each folder linted in, asked once (it bounds the manifest's search). */
   private readonly gitRoots = new Map<string, string | undefined>();
   private readonly rootsWithPackages = new Map<string, boolean>();
-  private readonly uncoveredAt = new Map<string, { dirs: string[]; manifests: string[]; own: Set<string>; files: string[] }>();
+  private readonly uncoveredAt = new Map<string, { dirs: string[]; checkedBelow: Map<string, string[]>; own: Set<string>; files: string[] }>();
   private readonly uncovered = new Map<string, UncoveredPackage>();
 
   /** The session for a file: its manifest is found upward from the file's folder (on every file: a new manifest is seen). */
@@ -245,7 +245,8 @@ export class DiskSessions {
       const { files, configs } = listRepo({ root: path.resolve(cwd) });
       const below = packagesBelow(cwd, configs);
       const own = new Set(rootFilesOutsidePackages(cwd, manifests, undefined, files, below).map((f) => path.resolve(cwd, f)));
-      at = { dirs: packagesWithoutManifest(cwd, manifests, undefined, below).sort((a, b) => b.length - a.length), manifests, own, files };
+      const dirs = packagesWithoutManifest(cwd, manifests, undefined, below).sort((a, b) => b.length - a.length);
+      at = { dirs, checkedBelow: packagesCheckedBelow(dirs, manifests), own, files };
       this.uncoveredAt.set(cwd, at);
     }
     if (at.own.has(abs)) return this.rootRegion(cwd, [...at.own]);
@@ -255,7 +256,7 @@ export class DiskSessions {
     if (known) return known;
     const inner = new DiskSession(undefined, dir);
     // the packages below it are linted on their own, as check leaves them out of this one
-    const mine = outsideOf(packagesCheckedBelow(dir, at.manifests, at.dirs));
+    const mine = outsideOf(at.checkedBelow.get(dir) ?? []);
     const generated = generatedModuleIn(dir, ['.'], mine, filesInFolder(at.files, dir));
     const session = new UncoveredPackage(inner, generated !== undefined || inner.hasErrors(mine), generated);
     this.uncovered.set(dir, session);

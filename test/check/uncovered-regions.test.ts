@@ -1,6 +1,12 @@
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { checkPackagesWithoutManifest, filesInFolder, packagesWithoutManifest, rootFilesOutsidePackages } from '../../src/check/uncovered-packages.js';
+import {
+  checkPackagesWithoutManifest,
+  filesInFolder,
+  packagesCheckedBelow,
+  packagesWithoutManifest,
+  rootFilesOutsidePackages,
+} from '../../src/check/uncovered-packages.js';
 import { outsideDirs, outsideOf } from '../../src/scan/list.js';
 import { manifestsFor, packagesBelow } from '../../src/manifest/workspace.js';
 import { cli } from '../helpers/cli.js';
@@ -198,6 +204,20 @@ describe('the lookups of a listing by folder, against trying every folder', () =
 
   it('filesInFolder: the files below the folder', () => {
     for (const d of folders) expect(filesInFolder(files, d), d).toEqual(files.filter((f) => f.startsWith(`${d}/`)));
+  });
+
+  it('packagesCheckedBelow: for each package without a manifest, the checked folders strictly below it', () => {
+    const uncovered = folders.filter((_, i) => i % 3 === 0);
+    const covered = folders.filter((_, i) => i % 3 === 1);
+    const below = packagesCheckedBelow(
+      uncovered,
+      covered.map((d) => `${d}/ctrlrun.tools.yaml`),
+    );
+    expect([...below.keys()].sort()).toEqual([...uncovered].sort());
+    for (const d of uncovered) {
+      const expected = [...covered, ...uncovered].filter((c) => c !== d && inside(d, c)).sort();
+      expect([...below.get(d)!].sort(), d).toEqual(expected);
+    }
   });
 
   it('outsideOf and outsideDirs: in none of the folders', () => {
