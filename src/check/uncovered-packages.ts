@@ -10,6 +10,7 @@ import { isTestFile } from '../scan/test-files.js';
 import { manifestsFor, packagesBelow, pathsInPackage } from '../manifest/workspace.js';
 import { displayPath } from '../format-diagnostics.js';
 import { type CheckResult, runCheck } from './engine.js';
+import type { Finding } from './types.js';
 
 /*
  * At a root whose packages have manifests of their own, check goes through those manifests. A
@@ -151,24 +152,31 @@ async function checkRegion(
   const shown = generated === undefined ? undefined : displayPath(generated, cwd);
   const doors = result.findings.filter((f) => f.ruleId !== 'policy-invalid' && f.file !== shown && mine(path.resolve(cwd, f.file)));
   const open = doors.some((f) => f.severity === 'error') || generated !== undefined;
+  const missing = result.findings.filter((f) => f.ruleId === 'policy-invalid' && open).map((f) => missingManifestFinding(f, cwd, dir, generated));
+  const findings = open ? [...missing, ...doors] : [];
+  return { ...result, findings, configError: missing.length > 0 };
+}
+
+/**
+ * The finding that names an open region's missing manifest (`dir`: a package's folder, or `cwd`
+ * for the root's own files), placed where the package's own manifest would be (relative to `cwd`)
+ * and saying why the region is open: check's and the ESLint plugin's, from the loader's `base`.
+ */
+export function missingManifestFinding(base: Finding, cwd: string, dir: string, generated: string | undefined): Finding {
   const rel = displayPath(dir, cwd);
   const where = rel === '.' ? 'The root, outside every package,' : rel;
   const why = generated
     ? `its generated module (${displayPath(generated, cwd)}) is left without the manifest it was built from`
     : 'nothing maps its tools to policy actions';
-  const missing = result.findings
-    .filter((f) => f.ruleId === 'policy-invalid' && open)
-    .map((f) => ({
-      ...f,
-      file: rel === '.' ? MANIFEST_FILE : `${rel}/${MANIFEST_FILE}`,
-      message: `${where} uses the SDK and has no ${MANIFEST_FILE}: ${why}, and the other packages' manifests do not cover it.`,
-      hint:
-        rel === '.'
-          ? 'Move these files into a package with a manifest, or run `npx ctrlrun-gen init` at the root.'
-          : `Run \`npx ctrlrun-gen init\` in ${rel} (or at the root), then generate and codemod --write.`,
-    }));
-  const findings = open ? [...missing, ...doors] : [];
-  return { ...result, findings, configError: missing.length > 0 };
+  return {
+    ...base,
+    file: rel === '.' ? MANIFEST_FILE : `${rel}/${MANIFEST_FILE}`,
+    message: `${where} uses the SDK and has no ${MANIFEST_FILE}: ${why}, and the other packages' manifests do not cover it.`,
+    hint:
+      rel === '.'
+        ? 'Move these files into a package with a manifest, or run `npx ctrlrun-gen init` at the root.'
+        : `Run \`npx ctrlrun-gen init\` in ${rel} (or at the root), then generate and codemod --write.`,
+  };
 }
 
 /** Whether the file's first line is the generated module's header. */

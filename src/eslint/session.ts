@@ -1,11 +1,12 @@
 import path from 'node:path';
 import { declarationsFromScan, lintScannedFile, loadProjectOrFindings, noManifestFindings, repoRuleFindings, staleOrConfigFindings } from '../check/engine.js';
 import type { Finding, ProjectContext, RepoFacts } from '../check/types.js';
-import { findManifest, type Project } from '../manifest/load.js';
+import { findManifest, MANIFEST_FILE, type Project } from '../manifest/load.js';
 import { manifestsFor, packagesBelow } from '../manifest/workspace.js';
 import {
   filesInFolder,
   generatedModuleIn,
+  missingManifestFinding,
   packagesCheckedBelow,
   packagesWithoutManifest,
   rootFilesOutsidePackages,
@@ -258,7 +259,9 @@ export class DiskSessions {
     // the packages below it are linted on their own, as check leaves them out of this one
     const mine = outsideOf(at.checkedBelow.get(dir) ?? []);
     const generated = generatedModuleIn(dir, ['.'], mine, filesInFolder(at.files, dir));
-    const session = new UncoveredPackage(inner, generated !== undefined || inner.hasErrors(mine), generated);
+    const session = new UncoveredPackage(inner, generated !== undefined || inner.hasErrors(mine), generated, (f) =>
+      missingManifestFinding(f, cwd, dir, generated),
+    );
     this.uncovered.set(dir, session);
     return session;
   }
@@ -274,7 +277,7 @@ export class DiskSessions {
     if (known) return known;
     const inner = new DiskSession(undefined, cwd, own);
     const generated = own.find(startsGenerated);
-    const session = new UncoveredPackage(inner, generated !== undefined || inner.hasErrors(), generated);
+    const session = new UncoveredPackage(inner, generated !== undefined || inner.hasErrors(), generated, (f) => missingManifestFinding(f, cwd, cwd, generated));
     this.uncovered.set(key, session);
     return session;
   }
@@ -303,13 +306,18 @@ class UncoveredPackage implements LintSession {
     private readonly inner: DiskSession,
     private readonly open: boolean,
     private readonly generated: string | undefined,
+    /** check's finding of the region's missing manifest, from the session's own (no manifest upward). */
+    private readonly missing: (noManifest: Finding) => Finding,
   ) {
     this.root = inner.root;
   }
   lint(abs: string, text: string): FileLint {
     // the generated module left behind is named by the missing manifest; its binders are no door
     if (!this.open || abs === this.generated) return { scan: undefined, own: [], elsewhere: [] };
-    return this.inner.lint(abs, text);
+    const lint = this.inner.lint(abs, text);
+    // the missing manifest said as check says it at this root: where the package's own would be, and why
+    const asCheck = (f: Finding): Finding => (f.ruleId === 'policy-invalid' && f.file === MANIFEST_FILE ? this.missing(f) : f);
+    return { ...lint, own: lint.own.map(asCheck), elsewhere: lint.elsewhere.map(asCheck) };
   }
 }
 

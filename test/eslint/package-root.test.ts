@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Finding } from '../../src/check/types.js';
-import { eslintMessage, NAMESPACE } from '../../src/eslint/index.js';
+import { elsewhereMessage, eslintMessage, NAMESPACE } from '../../src/eslint/index.js';
 import { CLI_BIN, FIXTURES } from '../helpers/paths.js';
 import { writeFiles } from '../helpers/temp-repo.js';
 import { eslintWith, reported } from './helpers.js';
@@ -135,8 +135,12 @@ describe('ESLint at a root of packages', () => {
     ).toContain('gone/ctrlrun.tools.yaml policy-invalid');
     expect(inGone.filter((f) => f.file === 'gone/ctrlrun.generated.ts')).toEqual([]);
     const messages = reported(await eslintWith(root).lintFiles(['gone']), root);
-    // open, as check has it: its files say the manifest is missing; the module's own code is no door
-    expect(messages.filter((m) => m.file === 'gone/index.ts' && m.ruleId === `${NAMESPACE}/policy-invalid` && m.severity === 2)).toHaveLength(1);
+    // open, as check has it: its files name the missing manifest in check's words (where, and why)
+    const missing = inGone.find((f) => f.ruleId === 'policy-invalid')!;
+    expect(messages.filter((m) => m.file === 'gone/index.ts' && m.ruleId === `${NAMESPACE}/policy-invalid`).map((m) => [m.severity, m.message])).toEqual([
+      [2, elsewhereMessage(missing)],
+    ]);
+    // the module's own code is no door
     expect(messages.filter((m) => m.file === 'gone/ctrlrun.generated.ts')).toEqual([]);
   }, 60_000);
 
