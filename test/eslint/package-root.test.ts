@@ -116,6 +116,10 @@ describe('ESLint at a root of packages', () => {
     expect(inOps.map((f) => f.ruleId)).toContain('unprotected-tool');
     const got = reported(await eslintWith(root).lintFiles(['scripts']), root).map((m) => `${m.file}:${m.line} ${m.ruleId} ${m.message}`);
     for (const f of inOps) expect(got).toContain(`${f.file}:${f.line} ${NAMESPACE}/${f.ruleId} ${eslintMessage(f)}`);
+    // the root's missing manifest, as check words it, shown on the file at line 1
+    const missing = check.find((f) => f.ruleId === 'policy-invalid' && f.file === 'ctrlrun.tools.yaml')!;
+    expect(missing.message).toContain('The root, outside every package,');
+    expect(got).toContain(`scripts/ops.ts:1 ${NAMESPACE}/policy-invalid ${elsewhereMessage(missing)}`);
   }, 60_000);
 
   it('a package without a manifest that kept a generated module: ESLint reports it open as check does, the module itself quiet', async () => {
