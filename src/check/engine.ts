@@ -55,6 +55,13 @@ export interface CheckResult {
   filesParsed: number;
 }
 
+/** Every path named (relative to `cwd`) is there: one that is not is a usage error, never a quiet pass. */
+export function assertPathsExist(cwd: string, paths: readonly string[] | undefined): void {
+  for (const p of paths ?? []) {
+    if (!existsSync(path.resolve(cwd, p))) throw new UserError(`check: no such file or directory: ${p}`);
+  }
+}
+
 /** The lint, in-process: loads the project, scans the repo, runs every rule, applies suppressions. */
 export async function runCheck(options: CheckOptions): Promise<CheckResult> {
   const cwd = path.resolve(options.cwd);
@@ -71,9 +78,7 @@ export async function runCheck(options: CheckOptions): Promise<CheckResult> {
   let project: Project | undefined;
   let root: string;
   try {
-    for (const p of options.paths ?? []) {
-      if (!existsSync(path.resolve(cwd, p))) throw new UserError(`check: no such file or directory: ${p}`);
-    }
+    assertPathsExist(cwd, options.paths);
     const loaded = loadProjectOrFindings(cwd, options, relative);
     findings.push(...loaded.findings);
     project = loaded.project;

@@ -3,13 +3,14 @@ import path from 'node:path';
 import { GENERATED_HEADER } from '../generate/write.js';
 import { findManifest, MANIFEST_FILE } from '../manifest/find.js';
 import { isSdkModule } from '../scan/imports.js';
-import { listSourceFilesSync, outsideDirs } from '../scan/list.js';
+import { listSourceFilesSync, outsideDirs, outsideOf } from '../scan/list.js';
 import type { ListedRoot } from '../scan/read.js';
 import { listRoot } from '../scan/read-here.js';
 import { isTestFile } from '../scan/test-files.js';
 import { manifestsFor, packagesBelow, pathsInPackage } from '../manifest/workspace.js';
 import { displayPath } from '../format-diagnostics.js';
 import { type CheckResult, runCheck } from './engine.js';
+import type { Finding } from './types.js';
 
 /*
  * At a root whose packages have manifests of their own, check goes through those manifests. A
@@ -87,7 +88,7 @@ export async function checkPackagesWithoutManifest(cwd: string, manifests: reado
   const own = rootFilesOutsidePackages(cwd, manifests, paths, listing?.files, below);
   const narrowed = (files: string[]): ListedRoot | undefined => listed && { ...listed, listing: { ...listed.listing, files } };
   if (own.length > 0) results.push(await checkRegion(cwd, root, own, [], narrowed(own.map((f) => path.resolve(cwd, f)).sort())));
-  const checkedBelow = packagesCheckedBelowEach(dirs, [...manifests.map((m) => path.dirname(m)), ...dirs]);
+  const checkedBelow = packagesCheckedBelow(dirs, manifests);
   for (const dir of dirs) {
     const files = listing && filesInFolder(listing.files, dir);
     if (files && files.length === 0) continue;
@@ -97,16 +98,13 @@ export async function checkPackagesWithoutManifest(cwd: string, manifests: reado
   return results;
 }
 
-/** The packages below `dir` checked on their own: those with a manifest, and the other packages without one. */
-export function packagesCheckedBelow(dir: string, manifests: readonly string[], uncovered: readonly string[]): string[] {
-  return [...manifests.map((m) => path.dirname(m)), ...uncovered].filter((d) => d !== dir && inside(dir, d));
-}
-
 /**
- * `packagesCheckedBelow` for each of `dirs` at once (`checked`: the folders checked on their own),
- * by walking up from each checked folder: the folders times their depth, not the folders squared.
+ * For each of `dirs` (the packages without a manifest), the packages below it checked on their own:
+ * those with a manifest, and the other packages without one. Walks up from each of those: the
+ * folders times their depth, not the folders squared.
  */
-function packagesCheckedBelowEach(dirs: readonly string[], checked: readonly string[]): Map<string, string[]> {
+export function packagesCheckedBelow(dirs: readonly string[], manifests: readonly string[]): Map<string, string[]> {
+  const checked = [...manifests.map((m) => path.dirname(m)), ...dirs];
   const out = new Map<string, string[]>(dirs.map((d) => [d, []]));
   for (const d of checked) {
     for (let up = path.dirname(d); ; up = path.dirname(up)) {
@@ -132,17 +130,6 @@ export function filesInFolder(sorted: readonly string[], dir: string): string[] 
   return sorted.slice(lo, end);
 }
 
-/** Whether a file (absolute) is in none of `dirs`: its folders looked up one by one, not each of `dirs` tried. */
-export function outsideOf(dirs: readonly string[]): (abs: string) => boolean {
-  const set = new Set(dirs.map((d) => path.resolve(d)));
-  return (abs) => {
-    for (let at = path.resolve(abs); ; at = path.dirname(at)) {
-      if (set.has(at)) return false;
-      if (path.dirname(at) === at) return true;
-    }
-  };
-}
-
 /**
  * A region without a manifest (a package's folder, or the root's own files: `within`, relative to
  * `cwd`), checked from `cwd`: its findings, with the missing manifest placed where the package's
@@ -165,24 +152,31 @@ async function checkRegion(
   const shown = generated === undefined ? undefined : displayPath(generated, cwd);
   const doors = result.findings.filter((f) => f.ruleId !== 'policy-invalid' && f.file !== shown && mine(path.resolve(cwd, f.file)));
   const open = doors.some((f) => f.severity === 'error') || generated !== undefined;
+  const missing = result.findings.filter((f) => f.ruleId === 'policy-invalid' && open).map((f) => missingManifestFinding(f, cwd, dir, generated));
+  const findings = open ? [...missing, ...doors] : [];
+  return { ...result, findings, configError: missing.length > 0 };
+}
+
+/**
+ * The finding that names an open region's missing manifest (`dir`: a package's folder, or `cwd`
+ * for the root's own files), placed where the package's own manifest would be (relative to `cwd`)
+ * and saying why the region is open: check's and the ESLint plugin's, from the loader's `base`.
+ */
+export function missingManifestFinding(base: Finding, cwd: string, dir: string, generated: string | undefined): Finding {
   const rel = displayPath(dir, cwd);
   const where = rel === '.' ? 'The root, outside every package,' : rel;
   const why = generated
     ? `its generated module (${displayPath(generated, cwd)}) is left without the manifest it was built from`
     : 'nothing maps its tools to policy actions';
-  const missing = result.findings
-    .filter((f) => f.ruleId === 'policy-invalid' && open)
-    .map((f) => ({
-      ...f,
-      file: rel === '.' ? MANIFEST_FILE : `${rel}/${MANIFEST_FILE}`,
-      message: `${where} uses the SDK and has no ${MANIFEST_FILE}: ${why}, and the other packages' manifests do not cover it.`,
-      hint:
-        rel === '.'
-          ? 'Move these files into a package with a manifest, or run `npx ctrlrun-gen init` at the root.'
-          : `Run \`npx ctrlrun-gen init\` in ${rel} (or at the root), then generate and codemod --write.`,
-    }));
-  const findings = open ? [...missing, ...doors] : [];
-  return { ...result, findings, configError: missing.length > 0 };
+  return {
+    ...base,
+    file: rel === '.' ? MANIFEST_FILE : `${rel}/${MANIFEST_FILE}`,
+    message: `${where} uses the SDK and has no ${MANIFEST_FILE}: ${why}, and the other packages' manifests do not cover it.`,
+    hint:
+      rel === '.'
+        ? 'Move these files into a package with a manifest, or run `npx ctrlrun-gen init` at the root.'
+        : `Run \`npx ctrlrun-gen init\` in ${rel} (or at the root), then generate and codemod --write.`,
+  };
 }
 
 /** Whether the file's first line is the generated module's header. */

@@ -1,10 +1,19 @@
 import path from 'node:path';
 import { declarationsFromScan, lintScannedFile, loadProjectOrFindings, noManifestFindings, repoRuleFindings, staleOrConfigFindings } from '../check/engine.js';
 import type { Finding, ProjectContext, RepoFacts } from '../check/types.js';
-import { findManifest, type Project } from '../manifest/load.js';
-import { manifestsFor } from '../manifest/workspace.js';
-import { generatedModuleIn, outsideOf, packagesCheckedBelow, packagesWithoutManifest, rootFilesOutsidePackages } from '../check/uncovered-packages.js';
+import { findManifest, MANIFEST_FILE, type Project } from '../manifest/load.js';
+import { manifestsFor, packagesBelow } from '../manifest/workspace.js';
+import {
+  filesInFolder,
+  generatedModuleIn,
+  missingManifestFinding,
+  packagesCheckedBelow,
+  packagesWithoutManifest,
+  rootFilesOutsidePackages,
+  startsGenerated,
+} from '../check/uncovered-packages.js';
 import { gitRootOf } from '../safe-read.js';
+import { listRepo, outsideOf } from '../scan/list.js';
 import { scanRepoIndexed, scanSource, type RepoIndex } from '../scan/index.js';
 import { PackageFacts, statKey } from '../scan/package-facts.js';
 import type { FileScan } from '../scan/types.js';
@@ -207,7 +216,7 @@ export class DiskSessions {
   /** The git work tree's root of each folder linted in, asked once (it bounds the manifest's search). */
   private readonly gitRoots = new Map<string, string | undefined>();
   private readonly rootsWithPackages = new Map<string, boolean>();
-  private readonly uncoveredAt = new Map<string, { dirs: string[]; manifests: string[]; own: Set<string> }>();
+  private readonly uncoveredAt = new Map<string, { dirs: string[]; checkedBelow: Map<string, string[]>; own: Set<string>; files: string[] }>();
   private readonly uncovered = new Map<string, UncoveredPackage>();
 
   /** The session for a file: its manifest is found upward from the file's folder (on every file: a new manifest is seen). */
@@ -233,8 +242,12 @@ export class DiskSessions {
     let at = this.uncoveredAt.get(cwd);
     if (at === undefined) {
       const manifests = manifestsFor(cwd);
-      const own = new Set(rootFilesOutsidePackages(cwd, manifests).map((f) => path.resolve(cwd, f)));
-      at = { dirs: packagesWithoutManifest(cwd, manifests).sort((a, b) => b.length - a.length), manifests, own };
+      // the root listed once for its packages, its own files and each package's (as check lists it)
+      const { files, configs } = listRepo({ root: path.resolve(cwd) });
+      const below = packagesBelow(cwd, configs);
+      const own = new Set(rootFilesOutsidePackages(cwd, manifests, undefined, files, below).map((f) => path.resolve(cwd, f)));
+      const dirs = packagesWithoutManifest(cwd, manifests, undefined, below).sort((a, b) => b.length - a.length);
+      at = { dirs, checkedBelow: packagesCheckedBelow(dirs, manifests), own, files };
       this.uncoveredAt.set(cwd, at);
     }
     if (at.own.has(abs)) return this.rootRegion(cwd, [...at.own]);
@@ -244,9 +257,11 @@ export class DiskSessions {
     if (known) return known;
     const inner = new DiskSession(undefined, dir);
     // the packages below it are linted on their own, as check leaves them out of this one
-    const mine = outsideOf(packagesCheckedBelow(dir, at.manifests, at.dirs));
-    const generated = generatedModuleIn(dir, ['.'], mine);
-    const session = new UncoveredPackage(inner, generated !== undefined || inner.hasErrors(mine), generated);
+    const mine = outsideOf(at.checkedBelow.get(dir) ?? []);
+    const generated = generatedModuleIn(dir, ['.'], mine, filesInFolder(at.files, dir));
+    const session = new UncoveredPackage(inner, generated !== undefined || inner.hasErrors(mine), generated, (f) =>
+      missingManifestFinding(f, cwd, dir, generated),
+    );
     this.uncovered.set(dir, session);
     return session;
   }
@@ -261,8 +276,8 @@ export class DiskSessions {
     const known = this.uncovered.get(key);
     if (known) return known;
     const inner = new DiskSession(undefined, cwd, own);
-    const generated = generatedModuleIn(cwd, own);
-    const session = new UncoveredPackage(inner, generated !== undefined || inner.hasErrors(), generated);
+    const generated = own.find(startsGenerated);
+    const session = new UncoveredPackage(inner, generated !== undefined || inner.hasErrors(), generated, (f) => missingManifestFinding(f, cwd, cwd, generated));
     this.uncovered.set(key, session);
     return session;
   }
@@ -291,13 +306,18 @@ class UncoveredPackage implements LintSession {
     private readonly inner: DiskSession,
     private readonly open: boolean,
     private readonly generated: string | undefined,
+    /** check's finding of the region's missing manifest, from the session's own (no manifest upward). */
+    private readonly missing: (noManifest: Finding) => Finding,
   ) {
     this.root = inner.root;
   }
   lint(abs: string, text: string): FileLint {
     // the generated module left behind is named by the missing manifest; its binders are no door
     if (!this.open || abs === this.generated) return { scan: undefined, own: [], elsewhere: [] };
-    return this.inner.lint(abs, text);
+    const lint = this.inner.lint(abs, text);
+    // the missing manifest said as check says it at this root: where the package's own would be, and why
+    const asCheck = (f: Finding): Finding => (f.ruleId === 'policy-invalid' && f.file === MANIFEST_FILE ? this.missing(f) : f);
+    return { ...lint, own: lint.own.map(asCheck), elsewhere: lint.elsewhere.map(asCheck) };
   }
 }
 

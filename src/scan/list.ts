@@ -123,10 +123,22 @@ export function nestedManifestDirs(root: string, listing: Pick<RepoListing, 'con
 export function outsideDirs(files: readonly string[], dirs: readonly string[]): string[] {
   if (dirs.length === 0) return [...files];
   const set = new Set(dirs);
-  return files.filter((f) => {
-    for (let at = path.dirname(f); ; at = path.dirname(at)) {
-      if (set.has(at)) return false;
-      if (path.dirname(at) === at) return true;
-    }
-  });
+  return files.filter((f) => !atOrBelowAny(set, path.dirname(f)));
+}
+
+/**
+ * Whether a path (absolute; a folder of `dirs` itself too) is in none of `dirs`: `outsideDirs` as a
+ * test of one path at a time (the findings of a region, a scan's files).
+ */
+export function outsideOf(dirs: readonly string[]): (abs: string) => boolean {
+  const set = new Set(dirs.map((d) => path.resolve(d)));
+  return (abs) => !atOrBelowAny(set, path.resolve(abs));
+}
+
+/** Whether the folder `at` or one above it is in `dirs` (absolute, normalized). */
+function atOrBelowAny(dirs: ReadonlySet<string>, at: string): boolean {
+  for (; ; at = path.dirname(at)) {
+    if (dirs.has(at)) return true;
+    if (path.dirname(at) === at) return false;
+  }
 }

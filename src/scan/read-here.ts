@@ -1,8 +1,6 @@
-import { readConfigLayout, readLayout } from './layout.js';
-import { aliasTokens } from './links.js';
+import { readConfigLayout } from './layout.js';
 import { listRepo, type ListOptions } from './list.js';
-import { isPlainUtf8, makePrefilter } from './prefilter.js';
-import { listedFileReader, PLAIN_PARSE, PLAIN_SKIP, type FileRead, type ListedRoot, type RepoRead, type RootConfigs, type Verdict } from './read.js';
+import { listedFileReader, listingPrefilter, NOT_PLAIN, type FileRead, type ListedRoot, type RepoRead, type RootConfigs, type Verdict } from './read.js';
 import { testFileRule } from './test-files.js';
 
 /**
@@ -18,8 +16,7 @@ import { testFileRule } from './test-files.js';
 export function readRepoHere(options: ListOptions, listed?: ListedRoot): RepoRead {
   const listOptions: ListOptions = { root: options.root, ...(options.paths ? { paths: [...options.paths] } : {}) };
   const listing = listed?.listing ?? listRepo(listOptions);
-  const tokens = aliasTokens(readLayout(listing.files, listing.configs, listed?.configs.layout));
-  const prefilter = makePrefilter(tokens);
+  const { tokens, verdictOf } = listingPrefilter(listing, listed?.configs.layout);
   const read = listedFileReader(listOptions.root, listing.files);
   const files = new Map<string, FileRead>();
   const verdicts = new Map<string, Verdict>();
@@ -32,7 +29,8 @@ export function readRepoHere(options: ListOptions, listed?: ListedRoot): RepoRea
       continue;
     }
     files.set(abs, bytes);
-    if (isPlainUtf8(bytes)) verdicts.set(abs, prefilter.bytes(bytes) ? PLAIN_PARSE : PLAIN_SKIP);
+    const verdict = verdictOf(bytes);
+    if (verdict !== NOT_PLAIN) verdicts.set(abs, verdict);
   }
   return { listing, files, prefilter: { tokens, verdicts }, ...(listed ? { root: listed.configs } : {}) };
 }

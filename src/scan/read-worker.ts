@@ -7,11 +7,8 @@
 // certainly parse (plain UTF-8 that the prefilter passes), sent as soon as they are found or, with
 // fewer, once every file is read — then `{ listing, packed, tokens, verdicts }`.
 import { parentPort, workerData } from 'node:worker_threads';
-import { readLayout } from './layout.js';
-import { aliasTokens } from './links.js';
 import { listRepo, type ListOptions } from './list.js';
-import { isPlainUtf8, makePrefilter } from './prefilter.js';
-import { NOT_PLAIN, packFiles, PLAIN_PARSE, PLAIN_SKIP } from './read.js';
+import { listingPrefilter, NOT_PLAIN, packFiles, PLAIN_PARSE } from './read.js';
 
 /** Two: the first may be the generated module, which the scan leaves out (this thread does not know its name). */
 const CANDIDATES = 2;
@@ -20,8 +17,7 @@ const port = parentPort!;
 const listOptions = workerData as ListOptions;
 
 const listing = listRepo(listOptions);
-const tokens = aliasTokens(readLayout(listing.files, listing.configs));
-const prefilter = makePrefilter(tokens);
+const { tokens, verdictOf } = listingPrefilter(listing);
 // NOT_PLAIN also stands for a file that could not be read.
 const verdicts = new Uint8Array(listing.files.length).fill(NOT_PLAIN);
 const candidates: string[] = [];
@@ -31,10 +27,9 @@ const tell = (): void => {
   port.postMessage({ candidates });
 };
 const packed = packFiles(listOptions.root, listing.files, (i, bytes) => {
-  if (!isPlainUtf8(bytes)) return;
-  const parse = prefilter.bytes(bytes);
-  verdicts[i] = parse ? PLAIN_PARSE : PLAIN_SKIP;
-  if (!parse || told) return;
+  const verdict = verdictOf(bytes);
+  verdicts[i] = verdict;
+  if (verdict !== PLAIN_PARSE || told) return;
   candidates.push(listing.files[i]!);
   if (candidates.length === CANDIDATES) tell();
 });

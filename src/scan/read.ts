@@ -1,7 +1,9 @@
 import { realpathSync } from 'node:fs';
 import path from 'node:path';
-import type { ConfigLayout } from './layout.js';
+import { readLayout, type ConfigLayout } from './layout.js';
+import { aliasTokens } from './links.js';
 import type { RepoListing } from './list.js';
+import { isPlainUtf8, makePrefilter } from './prefilter.js';
 import { readRegularFile } from '../safe-read.js';
 
 /** A file as read: its bytes, or the error code reading it failed with (`ENOENT`, `EACCES`, …). */
@@ -12,6 +14,18 @@ export const PLAIN_SKIP = 0;
 export const PLAIN_PARSE = 1;
 export const NOT_PLAIN = 2;
 export type Verdict = typeof PLAIN_SKIP | typeof PLAIN_PARSE | typeof NOT_PLAIN;
+
+/**
+ * The prefilter a listed repo's scan uses (its tokens: the aliases the listed configs give, or
+ * `configs` when the root's were read once) and its verdict on a file's bytes: the one rule of the
+ * reading thread (read-worker.ts) and of a read on the calling thread (read-here.ts), so the scan
+ * can take either's verdicts for its own.
+ */
+export function listingPrefilter(listing: RepoListing, configs?: ConfigLayout): { tokens: string[]; verdictOf: (bytes: Buffer) => Verdict } {
+  const tokens = aliasTokens(readLayout(listing.files, listing.configs, configs));
+  const prefilter = makePrefilter(tokens);
+  return { tokens, verdictOf: (bytes) => (!isPlainUtf8(bytes) ? NOT_PLAIN : prefilter.bytes(bytes) ? PLAIN_PARSE : PLAIN_SKIP) };
+}
 
 /** A repo's listing and the bytes of every listed file, read ahead of the scan (read-worker.ts). */
 export interface RepoRead {

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { workspacePatterns } from '../manifest/workspace.js';
+import { isSdkModule } from './imports.js';
 import { dependencyNames, PackageFacts } from './package-facts.js';
 
 /**
@@ -14,11 +15,6 @@ export const SDK_TYPES_PACKAGES = ['@openai/agents', '@openai/agents-core'] as c
 export type SdkTypesPackage = (typeof SDK_TYPES_PACKAGES)[number];
 
 const DEPENDENCY_FIELDS = ['dependencies', 'devDependencies', 'peerDependencies', 'optionalDependencies'] as const;
-
-/** `@openai/agents` and its packages (`-core`, `-openai`, `-realtime`, `-extensions`). */
-function isSdkPackage(name: string): boolean {
-  return name === '@openai/agents' || name.startsWith('@openai/agents-');
-}
 
 /**
  * From `fromDir` up to the project's boundary (`projectBoundary`), the first package.json that lists
@@ -34,7 +30,8 @@ export function sdkTypesPackage(fromDir: string, facts: PackageFacts = new Packa
   const stop = projectBoundary(fromDir);
   for (let dir = path.resolve(fromDir); ; dir = path.dirname(dir)) {
     const names = dependencyNames(facts.packageJson(dir), DEPENDENCY_FIELDS);
-    if (names.some(isSdkPackage)) return SDK_TYPES_PACKAGES.find((name) => names.includes(name));
+    // the scanner's one definition of the SDK's names (`-core`, `-openai`, `-realtime`, `-extensions`, …)
+    if (names.some(isSdkModule)) return SDK_TYPES_PACKAGES.find((name) => names.includes(name));
     if (dir === stop || path.dirname(dir) === dir) return undefined;
   }
 }

@@ -3,11 +3,11 @@ import { afterAll, describe, expect, it } from 'vitest';
 import {
   checkPackagesWithoutManifest,
   filesInFolder,
-  outsideOf,
+  packagesCheckedBelow,
   packagesWithoutManifest,
   rootFilesOutsidePackages,
 } from '../../src/check/uncovered-packages.js';
-import { outsideDirs } from '../../src/scan/list.js';
+import { outsideDirs, outsideOf } from '../../src/scan/list.js';
 import { manifestsFor, packagesBelow } from '../../src/manifest/workspace.js';
 import { cli } from '../helpers/cli.js';
 import { makeTempDir, removeDir, writeFiles } from '../helpers/temp-repo.js';
@@ -23,6 +23,9 @@ describe('the regions of a root that no manifest covers', () => {
     writeFiles(dir, {
       'package.json': JSON.stringify({ name: 'mono', private: true, workspaces: ['packages/*'] }),
       'scripts/ops.ts': 'export const x = 1;\n',
+      // the root's tests are none of its doors (named one by one, they would be scanned as the app's)
+      'scripts/ops.test.ts': 'export const t = 1;\n',
+      'test/e2e.ts': 'export const e = 1;\n',
       'packages/a/package.json': JSON.stringify({ name: 'a' }),
       'packages/a/ctrlrun.tools.yaml': 'tools: {}\n',
       'packages/a/src/a.ts': 'export const a = 1;\n',
@@ -201,6 +204,20 @@ describe('the lookups of a listing by folder, against trying every folder', () =
 
   it('filesInFolder: the files below the folder', () => {
     for (const d of folders) expect(filesInFolder(files, d), d).toEqual(files.filter((f) => f.startsWith(`${d}/`)));
+  });
+
+  it('packagesCheckedBelow: for each package without a manifest, the checked folders strictly below it', () => {
+    const uncovered = folders.filter((_, i) => i % 3 === 0);
+    const covered = folders.filter((_, i) => i % 3 === 1);
+    const below = packagesCheckedBelow(
+      uncovered,
+      covered.map((d) => `${d}/ctrlrun.tools.yaml`),
+    );
+    expect([...below.keys()].sort()).toEqual([...uncovered].sort());
+    for (const d of uncovered) {
+      const expected = [...covered, ...uncovered].filter((c) => c !== d && inside(d, c)).sort();
+      expect([...below.get(d)!].sort(), d).toEqual(expected);
+    }
   });
 
   it('outsideOf and outsideDirs: in none of the folders', () => {

@@ -1,6 +1,6 @@
 import { UserError } from '../../diagnostics.js';
 import { compareFindings } from '../../check/sort.js';
-import { runCheck } from '../../check/engine.js';
+import { assertPathsExist, runCheck } from '../../check/engine.js';
 import { buildReport, formatReport, FORMATS, type Format } from '../../check/report/index.js';
 import type { Finding } from '../../check/types.js';
 import { sourceOf } from '../../format-diagnostics.js';
@@ -8,7 +8,6 @@ import { progressLine } from '../progress.js';
 import type { CliContext, CommandSpec } from '../context.js';
 import { withProjectOptions } from '../project-options.js';
 import { applyFix } from '../../check/fix.js';
-import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { pathsInPackage } from '../../manifest/workspace.js';
 import { workspaceManifests } from '../workspace.js';
@@ -57,7 +56,7 @@ export async function runCheckCommand(args: CheckArgs, ctx: CliContext): Promise
     throw new UserError(`check: --max-findings must be a whole number of 0 or more (got ${String(maxFindings)}).`);
   }
   // a path that is not there is an error, also beside paths that reach a package (which checks only its own)
-  for (const p of args.paths ?? []) if (!existsSync(path.resolve(ctx.cwd, p))) throw new UserError(`check: no such file or directory: ${p}`);
+  assertPathsExist(ctx.cwd, args.paths);
   // At a workspace root with no manifest of its own: every package's manifest, one report (issue 21).
   const manifests = args.manifest === undefined ? (workspaceManifests(ctx.cwd, args.paths) ?? noManifestReached(ctx.cwd, args.paths)) : undefined;
   for (const manifest of manifests ?? [args.manifest]) {
