@@ -39,7 +39,13 @@ function gitFiles(root: string, unreadable: UnlistedPath[]): string[] | undefine
     unreadable.push({ file: m[1]!.replace(/\/$/, ''), message: `the directory could not be listed (${m[2]!.trim()})` });
   }
   const seen = new Set<string>();
-  for (const rel of r.stdout.toString('utf8').split('\0')) if (rel) seen.add(path.resolve(root, rel));
+  for (const rel of r.stdout.toString('utf8').split('\0')) {
+    if (!rel) continue;
+    // An untracked repository of its own inside the work tree (a clone kept in `packages/`) is one
+    // entry, `packages/b/`: its files are listed by its own git, else its walk would be nobody's.
+    if (rel.endsWith('/')) for (const f of repoFiles(path.resolve(root, rel), unreadable)) seen.add(f);
+    else seen.add(path.resolve(root, rel));
+  }
   // Nothing tracked and nothing untracked-but-kept: the folder itself is ignored by an enclosing
   // repo (a scratch copy), or empty. Its own .gitignore files decide then.
   if (seen.size === 0) return undefined;

@@ -8,6 +8,7 @@ import {
   rootFilesOutsidePackages,
 } from '../../src/check/uncovered-packages.js';
 import { outsideDirs, outsideOf } from '../../src/scan/list.js';
+import { repoFiles } from '../../src/fs/repo-files.js';
 import { manifestsFor, packagesBelow } from '../../src/manifest/workspace.js';
 import { cli } from '../helpers/cli.js';
 import { makeTempDir, removeDir, writeFiles } from '../helpers/temp-repo.js';
@@ -91,6 +92,26 @@ describe('the regions of a root that no manifest covers', () => {
     // what git tracks is the repository's, whatever .gitignore says (as the scan lists it)
     git(dir, 'add', '-f', 'out/full/packages/a/package.json');
     expect(rel()).toEqual(['out/full/packages/a', ...expected]);
+  });
+
+  it('a package that is a git repository of its own inside the work tree is listed with its files (no false green)', () => {
+    const dir = makeTempDir('nested-repo-');
+    dirs.push(dir);
+    writeFiles(dir, {
+      'package.json': JSON.stringify({ name: 'mono', private: true, workspaces: ['packages/*'] }),
+      'packages/a/package.json': JSON.stringify({ name: 'a' }),
+      'packages/b/package.json': JSON.stringify({ name: 'b' }),
+      'packages/b/.gitignore': 'dist/\n',
+      'packages/b/src/b.ts': 'export const b = 1;\n',
+      'packages/b/dist/b.js': 'exports.b = 1;\n',
+    });
+    git(dir, 'init', '-q', '.');
+    // a clone kept inside the work tree: git lists it as one entry, `packages/b/`
+    git(path.join(dir, 'packages/b'), 'init', '-q', '.');
+    const rel = (files: string[]) => files.map((f) => path.relative(dir, f).split(path.sep).join('/')).sort();
+    expect(rel(packagesBelow(dir))).toEqual(['packages/a', 'packages/b']);
+    // its files as its own git lists them (its .gitignore kept)
+    expect(rel(repoFiles(dir)).filter((f) => f.startsWith('packages/b/'))).toEqual(['packages/b/.gitignore', 'packages/b/package.json', 'packages/b/src/b.ts']);
   });
 
   it('check given paths that reach no manifest finds there what the whole root finds', async () => {
