@@ -3,7 +3,7 @@ import { typescript } from '../typescript.js';
 import { spanOf } from '../parse.js';
 import { isStringLike, optionsOf, propertyName, skipWrappers } from '../syntax.js';
 import type { McpServerElement, McpServerLaunch } from '../types.js';
-import { doorOf, resolve, type FileContext } from './context.js';
+import { doorOf, resolve, varKey, type FileContext } from './context.js';
 import { initializerInScope } from '../local-values.js';
 import { arrayChanges } from './mcp-arrays.js';
 import { isSdkModule } from '../imports.js';
@@ -87,7 +87,7 @@ function serverElements(cx: FileContext, value: ts.Expression, scope: Scope, out
   const connected = depth < 8 ? connectedServers(cx, e, scope) : undefined;
   if (connected) return serverElements(cx, connected.servers, connected.scope, out, depth + 1, false);
   if (typescript.isIdentifier(e)) {
-    if (cx.guardedServerVars.has(e.text)) return element(value, 'protected', e);
+    if (cx.guardedServerVars.has(varKey(cx, e.text, scope))) return element(value, 'protected', e);
     const held = heldBy(e.text, scope);
     const i = held?.init;
     // an array's later changes, a reassignment included, are read by localArray
