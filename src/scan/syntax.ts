@@ -11,6 +11,12 @@ export function bindingNames(name: ts.BindingName): string[] {
   return name.elements.flatMap((el) => (typescript.isOmittedExpression(el) ? [] : bindingNames(el.name)));
 }
 
+/** `=`, `||=`, `??=`, `&&=`: the operators that may store a value in a name. */
+export function isAssigning(kind: ts.SyntaxKind): boolean {
+  const k = typescript.SyntaxKind;
+  return kind === k.EqualsToken || kind === k.BarBarEqualsToken || kind === k.QuestionQuestionEqualsToken || kind === k.AmpersandAmpersandEqualsToken;
+}
+
 /** Parentheses, casts (`as`, `<T>`, `satisfies`) and non-null assertions: they do not change a value. */
 export function isWrapper(
   node: ts.Node,
