@@ -164,7 +164,7 @@ export function identityReadOf(node: ts.CallExpression, ctx: RunScanContext): Id
   if (!prop) return { kind: 'identity', span: spanOf(node, ctx.sf), reads: { kind: 'opaque' } };
   let fn: ts.Node | undefined = typescript.isMethodDeclaration(prop) ? prop : typescript.isPropertyAssignment(prop) ? unwrapValue(prop.initializer) : undefined;
   // the function the name is where the control is made (another function's `identify` may read nothing); a `let` may be given another
-  if (fn && typescript.isIdentifier(fn)) fn = constInitializer(fn.text, ctx.ancestors);
+  if (fn && typescript.isIdentifier(fn)) fn = constInitializer(fn.text, ctx.ancestors, ctx.hoisted);
   if (!fn || !(typescript.isArrowFunction(fn) || typescript.isFunctionExpression(fn) || typescript.isMethodDeclaration(fn))) {
     return { kind: 'identity', span: spanOf(prop, ctx.sf), reads: { kind: 'opaque' } };
   }

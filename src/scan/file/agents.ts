@@ -115,7 +115,7 @@ function agentOptionsOf(cx: FileContext, expr: ts.Expression, ancestors: readonl
   if (typescript.isIdentifier(e)) {
     // the variable the name is where it is read (another function's `w` is not this one's); a
     // parameter or an import keeps the file's first declaration: an agent seen is a door checked
-    const scoped = initializerInScope(e.text, ancestors);
+    const scoped = initializerInScope(e.text, ancestors, cx.hoisted);
     if (scoped) return agentOptionsOf(cx, scoped.init, scoped.ancestors, depth + 1);
     const init = initializerOf(cx, e.text);
     return init ? agentOptionsOf(cx, init, [], depth + 1) : undefined;

@@ -221,7 +221,7 @@ export function opaque(cx: FileContext, node: ts.Node, what: string, reason: str
  * such declaration of the file.
  */
 export function constObjectLiteral(cx: FileContext, name: string, ancestors: readonly ts.Node[] = cx.ancestors): ts.ObjectLiteralExpression | undefined {
-  const scoped = initializerInScope(name, ancestors);
+  const scoped = initializerInScope(name, ancestors, cx.hoisted);
   if (scoped) {
     const init = scoped.constant ? skipWrappers(scoped.init) : undefined;
     return init && typescript.isObjectLiteralExpression(init) ? init : undefined;
