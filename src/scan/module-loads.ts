@@ -1,6 +1,6 @@
 import type { ts } from 'ts-morph';
 import { typescript } from './typescript.js';
-import { initializerInScope } from './local-values.js';
+import { valuesInScope } from './local-values.js';
 import type { HoistedVars } from './scope.js';
 
 /**
@@ -72,10 +72,11 @@ function madeByCreateRequire(callee: ts.Expression, ctx: ModuleLoadContext, ance
     return name === 'createRequire';
   }
   if (typescript.isIdentifier(e) && depth < 4) {
-    // the variable the name is where it is called (another function's `load` is not this one); a
-    // parameter or an import keeps the file's first declaration: a load seen is a load checked
-    const scoped = initializerInScope(e.text, ancestors, ctx.hoisted);
-    if (scoped) return madeByCreateRequire(scoped.init, ctx, scoped.ancestors, depth + 1);
+    // the variable the name is where it is called (another function's `load` is not this one), any
+    // value a `let` or `var` is given; a parameter or an import keeps the file's first declaration:
+    // a load seen is a load checked
+    const held = valuesInScope(e.text, ancestors, ctx.hoisted);
+    if (held) return held.some((v) => madeByCreateRequire(v.init, ctx, v.ancestors, depth + 1));
     const init = ctx.initializerOf(e.text);
     return init !== undefined && madeByCreateRequire(init, ctx, [], depth + 1);
   }
