@@ -5,7 +5,7 @@ import { spanOf } from '../parse.js';
 import type { ModuleLoadContext } from '../module-loads.js';
 import type { RunScanContext } from '../runs.js';
 import { rootIdentifier, skipWrappers } from '../syntax.js';
-import { declarationOf, initializerInScope } from '../local-values.js';
+import { declarationOf, initializerInScope, valuesInScope } from '../local-values.js';
 import { valueOfExpr } from '../values.js';
 import type { CalleeBinding, FileScan, McpServerList, ModuleImport, RunCall, SandboxAgentSite, SdkFactoryCall, SdkValue, Span } from '../types.js';
 
@@ -300,6 +300,15 @@ export type VarKey = ts.Node | string;
 
 export const varKey = (cx: FileContext, name: string, ancestors: readonly ts.Node[] = cx.ancestors): VarKey =>
   declarationOf(name, ancestors, cx.hoisted) ?? name;
+
+/**
+ * The key a guard in place (`protectMcpServer(fs)`, `protectAgent(a)`) files its variable under, or
+ * undefined when the variable may hold more than one value (a `let` given another server after
+ * the guard: the guard is not the new one's).
+ */
+export function guardKey(cx: FileContext, name: string): VarKey | undefined {
+  return (valuesInScope(name, cx.ancestors, cx.hoisted)?.length ?? 0) > 1 ? undefined : varKey(cx, name);
+}
 
 /** The variable at the root of `a.b.mcpServers` (`a`), as `varKey` gives it where the walk is. */
 export function agentVarOf(cx: FileContext, expr: ts.Expression): VarKey | undefined {

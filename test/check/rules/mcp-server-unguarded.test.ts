@@ -76,6 +76,25 @@ ruleTester('mcp-server-unguarded', {
   invalid: [
     // issue 40: a name is read where it is used, not at its first declaration anywhere in the file
     {
+      name: "a `let` guarded in place, then given another server: the guard is not the new server's",
+      code: lines(
+        SDK,
+        GEN,
+        "let fs = new MCPServerStdio({ name: 'fs', fullCommand: 'x' });",
+        'protectMcpServer(fs);',
+        "fs = new MCPServerStdio({ name: 'gh', fullCommand: 'y' });",
+        "export const a = new Agent({ name: 'a', mcpServers: [fs] });",
+        "let b = new Agent({ name: 'b' });",
+        'protectAgent(b);',
+        "b = new Agent({ name: 'b2' });",
+        "b.mcpServers = [new MCPServerStdio({ name: 'db', fullCommand: 'z' })];",
+      ),
+      errors: [
+        { line: 6, column: 54 },
+        { line: 10, column: 17 },
+      ],
+    },
+    {
       name: "a name guarded in one function is not another function's variable of that name",
       code: lines(
         SDK,
