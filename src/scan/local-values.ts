@@ -70,18 +70,29 @@ export function valuesInScope(name: string, ancestors: readonly ts.Node[], hoist
 }
 
 /** The values `name = v` (and `||=`, `??=`, `&&=`) store in `name` anywhere under `node`. */
-function assignedIn(node: ts.Node, name: string): ts.Expression[] {
-  const out: ts.Expression[] = [];
-  const visit = (n: ts.Node): void => {
-    if (typescript.isBinaryExpression(n) && isAssigning(n.operatorToken.kind)) {
-      const left = skipParens(n.left);
-      if (typescript.isIdentifier(left) && left.text === name) out.push(n.right);
-    }
-    typescript.forEachChild(n, visit);
-  };
-  visit(node);
-  return out;
+function assignedIn(node: ts.Node, name: string): readonly ts.Expression[] {
+  let all = assignmentsUnder.get(node);
+  if (!all) {
+    const found = new Map<string, ts.Expression[]>();
+    const visit = (n: ts.Node): void => {
+      if (typescript.isBinaryExpression(n) && isAssigning(n.operatorToken.kind)) {
+        const left = skipParens(n.left);
+        const list = typescript.isIdentifier(left) ? found.get(left.text) : undefined;
+        if (list) list.push(n.right);
+        else if (typescript.isIdentifier(left)) found.set(left.text, [n.right]);
+      }
+      typescript.forEachChild(n, visit);
+    };
+    visit(node);
+    all = found;
+    assignmentsUnder.set(node, all);
+  }
+  return all.get(name) ?? [];
 }
+
+// by scope node, every name's assigned values: one walk of a scope however many of its names are
+// asked (a file that may name createRequire asks for each call's callee)
+const assignmentsUnder = new WeakMap<ts.Node, ReadonlyMap<string, readonly ts.Expression[]>>();
 
 /**
  * The value of the `const` that `name` is where `ancestors` end: not the first declaration of the
