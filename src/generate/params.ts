@@ -691,7 +691,7 @@ function zodBindings(sf: ts.SourceFile): Set<string> {
  * The walk keeps each node's parent itself: the scan's tree has no parent pointers, and setting them
  * on a whole tree cost more than the reading (issue 40, item 8).
  */
-export function constBindings(sf: ts.SourceFile): Map<string, Array<ts.Expression | null>> {
+function constBindings(sf: ts.SourceFile): Map<string, Array<ts.Expression | null>> {
   const map = new Map<string, Array<ts.Expression | null>>();
   const add = (name: string, value: ts.Expression | null): void => {
     const list = map.get(name) ?? [];

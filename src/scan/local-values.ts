@@ -1,7 +1,7 @@
 import type { ts } from 'ts-morph';
 import { typescript } from './typescript.js';
 import { scopeDeclarations, type HoistedVars } from './scope.js';
-import { isWrapper } from './syntax.js';
+import { isAssigning, isWrapper, skipParens } from './syntax.js';
 
 /**
  * Where a name read at the current point of the walk is declared: the innermost scope of
@@ -50,6 +50,49 @@ export function initializerInScope(name: string, ancestors: readonly ts.Node[], 
   const scope = ancestors.slice(0, found.depth + 1);
   return { init: decl.initializer, ancestors: scope, constant: isConstDeclaration(decl, scope) };
 }
+
+/**
+ * Every value the variable `name` may hold where `ancestors` end, each with the scope chain its
+ * names are read in: a `const`'s initializer; a `let`'s or `var`'s initializer (if written) and each
+ * value assigned to the name in the scope that declares it (`name = v`, `name ??= v`; an inner
+ * variable of the same name counts too: more values, never fewer). Undefined when `name` is not a
+ * variable declared there with a plain name (a parameter, a pattern, an import, a global).
+ */
+export function valuesInScope(name: string, ancestors: readonly ts.Node[], hoisted?: HoistedVars): ScopedInitializer[] | undefined {
+  const found = declarationAt(name, ancestors, hoisted);
+  const decl = found?.declaration;
+  if (!found || !decl || !typescript.isVariableDeclaration(decl) || !typescript.isIdentifier(decl.name)) return undefined;
+  const scope = ancestors.slice(0, found.depth + 1);
+  const constant = isConstDeclaration(decl, scope);
+  const out: ScopedInitializer[] = decl.initializer ? [{ init: decl.initializer, ancestors: scope, constant }] : [];
+  if (!constant) for (const init of assignedIn(ancestors[found.depth]!, name)) out.push({ init, ancestors: scope, constant });
+  return out;
+}
+
+/** The values `name = v` (and `||=`, `??=`, `&&=`) store in `name` anywhere under `node`. */
+function assignedIn(node: ts.Node, name: string): readonly ts.Expression[] {
+  let all = assignmentsUnder.get(node);
+  if (!all) {
+    const found = new Map<string, ts.Expression[]>();
+    const visit = (n: ts.Node): void => {
+      if (typescript.isBinaryExpression(n) && isAssigning(n.operatorToken.kind)) {
+        const left = skipParens(n.left);
+        const list = typescript.isIdentifier(left) ? found.get(left.text) : undefined;
+        if (list) list.push(n.right);
+        else if (typescript.isIdentifier(left)) found.set(left.text, [n.right]);
+      }
+      typescript.forEachChild(n, visit);
+    };
+    visit(node);
+    all = found;
+    assignmentsUnder.set(node, all);
+  }
+  return all.get(name) ?? [];
+}
+
+// by scope node, every name's assigned values: one walk of a scope however many of its names are
+// asked (a file that may name createRequire asks for each call's callee)
+const assignmentsUnder = new WeakMap<ts.Node, ReadonlyMap<string, readonly ts.Expression[]>>();
 
 /**
  * The value of the `const` that `name` is where `ancestors` end: not the first declaration of the

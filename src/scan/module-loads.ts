@@ -1,6 +1,7 @@
 import type { ts } from 'ts-morph';
 import { typescript } from './typescript.js';
-import { initializerInScope } from './local-values.js';
+import { valuesInScope } from './local-values.js';
+import type { HoistedVars } from './scope.js';
 
 /**
  * Loads of a module the scanner cannot follow, where the module may be the SDK: a `require` made by
@@ -24,6 +25,8 @@ export interface ModuleLoadContext {
   initializerOf: (name: string) => ts.Expression | undefined;
   /** The walk's ancestors of the call being read: a callee's name is looked up in that scope. */
   ancestors: readonly ts.Node[];
+  /** The `var`s each function of the file hoists, filed by the scan (local-values.ts). */
+  hoisted?: HoistedVars;
   /** Top-level `const` strings of the file (pieces of a computed specifier). */
   constStrings: ReadonlyMap<string, string>;
   /**
@@ -69,10 +72,11 @@ function madeByCreateRequire(callee: ts.Expression, ctx: ModuleLoadContext, ance
     return name === 'createRequire';
   }
   if (typescript.isIdentifier(e) && depth < 4) {
-    // the variable the name is where it is called (another function's `load` is not this one); a
-    // parameter or an import keeps the file's first declaration: a load seen is a load checked
-    const scoped = initializerInScope(e.text, ancestors);
-    if (scoped) return madeByCreateRequire(scoped.init, ctx, scoped.ancestors, depth + 1);
+    // the variable the name is where it is called (another function's `load` is not this one), any
+    // value a `let` or `var` is given; a parameter or an import keeps the file's first declaration:
+    // a load seen is a load checked
+    const held = valuesInScope(e.text, ancestors, ctx.hoisted);
+    if (held) return held.some((v) => madeByCreateRequire(v.init, ctx, v.ancestors, depth + 1));
     const init = ctx.initializerOf(e.text);
     return init !== undefined && madeByCreateRequire(init, ctx, [], depth + 1);
   }

@@ -2,7 +2,7 @@ import type { ts } from 'ts-morph';
 import { typescript } from './typescript.js';
 import { spanOf } from './parse.js';
 import { isRunStateValue } from './approvals.js';
-import { constInitializer, initializerInScope, unwrapValue } from './local-values.js';
+import { constInitializer, unwrapValue, valuesInScope } from './local-values.js';
 import { callReturnsRunner, mayStartRun, typedRunner } from './run-values.js';
 import { resumeThroughCall } from './resume-calls.js';
 import type { HoistedVars } from './scope.js';
@@ -107,11 +107,11 @@ function isRunner(expr: ts.Expression, ctx: RunScanContext, depth = 0): boolean 
   if (typescript.isCallExpression(e)) return callReturnsRunner(e, ctx);
   if (typescript.isIdentifier(e) && depth < 4) {
     if (typedRunner(e.text, ctx)) return true;
-    // the variable the name is where it is read (another function's `runner` is not this one); a
-    // parameter or an import the scope cannot follow keeps the file's first declaration of the
-    // name: taking it for a Runner sees more runs, never fewer (fail closed)
-    const scoped = initializerInScope(e.text, ctx.ancestors);
-    if (scoped) return isRunner(scoped.init, { ...ctx, ancestors: scoped.ancestors }, depth + 1);
+    // the variable the name is where it is read (another function's `runner` is not this one), any
+    // value a `let` or `var` is given; a parameter or an import the scope cannot follow keeps the
+    // file's first declaration of the name: taking it for a Runner sees more runs, never fewer (fail closed)
+    const held = valuesInScope(e.text, ctx.ancestors, ctx.hoisted);
+    if (held) return held.some((v) => isRunner(v.init, { ...ctx, ancestors: v.ancestors }, depth + 1));
     const init = ctx.initializerOf(e.text);
     return init !== undefined && isRunner(init, ctx, depth + 1);
   }
@@ -164,7 +164,7 @@ export function identityReadOf(node: ts.CallExpression, ctx: RunScanContext): Id
   if (!prop) return { kind: 'identity', span: spanOf(node, ctx.sf), reads: { kind: 'opaque' } };
   let fn: ts.Node | undefined = typescript.isMethodDeclaration(prop) ? prop : typescript.isPropertyAssignment(prop) ? unwrapValue(prop.initializer) : undefined;
   // the function the name is where the control is made (another function's `identify` may read nothing); a `let` may be given another
-  if (fn && typescript.isIdentifier(fn)) fn = constInitializer(fn.text, ctx.ancestors);
+  if (fn && typescript.isIdentifier(fn)) fn = constInitializer(fn.text, ctx.ancestors, ctx.hoisted);
   if (!fn || !(typescript.isArrowFunction(fn) || typescript.isFunctionExpression(fn) || typescript.isMethodDeclaration(fn))) {
     return { kind: 'identity', span: spanOf(prop, ctx.sf), reads: { kind: 'opaque' } };
   }

@@ -147,6 +147,7 @@ function createFileContext(file: string, text: string, parsed: Parsed, options: 
       leadsToSdk: (specifier) => isSdkModule(specifier) || moduleValue(specifier, fileAbs, links) !== undefined,
       initializerOf: (name) => initializerOf(cx, name),
       ancestors,
+      hoisted,
       constStrings,
       mayCreateRequire: namesCreateRequire(text),
     },

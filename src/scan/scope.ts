@@ -64,11 +64,6 @@ function makesScope(node: ts.Node): boolean {
   }
 }
 
-/** Names only (the old shape, for callers that need no declarations). */
-export function declaredNames(node: ts.Node, interesting: ReadonlySet<string>): string[] {
-  return scopeDeclarations(node, interesting).map((d) => d.name);
-}
-
 /**
  * An ambient declaration (`declare const tool: ...`, `declare function tool(...)`) binds a name for
  * the type checker only: nothing is emitted, so at run time the name still reaches the enclosing

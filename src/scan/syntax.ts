@@ -11,6 +11,12 @@ export function bindingNames(name: ts.BindingName): string[] {
   return name.elements.flatMap((el) => (typescript.isOmittedExpression(el) ? [] : bindingNames(el.name)));
 }
 
+/** `=`, `||=`, `??=`, `&&=`: the operators that may store a value in a name. */
+export function isAssigning(kind: ts.SyntaxKind): boolean {
+  const k = typescript.SyntaxKind;
+  return kind === k.EqualsToken || kind === k.BarBarEqualsToken || kind === k.QuestionQuestionEqualsToken || kind === k.AmpersandAmpersandEqualsToken;
+}
+
 /** Parentheses, casts (`as`, `<T>`, `satisfies`) and non-null assertions: they do not change a value. */
 export function isWrapper(
   node: ts.Node,
@@ -121,7 +127,7 @@ export function firstElement(arg: ts.Expression | undefined): ts.Expression | un
 }
 
 /** Whether the object literal at `ancestors[i]`'s parent chain is assigned to `module.exports`. */
-export function isCommonJsExport(ancestors: ts.Node[], i: number): boolean {
+export function isCommonJsExport(ancestors: ts.Node[], i: number, sf: ts.SourceFile): boolean {
   const obj = ancestors[i - 1];
   const assign = ancestors[i - 2];
   return (
@@ -130,8 +136,8 @@ export function isCommonJsExport(ancestors: ts.Node[], i: number): boolean {
     !!assign &&
     typescript.isBinaryExpression(assign) &&
     assign.right === obj &&
-    // the scan's tree has no parent pointers: the text is read from the walk's root, the file
-    /^module\.exports$/.test(assign.left.getText(ancestors[0] as ts.SourceFile))
+    // the scan's tree has no parent pointers: the text is read from the file given
+    /^module\.exports$/.test(assign.left.getText(sf))
   );
 }
 

@@ -72,6 +72,32 @@ describe('the scanner: a handoffs list held by a name', () => {
   });
 });
 
+describe('handoffs to an agent a `let` holds', () => {
+  it('a `let` given an agent later is one; one that may hold either of two agents names neither', () => {
+    const scan = scanSource(
+      'src/desk.ts',
+      [
+        "import { Agent } from '@openai/agents';",
+        'export function lazy() {',
+        '  let pager = undefined;',
+        "  pager = new Agent({ name: 'pager' });",
+        "  return new Agent({ name: 'a', handoffs: [pager] });",
+        '}',
+        'export function either(day: boolean) {',
+        "  let oncall = new Agent({ name: 'day' });",
+        "  if (!day) oncall = new Agent({ name: 'night' });",
+        "  return new Agent({ name: 'b', handoffs: [oncall] });",
+        '}',
+        '',
+      ].join('\n'),
+    );
+    expect(scan.handoffs?.map((h) => [h.form, h.to])).toEqual([
+      ['element', 'pager'],
+      ['element', undefined],
+    ]);
+  });
+});
+
 describe('agent reach: a SandboxAgent reaches its capability doors', () => {
   it('a run of a SandboxAgent reaches doors a principal opens; a run of a plain agent without tools does not', () => {
     const scan = scanSource(

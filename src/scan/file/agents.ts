@@ -6,7 +6,7 @@ import { realtimeSessionOf } from '../realtime-sessions.js';
 import { optionsOf, propertyName, skipWrappers } from '../syntax.js';
 import { agentClassOf, constObjectLiteral, doorOf, initializerOf, ownerOf, resolve, returnsOf, type FileContext } from './context.js';
 import { onSandboxAgent } from './sandbox-agents.js';
-import { initializerInScope } from '../local-values.js';
+import { valuesInScope } from '../local-values.js';
 
 // Agents (`new Agent`, `Agent.create`, `clone`), the Runner's config and realtime sessions: where
 // MCP servers are attached and tracing is configured.
@@ -113,10 +113,15 @@ function agentOptionsOf(cx: FileContext, expr: ts.Expression, ancestors: readonl
     return returns.some((r) => agentOptionsOf(cx, r, [], depth + 1) !== undefined) ? null : undefined;
   }
   if (typescript.isIdentifier(e)) {
-    // the variable the name is where it is read (another function's `w` is not this one's); a
-    // parameter or an import keeps the file's first declaration: an agent seen is a door checked
-    const scoped = initializerInScope(e.text, ancestors);
-    if (scoped) return agentOptionsOf(cx, scoped.init, scoped.ancestors, depth + 1);
+    // the variable the name is where it is read (another function's `w` is not this one's), any
+    // value a `let` or `var` is given (its options when one agent is among them, unknown when two
+    // are); a parameter or an import keeps the file's first declaration: an agent seen is a door checked
+    const held = valuesInScope(e.text, ancestors, cx.hoisted);
+    if (held) {
+      const agents = held.map((v) => agentOptionsOf(cx, v.init, v.ancestors, depth + 1)).filter((o) => o !== undefined);
+      if (agents.length === 0) return undefined;
+      return agents.length === 1 ? agents[0] : null;
+    }
     const init = initializerOf(cx, e.text);
     return init ? agentOptionsOf(cx, init, [], depth + 1) : undefined;
   }

@@ -19,7 +19,7 @@ import {
 } from '../syntax.js';
 import type { FileScan, SdkToolCall } from '../types.js';
 import { agentNameOf } from './agents.js';
-import { constObjectLiteral, doorOf, isProtectedToolCallee, opaque, resolve, type FileContext, type ResolvedMember } from './context.js';
+import { constObjectLiteral, doorOf, isProtectedToolCallee, opaque, guardKey, resolve, type FileContext, type ResolvedMember } from './context.js';
 import { onMethodCall } from './methods.js';
 import { followValue } from './escapes.js';
 import { onHandoffCall, onProtectedHandoff } from './handoffs.js';
@@ -114,8 +114,10 @@ function onGeneratedDoorCall(cx: FileContext, node: ts.CallExpression, door: str
   // protectAgent and protectSandboxAgent guard an agent in place (its servers, its capabilities)
   const guardsAgent = door === 'protectAgent' || door === 'protectSandboxAgent';
   if (a && (door === 'protectMcpServer' || guardsAgent)) {
-    if (typescript.isIdentifier(a)) (door === 'protectMcpServer' ? cx.guardedServerVars : cx.guardedAgentVars).add(a.text);
-    else if (guardsAgent) cx.guardedAgentNodes.add(a);
+    if (typescript.isIdentifier(a)) {
+      const key = guardKey(cx, a.text);
+      if (key !== undefined) (door === 'protectMcpServer' ? cx.guardedServerVars : cx.guardedAgentVars).add(key);
+    } else if (guardsAgent) cx.guardedAgentNodes.add(a);
   }
 }
 

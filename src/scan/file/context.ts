@@ -4,8 +4,8 @@ import { isAgentClass, isSdkModule, type Binding, type GeneratedMatch, type Modu
 import { spanOf } from '../parse.js';
 import type { ModuleLoadContext } from '../module-loads.js';
 import type { RunScanContext } from '../runs.js';
-import { skipWrappers } from '../syntax.js';
-import { initializerInScope } from '../local-values.js';
+import { rootIdentifier, skipWrappers } from '../syntax.js';
+import { declarationOf, initializerInScope, valuesInScope } from '../local-values.js';
 import { valueOfExpr } from '../values.js';
 import type { CalleeBinding, FileScan, McpServerList, ModuleImport, RunCall, SandboxAgentSite, SdkFactoryCall, SdkValue, Span } from '../types.js';
 
@@ -38,7 +38,8 @@ export interface PendingList {
   form: McpServerList['form'];
   values: ts.Expression[];
   agentNode?: ts.Node;
-  agentVar?: string;
+  /** The variable holding the agent (`a.mcpServers = [...]`, `const a = new Agent(...)`), as `varKey` gives it. */
+  agentVar?: VarKey;
   /** A property check cannot read (a method, a getter): one opaque element. */
   whole?: boolean;
   /** Where the values are read (the walk's ancestors there): their names are looked up in that scope. */
@@ -72,9 +73,12 @@ export interface FileContext {
   /** Local names of the generated module's door functions (`protectMcpServer` → its export), and its namespaces. */
   generatedDoorNames: Map<string, string>;
   generatedNamespaces: Set<string>;
-  /** Servers passed to `protectMcpServer(x)` and agents to `protectAgent(x)` in this file (guarded in place). */
-  guardedServerVars: Set<string>;
-  guardedAgentVars: Set<string>;
+  /**
+   * Servers passed to `protectMcpServer(x)` and agents to `protectAgent(x)` in this file (guarded in
+   * place), by `varKey`: another function's `fs` of the same name is not guarded by it.
+   */
+  guardedServerVars: Set<VarKey>;
+  guardedAgentVars: Set<VarKey>;
   guardedAgentNodes: Set<ts.Node>;
   pendingLists: PendingList[];
   /** Runs seen by the walk, with their agent argument: followed once the walk is done. */
@@ -82,7 +86,7 @@ export interface FileContext {
   /** `hostedMcpTool` calls with no literal label in place, with their options argument: read once the walk is done. */
   pendingHosted: Array<{ call: FileScan['hostedMcpCalls'][number]; optionsArg: ts.Expression | undefined }>;
   /** SandboxAgents seen, settled once the file's guarded agents are known (file/sandbox-agents.ts). */
-  pendingSandboxAgents: Array<{ site: SandboxAgentSite; node: ts.Node; agentVar?: string }>;
+  pendingSandboxAgents: Array<{ site: SandboxAgentSite; node: ts.Node; agentVar?: VarKey }>;
   /** Agents' `handoffs` values, read once the walk is done (file/handoffs.ts). */
   pendingHandoffLists: Array<{ value: ts.Expression; ancestors: readonly ts.Node[] }>;
   /** The servers given to `getAllMcpTools` / `mcpToFunctionTool`, read once the whole file is known. */
@@ -217,7 +221,7 @@ export function opaque(cx: FileContext, node: ts.Node, what: string, reason: str
  * such declaration of the file.
  */
 export function constObjectLiteral(cx: FileContext, name: string, ancestors: readonly ts.Node[] = cx.ancestors): ts.ObjectLiteralExpression | undefined {
-  const scoped = initializerInScope(name, ancestors);
+  const scoped = initializerInScope(name, ancestors, cx.hoisted);
   if (scoped) {
     const init = scoped.constant ? skipWrappers(scoped.init) : undefined;
     return init && typescript.isObjectLiteralExpression(init) ? init : undefined;
@@ -287,8 +291,33 @@ export function ownReturns(body: ts.Block): ts.Expression[] {
   return out;
 }
 
-/** The variable an expression being visited is assigned to (`const a = new Agent(...)`), through wrappers. */
-export function ownerOf(cx: FileContext): string | undefined {
+/**
+ * A variable as the guards of the file know it: the declaration the name is where it is read
+ * (`ancestors`), so `protectMcpServer(fs)` in one function does not guard another function's `fs`;
+ * the name itself for an import or a global (no declaration in the file's scopes).
+ */
+export type VarKey = ts.Node | string;
+
+export const varKey = (cx: FileContext, name: string, ancestors: readonly ts.Node[] = cx.ancestors): VarKey =>
+  declarationOf(name, ancestors, cx.hoisted) ?? name;
+
+/**
+ * The key a guard in place (`protectMcpServer(fs)`, `protectAgent(a)`) files its variable under, or
+ * undefined when the variable may hold more than one value (a `let` given another server after
+ * the guard: the guard is not the new one's).
+ */
+export function guardKey(cx: FileContext, name: string): VarKey | undefined {
+  return (valuesInScope(name, cx.ancestors, cx.hoisted)?.length ?? 0) > 1 ? undefined : varKey(cx, name);
+}
+
+/** The variable at the root of `a.b.mcpServers` (`a`), as `varKey` gives it where the walk is. */
+export function agentVarOf(cx: FileContext, expr: ts.Expression): VarKey | undefined {
+  const name = rootIdentifier(expr);
+  return name === undefined ? undefined : varKey(cx, name);
+}
+
+/** The variable an expression being visited is assigned to (`const a = new Agent(...)`), through wrappers, as `varKey` gives it. */
+export function ownerOf(cx: FileContext): VarKey | undefined {
   for (let i = cx.ancestors.length - 1; i >= 0; i--) {
     const p = cx.ancestors[i]!;
     if (
@@ -299,7 +328,7 @@ export function ownerOf(cx: FileContext): string | undefined {
       typescript.isAwaitExpression(p)
     )
       continue;
-    return typescript.isVariableDeclaration(p) && typescript.isIdentifier(p.name) ? p.name.text : undefined;
+    return typescript.isVariableDeclaration(p) && typescript.isIdentifier(p.name) ? varKey(cx, p.name.text) : undefined;
   }
   return undefined;
 }

@@ -147,8 +147,8 @@ function readWhere(cx: FileContext, p: ts.Node, child: ts.Node, held: Held): boo
     exportable &&
     (typescript.isExportAssignment(p) ||
       typescript.isExportSpecifier(p) ||
-      (typescript.isShorthandPropertyAssignment(p) && isCommonJsExport(ancestors, i)) ||
-      (typescript.isPropertyAssignment(p) && p.initializer === child && isCommonJsExport(ancestors, i)) ||
+      (typescript.isShorthandPropertyAssignment(p) && isCommonJsExport(ancestors, i, sf)) ||
+      (typescript.isPropertyAssignment(p) && p.initializer === child && isCommonJsExport(ancestors, i, sf)) ||
       (typescript.isBinaryExpression(p) && p.operatorToken.kind === typescript.SyntaxKind.EqualsToken && p.right === child && isCommonJsTarget(p.left, sf)))
   )
     return true;

@@ -79,7 +79,7 @@ function handoffList(cx: FileContext, value: ts.Expression, ancestors: readonly 
   let scope = ancestors;
   if (typescript.isIdentifier(list)) {
     // the list the name is where the agent is made, not another function's of the same name
-    const found = initializerInScope(list.text, ancestors);
+    const found = initializerInScope(list.text, ancestors, cx.hoisted);
     if (found) [list, scope] = [skipWrappers(found.init), found.ancestors];
   }
   if (!typescript.isArrayLiteralExpression(list)) return;

@@ -3,7 +3,7 @@ import { typescript } from '../typescript.js';
 import { spanOf } from '../parse.js';
 import { isStringLike, optionsOf, propertyName, skipWrappers } from '../syntax.js';
 import type { McpServerElement, McpServerLaunch } from '../types.js';
-import { doorOf, resolve, type FileContext } from './context.js';
+import { doorOf, resolve, varKey, type FileContext } from './context.js';
 import { initializerInScope } from '../local-values.js';
 import { arrayChanges } from './mcp-arrays.js';
 import { isSdkModule } from '../imports.js';
@@ -60,8 +60,8 @@ type Scope = readonly ts.Node[];
  * The variable a name is where it is read, not the first declaration of the name anywhere in the
  * file (another function's `const servers = [protectMcpServer(...)]` is not this list).
  */
-const heldBy = (name: string, scope: Scope): { init: ts.Expression; scope: Scope; constant: boolean } | undefined => {
-  const found = initializerInScope(name, scope);
+const heldBy = (cx: FileContext, name: string, scope: Scope): { init: ts.Expression; scope: Scope; constant: boolean } | undefined => {
+  const found = initializerInScope(name, scope, cx.hoisted);
   return found ? { init: skipWrappers(found.init), scope: found.ancestors, constant: found.constant } : undefined;
 };
 
@@ -75,7 +75,7 @@ function serverElements(cx: FileContext, value: ts.Expression, scope: Scope, out
     for (const el of e.elements) {
       if (typescript.isSpreadElement(el)) {
         const inner = skipWrappers(el.expression);
-        const held = typescript.isIdentifier(inner) ? heldBy(inner.text, scope) : undefined;
+        const held = typescript.isIdentifier(inner) ? heldBy(cx, inner.text, scope) : undefined;
         if (held && typescript.isArrayLiteralExpression(held.init) && depth < 8) localArray(cx, (inner as ts.Identifier).text, held, out, depth);
         else element(el, 'opaque');
       } else if (!typescript.isOmittedExpression(el)) serverElements(cx, el, scope, out, depth + 1, true);
@@ -87,8 +87,8 @@ function serverElements(cx: FileContext, value: ts.Expression, scope: Scope, out
   const connected = depth < 8 ? connectedServers(cx, e, scope) : undefined;
   if (connected) return serverElements(cx, connected.servers, connected.scope, out, depth + 1, false);
   if (typescript.isIdentifier(e)) {
-    if (cx.guardedServerVars.has(e.text)) return element(value, 'protected', e);
-    const held = heldBy(e.text, scope);
+    if (cx.guardedServerVars.has(varKey(cx, e.text, scope))) return element(value, 'protected', e);
+    const held = heldBy(cx, e.text, scope);
     const i = held?.init;
     // an array's later changes, a reassignment included, are read by localArray
     if (held && typescript.isArrayLiteralExpression(held.init) && depth < 8) return localArray(cx, e.text, held, out, depth);
@@ -126,7 +126,7 @@ function serverNewOf(cx: FileContext, expr: ts.Expression | undefined, scope: Sc
   const e = skipWrappers(expr);
   if (typescript.isNewExpression(e)) return e;
   if (typescript.isIdentifier(e)) {
-    const held = heldBy(e.text, scope);
+    const held = heldBy(cx, e.text, scope);
     return held ? serverNewOf(cx, held.init, held.scope, depth + 1) : undefined;
   }
   if (typescript.isCallExpression(e) && doorOf(cx, e.expression) === 'protectMcpServer') return serverNewOf(cx, e.arguments[0], scope, depth + 1);
@@ -217,7 +217,7 @@ function connectedServers(cx: FileContext, e: ts.Expression, scope: Scope): { se
   if (!typescript.isPropertyAccessExpression(e) || (e.name.text !== 'active' && e.name.text !== 'all')) return undefined;
   let holder = unwrapAwait(e.expression);
   if (typescript.isIdentifier(holder)) {
-    const held = heldBy(holder.text, scope);
+    const held = heldBy(cx, holder.text, scope);
     if (!held) return undefined;
     [holder, scope] = [unwrapAwait(held.init), held.scope];
   }

@@ -3,11 +3,11 @@ import { typescript } from '../typescript.js';
 import { isAgentClass } from '../imports.js';
 import { spanOf } from '../parse.js';
 import { isSdkApprovalCall } from '../approvals.js';
-import { isStringLike, propertyName, rootIdentifier, skipParens, skipWrappers } from '../syntax.js';
+import { isStringLike, propertyName, skipParens, skipWrappers } from '../syntax.js';
 import type { InvokeReplacement } from '../types.js';
 import { onAsTool } from './agent-tools.js';
 import { isAgentExpr, onAgentOptions } from './agents.js';
-import { constObjectLiteral, resolve, type FileContext } from './context.js';
+import { agentVarOf, constObjectLiteral, resolve, type FileContext } from './context.js';
 
 // Method calls: `agent.asTool()`, `agent.clone()`, `Agent.create()`, `x.mcpServers.push()`,
 // `Object.assign(t, { invoke })` and the SDK's approvals (`state.approve(item)`).
@@ -33,7 +33,7 @@ export function onMethodCall(cx: FileContext, node: ts.CallExpression): void {
         span: spanOf(node, cx.sf),
         form: 'push',
         values: [...node.arguments],
-        agentVar: rootIdentifier(target.expression),
+        agentVar: agentVarOf(cx, target.expression),
         ancestors: cx.ancestors.slice(),
       });
     }

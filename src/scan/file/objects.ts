@@ -1,9 +1,9 @@
 import type { ts } from 'ts-morph';
 import { typescript } from '../typescript.js';
 import { spanOf } from '../parse.js';
-import { isStringLike, propertyName, rootIdentifier, skipParens, skipWrappers } from '../syntax.js';
+import { isStringLike, propertyName, skipParens, skipWrappers } from '../syntax.js';
 import type { InvokeReplacement, ObjectLiteralTool } from '../types.js';
-import type { FileContext } from './context.js';
+import { agentVarOf, type FileContext } from './context.js';
 
 // Tools written as plain objects and `invoke` replaced after the fact: doors that bypass `tool()`.
 
@@ -52,7 +52,7 @@ export function onAssignment(cx: FileContext, node: ts.BinaryExpression): void {
       span: spanOf(node, cx.sf),
       form: 'assignment',
       values: [node.right],
-      agentVar: rootIdentifier(target),
+      agentVar: agentVarOf(cx, target),
       ancestors: cx.ancestors.slice(),
     });
   }

@@ -59,7 +59,7 @@ function capabilityTools(cx: FileContext, opts: ts.ObjectLiteralExpression, hand
   if (typescript.isIdentifier(list)) {
     // the list the name is where the agent is made (not another function's `caps`); a `let` may be
     // given other capabilities later, a parameter any: their tools are unknown
-    const found = initializerInScope(list.text, cx.ancestors);
+    const found = initializerInScope(list.text, cx.ancestors, cx.hoisted);
     if (!found?.constant) return { unknown: 'its `capabilities` are not a `const` array check can read' };
     list = found.init;
   }

@@ -1,7 +1,7 @@
 import type { ts } from 'ts-morph';
 import { typescript } from '../typescript.js';
 import { requiredModule } from '../imports.js';
-import { isReferencePosition, isStringLike, propertyName, skipWrappers } from '../syntax.js';
+import { isAssigning, isReferencePosition, isStringLike, propertyName, skipWrappers } from '../syntax.js';
 import { AGENT_PARTS } from './parts.js';
 
 /**
@@ -79,12 +79,6 @@ const PART_KEYS: ReadonlySet<string> = new Set(AGENT_PARTS);
 const GROWING = new Set(['push', 'unshift', 'splice']);
 /** Global functions known not to change the values handed to them. */
 const PURE_GLOBALS = new Set(['console', 'JSON', 'Array', 'Object', 'String', 'Number', 'Boolean', 'Promise', 'Math', 'structuredClone']);
-/** `=`, `||=`, `??=`, `&&=`: the operators that may store a value in a name. */
-function isAssigning(kind: ts.SyntaxKind): boolean {
-  const k = typescript.SyntaxKind;
-  return kind === k.EqualsToken || kind === k.BarBarEqualsToken || kind === k.QuestionQuestionEqualsToken || kind === k.AmpersandAmpersandEqualsToken;
-}
-
 export function buildBindings(sf: ts.SourceFile, isSdkCallee: (callee: ts.Expression) => boolean): BindingIndex {
   return new Builder(sf, isSdkCallee).build();
 }

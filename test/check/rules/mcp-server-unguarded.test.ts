@@ -76,6 +76,55 @@ ruleTester('mcp-server-unguarded', {
   invalid: [
     // issue 40: a name is read where it is used, not at its first declaration anywhere in the file
     {
+      name: "a `let` guarded in place, then given another server: the guard is not the new server's",
+      code: lines(
+        SDK,
+        GEN,
+        "let fs = new MCPServerStdio({ name: 'fs', fullCommand: 'x' });",
+        'protectMcpServer(fs);',
+        "fs = new MCPServerStdio({ name: 'gh', fullCommand: 'y' });",
+        "export const a = new Agent({ name: 'a', mcpServers: [fs] });",
+        "let b = new Agent({ name: 'b' });",
+        'protectAgent(b);',
+        "b = new Agent({ name: 'b2' });",
+        "b.mcpServers = [new MCPServerStdio({ name: 'db', fullCommand: 'z' })];",
+      ),
+      errors: [
+        { line: 6, column: 54 },
+        { line: 10, column: 17 },
+      ],
+    },
+    {
+      name: "a name guarded in one function is not another function's variable of that name",
+      code: lines(
+        SDK,
+        GEN,
+        'export function safe() {',
+        "  const fs = new MCPServerStdio({ name: 'fs', fullCommand: 'x' });",
+        '  protectMcpServer(fs);',
+        "  return new Agent({ name: 'a', mcpServers: [fs] });",
+        '}',
+        'export function open() {',
+        "  const fs = new MCPServerStdio({ name: 'gh', fullCommand: 'y' });",
+        "  return new Agent({ name: 'b', mcpServers: [fs] });",
+        '}',
+        'export function agentGuarded() {',
+        "  const a = new Agent({ name: 'c', mcpServers: [] });",
+        '  return protectAgent(a);',
+        '}',
+        'export function agentOpen() {',
+        "  const a = new Agent({ name: 'd', mcpServers: [new MCPServerStdio({ name: 'db', fullCommand: 'z' })] });",
+        "  a.mcpServers.push(new MCPServerStdio({ name: 'db2', fullCommand: 'z' }));",
+        '  return a;',
+        '}',
+      ),
+      errors: [
+        { line: 10, column: 46 },
+        { line: 17, column: 49 },
+        { line: 18, column: 21 },
+      ],
+    },
+    {
       name: "an agent's options held by a name: this function's, not another function's `const opts`",
       code: lines(
         SDK,

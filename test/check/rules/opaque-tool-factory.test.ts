@@ -85,6 +85,14 @@ ruleTester('opaque-tool-factory', {
       ],
     },
     {
+      name: 'a require made by createRequire, given to a `let` after its declaration',
+      code: lines(
+        "import { createRequire } from 'node:module';",
+        "export function sdk() { let load = (s: string) => s; load = createRequire(import.meta.url); return load('@openai/agents'); }",
+      ),
+      errors: [{ line: 2, column: 100, mentions: 'createRequire' }],
+    },
+    {
       name: 'a require made by createRequire, held in a variable',
       code: lines("import module from 'node:module';", 'const req = module.createRequire(import.meta.url);', "const agents = req('@openai/agents-core');"),
       errors: [{ line: 3, column: 16, mentions: 'createRequire' }],

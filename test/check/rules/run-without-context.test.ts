@@ -354,6 +354,30 @@ ruleTester('run-without-context', {
       ],
     },
     {
+      name: 'runner.run() of a `let` or `var` given a Runner after its declaration',
+      code:
+        CONTROL +
+        lines(
+          SDK,
+          GEN,
+          AGENT,
+          'export async function lazy(text: string) {',
+          '  let runner = undefined;',
+          '  runner = new Runner();',
+          '  return runner.run(agent, text);',
+          '}',
+          'export async function bare(text: string) {',
+          '  var pool;',
+          '  if (text) pool = new Runner();',
+          '  return pool.run(agent, text);',
+          '}',
+        ),
+      errors: [
+        { line: 15, column: 10, mentions: 'runner.run()' },
+        { line: 20, column: 10, mentions: 'runner.run()' },
+      ],
+    },
+    {
       name: 'the same agents when the MCP servers are mapped, or handed in from elsewhere',
       project: withCalc(),
       code:

@@ -39,6 +39,26 @@ ruleTester('unprotected-agent-tool', {
   invalid: [
     // issue 40: a name is read where it is used, not at its first declaration anywhere in the file
     {
+      name: 'asTool of a `let` or `var` given an agent after its declaration',
+      code: lines(
+        SDK,
+        'export function lazy() {',
+        '  let w = undefined;',
+        "  w = new Agent({ name: 'w' });",
+        "  return w.asTool({ toolName: 'write' });",
+        '}',
+        'export function bare(on: boolean) {',
+        '  var r;',
+        "  if (on) r = new Agent({ name: 'r' });",
+        "  return r.asTool({ toolName: 'read' });",
+        '}',
+      ),
+      errors: [
+        { line: 5, column: 10 },
+        { line: 10, column: 10 },
+      ],
+    },
+    {
       name: "asTool of this function's agent, though another function's same name holds no agent; a parameter keeps the file's",
       code: lines(
         SDK,

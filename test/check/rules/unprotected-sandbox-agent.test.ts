@@ -56,6 +56,16 @@ ruleTester(
       },
     ],
     invalid: [
+      {
+        name: "an agent guarded in one function is not another function's variable of that name",
+        code: lines(
+          SDK,
+          GEN,
+          "export function safe() { const box = new SandboxAgent({ name: 'a' }); protectSandboxAgent(box); return box; }",
+          "export function open() { const box = new SandboxAgent({ name: 'b' }); return box; }",
+        ),
+        errors: [{ line: 4, column: 38 }],
+      },
       // issue 40: a name is read where it is used, not at its first declaration anywhere in the file
       {
         name: "capabilities held by a name: this function's, not another function's of the same name; a `let` is not read",
