@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync, type Dirent } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, type Dirent } from 'node:fs';
 import path from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 import { gitRootOf } from '../safe-read.js';
@@ -39,17 +39,46 @@ function gitFiles(root: string, unreadable: UnlistedPath[]): string[] | undefine
     unreadable.push({ file: m[1]!.replace(/\/$/, ''), message: `the directory could not be listed (${m[2]!.trim()})` });
   }
   const seen = new Set<string>();
+  const submodules = submodulesOf(root);
   for (const rel of r.stdout.toString('utf8').split('\0')) {
     if (!rel) continue;
     // An untracked repository of its own inside the work tree (a clone kept in `packages/`) is one
     // entry, `packages/b/`: its files are listed by its own git, else its walk would be nobody's.
-    if (rel.endsWith('/')) for (const f of repoFiles(path.resolve(root, rel), unreadable)) seen.add(f);
-    else seen.add(path.resolve(root, rel));
+    if (rel.endsWith('/')) {
+      const nested = path.resolve(root, rel);
+      // `./` is the listed folder itself: a submodule not checked out (an empty folder), listed from inside
+      if (nested !== path.resolve(root)) for (const f of repoFiles(nested, unreadable)) seen.add(f);
+    } else {
+      const abs = path.resolve(root, rel);
+      // A submodule is one tracked entry (a gitlink); a checkout with submodules holds its files,
+      // which its own git lists. One not checked out is an empty folder: nothing to list.
+      if (submodules.has(abs)) for (const f of repoFiles(abs, unreadable)) seen.add(f);
+      else seen.add(abs);
+    }
   }
   // Nothing tracked and nothing untracked-but-kept: the folder itself is ignored by an enclosing
   // repo (a scratch copy), or empty. Its own .gitignore files decide then.
   if (seen.size === 0) return undefined;
   return [...seen];
+}
+
+/** The absolute paths of the submodules `.gitmodules` declares at the top of `root`'s work tree (usually none). */
+function submodulesOf(root: string): Set<string> {
+  const top = gitRootOf(root);
+  if (top === undefined || !existsSync(path.join(top, '.gitmodules'))) return new Set();
+  const r = spawnSync('git', ['config', '-z', '--file', '.gitmodules', '--get-regexp', '^submodule\\..*\\.path$'], {
+    cwd: top,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
+  const paths = new Set<string>();
+  if (r.error || r.status !== 0) return paths;
+  // each record is `key\nvalue\0`
+  for (const record of r.stdout.split('\0')) {
+    const at = record.indexOf('\n');
+    if (at > 0) paths.add(path.resolve(top, record.slice(at + 1)));
+  }
+  return paths;
 }
 
 /** Every file under `dir` that the .gitignore files on the way do not exclude (node_modules and .git never entered). */

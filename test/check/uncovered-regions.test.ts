@@ -114,6 +114,60 @@ describe('the regions of a root that no manifest covers', () => {
     expect(rel(repoFiles(dir)).filter((f) => f.startsWith('packages/b/'))).toEqual(['packages/b/.gitignore', 'packages/b/package.json', 'packages/b/src/b.ts']);
   });
 
+  it('a submodule checked out is listed with its files, by its own git; one not checked out lists nothing (no false green)', () => {
+    const lib = makeTempDir('submodule-lib-');
+    dirs.push(lib);
+    writeFiles(lib, {
+      'package.json': JSON.stringify({ name: 'b' }),
+      '.gitignore': 'dist/\nnode_modules/\n',
+      'src/b.ts': 'export const b = 1;\n',
+    });
+    git(lib, 'init', '-q', '.');
+    git(lib, 'add', '.');
+    git(lib, 'commit', '-q', '-m', 'lib');
+    writeFiles(lib, { 'dist/b.js': 'exports.b = 1;\n' });
+    const dir = makeTempDir('submodule-');
+    dirs.push(dir);
+    writeFiles(dir, {
+      'package.json': JSON.stringify({ name: 'mono', private: true, workspaces: ['packages/*'] }),
+      'packages/a/package.json': JSON.stringify({ name: 'a' }),
+    });
+    git(dir, 'init', '-q', '.');
+    git(dir, '-c', 'protocol.file.allow=always', 'submodule', 'add', '-q', lib, 'packages/b');
+    writeFiles(dir, { 'packages/b/dist/b.js': 'exports.b = 1;\n' });
+    const rel = (files: string[]) => files.map((f) => path.relative(dir, f).split(path.sep).join('/')).sort();
+    expect(rel(packagesBelow(dir))).toEqual(['packages/a', 'packages/b']);
+    // the submodule's own .gitignore kept; the gitlink itself is no file
+    expect(rel(repoFiles(dir)).filter((f) => f.startsWith('packages/b'))).toEqual(['packages/b/.gitignore', 'packages/b/package.json', 'packages/b/src/b.ts']);
+    git(dir, 'submodule', 'deinit', '-q', '-f', 'packages/b');
+    expect(rel(repoFiles(dir)).filter((f) => f.startsWith('packages/b'))).toEqual([]);
+    // listed from inside, git names the empty folder `./`: the folder itself, not a repository in it
+    expect(repoFiles(path.join(dir, 'packages/b/'))).toEqual([]);
+  });
+
+  it("check finds an open tool in a submodule's files (no false green)", async () => {
+    const lib = makeTempDir('submodule-tools-');
+    dirs.push(lib);
+    writeFiles(lib, { '.gitignore': 'node_modules/\n', 'agent.ts': TS_AGENT });
+    git(lib, 'init', '-q', '.');
+    git(lib, 'add', '.');
+    git(lib, 'commit', '-q', '-m', 'tools');
+    const dir = makeTempDir('submodule-app-');
+    dirs.push(dir);
+    writeFiles(dir, {
+      '.gitignore': 'node_modules/\n',
+      'package.json': JSON.stringify({ name: 'app', private: true, type: 'module' }),
+      'src/index.ts': 'export const x = 1;\n',
+    });
+    git(dir, 'init', '-q', '.');
+    git(dir, '-c', 'protocol.file.allow=always', 'submodule', 'add', '-q', lib, 'src/vendor');
+    const r = await cli(['check', '--format', 'json'], { cwd: dir });
+    const findings = (JSON.parse(r.stdout) as { findings: Array<{ ruleId: string; file: string }> }).findings;
+    // (exit 2: no manifest yet, which check names too)
+    expect(r.code).toBe(2);
+    expect(findings.map((f) => `${f.ruleId} ${f.file}`)).toContain('unprotected-tool src/vendor/agent.ts');
+  }, 60_000);
+
   it('check given paths that reach no manifest finds there what the whole root finds', async () => {
     const dir = makeTempDir('uncovered-paths-');
     dirs.push(dir);
