@@ -292,14 +292,40 @@ export function ownReturns(body: ts.Block): ts.Expression[] {
 }
 
 /**
- * A variable as the guards of the file know it: the declaration the name is where it is read
- * (`ancestors`), so `protectMcpServer(fs)` in one function does not guard another function's `fs`;
- * the name itself for an import or a global (no declaration in the file's scopes).
+ * A variable as the guards of the file know it: the name's own binding in the declaration it is
+ * read from (`ancestors`), so `protectMcpServer(fs)` in one function does not guard another
+ * function's `fs`, nor `const { fs, sh } = ..` guard `sh`; the name itself for an import or a
+ * global (no declaration in the file's scopes).
  */
 export type VarKey = ts.Node | string;
 
-export const varKey = (cx: FileContext, name: string, ancestors: readonly ts.Node[] = cx.ancestors): VarKey =>
-  declarationOf(name, ancestors, cx.hoisted) ?? name;
+export const varKey = (cx: FileContext, name: string, ancestors: readonly ts.Node[] = cx.ancestors): VarKey => {
+  const declaration = declarationOf(name, ancestors, cx.hoisted);
+  return declaration === undefined ? name : (bindingOf(declaration, name) ?? declaration);
+};
+
+/** The identifier that binds `name` in a declaration's name or pattern (`{ a, b: [c] }`); undefined if none does. */
+function bindingOf(declaration: ts.Node, name: string): ts.Identifier | undefined {
+  let bound: ts.Node | undefined;
+  if (typescript.isVariableDeclaration(declaration) || typescript.isParameter(declaration) || typescript.isBindingElement(declaration))
+    bound = declaration.name;
+  else if (
+    (typescript.isForOfStatement(declaration) || typescript.isForInStatement(declaration)) &&
+    typescript.isVariableDeclarationList(declaration.initializer)
+  )
+    bound = declaration.initializer.declarations[0]?.name;
+  return bound === undefined ? undefined : identifierIn(bound, name);
+}
+
+function identifierIn(bound: ts.Node, name: string): ts.Identifier | undefined {
+  if (typescript.isIdentifier(bound)) return bound.text === name ? bound : undefined;
+  if (!typescript.isObjectBindingPattern(bound) && !typescript.isArrayBindingPattern(bound)) return undefined;
+  for (const element of bound.elements) {
+    const found = typescript.isBindingElement(element) ? identifierIn(element.name, name) : undefined;
+    if (found) return found;
+  }
+  return undefined;
+}
 
 /**
  * The key a guard in place (`protectMcpServer(fs)`, `protectAgent(a)`) files its variable under, or
