@@ -18,9 +18,12 @@ export interface ArgumentsStage {
   /**
    * The arguments the body would get, from the model's raw JSON (`lossless`: `parseArguments(raw)`,
    * when done). `share`: `keep` (needsApproval) keeps a zod schema's parse for the guardrail's
-   * `take`, which uses it only for the same value handed to the schema (`sharedParse`).
+   * `take`, which uses it only for the same value handed to the schema (`sharedParse`); `callId`
+   * the call's, so its own guardrail lets go of the parse whether it took it or not.
    */
-  policyArgs: (raw: string, lossless?: ArgumentsCheck, share?: 'keep' | 'take') => PolicyArgs;
+  policyArgs: (raw: string, lossless?: ArgumentsCheck, share?: 'keep' | 'take', callId?: string) => PolicyArgs;
+  /** Lets go of a kept parse no guardrail will take (needsApproval paused its call). */
+  dropShared: () => void;
 }
 
 /**
@@ -37,16 +40,22 @@ export interface ArgumentsStage {
  * replaced by the next; a guardrail of another call (parallel calls) leaves it for its own.
  */
 function sharedParse() {
-  let kept: { input: unknown; parsed: PolicyArgs } | undefined;
+  let kept: { input: unknown; parsed: PolicyArgs; callId: string | undefined } | undefined;
   return {
-    keep(input: unknown, parsed: PolicyArgs): void {
-      kept = { input, parsed };
+    keep(input: unknown, parsed: PolicyArgs, callId: string | undefined): void {
+      kept = { input, parsed, callId };
     },
-    take(input: unknown): PolicyArgs | undefined {
-      if (kept === undefined || !sameParseInput(kept.input, input, 0)) return undefined;
-      const { parsed } = kept;
+    take(input: unknown, callId: string | undefined): PolicyArgs | undefined {
+      const found = kept;
+      if (found === undefined) return undefined;
+      const same = sameParseInput(found.input, input, 0);
+      // let go once taken, or once its own call's guardrail has run (nothing else takes it): the
+      // arguments of a call are not kept beyond it; another call's guardrail leaves it in place
+      if (same || (callId !== undefined && found.callId === callId)) kept = undefined;
+      return same ? found.parsed : undefined;
+    },
+    drop(): void {
       kept = undefined;
-      return parsed;
     },
   };
 }
@@ -91,7 +100,7 @@ export function argumentsStage(parameters: ArgsSchema | undefined, action: strin
       ? compileJsonSchema(parameters, `protectedTool('${action}')`)
       : null;
   const shared = sharedParse();
-  const policyArgs = (raw: string, lossless?: ArgumentsCheck, share?: 'keep' | 'take'): PolicyArgs => {
+  const policyArgs = (raw: string, lossless?: ArgumentsCheck, share?: 'keep' | 'take', callId?: string): PolicyArgs => {
     // the parse already scanned the text for its depth: not again
     const deep = lossless === undefined ? jsonDepthProblem(raw) : depthProblemOf(lossless);
     if (deep !== null) return { ok: false, problem: deep };
@@ -107,13 +116,13 @@ export function argumentsStage(parameters: ArgsSchema | undefined, action: strin
       return sent !== parsed.value && schemaCheck(sent) === null ? { ok: true, value: sent } : { ok: false, problem };
     }
     if (typeof parameters?.safeParse !== 'function') return parsed;
-    const taken = share === 'take' ? shared.take(parsed.value) : undefined;
+    const taken = share === 'take' ? shared.take(parsed.value, callId) : undefined;
     if (taken !== undefined) return taken;
     const fromSchema = zodArguments(parameters as Required<ArgsSchema>, parsed.value);
-    if (share === 'keep' && fromSchema.ok) shared.keep(parsed.value, fromSchema);
+    if (share === 'keep' && fromSchema.ok) shared.keep(parsed.value, fromSchema, callId);
     return fromSchema;
   };
-  return { schemaCheck, policyArgs };
+  return { schemaCheck, policyArgs, dropShared: shared.drop };
 }
 
 /** A zod schema's output for the arguments `value` (parsed from the model's text): what the body gets, or refused. */
@@ -151,7 +160,7 @@ export function callArguments(lossless: ArgumentsCheck, fromRaw: PolicyArgs): Ar
  * `callArguments` of arguments known as values only (what `needsApproval` sees: the SDK's parse of
  * the text, or its schema's output), read as the JSON text they print to.
  */
-export function valueArguments(stage: ArgumentsStage, checked: ArgumentsCheck): ArgumentsCheck {
+export function valueArguments(stage: ArgumentsStage, checked: ArgumentsCheck, callId?: string): ArgumentsCheck {
   // (a JSON schema changes nothing the stage does not already put back: only a zod schema is run again)
   if (!checked.ok || stage.schemaCheck !== null) return checked;
   let text: string;
@@ -161,7 +170,7 @@ export function valueArguments(stage: ArgumentsStage, checked: ArgumentsCheck): 
     return checked;
   }
   // kept for the guardrail, which hands the schema this same value when the model wrote what the SDK parsed
-  return callArguments(checked, stage.policyArgs(text, checked, 'keep'));
+  return callArguments(checked, stage.policyArgs(text, checked, 'keep', callId));
 }
 
 /** `exact` (the lossless value) where the schema's `output` equals its plain reading `plain`; the output where it changed it. */

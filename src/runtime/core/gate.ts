@@ -35,7 +35,7 @@ export async function needsApproval(scope: CoreScope, runContext: RunContext<unk
   const seen = pre?.written ?? input;
   let raw: string | undefined;
   // as the body gets them (a default the schema fills in): what the guardrail decides on, and the pause files
-  let args = valueArguments(scope.args, pre?.checked ?? checkArguments(seen));
+  let args = valueArguments(scope.args, pre?.checked ?? checkArguments(seen), call?.callId);
   let decision = decideOn(scope.decision, scope.internals.clock(), undefined, seen, undefined, null, args).decision;
   if ((decision.reason === 'invalid_argument' || decision.reason === 'resource_template') && decision.detail !== undefined) {
     try {
@@ -59,8 +59,10 @@ export async function needsApproval(scope: CoreScope, runContext: RunContext<unk
   // a call no grant covers is refused by the guardrail, never paused for a human
   if (scope.policy.authority && decideOn(scope.decision, scope.internals.clock(), raw, seen, who, task, args).decision.decision !== 'approve') return false;
   // filed here, unless an approval grant covers the call (then it runs without a pause)
-  if (call) return (await filePause(scope, call, who, task, input, decision, args)) === 'paused';
-  return true;
+  const paused = call ? (await filePause(scope, call, who, task, input, decision, args)) === 'paused' : true;
+  // a paused call's guardrail does not run now: the parse kept for it is let go
+  if (paused) scope.args.dropShared();
+  return paused;
 }
 
 /**
@@ -133,7 +135,7 @@ export function checkCall(scope: CoreScope, { context, toolCall }: Call): Maybe<
   if (!scope.enforce) return allow;
   const lossless = parseArguments(toolCall.arguments);
   // needsApproval's parse of this same value, when it made one (core/arguments.ts, sharedParse)
-  const fromRaw = scope.args.policyArgs(toolCall.arguments, lossless, 'take');
+  const fromRaw = scope.args.policyArgs(toolCall.arguments, lossless, 'take', toolCall.callId);
   // JSON that does not match the tool's JSON schema: the SDK would pass it on; refused here
   if (!fromRaw.ok && fromRaw.problem !== undefined) return refuseInvalid(scope, toolCall, fromRaw.problem);
   if (!fromRaw.ok) return allow; // invalid input: the SDK refuses it before the body
