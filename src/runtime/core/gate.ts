@@ -8,6 +8,7 @@ import { refusal, STILL_RUNNING_TEXT } from './messages.js';
 import { filePause, writtenArguments, type PausingCall } from './pause.js';
 import { asCtrlrunError } from './errors.js';
 import { haltNow } from './halt.js';
+import type { Vetted } from './principal.js';
 import type { CoreScope } from './scope.js';
 import { callArguments, valueArguments, type PolicyArgs } from './arguments.js';
 import { INVALID_ARGUMENTS, type DecidedCall, type UpstreamProblem } from './types.js';
@@ -142,8 +143,9 @@ export function checkCall(scope: CoreScope, { context, toolCall }: Call): Maybe<
   // decided as the body will get them (a default the schema fills in included)
   const checked = callArguments(lossless, fromRaw);
   const resolved = scope.principals.resolve(context);
-  const vetted = { context, toolCall, checked, fromRaw };
-  return isThenable(resolved) ? resolved.then((p) => decideCheck(scope, vetted, p)) : decideCheck(scope, vetted, resolved);
+  // (the call's parts passed one by one, not gathered in an object a call)
+  if (isThenable(resolved)) return resolved.then((p) => decideCheck(scope, context, toolCall, checked, fromRaw, p));
+  return decideCheck(scope, context, toolCall, checked, fromRaw, resolved);
 }
 
 /** A call whose arguments do not match the tool's schema: its receipt, then the refusal. */
@@ -161,30 +163,37 @@ async function refuseInvalid(scope: CoreScope, toolCall: ToolCall, problem: stri
   };
 }
 
-type CheckedCall = Call & { checked: ArgumentsCheck; fromRaw: PolicyArgs };
-
 /** The decision on a call with its principal: let through (remembered for the body), or refused. */
-function decideCheck(scope: CoreScope, call: CheckedCall, { who, task }: { who: Who | null; task: string | null }): Maybe<GuardrailAnswer> {
-  const { toolCall, checked } = call;
+function decideCheck(
+  scope: CoreScope,
+  context: RunContext<unknown>,
+  toolCall: ToolCall,
+  checked: ArgumentsCheck,
+  fromRaw: PolicyArgs,
+  { who, task }: { who: Who | null; task: string | null },
+): Maybe<GuardrailAnswer> {
   const principal = who?.principal ?? null;
   const decided = decideOn(scope.decision, scope.internals.clock(), toolCall.arguments, undefined, who, task, checked);
   const early = guardrailRefusal({ principal, decision: decided.decision });
   if (early !== null) return refuseDecided(scope, toolCall, who, task, decided, early);
   const held = heldOrUpstream(scope, toolCall, decided);
-  return isThenable(held) ? held.then((refused) => settleCheck(scope, call, who, task, decided, refused)) : settleCheck(scope, call, who, task, decided, held);
+  // let through: remembered for the body (who, its task and the arguments' parse)
+  const vetted = { context, raw: toolCall.arguments, who, task, checked, fromRaw };
+  return isThenable(held)
+    ? held.then((refused) => settleCheck(scope, toolCall, vetted, decided, refused))
+    : settleCheck(scope, toolCall, vetted, decided, held);
 }
 
 /** A decided call the hold and the upstream refused (its receipt, then the refusal), or let through: remembered for the body. */
 function settleCheck(
   scope: CoreScope,
-  { context, toolCall, checked, fromRaw }: CheckedCall,
-  who: Who | null,
-  task: string | null,
+  toolCall: ToolCall,
+  vetted: Omit<Vetted, 'who'> & { who: Who | null },
   decided: DecidedCall,
   refused: GuardrailWhy | null,
 ): Maybe<GuardrailAnswer> {
-  if (refused !== null) return refuseDecided(scope, toolCall, who, task, decided, refused);
-  if (who !== null) scope.principals.remember(toolCall, { context, raw: toolCall.arguments, who, task, checked, fromRaw });
+  if (refused !== null) return refuseDecided(scope, toolCall, vetted.who, vetted.task, decided, refused);
+  if (vetted.who !== null) scope.principals.remember(toolCall, vetted as Vetted);
   return allow;
 }
 

@@ -89,6 +89,15 @@ export async function executeCall(
   const enforced = authorized;
   const signal = details?.signal;
   // no signal (the Runner passes none to a tool without `timeoutMs`): nothing to hold, runBody's work here, no frame of its own
-  if (signal === undefined) return await finish(scope, enforced, await outcomeOf(bodyToRun(enforced, body)));
+  if (signal === undefined) {
+    // the body once, awaited in a try: outcomeOf's handlers chained on its promise cost a promise and a turn more
+    let outcome: BodyOutcome;
+    try {
+      outcome = { ok: true, output: await bodyToRun(enforced, body)() };
+    } catch (error) {
+      outcome = { ok: false, error };
+    }
+    return await finish(scope, enforced, outcome);
+  }
   return await scope.holds.run(enforced.facts.argsHash ?? '', signal, () => runBody(scope, enforced, body));
 }
