@@ -79,7 +79,8 @@ export function strictCompleted(schema: unknown, value: unknown, root: unknown =
   let out: Node | null = null;
   let complete = true;
   // (run on every call needsApproval sees: no key pairs, no set of the required, no answer for a scalar)
-  for (const key of Object.keys(properties)) {
+  for (const key in properties) {
+    if (!Object.hasOwn(properties, key)) continue; // (own keys, as Object.keys gives them: no key list copied)
     if (!Object.hasOwn(given, key)) {
       if (!Array.isArray(node.required) || !node.required.includes(key)) continue;
       out ??= { ...given };

@@ -79,15 +79,19 @@ export function sameParseInput(a: unknown, b: unknown, depth: number): boolean {
   }
   const x = a as Record<string, unknown>;
   const y = b as Record<string, unknown>;
-  const keys = Object.keys(x);
+  // one key list, the other object's keys read in place (for-in: own keys in Object.keys' order)
   const others = Object.keys(y);
-  if (keys.length !== others.length) return false;
-  for (let i = 0; i < keys.length; i++) {
-    const k = keys[i]!;
+  let i = 0;
+  for (const k in x) {
+    if (!hasOwn.call(x, k)) continue;
     if (k !== others[i] || !sameParseInput(x[k], y[k], depth + 1)) return false;
+    i++;
   }
-  return true;
+  return i === others.length;
 }
+
+// `hasOwnProperty.call`, not Object.hasOwn: V8 answers it from the for-in's own cache
+const hasOwn = Object.prototype.hasOwnProperty;
 
 /**
  * `strict`: the SDK parses a JSON-schema tool in strict mode (its default): the model sends every
@@ -285,12 +289,12 @@ export function sameArgs(a: unknown, b: unknown, depth = 0): boolean {
   const x = a as Record<string, unknown>;
   const y = b as Record<string, unknown>;
   let members = 0;
-  for (const k of Object.keys(x)) {
-    if (x[k] === undefined) continue;
+  for (const k in x) {
+    if (!hasOwn.call(x, k) || x[k] === undefined) continue;
     members++;
     if (!sameArgs(x[k], y[k], depth + 1)) return false;
   }
-  for (const k of Object.keys(y)) if (y[k] !== undefined) members--;
+  for (const k in y) if (hasOwn.call(y, k) && y[k] !== undefined) members--;
   return members === 0;
 }
 
@@ -310,7 +314,8 @@ export function withoutNegativeZero(value: unknown, depth = 0): unknown {
   if (!isPlain(value)) return value;
   let out: Record<string, unknown> | null = null;
   const given = value as Record<string, unknown>;
-  for (const key of Object.keys(given)) {
+  for (const key in given) {
+    if (!hasOwn.call(given, key)) continue;
     const v = given[key];
     const next = withoutNegativeZero(v, depth + 1);
     if (Object.is(next, v)) continue; // (-0 === 0: compared with Object.is)
