@@ -49,8 +49,8 @@ function resolved(schema: Node, root: unknown): unknown {
  * The same value (not a copy) when nothing was missing.
  */
 export function strictCompleted(schema: unknown, value: unknown, root: unknown = schema, depth = 0): { value: unknown; complete: boolean } {
-  const same = { value, complete: true };
-  if (value === null || typeof value !== 'object') return same;
+  // (each answer made where it is given: the walk of an object ends in an answer of its own)
+  if (value === null || typeof value !== 'object') return { value, complete: true };
   const node = isNode(schema) ? resolved(schema, root) : undefined;
   if (depth > 64 || !isNode(node)) return { value, complete: false };
   if (Array.isArray(node.anyOf)) {
@@ -59,10 +59,10 @@ export function strictCompleted(schema: unknown, value: unknown, root: unknown =
     if (branches.length === 1) return strictCompleted(branches[0], value, root, depth + 1);
     // several shapes: only a value missing nothing in one of them is known
     const whole = branches.some((b) => strictCompleted(b, value, root, depth + 1).value === value);
-    return whole ? same : { value, complete: false };
+    return { value, complete: whole };
   }
   if (Array.isArray(value)) {
-    if (node.items === undefined) return same;
+    if (node.items === undefined) return { value, complete: true };
     let changed = false;
     let complete = true;
     const items = value.map((v) => {
@@ -74,12 +74,13 @@ export function strictCompleted(schema: unknown, value: unknown, root: unknown =
     return { value: changed ? items : value, complete };
   }
   const properties = node.properties;
-  if (!isNode(properties)) return same;
+  if (!isNode(properties)) return { value, complete: true };
   const given = value as Node;
   let out: Node | null = null;
   let complete = true;
   // (run on every call needsApproval sees: no key pairs, no set of the required, no answer for a scalar)
-  for (const key of Object.keys(properties)) {
+  for (const key in properties) {
+    if (!Object.hasOwn(properties, key)) continue; // (own keys, as Object.keys gives them: no key list copied)
     if (!Object.hasOwn(given, key)) {
       if (!Array.isArray(node.required) || !node.required.includes(key)) continue;
       out ??= { ...given };

@@ -103,9 +103,13 @@ function keysIn(value: unknown): number {
     for (const v of value) n += keysIn(v);
     return n;
   }
-  for (const key of Object.keys(value)) n += 1 + keysIn((value as Record<string, unknown>)[key]);
+  // (a for-in over own keys, not Object.keys: no key list copied; JSON.parse's objects are plain)
+  for (const key in value) if (hasOwn.call(value, key)) n += 1 + keysIn((value as Record<string, unknown>)[key]);
   return n;
 }
+
+// `hasOwnProperty.call`, not Object.hasOwn: V8 answers it from the for-in's own cache
+const hasOwn = Object.prototype.hasOwnProperty;
 
 /** The JSON text parsed again, floats kept as `FloatText` (only after the lossless parse refused a float). */
 function namedWithFloats(raw: string): unknown {
@@ -132,7 +136,11 @@ export function plainArguments(value: unknown): unknown {
 function hasBigint(value: unknown, depth: number): boolean {
   if (typeof value === 'bigint') return true;
   if (value === null || typeof value !== 'object' || depth > 256) return false;
-  for (const v of Array.isArray(value) ? value : Object.values(value)) if (hasBigint(v, depth + 1)) return true;
+  if (Array.isArray(value)) {
+    for (const v of value) if (hasBigint(v, depth + 1)) return true;
+    return false;
+  }
+  for (const key in value) if (hasOwn.call(value, key) && hasBigint((value as Record<string, unknown>)[key], depth + 1)) return true;
   return false;
 }
 
@@ -248,23 +256,45 @@ function problemIn(value: unknown, path: string, depth: number): string | null {
       return Number.isSafeInteger(value) ? null : `a float is not an allowed argument (${path} is ${String(value)}); integers only (count the smallest unit)`;
     case 'object': {
       if (value === null) return null;
+      // a member's path is written only for a member that is not plainly fine (its problem names it):
+      // checked on every stage of every call, most members are
+      const inner = depth < MAX_DEPTH;
       if (Array.isArray(value)) {
         for (let i = 0; i < value.length; i++) {
+          if (inner && plainlyFine(value[i])) continue;
           const p = problemIn(value[i], `${path}[${i}]`, depth + 1);
           if (p !== null) return p;
         }
         return null;
       }
       if (!isPlainObject(value)) return `${path} is not a JSON value`;
-      for (const key of Object.keys(value)) {
+      for (const key in value) {
+        if (!hasOwn.call(value, key)) continue; // (a plain object's own keys, no key list copied)
         if (LONE_SURROGATE.test(key)) return `${path} has a key UTF-8 cannot encode (a lone surrogate)`;
-        const p = problemIn((value as Record<string, unknown>)[key], `${path}.${key}`, depth + 1);
+        const member = (value as Record<string, unknown>)[key];
+        if (inner && plainlyFine(member)) continue;
+        const p = problemIn(member, `${path}.${key}`, depth + 1);
         if (p !== null) return p;
       }
       return null;
     }
     default:
       return `${path} is not a JSON value (${typeof value})`;
+  }
+}
+
+/** A scalar `problemIn` finds nothing in (at a depth it may be at): null, a boolean, a bigint, a safe integer, a well-formed string. */
+function plainlyFine(value: unknown): boolean {
+  switch (typeof value) {
+    case 'string':
+      return !LONE_SURROGATE.test(value);
+    case 'boolean':
+    case 'bigint':
+      return true;
+    case 'number':
+      return Number.isSafeInteger(value);
+    default:
+      return value === null;
   }
 }
 

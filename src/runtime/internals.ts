@@ -248,13 +248,29 @@ export function appendReceipt(
   return settled(() => {
     const base = receiptBase(internals.clock(), policy.hash, policy.mode, internals.environment ?? policy.environment ?? null);
     // Object.assign, not `{ ...base, ...fields }`: the same object, several times faster in V8 when
-    // fields overwrite base's nulls (two receipts per call)
-    const sent = Object.assign({}, base, fields);
-    if (internals.telemetry !== undefined) internals.telemetry.record(sent, policy, sight);
-    // signed by the control, never by the store: a rewritten chain cannot carry this signature, and
-    // the checkpoint names only this receipt (checked to be what was sent), never others' in between
-    return appendSigned(internals.store, internals.signer, sent, base, options);
+    // fields overwrite base's nulls
+    return sendReceipt(internals, policy, Object.assign({}, base, fields), base, sight, options);
   });
+}
+
+/**
+ * Appends a receipt body already complete (its time, policy, mode and environment included, its
+ * members in `appendReceipt`'s order): the core's writer builds each call's receipt as one object
+ * (core/receipt.ts). A throw is the caller's (it runs inside the caller's `settled`).
+ */
+export function sendReceipt(
+  internals: ControlInternals,
+  policy: CompiledPolicy,
+  sent: ReceiptBody,
+  base: Parameters<typeof appendSigned>[3],
+  sight?: ReceiptSight,
+  options?: AppendOptions,
+): Promise<Receipt> {
+  if (internals.telemetry !== undefined) internals.telemetry.record(sent, policy, sight);
+  // signed by the control, never by the store: a rewritten chain cannot carry this signature, and
+  // the checkpoint names only this receipt (checked to be what was sent), never others' in between
+  // (no `base`: the checkpoint's time, policy, mode and environment are the receipt's own)
+  return appendSigned(internals.store, internals.signer, sent, base, options);
 }
 
 /** Who said yes to a request, in answer order (the stores refuse a second answer from one approver). */

@@ -71,8 +71,12 @@ function nonJsonChange(sent: unknown, received: unknown, path: string, depth: nu
     const proto = Object.getPrototypeOf(received) as unknown;
     if (proto !== Object.prototype && proto !== null) return { path, what: `a ${(received as object).constructor?.name ?? 'non-plain object'}` };
     const before = sent !== null && typeof sent === 'object' && !Array.isArray(sent) ? (sent as Record<string, unknown>) : {};
-    for (const key of Object.keys(received)) {
-      const at = nonJsonChange(before[key], (received as Record<string, unknown>)[key], `${path}.${key}`, depth + 1);
+    for (const key in received) {
+      if (!Object.hasOwn(received, key)) continue; // (own keys, no key list copied)
+      const member = (received as Record<string, unknown>)[key];
+      // a member the schema left as it was: no path written for it (most are)
+      if (Object.is(before[key], member)) continue;
+      const at = nonJsonChange(before[key], member, `${path}.${key}`, depth + 1);
       if (at !== null) return at;
     }
     return null;

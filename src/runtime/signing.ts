@@ -1,7 +1,6 @@
 import { ed25519 } from '@noble/curves/ed25519.js';
 import { CtrlrunError } from './errors.js';
 import { receiptHash } from './receipts-hash.js';
-import { settled } from './settled.js';
 import { TENANT } from './tenant-names.js';
 import type { AppendOptions, Receipt, ReceiptBody, ReceiptCheckpoint, Store } from './types.js';
 
@@ -133,7 +132,15 @@ export function appendSigned(
   options?: AppendOptions,
 ): Promise<Receipt> {
   // unsigned: the store's own promise (two receipts a call wait on no extra turn); a throw is still a rejection
-  if (!signer) return settled(() => (options === undefined ? store.appendReceipt(body) : store.appendReceipt(body, options)));
+  if (!signer) {
+    // settled's work without its closure (two receipts a call): a throw is a rejection, a thenable a promise
+    try {
+      const made = options === undefined ? store.appendReceipt(body) : store.appendReceipt(body, options);
+      return made instanceof Promise ? made : Promise.resolve(made);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
   return appendAndSign(store, signer, body, base ?? checkpointBaseOf(body), options);
 }
 

@@ -287,8 +287,11 @@ describe('stage 8, the settlement (a plan)', () => {
 });
 
 describe('stage 9, the receipt', () => {
+  const stamped = (f: CallFacts, fields: Parameters<typeof receiptOf>[2]) => receiptOf('a', f, fields, 7, { hash: 'p'.repeat(64), mode: 'enforce' }, 'staging');
+
   it("maps the call's facts and the stage's fields; the reason defaults to the decision's", () => {
-    expect(receiptOf('a', facts(), { result: 'claimed', approvers: ['bob'] })).toEqual({
+    expect(stamped(facts(), { result: 'claimed', approvers: ['bob'] })).toEqual({
+      at: 7,
       action: 'a',
       call_id: 'c1',
       args_hash: 'h'.repeat(64),
@@ -298,7 +301,36 @@ describe('stage 9, the receipt', () => {
       approvers: ['bob'],
       effect_key: null,
       result: 'claimed',
+      policy_hash: 'p'.repeat(64),
+      mode: 'enforce',
+      environment: 'staging',
     });
-    expect(receiptOf('a', facts(), { result: 'refused', reason: 'x', effect_key: 'k' })).toMatchObject({ reason: 'x', effect_key: 'k', approvers: [] });
+    expect(stamped(facts(), { result: 'refused', reason: 'x', effect_key: 'k' })).toMatchObject({ reason: 'x', effect_key: 'k', approvers: [] });
+  });
+
+  it('writes its members in the order of the base-then-fields merge (the SQL stores keep the JSON text as written)', () => {
+    // the order every receipt had when it was the control's base (receiptBase) with the stage's fields assigned over it
+    const order = [
+      'at',
+      'call_id',
+      'args_hash',
+      'principal',
+      'decision',
+      'approvers',
+      'effect_key',
+      'policy_hash',
+      'mode',
+      'environment',
+      'action',
+      'reason',
+      'result',
+    ];
+    expect(Object.keys(stamped(facts(), { result: 'allowed' }))).toEqual(order);
+    const edited = {
+      ...facts(),
+      edit: { ran_args_hash: 'r'.repeat(64) } as unknown as CallFacts['edit'],
+      approvalGrant: { id: 'g1' } as CallFacts['approvalGrant'],
+    };
+    expect(Object.keys(stamped(edited, { result: 'executed' }))).toEqual([...order, 'edit', 'approval_grant']);
   });
 });

@@ -153,6 +153,28 @@ describe('the guardrail shares needsApproval’s parse of the same value', () =>
     expect(counted.parses).toBe(3);
   });
 
+  it('let go by its own call’s guardrail, taken or not: no call’s arguments are kept beyond it', async () => {
+    const { counted, ask, guard } = countingRefund();
+    await ask({ payment_id: 'pay_1', amount: 500 }, 'c1');
+    expect(counted.parses).toBe(1);
+    // c1's guardrail is handed another value (the text differs): it parses, and lets c1's parse go
+    expect(await guard(text('pay_1', 501), 'c1')).toBe('allow');
+    expect(counted.parses).toBe(2);
+    // so a later call of c1's very value finds nothing kept
+    expect(await guard(text('pay_1', 500), 'c2')).toBe('allow');
+    expect(counted.parses).toBe(3);
+  });
+
+  it('let go when needsApproval pauses the call: no guardrail of it runs now to take it', async () => {
+    const { s, counted, ask, guard } = countingRefund();
+    expect(await ask({ payment_id: 'pay_1', amount: 500_000 }, 'c1')).toBe(true);
+    expect((await s.store.listRequests({ state: 'pending' })).map((r) => r.callId)).toEqual(['c1']);
+    // (filing the pause parses the call again: counted from here)
+    const filed = counted.parses;
+    await guard(text('pay_1', 500_000), 'c9');
+    expect(counted.parses).toBe(filed + 1);
+  });
+
   it('nor when the value is an object of another prototype (the guardrail parses plain objects)', async () => {
     const { counted, ask, guard } = countingRefund();
     const bare = Object.assign(Object.create(null) as Record<string, unknown>, { payment_id: 'pay_1', amount: 500 });

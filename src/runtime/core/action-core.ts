@@ -12,7 +12,7 @@ import { refusal } from './messages.js';
 import type { PausingCall } from './pause.js';
 import { decidedByParts, type PartsOf } from './parts.js';
 import { principalStage } from './principal.js';
-import { toolOf } from './decision-entry.js';
+import { toolOf } from '../tool-name.js';
 import { receiptWriter } from './receipt.js';
 import { executeCall, finish, observe, runBody } from './run-call.js';
 import type { CoreScope } from './scope.js';
@@ -50,6 +50,7 @@ export interface ActionCoreOptions {
 export function coreScope(internals: ControlInternals, policy: CompiledPolicy, action: string, options: ActionCoreOptions): CoreScope {
   const compiled = decidedByParts(policy.actions[action], options.parts);
   const environment = internals.environment ?? policy.environment ?? 'production';
+  const tool = toolOf(policy, action);
   return {
     internals,
     policy,
@@ -64,7 +65,8 @@ export function coreScope(internals: ControlInternals, policy: CompiledPolicy, a
     refusalsAsErrors: options.refusalsAsErrors === true,
     textOutput: options.textOutput !== false,
     hasUserErrorFunction: Boolean(options.userErrorFunction),
-    receipt: receiptWriter(internals, policy, action, environment),
+    tool,
+    receipt: receiptWriter(internals, policy, action, environment, tool),
     edits: options.door?.edits === true,
     door: doorOf(options.door),
   };
@@ -133,5 +135,5 @@ function aroundCall(scope: CoreScope, input: unknown, runContext: RunContext<unk
   if (otel === undefined) return executeCall(scope, input, runContext, details, body);
   const run = () => executeCall(scope, input, runContext, details, body);
   // a tracer that throws starting the span: the call's rejection, as from an async wrapper
-  return settled(() => otel.around(toolOf(scope.policy, scope.action) ?? scope.action, scope.action, details?.toolCall?.callId ?? null, run));
+  return settled(() => otel.around(scope.tool ?? scope.action, scope.action, details?.toolCall?.callId ?? null, run));
 }

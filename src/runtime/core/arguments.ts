@@ -18,9 +18,12 @@ export interface ArgumentsStage {
   /**
    * The arguments the body would get, from the model's raw JSON (`lossless`: `parseArguments(raw)`,
    * when done). `share`: `keep` (needsApproval) keeps a zod schema's parse for the guardrail's
-   * `take`, which uses it only for the same value handed to the schema (`sharedParse`).
+   * `take`, which uses it only for the same value handed to the schema (`sharedParse`); `callId`
+   * the call's, so its own guardrail lets go of the parse whether it took it or not.
    */
-  policyArgs: (raw: string, lossless?: ArgumentsCheck, share?: 'keep' | 'take') => PolicyArgs;
+  policyArgs: (raw: string, lossless?: ArgumentsCheck, share?: 'keep' | 'take', callId?: string) => PolicyArgs;
+  /** Lets go of a kept parse no guardrail will take (needsApproval paused its call). */
+  dropShared: () => void;
 }
 
 /**
@@ -37,16 +40,22 @@ export interface ArgumentsStage {
  * replaced by the next; a guardrail of another call (parallel calls) leaves it for its own.
  */
 function sharedParse() {
-  let kept: { input: unknown; parsed: PolicyArgs } | undefined;
+  let kept: { input: unknown; parsed: PolicyArgs; callId: string | undefined } | undefined;
   return {
-    keep(input: unknown, parsed: PolicyArgs): void {
-      kept = { input, parsed };
+    keep(input: unknown, parsed: PolicyArgs, callId: string | undefined): void {
+      kept = { input, parsed, callId };
     },
-    take(input: unknown): PolicyArgs | undefined {
-      if (kept === undefined || !sameParseInput(kept.input, input, 0)) return undefined;
-      const { parsed } = kept;
+    take(input: unknown, callId: string | undefined): PolicyArgs | undefined {
+      const found = kept;
+      if (found === undefined) return undefined;
+      const same = sameParseInput(found.input, input, 0);
+      // let go once taken, or once its own call's guardrail has run (nothing else takes it): the
+      // arguments of a call are not kept beyond it; another call's guardrail leaves it in place
+      if (same || (callId !== undefined && found.callId === callId)) kept = undefined;
+      return same ? found.parsed : undefined;
+    },
+    drop(): void {
       kept = undefined;
-      return parsed;
     },
   };
 }
@@ -70,15 +79,19 @@ export function sameParseInput(a: unknown, b: unknown, depth: number): boolean {
   }
   const x = a as Record<string, unknown>;
   const y = b as Record<string, unknown>;
-  const keys = Object.keys(x);
+  // one key list, the other object's keys read in place (for-in: own keys in Object.keys' order)
   const others = Object.keys(y);
-  if (keys.length !== others.length) return false;
-  for (let i = 0; i < keys.length; i++) {
-    const k = keys[i]!;
+  let i = 0;
+  for (const k in x) {
+    if (!hasOwn.call(x, k)) continue;
     if (k !== others[i] || !sameParseInput(x[k], y[k], depth + 1)) return false;
+    i++;
   }
-  return true;
+  return i === others.length;
 }
+
+// `hasOwnProperty.call`, not Object.hasOwn: V8 answers it from the for-in's own cache
+const hasOwn = Object.prototype.hasOwnProperty;
 
 /**
  * `strict`: the SDK parses a JSON-schema tool in strict mode (its default): the model sends every
@@ -91,7 +104,7 @@ export function argumentsStage(parameters: ArgsSchema | undefined, action: strin
       ? compileJsonSchema(parameters, `protectedTool('${action}')`)
       : null;
   const shared = sharedParse();
-  const policyArgs = (raw: string, lossless?: ArgumentsCheck, share?: 'keep' | 'take'): PolicyArgs => {
+  const policyArgs = (raw: string, lossless?: ArgumentsCheck, share?: 'keep' | 'take', callId?: string): PolicyArgs => {
     // the parse already scanned the text for its depth: not again
     const deep = lossless === undefined ? jsonDepthProblem(raw) : depthProblemOf(lossless);
     if (deep !== null) return { ok: false, problem: deep };
@@ -107,13 +120,13 @@ export function argumentsStage(parameters: ArgsSchema | undefined, action: strin
       return sent !== parsed.value && schemaCheck(sent) === null ? { ok: true, value: sent } : { ok: false, problem };
     }
     if (typeof parameters?.safeParse !== 'function') return parsed;
-    const taken = share === 'take' ? shared.take(parsed.value) : undefined;
+    const taken = share === 'take' ? shared.take(parsed.value, callId) : undefined;
     if (taken !== undefined) return taken;
     const fromSchema = zodArguments(parameters as Required<ArgsSchema>, parsed.value);
-    if (share === 'keep' && fromSchema.ok) shared.keep(parsed.value, fromSchema);
+    if (share === 'keep' && fromSchema.ok) shared.keep(parsed.value, fromSchema, callId);
     return fromSchema;
   };
-  return { schemaCheck, policyArgs };
+  return { schemaCheck, policyArgs, dropShared: shared.drop };
 }
 
 /** A zod schema's output for the arguments `value` (parsed from the model's text): what the body gets, or refused. */
@@ -151,7 +164,7 @@ export function callArguments(lossless: ArgumentsCheck, fromRaw: PolicyArgs): Ar
  * `callArguments` of arguments known as values only (what `needsApproval` sees: the SDK's parse of
  * the text, or its schema's output), read as the JSON text they print to.
  */
-export function valueArguments(stage: ArgumentsStage, checked: ArgumentsCheck): ArgumentsCheck {
+export function valueArguments(stage: ArgumentsStage, checked: ArgumentsCheck, callId?: string): ArgumentsCheck {
   // (a JSON schema changes nothing the stage does not already put back: only a zod schema is run again)
   if (!checked.ok || stage.schemaCheck !== null) return checked;
   let text: string;
@@ -161,7 +174,7 @@ export function valueArguments(stage: ArgumentsStage, checked: ArgumentsCheck): 
     return checked;
   }
   // kept for the guardrail, which hands the schema this same value when the model wrote what the SDK parsed
-  return callArguments(checked, stage.policyArgs(text, checked, 'keep'));
+  return callArguments(checked, stage.policyArgs(text, checked, 'keep', callId));
 }
 
 /** `exact` (the lossless value) where the schema's `output` equals its plain reading `plain`; the output where it changed it. */
@@ -276,12 +289,12 @@ export function sameArgs(a: unknown, b: unknown, depth = 0): boolean {
   const x = a as Record<string, unknown>;
   const y = b as Record<string, unknown>;
   let members = 0;
-  for (const k of Object.keys(x)) {
-    if (x[k] === undefined) continue;
+  for (const k in x) {
+    if (!hasOwn.call(x, k) || x[k] === undefined) continue;
     members++;
     if (!sameArgs(x[k], y[k], depth + 1)) return false;
   }
-  for (const k of Object.keys(y)) if (y[k] !== undefined) members--;
+  for (const k in y) if (hasOwn.call(y, k) && y[k] !== undefined) members--;
   return members === 0;
 }
 
@@ -301,7 +314,8 @@ export function withoutNegativeZero(value: unknown, depth = 0): unknown {
   if (!isPlain(value)) return value;
   let out: Record<string, unknown> | null = null;
   const given = value as Record<string, unknown>;
-  for (const key of Object.keys(given)) {
+  for (const key in given) {
+    if (!hasOwn.call(given, key)) continue;
     const v = given[key];
     const next = withoutNegativeZero(v, depth + 1);
     if (Object.is(next, v)) continue; // (-0 === 0: compared with Object.is)

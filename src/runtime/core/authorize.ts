@@ -42,20 +42,19 @@ export async function authorize(
   const admitted = admit(scope, input, runContext, callId, toolCall);
   const facts = isThenable(admitted) ? await admitted : admitted;
   if (!scope.enforce) return { kind: 'observe', facts };
-  const where = { action: scope.action, callId };
   const refused = decisionRefusal(scope.action, facts);
-  if (refused) return refuse(scope, facts, refused.receipt, new ActionDenied(refused.code, refused.message, where));
+  if (refused) return refuse(scope, facts, refused.receipt, new ActionDenied(refused.code, refused.message, whereOf(scope, callId)));
   if (scope.upstream === undefined && tlsPinned(scope.compiled)) {
     // CTRLRun in-process (SPEC-v0.10 §4.4): nothing observed the upstream's certificate
-    const error = new ActionDenied('upstream_unverified', `ctrlrun: ${scope.action} refused (upstream_unverified): ${UNOBSERVED_TEXT}; it did not run.`, where);
-    return refuse(scope, facts, { result: 'refused', reason: 'upstream_unverified' }, error);
+    const text = `ctrlrun: ${scope.action} refused (upstream_unverified): ${UNOBSERVED_TEXT}; it did not run.`;
+    return refuse(scope, facts, { result: 'refused', reason: 'upstream_unverified' }, new ActionDenied('upstream_unverified', text, whereOf(scope, callId)));
   }
   if (scope.holds.holds(facts.argsHash ?? '')) {
     return refuse(
       scope,
       facts,
       { result: 'refused', reason: 'still_running' },
-      new ActionDenied('still_running', `ctrlrun: ${scope.action} refused: ${STILL_RUNNING_TEXT}.`, where),
+      new ActionDenied('still_running', `ctrlrun: ${scope.action} refused: ${STILL_RUNNING_TEXT}.`, whereOf(scope, callId)),
     );
   }
   // an operator's halt: from what this process knows (no read while it knows of none); a call about
@@ -64,15 +63,20 @@ export async function authorize(
   const halt = isThenable(halted) ? await halted : halted;
   if (halt) return refuseHalted(scope, facts, halt);
   // a call the policy sends to a person: its approval (or an approval grant) first
-  if (facts.decision.decision === 'approve') return await authorizeApproved(scope, facts, where, runContext);
-  // allowed, with no budget to spend and no effect to reserve (most calls): authorizeRun's work here, no frame of its own
+  if (facts.decision.decision === 'approve') return await authorizeApproved(scope, facts, whereOf(scope, callId), runContext);
+  // allowed, with no budget to spend and no effect to reserve (most calls): authorizeRun's end here, no frame of its own
   if (!facts.grant?.budgets && facts.decision.effectKey === null) {
-    const approvers: string[] = []; // the call's own list: the door is handed it
-    await decisionReceipt(scope, facts, { result: 'allowed', approvers, effect_key: null }, runContext);
-    return { kind: 'enforce', facts, approvers, key: null, attemptId: null };
+    const run = unreservedRun(facts, notApproved());
+    await decisionReceipt(scope, facts, run.fields, runContext);
+    return run.authorized;
   }
   // awaited here, not returned: an async function returning a promise waits two more turns for it
-  return await authorizeRun(scope, facts, where, notApproved(), runContext);
+  return await authorizeRun(scope, facts, whereOf(scope, callId), notApproved(), runContext);
+}
+
+/** Where a refusal happened, for its error (made only when a call is refused). */
+function whereOf(scope: CoreScope, callId: string | null): Where {
+  return { action: scope.action, callId };
 }
 
 /**
@@ -110,12 +114,22 @@ async function authorizeRun(scope: CoreScope, facts: CallFacts, where: Where, ap
   const charges = facts.grant?.budgets ? await budgetCharges(scope, facts, facts.grant, where) : [];
   const key = facts.decision.effectKey;
   if (key !== null) return await reserveWithClaim(scope, facts, key, charges, where, approval, runContext);
+  const run = unreservedRun(facts, approval);
+  await decisionReceipt(scope, facts, run.fields, runContext);
+  return run.authorized;
+}
+
+/**
+ * A call that reserves no effect key: the fields of its decision's receipt (before anything runs:
+ * a store that cannot record it stops the call, and so does a halt set since, halt.ts) and the
+ * authorization it is then handed. Approved when someone approved it, as reserveWithClaim reads it
+ * (an approval has at least one approver).
+ */
+function unreservedRun(facts: CallFacts, approval: Approval): { fields: ReceiptFieldsOf; authorized: Authorized } {
   const { approvers, edited } = approval;
-  // approved when someone approved it, as reserveWithClaim reads it (an approval has at least one approver)
-  await decisionReceipt(scope, facts, { result: approvers.length > 0 ? 'claimed' : 'allowed', approvers, effect_key: null }, runContext);
   const authorized: Authorized = { kind: 'enforce', facts, approvers, key: null, attemptId: null };
   if (edited) authorized.edited = edited;
-  return authorized;
+  return { fields: { result: approvers.length > 0 ? 'claimed' : 'allowed', approvers, effect_key: null }, authorized };
 }
 
 /**
@@ -153,9 +167,11 @@ function admitWith(
   }
   checked ??= checkArguments(input);
   const decided = decideOn(scope.decision, scope.internals.clock(), raw, input, principal.who, principal.task, checked);
+  const { argsHash, argsJson } = argsOf(decided);
   const facts: CallFacts = {
     callId,
-    ...argsOf(decided),
+    argsHash,
+    argsJson,
     principal: principal.who?.principal ?? null,
     decision: decided.decision,
     grant: decided.grant,
@@ -163,14 +179,13 @@ function admitWith(
     subject: principal.who?.subject ?? null,
     task: principal.task,
   };
-  const where = { action: scope.action, callId };
   // `checked` is the parse of `raw` when it is a string (the guardrail's, kept for this same text, or the one above)
   const problem = inputProblem(scope.args, raw, input, typeof raw === 'string' ? checked : undefined);
   if (problem !== null) {
     const error = new ActionDenied(
       'invalid_arguments',
       `ctrlrun: ${scope.action} refused: its arguments do not match the tool's schema (${problem}); it did not run.`,
-      where,
+      whereOf(scope, callId),
     );
     return refuse(scope, { ...facts, decision: INVALID_ARGUMENTS }, { result: 'refused', reason: `invalid_arguments:${problem}` }, error);
   }
@@ -178,7 +193,7 @@ function admitWith(
     const error = new ActionDenied(
       'arguments_mismatch',
       `ctrlrun: ${scope.action} refused: the input to run differs from the call's arguments (details.toolCall.arguments); it did not run.`,
-      where,
+      whereOf(scope, callId),
     );
     return refuse(scope, facts, { result: 'refused', reason: 'arguments_mismatch' }, error);
   }

@@ -1,5 +1,6 @@
 import { redactArguments, storeDecisionKey } from '../decision-log.js';
 import type { ControlInternals } from '../internals.js';
+import { toolOf } from '../tool-name.js';
 import type { CompiledPolicy, DecisionBody, Receipt, Store } from '../types.js';
 import type { CallFacts } from './types.js';
 
@@ -24,8 +25,7 @@ export function decisionEntryOf(
   key: string,
 ): DecisionBody | null {
   if (facts.requested === true && receipt.result !== 'requested') return null;
-  if (!(DECIDED.has(receipt.result) || receipt.mode === 'observe') || facts.args === undefined || facts.argsHash === null || receipt.decision === null)
-    return null;
+  if (!entryFollows(receipt.result, receipt.mode) || facts.args === undefined || facts.argsHash === null || receipt.decision === null) return null;
   const { args, hashed } = redactArguments(facts.args, policy.actions[action]?.sensitive ?? [], key, facts.argsJson);
   const d = facts.decision;
   const entry: DecisionBody = {
@@ -56,10 +56,9 @@ export function decisionEntryOf(
   return entry;
 }
 
-/** The SDK tool name the manifest maps to `action` (the first, in manifest order), or null. */
-export function toolOf(policy: CompiledPolicy, action: string): string | null {
-  for (const [tool, mapped] of Object.entries(policy.tools ?? {})) if (mapped === action) return tool;
-  return null;
+/** Whether a receipt of this result, in this mode, may have an entry: a decision's (in observe mode, a call's one receipt). */
+export function entryFollows(result: string, mode: string): boolean {
+  return DECIDED.has(result) || mode === 'observe';
 }
 
 /**

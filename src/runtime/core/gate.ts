@@ -8,6 +8,7 @@ import { refusal, STILL_RUNNING_TEXT } from './messages.js';
 import { filePause, writtenArguments, type PausingCall } from './pause.js';
 import { asCtrlrunError } from './errors.js';
 import { haltNow } from './halt.js';
+import type { Vetted } from './principal.js';
 import type { CoreScope } from './scope.js';
 import { callArguments, valueArguments, type PolicyArgs } from './arguments.js';
 import { INVALID_ARGUMENTS, type DecidedCall, type UpstreamProblem } from './types.js';
@@ -35,7 +36,7 @@ export async function needsApproval(scope: CoreScope, runContext: RunContext<unk
   const seen = pre?.written ?? input;
   let raw: string | undefined;
   // as the body gets them (a default the schema fills in): what the guardrail decides on, and the pause files
-  let args = valueArguments(scope.args, pre?.checked ?? checkArguments(seen));
+  let args = valueArguments(scope.args, pre?.checked ?? checkArguments(seen), call?.callId);
   let decision = decideOn(scope.decision, scope.internals.clock(), undefined, seen, undefined, null, args).decision;
   if ((decision.reason === 'invalid_argument' || decision.reason === 'resource_template') && decision.detail !== undefined) {
     try {
@@ -59,8 +60,10 @@ export async function needsApproval(scope: CoreScope, runContext: RunContext<unk
   // a call no grant covers is refused by the guardrail, never paused for a human
   if (scope.policy.authority && decideOn(scope.decision, scope.internals.clock(), raw, seen, who, task, args).decision.decision !== 'approve') return false;
   // filed here, unless an approval grant covers the call (then it runs without a pause)
-  if (call) return (await filePause(scope, call, who, task, input, decision, args)) === 'paused';
-  return true;
+  const paused = call ? (await filePause(scope, call, who, task, input, decision, args)) === 'paused' : true;
+  // a paused call's guardrail does not run now: the parse kept for it is let go
+  if (paused) scope.args.dropShared();
+  return paused;
 }
 
 /**
@@ -133,15 +136,16 @@ export function checkCall(scope: CoreScope, { context, toolCall }: Call): Maybe<
   if (!scope.enforce) return allow;
   const lossless = parseArguments(toolCall.arguments);
   // needsApproval's parse of this same value, when it made one (core/arguments.ts, sharedParse)
-  const fromRaw = scope.args.policyArgs(toolCall.arguments, lossless, 'take');
+  const fromRaw = scope.args.policyArgs(toolCall.arguments, lossless, 'take', toolCall.callId);
   // JSON that does not match the tool's JSON schema: the SDK would pass it on; refused here
   if (!fromRaw.ok && fromRaw.problem !== undefined) return refuseInvalid(scope, toolCall, fromRaw.problem);
   if (!fromRaw.ok) return allow; // invalid input: the SDK refuses it before the body
   // decided as the body will get them (a default the schema fills in included)
   const checked = callArguments(lossless, fromRaw);
   const resolved = scope.principals.resolve(context);
-  const vetted = { context, toolCall, checked, fromRaw };
-  return isThenable(resolved) ? resolved.then((p) => decideCheck(scope, vetted, p)) : decideCheck(scope, vetted, resolved);
+  // (the call's parts passed one by one, not gathered in an object a call)
+  if (isThenable(resolved)) return resolved.then((p) => decideCheck(scope, context, toolCall, checked, fromRaw, p));
+  return decideCheck(scope, context, toolCall, checked, fromRaw, resolved);
 }
 
 /** A call whose arguments do not match the tool's schema: its receipt, then the refusal. */
@@ -159,30 +163,37 @@ async function refuseInvalid(scope: CoreScope, toolCall: ToolCall, problem: stri
   };
 }
 
-type CheckedCall = Call & { checked: ArgumentsCheck; fromRaw: PolicyArgs };
-
 /** The decision on a call with its principal: let through (remembered for the body), or refused. */
-function decideCheck(scope: CoreScope, call: CheckedCall, { who, task }: { who: Who | null; task: string | null }): Maybe<GuardrailAnswer> {
-  const { toolCall, checked } = call;
+function decideCheck(
+  scope: CoreScope,
+  context: RunContext<unknown>,
+  toolCall: ToolCall,
+  checked: ArgumentsCheck,
+  fromRaw: PolicyArgs,
+  { who, task }: { who: Who | null; task: string | null },
+): Maybe<GuardrailAnswer> {
   const principal = who?.principal ?? null;
   const decided = decideOn(scope.decision, scope.internals.clock(), toolCall.arguments, undefined, who, task, checked);
   const early = guardrailRefusal({ principal, decision: decided.decision });
   if (early !== null) return refuseDecided(scope, toolCall, who, task, decided, early);
   const held = heldOrUpstream(scope, toolCall, decided);
-  return isThenable(held) ? held.then((refused) => settleCheck(scope, call, who, task, decided, refused)) : settleCheck(scope, call, who, task, decided, held);
+  // let through: remembered for the body (who, its task and the arguments' parse)
+  const vetted = { context, raw: toolCall.arguments, who, task, checked, fromRaw };
+  return isThenable(held)
+    ? held.then((refused) => settleCheck(scope, toolCall, vetted, decided, refused))
+    : settleCheck(scope, toolCall, vetted, decided, held);
 }
 
 /** A decided call the hold and the upstream refused (its receipt, then the refusal), or let through: remembered for the body. */
 function settleCheck(
   scope: CoreScope,
-  { context, toolCall, checked, fromRaw }: CheckedCall,
-  who: Who | null,
-  task: string | null,
+  toolCall: ToolCall,
+  vetted: Omit<Vetted, 'who'> & { who: Who | null },
   decided: DecidedCall,
   refused: GuardrailWhy | null,
 ): Maybe<GuardrailAnswer> {
-  if (refused !== null) return refuseDecided(scope, toolCall, who, task, decided, refused);
-  if (who !== null) scope.principals.remember(toolCall, { context, raw: toolCall.arguments, who, task, checked, fromRaw });
+  if (refused !== null) return refuseDecided(scope, toolCall, vetted.who, vetted.task, decided, refused);
+  if (vetted.who !== null) scope.principals.remember(toolCall, vetted as Vetted);
   return allow;
 }
 

@@ -3,7 +3,6 @@ import { ActionDenied, CtrlrunError } from '../errors.js';
 import { haltScope } from '../halt-actions.js';
 import { haltOf, type HaltCall } from '../halts.js';
 import { describeError, type ControlInternals, type Maybe } from '../internals.js';
-import { settled } from '../settled.js';
 import { isHaltsChanged } from '../stores/errors.js';
 import type { Halt, HaltState } from '../types.js';
 import { refusal } from './messages.js';
@@ -101,8 +100,9 @@ export async function refuseHalted(scope: CoreScope, facts: CallFacts, halt: Hal
  */
 export function decisionReceipt(scope: CoreScope, facts: CallFacts, fields: ReceiptFieldsOf, runContext: RunContext<unknown> | undefined): Promise<unknown> {
   const watch = scope.internals.halts;
-  // the store's promise handed straight on (no async wrapper: the allow path's write waits on no extra frame)
-  if (!watch.kept) return settled(() => scope.receipt(facts, fields));
+  // the store's promise handed straight on (no async wrapper: the allow path's write waits on no extra
+  // frame); the writer never throws, its failures are rejections (core/receipt.ts)
+  if (!watch.kept) return scope.receipt(facts, fields);
   const known = watch.known();
   if (known !== undefined) return atEpoch(scope, facts, fields, runContext, known, 0);
   return watch.refresh().then((state) => atEpoch(scope, facts, fields, runContext, state, 0));
@@ -121,7 +121,7 @@ function atEpoch(
   state: HaltState,
   attempt: number,
 ): Promise<unknown> {
-  return settled(() => scope.receipt(facts, fields, { haltEpoch: state.epoch })).catch(async (error: unknown) => {
+  return scope.receipt(facts, fields, { haltEpoch: state.epoch }).catch(async (error: unknown) => {
     if (!isHaltsChanged(error) || attempt >= 4) throw error;
     const next = await scope.internals.halts.refresh(error.epoch);
     const halt = haltOf(next.halts, callOf(scope, facts.principal, runContext));

@@ -5,18 +5,19 @@ import { asCtrlrunError } from './errors.js';
 import { authorize } from './authorize.js';
 import { softHaltText } from './halt.js';
 import type { CoreScope } from './scope.js';
-import { afterBody, observedSettlement, settlementOf, type BodyOutcome } from './settlement.js';
+import { notRecorded, observedSettlement, settlementOf, type BodyOutcome } from './settlement.js';
 import { withEditNote } from './edit-note.js';
 import type { Authorized, Body, CallDetails, CallFacts } from './types.js';
 
 /** Runs the body once and ends how it ended: the outcome, never a throw. */
 function outcomeOf(body: Body): Promise<BodyOutcome> {
   // chained, not an async wrapper: one promise fewer per call; a sync throw is an outcome too
-  return settled(body).then(
-    (output): BodyOutcome => ({ ok: true, output }),
-    (error: unknown): BodyOutcome => ({ ok: false, error }),
-  );
+  return settled(body).then(succeeded, failed);
 }
+
+// (made once, not two closures a call)
+const succeeded = (output: unknown): BodyOutcome => ({ ok: true, output });
+const failed = (error: unknown): BodyOutcome => ({ ok: false, error });
 
 /**
  * Settles an authorized call after its body: the effect and the outcome's receipt. A failure is
@@ -27,8 +28,13 @@ export async function finish(scope: CoreScope, auth: Authorized, outcome: BodyOu
   const { facts, approvers, key, attemptId } = auth;
   const plan = settlementOf({ action: scope.action, callId: facts.callId, key, approvers, hasUserErrorFunction: scope.hasUserErrorFunction }, outcome);
   const { internals } = scope;
-  if (key && attemptId) await afterBody(scope.action, facts.callId, () => internals.store.settleEffect(key, attemptId, plan.effect, internals.clock()));
-  await afterBody(scope.action, facts.callId, () => scope.receipt(facts, plan.receipt));
+  // awaited in a try, not a rejection handler chained on: the outcome's write waits on no extra turn
+  try {
+    if (key && attemptId) await internals.store.settleEffect(key, attemptId, plan.effect, internals.clock());
+    await scope.receipt(facts, plan.receipt);
+  } catch (error) {
+    throw notRecorded(scope.action, facts.callId, error);
+  }
   if ('throw' in plan.answer) throw plan.answer.throw;
   // an edited call: the model reads what ran before the result, so it does not report its proposal as done
   return auth.edited === undefined ? plan.answer.return : withEditNote(plan.answer.return, auth.edited.note);
@@ -49,7 +55,11 @@ function bodyToRun(auth: Authorized, body: Body): Body {
 export async function observe(scope: CoreScope, facts: CallFacts, body: Body): Promise<unknown> {
   const reason = facts.principal === null ? 'no_principal' : reasonText(facts.decision);
   const plan = observedSettlement(reason, facts.decision.effectKey, await outcomeOf(body));
-  await afterBody(scope.action, facts.callId, () => scope.receipt(facts, plan.receipt));
+  try {
+    await scope.receipt(facts, plan.receipt);
+  } catch (error) {
+    throw notRecorded(scope.action, facts.callId, error);
+  }
   if ('throw' in plan.answer) throw plan.answer.throw;
   return plan.answer.return;
 }
@@ -79,6 +89,15 @@ export async function executeCall(
   const enforced = authorized;
   const signal = details?.signal;
   // no signal (the Runner passes none to a tool without `timeoutMs`): nothing to hold, runBody's work here, no frame of its own
-  if (signal === undefined) return await finish(scope, enforced, await outcomeOf(bodyToRun(enforced, body)));
+  if (signal === undefined) {
+    // the body once, awaited in a try: outcomeOf's handlers chained on its promise cost a promise and a turn more
+    let outcome: BodyOutcome;
+    try {
+      outcome = { ok: true, output: await bodyToRun(enforced, body)() };
+    } catch (error) {
+      outcome = { ok: false, error };
+    }
+    return await finish(scope, enforced, outcome);
+  }
   return await scope.holds.run(enforced.facts.argsHash ?? '', signal, () => runBody(scope, enforced, body));
 }

@@ -29,6 +29,8 @@ export interface CoreScope {
   /** The body's output is the model's text (a function tool): a soft halt found at the body's authorization answers with its refusal. */
   readonly textOutput: boolean;
   readonly hasUserErrorFunction: boolean;
+  /** The SDK tool name the manifest maps to the action (the first), or null: looked up once, not per call. */
+  readonly tool: string | null;
   readonly receipt: WriteReceipt;
   /** Whether this door runs an approved edit (its body takes the input the core hands it). */
   readonly edits: boolean;

@@ -1,6 +1,5 @@
 import { AmbiguousEffect, CtrlrunError, NotExecuted } from '../errors.js';
 import { describeError } from '../internals.js';
-import { settled } from '../settled.js';
 import { markBodyFailure } from './body-failures.js';
 import { ambiguousText } from './messages.js';
 import { establishNotExecuted } from './not-executed.js';
@@ -81,13 +80,10 @@ export function observedSettlement(reason: string, key: string | null, outcome: 
 }
 
 /** A store failure after the body ran: the caller must know the outcome was not recorded. */
-export function afterBody(action: string, callId: string | null, write: () => Promise<unknown>): Promise<unknown> {
-  // a chained rejection handler, not an async wrapper: the store's promise waits on no extra turn
-  return settled(write).then(undefined, (error: unknown) => {
-    throw new CtrlrunError(`ctrlrun: ${action} ran, but recording its outcome failed (${describeError(error)}); check the store before retrying anything.`, {
-      action,
-      callId,
-      cause: error,
-    });
+export function notRecorded(action: string, callId: string | null, error: unknown): CtrlrunError {
+  return new CtrlrunError(`ctrlrun: ${action} ran, but recording its outcome failed (${describeError(error)}); check the store before retrying anything.`, {
+    action,
+    callId,
+    cause: error,
   });
 }

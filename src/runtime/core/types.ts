@@ -101,7 +101,7 @@ export interface ReceiptFieldsOf {
   effect_key?: string | null;
 }
 
-/** Writes one receipt of this action's call (with `options.haltEpoch`: only while the store's halts are unchanged). */
+/** Writes one receipt of this action's call (with `options.haltEpoch`: only while the store's halts are unchanged); a failure is a rejection, never a throw. */
 export type WriteReceipt = (facts: CallFacts, fields: ReceiptFieldsOf, options?: AppendOptions) => Promise<unknown>;
 
 /**

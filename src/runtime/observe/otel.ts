@@ -99,12 +99,14 @@ export function otelRecorder(api: OpenTelemetryApi, store: Pick<Store, 'listRequ
   const { decisions, refusals, latency, expired, ambiguous, pendingStores } = instrumentsOf(api.metrics.getMeter(SCOPE));
   pendingStores.add(store);
 
+  // each count's attributes written out (no shared object spread into each: one object a count)
   const count = (event: ObservedEvent) => {
-    const action = { 'ctrlrun.action': event.action };
-    if (DECIDING.has(event.kind)) decisions.add(1, { ...action, 'ctrlrun.decision': event.decision ?? 'none', 'ctrlrun.outcome': event.outcome });
-    if (event.refused) refusals.add(1, { ...action, 'ctrlrun.reason': event.reason });
-    if (event.reason === 'approval_expired') expired.add(1, action);
-    if (event.outcome === 'ambiguous') ambiguous.add(1, action);
+    const action = event.action;
+    if (DECIDING.has(event.kind))
+      decisions.add(1, { 'ctrlrun.action': action, 'ctrlrun.decision': event.decision ?? 'none', 'ctrlrun.outcome': event.outcome });
+    if (event.refused) refusals.add(1, { 'ctrlrun.action': action, 'ctrlrun.reason': event.reason });
+    if (event.reason === 'approval_expired') expired.add(1, { 'ctrlrun.action': action });
+    if (event.outcome === 'ambiguous') ambiguous.add(1, { 'ctrlrun.action': action });
   };
 
   return {
@@ -148,7 +150,9 @@ export function otelRecorder(api: OpenTelemetryApi, store: Pick<Store, 'listRequ
       };
       if (callId !== null) attributes['gen_ai.tool.call.id'] = callId;
       const parent = api.context.active();
-      const span = tracer.startSpan(`execute_tool ${tool}`, { kind: KIND_INTERNAL, attributes, ...(link ? { links: [{ context: link }] } : {}) }, parent);
+      const options: { kind: number; attributes: Attributes; links?: { context: OtelSpanContext }[] } = { kind: KIND_INTERNAL, attributes };
+      if (link) options.links = [{ context: link }]; // (a resumed call's; no empty object spread into every call's options)
+      const span = tracer.startSpan(`execute_tool ${tool}`, options, parent);
       // a span nobody records (no SDK registered, sampled out): its receipts add nothing to it
       if (span.isRecording()) ours.add(span);
       else notRecording.add(span);

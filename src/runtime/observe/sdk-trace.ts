@@ -4,7 +4,7 @@ import type { Attributes } from './attributes.js';
 
 const NOOP = 'no-op';
 
-type SdkSpan = { traceId: string; spanData?: { type?: string; input?: unknown } };
+export type SdkSpan = { traceId: string; spanData?: { type?: string; input?: unknown } };
 
 /**
  * The span or trace the SDK would record a span under right now, or null when the SDK does not

@@ -1,8 +1,9 @@
 import type { ApprovalRequest, CompiledPolicy, ReceiptBody, Store } from '../types.js';
+import { toolOf as mappedTool } from '../tool-name.js';
 import { attributesOf, type Attributes } from './attributes.js';
-import { eventOfReceipt } from './event.js';
+import { eventOfReceipt, type ObservedEvent } from './event.js';
 import { otelRecorder, type OpenTelemetryApi, type OtelRecorder } from './otel.js';
-import { recordOnSdkTrace, sdkShowsArguments, sdkTraceParent } from './sdk-trace.js';
+import { recordOnSdkTrace, sdkShowsArguments, sdkTraceParent, type SdkSpan } from './sdk-trace.js';
 
 export type { OpenTelemetryApi } from './otel.js';
 
@@ -76,6 +77,25 @@ export function createTelemetry(
   }
   // each policy's action -> tool lookups, made once per action for this control (not a scan of the tools per receipt)
   const tools = new WeakMap<CompiledPolicy, Map<string, string | null>>();
+  /** One receipt's event, to the SDK's trace (`parent`: its current span) and to OpenTelemetry. */
+  const seen = (event: ObservedEvent, parent: SdkSpan | null, receipt: ReceiptBody, policy: CompiledPolicy, sight: ReceiptSight | undefined) => {
+    // built only for a listener: OpenTelemetry's metrics alone (a span not recording) need none
+    let attributes: Attributes | undefined;
+    const attributesNow = () =>
+      (attributes ??= attributesOf(event, {
+        toolName: sight?.toolName ?? cachedToolOf(tools, policy, receipt.action),
+        args: sight?.args,
+        argsJson: sight?.argsJson,
+        labelled: policy.actions[receipt.action]?.sensitive ?? [],
+        sensitive: sdkShowsArguments(parent),
+      }));
+    if (sdkOn && parent !== null) recordOnSdkTrace(`ctrlrun.${event.kind}`, attributesNow());
+    if (otel !== undefined) {
+      otel.record(event, attributesNow);
+      if (sight?.request && (event.outcome === 'approved' || event.outcome === 'rejected'))
+        otel.answered(sight.request, event.outcome === 'approved' ? 'approve' : 'reject', event.at);
+    }
+  };
   return {
     get loading() {
       return loading;
@@ -86,23 +106,8 @@ export function createTelemetry(
         const parent = sdkOn || otel !== undefined ? sdkTraceParent() : null;
         if ((!sdkOn || parent === null) && otel === undefined) return;
         const event = eventOfReceipt(receipt);
-        if (event === null) return;
-        // built only for a listener: OpenTelemetry's metrics alone (a span not recording) need none
-        let attributes: Attributes | undefined;
-        const attributesNow = () =>
-          (attributes ??= attributesOf(event, {
-            toolName: sight?.toolName ?? toolOf(tools, policy, receipt.action),
-            args: sight?.args,
-            argsJson: sight?.argsJson,
-            labelled: policy.actions[receipt.action]?.sensitive ?? [],
-            sensitive: sdkShowsArguments(parent),
-          }));
-        if (sdkOn && parent !== null) recordOnSdkTrace(`ctrlrun.${event.kind}`, attributesNow());
-        if (otel !== undefined) {
-          otel.record(event, attributesNow);
-          if (sight?.request && (event.outcome === 'approved' || event.outcome === 'rejected'))
-            otel.answered(sight.request, event.outcome === 'approved' ? 'approve' : 'reject', event.at);
-        }
+        // (the listeners' work in a function of its own: a receipt nothing listens to allocates no closure context)
+        if (event !== null) seen(event, parent, receipt, policy, sight);
       } catch {
         // seeing a call never changes what it does: a failing exporter or processor is not the call's
       }
@@ -111,7 +116,7 @@ export function createTelemetry(
 }
 
 /** The SDK tool name the manifest maps to `action` (the first), or null; remembered in `known`. */
-function toolOf(known: WeakMap<CompiledPolicy, Map<string, string | null>>, policy: CompiledPolicy, action: string): string | null {
+function cachedToolOf(known: WeakMap<CompiledPolicy, Map<string, string | null>>, policy: CompiledPolicy, action: string): string | null {
   let tools = known.get(policy);
   if (tools === undefined) {
     tools = new Map();
@@ -119,12 +124,7 @@ function toolOf(known: WeakMap<CompiledPolicy, Map<string, string | null>>, poli
   }
   let tool = tools.get(action);
   if (tool === undefined) {
-    tool = null;
-    for (const [name, mapped] of Object.entries(policy.tools ?? {})) {
-      if (mapped !== action) continue;
-      tool = name;
-      break;
-    }
+    tool = mappedTool(policy, action);
     tools.set(action, tool);
   }
   return tool;
