@@ -105,8 +105,11 @@ export function walkHoistingVars(sf: ts.SourceFile, hoisted: Map<ts.Node, ts.Var
   const blockScoped = typescript.NodeFlags.BlockScoped;
   // the innermost function or class around the node being visited (undefined: the file itself)
   let owner: ts.Node | undefined;
+  const lastToken = typescript.SyntaxKind.LastToken;
   const visit = (n: ts.Node): void => {
     if (kinds[n.kind] === 1) onNode(n);
+    // a token (a name, a literal, a keyword) has no children: not handed to forEachChild
+    if (n.kind <= lastToken) return;
     if (n.kind === list && !(n.flags & blockScoped) && owner !== undefined && owners[owner.kind] === FUNCTION) {
       const vars = hoisted.get(owner) ?? [];
       if (vars.length === 0) hoisted.set(owner, vars);

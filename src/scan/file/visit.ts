@@ -95,7 +95,13 @@ export function visitFile(cx: FileContext): void {
   // each node's kind is tested against these tables: the calls are made only for the nodes they read
   const scopes = cx.interesting.size > 0 ? scopeKinds() : undefined;
   const reads = readKinds();
+  const lastToken = k.LastToken;
   const visit = (node: ts.Node): void => {
+    // a token (a name, a literal, a keyword) opens no scope and has no children
+    if (node.kind <= lastToken) {
+      if (reads[node.kind] === 1) readNode(cx, node);
+      return;
+    }
     if (node.kind === k.ImportDeclaration || node.kind === k.ImportEqualsDeclaration) return;
     const opened = scopes !== undefined && scopes[node.kind] === 1 && openScope(cx, node);
     if (reads[node.kind] === 1) readNode(cx, node);

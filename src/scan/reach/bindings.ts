@@ -123,7 +123,7 @@ class Builder {
   private refsOf(name: string, b: Binding): Ref[] {
     const out: Ref[] = [];
     const visit = (node: ts.Node, parent: ts.Node): void => {
-      if (this.kinds[node.kind] === TYPE) return;
+      if (this.kinds[node.kind]! & TYPE) return;
       if (typescript.isIdentifier(node)) {
         if (node.text === name && isReferencePosition(node, parent) && this.lookup(name, node.end - 1) === b) out.push(refKind(node, parent));
         return;
@@ -169,8 +169,8 @@ class Builder {
   private walk(node: ts.Node, parent: ts.Node, scope: number, fnScope: number): void {
     // by kind, from a table: every node of the file passes here, and most are read by nothing below
     const kind = this.kinds[node.kind]!;
-    // types name no values the scan follows
-    if (kind === TYPE) return;
+    // types name no values the scan follows; a token (a name, a literal) has no children
+    if (kind & (TYPE | TOKEN)) return;
     if (kind & RECORDED) this.record(node);
     if (kind & NAMED) this.declareNamed(node, scope);
     if (kind & FUNCTION) return this.walkFunction(node as ts.SignatureDeclaration, scope);
@@ -386,11 +386,12 @@ class Builder {
   }
 }
 
-/** What the walk does with a node of a kind (bits): skip it (a type), record it, declare its name, open a function. */
+/** What the walk does with a node of a kind (bits): skip it (a type, a token), record it, declare its name, open a function. */
 const TYPE = 1;
 const RECORDED = 2;
 const NAMED = 4;
 const FUNCTION = 8;
+const TOKEN = 16;
 let kindTable: Uint8Array | undefined;
 
 /**
@@ -405,6 +406,7 @@ function walkKinds(): Uint8Array {
     const probe = { kind } as ts.Node;
     if (typescript.isTypeNode(probe) && kind !== k.ExpressionWithTypeArguments) table[kind] = TYPE;
     else if (typescript.isFunctionLike(probe)) table[kind] = FUNCTION;
+    if (kind <= k.LastToken) table[kind]! |= TOKEN;
   }
   for (const kind of [k.BinaryExpression, k.CallExpression, k.NewExpression]) table[kind]! |= RECORDED;
   // a function declaration is also function-like: its name is declared, then it opens its scope
