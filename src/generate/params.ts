@@ -685,6 +685,8 @@ function zodBindings(sf: ts.SourceFile): Set<string> {
   return names;
 }
 
+const bindingsByTree = new WeakMap<ts.SourceFile, Map<string, Array<ts.Expression | null>>>();
+
 /**
  * Every binding of the file (any scope), by name: the initializer of a `const NAME = <init>`, or
  * null for any other binding (let, var, parameter, function, class), which makes a name unfollowable.
@@ -692,7 +694,11 @@ function zodBindings(sf: ts.SourceFile): Set<string> {
  * on a whole tree cost more than the reading (issue 40, item 8).
  */
 function constBindings(sf: ts.SourceFile): Map<string, Array<ts.Expression | null>> {
+  // one walk a tree: a file of several tools is read by one Reader each
+  const known = bindingsByTree.get(sf);
+  if (known) return known;
   const map = new Map<string, Array<ts.Expression | null>>();
+  bindingsByTree.set(sf, map);
   const add = (name: string, value: ts.Expression | null): void => {
     const list = map.get(name) ?? [];
     list.push(value);

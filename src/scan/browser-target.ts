@@ -44,7 +44,8 @@ const WRANGLER_CONFIGS = ['wrangler.jsonc', 'wrangler.json', 'wrangler.toml'];
 
 /** Whether a file's text declares the edge runtime for itself (a Next.js route or page, a Vercel function). */
 export function declaresEdgeRuntime(text: string): boolean {
-  return EDGE_EXPORT.test(text);
+  // asked of every scanned file: the word the pattern needs first (a plain search), the pattern only where it is
+  return text.includes('edge') && EDGE_EXPORT.test(text);
 }
 
 /**
@@ -86,9 +87,12 @@ function workersBuild(packageDir: string, facts: PackageFacts): boolean {
   return WRANGLER_CONFIGS.some((f) => facts.exists(path.join(packageDir, f)));
 }
 
+const CLIENT_DIRECTIVE = /^(?:\s|\/\/[^\n]*\n|\/\*[\s\S]*?\*\/)*(['"])use client\1/;
+
 /** A file that starts with the `'use client'` directive (after comments): a React client component. */
 export function isClientComponent(text: string): boolean {
-  return /^(?:\s|\/\/[^\n]*\n|\/\*[\s\S]*?\*\/)*(['"])use client\1/.test(text.replace(/^\uFEFF/, ''));
+  // asked of every scanned file: the directive's words first (a plain search), the pattern only where they are
+  return text.includes('use client') && CLIENT_DIRECTIVE.test(text.replace(/^\uFEFF/, ''));
 }
 
 /** Files of a browser package that still run on the server: a server folder or file, an API route, build config, scripts. */

@@ -113,7 +113,7 @@ function createFileContext(file: string, text: string, parsed: Parsed, options: 
   // declaration anywhere could bind to the SDK (an alias in a function body).
   const interesting = new Set(bindings.keys());
   const hoisted = new Map<ts.Node, ts.VariableDeclaration[]>();
-  collectAliasNames(sf, interesting, hoisted);
+  const declarations = collectAliasNames(sf, interesting, hoisted);
   const constStrings = topLevelConstStrings(sf);
   const ancestors: ts.Node[] = [];
   const cx: FileContext = {
@@ -128,6 +128,7 @@ function createFileContext(file: string, text: string, parsed: Parsed, options: 
     interesting,
     hoisted,
     constStrings,
+    declarations,
     scopes: [],
     ancestors,
     generatedDoorNames: new Map(),

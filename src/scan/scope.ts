@@ -48,20 +48,25 @@ const NONE: readonly ScopeDeclaration[] = Object.freeze([]);
 
 /** The nodes `scopeDeclarations` reads: blocks, functions, catch clauses, loops, class expressions. */
 function makesScope(node: ts.Node): boolean {
+  return scopeKinds()[node.kind] === 1;
+}
+
+let scopeTable: Uint8Array | undefined;
+
+/**
+ * By syntax kind, 1 where a node may declare names of its own scope (what `scopeDeclarations`
+ * reads): a walk over every node of a file tests the kind here rather than calling it for each.
+ */
+export function scopeKinds(): Uint8Array {
+  if (scopeTable) return scopeTable;
   const k = typescript.SyntaxKind;
-  switch (node.kind) {
-    case k.Block:
-    case k.ModuleBlock:
-    case k.CaseBlock:
-    case k.CatchClause:
-    case k.ForStatement:
-    case k.ForInStatement:
-    case k.ForOfStatement:
-    case k.ClassExpression:
-      return true;
-    default:
-      return ownerKinds()[node.kind] === FUNCTION;
-  }
+  const owners = ownerKinds();
+  const table = new Uint8Array(owners.length);
+  for (let kind = 0; kind < table.length; kind++) if (owners[kind] === FUNCTION) table[kind] = 1;
+  for (const kind of [k.Block, k.ModuleBlock, k.CaseBlock, k.CatchClause, k.ForStatement, k.ForInStatement, k.ForOfStatement, k.ClassExpression])
+    table[kind] = 1;
+  scopeTable = table;
+  return table;
 }
 
 /**
@@ -92,16 +97,19 @@ export type HoistedVars = ReadonlyMap<ts.Node, readonly ts.VariableDeclaration[]
  * A walk of a file that keeps, for each node, the function or class it is in, and files each `var`
  * declaration under its function (none under a class): what `collectHoistedVars` finds by walking
  * each function's body again, found in a walk the scan makes anyway (issue 40, item 8). `onNode`
- * is called for every node, in the order `forEachChild` gives.
+ * is called for each node whose kind `kinds` marks (1), in the order `forEachChild` gives.
  */
-export function walkHoistingVars(sf: ts.SourceFile, hoisted: Map<ts.Node, ts.VariableDeclaration[]>, onNode: (n: ts.Node) => void): void {
+export function walkHoistingVars(sf: ts.SourceFile, hoisted: Map<ts.Node, ts.VariableDeclaration[]>, kinds: Uint8Array, onNode: (n: ts.Node) => void): void {
   const owners = ownerKinds();
   const list = typescript.SyntaxKind.VariableDeclarationList;
   const blockScoped = typescript.NodeFlags.BlockScoped;
   // the innermost function or class around the node being visited (undefined: the file itself)
   let owner: ts.Node | undefined;
+  const lastToken = typescript.SyntaxKind.LastToken;
   const visit = (n: ts.Node): void => {
-    onNode(n);
+    if (kinds[n.kind] === 1) onNode(n);
+    // a token (a name, a literal, a keyword) has no children: not handed to forEachChild
+    if (n.kind <= lastToken) return;
     if (n.kind === list && !(n.flags & blockScoped) && owner !== undefined && owners[owner.kind] === FUNCTION) {
       const vars = hoisted.get(owner) ?? [];
       if (vars.length === 0) hoisted.set(owner, vars);

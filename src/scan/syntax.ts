@@ -146,28 +146,76 @@ export function isCommonJsTarget(left: ts.Expression, sf: ts.SourceFile): boolea
 }
 
 /**
+ * The file's first variable initializer, class and `const` object literal of each name, in the
+ * order a walk from the file meets them (any scope): what a name is followed to when the scope
+ * where it is read does not hold it. Filled by the walk `collectAliasNames` makes anyway, not by
+ * one walk more of the file for each.
+ */
+export interface DeclarationIndex {
+  /** `const|let|var <name> = <init>`. */
+  initializers: Map<string, ts.Expression>;
+  /** `class X {}`, `const X = class {}`. */
+  classes: Map<string, ts.ClassLikeDeclaration>;
+  /** `const <name> = { ... }`. */
+  constObjects: Map<string, ts.ObjectLiteralExpression>;
+}
+
+let indexTable: Uint8Array | undefined;
+
+/** The kinds `collectAliasNames` reads: variable declarations (and their lists) and class declarations. */
+function indexKinds(): Uint8Array {
+  if (indexTable) return indexTable;
+  const k = typescript.SyntaxKind;
+  const table = new Uint8Array(k.Count);
+  for (const kind of [k.VariableDeclaration, k.VariableDeclarationList, k.ClassDeclaration]) table[kind] = 1;
+  indexTable = table;
+  return table;
+}
+
+/**
  * Adds to `names` every identifier a variable declaration binds whose initializer could be an SDK
  * alias; the same walk files each `var` declaration under the function it is hoisted to (`hoisted`,
- * for the scopes of the scan's walk).
+ * for the scopes of the scan's walk) and indexes the file's declarations by name.
  */
-export function collectAliasNames(sf: ts.SourceFile, names: Set<string>, hoisted: Map<ts.Node, ts.VariableDeclaration[]>): void {
-  const variable = typescript.SyntaxKind.VariableDeclaration;
+export function collectAliasNames(sf: ts.SourceFile, names: Set<string>, hoisted: Map<ts.Node, ts.VariableDeclaration[]>): DeclarationIndex {
+  const k = typescript.SyntaxKind;
+  const index: DeclarationIndex = { initializers: new Map(), classes: new Map(), constObjects: new Map() };
+  const { initializers, classes, constObjects } = index;
   const read = (n: ts.Node): void => {
-    const d = n.kind === variable ? (n as ts.VariableDeclaration) : undefined;
-    if (d?.initializer) {
-      const init = skipWrappers(d.initializer);
-      if (
-        typescript.isIdentifier(init) ||
-        typescript.isPropertyAccessExpression(init) ||
-        typescript.isElementAccessExpression(init) ||
-        typescript.isAwaitExpression(init) ||
-        typescript.isCallExpression(init)
-      ) {
-        for (const name of bindingNames(d.name)) names.add(name);
+    if (n.kind === k.VariableDeclarationList) {
+      if ((n.flags & typescript.NodeFlags.Const) === 0) return;
+      for (const d of (n as ts.VariableDeclarationList).declarations) {
+        const init = d.initializer ? skipWrappers(d.initializer) : undefined;
+        if (typescript.isIdentifier(d.name) && init && typescript.isObjectLiteralExpression(init) && !constObjects.has(d.name.text))
+          constObjects.set(d.name.text, init);
       }
+      return;
+    }
+    if (n.kind === k.ClassDeclaration) {
+      const name = (n as ts.ClassDeclaration).name;
+      if (name && !classes.has(name.text)) classes.set(name.text, n as ts.ClassDeclaration);
+      return;
+    }
+    const d = n as ts.VariableDeclaration;
+    if (!d.initializer) return;
+    const init = skipWrappers(d.initializer);
+    if (typescript.isIdentifier(d.name)) {
+      const name = d.name.text;
+      if (!initializers.has(name)) initializers.set(name, d.initializer);
+      if (typescript.isClassExpression(init) && !classes.has(name)) classes.set(name, init);
+    }
+    if (
+      typescript.isIdentifier(init) ||
+      typescript.isPropertyAccessExpression(init) ||
+      typescript.isElementAccessExpression(init) ||
+      typescript.isAwaitExpression(init) ||
+      typescript.isCallExpression(init)
+    ) {
+      for (const name of bindingNames(d.name)) names.add(name);
     }
   };
-  walkHoistingVars(sf, hoisted, read);
+  walkHoistingVars(sf, hoisted, indexKinds(), read);
+  return index;
 }
 
 /** Top-level `const X = 'string'` (also `as const`, a template without substitutions). */

@@ -4,7 +4,7 @@ import { isAgentClass, isSdkModule, type Binding, type GeneratedMatch, type Modu
 import { spanOf } from '../parse.js';
 import type { ModuleLoadContext } from '../module-loads.js';
 import type { RunScanContext } from '../runs.js';
-import { rootIdentifier, skipWrappers } from '../syntax.js';
+import { rootIdentifier, skipWrappers, type DeclarationIndex } from '../syntax.js';
 import { declarationOf, initializerInScope, valuesInScope } from '../local-values.js';
 import { valueOfExpr } from '../values.js';
 import type { CalleeBinding, FileScan, McpServerList, ModuleImport, RunCall, SandboxAgentSite, SdkFactoryCall, SdkValue, Span } from '../types.js';
@@ -92,11 +92,10 @@ export interface FileContext {
   /** The servers given to `getAllMcpTools` / `mcpToFunctionTool`, read once the whole file is known. */
   pendingConversions: Array<{ call: SdkFactoryCall; values: ts.Expression[]; ancestors: readonly ts.Node[] }>;
   /** Lazily built indexes of the file's declarations. */
+  /** The file's declarations by name (first of each), found by the walk before the scan's (syntax.ts). */
+  declarations: DeclarationIndex;
   cache: {
-    constObjects?: Map<string, ts.ObjectLiteralExpression>;
-    initializers?: Map<string, ts.Expression>;
     returns?: Map<string, ts.Expression[]>;
-    classes?: Map<string, ts.ClassLikeDeclaration>;
     /** The last callee `resolve` answered, with the innermost scope open then (see `resolve`). */
     resolved?: { expr: ts.Expression; scope: Map<string, Binding | null> | undefined; answer: ResolvedMember | undefined };
   };
@@ -171,18 +170,7 @@ export function agentClassOf(cx: FileContext, expr: ts.Expression, depth = 0): A
 
 /** The first class of this file named `name` (`class X {}`, `const X = class {}`). */
 function classOf(cx: FileContext, name: string): ts.ClassLikeDeclaration | undefined {
-  if (cx.cache.classes === undefined) {
-    const found = new Map<string, ts.ClassLikeDeclaration>();
-    const walk = (n: ts.Node): void => {
-      if (typescript.isClassDeclaration(n) && n.name && !found.has(n.name.text)) found.set(n.name.text, n);
-      if (typescript.isVariableDeclaration(n) && typescript.isIdentifier(n.name) && n.initializer && typescript.isClassExpression(skipWrappers(n.initializer)))
-        if (!found.has(n.name.text)) found.set(n.name.text, skipWrappers(n.initializer) as ts.ClassExpression);
-      typescript.forEachChild(n, walk);
-    };
-    walk(cx.sf);
-    cx.cache.classes = found;
-  }
-  return cx.cache.classes.get(name);
+  return cx.declarations.classes.get(name);
 }
 
 /** The SDK export a callee names, when it is one of the SDK's own modules. */
@@ -226,36 +214,12 @@ export function constObjectLiteral(cx: FileContext, name: string, ancestors: rea
     const init = scoped.constant ? skipWrappers(scoped.init) : undefined;
     return init && typescript.isObjectLiteralExpression(init) ? init : undefined;
   }
-  if (cx.cache.constObjects === undefined) {
-    const found = new Map<string, ts.ObjectLiteralExpression>();
-    const visit = (n: ts.Node): void => {
-      if (typescript.isVariableDeclarationList(n) && (n.flags & typescript.NodeFlags.Const) !== 0) {
-        for (const d of n.declarations) {
-          const init = d.initializer ? skipWrappers(d.initializer) : undefined;
-          if (typescript.isIdentifier(d.name) && init && typescript.isObjectLiteralExpression(init) && !found.has(d.name.text)) found.set(d.name.text, init);
-        }
-      }
-      typescript.forEachChild(n, visit);
-    };
-    visit(cx.sf);
-    cx.cache.constObjects = found;
-  }
-  return cx.cache.constObjects.get(name);
+  return cx.declarations.constObjects.get(name);
 }
 
 /** The first `const|let|var <name> = <init>` of this file (any scope), for following a variable. */
 export function initializerOf(cx: FileContext, name: string): ts.Expression | undefined {
-  if (cx.cache.initializers === undefined) {
-    const found = new Map<string, ts.Expression>();
-    const walk = (n: ts.Node): void => {
-      if (typescript.isVariableDeclaration(n) && typescript.isIdentifier(n.name) && n.initializer && !found.has(n.name.text))
-        found.set(n.name.text, n.initializer);
-      typescript.forEachChild(n, walk);
-    };
-    walk(cx.sf);
-    cx.cache.initializers = found;
-  }
-  return cx.cache.initializers.get(name);
+  return cx.declarations.initializers.get(name);
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { ts } from 'ts-morph';
 import { typescript } from '../typescript.js';
 import type { Binding } from '../imports.js';
-import { scopeDeclarations } from '../scope.js';
+import { scopeDeclarations, scopeKinds } from '../scope.js';
 import { aliasValues } from '../values.js';
 import { onNew } from './agents.js';
 import { onHandoffClass } from './handoffs.js';
@@ -68,12 +68,43 @@ function readNode(cx: FileContext, node: ts.Node): void {
   }
 }
 
+let readTable: Uint8Array | undefined;
+
+/** By syntax kind, 1 where `readNode` reads a node: most nodes of a file are of none of them. */
+function readKinds(): Uint8Array {
+  if (readTable) return readTable;
+  const k = typescript.SyntaxKind;
+  const table = new Uint8Array(k.Count);
+  for (const kind of [
+    k.Identifier,
+    k.CallExpression,
+    k.NewExpression,
+    k.ObjectLiteralExpression,
+    k.BinaryExpression,
+    k.PropertyAccessExpression,
+    k.ElementAccessExpression,
+    k.VariableDeclaration,
+  ])
+    table[kind] = 1;
+  readTable = table;
+  return table;
+}
+
 export function visitFile(cx: FileContext): void {
   const k = typescript.SyntaxKind;
+  // each node's kind is tested against these tables: the calls are made only for the nodes they read
+  const scopes = cx.interesting.size > 0 ? scopeKinds() : undefined;
+  const reads = readKinds();
+  const lastToken = k.LastToken;
   const visit = (node: ts.Node): void => {
+    // a token (a name, a literal, a keyword) opens no scope and has no children
+    if (node.kind <= lastToken) {
+      if (reads[node.kind] === 1) readNode(cx, node);
+      return;
+    }
     if (node.kind === k.ImportDeclaration || node.kind === k.ImportEqualsDeclaration) return;
-    const opened = openScope(cx, node);
-    readNode(cx, node);
+    const opened = scopes !== undefined && scopes[node.kind] === 1 && openScope(cx, node);
+    if (reads[node.kind] === 1) readNode(cx, node);
     cx.ancestors.push(node);
     typescript.forEachChild(node, visit);
     cx.ancestors.pop();

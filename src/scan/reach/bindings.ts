@@ -88,6 +88,7 @@ class Builder {
   private readonly events: Array<{ name: string; pos: number; apply: EventApply; unbound?: () => void }> = [];
   private readonly looseParts: ts.Expression[] = [];
   private readonly holders = new Map<ts.Node, Holder>();
+  private readonly kinds = walkKinds();
 
   constructor(
     private readonly sf: ts.SourceFile,
@@ -122,7 +123,7 @@ class Builder {
   private refsOf(name: string, b: Binding): Ref[] {
     const out: Ref[] = [];
     const visit = (node: ts.Node, parent: ts.Node): void => {
-      if (typescript.isTypeNode(node) && !typescript.isExpressionWithTypeArguments(node)) return;
+      if (this.kinds[node.kind]! & TYPE) return;
       if (typescript.isIdentifier(node)) {
         if (node.text === name && isReferencePosition(node, parent) && this.lookup(name, node.end - 1) === b) out.push(refKind(node, parent));
         return;
@@ -166,11 +167,13 @@ class Builder {
   }
 
   private walk(node: ts.Node, parent: ts.Node, scope: number, fnScope: number): void {
-    // types name no values the scan follows
-    if (typescript.isTypeNode(node) && !typescript.isExpressionWithTypeArguments(node)) return;
-    this.record(node);
-    this.declareNamed(node, scope);
-    if (typescript.isFunctionLike(node)) return this.walkFunction(node as ts.SignatureDeclaration, scope);
+    // by kind, from a table: every node of the file passes here, and most are read by nothing below
+    const kind = this.kinds[node.kind]!;
+    // types name no values the scan follows; a token (a name, a literal) has no children
+    if (kind & (TYPE | TOKEN)) return;
+    if (kind & RECORDED) this.record(node);
+    if (kind & NAMED) this.declareNamed(node, scope);
+    if (kind & FUNCTION) return this.walkFunction(node as ts.SignatureDeclaration, scope);
     // by kind: every node of the file passes here, and most open no scope
     const k = typescript.SyntaxKind;
     switch (node.kind) {
@@ -381,6 +384,35 @@ class Builder {
     }
     return undefined;
   }
+}
+
+/** What the walk does with a node of a kind (bits): skip it (a type, a token), record it, declare its name, open a function. */
+const TYPE = 1;
+const RECORDED = 2;
+const NAMED = 4;
+const FUNCTION = 8;
+const TOKEN = 16;
+let kindTable: Uint8Array | undefined;
+
+/**
+ * By syntax kind, what the walk does (the compiler's `isTypeNode` but an `extends` clause's
+ * expression, `record`'s kinds, `declareNamed`'s, `isFunctionLike`): all test the kind only.
+ */
+function walkKinds(): Uint8Array {
+  if (kindTable) return kindTable;
+  const k = typescript.SyntaxKind;
+  const table = new Uint8Array(k.Count);
+  for (let kind = 0; kind < table.length; kind++) {
+    const probe = { kind } as ts.Node;
+    if (typescript.isTypeNode(probe) && kind !== k.ExpressionWithTypeArguments) table[kind] = TYPE;
+    else if (typescript.isFunctionLike(probe)) table[kind] = FUNCTION;
+    if (kind <= k.LastToken) table[kind]! |= TOKEN;
+  }
+  for (const kind of [k.BinaryExpression, k.CallExpression, k.NewExpression]) table[kind]! |= RECORDED;
+  // a function declaration is also function-like: its name is declared, then it opens its scope
+  for (const kind of [k.ClassDeclaration, k.EnumDeclaration, k.FunctionDeclaration, k.ImportEqualsDeclaration]) table[kind]! |= NAMED;
+  kindTable = table;
+  return table;
 }
 
 export function hasExportModifier(node: ts.Node): boolean {
