@@ -171,5 +171,57 @@ ruleTester('unprotected-agent-tool', {
         { line: 7, column: 9 },
       ],
     },
+    // red18 ("no false green"): agent tools the model can call with no policy while check (and the
+    // ESLint plugin) report nothing; each fails until the scanner follows the agent there
+    {
+      name: 'red18: asTool of an agent imported from another module of the repo',
+      code: lines(
+        SDK,
+        "import { billing } from './billing.js';",
+        "export const triage = new Agent({ name: 'triage', tools: [billing.asTool({ toolName: 'ask_billing', toolDescription: 'Ask billing.' })] });",
+      ),
+      files: { 'src/billing.ts': lines(SDK, "export const billing = new Agent({ name: 'billing', instructions: 'Handle refunds.' });") },
+      errors: [{ line: 3, column: 59 }],
+    },
+    {
+      name: 'red18: asTool in a map over a const array of agents',
+      code: lines(
+        SDK,
+        "const specialists = [new Agent({ name: 'charges' }), new Agent({ name: 'disputes' })];",
+        "export const lead = new Agent({ name: 'lead', tools: specialists.map((s) => s.asTool({ toolName: `ask_${s.name}`, toolDescription: 'x' })) });",
+      ),
+      errors: [{ line: 3, column: 77 }],
+    },
+    {
+      name: "red18: asTool of a helper's parameter, given an agent of the file",
+      code: lines(
+        SDK,
+        'function toTool(agent: Agent) {',
+        "  return agent.asTool({ toolDescription: 'Ask a specialist.' });",
+        '}',
+        "const billing = new Agent({ name: 'billing' });",
+        "export const triage = new Agent({ name: 'triage', tools: [toTool(billing)] });",
+      ),
+      errors: [{ line: 3, column: 10 }],
+    },
+    {
+      name: 'red18: asTool of an agent an async factory of the file returns',
+      code: lines(
+        SDK,
+        "async function makeBilling() { return new Agent({ name: 'billing' }); }",
+        'const billing = await makeBilling();',
+        "export const triage = new Agent({ name: 'triage', tools: [billing.asTool({ toolDescription: 'x' })] });",
+      ),
+      errors: [{ line: 4, column: 59 }],
+    },
+    {
+      name: 'red18: asTool of an agent held in an object of the file',
+      code: lines(
+        SDK,
+        "const agents = { billing: new Agent({ name: 'billing' }) };",
+        "export const triage = new Agent({ name: 'triage', tools: [agents.billing.asTool({ toolDescription: 'x' })] });",
+      ),
+      errors: [{ line: 3, column: 59 }],
+    },
   ],
 });
