@@ -103,5 +103,21 @@ ruleTester('unprotected-handoff', {
         { line: 4, column: 68 },
       ],
     },
+    {
+      // red18: agentNameOf reads options held by a name file-wide (the first `const opts` of the
+      // file): this handoff is named for the other function's agent, so the hint and the codemod
+      // take that agent's handoff action (the runtime accepts it when the real target is unmapped)
+      name: "red18: the handoff is named for its own agent, not another function's `const opts`",
+      code: lines(
+        "import { Agent, handoff } from '@openai/agents';",
+        "export function lookupAgent() { const opts = { name: 'lookup' }; return new Agent(opts); }",
+        'export function refundsHandoff() {',
+        "  const opts = { name: 'refunds', instructions: 'Refund.' };",
+        '  const agent = new Agent(opts);',
+        '  return handoff(agent, { onHandoff: async () => {} });',
+        '}',
+      ),
+      errors: [{ line: 6, column: 10, mentions: "handoff to 'refunds'" }],
+    },
   ],
 });
