@@ -171,29 +171,29 @@ ruleTester('unprotected-agent-tool', {
         { line: 7, column: 9 },
       ],
     },
-    // red18 ("no false green"): agent tools the model can call with no policy while check (and the
-    // ESLint plugin) report nothing; each fails until the scanner follows the agent there
+    // asTool of a value the scan cannot follow is reported (fail closed): an agent imported from
+    // another module, a callback's or helper's parameter; and the scan follows awaits and objects
     {
-      name: 'red18: asTool of an agent imported from another module of the repo',
+      name: 'asTool of an agent imported from another module of the repo: reported, naming the import',
       code: lines(
         SDK,
         "import { billing } from './billing.js';",
         "export const triage = new Agent({ name: 'triage', tools: [billing.asTool({ toolName: 'ask_billing', toolDescription: 'Ask billing.' })] });",
       ),
       files: { 'src/billing.ts': lines(SDK, "export const billing = new Agent({ name: 'billing', instructions: 'Handle refunds.' });") },
-      errors: [{ line: 3, column: 59 }],
+      errors: [{ line: 3, column: 59, mentions: "`billing` is imported from './billing.js'" }],
     },
     {
-      name: 'red18: asTool in a map over a const array of agents',
+      name: "asTool in a map over an array of agents: the callback's parameter is not followed, so reported",
       code: lines(
         SDK,
         "const specialists = [new Agent({ name: 'charges' }), new Agent({ name: 'disputes' })];",
         "export const lead = new Agent({ name: 'lead', tools: specialists.map((s) => s.asTool({ toolName: `ask_${s.name}`, toolDescription: 'x' })) });",
       ),
-      errors: [{ line: 3, column: 77 }],
+      errors: [{ line: 3, column: 77, mentions: '`s` is a parameter' }],
     },
     {
-      name: "red18: asTool of a helper's parameter, given an agent of the file",
+      name: "asTool of a helper's parameter: reported whatever its callers pass",
       code: lines(
         SDK,
         'function toTool(agent: Agent) {',
@@ -205,7 +205,7 @@ ruleTester('unprotected-agent-tool', {
       errors: [{ line: 3, column: 10 }],
     },
     {
-      name: 'red18: asTool of an agent an async factory of the file returns',
+      name: 'asTool of an agent an async factory of the file returns, through `await`',
       code: lines(
         SDK,
         "async function makeBilling() { return new Agent({ name: 'billing' }); }",
@@ -215,7 +215,7 @@ ruleTester('unprotected-agent-tool', {
       errors: [{ line: 4, column: 59 }],
     },
     {
-      name: 'red18: asTool of an agent held in an object of the file',
+      name: 'asTool of an agent held in a const object of the file',
       code: lines(
         SDK,
         "const agents = { billing: new Agent({ name: 'billing' }) };",

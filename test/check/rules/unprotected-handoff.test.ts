@@ -104,10 +104,9 @@ ruleTester('unprotected-handoff', {
       ],
     },
     {
-      // red18: agentNameOf reads options held by a name file-wide (the first `const opts` of the
-      // file): this handoff is named for the other function's agent, so the hint and the codemod
-      // take that agent's handoff action (the runtime accepts it when the real target is unmapped)
-      name: "red18: the handoff is named for its own agent, not another function's `const opts`",
+      // options held by a name are read in the scope the agent is made in: named for another
+      // function's agent, the hint and the codemod would take that agent's handoff action
+      name: "the handoff is named for its own agent, not another function's `const opts`",
       code: lines(
         "import { Agent, handoff } from '@openai/agents';",
         "export function lookupAgent() { const opts = { name: 'lookup' }; return new Agent(opts); }",
