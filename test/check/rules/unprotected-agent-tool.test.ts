@@ -28,6 +28,26 @@ ruleTester('unprotected-agent-tool', {
       code: lines(SDK, "function lazy() { return () => { return new Agent({ name: 'l' }); }; }", 'export const t = (lazy() as any).asTool({});'),
     },
     {
+      name: 'asTool of values provably not agents: a local object (in place or a property), a local class, a package import',
+      code: lines(
+        SDK,
+        "import { ChatModel } from 'langchain';",
+        'const helper = { asTool: (o: object) => o };',
+        'const kit = { runner: { asTool: (o: object) => o }, make() { return 1; } };',
+        'class Local { asTool(o: object) { return o; } }',
+        'export const a = helper.asTool({});',
+        'export const b = kit.runner.asTool({});',
+        'export const c = new Local().asTool({});',
+        'export const d = new ChatModel().asTool({});',
+        'export const e = ChatModel.from().asTool({});',
+        'export const f = (kit as any).missing.asTool({});',
+      ),
+    },
+    {
+      name: 'asTool of a parameter in a file that uses neither the SDK nor the generated module',
+      code: lines("import { Runnable } from 'langchain';", 'export const toTool = (r: Runnable) => r.asTool({ name: "x" });'),
+    },
+    {
       name: 'a RealtimeAgent is not an agent tool',
       code: lines(
         "import { RealtimeAgent } from '@openai/agents/realtime';",
@@ -222,6 +242,29 @@ ruleTester('unprotected-agent-tool', {
         "export const triage = new Agent({ name: 'triage', tools: [agents.billing.asTool({ toolDescription: 'x' })] });",
       ),
       errors: [{ line: 3, column: 59 }],
+    },
+    {
+      name: 'asTool of a parameter in a file that imports only the generated module; `this`; an agent or an import: no one name',
+      code: lines(
+        GEN,
+        "import { billing } from './billing.js';",
+        'export const wrap = (a: unknown) => (a as any).asTool({});',
+        'export class Desk { tool() { return (this as any).agent.asTool({}); } }',
+      ),
+      errors: [
+        { line: 3, column: 37, mentions: '`a` is a parameter' },
+        { line: 4, column: 37, mentions: '`(this as any).agent` is not followed' },
+      ],
+    },
+    {
+      name: 'an agent of the file or one imported: reported, with no name (neither may be meant)',
+      code: lines(
+        SDK,
+        "import { billing } from './billing.js';",
+        "const local = new Agent({ name: 'local' });",
+        'export const pick = (on: boolean) => (on ? local : billing).asTool({});',
+      ),
+      errors: [{ line: 4, column: 38, mentions: 'Agent tool made with' }],
     },
   ],
 });
