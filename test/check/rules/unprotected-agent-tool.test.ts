@@ -41,6 +41,9 @@ ruleTester('unprotected-agent-tool', {
         'export const d = new ChatModel().asTool({});',
         'export const e = ChatModel.from().asTool({});',
         'export const f = (kit as any).missing.asTool({});',
+        'export const g = (kit.make as any).asTool({});',
+        'const spread = { ...kit, make() { return 2; } };',
+        'export const h = (spread.make as any).asTool({});',
       ),
     },
     {
@@ -232,7 +235,7 @@ ruleTester('unprotected-agent-tool', {
         'const billing = await makeBilling();',
         "export const triage = new Agent({ name: 'triage', tools: [billing.asTool({ toolDescription: 'x' })] });",
       ),
-      errors: [{ line: 4, column: 59 }],
+      errors: [{ line: 4, column: 59, mentions: 'made with `.asTool()`: no policy' }],
     },
     {
       name: 'asTool of an agent held in a const object of the file',
@@ -241,7 +244,7 @@ ruleTester('unprotected-agent-tool', {
         "const agents = { billing: new Agent({ name: 'billing' }) };",
         "export const triage = new Agent({ name: 'triage', tools: [agents.billing.asTool({ toolDescription: 'x' })] });",
       ),
-      errors: [{ line: 3, column: 59 }],
+      errors: [{ line: 3, column: 59, mentions: "'billing' made with `.asTool()`: no policy" }],
     },
     {
       name: 'asTool of a parameter in a file that imports only the generated module; `this`; an agent or an import: no one name',
@@ -254,6 +257,22 @@ ruleTester('unprotected-agent-tool', {
       errors: [
         { line: 3, column: 37, mentions: '`a` is a parameter' },
         { line: 4, column: 37, mentions: '`(this as any).agent` is not followed' },
+      ],
+    },
+    {
+      name: 'asTool of a class imported from the repo, a `let` given no value, a loop variable: reported',
+      code: lines(
+        SDK,
+        "import { Desk } from './desk.js';",
+        'let later: any;',
+        'export const a = new Desk().asTool({});',
+        'export const b = later.asTool({});',
+        'export const c = (list: any[]) => { for (const x of list) x.asTool({}); };',
+      ),
+      errors: [
+        { line: 4, column: 18, mentions: "`Desk` is imported from './desk.js'" },
+        { line: 5, column: 18, mentions: '`later` is given no value' },
+        { line: 6, column: 59, mentions: '`x` is a part of another value' },
       ],
     },
     {
