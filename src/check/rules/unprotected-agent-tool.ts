@@ -21,7 +21,7 @@ export function unprotectedAgentToolRule(scan: FileScan, project: ProjectContext
         scan.file,
         call.callee,
         `Agent tool${named} made with \`.asTool()\` of a value check cannot follow (${call.receiverUnknown}): if it is an SDK agent, no policy decides its calls, a failure of the nested run reaches the parent model as "Please try again" and the nested run traces its tools' inputs and outputs.`,
-        `If it is an agent, use \`protectAgentTool('<action>', <agent>, { toolName: '<name>', ... })\` from the generated module (without needsApproval), with the action in ctrlrun.yaml and a literal toolName mapped in ctrlrun.tools.yaml (\`npx ctrlrun-gen codemod --write\` rewrites it then). If it is not an agent, say so on the line before: \`// ctrlrun-ignore unprotected-agent-tool -- <reason>\`.`,
+        `If it is an agent, use \`protectAgentTool('${action ?? '<action>'}', <agent>, { ... })\` from the generated module (without needsApproval)${action !== undefined ? '' : `, with the action in ctrlrun.yaml and the tool${named || "'s literal toolName"} mapped in ctrlrun.tools.yaml`}; \`npx ctrlrun-gen codemod --write\` rewrites it. If it is not an agent, say so on the line before: \`// ctrlrun-ignore unprotected-agent-tool -- <reason>\`.`,
       );
     return findingOf(
       unprotectedAgentToolMeta,

@@ -253,10 +253,12 @@ ruleTester('unprotected-agent-tool', {
         "import { billing } from './billing.js';",
         'export const wrap = (a: unknown) => (a as any).asTool({});',
         'export class Desk { tool() { return (this as any).agent.asTool({}); } }',
+        "export const r = (b: any) => b.asTool({ toolName: 'refund' });",
       ),
       errors: [
         { line: 3, column: 37, mentions: '`a` is a parameter' },
         { line: 4, column: 37, mentions: '`(this as any).agent` is not followed' },
+        { line: 5, column: 30, mentions: "protectAgentTool('stripe.refund', <agent>" },
       ],
     },
     {
