@@ -287,6 +287,11 @@ export interface AgentAsToolCall {
   argumentsStart: number;
   /** The tool's name: `toolName` when a literal, else the SDK's default from the agent's literal `name`. */
   toolName?: string;
+  /**
+   * Set when the scan cannot tell that the receiver is an SDK agent (imported from another module
+   * of the repo, a parameter, a callback's argument): why. Reported all the same (fail closed).
+   */
+  receiverUnknown?: string;
 }
 
 /**

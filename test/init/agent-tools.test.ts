@@ -110,4 +110,31 @@ export const anonymous = (name: string) => new Agent({ name }).asTool({ toolDesc
     expect(readFileSync(policyFile, 'utf8')).toContain('# agent tool "escalate" (asTool at src/more.ts:3) (added by init --force)');
     expect(r.stdout).toContain('note: src/more.ts:4: this asTool() has neither a literal `toolName` nor an agent with a literal `name`');
   });
+  it('an asTool of an imported agent is mapped by its literal toolName only, and a handoff is named for its own agent', async () => {
+    const dir = repo({
+      'src/agents.ts': `import { Agent } from '@openai/agents';
+export const billing = new Agent({ name: 'Billing' });
+`,
+      'src/desk.ts': `import { Agent, handoff } from '@openai/agents';
+import { billing } from './agents.js';
+export const desk = new Agent({
+  name: 'Desk',
+  tools: [billing.asTool({ toolName: 'ask_billing', toolDescription: 'Asks billing.' }), billing.asTool({ toolDescription: 'No name.' })],
+});
+export function lookupAgent() { const opts = { name: 'lookup' }; return new Agent(opts); }
+export function refundsHandoff() {
+  const opts = { name: 'refunds', instructions: 'Refund.' };
+  const agent = new Agent(opts);
+  return handoff(agent, { onHandoff: async () => {} });
+}
+`,
+    });
+    const r = await cli(['init'], { cwd: dir });
+    expect(r.code, r.stderr).toBe(0);
+    expect(mappingsOf(dir)).toEqual([
+      ['ask_billing', 'ask_billing'],
+      ['handoff', 'handoff.refunds'],
+    ]);
+    expect(r.stdout).toContain('note: src/desk.ts:5: this asTool() has neither a literal `toolName` nor an agent with a literal `name`');
+  });
 });

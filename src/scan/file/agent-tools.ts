@@ -9,8 +9,14 @@ import type { FileContext } from './context.js';
 // `Reflect.apply` or as a value (a door check reports however it is reached).
 
 /** `agent.asTool(o)` (also `agent['asTool'](o)`): a door that runs another agent. */
-export function onAsTool(cx: FileContext, node: ts.CallExpression, callee: ts.PropertyAccessExpression | ts.ElementAccessExpression): void {
-  record(cx, node, callee, callee.expression, node.arguments, undefined);
+export function onAsTool(
+  cx: FileContext,
+  node: ts.CallExpression,
+  callee: ts.PropertyAccessExpression | ts.ElementAccessExpression,
+  unknownWhy?: string,
+): void {
+  const t = record(cx, node, callee, callee.expression, node.arguments, undefined);
+  if (unknownWhy !== undefined) t.receiverUnknown = unknownWhy;
 }
 
 /**
@@ -46,7 +52,7 @@ function record(
   receiver: ts.Expression,
   args: readonly ts.Expression[],
   indirect: AgentAsToolCall['indirect'],
-): void {
+): AgentAsToolCall {
   const options = optionsOf(args[0], cx.sf);
   const t: AgentAsToolCall = {
     kind: 'agent-as-tool',
@@ -61,4 +67,5 @@ function record(
   const name = options.properties.toolName ? options.properties.toolName.stringValue : agentNameOf(cx, receiver);
   if (name !== undefined) t.toolName = options.properties.toolName ? name : toFunctionToolName(name);
   cx.scan.agentAsToolCalls!.push(t);
+  return t;
 }

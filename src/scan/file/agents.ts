@@ -4,9 +4,10 @@ import { isSdkModule } from '../imports.js';
 import { spanOf } from '../parse.js';
 import { realtimeSessionOf } from '../realtime-sessions.js';
 import { optionsOf, propertyName, skipWrappers } from '../syntax.js';
-import { agentClassOf, constObjectLiteral, doorOf, initializerOf, ownerOf, resolve, returnsOf, type FileContext } from './context.js';
+import { agentClassOf, constObjectLiteral, ownerOf, resolve, type FileContext } from './context.js';
+import { agentOf } from './agent-values.js';
 import { onSandboxAgent } from './sandbox-agents.js';
-import { valuesInScope } from '../local-values.js';
+import { initializerInScope } from '../local-values.js';
 
 // Agents (`new Agent`, `Agent.create`, `clone`), the Runner's config and realtime sessions: where
 // MCP servers are attached and tracing is configured.
@@ -81,57 +82,20 @@ export function onAgentOptions(cx: FileContext, node: ts.Node, arg: ts.Expressio
  * `ancestors`: where `expr` is read (the walk's position; after the walk, the position kept with the value).
  */
 export const isAgentExpr = (cx: FileContext, expr: ts.Expression, ancestors: readonly ts.Node[] = cx.ancestors): boolean =>
-  agentOptionsOf(cx, expr, ancestors) !== undefined;
+  agentOf(cx, expr, ancestors).kind === 'agent';
 
-/** The options argument of the agent's construction (or `null` when it has none written), undefined when not an agent. */
-function agentOptionsOf(cx: FileContext, expr: ts.Expression, ancestors: readonly ts.Node[], depth = 0): ts.Expression | null | undefined {
-  if (depth > 8) return undefined;
-  const e = skipWrappers(expr);
-  if (typescript.isNewExpression(e)) {
-    const r = agentClassOf(cx, e.expression);
-    return r && r.member !== 'RealtimeAgent' ? (e.arguments?.[0] ?? null) : undefined;
-  }
-  // protectAgent and protectSandboxAgent return the agent they are given
-  const door = typescript.isCallExpression(e) ? doorOf(cx, e.expression) : undefined;
-  if (typescript.isCallExpression(e) && (door === 'protectAgent' || door === 'protectSandboxAgent'))
-    return e.arguments[0] ? agentOptionsOf(cx, e.arguments[0], ancestors, depth + 1) : undefined;
-  if (typescript.isCallExpression(e) && typescript.isPropertyAccessExpression(skipWrappers(e.expression))) {
-    const c = skipWrappers(e.expression) as ts.PropertyAccessExpression;
-    if (c.name.text === 'create') {
-      const r = agentClassOf(cx, c.expression);
-      return r && r.member !== 'RealtimeAgent' ? (e.arguments[0] ?? null) : undefined;
-    }
-    if (c.name.text === 'clone') {
-      const base = agentOptionsOf(cx, c.expression, ancestors, depth + 1);
-      return base === undefined ? undefined : null;
-    }
-    return undefined;
-  }
-  // `specialist(...)` where this file's `function specialist() { return new Agent(...) }`: an agent whose options the call site does not show
-  if (typescript.isCallExpression(e) && typescript.isIdentifier(skipWrappers(e.expression))) {
-    const returns = returnsOf(cx, (skipWrappers(e.expression) as ts.Identifier).text) ?? [];
-    return returns.some((r) => agentOptionsOf(cx, r, [], depth + 1) !== undefined) ? null : undefined;
-  }
-  if (typescript.isIdentifier(e)) {
-    // the variable the name is where it is read (another function's `w` is not this one's), any
-    // value a `let` or `var` is given (its options when one agent is among them, unknown when two
-    // are); a parameter or an import keeps the file's first declaration: an agent seen is a door checked
-    const held = valuesInScope(e.text, ancestors, cx.hoisted);
-    if (held) {
-      const agents = held.map((v) => agentOptionsOf(cx, v.init, v.ancestors, depth + 1)).filter((o) => o !== undefined);
-      if (agents.length === 0) return undefined;
-      return agents.length === 1 ? agents[0] : null;
-    }
-    const init = initializerOf(cx, e.text);
-    return init ? agentOptionsOf(cx, init, [], depth + 1) : undefined;
-  }
-  return undefined;
-}
-
-/** The agent's literal `name`, when written where it is made. */
+/**
+ * The agent's literal `name`, when written where it is made: options held by a name are read in the
+ * scope the agent is made in (another function's `const opts` is not these); unknown when that
+ * name is not a `const` object literal there.
+ */
 export function agentNameOf(cx: FileContext, expr: ts.Expression, ancestors: readonly ts.Node[] = cx.ancestors): string | undefined {
-  let opts = agentOptionsOf(cx, expr, ancestors);
-  // options held by a name are read where the agent is made, a scope not kept here: the file's first `const` of that name
-  if (opts && typescript.isIdentifier(skipWrappers(opts))) opts = constObjectLiteral(cx, (skipWrappers(opts) as ts.Identifier).text, []) ?? opts;
-  return opts ? optionsOf(opts, cx.sf).properties.name?.stringValue : undefined;
+  const agent = agentOf(cx, expr, ancestors);
+  if (agent.kind !== 'agent' || agent.options === null) return undefined;
+  let opts: ts.Expression | undefined = skipWrappers(agent.options);
+  if (typescript.isIdentifier(opts)) {
+    const held = initializerInScope(opts.text, agent.ancestors, cx.hoisted);
+    opts = held?.constant ? skipWrappers(held.init) : undefined;
+  }
+  return opts && typescript.isObjectLiteralExpression(opts) ? optionsOf(opts, cx.sf).properties.name?.stringValue : undefined;
 }

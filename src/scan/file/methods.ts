@@ -7,6 +7,7 @@ import { isStringLike, propertyName, skipParens, skipWrappers } from '../syntax.
 import type { InvokeReplacement } from '../types.js';
 import { onAsTool } from './agent-tools.js';
 import { isAgentExpr, onAgentOptions } from './agents.js';
+import { agentOf } from './agent-values.js';
 import { agentVarOf, constObjectLiteral, resolve, type FileContext } from './context.js';
 
 // Method calls: `agent.asTool()`, `agent.clone()`, `Agent.create()`, `x.mcpServers.push()`,
@@ -19,12 +20,12 @@ export function onMethodCall(cx: FileContext, node: ts.CallExpression): void {
   const c = skipWrappers(node.expression);
   // `agent['asTool'](o)` is the same door as `agent.asTool(o)`
   if (typescript.isElementAccessExpression(c) && isStringLike(skipWrappers(c.argumentExpression))) {
-    if ((skipWrappers(c.argumentExpression) as ts.StringLiteral).text === 'asTool' && isAgentExpr(cx, c.expression)) onAsTool(cx, node, c);
+    if ((skipWrappers(c.argumentExpression) as ts.StringLiteral).text === 'asTool') onAsToolCall(cx, node, c);
     return;
   }
   if (!typescript.isPropertyAccessExpression(c) || !typescript.isIdentifier(c.name)) return;
   const method = c.name.text;
-  if (method === 'asTool' && isAgentExpr(cx, c.expression)) onAsTool(cx, node, c);
+  if (method === 'asTool') onAsToolCall(cx, node, c);
   else if (method === 'clone' && isAgentExpr(cx, c.expression)) onAgentOptions(cx, node, node.arguments[0], 'clone');
   else if (method === 'push') {
     const target = skipWrappers(c.expression);
@@ -46,6 +47,21 @@ export function onMethodCall(cx: FileContext, node: ts.CallExpression): void {
   }
   if (APPROVAL_METHODS.has(method)) onApproval(cx, node, c, method as ApprovalMethod);
 }
+
+/**
+ * `x.asTool(o)`: reported when `x` is an SDK agent, and when the scan cannot tell what `x` is in a
+ * file that uses the SDK or the generated module (fail closed: an agent imported from another
+ * module, a parameter, a callback's argument); another library's `asTool` (a LangChain runnable, a
+ * local object with such a method) is not.
+ */
+function onAsToolCall(cx: FileContext, node: ts.CallExpression, c: ts.PropertyAccessExpression | ts.ElementAccessExpression): void {
+  const receiver = agentOf(cx, c.expression, cx.ancestors);
+  if (receiver.kind === 'agent') onAsTool(cx, node, c);
+  else if (receiver.kind === 'unknown' && usesAgents(cx)) onAsTool(cx, node, c, receiver.why);
+}
+
+/** The file imports the SDK (or a barrel of it) or the generated module: an `asTool` there is taken for an agent's. */
+const usesAgents = (cx: FileContext): boolean => cx.scan.importsSdk || cx.generatedDoorNames.size > 0 || cx.generatedNamespaces.size > 0;
 
 /** `Object.assign(t, { invoke })`: a tool's body replaced. */
 function onObjectAssign(cx: FileContext, node: ts.CallExpression): void {

@@ -28,6 +28,29 @@ ruleTester('unprotected-agent-tool', {
       code: lines(SDK, "function lazy() { return () => { return new Agent({ name: 'l' }); }; }", 'export const t = (lazy() as any).asTool({});'),
     },
     {
+      name: 'asTool of values provably not agents: a local object (in place or a property), a local class, a package import',
+      code: lines(
+        SDK,
+        "import { ChatModel } from 'langchain';",
+        'const helper = { asTool: (o: object) => o };',
+        'const kit = { runner: { asTool: (o: object) => o }, make() { return 1; } };',
+        'class Local { asTool(o: object) { return o; } }',
+        'export const a = helper.asTool({});',
+        'export const b = kit.runner.asTool({});',
+        'export const c = new Local().asTool({});',
+        'export const d = new ChatModel().asTool({});',
+        'export const e = ChatModel.from().asTool({});',
+        'export const f = (kit as any).missing.asTool({});',
+        'export const g = (kit.make as any).asTool({});',
+        'const spread = { ...kit, make() { return 2; } };',
+        'export const h = (spread.make as any).asTool({});',
+      ),
+    },
+    {
+      name: 'asTool of a parameter in a file that uses neither the SDK nor the generated module',
+      code: lines("import { Runnable } from 'langchain';", 'export const toTool = (r: Runnable) => r.asTool({ name: "x" });'),
+    },
+    {
       name: 'a RealtimeAgent is not an agent tool',
       code: lines(
         "import { RealtimeAgent } from '@openai/agents/realtime';",
@@ -170,6 +193,99 @@ ruleTester('unprotected-agent-tool', {
         { line: 6, column: 9 },
         { line: 7, column: 9 },
       ],
+    },
+    // asTool of a value the scan cannot follow is reported (fail closed): an agent imported from
+    // another module, a callback's or helper's parameter; and the scan follows awaits and objects
+    {
+      name: 'asTool of an agent imported from another module of the repo: reported, naming the import',
+      code: lines(
+        SDK,
+        "import { billing } from './billing.js';",
+        "export const triage = new Agent({ name: 'triage', tools: [billing.asTool({ toolName: 'ask_billing', toolDescription: 'Ask billing.' })] });",
+      ),
+      files: { 'src/billing.ts': lines(SDK, "export const billing = new Agent({ name: 'billing', instructions: 'Handle refunds.' });") },
+      errors: [{ line: 3, column: 59, mentions: "`billing` is imported from './billing.js'" }],
+    },
+    {
+      name: "asTool in a map over an array of agents: the callback's parameter is not followed, so reported",
+      code: lines(
+        SDK,
+        "const specialists = [new Agent({ name: 'charges' }), new Agent({ name: 'disputes' })];",
+        "export const lead = new Agent({ name: 'lead', tools: specialists.map((s) => s.asTool({ toolName: `ask_${s.name}`, toolDescription: 'x' })) });",
+      ),
+      errors: [{ line: 3, column: 77, mentions: '`s` is a parameter' }],
+    },
+    {
+      name: "asTool of a helper's parameter: reported whatever its callers pass",
+      code: lines(
+        SDK,
+        'function toTool(agent: Agent) {',
+        "  return agent.asTool({ toolDescription: 'Ask a specialist.' });",
+        '}',
+        "const billing = new Agent({ name: 'billing' });",
+        "export const triage = new Agent({ name: 'triage', tools: [toTool(billing)] });",
+      ),
+      errors: [{ line: 3, column: 10 }],
+    },
+    {
+      name: 'asTool of an agent an async factory of the file returns, through `await`',
+      code: lines(
+        SDK,
+        "async function makeBilling() { return new Agent({ name: 'billing' }); }",
+        'const billing = await makeBilling();',
+        "export const triage = new Agent({ name: 'triage', tools: [billing.asTool({ toolDescription: 'x' })] });",
+      ),
+      errors: [{ line: 4, column: 59, mentions: 'made with `.asTool()`: no policy' }],
+    },
+    {
+      name: 'asTool of an agent held in a const object of the file',
+      code: lines(
+        SDK,
+        "const agents = { billing: new Agent({ name: 'billing' }) };",
+        "export const triage = new Agent({ name: 'triage', tools: [agents.billing.asTool({ toolDescription: 'x' })] });",
+      ),
+      errors: [{ line: 3, column: 59, mentions: "'billing' made with `.asTool()`: no policy" }],
+    },
+    {
+      name: 'asTool of a parameter in a file that imports only the generated module; `this`; an agent or an import: no one name',
+      code: lines(
+        GEN,
+        "import { billing } from './billing.js';",
+        'export const wrap = (a: unknown) => (a as any).asTool({});',
+        'export class Desk { tool() { return (this as any).agent.asTool({}); } }',
+        "export const r = (b: any) => b.asTool({ toolName: 'refund' });",
+      ),
+      errors: [
+        { line: 3, column: 37, mentions: '`a` is a parameter' },
+        { line: 4, column: 37, mentions: '`(this as any).agent` is not followed' },
+        { line: 5, column: 30, mentions: "protectAgentTool('stripe.refund', <agent>" },
+      ],
+    },
+    {
+      name: 'asTool of a class imported from the repo, a `let` given no value, a loop variable: reported',
+      code: lines(
+        SDK,
+        "import { Desk } from './desk.js';",
+        'let later: any;',
+        'export const a = new Desk().asTool({});',
+        'export const b = later.asTool({});',
+        'export const c = (list: any[]) => { for (const x of list) x.asTool({}); };',
+      ),
+      errors: [
+        { line: 4, column: 18, mentions: "`Desk` is imported from './desk.js'" },
+        { line: 5, column: 18, mentions: '`later` is given no value' },
+        { line: 6, column: 59, mentions: '`x` is a part of another value' },
+      ],
+    },
+    {
+      name: 'an agent of the file or one imported: reported, with no name (neither may be meant)',
+      code: lines(
+        SDK,
+        "import { billing } from './billing.js';",
+        "const local = new Agent({ name: 'local' });",
+        'export const pick = (on: boolean) => (on ? local : billing).asTool({});',
+      ),
+      errors: [{ line: 4, column: 38, mentions: 'Agent tool made with' }],
     },
   ],
 });

@@ -103,5 +103,39 @@ ruleTester('unprotected-handoff', {
         { line: 4, column: 68 },
       ],
     },
+    {
+      // options held by a name are read in the scope the agent is made in: named for another
+      // function's agent, the hint and the codemod would take that agent's handoff action
+      name: "the handoff is named for its own agent, not another function's `const opts`",
+      code: lines(
+        "import { Agent, handoff } from '@openai/agents';",
+        "export function lookupAgent() { const opts = { name: 'lookup' }; return new Agent(opts); }",
+        'export function refundsHandoff() {',
+        "  const opts = { name: 'refunds', instructions: 'Refund.' };",
+        '  const agent = new Agent(opts);',
+        '  return handoff(agent, { onHandoff: async () => {} });',
+        '}',
+      ),
+      errors: [{ line: 6, column: 10, mentions: "handoff to 'refunds'" }],
+    },
+    {
+      // options the scope of the agent does not show as a `const` object (a parameter, a `let`
+      // given another value): no name, never another scope's
+      name: "a handoff whose options are a parameter or a `let` given another value: no name, not another function's `const opts`",
+      code: lines(
+        "import { Agent, handoff } from '@openai/agents';",
+        "export function oncallAgent() { const opts = { name: 'oncall' }; return new Agent(opts); }",
+        'export const viaParam = (opts: { name: string }) => handoff(new Agent(opts), { onHandoff: async () => {} });',
+        'export function viaLet(on: boolean) {',
+        "  let opts = { name: 'a' };",
+        "  if (on) opts = { name: 'b' };",
+        '  return handoff(new Agent(opts), { onHandoff: async () => {} });',
+        '}',
+      ),
+      errors: [
+        { line: 3, column: 53, mentions: 'handoff: { to: <agent name> }' },
+        { line: 7, column: 10, mentions: 'handoff: { to: <agent name> }' },
+      ],
+    },
   ],
 });
