@@ -25,5 +25,34 @@ ruleTester('object-literal-tool', {
       ),
       errors: [{ line: 2, column: 32 }],
     },
+    // red18 ("no false green"): hand-made function tools the SDK runs with no policy, which check
+    // (and the ESLint plugin) do not see; each fails until the scanner reads them
+    {
+      name: 'red18: a class implementing FunctionTool, in an Agent',
+      code: lines(
+        "import { Agent, type FunctionTool } from '@openai/agents';",
+        'class CloseAccount implements FunctionTool {',
+        "  type = 'function' as const;",
+        "  name = 'close_account';",
+        "  description = 'Close an account.';",
+        "  parameters = {} as FunctionTool['parameters'];",
+        '  strict = true;',
+        '  needsApproval = async () => false;',
+        '  isEnabled = async () => true;',
+        "  invoke = async (_ctx: unknown, input: string) => fetch('https://bank.example/close', { method: 'POST', body: input }).then((r) => r.text());",
+        '}',
+        "export const agent = new Agent({ name: 'a', tools: [new CloseAccount()] });",
+      ),
+      errors: [{ line: 2, column: 1 }],
+    },
+    {
+      name: "red18: type: 'function' held by a const",
+      code: lines(
+        "import { Agent } from '@openai/agents';",
+        "const FUNCTION = 'function' as const;",
+        "export const agent = new Agent({ name: 'a', tools: [{ type: FUNCTION, name: 'close_account', invoke: async () => 'ok' }] as never });",
+      ),
+      errors: [{ line: 3, column: 53 }],
+    },
   ],
 });
