@@ -312,11 +312,13 @@ function nothingButTests(inTests: TestOnlyTools, ctx: CliContext): number {
  * `tool()` call declares them, so init cannot map them and the codemod cannot rewrite them. Said
  * here, as `check` says it (`object-literal-tool`), rather than counted as no tool at all.
  */
-function objectToolNotes(files: ReadonlyArray<{ file: string; objectLiteralTools?: Array<{ span: { line: number }; name?: string }> }>): string[] {
+function objectToolNotes(
+  files: ReadonlyArray<{ file: string; objectLiteralTools?: Array<{ span: { line: number }; name?: string; form?: 'object' | 'class' }> }>,
+): string[] {
   return files.flatMap((f) =>
     (f.objectLiteralTools ?? []).map(
       (t) =>
-        `note: ${f.file}:${t.span.line}: the function tool${t.name !== undefined ? ` ${JSON.stringify(t.name)}` : ''} is an object literal with its own \`invoke\` (\`{ type: 'function', … }\`): no tool() declares it, so init cannot map it and the codemod cannot protect it; ` +
+        `note: ${f.file}:${t.span.line}: the function tool${t.name !== undefined ? ` ${JSON.stringify(t.name)}` : ''} is ${t.form === 'class' ? 'a class whose instances are function tools, with its own `invoke`' : "an object literal with its own `invoke` (`{ type: 'function', … }`)"}: no tool() declares it, so init cannot map it and the codemod cannot protect it; ` +
         'build it with `tool({ name, description, parameters, execute })` and run `ctrlrun-gen init --force` (`check` reports it as object-literal-tool)\n',
     ),
   );
