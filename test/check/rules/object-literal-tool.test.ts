@@ -25,6 +25,10 @@ ruleTester('object-literal-tool', {
         'interface Tool { invoke(): Promise<string> }',
         "export class Local implements Tool { type = 'command'; async invoke() { return 'ok'; } }",
         "export class Static { static type = 'function'; static invoke() { return 'ok'; } }",
+        // an app's own FunctionTool type (not the SDK's), and a class with type 'function' but no invoke (a schema)
+        "import type { FunctionTool } from './my-tools';",
+        "export class Described implements FunctionTool { kind = 'function'; async invoke() { return 'ok'; } }",
+        "export class Spec { type = 'function'; name = 'spec'; }",
       ),
     },
   ],
