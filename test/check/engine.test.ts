@@ -32,10 +32,9 @@ describe('runCheck and the generator', () => {
     expect(result.findings.filter((f) => f.ruleId === 'stale-generated')).toEqual([]);
     expect(result.findings.filter((f) => f.ruleId === 'unprotected-tool').length).toBeGreaterThan(0);
   });
-  // red18 ("no false green"): an SDK tool in a Vue single-file component is a door the model can
-  // call (a browser realtime agent), and check reads no `.vue` file: it says nothing. Failing until
-  // check reads the component's script, or reports a file it cannot read that imports the SDK.
-  it('red18: an open tool in a .vue component is reported (or the file is, as one check cannot read)', async () => {
+  // an SDK tool in a Vue single-file component is a door the model can call (a browser realtime
+  // agent): check reads the component's script in place (issue 40's red team)
+  it('an open tool in a .vue component is reported in the component', async () => {
     const dir = copyFixture('refund-desk', 'check-engine-');
     temps.push(dir);
     const generated = renderGeneratedModule(loadProject({ cwd: dir }));
