@@ -17,6 +17,7 @@ import { compareFindings } from './sort.js';
 import { applySuppressions } from './suppressions.js';
 import type { Finding, ProjectContext, RepoFacts, ScannedFile } from './types.js';
 import { readRegularText } from '../safe-read.js';
+import { IN_COMPONENT_HINT, isComponentFile } from '../scan/component-script.js';
 
 export interface CheckOptions {
   /** Absolute working directory; finding paths are relative to it. */
@@ -205,8 +206,16 @@ export function lintScannedFile(scan: FileScan, project: ProjectContext | undefi
   for (const rule of rules) own.push(...rule(scan, project));
   own.push(...repoFindings);
   if (scan.parseError) return own;
-  const { kept, own: about } = applySuppressions(scan.file, own, scan.suppressions);
+  const { kept, own: about } = applySuppressions(scan.file, isComponentFile(scan.file) ? own.map(inComponent) : own, scan.suppressions);
   return [...kept, ...about];
+}
+
+/**
+ * A component's findings whose fix is the codemod's: the codemod does not rewrite inside a
+ * component, so the hint says first to move the door to a module (where that fix applies).
+ */
+function inComponent(f: Finding): Finding {
+  return /codemod|--fix/.test(f.hint) ? { ...f, hint: `${IN_COMPONENT_HINT[0]!.toUpperCase()}${IN_COMPONENT_HINT.slice(1)}; there: ${f.hint}` } : f;
 }
 
 /** The repo rules' findings (before suppressions), by the scan path of the file they are in. */

@@ -12,6 +12,7 @@ import { assertImportLoads, createModuleSettingsLookup } from '../scan/specifier
 import type { CodemodFinding, CodemodResult, CodemodSummary, FileChange } from './types.js';
 import { mappedDoorsOf, runsLackingContext } from '../scan/context-runs.js';
 import { computedKey, computedTools, siteMatches } from '../manifest/computed.js';
+import { IN_COMPONENT_HINT, isComponentFile } from '../scan/component-script.js';
 
 export type { CodemodFinding, CodemodResult, CodemodSummary, FileChange } from './types.js';
 export { writeChanges } from './write.js';
@@ -52,6 +53,11 @@ export async function runCodemod(options: CodemodOptions): Promise<CodemodResult
       continue;
     }
     const fileAbs = path.resolve(root, fileScan.file);
+    if (isComponentFile(fileScan.file)) {
+      // a component's code is read in place, but written back by its own compiler's rules: not rewritten here
+      if (!fileScan.parseError) findings.push(componentLeft(fileScan, fileAbs));
+      continue;
+    }
     const link = linkTarget(fileAbs);
     if (link !== undefined) {
       // a link to a file outside the scan (one to a listed file is scanned under that file's name)
@@ -102,6 +108,20 @@ export async function runCodemod(options: CodemodOptions): Promise<CodemodResult
 }
 
 const FILE_START = { line: 1, column: 1 } as const;
+
+/** A component's doors left as they are, located at its first tool (else the file's start). */
+function componentLeft(fileScan: FileScan, fileAbs: string): CodemodFinding {
+  const first = fileScan.sdkToolCalls[0];
+  const at = first ? { line: first.span.line, column: first.span.column } : FILE_START;
+  const what = first ? `the tool${first.name !== undefined ? ` '${first.name}'` : ''}` : 'a door (an MCP server, a hosted or local tool, an agent as a tool)';
+  return {
+    ...at,
+    kind: 'unreadable',
+    file: fileAbs,
+    message: `${what} is in a component (${path.extname(fileAbs)}): the codemod does not rewrite code inside components`,
+    hint: `${IN_COMPONENT_HINT}, then run the codemod again`,
+  };
+}
 const LINK_HINT = 'rewrite the file it points to: writing through the link would replace it with a copy';
 
 /** Where a symbolic link points (as written in the link), or undefined when the file is no link. */

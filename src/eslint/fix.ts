@@ -5,6 +5,7 @@ import type { FileContext } from '../codemod/rewrite-file.js';
 import type { Project } from '../manifest/load.js';
 import type { FileScan } from '../scan/types.js';
 import type { LintSession } from './session.js';
+import { isComponentFile } from '../scan/component-script.js';
 
 /** The rules whose findings the codemod rewrites (`codemod --write`, `check --fix`). */
 export const FIXABLE_RULES: ReadonlySet<string> = new Set([
@@ -48,7 +49,8 @@ export interface TextFix {
  */
 export function codemodFix(session: LintSession, abs: string, text: string, scan: FileScan): ((finding: Finding) => TextFix | undefined) | undefined {
   const project = session.project;
-  if (!project || (scan.sdkToolCalls.length === 0 && !hasDoors(scan))) return undefined;
+  // a component's code is not rewritten (the codemod leaves it too): no fix offered there
+  if (!project || isComponentFile(abs) || (scan.sdkToolCalls.length === 0 && !hasDoors(scan))) return undefined;
   const rewrite = rewriteFile(scan, text, contextFor(project)(abs));
   if (rewrite.after === undefined || rewrite.after === text) return undefined;
   const lines = new Set(rewrite.findings.flatMap((f) => (f.kind === 'rewritten' || f.kind === 'door-rewritten' ? [f.line] : [])));

@@ -7,6 +7,7 @@
 import type { ts } from 'ts-morph';
 import { isWrapper } from '../scan/syntax.js';
 import { typescript } from '../scan/typescript.js';
+import { componentScript, isComponentFile } from '../scan/component-script.js';
 import type { SourceLocation } from '../policy/types.js';
 import type { SdkToolCall } from '../scan/types.js';
 
@@ -84,6 +85,17 @@ export function readToolParameters(source: SourceText, call: Pick<SdkToolCall, '
 }
 
 export function parseSource(file: string, text: string): ts.SourceFile {
+  // a component's code is read in place, as the scanner reads it (its spans are the scan's)
+  if (isComponentFile(file)) {
+    const script = componentScript(file, text);
+    return typescript.createSourceFile(
+      file,
+      script.text,
+      typescript.ScriptTarget.Latest,
+      true,
+      script.jsx ? typescript.ScriptKind.TSX : typescript.ScriptKind.TS,
+    );
+  }
   const kind = /\.tsx$|\.jsx$/.test(file) ? typescript.ScriptKind.TSX : /\.[mc]?js$/.test(file) ? typescript.ScriptKind.JS : typescript.ScriptKind.TS;
   return typescript.createSourceFile(file, text, typescript.ScriptTarget.Latest, true, kind);
 }

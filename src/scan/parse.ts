@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { ts } from 'ts-morph';
 import { typescript } from './typescript.js';
 import type { Span } from './types.js';
+import { componentScript, isComponentFile } from './component-script.js';
 
 export { isSourceFile, SOURCE_EXTENSIONS } from './source-files.js';
 
@@ -25,11 +26,20 @@ export interface Parsed {
   parseError?: { line: number; column: number; message: string };
 }
 
-/** Parses with the raw compiler API: no program, no type checker, no parent pointers. */
+/**
+ * Parses with the raw compiler API: no program, no type checker, no parent pointers. A component
+ * file (`.vue`, `.svelte`, `.astro`, `.mdx`) is parsed as its code in place (component-script.ts).
+ */
 export function parseSource(file: string, text: string): Parsed {
   let sf: ts.SourceFile;
+  let kind = scriptKindFor(file);
+  if (isComponentFile(file)) {
+    const script = componentScript(file, text);
+    text = script.text;
+    kind = script.jsx ? typescript.ScriptKind.TSX : typescript.ScriptKind.TS;
+  }
   try {
-    sf = typescript.createSourceFile(file, text, typescript.ScriptTarget.Latest, false, scriptKindFor(file));
+    sf = typescript.createSourceFile(file, text, typescript.ScriptTarget.Latest, false, kind);
   } catch (error) {
     // The compiler's parser is recursive: a 20,000-deep array overflows the stack. Such a file is
     // reported as not parsed (located at its deepest point), as a syntax error is.

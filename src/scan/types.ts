@@ -128,6 +128,8 @@ export interface ObjectLiteralTool {
   kind: 'object-literal-tool';
   span: Span;
   name?: string;
+  /** How it is written: an object literal (the default) or a class whose instances are tools. */
+  form?: 'object' | 'class';
 }
 
 /**

@@ -32,4 +32,33 @@ describe('runCheck and the generator', () => {
     expect(result.findings.filter((f) => f.ruleId === 'stale-generated')).toEqual([]);
     expect(result.findings.filter((f) => f.ruleId === 'unprotected-tool').length).toBeGreaterThan(0);
   });
+  // an SDK tool in a Vue single-file component is a door the model can call (a browser realtime
+  // agent): check reads the component's script in place (issue 40's red team)
+  it('an open tool in a .vue component is reported in the component', async () => {
+    const dir = copyFixture('refund-desk', 'check-engine-');
+    temps.push(dir);
+    const generated = renderGeneratedModule(loadProject({ cwd: dir }));
+    writeFileSync(generated.path, generated.text);
+    writeFileSync(
+      path.join(dir, 'src/Voice.vue'),
+      [
+        '<script setup lang="ts">',
+        "import { RealtimeAgent, RealtimeSession, tool } from '@openai/agents/realtime';",
+        "import { z } from 'zod';",
+        'const closeAccount = tool({',
+        "  name: 'close_account',",
+        "  description: 'Close the account.',",
+        '  parameters: z.object({ id: z.string() }),',
+        "  execute: async ({ id }) => fetch(`/api/close/${id}`, { method: 'POST' }).then((r) => r.text()),",
+        '});',
+        "const agent = new RealtimeAgent({ name: 'voice', instructions: 'Help.', tools: [closeAccount] });",
+        'const session = new RealtimeSession(agent);',
+        '</script>',
+        '<template><button @click="session.connect({ apiKey: \'x\' })">Talk</button></template>',
+        '',
+      ].join('\n'),
+    );
+    const result = await runCheck({ cwd: dir });
+    expect(result.findings.filter((f) => f.severity === 'error' && f.file === 'src/Voice.vue').map((f) => f.ruleId)).not.toEqual([]);
+  });
 });

@@ -5,19 +5,19 @@ import { findingOf } from './rule-finding.js';
 export const objectLiteralToolMeta: RuleMeta = {
   id: 'object-literal-tool',
   severity: 'error',
-  short: "A function tool written by hand as an object literal (`{ type: 'function', invoke }`).",
-  full: "The SDK runs any object with `type: 'function'` and an `invoke` as a function tool. One written by hand never goes through `tool()`, so neither the codemod nor the policy ever sees it: its calls run with no decision, no approval and no receipt.",
+  short: "A function tool written by hand: an object literal (`{ type: 'function', invoke }`) or a class that implements `FunctionTool`.",
+  full: "The SDK runs any object with `type: 'function'` and an `invoke` as a function tool, however it is made: an object literal (its `type` written or held by a `const`), or an instance of a class that implements `FunctionTool` or sets `type = 'function'` beside an `invoke`. One written by hand never goes through `tool()`, so neither the codemod nor the policy ever sees it: its calls run with no decision, no approval and no receipt.",
   help: "Build it with the SDK's `tool({ name, description, parameters, execute })`, map its name in ctrlrun.tools.yaml, then run `npx ctrlrun-gen codemod --write`.",
 };
 
-/** `object-literal-tool`: `{ type: 'function', invoke, ... }` written by hand. */
+/** `object-literal-tool`: `{ type: 'function', invoke, ... }` or a `FunctionTool` class, written by hand. */
 export function objectLiteralToolRule(scan: FileScan): Finding[] {
   return (scan.objectLiteralTools ?? []).map((t) =>
     findingOf(
       objectLiteralToolMeta,
       scan.file,
       t.span,
-      `A function tool${t.name !== undefined ? ` '${t.name}'` : ''} written as an object literal with its own \`invoke\`: the SDK runs it, but it never goes through tool(), so no policy decides its calls.`,
+      `A function tool${t.name !== undefined ? ` '${t.name}'` : ''} written ${t.form === 'class' ? 'as a class (its instances are function tools)' : 'as an object literal'} with its own \`invoke\`: the SDK runs it, but it never goes through tool(), so no policy decides its calls.`,
       'Build it with `tool({ name, description, parameters, execute })`, map its name in ctrlrun.tools.yaml, then run `npx ctrlrun-gen codemod --write`.',
     ),
   );

@@ -44,6 +44,7 @@ import type { ActionSchemas } from '../../generate/tool-schemas.js';
 import type { Manifest } from '../../manifest/types.js';
 import { mcpNotes, mcpToolsOfRepo } from '../../init/mcp-notes.js';
 import { readRegularText } from '../../safe-read.js';
+import { setComponentsApart } from '../../init/component-notes.js';
 
 interface InitArgs {
   force?: boolean;
@@ -183,7 +184,8 @@ export const initCommand: CommandSpec<InitArgs> = {
   ],
   run: async (args, ctx) => {
     const chosen = args.identity !== undefined ? parseIdentityOption(args.identity) : undefined;
-    const scan = await scanRepo({ root: ctx.cwd });
+    // the doors in components (.vue, .svelte, .astro, .mdx) are not mapped: said in notes below
+    const { scan, notes: componentNotes } = setComponentsApart(await scanRepo({ root: ctx.cwd }));
     const browser = browserSideFiles(scan.files, ctx.cwd, (rel) => readSourceText(path.resolve(ctx.cwd, rel)));
     const found = markBrowserSide(findTools(scan), browser);
     const mapped = new Set(found.tools.map((t) => t.name));
@@ -288,6 +290,7 @@ export const initCommand: CommandSpec<InitArgs> = {
     }
     for (const line of mcpNotes(plans, mcp, ctx.cwd)) ctx.stdout(line);
     for (const line of objectToolNotes(scan.files)) ctx.stdout(line);
+    for (const line of componentNotes) ctx.stdout(line);
     const testNote = testOnlyToolsNote(inTests);
     if (testNote) ctx.stdout(testNote);
     ctx.stdout(
@@ -312,11 +315,13 @@ function nothingButTests(inTests: TestOnlyTools, ctx: CliContext): number {
  * `tool()` call declares them, so init cannot map them and the codemod cannot rewrite them. Said
  * here, as `check` says it (`object-literal-tool`), rather than counted as no tool at all.
  */
-function objectToolNotes(files: ReadonlyArray<{ file: string; objectLiteralTools?: Array<{ span: { line: number }; name?: string }> }>): string[] {
+function objectToolNotes(
+  files: ReadonlyArray<{ file: string; objectLiteralTools?: Array<{ span: { line: number }; name?: string; form?: 'object' | 'class' }> }>,
+): string[] {
   return files.flatMap((f) =>
     (f.objectLiteralTools ?? []).map(
       (t) =>
-        `note: ${f.file}:${t.span.line}: the function tool${t.name !== undefined ? ` ${JSON.stringify(t.name)}` : ''} is an object literal with its own \`invoke\` (\`{ type: 'function', … }\`): no tool() declares it, so init cannot map it and the codemod cannot protect it; ` +
+        `note: ${f.file}:${t.span.line}: the function tool${t.name !== undefined ? ` ${JSON.stringify(t.name)}` : ''} is ${t.form === 'class' ? 'a class whose instances are function tools, with its own `invoke`' : "an object literal with its own `invoke` (`{ type: 'function', … }`)"}: no tool() declares it, so init cannot map it and the codemod cannot protect it; ` +
         'build it with `tool({ name, description, parameters, execute })` and run `ctrlrun-gen init --force` (`check` reports it as object-literal-tool)\n',
     ),
   );

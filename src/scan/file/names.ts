@@ -1,3 +1,7 @@
+import type { ts } from 'ts-morph';
+import { typescript } from '../typescript.js';
+import { initializerInScope } from '../local-values.js';
+import { isStringLike, skipWrappers } from '../syntax.js';
 import type { NameSource, ToolCallOptions } from '../types.js';
 import { isTopLevel, type FileContext } from './context.js';
 
@@ -51,12 +55,32 @@ export function resolveName(cx: FileContext, opts: ToolCallOptions, target: Name
     : `\`${id}\` is not a \`const\` string of this file or of a relative module`;
 }
 
-function lookupImport(cx: FileContext, local: string): { specifier: string; imported: string } | undefined {
+/** The module and exported name a top-level local name is imported as (a value import). */
+export function lookupImport(cx: FileContext, local: string): { specifier: string; imported: string } | undefined {
   if (!isTopLevel(cx, local)) return undefined;
   for (const imp of cx.moduleImports) {
     if (imp.typeOnly) continue;
     const spec = imp.named.find((n) => n.local === local && !n.typeOnly);
     if (spec) return { specifier: imp.module, imported: spec.imported };
   }
+  return undefined;
+}
+
+/**
+ * The string an expression holds where `ancestors` end: a literal (`'function' as const`), a
+ * `const` holding one in scope (followed a few steps), `NAMES.key` of a top-level `as const`
+ * object, or an exported `const` string of a relative module. Undefined when it cannot be known.
+ */
+export function constStringOf(cx: FileContext, expr: ts.Expression, ancestors: readonly ts.Node[] = cx.ancestors, depth = 0): string | undefined {
+  const e = skipWrappers(expr);
+  if (isStringLike(e)) return e.text;
+  if (depth > 4) return undefined;
+  if (typescript.isPropertyAccessExpression(e) && typescript.isIdentifier(e.expression) && isTopLevel(cx, e.expression.text))
+    return cx.constStrings.get(`${e.expression.text}.${e.name.text}`);
+  if (!typescript.isIdentifier(e)) return undefined;
+  const scoped = initializerInScope(e.text, ancestors, cx.hoisted);
+  if (scoped) return scoped.constant ? constStringOf(cx, scoped.init, scoped.ancestors, depth + 1) : undefined;
+  const imp = lookupImport(cx, e.text);
+  if (imp && (imp.specifier.startsWith('./') || imp.specifier.startsWith('../'))) return cx.options.importedConst?.(imp.specifier, cx.fileAbs, imp.imported);
   return undefined;
 }

@@ -1,18 +1,24 @@
 import type { ts } from 'ts-morph';
 import { typescript } from '../typescript.js';
 import { spanOf } from '../parse.js';
-import { isStringLike, propertyName, skipParens, skipWrappers } from '../syntax.js';
+import { isSdkModule } from '../imports.js';
+import { isStringLike, propertyName, skipWrappers } from '../syntax.js';
 import type { InvokeReplacement, ObjectLiteralTool } from '../types.js';
 import { agentVarOf, type FileContext } from './context.js';
+import { constStringOf } from './names.js';
 
 // Tools written as plain objects and `invoke` replaced after the fact: doors that bypass `tool()`.
 
-/** `{ type: 'function', name, invoke }` (a tool by hand) or `{ ...t, invoke }` (a tool's body swapped). */
+/**
+ * `{ type: 'function', name, invoke }` (a tool by hand) or `{ ...t, invoke }` (a tool's body swapped).
+ * The `type` may be a `const` holding 'function' (`{ type: FUNCTION, ... }`, `{ type, ... }`): the
+ * SDK tests the value, not how it is spelled.
+ */
 export function onObjectLiteral(cx: FileContext, node: ts.ObjectLiteralExpression): void {
-  let type: string | undefined;
+  let type: ts.Expression | undefined;
   let hasInvoke = false;
   let spread: ts.Expression | undefined;
-  let name: string | undefined;
+  let name: ts.Expression | undefined;
   for (const p of node.properties) {
     if (typescript.isSpreadAssignment(p)) {
       spread ??= p.expression;
@@ -20,10 +26,9 @@ export function onObjectLiteral(cx: FileContext, node: ts.ObjectLiteralExpressio
     }
     const key = propertyName(p.name);
     if (key === 'invoke') hasInvoke = true;
-    if (key === 'type' && typescript.isPropertyAssignment(p) && isStringLike(skipParens(p.initializer)))
-      type = (skipParens(p.initializer) as ts.StringLiteral).text;
-    if (key === 'name' && typescript.isPropertyAssignment(p) && isStringLike(skipParens(p.initializer)))
-      name = (skipParens(p.initializer) as ts.StringLiteral).text;
+    const value = typescript.isPropertyAssignment(p) ? p.initializer : typescript.isShorthandPropertyAssignment(p) ? p.name : undefined;
+    if (key === 'type') type = value;
+    if (key === 'name') name = value;
   }
   if (!hasInvoke) return;
   if (spread) {
@@ -31,11 +36,70 @@ export function onObjectLiteral(cx: FileContext, node: ts.ObjectLiteralExpressio
     const t = skipWrappers(spread);
     if (typescript.isIdentifier(t)) r.target = t.text;
     cx.scan.invokeReplacements!.push(r);
-  } else if (type === 'function') {
-    const t: ObjectLiteralTool = { kind: 'object-literal-tool', span: spanOf(node, cx.sf) };
-    if (name !== undefined) t.name = name;
-    cx.scan.objectLiteralTools!.push(t);
+  } else if (type && constStringOf(cx, type) === 'function') {
+    pushTool(cx, node, name, 'object');
   }
+}
+
+/**
+ * A class whose instances are function tools: it `implements` the SDK's `FunctionTool`, or it sets
+ * `type = 'function'` and has an `invoke` (what the SDK tests). Reported at the class: each
+ * `new` of it is a door no `tool()` declares.
+ */
+export function onClass(cx: FileContext, node: ts.ClassLikeDeclaration): void {
+  let type: ts.Expression | undefined;
+  let name: ts.Expression | undefined;
+  let hasInvoke = false;
+  for (const m of node.members) {
+    // a static member is the class's own, not its instances'
+    if (typescript.canHaveModifiers(m) && typescript.getModifiers(m)?.some((x) => x.kind === typescript.SyntaxKind.StaticKeyword)) continue;
+    if (typescript.isGetAccessorDeclaration(m) && propertyName(m.name) === 'type') type = getterReturn(m) ?? type;
+    if (!typescript.isPropertyDeclaration(m) && !typescript.isMethodDeclaration(m)) continue;
+    const key = propertyName(m.name);
+    if (key === 'invoke') hasInvoke = true;
+    if (typescript.isPropertyDeclaration(m) && m.initializer && key === 'type') type = m.initializer;
+    if (typescript.isPropertyDeclaration(m) && m.initializer && key === 'name') name = m.initializer;
+  }
+  const byShape = hasInvoke && type !== undefined && constStringOf(cx, type) === 'function';
+  if (byShape || implementsSdkTool(cx, node)) pushTool(cx, node, name, 'class');
+}
+
+/** What `get type() { return <e>; }` returns, when its body is that one statement. */
+function getterReturn(m: ts.GetAccessorDeclaration): ts.Expression | undefined {
+  const only = m.body?.statements.length === 1 ? m.body.statements[0] : undefined;
+  return only && typescript.isReturnStatement(only) ? only.expression : undefined;
+}
+
+/** `implements FunctionTool` (or `Tool`, `agents.FunctionTool`) where the name is the SDK's type. */
+function implementsSdkTool(cx: FileContext, node: ts.ClassLikeDeclaration): boolean {
+  for (const clause of node.heritageClauses ?? []) {
+    if (clause.token !== typescript.SyntaxKind.ImplementsKeyword) continue;
+    for (const t of clause.types) {
+      const e = t.expression;
+      if (typescript.isIdentifier(e) && isSdkToolType(cx, e.text, undefined)) return true;
+      if (typescript.isPropertyAccessExpression(e) && typescript.isIdentifier(e.expression) && isSdkToolType(cx, e.expression.text, e.name.text)) return true;
+    }
+  }
+  return false;
+}
+
+const SDK_TOOL_TYPES = new Set(['FunctionTool', 'Tool']);
+
+/** `local` (or `local.member`) names the SDK's FunctionTool/Tool type: a named or namespace import of an SDK module. */
+function isSdkToolType(cx: FileContext, local: string, member: string | undefined): boolean {
+  return cx.moduleImports.some((imp) => {
+    if (!isSdkModule(imp.module)) return false;
+    if (member !== undefined) return imp.namespaceName === local && SDK_TOOL_TYPES.has(member);
+    return imp.named.some((n) => n.local === local && SDK_TOOL_TYPES.has(n.imported));
+  });
+}
+
+function pushTool(cx: FileContext, node: ts.Node, name: ts.Expression | undefined, form: 'object' | 'class'): void {
+  const t: ObjectLiteralTool = { kind: 'object-literal-tool', span: spanOf(node, cx.sf) };
+  const written = name ? constStringOf(cx, name) : undefined;
+  if (written !== undefined) t.name = written;
+  if (form === 'class') t.form = form;
+  cx.scan.objectLiteralTools!.push(t);
 }
 
 /** `x.mcpServers = [...]` (kept for later) and `t.invoke = ...` (a tool's body replaced). */

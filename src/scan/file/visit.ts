@@ -8,7 +8,7 @@ import { onHandoffClass } from './handoffs.js';
 import { onCall } from './calls.js';
 import { exprValue, type FileContext } from './context.js';
 import { onAgentDestructure, onAsToolRead } from './escapes.js';
-import { onAssignment, onObjectLiteral } from './objects.js';
+import { onAssignment, onClass, onObjectLiteral } from './objects.js';
 import { checkEscape, countReference } from './references.js';
 
 // The walk over one file: scopes that shadow or alias SDK names, and each node to its door's reader.
@@ -54,6 +54,10 @@ function readNode(cx: FileContext, node: ts.Node): void {
       return;
     case k.ObjectLiteralExpression:
       onObjectLiteral(cx, node as ts.ObjectLiteralExpression);
+      return;
+    case k.ClassDeclaration:
+    case k.ClassExpression:
+      onClass(cx, node as ts.ClassLikeDeclaration);
       return;
     case k.BinaryExpression:
       if ((node as ts.BinaryExpression).operatorToken.kind === k.EqualsToken) onAssignment(cx, node as ts.BinaryExpression);
