@@ -34,65 +34,40 @@ function openScope(cx: FileContext, node: ts.Node): boolean {
   return true;
 }
 
-/** Each node to its reader, by kind (one switch: every node of the file passes here). */
-function readNode(cx: FileContext, node: ts.Node): void {
-  const k = typescript.SyntaxKind;
-  switch (node.kind) {
-    case k.Identifier:
-      // most names are neither an import nor a possible alias of the SDK: nothing to count or follow
-      // (every name a scope or the file binds to one is in `interesting`)
-      if (!cx.interesting.has((node as ts.Identifier).text)) return;
-      countReference(cx, node as ts.Identifier);
-      checkEscape(cx, node as ts.Identifier);
-      return;
-    case k.CallExpression:
-      onCall(cx, node as ts.CallExpression);
-      return;
-    case k.NewExpression:
-      onNew(cx, node as ts.NewExpression);
-      onHandoffClass(cx, node as ts.NewExpression);
-      return;
-    case k.ObjectLiteralExpression:
-      onObjectLiteral(cx, node as ts.ObjectLiteralExpression);
-      return;
-    case k.ClassDeclaration:
-    case k.ClassExpression:
-      onClass(cx, node as ts.ClassLikeDeclaration);
-      return;
-    case k.BinaryExpression:
-      if ((node as ts.BinaryExpression).operatorToken.kind === k.EqualsToken) onAssignment(cx, node as ts.BinaryExpression);
-      return;
-    case k.PropertyAccessExpression:
-    case k.ElementAccessExpression:
-      onAsToolRead(cx, node as ts.PropertyAccessExpression | ts.ElementAccessExpression);
-      return;
-    case k.VariableDeclaration:
-      onAgentDestructure(cx, node as ts.VariableDeclaration);
-      return;
-  }
-}
+type Reader = (cx: FileContext, node: ts.Node) => void;
 
-let readTable: Uint8Array | undefined;
+let readerTable: ReadonlyArray<Reader | undefined> | undefined;
 
-/** By syntax kind, 1 where `readNode` reads a node (its cases, one for one): most nodes of a file are of none of them. */
-function readKinds(): Uint8Array {
-  if (readTable) return readTable;
+/**
+ * Each node to its reader, by syntax kind (every node of the file passes here; most kinds have no
+ * reader, and the walk calls none for them). One table, so the kinds read and their readers cannot
+ * drift apart.
+ */
+function readers(): ReadonlyArray<Reader | undefined> {
+  if (readerTable) return readerTable;
   const k = typescript.SyntaxKind;
-  const table = new Uint8Array(k.Count);
-  for (const kind of [
-    k.Identifier,
-    k.CallExpression,
-    k.NewExpression,
-    k.ObjectLiteralExpression,
-    k.ClassDeclaration,
-    k.ClassExpression,
-    k.BinaryExpression,
-    k.PropertyAccessExpression,
-    k.ElementAccessExpression,
-    k.VariableDeclaration,
-  ])
-    table[kind] = 1;
-  readTable = table;
+  const table: Array<Reader | undefined> = new Array(k.Count).fill(undefined);
+  table[k.Identifier] = (cx, node) => {
+    // most names are neither an import nor a possible alias of the SDK: nothing to count or follow
+    // (every name a scope or the file binds to one is in `interesting`)
+    if (!cx.interesting.has((node as ts.Identifier).text)) return;
+    countReference(cx, node as ts.Identifier);
+    checkEscape(cx, node as ts.Identifier);
+  };
+  table[k.CallExpression] = (cx, node) => onCall(cx, node as ts.CallExpression);
+  table[k.NewExpression] = (cx, node) => {
+    onNew(cx, node as ts.NewExpression);
+    onHandoffClass(cx, node as ts.NewExpression);
+  };
+  table[k.ObjectLiteralExpression] = (cx, node) => onObjectLiteral(cx, node as ts.ObjectLiteralExpression);
+  table[k.ClassDeclaration] = table[k.ClassExpression] = (cx, node) => onClass(cx, node as ts.ClassLikeDeclaration);
+  table[k.BinaryExpression] = (cx, node) => {
+    if ((node as ts.BinaryExpression).operatorToken.kind === k.EqualsToken) onAssignment(cx, node as ts.BinaryExpression);
+  };
+  table[k.PropertyAccessExpression] = table[k.ElementAccessExpression] = (cx, node) =>
+    onAsToolRead(cx, node as ts.PropertyAccessExpression | ts.ElementAccessExpression);
+  table[k.VariableDeclaration] = (cx, node) => onAgentDestructure(cx, node as ts.VariableDeclaration);
+  readerTable = table;
   return table;
 }
 
@@ -100,17 +75,17 @@ export function visitFile(cx: FileContext): void {
   const k = typescript.SyntaxKind;
   // each node's kind is tested against these tables: the calls are made only for the nodes they read
   const scopes = cx.interesting.size > 0 ? scopeKinds() : undefined;
-  const reads = readKinds();
+  const read = readers();
   const lastToken = k.LastToken;
   const visit = (node: ts.Node): void => {
     // a token (a name, a literal, a keyword) opens no scope and has no children
     if (node.kind <= lastToken) {
-      if (reads[node.kind] === 1) readNode(cx, node);
+      read[node.kind]?.(cx, node);
       return;
     }
     if (node.kind === k.ImportDeclaration || node.kind === k.ImportEqualsDeclaration) return;
     const opened = scopes !== undefined && scopes[node.kind] === 1 && openScope(cx, node);
-    if (reads[node.kind] === 1) readNode(cx, node);
+    read[node.kind]?.(cx, node);
     cx.ancestors.push(node);
     typescript.forEachChild(node, visit);
     cx.ancestors.pop();
