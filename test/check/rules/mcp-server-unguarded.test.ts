@@ -309,5 +309,117 @@ ruleTester('mcp-server-unguarded', {
         { line: 5, column: 1 },
       ],
     },
+    // red18 ("no false green"): each of these leaves an unguarded MCP server in the model's reach
+    // while check (and the ESLint plugin) report nothing; each fails until the scanner follows it
+    {
+      name: 'red18: a server in the options a factory function spreads into new Agent',
+      code: lines(
+        SDK,
+        'function makeAgent(opts: { name: string; mcpServers: MCPServerStdio[] }) {',
+        "  return new Agent({ instructions: 'Answer from the files.', ...opts });",
+        '}',
+        "export const files = makeAgent({ name: 'files', mcpServers: [new MCPServerStdio({ name: 'fs', fullCommand: 'x' })] });",
+      ),
+      errors: [{ line: 5, column: 62 }],
+    },
+    {
+      name: 'red18: a server in the options a factory function hands to new Agent as they are',
+      code: lines(
+        SDK,
+        'function makeAgent(opts: ConstructorParameters<typeof Agent>[0]) {',
+        '  return new Agent(opts);',
+        '}',
+        "export const files = makeAgent({ name: 'files', mcpServers: [new MCPServerStdio({ name: 'fs', fullCommand: 'x' })] });",
+      ),
+      errors: [{ line: 5, column: 62 }],
+    },
+    {
+      name: "red18: a server in a subclass's super() options",
+      code: lines(
+        SDK,
+        'class FilesAgent extends Agent {',
+        '  constructor() {',
+        "    super({ name: 'files', mcpServers: [new MCPServerStdio({ name: 'fs', fullCommand: 'x' })] });",
+        '  }',
+        '}',
+        'export const files = new FilesAgent();',
+      ),
+      errors: [{ line: 4, column: 41 }],
+    },
+    {
+      name: 'red18: a server in a shared const object spread into the options',
+      code: lines(
+        SDK,
+        "const shared = { mcpServers: [new MCPServerStdio({ name: 'fs', fullCommand: 'x' })] };",
+        "export const files = Agent.create({ name: 'files', ...shared });",
+      ),
+      errors: [{ line: 2, column: 31 }],
+    },
+    {
+      name: 'red18: options held by a `let` (said to fail closed; it reports nothing)',
+      code: lines(
+        SDK,
+        "let options = { name: 'files', mcpServers: [new MCPServerStdio({ name: 'fs', fullCommand: 'x' })] };",
+        "if (process.env.MODEL) options = { ...options, name: 'files2' };",
+        'export const files = new Agent(options);',
+      ),
+      errors: [{ line: 2, column: 45 }],
+    },
+    {
+      name: 'red18: options returned by a function of the file',
+      code: lines(
+        SDK,
+        "function filesOptions() { return { name: 'files', mcpServers: [new MCPServerStdio({ name: 'fs', fullCommand: 'x' })] }; }",
+        'export const files = new Agent(filesOptions());',
+      ),
+      errors: [{ line: 2, column: 64 }],
+    },
+    {
+      name: "red18: a server added to an agent's list by unshift, splice, an index or Object.assign",
+      code: lines(
+        SDK,
+        "export const files = new Agent({ name: 'files' });",
+        "files.mcpServers.unshift(new MCPServerStdio({ name: 'fs', fullCommand: 'x' }));",
+        "files.mcpServers.splice(0, 0, new MCPServerStdio({ name: 'gh', fullCommand: 'y' }));",
+        "files.mcpServers[1] = new MCPServerStdio({ name: 'db', fullCommand: 'z' });",
+        "Object.assign(files, { mcpServers: [new MCPServerStdio({ name: 'sh', fullCommand: 'w' })] });",
+        "files['mcpServers'].push(new MCPServerStdio({ name: 'kv', fullCommand: 'v' }));",
+      ),
+      errors: [
+        { line: 3, column: 26 },
+        { line: 4, column: 31 },
+        { line: 5, column: 23 },
+        { line: 6, column: 37 },
+        { line: 7, column: 26 },
+      ],
+    },
+    {
+      name: "red18: a server pushed onto an agent's list held by another name",
+      code: lines(
+        SDK,
+        "export const files = new Agent({ name: 'files' });",
+        'const servers = files.mcpServers;',
+        "servers.push(new MCPServerStdio({ name: 'fs', fullCommand: 'x' }));",
+      ),
+      errors: [{ line: 4, column: 14 }],
+    },
+    {
+      name: 'red18: a guarded variable given another server by a second `var` or a destructuring assignment',
+      code: lines(
+        SDK,
+        GEN,
+        "var fs = new MCPServerStdio({ name: 'fs', fullCommand: 'x' });",
+        'protectMcpServer(fs);',
+        "var fs = new MCPServerStdio({ name: 'sh', fullCommand: 'y' });",
+        "let gh = new MCPServerStdio({ name: 'gh', fullCommand: 'z' });",
+        'protectMcpServer(gh);',
+        "[gh] = [new MCPServerStdio({ name: 'db', fullCommand: 'w' })];",
+        "export const a = new Agent({ name: 'a', mcpServers: [fs, gh] });",
+      ),
+      errors: [
+        { line: 9, column: 54 },
+        { line: 9, column: 58 },
+      ],
+    },
   ],
 });
