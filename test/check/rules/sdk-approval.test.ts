@@ -78,5 +78,19 @@ ruleTester('sdk-approval', {
         { line: 4, column: 58 },
       ],
     },
+    {
+      // red18 ("no false green"): the run's state taken out of its result by destructuring is not
+      // seen as a RunState; a hosted MCP server with requireApproval: 'always' (which
+      // hosted-mcp-unguarded accepts) is then approved through the SDK with check green
+      name: 'red18: state.approve of a state destructured from the run result',
+      code: lines(
+        "import { Agent, run, hostedMcpTool } from '@openai/agents';",
+        GEN,
+        "const gh = new Agent({ name: 'gh', tools: [hostedMcpTool({ serverLabel: 'github', serverUrl: 'https://x', requireApproval: 'always' })] });",
+        "const { state, interruptions } = await run(gh, 'x');",
+        'for (const i of interruptions) state.approve(i);',
+      ),
+      errors: [{ line: 5, column: 32 }],
+    },
   ],
 });
