@@ -64,6 +64,18 @@ ruleTester('mcp-server-unguarded', {
       ),
     },
     {
+      name: "a guarded `let` keeps its guard: an inner block's `const` and a function's `var` of that name are other variables",
+      code: lines(
+        SDK,
+        GEN,
+        "let fs = new MCPServerStdio({ name: 'fs', fullCommand: 'x' });",
+        'protectMcpServer(fs);',
+        "{ const fs = new MCPServerStdio({ name: 'tmp', fullCommand: 'y' }); await fs.connect(); }",
+        "function probe() { var fs = new MCPServerStdio({ name: 'probe', fullCommand: 'z' }); return fs.listTools(); }",
+        "export const a = new Agent({ name: 'a', mcpServers: [fs] });",
+      ),
+    },
+    {
       name: 'errorFunction: null',
       code: lines(
         SDK,
