@@ -7,9 +7,9 @@ import { isStringLike, propertyName, skipParens, skipWrappers } from '../syntax.
 import type { InvokeReplacement } from '../types.js';
 import { onAsTool } from './agent-tools.js';
 import { isAgentExpr, onAgentOptions } from './agents.js';
-import { agentVarOf, constObjectLiteral, resolve, type FileContext } from './context.js';
+import { constObjectLiteral, resolve, type FileContext } from './context.js';
 
-// Method calls: `agent.asTool()`, `agent.clone()`, `Agent.create()`, `x.mcpServers.push()`,
+// Method calls: `agent.asTool()`, `agent.clone()`, `Agent.create()` (`x.mcpServers.push()`: file/mcp-lists.ts),
 // `Object.assign(t, { invoke })` and the SDK's approvals (`state.approve(item)`).
 
 type ApprovalMethod = 'approve' | 'approveTool' | 'reject' | 'rejectTool';
@@ -26,18 +26,6 @@ export function onMethodCall(cx: FileContext, node: ts.CallExpression): void {
   const method = c.name.text;
   if (method === 'asTool' && isAgentExpr(cx, c.expression)) onAsTool(cx, node, c);
   else if (method === 'clone' && isAgentExpr(cx, c.expression)) onAgentOptions(cx, node, node.arguments[0], 'clone');
-  else if (method === 'push') {
-    const target = skipWrappers(c.expression);
-    if (typescript.isPropertyAccessExpression(target) && target.name.text === 'mcpServers') {
-      cx.pendingLists.push({
-        span: spanOf(node, cx.sf),
-        form: 'push',
-        values: [...node.arguments],
-        agentVar: agentVarOf(cx, target.expression),
-        ancestors: cx.ancestors.slice(),
-      });
-    }
-  }
   if (method === 'create') {
     const agent = resolve(cx, c.expression);
     if (agent && isAgentClass(agent.module, agent.member)) onAgentOptions(cx, node, node.arguments[0]);

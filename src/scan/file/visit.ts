@@ -10,6 +10,8 @@ import { exprValue, type FileContext } from './context.js';
 import { onAgentDestructure, onAsToolRead } from './escapes.js';
 import { onAssignment, onObjectLiteral } from './objects.js';
 import { checkEscape, countReference } from './references.js';
+import { onMcpServersField, onMcpServersLiteral, onMcpServersMember } from './mcp-lists.js';
+import { isAssigning } from '../syntax.js';
 
 // The walk over one file: scopes that shadow or alias SDK names, and each node to its door's reader.
 
@@ -54,13 +56,18 @@ function readNode(cx: FileContext, node: ts.Node): void {
       return;
     case k.ObjectLiteralExpression:
       onObjectLiteral(cx, node as ts.ObjectLiteralExpression);
+      onMcpServersLiteral(cx, node as ts.ObjectLiteralExpression);
+      return;
+    case k.PropertyDeclaration:
+      onMcpServersField(cx, node as ts.PropertyDeclaration);
       return;
     case k.BinaryExpression:
-      if ((node as ts.BinaryExpression).operatorToken.kind === k.EqualsToken) onAssignment(cx, node as ts.BinaryExpression);
+      if (isAssigning((node as ts.BinaryExpression).operatorToken.kind)) onAssignment(cx, node as ts.BinaryExpression);
       return;
     case k.PropertyAccessExpression:
     case k.ElementAccessExpression:
       onAsToolRead(cx, node as ts.PropertyAccessExpression | ts.ElementAccessExpression);
+      onMcpServersMember(cx, node as ts.PropertyAccessExpression | ts.ElementAccessExpression);
       return;
     case k.VariableDeclaration:
       onAgentDestructure(cx, node as ts.VariableDeclaration);

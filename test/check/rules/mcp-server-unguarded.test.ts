@@ -321,10 +321,11 @@ ruleTester('mcp-server-unguarded', {
         { line: 5, column: 1 },
       ],
     },
-    // red18 ("no false green"): each of these leaves an unguarded MCP server in the model's reach
-    // while check (and the ESLint plugin) report nothing; each fails until the scanner follows it
+    // issue 40, red team 18: each of these left an unguarded MCP server in the model's reach while
+    // check (and the ESLint plugin) reported nothing. A list is read where it is written (any
+    // property named mcpServers, any write to or change of an `.mcpServers`), not where an agent is made
     {
-      name: 'red18: a server in the options a factory function spreads into new Agent',
+      name: 'any `mcpServers` property: the options a factory function spreads into new Agent',
       code: lines(
         SDK,
         'function makeAgent(opts: { name: string; mcpServers: MCPServerStdio[] }) {',
@@ -335,7 +336,7 @@ ruleTester('mcp-server-unguarded', {
       errors: [{ line: 5, column: 62 }],
     },
     {
-      name: 'red18: a server in the options a factory function hands to new Agent as they are',
+      name: 'any `mcpServers` property: the options a factory function hands to new Agent as they are',
       code: lines(
         SDK,
         'function makeAgent(opts: ConstructorParameters<typeof Agent>[0]) {',
@@ -346,7 +347,7 @@ ruleTester('mcp-server-unguarded', {
       errors: [{ line: 5, column: 62 }],
     },
     {
-      name: "red18: a server in a subclass's super() options",
+      name: "any `mcpServers` property: a subclass's super() options",
       code: lines(
         SDK,
         'class FilesAgent extends Agent {',
@@ -359,7 +360,7 @@ ruleTester('mcp-server-unguarded', {
       errors: [{ line: 4, column: 41 }],
     },
     {
-      name: 'red18: a server in a shared const object spread into the options',
+      name: 'any `mcpServers` property: a shared const object spread into the options',
       code: lines(
         SDK,
         "const shared = { mcpServers: [new MCPServerStdio({ name: 'fs', fullCommand: 'x' })] };",
@@ -368,7 +369,7 @@ ruleTester('mcp-server-unguarded', {
       errors: [{ line: 2, column: 31 }],
     },
     {
-      name: 'red18: options held by a `let` (said to fail closed; it reports nothing)',
+      name: 'any `mcpServers` property: options held by a `let`',
       code: lines(
         SDK,
         "let options = { name: 'files', mcpServers: [new MCPServerStdio({ name: 'fs', fullCommand: 'x' })] };",
@@ -378,7 +379,7 @@ ruleTester('mcp-server-unguarded', {
       errors: [{ line: 2, column: 45 }],
     },
     {
-      name: 'red18: options returned by a function of the file',
+      name: 'any `mcpServers` property: options returned by a function of the file',
       code: lines(
         SDK,
         "function filesOptions() { return { name: 'files', mcpServers: [new MCPServerStdio({ name: 'fs', fullCommand: 'x' })] }; }",
@@ -387,7 +388,7 @@ ruleTester('mcp-server-unguarded', {
       errors: [{ line: 2, column: 64 }],
     },
     {
-      name: "red18: a server added to an agent's list by unshift, splice, an index or Object.assign",
+      name: "a server added to an agent's list by unshift, splice, an index, Object.assign or an element access",
       code: lines(
         SDK,
         "export const files = new Agent({ name: 'files' });",
@@ -406,7 +407,7 @@ ruleTester('mcp-server-unguarded', {
       ],
     },
     {
-      name: "red18: a server pushed onto an agent's list held by another name",
+      name: "a server pushed onto an agent's list held by another name",
       code: lines(
         SDK,
         "export const files = new Agent({ name: 'files' });",
@@ -416,7 +417,7 @@ ruleTester('mcp-server-unguarded', {
       errors: [{ line: 4, column: 14 }],
     },
     {
-      name: 'red18: a guarded variable given another server by a second `var` or a destructuring assignment',
+      name: "a guarded variable given another server by a second `var` or a destructuring assignment: the guard is not the new one's",
       code: lines(
         SDK,
         GEN,
@@ -431,6 +432,87 @@ ruleTester('mcp-server-unguarded', {
       errors: [
         { line: 9, column: 54 },
         { line: 9, column: 58 },
+      ],
+    },
+  ],
+});
+
+// Issue 40 (red team 18): lists read where they are written, whatever carries them to an agent.
+ruleTester('mcp-server-unguarded', {
+  valid: [
+    {
+      name: 'what is not a list of servers: a config map, a literal, a destructuring target, getAllMcpTools options, reads of a list',
+      code: lines(
+        "import { Agent, MCPServerStdio, getAllMcpTools } from '@openai/agents';",
+        GEN,
+        "const config = { mcpServers: { github: { command: 'npx', args: ['gh'] } }, other: { mcpServers: undefined } };",
+        'let mcpServers: unknown;',
+        '({ mcpServers } = config);',
+        "const tools = await getAllMcpTools({ mcpServers: [protectMcpServer(new MCPServerStdio({ name: 'fs', fullCommand: 'x' }))] });",
+        "export const a = new Agent({ name: 'a', tools });",
+        'for (const s of a.mcpServers) await s.connect();',
+        'console.log(a.mcpServers.length, [...a.mcpServers], a.mcpServers.map((s) => s.name), JSON.stringify(a.mcpServers));',
+        'a.mcpServers.sort().reverse();',
+        'await Promise.all(a.mcpServers.map((s) => s.close()));',
+        'if (a.mcpServers.length > 0 && a.mcpServers) a.mcpServers.length = 0;',
+      ),
+    },
+    {
+      name: 'guarded servers however the list is carried',
+      code: lines(
+        SDK,
+        GEN,
+        'class FilesAgent extends Agent {',
+        "  mcpServers = [protectMcpServer(new MCPServerStdio({ name: 'fs', fullCommand: 'x' }))];",
+        '}',
+        "export const files = new FilesAgent({ name: 'files' });",
+        "files.mcpServers.push(protectMcpServer(new MCPServerStdio({ name: 'gh', fullCommand: 'y' })));",
+        "files.mcpServers[0] = protectMcpServer(new MCPServerStdio({ name: 'db', fullCommand: 'z' }));",
+        'const list = files.mcpServers ?? [];',
+        "list.unshift(protectMcpServer(new MCPServerStdio({ name: 'kv', fullCommand: 'v' })));",
+      ),
+    },
+    {
+      name: 'a file that does not import the SDK: its `mcpServers` properties are not an agent of the SDK',
+      code: lines("import { makeAgent } from 'other';", "export const a = makeAgent({ mcpServers: [new Server({ name: 'fs' })] });"),
+    },
+  ],
+  invalid: [
+    {
+      name: "an Agent subclass's own list, a logical assignment, fill",
+      code: lines(
+        SDK,
+        'class FilesAgent extends Agent {',
+        "  mcpServers = [new MCPServerStdio({ name: 'fs', fullCommand: 'x' })];",
+        '}',
+        "export const files = new FilesAgent({ name: 'files' });",
+        "files.mcpServers ??= [new MCPServerStdio({ name: 'gh', fullCommand: 'y' })];",
+        "files.mcpServers.fill(new MCPServerStdio({ name: 'db', fullCommand: 'z' }));",
+      ),
+      errors: [
+        { line: 3, column: 17 },
+        { line: 6, column: 23 },
+        { line: 7, column: 23 },
+      ],
+    },
+    {
+      name: "an agent's list handed on, returned, changed by a method check does not know, or held past `??`: cannot follow",
+      code: lines(
+        SDK,
+        "export const files = new Agent({ name: 'files' });",
+        'register(files.mcpServers);',
+        'export function serversOf() { return files.mcpServers; }',
+        'files.mcpServers.add(thing);',
+        'const list = files.mcpServers ?? [];',
+        "list.push(new MCPServerStdio({ name: 'gh', fullCommand: 'y' }));",
+        'extend(list);',
+      ),
+      errors: [
+        { line: 3, column: 10, mentions: 'cannot follow' },
+        { line: 4, column: 38, mentions: 'cannot follow' },
+        { line: 5, column: 1, mentions: 'cannot follow' },
+        { line: 7, column: 11 },
+        { line: 8, column: 8, mentions: 'cannot follow' },
       ],
     },
   ],
