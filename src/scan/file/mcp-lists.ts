@@ -135,20 +135,8 @@ export function onMcpServersMember(cx: FileContext, node: ts.PropertyAccessExpre
   const a = cx.ancestors;
   let child: ts.Node = node;
   let i = a.length - 1;
-  // through wrappers, `??`/`||` and a conditional: the same list
-  while (
-    i > 0 &&
-    (isWrapper(a[i]!) ||
-      typescript.isConditionalExpression(a[i]!) ||
-      (typescript.isBinaryExpression(a[i]!) &&
-        (a[i] as ts.BinaryExpression).right === child &&
-        ((a[i] as ts.BinaryExpression).operatorToken.kind === typescript.SyntaxKind.QuestionQuestionToken ||
-          (a[i] as ts.BinaryExpression).operatorToken.kind === typescript.SyntaxKind.BarBarToken)) ||
-      (typescript.isBinaryExpression(a[i]!) &&
-        (a[i] as ts.BinaryExpression).left === child &&
-        ((a[i] as ts.BinaryExpression).operatorToken.kind === typescript.SyntaxKind.QuestionQuestionToken ||
-          (a[i] as ts.BinaryExpression).operatorToken.kind === typescript.SyntaxKind.BarBarToken)))
-  ) {
+  // through wrappers, `??`/`||` and a conditional's branch: the same list
+  while (i > 0 && passesList(a[i]!, child)) {
     child = a[i]!;
     i--;
   }
@@ -182,9 +170,19 @@ export function onMcpServersMember(cx: FileContext, node: ts.PropertyAccessExpre
   list(node, 'push', [], { whole: true });
 }
 
+/** A node whose value may be the very list its child is: wrappers, a conditional's branch, either side of `??` or `||`. */
+function passesList(p: ts.Node, child: ts.Node): boolean {
+  if (isWrapper(p)) return true;
+  if (typescript.isConditionalExpression(p)) return p.condition !== child;
+  if (!typescript.isBinaryExpression(p)) return false;
+  const op = p.operatorToken.kind;
+  return op === typescript.SyntaxKind.QuestionQuestionToken || op === typescript.SyntaxKind.BarBarToken;
+}
+
 /** A use of the list that adds nothing to it and lets no other code do so. */
 function isRead(cx: FileContext, p: ts.Node, child: ts.Node): boolean {
   if (typescript.isForOfStatement(p) || typescript.isForInStatement(p)) return p.expression === child;
+  if (typescript.isConditionalExpression(p)) return p.condition === child;
   if (typescript.isSpreadElement(p) || typescript.isTemplateSpan(p) || typescript.isTypeOfExpression(p) || typescript.isVoidExpression(p)) return true;
   if (typescript.isExpressionStatement(p) || typescript.isIfStatement(p) || typescript.isPrefixUnaryExpression(p)) return true;
   if (typescript.isBinaryExpression(p)) return p.operatorToken.kind !== typescript.SyntaxKind.EqualsToken;
