@@ -1,7 +1,7 @@
 import type { ts } from 'ts-morph';
 import { typescript } from '../typescript.js';
 import { spanOf } from '../parse.js';
-import { isStringLike, isWrapper, propertyName, skipWrappers } from '../syntax.js';
+import { isAssigning, isStringLike, isWrapper, propertyName, skipWrappers } from '../syntax.js';
 import { agentVarOf, resolve, type FileContext, type PendingList } from './context.js';
 import { isSdkModule } from '../imports.js';
 import { ADDS_NOTHING, isSdkConnector } from './mcp-arrays.js';
@@ -127,7 +127,7 @@ function isMcpServersMember(node: ts.PropertyAccessExpression | ts.ElementAccess
  * `X.mcpServers` (or `X['mcpServers']`) as the walk meets it: a call that adds to the list
  * (`push`, `unshift`, `splice`, `fill`: what it adds is the list's), an index written, the list
  * held by a variable (what the file adds through it is the list's), handed on or returned (check
- * cannot see what is added there: an opaque element). A read changes nothing; `X.mcpServers = v`
+ * cannot see what is added there: an opaque element; given to another `mcpServers`, it is checked there). A read changes nothing; `X.mcpServers = v`
  * is file/objects.ts's.
  */
 export function onMcpServersMember(cx: FileContext, node: ts.PropertyAccessExpression | ts.ElementAccessExpression): void {
@@ -167,7 +167,7 @@ export function onMcpServersMember(cx: FileContext, node: ts.PropertyAccessExpre
     return;
   }
   if (isRead(cx, p, child)) return;
-  list(node, 'push', [], { whole: true });
+  list(node, 'handed-on', [], { whole: true });
 }
 
 /** A node whose value may be the very list its child is: wrappers, a conditional's branch, either side of `??` or `||`. */
@@ -183,6 +183,12 @@ function passesList(p: ts.Node, child: ts.Node): boolean {
 function isRead(cx: FileContext, p: ts.Node, child: ts.Node): boolean {
   if (typescript.isForOfStatement(p) || typescript.isForInStatement(p)) return p.expression === child;
   if (typescript.isConditionalExpression(p)) return p.condition === child;
+  // given to another `mcpServers` (a property, an assignment): that list is checked where it is written
+  if (typescript.isPropertyAssignment(p)) return p.initializer === child && propertyName(p.name) === 'mcpServers';
+  if (typescript.isBinaryExpression(p) && p.right === child && isAssigning(p.operatorToken.kind)) {
+    const left = skipWrappers(p.left);
+    return (typescript.isPropertyAccessExpression(left) || typescript.isElementAccessExpression(left)) && isMcpServersMember(left);
+  }
   if (typescript.isSpreadElement(p) || typescript.isTemplateSpan(p) || typescript.isTypeOfExpression(p) || typescript.isVoidExpression(p)) return true;
   if (typescript.isExpressionStatement(p) || typescript.isIfStatement(p) || typescript.isPrefixUnaryExpression(p)) return true;
   if (typescript.isBinaryExpression(p)) return p.operatorToken.kind !== typescript.SyntaxKind.EqualsToken;
