@@ -198,3 +198,38 @@ function isRead(cx: FileContext, p: ts.Node, child: ts.Node): boolean {
   }
   return false;
 }
+
+/** Writes of a property by name: `Object.defineProperty(o, key, descriptor)`, `Reflect.set(o, key, value)`. */
+const PROPERTY_WRITERS = new Set(['Object.defineProperty', 'Reflect.defineProperty', 'Reflect.set']);
+
+/**
+ * `Object.defineProperty(agent, 'mcpServers', { value })` and `Reflect.set(agent, 'mcpServers', v)`:
+ * an assignment by another name (the descriptor's `value` when it is written there, else a value
+ * check cannot follow: a getter, a descriptor held elsewhere).
+ */
+export function onMcpServersDefine(cx: FileContext, node: ts.CallExpression): void {
+  const key = node.arguments[1] ? skipWrappers(node.arguments[1]) : undefined;
+  if (!key || !isStringLike(key) || key.text !== 'mcpServers') return;
+  const callee = skipWrappers(node.expression).getText(cx.sf);
+  if (!PROPERTY_WRITERS.has(callee)) return;
+  const target = node.arguments[0];
+  const given = node.arguments[2];
+  let values: ts.Expression[] = [];
+  if (callee === 'Reflect.set') values = given ? [given] : [];
+  else {
+    const d = given ? skipWrappers(given) : undefined;
+    // a descriptor written in place with every member a plain property (no spread, no method `get()`)
+    const plain = d && typescript.isObjectLiteralExpression(d) && d.properties.every((p) => typescript.isPropertyAssignment(p)) ? d : undefined;
+    const value = plain?.properties.find((p): p is ts.PropertyAssignment => typescript.isPropertyAssignment(p) && propertyName(p.name) === 'value');
+    if (value) values = [value.initializer];
+  }
+  cx.pendingLists.push({
+    span: spanOf(node, cx.sf),
+    form: 'assignment',
+    values,
+    ...(values.length === 0 ? { whole: true } : {}),
+    ...(target ? { agentVar: agentVarOf(cx, target) } : {}),
+    ancestors: cx.ancestors.slice(),
+    sdkOnly: true,
+  });
+}

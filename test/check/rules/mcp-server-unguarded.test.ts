@@ -498,6 +498,26 @@ ruleTester('mcp-server-unguarded', {
       ],
     },
     {
+      name: 'mcpServers written by Object.defineProperty or Reflect.set: the value, or the whole write when check cannot read it',
+      code: lines(
+        SDK,
+        GEN,
+        "export const files = new Agent({ name: 'files' });",
+        "Object.defineProperty(files, 'mcpServers', { value: [new MCPServerStdio({ name: 'fs', fullCommand: 'x' })], writable: true });",
+        "Reflect.set(files, 'mcpServers', [new MCPServerStdio({ name: 'gh', fullCommand: 'y' })]);",
+        "Object.defineProperty(files, 'mcpServers', { get: () => [new MCPServerStdio({ name: 'db', fullCommand: 'z' })] });",
+        "Object.defineProperty(files, 'mcpServers', { value: [protectMcpServer(new MCPServerStdio({ name: 'ok', fullCommand: 'w' }))] });",
+        "Object.defineProperty(files, 'mcpServers', { ...descriptor, value: [protectMcpServer(new MCPServerStdio({ name: 'ok2', fullCommand: 'w' }))] });",
+        "Object.defineProperty(files, 'name', { value: 'other' });",
+      ),
+      errors: [
+        { line: 4, column: 54 },
+        { line: 5, column: 35 },
+        { line: 6, column: 1, mentions: 'cannot follow' },
+        { line: 8, column: 1, mentions: 'cannot follow' },
+      ],
+    },
+    {
       name: "an agent's list handed on, returned, changed by a method check does not know, or held past `??`: cannot follow",
       code: lines(
         SDK,
