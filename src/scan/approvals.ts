@@ -55,9 +55,12 @@ function isSdkReceiver(expr: ts.Expression, ctx: Ctx): boolean {
     if (!decl) return false;
     const type = declaredTypeText(decl, ctx.sf);
     if (type !== undefined) return RECEIVER_TYPES.test(type);
-    const init = typescript.isVariableDeclaration(decl) && typescript.isIdentifier(decl.name) ? decl.initializer : undefined;
     const next = deeper(ctx);
-    return !!init && !!next && isSdkReceiver(init, next);
+    if (!next || !typescript.isVariableDeclaration(decl) || !decl.initializer) return false;
+    // `const { state } = await run(...)`: the result's `state`, as `result.state` is
+    const key = destructuredKey(decl, e.text);
+    if (key !== undefined) return (key === 'state' || key === 'context') && isRunResult(decl.initializer, next);
+    return typescript.isIdentifier(decl.name) && isSdkReceiver(decl.initializer, next);
   }
   return false;
 }
@@ -131,9 +134,27 @@ function isInterruptionList(expr: ts.Expression, ctx: Ctx): boolean {
   if (typescript.isIdentifier(e)) {
     const decl = declarationOf(e.text, ctx.ancestors, ctx.hoisted);
     const next = deeper(ctx);
-    return !!decl && !!next && typescript.isVariableDeclaration(decl) && !!decl.initializer && isInterruptionList(decl.initializer, next);
+    if (!decl || !next || !typescript.isVariableDeclaration(decl) || !decl.initializer) return false;
+    // `const { interruptions } = result`: a list named as `result.interruptions` is
+    const key = destructuredKey(decl, e.text);
+    if (key !== undefined) return key === 'interruptions';
+    return typescript.isIdentifier(decl.name) && isInterruptionList(decl.initializer, next);
   }
   return false;
+}
+
+/**
+ * The property a name takes from an object pattern of a declaration (`state` of `const { state } =
+ * r`, `state` of `const { state: s } = r` for `s`); undefined when the declaration is not one.
+ */
+function destructuredKey(decl: ts.VariableDeclaration, name: string): string | undefined {
+  if (!typescript.isObjectBindingPattern(decl.name)) return undefined;
+  for (const el of decl.name.elements) {
+    if (el.dotDotDotToken || !typescript.isIdentifier(el.name) || el.name.text !== name) continue;
+    if (!el.propertyName) return name;
+    return typescript.isIdentifier(el.propertyName) || typescript.isStringLiteral(el.propertyName) ? el.propertyName.text : undefined;
+  }
+  return undefined;
 }
 
 /** A parameter of the callback of `list.forEach/map/...((item) => ...)` over interruptions. */

@@ -65,29 +65,63 @@ export function valuesInScope(name: string, ancestors: readonly ts.Node[], hoist
   const scope = ancestors.slice(0, found.depth + 1);
   const constant = isConstDeclaration(decl, scope);
   const out: ScopedInitializer[] = decl.initializer ? [{ init: decl.initializer, ancestors: scope, constant }] : [];
-  if (!constant) for (const init of assignedIn(ancestors[found.depth]!, name)) out.push({ init, ancestors: scope, constant });
+  if (!constant) {
+    for (const init of assignedIn(ancestors[found.depth]!, name)) if (init !== decl.initializer) out.push({ init, ancestors: scope, constant });
+  }
   return out;
 }
 
-/** The values `name = v` (and `||=`, `??=`, `&&=`) store in `name` anywhere under `node`. */
+/**
+ * The values stored in `name` anywhere under `node`: `name = v` (and `||=`, `??=`, `&&=`); a
+ * destructuring assignment that names it (`[name] = list`: the whole assignment, its part not
+ * read); another `var name = v` of the same function (a `var` declared twice is one variable).
+ */
 function assignedIn(node: ts.Node, name: string): readonly ts.Expression[] {
   let all = assignmentsUnder.get(node);
   if (!all) {
     const found = new Map<string, ts.Expression[]>();
-    const visit = (n: ts.Node): void => {
+    const add = (key: string, value: ts.Expression): void => {
+      const list = found.get(key);
+      if (list) list.push(value);
+      else found.set(key, [value]);
+    };
+    const visit = (n: ts.Node, inFunction: boolean): void => {
       if (typescript.isBinaryExpression(n) && isAssigning(n.operatorToken.kind)) {
         const left = skipParens(n.left);
-        const list = typescript.isIdentifier(left) ? found.get(left.text) : undefined;
-        if (list) list.push(n.right);
-        else if (typescript.isIdentifier(left)) found.set(left.text, [n.right]);
+        if (typescript.isIdentifier(left)) add(left.text, n.right);
+        else if (typescript.isArrayLiteralExpression(left) || typescript.isObjectLiteralExpression(left)) for (const t of patternTargets(left)) add(t, n);
       }
-      typescript.forEachChild(n, visit);
+      if (!inFunction && typescript.isVariableDeclarationList(n) && (n.flags & typescript.NodeFlags.BlockScoped) === 0) {
+        for (const d of n.declarations) if (d.initializer && typescript.isIdentifier(d.name)) add(d.name.text, d.initializer);
+      }
+      const inner = inFunction || (n !== node && typescript.isFunctionLike(n));
+      typescript.forEachChild(n, (c) => visit(c, inner));
     };
-    visit(node);
+    visit(node, false);
     all = found;
     assignmentsUnder.set(node, all);
   }
   return all.get(name) ?? [];
+}
+
+/** The names a destructuring assignment's target stores into (`[a, { b }, ...c]`, `{ a, b: d }`). */
+function patternTargets(target: ts.Expression): string[] {
+  const e = skipParens(target);
+  if (typescript.isIdentifier(e)) return [e.text];
+  if (typescript.isArrayLiteralExpression(e)) return e.elements.flatMap((el) => patternTargets(typescript.isSpreadElement(el) ? el.expression : el));
+  if (typescript.isObjectLiteralExpression(e)) {
+    return e.properties.flatMap((p) =>
+      typescript.isShorthandPropertyAssignment(p)
+        ? [p.name.text]
+        : typescript.isPropertyAssignment(p)
+          ? patternTargets(p.initializer)
+          : typescript.isSpreadAssignment(p)
+            ? patternTargets(p.expression)
+            : [],
+    );
+  }
+  if (typescript.isBinaryExpression(e) && e.operatorToken.kind === typescript.SyntaxKind.EqualsToken) return patternTargets(e.left); // a default: `[a = 1] = list`
+  return [];
 }
 
 // by scope node, every name's assigned values: one walk of a scope however many of its names are

@@ -137,6 +137,7 @@ function createFileContext(file: string, text: string, parsed: Parsed, options: 
     guardedAgentVars: new Set(),
     guardedAgentNodes: new Set(),
     pendingLists: [],
+    mcpProperties: new Map(),
     pendingRuns: [],
     pendingHosted: [],
     pendingSandboxAgents: [],

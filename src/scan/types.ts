@@ -251,7 +251,8 @@ export interface McpServerList {
   kind: 'mcp-server-list';
   /** The `mcpServers` property, assignment or push call. */
   span: Span;
-  form: 'agent' | 'clone' | 'assignment' | 'push';
+  /** `handed-on`: an agent's list given to code check does not follow (what is added there is not seen). */
+  form: 'agent' | 'clone' | 'assignment' | 'push' | 'handed-on';
   /** The agent is passed to `protectAgent` (directly, or by its variable in this file), which guards its servers in place. */
   agentProtected: boolean;
   elements: McpServerElement[];

@@ -7,7 +7,7 @@ export const mcpServerUnguardedMeta: RuleMeta = {
   id: 'mcp-server-unguarded',
   severity: 'error',
   short: "An MCP server reaches an agent's `mcpServers` with no `protectMcpServer` guard.",
-  full: "The SDK builds the tools of `agent.mcpServers` on every turn and runs their calls with no policy, no approval and no receipt. Each server that reaches `mcpServers` (in `new Agent`, `Agent.create`, `clone`, a later assignment or `push`) is reported unless it is `protectMcpServer(...)`, a variable made by it or passed to it in the same file, or the agent is passed to `protectAgent` in the same file (which guards its servers in place). The servers of `connectMcpServers([...])` reach it through `.active` or `.all` as the very objects it was given, and are checked there. A server check cannot follow (a spread of an unknown array, a function's result, an import) is reported too. An MCP `errorFunction` other than `null` (on a server, or in `mcpConfig`) is reported: it turns a failed call into text the model retries. A guarded server whose mapped calls are refused at run time (an action that can need a person, a TLS pin without `upstreamFetch`) is `mcp-calls-refused`'s, a warning.",
+  full: "The SDK builds the tools of `agent.mcpServers` on every turn and runs their calls with no policy, no approval and no receipt. Each server that reaches `mcpServers` (any property so named in a file of the SDK, whatever carries it to an agent: `new Agent`, `Agent.create`, `clone`, a factory, `super()`; an assignment, `push`, `unshift`, `splice`, an index written; a variable holding an agent's list) is reported unless it is `protectMcpServer(...)`, a variable made by it or passed to it in the same file, or the agent is passed to `protectAgent` in the same file (which guards its servers in place). The servers of `connectMcpServers([...])` reach it through `.active` or `.all` as the very objects it was given, and are checked there. A server check cannot follow (a spread of an unknown array, a function's result, an import), and an agent's list handed to code check does not follow, are reported too. An MCP `errorFunction` other than `null` (on a server, or in `mcpConfig`) is reported: it turns a failed call into text the model retries. A guarded server whose mapped calls are refused at run time (an action that can need a person, a TLS pin without `upstreamFetch`) is `mcp-calls-refused`'s, a warning.",
   help: 'Wrap each server where it reaches the agent: `protectMcpServer(server)` from the generated module, with its tools mapped in ctrlrun.tools.yaml (`- mcp: { server, tool }`); use `protectMcpTools` when a call must be able to pause for a person. Set MCP `errorFunction`s to `null`.',
 };
 
@@ -32,6 +32,17 @@ type McpServerElement = McpServerList['elements'][number];
 
 /** A server that reaches `mcpServers` with no guard. */
 function unguardedFindings(scan: FileScan, list: McpServerList, el: McpServerElement): Finding[] {
+  if (list.form === 'handed-on') {
+    return [
+      findingOf(
+        mcpServerUnguardedMeta,
+        scan.file,
+        el.span,
+        "An agent's `mcpServers` list is handed on here, and check cannot follow what is added to it: the SDK builds the tools of every server in it each turn and runs their calls with no policy.",
+        'Add servers where the list is written, each wrapped in `protectMcpServer(server)` from the generated module (with its tools mapped in ctrlrun.tools.yaml), or pass the agent to `protectAgent`, which guards its servers in place.',
+      ),
+    ];
+  }
   const findings: Finding[] = [];
   const where =
     list.form === 'clone'

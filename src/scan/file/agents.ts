@@ -8,6 +8,7 @@ import { agentClassOf, constObjectLiteral, ownerOf, resolve, type FileContext } 
 import { agentOf } from './agent-values.js';
 import { onSandboxAgent } from './sandbox-agents.js';
 import { initializerInScope } from '../local-values.js';
+import { mcpPropertyList } from './mcp-lists.js';
 
 // Agents (`new Agent`, `Agent.create`, `clone`), the Runner's config and realtime sessions: where
 // MCP servers are attached and tracing is configured.
@@ -57,15 +58,18 @@ export function onAgentOptions(cx: FileContext, node: ts.Node, arg: ts.Expressio
       if (form === 'agent') cx.scan.agentMcpServers.push({ kind: 'agent-mcp-servers', span: spanOf(node, cx.sf), property: spanOf(p, cx.sf) });
       const value = typescript.isPropertyAssignment(p) ? p.initializer : typescript.isShorthandPropertyAssignment(p) ? p.name : undefined;
       const owner = ownerOf(cx);
-      cx.pendingLists.push({
+      // the same list file/mcp-lists.ts reads as a property named `mcpServers` (the walk meets the literal first when it is held by a const)
+      const list = mcpPropertyList(cx, p, () => ({
         span: spanOf(p, cx.sf),
         form,
         values: value ? [value] : [],
-        agentNode: node,
-        ...(owner !== undefined ? { agentVar: owner } : {}),
         whole: value === undefined,
         ancestors: cx.ancestors.slice(),
-      });
+      }));
+      list.form = form;
+      list.agentNode = node;
+      if (owner !== undefined) list.agentVar = owner;
+      delete list.sdkOnly;
     } else if (key === 'handoffs' && typescript.isPropertyAssignment(p)) {
       cx.pendingHandoffLists.push({ value: p.initializer, ancestors: cx.ancestors.slice() }); // read by file/handoffs.ts once the walk is done
     } else if (key === 'mcpConfig' && typescript.isPropertyAssignment(p)) {

@@ -20,6 +20,7 @@ import {
 import type { FileScan, SdkToolCall } from '../types.js';
 import { agentNameOf } from './agents.js';
 import { constObjectLiteral, doorOf, isProtectedToolCallee, opaque, guardKey, resolve, type FileContext, type ResolvedMember } from './context.js';
+import { onMcpServersDefine } from './mcp-lists.js';
 import { onMethodCall } from './methods.js';
 import { followValue } from './escapes.js';
 import { onHandoffCall, onProtectedHandoff } from './handoffs.js';
@@ -45,6 +46,7 @@ export function onCall(cx: FileContext, node: ts.CallExpression): void {
   if (door !== undefined) return onGeneratedDoorCall(cx, node, door);
   if (isProtectedToolCallee(cx, node.expression)) return onProtectedToolCall(cx, node);
   if (onSdkCall(cx, node)) return;
+  onMcpServersDefine(cx, node);
   onMethodCall(cx, node);
 }
 

@@ -44,6 +44,10 @@ export interface PendingList {
   whole?: boolean;
   /** Where the values are read (the walk's ancestors there): their names are looked up in that scope. */
   ancestors: readonly ts.Node[];
+  /** Read only in a file of the SDK (a list found by its name, not by the agent it is given to: file/mcp-lists.ts). */
+  sdkOnly?: boolean;
+  /** A variable holding an agent's list (`const servers = agent.mcpServers`): what the file adds through it is the list's. */
+  aliasOf?: string;
 }
 
 /**
@@ -81,6 +85,8 @@ export interface FileContext {
   guardedAgentVars: Set<VarKey>;
   guardedAgentNodes: Set<ts.Node>;
   pendingLists: PendingList[];
+  /** The pending list of each property named `mcpServers`, whether the walk met its object or its agent first (file/mcp-lists.ts). */
+  mcpProperties: Map<ts.Node, PendingList>;
   /** Runs seen by the walk, with their agent argument: followed once the walk is done. */
   pendingRuns: Array<{ run: RunCall; agent: ts.Expression }>;
   /** `hostedMcpTool` calls with no literal label in place, with their options argument: read once the walk is done. */

@@ -7,8 +7,8 @@ import { resolve, type FileContext } from './context.js';
 // MCP servers collected in a local array before it reaches `mcpServers` (`const servers = [];
 // servers.push(new MCPServerStdio(...))`): what the file adds to that array is part of the list.
 
-/** Methods that read an array and add nothing to it. */
-const READS = new Set([
+/** Methods of an array that add nothing to it (they read it, remove from it or reorder it). */
+export const ADDS_NOTHING: ReadonlySet<string> = new Set([
   'at',
   'concat',
   'entries',
@@ -35,6 +35,13 @@ const READS = new Set([
   'values',
   'pop',
   'shift',
+  'sort',
+  'reverse',
+  'copyWithin',
+  'toSorted',
+  'toReversed',
+  'toSpliced',
+  'with',
 ]);
 
 /** Where the array named `name` is given a server: the servers added (`push`, `unshift`, `splice`), and the places check cannot follow. */
@@ -81,7 +88,7 @@ function onReference(cx: FileContext, id: ts.Identifier, up: (n: ts.Node) => ts.
     const method = p.name.text;
     if (called && (method === 'push' || method === 'unshift')) out.added.push(...call.arguments);
     else if (called && method === 'splice') out.added.push(...call.arguments.slice(2));
-    else if (called && !READS.has(method)) out.opaque.push(call);
+    else if (called && !ADDS_NOTHING.has(method)) out.opaque.push(call);
     else if (!called && typescript.isBinaryExpression(call) && call.left === p && method !== 'length') out.opaque.push(call);
     return;
   }
@@ -103,7 +110,7 @@ function onReference(cx: FileContext, id: ts.Identifier, up: (n: ts.Node) => ts.
 }
 
 /** `connectMcpServers` or `MCPServers.open` of the SDK: it holds the very servers it is given (file/mcp-servers.ts follows `.active`). */
-function isSdkConnector(cx: FileContext, callee: ts.Expression): boolean {
+export function isSdkConnector(cx: FileContext, callee: ts.Expression): boolean {
   const c = skipWrappers(callee);
   const direct = resolve(cx, c);
   if (direct) return direct.member === 'connectMcpServers' && isSdkModule(direct.module);

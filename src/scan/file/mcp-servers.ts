@@ -14,9 +14,15 @@ import { isSdkModule } from '../imports.js';
 /** The file's `mcpServers` lists, each element with what check knows of its protection. */
 export function settleServerLists(cx: FileContext): void {
   for (const p of cx.pendingLists) {
+    if (p.sdkOnly && !cx.scan.importsSdk) continue;
     const elements: McpServerElement[] = [];
     if (p.whole) elements.push({ span: p.span, text: '', status: 'opaque' });
     for (const v of p.values) serverElements(cx, v, p.ancestors, elements);
+    if (p.aliasOf !== undefined) {
+      const changes = arrayChanges(cx, p.aliasOf);
+      for (const added of changes.added) serverElements(cx, added, p.ancestors, elements);
+      for (const node of changes.opaque) elements.push(serverElement(cx, node, 'opaque', undefined, p.ancestors, false));
+    }
     const agentProtected =
       (p.agentNode !== undefined && cx.guardedAgentNodes.has(p.agentNode)) || (p.agentVar !== undefined && cx.guardedAgentVars.has(p.agentVar));
     cx.scan.mcpServerLists!.push({ kind: 'mcp-server-list', span: p.span, form: p.form, agentProtected, elements });

@@ -8,9 +8,9 @@ import type { InvokeReplacement } from '../types.js';
 import { onAsTool } from './agent-tools.js';
 import { isAgentExpr, onAgentOptions } from './agents.js';
 import { agentOf } from './agent-values.js';
-import { agentVarOf, constObjectLiteral, resolve, type FileContext } from './context.js';
+import { constObjectLiteral, resolve, type FileContext } from './context.js';
 
-// Method calls: `agent.asTool()`, `agent.clone()`, `Agent.create()`, `x.mcpServers.push()`,
+// Method calls: `agent.asTool()`, `agent.clone()`, `Agent.create()` (`x.mcpServers.push()`: file/mcp-lists.ts),
 // `Object.assign(t, { invoke })` and the SDK's approvals (`state.approve(item)`).
 
 type ApprovalMethod = 'approve' | 'approveTool' | 'reject' | 'rejectTool';
@@ -27,18 +27,6 @@ export function onMethodCall(cx: FileContext, node: ts.CallExpression): void {
   const method = c.name.text;
   if (method === 'asTool') onAsToolCall(cx, node, c);
   else if (method === 'clone' && isAgentExpr(cx, c.expression)) onAgentOptions(cx, node, node.arguments[0], 'clone');
-  else if (method === 'push') {
-    const target = skipWrappers(c.expression);
-    if (typescript.isPropertyAccessExpression(target) && target.name.text === 'mcpServers') {
-      cx.pendingLists.push({
-        span: spanOf(node, cx.sf),
-        form: 'push',
-        values: [...node.arguments],
-        agentVar: agentVarOf(cx, target.expression),
-        ancestors: cx.ancestors.slice(),
-      });
-    }
-  }
   if (method === 'create') {
     const agent = resolve(cx, c.expression);
     if (agent && isAgentClass(agent.module, agent.member)) onAgentOptions(cx, node, node.arguments[0]);

@@ -10,6 +10,8 @@ import { exprValue, type FileContext } from './context.js';
 import { onAgentDestructure, onAsToolRead } from './escapes.js';
 import { onAssignment, onClass, onObjectLiteral } from './objects.js';
 import { checkEscape, countReference } from './references.js';
+import { onMcpServersField, onMcpServersLiteral, onMcpServersMember } from './mcp-lists.js';
+import { isAssigning } from '../syntax.js';
 
 // The walk over one file: scopes that shadow or alias SDK names, and each node to its door's reader.
 
@@ -59,13 +61,19 @@ function readers(): ReadonlyArray<Reader | undefined> {
     onNew(cx, node as ts.NewExpression);
     onHandoffClass(cx, node as ts.NewExpression);
   };
-  table[k.ObjectLiteralExpression] = (cx, node) => onObjectLiteral(cx, node as ts.ObjectLiteralExpression);
+  table[k.ObjectLiteralExpression] = (cx, node) => {
+    onObjectLiteral(cx, node as ts.ObjectLiteralExpression);
+    onMcpServersLiteral(cx, node as ts.ObjectLiteralExpression);
+  };
+  table[k.PropertyDeclaration] = (cx, node) => onMcpServersField(cx, node as ts.PropertyDeclaration);
   table[k.ClassDeclaration] = table[k.ClassExpression] = (cx, node) => onClass(cx, node as ts.ClassLikeDeclaration);
   table[k.BinaryExpression] = (cx, node) => {
-    if ((node as ts.BinaryExpression).operatorToken.kind === k.EqualsToken) onAssignment(cx, node as ts.BinaryExpression);
+    if (isAssigning((node as ts.BinaryExpression).operatorToken.kind)) onAssignment(cx, node as ts.BinaryExpression);
   };
-  table[k.PropertyAccessExpression] = table[k.ElementAccessExpression] = (cx, node) =>
+  table[k.PropertyAccessExpression] = table[k.ElementAccessExpression] = (cx, node) => {
     onAsToolRead(cx, node as ts.PropertyAccessExpression | ts.ElementAccessExpression);
+    onMcpServersMember(cx, node as ts.PropertyAccessExpression | ts.ElementAccessExpression);
+  };
   table[k.VariableDeclaration] = (cx, node) => onAgentDestructure(cx, node as ts.VariableDeclaration);
   readerTable = table;
   return table;

@@ -64,6 +64,18 @@ ruleTester('mcp-server-unguarded', {
       ),
     },
     {
+      name: "a guarded `let` keeps its guard: an inner block's `const` and a function's `var` of that name are other variables",
+      code: lines(
+        SDK,
+        GEN,
+        "let fs = new MCPServerStdio({ name: 'fs', fullCommand: 'x' });",
+        'protectMcpServer(fs);',
+        "{ const fs = new MCPServerStdio({ name: 'tmp', fullCommand: 'y' }); await fs.connect(); }",
+        "function probe() { var fs = new MCPServerStdio({ name: 'probe', fullCommand: 'z' }); return fs.listTools(); }",
+        "export const a = new Agent({ name: 'a', mcpServers: [fs] });",
+      ),
+    },
+    {
       name: 'errorFunction: null',
       code: lines(
         SDK,
@@ -336,6 +348,227 @@ ruleTester('mcp-server-unguarded', {
         { line: 9, column: 50 },
         { line: 13, column: 58 },
         { line: 17, column: 21 },
+      ],
+    },
+    // issue 40, red team 18: each of these left an unguarded MCP server in the model's reach while
+    // check (and the ESLint plugin) reported nothing. A list is read where it is written (any
+    // property named mcpServers, any write to or change of an `.mcpServers`), not where an agent is made
+    {
+      name: 'any `mcpServers` property: the options a factory function spreads into new Agent',
+      code: lines(
+        SDK,
+        'function makeAgent(opts: { name: string; mcpServers: MCPServerStdio[] }) {',
+        "  return new Agent({ instructions: 'Answer from the files.', ...opts });",
+        '}',
+        "export const files = makeAgent({ name: 'files', mcpServers: [new MCPServerStdio({ name: 'fs', fullCommand: 'x' })] });",
+      ),
+      errors: [{ line: 5, column: 62 }],
+    },
+    {
+      name: 'any `mcpServers` property: the options a factory function hands to new Agent as they are',
+      code: lines(
+        SDK,
+        'function makeAgent(opts: ConstructorParameters<typeof Agent>[0]) {',
+        '  return new Agent(opts);',
+        '}',
+        "export const files = makeAgent({ name: 'files', mcpServers: [new MCPServerStdio({ name: 'fs', fullCommand: 'x' })] });",
+      ),
+      errors: [{ line: 5, column: 62 }],
+    },
+    {
+      name: "any `mcpServers` property: a subclass's super() options",
+      code: lines(
+        SDK,
+        'class FilesAgent extends Agent {',
+        '  constructor() {',
+        "    super({ name: 'files', mcpServers: [new MCPServerStdio({ name: 'fs', fullCommand: 'x' })] });",
+        '  }',
+        '}',
+        'export const files = new FilesAgent();',
+      ),
+      errors: [{ line: 4, column: 41 }],
+    },
+    {
+      name: 'any `mcpServers` property: a shared const object spread into the options',
+      code: lines(
+        SDK,
+        "const shared = { mcpServers: [new MCPServerStdio({ name: 'fs', fullCommand: 'x' })] };",
+        "export const files = Agent.create({ name: 'files', ...shared });",
+      ),
+      errors: [{ line: 2, column: 31 }],
+    },
+    {
+      name: 'any `mcpServers` property: options held by a `let`',
+      code: lines(
+        SDK,
+        "let options = { name: 'files', mcpServers: [new MCPServerStdio({ name: 'fs', fullCommand: 'x' })] };",
+        "if (process.env.MODEL) options = { ...options, name: 'files2' };",
+        'export const files = new Agent(options);',
+      ),
+      errors: [{ line: 2, column: 45 }],
+    },
+    {
+      name: 'any `mcpServers` property: options returned by a function of the file',
+      code: lines(
+        SDK,
+        "function filesOptions() { return { name: 'files', mcpServers: [new MCPServerStdio({ name: 'fs', fullCommand: 'x' })] }; }",
+        'export const files = new Agent(filesOptions());',
+      ),
+      errors: [{ line: 2, column: 64 }],
+    },
+    {
+      name: "a server added to an agent's list by unshift, splice, an index, Object.assign or an element access",
+      code: lines(
+        SDK,
+        "export const files = new Agent({ name: 'files' });",
+        "files.mcpServers.unshift(new MCPServerStdio({ name: 'fs', fullCommand: 'x' }));",
+        "files.mcpServers.splice(0, 0, new MCPServerStdio({ name: 'gh', fullCommand: 'y' }));",
+        "files.mcpServers[1] = new MCPServerStdio({ name: 'db', fullCommand: 'z' });",
+        "Object.assign(files, { mcpServers: [new MCPServerStdio({ name: 'sh', fullCommand: 'w' })] });",
+        "files['mcpServers'].push(new MCPServerStdio({ name: 'kv', fullCommand: 'v' }));",
+      ),
+      errors: [
+        { line: 3, column: 26 },
+        { line: 4, column: 31 },
+        { line: 5, column: 23 },
+        { line: 6, column: 37 },
+        { line: 7, column: 26 },
+      ],
+    },
+    {
+      name: "a server pushed onto an agent's list held by another name",
+      code: lines(
+        SDK,
+        "export const files = new Agent({ name: 'files' });",
+        'const servers = files.mcpServers;',
+        "servers.push(new MCPServerStdio({ name: 'fs', fullCommand: 'x' }));",
+      ),
+      errors: [{ line: 4, column: 14 }],
+    },
+    {
+      name: "a guarded variable given another server by a second `var` or a destructuring assignment: the guard is not the new one's",
+      code: lines(
+        SDK,
+        GEN,
+        "var fs = new MCPServerStdio({ name: 'fs', fullCommand: 'x' });",
+        'protectMcpServer(fs);',
+        "var fs = new MCPServerStdio({ name: 'sh', fullCommand: 'y' });",
+        "let gh = new MCPServerStdio({ name: 'gh', fullCommand: 'z' });",
+        'protectMcpServer(gh);',
+        "[gh] = [new MCPServerStdio({ name: 'db', fullCommand: 'w' })];",
+        "export const a = new Agent({ name: 'a', mcpServers: [fs, gh] });",
+      ),
+      errors: [
+        { line: 9, column: 54 },
+        { line: 9, column: 58 },
+      ],
+    },
+  ],
+});
+
+// Issue 40 (red team 18): lists read where they are written, whatever carries them to an agent.
+ruleTester('mcp-server-unguarded', {
+  valid: [
+    {
+      name: 'what is not a list of servers: a config map, a literal, a destructuring target, getAllMcpTools options, reads of a list',
+      code: lines(
+        "import { Agent, MCPServerStdio, getAllMcpTools } from '@openai/agents';",
+        GEN,
+        "const config = { mcpServers: { github: { command: 'npx', args: ['gh'] } }, other: { mcpServers: undefined } };",
+        'let mcpServers: unknown;',
+        '({ mcpServers } = config);',
+        "const tools = await getAllMcpTools({ mcpServers: [new MCPServerStdio({ name: 'fs', fullCommand: 'x' })] }); // mcp-function-tool's finding",
+        "export const a = new Agent({ name: 'a', tools });",
+        'for (const s of a.mcpServers) await s.connect();',
+        'console.log(a.mcpServers.length, [...a.mcpServers], a.mcpServers.map((s) => s.name), JSON.stringify(a.mcpServers));',
+        'a.mcpServers.sort().reverse();',
+        'await Promise.all(a.mcpServers.map((s) => s.close()));',
+        'if (a.mcpServers.length > 0 && a.mcpServers) a.mcpServers.length = 0;',
+        'const picked: MCPServerStdio[] = a.mcpServers ? [] : [];',
+        "picked.push(new MCPServerStdio({ name: 'local', fullCommand: 'x' }));",
+      ),
+    },
+    {
+      name: 'guarded servers however the list is carried',
+      code: lines(
+        SDK,
+        GEN,
+        'class FilesAgent extends Agent {',
+        "  mcpServers = [protectMcpServer(new MCPServerStdio({ name: 'fs', fullCommand: 'x' }))];",
+        '}',
+        "export const files = new FilesAgent({ name: 'files' });",
+        "files.mcpServers.push(protectMcpServer(new MCPServerStdio({ name: 'gh', fullCommand: 'y' })));",
+        "files.mcpServers[0] = protectMcpServer(new MCPServerStdio({ name: 'db', fullCommand: 'z' }));",
+        'const list = files.mcpServers ?? [];',
+        "list.unshift(protectMcpServer(new MCPServerStdio({ name: 'kv', fullCommand: 'v' })));",
+      ),
+    },
+    {
+      name: 'a file that does not import the SDK: its `mcpServers` properties are not an agent of the SDK',
+      code: lines("import { makeAgent } from 'other';", "export const a = makeAgent({ mcpServers: [new Server({ name: 'fs' })] });"),
+    },
+  ],
+  invalid: [
+    {
+      name: "an Agent subclass's own list, a logical assignment, fill",
+      code: lines(
+        SDK,
+        'class FilesAgent extends Agent {',
+        "  mcpServers = [new MCPServerStdio({ name: 'fs', fullCommand: 'x' })];",
+        '}',
+        "export const files = new FilesAgent({ name: 'files' });",
+        "files.mcpServers ??= [new MCPServerStdio({ name: 'gh', fullCommand: 'y' })];",
+        "files.mcpServers.fill(new MCPServerStdio({ name: 'db', fullCommand: 'z' }));",
+      ),
+      errors: [
+        { line: 3, column: 17 },
+        { line: 6, column: 23 },
+        { line: 7, column: 23 },
+      ],
+    },
+    {
+      name: 'mcpServers written by Object.defineProperty or Reflect.set: the value, or the whole write when check cannot read it',
+      code: lines(
+        SDK,
+        GEN,
+        "export const files = new Agent({ name: 'files' });",
+        "Object.defineProperty(files, 'mcpServers', { value: [new MCPServerStdio({ name: 'fs', fullCommand: 'x' })], writable: true });",
+        "Reflect.set(files, 'mcpServers', [new MCPServerStdio({ name: 'gh', fullCommand: 'y' })]);",
+        "Object.defineProperty(files, 'mcpServers', { get: () => [new MCPServerStdio({ name: 'db', fullCommand: 'z' })] });",
+        "Object.defineProperty(files, 'mcpServers', { value: [protectMcpServer(new MCPServerStdio({ name: 'ok', fullCommand: 'w' }))] });",
+        "Object.defineProperty(files, 'mcpServers', { ...descriptor, value: [protectMcpServer(new MCPServerStdio({ name: 'ok2', fullCommand: 'w' }))] });",
+        "Object.defineProperty(files, 'name', { value: 'other' });",
+      ),
+      errors: [
+        { line: 4, column: 54 },
+        { line: 5, column: 35 },
+        { line: 6, column: 1, mentions: 'cannot follow' },
+        { line: 8, column: 1, mentions: 'cannot follow' },
+      ],
+    },
+    {
+      name: "an agent's list handed on, returned, changed by a method check does not know, or held past `??`: cannot follow",
+      code: lines(
+        SDK,
+        "export const files = new Agent({ name: 'files' });",
+        'register(files.mcpServers);',
+        'export function serversOf() { return files.mcpServers; }',
+        'files.mcpServers.add(thing);',
+        'const list = files.mcpServers ?? [];',
+        "list.push(new MCPServerStdio({ name: 'gh', fullCommand: 'y' }));",
+        'extend(list);',
+        "export const other = new Agent({ name: 'other', mcpServers: files.mcpServers });",
+        'other.mcpServers = files.mcpServers;',
+      ),
+      errors: [
+        { line: 3, column: 10, mentions: 'handed on' },
+        { line: 4, column: 38, mentions: 'cannot follow' },
+        { line: 5, column: 1, mentions: 'cannot follow' },
+        { line: 7, column: 11 },
+        { line: 8, column: 8, mentions: 'cannot follow' },
+        // given to another agent's list: reported once, there (not again as handed on)
+        { line: 9, column: 61, mentions: 'cannot follow' },
+        { line: 10, column: 20, mentions: 'cannot follow' },
       ],
     },
   ],

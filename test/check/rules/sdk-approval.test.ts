@@ -23,6 +23,14 @@ ruleTester('sdk-approval', {
         'export function decide(state: { approve(x: unknown): void }, row: Row) { state.approve(row); }',
       ),
     },
+    {
+      name: "a destructured `state` or list that is not a run's",
+      code: lines(
+        GEN,
+        'const { state } = await api.load(); state.approve(row);',
+        'const { pending, finalOutput } = await run(agent, "x"); pending.forEach((p) => client.approve(p)); finalOutput.approve(row);',
+      ),
+    },
   ],
   invalid: [
     {
@@ -76,6 +84,34 @@ ruleTester('sdk-approval', {
         { line: 2, column: 68 },
         { line: 3, column: 50 },
         { line: 4, column: 58 },
+      ],
+    },
+    {
+      // the run's state taken out of its result by destructuring is a RunState: a hosted MCP server
+      // with requireApproval: 'always' (which hosted-mcp-unguarded accepts) is otherwise approved
+      // through the SDK with check green
+      name: 'state.approve of a state destructured from the run result',
+      code: lines(
+        "import { Agent, run, hostedMcpTool } from '@openai/agents';",
+        GEN,
+        "const gh = new Agent({ name: 'gh', tools: [hostedMcpTool({ serverLabel: 'github', serverUrl: 'https://x', requireApproval: 'always' })] });",
+        "const { state, interruptions } = await run(gh, 'x');",
+        'for (const i of interruptions) state.approve(i);',
+      ),
+      errors: [{ line: 5, column: 32 }],
+    },
+    {
+      name: 'each part destructured on its own: the state (renamed) of a run, the interruptions of any result',
+      code: lines(
+        "import { run } from '@openai/agents';",
+        "const { state: s } = await run(agent, 'x');",
+        's.approve(pending);',
+        'const { interruptions: waiting } = held;',
+        'for (const i of waiting) answers.reject(i);',
+      ),
+      errors: [
+        { line: 3, column: 1 },
+        { line: 5, column: 26 },
       ],
     },
   ],
