@@ -157,8 +157,8 @@ export function onMcpServersMember(cx: FileContext, node: ts.PropertyAccessExpre
   }
   if (typescript.isElementAccessExpression(p) && p.expression === child) {
     const write = a[i - 1];
-    if (write && typescript.isBinaryExpression(write) && write.left === p && write.operatorToken.kind === typescript.SyntaxKind.EqualsToken)
-      list(write, 'assignment', [write.right]);
+    // `=` and the logical assignments alike (`list[i] ??= server` writes a server too)
+    if (write && typescript.isBinaryExpression(write) && write.left === p && isAssigning(write.operatorToken.kind)) list(write, 'assignment', [write.right]);
     return;
   }
   if (typescript.isBinaryExpression(p) && p.left === child) return; // `X.mcpServers = v`: file/objects.ts

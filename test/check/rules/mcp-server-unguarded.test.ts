@@ -426,6 +426,7 @@ ruleTester('mcp-server-unguarded', {
         "files.mcpServers[1] = new MCPServerStdio({ name: 'db', fullCommand: 'z' });",
         "Object.assign(files, { mcpServers: [new MCPServerStdio({ name: 'sh', fullCommand: 'w' })] });",
         "files['mcpServers'].push(new MCPServerStdio({ name: 'kv', fullCommand: 'v' }));",
+        "files.mcpServers[2] ??= new MCPServerStdio({ name: 'ev', fullCommand: 'u' });",
       ),
       errors: [
         { line: 3, column: 26 },
@@ -433,6 +434,7 @@ ruleTester('mcp-server-unguarded', {
         { line: 5, column: 23 },
         { line: 6, column: 37 },
         { line: 7, column: 26 },
+        { line: 8, column: 25 },
       ],
     },
     {
