@@ -26,7 +26,8 @@ export function repoFiles(root: string, unreadable: UnlistedPath[] = []): string
 function gitFiles(root: string, unreadable: UnlistedPath[]): string[] | undefined {
   // No `.git` on the way up and no GIT_DIR: git would only say "not a git repository" (a process
   // started for nothing, about 10 ms).
-  if (gitRootOf(root) === undefined && process.env.GIT_DIR === undefined) return undefined;
+  const top = gitRootOf(root);
+  if (top === undefined && process.env.GIT_DIR === undefined) return undefined;
   const r = spawnSync('git', ['-c', 'core.quotePath=off', 'ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
     cwd: root,
     encoding: 'buffer',
@@ -39,7 +40,7 @@ function gitFiles(root: string, unreadable: UnlistedPath[]): string[] | undefine
     unreadable.push({ file: m[1]!.replace(/\/$/, ''), message: `the directory could not be listed (${m[2]!.trim()})` });
   }
   const seen = new Set<string>();
-  const submodules = submodulesOf(root);
+  const submodules = submodulesOf(top);
   for (const rel of r.stdout.toString('utf8').split('\0')) {
     if (!rel) continue;
     // An untracked repository of its own inside the work tree (a clone kept in `packages/`) is one
@@ -62,9 +63,8 @@ function gitFiles(root: string, unreadable: UnlistedPath[]): string[] | undefine
   return [...seen];
 }
 
-/** The absolute paths of the submodules `.gitmodules` declares at the top of `root`'s work tree (usually none). */
-function submodulesOf(root: string): Set<string> {
-  const top = gitRootOf(root);
+/** The absolute paths of the submodules `.gitmodules` declares at a work tree's top (usually none). */
+function submodulesOf(top: string | undefined): Set<string> {
   if (top === undefined || !existsSync(path.join(top, '.gitmodules'))) return new Set();
   const r = spawnSync('git', ['config', '-z', '--file', '.gitmodules', '--get-regexp', '^submodule\\..*\\.path$'], {
     cwd: top,
