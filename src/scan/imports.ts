@@ -108,6 +108,11 @@ export type Binding =
  */
 export interface ModuleLinks {
   resolve(specifier: string, fromFile: string): SdkValue | undefined;
+  /**
+   * Whether `specifier` is a module of the repo (a relative path, an `imports` or `paths` alias, a
+   * workspace package): true, false for another package, undefined when it resolves to nothing.
+   */
+  inRepo(specifier: string, fromFile: string): boolean | undefined;
 }
 
 /** The value of `specifier` imported from `fromFile`: the SDK itself, or what the links say. */

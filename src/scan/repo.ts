@@ -259,6 +259,10 @@ function barrelLinks(layout: RepoLayout, parsed: Map<string, ParsedFile>, genera
       const exp = exportsOf(target.file);
       return exp ? barrelValue(specifier, exp) : undefined;
     },
+    inRepo: (specifier, fromFile) => {
+      const target = resolveSpecifier(layout, specifier, fromFile);
+      return target === undefined ? undefined : target.kind === 'file';
+    },
   };
   const exportsOf = (file: string): SdkExports | undefined => {
     if (exportsCache.has(file)) return exportsCache.get(file) ?? undefined;

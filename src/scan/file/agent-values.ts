@@ -83,7 +83,7 @@ function newValue(cx: FileContext, e: ts.NewExpression, scope: readonly ts.Node[
   // a class imported from a module of the repo may extend Agent; another class is not one
   const root = rootIdentifier(e.expression);
   const from = root !== undefined && isNotShadowed(cx, root, scope) ? importOf(cx, root) : undefined;
-  return from !== undefined && isRepoSpecifier(from) ? unknown(`\`${root}\` is imported from '${from}'`) : NOT;
+  return from !== undefined && isRepoModule(cx, from) ? unknown(`\`${root}\` is imported from '${from}'`) : NOT;
 }
 
 function callValue(cx: FileContext, e: ts.CallExpression, scope: readonly ts.Node[], depth: number): AgentOf {
@@ -163,7 +163,7 @@ function ofRoot(cx: FileContext, e: ts.Expression | string, scope: readonly ts.N
   if (root === undefined || !isNotShadowed(cx, root, scope)) return undefined;
   const from = importOf(cx, root);
   if (from === undefined) return undefined;
-  if (isRepoSpecifier(from) && !isSdkModule(from) && !moduleValue(from, cx.fileAbs, cx.links))
+  if (isRepoModule(cx, from) && !isSdkModule(from) && !moduleValue(from, cx.fileAbs, cx.links))
     return unknown(`\`${root}\` is imported from '${from}', a module of the repo check does not follow for agents`);
   return NOT;
 }
@@ -180,6 +180,14 @@ function importOf(cx: FileContext, name: string): string | undefined {
     if (imp.defaultName === name || imp.namespaceName === name || imp.named.some((n) => n.local === name && !n.typeOnly)) return imp.module;
   }
   return undefined;
+}
+
+/**
+ * Whether an import is of a module of the repo: as the repo's links resolve it (a tsconfig `paths`
+ * alias such as `@app/agents`, a workspace package), else by how the specifier looks.
+ */
+function isRepoModule(cx: FileContext, specifier: string): boolean {
+  return cx.links?.inRepo(specifier, cx.fileAbs) ?? isRepoSpecifier(specifier);
 }
 
 /** A relative, absolute or alias-looking specifier (`./agents`, `#agents`, `~/agents`, `@/agents`): a module of the repo, not a package. */

@@ -207,6 +207,20 @@ ruleTester('unprotected-agent-tool', {
       errors: [{ line: 3, column: 59, mentions: "`billing` is imported from './billing.js'" }],
     },
     {
+      // a package-like specifier the repo's tsconfig maps to its own file is a module of the repo
+      name: 'asTool of an agent imported through a tsconfig paths alias: reported, naming the import',
+      code: lines(
+        SDK,
+        "import { billing } from '@app/billing';",
+        "export const triage = new Agent({ name: 'triage', tools: [billing.asTool({ toolName: 'ask_billing', toolDescription: 'Ask billing.' })] });",
+      ),
+      files: {
+        'tsconfig.json': JSON.stringify({ compilerOptions: { baseUrl: '.', paths: { '@app/*': ['src/*'] } } }),
+        'src/billing.ts': lines(SDK, "export const billing = new Agent({ name: 'billing', instructions: 'Handle refunds.' });"),
+      },
+      errors: [{ line: 3, column: 59, mentions: "`billing` is imported from '@app/billing'" }],
+    },
+    {
       name: "asTool in a map over an array of agents: the callback's parameter is not followed, so reported",
       code: lines(
         SDK,
