@@ -4,7 +4,7 @@ import { policyDecider } from '../../policy/evaluate.js';
 import { DEFAULT_MAX_GRANT_HOURS, type GrantInput } from '../../runtime/approval-grants.js';
 import { operatorName, operatorText, safePrinter } from '../../terminal-text.js';
 import type { CliContext, CommandSpec } from '../context.js';
-import { loadPolicyInput } from '../policy-input.js';
+import { loadPolicyInput } from '../../manifest/policy-input.js';
 import { withProjectOptions } from '../project-options.js';
 import { postToServer, refuseLocalActor, type ServerArgs, serverTarget, withStoreOrServer } from '../server-client.js';
 import { operatorSigner, signingKeyOption } from '../signing-key.js';

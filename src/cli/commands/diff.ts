@@ -1,13 +1,9 @@
-import { readActionSchemas } from '../../generate/project-schemas.js';
-import { MANIFEST_FILE } from '../../manifest/load.js';
-import type { Manifest } from '../../manifest/types.js';
-import { diffChanges, diffGone, diffPolicies } from '../../policy-test/diff.js';
+import { diffChanges, diffGone } from '../../policy-test/diff.js';
+import { diffProject } from '../../policy-test/diff-plan.js';
 import { formatDiff, joinReports, type ReportFormat } from '../../policy-test/diff-report.js';
 import { failCode, type FailOn } from '../../policy-test/oversight.js';
 import type { CommandSpec } from '../context.js';
-import { displayPath } from '../../format-diagnostics.js';
-import { loadPolicyInput, tryPolicyInput } from '../policy-input.js';
-import { loadPolicyVersion, manifestsGone, readPolicyVersion } from '../policy-revision.js';
+import { manifestsGone } from '../../policy-test/policy-revision.js';
 import { policyPackages } from '../policy-packages.js';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -64,29 +60,6 @@ export const diffCommand: CommandSpec<DiffArgs> = {
 
 /** One project's diff: its report in the format asked, and its exit code. */
 function diffOne(args: DiffArgs, cwd: string): { report: string; code: number } {
-  const needsWorking = args.head === undefined || args.policy !== undefined || args.manifest !== undefined;
-  // the working policy (for the revision form) and project (for the schemas), when there is one (two
-  // revisions need none); one that is there but does not load is an error, not "none": the diff
-  // would otherwise drop the tools' schemas or look for the wrong file at the revisions without a word
-  const input = needsWorking ? loadPolicyInput({ cwd, policy: args.policy, manifest: args.manifest }) : tryPolicyInput({ cwd });
-  const working = { policy: input?.policy.file, manifest: args.policy === undefined ? input?.project?.manifest.file : undefined };
-  // a revision with no counterpart of the policy is "no policy": every call denied there
-  const base = readPolicyVersion(args.base, cwd, working);
-  const head =
-    args.head === undefined
-      ? { policy: input!.policy, label: displayPath(input!.policy.file, cwd), manifest: working.manifest === undefined ? undefined : input?.project?.manifest }
-      : loadPolicyVersion(args.head, cwd, working);
-  // the tools' schemas as the working tree's code declares them: the calls considered stay within them
-  const manifest = input?.project?.manifest;
-  // both revisions' manifests, when both have one: a tool mapped to another action is compared too
-  // (a base with none has no policy either: every call denied, each action reported as added)
-  const manifests = base.manifest && head.manifest ? { manifests: [base.manifest, head.manifest] as [Manifest, Manifest] } : {};
-  const diff = diffPolicies(
-    base.policy,
-    head.policy,
-    manifest
-      ? { schemas: readActionSchemas(manifest), ...manifests }
-      : { unlimited: `no ${MANIFEST_FILE} found, so the calls are not limited to the tools' parameter schemas`, ...manifests },
-  );
-  return { report: formatDiff(diff, args.format, { base: base.label, head: head.label }), code: failCode(args.failOn, diffChanges(diff)) };
+  const { diff, labels } = diffProject(args, cwd);
+  return { report: formatDiff(diff, args.format, labels), code: failCode(args.failOn, diffChanges(diff)) };
 }

@@ -13,7 +13,7 @@ import { replayStoreCalls } from '../../policy-test/store-calls.js';
 import type { RecordedCall } from '../../policy-test/calls-file.js';
 import type { CommandSpec } from '../context.js';
 import { displayPath } from '../../format-diagnostics.js';
-import { loadPolicyInput } from '../policy-input.js';
+import { loadPolicyInput } from '../../manifest/policy-input.js';
 import { repoRoot, STORE_ENV, withStore } from '../store-url.js';
 import { findManifest } from '../../manifest/find.js';
 

@@ -11,7 +11,7 @@ import { readActionSchemas } from '../../generate/project-schemas.js';
 import { formatTestRuns, type TestFormat } from '../../policy-test/test-report.js';
 import type { CommandSpec } from '../context.js';
 import { displayPath } from '../../format-diagnostics.js';
-import { loadPolicyInput } from '../policy-input.js';
+import { loadPolicyInput } from '../../manifest/policy-input.js';
 import { withProjectOptions } from '../project-options.js';
 import { policyPackages } from '../policy-packages.js';
 

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { UserError } from '../diagnostics.js';
-import { findManifest, loadProject, MANIFEST_FILE, type Project } from '../manifest/load.js';
+import { findManifest, loadProject, MANIFEST_FILE, type Project } from './load.js';
 import { loadPolicyOrThrow } from '../policy/load.js';
 import type { Policy } from '../policy/types.js';
 
