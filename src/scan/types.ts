@@ -228,6 +228,8 @@ export interface McpServerElement {
   fetchInsert?: { at: number; indent: string | null };
   /** An element of an array literal (the codemod can wrap it in place). */
   inArray?: boolean;
+  /** Made by `new` of one of the SDK's MCP server classes (`MCPServerStdio`, …), in place or through variables. */
+  sdkServer?: boolean;
   /** How the server is reached, where it is made with literal options (init maps or lists its tools from it). */
   launch?: McpServerLaunch;
 }

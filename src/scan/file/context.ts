@@ -48,6 +48,8 @@ export interface PendingList {
   sdkOnly?: boolean;
   /** A variable holding an agent's list (`const servers = agent.mcpServers`): what the file adds through it is the list's. */
   aliasOf?: string;
+  /** Written through a key check cannot know (`agent[key] = [...]`): only its unguarded SDK servers count (file/mcp-servers.ts). */
+  serversOnly?: boolean;
 }
 
 /**

@@ -6,6 +6,7 @@ import { isStringLike, propertyName, skipWrappers } from '../syntax.js';
 import type { InvokeReplacement, ObjectLiteralTool } from '../types.js';
 import { agentVarOf, type FileContext } from './context.js';
 import { constStringOf } from './names.js';
+import { mcpServersKey } from './mcp-lists.js';
 
 // Tools written as plain objects and `invoke` replaced after the fact: doors that bypass `tool()`.
 
@@ -110,7 +111,9 @@ export function onAssignment(cx: FileContext, node: ts.BinaryExpression): void {
     : typescript.isElementAccessExpression(left) && isStringLike(left.argumentExpression)
       ? left.argumentExpression.text
       : undefined;
-  if (key === 'mcpServers' && cx.scan.importsSdk) {
+  // `agent[KEY] = [...]` of a const 'mcpServers', or of a key check cannot know (its unguarded SDK servers only)
+  const computed = key === undefined && typescript.isElementAccessExpression(left) ? mcpServersKey(cx, left) : undefined;
+  if ((key === 'mcpServers' || computed !== undefined) && cx.scan.importsSdk) {
     const target = (left as ts.PropertyAccessExpression | ts.ElementAccessExpression).expression;
     cx.pendingLists.push({
       span: spanOf(node, cx.sf),
@@ -118,6 +121,7 @@ export function onAssignment(cx: FileContext, node: ts.BinaryExpression): void {
       values: [node.right],
       agentVar: agentVarOf(cx, target),
       ancestors: cx.ancestors.slice(),
+      ...(computed === 'maybe' ? { serversOnly: true } : {}),
     });
   }
   if (key === 'invoke') {
