@@ -139,9 +139,12 @@ export interface ObjectLiteralTool {
 export interface InvokeReplacement {
   kind: 'invoke-replacement';
   span: Span;
-  form: 'spread' | 'object-assign' | 'assignment';
-  /** The identifier whose invoke is replaced, when it is one. */
+  /** `override`: a method of a class extending the SDK's Agent (`class X extends Agent { getAllTools() {} }`). */
+  form: 'spread' | 'object-assign' | 'assignment' | 'override';
+  /** The identifier whose invoke is replaced (the class, for an override), when it is one. */
   target?: string;
+  /** The method replaced when it is not `invoke`: one the SDK gets an agent's tools or handoffs from (`getAllTools`). */
+  method?: string;
 }
 
 /** `x.approve(item)` / `x.reject(item)` / `approveTool` / `rejectTool`: an SDK approval of an interruption. */
