@@ -17,7 +17,9 @@ export interface Span {
  * `Agent`), or a whole module (an SDK entry's namespace, or a local barrel that re-exports it).
  * `module` is the SDK specifier (`@openai/agents/realtime`) or, for a barrel, the specifier used.
  */
-export type SdkValue = { kind: 'member'; module: string; member: string } | { kind: 'module'; module: string; member(name: string): SdkValue | undefined };
+export type SdkValue =
+  /** `changedBy`: a class of the repo extending this SDK class (imported from its module) that declares members on the way, so it may change what the call shows. */
+  { kind: 'member'; module: string; member: string; changedBy?: string } | { kind: 'module'; module: string; member(name: string): SdkValue | undefined };
 
 /** How the callee of an SDK call was bound in the file. */
 export interface CalleeBinding {

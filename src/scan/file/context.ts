@@ -30,6 +30,8 @@ export interface ResolvedMember {
   member: string;
   module: string;
   binding: CalleeBinding;
+  /** A class of the repo extending the SDK class, imported from its module, that declares members on the way (values.ts `agentSubclasses`). */
+  changedBy?: string;
 }
 
 /** An `mcpServers` value seen while visiting, read once the whole file is known (guarded servers and agents). */
@@ -150,7 +152,10 @@ export function resolve(cx: FileContext, expr: ts.Expression): ResolvedMember | 
   const last = cx.cache.resolved;
   if (last !== undefined && last.expr === e && last.scope === scope) return last.answer;
   const v = exprValue(cx, e);
-  const answer = v?.kind === 'member' ? { member: v.member, module: v.module, binding: calleeBinding(cx, e, v.module) } : undefined;
+  const answer =
+    v?.kind === 'member'
+      ? { member: v.member, module: v.module, binding: calleeBinding(cx, e, v.module), ...(v.changedBy !== undefined ? { changedBy: v.changedBy } : {}) }
+      : undefined;
   cx.cache.resolved = { expr: e, scope, answer };
   return answer;
 }
