@@ -25,7 +25,7 @@ export function settleServerLists(cx: FileContext): void {
     }
     const agentProtected =
       (p.agentNode !== undefined && cx.guardedAgentNodes.has(p.agentNode)) || (p.agentVar !== undefined && cx.guardedAgentVars.has(p.agentVar));
-    const kept = p.serversOnly ? unguardedServers(cx, elements, p.form) : elements;
+    const kept = p.serversOnly ? unguardedServers(elements, p.form) : elements;
     if (kept.length === 0 && p.serversOnly) continue;
     cx.scan.mcpServerLists!.push({ kind: 'mcp-server-list', span: p.span, form: p.form, agentProtected, elements: kept });
   }
@@ -41,7 +41,7 @@ export function settleServerLists(cx: FileContext): void {
  * unguarded servers of the SDK's MCP classes only, and for a write only those in an array (a list
  * of servers; a map of servers by name holds them one by one). Anything else may be any property.
  */
-function unguardedServers(cx: FileContext, elements: McpServerElement[], form: McpServerList['form']): McpServerElement[] {
+function unguardedServers(elements: McpServerElement[], form: McpServerList['form']): McpServerElement[] {
   return elements.filter((e) => e.status === 'unprotected' && e.sdkServer === true && (form !== 'assignment' || e.inArray === true));
 }
 
