@@ -127,9 +127,9 @@ function isMcpServersMember(node: ts.PropertyAccessExpression | ts.ElementAccess
 
 /**
  * Whether a member may be an agent's `mcpServers`: `yes` for `.mcpServers`, `['mcpServers']` and a
- * key held by a `const` ('mcpServers'); `maybe` for a key check cannot know (`agent[key]`) on a
- * value that may be an agent (in a file of the SDK; a value provably no agent, such as an object
- * literal, is another object); else undefined.
+ * key held by a `const` ('mcpServers'); `maybe` for a key check cannot know (`agent[key]`) in a
+ * file of the SDK (the caller then asks `mayBeAgent` of the value: one provably no agent, such as
+ * an object literal, is another object); else undefined.
  */
 export function mcpServersKey(cx: FileContext, node: ts.PropertyAccessExpression | ts.ElementAccessExpression): 'yes' | 'maybe' | undefined {
   if (isMcpServersMember(node)) return 'yes';
@@ -138,7 +138,12 @@ export function mcpServersKey(cx: FileContext, node: ts.PropertyAccessExpression
   if (isStringLike(key) || typescript.isNumericLiteral(key) || typescript.isPrefixUnaryExpression(key)) return undefined;
   const known = constStringOf(cx, key);
   if (known !== undefined) return known === 'mcpServers' ? 'yes' : undefined;
-  return agentOf(cx, node.expression, cx.ancestors).kind === 'not' ? undefined : 'maybe';
+  return 'maybe';
+}
+
+/** Whether the value a key check cannot know is written on may be an agent (asked only where servers are added: `agentOf` is not free). */
+export function mayBeAgent(cx: FileContext, expr: ts.Expression, ancestors: readonly ts.Node[] = cx.ancestors): boolean {
+  return agentOf(cx, expr, ancestors).kind !== 'not';
 }
 
 /**
@@ -204,7 +209,7 @@ function onMaybeMcpServers(cx: FileContext, node: ts.ElementAccessExpression | t
   if (!typescript.isCallExpression(call) || call.expression !== p) return;
   const method = p.name.text;
   const values = method === 'push' || method === 'unshift' ? [...call.arguments] : method === 'splice' ? call.arguments.slice(2) : undefined;
-  if (!values) return;
+  if (!values || !mayBeAgent(cx, node.expression)) return;
   cx.pendingLists.push({ span: spanOf(call, cx.sf), form: 'push', values, serversOnly: true, ancestors: a.slice(), sdkOnly: true });
 }
 

@@ -6,7 +6,7 @@ import { isStringLike, propertyName, skipWrappers } from '../syntax.js';
 import type { InvokeReplacement, ObjectLiteralTool } from '../types.js';
 import { agentClassOf, agentVarOf, type FileContext } from './context.js';
 import { constStringOf } from './names.js';
-import { mcpServersKey } from './mcp-lists.js';
+import { mayBeAgent, mcpServersKey } from './mcp-lists.js';
 
 // Tools written as plain objects and `invoke` replaced after the fact: doors that bypass `tool()`.
 
@@ -137,7 +137,8 @@ export function onAssignment(cx: FileContext, node: ts.BinaryExpression): void {
       ? left.argumentExpression.text
       : undefined;
   // `agent[KEY] = [...]` of a const 'mcpServers', or of a key check cannot know (its unguarded SDK servers only)
-  const computed = key === undefined && typescript.isElementAccessExpression(left) ? mcpServersKey(cx, left) : undefined;
+  const maybe = key === undefined && typescript.isElementAccessExpression(left) ? mcpServersKey(cx, left) : undefined;
+  const computed = maybe === 'maybe' && !mayBeAgent(cx, (left as ts.ElementAccessExpression).expression) ? undefined : maybe;
   if ((key === 'mcpServers' || computed !== undefined) && cx.scan.importsSdk) {
     const target = (left as ts.PropertyAccessExpression | ts.ElementAccessExpression).expression;
     cx.pendingLists.push({
