@@ -46,6 +46,14 @@ ruleTester('invoke-replaced', {
       ],
     },
     {
+      name: 'a RealtimeAgent subclass overriding getAllTools: the realtime session asks it for its tools too',
+      code: lines(
+        "import { RealtimeAgent } from '@openai/agents/realtime';",
+        'export class Voice extends RealtimeAgent { async getAllTools() { return []; } }',
+      ),
+      errors: [{ line: 2, column: 50, mentions: '`Voice`' }],
+    },
+    {
       name: "an agent's getAllTools or getMcpTools assigned",
       code: lines(SDK, "export const a = new Agent({ name: 'a' });", 'a.getAllTools = async () => [];', "Agent.prototype['getMcpTools'] = async () => [];"),
       errors: [
