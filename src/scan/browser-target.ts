@@ -4,7 +4,8 @@ import { readLayout } from './layout.js';
 import { resolveSpecifier, type RepoLayout } from './links.js';
 import { dependencyNames, PackageFacts } from './package-facts.js';
 import { isRealtimeEntry } from './realtime.js';
-import type { FileScan } from './types.js';
+import type { FileScan, ModuleImport } from './types.js';
+import { clientCode, isComponentFile } from './component-script.js';
 
 /*
  * Where code runs, as far as the files say (issue 21 item 1): a package built for the browser (a
@@ -95,9 +96,31 @@ export function isClientComponent(text: string): boolean {
   return text.includes('use client') && CLIENT_DIRECTIVE.test(text.replace(/^\uFEFF/, ''));
 }
 
-/** Files of a browser package that still run on the server: a server folder or file, an API route, build config, scripts. */
+/** Files of a browser package that still run on the server: a server folder or file, an API route, build config, scripts (a Nuxt `*.server.vue` too). */
 export function isServerSideFile(rel: string): boolean {
-  return /(?:^|\/)(?:server|api|scripts?|bin)(?:\/|\.[cm]?[jt]sx?$)|\.server\.[cm]?[jt]sx?$|(?:^|\/)(?:vite|vitest|next|eslint)\.config\./.test(rel);
+  return /(?:^|\/)(?:server|api|scripts?|bin)(?:\/|\.[cm]?[jt]sx?$)|\.server\.(?:[cm]?[jt]sx?|vue|svelte)$|(?:^|\/)(?:vite|vitest|next|eslint)\.config\./.test(
+    rel,
+  );
+}
+
+/**
+ * The imports of a file that run where its browser code runs: all of them, but for an Astro
+ * component only those in its `<script>` tags (its frontmatter runs on the server).
+ */
+export function browserImports(scan: FileScan, text: string | undefined): ModuleImport[] {
+  const imports = scan.moduleImports ?? [];
+  if (!isComponentFile(scan.file)) return imports;
+  const client = clientCode(scan.file, text ?? '');
+  if (client === 'all') return imports;
+  return imports.filter((imp) => client.some(([start, end]) => imp.span.start >= start && imp.span.start < end));
+}
+
+/** A component whose script the bundler ships to the page: a Vue or Svelte component, an Astro component with a `<script>` that imports. */
+function componentReason(scan: FileScan, text: string): string | undefined {
+  if (!isComponentFile(scan.file) || isServerSideFile(scan.file)) return undefined;
+  const client = clientCode(scan.file, text);
+  if (client === 'all') return `it is a ${scan.file.toLowerCase().endsWith('.vue') ? 'Vue' : 'Svelte'} component (its script runs in the browser)`;
+  return browserImports(scan, text).length > 0 ? "its `<script>` runs in the browser (an Astro component's client script)" : undefined;
 }
 
 /** The directory of the nearest package.json at or above the file (absolute), no higher than `root`. */
@@ -159,7 +182,7 @@ function ownReason(scan: FileScan, facts: PackageFacts, readText: (rel: string) 
   if (build !== undefined && !isServerSideFile(path.relative(dir, fileAbs).split(path.sep).join('/'))) return `it is part of ${build}`;
   if (importsRealtimeSession(scan) && !importsServerModule(scan)) return 'it runs a realtime session';
   if (isClientComponent(text)) return "it is a client component ('use client')";
-  return undefined;
+  return componentReason(scan, text);
 }
 
 /** `ownReason`, once per scan object (the facts keep it). */
@@ -255,7 +278,11 @@ function importFollower(
     return layout;
   };
   return (file, scan) => {
-    const specifiers = scan ? (scan.moduleImports ?? []).filter((imp) => !imp.typeOnly).map((imp) => imp.module) : specifiersIn(readText(file) ?? '');
+    const specifiers = scan
+      ? browserImports(scan, readText(file))
+          .filter((imp) => !imp.typeOnly)
+          .map((imp) => imp.module)
+      : specifiersIn(readText(file) ?? '');
     const out: string[] = [];
     for (const spec of specifiers) {
       if (spec.startsWith('./') || spec.startsWith('../')) {

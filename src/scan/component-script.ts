@@ -22,7 +22,7 @@ export interface ComponentScript {
   jsx: boolean;
 }
 
-type Range = [start: number, end: number];
+export type Range = [start: number, end: number];
 
 const SCRIPT = /<script\b((?:[^>"']|"[^"]*"|'[^']*')*)>([\s\S]*?)<\/script\s*>/gi;
 
@@ -46,6 +46,24 @@ export function componentScript(file: string, text: string): ComponentScript {
     }
   }
   return { text: blankOutside(text, ranges), jsx };
+}
+
+/**
+ * Where a component's code runs in the browser: all of a Vue or Svelte component's scripts (the
+ * bundler ships them to the page; SSR runs them too), only the `<script>` tags of an Astro
+ * component (its frontmatter runs on the server), none of an MDX file's ESM (compiled to a server
+ * or static render). `all`, or the client ranges (offsets into the text).
+ */
+export function clientCode(file: string, text: string): 'all' | Range[] {
+  const ext = path.extname(file).toLowerCase();
+  if (ext === '.vue' || ext === '.svelte') return 'all';
+  if (ext !== '.astro') return [];
+  const ranges: Range[] = [];
+  for (const m of text.matchAll(SCRIPT)) {
+    const start = m.index + 8 + (m[1] ?? '').length;
+    ranges.push([start, start + m[2]!.length]);
+  }
+  return ranges;
 }
 
 /** Astro's frontmatter: the code between a `---` first line and the next `---` line. */

@@ -13,6 +13,11 @@ export function declarationOf(name: string, ancestors: readonly ts.Node[], hoist
   return declarationAt(name, ancestors, hoisted)?.declaration;
 }
 
+/** The index in `ancestors` of the scope that declares `name` where they end; undefined for an import or a global. */
+export function declarationDepth(name: string, ancestors: readonly ts.Node[], hoisted?: HoistedVars): number | undefined {
+  return declarationAt(name, ancestors, hoisted)?.depth;
+}
+
 /** The declaration `declarationOf` finds, with the index in `ancestors` of the scope that makes it. */
 function declarationAt(name: string, ancestors: readonly ts.Node[], hoisted?: HoistedVars): { declaration: ts.Node; depth: number } | undefined {
   const wanted = new Set([name]);

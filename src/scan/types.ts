@@ -17,7 +17,9 @@ export interface Span {
  * `Agent`), or a whole module (an SDK entry's namespace, or a local barrel that re-exports it).
  * `module` is the SDK specifier (`@openai/agents/realtime`) or, for a barrel, the specifier used.
  */
-export type SdkValue = { kind: 'member'; module: string; member: string } | { kind: 'module'; module: string; member(name: string): SdkValue | undefined };
+export type SdkValue =
+  /** `changedBy`: a class of the repo extending this SDK class (imported from its module) that declares members on the way, so it may change what the call shows. */
+  { kind: 'member'; module: string; member: string; changedBy?: string } | { kind: 'module'; module: string; member(name: string): SdkValue | undefined };
 
 /** How the callee of an SDK call was bound in the file. */
 export interface CalleeBinding {
@@ -139,9 +141,12 @@ export interface ObjectLiteralTool {
 export interface InvokeReplacement {
   kind: 'invoke-replacement';
   span: Span;
-  form: 'spread' | 'object-assign' | 'assignment';
-  /** The identifier whose invoke is replaced, when it is one. */
+  /** `override`: a method of a class extending the SDK's Agent (`class X extends Agent { getAllTools() {} }`). */
+  form: 'spread' | 'object-assign' | 'assignment' | 'override';
+  /** The identifier whose invoke is replaced (the class, for an override), when it is one. */
   target?: string;
+  /** The method replaced when it is not `invoke`: one the SDK gets an agent's tools or handoffs from (`getAllTools`). */
+  method?: string;
 }
 
 /** `x.approve(item)` / `x.reject(item)` / `approveTool` / `rejectTool`: an SDK approval of an interruption. */
@@ -228,6 +233,8 @@ export interface McpServerElement {
   fetchInsert?: { at: number; indent: string | null };
   /** An element of an array literal (the codemod can wrap it in place). */
   inArray?: boolean;
+  /** Made by `new` of one of the SDK's MCP server classes (`MCPServerStdio`, …), in place or through variables. */
+  sdkServer?: boolean;
   /** How the server is reached, where it is made with literal options (init maps or lists its tools from it). */
   launch?: McpServerLaunch;
 }

@@ -1,6 +1,6 @@
 import type { ts } from 'ts-morph';
 import { typescript } from './typescript.js';
-import { bindingsOf, moduleValue, requiredModule, type Binding, type GeneratedMatch, type ModuleLinks } from './imports.js';
+import { bindingsOf, isAgentClass, moduleValue, requiredModule, type Binding, type GeneratedMatch, type ModuleLinks } from './imports.js';
 import { bindingNames, dynamicImportOf, isStringLike, propertyName, skipWrappers } from './syntax.js';
 import type { ModuleImport, SdkValue } from './types.js';
 
@@ -76,7 +76,10 @@ export function sdkExportsOf(sf: ts.SourceFile, bindings: Map<string, Binding>, 
       }
     }
   };
+  const subclasses = agentSubclasses(sf, exprValue);
   for (const st of sf.statements) {
+    if (typescript.isClassDeclaration(st) && st.name && subclasses.has(st.name.text) && hasModifier(st, typescript.SyntaxKind.ExportKeyword))
+      named.set(hasModifier(st, typescript.SyntaxKind.DefaultKeyword) ? 'default' : st.name.text, subclasses.get(st.name.text)!);
     if (typescript.isExportDeclaration(st)) {
       if (st.isTypeOnly) continue;
       if (st.moduleSpecifier && typescript.isStringLiteral(st.moduleSpecifier)) {
@@ -94,12 +97,14 @@ export function sdkExportsOf(sf: ts.SourceFile, bindings: Map<string, Binding>, 
       } else if (st.exportClause && typescript.isNamedExports(st.exportClause)) {
         for (const el of st.exportClause.elements) {
           if (el.isTypeOnly) continue;
-          const v = sdkValueOf(lookup((el.propertyName ?? el.name).text));
+          const local = (el.propertyName ?? el.name).text;
+          const v = sdkValueOf(lookup(local)) ?? subclasses.get(local);
           if (v) named.set(el.name.text, v);
         }
       }
     } else if (typescript.isExportAssignment(st)) {
-      const v = exprValue(st.expression);
+      const e = skipWrappers(st.expression);
+      const v = exprValue(st.expression) ?? (typescript.isIdentifier(e) ? subclasses.get(e.text) : undefined);
       if (v && st.isExportEquals) stars.push(v);
       else if (v) named.set('default', v);
     } else if (typescript.isVariableStatement(st) && typescript.getModifiers(st)?.some((m) => m.kind === typescript.SyntaxKind.ExportKeyword)) {
@@ -132,6 +137,44 @@ export function sdkExportsOf(sf: ts.SourceFile, bindings: Map<string, Binding>, 
     }
   }
   return { named, stars };
+}
+
+const hasModifier = (node: ts.Node, kind: ts.SyntaxKind): boolean =>
+  typescript.canHaveModifiers(node) && (typescript.getModifiers(node)?.some((m) => m.kind === kind) ?? false);
+
+/**
+ * The file's top-level classes that extend an SDK agent class (`class OpsAgent extends
+ * SandboxAgent {}`), directly or through other classes of the file: each as the SDK class, with the
+ * first class on the way that declares members (it may change what a `new` of it shows). Exported,
+ * they are what an importer's `new OpsAgent(...)` makes, so the barrels carry them.
+ */
+function agentSubclasses(sf: ts.SourceFile, exprValue: (e: ts.Expression) => SdkValue | undefined): Map<string, SdkValue & { kind: 'member' }> {
+  const classes = new Map<string, ts.ClassDeclaration>();
+  for (const st of sf.statements) if (typescript.isClassDeclaration(st) && st.name) classes.set(st.name.text, st);
+  const out = new Map<string, SdkValue & { kind: 'member' }>();
+  if (classes.size === 0) return out;
+  const of = (name: string, depth: number): (SdkValue & { kind: 'member' }) | undefined => {
+    const cls = classes.get(name);
+    const base = cls?.heritageClauses?.find((h) => h.token === typescript.SyntaxKind.ExtendsKeyword)?.types[0]?.expression;
+    if (!cls || !base || depth > 8) return undefined;
+    const v = exprValue(base);
+    const b = skipWrappers(base);
+    const found =
+      v?.kind === 'member'
+        ? isAgentClass(v.module, v.member)
+          ? v
+          : undefined
+        : typescript.isIdentifier(b) && b.text !== name
+          ? of(b.text, depth + 1)
+          : undefined;
+    if (!found) return undefined;
+    return cls.members.length > 0 && found.changedBy === undefined ? { ...found, changedBy: name } : found;
+  };
+  for (const name of classes.keys()) {
+    const v = of(name, 0);
+    if (v) out.set(name, v);
+  }
+  return out;
 }
 
 /** The names a variable declaration binds to SDK values: `const t = sdk.tool`, `const { tool: t } = sdk`. */

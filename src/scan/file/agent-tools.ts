@@ -23,15 +23,16 @@ export function onAsTool(
  * `asTool` reached through `.call(agent, o)`, `.apply(agent, [o])` or `Reflect.apply(m, agent, [o])`
  * (`node` is that call, `callee` the whole callee): the agent is the `this` argument.
  */
-export function onIndirectAsTool(cx: FileContext, node: ts.CallExpression, how: 'call' | 'apply' | 'reflect'): void {
+export function onIndirectAsTool(cx: FileContext, node: ts.CallExpression, how: 'call' | 'apply' | 'reflect', unknownWhy?: string): void {
   const [first, second, third] = node.arguments;
   const thisArg = how === 'reflect' ? second : first;
   const list = how === 'call' ? node.arguments.slice(1) : [firstElement(how === 'reflect' ? third : second)].filter((a): a is ts.Expression => !!a);
-  record(cx, node, node.expression, thisArg ?? node.expression, list, how);
+  const t = record(cx, node, node.expression, thisArg ?? node.expression, list, how);
+  if (unknownWhy !== undefined) t.receiverUnknown = unknownWhy;
 }
 
 /** `asTool` read as a value (bound, stored, passed on): an agent tool whose options check cannot see. */
-export function onAsToolValue(cx: FileContext, where: ts.Node, receiver: ts.Expression | undefined): void {
+export function onAsToolValue(cx: FileContext, where: ts.Node, receiver: ts.Expression | undefined, unknownWhy?: string): void {
   const t: AgentAsToolCall = {
     kind: 'agent-as-tool',
     span: spanOf(where, cx.sf),
@@ -42,6 +43,7 @@ export function onAsToolValue(cx: FileContext, where: ts.Node, receiver: ts.Expr
     argumentCount: 0,
     argumentsStart: where.end,
   };
+  if (unknownWhy !== undefined) t.receiverUnknown = unknownWhy;
   cx.scan.agentAsToolCalls!.push(t);
 }
 

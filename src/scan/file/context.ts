@@ -30,6 +30,8 @@ export interface ResolvedMember {
   member: string;
   module: string;
   binding: CalleeBinding;
+  /** A class of the repo extending the SDK class, imported from its module, that declares members on the way (values.ts `agentSubclasses`). */
+  changedBy?: string;
 }
 
 /** An `mcpServers` value seen while visiting, read once the whole file is known (guarded servers and agents). */
@@ -48,6 +50,8 @@ export interface PendingList {
   sdkOnly?: boolean;
   /** A variable holding an agent's list (`const servers = agent.mcpServers`): what the file adds through it is the list's. */
   aliasOf?: string;
+  /** Written through a key check cannot know (`agent[key] = [...]`): only its unguarded SDK servers count (file/mcp-servers.ts). */
+  serversOnly?: boolean;
 }
 
 /**
@@ -148,7 +152,10 @@ export function resolve(cx: FileContext, expr: ts.Expression): ResolvedMember | 
   const last = cx.cache.resolved;
   if (last !== undefined && last.expr === e && last.scope === scope) return last.answer;
   const v = exprValue(cx, e);
-  const answer = v?.kind === 'member' ? { member: v.member, module: v.module, binding: calleeBinding(cx, e, v.module) } : undefined;
+  const answer =
+    v?.kind === 'member'
+      ? { member: v.member, module: v.module, binding: calleeBinding(cx, e, v.module), ...(v.changedBy !== undefined ? { changedBy: v.changedBy } : {}) }
+      : undefined;
   cx.cache.resolved = { expr: e, scope, answer };
   return answer;
 }

@@ -5,7 +5,7 @@ import { SDK_DOORS } from '../sdk-surface.js';
 import { isCommonJsExport, isCommonJsTarget, isReflectApply, isStringLike, isWrapper, propertyName, skipWrappers } from '../syntax.js';
 import type { SdkValue } from '../types.js';
 import { onAsToolValue, onIndirectAsTool } from './agent-tools.js';
-import { isAgentExpr } from './agents.js';
+import { asToolReceiver } from './methods.js';
 import { opaque, type FileContext } from './context.js';
 
 // Fail closed: a value that makes doors (an SDK module, a door export such as `tool`, `handoff` or
@@ -23,7 +23,9 @@ export function onAsToolRead(cx: FileContext, node: ts.PropertyAccessExpression 
   if (memberKey(node) !== 'asTool') return;
   const parent = cx.ancestors[cx.ancestors.length - 1];
   if (parent && typescript.isCallExpression(parent) && parent.expression === node) return; // `agent.asTool(o)`: file/methods.ts
-  if (isAgentExpr(cx, node.expression)) followValue(cx, node, { kind: 'method', name: 'asTool', receiver: node.expression }, textOf(cx, node, 'asTool'));
+  // an agent's, or a value check cannot follow in a file of the SDK (fail closed, as for `x.asTool(o)`)
+  const receiver = asToolReceiver(cx, node.expression);
+  if (receiver) followValue(cx, node, { kind: 'method', name: 'asTool', receiver: node.expression, ...receiver }, textOf(cx, node, 'asTool'));
 }
 
 /** `const { asTool } = agent`: the method taken off an agent the SDK made. */
@@ -32,7 +34,8 @@ export function onAgentDestructure(cx: FileContext, node: ts.VariableDeclaration
   const el = node.name.elements.find(
     (e) => !e.dotDotDotToken && (e.propertyName ? propertyName(e.propertyName) : typescript.isIdentifier(e.name) ? e.name.text : undefined) === 'asTool',
   );
-  if (el && isAgentExpr(cx, node.initializer)) onAsToolValue(cx, el, node.initializer);
+  const receiver = el ? asToolReceiver(cx, node.initializer) : undefined;
+  if (el && receiver) onAsToolValue(cx, el, node.initializer, receiver.unknownWhy);
 }
 
 /** What the expression being followed holds. */
@@ -44,7 +47,7 @@ export type Held =
   /** `Agent.prototype`. */
   | { kind: 'prototype'; of: string }
   /** A method that makes a door: `asTool` (of `receiver`, when known), `Agent.create`, `clone`. */
-  | { kind: 'method'; name: string; receiver?: ts.Expression };
+  | { kind: 'method'; name: string; receiver?: ts.Expression; unknownWhy?: string };
 
 /** The held value of an SDK value, when it makes doors. */
 export function heldOf(v: SdkValue): Held | undefined {
@@ -120,7 +123,7 @@ function memberStep(cx: FileContext, held: Held, key: string, access: ts.Node, g
     case 'method':
       if (key === 'bind') return { kind: 'escape', reason: '`bind` makes a copy of the method that check cannot follow' };
       if ((key === 'call' || key === 'apply') && calledThrough() && held.name === 'asTool') {
-        onIndirectAsTool(cx, grand as ts.CallExpression, key);
+        onIndirectAsTool(cx, grand as ts.CallExpression, key, held.unknownWhy);
         return FOLLOWED;
       }
       if (key === 'call' || key === 'apply')
@@ -155,7 +158,7 @@ function readWhere(cx: FileContext, p: ts.Node, child: ts.Node, held: Held): boo
   if (typescript.isCallExpression(p) && isReflectApply(p) && p.arguments[0] === child) {
     if (held.kind === 'door') return true;
     if (held.kind === 'method' && held.name === 'asTool') {
-      onIndirectAsTool(cx, p, 'reflect');
+      onIndirectAsTool(cx, p, 'reflect', held.unknownWhy);
       return true;
     }
   }
@@ -170,7 +173,7 @@ function passedOn(held: Held): string {
 }
 
 function reportEscape(cx: FileContext, node: ts.Node, held: Held, what: string, reason: string): void {
-  if (held.kind === 'method' && held.name === 'asTool') return onAsToolValue(cx, node, held.receiver);
+  if (held.kind === 'method' && held.name === 'asTool') return onAsToolValue(cx, node, held.receiver, held.unknownWhy);
   const door = held.kind === 'door' ? held.name : held.kind === 'prototype' ? `${held.of}.prototype` : held.kind === 'method' ? held.name : undefined;
   opaque(cx, node, what, reason, door);
 }

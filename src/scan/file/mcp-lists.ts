@@ -5,6 +5,8 @@ import { isAssigning, isStringLike, isWrapper, propertyName, skipWrappers } from
 import { agentVarOf, resolve, type FileContext, type PendingList } from './context.js';
 import { isSdkModule } from '../imports.js';
 import { ADDS_NOTHING, isSdkConnector } from './mcp-arrays.js';
+import { constStringOf } from './names.js';
+import { agentOf } from './agent-values.js';
 
 // Every place a list of MCP servers may reach an agent's `mcpServers`, whatever carries it there:
 // the SDK reads `agent.mcpServers` on each turn, and an agent's options may travel through
@@ -124,6 +126,27 @@ function isMcpServersMember(node: ts.PropertyAccessExpression | ts.ElementAccess
 }
 
 /**
+ * Whether a member may be an agent's `mcpServers`: `yes` for `.mcpServers`, `['mcpServers']` and a
+ * key held by a `const` ('mcpServers'); `maybe` for a key check cannot know (`agent[key]`) in a
+ * file of the SDK (the caller then asks `mayBeAgent` of the value: one provably no agent, such as
+ * an object literal, is another object); else undefined.
+ */
+export function mcpServersKey(cx: FileContext, node: ts.PropertyAccessExpression | ts.ElementAccessExpression): 'yes' | 'maybe' | undefined {
+  if (isMcpServersMember(node)) return 'yes';
+  if (typescript.isPropertyAccessExpression(node) || !cx.scan.importsSdk) return undefined;
+  const key = skipWrappers(node.argumentExpression);
+  if (isStringLike(key) || typescript.isNumericLiteral(key) || typescript.isPrefixUnaryExpression(key)) return undefined;
+  const known = constStringOf(cx, key);
+  if (known !== undefined) return known === 'mcpServers' ? 'yes' : undefined;
+  return 'maybe';
+}
+
+/** Whether the value a key check cannot know is written on may be an agent (asked only where servers are added: `agentOf` is not free). */
+export function mayBeAgent(cx: FileContext, expr: ts.Expression, ancestors: readonly ts.Node[] = cx.ancestors): boolean {
+  return agentOf(cx, expr, ancestors).kind !== 'not';
+}
+
+/**
  * `X.mcpServers` (or `X['mcpServers']`) as the walk meets it: a call that adds to the list
  * (`push`, `unshift`, `splice`, `fill`: what it adds is the list's), an index written, the list
  * held by a variable (what the file adds through it is the list's), handed on or returned (check
@@ -131,7 +154,10 @@ function isMcpServersMember(node: ts.PropertyAccessExpression | ts.ElementAccess
  * is file/objects.ts's.
  */
 export function onMcpServersMember(cx: FileContext, node: ts.PropertyAccessExpression | ts.ElementAccessExpression): void {
-  if (!isMcpServersMember(node)) return;
+  // a key check cannot know is read only where servers are added (`agent[key].push(server)`)
+  const key = mcpServersKey(cx, node);
+  if (key === undefined) return;
+  if (key === 'maybe') return onMaybeMcpServers(cx, node);
   const a = cx.ancestors;
   let child: ts.Node = node;
   let i = a.length - 1;
@@ -168,6 +194,23 @@ export function onMcpServersMember(cx: FileContext, node: ts.PropertyAccessExpre
   }
   if (isRead(cx, p, child)) return;
   list(node, 'handed-on', [], { whole: true });
+}
+
+/**
+ * `x[key].push(server)` with a key check cannot know, on a value that may be an agent: the servers
+ * it adds, kept only where one is an unguarded SDK server (file/mcp-servers.ts), so a map of
+ * anything else written by key stays silent.
+ */
+function onMaybeMcpServers(cx: FileContext, node: ts.ElementAccessExpression | ts.PropertyAccessExpression): void {
+  const a = cx.ancestors;
+  const p = a[a.length - 1];
+  const call = a[a.length - 2];
+  if (!p || !call || !typescript.isPropertyAccessExpression(p) || p.expression !== node) return;
+  if (!typescript.isCallExpression(call) || call.expression !== p) return;
+  const method = p.name.text;
+  const values = method === 'push' || method === 'unshift' ? [...call.arguments] : method === 'splice' ? call.arguments.slice(2) : undefined;
+  if (!values || !mayBeAgent(cx, node.expression)) return;
+  cx.pendingLists.push({ span: spanOf(call, cx.sf), form: 'push', values, serversOnly: true, ancestors: a.slice(), sdkOnly: true });
 }
 
 /** A node whose value may be the very list its child is: wrappers, a conditional's branch, either side of `??` or `||`. */

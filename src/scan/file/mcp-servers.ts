@@ -2,7 +2,7 @@ import type { ts } from 'ts-morph';
 import { typescript } from '../typescript.js';
 import { spanOf } from '../parse.js';
 import { isStringLike, optionsOf, propertyName, skipWrappers } from '../syntax.js';
-import type { McpServerElement, McpServerLaunch } from '../types.js';
+import type { McpServerElement, McpServerLaunch, McpServerList } from '../types.js';
 import { doorOf, resolve, varKey, type FileContext } from './context.js';
 import { initializerInScope } from '../local-values.js';
 import { arrayChanges } from './mcp-arrays.js';
@@ -25,13 +25,24 @@ export function settleServerLists(cx: FileContext): void {
     }
     const agentProtected =
       (p.agentNode !== undefined && cx.guardedAgentNodes.has(p.agentNode)) || (p.agentVar !== undefined && cx.guardedAgentVars.has(p.agentVar));
-    cx.scan.mcpServerLists!.push({ kind: 'mcp-server-list', span: p.span, form: p.form, agentProtected, elements });
+    const kept = p.serversOnly ? unguardedServers(elements, p.form) : elements;
+    if (kept.length === 0 && p.serversOnly) continue;
+    cx.scan.mcpServerLists!.push({ kind: 'mcp-server-list', span: p.span, form: p.form, agentProtected, elements: kept });
   }
   for (const { call, values, ancestors } of cx.pendingConversions) {
     const elements: McpServerElement[] = [];
     for (const v of values) serverElements(cx, v, ancestors, elements);
     call.mcpServers = elements;
   }
+}
+
+/**
+ * Of a list written through a key check cannot know (`x[key] = [...]`, `x[key].push(...)`): the
+ * unguarded servers of the SDK's MCP classes only, and for a write only those in an array (a list
+ * of servers; a map of servers by name holds them one by one). Anything else may be any property.
+ */
+function unguardedServers(elements: McpServerElement[], form: McpServerList['form']): McpServerElement[] {
+  return elements.filter((e) => e.status === 'unprotected' && e.sdkServer === true && (form !== 'assignment' || e.inArray === true));
 }
 
 /** One server of a list, as check reports it (`scope`: the ancestors where `source` is read). */
@@ -47,6 +58,7 @@ function serverElement(
   const fetch = serverFetchOf(cx, source, scope);
   const fetchInsert = fetch === 'none' ? fetchInsertOf(cx, source, scope) : undefined;
   const launch = serverLaunchOf(cx, source, scope);
+  const sdkServer = isSdkServerNew(cx, serverNewOf(cx, source, scope));
   return {
     span: spanOf(node, cx.sf),
     text: node.getText(cx.sf),
@@ -56,7 +68,14 @@ function serverElement(
     ...(fetchInsert !== undefined ? { fetchInsert } : {}),
     ...(inArray ? { inArray } : {}),
     ...(launch !== undefined ? { launch } : {}),
+    ...(sdkServer ? { sdkServer } : {}),
   };
+}
+
+/** Whether a `new` makes one of the SDK's MCP server classes. */
+function isSdkServerNew(cx: FileContext, made: ts.NewExpression | undefined): boolean {
+  const r = made ? resolve(cx, made.expression) : undefined;
+  return r !== undefined && isSdkModule(r.module) && r.member in TRANSPORTS;
 }
 
 /** The walk's ancestors where a value is read: its names are looked up in that scope. */

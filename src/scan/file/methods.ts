@@ -43,9 +43,19 @@ export function onMethodCall(cx: FileContext, node: ts.CallExpression): void {
  * local object with such a method) is not.
  */
 function onAsToolCall(cx: FileContext, node: ts.CallExpression, c: ts.PropertyAccessExpression | ts.ElementAccessExpression): void {
-  const receiver = agentOf(cx, c.expression, cx.ancestors);
-  if (receiver.kind === 'agent') onAsTool(cx, node, c);
-  else if (receiver.kind === 'unknown' && usesAgents(cx)) onAsTool(cx, node, c, receiver.why);
+  const receiver = asToolReceiver(cx, c.expression);
+  if (receiver) onAsTool(cx, node, c, receiver.unknownWhy);
+}
+
+/**
+ * Whether `x.asTool` (called or taken as a value) is an agent's: an SDK agent's, or a value check
+ * cannot follow in a file that uses the SDK or the generated module (`unknownWhy` says why);
+ * undefined when it is another library's or a local object's.
+ */
+export function asToolReceiver(cx: FileContext, receiver: ts.Expression): { unknownWhy?: string } | undefined {
+  const r = agentOf(cx, receiver, cx.ancestors);
+  if (r.kind === 'agent') return {};
+  return r.kind === 'unknown' && usesAgents(cx) ? { unknownWhy: r.why } : undefined;
 }
 
 /** The file imports the SDK (or a barrel of it) or the generated module: an `asTool` there is taken for an agent's. */

@@ -4,8 +4,9 @@ import { spanOf } from '../parse.js';
 import { isSdkModule } from '../imports.js';
 import { isStringLike, propertyName, skipWrappers } from '../syntax.js';
 import type { InvokeReplacement, ObjectLiteralTool } from '../types.js';
-import { agentVarOf, type FileContext } from './context.js';
+import { agentClassOf, agentVarOf, type FileContext } from './context.js';
 import { constStringOf } from './names.js';
+import { mayBeAgent, mcpServersKey } from './mcp-lists.js';
 
 // Tools written as plain objects and `invoke` replaced after the fact: doors that bypass `tool()`.
 
@@ -46,7 +47,32 @@ export function onObjectLiteral(cx: FileContext, node: ts.ObjectLiteralExpressio
  * `type = 'function'` and has an `invoke` (what the SDK tests). Reported at the class: each
  * `new` of it is a door no `tool()` declares.
  */
+/**
+ * The methods the SDK's runner gets an agent's tools and handoffs from (agents-core `getAllTools`,
+ * which calls `getMcpTools`; `getEnabledHandoffs`): replaced, they hand the model what no list of
+ * the agent holds, so neither the lists' guards nor protectAgent reach it.
+ */
+const TOOL_SOURCES = new Set(['getAllTools', 'getMcpTools', 'getEnabledHandoffs']);
+
+/** A class extending the SDK's Agent (or a class of the file extending one) that overrides a method of `TOOL_SOURCES`. */
+function onAgentOverride(cx: FileContext, node: ts.ClassLikeDeclaration): void {
+  const base = node.heritageClauses?.find((h) => h.token === typescript.SyntaxKind.ExtendsKeyword)?.types[0]?.expression;
+  if (!base || !cx.scan.importsSdk) return;
+  const overrides = node.members.filter((m) => {
+    if (typescript.canHaveModifiers(m) && typescript.getModifiers(m)?.some((x) => x.kind === typescript.SyntaxKind.StaticKeyword)) return false;
+    const named = typescript.isMethodDeclaration(m) || typescript.isPropertyDeclaration(m) || typescript.isGetAccessorDeclaration(m);
+    return named && TOOL_SOURCES.has(propertyName(m.name) ?? '');
+  });
+  if (overrides.length === 0 || !agentClassOf(cx, base)) return;
+  for (const m of overrides) {
+    const r: InvokeReplacement = { kind: 'invoke-replacement', span: spanOf(m.name!, cx.sf), form: 'override', method: propertyName(m.name!)! };
+    if (node.name) r.target = node.name.text;
+    cx.scan.invokeReplacements!.push(r);
+  }
+}
+
 export function onClass(cx: FileContext, node: ts.ClassLikeDeclaration): void {
+  onAgentOverride(cx, node);
   let type: ts.Expression | undefined;
   let name: ts.Expression | undefined;
   let hasInvoke = false;
@@ -110,7 +136,10 @@ export function onAssignment(cx: FileContext, node: ts.BinaryExpression): void {
     : typescript.isElementAccessExpression(left) && isStringLike(left.argumentExpression)
       ? left.argumentExpression.text
       : undefined;
-  if (key === 'mcpServers' && cx.scan.importsSdk) {
+  // `agent[KEY] = [...]` of a const 'mcpServers', or of a key check cannot know (its unguarded SDK servers only)
+  const maybe = key === undefined && typescript.isElementAccessExpression(left) ? mcpServersKey(cx, left) : undefined;
+  const computed = maybe === 'maybe' && !mayBeAgent(cx, (left as ts.ElementAccessExpression).expression) ? undefined : maybe;
+  if ((key === 'mcpServers' || computed !== undefined) && cx.scan.importsSdk) {
     const target = (left as ts.PropertyAccessExpression | ts.ElementAccessExpression).expression;
     cx.pendingLists.push({
       span: spanOf(node, cx.sf),
@@ -118,12 +147,16 @@ export function onAssignment(cx: FileContext, node: ts.BinaryExpression): void {
       values: [node.right],
       agentVar: agentVarOf(cx, target),
       ancestors: cx.ancestors.slice(),
+      ...(computed === 'maybe' ? { serversOnly: true } : {}),
     });
   }
-  if (key === 'invoke') {
+  // `agent.getAllTools = ...` (an instance or `Agent.prototype`): the names are the SDK's own, read in a file of the SDK
+  const source = key !== undefined && TOOL_SOURCES.has(key) && cx.scan.importsSdk;
+  if (key === 'invoke' || source) {
     const target = skipWrappers((left as ts.PropertyAccessExpression | ts.ElementAccessExpression).expression);
     const r: InvokeReplacement = { kind: 'invoke-replacement', span: spanOf(node, cx.sf), form: 'assignment' };
     if (typescript.isIdentifier(target)) r.target = target.text;
+    if (source) r.method = key;
     cx.scan.invokeReplacements!.push(r);
   }
 }

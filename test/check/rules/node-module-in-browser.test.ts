@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { nodeModuleInBrowserRule } from '../../../src/check/rules/node-module-in-browser.js';
 import { scanSource } from '../../../src/scan/index.js';
+import { isComponentFile } from '../../../src/scan/component-script.js';
 import { makeTempDir, removeDir, writeFiles } from '../../helpers/temp-repo.js';
 import { testProject } from '../rule-tester.js';
 
@@ -191,6 +192,48 @@ const CASES: Case[] = [
     files: { 'package.json': NODE, 'wrangler.toml': 'name = "w"\nmain = "src/index.ts"\n', 'src/ctrlrun.control.ts': SQLITE_CONTROL, 'src/tools.ts': TOOL },
     errors: ['src/ctrlrun.control.ts:2', 'src/tools.ts:1'],
   },
+  {
+    name: 'invalid: a Vue component (in a Node package) imports node:fs in its script',
+    files: {
+      'package.json': JSON.stringify({ name: 'app', dependencies: { vue: '3.5.0' } }),
+      'src/ctrlrun.control.ts': HTTP_CONTROL,
+      'src/App.vue':
+        "<template><div /></template>\n<script setup lang=\"ts\">\nimport { readFileSync } from 'node:fs';\nimport { RealtimeSession } from '@openai/agents/realtime';\n</script>\n",
+    },
+    errors: ['src/App.vue:3'],
+  },
+  {
+    name: 'invalid: a Svelte component reaches the SQLite control through the tool file',
+    files: {
+      'package.json': NODE,
+      'src/ctrlrun.control.ts': SQLITE_CONTROL,
+      'src/tools.ts': TOOL,
+      'src/Chat.svelte': "<script>\n  import { t } from './tools';\n  import { Agent } from '@openai/agents';\n</script>\n<p>{t.name}</p>\n",
+    },
+    errors: ['src/tools.ts:1'],
+  },
+  {
+    name: "invalid: an Astro component's <script> imports node:path; its frontmatter's node:fs and tools run on the server",
+    files: {
+      'package.json': JSON.stringify({ name: 'site', dependencies: { astro: '5.0.0' } }),
+      'src/ctrlrun.control.ts': SQLITE_CONTROL,
+      'src/pages/tools.ts': TOOL.replace("'./ctrlrun.generated'", "'../ctrlrun.generated'"),
+      'src/pages/index.astro':
+        "---\nimport { readFileSync } from 'node:fs';\nimport { t } from './tools';\nimport { Agent } from '@openai/agents';\n---\n<h1>{t.name}</h1>\n<script>\n  import { join } from 'node:path';\n</script>\n",
+    },
+    errors: ['src/pages/index.astro:8'],
+  },
+  {
+    name: 'valid: an Astro component with server code only (a Vite-built site), and a Nuxt `*.server.vue` component',
+    files: {
+      'package.json': JSON.stringify({ name: 'site', dependencies: { astro: '5.0.0', vite: '8.3.8' } }),
+      'src/ctrlrun.control.ts': HTTP_CONTROL,
+      'src/pages/index.astro':
+        "---\nimport { readFileSync } from 'node:fs';\nimport { Agent } from '@openai/agents';\n---\n<h1>hi</h1>\n<script>\n  console.log('x');\n</script>\n",
+      'src/components/Report.server.vue': "<script setup>\nimport { readFileSync } from 'node:fs';\nimport { Agent } from '@openai/agents';\n</script>\n",
+    },
+    errors: [],
+  },
 ];
 
 describe('node-module-in-browser', () => {
@@ -206,7 +249,7 @@ describe('node-module-in-browser', () => {
         manifest: { ...base.manifest, root: dir, output: `${dir}/src/ctrlrun.generated.ts`, control: `${dir}/src/ctrlrun.control.ts` },
       };
       const files = Object.entries(written)
-        .filter(([f]) => /\.[cm]?[jt]sx?$/.test(f) && !(c.unscanned ?? []).includes(f))
+        .filter(([f]) => (/\.[cm]?[jt]sx?$/.test(f) || isComponentFile(f)) && !(c.unscanned ?? []).includes(f))
         .map(([file, text]) => ({ scan: scanSource(file, text, { root: dir, generatedModule: project.manifest.output }), text: () => text }));
       const found = nodeModuleInBrowserRule(files, project);
       expect(found.map((f) => `${f.file}:${f.line}`).sort()).toEqual(c.errors);

@@ -148,6 +148,13 @@ ruleTester('unprotected-agent-tool', {
   valid: [
     { name: 'asTool of something else, bound', code: lines(SDK, 'const chain = { asTool: (o: object) => o };', 'const f = chain.asTool.bind(chain);') },
     { name: 'a prototype method that makes no door', code: lines(SDK, "const w = new Agent({ name: 'w' });", 'const s = Agent.prototype.toJSON.call(w);') },
+    {
+      name: 'asTool taken as a value off a parameter in a file that uses neither the SDK nor the generated module',
+      code: lines(
+        "import type { Runnable } from 'langchain';",
+        'export const bindAll = (r: Runnable) => { const { asTool } = r; return [asTool, r.asTool.bind(r)]; };',
+      ),
+    },
   ],
   invalid: [
     {
@@ -192,6 +199,28 @@ ruleTester('unprotected-agent-tool', {
         { line: 5, column: 18 },
         { line: 6, column: 9 },
         { line: 7, column: 9 },
+      ],
+    },
+    {
+      name: 'asTool taken as a value off a value check cannot follow (a parameter, an import): destructured, stored, bound, through Reflect.apply or .call',
+      code: lines(
+        SDK,
+        "import { billing } from './billing';",
+        'export function wire(a: Agent) {',
+        '  const { asTool } = a;',
+        "  const f = a.asTool; const t2 = f.call(a, { toolName: 'y' });",
+        "  const t3 = a.asTool.bind(a)({ toolName: 'z' });",
+        "  const t4 = Reflect.apply(a.asTool, a, [{ toolName: 'w' }]);",
+        "  const t6 = billing.asTool.call(billing, { toolName: 'u' });",
+        '  return [asTool, t2, t3, t4, t6];',
+        '}',
+      ),
+      errors: [
+        { line: 4, column: 11, mentions: 'parameter' },
+        { line: 5, column: 13, mentions: 'parameter' },
+        { line: 6, column: 14 },
+        { line: 7, column: 14, mentions: "'w'" },
+        { line: 8, column: 14, mentions: "'u'" },
       ],
     },
     // asTool of a value the scan cannot follow is reported (fail closed): an agent imported from

@@ -174,6 +174,16 @@ ruleTester(
         ),
       },
       { name: 'a class extending something else', code: lines(SDK, 'class Box extends Map {}', 'export const b = new Box();') },
+      {
+        name: 'a class of the repo extending SandboxAgent, imported and guarded; one imported from the repo extending something else',
+        code: lines(
+          GEN,
+          "import { OpsAgent, Store } from './box';",
+          "export const ops = protectSandboxAgent(new OpsAgent({ name: 'ops', instructions: 'x' }));",
+          'export const s = new Store();',
+        ),
+        files: { 'src/box.ts': lines(SDK, 'export class OpsAgent extends SandboxAgent {}', 'export class Store extends Map {}') },
+      },
     ],
     invalid: [
       {
@@ -200,6 +210,27 @@ ruleTester(
           "export const ops = new OpsAgent({ name: 'ops' });",
         ),
         errors: [{ line: 5, column: 20, mentions: 'class OpsAgent declares members' }],
+      },
+      {
+        name: 'new X() of a class extending SandboxAgent imported from another module of the repo (a file that names no SDK export)',
+        code: lines(
+          "import { OpsAgent, Night } from './box';",
+          "export const ops = new OpsAgent({ name: 'ops', instructions: 'x' });",
+          "export const night = new Night({ name: 'night' });",
+        ),
+        files: {
+          'src/box.ts': lines(
+            SDK,
+            'export class OpsAgent extends SandboxAgent {}',
+            'class Base extends SandboxAgent { constructor() { super({ name: "base", capabilities: [shell()] }); } }',
+            'class Night extends Base {}',
+            'export { Night };',
+          ),
+        },
+        errors: [
+          { line: 2, column: 20, mentions: "SandboxAgent 'ops' gives the model view_image, apply_patch, exec_command, write_stdin" },
+          { line: 3, column: 22, mentions: 'class Base declares members' },
+        ],
       },
     ],
   },
