@@ -42,7 +42,22 @@ export interface ToolParameter {
   transforms?: string;
   /** A `.default()`/`.catch()`/`.prefault()` that fills in a float (`.default(0.5)`): CTRLRun refuses every call it fills. */
   floatFill?: string;
+  /** The literal zod puts in the body's arguments in place of what the model sent (see {@link Fill}). */
+  fill?: Fill;
   loc: SourceLocation;
+}
+
+/**
+ * A literal a zod schema puts in the body's arguments (zod 4, the SDK's): `.default(v)` in place of a
+ * missing value (an `.optional()` after it keeps the default), `.catch(v)` in place of an invalid one
+ * and of a missing one unless the value may be absent (`.catch()` after or before `.optional()`
+ * leaves it absent). The runtime decides on the filled-in value; `test` and `explain` fill it in as
+ * well. A `.prefault(v)` is parsed by the schema before it (a `.trim()` changes it): not recorded.
+ */
+export interface Fill {
+  value: unknown;
+  whenAbsent: boolean;
+  whenInvalid: boolean;
 }
 
 /** One end of a number's range: `exclusive` for `.gt()`/`.lt()`/`.positive()`/`exclusiveMinimum`. */
@@ -133,6 +148,8 @@ interface Shape {
   transforms?: string;
   /** A fill-in of a float (see ToolParameter.floatFill). */
   floatFill?: string;
+  /** A literal fill-in (see ToolParameter.fill). */
+  fill?: Fill;
 }
 
 /** Methods of a zod schema that keep what the model may send (its JSON type) as it is. */
@@ -431,7 +448,10 @@ class Reader {
     // `.catch` leaves an absent optional value absent (valid); a default always gives one
     const shape: Shape = method === 'catch' ? inner : { ...inner, required: true };
     if (literal === undefined) return { ...shape, transforms: inner.transforms ?? `.${method}(…)` };
-    return literal.float ? { ...shape, floatFill: `.${method}(${arg ? snippet(this.sf, arg) : ''})` } : shape;
+    if (literal.float) return { ...shape, floatFill: `.${method}(${arg ? snippet(this.sf, arg) : ''})` };
+    if (method === 'prefault') return shape;
+    const fill: Fill = { value: literal.value, whenAbsent: method !== 'catch' || inner.required, whenInvalid: method === 'catch' };
+    return { ...shape, fill };
   }
 
   private isZod(node: ts.Expression): boolean {
@@ -583,13 +603,15 @@ function numericLiteral(node: ts.Expression): number | undefined {
 }
 
 function applyModifier(method: string, inner: Shape): Shape {
+  // zod 4: an `.optional()` over a `.catch()` leaves a missing value missing; over a `.default()` it fills it in still
+  const fill = inner.fill?.whenInvalid && method !== 'nullable' ? { fill: { ...inner.fill, whenAbsent: false } } : {};
   switch (method) {
     case 'optional':
-      return { ...inner, required: false };
+      return { ...inner, required: false, ...fill };
     case 'nullable':
       return { ...inner, nullable: true };
     case 'nullish':
-      return { ...inner, required: false, nullable: true };
+      return { ...inner, required: false, nullable: true, ...fill };
     default:
       return inner;
   }

@@ -12,7 +12,8 @@ import { ABSENT } from '../policy/exact/values.js';
 import { holds, isInteger } from '../policy/evaluate.js';
 import type { Condition, Operand, SourceLocation } from '../policy/types.js';
 import type { ToolDeclaration } from './declarations.js';
-import type { NumericBound, ParamType } from './params.js';
+import type { Fill, NumericBound, ParamType } from './params.js';
+import { jsonEqual } from '../runtime/conditions.js';
 
 export interface ParamSchema {
   name: string;
@@ -24,6 +25,8 @@ export interface ParamSchema {
   /** The integers a number may be (the runtime refuses fractions before the policy): null is unbounded. */
   lo: bigint | null;
   hi: bigint | null;
+  /** The literal the schema puts in the body's arguments (params.ts `Fill`): the runtime decides on it. */
+  fill?: Fill;
   loc: SourceLocation;
 }
 
@@ -110,6 +113,7 @@ function paramsOf(d: ToolDeclaration): ParamSchema[] {
     nullable: p.nullable,
     lo: p.type === 'integer' || p.type === 'number' ? lowest(p.min) : null,
     hi: p.type === 'integer' || p.type === 'number' ? highest(p.max) : null,
+    ...(p.fill ? { fill: p.fill } : {}),
     loc: p.loc,
   }));
 }
@@ -140,10 +144,19 @@ function widened(declarations: ToolDeclaration[]): Map<string, ParamSchema> {
       nullable: present.some((p) => p.nullable),
       lo: ends((p) => p.lo, 1n),
       hi: ends((p) => p.hi, -1n),
+      ...sameFill(each),
       loc: first.loc,
     });
   }
   return out;
+}
+
+/** The fill every declaration makes alike, else none (which one the body gets depends on the tool). */
+function sameFill(each: ReadonlyArray<ParamSchema | undefined>): { fill?: Fill } {
+  const fill = each[0]?.fill;
+  const alike = (f: Fill | undefined) =>
+    f !== undefined && f.whenAbsent === fill!.whenAbsent && f.whenInvalid === fill!.whenInvalid && jsonEqual(f.value, fill!.value);
+  return fill !== undefined && each.every((p) => alike(p?.fill)) ? { fill } : {};
 }
 
 /** Whether the schema accepts this value of the argument (`ABSENT`: left out). An argument it does not declare is not constrained. */

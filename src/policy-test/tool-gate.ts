@@ -5,7 +5,8 @@
  * `generate` reads it from the code, through the runtime's own JSON-schema check
  * (runtime/json-schema.ts), not a second one. Pure.
  */
-import type { ActionSchemas, ParamSchema, ToolSchema } from '../generate/tool-schemas.js';
+import { acceptsValue, type ActionSchemas, type ParamSchema, type ToolSchema } from '../generate/tool-schemas.js';
+import type { Operand } from '../policy/types.js';
 import { checkArguments, parseArguments, plainArguments } from '../runtime/arguments.js';
 import { compileJsonSchema, type SchemaCheck } from '../runtime/json-schema.js';
 import type { CallDecision } from '../runtime/types.js';
@@ -13,8 +14,31 @@ import type { CallDecision } from '../runtime/types.js';
 /** A call the tool refuses before any rule: denied, `invalid_arguments` (the runtime's refusal, not a rule's reason). */
 export type ToolRefusal = Omit<CallDecision, 'reason'> & { reason: 'invalid_arguments'; detail: string };
 
-/** The tool's refusal of a call's arguments, or null when they fit. */
-export type ToolGate = (action: string, args: unknown) => ToolRefusal | null;
+/** A call whose arguments the tool's schema fills in (a `.default('low')`): decided as filled, as the runtime decides it. */
+export interface FilledCall {
+  filled: Record<string, unknown>;
+}
+
+/** The tool's refusal of a call's arguments, the arguments it fills in, or null when they fit as sent. */
+export type ToolGate = (action: string, args: unknown) => ToolRefusal | FilledCall | null;
+
+/**
+ * The arguments with the schema's literal fill-ins applied (see `Fill` in generate/params.ts), or
+ * undefined when none applies. A fill replaces an invalid value only where `.catch()` does.
+ */
+function withFills(schema: ToolSchema, args: Record<string, unknown>): Record<string, unknown> | undefined {
+  let filled: Record<string, unknown> | undefined;
+  for (const p of schema.params.values()) {
+    if (!p.fill) continue;
+    const present = Object.hasOwn(args, p.name);
+    const fills = present ? p.fill.whenInvalid && !acceptsValue(p, args[p.name] as Operand) : p.fill.whenAbsent;
+    if (fills) {
+      filled ??= { ...args };
+      filled[p.name] = p.fill.value;
+    }
+  }
+  return filled;
+}
 
 function bound(v: bigint | null): number | undefined {
   return v === null ? undefined : Number(v);
@@ -63,8 +87,9 @@ export function toolGate(schemas: ActionSchemas | undefined): ToolGate | undefin
     // arguments the runtime refuses outright (not JSON, a float) are the decision's to refuse
     const parsed = typeof args === 'string' ? parseArguments(args) : checkArguments(args);
     if (!parsed.ok) return null;
-    const problem = check(plainArguments(parsed.value));
-    if (problem === null) return null;
+    const filled = withFills(schema, parsed.value);
+    const problem = check(plainArguments(filled ?? parsed.value));
+    if (problem === null) return filled ? { filled } : null;
     const tools = schema.tools.map((t) => `\`${t}\``).join(', ');
     return {
       decision: 'deny',
