@@ -39,10 +39,14 @@ export async function runCodemod(options: CodemodOptions): Promise<CodemodResult
     generatedModule: manifest.output,
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
   });
-  // the tools generate leaves unprotected, from this scan: left as they are (conflicts), the others rewritten
-  const declared = manifestDeclarationsInScans(manifest, root, scan.files, (s) => readSourceText(path.join(root, s.file)));
+  // Given paths, the rest of the repo is read too: an app's own answers to its interruptions in a
+  // file outside them authorize nothing once a tool is protected (issue 40 item 4), and generate
+  // reads every declaration of a tool, wherever it is. Only the files within the paths are rewritten.
+  const whole = options.paths && options.paths.length > 0 ? await scanRepo({ root, generatedModule: manifest.output }) : scan;
+  // the tools generate leaves unprotected: left as they are (conflicts), the others rewritten
+  const declared = manifestDeclarationsInScans(manifest, root, whole.files, (s) => readSourceText(path.join(root, s.file)));
   const { leftOut } = crossCheck(policy, manifest, declared);
-  const contextFor = fileContextFor(manifest, policy, leftOut, appAnswers(root, scan.files, path.resolve));
+  const contextFor = fileContextFor(manifest, policy, leftOut, appAnswers(root, whole.files, path.resolve));
 
   const changes: FileChange[] = [];
   const findings: CodemodFinding[] = [];
