@@ -44,8 +44,18 @@ export interface ToolParameter {
   floatFill?: string;
   /** The literal zod puts in the body's arguments in place of what the model sent (see {@link Fill}). */
   fill?: Fill;
+  /**
+   * The string steps the schema applies to what the model sent, in order (`.trim().toLowerCase()`),
+   * when each is known: the runtime decides on the result, and `test` and `explain` apply them too.
+   * Absent when there is none, or one whose result is not known here (`.overwrite(fn)`, `.slugify()`).
+   */
+  steps?: StringStep[];
   loc: SourceLocation;
 }
+
+/** A string step of zod's whose result is known: the same as JavaScript's method of that name. */
+export type StringStep = 'trim' | 'toLowerCase' | 'toUpperCase';
+const STRING_STEPS: ReadonlySet<string> = new Set<StringStep>(['trim', 'toLowerCase', 'toUpperCase']);
 
 /**
  * A literal a zod schema puts in the body's arguments (zod 4, the SDK's): `.default(v)` in place of a
@@ -150,6 +160,8 @@ interface Shape {
   floatFill?: string;
   /** A literal fill-in (see ToolParameter.fill). */
   fill?: Fill;
+  /** Known string steps (see ToolParameter.steps); null once one whose result is not known was met. */
+  steps?: StringStep[] | null;
 }
 
 /** Methods of a zod schema that keep what the model may send (its JSON type) as it is. */
@@ -351,8 +363,8 @@ class Reader {
       if (!named) {
         return { readable: false, reason: `\`${snippet(this.sf, property)}\` in the parameters object cannot be read statically`, loc: this.loc(property) };
       }
-      const s = this.readZodType(named.value, 0);
-      parameters.push({ name: named.name, ...s, loc: this.loc(property) });
+      const { steps, ...s } = this.readZodType(named.value, 0);
+      parameters.push({ name: named.name, ...s, ...(steps ? { steps } : {}), loc: this.loc(property) });
     }
     return { readable: true, form: 'zod', parameters, loc };
   }
@@ -425,6 +437,11 @@ class Reader {
     if (RESHAPING.has(method)) return { ...unknown(`\`.${method}()\` cannot be read statically`), transforms: inner.transforms ?? `.${method}()` };
     if (FILLING.has(method)) return this.filled(method, args[0], inner);
     // the body gets the changed value, of the same type: decided as changed
+    if (VALUE_CHANGING.has(method) && inner.type === 'string') {
+      // a step whose result is known is recorded (null for good once one is not), so test decides as the body gets it
+      const known = STRING_STEPS.has(method) && args.length === 0 && inner.steps !== null;
+      return { ...inner, steps: known ? [...(inner.steps ?? []), method as StringStep] : null };
+    }
     if (VALUE_CHANGING.has(method) || inner.type === 'unknown') return inner;
     if (method === 'int' || method === 'safe') {
       return inner.type === 'number' || inner.type === 'integer' ? { ...inner, type: 'integer' } : unknown(`\`.${method}()\` on a ${inner.type}`);
@@ -488,7 +505,8 @@ class Reader {
       if (!named) {
         return { readable: false, reason: `\`${snippet(this.sf, property)}\` in \`properties\` cannot be read statically`, loc: this.loc(property) };
       }
-      const s = this.readJsonSchemaType(named.value);
+      // a JSON schema changes nothing the model sent: no steps
+      const { steps: _none, ...s } = this.readJsonSchemaType(named.value);
       parameters.push({ name: named.name, ...s, required: required.has(named.name), loc: this.loc(property) });
     }
     return { readable: true, form: 'json-schema', parameters, loc };

@@ -14,7 +14,7 @@ import type { CallDecision } from '../runtime/types.js';
 /** A call the tool refuses before any rule: denied, `invalid_arguments` (the runtime's refusal, not a rule's reason). */
 export type ToolRefusal = Omit<CallDecision, 'reason'> & { reason: 'invalid_arguments'; detail: string };
 
-/** A call whose arguments the tool's schema fills in (a `.default('low')`): decided as filled, as the runtime decides it. */
+/** A call whose arguments the tool's schema changes (a `.default('low')`, a `.trim()`): decided as changed, as the runtime decides it. */
 export interface FilledCall {
   filled: Record<string, unknown>;
 }
@@ -23,21 +23,26 @@ export interface FilledCall {
 export type ToolGate = (action: string, args: unknown) => ToolRefusal | FilledCall | null;
 
 /**
- * The arguments with the schema's literal fill-ins applied (see `Fill` in generate/params.ts), or
- * undefined when none applies. A fill replaces an invalid value only where `.catch()` does.
+ * The arguments as the body gets them: the schema's literal fill-ins (see `Fill` in
+ * generate/params.ts) and its known string steps (`.trim()`) applied; undefined when nothing
+ * changes. A fill replaces an invalid value only where `.catch()` does; a fill is not stepped.
  */
-function withFills(schema: ToolSchema, args: Record<string, unknown>): Record<string, unknown> | undefined {
-  let filled: Record<string, unknown> | undefined;
+function bodyArguments(schema: ToolSchema, args: Record<string, unknown>): Record<string, unknown> | undefined {
+  let out: Record<string, unknown> | undefined;
+  const set = (name: string, value: unknown) => {
+    out ??= { ...args };
+    out[name] = value;
+  };
   for (const p of schema.params.values()) {
-    if (!p.fill) continue;
     const present = Object.hasOwn(args, p.name);
-    const fills = present ? p.fill.whenInvalid && !acceptsValue(p, args[p.name] as Operand) : p.fill.whenAbsent;
-    if (fills) {
-      filled ??= { ...args };
-      filled[p.name] = p.fill.value;
+    const value = args[p.name];
+    if (p.fill && (present ? p.fill.whenInvalid && !acceptsValue(p, value as Operand) : p.fill.whenAbsent)) set(p.name, p.fill.value);
+    else if (present && p.steps && typeof value === 'string') {
+      const stepped = p.steps.reduce((v, step) => v[step](), value);
+      if (stepped !== value) set(p.name, stepped);
     }
   }
-  return filled;
+  return out;
 }
 
 function bound(v: bigint | null): number | undefined {
@@ -87,7 +92,7 @@ export function toolGate(schemas: ActionSchemas | undefined): ToolGate | undefin
     // arguments the runtime refuses outright (not JSON, a float) are the decision's to refuse
     const parsed = typeof args === 'string' ? parseArguments(args) : checkArguments(args);
     if (!parsed.ok) return null;
-    const filled = withFills(schema, parsed.value);
+    const filled = bodyArguments(schema, parsed.value);
     const problem = check(plainArguments(filled ?? parsed.value));
     if (problem === null) return filled ? { filled } : null;
     const tools = schema.tools.map((t) => `\`${t}\``).join(', ');

@@ -126,6 +126,8 @@ tool({ name: 'x', parameters: Args });`);
 tool({ name: 'x', parameters: z.object({
       to: z.string().trim().toLowerCase(),
       up: z.string().min(1).toUpperCase().describe('x'),
+      ow: z.string().trim().overwrite((s) => s + '!'),
+      owt: z.string().overwrite((s) => s + '!').trim(),
       d: z.boolean().default(false),
       lv: z.enum(['low', 'medium', 'high']).default(LEVEL),
       c: z.coerce.number().int(),
@@ -141,8 +143,12 @@ tool({ name: 'x', parameters: z.object({
       half: z.number().default(0.5),
       plain: z.string().lowercase().regex(/^[a-z]+$/),
     }) });`);
-    expect(p.to).toEqual({ type: 'string', required: true, nullable: false });
-    expect(p.up).toEqual({ type: 'string', required: true, nullable: false });
+    // string steps whose result is known, in order: test and explain apply them as the runtime does
+    expect(p.to).toEqual({ type: 'string', required: true, nullable: false, steps: ['trim', 'toLowerCase'] });
+    expect(p.up).toEqual({ type: 'string', required: true, nullable: false, steps: ['toUpperCase'] });
+    // one step whose result is not known here (`.overwrite(fn)`): no steps at all
+    expect(p.ow).toEqual({ type: 'string', required: true, nullable: false });
+    expect(p.owt).toEqual({ type: 'string', required: true, nullable: false });
     // the literal the body gets, which `test` and `explain` fill in as the runtime decides on it
     expect(p.d).toEqual({ type: 'boolean', required: true, nullable: false, fill: { value: false, whenAbsent: true, whenInvalid: false } });
     expect(p.lv).toEqual({

@@ -4,6 +4,7 @@ import { loadPolicyOrThrow } from '../../src/policy/load.js';
 import { compilePolicy } from '../../src/policy-test/decider.js';
 import { bindProtectedTool, createControl, memoryStore, run } from '../../src/runtime/index.js';
 import { transferParameters } from '../../fixtures/policy-test/tool-defaults/src/tools.js';
+import { payParameters } from '../../fixtures/policy-test/tool-string-steps/src/tools.js';
 import { cli } from '../helpers/cli.js';
 import { FIXTURES } from '../helpers/paths.js';
 import { agentWith, assistantMessage, functionCall, scripted, toolOutputSeen } from '../runtime/helpers.js';
@@ -63,5 +64,48 @@ describe('a parameter with a literal .default(): test and explain decide on the 
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).not.toContain('refused by the tool');
     expect(r.stdout).toContain('bank.transfer: allow (rule[0] matched)');
+  });
+});
+
+/**
+ * The same for a string the schema changes (`.trim().toLowerCase()`): the runtime decides on `bob`
+ * when the model sent `" BOB "`, so a case written with the model's spelling is decided as `bob`,
+ * never as a call the rules refuse while the body is paid.
+ */
+describe('a string parameter the schema trims and lower-cases: test and explain decide on what the body gets', () => {
+  const STEPS = path.join(FIXTURES, 'policy-test/tool-string-steps');
+
+  it('the real Runner pays " BOB " as bob (allowed), and `test` says so', async () => {
+    const { policy } = loadPolicyOrThrow(path.join(STEPS, 'ctrlrun.yaml'));
+    const store = memoryStore();
+    const control = createControl({ store, identity: () => 'alice' });
+    const protectedTool = bindProtectedTool<'bank.pay'>(control, compilePolicy(policy));
+    const ran: unknown[] = [];
+    const pay = protectedTool('bank.pay', {
+      name: 'pay',
+      description: 'Pay a payee.',
+      parameters: payParameters,
+      execute: async (args) => {
+        ran.push(args);
+        return 'paid';
+      },
+    });
+    const model = scripted([functionCall('pay', { payee: ' BOB ' }, { callId: 'c1' })], [assistantMessage('done')]);
+    await run(agentWith(model, [pay]), 'pay bob');
+    expect(ran).toEqual([{ payee: 'bob' }]);
+    expect((await store.listReceipts()).map((r) => [r.result, r.reason])).toEqual([
+      ['allowed', 'rule[0]'],
+      ['executed', 'rule[0]'],
+    ]);
+
+    const r = await cli(['test'], { cwd: STEPS });
+    expect(r.stdout).toContain('PASS a payee spelled " BOB " is paid as bob');
+    expect(r.code, r.stdout).toBe(0);
+  });
+
+  it('explain decides " BOB " as bob', async () => {
+    const r = await cli(['explain', 'bank.pay', '--args', '{"payee":" BOB "}'], { cwd: STEPS });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('bank.pay: allow (rule[0] matched)');
   });
 });
