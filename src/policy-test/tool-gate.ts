@@ -23,6 +23,22 @@ export interface FilledCall {
 export type ToolGate = (action: string, args: unknown) => ToolRefusal | FilledCall | null;
 
 /**
+ * The arguments as the SDK's strict mode (a tool's default) checks them: the model sends `null` for
+ * a parameter that may be left out, and the SDK drops it before the schema reads the call
+ * (runtime/core/arguments.ts, `withoutOptionalNulls`), so such a null is no refusal. The decision
+ * keeps it, as the runtime's does. A tool written `strict: false` is not told apart here.
+ */
+function withoutStrictNulls(schema: ToolSchema, args: Record<string, unknown>): Record<string, unknown> {
+  let out: Record<string, unknown> | undefined;
+  for (const p of schema.params.values()) {
+    if (args[p.name] !== null || p.required || p.nullable || !Object.hasOwn(args, p.name)) continue;
+    out ??= { ...args };
+    delete out[p.name];
+  }
+  return out ?? args;
+}
+
+/**
  * The arguments as the body gets them: the schema's literal fill-ins (see `Fill` in
  * generate/params.ts) and its known string steps (`.trim()`) applied; undefined when nothing
  * changes. A fill replaces an invalid value only where `.catch()` does; a fill is not stepped.
@@ -93,7 +109,7 @@ export function toolGate(schemas: ActionSchemas | undefined): ToolGate | undefin
     const parsed = typeof args === 'string' ? parseArguments(args) : checkArguments(args);
     if (!parsed.ok) return null;
     const filled = bodyArguments(schema, parsed.value);
-    const problem = check(plainArguments(filled ?? parsed.value));
+    const problem = check(plainArguments(withoutStrictNulls(schema, filled ?? parsed.value)));
     if (problem === null) return filled ? { filled } : null;
     const tools = schema.tools.map((t) => `\`${t}\``).join(', ');
     return {
