@@ -20,7 +20,9 @@ function fixer(cwd: string): ESLint {
     overrideConfig: [{ files: SOURCE_FILES }, { files: SOURCE_FILES, languageOptions: { parser: tseslint.parser as never } }, plugin.configs.recommended],
   });
 }
-afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
 
 /**
  * `eslint --fix` writes what `codemod --write` writes (src/eslint/fix.ts). Where the app answers its
