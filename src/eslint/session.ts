@@ -40,7 +40,7 @@ export interface LintSession {
 /**
  * What a fix reads of the whole repo, as `codemod --write` does: the app's own answers to its
  * interruptions (a tool the policy can pause is then left as a conflict: issue 40 item 4) and the
- * tools `generate` leaves out of the module. A new object whenever a scan of the repo changed.
+ * tools `generate` leaves out of the module (read once per session, as `stale-generated` is).
  */
 export interface CodemodInputs {
   answers: AppAnswer[];
@@ -84,6 +84,8 @@ export class DiskSession implements LintSession {
   private readonly texts = new Map<string, string>();
   private repoFindings: { byFile: Map<string, Finding[]>; elsewhere: Finding[] } | undefined;
   private codemod: CodemodInputs | undefined;
+  /** generate's left-out tools, as of the repo scan (as `stale-generated` is: once per session). */
+  private leftOut: CrossCheck['leftOut'] | undefined;
   private stale: Finding[] | undefined;
   /** The package folders and builds the repo rules asked of the disk, kept while they are unchanged. */
   readonly facts: RepoFacts;
@@ -168,8 +170,9 @@ export class DiskSession implements LintSession {
     if (!project) return undefined;
     if (this.codemod) return this.codemod;
     const scans = [...this.scans.values()];
-    const { leftOut } = crossCheck(project.policy, project.manifest, declarationsFromScan(project, scans));
-    this.codemod = { answers: appAnswers(this.root, scans, path.resolve), leftOut };
+    // the answers again after an edit (a walk of the scans); the declarations' check once
+    this.leftOut ??= crossCheck(project.policy, project.manifest, declarationsFromScan(project, scans)).leftOut;
+    this.codemod = { answers: appAnswers(this.root, scans, path.resolve), leftOut: this.leftOut };
     return this.codemod;
   }
 

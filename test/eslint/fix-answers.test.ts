@@ -1,4 +1,4 @@
-import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ESLint } from 'eslint';
@@ -36,10 +36,16 @@ describe('eslint --fix in an app that answers its own interruptions', () => {
     dirs.push(dir);
     cpSync(path.join(FIXTURES, 'codemod/_shared'), dir, { recursive: true });
     cpSync(path.join(FIXTURES, 'codemod/app-approvals/input'), dir, { recursive: true });
-    const [result] = await fixer(dir).lintFiles([path.join(dir, 'src/tools.ts')]);
+    const eslint = fixer(dir);
+    const [result] = await eslint.lintFiles([path.join(dir, 'src/tools.ts')]);
     expect(result!.output).toContain("export const lookupCharge = protectedTool('stripe.charge.read', {");
     expect(result!.output).toContain('export const closeAccount = tool({');
     expect(result!.output).toContain('needsApproval: true,');
+    // an editor: the app's answers edited away (unsaved), the same session fixes close_account too
+    const app = path.join(dir, 'src/app.ts');
+    await eslint.lintText("import { run } from '@openai/agents';\nexport const go = run;\n", { filePath: app });
+    const [again] = await eslint.lintText(readFileSync(path.join(dir, 'src/tools.ts'), 'utf8'), { filePath: path.join(dir, 'src/tools.ts') });
+    expect(again!.output).toContain("export const closeAccount = protectedTool('accounts.close', {");
   });
 });
 
