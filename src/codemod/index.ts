@@ -7,7 +7,8 @@ import { crossCheck } from '../generate/crosscheck.js';
 import { manifestDeclarationsInScans } from '../generate/declarations.js';
 import type { FileScan } from '../scan/types.js';
 import { rewriteFile, type FileContext } from './rewrite-file.js';
-import { appAnswers } from './app-approvals.js';
+import { appAnswers, type AppAnswer } from './app-approvals.js';
+import { dependentPackages } from './dependents.js';
 import { assertImportLoads, createModuleSettingsLookup } from '../scan/specifier.js';
 import type { CodemodFinding, CodemodResult, CodemodSummary, FileChange } from './types.js';
 import { mappedDoorsOf, runsLackingContext } from '../scan/context-runs.js';
@@ -39,10 +40,15 @@ export async function runCodemod(options: CodemodOptions): Promise<CodemodResult
     generatedModule: manifest.output,
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
   });
-  // the tools generate leaves unprotected, from this scan: left as they are (conflicts), the others rewritten
-  const declared = manifestDeclarationsInScans(manifest, root, scan.files, (s) => readSourceText(path.join(root, s.file)));
+  // Given paths, the rest of the repo is read too: an app's own answers to its interruptions in a
+  // file outside them authorize nothing once a tool is protected (issue 40 item 4), and generate
+  // reads every declaration of a tool, wherever it is. Only the files within the paths are rewritten.
+  const whole = options.paths && options.paths.length > 0 ? await scanRepo({ root, generatedModule: manifest.output }) : scan;
+  // the tools generate leaves unprotected: left as they are (conflicts), the others rewritten
+  const declared = manifestDeclarationsInScans(manifest, root, whole.files, (s) => readSourceText(path.join(root, s.file)));
   const { leftOut } = crossCheck(policy, manifest, declared);
-  const contextFor = fileContextFor(manifest, policy, leftOut, appAnswers(root, scan.files, path.resolve));
+  const answers = [...appAnswers(root, whole.files, path.resolve), ...(await dependentAnswers(root))];
+  const contextFor = fileContextFor(manifest, policy, leftOut, answers);
 
   const changes: FileChange[] = [];
   const findings: CodemodFinding[] = [];
@@ -105,6 +111,13 @@ export async function runCodemod(options: CodemodOptions): Promise<CodemodResult
     file: path.resolve(root, r.file),
   }));
   return { root, changes, findings, summary, ...(runsWithoutContext.length > 0 ? { runsWithoutContext } : {}), exitCode: blocking > 0 ? 1 : 0 };
+}
+
+/** The answers to interruptions in the workspace's packages that depend on this one (dependents.ts). */
+async function dependentAnswers(root: string): Promise<AppAnswer[]> {
+  const out: AppAnswer[] = [];
+  for (const dir of dependentPackages(root)) out.push(...appAnswers(dir, (await scanRepo({ root: dir })).files, path.resolve));
+  return out;
 }
 
 const FILE_START = { line: 1, column: 1 } as const;

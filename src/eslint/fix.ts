@@ -23,15 +23,19 @@ export const FIXABLE_RULES: ReadonlySet<string> = new Set([
 /**
  * The codemod's context by project: built once per session's project, not per lint (it reads the
  * tsconfig files that decide the import specifiers; an editor lints the same file on every edit).
+ * The repo's own answers to interruptions and the tools generate leaves out are read as
+ * `codemod --write` reads them, so the fix leaves what it leaves; the answers as of the last edit.
  */
 const contexts = new WeakMap<Project, (fileAbs: string) => FileContext>();
-function contextFor(project: Project): (fileAbs: string) => FileContext {
+function contextFor(session: LintSession, project: Project, abs: string): FileContext {
+  const inputs = session.codemodInputs?.();
   let made = contexts.get(project);
   if (!made) {
-    made = fileContextFor(project.manifest, project.policy);
+    made = fileContextFor(project.manifest, project.policy, inputs?.leftOut);
     contexts.set(project, made);
   }
-  return made;
+  const context = made(abs);
+  return inputs && inputs.answers.length > 0 ? { ...context, appAnswers: inputs.answers } : context;
 }
 
 /** One replacement of `[start, end)` of the file's text. */
@@ -51,7 +55,7 @@ export function codemodFix(session: LintSession, abs: string, text: string, scan
   const project = session.project;
   // a component's code is not rewritten (the codemod leaves it too): no fix offered there
   if (!project || isComponentFile(abs) || (scan.sdkToolCalls.length === 0 && !hasDoors(scan))) return undefined;
-  const rewrite = rewriteFile(scan, text, contextFor(project)(abs));
+  const rewrite = rewriteFile(scan, text, contextFor(session, project, abs));
   if (rewrite.after === undefined || rewrite.after === text) return undefined;
   const lines = new Set(rewrite.findings.flatMap((f) => (f.kind === 'rewritten' || f.kind === 'door-rewritten' ? [f.line] : [])));
   const fix = changedRange(text, rewrite.after);

@@ -17,6 +17,8 @@ import { listRepo, outsideOf } from '../scan/list.js';
 import { scanRepoIndexed, scanSource, type RepoIndex } from '../scan/index.js';
 import { PackageFacts, statKey } from '../scan/package-facts.js';
 import type { FileScan } from '../scan/types.js';
+import { appAnswers, type AppAnswer } from '../codemod/app-approvals.js';
+import { crossCheck, type CrossCheck } from '../generate/crosscheck.js';
 
 /**
  * What the ESLint front end asks of a repo: one file's findings, given the text ESLint holds for
@@ -31,6 +33,18 @@ export interface LintSession {
   readonly project: Project | undefined;
   /** The findings of this file (scan path), the repo-wide ones located elsewhere included (`elsewhere`). */
   lint(abs: string, text: string): FileLint;
+  /** What the codemod's rewrite of a file reads of the rest of the repo (see {@link CodemodInputs}); undefined: no repo. */
+  codemodInputs?(): CodemodInputs | undefined;
+}
+
+/**
+ * What a fix reads of the whole repo, as `codemod --write` does: the app's own answers to its
+ * interruptions (a tool the policy can pause is then left as a conflict: issue 40 item 4) and the
+ * tools `generate` leaves out of the module (read once per session, as `stale-generated` is).
+ */
+export interface CodemodInputs {
+  answers: AppAnswer[];
+  leftOut: CrossCheck['leftOut'];
 }
 
 export interface FileLint {
@@ -69,6 +83,9 @@ export class DiskSession implements LintSession {
   private readonly scans = new Map<string, FileScan>();
   private readonly texts = new Map<string, string>();
   private repoFindings: { byFile: Map<string, Finding[]>; elsewhere: Finding[] } | undefined;
+  private codemod: CodemodInputs | undefined;
+  /** generate's left-out tools, as of the repo scan (as `stale-generated` is: once per session). */
+  private leftOut: CrossCheck['leftOut'] | undefined;
   private stale: Finding[] | undefined;
   /** The package folders and builds the repo rules asked of the disk, kept while they are unchanged. */
   readonly facts: RepoFacts;
@@ -141,8 +158,22 @@ export class DiskSession implements LintSession {
     this.texts.set(abs, text);
     if (scan) this.scans.set(abs, scan);
     else this.scans.delete(abs);
-    if (scan !== known) this.repoFindings = undefined;
+    if (scan !== known) {
+      this.repoFindings = undefined;
+      this.codemod = undefined;
+    }
     return scan;
+  }
+
+  codemodInputs(): CodemodInputs | undefined {
+    const project = this.project;
+    if (!project) return undefined;
+    if (this.codemod) return this.codemod;
+    const scans = [...this.scans.values()];
+    // the answers again after an edit (a walk of the scans); the declarations' check once
+    this.leftOut ??= crossCheck(project.policy, project.manifest, declarationsFromScan(project, scans)).leftOut;
+    this.codemod = { answers: appAnswers(this.root, scans, path.resolve), leftOut: this.leftOut };
+    return this.codemod;
   }
 
   /** The repo rules' findings, by file, and those in files that are not scanned sources (the policy: observe-mode). */

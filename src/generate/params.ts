@@ -42,7 +42,32 @@ export interface ToolParameter {
   transforms?: string;
   /** A `.default()`/`.catch()`/`.prefault()` that fills in a float (`.default(0.5)`): CTRLRun refuses every call it fills. */
   floatFill?: string;
+  /** The literal zod puts in the body's arguments in place of what the model sent (see {@link Fill}). */
+  fill?: Fill;
+  /**
+   * The string steps the schema applies to what the model sent, in order (`.trim().toLowerCase()`),
+   * when each is known: the runtime decides on the result, and `test` and `explain` apply them too.
+   * Absent when there is none, or one whose result is not known here (`.overwrite(fn)`, `.slugify()`).
+   */
+  steps?: StringStep[];
   loc: SourceLocation;
+}
+
+/** A string step of zod's whose result is known: the same as JavaScript's method of that name. */
+export type StringStep = 'trim' | 'toLowerCase' | 'toUpperCase';
+const STRING_STEPS: ReadonlySet<string> = new Set<StringStep>(['trim', 'toLowerCase', 'toUpperCase']);
+
+/**
+ * A literal a zod schema puts in the body's arguments (zod 4, the SDK's): `.default(v)` in place of a
+ * missing value (an `.optional()` after it keeps the default), `.catch(v)` in place of an invalid one
+ * and of a missing one unless the value may be absent (`.catch()` after or before `.optional()`
+ * leaves it absent). The runtime decides on the filled-in value; `test` and `explain` fill it in as
+ * well. A `.prefault(v)` is parsed by the schema before it (a `.trim()` changes it): not recorded.
+ */
+export interface Fill {
+  value: unknown;
+  whenAbsent: boolean;
+  whenInvalid: boolean;
 }
 
 /** One end of a number's range: `exclusive` for `.gt()`/`.lt()`/`.positive()`/`exclusiveMinimum`. */
@@ -133,6 +158,10 @@ interface Shape {
   transforms?: string;
   /** A fill-in of a float (see ToolParameter.floatFill). */
   floatFill?: string;
+  /** A literal fill-in (see ToolParameter.fill). */
+  fill?: Fill;
+  /** Known string steps (see ToolParameter.steps); null once one whose result is not known was met. */
+  steps?: StringStep[] | null;
 }
 
 /** Methods of a zod schema that keep what the model may send (its JSON type) as it is. */
@@ -334,8 +363,8 @@ class Reader {
       if (!named) {
         return { readable: false, reason: `\`${snippet(this.sf, property)}\` in the parameters object cannot be read statically`, loc: this.loc(property) };
       }
-      const s = this.readZodType(named.value, 0);
-      parameters.push({ name: named.name, ...s, loc: this.loc(property) });
+      const { steps, ...s } = this.readZodType(named.value, 0);
+      parameters.push({ name: named.name, ...s, ...(steps ? { steps } : {}), loc: this.loc(property) });
     }
     return { readable: true, form: 'zod', parameters, loc };
   }
@@ -408,6 +437,11 @@ class Reader {
     if (RESHAPING.has(method)) return { ...unknown(`\`.${method}()\` cannot be read statically`), transforms: inner.transforms ?? `.${method}()` };
     if (FILLING.has(method)) return this.filled(method, args[0], inner);
     // the body gets the changed value, of the same type: decided as changed
+    if (VALUE_CHANGING.has(method) && inner.type === 'string') {
+      // a step whose result is known is recorded (null for good once one is not), so test decides as the body gets it
+      const known = STRING_STEPS.has(method) && args.length === 0 && inner.steps !== null;
+      return { ...inner, steps: known ? [...(inner.steps ?? []), method as StringStep] : null };
+    }
     if (VALUE_CHANGING.has(method) || inner.type === 'unknown') return inner;
     if (method === 'int' || method === 'safe') {
       return inner.type === 'number' || inner.type === 'integer' ? { ...inner, type: 'integer' } : unknown(`\`.${method}()\` on a ${inner.type}`);
@@ -431,7 +465,10 @@ class Reader {
     // `.catch` leaves an absent optional value absent (valid); a default always gives one
     const shape: Shape = method === 'catch' ? inner : { ...inner, required: true };
     if (literal === undefined) return { ...shape, transforms: inner.transforms ?? `.${method}(…)` };
-    return literal.float ? { ...shape, floatFill: `.${method}(${arg ? snippet(this.sf, arg) : ''})` } : shape;
+    if (literal.float) return { ...shape, floatFill: `.${method}(${arg ? snippet(this.sf, arg) : ''})` };
+    if (method === 'prefault') return shape;
+    const fill: Fill = { value: literal.value, whenAbsent: method !== 'catch' || inner.required, whenInvalid: method === 'catch' };
+    return { ...shape, fill };
   }
 
   private isZod(node: ts.Expression): boolean {
@@ -468,7 +505,8 @@ class Reader {
       if (!named) {
         return { readable: false, reason: `\`${snippet(this.sf, property)}\` in \`properties\` cannot be read statically`, loc: this.loc(property) };
       }
-      const s = this.readJsonSchemaType(named.value);
+      // a JSON schema changes nothing the model sent: no steps
+      const { steps: _none, ...s } = this.readJsonSchemaType(named.value);
       parameters.push({ name: named.name, ...s, required: required.has(named.name), loc: this.loc(property) });
     }
     return { readable: true, form: 'json-schema', parameters, loc };
@@ -583,13 +621,15 @@ function numericLiteral(node: ts.Expression): number | undefined {
 }
 
 function applyModifier(method: string, inner: Shape): Shape {
+  // zod 4: an `.optional()` over a `.catch()` leaves a missing value missing; over a `.default()` it fills it in still
+  const fill = inner.fill?.whenInvalid && method !== 'nullable' ? { fill: { ...inner.fill, whenAbsent: false } } : {};
   switch (method) {
     case 'optional':
-      return { ...inner, required: false };
+      return { ...inner, required: false, ...fill };
     case 'nullable':
       return { ...inner, nullable: true };
     case 'nullish':
-      return { ...inner, required: false, nullable: true };
+      return { ...inner, required: false, nullable: true, ...fill };
     default:
       return inner;
   }

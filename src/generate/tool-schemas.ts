@@ -12,7 +12,8 @@ import { ABSENT } from '../policy/exact/values.js';
 import { holds, isInteger } from '../policy/evaluate.js';
 import type { Condition, Operand, SourceLocation } from '../policy/types.js';
 import type { ToolDeclaration } from './declarations.js';
-import type { NumericBound, ParamType } from './params.js';
+import type { Fill, NumericBound, ParamType, StringStep } from './params.js';
+import { jsonEqual } from '../runtime/conditions.js';
 
 export interface ParamSchema {
   name: string;
@@ -24,6 +25,10 @@ export interface ParamSchema {
   /** The integers a number may be (the runtime refuses fractions before the policy): null is unbounded. */
   lo: bigint | null;
   hi: bigint | null;
+  /** The literal the schema puts in the body's arguments (params.ts `Fill`): the runtime decides on it. */
+  fill?: Fill;
+  /** The string steps the schema applies to a value sent (params.ts): the runtime decides on their result. */
+  steps?: StringStep[];
   loc: SourceLocation;
 }
 
@@ -110,6 +115,8 @@ function paramsOf(d: ToolDeclaration): ParamSchema[] {
     nullable: p.nullable,
     lo: p.type === 'integer' || p.type === 'number' ? lowest(p.min) : null,
     hi: p.type === 'integer' || p.type === 'number' ? highest(p.max) : null,
+    ...(p.fill ? { fill: p.fill } : {}),
+    ...(p.steps ? { steps: p.steps } : {}),
     loc: p.loc,
   }));
 }
@@ -140,10 +147,26 @@ function widened(declarations: ToolDeclaration[]): Map<string, ParamSchema> {
       nullable: present.some((p) => p.nullable),
       lo: ends((p) => p.lo, 1n),
       hi: ends((p) => p.hi, -1n),
+      ...sameFill(each),
+      ...sameSteps(each),
       loc: first.loc,
     });
   }
   return out;
+}
+
+/** The fill every declaration makes alike, else none (which one the body gets depends on the tool). */
+function sameFill(each: ReadonlyArray<ParamSchema | undefined>): { fill?: Fill } {
+  const fill = each[0]?.fill;
+  const alike = (f: Fill | undefined) =>
+    f !== undefined && f.whenAbsent === fill!.whenAbsent && f.whenInvalid === fill!.whenInvalid && jsonEqual(f.value, fill!.value);
+  return fill !== undefined && each.every((p) => alike(p?.fill)) ? { fill } : {};
+}
+
+/** The string steps every declaration applies alike, else none. */
+function sameSteps(each: ReadonlyArray<ParamSchema | undefined>): { steps?: StringStep[] } {
+  const steps = each[0]?.steps;
+  return steps !== undefined && each.every((p) => p?.steps?.join() === steps.join()) ? { steps } : {};
 }
 
 /** Whether the schema accepts this value of the argument (`ABSENT`: left out). An argument it does not declare is not constrained. */

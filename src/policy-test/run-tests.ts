@@ -69,7 +69,9 @@ export function runTests(suite: TestSuite, decider: Decider, options: RunOptions
   for (const c of suite.cases) {
     // a case is a PolicyCall (action, args, principal, environment, task): decided as it is; the
     // decision called from this loop, not through a helper, so the compiler can inline it whole
-    const actual = gate?.(c.action, c.args) ?? decider.decide(c);
+    const gated = gate?.(c.action, c.args) ?? null;
+    // arguments the tool's schema fills in are decided as filled, as at run time
+    const actual = gated === null ? decider.decide(c) : 'filled' in gated ? decider.decide({ ...c, args: gated.filled }) : gated;
     // a case about an action the policy lacks is a typo unless it expects that very denial
     const unknown = !Object.hasOwn(policy.actions, c.action) && c.expect.reason !== 'unknown_action';
     const mismatches = unknown ? unknownAction(c, policy) : passes(c.expect, actual) ? NO_MISMATCHES : mismatchesOf(c, actual);

@@ -5,7 +5,8 @@
  * `generate` reads it from the code, through the runtime's own JSON-schema check
  * (runtime/json-schema.ts), not a second one. Pure.
  */
-import type { ActionSchemas, ParamSchema, ToolSchema } from '../generate/tool-schemas.js';
+import { acceptsValue, type ActionSchemas, type ParamSchema, type ToolSchema } from '../generate/tool-schemas.js';
+import type { Operand } from '../policy/types.js';
 import { checkArguments, parseArguments, plainArguments } from '../runtime/arguments.js';
 import { compileJsonSchema, type SchemaCheck } from '../runtime/json-schema.js';
 import type { CallDecision } from '../runtime/types.js';
@@ -13,8 +14,52 @@ import type { CallDecision } from '../runtime/types.js';
 /** A call the tool refuses before any rule: denied, `invalid_arguments` (the runtime's refusal, not a rule's reason). */
 export type ToolRefusal = Omit<CallDecision, 'reason'> & { reason: 'invalid_arguments'; detail: string };
 
-/** The tool's refusal of a call's arguments, or null when they fit. */
-export type ToolGate = (action: string, args: unknown) => ToolRefusal | null;
+/** A call whose arguments the tool's schema changes (a `.default('low')`, a `.trim()`): decided as changed, as the runtime decides it. */
+export interface FilledCall {
+  filled: Record<string, unknown>;
+}
+
+/** The tool's refusal of a call's arguments, the arguments it fills in, or null when they fit as sent. */
+export type ToolGate = (action: string, args: unknown) => ToolRefusal | FilledCall | null;
+
+/**
+ * The arguments as the SDK's strict mode (a tool's default) checks them: the model sends `null` for
+ * a parameter that may be left out, and the SDK drops it before the schema reads the call
+ * (runtime/core/arguments.ts, `withoutOptionalNulls`), so such a null is no refusal. The decision
+ * keeps it, as the runtime's does. A tool written `strict: false` is not told apart here.
+ */
+function withoutStrictNulls(schema: ToolSchema, args: Record<string, unknown>): Record<string, unknown> {
+  let out: Record<string, unknown> | undefined;
+  for (const p of schema.params.values()) {
+    if (args[p.name] !== null || p.required || p.nullable || !Object.hasOwn(args, p.name)) continue;
+    out ??= { ...args };
+    delete out[p.name];
+  }
+  return out ?? args;
+}
+
+/**
+ * The arguments as the body gets them: the schema's literal fill-ins (see `Fill` in
+ * generate/params.ts) and its known string steps (`.trim()`) applied; undefined when nothing
+ * changes. A fill replaces an invalid value only where `.catch()` does; a fill is not stepped.
+ */
+function bodyArguments(schema: ToolSchema, args: Record<string, unknown>): Record<string, unknown> | undefined {
+  let out: Record<string, unknown> | undefined;
+  const set = (name: string, value: unknown) => {
+    out ??= { ...args };
+    out[name] = value;
+  };
+  for (const p of schema.params.values()) {
+    const present = Object.hasOwn(args, p.name);
+    const value = args[p.name];
+    if (p.fill && (present ? p.fill.whenInvalid && !acceptsValue(p, value as Operand) : p.fill.whenAbsent)) set(p.name, p.fill.value);
+    else if (present && p.steps && typeof value === 'string') {
+      const stepped = p.steps.reduce((v, step) => v[step](), value);
+      if (stepped !== value) set(p.name, stepped);
+    }
+  }
+  return out;
+}
 
 function bound(v: bigint | null): number | undefined {
   return v === null ? undefined : Number(v);
@@ -63,8 +108,9 @@ export function toolGate(schemas: ActionSchemas | undefined): ToolGate | undefin
     // arguments the runtime refuses outright (not JSON, a float) are the decision's to refuse
     const parsed = typeof args === 'string' ? parseArguments(args) : checkArguments(args);
     if (!parsed.ok) return null;
-    const problem = check(plainArguments(parsed.value));
-    if (problem === null) return null;
+    const filled = bodyArguments(schema, parsed.value);
+    const problem = check(plainArguments(withoutStrictNulls(schema, filled ?? parsed.value)));
+    if (problem === null) return filled ? { filled } : null;
     const tools = schema.tools.map((t) => `\`${t}\``).join(', ');
     return {
       decision: 'deny',

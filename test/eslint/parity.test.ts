@@ -74,11 +74,15 @@ describe('plain JavaScript, with ESLint’s own parser', () => {
     expect(a!.messages.map((m) => `${m.line}:${m.column} ${m.ruleId}`)).toEqual(['1:1 ctrlrun/stale-generated', ...policy, '2:18 ctrlrun/unmapped-tool']);
     // refund.cjs declares `refund` a second time, with no parameters: the action's schema is no longer known, so nothing is judged by it
     expect(b!.messages.map((m) => `${m.line}:${m.column} ${m.ruleId}`)).toEqual(['1:1 ctrlrun/stale-generated', '2:18 ctrlrun/unprotected-tool']);
-    // the fix is the codemod's: a mapped tool becomes protectedTool, in a CommonJS file too
-    const withFix = await new ESLint({ cwd, fix: true, overrideConfigFile: true, overrideConfig: [plugin.configs.recommended] }).lintText(cjs, {
-      filePath: path.join(cwd, 'src/refund.cjs'),
-    });
-    expect(withFix[0]!.output).toContain("protectedTool('stripe.refund', { name: 'refund'");
+    // the fix is the codemod's: a mapped tool becomes protectedTool, in a CommonJS file too; but not
+    // `refund`, which the policy can pause in an app that answers with `alwaysApprove` (src/agent.ts):
+    // the codemod keeps it as a conflict (issue 40 item 4), and so does the fix
+    const fixer = new ESLint({ cwd, fix: true, overrideConfigFile: true, overrideConfig: [plugin.configs.recommended] });
+    const lookup = cjs.replace("name: 'refund'", "name: 'lookup_charge'");
+    const [fixed] = await fixer.lintText(lookup, { filePath: path.join(cwd, 'src/lookup.cjs') });
+    expect(fixed!.output).toContain("protectedTool('stripe.charge.read', { name: 'lookup_charge'");
+    const [kept] = await fixer.lintText(cjs, { filePath: path.join(cwd, 'src/refund.cjs') });
+    expect(kept!.output).toBeUndefined();
   });
 });
 

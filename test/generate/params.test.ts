@@ -83,7 +83,7 @@ describe('readToolParameters: zod', () => {
     expect(p.a).toEqual({ type: 'string', required: false, nullable: false });
     expect(p.b).toEqual({ type: 'integer', required: true, nullable: true });
     // a literal default: the body always gets a value, which the policy decides on (issue 40)
-    expect(p.c).toEqual({ type: 'integer', required: true, nullable: false });
+    expect(p.c).toEqual({ type: 'integer', required: true, nullable: false, fill: { value: 5, whenAbsent: true, whenInvalid: false } });
     expect(p.d).toEqual({ type: 'string', required: true, nullable: false });
     expect(p.e).toEqual({ type: 'boolean', required: false, nullable: false });
     expect(p.f).toEqual({ type: 'string', required: false, nullable: true });
@@ -126,6 +126,8 @@ tool({ name: 'x', parameters: Args });`);
 tool({ name: 'x', parameters: z.object({
       to: z.string().trim().toLowerCase(),
       up: z.string().min(1).toUpperCase().describe('x'),
+      ow: z.string().trim().overwrite((s) => s + '!'),
+      owt: z.string().overwrite((s) => s + '!').trim(),
       d: z.boolean().default(false),
       lv: z.enum(['low', 'medium', 'high']).default(LEVEL),
       c: z.coerce.number().int(),
@@ -134,24 +136,41 @@ tool({ name: 'x', parameters: z.object({
       t: z.string().transform((s) => s.length),
       pf: z.string().prefault('x'),
       ct: z.string().catch('none'),
+      cto: z.string().catch('none').optional(),
+      octo: z.string().optional().catch('none'),
       now: z.string().default(() => new Date().toISOString()),
       opt: z.string().default('a').optional(),
       half: z.number().default(0.5),
       plain: z.string().lowercase().regex(/^[a-z]+$/),
     }) });`);
-    expect(p.to).toEqual({ type: 'string', required: true, nullable: false });
-    expect(p.up).toEqual({ type: 'string', required: true, nullable: false });
-    expect(p.d).toEqual({ type: 'boolean', required: true, nullable: false });
-    expect(p.lv).toEqual({ type: 'enum', enumValues: ['low', 'medium', 'high'], required: true, nullable: false });
+    // string steps whose result is known, in order: test and explain apply them as the runtime does
+    expect(p.to).toEqual({ type: 'string', required: true, nullable: false, steps: ['trim', 'toLowerCase'] });
+    expect(p.up).toEqual({ type: 'string', required: true, nullable: false, steps: ['toUpperCase'] });
+    // one step whose result is not known here (`.overwrite(fn)`): no steps at all
+    expect(p.ow).toEqual({ type: 'string', required: true, nullable: false });
+    expect(p.owt).toEqual({ type: 'string', required: true, nullable: false });
+    // the literal the body gets, which `test` and `explain` fill in as the runtime decides on it
+    expect(p.d).toEqual({ type: 'boolean', required: true, nullable: false, fill: { value: false, whenAbsent: true, whenInvalid: false } });
+    expect(p.lv).toEqual({
+      type: 'enum',
+      enumValues: ['low', 'medium', 'high'],
+      required: true,
+      nullable: false,
+      fill: { value: 'medium', whenAbsent: true, whenInvalid: false },
+    });
     expect(p.c).toEqual({ type: 'integer', required: true, nullable: false });
     expect(p.cd?.transforms).toBe('z.coerce.date()');
     expect(p.pre).toMatchObject({ type: 'string', transforms: 'z.preprocess()' });
     expect(p.t?.transforms).toBe('.transform()');
+    // a prefault is parsed by the schema before it: not recorded as a fill
     expect(p.pf).toEqual({ type: 'string', required: true, nullable: false });
-    expect(p.ct).toEqual({ type: 'string', required: true, nullable: false });
+    expect(p.ct).toEqual({ type: 'string', required: true, nullable: false, fill: { value: 'none', whenAbsent: true, whenInvalid: true } });
+    // zod 4: an .optional() over a .catch() leaves a missing value missing, over a .default() it does not
+    expect(p.cto?.fill).toEqual({ value: 'none', whenAbsent: false, whenInvalid: true });
+    expect(p.octo?.fill).toEqual({ value: 'none', whenAbsent: false, whenInvalid: true });
     expect(p.now).toEqual({ type: 'string', required: true, nullable: false, transforms: '.default(…)' });
-    // a later .optional() lets the value be absent again
-    expect(p.opt).toEqual({ type: 'string', required: false, nullable: false });
+    // a later .optional() lets the value be absent again for the generator's checks; zod 4 still fills it in
+    expect(p.opt).toEqual({ type: 'string', required: false, nullable: false, fill: { value: 'a', whenAbsent: true, whenInvalid: false } });
     expect(p.half).toEqual({ type: 'number', required: true, nullable: false, floatFill: '.default(0.5)' });
     expect(p.plain).toEqual({ type: 'string', required: true, nullable: false });
   });

@@ -9,6 +9,7 @@ import { loadPolicyOrThrow } from '../../policy/load.js';
 import type { Policy } from '../../policy/types.js';
 import { explainJson, explainText } from '../../policy-test/explain-report.js';
 import { toolGate } from '../../policy-test/tool-gate.js';
+import { canonicalJson } from '../../runtime/canonical.js';
 import type { CliContext, CommandSpec } from '../context.js';
 import { withProjectOptions } from '../project-options.js';
 
@@ -38,9 +39,11 @@ export const explainCommand: CommandSpec<ExplainArgs> = {
     parseArgs(text);
     const { policy, source, schemas } = loadPolicyForExplain(args, ctx);
     // The arguments are read as the runtime reads the model's: losslessly (integers of any size; a float refuses the call).
-    const explanation = evaluateJson(policy, args.action, text);
-    // the tool's own check first, as at run time: arguments its schema refuses reach no rule
-    const refusal = schemas ? (toolGate(schemas)?.(args.action, text) ?? null) : null;
+    // the tool's own check first, as at run time: arguments its schema refuses reach no rule, and
+    // values it fills in (a `.default()`) are decided as filled
+    const gated = schemas ? (toolGate(schemas)?.(args.action, text) ?? null) : null;
+    const refusal = gated !== null && !('filled' in gated) ? gated : null;
+    const explanation = evaluateJson(policy, args.action, gated !== null && 'filled' in gated ? canonicalJson(gated.filled) : text);
     const view = { policy, source, cwd: ctx.cwd, color: ctx.color, refusal };
     ctx.stdout(args.json ? explainJson(explanation, view) : explainText(explanation, view));
     return 0;

@@ -1,0 +1,65 @@
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { ESLint } from 'eslint';
+import tseslint from 'typescript-eslint';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createPlugin } from '../../src/eslint/index.js';
+import { FIXTURES } from '../helpers/paths.js';
+import { SOURCE_FILES } from './helpers.js';
+
+const dirs: string[] = [];
+
+/** `eslint --fix` with the plugin's recommended config, as a user's flat config has it. */
+function fixer(cwd: string): ESLint {
+  const plugin = createPlugin();
+  return new ESLint({
+    cwd,
+    fix: true,
+    overrideConfigFile: true,
+    overrideConfig: [{ files: SOURCE_FILES }, { files: SOURCE_FILES, languageOptions: { parser: tseslint.parser as never } }, plugin.configs.recommended],
+  });
+}
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+/**
+ * `eslint --fix` writes what `codemod --write` writes (src/eslint/fix.ts). Where the app answers its
+ * interruptions itself (`state.approve(item)` in src/app.ts, issue 40 item 4) the codemod keeps the
+ * tool the policy can pause as a conflict: once protected, those answers authorize nothing and every
+ * approved call is refused. ESLint's fix must not rewrite it either.
+ */
+describe('eslint --fix in an app that answers its own interruptions', () => {
+  it('leaves close_account as it is (the codemod keeps it as a conflict) and rewrites lookup_charge', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'ctrlrun-eslint-answers-'));
+    dirs.push(dir);
+    cpSync(path.join(FIXTURES, 'codemod/_shared'), dir, { recursive: true });
+    cpSync(path.join(FIXTURES, 'codemod/app-approvals/input'), dir, { recursive: true });
+    const eslint = fixer(dir);
+    const [result] = await eslint.lintFiles([path.join(dir, 'src/tools.ts')]);
+    expect(result!.output).toContain("export const lookupCharge = protectedTool('stripe.charge.read', {");
+    expect(result!.output).toContain('export const closeAccount = tool({');
+    expect(result!.output).toContain('needsApproval: true,');
+    // an editor: the app's answers edited away (unsaved), the same session fixes close_account too
+    const app = path.join(dir, 'src/app.ts');
+    await eslint.lintText("import { run } from '@openai/agents';\nexport const go = run;\n", { filePath: app });
+    const [again] = await eslint.lintText(readFileSync(path.join(dir, 'src/tools.ts'), 'utf8'), { filePath: path.join(dir, 'src/tools.ts') });
+    expect(again!.output).toContain("export const closeAccount = protectedTool('accounts.close', {");
+  });
+});
+
+describe('eslint --fix of a tool generate leaves out', () => {
+  it('leaves refund as it is when another declaration of it (in another file) keeps its action out of the module', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'ctrlrun-eslint-left-'));
+    dirs.push(dir);
+    cpSync(path.join(FIXTURES, 'refund-desk'), dir, { recursive: true });
+    writeFileSync(
+      path.join(dir, 'src/legacy.ts'),
+      "import { tool } from '@openai/agents';\nimport { z } from 'zod';\n\nexport const legacyRefund = tool({\n  name: 'refund',\n  description: 'Refund a charge.',\n  parameters: z.object({ payment_id: z.string(), amount: z.string().transform(Number) }),\n  execute: async () => 'refunded',\n});\n",
+    );
+    const [result] = await fixer(dir).lintFiles([path.join(dir, 'src/tools.ts')]);
+    expect(result!.output).toContain("export const lookupCharge = protectedTool('stripe.charge.read', {");
+    expect(result!.output).toContain('export const refund = tool({');
+  });
+});
