@@ -45,8 +45,11 @@ export function resolveFile(layout: RepoLayout, abs: string): string | undefined
   for (const stem of stems) {
     for (const ext of EXTENSIONS) if (layout.files.has(stem + ext)) return stem + ext;
   }
+  // one join for the eight names: \`path.join(abs, 'index' + ext)\` is this join with ext appended (no
+  // separator or dot segment in \`index.ts\`), and each join normalized the whole path again
+  const stem = path.join(abs, 'index');
   for (const ext of EXTENSIONS) {
-    const index = path.join(abs, `index${ext}`);
+    const index = stem + ext;
     if (layout.files.has(index)) return index;
   }
   return undefined;

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { holds, nearest } from '../../src/scan/links.js';
+import { holds, nearest, resolveFile } from '../../src/scan/links.js';
 
 /**
  * Issue 40, item 8: `nearest` (the package or tsconfig a file belongs to) tests each item's folder
@@ -77,5 +77,28 @@ describe('nearest: the deepest item holding the file, as path.relative finds it'
     expect(nearest(items, '/r/a/b/c/f.ts')).toBe(items[5]);
     expect(nearest(items, '/r/..a/f.ts')).toBe(items[4]);
     expect(nearest(items, '/elsewhere/f.ts')).toBeUndefined();
+  });
+});
+
+describe('resolveFile: a folder’s index file, one join for every extension', () => {
+  const EXTENSIONS = ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs'];
+  /** The index lookup as it was written: a join per extension. */
+  const byJoins = (files: ReadonlySet<string>, abs: string): string | undefined =>
+    EXTENSIONS.map((ext) => path.join(abs, `index${ext}`)).find((f) => files.has(f));
+
+  it('finds the index file a join of each name finds, for every folder of a small alphabet', () => {
+    const folders = paths(2);
+    let found = 0;
+    for (const [i, ext] of EXTENSIONS.entries()) {
+      // each folder holds one index file, of one extension (several per alphabet folder)
+      const files = new Set(folders.filter((_, j) => j % EXTENSIONS.length === i).map((f) => path.join(f, `index${ext}`)));
+      const layout = { files, packages: [], tsconfigs: [] };
+      for (const abs of [...folders, ...folders.map((f) => `${f}/x/..`), '']) {
+        const expected = files.has(abs) ? abs : byJoins(files, abs);
+        if (expected) found++;
+        expect(resolveFile(layout, abs), abs).toBe(expected);
+      }
+    }
+    expect(found).toBeGreaterThan(50);
   });
 });
