@@ -166,36 +166,41 @@ await cjsFile({
 // the rules, the policy and manifest loaders, the YAML parser, the generator for the stale check)
 // are not compiled again on every run, as ES modules are. Everything it runs is inside it, the
 // runtime's pure helpers too (it opens no store, so no runtime class crosses to other code), except
-// the compiler (required lazily, as before) and the packages left outside the bundle.
-const plainCheck = await cjsFile({
-  entryPoints: { 'plain-check': path.join(dist, 'cli', 'plain-main.js') },
-  plugins: [
-    {
-      name: 'plain-check-externals',
-      setup(b) {
-        b.onResolve({ filter: /^[^./]/ }, (args) => {
-          if (args.path.startsWith('node:')) return undefined;
-          const ours = !args.importer.split(path.sep).includes('node_modules');
-          if (builtinModules.includes(args.path)) return { path: args.path, external: true };
-          // the runtime's hash (ES-module-only, so it could not be required) is inlined with it, and
-          // so is its lossless argument parser (the policy rules confirm a finding with the runtime's decision)
-          const inlined = [...INLINED, '@noble/hashes', 'lossless-json'];
-          return ours && !inlined.includes(packageName(args.path)) ? { path: args.path, external: true } : undefined;
-        });
+// the compiler (required lazily, as before) and the packages left outside the bundle. A plain
+// codemod (src/cli/plain-codemod.ts) gets a file of its own the same way, dist/bin/plain-codemod.cjs
+// (issue 40, item 8: no yargs, no list of commands).
+async function plainCommandFile(name, entry) {
+  const built = await cjsFile({
+    entryPoints: { [name]: path.join(dist, 'cli', entry) },
+    plugins: [
+      {
+        name: 'plain-command-externals',
+        setup(b) {
+          b.onResolve({ filter: /^[^./]/ }, (args) => {
+            if (args.path.startsWith('node:')) return undefined;
+            const ours = !args.importer.split(path.sep).includes('node_modules');
+            if (builtinModules.includes(args.path)) return { path: args.path, external: true };
+            // the runtime's hash (ES-module-only, so it could not be required) is inlined with it, and
+            // so is its lossless argument parser (the policy rules confirm a finding with the runtime's decision)
+            const inlined = [...INLINED, '@noble/hashes', 'lossless-json'];
+            return ours && !inlined.includes(packageName(args.path)) ? { path: args.path, external: true } : undefined;
+          });
+        },
       },
-    },
-  ],
-  ...META_URL,
-  sourcemap: SOURCE_MAPS,
-  sourcesContent: false,
-  // import.meta.resolve (src/scan/typescript.ts) is used only where it exists: in this file it does
-  // not, and the companion's compiler is found through the path the launcher gives.
-  logOverride: { 'empty-import-meta': 'silent' },
-});
-const plainCheckExternals = Object.values(plainCheck.metafile.outputs).flatMap((o) => o.imports.filter((i) => i.external).map((i) => i.path));
-const unexpected = plainCheckExternals.filter((p) => !p.startsWith('node:') && !builtinModules.includes(p) && p !== 'ts-morph');
-if (unexpected.length > 0)
-  throw new Error(`the plain check's file would require ${unexpected.join(', ')} at run time (ES modules or packages it must not load)`);
+    ],
+    ...META_URL,
+    sourcemap: SOURCE_MAPS,
+    sourcesContent: false,
+    // import.meta.resolve (src/scan/typescript.ts) is used only where it exists: in this file it does
+    // not, and the companion's compiler is found through the path the launcher gives.
+    logOverride: { 'empty-import-meta': 'silent' },
+  });
+  const externals = Object.values(built.metafile.outputs).flatMap((o) => o.imports.filter((i) => i.external).map((i) => i.path));
+  const unexpected = externals.filter((p) => !p.startsWith('node:') && !builtinModules.includes(p) && p !== 'ts-morph');
+  if (unexpected.length > 0) throw new Error(`${name}'s file would require ${unexpected.join(', ')} at run time (ES modules or packages it must not load)`);
+}
+await plainCommandFile('plain-check', 'plain-main.js');
+await plainCommandFile('plain-codemod', 'plain-codemod.js');
 
 const yargsDir = path.dirname(createRequire(path.join(root, 'package.json')).resolve('yargs/package.json'));
 cpSync(path.join(yargsDir, 'locales'), path.join(outdir, 'yargs-locales'), { recursive: true });

@@ -7,8 +7,9 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { CODE_CACHE_ENV, defaultCodeCacheDir, requireWithCodeCache } from '../scan/code-cache.js';
 import { TOOLS_FROM_ENV } from '../scan/typescript.js';
 import { VERSION } from '../version.js';
-import { plainCheckArgs } from './plain-check.js';
+import { plainCommandArgs, type PlainCommand } from './plain-check.js';
 import { dropOutputToClosedPipe } from './closed-pipe.js';
+import type { CliIo } from './context.js';
 
 /**
  * The `ctrlrun-gen` bin. The package `ctrlrun-gen` carries the runtime and the CLI's code, but only
@@ -40,8 +41,9 @@ export const CLI_TOOLS = [
 ] as const;
 
 /**
- * The tools a plain check (src/cli/plain-check.ts) uses: the compiler, through ts-morph's copy. The
- * other tools it uses are inlined into the bundle, and it opens no store and serves nothing.
+ * The tools a plain check or codemod (src/cli/plain-check.ts) uses: the compiler, through
+ * ts-morph's copy. The other tools they use are inlined into the bundle, and they open no store
+ * and serve nothing.
  */
 export const PLAIN_CHECK_TOOLS = ['ts-morph'] as const;
 
@@ -157,7 +159,7 @@ async function runCompanionThroughNpm(args: string[]): Promise<number> {
 export async function launch(args: string[]): Promise<number> {
   dropOutputToClosedPipe(process.stdout);
   dropOutputToClosedPipe(process.stderr);
-  const plain = plainCheckArgs(args);
+  const plain = plainCommandArgs(args);
   const tools = findCliTools({ cwd: process.cwd(), env: process.env, from: fileURLToPath(import.meta.url), ...(plain ? { needs: PLAIN_CHECK_TOOLS } : {}) });
   if (tools.kind === 'missing') return runCompanionThroughNpm(args);
   const mark = process.env.CTRLRUN_GEN_STARTED_MARK;
@@ -187,8 +189,8 @@ export async function launch(args: string[]): Promise<number> {
     isTTY: process.stdout.isTTY === true,
     columns: process.stdout.isTTY === true ? process.stdout.columns : undefined,
   };
-  const runPlainCheck = plain ? plainCheckFile(plain.debug) : undefined;
-  if (plain && runPlainCheck) return runPlainCheck(plain, io);
+  const runPlain = plain ? plainCommandFile(plain) : undefined;
+  if (plain && runPlain) return runPlain(io);
   const { runCli } = await import('./run.js');
   return runCli(args, io);
 }
@@ -196,16 +198,18 @@ export async function launch(args: string[]): Promise<number> {
 /**
  * Start-up (issue 10): the CLI's bundle has a plain check in one CommonJS file of its own
  * (dist/bin/plain-check.cjs, scripts/bundle-cli.mjs), which V8's code cache covers on Node 20 (ES
- * modules it does not: every run compiled them again). Undefined where there is no such file (tsc's
- * output): the plain check then runs from the ES modules. With --debug it is required as usual, so
+ * modules it does not: every run compiled them again), and a plain codemod likewise
+ * (dist/bin/plain-codemod.cjs, issue 40, item 8). Undefined where there is no such file (tsc's
+ * output): the command then runs from the ES modules. With --debug it is required as usual, so
  * stack traces go through its source map.
  */
-function plainCheckFile(debug: boolean): typeof import('./plain-main.js').runPlainCheck | undefined {
-  const file = fileURLToPath(new URL('./plain-check.cjs', import.meta.url));
+function plainCommandFile(plain: PlainCommand): ((io: CliIo) => Promise<number>) | undefined {
+  const file = fileURLToPath(new URL(plain.command === 'check' ? './plain-check.cjs' : './plain-codemod.cjs', import.meta.url));
   if (!existsSync(file)) return undefined;
   const cacheDir = process.env[CODE_CACHE_ENV];
-  const mod = (cacheDir && !debug ? requireWithCodeCache(file, cacheDir) : createRequire(file)(file)) as typeof import('./plain-main.js');
-  return mod.runPlainCheck;
+  const mod = cacheDir && !plain.debug ? requireWithCodeCache(file, cacheDir) : createRequire(file)(file);
+  if (plain.command === 'check') return (io) => (mod as typeof import('./plain-main.js')).runPlainCheck(plain, io);
+  return (io) => (mod as typeof import('./plain-codemod.js')).runPlainCodemod(plain, io);
 }
 
 /**
@@ -222,7 +226,7 @@ function plainCheckFile(debug: boolean): typeof import('./plain-main.js').runPla
  * covers the other CommonJS modules (ts-morph's, for codemod and init). Best effort: when none is
  * there, or `DISABLE_V8_COMPILE_CACHE` is set, nothing changes.
  */
-function enableCompileCache(resolveFrom: string, plainCheck: boolean): void {
+function enableCompileCache(resolveFrom: string, plainCommand: boolean): void {
   if (process.env.DISABLE_V8_COMPILE_CACHE) return;
   process.env[CODE_CACHE_ENV] ??= defaultCodeCacheDir();
   const builtIn = (moduleApi as { enableCompileCache?: () => unknown }).enableCompileCache;
@@ -230,8 +234,8 @@ function enableCompileCache(resolveFrom: string, plainCheck: boolean): void {
     builtIn();
     return;
   }
-  // A plain check (src/cli/plain-check.ts) loads no CommonJS but the compiler, which has its own cache.
-  if (plainCheck) return;
+  // A plain check or codemod (src/cli/plain-check.ts) loads no CommonJS but the compiler, which has its own cache.
+  if (plainCommand) return;
   try {
     createRequire(resolveFrom)('v8-compile-cache');
   } catch {

@@ -2,7 +2,7 @@ import { VERSION } from '../version.js';
 import { makeContext as makeIoContext, type CliContext, type CliIo, type CommandSpec } from './context.js';
 import { commandLoaders, loadCommands, soleCommand } from './commands/index.js';
 import { exampleMarker, replaceExampleMarkers } from './help-examples.js';
-import { plainCheckArgs } from './plain-check.js';
+import { plainCommandArgs } from './plain-check.js';
 import { reportError, type UsageContext } from './report-error.js';
 import { sayUntestedSdk } from './sdk-note.js';
 
@@ -21,15 +21,17 @@ export async function runCli(argv: string[], options: RunCliOptions): Promise<nu
   let ctx: CliContext | undefined;
   const makeContext = (args: { cwd?: unknown; debug?: unknown }): CliContext => ({ ...makeIoContext(options, args), runCli });
 
-  // `check` as CI runs it skips yargs (start-up, issue 10); anything else is yargs' to parse.
-  const plain = plainCheckArgs(argv);
+  // `check` as CI runs it and a plain `codemod` skip yargs (start-up, issue 10 and issue 40);
+  // anything else is yargs' to parse.
+  const plain = plainCommandArgs(argv);
   // `--version` alone: the version, as yargs prints it, without loading yargs and every command
   // (half a second of start-up).
   if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
     options.stdout(`${VERSION}\n`);
     return 0;
   }
-  if (plain) return (await import('./plain-main.js')).runPlainCheck(plain, options);
+  if (plain?.command === 'check') return (await import('./plain-main.js')).runPlainCheck(plain, options);
+  if (plain?.command === 'codemod') return (await import('./plain-codemod.js')).runPlainCodemod(plain, options);
 
   const { default: yargs } = await import('yargs');
   const width = Math.min(100, options.columns ?? 100);

@@ -45,31 +45,64 @@ export function resolveFile(layout: RepoLayout, abs: string): string | undefined
   for (const stem of stems) {
     for (const ext of EXTENSIONS) if (layout.files.has(stem + ext)) return stem + ext;
   }
+  // one join for the eight names: \`path.join(abs, 'index' + ext)\` is this join with ext appended (no
+  // separator or dot segment in \`index.ts\`), and each join normalized the whole path again
+  const stem = path.join(abs, 'index');
   for (const ext of EXTENSIONS) {
-    const index = path.join(abs, `index${ext}`);
+    const index = stem + ext;
     if (layout.files.has(index)) return index;
   }
   return undefined;
 }
 
 /** The nearest item whose directory holds `file` (the deepest one), remembered by the file's folder. */
-function nearest<T extends { dir: string }>(items: readonly T[], file: string): T | undefined {
-  const byDir = (nearestCache.get(items) ?? new Map()) as Map<string, T | undefined>;
-  nearestCache.set(items, byDir);
+export function nearest<T extends { dir: string }>(items: readonly T[], file: string): T | undefined {
+  let cache = nearestCache.get(items) as NearestCache<T> | undefined;
+  if (!cache) {
+    cache = { byDir: new Map(), dirs: items.map((it) => path.resolve(it.dir)) };
+    nearestCache.set(items, cache);
+  }
   const dir = path.dirname(file);
-  if (byDir.has(dir)) return byDir.get(dir);
+  if (cache.byDir.has(dir)) return cache.byDir.get(dir);
+  const abs = path.resolve(file);
   let best: T | undefined;
-  for (const it of items) {
-    const rel = path.relative(it.dir, file);
-    if (rel.startsWith('..') || path.isAbsolute(rel)) continue;
+  for (let i = 0; i < items.length; i++) {
+    const it = items[i]!;
+    if (!holds(cache.dirs[i]!, abs, it.dir)) continue;
     if (!best || it.dir.length > best.dir.length) best = it;
   }
-  byDir.set(dir, best);
+  cache.byDir.set(dir, best);
   return best;
 }
 
+/**
+ * Whether `path.relative(dir, file)` stays inside `dir` (neither starts with `..` nor is absolute),
+ * the test `nearest` makes for every item. On POSIX, with both resolved, it is a test of the text
+ * (issue 40, item 8: `path.relative` resolved both paths again for each of a layout's items, ~3% of
+ * the codemod's dry run on the SDK's examples): `file` is `dir` itself or lies under `dir/`, and
+ * the rest does not start with `..` (a folder named `..x`, which `relative` reads as going up).
+ * Elsewhere (Windows: drive letters, case) it asks `path.relative`.
+ */
+export function holds(resolvedDir: string, resolvedFile: string, dir: string, p: Pick<typeof path, 'sep' | 'relative' | 'isAbsolute'> = path): boolean {
+  if (p.sep !== '/') {
+    const rel = p.relative(dir, resolvedFile);
+    return !rel.startsWith('..') && !p.isAbsolute(rel);
+  }
+  if (resolvedFile === resolvedDir) return true;
+  const start = resolvedDir.endsWith('/') ? resolvedDir.length : resolvedDir.length + 1;
+  if (!resolvedFile.startsWith(resolvedDir) || (start > resolvedDir.length && resolvedFile[resolvedDir.length] !== '/')) return false;
+  return !resolvedFile.startsWith('..', start);
+}
+
+interface NearestCache<T> {
+  /** The answer by folder. */
+  byDir: Map<string, T | undefined>;
+  /** Each item's folder, resolved, in the items' order. */
+  dirs: string[];
+}
+
 /** `nearest`'s answers, by item list (a layout's packages or tsconfigs) and folder: resolving asks it for every import. */
-const nearestCache = new WeakMap<readonly object[], Map<string, unknown>>();
+const nearestCache = new WeakMap<readonly object[], NearestCache<unknown>>();
 
 /** Matches a specifier against a map key with at most one `*`; the captured part, or undefined. */
 function matchPattern(key: string, specifier: string): string | undefined {

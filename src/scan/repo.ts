@@ -121,13 +121,15 @@ function* scanSteps(options: ScanFilesOptions): Generator<void, { scan: RepoScan
   // a test file is parsed (it may be a barrel other tests import) but kept apart, unless named one by one
   const named = namedFiles(root, options.paths);
   const isTest = ahead?.root?.isTest ?? testFileRule(root, listing.configs);
-  const leftOut = (abs: string): boolean => isTest(rel(abs)) && !named.has(abs);
+  const leftOut = (abs: string, relative = rel(abs)): boolean => isTest(relative) && !named.has(abs);
   const scans: FileScan[] = [];
   const testScans: FileScan[] = [];
   const scanOptions = { root, generatedModule: options.generatedModule, links, importedConst, reachLater: true };
   for (const abs of [...parsed.keys()].sort()) {
-    const scan = scanParsed(rel(abs), texts.textOf(abs)!, parsed.get(abs)!, scanOptions);
-    (leftOut(abs) ? testScans : scans).push(scan);
+    // the file's name relative to the root, made once (path.relative resolves both paths)
+    const relative = rel(abs);
+    const scan = scanParsed(relative, texts.textOf(abs)!, parsed.get(abs)!, scanOptions);
+    (leftOut(abs, relative) ? testScans : scans).push(scan);
   }
   // each run's agent, followed through the repo's imports (issue 40, item 3)
   const modules = moduleSource({ layout, files, textOf: texts.textOf, reachOf: fileReaches(parsed, texts.textOf, rel, scanOptions) });

@@ -80,6 +80,25 @@ describe('start-up: what the check process loads (issue 10 item 10)', () => {
     expect(viaYargs.files.filter((f) => f.endsWith('plain-check.cjs'))).toEqual([]);
   });
 
+  it('a plain codemod runs from its own CommonJS file, no yargs; through yargs it prints the same', () => {
+    const dir = repo('codemod', {
+      ...PROJECT,
+      'src/agent.ts': "import { tool } from '@openai/agents';\nexport const lookup = tool({ name: 'lookup', description: 'd', execute: async () => 'x' });\n",
+    });
+    const plain = loaded(['codemod', '--format', 'json'], dir);
+    expect(plain.files.filter((f) => f.endsWith('plain-codemod.cjs'))).toHaveLength(1);
+    expect(plain.files.filter((f) => f.endsWith('plain-check.cjs'))).toEqual([]);
+    // `--no-write` is yargs' to parse (issue 40, item 8)
+    const viaYargs = loaded(['codemod', '--format', 'json', '--no-write'], dir);
+    expect(viaYargs.files.filter((f) => f.endsWith('plain-codemod.cjs'))).toEqual([]);
+    expect([plain.code, plain.stderr]).toEqual([viaYargs.code, viaYargs.stderr]);
+    const run = (args: string[]) => spawnSync(process.execPath, [CLI_BIN, ...args], { cwd: dir, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+    const a = run(['codemod', '--format', 'json']);
+    const b = run(['codemod', '--format', 'json', '--no-write']);
+    expect(a.stdout).toContain('"rewritten"');
+    expect([a.status, a.stdout, a.stderr]).toEqual([b.status, b.stdout, b.stderr]);
+  });
+
   it('a plain check lists and reads the repo on the main thread (--debug says so), as a check through yargs does', () => {
     const dir = repo('thread', {
       ...PROJECT,

@@ -132,7 +132,19 @@ describe('the CLI says so once', () => {
     const parsed = await cli(['check', '--format', 'json', '--max-findings', '50'], { cwd: dir });
     expect(parsed.stderr).not.toContain('note: @openai/agents');
     expect(parsed.stdout).toContain('sdk-version-untested');
+    // the codemod says it, without yargs (issue 40, item 8) as through it (an option the plain path leaves to yargs)
+    for (const argv of [
+      ['codemod', '--format', 'json'],
+      ['codemod', '--format', 'json', '--no-write'],
+    ]) {
+      const codemod = await cli(argv, { cwd: dir });
+      expect(
+        codemod.stderr.split('\n').filter((l) => l.startsWith('note: ')),
+        argv.join(' '),
+      ).toEqual(notes);
+    }
     // in the range: not a word
     expect((await cli(['validate'], { cwd: tree(REAL['version'] as string) })).stderr).not.toContain('note: @openai/agents');
+    expect((await cli(['codemod'], { cwd: tree(REAL['version'] as string) })).stderr).not.toContain('note: @openai/agents');
   });
 });
