@@ -2,18 +2,25 @@
 // protected allow call of bench/runtime.bench.mjs through a traced Runner (the SDK's traces to a
 // processor that drops them, OpenTelemetry's SDK registered with a batch span processor and a
 // metric reader, as the bench sets them up), with the control's telemetry on (`on`, the default)
-// or off (`off`), so `node --cpu-prof bench/profile-telemetry.mjs on` shows where its time goes.
+// or off (`off`), or off with a body doing by hand what the two are asked (`floor`: the bench's floor
+// with everything on, bench/lib/traced-sides.mjs), so `node --cpu-prof bench/profile-telemetry.mjs on` shows where its time goes.
 // Imports from dist/ (`npm run build` first).
-//   node bench/profile-telemetry.mjs [on|off] [runs=3000]
+//   node bench/profile-telemetry.mjs [on|off|floor] [runs=3000]
 import { Agent, Runner } from '@openai/agents';
 import * as otel from '@opentelemetry/api';
 import { ScriptedModel, assistantMessage, functionCall } from '@openai/agents/testing';
-import { observeEverything, protectedRefund } from './lib/traced-sides.mjs';
+import { everythingFloorBody, observeEverything, protectedRefund } from './lib/traced-sides.mjs';
 
 const side = process.argv[2] ?? 'on';
 const runs = Number(process.argv[3] ?? 3000);
 observeEverything();
-const made = protectedRefund(side === 'on' ? { openTelemetry: otel } : false);
+const made =
+  side === 'floor'
+    ? protectedRefund(
+        false,
+        everythingFloorBody(async () => 'refunded'),
+      )
+    : protectedRefund(side === 'on' ? { openTelemetry: otel } : false);
 const steps = [];
 for (let i = 0; i < runs; i++) steps.push([functionCall('refund', { payment_id: `pay_${i}`, amount: 500 }, { callId: `c${i}` })], [assistantMessage('done')]);
 const agent = new Agent({ name: 'bench', model: new ScriptedModel(steps), tools: [made] });

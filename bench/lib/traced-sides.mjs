@@ -1,7 +1,7 @@
 // The runtime bench's refund action and its traced setting, shared by bench/runtime.bench.mjs and
 // bench/profile-telemetry.mjs: the generator's real output for the SPEC §2 refund rules (an action
 // that can pause), a protected tool of it, and the SDK's traces and OpenTelemetry listening.
-import { setTraceProcessors, setTracingDisabled } from '@openai/agents';
+import { createCustomSpan, setTraceProcessors, setTracingDisabled } from '@openai/agents';
 import * as otel from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
@@ -126,4 +126,29 @@ export function otelFloorBody(body) {
       span.end();
       return output;
     });
+}
+
+/** One custom span of the SDK's trace, as the control records a receipt on it (observe/sdk-trace.ts). */
+function sdkSpan(name, data) {
+  const span = createCustomSpan({ data: { name, data } });
+  span.start();
+  span.end();
+}
+
+/**
+ * The floor with everything on: a body that does by hand what the SDK's traces and OpenTelemetry
+ * are both asked for an allowed call, with nothing decided or mapped: `otelFloorBody`'s span, events
+ * and count, and the SDK's two custom spans (the decision's and the settlement's, their attributes
+ * given). Run with the control's telemetry off in a traced run, beside `traced`: what item 5's
+ * "at most 1.05x" is measured against when OpenTelemetry's own span is above it.
+ */
+export function everythingFloorBody(body) {
+  const settled = { ...CALL_ATTRIBUTES, 'ctrlrun.event': 'settlement', 'ctrlrun.outcome': 'executed' };
+  return otelFloorBody(async (input, runContext, details) => {
+    const callId = details?.toolCall?.callId ?? '';
+    sdkSpan('ctrlrun.decision', { ...CALL_ATTRIBUTES, 'gen_ai.tool.call.id': callId });
+    const output = await body(input, runContext, details);
+    sdkSpan('ctrlrun.settlement', { ...settled, 'gen_ai.tool.call.id': callId });
+    return output;
+  });
 }

@@ -109,6 +109,23 @@ describe('halts: another process sharing the store (two controls, two copies)', 
     await run(agentWith(third, [tool]), 'refund', alice);
     expect(calls.map((c) => c.payment_id)).toEqual(['pay_1', 'pay_3']);
   });
+
+  // the retry is the receipt write's own rejection handler (core/receipt.ts): with no log entry to chain it on, it is still there
+  it('without a decision log, a halt set elsewhere is still found at the decision receipt', async () => {
+    const store = memoryStore();
+    const control = createControl({ store, identity: (rc) => (rc.context as { user: string }).user, decisionLog: false });
+    const operator = createControl({ store, identity: () => null });
+    const { tool, calls } = refundTool({ protectedTool: bindProtectedTool(control, makePolicy()) } as never);
+    const first = scripted([refundCall({ payment_id: 'pay_1', amount: 500 }, 'c1')], [assistantMessage('done')]);
+    await run(agentWith(first, [tool]), 'refund', alice);
+    await operator.halt({ target: 'all', reason: 'freeze', by: 'carol' });
+    const second = scripted([refundCall({ payment_id: 'pay_2', amount: 500 }, 'c2')], [assistantMessage('halted')]);
+    await run(agentWith(second, [tool]), 'refund', alice);
+    expect(calls.map((c) => c.payment_id)).toEqual(['pay_1']);
+    expect(toolOutputSeen(second, 1, 'c2')).toContain('halted by an operator: freeze');
+    const c2 = (await store.listReceipts()).filter((r) => r.call_id === 'c2');
+    expect(c2.map((r) => [r.result, r.reason])).toEqual([['refused', 'halted']]);
+  });
 });
 
 describe('halts: the edges', () => {

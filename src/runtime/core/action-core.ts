@@ -122,9 +122,11 @@ export type ActionCore = ReturnType<typeof createActionCore>;
  * span's events; the body's own spans nest under it). Only with telemetry; once the API has loaded.
  */
 function observedCall(scope: CoreScope, input: unknown, runContext: RunContext<unknown>, details: CallDetails | undefined, body: Body): Promise<unknown> {
-  const loading = scope.internals.telemetry?.loading;
-  // no async frame of its own: without OpenTelemetry (the SDK's traces alone) the call is executeCall's promise itself
-  if (loading === undefined) return aroundCall(scope, input, runContext, details, body);
+  const telemetry = scope.internals.telemetry;
+  const loading = telemetry?.loading;
+  // no frame of its own: without OpenTelemetry (the SDK's traces alone, the default) the call is executeCall's promise itself
+  if (loading === undefined)
+    return telemetry?.otel() === undefined ? executeCall(scope, input, runContext, details, body) : aroundCall(scope, input, runContext, details, body);
   return loading.then(() => aroundCall(scope, input, runContext, details, body));
 }
 

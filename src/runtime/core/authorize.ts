@@ -4,7 +4,7 @@ import { chargesFor } from '../authority.js';
 import { ActionDenied, ApprovalMismatch, CtrlrunError } from '../errors.js';
 import { approversOf, isThenable, type Maybe } from '../internals.js';
 import { claimMatches } from '../memory-store.js';
-import type { BudgetCharge, ClaimResult, CompiledGrant } from '../types.js';
+import type { BudgetCharge, ClaimResult, CompiledGrant, Halt } from '../types.js';
 import { coveringGrant } from './approval-grant.js';
 import { isEditRefusal, runningCall } from './edit.js';
 import { callArguments, inputIsTheCalls, inputProblem } from './arguments.js';
@@ -28,20 +28,59 @@ async function refuse(scope: CoreScope, facts: CallFacts, receipt: ReceiptFields
 
 /**
  * Everything before the body: arguments, principal, decision, upstream, hold, budgets, approval
- * claim, effect reservation, and the decision's receipt. Throws to refuse; returns the call's
+ * claim, effect reservation, and the decision's receipt. Rejects to refuse; resolves to the call's
  * authorization (observe mode: the facts only).
  */
-export async function authorize(
+export function authorize(
   scope: CoreScope,
   input: unknown,
   runContext: RunContext<unknown>,
   callId: string | null,
   toolCall: { arguments?: string } | undefined,
 ): Promise<Authorization> {
-  // the guardrail's principal (or a synchronous identity's): the facts without a turn of their own
-  const admitted = admit(scope, input, runContext, callId, toolCall);
-  const facts = isThenable(admitted) ? await admitted : admitted;
-  if (!scope.enforce) return { kind: 'observe', facts };
+  return settledAuthorization(startAuthorize(scope, input, runContext, callId, toolCall));
+}
+
+/**
+ * The common allowed call's authorization, handed over with its decision's receipt still being
+ * written: the caller awaits `receipt` before the body (SPEC §5's order), and no frame of
+ * authorize's stands between the store's promise and that await.
+ */
+export interface ReadyRun {
+  authorized: Authorized;
+  receipt: Promise<unknown>;
+}
+
+/** An authorization started (`startAuthorize`) as one promise: a ready run's once its receipt is written. */
+export function settledAuthorization(started: Promise<Authorization> | ReadyRun): Promise<Authorization> {
+  return started instanceof Promise ? started : started.receipt.then(() => started.authorized);
+}
+
+/**
+ * `authorize` without a frame of its own: the authorization's promise, or for the common allowed
+ * call (its facts known at once, no budget, no effect key) the authorization with its decision's
+ * receipt's promise. Never throws: a failure is a rejection, as from an async function.
+ */
+export function startAuthorize(
+  scope: CoreScope,
+  input: unknown,
+  runContext: RunContext<unknown>,
+  callId: string | null,
+  toolCall: { arguments?: string } | undefined,
+): Promise<Authorization> | ReadyRun {
+  try {
+    // the guardrail's principal (or a synchronous identity's): the facts without a turn of their own
+    const admitted = admit(scope, input, runContext, callId, toolCall);
+    if (isThenable(admitted)) return Promise.resolve(admitted).then((facts) => settledAuthorization(authorizeFacts(scope, facts, runContext, callId)));
+    return authorizeFacts(scope, admitted, runContext, callId);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
+/** `authorize` once the call's facts are known: the refusals, the halts, then the approval or the decision's receipt (may throw: its caller's rejection). */
+function authorizeFacts(scope: CoreScope, facts: CallFacts, runContext: RunContext<unknown>, callId: string | null): Promise<Authorization> | ReadyRun {
+  if (!scope.enforce) return Promise.resolve({ kind: 'observe', facts });
   const refused = decisionRefusal(scope.action, facts);
   if (refused) return refuse(scope, facts, refused.receipt, new ActionDenied(refused.code, refused.message, whereOf(scope, callId)));
   if (scope.upstream === undefined && tlsPinned(scope.compiled)) {
@@ -60,18 +99,27 @@ export async function authorize(
   // an operator's halt: from what this process knows (no read while it knows of none); a call about
   // to use up an approval reads the halts first (a halt found after the claim could not give it back)
   const halted = haltNow(scope, facts.principal, runContext, facts.decision.decision === 'approve');
-  const halt = isThenable(halted) ? await halted : halted;
+  if (isThenable(halted)) return Promise.resolve(halted).then((halt) => settledAuthorization(authorizeUnhalted(scope, facts, runContext, callId, halt)));
+  return authorizeUnhalted(scope, facts, runContext, callId, halted);
+}
+
+/** `authorize` past the refusals: a halt's refusal, the approval, or the decision's receipt. */
+function authorizeUnhalted(
+  scope: CoreScope,
+  facts: CallFacts,
+  runContext: RunContext<unknown>,
+  callId: string | null,
+  halt: Halt | undefined,
+): Promise<Authorization> | ReadyRun {
   if (halt) return refuseHalted(scope, facts, halt);
   // a call the policy sends to a person: its approval (or an approval grant) first
-  if (facts.decision.decision === 'approve') return await authorizeApproved(scope, facts, whereOf(scope, callId), runContext);
+  if (facts.decision.decision === 'approve') return authorizeApproved(scope, facts, whereOf(scope, callId), runContext);
   // allowed, with no budget to spend and no effect to reserve (most calls): authorizeRun's end here, no frame of its own
   if (!facts.grant?.budgets && facts.decision.effectKey === null) {
     const run = unreservedRun(facts, notApproved());
-    await decisionReceipt(scope, facts, run.fields, runContext);
-    return run.authorized;
+    return { authorized: run.authorized, receipt: decisionReceipt(scope, facts, run.fields, runContext) };
   }
-  // awaited here, not returned: an async function returning a promise waits two more turns for it
-  return await authorizeRun(scope, facts, whereOf(scope, callId), notApproved(), runContext);
+  return authorizeRun(scope, facts, whereOf(scope, callId), notApproved(), runContext);
 }
 
 /** Where a refusal happened, for its error (made only when a call is refused). */

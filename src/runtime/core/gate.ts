@@ -1,6 +1,6 @@
 import type { RunContext } from '@openai/agents';
 import { checkArguments, parseArguments, type ArgumentsCheck } from '../arguments.js';
-import { ActionDenied } from '../errors.js';
+import { ActionDenied, type CtrlrunError } from '../errors.js';
 import { argsHashOf, describeError, isThenable, taskOf, whoOf, type Maybe, type Who } from '../internals.js';
 import { noteNestedFailure } from '../nested.js';
 import { argsOf, decideOn, guardrailRefusal, type GuardrailWhy } from './decision.js';
@@ -19,18 +19,41 @@ const allow = { behavior: { type: 'allow' as const } };
 type ToolCall = { callId: string; arguments: string };
 type GuardrailAnswer = typeof allow | { behavior: { type: 'rejectContent'; message: string } };
 
+// The answers shared by every call that needs no turn of its own: a settled promise is never changed by a reader
+const NO_PAUSE: Promise<boolean> = Promise.resolve(false);
+const ALLOWED: Promise<GuardrailAnswer> = Promise.resolve(allow);
+
+/** A call `needsApproval` may pause: its decision (approve) and what it was decided on. */
+interface Approvable {
+  decision: DecidedCall['decision'];
+  args: ArgumentsCheck;
+  raw: string | undefined;
+  seen: unknown;
+}
+
 /**
  * The SDK's `needsApproval`, asked before the guardrail with the SDK's own (lossy) parse of the
  * arguments: an integer beyond 2^53 arrives rounded, so it is read back through JSON text. The
  * guardrail and the wrapper decide again on the model's own text before anything runs. A call it
  * pauses (`call`: the SDK's call id and the tool's name) has its pending request filed right here
- * (core/pause.ts), whoever drives the run; nothing else is written.
+ * (core/pause.ts), whoever drives the run; nothing else is written. A call it does not pause is
+ * answered with one settled promise, no frame of its own; a throw is a rejection.
  */
-export async function needsApproval(scope: CoreScope, runContext: RunContext<unknown>, input: unknown, call?: PausingCall): Promise<boolean> {
-  if (!scope.enforce) return false;
+export function needsApproval(scope: CoreScope, runContext: RunContext<unknown>, input: unknown, call?: PausingCall): Promise<boolean> {
+  try {
+    const approvable = approvableCall(scope, input, call);
+    return approvable === undefined ? NO_PAUSE : pauseIfAsked(scope, runContext, input, call, approvable);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
+/** The call's decision as `needsApproval` reads it, when it is `approve` and the schema admits it; else undefined (no pause). */
+function approvableCall(scope: CoreScope, input: unknown, call: PausingCall | undefined): Approvable | undefined {
+  if (!scope.enforce) return undefined;
   // an action no rule pauses (or none at all: unknown_action): nothing to decide here, the arguments untouched
-  if (scope.compiled === undefined || scope.compiled.neverPauses === true) return false;
-  if (scope.args.schemaCheck && scope.args.schemaCheck(input) !== null) return false; // refused by the guardrail
+  if (scope.compiled === undefined || scope.compiled.neverPauses === true) return undefined;
+  if (scope.args.schemaCheck && scope.args.schemaCheck(input) !== null) return undefined; // refused by the guardrail
   // decided on the call as the model wrote it where that is known: the nulls the SDK dropped put back
   const pre = call?.strictSchema !== undefined ? writtenArguments(call.strictSchema, input) : undefined;
   const seen = pre?.written ?? input;
@@ -42,14 +65,25 @@ export async function needsApproval(scope: CoreScope, runContext: RunContext<unk
     try {
       raw = JSON.stringify(seen);
     } catch {
-      return false; // not JSON: refused by the guardrail
+      return undefined; // not JSON: refused by the guardrail
     }
     const lossless = parseArguments(raw);
     args = callArguments(lossless, scope.args.policyArgs(raw, lossless));
     decision = decideOn(scope.decision, scope.internals.clock(), raw, undefined, undefined, null, args).decision;
   }
-  if (decision.decision !== 'approve') return false;
-  if (!admitted(scope, raw, seen)) return false;
+  if (decision.decision !== 'approve') return undefined;
+  if (!admitted(scope, raw, seen)) return undefined;
+  return { decision, args, raw, seen };
+}
+
+/** An `approve` call: paused (its request filed) unless nobody is asked: no principal, a halt, no grant, or an approval grant covering it. */
+async function pauseIfAsked(
+  scope: CoreScope,
+  runContext: RunContext<unknown>,
+  input: unknown,
+  call: PausingCall | undefined,
+  { decision, args, raw, seen }: Approvable,
+): Promise<boolean> {
   const loading = scope.internals.telemetry?.loading;
   if (loading !== undefined) await loading; // the pause is seen once OpenTelemetry has loaded
   const who = await whoOf(scope.internals, runContext);
@@ -89,24 +123,37 @@ export function guardrailOf(scope: CoreScope) {
   return {
     type: 'tool_input' as const,
     name: 'ctrlrun.policy',
-    run: async (data: { context: RunContext<unknown>; toolCall: ToolCall }) => {
+    // no frame of its own: an allowed call is answered with one settled promise
+    run: (data: { context: RunContext<unknown>; toolCall: ToolCall }): Promise<GuardrailAnswer> => {
       // `openTelemetry: true` still importing the API: a refusal here waits for it once, so it is seen
       const loading = scope.internals.telemetry?.loading;
-      if (loading !== undefined) await loading;
-      try {
-        const answer = checkCall(scope, data);
-        // an allowed call with a synchronous identity is answered without another turn
-        return isThenable(answer) ? await answer : answer;
-      } catch (error) {
-        const failed = asCtrlrunError(error, `ctrlrun: ${scope.action} did not run: the control failed (${describeError(error)}).`, {
-          action: scope.action,
-          callId: data.toolCall.callId,
-        });
-        noteNestedFailure(data.context, failed);
-        throw failed;
-      }
+      if (loading !== undefined) return loading.then(() => guardrailAnswer(scope, data));
+      return guardrailAnswer(scope, data);
     },
   };
+}
+
+/** The guardrail's answer to one call; the control's own failure is a `CtrlrunError` rejection, noted for a nesting agent tool. */
+function guardrailAnswer(scope: CoreScope, data: Call): Promise<GuardrailAnswer> {
+  try {
+    const answer = checkCall(scope, data);
+    // (the one synchronous answer is `allow`: every refusal writes its receipt first)
+    if (!isThenable(answer)) return answer === allow ? ALLOWED : Promise.resolve(answer);
+    return Promise.resolve(answer).catch((error: unknown) => {
+      throw guardrailFailure(scope, data, error);
+    });
+  } catch (error) {
+    return Promise.reject(guardrailFailure(scope, data, error));
+  }
+}
+
+function guardrailFailure(scope: CoreScope, data: Call, error: unknown): CtrlrunError {
+  const failed = asCtrlrunError(error, `ctrlrun: ${scope.action} did not run: the control failed (${describeError(error)}).`, {
+    action: scope.action,
+    callId: data.toolCall.callId,
+  });
+  noteNestedFailure(data.context, failed);
+  return failed;
 }
 
 /** Why the guardrail lets a decided, principal-holding call through or not: held, or refused by its upstream (a promise only when the door checks one). */

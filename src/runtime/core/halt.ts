@@ -121,7 +121,8 @@ function atEpoch(
   state: HaltState,
   attempt: number,
 ): Promise<unknown> {
-  return scope.receipt(facts, fields, { haltEpoch: state.epoch }).catch(async (error: unknown) => {
+  // the retry handles the receipt's write only (a log entry's failure is the call's, as it was: no store throws HaltsChanged there)
+  return scope.receipt(facts, fields, { haltEpoch: state.epoch }, async (error: unknown) => {
     if (!isHaltsChanged(error) || attempt >= 4) throw error;
     const next = await scope.internals.halts.refresh(error.epoch);
     const halt = haltOf(next.halts, callOf(scope, facts.principal, runContext));

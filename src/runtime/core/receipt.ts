@@ -48,7 +48,7 @@ export function receiptWriter(internals: ControlInternals, policy: CompiledPolic
   const labelled = (policy.actions[action]?.sensitive?.length ?? 0) > 0;
   const entryOf = (facts: CallFacts, receipt: Receipt, key: string) => decisionEntryOf(action, tool, policy, environment, facts, receipt, key);
   // chained on the store's promise, not async wrappers: the two receipts of a call wait on no extra turn
-  return (facts, fields, options) => {
+  return (facts, fields, options, failed) => {
     let written: Promise<Receipt>;
     try {
       const at = internals.clock();
@@ -59,8 +59,9 @@ export function receiptWriter(internals: ControlInternals, policy: CompiledPolic
       written = Promise.reject(error); // (a throw is a rejection, as from an async writer)
     }
     // only a decision's receipt has an entry: the body's outcome waits on nothing more than its write
-    if (!logs || !entryFollows(fields.result, policy.mode)) return written;
-    if (!labelled) return written.then((receipt) => logDecision(internals, entryOf(facts, receipt, '')));
-    return written.then((receipt) => hashKeyFor(internals.store, policy, action).then((key) => logDecision(internals, entryOf(facts, receipt, key))));
+    if (!logs || !entryFollows(fields.result, policy.mode)) return failed === undefined ? written : written.catch(failed);
+    // the write's failure handler and the entry on one `then`: one promise, where a `catch` after the log's was two
+    if (!labelled) return written.then((receipt) => logDecision(internals, entryOf(facts, receipt, '')), failed);
+    return written.then((receipt) => hashKeyFor(internals.store, policy, action).then((key) => logDecision(internals, entryOf(facts, receipt, key))), failed);
   };
 }

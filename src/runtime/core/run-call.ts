@@ -2,12 +2,12 @@ import type { RunContext } from '@openai/agents';
 import { describeError, reasonText } from '../internals.js';
 import { settled } from '../settled.js';
 import { asCtrlrunError } from './errors.js';
-import { authorize } from './authorize.js';
+import { startAuthorize } from './authorize.js';
 import { softHaltText } from './halt.js';
 import type { CoreScope } from './scope.js';
-import { notRecorded, observedSettlement, settlementOf, type BodyOutcome } from './settlement.js';
+import { notRecorded, observedSettlement, settlementOf, type BodyOutcome, type Settlement } from './settlement.js';
 import { withEditNote } from './edit-note.js';
-import type { Authorized, Body, CallDetails, CallFacts } from './types.js';
+import type { Authorization, Authorized, Body, CallDetails, CallFacts } from './types.js';
 
 /** Runs the body once and ends how it ended: the outcome, never a throw. */
 function outcomeOf(body: Body): Promise<BodyOutcome> {
@@ -25,16 +25,33 @@ const failed = (error: unknown): BodyOutcome => ({ ok: false, error });
  * the output. Adapters whose body the SDK runs call it themselves.
  */
 export async function finish(scope: CoreScope, auth: Authorized, outcome: BodyOutcome): Promise<unknown> {
-  const { facts, approvers, key, attemptId } = auth;
-  const plan = settlementOf({ action: scope.action, callId: facts.callId, key, approvers, hasUserErrorFunction: scope.hasUserErrorFunction }, outcome);
-  const { internals } = scope;
+  const plan = settlementPlan(scope, auth, outcome);
   // awaited in a try, not a rejection handler chained on: the outcome's write waits on no extra turn
   try {
-    if (key && attemptId) await internals.store.settleEffect(key, attemptId, plan.effect, internals.clock());
-    await scope.receipt(facts, plan.receipt);
+    await settlementWritten(scope, auth, plan);
   } catch (error) {
-    throw notRecorded(scope.action, facts.callId, error);
+    throw notRecorded(scope.action, auth.facts.callId, error);
   }
+  return answerOf(auth, plan);
+}
+
+/** Stage 8's plan for an authorized call's outcome (settlement.ts). */
+function settlementPlan(scope: CoreScope, auth: Authorized, outcome: BodyOutcome): Settlement {
+  const { facts, approvers, key } = auth;
+  return settlementOf({ action: scope.action, callId: facts.callId, key, approvers, hasUserErrorFunction: scope.hasUserErrorFunction }, outcome);
+}
+
+/** The settlement's writes: the effect key settled (when the call holds one), then the outcome's receipt; a failure is a rejection. */
+function settlementWritten(scope: CoreScope, auth: Authorized, plan: Settlement): Promise<unknown> {
+  const { key, attemptId, facts } = auth;
+  // (the receipt writer never throws; a store's settleEffect may: a rejection, as in an async function)
+  if (!key || !attemptId) return scope.receipt(facts, plan.receipt);
+  const { internals } = scope;
+  return settled(() => internals.store.settleEffect(key, attemptId, plan.effect, internals.clock())).then(() => scope.receipt(facts, plan.receipt));
+}
+
+/** What the caller gets once the settlement is recorded: the output (an edited call's with its note), or the error thrown. */
+function answerOf(auth: Authorized, plan: Settlement): unknown {
   if ('throw' in plan.answer) throw plan.answer.throw;
   // an edited call: the model reads what ran before the result, so it does not report its proposal as done
   return auth.edited === undefined ? plan.answer.return : withEditNote(plan.answer.return, auth.edited.note);
@@ -73,9 +90,15 @@ export async function executeCall(
   body: Body,
 ): Promise<unknown> {
   const callId = details?.toolCall?.callId ?? null;
-  let authorized: Awaited<ReturnType<typeof authorize>>;
+  let authorized: Authorization;
   try {
-    authorized = await authorize(scope, input, runContext, callId, details?.toolCall);
+    // the common allowed call's decision receipt awaited here: no frame of authorize's between the store and the body
+    const started = startAuthorize(scope, input, runContext, callId, details?.toolCall);
+    if (started instanceof Promise) authorized = await started;
+    else {
+      await started.receipt;
+      authorized = started.authorized;
+    }
   } catch (error) {
     // a soft halt found at the decision's receipt (set in another process since the guardrail ran): the model reads it, the run goes on
     const halted = scope.textOutput && !scope.refusalsAsErrors ? softHaltText(error) : undefined;
@@ -88,7 +111,7 @@ export async function executeCall(
   if (authorized.kind === 'observe') return observe(scope, authorized.facts, body);
   const enforced = authorized;
   const signal = details?.signal;
-  // no signal (the Runner passes none to a tool without `timeoutMs`): nothing to hold, runBody's work here, no frame of its own
+  // no signal (the Runner passes none to a tool without `timeoutMs`): nothing to hold, runBody and finish here, no frame of their own
   if (signal === undefined) {
     // the body once, awaited in a try: outcomeOf's handlers chained on its promise cost a promise and a turn more
     let outcome: BodyOutcome;
@@ -97,7 +120,13 @@ export async function executeCall(
     } catch (error) {
       outcome = { ok: false, error };
     }
-    return await finish(scope, enforced, outcome);
+    const plan = settlementPlan(scope, enforced, outcome);
+    try {
+      await settlementWritten(scope, enforced, plan);
+    } catch (error) {
+      throw notRecorded(scope.action, enforced.facts.callId, error);
+    }
+    return answerOf(enforced, plan);
   }
   return await scope.holds.run(enforced.facts.argsHash ?? '', signal, () => runBody(scope, enforced, body));
 }

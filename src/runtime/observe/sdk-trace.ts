@@ -9,14 +9,18 @@ export type SdkSpan = { traceId: string; spanData?: { type?: string; input?: unk
 /**
  * The span or trace the SDK would record a span under right now, or null when the SDK does not
  * trace here: no trace (a run with `tracingDisabled`, `setTracingDisabled(true)`, code outside a
- * run) or a no-op one. Two lookups of the SDK's async context, nothing else.
+ * run) or a no-op one. One lookup of the SDK's async context where it does not trace, two where it does.
  */
 export function sdkTraceParent(): SdkSpan | null {
   const getSpan = (sdk as { getCurrentSpan?: () => SdkSpan | null }).getCurrentSpan;
   const getTrace = (sdk as { getCurrentTrace?: () => SdkSpan | null }).getCurrentTrace;
   if (typeof getSpan !== 'function' || typeof getTrace !== 'function') return null;
-  const parent = getSpan() ?? getTrace();
-  return parent === null || parent.traceId === NOOP ? null : parent;
+  // the trace first: a run the SDK does not trace (the allow path with tracingDisabled) is one lookup,
+  // not two (the SDK makes a real span only under a real trace: no span is missed)
+  const trace = getTrace();
+  if (trace === null || trace.traceId === NOOP) return null;
+  const parent = getSpan() ?? trace;
+  return parent.traceId === NOOP ? null : parent;
 }
 
 /**
