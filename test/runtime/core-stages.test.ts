@@ -42,7 +42,9 @@ describe('stage 1, the arguments', () => {
     expect(inputProblem(json, '{"amount":"5"}', { amount: '5' })).toEqual(expect.stringContaining('amount'));
     const zod = argumentsStage(z.object({ id: z.string(), note: z.string().optional() }) as never, 'a');
     expect(zod.policyArgs('{"id":"x","note":null}')).toEqual({ ok: true, value: { id: 'x' } });
-    expect(zod.policyArgs('{"id":5}')).toEqual({ ok: false });
+    // a zod refusal says why, worded as a JSON schema's: its first issue's path and message
+    expect(zod.policyArgs('{"id":5}')).toEqual({ ok: false, problem: expect.stringMatching(/^\/id: .*expected string/i) });
+    expect(zod.policyArgs('{"id":')).toEqual({ ok: false }); // not JSON: no schema problem to tell
   });
 
   it('the input to run must be what the raw arguments give', () => {

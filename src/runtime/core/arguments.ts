@@ -4,7 +4,7 @@ import { compileJsonSchema } from '../json-schema.js';
 import { outputAsArguments } from '../schema-output.js';
 import type { ArgsSchema } from './types.js';
 
-/** The arguments the body would get, or why not (`problem`: JSON that does not match a JSON-schema `parameters`). */
+/** The arguments the body would get, or why not (`problem`: JSON the tool's schema refuses; none when the text is not JSON). */
 export type PolicyArgs = { ok: true; value: unknown } | { ok: false; problem?: string };
 
 /** Stage 1, the arguments: the tool's own schema applied to the model's text, the way the body will see it. */
@@ -141,7 +141,19 @@ function zodArguments(parameters: Required<ArgsSchema>, value: unknown): PolicyA
     const stripped = parameters.safeParse(sent);
     if (stripped.success) return outputAsArguments(sent, stripped.data);
   }
-  return { ok: false };
+  return { ok: false, problem: zodProblem(checked.error) };
+}
+
+/**
+ * The first issue of a zod error, worded as a JSON schema's (`/to: Expected string, received
+ * number`): the refusal's reason and the model's text. A schema that reports no readable issue is
+ * still a refusal.
+ */
+export function zodProblem(error: unknown): string {
+  const issue = (error as { issues?: { path?: unknown; message?: unknown }[] } | undefined)?.issues?.[0];
+  if (issue === undefined || typeof issue.message !== 'string') return "the tool's schema refused them";
+  const path = Array.isArray(issue.path) ? issue.path.map(String).join('/') : '';
+  return `/${path}: ${issue.message}`;
 }
 
 /**

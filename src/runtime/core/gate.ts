@@ -4,7 +4,7 @@ import { ActionDenied, type CtrlrunError } from '../errors.js';
 import { argsHashOf, describeError, isThenable, taskOf, whoOf, type Maybe, type Who } from '../internals.js';
 import { noteNestedFailure } from '../nested.js';
 import { argsOf, decideOn, guardrailRefusal, type GuardrailWhy } from './decision.js';
-import { refusal, STILL_RUNNING_TEXT } from './messages.js';
+import { invalidArgumentsText, refusal, STILL_RUNNING_TEXT, WITHHELD_ARGUMENTS } from './messages.js';
 import { filePause, writtenArguments, type PausingCall } from './pause.js';
 import { asCtrlrunError } from './errors.js';
 import { haltNow } from './halt.js';
@@ -105,7 +105,8 @@ async function pauseIfAsked(
  * first). An SDK of the peer range that asks before it validates (0.5 among them: `JSON.parse` of
  * the text; 0.14 and later validate first) hands over a call the schema refuses, e.g. a required
  * argument left out, which strict mode's completion would file with a `null` the model never sent.
- * Such a call never runs (the SDK refuses it before the body, the wrapper if not): nobody is asked.
+ * Such a call never runs (the SDK refuses it before the body, the wrapper if not) and the guardrail
+ * records its refusal: nobody is asked.
  */
 function admitted(scope: CoreScope, raw: string | undefined, seen: unknown): boolean {
   if (scope.args.schemaCheck) return true;
@@ -184,9 +185,9 @@ export function checkCall(scope: CoreScope, { context, toolCall }: Call): Maybe<
   const lossless = parseArguments(toolCall.arguments);
   // needsApproval's parse of this same value, when it made one (core/arguments.ts, sharedParse)
   const fromRaw = scope.args.policyArgs(toolCall.arguments, lossless, 'take', toolCall.callId);
-  // JSON that does not match the tool's JSON schema: the SDK would pass it on; refused here
-  if (!fromRaw.ok && fromRaw.problem !== undefined) return refuseInvalid(scope, toolCall, fromRaw.problem);
-  if (!fromRaw.ok) return allow; // invalid input: the SDK refuses it before the body
+  // arguments the tool's schema refuses: a JSON schema's the SDK would pass on, a zod schema's it
+  // refuses before the body but records nowhere; text that is not JSON is the SDK's withheld text
+  if (!fromRaw.ok) return refuseInvalid(scope, toolCall, fromRaw.problem);
   // decided as the body will get them (a default the schema fills in included)
   const checked = callArguments(lossless, fromRaw);
   const resolved = scope.principals.resolve(context);
@@ -195,19 +196,24 @@ export function checkCall(scope: CoreScope, { context, toolCall }: Call): Maybe<
   return decideCheck(scope, context, toolCall, checked, fromRaw, resolved);
 }
 
-/** A call whose arguments do not match the tool's schema: its receipt, then the refusal. */
-async function refuseInvalid(scope: CoreScope, toolCall: ToolCall, problem: string): Promise<GuardrailAnswer> {
+/**
+ * A call whose arguments do not match the tool's schema: its receipt, then the refusal. `problem`
+ * undefined: the text is not JSON, which the SDK (0.20) hands a guardrail only in place of a call
+ * its own parse of the tool's (zod) schema refused while tool data is not logged (arguments `''`).
+ * The SDK then shows a rejection as its redacted placeholder and replaces a thrown error with its
+ * own, so the call goes on to that parse, which refuses it before the body: the tool's error
+ * function words it as here (doors/function-tool.ts), or the SDK throws it (a structured tool),
+ * and the body's authorization would refuse it too. A receipt the store cannot write still stops
+ * the run (fail closed), with the SDK's error in place of the store's.
+ */
+async function refuseInvalid(scope: CoreScope, toolCall: ToolCall, problem: string | undefined): Promise<GuardrailAnswer> {
   const { action } = scope;
   const facts = { callId: toolCall.callId, argsHash: argsHashOf(toolCall.arguments, undefined), principal: null, decision: INVALID_ARGUMENTS };
-  await scope.receipt(facts, { result: 'refused', reason: `invalid_arguments:${problem}` });
+  await scope.receipt(facts, { result: 'refused', reason: `invalid_arguments:${problem ?? WITHHELD_ARGUMENTS}` });
+  if (problem === undefined) return allow;
   const why = `its arguments do not match the tool's schema: ${problem}`;
   if (scope.refusalsAsErrors) throw new ActionDenied('invalid_arguments', `ctrlrun: ${refusal(action, why)}`, { action, callId: toolCall.callId });
-  return {
-    behavior: {
-      type: 'rejectContent',
-      message: `The call to ${action} was refused (${why}). It did not run; call it again with arguments of the right types if still needed.`,
-    },
-  };
+  return { behavior: { type: 'rejectContent', message: invalidArgumentsText(action, problem) } };
 }
 
 /** The decision on a call with its principal: let through (remembered for the body), or refused. */

@@ -3,6 +3,18 @@ export function refusal(action: string, why: string): string {
   return `The call to ${action} was refused (${why}). It did not run and must not be retried; tell the user it was refused.`;
 }
 
+/** The schema's problem with a call the SDK's own parse refused and whose arguments it withheld (tool data not logged). */
+export const WITHHELD_ARGUMENTS = "refused by the SDK's own parse, details withheld";
+
+/**
+ * What the model reads for a call whose arguments the tool's schema refuses: it did not run, and
+ * may be made again with corrected arguments. One text for every way it is refused (the guardrail's
+ * refusal, or the tool's error function when the SDK's own parse refused the call).
+ */
+export function invalidArgumentsText(action: string, problem: string): string {
+  return `The call to ${action} was refused (its arguments do not match the tool's schema: ${problem}). It did not run; call it again with arguments of the right types if still needed.`;
+}
+
 /** Why a call of a TLS-pinned action cannot run through a door that opens no connection ctrlrun-gen can see. */
 export const UNOBSERVED_TEXT =
   "its upstream's TLS certificate is pinned (upstream.tls_cert_sha256 / tls_cert_file), and this door opens no connection ctrlrun-gen can see, so no pinned certificate was observed; only a tool of an MCP server over HTTP built with the generated module's upstreamFetch can run it";

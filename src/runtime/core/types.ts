@@ -85,7 +85,7 @@ export type UpstreamCheck = (toolCall: { callId: string; name?: string; argument
 export type UserErrorFunction = (ctx: RunContext<unknown>, error: unknown, details?: unknown) => unknown;
 
 /** Anything with zod's `safeParse` (the tool's parameters); a JSON schema has none and the raw JSON is used. */
-export type ArgsSchema = { safeParse?: (v: unknown) => { success: boolean; data?: unknown } };
+export type ArgsSchema = { safeParse?: (v: unknown) => { success: boolean; data?: unknown; error?: unknown } };
 
 export interface CallDetails {
   toolCall?: { callId?: string; arguments?: string };

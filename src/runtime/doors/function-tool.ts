@@ -12,7 +12,8 @@ import type { Control } from '../control.js';
 import { createActionCore } from '../core/action-core.js';
 import { bindPolicy } from '../core/bind-policy.js';
 import { hideWhenUnusable } from '../core/exposure.js';
-import { withoutNegativeZero } from '../core/arguments.js';
+import { withoutNegativeZero, zodProblem } from '../core/arguments.js';
+import { invalidArgumentsText, WITHHELD_ARGUMENTS } from '../core/messages.js';
 import { isBodyFailure } from '../core/body-failures.js';
 import type { ArgsSchema, CallDetails, UpstreamProblem, UserErrorFunction } from '../core/types.js';
 import { noteNestedFailure } from '../nested.js';
@@ -140,7 +141,8 @@ function editedDetails(details: CallDetails | undefined, text: string): CallDeta
  * This library's errors always reach the caller. With the user's own errorFunction, their other
  * errors still go to it. Without one: a failure of the tool body propagates too (never "please
  * try again": whether it took effect is unknown); the SDK's invalid-arguments error (raised
- * before the body) becomes model text saying nothing ran; anything else propagates.
+ * before the body) becomes the guardrail's text for such a call, saying nothing ran; anything
+ * else propagates.
  */
 function composeErrorFunction(
   action: string,
@@ -153,8 +155,18 @@ function composeErrorFunction(
     if (error instanceof CtrlrunError) throw noted(ctx, error);
     if (user) return user(ctx, error, details);
     if (!(error instanceof ModelBehaviorError) || isBodyFailure(error)) throw noted(ctx, error);
-    return `The call to ${action} did not run: its arguments are invalid for the tool's schema (${describeError(error)}). Nothing happened; correct the arguments if you call it again.`;
+    return invalidArgumentsText(action, invalidInputProblem(error));
   };
+}
+
+/**
+ * The schema's problem with a call the SDK refused before the body: its invalid-input error
+ * carries the schema's own error (`originalError`) unless the SDK withheld it (tool data not
+ * logged: the guardrail recorded the refusal, core/gate.ts); another model error says itself.
+ */
+function invalidInputProblem(error: ModelBehaviorError): string {
+  if (!('originalError' in error)) return describeError(error);
+  return error.originalError === undefined ? WITHHELD_ARGUMENTS : zodProblem(error.originalError);
 }
 
 /** An error about to propagate out of a tool: a protected agent tool running this run takes it back (nested.ts). */
