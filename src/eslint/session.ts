@@ -102,7 +102,7 @@ export class DiskSession implements LintSession {
     this.projectFindings = loaded.findings;
     this.generated = loaded.project?.manifest.output;
     this.key = sessionKey(manifest, loaded.project);
-    this.facts = { packages: new PackageFacts(this.root) };
+    this.facts = { packages: new PackageFacts(this.root), workspaces: new Map() };
     const { scan, index } = scanRepoIndexed({
       root: this.root,
       ...(this.generated ? { generatedModule: this.generated } : {}),

@@ -44,10 +44,19 @@ function dependsOn(pkg: PackageJson | undefined, name: string): boolean {
   });
 }
 
+/** A workspace root's packages (absolute, in walk order), by root: a caller asking for several packages lists each workspace once. */
+export type WorkspaceListings = Map<string, string[]>;
+
 /** The other packages of the workspace around `dir` (absolute, in walk order); empty outside a workspace. */
-function workspaceSiblings(dir: string): string[] {
+function workspaceSiblings(dir: string, listings: WorkspaceListings = new Map()): string[] {
   const top = workspaceRootAbove(path.resolve(dir));
-  return top === undefined ? [] : nestedPackages(top, WORKSPACE_DEPTH).filter((d) => d !== path.resolve(dir));
+  if (top === undefined) return [];
+  let all = listings.get(top);
+  if (all === undefined) {
+    all = nestedPackages(top, WORKSPACE_DEPTH);
+    listings.set(top, all);
+  }
+  return all.filter((d) => d !== path.resolve(dir));
 }
 
 /**
@@ -72,11 +81,11 @@ export interface ProtectedDependency {
  * pause through the Control, so an SDK answer in `dir` authorizes nothing. A manifest that does not
  * load counts as none (its own package's check reports it).
  */
-export function protectedDependencies(dir: string): ProtectedDependency[] {
+export function protectedDependencies(dir: string, listings?: WorkspaceListings): ProtectedDependency[] {
   const pkg = packageJson(dir);
   if (!pkg || !DEPENDENCY_FIELDS.some((f) => pkg[f] !== null && typeof pkg[f] === 'object')) return [];
   const out: ProtectedDependency[] = [];
-  for (const sibling of workspaceSiblings(dir)) {
+  for (const sibling of workspaceSiblings(dir, listings)) {
     const name = packageJson(sibling)?.name;
     if (typeof name !== 'string' || name === '' || !dependsOn(pkg, name)) continue;
     const manifest = path.join(sibling, MANIFEST_FILE);

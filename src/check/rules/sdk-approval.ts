@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { protectedDependencies, type ProtectedDependency } from '../../manifest/workspace-dependencies.js';
+import { protectedDependencies, type ProtectedDependency, type WorkspaceListings } from '../../manifest/workspace-dependencies.js';
 import { isRealtimeEntry } from '../../scan/realtime.js';
 import type { Finding, ProjectContext, RepoFacts, RuleMeta, ScannedFile } from '../types.js';
 import { findingOf } from './rule-finding.js';
@@ -24,12 +24,13 @@ export function sdkApprovalRule(files: ScannedFile[], project: ProjectContext | 
     (project?.manifest.tools.some((t) => t.kind === 'function' || t.kind === 'computed') ?? false) || files.some((f) => f.scan.protectedToolCalls.length > 0);
   const root = project?.manifest.root ?? facts?.packages.root;
   const dependencies = new Map<string, ProtectedDependency[]>();
+  const listings: WorkspaceListings = facts?.workspaces ?? new Map();
   /** Why an answer in this file authorizes nothing: '' for this repo's own protected tools, undefined when nothing says so. */
   const protectedFor = (file: string): string | undefined => {
     if (hasProtected) return '';
     if (root === undefined || facts === undefined) return undefined;
     const dir = facts.packages.packageDirOf(path.resolve(root, file));
-    if (!dependencies.has(dir)) dependencies.set(dir, protectedDependencies(dir));
+    if (!dependencies.has(dir)) dependencies.set(dir, protectedDependencies(dir, listings));
     const deps = dependencies.get(dir)!;
     return deps.length > 0 ? ` (this package depends on ${deps.map((d) => `\`${d.name}\``).join(', ')}, whose tools are protected)` : undefined;
   };
