@@ -12,6 +12,7 @@ import type { ListedRoot } from '../scan/read.js';
 import type { CompiledScript } from '../scan/code-cache.js';
 import { compileTypeScriptSteps, loadTypeScript } from '../scan/typescript.js';
 import type { FileScan } from '../scan/types.js';
+import { PackageFacts } from '../scan/package-facts.js';
 import { FILE_RULES, PARSE_ERROR_RULE, policyInvalidFindings, REPO_RULES, staleGeneratedRule, unreadableFindings } from './rules/index.js';
 import { compareFindings } from './sort.js';
 import { applySuppressions } from './suppressions.js';
@@ -117,7 +118,11 @@ export async function runCheck(options: CheckOptions): Promise<CheckResult> {
 
   findings.push(
     // the scan's tree holds the text it read: no file is read twice
-    ...lintFiles(repo.files, context, (scan) => treeOf(scan)?.text ?? readSourceText(path.resolve(root, scan.file)) ?? '').map((f) => ({
+    // the repo rules ask the disk through one PackageFacts of the check's root (sdk-approval: the
+    // packages a package without protected tools depends on)
+    ...lintFiles(repo.files, context, (scan) => treeOf(scan)?.text ?? readSourceText(path.resolve(root, scan.file)) ?? '', {
+      packages: new PackageFacts(root),
+    }).map((f) => ({
       ...f,
       file: relative(path.resolve(root, f.file)),
     })),
@@ -185,8 +190,8 @@ async function compileWhileWaiting(ahead: PendingRepoRead): Promise<{ answer: st
  * The pure core: every file rule, the repo rules, then each file's suppressions. Paths in the
  * findings are the scans' own paths.
  */
-export function lintFiles(scans: FileScan[], project: ProjectContext | undefined, readText: (scan: FileScan) => string): Finding[] {
-  const byFile = repoRuleFindings(scans, project, readText);
+export function lintFiles(scans: FileScan[], project: ProjectContext | undefined, readText: (scan: FileScan) => string, facts?: RepoFacts): Finding[] {
+  const byFile = repoRuleFindings(scans, project, readText, facts);
   const out: Finding[] = [];
   for (const scan of scans) {
     out.push(...lintScannedFile(scan, project, byFile.get(scan.file) ?? []));

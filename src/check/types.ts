@@ -1,4 +1,5 @@
 import type { Manifest } from '../manifest/types.js';
+import type { WorkspaceListings } from '../manifest/workspace-dependencies.js';
 import type { Policy } from '../policy/types.js';
 import type { PackageFacts } from '../scan/package-facts.js';
 import type { FileScan } from '../scan/types.js';
@@ -40,6 +41,8 @@ export interface ScannedFile {
  */
 export interface RepoFacts {
   packages: PackageFacts;
+  /** Each workspace root's packages, listed once while the facts are kept (sdk-approval's dependencies). */
+  workspaces?: WorkspaceListings;
 }
 
 export type RepoRule = (files: ScannedFile[], project: ProjectContext | undefined, facts?: RepoFacts) => Finding[];

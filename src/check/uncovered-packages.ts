@@ -151,10 +151,25 @@ async function checkRegion(
   const generated = generatedModuleIn(cwd, within, mine, listed?.listing.files);
   const shown = generated === undefined ? undefined : displayPath(generated, cwd);
   const doors = result.findings.filter((f) => f.ruleId !== 'policy-invalid' && f.file !== shown && mine(path.resolve(cwd, f.file)));
-  const open = doors.some((f) => f.severity === 'error') || generated !== undefined;
+  const open = doors.some(opensRegion) || generated !== undefined;
   const missing = result.findings.filter((f) => f.ruleId === 'policy-invalid' && open).map((f) => missingManifestFinding(f, cwd, dir, generated));
-  const findings = open ? [...missing, ...doors] : [];
+  const findings = open ? [...missing, ...doors] : doors.filter(reportedWhenClosed);
   return { ...result, findings, configError: missing.length > 0 };
+}
+
+/**
+ * An error that makes a region without a manifest open (its missing manifest then reported): a
+ * door of its own. An SDK answer to another package's protected tools (`sdk-approval`) is no door
+ * of the region's: it is reported alone (reportedWhenClosed), without a manifest the region does
+ * not need for tools it does not own.
+ */
+export function opensRegion(f: Finding): boolean {
+  return f.severity === 'error' && !reportedWhenClosed(f);
+}
+
+/** What a region without a manifest reports even when it is not open: its SDK answers to protected tools. */
+export function reportedWhenClosed(f: Finding): boolean {
+  return f.ruleId === 'sdk-approval';
 }
 
 /**

@@ -8,7 +8,7 @@ import { manifestDeclarationsInScans } from '../generate/declarations.js';
 import type { FileScan } from '../scan/types.js';
 import { rewriteFile, type FileContext } from './rewrite-file.js';
 import { appAnswers, type AppAnswer } from './app-approvals.js';
-import { dependentPackages } from './dependents.js';
+import { dependentPackages } from '../manifest/workspace-dependencies.js';
 import { assertImportLoads, createModuleSettingsLookup } from '../scan/specifier.js';
 import type { CodemodFinding, CodemodResult, CodemodSummary, FileChange } from './types.js';
 import { mappedDoorsOf, runsLackingContext } from '../scan/context-runs.js';

@@ -7,6 +7,8 @@ import {
   filesInFolder,
   generatedModuleIn,
   missingManifestFinding,
+  opensRegion,
+  reportedWhenClosed,
   packagesCheckedBelow,
   packagesWithoutManifest,
   rootFilesOutsidePackages,
@@ -100,7 +102,7 @@ export class DiskSession implements LintSession {
     this.projectFindings = loaded.findings;
     this.generated = loaded.project?.manifest.output;
     this.key = sessionKey(manifest, loaded.project);
-    this.facts = { packages: new PackageFacts(this.root) };
+    this.facts = { packages: new PackageFacts(this.root), workspaces: new Map() };
     const { scan, index } = scanRepoIndexed({
       root: this.root,
       ...(this.generated ? { generatedModule: this.generated } : {}),
@@ -138,12 +140,12 @@ export class DiskSession implements LintSession {
   }
 
   /** Whether a scanned file `keep` admits has an error finding (the project's own findings are not the files'): a package without a manifest is open. */
-  hasErrors(keep: (abs: string) => boolean = () => true): boolean {
+  hasErrors(keep: (abs: string) => boolean = () => true, counts: (f: Finding) => boolean = (f) => f.severity === 'error'): boolean {
     const repo = this.repoRuleFindings();
     for (const [abs, scan] of this.scans) {
       if (!keep(abs)) continue;
       const found = lintScannedFile(scan, this.context, repo.byFile.get(scan.file) ?? []);
-      if (found.some((f) => f.severity === 'error')) return true;
+      if (found.some(counts)) return true;
     }
     return false;
   }
@@ -290,7 +292,7 @@ export class DiskSessions {
     // the packages below it are linted on their own, as check leaves them out of this one
     const mine = outsideOf(at.checkedBelow.get(dir) ?? []);
     const generated = generatedModuleIn(dir, ['.'], mine, filesInFolder(at.files, dir));
-    const session = new UncoveredPackage(inner, generated !== undefined || inner.hasErrors(mine), generated, (f) =>
+    const session = new UncoveredPackage(inner, generated !== undefined || inner.hasErrors(mine, opensRegion), generated, (f) =>
       missingManifestFinding(f, cwd, dir, generated),
     );
     this.uncovered.set(dir, session);
@@ -308,7 +310,9 @@ export class DiskSessions {
     if (known) return known;
     const inner = new DiskSession(undefined, cwd, own);
     const generated = own.find(startsGenerated);
-    const session = new UncoveredPackage(inner, generated !== undefined || inner.hasErrors(), generated, (f) => missingManifestFinding(f, cwd, cwd, generated));
+    const session = new UncoveredPackage(inner, generated !== undefined || inner.hasErrors(undefined, opensRegion), generated, (f) =>
+      missingManifestFinding(f, cwd, cwd, generated),
+    );
     this.uncovered.set(key, session);
     return session;
   }
@@ -344,8 +348,10 @@ class UncoveredPackage implements LintSession {
   }
   lint(abs: string, text: string): FileLint {
     // the generated module left behind is named by the missing manifest; its binders are no door
-    if (!this.open || abs === this.generated) return { scan: undefined, own: [], elsewhere: [] };
+    if (abs === this.generated) return { scan: undefined, own: [], elsewhere: [] };
     const lint = this.inner.lint(abs, text);
+    // closed: only its SDK answers to another package's protected tools, as check reports it
+    if (!this.open) return { ...lint, own: lint.own.filter(reportedWhenClosed), elsewhere: lint.elsewhere.filter(reportedWhenClosed) };
     // the missing manifest said as check says it at this root: where the package's own would be, and why
     const asCheck = (f: Finding): Finding => (f.ruleId === 'policy-invalid' && f.file === MANIFEST_FILE ? this.missing(f) : f);
     return { ...lint, own: lint.own.map(asCheck), elsewhere: lint.elsewhere.map(asCheck) };

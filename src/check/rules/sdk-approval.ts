@@ -1,25 +1,44 @@
+import path from 'node:path';
+import { protectedDependencies, type ProtectedDependency, type WorkspaceListings } from '../../manifest/workspace-dependencies.js';
 import { isRealtimeEntry } from '../../scan/realtime.js';
-import type { Finding, ProjectContext, RuleMeta, ScannedFile } from '../types.js';
+import type { Finding, ProjectContext, RepoFacts, RuleMeta, ScannedFile } from '../types.js';
 import { findingOf } from './rule-finding.js';
 
 export const sdkApprovalMeta: RuleMeta = {
   id: 'sdk-approval',
   severity: 'error',
   short: 'An interruption is approved or rejected through the SDK (`state.approve/reject`) in a repo with protected tools.',
-  full: "A protected tool asks its approvals through the Control, which records who answered, checks the answer is for the exact arguments, and refuses an approver who asked for the call. Approving its interruption with the SDK's `state.approve(item)` (or `reject`, `approveTool`, `rejectTool`) skips all of that, and the protected tool then refuses the call with `ApprovalMismatch` out of `run()`. Reported in every repo whose manifest maps a tool or whose code builds a protected tool, since check cannot tell statically which tool an interruption belongs to.",
+  full: "A protected tool asks its approvals through the Control, which records who answered, checks the answer is for the exact arguments, and refuses an approver who asked for the call. Approving its interruption with the SDK's `state.approve(item)` (or `reject`, `approveTool`, `rejectTool`) skips all of that, and the protected tool then refuses the call with `ApprovalMismatch` out of `run()`. Reported in every repo whose manifest maps a tool or whose code builds a protected tool, and in a package of a workspace that depends (in its package.json, by name) on a package whose manifest maps one (a `server` package running an `agents` package's tools), since check cannot tell statically which tool an interruption belongs to.",
   help: 'Answer through the Control: `await control.approve(state, item, { approver })` or `await control.reject(state, item, { approver, message })`, then resume the run with the same state.',
 };
 
 /**
  * `sdk-approval`: `state.approve/reject(item)` (and `approveTool`/`rejectTool`) in a repo with
- * protected tools (a mapped function tool in the manifest, or a protectedTool call anywhere).
+ * protected tools (a mapped function tool in the manifest, or a protectedTool call anywhere), or in
+ * a package that depends on a package of its workspace whose manifest maps one (a `server` package
+ * answering the interruptions of an `agents` package's tools: issue 40). The packages are read from
+ * the disk only for a file that answers, in a repo with no protected tool of its own.
  */
-export function sdkApprovalRule(files: ScannedFile[], project: ProjectContext | undefined): Finding[] {
+export function sdkApprovalRule(files: ScannedFile[], project: ProjectContext | undefined, facts?: RepoFacts): Finding[] {
   const hasProtected =
     (project?.manifest.tools.some((t) => t.kind === 'function' || t.kind === 'computed') ?? false) || files.some((f) => f.scan.protectedToolCalls.length > 0);
-  if (!hasProtected) return [];
+  const root = project?.manifest.root ?? facts?.packages.root;
+  const dependencies = new Map<string, ProtectedDependency[]>();
+  const listings: WorkspaceListings = facts?.workspaces ?? new Map();
+  /** Why an answer in this file authorizes nothing: '' for this repo's own protected tools, undefined when nothing says so. */
+  const protectedFor = (file: string): string | undefined => {
+    if (hasProtected) return '';
+    if (root === undefined || facts === undefined) return undefined;
+    const dir = facts.packages.packageDirOf(path.resolve(root, file));
+    if (!dependencies.has(dir)) dependencies.set(dir, protectedDependencies(dir, listings));
+    const deps = dependencies.get(dir)!;
+    return deps.length > 0 ? ` (this package depends on ${deps.map((d) => `\`${d.name}\``).join(', ')}, whose tools are protected)` : undefined;
+  };
   const out: Finding[] = [];
   for (const { scan } of files) {
+    if ((scan.sdkApprovals ?? []).length === 0) continue;
+    const why = protectedFor(scan.file);
+    if (why === undefined) continue;
     // a file that imports the realtime entry answers a RealtimeSession's tool_approval_requested
     const realtime = (scan.moduleImports ?? []).some((m) => isRealtimeEntry(m.module));
     for (const a of scan.sdkApprovals ?? []) {
@@ -30,8 +49,8 @@ export function sdkApprovalRule(files: ScannedFile[], project: ProjectContext | 
           scan.file,
           a.span,
           realtime
-            ? `\`${a.receiver}.${a.method}(${a.item})\` answers a realtime call through the SDK: for a protected tool's call no approver is recorded and the tool refuses it with ApprovalMismatch (the session's error event).`
-            : `\`${a.receiver}.${a.method}(${a.item})\` answers an interruption through the SDK: for a protected tool's call no approver is recorded and the tool refuses the call with ApprovalMismatch out of run().`,
+            ? `\`${a.receiver}.${a.method}(${a.item})\` answers a realtime call through the SDK${why}: for a protected tool's call no approver is recorded and the tool refuses it with ApprovalMismatch (the session's error event).`
+            : `\`${a.receiver}.${a.method}(${a.item})\` answers an interruption through the SDK${why}: for a protected tool's call no approver is recorded and the tool refuses the call with ApprovalMismatch out of run().`,
           realtime
             ? `The call is filed in the store when it pauses; once an operator answered (\`ctrlrun-gen serve\`, \`ctrlrun-gen approvals\`), \`await control.resolveRealtime(session, ${a.item})\` approves or rejects it in the session.`
             : answer === 'approve'

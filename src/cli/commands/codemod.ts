@@ -12,8 +12,6 @@ import type { CliContext, CommandSpec } from '../context.js';
 import { withProjectOptions } from '../project-options.js';
 import { displayPath } from '../../format-diagnostics.js';
 import { unresolvedNameMessage } from '../../scan/names.js';
-import { readSourceText } from '../../scan/repo.js';
-import type { FileChange } from '../../codemod/types.js';
 import { outcomeOf, type ExitReason, type Outcome, type OutcomeEntry } from '../../codemod/outcome.js';
 import { pathsInPackage } from '../../manifest/workspace.js';
 import { workspaceManifests } from '../workspace.js';
@@ -52,32 +50,69 @@ export const codemodCommand: CommandSpec<CodemodArgs> = {
     const args = { ...given, json: given.json || given.format === 'json' };
     // At a workspace root with no manifest of its own: each package's manifest in turn (issue 21).
     const manifests = args.manifest === undefined ? workspaceManifests(ctx.cwd, args.paths) : undefined;
-    if (!manifests) return runCodemodCommand(args, ctx);
-    // With --write, every package's rewrite is planned first and written as one set (all or
-    // nothing); what each package printed is shown once the set is written.
-    let code = 0;
-    const reports: unknown[] = [];
-    const pending: PendingSet = { changes: [], changedOnDisk: false };
-    let shown = '';
-    for (const manifest of manifests) {
-      const paths = pathsInPackage(ctx.cwd, path.dirname(manifest), args.paths);
-      const one = { ...args, manifest, ...(paths ? { paths } : { paths: [] }) };
-      let out = '';
-      const stdout = (t: string): void => {
-        out += t;
-      };
-      code = Math.max(code, await runCodemodCommand(one, { ...ctx, stdout }, pending));
-      if (args.json) reports.push({ package: displayPath(path.dirname(manifest), ctx.cwd), ...(JSON.parse(out) as object) });
-      else shown += `${displayPath(path.dirname(manifest), ctx.cwd)}:\n${out}`;
-    }
-    if (pending.changes.length > 0 && !pending.changedOnDisk) writeAllChanges(pending.changes, ctx.cwd);
-    ctx.stdout(args.json ? `${JSON.stringify({ packages: reports }, null, 2)}\n` : shown);
-    return code;
+    return manifests ? runWorkspaceCodemod(manifests, args, ctx) : runCodemodCommand(args, ctx);
   },
 };
 
+/** What a write set did: the files written (all the set's, or none) and the files that changed while the codemod ran. */
+export interface WriteOutcome {
+  written: string[];
+  changedOnDisk: string[];
+}
+
+/**
+ * The codemod over several packages' manifests: every package is planned first, then all their
+ * rewrites are written as one set (all or nothing: writeChanges checks every file of every package
+ * against the text it analysed, at the moment of writing), and only then is each package's report
+ * printed, so that what it says was written is what is on disk. `write` is the set's writer
+ * (tests hand in one that changes a file between the plan and the write).
+ */
+export async function runWorkspaceCodemod(manifests: readonly string[], args: CodemodArgs, ctx: CliContext, write = writeChanges): Promise<number> {
+  const plans: Array<{ dir: string; args: CodemodArgs; plan: CodemodPlan }> = [];
+  for (const manifest of manifests) {
+    const dir = path.dirname(manifest);
+    const paths = pathsInPackage(ctx.cwd, dir, args.paths);
+    const one = { ...args, manifest, ...(paths ? { paths } : { paths: [] }) };
+    plans.push({ dir, args: one, plan: await planCodemod(one, ctx) });
+  }
+  const changes = plans.flatMap((p) => p.plan.result.changes);
+  const set = args.write && changes.length > 0 ? writeAllChanges(changes, ctx.cwd, write) : NOTHING_WRITTEN;
+  let code = 0;
+  const reports: unknown[] = [];
+  let shown = '';
+  for (const { dir, args: one, plan } of plans) {
+    let out = '';
+    const stdout = (t: string): void => {
+      out += t;
+    };
+    code = Math.max(code, reportCodemod(plan, one, { ...ctx, stdout }, set));
+    if (args.json) reports.push({ package: displayPath(dir, ctx.cwd), ...(JSON.parse(out) as object) });
+    else shown += `${displayPath(dir, ctx.cwd)}:\n${out}`;
+  }
+  ctx.stdout(args.json ? `${JSON.stringify({ packages: reports }, null, 2)}\n` : shown);
+  if (!args.json) reportChangedOnDisk(set.changedOnDisk, ctx);
+  return code;
+}
+
+const NOTHING_WRITTEN: WriteOutcome = { written: [], changedOnDisk: [] };
+
 /** The codemod as the CLI runs it (`check --fix` shares its pieces: src/check/fix.ts); resolves to the exit code (SPEC §6). */
-export async function runCodemodCommand(args: CodemodArgs, ctx: CliContext, pending?: PendingSet): Promise<number> {
+export async function runCodemodCommand(args: CodemodArgs, ctx: CliContext): Promise<number> {
+  const plan = await planCodemod(args, ctx);
+  const set = args.write ? writeAllChanges(plan.result.changes, ctx.cwd) : NOTHING_WRITTEN;
+  const code = reportCodemod(plan, args, ctx, set);
+  if (!args.json) reportChangedOnDisk(set.changedOnDisk, ctx);
+  return code;
+}
+
+/** One package's codemod, planned: nothing written yet. */
+interface CodemodPlan {
+  project: Project;
+  result: CodemodResult;
+}
+
+/** Loads the project, runs the codemod and refuses a write whose imports would not resolve (a UserError: nothing written). */
+async function planCodemod(args: CodemodArgs, ctx: CliContext): Promise<CodemodPlan> {
   const project = loadProject({
     cwd: ctx.cwd,
     ...(args.manifest !== undefined ? { manifest: path.resolve(ctx.cwd, args.manifest) } : {}),
@@ -104,14 +139,17 @@ export async function runCodemodCommand(args: CodemodArgs, ctx: CliContext, pend
     ...(progress ? { onProgress: progress.update } : {}),
   });
   progress?.clear();
-
   if (args.write && result.changes.length > 0) refuseWithoutGeneratedModule(project, ctx.cwd);
-  // `pending`: the caller writes the changes of several packages as one set (the workspace root)
-  const { written, changedOnDisk } = !args.write
-    ? { written: [], changedOnDisk: [] }
-    : pending
-      ? pendingChanges(result.changes, pending)
-      : writeAllChanges(result.changes, ctx.cwd);
+  return { project, result };
+}
+
+/**
+ * One package's report (text or JSON on ctx.stdout) of what the write set did; resolves to its
+ * exit code. A file is said written only when the set wrote it; when files changed while the
+ * codemod ran, nothing was written and every package says so (exit 1).
+ */
+function reportCodemod({ project, result }: CodemodPlan, args: CodemodArgs, ctx: CliContext, { written, changedOnDisk }: WriteOutcome): number {
+  const { manifest } = project;
   const generatedMissing = !existsSync(manifest.output);
   if (args.json) {
     ctx.stdout(`${JSON.stringify(jsonReport(result, ctx.cwd, args.write, written, changedOnDisk, generatedMissing ? manifest.output : undefined), null, 2)}\n`);
@@ -120,12 +158,15 @@ export async function runCodemodCommand(args: CodemodArgs, ctx: CliContext, pend
     if (!args.write) for (const change of result.changes) ctx.stdout(colorDiff(unifiedDiff(change.file, change.before, change.after, ctx.cwd), colors));
     ctx.stdout(formatSummary(result, ctx, args.write, written, colors));
     ctx.stdout(exitLine(outcomeOf(result, changedOnDisk), args.write));
-    for (const f of changedOnDisk) ctx.stderr(`error: ${displayPath(f, ctx.cwd)} changed while the codemod ran; nothing was written. Run it again.\n`);
     if (generatedMissing && result.summary.toolsRewritten + result.summary.alreadyProtected > 0) {
       ctx.stderr(`note: ${displayPath(manifest.output, ctx.cwd)} does not exist yet; run \`ctrlrun-gen generate\` so the rewritten imports resolve.\n`);
     }
   }
   return changedOnDisk.length > 0 ? 1 : result.exitCode;
+}
+
+function reportChangedOnDisk(changedOnDisk: readonly string[], ctx: CliContext): void {
+  for (const f of changedOnDisk) ctx.stderr(`error: ${displayPath(f, ctx.cwd)} changed while the codemod ran; nothing was written. Run it again.\n`);
 }
 
 /**
@@ -158,24 +199,10 @@ function refuseWithoutGeneratedModule(project: Project, cwd: string): void {
   }
 }
 
-/** Several packages' rewrites written as one set; none when a file of any changed while analysed. */
-interface PendingSet {
-  changes: FileChange[];
-  changedOnDisk: boolean;
-}
-
-/** Adds the changes to the caller's set when every file still holds the analysed text (as writeChanges checks). */
-function pendingChanges(changes: CodemodResult['changes'], pending: PendingSet): { written: string[]; changedOnDisk: string[] } {
-  const changedOnDisk = changes.filter((c) => readSourceText(c.file) !== c.before).map((c) => c.file);
-  if (changedOnDisk.length === 0) pending.changes.push(...changes);
-  else pending.changedOnDisk = true; // then no package is written
-  return { written: changedOnDisk.length === 0 ? changes.map((c) => c.file) : [], changedOnDisk };
-}
-
 /** The rewrite, all or nothing (src/fs/write-all.ts): a file that cannot be written is a located user error. */
-function writeAllChanges(changes: CodemodResult['changes'], cwd: string): { written: string[]; changedOnDisk: string[] } {
+function writeAllChanges(changes: CodemodResult['changes'], cwd: string, write = writeChanges): WriteOutcome {
   try {
-    return writeChanges(changes);
+    return write(changes);
   } catch (error) {
     if (!(error instanceof WriteSetError)) throw error;
     throw new UserError(

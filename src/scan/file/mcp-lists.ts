@@ -133,9 +133,15 @@ function isMcpServersMember(node: ts.PropertyAccessExpression | ts.ElementAccess
  */
 export function mcpServersKey(cx: FileContext, node: ts.PropertyAccessExpression | ts.ElementAccessExpression): 'yes' | 'maybe' | undefined {
   if (isMcpServersMember(node)) return 'yes';
-  if (typescript.isPropertyAccessExpression(node) || !cx.scan.importsSdk) return undefined;
-  const key = skipWrappers(node.argumentExpression);
-  if (isStringLike(key) || typescript.isNumericLiteral(key) || typescript.isPrefixUnaryExpression(key)) return undefined;
+  if (typescript.isPropertyAccessExpression(node)) return undefined;
+  return computedKey(cx, node.argumentExpression);
+}
+
+/** A computed key as {@link mcpServersKey} reads it: a literal is no unknown key, a `const` is known, anything else may be 'mcpServers' in a file of the SDK. */
+function computedKey(cx: FileContext, expr: ts.Expression): 'yes' | 'maybe' | undefined {
+  const key = skipWrappers(expr);
+  if (isStringLike(key)) return key.text === 'mcpServers' ? 'yes' : undefined;
+  if (!cx.scan.importsSdk || typescript.isNumericLiteral(key) || typescript.isPrefixUnaryExpression(key)) return undefined;
   const known = constStringOf(cx, key);
   if (known !== undefined) return known === 'mcpServers' ? 'yes' : undefined;
   return 'maybe';
@@ -203,7 +209,16 @@ export function onMcpServersMember(cx: FileContext, node: ts.PropertyAccessExpre
  */
 function onMaybeMcpServers(cx: FileContext, node: ts.ElementAccessExpression | ts.PropertyAccessExpression): void {
   const a = cx.ancestors;
-  const p = a[a.length - 1];
+  let i = a.length - 1;
+  let child: ts.Node = node;
+  while (i > 0 && isWrapper(a[i]!)) child = a[i--]!;
+  const p = a[i];
+  // `const s = agent[key]`: what the file adds through `s` (its unguarded SDK servers only)
+  if (p && typescript.isVariableDeclaration(p) && p.initializer === child && typescript.isIdentifier(p.name)) {
+    if (!mayBeAgent(cx, node.expression)) return;
+    cx.pendingLists.push({ span: spanOf(node, cx.sf), form: 'push', values: [], aliasOf: p.name.text, serversOnly: true, ancestors: a.slice(), sdkOnly: true });
+    return;
+  }
   const call = a[a.length - 2];
   if (!p || !call || !typescript.isPropertyAccessExpression(p) || p.expression !== node) return;
   if (!typescript.isCallExpression(call) || call.expression !== p) return;
@@ -248,14 +263,18 @@ const PROPERTY_WRITERS = new Set(['Object.defineProperty', 'Reflect.defineProper
 /**
  * `Object.defineProperty(agent, 'mcpServers', { value })` and `Reflect.set(agent, 'mcpServers', v)`:
  * an assignment by another name (the descriptor's `value` when it is written there, else a value
- * check cannot follow: a getter, a descriptor held elsewhere).
+ * check cannot follow: a getter, a descriptor held elsewhere). The key as an element's is read: a
+ * `const` 'mcpServers' is the list; a key check cannot know, on what may be an agent, keeps only
+ * the unguarded SDK servers of an array written (a value it cannot read holds none it can name).
  */
 export function onMcpServersDefine(cx: FileContext, node: ts.CallExpression): void {
-  const key = node.arguments[1] ? skipWrappers(node.arguments[1]) : undefined;
-  if (!key || !isStringLike(key) || key.text !== 'mcpServers') return;
+  const key = node.arguments[1] ? computedKey(cx, node.arguments[1]) : undefined;
+  if (key === undefined) return;
   const callee = skipWrappers(node.expression).getText(cx.sf);
   if (!PROPERTY_WRITERS.has(callee)) return;
   const target = node.arguments[0];
+  // a key check cannot know: as `agent[key] = [...]` (objects.ts), the unguarded SDK servers of an array written on what may be an agent
+  if (key === 'maybe' && (!target || !mayBeAgent(cx, target))) return;
   const given = node.arguments[2];
   let values: ts.Expression[] = [];
   if (callee === 'Reflect.set') values = given ? [given] : [];
@@ -270,6 +289,7 @@ export function onMcpServersDefine(cx: FileContext, node: ts.CallExpression): vo
     span: spanOf(node, cx.sf),
     form: 'assignment',
     values,
+    ...(key === 'maybe' ? { serversOnly: true } : {}),
     ...(values.length === 0 ? { whole: true } : {}),
     ...(target ? { agentVar: agentVarOf(cx, target) } : {}),
     ancestors: cx.ancestors.slice(),

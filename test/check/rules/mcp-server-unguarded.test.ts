@@ -44,6 +44,26 @@ ruleTester('mcp-server-unguarded', {
       ),
     },
     {
+      name: 'a key check cannot know, read into a variable or given to Reflect.set: a map, a guarded server, no server, no array, another known key',
+      code: lines(
+        SDK,
+        GEN,
+        "export const files = new Agent({ name: 'files' });",
+        'const groups: Record<string, MCPServerStdio[]> = { a: [] };',
+        'export function add(k: string, label: string) {',
+        '  const g = groups[k];',
+        "  g.push(new MCPServerStdio({ name: k, fullCommand: 'x' }));",
+        '  const s = (files as any)[k];',
+        "  s.push(protectMcpServer(new MCPServerStdio({ name: 'fs', fullCommand: 'x' })));",
+        '  s.push(label);',
+        "  Reflect.set(files, k, new MCPServerStdio({ name: 'gh', fullCommand: 'y' }));",
+        "  Reflect.set(files, k, [protectMcpServer(new MCPServerStdio({ name: 'db', fullCommand: 'z' }))]);",
+        "  Reflect.set(groups, k, [new MCPServerStdio({ name: 'kv', fullCommand: 'w' })]);",
+        "  Reflect.set(files, 'name', [new MCPServerStdio({ name: 'n', fullCommand: 'w' })]);",
+        '}',
+      ),
+    },
+    {
       name: 'a guard that runs whenever the server or agent exists: in the block that declares it, in a condition, after a loop',
       code: lines(
         SDK,
@@ -494,6 +514,25 @@ ruleTester('mcp-server-unguarded', {
         { line: 5, column: 17 },
         { line: 7, column: 26 },
         { line: 8, column: 28 },
+      ],
+    },
+    {
+      name: "an agent's list read by a key check cannot know into a variable, and Reflect.set by such a key or a const 'mcpServers'",
+      code: lines(
+        SDK,
+        "const KEY = 'mcpServers';",
+        "export const files = new Agent({ name: 'files' });",
+        'export function add(k: string) {',
+        '  const s = (files as any)[k];',
+        "  s.push(new MCPServerStdio({ name: 'fs', fullCommand: 'x' }));",
+        "  Reflect.set(files, k, [new MCPServerStdio({ name: 'gh', fullCommand: 'y' })]);",
+        '}',
+        "Reflect.set(files, KEY, [new MCPServerStdio({ name: 'db', fullCommand: 'z' })]);",
+      ),
+      errors: [
+        { line: 6, column: 10 },
+        { line: 7, column: 26 },
+        { line: 9, column: 26 },
       ],
     },
     {

@@ -1,0 +1,91 @@
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { Finding } from '../../src/check/types.js';
+import { eslintMessage, NAMESPACE } from '../../src/eslint/index.js';
+import { eslintWith, reported } from '../eslint/helpers.js';
+import { cli } from '../helpers/cli.js';
+import { FIXTURES } from '../helpers/paths.js';
+import { makeTempDir, removeDir } from '../helpers/temp-repo.js';
+
+const dirs: string[] = [];
+afterAll(() => dirs.forEach(removeDir));
+
+/**
+ * Issue 40, "no false green": an npm workspace whose `agents` package maps its tools (its manifest;
+ * the codemod protected them) and whose `server` package, with no manifest of its own, depends on
+ * `agents` and answers their interruptions with `result.state.approve/reject(item)`. Those answers
+ * authorize nothing (SPEC §5.4), yet check at the root and in `server`, and ESLint there, said
+ * nothing of them (no protected tool in the server's own files). `sdk-approval` now reports them,
+ * and naming the package whose tools are protected; the server's missing manifest is not reported
+ * for them (it owns no tool). A package that does not depend on `agents` stays silent.
+ */
+function workspace(dependsOnAgents = true): string {
+  const root = makeTempDir('check-ws-answers-');
+  dirs.push(root);
+  const agents = path.join(root, 'packages/agents');
+  cpSync(path.join(FIXTURES, 'codemod/_shared'), agents, { recursive: true });
+  cpSync(path.join(FIXTURES, 'codemod/app-approvals/input/ctrlrun.tools.yaml'), path.join(agents, 'ctrlrun.tools.yaml'));
+  cpSync(path.join(FIXTURES, 'codemod/app-approvals/input/src/tools.ts'), path.join(agents, 'src/tools.ts'));
+  writeFileSync(path.join(agents, 'package.json'), JSON.stringify({ name: 'agents', private: true, type: 'module' }));
+  writeFileSync(path.join(root, 'package.json'), JSON.stringify({ name: 'ws', private: true, workspaces: ['packages/*'] }));
+  const server = path.join(root, 'packages/server');
+  mkdirSync(path.join(server, 'src'), { recursive: true });
+  const deps = { dependencies: dependsOnAgents ? { agents: '*', zod: '*' } : { zod: '*' } };
+  writeFileSync(path.join(server, 'package.json'), JSON.stringify({ name: 'server', private: true, type: 'module', ...deps }));
+  const app = readFileSync(path.join(FIXTURES, 'codemod/app-approvals/input/src/app.ts'), 'utf8').replace("'./tools.js'", "'agents/src/tools.js'");
+  writeFileSync(path.join(server, 'src/app.ts'), app);
+  return root;
+}
+
+async function check(cwd: string): Promise<{ code: number; findings: Finding[] }> {
+  const r = await cli(['check', '--format', 'json'], { cwd });
+  return { code: r.code, findings: (JSON.parse(r.stdout) as { findings: Finding[] }).findings };
+}
+
+const answers = (findings: readonly Finding[]) => findings.filter((f) => f.ruleId === 'sdk-approval').map((f) => `${f.file}:${f.line}`);
+
+describe('sdk-approval in a workspace package that answers another package’s protected tools', () => {
+  it('check at the root reports both answers, and not the server’s missing manifest', async () => {
+    const root = workspace();
+    const { code, findings } = await check(root);
+    expect(answers(findings)).toEqual(['packages/server/src/app.ts:11', 'packages/server/src/app.ts:12']);
+    expect(findings.find((f) => f.ruleId === 'sdk-approval')!.message).toContain('this package depends on `agents`, whose tools are protected');
+    expect(findings.filter((f) => f.file.startsWith('packages/server/') && f.ruleId !== 'sdk-approval' && f.severity === 'error')).toEqual([]);
+    expect(code).toBe(1);
+  });
+
+  it('check in the server package reports them too', async () => {
+    const root = workspace();
+    const { findings } = await check(path.join(root, 'packages/server'));
+    expect(answers(findings)).toEqual(['src/app.ts:11', 'src/app.ts:12']);
+  });
+
+  it('ESLint at the root and in the server package reports what check reports', async () => {
+    const root = workspace();
+    for (const cwd of [root, path.join(root, 'packages/server')]) {
+      const expected = (await check(cwd)).findings.filter((f) => f.ruleId === 'sdk-approval').map((f) => `${f.file}:${f.line} ${eslintMessage(f)}`);
+      expect(expected).toHaveLength(2);
+      const messages = reported(await eslintWith(cwd).lintFiles([cwd === root ? 'packages/server' : 'src']), cwd);
+      const got = messages.filter((m) => m.ruleId === `${NAMESPACE}/sdk-approval`).map((m) => `${m.file}:${m.line} ${m.message}`);
+      expect(got).toEqual(expected);
+      // at the root, as check there: the server's missing manifest is not reported for its answers
+      if (cwd === root) expect(messages.filter((m) => m.ruleId === `${NAMESPACE}/policy-invalid`)).toEqual([]);
+    }
+  }, 60_000);
+
+  it('a package that does not depend on agents: its answers are its own business, not reported', async () => {
+    const root = workspace(false);
+    expect(answers((await check(root)).findings)).toEqual([]);
+    expect(answers((await check(path.join(root, 'packages/server'))).findings)).toEqual([]);
+    const got = reported(await eslintWith(root).lintFiles(['packages/server']), root).filter((m) => m.ruleId === `${NAMESPACE}/sdk-approval`);
+    expect(got).toEqual([]);
+  }, 60_000);
+
+  it('agents maps no function tool: nothing of it is protected, nothing reported', async () => {
+    const root = workspace();
+    const manifest = path.join(root, 'packages/agents/ctrlrun.tools.yaml');
+    writeFileSync(manifest, readFileSync(manifest, 'utf8').replace(/tools:\n[\s\S]*$/, 'tools: []\n'));
+    expect(answers((await check(root)).findings)).toEqual([]);
+  });
+});
