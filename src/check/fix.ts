@@ -23,13 +23,65 @@ export interface FixResult {
   generated?: string;
 }
 
+/** The rewrite set's writer: `writeChanges`; tests hand in one that changes a file or fails between the plan and the write. */
+export type FixWriter = (changes: readonly FileChange[]) => { written: string[]; changedOnDisk: string[] };
+
+/** One package's fix, planned: nothing written yet. */
+interface FixPlan {
+  project: Project;
+  changes: readonly FileChange[];
+  toolsRewritten: number;
+}
+
 /**
  * `check --fix`: fixes what can be fixed without a human choice, before the lint runs: the codemod
  * (`codemod --write`: mapped SDK tools become protected) and then the generated module
  * (`generate`). A project that does not load is left alone (the lint reports it, exit 2); a dirty
  * git tree is refused without `allowDirty`, as `codemod --write` does.
  */
-export async function applyFix(options: FixOptions, ctx: { cwd: string; stderr: (text: string) => void }): Promise<FixResult> {
+export async function applyFix(options: FixOptions, ctx: { cwd: string; stderr: (text: string) => void }, write: FixWriter = writeChanges): Promise<FixResult> {
+  return (await applyFixes([options], ctx, write))[0] ?? { rewritten: [] };
+}
+
+/**
+ * `check --fix` over one or several manifests (a workspace root: one a package). Every package is
+ * planned first (a refusal throws before anything is written), then every package's rewrite is
+ * written as one set through the codemod's writer (all or nothing, each file checked against the
+ * text it was planned from), then each package's generated module. What is printed is what the set
+ * did: when a file changed on disk nothing was rewritten, and the line says so and names the files.
+ */
+export async function applyFixes(
+  list: readonly FixOptions[],
+  ctx: { cwd: string; stderr: (text: string) => void },
+  write: FixWriter = writeChanges,
+): Promise<FixResult[]> {
+  const plans: Array<FixPlan | undefined> = [];
+  for (const options of list) plans.push(await planFix(options, ctx, list.length > 1));
+  const changes = plans.flatMap((p) => p?.changes ?? []);
+  const set = changes.length > 0 ? writeFixes(changes, ctx.cwd, write) : { written: [], changedOnDisk: [] };
+  const written = new Set(set.written);
+  if (set.changedOnDisk.length > 0) {
+    const files = set.changedOnDisk.map((f) => displayPath(f, ctx.cwd)).join(', ');
+    ctx.stderr(`check --fix: nothing rewritten: ${files} changed on disk while the codemod ran; no file was written. Run again\n`);
+  }
+  return plans.map((plan, i) => {
+    if (plan === undefined) return { rewritten: [] };
+    const rewritten = plan.changes.map((c) => c.file).filter((f) => written.has(f));
+    const fixed: FixResult = { rewritten };
+    const generated = writeGenerated(plan.project);
+    if (generated !== undefined) fixed.generated = generated;
+    const prefix = list.length > 1 ? `${displayPath(plan.project.manifest.root, ctx.cwd)}: ` : '';
+    // tools count only when their files were written (the set is all or nothing)
+    const tools = rewritten.length > 0 ? plan.toolsRewritten : 0;
+    const parts = [`${tools} tool(s) protected in ${rewritten.length} file(s)`];
+    if (fixed.generated) parts.push(`wrote ${displayPath(fixed.generated, list[i]?.cwd ?? ctx.cwd)}`);
+    ctx.stderr(`check --fix: ${prefix}${parts.join('; ')}\n`);
+    return fixed;
+  });
+}
+
+/** One package's plan; undefined when it is left alone (it does not load, or generate would refuse). */
+async function planFix(options: FixOptions, ctx: { stderr: (text: string) => void }, named: boolean): Promise<FixPlan | undefined> {
   let project: Project;
   try {
     project = loadProject({
@@ -38,7 +90,7 @@ export async function applyFix(options: FixOptions, ctx: { cwd: string; stderr: 
       ...(options.policy !== undefined ? { policy: path.resolve(options.cwd, options.policy) } : {}),
     });
   } catch (error) {
-    if (error instanceof UserError) return { rewritten: [] };
+    if (error instanceof UserError) return undefined;
     throw error;
   }
   const { manifest } = project;
@@ -46,46 +98,42 @@ export async function applyFix(options: FixOptions, ctx: { cwd: string; stderr: 
   const paths = (options.paths ?? []).map((p) => path.resolve(options.cwd, p));
   // the rewrite imports the generated module: when generate would refuse, nothing is rewritten
   // (as codemod --write refuses); the lint then reports what generate refuses
-  let generateRefuses: string | undefined;
   try {
     renderGeneratedModule(project);
   } catch (error) {
     if (!(error instanceof UserError)) throw error;
-    generateRefuses = error.message;
-  }
-  if (generateRefuses !== undefined) {
-    ctx.stderr(`check --fix: nothing rewritten: ${generateRefuses}, and the rewritten calls would import that module\n`);
-    return { rewritten: [] };
+    const prefix = named ? `${displayPath(manifest.root, options.cwd)}: ` : '';
+    ctx.stderr(`check --fix: ${prefix}nothing rewritten: ${error.message}, and the rewritten calls would import that module\n`);
+    return undefined;
   }
   const result = await runCodemod({ manifest, policy: project.policy, ...(paths.length > 0 ? { paths } : {}) });
-  const { written: rewritten } = writeFixes(result.changes, options.cwd); // when a file changed since analysed, none is written
-  const fixed: FixResult = { rewritten };
+  return { project, changes: result.changes, toolsRewritten: result.summary.toolsRewritten };
+}
+
+/** The package's generated module, (re)written when it differs; its path then. A refusal is left to the lint (policy-invalid). */
+function writeGenerated(project: Project): string | undefined {
+  let wrote: string | undefined;
   try {
-    const generated = renderGeneratedModule(project);
-    for (const file of generatedFiles(generated)) {
+    for (const file of generatedFiles(renderGeneratedModule(project))) {
       if (readGeneratedModule(file.path) !== file.text) {
-        writeGeneratedModule(file.path, file.text, manifest.root);
-        fixed.generated ??= file.path;
+        writeGeneratedModule(file.path, file.text, project.manifest.root);
+        wrote ??= file.path;
       }
     }
   } catch (error) {
-    if (!(error instanceof UserError)) throw error; // the lint reports it as policy-invalid
+    if (!(error instanceof UserError)) throw error;
   }
-  const rel = (f: string): string => displayPath(f, options.cwd);
-  const parts = [`${result.summary.toolsRewritten} tool(s) protected in ${rewritten.length} file(s)`];
-  if (fixed.generated) parts.push(`wrote ${rel(fixed.generated)}`);
-  ctx.stderr(`check --fix: ${parts.join('; ')}\n`);
-  return fixed;
+  return wrote;
 }
 
 /** The codemod's rewrite, all or nothing: a file that cannot be written is a located user error. */
-function writeFixes(changes: readonly FileChange[], cwd: string): { written: string[] } {
+function writeFixes(changes: readonly FileChange[], cwd: string, write: FixWriter): { written: string[]; changedOnDisk: string[] } {
   try {
-    return writeChanges(changes);
+    return write(changes);
   } catch (error) {
     if (!(error instanceof WriteSetError)) throw error;
     throw new UserError(
-      `check --fix: cannot write ${displayPath(error.file, cwd)}: ${describeWriteFailure(error)}; nothing was written. Make it writable and run again`,
+      `check --fix: cannot write ${displayPath(error.file, cwd)}: ${describeWriteFailure(error)}; nothing was written (${changes.length} file(s) planned, every one left as it was). Make it writable and run again`,
     );
   }
 }

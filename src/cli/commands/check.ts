@@ -7,7 +7,8 @@ import { sourceOf } from '../../format-diagnostics.js';
 import { progressLine } from '../progress.js';
 import type { CliContext, CommandSpec } from '../context.js';
 import { withProjectOptions } from '../project-options.js';
-import { applyFix } from '../../check/fix.js';
+import { applyFixes, type FixWriter } from '../../check/fix.js';
+import { writeChanges } from '../../codemod/index.js';
 import path from 'node:path';
 import { pathsInPackage } from '../../manifest/workspace.js';
 import { workspaceManifests } from '../workspace.js';
@@ -50,7 +51,8 @@ export const checkCommand: CommandSpec<CheckArgs> = {
   run: async (args, ctx) => runCheckCommand(args, ctx),
 };
 
-export async function runCheckCommand(args: CheckArgs, ctx: CliContext): Promise<number> {
+/** `write` is `check --fix`'s write set's writer (tests hand in one that fails or changes a file between the plan and the write). */
+export async function runCheckCommand(args: CheckArgs, ctx: CliContext, write: FixWriter = writeChanges): Promise<number> {
   const maxFindings = args.maxFindings;
   if (maxFindings !== undefined && (!Number.isInteger(maxFindings) || maxFindings < 0)) {
     throw new UserError(`check: --max-findings must be a whole number of 0 or more (got ${String(maxFindings)}).`);
@@ -59,9 +61,10 @@ export async function runCheckCommand(args: CheckArgs, ctx: CliContext): Promise
   assertPathsExist(ctx.cwd, args.paths);
   // At a workspace root with no manifest of its own: every package's manifest, one report (issue 21).
   const manifests = args.manifest === undefined ? (workspaceManifests(ctx.cwd, args.paths) ?? noManifestReached(ctx.cwd, args.paths)) : undefined;
-  for (const manifest of manifests ?? [args.manifest]) {
-    if (!args.fix) break;
-    await applyFix({ cwd: ctx.cwd, paths: args.paths, manifest, policy: args.policy, allowDirty: args.allowDirty }, ctx);
+  // every package planned, then one write set: a failure in any package leaves every file as it was
+  if (args.fix) {
+    const each = (manifest: string | undefined) => ({ cwd: ctx.cwd, paths: args.paths, manifest, policy: args.policy, allowDirty: args.allowDirty });
+    await applyFixes((manifests ?? [args.manifest]).map(each), ctx, write);
   }
   const progress = progressLine(ctx, 'checking');
   const check = (manifest: string | undefined) => {
