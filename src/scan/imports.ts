@@ -204,11 +204,19 @@ function readModuleImports(sf: ts.SourceFile): ModuleImport[] {
   return out;
 }
 
-/** The module and export a local name is imported as by an `import` (not a type-only one); undefined when it is not imported so. */
-export function importedAs(local: string, imports: readonly ModuleImport[]): { specifier: string; name: string } | undefined {
+/**
+ * The module and export a local name is imported as by an `import` (not a type-only one); with
+ * `everyForm`, also by a `require` or a namespace import (`*`). Undefined when it is not imported so.
+ */
+export function importedAs(
+  local: string,
+  imports: readonly ModuleImport[],
+  forms: { everyForm?: boolean } = {},
+): { specifier: string; name: string } | undefined {
   for (const imp of imports) {
-    if (imp.typeOnly || imp.syntax !== 'import') continue;
+    if (imp.typeOnly || (imp.syntax !== 'import' && !forms.everyForm)) continue;
     if (imp.defaultName === local) return { specifier: imp.module, name: 'default' };
+    if (forms.everyForm && imp.namespaceName === local) return { specifier: imp.module, name: '*' };
     const named = imp.named.find((n) => n.local === local && !n.typeOnly);
     if (named) return { specifier: imp.module, name: named.imported };
   }

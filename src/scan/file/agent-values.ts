@@ -1,6 +1,6 @@
 import type { ts } from 'ts-morph';
 import { typescript } from '../typescript.js';
-import { isSdkModule, moduleValue } from '../imports.js';
+import { importedAs, isSdkModule, moduleValue } from '../imports.js';
 import { declarationOf, valuesInScope } from '../local-values.js';
 import { propertyName, rootIdentifier, skipWrappers } from '../syntax.js';
 import { agentClassOf, doorOf, returnsOf, type FileContext } from './context.js';
@@ -175,11 +175,7 @@ function isNotShadowed(cx: FileContext, name: string, scope: readonly ts.Node[])
 
 /** The module a top-level import (or `require`) of the file binds `name` from. */
 function importOf(cx: FileContext, name: string): string | undefined {
-  for (const imp of cx.moduleImports) {
-    if (imp.typeOnly) continue;
-    if (imp.defaultName === name || imp.namespaceName === name || imp.named.some((n) => n.local === name && !n.typeOnly)) return imp.module;
-  }
-  return undefined;
+  return importedAs(name, cx.moduleImports, { everyForm: true })?.specifier;
 }
 
 /**

@@ -236,6 +236,16 @@ ruleTester('unprotected-agent-tool', {
       errors: [{ line: 3, column: 59, mentions: "`billing` is imported from './billing.js'" }],
     },
     {
+      name: 'asTool of an agent reached through a namespace import of a repo module: reported, naming the import',
+      code: lines(
+        SDK,
+        "import * as specialists from './billing.js';",
+        "export const triage = new Agent({ name: 'triage', tools: [specialists.billing.asTool({ toolName: 'ask_billing', toolDescription: 'Ask billing.' })] });",
+      ),
+      files: { 'src/billing.ts': lines(SDK, "export const billing = new Agent({ name: 'billing', instructions: 'Handle refunds.' });") },
+      errors: [{ line: 3, column: 59, mentions: "`specialists` is imported from './billing.js'" }],
+    },
+    {
       // a package-like specifier the repo's tsconfig maps to its own file is a module of the repo
       name: 'asTool of an agent imported through a tsconfig paths alias: reported, naming the import',
       code: lines(
