@@ -15,6 +15,7 @@ import type { FileScan } from '../scan/types.js';
 import { PackageFacts } from '../scan/package-facts.js';
 import { FILE_RULES, PARSE_ERROR_RULE, policyInvalidFindings, REPO_RULES, staleGeneratedRule, unreadableFindings } from './rules/index.js';
 import { compareFindings } from './sort.js';
+import { dependentAnswerFindings } from './dependent-answers.js';
 import { applySuppressions } from './suppressions.js';
 import type { Finding, ProjectContext, RepoFacts, ScannedFile } from './types.js';
 import { readRegularText } from '../safe-read.js';
@@ -128,6 +129,8 @@ export async function runCheck(options: CheckOptions): Promise<CheckResult> {
     })),
   );
   findings.push(...unreadableFindings(repo.unreadable ?? []).map((f) => ({ ...f, file: relative(path.resolve(root, f.file)) })));
+  // the whole package checked: the SDK answers of the workspace packages that depend on it (issue 40)
+  if (context && !paths) findings.push(...(await dependentAnswerFindings(context, cwd)));
 
   if (project) {
     // The whole repo was scanned: hand the generator the tool declarations from this scan instead

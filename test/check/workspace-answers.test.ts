@@ -61,6 +61,28 @@ describe('sdk-approval in a workspace package that answers another package’s p
     expect(answers(findings)).toEqual(['src/app.ts:11', 'src/app.ts:12']);
   });
 
+  it('check in the package with the manifest (where CI runs it) reports the dependent’s answers, at its files', async () => {
+    const root = workspace();
+    const { code, findings } = await check(path.join(root, 'packages/agents'));
+    expect(answers(findings)).toEqual(['../server/src/app.ts:11', '../server/src/app.ts:12']);
+    expect(findings.find((f) => f.ruleId === 'sdk-approval')!.message).toContain('this package depends on `agents`, whose tools are protected');
+    // only that rule: the server's other files and findings are its own check's
+    expect(findings.filter((f) => f.file.startsWith('../') && f.ruleId !== 'sdk-approval')).toEqual([]);
+    expect(code).toBe(1);
+    // the dependent's own suppression applies, as in its own check
+    const app = path.join(root, 'packages/server/src/app.ts');
+    const lines = readFileSync(app, 'utf8').split('\n');
+    lines.splice(10, 0, '// ctrlrun-ignore sdk-approval -- reviewed');
+    writeFileSync(app, lines.join('\n'));
+    expect(answers((await check(path.join(root, 'packages/agents'))).findings)).toEqual(['../server/src/app.ts:13']);
+  });
+
+  it('check at the root reports each dependent’s answer once', async () => {
+    const root = workspace();
+    const all = answers((await check(root)).findings);
+    expect(all).toEqual([...new Set(all)]);
+  });
+
   it('ESLint at the root and in the server package reports what check reports', async () => {
     const root = workspace();
     for (const cwd of [root, path.join(root, 'packages/server')]) {
@@ -78,6 +100,7 @@ describe('sdk-approval in a workspace package that answers another package’s p
     const root = workspace(false);
     expect(answers((await check(root)).findings)).toEqual([]);
     expect(answers((await check(path.join(root, 'packages/server'))).findings)).toEqual([]);
+    expect(answers((await check(path.join(root, 'packages/agents'))).findings)).toEqual([]);
     const got = reported(await eslintWith(root).lintFiles(['packages/server']), root).filter((m) => m.ruleId === `${NAMESPACE}/sdk-approval`);
     expect(got).toEqual([]);
   }, 60_000);
@@ -87,5 +110,6 @@ describe('sdk-approval in a workspace package that answers another package’s p
     const manifest = path.join(root, 'packages/agents/ctrlrun.tools.yaml');
     writeFileSync(manifest, readFileSync(manifest, 'utf8').replace(/tools:\n[\s\S]*$/, 'tools: []\n'));
     expect(answers((await check(root)).findings)).toEqual([]);
+    expect(answers((await check(path.join(root, 'packages/agents'))).findings)).toEqual([]);
   });
 });
