@@ -113,7 +113,7 @@ export async function runCodemod(options: CodemodOptions): Promise<CodemodResult
   return { root, changes, findings, summary, ...(runsWithoutContext.length > 0 ? { runsWithoutContext } : {}), exitCode: blocking > 0 ? 1 : 0 };
 }
 
-/** The answers to interruptions in the workspace's packages that depend on this one (dependents.ts). */
+/** The answers to interruptions in the workspace's packages that depend on this one (manifest/workspace-dependencies.ts). */
 async function dependentAnswers(root: string): Promise<AppAnswer[]> {
   const out: AppAnswer[] = [];
   for (const dir of dependentPackages(root)) out.push(...appAnswers(dir, (await scanRepo({ root: dir })).files, path.resolve));

@@ -101,11 +101,11 @@ export interface ReceiptFieldsOf {
   effect_key?: string | null;
 }
 
-/** Writes one receipt of this action's call (with `options.haltEpoch`: only while the store's halts are unchanged); a failure is a rejection, never a throw. */
 /**
- * `failed`: handed the receipt's write failure (never its log entry's), its answer the write's: the
- * decision's receipt retried at a new halt epoch (core/halt.ts) on the write's own promise, no
- * handler chained after the log's.
+ * Writes one receipt of this action's call (with `options.haltEpoch`: only while the store's halts
+ * are unchanged); a failure is a rejection, never a throw. `failed`: handed the receipt's write
+ * failure (never its log entry's), its answer the write's: the decision's receipt retried at a new
+ * halt epoch (core/halt.ts) on the write's own promise, no handler chained after the log's.
  */
 export type WriteReceipt = (
   facts: CallFacts,
