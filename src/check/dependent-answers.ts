@@ -31,7 +31,8 @@ export async function dependentAnswerFindings(project: ProjectContext, cwd: stri
   if (!mapsProtectedTool(project)) return [];
   const out: Finding[] = [];
   const workspaces: WorkspaceListings = new Map();
-  for (const dir of dependentPackages(project.manifest.root)) {
+  // one listing of the workspace, for the dependents and for the rule's own lookup of their dependencies
+  for (const dir of dependentPackages(project.manifest.root, workspaces)) {
     if (isInside(cwd, dir)) continue;
     const files = (await scanRepo({ root: dir })).files.filter((scan) => (scan.sdkApprovals ?? []).length > 0);
     if (files.length === 0) continue;

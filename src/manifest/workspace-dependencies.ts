@@ -63,10 +63,10 @@ function workspaceSiblings(dir: string, listings: WorkspaceListings = new Map())
  * The other packages of the workspace around `root` whose package.json depends on `root`'s package
  * by name (absolute, sorted). Empty outside a workspace or for a package without a name.
  */
-export function dependentPackages(root: string): string[] {
+export function dependentPackages(root: string, listings?: WorkspaceListings): string[] {
   const name = packageJson(root)?.name;
   if (typeof name !== 'string' || name === '') return [];
-  return workspaceSiblings(root).filter((dir) => dependsOn(packageJson(dir), name));
+  return workspaceSiblings(root, listings).filter((dir) => dependsOn(packageJson(dir), name));
 }
 
 /** A package of the workspace whose tools are protected: its name and its manifest (absolute). */
