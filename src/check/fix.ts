@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { refuseDirtyTree, runCodemod, writeChanges } from '../codemod/index.js';
+import { type ChangeWriter, writeChangeSet } from '../codemod/write.js';
 import { UserError } from '../diagnostics.js';
-import { describeWriteFailure, WriteSetError } from '../fs/write-all.js';
 import type { FileChange } from '../codemod/types.js';
 import { generatedFiles, renderGeneratedModule } from '../generate/index.js';
 import { readGeneratedModule, writeGeneratedModule } from '../generate/write.js';
@@ -23,8 +23,8 @@ export interface FixResult {
   generated?: string;
 }
 
-/** The rewrite set's writer: `writeChanges`; tests hand in one that changes a file or fails between the plan and the write. */
-export type FixWriter = (changes: readonly FileChange[]) => { written: string[]; changedOnDisk: string[] };
+/** The rewrite set's writer (the codemod's `ChangeWriter`). */
+export type FixWriter = ChangeWriter;
 
 /** One package's fix, planned: nothing written yet. */
 interface FixPlan {
@@ -58,7 +58,7 @@ export async function applyFixes(
   const plans: Array<FixPlan | undefined> = [];
   for (const options of list) plans.push(await planFix(options, ctx, list.length > 1));
   const changes = plans.flatMap((p) => p?.changes ?? []);
-  const set = changes.length > 0 ? writeFixes(changes, ctx.cwd, write) : { written: [], changedOnDisk: [] };
+  const set = changes.length > 0 ? writeChangeSet(changes, ctx.cwd, 'check --fix', write) : { written: [], changedOnDisk: [] };
   const written = new Set(set.written);
   if (set.changedOnDisk.length > 0) {
     const files = set.changedOnDisk.map((f) => displayPath(f, ctx.cwd)).join(', ');
@@ -124,16 +124,4 @@ function writeGenerated(project: Project): string | undefined {
     if (!(error instanceof UserError)) throw error;
   }
   return wrote;
-}
-
-/** The codemod's rewrite, all or nothing: a file that cannot be written is a located user error. */
-function writeFixes(changes: readonly FileChange[], cwd: string, write: FixWriter): { written: string[]; changedOnDisk: string[] } {
-  try {
-    return write(changes);
-  } catch (error) {
-    if (!(error instanceof WriteSetError)) throw error;
-    throw new UserError(
-      `check --fix: cannot write ${displayPath(error.file, cwd)}: ${describeWriteFailure(error)}; nothing was written (${changes.length} file(s) planned, every one left as it was). Make it writable and run again`,
-    );
-  }
 }

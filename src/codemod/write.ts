@@ -1,4 +1,6 @@
-import { writeAll, type WriteFs } from '../fs/write-all.js';
+import { UserError } from '../diagnostics.js';
+import { displayPath } from '../format-diagnostics.js';
+import { describeWriteFailure, WriteSetError, writeAll, type WriteFs } from '../fs/write-all.js';
 import { encodeSource } from '../scan/decode.js';
 import { readSourceText } from '../scan/repo.js';
 import type { FileChange } from './types.js';
@@ -16,4 +18,29 @@ export function writeChanges(changes: readonly FileChange[], fs?: WriteFs): { wr
     fs,
   );
   return { written: changes.map((c) => c.file), changedOnDisk: [] };
+}
+
+/** What a write set did: the files written (all the set's, or none) and the files that changed while the codemod ran. */
+export interface WriteOutcome {
+  written: string[];
+  changedOnDisk: string[];
+}
+
+/** A set's writer: `writeChanges`; tests hand in one that changes a file or fails between the plan and the write. */
+export type ChangeWriter = (changes: readonly FileChange[]) => WriteOutcome;
+
+/**
+ * The rewrite as a command writes it (`codemod --write`, `check --fix`): all or nothing through
+ * `write`; a file that cannot be written is a located user error naming the command.
+ */
+export function writeChangeSet(changes: readonly FileChange[], cwd: string, command: string, write: ChangeWriter = writeChanges): WriteOutcome {
+  try {
+    return write(changes);
+  } catch (error) {
+    if (!(error instanceof WriteSetError)) throw error;
+    const n = changes.length;
+    throw new UserError(
+      `${command}: cannot write ${displayPath(error.file, cwd)}: ${describeWriteFailure(error)}; nothing was written (${n} file${n === 1 ? '' : 's'} planned, every one left as it was). Make it writable and run again`,
+    );
+  }
 }

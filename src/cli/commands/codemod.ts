@@ -3,8 +3,8 @@ import path from 'node:path';
 import { createTwoFilesPatch } from 'diff';
 import pc from 'picocolors';
 import { refuseDirtyTree, runCodemod, writeChanges, type CodemodFinding, type CodemodResult } from '../../codemod/index.js';
+import { writeChangeSet, type WriteOutcome } from '../../codemod/write.js';
 import { UserError, type Diagnostic } from '../../diagnostics.js';
-import { describeWriteFailure, WriteSetError } from '../../fs/write-all.js';
 import { renderGeneratedModule } from '../../generate/index.js';
 import { loadProject, type Project } from '../../manifest/load.js';
 import { progressLine } from '../progress.js';
@@ -54,12 +54,6 @@ export const codemodCommand: CommandSpec<CodemodArgs> = {
   },
 };
 
-/** What a write set did: the files written (all the set's, or none) and the files that changed while the codemod ran. */
-export interface WriteOutcome {
-  written: string[];
-  changedOnDisk: string[];
-}
-
 /**
  * The codemod over several packages' manifests: every package is planned first, then all their
  * rewrites are written as one set (all or nothing: writeChanges checks every file of every package
@@ -76,7 +70,7 @@ export async function runWorkspaceCodemod(manifests: readonly string[], args: Co
     plans.push({ dir, args: one, plan: await planCodemod(one, ctx) });
   }
   const changes = plans.flatMap((p) => p.plan.result.changes);
-  const set = args.write && changes.length > 0 ? writeAllChanges(changes, ctx.cwd, write) : NOTHING_WRITTEN;
+  const set = args.write && changes.length > 0 ? writeChangeSet(changes, ctx.cwd, 'codemod --write', write) : NOTHING_WRITTEN;
   let code = 0;
   const reports: unknown[] = [];
   let shown = '';
@@ -99,7 +93,7 @@ const NOTHING_WRITTEN: WriteOutcome = { written: [], changedOnDisk: [] };
 /** The codemod as the CLI runs it (`check --fix` shares its pieces: src/check/fix.ts); resolves to the exit code (SPEC §6). */
 export async function runCodemodCommand(args: CodemodArgs, ctx: CliContext): Promise<number> {
   const plan = await planCodemod(args, ctx);
-  const set = args.write ? writeAllChanges(plan.result.changes, ctx.cwd) : NOTHING_WRITTEN;
+  const set = args.write ? writeChangeSet(plan.result.changes, ctx.cwd, 'codemod --write') : NOTHING_WRITTEN;
   const code = reportCodemod(plan, args, ctx, set);
   if (!args.json) reportChangedOnDisk(set.changedOnDisk, ctx);
   return code;
@@ -195,18 +189,6 @@ function refuseWithoutGeneratedModule(project: Project, cwd: string): void {
   if (!existsSync(project.manifest.output)) {
     throw new UserError(
       `codemod --write: nothing was written: the rewritten calls import ${output}${at}, which does not exist yet. Run \`ctrlrun-gen generate\` first, then the codemod again`,
-    );
-  }
-}
-
-/** The rewrite, all or nothing (src/fs/write-all.ts): a file that cannot be written is a located user error. */
-function writeAllChanges(changes: CodemodResult['changes'], cwd: string, write = writeChanges): WriteOutcome {
-  try {
-    return write(changes);
-  } catch (error) {
-    if (!(error instanceof WriteSetError)) throw error;
-    throw new UserError(
-      `codemod --write: cannot write ${displayPath(error.file, cwd)}: ${describeWriteFailure(error)}; nothing was written (${changes.length} file${changes.length === 1 ? '' : 's'} planned, every one left as it was). Make it writable and run again`,
     );
   }
 }
