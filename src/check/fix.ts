@@ -1,12 +1,13 @@
 import path from 'node:path';
 import { refuseDirtyTree, runCodemod, writeChanges } from '../codemod/index.js';
-import { type ChangeWriter, writeChangeSet } from '../codemod/write.js';
+import { type ChangeWriter, type SetChange, writeChangeSet } from '../codemod/write.js';
 import { UserError } from '../diagnostics.js';
 import type { FileChange } from '../codemod/types.js';
-import { generatedFiles, renderGeneratedModule } from '../generate/index.js';
-import { readGeneratedModule, writeGeneratedModule } from '../generate/write.js';
+import { generatedFiles, renderGeneratedModule, type GeneratedModule } from '../generate/index.js';
+import { generatedWriteRefusal, readGeneratedModule } from '../generate/write.js';
 import { loadProject, type Project } from '../manifest/load.js';
 import { displayPath } from '../format-diagnostics.js';
+import { readSourceText } from '../scan/repo.js';
 
 export interface FixOptions {
   cwd: string;
@@ -30,6 +31,8 @@ export type FixWriter = ChangeWriter;
 interface FixPlan {
   project: Project;
   changes: readonly FileChange[];
+  /** The package's generated module files that differ from what `generate` renders (written in the same set). */
+  generated: readonly SetChange[];
   toolsRewritten: number;
 }
 
@@ -45,9 +48,10 @@ export async function applyFix(options: FixOptions, ctx: { cwd: string; stderr: 
 
 /**
  * `check --fix` over one or several manifests (a workspace root: one a package). Every package is
- * planned first (a refusal throws before anything is written), then every package's rewrite is
- * written as one set through the codemod's writer (all or nothing, each file checked against the
- * text it was planned from), then each package's generated module. What is printed is what the set
+ * planned first (a refusal throws before anything is written), then every package's rewrite and
+ * generated module are written as one set through the codemod's writer (all or nothing, each file
+ * checked against the text it was planned from): rewritten calls never land without the module
+ * they import, nor a module without them. What is printed is what the set
  * did: when a file changed on disk nothing was rewritten, and the line says so and names the files.
  */
 export async function applyFixes(
@@ -57,7 +61,7 @@ export async function applyFixes(
 ): Promise<FixResult[]> {
   const plans: Array<FixPlan | undefined> = [];
   for (const options of list) plans.push(await planFix(options, ctx, list.length > 1));
-  const changes = plans.flatMap((p) => p?.changes ?? []);
+  const changes: SetChange[] = plans.flatMap((p) => (p === undefined ? [] : [...p.changes, ...p.generated]));
   const set = changes.length > 0 ? writeChangeSet(changes, ctx.cwd, 'check --fix', write) : { written: [], changedOnDisk: [] };
   const written = new Set(set.written);
   if (set.changedOnDisk.length > 0) {
@@ -68,7 +72,7 @@ export async function applyFixes(
     if (plan === undefined) return { rewritten: [] };
     const rewritten = plan.changes.map((c) => c.file).filter((f) => written.has(f));
     const fixed: FixResult = { rewritten };
-    const generated = writeGenerated(plan.project);
+    const generated = plan.generated.find((g) => written.has(g.file))?.file;
     if (generated !== undefined) fixed.generated = generated;
     const prefix = list.length > 1 ? `${displayPath(plan.project.manifest.root, ctx.cwd)}: ` : '';
     // tools count only when their files were written (the set is all or nothing)
@@ -98,30 +102,41 @@ async function planFix(options: FixOptions, ctx: { stderr: (text: string) => voi
   const paths = (options.paths ?? []).map((p) => path.resolve(options.cwd, p));
   // the rewrite imports the generated module: when generate would refuse, nothing is rewritten
   // (as codemod --write refuses); the lint then reports what generate refuses
+  let module: GeneratedModule;
+  // nor when the module cannot be written where the manifest puts it (a hand-written file there)
+  const refused = (why: string) => {
+    const prefix = named ? `${displayPath(manifest.root, options.cwd)}: ` : '';
+    ctx.stderr(`check --fix: ${prefix}nothing rewritten: ${why}, and the rewritten calls would import that module\n`);
+    return undefined;
+  };
   try {
-    renderGeneratedModule(project);
+    module = renderGeneratedModule(project);
   } catch (error) {
     if (!(error instanceof UserError)) throw error;
-    const prefix = named ? `${displayPath(manifest.root, options.cwd)}: ` : '';
-    ctx.stderr(`check --fix: ${prefix}nothing rewritten: ${error.message}, and the rewritten calls would import that module\n`);
-    return undefined;
+    return refused(error.message);
   }
+  const unwritable = generatedFiles(module)
+    .map((file) => generatedWriteRefusal(file.path, manifest.root))
+    .find((why) => why !== undefined);
+  if (unwritable !== undefined) return refused(unwritable);
   const result = await runCodemod({ manifest, policy: project.policy, ...(paths.length > 0 ? { paths } : {}) });
-  return { project, changes: result.changes, toolsRewritten: result.summary.toolsRewritten };
+  return { project, changes: result.changes, generated: generatedChanges(module), toolsRewritten: result.summary.toolsRewritten };
 }
 
-/** The package's generated module, (re)written when it differs; its path then. A refusal is left to the lint (policy-invalid). */
-function writeGenerated(project: Project): string | undefined {
-  let wrote: string | undefined;
-  try {
-    for (const file of generatedFiles(renderGeneratedModule(project))) {
-      if (readGeneratedModule(file.path) !== file.text) {
-        writeGeneratedModule(file.path, file.text, project.manifest.root);
-        wrote ??= file.path;
-      }
-    }
-  } catch (error) {
-    if (!(error instanceof UserError)) throw error;
+/**
+ * The generated module's files that differ from what is on disk, planned for the write set (the
+ * plan has refused a module `generate` would not write: a hand-written file, a path leading outside
+ * the repository, an unreadable file).
+ */
+function generatedChanges(module: GeneratedModule): SetChange[] {
+  const changes: SetChange[] = [];
+  for (const file of generatedFiles(module)) {
+    const current = readGeneratedModule(file.path);
+    if (current === file.text) continue;
+    // the race check reads it as the writer will: a file there that does not read as text is left out
+    const before = current === undefined ? undefined : readSourceText(file.path);
+    if (current !== undefined && before === undefined) continue;
+    changes.push({ file: file.path, before, after: file.text });
   }
-  return wrote;
+  return changes;
 }

@@ -18,27 +18,37 @@ export function readGeneratedModule(file: string): string | undefined {
 }
 
 /**
- * Writes the module atomically (temp file and rename), creating its directory if missing; a failure
- * is a UserError. Refused before anything is written: a path that leads outside `root` through a
- * symlinked directory (or is a symlink to outside), and an existing file that `generate` did not
- * write (its first line is not the generated header): a hand-written module is never replaced.
+ * Why the module may not be written at `file`, or undefined: a path that leads outside `root`
+ * through a symlinked directory (or is a symlink to outside), an existing file that `generate` did
+ * not write (its first line is not the generated header: a hand-written module is never replaced),
+ * or a file that cannot be read. Checked before anything is written, by `generate` and by
+ * `check --fix` when it plans its write set.
  */
-export function writeGeneratedModule(file: string, text: string, root?: string): void {
+export function generatedWriteRefusal(file: string, root?: string): string | undefined {
   const shown = root !== undefined ? path.relative(root, file) : file;
   if (root !== undefined && !isInside(root, file)) {
-    throw new UserError(`cannot write ${shown}: the path leads outside the repository through a symbolic link; nothing was written`);
+    return `cannot write ${shown}: the path leads outside the repository through a symbolic link; nothing was written`;
   }
   const current = readCapped(file, MAX_GENERATED_BYTES);
   if (current.ok && !current.text.replace(/^\uFEFF/, '').startsWith(GENERATED_HEADER)) {
-    throw new UserError(
-      `cannot write ${shown}: the file exists and was not written by ctrlrun-gen (its first line is not \`${GENERATED_HEADER} …\`); it was left as it is. Point the manifest's \`output:\` at another file, or remove this one if it may be replaced`,
-    );
+    return `cannot write ${shown}: the file exists and was not written by ctrlrun-gen (its first line is not \`${GENERATED_HEADER} …\`); it was left as it is. Point the manifest's \`output:\` at another file, or remove this one if it may be replaced`;
   }
-  if (!current.ok && current.reason !== 'not-found') throw new UserError(`cannot write ${shown}: ${current.message}`);
+  if (!current.ok && current.reason !== 'not-found') return `cannot write ${shown}: ${current.message}`;
+  return undefined;
+}
+
+/**
+ * Writes the module atomically (temp file and rename), creating its directory if missing; a failure
+ * is a UserError. Refused before anything is written as `generatedWriteRefusal` says.
+ */
+export function writeGeneratedModule(file: string, text: string, root?: string): void {
+  const refused = generatedWriteRefusal(file, root);
+  if (refused !== undefined) throw new UserError(refused);
   try {
     mkdirSync(path.dirname(file), { recursive: true });
     writeAtomically(file, text);
   } catch (error) {
+    const shown = root !== undefined ? path.relative(root, file) : file;
     throw new UserError(`cannot write ${shown}: ${(error as Error).message}`);
   }
 }

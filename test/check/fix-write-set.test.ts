@@ -1,9 +1,9 @@
-import { appendFileSync, cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCheckCommand } from '../../src/cli/commands/check.js';
 import { writeChanges } from '../../src/codemod/index.js';
-import type { FileChange } from '../../src/codemod/types.js';
+import type { SetChange } from '../../src/codemod/write.js';
 import { UserError } from '../../src/diagnostics.js';
 import { NODE_FS, type WriteFs } from '../../src/fs/write-all.js';
 import { renderGeneratedModule } from '../../src/generate/index.js';
@@ -44,7 +44,7 @@ function singlePackage(): string {
   return root;
 }
 
-type Writer = (changes: readonly FileChange[]) => ReturnType<typeof writeChanges>;
+type Writer = (changes: readonly SetChange[]) => ReturnType<typeof writeChanges>;
 
 async function fix(root: string, write: Writer) {
   let stderr = '';
@@ -134,5 +134,74 @@ describe('check --fix in one package: the count is what was written', () => {
     expect(r.stderr).toContain('check --fix: nothing rewritten: src/tools.ts changed on disk while the codemod ran; no file was written');
     expect(r.stderr).not.toMatch(/[1-9]\d* tool\(s\) protected in 0 file/);
     expect(r.stderr).toContain('check --fix: 0 tool(s) protected in 0 file(s)');
+  });
+});
+
+/**
+ * The generated module is part of the set (before, it was written after the set through its own
+ * writer: a failure there left the rewritten calls importing a module that was not written). The
+ * module is made stale by removing it, so `check --fix` must write it anew.
+ */
+describe('check --fix writes the generated module in the same set as the rewrite', () => {
+  const generatedOf = (root: string) => loadProject({ cwd: root }).manifest.output;
+
+  it('the generated module failing to write leaves the rewritten file as it was (exit 2)', async () => {
+    const root = singlePackage();
+    const module = generatedOf(root);
+    const stale = `${read(module)}// stale\n`;
+    writeFileSync(module, stale);
+    const before = read(tools(root));
+    const sets: string[][] = [];
+    const run = fix(root, (changes) => {
+      sets.push(changes.map((c) => path.relative(root, c.file)));
+      return writeChanges(changes, failingOn(module));
+    });
+    await expect(run).rejects.toThrow(/cannot write src\/ctrlrun\.generated\.ts: permission denied \(EACCES\); nothing was written/);
+    expect(sets).toEqual([['src/tools.ts', 'src/ctrlrun.generated.ts']]);
+    expect(read(tools(root))).toBe(before);
+    expect(read(module)).toBe(stale);
+  });
+
+  it('a missing generated module is written with the rewrite, and the line names it', async () => {
+    const root = singlePackage();
+    const module = generatedOf(root);
+    rmSync(module);
+    const r = await fix(root, (changes) => writeChanges(changes));
+    expect(read(tools(root))).toContain('protectedTool(');
+    expect(read(module)).toBe(renderGeneratedModule(loadProject({ cwd: root })).text);
+    expect(r.stderr).toMatch(/check --fix: [1-9]\d* tool\(s\) protected in 1 file\(s\); wrote src\/ctrlrun\.generated\.ts/);
+  });
+
+  it('a generated module that appears while check --fix runs is not overwritten, nor anything else written', async () => {
+    const root = singlePackage();
+    const module = generatedOf(root);
+    rmSync(module);
+    const before = read(tools(root));
+    const r = await fix(root, (changes) => {
+      writeFileSync(module, '// written by someone else meanwhile\n');
+      return writeChanges(changes);
+    });
+    expect(read(module)).toBe('// written by someone else meanwhile\n');
+    expect(read(tools(root))).toBe(before);
+    expect(r.stderr).toContain('check --fix: nothing rewritten: src/ctrlrun.generated.ts changed on disk while the codemod ran; no file was written');
+  });
+});
+
+describe('check --fix where the generated module cannot be written', () => {
+  it('a hand-written file at the output path: nothing rewritten, the file kept, and the line says why', async () => {
+    const root = singlePackage();
+    const module = loadProject({ cwd: root }).manifest.output;
+    writeFileSync(module, 'export const mine = 1;\n');
+    const before = read(tools(root));
+    let calls = 0;
+    const r = await fix(root, (changes) => {
+      calls++;
+      return writeChanges(changes);
+    });
+    expect(calls).toBe(0);
+    expect(read(module)).toBe('export const mine = 1;\n');
+    expect(read(tools(root))).toBe(before);
+    expect(r.stderr).toContain('check --fix: nothing rewritten: cannot write src/ctrlrun.generated.ts: the file exists and was not written by ctrlrun-gen');
+    expect(r.stderr).toContain('and the rewritten calls would import that module');
   });
 });

@@ -4,7 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { runWorkspaceCodemod } from '../../src/cli/commands/codemod.js';
 import { workspaceManifests } from '../../src/cli/workspace.js';
 import { writeChanges } from '../../src/codemod/index.js';
-import type { FileChange } from '../../src/codemod/types.js';
+import type { SetChange } from '../../src/codemod/write.js';
 import { renderGeneratedModule } from '../../src/generate/index.js';
 import { loadProject } from '../../src/manifest/load.js';
 import { FIXTURES } from '../helpers/paths.js';
@@ -43,7 +43,7 @@ interface PackageReport {
   changedOnDisk?: string[];
 }
 
-async function run(root: string, format: 'json' | 'text', write: (changes: readonly FileChange[]) => ReturnType<typeof writeChanges>) {
+async function run(root: string, format: 'json' | 'text', write: (changes: readonly SetChange[]) => ReturnType<typeof writeChanges>) {
   let stdout = '';
   let stderr = '';
   const ctx = {
