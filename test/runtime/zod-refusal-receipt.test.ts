@@ -1,15 +1,18 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { tool } from '@openai/agents';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { ActionDenied, bindProtectedTool, createControl, memoryStore, run, type CompiledPolicy, type Store } from '../../src/runtime/index.js';
 import { argumentsStage } from '../../src/runtime/core/arguments.js';
-import { agentWith, assistantMessage, functionCall, scripted, toolOutputSeen } from './helpers.js';
+import { agentWith, assistantMessage, functionCall, scripted, SDK_VERSION, sdkBefore, toolOutputSeen } from './helpers.js';
 
 /**
  * SPEC §5: every decision and outcome appends one receipt. A call whose arguments a zod tool's
  * schema refuses never runs (the SDK's own parse refuses it before the body), and is recorded as
  * a JSON-schema tool's is: `refused`, `invalid_arguments:…`, the model told it did not run. By
  * default the SDK does not log tool data and withholds such a call's arguments from the guardrail
- * (`''`); with tool data logged the guardrail sees them and refuses the call itself.
+ * (`''`); with tool data logged the guardrail sees them and refuses the call itself. An older SDK
+ * of the peer range hands the guardrail the arguments either way: there the call is refused as
+ * with tool data logged (`withheld` below, probed on the SDK itself with a plain tool()).
  */
 const compiled = {
   hash: `sha256:${'e'.repeat(64)}`,
@@ -71,11 +74,55 @@ afterEach(() => {
   vi.unstubAllEnvs();
 });
 
+/** What a plain tool()'s input guardrail is handed for a call its zod schema refuses, tool data not logged: the SDK's own doing. */
+async function argumentsTheSdkHandsTheGuardrail(): Promise<string | undefined> {
+  let seen: string | undefined;
+  const probe = tool({
+    name: 'transfer',
+    description: 'probe',
+    parameters: ZOD,
+    inputGuardrails: [
+      {
+        type: 'tool_input',
+        name: 'probe',
+        run: async ({ toolCall }: { toolCall: { arguments: string } }) => {
+          seen = toolCall.arguments;
+          return { behavior: { type: 'allow' as const } };
+        },
+      },
+    ],
+    execute: async () => 'sent',
+  } as Parameters<typeof tool>[0]);
+  const model = scripted([functionCall('transfer', { to: 5 }, { callId: 'c1' })], [assistantMessage('done')]);
+  await run(agentWith(model, [probe]), 'pay').catch(() => undefined);
+  return seen;
+}
+
+/** Whether the SDK under test withholds a refused call's arguments from the guardrail (0.20 does; 0.3 and 0.5 do not). */
+let withheld = true;
+beforeAll(async () => {
+  withheld = (await argumentsTheSdkHandsTheGuardrail()) === '';
+});
+
+describe('the SDK under test', () => {
+  it('withholds a refused call\'s arguments from the guardrail from 0.14 on (each branch below is taken by some SDK of the range)', () => {
+    // pins the branch: the pinned SDK takes the withheld one, the oldest of the range the other
+    expect({ version: SDK_VERSION, withheld }).toEqual({ version: SDK_VERSION, withheld: !sdkBefore('0.14') });
+  });
+});
+
 describe('a call a zod tool refuses: a receipt, as for a JSON-schema tool', () => {
   it('tool data not logged (the default): nothing runs, a refused receipt, the model told to correct its arguments', async () => {
     const made = transferTool(ZOD);
     const { seen, receipts } = await callOnce(made, { to: 5 });
     expect(made.ran).toEqual([]);
+    if (!withheld) {
+      // the SDK handed the guardrail the arguments: refused as with tool data logged (below)
+      expect(seen).toMatch(/^The call to bank\.transfer was refused \(its arguments do not match the tool's schema: \/to: .*string/i);
+      expect(receipts.map((r) => [r.call_id, r.result, r.reason.split(':')[0], r.principal])).toEqual([['c1', 'refused', 'invalid_arguments', null]]);
+      expect(receipts[0]?.args_hash).toMatch(/^[0-9a-f]{64}$/);
+      return;
+    }
     expect(seen).toBe(`${PREFIX}refused by the SDK's own parse, details withheld${SUFFIX}`);
     // the SDK withheld the text from every hook: no hash of it, the refusal recorded all the same
     expect(receipts.map((r) => [r.call_id, r.result, r.reason, r.args_hash, r.principal])).toEqual([
@@ -117,8 +164,9 @@ describe('a call a zod tool refuses: a receipt, as for a JSON-schema tool', () =
     const error = await failedRun(made);
     // the SDK's own (in its ToolCallError) when it withheld the arguments; else the guardrail's
     const cause = error.error ?? error;
-    expect(cause.constructor.name).toBe(thrown);
-    if (thrown === 'ActionDenied') {
+    // an SDK that hands the guardrail the arguments: the guardrail refuses, as with tool data logged
+    expect(cause.constructor.name).toBe(withheld ? thrown : 'ActionDenied');
+    if (!withheld || thrown === 'ActionDenied') {
       expect(cause).toBeInstanceOf(ActionDenied);
       expect((cause as ActionDenied).reason).toBe('invalid_arguments');
     }
