@@ -1,9 +1,36 @@
 /** A tool's parameter schema (as `generate` reads it) in the form the decision procedure reads. Pure. */
 import { acceptsValue, type ParamSchema, schemaValues } from '../generate/tool-schemas.js';
-import type { ArgSchema } from '../policy/exact/values.js';
+import { ABSENT, type ArgSchema, type ArgValue } from '../policy/exact/values.js';
+import type { Operand } from '../policy/types.js';
 
 /** Per argument, what the schema accepts and the values at its edges (undefined: no schema read). */
 export function argSchemas(params: ReadonlyMap<string, ParamSchema> | undefined): Map<string, ArgSchema> | undefined {
   if (!params) return undefined;
-  return new Map([...params].map(([name, p]) => [name, { accepts: (v) => acceptsValue(p, v), edges: p.type === 'unknown' ? [] : schemaValues(p) }]));
+  return new Map([...params].map(([name, p]) => [name, { accepts: (v) => decidedOn(p, v), edges: p.type === 'unknown' ? [] : edgesOf(p) }]));
+}
+
+/**
+ * Whether the policy may be handed `v` for the argument: a value the schema accepts as sent, or its
+ * fill-in value, which zod hands the body without checking it against the schema before it
+ * (`.min(1).default(0)` gives 0). An argument a fill-in gives a value when it is left out is never
+ * decided on as left out.
+ */
+function decidedOn(p: ParamSchema, v: ArgValue): boolean {
+  if (v === ABSENT) return acceptsValue(p, v) && p.fill?.whenAbsent !== true;
+  return acceptsValue(p, v) || (p.fill !== undefined && isScalar(p.fill.value) && sameScalar(p.fill.value, v));
+}
+
+/** The schema's own edges, and the fill-in value where it is one the procedure cuts on. */
+function edgesOf(p: ParamSchema): Operand[] {
+  const own = schemaValues(p);
+  const fill = p.fill?.value;
+  return isScalar(fill) && !own.some((v) => sameScalar(v, fill)) ? [...own, fill] : own;
+}
+
+function isScalar(v: unknown): v is string | number | boolean | null {
+  return v === null || typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && Number.isInteger(v));
+}
+
+function sameScalar(a: unknown, b: unknown): boolean {
+  return a === b || (typeof a === 'bigint' && typeof b === 'number' && a === BigInt(b)) || (typeof b === 'bigint' && typeof a === 'number' && b === BigInt(a));
 }

@@ -42,9 +42,12 @@ function withoutStrictNulls(schema: ToolSchema, args: Record<string, unknown>): 
  * The arguments as the body gets them: the schema's literal fill-ins (see `Fill` in
  * generate/params.ts) and its known string steps (`.trim()`) applied; undefined when nothing
  * changes. A fill replaces an invalid value only where `.catch()` does; a fill is not stepped.
+ * `filled` names the arguments a fill-in gave their value: the schema never checks those (zod does
+ * not check a `.default(0)` against the schema before it, so `.min(1).default(0)` hands the body 0).
  */
-function bodyArguments(schema: ToolSchema, args: Record<string, unknown>): Record<string, unknown> | undefined {
+function bodyArguments(schema: ToolSchema, args: Record<string, unknown>): { value: Record<string, unknown>; filled: string[] } | undefined {
   let out: Record<string, unknown> | undefined;
+  const filled: string[] = [];
   const set = (name: string, value: unknown) => {
     out ??= { ...args };
     out[name] = value;
@@ -52,13 +55,15 @@ function bodyArguments(schema: ToolSchema, args: Record<string, unknown>): Recor
   for (const p of schema.params.values()) {
     const present = Object.hasOwn(args, p.name);
     const value = args[p.name];
-    if (p.fill && (present ? p.fill.whenInvalid && !acceptsValue(p, value as Operand) : p.fill.whenAbsent)) set(p.name, p.fill.value);
-    else if (present && p.steps && typeof value === 'string') {
+    if (p.fill && (present ? p.fill.whenInvalid && !acceptsValue(p, value as Operand) : p.fill.whenAbsent)) {
+      set(p.name, p.fill.value);
+      filled.push(p.name);
+    } else if (present && p.steps && typeof value === 'string') {
       const stepped = p.steps.reduce((v, step) => v[step](), value);
       if (stepped !== value) set(p.name, stepped);
     }
   }
-  return out;
+  return out === undefined ? undefined : { value: out, filled };
 }
 
 function bound(v: bigint | null): number | undefined {
@@ -86,10 +91,14 @@ function paramSchema(p: ParamSchema): Record<string, unknown> {
   }
 }
 
-/** The parameters as a JSON schema: each argument's type, enum, range and nullability, the required ones required. */
-export function jsonSchemaOf(schema: ToolSchema): Record<string, unknown> {
-  const properties = Object.fromEntries([...schema.params].map(([name, p]) => [name, paramSchema(p)]));
-  const required = [...schema.params.values()].filter((p) => p.required && p.type !== 'unknown').map((p) => p.name);
+/**
+ * The parameters as a JSON schema: each argument's type, enum, range and nullability, the required
+ * ones required; the `filled` ones (given their value by a fill-in) left out: nothing checks them.
+ */
+export function jsonSchemaOf(schema: ToolSchema, filled: readonly string[] = []): Record<string, unknown> {
+  const checked = [...schema.params].filter(([name]) => !filled.includes(name));
+  const properties = Object.fromEntries(checked.map(([name, p]) => [name, paramSchema(p)]));
+  const required = checked.filter(([, p]) => p.required && p.type !== 'unknown').map(([name]) => name);
   return { type: 'object', properties, ...(required.length > 0 ? { required } : {}) };
 }
 
@@ -100,17 +109,21 @@ export function toolGate(schemas: ActionSchemas | undefined): ToolGate | undefin
   return (action, args) => {
     const schema = schemas.byAction.get(action);
     if (!schema) return null;
-    let check = checks.get(action);
-    if (!check) {
-      check = compileJsonSchema(jsonSchemaOf(schema), `the tool schema of ${action}`);
-      checks.set(action, check);
-    }
     // arguments the runtime refuses outright (not JSON, a float) are the decision's to refuse
     const parsed = typeof args === 'string' ? parseArguments(args) : checkArguments(args);
     if (!parsed.ok) return null;
-    const filled = bodyArguments(schema, parsed.value);
-    const problem = check(plainArguments(withoutStrictNulls(schema, filled ?? parsed.value)));
-    if (problem === null) return filled ? { filled } : null;
+    const body = bodyArguments(schema, parsed.value);
+    const filled = body?.filled ?? [];
+    // one compiled check per set of filled-in arguments (a tool has few)
+    const key = `${action}\u0000${filled.join('\u0000')}`;
+    let check = checks.get(key);
+    if (!check) {
+      check = compileJsonSchema(jsonSchemaOf(schema, filled), `the tool schema of ${action}`);
+      checks.set(key, check);
+    }
+    // (a filled-in argument is no property of that check's schema: whatever its value, it passes)
+    const problem = check(plainArguments(withoutStrictNulls(schema, body?.value ?? parsed.value)));
+    if (problem === null) return body ? { filled: body.value } : null;
     const tools = schema.tools.map((t) => `\`${t}\``).join(', ');
     return {
       decision: 'deny',

@@ -105,7 +105,7 @@ beforeAll(async () => {
 });
 
 describe('the SDK under test', () => {
-  it('withholds a refused call\'s arguments from the guardrail from 0.14 on (each branch below is taken by some SDK of the range)', () => {
+  it("withholds a refused call's arguments from the guardrail from 0.14 on (each branch below is taken by some SDK of the range)", () => {
     // pins the branch: the pinned SDK takes the withheld one, the oldest of the range the other
     expect({ version: SDK_VERSION, withheld }).toEqual({ version: SDK_VERSION, withheld: !sdkBefore('0.14') });
   });
