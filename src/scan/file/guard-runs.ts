@@ -1,0 +1,181 @@
+import type { ts } from 'ts-morph';
+import { typescript } from '../typescript.js';
+
+// Whether a guard call (`protectMcpServer(fs)`, `protectAgent(a)`) runs whenever the variable it
+// guards exists. Decided exactly for the shapes read here; any other shape is no guard (fail closed).
+
+/**
+ * Whether the guard `call` runs on every run of the scope at `ancestors[scope]` that declares the
+ * guarded variable (its declaration ending at `declaredEnd`): between the two lies no branch, loop
+ * body, `case`, `catch` or short-circuit operand; no statement after the declaration and before the
+ * guard that may leave early (`return`, `throw`, a `break`/`continue` out of it, any statement before
+ * it inside a `try`); and no function or class, except a setup function the way calls
+ * unconditionally (`function setup() {..}` or `const setup = () => {..}` with `setup();` in the
+ * block that declares it, `await setup();` for an async one) or an IIFE.
+ */
+export function guardRunsWith(ancestors: readonly ts.Node[], scope: number, declaredEnd: number, call: ts.Node): boolean {
+  const from = scope + 1;
+  const way = { ancestors, scope, declaredEnd };
+  let child: ts.Node = call;
+  for (let i = ancestors.length - 1; i >= from; i--) {
+    const p = ancestors[i]!;
+    if (isConditionalPart(p, child)) return false;
+    // a class's members run only when it is made or read: no guard proven
+    if (typescript.isClassLike(p)) return false;
+    if (isFunctionScope(p)) {
+      const site = (p as ts.FunctionLikeDeclaration).body === child ? callSiteOf(way, i) : undefined;
+      if (!site) return false;
+      i = site.depth;
+      child = site.child;
+      continue;
+    }
+    if (leavesBefore(p, child, tryBetween(ancestors, from, i))) return false;
+    child = p;
+  }
+  // in the declaring scope (unless a setup function's call there was checked), only what runs after the declaration counts
+  return scope < 0 || child === ancestors[scope] || !leavesBefore(ancestors[scope]!, child, false, declaredEnd);
+}
+
+interface Way {
+  ancestors: readonly ts.Node[];
+  scope: number;
+  declaredEnd: number;
+}
+
+/** Whether `child` runs only on some runs of `p`: a branch, a loop's body, a `case`, a `catch`, the right of `&&`/`||`/`??`. */
+function isConditionalPart(p: ts.Node, child: ts.Node): boolean {
+  const k = typescript.SyntaxKind;
+  if (typescript.isIfStatement(p)) return child !== p.expression;
+  if (typescript.isConditionalExpression(p)) return child !== p.condition;
+  if (typescript.isBinaryExpression(p)) {
+    const op = p.operatorToken.kind;
+    const shortCircuit =
+      op === k.AmpersandAmpersandToken ||
+      op === k.BarBarToken ||
+      op === k.QuestionQuestionToken ||
+      op === k.AmpersandAmpersandEqualsToken ||
+      op === k.BarBarEqualsToken ||
+      op === k.QuestionQuestionEqualsToken;
+    return shortCircuit && child === p.right;
+  }
+  if (typescript.isWhileStatement(p) || typescript.isForInStatement(p) || typescript.isForOfStatement(p)) return child === p.statement;
+  if (typescript.isForStatement(p)) return child === p.statement || child === p.condition || child === p.incrementor;
+  return typescript.isCaseClause(p) || typescript.isDefaultClause(p) || typescript.isCatchClause(p);
+}
+
+function isFunctionScope(n: ts.Node): boolean {
+  return typescript.isFunctionLike(n) || typescript.isClassStaticBlockDeclaration(n);
+}
+
+/** Whether a `try` block lies on the way between `ancestors[from]` and `ancestors[below]` (a throw there is caught inside the scope). */
+function tryBetween(ancestors: readonly ts.Node[], from: number, below: number): boolean {
+  for (let j = from; j < below; j++) {
+    const t = ancestors[j]!;
+    if (typescript.isTryStatement(t) && ancestors[j + 1] === t.tryBlock) return true;
+  }
+  return false;
+}
+
+/**
+ * Whether a statement of the list `p` before `child` (and from `after` on) may leave it early (in a
+ * `try`, any statement may throw).
+ */
+function leavesBefore(p: ts.Node, child: ts.Node, inTry: boolean, after = -1): boolean {
+  const list = statementsOf(p);
+  if (!list) return false;
+  for (const s of list) {
+    if (s === child) return false;
+    if (s.pos >= after && (inTry || mayLeave(s))) return true;
+  }
+  return false;
+}
+
+function statementsOf(p: ts.Node): readonly ts.Statement[] | undefined {
+  if (typescript.isBlock(p) || typescript.isSourceFile(p) || typescript.isModuleBlock(p)) return p.statements;
+  return undefined;
+}
+
+/**
+ * Whether running `s` may leave the list it is in: a `return` or `throw` in it (not in a function
+ * it declares), a labeled `break`/`continue`, or an unlabeled one not inside a loop (or, for
+ * `break`, a `switch`) of `s` itself.
+ */
+function mayLeave(s: ts.Node): boolean {
+  const visit = (n: ts.Node, inLoop: boolean, inSwitch: boolean): boolean => {
+    if (typescript.isReturnStatement(n) || typescript.isThrowStatement(n)) return true;
+    if (typescript.isBreakStatement(n)) return n.label !== undefined || !(inLoop || inSwitch);
+    if (typescript.isContinueStatement(n)) return n.label !== undefined || !inLoop;
+    if (isFunctionScope(n)) return false;
+    const loop = inLoop || typescript.isIterationStatement(n, false);
+    const sw = inSwitch || typescript.isSwitchStatement(n);
+    return typescript.forEachChild(n, (c) => (visit(c, loop, sw) ? true : undefined)) === true;
+  };
+  return visit(s, false, false);
+}
+
+/**
+ * Where the way goes on from the function at `ancestors[i]` (its depth and the node below it): for
+ * a setup function, the block that declares it and calls it (the statements before the call checked
+ * here); for an IIFE, the call. Undefined for any other function (a callback, a method, an export other modules call).
+ */
+function callSiteOf(way: Way, i: number): { depth: number; child: ts.Node } | undefined {
+  const { ancestors, scope } = way;
+  const f = ancestors[i]!;
+  if (!typescript.isFunctionDeclaration(f) && !typescript.isArrowFunction(f) && !typescript.isFunctionExpression(f)) return undefined;
+  if (f.asteriskToken) return undefined;
+  const isAsync = f.modifiers?.some((m) => m.kind === typescript.SyntaxKind.AsyncKeyword) === true;
+  const iife = iifeAt(ancestors, i, isAsync);
+  if (iife !== undefined) return iife > scope ? { depth: iife, child: ancestors[iife]! } : undefined;
+  const named = setupName(ancestors, i);
+  if (!named) return undefined;
+  const block = ancestors[named.listDepth]!;
+  // a call before the guarded variable is declared cannot guard it
+  const after = named.listDepth === scope ? way.declaredEnd : -1;
+  const list = statementsOf(block)!;
+  const start = named.hoisted ? 0 : list.indexOf(named.statement) + 1;
+  for (let k = start; k < list.length; k++) {
+    const s = list[k]!;
+    if (s.pos < after || !callsByName(s, named.name, isAsync)) continue;
+    // the statements before the call in that block must not leave it early either
+    if (leavesBefore(block, s, tryBetween(ancestors, scope + 1, named.listDepth), after)) return undefined;
+    return { depth: named.listDepth, child: block };
+  }
+  return undefined;
+}
+
+/** The depth of the call of an IIFE at `ancestors[i]` (`(() => {..})()`, `await (async () => {..})()`), if it is one. */
+function iifeAt(ancestors: readonly ts.Node[], i: number, isAsync: boolean): number | undefined {
+  let j = i - 1;
+  let inner: ts.Node = ancestors[i]!;
+  while (j >= 0 && typescript.isParenthesizedExpression(ancestors[j]!)) inner = ancestors[j--]!;
+  const c = ancestors[j];
+  if (!c || !typescript.isCallExpression(c) || c.expression !== inner) return undefined;
+  if (isAsync && !(j > 0 && typescript.isAwaitExpression(ancestors[j - 1]!))) return undefined;
+  return j;
+}
+
+/** A function declaration, or a `const` initialized with the function, as a statement of a block: its name and where it is. */
+function setupName(ancestors: readonly ts.Node[], i: number): { name: string; listDepth: number; statement: ts.Statement; hoisted: boolean } | undefined {
+  const f = ancestors[i]!;
+  if (typescript.isFunctionDeclaration(f)) {
+    if (!f.name || !statementsOf(ancestors[i - 1]!)) return undefined;
+    return { name: f.name.text, listDepth: i - 1, statement: f, hoisted: true };
+  }
+  const decl = ancestors[i - 1];
+  const declList = ancestors[i - 2];
+  const stmt = ancestors[i - 3];
+  if (!decl || !typescript.isVariableDeclaration(decl) || decl.initializer !== f || !typescript.isIdentifier(decl.name)) return undefined;
+  if (!declList || !typescript.isVariableDeclarationList(declList) || !(declList.flags & typescript.NodeFlags.Const)) return undefined;
+  if (!stmt || !typescript.isVariableStatement(stmt) || !statementsOf(ancestors[i - 4]!)) return undefined;
+  return { name: decl.name.text, listDepth: i - 4, statement: stmt, hoisted: false };
+}
+
+/** `name();` (or `await name();`, which an async function needs) as a whole statement. */
+function callsByName(s: ts.Statement, name: string, isAsync: boolean): boolean {
+  if (!typescript.isExpressionStatement(s)) return false;
+  let e = s.expression;
+  while (typescript.isParenthesizedExpression(e)) e = e.expression;
+  if (typescript.isAwaitExpression(e)) e = e.expression;
+  else if (isAsync) return false;
+  return typescript.isCallExpression(e) && typescript.isIdentifier(e.expression) && e.expression.text === name;
+}
