@@ -67,11 +67,17 @@ function isFunctionScope(n: ts.Node): boolean {
   return typescript.isFunctionLike(n) || typescript.isClassStaticBlockDeclaration(n);
 }
 
-/** Whether a `try` block lies on the way between `ancestors[from]` and `ancestors[below]` (a throw there is caught inside the scope). */
+/**
+ * Whether a `try` block that may stop a throw lies on the way between `ancestors[from]` and
+ * `ancestors[below]`: one with a `catch`, or a `finally` that may leave (a `return` there drops the
+ * error). A `try { await server.connect(); .. } finally { .. }` lets a throw go on out of the scope,
+ * so the statements after it never run: no statement before the guard in it is a way around it.
+ */
 function tryBetween(ancestors: readonly ts.Node[], from: number, below: number): boolean {
   for (let j = from; j < below; j++) {
     const t = ancestors[j]!;
-    if (typescript.isTryStatement(t) && ancestors[j + 1] === t.tryBlock) return true;
+    if (!typescript.isTryStatement(t) || ancestors[j + 1] !== t.tryBlock) continue;
+    if (t.catchClause || (t.finallyBlock && mayLeave(t.finallyBlock))) return true;
   }
   return false;
 }
