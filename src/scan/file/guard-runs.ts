@@ -15,7 +15,7 @@ import { typescript } from '../typescript.js';
  */
 export function guardRunsWith(ancestors: readonly ts.Node[], scope: number, declaredEnd: number, call: ts.Node): boolean {
   const from = scope + 1;
-  const way = { ancestors, scope, declaredEnd };
+  const way: Way = { ancestors, scope, declaredEnd, call, crossed: false };
   let child: ts.Node = call;
   for (let i = ancestors.length - 1; i >= from; i--) {
     const p = ancestors[i]!;
@@ -25,6 +25,7 @@ export function guardRunsWith(ancestors: readonly ts.Node[], scope: number, decl
     if (isFunctionScope(p)) {
       const site = (p as ts.FunctionLikeDeclaration).body === child ? callSiteOf(way, i) : undefined;
       if (!site) return false;
+      way.crossed = true;
       i = site.depth;
       child = site.child;
       continue;
@@ -40,6 +41,9 @@ interface Way {
   ancestors: readonly ts.Node[];
   scope: number;
   declaredEnd: number;
+  call: ts.Node;
+  /** Whether the walk already crossed a function (an async one's body is then read no further for awaits). */
+  crossed: boolean;
 }
 
 /** Whether `child` runs only on some runs of `p`: a branch, a loop's body, a `case`, a `catch`, the right of `&&`/`||`/`??`. */
@@ -129,8 +133,11 @@ function callSiteOf(way: Way, i: number): { depth: number; child: ts.Node } | un
   const f = ancestors[i]!;
   if (!typescript.isFunctionDeclaration(f) && !typescript.isArrowFunction(f) && !typescript.isFunctionExpression(f)) return undefined;
   if (f.asteriskToken) return undefined;
+  // an async body runs on its caller's turn up to its first `await`: a guard before any, in the
+  // first function crossed, runs whether the call is awaited or not; after one, only an awaited call waits for it
   const isAsync = f.modifiers?.some((m) => m.kind === typescript.SyntaxKind.AsyncKeyword) === true;
-  const iife = iifeAt(ancestors, i, isAsync);
+  const needsAwait = isAsync && (way.crossed || awaitsBefore(ancestors, i, way.call));
+  const iife = iifeAt(ancestors, i, needsAwait);
   if (iife !== undefined) return iife > scope ? { depth: iife, child: ancestors[iife]! } : undefined;
   const named = setupName(ancestors, i);
   if (!named) return undefined;
@@ -141,7 +148,7 @@ function callSiteOf(way: Way, i: number): { depth: number; child: ts.Node } | un
   const start = named.hoisted ? 0 : list.indexOf(named.statement) + 1;
   for (let k = start; k < list.length; k++) {
     const s = list[k]!;
-    if (s.pos < after || !callsByName(s, named.name, isAsync)) continue;
+    if (s.pos < after || !callsByName(s, named.name, needsAwait)) continue;
     // the statements before the call in that block must not leave it early either
     if (leavesBefore(block, s, tryBetween(ancestors, scope + 1, named.listDepth), after)) return undefined;
     return { depth: named.listDepth, child: block };
@@ -149,14 +156,14 @@ function callSiteOf(way: Way, i: number): { depth: number; child: ts.Node } | un
   return undefined;
 }
 
-/** The depth of the call of an IIFE at `ancestors[i]` (`(() => {..})()`, `await (async () => {..})()`), if it is one. */
-function iifeAt(ancestors: readonly ts.Node[], i: number, isAsync: boolean): number | undefined {
+/** The depth of the call of an IIFE at `ancestors[i]` (`(() => {..})()`, `await (async () => {..})()`), if it is one (awaited when `needsAwait`). */
+function iifeAt(ancestors: readonly ts.Node[], i: number, needsAwait: boolean): number | undefined {
   let j = i - 1;
   let inner: ts.Node = ancestors[i]!;
   while (j >= 0 && typescript.isParenthesizedExpression(ancestors[j]!)) inner = ancestors[j--]!;
   const c = ancestors[j];
   if (!c || !typescript.isCallExpression(c) || c.expression !== inner) return undefined;
-  if (isAsync && !(j > 0 && typescript.isAwaitExpression(ancestors[j - 1]!))) return undefined;
+  if (needsAwait && !(j > 0 && typescript.isAwaitExpression(ancestors[j - 1]!))) return undefined;
   return j;
 }
 
@@ -176,12 +183,52 @@ function setupName(ancestors: readonly ts.Node[], i: number): { name: string; li
   return { name: decl.name.text, listDepth: i - 4, statement: stmt, hoisted: false };
 }
 
-/** `name();` (or `await name();`, which an async function needs) as a whole statement. */
-function callsByName(s: ts.Statement, name: string, isAsync: boolean): boolean {
+/**
+ * `name();` as a whole statement, also `void name();` and `name().catch(..)` (`.then`, `.finally`),
+ * which call it first; `await name()` when `needsAwait`.
+ */
+function callsByName(s: ts.Statement, name: string, needsAwait: boolean): boolean {
   if (!typescript.isExpressionStatement(s)) return false;
-  let e = s.expression;
-  while (typescript.isParenthesizedExpression(e)) e = e.expression;
-  if (typescript.isAwaitExpression(e)) e = e.expression;
-  else if (isAsync) return false;
+  let e = skipParens(s.expression);
+  if (typescript.isAwaitExpression(e)) e = skipParens(e.expression);
+  else if (needsAwait) return false;
+  else if (typescript.isVoidExpression(e)) e = skipParens(e.expression);
+  while (
+    typescript.isCallExpression(e) &&
+    typescript.isPropertyAccessExpression(e.expression) &&
+    PROMISE_METHODS.has(e.expression.name.text) &&
+    typescript.isCallExpression(skipParens(e.expression.expression))
+  )
+    e = skipParens(e.expression.expression);
   return typescript.isCallExpression(e) && typescript.isIdentifier(e.expression) && e.expression.text === name;
+}
+
+const PROMISE_METHODS: ReadonlySet<string> = new Set(['catch', 'then', 'finally']);
+
+function skipParens(e: ts.Expression): ts.Expression {
+  while (typescript.isParenthesizedExpression(e)) e = e.expression;
+  return e;
+}
+
+/** Whether, in the function at `ancestors[i]`, a statement before the guard `call` on its way may `await` (not in a function of its own). */
+function awaitsBefore(ancestors: readonly ts.Node[], i: number, call: ts.Node): boolean {
+  let child = call;
+  for (let k = ancestors.length - 1; k > i; k--) {
+    const list = statementsOf(ancestors[k]!);
+    if (list) {
+      for (const st of list) {
+        if (st === child) break;
+        if (awaits(st)) return true;
+      }
+    }
+    child = ancestors[k]!;
+  }
+  return false;
+}
+
+function awaits(n: ts.Node): boolean {
+  if (typescript.isAwaitExpression(n) || (typescript.isForOfStatement(n) && n.awaitModifier)) return true;
+  if (typescript.isVariableDeclarationList(n) && (n.flags & typescript.NodeFlags.AwaitUsing) === typescript.NodeFlags.AwaitUsing) return true;
+  if (isFunctionScope(n)) return false;
+  return typescript.forEachChild(n, (c) => (awaits(c) ? true : undefined)) === true;
 }
