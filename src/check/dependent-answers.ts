@@ -23,17 +23,20 @@ function mapsProtectedTool(project: ProjectContext): boolean {
 
 /**
  * The `sdk-approval` findings of the workspace packages that depend by name on the package of the
- * project's manifest, paths relative to `cwd` (`../server/src/app.ts`). A dependent below `cwd` is
- * left out: a check there (a workspace root) checks it on its own, which reports the same answers.
- * Each dependent's own suppressions apply, as in its own check.
+ * project's manifest, paths relative to `cwd` (`../server/src/app.ts`). They are the package's own
+ * (its protected tools are what the answers break), so a check given paths reports them as the
+ * whole check does (issue 40). A file the command checks anyway is left out, since its answers are
+ * reported there: without `reached` (the command's paths, absolute), a file below `cwd` (a check at
+ * a workspace root checks that package on its own); with them, a file they reach (this check, or at
+ * a root the check of the package without a manifest they reach, scans it). Each dependent's own
+ * suppressions apply, as in its own check.
  */
-export async function dependentAnswerFindings(project: ProjectContext, cwd: string): Promise<Finding[]> {
+export async function dependentAnswerFindings(project: ProjectContext, cwd: string, reached?: readonly string[]): Promise<Finding[]> {
   if (!mapsProtectedTool(project)) return [];
   const out: Finding[] = [];
   const workspaces: WorkspaceListings = new Map();
   // one listing of the workspace, for the dependents and for the rule's own lookup of their dependencies
   for (const dir of dependentPackages(project.manifest.root, workspaces)) {
-    if (isInside(cwd, dir)) continue;
     const files = (await scanRepo({ root: dir })).files.filter((scan) => (scan.sdkApprovals ?? []).length > 0);
     if (files.length === 0) continue;
     // no project: the rule asks the disk which of the dependent's dependencies are protected and names them
@@ -48,7 +51,9 @@ export async function dependentAnswerFindings(project: ProjectContext, cwd: stri
         findings.filter((f) => f.file === scan.file),
         scan.suppressions,
       ).kept;
-      out.push(...kept.map((f) => ({ ...f, file: displayPath(path.resolve(dir, f.file), cwd) })));
+      const file = path.resolve(dir, scan.file);
+      if (reached ? reached.some((p) => p === file || isInside(p, file)) : isInside(cwd, file)) continue;
+      out.push(...kept.map((f) => ({ ...f, file: displayPath(file, cwd) })));
     }
   }
   return out;

@@ -26,6 +26,11 @@ export interface CheckOptions {
   cwd: string;
   /** Files or directories to check, relative to cwd; default: the whole repo. */
   paths?: string[];
+  /**
+   * The paths the command was given, when `paths` are their part in one package of several (a
+   * workspace root's check): the files other checks of the command cover. Default: `paths`.
+   */
+  commandPaths?: readonly string[];
   /** Manifest path (relative to cwd); default: found upward from cwd. */
   manifest?: string;
   /** Policy path (relative to cwd); default: the manifest's `policy`. */
@@ -129,8 +134,11 @@ export async function runCheck(options: CheckOptions): Promise<CheckResult> {
     })),
   );
   findings.push(...unreadableFindings(repo.unreadable ?? []).map((f) => ({ ...f, file: relative(path.resolve(root, f.file)) })));
-  // the whole package checked: the SDK answers of the workspace packages that depend on it (issue 40)
-  if (context && !paths) findings.push(...(await dependentAnswerFindings(context, cwd)));
+  // the SDK answers of the workspace packages that depend on it, with or without paths (issue 40)
+  if (context) {
+    const reached = options.commandPaths && options.commandPaths.length > 0 ? options.commandPaths.map((p) => path.resolve(cwd, p)) : paths;
+    findings.push(...(await dependentAnswerFindings(context, cwd, reached)));
+  }
 
   if (project) {
     // The whole repo was scanned: hand the generator the tool declarations from this scan instead

@@ -7,8 +7,8 @@ import { crossCheck } from '../generate/crosscheck.js';
 import { manifestDeclarationsInScans } from '../generate/declarations.js';
 import type { FileScan } from '../scan/types.js';
 import { rewriteFile, type FileContext } from './rewrite-file.js';
-import { appAnswers, type AppAnswer } from './app-approvals.js';
-import { dependentPackages } from '../manifest/workspace-dependencies.js';
+import { appAnswers } from './app-approvals.js';
+import { dependentAnswers } from './dependent-answers.js';
 import { assertImportLoads, createModuleSettingsLookup } from '../scan/specifier.js';
 import type { CodemodFinding, CodemodResult, CodemodSummary, FileChange } from './types.js';
 import { mappedDoorsOf, runsLackingContext } from '../scan/context-runs.js';
@@ -111,13 +111,6 @@ export async function runCodemod(options: CodemodOptions): Promise<CodemodResult
     file: path.resolve(root, r.file),
   }));
   return { root, changes, findings, summary, ...(runsWithoutContext.length > 0 ? { runsWithoutContext } : {}), exitCode: blocking > 0 ? 1 : 0 };
-}
-
-/** The answers to interruptions in the workspace's packages that depend on this one (manifest/workspace-dependencies.ts). */
-async function dependentAnswers(root: string): Promise<AppAnswer[]> {
-  const out: AppAnswer[] = [];
-  for (const dir of dependentPackages(root)) out.push(...appAnswers(dir, (await scanRepo({ root: dir })).files, path.resolve));
-  return out;
 }
 
 const FILE_START = { line: 1, column: 1 } as const;

@@ -20,6 +20,7 @@ import { scanRepoIndexed, scanSource, type RepoIndex } from '../scan/index.js';
 import { PackageFacts, statKey } from '../scan/package-facts.js';
 import type { FileScan } from '../scan/types.js';
 import { appAnswers, type AppAnswer } from '../codemod/app-approvals.js';
+import { dependentAnswersSync } from '../codemod/dependent-answers.js';
 import { crossCheck, type CrossCheck } from '../generate/crosscheck.js';
 
 /**
@@ -88,6 +89,8 @@ export class DiskSession implements LintSession {
   private codemod: CodemodInputs | undefined;
   /** generate's left-out tools, as of the repo scan (as `stale-generated` is: once per session). */
   private leftOut: CrossCheck['leftOut'] | undefined;
+  /** The answers of the workspace packages that depend on this one, read once per session (their files are not this session's). */
+  private dependentAnswers: AppAnswer[] | undefined;
   private stale: Finding[] | undefined;
   /** The package folders and builds the repo rules asked of the disk, kept while they are unchanged. */
   readonly facts: RepoFacts;
@@ -174,7 +177,9 @@ export class DiskSession implements LintSession {
     const scans = [...this.scans.values()];
     // the answers again after an edit (a walk of the scans); the declarations' check once
     this.leftOut ??= crossCheck(project.policy, project.manifest, declarationsFromScan(project, scans)).leftOut;
-    this.codemod = { answers: appAnswers(this.root, scans, path.resolve), leftOut: this.leftOut };
+    // and the answers of the packages that depend on this one, as the codemod reads them (issue 40)
+    this.dependentAnswers ??= dependentAnswersSync(this.root);
+    this.codemod = { answers: [...appAnswers(this.root, scans, path.resolve), ...this.dependentAnswers], leftOut: this.leftOut };
     return this.codemod;
   }
 

@@ -19,7 +19,7 @@ export function declarationDepth(name: string, ancestors: readonly ts.Node[], ho
 }
 
 /** The declaration `declarationOf` finds, with the index in `ancestors` of the scope that makes it. */
-function declarationAt(name: string, ancestors: readonly ts.Node[], hoisted?: HoistedVars): { declaration: ts.Node; depth: number } | undefined {
+export function declarationAt(name: string, ancestors: readonly ts.Node[], hoisted?: HoistedVars): { declaration: ts.Node; depth: number } | undefined {
   const wanted = new Set([name]);
   for (let i = ancestors.length - 1; i >= 0; i--) {
     const node = ancestors[i]!;

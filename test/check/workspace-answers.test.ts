@@ -38,8 +38,8 @@ function workspace(dependsOnAgents = true): string {
   return root;
 }
 
-async function check(cwd: string): Promise<{ code: number; findings: Finding[] }> {
-  const r = await cli(['check', '--format', 'json'], { cwd });
+async function check(cwd: string, paths: readonly string[] = []): Promise<{ code: number; findings: Finding[] }> {
+  const r = await cli(['check', '--format', 'json', ...paths], { cwd });
   return { code: r.code, findings: (JSON.parse(r.stdout) as { findings: Finding[] }).findings };
 }
 
@@ -76,6 +76,35 @@ describe('sdk-approval in a workspace package that answers another package’s p
     writeFileSync(app, lines.join('\n'));
     expect(answers((await check(path.join(root, 'packages/agents'))).findings)).toEqual(['../server/src/app.ts:13']);
   });
+
+  it('check given paths reports the dependent’s answers as the whole check does (issue 40): in the package, at the root, each once', async () => {
+    const root = workspace();
+    const agents = path.join(root, 'packages/agents');
+    const whole = answers((await check(agents)).findings);
+    expect(whole).toEqual(['../server/src/app.ts:11', '../server/src/app.ts:12']);
+    for (const paths of [['.'], ['src'], ['src/tools.ts'], ['../server/src/app.ts'], ['src', '../server']]) {
+      const { code, findings } = await check(agents, paths);
+      expect(answers(findings), paths.join(' ')).toEqual(whole);
+      expect(code).toBe(1);
+    }
+    expect(answers((await check(path.join(agents, 'src'), ['tools.ts'])).findings)).toEqual(['../../server/src/app.ts:11', '../../server/src/app.ts:12']);
+    const atRoot = answers((await check(root)).findings);
+    expect(atRoot).toEqual(['packages/server/src/app.ts:11', 'packages/server/src/app.ts:12']);
+    for (const paths of [
+      ['packages/agents'],
+      ['packages/agents', 'packages/server'],
+      ['packages/agents/src/tools.ts', 'packages/server/src/app.ts'],
+      ['packages'],
+    ]) {
+      expect(answers((await check(root, paths)).findings), paths.join(' ')).toEqual(atRoot);
+    }
+    // the dependent's own suppression applies with paths too
+    const app = path.join(root, 'packages/server/src/app.ts');
+    const lines = readFileSync(app, 'utf8').split('\n');
+    lines.splice(10, 0, '// ctrlrun-ignore sdk-approval -- reviewed');
+    writeFileSync(app, lines.join('\n'));
+    expect(answers((await check(agents, ['src'])).findings)).toEqual(['../server/src/app.ts:13']);
+  }, 60_000);
 
   it('check at the root reports each dependent’s answer once', async () => {
     const root = workspace();

@@ -1,10 +1,11 @@
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ESLint } from 'eslint';
 import tseslint from 'typescript-eslint';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createPlugin } from '../../src/eslint/index.js';
+import { cli } from '../helpers/cli.js';
 import { FIXTURES } from '../helpers/paths.js';
 import { SOURCE_FILES } from './helpers.js';
 
@@ -62,4 +63,54 @@ describe('eslint --fix of a tool generate leaves out', () => {
     expect(result!.output).toContain("export const lookupCharge = protectedTool('stripe.charge.read', {");
     expect(result!.output).toContain('export const refund = tool({');
   });
+});
+
+/**
+ * An npm workspace: `agents` holds the tools and the manifest, `server` depends on it by name and
+ * answers their interruptions with `result.state.approve(item)` (issue 40). The codemod reads the
+ * dependents' answers and keeps close_account as a conflict; ESLint's fix read only the manifest's
+ * package and removed its `needsApproval`, so the server's answers then authorized nothing.
+ */
+function answeringWorkspace(dependsOnAgents = true): string {
+  const root = mkdtempSync(path.join(tmpdir(), 'ctrlrun-eslint-ws-answers-'));
+  dirs.push(root);
+  const agents = path.join(root, 'packages/agents');
+  cpSync(path.join(FIXTURES, 'codemod/_shared'), agents, { recursive: true });
+  cpSync(path.join(FIXTURES, 'codemod/app-approvals/input/ctrlrun.tools.yaml'), path.join(agents, 'ctrlrun.tools.yaml'));
+  cpSync(path.join(FIXTURES, 'codemod/app-approvals/input/src/tools.ts'), path.join(agents, 'src/tools.ts'));
+  writeFileSync(path.join(agents, 'package.json'), JSON.stringify({ name: 'agents', private: true, type: 'module' }));
+  writeFileSync(path.join(root, 'package.json'), JSON.stringify({ name: 'ws', private: true, workspaces: ['packages/*'] }));
+  const server = path.join(root, 'packages/server');
+  mkdirSync(path.join(server, 'src'), { recursive: true });
+  const deps = dependsOnAgents ? { dependencies: { agents: '*' } } : {};
+  writeFileSync(path.join(server, 'package.json'), JSON.stringify({ name: 'server', private: true, type: 'module', ...deps }));
+  const app = readFileSync(path.join(FIXTURES, 'codemod/app-approvals/input/src/app.ts'), 'utf8').replace("'./tools.js'", "'agents/src/tools.js'");
+  writeFileSync(path.join(server, 'src/app.ts'), app);
+  return root;
+}
+
+describe('eslint --fix in a workspace package whose dependent answers its interruptions', () => {
+  it('writes what codemod --write writes: close_account kept with its needsApproval, from the package and from the root', async () => {
+    const byCodemod = answeringWorkspace();
+    const agents = path.join(byCodemod, 'packages/agents');
+    expect((await cli(['generate'], { cwd: agents })).code).toBe(0);
+    const r = await cli(['codemod', '--write', '--allow-dirty'], { cwd: agents });
+    expect(r.stdout + r.stderr).toContain('1 conflicts');
+    const expected = readFileSync(path.join(agents, 'src/tools.ts'), 'utf8');
+    expect(expected).toContain("export const lookupCharge = protectedTool('stripe.charge.read', {");
+    expect(expected).toContain('export const closeAccount = tool({');
+    expect(expected).toContain('needsApproval: true,');
+    for (const at of ['packages/agents', '.']) {
+      const root = answeringWorkspace();
+      const cwd = path.join(root, at);
+      const [result] = await fixer(cwd).lintFiles([path.join(root, 'packages/agents/src/tools.ts')]);
+      expect(result!.output, at).toBe(expected);
+    }
+  }, 60_000);
+
+  it('a package that does not depend on agents: its answers are not read, close_account is rewritten as by the codemod', async () => {
+    const root = answeringWorkspace(false);
+    const [result] = await fixer(path.join(root, 'packages/agents')).lintFiles([path.join(root, 'packages/agents/src/tools.ts')]);
+    expect(result!.output).toContain("export const closeAccount = protectedTool('accounts.close', {");
+  }, 60_000);
 });

@@ -72,6 +72,8 @@ export async function runCheckCommand(args: CheckArgs, ctx: CliContext, write: F
     return runCheck({
       cwd: ctx.cwd,
       ...(paths && paths.length > 0 ? { paths } : {}),
+      // a package's check at a root: what the command's other checks cover, for its dependents' answers
+      ...(manifests && args.paths && args.paths.length > 0 ? { commandPaths: args.paths } : {}),
       ...(manifest !== undefined ? { manifest } : {}),
       ...(args.policy !== undefined ? { policy: args.policy } : {}),
       ...(progress ? { onProgress: progress.update } : {}),

@@ -26,7 +26,8 @@ import { followValue } from './escapes.js';
 import { onHandoffCall, onProtectedHandoff } from './handoffs.js';
 import { resolveName } from './names.js';
 import { givesModelSomething } from '../sdk-surface.js';
-import { declarationDepth } from '../local-values.js';
+import { declarationAt } from '../local-values.js';
+import { guardRunsWith } from './guard-runs.js';
 
 // Calls: module loads, the generated module's doors, `protectedTool`, the SDK's tool factories
 // (directly or through `call`/`apply`/`Reflect.apply`), then methods of agents and runs.
@@ -124,43 +125,10 @@ function onGeneratedDoorCall(cx: FileContext, node: ts.CallExpression, door: str
   }
 }
 
-/**
- * Whether a guard call runs whenever the variable it guards exists: no branch, loop body, `case`,
- * `catch` or short-circuit operand lies between the call and the scope that declares the variable
- * (`if (on) protectMcpServer(fs)` leaves `fs` open when `on` is false). A function between them is
- * not taken for a condition: a setup function that guards is the common shape (a known gap).
- */
+/** Whether a guard call runs whenever the variable `name` it guards exists (src/scan/file/guard-runs.ts). */
 function runsWithVariable(cx: FileContext, call: ts.CallExpression, name: string): boolean {
-  const a = cx.ancestors;
-  const from = (declarationDepth(name, a, cx.hoisted) ?? -1) + 1;
-  let child: ts.Node = call;
-  for (let i = a.length - 1; i >= from; i--) {
-    const p = a[i]!;
-    if (isConditionalPart(p, child)) return false;
-    child = p;
-  }
-  return true;
-}
-
-/** Whether `child` runs only on some runs of `p`: a branch, a loop's body, a `case`, a `catch`, the right of `&&`/`||`/`??`. */
-function isConditionalPart(p: ts.Node, child: ts.Node): boolean {
-  const k = typescript.SyntaxKind;
-  if (typescript.isIfStatement(p)) return child !== p.expression;
-  if (typescript.isConditionalExpression(p)) return child !== p.condition;
-  if (typescript.isBinaryExpression(p)) {
-    const op = p.operatorToken.kind;
-    const shortCircuit =
-      op === k.AmpersandAmpersandToken ||
-      op === k.BarBarToken ||
-      op === k.QuestionQuestionToken ||
-      op === k.AmpersandAmpersandEqualsToken ||
-      op === k.BarBarEqualsToken ||
-      op === k.QuestionQuestionEqualsToken;
-    return shortCircuit && child === p.right;
-  }
-  if (typescript.isWhileStatement(p) || typescript.isForInStatement(p) || typescript.isForOfStatement(p)) return child === p.statement;
-  if (typescript.isForStatement(p)) return child === p.statement || child === p.condition || child === p.incrementor;
-  return typescript.isCaseClause(p) || typescript.isDefaultClause(p) || typescript.isCatchClause(p);
+  const d = declarationAt(name, cx.ancestors, cx.hoisted);
+  return guardRunsWith(cx.ancestors, d ? d.depth : -1, d ? d.declaration.end : 0, call);
 }
 
 /** `protectedTool('<action>', { ... })` of the generated module. */
