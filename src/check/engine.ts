@@ -7,6 +7,7 @@ import { generatedFiles, renderGeneratedModule, type GeneratedModule } from '../
 import { findManifest, loadProject, MANIFEST_FILE, type Project } from '../manifest/load.js';
 import { readSourceText, scanRepo, treeOf, type PendingRepoRead, type RepoRead } from '../scan/index.js';
 import { readAheadFor, readsSame } from './read-ahead.js';
+import type { RootFiles } from '../fs/repo-files.js';
 import { readRepoHere } from '../scan/read-here.js';
 import type { ListedRoot } from '../scan/read.js';
 import type { CompiledScript } from '../scan/code-cache.js';
@@ -52,6 +53,8 @@ export interface CheckOptions {
    * when no manifest moves the check's root away from `cwd`; nothing is listed or read again then.
    */
   listed?: ListedRoot;
+  /** The manifest's folder's files as the command listed them (`listRootFiles`): read when the check's root is that folder. */
+  rootFiles?: RootFiles;
 }
 
 export interface CheckResult {
@@ -109,7 +112,7 @@ export async function runCheck(options: CheckOptions): Promise<CheckResult> {
   if (!read) {
     // read here, as the thread would: the same bytes and verdicts, and the listing for stale-generated
     const listed = options.listed && !project && root === cwd ? options.listed : undefined;
-    read = readRepoHere({ root, ...(paths ? { paths } : {}) }, listed);
+    read = readRepoHere({ root, ...(paths ? { paths } : {}), ...(options.rootFiles ? { rootFiles: options.rootFiles } : {}) }, listed);
     if (!ahead) options.onDebug?.(`the repo was listed and read on the main thread (${read.listing.files.length} files)`);
   }
   const context: ProjectContext | undefined = project ? { manifest: project.manifest, policy: project.policy } : undefined;

@@ -2,6 +2,7 @@ import { lstatSync, readlinkSync } from 'node:fs';
 import path from 'node:path';
 import type { Manifest } from '../manifest/types.js';
 import type { Policy } from '../policy/types.js';
+import type { RootFiles } from '../fs/repo-files.js';
 import { readSource, readSourceText, scanRepo } from '../scan/index.js';
 import { crossCheck } from '../generate/crosscheck.js';
 import { manifestDeclarationsInScans } from '../generate/declarations.js';
@@ -25,6 +26,8 @@ export interface CodemodOptions {
   /** Files or directories (absolute, or relative to the manifest's root); default: the whole root. */
   paths?: string[];
   onProgress?: (done: number, total: number) => void;
+  /** The root's files as the command listed them already: the scans of the root take them (another root's are not used). */
+  rootFiles?: RootFiles;
 }
 
 /**
@@ -39,11 +42,15 @@ export async function runCodemod(options: CodemodOptions): Promise<CodemodResult
     ...(options.paths && options.paths.length > 0 ? { paths: options.paths } : {}),
     generatedModule: manifest.output,
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+    ...(options.rootFiles ? { rootFiles: options.rootFiles } : {}),
   });
   // Given paths, the rest of the repo is read too: an app's own answers to its interruptions in a
   // file outside them authorize nothing once a tool is protected (issue 40 item 4), and generate
   // reads every declaration of a tool, wherever it is. Only the files within the paths are rewritten.
-  const whole = options.paths && options.paths.length > 0 ? await scanRepo({ root, generatedModule: manifest.output }) : scan;
+  const whole =
+    options.paths && options.paths.length > 0
+      ? await scanRepo({ root, generatedModule: manifest.output, ...(options.rootFiles ? { rootFiles: options.rootFiles } : {}) })
+      : scan;
   // the tools generate leaves unprotected: left as they are (conflicts), the others rewritten
   const declared = manifestDeclarationsInScans(manifest, root, whole.files, (s) => readSourceText(path.join(root, s.file)));
   const { leftOut } = crossCheck(policy, manifest, declared);

@@ -17,6 +17,25 @@ export interface UnlistedPath {
   message: string;
 }
 
+/**
+ * `repoFiles` of one root with the folders it could not list, made once for a command that reads
+ * the same root twice (the packages below a manifest's folder, then the scan's listing of it).
+ */
+export interface RootFiles {
+  /** Absolute, as listed. */
+  root: string;
+  files: readonly string[];
+  unreadable: readonly UnlistedPath[];
+}
+
+/** `repoFiles(root)`, kept with what could not be listed. */
+export function listRootFiles(dir: string): RootFiles {
+  const root = path.resolve(dir);
+  const unreadable: UnlistedPath[] = [];
+  const files = repoFiles(root, unreadable);
+  return { root, files, unreadable };
+}
+
 /** Every file of the repository under `root` (absolute, unsorted): git's listing, else the walk. */
 export function repoFiles(root: string, unreadable: UnlistedPath[] = []): string[] {
   return gitFiles(root, unreadable) ?? walkFiles(root, unreadable);

@@ -1,6 +1,6 @@
 import { statSync, type Stats } from 'node:fs';
 import path from 'node:path';
-import { repoFiles, walkFiles } from '../fs/repo-files.js';
+import { repoFiles, walkFiles, type RootFiles } from '../fs/repo-files.js';
 import { isSourceFile } from './source-files.js';
 import type { UnreadablePath } from './types.js';
 
@@ -21,6 +21,8 @@ export interface ListOptions {
   root: string;
   paths?: string[];
   generatedModule?: string;
+  /** `root`'s files as the command listed them already (`listRootFiles`); another root's are not used. */
+  rootFiles?: RootFiles;
 }
 
 export interface RepoListing {
@@ -55,7 +57,10 @@ export function listRepo(options: ListOptions): RepoListing {
   const root = path.resolve(options.root);
   const generated = options.generatedModule ? path.resolve(options.generatedModule) : undefined;
   const unreadable: UnreadablePath[] = [];
-  const all = repoFiles(root, unreadable);
+  // the root listed already by the command (its packages were looked for in it): not listed again
+  const listed = options.rootFiles !== undefined && path.resolve(options.rootFiles.root) === root ? options.rootFiles : undefined;
+  if (listed) unreadable.push(...listed.unreadable);
+  const all = listed ? listed.files : repoFiles(root, unreadable);
   const keep = (abs: string): boolean => abs !== generated && isSourceFile(abs) && !inNodeModules(abs);
   const { configs, manifests } = configsAndManifests(all);
   const out = new Set<string>();

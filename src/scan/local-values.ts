@@ -1,6 +1,6 @@
 import type { ts } from 'ts-morph';
 import { typescript } from './typescript.js';
-import { scopeDeclarations, type HoistedVars } from './scope.js';
+import { firstDeclarations, scopeDeclarations, scopeKinds, type HoistedVars } from './scope.js';
 import { isAssigning, isWrapper, skipParens } from './syntax.js';
 
 /**
@@ -20,17 +20,47 @@ export function declarationDepth(name: string, ancestors: readonly ts.Node[], ho
 
 /** The declaration `declarationOf` finds, with the index in `ancestors` of the scope that makes it. */
 export function declarationAt(name: string, ancestors: readonly ts.Node[], hoisted?: HoistedVars): { declaration: ts.Node; depth: number } | undefined {
-  const wanted = new Set([name]);
+  const scopes = hoisted ? scopesOf(hoisted) : undefined;
+  const wanted = scopes ? undefined : new Set([name]);
   for (let i = ancestors.length - 1; i >= 0; i--) {
     const node = ancestors[i]!;
     if (typescript.isSourceFile(node)) {
       const declaration = topLevelDeclaration(node, name);
       return declaration ? { declaration, depth: i } : undefined;
     }
-    const found = scopeDeclarations(node, wanted, hoisted)[0];
-    if (found) return { declaration: found.declaration, depth: i };
+    const declaration = scopes ? declaredIn(scopes, node, hoisted).get(name) : scopeDeclarations(node, wanted!, hoisted)[0]?.declaration;
+    if (declaration) return { declaration, depth: i };
   }
   return undefined;
+}
+
+/**
+ * Each scope's declarations by name, read once a scope: the scan asks where names are declared
+ * again and again along the same ancestors (issue 40, item 8). Kept by the file's `hoisted` map,
+ * which the file's context fills in its alias walk before any lookup and never changes after.
+ */
+const scopesByFile = new WeakMap<HoistedVars, WeakMap<ts.Node, ReadonlyMap<string, ts.Node>>>();
+
+function scopesOf(hoisted: HoistedVars): WeakMap<ts.Node, ReadonlyMap<string, ts.Node>> {
+  let scopes = scopesByFile.get(hoisted);
+  if (!scopes) {
+    scopes = new WeakMap();
+    scopesByFile.set(hoisted, scopes);
+  }
+  return scopes;
+}
+
+const NO_NAMES: ReadonlyMap<string, ts.Node> = new Map();
+
+function declaredIn(scopes: WeakMap<ts.Node, ReadonlyMap<string, ts.Node>>, node: ts.Node, hoisted: HoistedVars | undefined): ReadonlyMap<string, ts.Node> {
+  // most ancestors (expressions, statements) make no scope: nothing kept for them
+  if (scopeKinds()[node.kind] !== 1) return NO_NAMES;
+  let names = scopes.get(node);
+  if (!names) {
+    names = firstDeclarations(node, hoisted);
+    scopes.set(node, names);
+  }
+  return names;
 }
 
 /** The value a variable is declared with where a name is read, and where that value's own names are read. */

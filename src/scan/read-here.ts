@@ -14,7 +14,11 @@ import { testFileRule } from './test-files.js';
  * narrowed to these paths): nothing is listed and no config read again.
  */
 export function readRepoHere(options: ListOptions, listed?: ListedRoot): RepoRead {
-  const listOptions: ListOptions = { root: options.root, ...(options.paths ? { paths: [...options.paths] } : {}) };
+  const listOptions: ListOptions = {
+    root: options.root,
+    ...(options.paths ? { paths: [...options.paths] } : {}),
+    ...(options.rootFiles ? { rootFiles: options.rootFiles } : {}),
+  };
   const listing = listed?.listing ?? listRepo(listOptions);
   const { tokens, verdictOf } = listingPrefilter(listing, listed?.configs.layout);
   const read = listedFileReader(listOptions.root, listing.files);

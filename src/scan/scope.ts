@@ -17,8 +17,31 @@ export interface ScopeDeclaration {
 export function scopeDeclarations(node: ts.Node, interesting: ReadonlySet<string>, hoisted?: HoistedVars): readonly ScopeDeclaration[] {
   // asked of every node of a file: most (identifiers, expressions) make no scope, and answer without allocating
   if (interesting.size === 0 || !makesScope(node)) return NONE;
+  return declarationsOf(node, interesting, hoisted);
+}
+
+/**
+ * Every name a node's own scope declares, each with its first declaration there: what
+ * `scopeDeclarations(node, new Set([name]), hoisted)[0]` gives for each name (the same walk, no name
+ * left out), so a lookup asked many times of one scope reads it once (local-values.ts).
+ */
+export function firstDeclarations(node: ts.Node, hoisted?: HoistedVars): ReadonlyMap<string, ts.Node> {
+  const first = new Map<string, ts.Node>();
+  if (!makesScope(node)) return first;
+  for (const d of declarationsOf(node, EVERY_NAME, hoisted)) if (!first.has(d.name)) first.set(d.name, d.declaration);
+  return first;
+}
+
+/** What a scope's declarations are kept by: the names asked for (a set), or every name. */
+interface NameFilter {
+  has(name: string): boolean;
+}
+
+const EVERY_NAME: NameFilter = { has: () => true };
+
+function declarationsOf(node: ts.Node, keep: NameFilter, hoisted: HoistedVars | undefined): ScopeDeclaration[] {
   const out: ScopeDeclaration[] = [];
-  const add = (name: ts.BindingName | ts.Identifier | undefined, declaration: ts.Node) => collectBindingNames(name, declaration, interesting, out);
+  const add = (name: ts.BindingName | ts.Identifier | undefined, declaration: ts.Node) => collectBindingNames(name, declaration, keep, out);
 
   if (typescript.isBlock(node) || typescript.isModuleBlock(node) || typescript.isCaseBlock(node)) {
     const statements = typescript.isCaseBlock(node) ? node.clauses.flatMap((c) => [...c.statements]) : node.statements;
@@ -154,19 +177,14 @@ function collectHoistedVars(node: ts.Node, add: (n: ts.BindingName | ts.Identifi
   typescript.forEachChild(node, visit);
 }
 
-function collectBindingNames(
-  name: ts.BindingName | ts.Identifier | undefined,
-  declaration: ts.Node,
-  interesting: ReadonlySet<string>,
-  out: ScopeDeclaration[],
-): void {
+function collectBindingNames(name: ts.BindingName | ts.Identifier | undefined, declaration: ts.Node, keep: NameFilter, out: ScopeDeclaration[]): void {
   if (!name) return;
   if (typescript.isIdentifier(name)) {
-    if (interesting.has(name.text)) out.push({ name: name.text, declaration });
+    if (keep.has(name.text)) out.push({ name: name.text, declaration });
     return;
   }
   for (const el of name.elements) {
     if (typescript.isOmittedExpression(el)) continue;
-    collectBindingNames(el.name, declaration, interesting, out);
+    collectBindingNames(el.name, declaration, keep, out);
   }
 }

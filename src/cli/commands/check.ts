@@ -11,7 +11,7 @@ import { applyFixes, type FixWriter } from '../../check/fix.js';
 import { writeChanges } from '../../codemod/index.js';
 import path from 'node:path';
 import { pathsInPackage } from '../../manifest/workspace.js';
-import { workspaceManifests } from '../workspace.js';
+import { workspaceManifestsListed } from '../workspace.js';
 import type { CheckResult } from '../../check/engine.js';
 import { checkPackagesWithoutManifest, noManifestReached } from '../../check/uncovered-packages.js';
 
@@ -60,7 +60,11 @@ export async function runCheckCommand(args: CheckArgs, ctx: CliContext, write: F
   // a path that is not there is an error, also beside paths that reach a package (which checks only its own)
   assertPathsExist(ctx.cwd, args.paths);
   // At a workspace root with no manifest of its own: every package's manifest, one report (issue 21).
-  const manifests = args.manifest === undefined ? (workspaceManifests(ctx.cwd, args.paths) ?? noManifestReached(ctx.cwd, args.paths)) : undefined;
+  const listed = args.manifest === undefined ? workspaceManifestsListed(ctx.cwd, args.paths) : undefined;
+  const manifests = listed ? (listed.manifests ?? noManifestReached(ctx.cwd, args.paths)) : undefined;
+  // the manifest's folder, listed to find the packages below it: the check's scan of it takes that
+  // listing (not after --fix, which writes files)
+  const rootFiles = args.fix ? undefined : listed?.rootFiles;
   // every package planned, then one write set: a failure in any package leaves every file as it was
   if (args.fix) {
     const each = (manifest: string | undefined) => ({ cwd: ctx.cwd, paths: args.paths, manifest, policy: args.policy, allowDirty: args.allowDirty });
@@ -78,6 +82,7 @@ export async function runCheckCommand(args: CheckArgs, ctx: CliContext, write: F
       ...(args.policy !== undefined ? { policy: args.policy } : {}),
       ...(progress ? { onProgress: progress.update } : {}),
       ...(ctx.debug ? { onDebug: (line: string) => ctx.stderr(`debug: ${line}\n`) } : {}),
+      ...(rootFiles ? { rootFiles } : {}),
     });
   };
   let result: CheckResult;

@@ -14,7 +14,8 @@ import { displayPath } from '../../format-diagnostics.js';
 import { unresolvedNameMessage } from '../../scan/names.js';
 import { outcomeOf, type ExitReason, type Outcome, type OutcomeEntry } from '../../codemod/outcome.js';
 import { pathsInPackage } from '../../manifest/workspace.js';
-import { workspaceManifests } from '../workspace.js';
+import type { RootFiles } from '../../fs/repo-files.js';
+import { workspaceManifestsListed } from '../workspace.js';
 
 export interface CodemodArgs {
   paths?: string[];
@@ -49,8 +50,9 @@ export const codemodCommand: CommandSpec<CodemodArgs> = {
   run: async (given, ctx) => {
     const args = { ...given, json: given.json || given.format === 'json' };
     // At a workspace root with no manifest of its own: each package's manifest in turn (issue 21).
-    const manifests = args.manifest === undefined ? workspaceManifests(ctx.cwd, args.paths) : undefined;
-    return manifests ? runWorkspaceCodemod(manifests, args, ctx) : runCodemodCommand(args, ctx);
+    const { manifests, rootFiles } =
+      args.manifest === undefined ? workspaceManifestsListed(ctx.cwd, args.paths) : { manifests: undefined, rootFiles: undefined };
+    return manifests ? runWorkspaceCodemod(manifests, args, ctx) : runCodemodCommand(args, ctx, rootFiles);
   },
 };
 
@@ -91,8 +93,8 @@ export async function runWorkspaceCodemod(manifests: readonly string[], args: Co
 const NOTHING_WRITTEN: WriteOutcome = { written: [], changedOnDisk: [] };
 
 /** The codemod as the CLI runs it (`check --fix` shares its pieces: src/check/fix.ts); resolves to the exit code (SPEC §6). */
-export async function runCodemodCommand(args: CodemodArgs, ctx: CliContext): Promise<number> {
-  const plan = await planCodemod(args, ctx);
+export async function runCodemodCommand(args: CodemodArgs, ctx: CliContext, rootFiles?: RootFiles): Promise<number> {
+  const plan = await planCodemod(args, ctx, rootFiles);
   const set = args.write ? writeChangeSet(plan.result.changes, ctx.cwd, 'codemod --write') : NOTHING_WRITTEN;
   const code = reportCodemod(plan, args, ctx, set);
   if (!args.json) reportChangedOnDisk(set.changedOnDisk, ctx);
@@ -105,8 +107,12 @@ interface CodemodPlan {
   result: CodemodResult;
 }
 
-/** Loads the project, runs the codemod and refuses a write whose imports would not resolve (a UserError: nothing written). */
-async function planCodemod(args: CodemodArgs, ctx: CliContext): Promise<CodemodPlan> {
+/**
+ * Loads the project, runs the codemod and refuses a write whose imports would not resolve (a
+ * UserError: nothing written). `rootFiles`: the files of the folder the command found its manifest
+ * in, listed already (used when that folder is the manifest's root).
+ */
+async function planCodemod(args: CodemodArgs, ctx: CliContext, rootFiles?: RootFiles): Promise<CodemodPlan> {
   const project = loadProject({
     cwd: ctx.cwd,
     ...(args.manifest !== undefined ? { manifest: path.resolve(ctx.cwd, args.manifest) } : {}),
@@ -131,6 +137,7 @@ async function planCodemod(args: CodemodArgs, ctx: CliContext): Promise<CodemodP
     policy: project.policy,
     ...(paths.length > 0 ? { paths } : {}),
     ...(progress ? { onProgress: progress.update } : {}),
+    ...(rootFiles ? { rootFiles } : {}),
   });
   progress?.clear();
   if (args.write && result.changes.length > 0) refuseWithoutGeneratedModule(project, ctx.cwd);
