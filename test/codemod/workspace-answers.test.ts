@@ -1,8 +1,8 @@
-import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { writeAnsweringWorkspace } from '../helpers/answering-workspace.js';
 import { cli } from '../helpers/cli.js';
-import { FIXTURES } from '../helpers/paths.js';
 import { makeTempDir, removeDir } from '../helpers/temp-repo.js';
 
 const dirs: string[] = [];
@@ -20,17 +20,7 @@ afterAll(() => dirs.forEach(removeDir));
 function workspace(): string {
   const root = makeTempDir('codemod-ws-answers-');
   dirs.push(root);
-  const agents = path.join(root, 'packages/agents');
-  cpSync(path.join(FIXTURES, 'codemod/_shared'), agents, { recursive: true });
-  cpSync(path.join(FIXTURES, 'codemod/app-approvals/input/ctrlrun.tools.yaml'), path.join(agents, 'ctrlrun.tools.yaml'));
-  cpSync(path.join(FIXTURES, 'codemod/app-approvals/input/src/tools.ts'), path.join(agents, 'src/tools.ts'));
-  writeFileSync(path.join(agents, 'package.json'), JSON.stringify({ name: 'agents', private: true, type: 'module' }));
-  writeFileSync(path.join(root, 'package.json'), JSON.stringify({ name: 'ws', private: true, workspaces: ['packages/*'] }));
-  const server = path.join(root, 'packages/server');
-  mkdirSync(path.join(server, 'src'), { recursive: true });
-  writeFileSync(path.join(server, 'package.json'), JSON.stringify({ name: 'server', private: true, type: 'module', dependencies: { agents: '*' } }));
-  const app = readFileSync(path.join(FIXTURES, 'codemod/app-approvals/input/src/app.ts'), 'utf8').replace("'./tools.js'", "'agents/src/tools.js'");
-  writeFileSync(path.join(server, 'src/app.ts'), app);
+  writeAnsweringWorkspace(root, { agents: '*' });
   return root;
 }
 

@@ -1,10 +1,11 @@
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ESLint } from 'eslint';
 import tseslint from 'typescript-eslint';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createPlugin } from '../../src/eslint/index.js';
+import { writeAnsweringWorkspace } from '../helpers/answering-workspace.js';
 import { cli } from '../helpers/cli.js';
 import { FIXTURES } from '../helpers/paths.js';
 import { SOURCE_FILES } from './helpers.js';
@@ -74,18 +75,7 @@ describe('eslint --fix of a tool generate leaves out', () => {
 function answeringWorkspace(dependsOnAgents = true): string {
   const root = mkdtempSync(path.join(tmpdir(), 'ctrlrun-eslint-ws-answers-'));
   dirs.push(root);
-  const agents = path.join(root, 'packages/agents');
-  cpSync(path.join(FIXTURES, 'codemod/_shared'), agents, { recursive: true });
-  cpSync(path.join(FIXTURES, 'codemod/app-approvals/input/ctrlrun.tools.yaml'), path.join(agents, 'ctrlrun.tools.yaml'));
-  cpSync(path.join(FIXTURES, 'codemod/app-approvals/input/src/tools.ts'), path.join(agents, 'src/tools.ts'));
-  writeFileSync(path.join(agents, 'package.json'), JSON.stringify({ name: 'agents', private: true, type: 'module' }));
-  writeFileSync(path.join(root, 'package.json'), JSON.stringify({ name: 'ws', private: true, workspaces: ['packages/*'] }));
-  const server = path.join(root, 'packages/server');
-  mkdirSync(path.join(server, 'src'), { recursive: true });
-  const deps = dependsOnAgents ? { dependencies: { agents: '*' } } : {};
-  writeFileSync(path.join(server, 'package.json'), JSON.stringify({ name: 'server', private: true, type: 'module', ...deps }));
-  const app = readFileSync(path.join(FIXTURES, 'codemod/app-approvals/input/src/app.ts'), 'utf8').replace("'./tools.js'", "'agents/src/tools.js'");
-  writeFileSync(path.join(server, 'src/app.ts'), app);
+  writeAnsweringWorkspace(root, dependsOnAgents ? { agents: '*' } : {});
   return root;
 }
 
