@@ -21,6 +21,12 @@ export interface WitnessCall {
   task?: string | null;
   /** ISO 8601, when a grant's expiry tells times apart. */
   at?: string;
+  /**
+   * The arguments the model sends to make this call, where they differ from `args`: an argument
+   * only the tool's fill-in gives its value (`.min(1).default(0)`: 0 is refused when sent) is left
+   * out (witness-sent.ts).
+   */
+  sent?: Record<string, Operand>;
 }
 
 export interface RegionDiff {

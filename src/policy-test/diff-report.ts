@@ -39,6 +39,13 @@ function summaryLine(diff: PolicyDiff): string {
 /** `{"amount":600}`, then who asks, where, for what and when, when grants read them. */
 export function witnessText(w: WitnessCall): string {
   const parts = [showValue(w.args)];
+  // a value only the tool's fill-in gives: the call the model sends leaves it out
+  if (w.sent)
+    parts.push(
+      `(sent as ${showValue(w.sent)}: the tool fills in ${Object.keys(w.args)
+        .filter((k) => !Object.hasOwn(w.sent!, k))
+        .join(', ')})`,
+    );
   if (w.principal) parts.push(`as ${showValue(w.principal.agent)}${w.principal.user === null ? '' : `/${showValue(w.principal.user)}`}`);
   if (w.environment) parts.push(`in ${showValue(w.environment)}`);
   if (w.task) parts.push(`for task ${showValue(w.task)}`);

@@ -18,6 +18,7 @@ import { createDecider, type Decider } from './decider.js';
 import { type RegionDiff, regionDiffs } from './diff-regions.js';
 import { actionSettings, policySettings, type SettingChange } from './diff-settings.js';
 import { manifestChanges, type Remap } from './diff-tools.js';
+import { withSentArguments } from './witness-sent.js';
 
 export type { SettingChange } from './diff-settings.js';
 export type { ChangeClass } from './classify.js';
@@ -99,7 +100,7 @@ function actionDiff(id: string, base: Policy, head: Policy, deciders: () => [Dec
     compareAction(id, { policy: base, action: a }, { policy: head, action: b }, { schema: argSchemas(schema?.params), now }),
   );
   const authority = base.authority !== undefined || head.authority !== undefined;
-  const regions = regionDiffs(comparison, [id, id], deciders, authority, now);
+  const regions = withSentArguments(regionDiffs(comparison, [id, id], deciders, authority, now), schema?.params);
   const settings = a && b ? actionSettings(a, b) : [];
   if (regions.length === 0 && settings.length === 0 && a && b) return undefined;
   const kind = !a ? 'added' : !b ? 'removed' : 'changed';
@@ -131,7 +132,7 @@ function remapDiff(r: Remap, base: Policy, head: Policy, options: DiffOptions, n
   let made: [Decider, Decider] | undefined;
   const deciders = (): [Decider, Decider] => (made ??= [createDecider(only(base, [r.before])), createDecider(only(head, [r.after]))]);
   const authority = base.authority !== undefined || head.authority !== undefined;
-  const regions = regionDiffs(comparison, [r.before, r.after], deciders, authority, now);
+  const regions = withSentArguments(regionDiffs(comparison, [r.before, r.after], deciders, authority, now), schema?.params);
   const settings: SettingChange[] = [{ field: 'action', before: r.before, after: r.after, class: 'other' }];
   return { action: r.tool, kind: 'remapped', settings, regions, truncated: comparison.truncated, ...schemaOf(r.after, options.schemas) };
 }

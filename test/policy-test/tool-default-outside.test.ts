@@ -67,9 +67,12 @@ describe('a .default() outside its own schema: test, explain and diff see the ca
     const report = JSON.parse(r.stdout);
     const action = report.actions.find((a: { action: string }) => a.action === 'orders.list');
     expect(action.regions.map((g: { class: string; where: unknown; witness: unknown }) => [g.class, g.where, g.witness])).toEqual([
-      ['looser', [{ name: 'limit', text: '0' }], { args: { limit: 0 } }],
+      // the call that reaches it leaves limit out: a 0 sent is refused by the tool
+      ['looser', [{ name: 'limit', text: '0' }], { args: { limit: 0 }, sent: {} }],
     ]);
-    expect((await cli(['diff', 'base.yaml'], { cwd: DIR })).stdout).not.toContain('no change');
+    const text = (await cli(['diff', 'base.yaml'], { cwd: DIR })).stdout;
+    expect(text).not.toContain('no change');
+    expect(text).toContain('e.g. {"limit":0} (sent as {}: the tool fills in limit): approve (rule[1]) → allow (rule[0])');
   });
 
   it('diff: a limit left out is decided as the default, never as left out (the two policies allow and approve alike on every call that runs)', async () => {
