@@ -33,8 +33,11 @@ function workspace(dependsOnAgents = true): string {
   mkdirSync(path.join(server, 'src'), { recursive: true });
   const deps = { dependencies: dependsOnAgents ? { agents: '*', zod: '*' } : { zod: '*' } };
   writeFileSync(path.join(server, 'package.json'), JSON.stringify({ name: 'server', private: true, type: 'module', ...deps }));
-  const app = readFileSync(path.join(FIXTURES, 'codemod/app-approvals/input/src/app.ts'), 'utf8').replace("'./tools.js'", "'agents/src/tools.js'");
-  writeFileSync(path.join(server, 'src/app.ts'), app);
+  // without the dependency the server answers the interruptions of tools of its own (a copy), not agents'
+  // (importing agents' tools by name even without a dependency reaches them: test/check/sibling-answers.test.ts)
+  const app = readFileSync(path.join(FIXTURES, 'codemod/app-approvals/input/src/app.ts'), 'utf8');
+  writeFileSync(path.join(server, 'src/app.ts'), dependsOnAgents ? app.replace("'./tools.js'", "'agents/src/tools.js'") : app);
+  if (!dependsOnAgents) cpSync(path.join(FIXTURES, 'codemod/app-approvals/input/src/tools.ts'), path.join(server, 'src/tools.ts'));
   return root;
 }
 

@@ -48,6 +48,9 @@ describe('codemod in a workspace: another package answers the interruptions of t
   it('a package that does not depend on this one answers its own tools: not read, the tool is rewritten', async () => {
     const root = workspace();
     writeFileSync(path.join(root, 'packages/server/package.json'), JSON.stringify({ name: 'server', private: true, type: 'module' }));
+    // its own tools (a copy): importing agents' tools, even without the dependency, reaches them (sibling-answers.test.ts)
+    cpSync(path.join(FIXTURES, 'codemod/app-approvals/input/src/tools.ts'), path.join(root, 'packages/server/src/tools.ts'));
+    writeFileSync(path.join(root, 'packages/server/src/app.ts'), readFileSync(path.join(FIXTURES, 'codemod/app-approvals/input/src/app.ts'), 'utf8'));
     const r = await cli(['codemod'], { cwd: path.join(root, 'packages/agents') });
     expect(r.stdout).toContain('0 conflicts');
     expect(r.code).toBe(0);

@@ -28,6 +28,8 @@ export function sdkApprovalRule(files: ScannedFile[], project: ProjectContext | 
   /** Why an answer in this file authorizes nothing: '' for this repo's own protected tools, undefined when nothing says so. */
   const protectedFor = (file: string): string | undefined => {
     if (hasProtected) return '';
+    const via = facts?.importsProtected?.get(file);
+    if (via !== undefined) return ` (this file imports the tools of \`${via}\` by path, and they are protected)`;
     if (root === undefined || facts === undefined) return undefined;
     const dir = facts.packages.packageDirOf(path.resolve(root, file));
     if (!dependencies.has(dir)) dependencies.set(dir, protectedDependencies(dir, listings));
