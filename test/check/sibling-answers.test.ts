@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Finding } from '../../src/check/types.js';
@@ -65,6 +65,19 @@ describe('check in the package: a file outside it answers the interruptions of i
       expect(answers((await check(root)).findings)).toEqual(['server/src/app.ts:11', 'server/src/app.ts:12']);
       expect(answers((await check(root, ['agents', 'server'])).findings)).toEqual(['server/src/app.ts:11', 'server/src/app.ts:12']);
     }
+  });
+
+  it('after the codemod protected the tools (the answers written later), the rewritten module still counts', async () => {
+    const root = siblings('relative');
+    const agents = path.join(root, 'agents');
+    const app = path.join(root, 'server/src/app.ts');
+    const text = readFileSync(app, 'utf8');
+    rmSync(app);
+    expect((await cli(['generate'], { cwd: agents })).code).toBe(0);
+    expect((await cli(['codemod', '--write', '--allow-dirty'], { cwd: agents })).code).toBe(0);
+    expect(readFileSync(path.join(agents, 'src/tools.ts'), 'utf8')).toContain("export const closeAccount = protectedTool('accounts.close', {");
+    writeFileSync(app, text);
+    expect(answers((await check(agents)).findings)).toEqual(['../server/src/app.ts:11', '../server/src/app.ts:12']);
   });
 
   it('a sibling whose imports do not reach the tools is not read', async () => {
