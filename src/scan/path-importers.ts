@@ -7,6 +7,7 @@ import { resolveSpecifier, type RepoLayout } from './links.js';
 import { listRepo } from './list.js';
 import { readSourceText } from './repo.js';
 import { scanSource } from './scan-source.js';
+import { testFileRule } from './test-files.js';
 import type { FileScan } from './types.js';
 import { typescript as ts } from './typescript.js';
 
@@ -68,8 +69,8 @@ export interface PathImporterAnswers {
  * declare a protected tool (`declaring`, absolute; asked only when some file outside has an
  * answer), followed from module to module through any file of the bound (re-exports, a sibling's
  * own module importing the tools, the package's barrels). Only a file whose text has an answer is
- * followed; only one that reaches is scanned. Nothing is read when no declaring module is listed
- * in the bound (a package git ignores).
+ * followed; only one that reaches is scanned; a test file is not read. Nothing is followed when
+ * no declaring module is listed in the bound (a package git ignores).
  */
 export function pathImporterAnswers(packageRoot: string, declaring: () => ReadonlySet<string>, skip: readonly string[] = []): PathImporterAnswers | undefined {
   const pkg = path.resolve(packageRoot);
@@ -77,25 +78,25 @@ export function pathImporterAnswers(packageRoot: string, declaring: () => Readon
   if (root === undefined) return undefined;
   const listing = listRepo({ root });
   const outside = (abs: string) => ![pkg, ...skip].some((d) => abs === d || abs.startsWith(d + path.sep));
-  const texts = new Map<string, string | undefined>();
-  const textOf = (abs: string) => {
-    if (!texts.has(abs)) texts.set(abs, readSourceText(abs));
-    return texts.get(abs);
-  };
-  const candidates = listing.files.filter((abs) => {
-    if (!outside(abs)) return false;
-    const text = textOf(abs);
-    return text !== undefined && ANSWER.test(text);
-  });
-  if (candidates.length === 0) return { root, files: [] };
+  const rel = (abs: string) => path.relative(root, abs).split(path.sep).join('/');
+  // a test file is left out, as the package's own and its dependents' tests are (their scans keep them apart)
+  const isTest = testFileRule(root, listing.configs);
+  // only the answering files' texts are kept; a file on the way is read once, for its imports
+  const texts = new Map<string, string>();
+  for (const abs of listing.files) {
+    if (!outside(abs) || isTest(rel(abs))) continue;
+    const text = readSourceText(abs);
+    if (text !== undefined && ANSWER.test(text)) texts.set(abs, text);
+  }
+  if (texts.size === 0) return { root, files: [] };
   const layout = readLayout(listing.files, listing.configs);
   const targets = [...declaring()].filter((f) => layout.files.has(f));
   if (targets.length === 0) return { root, files: [] };
-  const reaches = reachTest(layout, new Set(targets), textOf);
+  const reaches = reachTest(layout, new Set(targets), (abs) => texts.get(abs) ?? readSourceText(abs));
   const files: FileScan[] = [];
-  for (const abs of candidates) {
+  for (const [abs, text] of texts) {
     if (!reaches(abs)) continue;
-    const scan = scanSource(path.relative(root, abs).split(path.sep).join('/'), textOf(abs)!, { root });
+    const scan = scanSource(rel(abs), text, { root });
     if ((scan.sdkApprovals ?? []).length > 0 || scan.stickyApprovals.length > 0) files.push(scan);
   }
   return { root, files };

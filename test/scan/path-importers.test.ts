@@ -73,6 +73,26 @@ describe('protectedToolModules: the modules of the package that declare a tool i
 const answering = (imports: readonly string[]) =>
   `${imports.map((s) => `import '${s}';\n`).join('')}import { Agent, run } from '@openai/agents';\nconst a = new Agent({ name: 'a' });\nexport async function go() {\n  const result = await run(a, 'x');\n  for (const item of result.interruptions) result.state.approve(item);\n}\n`;
 
+describe('pathImporterAnswers: what is not read', () => {
+  it('a test file, the package’s own files and the folders skipped (its dependents by name), reaching or not', () => {
+    const root = scratch();
+    write(root, {
+      'package.json': '{"workspaces":["agents","server","web"]}',
+      'agents/package.json': '{"name":"agents"}',
+      'agents/src/tools.ts': 'export const t = 1;\n',
+      'agents/src/app.ts': answering(['./tools.js']),
+      'server/package.json': '{}',
+      'server/src/app.ts': answering(['../../agents/src/tools.js']),
+      'server/test/app.test.ts': answering(['../../agents/src/tools.js']),
+      'web/package.json': '{}',
+      'web/src/app.ts': answering(['../../agents/src/tools.js']),
+    });
+    const declaring = () => new Set([path.join(root, 'agents/src/tools.ts')]);
+    expect(pathImporterAnswers(path.join(root, 'agents'), declaring)?.files.map((s) => s.file)).toEqual(['server/src/app.ts', 'web/src/app.ts']);
+    expect(pathImporterAnswers(path.join(root, 'agents'), declaring, [path.join(root, 'web')])?.files.map((s) => s.file)).toEqual(['server/src/app.ts']);
+  });
+});
+
 describe('pathImporterAnswers: exactly the answering files outside the package whose imports reach a declaring module', () => {
   it('equals the transitive closure of the import graph, on small random graphs across the package and a sibling', () => {
     let found = 0;
