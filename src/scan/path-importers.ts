@@ -69,14 +69,16 @@ export interface PathImporterAnswers {
  * declare a protected tool (`declaring`, absolute; asked only when some file outside has an
  * answer), followed from module to module through any file of the bound (re-exports, a sibling's
  * own module importing the tools, the package's barrels). Only a file whose text has an answer is
- * followed; only one that reaches is scanned; a test file is not read. Nothing is followed when
- * no declaring module is listed in the bound (a package git ignores).
+ * followed; only one that reaches is scanned; a test file is not read. Nothing is read when the
+ * bound lists no file of the package (a package git ignores).
  */
 export function pathImporterAnswers(packageRoot: string, declaring: () => ReadonlySet<string>, skip: readonly string[] = []): PathImporterAnswers | undefined {
   const pkg = path.resolve(packageRoot);
   const root = importerBound(pkg);
   if (root === undefined) return undefined;
   const listing = listRepo({ root });
+  // a package the bound does not list (git ignores it: a scratch copy) has no module to reach
+  if (!listing.files.some((f) => f.startsWith(pkg + path.sep))) return { root, files: [] };
   const outside = (abs: string) => ![pkg, ...skip].some((d) => abs === d || abs.startsWith(d + path.sep));
   const rel = (abs: string) => path.relative(root, abs).split(path.sep).join('/');
   // a test file is left out, as the package's own and its dependents' tests are (their scans keep them apart)
