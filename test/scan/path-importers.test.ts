@@ -8,7 +8,9 @@ import { importerBound, pathImporterAnswers, protectedToolModules } from '../../
 import { scanSource } from '../../src/scan/index.js';
 
 const dirs: string[] = [];
-afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
 
 function scratch(): string {
   const dir = mkdtempSync(path.join(tmpdir(), 'ctrlrun-path-importers-'));
