@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Finding } from '../../src/check/types.js';
 import { cli } from '../helpers/cli.js';
-import { type SiblingReach, writeSiblingRoot } from '../helpers/sibling-answers.js';
+import { REACHING, type SiblingReach, writeSiblingRoot } from '../helpers/sibling-answers.js';
 import { makeTempDir, removeDir } from '../helpers/temp-repo.js';
 
 const dirs: string[] = [];
@@ -30,16 +30,9 @@ const answers = (findings: readonly Finding[]) => findings.filter((f) => f.ruleI
  * through a module of the server's own; it was green. A sibling that does not reach them stays quiet.
  */
 describe('check in the package: a file outside it answers the interruptions of its tools', () => {
-  const reaching: [SiblingReach, { workspace?: boolean }][] = [
-    ['relative', {}],
-    ['relative', { workspace: true }],
-    ['by-name', {}],
-    ['barrel', {}],
-    ['own-module', {}],
-  ];
-  for (const [reach, options] of reaching) {
-    it(`reports both answers at ../server/src/app.ts (${reach}${options.workspace ? ', in a workspace' : ''})`, async () => {
-      const { findings } = await check(path.join(siblings(reach, options), 'agents'));
+  for (const { reach, workspace, label } of REACHING) {
+    it(`reports both answers at ../server/src/app.ts (${label})`, async () => {
+      const { findings } = await check(path.join(siblings(reach, { workspace }), 'agents'));
       expect(answers(findings)).toEqual(['../server/src/app.ts:11', '../server/src/app.ts:12']);
       expect(findings.find((f) => f.ruleId === 'sdk-approval')!.message).toContain('this file imports the tools of `agents` by path, and they are protected');
       // only that rule: the server's other files are not this check's

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cli } from '../helpers/cli.js';
-import { type SiblingReach, writeSiblingRoot } from '../helpers/sibling-answers.js';
+import { REACHING, type SiblingReach, writeSiblingRoot } from '../helpers/sibling-answers.js';
 import { makeTempDir, removeDir } from '../helpers/temp-repo.js';
 
 const dirs: string[] = [];
@@ -23,16 +23,9 @@ function siblings(reach: SiblingReach, options: { workspace?: boolean } = {}): s
  * "0 conflicts", exit 0. A sibling whose imports do not reach the tools is not read.
  */
 describe('codemod: a file outside the package answers the interruptions of its tools', () => {
-  const reaching: [SiblingReach, { workspace?: boolean }][] = [
-    ['relative', {}],
-    ['relative', { workspace: true }],
-    ['by-name', {}],
-    ['barrel', {}],
-    ['own-module', {}],
-  ];
-  for (const [reach, options] of reaching) {
-    it(`keeps close_account as a conflict naming server/src/app.ts (${reach}${options.workspace ? ', in a workspace' : ''})`, async () => {
-      const r = await cli(['codemod'], { cwd: path.join(siblings(reach, options), 'agents') });
+  for (const { reach, workspace, label } of REACHING) {
+    it(`keeps close_account as a conflict naming server/src/app.ts (${label})`, async () => {
+      const r = await cli(['codemod'], { cwd: path.join(siblings(reach, { workspace }), 'agents') });
       expect(r.stdout).toContain('1 conflicts');
       expect(r.stdout).toContain('server/src/app.ts:11');
       expect(r.code).toBe(1);

@@ -1,13 +1,10 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { ESLint } from 'eslint';
-import tseslint from 'typescript-eslint';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createPlugin } from '../../src/eslint/index.js';
 import { cli } from '../helpers/cli.js';
 import { type SiblingReach, writeSiblingRoot } from '../helpers/sibling-answers.js';
 import { makeTempDir, removeDir } from '../helpers/temp-repo.js';
-import { SOURCE_FILES } from './helpers.js';
+import { eslintWith } from './helpers.js';
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach(removeDir));
@@ -17,17 +14,6 @@ function siblings(reach: SiblingReach): string {
   dirs.push(root);
   writeSiblingRoot(root, reach);
   return root;
-}
-
-/** `eslint --fix` with the plugin's recommended config, as a user's flat config has it. */
-function fixer(cwd: string): ESLint {
-  const plugin = createPlugin();
-  return new ESLint({
-    cwd,
-    fix: true,
-    overrideConfigFile: true,
-    overrideConfig: [{ files: SOURCE_FILES }, { files: SOURCE_FILES, languageOptions: { parser: tseslint.parser as never } }, plugin.configs.recommended],
-  });
 }
 
 /**
@@ -45,7 +31,7 @@ describe('eslint --fix when a file outside the package answers the interruptions
       const expected = readFileSync(path.join(byCodemod, 'src/tools.ts'), 'utf8');
       expect(expected.includes('export const closeAccount = tool({'), reach).toBe(reach !== 'none');
       const agents = path.join(siblings(reach), 'agents');
-      const [result] = await fixer(agents).lintFiles([path.join(agents, 'src/tools.ts')]);
+      const [result] = await eslintWith(agents, { fix: true }).lintFiles([path.join(agents, 'src/tools.ts')]);
       expect(result!.output).toBe(expected);
     }, 60_000);
   }

@@ -12,6 +12,15 @@ import { FIXTURES } from './paths.js';
  */
 export type SiblingReach = 'relative' | 'by-name' | 'barrel' | 'own-module' | 'none';
 
+/** The layouts whose `server/src/app.ts` reaches the tools, each with a label for a test's name. */
+export const REACHING: readonly { reach: SiblingReach; workspace?: boolean; label: string }[] = [
+  { reach: 'relative', label: 'relative' },
+  { reach: 'relative', workspace: true, label: 'relative, in a workspace' },
+  { reach: 'by-name', label: 'by-name' },
+  { reach: 'barrel', label: 'barrel' },
+  { reach: 'own-module', label: 'own-module' },
+];
+
 const SPECIFIER: Record<SiblingReach, string> = {
   relative: '../../agents/src/tools.js',
   'by-name': 'agents/src/tools.js',
