@@ -140,7 +140,7 @@ export async function runCheck(options: CheckOptions): Promise<CheckResult> {
   // the SDK answers of the workspace packages that depend on it, with or without paths (issue 40)
   if (context) {
     const reached = options.commandPaths && options.commandPaths.length > 0 ? options.commandPaths.map((p) => path.resolve(cwd, p)) : paths;
-    findings.push(...(await dependentAnswerFindings(context, cwd, reached)));
+    findings.push(...(await dependentAnswerFindings(context, cwd, reached, paths ? { paths } : { scans: repo.files })));
   }
 
   if (project) {

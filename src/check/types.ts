@@ -43,6 +43,11 @@ export interface RepoFacts {
   packages: PackageFacts;
   /** Each workspace root's packages, listed once while the facts are kept (sdk-approval's dependencies). */
   workspaces?: WorkspaceListings;
+  /**
+   * Files (as scanned) whose imports reach a module declaring a protected tool of another package,
+   * by path and not by a package.json dependency, with that package's folder (sdk-approval: issue 40).
+   */
+  importsProtected?: ReadonlyMap<string, string>;
 }
 
 export type RepoRule = (files: ScannedFile[], project: ProjectContext | undefined, facts?: RepoFacts) => Finding[];

@@ -54,7 +54,7 @@ export async function runCodemod(options: CodemodOptions): Promise<CodemodResult
   // the tools generate leaves unprotected: left as they are (conflicts), the others rewritten
   const declared = manifestDeclarationsInScans(manifest, root, whole.files, (s) => readSourceText(path.join(root, s.file)));
   const { leftOut } = crossCheck(policy, manifest, declared);
-  const answers = [...appAnswers(root, whole.files, path.resolve), ...(await dependentAnswers(root))];
+  const answers = [...appAnswers(root, whole.files, path.resolve), ...(await dependentAnswers(manifest, whole.files))];
   const contextFor = fileContextFor(manifest, policy, leftOut, answers);
 
   const changes: FileChange[] = [];

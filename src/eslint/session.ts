@@ -178,7 +178,7 @@ export class DiskSession implements LintSession {
     // the answers again after an edit (a walk of the scans); the declarations' check once
     this.leftOut ??= crossCheck(project.policy, project.manifest, declarationsFromScan(project, scans)).leftOut;
     // and the answers of the packages that depend on this one, as the codemod reads them (issue 40)
-    this.dependentAnswers ??= dependentAnswersSync(this.root);
+    this.dependentAnswers ??= dependentAnswersSync(project.manifest, scans);
     this.codemod = { answers: [...appAnswers(this.root, scans, path.resolve), ...this.dependentAnswers], leftOut: this.leftOut };
     return this.codemod;
   }

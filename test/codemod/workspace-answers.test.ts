@@ -1,4 +1,3 @@
-import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { writeAnsweringWorkspace } from '../helpers/answering-workspace.js';
@@ -36,8 +35,10 @@ describe('codemod in a workspace: another package answers the interruptions of t
   });
 
   it('a package that does not depend on this one answers its own tools: not read, the tool is rewritten', async () => {
-    const root = workspace();
-    writeFileSync(path.join(root, 'packages/server/package.json'), JSON.stringify({ name: 'server', private: true, type: 'module' }));
+    const root = makeTempDir('codemod-ws-answers-');
+    dirs.push(root);
+    // its own tools (a copy): importing agents' tools, even without the dependency, reaches them (sibling-answers.test.ts)
+    writeAnsweringWorkspace(root, {});
     const r = await cli(['codemod'], { cwd: path.join(root, 'packages/agents') });
     expect(r.stdout).toContain('0 conflicts');
     expect(r.code).toBe(0);

@@ -8,13 +8,15 @@ export const SOURCE_FILES = ['**/*.{ts,tsx,mts,cts,js,jsx,mjs,cjs}'];
 /**
  * An ESLint instance as a user's `eslint.config.js` would make it: the plugin's recommended
  * config, with typescript-eslint's parser (`typescript: false`: ESLint's own parser, plain
- * JavaScript only). `overrideConfigFile: true`: no config file of this repo is read.
+ * JavaScript only). `overrideConfigFile: true`: no config file of this repo is read. `fix`: as
+ * `eslint --fix` (the results hold the fixed text).
  */
-export function eslintWith(cwd: string, options: { plugin?: CtrlrunPlugin; typescript?: boolean; extra?: Linter.Config[] } = {}): ESLint {
+export function eslintWith(cwd: string, options: { plugin?: CtrlrunPlugin; typescript?: boolean; extra?: Linter.Config[]; fix?: boolean } = {}): ESLint {
   const plugin = options.plugin ?? createPlugin();
   const parser = options.typescript === false ? [] : [{ files: SOURCE_FILES, languageOptions: { parser: tseslint.parser as never } }];
   return new ESLint({
     cwd,
+    ...(options.fix ? { fix: true } : {}),
     overrideConfigFile: true,
     overrideConfig: [{ files: SOURCE_FILES }, ...parser, plugin.configs.recommended, ...(options.extra ?? [])],
   });

@@ -8,7 +8,7 @@ export const sdkApprovalMeta: RuleMeta = {
   id: 'sdk-approval',
   severity: 'error',
   short: 'An interruption is approved or rejected through the SDK (`state.approve/reject`) in a repo with protected tools.',
-  full: "A protected tool asks its approvals through the Control, which records who answered, checks the answer is for the exact arguments, and refuses an approver who asked for the call. Approving its interruption with the SDK's `state.approve(item)` (or `reject`, `approveTool`, `rejectTool`) skips all of that, and the protected tool then refuses the call with `ApprovalMismatch` out of `run()`. Reported in every repo whose manifest maps a tool or whose code builds a protected tool, and in a package of a workspace that depends (in its package.json, by name) on a package whose manifest maps one (a `server` package running an `agents` package's tools), since check cannot tell statically which tool an interruption belongs to.",
+  full: "A protected tool asks its approvals through the Control, which records who answered, checks the answer is for the exact arguments, and refuses an approver who asked for the call. Approving its interruption with the SDK's `state.approve(item)` (or `reject`, `approveTool`, `rejectTool`) skips all of that, and the protected tool then refuses the call with `ApprovalMismatch` out of `run()`. Reported in every repo whose manifest maps a tool or whose code builds a protected tool, and in a package of a workspace that depends (in its package.json, by name) on a package whose manifest maps one (a `server` package running an `agents` package's tools), and in a file outside such a package whose imports reach one of its protected tools (a relative path, a sibling of a root that is no workspace), since check cannot tell statically which tool an interruption belongs to.",
   help: 'Answer through the Control: `await control.approve(state, item, { approver })` or `await control.reject(state, item, { approver, message })`, then resume the run with the same state.',
 };
 
@@ -28,6 +28,8 @@ export function sdkApprovalRule(files: ScannedFile[], project: ProjectContext | 
   /** Why an answer in this file authorizes nothing: '' for this repo's own protected tools, undefined when nothing says so. */
   const protectedFor = (file: string): string | undefined => {
     if (hasProtected) return '';
+    const via = facts?.importsProtected?.get(file);
+    if (via !== undefined) return ` (this file imports the tools of \`${via}\` by path, and they are protected)`;
     if (root === undefined || facts === undefined) return undefined;
     const dir = facts.packages.packageDirOf(path.resolve(root, file));
     if (!dependencies.has(dir)) dependencies.set(dir, protectedDependencies(dir, listings));

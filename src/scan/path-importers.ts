@@ -1,0 +1,137 @@
+import path from 'node:path';
+import type { Manifest } from '../manifest/types.js';
+import { workspacePatterns } from '../manifest/workspace.js';
+import { gitRootOf } from '../safe-read.js';
+import { readLayout } from './layout.js';
+import { resolveSpecifier, type RepoLayout } from './links.js';
+import { listRepo } from './list.js';
+import { readSourceText } from './repo.js';
+import { scanSource } from './scan-source.js';
+import { testFileRule } from './test-files.js';
+import type { FileScan } from './types.js';
+import { typescript as ts } from './typescript.js';
+
+/*
+ * An app may answer the interruptions of a package's tools from a file outside that package that
+ * no package.json ties to it: a monorepo folder importing `../../agents/src/tools.js`, or a sibling
+ * of a root that is no workspace (`"agents": "file:../agents"`). Once the tools are protected those
+ * answers authorize nothing (issue 40 item 4). Such a file is found exactly: its imports, resolved
+ * as the scanner resolves them, reach a module of the package that declares a protected tool.
+ */
+
+/**
+ * Where the search for a package's importers stops: the nearest folder at or above the package that
+ * is a git work tree's top (`.git`) or a workspace root (the nearer of the two). Undefined when
+ * neither is found, or when it is the package's own folder (no file outside it is then read).
+ */
+export function importerBound(packageRoot: string): string | undefined {
+  const pkg = path.resolve(packageRoot);
+  const git = gitRootOf(pkg);
+  for (let at = pkg; ; at = path.dirname(at)) {
+    if (at === git || workspacePatterns(at) !== undefined) return at === pkg ? undefined : at;
+    if (path.dirname(at) === at) return undefined;
+  }
+}
+
+/** The modules of the package (absolute) that declare a tool its manifest protects: a mapped function tool, a computed tool's file, a protectedTool call. */
+export function protectedToolModules(manifest: Manifest, scans: readonly FileScan[]): Set<string> {
+  const names = new Set<string>();
+  const computed = new Set<string>();
+  for (const t of manifest.tools) {
+    if (t.kind === 'function') names.add(t.tool);
+    else if (t.kind === 'computed') computed.add(t.at.file);
+  }
+  const out = new Set<string>();
+  for (const scan of scans) {
+    const declares = computed.has(scan.file) || scan.protectedToolCalls.length > 0 || scan.sdkToolCalls.some((c) => c.name !== undefined && names.has(c.name));
+    if (declares) out.add(path.resolve(manifest.root, scan.file));
+  }
+  return out;
+}
+
+/** An answer to an interruption, as the text test sees it (the scan decides whether it is the SDK's). */
+const ANSWER = /(?:approve|reject)(?:Tool)?\s*\(|alwaysApprove/;
+
+/** The specifiers a module imports, re-exports or requires (TypeScript's pre-processor: no parse). */
+function specifiersOf(text: string): string[] {
+  return ts.preProcessFile(text, true, true).importedFiles.map((f) => f.fileName);
+}
+
+/** Files outside the package whose answers count: scanned relative to `root` (the bound). */
+export interface PathImporterAnswers {
+  root: string;
+  files: FileScan[];
+}
+
+/**
+ * The files within the bound, outside the package and outside `skip` (folders read otherwise), that
+ * answer interruptions through the SDK and whose imports reach one of the package's modules that
+ * declare a protected tool (`declaring`, absolute; asked only when some file outside has an
+ * answer), followed from module to module through any file of the bound (re-exports, a sibling's
+ * own module importing the tools, the package's barrels). Only a file whose text has an answer is
+ * followed; only one that reaches is scanned; a test file is not read. Nothing is read when the
+ * bound lists no file of the package (a package git ignores).
+ */
+export function pathImporterAnswers(packageRoot: string, declaring: () => ReadonlySet<string>, skip: readonly string[] = []): PathImporterAnswers | undefined {
+  const pkg = path.resolve(packageRoot);
+  const root = importerBound(pkg);
+  if (root === undefined) return undefined;
+  const listing = listRepo({ root });
+  // a package the bound does not list (git ignores it: a scratch copy) has no module to reach
+  if (!listing.files.some((f) => f.startsWith(pkg + path.sep))) return { root, files: [] };
+  const outside = (abs: string) => ![pkg, ...skip].some((d) => abs === d || abs.startsWith(d + path.sep));
+  const rel = (abs: string) => path.relative(root, abs).split(path.sep).join('/');
+  // a test file is left out, as the package's own and its dependents' tests are (their scans keep them apart)
+  const isTest = testFileRule(root, listing.configs);
+  // only the answering files' texts are kept; a file on the way is read once, for its imports
+  const texts = new Map<string, string>();
+  for (const abs of listing.files) {
+    if (!outside(abs) || isTest(rel(abs))) continue;
+    const text = readSourceText(abs);
+    if (text !== undefined && ANSWER.test(text)) texts.set(abs, text);
+  }
+  if (texts.size === 0) return { root, files: [] };
+  const layout = readLayout(listing.files, listing.configs);
+  const targets = [...declaring()].filter((f) => layout.files.has(f));
+  if (targets.length === 0) return { root, files: [] };
+  const reaches = reachTest(layout, new Set(targets), (abs) => texts.get(abs) ?? readSourceText(abs));
+  const files: FileScan[] = [];
+  for (const [abs, text] of texts) {
+    if (!reaches(abs)) continue;
+    const scan = scanSource(rel(abs), text, { root });
+    if ((scan.sdkApprovals ?? []).length > 0 || scan.stickyApprovals.length > 0) files.push(scan);
+  }
+  return { root, files };
+}
+
+/** Whether a file's imports lead, module to module, to one of `declaring` (each file's imports read once). */
+function reachTest(layout: RepoLayout, declaring: ReadonlySet<string>, textOf: (abs: string) => string | undefined): (abs: string) => boolean {
+  const imports = new Map<string, string[]>();
+  const importsOf = (abs: string): string[] => {
+    let out = imports.get(abs);
+    if (out === undefined) {
+      const text = textOf(abs);
+      out = [];
+      for (const spec of text === undefined ? [] : specifiersOf(text)) {
+        const target = resolveSpecifier(layout, spec, abs);
+        if (target?.kind === 'file') out.push(target.file);
+      }
+      imports.set(abs, out);
+    }
+    return out;
+  };
+  return (start) => {
+    const seen = new Set([start]);
+    const queue = [start];
+    while (queue.length > 0) {
+      for (const next of importsOf(queue.pop()!)) {
+        if (declaring.has(next)) return true;
+        if (!seen.has(next)) {
+          seen.add(next);
+          queue.push(next);
+        }
+      }
+    }
+    return false;
+  };
+}

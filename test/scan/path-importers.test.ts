@@ -1,0 +1,148 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import fc from 'fast-check';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { Manifest } from '../../src/manifest/types.js';
+import { importerBound, pathImporterAnswers, protectedToolModules } from '../../src/scan/path-importers.js';
+import { scanSource } from '../../src/scan/index.js';
+
+const dirs: string[] = [];
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+function scratch(): string {
+  const dir = mkdtempSync(path.join(tmpdir(), 'ctrlrun-path-importers-'));
+  dirs.push(dir);
+  return dir;
+}
+
+function write(root: string, files: Record<string, string>): void {
+  for (const [name, text] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(root, name)), { recursive: true });
+    writeFileSync(path.join(root, name), text);
+  }
+}
+
+describe('importerBound: where the search for a package’s importers stops', () => {
+  it('the nearer of the git work tree’s top and a workspace root above the package; none at the package itself or without either', () => {
+    const root = scratch();
+    write(root, {
+      'repo/.git/HEAD': '',
+      'repo/ws/package.json': '{"workspaces":["*"]}',
+      'repo/ws/agents/package.json': '{}',
+      'repo/agents/package.json': '{}',
+    });
+    expect(importerBound(path.join(root, 'repo/ws/agents'))).toBe(path.join(root, 'repo/ws'));
+    expect(importerBound(path.join(root, 'repo/agents'))).toBe(path.join(root, 'repo'));
+    // the package is the work tree's top: nothing outside it is read
+    expect(importerBound(path.join(root, 'repo'))).toBeUndefined();
+    write(root, { 'plain/agents/package.json': '{}' });
+    expect(importerBound(path.join(root, 'plain/agents'))).toBeUndefined();
+  });
+});
+
+describe('protectedToolModules: the modules of the package that declare a tool its manifest protects', () => {
+  it('a mapped function tool’s declaration, a computed tool’s file, a protectedTool call; not a tool the manifest does not map', () => {
+    const root = scratch();
+    const at = { file: 'ctrlrun.tools.yaml', line: 1, column: 1 };
+    const manifest = {
+      root,
+      tools: [
+        { kind: 'function', tool: 'refund', action: 'a.refund', loc: at },
+        { kind: 'computed', at: { file: 'src/flows.ts' }, names: '*', action: 'a.flow', loc: at },
+        { kind: 'mcp', server: 's', tool: 'lookup', action: 'a.lookup', loc: at },
+      ],
+    } as unknown as Manifest;
+    const tool = (name: string) =>
+      `import { tool } from '@openai/agents';\nexport const t = tool({ name: '${name}', description: 'd', parameters: {} as never, execute: async () => 'x' });\n`;
+    const scans = [
+      scanSource('src/refund.ts', tool('refund')),
+      scanSource('src/other.ts', tool('other')),
+      scanSource('src/lookup.ts', tool('lookup')),
+      scanSource('src/flows.ts', 'export const flows = [];\n'),
+      scanSource(
+        'src/protected.ts',
+        "import { protectedTool } from './ctrlrun.generated.js';\nexport const t = protectedTool('a.x', { name: 'x' } as never);\n",
+      ),
+    ];
+    expect([...protectedToolModules(manifest, scans)].sort()).toEqual(['src/flows.ts', 'src/protected.ts', 'src/refund.ts'].map((f) => path.join(root, f)));
+  });
+});
+
+/** A file answering an interruption through the SDK (the scanner's `sdkApprovals`), importing `imports`. */
+const answering = (imports: readonly string[]) =>
+  `${imports.map((s) => `import '${s}';\n`).join('')}import { Agent, run } from '@openai/agents';\nconst a = new Agent({ name: 'a' });\nexport async function go() {\n  const result = await run(a, 'x');\n  for (const item of result.interruptions) result.state.approve(item);\n}\n`;
+
+describe('pathImporterAnswers: what is not read', () => {
+  it('a test file, the package’s own files and the folders skipped (its dependents by name), reaching or not', () => {
+    const root = scratch();
+    write(root, {
+      'package.json': '{"workspaces":["agents","server","web"]}',
+      'agents/package.json': '{"name":"agents"}',
+      'agents/src/tools.ts': 'export const t = 1;\n',
+      'agents/src/app.ts': answering(['./tools.js']),
+      'server/package.json': '{}',
+      'server/src/app.ts': answering(['../../agents/src/tools.js']),
+      'server/test/app.test.ts': answering(['../../agents/src/tools.js']),
+      'web/package.json': '{}',
+      'web/src/app.ts': answering(['../../agents/src/tools.js']),
+    });
+    const declaring = () => new Set([path.join(root, 'agents/src/tools.ts')]);
+    expect(pathImporterAnswers(path.join(root, 'agents'), declaring)?.files.map((s) => s.file)).toEqual(['server/src/app.ts', 'web/src/app.ts']);
+    expect(pathImporterAnswers(path.join(root, 'agents'), declaring, [path.join(root, 'web')])?.files.map((s) => s.file)).toEqual(['server/src/app.ts']);
+  });
+});
+
+describe('pathImporterAnswers: exactly the answering files outside the package whose imports reach a declaring module', () => {
+  it('equals the transitive closure of the import graph, on small random graphs across the package and a sibling', () => {
+    let found = 0;
+    const node = fc.record({ inAgents: fc.boolean(), declares: fc.boolean(), imports: fc.array(fc.nat(5), { maxLength: 3 }) });
+    fc.assert(
+      fc.property(fc.array(node, { minLength: 1, maxLength: 6 }), (nodes) => {
+        const root = scratch();
+        const name = (i: number) => `${nodes[i]!.inAgents ? 'agents' : 'server'}/src/f${i}.ts`;
+        const edges = nodes.map((n) => [...new Set(n.imports.filter((j) => j < nodes.length))]);
+        const files: Record<string, string> = {
+          'package.json': '{"workspaces":["agents","server"]}',
+          'agents/package.json': '{"name":"agents"}',
+          'server/package.json': '{}',
+        };
+        nodes.forEach((_, i) => {
+          const specs = edges[i]!.map((j) =>
+            path.posix
+              .relative(path.posix.dirname(name(i)), name(j))
+              .replace(/^(?!\.)/, './')
+              .replace(/\.ts$/, '.js'),
+          );
+          files[name(i)] = answering(specs);
+        });
+        write(root, files);
+        const declaring = new Set(nodes.flatMap((n, i) => (n.inAgents && n.declares ? [path.join(root, name(i))] : [])));
+        // brute force: the files reachable from i in one or more steps
+        const reaches = (i: number): boolean => {
+          const seen = new Set<number>();
+          const stack = [...edges[i]!];
+          while (stack.length > 0) {
+            const j = stack.pop()!;
+            if (seen.has(j)) continue;
+            seen.add(j);
+            if (declaring.has(path.join(root, name(j)))) return true;
+            stack.push(...edges[j]!);
+          }
+          return false;
+        };
+        const expected = nodes.flatMap((n, i) => (!n.inAgents && reaches(i) ? [name(i)] : [])).sort();
+        const got = pathImporterAnswers(path.join(root, 'agents'), () => declaring)
+          ?.files.map((s) => s.file)
+          .sort();
+        expect(got).toEqual(expected);
+        if (expected.length > 0) found++;
+      }),
+      { numRuns: 40 },
+    );
+    // not only empty answers: the reach was followed
+    expect(found).toBeGreaterThan(0);
+  });
+});
