@@ -52,5 +52,33 @@ ruleTester('mcp-server-unguarded', {
       ),
       errors: [{ line: 7, column: 54 }],
     },
+    {
+      name: 'a default in an array destructuring assignment',
+      code: lines(
+        SDK,
+        GEN,
+        FS,
+        'declare const list: unknown[];',
+        'let first: unknown;',
+        '[first = protectMcpServer(fs)] = list;',
+        AGENT,
+        'console.log(first);',
+      ),
+      errors: [{ line: 7, column: 54 }],
+    },
+    {
+      name: 'a default behind a key in a destructuring assignment',
+      code: lines(
+        SDK,
+        GEN,
+        FS,
+        'declare const options: { servers?: unknown };',
+        'let s: unknown;',
+        '({ servers: s = protectMcpServer(fs) } = options);',
+        AGENT,
+        'console.log(s);',
+      ),
+      errors: [{ line: 7, column: 54 }],
+    },
   ],
 });
