@@ -218,20 +218,21 @@ function skipParens(e: ts.Expression): ts.Expression {
   return e;
 }
 
-/** Whether, in the function at `ancestors[i]`, a statement before the guard `call` on its way may `await` (not in a function of its own). */
+/**
+ * Whether, in the function at `ancestors[i]`, an `await` (not in a function of its own) comes before
+ * the guard `call`: in a statement before it, or earlier in its own statement
+ * (`log(await s.connect(), protectMcpServer(s))`). An `await` that holds the guard
+ * (`await f(protectMcpServer(s))`) runs it first.
+ */
 function awaitsBefore(ancestors: readonly ts.Node[], i: number, call: ts.Node): boolean {
-  let child = call;
-  for (let k = ancestors.length - 1; k > i; k--) {
-    const list = statementsOf(ancestors[k]!);
-    if (list) {
-      for (const st of list) {
-        if (st === child) break;
-        if (awaits(st)) return true;
-      }
-    }
-    child = ancestors[k]!;
-  }
-  return false;
+  const body = (ancestors[i] as ts.FunctionLikeDeclaration).body;
+  const before = call.pos;
+  const visit = (n: ts.Node): boolean => {
+    if (n.pos >= before || isFunctionScope(n)) return false;
+    if (n.end <= before && awaits(n)) return true;
+    return typescript.forEachChild(n, (c) => (visit(c) ? true : undefined)) === true;
+  };
+  return body !== undefined && visit(body);
 }
 
 function awaits(n: ts.Node): boolean {

@@ -14,7 +14,22 @@ const FS = "const fs = new MCPServerStdio({ name: 'fs', fullCommand: 'x' });";
 const AGENT = "export const a = new Agent({ name: 'a', mcpServers: [fs] });";
 
 ruleTester('mcp-server-unguarded', {
-  valid: [],
+  valid: [
+    {
+      name: 'an await that holds the guard runs the guard first (main not awaited)',
+      code: lines(
+        SDK,
+        GEN,
+        FS,
+        AGENT,
+        'declare function register(x: unknown): Promise<void>;',
+        'async function main() {',
+        '  await register(protectMcpServer(fs));',
+        '}',
+        'main().catch(console.error);',
+      ),
+    },
+  ],
   invalid: [
     {
       name: 'an await on the line before the guard (control: a finding before)',
