@@ -112,7 +112,9 @@ export function toolGate(schemas: ActionSchemas | undefined): ToolGate | undefin
     // arguments the runtime refuses outright (not JSON, a float) are the decision's to refuse
     const parsed = typeof args === 'string' ? parseArguments(args) : checkArguments(args);
     if (!parsed.ok) return null;
-    const body = bodyArguments(schema, parsed.value);
+    // the SDK drops strict mode's nulls before the schema fills anything in (`.default(5).optional()` gets 5)
+    const sent = withoutStrictNulls(schema, parsed.value);
+    const body = bodyArguments(schema, sent);
     const filled = body?.filled ?? [];
     // one compiled check per set of filled-in arguments (a tool has few)
     const key = `${action}\u0000${filled.join('\u0000')}`;
@@ -122,7 +124,7 @@ export function toolGate(schemas: ActionSchemas | undefined): ToolGate | undefin
       checks.set(key, check);
     }
     // (a filled-in argument is no property of that check's schema: whatever its value, it passes)
-    const problem = check(plainArguments(withoutStrictNulls(schema, body?.value ?? parsed.value)));
+    const problem = check(plainArguments(body?.value ?? sent));
     if (problem === null) return body ? { filled: body.value } : null;
     const tools = schema.tools.map((t) => `\`${t}\``).join(', ');
     return {
