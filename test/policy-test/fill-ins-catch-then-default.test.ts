@@ -13,12 +13,12 @@ const dirs: string[] = [];
 afterAll(() => dirs.forEach(removeDir));
 
 /**
- * Red team, session 20 ("no false green"): `priority: z.enum(['low', 'high']).catch('high')
+ * Issue 40, found by the red team in session 20 (a false green, fixed; as it was): `priority: z.enum(['low', 'high']).catch('high')
  * .default('low')`. A value the enum refuses ('urgent') is caught: the body gets 'high', which the
  * policy allows, and the Runner runs it. generate/params.ts keeps one fill per field: the outer
  * `.default()` replaces the inner `.catch()` (no `whenInvalid`), so `test` and `explain` say
  * "refused by the tool" for `{"priority": "urgent"}`: a suite asserting that it never runs passes.
- * (The reverse order, `.default().catch()`, is red20-default-then-catch.test.ts.)
+ * (The reverse order, `.default().catch()`, is fill-ins-default-then-catch.test.ts.)
  */
 const PARAMETERS = z.object({ priority: z.enum(['low', 'high']).catch('high').default('low') });
 const SCHEMA_TEXT = "z.object({ priority: z.enum(['low', 'high']).catch('high').default('low') })";
@@ -47,7 +47,7 @@ function fixture(): string {
   return dir;
 }
 
-describe('red20: a value caught under `.catch().default()`, as the Runner decides it', () => {
+describe('a value caught under `.catch().default()`, as the Runner decides it', () => {
   it('the real Runner runs the call (control: what test and explain must match)', async () => {
     const dir = fixture();
     const { policy } = loadPolicyOrThrow(path.join(dir, 'ctrlrun.yaml'));

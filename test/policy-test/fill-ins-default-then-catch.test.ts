@@ -13,17 +13,17 @@ const dirs: string[] = [];
 afterAll(() => dirs.forEach(removeDir));
 
 /**
- * Red team, session 20 ("no false green"): `priority: z.string().optional().default('medium')`. In
- * strict mode the model sends `null` for a field it may leave out; the SDK drops that null (its
- * stripStrictNullsForZodSchema looks through the `.default()` to the `.optional()`) and the body
- * gets the default, 'medium', which the policy allows: the Runner runs the call. `test` and
- * `explain` read the field as required once defaulted (generate/params.ts `filled`), keep the null,
- * and say "refused by the tool": a suite asserting that `{"priority": null}` never runs passes.
+ * Issue 40, found by the red team in session 20 (a false green, fixed; as it was): `priority: z.enum(['low', 'high']).default('low')
+ * .catch('high')`. A call that leaves `priority` out gets the default, 'low' (zod fills a missing
+ * value at `.default()`; `.catch()` fills only what fails below it); the policy denies 'high' and
+ * allows the rest, so the Runner runs `{}`. generate/params.ts `filled` lets the outer `.catch()`
+ * replace the inner default's fill for a missing value too, so `test` and `explain` decide `{}` on
+ * 'high' and deny it: a suite asserting that `{}` never runs passes.
  */
-const SCHEMA = "z.object({ priority: z.string().optional().default('medium') })";
+const SCHEMA = "z.object({ priority: z.enum(['low', 'high']).default('low').catch('high') })";
 
 function fixture(): string {
-  const dir = makeTempDir('red20-optdefault-');
+  const dir = makeTempDir('red20-defaultcatch-');
   dirs.push(dir);
   mkdirSync(path.join(dir, 'src'), { recursive: true });
   writeFileSync(path.join(dir, 'package.json'), '{ "name": "f", "private": true, "type": "module" }\n');
@@ -33,11 +33,11 @@ function fixture(): string {
   );
   writeFileSync(
     path.join(dir, 'ctrlrun.yaml'),
-    'schema: ctrlrun.policy/v6\nactions:\n  tickets.file:\n    rules:\n      - when: { priority_eq: medium }\n        decision: allow\n      - decision: deny\n',
+    'schema: ctrlrun.policy/v6\nactions:\n  tickets.file:\n    rules:\n      - when: { priority_eq: high }\n        decision: deny\n      - decision: allow\n',
   );
   writeFileSync(
     path.join(dir, 'ctrlrun.test.yaml'),
-    'schema: ctrlrun.policy-test/v1\ncases:\n  - name: a null priority never runs\n    action: tickets.file\n    args: { priority: null }\n    expect: { decision: deny }\n',
+    'schema: ctrlrun.policy-test/v1\ncases:\n  - name: a ticket without a priority never runs\n    action: tickets.file\n    args: {}\n    expect: { decision: deny }\n',
   );
   writeFileSync(
     path.join(dir, 'src/tools.ts'),
@@ -46,14 +46,14 @@ function fixture(): string {
   return dir;
 }
 
-describe('red20: a null for an `.optional().default()` field, as the Runner decides it', () => {
-  it('the real Runner runs `{"priority": null}` with the default (control: what test and explain must match)', async () => {
+describe('a field left out of `.default().catch()`, as the Runner decides it', () => {
+  it('the real Runner runs `{}` with the default, low (control: what test and explain must match)', async () => {
     const dir = fixture();
     const { policy } = loadPolicyOrThrow(path.join(dir, 'ctrlrun.yaml'));
     const store = memoryStore();
     const protectedTool = bindProtectedTool<'tickets.file'>(createControl({ store, identity: () => 'alice' }), compilePolicy(policy));
     const ran: unknown[] = [];
-    const parameters = z.object({ priority: z.string().optional().default('medium') });
+    const parameters = z.object({ priority: z.enum(['low', 'high']).default('low').catch('high') });
     const t = protectedTool('tickets.file', {
       name: 'file_ticket',
       description: 'File a ticket.',
@@ -63,19 +63,19 @@ describe('red20: a null for an `.optional().default()` field, as the Runner deci
         return 'filed';
       },
     });
-    await run(agentWith(scripted([functionCall('file_ticket', { priority: null }, { callId: 'c1' })], [assistantMessage('done')]), [t]), 'go');
-    expect(ran).toEqual([{ priority: 'medium' }]);
+    await run(agentWith(scripted([functionCall('file_ticket', {}, { callId: 'c1' })], [assistantMessage('done')]), [t]), 'go');
+    expect(ran).toEqual([{ priority: 'low' }]);
     expect((await store.listReceipts()).map((r) => r.result)).toEqual(['allowed', 'executed']);
   });
 
-  it('explain decides `{"priority": null}` as the Runner does: allowed on the default', async () => {
-    const e = await cli(['explain', 'tickets.file', '--args', '{"priority":null}'], { cwd: fixture() });
-    expect(e.stdout).toContain('tickets.file: allow (rule[0] matched)');
+  it('explain decides `{}` as the Runner does: allowed on the default, low', async () => {
+    const e = await cli(['explain', 'tickets.file', '--args', '{}'], { cwd: fixture() });
+    expect(e.stdout).toContain('tickets.file: allow (rule[1] matched)');
   });
 
-  it('test fails a case asserting that `{"priority": null}` never runs', async () => {
+  it('test fails a case asserting that `{}` never runs', async () => {
     const r = await cli(['test'], { cwd: fixture() });
-    expect(r.stdout).toContain('FAIL a null priority never runs');
+    expect(r.stdout).toContain('FAIL a ticket without a priority never runs');
     expect(r.code).toBe(1);
   });
 });

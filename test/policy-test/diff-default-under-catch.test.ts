@@ -14,7 +14,7 @@ const dirs: string[] = [];
 afterAll(() => dirs.forEach(removeDir));
 
 /**
- * Red team, session 20 ("no false green"): session 20's own fixture (tool-default-outside: a limit
+ * Issue 40, found by the red team in session 20 (a false green, fixed; as it was): session 20's own fixture (tool-default-outside: a limit
  * of 1 to 500 whose `.default(0)` hands the body 0) with a `.catch(1)` after the default. zod still
  * fills a left-out limit with 0 (the default runs first; the catch only replaces what fails), so the
  * Runner decides `{}` on limit 0 and the two policies differ there. generate/params.ts keeps one
@@ -35,7 +35,7 @@ function fixture(): string {
   return dir;
 }
 
-describe('red20: diff with a default outside the range under a .catch()', () => {
+describe('diff with a default outside the range under a .catch()', () => {
   it('the real Runner decides `{}` on limit 0 (control: allowed by the head policy’s rule 0)', async () => {
     const dir = fixture();
     const { policy } = loadPolicyOrThrow(path.join(dir, 'ctrlrun.yaml'));

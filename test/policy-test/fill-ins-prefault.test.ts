@@ -13,21 +13,20 @@ const dirs: string[] = [];
 afterAll(() => dirs.forEach(removeDir));
 
 /**
- * Red team, session 20 ("no false green"): `priority: z.number().int().default(5).optional()`. In
- * strict mode the model sends `null` for a field it may leave out; the SDK drops it and zod fills
- * the default (zod 4 fills a `.default()` under `.optional()`): the body gets 5, which the policy
- * allows, and the Runner runs the call. tool-gate.ts computes the fill-ins (`bodyArguments`) on the
- * arguments before it drops the strict-mode nulls (`withoutStrictNulls`), so `test` and `explain`
- * decide on `priority: null` and deny it: a suite asserting that the call never runs passes.
+ * Issue 40, found by the red team in session 20 (a false green, fixed; as it was): `priority: z.string().trim().prefault(' medium ')`. A
+ * call that leaves `priority` out gets the prefault, parsed by the schema before it: 'medium'
+ * (trimmed), which the policy allows, and the Runner runs it. generate/params.ts `filled` records no
+ * fill for `.prefault()` but marks the field required, so `test` and `explain` say "refused by the
+ * tool" for `{}`: a suite asserting that the call never runs passes.
  */
-const PARAMETERS = z.object({ priority: z.number().int().default(5).optional() });
-const SCHEMA_TEXT = 'z.object({ priority: z.number().int().default(5).optional() })';
+const PARAMETERS = z.object({ priority: z.string().trim().prefault(' medium ') });
+const SCHEMA_TEXT = "z.object({ priority: z.string().trim().prefault(' medium ') })";
 const POLICY =
-  'schema: ctrlrun.policy/v6\nactions:\n  tickets.file:\n    rules:\n      - when: { priority_eq: 5 }\n        decision: allow\n      - decision: deny\n';
-const ARGS: Record<string, unknown> = { priority: null };
+  'schema: ctrlrun.policy/v6\nactions:\n  tickets.file:\n    rules:\n      - when: { priority_eq: medium }\n        decision: allow\n      - decision: deny\n';
+const ARGS: Record<string, unknown> = {};
 
 function fixture(): string {
-  const dir = makeTempDir('red20-defopt-');
+  const dir = makeTempDir('red20-prefault-');
   dirs.push(dir);
   mkdirSync(path.join(dir, 'src'), { recursive: true });
   writeFileSync(path.join(dir, 'package.json'), '{ "name": "f", "private": true, "type": "module" }\n');
@@ -47,7 +46,7 @@ function fixture(): string {
   return dir;
 }
 
-describe('red20: a null for a `.default().optional()` field, as the Runner decides it', () => {
+describe('a field left out of `.prefault()`, as the Runner decides it', () => {
   it('the real Runner runs the call (control: what test and explain must match)', async () => {
     const dir = fixture();
     const { policy } = loadPolicyOrThrow(path.join(dir, 'ctrlrun.yaml'));
@@ -64,7 +63,7 @@ describe('red20: a null for a `.default().optional()` field, as the Runner decid
       },
     });
     await run(agentWith(scripted([functionCall('file_ticket', ARGS, { callId: 'c1' })], [assistantMessage('done')]), [t]), 'go');
-    expect(ran).toEqual([{ priority: 5 }]);
+    expect(ran).toEqual([{ priority: 'medium' }]);
     expect((await store.listReceipts()).map((r) => r.result)).toEqual(['allowed', 'executed']);
   });
 
