@@ -13,7 +13,7 @@ const dirs: string[] = [];
 afterAll(() => dirs.forEach(removeDir));
 
 /**
- * Red team, session 20 ("no false green"): `priority: z.enum(['low', 'high']).optional().catch('low')`.
+ * Issue 40, found by the red team in session 20 (a false green, fixed; as it was): `priority: z.enum(['low', 'high']).optional().catch('low')`.
  * In strict mode the model sends `null` for a field it may leave out. The SDK drops that null before
  * its parse (stripStrictNullsForZodSchema looks through `.catch()` to the `.optional()`), so the body
  * would get `priority` left out; the runtime parses the null first (runtime/core/arguments.ts
@@ -49,7 +49,7 @@ function fixture(): string {
   return dir;
 }
 
-describe('red20: a null for an `.optional().catch()` field, as the Runner decides it', () => {
+describe('a null for an `.optional().catch()` field, as the Runner decides it', () => {
   it('the real Runner decides `{"priority": null}` as the body gets it (left out: denied) and the run goes on', async () => {
     const dir = fixture();
     const { policy } = loadPolicyOrThrow(path.join(dir, 'ctrlrun.yaml'));
