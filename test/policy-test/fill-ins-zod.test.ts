@@ -26,6 +26,7 @@ type Wrapper = { code: string; apply: (s: z.ZodType) => z.ZodType };
 const WRAPPERS: Wrapper[] = [
   { code: ".default('low')", apply: (s) => (s as z.ZodString).default('low') },
   { code: ".catch('high')", apply: (s) => s.catch('high' as never) },
+  { code: ".catch('low')", apply: (s) => s.catch('low' as never) },
   { code: ".prefault('zz')", apply: (s) => (s as z.ZodString).prefault('zz') },
   { code: ".prefault(' high ')", apply: (s) => (s as z.ZodString).prefault(' high ') },
   { code: '.optional()', apply: (s) => s.optional() },

@@ -26,6 +26,8 @@ describe('sentArguments', () => {
     expect(sentArguments({ limit: 7 }, new Map([['limit', limit({ absent: { value: 0, from: 'default' as const } })]]))).toBeUndefined();
     expect(sentArguments({ limit: 0 }, new Map([['limit', limit({ invalid: { value: 0 } })]]))).toBeUndefined();
     expect(sentArguments({ limit: 0 }, new Map([['limit', limit(undefined)]]))).toBeUndefined();
+    // a prefault's value is parsed as if sent: a 0 the schema refuses never reaches the policy so
+    expect(sentArguments({ limit: 0 }, new Map([['limit', limit({ absent: { value: 0, from: 'prefault' as const } })]]))).toBeUndefined();
   });
 
   it('reads an integer the procedure holds as a bigint as the same value', () => {
