@@ -26,6 +26,11 @@ export interface ToolParameter {
   required: boolean;
   /** May be `null` (`.nullable()`, `type: ['string', 'null']`). */
   nullable: boolean;
+  /**
+   * An `.optional()` (or `.nullish()`) anywhere in its chain of wrappers, even under a `.default()`:
+   * the SDK's strict mode drops a `null` sent for it before zod parses (stripStrictNullsForZodSchema).
+   */
+  optional?: true;
   /** Why the type is `unknown`. */
   note?: string;
   /** The least value of a number (`.min()`, `.gte()`, `.positive()`, `minimum`, `exclusiveMinimum`…), when a literal states it. */
@@ -58,16 +63,20 @@ export type StringStep = 'trim' | 'toLowerCase' | 'toUpperCase';
 const STRING_STEPS: ReadonlySet<string> = new Set<StringStep>(['trim', 'toLowerCase', 'toUpperCase']);
 
 /**
- * A literal a zod schema puts in the body's arguments (zod 4, the SDK's): `.default(v)` in place of a
- * missing value (an `.optional()` after it keeps the default), `.catch(v)` in place of an invalid one
- * and of a missing one unless the value may be absent (`.catch()` after or before `.optional()`
- * leaves it absent). The runtime decides on the filled-in value; `test` and `explain` fill it in as
- * well. A `.prefault(v)` is parsed by the schema before it (a `.trim()` changes it): not recorded.
+ * The literals a zod schema (zod 4, the SDK's) puts in the body's arguments, one per case, as zod
+ * applies its wrappers (checked against the installed zod: test/generate/fill-ins-zod.test.ts).
+ * `absent`: what a field left out becomes, and `from` which wrapper gives it: a `.default(v)`, a
+ * `.catch(v)` over a value that may not be absent, or a `.prefault(v)` (v goes through the schema
+ * as if sent, so its string steps apply and a refused v is refused or caught). An `.optional()`
+ * after a default keeps it; after a catch it leaves the field out; after a prefault it leaves the
+ * field out only where v is refused (`orLeftOut`: zod's optional runs the prefault and takes a
+ * failure on a missing value as left out). `invalid`: what a
+ * value the schema refuses becomes: the innermost `.catch(v)`. The runtime decides on the result;
+ * `test` and `explain` fill it in as well.
  */
 export interface Fill {
-  value: unknown;
-  whenAbsent: boolean;
-  whenInvalid: boolean;
+  absent?: { value: unknown; from: 'default' | 'catch' | 'prefault'; orLeftOut?: true };
+  invalid?: { value: unknown };
 }
 
 /** One end of a number's range: `exclusive` for `.gt()`/`.lt()`/`.positive()`/`exclusiveMinimum`. */
@@ -160,6 +169,8 @@ interface Shape {
   floatFill?: string;
   /** A literal fill-in (see ToolParameter.fill). */
   fill?: Fill;
+  /** An `.optional()` in its chain (see ToolParameter.optional). */
+  optional?: true;
   /** Known string steps (see ToolParameter.steps); null once one whose result is not known was met. */
   steps?: StringStep[] | null;
 }
@@ -466,9 +477,7 @@ class Reader {
     const shape: Shape = method === 'catch' ? inner : { ...inner, required: true };
     if (literal === undefined) return { ...shape, transforms: inner.transforms ?? `.${method}(…)` };
     if (literal.float) return { ...shape, floatFill: `.${method}(${arg ? snippet(this.sf, arg) : ''})` };
-    if (method === 'prefault') return shape;
-    const fill: Fill = { value: literal.value, whenAbsent: method !== 'catch' || inner.required, whenInvalid: method === 'catch' };
-    return { ...shape, fill };
+    return { ...shape, fill: wrapped(method, literal.value, inner) };
   }
 
   private isZod(node: ts.Expression): boolean {
@@ -620,19 +629,43 @@ function numericLiteral(node: ts.Expression): number | undefined {
   return undefined;
 }
 
+/**
+ * The fill-ins of `inner` wrapped in `.default(v)`, `.prefault(v)` or `.catch(v)`, as zod 4 runs
+ * them: a default or prefault takes a missing value before anything inside; a catch takes what the
+ * inside refuses, so an inner `.catch()` catches first, and a missing value the inside fills in or
+ * leaves out (`.optional()`) is no failure to catch.
+ */
+function wrapped(method: string, value: unknown, inner: Shape): Fill {
+  const invalid = inner.fill?.invalid;
+  if (method === 'default' || method === 'prefault') return { absent: { value, from: method }, ...(invalid ? { invalid } : {}) };
+  const absent = inner.fill?.absent ?? (inner.required ? { value, from: 'catch' as const } : undefined);
+  return { ...(absent ? { absent } : {}), invalid: invalid ?? { value } };
+}
+
 function applyModifier(method: string, inner: Shape): Shape {
-  // zod 4: an `.optional()` over a `.catch()` leaves a missing value missing; over a `.default()` it fills it in still
-  const fill = inner.fill?.whenInvalid && method !== 'nullable' ? { fill: { ...inner.fill, whenAbsent: false } } : {};
   switch (method) {
     case 'optional':
-      return { ...inner, required: false, ...fill };
+      return { ...inner, required: false, optional: true, ...optionalFill(inner.fill) };
     case 'nullable':
       return { ...inner, nullable: true };
     case 'nullish':
-      return { ...inner, required: false, nullable: true, ...fill };
+      return { ...inner, required: false, nullable: true, optional: true, ...optionalFill(inner.fill) };
     default:
       return inner;
   }
+}
+
+/**
+ * zod 4: an `.optional()` over a `.default()` fills a missing value in still; over a `.catch()` it
+ * leaves it missing; over a `.prefault()` it leaves it missing where the prefault is refused
+ * (checked against the installed zod: test/policy-test/fill-ins-zod.test.ts).
+ */
+function optionalFill(fill: Fill | undefined): { fill?: Fill } {
+  if (fill?.absent === undefined || fill.absent.from === 'default') return {};
+  const { absent, ...rest } = fill;
+  if (absent.from === 'catch') return { fill: rest };
+  // a prefault a `.catch()` inside covers never fails; one outside comes after the optional's own leaving out
+  return rest.invalid ? {} : { fill: { ...rest, absent: { ...absent, orLeftOut: true } } };
 }
 
 /** A JSON-schema number's range: `minimum`, `maximum`, and the numeric `exclusiveMinimum` / `exclusiveMaximum` of draft 6 on. */

@@ -22,6 +22,8 @@ export interface ParamSchema {
   enumValues?: string[];
   required: boolean;
   nullable: boolean;
+  /** An `.optional()` in its chain (params.ts): strict mode drops a `null` sent for it before the schema reads it. */
+  optional?: true;
   /** The integers a number may be (the runtime refuses fractions before the policy): null is unbounded. */
   lo: bigint | null;
   hi: bigint | null;
@@ -113,6 +115,7 @@ function paramsOf(d: ToolDeclaration): ParamSchema[] {
     ...(p.enumValues ? { enumValues: p.enumValues } : {}),
     required: p.required,
     nullable: p.nullable,
+    ...(p.optional ? { optional: true as const } : {}),
     lo: p.type === 'integer' || p.type === 'number' ? lowest(p.min) : null,
     hi: p.type === 'integer' || p.type === 'number' ? highest(p.max) : null,
     ...(p.fill ? { fill: p.fill } : {}),
@@ -145,6 +148,7 @@ function widened(declarations: ToolDeclaration[]): Map<string, ParamSchema> {
       ...(type === 'enum' ? { enumValues: [...new Set(present.flatMap((p) => p.enumValues ?? []))] } : {}),
       required: each.every((p) => p?.required === true),
       nullable: present.some((p) => p.nullable),
+      ...(each.every((p) => p?.optional === true) ? { optional: true as const } : {}),
       lo: ends((p) => p.lo, 1n),
       hi: ends((p) => p.hi, -1n),
       ...sameFill(each),
@@ -158,8 +162,7 @@ function widened(declarations: ToolDeclaration[]): Map<string, ParamSchema> {
 /** The fill every declaration makes alike, else none (which one the body gets depends on the tool). */
 function sameFill(each: ReadonlyArray<ParamSchema | undefined>): { fill?: Fill } {
   const fill = each[0]?.fill;
-  const alike = (f: Fill | undefined) =>
-    f !== undefined && f.whenAbsent === fill!.whenAbsent && f.whenInvalid === fill!.whenInvalid && jsonEqual(f.value, fill!.value);
+  const alike = (f: Fill | undefined) => f !== undefined && jsonEqual(f, fill);
   return fill !== undefined && each.every((p) => alike(p?.fill)) ? { fill } : {};
 }
 

@@ -10,21 +10,29 @@ export function argSchemas(params: ReadonlyMap<string, ParamSchema> | undefined)
 }
 
 /**
- * Whether the policy may be handed `v` for the argument: a value the schema accepts as sent, or its
+ * Whether the policy may be handed `v` for the argument: a value the schema accepts as sent, or a
  * fill-in value, which zod hands the body without checking it against the schema before it
- * (`.min(1).default(0)` gives 0). An argument a fill-in gives a value when it is left out is never
- * decided on as left out.
+ * (`.min(1).default(0)` gives 0; `.catch(1)` gives 1 for any value refused). An argument a fill-in
+ * gives a value when it is left out is never decided on as left out.
  */
 function decidedOn(p: ParamSchema, v: ArgValue): boolean {
-  if (v === ABSENT) return acceptsValue(p, v) && p.fill?.whenAbsent !== true;
-  return acceptsValue(p, v) || (p.fill !== undefined && isScalar(p.fill.value) && sameScalar(p.fill.value, v));
+  if (v === ABSENT) return acceptsValue(p, v) && p.fill?.absent === undefined;
+  return acceptsValue(p, v) || fillValues(p).some((f) => sameScalar(f, v));
 }
 
-/** The schema's own edges, and the fill-in value where it is one the procedure cuts on. */
+/** The schema's own edges, and each fill-in value the procedure cuts on. */
 function edgesOf(p: ParamSchema): Operand[] {
   const own = schemaValues(p);
-  const fill = p.fill?.value;
-  return isScalar(fill) && !own.some((v) => sameScalar(v, fill)) ? [...own, fill] : own;
+  return [...own, ...fillValues(p).filter((f, i, all) => !own.some((v) => sameScalar(v, f)) && all.findIndex((g) => sameScalar(g, f)) === i)];
+}
+
+/**
+ * The scalar values a fill-in hands the body as they are: a default's, a catch's (not a
+ * `.prefault()`'s, which the schema parses as if sent: a value it accepts is in its domain anyway).
+ */
+function fillValues(p: ParamSchema): Array<string | number | boolean | null> {
+  const { absent, invalid } = p.fill ?? {};
+  return [absent && absent.from !== 'prefault' ? absent.value : undefined, invalid?.value].filter(isScalar);
 }
 
 function isScalar(v: unknown): v is string | number | boolean | null {

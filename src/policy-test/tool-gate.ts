@@ -31,7 +31,8 @@ export type ToolGate = (action: string, args: unknown) => ToolRefusal | FilledCa
 function withoutStrictNulls(schema: ToolSchema, args: Record<string, unknown>): Record<string, unknown> {
   let out: Record<string, unknown> | undefined;
   for (const p of schema.params.values()) {
-    if (args[p.name] !== null || p.required || p.nullable || !Object.hasOwn(args, p.name)) continue;
+    // optional to the SDK: not required, or an `.optional()` anywhere in its chain (`.optional().default('x')`)
+    if (args[p.name] !== null || (p.required && !p.optional) || p.nullable || !Object.hasOwn(args, p.name)) continue;
     out ??= { ...args };
     delete out[p.name];
   }
@@ -41,9 +42,10 @@ function withoutStrictNulls(schema: ToolSchema, args: Record<string, unknown>): 
 /**
  * The arguments as the body gets them: the schema's literal fill-ins (see `Fill` in
  * generate/params.ts) and its known string steps (`.trim()`) applied; undefined when nothing
- * changes. A fill replaces an invalid value only where `.catch()` does; a fill is not stepped.
- * `filled` names the arguments a fill-in gave their value: the schema never checks those (zod does
- * not check a `.default(0)` against the schema before it, so `.min(1).default(0)` hands the body 0).
+ * changes. A field left out takes the `absent` fill (a `.prefault()`'s value then goes on as if
+ * sent); a value the schema refuses takes the `invalid` one; a fill is not stepped. `filled` names
+ * the arguments a fill-in gave their value: the schema never checks those (zod does not check a
+ * `.default(0)` against the schema before it, so `.min(1).default(0)` hands the body 0).
  */
 function bodyArguments(schema: ToolSchema, args: Record<string, unknown>): { value: Record<string, unknown>; filled: string[] } | undefined {
   let out: Record<string, unknown> | undefined;
@@ -53,10 +55,25 @@ function bodyArguments(schema: ToolSchema, args: Record<string, unknown>): { val
     out[name] = value;
   };
   for (const p of schema.params.values()) {
-    const present = Object.hasOwn(args, p.name);
-    const value = args[p.name];
-    if (p.fill && (present ? p.fill.whenInvalid && !acceptsValue(p, value as Operand) : p.fill.whenAbsent)) {
-      set(p.name, p.fill.value);
+    let present = Object.hasOwn(args, p.name);
+    let value = args[p.name];
+    const { absent, invalid } = p.fill ?? {};
+    if (!present && absent) {
+      set(p.name, absent.value);
+      if (absent.from !== 'prefault') {
+        filled.push(p.name);
+        continue;
+      }
+      // a `.prefault(v)`: v is parsed as if the model sent it (under `.optional()`, a refused v leaves the field out)
+      if (absent.orLeftOut && !acceptsValue(p, absent.value as Operand)) {
+        delete out![p.name];
+        continue;
+      }
+      present = true;
+      value = absent.value;
+    }
+    if (present && invalid && !acceptsValue(p, value as Operand)) {
+      set(p.name, invalid.value);
       filled.push(p.name);
     } else if (present && p.steps && typeof value === 'string') {
       const stepped = p.steps.reduce((v, step) => v[step](), value);
@@ -112,7 +129,9 @@ export function toolGate(schemas: ActionSchemas | undefined): ToolGate | undefin
     // arguments the runtime refuses outright (not JSON, a float) are the decision's to refuse
     const parsed = typeof args === 'string' ? parseArguments(args) : checkArguments(args);
     if (!parsed.ok) return null;
-    const body = bodyArguments(schema, parsed.value);
+    // the SDK drops strict mode's nulls before the schema fills anything in (`.default(5).optional()` gets 5)
+    const sent = withoutStrictNulls(schema, parsed.value);
+    const body = bodyArguments(schema, sent);
     const filled = body?.filled ?? [];
     // one compiled check per set of filled-in arguments (a tool has few)
     const key = `${action}\u0000${filled.join('\u0000')}`;
@@ -122,7 +141,7 @@ export function toolGate(schemas: ActionSchemas | undefined): ToolGate | undefin
       checks.set(key, check);
     }
     // (a filled-in argument is no property of that check's schema: whatever its value, it passes)
-    const problem = check(plainArguments(withoutStrictNulls(schema, body?.value ?? parsed.value)));
+    const problem = check(plainArguments(body?.value ?? sent));
     if (problem === null) return body ? { filled: body.value } : null;
     const tools = schema.tools.map((t) => `\`${t}\``).join(', ');
     return {

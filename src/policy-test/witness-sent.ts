@@ -13,7 +13,8 @@ export function sentArguments(args: Readonly<Record<string, Operand>>, params: R
   let sent: Record<string, Operand> | undefined;
   for (const [name, value] of Object.entries(args)) {
     const p = params.get(name);
-    if (p?.fill?.whenAbsent !== true || !sameValue(p.fill.value, value) || acceptsValue(p, value)) continue;
+    const absent = p?.fill?.absent;
+    if (absent === undefined || absent.from === 'prefault' || !sameValue(absent.value, value) || acceptsValue(p!, value)) continue;
     sent ??= { ...args };
     delete sent[name];
   }

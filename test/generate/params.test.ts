@@ -80,13 +80,13 @@ describe('readToolParameters: zod', () => {
       e: z.optional(z.boolean()),
       f: z.string().nullish(),
     }).describe('args') });`);
-    expect(p.a).toEqual({ type: 'string', required: false, nullable: false });
+    expect(p.a).toEqual({ type: 'string', required: false, nullable: false, optional: true });
     expect(p.b).toEqual({ type: 'integer', required: true, nullable: true });
     // a literal default: the body always gets a value, which the policy decides on (issue 40)
-    expect(p.c).toEqual({ type: 'integer', required: true, nullable: false, fill: { value: 5, whenAbsent: true, whenInvalid: false } });
+    expect(p.c).toEqual({ type: 'integer', required: true, nullable: false, fill: { absent: { value: 5, from: 'default' } } });
     expect(p.d).toEqual({ type: 'string', required: true, nullable: false });
-    expect(p.e).toEqual({ type: 'boolean', required: false, nullable: false });
-    expect(p.f).toEqual({ type: 'string', required: false, nullable: true });
+    expect(p.e).toEqual({ type: 'boolean', required: false, nullable: false, optional: true });
+    expect(p.f).toEqual({ type: 'string', required: false, nullable: true, optional: true });
   });
 
   it('follows an identifier bound in the same file, for the object and for a member', () => {
@@ -150,27 +150,32 @@ tool({ name: 'x', parameters: z.object({
     expect(p.ow).toEqual({ type: 'string', required: true, nullable: false });
     expect(p.owt).toEqual({ type: 'string', required: true, nullable: false });
     // the literal the body gets, which `test` and `explain` fill in as the runtime decides on it
-    expect(p.d).toEqual({ type: 'boolean', required: true, nullable: false, fill: { value: false, whenAbsent: true, whenInvalid: false } });
+    expect(p.d).toEqual({ type: 'boolean', required: true, nullable: false, fill: { absent: { value: false, from: 'default' } } });
     expect(p.lv).toEqual({
       type: 'enum',
       enumValues: ['low', 'medium', 'high'],
       required: true,
       nullable: false,
-      fill: { value: 'medium', whenAbsent: true, whenInvalid: false },
+      fill: { absent: { value: 'medium', from: 'default' } },
     });
     expect(p.c).toEqual({ type: 'integer', required: true, nullable: false });
     expect(p.cd?.transforms).toBe('z.coerce.date()');
     expect(p.pre).toMatchObject({ type: 'string', transforms: 'z.preprocess()' });
     expect(p.t?.transforms).toBe('.transform()');
-    // a prefault is parsed by the schema before it: not recorded as a fill
-    expect(p.pf).toEqual({ type: 'string', required: true, nullable: false });
-    expect(p.ct).toEqual({ type: 'string', required: true, nullable: false, fill: { value: 'none', whenAbsent: true, whenInvalid: true } });
+    // a prefault is parsed by the schema before it: recorded as such (its steps apply, a refusal refuses)
+    expect(p.pf).toEqual({ type: 'string', required: true, nullable: false, fill: { absent: { value: 'x', from: 'prefault' } } });
+    expect(p.ct).toEqual({
+      type: 'string',
+      required: true,
+      nullable: false,
+      fill: { absent: { value: 'none', from: 'catch' }, invalid: { value: 'none' } },
+    });
     // zod 4: an .optional() over a .catch() leaves a missing value missing, over a .default() it does not
-    expect(p.cto?.fill).toEqual({ value: 'none', whenAbsent: false, whenInvalid: true });
-    expect(p.octo?.fill).toEqual({ value: 'none', whenAbsent: false, whenInvalid: true });
+    expect(p.cto?.fill).toEqual({ invalid: { value: 'none' } });
+    expect(p.octo?.fill).toEqual({ invalid: { value: 'none' } });
     expect(p.now).toEqual({ type: 'string', required: true, nullable: false, transforms: '.default(…)' });
     // a later .optional() lets the value be absent again for the generator's checks; zod 4 still fills it in
-    expect(p.opt).toEqual({ type: 'string', required: false, nullable: false, fill: { value: 'a', whenAbsent: true, whenInvalid: false } });
+    expect(p.opt).toEqual({ type: 'string', required: false, nullable: false, optional: true, fill: { absent: { value: 'a', from: 'default' } } });
     expect(p.half).toEqual({ type: 'number', required: true, nullable: false, floatFill: '.default(0.5)' });
     expect(p.plain).toEqual({ type: 'string', required: true, nullable: false });
   });

@@ -2,6 +2,7 @@ import { checkArguments, depthProblemOf, jsonDepthProblem, plainArguments, type 
 import { parseJson } from '../internals.js';
 import { compileJsonSchema } from '../json-schema.js';
 import { outputAsArguments } from '../schema-output.js';
+import { holdsNull, strictNullsDropped } from './strict-nulls.js';
 import type { ArgsSchema } from './types.js';
 
 /** The arguments the body would get, or why not (`problem`: JSON the tool's schema refuses; none when the text is not JSON). */
@@ -122,15 +123,27 @@ export function argumentsStage(parameters: ArgsSchema | undefined, action: strin
     if (typeof parameters?.safeParse !== 'function') return parsed;
     const taken = share === 'take' ? shared.take(parsed.value, callId) : undefined;
     if (taken !== undefined) return taken;
-    const fromSchema = zodArguments(parameters as Required<ArgsSchema>, parsed.value);
+    const fromSchema = zodArguments(parameters as Required<ArgsSchema>, parsed.value, strict);
     if (share === 'keep' && fromSchema.ok) shared.keep(parsed.value, fromSchema, callId);
     return fromSchema;
   };
   return { schemaCheck, policyArgs, dropShared: shared.drop };
 }
 
-/** A zod schema's output for the arguments `value` (parsed from the model's text): what the body gets, or refused. */
-function zodArguments(parameters: Required<ArgsSchema>, value: unknown): PolicyArgs {
+/**
+ * A zod schema's output for the arguments `value` (parsed from the model's text): what the body
+ * gets, or refused. `strict`: the SDK drops strict mode's nulls before zod parses, so they go
+ * first here too (a `.catch()` would turn a null into a value the body never gets); only a value
+ * holding a null is walked. Refused so, the readings below still apply: a pause's strict
+ * completion files a null for every property left out (`.default()` ones too), which the body
+ * never gets.
+ */
+function zodArguments(parameters: Required<ArgsSchema>, value: unknown, strict: boolean): PolicyArgs {
+  if (strict && holdsNull(value)) {
+    const sent = strictNullsDropped(parameters, value);
+    const dropped = parameters.safeParse(sent);
+    if (dropped.success) return outputAsArguments(sent, dropped.data);
+  }
   const checked = parameters.safeParse(value);
   // what the body gets (a default filled in, a value trimmed): the call's arguments (issue 40)
   if (checked.success) return outputAsArguments(value, checked.data);

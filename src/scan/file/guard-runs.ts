@@ -19,7 +19,7 @@ export function guardRunsWith(ancestors: readonly ts.Node[], scope: number, decl
   let child: ts.Node = call;
   for (let i = ancestors.length - 1; i >= from; i--) {
     const p = ancestors[i]!;
-    if (isConditionalPart(p, child)) return false;
+    if (isConditionalPart(p, child, ancestors[i - 1])) return false;
     // a class's members run only when it is made or read: no guard proven
     if (typescript.isClassLike(p)) return false;
     if (isFunctionScope(p)) {
@@ -47,10 +47,13 @@ interface Way {
 }
 
 /** Whether `child` runs only on some runs of `p`: a branch, a loop's body, a `case`, a `catch`, the right of `&&`/`||`/`??`. */
-function isConditionalPart(p: ts.Node, child: ts.Node): boolean {
+function isConditionalPart(p: ts.Node, child: ts.Node, above: ts.Node | undefined): boolean {
   const k = typescript.SyntaxKind;
   if (typescript.isIfStatement(p)) return child !== p.expression;
   if (typescript.isConditionalExpression(p)) return child !== p.condition;
+  // `[x = v] = a`, `({ k: x = v } = o)`: an element's default (read as one even in a plain array literal: fail closed)
+  const elementDefault = above !== undefined && (typescript.isArrayLiteralExpression(above) || typescript.isPropertyAssignment(above));
+  if (typescript.isBinaryExpression(p) && p.operatorToken.kind === k.EqualsToken && elementDefault) return child === p.right;
   if (typescript.isBinaryExpression(p)) {
     const op = p.operatorToken.kind;
     const shortCircuit =
@@ -62,6 +65,11 @@ function isConditionalPart(p: ts.Node, child: ts.Node): boolean {
       op === k.QuestionQuestionEqualsToken;
     return shortCircuit && child === p.right;
   }
+  // an optional chain's arguments and later links run only when the head is there (`log?.(guard)`)
+  if (typescript.isOptionalChain(p) && child !== p.expression) return true;
+  // a default runs only when the value is undefined (`const { s = guard } = o`, `[s = guard] = a`)
+  if (typescript.isBindingElement(p)) return child === p.initializer;
+  if (typescript.isShorthandPropertyAssignment(p)) return child === p.objectAssignmentInitializer;
   if (typescript.isWhileStatement(p) || typescript.isForInStatement(p) || typescript.isForOfStatement(p)) return child === p.statement;
   if (typescript.isForStatement(p)) return child === p.statement || child === p.condition || child === p.incrementor;
   return typescript.isCaseClause(p) || typescript.isDefaultClause(p) || typescript.isCatchClause(p);
@@ -210,20 +218,21 @@ function skipParens(e: ts.Expression): ts.Expression {
   return e;
 }
 
-/** Whether, in the function at `ancestors[i]`, a statement before the guard `call` on its way may `await` (not in a function of its own). */
+/**
+ * Whether, in the function at `ancestors[i]`, an `await` (not in a function of its own) comes before
+ * the guard `call`: in a statement before it, or earlier in its own statement
+ * (`log(await s.connect(), protectMcpServer(s))`). An `await` that holds the guard
+ * (`await f(protectMcpServer(s))`) runs it first.
+ */
 function awaitsBefore(ancestors: readonly ts.Node[], i: number, call: ts.Node): boolean {
-  let child = call;
-  for (let k = ancestors.length - 1; k > i; k--) {
-    const list = statementsOf(ancestors[k]!);
-    if (list) {
-      for (const st of list) {
-        if (st === child) break;
-        if (awaits(st)) return true;
-      }
-    }
-    child = ancestors[k]!;
-  }
-  return false;
+  const body = (ancestors[i] as ts.FunctionLikeDeclaration).body;
+  const before = call.pos;
+  const visit = (n: ts.Node): boolean => {
+    if (n.pos >= before || isFunctionScope(n)) return false;
+    if (n.end <= before && awaits(n)) return true;
+    return typescript.forEachChild(n, (c) => (visit(c) ? true : undefined)) === true;
+  };
+  return body !== undefined && visit(body);
 }
 
 function awaits(n: ts.Node): boolean {

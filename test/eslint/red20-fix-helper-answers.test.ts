@@ -1,0 +1,69 @@
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { ESLint } from 'eslint';
+import tseslint from 'typescript-eslint';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createPlugin } from '../../src/eslint/index.js';
+import { FIXTURES } from '../helpers/paths.js';
+import { SOURCE_FILES } from './helpers.js';
+
+const dirs: string[] = [];
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+/**
+ * Red team, session 20 ("no false green"), ESLint's side of red20-helper-answers (test/codemod):
+ * the app answers its interruptions through `decide(result.state, item, yes)`, a helper with untyped
+ * parameters, so the scanner does not take `state.approve(item)` for the SDK's; `eslint --fix`
+ * removes close_account's `needsApproval: true` and rewrites it, and every approved call is then
+ * refused ApprovalMismatch.
+ */
+const APP = [
+  "import { Agent, run } from '@openai/agents';",
+  "import { closeAccount, lookupCharge } from './tools.js';",
+  "import { decide } from './decide.js';",
+  '',
+  "const desk = new Agent({ name: 'desk', instructions: 'Help.', tools: [closeAccount, lookupCharge] });",
+  '',
+  'export async function answer(text: string, ok: (tool: string) => Promise<boolean>) {',
+  "  let result = await run(desk, text, { context: { user: 'ana' } });",
+  '  while (result.interruptions.length > 0) {',
+  "    for (const item of result.interruptions) decide(result.state, item, await ok(item.name ?? ''));",
+  '    result = await run(desk, result.state);',
+  '  }',
+  '  return result.finalOutput;',
+  '}',
+  '',
+].join('\n');
+
+const DECIDE = [
+  'export function decide(state: any, item: any, yes: boolean): void {',
+  '  if (yes) state.approve(item);',
+  '  else state.reject(item);',
+  '}',
+  '',
+].join('\n');
+
+describe('red20: eslint --fix in an app that answers through a helper', () => {
+  it('leaves close_account as it is, needsApproval kept', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'red20-eslint-helper-'));
+    dirs.push(dir);
+    cpSync(path.join(FIXTURES, 'codemod/_shared'), dir, { recursive: true });
+    cpSync(path.join(FIXTURES, 'codemod/app-approvals/input'), dir, { recursive: true });
+    writeFileSync(path.join(dir, 'src/app.ts'), APP);
+    writeFileSync(path.join(dir, 'src/decide.ts'), DECIDE);
+    const plugin = createPlugin();
+    const eslint = new ESLint({
+      cwd: dir,
+      fix: true,
+      overrideConfigFile: true,
+      overrideConfig: [{ files: SOURCE_FILES }, { files: SOURCE_FILES, languageOptions: { parser: tseslint.parser as never } }, plugin.configs.recommended],
+    });
+    const [result] = await eslint.lintFiles([path.join(dir, 'src/tools.ts')]);
+    expect(result!.output).toContain("export const lookupCharge = protectedTool('stripe.charge.read', {");
+    expect(result!.output).toContain('export const closeAccount = tool({');
+    expect(result!.output).toContain('needsApproval: true,');
+  });
+});

@@ -1,0 +1,80 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { loadPolicyOrThrow } from '../../src/policy/load.js';
+import { compilePolicy } from '../../src/policy-test/decider.js';
+import { bindProtectedTool, createControl, memoryStore, run } from '../../src/runtime/index.js';
+import { cli } from '../helpers/cli.js';
+import { makeTempDir, removeDir } from '../helpers/temp-repo.js';
+import { agentWith, assistantMessage, functionCall, scripted } from '../runtime/helpers.js';
+
+const dirs: string[] = [];
+afterAll(() => dirs.forEach(removeDir));
+
+/**
+ * Issue 40, found by the red team in session 20 (a false green, fixed; as it was): `priority: z.string().trim().prefault(' medium ')`. A
+ * call that leaves `priority` out gets the prefault, parsed by the schema before it: 'medium'
+ * (trimmed), which the policy allows, and the Runner runs it. generate/params.ts `filled` records no
+ * fill for `.prefault()` but marks the field required, so `test` and `explain` say "refused by the
+ * tool" for `{}`: a suite asserting that the call never runs passes.
+ */
+const PARAMETERS = z.object({ priority: z.string().trim().prefault(' medium ') });
+const SCHEMA_TEXT = "z.object({ priority: z.string().trim().prefault(' medium ') })";
+const POLICY =
+  'schema: ctrlrun.policy/v6\nactions:\n  tickets.file:\n    rules:\n      - when: { priority_eq: medium }\n        decision: allow\n      - decision: deny\n';
+const ARGS: Record<string, unknown> = {};
+
+function fixture(): string {
+  const dir = makeTempDir('red20-prefault-');
+  dirs.push(dir);
+  mkdirSync(path.join(dir, 'src'), { recursive: true });
+  writeFileSync(path.join(dir, 'package.json'), '{ "name": "f", "private": true, "type": "module" }\n');
+  writeFileSync(
+    path.join(dir, 'ctrlrun.tools.yaml'),
+    'schema: ctrlrun.tools/v1\npolicy: ctrlrun.yaml\noutput: src/ctrlrun.generated.ts\ncontrol: src/ctrlrun.control.ts\ntools:\n  - tool: file_ticket\n    action: tickets.file\n',
+  );
+  writeFileSync(path.join(dir, 'ctrlrun.yaml'), POLICY);
+  writeFileSync(
+    path.join(dir, 'ctrlrun.test.yaml'),
+    `schema: ctrlrun.policy-test/v1\ncases:\n  - name: the call never runs\n    action: tickets.file\n    args: ${JSON.stringify(ARGS)}\n    expect: { decision: deny }\n`,
+  );
+  writeFileSync(
+    path.join(dir, 'src/tools.ts'),
+    `import { tool } from '@openai/agents';\nimport { z } from 'zod';\n\nexport const fileTicket = tool({\n  name: 'file_ticket',\n  description: 'File a ticket.',\n  parameters: ${SCHEMA_TEXT},\n  execute: async ({ priority }) => String(priority),\n});\n`,
+  );
+  return dir;
+}
+
+describe('a field left out of `.prefault()`, as the Runner decides it', () => {
+  it('the real Runner runs the call (control: what test and explain must match)', async () => {
+    const dir = fixture();
+    const { policy } = loadPolicyOrThrow(path.join(dir, 'ctrlrun.yaml'));
+    const store = memoryStore();
+    const protectedTool = bindProtectedTool<'tickets.file'>(createControl({ store, identity: () => 'alice' }), compilePolicy(policy));
+    const ran: unknown[] = [];
+    const t = protectedTool('tickets.file', {
+      name: 'file_ticket',
+      description: 'File a ticket.',
+      parameters: PARAMETERS,
+      execute: async (args) => {
+        ran.push(args);
+        return 'filed';
+      },
+    });
+    await run(agentWith(scripted([functionCall('file_ticket', ARGS, { callId: 'c1' })], [assistantMessage('done')]), [t]), 'go');
+    expect(ran).toEqual([{ priority: 'medium' }]);
+    expect((await store.listReceipts()).map((r) => r.result)).toEqual(['allowed', 'executed']);
+  });
+
+  it('explain decides the call as the Runner does: allowed', async () => {
+    const e = await cli(['explain', 'tickets.file', '--args', JSON.stringify(ARGS)], { cwd: fixture() });
+    expect(e.stdout).toContain('tickets.file: allow (rule[0] matched)');
+  });
+
+  it('test fails a case asserting that the call never runs', async () => {
+    const r = await cli(['test'], { cwd: fixture() });
+    expect(r.stdout).toContain('FAIL the call never runs');
+    expect(r.code).toBe(1);
+  });
+});
