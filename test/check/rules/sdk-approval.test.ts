@@ -33,6 +33,10 @@ ruleTester('sdk-approval', {
       ),
     },
     {
+      name: "a helper's parameter typed with another SDK type under another name (issue 40)",
+      code: lines(GEN, "import type { Agent as A } from '@openai/agents';", 'export function settle(box: A, id: string) { box.approve(id); }'),
+    },
+    {
       name: "a destructured `state` or list that is not a run's",
       code: lines(
         GEN,
