@@ -14,7 +14,7 @@ import type { CompiledScript } from '../scan/code-cache.js';
 import { compileTypeScriptSteps, loadTypeScript } from '../scan/typescript.js';
 import type { FileScan } from '../scan/types.js';
 import { PackageFacts } from '../scan/package-facts.js';
-import { FILE_RULES, PARSE_ERROR_RULE, policyInvalidFindings, REPO_RULES, staleGeneratedRule, unreadableFindings } from './rules/index.js';
+import { controlMissingRule, FILE_RULES, PARSE_ERROR_RULE, policyInvalidFindings, REPO_RULES, staleGeneratedRule, unreadableFindings } from './rules/index.js';
 import { compareFindings } from './sort.js';
 import { dependentAnswerFindings } from './dependent-answers.js';
 import { applySuppressions } from './suppressions.js';
@@ -340,5 +340,8 @@ export function staleOrConfigFindings(
     }
     return staleGeneratedRule(relative(expected.path), expected.text, actual);
   });
-  return [...leftOut, ...stale];
+  // the module imports the control: without it the app does not build or start (issue 40)
+  const at = project.warnings?.find((w) => w.code === 'missing-control');
+  const control = controlMissingRule(project.manifest, relative, at && { line: Math.max(1, at.line), column: Math.max(1, at.column) });
+  return [...leftOut, ...stale, ...control];
 }

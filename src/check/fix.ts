@@ -8,6 +8,7 @@ import { generatedWriteRefusal, readGeneratedModule } from '../generate/write.js
 import { loadProject, type Project } from '../manifest/load.js';
 import { displayPath } from '../format-diagnostics.js';
 import { readSourceText } from '../scan/repo.js';
+import { controlMissingMessage, controlMissingMeta, controlMissingRule } from './rules/control-missing.js';
 
 export interface FixOptions {
   cwd: string;
@@ -77,12 +78,18 @@ export async function applyFixes(
     const prefix = list.length > 1 ? `${displayPath(plan.project.manifest.root, ctx.cwd)}: ` : '';
     // tools count only when their files were written (the set is all or nothing)
     const tools = rewritten.length > 0 ? plan.toolsRewritten : 0;
-    const parts = [`${tools} tool(s) protected in ${rewritten.length} file(s)`];
-    if (fixed.generated) parts.push(`wrote ${displayPath(fixed.generated, list[i]?.cwd ?? ctx.cwd)}`);
+    // the module imports the control: without it nothing is protected, since the app does not start (issue 40)
+    const shown = (f: string) => displayPath(f, list[i]?.cwd ?? ctx.cwd);
+    const noControl = controlMissingRule(plan.project.manifest, shown).length > 0;
+    const parts = [`${tools} tool(s) ${noControl ? 'rewritten, not protected yet,' : 'protected'} in ${rewritten.length} file(s)`];
+    if (fixed.generated) parts.push(`wrote ${shown(fixed.generated)}`);
+    if (noControl) parts.push(`${lowerFirst(controlMissingMessage(plan.project.manifest, shown))} ${controlMissingMeta.help}`);
     ctx.stderr(`check --fix: ${prefix}${parts.join('; ')}\n`);
     return fixed;
   });
 }
+
+const lowerFirst = (text: string) => text.charAt(0).toLowerCase() + text.slice(1);
 
 /** One package's plan; undefined when it is left alone (it does not load, or generate would refuse). */
 async function planFix(options: FixOptions, ctx: { stderr: (text: string) => void }, named: boolean): Promise<FixPlan | undefined> {

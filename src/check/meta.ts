@@ -42,6 +42,7 @@ import { unprotectedHandoffMeta } from './rules/unprotected-handoff.js';
 import { mcpCallsRefusedMeta } from './rules/mcp-calls-refused.js';
 import { errorFunctionWithoutEffectMeta } from './rules/error-function-without-effect.js';
 import { sdkVersionUntestedMeta } from './rules/sdk-version-untested.js';
+import { controlMissingMeta } from './rules/control-missing.js';
 
 /** The project's page (SARIF `informationUri`). */
 export const DOCS_BASE = 'https://www.npmjs.com/package/ctrlrun-gen';
@@ -100,6 +101,7 @@ export const RULES: readonly RuleMeta[] = [
   mcpCallsRefusedMeta,
   errorFunctionWithoutEffectMeta,
   sdkVersionUntestedMeta,
+  controlMissingMeta,
 ];
 
 export const RULE_IDS: readonly string[] = RULES.map((r) => r.id);

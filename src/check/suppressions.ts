@@ -6,7 +6,7 @@ import { unusedSuppressionFinding } from './rules/unused-suppression.js';
 import type { Finding } from './types.js';
 
 /** Findings about the lint's own input, which no comment can silence. */
-const UNSUPPRESSIBLE = new Set(['parse-error', 'invalid-suppression', 'unused-suppression', 'policy-invalid', 'stale-generated']);
+const UNSUPPRESSIBLE = new Set(['parse-error', 'invalid-suppression', 'unused-suppression', 'policy-invalid', 'stale-generated', 'control-missing']);
 
 export interface SuppressionResult {
   /** The findings no valid suppression silenced. */

@@ -18,6 +18,8 @@ export interface AppAnswer extends Located {
   call: string;
   /** The Control's answer that replaces it, for the message. */
   instead: string;
+  /** Why a call check cannot tell from the SDK's is taken for it (a helper's untyped parameter). */
+  unsure?: string;
 }
 
 /** Every SDK answer to an interruption in the scanned files, in file then position order. */
@@ -33,6 +35,7 @@ export function appAnswers(root: string, files: readonly FileScan[], resolve: (r
         column: a.span.column,
         call: `${a.receiver}.${a.method}(${a.item})`,
         instead: `await control.${answer}(${a.receiver}, ${a.item}, { approver${answer === 'reject' ? ', message' : ''} })`,
+        ...(a.unsure !== undefined ? { unsure: a.unsure } : {}),
       });
     }
     for (const s of scan.stickyApprovals) {
@@ -64,7 +67,7 @@ export function appAnswerConflict(
     kind: 'conflict',
     cause: 'app-approvals',
     ...tool,
-    message: `${answer.call}${more > 0 ? ` and ${more} more` : ''}: once protected, each call of it the policy sends to a human would be refused with ApprovalMismatch`,
+    message: `${answer.call}${more > 0 ? ` and ${more} more` : ''}${answer.unsure !== undefined ? ` (${answer.unsure})` : ''}: once protected, each call of it the policy sends to a human would be refused with ApprovalMismatch`,
     related: {
       file: answer.file,
       line: answer.line,

@@ -158,6 +158,8 @@ export interface SdkApproval {
   receiver: string;
   /** The first argument's text (the interruption item). */
   item: string;
+  /** Why a call check cannot tell from the SDK's is taken for it (a helper's untyped parameter: issue 40). */
+  unsure?: string;
 }
 
 /** A call of `protectedTool('<action>', {...})` imported from the generated module. */

@@ -39,10 +39,11 @@ import { sdkVersionUntestedRule } from './sdk-version-untested.js';
 /*
  * One module per rule id (src/check/rules/<id>.ts): its meta (the list of check/meta.ts), its
  * code and its messages; its page is docs/rules/<id>.md. The findings check reports without a rule
- * over the scans come from the engine: `stale-generated`, `policy-invalid`, `unreadable-file`, and
+ * over the scans come from the engine: `stale-generated`, `control-missing`, `policy-invalid`, `unreadable-file`, and
  * the suppressions' own (`invalid-suppression`, `unused-suppression`).
  */
 export { staleGeneratedRule } from './stale-generated.js';
+export { controlMissingRule } from './control-missing.js';
 export { unreadableFindings } from './unreadable-file.js';
 export { policyInvalidFindings } from './policy-invalid.js';
 

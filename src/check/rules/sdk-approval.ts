@@ -45,14 +45,16 @@ export function sdkApprovalRule(files: ScannedFile[], project: ProjectContext | 
     const realtime = (scan.moduleImports ?? []).some((m) => isRealtimeEntry(m.module));
     for (const a of scan.sdkApprovals ?? []) {
       const answer = a.method.startsWith('approve') ? 'approve' : 'reject';
+      // a helper's untyped parameter, taken for a run's state (issue 40): the message says so
+      const unsure = a.unsure !== undefined ? ` (${a.unsure})` : '';
       out.push(
         findingOf(
           sdkApprovalMeta,
           scan.file,
           a.span,
           realtime
-            ? `\`${a.receiver}.${a.method}(${a.item})\` answers a realtime call through the SDK${why}: for a protected tool's call no approver is recorded and the tool refuses it with ApprovalMismatch (the session's error event).`
-            : `\`${a.receiver}.${a.method}(${a.item})\` answers an interruption through the SDK${why}: for a protected tool's call no approver is recorded and the tool refuses the call with ApprovalMismatch out of run().`,
+            ? `\`${a.receiver}.${a.method}(${a.item})\` answers a realtime call through the SDK${why}${unsure}: for a protected tool's call no approver is recorded and the tool refuses it with ApprovalMismatch (the session's error event).`
+            : `\`${a.receiver}.${a.method}(${a.item})\` answers an interruption through the SDK${why}${unsure}: for a protected tool's call no approver is recorded and the tool refuses the call with ApprovalMismatch out of run().`,
           realtime
             ? `The call is filed in the store when it pauses; once an operator answered (\`ctrlrun-gen serve\`, \`ctrlrun-gen approvals\`), \`await control.resolveRealtime(session, ${a.item})\` approves or rejects it in the session.`
             : answer === 'approve'

@@ -1,6 +1,7 @@
 import { generatedFiles, renderGeneratedModule, type GeneratedModule } from '../../generate/index.js';
 import { readGeneratedModule, writeGeneratedModule } from '../../generate/write.js';
 import { loadProject } from '../../manifest/load.js';
+import { controlMissingMessage, controlMissingMeta, controlMissingRule } from '../../check/rules/control-missing.js';
 import type { CliContext, CommandSpec } from '../context.js';
 import { workspaceManifests } from '../workspace.js';
 import { withProjectOptions } from '../project-options.js';
@@ -14,7 +15,8 @@ interface GenerateArgs {
 
 export const generateCommand: CommandSpec<GenerateArgs> = {
   command: 'generate',
-  describe: 'Write the generated module of protected tools (exit 1: written, some mapped tools left unprotected); --check exits 1 when it is stale',
+  describe:
+    'Write the generated module of protected tools (exit 1: written, some mapped tools left unprotected or the control module missing); --check exits 1 when it is stale',
   builder: (y) =>
     withProjectOptions(y).option('check', {
       type: 'boolean',
@@ -59,7 +61,10 @@ function generateOne(args: GenerateArgs, ctx: CliContext): number {
       writeGeneratedModule(file.path, file.text, project.manifest.root);
       ctx.stdout(`wrote ${displayPath(file.path, ctx.cwd)}\n`);
     }
-    if (generated.leftOut.size === 0) return 0;
+    // the module imports the control: written, but the app cannot start until the control is there (issue 40)
+    const noControl = controlMissingRule(project.manifest, (f) => displayPath(f, ctx.cwd)).length > 0;
+    if (noControl) ctx.stderr(`${controlMissingMessage(project.manifest, (f) => displayPath(f, ctx.cwd))} ${controlMissingMeta.help}\n`);
+    if (generated.leftOut.size === 0) return noControl ? 1 : 0;
     // written for every other tool; these stay open (the codemod leaves them, check reports them): exit 1
     ctx.stderr(leftOutSummary(generated.leftOut, ctx));
     return 1;

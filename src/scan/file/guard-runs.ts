@@ -150,6 +150,8 @@ function callSiteOf(way: Way, i: number): { depth: number; child: ts.Node } | un
   const named = setupName(ancestors, i);
   if (!named) return undefined;
   const block = ancestors[named.listDepth]!;
+  // JavaScript may declare the name again (the last `function setup` wins) or assign it: the call may run another body
+  if (!boundOnce(block, named.name, named.statement)) return undefined;
   // a call before the guarded variable is declared cannot guard it
   const after = named.listDepth === scope ? way.declaredEnd : -1;
   const list = statementsOf(block)!;
@@ -190,6 +192,52 @@ function setupName(ancestors: readonly ts.Node[], i: number): { name: string; li
   if (!stmt || !typescript.isVariableStatement(stmt) || !statementsOf(ancestors[i - 4]!)) return undefined;
   return { name: decl.name.text, listDepth: i - 4, statement: stmt, hoisted: false };
 }
+
+/**
+ * Whether `name` in `block` is this setup function only: no other statement of the block declares
+ * it (a function, a class, a variable), and nothing in the block assigns it (`setup = ...`,
+ * `setup++`, a destructuring target), in a nested function too (fail closed: a shadowing name
+ * there counts as well).
+ */
+function boundOnce(block: ts.Node, name: string, statement: ts.Statement): boolean {
+  for (const s of statementsOf(block) ?? []) {
+    if (s === statement) continue;
+    if ((typescript.isFunctionDeclaration(s) || typescript.isClassDeclaration(s)) && s.name?.text === name) return false;
+    if (typescript.isVariableStatement(s) && s.declarationList.declarations.some((d) => bindsName(d.name, name))) return false;
+  }
+  const assigns = (n: ts.Node): boolean => {
+    if (typescript.isBinaryExpression(n) && isAssignment(n.operatorToken.kind) && targets(n.left, name)) return true;
+    if ((typescript.isPrefixUnaryExpression(n) || typescript.isPostfixUnaryExpression(n)) && isUpdate(n.operator) && targets(n.operand, name)) return true;
+    return typescript.forEachChild(n, (c) => (assigns(c) ? true : undefined)) === true;
+  };
+  return !assigns(block);
+}
+
+function bindsName(b: ts.BindingName, name: string): boolean {
+  if (typescript.isIdentifier(b)) return b.text === name;
+  return b.elements.some((e) => !typescript.isOmittedExpression(e) && bindsName(e.name, name));
+}
+
+/** Whether an assignment's left side writes `name` (`name`, `[name] = ..`, `({ name } = ..)`, `({ k: name } = ..)`). */
+function targets(e: ts.Expression, name: string): boolean {
+  const x = skipParens(e);
+  if (typescript.isIdentifier(x)) return x.text === name;
+  if (typescript.isArrayLiteralExpression(x)) return x.elements.some((el) => targets(typescript.isSpreadElement(el) ? el.expression : el, name));
+  if (typescript.isObjectLiteralExpression(x))
+    return x.properties.some((p) =>
+      typescript.isShorthandPropertyAssignment(p)
+        ? p.name.text === name
+        : typescript.isPropertyAssignment(p)
+          ? targets(p.initializer, name)
+          : typescript.isSpreadAssignment(p) && targets(p.expression, name),
+    );
+  // a default in a destructuring target: `[name = f] = ..`
+  if (typescript.isBinaryExpression(x) && x.operatorToken.kind === typescript.SyntaxKind.EqualsToken) return targets(x.left, name);
+  return false;
+}
+
+const isAssignment = (k: ts.SyntaxKind): boolean => k >= typescript.SyntaxKind.FirstAssignment && k <= typescript.SyntaxKind.LastAssignment;
+const isUpdate = (op: ts.SyntaxKind): boolean => op === typescript.SyntaxKind.PlusPlusToken || op === typescript.SyntaxKind.MinusMinusToken;
 
 /**
  * `name();` as a whole statement, also `void name();` and `name().catch(..)` (`.then`, `.finally`),

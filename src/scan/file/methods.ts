@@ -3,6 +3,7 @@ import { typescript } from '../typescript.js';
 import { isAgentClass } from '../imports.js';
 import { spanOf } from '../parse.js';
 import { isSdkApprovalCall } from '../approvals.js';
+import { helperAnswer } from './approval-parameters.js';
 import { isStringLike, propertyName, skipParens, skipWrappers } from '../syntax.js';
 import type { InvokeReplacement } from '../types.js';
 import { onAsTool } from './agent-tools.js';
@@ -105,6 +106,15 @@ function onApproval(cx: FileContext, node: ts.CallExpression, callee: ts.Propert
   const item = node.arguments[0]!;
   if (isStringLike(item) || typescript.isNumericLiteral(item) || typescript.isNewExpression(item) || typescript.isObjectLiteralExpression(item)) return;
   // an app's own `client.approve(id)` is not the SDK's: only a RunState (or an interruption item)
-  if (!isSdkApprovalCall(receiver, item, cx.ancestors, cx.sf, cx.hoisted)) return;
-  cx.scan.sdkApprovals!.push({ kind: 'sdk-approval', span: spanOf(node, cx.sf), method, receiver: receiver.getText(cx.sf), item: item.getText(cx.sf) });
+  // a helper's parameter (issue 40): the SDK's type under another name, or no type (taken for the SDK's)
+  const helper = isSdkApprovalCall(receiver, item, cx.ancestors, cx.sf, cx.hoisted) ? {} : helperAnswer(cx, receiver, item);
+  if (!helper) return;
+  cx.scan.sdkApprovals!.push({
+    kind: 'sdk-approval',
+    span: spanOf(node, cx.sf),
+    method,
+    receiver: receiver.getText(cx.sf),
+    item: item.getText(cx.sf),
+    ...helper,
+  });
 }

@@ -4,6 +4,9 @@ const SDK = "import { Agent, MCPServerStdio, hostedMcpTool } from '@openai/agent
 
 const GEN = "import { protectAgent, protectAgentTool, protectHostedMcp, protectMcpServer } from './ctrlrun.generated.js';";
 
+const FS = "const fs = new MCPServerStdio({ name: 'fs', fullCommand: 'x' });";
+const AGENT = "export const a = new Agent({ name: 'a', mcpServers: [fs] });";
+
 ruleTester('mcp-server-unguarded', {
   valid: [
     {
@@ -871,6 +874,235 @@ ruleTester('mcp-server-unguarded', {
         { line: 9, column: 61, mentions: 'cannot follow' },
         { line: 10, column: 20, mentions: 'cannot follow' },
       ],
+    },
+  ],
+});
+
+// Issue 40 (red team 20): an `await` earlier in the guard's own statement (`log(await fs.connect(),
+// protectMcpServer(fs))`) holds the guard back as one on the line before does: an async function
+// whose call is not awaited has let its caller go on before the guard runs.
+ruleTester('mcp-server-unguarded', {
+  valid: [
+    {
+      name: 'an await that holds the guard runs the guard first (main not awaited)',
+      code: lines(
+        SDK,
+        GEN,
+        FS,
+        AGENT,
+        'declare function register(x: unknown): Promise<void>;',
+        'async function main() {',
+        '  await register(protectMcpServer(fs));',
+        '}',
+        'main().catch(console.error);',
+      ),
+    },
+  ],
+  invalid: [
+    {
+      name: 'an await on the line before the guard (control: a finding before)',
+      code: lines(SDK, GEN, FS, AGENT, 'async function main() {', '  await fs.connect();', '  protectMcpServer(fs);', '}', 'main().catch(console.error);'),
+      errors: [{ line: 4, column: 54 }],
+    },
+    {
+      name: 'an await earlier in the guard’s own statement',
+      code: lines(
+        SDK,
+        GEN,
+        FS,
+        AGENT,
+        'async function main() {',
+        '  console.log(await fs.connect(), protectMcpServer(fs));',
+        '}',
+        'main().catch(console.error);',
+      ),
+      errors: [{ line: 4, column: 54 }],
+    },
+    {
+      name: 'an await in the declaration the guard initializes',
+      code: lines(
+        SDK,
+        GEN,
+        FS,
+        AGENT,
+        'async function main() {',
+        '  const both = [await fs.connect(), protectMcpServer(fs)];',
+        '  console.log(both);',
+        '}',
+        'void main();',
+      ),
+      errors: [{ line: 4, column: 54 }],
+    },
+  ],
+});
+
+// Issue 40 (red team 20): a guard in the arguments of an optional call (`log?.(protectMcpServer(fs))`)
+// runs only when the callee is there: no guard.
+ruleTester('mcp-server-unguarded', {
+  valid: [
+    {
+      name: 'the guard as the head of an optional chain runs (control: held before)',
+      code: lines(SDK, GEN, FS, 'protectMcpServer(fs)?.connect();', AGENT),
+    },
+  ],
+  invalid: [
+    {
+      name: 'a guard in the arguments of an optional call',
+      code: lines(SDK, GEN, FS, 'declare const log: undefined | ((x: unknown) => void);', 'log?.(protectMcpServer(fs));', AGENT),
+      errors: [{ line: 6, column: 54 }],
+    },
+    {
+      name: 'a guard in the arguments of an optional method call',
+      code: lines(SDK, GEN, FS, 'declare const hooks: undefined | { onStart(x: unknown): void };', 'hooks?.onStart(protectMcpServer(fs));', AGENT),
+      errors: [{ line: 6, column: 54 }],
+    },
+    {
+      name: 'a guard further down an optional chain',
+      code: lines(SDK, GEN, FS, 'declare const app: undefined | { hooks: { onStart(x: unknown): void } };', 'app?.hooks.onStart(protectMcpServer(fs));', AGENT),
+      errors: [{ line: 6, column: 54 }],
+    },
+    {
+      name: 'protectAgent in the arguments of an optional call',
+      code: lines(
+        SDK,
+        GEN,
+        'declare const log: undefined | ((x: unknown) => void);',
+        "const b = new Agent({ name: 'b' });",
+        'log?.(protectAgent(b));',
+        "b.mcpServers = [new MCPServerStdio({ name: 'db', fullCommand: 'z' })];",
+      ),
+      errors: [{ line: 6, column: 17 }],
+    },
+  ],
+});
+
+// Issue 40 (red team 20): a guard as a destructuring default (`const { servers =
+// [protectMcpServer(fs)] } = options`) runs only when the value is undefined: no guard.
+ruleTester('mcp-server-unguarded', {
+  valid: [
+    {
+      name: 'the guard as the destructured value itself runs (control: held before)',
+      code: lines(SDK, GEN, FS, 'const { name } = protectMcpServer(fs);', AGENT, 'console.log(name);'),
+    },
+  ],
+  invalid: [
+    {
+      name: 'an object pattern’s default in a declaration',
+      code: lines(
+        SDK,
+        GEN,
+        FS,
+        'declare const options: { servers?: unknown[] };',
+        'const { servers = [protectMcpServer(fs)] } = options;',
+        AGENT,
+        'console.log(servers);',
+      ),
+      errors: [{ line: 6, column: 54 }],
+    },
+    {
+      name: 'an array pattern’s default in a declaration',
+      code: lines(SDK, GEN, FS, 'declare const list: unknown[];', 'const [first = protectMcpServer(fs)] = list;', AGENT, 'console.log(first);'),
+      errors: [{ line: 6, column: 54 }],
+    },
+    {
+      name: 'a default in a destructuring assignment',
+      code: lines(
+        SDK,
+        GEN,
+        FS,
+        'declare const options: { servers?: unknown };',
+        'let servers: unknown;',
+        '({ servers = protectMcpServer(fs) } = options);',
+        AGENT,
+        'console.log(servers);',
+      ),
+      errors: [{ line: 7, column: 54 }],
+    },
+    {
+      name: 'a default in an array destructuring assignment',
+      code: lines(
+        SDK,
+        GEN,
+        FS,
+        'declare const list: unknown[];',
+        'let first: unknown;',
+        '[first = protectMcpServer(fs)] = list;',
+        AGENT,
+        'console.log(first);',
+      ),
+      errors: [{ line: 7, column: 54 }],
+    },
+    {
+      name: 'a default behind a key in a destructuring assignment',
+      code: lines(
+        SDK,
+        GEN,
+        FS,
+        'declare const options: { servers?: unknown };',
+        'let s: unknown;',
+        '({ servers: s = protectMcpServer(fs) } = options);',
+        AGENT,
+        'console.log(s);',
+      ),
+      errors: [{ line: 7, column: 54 }],
+    },
+  ],
+});
+
+// Issue 40 (red team 20), JavaScript (TypeScript refuses both shapes): a setup function declared again
+// (the last `function setup` wins) or assigned another function is no guard; its call may run another body.
+ruleTester('mcp-server-unguarded', {
+  valid: [
+    {
+      name: 'a setup function called (control: held before)',
+      file: 'src/agent.js',
+      code: lines(SDK, GEN, FS, 'function setup() { protectMcpServer(fs); }', 'setup();', AGENT),
+    },
+    {
+      name: 'another name declared and assigned beside the setup function',
+      file: 'src/agent.js',
+      code: lines(SDK, GEN, FS, 'function setup() { protectMcpServer(fs); }', 'let other = 1;', 'other = 2;', 'setup();', AGENT),
+    },
+  ],
+  invalid: [
+    {
+      name: 'a second declaration of the setup function replaces the one that guards',
+      file: 'src/agent.js',
+      code: lines(SDK, GEN, FS, 'function setup() { protectMcpServer(fs); }', 'function setup() {}', 'setup();', AGENT),
+      errors: [{ line: 7, column: 54 }],
+    },
+    {
+      name: 'the setup function assigned another before its call',
+      file: 'src/agent.js',
+      code: lines(SDK, GEN, FS, 'function setup() { protectMcpServer(fs); }', 'setup = () => {};', 'setup();', AGENT),
+      errors: [{ line: 7, column: 54 }],
+    },
+    {
+      name: 'a var of the same name',
+      file: 'src/agent.js',
+      code: lines(SDK, GEN, FS, 'function setup() { protectMcpServer(fs); }', 'var setup = () => {};', 'setup();', AGENT),
+      errors: [{ line: 7, column: 54 }],
+    },
+    {
+      name: 'the setup function assigned by destructuring',
+      file: 'src/agent.js',
+      code: lines(SDK, GEN, FS, 'function setup() { protectMcpServer(fs); }', '[setup] = [() => {}];', 'setup();', AGENT),
+      errors: [{ line: 7, column: 54 }],
+    },
+    {
+      name: 'the setup function assigned in a nested function',
+      file: 'src/agent.js',
+      code: lines(
+        SDK,
+        GEN,
+        FS,
+        'function setup() { protectMcpServer(fs); }',
+        'function swap() { ({ setup } = { setup() {} }); }',
+        'swap();',
+        'setup();',
+        AGENT,
+      ),
+      errors: [{ line: 8, column: 54 }],
     },
   ],
 });

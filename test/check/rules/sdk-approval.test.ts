@@ -24,6 +24,19 @@ ruleTester('sdk-approval', {
       ),
     },
     {
+      name: "a helper's parameter of the app's own type, or of a type imported from elsewhere under another name (issue 40)",
+      code: lines(
+        GEN,
+        "import type { RunState as Ledger } from './billing.js';",
+        'export function settle(client: Billing, id) { client.approve(id); }',
+        'export function pay(client: Ledger, id: string) { client.reject(id); }',
+      ),
+    },
+    {
+      name: "a helper's parameter typed with another SDK type under another name (issue 40)",
+      code: lines(GEN, "import type { Agent as A } from '@openai/agents';", 'export function settle(box: A, id: string) { box.approve(id); }'),
+    },
+    {
       name: "a destructured `state` or list that is not a run's",
       code: lines(
         GEN,
@@ -33,6 +46,34 @@ ruleTester('sdk-approval', {
     },
   ],
   invalid: [
+    {
+      name: "a helper's untyped parameters, in TypeScript (`any`) or plain JavaScript: taken for a run's state (issue 40)",
+      code: lines(
+        GEN,
+        'export function decide(state: any, item: any, yes: boolean) { if (yes) state.approve(item); else state.reject(item); }',
+        'export function answer(s, i) { s.approve(i); }',
+        'export function other(s: unknown, i: string) { s.rejectTool(i); }',
+      ),
+      errors: [
+        { line: 2, column: 72, mentions: '`state` is a parameter typed `any`' },
+        { line: 2, column: 98, mentions: 'taken for one' },
+        { line: 3, column: 32, mentions: '`s` is a parameter with no type' },
+        { line: 4, column: 48, mentions: '`s` is a parameter typed `unknown`' },
+      ],
+    },
+    {
+      name: "a helper's parameters typed with the SDK's types under other names (issue 40)",
+      code: lines(
+        GEN,
+        "import type { RunState as S, RunToolApprovalItem as I } from '@openai/agents';",
+        'export function decide(state: S<any, any>, item: Row) { state.approve(item); }',
+        'export function other(box: Box, item: I) { box.reject(item); }',
+      ),
+      errors: [
+        { line: 3, column: 57, mentions: 'control.approve(state, item, { approver })' },
+        { line: 4, column: 44, mentions: 'control.reject(state, item' },
+      ],
+    },
     {
       name: 'state.approve(item) with tools mapped in the manifest',
       code: lines("import { run } from '@openai/agents';", 'for (const item of result.interruptions) result.state.approve(item);'),

@@ -10,13 +10,13 @@ const dirs: string[] = [];
 afterAll(() => dirs.forEach(removeDir));
 
 /**
- * Red team, session 20 ("no false green"): the app answers its interruptions through a helper,
+ * Issue 40 ("no false green"): the app answers its interruptions through a helper,
  * `decide(result.state, item, yes)`, whose parameters are untyped (`any`, or a plain JS file) or
- * typed through an import alias (`RunState as S`). The scanner takes `state.approve(item)` for the
- * SDK's only when it can follow the receiver or the item to a run (scan/approvals.ts), and it does
- * not follow a parameter to its call sites, nor an aliased type. So the codemod removes
- * `needsApproval: true` with "0 conflicts" and check is then green, while every approved call of
- * close_account is refused ApprovalMismatch: issue 40 item 4, in one package.
+ * typed through an import alias (`RunState as S`). The scanner followed a receiver or an item to a
+ * run only within the function, so the codemod removed `needsApproval: true` with "0 conflicts"
+ * and check was green, while every approved call of close_account was refused ApprovalMismatch.
+ * Now the aliased SDK type is read as the SDK's, and an untyped parameter is taken for a run's
+ * state (fail closed), the message saying why.
  */
 const APP = [
   "import { Agent, run } from '@openai/agents';",
@@ -54,7 +54,7 @@ const ALIASED = [
 ].join('\n');
 
 function app(decide: string): string {
-  const root = makeTempDir('red20-helper-');
+  const root = makeTempDir('helper-answers-');
   dirs.push(root);
   cpSync(path.join(FIXTURES, 'codemod/_shared'), root, { recursive: true });
   cpSync(path.join(FIXTURES, 'codemod/app-approvals/input/ctrlrun.tools.yaml'), path.join(root, 'ctrlrun.tools.yaml'));
@@ -64,16 +64,19 @@ function app(decide: string): string {
   return root;
 }
 
-describe('red20: the app answers its interruptions through a helper function', () => {
-  for (const [name, decide] of [
-    ['untyped parameters', UNTYPED],
-    ['types imported under another name', ALIASED],
+describe('the app answers its interruptions through a helper function', () => {
+  for (const [name, decide, why] of [
+    ['untyped parameters', UNTYPED, '`state` is a parameter typed `any`'],
+    ['types imported under another name', ALIASED, undefined],
   ] as const) {
     it(`${name}: the codemod keeps close_account as a conflict naming the helper’s answer`, async () => {
       const root = app(decide);
       const r = await cli(['codemod'], { cwd: root });
       expect(r.stdout).toContain('1 conflicts');
       expect(r.stdout).toContain('src/decide.ts:');
+      // the untyped answer says why it is taken for the SDK's; the aliased one is the SDK's exactly
+      if (why) expect(r.stdout).toContain(why);
+      else expect(r.stdout).not.toContain('is a parameter');
     });
 
     it(`${name}: after generate and codemod --write, check reports the helper’s answers`, async () => {

@@ -14,11 +14,10 @@ afterAll(() => {
 });
 
 /**
- * Red team, session 20 ("no false green"), ESLint's side of red20-helper-answers (test/codemod):
- * the app answers its interruptions through `decide(result.state, item, yes)`, a helper with untyped
- * parameters, so the scanner does not take `state.approve(item)` for the SDK's; `eslint --fix`
- * removes close_account's `needsApproval: true` and rewrites it, and every approved call is then
- * refused ApprovalMismatch.
+ * Issue 40 ("no false green"), ESLint's side of test/codemod/helper-answers: the app answers its
+ * interruptions through `decide(result.state, item, yes)`, a helper with untyped parameters.
+ * `eslint --fix` removed close_account's `needsApproval: true` and rewrote it, and every approved
+ * call was then refused ApprovalMismatch; the untyped parameter is now taken for a run's state.
  */
 const APP = [
   "import { Agent, run } from '@openai/agents';",
@@ -46,9 +45,9 @@ const DECIDE = [
   '',
 ].join('\n');
 
-describe('red20: eslint --fix in an app that answers through a helper', () => {
+describe('eslint --fix in an app that answers through a helper', () => {
   it('leaves close_account as it is, needsApproval kept', async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'red20-eslint-helper-'));
+    const dir = mkdtempSync(path.join(tmpdir(), 'eslint-helper-answers-'));
     dirs.push(dir);
     cpSync(path.join(FIXTURES, 'codemod/_shared'), dir, { recursive: true });
     cpSync(path.join(FIXTURES, 'codemod/app-approvals/input'), dir, { recursive: true });

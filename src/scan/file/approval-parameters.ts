@@ -1,0 +1,53 @@
+import type { ts } from 'ts-morph';
+import { declarationOf } from '../local-values.js';
+import { isSdkModule } from '../imports.js';
+import { skipWrappers } from '../syntax.js';
+import { typescript } from '../typescript.js';
+import type { FileContext } from './context.js';
+
+/*
+ * An answer through a helper (issue 40): `function decide(state, item, yes) { yes ?
+ * state.approve(item) : state.reject(item) }`. approvals.ts follows a receiver or an item to a run
+ * in the same function; a parameter comes from the helper's callers, which a file's scan does not
+ * see. A parameter typed with the SDK's own type under another name (`RunState as S`) is the SDK's,
+ * exactly; one with no type (plain JavaScript, `any`, `unknown`) is taken for the SDK's, failing
+ * closed, and the finding says why. A parameter of another type (`client: Billing`) is the app's.
+ */
+
+const RECEIVER_TYPES = new Set(['RunState', 'RunContext', 'RealtimeSession']);
+const ITEM_TYPES = new Set(['RunToolApprovalItem', 'ToolApprovalItem', 'RealtimeToolApprovalRequest']);
+const UNTYPED = new Set(['any', 'unknown']);
+
+/** What a helper's answer is: `{}` the SDK's (an aliased SDK type), `{ unsure }` taken for it (an untyped parameter), undefined the app's own. */
+export function helperAnswer(cx: FileContext, receiver: ts.Expression, item: ts.Expression): { unsure?: string } | undefined {
+  const r = parameterOf(cx, receiver);
+  const i = parameterOf(cx, item);
+  if ((r && sdkTypeOf(cx, r, RECEIVER_TYPES)) || (i && sdkTypeOf(cx, i, ITEM_TYPES))) return {};
+  if (!r || (r.type !== undefined && !UNTYPED.has(r.type.getText(cx.sf).trim()))) return undefined;
+  const name = (r.name as ts.Identifier).text;
+  return {
+    unsure: `\`${name}\` is a parameter ${r.type === undefined ? 'with no type' : `typed \`${r.type.getText(cx.sf)}\``}, so check cannot tell it from a run's state: it is taken for one`,
+  };
+}
+
+/** The parameter an identifier names (a plain name, not a destructured one), or undefined. */
+function parameterOf(cx: FileContext, expr: ts.Expression): ts.ParameterDeclaration | undefined {
+  const e = skipWrappers(expr);
+  if (!typescript.isIdentifier(e)) return undefined;
+  const decl = declarationOf(e.text, cx.ancestors, cx.hoisted);
+  return decl && typescript.isParameter(decl) && typescript.isIdentifier(decl.name) ? decl : undefined;
+}
+
+/** Whether the parameter's type is one of `names` imported from the SDK, under any local name (`S<any, any>` of `RunState as S`). */
+function sdkTypeOf(cx: FileContext, param: ts.ParameterDeclaration, names: ReadonlySet<string>): boolean {
+  const type = param.type;
+  if (!type || !typescript.isTypeReferenceNode(type) || !typescript.isIdentifier(type.typeName)) return false;
+  const local = type.typeName.text;
+  for (const st of cx.sf.statements) {
+    if (!typescript.isImportDeclaration(st) || !typescript.isStringLiteral(st.moduleSpecifier) || !isSdkModule(st.moduleSpecifier.text)) continue;
+    const named = st.importClause?.namedBindings;
+    if (!named || !typescript.isNamedImports(named)) continue;
+    for (const el of named.elements) if (el.name.text === local && names.has((el.propertyName ?? el.name).text)) return true;
+  }
+  return false;
+}
