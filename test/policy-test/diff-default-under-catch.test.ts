@@ -25,7 +25,7 @@ const DIR = path.join(FIXTURES, 'policy-test/tool-default-outside');
 const SCHEMA = 'z.number().int().min(1).max(500).default(0).catch(1)';
 
 function fixture(): string {
-  const dir = makeTempDir('red20-diffcatch-');
+  const dir = makeTempDir('diffcatch-');
   dirs.push(dir);
   cpSync(DIR, dir, { recursive: true });
   const tools = path.join(dir, 'src/tools.ts');

@@ -27,7 +27,7 @@ const POLICY =
 const ARGS: Record<string, unknown> = { priority: 'urgent' };
 
 function fixture(): string {
-  const dir = makeTempDir('red20-catchdefault-');
+  const dir = makeTempDir('catchdefault-');
   dirs.push(dir);
   mkdirSync(path.join(dir, 'src'), { recursive: true });
   writeFileSync(path.join(dir, 'package.json'), '{ "name": "f", "private": true, "type": "module" }\n');

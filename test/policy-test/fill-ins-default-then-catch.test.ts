@@ -23,7 +23,7 @@ afterAll(() => dirs.forEach(removeDir));
 const SCHEMA = "z.object({ priority: z.enum(['low', 'high']).default('low').catch('high') })";
 
 function fixture(): string {
-  const dir = makeTempDir('red20-defaultcatch-');
+  const dir = makeTempDir('defaultcatch-');
   dirs.push(dir);
   mkdirSync(path.join(dir, 'src'), { recursive: true });
   writeFileSync(path.join(dir, 'package.json'), '{ "name": "f", "private": true, "type": "module" }\n');

@@ -26,7 +26,7 @@ const POLICY =
 const ARGS: Record<string, unknown> = {};
 
 function fixture(): string {
-  const dir = makeTempDir('red20-prefault-');
+  const dir = makeTempDir('prefault-');
   dirs.push(dir);
   mkdirSync(path.join(dir, 'src'), { recursive: true });
   writeFileSync(path.join(dir, 'package.json'), '{ "name": "f", "private": true, "type": "module" }\n');

@@ -27,7 +27,7 @@ const POLICY =
 const ARGS: Record<string, unknown> = { priority: null };
 
 function fixture(): string {
-  const dir = makeTempDir('red20-defopt-');
+  const dir = makeTempDir('defopt-');
   dirs.push(dir);
   mkdirSync(path.join(dir, 'src'), { recursive: true });
   writeFileSync(path.join(dir, 'package.json'), '{ "name": "f", "private": true, "type": "module" }\n');

@@ -26,7 +26,7 @@ afterAll(() => dirs.forEach(removeDir));
 const SCHEMA = "z.object({ priority: z.enum(['low', 'high']).optional().catch('low') })";
 
 function fixture(): string {
-  const dir = makeTempDir('red20-optcatch-');
+  const dir = makeTempDir('optcatch-');
   dirs.push(dir);
   mkdirSync(path.join(dir, 'src'), { recursive: true });
   writeFileSync(path.join(dir, 'package.json'), '{ "name": "f", "private": true, "type": "module" }\n');

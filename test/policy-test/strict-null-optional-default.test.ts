@@ -23,7 +23,7 @@ afterAll(() => dirs.forEach(removeDir));
 const SCHEMA = "z.object({ priority: z.string().optional().default('medium') })";
 
 function fixture(): string {
-  const dir = makeTempDir('red20-optdefault-');
+  const dir = makeTempDir('optdefault-');
   dirs.push(dir);
   mkdirSync(path.join(dir, 'src'), { recursive: true });
   writeFileSync(path.join(dir, 'package.json'), '{ "name": "f", "private": true, "type": "module" }\n');

@@ -10,7 +10,7 @@ const dirs: string[] = [];
 afterAll(() => dirs.forEach(removeDir));
 
 /**
- * Red team, session 20 ("no false green"): the server answers the interruptions of `agents`' tools
+ * Issue 40 item 4 ("no false green", found by a red team): the server answers the interruptions of `agents`' tools
  * (`result.state.approve(item)`), but reaches them through `core`, a package of the workspace that
  * depends on `agents` and re-exports its tools. The server's package.json names `core`, not
  * `agents`: only direct dependents are read (manifest/workspace-dependencies.ts), so the codemod
@@ -18,7 +18,7 @@ afterAll(() => dirs.forEach(removeDir));
  * close_account is refused ApprovalMismatch.
  */
 function workspace(): string {
-  const root = makeTempDir('red20-transitive-');
+  const root = makeTempDir('transitive-');
   dirs.push(root);
   writeFileSync(path.join(root, 'package.json'), JSON.stringify({ name: 'ws', private: true, workspaces: ['packages/*'] }));
   const agents = path.join(root, 'packages/agents');
@@ -38,7 +38,7 @@ function workspace(): string {
   return root;
 }
 
-describe('red20: a dependent of a dependent answers the tools’ interruptions', () => {
+describe('a dependent of a dependent answers the tools’ interruptions', () => {
   it('the codemod keeps close_account as a conflict', async () => {
     const root = workspace();
     const r = await cli(['codemod'], { cwd: path.join(root, 'packages/agents') });

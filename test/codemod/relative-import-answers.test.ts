@@ -10,7 +10,7 @@ const dirs: string[] = [];
 afterAll(() => dirs.forEach(removeDir));
 
 /**
- * Red team, session 20 ("no false green"): the server of a workspace imports `agents`' tools by a
+ * Issue 40 item 4 ("no false green", found by a red team): the server of a workspace imports `agents`' tools by a
  * relative path (`../../agents/src/tools.js`, as many monorepos do, or through a tsconfig `paths`
  * alias) and declares no dependency on `agents` in its package.json. Dependents are found only by
  * the name in package.json (manifest/workspace-dependencies.ts), so the codemod removes
@@ -18,7 +18,7 @@ afterAll(() => dirs.forEach(removeDir));
  * `result.state.approve(item)` authorizes nothing (every approved call refused ApprovalMismatch).
  */
 function workspace(): string {
-  const root = makeTempDir('red20-relative-');
+  const root = makeTempDir('relative-');
   dirs.push(root);
   writeFileSync(path.join(root, 'package.json'), JSON.stringify({ name: 'ws', private: true, workspaces: ['packages/*'] }));
   const agents = path.join(root, 'packages/agents');
@@ -35,7 +35,7 @@ function workspace(): string {
   return root;
 }
 
-describe('red20: a workspace package importing the tools by a relative path answers the tools’ interruptions', () => {
+describe('a workspace package importing the tools by a relative path answers the tools’ interruptions', () => {
   it('the codemod keeps close_account as a conflict', async () => {
     const root = workspace();
     const r = await cli(['codemod'], { cwd: path.join(root, 'packages/agents') });
