@@ -26,9 +26,13 @@ const DECORATORS: ReadonlySet<string> = new Set([
 export function holdsNull(value: unknown, depth = 0): boolean {
   if (value === null) return true;
   if (typeof value !== 'object' || depth > 200) return false;
-  for (const v of Array.isArray(value) ? value : Object.values(value)) if (holdsNull(v, depth + 1)) return true;
+  // a for-in over own keys, not Object.values: it runs on every zod tool's call, and copies no list
+  if (Array.isArray(value)) return value.some((v) => holdsNull(v, depth + 1));
+  for (const key in value) if (hasOwn.call(value, key) && holdsNull((value as Record<string, unknown>)[key], depth + 1)) return true;
   return false;
 }
+
+const hasOwn = Object.prototype.hasOwnProperty;
 
 /** `value` as the SDK's strict mode hands it to the zod `schema` (undefined: the member is dropped). */
 export function strictNullsDropped(schema: unknown, value: unknown): unknown {
