@@ -39,6 +39,8 @@ function isScalar(v: unknown): v is string | number | boolean | null {
   return v === null || typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && Number.isInteger(v));
 }
 
-function sameScalar(a: unknown, b: unknown): boolean {
-  return a === b || (typeof a === 'bigint' && typeof b === 'number' && a === BigInt(b)) || (typeof b === 'bigint' && typeof a === 'number' && b === BigInt(a));
+/** The same value, an integer held as a `bigint` on one side and a `number` on the other included (witness-sent.ts too). */
+export function sameScalar(a: unknown, b: unknown): boolean {
+  const integral = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v); // (BigInt(0.5) throws)
+  return a === b || (typeof a === 'bigint' && integral(b) && a === BigInt(b)) || (typeof b === 'bigint' && integral(a) && b === BigInt(a));
 }

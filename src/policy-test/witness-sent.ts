@@ -6,6 +6,7 @@
  */
 import { acceptsValue, type ParamSchema } from '../generate/tool-schemas.js';
 import type { Operand } from '../policy/types.js';
+import { sameScalar } from './arg-schemas.js';
 import type { RegionDiff } from './diff-regions.js';
 
 /** The arguments to send for `args`, leaving out each one only a fill-in gives; undefined when `args` are sent as they are. */
@@ -14,7 +15,7 @@ export function sentArguments(args: Readonly<Record<string, Operand>>, params: R
   for (const [name, value] of Object.entries(args)) {
     const p = params.get(name);
     const absent = p?.fill?.absent;
-    if (absent === undefined || absent.from === 'prefault' || !sameValue(absent.value, value) || acceptsValue(p!, value)) continue;
+    if (absent === undefined || absent.from === 'prefault' || !sameScalar(absent.value, value) || acceptsValue(p!, value)) continue;
     sent ??= { ...args };
     delete sent[name];
   }
@@ -28,9 +29,4 @@ export function withSentArguments(regions: RegionDiff[], params: ReadonlyMap<str
     const sent = sentArguments(r.witness.args, params);
     return sent === undefined ? r : { ...r, witness: { ...r.witness, sent } };
   });
-}
-
-function sameValue(fill: unknown, value: Operand): boolean {
-  if (typeof value === 'bigint') return typeof fill === 'number' && BigInt(fill) === value;
-  return fill === value;
 }
