@@ -43,11 +43,8 @@ function sdkTypeOf(cx: FileContext, param: ts.ParameterDeclaration, names: Reado
   const type = param.type;
   if (!type || !typescript.isTypeReferenceNode(type) || !typescript.isIdentifier(type.typeName)) return false;
   const local = type.typeName.text;
-  for (const st of cx.sf.statements) {
-    if (!typescript.isImportDeclaration(st) || !typescript.isStringLiteral(st.moduleSpecifier) || !isSdkModule(st.moduleSpecifier.text)) continue;
-    const named = st.importClause?.namedBindings;
-    if (!named || !typescript.isNamedImports(named)) continue;
-    for (const el of named.elements) if (el.name.text === local && names.has((el.propertyName ?? el.name).text)) return true;
-  }
-  return false;
+  // the file's imports as the scan collected them (a type-only import too: types are often imported so)
+  return cx.moduleImports.some(
+    (imp) => imp.syntax === 'import' && isSdkModule(imp.module) && imp.named.some((n) => n.local === local && names.has(n.imported)),
+  );
 }
