@@ -1,4 +1,3 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -6,7 +5,8 @@ import { loadPolicyOrThrow } from '../../src/policy/load.js';
 import { compilePolicy } from '../../src/policy-test/decider.js';
 import { bindProtectedTool, createControl, memoryStore, run } from '../../src/runtime/index.js';
 import { cli } from '../helpers/cli.js';
-import { makeTempDir, removeDir } from '../helpers/temp-repo.js';
+import { removeDir } from '../helpers/temp-repo.js';
+import { ticketFixture } from '../helpers/ticket-fixture.js';
 import { agentWith, assistantMessage, functionCall, scripted } from '../runtime/helpers.js';
 
 const dirs: string[] = [];
@@ -27,24 +27,12 @@ const POLICY =
 const ARGS: Record<string, unknown> = { priority: 'urgent' };
 
 function fixture(): string {
-  const dir = makeTempDir('catchdefault-');
-  dirs.push(dir);
-  mkdirSync(path.join(dir, 'src'), { recursive: true });
-  writeFileSync(path.join(dir, 'package.json'), '{ "name": "f", "private": true, "type": "module" }\n');
-  writeFileSync(
-    path.join(dir, 'ctrlrun.tools.yaml'),
-    'schema: ctrlrun.tools/v1\npolicy: ctrlrun.yaml\noutput: src/ctrlrun.generated.ts\ncontrol: src/ctrlrun.control.ts\ntools:\n  - tool: file_ticket\n    action: tickets.file\n',
-  );
-  writeFileSync(path.join(dir, 'ctrlrun.yaml'), POLICY);
-  writeFileSync(
-    path.join(dir, 'ctrlrun.test.yaml'),
-    `schema: ctrlrun.policy-test/v1\ncases:\n  - name: the call never runs\n    action: tickets.file\n    args: ${JSON.stringify(ARGS)}\n    expect: { decision: deny }\n`,
-  );
-  writeFileSync(
-    path.join(dir, 'src/tools.ts'),
-    `import { tool } from '@openai/agents';\nimport { z } from 'zod';\n\nexport const fileTicket = tool({\n  name: 'file_ticket',\n  description: 'File a ticket.',\n  parameters: ${SCHEMA_TEXT},\n  execute: async ({ priority }) => String(priority),\n});\n`,
-  );
-  return dir;
+  return ticketFixture(dirs, 'catchdefault-', {
+    schema: SCHEMA_TEXT,
+    policy: POLICY,
+    cases: `schema: ctrlrun.policy-test/v1\ncases:\n  - name: the call never runs\n    action: tickets.file\n    args: ${JSON.stringify(ARGS)}\n    expect: { decision: deny }\n`,
+    result: 'String(priority)',
+  });
 }
 
 describe('a value caught under `.catch().default()`, as the Runner decides it', () => {

@@ -1,4 +1,3 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -6,7 +5,8 @@ import { loadPolicyOrThrow } from '../../src/policy/load.js';
 import { compilePolicy } from '../../src/policy-test/decider.js';
 import { bindProtectedTool, createControl, memoryStore, run } from '../../src/runtime/index.js';
 import { cli } from '../helpers/cli.js';
-import { makeTempDir, removeDir } from '../helpers/temp-repo.js';
+import { removeDir } from '../helpers/temp-repo.js';
+import { ticketFixture } from '../helpers/ticket-fixture.js';
 import { agentWith, assistantMessage, functionCall, scripted } from '../runtime/helpers.js';
 
 const dirs: string[] = [];
@@ -23,27 +23,13 @@ afterAll(() => dirs.forEach(removeDir));
 const SCHEMA = "z.object({ priority: z.string().optional().default('medium') })";
 
 function fixture(): string {
-  const dir = makeTempDir('optdefault-');
-  dirs.push(dir);
-  mkdirSync(path.join(dir, 'src'), { recursive: true });
-  writeFileSync(path.join(dir, 'package.json'), '{ "name": "f", "private": true, "type": "module" }\n');
-  writeFileSync(
-    path.join(dir, 'ctrlrun.tools.yaml'),
-    'schema: ctrlrun.tools/v1\npolicy: ctrlrun.yaml\noutput: src/ctrlrun.generated.ts\ncontrol: src/ctrlrun.control.ts\ntools:\n  - tool: file_ticket\n    action: tickets.file\n',
-  );
-  writeFileSync(
-    path.join(dir, 'ctrlrun.yaml'),
-    'schema: ctrlrun.policy/v6\nactions:\n  tickets.file:\n    rules:\n      - when: { priority_eq: medium }\n        decision: allow\n      - decision: deny\n',
-  );
-  writeFileSync(
-    path.join(dir, 'ctrlrun.test.yaml'),
-    'schema: ctrlrun.policy-test/v1\ncases:\n  - name: a null priority never runs\n    action: tickets.file\n    args: { priority: null }\n    expect: { decision: deny }\n',
-  );
-  writeFileSync(
-    path.join(dir, 'src/tools.ts'),
-    `import { tool } from '@openai/agents';\nimport { z } from 'zod';\n\nexport const fileTicket = tool({\n  name: 'file_ticket',\n  description: 'File a ticket.',\n  parameters: ${SCHEMA},\n  execute: async ({ priority }) => priority,\n});\n`,
-  );
-  return dir;
+  return ticketFixture(dirs, 'optdefault-', {
+    schema: SCHEMA,
+    policy:
+      'schema: ctrlrun.policy/v6\nactions:\n  tickets.file:\n    rules:\n      - when: { priority_eq: medium }\n        decision: allow\n      - decision: deny\n',
+    cases:
+      'schema: ctrlrun.policy-test/v1\ncases:\n  - name: a null priority never runs\n    action: tickets.file\n    args: { priority: null }\n    expect: { decision: deny }\n',
+  });
 }
 
 describe('a null for an `.optional().default()` field, as the Runner decides it', () => {
