@@ -55,7 +55,20 @@ export interface ToolParameter {
    * Absent when there is none, or one whose result is not known here (`.overwrite(fn)`, `.slugify()`).
    */
   steps?: StringStep[];
+  /** A string's length checks, in zod's order among its `steps` (see {@link LengthCheck}). */
+  lengths?: LengthCheck[];
   loc: SourceLocation;
+}
+
+/**
+ * A string's length check (`.min(3)`, `.max(9)`, `.length(2)`, `.nonempty()`), in code points as
+ * zod 4 and JSON Schema count them. `after`: how many of the parameter's `steps` zod has applied
+ * when it checks (`.trim().min(3)` checks the trimmed string, `.min(3).trim()` the one sent).
+ */
+export interface LengthCheck {
+  min?: number;
+  max?: number;
+  after: number;
 }
 
 /** A string step of zod's whose result is known: the same as JavaScript's method of that name. */
@@ -173,6 +186,8 @@ interface Shape {
   optional?: true;
   /** Known string steps (see ToolParameter.steps); null once one whose result is not known was met. */
   steps?: StringStep[] | null;
+  /** Length checks (see ToolParameter.lengths). */
+  lengths?: LengthCheck[];
 }
 
 /** Methods of a zod schema that keep what the model may send (its JSON type) as it is. */
@@ -458,6 +473,9 @@ class Reader {
       return inner.type === 'number' || inner.type === 'integer' ? { ...inner, type: 'integer' } : unknown(`\`.${method}()\` on a ${inner.type}`);
     }
     if (method === 'optional' || method === 'nullable' || method === 'nullish') return applyModifier(method, inner);
+    // a length after a step whose result is not known checks what cannot be known here: not recorded
+    const length = inner.type === 'string' && inner.steps !== null ? lengthCheck(method, args[0]) : undefined;
+    if (length) return { ...inner, lengths: [...(inner.lengths ?? []), { ...length, after: inner.steps?.length ?? 0 }] };
     if (inner.type === 'number' || inner.type === 'integer') {
       const bound = numberBound(method, args[0]);
       if (bound) return tighter(inner, bound.side, bound.bound);
@@ -604,6 +622,16 @@ function numberBound(method: string, arg: ts.Expression | undefined): { side: 'm
   const value = arg ? numericLiteral(arg) : undefined;
   if (!side || value === undefined) return undefined;
   return { side, bound: { value, exclusive: method === 'gt' || method === 'lt' } };
+}
+
+/** The length a string's `.min(n)`, `.max(n)`, `.length(n)` or `.nonempty()` checks, when a literal states it. */
+function lengthCheck(method: string, arg: ts.Expression | undefined): { min?: number; max?: number } | undefined {
+  if (method === 'nonempty') return { min: 1 };
+  const n = arg ? numericLiteral(arg) : undefined;
+  if (n === undefined) return undefined;
+  if (method === 'min') return { min: n };
+  if (method === 'max') return { max: n };
+  return method === 'length' ? { min: n, max: n } : undefined;
 }
 
 /** The shape with one end of its range narrowed to `bound` (the tighter of the two). */

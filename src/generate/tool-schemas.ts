@@ -12,7 +12,7 @@ import { ABSENT } from '../policy/exact/values.js';
 import { holds, isInteger } from '../policy/evaluate.js';
 import type { Condition, Operand, SourceLocation } from '../policy/types.js';
 import type { ToolDeclaration } from './declarations.js';
-import type { Fill, NumericBound, ParamType, StringStep } from './params.js';
+import type { Fill, LengthCheck, NumericBound, ParamType, StringStep } from './params.js';
 import { jsonEqual } from '../runtime/conditions.js';
 
 export interface ParamSchema {
@@ -31,6 +31,11 @@ export interface ParamSchema {
   fill?: Fill;
   /** The string steps the schema applies to a value sent (params.ts): the runtime decides on their result. */
   steps?: StringStep[];
+  /**
+   * A string's length checks (params.ts), for `test` and `explain`'s gate only: the policy analysis
+   * reads a string of any length (a superset, as for a `.regex()` it does not read).
+   */
+  lengths?: LengthCheck[];
   loc: SourceLocation;
 }
 
@@ -120,6 +125,7 @@ function paramsOf(d: ToolDeclaration): ParamSchema[] {
     hi: p.type === 'integer' || p.type === 'number' ? highest(p.max) : null,
     ...(p.fill ? { fill: p.fill } : {}),
     ...(p.steps ? { steps: p.steps } : {}),
+    ...(p.lengths ? { lengths: p.lengths } : {}),
     loc: p.loc,
   }));
 }
@@ -153,6 +159,7 @@ function widened(declarations: ToolDeclaration[]): Map<string, ParamSchema> {
       hi: ends((p) => p.hi, -1n),
       ...sameFill(each),
       ...sameSteps(each),
+      ...sameLengths(each),
       loc: first.loc,
     });
   }
@@ -170,6 +177,13 @@ function sameFill(each: ReadonlyArray<ParamSchema | undefined>): { fill?: Fill }
 function sameSteps(each: ReadonlyArray<ParamSchema | undefined>): { steps?: StringStep[] } {
   const steps = each[0]?.steps;
   return steps !== undefined && each.every((p) => p?.steps?.join() === steps.join()) ? { steps } : {};
+}
+
+/** The length checks every declaration makes alike, else none (a call one of them allows may be seen). */
+function sameLengths(each: ReadonlyArray<ParamSchema | undefined>): { lengths?: LengthCheck[] } {
+  const lengths = each[0]?.lengths;
+  const alike = (l: LengthCheck[] | undefined) => l !== undefined && jsonEqual(l, lengths);
+  return lengths !== undefined && each.every((p) => alike(p?.lengths)) ? { lengths } : {};
 }
 
 /** Whether the schema accepts this value of the argument (`ABSENT`: left out). An argument it does not declare is not constrained. */

@@ -40,14 +40,43 @@ function withoutStrictNulls(schema: ToolSchema, args: Record<string, unknown>): 
 }
 
 /**
+ * A string as the schema's known steps (`.trim()`) and length checks (`.min(3)`) leave it, in
+ * zod's order: the stepped string, or the length problem zod refuses it for. A check after a step
+ * not known here is not made (the runtime's zod makes it).
+ */
+function stepped(p: ParamSchema, value: string): { value: string } | { problem: string } {
+  const steps = p.steps ?? [];
+  let v = value;
+  for (let i = 0; i <= steps.length; i++) {
+    for (const c of p.lengths ?? []) {
+      if (c.after !== i) continue;
+      const n = [...v].length;
+      if (c.min !== undefined && n < c.min) return { problem: `/${p.name}: must have at least ${c.min} characters` };
+      if (c.max !== undefined && n > c.max) return { problem: `/${p.name}: must have at most ${c.max} characters` };
+    }
+    if (i < steps.length) v = v[steps[i]!]();
+  }
+  return { value: v };
+}
+
+/** Whether the schema takes the value as sent (its type, enum, range and length), before any fill-in. */
+function takes(p: ParamSchema, value: unknown): boolean {
+  return acceptsValue(p, value as Operand) && (typeof value !== 'string' || !('problem' in stepped(p, value)));
+}
+
+/**
  * The arguments as the body gets them: the schema's literal fill-ins (see `Fill` in
  * generate/params.ts) and its known string steps (`.trim()`) applied; undefined when nothing
- * changes. A field left out takes the `absent` fill (a `.prefault()`'s value then goes on as if
- * sent); a value the schema refuses takes the `invalid` one; a fill is not stepped. `filled` names
- * the arguments a fill-in gave their value: the schema never checks those (zod does not check a
- * `.default(0)` against the schema before it, so `.min(1).default(0)` hands the body 0).
+ * changes, a problem when a string's length is refused. A field left out takes the `absent` fill
+ * (a `.prefault()`'s value then goes on as if sent); a value the schema refuses takes the
+ * `invalid` one; a fill is not stepped. `filled` names the arguments a fill-in gave their value:
+ * the schema never checks those (zod does not check a `.default(0)` against the schema before it,
+ * so `.min(1).default(0)` hands the body 0), but it checks every value sent.
  */
-function bodyArguments(schema: ToolSchema, args: Record<string, unknown>): { value: Record<string, unknown>; filled: string[] } | undefined {
+function bodyArguments(
+  schema: ToolSchema,
+  args: Record<string, unknown>,
+): { value: Record<string, unknown>; filled: string[] } | { problem: string } | undefined {
   let out: Record<string, unknown> | undefined;
   const filled: string[] = [];
   const set = (name: string, value: unknown) => {
@@ -65,19 +94,20 @@ function bodyArguments(schema: ToolSchema, args: Record<string, unknown>): { val
         continue;
       }
       // a `.prefault(v)`: v is parsed as if the model sent it (under `.optional()`, a refused v leaves the field out)
-      if (absent.orLeftOut && !acceptsValue(p, absent.value as Operand)) {
+      if (absent.orLeftOut && !takes(p, absent.value)) {
         delete out![p.name];
         continue;
       }
       present = true;
       value = absent.value;
     }
-    if (present && invalid && !acceptsValue(p, value as Operand)) {
+    if (present && invalid && !takes(p, value)) {
       set(p.name, invalid.value);
       filled.push(p.name);
-    } else if (present && p.steps && typeof value === 'string') {
-      const stepped = p.steps.reduce((v, step) => v[step](), value);
-      if (stepped !== value) set(p.name, stepped);
+    } else if (present && typeof value === 'string' && (p.steps || p.lengths)) {
+      const result = stepped(p, value);
+      if ('problem' in result) return result;
+      if (result.value !== value) set(p.name, result.value);
     }
   }
   return out === undefined ? undefined : { value: out, filled };
@@ -132,6 +162,7 @@ export function toolGate(schemas: ActionSchemas | undefined): ToolGate | undefin
     // the SDK drops strict mode's nulls before the schema fills anything in (`.default(5).optional()` gets 5)
     const sent = withoutStrictNulls(schema, parsed.value);
     const body = bodyArguments(schema, sent);
+    if (body && 'problem' in body) return refusal(schema, body.problem);
     const filled = body?.filled ?? [];
     // one compiled check per set of filled-in arguments (a tool has few)
     const key = `${action}\u0000${filled.join('\u0000')}`;
@@ -143,14 +174,18 @@ export function toolGate(schemas: ActionSchemas | undefined): ToolGate | undefin
     // (a filled-in argument is no property of that check's schema: whatever its value, it passes)
     const problem = check(plainArguments(body?.value ?? sent));
     if (problem === null) return body ? { filled: body.value } : null;
-    const tools = schema.tools.map((t) => `\`${t}\``).join(', ');
-    return {
-      decision: 'deny',
-      rule: null,
-      reason: 'invalid_arguments',
-      effectKey: null,
-      resource: null,
-      detail: `the parameter schema of tool ${tools} refuses these arguments (${problem}), so at run time the call is refused before any rule`,
-    };
+    return refusal(schema, problem);
+  };
+}
+
+function refusal(schema: ToolSchema, problem: string): ToolRefusal {
+  const tools = schema.tools.map((t) => `\`${t}\``).join(', ');
+  return {
+    decision: 'deny',
+    rule: null,
+    reason: 'invalid_arguments',
+    effectKey: null,
+    resource: null,
+    detail: `the parameter schema of tool ${tools} refuses these arguments (${problem}), so at run time the call is refused before any rule`,
   };
 }

@@ -84,7 +84,7 @@ describe('readToolParameters: zod', () => {
     expect(p.b).toEqual({ type: 'integer', required: true, nullable: true });
     // a literal default: the body always gets a value, which the policy decides on (issue 40)
     expect(p.c).toEqual({ type: 'integer', required: true, nullable: false, fill: { absent: { value: 5, from: 'default' } } });
-    expect(p.d).toEqual({ type: 'string', required: true, nullable: false });
+    expect(p.d).toEqual({ type: 'string', required: true, nullable: false, lengths: [{ min: 1, after: 0 }] });
     expect(p.e).toEqual({ type: 'boolean', required: false, nullable: false, optional: true });
     expect(p.f).toEqual({ type: 'string', required: false, nullable: true, optional: true });
   });
@@ -126,6 +126,8 @@ tool({ name: 'x', parameters: Args });`);
 tool({ name: 'x', parameters: z.object({
       to: z.string().trim().toLowerCase(),
       up: z.string().min(1).toUpperCase().describe('x'),
+      tl: z.string().trim().max(5).length(3),
+      owl: z.string().nonempty().overwrite((s) => s).min(2),
       ow: z.string().trim().overwrite((s) => s + '!'),
       owt: z.string().overwrite((s) => s + '!').trim(),
       d: z.boolean().default(false),
@@ -145,7 +147,19 @@ tool({ name: 'x', parameters: z.object({
     }) });`);
     // string steps whose result is known, in order: test and explain apply them as the runtime does
     expect(p.to).toEqual({ type: 'string', required: true, nullable: false, steps: ['trim', 'toLowerCase'] });
-    expect(p.up).toEqual({ type: 'string', required: true, nullable: false, steps: ['toUpperCase'] });
+    expect(p.up).toEqual({ type: 'string', required: true, nullable: false, steps: ['toUpperCase'], lengths: [{ min: 1, after: 0 }] });
+    // length checks, each after the steps zod has applied when it checks; none after a step not known here
+    expect(p.tl).toEqual({
+      type: 'string',
+      required: true,
+      nullable: false,
+      steps: ['trim'],
+      lengths: [
+        { max: 5, after: 1 },
+        { min: 3, max: 3, after: 1 },
+      ],
+    });
+    expect(p.owl).toEqual({ type: 'string', required: true, nullable: false, lengths: [{ min: 1, after: 0 }] });
     // one step whose result is not known here (`.overwrite(fn)`): no steps at all
     expect(p.ow).toEqual({ type: 'string', required: true, nullable: false });
     expect(p.owt).toEqual({ type: 'string', required: true, nullable: false });

@@ -21,6 +21,12 @@ type Base = { code: string; schema: () => z.ZodType; inputs: unknown[] };
 const BASES: Base[] = [
   { code: "z.enum(['low', 'high'])", schema: () => z.enum(['low', 'high']), inputs: ['low', 'zz', 7] },
   { code: 'z.string().trim()', schema: () => z.string().trim(), inputs: [' a ', 7] },
+  // checks the JSON type does not state: what the model sends is checked, a default is not
+  { code: 'z.string().min(3).max(4)', schema: () => z.string().min(3).max(4), inputs: ['ab', 'abcd', 'abcde', '\u{1F600}\u{1F600}\u{1F600}', 7] },
+  // a length checked before a step reads what was sent; one after it, the stepped string
+  { code: 'z.string().min(2).trim()', schema: () => z.string().min(2).trim(), inputs: [' a ', 'a'] },
+  { code: 'z.string().trim().min(2)', schema: () => z.string().trim().min(2), inputs: [' a ', 'ab'] },
+  { code: 'z.string().nonempty().toUpperCase().length(4)', schema: () => z.string().nonempty().toUpperCase().length(4), inputs: ['', 'high', 'hi'] },
 ];
 type Wrapper = { code: string; apply: (s: z.ZodType) => z.ZodType };
 const WRAPPERS: Wrapper[] = [
