@@ -27,6 +27,11 @@ export interface WitnessCall {
    * out (witness-sent.ts).
    */
   sent?: Record<string, Operand>;
+  /**
+   * The arguments only a `.catch()` gives their value (`.min(1).default(5).catch(0)`: 0): the model
+   * sends a value the schema refuses (that one will do) and the tool puts the catch's in its place.
+   */
+  replaced?: string[];
 }
 
 export interface RegionDiff {

@@ -39,18 +39,24 @@ function summaryLine(diff: PolicyDiff): string {
 /** `{"amount":600}`, then who asks, where, for what and when, when grants read them. */
 export function witnessText(w: WitnessCall): string {
   const parts = [showValue(w.args)];
-  // a value only the tool's fill-in gives: the call the model sends leaves it out
-  if (w.sent)
-    parts.push(
-      `(sent as ${showValue(w.sent)}: the tool fills in ${Object.keys(w.args)
-        .filter((k) => !Object.hasOwn(w.sent!, k))
-        .join(', ')})`,
-    );
+  const sent = sentHint(w);
+  if (sent) parts.push(sent);
   if (w.principal) parts.push(`as ${showValue(w.principal.agent)}${w.principal.user === null ? '' : `/${showValue(w.principal.user)}`}`);
   if (w.environment) parts.push(`in ${showValue(w.environment)}`);
   if (w.task) parts.push(`for task ${showValue(w.task)}`);
   if (w.at) parts.push(`at ${w.at}`);
   return parts.join(' ');
+}
+
+/**
+ * `(sent as {}: the tool fills in limit)`: a value only the tool's fill-in gives, which the call
+ * the model sends leaves out; or one only a `.catch()` gives, which the model sends refused.
+ */
+function sentHint(w: WitnessCall): string | undefined {
+  const filled = w.sent ? Object.keys(w.args).filter((k) => !Object.hasOwn(w.sent!, k)) : [];
+  const replaced = (w.replaced ?? []).map((k) => `refuses ${k} ${showValue(w.args[k]!)} and puts its .catch() value ${showValue(w.args[k]!)} in its place`);
+  const does = [...(filled.length > 0 ? [`fills in ${filled.join(', ')}`] : []), ...replaced];
+  return does.length > 0 ? `(sent as ${showValue(w.sent ?? w.args)}: the tool ${does.join('; it ')})` : undefined;
 }
 
 /** `allow (rule[0], grant support)`: the grant only where it authorized a call that runs. */
