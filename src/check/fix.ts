@@ -8,7 +8,7 @@ import { generatedWriteRefusal, readGeneratedModule } from '../generate/write.js
 import { loadProject, type Project } from '../manifest/load.js';
 import { displayPath } from '../format-diagnostics.js';
 import { readSourceText } from '../scan/repo.js';
-import { controlMissingMessage, controlMissingMeta, controlMissingRule } from './rules/control-missing.js';
+import { controlIsMissing, controlMissingMessage, controlMissingMeta } from './rules/control-missing.js';
 
 export interface FixOptions {
   cwd: string;
@@ -80,7 +80,7 @@ export async function applyFixes(
     const tools = rewritten.length > 0 ? plan.toolsRewritten : 0;
     // the module imports the control: without it nothing is protected, since the app does not start (issue 40)
     const shown = (f: string) => displayPath(f, list[i]?.cwd ?? ctx.cwd);
-    const noControl = controlMissingRule(plan.project.manifest, shown).length > 0;
+    const noControl = controlIsMissing(plan.project.manifest);
     const parts = [`${tools} tool(s) ${noControl ? 'rewritten, not protected yet,' : 'protected'} in ${rewritten.length} file(s)`];
     if (fixed.generated) parts.push(`wrote ${shown(fixed.generated)}`);
     if (noControl) parts.push(`${lowerFirst(controlMissingMessage(plan.project.manifest, shown))} ${controlMissingMeta.help}`);

@@ -22,6 +22,14 @@ function isFile(file: string): boolean {
 }
 
 /**
+ * Whether the manifest's control module is missing (not a file): the rule's question, without its
+ * findings, for `generate` and `check --fix`, which only say so.
+ */
+export function controlIsMissing(manifest: Pick<Manifest, 'control'>, exists: (file: string) => boolean = isFile): boolean {
+  return !exists(manifest.control);
+}
+
+/**
  * `control-missing` (error): the manifest's control module is not a file, so the generated module's
  * import of it names nothing. Placed at the manifest's `control:` line (`at`, the loader's location;
  * line 1 when the key is left to its default). `relative` makes the paths shown relative.
@@ -32,7 +40,7 @@ export function controlMissingRule(
   at: { line: number; column: number } = { line: 1, column: 1 },
   exists: (file: string) => boolean = isFile,
 ): Finding[] {
-  if (exists(manifest.control)) return [];
+  if (!controlIsMissing(manifest, exists)) return [];
   return [findingOf(controlMissingMeta, relative(manifest.file), at, controlMissingMessage(manifest, relative), controlMissingMeta.help)];
 }
 

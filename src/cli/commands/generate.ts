@@ -1,7 +1,7 @@
 import { generatedFiles, renderGeneratedModule, type GeneratedModule } from '../../generate/index.js';
 import { readGeneratedModule, writeGeneratedModule } from '../../generate/write.js';
 import { loadProject } from '../../manifest/load.js';
-import { controlMissingMessage, controlMissingMeta, controlMissingRule } from '../../check/rules/control-missing.js';
+import { controlIsMissing, controlMissingMessage, controlMissingMeta } from '../../check/rules/control-missing.js';
 import type { CliContext, CommandSpec } from '../context.js';
 import { workspaceManifests } from '../workspace.js';
 import { withProjectOptions } from '../project-options.js';
@@ -62,7 +62,7 @@ function generateOne(args: GenerateArgs, ctx: CliContext): number {
       ctx.stdout(`wrote ${displayPath(file.path, ctx.cwd)}\n`);
     }
     // the module imports the control: written, but the app cannot start until the control is there (issue 40)
-    const noControl = controlMissingRule(project.manifest, (f) => displayPath(f, ctx.cwd)).length > 0;
+    const noControl = controlIsMissing(project.manifest);
     if (noControl) ctx.stderr(`${controlMissingMessage(project.manifest, (f) => displayPath(f, ctx.cwd))} ${controlMissingMeta.help}\n`);
     if (generated.leftOut.size === 0) return noControl ? 1 : 0;
     // written for every other tool; these stay open (the codemod leaves them, check reports them): exit 1

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { controlMissingRule } from '../../../src/check/rules/index.js';
+import { controlIsMissing } from '../../../src/check/rules/control-missing.js';
 
 /**
  * `control-missing` cases: the manifest's control module against the files that exist (the rule
@@ -24,6 +25,13 @@ describe('control-missing', () => {
     expect(found[0]!.message).toContain('src/ctrlrun.control.ts does not exist');
     expect(found[0]!.message).toContain('src/ctrlrun.generated.ts imports it');
     expect(found[0]!.hint).toContain('init --force');
+  });
+
+  it('the predicate generate and check --fix ask answers as the rule does, without findings', () => {
+    expect(controlIsMissing(manifest, (f) => f === manifest.control)).toBe(false);
+    expect(controlIsMissing(manifest, () => false)).toBe(true);
+    expect(controlIsMissing({ control: process.cwd() })).toBe(true);
+    expect(controlIsMissing({ control: new URL(import.meta.url).pathname })).toBe(false);
   });
 
   it('invalid: a folder where the control should be is no module (the default file system check)', () => {
