@@ -1,9 +1,7 @@
-import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Finding } from '../../src/check/types.js';
+import { answersAfterWrite, writeAgentsPackage, writeAnsweringApp } from '../helpers/answering-workspace.js';
 import { cli } from '../helpers/cli.js';
-import { FIXTURES } from '../helpers/paths.js';
 import { makeTempDir, removeDir } from '../helpers/temp-repo.js';
 
 const dirs: string[] = [];
@@ -20,18 +18,8 @@ afterAll(() => dirs.forEach(removeDir));
 function workspace(): string {
   const root = makeTempDir('rootapp-');
   dirs.push(root);
-  writeFileSync(
-    path.join(root, 'package.json'),
-    JSON.stringify({ name: 'app', private: true, type: 'module', workspaces: ['packages/*'], dependencies: { agents: '*' } }),
-  );
-  const agents = path.join(root, 'packages/agents');
-  cpSync(path.join(FIXTURES, 'codemod/_shared'), agents, { recursive: true });
-  cpSync(path.join(FIXTURES, 'codemod/app-approvals/input/ctrlrun.tools.yaml'), path.join(agents, 'ctrlrun.tools.yaml'));
-  cpSync(path.join(FIXTURES, 'codemod/app-approvals/input/src/tools.ts'), path.join(agents, 'src/tools.ts'));
-  writeFileSync(path.join(agents, 'package.json'), JSON.stringify({ name: 'agents', private: true, type: 'module' }));
-  mkdirSync(path.join(root, 'src'), { recursive: true });
-  const app = readFileSync(path.join(FIXTURES, 'codemod/app-approvals/input/src/app.ts'), 'utf8').replace("'./tools.js'", "'agents/src/tools.js'");
-  writeFileSync(path.join(root, 'src/app.ts'), app);
+  writeAgentsPackage(path.join(root, 'packages/agents'));
+  writeAnsweringApp(root, 'agents/src/tools.js', { name: 'app', private: true, type: 'module', workspaces: ['packages/*'], dependencies: { agents: '*' } });
   return root;
 }
 
@@ -45,12 +33,9 @@ describe('the workspace root’s own app answers the tools’ interruptions', ()
 
   it('after generate and codemod --write, check at the root reports the root app’s answers', async () => {
     const root = workspace();
-    const agents = path.join(root, 'packages/agents');
-    expect((await cli(['generate'], { cwd: agents })).code).toBe(0);
-    await cli(['codemod', '--write'], { cwd: agents });
-    const c = await cli(['check', '--format', 'json'], { cwd: root });
-    const findings = (JSON.parse(c.stdout) as { findings: Finding[] }).findings;
-    expect(findings.filter((f) => f.ruleId === 'sdk-approval').map((f) => `${f.file}:${f.line}`)).toEqual(['src/app.ts:11', 'src/app.ts:12']);
-    expect(c.code).toBe(1);
+    const r = await answersAfterWrite(root, path.join(root, 'packages/agents'));
+    expect(r.generated).toBe(0);
+    expect(r.answers).toEqual(['src/app.ts:11', 'src/app.ts:12']);
+    expect(r.code).toBe(1);
   });
 });

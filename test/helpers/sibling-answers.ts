@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { writeAgentsPackage } from './answering-workspace.js';
 import { FIXTURES } from './paths.js';
 
 /**
@@ -38,12 +39,9 @@ const SPECIFIER: Record<SiblingReach, string> = {
 export function writeSiblingRoot(root: string, reach: SiblingReach, options: { workspace?: boolean } = {}): void {
   const input = path.join(FIXTURES, 'codemod/app-approvals/input');
   const agents = path.join(root, 'agents');
-  cpSync(path.join(FIXTURES, 'codemod/_shared'), agents, { recursive: true });
-  cpSync(path.join(input, 'ctrlrun.tools.yaml'), path.join(agents, 'ctrlrun.tools.yaml'));
-  cpSync(path.join(input, 'src/tools.ts'), path.join(agents, 'src/tools.ts'));
+  writeAgentsPackage(agents);
   writeFileSync(path.join(agents, 'src/index.ts'), "export * from './tools.js';\n");
   writeFileSync(path.join(agents, 'src/version.ts'), "export const version = '1.0.0';\n");
-  writeFileSync(path.join(agents, 'package.json'), JSON.stringify({ name: 'agents', private: true, type: 'module' }));
   const workspaces = options.workspace ? { workspaces: ['agents', 'server'] } : {};
   writeFileSync(path.join(root, 'package.json'), JSON.stringify({ name: 'monorepo', private: true, ...workspaces }));
   const server = path.join(root, 'server');
