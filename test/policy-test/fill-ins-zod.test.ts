@@ -5,10 +5,10 @@ import { actionSchemas } from '../../src/generate/tool-schemas.js';
 import type { Manifest } from '../../src/manifest/types.js';
 import { toolGate } from '../../src/policy-test/tool-gate.js';
 import { testProject } from '../check/rule-tester.js';
+import { loadSdkStrictNullStep } from '../helpers/sdk-strict-nulls.js';
 
-// the SDK's own strict-mode step, from its installed code (not part of its public exports)
-const SDK_STRICT = '../../node_modules/@openai/agents-core/dist/utils/strictToolSchema.mjs';
-const { stripStrictNullsForZodSchema } = (await import(SDK_STRICT)) as { stripStrictNullsForZodSchema: (schema: unknown, value: unknown) => unknown };
+// the SDK's own strict-mode step, from its installed code (in no public entry: see the helper)
+const stripStrictNullsForZodSchema = await loadSdkStrictNullStep();
 
 /**
  * Issue 40 item 2: the fill-ins `generate` reads from a field's chain of `.default()`, `.catch()`,
@@ -90,5 +90,15 @@ describe('fill-ins as zod 4 applies them, every chain of up to three wrappers', 
     }
     expect(checked).toBeGreaterThan(2000);
     expect(wrong).toEqual([]);
+  });
+});
+
+describe("the SDK's strict-mode step, read by its path in the package", () => {
+  it('an SDK that moves it fails with a message naming the file and the helper', async () => {
+    await expect(loadSdkStrictNullStep('dist/utils/moved.mjs')).rejects.toThrow(
+      /^@openai\/agents-core \d+\.\d+\.\d+ has no stripStrictNullsForZodSchema in dist\/utils\/moved\.mjs, .*update test\/helpers\/sdk-strict-nulls\.ts$/,
+    );
+    // a file that is there but holds no such function
+    await expect(loadSdkStrictNullStep('dist/utils/index.mjs')).rejects.toThrow('has no stripStrictNullsForZodSchema in dist/utils/index.mjs');
   });
 });

@@ -5,10 +5,10 @@ import { compilePolicy } from '../../src/policy-test/decider.js';
 import { bindProtectedTool, createControl, memoryStore, run } from '../../src/runtime/index.js';
 import { holdsNull, strictNullsDropped } from '../../src/runtime/core/strict-nulls.js';
 import { agentWith, assistantMessage, functionCall, scripted } from './helpers.js';
+import { loadSdkStrictNullStep } from '../helpers/sdk-strict-nulls.js';
 
-// the SDK's own step, from its installed code (not part of its public exports): the reference
-const SDK_STRICT = '../../node_modules/@openai/agents-core/dist/utils/strictToolSchema.mjs';
-const { stripStrictNullsForZodSchema } = (await import(SDK_STRICT)) as { stripStrictNullsForZodSchema: (schema: unknown, value: unknown) => unknown };
+// the SDK's own strict-mode step, from its installed code (in no public entry: see the helper)
+const stripStrictNullsForZodSchema = await loadSdkStrictNullStep();
 
 /**
  * Issue 40: in strict mode the SDK drops a `null` sent for an optional field before zod parses
