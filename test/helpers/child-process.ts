@@ -1,7 +1,6 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import path from 'node:path';
-import { REPO_ROOT } from './paths.js';
+import { REPO_ROOT, requireBuilt } from './paths.js';
 
 /**
  * Runs `script` (a plain ESM file that imports the built runtime) once in a real child process,
@@ -9,7 +8,7 @@ import { REPO_ROOT } from './paths.js';
  * exit code. The doors' tests resume a saved run this way: another process, its own store handle.
  */
 export function runChildJson(script: string, config: object): Promise<Record<string, unknown>> {
-  if (!existsSync(path.join(REPO_ROOT, 'dist/runtime/index.js'))) throw new Error('dist/ is missing: run `npm run build` before these tests');
+  requireBuilt('the child process imports the built runtime', 'dist/runtime/index.js');
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [script, JSON.stringify(config)], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { cli } from '../helpers/cli.js';
+import { requireBuilt } from '../helpers/paths.js';
 import { removeDir } from '../helpers/temp-repo.js';
 import { typeCheck } from '../helpers/typecheck.js';
 import { committedRepo, TSCONFIG_NODENEXT, userLoop } from './loop-helpers.js';
@@ -11,9 +12,11 @@ import { committedRepo, TSCONFIG_NODENEXT, userLoop } from './loop-helpers.js';
  * (`@modelcontextprotocol/sdk`), through the user's loop (init → generate → codemod --write →
  * check, each exit 0) and then the app's own type-check. One reaches the agent through
  * `connectMcpServers(...).active`; the other converts the tools with `getAllMcpTools` and
- * `mcpToFunctionTool`. Needs `npm run build`.
+ * `mcpToFunctionTool`. Needs `npm run build` first: the apps' type-check resolves the generated
+ * module's and the control's `ctrlrun-gen/runtime` imports to dist/'s types (CI builds first).
  */
 const dirs: string[] = [];
+beforeEach(() => requireBuilt("the apps' type-check resolves `ctrlrun-gen/runtime` to dist/'s types"));
 afterAll(() => dirs.forEach(removeDir));
 
 const SERVER = `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
