@@ -570,7 +570,7 @@ class Reader {
     if (nonNull?.length !== 1) return unknown('it has no single JSON type');
     switch (nonNull[0]) {
       case 'string':
-        return { type: 'string', nullable };
+        return { type: 'string', nullable, ...jsonSchemaLengths(props) };
       case 'integer':
         return { type: 'integer', nullable, ...jsonSchemaRange(props) };
       case 'number':
@@ -710,6 +710,16 @@ function jsonSchemaRange(props: Map<string, ts.Expression>): Pick<Shape, 'min' |
     if (value !== undefined) range = tighter(range, side, { value, exclusive });
   }
   return range;
+}
+
+/** A JSON-schema string's `minLength` and `maxLength` when literals state them: one check, before any step (there is none). */
+function jsonSchemaLengths(props: Map<string, ts.Expression>): Pick<Shape, 'lengths'> {
+  const [min, max] = ['minLength', 'maxLength'].map((key) => {
+    const node = props.get(key);
+    return node ? numericLiteral(node) : undefined;
+  });
+  if (min === undefined && max === undefined) return {};
+  return { lengths: [{ ...(min !== undefined ? { min } : {}), ...(max !== undefined ? { max } : {}), after: 0 }] };
 }
 
 /** Strips parentheses, `as`, `satisfies`, `!` and `<T>` casts. */

@@ -1,5 +1,11 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { declarationsInSource } from '../../src/generate/declarations.js';
+import { actionSchemas } from '../../src/generate/tool-schemas.js';
+import type { Manifest } from '../../src/manifest/types.js';
+import { toolGate } from '../../src/policy-test/tool-gate.js';
+import { compileJsonSchema } from '../../src/runtime/json-schema.js';
+import { testProject } from '../check/rule-tester.js';
 import { cli } from '../helpers/cli.js';
 import { removeDir } from '../helpers/temp-repo.js';
 import { ticketFixture } from '../helpers/ticket-fixture.js';
@@ -43,5 +49,21 @@ describe('a value sent is checked, a default is not', () => {
     expect(r.stdout).toContain('FAIL ab sent');
     expect(r.stdout).toContain('must have at least 3 characters');
     expect(r.code).toBe(1);
+  });
+});
+
+/** A JSON-schema tool's `minLength`/`maxLength`: the gate refuses what the runtime's own check of that schema refuses. */
+describe('a JSON-schema string length, as the runtime checks it', () => {
+  it('the gate and the runtime agree on every call', () => {
+    const schema = { type: 'object', properties: { p: { type: 'string', minLength: 2, maxLength: 3 } }, required: ['p'] };
+    const text = `import { tool } from '@openai/agents';\nexport const t = tool({ name: 't', description: 'd', parameters: ${JSON.stringify(schema)}, strict: false, execute: async () => '' });\n`;
+    const loc = { file: '/repo/ctrlrun.tools.yaml', line: 1, column: 1 };
+    const manifest: Manifest = { ...testProject().manifest, tools: [{ kind: 'function', tool: 't', action: 'a.t', loc }] };
+    const gate = toolGate(actionSchemas(manifest, new Map([['t', declarationsInSource('/repo/src/tools.ts', text, new Set(['t']))]])))!;
+    const runtime = compileJsonSchema(schema, 'the test schema');
+    const calls = ['a', 'ab', 'abc', 'abcd', '\u{1F600}\u{1F600}', '\u{1F600}\u{1F600}\u{1F600}\u{1F600}'].map((p) => ({ p }));
+    const seen = calls.map((args) => [args.p, gate('a.t', args) === null, runtime(args) === null]);
+    expect(seen).toEqual(calls.map((args) => [args.p, runtime(args) === null, runtime(args) === null]));
+    expect(seen.filter(([, ok]) => !ok).map(([p]) => p)).toEqual(['a', 'abcd', '\u{1F600}\u{1F600}\u{1F600}\u{1F600}']);
   });
 });
