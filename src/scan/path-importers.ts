@@ -94,20 +94,33 @@ export function pathImporterAnswers(packageRoot: string, declaring: () => Readon
   const layout = readLayout(listing.files, listing.configs);
   const targets = [...declaring()].filter((f) => layout.files.has(f));
   if (targets.length === 0) return { root, files: [] };
-  const reaches = reachTest(layout, new Set(targets), (abs) => texts.get(abs) ?? readSourceText(abs));
+  const declared = new Set(targets);
+  const importsOf = importsReader(layout, (abs) => texts.get(abs) ?? readSourceText(abs));
+  const reaches = reachTest(declared, importsOf);
+  // an answer in a helper module the importer calls (`approveAll(state)` in approve.ts) reaches no
+  // tool itself: it counts when a module that reaches them imports it, so the whole graph is read,
+  // only when some answering file does not reach them on its own
+  const answering = [...texts.keys()];
+  const reached = answering.every(reaches)
+    ? undefined
+    : reachedByImporters(
+        listing.files.filter((abs) => layout.files.has(abs) && !isTest(rel(abs))),
+        declared,
+        importsOf,
+      );
   const files: FileScan[] = [];
   for (const [abs, text] of texts) {
-    if (!reaches(abs)) continue;
+    if (!(reached?.has(abs) ?? reaches(abs))) continue;
     const scan = scanSource(rel(abs), text, { root });
     if ((scan.sdkApprovals ?? []).length > 0 || scan.stickyApprovals.length > 0) files.push(scan);
   }
   return { root, files };
 }
 
-/** Whether a file's imports lead, module to module, to one of `declaring` (each file's imports read once). */
-function reachTest(layout: RepoLayout, declaring: ReadonlySet<string>, textOf: (abs: string) => string | undefined): (abs: string) => boolean {
+/** A file's imports resolved to files of the layout, each file's read once. */
+function importsReader(layout: RepoLayout, textOf: (abs: string) => string | undefined): (abs: string) => string[] {
   const imports = new Map<string, string[]>();
-  const importsOf = (abs: string): string[] => {
+  return (abs) => {
     let out = imports.get(abs);
     if (out === undefined) {
       const text = textOf(abs);
@@ -120,6 +133,10 @@ function reachTest(layout: RepoLayout, declaring: ReadonlySet<string>, textOf: (
     }
     return out;
   };
+}
+
+/** Whether a file's imports lead, module to module, to one of `declaring`. */
+function reachTest(declaring: ReadonlySet<string>, importsOf: (abs: string) => string[]): (abs: string) => boolean {
   return (start) => {
     const seen = new Set([start]);
     const queue = [start];
@@ -134,4 +151,35 @@ function reachTest(layout: RepoLayout, declaring: ReadonlySet<string>, textOf: (
     }
     return false;
   };
+}
+
+/**
+ * The files of `files` a module that declares a protected tool or reaches one imports, module to
+ * module, with those modules themselves: the code that runs with the tools, helpers included. One
+ * pass backwards from `declaring` over the reversed graph, one forwards from what it found.
+ */
+function reachedByImporters(files: readonly string[], declaring: ReadonlySet<string>, importsOf: (abs: string) => string[]): Set<string> {
+  const importers = new Map<string, string[]>();
+  for (const file of files) {
+    for (const target of importsOf(file)) {
+      const list = importers.get(target);
+      if (list) list.push(file);
+      else importers.set(target, [file]);
+    }
+  }
+  const walk = (start: Iterable<string>, next: (abs: string) => readonly string[]): Set<string> => {
+    const seen = new Set(start);
+    const queue = [...seen];
+    while (queue.length > 0) {
+      for (const n of next(queue.pop()!)) {
+        if (!seen.has(n)) {
+          seen.add(n);
+          queue.push(n);
+        }
+      }
+    }
+    return seen;
+  };
+  const running = walk(declaring, (abs) => importers.get(abs) ?? []);
+  return walk(running, importsOf);
 }
