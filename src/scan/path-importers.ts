@@ -1,7 +1,10 @@
 import path from 'node:path';
+import { findManifest } from '../manifest/find.js';
+import { parseManifest } from '../manifest/load.js';
 import type { Manifest } from '../manifest/types.js';
 import { workspacePatterns } from '../manifest/workspace.js';
-import { gitRootOf } from '../safe-read.js';
+import { gitRootOf, isInside, readRegularText } from '../safe-read.js';
+import { scanRepoSync } from './index.js';
 import { readLayout } from './layout.js';
 import { resolveSpecifier, type RepoLayout } from './links.js';
 import { listRepo } from './list.js';
@@ -182,4 +185,75 @@ function reachedByImporters(files: readonly string[], declaring: ReadonlySet<str
   };
   const running = walk(declaring, (abs) => importers.get(abs) ?? []);
   return walk(running, importsOf);
+}
+
+/**
+ * A check of `root` (a folder with no protected tools of its own, no package.json dependency on
+ * any: `server` importing `../../agents/src/tools.js`) learns of the packages its files import by
+ * path whose manifest maps a function or computed tool: each such manifest's importers' search
+ * (`pathImporterAnswers`, the same the package's own check and codemod run) is asked which of its
+ * files answer for those tools. The manifests are found from the relative imports that leave `root`
+ * (the manifest at or above the imported module's folder). Returns the answering files
+ * (relative to `root`) with the package's name as the package's check names it.
+ */
+export function answersImportingByPath(root: string, scans: readonly FileScan[]): Map<string, string> {
+  const out = new Map<string, string>();
+  if (!scans.some((s) => (s.sdkApprovals ?? []).length > 0)) return out;
+  const manifests = new Set<string>();
+  for (const folder of foldersImportedOutside(root, scans)) {
+    // a manifest above `root` too would be the check's own, and its tools the check's protected ones
+    const found = findManifest(folder);
+    if (found !== undefined) manifests.add(found);
+  }
+  for (const file of manifests) {
+    let manifest: Manifest | undefined;
+    try {
+      manifest = parseManifest(readRegularText(file), file).value;
+    } catch {
+      continue;
+    }
+    if (!manifest?.tools.some((t) => t.kind === 'function' || t.kind === 'computed')) continue;
+    const loaded = manifest;
+    const scansOf = () => scanRepoSync({ root: loaded.root, generatedModule: loaded.output }).files;
+    const found = pathImporterAnswers(loaded.root, () => protectedToolModules(loaded, scansOf()));
+    if (!found) continue;
+    const name = path.relative(found.root, loaded.root).split(path.sep).join('/');
+    for (const scan of found.files) {
+      const abs = path.resolve(found.root, scan.file);
+      if (isInside(root, abs)) out.set(path.relative(root, abs).split(path.sep).join('/'), name);
+    }
+  }
+  return out;
+}
+
+/**
+ * The folders outside `root` that its modules import by a relative path, followed module to module
+ * from the scanned files (a module of its own re-exporting another package's tools is no scanned
+ * file: it names no SDK), through `root`'s own files only (one listing of `root`).
+ */
+function foldersImportedOutside(root: string, scans: readonly FileScan[]): Set<string> {
+  const listing = listRepo({ root });
+  const layout = readLayout(listing.files, listing.configs);
+  const out = new Set<string>();
+  const seen = new Set(scans.map((s) => path.resolve(root, s.file)));
+  const queue = [...seen];
+  while (queue.length > 0) {
+    const abs = queue.pop()!;
+    const text = readSourceText(abs);
+    for (const spec of text === undefined ? [] : specifiersOf(text)) {
+      if (spec.startsWith('.')) {
+        const target = path.resolve(path.dirname(abs), spec);
+        if (!isInside(root, target)) {
+          out.add(path.dirname(target));
+          continue;
+        }
+      }
+      const next = resolveSpecifier(layout, spec, abs);
+      if (next?.kind === 'file' && !seen.has(next.file)) {
+        seen.add(next.file);
+        queue.push(next.file);
+      }
+    }
+  }
+  return out;
 }
