@@ -5,6 +5,7 @@ import { UserError } from '../diagnostics.js';
 import { manifestDeclarationsInScans, type ToolDeclaration } from '../generate/declarations.js';
 import { generatedFiles, renderGeneratedModule, type GeneratedModule } from '../generate/index.js';
 import { findManifest, loadProject, MANIFEST_FILE, type Project } from '../manifest/load.js';
+import { dependsOnProtected } from '../manifest/workspace-dependencies.js';
 import { readSourceText, scanRepo, treeOf, type PendingRepoRead, type RepoRead } from '../scan/index.js';
 import { readAheadFor, readsSame } from './read-ahead.js';
 import type { RootFiles } from '../fs/repo-files.js';
@@ -261,7 +262,7 @@ export function loadProjectOrFindings(
   options: Pick<CheckOptions, 'manifest' | 'policy'>,
   relative: (file: string) => string,
 ): { project?: Project; findings: Finding[] } {
-  if (options.manifest === undefined && findManifest(cwd) === undefined) return { findings: noManifestFindings() };
+  if (options.manifest === undefined && findManifest(cwd) === undefined) return { findings: noManifestFindings(cwd) };
   try {
     return {
       project: loadProject({
@@ -277,8 +278,13 @@ export function loadProjectOrFindings(
   }
 }
 
-/** The finding of a repo with no manifest in its folder or above. */
-export function noManifestFindings(): Finding[] {
+/**
+ * The finding of a repo with no manifest in its folder or above; none when its package depends on a
+ * package whose manifest maps its tools (a `server` beside `agents`: its check reports its SDK
+ * answers to those tools, issue 40).
+ */
+export function noManifestFindings(cwd: string): Finding[] {
+  if (dependsOnProtected(cwd)) return [];
   return [
     {
       ruleId: 'policy-invalid',

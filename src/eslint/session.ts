@@ -99,7 +99,7 @@ export class DiskSession implements LintSession {
   constructor(manifest: string | undefined, cwd: string, paths?: readonly string[]) {
     const dir = manifest !== undefined ? path.dirname(manifest) : cwd;
     const toDir = (file: string): string => path.relative(dir, path.resolve(dir, file)).split(path.sep).join('/');
-    const loaded = manifest === undefined ? { findings: noManifestFindings() } : loadProjectOrFindings(dir, { manifest }, toDir);
+    const loaded = manifest === undefined ? { findings: noManifestFindings(dir) } : loadProjectOrFindings(dir, { manifest }, toDir);
     this.project = loaded.project;
     this.root = loaded.project ? loaded.project.manifest.root : dir;
     this.projectFindings = loaded.findings;

@@ -1,3 +1,4 @@
+import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { readRegularText } from '../safe-read.js';
 import { MANIFEST_FILE } from './find.js';
@@ -44,6 +45,52 @@ function dependsOn(pkg: PackageJson | undefined, name: string): boolean {
   });
 }
 
+/**
+ * The folders `pkg` (the package.json of `dir`) names by path (`"agents": "file:../agents"`,
+ * `link:`), absolute, each with the dependency's key: npm, yarn and pnpm install such a folder
+ * whether or not a workspace holds both (issue 40). A tarball's path names no package's folder.
+ */
+function pathDependencies(dir: string, pkg: PackageJson | undefined): { name: string; dir: string }[] {
+  const out: { name: string; dir: string }[] = [];
+  for (const field of DEPENDENCY_FIELDS) {
+    const deps = pkg?.[field];
+    if (deps === null || typeof deps !== 'object') continue;
+    for (const [name, spec] of Object.entries(deps)) {
+      const at = typeof spec === 'string' ? /^(?:file|link):(.+)$/.exec(spec.trim()) : null;
+      if (at === null) continue;
+      const target = path.resolve(dir, at[1]!);
+      if (!out.some((d) => d.dir === target)) out.push({ name, dir: target });
+    }
+  }
+  return out;
+}
+
+/**
+ * The folders beside `root` (its parent folder's other folders, one package.json read each) whose
+ * package.json names `root` by path (`file:../agents`). The bound is on purpose: outside a
+ * workspace nothing lists the packages that may name this one, and the layout the package managers'
+ * docs show for local packages is siblings; a dependent deeper (`../../apps/server`) is found only
+ * by a workspace or a git work tree (scan/path-importers.ts).
+ */
+function pathDependents(root: string): string[] {
+  const parent = path.dirname(root);
+  let names: string[];
+  try {
+    names = readdirSync(parent, { withFileTypes: true })
+      .filter((e) => e.isDirectory() && e.name !== 'node_modules' && !e.name.startsWith('.'))
+      .map((e) => e.name)
+      .sort();
+  } catch {
+    return [];
+  }
+  const out: string[] = [];
+  for (const name of names) {
+    const dir = path.join(parent, name);
+    if (dir !== root && pathDependencies(dir, packageJson(dir)).some((d) => d.dir === root)) out.push(dir);
+  }
+  return out;
+}
+
 /** A workspace root's packages (absolute, in walk order), by root: a caller asking for several packages lists each workspace once. */
 export type WorkspaceListings = Map<string, string[]>;
 
@@ -60,13 +107,15 @@ function workspaceSiblings(dir: string, listings: WorkspaceListings = new Map())
 }
 
 /**
- * The other packages of the workspace around `root` whose package.json depends on `root`'s package
- * by name (absolute, sorted). Empty outside a workspace or for a package without a name.
+ * The packages that depend on `root`'s package (absolute): the other packages of the workspace
+ * around it whose package.json names it (in walk order), then the folders beside it that name it by
+ * path (`file:../agents`, sorted), inside a workspace or not.
  */
 export function dependentPackages(root: string, listings?: WorkspaceListings): string[] {
-  const name = packageJson(root)?.name;
-  if (typeof name !== 'string' || name === '') return [];
-  return workspaceSiblings(root, listings).filter((dir) => dependsOn(packageJson(dir), name));
+  const abs = path.resolve(root);
+  const name = packageJson(abs)?.name;
+  const byName = typeof name === 'string' && name !== '' ? workspaceSiblings(abs, listings).filter((dir) => dependsOn(packageJson(dir), name)) : [];
+  return [...byName, ...pathDependents(abs).filter((dir) => !byName.includes(dir))];
 }
 
 /** A package of the workspace whose tools are protected: its name and its manifest (absolute). */
@@ -76,19 +125,24 @@ export interface ProtectedDependency {
 }
 
 /**
- * The packages of the workspace around `dir` that `dir`'s package.json depends on by name and whose
- * own manifest (in the package's folder, where init writes it) maps a function tool: their calls
- * pause through the Control, so an SDK answer in `dir` authorizes nothing. A manifest that does not
- * load counts as none (its own package's check reports it).
+ * The packages `dir`'s package.json depends on, by name among the packages of the workspace around
+ * it or by path (`file:../agents`, anywhere), whose own manifest (in the package's folder, where
+ * init writes it) maps a function tool: their calls pause through the Control, so an SDK answer in
+ * `dir` authorizes nothing. A manifest that does not load counts as none (its own package's check
+ * reports it).
  */
 export function protectedDependencies(dir: string, listings?: WorkspaceListings): ProtectedDependency[] {
   const pkg = packageJson(dir);
   if (!pkg || !DEPENDENCY_FIELDS.some((f) => pkg[f] !== null && typeof pkg[f] === 'object')) return [];
-  const out: ProtectedDependency[] = [];
+  const found: { name: string; dir: string }[] = [];
   for (const sibling of workspaceSiblings(dir, listings)) {
     const name = packageJson(sibling)?.name;
-    if (typeof name !== 'string' || name === '' || !dependsOn(pkg, name)) continue;
-    const manifest = path.join(sibling, MANIFEST_FILE);
+    if (typeof name === 'string' && name !== '' && dependsOn(pkg, name)) found.push({ name, dir: sibling });
+  }
+  for (const dep of pathDependencies(path.resolve(dir), pkg)) if (!found.some((f) => f.dir === dep.dir)) found.push(dep);
+  const out: ProtectedDependency[] = [];
+  for (const { name, dir: depDir } of found) {
+    const manifest = path.join(depDir, MANIFEST_FILE);
     let text: string;
     try {
       text = readRegularText(manifest);
@@ -99,4 +153,16 @@ export function protectedDependencies(dir: string, listings?: WorkspaceListings)
     if (tools.some((t) => t.kind === 'function' || t.kind === 'computed')) out.push({ name, manifest });
   }
   return out;
+}
+
+/**
+ * Whether the package holding `dir` (the nearest folder at or above it with a package.json) depends
+ * on a package whose manifest maps a function tool: a folder with no manifest of its own is then
+ * checked under those manifests (its SDK answers break their tools), not refused for having none.
+ */
+export function dependsOnProtected(dir: string): boolean {
+  for (let at = path.resolve(dir); ; at = path.dirname(at)) {
+    if (packageJson(at) !== undefined) return protectedDependencies(at).length > 0;
+    if (path.dirname(at) === at) return false;
+  }
 }

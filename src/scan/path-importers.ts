@@ -1,7 +1,10 @@
 import path from 'node:path';
+import { findManifest } from '../manifest/find.js';
+import { parseManifest } from '../manifest/load.js';
 import type { Manifest } from '../manifest/types.js';
 import { workspacePatterns } from '../manifest/workspace.js';
-import { gitRootOf } from '../safe-read.js';
+import { gitRootOf, isInside, readRegularText } from '../safe-read.js';
+import { scanRepoSync } from './index.js';
 import { readLayout } from './layout.js';
 import { resolveSpecifier, type RepoLayout } from './links.js';
 import { listRepo } from './list.js';
@@ -94,20 +97,33 @@ export function pathImporterAnswers(packageRoot: string, declaring: () => Readon
   const layout = readLayout(listing.files, listing.configs);
   const targets = [...declaring()].filter((f) => layout.files.has(f));
   if (targets.length === 0) return { root, files: [] };
-  const reaches = reachTest(layout, new Set(targets), (abs) => texts.get(abs) ?? readSourceText(abs));
+  const declared = new Set(targets);
+  const importsOf = importsReader(layout, (abs) => texts.get(abs) ?? readSourceText(abs));
+  const reaches = reachTest(declared, importsOf);
+  // an answer in a helper module the importer calls (`approveAll(state)` in approve.ts) reaches no
+  // tool itself: it counts when a module that reaches them imports it, so the whole graph is read,
+  // only when some answering file does not reach them on its own
+  const answering = [...texts.keys()];
+  const reached = answering.every(reaches)
+    ? undefined
+    : reachedByImporters(
+        listing.files.filter((abs) => layout.files.has(abs) && !isTest(rel(abs))),
+        declared,
+        importsOf,
+      );
   const files: FileScan[] = [];
   for (const [abs, text] of texts) {
-    if (!reaches(abs)) continue;
+    if (!(reached?.has(abs) ?? reaches(abs))) continue;
     const scan = scanSource(rel(abs), text, { root });
     if ((scan.sdkApprovals ?? []).length > 0 || scan.stickyApprovals.length > 0) files.push(scan);
   }
   return { root, files };
 }
 
-/** Whether a file's imports lead, module to module, to one of `declaring` (each file's imports read once). */
-function reachTest(layout: RepoLayout, declaring: ReadonlySet<string>, textOf: (abs: string) => string | undefined): (abs: string) => boolean {
+/** A file's imports resolved to files of the layout, each file's read once. */
+function importsReader(layout: RepoLayout, textOf: (abs: string) => string | undefined): (abs: string) => string[] {
   const imports = new Map<string, string[]>();
-  const importsOf = (abs: string): string[] => {
+  return (abs) => {
     let out = imports.get(abs);
     if (out === undefined) {
       const text = textOf(abs);
@@ -120,6 +136,10 @@ function reachTest(layout: RepoLayout, declaring: ReadonlySet<string>, textOf: (
     }
     return out;
   };
+}
+
+/** Whether a file's imports lead, module to module, to one of `declaring`. */
+function reachTest(declaring: ReadonlySet<string>, importsOf: (abs: string) => string[]): (abs: string) => boolean {
   return (start) => {
     const seen = new Set([start]);
     const queue = [start];
@@ -134,4 +154,106 @@ function reachTest(layout: RepoLayout, declaring: ReadonlySet<string>, textOf: (
     }
     return false;
   };
+}
+
+/**
+ * The files of `files` a module that declares a protected tool or reaches one imports, module to
+ * module, with those modules themselves: the code that runs with the tools, helpers included. One
+ * pass backwards from `declaring` over the reversed graph, one forwards from what it found.
+ */
+function reachedByImporters(files: readonly string[], declaring: ReadonlySet<string>, importsOf: (abs: string) => string[]): Set<string> {
+  const importers = new Map<string, string[]>();
+  for (const file of files) {
+    for (const target of importsOf(file)) {
+      const list = importers.get(target);
+      if (list) list.push(file);
+      else importers.set(target, [file]);
+    }
+  }
+  const walk = (start: Iterable<string>, next: (abs: string) => readonly string[]): Set<string> => {
+    const seen = new Set(start);
+    const queue = [...seen];
+    while (queue.length > 0) {
+      for (const n of next(queue.pop()!)) {
+        if (!seen.has(n)) {
+          seen.add(n);
+          queue.push(n);
+        }
+      }
+    }
+    return seen;
+  };
+  const running = walk(declaring, (abs) => importers.get(abs) ?? []);
+  return walk(running, importsOf);
+}
+
+/**
+ * A check of `root` (a folder with no protected tools of its own, no package.json dependency on
+ * any: `server` importing `../../agents/src/tools.js`) learns of the packages its files import by
+ * path whose manifest maps a function or computed tool: each such manifest's importers' search
+ * (`pathImporterAnswers`, the same the package's own check and codemod run) is asked which of its
+ * files answer for those tools. The manifests are found from the relative imports that leave `root`
+ * (the manifest at or above the imported module's folder). Returns the answering files
+ * (relative to `root`) with the package's name as the package's check names it.
+ */
+export function answersImportingByPath(root: string, scans: readonly FileScan[]): Map<string, string> {
+  const out = new Map<string, string>();
+  if (!scans.some((s) => (s.sdkApprovals ?? []).length > 0)) return out;
+  const manifests = new Set<string>();
+  for (const folder of foldersImportedOutside(root, scans)) {
+    // a manifest above `root` too would be the check's own, and its tools the check's protected ones
+    const found = findManifest(folder);
+    if (found !== undefined) manifests.add(found);
+  }
+  for (const file of manifests) {
+    let manifest: Manifest | undefined;
+    try {
+      manifest = parseManifest(readRegularText(file), file).value;
+    } catch {
+      continue;
+    }
+    if (!manifest?.tools.some((t) => t.kind === 'function' || t.kind === 'computed')) continue;
+    const loaded = manifest;
+    const scansOf = () => scanRepoSync({ root: loaded.root, generatedModule: loaded.output }).files;
+    const found = pathImporterAnswers(loaded.root, () => protectedToolModules(loaded, scansOf()));
+    if (!found) continue;
+    const name = path.relative(found.root, loaded.root).split(path.sep).join('/');
+    for (const scan of found.files) {
+      const abs = path.resolve(found.root, scan.file);
+      if (isInside(root, abs)) out.set(path.relative(root, abs).split(path.sep).join('/'), name);
+    }
+  }
+  return out;
+}
+
+/**
+ * The folders outside `root` that its modules import by a relative path, followed module to module
+ * from the scanned files (a module of its own re-exporting another package's tools is no scanned
+ * file: it names no SDK), through `root`'s own files only (one listing of `root`).
+ */
+function foldersImportedOutside(root: string, scans: readonly FileScan[]): Set<string> {
+  const listing = listRepo({ root });
+  const layout = readLayout(listing.files, listing.configs);
+  const out = new Set<string>();
+  const seen = new Set(scans.map((s) => path.resolve(root, s.file)));
+  const queue = [...seen];
+  while (queue.length > 0) {
+    const abs = queue.pop()!;
+    const text = readSourceText(abs);
+    for (const spec of text === undefined ? [] : specifiersOf(text)) {
+      if (spec.startsWith('.')) {
+        const target = path.resolve(path.dirname(abs), spec);
+        if (!isInside(root, target)) {
+          out.add(path.dirname(target));
+          continue;
+        }
+      }
+      const next = resolveSpecifier(layout, spec, abs);
+      if (next?.kind === 'file' && !seen.has(next.file)) {
+        seen.add(next.file);
+        queue.push(next.file);
+      }
+    }
+  }
+  return out;
 }

@@ -34,7 +34,12 @@ describe('check in the package: a file outside it answers the interruptions of i
     it(`reports both answers at ../server/src/app.ts (${label})`, async () => {
       const { findings } = await check(path.join(siblings(reach, { workspace }), 'agents'));
       expect(answers(findings)).toEqual(['../server/src/app.ts:11', '../server/src/app.ts:12']);
-      expect(findings.find((f) => f.ruleId === 'sdk-approval')!.message).toContain('this file imports the tools of `agents` by path, and they are protected');
+      // by name (`file:../agents`) the server is a dependent, read as one (file-dependency-answers.test.ts)
+      const why =
+        reach === 'by-name'
+          ? 'this package depends on `agents`, whose tools are protected'
+          : 'this file imports the tools of `agents` by path, and they are protected';
+      expect(findings.find((f) => f.ruleId === 'sdk-approval')!.message).toContain(why);
       // only that rule: the server's other files are not this check's
       expect(findings.filter((f) => f.file.startsWith('../') && f.ruleId !== 'sdk-approval')).toEqual([]);
     });

@@ -95,10 +95,35 @@ describe('pathImporterAnswers: what is not read', () => {
   });
 });
 
+describe('pathImporterAnswers: a helper module', () => {
+  it('counts where a module that reaches the tools imports it, not where only a test file does', () => {
+    const root = scratch();
+    write(root, {
+      'package.json': '{"workspaces":["agents","server","web"]}',
+      'agents/package.json': '{"name":"agents"}',
+      'agents/src/tools.ts': 'export const t = 1;\n',
+      'server/package.json': '{}',
+      'server/src/app.ts': "import '../../agents/src/tools.js';\nimport './approve.js';\n",
+      'server/src/approve.ts': answering([]),
+      'web/package.json': '{}',
+      'web/src/approve.ts': answering([]),
+      'web/test/app.test.ts': "import '../../agents/src/tools.js';\nimport '../src/approve.js';\n",
+    });
+    const declaring = () => new Set([path.join(root, 'agents/src/tools.ts')]);
+    expect(pathImporterAnswers(path.join(root, 'agents'), declaring)?.files.map((s) => s.file)).toEqual(['server/src/approve.ts']);
+  });
+});
+
 describe('pathImporterAnswers: exactly the answering files outside the package whose imports reach a declaring module', () => {
   it('equals the transitive closure of the import graph, on small random graphs across the package and a sibling', () => {
     let found = 0;
-    const node = fc.record({ inAgents: fc.boolean(), declares: fc.boolean(), imports: fc.array(fc.nat(5), { maxLength: 3 }) });
+    let helpers = 0;
+    const node = fc.record({
+      inAgents: fc.boolean(),
+      declares: fc.boolean(),
+      answers: fc.boolean(),
+      imports: fc.array(fc.nat(5), { maxLength: 3 }),
+    });
     fc.assert(
       fc.property(fc.array(node, { minLength: 1, maxLength: 6 }), (nodes) => {
         const root = scratch();
@@ -116,7 +141,7 @@ describe('pathImporterAnswers: exactly the answering files outside the package w
               .replace(/^(?!\.)/, './')
               .replace(/\.ts$/, '.js'),
           );
-          files[name(i)] = answering(specs);
+          files[name(i)] = nodes[i]!.answers ? answering(specs) : specs.map((sp) => `import '${sp}';\n`).join('');
         });
         write(root, files);
         const declaring = new Set(nodes.flatMap((n, i) => (n.inAgents && n.declares ? [path.join(root, name(i))] : [])));
@@ -133,16 +158,33 @@ describe('pathImporterAnswers: exactly the answering files outside the package w
           }
           return false;
         };
-        const expected = nodes.flatMap((n, i) => (!n.inAgents && reaches(i) ? [name(i)] : [])).sort();
+        // and the files a module that declares or reaches a tool imports, in one or more steps (a helper it calls)
+        const running = nodes.flatMap((_, i) => (declaring.has(path.join(root, name(i))) || reaches(i) ? [i] : []));
+        const importedBy = (k: number, i: number): boolean => {
+          const seen = new Set<number>();
+          const stack = [...edges[k]!];
+          while (stack.length > 0) {
+            const j = stack.pop()!;
+            if (j === i) return true;
+            if (seen.has(j)) continue;
+            seen.add(j);
+            stack.push(...edges[j]!);
+          }
+          return false;
+        };
+        const counts = (i: number) => reaches(i) || running.some((k) => importedBy(k, i));
+        const expected = nodes.flatMap((n, i) => (!n.inAgents && n.answers && counts(i) ? [name(i)] : [])).sort();
+        if (nodes.some((n, i) => !n.inAgents && n.answers && counts(i) && !reaches(i))) helpers++;
         const got = pathImporterAnswers(path.join(root, 'agents'), () => declaring)
           ?.files.map((s) => s.file)
           .sort();
         expect(got).toEqual(expected);
         if (expected.length > 0) found++;
       }),
-      { numRuns: 40 },
+      { numRuns: 60 },
     );
-    // not only empty answers: the reach was followed
+    // not only empty answers: the reach was followed, helpers included
     expect(found).toBeGreaterThan(0);
+    expect(helpers).toBeGreaterThan(0);
   });
 });

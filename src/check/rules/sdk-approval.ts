@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { protectedDependencies, type ProtectedDependency, type WorkspaceListings } from '../../manifest/workspace-dependencies.js';
+import { answersImportingByPath } from '../../scan/path-importers.js';
 import { isRealtimeEntry } from '../../scan/realtime.js';
 import type { Finding, ProjectContext, RepoFacts, RuleMeta, ScannedFile } from '../types.js';
 import { findingOf } from './rule-finding.js';
@@ -25,6 +26,7 @@ export function sdkApprovalRule(files: ScannedFile[], project: ProjectContext | 
   const root = project?.manifest.root ?? facts?.packages.root;
   const dependencies = new Map<string, ProtectedDependency[]>();
   const listings: WorkspaceListings = facts?.workspaces ?? new Map();
+  let byPath: Map<string, string> | undefined;
   /** Why an answer in this file authorizes nothing: '' for this repo's own protected tools, undefined when nothing says so. */
   const protectedFor = (file: string): string | undefined => {
     if (hasProtected) return '';
@@ -34,7 +36,14 @@ export function sdkApprovalRule(files: ScannedFile[], project: ProjectContext | 
     const dir = facts.packages.packageDirOf(path.resolve(root, file));
     if (!dependencies.has(dir)) dependencies.set(dir, protectedDependencies(dir, listings));
     const deps = dependencies.get(dir)!;
-    return deps.length > 0 ? ` (this package depends on ${deps.map((d) => `\`${d.name}\``).join(', ')}, whose tools are protected)` : undefined;
+    if (deps.length > 0) return ` (this package depends on ${deps.map((d) => `\`${d.name}\``).join(', ')}, whose tools are protected)`;
+    // no package.json ties it to them: a module of the check imports another package's tools by path
+    byPath ??= answersImportingByPath(
+      root,
+      files.map((f) => f.scan),
+    );
+    const imported = byPath.get(file);
+    return imported !== undefined ? ` (this file imports the tools of \`${imported}\` by path, and they are protected)` : undefined;
   };
   const out: Finding[] = [];
   for (const { scan } of files) {

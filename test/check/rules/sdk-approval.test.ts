@@ -44,8 +44,19 @@ ruleTester('sdk-approval', {
         'const { pending, finalOutput } = await run(agent, "x"); pending.forEach((p) => client.approve(p)); finalOutput.approve(row);',
       ),
     },
+    {
+      // session 21: a local the scanner cannot type is not taken for a run's state (an app's own client, queue or PR)
+      name: 'a local receiver from an untyped call, with an item not from its interruptions',
+      code: lines(GEN, 'const s = load(); s.approve(row);', 'const client = createClient(); client.reject(await client.find(id));'),
+    },
   ],
   invalid: [
+    {
+      // session 21: the item half decides where the receiver cannot be typed
+      name: 'a local receiver from an untyped call, answering an item of its interruptions',
+      code: lines(GEN, 'const s = load(); for (const i of s.getInterruptions()) s.approve(i);'),
+      errors: [{ line: 2, column: 57, mentions: 'control.approve' }],
+    },
     {
       name: "a helper's untyped parameters, in TypeScript (`any`) or plain JavaScript: taken for a run's state (issue 40)",
       code: lines(
