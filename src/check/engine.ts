@@ -6,7 +6,7 @@ import { manifestDeclarationsInScans, type ToolDeclaration } from '../generate/d
 import { generatedFiles, renderGeneratedModule, type GeneratedModule } from '../generate/index.js';
 import { findManifest, loadProject, MANIFEST_FILE, type Project } from '../manifest/load.js';
 import { dependsOnProtected } from '../manifest/workspace-dependencies.js';
-import { readSourceText, scanRepo, treeOf, type PendingRepoRead, type RepoRead } from '../scan/index.js';
+import { listedTextReader, readSourceText, scanRepo, treeOf, type PendingRepoRead, type RepoRead } from '../scan/index.js';
 import { readAheadFor, readsSame } from './read-ahead.js';
 import type { RootFiles } from '../fs/repo-files.js';
 import { readRepoHere } from '../scan/read-here.js';
@@ -152,7 +152,8 @@ export async function runCheck(options: CheckOptions): Promise<CheckResult> {
     // the listing read ahead for the whole manifest root is `listSourceFilesSync({ root })`'s (the
     // generated module included): rendering the module reuses it instead of listing the repo again
     const listing = read && !paths && root === project.manifest.root ? read.listing.files : undefined;
-    findings.push(...staleOrConfigFindings(project, relative, declarations, listing));
+    // and the files it reads to learn how a repo without a tsconfig writes its imports, from the bytes read
+    findings.push(...staleOrConfigFindings(project, relative, declarations, listing, listing && read ? listedTextReader(read) : undefined));
   }
 
   findings.sort(compareFindings);
@@ -326,10 +327,15 @@ export function staleOrConfigFindings(
   relative: (file: string) => string,
   declarations?: Map<string, ToolDeclaration[]>,
   listing?: readonly string[],
+  readListed?: (file: string) => string,
 ): Finding[] {
   let generated: GeneratedModule;
   try {
-    generated = renderGeneratedModule(project, { ...(declarations ? { declarations } : {}), ...(listing ? { listing } : {}) });
+    generated = renderGeneratedModule(project, {
+      ...(declarations ? { declarations } : {}),
+      ...(listing ? { listing } : {}),
+      ...(readListed ? { readListed } : {}),
+    });
   } catch (error) {
     if (!(error instanceof UserError)) throw error;
     return userErrorFindings(error, project.manifest.file, project.manifest.root, relative);

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import moduleApi, { createRequire, register } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -139,7 +138,8 @@ async function runCompanionThroughNpm(args: string[]): Promise<number> {
   const mark = path.join(markDir, 'started');
   try {
     const code = await new Promise<number>((resolve) => {
-      const child = spawn(process.platform === 'win32' ? 'npm.cmd' : 'npm', npmExecArgs(specs, args), {
+      // node:child_process loaded here only: every other run of the CLI starts without it
+      const child = process.getBuiltinModule('node:child_process').spawn(process.platform === 'win32' ? 'npm.cmd' : 'npm', npmExecArgs(specs, args), {
         stdio: 'inherit',
         shell: process.platform === 'win32',
         env: { ...process.env, CTRLRUN_GEN_NO_FETCH: '1', CTRLRUN_GEN_STARTED_MARK: mark },

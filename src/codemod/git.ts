@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process';
 import { UserError } from '../diagnostics.js';
 
 export type TreeState = { kind: 'clean' } | { kind: 'dirty'; files: string[] } | { kind: 'not-a-repo' } | { kind: 'dubious-ownership'; message: string };
@@ -9,7 +8,10 @@ export type TreeState = { kind: 'clean' } | { kind: 'dirty'; files: string[] } |
  * work tree: `not-a-repo`.
  */
 export function treeState(dir: string): TreeState {
-  const r = spawnSync('git', ['status', '--porcelain', '--untracked-files=no', '--', '.'], { cwd: dir, encoding: 'utf8' });
+  // node:child_process loaded here, not when check's bundle loads (start-up)
+  const r = process
+    .getBuiltinModule('node:child_process')
+    .spawnSync('git', ['status', '--porcelain', '--untracked-files=no', '--', '.'], { cwd: dir, encoding: 'utf8' });
   // git refuses a repository another user owns (CI containers): that is a work tree it will not
   // read, not the absence of one, so the dirty-tree guard must not be skipped.
   if (!r.error && r.status !== 0 && /dubious ownership/i.test(r.stderr ?? ''))

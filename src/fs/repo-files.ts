@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, type Dirent } from 'node:fs';
 import path from 'node:path';
 import ignore, { type Ignore } from 'ignore';
@@ -47,7 +46,7 @@ function gitFiles(root: string, unreadable: UnlistedPath[]): string[] | undefine
   // started for nothing, about 10 ms).
   const top = gitRootOf(root);
   if (top === undefined && process.env.GIT_DIR === undefined) return undefined;
-  const r = spawnSync('git', ['-c', 'core.quotePath=off', 'ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
+  const r = childProcess().spawnSync('git', ['-c', 'core.quotePath=off', 'ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
     cwd: root,
     encoding: 'buffer',
     maxBuffer: 1 << 30,
@@ -85,7 +84,7 @@ function gitFiles(root: string, unreadable: UnlistedPath[]): string[] | undefine
 /** The absolute paths of the submodules `.gitmodules` declares at a work tree's top (usually none). */
 function submodulesOf(top: string | undefined): Set<string> {
   if (top === undefined || !existsSync(path.join(top, '.gitmodules'))) return new Set();
-  const r = spawnSync('git', ['config', '-z', '--file', '.gitmodules', '--get-regexp', '^submodule\\..*\\.path$'], {
+  const r = childProcess().spawnSync('git', ['config', '-z', '--file', '.gitmodules', '--get-regexp', '^submodule\\..*\\.path$'], {
     cwd: top,
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'ignore'],
@@ -157,4 +156,12 @@ export function walkFiles(dir: string, unreadable: UnlistedPath[], rootForMessag
  */
 export function childPath(dir: string, name: string): string {
   return dir.endsWith(path.sep) ? dir + name : dir + path.sep + name;
+}
+
+/**
+ * node:child_process, loaded when git is asked (start-up: loading it costs a check a few ms of CPU,
+ * its streams and sockets with it, and a repo outside a work tree never starts git).
+ */
+function childProcess(): typeof import('node:child_process') {
+  return process.getBuiltinModule('node:child_process');
 }

@@ -12,7 +12,6 @@
  * Either way a failure is a {@link WriteSetError} naming the file that could not be written; the
  * caller turns it into a located user error (exit 2). Only node:fs: a floor every command may use.
  */
-import { randomBytes } from 'node:crypto';
 import { accessSync, constants, mkdirSync, readFileSync, renameSync, rmdirSync, statSync, unlinkSync, writeFileSync, type Stats } from 'node:fs';
 import path from 'node:path';
 
@@ -78,9 +77,12 @@ export const NODE_FS: WriteFs = {
   },
 };
 
-/** The temp file beside `file` that stages its new text. */
+/** The temp file beside `file` that stages its new text (node:crypto loaded only by a write: start-up of a check that writes nothing). */
 export function tempBeside(file: string): string {
-  return path.join(path.dirname(file), `.${path.basename(file)}.ctrlrun-${process.pid}-${randomBytes(4).toString('hex')}.tmp`);
+  return path.join(
+    path.dirname(file),
+    `.${path.basename(file)}.ctrlrun-${process.pid}-${process.getBuiltinModule('node:crypto').randomBytes(4).toString('hex')}.tmp`,
+  );
 }
 
 /** The directories above `file` that do not exist yet, outermost first. */

@@ -36,6 +36,11 @@ export interface RenderOptions {
   declarations?: ReadonlyMap<string, ToolDeclaration[]>;
   /** The repo's source files as `listSourceFilesSync({ root })` lists them, when the caller has them (a scan read ahead). */
   listing?: readonly string[];
+  /**
+   * A listed file's text as the caller read it (check: its bytes, so the repo's imports are not read
+   * from disk again); throws when the file cannot be read. Default: read from disk.
+   */
+  readListed?: (file: string) => string;
 }
 
 /** Every file `generate` writes: the module, and a JavaScript module's declaration file. */
@@ -73,7 +78,7 @@ export function renderGeneratedModule(project: Project, options: RenderOptions =
   const { sandbox, handoffs } = sandboxAndHandoffs(manifest);
   const policyPath = path.isAbsolute(policy.file) ? policy.file : manifest.policy;
   // The codemod's own rule, so the control import and the `protectedTool` imports follow the same settings.
-  const settings = createModuleSettingsLookup(manifest.root, options.listing)(path.dirname(output));
+  const settings = createModuleSettingsLookup(manifest.root, options.listing, options.readListed)(path.dirname(output));
   // a TypeScript module whose import of the control Node, running the app's TypeScript, could not load
   assertImportLoads(settings, output, `cannot generate ${rel(manifest.root, output)}`, manifest.root);
   const controlSpecifier = relativeSpecifier(output, manifest.control, settings);

@@ -1,5 +1,3 @@
-import { createHash } from 'node:crypto';
-
 /**
  * The certificates of a PEM file as CTRLRun's `_check_pin_correspondence` reads them: the text is
  * split after each `-----END CERTIFICATE-----`; every piece holding `BEGIN CERTIFICATE` must, once
@@ -22,7 +20,8 @@ export function pemCertificates(text: string): { ok: true; blocks: Array<{ pem: 
 
 /** Lowercase hex SHA-256 of bytes (a certificate's DER). */
 export function sha256Hex(bytes: Uint8Array): string {
-  return createHash('sha256').update(bytes).digest('hex');
+  // node:crypto loaded when a certificate is pinned, not whenever the policy's code loads (start-up)
+  return process.getBuiltinModule('node:crypto').createHash('sha256').update(bytes).digest('hex');
 }
 
 const PEM_HEADER = '-----BEGIN CERTIFICATE-----';

@@ -8,7 +8,7 @@ export { listSourceFiles, PREFILTER_TOKENS, mayMatter, readSource, readSourceTex
 export { encodeSource, type SourceEncoding } from './decode.js';
 export { treeOf } from './scan-source.js';
 export { startRepoRead, type PendingRepoRead } from './parallel-read.js';
-export type { RepoRead } from './read.js';
+export { listedTextReader, type RepoRead } from './read.js';
 export type { RepoIndex } from './repo.js';
 
 export interface ScanOptions {

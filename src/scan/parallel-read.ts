@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import moduleApi from 'node:module';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type { ListOptions, RepoListing } from './list.js';
 import { unpackFiles, verdictsByFile, type PackedFiles, type RepoRead } from './read.js';
 
@@ -66,6 +66,8 @@ export function startRepoRead(options: ListOptions, worker_: { file?: URL } = {}
   let worker: Worker | undefined;
   let failure: string | undefined;
   try {
+    // node:worker_threads loaded here: the CLI reads on its own thread and never pays for loading it
+    const { Worker } = process.getBuiltinModule('node:worker_threads');
     worker = new Worker(worker_.file ?? workerFile(), { workerData: listOptions, ...compileCacheEnv() });
     const thread = worker;
     let found: (candidates: string[] | undefined) => void = () => {};

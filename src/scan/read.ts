@@ -4,7 +4,7 @@ import { readLayout, type ConfigLayout } from './layout.js';
 import { aliasTokens } from './links.js';
 import type { RepoListing } from './list.js';
 import { isPlainUtf8, makePrefilter } from './prefilter.js';
-import { readRegularFile } from '../safe-read.js';
+import { readRegularFile, readRegularText } from '../safe-read.js';
 
 /** A file as read: its bytes, or the error code reading it failed with (`ENOENT`, `EACCES`, …). */
 export type FileRead = Buffer | { code: string };
@@ -157,4 +157,16 @@ export function unpackFiles(files: readonly string[], packed: PackedFiles): Map<
     out.set(files[i]!, length < 0 ? { code: packed.codes[i] ?? 'error' } : Buffer.from(packed.arena, packed.offsets[i]!, length));
   }
   return out;
+}
+
+/**
+ * A listed file's text (UTF-8) from the bytes `read` holds, as `readRegularText` would read it from
+ * disk: a file the read could not take (a link to another listed file, an error) is read from disk,
+ * so the answer, or the error, is the disk's.
+ */
+export function listedTextReader(read: RepoRead): (file: string) => string {
+  return (file) => {
+    const bytes = read.files.get(file);
+    return Buffer.isBuffer(bytes) ? bytes.toString('utf8') : readRegularText(file);
+  };
 }

@@ -36,13 +36,18 @@ interface ConfigSettings {
  * `settingsWithoutConfig`). When the package's build script compiles with another config
  * (`tsc -p tsconfig.build.json`), the extension is one both configs accept. When the package's
  * start or dev script (`RUN_SCRIPTS`) has Node run TypeScript as it is, only the `.ts` name loads:
- * chosen when no config says otherwise, else `nodeRunsTs` is set.
+ * chosen when no config says otherwise, else `nodeRunsTs` is set. `readText`: a listed file's text
+ * (default: read from disk; check hands the bytes it has read already).
  */
-export function createModuleSettingsLookup(root: string, listing?: readonly string[]): (dir: string) => ModuleSettings {
+export function createModuleSettingsLookup(
+  root: string,
+  listing?: readonly string[],
+  readText: (file: string) => string = readRegularText,
+): (dir: string) => ModuleSettings {
   const byDir = new Map<string, ModuleSettings>();
   const byConfig = new Map<string, ModuleSettings | undefined>();
   let withoutConfig: ModuleSettings | undefined;
-  const fallback = (): ModuleSettings => (withoutConfig ??= settingsWithoutConfig(root, listing));
+  const fallback = (): ModuleSettings => (withoutConfig ??= settingsWithoutConfig(root, listing, readText));
   const lookup = (dir: string): ModuleSettings => {
     const cached = byDir.get(dir);
     if (cached) return cached;
@@ -151,7 +156,7 @@ const RELATIVE_SPECIFIER = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+|\brequire\
  * as often as emitted ones (`.js`, `.mjs`, `.cjs`), the added imports do too; otherwise `.js`, as
  * before (tsx and ts-node map it to the `.ts` file).
  */
-export function settingsWithoutConfig(root: string, listing?: readonly string[]): ModuleSettings {
+export function settingsWithoutConfig(root: string, listing?: readonly string[], readText: (file: string) => string = readRegularText): ModuleSettings {
   let files: string[];
   try {
     // `listing`: the repo's files as `listSourceFilesSync({ root })` lists them, when a scan has them already (check)
@@ -163,7 +168,7 @@ export function settingsWithoutConfig(root: string, listing?: readonly string[])
   for (const file of files.slice(0, EVIDENCE_FILES)) {
     let text: string;
     try {
-      text = readRegularText(file);
+      text = readText(file);
     } catch {
       continue;
     }

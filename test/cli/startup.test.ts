@@ -80,6 +80,38 @@ describe('start-up: what the check process loads (issue 10 item 10)', () => {
     expect(viaYargs.files.filter((f) => f.endsWith('plain-check.cjs'))).toEqual([]);
   });
 
+  it('a plain check loads node:child_process only to ask git, and never node:worker_threads (issue 40, item 8)', () => {
+    // Node's own list of the builtins it loaded (`process.moduleLoadList`), read at exit.
+    const probe = path.join(work, 'builtins.cjs');
+    writeFileSync(probe, "process.on('exit', () => require('node:fs').writeFileSync(process.env.PROBE_OUT, JSON.stringify(process.moduleLoadList)));\n");
+    const dir = repo('builtins', {
+      ...PROJECT,
+      'src/agent.ts': "import { tool } from '@openai/agents';\nexport const lookup = tool({ name: 'lookup', description: 'd', execute: async () => 'x' });\n",
+    });
+    const some = ['NativeModule child_process', 'NativeModule worker_threads'];
+    const builtins = (args: string[]) => {
+      const out = path.join(work, `builtins-${Math.random().toString(36).slice(2)}.json`);
+      const r = spawnSync(process.execPath, ['--require', probe, CLI_BIN, ...args], {
+        cwd: dir,
+        env: { ...process.env, NO_COLOR: '1', PROBE_OUT: out },
+        encoding: 'utf8',
+        timeout: 120_000,
+      });
+      expect(r.status, r.stderr).toBe(1);
+      const loadedNow = (JSON.parse(readFileSync(out, 'utf8')) as string[]).filter((m) => some.includes(m));
+      return { loadedNow, stdout: r.stdout };
+    };
+    const outside = builtins(['check', '--format', 'json']);
+    expect(outside.loadedNow).toEqual([]);
+    // in a git work tree the listing asks git (ls-files): the same findings, child_process loaded for it
+    const git = (args: string[]) => spawnSync('git', args, { cwd: dir, encoding: 'utf8' });
+    expect(git(['init', '-q']).status).toBe(0);
+    expect(git(['add', '-A']).status).toBe(0);
+    const inside = builtins(['check', '--format', 'json']);
+    expect(inside.loadedNow).toEqual(['NativeModule child_process']);
+    expect(inside.stdout).toBe(outside.stdout);
+  });
+
   it('a plain codemod runs from its own CommonJS file, no yargs; through yargs it prints the same', () => {
     const dir = repo('codemod', {
       ...PROJECT,

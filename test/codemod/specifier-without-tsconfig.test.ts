@@ -1,9 +1,11 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ts } from 'ts-morph';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createModuleSettingsLookup, extensionFor, relativeSpecifier, settingsWithoutConfig } from '../../src/scan/specifier.js';
+import { listedTextReader } from '../../src/scan/read.js';
+import { readRepoHere } from '../../src/scan/read-here.js';
 
 // A TypeScript repo with no tsconfig.json runs under Node's type stripping (or Deno): the import the
 // codemod adds, and the generated module's import of the control, must name the `.ts` file when the
@@ -86,5 +88,29 @@ describe('module settings without a tsconfig', () => {
     const settingsFor = createModuleSettingsLookup(root);
     expect(settingsFor(path.join(root, 'scripts'))).toEqual({ extension: 'js' });
     expect(settingsFor(path.join(root, 'packages/server/src'))).toMatchObject({ extension: 'js', tsconfig: path.join(root, 'packages/server/tsconfig.json') });
+  });
+});
+
+describe("module settings without a tsconfig, from check's read (issue 40, item 8)", () => {
+  it('reads the listed files from the bytes the check read, and a file the read did not take from disk', () => {
+    const root = repo({
+      'a.ts': `import { x } from './c.ts';\n${TOOL}`,
+      'b.ts': `import { y } from './c.js';\nimport { z } from './d.js';\n`,
+      'c.ts': '',
+      'd.ts': '',
+    });
+    // a link to a listed file: the check's read refuses it (ELINKED), the disk reads it
+    symlinkSync(path.join(root, 'a.ts'), path.join(root, 'link.ts'));
+    const read = readRepoHere({ root });
+    expect(read.files.get(path.join(root, 'link.ts'))).toEqual({ code: 'ELINKED' });
+    const listing = read.listing.files;
+    const fromRead = listedTextReader(read);
+    // two `.ts` (a.ts and the link) against two `.js`: `.ts`; without the link's text it would be `.js`
+    expect(settingsWithoutConfig(root, listing)).toEqual({ extension: 'ts' });
+    expect(settingsWithoutConfig(root, listing, fromRead)).toEqual({ extension: 'ts' });
+    // the bytes read are used, not the disk's: b.ts changed on disk after the read is counted as read
+    writeFileSync(path.join(root, 'b.ts'), `import { y } from './c.js';\nimport { z } from './d.js';\nimport { w } from './e.js';\n`);
+    expect(settingsWithoutConfig(root, listing)).toEqual({ extension: 'js' });
+    expect(settingsWithoutConfig(root, listing, fromRead)).toEqual({ extension: 'ts' });
   });
 });

@@ -1,13 +1,18 @@
 import { sha256 } from '@noble/hashes/sha2';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils';
 import { describe, expect, it } from 'vitest';
-import { byCodePoint, canonicalJson, sha256Hex } from '../../src/runtime/canonical.js';
+import { byCodePoint, canonicalJson, SHA256_PROBES, sha256Hex } from '../../src/runtime/canonical.js';
 
 describe('canonical JSON and its hash, on the fast paths', () => {
   it("SHA-256 is the same digest whichever implementation the platform gives (Node's here, @noble/hashes elsewhere)", () => {
     for (const text of ['', 'abc', 'ä€😀', '\n"\\', 'x'.repeat(1000), '{"a":1}']) {
       expect(sha256Hex(text)).toBe(bytesToHex(sha256(utf8ToBytes(text))));
     }
+  });
+
+  it("the platform's hash is trusted against digests that are @noble/hashes' (a non-ASCII text among them)", () => {
+    for (const [text, digest] of SHA256_PROBES) expect(digest).toBe(bytesToHex(sha256(utf8ToBytes(text))));
+    expect(SHA256_PROBES.some(([text]) => /[^\x00-\x7f]/.test(text))).toBe(true);
   });
 
   it('object keys in code point order, with and without surrogates in them', () => {

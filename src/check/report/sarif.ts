@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { Log, ReportingDescriptor, Result } from 'sarif';
 import { MARK_NOTE, terminalSafe, terminalSafeLines } from '../../terminal-text.js';
 import { VERSION } from '../../version.js';
@@ -65,6 +64,8 @@ export function formatSarif(report: CheckReport, options: { readSource: SourceRe
 function fingerprintsOf(findings: Finding[], readSource: SourceReader): string[] {
   const lines = new Map<string, string[] | undefined>();
   const seen = new Map<string, number>();
+  // node:crypto loaded by SARIF only: check's other formats never load it (start-up)
+  const { createHash } = process.getBuiltinModule('node:crypto');
   return findings.map((f) => {
     if (!lines.has(f.file)) lines.set(f.file, readSource(f.file)?.split(/\r?\n/));
     const text = (lines.get(f.file)?.[f.line - 1] ?? '').replace(/\s+/g, ' ').trim();
