@@ -1,13 +1,13 @@
 import path from 'node:path';
 import { decodeSource, type SourceEncoding } from './decode.js';
-import { collectModuleImports, isSdkModule, sdkModuleValue, type ModuleLinks } from './imports.js';
 import { readLayout } from './layout.js';
-import { aliasTokens, importTokens, resolveSpecifier, type RepoLayout } from './links.js';
+import { aliasTokens, resolveSpecifier, type RepoLayout } from './links.js';
 import { listRepo, nestedManifestDirs, outsideDirs, type ListOptions, type RepoListing } from './list.js';
 import { parseSource } from './parse.js';
 import { isPlainUtf8, makePrefilter, type Prefilter } from './prefilter.js';
 import { listedFileReader, PLAIN_PARSE, PLAIN_SKIP, type RepoRead, type Verdict } from './read.js';
-import { barrelValue, exportedConstString, fileReachOf, scanParsed, sdkExportsOf, topLevelBindings, type SdkExports } from './scan-source.js';
+import { exportedConstString, fileReachOf, scanParsed } from './scan-source.js';
+import { barrelLinks, barrelRounds } from './barrels.js';
 import { moduleSource, resolveRunReach } from './reach/graph.js';
 import type { FileReach } from './reach/file-reach.js';
 import { isSourceFile } from './source-files.js';
@@ -115,7 +115,7 @@ function* scanSteps(options: ScanFilesOptions): Generator<void, { scan: RepoScan
   );
 
   const barrels = barrelLinks(layout, parsed, options.generatedModule);
-  const seenTokens = barrelRounds(parsed, texts, barrels);
+  const seenTokens = barrelRounds(parsed, texts.texts, texts.textOf, barrels);
   const links = barrels.links;
   const importedConst = importedConstOf(layout, parsed, texts.textOf);
   // a test file is parsed (it may be a barrel other tests import) but kept apart, unless named one by one
@@ -124,7 +124,7 @@ function* scanSteps(options: ScanFilesOptions): Generator<void, { scan: RepoScan
   const leftOut = (abs: string, relative = rel(abs)): boolean => isTest(relative) && !named.has(abs);
   const scans: FileScan[] = [];
   const testScans: FileScan[] = [];
-  const scanOptions = { root, generatedModule: options.generatedModule, links, importedConst, reachLater: true };
+  const scanOptions = { root, generatedModule: options.generatedModule, links, importedConst, reachLater: true, keptBindings: barrels.keptBindings };
   for (const abs of [...parsed.keys()].sort()) {
     // the file's name relative to the root, made once (path.relative resolves both paths)
     const relative = rel(abs);
@@ -241,75 +241,6 @@ function* readFiles(r: ReadContext, texts: SourceTexts, parsed: Map<string, Pars
 function readFailure(code: string | undefined): string {
   // readRegularFile's refusal of a FIFO, socket or device (a read would wait for a writer)
   return code === 'ENOTREG' ? 'not a regular file: a named pipe, socket or device' : (code ?? 'error');
-}
-
-/** Module links that follow the repo's barrels to the SDK, over a cache of each parsed file's SDK exports. */
-interface BarrelLinks {
-  links: ModuleLinks;
-  exportsOf: (file: string) => SdkExports | undefined;
-  /** Forgets the cached exports (the parsed files changed). */
-  reset: () => void;
-}
-
-function barrelLinks(layout: RepoLayout, parsed: Map<string, ParsedFile>, generatedModule: string | undefined): BarrelLinks {
-  let exportsCache = new Map<string, SdkExports | null>();
-  const links: ModuleLinks = {
-    resolve: (specifier, fromFile) => {
-      const target = resolveSpecifier(layout, specifier, fromFile);
-      if (!target) return undefined;
-      if (target.kind === 'bare') return isSdkModule(target.specifier) ? sdkModuleValue(target.specifier) : undefined;
-      const exp = exportsOf(target.file);
-      return exp ? barrelValue(specifier, exp) : undefined;
-    },
-    inRepo: (specifier, fromFile) => {
-      const target = resolveSpecifier(layout, specifier, fromFile);
-      return target === undefined ? undefined : target.kind === 'file';
-    },
-  };
-  const exportsOf = (file: string): SdkExports | undefined => {
-    if (exportsCache.has(file)) return exportsCache.get(file) ?? undefined;
-    const p = parsed.get(file);
-    if (!p) return undefined;
-    exportsCache.set(file, null); // a cycle resolves to nothing
-    const bindings = topLevelBindings(p.sf, collectModuleImports(p.sf), { fileAbs: file, generatedModule }, links);
-    const exp = sdkExportsOf(p.sf, bindings, file, links);
-    const value = exp.named.size > 0 || exp.stars.length > 0 ? exp : null;
-    exportsCache.set(file, value);
-    return value ?? undefined;
-  };
-  return { links, exportsOf, reset: () => (exportsCache = new Map()) };
-}
-
-/** Barrels, in rounds: a parsed file that exports SDK values makes its importers candidates. Returns the import tokens seen. */
-function barrelRounds(parsed: Map<string, ParsedFile>, texts: SourceTexts, barrels: BarrelLinks): Set<string> {
-  const seenTokens = new Set<string>();
-  // the exports found stay valid while no file is added: each round after one that added files starts afresh
-  let added = 0;
-  for (let round = 0; round < 20; round++) {
-    if (added > 0) barrels.reset();
-    added = 0;
-    const fresh: string[] = [];
-    for (const file of parsed.keys()) {
-      if (!barrels.exportsOf(file)) continue;
-      for (const t of importTokens(file)) {
-        if (!seenTokens.has(t)) {
-          seenTokens.add(t);
-          fresh.push(t);
-        }
-      }
-    }
-    if (fresh.length === 0) break;
-    for (const [abs, text] of texts.texts) {
-      if (parsed.has(abs)) continue;
-      if (fresh.some((t) => text.includes(t))) {
-        parsed.set(abs, parseSource(abs, texts.textOf(abs)!));
-        added++;
-      }
-    }
-    if (added === 0) break;
-  }
-  if (added > 0) barrels.reset();
-  return seenTokens;
 }
 
 /** A string constant another file of the repo exports, parsing that file once when the scan did not. */

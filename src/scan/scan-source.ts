@@ -1,14 +1,15 @@
 import path from 'node:path';
 import type { ts } from 'ts-morph';
 import { typescript } from './typescript.js';
-import { isGeneratedSpecifier, isSdkModule, moduleImportsToCount, moduleValue, type GeneratedMatch } from './imports.js';
+import { collectModuleImports, isGeneratedSpecifier, isSdkModule, moduleImportsToCount, moduleValue, type Binding, type GeneratedMatch } from './imports.js';
+import type { KeptBindings } from './barrels.js';
 import { parseSource } from './parse.js';
 import { namesCreateRequire } from './module-loads.js';
 import { runtimeImportNames } from './runs.js';
 import { findSuppressions } from './suppressions.js';
 import { collectAliasNames, topLevelConstStrings } from './syntax.js';
 import { topLevelBindings } from './values.js';
-import type { FileScan, ModuleImport } from './types.js';
+import type { FileScan, ImportedName, ModuleImport } from './types.js';
 import { GENERATED_DOORS, initializerOf, sdkMember, type FileContext, type ScanSourceOptions } from './file/context.js';
 import { settleServerLists } from './file/mcp-servers.js';
 import { settleHandoffLists } from './file/handoffs.js';
@@ -106,7 +107,8 @@ function createFileContext(file: string, text: string, parsed: Parsed, options: 
   const moduleImports = moduleImportsToCount(sf);
   const fileAbs = options.root ? path.resolve(options.root, file) : path.resolve(file);
   const match: GeneratedMatch = { fileAbs: options.root ? fileAbs : undefined, generatedModule: options.generatedModule };
-  const bindings = topLevelBindings(sf, moduleImports, { ...match, fileAbs }, links);
+  const kept = options.keptBindings?.(fileAbs, sf);
+  const bindings = kept ? countingBindings(kept, moduleImports) : topLevelBindings(sf, moduleImports, { ...match, fileAbs }, links);
   const scan = emptyScan(file, sf, text, moduleImports);
   if (parseError) scan.parseError = parseError;
   // Names worth tracking through scopes: the top-level bindings and every name a variable
@@ -165,6 +167,26 @@ function createFileContext(file: string, text: string, parsed: Parsed, options: 
     },
   };
   return cx;
+}
+
+/**
+ * The bindings the barrels kept for this tree, each import's name moved to the scan's counting copy
+ * of it (the same import at the same place of `moduleImportsToCount`'s list): the scan counts its
+ * references there, never in the tree's shared list.
+ */
+export function countingBindings(kept: KeptBindings, moduleImports: readonly ModuleImport[]): Map<string, Binding> {
+  const shared = collectModuleImports(kept.sf);
+  const copyOf = new Map<ImportedName, ImportedName>();
+  for (let i = 0; i < shared.length; i++) {
+    const named = shared[i]!.named;
+    for (let j = 0; j < named.length; j++) copyOf.set(named[j]!, moduleImports[i]!.named[j]!);
+  }
+  const out = new Map<string, Binding>();
+  for (const [name, b] of kept.bindings) {
+    const spec = b.kind === 'generated-namespace' ? undefined : b.spec;
+    out.set(name, spec === undefined ? { ...b } : ({ ...b, spec: copyOf.get(spec)! } as Binding));
+  }
+  return out;
 }
 
 /** Whether the file reaches the SDK, imports the generated module (and which of its doors), and its module syntax. */

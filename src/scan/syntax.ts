@@ -368,41 +368,67 @@ export function valueKindOf(v: ts.Expression): OptionProperty['valueKind'] {
 
 /** An identifier that reads a binding (not a property name, a declaration's name or a label). */
 export function isReferencePosition(id: ts.Identifier, parent: ts.Node): boolean {
-  if (typescript.isPropertyAccessExpression(parent)) return parent.expression === id;
-  if (typescript.isQualifiedName(parent)) return parent.left === id;
-  if (
-    typescript.isPropertyAssignment(parent) ||
-    typescript.isPropertyDeclaration(parent) ||
-    typescript.isPropertySignature(parent) ||
-    typescript.isMethodDeclaration(parent) ||
-    typescript.isMethodSignature(parent) ||
-    typescript.isGetAccessorDeclaration(parent) ||
-    typescript.isSetAccessorDeclaration(parent) ||
-    typescript.isEnumMember(parent)
-  ) {
-    return parent.name !== id;
+  // by the parent's kind in a table: asked of every identifier the scan counts or follows, and most
+  // parents are none of the kinds below (issue 40, item 8: a chain of 26 kind tests for those)
+  switch (referenceRules()[parent.kind]) {
+    case ANY:
+      return true;
+    case EXPRESSION:
+      return (parent as ts.PropertyAccessExpression).expression === id;
+    case LEFT:
+      return (parent as ts.QualifiedName).left === id;
+    case NOT_NAME:
+      return (parent as ts.NamedDeclaration).name !== id;
+    case INITIALIZER:
+      return (parent as ts.VariableDeclaration).initializer === id;
+    case EXPORTED:
+      return ((parent as ts.ExportSpecifier).propertyName ?? (parent as ts.ExportSpecifier).name) === id;
+    default:
+      return false;
   }
-  if (typescript.isBindingElement(parent)) return parent.initializer === id;
-  if (typescript.isVariableDeclaration(parent) || typescript.isParameter(parent)) return parent.initializer === id;
-  if (
-    typescript.isFunctionDeclaration(parent) ||
-    typescript.isFunctionExpression(parent) ||
-    typescript.isClassDeclaration(parent) ||
-    typescript.isClassExpression(parent)
-  )
-    return parent.name !== id;
-  if (
-    typescript.isInterfaceDeclaration(parent) ||
-    typescript.isTypeAliasDeclaration(parent) ||
-    typescript.isEnumDeclaration(parent) ||
-    typescript.isModuleDeclaration(parent)
-  )
-    return parent.name !== id;
-  if (typescript.isLabeledStatement(parent) || typescript.isBreakOrContinueStatement(parent)) return false;
-  if (typescript.isJsxAttribute(parent)) return parent.name !== id;
-  if (typescript.isExportSpecifier(parent)) return (parent.propertyName ?? parent.name) === id;
-  if (typescript.isImportSpecifier(parent) || typescript.isImportClause(parent) || typescript.isNamespaceImport(parent)) return false;
-  return true;
+}
+
+const ANY = 0;
+const EXPRESSION = 1;
+const LEFT = 2;
+const NOT_NAME = 3;
+const INITIALIZER = 4;
+const EXPORTED = 5;
+const NEVER = 6;
+let referenceTable: Uint8Array | undefined;
+
+/** By the parent's syntax kind, how `isReferencePosition` tells a read from a name (`ANY`: every identifier under it reads). */
+function referenceRules(): Uint8Array {
+  if (referenceTable) return referenceTable;
+  const k = typescript.SyntaxKind;
+  const table = new Uint8Array(k.Count);
+  table[k.PropertyAccessExpression] = EXPRESSION;
+  table[k.QualifiedName] = LEFT;
+  for (const kind of [
+    k.PropertyAssignment,
+    k.PropertyDeclaration,
+    k.PropertySignature,
+    k.MethodDeclaration,
+    k.MethodSignature,
+    k.GetAccessor,
+    k.SetAccessor,
+    k.EnumMember,
+    k.FunctionDeclaration,
+    k.FunctionExpression,
+    k.ClassDeclaration,
+    k.ClassExpression,
+    k.InterfaceDeclaration,
+    k.TypeAliasDeclaration,
+    k.EnumDeclaration,
+    k.ModuleDeclaration,
+    k.JsxAttribute,
+  ])
+    table[kind] = NOT_NAME;
+  for (const kind of [k.BindingElement, k.VariableDeclaration, k.Parameter]) table[kind] = INITIALIZER;
+  table[k.ExportSpecifier] = EXPORTED;
+  for (const kind of [k.LabeledStatement, k.BreakStatement, k.ContinueStatement, k.ImportSpecifier, k.ImportClause, k.NamespaceImport]) table[kind] = NEVER;
+  referenceTable = table;
+  return table;
 }
 
 /**

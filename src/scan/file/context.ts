@@ -2,6 +2,7 @@ import type { ts } from 'ts-morph';
 import { typescript } from '../typescript.js';
 import { isAgentClass, isSdkModule, type Binding, type GeneratedMatch, type ModuleLinks } from '../imports.js';
 import { spanOf } from '../parse.js';
+import type { KeptBindings } from '../barrels.js';
 import type { ModuleLoadContext } from '../module-loads.js';
 import type { RunScanContext } from '../runs.js';
 import { rootIdentifier, skipWrappers, type DeclarationIndex } from '../syntax.js';
@@ -20,6 +21,8 @@ export interface ScanSourceOptions {
   importedConst?: ImportedConstResolver;
   /** The repo scan follows each run's agent across its files afterwards: the file's own evaluation is skipped. */
   reachLater?: boolean;
+  /** The file's top-level bindings as the barrels read them with these links, when they are what the scan computes (barrels.ts). */
+  keptBindings?: (fileAbs: string, sf: ts.SourceFile) => KeptBindings | undefined;
 }
 
 /** The string value of `export const <name> = '...'` in the module `specifier` names from `fromFile`. */

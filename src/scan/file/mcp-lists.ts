@@ -259,6 +259,16 @@ function isRead(cx: FileContext, p: ts.Node, child: ts.Node): boolean {
 
 /** Writes of a property by name: `Object.defineProperty(o, key, descriptor)`, `Reflect.set(o, key, value)`. */
 const PROPERTY_WRITERS = new Set(['Object.defineProperty', 'Reflect.defineProperty', 'Reflect.set']);
+/** The member names of `PROPERTY_WRITERS`: a callee whose text is one of them is a property access with one of these names. */
+const WRITER_NAMES = new Set(['defineProperty', 'set']);
+
+/** The callee's text when it is one of `PROPERTY_WRITERS` (tested by its member's name before its text is made). */
+export function propertyWriterOf(expr: ts.Expression, sf: ts.SourceFile): string | undefined {
+  const c = skipWrappers(expr);
+  if (!typescript.isPropertyAccessExpression(c) || !WRITER_NAMES.has(c.name.text)) return undefined;
+  const text = c.getText(sf);
+  return PROPERTY_WRITERS.has(text) ? text : undefined;
+}
 
 /**
  * `Object.defineProperty(agent, 'mcpServers', { value })` and `Reflect.set(agent, 'mcpServers', v)`:
@@ -268,10 +278,11 @@ const PROPERTY_WRITERS = new Set(['Object.defineProperty', 'Reflect.defineProper
  * the unguarded SDK servers of an array written (a value it cannot read holds none it can name).
  */
 export function onMcpServersDefine(cx: FileContext, node: ts.CallExpression): void {
+  // the callee first (asked of every call): the key's test looks its name up in scope
+  const callee = propertyWriterOf(node.expression, cx.sf);
+  if (callee === undefined) return;
   const key = node.arguments[1] ? computedKey(cx, node.arguments[1]) : undefined;
   if (key === undefined) return;
-  const callee = skipWrappers(node.expression).getText(cx.sf);
-  if (!PROPERTY_WRITERS.has(callee)) return;
   const target = node.arguments[0];
   // a key check cannot know: as `agent[key] = [...]` (objects.ts), the unguarded SDK servers of an array written on what may be an agent
   if (key === 'maybe' && (!target || !mayBeAgent(cx, target))) return;
