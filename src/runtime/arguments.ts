@@ -216,7 +216,7 @@ function scanText(raw: string, reading: boolean): number {
     } else if (c === 0x5d || c === 0x7d) depth--;
     else if (plain && (c === 0x2d || (c >= 0x30 && c <= 0x39))) {
       const end = numberEnd(raw, i);
-      plain = readsAlike(raw.slice(i, end));
+      plain = readsAlike(raw, i, end);
       i = end - 1;
     }
   }
@@ -236,9 +236,24 @@ function numberEnd(raw: string, i: number): number {
   return j;
 }
 
-/** A number `JSON.parse` reads as `parseNumber` does: an integer literal it takes as a `number`, not `-0`. */
-function readsAlike(text: string): boolean {
-  return text.length <= SHORT_INTEGER && text !== '-0' && INTEGER_LITERAL.test(text);
+/**
+ * Whether the number token `raw[start, end)` is one `JSON.parse` reads as `parseNumber` does: an
+ * integer literal (`INTEGER_LITERAL`) of at most SHORT_INTEGER characters, not `-0`. Read in place,
+ * no slice and no pattern: it runs for every number of every call's text.
+ */
+function readsAlike(raw: string, start: number, end: number): boolean {
+  if (end - start > SHORT_INTEGER) return false;
+  let i = raw.charCodeAt(start) === 0x2d ? start + 1 : start;
+  if (i === end) return false;
+  const first = raw.charCodeAt(i);
+  // a leading 0 is the literal 0 alone, and `-0` is a float's zero to JSON.parse
+  if (first === 0x30) return i + 1 === end && i === start;
+  if (first < 0x31 || first > 0x39) return false;
+  for (i++; i < end; i++) {
+    const c = raw.charCodeAt(i);
+    if (c < 0x30 || c > 0x39) return false;
+  }
+  return true;
 }
 
 /** A surrogate code unit that is not half of a pair (what UTF-8 cannot encode). */

@@ -129,10 +129,10 @@ export function whoNow(internals: ControlInternals, runContext: RunContext<unkno
     throw identityThrew(cause);
   }
   // `quiet`: asked about no call (which tools to offer), so a missing principal is not one refused
-  const from = (v: IdentityValue | null | undefined) => (quiet ? identityValueOf(v) : whoFrom(internals, runContext, v));
-  if (!isThenable(value)) return from(value);
+  // (a synchronous identity, every allowed call's guardrail: answered without a closure made)
+  if (!isThenable(value)) return quiet ? identityValueOf(value) : whoFrom(internals, runContext, value);
   return Promise.resolve(value).then(
-    (resolved) => from(resolved),
+    (resolved) => (quiet ? identityValueOf(resolved) : whoFrom(internals, runContext, resolved)),
     (cause) => {
       throw identityThrew(cause);
     },

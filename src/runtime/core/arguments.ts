@@ -18,7 +18,7 @@ export interface ArgumentsStage {
   schemaCheck: ((value: unknown) => string | null) | null;
   /**
    * The arguments the body would get, from the model's raw JSON (`lossless`: `parseArguments(raw)`,
-   * when done). `share`: `keep` (needsApproval) keeps a zod schema's parse for the guardrail's
+   * when done; `raw` is read only when `lossless` is not given or refused it). `share`: `keep` (needsApproval) keeps a zod schema's parse for the guardrail's
    * `take`, which uses it only for the same value handed to the schema (`sharedParse`); `callId`
    * the call's, so its own guardrail lets go of the parse whether it took it or not.
    */
@@ -192,14 +192,11 @@ export function callArguments(lossless: ArgumentsCheck, fromRaw: PolicyArgs): Ar
 export function valueArguments(stage: ArgumentsStage, checked: ArgumentsCheck, callId?: string): ArgumentsCheck {
   // (a JSON schema changes nothing the stage does not already put back: only a zod schema is run again)
   if (!checked.ok || stage.schemaCheck !== null) return checked;
-  let text: string;
-  try {
-    text = JSON.stringify(checked.value);
-  } catch {
-    return checked;
-  }
+  // checked arguments print to JSON unless they hold a bigint (JSON.stringify throws): those are
+  // left as checked. No text is made: `policyArgs` reads the text only where the check refused it
+  if (plainArguments(checked.value) !== checked.value) return checked;
   // kept for the guardrail, which hands the schema this same value when the model wrote what the SDK parsed
-  return callArguments(checked, stage.policyArgs(text, checked, 'keep', callId));
+  return callArguments(checked, stage.policyArgs('', checked, 'keep', callId));
 }
 
 /** `exact` (the lossless value) where the schema's `output` equals its plain reading `plain`; the output where it changed it. */

@@ -32,7 +32,7 @@ export interface Principal {
  * (no guardrail ran, or the SDK passed another object) it asks `identity` itself.
  */
 export function principalStage(internals: ControlInternals, hasAuthority: boolean) {
-  const vetted = new WeakMap<object, Vetted>();
+  const vetted = vettedCalls();
 
   /**
    * Who the run acts for, and its task (only asked when the policy has grants): the answer itself
@@ -51,8 +51,7 @@ export function principalStage(internals: ControlInternals, hasAuthority: boolea
 
   /** The principal for the body of this call: the guardrail's, taken once, when it is the same call; else resolved again. */
   const forBody = (runContext: RunContext<unknown>, toolCall: { arguments?: string } | undefined): Maybe<Principal> => {
-    const entry = toolCall ? vetted.get(toolCall) : undefined;
-    if (entry && toolCall) vetted.delete(toolCall);
+    const entry = toolCall ? vetted.take(toolCall) : undefined;
     if (entry && entry.context === runContext && entry.raw === toolCall?.arguments) return entry;
     return resolve(runContext);
   };
@@ -61,9 +60,48 @@ export function principalStage(internals: ControlInternals, hasAuthority: boolea
     resolve,
     forBody,
     /** Only this check's own answer may reach the body: an earlier one is dropped when the guardrail starts. */
-    forget: (toolCall: object) => vetted.delete(toolCall),
-    remember: (toolCall: object, entry: Vetted) => vetted.set(toolCall, entry),
+    forget: (toolCall: object) => vetted.take(toolCall),
+    remember: (toolCall: object, entry: Vetted) => vetted.put(toolCall, entry),
   };
+}
+
+/** The most calls let through whose body has not yet taken its entry (the SDK runs a turn's calls' guardrails before their bodies). */
+const KEPT_CALLS = 16;
+
+/**
+ * The guardrail's entries by tool-call object (its identity is the guarantee that an entry is this
+ * call's), taken once. Two short arrays scanned by identity, not a `WeakMap`: an entry lives from
+ * a call's guardrail to its body, and a weak table's insert and delete cost more than the whole scan
+ * (and the collector's ephemeron work). At most KEPT_CALLS entries: a call let through whose body
+ * never ran (a later guardrail refused it) is dropped, oldest first, and a body that finds no
+ * entry resolves its principal and arguments again (the same answer, one turn later).
+ */
+function vettedCalls() {
+  const calls: object[] = [];
+  const entries: Vetted[] = [];
+  const take = (call: object): Vetted | undefined => {
+    const at = calls.indexOf(call);
+    if (at < 0) return undefined;
+    const entry = entries[at];
+    // (moved down in place, no array of the removed made: most often the last one goes)
+    for (let i = at + 1; i < calls.length; i++) {
+      calls[i - 1] = calls[i] as object;
+      entries[i - 1] = entries[i] as Vetted;
+    }
+    calls.pop();
+    entries.pop();
+    return entry;
+  };
+  const put = (call: object, entry: Vetted): void => {
+    take(call);
+    if (calls.length >= KEPT_CALLS) {
+      calls.shift();
+      entries.shift();
+    }
+    calls.push(call);
+    entries.push(entry);
+  };
+  return { take, put };
 }
 
 export type PrincipalStage = ReturnType<typeof principalStage>;
