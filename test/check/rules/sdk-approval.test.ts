@@ -49,8 +49,38 @@ ruleTester('sdk-approval', {
       name: 'a local receiver from an untyped call, with an item not from its interruptions',
       code: lines(GEN, 'const s = load(); s.approve(row);', 'const client = createClient(); client.reject(await client.find(id));'),
     },
+    {
+      // session 21: TypeScript types an inline callback's bare parameter from its call (a `Review`)
+      name: "an inline callback's bare parameter, in an arrow, a function expression, a `new`, in parentheses (issue 40)",
+      code: lines(
+        GEN,
+        'export async function all(reviews: Review[], by: string) { await Promise.all(reviews.map((review) => review.approve(by))); }',
+        'queue.forEach(function (job) { job.reject(reason); });',
+        'new Worker((task) => task.approve(by));',
+        'jobs.forEach(((job) => job.approve(by)));',
+      ),
+    },
   ],
   invalid: [
+    {
+      // session 21: a callback's parameter counts where its list holds SDK items, or where typed any / kept by a helper
+      name: "an inline callback over interruptions, one typed `any`, and a helper's untyped parameter inside a callback (issue 40)",
+      code: lines(
+        GEN,
+        'result.interruptions.forEach((item) => result.state.approve(item));',
+        'states.forEach((s: any) => s.approve(row));',
+        'export function decide(state, rows) { rows.forEach((row) => state.reject(row)); }',
+        'const answer = (s, i) => s.approve(i);',
+        '((s, i) => s.approve(i))(st, it);',
+      ),
+      errors: [
+        { line: 2, column: 40, mentions: 'control.approve' },
+        { line: 3, column: 28, mentions: '`s` is a parameter typed `any`' },
+        { line: 4, column: 61, mentions: '`state` is a parameter with no type' },
+        { line: 5, column: 26, mentions: '`s` is a parameter with no type' },
+        { line: 6, column: 12, mentions: '`s` is a parameter with no type' },
+      ],
+    },
     {
       // session 21: the item half decides where the receiver cannot be typed
       name: 'a local receiver from an untyped call, answering an item of its interruptions',

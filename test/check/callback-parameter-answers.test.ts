@@ -10,7 +10,7 @@ const dirs: string[] = [];
 afterAll(() => dirs.forEach(removeDir));
 
 /**
- * Red team, issue 40 items 3 and 4 (a false alarm). Code shape: an app whose agent runs tools it
+ * Issue 40 items 3 and 4 (a false alarm, was red21-inferred-callback-approve). Code shape: an app whose agent runs tools it
  * protects and never answers an interruption itself (src/app.ts runs the desk and returns its
  * output), and whose own domain has approvals, as the apps these rules gate often do: src/review.ts,
  * which imports nothing of the SDK, approves expense reviews with
@@ -48,7 +48,7 @@ const REVIEW = (param: string) =>
   ].join('\n');
 
 function app(param: string): string {
-  const root = makeTempDir('red21-inferred-');
+  const root = makeTempDir('callback-param-');
   dirs.push(root);
   cpSync(path.join(FIXTURES, 'codemod/_shared'), root, { recursive: true });
   cpSync(path.join(FIXTURES, 'codemod/app-approvals/input'), root, { recursive: true });
@@ -62,7 +62,7 @@ const sdkApprovals = async (cwd: string) => {
   return (JSON.parse(c.stdout) as { findings: Finding[] }).findings.filter((f) => f.ruleId === 'sdk-approval').map((f) => `${f.file}:${f.line}`);
 };
 
-describe('red21: an app’s own review.approve(reviewer) in a callback whose parameter TypeScript types from the array', () => {
+describe('an app’s own review.approve(reviewer) in a callback whose parameter TypeScript types from the array', () => {
   it('the codemod rewrites both tools with 0 conflicts (the app answers no interruption)', async () => {
     const r = await cli(['codemod'], { cwd: app('review') });
     expect(r.stdout).toContain('0 conflicts');
