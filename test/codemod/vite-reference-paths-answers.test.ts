@@ -10,13 +10,13 @@ const dirs: string[] = [];
 afterAll(() => dirs.forEach(removeDir));
 
 /**
- * Red team, issue 40 item 4. Layout: a git work tree with `agents` (the tools and the manifest) and a
+ * Issue 40 item 4 (was red21-vite-app-paths). Layout: a git work tree with `agents` (the tools and the manifest) and a
  * Vite app `web` beside it whose `src/App.tsx` runs a RealtimeSession over agents' tools and answers
  * `tool_approval_requested` itself (`session.approve(request.approvalItem)`, as the SDK's
  * realtime-next example does). It reaches the tools by a tsconfig alias, `@agents/*` ->
  * `../agents/src/*`, written where `npm create vite` (react-ts) puts compiler options: in
  * `tsconfig.app.json`, which the solution-style `tsconfig.json` (`files: []`, `references`) points
- * to; `vite-tsconfig-paths` and `tsc -b` both read it there. The scanner reads aliases only from a
+ * to; `vite-tsconfig-paths` and `tsc -b` both read it there. The scanner read aliases only from a
  * folder's `tsconfig.json` (scan/layout.ts), so the import resolves to nothing, the importers'
  * search finds no reach: the codemod rewrites close_account with "0 conflicts" and check (in
  * `agents` and at the root) is green, while at run time every approval the person gives in the
@@ -41,7 +41,7 @@ const APP = [
 ].join('\n');
 
 function viteApp(aliasIn: 'tsconfig.app.json' | 'tsconfig.json'): string {
-  const root = makeTempDir('red21-vite-');
+  const root = makeTempDir('vite-paths-');
   dirs.push(root);
   writeSiblingRoot(root, 'relative');
   rmSync(path.join(root, 'server'), { recursive: true });
@@ -79,7 +79,7 @@ const answers = async (cwd: string) => {
   return { code: r.code, answers: findings.filter((f) => f.ruleId === 'sdk-approval').map((f) => `${f.file}:${f.line}`) };
 };
 
-describe('red21: a Vite app reaching the tools by an alias in tsconfig.app.json answers their realtime approvals', () => {
+describe('a Vite app reaching the tools by an alias in tsconfig.app.json answers their realtime approvals', () => {
   it('the codemod keeps close_account as a conflict naming web/src/App.tsx', async () => {
     const r = await cli(['codemod'], { cwd: path.join(viteApp('tsconfig.app.json'), 'agents') });
     expect(r.stdout).toContain('1 conflicts');
@@ -100,7 +100,7 @@ describe('red21: a Vite app reaching the tools by an alias in tsconfig.app.json 
     expect(atRoot.code).not.toBe(0);
   });
 
-  // control: the same app with the alias in web/tsconfig.json is seen (passes on dep21)
+  // control: the same app with the alias in web/tsconfig.json is seen
   it('control: with the alias in tsconfig.json the codemod keeps the conflict', async () => {
     const r = await cli(['codemod'], { cwd: path.join(viteApp('tsconfig.json'), 'agents') });
     expect(r.stdout).toContain('1 conflicts');
