@@ -2,6 +2,7 @@ import type { ts } from 'ts-morph';
 import { typescript } from './typescript.js';
 import { declarationOf, declaredTypeText, unwrapValue } from './local-values.js';
 import type { HoistedVars } from './scope.js';
+import { thisFieldType } from './this-fields.js';
 
 /**
  * Whether `receiver.approve(item)` (or reject/approveTool/rejectTool) is the SDK's own approval:
@@ -43,6 +44,8 @@ const deeper = (ctx: Ctx): Ctx | undefined => (ctx.depth >= 6 ? undefined : { ..
 /** A value of the SDK: a RunState, a RunContext or a RealtimeSession. */
 function isSdkReceiver(expr: ts.Expression, ctx: Ctx): boolean {
   const e = unwrapValue(expr);
+  const field = thisFieldType(e, ctx.ancestors, ctx.sf);
+  if (field !== undefined) return RECEIVER_TYPES.test(field);
   if (typescript.isPropertyAccessExpression(e)) {
     // `result.state` of a run's result; `session.current` of a realtime hook is not followed
     if (e.name.text === 'state') return isRunResult(e.expression, ctx);
@@ -97,6 +100,8 @@ function isRunResult(expr: ts.Expression, ctx: Ctx): boolean {
 function isInterruption(expr: ts.Expression, ctx: Ctx): boolean {
   const e = unwrapValue(expr);
   if (typescript.isPropertyAccessExpression(e) && e.name.text === 'approvalItem') return true;
+  const field = thisFieldType(e, ctx.ancestors, ctx.sf);
+  if (field !== undefined) return ITEM_TYPES.test(field);
   if (typescript.isElementAccessExpression(e)) return isInterruptionList(e.expression, ctx);
   if (typescript.isCallExpression(e)) {
     const callee = unwrapValue(e.expression);
@@ -123,6 +128,9 @@ function isInterruption(expr: ts.Expression, ctx: Ctx): boolean {
 /** `result.interruptions`, `state.getInterruptions()`, a filtered copy, or a variable holding one. */
 function isInterruptionList(expr: ts.Expression, ctx: Ctx): boolean {
   const e = unwrapValue(expr);
+  // a class's field typed as a list of items (`private pending: RunToolApprovalItem[]`)
+  const field = thisFieldType(e, ctx.ancestors, ctx.sf);
+  if (field !== undefined && ITEM_TYPES.test(field)) return true;
   if (typescript.isPropertyAccessExpression(e)) return e.name.text === 'interruptions';
   if (typescript.isCallExpression(e)) {
     const callee = unwrapValue(e.expression);

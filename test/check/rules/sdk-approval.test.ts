@@ -60,8 +60,38 @@ ruleTester('sdk-approval', {
         'jobs.forEach(((job) => job.approve(by)));',
       ),
     },
+    {
+      // session 21: a class's fields of the app's own types, and a `function` rebinding `this`
+      name: "a class's fields of other types, a field of another class, a function's own `this` (issue 40)",
+      code: lines(
+        GEN,
+        "import type { RunState } from '@openai/agents';",
+        'class Desk { private client: Billing; private rows: Row[] = []; go() { for (const r of this.rows) this.client.approve(r); } }',
+        'class A { state?: RunState<any, any>; } class B { state: Ledger; go(r: Row) { this.state.approve(r); } }',
+        'class C { state?: RunState<any, any>; go(r: Row) { return function (this: Ledger) { this.state.approve(r); }; } }',
+        'class D { constructor(state: RunState<any, any>) {} go(r: Row) { this.state.approve(r); } }',
+      ),
+    },
   ],
   invalid: [
+    {
+      // session 21: a chat session kept in a class (the red team's DeskSession)
+      name: "a class's fields typed as the SDK's state and items, a parameter property, in an arrow (issue 40)",
+      code: lines(
+        GEN,
+        "import type { RunState, RunToolApprovalItem } from '@openai/agents';",
+        'class S { private state?: RunState<any, any>; go(r: Row) { this.state!.approve(r); } }',
+        'class P { private pending: RunToolApprovalItem[] = []; go() { for (const i of this.pending) store.reject(i); } }',
+        'class Q { constructor(private readonly s: RunState<any, any>) {} go(r: Row) { rows.forEach(() => this.s.reject(r)); } }',
+        'const K = class { item: RunToolApprovalItem | null = null; go() { box.approve(this.item); } };',
+      ),
+      errors: [
+        { line: 3, column: 60, mentions: 'control.approve' },
+        { line: 4, column: 93, mentions: 'control.reject' },
+        { line: 5, column: 98, mentions: 'control.reject' },
+        { line: 6, column: 67, mentions: 'control.approve' },
+      ],
+    },
     {
       // session 21: a callback's parameter counts where its list holds SDK items, or where typed any / kept by a helper
       name: "an inline callback over interruptions, one typed `any`, and a helper's untyped parameter inside a callback (issue 40)",

@@ -10,12 +10,12 @@ const dirs: string[] = [];
 afterAll(() => dirs.forEach(removeDir));
 
 /**
- * Red team, issue 40 item 4. Code shape: one package (the app-approvals fixture's tools and
+ * Issue 40 item 4 (was red21-class-field-answers). Code shape: one package (the app-approvals fixture's tools and
  * manifest) whose chat session is a class, as a server keeping one conversation per user writes
  * it: `send()` stores the paused run's `result.state` and `result.interruptions` in typed fields
  * (`private state?: RunState<…>`, `private pending: RunToolApprovalItem[]`), and `approveAll()`, called
  * when the person clicks "approve", answers with `this.state!.approve(item)` over `this.pending`.
- * The scanner follows a receiver or an item to a run only through locals and parameters, not a
+ * The scanner followed a receiver or an item to a run only through locals and parameters, not a
  * class's fields, whatever their declared type, so the codemod rewrites close_account with
  * "0 conflicts" and check is then green; at run time every approved call of close_account is
  * refused ApprovalMismatch. Control: the same method reading the field into a local typed
@@ -49,7 +49,7 @@ const CLASS = (approve: string) =>
   ].join('\n');
 
 function app(text: string): string {
-  const root = makeTempDir('red21-class-');
+  const root = makeTempDir('class-field-');
   dirs.push(root);
   cpSync(path.join(FIXTURES, 'codemod/_shared'), root, { recursive: true });
   cpSync(path.join(FIXTURES, 'codemod/app-approvals/input'), root, { recursive: true });
@@ -57,7 +57,7 @@ function app(text: string): string {
   return root;
 }
 
-describe('red21: a class answers with this.state.approve(item) over a field of interruptions', () => {
+describe('a class answers with this.state.approve(item) over a field of interruptions', () => {
   it('the codemod keeps close_account as a conflict naming src/app.ts', async () => {
     const r = await cli(['codemod'], { cwd: app(CLASS('    for (const item of this.pending) this.state!.approve(item);')) });
     expect(r.stdout).toContain('1 conflicts');
@@ -75,7 +75,7 @@ describe('red21: a class answers with this.state.approve(item) over a field of i
     expect(c.code).toBe(1);
   });
 
-  // control: the field read into a local typed RunState is the SDK's (passes on dep21)
+  // control: the field read into a local typed RunState is the SDK's
   it('control: `const state: RunState<any, any> = this.state!` then state.approve(item) is kept as a conflict', async () => {
     const r = await cli(['codemod'], {
       cwd: app(CLASS('    const state: RunState<any, any> = this.state!;\n    for (const item of this.pending) state.approve(item);')),
