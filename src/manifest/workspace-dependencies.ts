@@ -1,4 +1,4 @@
-import { readdirSync } from 'node:fs';
+import { lstatSync, readdirSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { readRegularText } from '../safe-read.js';
 import { MANIFEST_FILE } from './find.js';
@@ -49,20 +49,40 @@ function dependsOn(pkg: PackageJson | undefined, name: string): boolean {
  * The folders `pkg` (the package.json of `dir`) names by path (`"agents": "file:../agents"`,
  * `link:`), absolute, each with the dependency's key: npm, yarn and pnpm install such a folder
  * whether or not a workspace holds both (issue 40). A tarball's path names no package's folder.
+ * A dependency by version whose installed folder is a link (`npm link agents`) is the folder the
+ * link resolves to; `only` limits that to one name (one `lstat` each).
  */
-function pathDependencies(dir: string, pkg: PackageJson | undefined): { name: string; dir: string }[] {
+function pathDependencies(dir: string, pkg: PackageJson | undefined, only?: string): { name: string; dir: string }[] {
   const out: { name: string; dir: string }[] = [];
   for (const field of DEPENDENCY_FIELDS) {
     const deps = pkg?.[field];
     if (deps === null || typeof deps !== 'object') continue;
     for (const [name, spec] of Object.entries(deps)) {
       const at = typeof spec === 'string' ? /^(?:file|link):(.+)$/.exec(spec.trim()) : null;
-      if (at === null) continue;
-      const target = path.resolve(dir, at[1]!);
-      if (!out.some((d) => d.dir === target)) out.push({ name, dir: target });
+      const target = at !== null ? path.resolve(dir, at[1]!) : only === undefined || only === name ? linkedFolder(dir, name) : undefined;
+      if (target !== undefined && !out.some((d) => d.dir === target)) out.push({ name, dir: target });
     }
   }
   return out;
+}
+
+/** Where `dir/node_modules/<name>` leads when it is a link (`npm link`, a workspace's), else undefined (an installed copy). */
+function linkedFolder(dir: string, name: string): string | undefined {
+  const installed = path.join(dir, 'node_modules', name);
+  try {
+    return lstatSync(installed).isSymbolicLink() ? realpathSync(installed) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A folder's real path (links resolved), or the path itself when it cannot be read. */
+function realFolder(dir: string): string {
+  try {
+    return realpathSync(dir);
+  } catch {
+    return dir;
+  }
 }
 
 /**
@@ -84,9 +104,12 @@ function pathDependents(root: string): string[] {
     return [];
   }
   const out: string[] = [];
+  const own = packageJson(root)?.name;
+  const real = realFolder(root);
   for (const name of names) {
     const dir = path.join(parent, name);
-    if (dir !== root && pathDependencies(dir, packageJson(dir)).some((d) => d.dir === root)) out.push(dir);
+    const deps = dir === root ? [] : pathDependencies(dir, packageJson(dir), typeof own === 'string' ? own : '');
+    if (deps.some((d) => d.dir === root || d.dir === real)) out.push(dir);
   }
   return out;
 }
@@ -139,7 +162,7 @@ export function protectedDependencies(dir: string, listings?: WorkspaceListings)
     const name = packageJson(sibling)?.name;
     if (typeof name === 'string' && name !== '' && dependsOn(pkg, name)) found.push({ name, dir: sibling });
   }
-  for (const dep of pathDependencies(path.resolve(dir), pkg)) if (!found.some((f) => f.dir === dep.dir)) found.push(dep);
+  for (const dep of pathDependencies(path.resolve(dir), pkg)) if (!found.some((f) => f.dir === dep.dir || realFolder(f.dir) === dep.dir)) found.push(dep);
   const out: ProtectedDependency[] = [];
   for (const { name, dir: depDir } of found) {
     const manifest = path.join(depDir, MANIFEST_FILE);

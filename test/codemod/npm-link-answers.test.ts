@@ -11,7 +11,7 @@ const dirs: string[] = [];
 afterAll(() => dirs.forEach(removeDir));
 
 /**
- * Red team, issue 40 item 4. Layout: two checkouts side by side, each its own git repository
+ * Issue 40 item 4 (was red21-npm-link-answers). Layout: two checkouts side by side, each its own git repository
  * (`~/code/agents`, the tools and the manifest, published as `agents`; `~/code/server`, the app,
  * depending on the published `"agents": "^1.0.0"`), developed together the way npm documents it:
  * `npm link` in agents, `npm link agents` in server, which leaves package.json as it is and makes
@@ -24,7 +24,7 @@ afterAll(() => dirs.forEach(removeDir));
  * ApprovalMismatch. Control: the same server with `"agents": "file:../agents"` is read.
  */
 function checkouts(dependency: string, link: boolean): string {
-  const root = makeTempDir('red21-npm-link-');
+  const root = makeTempDir('npm-link-');
   dirs.push(root);
   const input = path.join(FIXTURES, 'codemod/app-approvals/input');
   const agents = path.join(root, 'agents');
@@ -44,7 +44,7 @@ function checkouts(dependency: string, link: boolean): string {
   return root;
 }
 
-describe('red21: a server linked to the agents checkout with `npm link agents`', () => {
+describe('a server linked to the agents checkout with `npm link agents`', () => {
   it('the codemod keeps close_account as a conflict naming server/src/app.ts', async () => {
     const r = await cli(['codemod'], { cwd: path.join(checkouts('^1.0.0', true), 'agents') });
     expect(r.stdout).toContain('1 conflicts');
@@ -65,7 +65,28 @@ describe('red21: a server linked to the agents checkout with `npm link agents`',
     expect(c.code).toBe(1);
   });
 
-  // control: the same checkouts with the dependency written as a path are read (passes on dep21)
+  it('check in the linked server (no manifest of its own) reports its answers, exit 1', async () => {
+    const server = path.join(checkouts('^1.0.0', true), 'server');
+    const c = await cli(['check', '--format', 'json'], { cwd: server });
+    const findings = (JSON.parse(c.stdout) as { findings: Finding[] }).findings;
+    expect(findings.filter((f) => f.ruleId === 'sdk-approval').map((f) => `${f.file}:${f.line}`)).toEqual(['src/app.ts:11', 'src/app.ts:12']);
+    expect(findings.map((f) => f.ruleId)).not.toContain('policy-invalid');
+    expect(c.code).toBe(1);
+  });
+
+  it('an installed copy (not a link) or a link to another folder is the registry’s package: 0 conflicts', async () => {
+    const copy = checkouts('^1.0.0', false);
+    mkdirSync(path.join(copy, 'server/node_modules/agents'), { recursive: true });
+    const r = await cli(['codemod'], { cwd: path.join(copy, 'agents') });
+    expect(r.stdout).toContain('0 conflicts');
+    const other = checkouts('^1.0.0', false);
+    mkdirSync(path.join(other, 'elsewhere'));
+    mkdirSync(path.join(other, 'server/node_modules'));
+    symlinkSync('../../elsewhere', path.join(other, 'server/node_modules/agents'), 'dir');
+    expect((await cli(['codemod'], { cwd: path.join(other, 'agents') })).stdout).toContain('0 conflicts');
+  });
+
+  // control: the same checkouts with the dependency written as a path are read
   it('control: `"agents": "file:../agents"` is kept as a conflict', async () => {
     const r = await cli(['codemod'], { cwd: path.join(checkouts('file:../agents', false), 'agents') });
     expect(r.stdout).toContain('1 conflicts');
