@@ -130,15 +130,40 @@ function workspaceSiblings(dir: string, listings: WorkspaceListings = new Map())
 }
 
 /**
+ * How many steps of dependents are followed (`server` -> `core` -> `agents` is two): a shared
+ * library between an app and its tools is common, longer chains are rare, and each step costs the
+ * direct case's reads again (its folder's siblings, the workspace listed once).
+ */
+const CHAIN_DEPTH = 4;
+
+/** The packages that depend on `dir`'s package directly: by name in its workspace (walk order), then by path beside it (sorted). */
+function directDependents(dir: string, listings?: WorkspaceListings): string[] {
+  const name = packageJson(dir)?.name;
+  const byName = typeof name === 'string' && name !== '' ? workspaceSiblings(dir, listings).filter((d) => dependsOn(packageJson(d), name)) : [];
+  return [...byName, ...pathDependents(dir).filter((d) => !byName.includes(d))];
+}
+
+/**
  * The packages that depend on `root`'s package (absolute): the other packages of the workspace
  * around it whose package.json names it (in walk order), then the folders beside it that name it by
- * path (`file:../agents`, sorted), inside a workspace or not.
+ * path (`file:../agents`, sorted), inside a workspace or not; then theirs, and so on, CHAIN_DEPTH
+ * steps (a `server` depending on a `core` that depends on `agents` runs its tools too).
  */
-export function dependentPackages(root: string, listings?: WorkspaceListings): string[] {
-  const abs = path.resolve(root);
-  const name = packageJson(abs)?.name;
-  const byName = typeof name === 'string' && name !== '' ? workspaceSiblings(abs, listings).filter((dir) => dependsOn(packageJson(dir), name)) : [];
-  return [...byName, ...pathDependents(abs).filter((dir) => !byName.includes(dir))];
+export function dependentPackages(root: string, listings: WorkspaceListings = new Map()): string[] {
+  const start = path.resolve(root);
+  const out: string[] = [];
+  let frontier = [start];
+  for (let step = 0; step < CHAIN_DEPTH && frontier.length > 0; step++) {
+    const next: string[] = [];
+    for (const dir of frontier)
+      for (const d of directDependents(dir, listings))
+        if (d !== start && !out.includes(d)) {
+          out.push(d);
+          next.push(d);
+        }
+    frontier = next;
+  }
+  return out;
 }
 
 /** A package of the workspace whose tools are protected: its name and its manifest (absolute). */
@@ -154,7 +179,28 @@ export interface ProtectedDependency {
  * `dir` authorizes nothing. A manifest that does not load counts as none (its own package's check
  * reports it).
  */
-export function protectedDependencies(dir: string, listings?: WorkspaceListings): ProtectedDependency[] {
+export function protectedDependencies(dir: string, listings: WorkspaceListings = new Map()): ProtectedDependency[] {
+  const out: ProtectedDependency[] = [];
+  const seen = new Set([path.resolve(dir)]);
+  let frontier = [path.resolve(dir)];
+  // the packages it depends on, then theirs (a `core` between it and `agents`), CHAIN_DEPTH steps
+  for (let step = 0; step < CHAIN_DEPTH && frontier.length > 0; step++) {
+    const next: string[] = [];
+    for (const at of frontier)
+      for (const dep of directDependencies(at, listings)) {
+        if (seen.has(dep.dir)) continue;
+        seen.add(dep.dir);
+        next.push(dep.dir);
+        const manifest = protectingManifest(dep.dir);
+        if (manifest !== undefined && !out.some((o) => o.manifest === manifest)) out.push({ name: dep.name, manifest });
+      }
+    frontier = next;
+  }
+  return out;
+}
+
+/** The packages `dir`'s package.json names: by name among its workspace's packages, by path, or by a link installed. */
+function directDependencies(dir: string, listings?: WorkspaceListings): { name: string; dir: string }[] {
   const pkg = packageJson(dir);
   if (!pkg || !DEPENDENCY_FIELDS.some((f) => pkg[f] !== null && typeof pkg[f] === 'object')) return [];
   const found: { name: string; dir: string }[] = [];
@@ -163,19 +209,20 @@ export function protectedDependencies(dir: string, listings?: WorkspaceListings)
     if (typeof name === 'string' && name !== '' && dependsOn(pkg, name)) found.push({ name, dir: sibling });
   }
   for (const dep of pathDependencies(path.resolve(dir), pkg)) if (!found.some((f) => f.dir === dep.dir || realFolder(f.dir) === dep.dir)) found.push(dep);
-  const out: ProtectedDependency[] = [];
-  for (const { name, dir: depDir } of found) {
-    const manifest = path.join(depDir, MANIFEST_FILE);
-    let text: string;
-    try {
-      text = readRegularText(manifest);
-    } catch {
-      continue;
-    }
-    const tools = parseManifest(text, manifest).value?.tools ?? [];
-    if (tools.some((t) => t.kind === 'function' || t.kind === 'computed')) out.push({ name, manifest });
+  return found;
+}
+
+/** The package's manifest (in its folder, where init writes it) when it maps a function or computed tool; one that does not load counts as none. */
+function protectingManifest(dir: string): string | undefined {
+  const manifest = path.join(dir, MANIFEST_FILE);
+  let text: string;
+  try {
+    text = readRegularText(manifest);
+  } catch {
+    return undefined;
   }
-  return out;
+  const tools = parseManifest(text, manifest).value?.tools ?? [];
+  return tools.some((t) => t.kind === 'function' || t.kind === 'computed') ? manifest : undefined;
 }
 
 /**

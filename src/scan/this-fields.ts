@@ -18,7 +18,7 @@ export function thisFieldType(expr: ts.Expression, ancestors: readonly ts.Node[]
     if (!typescript.isConstructorDeclaration(member)) continue;
     for (const p of member.parameters) {
       // a parameter property: `constructor(private state: RunState)`
-      const isProperty = typescript.getModifiers(p)?.some((m) => m.kind !== typescript.SyntaxKind.Decorator) ?? false;
+      const isProperty = (typescript.getModifiers(p)?.length ?? 0) > 0;
       if (isProperty && typescript.isIdentifier(p.name) && p.name.text === name) return p.type?.getText(sf);
     }
   }
