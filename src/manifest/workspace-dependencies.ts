@@ -85,29 +85,37 @@ function realFolder(dir: string): string {
   }
 }
 
-/**
- * The folders beside `root` (its parent folder's other folders, one package.json read each) whose
- * package.json names `root` by path (`file:../agents`). The bound is on purpose: outside a
- * workspace nothing lists the packages that may name this one, and the layout the package managers'
- * docs show for local packages is siblings; a dependent deeper (`../../apps/server`) is found only
- * by a workspace or a git work tree (scan/path-importers.ts).
- */
-function pathDependents(root: string): string[] {
-  const parent = path.dirname(root);
-  let names: string[];
+/** A folder's folders (absolute, sorted), `node_modules` and dot folders left out; none when it cannot be read. */
+function foldersIn(dir: string): string[] {
   try {
-    names = readdirSync(parent, { withFileTypes: true })
+    return readdirSync(dir, { withFileTypes: true })
       .filter((e) => e.isDirectory() && e.name !== 'node_modules' && !e.name.startsWith('.'))
-      .map((e) => e.name)
+      .map((e) => path.join(dir, e.name))
       .sort();
   } catch {
     return [];
   }
+}
+
+/**
+ * The folders near `root` whose package.json names `root` by path (`file:../agents`,
+ * `file:../../libs/agents`) or links it: its parent's folders (siblings), then the folders of its
+ * grandparent's folders that are no package (`apps/server` beside `libs/agents`: the apps/libs
+ * grouping). One `readdir` a folder and one package.json read a candidate. The bound is on purpose:
+ * outside a workspace nothing lists the packages that may name this one; the package managers'
+ * docs show siblings, monorepo templates group them one level; going further up has no natural
+ * stop (the user's home). Deeper dependents are found by a workspace or a git work tree
+ * (scan/path-importers.ts).
+ */
+function pathDependents(root: string): string[] {
+  const parent = path.dirname(root);
+  const grandparent = path.dirname(parent);
+  const cousins =
+    grandparent === parent ? [] : foldersIn(grandparent).flatMap((group) => (group === parent || packageJson(group) !== undefined ? [] : foldersIn(group)));
   const out: string[] = [];
   const own = packageJson(root)?.name;
   const real = realFolder(root);
-  for (const name of names) {
-    const dir = path.join(parent, name);
+  for (const dir of [...foldersIn(parent), ...cousins]) {
     const deps = dir === root ? [] : pathDependencies(dir, packageJson(dir), typeof own === 'string' ? own : '');
     if (deps.some((d) => d.dir === root || d.dir === real)) out.push(dir);
   }
