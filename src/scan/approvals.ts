@@ -2,6 +2,7 @@ import type { ts } from 'ts-morph';
 import { typescript } from './typescript.js';
 import { declarationOf, declaredTypeText, unwrapValue } from './local-values.js';
 import type { HoistedVars } from './scope.js';
+import { useRefType, useStateType } from './react-state.js';
 import { thisFieldType } from './this-fields.js';
 
 /**
@@ -50,6 +51,12 @@ function isSdkReceiver(expr: ts.Expression, ctx: Ctx): boolean {
     // `result.state` of a run's result; `session.current` of a realtime hook is not followed
     if (e.name.text === 'state') return isRunResult(e.expression, ctx);
     if (e.name.text === 'context') return isRunResult(e.expression, ctx);
+    // `session.current` of `useRef<RealtimeSession | null>(…)`
+    if (e.name.text === 'current' && typescript.isIdentifier(e.expression)) {
+      const ref = declarationOf(e.expression.text, ctx.ancestors, ctx.hoisted);
+      const type = ref && useRefType(ref, ctx.sf);
+      return type !== undefined && RECEIVER_TYPES.test(type);
+    }
     return false;
   }
   if (typescript.isCallExpression(e) || typescript.isNewExpression(e)) return makesSdkValue(e, ctx.sf);
@@ -115,7 +122,7 @@ function isInterruption(expr: ts.Expression, ctx: Ctx): boolean {
   const next = deeper(ctx);
   if (!next) return false;
   if (typescript.isForOfStatement(decl)) return isInterruptionList(decl.expression, next);
-  const type = declaredTypeText(decl, ctx.sf);
+  const type = declaredTypeText(decl, ctx.sf) ?? useStateType(decl, e.text, ctx.sf);
   if (type !== undefined && ITEM_TYPES.test(type)) return true;
   if (typescript.isParameter(decl)) return isCallbackOfList(decl, ctx);
   if (typescript.isVariableDeclaration(decl) && decl.initializer) {

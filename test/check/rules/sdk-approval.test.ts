@@ -72,8 +72,37 @@ ruleTester('sdk-approval', {
         'class D { constructor(state: RunState<any, any>) {} go(r: Row) { this.state.approve(r); } }',
       ),
     },
+    {
+      // session 21: React state of the app's own types, or with no type argument
+      name: 'React state and refs of other types, or untyped (issue 40)',
+      code: lines(
+        GEN,
+        'const [review] = useState<Review | null>(null); client.approve(review);',
+        'const ref = useRef<Client | null>(null); ref.current?.approve(row);',
+        'const [item] = useState(null); box.approve(item);',
+        'const [, other] = useState<RunToolApprovalItem | null>(null); box.approve(other);',
+        'const r2 = useRef<RealtimeSession | null>(null); r2.approve(row);',
+        'const [it2, setIt2] = useState<RunToolApprovalItem | null>(null); box.approve(setIt2);',
+        'const r3 = useMemo<RealtimeSession>(() => make(), []); r3.current.approve(row);',
+      ),
+    },
   ],
   invalid: [
+    {
+      // session 21: a realtime page keeping the item for a dialog (the red team's Desk.tsx)
+      name: 'an item kept in useState, a session kept in useRef (issue 40)',
+      code: lines(
+        GEN,
+        'const [pending] = useState<RunToolApprovalItem | null>(null); box.approve(pending);',
+        'const s = useRef<RealtimeSession | null>(null); s.current?.reject(row);',
+        'const [p2, setP2] = React.useState<RealtimeToolApprovalRequest>(); box.reject(p2);',
+      ),
+      errors: [
+        { line: 2, column: 63, mentions: 'control' },
+        { line: 3, column: 49, mentions: 'control' },
+        { line: 4, column: 68, mentions: 'control' },
+      ],
+    },
     {
       // session 21: a chat session kept in a class (the red team's DeskSession)
       name: "a class's fields typed as the SDK's state and items, a parameter property, in an arrow (issue 40)",

@@ -10,13 +10,13 @@ const dirs: string[] = [];
 afterAll(() => dirs.forEach(removeDir));
 
 /**
- * Red team, issue 40 item 4. Code shape: a React voice app (one package: the app-approvals
+ * Issue 40 item 4 (was red21-realtime-pending-state). Code shape: a React voice app (one package: the app-approvals
  * fixture's tools and manifest) built on the SDK's realtime-next example, whose handler answers
  * `session.current?.approve(approvalRequest.approvalItem)` from `window.confirm`. A real page shows
  * a dialog instead, so the handler keeps the item in React state
  * (`useState<RunToolApprovalItem | null>`) and the dialog's buttons answer
  * `session.current?.approve(pending)` (the session in `useRef<RealtimeSession | null>`). The scanner
- * follows neither `ref.current` nor a `useState` value, though both types are written, so the
+ * followed neither `ref.current` nor a `useState` value, though both types are written, so the
  * codemod rewrites close_account with "0 conflicts" and check is then green; at run time every
  * approval clicked in the dialog authorizes nothing and the call is refused ApprovalMismatch (the
  * session's error event). Control: the example's own form, answering in the handler, is seen.
@@ -58,7 +58,7 @@ const KEEP = 'setPending(approvalRequest.approvalItem)';
 const ANSWER_HERE = "{ if (confirm('Allow?')) session.current?.approve(approvalRequest.approvalItem); }";
 
 function app(text: string): string {
-  const root = makeTempDir('red21-realtime-');
+  const root = makeTempDir('react-state-');
   dirs.push(root);
   cpSync(path.join(FIXTURES, 'codemod/_shared'), root, { recursive: true });
   cpSync(path.join(FIXTURES, 'codemod/app-approvals/input'), root, { recursive: true });
@@ -67,7 +67,7 @@ function app(text: string): string {
   return root;
 }
 
-describe('red21: a realtime page answers from a dialog, the item kept in React state', () => {
+describe('a realtime page answers from a dialog, the item kept in React state', () => {
   it('the codemod keeps close_account as a conflict naming src/Desk.tsx', async () => {
     const r = await cli(['codemod'], { cwd: app(PAGE(KEEP)) });
     expect(r.stdout).toContain('1 conflicts');
@@ -85,7 +85,7 @@ describe('red21: a realtime page answers from a dialog, the item kept in React s
     expect(c.code).toBe(1);
   });
 
-  // control: the SDK example's form, answering in the handler, is seen (passes on dep21)
+  // control: the SDK example's form, answering in the handler, is seen
   it('control: answering approvalRequest.approvalItem in the handler is kept as a conflict', async () => {
     const r = await cli(['codemod'], { cwd: app(PAGE(ANSWER_HERE)) });
     expect(r.stdout).toContain('1 conflicts');
