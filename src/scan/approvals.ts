@@ -4,6 +4,7 @@ import { declarationOf, declaredTypeText, unwrapValue } from './local-values.js'
 import type { HoistedVars } from './scope.js';
 import { useRefType, useStateType } from './react-state.js';
 import { thisFieldType } from './this-fields.js';
+import { writtenMemberType } from './written-members.js';
 
 /**
  * Whether `receiver.approve(item)` (or reject/approveTool/rejectTool) is the SDK's own approval:
@@ -48,6 +49,9 @@ function isSdkReceiver(expr: ts.Expression, ctx: Ctx): boolean {
   const field = thisFieldType(e, ctx.ancestors, ctx.sf);
   if (field !== undefined) return RECEIVER_TYPES.test(field);
   if (typescript.isPropertyAccessExpression(e)) {
+    // `entry.state` of an object whose written type says what `state` is
+    const member = writtenMemberType(e.expression, e.name.text, ctx.ancestors, ctx.sf, ctx.hoisted);
+    if (member !== undefined) return RECEIVER_TYPES.test(member);
     // `result.state` of a run's result; `session.current` of a realtime hook is not followed
     if (e.name.text === 'state') return isRunResult(e.expression, ctx);
     if (e.name.text === 'context') return isRunResult(e.expression, ctx);
@@ -107,6 +111,10 @@ function isRunResult(expr: ts.Expression, ctx: Ctx): boolean {
 function isInterruption(expr: ts.Expression, ctx: Ctx): boolean {
   const e = unwrapValue(expr);
   if (typescript.isPropertyAccessExpression(e) && e.name.text === 'approvalItem') return true;
+  if (typescript.isPropertyAccessExpression(e)) {
+    const member = writtenMemberType(e.expression, e.name.text, ctx.ancestors, ctx.sf, ctx.hoisted);
+    if (member !== undefined && ITEM_TYPES.test(member)) return true;
+  }
   const field = thisFieldType(e, ctx.ancestors, ctx.sf);
   if (field !== undefined) return ITEM_TYPES.test(field);
   if (typescript.isElementAccessExpression(e)) return isInterruptionList(e.expression, ctx);

@@ -86,8 +86,38 @@ ruleTester('sdk-approval', {
         'const r3 = useMemo<RealtimeSession>(() => make(), []); r3.current.approve(row);',
       ),
     },
+    {
+      // session 21: an object's written type naming the app's own types, or no written type
+      name: "entries of a map or objects whose written types are the app's own, or unwritten (issue 40)",
+      code: lines(
+        GEN,
+        'const jobs = new Map<string, { state: Ledger; item: Row }>(); const j = jobs.get(id)!; j.state.approve(j.item);',
+        'const bare = new Map(); const b = bare.get(id); b.state.approve(b.item);',
+        'interface Job { state: Ledger; item: Row } function f(job: Job) { job.state.reject(job.item); }',
+        'const sets = new Set<{ state: RunState<any, any> }>(); const x = sets.get(id); x.state.approve(row);',
+        'const pair = new Pair<string, { state: RunState<any, any> }>(); const y = pair.get(id); y.state.approve(row);',
+        'const w: Pair<string, { state: RunState<any, any> }> = make(); const z = w.get(id); z.state.approve(row);',
+        'const m2 = new Map<string, { state: RunState<any, any> }>(); const h = m2.has(id); h.state.approve(row);',
+      ),
+    },
   ],
   invalid: [
+    {
+      // session 21: an approval handler's map of pending calls (the red team's server)
+      name: "a map's entries and objects whose written types name the SDK's state or item (issue 40)",
+      code: lines(
+        GEN,
+        "import type { RunState, RunToolApprovalItem } from '@openai/agents';",
+        'const p1 = new Map<string, { state: RunState<any, any>; item: Row }>(); const e1 = p1.get(id)!; e1.state.approve(e1.item);',
+        'type P = { state: Ledger; item: RunToolApprovalItem }; type Q = P | undefined; const p2: Map<string, Q> = new Map(); const e2 = p2.get(id); box.reject(e2!.item);',
+        'interface R { s: RunState<any, any> } function f(r: R) { r.s.approve(row); }',
+      ),
+      errors: [
+        { line: 3, column: 97, mentions: 'control' },
+        { line: 4, column: 141, mentions: 'control' },
+        { line: 5, column: 58, mentions: 'control' },
+      ],
+    },
     {
       // session 21: a realtime page keeping the item for a dialog (the red team's Desk.tsx)
       name: 'an item kept in useState, a session kept in useRef (issue 40)',

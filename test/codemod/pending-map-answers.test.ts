@@ -10,13 +10,13 @@ const dirs: string[] = [];
 afterAll(() => dirs.forEach(removeDir));
 
 /**
- * Red team, issue 40 item 4. Code shape: one package (the app-approvals fixture's tools and
+ * Issue 40 item 4 (was red21-pending-map-answers). Code shape: one package (the app-approvals fixture's tools and
  * manifest) with an HTTP approval flow, the usual one once the answer is not a console prompt:
  * `start()` runs the agent and files each interruption with its run's state in a module-level
  * `Map<string, { state: RunState<…>; item: RunToolApprovalItem }>` keyed by a fresh id, returning
  * the ids to the page; `decide(id, ok)`, the handler of the person's click, takes the entry out and
  * answers `entry.state.approve(entry.item)`, then resumes. The receiver and the item both come from
- * the map (`pending.get(id)`), which the scanner does not type, although the map's declared type
+ * the map (`pending.get(id)`), which the scanner did not type, although the map's declared type
  * says exactly what they are; so the codemod rewrites close_account with "0 conflicts" and check is
  * then green, while every approved call of close_account is refused ApprovalMismatch. (Session 21
  * left "a receiver and an item both from untyped calls" unread; here the types are written.)
@@ -51,7 +51,7 @@ const SERVER = (entry: string) =>
   ].join('\n');
 
 function app(text: string): string {
-  const root = makeTempDir('red21-pending-');
+  const root = makeTempDir('pending-map-');
   dirs.push(root);
   cpSync(path.join(FIXTURES, 'codemod/_shared'), root, { recursive: true });
   cpSync(path.join(FIXTURES, 'codemod/app-approvals/input'), root, { recursive: true });
@@ -59,7 +59,7 @@ function app(text: string): string {
   return root;
 }
 
-describe('red21: an approval handler answers entry.state.approve(entry.item) from a typed Map of pending calls', () => {
+describe('an approval handler answers entry.state.approve(entry.item) from a typed Map of pending calls', () => {
   it('the codemod keeps close_account as a conflict naming src/app.ts', async () => {
     const r = await cli(['codemod'], { cwd: app(SERVER('  const entry = pending.get(id)!;')) });
     expect(r.stdout).toContain('1 conflicts');
@@ -77,7 +77,7 @@ describe('red21: an approval handler answers entry.state.approve(entry.item) fro
     expect(c.code).toBe(1);
   });
 
-  // control: the same entry with its item named on a local typed RunToolApprovalItem (passes on dep21)
+  // control: the same entry with its item named on a local typed RunToolApprovalItem
   it('control: the item read into a local typed RunToolApprovalItem is kept as a conflict', async () => {
     const text = SERVER('  const entry = pending.get(id)!;\n  const item: RunToolApprovalItem = entry.item;').replace(
       '  if (ok) entry.state.approve(entry.item);\n  else entry.state.reject(entry.item);',
