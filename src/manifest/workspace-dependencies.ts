@@ -1,4 +1,4 @@
-import { readdirSync } from 'node:fs';
+import { lstatSync, readdirSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { readRegularText } from '../safe-read.js';
 import { MANIFEST_FILE } from './find.js';
@@ -49,44 +49,75 @@ function dependsOn(pkg: PackageJson | undefined, name: string): boolean {
  * The folders `pkg` (the package.json of `dir`) names by path (`"agents": "file:../agents"`,
  * `link:`), absolute, each with the dependency's key: npm, yarn and pnpm install such a folder
  * whether or not a workspace holds both (issue 40). A tarball's path names no package's folder.
+ * A dependency by version whose installed folder is a link (`npm link agents`) is the folder the
+ * link resolves to; `only` limits that to one name (one `lstat` each).
  */
-function pathDependencies(dir: string, pkg: PackageJson | undefined): { name: string; dir: string }[] {
+function pathDependencies(dir: string, pkg: PackageJson | undefined, only?: string): { name: string; dir: string }[] {
   const out: { name: string; dir: string }[] = [];
   for (const field of DEPENDENCY_FIELDS) {
     const deps = pkg?.[field];
     if (deps === null || typeof deps !== 'object') continue;
     for (const [name, spec] of Object.entries(deps)) {
       const at = typeof spec === 'string' ? /^(?:file|link):(.+)$/.exec(spec.trim()) : null;
-      if (at === null) continue;
-      const target = path.resolve(dir, at[1]!);
-      if (!out.some((d) => d.dir === target)) out.push({ name, dir: target });
+      const target = at !== null ? path.resolve(dir, at[1]!) : only === undefined || only === name ? linkedFolder(dir, name) : undefined;
+      if (target !== undefined && !out.some((d) => d.dir === target)) out.push({ name, dir: target });
     }
   }
   return out;
 }
 
-/**
- * The folders beside `root` (its parent folder's other folders, one package.json read each) whose
- * package.json names `root` by path (`file:../agents`). The bound is on purpose: outside a
- * workspace nothing lists the packages that may name this one, and the layout the package managers'
- * docs show for local packages is siblings; a dependent deeper (`../../apps/server`) is found only
- * by a workspace or a git work tree (scan/path-importers.ts).
- */
-function pathDependents(root: string): string[] {
-  const parent = path.dirname(root);
-  let names: string[];
+/** Where `dir/node_modules/<name>` leads when it is a link (`npm link`, a workspace's), else undefined (an installed copy). */
+function linkedFolder(dir: string, name: string): string | undefined {
+  const installed = path.join(dir, 'node_modules', name);
   try {
-    names = readdirSync(parent, { withFileTypes: true })
+    return lstatSync(installed).isSymbolicLink() ? realpathSync(installed) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A folder's real path (links resolved), or the path itself when it cannot be read. */
+function realFolder(dir: string): string {
+  try {
+    return realpathSync(dir);
+  } catch {
+    return dir;
+  }
+}
+
+/** A folder's folders (absolute, sorted), `node_modules` and dot folders left out; none when it cannot be read. */
+function foldersIn(dir: string): string[] {
+  try {
+    return readdirSync(dir, { withFileTypes: true })
       .filter((e) => e.isDirectory() && e.name !== 'node_modules' && !e.name.startsWith('.'))
-      .map((e) => e.name)
+      .map((e) => path.join(dir, e.name))
       .sort();
   } catch {
     return [];
   }
+}
+
+/**
+ * The folders near `root` whose package.json names `root` by path (`file:../agents`,
+ * `file:../../libs/agents`) or links it: its parent's folders (siblings), then the folders of its
+ * grandparent's folders that are no package (`apps/server` beside `libs/agents`: the apps/libs
+ * grouping). One `readdir` a folder and one package.json read a candidate. The bound is on purpose:
+ * outside a workspace nothing lists the packages that may name this one; the package managers'
+ * docs show siblings, monorepo templates group them one level; going further up has no natural
+ * stop (the user's home). Deeper dependents are found by a workspace or a git work tree
+ * (scan/path-importers.ts).
+ */
+function pathDependents(root: string): string[] {
+  const parent = path.dirname(root);
+  const grandparent = path.dirname(parent);
+  const cousins =
+    grandparent === parent ? [] : foldersIn(grandparent).flatMap((group) => (group === parent || packageJson(group) !== undefined ? [] : foldersIn(group)));
   const out: string[] = [];
-  for (const name of names) {
-    const dir = path.join(parent, name);
-    if (dir !== root && pathDependencies(dir, packageJson(dir)).some((d) => d.dir === root)) out.push(dir);
+  const own = packageJson(root)?.name;
+  const real = realFolder(root);
+  for (const dir of [...foldersIn(parent), ...cousins]) {
+    const deps = dir === root ? [] : pathDependencies(dir, packageJson(dir), typeof own === 'string' ? own : '');
+    if (deps.some((d) => d.dir === root || d.dir === real)) out.push(dir);
   }
   return out;
 }
@@ -107,15 +138,40 @@ function workspaceSiblings(dir: string, listings: WorkspaceListings = new Map())
 }
 
 /**
+ * How many steps of dependents are followed (`server` -> `core` -> `agents` is two): a shared
+ * library between an app and its tools is common, longer chains are rare, and each step costs the
+ * direct case's reads again (its folder's siblings, the workspace listed once).
+ */
+const CHAIN_DEPTH = 4;
+
+/** The packages that depend on `dir`'s package directly: by name in its workspace (walk order), then by path beside it (sorted). */
+function directDependents(dir: string, listings?: WorkspaceListings): string[] {
+  const name = packageJson(dir)?.name;
+  const byName = typeof name === 'string' && name !== '' ? workspaceSiblings(dir, listings).filter((d) => dependsOn(packageJson(d), name)) : [];
+  return [...byName, ...pathDependents(dir).filter((d) => !byName.includes(d))];
+}
+
+/**
  * The packages that depend on `root`'s package (absolute): the other packages of the workspace
  * around it whose package.json names it (in walk order), then the folders beside it that name it by
- * path (`file:../agents`, sorted), inside a workspace or not.
+ * path (`file:../agents`, sorted), inside a workspace or not; then theirs, and so on, CHAIN_DEPTH
+ * steps (a `server` depending on a `core` that depends on `agents` runs its tools too).
  */
-export function dependentPackages(root: string, listings?: WorkspaceListings): string[] {
-  const abs = path.resolve(root);
-  const name = packageJson(abs)?.name;
-  const byName = typeof name === 'string' && name !== '' ? workspaceSiblings(abs, listings).filter((dir) => dependsOn(packageJson(dir), name)) : [];
-  return [...byName, ...pathDependents(abs).filter((dir) => !byName.includes(dir))];
+export function dependentPackages(root: string, listings: WorkspaceListings = new Map()): string[] {
+  const start = path.resolve(root);
+  const out: string[] = [];
+  let frontier = [start];
+  for (let step = 0; step < CHAIN_DEPTH && frontier.length > 0; step++) {
+    const next: string[] = [];
+    for (const dir of frontier)
+      for (const d of directDependents(dir, listings))
+        if (d !== start && !out.includes(d)) {
+          out.push(d);
+          next.push(d);
+        }
+    frontier = next;
+  }
+  return out;
 }
 
 /** A package of the workspace whose tools are protected: its name and its manifest (absolute). */
@@ -131,7 +187,28 @@ export interface ProtectedDependency {
  * `dir` authorizes nothing. A manifest that does not load counts as none (its own package's check
  * reports it).
  */
-export function protectedDependencies(dir: string, listings?: WorkspaceListings): ProtectedDependency[] {
+export function protectedDependencies(dir: string, listings: WorkspaceListings = new Map()): ProtectedDependency[] {
+  const out: ProtectedDependency[] = [];
+  const seen = new Set([path.resolve(dir)]);
+  let frontier = [path.resolve(dir)];
+  // the packages it depends on, then theirs (a `core` between it and `agents`), CHAIN_DEPTH steps
+  for (let step = 0; step < CHAIN_DEPTH && frontier.length > 0; step++) {
+    const next: string[] = [];
+    for (const at of frontier)
+      for (const dep of directDependencies(at, listings)) {
+        if (seen.has(dep.dir)) continue;
+        seen.add(dep.dir);
+        next.push(dep.dir);
+        const manifest = protectingManifest(dep.dir);
+        if (manifest !== undefined && !out.some((o) => o.manifest === manifest)) out.push({ name: dep.name, manifest });
+      }
+    frontier = next;
+  }
+  return out;
+}
+
+/** The packages `dir`'s package.json names: by name among its workspace's packages, by path, or by a link installed. */
+function directDependencies(dir: string, listings?: WorkspaceListings): { name: string; dir: string }[] {
   const pkg = packageJson(dir);
   if (!pkg || !DEPENDENCY_FIELDS.some((f) => pkg[f] !== null && typeof pkg[f] === 'object')) return [];
   const found: { name: string; dir: string }[] = [];
@@ -139,20 +216,21 @@ export function protectedDependencies(dir: string, listings?: WorkspaceListings)
     const name = packageJson(sibling)?.name;
     if (typeof name === 'string' && name !== '' && dependsOn(pkg, name)) found.push({ name, dir: sibling });
   }
-  for (const dep of pathDependencies(path.resolve(dir), pkg)) if (!found.some((f) => f.dir === dep.dir)) found.push(dep);
-  const out: ProtectedDependency[] = [];
-  for (const { name, dir: depDir } of found) {
-    const manifest = path.join(depDir, MANIFEST_FILE);
-    let text: string;
-    try {
-      text = readRegularText(manifest);
-    } catch {
-      continue;
-    }
-    const tools = parseManifest(text, manifest).value?.tools ?? [];
-    if (tools.some((t) => t.kind === 'function' || t.kind === 'computed')) out.push({ name, manifest });
+  for (const dep of pathDependencies(path.resolve(dir), pkg)) if (!found.some((f) => f.dir === dep.dir || realFolder(f.dir) === dep.dir)) found.push(dep);
+  return found;
+}
+
+/** The package's manifest (in its folder, where init writes it) when it maps a function or computed tool; one that does not load counts as none. */
+function protectingManifest(dir: string): string | undefined {
+  const manifest = path.join(dir, MANIFEST_FILE);
+  let text: string;
+  try {
+    text = readRegularText(manifest);
+  } catch {
+    return undefined;
   }
-  return out;
+  const tools = parseManifest(text, manifest).value?.tools ?? [];
+  return tools.some((t) => t.kind === 'function' || t.kind === 'computed') ? manifest : undefined;
 }
 
 /**

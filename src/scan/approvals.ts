@@ -2,6 +2,9 @@ import type { ts } from 'ts-morph';
 import { typescript } from './typescript.js';
 import { declarationOf, declaredTypeText, unwrapValue } from './local-values.js';
 import type { HoistedVars } from './scope.js';
+import { useRefType, useStateType } from './react-state.js';
+import { thisFieldType } from './this-fields.js';
+import { writtenMemberType } from './written-members.js';
 
 /**
  * Whether `receiver.approve(item)` (or reject/approveTool/rejectTool) is the SDK's own approval:
@@ -43,10 +46,21 @@ const deeper = (ctx: Ctx): Ctx | undefined => (ctx.depth >= 6 ? undefined : { ..
 /** A value of the SDK: a RunState, a RunContext or a RealtimeSession. */
 function isSdkReceiver(expr: ts.Expression, ctx: Ctx): boolean {
   const e = unwrapValue(expr);
+  const field = thisFieldType(e, ctx.ancestors, ctx.sf);
+  if (field !== undefined) return RECEIVER_TYPES.test(field);
   if (typescript.isPropertyAccessExpression(e)) {
+    // `entry.state` of an object whose written type says what `state` is
+    const member = writtenMemberType(e.expression, e.name.text, ctx.ancestors, ctx.sf, ctx.hoisted);
+    if (member !== undefined) return RECEIVER_TYPES.test(member);
     // `result.state` of a run's result; `session.current` of a realtime hook is not followed
     if (e.name.text === 'state') return isRunResult(e.expression, ctx);
     if (e.name.text === 'context') return isRunResult(e.expression, ctx);
+    // `session.current` of `useRef<RealtimeSession | null>(…)`
+    if (e.name.text === 'current' && typescript.isIdentifier(e.expression)) {
+      const ref = declarationOf(e.expression.text, ctx.ancestors, ctx.hoisted);
+      const type = ref && useRefType(ref, ctx.sf);
+      return type !== undefined && RECEIVER_TYPES.test(type);
+    }
     return false;
   }
   if (typescript.isCallExpression(e) || typescript.isNewExpression(e)) return makesSdkValue(e, ctx.sf);
@@ -97,6 +111,12 @@ function isRunResult(expr: ts.Expression, ctx: Ctx): boolean {
 function isInterruption(expr: ts.Expression, ctx: Ctx): boolean {
   const e = unwrapValue(expr);
   if (typescript.isPropertyAccessExpression(e) && e.name.text === 'approvalItem') return true;
+  if (typescript.isPropertyAccessExpression(e)) {
+    const member = writtenMemberType(e.expression, e.name.text, ctx.ancestors, ctx.sf, ctx.hoisted);
+    if (member !== undefined && ITEM_TYPES.test(member)) return true;
+  }
+  const field = thisFieldType(e, ctx.ancestors, ctx.sf);
+  if (field !== undefined) return ITEM_TYPES.test(field);
   if (typescript.isElementAccessExpression(e)) return isInterruptionList(e.expression, ctx);
   if (typescript.isCallExpression(e)) {
     const callee = unwrapValue(e.expression);
@@ -110,7 +130,7 @@ function isInterruption(expr: ts.Expression, ctx: Ctx): boolean {
   const next = deeper(ctx);
   if (!next) return false;
   if (typescript.isForOfStatement(decl)) return isInterruptionList(decl.expression, next);
-  const type = declaredTypeText(decl, ctx.sf);
+  const type = declaredTypeText(decl, ctx.sf) ?? useStateType(decl, e.text, ctx.sf);
   if (type !== undefined && ITEM_TYPES.test(type)) return true;
   if (typescript.isParameter(decl)) return isCallbackOfList(decl, ctx);
   if (typescript.isVariableDeclaration(decl) && decl.initializer) {
@@ -123,6 +143,9 @@ function isInterruption(expr: ts.Expression, ctx: Ctx): boolean {
 /** `result.interruptions`, `state.getInterruptions()`, a filtered copy, or a variable holding one. */
 function isInterruptionList(expr: ts.Expression, ctx: Ctx): boolean {
   const e = unwrapValue(expr);
+  // a class's field typed as a list of items (`private pending: RunToolApprovalItem[]`)
+  const field = thisFieldType(e, ctx.ancestors, ctx.sf);
+  if (field !== undefined && ITEM_TYPES.test(field)) return true;
   if (typescript.isPropertyAccessExpression(e)) return e.name.text === 'interruptions';
   if (typescript.isCallExpression(e)) {
     const callee = unwrapValue(e.expression);

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { parseJsonc, type PackageInfo, type RepoLayout, type TsconfigInfo } from './links.js';
-import { readJsonc, resolveTsconfig } from './tsconfig.js';
+import { readJsonc, resolveWithReferences } from './tsconfig.js';
 import { readRegularText } from '../safe-read.js';
 
 /** Reads a package.json / tsconfig into the layout (a file that does not parse adds nothing). */
@@ -35,9 +35,9 @@ export function readConfigLayout(configs: readonly string[]): ConfigLayout {
       packages.push(pkg);
     } else {
       // Only the tsconfig.json of a folder decides its aliases (tsconfig.build.json and friends extend it);
-      // its `extends` chain is followed for `baseUrl` and `paths`.
+      // its `extends` chain is followed for `baseUrl` and `paths`, and its `references` when it has neither.
       if (path.basename(file) !== 'tsconfig.json' && path.basename(file) !== 'jsconfig.json') continue;
-      const resolved = resolveTsconfig(file, (f) => (f === file ? json : undefined) ?? readJsonc(f));
+      const resolved = resolveWithReferences(file, (f) => (f === file ? json : undefined) ?? readJsonc(f));
       tsconfigs.push({
         dir,
         base: resolved.baseUrl ?? resolved.paths?.base ?? dir,

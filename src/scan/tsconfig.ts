@@ -71,6 +71,38 @@ export function resolveTsconfig(file: string, readJson: ReadJson = readJsonc, se
   return out;
 }
 
+/** How many referenced configs a solution-style tsconfig is read through (one level, as `tsc -b` builds them). */
+const MAX_REFERENCES = 16;
+
+/**
+ * A folder's aliases when its tsconfig.json declares none but `references` other configs (Vite's
+ * templates: `files: []`, `references: [tsconfig.app.json, tsconfig.node.json]`, the options in the
+ * first): each referenced project's own `paths`, targets made absolute so one map holds them all
+ * (an earlier reference wins a key), and the first `baseUrl`. One level, at most MAX_REFERENCES.
+ */
+export function resolveWithReferences(file: string, readJson: ReadJson = readJsonc): ResolvedTsconfig {
+  const own = resolveTsconfig(file, readJson);
+  const refs = readJson(path.resolve(file))?.['references'];
+  if (own.paths !== undefined || own.baseUrl !== undefined || !Array.isArray(refs)) return own;
+  const dir = path.dirname(path.resolve(file));
+  const out: ResolvedTsconfig = {};
+  const map: Record<string, string[]> = {};
+  for (const ref of refs.slice(0, MAX_REFERENCES)) {
+    const spec = ref && typeof ref === 'object' ? (ref as Record<string, unknown>)['path'] : undefined;
+    if (typeof spec !== 'string') continue;
+    const target = path.resolve(dir, spec);
+    // a reference names a config file or a folder holding tsconfig.json
+    const refFile = target.endsWith('.json') ? target : path.join(target, 'tsconfig.json');
+    const theirs = resolveTsconfig(refFile, readJson);
+    if (out.baseUrl === undefined && theirs.baseUrl !== undefined) out.baseUrl = theirs.baseUrl;
+    const base = theirs.baseUrl ?? theirs.paths?.base;
+    for (const [key, targets] of Object.entries(theirs.paths?.map ?? {}))
+      if (!(key in map) && base !== undefined) map[key] = targets.map((t) => path.resolve(base, t));
+  }
+  if (Object.keys(map).length > 0) out.paths = { map, base: dir };
+  return out;
+}
+
 /** `b` overrides `a` option by option, as `extends` does. */
 function merge(a: ResolvedTsconfig, b: ResolvedTsconfig): ResolvedTsconfig {
   const out: ResolvedTsconfig = { ...a };

@@ -24,10 +24,25 @@ export function helperAnswer(cx: FileContext, receiver: ts.Expression, item: ts.
   const i = parameterOf(cx, item);
   if ((r && sdkTypeOf(cx, r, RECEIVER_TYPES)) || (i && sdkTypeOf(cx, i, ITEM_TYPES))) return {};
   if (!r || (r.type !== undefined && !UNTYPED.has(r.type.getText(cx.sf).trim()))) return undefined;
+  // an inline callback's bare parameter is typed by its call (`reviews.map((review) => ...)` is a
+  // `Review`); approvals.ts already reads the one call whose list holds SDK items (interruptions)
+  if (r.type === undefined && isInlineCallback(cx.ancestors, r)) return undefined;
   const name = (r.name as ts.Identifier).text;
   return {
     unsure: `\`${name}\` is a parameter ${r.type === undefined ? 'with no type' : `typed \`${r.type.getText(cx.sf)}\``}, so check cannot tell it from a run's state: it is taken for one`,
   };
+}
+
+/** Whether the function declaring `param` is an argument of a call or `new`, so TypeScript types its bare parameters from the callee's signature. */
+function isInlineCallback(ancestors: readonly ts.Node[], param: ts.ParameterDeclaration): boolean {
+  // the scan keeps no parent pointers: the declaring function and its call are among the ancestors
+  const i = ancestors.findIndex((n) => (typescript.isArrowFunction(n) || typescript.isFunctionExpression(n)) && n.parameters.includes(param));
+  if (i < 0) return false;
+  let at: ts.Node = ancestors[i]!;
+  let j = i - 1;
+  while (j >= 0 && typescript.isParenthesizedExpression(ancestors[j]!)) at = ancestors[j--]!;
+  const call = ancestors[j];
+  return call !== undefined && (typescript.isCallExpression(call) || typescript.isNewExpression(call)) && (call.arguments ?? []).some((a) => a === at);
 }
 
 /** The parameter an identifier names (a plain name, not a destructured one), or undefined. */

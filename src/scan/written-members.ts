@@ -1,0 +1,78 @@
+import type { ts } from 'ts-morph';
+import { declarationOf, unwrapValue } from './local-values.js';
+import type { HoistedVars } from './scope.js';
+import { typescript } from './typescript.js';
+
+/*
+ * A property's written type through the object's written type (issue 40: an approval handler's
+ * `entry.state.approve(entry.item)` with `const entry = pending.get(id)!` over `const pending = new
+ * Map<string, { state: RunState<…>; item: RunToolApprovalItem }>()`). The object is a name whose
+ * declaration writes a type, or reads a `Map`'s value (`m.get(k)`) whose type arguments are
+ * written; a type is an object literal type, a union of them, or an alias or interface the file
+ * declares at its top. Nothing is inferred: what is not written is not followed.
+ */
+
+/** How many aliases are followed from one type (`type A = B; type B = {…}`). */
+const ALIAS_DEPTH = 4;
+
+/** The written type of `obj.member`, as text, or undefined when the object's type does not write it. */
+export function writtenMemberType(
+  obj: ts.Expression,
+  member: string,
+  ancestors: readonly ts.Node[],
+  sf: ts.SourceFile,
+  hoisted?: HoistedVars,
+): string | undefined {
+  const type = writtenTypeOf(unwrapValue(obj), ancestors, hoisted);
+  return type && memberIn(type, member, sf, 0);
+}
+
+function writtenTypeOf(e: ts.Expression, ancestors: readonly ts.Node[], hoisted: HoistedVars | undefined): ts.TypeNode | undefined {
+  if (!typescript.isIdentifier(e)) return undefined;
+  const decl = declarationOf(e.text, ancestors, hoisted);
+  if (!decl || !(typescript.isVariableDeclaration(decl) || typescript.isParameter(decl)) || !typescript.isIdentifier(decl.name)) return undefined;
+  if (decl.type) return decl.type;
+  const init = decl.initializer && unwrapValue(decl.initializer);
+  // `m.get(k)`: the value type of the map `m` names
+  if (!init || !typescript.isCallExpression(init) || !typescript.isPropertyAccessExpression(init.expression) || init.expression.name.text !== 'get')
+    return undefined;
+  const map = unwrapValue(init.expression.expression);
+  if (!typescript.isIdentifier(map)) return undefined;
+  const mapDecl = declarationOf(map.text, ancestors, hoisted);
+  if (!mapDecl || !typescript.isVariableDeclaration(mapDecl)) return undefined;
+  return mapValueType(mapDecl);
+}
+
+/** `V` of a declaration typed `Map<K, V>` / `ReadonlyMap<K, V>` or made by `new Map<K, V>(…)`. */
+function mapValueType(decl: ts.VariableDeclaration): ts.TypeNode | undefined {
+  const t = decl.type;
+  if (t && typescript.isTypeReferenceNode(t) && typescript.isIdentifier(t.typeName) && /^(?:Readonly)?Map$/.test(t.typeName.text)) return t.typeArguments?.[1];
+  const init = decl.initializer && unwrapValue(decl.initializer);
+  if (init && typescript.isNewExpression(init) && typescript.isIdentifier(init.expression) && init.expression.text === 'Map') return init.typeArguments?.[1];
+  return undefined;
+}
+
+function memberIn(type: ts.TypeNode, member: string, sf: ts.SourceFile, depth: number): string | undefined {
+  if (typescript.isParenthesizedTypeNode(type)) return memberIn(type.type, member, sf, depth);
+  if (typescript.isUnionTypeNode(type)) {
+    for (const t of type.types) {
+      const found = memberIn(t, member, sf, depth);
+      if (found !== undefined) return found;
+    }
+    return undefined;
+  }
+  if (typescript.isTypeLiteralNode(type)) return propertyType(type.members, member, sf);
+  if (!typescript.isTypeReferenceNode(type) || !typescript.isIdentifier(type.typeName) || depth >= ALIAS_DEPTH) return undefined;
+  const name = type.typeName.text;
+  for (const s of sf.statements) {
+    if (typescript.isTypeAliasDeclaration(s) && s.name.text === name) return memberIn(s.type, member, sf, depth + 1);
+    if (typescript.isInterfaceDeclaration(s) && s.name.text === name) return propertyType(s.members, member, sf);
+  }
+  return undefined;
+}
+
+function propertyType(members: ts.NodeArray<ts.TypeElement>, member: string, sf: ts.SourceFile): string | undefined {
+  for (const m of members)
+    if (typescript.isPropertySignature(m) && m.name && typescript.isIdentifier(m.name) && m.name.text === member) return m.type?.getText(sf);
+  return undefined;
+}
