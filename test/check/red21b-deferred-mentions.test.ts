@@ -19,7 +19,7 @@ const SDK = "import type { RunState } from '@openai/agents';";
 const findings = (code: string) => lintSource(code, { ruleId: 'sdk-approval' }).map((f) => `${f.line}:${f.column} ${f.message}`);
 
 const shapes = (T: string): Record<string, string> => ({
-  "a class field `{ resolve, reject }` whose resolve takes the state": lines(
+  'a class field `{ resolve, reject }` whose resolve takes the state': lines(
     GEN,
     SDK,
     `export class Chat { private resume?: { resolve: (s: ${T}) => void; reject: (e: Error) => void }; close(err: Error) { this.resume?.reject(err); } }`,

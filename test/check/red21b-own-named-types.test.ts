@@ -46,11 +46,19 @@ describe("an app's own types named like the SDK's are the app's", () => {
     });
   }
   it('no sdk-approval finding: a RunState class declared in the file, in a field', () => {
-    expect(findings(lines(GEN, 'class RunState { approve(step: Step) {} }', 'export class Steps { private s: RunState; go(step: Step) { this.s.approve(step); } }'))).toEqual([]);
+    expect(
+      findings(lines(GEN, 'class RunState { approve(step: Step) {} }', 'export class Steps { private s: RunState; go(step: Step) { this.s.approve(step); } }')),
+    ).toEqual([]);
   });
   it('no sdk-approval finding: a local type alias RunState as an interface member', () => {
     expect(
-      findings(lines(GEN, 'type RunState = { approve(id: string): Promise<void> };', 'interface Job { state: RunState; id: string } export function go(job: Job) { job.state.approve(job.id); }')),
+      findings(
+        lines(
+          GEN,
+          'type RunState = { approve(id: string): Promise<void> };',
+          'interface Job { state: RunState; id: string } export function go(job: Job) { job.state.approve(job.id); }',
+        ),
+      ),
     ).toEqual([]);
   });
 });
