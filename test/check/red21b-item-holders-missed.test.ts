@@ -30,6 +30,12 @@ const missed: Record<string, string> = {
     'type Pending = RunToolApprovalItem;',
     'export class Desk { private pending: Pending[] = []; yes() { for (const i of this.pending) session.approve(i); } }',
   ),
+  "a useState of the file's alias `type Interruption = RunToolApprovalItem`": lines(
+    GEN,
+    SDK,
+    'type Interruption = RunToolApprovalItem;',
+    'const [pending] = useState<Interruption | null>(null); box.approve(pending);',
+  ),
   'a useState list of items, indexed': lines(
     GEN,
     SDK,

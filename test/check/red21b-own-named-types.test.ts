@@ -50,6 +50,17 @@ describe("an app's own types named like the SDK's are the app's", () => {
       findings(lines(GEN, 'class RunState { approve(step: Step) {} }', 'export class Steps { private s: RunState; go(step: Step) { this.s.approve(step); } }')),
     ).toEqual([]);
   });
+  it("no sdk-approval finding: a constructor parameter property typed with the app's RunState", () => {
+    expect(
+      findings(
+        lines(
+          GEN,
+          "import type { RunState } from './jobs.js';",
+          'export class Q { constructor(private readonly state: RunState) {} ok(id: string) { this.state.approve(id); } }',
+        ),
+      ),
+    ).toEqual([]);
+  });
   it('no sdk-approval finding: a local type alias RunState as an interface member', () => {
     expect(
       findings(
