@@ -1,10 +1,11 @@
 import type { ts } from 'ts-morph';
 import { typescript } from './typescript.js';
-import { declarationOf, declaredTypeText, unwrapValue } from './local-values.js';
+import { declarationOf, unwrapValue } from './local-values.js';
 import type { HoistedVars } from './scope.js';
 import { useRefType, useStateType } from './react-state.js';
 import { thisFieldType } from './this-fields.js';
 import { writtenMemberType } from './written-members.js';
+import { ITEM_TYPES, isWrittenSdkType, RECEIVER_TYPES, type SdkTypeNames, sdkTypeNames } from './written-sdk-type.js';
 
 /**
  * Whether `receiver.approve(item)` (or reject/approveTool/rejectTool) is the SDK's own approval:
@@ -20,13 +21,13 @@ export function isSdkApprovalCall(
   sf: ts.SourceFile,
   hoisted?: HoistedVars,
 ): boolean {
-  const ctx: Ctx = { ancestors, sf, depth: 0, hoisted };
+  const ctx = newCtx(ancestors, sf, hoisted);
   return isSdkReceiver(receiver, ctx) || isInterruption(item, ctx);
 }
 
 /** Whether a run's input is a RunState (a resume: the state carries the context it was run with). */
 export function isRunStateValue(expr: ts.Expression, ancestors: readonly ts.Node[], sf: ts.SourceFile, hoisted?: HoistedVars): boolean {
-  return isSdkReceiver(expr, { ancestors, sf, depth: 0, hoisted });
+  return isSdkReceiver(expr, newCtx(ancestors, sf, hoisted));
 }
 
 interface Ctx {
@@ -35,31 +36,44 @@ interface Ctx {
   depth: number;
   /** The `var`s each function of the file hoists, when the scan filed them (local-values.ts). */
   hoisted: HoistedVars | undefined;
+  /** The SDK's type names the file imports, read once when a written type is first asked about. */
+  names: () => SdkTypeNames;
 }
 
-const RECEIVER_TYPES = /\b(?:RunState|RunContext|RealtimeSession)\b/;
-const RESULT_TYPES = /\b(?:RunResult|StreamedRunResult|RunState)\b/;
-const ITEM_TYPES = /\b(?:RunToolApprovalItem|ToolApprovalItem|RealtimeToolApprovalRequest)\b/;
+function newCtx(ancestors: readonly ts.Node[], sf: ts.SourceFile, hoisted: HoistedVars | undefined): Ctx {
+  let names: SdkTypeNames | undefined;
+  return { ancestors, sf, depth: 0, hoisted, names: () => (names ??= sdkTypeNames(sf)) };
+}
+
+const RESULT_TYPES: ReadonlySet<string> = new Set(['RunResult', 'StreamedRunResult', 'RunState']);
+
+/** Whether a written type is the SDK's (one of `wanted`); with `element`, a list of them too. */
+const isSdk = (type: ts.TypeNode | undefined, wanted: ReadonlySet<string>, ctx: Ctx, element = false): boolean =>
+  isWrittenSdkType(type, wanted, ctx.names(), ctx.sf, { element });
+/** Whether every alternative's written type of a member is the SDK's. */
+const allSdk = (types: readonly ts.TypeNode[], wanted: ReadonlySet<string>, ctx: Ctx): boolean => types.every((t) => isSdk(t, wanted, ctx));
+/** The type a declaration writes (`state: RunState<...>`), or undefined. */
+const declaredType = (decl: ts.Node): ts.TypeNode | undefined =>
+  typescript.isVariableDeclaration(decl) || typescript.isParameter(decl) ? decl.type : undefined;
 
 const deeper = (ctx: Ctx): Ctx | undefined => (ctx.depth >= 6 ? undefined : { ...ctx, depth: ctx.depth + 1 });
 
 /** A value of the SDK: a RunState, a RunContext or a RealtimeSession. */
 function isSdkReceiver(expr: ts.Expression, ctx: Ctx): boolean {
   const e = unwrapValue(expr);
-  const field = thisFieldType(e, ctx.ancestors, ctx.sf);
-  if (field !== undefined) return RECEIVER_TYPES.test(field);
+  const field = thisFieldType(e, ctx.ancestors);
+  if (field !== undefined) return isSdk(field, RECEIVER_TYPES, ctx);
   if (typescript.isPropertyAccessExpression(e)) {
     // `entry.state` of an object whose written type says what `state` is
     const member = writtenMemberType(e.expression, e.name.text, ctx.ancestors, ctx.sf, ctx.hoisted);
-    if (member !== undefined) return RECEIVER_TYPES.test(member);
+    if (member !== undefined) return allSdk(member, RECEIVER_TYPES, ctx);
     // `result.state` of a run's result; `session.current` of a realtime hook is not followed
     if (e.name.text === 'state') return isRunResult(e.expression, ctx);
     if (e.name.text === 'context') return isRunResult(e.expression, ctx);
     // `session.current` of `useRef<RealtimeSession | null>(…)`
     if (e.name.text === 'current' && typescript.isIdentifier(e.expression)) {
       const ref = declarationOf(e.expression.text, ctx.ancestors, ctx.hoisted);
-      const type = ref && useRefType(ref, ctx.sf);
-      return type !== undefined && RECEIVER_TYPES.test(type);
+      return ref !== undefined && isSdk(useRefType(ref), RECEIVER_TYPES, ctx);
     }
     return false;
   }
@@ -67,8 +81,8 @@ function isSdkReceiver(expr: ts.Expression, ctx: Ctx): boolean {
   if (typescript.isIdentifier(e)) {
     const decl = declarationOf(e.text, ctx.ancestors, ctx.hoisted);
     if (!decl) return false;
-    const type = declaredTypeText(decl, ctx.sf);
-    if (type !== undefined) return RECEIVER_TYPES.test(type);
+    const type = declaredType(decl);
+    if (type !== undefined) return isSdk(type, RECEIVER_TYPES, ctx);
     const next = deeper(ctx);
     if (!next || !typescript.isVariableDeclaration(decl) || !decl.initializer) return false;
     // `const { state } = await run(...)`: the result's `state`, as `result.state` is
@@ -98,8 +112,8 @@ function isRunResult(expr: ts.Expression, ctx: Ctx): boolean {
   if (typescript.isIdentifier(e)) {
     const decl = declarationOf(e.text, ctx.ancestors, ctx.hoisted);
     if (!decl) return false;
-    const type = declaredTypeText(decl, ctx.sf);
-    if (type !== undefined) return RESULT_TYPES.test(type);
+    const type = declaredType(decl);
+    if (type !== undefined) return isSdk(type, RESULT_TYPES, ctx);
     const init = typescript.isVariableDeclaration(decl) && typescript.isIdentifier(decl.name) ? decl.initializer : undefined;
     const next = deeper(ctx);
     return !!init && !!next && isRunResult(init, next);
@@ -113,10 +127,10 @@ function isInterruption(expr: ts.Expression, ctx: Ctx): boolean {
   if (typescript.isPropertyAccessExpression(e) && e.name.text === 'approvalItem') return true;
   if (typescript.isPropertyAccessExpression(e)) {
     const member = writtenMemberType(e.expression, e.name.text, ctx.ancestors, ctx.sf, ctx.hoisted);
-    if (member !== undefined && ITEM_TYPES.test(member)) return true;
+    if (member !== undefined && allSdk(member, ITEM_TYPES, ctx)) return true;
   }
-  const field = thisFieldType(e, ctx.ancestors, ctx.sf);
-  if (field !== undefined) return ITEM_TYPES.test(field);
+  const field = thisFieldType(e, ctx.ancestors);
+  if (field !== undefined) return isSdk(field, ITEM_TYPES, ctx);
   if (typescript.isElementAccessExpression(e)) return isInterruptionList(e.expression, ctx);
   if (typescript.isCallExpression(e)) {
     const callee = unwrapValue(e.expression);
@@ -130,8 +144,7 @@ function isInterruption(expr: ts.Expression, ctx: Ctx): boolean {
   const next = deeper(ctx);
   if (!next) return false;
   if (typescript.isForOfStatement(decl)) return isInterruptionList(decl.expression, next);
-  const type = declaredTypeText(decl, ctx.sf) ?? useStateType(decl, e.text, ctx.sf);
-  if (type !== undefined && ITEM_TYPES.test(type)) return true;
+  if (isSdk(declaredType(decl) ?? useStateType(decl, e.text), ITEM_TYPES, ctx)) return true;
   if (typescript.isParameter(decl)) return isCallbackOfList(decl, ctx);
   if (typescript.isVariableDeclaration(decl) && decl.initializer) {
     // `const [item] = result.interruptions`, `const item = result.interruptions[0]`
@@ -144,8 +157,7 @@ function isInterruption(expr: ts.Expression, ctx: Ctx): boolean {
 function isInterruptionList(expr: ts.Expression, ctx: Ctx): boolean {
   const e = unwrapValue(expr);
   // a class's field typed as a list of items (`private pending: RunToolApprovalItem[]`)
-  const field = thisFieldType(e, ctx.ancestors, ctx.sf);
-  if (field !== undefined && ITEM_TYPES.test(field)) return true;
+  if (isSdk(thisFieldType(e, ctx.ancestors), ITEM_TYPES, ctx, true)) return true;
   if (typescript.isPropertyAccessExpression(e)) return e.name.text === 'interruptions';
   if (typescript.isCallExpression(e)) {
     const callee = unwrapValue(e.expression);
@@ -203,4 +215,45 @@ function isCallbackOfList(param: ts.ParameterDeclaration, ctx: Ctx): boolean {
     );
   }
   return false;
+}
+
+/** The type an item is written with: `e as T`, a typed local or parameter, a class field; undefined when none. */
+function writtenItemType(expr: ts.Expression, ctx: Ctx): ts.TypeNode | undefined {
+  let e = expr;
+  while (typescript.isParenthesizedExpression(e) || typescript.isNonNullExpression(e)) e = e.expression;
+  if (typescript.isAsExpression(e) || typescript.isSatisfiesExpression(e) || typescript.isTypeAssertionExpression(e)) return e.type;
+  const field = thisFieldType(e, ctx.ancestors);
+  if (field !== undefined) return field;
+  if (!typescript.isIdentifier(e)) return undefined;
+  const decl = declarationOf(e.text, ctx.ancestors, ctx.hoisted);
+  return decl && declaredType(decl);
+}
+
+/**
+ * Whether an item's written type is one no SDK answer takes: a primitive, a literal, a function or
+ * object literal type, or an error class (`Error`, `TimeoutError`), in every alternative. `any`,
+ * `unknown` and other names may be an approval item (an alias from another file): not these.
+ */
+export function cannotBeItem(item: ts.Expression, ancestors: readonly ts.Node[], sf: ts.SourceFile, hoisted?: HoistedVars): boolean {
+  const ctx = newCtx(ancestors, sf, hoisted);
+  const type = writtenItemType(item, ctx);
+  return type !== undefined && !isSdk(type, ITEM_TYPES, ctx) && notAnItem(type);
+}
+
+const PRIMITIVES = new Set([
+  typescript.SyntaxKind.StringKeyword,
+  typescript.SyntaxKind.NumberKeyword,
+  typescript.SyntaxKind.BooleanKeyword,
+  typescript.SyntaxKind.BigIntKeyword,
+  typescript.SyntaxKind.SymbolKeyword,
+  typescript.SyntaxKind.VoidKeyword,
+  typescript.SyntaxKind.NeverKeyword,
+  typescript.SyntaxKind.UndefinedKeyword,
+]);
+
+function notAnItem(type: ts.TypeNode): boolean {
+  if (typescript.isParenthesizedTypeNode(type)) return notAnItem(type.type);
+  if (typescript.isUnionTypeNode(type)) return type.types.every(notAnItem);
+  if (PRIMITIVES.has(type.kind) || typescript.isLiteralTypeNode(type) || typescript.isFunctionTypeNode(type) || typescript.isTypeLiteralNode(type)) return true;
+  return typescript.isTypeReferenceNode(type) && typescript.isIdentifier(type.typeName) && /Error$/.test(type.typeName.text);
 }

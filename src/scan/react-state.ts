@@ -8,24 +8,24 @@ import { typescript } from './typescript.js';
  * type argument is what TypeScript gives the value; without one the value is not followed.
  */
 
-/** The type argument of `useState<T>(…)` / `React.useState<T>(…)` when `decl` names its state (`const [s] = …`), as text. */
-export function useStateType(decl: ts.Node, name: string, sf: ts.SourceFile): string | undefined {
+/** The type argument of `useState<T>(…)` / `React.useState<T>(…)` when `decl` names its state (`const [s] = …`). */
+export function useStateType(decl: ts.Node, name: string): ts.TypeNode | undefined {
   if (!typescript.isVariableDeclaration(decl) || !typescript.isArrayBindingPattern(decl.name)) return undefined;
   const first = decl.name.elements[0];
   if (!first || !typescript.isBindingElement(first) || !typescript.isIdentifier(first.name) || first.name.text !== name) return undefined;
-  return hookTypeArgument(decl.initializer, 'useState', sf);
+  return hookTypeArgument(decl.initializer, 'useState');
 }
 
-/** The type argument of `useRef<T>(…)` when `decl` is `const ref = useRef<T>(…)`, as text: `ref.current`'s type. */
-export function useRefType(decl: ts.Node, sf: ts.SourceFile): string | undefined {
+/** The type argument of `useRef<T>(…)` when `decl` is `const ref = useRef<T>(…)`: `ref.current`'s type. */
+export function useRefType(decl: ts.Node): ts.TypeNode | undefined {
   if (!typescript.isVariableDeclaration(decl) || !typescript.isIdentifier(decl.name)) return undefined;
-  return hookTypeArgument(decl.initializer, 'useRef', sf);
+  return hookTypeArgument(decl.initializer, 'useRef');
 }
 
-function hookTypeArgument(init: ts.Expression | undefined, hook: string, sf: ts.SourceFile): string | undefined {
+function hookTypeArgument(init: ts.Expression | undefined, hook: string): ts.TypeNode | undefined {
   if (!init || !typescript.isCallExpression(init)) return undefined;
   const callee = init.expression;
   const name = typescript.isIdentifier(callee) ? callee.text : typescript.isPropertyAccessExpression(callee) ? callee.name.text : undefined;
   if (name !== hook || init.typeArguments?.length !== 1) return undefined;
-  return init.typeArguments[0]!.getText(sf);
+  return init.typeArguments[0];
 }

@@ -12,7 +12,8 @@ import { lines, lintSource } from './rule-tester.js';
  * review branch `t.state` is read as a RunState and `t.item` as an SDK item: the app's own review
  * is reported as the SDK's answer, and the codemod would keep the tool as a conflict. (Reading the
  * narrowing is not asked; a union whose alternatives disagree is at least not surely the SDK's.)
- * Control: the agent branch, `if (t.kind === 'agent') t.state.approve(t.item)`, is reported.
+ * Control: a union whose every alternative writes the SDK's state is reported. Left (a false
+ * green, written down in DECISIONS): the agent branch, `if (t.kind === 'agent')`, is not read either.
  */
 const GEN = "import { protectedTool } from './ctrlrun.generated.js';";
 const SDK = "import type { RunState, RunToolApprovalItem } from '@openai/agents';";
@@ -32,7 +33,16 @@ describe("a tagged union's app-own alternative", () => {
     );
     expect(lintSource(code, { ruleId: 'sdk-approval' })).toHaveLength(0);
   });
-  it("control: the agent branch's t.state.approve(t.item) is reported", () => {
-    expect(count("if (t.kind === 'agent') t.state.approve(t.item);")).toBe(1);
+  it('control: a union whose every alternative writes the SDK state is reported', () => {
+    const code = lines(
+      GEN,
+      SDK,
+      "type Task3 = { kind: 'a'; state: RunState<any, any>; item: Row } | { kind: 'b'; state: RunState<any, any> | null; item: Row };",
+      'export function go(t: Task3) { t.state!.approve(t.item); }',
+    );
+    expect(lintSource(code, { ruleId: 'sdk-approval' })).toHaveLength(1);
+  });
+  it('left: the agent branch of a union whose alternatives disagree is not read (narrowing is not followed)', () => {
+    expect(count("if (t.kind === 'agent') t.state.approve(t.item);")).toBe(0);
   });
 });

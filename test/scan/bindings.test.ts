@@ -129,7 +129,7 @@ describe('scanSource: SDK approvals of interruptions', () => {
   it('state.approve/reject and approveTool/rejectTool; not control.approve or Promise.reject', () => {
     const s = scan(
       [
-        'for (const item of result.interruptions) state.approve(item);',
+        "import type { RunContext } from '@openai/agents'; for (const item of result.interruptions) state.approve(item);",
         'const result = await run(agent, "hi"); result.state.reject(item, { message: "no" });',
         'export function answer(ctx: RunContext<unknown>) { ctx.approveTool(item); }',
         'control.approve(state, item, { approver: "ana" });',

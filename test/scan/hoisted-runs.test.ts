@@ -52,9 +52,9 @@ describe("runs: a function's hoisted vars, as the scan filed them", () => {
       'src/approve.ts',
       `import { Agent, RunState } from '@openai/agents';
 const agent = new Agent({ name: 'a' });
-export async function approveAll(saved: string, id: string) {
+export async function approveAll(saved: string, item: unknown) {
   if (saved) { var state: RunState<unknown, Agent> = await RunState.fromString(agent, saved); }
-  state.approve(id);
+  state.approve(item);
 }
 export function other(state: { approve(id: string): void }, id: string) {
   state.approve(id);

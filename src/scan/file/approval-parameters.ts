@@ -1,8 +1,8 @@
 import type { ts } from 'ts-morph';
 import { declarationOf } from '../local-values.js';
-import { isSdkModule } from '../imports.js';
 import { skipWrappers } from '../syntax.js';
 import { typescript } from '../typescript.js';
+import { ITEM_TYPES, isWrittenSdkType, RECEIVER_TYPES, sdkTypeNames } from '../written-sdk-type.js';
 import type { FileContext } from './context.js';
 
 /*
@@ -14,8 +14,6 @@ import type { FileContext } from './context.js';
  * closed, and the finding says why. A parameter of another type (`client: Billing`) is the app's.
  */
 
-const RECEIVER_TYPES = new Set(['RunState', 'RunContext', 'RealtimeSession']);
-const ITEM_TYPES = new Set(['RunToolApprovalItem', 'ToolApprovalItem', 'RealtimeToolApprovalRequest']);
 const UNTYPED = new Set(['any', 'unknown']);
 
 /** What a helper's answer is: `{}` the SDK's (an aliased SDK type), `{ unsure }` taken for it (an untyped parameter), undefined the app's own. */
@@ -55,11 +53,5 @@ function parameterOf(cx: FileContext, expr: ts.Expression): ts.ParameterDeclarat
 
 /** Whether the parameter's type is one of `names` imported from the SDK, under any local name (`S<any, any>` of `RunState as S`). */
 function sdkTypeOf(cx: FileContext, param: ts.ParameterDeclaration, names: ReadonlySet<string>): boolean {
-  const type = param.type;
-  if (!type || !typescript.isTypeReferenceNode(type) || !typescript.isIdentifier(type.typeName)) return false;
-  const local = type.typeName.text;
-  // the file's imports as the scan collected them (a type-only import too: types are often imported so)
-  return cx.moduleImports.some(
-    (imp) => imp.syntax === 'import' && isSdkModule(imp.module) && imp.named.some((n) => n.local === local && names.has(n.imported)),
-  );
+  return isWrittenSdkType(param.type, names, sdkTypeNames(cx.sf), cx.sf);
 }

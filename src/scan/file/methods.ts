@@ -2,7 +2,8 @@ import type { ts } from 'ts-morph';
 import { typescript } from '../typescript.js';
 import { isAgentClass } from '../imports.js';
 import { spanOf } from '../parse.js';
-import { isSdkApprovalCall } from '../approvals.js';
+import { cannotBeItem, isSdkApprovalCall } from '../approvals.js';
+import { thisClassHasMethod } from '../this-fields.js';
 import { helperAnswer } from './approval-parameters.js';
 import { isStringLike, propertyName, skipParens, skipWrappers } from '../syntax.js';
 import type { InvokeReplacement } from '../types.js';
@@ -105,6 +106,10 @@ function onApproval(cx: FileContext, node: ts.CallExpression, callee: ts.Propert
   if (method === 'reject' && n === 1 && typescript.isIdentifier(receiver) && /^(?:reject|deferred)$/i.test(receiver.text)) return;
   const item = node.arguments[0]!;
   if (isStringLike(item) || typescript.isNumericLiteral(item) || typescript.isNewExpression(item) || typescript.isObjectLiteralExpression(item)) return;
+  // the class's own method (`this.approve(i)` of a class that declares `approve`), and an item written
+  // with a type no answer takes (`err: Error`, `e as Error`): not the SDK's answer, whatever the receiver
+  if (receiver.kind === typescript.SyntaxKind.ThisKeyword && thisClassHasMethod(cx.ancestors, callee.name.text)) return;
+  if (cannotBeItem(item, cx.ancestors, cx.sf, cx.hoisted)) return;
   // an app's own `client.approve(id)` is not the SDK's: only a RunState (or an interruption item)
   // a helper's parameter (issue 40): the SDK's type under another name, or no type (taken for the SDK's)
   const helper = isSdkApprovalCall(receiver, item, cx.ancestors, cx.sf, cx.hoisted) ? {} : helperAnswer(cx, receiver, item);

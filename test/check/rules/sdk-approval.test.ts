@@ -123,14 +123,15 @@ ruleTester('sdk-approval', {
       name: 'an item kept in useState, a session kept in useRef (issue 40)',
       code: lines(
         GEN,
+        "import type { RealtimeSession, RealtimeToolApprovalRequest } from '@openai/agents/realtime'; import type { RunToolApprovalItem } from '@openai/agents';",
         'const [pending] = useState<RunToolApprovalItem | null>(null); box.approve(pending);',
         'const s = useRef<RealtimeSession | null>(null); s.current?.reject(row);',
         'const [p2, setP2] = React.useState<RealtimeToolApprovalRequest>(); box.reject(p2);',
       ),
       errors: [
-        { line: 2, column: 63, mentions: 'control' },
-        { line: 3, column: 49, mentions: 'control' },
-        { line: 4, column: 68, mentions: 'control' },
+        { line: 3, column: 63, mentions: 'control' },
+        { line: 4, column: 49, mentions: 'control' },
+        { line: 5, column: 68, mentions: 'control' },
       ],
     },
     {
@@ -182,13 +183,13 @@ ruleTester('sdk-approval', {
         GEN,
         'export function decide(state: any, item: any, yes: boolean) { if (yes) state.approve(item); else state.reject(item); }',
         'export function answer(s, i) { s.approve(i); }',
-        'export function other(s: unknown, i: string) { s.rejectTool(i); }',
+        'export function other(s: unknown, i: unknown) { s.rejectTool(i); }',
       ),
       errors: [
         { line: 2, column: 72, mentions: '`state` is a parameter typed `any`' },
         { line: 2, column: 98, mentions: 'taken for one' },
         { line: 3, column: 32, mentions: '`s` is a parameter with no type' },
-        { line: 4, column: 48, mentions: '`s` is a parameter typed `unknown`' },
+        { line: 4, column: 49, mentions: '`s` is a parameter typed `unknown`' },
       ],
     },
     {
@@ -245,16 +246,17 @@ ruleTester('sdk-approval', {
     {
       name: 'a typed RunState parameter, a run result held in a variable, a typed item, a streamed result',
       code: lines(
+        "import type { RunState, RunToolApprovalItem } from '@openai/agents';",
         'export async function answer(state: RunState<unknown, Agent>, item: unknown) { state.approve(item); }',
         'const result = await runner.run(agent, "hi"); const held = result; held.state.reject(pending);',
         'export function one(item: RunToolApprovalItem) { store.approve(item); }',
         'const stream = await run(agent, "hi", { stream: true }); stream.state.approve(event.item);',
       ),
       errors: [
-        { line: 1, column: 80 },
-        { line: 2, column: 68 },
-        { line: 3, column: 50 },
-        { line: 4, column: 58 },
+        { line: 2, column: 80 },
+        { line: 3, column: 68 },
+        { line: 4, column: 50 },
+        { line: 5, column: 58 },
       ],
     },
     {

@@ -1,0 +1,92 @@
+import type { ts } from 'ts-morph';
+import { isSdkModule } from './imports.js';
+import { typescript } from './typescript.js';
+
+/*
+ * Whether a written type IS one of the SDK's types (issue 40, no false alarm): the one test every
+ * reader of written types shares (a local's or a parameter's declared type, a class field's, a
+ * member's, React state's). A type counts only when it is a reference to a name imported from the
+ * SDK's packages (under any local name, or `ns.RunState` of `import * as ns`), or to a file-local
+ * alias of such a name, possibly with `| null | undefined`; for lists, as an array's element. A
+ * name that is only a type argument (`Deferred<RunState>`) or appears inside another type (`{
+ * resolve: (s: RunState) => void }`) does not count, nor does the app's own `RunState` (imported
+ * from its own module or declared in the file).
+ */
+
+/** The SDK's types that answer: a run's state, its context, a realtime session. */
+export const RECEIVER_TYPES: ReadonlySet<string> = new Set(['RunState', 'RunContext', 'RealtimeSession']);
+/** The SDK's approval items. */
+export const ITEM_TYPES: ReadonlySet<string> = new Set(['RunToolApprovalItem', 'ToolApprovalItem', 'RealtimeToolApprovalRequest']);
+
+/** The SDK's type names a file imports: local name -> the SDK's name; namespaces under `*`. */
+export interface SdkTypeNames {
+  named: ReadonlyMap<string, string>;
+  namespaces: ReadonlySet<string>;
+}
+
+/** The SDK's names the file's top-level imports bring (type-only imports too: types are often imported so). */
+export function sdkTypeNames(sf: ts.SourceFile): SdkTypeNames {
+  const named = new Map<string, string>();
+  const namespaces = new Set<string>();
+  for (const s of sf.statements) {
+    if (!typescript.isImportDeclaration(s) || !typescript.isStringLiteral(s.moduleSpecifier) || !isSdkModule(s.moduleSpecifier.text)) continue;
+    const bindings = s.importClause?.namedBindings;
+    if (!bindings) continue;
+    if (typescript.isNamespaceImport(bindings)) namespaces.add(bindings.name.text);
+    else for (const el of bindings.elements) named.set(el.name.text, (el.propertyName ?? el.name).text);
+  }
+  return { named, namespaces };
+}
+
+/** How many file-local aliases are followed (`type Item = RunToolApprovalItem`). */
+const ALIAS_DEPTH = 4;
+
+/**
+ * Whether `type` is one of the SDK's `wanted` types (`| null | undefined` allowed); with
+ * `element`, an array of one (`T[]`, `readonly T[]`, `Array<T>`, `ReadonlyArray<T>`) counts too.
+ */
+export function isWrittenSdkType(
+  type: ts.TypeNode | undefined,
+  wanted: ReadonlySet<string>,
+  names: SdkTypeNames,
+  sf: ts.SourceFile,
+  opts: { element?: boolean } = {},
+): boolean {
+  return type !== undefined && isSdk(type, wanted, names, sf, opts.element === true, 0);
+}
+
+function isSdk(type: ts.TypeNode, wanted: ReadonlySet<string>, names: SdkTypeNames, sf: ts.SourceFile, element: boolean, depth: number): boolean {
+  if (typescript.isParenthesizedTypeNode(type)) return isSdk(type.type, wanted, names, sf, element, depth);
+  if (typescript.isUnionTypeNode(type)) {
+    const rest = type.types.filter((t) => !isNullish(t));
+    return rest.length > 0 && rest.every((t) => isSdk(t, wanted, names, sf, element, depth));
+  }
+  if (element) {
+    if (typescript.isArrayTypeNode(type)) return isSdk(type.elementType, wanted, names, sf, false, depth);
+    if (typescript.isTypeOperatorNode(type) && type.operator === typescript.SyntaxKind.ReadonlyKeyword)
+      return isSdk(type.type, wanted, names, sf, element, depth);
+  }
+  if (!typescript.isTypeReferenceNode(type)) return false;
+  const ref = type.typeName;
+  if (typescript.isQualifiedName(ref)) return typescript.isIdentifier(ref.left) && names.namespaces.has(ref.left.text) && wanted.has(ref.right.text);
+  const local = ref.text;
+  if (element && /^(?:Readonly)?Array$/.test(local) && type.typeArguments?.length === 1 && !declaredInFile(local, sf))
+    return isSdk(type.typeArguments[0]!, wanted, names, sf, false, depth);
+  const imported = names.named.get(local);
+  if (imported !== undefined) return wanted.has(imported);
+  // a file-local alias of the SDK's type (`type Item = RunToolApprovalItem`)
+  const alias =
+    depth < ALIAS_DEPTH ? sf.statements.find((s): s is ts.TypeAliasDeclaration => typescript.isTypeAliasDeclaration(s) && s.name.text === local) : undefined;
+  return alias !== undefined && isSdk(alias.type, wanted, names, sf, element, depth + 1);
+}
+
+function isNullish(t: ts.TypeNode): boolean {
+  if (t.kind === typescript.SyntaxKind.UndefinedKeyword) return true;
+  return typescript.isLiteralTypeNode(t) && t.literal.kind === typescript.SyntaxKind.NullKeyword;
+}
+
+function declaredInFile(name: string, sf: ts.SourceFile): boolean {
+  return sf.statements.some(
+    (s) => (typescript.isTypeAliasDeclaration(s) || typescript.isInterfaceDeclaration(s) || typescript.isClassDeclaration(s)) && s.name?.text === name,
+  );
+}
