@@ -20,14 +20,15 @@ export function isSdkApprovalCall(
   ancestors: readonly ts.Node[],
   sf: ts.SourceFile,
   hoisted?: HoistedVars,
+  sdkMember?: SdkMember,
 ): boolean {
-  const ctx = newCtx(ancestors, sf, hoisted);
+  const ctx = newCtx(ancestors, sf, hoisted, sdkMember);
   return isSdkReceiver(receiver, ctx) || isInterruption(item, ctx);
 }
 
 /** Whether a run's input is a RunState (a resume: the state carries the context it was run with). */
-export function isRunStateValue(expr: ts.Expression, ancestors: readonly ts.Node[], sf: ts.SourceFile, hoisted?: HoistedVars): boolean {
-  return isSdkReceiver(expr, newCtx(ancestors, sf, hoisted));
+export function isRunStateValue(expr: ts.Expression, ancestors: readonly ts.Node[], sf: ts.SourceFile, hoisted?: HoistedVars, sdkMember?: SdkMember): boolean {
+  return isSdkReceiver(expr, newCtx(ancestors, sf, hoisted, sdkMember));
 }
 
 interface Ctx {
@@ -40,9 +41,12 @@ interface Ctx {
   names: () => SdkTypeNames;
 }
 
-function newCtx(ancestors: readonly ts.Node[], sf: ts.SourceFile, hoisted: HoistedVars | undefined): Ctx {
+/** The scan's resolver of an expression to the SDK's export it names (through barrels and aliases). */
+type SdkMember = (expr: ts.Expression) => string | undefined;
+
+function newCtx(ancestors: readonly ts.Node[], sf: ts.SourceFile, hoisted: HoistedVars | undefined, sdkMember?: SdkMember): Ctx {
   let names: SdkTypeNames | undefined;
-  return { ancestors, sf, depth: 0, hoisted, names: () => (names ??= sdkTypeNames(sf)) };
+  return { ancestors, sf, depth: 0, hoisted, names: () => (names ??= sdkTypeNames(sf, sdkMember)) };
 }
 
 const RESULT_TYPES: ReadonlySet<string> = new Set(['RunResult', 'StreamedRunResult', 'RunState']);
@@ -168,6 +172,8 @@ function isInterruptionList(expr: ts.Expression, ctx: Ctx): boolean {
   if (typescript.isArrayLiteralExpression(e)) return e.elements.some((el) => typescript.isSpreadElement(el) && isInterruptionList(el.expression, ctx));
   if (typescript.isIdentifier(e)) {
     const decl = declarationOf(e.text, ctx.ancestors, ctx.hoisted);
+    // `const [queue] = useState<RunToolApprovalItem[]>([])`
+    if (decl && isSdk(useStateType(decl, e.text), ITEM_TYPES, ctx, true)) return true;
     const next = deeper(ctx);
     if (!decl || !next || !typescript.isVariableDeclaration(decl) || !decl.initializer) return false;
     // `const { interruptions } = result`: a list named as `result.interruptions` is

@@ -22,10 +22,12 @@ export const ITEM_TYPES: ReadonlySet<string> = new Set(['RunToolApprovalItem', '
 export interface SdkTypeNames {
   named: ReadonlyMap<string, string>;
   namespaces: ReadonlySet<string>;
+  /** The scan's resolver of a name to the SDK's export through the app's barrels and aliases, when the caller has it. */
+  viaBarrels?: (name: ts.Identifier) => string | undefined;
 }
 
 /** The SDK's names the file's top-level imports bring (type-only imports too: types are often imported so). */
-export function sdkTypeNames(sf: ts.SourceFile): SdkTypeNames {
+export function sdkTypeNames(sf: ts.SourceFile, viaBarrels?: (name: ts.Identifier) => string | undefined): SdkTypeNames {
   const named = new Map<string, string>();
   const namespaces = new Set<string>();
   for (const s of sf.statements) {
@@ -35,7 +37,7 @@ export function sdkTypeNames(sf: ts.SourceFile): SdkTypeNames {
     if (typescript.isNamespaceImport(bindings)) namespaces.add(bindings.name.text);
     else for (const el of bindings.elements) named.set(el.name.text, (el.propertyName ?? el.name).text);
   }
-  return { named, namespaces };
+  return { named, namespaces, ...(viaBarrels ? { viaBarrels } : {}) };
 }
 
 /** How many file-local aliases are followed (`type Item = RunToolApprovalItem`). */
@@ -74,6 +76,9 @@ function isSdk(type: ts.TypeNode, wanted: ReadonlySet<string>, names: SdkTypeNam
     return isSdk(type.typeArguments[0]!, wanted, names, sf, false, depth);
   const imported = names.named.get(local);
   if (imported !== undefined) return wanted.has(imported);
+  // `import type { RunState } from './sdk.js'` of a barrel that re-exports the SDK
+  const reexported = names.viaBarrels?.(ref);
+  if (reexported !== undefined) return wanted.has(reexported);
   // a file-local alias of the SDK's type (`type Item = RunToolApprovalItem`)
   const alias =
     depth < ALIAS_DEPTH ? sf.statements.find((s): s is ts.TypeAliasDeclaration => typescript.isTypeAliasDeclaration(s) && s.name.text === local) : undefined;

@@ -3,7 +3,7 @@ import { declarationOf } from '../local-values.js';
 import { skipWrappers } from '../syntax.js';
 import { typescript } from '../typescript.js';
 import { ITEM_TYPES, isWrittenSdkType, RECEIVER_TYPES, sdkTypeNames } from '../written-sdk-type.js';
-import type { FileContext } from './context.js';
+import { type FileContext, sdkMember } from './context.js';
 
 /*
  * An answer through a helper (issue 40): `function decide(state, item, yes) { yes ?
@@ -21,6 +21,11 @@ export function helperAnswer(cx: FileContext, receiver: ts.Expression, item: ts.
   const r = parameterOf(cx, receiver);
   const i = parameterOf(cx, item);
   if ((r && sdkTypeOf(cx, r, RECEIVER_TYPES)) || (i && sdkTypeOf(cx, i, ITEM_TYPES))) return {};
+  const from = r && importedSdkName(cx, r);
+  if (from)
+    return {
+      unsure: `\`${(r!.name as ts.Identifier).text}\` is typed \`${from.name}\` from \`${from.module}\`, which may re-export the SDK's: it is taken for a run's state`,
+    };
   if (!r || (r.type !== undefined && !UNTYPED.has(r.type.getText(cx.sf).trim()))) return undefined;
   // an inline callback's bare parameter is typed by its call (`reviews.map((review) => ...)` is a
   // `Review`); approvals.ts already reads the one call whose list holds SDK items (interruptions)
@@ -53,5 +58,28 @@ function parameterOf(cx: FileContext, expr: ts.Expression): ts.ParameterDeclarat
 
 /** Whether the parameter's type is one of `names` imported from the SDK, under any local name (`S<any, any>` of `RunState as S`). */
 function sdkTypeOf(cx: FileContext, param: ts.ParameterDeclaration, names: ReadonlySet<string>): boolean {
-  return isWrittenSdkType(param.type, names, sdkTypeNames(cx.sf), cx.sf);
+  return isWrittenSdkType(
+    param.type,
+    names,
+    sdkTypeNames(cx.sf, (e) => sdkMember(cx, e)),
+    cx.sf,
+  );
+}
+
+/**
+ * The module a helper's parameter type comes from when it is named as the SDK's state but imported
+ * from another module (`import type { RunState } from './sdk.js'`, a barrel the scan of one file
+ * cannot always follow): a helper's parameter is taken for the SDK's, failing closed, as an untyped
+ * one is. Fields, members and React state are not (their type is the file's own, session 21b).
+ */
+function importedSdkName(cx: FileContext, param: ts.ParameterDeclaration): { name: string; module: string } | undefined {
+  const type = param.type;
+  if (!type || !typescript.isTypeReferenceNode(type) || !typescript.isIdentifier(type.typeName)) return undefined;
+  const local = type.typeName.text;
+  for (const imp of cx.moduleImports) {
+    if (imp.syntax !== 'import') continue;
+    const n = imp.named.find((x) => x.local === local && RECEIVER_TYPES.has(x.imported));
+    if (n) return { name: n.imported, module: imp.module };
+  }
+  return undefined;
 }

@@ -33,6 +33,10 @@ describe("a tagged union's app-own alternative", () => {
     );
     expect(lintSource(code, { ruleId: 'sdk-approval' })).toHaveLength(0);
   });
+  it("no sdk-approval finding: a parameter typed with a union of the SDK state and the app's own", () => {
+    const code = lines(GEN, SDK, 'export function go(s: RunState<any, any> | ReviewState, r: Row) { s.approve(r); }');
+    expect(lintSource(code, { ruleId: 'sdk-approval' })).toHaveLength(0);
+  });
   it('control: a union whose every alternative writes the SDK state is reported', () => {
     const code = lines(
       GEN,

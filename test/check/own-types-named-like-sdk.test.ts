@@ -75,6 +75,22 @@ describe("an app's own types named like the SDK's are the app's", () => {
 });
 
 describe("control: the same shapes with the SDK's types are reported", () => {
+  it('one sdk-approval finding: a field typed through a namespace import of the SDK', () => {
+    const code = lines(
+      GEN,
+      "import * as agents from '@openai/agents';",
+      'export class S { private state?: agents.RunState<any, any>; go(r: Row) { this.state!.approve(r); } }',
+    );
+    expect(findings(code)).toHaveLength(1);
+  });
+  it("no sdk-approval finding: the same name through a namespace import of the app's module", () => {
+    const code = lines(
+      GEN,
+      "import * as agents from './workflow.js';",
+      'export class S { private state?: agents.RunState<any, any>; go(r: Row) { this.state!.approve(r); } }',
+    );
+    expect(findings(code)).toEqual([]);
+  });
   for (const [name, code] of Object.entries(cases('@openai/agents'))) {
     it(`one sdk-approval finding: ${name}`, () => {
       expect(findings(code)).toHaveLength(1);

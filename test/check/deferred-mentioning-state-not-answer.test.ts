@@ -11,7 +11,7 @@ import { lines, lintSource } from './rule-tester.js';
  * react-state.ts) test the WHOLE written type's text against /RunState|RunContext|RealtimeSession/,
  * so a type that merely mentions `RunState` inside a callback's parameter or a generic argument is
  * taken for a RunState: `deferred.reject(err)` is reported as the SDK's answer (check red, and the
- * codemod keeps the tool as a conflict, see test/codemod/red21b-deferred-conflict.test.ts).
+ * codemod keeps the tool as a conflict, see test/codemod/deferred-mentioning-state-no-conflict.test.ts).
  * Control: the same deferreds resolving with a `string` are not reported.
  */
 const GEN = "import { protectedTool } from './ctrlrun.generated.js';";
