@@ -49,7 +49,7 @@ const APP = (resolved: string) =>
   ].join('\n');
 
 function app(text: string): string {
-  const root = makeTempDir('red21b-deferred-');
+  const root = makeTempDir('deferred-state-');
   dirs.push(root);
   cpSync(path.join(FIXTURES, 'codemod/_shared'), root, { recursive: true });
   cpSync(path.join(FIXTURES, 'codemod/app-approvals/input'), root, { recursive: true });
