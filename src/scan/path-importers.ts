@@ -4,6 +4,7 @@ import { parseManifest } from '../manifest/load.js';
 import type { Manifest } from '../manifest/types.js';
 import { workspacePatterns } from '../manifest/workspace.js';
 import { gitRootOf, isInside, readRegularText } from '../safe-read.js';
+import { isSdkModule } from './imports.js';
 import { scanRepoSync } from './index.js';
 import { readLayout } from './layout.js';
 import { resolveSpecifier, type RepoLayout } from './links.js';
@@ -129,6 +130,9 @@ function importsReader(layout: RepoLayout, textOf: (abs: string) => string | und
       const text = textOf(abs);
       out = [];
       for (const spec of text === undefined ? [] : specifiersOf(text)) {
+        // the SDK's own modules (a fork's workspace resolves them to source) are the SDK, not the
+        // app: its implementation of approve is no answer; the app's calls of it are read
+        if (isSdkModule(spec)) continue;
         const target = resolveSpecifier(layout, spec, abs);
         if (target?.kind === 'file') out.push(target.file);
       }
