@@ -246,20 +246,25 @@ export function cannotBeItem(item: ts.Expression, ancestors: readonly ts.Node[],
   return type !== undefined && !isSdk(type, ITEM_TYPES, ctx) && notAnItem(type);
 }
 
-const PRIMITIVES = new Set([
-  typescript.SyntaxKind.StringKeyword,
-  typescript.SyntaxKind.NumberKeyword,
-  typescript.SyntaxKind.BooleanKeyword,
-  typescript.SyntaxKind.BigIntKeyword,
-  typescript.SyntaxKind.SymbolKeyword,
-  typescript.SyntaxKind.VoidKeyword,
-  typescript.SyntaxKind.NeverKeyword,
-  typescript.SyntaxKind.UndefinedKeyword,
-]);
+/** A keyword type no item is. Read at the call, not at load: the compiler loads only when a file is parsed. */
+function isPrimitiveKeyword(kind: ts.SyntaxKind): boolean {
+  const k = typescript.SyntaxKind;
+  return (
+    kind === k.StringKeyword ||
+    kind === k.NumberKeyword ||
+    kind === k.BooleanKeyword ||
+    kind === k.BigIntKeyword ||
+    kind === k.SymbolKeyword ||
+    kind === k.VoidKeyword ||
+    kind === k.NeverKeyword ||
+    kind === k.UndefinedKeyword
+  );
+}
 
 function notAnItem(type: ts.TypeNode): boolean {
   if (typescript.isParenthesizedTypeNode(type)) return notAnItem(type.type);
   if (typescript.isUnionTypeNode(type)) return type.types.every(notAnItem);
-  if (PRIMITIVES.has(type.kind) || typescript.isLiteralTypeNode(type) || typescript.isFunctionTypeNode(type) || typescript.isTypeLiteralNode(type)) return true;
+  if (isPrimitiveKeyword(type.kind) || typescript.isLiteralTypeNode(type) || typescript.isFunctionTypeNode(type) || typescript.isTypeLiteralNode(type))
+    return true;
   return typescript.isTypeReferenceNode(type) && typescript.isIdentifier(type.typeName) && /Error$/.test(type.typeName.text);
 }
