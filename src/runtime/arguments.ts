@@ -133,6 +133,11 @@ export function plainArguments(value: unknown): unknown {
   return hasBigint(value, 0) ? toPlain(value, 0) : value;
 }
 
+/** Whether a checked value holds a bigint anywhere (JSON.stringify throws on one). */
+export function holdsBigint(value: unknown): boolean {
+  return hasBigint(value, 0);
+}
+
 function hasBigint(value: unknown, depth: number): boolean {
   if (typeof value === 'bigint') return true;
   if (value === null || typeof value !== 'object' || depth > 256) return false;

@@ -1,4 +1,4 @@
-import { checkArguments, depthProblemOf, jsonDepthProblem, plainArguments, type ArgumentsCheck } from '../arguments.js';
+import { checkArguments, depthProblemOf, holdsBigint, jsonDepthProblem, plainArguments, type ArgumentsCheck } from '../arguments.js';
 import { parseJson } from '../internals.js';
 import { compileJsonSchema } from '../json-schema.js';
 import { outputAsArguments } from '../schema-output.js';
@@ -194,7 +194,7 @@ export function valueArguments(stage: ArgumentsStage, checked: ArgumentsCheck, c
   if (!checked.ok || stage.schemaCheck !== null) return checked;
   // checked arguments print to JSON unless they hold a bigint (JSON.stringify throws): those are
   // left as checked. No text is made: `policyArgs` reads the text only where the check refused it
-  if (plainArguments(checked.value) !== checked.value) return checked;
+  if (holdsBigint(checked.value)) return checked;
   // kept for the guardrail, which hands the schema this same value when the model wrote what the SDK parsed
   return callArguments(checked, stage.policyArgs('', checked, 'keep', callId));
 }
