@@ -20,7 +20,11 @@ const UNTYPED = new Set(['any', 'unknown']);
 export function helperAnswer(cx: FileContext, receiver: ts.Expression, item: ts.Expression): { unsure?: string } | undefined {
   const r = parameterOf(cx, receiver);
   const i = parameterOf(cx, item);
-  if ((r && sdkTypeOf(cx, r, RECEIVER_TYPES)) || (i && sdkTypeOf(cx, i, ITEM_TYPES))) return {};
+  if (r || i) {
+    // the file's SDK names, read once for both parameters
+    const names = sdkTypeNames(cx.sf, (e) => sdkMember(cx, e));
+    if ((r && isWrittenSdkType(r.type, RECEIVER_TYPES, names, cx.sf)) || (i && isWrittenSdkType(i.type, ITEM_TYPES, names, cx.sf))) return {};
+  }
   const from = r && importedSdkName(cx, r);
   if (from)
     return {
@@ -54,16 +58,6 @@ function parameterOf(cx: FileContext, expr: ts.Expression): ts.ParameterDeclarat
   if (!typescript.isIdentifier(e)) return undefined;
   const decl = declarationOf(e.text, cx.ancestors, cx.hoisted);
   return decl && typescript.isParameter(decl) && typescript.isIdentifier(decl.name) ? decl : undefined;
-}
-
-/** Whether the parameter's type is one of `names` imported from the SDK, under any local name (`S<any, any>` of `RunState as S`). */
-function sdkTypeOf(cx: FileContext, param: ts.ParameterDeclaration, names: ReadonlySet<string>): boolean {
-  return isWrittenSdkType(
-    param.type,
-    names,
-    sdkTypeNames(cx.sf, (e) => sdkMember(cx, e)),
-    cx.sf,
-  );
 }
 
 /**
