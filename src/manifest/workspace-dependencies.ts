@@ -158,18 +158,28 @@ function directDependents(dir: string, listings?: WorkspaceListings): string[] {
  * steps (a `server` depending on a `core` that depends on `agents` runs its tools too).
  */
 export function dependentPackages(root: string, listings: WorkspaceListings = new Map()): string[] {
-  const start = path.resolve(root);
+  return boundedWalk(path.resolve(root), (dir) => directDependents(dir, listings));
+}
+
+/**
+ * The folders reached from `start` (itself left out) by `next`, breadth-first, CHAIN_DEPTH steps,
+ * each once, in the order first reached: the walk of a package's dependents (backwards) and of its
+ * dependencies (forwards).
+ */
+function boundedWalk(start: string, next: (dir: string) => readonly string[]): string[] {
   const out: string[] = [];
+  const seen = new Set([start]);
   let frontier = [start];
   for (let step = 0; step < CHAIN_DEPTH && frontier.length > 0; step++) {
-    const next: string[] = [];
+    const reached: string[] = [];
     for (const dir of frontier)
-      for (const d of directDependents(dir, listings))
-        if (d !== start && !out.includes(d)) {
-          out.push(d);
-          next.push(d);
+      for (const d of next(dir))
+        if (!seen.has(d)) {
+          seen.add(d);
+          reached.push(d);
         }
-    frontier = next;
+    out.push(...reached);
+    frontier = reached;
   }
   return out;
 }
@@ -188,21 +198,17 @@ export interface ProtectedDependency {
  * reports it).
  */
 export function protectedDependencies(dir: string, listings: WorkspaceListings = new Map()): ProtectedDependency[] {
+  // the key each folder was first reached by names it (a `core` between it and `agents`, CHAIN_DEPTH steps)
+  const names = new Map<string, string>();
+  const next = (at: string): string[] =>
+    directDependencies(at, listings).map((dep) => {
+      if (!names.has(dep.dir)) names.set(dep.dir, dep.name);
+      return dep.dir;
+    });
   const out: ProtectedDependency[] = [];
-  const seen = new Set([path.resolve(dir)]);
-  let frontier = [path.resolve(dir)];
-  // the packages it depends on, then theirs (a `core` between it and `agents`), CHAIN_DEPTH steps
-  for (let step = 0; step < CHAIN_DEPTH && frontier.length > 0; step++) {
-    const next: string[] = [];
-    for (const at of frontier)
-      for (const dep of directDependencies(at, listings)) {
-        if (seen.has(dep.dir)) continue;
-        seen.add(dep.dir);
-        next.push(dep.dir);
-        const manifest = protectingManifest(dep.dir);
-        if (manifest !== undefined && !out.some((o) => o.manifest === manifest)) out.push({ name: dep.name, manifest });
-      }
-    frontier = next;
+  for (const dep of boundedWalk(path.resolve(dir), next)) {
+    const manifest = protectingManifest(dep);
+    if (manifest !== undefined && !out.some((o) => o.manifest === manifest)) out.push({ name: names.get(dep)!, manifest });
   }
   return out;
 }
