@@ -66,14 +66,29 @@ function pathDependencies(dir: string, pkg: PackageJson | undefined, only?: stri
   return out;
 }
 
-/** Where `dir/node_modules/<name>` leads when it is a link (`npm link`, a workspace's), else undefined (an installed copy). */
+/**
+ * Where `dir/node_modules/<name>` leads when it is a link to a folder of its own (`npm link`, a
+ * workspace's), else undefined: an installed copy, or a link into a `node_modules` folder (pnpm
+ * links every dependency into its store, `node_modules/.pnpm/...`), which is the registry's package.
+ */
 function linkedFolder(dir: string, name: string): string | undefined {
   const installed = path.join(dir, 'node_modules', name);
   try {
-    return lstatSync(installed).isSymbolicLink() ? realpathSync(installed) : undefined;
+    if (!lstatSync(installed).isSymbolicLink()) return undefined;
+    const real = realpathSync(installed);
+    return installedPackage(realFolder(dir), real) ? undefined : real;
   } catch {
     return undefined;
   }
+}
+
+/** Whether `real` lies inside a `node_modules` folder below the common ancestor with `from` (a checkout that is itself under one still counts). */
+function installedPackage(from: string, real: string): boolean {
+  const a = from.split(path.sep);
+  const b = real.split(path.sep);
+  let common = 0;
+  while (common < a.length && common < b.length && a[common] === b[common]) common++;
+  return b.slice(common).includes('node_modules');
 }
 
 /** A folder's real path (links resolved), or the path itself when it cannot be read. */
