@@ -6,6 +6,7 @@ import { scanRepo, scanRepoSync } from '../scan/index.js';
 import { pathImporterAnswers, protectedToolModules } from '../scan/path-importers.js';
 import type { FileScan } from '../scan/types.js';
 import { PackageFacts } from '../scan/package-facts.js';
+import { withAnswerFacts } from './answer-facts.js';
 import { sdkApprovalRule } from './rules/sdk-approval.js';
 import { applySuppressions } from './suppressions.js';
 import type { Finding, ProjectContext, RepoFacts } from './types.js';
@@ -49,7 +50,7 @@ export async function dependentAnswerFindings(
   const dependents = dependentPackages(project.manifest.root, workspaces);
   for (const dir of dependents) {
     const files = (await scanRepo({ root: dir })).files.filter((scan) => (scan.sdkApprovals ?? []).length > 0);
-    // no project: the rule asks the disk which of the dependent's dependencies are protected and names them
+    // no project: which of the dependent's dependencies are protected is asked of the disk, and named
     out.push(...placed(dir, files, { packages: new PackageFacts(dir), workspaces }, cwd, keep));
   }
   // no other check of the command reports an importer's answers (no package.json ties it to the
@@ -90,7 +91,7 @@ function placed(dir: string, files: readonly FileScan[], facts: RepoFacts, cwd: 
   const findings = sdkApprovalRule(
     answering.map((scan) => ({ scan, text: () => '' })),
     undefined,
-    facts,
+    withAnswerFacts(answering, undefined, facts),
   );
   const out: Finding[] = [];
   for (const scan of answering) {

@@ -20,6 +20,7 @@ import { compareFindings } from './sort.js';
 import { dependentAnswerFindings } from './dependent-answers.js';
 import { applySuppressions } from './suppressions.js';
 import type { Finding, ProjectContext, RepoFacts, ScannedFile } from './types.js';
+import { withAnswerFacts } from './answer-facts.js';
 import { readRegularText } from '../safe-read.js';
 import { IN_COMPONENT_HINT, isComponentFile } from '../scan/component-script.js';
 
@@ -248,8 +249,10 @@ export function repoRuleFindings(
 ): Map<string, Finding[]> {
   const byFile = new Map<string, Finding[]>();
   const files: ScannedFile[] = scans.map((scan) => ({ scan, text: () => readText(scan) }));
+  // what the rules read of other packages, read here once: the rules themselves read no disk
+  const known = facts ? withAnswerFacts(scans, project, facts) : undefined;
   for (const rule of REPO_RULES) {
-    for (const f of rule(files, project, facts)) {
+    for (const f of rule(files, project, known)) {
       const list = byFile.get(f.file);
       if (list) list.push(f);
       else byFile.set(f.file, [f]);

@@ -1,5 +1,5 @@
 import type { Manifest } from '../manifest/types.js';
-import type { WorkspaceListings } from '../manifest/workspace-dependencies.js';
+import type { ProtectedDependency, WorkspaceListings } from '../manifest/workspace-dependencies.js';
 import type { Policy } from '../policy/types.js';
 import type { PackageFacts } from '../scan/package-facts.js';
 import type { FileScan } from '../scan/types.js';
@@ -48,6 +48,8 @@ export interface RepoFacts {
    * by path and not by a package.json dependency, with that package's folder (sdk-approval: issue 40).
    */
   importsProtected?: ReadonlyMap<string, string>;
+  /** Answering files (as scanned) whose package depends on packages whose tools are protected, with those packages (sdk-approval: issue 40). */
+  protectedDependencies?: ReadonlyMap<string, readonly ProtectedDependency[]>;
 }
 
 export type RepoRule = (files: ScannedFile[], project: ProjectContext | undefined, facts?: RepoFacts) => Finding[];

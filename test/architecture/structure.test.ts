@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { floorBreaches, functionSpans, importCycles, importGraph, sourceFiles } from './structure.js';
+import { floorBreaches, functionSpans, importCycles, importGraph, sourceFiles, valueImports } from './structure.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const SRC = path.join(ROOT, 'src');
@@ -28,6 +28,15 @@ const FLOORS = [
   ['cli'],
 ];
 
+/**
+ * What lists folders, walks packages or scans a repo: a check rule reads what these found from its
+ * facts (check/answer-facts.ts), computed once before the rules run (issue 40).
+ */
+const SCANNING_IO = ['src/scan/path-importers.ts', 'src/manifest/workspace-dependencies.ts', 'src/scan/index.ts', 'src/scan/list.ts'];
+const FS_MODULES = ['node:fs', 'fs', 'node:fs/promises', 'fs/promises'];
+/** The rules that ask whether one file exists (the one the finding names): no listing, no scan. */
+const RULES_STATTING_A_FILE = ['src/check/rules/control-missing.ts', 'src/check/rules/generated-import-unresolved.ts'];
+
 describe('the shape of src/', () => {
   it('has no import cycle (static, type-only, re-export or dynamic import)', () => {
     const cycles = importCycles(importGraph(sourceFiles(SRC))).map((c) => c.map(rel).join(' -> '));
@@ -45,6 +54,16 @@ describe('the shape of src/', () => {
     const breaches = [...importGraph(sourceFiles(SRC))]
       .filter(([from]) => below.some((b) => from.startsWith(b)))
       .flatMap(([from, tos]) => tos.filter((to) => to.startsWith(doors)).map((to) => `${rel(from)} -> ${rel(to)}`));
+    expect(breaches).toEqual([]);
+  });
+
+  it('keeps the check rules readers of their facts: no rule lists folders or scans another package', () => {
+    const rules = path.join(SRC, 'check', 'rules') + path.sep;
+    const breaches = sourceFiles(rules).flatMap((file) =>
+      valueImports(file)
+        .filter((m) => SCANNING_IO.includes(rel(m)) || (FS_MODULES.includes(m) && !RULES_STATTING_A_FILE.includes(rel(file))))
+        .map((m) => `${rel(file)} -> ${m.startsWith(ROOT) ? rel(m) : m}`),
+    );
     expect(breaches).toEqual([]);
   });
 
@@ -85,6 +104,20 @@ describe('the checks themselves', () => {
       ['/s/check/a.ts', '/s/cli/b.ts'],
       ['/s/runtime/r.ts', '/s/x.ts'],
     ]);
+  });
+
+  it('count an import for its values, not one of types only', () => {
+    const text = [
+      "import type { A } from 'a';",
+      "import { type B } from 'b';",
+      "import { type C, d } from 'c';",
+      "import e from 'e';",
+      "export { f } from 'f';",
+      "export type { G } from 'g';",
+      "const h = () => import('h');",
+      '',
+    ].join('\n');
+    expect(valueImports('/s/x.ts', text)).toEqual(['c', 'e', 'f', 'h']);
   });
 
   it('measure a function with its nested functions, and name arrows by their variable', () => {

@@ -140,3 +140,30 @@ export function floorBreaches(graph: Map<string, string[]>, src: string, floors:
   }
   return out;
 }
+
+/**
+ * The modules a file imports for their values (relative ones resolved, packages by name): static
+ * imports, re-exports and dynamic `import()`, but not `import type` nor an import whose every name
+ * is a type (those load nothing when the module runs).
+ */
+export function valueImports(file: string, text = readFileSync(file, 'utf8')): string[] {
+  const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+  const specs: string[] = [];
+  const visit = (node: ts.Node): void => {
+    if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier)) {
+      const clause = node.importClause;
+      const bindings = clause?.namedBindings;
+      const onlyTypes =
+        clause !== undefined &&
+        (clause.isTypeOnly || (clause.name === undefined && bindings !== undefined && ts.isNamedImports(bindings) && bindings.elements.every((e) => e.isTypeOnly)));
+      if (!onlyTypes) specs.push(node.moduleSpecifier.text);
+    } else if (ts.isExportDeclaration(node) && !node.isTypeOnly && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
+      specs.push(node.moduleSpecifier.text);
+    } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword && node.arguments[0] && ts.isStringLiteral(node.arguments[0])) {
+      specs.push(node.arguments[0].text);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(sf);
+  return [...new Set(specs.map((s) => resolveRelative(file, s) ?? s))];
+}

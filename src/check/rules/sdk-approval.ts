@@ -1,7 +1,5 @@
-import path from 'node:path';
-import { protectedDependencies, type ProtectedDependency, type WorkspaceListings } from '../../manifest/workspace-dependencies.js';
-import { answersImportingByPath } from '../../scan/path-importers.js';
 import { isRealtimeEntry } from '../../scan/realtime.js';
+import type { FileScan } from '../../scan/types.js';
 import type { Finding, ProjectContext, RepoFacts, RuleMeta, ScannedFile } from '../types.js';
 import { findingOf } from './rule-finding.js';
 
@@ -13,37 +11,31 @@ export const sdkApprovalMeta: RuleMeta = {
   help: 'Answer through the Control: `await control.approve(state, item, { approver })` or `await control.reject(state, item, { approver, message })`, then resume the run with the same state.',
 };
 
+/** Whether the repo has protected tools of its own: a mapped function or computed tool, or a protectedTool call. */
+export function hasOwnProtectedTools(files: readonly FileScan[], project: ProjectContext | undefined): boolean {
+  return (project?.manifest.tools.some((t) => t.kind === 'function' || t.kind === 'computed') ?? false) || files.some((f) => f.protectedToolCalls.length > 0);
+}
+
 /**
  * `sdk-approval`: `state.approve/reject(item)` (and `approveTool`/`rejectTool`) in a repo with
  * protected tools (a mapped function tool in the manifest, or a protectedTool call anywhere), or in
  * a package that depends on a package of its workspace whose manifest maps one (a `server` package
- * answering the interruptions of an `agents` package's tools: issue 40). The packages are read from
- * the disk only for a file that answers, in a repo with no protected tool of its own.
+ * answering the interruptions of an `agents` package's tools: issue 40), or in a file that imports
+ * such a package's tools by path. What other packages hold is read before the rule runs
+ * (check/answer-facts.ts): the rule reads it from `facts`.
  */
 export function sdkApprovalRule(files: ScannedFile[], project: ProjectContext | undefined, facts?: RepoFacts): Finding[] {
-  const hasProtected =
-    (project?.manifest.tools.some((t) => t.kind === 'function' || t.kind === 'computed') ?? false) || files.some((f) => f.scan.protectedToolCalls.length > 0);
-  const root = project?.manifest.root ?? facts?.packages.root;
-  const dependencies = new Map<string, ProtectedDependency[]>();
-  const listings: WorkspaceListings = facts?.workspaces ?? new Map();
-  let byPath: Map<string, string> | undefined;
+  const hasProtected = hasOwnProtectedTools(
+    files.map((f) => f.scan),
+    project,
+  );
   /** Why an answer in this file authorizes nothing: '' for this repo's own protected tools, undefined when nothing says so. */
   const protectedFor = (file: string): string | undefined => {
     if (hasProtected) return '';
     const via = facts?.importsProtected?.get(file);
     if (via !== undefined) return ` (this file imports the tools of \`${via}\` by path, and they are protected)`;
-    if (root === undefined || facts === undefined) return undefined;
-    const dir = facts.packages.packageDirOf(path.resolve(root, file));
-    if (!dependencies.has(dir)) dependencies.set(dir, protectedDependencies(dir, listings));
-    const deps = dependencies.get(dir)!;
-    if (deps.length > 0) return ` (this package depends on ${deps.map((d) => `\`${d.name}\``).join(', ')}, whose tools are protected)`;
-    // no package.json ties it to them: a module of the check imports another package's tools by path
-    byPath ??= answersImportingByPath(
-      root,
-      files.map((f) => f.scan),
-    );
-    const imported = byPath.get(file);
-    return imported !== undefined ? ` (this file imports the tools of \`${imported}\` by path, and they are protected)` : undefined;
+    const deps = facts?.protectedDependencies?.get(file) ?? [];
+    return deps.length > 0 ? ` (this package depends on ${deps.map((d) => `\`${d.name}\``).join(', ')}, whose tools are protected)` : undefined;
   };
   const out: Finding[] = [];
   for (const { scan } of files) {
