@@ -5,6 +5,7 @@ import type { HoistedVars } from './scope.js';
 import { useRefType, useStateType } from './react-state.js';
 import { thisFieldType } from './this-fields.js';
 import { writtenMemberType } from './written-members.js';
+import type { ModuleImport } from './types.js';
 import { ITEM_TYPES, isWrittenSdkType, RECEIVER_TYPES, type SdkTypeNames, sdkTypeNames } from './written-sdk-type.js';
 
 /**
@@ -14,21 +15,23 @@ import { ITEM_TYPES, isWrittenSdkType, RECEIVER_TYPES, type SdkTypeNames, sdkTyp
  * `getInterruptions()`, a realtime request's `approvalItem`). An app's own `companyClient.approve(id)`
  * is neither (issue 21: 16 false findings in one repo).
  */
-export function isSdkApprovalCall(
-  receiver: ts.Expression,
-  item: ts.Expression,
-  ancestors: readonly ts.Node[],
-  sf: ts.SourceFile,
-  hoisted?: HoistedVars,
-  sdkMember?: SdkMember,
-): boolean {
-  const ctx = newCtx(ancestors, sf, hoisted, sdkMember);
+export function isSdkApprovalCall(receiver: ts.Expression, item: ts.Expression, ancestors: readonly ts.Node[], sf: ts.SourceFile, file: ApprovalFile): boolean {
+  const ctx = newCtx(ancestors, sf, file);
   return isSdkReceiver(receiver, ctx) || isInterruption(item, ctx);
 }
 
 /** Whether a run's input is a RunState (a resume: the state carries the context it was run with). */
-export function isRunStateValue(expr: ts.Expression, ancestors: readonly ts.Node[], sf: ts.SourceFile, hoisted?: HoistedVars, sdkMember?: SdkMember): boolean {
-  return isSdkReceiver(expr, newCtx(ancestors, sf, hoisted, sdkMember));
+export function isRunStateValue(expr: ts.Expression, ancestors: readonly ts.Node[], sf: ts.SourceFile, file: ApprovalFile): boolean {
+  return isSdkReceiver(expr, newCtx(ancestors, sf, file));
+}
+
+/** What the file's scan already collected that the readers use: its imports (the SDK's type names among them), its hoisted `var`s, its resolver of the SDK's exports. */
+export interface ApprovalFile {
+  imports: readonly ModuleImport[];
+  /** The `var`s each function of the file hoists, when the scan filed them (local-values.ts). */
+  hoisted?: HoistedVars | undefined;
+  /** The scan's resolver of an expression to the SDK's export it names (through barrels and aliases). */
+  sdkMember?: SdkMember | undefined;
 }
 
 interface Ctx {
@@ -44,9 +47,9 @@ interface Ctx {
 /** The scan's resolver of an expression to the SDK's export it names (through barrels and aliases). */
 type SdkMember = (expr: ts.Expression) => string | undefined;
 
-function newCtx(ancestors: readonly ts.Node[], sf: ts.SourceFile, hoisted: HoistedVars | undefined, sdkMember?: SdkMember): Ctx {
+function newCtx(ancestors: readonly ts.Node[], sf: ts.SourceFile, file: ApprovalFile): Ctx {
   let names: SdkTypeNames | undefined;
-  return { ancestors, sf, depth: 0, hoisted, names: () => (names ??= sdkTypeNames(sf, sdkMember)) };
+  return { ancestors, sf, depth: 0, hoisted: file.hoisted, names: () => (names ??= sdkTypeNames(file.imports, file.sdkMember)) };
 }
 
 const RESULT_TYPES: ReadonlySet<string> = new Set(['RunResult', 'StreamedRunResult', 'RunState']);
@@ -240,8 +243,8 @@ function writtenItemType(expr: ts.Expression, ctx: Ctx): ts.TypeNode | undefined
  * object literal type, or an error class (`Error`, `TimeoutError`), in every alternative. `any`,
  * `unknown` and other names may be an approval item (an alias from another file): not these.
  */
-export function cannotBeItem(item: ts.Expression, ancestors: readonly ts.Node[], sf: ts.SourceFile, hoisted?: HoistedVars): boolean {
-  const ctx = newCtx(ancestors, sf, hoisted);
+export function cannotBeItem(item: ts.Expression, ancestors: readonly ts.Node[], sf: ts.SourceFile, file: ApprovalFile): boolean {
+  const ctx = newCtx(ancestors, sf, file);
   const type = writtenItemType(item, ctx);
   return type !== undefined && !isSdk(type, ITEM_TYPES, ctx) && notAnItem(type);
 }

@@ -33,7 +33,10 @@ export function resumeThroughCall(input: ts.Expression, ctx: ResumeCallContext):
   if (!typescript.isIdentifier(callee)) return undefined;
   // a state typed `AgentInputItem[] | RunState` starts runs too, given back or not (as in runs.ts)
   const index = e.arguments.findIndex(
-    (a) => !typescript.isSpreadElement(a) && isRunStateValue(a, ctx.ancestors, ctx.sf, ctx.hoisted, ctx.sdkMember) && !mayStartRun(a, ctx),
+    (a) =>
+      !typescript.isSpreadElement(a) &&
+      isRunStateValue(a, ctx.ancestors, ctx.sf, { imports: ctx.imports, hoisted: ctx.hoisted, sdkMember: ctx.sdkMember }) &&
+      !mayStartRun(a, ctx),
   );
   if (index < 0 || e.arguments.slice(0, index).some((a) => typescript.isSpreadElement(a))) return undefined;
   const local = localSignatures(callee.text, ctx);

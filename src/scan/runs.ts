@@ -55,7 +55,9 @@ export function runCallOf(node: ts.CallExpression, ctx: RunScanContext): RunCall
   if (!agent || !input) return undefined;
   const text = agent.getText(ctx.sf);
   // an input typed `AgentInputItem[] | RunState` starts runs too: not taken for a resume
-  const resumes = (isRunStateValue(input, ctx.ancestors, ctx.sf, ctx.hoisted, ctx.sdkMember) && !mayStartRun(input, ctx)) || isCaughtState(input, ctx);
+  const resumes =
+    (isRunStateValue(input, ctx.ancestors, ctx.sf, { imports: ctx.imports, hoisted: ctx.hoisted, sdkMember: ctx.sdkMember }) && !mayStartRun(input, ctx)) ||
+    isCaughtState(input, ctx);
   // a state handed through a function that gives it back (`decode(answers, state)`)
   const through = resumes ? undefined : resumeThroughCall(input, ctx);
   const run: RunCall = {

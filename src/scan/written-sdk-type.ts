@@ -1,5 +1,6 @@
 import type { ts } from 'ts-morph';
 import { isSdkModule } from './imports.js';
+import type { ModuleImport } from './types.js';
 import { typescript } from './typescript.js';
 
 /*
@@ -26,16 +27,17 @@ export interface SdkTypeNames {
   viaBarrels?: (name: ts.Identifier) => string | undefined;
 }
 
-/** The SDK's names the file's top-level imports bring (type-only imports too: types are often imported so). */
-export function sdkTypeNames(sf: ts.SourceFile, viaBarrels?: (name: ts.Identifier) => string | undefined): SdkTypeNames {
+/**
+ * The SDK's names among the file's top-level imports, as its scan collected them (type-only
+ * imports too: types are often imported so); `require` and `import x =` bring no type name.
+ */
+export function sdkTypeNames(imports: readonly ModuleImport[], viaBarrels?: (name: ts.Identifier) => string | undefined): SdkTypeNames {
   const named = new Map<string, string>();
   const namespaces = new Set<string>();
-  for (const s of sf.statements) {
-    if (!typescript.isImportDeclaration(s) || !typescript.isStringLiteral(s.moduleSpecifier) || !isSdkModule(s.moduleSpecifier.text)) continue;
-    const bindings = s.importClause?.namedBindings;
-    if (!bindings) continue;
-    if (typescript.isNamespaceImport(bindings)) namespaces.add(bindings.name.text);
-    else for (const el of bindings.elements) named.set(el.name.text, (el.propertyName ?? el.name).text);
+  for (const imp of imports) {
+    if (imp.syntax !== 'import' || !isSdkModule(imp.module)) continue;
+    if (imp.namespaceName !== undefined) namespaces.add(imp.namespaceName);
+    for (const n of imp.named) named.set(n.local, n.imported);
   }
   return { named, namespaces, ...(viaBarrels ? { viaBarrels } : {}) };
 }

@@ -71,6 +71,31 @@ describe('an importer of the tools that reaches the SDK through its own barrel',
     });
   }
 
+  // the approvals' readers of written types (a class field's, here) take the barrel's RunState too
+  // (the scan follows a value import through the barrel; `import type` is left to the helper's fallback)
+  it('a class field typed with RunState from the barrel answers through the SDK', async () => {
+    const root = withSdkBarrel('relative');
+    const dir = path.join(root, 'agents/src');
+    writeFileSync(path.join(dir, 'sdk.ts'), "export * from '@openai/agents';\n");
+    writeFileSync(
+      path.join(dir, 'held.ts'),
+      [
+        "import { RunState } from './sdk.js';",
+        '',
+        'export class Held {',
+        '  private state: RunState<any, any> | undefined;',
+        '  answer(item: any) {',
+        '    this.state?.approve(item);',
+        '  }',
+        '}',
+        '',
+      ].join('\n'),
+    );
+    const c = await cli(['check', '--format', 'json'], { cwd: path.join(root, 'agents') });
+    const findings = (JSON.parse(c.stdout) as { findings: Finding[] }).findings;
+    expect(findings.filter((f) => f.ruleId === 'sdk-approval' && f.file === 'src/held.ts').map((f) => f.line)).toEqual([6]);
+  });
+
   it('a state restored with RunState.fromString from the barrel', async () => {
     const root = withSdkBarrel('relative');
     writeFileSync(

@@ -22,7 +22,7 @@ export function helperAnswer(cx: FileContext, receiver: ts.Expression, item: ts.
   const i = parameterOf(cx, item);
   if (r || i) {
     // the file's SDK names, read once for both parameters
-    const names = sdkTypeNames(cx.sf, (e) => sdkMember(cx, e));
+    const names = sdkTypeNames(cx.moduleImports, (e) => sdkMember(cx, e));
     if ((r && isWrittenSdkType(r.type, RECEIVER_TYPES, names, cx.sf)) || (i && isWrittenSdkType(i.type, ITEM_TYPES, names, cx.sf))) return {};
   }
   const from = r && importedSdkName(cx, r);
