@@ -143,7 +143,7 @@ export function packagesBelow(root: string, files?: readonly string[]): string[]
 const WORKSPACE_DEPTH = 6;
 
 /** A folder that is a project's root (its own package.json, or the top of a git work tree): never `/` or a home folder. */
-function isProjectRoot(dir: string): boolean {
+export function isProjectRoot(dir: string): boolean {
   return existsSync(path.join(dir, 'package.json')) || existsSync(path.join(dir, '.git'));
 }
 

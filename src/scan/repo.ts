@@ -11,6 +11,7 @@ import { barrelLinks, barrelRounds } from './barrels.js';
 import { moduleSource, resolveRunReach } from './reach/graph.js';
 import type { FileReach } from './reach/file-reach.js';
 import { isSourceFile } from './source-files.js';
+import { declaresOwnType } from './own-type-declared.js';
 import { namedFiles, testFileRule } from './test-files.js';
 import type { FileScan, RepoScan, UnreadablePath } from './types.js';
 import { readRegularFile } from '../safe-read.js';
@@ -117,14 +118,14 @@ function* scanSteps(options: ScanFilesOptions): Generator<void, { scan: RepoScan
   const barrels = barrelLinks(layout, parsed, options.generatedModule);
   const seenTokens = barrelRounds(parsed, texts.texts, texts.textOf, barrels);
   const links = barrels.links;
-  const importedConst = importedConstOf(layout, parsed, texts.textOf);
+  const { importedConst, ownType } = moduleReaders(layout, parsed, texts.textOf);
   // a test file is parsed (it may be a barrel other tests import) but kept apart, unless named one by one
   const named = namedFiles(root, options.paths);
   const isTest = ahead?.root?.isTest ?? testFileRule(root, listing.configs);
   const leftOut = (abs: string, relative = rel(abs)): boolean => isTest(relative) && !named.has(abs);
   const scans: FileScan[] = [];
   const testScans: FileScan[] = [];
-  const scanOptions = { root, generatedModule: options.generatedModule, links, importedConst, reachLater: true, keptBindings: barrels.keptBindings };
+  const scanOptions = { root, generatedModule: options.generatedModule, links, importedConst, ownType, reachLater: true, keptBindings: barrels.keptBindings };
   for (const abs of [...parsed.keys()].sort()) {
     // the file's name relative to the root, made once (path.relative resolves both paths)
     const relative = rel(abs);
@@ -243,19 +244,34 @@ function readFailure(code: string | undefined): string {
   return code === 'ENOTREG' ? 'not a regular file: a named pipe, socket or device' : (code ?? 'error');
 }
 
-/** A string constant another file of the repo exports, parsing that file once when the scan did not. */
-function importedConstOf(layout: RepoLayout, parsed: Map<string, ParsedFile>, textOf: (abs: string) => string | undefined) {
-  const constCache = new Map<string, ParsedFile | null>();
-  return (specifier: string, fromFile: string, name: string): string | undefined => {
+/**
+ * The repo's modules another file names (a relative specifier, an alias), parsed once when the
+ * scan did not: a string constant one exports, whether one declares a type of its own.
+ */
+function moduleReaders(layout: RepoLayout, parsed: Map<string, ParsedFile>, textOf: (abs: string) => string | undefined) {
+  const cache = new Map<string, ParsedFile | null>();
+  const moduleOf = (specifier: string, fromFile: string): ParsedFile | undefined => {
     const target = resolveSpecifier(layout, specifier, fromFile);
     if (target?.kind !== 'file') return undefined;
-    let p = parsed.get(target.file) ?? constCache.get(target.file);
+    let p = parsed.get(target.file) ?? cache.get(target.file);
     if (p === undefined) {
       const text = textOf(target.file);
       p = text !== undefined ? parseSource(target.file, text) : null;
-      constCache.set(target.file, p);
+      cache.set(target.file, p);
     }
-    return p ? exportedConstString(p.sf, name) : undefined;
+    return p ?? undefined;
+  };
+  return {
+    importedConst: (specifier: string, fromFile: string, name: string): string | undefined => {
+      const p = moduleOf(specifier, fromFile);
+      return p ? exportedConstString(p.sf, name) : undefined;
+    },
+    // only a relative module is the app's own file: a package's (an alias to one) may be anyone's
+    ownType: (specifier: string, fromFile: string, name: string): boolean => {
+      if (!specifier.startsWith('./') && !specifier.startsWith('../')) return false;
+      const p = moduleOf(specifier, fromFile);
+      return p !== undefined && declaresOwnType(p.sf, name);
+    },
   };
 }
 

@@ -1,9 +1,9 @@
-import { cpSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Finding } from '../../src/check/types.js';
+import { siblingServerAnswersTests, writeAgentsPackage, writeAnsweringApp } from '../helpers/answering-workspace.js';
 import { cli } from '../helpers/cli.js';
-import { FIXTURES } from '../helpers/paths.js';
 import { makeTempDir, removeDir, writeFiles } from '../helpers/temp-repo.js';
 
 const dirs: string[] = [];
@@ -24,42 +24,23 @@ afterAll(() => dirs.forEach(removeDir));
 function siblings(serverDependsOn: 'core' | 'agents'): string {
   const root = makeTempDir('file-chain-');
   dirs.push(root);
-  const input = path.join(FIXTURES, 'codemod/app-approvals/input');
-  const agents = path.join(root, 'agents');
-  cpSync(path.join(FIXTURES, 'codemod/_shared'), agents, { recursive: true });
-  cpSync(path.join(input, 'ctrlrun.tools.yaml'), path.join(agents, 'ctrlrun.tools.yaml'));
-  cpSync(path.join(input, 'src/tools.ts'), path.join(agents, 'src/tools.ts'));
+  writeAgentsPackage(path.join(root, 'agents'));
   const specifier = serverDependsOn === 'core' ? 'core/src/index.js' : 'agents/src/tools.js';
   writeFiles(root, {
-    'agents/package.json': JSON.stringify({ name: 'agents', private: true, type: 'module' }),
     'core/package.json': JSON.stringify({ name: 'core', private: true, type: 'module', dependencies: { agents: 'file:../agents' } }),
     'core/src/index.ts': "export * from 'agents/src/tools.js';\n",
-    'server/package.json': JSON.stringify({ name: 'server', private: true, type: 'module', dependencies: { [serverDependsOn]: `file:../${serverDependsOn}` } }),
-    'server/src/app.ts': readFileSync(path.join(input, 'src/app.ts'), 'utf8').replace("'./tools.js'", `'${specifier}'`),
+  });
+  writeAnsweringApp(path.join(root, 'server'), specifier, {
+    name: 'server',
+    private: true,
+    type: 'module',
+    dependencies: { [serverDependsOn]: `file:../${serverDependsOn}` },
   });
   return root;
 }
 
 describe('a server reaching the tools through a shared library, each by a file: dependency, no workspace, no git', () => {
-  it('the codemod keeps close_account as a conflict naming server/src/app.ts', async () => {
-    const r = await cli(['codemod'], { cwd: path.join(siblings('core'), 'agents') });
-    expect(r.stdout).toContain('1 conflicts');
-    expect(r.stdout).toContain('../server/src/app.ts:11');
-    expect(r.code).toBe(1);
-  });
-
-  it('after generate and codemod --write, check in agents is not green', async () => {
-    const agents = path.join(siblings('core'), 'agents');
-    expect((await cli(['generate'], { cwd: agents })).code).toBe(0);
-    await cli(['codemod', '--write'], { cwd: agents });
-    const c = await cli(['check', '--format', 'json'], { cwd: agents });
-    const findings = (JSON.parse(c.stdout) as { findings: Finding[] }).findings;
-    expect(findings.filter((f) => f.ruleId === 'sdk-approval').map((f) => `${f.file}:${f.line}`)).toEqual([
-      '../server/src/app.ts:11',
-      '../server/src/app.ts:12',
-    ]);
-    expect(c.code).toBe(1);
-  });
+  siblingServerAnswersTests(() => path.join(siblings('core'), 'agents'));
 
   // control: the server naming agents itself by path is read
   it('check in the server (no manifest of its own) reports its answers, naming agents', async () => {

@@ -1,9 +1,7 @@
-import { cpSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Finding } from '../../src/check/types.js';
 import { cli } from '../helpers/cli.js';
-import { FIXTURES } from '../helpers/paths.js';
+import { UNTYPED_DECIDE, writeHelperAnswersApp } from '../helpers/helper-answers-app.js';
 import { makeTempDir, removeDir } from '../helpers/temp-repo.js';
 
 const dirs: string[] = [];
@@ -18,32 +16,6 @@ afterAll(() => dirs.forEach(removeDir));
  * Now the aliased SDK type is read as the SDK's, and an untyped parameter is taken for a run's
  * state (fail closed), the message saying why.
  */
-const APP = [
-  "import { Agent, run } from '@openai/agents';",
-  "import { closeAccount, lookupCharge } from './tools.js';",
-  "import { decide } from './decide.js';",
-  '',
-  "const desk = new Agent({ name: 'desk', instructions: 'Help.', tools: [closeAccount, lookupCharge] });",
-  '',
-  'export async function answer(text: string, ok: (tool: string) => Promise<boolean>) {',
-  "  let result = await run(desk, text, { context: { user: 'ana' } });",
-  '  while (result.interruptions.length > 0) {',
-  "    for (const item of result.interruptions) decide(result.state, item, await ok(item.name ?? ''));",
-  '    result = await run(desk, result.state);',
-  '  }',
-  '  return result.finalOutput;',
-  '}',
-  '',
-].join('\n');
-
-const UNTYPED = [
-  'export function decide(state: any, item: any, yes: boolean): void {',
-  '  if (yes) state.approve(item);',
-  '  else state.reject(item);',
-  '}',
-  '',
-].join('\n');
-
 const ALIASED = [
   "import type { RunState as S, RunToolApprovalItem as I } from '@openai/agents';",
   'export function decide(state: S<any, any>, item: I, yes: boolean): void {',
@@ -56,17 +28,13 @@ const ALIASED = [
 function app(decide: string): string {
   const root = makeTempDir('helper-answers-');
   dirs.push(root);
-  cpSync(path.join(FIXTURES, 'codemod/_shared'), root, { recursive: true });
-  cpSync(path.join(FIXTURES, 'codemod/app-approvals/input/ctrlrun.tools.yaml'), path.join(root, 'ctrlrun.tools.yaml'));
-  cpSync(path.join(FIXTURES, 'codemod/app-approvals/input/src/tools.ts'), path.join(root, 'src/tools.ts'));
-  writeFileSync(path.join(root, 'src/app.ts'), APP);
-  writeFileSync(path.join(root, 'src/decide.ts'), decide);
+  writeHelperAnswersApp(root, decide);
   return root;
 }
 
 describe('the app answers its interruptions through a helper function', () => {
   for (const [name, decide, why] of [
-    ['untyped parameters', UNTYPED, '`state` is a parameter typed `any`'],
+    ['untyped parameters', UNTYPED_DECIDE, '`state` is a parameter typed `any`'],
     ['types imported under another name', ALIASED, undefined],
   ] as const) {
     it(`${name}: the codemod keeps close_account as a conflict naming the helper’s answer`, async () => {

@@ -1,10 +1,10 @@
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { mkdirSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Finding } from '../../src/check/types.js';
+import { siblingServerAnswersTests, writeAgentsPackage, writeAnsweringApp } from '../helpers/answering-workspace.js';
 import { cli } from '../helpers/cli.js';
-import { FIXTURES } from '../helpers/paths.js';
 import { makeTempDir, removeDir, writeFiles } from '../helpers/temp-repo.js';
 
 const dirs: string[] = [];
@@ -26,16 +26,9 @@ afterAll(() => dirs.forEach(removeDir));
 function checkouts(dependency: string, link: boolean): string {
   const root = makeTempDir('npm-link-');
   dirs.push(root);
-  const input = path.join(FIXTURES, 'codemod/app-approvals/input');
-  const agents = path.join(root, 'agents');
-  cpSync(path.join(FIXTURES, 'codemod/_shared'), agents, { recursive: true });
-  cpSync(path.join(input, 'ctrlrun.tools.yaml'), path.join(agents, 'ctrlrun.tools.yaml'));
-  cpSync(path.join(input, 'src/tools.ts'), path.join(agents, 'src/tools.ts'));
-  writeFiles(root, {
-    'agents/package.json': JSON.stringify({ name: 'agents', version: '1.4.0', type: 'module' }),
-    'server/package.json': JSON.stringify({ name: 'server', private: true, type: 'module', dependencies: { agents: dependency } }),
-    'server/src/app.ts': readFileSync(path.join(input, 'src/app.ts'), 'utf8').replace("'./tools.js'", "'agents/src/tools.js'"),
-  });
+  writeAgentsPackage(path.join(root, 'agents'));
+  writeFiles(root, { 'agents/package.json': JSON.stringify({ name: 'agents', version: '1.4.0', type: 'module' }) });
+  writeAnsweringApp(path.join(root, 'server'), 'agents/src/tools.js', { name: 'server', private: true, type: 'module', dependencies: { agents: dependency } });
   for (const dir of ['agents', 'server']) execFileSync('git', ['init', '-q'], { cwd: path.join(root, dir) });
   if (link) {
     mkdirSync(path.join(root, 'server/node_modules'), { recursive: true });
@@ -45,25 +38,7 @@ function checkouts(dependency: string, link: boolean): string {
 }
 
 describe('a server linked to the agents checkout with `npm link agents`', () => {
-  it('the codemod keeps close_account as a conflict naming server/src/app.ts', async () => {
-    const r = await cli(['codemod'], { cwd: path.join(checkouts('^1.0.0', true), 'agents') });
-    expect(r.stdout).toContain('1 conflicts');
-    expect(r.stdout).toContain('../server/src/app.ts:11');
-    expect(r.code).toBe(1);
-  });
-
-  it('after generate and codemod --write, check in agents is not green', async () => {
-    const agents = path.join(checkouts('^1.0.0', true), 'agents');
-    expect((await cli(['generate'], { cwd: agents })).code).toBe(0);
-    await cli(['codemod', '--write'], { cwd: agents });
-    const c = await cli(['check', '--format', 'json'], { cwd: agents });
-    const findings = (JSON.parse(c.stdout) as { findings: Finding[] }).findings;
-    expect(findings.filter((f) => f.ruleId === 'sdk-approval').map((f) => `${f.file}:${f.line}`)).toEqual([
-      '../server/src/app.ts:11',
-      '../server/src/app.ts:12',
-    ]);
-    expect(c.code).toBe(1);
-  });
+  siblingServerAnswersTests(() => path.join(checkouts('^1.0.0', true), 'agents'));
 
   it('check in the linked server (no manifest of its own) reports its answers, exit 1', async () => {
     const server = path.join(checkouts('^1.0.0', true), 'server');

@@ -1,8 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { answersAfterWrite, writeAgentsPackage, writeAnsweringApp } from '../helpers/answering-workspace.js';
-import { cli } from '../helpers/cli.js';
+import { afterAll, describe } from 'vitest';
+import { serverAnswersTests, writeAgentsWorkspace, writeAnsweringApp } from '../helpers/answering-workspace.js';
 import { makeTempDir, removeDir } from '../helpers/temp-repo.js';
 
 const dirs: string[] = [];
@@ -19,8 +18,7 @@ afterAll(() => dirs.forEach(removeDir));
 function workspace(): string {
   const root = makeTempDir('transitive-');
   dirs.push(root);
-  writeFileSync(path.join(root, 'package.json'), JSON.stringify({ name: 'ws', private: true, workspaces: ['packages/*'] }));
-  writeAgentsPackage(path.join(root, 'packages/agents'));
+  writeAgentsWorkspace(root);
   const core = path.join(root, 'packages/core');
   mkdirSync(path.join(core, 'src'), { recursive: true });
   writeFileSync(path.join(core, 'package.json'), JSON.stringify({ name: 'core', private: true, type: 'module', dependencies: { agents: '*' } }));
@@ -30,18 +28,5 @@ function workspace(): string {
 }
 
 describe('a dependent of a dependent answers the tools’ interruptions', () => {
-  it('the codemod keeps close_account as a conflict', async () => {
-    const root = workspace();
-    const r = await cli(['codemod'], { cwd: path.join(root, 'packages/agents') });
-    expect(r.stdout).toContain('1 conflicts');
-    expect(r.stdout).toContain('server/src/app.ts:');
-  });
-
-  it('after generate and codemod --write, check at the root reports the server’s answers', async () => {
-    const root = workspace();
-    const r = await answersAfterWrite(root, path.join(root, 'packages/agents'));
-    expect(r.generated).toBe(0);
-    expect(r.answers).toEqual(['packages/server/src/app.ts:11', 'packages/server/src/app.ts:12']);
-    expect(r.code).toBe(1);
-  });
+  serverAnswersTests(workspace);
 });

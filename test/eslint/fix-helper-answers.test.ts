@@ -1,11 +1,11 @@
-import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ESLint } from 'eslint';
 import tseslint from 'typescript-eslint';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createPlugin } from '../../src/eslint/index.js';
-import { FIXTURES } from '../helpers/paths.js';
+import { UNTYPED_DECIDE, writeHelperAnswersApp } from '../helpers/helper-answers-app.js';
 import { SOURCE_FILES } from './helpers.js';
 
 const dirs: string[] = [];
@@ -19,40 +19,11 @@ afterAll(() => {
  * `eslint --fix` removed close_account's `needsApproval: true` and rewrote it, and every approved
  * call was then refused ApprovalMismatch; the untyped parameter is now taken for a run's state.
  */
-const APP = [
-  "import { Agent, run } from '@openai/agents';",
-  "import { closeAccount, lookupCharge } from './tools.js';",
-  "import { decide } from './decide.js';",
-  '',
-  "const desk = new Agent({ name: 'desk', instructions: 'Help.', tools: [closeAccount, lookupCharge] });",
-  '',
-  'export async function answer(text: string, ok: (tool: string) => Promise<boolean>) {',
-  "  let result = await run(desk, text, { context: { user: 'ana' } });",
-  '  while (result.interruptions.length > 0) {',
-  "    for (const item of result.interruptions) decide(result.state, item, await ok(item.name ?? ''));",
-  '    result = await run(desk, result.state);',
-  '  }',
-  '  return result.finalOutput;',
-  '}',
-  '',
-].join('\n');
-
-const DECIDE = [
-  'export function decide(state: any, item: any, yes: boolean): void {',
-  '  if (yes) state.approve(item);',
-  '  else state.reject(item);',
-  '}',
-  '',
-].join('\n');
-
 describe('eslint --fix in an app that answers through a helper', () => {
   it('leaves close_account as it is, needsApproval kept', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'eslint-helper-answers-'));
     dirs.push(dir);
-    cpSync(path.join(FIXTURES, 'codemod/_shared'), dir, { recursive: true });
-    cpSync(path.join(FIXTURES, 'codemod/app-approvals/input'), dir, { recursive: true });
-    writeFileSync(path.join(dir, 'src/app.ts'), APP);
-    writeFileSync(path.join(dir, 'src/decide.ts'), DECIDE);
+    writeHelperAnswersApp(dir, UNTYPED_DECIDE);
     const plugin = createPlugin();
     const eslint = new ESLint({
       cwd: dir,

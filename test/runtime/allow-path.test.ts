@@ -8,18 +8,10 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createActionCore } from '../../src/runtime/core/action-core.js';
 import { bindPolicy } from '../../src/runtime/core/bind-policy.js';
-import { bindProtectedTool, createControl, CtrlrunError, memoryStore, run, type CompiledPolicy, type Store } from '../../src/runtime/index.js';
-import { agentWith, assistantMessage, functionCall, scripted } from './helpers.js';
+import { bindProtectedTool, createControl, CtrlrunError, memoryStore, run, type Store } from '../../src/runtime/index.js';
+import { ALLOW_PAY_POLICY, agentWith, assistantMessage, functionCall, scripted } from './helpers.js';
 
-const policy: CompiledPolicy = {
-  hash: 'a'.repeat(64),
-  mode: 'enforce',
-  environment: 'test',
-  actions: {
-    'pay.allow': { id: 'pay.allow', decide: () => ({ decision: 'allow', rule: 0, reason: 'rule[0]' }), controls: [], approvalsRequired: 1, maxAttempts: 1 },
-  },
-  tools: { pay: 'pay.allow' },
-};
+const policy = ALLOW_PAY_POLICY;
 const ARGS = { id: 'p1' };
 const alice = { context: { user: 'alice' } } as unknown as RunContext<unknown>;
 

@@ -198,3 +198,14 @@ export function toolOutputSeen(model: ScriptedModel, index: number, callId: stri
   const out = item.output as { type?: string; text?: string } | string | undefined;
   return typeof out === 'string' ? out : (out?.text ?? JSON.stringify(out));
 }
+
+/** A policy of one action, `pay.allow`, that allows every call of the `pay` tool (the allow path's tests). */
+export const ALLOW_PAY_POLICY: CompiledPolicy = {
+  hash: 'a'.repeat(64),
+  mode: 'enforce',
+  environment: 'test',
+  actions: {
+    'pay.allow': { id: 'pay.allow', decide: () => ({ decision: 'allow', rule: 0, reason: 'rule[0]' }), controls: [], approvalsRequired: 1, maxAttempts: 1 },
+  },
+  tools: { pay: 'pay.allow' },
+};

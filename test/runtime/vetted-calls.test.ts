@@ -5,17 +5,10 @@
 import { RunContext } from '@openai/agents';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { bindProtectedTool, createControl, memoryStore, type CompiledPolicy } from '../../src/runtime/index.js';
+import { bindProtectedTool, createControl, memoryStore } from '../../src/runtime/index.js';
+import { ALLOW_PAY_POLICY } from './helpers.js';
 
-const policy: CompiledPolicy = {
-  hash: 'a'.repeat(64),
-  mode: 'enforce',
-  environment: 'test',
-  actions: {
-    'pay.allow': { id: 'pay.allow', decide: () => ({ decision: 'allow', rule: 0, reason: 'rule[0]' }), controls: [], approvalsRequired: 1, maxAttempts: 1 },
-  },
-  tools: { pay: 'pay.allow' },
-};
+const policy = ALLOW_PAY_POLICY;
 
 type Hooks = {
   inputGuardrails: Array<{ run: (data: unknown) => Promise<{ behavior: { type: string } }> }>;

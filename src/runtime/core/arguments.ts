@@ -136,10 +136,13 @@ export function argumentsStage(parameters: ArgsSchema | undefined, action: strin
  * first here too (a `.catch()` would turn a null into a value the body never gets); only a value
  * holding a null is walked. Refused so, the readings below still apply: a pause's strict
  * completion files a null for every property left out (`.default()` ones too), which the body
- * never gets.
+ * never gets. A value with no null is parsed once.
  */
 function zodArguments(parameters: Required<ArgsSchema>, value: unknown, strict: boolean): PolicyArgs {
-  if (strict && holdsNull(value)) {
+  // the value's nulls read once, for the SDK's mirror and the fallbacks alike: a value with none
+  // has nothing for either to drop (a null-free copy of a refused value is refused again)
+  const nulls = holdsNull(value);
+  if (strict && nulls) {
     const sent = strictNullsDropped(parameters, value);
     const dropped = parameters.safeParse(sent);
     if (dropped.success) return outputAsArguments(sent, dropped.data);
@@ -147,6 +150,7 @@ function zodArguments(parameters: Required<ArgsSchema>, value: unknown, strict: 
   const checked = parameters.safeParse(value);
   // what the body gets (a default filled in, a value trimmed): the call's arguments (issue 40)
   if (checked.success) return outputAsArguments(value, checked.data);
+  if (!nulls) return { ok: false, problem: zodProblem(checked.error) };
   // the SDK's strict mode sends null for optional fields and strips them before zod parses; only
   // those: a `.nullable()` member keeps its null (the SDK's stripStrictNullsForZodSchema)
   for (const sent of [withoutRefusedNulls(parameters, value), withoutNulls(value)]) {

@@ -65,6 +65,7 @@ function parameterOf(cx: FileContext, expr: ts.Expression): ts.ParameterDeclarat
  * from another module (`import type { RunState } from './sdk.js'`, a barrel the scan of one file
  * cannot always follow): a helper's parameter is taken for the SDK's, failing closed, as an untyped
  * one is. Fields, members and React state are not (their type is the file's own, session 21b).
+ * A relative module that declares the type itself (own-type-declared.ts) is the app's: undefined.
  */
 function importedSdkName(cx: FileContext, param: ts.ParameterDeclaration): { name: string; module: string } | undefined {
   const type = param.type;
@@ -73,6 +74,8 @@ function importedSdkName(cx: FileContext, param: ts.ParameterDeclaration): { nam
   for (const imp of cx.moduleImports) {
     if (imp.syntax !== 'import') continue;
     const n = imp.named.find((x) => x.local === local && RECEIVER_TYPES.has(x.imported));
+    // the app's own module declaring the type itself (a workflow engine's RunState): the app's
+    if (n && cx.options.ownType?.(imp.module, cx.fileAbs, n.imported)) return undefined;
     if (n) return { name: n.imported, module: imp.module };
   }
   return undefined;

@@ -19,6 +19,8 @@ export interface ScanSourceOptions {
   links?: ModuleLinks;
   /** Resolves a `const` string imported from a relative module (for `name`); the repo scan gives it. */
   importedConst?: ImportedConstResolver;
+  /** Whether a relative module declares a type of its own under a name (approval-parameters.ts); the repo scan gives it. */
+  ownType?: OwnTypeResolver;
   /** The repo scan follows each run's agent across its files afterwards: the file's own evaluation is skipped. */
   reachLater?: boolean;
   /** The file's top-level bindings as the barrels read them with these links, when they are what the scan computes (barrels.ts). */
@@ -27,6 +29,9 @@ export interface ScanSourceOptions {
 
 /** The string value of `export const <name> = '...'` in the module `specifier` names from `fromFile`. */
 export type ImportedConstResolver = (specifier: string, fromFile: string, name: string) => string | undefined;
+
+/** Whether the module `specifier` names from `fromFile` (a file of the repo) declares a type `name` of its own (own-type-declared.ts). */
+export type OwnTypeResolver = (specifier: string, fromFile: string, name: string) => boolean;
 
 /** What a callee expression resolves to: an export of an SDK module, and how it was bound. */
 export interface ResolvedMember {
