@@ -2,6 +2,7 @@ import { lstatSync, readdirSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { readRegularText } from '../safe-read.js';
 import { MANIFEST_FILE } from './find.js';
+import { groupingFolder } from './grouping-folder.js';
 import { parseManifest } from './load.js';
 import { nestedPackages, workspacePatterns } from './workspace.js';
 
@@ -124,9 +125,9 @@ function foldersIn(dir: string): string[] {
  */
 function pathDependents(root: string): string[] {
   const parent = path.dirname(root);
-  const grandparent = path.dirname(parent);
+  const grandparent = groupingFolder(root);
   const cousins =
-    grandparent === parent ? [] : foldersIn(grandparent).flatMap((group) => (group === parent || packageJson(group) !== undefined ? [] : foldersIn(group)));
+    grandparent === undefined ? [] : foldersIn(grandparent).flatMap((group) => (group === parent || packageJson(group) !== undefined ? [] : foldersIn(group)));
   const out: string[] = [];
   const own = packageJson(root)?.name;
   const real = realFolder(root);
