@@ -1,4 +1,5 @@
 import type { ts } from 'ts-morph';
+import { collectModuleImports } from './imports.js';
 import { typescript } from './typescript.js';
 import { sdkTypeNames } from './written-sdk-type.js';
 
@@ -19,7 +20,7 @@ export function declaresOwnType(sf: ts.SourceFile, name: string): boolean {
       s.name?.text === name,
   );
   if (decl === undefined) return false;
-  const sdk = sdkTypeNames(sf);
+  const sdk = sdkTypeNames(collectModuleImports(sf));
   const mentions = (node: ts.Node): boolean =>
     (typescript.isIdentifier(node) && (sdk.named.has(node.text) || sdk.namespaces.has(node.text))) || typescript.forEachChild(node, mentions) === true;
   // a class's members may use the SDK (a wrapper holding a run's state); what it is, its heritage and alias, may not
