@@ -258,7 +258,9 @@ export function withoutNulls(value: unknown, depth = 0): unknown {
   if (depth > 200 || value === null || typeof value !== 'object') return value;
   if (Array.isArray(value)) return value.map((v) => withoutNulls(v, depth + 1));
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value)) if (v !== null) out[k] = withoutNulls(v, depth + 1);
+  // defined, not assigned: an own `__proto__` key the model sent stays a key, as the SDK's spread keeps it
+  for (const [k, v] of Object.entries(value))
+    if (v !== null) Object.defineProperty(out, k, { value: withoutNulls(v, depth + 1), enumerable: true, writable: true, configurable: true });
   return out;
 }
 
