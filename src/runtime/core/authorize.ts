@@ -116,8 +116,11 @@ function authorizeUnhalted(
   if (facts.decision.decision === 'approve') return authorizeApproved(scope, facts, whereOf(scope, callId), runContext);
   // allowed, with no budget to spend and no effect to reserve (most calls): authorizeRun's end here, no frame of its own
   if (!facts.grant?.budgets && facts.decision.effectKey === null) {
-    const run = unreservedRun(facts, notApproved());
-    return { authorized: run.authorized, receipt: decisionReceipt(scope, facts, run.fields, runContext) };
+    // unreservedRun of nobody's approval, made in place: its list of approvers (new each call, the
+    // door may change it) and the authorization, without the approval's and the pair's objects
+    const approvers: string[] = [];
+    const authorized: Authorized = { kind: 'enforce', facts, approvers, key: null, attemptId: null };
+    return { authorized, receipt: decisionReceipt(scope, facts, { result: 'allowed', approvers, effect_key: null }, runContext) };
   }
   return authorizeRun(scope, facts, whereOf(scope, callId), notApproved(), runContext);
 }
