@@ -41,23 +41,31 @@ export interface ArgumentsStage {
  * replaced by the next; a guardrail of another call (parallel calls) leaves it for its own.
  */
 function sharedParse() {
-  let kept: { input: unknown; parsed: PolicyArgs; callId: string | undefined } | undefined;
+  // the kept parse's three parts, not an object made for them on every call
+  let keptParsed: PolicyArgs | undefined;
+  let keptInput: unknown;
+  let keptCallId: string | undefined;
+  const drop = (): void => {
+    keptParsed = undefined;
+    keptInput = undefined;
+    keptCallId = undefined;
+  };
   return {
     keep(input: unknown, parsed: PolicyArgs, callId: string | undefined): void {
-      kept = { input, parsed, callId };
+      keptParsed = parsed;
+      keptInput = input;
+      keptCallId = callId;
     },
     take(input: unknown, callId: string | undefined): PolicyArgs | undefined {
-      const found = kept;
-      if (found === undefined) return undefined;
-      const same = sameParseInput(found.input, input, 0);
+      const parsed = keptParsed;
+      if (parsed === undefined) return undefined;
+      const same = sameParseInput(keptInput, input, 0);
       // let go once taken, or once its own call's guardrail has run (nothing else takes it): the
       // arguments of a call are not kept beyond it; another call's guardrail leaves it in place
-      if (same || (callId !== undefined && found.callId === callId)) kept = undefined;
-      return same ? found.parsed : undefined;
+      if (same || (callId !== undefined && keptCallId === callId)) drop();
+      return same ? parsed : undefined;
     },
-    drop(): void {
-      kept = undefined;
-    },
+    drop,
   };
 }
 
@@ -110,21 +118,28 @@ export function argumentsStage(parameters: ArgsSchema | undefined, action: strin
     const deep = lossless === undefined ? jsonDepthProblem(raw) : depthProblemOf(lossless);
     if (deep !== null) return { ok: false, problem: deep };
     // the stage's one parse: the lossless value, integers as JSON.parse gives them; the text again
-    // only when the lossless parse refused it (a float, a duplicate key: refused later anyway)
-    const parsed: { ok: true; value: unknown } | { ok: false } = lossless?.ok ? { ok: true, value: plainArguments(lossless.value) } : parseJson(raw);
-    if (!parsed.ok) return parsed;
-    if (schemaCheck) {
-      const problem = schemaCheck(parsed.value);
-      if (problem === null || !strict) return problem === null ? parsed : { ok: false, problem };
-      // strict mode: what the body gets, the optional properties' nulls dropped as the SDK drops them
-      const sent = withoutOptionalNulls(parameters, parsed.value);
-      return sent !== parsed.value && schemaCheck(sent) === null ? { ok: true, value: sent } : { ok: false, problem };
+    // only when the lossless parse refused it (a float, a duplicate key: refused later anyway). The
+    // value alone: a zod schema's answer is its own object (made only where the value is the answer)
+    let value: unknown;
+    if (lossless?.ok) value = plainArguments(lossless.value);
+    else {
+      const parsed = parseJson(raw);
+      if (!parsed.ok) return parsed;
+      value = parsed.value;
     }
-    if (typeof parameters?.safeParse !== 'function') return parsed;
-    const taken = share === 'take' ? shared.take(parsed.value, callId) : undefined;
+    if (schemaCheck) {
+      const problem = schemaCheck(value);
+      if (problem === null) return { ok: true, value };
+      if (!strict) return { ok: false, problem };
+      // strict mode: what the body gets, the optional properties' nulls dropped as the SDK drops them
+      const sent = withoutOptionalNulls(parameters, value);
+      return sent !== value && schemaCheck(sent) === null ? { ok: true, value: sent } : { ok: false, problem };
+    }
+    if (typeof parameters?.safeParse !== 'function') return { ok: true, value };
+    const taken = share === 'take' ? shared.take(value, callId) : undefined;
     if (taken !== undefined) return taken;
-    const fromSchema = zodArguments(parameters as Required<ArgsSchema>, parsed.value, strict);
-    if (share === 'keep' && fromSchema.ok) shared.keep(parsed.value, fromSchema, callId);
+    const fromSchema = zodArguments(parameters as Required<ArgsSchema>, value, strict);
+    if (share === 'keep' && fromSchema.ok) shared.keep(value, fromSchema, callId);
     return fromSchema;
   };
   return { schemaCheck, policyArgs, dropShared: shared.drop };
