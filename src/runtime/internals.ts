@@ -131,6 +131,16 @@ export function whoNow(internals: ControlInternals, runContext: RunContext<unkno
   // `quiet`: asked about no call (which tools to offer), so a missing principal is not one refused
   // (a synchronous identity, every allowed call's guardrail: answered without a closure made)
   if (!isThenable(value)) return quiet ? identityValueOf(value) : whoFrom(internals, runContext, value);
+  return whoOnceResolved(value, internals, runContext, quiet);
+}
+
+/** `whoNow` of an asynchronous identity (its closures here: in whoNow they gave every call a context). */
+function whoOnceResolved(
+  value: PromiseLike<IdentityValue | null | undefined>,
+  internals: ControlInternals,
+  runContext: RunContext<unknown>,
+  quiet: boolean,
+): Promise<Who | null> {
   return Promise.resolve(value).then(
     (resolved) => (quiet ? identityValueOf(resolved) : whoFrom(internals, runContext, resolved)),
     (cause) => {

@@ -217,10 +217,7 @@ export function valueArguments(stage: ArgumentsStage, checked: ArgumentsCheck, c
 /** `exact` (the lossless value) where the schema's `output` equals its plain reading `plain`; the output where it changed it. */
 function overlay(exact: unknown, plain: unknown, output: unknown, depth: number): unknown {
   if (depth > 512 || sameArgs(plain, output)) return exact;
-  const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
-  if (Array.isArray(output) && Array.isArray(exact) && Array.isArray(plain) && exact.length === output.length) {
-    return output.map((v, i) => overlay(exact[i], plain[i], v, depth + 1));
-  }
+  if (Array.isArray(output) && Array.isArray(exact) && Array.isArray(plain) && exact.length === output.length) return overlayItems(exact, plain, output, depth);
   if (!isObject(output) || !isObject(exact) || !isObject(plain) || Object.getPrototypeOf(output) !== Object.prototype) return output;
   const out: Record<string, unknown> = { ...exact };
   for (const [key, v] of Object.entries(output)) {
@@ -230,6 +227,13 @@ function overlay(exact: unknown, plain: unknown, output: unknown, depth: number)
   }
   return out;
 }
+
+/** `overlay` of arrays, item by item (the closure here: in `overlay` it gave every call a context). */
+function overlayItems(exact: unknown[], plain: unknown[], output: unknown[], depth: number): unknown[] {
+  return output.map((v, i) => overlay(exact[i], plain[i], v, depth + 1));
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /**
  * Why the input about to run is not the call's own, or null: nested too deep, or not matching a
@@ -318,9 +322,7 @@ export function sameArgs(a: unknown, b: unknown, depth = 0): boolean {
   if (Object.is(a, b)) return true;
   if (depth > 200 || typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
   if (a instanceof Date || b instanceof Date) return a instanceof Date && b instanceof Date && a.getTime() === b.getTime();
-  if (Array.isArray(a) || Array.isArray(b)) {
-    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => sameArgs(x, b[i], depth + 1));
-  }
+  if (Array.isArray(a) || Array.isArray(b)) return Array.isArray(a) && Array.isArray(b) && sameItems(a, b, depth);
   if (!isPlain(a) || !isPlain(b)) return JSON.stringify(a) === JSON.stringify(b);
   // the members that are there (an undefined one is not, in JSON), counted as they are compared: no key lists copied
   const x = a as Record<string, unknown>;
@@ -336,6 +338,17 @@ export function sameArgs(a: unknown, b: unknown, depth = 0): boolean {
 }
 
 /**
+ * `sameArgs` of two arrays, as `every` compared them (a hole of `a` skipped). A loop of its own, not
+ * a closure in `sameArgs`: one capturing `b` and `depth` gave every call of it (each member of
+ * every call's arguments) a context to allocate.
+ */
+function sameItems(a: unknown[], b: unknown[], depth: number): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (i in a && !sameArgs(a[i], b[i], depth + 1)) return false;
+  return true;
+}
+
+/**
  * The value with every `-0` made `0`, at any depth; the same value (not a copy) when it has none.
  * The policy reads `-0` as CTRLRun does, the integer 0 (the lossless parse); the SDK's JSON.parse
  * gives the body `-0`. The door hands the body this value, so both see the one the policy decided
@@ -344,10 +357,7 @@ export function sameArgs(a: unknown, b: unknown, depth = 0): boolean {
 export function withoutNegativeZero(value: unknown, depth = 0): unknown {
   if (Object.is(value, -0)) return 0;
   if (depth > 200 || value === null || typeof value !== 'object') return value;
-  if (Array.isArray(value)) {
-    const items = value.map((v) => withoutNegativeZero(v, depth + 1));
-    return items.some((v, i) => !Object.is(v, value[i])) ? items : value;
-  }
+  if (Array.isArray(value)) return itemsWithoutNegativeZero(value, depth);
   if (!isPlain(value)) return value;
   let out: Record<string, unknown> | null = null;
   const given = value as Record<string, unknown>;
@@ -360,6 +370,12 @@ export function withoutNegativeZero(value: unknown, depth = 0): unknown {
     Object.defineProperty(out, key, { value: next, enumerable: true, writable: true, configurable: true });
   }
   return out ?? value;
+}
+
+/** `withoutNegativeZero` of an array (its closures here: in the walk they gave each member's call a context). */
+function itemsWithoutNegativeZero(value: unknown[], depth: number): unknown[] {
+  const items = value.map((v) => withoutNegativeZero(v, depth + 1));
+  return items.some((v, i) => !Object.is(v, value[i])) ? items : value;
 }
 
 /** A plain object (Object's prototype or none): one read, nothing allocated (both checks run on every call). */

@@ -137,5 +137,10 @@ export async function executeCall(
     if (plan !== undefined) return answerOf(enforced, plan);
     return enforced.edited === undefined ? output : withEditNote(output, enforced.edited.note);
   }
-  return await scope.holds.run(enforced.facts.argsHash ?? '', signal, () => runBody(scope, enforced, body));
+  return await heldRun(scope, enforced, body, signal);
+}
+
+/** The body under the SDK's signal, held while it runs on after an abort (a closure here, not in executeCall: there it gave every call a context). */
+function heldRun(scope: CoreScope, enforced: Authorized, body: Body, signal: AbortSignal): Promise<unknown> {
+  return scope.holds.run(enforced.facts.argsHash ?? '', signal, () => runBody(scope, enforced, body));
 }
