@@ -160,7 +160,23 @@ function whoFrom(internals: ControlInternals, runContext: RunContext<unknown>, v
   return who;
 }
 
+// The last string identity read and its answer: a run's calls act for one principal, and the answer
+// is a pure function of the string (frozen: the calls it answers share it). A string refused (a
+// control character) throws before it is kept, so it is refused every time.
+let lastIdentity: string | undefined;
+let lastWho: Who | null = null;
+
 function identityValueOf(value: IdentityValue | null | undefined): Who | null {
+  if (typeof value !== 'string') return readIdentity(value);
+  if (value === lastIdentity) return lastWho;
+  const who = readIdentity(value);
+  if (who !== null) Object.freeze(Object.freeze(who).subject);
+  lastWho = who;
+  lastIdentity = value;
+  return who;
+}
+
+function readIdentity(value: IdentityValue | null | undefined): Who | null {
   if (value === null || value === undefined) return null;
   let agent: unknown = value;
   let user: unknown = null;
