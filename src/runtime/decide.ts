@@ -1,5 +1,5 @@
 import type { ArgumentsCheck } from './arguments.js';
-import type { CallDecision, CompiledAction, DecisionResult } from './types.js';
+import type { CallDecision, CompiledAction, DecisionResult, TemplateResult } from './types.js';
 
 /**
  * A call whose arguments were checked (`checkArguments`/`parseArguments`), decided in CTRLRun
@@ -12,7 +12,7 @@ import type { CallDecision, CompiledAction, DecisionResult } from './types.js';
 export function decideArguments(action: CompiledAction | undefined, checked: ArgumentsCheck): CallDecision {
   if (checked.ok) return decideCall(action, checked.value);
   if (action?.resource && checked.named !== undefined) {
-    const r = safely(() => action.resource!(checked.named));
+    const r = template(action.resource, checked.named, null);
     if (!r.ok) return unresolvedResource(r.arg);
   }
   return invalidArguments(checked.detail);
@@ -35,13 +35,13 @@ export function decideCall(action: CompiledAction | undefined, args: unknown): C
   if (action === undefined) return { decision: 'deny', rule: null, reason: 'unknown_action', effectKey: null, resource: null };
   let resource: string | null = null;
   if (action.resource) {
-    const r = safely(() => action.resource!(args));
+    const r = template(action.resource, args, null);
     if (!r.ok) return unresolvedResource(r.arg);
     resource = r.value;
   }
   let effectKey: string | null = null;
   if (action.effect) {
-    const e = safely(() => action.effect!(args, resource));
+    const e = template(action.effect, args, resource);
     if (!e.ok) {
       const why =
         e.arg === 'resource'
@@ -68,9 +68,13 @@ function refused(reason: 'invalid_argument' | 'resource_template' | 'effect_key_
   return { decision: 'deny', rule: null, reason, effectKey: null, resource: null, detail };
 }
 
-function safely<T extends { ok: boolean }>(f: () => T): T | { ok: false; arg: string } {
+/**
+ * A template's answer, a throw read as unresolved. Called with its arguments, not as a closure: one
+ * capturing the action and the arguments gave every decision a context to allocate, templates or not.
+ */
+function template(of: (args: unknown, resource: string | null) => TemplateResult, args: unknown, resource: string | null): TemplateResult {
   try {
-    return f();
+    return of(args, resource);
   } catch {
     return { ok: false, arg: '?' };
   }

@@ -131,6 +131,16 @@ export function whoNow(internals: ControlInternals, runContext: RunContext<unkno
   // `quiet`: asked about no call (which tools to offer), so a missing principal is not one refused
   // (a synchronous identity, every allowed call's guardrail: answered without a closure made)
   if (!isThenable(value)) return quiet ? identityValueOf(value) : whoFrom(internals, runContext, value);
+  return whoOnceResolved(value, internals, runContext, quiet);
+}
+
+/** `whoNow` of an asynchronous identity (its closures here: in whoNow they gave every call a context). */
+function whoOnceResolved(
+  value: PromiseLike<IdentityValue | null | undefined>,
+  internals: ControlInternals,
+  runContext: RunContext<unknown>,
+  quiet: boolean,
+): Promise<Who | null> {
   return Promise.resolve(value).then(
     (resolved) => (quiet ? identityValueOf(resolved) : whoFrom(internals, runContext, resolved)),
     (cause) => {
@@ -150,7 +160,23 @@ function whoFrom(internals: ControlInternals, runContext: RunContext<unknown>, v
   return who;
 }
 
+// The last string identity read and its answer: a run's calls act for one principal, and the answer
+// is a pure function of the string (frozen: the calls it answers share it). A string refused (a
+// control character) throws before it is kept, so it is refused every time.
+let lastIdentity: string | undefined;
+let lastWho: Who | null = null;
+
 function identityValueOf(value: IdentityValue | null | undefined): Who | null {
+  if (typeof value !== 'string') return readIdentity(value);
+  if (value === lastIdentity) return lastWho;
+  const who = readIdentity(value);
+  if (who !== null) Object.freeze(Object.freeze(who).subject);
+  lastWho = who;
+  lastIdentity = value;
+  return who;
+}
+
+function readIdentity(value: IdentityValue | null | undefined): Who | null {
   if (value === null || value === undefined) return null;
   let agent: unknown = value;
   let user: unknown = null;

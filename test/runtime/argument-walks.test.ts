@@ -130,4 +130,22 @@ describe('the argument walks read what the plain walks read', () => {
     expect(sameArgs({ a: 1, b: undefined }, { a: 1 })).toBe(true);
     expect(sameArgs({ a: 1, b: 2 }, { a: 1 })).toBe(false);
   });
+
+  // (the array walks are loops and functions of their own, not closures in the walk: issue 39, session 22)
+  it('sameArgs compares arrays item by item, at any depth, a hole of the first skipped as `every` skipped it', () => {
+    expect(sameArgs({ a: [1, [2, { b: 3 }]] }, { a: [1, [2, { b: 3 }]] })).toBe(true);
+    expect(sameArgs({ a: [1, [2, { b: 3 }]] }, { a: [1, [2, { b: 4 }]] })).toBe(false);
+    expect(sameArgs([1, 2], [1, 2, 3])).toBe(false);
+    expect(sameArgs([1, 2], [1, 3])).toBe(false);
+    // biome-ignore lint/suspicious/noSparseArray: a hole, as `every` read it
+    expect(sameArgs([, 1], [2, 1])).toBe(true);
+    expect(sameArgs([1, 1], [2, 1])).toBe(false);
+  });
+
+  it('withoutNegativeZero makes each -0 in an array 0, and leaves an array without one as it is', () => {
+    const clean = [1, [2, { a: 0 }]];
+    expect(withoutNegativeZero(clean)).toBe(clean);
+    const zeroed = withoutNegativeZero([1, [-0, { a: -0 }]]) as [number, [number, { a: number }]];
+    expect(Object.is(zeroed[1][0], 0) && Object.is(zeroed[1][1].a, 0)).toBe(true);
+  });
 });

@@ -127,6 +127,18 @@ function observedCall(scope: CoreScope, input: unknown, runContext: RunContext<u
   // no frame of its own: without OpenTelemetry (the SDK's traces alone, the default) the call is executeCall's promise itself
   if (loading === undefined)
     return telemetry?.otel() === undefined ? executeCall(scope, input, runContext, details, body) : aroundCall(scope, input, runContext, details, body);
+  return aroundOnceLoaded(loading, scope, input, runContext, details, body);
+}
+
+/** `aroundCall` once the API has loaded (the closure here: in observedCall it gave every call a context). */
+function aroundOnceLoaded(
+  loading: Promise<void>,
+  scope: CoreScope,
+  input: unknown,
+  runContext: RunContext<unknown>,
+  details: CallDetails | undefined,
+  body: Body,
+): Promise<unknown> {
   return loading.then(() => aroundCall(scope, input, runContext, details, body));
 }
 

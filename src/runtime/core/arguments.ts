@@ -41,23 +41,31 @@ export interface ArgumentsStage {
  * replaced by the next; a guardrail of another call (parallel calls) leaves it for its own.
  */
 function sharedParse() {
-  let kept: { input: unknown; parsed: PolicyArgs; callId: string | undefined } | undefined;
+  // the kept parse's three parts, not an object made for them on every call
+  let keptParsed: PolicyArgs | undefined;
+  let keptInput: unknown;
+  let keptCallId: string | undefined;
+  const drop = (): void => {
+    keptParsed = undefined;
+    keptInput = undefined;
+    keptCallId = undefined;
+  };
   return {
     keep(input: unknown, parsed: PolicyArgs, callId: string | undefined): void {
-      kept = { input, parsed, callId };
+      keptParsed = parsed;
+      keptInput = input;
+      keptCallId = callId;
     },
     take(input: unknown, callId: string | undefined): PolicyArgs | undefined {
-      const found = kept;
-      if (found === undefined) return undefined;
-      const same = sameParseInput(found.input, input, 0);
+      const parsed = keptParsed;
+      if (parsed === undefined) return undefined;
+      const same = sameParseInput(keptInput, input, 0);
       // let go once taken, or once its own call's guardrail has run (nothing else takes it): the
       // arguments of a call are not kept beyond it; another call's guardrail leaves it in place
-      if (same || (callId !== undefined && found.callId === callId)) kept = undefined;
-      return same ? found.parsed : undefined;
+      if (same || (callId !== undefined && keptCallId === callId)) drop();
+      return same ? parsed : undefined;
     },
-    drop(): void {
-      kept = undefined;
-    },
+    drop,
   };
 }
 
@@ -110,21 +118,28 @@ export function argumentsStage(parameters: ArgsSchema | undefined, action: strin
     const deep = lossless === undefined ? jsonDepthProblem(raw) : depthProblemOf(lossless);
     if (deep !== null) return { ok: false, problem: deep };
     // the stage's one parse: the lossless value, integers as JSON.parse gives them; the text again
-    // only when the lossless parse refused it (a float, a duplicate key: refused later anyway)
-    const parsed: { ok: true; value: unknown } | { ok: false } = lossless?.ok ? { ok: true, value: plainArguments(lossless.value) } : parseJson(raw);
-    if (!parsed.ok) return parsed;
-    if (schemaCheck) {
-      const problem = schemaCheck(parsed.value);
-      if (problem === null || !strict) return problem === null ? parsed : { ok: false, problem };
-      // strict mode: what the body gets, the optional properties' nulls dropped as the SDK drops them
-      const sent = withoutOptionalNulls(parameters, parsed.value);
-      return sent !== parsed.value && schemaCheck(sent) === null ? { ok: true, value: sent } : { ok: false, problem };
+    // only when the lossless parse refused it (a float, a duplicate key: refused later anyway). The
+    // value alone: a zod schema's answer is its own object (made only where the value is the answer)
+    let value: unknown;
+    if (lossless?.ok) value = plainArguments(lossless.value);
+    else {
+      const parsed = parseJson(raw);
+      if (!parsed.ok) return parsed;
+      value = parsed.value;
     }
-    if (typeof parameters?.safeParse !== 'function') return parsed;
-    const taken = share === 'take' ? shared.take(parsed.value, callId) : undefined;
+    if (schemaCheck) {
+      const problem = schemaCheck(value);
+      if (problem === null) return { ok: true, value };
+      if (!strict) return { ok: false, problem };
+      // strict mode: what the body gets, the optional properties' nulls dropped as the SDK drops them
+      const sent = withoutOptionalNulls(parameters, value);
+      return sent !== value && schemaCheck(sent) === null ? { ok: true, value: sent } : { ok: false, problem };
+    }
+    if (typeof parameters?.safeParse !== 'function') return { ok: true, value };
+    const taken = share === 'take' ? shared.take(value, callId) : undefined;
     if (taken !== undefined) return taken;
-    const fromSchema = zodArguments(parameters as Required<ArgsSchema>, parsed.value, strict);
-    if (share === 'keep' && fromSchema.ok) shared.keep(parsed.value, fromSchema, callId);
+    const fromSchema = zodArguments(parameters as Required<ArgsSchema>, value, strict);
+    if (share === 'keep' && fromSchema.ok) shared.keep(value, fromSchema, callId);
     return fromSchema;
   };
   return { schemaCheck, policyArgs, dropShared: shared.drop };
@@ -206,10 +221,7 @@ export function valueArguments(stage: ArgumentsStage, checked: ArgumentsCheck, c
 /** `exact` (the lossless value) where the schema's `output` equals its plain reading `plain`; the output where it changed it. */
 function overlay(exact: unknown, plain: unknown, output: unknown, depth: number): unknown {
   if (depth > 512 || sameArgs(plain, output)) return exact;
-  const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
-  if (Array.isArray(output) && Array.isArray(exact) && Array.isArray(plain) && exact.length === output.length) {
-    return output.map((v, i) => overlay(exact[i], plain[i], v, depth + 1));
-  }
+  if (Array.isArray(output) && Array.isArray(exact) && Array.isArray(plain) && exact.length === output.length) return overlayItems(exact, plain, output, depth);
   if (!isObject(output) || !isObject(exact) || !isObject(plain) || Object.getPrototypeOf(output) !== Object.prototype) return output;
   const out: Record<string, unknown> = { ...exact };
   for (const [key, v] of Object.entries(output)) {
@@ -219,6 +231,13 @@ function overlay(exact: unknown, plain: unknown, output: unknown, depth: number)
   }
   return out;
 }
+
+/** `overlay` of arrays, item by item (the closure here: in `overlay` it gave every call a context). */
+function overlayItems(exact: unknown[], plain: unknown[], output: unknown[], depth: number): unknown[] {
+  return output.map((v, i) => overlay(exact[i], plain[i], v, depth + 1));
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /**
  * Why the input about to run is not the call's own, or null: nested too deep, or not matching a
@@ -309,9 +328,7 @@ export function sameArgs(a: unknown, b: unknown, depth = 0): boolean {
   if (Object.is(a, b)) return true;
   if (depth > 200 || typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
   if (a instanceof Date || b instanceof Date) return a instanceof Date && b instanceof Date && a.getTime() === b.getTime();
-  if (Array.isArray(a) || Array.isArray(b)) {
-    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => sameArgs(x, b[i], depth + 1));
-  }
+  if (Array.isArray(a) || Array.isArray(b)) return Array.isArray(a) && Array.isArray(b) && sameItems(a, b, depth);
   if (!isPlain(a) || !isPlain(b)) return JSON.stringify(a) === JSON.stringify(b);
   // the members that are there (an undefined one is not, in JSON), counted as they are compared: no key lists copied
   const x = a as Record<string, unknown>;
@@ -327,6 +344,17 @@ export function sameArgs(a: unknown, b: unknown, depth = 0): boolean {
 }
 
 /**
+ * `sameArgs` of two arrays, as `every` compared them (a hole of `a` skipped). A loop of its own, not
+ * a closure in `sameArgs`: one capturing `b` and `depth` gave every call of it (each member of
+ * every call's arguments) a context to allocate.
+ */
+function sameItems(a: unknown[], b: unknown[], depth: number): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (i in a && !sameArgs(a[i], b[i], depth + 1)) return false;
+  return true;
+}
+
+/**
  * The value with every `-0` made `0`, at any depth; the same value (not a copy) when it has none.
  * The policy reads `-0` as CTRLRun does, the integer 0 (the lossless parse); the SDK's JSON.parse
  * gives the body `-0`. The door hands the body this value, so both see the one the policy decided
@@ -335,10 +363,7 @@ export function sameArgs(a: unknown, b: unknown, depth = 0): boolean {
 export function withoutNegativeZero(value: unknown, depth = 0): unknown {
   if (Object.is(value, -0)) return 0;
   if (depth > 200 || value === null || typeof value !== 'object') return value;
-  if (Array.isArray(value)) {
-    const items = value.map((v) => withoutNegativeZero(v, depth + 1));
-    return items.some((v, i) => !Object.is(v, value[i])) ? items : value;
-  }
+  if (Array.isArray(value)) return itemsWithoutNegativeZero(value, depth);
   if (!isPlain(value)) return value;
   let out: Record<string, unknown> | null = null;
   const given = value as Record<string, unknown>;
@@ -351,6 +376,12 @@ export function withoutNegativeZero(value: unknown, depth = 0): unknown {
     Object.defineProperty(out, key, { value: next, enumerable: true, writable: true, configurable: true });
   }
   return out ?? value;
+}
+
+/** `withoutNegativeZero` of an array (its closures here: in the walk they gave each member's call a context). */
+function itemsWithoutNegativeZero(value: unknown[], depth: number): unknown[] {
+  const items = value.map((v) => withoutNegativeZero(v, depth + 1));
+  return items.some((v, i) => !Object.is(v, value[i])) ? items : value;
 }
 
 /** A plain object (Object's prototype or none): one read, nothing allocated (both checks run on every call). */

@@ -71,11 +71,24 @@ export function startAuthorize(
   try {
     // the guardrail's principal (or a synchronous identity's): the facts without a turn of their own
     const admitted = admit(scope, input, runContext, callId, toolCall);
-    if (isThenable(admitted)) return Promise.resolve(admitted).then((facts) => settledAuthorization(authorizeFacts(scope, facts, runContext, callId)));
+    if (isThenable(admitted)) return authorizeOnceAdmitted(admitted, scope, runContext, callId);
     return authorizeFacts(scope, admitted, runContext, callId);
   } catch (error) {
     return Promise.reject(error);
   }
+}
+
+// The continuations of the asynchronous answers are made in functions of their own: a closure in
+// the stage itself makes the values it captures a context, allocated on every call, the
+// synchronous allowed ones too.
+
+function authorizeOnceAdmitted(
+  admitted: PromiseLike<CallFacts>,
+  scope: CoreScope,
+  runContext: RunContext<unknown>,
+  callId: string | null,
+): Promise<Authorization> {
+  return Promise.resolve(admitted).then((facts) => settledAuthorization(authorizeFacts(scope, facts, runContext, callId)));
 }
 
 /** `authorize` once the call's facts are known: the refusals, the halts, then the approval or the decision's receipt (may throw: its caller's rejection). */
@@ -99,8 +112,18 @@ function authorizeFacts(scope: CoreScope, facts: CallFacts, runContext: RunConte
   // an operator's halt: from what this process knows (no read while it knows of none); a call about
   // to use up an approval reads the halts first (a halt found after the claim could not give it back)
   const halted = haltNow(scope, facts.principal, runContext, facts.decision.decision === 'approve');
-  if (isThenable(halted)) return Promise.resolve(halted).then((halt) => settledAuthorization(authorizeUnhalted(scope, facts, runContext, callId, halt)));
+  if (isThenable(halted)) return authorizeOnceRead(halted, scope, facts, runContext, callId);
   return authorizeUnhalted(scope, facts, runContext, callId, halted);
+}
+
+function authorizeOnceRead(
+  halted: PromiseLike<Halt | undefined>,
+  scope: CoreScope,
+  facts: CallFacts,
+  runContext: RunContext<unknown>,
+  callId: string | null,
+): Promise<Authorization> {
+  return Promise.resolve(halted).then((halt) => settledAuthorization(authorizeUnhalted(scope, facts, runContext, callId, halt)));
 }
 
 /** `authorize` past the refusals: a halt's refusal, the approval, or the decision's receipt. */
@@ -116,8 +139,11 @@ function authorizeUnhalted(
   if (facts.decision.decision === 'approve') return authorizeApproved(scope, facts, whereOf(scope, callId), runContext);
   // allowed, with no budget to spend and no effect to reserve (most calls): authorizeRun's end here, no frame of its own
   if (!facts.grant?.budgets && facts.decision.effectKey === null) {
-    const run = unreservedRun(facts, notApproved());
-    return { authorized: run.authorized, receipt: decisionReceipt(scope, facts, run.fields, runContext) };
+    // unreservedRun of nobody's approval, made in place: its list of approvers (new each call, the
+    // door may change it) and the authorization, without the approval's and the pair's objects
+    const approvers: string[] = [];
+    const authorized: Authorized = { kind: 'enforce', facts, approvers, key: null, attemptId: null };
+    return { authorized, receipt: decisionReceipt(scope, facts, { result: 'allowed', approvers, effect_key: null }, runContext) };
   }
   return authorizeRun(scope, facts, whereOf(scope, callId), notApproved(), runContext);
 }
@@ -193,7 +219,17 @@ function admit(
 ): Maybe<CallFacts> {
   const found = scope.principals.forBody(runContext, toolCall);
   // the guardrail's principal (or a synchronous identity's) is taken without a turn
-  return isThenable(found) ? found.then((principal) => admitWith(scope, input, principal, callId, toolCall)) : admitWith(scope, input, found, callId, toolCall);
+  return isThenable(found) ? admitOnceFound(found, scope, input, callId, toolCall) : admitWith(scope, input, found, callId, toolCall);
+}
+
+function admitOnceFound(
+  found: Promise<Principal>,
+  scope: CoreScope,
+  input: unknown,
+  callId: string | null,
+  toolCall: { arguments?: string } | undefined,
+): Promise<CallFacts> {
+  return found.then((principal) => admitWith(scope, input, principal, callId, toolCall));
 }
 
 /** `admit` with the call's principal: its facts, or its refusal (a promise that rejects once the receipt is written). */

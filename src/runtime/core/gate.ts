@@ -128,10 +128,17 @@ export function guardrailOf(scope: CoreScope) {
     run: (data: { context: RunContext<unknown>; toolCall: ToolCall }): Promise<GuardrailAnswer> => {
       // `openTelemetry: true` still importing the API: a refusal here waits for it once, so it is seen
       const loading = scope.internals.telemetry?.loading;
-      if (loading !== undefined) return loading.then(() => guardrailAnswer(scope, data));
-      return guardrailAnswer(scope, data);
+      return loading === undefined ? guardrailAnswer(scope, data) : answerOnceLoaded(loading, scope, data);
     },
   };
+}
+
+// The continuations of the hooks' asynchronous answers are made in functions of their own: a
+// closure in the hook itself makes the values it captures a context, allocated on every call, the
+// synchronous allowed ones too.
+
+function answerOnceLoaded(loading: Promise<void>, scope: CoreScope, data: Call): Promise<GuardrailAnswer> {
+  return loading.then(() => guardrailAnswer(scope, data));
 }
 
 /** The guardrail's answer to one call; the control's own failure is a `CtrlrunError` rejection, noted for a nesting agent tool. */
@@ -140,12 +147,16 @@ function guardrailAnswer(scope: CoreScope, data: Call): Promise<GuardrailAnswer>
     const answer = checkCall(scope, data);
     // (the one synchronous answer is `allow`: every refusal writes its receipt first)
     if (!isThenable(answer)) return answer === allow ? ALLOWED : Promise.resolve(answer);
-    return Promise.resolve(answer).catch((error: unknown) => {
-      throw guardrailFailure(scope, data, error);
-    });
+    return failuresNoted(answer, scope, data);
   } catch (error) {
     return Promise.reject(guardrailFailure(scope, data, error));
   }
+}
+
+function failuresNoted(answer: PromiseLike<GuardrailAnswer>, scope: CoreScope, data: Call): Promise<GuardrailAnswer> {
+  return Promise.resolve(answer).catch((error: unknown) => {
+    throw guardrailFailure(scope, data, error);
+  });
 }
 
 function guardrailFailure(scope: CoreScope, data: Call, error: unknown): CtrlrunError {
@@ -192,8 +203,19 @@ export function checkCall(scope: CoreScope, { context, toolCall }: Call): Maybe<
   const checked = callArguments(lossless, fromRaw);
   const resolved = scope.principals.resolve(context);
   // (the call's parts passed one by one, not gathered in an object a call)
-  if (isThenable(resolved)) return resolved.then((p) => decideCheck(scope, context, toolCall, checked, fromRaw, p));
+  if (isThenable(resolved)) return decideOnceResolved(resolved, scope, context, toolCall, checked, fromRaw);
   return decideCheck(scope, context, toolCall, checked, fromRaw, resolved);
+}
+
+function decideOnceResolved(
+  resolved: Promise<{ who: Who | null; task: string | null }>,
+  scope: CoreScope,
+  context: RunContext<unknown>,
+  toolCall: ToolCall,
+  checked: ArgumentsCheck,
+  fromRaw: PolicyArgs,
+): Promise<GuardrailAnswer> {
+  return resolved.then((p) => decideCheck(scope, context, toolCall, checked, fromRaw, p));
 }
 
 /**
@@ -232,9 +254,17 @@ function decideCheck(
   const held = heldOrUpstream(scope, toolCall, decided);
   // let through: remembered for the body (who, its task and the arguments' parse)
   const vetted = { context, raw: toolCall.arguments, who, task, checked, fromRaw };
-  return isThenable(held)
-    ? held.then((refused) => settleCheck(scope, toolCall, vetted, decided, refused))
-    : settleCheck(scope, toolCall, vetted, decided, held);
+  return isThenable(held) ? settleOnceChecked(held, scope, toolCall, vetted, decided) : settleCheck(scope, toolCall, vetted, decided, held);
+}
+
+function settleOnceChecked(
+  held: Promise<GuardrailWhy | null>,
+  scope: CoreScope,
+  toolCall: ToolCall,
+  vetted: Omit<Vetted, 'who'> & { who: Who | null },
+  decided: DecidedCall,
+): Promise<GuardrailAnswer> {
+  return held.then((refused) => settleCheck(scope, toolCall, vetted, decided, refused));
 }
 
 /** A decided call the hold and the upstream refused (its receipt, then the refusal), or let through: remembered for the body. */

@@ -33,6 +33,8 @@ export interface Principal {
  */
 export function principalStage(internals: ControlInternals, hasAuthority: boolean) {
   const vetted = vettedCalls();
+  /** The last answer without a task (frozen: the calls it answers share it). */
+  let untasked: { readonly who: Who | null; readonly task: null } = Object.freeze({ who: null, task: null });
 
   /**
    * Who the run acts for, and its task (only asked when the policy has grants): the answer itself
@@ -40,9 +42,15 @@ export function principalStage(internals: ControlInternals, hasAuthority: boolea
    */
   const resolve = (runContext: RunContext<unknown>): Maybe<{ who: Who | null; task: string | null }> => {
     const who = whoNow(internals, runContext);
-    if (isThenable(who)) return who.then((w) => withTask(runContext, w));
-    return who && hasAuthority ? withTask(runContext, who) : { who, task: null };
+    if (isThenable(who)) return whoWithTask(who, runContext);
+    if (who && hasAuthority) return withTask(runContext, who);
+    // no task asked: the answer for this principal (a string identity's is one object, internals.ts) kept for the next call
+    if (untasked.who !== who) untasked = Object.freeze({ who, task: null });
+    return untasked;
   };
+
+  // (its closure here, not in resolve: there it gave every call a context)
+  const whoWithTask = (who: Promise<Who | null>, runContext: RunContext<unknown>) => who.then((w) => withTask(runContext, w));
 
   const withTask = async (runContext: RunContext<unknown>, who: Who | null) => ({
     who,

@@ -60,8 +60,16 @@ export function receiptWriter(internals: ControlInternals, policy: CompiledPolic
     }
     // only a decision's receipt has an entry: the body's outcome waits on nothing more than its write
     if (!logs || !entryFollows(fields.result, policy.mode)) return failed === undefined ? written : written.catch(failed);
-    // the write's failure handler and the entry on one `then`: one promise, where a `catch` after the log's was two
+    return loggedAfter(written, facts, failed);
+  };
+
+  /**
+   * The decision's receipt, then its entry. The write's failure handler and the entry on one `then`:
+   * one promise, where a `catch` after the log's was two. (Its closures here, not in the writer:
+   * there they gave every receipt, the outcome's too, a context holding the call's facts.)
+   */
+  function loggedAfter(written: Promise<Receipt>, facts: CallFacts, failed: ((error: unknown) => Promise<unknown>) | undefined): Promise<unknown> {
     if (!labelled) return written.then((receipt) => logDecision(internals, entryOf(facts, receipt, '')), failed);
     return written.then((receipt) => hashKeyFor(internals.store, policy, action).then((key) => logDecision(internals, entryOf(facts, receipt, key))), failed);
-  };
+  }
 }

@@ -7,7 +7,7 @@ import { softHaltText } from './halt.js';
 import type { CoreScope } from './scope.js';
 import { notRecorded, observedSettlement, settlementOf, type BodyOutcome, type Settlement } from './settlement.js';
 import { withEditNote } from './edit-note.js';
-import type { Authorization, Authorized, Body, CallDetails, CallFacts } from './types.js';
+import { ReportedOutcome, type Authorization, type Authorized, type Body, type CallDetails, type CallFacts } from './types.js';
 
 /** Runs the body once and ends how it ended: the outcome, never a throw. */
 function outcomeOf(body: Body): Promise<BodyOutcome> {
@@ -114,19 +114,33 @@ export async function executeCall(
   // no signal (the Runner passes none to a tool without `timeoutMs`): nothing to hold, runBody and finish here, no frame of their own
   if (signal === undefined) {
     // the body once, awaited in a try: outcomeOf's handlers chained on its promise cost a promise and a turn more
-    let outcome: BodyOutcome;
+    let output: unknown;
+    let failure: BodyOutcome | undefined;
     try {
-      outcome = { ok: true, output: await bodyToRun(enforced, body)() };
+      output = await bodyToRun(enforced, body)();
     } catch (error) {
-      outcome = { ok: false, error };
+      failure = { ok: false, error };
     }
-    const plan = settlementPlan(scope, enforced, outcome);
+    // the common end, an unkeyed call whose body answered: settlementOf's plan for it (its `executed`
+    // receipt, then the output) written in place, without the outcome's, the plan's and the answer's objects
+    const plan =
+      failure === undefined && enforced.key === null && !(output instanceof ReportedOutcome)
+        ? undefined
+        : settlementPlan(scope, enforced, failure ?? { ok: true, output });
     try {
-      await settlementWritten(scope, enforced, plan);
+      await (plan === undefined
+        ? scope.receipt(enforced.facts, { result: 'executed', approvers: enforced.approvers, effect_key: null })
+        : settlementWritten(scope, enforced, plan));
     } catch (error) {
       throw notRecorded(scope.action, enforced.facts.callId, error);
     }
-    return answerOf(enforced, plan);
+    if (plan !== undefined) return answerOf(enforced, plan);
+    return enforced.edited === undefined ? output : withEditNote(output, enforced.edited.note);
   }
-  return await scope.holds.run(enforced.facts.argsHash ?? '', signal, () => runBody(scope, enforced, body));
+  return await heldRun(scope, enforced, body, signal);
+}
+
+/** The body under the SDK's signal, held while it runs on after an abort (a closure here, not in executeCall: there it gave every call a context). */
+function heldRun(scope: CoreScope, enforced: Authorized, body: Body, signal: AbortSignal): Promise<unknown> {
+  return scope.holds.run(enforced.facts.argsHash ?? '', signal, () => runBody(scope, enforced, body));
 }

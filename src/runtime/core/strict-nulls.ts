@@ -27,7 +27,11 @@ export function holdsNull(value: unknown, depth = 0): boolean {
   if (value === null) return true;
   if (typeof value !== 'object' || depth > 200) return false;
   // a for-in over own keys, not Object.values: it runs on every zod tool's call, and copies no list
-  if (Array.isArray(value)) return value.some((v) => holdsNull(v, depth + 1));
+  if (Array.isArray(value)) {
+    // a loop, not `some`: its closure would give every call (each member's) a context
+    for (const v of value) if (holdsNull(v, depth + 1)) return true;
+    return false;
+  }
   for (const key in value) if (hasOwn.call(value, key) && holdsNull((value as Record<string, unknown>)[key], depth + 1)) return true;
   return false;
 }
