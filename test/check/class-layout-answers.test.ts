@@ -14,8 +14,9 @@ import { lines, lintSource } from './rule-tester.js';
  */
 const GEN = "import { protectedTool } from './ctrlrun.generated.js';";
 const SDK =
-  "import { type RunResult, type RunState, type RunToolApprovalItem } from '@openai/agents';\nimport { RealtimeSession } from '@openai/agents/realtime';";
-const OWN = "import type { RunResult, RunState, RunToolApprovalItem } from './jobs.js';\nimport { RealtimeSession } from './voice.js';";
+  "import { type RunResult, type RunState, type RunToolApprovalItem } from '@openai/agents';\nimport { RealtimeSession } from '@openai/agents/realtime';\nimport * as rt from '@openai/agents/realtime';";
+const OWN =
+  "import type { RunResult, RunState, RunToolApprovalItem } from './jobs.js';\nimport { RealtimeSession } from './voice.js';\nimport * as rt from './voice.js';";
 const count = (code: string) => lintSource(code, { ruleId: 'sdk-approval' }).length;
 
 const layouts: Record<string, string> = {
@@ -35,6 +36,14 @@ const layouts: Record<string, string> = {
     'class A { state?: RunState<any, any>; }\nclass B extends A {}\nexport class App extends B { ok(x: Row) { this.state!.approve(x); } }',
   '`this.last!.state` of `last?: RunResult`': 'export class Desk { private last?: RunResult<any, any>; ok(x: Row) { this.last!.state.approve(x); } }',
   '`const { state } = this`': 'export class Desk { private state?: RunState<any, any>; ok(x: Row) { const { state } = this; state!.approve(x); } }',
+  '`const { state } = this` read in a nested function':
+    'export class Desk { private state?: RunState<any, any>; ok(xs: Row[]) { const { state } = this; xs.forEach(function (x) { state!.approve(x); }); } }',
+  '`this.entry!.state` of a field typed with an object type':
+    'export class Desk { private entry?: { state: RunState<any, any> }; ok(x: Row) { this.entry!.state.approve(x); } }',
+  '`pending.get(id)!.state` read in place':
+    'const pending = new Map<string, { state: RunState<any, any> }>();\nexport function ok(id: string, x: Row) { pending.get(id)!.state.approve(x); }',
+  'a field made by `new rt.RealtimeSession(agent)` of a namespace import':
+    'export class Voice { private session = new rt.RealtimeSession(agent); ok(x: Row) { this.session.approve(x); } }',
   '`const { pending } = this` looped':
     'export class Desk { private pending: RunToolApprovalItem[] = []; ok() { const { pending } = this; for (const i of pending) box.approve(i); } }',
 };
@@ -59,6 +68,14 @@ describe("control: the same layouts over the app's own types are no answers", ()
       'class RealtimeSession { approve(x: Row) {} }',
       'export class V { private s = new RealtimeSession(); ok(x: Row) { this.s.approve(x); } }',
     );
+    expect(count(code)).toBe(0);
+  });
+  it("no sdk-approval finding: `const { state } = job` in a class with a field `state` (not this's)", () => {
+    const code = lines(GEN, SDK, 'export class Desk { private state?: RunState<any, any>; ok(job: Job, x: Row) { const { state } = job; state.approve(x); } }');
+    expect(count(code)).toBe(0);
+  });
+  it("no sdk-approval finding: a map's keys are not its items (`api.approve(this.pending.keys())`)", () => {
+    const code = lines(GEN, SDK, 'export class Desk { private pending = new Map<string, RunToolApprovalItem>(); ok() { api.approve(this.pending.keys()); } }');
     expect(count(code)).toBe(0);
   });
   it('no sdk-approval finding: a base class imported from another module (not read)', () => {
