@@ -109,7 +109,7 @@ function isSdkReceiver(expr: ts.Expression, ctx: Ctx): boolean {
   // `this.sessions.get(id)!` of `Map<string, RealtimeSession>`
   const held = mapGetType(e, ctx.ancestors, ctx.hoisted);
   if (held !== undefined) return isSdk(held, RECEIVER_TYPES, ctx);
-  if (typescript.isCallExpression(e) || typescript.isNewExpression(e)) return makesSdkValue(e, ctx.sf);
+  if (typescript.isCallExpression(e) || typescript.isNewExpression(e)) return makesSdkValue(e, ctx);
   if (typescript.isIdentifier(e)) {
     const decl = declarationOf(e.text, ctx.ancestors, ctx.hoisted);
     if (!decl) return false;
@@ -128,13 +128,21 @@ function isSdkReceiver(expr: ts.Expression, ctx: Ctx): boolean {
   return false;
 }
 
-/** `RunState.fromString(...)`, `new RealtimeSession(...)`, `new RunState(...)`. */
-function makesSdkValue(e: ts.CallExpression | ts.NewExpression, sf: ts.SourceFile): boolean {
+/**
+ * `RunState.fromString(...)`, `new RealtimeSession(...)`, `new RunState(...)`: the SDK's class, as
+ * the file imports it (the app's own `RealtimeSession` wrapper is not the SDK's).
+ */
+function makesSdkValue(e: ts.CallExpression | ts.NewExpression, ctx: Ctx): boolean {
   const callee = unwrapValue(e.expression);
-  const last = typescript.isIdentifier(callee) ? callee.text : typescript.isPropertyAccessExpression(callee) ? callee.name.text : undefined;
-  if (typescript.isNewExpression(e)) return last === 'RunState' || last === 'RealtimeSession';
-  return typescript.isPropertyAccessExpression(callee) && /^fromString/.test(callee.name.text) && /RunState$/.test(callee.expression.getText(sf));
+  if (typescript.isNewExpression(e)) return isSdkClass(callee, RECEIVER_TYPES, ctx.names());
+  return (
+    typescript.isPropertyAccessExpression(callee) &&
+    /^fromString/.test(callee.name.text) &&
+    isSdkClass(unwrapValue(callee.expression), STATE_CLASS, ctx.names())
+  );
 }
+
+const STATE_CLASS: ReadonlySet<string> = new Set(['RunState']);
 
 /** A run's result: `await run(...)`, `await runner.run(...)`, or a value typed as one. */
 function isRunResult(expr: ts.Expression, ctx: Ctx): boolean {
