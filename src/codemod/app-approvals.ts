@@ -51,9 +51,14 @@ export function appAnswers(root: string, files: readonly FileScan[], resolve: (r
   return out.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line || a.column - b.column));
 }
 
+/** How many answers a conflict lists by place; the rest are counted (`and N more`). */
+export const ANSWERS_LISTED = 10;
+
 /**
  * The conflict of a tool the policy can send to a human in an app that answers through the SDK
- * (`canPause`), naming the first answer and what replaces it; undefined when there is none.
+ * (`canPause`), naming the first answer and what replaces it, and listing where each answer is (the
+ * first ANSWERS_LISTED, the rest counted): every one of them must change before the tool can be
+ * protected, as check lists them; undefined when there is none.
  */
 export function appAnswerConflict(
   answers: readonly AppAnswer[] | undefined,
@@ -63,6 +68,7 @@ export function appAnswerConflict(
   const answer = answers?.[0];
   if (!answer || !canPause) return undefined;
   const more = answers.length - 1;
+  const unlisted = answers.length - ANSWERS_LISTED;
   return {
     kind: 'conflict',
     cause: 'app-approvals',
@@ -74,5 +80,7 @@ export function appAnswerConflict(
       column: answer.column,
       message: `answer through the control instead: ${answer.instead}, the approver being the person who answered (from your app's sign-in, never the model's arguments); then run the codemod again`,
     },
+    answers: answers.slice(0, ANSWERS_LISTED).map((a) => ({ file: a.file, line: a.line, column: a.column, call: a.call })),
+    ...(unlisted > 0 ? { moreAnswers: unlisted } : {}),
   };
 }

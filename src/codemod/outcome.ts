@@ -1,4 +1,4 @@
-import type { CodemodFinding, CodemodResult } from './types.js';
+import type { CodemodFinding, CodemodResult, Located } from './types.js';
 
 /**
  * Why the codemod exits 1 (issue 40 item 7), each a reason a script can read: the exit code stays
@@ -38,6 +38,9 @@ export interface OutcomeEntry {
   message?: string;
   /** A conflict's cause (`needs-approval`, `generate`, `app-approvals`), a door's kind. */
   cause?: string;
+  /** An `app-approvals` conflict: where the app answers (the first few), and how many more. */
+  answers?: Located[];
+  moreAnswers?: number;
 }
 
 /** What a script reads of a run: what was (or would be) rewritten, what is left and why, and the exit's reasons. */
@@ -79,6 +82,10 @@ function entryOf(f: CodemodFinding): OutcomeEntry {
   }
   if ('action' in f && f.action !== undefined) entry.action = f.action;
   if ('message' in f) entry.message = f.message;
-  if (f.kind === 'conflict') entry.cause = f.cause ?? 'needs-approval';
+  if (f.kind === 'conflict') {
+    entry.cause = f.cause ?? 'needs-approval';
+    if (f.answers) entry.answers = f.answers.map(({ file, line, column }) => ({ file, line, column }));
+    if (f.moreAnswers !== undefined) entry.moreAnswers = f.moreAnswers;
+  }
   return entry;
 }

@@ -52,6 +52,10 @@ export type CodemodFinding =
       message: string;
       related: Located & { message: string };
       cause?: 'needs-approval' | 'generate' | 'app-approvals';
+      /** `app-approvals`: where the app answers (the first few, in file then position order), each to change before the tool can be protected. */
+      answers?: Array<Located & { call: string }>;
+      /** `app-approvals`: how many answers more than `answers` lists. */
+      moreAnswers?: number;
     })
   /** An SDK tool whose name no manifest entry maps. */
   | (Located & { kind: 'unmapped'; tool: string })

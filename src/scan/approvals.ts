@@ -1,12 +1,13 @@
 import type { ts } from 'ts-morph';
 import { typescript } from './typescript.js';
-import { declarationOf, unwrapValue } from './local-values.js';
+import { declarationAt, declarationOf, unwrapValue } from './local-values.js';
+import { mapGetType } from './map-values.js';
 import type { HoistedVars } from './scope.js';
 import { useRefType, useStateType } from './react-state.js';
-import { thisFieldType } from './this-fields.js';
+import { type ClassField, thisField, thisFieldNamed, thisFieldType } from './this-fields.js';
 import { writtenMemberType } from './written-members.js';
 import type { ModuleImport } from './types.js';
-import { ITEM_TYPES, isWrittenSdkType, RECEIVER_TYPES, type SdkTypeNames, sdkTypeNames } from './written-sdk-type.js';
+import { ITEM_TYPES, isSdkClass, isWrittenSdkType, RECEIVER_TYPES, type SdkTypeNames, sdkTypeNames } from './written-sdk-type.js';
 
 /**
  * Whether `receiver.approve(item)` (or reject/approveTool/rejectTool) is the SDK's own approval:
@@ -63,13 +64,37 @@ const allSdk = (types: readonly ts.TypeNode[], wanted: ReadonlySet<string>, ctx:
 const declaredType = (decl: ts.Node): ts.TypeNode | undefined =>
   typescript.isVariableDeclaration(decl) || typescript.isParameter(decl) ? decl.type : undefined;
 
+/**
+ * Whether a class field holds one of the SDK's `wanted` values: its written type says so, or, with
+ * none written, it is made by `new` of the SDK's class (`session = new RealtimeSession(agent)`).
+ */
+function isSdkField(field: ClassField, wanted: ReadonlySet<string>, ctx: Ctx): boolean {
+  if (field.type) return isSdk(field.type, wanted, ctx);
+  const init = field.initializer && unwrapValue(field.initializer);
+  return init !== undefined && typescript.isNewExpression(init) && isSdkClass(unwrapValue(init.expression), wanted, ctx.names());
+}
+
+/**
+ * The field a name takes from `this` (`const { state } = this`), read as `this` is where the
+ * declaration is; undefined when the declaration does not destructure `this`.
+ */
+function fieldFromThis(name: string, ctx: Ctx): ClassField | undefined {
+  const at = declarationAt(name, ctx.ancestors, ctx.hoisted);
+  const decl = at?.declaration;
+  if (!at || !decl || !typescript.isVariableDeclaration(decl) || !decl.initializer) return undefined;
+  if (unwrapValue(decl.initializer).kind !== typescript.SyntaxKind.ThisKeyword) return undefined;
+  const key = destructuredKey(decl, name);
+  return key === undefined ? undefined : thisFieldNamed(key, ctx.ancestors.slice(0, at.depth + 1));
+}
+
 const deeper = (ctx: Ctx): Ctx | undefined => (ctx.depth >= 6 ? undefined : { ...ctx, depth: ctx.depth + 1 });
 
 /** A value of the SDK: a RunState, a RunContext or a RealtimeSession. */
 function isSdkReceiver(expr: ts.Expression, ctx: Ctx): boolean {
   const e = unwrapValue(expr);
-  const field = thisFieldType(e, ctx.ancestors);
-  if (field !== undefined) return isSdk(field, RECEIVER_TYPES, ctx);
+  const field = thisField(e, ctx.ancestors);
+  if (field?.type !== undefined) return isSdk(field.type, RECEIVER_TYPES, ctx);
+  if (field !== undefined && isSdkField(field, RECEIVER_TYPES, ctx)) return true;
   if (typescript.isPropertyAccessExpression(e)) {
     // `entry.state` of an object whose written type says what `state` is
     const member = writtenMemberType(e.expression, e.name.text, ctx.ancestors, ctx.sf, ctx.hoisted);
@@ -84,10 +109,16 @@ function isSdkReceiver(expr: ts.Expression, ctx: Ctx): boolean {
     }
     return false;
   }
-  if (typescript.isCallExpression(e) || typescript.isNewExpression(e)) return makesSdkValue(e, ctx.sf);
+  // `this.sessions.get(id)!` of `Map<string, RealtimeSession>`
+  const held = mapGetType(e, ctx.ancestors, ctx.hoisted);
+  if (held !== undefined) return isSdk(held, RECEIVER_TYPES, ctx);
+  if (typescript.isCallExpression(e) || typescript.isNewExpression(e)) return makesSdkValue(e, ctx);
   if (typescript.isIdentifier(e)) {
     const decl = declarationOf(e.text, ctx.ancestors, ctx.hoisted);
     if (!decl) return false;
+    // `const { state } = this`: the class's field
+    const own = fieldFromThis(e.text, ctx);
+    if (own !== undefined) return isSdkField(own, RECEIVER_TYPES, ctx);
     const type = declaredType(decl);
     if (type !== undefined) return isSdk(type, RECEIVER_TYPES, ctx);
     const next = deeper(ctx);
@@ -100,18 +131,32 @@ function isSdkReceiver(expr: ts.Expression, ctx: Ctx): boolean {
   return false;
 }
 
-/** `RunState.fromString(...)`, `new RealtimeSession(...)`, `new RunState(...)`. */
-function makesSdkValue(e: ts.CallExpression | ts.NewExpression, sf: ts.SourceFile): boolean {
+/**
+ * `RunState.fromString(...)`, `new RealtimeSession(...)`, `new RunState(...)`: the SDK's class, as
+ * the file imports it (the app's own `RealtimeSession` wrapper is not the SDK's).
+ */
+function makesSdkValue(e: ts.CallExpression | ts.NewExpression, ctx: Ctx): boolean {
   const callee = unwrapValue(e.expression);
-  const last = typescript.isIdentifier(callee) ? callee.text : typescript.isPropertyAccessExpression(callee) ? callee.name.text : undefined;
-  if (typescript.isNewExpression(e)) return last === 'RunState' || last === 'RealtimeSession';
-  return typescript.isPropertyAccessExpression(callee) && /^fromString/.test(callee.name.text) && /RunState$/.test(callee.expression.getText(sf));
+  if (typescript.isNewExpression(e)) return isSdkClass(callee, RECEIVER_TYPES, ctx.names());
+  return (
+    typescript.isPropertyAccessExpression(callee) &&
+    /^fromString/.test(callee.name.text) &&
+    isSdkClass(unwrapValue(callee.expression), STATE_CLASS, ctx.names())
+  );
 }
+
+const STATE_CLASS: ReadonlySet<string> = new Set(['RunState']);
 
 /** A run's result: `await run(...)`, `await runner.run(...)`, or a value typed as one. */
 function isRunResult(expr: ts.Expression, ctx: Ctx): boolean {
   const e = unwrapValue(expr);
+  // `this.last!` of `last?: RunResult<…>`
+  const field = thisFieldType(e, ctx.ancestors);
+  if (field !== undefined) return isSdk(field, RESULT_TYPES, ctx);
   if (typescript.isCallExpression(e)) {
+    // `this.runs.get(id)!` of `Map<string, RunResult<…>>`
+    const held = mapGetType(e, ctx.ancestors, ctx.hoisted);
+    if (held !== undefined) return isSdk(held, RESULT_TYPES, ctx);
     const callee = unwrapValue(e.expression);
     const name = typescript.isIdentifier(callee) ? callee.text : typescript.isPropertyAccessExpression(callee) ? callee.name.text : undefined;
     return name === 'run';
@@ -139,6 +184,9 @@ function isInterruption(expr: ts.Expression, ctx: Ctx): boolean {
   const field = thisFieldType(e, ctx.ancestors);
   if (field !== undefined) return isSdk(field, ITEM_TYPES, ctx);
   if (typescript.isElementAccessExpression(e)) return isInterruptionList(e.expression, ctx);
+  // `this.pending.get(id)!` of `Map<string, RunToolApprovalItem>`
+  const held = mapGetType(e, ctx.ancestors, ctx.hoisted);
+  if (held !== undefined) return isSdk(held, ITEM_TYPES, ctx);
   if (typescript.isCallExpression(e)) {
     const callee = unwrapValue(e.expression);
     return (
@@ -177,6 +225,9 @@ function isInterruptionList(expr: ts.Expression, ctx: Ctx): boolean {
     const decl = declarationOf(e.text, ctx.ancestors, ctx.hoisted);
     // `const [queue] = useState<RunToolApprovalItem[]>([])`
     if (decl && isSdk(useStateType(decl, e.text), ITEM_TYPES, ctx, true)) return true;
+    // `const { pending } = this`: the class's field
+    const own = decl && fieldFromThis(e.text, ctx);
+    if (own !== undefined) return isSdk(own.type, ITEM_TYPES, ctx, true);
     const next = deeper(ctx);
     if (!decl || !next || !typescript.isVariableDeclaration(decl) || !decl.initializer) return false;
     // `const { interruptions } = result`: a list named as `result.interruptions` is

@@ -1,5 +1,7 @@
 import type { ts } from 'ts-morph';
 import { declarationOf, unwrapValue } from './local-values.js';
+import { mapGetType } from './map-values.js';
+import { thisFieldType } from './this-fields.js';
 import type { HoistedVars } from './scope.js';
 import { typescript } from './typescript.js';
 
@@ -8,7 +10,7 @@ import { typescript } from './typescript.js';
  * `entry.state.approve(entry.item)` with `const entry = pending.get(id)!` over `const pending = new
  * Map<string, { state: RunState<…>; item: RunToolApprovalItem }>()`). The object is a name whose
  * declaration writes a type, or reads a `Map`'s value (`m.get(k)`) whose type arguments are
- * written; a type is an object literal type, a union of them, or an alias or interface the file
+ * written, or `m.get(k)` itself, or a class field with a written type (`this.entry`); a type is an object literal type, a union of them, or an alias or interface the file
  * declares at its top. Nothing is inferred: what is not written is not followed. A union gives the
  * member's type in each alternative that writes it (a tagged union's `t.state` is every kind's
  * `state`: the narrowing is not read), and the reader asks that each be the SDK's.
@@ -31,28 +33,16 @@ export function writtenMemberType(
 }
 
 function writtenTypeOf(e: ts.Expression, ancestors: readonly ts.Node[], hoisted: HoistedVars | undefined): ts.TypeNode | undefined {
+  // `this.entry` of a typed field, `pending.get(id)!` read in place
+  const field = thisFieldType(e, ancestors);
+  if (field) return field;
+  if (typescript.isCallExpression(e)) return mapGetType(e, ancestors, hoisted);
   if (!typescript.isIdentifier(e)) return undefined;
   const decl = declarationOf(e.text, ancestors, hoisted);
   if (!decl || !(typescript.isVariableDeclaration(decl) || typescript.isParameter(decl)) || !typescript.isIdentifier(decl.name)) return undefined;
   if (decl.type) return decl.type;
-  const init = decl.initializer && unwrapValue(decl.initializer);
-  // `m.get(k)`: the value type of the map `m` names
-  if (!init || !typescript.isCallExpression(init) || !typescript.isPropertyAccessExpression(init.expression) || init.expression.name.text !== 'get')
-    return undefined;
-  const map = unwrapValue(init.expression.expression);
-  if (!typescript.isIdentifier(map)) return undefined;
-  const mapDecl = declarationOf(map.text, ancestors, hoisted);
-  if (!mapDecl || !typescript.isVariableDeclaration(mapDecl)) return undefined;
-  return mapValueType(mapDecl);
-}
-
-/** `V` of a declaration typed `Map<K, V>` / `ReadonlyMap<K, V>` or made by `new Map<K, V>(…)`. */
-function mapValueType(decl: ts.VariableDeclaration): ts.TypeNode | undefined {
-  const t = decl.type;
-  if (t && typescript.isTypeReferenceNode(t) && typescript.isIdentifier(t.typeName) && /^(?:Readonly)?Map$/.test(t.typeName.text)) return t.typeArguments?.[1];
-  const init = decl.initializer && unwrapValue(decl.initializer);
-  if (init && typescript.isNewExpression(init) && typescript.isIdentifier(init.expression) && init.expression.text === 'Map') return init.typeArguments?.[1];
-  return undefined;
+  // `const entry = m.get(k)`: the value type of the map `m` names
+  return decl.initializer && mapGetType(decl.initializer, ancestors, hoisted);
 }
 
 function memberIn(type: ts.TypeNode, member: string, sf: ts.SourceFile, depth: number): ts.TypeNode[] | undefined {

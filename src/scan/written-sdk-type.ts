@@ -87,6 +87,19 @@ function isSdk(type: ts.TypeNode, wanted: ReadonlySet<string>, names: SdkTypeNam
   return alias !== undefined && isSdk(alias.type, wanted, names, sf, element, depth + 1);
 }
 
+/**
+ * Whether a value's class (`RealtimeSession` of `new RealtimeSession(agent)`) is one of the SDK's
+ * `wanted` classes: a name imported from the SDK (or through the app's barrels), or `ns.X` of `import
+ * * as ns` from it. A class the file declares, or imports from the app's own module, is the app's.
+ */
+export function isSdkClass(callee: ts.Expression, wanted: ReadonlySet<string>, names: SdkTypeNames): boolean {
+  if (typescript.isPropertyAccessExpression(callee))
+    return typescript.isIdentifier(callee.expression) && names.namespaces.has(callee.expression.text) && wanted.has(callee.name.text);
+  if (!typescript.isIdentifier(callee)) return false;
+  const imported = names.named.get(callee.text) ?? names.viaBarrels?.(callee);
+  return imported !== undefined && wanted.has(imported);
+}
+
 function isNullish(t: ts.TypeNode): boolean {
   if (t.kind === typescript.SyntaxKind.UndefinedKeyword) return true;
   return typescript.isLiteralTypeNode(t) && t.literal.kind === typescript.SyntaxKind.NullKeyword;

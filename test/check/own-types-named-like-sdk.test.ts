@@ -32,6 +32,16 @@ const cases = (from: string): Record<string, string> => ({
     `import type { RealtimeSession } from '${from}';`,
     'const ref = useRef<RealtimeSession>(null); ref.current.approve(ticket);',
   ),
+  'a local made by `new RealtimeSession()`': lines(
+    GEN,
+    `import { RealtimeSession } from '${from}';`,
+    'export function ok(ticket: Ticket) { const voice = new RealtimeSession(agent); voice.approve(ticket); }',
+  ),
+  'a local restored by `RunState.fromString`': lines(
+    GEN,
+    `import { RunState } from '${from}';`,
+    'export async function ok(step: Step) { const state = await RunState.fromString(flow, saved); state.approve(step); }',
+  ),
   'a useState of ToolApprovalItem': lines(
     GEN,
     `import type { ToolApprovalItem } from '${from}';`,

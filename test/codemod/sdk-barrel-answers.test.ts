@@ -114,9 +114,10 @@ describe('an importer of the tools that reaches the SDK through its own barrel',
     );
     const app = path.join(root, 'server/src/app.ts');
     writeFileSync(app, readFileSync(app, 'utf8').replace('const desk', 'export const desk'));
-    // the codemod's conflict names the first answer ("and 2 more"); check lists each
+    // check lists each answer; the codemod's conflict too (session 22), not only the first
     const c = await cli(['check', '--format', 'json'], { cwd: path.join(root, 'agents') });
     const findings = (JSON.parse(c.stdout) as { findings: Finding[] }).findings;
     expect(findings.filter((f) => f.ruleId === 'sdk-approval').map((f) => `${f.file}:${f.line}`)).toContain('../server/src/resume.ts:6');
+    expect((await cli(['codemod'], { cwd: path.join(root, 'agents') })).stdout).toContain('answered at ../server/src/resume.ts:6:');
   });
 });

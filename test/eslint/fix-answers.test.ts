@@ -51,6 +51,36 @@ describe('eslint --fix in an app that answers its own interruptions', () => {
   });
 });
 
+/**
+ * Session 22: the answers a class keeps (a field map of run results without a written field type,
+ * `this.runs.get(id)!.state.approve(item)`) are read by the fix as by the codemod: close_account stays.
+ */
+describe('eslint --fix in an app that answers from a class field', () => {
+  it('leaves close_account as it is', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'ctrlrun-eslint-class-answers-'));
+    dirs.push(dir);
+    cpSync(path.join(FIXTURES, 'codemod/_shared'), dir, { recursive: true });
+    cpSync(path.join(FIXTURES, 'codemod/app-approvals/input'), dir, { recursive: true });
+    writeFileSync(
+      path.join(dir, 'src/app.ts'),
+      [
+        "import { Agent, run, type RunResult } from '@openai/agents';",
+        "import { closeAccount, lookupCharge } from './tools.js';",
+        "const desk = new Agent({ name: 'desk', instructions: 'Help.', tools: [closeAccount, lookupCharge] });",
+        'export class Desk {',
+        '  private runs = new Map<string, RunResult<any, any>>();',
+        "  async send(id: string, text: string) { this.runs.set(id, await run(desk, text, { context: { user: 'ana' } })); }",
+        '  yes(id: string, item: unknown) { this.runs.get(id)!.state.approve(item); }',
+        '}',
+        '',
+      ].join('\n'),
+    );
+    const [result] = await fixer(dir).lintFiles([path.join(dir, 'src/tools.ts')]);
+    expect(result!.output).toContain("export const lookupCharge = protectedTool('stripe.charge.read', {");
+    expect(result!.output).toContain('export const closeAccount = tool({');
+  });
+});
+
 describe('eslint --fix of a tool generate leaves out', () => {
   it('leaves refund as it is when another declaration of it (in another file) keeps its action out of the module', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'ctrlrun-eslint-left-'));

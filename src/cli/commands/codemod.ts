@@ -225,7 +225,7 @@ function where(f: { file: string; line: number; column: number }, cwd: string): 
 function describeFinding(f: CodemodFinding, cwd: string): string | undefined {
   switch (f.kind) {
     case 'conflict':
-      return `${where(f, cwd)}: conflict: tool '${f.tool}' ${CONFLICT_WORDS[f.cause ?? 'needs-approval']} (${f.message}); left unchanged\n    ${where(f.related, cwd)}: ${f.related.message}`;
+      return `${where(f, cwd)}: conflict: tool '${f.tool}' ${CONFLICT_WORDS[f.cause ?? 'needs-approval']} (${f.message}); left unchanged\n    ${where(f.related, cwd)}: ${f.related.message}${answerLines(f, cwd)}`;
     case 'unmapped':
       return `${where(f, cwd)}: unmapped: tool '${f.tool}' is not in the manifest; left unchanged (add it to ctrlrun.tools.yaml)`;
     case 'no-literal-name':
@@ -246,6 +246,12 @@ function describeFinding(f: CodemodFinding, cwd: string): string | undefined {
     case 'door-rewritten':
       return undefined;
   }
+}
+
+/** Where the app answers, one line each (an `app-approvals` conflict): each is to change, as check lists them. */
+function answerLines(f: Extract<CodemodFinding, { kind: 'conflict' }>, cwd: string): string {
+  const listed = (f.answers ?? []).map((a) => `\n    answered at ${where(a, cwd)}: ${a.call}`).join('');
+  return listed + (f.moreAnswers !== undefined ? `\n    and ${f.moreAnswers} more answers` : '');
 }
 
 const CONFLICT_WORDS: Record<NonNullable<Extract<CodemodFinding, { kind: 'conflict' }>['cause']>, string> = {
@@ -348,7 +354,9 @@ const EXIT_WORDS: Record<ExitReason, (n: number) => string> = {
 function jsonReport(result: CodemodResult, cwd: string, write: boolean, written: string[], changedOnDisk: string[], generatedMissing: string | undefined) {
   const rel = (f: string) => displayPath(f, cwd);
   const outcome = outcomeOf(result, changedOnDisk);
-  const entries = (list: OutcomeEntry[]) => list.map((e) => ({ ...e, file: rel(e.file) }));
+  // an answer's place as `file:line`, as check names it
+  const entries = (list: OutcomeEntry[]) =>
+    list.map((e) => ({ ...e, file: rel(e.file), ...(e.answers ? { answers: e.answers.map((a) => `${rel(a.file)}:${a.line}`) } : {}) }));
   return {
     summary: result.summary,
     exitCode: changedOnDisk.length > 0 ? 1 : result.exitCode,
@@ -367,7 +375,12 @@ function jsonReport(result: CodemodResult, cwd: string, write: boolean, written:
       diff: write ? undefined : unifiedDiff(c.file, c.before, c.after, cwd),
       written: written.includes(c.file),
     })),
-    findings: result.findings.map((f) => ({ ...f, file: rel(f.file), ...('related' in f ? { related: { ...f.related, file: rel(f.related.file) } } : {}) })),
+    findings: result.findings.map((f) => ({
+      ...f,
+      file: rel(f.file),
+      ...('related' in f ? { related: { ...f.related, file: rel(f.related.file) } } : {}),
+      ...('answers' in f && f.answers ? { answers: f.answers.map((a) => ({ ...a, file: rel(a.file) })) } : {}),
+    })),
     ...(result.runsWithoutContext
       ? {
           runsWithoutContext: result.runsWithoutContext.map((r) => ({

@@ -238,10 +238,11 @@ ruleTester('sdk-approval', {
       project: null,
       code: lines(
         GEN,
+        "import { RunState } from '@openai/agents';",
         "export const r = protectedTool('stripe.refund', { name: 'refund' });",
         'const state = await RunState.fromString(agent, saved); state.approve(item);',
       ),
-      errors: [{ line: 3, column: 56 }],
+      errors: [{ line: 4, column: 56 }],
     },
     {
       name: 'a typed RunState parameter, a run result held in a variable, a typed item, a streamed result',
