@@ -1,10 +1,10 @@
 import type { ts } from 'ts-morph';
 import { typescript } from './typescript.js';
-import { declarationAt, declarationOf, unwrapValue } from './local-values.js';
-import { mapGetType } from './map-values.js';
+import { declarationOf, unwrapValue } from './local-values.js';
+import { mapGetType, mapSetValues } from './map-values.js';
 import type { HoistedVars } from './scope.js';
 import { useRefType, useStateType } from './react-state.js';
-import { type ClassField, thisField, thisFieldNamed, thisFieldType } from './this-fields.js';
+import { type ClassField, destructuredKey, fieldFromThis, thisField, thisFieldType } from './this-fields.js';
 import { writtenMemberType } from './written-members.js';
 import type { ModuleImport } from './types.js';
 import { ITEM_TYPES, isSdkClass, isWrittenSdkType, RECEIVER_TYPES, type SdkTypeNames, sdkTypeNames } from './written-sdk-type.js';
@@ -74,20 +74,17 @@ function isSdkField(field: ClassField, wanted: ReadonlySet<string>, ctx: Ctx): b
   return init !== undefined && typescript.isNewExpression(init) && isSdkClass(unwrapValue(init.expression), wanted, ctx.names());
 }
 
-/**
- * The field a name takes from `this` (`const { state } = this`), read as `this` is where the
- * declaration is; undefined when the declaration does not destructure `this`.
- */
-function fieldFromThis(name: string, ctx: Ctx): ClassField | undefined {
-  const at = declarationAt(name, ctx.ancestors, ctx.hoisted);
-  const decl = at?.declaration;
-  if (!at || !decl || !typescript.isVariableDeclaration(decl) || !decl.initializer) return undefined;
-  if (unwrapValue(decl.initializer).kind !== typescript.SyntaxKind.ThisKeyword) return undefined;
-  const key = destructuredKey(decl, name);
-  return key === undefined ? undefined : thisFieldNamed(key, ctx.ancestors.slice(0, at.depth + 1));
-}
-
 const deeper = (ctx: Ctx): Ctx | undefined => (ctx.depth >= 6 ? undefined : { ...ctx, depth: ctx.depth + 1 });
+
+/**
+ * Whether a value the class puts in the untyped map `e` reads is one `test` takes (the SDK's):
+ * any one is enough, failing closed, as a map holding the SDK's sessions is answered through.
+ */
+function anySet(e: ts.Expression, ctx: Ctx, test: (v: ts.Expression, ctx: Ctx) => boolean): boolean {
+  const sets = mapSetValues(e, ctx.ancestors);
+  const next = sets && deeper(ctx);
+  return next !== undefined && sets!.some((s) => test(s.value, { ...next, ancestors: s.ancestors }));
+}
 
 /** A value of the SDK: a RunState, a RunContext or a RealtimeSession. */
 function isSdkReceiver(expr: ts.Expression, ctx: Ctx): boolean {
@@ -112,12 +109,14 @@ function isSdkReceiver(expr: ts.Expression, ctx: Ctx): boolean {
   // `this.sessions.get(id)!` of `Map<string, RealtimeSession>`
   const held = mapGetType(e, ctx.ancestors, ctx.hoisted);
   if (held !== undefined) return isSdk(held, RECEIVER_TYPES, ctx);
+  // of an untyped `new Map()` the class fills with `this.sessions.set(id, new RealtimeSession(…))`
+  if (anySet(e, ctx, isSdkReceiver)) return true;
   if (typescript.isCallExpression(e) || typescript.isNewExpression(e)) return makesSdkValue(e, ctx);
   if (typescript.isIdentifier(e)) {
     const decl = declarationOf(e.text, ctx.ancestors, ctx.hoisted);
     if (!decl) return false;
     // `const { state } = this`: the class's field
-    const own = fieldFromThis(e.text, ctx);
+    const own = fieldFromThis(e.text, ctx.ancestors, ctx.hoisted);
     if (own !== undefined) return isSdkField(own, RECEIVER_TYPES, ctx);
     const type = declaredType(decl);
     if (type !== undefined) return isSdk(type, RECEIVER_TYPES, ctx);
@@ -125,6 +124,9 @@ function isSdkReceiver(expr: ts.Expression, ctx: Ctx): boolean {
     if (!next || !typescript.isVariableDeclaration(decl) || !decl.initializer) return false;
     // `const { state } = await run(...)`: the result's `state`, as `result.state` is
     const key = destructuredKey(decl, e.text);
+    // `const { state } = this.entry!` of an object whose written type says what `state` is
+    const member = key === undefined ? undefined : writtenMemberType(decl.initializer, key, ctx.ancestors, ctx.sf, ctx.hoisted);
+    if (member !== undefined) return allSdk(member, RECEIVER_TYPES, ctx);
     if (key !== undefined) return (key === 'state' || key === 'context') && isRunResult(decl.initializer, next);
     return typescript.isIdentifier(decl.name) && isSdkReceiver(decl.initializer, next);
   }
@@ -187,6 +189,8 @@ function isInterruption(expr: ts.Expression, ctx: Ctx): boolean {
   // `this.pending.get(id)!` of `Map<string, RunToolApprovalItem>`
   const held = mapGetType(e, ctx.ancestors, ctx.hoisted);
   if (held !== undefined) return isSdk(held, ITEM_TYPES, ctx);
+  // of an untyped `new Map()` the class fills with the run's interruptions
+  if (anySet(e, ctx, isInterruption)) return true;
   if (typescript.isCallExpression(e)) {
     const callee = unwrapValue(e.expression);
     return (
@@ -202,6 +206,10 @@ function isInterruption(expr: ts.Expression, ctx: Ctx): boolean {
   if (isSdk(declaredType(decl) ?? useStateType(decl, e.text), ITEM_TYPES, ctx)) return true;
   if (typescript.isParameter(decl)) return isCallbackOfList(decl, ctx);
   if (typescript.isVariableDeclaration(decl) && decl.initializer) {
+    // `const { item } = this.entry!` of an object whose written type says what `item` is
+    const key = destructuredKey(decl, e.text);
+    const member = key === undefined ? undefined : writtenMemberType(decl.initializer, key, ctx.ancestors, ctx.sf, ctx.hoisted);
+    if (member !== undefined) return allSdk(member, ITEM_TYPES, ctx);
     // `const [item] = result.interruptions`, `const item = result.interruptions[0]`
     return typescript.isArrayBindingPattern(decl.name) ? isInterruptionList(decl.initializer, next) : isInterruption(decl.initializer, next);
   }
@@ -226,7 +234,7 @@ function isInterruptionList(expr: ts.Expression, ctx: Ctx): boolean {
     // `const [queue] = useState<RunToolApprovalItem[]>([])`
     if (decl && isSdk(useStateType(decl, e.text), ITEM_TYPES, ctx, true)) return true;
     // `const { pending } = this`: the class's field
-    const own = decl && fieldFromThis(e.text, ctx);
+    const own = decl && fieldFromThis(e.text, ctx.ancestors, ctx.hoisted);
     if (own !== undefined) return isSdk(own.type, ITEM_TYPES, ctx, true);
     const next = deeper(ctx);
     if (!decl || !next || !typescript.isVariableDeclaration(decl) || !decl.initializer) return false;
@@ -236,20 +244,6 @@ function isInterruptionList(expr: ts.Expression, ctx: Ctx): boolean {
     return typescript.isIdentifier(decl.name) && isInterruptionList(decl.initializer, next);
   }
   return false;
-}
-
-/**
- * The property a name takes from an object pattern of a declaration (`state` of `const { state } =
- * r`, `state` of `const { state: s } = r` for `s`); undefined when the declaration is not one.
- */
-function destructuredKey(decl: ts.VariableDeclaration, name: string): string | undefined {
-  if (!typescript.isObjectBindingPattern(decl.name)) return undefined;
-  for (const el of decl.name.elements) {
-    if (el.dotDotDotToken || !typescript.isIdentifier(el.name) || el.name.text !== name) continue;
-    if (!el.propertyName) return name;
-    return typescript.isIdentifier(el.propertyName) || typescript.isStringLiteral(el.propertyName) ? el.propertyName.text : undefined;
-  }
-  return undefined;
 }
 
 /** A parameter of the callback of `list.forEach/map/...((item) => ...)` over interruptions. */

@@ -1,7 +1,7 @@
 import type { ts } from 'ts-morph';
 import { declarationOf, unwrapValue } from './local-values.js';
 import type { HoistedVars } from './scope.js';
-import { thisField } from './this-fields.js';
+import { fieldFromThis, thisClassAt, thisField } from './this-fields.js';
 import { typescript } from './typescript.js';
 
 /*
@@ -30,6 +30,52 @@ export function mapGetType(expr: ts.Expression, ancestors: readonly ts.Node[], h
   const field = thisField(map, ancestors);
   if (field) return mapValueType(field.type, field.initializer);
   if (!typescript.isIdentifier(map)) return undefined;
+  // `const { runs } = this; runs.get(id)`: the class's field
+  const own = fieldFromThis(map.text, ancestors, hoisted);
+  if (own) return mapValueType(own.type, own.initializer);
   const decl = declarationOf(map.text, ancestors, hoisted);
   return decl && (typescript.isVariableDeclaration(decl) || typescript.isParameter(decl)) ? mapValueType(decl.type, decl.initializer) : undefined;
+}
+
+/** A value put in a map, with the ancestors where it is put (to read it as the readers read any value there). */
+export interface MapSetValue {
+  value: ts.Expression;
+  ancestors: readonly ts.Node[];
+}
+
+/**
+ * The values `this.field.set(k, v)` puts, anywhere in the class, in the untyped map `m.get(k)`
+ * reads (`private sessions = new Map()`, no type written): the map's values are what the class sets.
+ * Undefined when `expr` is not `this.field.get(k)` of a field made by `new Map()` with no type.
+ */
+export function mapSetValues(expr: ts.Expression, ancestors: readonly ts.Node[]): MapSetValue[] | undefined {
+  const call = unwrapValue(expr);
+  if (!typescript.isCallExpression(call) || !typescript.isPropertyAccessExpression(call.expression) || call.expression.name.text !== 'get') return undefined;
+  const map = unwrapValue(call.expression.expression);
+  const field = thisField(map, ancestors);
+  const init = field && !field.type && field.initializer ? unwrapValue(field.initializer) : undefined;
+  if (!init || !typescript.isNewExpression(init) || !typescript.isIdentifier(init.expression) || init.expression.text !== 'Map' || init.typeArguments)
+    return undefined;
+  const at = thisClassAt(ancestors);
+  if (!at || !typescript.isPropertyAccessExpression(map)) return undefined;
+  const name = map.name.text;
+  const found: MapSetValue[] = [];
+  const path: ts.Node[] = [...ancestors.slice(0, at.index)];
+  const walk = (n: ts.Node): void => {
+    // a `function` rebinds `this`: its `this.field` is not the class's
+    if (path.length > at.index && (typescript.isFunctionDeclaration(n) || typescript.isFunctionExpression(n))) return;
+    path.push(n);
+    if (isSetOf(n, name) && n.arguments.length === 2) found.push({ value: n.arguments[1]!, ancestors: [...path] });
+    typescript.forEachChild(n, walk);
+    path.pop();
+  };
+  walk(at.cls);
+  return found;
+}
+
+/** `this.<name>.set(…)` (`this.#name` too). */
+function isSetOf(n: ts.Node, name: string): n is ts.CallExpression {
+  if (!typescript.isCallExpression(n) || !typescript.isPropertyAccessExpression(n.expression) || n.expression.name.text !== 'set') return false;
+  const target = unwrapValue(n.expression.expression);
+  return typescript.isPropertyAccessExpression(target) && target.expression.kind === typescript.SyntaxKind.ThisKeyword && target.name.text === name;
 }

@@ -12,6 +12,8 @@ export interface ResumeCallContext extends TypeLookup {
   fileAbs: string;
   imports: readonly ModuleImport[];
   ancestors: readonly ts.Node[];
+  /** The SDK export a written type names, type-only imports through the app's barrels too. */
+  sdkTypeMember?: (expr: ts.Expression) => string | undefined;
 }
 
 /**
@@ -35,7 +37,7 @@ export function resumeThroughCall(input: ts.Expression, ctx: ResumeCallContext):
   const index = e.arguments.findIndex(
     (a) =>
       !typescript.isSpreadElement(a) &&
-      isRunStateValue(a, ctx.ancestors, ctx.sf, { imports: ctx.imports, hoisted: ctx.hoisted, sdkMember: ctx.sdkMember }) &&
+      isRunStateValue(a, ctx.ancestors, ctx.sf, { imports: ctx.imports, hoisted: ctx.hoisted, sdkMember: ctx.sdkTypeMember ?? ctx.sdkMember }) &&
       !mayStartRun(a, ctx),
   );
   if (index < 0 || e.arguments.slice(0, index).some((a) => typescript.isSpreadElement(a))) return undefined;

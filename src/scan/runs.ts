@@ -18,6 +18,8 @@ export interface RunScanContext {
   sf: ts.SourceFile;
   /** The SDK export a callee expression stands for (`run`, `Runner`), if any. */
   sdkMember: (expr: ts.Expression) => string | undefined;
+  /** The SDK export a written type names, type-only imports through the app's barrels too (a run's input typed `RunState`). */
+  sdkTypeMember?: (expr: ts.Expression) => string | undefined;
   /** Local name -> export of the names imported from ctrlrun-gen/runtime. */
   runtimeNames: ReadonlyMap<string, string>;
   initializerOf: (name: string) => ts.Expression | undefined;
@@ -56,7 +58,8 @@ export function runCallOf(node: ts.CallExpression, ctx: RunScanContext): RunCall
   const text = agent.getText(ctx.sf);
   // an input typed `AgentInputItem[] | RunState` starts runs too: not taken for a resume
   const resumes =
-    (isRunStateValue(input, ctx.ancestors, ctx.sf, { imports: ctx.imports, hoisted: ctx.hoisted, sdkMember: ctx.sdkMember }) && !mayStartRun(input, ctx)) ||
+    (isRunStateValue(input, ctx.ancestors, ctx.sf, { imports: ctx.imports, hoisted: ctx.hoisted, sdkMember: ctx.sdkTypeMember ?? ctx.sdkMember }) &&
+      !mayStartRun(input, ctx)) ||
     isCaughtState(input, ctx);
   // a state handed through a function that gives it back (`decode(answers, state)`)
   const through = resumes ? undefined : resumeThroughCall(input, ctx);

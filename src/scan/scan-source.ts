@@ -10,7 +10,7 @@ import { findSuppressions } from './suppressions.js';
 import { collectAliasNames, topLevelConstStrings } from './syntax.js';
 import { topLevelBindings } from './values.js';
 import type { FileScan, ImportedName, ModuleImport } from './types.js';
-import { GENERATED_DOORS, initializerOf, sdkMember, type FileContext, type ScanSourceOptions } from './file/context.js';
+import { GENERATED_DOORS, initializerOf, sdkMember, sdkTypeMember, type FileContext, type ScanSourceOptions } from './file/context.js';
 import { settleServerLists } from './file/mcp-servers.js';
 import { settleHandoffLists } from './file/handoffs.js';
 import { settleSandboxAgents } from './file/sandbox-agents.js';
@@ -158,6 +158,7 @@ function createFileContext(file: string, text: string, parsed: Parsed, options: 
     runScan: {
       sf,
       sdkMember: (e) => sdkMember(cx, e),
+      sdkTypeMember: (e) => sdkTypeMember(cx, e),
       runtimeNames: runtimeImportNames(moduleImports),
       initializerOf: (name) => initializerOf(cx, name),
       ancestors,

@@ -1,4 +1,6 @@
 import type { ts } from 'ts-morph';
+import { declarationAt, unwrapValue } from './local-values.js';
+import type { HoistedVars } from './scope.js';
 import { typescript } from './typescript.js';
 
 /**
@@ -19,10 +21,45 @@ export interface ClassField {
   initializer?: ts.Expression;
 }
 
-/** The member `this.name` reads (`this.#name` too), where the ancestors end; undefined when `expr` is not one or the class has none. */
+/**
+ * The member `this.name` reads (`this.#name` too), or `Desk.name` of a static field of a class
+ * declared in a scope around (`static state?: RunState`), where the ancestors end; undefined when
+ * `expr` is not one or the class has none.
+ */
 export function thisField(expr: ts.Expression, ancestors: readonly ts.Node[]): ClassField | undefined {
-  if (!typescript.isPropertyAccessExpression(expr) || expr.expression.kind !== typescript.SyntaxKind.ThisKeyword) return undefined;
-  return thisFieldNamed(expr.name.text, ancestors);
+  if (!typescript.isPropertyAccessExpression(expr)) return undefined;
+  if (expr.expression.kind === typescript.SyntaxKind.ThisKeyword) return thisFieldNamed(expr.name.text, ancestors);
+  if (!typescript.isIdentifier(expr.expression)) return undefined;
+  // a static field read by its class's name (an instance field is not the class's: no answer there)
+  const cls = classInScope(expr.expression.text, ancestors);
+  return cls && fieldIn(cls.cls, expr.name.text, ancestors.slice(0, cls.index + 1), 0, true);
+}
+
+/**
+ * The field a name takes from `this` (`const { state } = this`), read as `this` is where the
+ * declaration is; undefined when the declaration does not destructure `this`.
+ */
+export function fieldFromThis(name: string, ancestors: readonly ts.Node[], hoisted: HoistedVars | undefined): ClassField | undefined {
+  const at = declarationAt(name, ancestors, hoisted);
+  const decl = at?.declaration;
+  if (!at || !decl || !typescript.isVariableDeclaration(decl) || !decl.initializer) return undefined;
+  if (unwrapValue(decl.initializer).kind !== typescript.SyntaxKind.ThisKeyword) return undefined;
+  const key = destructuredKey(decl, name);
+  return key === undefined ? undefined : thisFieldNamed(key, ancestors.slice(0, at.depth + 1));
+}
+
+/**
+ * The property a name takes from an object pattern of a declaration (`state` of `const { state } =
+ * r`, `state` of `const { state: s } = r` for `s`); undefined when the declaration is not one.
+ */
+export function destructuredKey(decl: ts.VariableDeclaration, name: string): string | undefined {
+  if (!typescript.isObjectBindingPattern(decl.name)) return undefined;
+  for (const el of decl.name.elements) {
+    if (el.dotDotDotToken || !typescript.isIdentifier(el.name) || el.name.text !== name) continue;
+    if (!el.propertyName) return name;
+    return typescript.isIdentifier(el.propertyName) || typescript.isStringLiteral(el.propertyName) ? el.propertyName.text : undefined;
+  }
+  return undefined;
 }
 
 /** The member `name` of the class `this` names where the ancestors end (`const { state } = this`). */
@@ -34,8 +71,9 @@ export function thisFieldNamed(name: string, ancestors: readonly ts.Node[]): Cla
 /** How many base classes are followed (`class App extends Base`). */
 const BASE_DEPTH = 4;
 
-function fieldIn(cls: ts.ClassLikeDeclaration, name: string, outer: readonly ts.Node[], depth: number): ClassField | undefined {
+function fieldIn(cls: ts.ClassLikeDeclaration, name: string, outer: readonly ts.Node[], depth: number, staticOnly = false): ClassField | undefined {
   for (const member of cls.members) {
+    if (staticOnly && !isStatic(member)) continue;
     if ((typescript.isPropertyDeclaration(member) || typescript.isGetAccessorDeclaration(member)) && memberName(member.name) === name)
       return {
         ...(member.type ? { type: member.type } : {}),
@@ -49,8 +87,11 @@ function fieldIn(cls: ts.ClassLikeDeclaration, name: string, outer: readonly ts.
     }
   }
   const base = depth < BASE_DEPTH ? baseClass(cls, outer) : undefined;
-  return base && fieldIn(base.cls, name, outer.slice(0, base.index + 1), depth + 1);
+  return base && fieldIn(base.cls, name, outer.slice(0, base.index + 1), depth + 1, staticOnly);
 }
+
+const isStatic = (member: ts.ClassElement): boolean =>
+  typescript.getModifiers(member as ts.HasModifiers)?.some((m) => m.kind === typescript.SyntaxKind.StaticKeyword) === true;
 
 /** An identifier's or a private name's text (`#state`); undefined for a computed name. */
 function memberName(name: ts.PropertyName): string | undefined {
@@ -64,16 +105,22 @@ function memberName(name: ts.PropertyName): string | undefined {
 function baseClass(cls: ts.ClassLikeDeclaration, outer: readonly ts.Node[]): { cls: ts.ClassDeclaration; index: number } | undefined {
   const extended = cls.heritageClauses?.find((h) => h.token === typescript.SyntaxKind.ExtendsKeyword)?.types[0]?.expression;
   if (!extended || !typescript.isIdentifier(extended)) return undefined;
+  const found = classInScope(extended.text, outer);
+  return found?.cls === cls ? undefined : found;
+}
+
+/** The class declaration named `name` in the nearest scope around (`outer`, outermost first) that declares one, with that scope's index. */
+function classInScope(name: string, outer: readonly ts.Node[]): { cls: ts.ClassDeclaration; index: number } | undefined {
   for (let i = outer.length - 1; i >= 0; i--) {
     const statements = (outer[i] as { statements?: ts.NodeArray<ts.Statement> }).statements;
-    const found = statements?.find((s): s is ts.ClassDeclaration => typescript.isClassDeclaration(s) && s.name?.text === extended.text);
-    if (found) return found === cls ? undefined : { cls: found, index: i };
+    const found = statements?.find((s): s is ts.ClassDeclaration => typescript.isClassDeclaration(s) && s.name?.text === name);
+    if (found) return { cls: found, index: i };
   }
   return undefined;
 }
 
 /** The class `this` names where the ancestors end, with its index, or undefined (a plain function's or the module's `this`). */
-function thisClassAt(ancestors: readonly ts.Node[]): { cls: ts.ClassLikeDeclaration; index: number } | undefined {
+export function thisClassAt(ancestors: readonly ts.Node[]): { cls: ts.ClassLikeDeclaration; index: number } | undefined {
   for (let i = ancestors.length - 1; i >= 0; i--) {
     const n = ancestors[i]!;
     if (typescript.isClassDeclaration(n) || typescript.isClassExpression(n)) return { cls: n, index: i };

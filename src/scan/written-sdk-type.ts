@@ -1,5 +1,5 @@
 import type { ts } from 'ts-morph';
-import { isSdkModule } from './imports.js';
+import { isSdkModule, type ModuleLinks, moduleValue } from './imports.js';
 import type { ModuleImport } from './types.js';
 import { typescript } from './typescript.js';
 
@@ -29,17 +29,36 @@ export interface SdkTypeNames {
 
 /**
  * The SDK's names among the file's top-level imports, as its scan collected them (type-only
- * imports too: types are often imported so); `require` and `import x =` bring no type name.
+ * imports too: types are often imported so). `import sdk = require('@openai/agents')` gives the
+ * namespace `sdk` (`sdk.RunState` is a valid type), and a `require` its names (a class made by
+ * `new` in plain JavaScript): the SDK's either way, so they count (fail closed).
  */
 export function sdkTypeNames(imports: readonly ModuleImport[], viaBarrels?: (name: ts.Identifier) => string | undefined): SdkTypeNames {
   const named = new Map<string, string>();
   const namespaces = new Set<string>();
   for (const imp of imports) {
-    if (imp.syntax !== 'import' || !isSdkModule(imp.module)) continue;
+    if (!isSdkModule(imp.module)) continue;
     if (imp.namespaceName !== undefined) namespaces.add(imp.namespaceName);
     for (const n of imp.named) named.set(n.local, n.imported);
   }
   return { named, namespaces, ...(viaBarrels ? { viaBarrels } : {}) };
+}
+
+/**
+ * The SDK's export a type-only import names through the app's own barrel (`import type { RunState }
+ * from './sdk.js'` of `export * from '@openai/agents'`): the scan binds no value to a type-only
+ * import, so the value resolver does not see it, while the type it names is the SDK's all the same.
+ */
+export function typeImportedSdkName(local: string, imports: readonly ModuleImport[], fileAbs: string, links: ModuleLinks | undefined): string | undefined {
+  for (const imp of imports) {
+    if (imp.syntax !== 'import' || isSdkModule(imp.module)) continue;
+    const spec = imp.named.find((n) => n.local === local && n.typeOnly);
+    if (!spec) continue;
+    const from = moduleValue(imp.module, fileAbs, links);
+    const member = from?.kind === 'module' ? from.member(spec.imported) : undefined;
+    return member?.kind === 'member' && isSdkModule(member.module) ? member.member : undefined;
+  }
+  return undefined;
 }
 
 /** How many file-local aliases are followed (`type Item = RunToolApprovalItem`). */

@@ -3,7 +3,7 @@ import { declarationOf } from '../local-values.js';
 import { skipWrappers } from '../syntax.js';
 import { typescript } from '../typescript.js';
 import { ITEM_TYPES, isWrittenSdkType, RECEIVER_TYPES, sdkTypeNames } from '../written-sdk-type.js';
-import { type FileContext, sdkMember } from './context.js';
+import { type FileContext, sdkTypeMember } from './context.js';
 
 /*
  * An answer through a helper (issue 40): `function decide(state, item, yes) { yes ?
@@ -22,7 +22,7 @@ export function helperAnswer(cx: FileContext, receiver: ts.Expression, item: ts.
   const i = parameterOf(cx, item);
   if (r || i) {
     // the file's SDK names, read once for both parameters
-    const names = sdkTypeNames(cx.moduleImports, (e) => sdkMember(cx, e));
+    const names = sdkTypeNames(cx.moduleImports, (e) => sdkTypeMember(cx, e));
     if ((r && isWrittenSdkType(r.type, RECEIVER_TYPES, names, cx.sf)) || (i && isWrittenSdkType(i.type, ITEM_TYPES, names, cx.sf))) return {};
   }
   const from = r && importedSdkName(cx, r);

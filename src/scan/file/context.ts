@@ -8,6 +8,7 @@ import type { RunScanContext } from '../runs.js';
 import { rootIdentifier, skipWrappers, type DeclarationIndex } from '../syntax.js';
 import { declarationOf, initializerInScope, valuesInScope } from '../local-values.js';
 import { valueOfExpr } from '../values.js';
+import { typeImportedSdkName } from '../written-sdk-type.js';
 import type { CalleeBinding, FileScan, McpServerList, ModuleImport, RunCall, SandboxAgentSite, SdkFactoryCall, SdkValue, Span } from '../types.js';
 
 export interface ScanSourceOptions {
@@ -198,6 +199,16 @@ function classOf(cx: FileContext, name: string): ts.ClassLikeDeclaration | undef
 export function sdkMember(cx: FileContext, e: ts.Expression): string | undefined {
   const r = resolve(cx, e);
   return r && isSdkModule(r.module) ? r.member : undefined;
+}
+
+/**
+ * The SDK export a name stands for as a type: as a value (`sdkMember`), or through a type-only
+ * import of the app's barrel, which binds no value (written-sdk-type.ts `typeImportedSdkName`).
+ */
+export function sdkTypeMember(cx: FileContext, e: ts.Expression): string | undefined {
+  const member = sdkMember(cx, e);
+  if (member !== undefined || !typescript.isIdentifier(e)) return member;
+  return typeImportedSdkName(e.text, cx.moduleImports, cx.fileAbs, cx.links);
 }
 
 /** How the callee was bound: the identifier at its root, and whether it is a namespace member. */

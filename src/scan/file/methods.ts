@@ -10,7 +10,7 @@ import type { InvokeReplacement } from '../types.js';
 import { onAsTool } from './agent-tools.js';
 import { isAgentExpr, onAgentOptions } from './agents.js';
 import { agentOf } from './agent-values.js';
-import { constObjectLiteral, resolve, sdkMember, type FileContext } from './context.js';
+import { constObjectLiteral, resolve, sdkTypeMember, type FileContext } from './context.js';
 
 // Method calls: `agent.asTool()`, `agent.clone()`, `Agent.create()` (`x.mcpServers.push()`: file/mcp-lists.ts),
 // `Object.assign(t, { invoke })` and the SDK's approvals (`state.approve(item)`).
@@ -112,7 +112,11 @@ function onApproval(cx: FileContext, node: ts.CallExpression, callee: ts.Propert
   if (cannotBeItem(item, cx.ancestors, cx.sf, { imports: cx.moduleImports, hoisted: cx.hoisted })) return;
   // an app's own `client.approve(id)` is not the SDK's: only a RunState (or an interruption item)
   // a helper's parameter (issue 40): the SDK's type under another name, or no type (taken for the SDK's)
-  const helper = isSdkApprovalCall(receiver, item, cx.ancestors, cx.sf, { imports: cx.moduleImports, hoisted: cx.hoisted, sdkMember: (e) => sdkMember(cx, e) })
+  const helper = isSdkApprovalCall(receiver, item, cx.ancestors, cx.sf, {
+    imports: cx.moduleImports,
+    hoisted: cx.hoisted,
+    sdkMember: (e) => sdkTypeMember(cx, e),
+  })
     ? {}
     : helperAnswer(cx, receiver, item);
   if (!helper) return;
