@@ -46,7 +46,8 @@ export interface MapSetValue {
 /**
  * The values `this.field.set(k, v)` puts, anywhere in the class, in the untyped map `m.get(k)`
  * reads (`private sessions = new Map()`, no type written): the map's values are what the class sets.
- * Undefined when `expr` is not `this.field.get(k)` of a field made by `new Map()` with no type.
+ * Undefined when `expr` is not `this.field.get(k)` of a field made by `new Map()` with no type
+ * written on the field (a written `V` of `new Map<K, V>()` is read first, by `mapGetType`).
  */
 export function mapSetValues(expr: ts.Expression, ancestors: readonly ts.Node[]): MapSetValue[] | undefined {
   const call = unwrapValue(expr);
@@ -54,8 +55,7 @@ export function mapSetValues(expr: ts.Expression, ancestors: readonly ts.Node[])
   const map = unwrapValue(call.expression.expression);
   const field = thisField(map, ancestors);
   const init = field && !field.type && field.initializer ? unwrapValue(field.initializer) : undefined;
-  if (!init || !typescript.isNewExpression(init) || !typescript.isIdentifier(init.expression) || init.expression.text !== 'Map' || init.typeArguments)
-    return undefined;
+  if (!init || !typescript.isNewExpression(init) || !typescript.isIdentifier(init.expression) || init.expression.text !== 'Map') return undefined;
   const at = thisClassAt(ancestors);
   if (!at || !typescript.isPropertyAccessExpression(map)) return undefined;
   const name = map.name.text;
