@@ -72,7 +72,7 @@ describe('an importer of the tools that reaches the SDK through its own barrel',
   }
 
   // the approvals' readers of written types (a class field's, here) take the barrel's RunState too
-  // (the scan follows a value import through the barrel; `import type` is left to the helper's fallback)
+  // (a value import here; a type-only one: test/check/more-layout-answers.test.ts)
   it('a class field typed with RunState from the barrel answers through the SDK', async () => {
     const root = withSdkBarrel('relative');
     const dir = path.join(root, 'agents/src');
