@@ -81,6 +81,38 @@ describe('eslint --fix in an app that answers from a class field', () => {
   });
 });
 
+/**
+ * Session 22, more layouts: the class's state typed with `import type { RunState }` from the app's
+ * own barrel of the SDK (`src/sdk.ts`: `export * from '@openai/agents'`). The fix reads it through
+ * the barrel as the codemod does: close_account stays.
+ */
+describe('eslint --fix in an app whose answers are typed through its own barrel (`import type`)', () => {
+  it('leaves close_account as it is', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'ctrlrun-eslint-barrel-type-answers-'));
+    dirs.push(dir);
+    cpSync(path.join(FIXTURES, 'codemod/_shared'), dir, { recursive: true });
+    cpSync(path.join(FIXTURES, 'codemod/app-approvals/input'), dir, { recursive: true });
+    writeFileSync(path.join(dir, 'src/sdk.ts'), "export * from '@openai/agents';\n");
+    writeFileSync(
+      path.join(dir, 'src/app.ts'),
+      [
+        "import { Agent } from '@openai/agents';",
+        "import type { RunState } from './sdk.js';",
+        "import { closeAccount, lookupCharge } from './tools.js';",
+        "export const desk = new Agent({ name: 'desk', instructions: 'Help.', tools: [closeAccount, lookupCharge] });",
+        'export class Desk {',
+        '  private state?: RunState<any, any>;',
+        '  yes(item: unknown) { this.state!.approve(item); }',
+        '}',
+        '',
+      ].join('\n'),
+    );
+    const [result] = await fixer(dir).lintFiles([path.join(dir, 'src/tools.ts')]);
+    expect(result!.output).toContain("export const lookupCharge = protectedTool('stripe.charge.read', {");
+    expect(result!.output).toContain('export const closeAccount = tool({');
+  });
+});
+
 describe('eslint --fix of a tool generate leaves out', () => {
   it('leaves refund as it is when another declaration of it (in another file) keeps its action out of the module', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'ctrlrun-eslint-left-'));
