@@ -77,5 +77,29 @@ ruleTester('sdk-approval', {
       code: helper('./workflow.js'),
       errors: [AT],
     },
+    {
+      name: "a module whose interface RunState merges a second declaration extending the SDK's",
+      files: {
+        'src/workflow.ts': lines(
+          "import type { RunState as S } from '@openai/agents';",
+          'export interface RunState { note: string }',
+          'export interface RunState extends S<any, any> {}',
+        ),
+      },
+      code: helper('./workflow.js'),
+      errors: [AT],
+    },
+    {
+      name: "a module whose class RunState merges an interface extending the SDK's",
+      files: {
+        'src/workflow.ts': lines(
+          "import type { RunState as S } from '@openai/agents';",
+          'export class RunState { note = "" }',
+          'export interface RunState extends S<any, any> {}',
+        ),
+      },
+      code: helper('./workflow.js'),
+      errors: [AT],
+    },
   ],
 });
