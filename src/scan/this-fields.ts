@@ -72,14 +72,31 @@ function baseClass(cls: ts.ClassLikeDeclaration, outer: readonly ts.Node[]): { c
   return undefined;
 }
 
-/** The class `this` names where the ancestors end, with its index, or undefined (a plain function's or the module's `this`). */
+/**
+ * The class instance `this` names where the ancestors end, with its index, or undefined: a plain
+ * function's, an object literal's method's or accessor's (the object), a static member's or static
+ * block's (the class itself, whose static fields are not read), or the module's `this`.
+ */
 function thisClassAt(ancestors: readonly ts.Node[]): { cls: ts.ClassLikeDeclaration; index: number } | undefined {
   for (let i = ancestors.length - 1; i >= 0; i--) {
     const n = ancestors[i]!;
     if (typescript.isClassDeclaration(n) || typescript.isClassExpression(n)) return { cls: n, index: i };
     if (typescript.isFunctionDeclaration(n) || typescript.isFunctionExpression(n)) return undefined;
+    if (typescript.isClassStaticBlockDeclaration(n) || rebindsThis(n, ancestors[i - 1])) return undefined;
   }
   return undefined;
+}
+
+/** Whether `n` (in `parent`) is a method or accessor of an object literal, or a static member of a class. */
+function rebindsThis(n: ts.Node, parent: ts.Node | undefined): boolean {
+  const member =
+    typescript.isMethodDeclaration(n) ||
+    typescript.isGetAccessorDeclaration(n) ||
+    typescript.isSetAccessorDeclaration(n) ||
+    typescript.isPropertyDeclaration(n);
+  if (!member) return false;
+  if (parent !== undefined && typescript.isObjectLiteralExpression(parent)) return true;
+  return typescript.getModifiers(n as ts.HasModifiers)?.some((m) => m.kind === typescript.SyntaxKind.StaticKeyword) === true;
 }
 
 /** Whether `this` where the ancestors end names a class that declares the method `name` (its own `approve`, not the SDK's). */

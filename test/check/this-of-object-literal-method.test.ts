@@ -43,6 +43,22 @@ describe("`this` of an object literal's method in a class with an SDK field of t
     ).toEqual([]);
   });
 
+  it("no finding: `this.state` in an object literal's getter or setter", () => {
+    expect(
+      findings(
+        'export class Desk { private state?: RunState<any, any>; routes() { return { state: engine, get go() { return this.state.approve(step); }, set to(step: Step) { this.state.approve(step); } }; } }',
+      ),
+    ).toEqual([]);
+  });
+
+  it('no finding: `this.state` in a static block', () => {
+    expect(findings('export class Desk { state?: RunState<any, any>; static state = engine; static { this.state.approve(step); } }')).toEqual([]);
+  });
+
+  it('control: `this.state` in an arrow function of a class method keeps the instance', () => {
+    expect(findings('export class Desk { private state?: RunState<any, any>; go(step: Step) { return () => this.state!.approve(step); } }')).toHaveLength(1);
+  });
+
   it('no finding: `this.state` in a static method, where a static field of the app shares the name', () => {
     expect(findings('export class Desk { state?: RunState<any, any>; static state = engine; static go(step: Step) { this.state.approve(step); } }')).toEqual(
       [],
