@@ -30,5 +30,8 @@ describe('check in a folder of a git work tree below its top', () => {
     const r = await cli(['check'], { cwd: path.join(repo, 'services') });
     expect(r.stderr).not.toContain('no git work tree');
     expect(r.stderr).not.toContain('git init');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('git work tree at');
+    expect(r.stderr).toContain('--cwd billing');
   });
 });
