@@ -61,4 +61,16 @@ describe("a helper's RunState module edited during an editor session", () => {
     const [after] = await eslint.lintText(readFileSync(helper, 'utf8'), { filePath: helper });
     expect(approvals(after!.messages)).toHaveLength(1);
   });
+
+  it('reads the latest text when the module is edited twice: back to its own interface, no answer', async () => {
+    const OWN = 'export interface RunState { approve(step: unknown): void }\n';
+    const { dir, workflow, helper } = repo(OWN);
+    const eslint = eslintWith(dir);
+    await eslint.lintText(SDK_REEXPORT, { filePath: workflow });
+    const [between] = await eslint.lintText(HELPER, { filePath: helper });
+    expect(approvals(between!.messages)).toHaveLength(1);
+    await eslint.lintText(OWN, { filePath: workflow });
+    const [after] = await eslint.lintText(HELPER, { filePath: helper });
+    expect(approvals(after!.messages)).toEqual([]);
+  });
 });
