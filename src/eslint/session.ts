@@ -167,7 +167,20 @@ export class DiskSession implements LintSession {
       this.repoFindings = undefined;
       this.codemod = undefined;
     }
+    // the files that read this one as a module (its constants, its own types) are scanned again with its new text
+    for (const reader of this.index.edited(abs, text)) this.rescan(reader);
     return scan;
+  }
+
+  /** Scans a file again with the text last seen, after a module it reads changed. */
+  private rescan(abs: string): void {
+    const text = this.texts.get(abs) ?? this.index.textOf(abs);
+    if (text === undefined) return;
+    const scan = this.index.scanText(abs, text);
+    if (scan) this.scans.set(abs, scan);
+    else this.scans.delete(abs);
+    this.repoFindings = undefined;
+    this.codemod = undefined;
   }
 
   codemodInputs(): CodemodInputs | undefined {

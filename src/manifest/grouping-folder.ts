@@ -1,26 +1,23 @@
-import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { workspacePatterns } from './workspace.js';
 
 /*
  * The path dependents' search (workspace-dependencies.ts) reads a package's parent's folders, then,
  * one grouping further, its grandparent's (`apps/server` beside `libs/agents`). The grandparent is
- * a grouping of packages only when nothing says otherwise: a package at `~/code/agents` would have
- * the home folder listed, a folder of everything the user keeps.
+ * a grouping of packages unless it is a folder of everything: a package at `~/code/agents` would
+ * have the home folder listed. A parent that is a project of its own (a package.json, a git work
+ * tree's top) does not stop the search: an app beside that repository naming the package by path
+ * is still its dependent, and missing it is a silent break, where reading it is one `readdir`.
  */
 
 /**
  * The grandparent of the package at `root` whose folders may be read as a grouping, or undefined
- * when it is none: a filesystem root, the user's home folder (`home`), or above a parent that is a
- * project of its own (a package.json, a git work tree's top, a workspace root), whose folders are
- * the package's siblings and nothing more.
+ * when it is none: a filesystem root or the user's home folder (`home`).
  */
 export function groupingFolder(root: string, home: string = os.homedir()): string | undefined {
   const parent = path.dirname(path.resolve(root));
   const grandparent = path.dirname(parent);
   if (grandparent === parent || path.dirname(grandparent) === grandparent) return undefined;
   if (home !== '' && path.resolve(home) === grandparent) return undefined;
-  const project = existsSync(path.join(parent, 'package.json')) || existsSync(path.join(parent, '.git')) || workspacePatterns(parent) !== undefined;
-  return project ? undefined : grandparent;
+  return grandparent;
 }

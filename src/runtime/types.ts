@@ -478,7 +478,10 @@ export interface PrunedDecision {
 
 /** The decision log of a store (decision-log.ts): optional, a store without it keeps no log (`replay --store` says so). */
 export interface DecisionLogStore {
-  /** Atomically appends an entry chained to the last one. Nothing is ever pruned here: pruning is an operator's act (PruneStore). */
+  /**
+   * Atomically appends an entry chained to the last one. Nothing is ever pruned here: pruning is an operator's act (PruneStore).
+   * The body is a fresh object of each call (its `principal` too), the store's to keep or change.
+   */
   appendDecision(body: DecisionBody): Promise<DecisionEntry>;
   /** Entries in seq order (a tenant's pruned entries are not listed: see PruneStore.listPrunedDecisions). */
   listDecisions(query?: DecisionQuery): Promise<DecisionEntry[]>;

@@ -8,18 +8,38 @@ import { typescript } from './typescript.js';
  * The written type of a value read from a map (issue 40: pending runs kept by id, `pending.get(id)!`
  * over `new Map<string, Pending>()`, or a class's `this.runs.get(id)!.state` over `private runs = new
  * Map<string, RunResult>()`). The map is a local, a parameter or a class field whose type is written
- * `Map<K, V>` / `ReadonlyMap<K, V>`, or which is made by `new Map<K, V>(…)`; nothing is inferred.
+ * `Map<K, V>` / `ReadonlyMap<K, V>` / `WeakMap<K, V>` (or a file-local alias of one), or which is
+ * made by `new Map<K, V>(…)` / `new WeakMap<K, V>(…)`; nothing is inferred.
  */
 
-/** `V` of a type written `Map<K, V>` / `ReadonlyMap<K, V>`, else of an initializer `new Map<K, V>(…)`. */
-export function mapValueType(type: ts.TypeNode | undefined, initializer: ts.Expression | undefined): ts.TypeNode | undefined {
-  if (type) {
-    const isMap = typescript.isTypeReferenceNode(type) && typescript.isIdentifier(type.typeName) && /^(?:Readonly)?Map$/.test(type.typeName.text);
-    return isMap ? type.typeArguments?.[1] : undefined;
-  }
+/** How many file-local aliases are followed to a map type (`type Sessions = Map<…>`). */
+const ALIAS_DEPTH = 4;
+
+/** The map types whose second type argument is the value `get` returns. */
+const MAP_NAME = /^(?:Readonly|Weak)?Map$/;
+
+/**
+ * `V` of a type written `Map<K, V>` / `ReadonlyMap<K, V>` / `WeakMap<K, V>`, or a top-level alias
+ * of `sf` naming one, else of an initializer `new Map<K, V>(…)` / `new WeakMap<K, V>(…)`.
+ */
+export function mapValueType(type: ts.TypeNode | undefined, initializer: ts.Expression | undefined, sf?: ts.SourceFile): ts.TypeNode | undefined {
+  if (type) return writtenMapValue(type, sf, 0);
   const init = initializer && unwrapValue(initializer);
-  if (init && typescript.isNewExpression(init) && typescript.isIdentifier(init.expression) && init.expression.text === 'Map') return init.typeArguments?.[1];
+  if (init && typescript.isNewExpression(init) && typescript.isIdentifier(init.expression) && MAP_NAME.test(init.expression.text))
+    return init.typeArguments?.[1];
   return undefined;
+}
+
+function writtenMapValue(type: ts.TypeNode, sf: ts.SourceFile | undefined, depth: number): ts.TypeNode | undefined {
+  if (!typescript.isTypeReferenceNode(type) || !typescript.isIdentifier(type.typeName)) return undefined;
+  const name = type.typeName.text;
+  if (MAP_NAME.test(name)) return type.typeArguments?.[1];
+  // a file-local alias without type parameters (`type Sessions = Map<string, RealtimeSession>`)
+  const alias =
+    depth < ALIAS_DEPTH && type.typeArguments === undefined
+      ? sf?.statements.find((s): s is ts.TypeAliasDeclaration => typescript.isTypeAliasDeclaration(s) && s.name.text === name && s.typeParameters === undefined)
+      : undefined;
+  return alias && writtenMapValue(alias.type, sf, depth + 1);
 }
 
 /** The written `V` of `m.get(k)` (`m` a local, a parameter or `this.field`), or undefined when `expr` is not one or `V` is not written. */
@@ -27,14 +47,16 @@ export function mapGetType(expr: ts.Expression, ancestors: readonly ts.Node[], h
   const call = unwrapValue(expr);
   if (!typescript.isCallExpression(call) || !typescript.isPropertyAccessExpression(call.expression) || call.expression.name.text !== 'get') return undefined;
   const map = unwrapValue(call.expression.expression);
+  const top = ancestors[0];
+  const sf = top !== undefined && typescript.isSourceFile(top) ? top : undefined;
   const field = thisField(map, ancestors);
-  if (field) return mapValueType(field.type, field.initializer);
+  if (field) return mapValueType(field.type, field.initializer, sf);
   if (!typescript.isIdentifier(map)) return undefined;
   // `const { runs } = this; runs.get(id)`: the class's field
   const own = fieldFromThis(map.text, ancestors, hoisted);
   if (own) return mapValueType(own.type, own.initializer);
   const decl = declarationOf(map.text, ancestors, hoisted);
-  return decl && (typescript.isVariableDeclaration(decl) || typescript.isParameter(decl)) ? mapValueType(decl.type, decl.initializer) : undefined;
+  return decl && (typescript.isVariableDeclaration(decl) || typescript.isParameter(decl)) ? mapValueType(decl.type, decl.initializer, sf) : undefined;
 }
 
 /** A value put in a map, with the ancestors where it is put (to read it as the readers read any value there). */

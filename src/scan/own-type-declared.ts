@@ -1,33 +1,91 @@
 import type { ts } from 'ts-morph';
-import { collectModuleImports } from './imports.js';
 import { typescript } from './typescript.js';
-import { sdkTypeNames } from './written-sdk-type.js';
 
 /*
  * Whether a module of the app declares a type of its own under a name the SDK uses (issue 40): a
  * workflow engine's `interface RunState` imported by a helper is the app's type, and its
- * `approve` no SDK answer. Only a declaration counts: a re-export (`export type { RunState } from
- * './engine.js'`) is not followed, and a declaration that names the SDK's types (`type RunState =
- * S<any, any>`, `interface RunState extends S`) is the SDK's under another name: both stay taken for
- * the SDK's, failing closed.
+ * `approve` no SDK answer. It is the app's only when what the module exports under that name is
+ * plainly its own declaration: a single one (no merging), naming no imported binding, directly or
+ * through a local alias or const, and no inline `import('…')` type; and the module re-exports
+ * nothing under that name and has no `export *`. Anything else stays taken for the SDK's, failing
+ * closed (an app's barrel may hand out the SDK's type as well as the SDK itself).
  */
 
-/** Whether `sf` declares a class, interface, type alias or enum named `name` that names none of the SDK's imports. */
+type Named = ts.Statement & { name?: ts.Node };
+
+/** Whether `sf` declares a class, interface, type alias or enum named `name` that is plainly its own. */
 export function declaresOwnType(sf: ts.SourceFile, name: string): boolean {
-  const decl = sf.statements.find(
-    (s): s is ts.ClassDeclaration | ts.InterfaceDeclaration | ts.TypeAliasDeclaration | ts.EnumDeclaration =>
-      (typescript.isClassDeclaration(s) || typescript.isInterfaceDeclaration(s) || typescript.isTypeAliasDeclaration(s) || typescript.isEnumDeclaration(s)) &&
-      s.name?.text === name,
-  );
-  if (decl === undefined) return false;
-  const sdk = sdkTypeNames(collectModuleImports(sf));
-  const mentions = (node: ts.Node): boolean =>
-    (typescript.isIdentifier(node) && (sdk.named.has(node.text) || sdk.namespaces.has(node.text))) || typescript.forEachChild(node, mentions) === true;
+  if (reexports(sf, name)) return false;
+  const decls = sf.statements.filter((s) => declaredNames(s).includes(name));
+  const decl = decls[0];
+  if (decls.length !== 1 || decl === undefined || !isTypeDeclaration(decl)) return false;
+  const foreign = foreignNames(sf);
   // a class's members may use the SDK (a wrapper holding a run's state); what it is, its heritage and alias, may not
-  const parts: readonly ts.Node[] = typescript.isTypeAliasDeclaration(decl)
-    ? [decl.type]
-    : typescript.isEnumDeclaration(decl)
-      ? []
-      : [...(decl.heritageClauses ?? [])];
-  return !parts.some(mentions);
+  return !whatItIs(decl).some((n) => namesForeign(n, foreign));
+}
+
+const isTypeDeclaration = (s: ts.Statement): s is ts.ClassDeclaration | ts.InterfaceDeclaration | ts.TypeAliasDeclaration | ts.EnumDeclaration =>
+  typescript.isClassDeclaration(s) || typescript.isInterfaceDeclaration(s) || typescript.isTypeAliasDeclaration(s) || typescript.isEnumDeclaration(s);
+
+/** Whether `sf` has an `export *`, or an export specifier handing out `name` from elsewhere or under a rename. */
+function reexports(sf: ts.SourceFile, name: string): boolean {
+  return sf.statements.some((s) => {
+    if (!typescript.isExportDeclaration(s)) return false;
+    const clause = s.exportClause;
+    if (clause === undefined || typescript.isNamespaceExport(clause)) return clause === undefined || clause.name.text === name;
+    return clause.elements.some(
+      (e) => e.name.text === name && (s.moduleSpecifier !== undefined || (e.propertyName !== undefined && e.propertyName.text !== name)),
+    );
+  });
+}
+
+/** The names a top-level statement declares (a variable statement's every binding name, plainly). */
+function declaredNames(s: ts.Statement): string[] {
+  if (typescript.isVariableStatement(s)) {
+    return s.declarationList.declarations.flatMap((d) => (typescript.isIdentifier(d.name) ? [d.name.text] : []));
+  }
+  const n = (s as Named).name;
+  return n !== undefined && typescript.isIdentifier(n) ? [n.text] : [];
+}
+
+/** The parts of a declaration that say what it is: an alias's type, a class's or interface's heritage, a const's value. */
+function whatItIs(s: ts.Statement): readonly ts.Node[] {
+  if (typescript.isTypeAliasDeclaration(s)) return [s.type];
+  if (typescript.isClassDeclaration(s) || typescript.isInterfaceDeclaration(s)) return [...(s.heritageClauses ?? [])];
+  if (typescript.isVariableStatement(s)) return s.declarationList.declarations.flatMap((d) => [d.type, d.initializer].filter((x) => x !== undefined));
+  return [];
+}
+
+/** Whether `node` names one of `foreign` or holds an inline `import('…')` type. */
+function namesForeign(node: ts.Node, foreign: ReadonlySet<string>): boolean {
+  if (typescript.isImportTypeNode(node)) return true;
+  if (typescript.isIdentifier(node) && foreign.has(node.text)) return true;
+  return typescript.forEachChild(node, (c) => namesForeign(c, foreign)) === true;
+}
+
+/**
+ * The module's imported bindings, and (to a fixed point) its local declarations whose alias,
+ * heritage or value names one: each may stand for another module's type.
+ */
+function foreignNames(sf: ts.SourceFile): Set<string> {
+  const foreign = new Set<string>();
+  for (const s of sf.statements) {
+    if (typescript.isImportEqualsDeclaration(s)) foreign.add(s.name.text);
+    if (!typescript.isImportDeclaration(s) || s.importClause === undefined) continue;
+    const { name, namedBindings } = s.importClause;
+    if (name !== undefined) foreign.add(name.text);
+    if (namedBindings === undefined) continue;
+    if (typescript.isNamespaceImport(namedBindings)) foreign.add(namedBindings.name.text);
+    else for (const e of namedBindings.elements) foreign.add(e.name.text);
+  }
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const s of sf.statements) {
+      const fresh = declaredNames(s).filter((n) => !foreign.has(n));
+      if (fresh.length === 0 || !whatItIs(s).some((n) => namesForeign(n, foreign))) continue;
+      for (const n of fresh) foreign.add(n);
+      grew = true;
+    }
+  }
+  return foreign;
 }

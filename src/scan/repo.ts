@@ -33,6 +33,11 @@ export interface RepoIndex {
   scanText(abs: string, text: string): FileScan | undefined;
   /** Follows the runs of these scans (the repo's, some rescanned) across the repo's modules again. */
   resolveRuns(files: readonly FileScan[]): void;
+  /**
+   * Takes a new text of a file as the module other files read (a constant, an own type) from now
+   * on; returns the files (absolute) whose scans read that module before: they are stale.
+   */
+  edited(abs: string, text: string): string[];
 }
 
 /** Each file's exports as the run reach reads them: from the scan's tree, or parsed now (a barrel of agents). */
@@ -118,7 +123,7 @@ function* scanSteps(options: ScanFilesOptions): Generator<void, { scan: RepoScan
   const barrels = barrelLinks(layout, parsed, options.generatedModule);
   const seenTokens = barrelRounds(parsed, texts.texts, texts.textOf, barrels);
   const links = barrels.links;
-  const { importedConst, ownType } = moduleReaders(layout, parsed, texts.textOf);
+  const { importedConst, ownType, edited } = moduleReaders(layout, parsed, texts.textOf);
   // a test file is parsed (it may be a barrel other tests import) but kept apart, unless named one by one
   const named = namedFiles(root, options.paths);
   const isTest = ahead?.root?.isTest ?? testFileRule(root, listing.configs);
@@ -145,6 +150,7 @@ function* scanSteps(options: ScanFilesOptions): Generator<void, { scan: RepoScan
       return scan;
     },
     resolveRuns: (files) => resolveRunReach(files, modules),
+    edited,
   };
   return { scan: { root, filesConsidered: files.length, files: scans, testFiles: testScans, unreadable }, index };
 }
@@ -246,16 +252,22 @@ function readFailure(code: string | undefined): string {
 
 /**
  * The repo's modules another file names (a relative specifier, an alias), parsed once when the
- * scan did not: a string constant one exports, whether one declares a type of its own.
+ * scan did not: a string constant one exports, whether one declares a type of its own. A front end
+ * that lints one file at a time hands each new text of a file to `edited` (issue 40): the module is
+ * then read from that text, and the files whose scans read it are named, to be scanned again.
  */
 function moduleReaders(layout: RepoLayout, parsed: Map<string, ParsedFile>, textOf: (abs: string) => string | undefined) {
   const cache = new Map<string, ParsedFile | null>();
+  const latest = new Map<string, string>();
+  const readers = new Map<string, Set<string>>();
   const moduleOf = (specifier: string, fromFile: string): ParsedFile | undefined => {
     const target = resolveSpecifier(layout, specifier, fromFile);
     if (target?.kind !== 'file') return undefined;
-    let p = parsed.get(target.file) ?? cache.get(target.file);
+    const known = readers.get(target.file) ?? new Set<string>();
+    readers.set(target.file, known.add(path.resolve(fromFile)));
+    let p = (latest.has(target.file) ? undefined : parsed.get(target.file)) ?? cache.get(target.file);
     if (p === undefined) {
-      const text = textOf(target.file);
+      const text = latest.get(target.file) ?? textOf(target.file);
       p = text !== undefined ? parseSource(target.file, text) : null;
       cache.set(target.file, p);
     }
@@ -271,6 +283,14 @@ function moduleReaders(layout: RepoLayout, parsed: Map<string, ParsedFile>, text
       if (!specifier.startsWith('./') && !specifier.startsWith('../')) return false;
       const p = moduleOf(specifier, fromFile);
       return p !== undefined && declaresOwnType(p.sf, name);
+    },
+    /** Reads `abs` from `text` from now on; the files whose scans read it before (absolute, itself left out). */
+    edited: (abs: string, text: string): string[] => {
+      const file = path.resolve(abs);
+      if (latest.get(file) === text) return [];
+      latest.set(file, text);
+      cache.delete(file);
+      return [...(readers.get(file) ?? [])].filter((f) => f !== file);
     },
   };
 }

@@ -65,7 +65,7 @@ export function destructuredKey(decl: ts.VariableDeclaration, name: string): str
 /** The member `name` of the class `this` names where the ancestors end (`const { state } = this`). */
 export function thisFieldNamed(name: string, ancestors: readonly ts.Node[]): ClassField | undefined {
   const at = thisClassAt(ancestors);
-  return at && fieldIn(at.cls, name, ancestors.slice(0, at.index), 0);
+  return at && fieldIn(at.cls, name, ancestors.slice(0, at.index), 0, at.statics);
 }
 
 /** How many base classes are followed (`class App extends Base`). */
@@ -119,14 +119,29 @@ function classInScope(name: string, outer: readonly ts.Node[]): { cls: ts.ClassD
   return undefined;
 }
 
-/** The class `this` names where the ancestors end, with its index, or undefined (a plain function's or the module's `this`). */
-export function thisClassAt(ancestors: readonly ts.Node[]): { cls: ts.ClassLikeDeclaration; index: number } | undefined {
+/**
+ * The class `this` names where the ancestors end, with its index, or undefined: a plain function's
+ * or an object literal's method's or accessor's `this` (the object), or the module's. In a static
+ * member or static block `this` is the class itself: `statics` says so, and only static fields are
+ * read there.
+ */
+export function thisClassAt(ancestors: readonly ts.Node[]): { cls: ts.ClassLikeDeclaration; index: number; statics: boolean } | undefined {
+  let statics = false;
   for (let i = ancestors.length - 1; i >= 0; i--) {
     const n = ancestors[i]!;
-    if (typescript.isClassDeclaration(n) || typescript.isClassExpression(n)) return { cls: n, index: i };
+    if (typescript.isClassDeclaration(n) || typescript.isClassExpression(n)) return { cls: n, index: i, statics };
     if (typescript.isFunctionDeclaration(n) || typescript.isFunctionExpression(n)) return undefined;
+    if (isMember(n) && ancestors[i - 1] !== undefined && typescript.isObjectLiteralExpression(ancestors[i - 1]!)) return undefined;
+    if (typescript.isClassStaticBlockDeclaration(n) || (isMember(n) && isStatic(n as ts.ClassElement))) statics = true;
   }
   return undefined;
+}
+
+/** Whether `n` is a method, accessor or property declaration (of a class or an object literal). */
+function isMember(n: ts.Node): boolean {
+  return (
+    typescript.isMethodDeclaration(n) || typescript.isGetAccessorDeclaration(n) || typescript.isSetAccessorDeclaration(n) || typescript.isPropertyDeclaration(n)
+  );
 }
 
 /** Whether `this` where the ancestors end names a class that declares the method `name` (its own `approve`, not the SDK's). */

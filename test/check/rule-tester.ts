@@ -71,6 +71,8 @@ export function ruleTester(ruleId: string, cases: { valid: RuleCase[]; invalid: 
   });
   const oneFile = { valid: cases.valid.filter((c) => !c.files), invalid: cases.invalid.filter((c) => !c.files) };
   eslintRuleTester(ruleId, oneFile, project, (c) => findingsOf(ruleId, c, project));
+  // a table of repo cases only has no one-file case to compare (an empty suite fails the run)
+  if (oneFile.valid.length + oneFile.invalid.length === 0) return;
   parityTester(ruleId, oneFile, project, (c) => lintSource(c.code, { file: c.file, project: c.project === undefined ? project : c.project }));
 }
 

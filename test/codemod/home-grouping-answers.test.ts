@@ -46,10 +46,11 @@ describe("a package whose grandparent is the user's home folder", () => {
     expect(r.stdout).toContain('other/server/src/app.ts:11');
   });
 
-  it('a parent that is a project of its own (a package.json) keeps the search to its folders, 0 conflicts', () => {
+  it('a parent that is a project of its own (a package.json) still has its grouping read, 1 conflict', () => {
     const { home, agents } = tree();
     writeFileSync(path.join(home, 'code/package.json'), JSON.stringify({ name: 'code', private: true }));
     const r = cliProcess(['codemod'], { cwd: agents, env: { HOME: path.join(home, 'elsewhere') } });
-    expect(r.stdout, r.stderr).toContain('0 conflicts');
+    expect(r.stdout, r.stderr).toContain('1 conflicts');
+    expect(r.stdout).toContain('other/server/src/app.ts:11');
   });
 });

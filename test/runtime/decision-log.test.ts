@@ -223,6 +223,28 @@ describe('the decision log, written by the core through the Runner', () => {
     expect(() => createControl({ store: memoryStore(), identity: () => 'a', decisionLog: { keepDays: 1 } as never })).toThrow(/no option "keepDays"/);
   });
 
+  it("a custom store may change the entry it is given: the principal is its own copy, not the identity's kept answer", async () => {
+    const store = memoryStore();
+    const append = store.appendDecision!.bind(store);
+    const principals: unknown[] = [];
+    store.appendDecision = async (body) => {
+      // a store that tags what it keeps (strict mode: a frozen object would throw here)
+      (body.principal as { agent: string; tagged?: boolean }).tagged = true;
+      principals.push(body.principal);
+      return append(body);
+    };
+    const s = labelled(store);
+    const { tool, calls } = refundTool(s);
+    for (const id of ['1', '2']) {
+      await run(agentWith(scripted([refundCall({ payment_id: `pay_${id}`, amount: 500 }, `c${id}`)], [assistantMessage('done')]), [tool]), 'refund', {
+        context: { user: 'alice' },
+      });
+    }
+    expect(calls).toHaveLength(2);
+    expect(principals).toHaveLength(2);
+    expect(principals[0]).not.toBe(principals[1]);
+  });
+
   it('a store that cannot record the entry stops the call: the body does not run', async () => {
     const store = memoryStore();
     store.appendDecision = async () => {

@@ -16,6 +16,7 @@ import type { CheckResult } from '../../check/engine.js';
 import { checkPackagesWithoutManifest, noManifestReached } from '../../check/uncovered-packages.js';
 import { manifestsBelowPlainFolder } from '../../manifest/plain-folder.js';
 import { MANIFEST_FILE } from '../../manifest/find.js';
+import { gitRootOf } from '../../safe-read.js';
 
 export interface CheckArgs {
   paths?: string[];
@@ -113,9 +114,13 @@ function refusePlainFolder(cwd: string): void {
   if (below.length === 0) return;
   const shown = below.map((m) => path.relative(cwd, m).split(path.sep).join('/'));
   const first = path.relative(cwd, path.dirname(below[0]!)).split(path.sep).join('/');
+  // a folder inside a repository, below its top, is in a git work tree: `git init` there would nest a second one
+  const top = gitRootOf(cwd);
+  const what = top === undefined ? 'no git work tree' : `a folder of the git work tree at ${top}, not its top`;
+  const make = top === undefined ? 'a package.json or `git init` here' : 'a package.json here';
   throw new UserError(
-    `check: no ${MANIFEST_FILE} in ${cwd} or above, and this folder is no project (no package.json, no git work tree, no workspace); the manifests below it: ${shown.join(', ')}.\n` +
-      `hint: check each project in its own folder (\`npx ctrlrun-gen check --cwd ${first}\`), or make this folder their project (a package.json or \`git init\` here) to check them together.`,
+    `check: no ${MANIFEST_FILE} in ${cwd} or above, and this folder is no project (no package.json, no workspace, ${what}); the manifests below it: ${shown.join(', ')}.\n` +
+      `hint: check each project in its own folder (\`npx ctrlrun-gen check --cwd ${first}\`), or make this folder their project (${make}) to check them together.`,
   );
 }
 

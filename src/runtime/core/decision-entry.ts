@@ -36,7 +36,8 @@ export function decisionEntryOf(
     args,
     hashed,
     args_hash: facts.argsHash,
-    principal: facts.subject ?? null,
+    // a copy: the subject may be the kept identity answer's (frozen, shared by calls), and the entry is the store's to keep or change
+    principal: facts.subject ? { ...facts.subject } : null,
     environment,
     task: facts.task ?? null,
     decision: receipt.decision,

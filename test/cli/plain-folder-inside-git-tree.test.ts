@@ -1,0 +1,37 @@
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { cli } from '../helpers/cli.js';
+import { makeTempDir, removeDir, writeFiles } from '../helpers/temp-repo.js';
+
+/**
+ * Red team (session 22, manifest/plain-folder.ts): the refusal asks only whether `cwd` itself is a
+ * project's root. A folder of a git work tree below its top (`repo/services`, holding
+ * `services/billing/ctrlrun.tools.yaml`, no manifest at the top) is refused with a message saying
+ * there is "no git work tree" and a hint to `git init` there, which would nest a second repository
+ * in the user's own. The refusal may stand; what it says must be true of the folder.
+ */
+const dirs: string[] = [];
+afterAll(() => dirs.forEach(removeDir));
+
+const MANIFEST = 'policy: ./ctrlrun.yaml\ntools:\n  refund:\n    action: refund\n';
+
+describe('check in a folder of a git work tree below its top', () => {
+  it('does not say there is no git work tree, nor advise `git init` inside the repository', async () => {
+    const repo = makeTempDir('plain-in-git-');
+    dirs.push(repo);
+    writeFiles(repo, {
+      'services/billing/package.json': JSON.stringify({ name: 'billing', private: true, type: 'module' }),
+      'services/billing/ctrlrun.tools.yaml': MANIFEST,
+      'services/billing/ctrlrun.yaml': 'version: 1\nrules: []\n',
+      'services/billing/src/agent.ts': 'export const x = 1;\n',
+    });
+    execFileSync('git', ['init', '-q', repo]);
+    const r = await cli(['check'], { cwd: path.join(repo, 'services') });
+    expect(r.stderr).not.toContain('no git work tree');
+    expect(r.stderr).not.toContain('git init');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('git work tree at');
+    expect(r.stderr).toContain('--cwd billing');
+  });
+});
