@@ -239,6 +239,7 @@ export function createControl(options: ControlOptions): Control {
     telemetry: createTelemetry(options.telemetry, options.store, options.notice ?? ((line) => console.warn(line))),
     offerAllTools: options.offerAllTools === true,
     toolActions: new WeakMap(),
+    lastIdentity: { value: undefined, who: null },
     pinnedFetches: new WeakMap(),
     namedActions: new Map(),
     namedArguments: new Map(),

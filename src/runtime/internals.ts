@@ -53,6 +53,8 @@ export interface ControlInternals {
   readonly signer?: ReceiptSigner | undefined;
   /** Protected tool objects -> their action. */
   readonly toolActions: WeakMap<object, string>;
+  /** The last string identity this control read and its answer (frozen: the calls it answers share it). */
+  readonly lastIdentity: KeptIdentity;
   /** SDK (sanitized) tool names of protected tools -> their action. */
   readonly namedActions: Map<string, string>;
   /**
@@ -130,7 +132,7 @@ export function whoNow(internals: ControlInternals, runContext: RunContext<unkno
   }
   // `quiet`: asked about no call (which tools to offer), so a missing principal is not one refused
   // (a synchronous identity, every allowed call's guardrail: answered without a closure made)
-  if (!isThenable(value)) return quiet ? identityValueOf(value) : whoFrom(internals, runContext, value);
+  if (!isThenable(value)) return quiet ? identityValueOf(internals.lastIdentity, value) : whoFrom(internals, runContext, value);
   return whoOnceResolved(value, internals, runContext, quiet);
 }
 
@@ -142,7 +144,7 @@ function whoOnceResolved(
   quiet: boolean,
 ): Promise<Who | null> {
   return Promise.resolve(value).then(
-    (resolved) => (quiet ? identityValueOf(resolved) : whoFrom(internals, runContext, resolved)),
+    (resolved) => (quiet ? identityValueOf(internals.lastIdentity, resolved) : whoFrom(internals, runContext, resolved)),
     (cause) => {
       throw identityThrew(cause);
     },
@@ -154,25 +156,30 @@ function identityThrew(cause: unknown): CtrlrunError {
 }
 
 function whoFrom(internals: ControlInternals, runContext: RunContext<unknown>, value: IdentityValue | null | undefined): Who | null {
-  const who = identityValueOf(value);
+  const who = identityValueOf(internals.lastIdentity, value);
   // every refusal for want of a principal goes through here (each door asks whoOf or whoNow)
   if (who === null) noticeNoPrincipal(internals, runContext, internals.notice);
   return who;
 }
 
-// The last string identity read and its answer: a run's calls act for one principal, and the answer
-// is a pure function of the string (frozen: the calls it answers share it). A string refused (a
-// control character) throws before it is kept, so it is refused every time.
-let lastIdentity: string | undefined;
-let lastWho: Who | null = null;
+/**
+ * The last string identity a control read and its answer: a run's calls act for one principal, and
+ * the answer is a pure function of the string (frozen: the calls it answers share it). Kept per
+ * control (its internals), not in the module. A string refused (a control character) throws before
+ * it is kept, so it is refused every time.
+ */
+export interface KeptIdentity {
+  value: string | undefined;
+  who: Who | null;
+}
 
-function identityValueOf(value: IdentityValue | null | undefined): Who | null {
+function identityValueOf(kept: KeptIdentity, value: IdentityValue | null | undefined): Who | null {
   if (typeof value !== 'string') return readIdentity(value);
-  if (value === lastIdentity) return lastWho;
+  if (value === kept.value) return kept.who;
   const who = readIdentity(value);
   if (who !== null) Object.freeze(Object.freeze(who).subject);
-  lastWho = who;
-  lastIdentity = value;
+  kept.who = who;
+  kept.value = value;
   return who;
 }
 

@@ -7,7 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { whoNow, type ControlInternals } from '../../src/runtime/internals.js';
 import { checkIdentity } from '../../src/runtime/index.js';
 
-const asked = (identity: (rc: RunContext<unknown>) => unknown) => ({ identity, notice: () => {} }) as unknown as ControlInternals;
+const asked = (identity: (rc: RunContext<unknown>) => unknown) =>
+  ({ identity, notice: () => {}, lastIdentity: { value: undefined, who: null } }) as unknown as ControlInternals;
 const context = (user: unknown) => ({ context: { user } }) as unknown as RunContext<unknown>;
 const byUser = asked((rc) => (rc.context as { user: unknown }).user);
 
