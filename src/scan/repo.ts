@@ -263,8 +263,9 @@ function moduleReaders(layout: RepoLayout, parsed: Map<string, ParsedFile>, text
   const moduleOf = (specifier: string, fromFile: string): ParsedFile | undefined => {
     const target = resolveSpecifier(layout, specifier, fromFile);
     if (target?.kind !== 'file') return undefined;
-    const known = readers.get(target.file) ?? new Set<string>();
-    readers.set(target.file, known.add(path.resolve(fromFile)));
+    const known = readers.get(target.file);
+    if (known) known.add(path.resolve(fromFile));
+    else readers.set(target.file, new Set([path.resolve(fromFile)]));
     let p = (latest.has(target.file) ? undefined : parsed.get(target.file)) ?? cache.get(target.file);
     if (p === undefined) {
       const text = latest.get(target.file) ?? textOf(target.file);
@@ -287,7 +288,8 @@ function moduleReaders(layout: RepoLayout, parsed: Map<string, ParsedFile>, text
     /** Reads `abs` from `text` from now on; the files whose scans read it before (absolute, itself left out). */
     edited: (abs: string, text: string): string[] => {
       const file = path.resolve(abs);
-      if (latest.get(file) === text) return [];
+      // the text the module is read from now (the scan's, until an edit): the same text changes nothing
+      if ((latest.get(file) ?? textOf(file)) === text) return [];
       latest.set(file, text);
       cache.delete(file);
       return [...(readers.get(file) ?? [])].filter((f) => f !== file);
