@@ -5,7 +5,7 @@ import { asCtrlrunError } from './errors.js';
 import { startAuthorize } from './authorize.js';
 import { softHaltText } from './halt.js';
 import type { CoreScope } from './scope.js';
-import { notRecorded, observedSettlement, settlementOf, type BodyOutcome, type Settlement } from './settlement.js';
+import { executedReceipt, notRecorded, observedSettlement, settlementOf, type BodyOutcome, type Settlement } from './settlement.js';
 import { withEditNote } from './edit-note.js';
 import { ReportedOutcome, type Authorization, type Authorized, type Body, type CallDetails, type CallFacts } from './types.js';
 
@@ -53,8 +53,12 @@ function settlementWritten(scope: CoreScope, auth: Authorized, plan: Settlement)
 /** What the caller gets once the settlement is recorded: the output (an edited call's with its note), or the error thrown. */
 function answerOf(auth: Authorized, plan: Settlement): unknown {
   if ('throw' in plan.answer) throw plan.answer.throw;
-  // an edited call: the model reads what ran before the result, so it does not report its proposal as done
-  return auth.edited === undefined ? plan.answer.return : withEditNote(plan.answer.return, auth.edited.note);
+  return editedAnswer(auth, plan.answer.return);
+}
+
+/** The output the caller gets: an edited call's with its note (the model reads what ran, so it does not report its proposal as done). */
+function editedAnswer(auth: Authorized, output: unknown): unknown {
+  return auth.edited === undefined ? output : withEditNote(output, auth.edited.note);
 }
 
 /** Stages 7 and 8 of an authorized call: the body once (an approved edit's input in place of the model's), then its settlement. */
@@ -128,14 +132,12 @@ export async function executeCall(
         ? undefined
         : settlementPlan(scope, enforced, failure ?? { ok: true, output });
     try {
-      await (plan === undefined
-        ? scope.receipt(enforced.facts, { result: 'executed', approvers: enforced.approvers, effect_key: null })
-        : settlementWritten(scope, enforced, plan));
+      await (plan === undefined ? scope.receipt(enforced.facts, executedReceipt(enforced.approvers, null)) : settlementWritten(scope, enforced, plan));
     } catch (error) {
       throw notRecorded(scope.action, enforced.facts.callId, error);
     }
     if (plan !== undefined) return answerOf(enforced, plan);
-    return enforced.edited === undefined ? output : withEditNote(output, enforced.edited.note);
+    return editedAnswer(enforced, output);
   }
   return await heldRun(scope, enforced, body, signal);
 }

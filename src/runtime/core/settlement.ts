@@ -27,6 +27,11 @@ export interface SettlementScope {
   hasUserErrorFunction: boolean;
 }
 
+/** The receipt of a body that answered (the run-call's common end writes it without a plan too). */
+export function executedReceipt(approvers: string[], key: string | null) {
+  return { result: 'executed' as const, approvers, effect_key: key };
+}
+
 export function settlementOf(scope: SettlementScope, outcome: BodyOutcome): Settlement {
   const { action, key, approvers } = scope;
   if (outcome.ok && outcome.output instanceof ReportedOutcome) {
@@ -39,7 +44,7 @@ export function settlementOf(scope: SettlementScope, outcome: BodyOutcome): Sett
       answer: { return: reported.output },
     };
   }
-  if (outcome.ok) return { effect: 'committed', receipt: { result: 'executed', approvers, effect_key: key }, answer: { return: outcome.output } };
+  if (outcome.ok) return { effect: 'committed', receipt: executedReceipt(approvers, key), answer: { return: outcome.output } };
   const error = outcome.error;
   if (error instanceof NotExecuted) {
     return {
