@@ -259,6 +259,35 @@ describe('the decision log, written by the core through the Runner', () => {
     ).rejects.toThrow(/disk full/);
     expect(calls).toEqual([]);
   });
+
+  it('without labels too: the entry is written before the body, and one the store cannot record stops the call', async () => {
+    // an action with no `data:` labels takes the writer's other branch (core/receipt.ts, receiptThenEntry)
+    for (const fails of [false, true]) {
+      const store = memoryStore();
+      const append = store.appendDecision!.bind(store);
+      store.appendDecision = async (body) => {
+        await new Promise((resolve) => setTimeout(resolve, 5)); // a slow store: the body must wait for it
+        if (fails) throw new Error('disk full');
+        return append(body);
+      };
+      const s = setup({ store });
+      const entriesAtBody: number[] = [];
+      const { tool, calls } = refundTool(s, async () => {
+        entriesAtBody.push((await store.listDecisions!()).length);
+        return 'ok';
+      });
+      const running = run(agentWith(scripted([refundCall({ payment_id: 'pay_1', amount: 500 }, 'c1')], [assistantMessage('done')]), [tool]), 'refund', {
+        context: { user: 'alice' },
+      });
+      if (fails) {
+        await expect(running).rejects.toThrow(/disk full/);
+        expect(calls).toEqual([]);
+      } else {
+        await running;
+        expect(entriesAtBody).toEqual([1]);
+      }
+    }
+  });
 });
 
 describe('verifyDecisionChain', () => {

@@ -69,7 +69,23 @@ export function receiptWriter(internals: ControlInternals, policy: CompiledPolic
    * there they gave every receipt, the outcome's too, a context holding the call's facts.)
    */
   function loggedAfter(written: Promise<Receipt>, facts: CallFacts, failed: ((error: unknown) => Promise<unknown>) | undefined): Promise<unknown> {
-    if (!labelled) return written.then((receipt) => logDecision(internals, entryOf(facts, receipt, '')), failed);
+    if (!labelled) return receiptThenEntry(written, facts, failed);
     return written.then((receipt) => hashKeyFor(internals.store, policy, action).then((key) => logDecision(internals, entryOf(facts, receipt, key))), failed);
+  }
+
+  /**
+   * An unlabelled decision's receipt, then its entry, each awaited here: a `then` whose callback
+   * returns the log's promise resolves through one more job and turn than the records floor's two
+   * awaits. The write's failure handler (the halts' retry) answers a failed write, as `then`'s did.
+   */
+  async function receiptThenEntry(written: Promise<Receipt>, facts: CallFacts, failed: ((error: unknown) => Promise<unknown>) | undefined): Promise<unknown> {
+    let receipt: Receipt;
+    try {
+      receipt = await written;
+    } catch (error) {
+      if (failed === undefined) throw error;
+      return failed(error);
+    }
+    return await logDecision(internals, entryOf(facts, receipt, ''));
   }
 }
