@@ -52,6 +52,7 @@ export function listSourceFilesSync(options: ListOptions): string[] {
 }
 
 const CONFIG = /^(?:package\.json|[jt]sconfig(?:\.[^/]*)?\.json)$/;
+const MANIFEST_NAME = 'ctrlrun.tools.yaml';
 
 export function listRepo(options: ListOptions): RepoListing {
   const root = path.resolve(options.root);
@@ -100,9 +101,13 @@ function configsAndManifests(all: readonly string[]): { configs: string[]; manif
   const configs: string[] = [];
   const manifests: string[] = [];
   for (const f of all) {
+    // a listed file's name ends its path (no trailing separator): a config ends in `.json` and a
+    // manifest in its name, so most files are passed over without `path.basename` (issue 40, item 8:
+    // ~5 ms of a cold check on 3,000 files)
+    if (!f.endsWith('.json') && !f.endsWith(MANIFEST_NAME)) continue;
     const base = path.basename(f);
     const config = CONFIG.test(base);
-    if ((!config && base !== 'ctrlrun.tools.yaml') || inNodeModules(f)) continue;
+    if ((!config && base !== MANIFEST_NAME) || inNodeModules(f)) continue;
     (config ? configs : manifests).push(f);
   }
   return { configs, manifests };

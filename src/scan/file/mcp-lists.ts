@@ -46,9 +46,12 @@ function isNoList(value: ts.Expression): boolean {
 
 /** `{ ..., mcpServers: [...] }` anywhere in a file of the SDK (an agent's options however they reach it). */
 export function onMcpServersLiteral(cx: FileContext, node: ts.ObjectLiteralExpression): void {
+  // the keys first (the loop's own test): most object literals name no `mcpServers`, and the two
+  // tests after walk the ancestors and resolve a callee (issue 40, item 8)
+  if (!node.properties.some(namesMcpServers)) return;
   if (isAssignmentTarget(cx, node) || isConversionOptions(cx, node)) return;
   for (const p of node.properties) {
-    if (typescript.isSpreadAssignment(p) || propertyName(p.name) !== 'mcpServers') continue;
+    if (!namesMcpServers(p)) continue;
     const value = typescript.isPropertyAssignment(p) ? p.initializer : typescript.isShorthandPropertyAssignment(p) ? p.name : undefined;
     if (value && isNoList(value)) continue;
     mcpPropertyList(cx, p, () => ({
@@ -60,6 +63,11 @@ export function onMcpServersLiteral(cx: FileContext, node: ts.ObjectLiteralExpre
       sdkOnly: true,
     }));
   }
+}
+
+/** A property written `mcpServers` (not a spread). */
+function namesMcpServers(p: ts.ObjectLiteralElementLike): boolean {
+  return !typescript.isSpreadAssignment(p) && propertyName(p.name) === 'mcpServers';
 }
 
 /** `mcpServers = [...]` as a class field (an Agent subclass's own list). */
