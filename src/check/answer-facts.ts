@@ -2,7 +2,7 @@ import path from 'node:path';
 import { protectedDependencies, type ProtectedDependency } from '../manifest/workspace-dependencies.js';
 import { answersImportingByPath } from '../scan/path-importers.js';
 import type { FileScan } from '../scan/types.js';
-import { hasOwnProtectedTools } from './rules/sdk-approval.js';
+import { hasOwnProtectedTools } from './own-protected-tools.js';
 import type { ProjectContext, RepoFacts } from './types.js';
 
 /*

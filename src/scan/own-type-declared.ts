@@ -13,6 +13,23 @@ import { typescript } from './typescript.js';
 
 type Named = ts.Statement & { name?: ts.Node };
 
+/**
+ * The own-type reader a file's scan asks (`ownType`, scan/file/context.ts), over `moduleOf` (the
+ * syntax tree of the module a specifier names from a file, when it is a file of the repo). Every
+ * scan that judges an answer asks it: the repo's, and the importers' search outside a package
+ * (path-importers.ts). Only a relative module is the app's own file: a package's (or an alias to
+ * one) may be anyone's.
+ */
+export function ownTypeReader(
+  moduleOf: (specifier: string, fromFile: string) => ts.SourceFile | undefined,
+): (specifier: string, fromFile: string, name: string) => boolean {
+  return (specifier, fromFile, name) => {
+    if (!specifier.startsWith('./') && !specifier.startsWith('../')) return false;
+    const sf = moduleOf(specifier, fromFile);
+    return sf !== undefined && declaresOwnType(sf, name);
+  };
+}
+
 /** Whether `sf` declares a class, interface, type alias or enum named `name` that is plainly its own. */
 export function declaresOwnType(sf: ts.SourceFile, name: string): boolean {
   if (reexports(sf, name)) return false;

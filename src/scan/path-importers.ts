@@ -11,9 +11,13 @@ import { resolveSpecifier, type RepoLayout } from './links.js';
 import { listRepo } from './list.js';
 import { readSourceText } from './repo.js';
 import { scanSource } from './scan-source.js';
+import { ownTypeReader } from './own-type-declared.js';
+import { parseSource } from './parse.js';
 import { testFileRule } from './test-files.js';
 import type { FileScan } from './types.js';
 import { typescript as ts } from './typescript.js';
+
+type SourceFile = ReturnType<typeof parseSource>['sf'];
 
 /*
  * An app may answer the interruptions of a package's tools from a file outside that package that
@@ -112,13 +116,32 @@ export function pathImporterAnswers(packageRoot: string, declaring: () => Readon
         declared,
         importsOf,
       );
+  // a helper's state typed by a module of its own (a workflow engine's RunState) is no SDK answer
+  // here either: the same own-type reader as the package's own scan
+  const ownType = ownTypeReader(moduleTrees(layout, (abs) => texts.get(abs) ?? readSourceText(abs)));
   const files: FileScan[] = [];
   for (const [abs, text] of texts) {
     if (!(reached?.has(abs) ?? reaches(abs))) continue;
-    const scan = scanSource(rel(abs), text, { root });
+    const scan = scanSource(rel(abs), text, { root, ownType });
     if ((scan.sdkApprovals ?? []).length > 0 || scan.stickyApprovals.length > 0) files.push(scan);
   }
   return { root, files };
+}
+
+/** The syntax tree of the module a specifier names from a file, a file of the layout, each parsed once. */
+function moduleTrees(layout: RepoLayout, textOf: (abs: string) => string | undefined): (specifier: string, fromFile: string) => SourceFile | undefined {
+  const trees = new Map<string, SourceFile | null>();
+  return (specifier, fromFile) => {
+    const target = resolveSpecifier(layout, specifier, fromFile);
+    if (target?.kind !== 'file') return undefined;
+    let sf = trees.get(target.file);
+    if (sf === undefined) {
+      const text = textOf(target.file);
+      sf = text !== undefined ? parseSource(target.file, text).sf : null;
+      trees.set(target.file, sf);
+    }
+    return sf ?? undefined;
+  };
 }
 
 /** A file's imports resolved to files of the layout, each file's read once. */

@@ -11,7 +11,7 @@ import { barrelLinks, barrelRounds } from './barrels.js';
 import { moduleSource, resolveRunReach } from './reach/graph.js';
 import type { FileReach } from './reach/file-reach.js';
 import { isSourceFile } from './source-files.js';
-import { declaresOwnType } from './own-type-declared.js';
+import { ownTypeReader } from './own-type-declared.js';
 import { namedFiles, testFileRule } from './test-files.js';
 import type { FileScan, RepoScan, UnreadablePath } from './types.js';
 import { readRegularFile } from '../safe-read.js';
@@ -279,12 +279,7 @@ function moduleReaders(layout: RepoLayout, parsed: Map<string, ParsedFile>, text
       const p = moduleOf(specifier, fromFile);
       return p ? exportedConstString(p.sf, name) : undefined;
     },
-    // only a relative module is the app's own file: a package's (an alias to one) may be anyone's
-    ownType: (specifier: string, fromFile: string, name: string): boolean => {
-      if (!specifier.startsWith('./') && !specifier.startsWith('../')) return false;
-      const p = moduleOf(specifier, fromFile);
-      return p !== undefined && declaresOwnType(p.sf, name);
-    },
+    ownType: ownTypeReader((specifier, fromFile) => moduleOf(specifier, fromFile)?.sf),
     /** Reads `abs` from `text` from now on; the files whose scans read it before (absolute, itself left out). */
     edited: (abs: string, text: string): string[] => {
       const file = path.resolve(abs);

@@ -67,6 +67,14 @@ describe('the shape of src/', () => {
     expect(breaches).toEqual([]);
   });
 
+  it('computes the facts the rules read below the rules: check/answer-facts.ts imports no rule', () => {
+    const rules = path.join(SRC, 'check', 'rules') + path.sep;
+    const facts = path.join(SRC, 'check', 'answer-facts.ts');
+    const graph = importGraph(sourceFiles(SRC));
+    expect(graph.has(facts)).toBe(true);
+    expect((graph.get(facts) ?? []).filter((to) => to.startsWith(rules)).map(rel)).toEqual([]);
+  });
+
   it(`has no function longer than ${MAX_FUNCTION_LINES} lines`, () => {
     const spans = sourceFiles(SRC).flatMap((f) => functionSpans(f));
     const tooLong = spans.filter((s) => s.lines > MAX_FUNCTION_LINES).map((s) => `${rel(s.file)}:${s.line} ${s.name} (${s.lines} lines)`);

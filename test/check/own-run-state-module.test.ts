@@ -1,4 +1,5 @@
-import { lines, ruleTester } from './rule-tester.js';
+import { ruleTester } from './rule-tester.js';
+import { AT, helper, helperDeclaring } from './run-state-helper.js';
 
 /**
  * A helper's parameter typed `RunState` imported from a relative module of the app (issue 40): when
@@ -7,16 +8,11 @@ import { lines, ruleTester } from './rule-tester.js';
  * aliases the SDK's type under it, or extends the SDK's type stays taken for the SDK's, failing
  * closed (the barrel cases of test/codemod/sdk-barrel-answers.test.ts still count).
  */
-const GEN = "import { protectedTool } from './ctrlrun.generated.js';";
-const HELPER = 'export function go(state: RunState, step: unknown) { state.approve(step); }';
-const helper = (from: string) => lines(GEN, `import type { RunState } from '${from}';`, HELPER);
-const AT = { line: 3, column: HELPER.indexOf('state.approve') + 1 };
-
 ruleTester('sdk-approval', {
   valid: [
     {
       name: 'a RunState declared in the file itself',
-      code: lines(GEN, 'interface RunState { approve(step: unknown): void }', HELPER),
+      code: helperDeclaring('interface RunState { approve(step: unknown): void }'),
     },
     {
       name: 'an interface RunState declared in the imported module',

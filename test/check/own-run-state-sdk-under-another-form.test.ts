@@ -1,4 +1,5 @@
 import { lines, ruleTester } from './rule-tester.js';
+import { AT, helper } from './run-state-helper.js';
 
 /**
  * Red team (session 22): the app's own RunState (scan/own-type-declared.ts) must not take the SDK's
@@ -7,11 +8,6 @@ import { lines, ruleTester } from './rule-tester.js';
  * or an alias of the SDK's type reached through another local name or a barrel. Each is a silent
  * break (no sdk-approval finding, every approved call refused at run time).
  */
-const GEN = "import { protectedTool } from './ctrlrun.generated.js';";
-const HELPER = 'export function go(state: RunState, step: unknown) { state.approve(step); }';
-const helper = (from: string) => lines(GEN, `import type { RunState } from '${from}';`, HELPER);
-const AT = { line: 3, column: HELPER.indexOf('state.approve') + 1 };
-
 ruleTester('sdk-approval', {
   valid: [
     {

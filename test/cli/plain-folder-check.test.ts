@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { cli } from '../helpers/cli.js';
+import { plainFolderOfSiblings, REFUND_AGENT as AGENT, REFUND_MANIFEST as MANIFEST } from '../helpers/plain-folder.js';
 import { makeTempDir, removeDir, writeFiles } from '../helpers/temp-repo.js';
 
 /**
@@ -11,30 +12,7 @@ import { makeTempDir, removeDir, writeFiles } from '../helpers/temp-repo.js';
 const dirs: string[] = [];
 afterAll(() => dirs.forEach(removeDir));
 
-const AGENT = `import { Agent, tool } from '@openai/agents';
-import { z } from 'zod';
-export const refund = tool({ name: 'refund', description: 'Refund.', parameters: z.object({ id: z.string() }), execute: async ({ id }) => id });
-export const agent = new Agent({ name: 'a', tools: [refund] });
-`;
-
-const MANIFEST = `policy: ./ctrlrun.yaml
-tools:
-  refund:
-    action: refund
-`;
-
-function siblings(): string {
-  const dir = makeTempDir('siblings-');
-  dirs.push(dir);
-  writeFiles(dir, {
-    'a/package.json': JSON.stringify({ name: 'a', private: true, type: 'module' }),
-    'a/src/agent.ts': AGENT,
-    'a/ctrlrun.tools.yaml': MANIFEST,
-    'a/ctrlrun.yaml': 'version: 1\nrules: []\n',
-    'b/src/agent.ts': AGENT,
-  });
-  return dir;
-}
+const siblings = () => plainFolderOfSiblings(dirs);
 
 describe('check in a plain folder of sibling projects', () => {
   it('refuses with exit 2, naming the manifests below and how to check them', async () => {

@@ -26,6 +26,27 @@ afterAll(() => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 
+/** A fresh folder holding the fixtures (folders of fixtures/, in order), with `files` written over them. */
+function appFrom(prefix: string, fixtures: readonly string[], files: Record<string, string> = {}): string {
+  const dir = mkdtempSync(path.join(tmpdir(), prefix));
+  dirs.push(dir);
+  for (const f of fixtures) cpSync(path.join(FIXTURES, f), dir, { recursive: true });
+  for (const [name, text] of Object.entries(files)) writeFileSync(path.join(dir, name), text);
+  return dir;
+}
+
+/** The app-approvals app: close_account (the policy pauses it) and lookup_charge, answered in src/app.ts. */
+const APPROVALS_APP = ['codemod/_shared', 'codemod/app-approvals/input'];
+
+/** What `eslint --fix` makes of the app's src/tools.ts. */
+async function fixedTools(dir: string, eslint = fixer(dir)): Promise<string | undefined> {
+  const [result] = await eslint.lintFiles([path.join(dir, 'src/tools.ts')]);
+  return result!.output;
+}
+
+const LOOKUP_REWRITTEN = "export const lookupCharge = protectedTool('stripe.charge.read', {";
+const CLOSE_KEPT = 'export const closeAccount = tool({';
+
 /**
  * `eslint --fix` writes what `codemod --write` writes (src/eslint/fix.ts). Where the app answers its
  * interruptions itself (`state.approve(item)` in src/app.ts, issue 40 item 4) the codemod keeps the
@@ -34,15 +55,12 @@ afterAll(() => {
  */
 describe('eslint --fix in an app that answers its own interruptions', () => {
   it('leaves close_account as it is (the codemod keeps it as a conflict) and rewrites lookup_charge', async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'ctrlrun-eslint-answers-'));
-    dirs.push(dir);
-    cpSync(path.join(FIXTURES, 'codemod/_shared'), dir, { recursive: true });
-    cpSync(path.join(FIXTURES, 'codemod/app-approvals/input'), dir, { recursive: true });
+    const dir = appFrom('ctrlrun-eslint-answers-', APPROVALS_APP);
     const eslint = fixer(dir);
-    const [result] = await eslint.lintFiles([path.join(dir, 'src/tools.ts')]);
-    expect(result!.output).toContain("export const lookupCharge = protectedTool('stripe.charge.read', {");
-    expect(result!.output).toContain('export const closeAccount = tool({');
-    expect(result!.output).toContain('needsApproval: true,');
+    const output = await fixedTools(dir, eslint);
+    expect(output).toContain(LOOKUP_REWRITTEN);
+    expect(output).toContain(CLOSE_KEPT);
+    expect(output).toContain('needsApproval: true,');
     // an editor: the app's answers edited away (unsaved), the same session fixes close_account too
     const app = path.join(dir, 'src/app.ts');
     await eslint.lintText("import { run } from '@openai/agents';\nexport const go = run;\n", { filePath: app });
@@ -52,18 +70,16 @@ describe('eslint --fix in an app that answers its own interruptions', () => {
 });
 
 /**
- * Session 22: the answers a class keeps (a field map of run results without a written field type,
- * `this.runs.get(id)!.state.approve(item)`) are read by the fix as by the codemod: close_account stays.
+ * Session 22, more layouts of the app's answers, read by the fix as by the codemod (close_account
+ * stays): a class keeping a field map of run results without a written field type
+ * (`this.runs.get(id)!.state.approve(item)`), and a class's state typed with `import type
+ * { RunState }` from the app's own barrel of the SDK (`src/sdk.ts`: `export * from '@openai/agents'`).
  */
-describe('eslint --fix in an app that answers from a class field', () => {
-  it('leaves close_account as it is', async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'ctrlrun-eslint-class-answers-'));
-    dirs.push(dir);
-    cpSync(path.join(FIXTURES, 'codemod/_shared'), dir, { recursive: true });
-    cpSync(path.join(FIXTURES, 'codemod/app-approvals/input'), dir, { recursive: true });
-    writeFileSync(
-      path.join(dir, 'src/app.ts'),
-      [
+const CLASS_ANSWERS: Array<{ name: string; files: Record<string, string> }> = [
+  {
+    name: 'answers from a class field',
+    files: {
+      'src/app.ts': [
         "import { Agent, run, type RunResult } from '@openai/agents';",
         "import { closeAccount, lookupCharge } from './tools.js';",
         "const desk = new Agent({ name: 'desk', instructions: 'Help.', tools: [closeAccount, lookupCharge] });",
@@ -74,28 +90,13 @@ describe('eslint --fix in an app that answers from a class field', () => {
         '}',
         '',
       ].join('\n'),
-    );
-    const [result] = await fixer(dir).lintFiles([path.join(dir, 'src/tools.ts')]);
-    expect(result!.output).toContain("export const lookupCharge = protectedTool('stripe.charge.read', {");
-    expect(result!.output).toContain('export const closeAccount = tool({');
-  });
-});
-
-/**
- * Session 22, more layouts: the class's state typed with `import type { RunState }` from the app's
- * own barrel of the SDK (`src/sdk.ts`: `export * from '@openai/agents'`). The fix reads it through
- * the barrel as the codemod does: close_account stays.
- */
-describe('eslint --fix in an app whose answers are typed through its own barrel (`import type`)', () => {
-  it('leaves close_account as it is', async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'ctrlrun-eslint-barrel-type-answers-'));
-    dirs.push(dir);
-    cpSync(path.join(FIXTURES, 'codemod/_shared'), dir, { recursive: true });
-    cpSync(path.join(FIXTURES, 'codemod/app-approvals/input'), dir, { recursive: true });
-    writeFileSync(path.join(dir, 'src/sdk.ts'), "export * from '@openai/agents';\n");
-    writeFileSync(
-      path.join(dir, 'src/app.ts'),
-      [
+    },
+  },
+  {
+    name: 'answers typed through its own barrel (`import type`)',
+    files: {
+      'src/sdk.ts': "export * from '@openai/agents';\n",
+      'src/app.ts': [
         "import { Agent } from '@openai/agents';",
         "import type { RunState } from './sdk.js';",
         "import { closeAccount, lookupCharge } from './tools.js';",
@@ -106,25 +107,27 @@ describe('eslint --fix in an app whose answers are typed through its own barrel 
         '}',
         '',
       ].join('\n'),
-    );
-    const [result] = await fixer(dir).lintFiles([path.join(dir, 'src/tools.ts')]);
-    expect(result!.output).toContain("export const lookupCharge = protectedTool('stripe.charge.read', {");
-    expect(result!.output).toContain('export const closeAccount = tool({');
+    },
+  },
+];
+
+describe('eslint --fix in an app whose class answers its interruptions', () => {
+  it.each(CLASS_ANSWERS)('$name: leaves close_account as it is', async ({ files }) => {
+    const output = await fixedTools(appFrom('ctrlrun-eslint-class-answers-', APPROVALS_APP, files));
+    expect(output).toContain(LOOKUP_REWRITTEN);
+    expect(output).toContain(CLOSE_KEPT);
   });
 });
 
 describe('eslint --fix of a tool generate leaves out', () => {
   it('leaves refund as it is when another declaration of it (in another file) keeps its action out of the module', async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'ctrlrun-eslint-left-'));
-    dirs.push(dir);
-    cpSync(path.join(FIXTURES, 'refund-desk'), dir, { recursive: true });
-    writeFileSync(
-      path.join(dir, 'src/legacy.ts'),
-      "import { tool } from '@openai/agents';\nimport { z } from 'zod';\n\nexport const legacyRefund = tool({\n  name: 'refund',\n  description: 'Refund a charge.',\n  parameters: z.object({ payment_id: z.string(), amount: z.string().transform(Number) }),\n  execute: async () => 'refunded',\n});\n",
-    );
-    const [result] = await fixer(dir).lintFiles([path.join(dir, 'src/tools.ts')]);
-    expect(result!.output).toContain("export const lookupCharge = protectedTool('stripe.charge.read', {");
-    expect(result!.output).toContain('export const refund = tool({');
+    const dir = appFrom('ctrlrun-eslint-left-', ['refund-desk'], {
+      'src/legacy.ts':
+        "import { tool } from '@openai/agents';\nimport { z } from 'zod';\n\nexport const legacyRefund = tool({\n  name: 'refund',\n  description: 'Refund a charge.',\n  parameters: z.object({ payment_id: z.string(), amount: z.string().transform(Number) }),\n  execute: async () => 'refunded',\n});\n",
+    });
+    const output = await fixedTools(dir);
+    expect(output).toContain(LOOKUP_REWRITTEN);
+    expect(output).toContain('export const refund = tool({');
   });
 });
 
@@ -149,8 +152,8 @@ describe('eslint --fix in a workspace package whose dependent answers its interr
     const r = await cli(['codemod', '--write', '--allow-dirty'], { cwd: agents });
     expect(r.stdout + r.stderr).toContain('1 conflicts');
     const expected = readFileSync(path.join(agents, 'src/tools.ts'), 'utf8');
-    expect(expected).toContain("export const lookupCharge = protectedTool('stripe.charge.read', {");
-    expect(expected).toContain('export const closeAccount = tool({');
+    expect(expected).toContain(LOOKUP_REWRITTEN);
+    expect(expected).toContain(CLOSE_KEPT);
     expect(expected).toContain('needsApproval: true,');
     for (const at of ['packages/agents', '.']) {
       const root = answeringWorkspace();

@@ -114,6 +114,32 @@ describe('pathImporterAnswers: a helper module', () => {
   });
 });
 
+describe('pathImporterAnswers: a helper whose state is a type of its own module', () => {
+  /** `server` reaches the tools; its helper answers a `RunState` imported from `./workflow.js`, whose text is `workflow`. */
+  const withWorkflow = (workflow: string) => {
+    const root = scratch();
+    write(root, {
+      'package.json': '{"workspaces":["agents","server"]}',
+      'agents/package.json': '{"name":"agents"}',
+      'agents/src/tools.ts': 'export const t = 1;\n',
+      'server/package.json': '{}',
+      'server/src/approve.ts':
+        "import '../../agents/src/tools.js';\nimport type { RunState } from './workflow.js';\nexport function go(state: RunState, step: unknown) { state.approve(step); }\n",
+      'server/src/workflow.ts': workflow,
+    });
+    const declaring = () => new Set([path.join(root, 'agents/src/tools.ts')]);
+    return pathImporterAnswers(path.join(root, 'agents'), declaring)?.files.map((s) => s.file);
+  };
+
+  it('is no answer when that module declares its own class RunState (the own-type reader the package scan uses)', () => {
+    expect(withWorkflow('export class RunState { approve(step: unknown) {} }\n')).toEqual([]);
+  });
+
+  it("still counts when that module hands out the SDK's RunState (failing closed)", () => {
+    expect(withWorkflow("export type { RunState } from '@openai/agents';\n")).toEqual(['server/src/approve.ts']);
+  });
+});
+
 describe('pathImporterAnswers: exactly the answering files outside the package whose imports reach a declaring module', () => {
   it('equals the transitive closure of the import graph, on small random graphs across the package and a sibling', () => {
     let found = 0;

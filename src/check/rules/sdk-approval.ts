@@ -1,7 +1,7 @@
 import { isRealtimeEntry } from '../../scan/realtime.js';
-import type { FileScan } from '../../scan/types.js';
 import type { Finding, ProjectContext, RepoFacts, RuleMeta, ScannedFile } from '../types.js';
 import { findingOf } from './rule-finding.js';
+import { hasOwnProtectedTools } from '../own-protected-tools.js';
 
 export const sdkApprovalMeta: RuleMeta = {
   id: 'sdk-approval',
@@ -10,11 +10,6 @@ export const sdkApprovalMeta: RuleMeta = {
   full: "A protected tool asks its approvals through the Control, which records who answered, checks the answer is for the exact arguments, and refuses an approver who asked for the call. Approving its interruption with the SDK's `state.approve(item)` (or `reject`, `approveTool`, `rejectTool`) skips all of that, and the protected tool then refuses the call with `ApprovalMismatch` out of `run()`. Reported in every repo whose manifest maps a tool or whose code builds a protected tool, and in a package of a workspace that depends (in its package.json, by name) on a package whose manifest maps one (a `server` package running an `agents` package's tools), and in a file outside such a package whose imports reach one of its protected tools (a relative path, a sibling of a root that is no workspace), since check cannot tell statically which tool an interruption belongs to.",
   help: 'Answer through the Control: `await control.approve(state, item, { approver })` or `await control.reject(state, item, { approver, message })`, then resume the run with the same state.',
 };
-
-/** Whether the repo has protected tools of its own: a mapped function or computed tool, or a protectedTool call. */
-export function hasOwnProtectedTools(files: readonly FileScan[], project: ProjectContext | undefined): boolean {
-  return (project?.manifest.tools.some((t) => t.kind === 'function' || t.kind === 'computed') ?? false) || files.some((f) => f.protectedToolCalls.length > 0);
-}
 
 /**
  * `sdk-approval`: `state.approve/reject(item)` (and `approveTool`/`rejectTool`) in a repo with

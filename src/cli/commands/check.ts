@@ -14,9 +14,7 @@ import { pathsInPackage } from '../../manifest/workspace.js';
 import { workspaceManifestsListed } from '../workspace.js';
 import type { CheckResult } from '../../check/engine.js';
 import { checkPackagesWithoutManifest, noManifestReached } from '../../check/uncovered-packages.js';
-import { manifestsBelowPlainFolder } from '../../manifest/plain-folder.js';
-import { MANIFEST_FILE } from '../../manifest/find.js';
-import { gitRootOf } from '../../safe-read.js';
+import { refusePlainFolder } from '../plain-folder.js';
 
 export interface CheckArgs {
   paths?: string[];
@@ -65,7 +63,7 @@ export async function runCheckCommand(args: CheckArgs, ctx: CliContext, write: F
   // At a workspace root with no manifest of its own: every package's manifest, one report (issue 21).
   const listed = args.manifest === undefined ? workspaceManifestsListed(ctx.cwd, args.paths) : undefined;
   const manifests = listed ? (listed.manifests ?? noManifestReached(ctx.cwd, args.paths)) : undefined;
-  if (args.manifest === undefined && manifests === undefined) refusePlainFolder(ctx.cwd);
+  if (args.manifest === undefined && manifests === undefined) refusePlainFolder(ctx.cwd, 'check');
   // the manifest's folder, listed to find the packages below it: the check's scan of it takes that
   // listing (not after --fix, which writes files)
   const rootFiles = args.fix ? undefined : listed?.rootFiles;
@@ -102,26 +100,6 @@ export async function runCheckCommand(args: CheckArgs, ctx: CliContext, write: F
   const sources = new Map<string, string>();
   ctx.stdout(formatReport(args.format, report, { color: ctx.color, readSource: (file) => sourceOf(file, ctx.cwd, sources) }));
   return exitCode(result.findings, result.configError, args.failOn);
-}
-
-/**
- * In a plain folder (no project, no manifest here or above) holding projects with manifests: a
- * refusal naming them, rather than a check of everything below that reports no manifest at all
- * (the folder may be a home folder or a folder of unrelated projects; they are checked one by one).
- */
-function refusePlainFolder(cwd: string): void {
-  const below = manifestsBelowPlainFolder(cwd);
-  if (below.length === 0) return;
-  const shown = below.map((m) => path.relative(cwd, m).split(path.sep).join('/'));
-  const first = path.relative(cwd, path.dirname(below[0]!)).split(path.sep).join('/');
-  // a folder inside a repository, below its top, is in a git work tree: `git init` there would nest a second one
-  const top = gitRootOf(cwd);
-  const what = top === undefined ? 'no git work tree' : `a folder of the git work tree at ${top}, not its top`;
-  const make = top === undefined ? 'a package.json or `git init` here' : 'a package.json here';
-  throw new UserError(
-    `check: no ${MANIFEST_FILE} in ${cwd} or above, and this folder is no project (no package.json, no workspace, ${what}); the manifests below it: ${shown.join(', ')}.\n` +
-      `hint: check each project in its own folder (\`npx ctrlrun-gen check --cwd ${first}\`), or make this folder their project (${make}) to check them together.`,
-  );
 }
 
 /** The packages' results as one: their findings (paths relative to the root) in stable order, counts summed. */

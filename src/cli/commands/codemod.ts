@@ -16,6 +16,7 @@ import { outcomeOf, type ExitReason, type Outcome, type OutcomeEntry } from '../
 import { pathsInPackage } from '../../manifest/workspace.js';
 import type { RootFiles } from '../../fs/repo-files.js';
 import { workspaceManifestsListed } from '../workspace.js';
+import { refusePlainFolder } from '../plain-folder.js';
 
 export interface CodemodArgs {
   paths?: string[];
@@ -52,6 +53,8 @@ export const codemodCommand: CommandSpec<CodemodArgs> = {
     // At a workspace root with no manifest of its own: each package's manifest in turn (issue 21).
     const { manifests, rootFiles } =
       args.manifest === undefined ? workspaceManifestsListed(ctx.cwd, args.paths) : { manifests: undefined, rootFiles: undefined };
+    // in a plain folder of projects: the manifests below it, rather than "no manifest found"
+    if (args.manifest === undefined && manifests === undefined) refusePlainFolder(ctx.cwd, 'codemod');
     return manifests ? runWorkspaceCodemod(manifests, args, ctx) : runCodemodCommand(args, ctx, rootFiles);
   },
 };

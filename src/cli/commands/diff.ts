@@ -8,6 +8,7 @@ import { policyPackages } from '../policy-packages.js';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { withProjectOptions } from '../project-options.js';
+import { refusePlainFolderWithoutPolicy } from '../plain-folder.js';
 
 interface DiffArgs {
   base: string;
@@ -41,6 +42,10 @@ export const diffCommand: CommandSpec<DiffArgs> = {
     // report per package, one after another, and the worst exit code. Files name one policy.
     const bare = (ref: string | undefined) => ref === undefined || (!ref.includes(':') && !existsSync(path.resolve(ctx.cwd, ref)));
     const packages = bare(args.base) && bare(args.head) ? policyPackages(ctx.cwd, args) : undefined;
+    // in a plain folder of projects: the manifests below it, rather than "no manifest found" (two
+    // policies named as files or `<revision>:<path>` need no project; a bare revision or the
+    // working policy (no head) is the project's)
+    if (packages === undefined && (bare(args.base) || bare(args.head))) refusePlainFolderWithoutPolicy(ctx.cwd, args, 'diff', diffInvocation(args));
     const runs = (packages ?? [args.manifest]).map((manifest) => diffOne({ ...args, manifest }, ctx.cwd));
     // a package whose manifest the change deleted is no package any more at the head: found at the base
     if (packages)
@@ -57,6 +62,11 @@ export const diffCommand: CommandSpec<DiffArgs> = {
     return Math.max(...runs.map((r) => r.code));
   },
 };
+
+/** The diff the hint runs in a project's folder: the revisions as given. */
+function diffInvocation(args: DiffArgs): string {
+  return ['diff', args.base, ...(args.head !== undefined ? [args.head] : [])].join(' ');
+}
 
 /** One project's diff: its report in the format asked, and its exit code. */
 function diffOne(args: DiffArgs, cwd: string): { report: string; code: number } {

@@ -12,6 +12,7 @@ import { toolGate } from '../../policy-test/tool-gate.js';
 import { canonicalJson } from '../../runtime/canonical.js';
 import type { CliContext, CommandSpec } from '../context.js';
 import { withProjectOptions } from '../project-options.js';
+import { refusePlainFolder } from '../plain-folder.js';
 
 interface ExplainArgs {
   action: string;
@@ -58,6 +59,13 @@ function parseArgs(text: string): unknown {
   }
 }
 
+/** The explain the hint runs in a project's folder: the action, and the arguments when they quote plainly. */
+function explainInvocation(args: ExplainArgs): string {
+  const given = args.args ?? '{}';
+  if (given === '{}') return `explain ${args.action}`;
+  return `explain ${args.action} --args ${given.includes("'") ? '…' : `'${given}'`}`;
+}
+
 /** The policy named by --policy, else the project's (manifest found upward), else ./ctrlrun.yaml. */
 function loadPolicyForExplain(args: ExplainArgs, ctx: CliContext): { policy: Policy; source: string; schemas?: ActionSchemas } {
   let file: string | undefined;
@@ -68,6 +76,8 @@ function loadPolicyForExplain(args: ExplainArgs, ctx: CliContext): { policy: Pol
     return { policy: project.policy, source: project.sources.get(project.policy.file) ?? '', schemas: readActionSchemas(project.manifest) };
   } else if (existsSync(path.join(ctx.cwd, 'ctrlrun.yaml'))) file = path.join(ctx.cwd, 'ctrlrun.yaml');
   if (file === undefined) {
+    // in a plain folder of projects: the manifests below it, rather than "no manifest found"
+    refusePlainFolder(ctx.cwd, 'explain', explainInvocation(args));
     throw new UserError(`no ${MANIFEST_FILE} found in ${ctx.cwd} or any directory above it, and no ctrlrun.yaml here; pass --policy or --manifest`);
   }
   return loadPolicyOrThrow(file);

@@ -5,6 +5,7 @@ import { controlIsMissing, controlMissingMessage, controlMissingMeta } from '../
 import type { CliContext, CommandSpec } from '../context.js';
 import { workspaceManifests } from '../workspace.js';
 import { withProjectOptions } from '../project-options.js';
+import { refusePlainFolder } from '../plain-folder.js';
 import { displayPath, formatDiagnostics } from '../../format-diagnostics.js';
 
 interface GenerateArgs {
@@ -30,7 +31,10 @@ export const generateCommand: CommandSpec<GenerateArgs> = {
   ],
   run: async (args, ctx) => {
     // At a workspace root with no manifest of its own: each package's manifest in turn (issue 21).
-    const manifests = args.manifest ? [args.manifest] : (workspaceManifests(ctx.cwd) ?? [undefined]);
+    const packages = args.manifest ? undefined : workspaceManifests(ctx.cwd);
+    // in a plain folder of projects: the manifests below it, rather than "no manifest found"
+    if (!args.manifest && packages === undefined) refusePlainFolder(ctx.cwd, 'generate');
+    const manifests = args.manifest ? [args.manifest] : (packages ?? [undefined]);
     let code = 0;
     for (const manifest of manifests) code = Math.max(code, generateOne({ ...args, ...(manifest !== undefined ? { manifest } : {}) }, ctx));
     return code;

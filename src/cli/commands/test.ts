@@ -14,6 +14,7 @@ import { displayPath } from '../../format-diagnostics.js';
 import { loadPolicyInput } from '../../manifest/policy-input.js';
 import { withProjectOptions } from '../project-options.js';
 import { policyPackages } from '../policy-packages.js';
+import { refusePlainFolderWithoutPolicy } from '../plain-folder.js';
 
 interface TestArgs {
   file?: string;
@@ -45,7 +46,11 @@ export const testCommand: CommandSpec<TestArgs> = {
     if (min !== undefined && (!Number.isFinite(min) || min < 0 || min > 100))
       throw new UserError(`--min-coverage must be a percentage from 0 to 100, got ${String(min)}`);
     // At a workspace root: each package's test file, one report (a JUnit suite per file).
-    const manifests = policyPackages(ctx.cwd, args) ?? [args.manifest];
+    const packages = policyPackages(ctx.cwd, args);
+    // in a plain folder of projects: the manifests below it, rather than "no manifest found" (a
+    // test file may name its policy)
+    if (packages === undefined && args.file === undefined) refusePlainFolderWithoutPolicy(ctx.cwd, args, 'test');
+    const manifests = packages ?? [args.manifest];
     const runs = manifests.map((manifest) => testRun({ ...args, manifest }, ctx.cwd));
     const coverage = args.coverage || min !== undefined;
     const display = (f: string) => displayPath(f, ctx.cwd);

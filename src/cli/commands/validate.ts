@@ -12,6 +12,7 @@ import { formatUserError } from '../format-error.js';
 import { policyPackages } from '../policy-packages.js';
 import { displayPath, formatDiagnostics } from '../../format-diagnostics.js';
 import { withProjectOptions } from '../project-options.js';
+import { refusePlainFolder } from '../plain-folder.js';
 
 interface ValidateArgs {
   policy?: string;
@@ -29,7 +30,12 @@ export const validateCommand: CommandSpec<ValidateArgs> = {
   ],
   run: async (args, ctx) => {
     const packages = policyPackages(ctx.cwd, args);
-    if (packages === undefined) return validateOne(args, ctx);
+    if (packages === undefined) {
+      // in a plain folder of projects: the manifests below it, rather than "no manifest found"
+      // (a policy named alone is validated without a manifest)
+      if (args.manifest === undefined && args.policy === undefined) refusePlainFolder(ctx.cwd, 'validate');
+      return validateOne(args, ctx);
+    }
     // At a workspace root: every package's project, each error printed, the worst exit code.
     let code = 0;
     for (const manifest of packages) {
