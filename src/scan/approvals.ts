@@ -5,9 +5,10 @@ import { mapGetType, mapSetValues } from './map-values.js';
 import type { HoistedVars } from './scope.js';
 import { useRefType, useStateType } from './react-state.js';
 import { type ClassField, destructuredKey, fieldFromThis, thisField, thisFieldType } from './this-fields.js';
-import { writtenMemberType } from './written-members.js';
+import { type ModuleTreeReader, typeNamesOf } from './imported-types.js';
+import { type WrittenType, writtenMemberType } from './written-members.js';
 import type { ModuleImport } from './types.js';
-import { ITEM_TYPES, isSdkClass, isWrittenSdkType, RECEIVER_TYPES, type SdkTypeNames, sdkTypeNames } from './written-sdk-type.js';
+import { ITEM_TYPES, isSdkClass, isWrittenSdkType, RECEIVER_TYPES, type SdkTypeNames } from './written-sdk-type.js';
 
 /**
  * Whether `receiver.approve(item)` (or reject/approveTool/rejectTool) is the SDK's own approval:
@@ -33,6 +34,9 @@ export interface ApprovalFile {
   hoisted?: HoistedVars | undefined;
   /** The scan's resolver of an expression to the SDK's export it names (through barrels and aliases). */
   sdkMember?: SdkMember | undefined;
+  /** The file's absolute path and the repo scan's reader of the app's other files: a type they export is read there (imported-types.ts). */
+  fileAbs?: string | undefined;
+  readModule?: ModuleTreeReader | undefined;
 }
 
 interface Ctx {
@@ -50,7 +54,7 @@ type SdkMember = (expr: ts.Expression) => string | undefined;
 
 function newCtx(ancestors: readonly ts.Node[], sf: ts.SourceFile, file: ApprovalFile): Ctx {
   let names: SdkTypeNames | undefined;
-  return { ancestors, sf, depth: 0, hoisted: file.hoisted, names: () => (names ??= sdkTypeNames(file.imports, file.sdkMember)) };
+  return { ancestors, sf, depth: 0, hoisted: file.hoisted, names: () => (names ??= typeNamesOf(file.imports, file.fileAbs, file.readModule, file.sdkMember)) };
 }
 
 const RESULT_TYPES: ReadonlySet<string> = new Set(['RunResult', 'StreamedRunResult', 'RunState']);
@@ -59,7 +63,9 @@ const RESULT_TYPES: ReadonlySet<string> = new Set(['RunResult', 'StreamedRunResu
 const isSdk = (type: ts.TypeNode | undefined, wanted: ReadonlySet<string>, ctx: Ctx, element = false): boolean =>
   isWrittenSdkType(type, wanted, ctx.names(), ctx.sf, { element });
 /** Whether every alternative's written type of a member is the SDK's. */
-const allSdk = (types: readonly ts.TypeNode[], wanted: ReadonlySet<string>, ctx: Ctx): boolean => types.every((t) => isSdk(t, wanted, ctx));
+const allSdk = (types: readonly WrittenType[], wanted: ReadonlySet<string>): boolean => types.every((t) => isWrittenSdkType(t.type, wanted, t.names, t.sf));
+/** The file the readers are in, as the member reader takes it. */
+const here = (ctx: Ctx) => ({ sf: ctx.sf, names: ctx.names() });
 /** The type a declaration writes (`state: RunState<...>`), or undefined. */
 const declaredType = (decl: ts.Node): ts.TypeNode | undefined =>
   typescript.isVariableDeclaration(decl) || typescript.isParameter(decl) ? decl.type : undefined;
@@ -94,8 +100,8 @@ function isSdkReceiver(expr: ts.Expression, ctx: Ctx): boolean {
   if (field !== undefined && isSdkField(field, RECEIVER_TYPES, ctx)) return true;
   if (typescript.isPropertyAccessExpression(e)) {
     // `entry.state` of an object whose written type says what `state` is
-    const member = writtenMemberType(e.expression, e.name.text, ctx.ancestors, ctx.sf, ctx.hoisted);
-    if (member !== undefined) return allSdk(member, RECEIVER_TYPES, ctx);
+    const member = writtenMemberType(e.expression, e.name.text, ctx.ancestors, here(ctx), ctx.hoisted);
+    if (member !== undefined) return allSdk(member, RECEIVER_TYPES);
     // `result.state` of a run's result; `session.current` of a realtime hook is not followed
     if (e.name.text === 'state') return isRunResult(e.expression, ctx);
     if (e.name.text === 'context') return isRunResult(e.expression, ctx);
@@ -125,8 +131,8 @@ function isSdkReceiver(expr: ts.Expression, ctx: Ctx): boolean {
     // `const { state } = await run(...)`: the result's `state`, as `result.state` is
     const key = destructuredKey(decl, e.text);
     // `const { state } = this.entry!` of an object whose written type says what `state` is
-    const member = key === undefined ? undefined : writtenMemberType(decl.initializer, key, ctx.ancestors, ctx.sf, ctx.hoisted);
-    if (member !== undefined) return allSdk(member, RECEIVER_TYPES, ctx);
+    const member = key === undefined ? undefined : writtenMemberType(decl.initializer, key, ctx.ancestors, here(ctx), ctx.hoisted);
+    if (member !== undefined) return allSdk(member, RECEIVER_TYPES);
     if (key !== undefined) return (key === 'state' || key === 'context') && isRunResult(decl.initializer, next);
     return typescript.isIdentifier(decl.name) && isSdkReceiver(decl.initializer, next);
   }
@@ -180,8 +186,8 @@ function isInterruption(expr: ts.Expression, ctx: Ctx): boolean {
   const e = unwrapValue(expr);
   if (typescript.isPropertyAccessExpression(e) && e.name.text === 'approvalItem') return true;
   if (typescript.isPropertyAccessExpression(e)) {
-    const member = writtenMemberType(e.expression, e.name.text, ctx.ancestors, ctx.sf, ctx.hoisted);
-    if (member !== undefined && allSdk(member, ITEM_TYPES, ctx)) return true;
+    const member = writtenMemberType(e.expression, e.name.text, ctx.ancestors, here(ctx), ctx.hoisted);
+    if (member !== undefined && allSdk(member, ITEM_TYPES)) return true;
   }
   const field = thisFieldType(e, ctx.ancestors);
   if (field !== undefined) return isSdk(field, ITEM_TYPES, ctx);
@@ -208,8 +214,8 @@ function isInterruption(expr: ts.Expression, ctx: Ctx): boolean {
   if (typescript.isVariableDeclaration(decl) && decl.initializer) {
     // `const { item } = this.entry!` of an object whose written type says what `item` is
     const key = destructuredKey(decl, e.text);
-    const member = key === undefined ? undefined : writtenMemberType(decl.initializer, key, ctx.ancestors, ctx.sf, ctx.hoisted);
-    if (member !== undefined) return allSdk(member, ITEM_TYPES, ctx);
+    const member = key === undefined ? undefined : writtenMemberType(decl.initializer, key, ctx.ancestors, here(ctx), ctx.hoisted);
+    if (member !== undefined) return allSdk(member, ITEM_TYPES);
     // `const [item] = result.interruptions`, `const item = result.interruptions[0]`
     return typescript.isArrayBindingPattern(decl.name) ? isInterruptionList(decl.initializer, next) : isInterruption(decl.initializer, next);
   }
