@@ -4,7 +4,7 @@ import { declarationOf, unwrapValue } from './local-values.js';
 import { mapGetType, mapSetValues } from './map-values.js';
 import type { HoistedVars } from './scope.js';
 import { useRefType, useStateType } from './react-state.js';
-import { type ClassField, destructuredKey, fieldFromThis, thisField, thisFieldType } from './this-fields.js';
+import { type ClassField, destructuredKey, fieldFromThis, outsideBaseName, thisField, thisFieldType } from './this-fields.js';
 import { type ModuleTreeReader, typeNamesOf } from './imported-types.js';
 import { type WrittenType, writtenMemberType } from './written-members.js';
 import type { ModuleImport } from './types.js';
@@ -80,6 +80,27 @@ function isSdkField(field: ClassField, wanted: ReadonlySet<string>, ctx: Ctx): b
   return init !== undefined && typescript.isNewExpression(init) && isSdkClass(unwrapValue(init.expression), wanted, ctx.names());
 }
 
+/**
+ * `this.name` of a field the class's base declares in another file of the app (`class Desk extends
+ * BaseDesk`, imported-types.ts), read with that file's names; undefined when it is not one.
+ */
+function baseField(e: ts.Expression, ctx: Ctx): WrittenType | undefined {
+  if (!typescript.isPropertyAccessExpression(e) || e.expression.kind !== typescript.SyntaxKind.ThisKeyword) return undefined;
+  const base = outsideBaseName(ctx.ancestors);
+  const found = base === undefined ? undefined : ctx.names().imported?.(base);
+  if (found?.kind !== 'declared' || !typescript.isClassDeclaration(found.decl)) return undefined;
+  for (const m of found.decl.members)
+    if (typescript.isPropertyDeclaration(m) && typescript.isIdentifier(m.name) && m.name.text === e.name.text)
+      return m.type && { type: m.type, sf: found.sf, names: found.names };
+  return undefined;
+}
+
+/** Whether `this.name` is a field of a base class of another file whose written type is one of `wanted`. */
+const isSdkBaseField = (e: ts.Expression, wanted: ReadonlySet<string>, ctx: Ctx): boolean => {
+  const f = baseField(e, ctx);
+  return f !== undefined && isWrittenSdkType(f.type, wanted, f.names, f.sf);
+};
+
 const deeper = (ctx: Ctx): Ctx | undefined => (ctx.depth >= 6 ? undefined : { ...ctx, depth: ctx.depth + 1 });
 
 /**
@@ -98,6 +119,7 @@ function isSdkReceiver(expr: ts.Expression, ctx: Ctx): boolean {
   const field = thisField(e, ctx.ancestors);
   if (field?.type !== undefined) return isSdk(field.type, RECEIVER_TYPES, ctx);
   if (field !== undefined && isSdkField(field, RECEIVER_TYPES, ctx)) return true;
+  if (field === undefined && isSdkBaseField(e, RECEIVER_TYPES, ctx)) return true;
   if (typescript.isPropertyAccessExpression(e)) {
     // `entry.state` of an object whose written type says what `state` is
     const member = writtenMemberType(e.expression, e.name.text, ctx.ancestors, here(ctx), ctx.hoisted);
@@ -161,6 +183,7 @@ function isRunResult(expr: ts.Expression, ctx: Ctx): boolean {
   // `this.last!` of `last?: RunResult<…>`
   const field = thisFieldType(e, ctx.ancestors);
   if (field !== undefined) return isSdk(field, RESULT_TYPES, ctx);
+  if (isSdkBaseField(e, RESULT_TYPES, ctx)) return true;
   if (typescript.isCallExpression(e)) {
     // `this.runs.get(id)!` of `Map<string, RunResult<…>>`
     const held = mapGetType(e, ctx.ancestors, ctx.hoisted);
@@ -191,6 +214,7 @@ function isInterruption(expr: ts.Expression, ctx: Ctx): boolean {
   }
   const field = thisFieldType(e, ctx.ancestors);
   if (field !== undefined) return isSdk(field, ITEM_TYPES, ctx);
+  if (isSdkBaseField(e, ITEM_TYPES, ctx)) return true;
   if (typescript.isElementAccessExpression(e)) return isInterruptionList(e.expression, ctx);
   // `this.pending.get(id)!` of `Map<string, RunToolApprovalItem>`
   const held = mapGetType(e, ctx.ancestors, ctx.hoisted);

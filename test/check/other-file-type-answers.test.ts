@@ -116,3 +116,26 @@ describe("a barrel's own `RunState` beside its `export *` of the SDK (a local ex
     });
   }
 });
+
+describe('a field a base class of another file declares', () => {
+  const BASE = (imp: string) =>
+    lines(imp, 'export class BaseDesk { protected state?: RunState<any, any>; protected last?: RunResult<any, any>; protected item?: RunToolApprovalItem }');
+  const SDK_BASE = "import type { RunResult, RunState, RunToolApprovalItem } from '@openai/agents';";
+  const OWN_BASE = "import type { RunResult, RunState, RunToolApprovalItem } from './engine.js';";
+  const uses: Record<string, string> = {
+    '`this.state`': 'ok(i: Row) { this.state!.approve(i); }',
+    '`this.last!.state` of a run result': 'ok(i: Row) { this.last!.state.approve(i); }',
+    '`this.item` as the item': 'ok() { box.approve(this.item!); }',
+  };
+  const engine =
+    'export interface RunState { approve(x: unknown): void }\nexport interface RunResult { state: RunState }\nexport interface RunToolApprovalItem { id: string }\n';
+  for (const [name, method] of Object.entries(uses)) {
+    const server = `import { BaseDesk } from './base.js';\nexport class Desk extends BaseDesk { ${method} }`;
+    it(`one sdk-approval finding: ${name}`, () => {
+      expect(lint({ 'src/base.ts': BASE(SDK_BASE) }, server)).toBe(1);
+    });
+    it(`no sdk-approval finding: ${name}, the base's own types`, () => {
+      expect(lint({ 'src/base.ts': BASE(OWN_BASE), 'src/engine.ts': engine }, server)).toBe(0);
+    });
+  }
+});

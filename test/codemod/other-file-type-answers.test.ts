@@ -47,6 +47,10 @@ describe('the codemod keeps close_account where its answer is typed in another f
       code: FIELD,
       files: { 'src/sdk.ts': "export type { RunState } from '@openai/agents';\n" },
     },
+    'a field of a base class of another file (`class Desk extends BaseDesk`)': {
+      code: "import { BaseDesk } from './base.js';\nexport class Desk extends BaseDesk { yes(item: unknown) { this.state!.approve(item); } }",
+      files: { 'src/base.ts': "import type { RunState } from '@openai/agents';\nexport class BaseDesk { protected state?: RunState<any, any> }\n" },
+    },
     "a tagged union's branch narrowed to the SDK's kind (`types.ts`)": {
       code: "import type { Job } from './types.js';\nexport function yes(j: Job, item: unknown) { if (j.kind === 'paused') j.state.approve(item); }",
       files: {
