@@ -1,7 +1,7 @@
 import type { ts } from 'ts-morph';
 import { typescript } from './typescript.js';
 import { declarationOf, unwrapValue } from './local-values.js';
-import { mapGetType, mapSetValues } from './map-values.js';
+import { type HeldType, mapGetType, mapSetValues } from './map-values.js';
 import type { HoistedVars } from './scope.js';
 import { useRefType, useStateType } from './react-state.js';
 import { type ClassField, destructuredKey, fieldFromThis, outsideBaseName, thisField, thisFieldType } from './this-fields.js';
@@ -101,6 +101,10 @@ const isSdkBaseField = (e: ts.Expression, wanted: ReadonlySet<string>, ctx: Ctx)
   return f !== undefined && isWrittenSdkType(f.type, wanted, f.names, f.sf);
 };
 
+/** Whether a map's value type is one of `wanted`, read in the file it is written in. */
+const isSdkHeld = (held: HeldType, wanted: ReadonlySet<string>, ctx: Ctx): boolean =>
+  held.from ? isWrittenSdkType(held.type, wanted, held.from.names, held.from.sf) : isSdk(held.type, wanted, ctx);
+
 const deeper = (ctx: Ctx): Ctx | undefined => (ctx.depth >= 6 ? undefined : { ...ctx, depth: ctx.depth + 1 });
 
 /**
@@ -135,8 +139,8 @@ function isSdkReceiver(expr: ts.Expression, ctx: Ctx): boolean {
     return false;
   }
   // `this.sessions.get(id)!` of `Map<string, RealtimeSession>`
-  const held = mapGetType(e, ctx.ancestors, ctx.hoisted);
-  if (held !== undefined) return isSdk(held, RECEIVER_TYPES, ctx);
+  const held = mapGetType(e, ctx.ancestors, ctx.hoisted, ctx.names());
+  if (held !== undefined) return isSdkHeld(held, RECEIVER_TYPES, ctx);
   // of an untyped `new Map()` the class fills with `this.sessions.set(id, new RealtimeSession(…))`
   if (anySet(e, ctx, isSdkReceiver)) return true;
   if (typescript.isCallExpression(e) || typescript.isNewExpression(e)) return makesSdkValue(e, ctx);
@@ -186,8 +190,8 @@ function isRunResult(expr: ts.Expression, ctx: Ctx): boolean {
   if (isSdkBaseField(e, RESULT_TYPES, ctx)) return true;
   if (typescript.isCallExpression(e)) {
     // `this.runs.get(id)!` of `Map<string, RunResult<…>>`
-    const held = mapGetType(e, ctx.ancestors, ctx.hoisted);
-    if (held !== undefined) return isSdk(held, RESULT_TYPES, ctx);
+    const held = mapGetType(e, ctx.ancestors, ctx.hoisted, ctx.names());
+    if (held !== undefined) return isSdkHeld(held, RESULT_TYPES, ctx);
     const callee = unwrapValue(e.expression);
     const name = typescript.isIdentifier(callee) ? callee.text : typescript.isPropertyAccessExpression(callee) ? callee.name.text : undefined;
     return name === 'run';
@@ -217,8 +221,8 @@ function isInterruption(expr: ts.Expression, ctx: Ctx): boolean {
   if (isSdkBaseField(e, ITEM_TYPES, ctx)) return true;
   if (typescript.isElementAccessExpression(e)) return isInterruptionList(e.expression, ctx);
   // `this.pending.get(id)!` of `Map<string, RunToolApprovalItem>`
-  const held = mapGetType(e, ctx.ancestors, ctx.hoisted);
-  if (held !== undefined) return isSdk(held, ITEM_TYPES, ctx);
+  const held = mapGetType(e, ctx.ancestors, ctx.hoisted, ctx.names());
+  if (held !== undefined) return isSdkHeld(held, ITEM_TYPES, ctx);
   // of an untyped `new Map()` the class fills with the run's interruptions
   if (anySet(e, ctx, isInterruption)) return true;
   if (typescript.isCallExpression(e)) {

@@ -1,6 +1,6 @@
 import type { ts } from 'ts-morph';
 import { declarationOf, unwrapValue } from './local-values.js';
-import { mapGetType } from './map-values.js';
+import { type HeldType, mapGetType } from './map-values.js';
 import { thisFieldType } from './this-fields.js';
 import type { HoistedVars } from './scope.js';
 import { typescript } from './typescript.js';
@@ -37,22 +37,22 @@ export function writtenMemberType(
   hoisted?: HoistedVars,
 ): WrittenType[] | undefined {
   const e = unwrapValue(obj);
-  const type = writtenTypeOf(e, ancestors, hoisted);
-  const found = type && memberIn(type, member, file, 0, narrowing(e, ancestors, file.sf));
+  const held = writtenTypeOf(e, ancestors, hoisted, file.names);
+  const found = held && memberIn(held.type, member, held.from ?? file, 0, narrowing(e, ancestors, file.sf));
   return found && found.length > 0 ? found : undefined;
 }
 
-function writtenTypeOf(e: ts.Expression, ancestors: readonly ts.Node[], hoisted: HoistedVars | undefined): ts.TypeNode | undefined {
+function writtenTypeOf(e: ts.Expression, ancestors: readonly ts.Node[], hoisted: HoistedVars | undefined, names: SdkTypeNames): HeldType | undefined {
   // `this.entry` of a typed field, `pending.get(id)!` read in place
   const field = thisFieldType(e, ancestors);
-  if (field) return field;
-  if (typescript.isCallExpression(e)) return mapGetType(e, ancestors, hoisted);
+  if (field) return { type: field };
+  if (typescript.isCallExpression(e)) return mapGetType(e, ancestors, hoisted, names);
   if (!typescript.isIdentifier(e)) return undefined;
   const decl = declarationOf(e.text, ancestors, hoisted);
   if (!decl || !(typescript.isVariableDeclaration(decl) || typescript.isParameter(decl)) || !typescript.isIdentifier(decl.name)) return undefined;
-  if (decl.type) return decl.type;
+  if (decl.type) return { type: decl.type };
   // `const entry = m.get(k)`: the value type of the map `m` names
-  return decl.initializer && mapGetType(decl.initializer, ancestors, hoisted);
+  return decl.initializer && mapGetType(decl.initializer, ancestors, hoisted, names);
 }
 
 type TypeFile = { sf: ts.SourceFile; names: SdkTypeNames };

@@ -139,3 +139,20 @@ describe('a field a base class of another file declares', () => {
     });
   }
 });
+
+describe('a map type alias of another file (`type Runs = Map<string, RunState>`)', () => {
+  const types = (imp: string) => lines(imp, 'export type Runs = Map<string, RunState<any, any>>;');
+  const uses: Record<string, string> = {
+    'a class field': 'export class Desk { private runs: Runs = new Map(); ok(id: string, i: Row) { this.runs.get(id)!.approve(i); } }',
+    'a parameter': 'export function ok(runs: Runs, id: string, i: Row) { runs.get(id)!.approve(i); }',
+  };
+  for (const [name, use] of Object.entries(uses)) {
+    const server = lines("import type { Runs } from './types.js';", use);
+    it(`one sdk-approval finding: ${name}`, () => {
+      expect(lint({ 'src/types.ts': types(SDK_TYPE) }, server)).toBe(1);
+    });
+    it(`no sdk-approval finding: ${name}, the app's own RunState`, () => {
+      expect(lint({ 'src/types.ts': types(OWN) }, server)).toBe(0);
+    });
+  }
+});
