@@ -1,13 +1,14 @@
 import type { ts } from 'ts-morph';
 import { typescript } from './typescript.js';
 import { declarationOf, unwrapValue } from './local-values.js';
-import { mapGetType, mapSetValues } from './map-values.js';
+import { type HeldType, mapGetType, mapSetValues } from './map-values.js';
 import type { HoistedVars } from './scope.js';
 import { useRefType, useStateType } from './react-state.js';
-import { type ClassField, destructuredKey, fieldFromThis, thisField, thisFieldType } from './this-fields.js';
-import { writtenMemberType } from './written-members.js';
+import { type ClassField, destructuredKey, fieldFromThis, outsideBaseName, thisField, thisFieldType } from './this-fields.js';
+import { type ModuleTreeReader, typeNamesOf } from './imported-types.js';
+import { type WrittenType, writtenMemberType } from './written-members.js';
 import type { ModuleImport } from './types.js';
-import { ITEM_TYPES, isSdkClass, isWrittenSdkType, RECEIVER_TYPES, type SdkTypeNames, sdkTypeNames } from './written-sdk-type.js';
+import { ITEM_TYPES, isSdkClass, isWrittenSdkType, RECEIVER_TYPES, type SdkTypeNames } from './written-sdk-type.js';
 
 /**
  * Whether `receiver.approve(item)` (or reject/approveTool/rejectTool) is the SDK's own approval:
@@ -33,6 +34,9 @@ export interface ApprovalFile {
   hoisted?: HoistedVars | undefined;
   /** The scan's resolver of an expression to the SDK's export it names (through barrels and aliases). */
   sdkMember?: SdkMember | undefined;
+  /** The file's absolute path and the repo scan's reader of the app's other files: a type they export is read there (imported-types.ts). */
+  fileAbs?: string | undefined;
+  readModule?: ModuleTreeReader | undefined;
 }
 
 interface Ctx {
@@ -50,7 +54,7 @@ type SdkMember = (expr: ts.Expression) => string | undefined;
 
 function newCtx(ancestors: readonly ts.Node[], sf: ts.SourceFile, file: ApprovalFile): Ctx {
   let names: SdkTypeNames | undefined;
-  return { ancestors, sf, depth: 0, hoisted: file.hoisted, names: () => (names ??= sdkTypeNames(file.imports, file.sdkMember)) };
+  return { ancestors, sf, depth: 0, hoisted: file.hoisted, names: () => (names ??= typeNamesOf(file.imports, file.fileAbs, file.readModule, file.sdkMember)) };
 }
 
 const RESULT_TYPES: ReadonlySet<string> = new Set(['RunResult', 'StreamedRunResult', 'RunState']);
@@ -59,7 +63,9 @@ const RESULT_TYPES: ReadonlySet<string> = new Set(['RunResult', 'StreamedRunResu
 const isSdk = (type: ts.TypeNode | undefined, wanted: ReadonlySet<string>, ctx: Ctx, element = false): boolean =>
   isWrittenSdkType(type, wanted, ctx.names(), ctx.sf, { element });
 /** Whether every alternative's written type of a member is the SDK's. */
-const allSdk = (types: readonly ts.TypeNode[], wanted: ReadonlySet<string>, ctx: Ctx): boolean => types.every((t) => isSdk(t, wanted, ctx));
+const allSdk = (types: readonly WrittenType[], wanted: ReadonlySet<string>): boolean => types.every((t) => isWrittenSdkType(t.type, wanted, t.names, t.sf));
+/** The file the readers are in, as the member reader takes it. */
+const here = (ctx: Ctx) => ({ sf: ctx.sf, names: ctx.names() });
 /** The type a declaration writes (`state: RunState<...>`), or undefined. */
 const declaredType = (decl: ts.Node): ts.TypeNode | undefined =>
   typescript.isVariableDeclaration(decl) || typescript.isParameter(decl) ? decl.type : undefined;
@@ -73,6 +79,31 @@ function isSdkField(field: ClassField, wanted: ReadonlySet<string>, ctx: Ctx): b
   const init = field.initializer && unwrapValue(field.initializer);
   return init !== undefined && typescript.isNewExpression(init) && isSdkClass(unwrapValue(init.expression), wanted, ctx.names());
 }
+
+/**
+ * `this.name` of a field the class's base declares in another file of the app (`class Desk extends
+ * BaseDesk`, imported-types.ts), read with that file's names; undefined when it is not one.
+ */
+function baseField(e: ts.Expression, ctx: Ctx): WrittenType | undefined {
+  if (!typescript.isPropertyAccessExpression(e) || e.expression.kind !== typescript.SyntaxKind.ThisKeyword) return undefined;
+  const base = outsideBaseName(ctx.ancestors);
+  const found = base === undefined ? undefined : ctx.names().imported?.(base);
+  if (found?.kind !== 'declared' || !typescript.isClassDeclaration(found.decl)) return undefined;
+  for (const m of found.decl.members)
+    if (typescript.isPropertyDeclaration(m) && typescript.isIdentifier(m.name) && m.name.text === e.name.text)
+      return m.type && { type: m.type, sf: found.sf, names: found.names };
+  return undefined;
+}
+
+/** Whether `this.name` is a field of a base class of another file whose written type is one of `wanted`. */
+const isSdkBaseField = (e: ts.Expression, wanted: ReadonlySet<string>, ctx: Ctx): boolean => {
+  const f = baseField(e, ctx);
+  return f !== undefined && isWrittenSdkType(f.type, wanted, f.names, f.sf);
+};
+
+/** Whether a map's value type is one of `wanted`, read in the file it is written in. */
+const isSdkHeld = (held: HeldType, wanted: ReadonlySet<string>, ctx: Ctx): boolean =>
+  held.from ? isWrittenSdkType(held.type, wanted, held.from.names, held.from.sf) : isSdk(held.type, wanted, ctx);
 
 const deeper = (ctx: Ctx): Ctx | undefined => (ctx.depth >= 6 ? undefined : { ...ctx, depth: ctx.depth + 1 });
 
@@ -92,10 +123,11 @@ function isSdkReceiver(expr: ts.Expression, ctx: Ctx): boolean {
   const field = thisField(e, ctx.ancestors);
   if (field?.type !== undefined) return isSdk(field.type, RECEIVER_TYPES, ctx);
   if (field !== undefined && isSdkField(field, RECEIVER_TYPES, ctx)) return true;
+  if (field === undefined && isSdkBaseField(e, RECEIVER_TYPES, ctx)) return true;
   if (typescript.isPropertyAccessExpression(e)) {
     // `entry.state` of an object whose written type says what `state` is
-    const member = writtenMemberType(e.expression, e.name.text, ctx.ancestors, ctx.sf, ctx.hoisted);
-    if (member !== undefined) return allSdk(member, RECEIVER_TYPES, ctx);
+    const member = writtenMemberType(e.expression, e.name.text, ctx.ancestors, here(ctx), ctx.hoisted);
+    if (member !== undefined) return allSdk(member, RECEIVER_TYPES);
     // `result.state` of a run's result; `session.current` of a realtime hook is not followed
     if (e.name.text === 'state') return isRunResult(e.expression, ctx);
     if (e.name.text === 'context') return isRunResult(e.expression, ctx);
@@ -107,8 +139,8 @@ function isSdkReceiver(expr: ts.Expression, ctx: Ctx): boolean {
     return false;
   }
   // `this.sessions.get(id)!` of `Map<string, RealtimeSession>`
-  const held = mapGetType(e, ctx.ancestors, ctx.hoisted);
-  if (held !== undefined) return isSdk(held, RECEIVER_TYPES, ctx);
+  const held = mapGetType(e, ctx.ancestors, ctx.hoisted, ctx.names());
+  if (held !== undefined) return isSdkHeld(held, RECEIVER_TYPES, ctx);
   // of an untyped `new Map()` the class fills with `this.sessions.set(id, new RealtimeSession(…))`
   if (anySet(e, ctx, isSdkReceiver)) return true;
   if (typescript.isCallExpression(e) || typescript.isNewExpression(e)) return makesSdkValue(e, ctx);
@@ -125,8 +157,8 @@ function isSdkReceiver(expr: ts.Expression, ctx: Ctx): boolean {
     // `const { state } = await run(...)`: the result's `state`, as `result.state` is
     const key = destructuredKey(decl, e.text);
     // `const { state } = this.entry!` of an object whose written type says what `state` is
-    const member = key === undefined ? undefined : writtenMemberType(decl.initializer, key, ctx.ancestors, ctx.sf, ctx.hoisted);
-    if (member !== undefined) return allSdk(member, RECEIVER_TYPES, ctx);
+    const member = key === undefined ? undefined : writtenMemberType(decl.initializer, key, ctx.ancestors, here(ctx), ctx.hoisted);
+    if (member !== undefined) return allSdk(member, RECEIVER_TYPES);
     if (key !== undefined) return (key === 'state' || key === 'context') && isRunResult(decl.initializer, next);
     return typescript.isIdentifier(decl.name) && isSdkReceiver(decl.initializer, next);
   }
@@ -155,10 +187,11 @@ function isRunResult(expr: ts.Expression, ctx: Ctx): boolean {
   // `this.last!` of `last?: RunResult<…>`
   const field = thisFieldType(e, ctx.ancestors);
   if (field !== undefined) return isSdk(field, RESULT_TYPES, ctx);
+  if (isSdkBaseField(e, RESULT_TYPES, ctx)) return true;
   if (typescript.isCallExpression(e)) {
     // `this.runs.get(id)!` of `Map<string, RunResult<…>>`
-    const held = mapGetType(e, ctx.ancestors, ctx.hoisted);
-    if (held !== undefined) return isSdk(held, RESULT_TYPES, ctx);
+    const held = mapGetType(e, ctx.ancestors, ctx.hoisted, ctx.names());
+    if (held !== undefined) return isSdkHeld(held, RESULT_TYPES, ctx);
     const callee = unwrapValue(e.expression);
     const name = typescript.isIdentifier(callee) ? callee.text : typescript.isPropertyAccessExpression(callee) ? callee.name.text : undefined;
     return name === 'run';
@@ -180,15 +213,16 @@ function isInterruption(expr: ts.Expression, ctx: Ctx): boolean {
   const e = unwrapValue(expr);
   if (typescript.isPropertyAccessExpression(e) && e.name.text === 'approvalItem') return true;
   if (typescript.isPropertyAccessExpression(e)) {
-    const member = writtenMemberType(e.expression, e.name.text, ctx.ancestors, ctx.sf, ctx.hoisted);
-    if (member !== undefined && allSdk(member, ITEM_TYPES, ctx)) return true;
+    const member = writtenMemberType(e.expression, e.name.text, ctx.ancestors, here(ctx), ctx.hoisted);
+    if (member !== undefined && allSdk(member, ITEM_TYPES)) return true;
   }
   const field = thisFieldType(e, ctx.ancestors);
   if (field !== undefined) return isSdk(field, ITEM_TYPES, ctx);
+  if (isSdkBaseField(e, ITEM_TYPES, ctx)) return true;
   if (typescript.isElementAccessExpression(e)) return isInterruptionList(e.expression, ctx);
   // `this.pending.get(id)!` of `Map<string, RunToolApprovalItem>`
-  const held = mapGetType(e, ctx.ancestors, ctx.hoisted);
-  if (held !== undefined) return isSdk(held, ITEM_TYPES, ctx);
+  const held = mapGetType(e, ctx.ancestors, ctx.hoisted, ctx.names());
+  if (held !== undefined) return isSdkHeld(held, ITEM_TYPES, ctx);
   // of an untyped `new Map()` the class fills with the run's interruptions
   if (anySet(e, ctx, isInterruption)) return true;
   if (typescript.isCallExpression(e)) {
@@ -208,8 +242,8 @@ function isInterruption(expr: ts.Expression, ctx: Ctx): boolean {
   if (typescript.isVariableDeclaration(decl) && decl.initializer) {
     // `const { item } = this.entry!` of an object whose written type says what `item` is
     const key = destructuredKey(decl, e.text);
-    const member = key === undefined ? undefined : writtenMemberType(decl.initializer, key, ctx.ancestors, ctx.sf, ctx.hoisted);
-    if (member !== undefined) return allSdk(member, ITEM_TYPES, ctx);
+    const member = key === undefined ? undefined : writtenMemberType(decl.initializer, key, ctx.ancestors, here(ctx), ctx.hoisted);
+    if (member !== undefined) return allSdk(member, ITEM_TYPES);
     // `const [item] = result.interruptions`, `const item = result.interruptions[0]`
     return typescript.isArrayBindingPattern(decl.name) ? isInterruptionList(decl.initializer, next) : isInterruption(decl.initializer, next);
   }

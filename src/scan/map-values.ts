@@ -3,6 +3,7 @@ import { declarationOf, unwrapValue } from './local-values.js';
 import type { HoistedVars } from './scope.js';
 import { fieldFromThis, thisClassAt, thisField } from './this-fields.js';
 import { typescript } from './typescript.js';
+import type { SdkTypeNames } from './written-sdk-type.js';
 
 /*
  * The written type of a value read from a map (issue 40: pending runs kept by id, `pending.get(id)!`
@@ -18,45 +19,72 @@ const ALIAS_DEPTH = 4;
 /** The map types whose second type argument is the value `get` returns. */
 const MAP_NAME = /^(?:Readonly|Weak)?Map$/;
 
+/** A map's value type; with the file it is written in when that is another file of the app (an alias it exports). */
+export interface HeldType {
+  type: ts.TypeNode;
+  from?: { sf: ts.SourceFile; names: SdkTypeNames };
+}
+
 /**
  * `V` of a type written `Map<K, V>` / `ReadonlyMap<K, V>` / `WeakMap<K, V>`, or a top-level alias
- * of `sf` naming one, else of an initializer `new Map<K, V>(…)` / `new WeakMap<K, V>(…)`.
+ * of `sf` naming one, or an alias another file of the app exports (`names.imported`), else of an
+ * initializer `new Map<K, V>(…)` / `new WeakMap<K, V>(…)`.
  */
-export function mapValueType(type: ts.TypeNode | undefined, initializer: ts.Expression | undefined, sf?: ts.SourceFile): ts.TypeNode | undefined {
-  if (type) return writtenMapValue(type, sf, 0);
+export function mapValueType(
+  type: ts.TypeNode | undefined,
+  initializer: ts.Expression | undefined,
+  sf?: ts.SourceFile,
+  names?: SdkTypeNames,
+): HeldType | undefined {
+  if (type) return writtenMapValue(type, sf, names, undefined, 0);
   const init = initializer && unwrapValue(initializer);
-  if (init && typescript.isNewExpression(init) && typescript.isIdentifier(init.expression) && MAP_NAME.test(init.expression.text))
-    return init.typeArguments?.[1];
+  if (init && typescript.isNewExpression(init) && typescript.isIdentifier(init.expression) && MAP_NAME.test(init.expression.text)) {
+    const v = init.typeArguments?.[1];
+    return v && { type: v };
+  }
   return undefined;
 }
 
-function writtenMapValue(type: ts.TypeNode, sf: ts.SourceFile | undefined, depth: number): ts.TypeNode | undefined {
+function writtenMapValue(
+  type: ts.TypeNode,
+  sf: ts.SourceFile | undefined,
+  names: SdkTypeNames | undefined,
+  from: HeldType['from'],
+  depth: number,
+): HeldType | undefined {
   if (!typescript.isTypeReferenceNode(type) || !typescript.isIdentifier(type.typeName)) return undefined;
   const name = type.typeName.text;
-  if (MAP_NAME.test(name)) return type.typeArguments?.[1];
+  if (MAP_NAME.test(name)) {
+    const v = type.typeArguments?.[1];
+    return v && (from ? { type: v, from } : { type: v });
+  }
+  if (depth >= ALIAS_DEPTH || type.typeArguments !== undefined) return undefined;
   // a file-local alias without type parameters (`type Sessions = Map<string, RealtimeSession>`)
-  const alias =
-    depth < ALIAS_DEPTH && type.typeArguments === undefined
-      ? sf?.statements.find((s): s is ts.TypeAliasDeclaration => typescript.isTypeAliasDeclaration(s) && s.name.text === name && s.typeParameters === undefined)
-      : undefined;
-  return alias && writtenMapValue(alias.type, sf, depth + 1);
+  const alias = sf?.statements.find(
+    (s): s is ts.TypeAliasDeclaration => typescript.isTypeAliasDeclaration(s) && s.name.text === name && s.typeParameters === undefined,
+  );
+  if (alias) return writtenMapValue(alias.type, sf, names, from, depth + 1);
+  // an alias another file of the app exports (`import type { Runs } from './types.js'`), read with its names
+  const other = names?.imported?.(name);
+  if (other?.kind !== 'declared' || !typescript.isTypeAliasDeclaration(other.decl) || other.decl.typeParameters !== undefined) return undefined;
+  return writtenMapValue(other.decl.type, other.sf, other.names, { sf: other.sf, names: other.names }, depth + 1);
 }
 
 /** The written `V` of `m.get(k)` (`m` a local, a parameter or `this.field`), or undefined when `expr` is not one or `V` is not written. */
-export function mapGetType(expr: ts.Expression, ancestors: readonly ts.Node[], hoisted: HoistedVars | undefined): ts.TypeNode | undefined {
+export function mapGetType(expr: ts.Expression, ancestors: readonly ts.Node[], hoisted: HoistedVars | undefined, names?: SdkTypeNames): HeldType | undefined {
   const call = unwrapValue(expr);
   if (!typescript.isCallExpression(call) || !typescript.isPropertyAccessExpression(call.expression) || call.expression.name.text !== 'get') return undefined;
   const map = unwrapValue(call.expression.expression);
   const top = ancestors[0];
   const sf = top !== undefined && typescript.isSourceFile(top) ? top : undefined;
   const field = thisField(map, ancestors);
-  if (field) return mapValueType(field.type, field.initializer, sf);
+  if (field) return mapValueType(field.type, field.initializer, sf, names);
   if (!typescript.isIdentifier(map)) return undefined;
   // `const { runs } = this; runs.get(id)`: the class's field
   const own = fieldFromThis(map.text, ancestors, hoisted);
   if (own) return mapValueType(own.type, own.initializer);
   const decl = declarationOf(map.text, ancestors, hoisted);
-  return decl && (typescript.isVariableDeclaration(decl) || typescript.isParameter(decl)) ? mapValueType(decl.type, decl.initializer, sf) : undefined;
+  return decl && (typescript.isVariableDeclaration(decl) || typescript.isParameter(decl)) ? mapValueType(decl.type, decl.initializer, sf, names) : undefined;
 }
 
 /** A value put in a map, with the ancestors where it is put (to read it as the readers read any value there). */

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import type { ts } from 'ts-morph';
 import { decodeSource, type SourceEncoding } from './decode.js';
 import { readLayout } from './layout.js';
 import { aliasTokens, resolveSpecifier, type RepoLayout } from './links.js';
@@ -123,14 +124,23 @@ function* scanSteps(options: ScanFilesOptions): Generator<void, { scan: RepoScan
   const barrels = barrelLinks(layout, parsed, options.generatedModule);
   const seenTokens = barrelRounds(parsed, texts.texts, texts.textOf, barrels);
   const links = barrels.links;
-  const { importedConst, ownType, edited } = moduleReaders(layout, parsed, texts.textOf);
+  const { importedConst, ownType, typeModule, edited } = moduleReaders(layout, parsed, texts.textOf);
   // a test file is parsed (it may be a barrel other tests import) but kept apart, unless named one by one
   const named = namedFiles(root, options.paths);
   const isTest = ahead?.root?.isTest ?? testFileRule(root, listing.configs);
   const leftOut = (abs: string, relative = rel(abs)): boolean => isTest(relative) && !named.has(abs);
   const scans: FileScan[] = [];
   const testScans: FileScan[] = [];
-  const scanOptions = { root, generatedModule: options.generatedModule, links, importedConst, ownType, reachLater: true, keptBindings: barrels.keptBindings };
+  const scanOptions = {
+    root,
+    generatedModule: options.generatedModule,
+    links,
+    importedConst,
+    ownType,
+    typeModule,
+    reachLater: true,
+    keptBindings: barrels.keptBindings,
+  };
   for (const abs of [...parsed.keys()].sort()) {
     // the file's name relative to the root, made once (path.relative resolves both paths)
     const relative = rel(abs);
@@ -260,7 +270,7 @@ function moduleReaders(layout: RepoLayout, parsed: Map<string, ParsedFile>, text
   const cache = new Map<string, ParsedFile | null>();
   const latest = new Map<string, string>();
   const readers = new Map<string, Set<string>>();
-  const moduleOf = (specifier: string, fromFile: string): ParsedFile | undefined => {
+  const moduleOf = (specifier: string, fromFile: string): (ParsedFile & { file: string }) | undefined => {
     const target = resolveSpecifier(layout, specifier, fromFile);
     if (target?.kind !== 'file') return undefined;
     const known = readers.get(target.file);
@@ -272,7 +282,7 @@ function moduleReaders(layout: RepoLayout, parsed: Map<string, ParsedFile>, text
       p = text !== undefined ? parseSource(target.file, text) : null;
       cache.set(target.file, p);
     }
-    return p ?? undefined;
+    return p ? { ...p, file: target.file } : undefined;
   };
   return {
     importedConst: (specifier: string, fromFile: string, name: string): string | undefined => {
@@ -280,6 +290,11 @@ function moduleReaders(layout: RepoLayout, parsed: Map<string, ParsedFile>, text
       return p ? exportedConstString(p.sf, name) : undefined;
     },
     ownType: ownTypeReader((specifier, fromFile) => moduleOf(specifier, fromFile)?.sf),
+    // a type another file exports (imported-types.ts): any file of the repo, as the import resolves
+    typeModule: (specifier: string, fromFile: string): { sf: ts.SourceFile; abs: string } | undefined => {
+      const p = moduleOf(specifier, fromFile);
+      return p && { sf: p.sf, abs: p.file };
+    },
     /** Reads `abs` from `text` from now on; the files whose scans read it before (absolute, itself left out). */
     edited: (abs: string, text: string): string[] => {
       const file = path.resolve(abs);

@@ -109,6 +109,28 @@ function baseClass(cls: ts.ClassLikeDeclaration, outer: readonly ts.Node[]): { c
   return found?.cls === cls ? undefined : found;
 }
 
+/**
+ * The name of the base class that `this` (where the ancestors end) extends when no scope of the file
+ * declares it (`class Desk extends BaseDesk` of `import { BaseDesk } from './base.js'`), through
+ * the bases the file declares; undefined when there is none, or `this` is no instance.
+ */
+export function outsideBaseName(ancestors: readonly ts.Node[]): string | undefined {
+  const at = thisClassAt(ancestors);
+  if (!at || at.statics) return undefined;
+  let cls: ts.ClassLikeDeclaration = at.cls;
+  let outer = ancestors.slice(0, at.index);
+  for (let depth = 0; depth < BASE_DEPTH; depth++) {
+    const extended = cls.heritageClauses?.find((h) => h.token === typescript.SyntaxKind.ExtendsKeyword)?.types[0]?.expression;
+    if (!extended || !typescript.isIdentifier(extended)) return undefined;
+    const found = classInScope(extended.text, outer);
+    if (!found) return extended.text;
+    if (found.cls === cls) return undefined;
+    cls = found.cls;
+    outer = outer.slice(0, found.index + 1);
+  }
+  return undefined;
+}
+
 /** The class declaration named `name` in the nearest scope around (`outer`, outermost first) that declares one, with that scope's index. */
 function classInScope(name: string, outer: readonly ts.Node[]): { cls: ts.ClassDeclaration; index: number } | undefined {
   for (let i = outer.length - 1; i >= 0; i--) {

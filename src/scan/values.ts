@@ -12,6 +12,11 @@ export interface SdkExports {
   named: Map<string, SdkValue>;
   /** `export * from` a module that leads to the SDK. */
   stars: SdkValue[];
+  /**
+   * Names the module exports itself that are no SDK value (`export class RunState`): TypeScript's
+   * rule, a module's own export wins over its `export *`, so the star's member of that name is hidden.
+   */
+  own?: ReadonlySet<string>;
 }
 
 /** The value of a barrel: its exports by name, falling back to its `export *` modules. */
@@ -21,8 +26,9 @@ export function barrelValue(specifier: string, exp: SdkExports): SdkValue | unde
     kind: 'module',
     module: specifier,
     member: (name) => {
-      const own = exp.named.get(name);
-      if (own) return own;
+      const named = exp.named.get(name);
+      if (named) return named;
+      if (exp.own?.has(name)) return undefined;
       for (const star of exp.stars) {
         if (name === 'default') break;
         const m = star.kind === 'module' ? star.member(name) : undefined;
@@ -136,7 +142,24 @@ export function sdkExportsOf(sf: ts.SourceFile, bindings: Map<string, Binding>, 
       }
     }
   }
-  return { named, stars };
+  const own = ownExports(sf);
+  return own.size > 0 ? { named, stars, own } : { named, stars };
+}
+
+/** The names `sf` exports by a declaration or an export list of its own (those that are SDK values are in `named`, read first). */
+function ownExports(sf: ts.SourceFile): Set<string> {
+  const own = new Set<string>();
+  for (const st of sf.statements) {
+    if (typescript.isExportDeclaration(st)) {
+      if (st.exportClause && typescript.isNamedExports(st.exportClause)) for (const el of st.exportClause.elements) own.add(el.name.text);
+      continue;
+    }
+    if (!hasModifier(st, typescript.SyntaxKind.ExportKeyword) || hasModifier(st, typescript.SyntaxKind.DefaultKeyword)) continue;
+    if (typescript.isVariableStatement(st)) for (const d of st.declarationList.declarations) for (const n of bindingNames(d.name)) own.add(n);
+    const name = (st as ts.Statement & { name?: ts.Node }).name;
+    if (name !== undefined && typescript.isIdentifier(name)) own.add(name.text);
+  }
+  return own;
 }
 
 const hasModifier = (node: ts.Node, kind: ts.SyntaxKind): boolean =>

@@ -1,9 +1,10 @@
 import type { ts } from 'ts-morph';
 import { declarationOf, unwrapValue } from './local-values.js';
-import { mapGetType } from './map-values.js';
+import { type HeldType, mapGetType } from './map-values.js';
 import { thisFieldType } from './this-fields.js';
 import type { HoistedVars } from './scope.js';
 import { typescript } from './typescript.js';
+import type { SdkTypeNames } from './written-sdk-type.js';
 
 /*
  * A property's written type through the object's written type (issue 40: an approval handler's
@@ -11,7 +12,8 @@ import { typescript } from './typescript.js';
  * Map<string, { state: RunState<…>; item: RunToolApprovalItem }>()`). The object is a name whose
  * declaration writes a type, or reads a `Map`'s value (`m.get(k)`) whose type arguments are
  * written, or `m.get(k)` itself, or a class field with a written type (`this.entry`); a type is an object literal type, a union of them, or an alias or interface the file
- * declares at its top. Nothing is inferred: what is not written is not followed. A union gives the
+ * declares at its top, or one another file of the app exports (imported-types.ts, read with that
+ * file's names). Nothing is inferred: what is not written is not followed. A union gives the
  * member's type in each alternative that writes it (a tagged union's `t.state` is every kind's
  * `state`: the narrowing is not read), and the reader asks that each be the SDK's.
  */
@@ -19,48 +21,166 @@ import { typescript } from './typescript.js';
 /** How many aliases are followed from one type (`type A = B; type B = {…}`). */
 const ALIAS_DEPTH = 4;
 
+/** A written type and the file it is written in, whose imports say what its names are. */
+export interface WrittenType {
+  type: ts.TypeNode;
+  sf: ts.SourceFile;
+  names: SdkTypeNames;
+}
+
 /** The written types of `obj.member`, one an alternative of the object's type, or undefined when the object's type does not write it. */
 export function writtenMemberType(
   obj: ts.Expression,
   member: string,
   ancestors: readonly ts.Node[],
-  sf: ts.SourceFile,
+  file: { sf: ts.SourceFile; names: SdkTypeNames },
   hoisted?: HoistedVars,
-): ts.TypeNode[] | undefined {
-  const type = writtenTypeOf(unwrapValue(obj), ancestors, hoisted);
-  const found = type && memberIn(type, member, sf, 0);
+): WrittenType[] | undefined {
+  const e = unwrapValue(obj);
+  const held = writtenTypeOf(e, ancestors, hoisted, file.names);
+  const found = held && memberIn(held.type, member, held.from ?? file, 0, narrowing(e, ancestors, file.sf));
   return found && found.length > 0 ? found : undefined;
 }
 
-function writtenTypeOf(e: ts.Expression, ancestors: readonly ts.Node[], hoisted: HoistedVars | undefined): ts.TypeNode | undefined {
+function writtenTypeOf(e: ts.Expression, ancestors: readonly ts.Node[], hoisted: HoistedVars | undefined, names: SdkTypeNames): HeldType | undefined {
   // `this.entry` of a typed field, `pending.get(id)!` read in place
   const field = thisFieldType(e, ancestors);
-  if (field) return field;
-  if (typescript.isCallExpression(e)) return mapGetType(e, ancestors, hoisted);
+  if (field) return { type: field };
+  if (typescript.isCallExpression(e)) return mapGetType(e, ancestors, hoisted, names);
   if (!typescript.isIdentifier(e)) return undefined;
   const decl = declarationOf(e.text, ancestors, hoisted);
   if (!decl || !(typescript.isVariableDeclaration(decl) || typescript.isParameter(decl)) || !typescript.isIdentifier(decl.name)) return undefined;
-  if (decl.type) return decl.type;
+  if (decl.type) return { type: decl.type };
   // `const entry = m.get(k)`: the value type of the map `m` names
-  return decl.initializer && mapGetType(decl.initializer, ancestors, hoisted);
+  return decl.initializer && mapGetType(decl.initializer, ancestors, hoisted, names);
 }
 
-function memberIn(type: ts.TypeNode, member: string, sf: ts.SourceFile, depth: number): ts.TypeNode[] | undefined {
-  if (typescript.isParenthesizedTypeNode(type)) return memberIn(type.type, member, sf, depth);
-  // every alternative that writes the member: the first alone would take a tagged union's app kind for its SDK kind
-  if (typescript.isUnionTypeNode(type)) return type.types.flatMap((t) => memberIn(t, member, sf, depth) ?? []);
-  if (typescript.isTypeLiteralNode(type)) return propertyType(type.members, member);
-  if (!typescript.isTypeReferenceNode(type) || !typescript.isIdentifier(type.typeName) || depth >= ALIAS_DEPTH) return undefined;
-  const name = type.typeName.text;
-  for (const s of sf.statements) {
-    if (typescript.isTypeAliasDeclaration(s) && s.name.text === name) return memberIn(s.type, member, sf, depth + 1);
-    if (typescript.isInterfaceDeclaration(s) && s.name.text === name) return propertyType(s.members, member);
+type TypeFile = { sf: ts.SourceFile; names: SdkTypeNames };
+
+function memberIn(type: ts.TypeNode, member: string, file: TypeFile, depth: number, narrow?: Narrowing): WrittenType[] | undefined {
+  if (typescript.isParenthesizedTypeNode(type)) return memberIn(type.type, member, file, depth, narrow);
+  // every alternative that writes the member: the first alone would take a tagged union's app kind for its SDK kind;
+  // in a branch that tests the tag (`if (t.kind === 'agent')`), only the alternatives it leaves
+  if (typescript.isUnionTypeNode(type))
+    return type.types.filter((t) => !narrow || keeps(t, narrow, file, depth)).flatMap((t) => memberIn(t, member, file, depth) ?? []);
+  if (typescript.isTypeLiteralNode(type)) return propertyType(type.members, member, file);
+  if (!typescript.isTypeReferenceNode(type) || depth >= ALIAS_DEPTH) return undefined;
+  const ref = type.typeName;
+  if (typescript.isQualifiedName(ref))
+    // `t.Pending` of `import type * as t from './types.js'`
+    return typescript.isIdentifier(ref.left) ? importedMember(file.names.imported?.(ref.right.text, ref.left.text), member, depth, narrow) : undefined;
+  const name = ref.text;
+  for (const s of file.sf.statements) {
+    if (typescript.isTypeAliasDeclaration(s) && s.name.text === name) return memberIn(s.type, member, file, depth + 1, narrow);
+    if (typescript.isInterfaceDeclaration(s) && s.name.text === name) return propertyType(s.members, member, file);
+  }
+  // a type another file of the app exports (`import type { Pending } from './types.js'`)
+  return importedMember(file.names.imported?.(name), member, depth, narrow);
+}
+
+function importedMember(
+  found: ReturnType<NonNullable<SdkTypeNames['imported']>>,
+  member: string,
+  depth: number,
+  narrow?: Narrowing,
+): WrittenType[] | undefined {
+  if (found?.kind !== 'declared') return undefined;
+  const there = { sf: found.sf, names: found.names };
+  const decl = found.decl;
+  if (typescript.isTypeAliasDeclaration(decl)) return memberIn(decl.type, member, there, depth + 1, narrow);
+  if (typescript.isInterfaceDeclaration(decl)) return propertyType(decl.members, member, there);
+  // a class: its property declared with a written type
+  for (const m of decl.members)
+    if (typescript.isPropertyDeclaration(m) && typescript.isIdentifier(m.name) && m.name.text === member)
+      return m.type ? [{ type: m.type, ...there }] : undefined;
+  return undefined;
+}
+
+function propertyType(members: ts.NodeArray<ts.TypeElement>, member: string, file: TypeFile): WrittenType[] | undefined {
+  for (const m of members)
+    if (typescript.isPropertySignature(m) && m.name && typescript.isIdentifier(m.name) && m.name.text === member)
+      return m.type ? [{ type: m.type, sf: file.sf, names: file.names }] : undefined;
+  return undefined;
+}
+
+/** A tag's values a branch leaves: `t.kind` is one of `values` there. */
+interface Narrowing {
+  key: string;
+  values: readonly string[];
+}
+
+/**
+ * The tag test the innermost branch around the use makes of `obj` (`if (t.kind === 'agent')`, the
+ * else of `!==`, a `switch (t.kind)`'s case and the empty cases falling into it), or undefined.
+ */
+function narrowing(obj: ts.Expression, ancestors: readonly ts.Node[], sf: ts.SourceFile): Narrowing | undefined {
+  const name = obj.getText(sf);
+  for (let i = ancestors.length - 1; i >= 0; i--) {
+    const node = ancestors[i]!;
+    // the node on the way to the use (undefined when the use is `node`'s own child: never an if's branch)
+    const child = ancestors[i + 1];
+    // a callback inside the branch keeps the narrowing (TypeScript's, for a name not assigned again); a function whose own parameter is the name does not
+    if (typescript.isFunctionLike(node) && declaresParameter(node, name)) return undefined;
+    if (typescript.isIfStatement(node) && child !== undefined && child !== node.expression) {
+      const test = tagTest(node.expression, name, sf);
+      if (test && (child === node.thenStatement) === test.equal) return { key: test.key, values: [test.value] };
+    }
+    if (typescript.isCaseClause(node)) {
+      const sw = ancestors[i - 2];
+      const tag = sw && typescript.isSwitchStatement(sw) ? tagOf(sw.expression, name, sf) : undefined;
+      const values = tag === undefined ? undefined : caseValues(node, ancestors[i - 1] as ts.CaseBlock);
+      if (tag !== undefined && values) return { key: tag, values };
+    }
   }
   return undefined;
 }
 
-function propertyType(members: ts.NodeArray<ts.TypeElement>, member: string): ts.TypeNode[] | undefined {
-  for (const m of members)
-    if (typescript.isPropertySignature(m) && m.name && typescript.isIdentifier(m.name) && m.name.text === member) return m.type ? [m.type] : undefined;
+/** `obj.key === 'v'` (either side, `==` too; `!==`/`!=` as not equal), or undefined. */
+function tagTest(e: ts.Expression, name: string, sf: ts.SourceFile): { key: string; value: string; equal: boolean } | undefined {
+  const x = unwrapValue(e);
+  if (!typescript.isBinaryExpression(x)) return undefined;
+  const op = x.operatorToken.kind;
+  const k = typescript.SyntaxKind;
+  const equal = op === k.EqualsEqualsEqualsToken || op === k.EqualsEqualsToken;
+  if (!equal && op !== k.ExclamationEqualsEqualsToken && op !== k.ExclamationEqualsToken) return undefined;
+  for (const [a, b] of [
+    [x.left, x.right],
+    [x.right, x.left],
+  ] as const) {
+    const key = tagOf(a, name, sf);
+    const lit = unwrapValue(b);
+    if (key !== undefined && typescript.isStringLiteralLike(lit)) return { key, value: lit.text, equal };
+  }
   return undefined;
+}
+
+/** `key` of `obj.key` where `obj` is written `name`, or undefined. */
+function tagOf(e: ts.Expression, name: string, sf: ts.SourceFile): string | undefined {
+  const x = unwrapValue(e);
+  return typescript.isPropertyAccessExpression(x) && x.expression.getText(sf) === name ? x.name.text : undefined;
+}
+
+/** The string cases that lead into `clause` (it and the empty cases just before it), or undefined when `default` or another value is among them. */
+function caseValues(clause: ts.CaseClause, block: ts.CaseBlock): string[] | undefined {
+  const at = block.clauses.indexOf(clause);
+  const values: string[] = [];
+  for (let j = at; j >= 0; j--) {
+    const c = block.clauses[j]!;
+    if (j < at && c.statements.length > 0) break;
+    if (!typescript.isCaseClause(c) || !typescript.isStringLiteralLike(unwrapValue(c.expression))) return undefined;
+    values.push((unwrapValue(c.expression) as ts.StringLiteralLike).text);
+  }
+  return values;
+}
+
+/** Whether an alternative may hold one of the narrowed tag's values: its tag written as another string literal only is left out. */
+function keeps(alt: ts.TypeNode, narrow: Narrowing, file: TypeFile, depth: number): boolean {
+  const tags = memberIn(alt, narrow.key, file, depth);
+  if (tags?.length !== 1) return true;
+  const t = tags[0]!.type;
+  return !(typescript.isLiteralTypeNode(t) && typescript.isStringLiteral(t.literal)) || narrow.values.includes(t.literal.text);
+}
+
+function declaresParameter(fn: ts.SignatureDeclaration, name: string): boolean {
+  return fn.parameters.some((p) => typescript.isIdentifier(p.name) && p.name.text === name);
 }

@@ -25,7 +25,14 @@ export interface SdkTypeNames {
   namespaces: ReadonlySet<string>;
   /** The scan's resolver of a name to the SDK's export through the app's barrels and aliases, when the caller has it. */
   viaBarrels?: (name: ts.Identifier) => string | undefined;
+  /** What a name (or `namespace.name`) imported from another file of the app stands for there (imported-types.ts), when the scan reads other files. */
+  imported?: (local: string, namespace?: string) => ImportedType | undefined;
 }
+
+/** A type name of another file of the app: the SDK's own, or that file's declaration, read with that file's names. */
+export type ImportedType =
+  | { kind: 'sdk'; name: string }
+  | { kind: 'declared'; decl: ts.TypeAliasDeclaration | ts.InterfaceDeclaration | ts.ClassDeclaration; sf: ts.SourceFile; names: SdkTypeNames };
 
 /**
  * The SDK's names among the file's top-level imports, as its scan collected them (type-only
@@ -91,7 +98,12 @@ function isSdk(type: ts.TypeNode, wanted: ReadonlySet<string>, names: SdkTypeNam
   }
   if (!typescript.isTypeReferenceNode(type)) return false;
   const ref = type.typeName;
-  if (typescript.isQualifiedName(ref)) return typescript.isIdentifier(ref.left) && names.namespaces.has(ref.left.text) && wanted.has(ref.right.text);
+  if (typescript.isQualifiedName(ref)) {
+    if (!typescript.isIdentifier(ref.left)) return false;
+    if (names.namespaces.has(ref.left.text)) return wanted.has(ref.right.text);
+    // `sdk.RunState` of `import type * as sdk from './sdk.js'`, the app's barrel
+    return isImportedSdk(names.imported?.(ref.right.text, ref.left.text), wanted, element, depth);
+  }
   const local = ref.text;
   if (element && /^(?:Readonly)?Array$/.test(local) && type.typeArguments?.length === 1 && !declaredInFile(local, sf))
     return isSdk(type.typeArguments[0]!, wanted, names, sf, false, depth);
@@ -103,7 +115,19 @@ function isSdk(type: ts.TypeNode, wanted: ReadonlySet<string>, names: SdkTypeNam
   // a file-local alias of the SDK's type (`type Item = RunToolApprovalItem`)
   const alias =
     depth < ALIAS_DEPTH ? sf.statements.find((s): s is ts.TypeAliasDeclaration => typescript.isTypeAliasDeclaration(s) && s.name.text === local) : undefined;
-  return alias !== undefined && isSdk(alias.type, wanted, names, sf, element, depth + 1);
+  if (alias !== undefined) return isSdk(alias.type, wanted, names, sf, element, depth + 1);
+  // a name another file of the app exports: the SDK's re-exported, or an alias that file declares
+  return isImportedSdk(names.imported?.(local), wanted, element, depth);
+}
+
+function isImportedSdk(found: ImportedType | undefined, wanted: ReadonlySet<string>, element: boolean, depth: number): boolean {
+  if (found?.kind === 'sdk') return wanted.has(found.name);
+  return (
+    found?.kind === 'declared' &&
+    typescript.isTypeAliasDeclaration(found.decl) &&
+    depth < ALIAS_DEPTH &&
+    isSdk(found.decl.type, wanted, found.names, found.sf, element, depth + 1)
+  );
 }
 
 /**

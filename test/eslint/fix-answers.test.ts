@@ -119,6 +119,35 @@ describe('eslint --fix in an app whose class answers its interruptions', () => {
   });
 });
 
+/**
+ * Session 23: the answer's receiver typed in another file of the app (`p: Pending` of `src/types.ts`,
+ * `export interface Pending { state: RunState }` with the SDK's `RunState`). The fix reads the other
+ * file as the codemod does: close_account stays.
+ */
+describe('eslint --fix in an app whose answers are typed in another file', () => {
+  it('leaves close_account as it is', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'ctrlrun-eslint-other-file-answers-'));
+    dirs.push(dir);
+    cpSync(path.join(FIXTURES, 'codemod/_shared'), dir, { recursive: true });
+    cpSync(path.join(FIXTURES, 'codemod/app-approvals/input'), dir, { recursive: true });
+    writeFileSync(path.join(dir, 'src/types.ts'), "import type { RunState } from '@openai/agents';\nexport interface Pending { state: RunState<any, any> }\n");
+    writeFileSync(
+      path.join(dir, 'src/app.ts'),
+      [
+        "import { Agent } from '@openai/agents';",
+        "import type { Pending } from './types.js';",
+        "import { closeAccount, lookupCharge } from './tools.js';",
+        "export const desk = new Agent({ name: 'desk', instructions: 'Help.', tools: [closeAccount, lookupCharge] });",
+        'export function yes(p: Pending, item: unknown) { p.state.approve(item); }',
+        '',
+      ].join('\n'),
+    );
+    const [result] = await fixer(dir).lintFiles([path.join(dir, 'src/tools.ts')]);
+    expect(result!.output).toContain("export const lookupCharge = protectedTool('stripe.charge.read', {");
+    expect(result!.output).toContain('export const closeAccount = tool({');
+  });
+});
+
 describe('eslint --fix of a tool generate leaves out', () => {
   it('leaves refund as it is when another declaration of it (in another file) keeps its action out of the module', async () => {
     const dir = appFrom('ctrlrun-eslint-left-', ['refund-desk'], {

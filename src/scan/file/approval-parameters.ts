@@ -2,7 +2,8 @@ import type { ts } from 'ts-morph';
 import { declarationOf } from '../local-values.js';
 import { skipWrappers } from '../syntax.js';
 import { typescript } from '../typescript.js';
-import { ITEM_TYPES, isWrittenSdkType, RECEIVER_TYPES, sdkTypeNames } from '../written-sdk-type.js';
+import { typeNamesOf } from '../imported-types.js';
+import { ITEM_TYPES, isWrittenSdkType, RECEIVER_TYPES } from '../written-sdk-type.js';
 import { type FileContext, sdkTypeMember } from './context.js';
 
 /*
@@ -22,7 +23,7 @@ export function helperAnswer(cx: FileContext, receiver: ts.Expression, item: ts.
   const i = parameterOf(cx, item);
   if (r || i) {
     // the file's SDK names, read once for both parameters
-    const names = sdkTypeNames(cx.moduleImports, (e) => sdkTypeMember(cx, e));
+    const names = typeNamesOf(cx.moduleImports, cx.fileAbs, cx.options.typeModule, (e) => sdkTypeMember(cx, e));
     if ((r && isWrittenSdkType(r.type, RECEIVER_TYPES, names, cx.sf)) || (i && isWrittenSdkType(i.type, ITEM_TYPES, names, cx.sf))) return {};
   }
   const from = r && importedSdkName(cx, r);

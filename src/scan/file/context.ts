@@ -8,6 +8,7 @@ import type { RunScanContext } from '../runs.js';
 import { rootIdentifier, skipWrappers, type DeclarationIndex } from '../syntax.js';
 import { declarationOf, initializerInScope, valuesInScope } from '../local-values.js';
 import { valueOfExpr } from '../values.js';
+import type { ModuleTreeReader } from '../imported-types.js';
 import { typeImportedSdkName } from '../written-sdk-type.js';
 import type { CalleeBinding, FileScan, McpServerList, ModuleImport, RunCall, SandboxAgentSite, SdkFactoryCall, SdkValue, Span } from '../types.js';
 
@@ -22,6 +23,8 @@ export interface ScanSourceOptions {
   importedConst?: ImportedConstResolver;
   /** Whether a relative module declares a type of its own under a name (approval-parameters.ts); the repo scan gives it. */
   ownType?: OwnTypeResolver;
+  /** Reads another file of the repo's tree, for the types it exports (imported-types.ts); the repo scan gives it. */
+  typeModule?: ModuleTreeReader;
   /** The repo scan follows each run's agent across its files afterwards: the file's own evaluation is skipped. */
   reachLater?: boolean;
   /** The file's top-level bindings as the barrels read them with these links, when they are what the scan computes (barrels.ts). */

@@ -109,13 +109,16 @@ function onApproval(cx: FileContext, node: ts.CallExpression, callee: ts.Propert
   // the class's own method (`this.approve(i)` of a class that declares `approve`), and an item written
   // with a type no answer takes (`err: Error`, `e as Error`): not the SDK's answer, whatever the receiver
   if (receiver.kind === typescript.SyntaxKind.ThisKeyword && thisClassHasMethod(cx.ancestors, callee.name.text)) return;
-  if (cannotBeItem(item, cx.ancestors, cx.sf, { imports: cx.moduleImports, hoisted: cx.hoisted })) return;
+  if (cannotBeItem(item, cx.ancestors, cx.sf, { imports: cx.moduleImports, hoisted: cx.hoisted, fileAbs: cx.fileAbs, readModule: cx.options.typeModule }))
+    return;
   // an app's own `client.approve(id)` is not the SDK's: only a RunState (or an interruption item)
   // a helper's parameter (issue 40): the SDK's type under another name, or no type (taken for the SDK's)
   const helper = isSdkApprovalCall(receiver, item, cx.ancestors, cx.sf, {
     imports: cx.moduleImports,
     hoisted: cx.hoisted,
     sdkMember: (e) => sdkTypeMember(cx, e),
+    fileAbs: cx.fileAbs,
+    readModule: cx.options.typeModule,
   })
     ? {}
     : helperAnswer(cx, receiver, item);

@@ -1,0 +1,106 @@
+import type { ts } from 'ts-morph';
+import { collectModuleImports, isSdkModule } from './imports.js';
+import type { ModuleImport } from './types.js';
+import { typescript } from './typescript.js';
+import { type ImportedType, type SdkTypeNames, sdkTypeNames } from './written-sdk-type.js';
+
+/*
+ * A type name imported from another file of the app, followed to what that file exports under it
+ * (issue 40: `import type { Pending } from './types.js'` of `export interface Pending { state:
+ * RunState }`, or `import type { RunState } from './sdk.js'` of `export type { RunState } from
+ * '@openai/agents'`). The written-type readers ask it where a name is neither the SDK's nor declared
+ * in the file; the declaration it finds is read with ITS file's imports, so `RunState` there is the
+ * SDK's only when that file imports it from the SDK (or from a file that does, followed the same way).
+ * TypeScript's rule for a module's names holds: a name the module declares or exports itself wins
+ * over its `export *`. What cannot be read (a package outside the repo, a chain too long) is
+ * undefined: the reader then decides as it did without this file.
+ */
+
+/** Reads the module `specifier` names from `fromFile` (a file of the repo): its tree and absolute path; the repo scan gives it. */
+export type ModuleTreeReader = (specifier: string, fromFile: string) => { sf: ts.SourceFile; abs: string } | undefined;
+
+/** How many files one name is followed through (`server.ts` -> `index.ts` -> `types.ts` -> `sdk.ts`). */
+const CHAIN = 6;
+
+/**
+ * The SDK's type names a file imports (sdkTypeNames), with its imports of other files of the app
+ * followed when a reader of modules is given.
+ */
+export function typeNamesOf(
+  imports: readonly ModuleImport[],
+  fileAbs: string | undefined,
+  read: ModuleTreeReader | undefined,
+  viaBarrels?: (name: ts.Identifier) => string | undefined,
+  depth = 0,
+): SdkTypeNames {
+  const names = sdkTypeNames(imports, viaBarrels);
+  if (!read || fileAbs === undefined) return names;
+  return { ...names, imported: (local, namespace) => importedType(imports, fileAbs, read, local, namespace, depth) };
+}
+
+/** What `local` (or `namespace.local`) imported from a file of the app stands for there. */
+function importedType(
+  imports: readonly ModuleImport[],
+  fileAbs: string,
+  read: ModuleTreeReader,
+  local: string,
+  namespace: string | undefined,
+  depth: number,
+): ImportedType | undefined {
+  if (depth >= CHAIN) return undefined;
+  for (const imp of imports) {
+    if (imp.syntax !== 'import' || isSdkModule(imp.module)) continue;
+    const name = namespace === undefined ? imp.named.find((n) => n.local === local)?.imported : imp.namespaceName === namespace ? local : undefined;
+    if (name === undefined) continue;
+    const tree = read(imp.module, fileAbs);
+    return tree && exportedType(tree, name, read, depth + 1);
+  }
+  return undefined;
+}
+
+type TypeDeclaration = ts.TypeAliasDeclaration | ts.InterfaceDeclaration | ts.ClassDeclaration;
+
+/** What the module `tree` exports as the type `name`: the SDK's, its own declaration, or undefined. */
+function exportedType(tree: { sf: ts.SourceFile; abs: string }, name: string, read: ModuleTreeReader, depth: number): ImportedType | undefined {
+  if (depth >= CHAIN) return undefined;
+  const { sf, abs } = tree;
+  const imports = collectModuleImports(sf);
+  const decl = sf.statements.find(
+    (s): s is TypeDeclaration =>
+      (typescript.isTypeAliasDeclaration(s) || typescript.isInterfaceDeclaration(s) || typescript.isClassDeclaration(s)) && s.name?.text === name,
+  );
+  if (decl) return { kind: 'declared', decl, sf, names: typeNamesOf(imports, abs, read, undefined, depth) };
+  for (const s of sf.statements) {
+    if (!typescript.isExportDeclaration(s) || !s.exportClause || !typescript.isNamedExports(s.exportClause)) continue;
+    const spec = s.exportClause.elements.find((e) => e.name.text === name);
+    if (!spec) continue;
+    const inner = (spec.propertyName ?? spec.name).text;
+    // `export { RunState }` of a name the file imports
+    if (!s.moduleSpecifier) return ownName(imports, abs, read, inner, depth);
+    return typescript.isStringLiteral(s.moduleSpecifier) ? fromModule(s.moduleSpecifier.text, abs, inner, read, depth) : undefined;
+  }
+  // `import { RunState } from '@openai/agents'; export type Paused = …` is a declaration; a bare import is no export, but
+  // TypeScript still resolves `export { X }` above: a name neither declared nor exported by a list comes only from `export *`
+  for (const s of sf.statements) {
+    if (!typescript.isExportDeclaration(s) || s.exportClause || !s.moduleSpecifier || !typescript.isStringLiteral(s.moduleSpecifier)) continue;
+    const found = fromModule(s.moduleSpecifier.text, abs, name, read, depth);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/** A name the module imports and exports again: the SDK's, or followed into its module. */
+function ownName(imports: readonly ModuleImport[], abs: string, read: ModuleTreeReader, local: string, depth: number): ImportedType | undefined {
+  for (const imp of imports) {
+    const n = imp.syntax === 'import' ? imp.named.find((x) => x.local === local) : undefined;
+    if (n) return fromModule(imp.module, abs, n.imported, read, depth);
+  }
+  return undefined;
+}
+
+/** `name` of the module `specifier`: the SDK's own, or what that file of the app exports. */
+function fromModule(specifier: string, fromFile: string, name: string, read: ModuleTreeReader, depth: number): ImportedType | undefined {
+  if (isSdkModule(specifier)) return { kind: 'sdk', name };
+  const tree = read(specifier, fromFile);
+  return tree && exportedType(tree, name, read, depth + 1);
+}
