@@ -32,7 +32,8 @@ function forkLike(): string {
   writeFileSync(
     path.join(sdk, 'src/index.ts'),
     [
-      "import type { RunState } from './run-state.js';",
+      // the SDK's type, as the real package's source has it: only the package's name tells the SDK from the app
+      "import type { RunState } from '@openai/agents';",
       '',
       'export function approveEvery(state: RunState, items: readonly unknown[]): void {',
       '  for (const item of items) state.approve(item);',
