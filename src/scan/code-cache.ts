@@ -3,6 +3,7 @@ import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'no
 import Module, { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
+import v8 from 'node:v8';
 import vm from 'node:vm';
 
 /**
@@ -52,12 +53,81 @@ function cacheFileName(file: string, st: { size: number; mtimeMs: number }): str
   return `${cacheKey(`${process.version}\0${process.arch}\0${file}\0${st.size}\0${st.mtimeMs}`)}.bin`;
 }
 
+/**
+ * When the cache is written again (issue 40, item 8). The cache is made at exit, so it holds what the
+ * run that wrote it compiled; a first run on a small repo (or a check, which uses fewer of the
+ * compiler's functions than the codemod) left a cache V8 accepts but that misses what a larger run
+ * compiles, and every larger run compiled that again (100-200 ms of CPU on the SDK's examples).
+ * Making the data to compare costs ~30-45 ms of CPU after a codemod run, and the process's bytecode
+ * size (`v8.getHeapCodeStatistics`, which walks the heap) ~11 ms: too much for every run of a check
+ * that takes a few hundred. So the file's header records the bytecode size of the run that wrote it
+ * and how many runs may still look: each of the next `GROWTH_CHECKS` runs measures the bytecode
+ * size and writes the cache anew when it grew by more than `GROWTH_MARGIN` (the same repo's runs
+ * differ by ~1 KB; the codemod on the SDK's examples by ~230 KB after one on a small fixture), or
+ * else only counts down; after those runs nothing is measured or written until V8 rejects the cache.
+ */
+export const GROWTH_CHECKS = 3;
+export const GROWTH_MARGIN = 64 * 1024;
+const HEADER_MAGIC = 0x31_43_43_52; // "RCC1", little-endian
+const HEADER_BYTES = 12;
+
+/** What a cache file's header says: the bytecode size of the run that wrote it, and the checks left. */
+export interface CacheHeader {
+  bytecode: number;
+  checksLeft: number;
+}
+
+/** What to do at exit: write the cache (made anew), count a check down, or nothing. */
+export function exitAction(header: CacheHeader | undefined, bytecode: () => number): 'write' | 'count' | 'none' {
+  if (header === undefined) return 'write';
+  if (header.checksLeft <= 0) return 'none';
+  return bytecode() > header.bytecode + GROWTH_MARGIN ? 'write' : 'count';
+}
+
+function encodeHeader(header: CacheHeader): Buffer {
+  const b = Buffer.alloc(HEADER_BYTES);
+  b.writeUInt32LE(HEADER_MAGIC, 0);
+  b.writeUInt32LE(Math.min(header.bytecode, 0xffffffff), 4);
+  b.writeUInt32LE(header.checksLeft, 8);
+  return b;
+}
+
+/** The header and V8's data of a cache file; a file without the header has no usable data. */
+function decodeCacheFile(file: Buffer): { header: CacheHeader; data: Buffer } | undefined {
+  if (file.length <= HEADER_BYTES || file.readUInt32LE(0) !== HEADER_MAGIC) return undefined;
+  return { header: { bytecode: file.readUInt32LE(4), checksLeft: file.readUInt32LE(8) }, data: file.subarray(HEADER_BYTES) };
+}
+
 /** A CommonJS file compiled (with its code cache) but not run yet: `runCompiled` runs it. */
 export interface CompiledScript {
   file: string;
   script: vm.Script;
-  /** Where to write the code cache at exit (none was there, or V8 rejected it). */
+  /** Where the code cache is kept (no cache folder: none). */
   writeCacheTo?: string;
+  /** The cache V8 accepted, with its header (none, or rejected: it is written at exit). */
+  accepted?: { header: CacheHeader; data: Buffer };
+}
+
+/** Writes a cache file whole: a temporary file of this process, renamed over it, private. */
+function writeCacheFile(to: string, header: CacheHeader, data: Buffer): void {
+  const tmp = `${to}.${process.pid}.tmp`;
+  writeFileSync(tmp, Buffer.concat([encodeHeader(header), data]), { mode: 0o600 });
+  renameSync(tmp, to);
+}
+
+/** At exit: the cache written anew, its checks counted down, or left alone (see `GROWTH_CHECKS`). */
+function updateCacheAtExit(compiled: CompiledScript, to: string): void {
+  try {
+    let measured: number | undefined;
+    const bytecode = () => (measured ??= v8.getHeapCodeStatistics().bytecode_and_metadata_size);
+    const action = exitAction(compiled.accepted?.header, bytecode);
+    if (action === 'write') writeCacheFile(to, { bytecode: bytecode(), checksLeft: GROWTH_CHECKS }, compiled.script.createCachedData());
+    else if (action === 'count' && compiled.accepted) {
+      writeCacheFile(to, { ...compiled.accepted.header, checksLeft: compiled.accepted.header.checksLeft - 1 }, compiled.accepted.data);
+    }
+  } catch {
+    // best effort: the next run compiles again
+  }
 }
 
 type ModuleInternals = { _cache: Record<string, NodeJS.Module>; _nodeModulePaths(dir: string): string[]; wrap(code: string): string };
@@ -77,14 +147,15 @@ export function* compileSteps(file: string, cacheDir: string): Generator<void, C
   yield;
   const dir = privateDir(cacheDir);
   const blob = dir ? path.join(dir, cacheFileName(file, st)) : undefined;
-  let cachedData: Buffer | undefined;
+  let cached: { header: CacheHeader; data: Buffer } | undefined;
   try {
-    if (blob) cachedData = readFileSync(blob);
+    if (blob) cached = decodeCacheFile(readFileSync(blob));
   } catch {
     // no cache yet
   }
-  const script = new vm.Script((Module as unknown as ModuleInternals).wrap(source), { filename: file, cachedData });
-  return { file, script, ...(blob && (cachedData === undefined || script.cachedDataRejected === true) ? { writeCacheTo: blob } : {}) };
+  const script = new vm.Script((Module as unknown as ModuleInternals).wrap(source), { filename: file, cachedData: cached?.data });
+  const accepted = cached && script.cachedDataRejected !== true ? cached : undefined;
+  return { file, script, ...(blob ? { writeCacheTo: blob } : {}), ...(accepted ? { accepted } : {}) };
 }
 
 /** Runs a compiled file as `require` would, once (a second call returns the first's exports). */
@@ -92,17 +163,7 @@ export function runCompiled(compiled: CompiledScript): unknown {
   const { file, script, writeCacheTo } = compiled;
   const cached = Module as unknown as ModuleInternals;
   if (cached._cache[file]) return cached._cache[file].exports;
-  if (writeCacheTo) {
-    process.once('exit', () => {
-      try {
-        const tmp = `${writeCacheTo}.${process.pid}.tmp`;
-        writeFileSync(tmp, script.createCachedData(), { mode: 0o600 });
-        renameSync(tmp, writeCacheTo);
-      } catch {
-        // best effort: the next run compiles again
-      }
-    });
-  }
+  if (writeCacheTo) process.once('exit', () => updateCacheAtExit(compiled, writeCacheTo));
   const mod = new Module(file) as NodeJS.Module & { filename: string; paths: string[]; loaded: boolean };
   mod.filename = file;
   mod.paths = cached._nodeModulePaths(path.dirname(file));

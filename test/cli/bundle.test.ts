@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -90,7 +90,7 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 describe('the compiler’s code cache (src/scan/code-cache.ts)', () => {
   const codeCache = path.join(REPO_ROOT, 'dist/scan/code-cache.js');
-  const script = (dir: string) =>
+  const script = (dir: string, large = false) =>
     `import { createRequire } from 'node:module';
      import { requireWithCodeCache } from ${JSON.stringify(codeCache)};
      const req = createRequire(${JSON.stringify(path.join(REPO_ROOT, 'package.json'))});
@@ -98,11 +98,15 @@ describe('the compiler’s code cache (src/scan/code-cache.ts)', () => {
      const file = createRequire(common).resolve('./typescript.js');
      const ts = requireWithCodeCache(file, ${JSON.stringify(dir)});
      const sf = ts.createSourceFile('a.ts', 'const a: number = 1;', ts.ScriptTarget.Latest);
+     // a larger run: the emitter's functions, which the parse alone never compiles
+     if (${large}) ts.transpileModule('export class A { m(x: number): number { return x * 2; } }', { compilerOptions: { target: ts.ScriptTarget.ES2015 } });
      // ts-morph, loaded after, requires this very compiler instance
      createRequire(common)('@ts-morph/common');
      const same = createRequire(common)('./typescript.js') === ts;
      console.log(JSON.stringify({ variable: ts.isVariableStatement(sf.statements[0]), same }));`;
-  const run = (dir: string) => spawnSync(process.execPath, ['--input-type=module', '-e', script(dir)], { encoding: 'utf8' });
+  const run = (dir: string, large = false) => spawnSync(process.execPath, ['--input-type=module', '-e', script(dir, large)], { encoding: 'utf8' });
+  // the header of a cache file (src/scan/code-cache.ts): magic, bytecode size, checks left
+  const checksLeft = (file: string) => readFileSync(file).readUInt32LE(8);
 
   it('names a cache file by a key of hex digits, a different name for each compiler copy and Node', async () => {
     const { cacheKey } = (await import(pathToFileURL(codeCache).href)) as { cacheKey: (key: string) => string };
@@ -160,5 +164,43 @@ describe('the compiler’s code cache (src/scan/code-cache.ts)', () => {
     expect(third.status, third.stderr).toBe(0);
     expect(JSON.parse(third.stdout)).toEqual({ variable: true, same: true });
     expect(readFileSync(path.join(dir, blob!)).length).toBeGreaterThan(100_000);
+
+    // a header of ours before data V8 rejects (a cache of another compiler copy): written anew too
+    const header = readFileSync(path.join(dir, blob!)).subarray(0, 12);
+    header.writeUInt32LE(0xffffffff, 4);
+    writeFileSync(path.join(dir, blob!), Buffer.concat([header, Buffer.alloc(1000, 7)]));
+    expect(run(dir).status).toBe(0);
+    expect(readFileSync(path.join(dir, blob!)).length).toBeGreaterThan(100_000);
+  });
+
+  it('grows: a larger run after a small one writes a larger cache (issue 40, item 8)', () => {
+    const dir = path.join(work, 'grows');
+    expect(run(dir).status).toBe(0);
+    const [blob] = readdirSync(dir);
+    const small = readFileSync(path.join(dir, blob!)).length;
+    const larger = run(dir, true);
+    expect(larger.status, larger.stderr).toBe(0);
+    expect(readFileSync(path.join(dir, blob!)).length).toBeGreaterThan(small);
+  });
+
+  it('counts its checks down on runs that compile nothing new, then leaves the file alone', async () => {
+    const { GROWTH_CHECKS } = (await import(pathToFileURL(codeCache).href)) as { GROWTH_CHECKS: number };
+    const dir = path.join(work, 'settles');
+    expect(run(dir, true).status).toBe(0);
+    const [blob] = readdirSync(dir);
+    const file = path.join(dir, blob!);
+    const written = readFileSync(file).subarray(12);
+    expect(checksLeft(file)).toBe(GROWTH_CHECKS);
+    for (let left = GROWTH_CHECKS - 1; left >= 0; left--) {
+      expect(run(dir, true).status).toBe(0);
+      expect(checksLeft(file)).toBe(left);
+    }
+    // the counting runs kept V8's data as it was written: they made none
+    expect(readFileSync(file).subarray(12).equals(written)).toBe(true);
+    const before = statSync(file);
+    const last = run(dir, true);
+    expect(JSON.parse(last.stdout)).toEqual({ variable: true, same: true });
+    const after = statSync(file);
+    expect([after.ino, after.mtimeMs, after.size]).toEqual([before.ino, before.mtimeMs, before.size]);
   });
 });

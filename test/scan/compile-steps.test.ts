@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { compileSteps, runCompiled } from '../../src/scan/code-cache.js';
+import { compileSteps, exitAction, GROWTH_CHECKS, GROWTH_MARGIN, runCompiled } from '../../src/scan/code-cache.js';
 
 // check compiles the compiler while it waits for the reading thread (src/check/engine.ts), and runs
 // it only if a file needs it: compiling must load nothing, running must load it once.
@@ -39,5 +39,18 @@ describe('compiling in steps (src/scan/code-cache.ts)', () => {
     steps.next();
     steps.return(undefined as never);
     expect(requireCache[file]).toBeUndefined();
+  });
+
+  it('writes the cache at exit when there is none, when the run compiled more, and counts a check down otherwise', () => {
+    const never = () => {
+      throw new Error('measured');
+    };
+    expect(exitAction(undefined, () => 0)).toBe('write');
+    expect(exitAction({ bytecode: 1_000_000, checksLeft: GROWTH_CHECKS }, () => 1_000_000 + GROWTH_MARGIN + 1)).toBe('write');
+    // growth within the margin (runs of one repo differ a little) is no reason to write
+    expect(exitAction({ bytecode: 1_000_000, checksLeft: 1 }, () => 1_000_000 + GROWTH_MARGIN)).toBe('count');
+    expect(exitAction({ bytecode: 1_000_000, checksLeft: 1 }, () => 900_000)).toBe('count');
+    // no checks left: nothing is measured (it walks the heap) and nothing written
+    expect(exitAction({ bytecode: 1_000_000, checksLeft: 0 }, never)).toBe('none');
   });
 });
