@@ -50,7 +50,15 @@ function importedType(
   if (depth >= CHAIN) return undefined;
   for (const imp of imports) {
     if (imp.syntax !== 'import' || isSdkModule(imp.module)) continue;
-    const name = namespace === undefined ? imp.named.find((n) => n.local === local)?.imported : imp.namespaceName === namespace ? local : undefined;
+    if (namespace !== undefined && imp.namespaceName !== namespace) {
+      // `import type { agents } from './sdk.js'` of `export * as agents from '@openai/agents'`: `agents.RunState`
+      const ns = imp.named.find((n) => n.local === namespace);
+      const tree = ns && read(imp.module, fileAbs);
+      const spec = tree && namespaceExport(tree.sf, ns.imported);
+      if (spec !== undefined) return fromModule(spec, tree!.abs, local, read, depth + 1);
+      continue;
+    }
+    const name = namespace === undefined ? (imp.defaultName === local ? 'default' : imp.named.find((n) => n.local === local)?.imported) : local;
     if (name === undefined) continue;
     const tree = read(imp.module, fileAbs);
     return tree && exportedType(tree, name, read, depth + 1);
@@ -65,18 +73,27 @@ function exportedType(tree: { sf: ts.SourceFile; abs: string }, name: string, re
   if (depth >= CHAIN) return undefined;
   const { sf, abs } = tree;
   const imports = collectModuleImports(sf);
-  const decl = sf.statements.find(
-    (s): s is TypeDeclaration =>
-      (typescript.isTypeAliasDeclaration(s) || typescript.isInterfaceDeclaration(s) || typescript.isClassDeclaration(s)) && s.name?.text === name,
-  );
-  if (decl) return { kind: 'declared', decl, sf, names: typeNamesOf(imports, abs, read, undefined, depth) };
+  const local = (n: string): ImportedType | undefined => {
+    const decl = declarationOf(sf, n);
+    return decl ? { kind: 'declared', decl, sf, names: typeNamesOf(imports, abs, read, undefined, depth) } : undefined;
+  };
+  if (name === 'default') {
+    // `export default interface Pending {…}`, or `interface P {…}; export default P`
+    const decl = sf.statements.find((s): s is TypeDeclaration => isTypeDeclaration(s) && isDefaultExport(s));
+    if (decl) return { kind: 'declared', decl, sf, names: typeNamesOf(imports, abs, read, undefined, depth) };
+    const assigned = sf.statements.find((s): s is ts.ExportAssignment => typescript.isExportAssignment(s) && !s.isExportEquals);
+    const e = assigned?.expression;
+    return e && typescript.isIdentifier(e) ? (local(e.text) ?? ownName(imports, abs, read, e.text, depth)) : undefined;
+  }
+  const own = local(name);
+  if (own) return own;
   for (const s of sf.statements) {
     if (!typescript.isExportDeclaration(s) || !s.exportClause || !typescript.isNamedExports(s.exportClause)) continue;
     const spec = s.exportClause.elements.find((e) => e.name.text === name);
     if (!spec) continue;
     const inner = (spec.propertyName ?? spec.name).text;
-    // `export { RunState }` of a name the file imports
-    if (!s.moduleSpecifier) return ownName(imports, abs, read, inner, depth);
+    // `export { RunState }` of a name the file imports, or `export type { P as Pending }` of its own declaration
+    if (!s.moduleSpecifier) return local(inner) ?? ownName(imports, abs, read, inner, depth);
     return typescript.isStringLiteral(s.moduleSpecifier) ? fromModule(s.moduleSpecifier.text, abs, inner, read, depth) : undefined;
   }
   // `import { RunState } from '@openai/agents'; export type Paused = …` is a declaration; a bare import is no export, but
@@ -85,6 +102,26 @@ function exportedType(tree: { sf: ts.SourceFile; abs: string }, name: string, re
     if (!typescript.isExportDeclaration(s) || s.exportClause || !s.moduleSpecifier || !typescript.isStringLiteral(s.moduleSpecifier)) continue;
     const found = fromModule(s.moduleSpecifier.text, abs, name, read, depth);
     if (found) return found;
+  }
+  return undefined;
+}
+
+const isTypeDeclaration = (s: ts.Statement): s is TypeDeclaration =>
+  typescript.isTypeAliasDeclaration(s) || typescript.isInterfaceDeclaration(s) || typescript.isClassDeclaration(s);
+
+const isDefaultExport = (s: ts.Statement): boolean =>
+  typescript.canHaveModifiers(s) && (typescript.getModifiers(s)?.some((m) => m.kind === typescript.SyntaxKind.DefaultKeyword) ?? false);
+
+/** The type the module declares as `name` (a type alias, an interface, a class). */
+function declarationOf(sf: ts.SourceFile, name: string): TypeDeclaration | undefined {
+  return sf.statements.find((s): s is TypeDeclaration => isTypeDeclaration(s) && s.name?.text === name);
+}
+
+/** The module `export * as name from '…'` names, or undefined. */
+function namespaceExport(sf: ts.SourceFile, name: string): string | undefined {
+  for (const s of sf.statements) {
+    if (!typescript.isExportDeclaration(s) || !s.exportClause || !s.moduleSpecifier || !typescript.isStringLiteral(s.moduleSpecifier)) continue;
+    if (typescript.isNamespaceExport(s.exportClause) && s.exportClause.name.text === name) return s.moduleSpecifier.text;
   }
   return undefined;
 }

@@ -23,11 +23,26 @@ type Named = ts.Statement & { name?: ts.Node };
 export function ownTypeReader(
   moduleOf: (specifier: string, fromFile: string) => ts.SourceFile | undefined,
 ): (specifier: string, fromFile: string, name: string) => boolean {
-  return (specifier, fromFile, name) => {
-    if (!specifier.startsWith('./') && !specifier.startsWith('../')) return false;
+  const own = (specifier: string, fromFile: string, name: string, depth: number): boolean => {
+    if (depth > 6 || (!specifier.startsWith('./') && !specifier.startsWith('../'))) return false;
     const sf = moduleOf(specifier, fromFile);
-    return sf !== undefined && declaresOwnType(sf, name);
+    if (sf === undefined) return false;
+    // `export { RunState } from './own.js'` beside an `export *` of the SDK: the listed module's, which wins
+    const listed = listedFrom(sf, name);
+    return listed ? own(listed.specifier, sf.fileName, listed.name, depth + 1) : declaresOwnType(sf, name);
   };
+  return (specifier, fromFile, name) => own(specifier, fromFile, name, 0);
+}
+
+/** The module and name an `export { name } from '…'` of `sf` hands `name` out from, or undefined. */
+function listedFrom(sf: ts.SourceFile, name: string): { specifier: string; name: string } | undefined {
+  for (const s of sf.statements) {
+    if (!typescript.isExportDeclaration(s) || !s.moduleSpecifier || !typescript.isStringLiteral(s.moduleSpecifier)) continue;
+    const clause = s.exportClause;
+    const el = clause && typescript.isNamedExports(clause) ? clause.elements.find((e) => e.name.text === name) : undefined;
+    if (el) return { specifier: s.moduleSpecifier.text, name: (el.propertyName ?? el.name).text };
+  }
+  return undefined;
 }
 
 /** Whether `sf` declares a class, interface, type alias or enum named `name` that is plainly its own. */
@@ -46,13 +61,32 @@ const isTypeDeclaration = (s: ts.Statement): s is ts.ClassDeclaration | ts.Inter
 
 /** Whether `sf` has an `export *`, or an export specifier handing out `name` from elsewhere or under a rename. */
 function reexports(sf: ts.SourceFile, name: string): boolean {
+  // TypeScript's rule: a name the module exports itself (`export interface RunState`) hides its `export *`'s
+  const exportedItself = exportsOwnDeclaration(sf, name);
   return sf.statements.some((s) => {
     if (!typescript.isExportDeclaration(s)) return false;
     const clause = s.exportClause;
-    if (clause === undefined || typescript.isNamespaceExport(clause)) return clause === undefined || clause.name.text === name;
+    if (clause === undefined) return !exportedItself;
+    if (typescript.isNamespaceExport(clause)) return clause.name.text === name;
     return clause.elements.some(
       (e) => e.name.text === name && (s.moduleSpecifier !== undefined || (e.propertyName !== undefined && e.propertyName.text !== name)),
     );
+  });
+}
+
+/** Whether `sf` exports a declaration named `name` itself: an `export` on it, or a local `export { name }`. */
+function exportsOwnDeclaration(sf: ts.SourceFile, name: string): boolean {
+  return sf.statements.some((s) => {
+    if (typescript.isExportDeclaration(s))
+      return (
+        !s.moduleSpecifier &&
+        s.exportClause !== undefined &&
+        typescript.isNamedExports(s.exportClause) &&
+        s.exportClause.elements.some((e) => e.name.text === name && (e.propertyName ?? e.name).text === name)
+      );
+    const mods = typescript.canHaveModifiers(s) ? typescript.getModifiers(s) : undefined;
+    const exported = mods?.some((m) => m.kind === typescript.SyntaxKind.ExportKeyword) && !mods.some((m) => m.kind === typescript.SyntaxKind.DefaultKeyword);
+    return exported === true && declaredNames(s).includes(name);
   });
 }
 

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { ts } from 'ts-morph';
+import { declarationFileFor } from './declaration-files.js';
 import { decodeSource, type SourceEncoding } from './decode.js';
 import { readLayout } from './layout.js';
 import { aliasTokens, resolveSpecifier, type RepoLayout } from './links.js';
@@ -124,7 +125,7 @@ function* scanSteps(options: ScanFilesOptions): Generator<void, { scan: RepoScan
   const barrels = barrelLinks(layout, parsed, options.generatedModule);
   const seenTokens = barrelRounds(parsed, texts.texts, texts.textOf, barrels);
   const links = barrels.links;
-  const { importedConst, ownType, typeModule, edited } = moduleReaders(layout, parsed, texts.textOf);
+  const { importedConst, ownType, typeModule, edited } = moduleReaders(layout, parsed, texts.textOf, root);
   // a test file is parsed (it may be a barrel other tests import) but kept apart, unless named one by one
   const named = namedFiles(root, options.paths);
   const isTest = ahead?.root?.isTest ?? testFileRule(root, listing.configs);
@@ -266,19 +267,19 @@ function readFailure(code: string | undefined): string {
  * that lints one file at a time hands each new text of a file to `edited` (issue 40): the module is
  * then read from that text, and the files whose scans read it are named, to be scanned again.
  */
-function moduleReaders(layout: RepoLayout, parsed: Map<string, ParsedFile>, textOf: (abs: string) => string | undefined) {
+function moduleReaders(layout: RepoLayout, parsed: Map<string, ParsedFile>, textOf: (abs: string) => string | undefined, root: string) {
   const cache = new Map<string, ParsedFile | null>();
   const latest = new Map<string, string>();
   const readers = new Map<string, Set<string>>();
   const moduleOf = (specifier: string, fromFile: string): (ParsedFile & { file: string }) | undefined => {
-    const target = resolveSpecifier(layout, specifier, fromFile);
+    const target = resolveSpecifier(layout, specifier, fromFile) ?? declarationTarget(specifier, fromFile, root);
     if (target?.kind !== 'file') return undefined;
     const known = readers.get(target.file);
     if (known) known.add(path.resolve(fromFile));
     else readers.set(target.file, new Set([path.resolve(fromFile)]));
     let p = (latest.has(target.file) ? undefined : parsed.get(target.file)) ?? cache.get(target.file);
     if (p === undefined) {
-      const text = latest.get(target.file) ?? textOf(target.file);
+      const text = latest.get(target.file) ?? textOf(target.file) ?? (/\.d\.[mc]?ts$/.test(target.file) ? readSourceText(target.file) : undefined);
       p = text !== undefined ? parseSource(target.file, text) : null;
       cache.set(target.file, p);
     }
@@ -305,6 +306,12 @@ function moduleReaders(layout: RepoLayout, parsed: Map<string, ParsedFile>, text
       return [...(readers.get(file) ?? [])].filter((f) => f !== file);
     },
   };
+}
+
+/** A `.d.ts` the walk did not list, as a target (declaration-files.ts). */
+function declarationTarget(specifier: string, fromFile: string, root: string): { kind: 'file'; file: string } | undefined {
+  const file = declarationFileFor(specifier, fromFile, root);
+  return file ? { kind: 'file', file } : undefined;
 }
 
 const sameTokens = (a: readonly string[], b: readonly string[]): boolean => a.length === b.length && a.every((t, i) => t === b[i]);
