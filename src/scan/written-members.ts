@@ -107,11 +107,15 @@ function propertyType(members: ts.NodeArray<ts.TypeElement>, member: string, fil
 interface Narrowing {
   key: string;
   values: readonly string[];
+  /** The tag is NOT one of `values` there (the else of `===`, `!==`'s then, a `default`): TypeScript narrows by exclusion. */
+  excluded?: boolean;
 }
 
 /**
  * The tag test the innermost branch around the use makes of `obj` (`if (t.kind === 'agent')`, the
- * else of `!==`, a `switch (t.kind)`'s case and the empty cases falling into it), or undefined.
+ * else of `!==`, a `switch (t.kind)`'s case and the empty cases falling into it), or undefined. The
+ * other side (the else of `===`, `!==`'s then, a `default`, either side of `?:`) excludes the values,
+ * as TypeScript narrows: the SDK kind left alone there is the SDK's answer (issue 40).
  */
 function narrowing(obj: ts.Expression, ancestors: readonly ts.Node[], sf: ts.SourceFile): Narrowing | undefined {
   const name = obj.getText(sf);
@@ -121,19 +125,29 @@ function narrowing(obj: ts.Expression, ancestors: readonly ts.Node[], sf: ts.Sou
     const child = ancestors[i + 1];
     // a callback inside the branch keeps the narrowing (TypeScript's, for a name not assigned again); a function whose own parameter is the name does not
     if (typescript.isFunctionLike(node) && declaresParameter(node, name)) return undefined;
-    if (typescript.isIfStatement(node) && child !== undefined && child !== node.expression) {
-      const test = tagTest(node.expression, name, sf);
-      if (test && (child === node.thenStatement) === test.equal) return { key: test.key, values: [test.value] };
+    const branch =
+      typescript.isIfStatement(node) && child !== undefined && child !== node.expression
+        ? { test: node.expression, then: child === node.thenStatement }
+        : typescript.isConditionalExpression(node) && !within(obj, node.condition)
+          ? // the use may be the conditional's own child (the call is not among the ancestors): by position
+            { test: node.condition, then: within(obj, node.whenTrue) }
+          : undefined;
+    if (branch) {
+      const test = tagTest(branch.test, name, sf);
+      if (test) return { key: test.key, values: [test.value], ...(branch.then === test.equal ? {} : { excluded: true }) };
     }
-    if (typescript.isCaseClause(node)) {
+    if (typescript.isCaseClause(node) || typescript.isDefaultClause(node)) {
       const sw = ancestors[i - 2];
       const tag = sw && typescript.isSwitchStatement(sw) ? tagOf(sw.expression, name, sf) : undefined;
-      const values = tag === undefined ? undefined : caseValues(node, ancestors[i - 1] as ts.CaseBlock);
-      if (tag !== undefined && values) return { key: tag, values };
+      const block = ancestors[i - 1] as ts.CaseBlock;
+      const values = tag === undefined ? undefined : typescript.isCaseClause(node) ? caseValues(node, block) : otherCaseValues(node, block);
+      if (tag !== undefined && values) return { key: tag, values, ...(typescript.isDefaultClause(node) ? { excluded: true } : {}) };
     }
   }
   return undefined;
 }
+
+const within = (inner: ts.Node, outer: ts.Node): boolean => inner.pos >= outer.pos && inner.end <= outer.end;
 
 /** `obj.key === 'v'` (either side, `==` too; `!==`/`!=` as not equal), or undefined. */
 function tagTest(e: ts.Expression, name: string, sf: ts.SourceFile): { key: string; value: string; equal: boolean } | undefined {
@@ -173,12 +187,28 @@ function caseValues(clause: ts.CaseClause, block: ts.CaseBlock): string[] | unde
   return values;
 }
 
+/** The string cases of a switch that do not fall into its `default` (the tag is none of them there), or undefined when a case is no string. */
+function otherCaseValues(clause: ts.DefaultClause, block: ts.CaseBlock): string[] | undefined {
+  const at = block.clauses.indexOf(clause);
+  // the empty cases just before `default` fall into it: their values are not excluded
+  let first = at;
+  while (first > 0 && block.clauses[first - 1]!.statements.length === 0) first--;
+  const values: string[] = [];
+  for (const [j, c] of block.clauses.entries()) {
+    if (j >= first && j <= at) continue;
+    if (!typescript.isCaseClause(c) || !typescript.isStringLiteralLike(unwrapValue(c.expression))) return undefined;
+    values.push((unwrapValue(c.expression) as ts.StringLiteralLike).text);
+  }
+  return values;
+}
+
 /** Whether an alternative may hold one of the narrowed tag's values: its tag written as another string literal only is left out. */
 function keeps(alt: ts.TypeNode, narrow: Narrowing, file: TypeFile, depth: number): boolean {
   const tags = memberIn(alt, narrow.key, file, depth);
   if (tags?.length !== 1) return true;
   const t = tags[0]!.type;
-  return !(typescript.isLiteralTypeNode(t) && typescript.isStringLiteral(t.literal)) || narrow.values.includes(t.literal.text);
+  if (!(typescript.isLiteralTypeNode(t) && typescript.isStringLiteral(t.literal))) return true;
+  return narrow.values.includes(t.literal.text) !== (narrow.excluded === true);
 }
 
 function declaresParameter(fn: ts.SignatureDeclaration, name: string): boolean {
