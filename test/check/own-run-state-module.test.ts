@@ -4,9 +4,9 @@ import { AT, helper, helperDeclaring } from './run-state-helper.js';
 /**
  * A helper's parameter typed `RunState` imported from a relative module of the app (issue 40): when
  * that file declares a class, interface or type named `RunState` itself, the type is the app's own
- * (a workflow engine's state) and its `approve` no SDK answer. A module that re-exports the name,
- * aliases the SDK's type under it, or extends the SDK's type stays taken for the SDK's, failing
- * closed (the barrel cases of test/codemod/sdk-barrel-answers.test.ts still count).
+ * (a workflow engine's state) and its `approve` no SDK answer; so when it re-exports the name from
+ * another relative module that does (followed). A module that aliases the SDK's type under it, or
+ * extends the SDK's type, stays taken for the SDK's, failing closed (the barrel cases of test/codemod/sdk-barrel-answers.test.ts still count).
  */
 ruleTester('sdk-approval', {
   valid: [
@@ -30,17 +30,17 @@ ruleTester('sdk-approval', {
       files: { 'src/workflow.ts': 'export type RunState = { approve(step: unknown): void };\n' },
       code: helper('../workflow.js'),
     },
-  ],
-  invalid: [
     {
+      // followed since the red team's findings (session 23): the module it names declares its own
       name: 'a module that re-exports RunState from another of its own',
       files: {
         'src/workflow.ts': "export type { RunState } from './engine.js';\n",
         'src/engine.ts': 'export interface RunState { approve(step: unknown): void }\n',
       },
       code: helper('./workflow.js'),
-      errors: [{ ...AT, mentions: 'may re-export' }],
     },
+  ],
+  invalid: [
     {
       name: "a module whose RunState is an alias of the SDK's",
       files: { 'src/workflow.ts': "import type { RunState as S } from '@openai/agents';\nexport type RunState = S<any, any>;\n" },
