@@ -3,7 +3,9 @@ import path from 'node:path';
 import { UserError } from '../diagnostics.js';
 import { MANIFEST_FILE } from '../manifest/find.js';
 import { manifestsBelowPlainFolder } from '../manifest/plain-folder.js';
+import { workspaceRootAbove } from '../manifest/workspace.js';
 import { gitRootOf } from '../safe-read.js';
+import { shellWord } from '../shell-word.js';
 
 /**
  * In a plain folder (no project, no manifest here or above) holding projects with manifests: a
@@ -16,16 +18,32 @@ import { gitRootOf } from '../safe-read.js';
 export function refusePlainFolder(cwd: string, command: string, invocation = command): void {
   const below = manifestsBelowPlainFolder(cwd);
   if (below.length === 0) return;
-  const shown = below.map((m) => path.relative(cwd, m).split(path.sep).join('/'));
-  const first = path.relative(cwd, path.dirname(below[0]!)).split(path.sep).join('/');
+  const shown = below.map((m) => slashed(path.relative(cwd, m)));
+  const first = shellWord(slashed(path.relative(cwd, path.dirname(below[0]!))));
+  const each = `run ${command} in each project's own folder (\`npx ctrlrun-gen ${invocation} --cwd ${first}\`)`;
+  const head = `${command}: no ${MANIFEST_FILE} in ${cwd} or above, and this folder is no project`;
+  // a folder of a workspace below its root: a package.json or `git init` here would nest a second project in it
+  const workspace = workspaceRootAbove(path.resolve(cwd));
+  if (workspace !== undefined) {
+    const up = shellWord(slashed(path.relative(cwd, workspace)));
+    throw new UserError(
+      `${head} of its own (no package.json; a folder inside the workspace at ${workspace}, not its root); the manifests below it: ${shown.join(', ')}.\n` +
+        `hint: ${each}, or run it at the workspace root (\`npx ctrlrun-gen ${invocation} --cwd ${up}\`) to go through the workspace's packages together.`,
+    );
+  }
   // a folder inside a repository, below its top, is in a git work tree: `git init` there would nest a second one
   const top = gitRootOf(cwd);
   const what = top === undefined ? 'no git work tree' : `a folder of the git work tree at ${top}, not its top`;
   const make = top === undefined ? 'a package.json or `git init` here' : 'a package.json here';
   throw new UserError(
-    `${command}: no ${MANIFEST_FILE} in ${cwd} or above, and this folder is no project (no package.json, no workspace, ${what}); the manifests below it: ${shown.join(', ')}.\n` +
-      `hint: run ${command} in each project's own folder (\`npx ctrlrun-gen ${invocation} --cwd ${first}\`), or make this folder their project (${make}) to run ${command} over them together.`,
+    `${head} (no package.json, no workspace, ${what}); the manifests below it: ${shown.join(', ')}.\n` +
+      `hint: ${each}, or make this folder their project (${make}) to run ${command} over them together.`,
   );
+}
+
+/** A relative path with `/` between its folders, as the user types it. */
+function slashed(rel: string): string {
+  return rel.split(path.sep).join('/');
 }
 
 /**

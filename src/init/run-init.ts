@@ -11,6 +11,7 @@ import { sdkToolName } from '../runtime/tool-name.js';
 import { browserSideFiles } from '../scan/browser-target.js';
 import { readSourceText, scanRepo } from '../scan/index.js';
 import { RESOLVABLE_NAMES, unresolvedNameMessage } from '../scan/names.js';
+import { shellWord } from '../shell-word.js';
 import { setComponentsApart } from './component-notes.js';
 import { doorNotes, findSandboxAndHandoffs } from './doors.js';
 import { groupByPackage } from './layout.js';
@@ -268,11 +269,6 @@ export function nextSteps(dirs: string[], cwd: string): string {
   if (here && dirs.some((d) => d !== cwd))
     lines.push('  (run here, at the root, each command goes through every package below it that has a ctrlrun.tools.yaml)');
   return `${lines.join('\n')}\n`;
-}
-
-/** A path as one shell word. */
-function shellWord(word: string): string {
-  return /^[\w./@-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
 /**

@@ -4,7 +4,7 @@ import { readRegularText } from '../safe-read.js';
 import { MANIFEST_FILE } from './find.js';
 import { groupingFolder } from './grouping-folder.js';
 import { parseManifest } from './load.js';
-import { nestedPackages, workspacePatterns } from './workspace.js';
+import { nestedPackages, workspaceRootAbove } from './workspace.js';
 
 /*
  * An app may run, and answer the interruptions of, tools it imports from another package of its
@@ -27,14 +27,6 @@ function packageJson(dir: string): PackageJson | undefined {
     return value !== null && typeof value === 'object' ? (value as PackageJson) : undefined;
   } catch {
     return undefined;
-  }
-}
-
-/** The nearest folder above `dir` (itself excluded) that is a workspace root, or undefined. */
-function workspaceRootAbove(dir: string): string | undefined {
-  for (let at = path.dirname(dir); ; at = path.dirname(at)) {
-    if (workspacePatterns(at) !== undefined) return at;
-    if (path.dirname(at) === at) return undefined;
   }
 }
 

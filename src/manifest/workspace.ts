@@ -24,6 +24,14 @@ export function workspacePatterns(dir: string): string[] | undefined {
   }
 }
 
+/** The nearest folder above `dir` (itself excluded) that is a workspace root, or undefined. */
+export function workspaceRootAbove(dir: string): string | undefined {
+  for (let at = path.dirname(dir); ; at = path.dirname(at)) {
+    if (workspacePatterns(at) !== undefined) return at;
+    if (path.dirname(at) === at) return undefined;
+  }
+}
+
 /**
  * The `packages:` list of a pnpm-workspace.yaml: block items (`- 'apps/*'`) or a flow list
  * (`packages: [a, b]`). A small reader on purpose: the file is this one list, and start-up does
