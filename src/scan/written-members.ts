@@ -127,14 +127,14 @@ function narrowing(obj: ts.Expression, ancestors: readonly ts.Node[], sf: ts.Sou
     if (typescript.isFunctionLike(node) && declaresParameter(node, name)) return undefined;
     const branch =
       typescript.isIfStatement(node) && child !== undefined && child !== node.expression
-        ? { test: node.expression, then: child === node.thenStatement }
+        ? { test: node.expression, inThen: child === node.thenStatement }
         : typescript.isConditionalExpression(node) && !within(obj, node.condition)
           ? // the use may be the conditional's own child (the call is not among the ancestors): by position
-            { test: node.condition, then: within(obj, node.whenTrue) }
+            { test: node.condition, inThen: within(obj, node.whenTrue) }
           : undefined;
     if (branch) {
       const test = tagTest(branch.test, name, sf);
-      if (test) return { key: test.key, values: [test.value], ...(branch.then === test.equal ? {} : { excluded: true }) };
+      if (test) return { key: test.key, values: [test.value], ...(branch.inThen === test.equal ? {} : { excluded: true }) };
     }
     if (typescript.isCaseClause(node) || typescript.isDefaultClause(node)) {
       const sw = ancestors[i - 2];
