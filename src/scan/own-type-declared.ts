@@ -1,4 +1,5 @@
 import type { ts } from 'ts-morph';
+import type { ModuleTreeReader } from './imported-types.js';
 import { typescript } from './typescript.js';
 
 /*
@@ -14,20 +15,22 @@ import { typescript } from './typescript.js';
 type Named = ts.Statement & { name?: ts.Node };
 
 /**
- * The own-type reader a file's scan asks (`ownType`, scan/file/context.ts), over `moduleOf` (the
- * syntax tree of the module a specifier names from a file, when it is a file of the repo). Every
- * scan that judges an answer asks it: the repo's, and the importers' search outside a package
- * (path-importers.ts). Only a relative module is the app's own file: a package's (or an alias to
- * one) may be anyone's.
+ * The readers of the app's other files a file's scan asks, over `moduleOf` (the module a specifier
+ * names from a file, when it is a file of the repo): `ownType` (scan/file/context.ts) and
+ * `typeModule` (imported-types.ts). Every scan that judges an answer takes both: the repo's, and the
+ * importers' search outside a package (path-importers.ts). Only a relative module is the app's own
+ * file for `ownType`: a package's (or an alias to one) may be anyone's.
  */
-export function ownTypeReader(
-  moduleOf: (specifier: string, fromFile: string) => ts.SourceFile | undefined,
-): (specifier: string, fromFile: string, name: string) => boolean {
-  return (specifier, fromFile, name) => {
+export function typeReaders(moduleOf: ModuleTreeReader): {
+  ownType: (specifier: string, fromFile: string, name: string) => boolean;
+  typeModule: ModuleTreeReader;
+} {
+  const ownType = (specifier: string, fromFile: string, name: string): boolean => {
     if (!specifier.startsWith('./') && !specifier.startsWith('../')) return false;
-    const sf = moduleOf(specifier, fromFile);
-    return sf !== undefined && declaresOwnType(sf, name);
+    const tree = moduleOf(specifier, fromFile);
+    return tree !== undefined && declaresOwnType(tree.sf, name);
   };
+  return { ownType, typeModule: moduleOf };
 }
 
 /** Whether `sf` declares a class, interface, type alias or enum named `name` that is plainly its own. */
