@@ -6,7 +6,7 @@ import type { HoistedVars } from './scope.js';
 import { useRefType, useStateType } from './react-state.js';
 import { type ClassField, destructuredKey, fieldFromThis, outsideBaseName, thisField, thisFieldType } from './this-fields.js';
 import { type ModuleTreeReader, typeNamesOf } from './imported-types.js';
-import { type WrittenType, writtenMemberType } from './written-members.js';
+import { classPropertyType, type WrittenType, writtenMemberType } from './written-members.js';
 import type { ModuleImport } from './types.js';
 import { ITEM_TYPES, isSdkClass, isWrittenSdkType, RECEIVER_TYPES, type SdkTypeNames } from './written-sdk-type.js';
 
@@ -89,10 +89,8 @@ function baseField(e: ts.Expression, ctx: Ctx): WrittenType | undefined {
   const base = outsideBaseName(ctx.ancestors);
   const found = base === undefined ? undefined : ctx.names().imported?.(base);
   if (found?.kind !== 'declared' || !typescript.isClassDeclaration(found.decl)) return undefined;
-  for (const m of found.decl.members)
-    if (typescript.isPropertyDeclaration(m) && typescript.isIdentifier(m.name) && m.name.text === e.name.text)
-      return m.type && { type: m.type, sf: found.sf, names: found.names };
-  return undefined;
+  const type = classPropertyType(found.decl, e.name.text);
+  return type && { type, sf: found.sf, names: found.names };
 }
 
 /** Whether `this.name` is a field of a base class of another file whose written type is one of `wanted`. */

@@ -1,5 +1,5 @@
 import { isAscii } from 'node:buffer';
-import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, renameSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import Module, { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
@@ -104,8 +104,8 @@ export interface CompiledScript {
   script: vm.Script;
   /** Where the code cache is kept (no cache folder: none). */
   writeCacheTo?: string;
-  /** The cache V8 accepted, with its header (none, or rejected: it is written at exit). */
-  accepted?: { header: CacheHeader; data: Buffer };
+  /** The header of the cache V8 accepted (none, or rejected: it is written at exit); its data is not kept. */
+  accepted?: CacheHeader;
 }
 
 /** Writes a cache file whole: a temporary file of this process, renamed over it, private. */
@@ -115,16 +115,28 @@ function writeCacheFile(to: string, header: CacheHeader, data: Buffer): void {
   renameSync(tmp, to);
 }
 
+/**
+ * One check fewer, written over the header in place: V8's data is not written again (3 MB, three
+ * times), and a cache another process grew meanwhile keeps its data (its header then says less than
+ * it holds, so a run with checks left writes it once more).
+ */
+function countDown(to: string, header: CacheHeader): void {
+  const fd = openSync(to, 'r+');
+  try {
+    writeSync(fd, encodeHeader({ ...header, checksLeft: header.checksLeft - 1 }), 0, HEADER_BYTES, 0);
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** At exit: the cache written anew, its checks counted down, or left alone (see `GROWTH_CHECKS`). */
 function updateCacheAtExit(compiled: CompiledScript, to: string): void {
   try {
     let measured: number | undefined;
     const bytecode = () => (measured ??= v8.getHeapCodeStatistics().bytecode_and_metadata_size);
-    const action = exitAction(compiled.accepted?.header, bytecode);
+    const action = exitAction(compiled.accepted, bytecode);
     if (action === 'write') writeCacheFile(to, { bytecode: bytecode(), checksLeft: GROWTH_CHECKS }, compiled.script.createCachedData());
-    else if (action === 'count' && compiled.accepted) {
-      writeCacheFile(to, { ...compiled.accepted.header, checksLeft: compiled.accepted.header.checksLeft - 1 }, compiled.accepted.data);
-    }
+    else if (action === 'count' && compiled.accepted) countDown(to, compiled.accepted);
   } catch {
     // best effort: the next run compiles again
   }
@@ -154,7 +166,7 @@ export function* compileSteps(file: string, cacheDir: string): Generator<void, C
     // no cache yet
   }
   const script = new vm.Script((Module as unknown as ModuleInternals).wrap(source), { filename: file, cachedData: cached?.data });
-  const accepted = cached && script.cachedDataRejected !== true ? cached : undefined;
+  const accepted = cached && script.cachedDataRejected !== true ? cached.header : undefined;
   return { file, script, ...(blob ? { writeCacheTo: blob } : {}), ...(accepted ? { accepted } : {}) };
 }
 

@@ -1,4 +1,5 @@
 import type { ts } from 'ts-morph';
+import type { ModuleTreeReader } from './imported-types.js';
 import { typescript } from './typescript.js';
 
 /*
@@ -14,24 +15,25 @@ import { typescript } from './typescript.js';
 type Named = ts.Statement & { name?: ts.Node };
 
 /**
- * The own-type reader a file's scan asks (`ownType`, scan/file/context.ts), over `moduleOf` (the
- * syntax tree of the module a specifier names from a file, when it is a file of the repo). Every
- * scan that judges an answer asks it: the repo's, and the importers' search outside a package
- * (path-importers.ts). Only a relative module is the app's own file: a package's (or an alias to
- * one) may be anyone's.
+ * The readers of the app's other files a file's scan asks, over `moduleOf` (the module a specifier
+ * names from a file, when it is a file of the repo): `ownType` (scan/file/context.ts) and
+ * `typeModule` (imported-types.ts). Every scan that judges an answer takes both: the repo's, and the
+ * importers' search outside a package (path-importers.ts). Only a relative module is the app's own
+ * file for `ownType`: a package's (or an alias to one) may be anyone's.
  */
-export function ownTypeReader(
-  moduleOf: (specifier: string, fromFile: string) => ts.SourceFile | undefined,
-): (specifier: string, fromFile: string, name: string) => boolean {
+export function typeReaders(moduleOf: ModuleTreeReader): {
+  ownType: (specifier: string, fromFile: string, name: string) => boolean;
+  typeModule: ModuleTreeReader;
+} {
   const own = (specifier: string, fromFile: string, name: string, depth: number): boolean => {
     if (depth > 6 || (!specifier.startsWith('./') && !specifier.startsWith('../'))) return false;
-    const sf = moduleOf(specifier, fromFile);
-    if (sf === undefined) return false;
+    const tree = moduleOf(specifier, fromFile);
+    if (tree === undefined) return false;
     // `export { RunState } from './own.js'` beside an `export *` of the SDK: the listed module's, which wins
-    const listed = listedFrom(sf, name);
-    return listed ? own(listed.specifier, sf.fileName, listed.name, depth + 1) : declaresOwnType(sf, name);
+    const listed = listedFrom(tree.sf, name);
+    return listed ? own(listed.specifier, tree.abs, listed.name, depth + 1) : declaresOwnType(tree.sf, name);
   };
-  return (specifier, fromFile, name) => own(specifier, fromFile, name, 0);
+  return { ownType: (specifier, fromFile, name) => own(specifier, fromFile, name, 0), typeModule: moduleOf };
 }
 
 /** The module and name an `export { name } from '…'` of `sf` hands `name` out from, or undefined. */

@@ -11,8 +11,9 @@ import { resolveSpecifier, type RepoLayout } from './links.js';
 import { listRepo } from './list.js';
 import { readSourceText } from './repo.js';
 import { scanSource } from './scan-source.js';
-import { ownTypeReader } from './own-type-declared.js';
+import { typeReaders } from './own-type-declared.js';
 import { parseSource } from './parse.js';
+import type { ModuleTreeReader } from './imported-types.js';
 import { testFileRule } from './test-files.js';
 import type { FileScan } from './types.js';
 import { typescript as ts } from './typescript.js';
@@ -117,19 +118,19 @@ export function pathImporterAnswers(packageRoot: string, declaring: () => Readon
         importsOf,
       );
   // a helper's state typed by a module of its own (a workflow engine's RunState) is no SDK answer
-  // here either: the same own-type reader as the package's own scan
-  const ownType = ownTypeReader(moduleTrees(layout, (abs) => texts.get(abs) ?? readSourceText(abs)));
+  // here either, and a type another file writes is read: the same readers as the package's own scan
+  const readers = typeReaders(moduleTrees(layout, (abs) => texts.get(abs) ?? readSourceText(abs)));
   const files: FileScan[] = [];
   for (const [abs, text] of texts) {
     if (!(reached?.has(abs) ?? reaches(abs))) continue;
-    const scan = scanSource(rel(abs), text, { root, ownType });
+    const scan = scanSource(rel(abs), text, { root, ...readers });
     if ((scan.sdkApprovals ?? []).length > 0 || scan.stickyApprovals.length > 0) files.push(scan);
   }
   return { root, files };
 }
 
-/** The syntax tree of the module a specifier names from a file, a file of the layout, each parsed once. */
-function moduleTrees(layout: RepoLayout, textOf: (abs: string) => string | undefined): (specifier: string, fromFile: string) => SourceFile | undefined {
+/** The module a specifier names from a file, when a file of the layout: its syntax tree (each parsed once) and path. */
+function moduleTrees(layout: RepoLayout, textOf: (abs: string) => string | undefined): ModuleTreeReader {
   const trees = new Map<string, SourceFile | null>();
   return (specifier, fromFile) => {
     const target = resolveSpecifier(layout, specifier, fromFile);
@@ -140,7 +141,7 @@ function moduleTrees(layout: RepoLayout, textOf: (abs: string) => string | undef
       sf = text !== undefined ? parseSource(target.file, text).sf : null;
       trees.set(target.file, sf);
     }
-    return sf ?? undefined;
+    return sf ? { sf, abs: target.file } : undefined;
   };
 }
 

@@ -13,7 +13,7 @@ import { barrelLinks, barrelRounds } from './barrels.js';
 import { moduleSource, resolveRunReach } from './reach/graph.js';
 import type { FileReach } from './reach/file-reach.js';
 import { isSourceFile } from './source-files.js';
-import { ownTypeReader } from './own-type-declared.js';
+import { typeReaders } from './own-type-declared.js';
 import { namedFiles, testFileRule } from './test-files.js';
 import type { FileScan, RepoScan, UnreadablePath } from './types.js';
 import { readRegularFile } from '../safe-read.js';
@@ -271,7 +271,7 @@ function moduleReaders(layout: RepoLayout, parsed: Map<string, ParsedFile>, text
   const cache = new Map<string, ParsedFile | null>();
   const latest = new Map<string, string>();
   const readers = new Map<string, Set<string>>();
-  const moduleOf = (specifier: string, fromFile: string): (ParsedFile & { file: string }) | undefined => {
+  const moduleOf = (specifier: string, fromFile: string): { sf: ts.SourceFile; abs: string } | undefined => {
     const target = resolveSpecifier(layout, specifier, fromFile) ?? declarationTarget(specifier, fromFile, root);
     if (target?.kind !== 'file') return undefined;
     const known = readers.get(target.file);
@@ -283,19 +283,15 @@ function moduleReaders(layout: RepoLayout, parsed: Map<string, ParsedFile>, text
       p = text !== undefined ? parseSource(target.file, text) : null;
       cache.set(target.file, p);
     }
-    return p ? { ...p, file: target.file } : undefined;
+    return p ? { sf: p.sf, abs: target.file } : undefined;
   };
   return {
     importedConst: (specifier: string, fromFile: string, name: string): string | undefined => {
       const p = moduleOf(specifier, fromFile);
       return p ? exportedConstString(p.sf, name) : undefined;
     },
-    ownType: ownTypeReader((specifier, fromFile) => moduleOf(specifier, fromFile)?.sf),
-    // a type another file exports (imported-types.ts): any file of the repo, as the import resolves
-    typeModule: (specifier: string, fromFile: string): { sf: ts.SourceFile; abs: string } | undefined => {
-      const p = moduleOf(specifier, fromFile);
-      return p && { sf: p.sf, abs: p.file };
-    },
+    // the app's other files, read for their own types and the types they export
+    ...typeReaders(moduleOf),
     /** Reads `abs` from `text` from now on; the files whose scans read it before (absolute, itself left out). */
     edited: (abs: string, text: string): string[] => {
       const file = path.resolve(abs);

@@ -89,10 +89,13 @@ function importedMember(
   const decl = found.decl;
   if (typescript.isTypeAliasDeclaration(decl)) return memberIn(decl.type, member, there, depth + 1, narrow);
   if (typescript.isInterfaceDeclaration(decl)) return propertyType(decl.members, member, there);
-  // a class: its property declared with a written type
-  for (const m of decl.members)
-    if (typescript.isPropertyDeclaration(m) && typescript.isIdentifier(m.name) && m.name.text === member)
-      return m.type ? [{ type: m.type, ...there }] : undefined;
+  const type = classPropertyType(decl, member);
+  return type && [{ type, ...there }];
+}
+
+/** The written type of a class's property declared `name` (a field with no written type: undefined). */
+export function classPropertyType(cls: ts.ClassDeclaration, name: string): ts.TypeNode | undefined {
+  for (const m of cls.members) if (typescript.isPropertyDeclaration(m) && typescript.isIdentifier(m.name) && m.name.text === name) return m.type;
   return undefined;
 }
 

@@ -138,6 +138,22 @@ describe('pathImporterAnswers: a helper whose state is a type of its own module'
   it("still counts when that module hands out the SDK's RunState (failing closed)", () => {
     expect(withWorkflow("export type { RunState } from '@openai/agents';\n")).toEqual(['server/src/approve.ts']);
   });
+
+  it('reads a type another file of the outside folder writes (the type reader the package scan uses)', () => {
+    const root = scratch();
+    write(root, {
+      'package.json': '{"workspaces":["agents","server"]}',
+      'agents/package.json': '{"name":"agents"}',
+      'agents/src/tools.ts': 'export const t = 1;\n',
+      'server/package.json': '{}',
+      'server/src/approve.ts':
+        "import '../../agents/src/tools.js';\nimport type { Pending } from './types.js';\nexport function go(p: Pending) { p.state.approve(p.item); }\n",
+      'server/src/types.ts':
+        "import type { RunState, RunToolApprovalItem } from '@openai/agents';\nexport interface Pending { state: RunState<unknown, never>; item: RunToolApprovalItem }\n",
+    });
+    const declaring = () => new Set([path.join(root, 'agents/src/tools.ts')]);
+    expect(pathImporterAnswers(path.join(root, 'agents'), declaring)?.files.map((s) => s.file)).toEqual(['server/src/approve.ts']);
+  });
 });
 
 describe('pathImporterAnswers: exactly the answering files outside the package whose imports reach a declaring module', () => {
