@@ -49,6 +49,13 @@ describe('the refusal hint quotes a folder holding a quote, and leaves a plain n
     expect(r.stderr).toContain('--cwd app-1.x`');
   });
 
+  it("explain's arguments holding a quote: quoted as one word, not elided", async () => {
+    const r = await cli(['explain', 'refund', '--args', `{"note":"it's"}`], { cwd: plainFolderWithProject('app') });
+    expect(r.code, r.stdout + r.stderr).toBe(2);
+    expect(r.stderr).toContain(`npx ctrlrun-gen explain refund --args '{"note":"it'\\''s"}' --cwd app\``);
+    expect(r.stderr).not.toContain('…');
+  });
+
   it('shellWord: shell-special characters quoted, plain words bare', () => {
     expect(shellWord('apps/a')).toBe('apps/a');
     expect(shellWord('@scope/pkg')).toBe('@scope/pkg');

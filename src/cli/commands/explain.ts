@@ -13,6 +13,7 @@ import { canonicalJson } from '../../runtime/canonical.js';
 import type { CliContext, CommandSpec } from '../context.js';
 import { withProjectOptions } from '../project-options.js';
 import { refusePlainFolder } from '../plain-folder.js';
+import { shellWord } from '../../shell-word.js';
 
 interface ExplainArgs {
   action: string;
@@ -59,11 +60,11 @@ function parseArgs(text: string): unknown {
   }
 }
 
-/** The explain the hint runs in a project's folder: the action, and the arguments when they quote plainly. */
+/** The explain the hint runs in a project's folder: the action and the arguments, each quoted as a shell reads it. */
 function explainInvocation(args: ExplainArgs): string {
   const given = args.args ?? '{}';
-  if (given === '{}') return `explain ${args.action}`;
-  return `explain ${args.action} --args ${given.includes("'") ? '…' : `'${given}'`}`;
+  if (given === '{}') return `explain ${shellWord(args.action)}`;
+  return `explain ${shellWord(args.action)} --args ${shellWord(given)}`;
 }
 
 /** The policy named by --policy, else the project's (manifest found upward), else ./ctrlrun.yaml. */
