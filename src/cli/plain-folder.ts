@@ -23,8 +23,10 @@ export function refusePlainFolder(cwd: string, command: string, invocation = com
   const each = `run ${command} in each project's own folder (\`npx ctrlrun-gen ${invocation} --cwd ${first}\`)`;
   const head = `${command}: no ${MANIFEST_FILE} in ${cwd} or above, and this folder is no project`;
   // a folder of a workspace below its root: a package.json or `git init` here would nest a second project in it
+  const top = gitRootOf(cwd);
   const workspace = workspaceRootAbove(path.resolve(cwd));
-  if (workspace !== undefined) {
+  // a workspace above the folder's own git top belongs to another repository (a clone kept inside it)
+  if (workspace !== undefined && (top === undefined || workspace.length >= top.length)) {
     const up = shellWord(slashed(path.relative(cwd, workspace)));
     throw new UserError(
       `${head} of its own (no package.json; a folder inside the workspace at ${workspace}, not its root); the manifests below it: ${shown.join(', ')}.\n` +
@@ -32,7 +34,6 @@ export function refusePlainFolder(cwd: string, command: string, invocation = com
     );
   }
   // a folder inside a repository, below its top, is in a git work tree: `git init` there would nest a second one
-  const top = gitRootOf(cwd);
   const what = top === undefined ? 'no git work tree' : `a folder of the git work tree at ${top}, not its top`;
   const make = top === undefined ? 'a package.json or `git init` here' : 'a package.json here';
   throw new UserError(

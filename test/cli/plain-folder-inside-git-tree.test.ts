@@ -35,3 +35,25 @@ describe('check in a folder of a git work tree below its top', () => {
     expect(r.stderr).toContain('--cwd billing');
   });
 });
+
+describe('check in a folder of a git clone kept inside another repository’s workspace', () => {
+  it('names the clone’s own work tree, not the outer workspace', async () => {
+    const outer = makeTempDir('plain-clone-in-ws-');
+    dirs.push(outer);
+    writeFiles(outer, {
+      'package.json': JSON.stringify({ name: 'outer', private: true, workspaces: ['packages/*'] }),
+      'vendor/clone/services/billing/package.json': JSON.stringify({ name: 'billing', private: true, type: 'module' }),
+      'vendor/clone/services/billing/ctrlrun.tools.yaml': MANIFEST,
+      'vendor/clone/services/billing/ctrlrun.yaml': 'version: 1\nrules: []\n',
+      'vendor/clone/services/billing/src/agent.ts': 'export const x = 1;\n',
+    });
+    execFileSync('git', ['init', '-q', outer]);
+    const clone = path.join(outer, 'vendor', 'clone');
+    execFileSync('git', ['init', '-q', clone]);
+    const r = await cli(['check'], { cwd: path.join(clone, 'services') });
+    expect(r.code, r.stdout + r.stderr).toBe(2);
+    expect(r.stderr).not.toContain('inside the workspace');
+    expect(r.stderr).toContain(`a folder of the git work tree at ${clone}, not its top`);
+    expect(r.stderr).toContain('--cwd billing');
+  });
+});
