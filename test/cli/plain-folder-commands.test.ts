@@ -47,6 +47,19 @@ describe('a command in a plain folder of sibling projects', () => {
   });
 });
 
+// the long-running commands: only their refusal is run here (given a project, they would start serving)
+describe.each([
+  { argv: ['serve', '--port', '0'], command: 'serve', invocation: 'serve' },
+  { argv: ['mcp-operator', '--stdio'], command: 'mcp-operator', invocation: 'mcp-operator --stdio' },
+])('$command in a plain folder of sibling projects', ({ argv, command, invocation }) => {
+  it('exit 2 before serving, the manifests below named, the hint runs it in a project', async () => {
+    const r = await cli(argv, { cwd: plainFolderOfSiblings(dirs) });
+    expect(r.code, r.stdout + r.stderr).toBe(2);
+    expect(r.stderr).toContain(REFUSED);
+    expect(r.stderr).toContain(`hint: run ${command} in each project's own folder (\`npx ctrlrun-gen ${invocation} --cwd a\`)`);
+  });
+});
+
 describe('a command given the files it reads, in a plain folder', () => {
   const given: Array<{ name: string; argv: string[]; files?: Record<string, string> }> = [
     { name: 'validate --policy (the policy alone)', argv: ['validate', '--policy', 'a/ctrlrun.yaml'] },

@@ -62,7 +62,7 @@ export const mcpOperatorCommand: CommandSpec<ConsoleArgs> = {
         throw new UserError('--signing-key: with --server, serve writes the receipts and signs them with its own key; drop it here.');
       return run(serverBackend({ url: server.url, token: server.token, policy: optionalPolicy(args, ctx) }), ctx);
     }
-    const policy = loadServePolicy(args, ctx, 'mcp-operator');
+    const policy = loadServePolicy(args, ctx, 'mcp-operator', 'mcp-operator --stdio');
     const signer = operatorSigner(args.signingKey, ctx);
     const file = operatorsFile(args, ctx);
     return withStore(args, ctx, async (store, label) => {

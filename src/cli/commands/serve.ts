@@ -2,6 +2,7 @@ import { DEFAULT_MAX_GRANT_HOURS } from '../../runtime/approval-grants.js';
 import path from 'node:path';
 import { UserError } from '../../diagnostics.js';
 import { loadProject } from '../../manifest/load.js';
+import { refusePlainFolder } from '../plain-folder.js';
 import { loadPolicyOrThrow } from '../../policy/load.js';
 import type { Policy } from '../../policy/types.js';
 import { DEFAULT_APPROVAL_TTL_MS } from '../../runtime/control.js';
@@ -178,8 +179,15 @@ export const serveCommand: CommandSpec<ServeArgs> = {
 };
 
 /** The project's policy (`--manifest`/`--policy`), which serve and the MCP console need: roles and explanations come from it. */
-export function loadServePolicy(args: { manifest?: string | undefined; policy?: string | undefined }, ctx: CliContext, who = 'serve'): Policy {
+export function loadServePolicy(
+  args: { manifest?: string | undefined; policy?: string | undefined },
+  ctx: CliContext,
+  who = 'serve',
+  invocation = who,
+): Policy {
   if (args.policy !== undefined && args.manifest === undefined) return loadPolicyOrThrow(path.resolve(ctx.cwd, args.policy)).policy;
+  // in a plain folder of projects: the manifests below it, rather than "no manifest found"
+  if (args.manifest === undefined) refusePlainFolder(ctx.cwd, who, invocation);
   try {
     return loadProject({
       cwd: ctx.cwd,
