@@ -299,9 +299,34 @@ function moduleReaders(layout: RepoLayout, parsed: Map<string, ParsedFile>, text
       if ((latest.get(file) ?? textOf(file)) === text) return [];
       latest.set(file, text);
       cache.delete(file);
-      return [...(readers.get(file) ?? [])].filter((f) => f !== file);
+      return stale(readers, file);
     },
   };
+}
+
+/** How many imports away a reader of an edited module is looked for (imported-types.ts follows a name through 6 files). */
+const READER_CHAIN = 8;
+
+/**
+ * The files whose scans read `file`, through a chain of modules: a type of `types.ts` read from
+ * `helper.ts` through `index.ts` was read with `index.ts` as the importer, so the readers of each
+ * reader are stale too (issue 40). A reader of a reader that did not follow the edited module is
+ * scanned again for nothing: more work, never a stale finding. Bounded, cycles guarded.
+ */
+function stale(readers: ReadonlyMap<string, ReadonlySet<string>>, file: string): string[] {
+  const seen = new Set([file]);
+  let layer = [file];
+  for (let hop = 0; hop < READER_CHAIN && layer.length > 0; hop++) {
+    const next: string[] = [];
+    for (const r of layer.flatMap((f) => [...(readers.get(f) ?? [])])) {
+      if (seen.has(r)) continue;
+      seen.add(r);
+      next.push(r);
+    }
+    layer = next;
+  }
+  seen.delete(file);
+  return [...seen];
 }
 
 /** A `.d.ts` the walk did not list, as a target (declaration-files.ts). */
