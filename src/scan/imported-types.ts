@@ -1,8 +1,9 @@
 import type { ts } from 'ts-morph';
 import { collectModuleImports, isSdkModule } from './imports.js';
+import { type Augmentation, augmentedInterfaces } from './module-augmentations.js';
 import type { ModuleImport } from './types.js';
 import { typescript } from './typescript.js';
-import { type ImportedType, type SdkTypeNames, sdkTypeNames } from './written-sdk-type.js';
+import { type ImportedType, type MergedInterface, type SdkTypeNames, sdkTypeNames } from './written-sdk-type.js';
 
 /*
  * A type name imported from another file of the app, followed to what that file exports under it
@@ -17,7 +18,14 @@ import { type ImportedType, type SdkTypeNames, sdkTypeNames } from './written-sd
  */
 
 /** Reads the module `specifier` names from `fromFile` (a file of the repo): its tree and absolute path; the repo scan gives it. */
-export type ModuleTreeReader = (specifier: string, fromFile: string) => { sf: ts.SourceFile; abs: string } | undefined;
+export type ModuleTreeReader = (specifier: string, fromFile: string) => ModuleTree | undefined;
+
+/** A module of the app as read: its tree and path, and the other files' augmentations of it when the reader has the repo's (module-augmentations.ts). */
+export interface ModuleTree {
+  sf: ts.SourceFile;
+  abs: string;
+  augmentations?: () => readonly Augmentation[];
+}
 
 /** How many files one name is followed through (`server.ts` -> `index.ts` -> `types.ts` -> `sdk.ts`). */
 const CHAIN = 6;
@@ -69,13 +77,15 @@ function importedType(
 type TypeDeclaration = ts.TypeAliasDeclaration | ts.InterfaceDeclaration | ts.ClassDeclaration;
 
 /** What the module `tree` exports as the type `name`: the SDK's, its own declaration, or undefined. */
-function exportedType(tree: { sf: ts.SourceFile; abs: string }, name: string, read: ModuleTreeReader, depth: number): ImportedType | undefined {
+function exportedType(tree: ModuleTree, name: string, read: ModuleTreeReader, depth: number): ImportedType | undefined {
   if (depth >= CHAIN) return undefined;
   const { sf, abs } = tree;
   const imports = collectModuleImports(sf);
   const local = (n: string): ImportedType | undefined => {
     const decl = declarationOf(sf, n);
-    return decl ? { kind: 'declared', decl, sf, names: typeNamesOf(imports, abs, read, undefined, depth) } : undefined;
+    if (!decl) return undefined;
+    const merged = typescript.isInterfaceDeclaration(decl) ? mergedInterfaces(tree, [n, name], read, depth) : [];
+    return { kind: 'declared', decl, sf, names: typeNamesOf(imports, abs, read, undefined, depth), ...(merged.length > 0 ? { merged } : {}) };
   };
   if (name === 'default') {
     // `export default interface Pending {…}`, or `interface P {…}; export default P`
@@ -140,4 +150,18 @@ function fromModule(specifier: string, fromFile: string, name: string, read: Mod
   if (isSdkModule(specifier)) return { kind: 'sdk', name };
   const tree = read(specifier, fromFile);
   return tree && exportedType(tree, name, read, depth + 1);
+}
+
+/**
+ * The interfaces other files' `declare module` blocks merge into the module's interface (named as
+ * the module declares it or as it exports it), each read with its own file's names.
+ */
+function mergedInterfaces(tree: ModuleTree, names: readonly string[], read: ModuleTreeReader, depth: number): MergedInterface[] {
+  const augmentations = tree.augmentations?.() ?? [];
+  if (augmentations.length === 0) return [];
+  return augmentedInterfaces(augmentations, names).map(({ decl, sf, abs }) => ({
+    decl,
+    sf,
+    names: typeNamesOf(collectModuleImports(sf), abs, read, undefined, depth),
+  }));
 }

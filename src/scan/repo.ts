@@ -14,6 +14,8 @@ import { moduleSource, resolveRunReach } from './reach/graph.js';
 import type { FileReach } from './reach/file-reach.js';
 import { isSourceFile } from './source-files.js';
 import { typeReaders } from './own-type-declared.js';
+import type { ModuleTree } from './imported-types.js';
+import { AUGMENTS, type Augmentation, augmentationIndex, augmentedSpecifiers } from './module-augmentations.js';
 import { namedFiles, testFileRule } from './test-files.js';
 import type { FileScan, RepoScan, UnreadablePath } from './types.js';
 import { readRegularFile } from '../safe-read.js';
@@ -125,7 +127,7 @@ function* scanSteps(options: ScanFilesOptions): Generator<void, { scan: RepoScan
   const barrels = barrelLinks(layout, parsed, options.generatedModule);
   const seenTokens = barrelRounds(parsed, texts.texts, texts.textOf, barrels);
   const links = barrels.links;
-  const { importedConst, ownType, typeModule, edited } = moduleReaders(layout, parsed, texts.textOf, root);
+  const { importedConst, ownType, typeModule, edited } = moduleReaders(layout, parsed, texts.textOf, root, () => augmentingFiles(texts.texts));
   // a test file is parsed (it may be a barrel other tests import) but kept apart, unless named one by one
   const named = namedFiles(root, options.paths);
   const isTest = ahead?.root?.isTest ?? testFileRule(root, listing.configs);
@@ -185,6 +187,13 @@ function bytesReader(ahead: RepoRead | undefined, read: (abs: string) => Buffer)
     if (Buffer.isBuffer(got)) return got;
     throw Object.assign(new Error(`${got.code}: ${abs}`), { code: got.code });
   };
+}
+
+/** The files whose text (or plain UTF-8 bytes) holds `declare module`: the few that may augment a module (module-augmentations.ts). */
+function augmentingFiles(texts: ReadonlyMap<string, string | Buffer>): string[] {
+  const out: string[] = [];
+  for (const [abs, t] of texts) if (t.includes(AUGMENTS)) out.push(abs);
+  return out;
 }
 
 /** Each readable file's text, or its bytes when they are plain UTF-8 and not decoded yet. */
@@ -263,27 +272,57 @@ function readFailure(code: string | undefined): string {
 
 /**
  * The repo's modules another file names (a relative specifier, an alias), parsed once when the
- * scan did not: a string constant one exports, whether one declares a type of its own. A front end
- * that lints one file at a time hands each new text of a file to `edited` (issue 40): the module is
- * then read from that text, and the files whose scans read it are named, to be scanned again.
+ * scan did not: a string constant one exports, whether one declares a type of its own, the other
+ * files' `declare module` augmentations of it (`augmenting`: the files whose text holds those words).
+ * A front end that lints one file at a time hands each new text of a file to `edited` (issue 40):
+ * the module is then read from that text, and the files whose scans read it are named, to be
+ * scanned again.
  */
-function moduleReaders(layout: RepoLayout, parsed: Map<string, ParsedFile>, textOf: (abs: string) => string | undefined, root: string) {
+function moduleReaders(
+  layout: RepoLayout,
+  parsed: Map<string, ParsedFile>,
+  textOf: (abs: string) => string | undefined,
+  root: string,
+  augmenting: () => readonly string[],
+) {
   const cache = new Map<string, ParsedFile | null>();
   const latest = new Map<string, string>();
   const readers = new Map<string, Set<string>>();
-  const moduleOf = (specifier: string, fromFile: string): { sf: ts.SourceFile; abs: string } | undefined => {
-    const target = resolveSpecifier(layout, specifier, fromFile) ?? declarationTarget(specifier, fromFile, root);
-    if (target?.kind !== 'file') return undefined;
-    const known = readers.get(target.file);
-    if (known) known.add(path.resolve(fromFile));
-    else readers.set(target.file, new Set([path.resolve(fromFile)]));
-    let p = (latest.has(target.file) ? undefined : parsed.get(target.file)) ?? cache.get(target.file);
+  const read = (file: string, by: string): void => {
+    const known = readers.get(file);
+    if (known) known.add(path.resolve(by));
+    else readers.set(file, new Set([path.resolve(by)]));
+  };
+  const treeOf = (file: string): ts.SourceFile | undefined => {
+    let p = (latest.has(file) ? undefined : parsed.get(file)) ?? cache.get(file);
     if (p === undefined) {
-      const text = latest.get(target.file) ?? textOf(target.file) ?? (/\.d\.[mc]?ts$/.test(target.file) ? readSourceText(target.file) : undefined);
-      p = text !== undefined ? parseSource(target.file, text) : null;
-      cache.set(target.file, p);
+      const text = latest.get(file) ?? textOf(file) ?? (/\.d\.[mc]?ts$/.test(file) ? readSourceText(file) : undefined);
+      p = text !== undefined ? parseSource(file, text) : null;
+      cache.set(file, p);
     }
-    return p ? { sf: p.sf, abs: target.file } : undefined;
+    return p?.sf;
+  };
+  const targetOf = (specifier: string, fromFile: string): string | undefined => {
+    const target = resolveSpecifier(layout, specifier, fromFile) ?? declarationTarget(specifier, fromFile, root);
+    return target?.kind === 'file' ? target.file : undefined;
+  };
+  let augmentations: ((abs: string) => readonly Augmentation[]) | undefined;
+  const augmentationsOf = (file: string): readonly Augmentation[] => {
+    augmentations ??= augmentationIndex(augmentingNow(augmenting(), latest), treeOf, targetOf);
+    return augmentations(file);
+  };
+  const moduleOf = (specifier: string, fromFile: string): ModuleTree | undefined => {
+    const file = targetOf(specifier, fromFile);
+    if (file === undefined) return undefined;
+    read(file, fromFile);
+    const sf = treeOf(file);
+    // the files augmenting the module are read for the importer too: an edit of one makes its scan stale
+    const augmented = (): readonly Augmentation[] => {
+      const found = augmentationsOf(file);
+      for (const a of found) read(a.abs, fromFile);
+      return found;
+    };
+    return sf ? { sf, abs: file, augmentations: augmented } : undefined;
   };
   return {
     importedConst: (specifier: string, fromFile: string, name: string): string | undefined => {
@@ -296,12 +335,52 @@ function moduleReaders(layout: RepoLayout, parsed: Map<string, ParsedFile>, text
     edited: (abs: string, text: string): string[] => {
       const file = path.resolve(abs);
       // the text the module is read from now (the scan's, until an edit): the same text changes nothing
-      if ((latest.get(file) ?? textOf(file)) === text) return [];
+      const before = latest.get(file) ?? textOf(file);
+      if (before === text) return [];
       latest.set(file, text);
       cache.delete(file);
-      return [...(readers.get(file) ?? [])].filter((f) => f !== file);
+      // an augmentation added, changed or removed: the modules it names (before and after) changed for their readers
+      const named = [...augmentedSpecifiers(before ?? ''), ...augmentedSpecifiers(text)];
+      if (named.length > 0) augmentations = undefined;
+      const targets = named.flatMap((spec) => targetOf(spec, file) ?? []);
+      return [...new Set([file, ...targets].flatMap((f) => stale(readers, f)))].filter((f) => f !== file);
     },
   };
+}
+
+/** The files whose text holds `declare module`: the scan's, as edited since. */
+function augmentingNow(scanned: readonly string[], latest: ReadonlyMap<string, string>): string[] {
+  const out = new Set(scanned);
+  for (const [abs, text] of latest) {
+    if (text.includes(AUGMENTS)) out.add(abs);
+    else out.delete(abs);
+  }
+  return [...out];
+}
+
+/** How many imports away a reader of an edited module is looked for (imported-types.ts follows a name through 6 files). */
+const READER_CHAIN = 8;
+
+/**
+ * The files whose scans read `file`, through a chain of modules: a type of `types.ts` read from
+ * `helper.ts` through `index.ts` was read with `index.ts` as the importer, so the readers of each
+ * reader are stale too (issue 40). A reader of a reader that did not follow the edited module is
+ * scanned again for nothing: more work, never a stale finding. Bounded, cycles guarded.
+ */
+function stale(readers: ReadonlyMap<string, ReadonlySet<string>>, file: string): string[] {
+  const seen = new Set([file]);
+  let layer = [file];
+  for (let hop = 0; hop < READER_CHAIN && layer.length > 0; hop++) {
+    const next: string[] = [];
+    for (const r of layer.flatMap((f) => [...(readers.get(f) ?? [])])) {
+      if (seen.has(r)) continue;
+      seen.add(r);
+      next.push(r);
+    }
+    layer = next;
+  }
+  seen.delete(file);
+  return [...seen];
 }
 
 /** A `.d.ts` the walk did not list, as a target (declaration-files.ts). */

@@ -4,7 +4,7 @@ import { type HeldType, mapGetType } from './map-values.js';
 import { thisFieldType } from './this-fields.js';
 import type { HoistedVars } from './scope.js';
 import { typescript } from './typescript.js';
-import type { SdkTypeNames } from './written-sdk-type.js';
+import type { MergedInterface, SdkTypeNames } from './written-sdk-type.js';
 
 /*
  * A property's written type through the object's written type (issue 40: an approval handler's
@@ -69,13 +69,53 @@ function memberIn(type: ts.TypeNode, member: string, file: TypeFile, depth: numb
   if (typescript.isQualifiedName(ref))
     // `t.Pending` of `import type * as t from './types.js'`
     return typescript.isIdentifier(ref.left) ? importedMember(file.names.imported?.(ref.right.text, ref.left.text), member, depth, narrow) : undefined;
-  const name = ref.text;
+  return namedMember(ref.text, member, file, depth, narrow);
+}
+
+/** `member` of the type the file names `name`: an alias or interface it declares at its top, else one another file of the app exports. */
+function namedMember(name: string, member: string, file: TypeFile, depth: number, narrow?: Narrowing): WrittenType[] | undefined {
   for (const s of file.sf.statements) {
     if (typescript.isTypeAliasDeclaration(s) && s.name.text === name) return memberIn(s.type, member, file, depth + 1, narrow);
-    if (typescript.isInterfaceDeclaration(s) && s.name.text === name) return propertyType(s.members, member, file);
+    if (typescript.isInterfaceDeclaration(s) && s.name.text === name) return interfaceMember(s, member, file, depth);
   }
   // a type another file of the app exports (`import type { Pending } from './types.js'`)
   return importedMember(file.names.imported?.(name), member, depth, narrow);
+}
+
+/**
+ * `member` of an interface: its own property, else one a base it extends writes (`interface Pending
+ * extends Base`, Base declared in the file or imported from another file of the app, read there
+ * with that file's names). The first base that writes it answers (TypeScript refuses two bases
+ * that write it differently); each hop is one of the bounded depth, so a cycle of bases ends.
+ */
+function interfaceMember(decl: ts.InterfaceDeclaration, member: string, file: TypeFile, depth: number): WrittenType[] | undefined {
+  const own = propertyType(decl.members, member, file);
+  if (own !== undefined || depth >= ALIAS_DEPTH) return own;
+  for (const base of extendedTypes(decl)) {
+    const e = base.expression;
+    const found = typescript.isIdentifier(e)
+      ? namedMember(e.text, member, file, depth + 1)
+      : // `extends t.Base` of `import type * as t from './base.js'`
+        typescript.isPropertyAccessExpression(e) && typescript.isIdentifier(e.expression)
+        ? importedMember(file.names.imported?.(e.name.text, e.expression.text), member, depth + 1)
+        : undefined;
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
+/** `member` as an interface another file's `declare module` merges in writes it (module-augmentations.ts). */
+function mergedMember(merged: readonly MergedInterface[] | undefined, member: string, depth: number): WrittenType[] | undefined {
+  for (const m of merged ?? []) {
+    const found = interfaceMember(m.decl, member, { sf: m.sf, names: m.names }, depth);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
+/** The types a declaration's `extends` clause names. */
+function extendedTypes(decl: ts.InterfaceDeclaration | ts.ClassDeclaration): readonly ts.ExpressionWithTypeArguments[] {
+  return decl.heritageClauses?.find((h) => h.token === typescript.SyntaxKind.ExtendsKeyword)?.types ?? [];
 }
 
 function importedMember(
@@ -88,7 +128,7 @@ function importedMember(
   const there = { sf: found.sf, names: found.names };
   const decl = found.decl;
   if (typescript.isTypeAliasDeclaration(decl)) return memberIn(decl.type, member, there, depth + 1, narrow);
-  if (typescript.isInterfaceDeclaration(decl)) return propertyType(decl.members, member, there);
+  if (typescript.isInterfaceDeclaration(decl)) return interfaceMember(decl, member, there, depth) ?? mergedMember(found.merged, member, depth);
   const type = classPropertyType(decl, member);
   return type && [{ type, ...there }];
 }

@@ -32,7 +32,21 @@ export interface SdkTypeNames {
 /** A type name of another file of the app: the SDK's own, or that file's declaration, read with that file's names. */
 export type ImportedType =
   | { kind: 'sdk'; name: string }
-  | { kind: 'declared'; decl: ts.TypeAliasDeclaration | ts.InterfaceDeclaration | ts.ClassDeclaration; sf: ts.SourceFile; names: SdkTypeNames };
+  | {
+      kind: 'declared';
+      decl: ts.TypeAliasDeclaration | ts.InterfaceDeclaration | ts.ClassDeclaration;
+      sf: ts.SourceFile;
+      names: SdkTypeNames;
+      /** An interface's declarations other files merge into it (`declare module './types.js' { interface Pending {…} }`). */
+      merged?: readonly MergedInterface[];
+    };
+
+/** An interface declaration merged into another file's interface, read with its own file's names. */
+export interface MergedInterface {
+  decl: ts.InterfaceDeclaration;
+  sf: ts.SourceFile;
+  names: SdkTypeNames;
+}
 
 /**
  * The SDK's names among the file's top-level imports, as its scan collected them (type-only
