@@ -3,6 +3,7 @@ import { declarationOf, unwrapValue } from './local-values.js';
 import { type HeldType, mapGetType } from './map-values.js';
 import { thisFieldType } from './this-fields.js';
 import type { HoistedVars } from './scope.js';
+import { type InnerTypeDeclaration, innerTypeDeclaration } from './type-scope.js';
 import { typescript } from './typescript.js';
 import type { SdkTypeNames } from './written-sdk-type.js';
 
@@ -70,12 +71,24 @@ function memberIn(type: ts.TypeNode, member: string, file: TypeFile, depth: numb
     // `t.Pending` of `import type * as t from './types.js'`
     return typescript.isIdentifier(ref.left) ? importedMember(file.names.imported?.(ref.right.text, ref.left.text), member, depth, narrow) : undefined;
   const name = ref.text;
+  // a type the function, class or block declares hides the file's of the same name
+  const inner = innerTypeDeclaration(name, type, file.sf);
+  if (inner !== undefined) return innerMember(inner, member, file, depth, narrow);
   for (const s of file.sf.statements) {
     if (typescript.isTypeAliasDeclaration(s) && s.name.text === name) return memberIn(s.type, member, file, depth + 1, narrow);
     if (typescript.isInterfaceDeclaration(s) && s.name.text === name) return propertyType(s.members, member, file);
   }
   // a type another file of the app exports (`import type { Pending } from './types.js'`)
   return importedMember(file.names.imported?.(name), member, depth, narrow);
+}
+
+/** `member` of a type declared inside the file: a local alias, interface or class, or a type parameter's constraint; an enum writes none. */
+function innerMember(inner: InnerTypeDeclaration, member: string, file: TypeFile, depth: number, narrow?: Narrowing): WrittenType[] | undefined {
+  if (typescript.isTypeAliasDeclaration(inner)) return memberIn(inner.type, member, file, depth + 1, narrow);
+  if (typescript.isTypeParameterDeclaration(inner)) return inner.constraint && memberIn(inner.constraint, member, file, depth + 1, narrow);
+  if (typescript.isInterfaceDeclaration(inner)) return propertyType(inner.members, member, file);
+  const type = typescript.isClassDeclaration(inner) ? classPropertyType(inner, member) : undefined;
+  return type && [{ type, ...file }];
 }
 
 function importedMember(
