@@ -62,8 +62,11 @@ const RESULT_TYPES: ReadonlySet<string> = new Set(['RunResult', 'StreamedRunResu
 /** Whether a written type is the SDK's (one of `wanted`); with `element`, a list of them too. */
 const isSdk = (type: ts.TypeNode | undefined, wanted: ReadonlySet<string>, ctx: Ctx, element = false): boolean =>
   isWrittenSdkType(type, wanted, ctx.names(), ctx.sf, { element });
-/** Whether every alternative's written type of a member is the SDK's. */
-const allSdk = (types: readonly WrittenType[], wanted: ReadonlySet<string>): boolean => types.every((t) => isWrittenSdkType(t.type, wanted, t.names, t.sf));
+/** Whether every alternative's written type of a member is the SDK's; any one, when a test around the use may or may not have narrowed them (fail closed). */
+const allSdk = (types: readonly WrittenType[], wanted: ReadonlySet<string>): boolean => {
+  const sdk = (t: WrittenType) => isWrittenSdkType(t.type, wanted, t.names, t.sf);
+  return types.some((t) => t.unsure === true) ? types.some(sdk) : types.every(sdk);
+};
 /** The file the readers are in, as the member reader takes it. */
 const here = (ctx: Ctx) => ({ sf: ctx.sf, names: ctx.names() });
 /** The type a declaration writes (`state: RunState<...>`), or undefined. */

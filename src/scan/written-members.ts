@@ -3,6 +3,8 @@ import { declarationOf, unwrapValue } from './local-values.js';
 import { type HeldType, mapGetType } from './map-values.js';
 import { thisFieldType } from './this-fields.js';
 import type { HoistedVars } from './scope.js';
+import { type Narrowing, narrowing } from './tag-narrowing.js';
+import { type InnerTypeDeclaration, innerTypeDeclaration } from './type-scope.js';
 import { typescript } from './typescript.js';
 import type { MergedInterface, SdkTypeNames } from './written-sdk-type.js';
 
@@ -12,10 +14,11 @@ import type { MergedInterface, SdkTypeNames } from './written-sdk-type.js';
  * Map<string, { state: RunState<…>; item: RunToolApprovalItem }>()`). The object is a name whose
  * declaration writes a type, or reads a `Map`'s value (`m.get(k)`) whose type arguments are
  * written, or `m.get(k)` itself, or a class field with a written type (`this.entry`); a type is an object literal type, a union of them, or an alias or interface the file
- * declares at its top, or one another file of the app exports (imported-types.ts, read with that
- * file's names). Nothing is inferred: what is not written is not followed. A union gives the
- * member's type in each alternative that writes it (a tagged union's `t.state` is every kind's
- * `state`: the narrowing is not read), and the reader asks that each be the SDK's.
+ * declares (at its top, or in the function, class or block around the use: type-scope.ts), or one
+ * another file of the app exports (imported-types.ts, read with that file's names). Nothing is
+ * inferred: what is not written is not followed. A union gives the member's type in each
+ * alternative that writes it and the tag tests around the use leave (tag-narrowing.ts), and the
+ * reader asks that each be the SDK's (any one, when the narrowing is unsure).
  */
 
 /** How many aliases are followed from one type (`type A = B; type B = {…}`). */
@@ -26,6 +29,8 @@ export interface WrittenType {
   type: ts.TypeNode;
   sf: ts.SourceFile;
   names: SdkTypeNames;
+  /** Set when the object is a union a test around the use may or may not narrow: any alternative that is the SDK's makes the answer the SDK's. */
+  unsure?: boolean;
 }
 
 /** The written types of `obj.member`, one an alternative of the object's type, or undefined when the object's type does not write it. */
@@ -38,8 +43,11 @@ export function writtenMemberType(
 ): WrittenType[] | undefined {
   const e = unwrapValue(obj);
   const held = writtenTypeOf(e, ancestors, hoisted, file.names);
-  const found = held && memberIn(held.type, member, held.from ?? file, 0, narrowing(e, ancestors, file.sf));
-  return found && found.length > 0 ? found : undefined;
+  const narrow = held && narrowing(e, ancestors, file.sf, hoisted);
+  const found = held && memberIn(held.type, member, held.from ?? file, 0, narrow);
+  if (!found || found.length === 0) return undefined;
+  // a test of the object not read as certain (or the object assigned again): any alternative left may be the one
+  return narrow?.unsure ? found.map((t) => ({ ...t, unsure: true })) : found;
 }
 
 function writtenTypeOf(e: ts.Expression, ancestors: readonly ts.Node[], hoisted: HoistedVars | undefined, names: SdkTypeNames): HeldType | undefined {
@@ -69,6 +77,9 @@ function memberIn(type: ts.TypeNode, member: string, file: TypeFile, depth: numb
   if (typescript.isQualifiedName(ref))
     // `t.Pending` of `import type * as t from './types.js'`
     return typescript.isIdentifier(ref.left) ? importedMember(file.names.imported?.(ref.right.text, ref.left.text), member, depth, narrow) : undefined;
+  // a type the function, class or block declares hides the file's of the same name
+  const inner = innerTypeDeclaration(ref.text, type, file.sf);
+  if (inner !== undefined) return innerMember(inner, member, file, depth, narrow);
   return namedMember(ref.text, member, file, depth, narrow);
 }
 
@@ -118,6 +129,15 @@ function extendedTypes(decl: ts.InterfaceDeclaration | ts.ClassDeclaration): rea
   return decl.heritageClauses?.find((h) => h.token === typescript.SyntaxKind.ExtendsKeyword)?.types ?? [];
 }
 
+/** `member` of a type declared inside the file: a local alias, interface or class, or a type parameter's constraint; an enum writes none. */
+function innerMember(inner: InnerTypeDeclaration, member: string, file: TypeFile, depth: number, narrow?: Narrowing): WrittenType[] | undefined {
+  if (typescript.isTypeAliasDeclaration(inner)) return memberIn(inner.type, member, file, depth + 1, narrow);
+  if (typescript.isTypeParameterDeclaration(inner)) return inner.constraint && memberIn(inner.constraint, member, file, depth + 1, narrow);
+  if (typescript.isInterfaceDeclaration(inner)) return interfaceMember(inner, member, file, depth);
+  const type = typescript.isClassDeclaration(inner) ? classPropertyType(inner, member) : undefined;
+  return type && [{ type, ...file }];
+}
+
 function importedMember(
   found: ReturnType<NonNullable<SdkTypeNames['imported']>>,
   member: string,
@@ -146,114 +166,13 @@ function propertyType(members: ts.NodeArray<ts.TypeElement>, member: string, fil
   return undefined;
 }
 
-/** A tag's values a branch leaves: `t.kind` is one of `values` there. */
-interface Narrowing {
-  key: string;
-  values: readonly string[];
-  /** The tag is NOT one of `values` there (the else of `===`, `!==`'s then, a `default`): TypeScript narrows by exclusion. */
-  excluded?: boolean;
-}
-
-/**
- * The tag test the innermost branch around the use makes of `obj` (`if (t.kind === 'agent')`, the
- * else of `!==`, a `switch (t.kind)`'s case and the empty cases falling into it), or undefined. The
- * other side (the else of `===`, `!==`'s then, a `default`, either side of `?:`) excludes the values,
- * as TypeScript narrows: the SDK kind left alone there is the SDK's answer (issue 40).
- */
-function narrowing(obj: ts.Expression, ancestors: readonly ts.Node[], sf: ts.SourceFile): Narrowing | undefined {
-  const name = obj.getText(sf);
-  for (let i = ancestors.length - 1; i >= 0; i--) {
-    const node = ancestors[i]!;
-    // the node on the way to the use (undefined when the use is `node`'s own child: never an if's branch)
-    const child = ancestors[i + 1];
-    // a callback inside the branch keeps the narrowing (TypeScript's, for a name not assigned again); a function whose own parameter is the name does not
-    if (typescript.isFunctionLike(node) && declaresParameter(node, name)) return undefined;
-    const branch =
-      typescript.isIfStatement(node) && child !== undefined && child !== node.expression
-        ? { test: node.expression, inThen: child === node.thenStatement }
-        : typescript.isConditionalExpression(node) && !within(obj, node.condition)
-          ? // the use may be the conditional's own child (the call is not among the ancestors): by position
-            { test: node.condition, inThen: within(obj, node.whenTrue) }
-          : undefined;
-    if (branch) {
-      const test = tagTest(branch.test, name, sf);
-      if (test) return { key: test.key, values: [test.value], ...(branch.inThen === test.equal ? {} : { excluded: true }) };
-    }
-    if (typescript.isCaseClause(node) || typescript.isDefaultClause(node)) {
-      const sw = ancestors[i - 2];
-      const tag = sw && typescript.isSwitchStatement(sw) ? tagOf(sw.expression, name, sf) : undefined;
-      const block = ancestors[i - 1] as ts.CaseBlock;
-      const values = tag === undefined ? undefined : typescript.isCaseClause(node) ? caseValues(node, block) : otherCaseValues(node, block);
-      if (tag !== undefined && values) return { key: tag, values, ...(typescript.isDefaultClause(node) ? { excluded: true } : {}) };
-    }
-  }
-  return undefined;
-}
-
-const within = (inner: ts.Node, outer: ts.Node): boolean => inner.pos >= outer.pos && inner.end <= outer.end;
-
-/** `obj.key === 'v'` (either side, `==` too; `!==`/`!=` as not equal), or undefined. */
-function tagTest(e: ts.Expression, name: string, sf: ts.SourceFile): { key: string; value: string; equal: boolean } | undefined {
-  const x = unwrapValue(e);
-  if (!typescript.isBinaryExpression(x)) return undefined;
-  const op = x.operatorToken.kind;
-  const k = typescript.SyntaxKind;
-  const equal = op === k.EqualsEqualsEqualsToken || op === k.EqualsEqualsToken;
-  if (!equal && op !== k.ExclamationEqualsEqualsToken && op !== k.ExclamationEqualsToken) return undefined;
-  for (const [a, b] of [
-    [x.left, x.right],
-    [x.right, x.left],
-  ] as const) {
-    const key = tagOf(a, name, sf);
-    const lit = unwrapValue(b);
-    if (key !== undefined && typescript.isStringLiteralLike(lit)) return { key, value: lit.text, equal };
-  }
-  return undefined;
-}
-
-/** `key` of `obj.key` where `obj` is written `name`, or undefined. */
-function tagOf(e: ts.Expression, name: string, sf: ts.SourceFile): string | undefined {
-  const x = unwrapValue(e);
-  return typescript.isPropertyAccessExpression(x) && x.expression.getText(sf) === name ? x.name.text : undefined;
-}
-
-/** The string cases that lead into `clause` (it and the empty cases just before it), or undefined when `default` or another value is among them. */
-function caseValues(clause: ts.CaseClause, block: ts.CaseBlock): string[] | undefined {
-  const at = block.clauses.indexOf(clause);
-  const values: string[] = [];
-  for (let j = at; j >= 0; j--) {
-    const c = block.clauses[j]!;
-    if (j < at && c.statements.length > 0) break;
-    if (!typescript.isCaseClause(c) || !typescript.isStringLiteralLike(unwrapValue(c.expression))) return undefined;
-    values.push((unwrapValue(c.expression) as ts.StringLiteralLike).text);
-  }
-  return values;
-}
-
-/** The string cases of a switch that do not fall into its `default` (the tag is none of them there), or undefined when a case is no string. */
-function otherCaseValues(clause: ts.DefaultClause, block: ts.CaseBlock): string[] | undefined {
-  const at = block.clauses.indexOf(clause);
-  // the empty cases just before `default` fall into it: their values are not excluded
-  let first = at;
-  while (first > 0 && block.clauses[first - 1]!.statements.length === 0) first--;
-  const values: string[] = [];
-  for (const [j, c] of block.clauses.entries()) {
-    if (j >= first && j <= at) continue;
-    if (!typescript.isCaseClause(c) || !typescript.isStringLiteralLike(unwrapValue(c.expression))) return undefined;
-    values.push((unwrapValue(c.expression) as ts.StringLiteralLike).text);
-  }
-  return values;
-}
-
-/** Whether an alternative may hold one of the narrowed tag's values: its tag written as another string literal only is left out. */
+/** Whether an alternative may hold the narrowed tags' values: one whose tag is written as another string literal only is left out. */
 function keeps(alt: ts.TypeNode, narrow: Narrowing, file: TypeFile, depth: number): boolean {
-  const tags = memberIn(alt, narrow.key, file, depth);
-  if (tags?.length !== 1) return true;
-  const t = tags[0]!.type;
-  if (!(typescript.isLiteralTypeNode(t) && typescript.isStringLiteral(t.literal))) return true;
-  return narrow.values.includes(t.literal.text) !== (narrow.excluded === true);
-}
-
-function declaresParameter(fn: ts.SignatureDeclaration, name: string): boolean {
-  return fn.parameters.some((p) => typescript.isIdentifier(p.name) && p.name.text === name);
+  return narrow.constraints.every((test) => {
+    const tags = memberIn(alt, test.key, file, depth);
+    if (tags?.length !== 1) return true;
+    const t = tags[0]!.type;
+    if (!(typescript.isLiteralTypeNode(t) && typescript.isStringLiteral(t.literal))) return true;
+    return test.values.includes(t.literal.text) !== (test.excluded === true);
+  });
 }

@@ -1,5 +1,6 @@
 import type { ts } from 'ts-morph';
 import { isSdkModule, type ModuleLinks, moduleValue } from './imports.js';
+import { type InnerTypeDeclaration, innerTypeDeclaration } from './type-scope.js';
 import type { ModuleImport } from './types.js';
 import { typescript } from './typescript.js';
 
@@ -11,7 +12,8 @@ import { typescript } from './typescript.js';
  * alias of such a name, possibly with `| null | undefined`; for lists, as an array's element. A
  * name that is only a type argument (`Deferred<RunState>`) or appears inside another type (`{
  * resolve: (s: RunState) => void }`) does not count, nor does the app's own `RunState` (imported
- * from its own module or declared in the file).
+ * from its own module, declared in the file, or declared by the function, class or block around
+ * the name, which hides the import as TypeScript's scopes do: type-scope.ts).
  */
 
 /** The SDK's types that answer: a run's state, its context, a realtime session. */
@@ -119,6 +121,9 @@ function isSdk(type: ts.TypeNode, wanted: ReadonlySet<string>, names: SdkTypeNam
     return isImportedSdk(names.imported?.(ref.right.text, ref.left.text), wanted, element, depth);
   }
   const local = ref.text;
+  // a type the function, class or block declares (a local alias, a type parameter) hides the file's import
+  const inner = innerTypeDeclaration(local, type, sf);
+  if (inner !== undefined) return isInnerSdk(inner, wanted, names, sf, element, depth);
   if (element && /^(?:Readonly)?Array$/.test(local) && type.typeArguments?.length === 1 && !declaredInFile(local, sf))
     return isSdk(type.typeArguments[0]!, wanted, names, sf, false, depth);
   const imported = names.named.get(local);
@@ -132,6 +137,19 @@ function isSdk(type: ts.TypeNode, wanted: ReadonlySet<string>, names: SdkTypeNam
   if (alias !== undefined) return isSdk(alias.type, wanted, names, sf, element, depth + 1);
   // a name another file of the app exports: the SDK's re-exported, or an alias that file declares
   return isImportedSdk(names.imported?.(local), wanted, element, depth);
+}
+
+/** A local alias is read as the file's are; a type parameter as its constraint (fail closed: `<S extends RunState>` is one); a local interface, class or enum is the app's. */
+function isInnerSdk(
+  inner: InnerTypeDeclaration,
+  wanted: ReadonlySet<string>,
+  names: SdkTypeNames,
+  sf: ts.SourceFile,
+  element: boolean,
+  depth: number,
+): boolean {
+  const written = typescript.isTypeAliasDeclaration(inner) ? inner.type : typescript.isTypeParameterDeclaration(inner) ? inner.constraint : undefined;
+  return written !== undefined && depth < ALIAS_DEPTH && isSdk(written, wanted, names, sf, element, depth + 1);
 }
 
 function isImportedSdk(found: ImportedType | undefined, wanted: ReadonlySet<string>, element: boolean, depth: number): boolean {

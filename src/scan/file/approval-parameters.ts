@@ -3,6 +3,7 @@ import { declarationOf } from '../local-values.js';
 import { skipWrappers } from '../syntax.js';
 import { typescript } from '../typescript.js';
 import { typeNamesOf } from '../imported-types.js';
+import { innerTypeDeclaration } from '../type-scope.js';
 import { ITEM_TYPES, isWrittenSdkType, RECEIVER_TYPES } from '../written-sdk-type.js';
 import { type FileContext, sdkTypeMember } from './context.js';
 
@@ -72,6 +73,8 @@ function importedSdkName(cx: FileContext, param: ts.ParameterDeclaration): { nam
   const type = param.type;
   if (!type || !typescript.isTypeReferenceNode(type) || !typescript.isIdentifier(type.typeName)) return undefined;
   const local = type.typeName.text;
+  // the function's own type parameter or a type of the block around it, not the import (type-scope.ts)
+  if (innerTypeDeclaration(local, type, cx.sf) !== undefined) return undefined;
   for (const imp of cx.moduleImports) {
     if (imp.syntax !== 'import') continue;
     const n = imp.named.find((x) => x.local === local && RECEIVER_TYPES.has(x.imported));
