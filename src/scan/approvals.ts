@@ -6,7 +6,7 @@ import type { HoistedVars } from './scope.js';
 import { useRefType, useStateType } from './react-state.js';
 import { type ClassField, destructuredKey, fieldFromThis, outsideBaseName, thisField, thisFieldType } from './this-fields.js';
 import { type ModuleTreeReader, typeNamesOf } from './imported-types.js';
-import { classPropertyType, type WrittenType, writtenMemberType } from './written-members.js';
+import { classPropertyType, settledType, type WrittenType, writtenElementType, writtenMemberType } from './written-members.js';
 import type { ModuleImport } from './types.js';
 import { ITEM_TYPES, isSdkClass, isWrittenSdkType, RECEIVER_TYPES, type SdkTypeNames } from './written-sdk-type.js';
 
@@ -139,6 +139,9 @@ function isSdkReceiver(expr: ts.Expression, ctx: Ctx): boolean {
     }
     return false;
   }
+  // `states['a']` of `Record<string, RunState>`, `states[0]` of `RunState[]` (type-shapes.ts)
+  const element = typescript.isElementAccessExpression(e) ? writtenElementType(e, ctx.ancestors, here(ctx), ctx.hoisted) : undefined;
+  if (element !== undefined) return allSdk(element, RECEIVER_TYPES);
   // `this.sessions.get(id)!` of `Map<string, RealtimeSession>`
   const held = mapGetType(e, ctx.ancestors, ctx.hoisted, ctx.names());
   if (held !== undefined) return isSdkHeld(held, RECEIVER_TYPES, ctx);
@@ -152,7 +155,8 @@ function isSdkReceiver(expr: ts.Expression, ctx: Ctx): boolean {
     const own = fieldFromThis(e.text, ctx.ancestors, ctx.hoisted);
     if (own !== undefined) return isSdkField(own, RECEIVER_TYPES, ctx);
     const type = declaredType(decl);
-    if (type !== undefined) return isSdk(type, RECEIVER_TYPES, ctx);
+    // `s: Pending['state']`: the member it reads (type-shapes.ts)
+    if (type !== undefined) return allSdk(settledType(type, here(ctx)), RECEIVER_TYPES);
     const next = deeper(ctx);
     if (!next || !typescript.isVariableDeclaration(decl) || !decl.initializer) return false;
     // `const { state } = await run(...)`: the result's `state`, as `result.state` is

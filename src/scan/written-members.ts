@@ -5,6 +5,8 @@ import { thisFieldType } from './this-fields.js';
 import type { HoistedVars } from './scope.js';
 import { type Narrowing, narrowing } from './tag-narrowing.js';
 import { type InnerTypeDeclaration, innerTypeDeclaration } from './type-scope.js';
+import type { TypeFile, WrittenType } from './written-type.js';
+import { declarationFile, elementTypes, globalMember, settle, shapeMember } from './type-shapes.js';
 import { typescript } from './typescript.js';
 import type { MergedInterface, SdkTypeNames } from './written-sdk-type.js';
 
@@ -24,14 +26,7 @@ import type { MergedInterface, SdkTypeNames } from './written-sdk-type.js';
 /** How many aliases are followed from one type (`type A = B; type B = {…}`). */
 const ALIAS_DEPTH = 4;
 
-/** A written type and the file it is written in, whose imports say what its names are. */
-export interface WrittenType {
-  type: ts.TypeNode;
-  sf: ts.SourceFile;
-  names: SdkTypeNames;
-  /** Set when the object is a union a test around the use may or may not narrow: any alternative that is the SDK's makes the answer the SDK's. */
-  unsure?: boolean;
-}
+export type { WrittenType } from './written-type.js';
 
 /** The written types of `obj.member`, one an alternative of the object's type, or undefined when the object's type does not write it. */
 export function writtenMemberType(
@@ -41,13 +36,79 @@ export function writtenMemberType(
   file: { sf: ts.SourceFile; names: SdkTypeNames },
   hoisted?: HoistedVars,
 ): WrittenType[] | undefined {
+  return writtenMember(obj, member, ancestors, file, hoisted, 0);
+}
+
+/** How many members and elements deep an object is read (`p.job.state`, `ps[0].state`). */
+const ACCESS_DEPTH = 6;
+
+function writtenMember(
+  obj: ts.Expression,
+  member: string,
+  ancestors: readonly ts.Node[],
+  file: TypeFile,
+  hoisted: HoistedVars | undefined,
+  depth: number,
+): WrittenType[] | undefined {
   const e = unwrapValue(obj);
-  const held = writtenTypeOf(e, ancestors, hoisted, file.names);
+  const held = writtenTypesOf(e, ancestors, file, hoisted, depth);
   const narrow = held && narrowing(e, ancestors, file.sf, hoisted);
-  const found = held && memberIn(held.type, member, held.from ?? file, 0, narrow);
+  const found = held?.flatMap((h) => memberIn(h.type, member, h, 0, narrow) ?? []).flatMap((t) => settle(t, memberIn));
   if (!found || found.length === 0) return undefined;
   // a test of the object not read as certain (or the object assigned again): any alternative left may be the one
   return narrow?.unsure ? found.map((t) => ({ ...t, unsure: true })) : found;
+}
+
+/**
+ * The written types of `xs[i]` (`ps[0]`, `r['a']`): each alternative's element, or, for a string
+ * key, its member (a `Record`'s value, an index signature's type); undefined when none is written.
+ */
+export function writtenElementType(
+  e: ts.ElementAccessExpression,
+  ancestors: readonly ts.Node[],
+  file: TypeFile,
+  hoisted?: HoistedVars,
+): WrittenType[] | undefined {
+  return writtenElement(e, ancestors, file, hoisted, 0);
+}
+
+function writtenElement(
+  e: ts.ElementAccessExpression,
+  ancestors: readonly ts.Node[],
+  file: TypeFile,
+  hoisted: HoistedVars | undefined,
+  depth: number,
+): WrittenType[] | undefined {
+  const key = unwrapValue(e.argumentExpression);
+  const held = writtenTypesOf(unwrapValue(e.expression), ancestors, file, hoisted, depth);
+  const read = (h: WrittenType): WrittenType[] =>
+    (typescript.isStringLiteralLike(key) ? memberIn(h.type, key.text, h, 0) : undefined) ?? elementTypes(h, 0, memberIn) ?? [];
+  const found = held?.flatMap(read).flatMap((t) => settle(t, memberIn));
+  return found && found.length > 0 ? found : undefined;
+}
+
+/**
+ * What a written type reads as for the SDK test (`s: Pending['state']` is `Pending`'s `state`):
+ * its alternatives, settled (type-shapes.ts); the type itself when it is no such shape.
+ */
+export function settledType(type: ts.TypeNode, file: TypeFile): WrittenType[] {
+  return settle({ ...file, type }, memberIn);
+}
+
+/** The written types (alternatives) of an object expression, each with the file it is written in. */
+function writtenTypesOf(
+  e: ts.Expression,
+  ancestors: readonly ts.Node[],
+  file: TypeFile,
+  hoisted: HoistedVars | undefined,
+  depth: number,
+): WrittenType[] | undefined {
+  // `p.job` of a typed `p`, `ps[0]` of a typed list: read one level further (`p.job.state`)
+  const deeper = depth + 1 < ACCESS_DEPTH;
+  if (deeper && typescript.isElementAccessExpression(e)) return writtenElement(e, ancestors, file, hoisted, depth + 1);
+  const held = writtenTypeOf(e, ancestors, hoisted, file.names);
+  if (held) return [{ ...(held.from ?? file), type: held.type }];
+  return deeper && typescript.isPropertyAccessExpression(e) ? writtenMember(e.expression, e.name.text, ancestors, file, hoisted, depth + 1) : undefined;
 }
 
 function writtenTypeOf(e: ts.Expression, ancestors: readonly ts.Node[], hoisted: HoistedVars | undefined, names: SdkTypeNames): HeldType | undefined {
@@ -63,10 +124,11 @@ function writtenTypeOf(e: ts.Expression, ancestors: readonly ts.Node[], hoisted:
   return decl.initializer && mapGetType(decl.initializer, ancestors, hoisted, names);
 }
 
-type TypeFile = { sf: ts.SourceFile; names: SdkTypeNames };
-
 function memberIn(type: ts.TypeNode, member: string, file: TypeFile, depth: number, narrow?: Narrowing): WrittenType[] | undefined {
   if (typescript.isParenthesizedTypeNode(type)) return memberIn(type.type, member, file, depth, narrow);
+  // an intersection, a type parameter bound to its argument, `Pending['job']` (type-shapes.ts)
+  const shaped = shapeMember(type, member, file, depth, memberIn);
+  if (shaped) return shaped.found;
   // every alternative that writes the member: the first alone would take a tagged union's app kind for its SDK kind;
   // in a branch that tests the tag (`if (t.kind === 'agent')`), only the alternatives it leaves
   if (typescript.isUnionTypeNode(type))
@@ -76,21 +138,30 @@ function memberIn(type: ts.TypeNode, member: string, file: TypeFile, depth: numb
   const ref = type.typeName;
   if (typescript.isQualifiedName(ref))
     // `t.Pending` of `import type * as t from './types.js'`
-    return typescript.isIdentifier(ref.left) ? importedMember(file.names.imported?.(ref.right.text, ref.left.text), member, depth, narrow) : undefined;
+    return typescript.isIdentifier(ref.left)
+      ? importedMember(file.names.imported?.(ref.right.text, ref.left.text), type, file, member, depth, narrow)
+      : undefined;
   // a type the function, class or block declares hides the file's of the same name
   const inner = innerTypeDeclaration(ref.text, type, file.sf);
-  if (inner !== undefined) return innerMember(inner, member, file, depth, narrow);
-  return namedMember(ref.text, member, file, depth, narrow);
+  if (inner !== undefined) return innerMember(inner, type, member, file, depth, narrow);
+  return namedMember(ref.text, type, member, file, depth, narrow);
 }
 
-/** `member` of the type the file names `name`: an alias or interface it declares at its top, else one another file of the app exports. */
-function namedMember(name: string, member: string, file: TypeFile, depth: number, narrow?: Narrowing): WrittenType[] | undefined {
+/**
+ * `member` of the type the file names `name` (`ref` the reference, whose type arguments bind the
+ * declaration's parameters): an alias or interface it declares at its top, else one another file
+ * of the app exports, else a global shape (`Readonly<…>`, `Record<…>`).
+ */
+function namedMember(name: string, ref: ts.TypeNode, member: string, file: TypeFile, depth: number, narrow?: Narrowing): WrittenType[] | undefined {
   for (const s of file.sf.statements) {
-    if (typescript.isTypeAliasDeclaration(s) && s.name.text === name) return memberIn(s.type, member, file, depth + 1, narrow);
-    if (typescript.isInterfaceDeclaration(s) && s.name.text === name) return interfaceMember(s, member, file, depth);
+    if (typescript.isTypeAliasDeclaration(s) && s.name.text === name) return memberIn(s.type, member, declarationFile(s, ref, file, file), depth + 1, narrow);
+    if (typescript.isInterfaceDeclaration(s) && s.name.text === name) return interfaceMember(s, member, declarationFile(s, ref, file, file), depth);
   }
   // a type another file of the app exports (`import type { Pending } from './types.js'`)
-  return importedMember(file.names.imported?.(name), member, depth, narrow);
+  const imported = file.names.imported?.(name);
+  if (imported) return importedMember(imported, ref, file, member, depth, narrow);
+  // `Readonly<{ state: RunState }>`, `Record<string, RunState>` of the file's globals (type-shapes.ts)
+  return typescript.isTypeReferenceNode(ref) ? globalMember(ref, member, file, depth, memberIn) : undefined;
 }
 
 /**
@@ -105,10 +176,10 @@ function interfaceMember(decl: ts.InterfaceDeclaration, member: string, file: Ty
   for (const base of extendedTypes(decl)) {
     const e = base.expression;
     const found = typescript.isIdentifier(e)
-      ? namedMember(e.text, member, file, depth + 1)
+      ? namedMember(e.text, base, member, file, depth + 1)
       : // `extends t.Base` of `import type * as t from './base.js'`
         typescript.isPropertyAccessExpression(e) && typescript.isIdentifier(e.expression)
-        ? importedMember(file.names.imported?.(e.name.text, e.expression.text), member, depth + 1)
+        ? importedMember(file.names.imported?.(e.name.text, e.expression.text), base, file, member, depth + 1)
         : undefined;
     if (found !== undefined) return found;
   }
@@ -130,23 +201,32 @@ function extendedTypes(decl: ts.InterfaceDeclaration | ts.ClassDeclaration): rea
 }
 
 /** `member` of a type declared inside the file: a local alias, interface or class, or a type parameter's constraint; an enum writes none. */
-function innerMember(inner: InnerTypeDeclaration, member: string, file: TypeFile, depth: number, narrow?: Narrowing): WrittenType[] | undefined {
-  if (typescript.isTypeAliasDeclaration(inner)) return memberIn(inner.type, member, file, depth + 1, narrow);
+function innerMember(
+  inner: InnerTypeDeclaration,
+  ref: ts.TypeNode,
+  member: string,
+  file: TypeFile,
+  depth: number,
+  narrow?: Narrowing,
+): WrittenType[] | undefined {
+  if (typescript.isTypeAliasDeclaration(inner)) return memberIn(inner.type, member, declarationFile(inner, ref, file, file), depth + 1, narrow);
   if (typescript.isTypeParameterDeclaration(inner)) return inner.constraint && memberIn(inner.constraint, member, file, depth + 1, narrow);
-  if (typescript.isInterfaceDeclaration(inner)) return interfaceMember(inner, member, file, depth);
+  if (typescript.isInterfaceDeclaration(inner)) return interfaceMember(inner, member, declarationFile(inner, ref, file, file), depth);
   const type = typescript.isClassDeclaration(inner) ? classPropertyType(inner, member) : undefined;
   return type && [{ type, ...file }];
 }
 
 function importedMember(
   found: ReturnType<NonNullable<SdkTypeNames['imported']>>,
+  ref: ts.TypeNode,
+  at: TypeFile,
   member: string,
   depth: number,
   narrow?: Narrowing,
 ): WrittenType[] | undefined {
   if (found?.kind !== 'declared') return undefined;
-  const there = { sf: found.sf, names: found.names };
   const decl = found.decl;
+  const there = declarationFile(decl, ref, at, found);
   if (typescript.isTypeAliasDeclaration(decl)) return memberIn(decl.type, member, there, depth + 1, narrow);
   if (typescript.isInterfaceDeclaration(decl)) return interfaceMember(decl, member, there, depth) ?? mergedMember(found.merged, member, depth);
   const type = classPropertyType(decl, member);
@@ -162,7 +242,7 @@ export function classPropertyType(cls: ts.ClassDeclaration, name: string): ts.Ty
 function propertyType(members: ts.NodeArray<ts.TypeElement>, member: string, file: TypeFile): WrittenType[] | undefined {
   for (const m of members)
     if (typescript.isPropertySignature(m) && m.name && typescript.isIdentifier(m.name) && m.name.text === member)
-      return m.type ? [{ type: m.type, sf: file.sf, names: file.names }] : undefined;
+      return m.type ? [{ ...file, type: m.type }] : undefined;
   return undefined;
 }
 

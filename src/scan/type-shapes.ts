@@ -1,0 +1,195 @@
+import type { ts } from 'ts-morph';
+import { typescript } from './typescript.js';
+import type { TypeFile, WrittenType } from './written-type.js';
+
+/*
+ * The shapes a written type holds the SDK's state in (issue 40, no silent break: the codemod must
+ * see an app answer the SDK's approvals through `p.job.state`, `ps[0].state`, `r['a']`, whatever the
+ * object's type is written as). The member reader (written-members.ts) walks, besides object types,
+ * unions, aliases and interfaces: an intersection's parts; a global wrapper that keeps the members
+ * (`Readonly<…>`, `Partial`, `Required`, `NonNullable`, `Pick`, `Omit`); a `Record`'s value; an
+ * indexed access type (`Pending['job']`); and a generic's type arguments (or its defaults) put for
+ * its type parameters (`Box<RunState>` of `interface Box<T> { state: T }`). The element reader here
+ * gives what `xs[i]` reads: an array's or a tuple's element, a `Record`'s value, an index signature's.
+ * Everything is read from what is written, with a depth bound; nothing is inferred.
+ */
+
+/** The member reader these walk with (written-members.ts's), passed in: the shapes nest in each other. */
+export type MemberReader = (type: ts.TypeNode, member: string, file: TypeFile, depth: number) => WrittenType[] | undefined;
+
+/** How deep a shape is walked (aliases, wrappers, parameters, nested element types). */
+const SHAPE_DEPTH = 8;
+
+/** The global types that keep the members of their first type argument (a member read through them is its member). */
+const MEMBER_WRAPPERS: ReadonlySet<string> = new Set(['Readonly', 'Partial', 'Required', 'NonNullable', 'Pick', 'Omit']);
+
+const written = (type: ts.TypeNode, file: TypeFile): WrittenType => ({ ...file, type });
+
+/**
+ * `member` of a type shape the member reader leaves to this module: an intersection (each part that
+ * writes it), a bound type parameter, an indexed access type; `{}` when the shape writes no such
+ * member, undefined when `type` is none of these shapes.
+ */
+export function shapeMember(type: ts.TypeNode, member: string, file: TypeFile, depth: number, read: MemberReader): { found?: WrittenType[] } | undefined {
+  if (depth >= SHAPE_DEPTH) return undefined;
+  // `{ id: string } & { state: RunState }`: the parts that write the member
+  if (typescript.isIntersectionTypeNode(type)) return some(type.types.flatMap((t) => read(t, member, file, depth) ?? []));
+  // `state: T` of `Box<RunState>`: the type argument, written where the reference is
+  const bound = boundParameter(type, file);
+  if (bound) return { found: read(bound.type, member, bound, depth + 1) };
+  if (typescript.isIndexedAccessTypeNode(type)) return some(indexedTypes(type, file, depth, read).flatMap((t) => read(t.type, member, t, depth + 1) ?? []));
+  return undefined;
+}
+
+const some = (found: WrittenType[]): { found?: WrittenType[] } => (found.length > 0 ? { found } : {});
+
+/**
+ * `member` of a global type the file neither declares nor imports: a wrapper's first argument's
+ * member (`Readonly<{ state: RunState }>`), a `Record<K, V>`'s `V`; undefined for any other.
+ */
+export function globalMember(type: ts.TypeReferenceNode, member: string, file: TypeFile, depth: number, read: MemberReader): WrittenType[] | undefined {
+  const name = globalName(type);
+  const [first, second] = type.typeArguments ?? [];
+  if (name === 'Record') return second && [written(second, file)];
+  return name !== undefined && MEMBER_WRAPPERS.has(name) && first ? read(first, member, file, depth + 1) : undefined;
+}
+
+/**
+ * The name of a global type a reference names (`Readonly`, `Record`, `Array`), asked once the file's
+ * declarations, its imports of the app's files and the bound type parameters did not name it: a
+ * name imported from a package not read is taken for the global, failing closed.
+ */
+function globalName(type: ts.TypeReferenceNode): string | undefined {
+  return typescript.isIdentifier(type.typeName) ? type.typeName.text : undefined;
+}
+
+/** The binding of a type parameter a reference names (`T` of `Box<T>`, given `Box<RunState>`), or undefined. */
+export function boundParameter(type: ts.TypeNode, file: TypeFile): WrittenType | undefined {
+  if (!typescript.isTypeReferenceNode(type) || type.typeArguments || !typescript.isIdentifier(type.typeName)) return undefined;
+  return file.params?.get(type.typeName.text);
+}
+
+/**
+ * The file a generic declaration is read in, its type parameters bound: each to the reference's
+ * type argument, read where the reference is written, else to its default, read where the
+ * declaration is (with the parameters bound before it, as a default may name them).
+ */
+export function declarationFile(
+  decl: { typeParameters?: ts.NodeArray<ts.TypeParameterDeclaration> | undefined },
+  ref: ts.TypeNode,
+  at: TypeFile,
+  there: { sf: ts.SourceFile; names: TypeFile['names'] },
+): TypeFile {
+  const out: TypeFile = { sf: there.sf, names: there.names };
+  if (!decl.typeParameters?.length) return out;
+  // a type reference (`Box<RunState>`) or a base an interface extends (`extends Box<RunState>`)
+  const args = typescript.isTypeReferenceNode(ref) || typescript.isExpressionWithTypeArguments(ref) ? (ref.typeArguments ?? []) : [];
+  const params = new Map<string, WrittenType>();
+  for (const [i, p] of decl.typeParameters.entries()) {
+    const arg = args[i];
+    if (arg) params.set(p.name.text, written(arg, at));
+    else if (p.default) params.set(p.name.text, written(p.default, { ...out, params: new Map(params) }));
+  }
+  return { ...out, params };
+}
+
+/**
+ * A member's written type settled for the SDK test: a type parameter put back to its binding
+ * (`T` to `RunState`), an indexed access type to what it reads (`Pending['state']`), a union with
+ * either inside to its alternatives (the nullish ones left out, as the SDK test allows them); so the
+ * SDK test reads each in the file that writes it.
+ */
+export function settle(t: WrittenType, read: MemberReader, depth = 0): WrittenType[] {
+  if (depth >= SHAPE_DEPTH) return [t];
+  let type = t.type;
+  while (typescript.isParenthesizedTypeNode(type)) type = type.type;
+  const bound = boundParameter(type, t);
+  if (bound) return settle(bound, read, depth + 1);
+  if (typescript.isIndexedAccessTypeNode(type)) {
+    const types = indexedTypes(type, t, depth, read);
+    return types.length > 0 ? types.flatMap((u) => settle(u, read, depth + 1)) : [t];
+  }
+  if (!typescript.isUnionTypeNode(type) || !type.types.some(needsSettling(t))) return [t];
+  const rest = type.types.filter((u) => !isNullish(u));
+  return rest.flatMap((u) => settle(written(u, t), read, depth + 1));
+}
+
+/** Whether a union's alternative is one `settle` changes: a bound type parameter, an indexed access type. */
+const needsSettling =
+  (file: TypeFile) =>
+  (u: ts.TypeNode): boolean =>
+    boundParameter(u, file) !== undefined || typescript.isIndexedAccessTypeNode(u);
+
+function isNullish(t: ts.TypeNode): boolean {
+  if (t.kind === typescript.SyntaxKind.UndefinedKeyword) return true;
+  return typescript.isLiteralTypeNode(t) && t.literal.kind === typescript.SyntaxKind.NullKeyword;
+}
+
+/** `T['key']` (each alternative that writes it) or `T[number]` (the element), or none. */
+function indexedTypes(type: ts.IndexedAccessTypeNode, file: TypeFile, depth: number, read: MemberReader): WrittenType[] {
+  const index = type.indexType;
+  if (typescript.isLiteralTypeNode(index) && typescript.isStringLiteral(index.literal)) return read(type.objectType, index.literal.text, file, depth + 1) ?? [];
+  return elementTypes(written(type.objectType, file), depth + 1, read) ?? [];
+}
+
+/** The declaration a name of the file stands for: one it declares at its top, or one another file of the app exports to it. */
+type Declared = { decl: ts.TypeAliasDeclaration | ts.InterfaceDeclaration | ts.ClassDeclaration; file: TypeFile };
+
+function declaredAs(type: ts.TypeReferenceNode, file: TypeFile): Declared | undefined {
+  const ref = type.typeName;
+  if (typescript.isQualifiedName(ref)) {
+    const found = typescript.isIdentifier(ref.left) ? file.names.imported?.(ref.right.text, ref.left.text) : undefined;
+    return found?.kind === 'declared' ? { decl: found.decl, file: declarationFile(found.decl, type, file, found) } : undefined;
+  }
+  for (const s of file.sf.statements)
+    if ((typescript.isTypeAliasDeclaration(s) || typescript.isInterfaceDeclaration(s) || typescript.isClassDeclaration(s)) && s.name?.text === ref.text)
+      return { decl: s, file: declarationFile(s, type, file, file) };
+  const found = file.names.imported?.(ref.text);
+  return found?.kind === 'declared' ? { decl: found.decl, file: declarationFile(found.decl, type, file, found) } : undefined;
+}
+
+/**
+ * The written types `xs[i]` reads of a value written `t` (each alternative of a union that has
+ * one): an array's element (`T[]`, `readonly T[]`, `Array<T>`, `ReadonlyArray<T>`), a tuple's
+ * elements, a `Record<K, V>`'s `V`, an index signature's type; undefined when `t` writes none.
+ */
+export function elementTypes(t: WrittenType, depth: number, read: MemberReader): WrittenType[] | undefined {
+  if (depth >= SHAPE_DEPTH) return undefined;
+  const { type } = t;
+  const next = (u: ts.TypeNode, file: TypeFile = t) => elementTypes(written(u, file), depth + 1, read);
+  if (typescript.isParenthesizedTypeNode(type) || (typescript.isTypeOperatorNode(type) && type.operator === typescript.SyntaxKind.ReadonlyKeyword))
+    return next(type.type);
+  if (typescript.isUnionTypeNode(type) || typescript.isIntersectionTypeNode(type)) return found(type.types.flatMap((u) => next(u) ?? []));
+  if (typescript.isArrayTypeNode(type)) return [written(type.elementType, t)];
+  if (typescript.isTupleTypeNode(type)) return found(type.elements.map((e) => written(tupleElement(e), t)));
+  if (typescript.isTypeLiteralNode(type)) return indexSignatures(type.members, t);
+  if (typescript.isIndexedAccessTypeNode(type)) return found(indexedTypes(type, t, depth, read).flatMap((u) => elementTypes(u, depth + 1, read) ?? []));
+  const bound = boundParameter(type, t);
+  if (bound) return elementTypes(bound, depth + 1, read);
+  if (!typescript.isTypeReferenceNode(type)) return undefined;
+  const declared = declaredAs(type, t);
+  if (declared) {
+    const { decl, file } = declared;
+    if (typescript.isTypeAliasDeclaration(decl)) return next(decl.type, file);
+    return typescript.isInterfaceDeclaration(decl) ? indexSignatures(decl.members, file) : undefined;
+  }
+  const name = globalName(type);
+  const [first, second] = type.typeArguments ?? [];
+  if ((name === 'Array' || name === 'ReadonlyArray') && first) return [written(first, t)];
+  if (name === 'Record' && second) return [written(second, t)];
+  return name !== undefined && MEMBER_WRAPPERS.has(name) && first ? next(first) : undefined;
+}
+
+const found = (types: WrittenType[]): WrittenType[] | undefined => (types.length > 0 ? types : undefined);
+
+function tupleElement(e: ts.TypeNode): ts.TypeNode {
+  // `...RunState[]` of a rest element (named or not): its element
+  const rest = typescript.isRestTypeNode(e) || (typescript.isNamedTupleMember(e) && e.dotDotDotToken !== undefined);
+  let x = typescript.isNamedTupleMember(e) || typescript.isRestTypeNode(e) ? e.type : e;
+  if (typescript.isOptionalTypeNode(x)) x = x.type;
+  return rest && typescript.isArrayTypeNode(x) ? x.elementType : x;
+}
+
+function indexSignatures(members: ts.NodeArray<ts.TypeElement>, file: TypeFile): WrittenType[] | undefined {
+  return found(members.filter(typescript.isIndexSignatureDeclaration).map((m) => written(m.type, file)));
+}
