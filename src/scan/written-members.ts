@@ -213,7 +213,7 @@ function innerMember(
   if (typescript.isTypeParameterDeclaration(inner)) return inner.constraint && memberIn(inner.constraint, member, file, depth + 1, narrow);
   if (typescript.isInterfaceDeclaration(inner)) return interfaceMember(inner, member, declarationFile(inner, ref, file, file), depth);
   const type = typescript.isClassDeclaration(inner) ? classPropertyType(inner, member) : undefined;
-  return type && [{ type, ...file }];
+  return type && [{ ...file, type }];
 }
 
 function importedMember(
@@ -230,7 +230,7 @@ function importedMember(
   if (typescript.isTypeAliasDeclaration(decl)) return memberIn(decl.type, member, there, depth + 1, narrow);
   if (typescript.isInterfaceDeclaration(decl)) return interfaceMember(decl, member, there, depth) ?? mergedMember(found.merged, member, depth);
   const type = classPropertyType(decl, member);
-  return type && [{ type, ...there }];
+  return type && [{ ...there, type }];
 }
 
 /** The written type of a class's property declared `name` (a field with no written type: undefined). */

@@ -59,6 +59,13 @@ const one: Record<string, [Record<string, string>, string]> = {
     },
     lines(IMPORT, USE),
   ],
+  'a generic base of another file given the SDK state (`extends Box<RunState>`)': [
+    {
+      'src/box.ts': 'export interface Box<T> { state: T }\n',
+      'src/types.ts': lines(SDK, "import type { Box } from './box.js';", 'export interface Pending extends Box<RunState<any, any>> { id: string }'),
+    },
+    lines(IMPORT, USE),
+  ],
 };
 
 const none: Record<string, [Record<string, string>, string]> = {
@@ -66,6 +73,13 @@ const none: Record<string, [Record<string, string>, string]> = {
     {
       'src/base.ts': lines(OWN_STATE, 'export interface Base { state: RunState }'),
       'src/types.ts': "import type { Base } from './base.js';\nexport interface Pending extends Base { id: string }\n",
+    },
+    lines(IMPORT, USE),
+  ],
+  "a generic base of another file given the app's own RunState": [
+    {
+      'src/box.ts': 'export interface Box<T> { state: T }\n',
+      'src/types.ts': lines(OWN_STATE, "import type { Box } from './box.js';", 'export interface Pending extends Box<RunState> { id: string }'),
     },
     lines(IMPORT, USE),
   ],
