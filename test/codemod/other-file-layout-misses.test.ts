@@ -1,9 +1,6 @@
-import { cpSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { cli } from '../helpers/cli.js';
-import { FIXTURES } from '../helpers/paths.js';
-import { makeTempDir, removeDir } from '../helpers/temp-repo.js';
+import { afterAll, describe, it } from 'vitest';
+import { approvalsApp, expectAnswerConflict, expectNoAnswerConflict } from '../helpers/approvals-app.js';
+import { removeDir } from '../helpers/temp-repo.js';
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach(removeDir));
@@ -15,25 +12,7 @@ afterAll(() => dirs.forEach(removeDir));
  * conflicts" is the silent break); where it is the app's own, no conflict (a false alarm keeps a
  * tool open for nothing).
  */
-const HEAD = [
-  "import { Agent } from '@openai/agents';",
-  "import { closeAccount, lookupCharge } from './tools.js';",
-  '',
-  "export const desk = new Agent({ name: 'desk', instructions: 'Help.', tools: [closeAccount, lookupCharge] });",
-  '',
-];
 const SDK = "import type { RunState } from '@openai/agents';\n";
-
-function app(text: string, files: Record<string, string>, tsconfig?: object): string {
-  const root = makeTempDir('other-file-layout-');
-  dirs.push(root);
-  cpSync(path.join(FIXTURES, 'codemod/_shared'), root, { recursive: true });
-  cpSync(path.join(FIXTURES, 'codemod/app-approvals/input'), root, { recursive: true });
-  writeFileSync(path.join(root, 'src/app.ts'), [...HEAD, text, ''].join('\n'));
-  for (const [rel, t] of Object.entries(files)) writeFileSync(path.join(root, rel), t);
-  if (tsconfig) writeFileSync(path.join(root, 'tsconfig.json'), JSON.stringify(tsconfig));
-  return root;
-}
 
 const PENDING = (from: string, form = '{ Pending }') =>
   `import type ${form} from '${from}';\nexport function yes(p: Pending, item: unknown) { p.state.approve(item); }`;
@@ -66,12 +45,7 @@ describe("the codemod keeps close_account answered through the SDK's state in an
     },
   };
   for (const [name, { code, files, tsconfig }] of Object.entries(cases))
-    it(`a conflict naming src/app.ts:7: ${name}`, async () => {
-      const r = await cli(['codemod'], { cwd: app(code, files, tsconfig) });
-      expect(r.stdout).toContain('answered at src/app.ts:7:');
-      expect(r.stdout).toContain('1 conflicts');
-      expect(r.code).toBe(1);
-    });
+    it(`a conflict naming src/app.ts:7: ${name}`, () => expectAnswerConflict(approvalsApp(dirs, code, files, tsconfig)));
 });
 
 describe("no conflict over the app's own RunState a barrel declares beside its `export *` of the SDK", () => {
@@ -82,8 +56,6 @@ describe("no conflict over the app's own RunState a barrel declares beside its `
   for (const [name, barrel] of Object.entries(owns))
     it(name, async () => {
       const code = "import type { RunState } from './sdk.js';\nexport function yes(s: RunState, item: unknown) { s.approve(item); }";
-      const r = await cli(['codemod'], { cwd: app(code, { 'src/sdk.ts': barrel }) });
-      expect(r.stdout).not.toContain('answered at src/app.ts');
-      expect(r.stdout).toContain('0 conflicts');
+      await expectNoAnswerConflict(approvalsApp(dirs, code, { 'src/sdk.ts': barrel }));
     });
 });

@@ -1,9 +1,7 @@
-import { cpSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { approvalsApp, expectAnswerConflict } from '../helpers/approvals-app.js';
 import { cli } from '../helpers/cli.js';
-import { FIXTURES } from '../helpers/paths.js';
-import { makeTempDir, removeDir } from '../helpers/temp-repo.js';
+import { removeDir } from '../helpers/temp-repo.js';
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach(removeDir));
@@ -16,26 +14,9 @@ afterAll(() => dirs.forEach(removeDir));
  * re-exported by the app's `sdk.ts` (`export type { RunState } from '@openai/agents'`). The codemod
  * rewrote close_account with "0 conflicts". Control: `types.ts` over the app's own `RunState`.
  */
-const HEAD = [
-  "import { Agent } from '@openai/agents';",
-  "import { closeAccount, lookupCharge } from './tools.js';",
-  '',
-  "export const desk = new Agent({ name: 'desk', instructions: 'Help.', tools: [closeAccount, lookupCharge] });",
-  '',
-];
 const PENDING = "import type { Pending } from './types.js';\nexport function yes(p: Pending, item: unknown) { p.state.approve(item); }";
 const FIELD =
   "import type { RunState } from './sdk.js';\nexport class Desk { private state?: RunState<any, any>; yes(item: unknown) { this.state!.approve(item); } }";
-
-function app(text: string, files: Record<string, string>): string {
-  const root = makeTempDir('other-file-type-');
-  dirs.push(root);
-  cpSync(path.join(FIXTURES, 'codemod/_shared'), root, { recursive: true });
-  cpSync(path.join(FIXTURES, 'codemod/app-approvals/input'), root, { recursive: true });
-  writeFileSync(path.join(root, 'src/app.ts'), [...HEAD, text, ''].join('\n'));
-  for (const [rel, t] of Object.entries(files)) writeFileSync(path.join(root, rel), t);
-  return root;
-}
 
 describe('the codemod keeps close_account where its answer is typed in another file', () => {
   const cases: Record<string, { code: string; files: Record<string, string> }> = {
@@ -60,19 +41,14 @@ describe('the codemod keeps close_account where its answer is typed in another f
     },
   };
   for (const [name, { code, files }] of Object.entries(cases))
-    it(`a conflict naming src/app.ts:7: ${name}`, async () => {
-      const r = await cli(['codemod'], { cwd: app(code, files) });
-      expect(r.stdout).toContain('1 conflicts');
-      expect(r.stdout).toContain('answered at src/app.ts:7:');
-      expect(r.code).toBe(1);
-    });
+    it(`a conflict naming src/app.ts:7: ${name}`, () => expectAnswerConflict(approvalsApp(dirs, code, files)));
 
   it("no conflict: `Pending`'s state is the app's own `RunState`", async () => {
     const files = {
       'src/types.ts': "import type { RunState } from './engine.js';\nexport interface Pending { state: RunState }\n",
       'src/engine.ts': 'export interface RunState { approve(x: unknown): void }\n',
     };
-    const r = await cli(['codemod'], { cwd: app(PENDING, files) });
+    const r = await cli(['codemod'], { cwd: approvalsApp(dirs, PENDING, files) });
     expect(r.stdout).not.toContain('answered at src/app.ts');
     expect(r.stdout).toContain('0 conflicts');
   });

@@ -1,9 +1,7 @@
-import { cpSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { approvalsApp, expectAnswerConflict } from '../helpers/approvals-app.js';
 import { cli } from '../helpers/cli.js';
-import { FIXTURES } from '../helpers/paths.js';
-import { makeTempDir, removeDir } from '../helpers/temp-repo.js';
+import { removeDir } from '../helpers/temp-repo.js';
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach(removeDir));
@@ -16,24 +14,7 @@ afterAll(() => dirs.forEach(removeDir));
  * close_account with "0 conflicts", and every approve/reject of the app would be refused at run
  * time. Control: the same shape over the app's own `RunState`.
  */
-const HEAD = [
-  "import { Agent } from '@openai/agents';",
-  "import { closeAccount, lookupCharge } from './tools.js';",
-  '',
-  "export const desk = new Agent({ name: 'desk', instructions: 'Help.', tools: [closeAccount, lookupCharge] });",
-  '',
-];
 const SDK = "import type { RunState } from '@openai/agents';";
-
-function app(text: string, files: Record<string, string>): string {
-  const root = makeTempDir('type-shape-');
-  dirs.push(root);
-  cpSync(path.join(FIXTURES, 'codemod/_shared'), root, { recursive: true });
-  cpSync(path.join(FIXTURES, 'codemod/app-approvals/input'), root, { recursive: true });
-  writeFileSync(path.join(root, 'src/app.ts'), [...HEAD, text, ''].join('\n'));
-  for (const [rel, t] of Object.entries(files)) writeFileSync(path.join(root, rel), t);
-  return root;
-}
 
 describe('the codemod keeps close_account where its answer reads the SDK state through a type shape', () => {
   const cases: Record<string, { code: string; files: Record<string, string> }> = {
@@ -55,12 +36,7 @@ describe('the codemod keeps close_account where its answer reads the SDK state t
     },
   };
   for (const [name, { code, files }] of Object.entries(cases))
-    it(`a conflict naming src/app.ts:7: ${name}`, async () => {
-      const r = await cli(['codemod'], { cwd: app(code, files) });
-      expect(r.stdout).toContain('1 conflicts');
-      expect(r.stdout).toContain('answered at src/app.ts:7:');
-      expect(r.code).toBe(1);
-    });
+    it(`a conflict naming src/app.ts:7: ${name}`, () => expectAnswerConflict(approvalsApp(dirs, code, files)));
 
   it("no conflict: the Record's value is the app's own `RunState`", async () => {
     const files = {
@@ -68,7 +44,7 @@ describe('the codemod keeps close_account where its answer reads the SDK state t
       'src/engine.ts': 'export interface RunState { approve(x: unknown): void }\n',
     };
     const code = "import type { States } from './types.js';\nexport function yes(states: States, id: string, item: unknown) { states[id].approve(item); }";
-    const r = await cli(['codemod'], { cwd: app(code, files) });
+    const r = await cli(['codemod'], { cwd: approvalsApp(dirs, code, files) });
     expect(r.stdout).not.toContain('answered at src/app.ts');
     expect(r.stdout).toContain('0 conflicts');
   });
