@@ -6,8 +6,9 @@ import { lines, lintRepo, testProject } from './rule-tester.js';
  * receiver's type is written in another file of the app. Each `one` case answers the SDK's RunState
  * (a miss is a silent break: the codemod rewrites the tool, every approved call is refused); each
  * `none` case answers the app's OWN RunState (a finding is a false alarm). The layout session 23
- * already read (a named interface) is the control. Left (DECISIONS): a generic of another file
- * given the state, a generic's default, module augmentation, an interface extending another file's base.
+ * already read (a named interface) is the control. Session 24 reads the four it left: a generic of
+ * another file given the state, a generic's default, module augmentation, an interface extending
+ * another file's base.
  */
 const GEN = "import { protectedTool } from './ctrlrun.generated.js';";
 const SDK = "import type { RunState } from '@openai/agents';";
@@ -38,6 +39,28 @@ const one: Record<string, [Record<string, string>, string]> = {
   "a barrel's namespace re-export (`export * as agents from '@openai/agents'`)": [
     { 'src/sdk.ts': "export * as agents from '@openai/agents';\n" },
     "import type { agents } from './sdk.js';\nexport function ok(s: agents.RunState<any, any>, i: Row) { s.approve(i); }",
+  ],
+  'a generic interface of another file given the SDK state (`Box<RunState>`)': [
+    { 'src/types.ts': 'export interface Box<T> { state: T }\n' },
+    lines(SDK, "import type { Box } from './types.js';", 'export function ok(p: Box<RunState<any, any>>, i: Row) { p.state.approve(i); }'),
+  ],
+  "a generic's default of another file (`Box<T = RunState>`)": [
+    { 'src/types.ts': lines(SDK, 'export interface Box<T = RunState<any, any>> { state: T }') },
+    "import type { Box } from './types.js';\nexport function ok(p: Box, i: Row) { p.state.approve(i); }",
+  ],
+  "a member added by another file's module augmentation (`declare module './types.js'`)": [
+    {
+      'src/types.ts': 'export interface Pending { id: string }\n',
+      'src/aug.ts': lines(SDK, "declare module './types.js' { interface Pending { state: RunState<any, any> } }"),
+    },
+    lines("import type { Pending } from './types.js';", USE),
+  ],
+  'an interface extending a base of another file': [
+    {
+      'src/base.ts': lines(SDK, 'export interface Base { state: RunState<any, any> }'),
+      'src/types.ts': "import type { Base } from './base.js';\nexport interface Pending extends Base { id: string }\n",
+    },
+    lines("import type { Pending } from './types.js';", USE),
   ],
 };
 
