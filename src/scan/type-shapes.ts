@@ -1,4 +1,5 @@
 import type { ts } from 'ts-morph';
+import { innerTypeDeclaration } from './type-scope.js';
 import { typescript } from './typescript.js';
 import type { TypeFile, WrittenType } from './written-type.js';
 
@@ -132,14 +133,26 @@ function indexedTypes(type: ts.IndexedAccessTypeNode, file: TypeFile, depth: num
   return elementTypes(written(type.objectType, file), depth + 1, read) ?? [];
 }
 
-/** The declaration a name of the file stands for: one it declares at its top, or one another file of the app exports to it. */
-type Declared = { decl: ts.TypeAliasDeclaration | ts.InterfaceDeclaration | ts.ClassDeclaration; file: TypeFile };
+/**
+ * The declaration a name of the file stands for, as the member reader resolves it: one a function,
+ * class or block around the name declares (type-scope.ts; a type parameter as its constraint, an
+ * enum as no list), one the file declares at its top, or one another file of the app exports to it.
+ */
+type Declared =
+  | { decl: ts.TypeAliasDeclaration | ts.InterfaceDeclaration | ts.ClassDeclaration; file: TypeFile }
+  | { constraint: ts.TypeNode | undefined }
+  | { opaque: true };
 
 function declaredAs(type: ts.TypeReferenceNode, file: TypeFile): Declared | undefined {
   const ref = type.typeName;
   if (typescript.isQualifiedName(ref)) {
     const found = typescript.isIdentifier(ref.left) ? file.names.imported?.(ref.right.text, ref.left.text) : undefined;
     return found?.kind === 'declared' ? { decl: found.decl, file: declarationFile(found.decl, type, file, found) } : undefined;
+  }
+  const inner = innerTypeDeclaration(ref.text, type, file.sf);
+  if (inner !== undefined) {
+    if (typescript.isTypeParameterDeclaration(inner)) return { constraint: inner.constraint };
+    return typescript.isEnumDeclaration(inner) ? { opaque: true } : { decl: inner, file: declarationFile(inner, type, file, file) };
   }
   for (const s of file.sf.statements)
     if ((typescript.isTypeAliasDeclaration(s) || typescript.isInterfaceDeclaration(s) || typescript.isClassDeclaration(s)) && s.name?.text === ref.text)
@@ -168,6 +181,8 @@ export function elementTypes(t: WrittenType, depth: number, read: MemberReader):
   if (bound) return elementTypes(bound, depth + 1, read);
   if (!typescript.isTypeReferenceNode(type)) return undefined;
   const declared = declaredAs(type, t);
+  if (declared && 'opaque' in declared) return undefined;
+  if (declared && 'constraint' in declared) return declared.constraint && next(declared.constraint);
   if (declared) {
     const { decl, file } = declared;
     if (typescript.isTypeAliasDeclaration(decl)) return next(decl.type, file);
