@@ -13,8 +13,10 @@ import { lines, lintRepo, testProject } from './rule-tester.js';
  * the app's and the SDK's answer goes unreported: the codemod rewrites the tool with "0 conflicts".
  *
  * False alarm: a tag written as an enum member (`t.kind === Kind.Review`), the usual TypeScript
- * way to name a union's kinds. The test is read as unsure, so any alternative being the SDK's
- * makes the answer the SDK's, though TypeScript narrowed `t` to the app's own review kind.
+ * way to name a union's kinds, or a number or boolean literal (`t.v === 2`, `!t.sdk`). The test is
+ * read as unsure, so any alternative being the SDK's makes the answer the SDK's, though TypeScript
+ * narrowed `t` to the app's own kind. Also a queue drained through a `let` reassigned in the loop
+ * (`t = q.shift()`, listed as left in DECISIONS): every test of it is unsure.
  */
 const GEN = "import { protectedTool } from './ctrlrun.generated.js';";
 const SDK = "import type { RunState } from '@openai/agents';";
@@ -48,4 +50,24 @@ describe('an enum tag narrowed to the app kind (red team, session 24)', () => {
     expect(lint(lines(ENUM_TASK, 'export function ok(t: Task, i: Row) { switch (t.kind) { case Kind.Review: t.state.approve(i); break; } }'))).toBe(0));
   it('control: the agent kind is one sdk-approval finding', () =>
     expect(lint(lines(ENUM_TASK, 'export function ok(t: Task, i: Row) { if (t.kind === Kind.Agent) t.state.approve(i); }'))).toBe(1));
+});
+
+describe('other tags narrowed to the app kind (red team, session 24)', () => {
+  const alarms: Record<string, string> = {
+    'a number tag (`t.v === 2`)': lines(
+      'interface Review { approve(i: Row): void }',
+      `type T = { v: 1; state: ${S} } | { v: 2; state: Review };`,
+      'export function ok(t: T, i: Row) { if (t.v === 2) t.state.approve(i); }',
+    ),
+    'a boolean tag (`!t.sdk`)': lines(
+      'interface Review { approve(i: Row): void }',
+      `type T = { sdk: true; state: ${S} } | { sdk: false; state: Review };`,
+      'export function ok(t: T, i: Row) { if (!t.sdk) t.state.approve(i); }',
+    ),
+    'a drained queue (`let t = q.shift(); while (t) { …; t = q.shift(); }`)': lines(
+      TASK,
+      "export function ok(q: Task[], i: Row) { let t: Task | undefined = q.shift(); while (t) { if (t.kind === 'review') t.state.approve(i); t = q.shift(); } }",
+    ),
+  };
+  for (const [name, server] of Object.entries(alarms)) it(`no sdk-approval finding: ${name}`, () => expect(lint(server)).toBe(0));
 });
