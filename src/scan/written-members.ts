@@ -1,5 +1,5 @@
 import type { ts } from 'ts-morph';
-import { declarationOf, unwrapValue } from './local-values.js';
+import { declarationAt, declarationOf, unwrapValue } from './local-values.js';
 import { type HeldType, mapGetType } from './map-values.js';
 import { thisFieldType } from './this-fields.js';
 import type { HoistedVars } from './scope.js';
@@ -81,8 +81,10 @@ function writtenElement(
 ): WrittenType[] | undefined {
   const key = unwrapValue(e.argumentExpression);
   const held = writtenTypesOf(unwrapValue(e.expression), ancestors, file, hoisted, depth);
+  // `e[0]` of a tuple: the element in that place (type-shapes.ts)
+  const place = typescript.isNumericLiteral(key) ? Number(key.text) : undefined;
   const read = (h: WrittenType): WrittenType[] =>
-    (typescript.isStringLiteralLike(key) ? memberIn(h.type, key.text, h, 0) : undefined) ?? elementTypes(h, 0, memberIn) ?? [];
+    (typescript.isStringLiteralLike(key) ? memberIn(h.type, key.text, h, 0) : undefined) ?? elementTypes(h, 0, memberIn, place) ?? [];
   const found = held?.flatMap(read).flatMap((t) => settle(t, memberIn));
   return found && found.length > 0 ? found : undefined;
 }
@@ -108,7 +110,36 @@ function writtenTypesOf(
   if (deeper && typescript.isElementAccessExpression(e)) return writtenElement(e, ancestors, file, hoisted, depth + 1);
   const held = writtenTypeOf(e, ancestors, hoisted, file.names);
   if (held) return [{ ...(held.from ?? file), type: held.type }];
+  // `p` of `const [p] = pairs[0]`: the element in its place
+  const placed = deeper && typescript.isIdentifier(e) ? destructured(e.text, ancestors, file, hoisted, depth + 1) : undefined;
+  if (placed) return placed;
   return deeper && typescript.isPropertyAccessExpression(e) ? writtenMember(e.expression, e.name.text, ancestors, file, hoisted, depth + 1) : undefined;
+}
+
+/**
+ * The written types of a name an array pattern binds (`state` of `const [state] = e` over `e: [RunState,
+ * Item]`, or of a parameter `[state]: [RunState, Item]`): the element of the pattern's written type,
+ * else of its initializer's, in the name's place; undefined when the name is bound deeper in the
+ * pattern, by a rest element, or is no pattern's.
+ */
+export function writtenDestructuredType(name: string, ancestors: readonly ts.Node[], file: TypeFile, hoisted?: HoistedVars): WrittenType[] | undefined {
+  return destructured(name, ancestors, file, hoisted, 0);
+}
+
+function destructured(name: string, ancestors: readonly ts.Node[], file: TypeFile, hoisted: HoistedVars | undefined, depth: number): WrittenType[] | undefined {
+  const at = declarationAt(name, ancestors, hoisted);
+  const decl = at?.declaration;
+  if (!at || !decl || !(typescript.isVariableDeclaration(decl) || typescript.isParameter(decl)) || !typescript.isArrayBindingPattern(decl.name))
+    return undefined;
+  const place = decl.name.elements.findIndex(
+    (el) => typescript.isBindingElement(el) && !el.dotDotDotToken && typescript.isIdentifier(el.name) && el.name.text === name,
+  );
+  if (place < 0) return undefined;
+  // the initializer's names are read in the scope that declares the pattern
+  const init = decl.initializer && unwrapValue(decl.initializer);
+  const whole = decl.type ? [{ ...file, type: decl.type }] : init && writtenTypesOf(init, ancestors.slice(0, at.depth + 1), file, hoisted, depth);
+  const found = whole?.flatMap((h) => elementTypes(h, 0, memberIn, place) ?? []).flatMap((t) => settle(t, memberIn));
+  return found && found.length > 0 ? found : undefined;
 }
 
 function writtenTypeOf(e: ts.Expression, ancestors: readonly ts.Node[], hoisted: HoistedVars | undefined, names: SdkTypeNames): HeldType | undefined {
