@@ -161,9 +161,10 @@ function memberIn(type: ts.TypeNode, member: string, file: TypeFile, depth: numb
   const shaped = shapeMember(type, member, file, depth, memberIn);
   if (shaped) return shaped.found;
   // every alternative that writes the member: the first alone would take a tagged union's app kind for its SDK kind;
-  // in a branch that tests the tag (`if (t.kind === 'agent')`), only the alternatives it leaves
+  // in a branch that tests the tag (`if (t.kind === 'agent')`), only the alternatives it leaves, in
+  // a union inside the union too (`Task | undefined`, `type Work = Task | Note`): the test narrows both
   if (typescript.isUnionTypeNode(type))
-    return type.types.filter((t) => !narrow || keeps(t, narrow, file, depth)).flatMap((t) => memberIn(t, member, file, depth) ?? []);
+    return type.types.filter((t) => !narrow || keeps(t, narrow, file, depth)).flatMap((t) => memberIn(t, member, file, depth, narrow) ?? []);
   if (typescript.isTypeLiteralNode(type)) return propertyType(type.members, member, file);
   if (!typescript.isTypeReferenceNode(type) || depth >= ALIAS_DEPTH) return undefined;
   const ref = type.typeName;
