@@ -4,6 +4,7 @@ import { type HeldType, mapGetType } from './map-values.js';
 import { thisFieldType } from './this-fields.js';
 import type { HoistedVars } from './scope.js';
 import { type Narrowing, narrowing } from './tag-narrowing.js';
+import { comparable, writtenValue } from './tag-values.js';
 import { type InnerTypeDeclaration, innerTypeDeclaration } from './type-scope.js';
 import type { TypeFile, WrittenType } from './written-type.js';
 import { declarationFile, elementTypes, globalMember, settle, shapeMember } from './type-shapes.js';
@@ -53,7 +54,9 @@ function writtenMember(
   const e = unwrapValue(obj);
   const held = writtenTypesOf(e, ancestors, file, hoisted, depth);
   const narrow = held && narrowing(e, ancestors, file.sf, hoisted);
-  const found = held?.flatMap((h) => memberIn(h.type, member, h, 0, narrow) ?? []).flatMap((t) => settle(t, memberIn));
+  const found = held
+    ?.flatMap((h) => memberIn(h.type, member, h, 0, narrow) ?? [])
+    .flatMap((t) => settle(t, memberIn).map((s) => (t.unsure ? { ...s, unsure: true } : s)));
   if (!found || found.length === 0) return undefined;
   // a test of the object not read as certain (or the object assigned again): any alternative left may be the one
   return narrow?.unsure ? found.map((t) => ({ ...t, unsure: true })) : found;
@@ -164,7 +167,12 @@ function memberIn(type: ts.TypeNode, member: string, file: TypeFile, depth: numb
   // in a branch that tests the tag (`if (t.kind === 'agent')`), only the alternatives it leaves, in
   // a union inside the union too (`Task | undefined`, `type Work = Task | Note`): the test narrows both
   if (typescript.isUnionTypeNode(type))
-    return type.types.filter((t) => !narrow || keeps(t, narrow, file, depth)).flatMap((t) => memberIn(t, member, file, depth, narrow) ?? []);
+    return type.types.flatMap((t) => {
+      const keep = narrow ? kept(t, narrow, file, depth) : 'yes';
+      if (keep === 'no') return [];
+      const found = memberIn(t, member, file, depth, narrow) ?? [];
+      return keep === 'unsure' ? found.map((f) => ({ ...f, unsure: true })) : found;
+    });
   if (typescript.isTypeLiteralNode(type)) return propertyType(type.members, member, file);
   if (!typescript.isTypeReferenceNode(type) || depth >= ALIAS_DEPTH) return undefined;
   const ref = type.typeName;
@@ -278,13 +286,23 @@ function propertyType(members: ts.NodeArray<ts.TypeElement>, member: string, fil
   return undefined;
 }
 
-/** Whether an alternative may hold the narrowed tags' values: one whose tag is written as another string literal only is left out. */
-function keeps(alt: ts.TypeNode, narrow: Narrowing, file: TypeFile, depth: number): boolean {
-  return narrow.constraints.every((test) => {
+/**
+ * Whether an alternative may hold the narrowed tags' values: one whose tag is written as a value
+ * (tag-values.ts) the tests certainly leave out is not; one whose tag may or may not equal a
+ * tested value (`'review'` beside `Kind.Review`), or is no boolean under a truthiness test, only
+ * unsurely.
+ */
+function kept(alt: ts.TypeNode, narrow: Narrowing, file: TypeFile, depth: number): 'yes' | 'unsure' | 'no' {
+  let unsure = false;
+  for (const test of narrow.constraints) {
     const tags = memberIn(alt, test.key, file, depth);
-    if (tags?.length !== 1) return true;
-    const t = tags[0]!.type;
-    if (!(typescript.isLiteralTypeNode(t) && typescript.isStringLiteral(t.literal))) return true;
-    return test.values.includes(t.literal.text) !== (test.excluded === true);
-  });
+    const value = tags?.length === 1 ? writtenValue(tags[0]!.type) : undefined;
+    if (value === undefined) unsure ||= test.truthy === true;
+    else if (test.values.includes(value)) {
+      if (test.excluded) return 'no';
+    } else if (test.values.every((v) => comparable(v, value))) {
+      if (!test.excluded) return 'no';
+    } else unsure = true;
+  }
+  return unsure ? 'unsure' : 'yes';
 }
