@@ -6,7 +6,7 @@ import type { HoistedVars } from './scope.js';
 import { useRefType, useStateType } from './react-state.js';
 import { type ClassField, destructuredKey, fieldFromThis, outsideBaseName, thisField, thisFieldType } from './this-fields.js';
 import { type ModuleTreeReader, typeNamesOf } from './imported-types.js';
-import { classPropertyType, settledType, type WrittenType, writtenElementType, writtenMemberType } from './written-members.js';
+import { classPropertyType, settledType, type WrittenType, writtenDestructuredType, writtenElementType, writtenMemberType } from './written-members.js';
 import type { ModuleImport } from './types.js';
 import { ITEM_TYPES, isSdkClass, isWrittenSdkType, RECEIVER_TYPES, type SdkTypeNames } from './written-sdk-type.js';
 
@@ -154,6 +154,9 @@ function isSdkReceiver(expr: ts.Expression, ctx: Ctx): boolean {
     // `const { state } = this`: the class's field
     const own = fieldFromThis(e.text, ctx.ancestors, ctx.hoisted);
     if (own !== undefined) return isSdkField(own, RECEIVER_TYPES, ctx);
+    // `const [state] = e` of a pair `[RunState, Item]`: the element in its place
+    const placed = writtenDestructuredType(e.text, ctx.ancestors, here(ctx), ctx.hoisted);
+    if (placed !== undefined) return allSdk(placed, RECEIVER_TYPES);
     const type = declaredType(decl);
     // `s: Pending['state']`: the member it reads (type-shapes.ts)
     if (type !== undefined) return allSdk(settledType(type, here(ctx)), RECEIVER_TYPES);

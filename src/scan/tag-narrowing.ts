@@ -2,6 +2,7 @@ import type { ts } from 'ts-morph';
 import { declarationAt, unwrapValue } from './local-values.js';
 import type { HoistedVars } from './scope.js';
 import { isAssigning } from './syntax.js';
+import { TRUTHY, testedValue } from './tag-values.js';
 import { typescript } from './typescript.js';
 
 /*
@@ -17,11 +18,15 @@ import { typescript } from './typescript.js';
  * alternative to be the SDK's).
  */
 
-/** A tag's values a branch leaves: `t.kind` is one of `values` there, or none of them when `excluded`. */
+/**
+ * A tag's values a branch leaves: `t.kind` is one of `values` there, or none of them when
+ * `excluded` (values as tag-values.ts writes them); `truthy` for a truthiness test (`if (t.sdk)`).
+ */
 export interface TagTest {
   key: string;
   values: readonly string[];
   excluded?: boolean;
+  truthy?: boolean;
 }
 
 /** What holds at a use: every constraint certainly; `unsure` when a test of the object was not read as certain, or the object is assigned again. */
@@ -74,6 +79,9 @@ function readTest(e: ts.Expression, holds: boolean, name: string, sf: ts.SourceF
   if (typescript.isPrefixUnaryExpression(x) && x.operator === typescript.SyntaxKind.ExclamationToken) return readTest(x.operand, !holds, name, sf);
   const test = tagTest(x, name, sf);
   if (test) return { constraints: [{ key: test.key, values: [test.value], ...(holds === test.equal ? {} : { excluded: true }) }] };
+  // `if (t.sdk)`, `!t.sdk`: the tag is truthy (or not) there
+  const truthy = tagOf(x, name, sf);
+  if (truthy !== undefined) return { constraints: [{ key: truthy, values: [TRUTHY], truthy: true, ...(holds ? {} : { excluded: true }) }] };
   if (typescript.isBinaryExpression(x)) {
     const op = x.operatorToken.kind;
     const k = typescript.SyntaxKind;
@@ -106,11 +114,12 @@ function disjunction(a: Narrowing | undefined, b: Narrowing | undefined): Narrow
 /** The tag's values either test leaves, as one test. */
 function eitherOf(x: TagTest, y: TagTest): TagTest {
   const [inX, inY] = [!x.excluded, !y.excluded];
-  if (inX && inY) return { key: x.key, values: [...new Set([...x.values, ...y.values])] };
-  if (!inX && !inY) return { key: x.key, values: x.values.filter((v) => y.values.includes(v)), excluded: true };
+  const truthy = x.truthy || y.truthy ? { truthy: true } : {};
+  if (inX && inY) return { key: x.key, values: [...new Set([...x.values, ...y.values])], ...truthy };
+  if (!inX && !inY) return { key: x.key, values: x.values.filter((v) => y.values.includes(v)), excluded: true, ...truthy };
   // one in a set, the other out of one: out of what the second excludes and the first does not name
   const [kept, out] = inX ? [x, y] : [y, x];
-  return { key: x.key, values: out.values.filter((v) => !kept.values.includes(v)), excluded: true };
+  return { key: x.key, values: out.values.filter((v) => !kept.values.includes(v)), excluded: true, ...truthy };
 }
 
 /** Whether `e` reads `name` (the object or a member of it) anywhere. */
@@ -120,7 +129,7 @@ function mentions(e: ts.Node, name: string, sf: ts.SourceFile): boolean {
   return typescript.forEachChild(e, (c) => mentions(c, name, sf) || undefined) ?? false;
 }
 
-/** A switch's case or `default` around the use: its tag test of `name`, unsure when the switch reads `name` otherwise or a case is no string. */
+/** A switch's case or `default` around the use: its tag test of `name`, unsure when the switch reads `name` otherwise or a case's value is not read. */
 function caseFact(node: ts.Node, ancestors: readonly ts.Node[], i: number, name: string, sf: ts.SourceFile): Narrowing | undefined {
   if (!typescript.isCaseClause(node) && !typescript.isDefaultClause(node)) return undefined;
   const sw = ancestors[i - 2];
@@ -133,7 +142,7 @@ function caseFact(node: ts.Node, ancestors: readonly ts.Node[], i: number, name:
   return { constraints: [{ key, values, ...(typescript.isDefaultClause(node) ? { excluded: true } : {}) }] };
 }
 
-/** `obj.key === 'v'` (either side, `==` too; `!==`/`!=` as not equal), or undefined. */
+/** `obj.key === 'v'` (either side, `==` too; `!==`/`!=` as not equal; `v` a literal or an enum member), or undefined. */
 function tagTest(x: ts.Expression, name: string, sf: ts.SourceFile): { key: string; value: string; equal: boolean } | undefined {
   if (!typescript.isBinaryExpression(x)) return undefined;
   const op = x.operatorToken.kind;
@@ -145,8 +154,8 @@ function tagTest(x: ts.Expression, name: string, sf: ts.SourceFile): { key: stri
     [x.right, x.left],
   ] as const) {
     const key = tagOf(a, name, sf);
-    const lit = unwrapValue(b);
-    if (key !== undefined && typescript.isStringLiteralLike(lit)) return { key, value: lit.text, equal };
+    const value = testedValue(unwrapValue(b));
+    if (key !== undefined && value !== undefined) return { key, value, equal };
   }
   return undefined;
 }
@@ -157,20 +166,21 @@ function tagOf(e: ts.Expression, name: string, sf: ts.SourceFile): string | unde
   return typescript.isPropertyAccessExpression(x) && x.expression.getText(sf) === name ? x.name.text : undefined;
 }
 
-/** The string cases that lead into `clause` (it and the empty cases just before it), or undefined when `default` or another value is among them. */
+/** The cases that lead into `clause` (it and the empty cases just before it), or undefined when `default` or a value tag-values.ts does not read is among them. */
 function caseValues(clause: ts.CaseClause, block: ts.CaseBlock): string[] | undefined {
   const at = block.clauses.indexOf(clause);
   const values: string[] = [];
   for (let j = at; j >= 0; j--) {
     const c = block.clauses[j]!;
     if (j < at && c.statements.length > 0) break;
-    if (!typescript.isCaseClause(c) || !typescript.isStringLiteralLike(unwrapValue(c.expression))) return undefined;
-    values.push((unwrapValue(c.expression) as ts.StringLiteralLike).text);
+    const value = typescript.isCaseClause(c) ? testedValue(unwrapValue(c.expression)) : undefined;
+    if (value === undefined) return undefined;
+    values.push(value);
   }
   return values;
 }
 
-/** The string cases of a switch that do not fall into its `default` (the tag is none of them there), or undefined when a case is no string. */
+/** The cases of a switch that do not fall into its `default` (the tag is none of them there), or undefined when a case's value is not read. */
 function otherCaseValues(clause: ts.DefaultClause, block: ts.CaseBlock): string[] | undefined {
   const at = block.clauses.indexOf(clause);
   // the empty cases just before `default` fall into it: their values are not excluded
@@ -179,8 +189,9 @@ function otherCaseValues(clause: ts.DefaultClause, block: ts.CaseBlock): string[
   const values: string[] = [];
   for (const [j, c] of block.clauses.entries()) {
     if (j >= first && j <= at) continue;
-    if (!typescript.isCaseClause(c) || !typescript.isStringLiteralLike(unwrapValue(c.expression))) return undefined;
-    values.push((unwrapValue(c.expression) as ts.StringLiteralLike).text);
+    const value = typescript.isCaseClause(c) ? testedValue(unwrapValue(c.expression)) : undefined;
+    if (value === undefined) return undefined;
+    values.push(value);
   }
   return values;
 }

@@ -164,21 +164,22 @@ function declaredAs(type: ts.TypeReferenceNode, file: TypeFile): Declared | unde
 /**
  * The written types `xs[i]` reads of a value written `t` (each alternative of a union that has
  * one): an array's element (`T[]`, `readonly T[]`, `Array<T>`, `ReadonlyArray<T>`), a tuple's
- * elements, a `Record<K, V>`'s `V`, an index signature's type; undefined when `t` writes none.
+ * elements (the one in place `index`, when a numeric literal reads it: `e[0]` of `[RunState, Item]`),
+ * a `Record<K, V>`'s `V`, an index signature's type; undefined when `t` writes none.
  */
-export function elementTypes(t: WrittenType, depth: number, read: MemberReader): WrittenType[] | undefined {
+export function elementTypes(t: WrittenType, depth: number, read: MemberReader, index?: number): WrittenType[] | undefined {
   if (depth >= SHAPE_DEPTH) return undefined;
   const { type } = t;
-  const next = (u: ts.TypeNode, file: TypeFile = t) => elementTypes(written(u, file), depth + 1, read);
+  const next = (u: ts.TypeNode, file: TypeFile = t) => elementTypes(written(u, file), depth + 1, read, index);
   if (typescript.isParenthesizedTypeNode(type) || (typescript.isTypeOperatorNode(type) && type.operator === typescript.SyntaxKind.ReadonlyKeyword))
     return next(type.type);
   if (typescript.isUnionTypeNode(type) || typescript.isIntersectionTypeNode(type)) return found(type.types.flatMap((u) => next(u) ?? []));
   if (typescript.isArrayTypeNode(type)) return [written(type.elementType, t)];
-  if (typescript.isTupleTypeNode(type)) return found(type.elements.map((e) => written(tupleElement(e), t)));
+  if (typescript.isTupleTypeNode(type)) return found(tuplePlace(type, index).map((e) => written(tupleElement(e), t)));
   if (typescript.isTypeLiteralNode(type)) return indexSignatures(type.members, t);
-  if (typescript.isIndexedAccessTypeNode(type)) return found(indexedTypes(type, t, depth, read).flatMap((u) => elementTypes(u, depth + 1, read) ?? []));
+  if (typescript.isIndexedAccessTypeNode(type)) return found(indexedTypes(type, t, depth, read).flatMap((u) => elementTypes(u, depth + 1, read, index) ?? []));
   const bound = boundParameter(type, t);
-  if (bound) return elementTypes(bound, depth + 1, read);
+  if (bound) return elementTypes(bound, depth + 1, read, index);
   if (!typescript.isTypeReferenceNode(type)) return undefined;
   const declared = declaredAs(type, t);
   if (declared && 'opaque' in declared) return undefined;
@@ -197,9 +198,25 @@ export function elementTypes(t: WrittenType, depth: number, read: MemberReader):
 
 const found = (types: WrittenType[]): WrittenType[] | undefined => (types.length > 0 ? types : undefined);
 
+/**
+ * The elements of a tuple a read in place `index` may give: that place's alone before any rest
+ * element (`[A, B?]`, `[name: A, B]`); from a rest element on, it and every element after it
+ * (`[A, ...B[], C]`'s place 1 or 5 may be a `B` or the `C`); with no place known, or one past the
+ * end, every element.
+ */
+function tuplePlace(type: ts.TupleTypeNode, index: number | undefined): readonly ts.TypeNode[] {
+  const { elements } = type;
+  if (index === undefined || !Number.isInteger(index) || index < 0) return elements;
+  const rest = elements.findIndex(isRest);
+  if (rest >= 0 && index >= rest) return elements.slice(rest);
+  return index < elements.length ? [elements[index]!] : elements;
+}
+
+const isRest = (e: ts.TypeNode): boolean => typescript.isRestTypeNode(e) || (typescript.isNamedTupleMember(e) && e.dotDotDotToken !== undefined);
+
 function tupleElement(e: ts.TypeNode): ts.TypeNode {
   // `...RunState[]` of a rest element (named or not): its element
-  const rest = typescript.isRestTypeNode(e) || (typescript.isNamedTupleMember(e) && e.dotDotDotToken !== undefined);
+  const rest = isRest(e);
   let x = typescript.isNamedTupleMember(e) || typescript.isRestTypeNode(e) ? e.type : e;
   if (typescript.isOptionalTypeNode(x)) x = x.type;
   return rest && typescript.isArrayTypeNode(x) ? x.elementType : x;

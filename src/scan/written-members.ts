@@ -1,9 +1,10 @@
 import type { ts } from 'ts-morph';
-import { declarationOf, unwrapValue } from './local-values.js';
+import { declarationAt, declarationOf, unwrapValue } from './local-values.js';
 import { type HeldType, mapGetType } from './map-values.js';
 import { thisFieldType } from './this-fields.js';
 import type { HoistedVars } from './scope.js';
 import { type Narrowing, narrowing } from './tag-narrowing.js';
+import { comparable, writtenValue } from './tag-values.js';
 import { type InnerTypeDeclaration, innerTypeDeclaration } from './type-scope.js';
 import type { TypeFile, WrittenType } from './written-type.js';
 import { declarationFile, elementTypes, globalMember, settle, shapeMember } from './type-shapes.js';
@@ -53,7 +54,9 @@ function writtenMember(
   const e = unwrapValue(obj);
   const held = writtenTypesOf(e, ancestors, file, hoisted, depth);
   const narrow = held && narrowing(e, ancestors, file.sf, hoisted);
-  const found = held?.flatMap((h) => memberIn(h.type, member, h, 0, narrow) ?? []).flatMap((t) => settle(t, memberIn));
+  const found = held
+    ?.flatMap((h) => memberIn(h.type, member, h, 0, narrow) ?? [])
+    .flatMap((t) => settle(t, memberIn).map((s) => (t.unsure ? { ...s, unsure: true } : s)));
   if (!found || found.length === 0) return undefined;
   // a test of the object not read as certain (or the object assigned again): any alternative left may be the one
   return narrow?.unsure ? found.map((t) => ({ ...t, unsure: true })) : found;
@@ -81,8 +84,10 @@ function writtenElement(
 ): WrittenType[] | undefined {
   const key = unwrapValue(e.argumentExpression);
   const held = writtenTypesOf(unwrapValue(e.expression), ancestors, file, hoisted, depth);
+  // `e[0]` of a tuple: the element in that place (type-shapes.ts)
+  const place = typescript.isNumericLiteral(key) ? Number(key.text) : undefined;
   const read = (h: WrittenType): WrittenType[] =>
-    (typescript.isStringLiteralLike(key) ? memberIn(h.type, key.text, h, 0) : undefined) ?? elementTypes(h, 0, memberIn) ?? [];
+    (typescript.isStringLiteralLike(key) ? memberIn(h.type, key.text, h, 0) : undefined) ?? elementTypes(h, 0, memberIn, place) ?? [];
   const found = held?.flatMap(read).flatMap((t) => settle(t, memberIn));
   return found && found.length > 0 ? found : undefined;
 }
@@ -108,7 +113,36 @@ function writtenTypesOf(
   if (deeper && typescript.isElementAccessExpression(e)) return writtenElement(e, ancestors, file, hoisted, depth + 1);
   const held = writtenTypeOf(e, ancestors, hoisted, file.names);
   if (held) return [{ ...(held.from ?? file), type: held.type }];
+  // `p` of `const [p] = pairs[0]`: the element in its place
+  const placed = deeper && typescript.isIdentifier(e) ? destructured(e.text, ancestors, file, hoisted, depth + 1) : undefined;
+  if (placed) return placed;
   return deeper && typescript.isPropertyAccessExpression(e) ? writtenMember(e.expression, e.name.text, ancestors, file, hoisted, depth + 1) : undefined;
+}
+
+/**
+ * The written types of a name an array pattern binds (`state` of `const [state] = e` over `e: [RunState,
+ * Item]`, or of a parameter `[state]: [RunState, Item]`): the element of the pattern's written type,
+ * else of its initializer's, in the name's place; undefined when the name is bound deeper in the
+ * pattern, by a rest element, or is no pattern's.
+ */
+export function writtenDestructuredType(name: string, ancestors: readonly ts.Node[], file: TypeFile, hoisted?: HoistedVars): WrittenType[] | undefined {
+  return destructured(name, ancestors, file, hoisted, 0);
+}
+
+function destructured(name: string, ancestors: readonly ts.Node[], file: TypeFile, hoisted: HoistedVars | undefined, depth: number): WrittenType[] | undefined {
+  const at = declarationAt(name, ancestors, hoisted);
+  const decl = at?.declaration;
+  if (!at || !decl || !(typescript.isVariableDeclaration(decl) || typescript.isParameter(decl)) || !typescript.isArrayBindingPattern(decl.name))
+    return undefined;
+  const place = decl.name.elements.findIndex(
+    (el) => typescript.isBindingElement(el) && !el.dotDotDotToken && typescript.isIdentifier(el.name) && el.name.text === name,
+  );
+  if (place < 0) return undefined;
+  // the initializer's names are read in the scope that declares the pattern
+  const init = decl.initializer && unwrapValue(decl.initializer);
+  const whole = decl.type ? [{ ...file, type: decl.type }] : init && writtenTypesOf(init, ancestors.slice(0, at.depth + 1), file, hoisted, depth);
+  const found = whole?.flatMap((h) => elementTypes(h, 0, memberIn, place) ?? []).flatMap((t) => settle(t, memberIn));
+  return found && found.length > 0 ? found : undefined;
 }
 
 function writtenTypeOf(e: ts.Expression, ancestors: readonly ts.Node[], hoisted: HoistedVars | undefined, names: SdkTypeNames): HeldType | undefined {
@@ -130,9 +164,15 @@ function memberIn(type: ts.TypeNode, member: string, file: TypeFile, depth: numb
   const shaped = shapeMember(type, member, file, depth, memberIn);
   if (shaped) return shaped.found;
   // every alternative that writes the member: the first alone would take a tagged union's app kind for its SDK kind;
-  // in a branch that tests the tag (`if (t.kind === 'agent')`), only the alternatives it leaves
+  // in a branch that tests the tag (`if (t.kind === 'agent')`), only the alternatives it leaves, in
+  // a union inside the union too (`Task | undefined`, `type Work = Task | Note`): the test narrows both
   if (typescript.isUnionTypeNode(type))
-    return type.types.filter((t) => !narrow || keeps(t, narrow, file, depth)).flatMap((t) => memberIn(t, member, file, depth) ?? []);
+    return type.types.flatMap((t) => {
+      const keep = narrow ? kept(t, narrow, file, depth) : 'yes';
+      if (keep === 'no') return [];
+      const found = memberIn(t, member, file, depth, narrow) ?? [];
+      return keep === 'unsure' ? found.map((f) => ({ ...f, unsure: true })) : found;
+    });
   if (typescript.isTypeLiteralNode(type)) return propertyType(type.members, member, file);
   if (!typescript.isTypeReferenceNode(type) || depth >= ALIAS_DEPTH) return undefined;
   const ref = type.typeName;
@@ -246,13 +286,23 @@ function propertyType(members: ts.NodeArray<ts.TypeElement>, member: string, fil
   return undefined;
 }
 
-/** Whether an alternative may hold the narrowed tags' values: one whose tag is written as another string literal only is left out. */
-function keeps(alt: ts.TypeNode, narrow: Narrowing, file: TypeFile, depth: number): boolean {
-  return narrow.constraints.every((test) => {
+/**
+ * Whether an alternative may hold the narrowed tags' values: one whose tag is written as a value
+ * (tag-values.ts) the tests certainly leave out is not; one whose tag may or may not equal a
+ * tested value (`'review'` beside `Kind.Review`), or is no boolean under a truthiness test, only
+ * unsurely.
+ */
+function kept(alt: ts.TypeNode, narrow: Narrowing, file: TypeFile, depth: number): 'yes' | 'unsure' | 'no' {
+  let unsure = false;
+  for (const test of narrow.constraints) {
     const tags = memberIn(alt, test.key, file, depth);
-    if (tags?.length !== 1) return true;
-    const t = tags[0]!.type;
-    if (!(typescript.isLiteralTypeNode(t) && typescript.isStringLiteral(t.literal))) return true;
-    return test.values.includes(t.literal.text) !== (test.excluded === true);
-  });
+    const value = tags?.length === 1 ? writtenValue(tags[0]!.type) : undefined;
+    if (value === undefined) unsure ||= test.truthy === true;
+    else if (test.values.includes(value)) {
+      if (test.excluded) return 'no';
+    } else if (test.values.every((v) => comparable(v, value))) {
+      if (!test.excluded) return 'no';
+    } else unsure = true;
+  }
+  return unsure ? 'unsure' : 'yes';
 }
