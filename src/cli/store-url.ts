@@ -2,8 +2,10 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { UserError } from '../diagnostics.js';
 import { findManifest } from '../manifest/load.js';
+import { manifestsBelowPlainFolder } from '../manifest/plain-folder.js';
 import { StoreError } from '../runtime/stores/errors.js';
 import type { Store } from '../runtime/types.js';
+import { shellWord } from '../shell-word.js';
 import type { CliContext } from './context.js';
 import { workspaceManifests } from './workspace.js';
 
@@ -70,11 +72,39 @@ function badStore(value: string, source: StoreSource, why: string): UserError {
  * writes its own, and an operator at the root reads one of them only when told which.
  */
 function packageStores(cwd: string, selected: string): PackageStore[] {
-  const shown = (f: string) => path.relative(cwd, f).split(path.sep).join('/') || '.';
-  return (workspaceManifests(cwd) ?? [])
-    .map((m) => ({ dir: path.dirname(m), file: path.join(path.dirname(m), DEFAULT_SQLITE_PATH) }))
+  return projectsBelow(cwd)
+    .manifests.map((m) => ({ dir: path.dirname(m), file: path.join(path.dirname(m), DEFAULT_SQLITE_PATH) }))
     .filter((s) => s.file !== selected && existsSync(s.file))
-    .map((s) => ({ dir: shown(s.dir), store: shown(s.file) }));
+    .map((s) => ({ dir: shownFrom(cwd, s.dir), store: shownFrom(cwd, s.file) }));
+}
+
+/**
+ * The projects whose stores a command at `cwd` may mean: a workspace's packages, or the projects
+ * with a manifest below a plain folder (no project of its own, so no store of its own either).
+ */
+function projectsBelow(cwd: string): { manifests: string[]; kind: 'workspace' | 'plain' } {
+  const workspace = workspaceManifests(cwd);
+  if (workspace !== undefined) return { manifests: workspace, kind: 'workspace' };
+  return { manifests: manifestsBelowPlainFolder(cwd), kind: 'plain' };
+}
+
+function shownFrom(cwd: string, file: string): string {
+  return path.relative(cwd, file).split(path.sep).join('/') || '.';
+}
+
+/** The hint when the default store is missing: the stores below, the projects below, or how a store comes. */
+function missingStoreHint(cwd: string, elsewhere: readonly PackageStore[]): string {
+  const below = projectsBelow(cwd);
+  const whose = below.kind === 'workspace' ? "the workspace's packages" : 'the projects below this folder';
+  if (elsewhere.length > 0) {
+    return `${whose} have ${elsewhere.map((s) => s.store).join(', ')}: run it in that ${below.kind === 'workspace' ? 'package' : 'project'} (--cwd ${elsewhere[0]!.dir}) or pass --store sqlite:${elsewhere[0]!.store}`;
+  }
+  if (below.kind === 'plain' && below.manifests.length > 0) {
+    // a plain folder is no project: its own default store would be nobody's, so name where the stores will be
+    const dirs = below.manifests.map((m) => shownFrom(cwd, path.dirname(m)));
+    return `this folder is no project; the projects below it (${dirs.join(', ')}) keep their own stores, which their runs create: run it in a project's folder (--cwd ${shellWord(dirs[0]!)})`;
+  }
+  return `runs create it on first use; pass --store sqlite:PATH or set ${STORE_ENV} to use another one`;
 }
 
 /** A package's default store, both paths relative to cwd. */
@@ -136,11 +166,7 @@ export async function withStore<T>(
   const label = describeStore(selection, ctx.cwd);
   const elsewhere = selection.kind === 'sqlite' && selection.source === 'default' && options.root === undefined ? packageStores(ctx.cwd, selection.path) : [];
   if (selection.kind === 'sqlite' && !existsSync(selection.path) && options.create !== true) {
-    const hint =
-      elsewhere.length > 0
-        ? `the workspace's packages have ${elsewhere.map((s) => s.store).join(', ')}: run it in that package (--cwd ${elsewhere[0]!.dir}) or pass --store sqlite:${elsewhere[0]!.store}`
-        : `runs create it on first use; pass --store sqlite:PATH or set ${STORE_ENV} to use another one`;
-    throw new UserError(`${label}: no store here yet (the file does not exist).\nhint: ${hint}`);
+    throw new UserError(`${label}: no store here yet (the file does not exist).\nhint: ${missingStoreHint(ctx.cwd, elsewhere)}`);
   }
   if (elsewhere.length > 0) ctx.stderr(otherStoresNote(label, elsewhere));
   const store = await openStore(selection);
