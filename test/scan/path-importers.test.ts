@@ -75,61 +75,61 @@ describe('protectedToolModules: the modules of the package that declare a tool i
 const answering = (imports: readonly string[]) =>
   `${imports.map((s) => `import '${s}';\n`).join('')}import { Agent, run } from '@openai/agents';\nconst a = new Agent({ name: 'a' });\nexport async function go() {\n  const result = await run(a, 'x');\n  for (const item of result.interruptions) result.state.approve(item);\n}\n`;
 
+/**
+ * A workspace of `agents` (its tools declared in `agents/src/tools.ts`) and the sibling packages
+ * `others`, with `files` written too: the answering files outside `agents` whose imports reach its
+ * tools, the folders in `skipped` left out.
+ */
+function answersOutside(others: readonly string[], files: Record<string, string>, skipped: readonly string[] = []): string[] | undefined {
+  const root = scratch();
+  write(root, {
+    'package.json': JSON.stringify({ workspaces: ['agents', ...others] }),
+    'agents/package.json': '{"name":"agents"}',
+    'agents/src/tools.ts': 'export const t = 1;\n',
+    ...Object.fromEntries(others.map((o) => [`${o}/package.json`, '{}'])),
+    ...files,
+  });
+  const declaring = () => new Set([path.join(root, 'agents/src/tools.ts')]);
+  return pathImporterAnswers(
+    path.join(root, 'agents'),
+    declaring,
+    skipped.map((d) => path.join(root, d)),
+  )?.files.map((s) => s.file);
+}
+
 describe('pathImporterAnswers: what is not read', () => {
   it('a test file, the package’s own files and the folders skipped (its dependents by name), reaching or not', () => {
-    const root = scratch();
-    write(root, {
-      'package.json': '{"workspaces":["agents","server","web"]}',
-      'agents/package.json': '{"name":"agents"}',
-      'agents/src/tools.ts': 'export const t = 1;\n',
+    const files = {
       'agents/src/app.ts': answering(['./tools.js']),
-      'server/package.json': '{}',
       'server/src/app.ts': answering(['../../agents/src/tools.js']),
       'server/test/app.test.ts': answering(['../../agents/src/tools.js']),
-      'web/package.json': '{}',
       'web/src/app.ts': answering(['../../agents/src/tools.js']),
-    });
-    const declaring = () => new Set([path.join(root, 'agents/src/tools.ts')]);
-    expect(pathImporterAnswers(path.join(root, 'agents'), declaring)?.files.map((s) => s.file)).toEqual(['server/src/app.ts', 'web/src/app.ts']);
-    expect(pathImporterAnswers(path.join(root, 'agents'), declaring, [path.join(root, 'web')])?.files.map((s) => s.file)).toEqual(['server/src/app.ts']);
+    };
+    expect(answersOutside(['server', 'web'], files)).toEqual(['server/src/app.ts', 'web/src/app.ts']);
+    expect(answersOutside(['server', 'web'], files, ['web'])).toEqual(['server/src/app.ts']);
   });
 });
 
 describe('pathImporterAnswers: a helper module', () => {
   it('counts where a module that reaches the tools imports it, not where only a test file does', () => {
-    const root = scratch();
-    write(root, {
-      'package.json': '{"workspaces":["agents","server","web"]}',
-      'agents/package.json': '{"name":"agents"}',
-      'agents/src/tools.ts': 'export const t = 1;\n',
-      'server/package.json': '{}',
+    const files = {
       'server/src/app.ts': "import '../../agents/src/tools.js';\nimport './approve.js';\n",
       'server/src/approve.ts': answering([]),
-      'web/package.json': '{}',
       'web/src/approve.ts': answering([]),
       'web/test/app.test.ts': "import '../../agents/src/tools.js';\nimport '../src/approve.js';\n",
-    });
-    const declaring = () => new Set([path.join(root, 'agents/src/tools.ts')]);
-    expect(pathImporterAnswers(path.join(root, 'agents'), declaring)?.files.map((s) => s.file)).toEqual(['server/src/approve.ts']);
+    };
+    expect(answersOutside(['server', 'web'], files)).toEqual(['server/src/approve.ts']);
   });
 });
 
 describe('pathImporterAnswers: a helper whose state is a type of its own module', () => {
   /** `server` reaches the tools; its helper answers a `RunState` imported from `./workflow.js`, whose text is `workflow`. */
-  const withWorkflow = (workflow: string) => {
-    const root = scratch();
-    write(root, {
-      'package.json': '{"workspaces":["agents","server"]}',
-      'agents/package.json': '{"name":"agents"}',
-      'agents/src/tools.ts': 'export const t = 1;\n',
-      'server/package.json': '{}',
+  const withWorkflow = (workflow: string) =>
+    answersOutside(['server'], {
       'server/src/approve.ts':
         "import '../../agents/src/tools.js';\nimport type { RunState } from './workflow.js';\nexport function go(state: RunState, step: unknown) { state.approve(step); }\n",
       'server/src/workflow.ts': workflow,
     });
-    const declaring = () => new Set([path.join(root, 'agents/src/tools.ts')]);
-    return pathImporterAnswers(path.join(root, 'agents'), declaring)?.files.map((s) => s.file);
-  };
 
   it('is no answer when that module declares its own class RunState (the own-type reader the package scan uses)', () => {
     expect(withWorkflow('export class RunState { approve(step: unknown) {} }\n')).toEqual([]);
@@ -140,19 +140,13 @@ describe('pathImporterAnswers: a helper whose state is a type of its own module'
   });
 
   it('reads a type another file of the outside folder writes (the type reader the package scan uses)', () => {
-    const root = scratch();
-    write(root, {
-      'package.json': '{"workspaces":["agents","server"]}',
-      'agents/package.json': '{"name":"agents"}',
-      'agents/src/tools.ts': 'export const t = 1;\n',
-      'server/package.json': '{}',
+    const files = {
       'server/src/approve.ts':
         "import '../../agents/src/tools.js';\nimport type { Pending } from './types.js';\nexport function go(p: Pending) { p.state.approve(p.item); }\n",
       'server/src/types.ts':
         "import type { RunState, RunToolApprovalItem } from '@openai/agents';\nexport interface Pending { state: RunState<unknown, never>; item: RunToolApprovalItem }\n",
-    });
-    const declaring = () => new Set([path.join(root, 'agents/src/tools.ts')]);
-    expect(pathImporterAnswers(path.join(root, 'agents'), declaring)?.files.map((s) => s.file)).toEqual(['server/src/approve.ts']);
+    };
+    expect(answersOutside(['server'], files)).toEqual(['server/src/approve.ts']);
   });
 });
 
