@@ -73,14 +73,16 @@ function importedSdkName(cx: FileContext, param: ts.ParameterDeclaration): { nam
   const type = param.type;
   if (!type || !typescript.isTypeReferenceNode(type) || !typescript.isIdentifier(type.typeName)) return undefined;
   const local = type.typeName.text;
-  // the function's own type parameter or a type of the block around it, not the import (type-scope.ts)
-  if (innerTypeDeclaration(local, type, cx.sf) !== undefined) return undefined;
   for (const imp of cx.moduleImports) {
     if (imp.syntax !== 'import') continue;
     const n = imp.named.find((x) => x.local === local && RECEIVER_TYPES.has(x.imported));
+    if (!n) continue;
+    // the function's own type parameter or a type of the block around it hides the import (type-scope.ts);
+    // asked only once the name is an import of the state, since the scope walk costs more than the lookup
+    if (innerTypeDeclaration(local, type, cx.sf) !== undefined) return undefined;
     // the app's own module declaring the type itself (a workflow engine's RunState): the app's
-    if (n && cx.options.ownType?.(imp.module, cx.fileAbs, n.imported)) return undefined;
-    if (n) return { name: n.imported, module: imp.module };
+    if (cx.options.ownType?.(imp.module, cx.fileAbs, n.imported)) return undefined;
+    return { name: n.imported, module: imp.module };
   }
   return undefined;
 }
