@@ -15,6 +15,8 @@ export interface PluginOptions {
    * generated module changes. Tests pass a `SingleFileSession`.
    */
   sessionFor?: (abs: string, cwd: string) => LintSession;
+  /** The clock the on-disk sessions space their comparisons with the disk by (default `Date.now`; tests pass their own). */
+  now?: () => number;
 }
 
 /** One file's findings, as ESLint reports them, with the codemod's fix where it has one. */
@@ -49,7 +51,7 @@ export type CtrlrunPlugin = ESLint.Plugin & {
  * the rules, the suppressions.
  */
 export function createPlugin(options: PluginOptions = {}): CtrlrunPlugin {
-  const sessions = new DiskSessions();
+  const sessions = new DiskSessions(options.now);
   const sessionFor = options.sessionFor ?? ((abs: string, cwd: string) => sessions.sessionFor(abs, cwd));
   const perFile = new WeakMap<SourceCode, Map<string, Reported[]>>();
 

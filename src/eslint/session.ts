@@ -14,7 +14,7 @@ import {
   rootFilesOutsidePackages,
   startsGenerated,
 } from '../check/uncovered-packages.js';
-import { gitRootOf } from '../safe-read.js';
+import { gitRootOf, readRegularText } from '../safe-read.js';
 import { listRepo, outsideOf } from '../scan/list.js';
 import { scanRepoIndexed, scanSource, type RepoIndex } from '../scan/index.js';
 import { PackageFacts, statKey } from '../scan/package-facts.js';
@@ -22,6 +22,7 @@ import type { FileScan } from '../scan/types.js';
 import { appAnswers, type AppAnswer } from '../codemod/app-approvals.js';
 import { dependentAnswersSync } from '../codemod/dependent-answers.js';
 import { crossCheck, type CrossCheck } from '../generate/crosscheck.js';
+import { DiskState } from './disk-state.js';
 
 /**
  * What the ESLint front end asks of a repo: one file's findings, given the text ESLint holds for
@@ -94,6 +95,8 @@ export class DiskSession implements LintSession {
   private stale: Finding[] | undefined;
   /** The package folders and builds the repo rules asked of the disk, kept while they are unchanged. */
   readonly facts: RepoFacts;
+  /** The listed files and their folders as the repo scan found them on disk. */
+  private readonly disk: DiskState;
 
   /** `paths`: the files to scan (absolute; all of the root's when none), as check's region of a root's own files. */
   constructor(manifest: string | undefined, cwd: string, paths?: readonly string[]) {
@@ -113,6 +116,27 @@ export class DiskSession implements LintSession {
     });
     this.index = index;
     for (const s of scan.files) this.scans.set(path.resolve(this.root, s.file), s);
+    this.disk = new DiskState(this.root, index.files);
+  }
+
+  /**
+   * Takes in what moved on disk since the session read it (a `git checkout`, another tool's write):
+   * a changed file is read again as an edit; false when files were created or deleted, so the
+   * listing is stale and the caller builds a new session.
+   */
+  syncDisk(): boolean {
+    const moved = this.disk.changes();
+    if (moved.listing) return false;
+    for (const abs of moved.files) {
+      let text: string;
+      try {
+        text = readRegularText(abs);
+      } catch {
+        return false; // unreadable now: let a new session's listing say what it is
+      }
+      this.scanOf(abs, text);
+    }
+    return true;
   }
 
   private get context(): ProjectContext | undefined {
@@ -257,6 +281,9 @@ function currentKey(session: DiskSession, manifest: string | undefined): string 
     .join('\n');
 }
 
+/** How long a session goes at most without comparing its files with the disk (ms), while new files are linted. */
+const DISK_COMPARE_MS = 1000;
+
 /**
  * The sessions of one ESLint process, by manifest: one per repo (a monorepo's packages each have
  * theirs), rebuilt when a file it depends on changed on disk. Owned by the plugin object, not the
@@ -264,6 +291,11 @@ function currentKey(session: DiskSession, manifest: string | undefined): string 
  */
 export class DiskSessions {
   private readonly byManifest = new Map<string, DiskSession>();
+  /** Per session: when its disk was last compared, and the files linted since it was built. */
+  private readonly diskSeen = new WeakMap<DiskSession, { at: number; linted: Set<string> }>();
+
+  /** `now`: the clock the disk comparisons are spaced by (tests pass their own). */
+  constructor(private readonly now: () => number = Date.now) {}
   /** The git work tree's root of each folder linted in, asked once (it bounds the manifest's search). */
   private readonly gitRoots = new Map<string, string | undefined>();
   private readonly rootsWithPackages = new Map<string, boolean>();
@@ -278,10 +310,26 @@ export class DiskSessions {
     if (manifest === undefined && this.packagesAt(cwd)) return this.uncoveredSession(abs, cwd) ?? new OutsidePackages(cwd);
     const id = manifest ?? `none:${cwd}`;
     const known = this.byManifest.get(id);
-    if (known && currentKey(known, manifest) === known.key && !known.facts.packages.changed()) return known;
+    if (known && currentKey(known, manifest) === known.key && !known.facts.packages.changed() && this.diskKept(known, abs)) return known;
     const fresh = new DiskSession(manifest, cwd);
     this.byManifest.set(id, fresh);
+    this.diskSeen.set(fresh, { at: this.now(), linted: new Set([abs]) });
     return fresh;
+  }
+
+  /**
+   * Whether the session still stands for the disk: its files compared with the disk (a changed one
+   * read again) when a file is linted again (an editor) or a while after the last comparison, so a
+   * run over a whole repo does not stat it for every file. False: files were created or deleted.
+   */
+  private diskKept(session: DiskSession, abs: string): boolean {
+    const seen = this.diskSeen.get(session) ?? { at: this.now(), linted: new Set<string>() };
+    this.diskSeen.set(session, seen);
+    const due = seen.linted.has(abs) || this.now() - seen.at >= DISK_COMPARE_MS;
+    seen.linted.add(abs);
+    if (!due) return true;
+    seen.at = this.now();
+    return session.syncDisk();
   }
 
   /**

@@ -31,6 +31,8 @@ type ParsedFile = ReturnType<typeof parseSource>;
  * with the same prefilter, barrels, aliases and imported constants as the repo scan used.
  */
 export interface RepoIndex {
+  /** The files the scan listed (absolute), read or not. */
+  readonly files: readonly string[];
   /** The text the scan read for this absolute path (undefined: not a file of the listing, or unreadable). */
   textOf(abs: string): string | undefined;
   /** Scans a (new) text of a file of the repo; undefined when the text test says it cannot matter. */
@@ -155,6 +157,7 @@ function* scanSteps(options: ScanFilesOptions): Generator<void, { scan: RepoScan
   resolveRunReach([...scans, ...testScans], modules);
   unreadable.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
   const index: RepoIndex = {
+    files,
     textOf: texts.textOf,
     scanText: (abs, text) => {
       if (leftOut(abs) || !(prefilter.text(text) || [...seenTokens].some((t) => text.includes(t)))) return undefined;
