@@ -43,7 +43,12 @@ export function typeNamesOf(
 ): SdkTypeNames {
   const names = sdkTypeNames(imports, viaBarrels);
   if (!read || fileAbs === undefined) return names;
-  return { ...names, imported: (local, namespace) => importedType(imports, fileAbs, read, local, namespace, depth) };
+  return {
+    ...names,
+    imported: (local, namespace) => importedType(imports, fileAbs, read, local, namespace, depth),
+    // `import('./types.js').Pending`: the module named in place, as an import statement's is
+    importType: (specifier, name) => (depth >= CHAIN ? undefined : fromModule(specifier, fileAbs, name, read, depth)),
+  };
 }
 
 /** What `local` (or `namespace.local`) imported from a file of the app stands for there. */

@@ -83,8 +83,9 @@ export function declarationFile(
 ): TypeFile {
   const out: TypeFile = { sf: there.sf, names: there.names };
   if (!decl.typeParameters?.length) return out;
-  // a type reference (`Box<RunState>`) or a base an interface extends (`extends Box<RunState>`)
-  const args = typescript.isTypeReferenceNode(ref) || typescript.isExpressionWithTypeArguments(ref) ? (ref.typeArguments ?? []) : [];
+  // a type reference (`Box<RunState>`), a base an interface extends (`extends Box<RunState>`), an import type (`import('./box.js').Box<RunState>`)
+  const args =
+    typescript.isTypeReferenceNode(ref) || typescript.isExpressionWithTypeArguments(ref) || typescript.isImportTypeNode(ref) ? (ref.typeArguments ?? []) : [];
   const params = new Map<string, WrittenType>();
   for (const [i, p] of decl.typeParameters.entries()) {
     const arg = args[i];

@@ -9,7 +9,9 @@ import { type InnerTypeDeclaration, innerTypeDeclaration } from './type-scope.js
 import type { TypeFile, WrittenType } from './written-type.js';
 import { declarationFile, elementTypes, globalMember, settle, shapeMember } from './type-shapes.js';
 import { typescript } from './typescript.js';
-import type { MergedInterface, SdkTypeNames } from './written-sdk-type.js';
+import { importTypeName, type MergedInterface, type SdkTypeNames } from './written-sdk-type.js';
+import { fileTypeDeclarations } from './file-type-declarations.js';
+import { jsDocPropertyType, jsDocTypedefs, jsDocTypeOf } from './jsdoc-types.js';
 
 /*
  * A property's written type through the object's written type (issue 40: an approval handler's
@@ -111,7 +113,7 @@ function writtenTypesOf(
   // `p.job` of a typed `p`, `ps[0]` of a typed list: read one level further (`p.job.state`)
   const deeper = depth + 1 < ACCESS_DEPTH;
   if (deeper && typescript.isElementAccessExpression(e)) return writtenElement(e, ancestors, file, hoisted, depth + 1);
-  const held = writtenTypeOf(e, ancestors, hoisted, file.names);
+  const held = writtenTypeOf(e, ancestors, hoisted, file);
   if (held) return [{ ...(held.from ?? file), type: held.type }];
   // `p` of `const [p] = pairs[0]`: the element in its place
   const placed = deeper && typescript.isIdentifier(e) ? destructured(e.text, ancestors, file, hoisted, depth + 1) : undefined;
@@ -145,7 +147,8 @@ function destructured(name: string, ancestors: readonly ts.Node[], file: TypeFil
   return found && found.length > 0 ? found : undefined;
 }
 
-function writtenTypeOf(e: ts.Expression, ancestors: readonly ts.Node[], hoisted: HoistedVars | undefined, names: SdkTypeNames): HeldType | undefined {
+function writtenTypeOf(e: ts.Expression, ancestors: readonly ts.Node[], hoisted: HoistedVars | undefined, file: TypeFile): HeldType | undefined {
+  const { names } = file;
   // `this.entry` of a typed field, `pending.get(id)!` read in place
   const field = thisFieldType(e, ancestors);
   if (field) return { type: field };
@@ -154,6 +157,9 @@ function writtenTypeOf(e: ts.Expression, ancestors: readonly ts.Node[], hoisted:
   const decl = declarationOf(e.text, ancestors, hoisted);
   if (!decl || !(typescript.isVariableDeclaration(decl) || typescript.isParameter(decl)) || !typescript.isIdentifier(decl.name)) return undefined;
   if (decl.type) return { type: decl.type };
+  // a JavaScript file's `/** @param {Pending} p */`, `/** @type {Pending} */`
+  const doc = jsDocTypeOf(decl, ancestors, file.sf);
+  if (doc) return { type: doc };
   // `const entry = m.get(k)`: the value type of the map `m` names
   return decl.initializer && mapGetType(decl.initializer, ancestors, hoisted, names);
 }
@@ -174,6 +180,11 @@ function memberIn(type: ts.TypeNode, member: string, file: TypeFile, depth: numb
       return keep === 'unsure' ? found.map((f) => ({ ...f, unsure: true })) : found;
     });
   if (typescript.isTypeLiteralNode(type)) return propertyType(type.members, member, file);
+  // a JavaScript `@typedef`'s `@property {RunState} state`
+  if (typescript.isJSDocTypeLiteral(type)) return written(jsDocPropertyType(type, member), file);
+  // `import('./types.js').Pending`: what that file exports under the name, read there
+  const at = typescript.isImportTypeNode(type) && depth < ALIAS_DEPTH ? importTypeName(type) : undefined;
+  if (at) return importedMember(file.names.importType?.(at.specifier, at.name), type, file, member, depth, narrow);
   if (!typescript.isTypeReferenceNode(type) || depth >= ALIAS_DEPTH) return undefined;
   const ref = type.typeName;
   if (typescript.isQualifiedName(ref))
@@ -193,25 +204,47 @@ function memberIn(type: ts.TypeNode, member: string, file: TypeFile, depth: numb
  * of the app exports, else a global shape (`Readonly<…>`, `Record<…>`).
  */
 function namedMember(name: string, ref: ts.TypeNode, member: string, file: TypeFile, depth: number, narrow?: Narrowing): WrittenType[] | undefined {
-  for (const s of file.sf.statements) {
-    if (typescript.isTypeAliasDeclaration(s) && s.name.text === name) return memberIn(s.type, member, declarationFile(s, ref, file, file), depth + 1, narrow);
-    if (typescript.isInterfaceDeclaration(s) && s.name.text === name) return interfaceMember(s, member, declarationFile(s, ref, file, file), depth);
+  // an interface declared twice, or a class and an interface of one name, merge: each may write the member
+  const decls = fileTypeDeclarations(file.sf, name);
+  for (const s of decls) {
+    if (typescript.isTypeAliasDeclaration(s)) return memberIn(s.type, member, declarationFile(s, ref, file, file), depth + 1, narrow);
+    const found = declarationMember(s, member, declarationFile(s, ref, file, file), depth);
+    if (found !== undefined) return found;
   }
+  if (decls.length > 0) return undefined;
+  // a JavaScript file's `/** @typedef {{ state: RunState }} Pending */`
+  const typedef = jsDocTypedefs(file.sf, name)[0];
+  if (typedef) return memberIn(typedef, member, file, depth + 1, narrow);
   // a type another file of the app exports (`import type { Pending } from './types.js'`)
   const imported = file.names.imported?.(name);
   if (imported) return importedMember(imported, ref, file, member, depth, narrow);
   // `Readonly<{ state: RunState }>`, `Record<string, RunState>` of the file's globals (type-shapes.ts)
-  return typescript.isTypeReferenceNode(ref) ? globalMember(ref, member, file, depth, memberIn) : undefined;
+  const global = asTypeReference(ref);
+  return global ? globalMember(global, member, file, depth, memberIn) : undefined;
 }
 
 /**
- * `member` of an interface: its own property, else one a base it extends writes (`interface Pending
- * extends Base`, Base declared in the file or imported from another file of the app, read there
- * with that file's names). The first base that writes it answers (TypeScript refuses two bases
- * that write it differently); each hop is one of the bounded depth, so a cycle of bases ends.
+ * A reference to a global type, as the shape reader takes it: the reference itself, or a base an
+ * interface extends (`extends Omit<Job, 'id'>`) made a reference of the same name and arguments.
  */
-function interfaceMember(decl: ts.InterfaceDeclaration, member: string, file: TypeFile, depth: number): WrittenType[] | undefined {
-  const own = propertyType(decl.members, member, file);
+function asTypeReference(ref: ts.TypeNode): ts.TypeReferenceNode | undefined {
+  if (typescript.isTypeReferenceNode(ref)) return ref;
+  return typescript.isExpressionWithTypeArguments(ref) && typescript.isIdentifier(ref.expression)
+    ? typescript.factory.createTypeReferenceNode(ref.expression, ref.typeArguments)
+    : undefined;
+}
+
+const written = (type: ts.TypeNode | undefined, file: TypeFile): WrittenType[] | undefined => type && [{ ...file, type }];
+
+/**
+ * `member` of an interface or a class: its own property (a class's field or getter), else one a
+ * base it extends writes (`interface Pending extends Base`, Base declared in the file or imported
+ * from another file of the app, read there with that file's names). The first base that writes it
+ * answers (TypeScript refuses two bases that write it differently); each hop is one of the bounded
+ * depth, so a cycle of bases ends.
+ */
+function declarationMember(decl: ts.InterfaceDeclaration | ts.ClassDeclaration, member: string, file: TypeFile, depth: number): WrittenType[] | undefined {
+  const own = typescript.isInterfaceDeclaration(decl) ? propertyType(decl.members, member, file) : written(classPropertyType(decl, member), file);
   if (own !== undefined || depth >= ALIAS_DEPTH) return own;
   for (const base of extendedTypes(decl)) {
     const e = base.expression;
@@ -229,7 +262,7 @@ function interfaceMember(decl: ts.InterfaceDeclaration, member: string, file: Ty
 /** `member` as an interface another file's `declare module` merges in writes it (module-augmentations.ts). */
 function mergedMember(merged: readonly MergedInterface[] | undefined, member: string, depth: number): WrittenType[] | undefined {
   for (const m of merged ?? []) {
-    const found = interfaceMember(m.decl, member, { sf: m.sf, names: m.names }, depth);
+    const found = declarationMember(m.decl, member, { sf: m.sf, names: m.names }, depth);
     if (found !== undefined) return found;
   }
   return undefined;
@@ -251,9 +284,9 @@ function innerMember(
 ): WrittenType[] | undefined {
   if (typescript.isTypeAliasDeclaration(inner)) return memberIn(inner.type, member, declarationFile(inner, ref, file, file), depth + 1, narrow);
   if (typescript.isTypeParameterDeclaration(inner)) return inner.constraint && memberIn(inner.constraint, member, file, depth + 1, narrow);
-  if (typescript.isInterfaceDeclaration(inner)) return interfaceMember(inner, member, declarationFile(inner, ref, file, file), depth);
-  const type = typescript.isClassDeclaration(inner) ? classPropertyType(inner, member) : undefined;
-  return type && [{ ...file, type }];
+  return typescript.isInterfaceDeclaration(inner) || typescript.isClassDeclaration(inner)
+    ? declarationMember(inner, member, declarationFile(inner, ref, file, file), depth)
+    : undefined;
 }
 
 function importedMember(
@@ -268,14 +301,14 @@ function importedMember(
   const decl = found.decl;
   const there = declarationFile(decl, ref, at, found);
   if (typescript.isTypeAliasDeclaration(decl)) return memberIn(decl.type, member, there, depth + 1, narrow);
-  if (typescript.isInterfaceDeclaration(decl)) return interfaceMember(decl, member, there, depth) ?? mergedMember(found.merged, member, depth);
-  const type = classPropertyType(decl, member);
-  return type && [{ ...there, type }];
+  return declarationMember(decl, member, there, depth) ?? mergedMember(found.merged, member, depth);
 }
 
-/** The written type of a class's property declared `name` (a field with no written type: undefined). */
+/** The written type of a class's property declared `name`: a field's, or a getter's return type (none written: undefined). */
 export function classPropertyType(cls: ts.ClassDeclaration, name: string): ts.TypeNode | undefined {
-  for (const m of cls.members) if (typescript.isPropertyDeclaration(m) && typescript.isIdentifier(m.name) && m.name.text === name) return m.type;
+  for (const m of cls.members)
+    if ((typescript.isPropertyDeclaration(m) || typescript.isGetAccessorDeclaration(m)) && typescript.isIdentifier(m.name) && m.name.text === name)
+      return m.type;
   return undefined;
 }
 

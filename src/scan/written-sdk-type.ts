@@ -29,6 +29,8 @@ export interface SdkTypeNames {
   viaBarrels?: (name: ts.Identifier) => string | undefined;
   /** What a name (or `namespace.name`) imported from another file of the app stands for there (imported-types.ts), when the scan reads other files. */
   imported?: (local: string, namespace?: string) => ImportedType | undefined;
+  /** What `import('specifier').name` stands for in that file of the app (imported-types.ts), when the scan reads other files. */
+  importType?: (specifier: string, name: string) => ImportedType | undefined;
 }
 
 /** A type name of another file of the app: the SDK's own, or that file's declaration, read with that file's names. */
@@ -112,6 +114,8 @@ function isSdk(type: ts.TypeNode, wanted: ReadonlySet<string>, names: SdkTypeNam
     if (typescript.isTypeOperatorNode(type) && type.operator === typescript.SyntaxKind.ReadonlyKeyword)
       return isSdk(type.type, wanted, names, sf, element, depth);
   }
+  // `import('@openai/agents').RunState`, or a name another file of the app exports named so
+  if (typescript.isImportTypeNode(type)) return isImportTypeSdk(type, wanted, names, element, depth);
   if (!typescript.isTypeReferenceNode(type)) return false;
   const ref = type.typeName;
   if (typescript.isQualifiedName(ref)) {
@@ -150,6 +154,23 @@ function isInnerSdk(
 ): boolean {
   const written = typescript.isTypeAliasDeclaration(inner) ? inner.type : typescript.isTypeParameterDeclaration(inner) ? inner.constraint : undefined;
   return written !== undefined && depth < ALIAS_DEPTH && isSdk(written, wanted, names, sf, element, depth + 1);
+}
+
+/**
+ * The module and name an import type names (`import('./types.js').Pending`), or undefined for
+ * `typeof import(…)` (a module's value, no type), a namespace's member or a computed module.
+ */
+export function importTypeName(type: ts.ImportTypeNode): { specifier: string; name: string } | undefined {
+  const arg = type.argument;
+  if (type.isTypeOf || !typescript.isLiteralTypeNode(arg) || !typescript.isStringLiteral(arg.literal)) return undefined;
+  return type.qualifier && typescript.isIdentifier(type.qualifier) ? { specifier: arg.literal.text, name: type.qualifier.text } : undefined;
+}
+
+function isImportTypeSdk(type: ts.ImportTypeNode, wanted: ReadonlySet<string>, names: SdkTypeNames, element: boolean, depth: number): boolean {
+  const at = importTypeName(type);
+  if (at === undefined) return false;
+  if (isSdkModule(at.specifier)) return wanted.has(at.name);
+  return isImportedSdk(names.importType?.(at.specifier, at.name), wanted, element, depth);
 }
 
 function isImportedSdk(found: ImportedType | undefined, wanted: ReadonlySet<string>, element: boolean, depth: number): boolean {

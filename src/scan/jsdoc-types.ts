@@ -1,0 +1,80 @@
+import type { ts } from 'ts-morph';
+import { typescript } from './typescript.js';
+
+/*
+ * The types a JavaScript file writes in its JSDoc (issue 40, no silent break: a JavaScript app
+ * types its values only there, `/** @param {Pending} p *\/` over `/** @typedef {{ state:
+ * import('@openai/agents').RunState }} Pending *\/`, and checkJs types them as TypeScript does).
+ * A TypeScript file's JSDoc types nothing, as tsc reads it. The file is parsed without parent
+ * links, so the comments are read where the parser attaches them (the node's `jsDoc`, which the
+ * compiler's own API reads through parents only).
+ */
+
+/** Whether the file is JavaScript, whose JSDoc tags type its values. */
+export const isJavaScriptFile = (sf: ts.SourceFile): boolean => /\.[cm]?jsx?$/i.test(sf.fileName);
+
+/** The JSDoc comments the parser attached to a node. */
+const docsOf = (node: ts.Node): readonly ts.JSDoc[] => (node as { jsDoc?: readonly ts.JSDoc[] }).jsDoc ?? [];
+
+const tagsOf = (node: ts.Node): ts.JSDocTag[] => docsOf(node).flatMap((d) => [...(d.tags ?? [])]);
+
+/**
+ * The type a JavaScript file's JSDoc writes for a parameter (`@param {Pending} p` on its function,
+ * or on the variable statement that holds an arrow function) or a variable (`@type {Pending}` on its
+ * statement); undefined when none is written, the name is a pattern, or the file is TypeScript.
+ */
+export function jsDocTypeOf(decl: ts.ParameterDeclaration | ts.VariableDeclaration, ancestors: readonly ts.Node[], sf: ts.SourceFile): ts.TypeNode | undefined {
+  if (!isJavaScriptFile(sf) || !typescript.isIdentifier(decl.name)) return undefined;
+  const name = decl.name.text;
+  if (typescript.isVariableDeclaration(decl)) {
+    // the statement is the use's ancestor or a sibling of one: the scope's statements hold it
+    const statement = [sf, ...ancestors].map((n) => typescript.forEachChild(n, (c) => (holds(c, decl) ? c : undefined))).find((s) => s !== undefined);
+    const tag = statement && tagsOf(statement).find(typescript.isJSDocTypeTag);
+    return tag && plain(tag.typeExpression.type);
+  }
+  const at = ancestors.findIndex((n) => typescript.isFunctionLike(n) && (n as ts.SignatureDeclaration).parameters.includes(decl));
+  if (at < 0) return undefined;
+  // `/** @param … */ const f = (p) => …`: the comment is the statement's
+  const held = ancestors[at - 1];
+  const statement = held && typescript.isVariableDeclaration(held) && held.initializer === ancestors[at] ? ancestors[at - 3] : undefined;
+  for (const holder of [ancestors[at]!, ...(statement ? [statement] : [])]) {
+    const tag = tagsOf(holder).find(
+      (t): t is ts.JSDocParameterTag => typescript.isJSDocParameterTag(t) && typescript.isIdentifier(t.name) && t.name.text === name,
+    );
+    if (tag?.typeExpression) return plain(tag.typeExpression.type);
+  }
+  return undefined;
+}
+
+const holds = (node: ts.Node, decl: ts.VariableDeclaration): boolean =>
+  typescript.isVariableStatement(node) && node.declarationList.declarations.includes(decl);
+
+/** `Pending` of `{Pending=}`, `{?Pending}`, `{!Pending}`: the type an optional or nullable mark wraps. */
+function plain(type: ts.TypeNode): ts.TypeNode {
+  if (typescript.isJSDocOptionalType(type) || typescript.isJSDocNullableType(type) || typescript.isJSDocNonNullableType(type)) return plain(type.type);
+  return type;
+}
+
+/**
+ * The types a JavaScript file's `@typedef`s at its top name `name` (`{{ state: RunState }}`, or the
+ * `@property` tags' literal); none in a TypeScript file. A comment of the top level is attached to
+ * the statement after it, or to the file's end when none follows.
+ */
+export function jsDocTypedefs(sf: ts.SourceFile, name: string): ts.TypeNode[] {
+  if (!isJavaScriptFile(sf)) return [];
+  const out: ts.TypeNode[] = [];
+  for (const node of [...sf.statements, sf.endOfFileToken])
+    for (const tag of tagsOf(node)) {
+      if (!typescript.isJSDocTypedefTag(tag) || tag.name?.text !== name || !tag.typeExpression) continue;
+      const t = tag.typeExpression;
+      out.push(typescript.isJSDocTypeExpression(t) ? plain(t.type) : t);
+    }
+  return out;
+}
+
+/** The written type of a `@property` a JSDoc type literal declares `member` (`@property {RunState} state`), or undefined. */
+export function jsDocPropertyType(type: ts.JSDocTypeLiteral, member: string): ts.TypeNode | undefined {
+  for (const p of type.jsDocPropertyTags ?? [])
+    if (typescript.isIdentifier(p.name) && p.name.text === member) return p.typeExpression && plain(p.typeExpression.type);
+  return undefined;
+}
