@@ -7,7 +7,8 @@ import { type Narrowing, narrowing } from './tag-narrowing.js';
 import { comparable, writtenValue } from './tag-values.js';
 import { type InnerTypeDeclaration, innerTypeDeclaration } from './type-scope.js';
 import type { TypeFile, WrittenType } from './written-type.js';
-import { declarationFile, elementTypes, globalMember, settle, shapeMember } from './type-shapes.js';
+import { memberName } from './assignable-tags.js';
+import { declarationFile, elementTypes, globalMember, heldTypes, settle, shapeMember, unfollowed, WALK_DEPTH } from './type-shapes.js';
 import { typescript } from './typescript.js';
 import type { MergedInterface, SdkTypeNames } from './written-sdk-type.js';
 
@@ -23,9 +24,6 @@ import type { MergedInterface, SdkTypeNames } from './written-sdk-type.js';
  * alternative that writes it and the tag tests around the use leave (tag-narrowing.ts), and the
  * reader asks that each be the SDK's (any one, when the narrowing is unsure).
  */
-
-/** How many aliases are followed from one type (`type A = B; type B = {…}`). */
-const ALIAS_DEPTH = 4;
 
 export type { WrittenType } from './written-type.js';
 
@@ -56,7 +54,7 @@ function writtenMember(
   const narrow = held && narrowing(e, ancestors, file.sf, hoisted);
   const found = held
     ?.flatMap((h) => memberIn(h.type, member, h, 0, narrow) ?? [])
-    .flatMap((t) => settle(t, memberIn).map((s) => (t.unsure ? { ...s, unsure: true } : s)));
+    .flatMap((t) => settle(t, memberIn).map((s) => unfollowed(t.unsure ? { ...s, unsure: true } : s)));
   if (!found || found.length === 0) return undefined;
   // a test of the object not read as certain (or the object assigned again): any alternative left may be the one
   return narrow?.unsure ? found.map((t) => ({ ...t, unsure: true })) : found;
@@ -88,7 +86,33 @@ function writtenElement(
   const place = typescript.isNumericLiteral(key) ? Number(key.text) : undefined;
   const read = (h: WrittenType): WrittenType[] =>
     (typescript.isStringLiteralLike(key) ? memberIn(h.type, key.text, h, 0) : undefined) ?? elementTypes(h, 0, memberIn, place) ?? [];
-  const found = held?.flatMap(read).flatMap((t) => settle(t, memberIn));
+  const found = held?.flatMap(read).flatMap((t) => settle(t, memberIn).map(unfollowed));
+  return found && found.length > 0 ? found : undefined;
+}
+
+/**
+ * The written types of `m.get(k)` where the map is read through a member or an element
+ * (`p.states.get(id)` of `states: Map<string, RunState>`): its value (type-shapes.ts); undefined
+ * when `e` is no such read or the map's type writes none.
+ */
+export function writtenHeldType(e: ts.Expression, ancestors: readonly ts.Node[], file: TypeFile, hoisted?: HoistedVars): WrittenType[] | undefined {
+  return writtenHeld(e, ancestors, file, hoisted, 0);
+}
+
+function writtenHeld(
+  e: ts.Expression,
+  ancestors: readonly ts.Node[],
+  file: TypeFile,
+  hoisted: HoistedVars | undefined,
+  depth: number,
+): WrittenType[] | undefined {
+  const call = unwrapValue(e);
+  if (!typescript.isCallExpression(call) || !typescript.isPropertyAccessExpression(call.expression) || call.expression.name.text !== 'get') return undefined;
+  const map = unwrapValue(call.expression.expression);
+  if (!typescript.isPropertyAccessExpression(map) && !typescript.isElementAccessExpression(map)) return undefined;
+  const found = writtenTypesOf(map, ancestors, file, hoisted, depth)
+    ?.flatMap((h) => heldTypes(h) ?? [])
+    .flatMap((t) => settle(t, memberIn).map(unfollowed));
   return found && found.length > 0 ? found : undefined;
 }
 
@@ -97,7 +121,7 @@ function writtenElement(
  * its alternatives, settled (type-shapes.ts); the type itself when it is no such shape.
  */
 export function settledType(type: ts.TypeNode, file: TypeFile): WrittenType[] {
-  return settle({ ...file, type }, memberIn);
+  return settle({ ...file, type }, memberIn).map(unfollowed);
 }
 
 /** The written types (alternatives) of an object expression, each with the file it is written in. */
@@ -113,6 +137,9 @@ function writtenTypesOf(
   if (deeper && typescript.isElementAccessExpression(e)) return writtenElement(e, ancestors, file, hoisted, depth + 1);
   const held = writtenTypeOf(e, ancestors, hoisted, file.names);
   if (held) return [{ ...(held.from ?? file), type: held.type }];
+  // `p.states.get(id)` of a member written `Map<string, Entry>`
+  const inMember = deeper && typescript.isCallExpression(e) ? writtenHeld(e, ancestors, file, hoisted, depth + 1) : undefined;
+  if (inMember) return inMember;
   // `p` of `const [p] = pairs[0]`: the element in its place
   const placed = deeper && typescript.isIdentifier(e) ? destructured(e.text, ancestors, file, hoisted, depth + 1) : undefined;
   if (placed) return placed;
@@ -141,7 +168,7 @@ function destructured(name: string, ancestors: readonly ts.Node[], file: TypeFil
   // the initializer's names are read in the scope that declares the pattern
   const init = decl.initializer && unwrapValue(decl.initializer);
   const whole = decl.type ? [{ ...file, type: decl.type }] : init && writtenTypesOf(init, ancestors.slice(0, at.depth + 1), file, hoisted, depth);
-  const found = whole?.flatMap((h) => elementTypes(h, 0, memberIn, place) ?? []).flatMap((t) => settle(t, memberIn));
+  const found = whole?.flatMap((h) => elementTypes(h, 0, memberIn, place) ?? []).flatMap((t) => settle(t, memberIn).map(unfollowed));
   return found && found.length > 0 ? found : undefined;
 }
 
@@ -161,7 +188,7 @@ function writtenTypeOf(e: ts.Expression, ancestors: readonly ts.Node[], hoisted:
 function memberIn(type: ts.TypeNode, member: string, file: TypeFile, depth: number, narrow?: Narrowing): WrittenType[] | undefined {
   if (typescript.isParenthesizedTypeNode(type)) return memberIn(type.type, member, file, depth, narrow);
   // an intersection, a type parameter bound to its argument, `Pending['job']` (type-shapes.ts)
-  const shaped = shapeMember(type, member, file, depth, memberIn);
+  const shaped = shapeMember(type, member, file, depth, memberIn, narrow);
   if (shaped) return shaped.found;
   // every alternative that writes the member: the first alone would take a tagged union's app kind for its SDK kind;
   // in a branch that tests the tag (`if (t.kind === 'agent')`), only the alternatives it leaves, in
@@ -173,8 +200,8 @@ function memberIn(type: ts.TypeNode, member: string, file: TypeFile, depth: numb
       const found = memberIn(t, member, file, depth, narrow) ?? [];
       return keep === 'unsure' ? found.map((f) => ({ ...f, unsure: true })) : found;
     });
-  if (typescript.isTypeLiteralNode(type)) return propertyType(type.members, member, file);
-  if (!typescript.isTypeReferenceNode(type) || depth >= ALIAS_DEPTH) return undefined;
+  if (typescript.isTypeLiteralNode(type)) return propertyType(type.members, member, file) ?? indexSignatureType(type.members, file);
+  if (!typescript.isTypeReferenceNode(type) || depth >= WALK_DEPTH) return undefined;
   const ref = type.typeName;
   if (typescript.isQualifiedName(ref))
     // `t.Pending` of `import type * as t from './types.js'`
@@ -194,25 +221,33 @@ function memberIn(type: ts.TypeNode, member: string, file: TypeFile, depth: numb
  */
 function namedMember(name: string, ref: ts.TypeNode, member: string, file: TypeFile, depth: number, narrow?: Narrowing): WrittenType[] | undefined {
   for (const s of file.sf.statements) {
-    if (typescript.isTypeAliasDeclaration(s) && s.name.text === name) return memberIn(s.type, member, declarationFile(s, ref, file, file), depth + 1, narrow);
-    if (typescript.isInterfaceDeclaration(s) && s.name.text === name) return interfaceMember(s, member, declarationFile(s, ref, file, file), depth);
+    if ((!typescript.isTypeAliasDeclaration(s) && !typescript.isInterfaceDeclaration(s)) || s.name.text !== name) continue;
+    // a declaration the walk is reading already (a cycle) writes nothing more
+    const there = declarationFile(s, ref, file, file);
+    if (!there) return undefined;
+    return typescript.isTypeAliasDeclaration(s) ? memberIn(s.type, member, there, depth + 1, narrow) : interfaceMember(s, member, there, depth);
   }
   // a type another file of the app exports (`import type { Pending } from './types.js'`)
   const imported = file.names.imported?.(name);
   if (imported) return importedMember(imported, ref, file, member, depth, narrow);
   // `Readonly<{ state: RunState }>`, `Record<string, RunState>` of the file's globals (type-shapes.ts)
-  return typescript.isTypeReferenceNode(ref) ? globalMember(ref, member, file, depth, memberIn) : undefined;
+  return typescript.isTypeReferenceNode(ref) ? globalMember(ref, member, file, depth, memberIn, narrow) : undefined;
 }
 
 /**
  * `member` of an interface: its own property, else one a base it extends writes (`interface Pending
  * extends Base`, Base declared in the file or imported from another file of the app, read there
- * with that file's names). The first base that writes it answers (TypeScript refuses two bases
- * that write it differently); each hop is one of the bounded depth, so a cycle of bases ends.
+ * with that file's names), else its own index signature's. The first base that writes it answers
+ * (TypeScript refuses two bases that write it differently); a cycle of bases ends on the trail of
+ * followed references (type-shapes.ts).
  */
 function interfaceMember(decl: ts.InterfaceDeclaration, member: string, file: TypeFile, depth: number): WrittenType[] | undefined {
+  return ownOrBaseMember(decl, member, file, depth) ?? indexSignatureType(decl.members, file);
+}
+
+function ownOrBaseMember(decl: ts.InterfaceDeclaration, member: string, file: TypeFile, depth: number): WrittenType[] | undefined {
   const own = propertyType(decl.members, member, file);
-  if (own !== undefined || depth >= ALIAS_DEPTH) return own;
+  if (own !== undefined || depth >= WALK_DEPTH) return own;
   for (const base of extendedTypes(decl)) {
     const e = base.expression;
     const found = typescript.isIdentifier(e)
@@ -249,9 +284,10 @@ function innerMember(
   depth: number,
   narrow?: Narrowing,
 ): WrittenType[] | undefined {
-  if (typescript.isTypeAliasDeclaration(inner)) return memberIn(inner.type, member, declarationFile(inner, ref, file, file), depth + 1, narrow);
   if (typescript.isTypeParameterDeclaration(inner)) return inner.constraint && memberIn(inner.constraint, member, file, depth + 1, narrow);
-  if (typescript.isInterfaceDeclaration(inner)) return interfaceMember(inner, member, declarationFile(inner, ref, file, file), depth);
+  const there = typescript.isTypeAliasDeclaration(inner) || typescript.isInterfaceDeclaration(inner) ? declarationFile(inner, ref, file, file) : undefined;
+  if (typescript.isTypeAliasDeclaration(inner)) return there && memberIn(inner.type, member, there, depth + 1, narrow);
+  if (typescript.isInterfaceDeclaration(inner)) return there && interfaceMember(inner, member, there, depth);
   const type = typescript.isClassDeclaration(inner) ? classPropertyType(inner, member) : undefined;
   return type && [{ ...file, type }];
 }
@@ -267,6 +303,7 @@ function importedMember(
   if (found?.kind !== 'declared') return undefined;
   const decl = found.decl;
   const there = declarationFile(decl, ref, at, found);
+  if (!there) return undefined;
   if (typescript.isTypeAliasDeclaration(decl)) return memberIn(decl.type, member, there, depth + 1, narrow);
   if (typescript.isInterfaceDeclaration(decl)) return interfaceMember(decl, member, there, depth) ?? mergedMember(found.merged, member, depth);
   const type = classPropertyType(decl, member);
@@ -279,11 +316,24 @@ export function classPropertyType(cls: ts.ClassDeclaration, name: string): ts.Ty
   return undefined;
 }
 
+/** The written type of the property `member` (named `state` or `'state'`), or undefined. */
 function propertyType(members: ts.NodeArray<ts.TypeElement>, member: string, file: TypeFile): WrittenType[] | undefined {
-  for (const m of members)
-    if (typescript.isPropertySignature(m) && m.name && typescript.isIdentifier(m.name) && m.name.text === member)
-      return m.type ? [{ ...file, type: m.type }] : undefined;
+  for (const m of members) if (typescript.isPropertySignature(m) && memberName(m.name) === member) return m.type ? [{ ...file, type: m.type }] : undefined;
   return undefined;
+}
+
+/**
+ * The written types of the index signatures a read by name goes through (`r.a` of `{ [id: string]:
+ * RunState }`): a string's or a template literal's; a number's or a symbol's never (`r[0]` is read
+ * as an element). Undefined when none.
+ */
+function indexSignatureType(members: ts.NodeArray<ts.TypeElement>, file: TypeFile): WrittenType[] | undefined {
+  const k = typescript.SyntaxKind;
+  const found = members.filter(typescript.isIndexSignatureDeclaration).flatMap((m) => {
+    const key = m.parameters[0]?.type?.kind;
+    return key === k.StringKeyword || key === k.TemplateLiteralType ? [{ ...file, type: m.type }] : [];
+  });
+  return found.length > 0 ? found : undefined;
 }
 
 /**
@@ -297,7 +347,8 @@ function kept(alt: ts.TypeNode, narrow: Narrowing, file: TypeFile, depth: number
   for (const test of narrow.constraints) {
     const tags = memberIn(alt, test.key, file, depth);
     const value = tags?.length === 1 ? writtenValue(tags[0]!.type) : undefined;
-    if (value === undefined) unsure ||= test.truthy === true;
+    // a tag not written as a value: a truthiness test, or `Extract`'s assignability, may or may not leave it
+    if (value === undefined) unsure ||= test.truthy === true || test.assignable === true;
     else if (test.values.includes(value)) {
       if (test.excluded) return 'no';
     } else if (test.values.every((v) => comparable(v, value))) {
