@@ -6,7 +6,15 @@ import type { HoistedVars } from './scope.js';
 import { useRefType, useStateType } from './react-state.js';
 import { type ClassField, destructuredKey, fieldFromThis, outsideBaseName, thisField, thisFieldType } from './this-fields.js';
 import { type ModuleTreeReader, typeNamesOf } from './imported-types.js';
-import { classPropertyType, settledType, type WrittenType, writtenDestructuredType, writtenElementType, writtenMemberType } from './written-members.js';
+import {
+  classPropertyType,
+  settledType,
+  type WrittenType,
+  writtenDestructuredType,
+  writtenElementType,
+  writtenHeldType,
+  writtenMemberType,
+} from './written-members.js';
 import type { ModuleImport } from './types.js';
 import { ITEM_TYPES, isSdkClass, isWrittenSdkType, RECEIVER_TYPES, type SdkTypeNames } from './written-sdk-type.js';
 
@@ -145,6 +153,9 @@ function isSdkReceiver(expr: ts.Expression, ctx: Ctx): boolean {
   // `this.sessions.get(id)!` of `Map<string, RealtimeSession>`
   const held = mapGetType(e, ctx.ancestors, ctx.hoisted, ctx.names());
   if (held !== undefined) return isSdkHeld(held, RECEIVER_TYPES, ctx);
+  // `p.states.get(id)!` of a member written `Map<string, RunState>`
+  const inMember = writtenHeldType(e, ctx.ancestors, here(ctx), ctx.hoisted);
+  if (inMember !== undefined) return allSdk(inMember, RECEIVER_TYPES);
   // of an untyped `new Map()` the class fills with `this.sessions.set(id, new RealtimeSession(…))`
   if (anySet(e, ctx, isSdkReceiver)) return true;
   if (typescript.isCallExpression(e) || typescript.isNewExpression(e)) return makesSdkValue(e, ctx);

@@ -13,8 +13,8 @@ import type { SdkTypeNames } from './written-sdk-type.js';
  * made by `new Map<K, V>(…)` / `new WeakMap<K, V>(…)`; nothing is inferred.
  */
 
-/** How many file-local aliases are followed to a map type (`type Sessions = Map<…>`). */
-const ALIAS_DEPTH = 4;
+/** The aliases followed to a map type (`type Sessions = Map<…>`, renamed in each layer): one met again is a cycle; no count of renames is too many. */
+type Seen = ReadonlySet<ts.Node>;
 
 /** The map types whose second type argument is the value `get` returns. */
 const MAP_NAME = /^(?:Readonly|Weak)?Map$/;
@@ -36,7 +36,7 @@ export function mapValueType(
   sf?: ts.SourceFile,
   names?: SdkTypeNames,
 ): HeldType | undefined {
-  if (type) return writtenMapValue(type, sf, names, undefined, 0);
+  if (type) return writtenMapValue(type, sf, names, undefined, new Set());
   const init = initializer && unwrapValue(initializer);
   if (init && typescript.isNewExpression(init) && typescript.isIdentifier(init.expression) && MAP_NAME.test(init.expression.text)) {
     const v = init.typeArguments?.[1];
@@ -50,7 +50,7 @@ function writtenMapValue(
   sf: ts.SourceFile | undefined,
   names: SdkTypeNames | undefined,
   from: HeldType['from'],
-  depth: number,
+  seen: Seen,
 ): HeldType | undefined {
   if (!typescript.isTypeReferenceNode(type) || !typescript.isIdentifier(type.typeName)) return undefined;
   const name = type.typeName.text;
@@ -58,16 +58,17 @@ function writtenMapValue(
     const v = type.typeArguments?.[1];
     return v && (from ? { type: v, from } : { type: v });
   }
-  if (depth >= ALIAS_DEPTH || type.typeArguments !== undefined) return undefined;
+  if (type.typeArguments !== undefined) return undefined;
   // a file-local alias without type parameters (`type Sessions = Map<string, RealtimeSession>`)
   const alias = sf?.statements.find(
     (s): s is ts.TypeAliasDeclaration => typescript.isTypeAliasDeclaration(s) && s.name.text === name && s.typeParameters === undefined,
   );
-  if (alias) return writtenMapValue(alias.type, sf, names, from, depth + 1);
+  if (alias) return seen.has(alias) ? undefined : writtenMapValue(alias.type, sf, names, from, new Set([...seen, alias]));
   // an alias another file of the app exports (`import type { Runs } from './types.js'`), read with its names
   const other = names?.imported?.(name);
   if (other?.kind !== 'declared' || !typescript.isTypeAliasDeclaration(other.decl) || other.decl.typeParameters !== undefined) return undefined;
-  return writtenMapValue(other.decl.type, other.sf, other.names, { sf: other.sf, names: other.names }, depth + 1);
+  if (seen.has(other.decl)) return undefined;
+  return writtenMapValue(other.decl.type, other.sf, other.names, { sf: other.sf, names: other.names }, new Set([...seen, other.decl]));
 }
 
 /** The written `V` of `m.get(k)` (`m` a local, a parameter or `this.field`), or undefined when `expr` is not one or `V` is not written. */

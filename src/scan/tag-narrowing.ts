@@ -27,6 +27,8 @@ export interface TagTest {
   values: readonly string[];
   excluded?: boolean;
   truthy?: boolean;
+  /** Of `Extract`/`Exclude` (assignable-tags.ts): an alternative whose tag is not written as a value may or may not be left. */
+  assignable?: boolean;
 }
 
 /** What holds at a use: every constraint certainly; `unsure` when a test of the object was not read as certain, or the object is assigned again. */

@@ -1,4 +1,6 @@
 import type { ts } from 'ts-morph';
+import { assignableTo } from './assignable-tags.js';
+import type { Narrowing } from './tag-narrowing.js';
 import { innerTypeDeclaration } from './type-scope.js';
 import { typescript } from './typescript.js';
 import type { TypeFile, WrittenType } from './written-type.js';
@@ -10,19 +12,31 @@ import type { TypeFile, WrittenType } from './written-type.js';
  * unions, aliases and interfaces: an intersection's parts; a global wrapper that keeps the members
  * (`Readonly<…>`, `Partial`, `Required`, `NonNullable`, `Pick`, `Omit`); a `Record`'s value; an
  * indexed access type (`Pending['job']`); and a generic's type arguments (or its defaults) put for
- * its type parameters (`Box<RunState>` of `interface Box<T> { state: T }`). The element reader here
- * gives what `xs[i]` reads: an array's or a tuple's element, a `Record`'s value, an index signature's.
- * Everything is read from what is written, with a depth bound; nothing is inferred.
+ * its type parameters (`Box<RunState>` of `interface Box<T> { state: T }`); `Extract`/`Exclude` of a
+ * tagged union as the tag tests they amount to (assignable-tags.ts); `typeof` a value the file declares
+ * with a written type. The element reader here gives what `xs[i]` reads: an array's or a tuple's
+ * element, a `Record`'s value, an index signature's; the map reader what `m.get(k)` reads.
+ * Everything is read from what is written; nothing is inferred. A walk ends where it meets again a
+ * reference it is reading (the trail, `followed`), not after a few steps: a layered app names its
+ * state once per layer (`PendingDto = Pending = Readonly<PendingRecord>`, issue 40).
  */
 
 /** The member reader these walk with (written-members.ts's), passed in: the shapes nest in each other. */
-export type MemberReader = (type: ts.TypeNode, member: string, file: TypeFile, depth: number) => WrittenType[] | undefined;
+export type MemberReader = (type: ts.TypeNode, member: string, file: TypeFile, depth: number, narrow?: Narrowing) => WrittenType[] | undefined;
 
-/** How deep a shape is walked (aliases, wrappers, parameters, nested element types). */
-const SHAPE_DEPTH = 8;
+/**
+ * A guard on how deep one walk nests (shapes, wrappers, parameters, references). Cycles end on the
+ * trail of followed references; this only keeps finite a walk whose bindings grow at each step
+ * (`type Deep<T> = Deep<[T]>`, which TypeScript itself refuses), so it sits far above what an app's
+ * types nest (a three-layer app's DTO is some eight steps down) rather than at a depth apps reach.
+ */
+export const WALK_DEPTH = 64;
 
 /** The global types that keep the members of their first type argument (a member read through them is its member). */
 const MEMBER_WRAPPERS: ReadonlySet<string> = new Set(['Readonly', 'Partial', 'Required', 'NonNullable', 'Pick', 'Omit']);
+
+/** The global types that leave some alternatives of their first type argument (assignable-tags.ts). */
+const FILTERS: ReadonlySet<string> = new Set(['Extract', 'Exclude']);
 
 const written = (type: ts.TypeNode, file: TypeFile): WrittenType => ({ ...file, type });
 
@@ -31,14 +45,24 @@ const written = (type: ts.TypeNode, file: TypeFile): WrittenType => ({ ...file, 
  * writes it), a bound type parameter, an indexed access type; `{}` when the shape writes no such
  * member, undefined when `type` is none of these shapes.
  */
-export function shapeMember(type: ts.TypeNode, member: string, file: TypeFile, depth: number, read: MemberReader): { found?: WrittenType[] } | undefined {
-  if (depth >= SHAPE_DEPTH) return undefined;
+export function shapeMember(
+  type: ts.TypeNode,
+  member: string,
+  file: TypeFile,
+  depth: number,
+  read: MemberReader,
+  narrow?: Narrowing,
+): { found?: WrittenType[] } | undefined {
+  if (depth >= WALK_DEPTH) return undefined;
   // `{ id: string } & { state: RunState }`: the parts that write the member
   if (typescript.isIntersectionTypeNode(type)) return some(type.types.flatMap((t) => read(t, member, file, depth) ?? []));
   // `state: T` of `Box<RunState>`: the type argument, written where the reference is
   const bound = boundParameter(type, file);
   if (bound) return { found: read(bound.type, member, bound, depth + 1) };
   if (typescript.isIndexedAccessTypeNode(type)) return some(indexedTypes(type, file, depth, read).flatMap((t) => read(t.type, member, t, depth + 1) ?? []));
+  // `p: typeof last` of `declare const last: { state: RunState }`
+  const queried = queriedType(type, file);
+  if (queried) return { found: read(queried.type, member, queried, depth + 1, narrow) };
   return undefined;
 }
 
@@ -46,13 +70,28 @@ const some = (found: WrittenType[]): { found?: WrittenType[] } => (found.length 
 
 /**
  * `member` of a global type the file neither declares nor imports: a wrapper's first argument's
- * member (`Readonly<{ state: RunState }>`), a `Record<K, V>`'s `V`; undefined for any other.
+ * member (`Readonly<{ state: RunState }>`), a `Record<K, V>`'s `V`, the member in the alternatives
+ * `Extract`/`Exclude` leave (with the tests around the use, `narrow`, both holding); undefined for
+ * any other.
  */
-export function globalMember(type: ts.TypeReferenceNode, member: string, file: TypeFile, depth: number, read: MemberReader): WrittenType[] | undefined {
+export function globalMember(
+  type: ts.TypeReferenceNode,
+  member: string,
+  file: TypeFile,
+  depth: number,
+  read: MemberReader,
+  narrow?: Narrowing,
+): WrittenType[] | undefined {
   const name = globalName(type);
   const [first, second] = type.typeArguments ?? [];
   if (name === 'Record') return second && [written(second, file)];
-  return name !== undefined && MEMBER_WRAPPERS.has(name) && first ? read(first, member, file, depth + 1) : undefined;
+  if (name !== undefined && FILTERS.has(name) && first) {
+    const left = second ? assignableTo(second, name === 'Exclude') : { constraints: [], unsure: true };
+    const found = read(first, member, file, depth + 1, { constraints: [...(narrow?.constraints ?? []), ...left.constraints] });
+    // U not read: any alternative of T may be left (fail closed)
+    return left.unsure ? found?.map((f) => ({ ...f, unsure: true })) : found;
+  }
+  return name !== undefined && MEMBER_WRAPPERS.has(name) && first ? read(first, member, file, depth + 1, narrow) : undefined;
 }
 
 /**
@@ -73,15 +112,18 @@ export function boundParameter(type: ts.TypeNode, file: TypeFile): WrittenType |
 /**
  * The file a generic declaration is read in, its type parameters bound: each to the reference's
  * type argument, read where the reference is written, else to its default, read where the
- * declaration is (with the parameters bound before it, as a default may name them).
+ * declaration is (with the parameters bound before it, as a default may name them). Undefined when
+ * the walk is reading this reference already, with the same bindings: a cycle.
  */
 export function declarationFile(
   decl: { typeParameters?: ts.NodeArray<ts.TypeParameterDeclaration> | undefined },
   ref: ts.TypeNode,
   at: TypeFile,
   there: { sf: ts.SourceFile; names: TypeFile['names'] },
-): TypeFile {
-  const out: TypeFile = { sf: there.sf, names: there.names };
+): TypeFile | undefined {
+  const followed = follow(ref, at);
+  if (!followed) return undefined;
+  const out: TypeFile = { sf: there.sf, names: there.names, followed };
   if (!decl.typeParameters?.length) return out;
   // a type reference (`Box<RunState>`), a base an interface extends (`extends Box<RunState>`), an import type (`import('./box.js').Box<RunState>`)
   const args =
@@ -96,17 +138,59 @@ export function declarationFile(
 }
 
 /**
+ * The trail once `ref`, read in `at`, is followed; undefined when it is on the trail already (`type A
+ * = B; type B = A`, `interface A extends B`, `interface B extends A`): the walk would go round. A
+ * type parameter read as its argument goes back to the trail where the argument is written, so
+ * `Wrap<Wrap<X>>` reads `Wrap`'s body twice, each time on its own trail.
+ */
+function follow(ref: ts.Node, at: TypeFile): readonly ts.Node[] | undefined {
+  const trail = at.followed ?? [];
+  return trail.includes(ref) ? undefined : [ref, ...trail];
+}
+
+/** A written type without its trail: a new read of it (`p.parent.parent.state`, one access after another) starts afresh. */
+export function unfollowed(t: WrittenType): WrittenType {
+  const { followed: _, ...rest } = t;
+  return rest;
+}
+
+/**
+ * The written type of the value `typeof x` names: a variable the file declares at its top with a
+ * written type (`declare const last: { state: RunState }`); undefined for any other.
+ */
+function queriedType(type: ts.TypeNode, file: TypeFile): WrittenType | undefined {
+  if (!typescript.isTypeQueryNode(type) || !typescript.isIdentifier(type.exprName)) return undefined;
+  const name = type.exprName.text;
+  for (const s of file.sf.statements) {
+    const decl = typescript.isVariableStatement(s)
+      ? s.declarationList.declarations.find((d) => typescript.isIdentifier(d.name) && d.name.text === name)
+      : undefined;
+    if (!decl) continue;
+    const followed = decl.type && follow(type, file);
+    return decl.type && followed ? written(decl.type, { sf: file.sf, names: file.names, followed }) : undefined;
+  }
+  return undefined;
+}
+/**
  * A member's written type settled for the SDK test: a type parameter put back to its binding
  * (`T` to `RunState`), an indexed access type to what it reads (`Pending['state']`), a union with
  * either inside to its alternatives (the nullish ones left out, as the SDK test allows them); so the
  * SDK test reads each in the file that writes it.
  */
 export function settle(t: WrittenType, read: MemberReader, depth = 0): WrittenType[] {
-  if (depth >= SHAPE_DEPTH) return [t];
+  if (depth >= WALK_DEPTH) return [t];
   let type = t.type;
   while (typescript.isParenthesizedTypeNode(type)) type = type.type;
   const bound = boundParameter(type, t);
   if (bound) return settle(bound, read, depth + 1);
+  const queried = queriedType(type, t);
+  if (queried) return settle(queried, read, depth + 1);
+  // `NonNullable<Pending['state']>`: what the wrapper keeps the members of; of `Extract`/`Exclude`, any alternative
+  const kept = keptArgument(type, t);
+  if (kept) {
+    const inner = settle(written(kept.type, t), read, depth + 1);
+    return kept.unsure ? inner.flatMap((u) => alternatives(u, depth + 1)).map((u) => ({ ...u, unsure: true })) : inner;
+  }
   if (typescript.isIndexedAccessTypeNode(type)) {
     const types = indexedTypes(type, t, depth, read);
     return types.length > 0 ? types.flatMap((u) => settle(u, read, depth + 1)) : [t];
@@ -116,11 +200,36 @@ export function settle(t: WrittenType, read: MemberReader, depth = 0): WrittenTy
   return rest.flatMap((u) => settle(written(u, t), read, depth + 1));
 }
 
-/** Whether a union's alternative is one `settle` changes: a bound type parameter, an indexed access type. */
+/** A written type's alternatives, through parentheses and aliases (the nullish ones left out), so that any one may answer. */
+function alternatives(t: WrittenType, depth: number): WrittenType[] {
+  const { type } = t;
+  if (depth >= WALK_DEPTH) return [t];
+  if (typescript.isParenthesizedTypeNode(type)) return alternatives(written(type.type, t), depth + 1);
+  if (typescript.isUnionTypeNode(type)) return type.types.filter((u) => !isNullish(u)).flatMap((u) => alternatives(written(u, t), depth + 1));
+  const declared = typescript.isTypeReferenceNode(type) ? declaredAs(type, t) : undefined;
+  return declared && 'decl' in declared && typescript.isTypeAliasDeclaration(declared.decl)
+    ? alternatives(written(declared.decl.type, declared.file), depth + 1)
+    : [t];
+}
+
+/** Whether a union's alternative is one `settle` changes: a bound type parameter, an indexed access type, `typeof`, a global wrapper. */
 const needsSettling =
   (file: TypeFile) =>
   (u: ts.TypeNode): boolean =>
-    boundParameter(u, file) !== undefined || typescript.isIndexedAccessTypeNode(u);
+    boundParameter(u, file) !== undefined || typescript.isIndexedAccessTypeNode(u) || typescript.isTypeQueryNode(u) || keptArgument(u, file) !== undefined;
+
+/**
+ * The type argument a global wrapper keeps the members of (`NonNullable<X>`, `Readonly<X>`: `X`),
+ * or filters (`Extract<X, U>`: `X`, unsure, as any of its alternatives may be left); undefined when
+ * `type` is no such global (the file declaring or importing the name makes it the app's).
+ */
+function keptArgument(type: ts.TypeNode, file: TypeFile): { type: ts.TypeNode; unsure: boolean } | undefined {
+  if (!typescript.isTypeReferenceNode(type)) return undefined;
+  const name = globalName(type);
+  const first = type.typeArguments?.[0];
+  if (name === undefined || !first || !(MEMBER_WRAPPERS.has(name) || FILTERS.has(name)) || declaredAs(type, file) !== undefined) return undefined;
+  return { type: first, unsure: FILTERS.has(name) };
+}
 
 function isNullish(t: ts.TypeNode): boolean {
   if (t.kind === typescript.SyntaxKind.UndefinedKeyword) return true;
@@ -146,20 +255,28 @@ type Declared =
 
 function declaredAs(type: ts.TypeReferenceNode, file: TypeFile): Declared | undefined {
   const ref = type.typeName;
+  // a declaration the walk is reading already (a cycle) reads as none
+  const into = (
+    decl: ts.TypeAliasDeclaration | ts.InterfaceDeclaration | ts.ClassDeclaration,
+    there: { sf: ts.SourceFile; names: TypeFile['names'] },
+  ): Declared => {
+    const inFile = declarationFile(decl, type, file, there);
+    return inFile ? { decl, file: inFile } : { opaque: true };
+  };
   if (typescript.isQualifiedName(ref)) {
     const found = typescript.isIdentifier(ref.left) ? file.names.imported?.(ref.right.text, ref.left.text) : undefined;
-    return found?.kind === 'declared' ? { decl: found.decl, file: declarationFile(found.decl, type, file, found) } : undefined;
+    return found?.kind === 'declared' ? into(found.decl, found) : undefined;
   }
   const inner = innerTypeDeclaration(ref.text, type, file.sf);
   if (inner !== undefined) {
     if (typescript.isTypeParameterDeclaration(inner)) return { constraint: inner.constraint };
-    return typescript.isEnumDeclaration(inner) ? { opaque: true } : { decl: inner, file: declarationFile(inner, type, file, file) };
+    return typescript.isEnumDeclaration(inner) ? { opaque: true } : into(inner, file);
   }
   for (const s of file.sf.statements)
     if ((typescript.isTypeAliasDeclaration(s) || typescript.isInterfaceDeclaration(s) || typescript.isClassDeclaration(s)) && s.name?.text === ref.text)
-      return { decl: s, file: declarationFile(s, type, file, file) };
+      return into(s, file);
   const found = file.names.imported?.(ref.text);
-  return found?.kind === 'declared' ? { decl: found.decl, file: declarationFile(found.decl, type, file, found) } : undefined;
+  return found?.kind === 'declared' ? into(found.decl, found) : undefined;
 }
 
 /**
@@ -169,7 +286,7 @@ function declaredAs(type: ts.TypeReferenceNode, file: TypeFile): Declared | unde
  * a `Record<K, V>`'s `V`, an index signature's type; undefined when `t` writes none.
  */
 export function elementTypes(t: WrittenType, depth: number, read: MemberReader, index?: number): WrittenType[] | undefined {
-  if (depth >= SHAPE_DEPTH) return undefined;
+  if (depth >= WALK_DEPTH) return undefined;
   const { type } = t;
   const next = (u: ts.TypeNode, file: TypeFile = t) => elementTypes(written(u, file), depth + 1, read, index);
   if (typescript.isParenthesizedTypeNode(type) || (typescript.isTypeOperatorNode(type) && type.operator === typescript.SyntaxKind.ReadonlyKeyword))
@@ -181,6 +298,8 @@ export function elementTypes(t: WrittenType, depth: number, read: MemberReader, 
   if (typescript.isIndexedAccessTypeNode(type)) return found(indexedTypes(type, t, depth, read).flatMap((u) => elementTypes(u, depth + 1, read, index) ?? []));
   const bound = boundParameter(type, t);
   if (bound) return elementTypes(bound, depth + 1, read, index);
+  const queried = queriedType(type, t);
+  if (queried) return elementTypes(queried, depth + 1, read, index);
   if (!typescript.isTypeReferenceNode(type)) return undefined;
   const declared = declaredAs(type, t);
   if (declared && 'opaque' in declared) return undefined;
@@ -225,4 +344,29 @@ function tupleElement(e: ts.TypeNode): ts.TypeNode {
 
 function indexSignatures(members: ts.NodeArray<ts.TypeElement>, file: TypeFile): WrittenType[] | undefined {
   return found(members.filter(typescript.isIndexSignatureDeclaration).map((m) => written(m.type, file)));
+}
+
+/** The map types whose second type argument is the value `get` reads. */
+const MAP_NAME = /^(?:Readonly|Weak)?Map$/;
+
+/**
+ * The written types `m.get(k)` reads of a map written `t` (each alternative that is one): a
+ * `Map<K, V>`'s, `ReadonlyMap`'s or `WeakMap`'s `V`, through aliases, bound parameters and `typeof`;
+ * undefined when `t` writes none.
+ */
+export function heldTypes(t: WrittenType, depth = 0): WrittenType[] | undefined {
+  if (depth >= WALK_DEPTH) return undefined;
+  const { type } = t;
+  const next = (u: ts.TypeNode, file: TypeFile = t) => heldTypes(written(u, file), depth + 1);
+  if (typescript.isParenthesizedTypeNode(type)) return next(type.type);
+  if (typescript.isUnionTypeNode(type)) return found(type.types.flatMap((u) => next(u) ?? []));
+  const bound = boundParameter(type, t) ?? queriedType(type, t);
+  if (bound) return heldTypes(bound, depth + 1);
+  if (!typescript.isTypeReferenceNode(type)) return undefined;
+  const declared = declaredAs(type, t);
+  if (declared && 'constraint' in declared) return declared.constraint && next(declared.constraint);
+  if (declared) return 'decl' in declared && typescript.isTypeAliasDeclaration(declared.decl) ? next(declared.decl.type, declared.file) : undefined;
+  const name = globalName(type);
+  const value = type.typeArguments?.[1];
+  return name !== undefined && MAP_NAME.test(name) && value ? [written(value, t)] : undefined;
 }

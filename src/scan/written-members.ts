@@ -7,7 +7,8 @@ import { type Narrowing, narrowing } from './tag-narrowing.js';
 import { comparable, writtenValue } from './tag-values.js';
 import { type InnerTypeDeclaration, innerTypeDeclaration } from './type-scope.js';
 import type { TypeFile, WrittenType } from './written-type.js';
-import { declarationFile, elementTypes, globalMember, settle, shapeMember } from './type-shapes.js';
+import { memberName } from './assignable-tags.js';
+import { declarationFile, elementTypes, globalMember, heldTypes, settle, shapeMember, unfollowed, WALK_DEPTH } from './type-shapes.js';
 import { typescript } from './typescript.js';
 import { importTypeName, type MergedInterface, type SdkTypeNames } from './written-sdk-type.js';
 import { fileTypeDeclarations } from './file-type-declarations.js';
@@ -25,9 +26,6 @@ import { jsDocPropertyType, jsDocTypedefs, jsDocTypeOf } from './jsdoc-types.js'
  * alternative that writes it and the tag tests around the use leave (tag-narrowing.ts), and the
  * reader asks that each be the SDK's (any one, when the narrowing is unsure).
  */
-
-/** How many aliases are followed from one type (`type A = B; type B = {…}`). */
-const ALIAS_DEPTH = 4;
 
 export type { WrittenType } from './written-type.js';
 
@@ -58,7 +56,7 @@ function writtenMember(
   const narrow = held && narrowing(e, ancestors, file.sf, hoisted);
   const found = held
     ?.flatMap((h) => memberIn(h.type, member, h, 0, narrow) ?? [])
-    .flatMap((t) => settle(t, memberIn).map((s) => (t.unsure ? { ...s, unsure: true } : s)));
+    .flatMap((t) => settle(t, memberIn).map((s) => unfollowed(t.unsure ? { ...s, unsure: true } : s)));
   if (!found || found.length === 0) return undefined;
   // a test of the object not read as certain (or the object assigned again): any alternative left may be the one
   return narrow?.unsure ? found.map((t) => ({ ...t, unsure: true })) : found;
@@ -90,7 +88,33 @@ function writtenElement(
   const place = typescript.isNumericLiteral(key) ? Number(key.text) : undefined;
   const read = (h: WrittenType): WrittenType[] =>
     (typescript.isStringLiteralLike(key) ? memberIn(h.type, key.text, h, 0) : undefined) ?? elementTypes(h, 0, memberIn, place) ?? [];
-  const found = held?.flatMap(read).flatMap((t) => settle(t, memberIn));
+  const found = held?.flatMap(read).flatMap((t) => settle(t, memberIn).map(unfollowed));
+  return found && found.length > 0 ? found : undefined;
+}
+
+/**
+ * The written types of `m.get(k)` where the map is read through a member or an element
+ * (`p.states.get(id)` of `states: Map<string, RunState>`): its value (type-shapes.ts); undefined
+ * when `e` is no such read or the map's type writes none.
+ */
+export function writtenHeldType(e: ts.Expression, ancestors: readonly ts.Node[], file: TypeFile, hoisted?: HoistedVars): WrittenType[] | undefined {
+  return writtenHeld(e, ancestors, file, hoisted, 0);
+}
+
+function writtenHeld(
+  e: ts.Expression,
+  ancestors: readonly ts.Node[],
+  file: TypeFile,
+  hoisted: HoistedVars | undefined,
+  depth: number,
+): WrittenType[] | undefined {
+  const call = unwrapValue(e);
+  if (!typescript.isCallExpression(call) || !typescript.isPropertyAccessExpression(call.expression) || call.expression.name.text !== 'get') return undefined;
+  const map = unwrapValue(call.expression.expression);
+  if (!typescript.isPropertyAccessExpression(map) && !typescript.isElementAccessExpression(map)) return undefined;
+  const found = writtenTypesOf(map, ancestors, file, hoisted, depth)
+    ?.flatMap((h) => heldTypes(h) ?? [])
+    .flatMap((t) => settle(t, memberIn).map(unfollowed));
   return found && found.length > 0 ? found : undefined;
 }
 
@@ -99,7 +123,7 @@ function writtenElement(
  * its alternatives, settled (type-shapes.ts); the type itself when it is no such shape.
  */
 export function settledType(type: ts.TypeNode, file: TypeFile): WrittenType[] {
-  return settle({ ...file, type }, memberIn);
+  return settle({ ...file, type }, memberIn).map(unfollowed);
 }
 
 /** The written types (alternatives) of an object expression, each with the file it is written in. */
@@ -115,6 +139,9 @@ function writtenTypesOf(
   if (deeper && typescript.isElementAccessExpression(e)) return writtenElement(e, ancestors, file, hoisted, depth + 1);
   const held = writtenTypeOf(e, ancestors, hoisted, file);
   if (held) return [{ ...(held.from ?? file), type: held.type }];
+  // `p.states.get(id)` of a member written `Map<string, Entry>`
+  const inMember = deeper && typescript.isCallExpression(e) ? writtenHeld(e, ancestors, file, hoisted, depth + 1) : undefined;
+  if (inMember) return inMember;
   // `p` of `const [p] = pairs[0]`: the element in its place
   const placed = deeper && typescript.isIdentifier(e) ? destructured(e.text, ancestors, file, hoisted, depth + 1) : undefined;
   if (placed) return placed;
@@ -143,7 +170,7 @@ function destructured(name: string, ancestors: readonly ts.Node[], file: TypeFil
   // the initializer's names are read in the scope that declares the pattern
   const init = decl.initializer && unwrapValue(decl.initializer);
   const whole = decl.type ? [{ ...file, type: decl.type }] : init && writtenTypesOf(init, ancestors.slice(0, at.depth + 1), file, hoisted, depth);
-  const found = whole?.flatMap((h) => elementTypes(h, 0, memberIn, place) ?? []).flatMap((t) => settle(t, memberIn));
+  const found = whole?.flatMap((h) => elementTypes(h, 0, memberIn, place) ?? []).flatMap((t) => settle(t, memberIn).map(unfollowed));
   return found && found.length > 0 ? found : undefined;
 }
 
@@ -167,7 +194,7 @@ function writtenTypeOf(e: ts.Expression, ancestors: readonly ts.Node[], hoisted:
 function memberIn(type: ts.TypeNode, member: string, file: TypeFile, depth: number, narrow?: Narrowing): WrittenType[] | undefined {
   if (typescript.isParenthesizedTypeNode(type)) return memberIn(type.type, member, file, depth, narrow);
   // an intersection, a type parameter bound to its argument, `Pending['job']` (type-shapes.ts)
-  const shaped = shapeMember(type, member, file, depth, memberIn);
+  const shaped = shapeMember(type, member, file, depth, memberIn, narrow);
   if (shaped) return shaped.found;
   // every alternative that writes the member: the first alone would take a tagged union's app kind for its SDK kind;
   // in a branch that tests the tag (`if (t.kind === 'agent')`), only the alternatives it leaves, in
@@ -179,13 +206,13 @@ function memberIn(type: ts.TypeNode, member: string, file: TypeFile, depth: numb
       const found = memberIn(t, member, file, depth, narrow) ?? [];
       return keep === 'unsure' ? found.map((f) => ({ ...f, unsure: true })) : found;
     });
-  if (typescript.isTypeLiteralNode(type)) return propertyType(type.members, member, file);
+  if (typescript.isTypeLiteralNode(type)) return propertyType(type.members, member, file) ?? indexSignatureType(type.members, file);
   // a JavaScript `@typedef`'s `@property {RunState} state`
   if (typescript.isJSDocTypeLiteral(type)) return written(jsDocPropertyType(type, member), file);
   // `import('./types.js').Pending`: what that file exports under the name, read there
-  const at = typescript.isImportTypeNode(type) && depth < ALIAS_DEPTH ? importTypeName(type) : undefined;
+  const at = typescript.isImportTypeNode(type) && depth < WALK_DEPTH ? importTypeName(type) : undefined;
   if (at) return importedMember(file.names.importType?.(at.specifier, at.name), type, file, member, depth, narrow);
-  if (!typescript.isTypeReferenceNode(type) || depth >= ALIAS_DEPTH) return undefined;
+  if (!typescript.isTypeReferenceNode(type) || depth >= WALK_DEPTH) return undefined;
   const ref = type.typeName;
   if (typescript.isQualifiedName(ref))
     // `t.Pending` of `import type * as t from './types.js'`
@@ -206,10 +233,20 @@ function memberIn(type: ts.TypeNode, member: string, file: TypeFile, depth: numb
 function namedMember(name: string, ref: ts.TypeNode, member: string, file: TypeFile, depth: number, narrow?: Narrowing): WrittenType[] | undefined {
   // an interface declared twice, or a class and an interface of one name, merge: each may write the member
   const decls = fileTypeDeclarations(file.sf, name);
+  const theres: Array<[ts.InterfaceDeclaration | ts.ClassDeclaration, TypeFile]> = [];
   for (const s of decls) {
-    if (typescript.isTypeAliasDeclaration(s)) return memberIn(s.type, member, declarationFile(s, ref, file, file), depth + 1, narrow);
-    const found = declarationMember(s, member, declarationFile(s, ref, file, file), depth);
+    // a declaration the walk is reading already (a cycle) writes nothing more
+    const there = declarationFile(s, ref, file, file);
+    if (!there) return undefined;
+    if (typescript.isTypeAliasDeclaration(s)) return memberIn(s.type, member, there, depth + 1, narrow);
+    const found = ownOrBaseMember(s, member, there, depth);
     if (found !== undefined) return found;
+    theres.push([s, there]);
+  }
+  // a property any of the merged declarations writes comes before an index signature of one of them
+  for (const [s, there] of theres) {
+    const indexed = typescript.isInterfaceDeclaration(s) ? indexSignatureType(s.members, there) : undefined;
+    if (indexed !== undefined) return indexed;
   }
   if (decls.length > 0) return undefined;
   // a JavaScript file's `/** @typedef {{ state: RunState }} Pending */`
@@ -220,7 +257,7 @@ function namedMember(name: string, ref: ts.TypeNode, member: string, file: TypeF
   if (imported) return importedMember(imported, ref, file, member, depth, narrow);
   // `Readonly<{ state: RunState }>`, `Record<string, RunState>` of the file's globals (type-shapes.ts)
   const global = asTypeReference(ref);
-  return global ? globalMember(global, member, file, depth, memberIn) : undefined;
+  return global ? globalMember(global, member, file, depth, memberIn, narrow) : undefined;
 }
 
 /**
@@ -238,14 +275,22 @@ const written = (type: ts.TypeNode | undefined, file: TypeFile): WrittenType[] |
 
 /**
  * `member` of an interface or a class: its own property (a class's field or getter), else one a
- * base it extends writes (`interface Pending extends Base`, Base declared in the file or imported
- * from another file of the app, read there with that file's names). The first base that writes it
- * answers (TypeScript refuses two bases that write it differently); each hop is one of the bounded
- * depth, so a cycle of bases ends.
+ * base it extends writes, else (an interface) its own index signature's. See `ownOrBaseMember`.
  */
 function declarationMember(decl: ts.InterfaceDeclaration | ts.ClassDeclaration, member: string, file: TypeFile, depth: number): WrittenType[] | undefined {
+  return ownOrBaseMember(decl, member, file, depth) ?? (typescript.isInterfaceDeclaration(decl) ? indexSignatureType(decl.members, file) : undefined);
+}
+
+/**
+ * `member` of an interface or a class: its own property, else one a base it extends writes
+ * (`interface Pending extends Base`, Base declared in the file or imported from another file of the
+ * app, read there with that file's names). The first base that writes it answers (TypeScript
+ * refuses two bases that write it differently); a cycle of bases ends on the trail of followed
+ * references (type-shapes.ts).
+ */
+function ownOrBaseMember(decl: ts.InterfaceDeclaration | ts.ClassDeclaration, member: string, file: TypeFile, depth: number): WrittenType[] | undefined {
   const own = typescript.isInterfaceDeclaration(decl) ? propertyType(decl.members, member, file) : written(classPropertyType(decl, member), file);
-  if (own !== undefined || depth >= ALIAS_DEPTH) return own;
+  if (own !== undefined || depth >= WALK_DEPTH) return own;
   for (const base of extendedTypes(decl)) {
     const e = base.expression;
     const found = typescript.isIdentifier(e)
@@ -282,11 +327,13 @@ function innerMember(
   depth: number,
   narrow?: Narrowing,
 ): WrittenType[] | undefined {
-  if (typescript.isTypeAliasDeclaration(inner)) return memberIn(inner.type, member, declarationFile(inner, ref, file, file), depth + 1, narrow);
   if (typescript.isTypeParameterDeclaration(inner)) return inner.constraint && memberIn(inner.constraint, member, file, depth + 1, narrow);
-  return typescript.isInterfaceDeclaration(inner) || typescript.isClassDeclaration(inner)
-    ? declarationMember(inner, member, declarationFile(inner, ref, file, file), depth)
-    : undefined;
+  const there =
+    typescript.isTypeAliasDeclaration(inner) || typescript.isInterfaceDeclaration(inner) || typescript.isClassDeclaration(inner)
+      ? declarationFile(inner, ref, file, file)
+      : undefined;
+  if (typescript.isTypeAliasDeclaration(inner)) return there && memberIn(inner.type, member, there, depth + 1, narrow);
+  return typescript.isInterfaceDeclaration(inner) || typescript.isClassDeclaration(inner) ? there && declarationMember(inner, member, there, depth) : undefined;
 }
 
 function importedMember(
@@ -300,6 +347,7 @@ function importedMember(
   if (found?.kind !== 'declared') return undefined;
   const decl = found.decl;
   const there = declarationFile(decl, ref, at, found);
+  if (!there) return undefined;
   if (typescript.isTypeAliasDeclaration(decl)) return memberIn(decl.type, member, there, depth + 1, narrow);
   return declarationMember(decl, member, there, depth) ?? mergedMember(found.merged, member, depth);
 }
@@ -312,11 +360,24 @@ export function classPropertyType(cls: ts.ClassDeclaration, name: string): ts.Ty
   return undefined;
 }
 
+/** The written type of the property `member` (named `state` or `'state'`), or undefined. */
 function propertyType(members: ts.NodeArray<ts.TypeElement>, member: string, file: TypeFile): WrittenType[] | undefined {
-  for (const m of members)
-    if (typescript.isPropertySignature(m) && m.name && typescript.isIdentifier(m.name) && m.name.text === member)
-      return m.type ? [{ ...file, type: m.type }] : undefined;
+  for (const m of members) if (typescript.isPropertySignature(m) && memberName(m.name) === member) return m.type ? [{ ...file, type: m.type }] : undefined;
   return undefined;
+}
+
+/**
+ * The written types of the index signatures a read by name goes through (`r.a` of `{ [id: string]:
+ * RunState }`): a string's or a template literal's; a number's or a symbol's never (`r[0]` is read
+ * as an element). Undefined when none.
+ */
+function indexSignatureType(members: ts.NodeArray<ts.TypeElement>, file: TypeFile): WrittenType[] | undefined {
+  const k = typescript.SyntaxKind;
+  const found = members.filter(typescript.isIndexSignatureDeclaration).flatMap((m) => {
+    const key = m.parameters[0]?.type?.kind;
+    return key === k.StringKeyword || key === k.TemplateLiteralType ? [{ ...file, type: m.type }] : [];
+  });
+  return found.length > 0 ? found : undefined;
 }
 
 /**
@@ -330,7 +391,8 @@ function kept(alt: ts.TypeNode, narrow: Narrowing, file: TypeFile, depth: number
   for (const test of narrow.constraints) {
     const tags = memberIn(alt, test.key, file, depth);
     const value = tags?.length === 1 ? writtenValue(tags[0]!.type) : undefined;
-    if (value === undefined) unsure ||= test.truthy === true;
+    // a tag not written as a value: a truthiness test, or `Extract`'s assignability, may or may not leave it
+    if (value === undefined) unsure ||= test.truthy === true || test.assignable === true;
     else if (test.values.includes(value)) {
       if (test.excluded) return 'no';
     } else if (test.values.every((v) => comparable(v, value))) {

@@ -86,8 +86,13 @@ export function typeImportedSdkName(local: string, imports: readonly ModuleImpor
   return undefined;
 }
 
-/** How many file-local aliases are followed (`type Item = RunToolApprovalItem`). */
-const ALIAS_DEPTH = 4;
+/**
+ * The aliases (and type parameters) a test has followed (`type Item = RunToolApprovalItem`, a chain
+ * of renames across an app's layers): one met again is a cycle, and the test ends there; no count
+ * of renames is too many.
+ */
+type Seen = ReadonlySet<ts.Node>;
+const also = (seen: Seen, decl: ts.Node): Seen => new Set([...seen, decl]);
 
 /**
  * Whether `type` is one of the SDK's `wanted` types (`| null | undefined` allowed); with
@@ -100,60 +105,52 @@ export function isWrittenSdkType(
   sf: ts.SourceFile,
   opts: { element?: boolean } = {},
 ): boolean {
-  return type !== undefined && isSdk(type, wanted, names, sf, opts.element === true, 0);
+  return type !== undefined && isSdk(type, wanted, names, sf, opts.element === true, new Set());
 }
 
-function isSdk(type: ts.TypeNode, wanted: ReadonlySet<string>, names: SdkTypeNames, sf: ts.SourceFile, element: boolean, depth: number): boolean {
-  if (typescript.isParenthesizedTypeNode(type)) return isSdk(type.type, wanted, names, sf, element, depth);
+function isSdk(type: ts.TypeNode, wanted: ReadonlySet<string>, names: SdkTypeNames, sf: ts.SourceFile, element: boolean, seen: Seen): boolean {
+  if (typescript.isParenthesizedTypeNode(type)) return isSdk(type.type, wanted, names, sf, element, seen);
   if (typescript.isUnionTypeNode(type)) {
     const rest = type.types.filter((t) => !isNullish(t));
-    return rest.length > 0 && rest.every((t) => isSdk(t, wanted, names, sf, element, depth));
+    return rest.length > 0 && rest.every((t) => isSdk(t, wanted, names, sf, element, seen));
   }
   if (element) {
-    if (typescript.isArrayTypeNode(type)) return isSdk(type.elementType, wanted, names, sf, false, depth);
+    if (typescript.isArrayTypeNode(type)) return isSdk(type.elementType, wanted, names, sf, false, seen);
     if (typescript.isTypeOperatorNode(type) && type.operator === typescript.SyntaxKind.ReadonlyKeyword)
-      return isSdk(type.type, wanted, names, sf, element, depth);
+      return isSdk(type.type, wanted, names, sf, element, seen);
   }
   // `import('@openai/agents').RunState`, or a name another file of the app exports named so
-  if (typescript.isImportTypeNode(type)) return isImportTypeSdk(type, wanted, names, element, depth);
+  if (typescript.isImportTypeNode(type)) return isImportTypeSdk(type, wanted, names, element, seen);
   if (!typescript.isTypeReferenceNode(type)) return false;
   const ref = type.typeName;
   if (typescript.isQualifiedName(ref)) {
     if (!typescript.isIdentifier(ref.left)) return false;
     if (names.namespaces.has(ref.left.text)) return wanted.has(ref.right.text);
     // `sdk.RunState` of `import type * as sdk from './sdk.js'`, the app's barrel
-    return isImportedSdk(names.imported?.(ref.right.text, ref.left.text), wanted, element, depth);
+    return isImportedSdk(names.imported?.(ref.right.text, ref.left.text), wanted, element, seen);
   }
   const local = ref.text;
   // a type the function, class or block declares (a local alias, a type parameter) hides the file's import
   const inner = innerTypeDeclaration(local, type, sf);
-  if (inner !== undefined) return isInnerSdk(inner, wanted, names, sf, element, depth);
+  if (inner !== undefined) return isInnerSdk(inner, wanted, names, sf, element, seen);
   if (element && /^(?:Readonly)?Array$/.test(local) && type.typeArguments?.length === 1 && !declaredInFile(local, sf))
-    return isSdk(type.typeArguments[0]!, wanted, names, sf, false, depth);
+    return isSdk(type.typeArguments[0]!, wanted, names, sf, false, seen);
   const imported = names.named.get(local);
   if (imported !== undefined) return wanted.has(imported);
   // `import type { RunState } from './sdk.js'` of a barrel that re-exports the SDK
   const reexported = names.viaBarrels?.(ref);
   if (reexported !== undefined) return wanted.has(reexported);
   // a file-local alias of the SDK's type (`type Item = RunToolApprovalItem`)
-  const alias =
-    depth < ALIAS_DEPTH ? sf.statements.find((s): s is ts.TypeAliasDeclaration => typescript.isTypeAliasDeclaration(s) && s.name.text === local) : undefined;
-  if (alias !== undefined) return isSdk(alias.type, wanted, names, sf, element, depth + 1);
+  const alias = sf.statements.find((s): s is ts.TypeAliasDeclaration => typescript.isTypeAliasDeclaration(s) && s.name.text === local);
+  if (alias !== undefined) return !seen.has(alias) && isSdk(alias.type, wanted, names, sf, element, also(seen, alias));
   // a name another file of the app exports: the SDK's re-exported, or an alias that file declares
-  return isImportedSdk(names.imported?.(local), wanted, element, depth);
+  return isImportedSdk(names.imported?.(local), wanted, element, seen);
 }
 
 /** A local alias is read as the file's are; a type parameter as its constraint (fail closed: `<S extends RunState>` is one); a local interface, class or enum is the app's. */
-function isInnerSdk(
-  inner: InnerTypeDeclaration,
-  wanted: ReadonlySet<string>,
-  names: SdkTypeNames,
-  sf: ts.SourceFile,
-  element: boolean,
-  depth: number,
-): boolean {
+function isInnerSdk(inner: InnerTypeDeclaration, wanted: ReadonlySet<string>, names: SdkTypeNames, sf: ts.SourceFile, element: boolean, seen: Seen): boolean {
   const written = typescript.isTypeAliasDeclaration(inner) ? inner.type : typescript.isTypeParameterDeclaration(inner) ? inner.constraint : undefined;
-  return written !== undefined && depth < ALIAS_DEPTH && isSdk(written, wanted, names, sf, element, depth + 1);
+  return written !== undefined && !seen.has(inner) && isSdk(written, wanted, names, sf, element, also(seen, inner));
 }
 
 /**
@@ -166,20 +163,20 @@ export function importTypeName(type: ts.ImportTypeNode): { specifier: string; na
   return type.qualifier && typescript.isIdentifier(type.qualifier) ? { specifier: arg.literal.text, name: type.qualifier.text } : undefined;
 }
 
-function isImportTypeSdk(type: ts.ImportTypeNode, wanted: ReadonlySet<string>, names: SdkTypeNames, element: boolean, depth: number): boolean {
+function isImportTypeSdk(type: ts.ImportTypeNode, wanted: ReadonlySet<string>, names: SdkTypeNames, element: boolean, seen: Seen): boolean {
   const at = importTypeName(type);
   if (at === undefined) return false;
   if (isSdkModule(at.specifier)) return wanted.has(at.name);
-  return isImportedSdk(names.importType?.(at.specifier, at.name), wanted, element, depth);
+  return isImportedSdk(names.importType?.(at.specifier, at.name), wanted, element, seen);
 }
 
-function isImportedSdk(found: ImportedType | undefined, wanted: ReadonlySet<string>, element: boolean, depth: number): boolean {
+function isImportedSdk(found: ImportedType | undefined, wanted: ReadonlySet<string>, element: boolean, seen: Seen): boolean {
   if (found?.kind === 'sdk') return wanted.has(found.name);
   return (
     found?.kind === 'declared' &&
     typescript.isTypeAliasDeclaration(found.decl) &&
-    depth < ALIAS_DEPTH &&
-    isSdk(found.decl.type, wanted, found.names, found.sf, element, depth + 1)
+    !seen.has(found.decl) &&
+    isSdk(found.decl.type, wanted, found.names, found.sf, element, also(seen, found.decl))
   );
 }
 

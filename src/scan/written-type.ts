@@ -13,6 +13,8 @@ export interface TypeFile {
   names: SdkTypeNames;
   /** The type parameters in reach where a type is written, bound to what the reference gave (type-shapes.ts). */
   params?: TypeParams;
+  /** The references followed to reach this file's declaration, innermost first: one met again is a cycle (type-shapes.ts). */
+  followed?: readonly ts.Node[];
 }
 
 /** A written type and the file it is written in. */
