@@ -1,5 +1,6 @@
 import type { ts } from 'ts-morph';
 import { typescript } from './typescript.js';
+import { castType } from './bound-types.js';
 import { declarationOf, unwrapValue } from './local-values.js';
 import { type HeldType, mapGetType, mapSetValues } from './map-values.js';
 import type { HoistedVars } from './scope.js';
@@ -128,6 +129,9 @@ function anySet(e: ts.Expression, ctx: Ctx, test: (v: ts.Expression, ctx: Ctx) =
 
 /** A value of the SDK: a RunState, a RunContext or a RealtimeSession. */
 function isSdkReceiver(expr: ts.Expression, ctx: Ctx): boolean {
+  // `(x as RunState<…>).approve(i)`: the cast's type says so; any other cast leaves the value's own reading (fail closed)
+  const cast = castType(expr);
+  if (cast !== undefined && allSdk(settledType(cast, here(ctx)), RECEIVER_TYPES)) return true;
   const e = unwrapValue(expr);
   const field = thisField(e, ctx.ancestors);
   if (field?.type !== undefined) return isSdk(field.type, RECEIVER_TYPES, ctx);
@@ -255,6 +259,9 @@ function isInterruption(expr: ts.Expression, ctx: Ctx): boolean {
   if (!decl) return false;
   const next = deeper(ctx);
   if (!next) return false;
+  // `({ item }: Pending)`, `for (const { item } of pending)`: the written type down the pattern or loop
+  const placed = writtenDestructuredType(e.text, ctx.ancestors, here(ctx), ctx.hoisted);
+  if (placed !== undefined && allSdk(placed, ITEM_TYPES)) return true;
   if (typescript.isForOfStatement(decl)) return isInterruptionList(decl.expression, next);
   if (isSdk(declaredType(decl) ?? useStateType(decl, e.text), ITEM_TYPES, ctx)) return true;
   if (typescript.isParameter(decl)) return isCallbackOfList(decl, ctx);
@@ -333,7 +340,9 @@ function writtenItemType(expr: ts.Expression, ctx: Ctx): ts.TypeNode | undefined
   if (field !== undefined) return field;
   if (!typescript.isIdentifier(e)) return undefined;
   const decl = declarationOf(e.text, ctx.ancestors, ctx.hoisted);
-  return decl && declaredType(decl);
+  // a name a pattern binds (`({ own, item }: Held)`) is not of the pattern's whole type
+  const plain = decl && (typescript.isVariableDeclaration(decl) || typescript.isParameter(decl)) && typescript.isIdentifier(decl.name);
+  return plain ? declaredType(decl) : undefined;
 }
 
 /**

@@ -2,60 +2,58 @@ import type { ts } from 'ts-morph';
 import { declarationAt, unwrapValue } from './local-values.js';
 import type { HoistedVars } from './scope.js';
 import { isAssigning } from './syntax.js';
-import { TRUTHY, testedValue } from './tag-values.js';
+import { aliased, disjunction, mentions, type Narrowing, readTest, type Subject, tagOf } from './tag-tests.js';
+import { testedValue } from './tag-values.js';
 import { typescript } from './typescript.js';
 
 /*
  * What the tag tests around a use say of a tagged union's object (issue 40 item 4: `type Task = {
  * kind: 'agent'; state: RunState } | { kind: 'review'; state: ReviewState }` answered as
  * `t.state.approve(i)`). A branch narrows the object's alternatives only where its test certainly
- * holds there, as TypeScript narrows: `===`/`!==` of `t.kind` to a string, `!`, a conjunction `&&`
- * (each test holds), a disjunction `||` only when every side tests the same tag, a switch's cases
- * and `default`. A test of the object the reader cannot read this way (a `||` with another
- * condition, a type guard call), or an object assigned again in its scope, leaves the SDK's kind
+ * holds there, as TypeScript narrows (the test itself is read in tag-tests.ts): an if's branch, a
+ * side of `?:`, `&&`/`||`, a switch's cases and `default` (`switch (true)` too), and an `if` before
+ * the use that leaves the block on one side (`if (t.kind === 'review') return;`). A test of the
+ * object the reader cannot read this way (a `||` with another condition, a type guard call), or an
+ * object that may be assigned another value between the test and the use, leaves the SDK's kind
  * possible: the reading is then unsure, and the answer is taken for the SDK's when any alternative
  * left is (fail closed). No test of the object at all: no narrowing (the readers ask every
  * alternative to be the SDK's).
  */
 
-/**
- * A tag's values a branch leaves: `t.kind` is one of `values` there, or none of them when
- * `excluded` (values as tag-values.ts writes them); `truthy` for a truthiness test (`if (t.sdk)`).
- */
-export interface TagTest {
-  key: string;
-  values: readonly string[];
-  excluded?: boolean;
-  truthy?: boolean;
-  /** Of `Extract`/`Exclude` (assignable-tags.ts): an alternative whose tag is not written as a value may or may not be left. */
-  assignable?: boolean;
-}
+export type { Narrowing, TagTest } from './tag-tests.js';
 
-/** What holds at a use: every constraint certainly; `unsure` when a test of the object was not read as certain, or the object is assigned again. */
-export interface Narrowing {
-  constraints: readonly TagTest[];
-  unsure?: boolean;
+/** A test's reading at the use, with where it is: the index of its node among the ancestors, and where the test ends (the object's value must not change after). */
+interface Fact {
+  reading: Narrowing;
+  index: number;
+  from: number;
 }
 
 /**
- * The tag tests of the branches around the use of `obj` (innermost out, all holding at once), or
- * undefined when no branch tests `obj`. A function whose own parameter is the name stops the walk
- * (its `obj` is another value); a callback inside a branch keeps the narrowing.
+ * The tag tests around the use of `obj` (innermost out, all holding at once): the branches it is
+ * in, and the `if`s before it in each block around it that leave the block when true (`if
+ * (t.kind === 'review') return;`) or false; undefined when none tests `obj`. A function whose own
+ * parameter is the name stops the walk (its `obj` is another value); a callback inside a branch
+ * keeps the narrowing.
  */
 export function narrowing(obj: ts.Expression, ancestors: readonly ts.Node[], sf: ts.SourceFile, hoisted?: HoistedVars): Narrowing | undefined {
   const name = obj.getText(sf);
-  const facts: Narrowing[] = [];
+  const facts: Fact[] = [];
   for (let i = ancestors.length - 1; i >= 0; i--) {
     const node = ancestors[i]!;
     if (typescript.isFunctionLike(node) && declaresParameter(node, name)) break;
+    // a test's names are read in the scopes around it
+    const s: Subject = { name, sf, ancestors: ancestors.slice(0, i + 1), hoisted };
     const branch = branchAt(node, ancestors[i + 1], obj);
-    const fact = branch ? readTest(branch.test, branch.holds, name, sf) : caseFact(node, ancestors, i, name, sf);
-    if (fact) facts.push(fact);
+    const reading = branch ? readTest(branch.test, branch.holds, s) : caseFact(node, ancestors, i, s);
+    if (reading) facts.push({ reading, index: i, from: branch ? branch.test.end : ancestors[i - 1]!.pos });
+    for (const exit of earlyExits(node, obj, s)) facts.push({ ...exit, index: i });
   }
   if (facts.length === 0) return undefined;
   // the tests hold only while the object is the one they tested
-  if (assignedAgain(name, ancestors, hoisted, sf)) return { constraints: [], unsure: true };
-  return { constraints: facts.flatMap((f) => f.constraints), ...(facts.some((f) => f.unsure) ? { unsure: true } : {}) };
+  if (changedAfter(facts, obj, name, ancestors, hoisted, sf)) return { constraints: [], unsure: true };
+  const readings = facts.map((f) => f.reading);
+  return { constraints: readings.flatMap((f) => f.constraints), ...(readings.some((f) => f.unsure) ? { unsure: true } : {}) };
 }
 
 /** The test a branch around the use makes, and whether it is true there: an if's branch, a side of `?:`, the right of `&&`/`||`. */
@@ -75,98 +73,51 @@ function branchAt(node: ts.Node, child: ts.Node | undefined, obj: ts.Expression)
 
 const within = (inner: ts.Node, outer: ts.Node): boolean => inner.pos >= outer.pos && inner.end <= outer.end;
 
-/** What `e` being `holds` says of `name`'s tags, or undefined when `e` does not mention `name`. */
-function readTest(e: ts.Expression, holds: boolean, name: string, sf: ts.SourceFile): Narrowing | undefined {
-  const x = unwrapValue(e);
-  if (typescript.isPrefixUnaryExpression(x) && x.operator === typescript.SyntaxKind.ExclamationToken) return readTest(x.operand, !holds, name, sf);
-  const test = tagTest(x, name, sf);
-  if (test) return { constraints: [{ key: test.key, values: [test.value], ...(holds === test.equal ? {} : { excluded: true }) }] };
-  // `if (t.sdk)`, `!t.sdk`: the tag is truthy (or not) there
-  const truthy = tagOf(x, name, sf);
-  if (truthy !== undefined) return { constraints: [{ key: truthy, values: [TRUTHY], truthy: true, ...(holds ? {} : { excluded: true }) }] };
-  if (typescript.isBinaryExpression(x)) {
-    const op = x.operatorToken.kind;
-    const k = typescript.SyntaxKind;
-    if (op === k.AmpersandAmpersandToken || op === k.BarBarToken) {
-      const a = readTest(x.left, holds, name, sf);
-      const b = readTest(x.right, holds, name, sf);
-      // `A && B` true, `A || B` false: both sides hold
-      const both = (op === k.AmpersandAmpersandToken) === holds;
-      return both ? conjunction(a, b) : disjunction(a, b);
-    }
-  }
-  return mentions(x, name, sf) ? { constraints: [], unsure: true } : undefined;
-}
-
-function conjunction(a: Narrowing | undefined, b: Narrowing | undefined): Narrowing | undefined {
-  if (!a || !b) return a ?? b;
-  return { constraints: [...a.constraints, ...b.constraints], ...(a.unsure || b.unsure ? { unsure: true } : {}) };
-}
-
-/** Either side holds: certain only when each side tests the one same tag (`t.kind === 'a' || t.kind === 'b'`). */
-function disjunction(a: Narrowing | undefined, b: Narrowing | undefined): Narrowing | undefined {
-  if (!a && !b) return undefined;
-  // a side that tests nothing of the object leaves it any kind
-  const x = a?.constraints.length === 1 ? a.constraints[0]! : undefined;
-  const y = b?.constraints.length === 1 ? b.constraints[0]! : undefined;
-  if (!x || !y || x.key !== y.key) return { constraints: [], unsure: true };
-  return { constraints: [eitherOf(x, y)], ...(a!.unsure || b!.unsure ? { unsure: true } : {}) };
-}
-
-/** The tag's values either test leaves, as one test. */
-function eitherOf(x: TagTest, y: TagTest): TagTest {
-  const [inX, inY] = [!x.excluded, !y.excluded];
-  const truthy = x.truthy || y.truthy ? { truthy: true } : {};
-  if (inX && inY) return { key: x.key, values: [...new Set([...x.values, ...y.values])], ...truthy };
-  if (!inX && !inY) return { key: x.key, values: x.values.filter((v) => y.values.includes(v)), excluded: true, ...truthy };
-  // one in a set, the other out of one: out of what the second excludes and the first does not name
-  const [kept, out] = inX ? [x, y] : [y, x];
-  return { key: x.key, values: out.values.filter((v) => !kept.values.includes(v)), excluded: true, ...truthy };
-}
-
-/** Whether `e` reads `name` (the object or a member of it) anywhere. */
-function mentions(e: ts.Node, name: string, sf: ts.SourceFile): boolean {
-  if ((typescript.isIdentifier(e) || typescript.isPropertyAccessExpression(e) || e.kind === typescript.SyntaxKind.ThisKeyword) && e.getText(sf) === name)
-    return true;
-  return typescript.forEachChild(e, (c) => mentions(c, name, sf) || undefined) ?? false;
-}
-
-/** A switch's case or `default` around the use: its tag test of `name`, unsure when the switch reads `name` otherwise or a case's value is not read. */
-function caseFact(node: ts.Node, ancestors: readonly ts.Node[], i: number, name: string, sf: ts.SourceFile): Narrowing | undefined {
+/** A switch's case or `default` around the use: its tag test of the subject, unsure when the switch reads it otherwise or a case's value is not read. */
+function caseFact(node: ts.Node, ancestors: readonly ts.Node[], i: number, s: Subject): Narrowing | undefined {
   if (!typescript.isCaseClause(node) && !typescript.isDefaultClause(node)) return undefined;
   const sw = ancestors[i - 2];
   if (!sw || !typescript.isSwitchStatement(sw)) return undefined;
-  const key = tagOf(sw.expression, name, sf);
-  if (key === undefined) return mentions(sw.expression, name, sf) ? { constraints: [], unsure: true } : undefined;
   const block = ancestors[i - 1] as ts.CaseBlock;
+  // `switch (true) { case t.kind === 'agent': … }` (TypeScript 5.3): each case is a test
+  if (sw.expression.kind === typescript.SyntaxKind.TrueKeyword) return trueCaseFact(node, block, s);
+  const tag = tagOf(sw.expression, s);
+  if (tag === undefined) return mentions(sw.expression, s.name, s.sf) ? { constraints: [], unsure: true } : undefined;
   const values = typescript.isCaseClause(node) ? caseValues(node, block) : otherCaseValues(node, block);
   if (!values) return { constraints: [], unsure: true };
-  return { constraints: [{ key, values, ...(typescript.isDefaultClause(node) ? { excluded: true } : {}) }] };
+  return aliased({ constraints: [{ key: tag.key, values, ...(typescript.isDefaultClause(node) ? { excluded: true } : {}) }] }, tag);
 }
 
-/** `obj.key === 'v'` (either side, `==` too; `!==`/`!=` as not equal; `v` a literal or an enum member), or undefined. */
-function tagTest(x: ts.Expression, name: string, sf: ts.SourceFile): { key: string; value: string; equal: boolean } | undefined {
-  if (!typescript.isBinaryExpression(x)) return undefined;
-  const op = x.operatorToken.kind;
-  const k = typescript.SyntaxKind;
-  const equal = op === k.EqualsEqualsEqualsToken || op === k.EqualsEqualsToken;
-  if (!equal && op !== k.ExclamationEqualsEqualsToken && op !== k.ExclamationEqualsToken) return undefined;
-  for (const [a, b] of [
-    [x.left, x.right],
-    [x.right, x.left],
-  ] as const) {
-    const key = tagOf(a, name, sf);
-    const value = testedValue(unwrapValue(b));
-    if (key !== undefined && value !== undefined) return { key, value, equal };
+/**
+ * A case of `switch (true)`: one of the tests that lead into it (it and the empty cases just
+ * before it) is true; in `default`, none of the others is. (A case matches only a value `=== true`:
+ * a truthiness test read as holding or not leaves a tag that is no boolean unsure, written-members.ts.)
+ */
+function trueCaseFact(clause: ts.CaseClause | ts.DefaultClause, block: ts.CaseBlock, s: Subject): Narrowing | undefined {
+  const at = block.clauses.indexOf(clause);
+  let first = at;
+  while (first > 0 && block.clauses[first - 1]!.statements.length === 0) first--;
+  const tests = (from: number, to: number) => block.clauses.slice(from, to).flatMap((c) => (typescript.isCaseClause(c) ? [c.expression] : []));
+  if (typescript.isCaseClause(clause)) {
+    // a `default` among the cases falling in: any value reaches the body
+    if (block.clauses.slice(first, at).some((c) => !typescript.isCaseClause(c))) return mentionsAny(tests(first, at + 1), s);
+    return tests(first, at + 1).reduce<Narrowing | undefined>(
+      (acc, t, j) => (j === 0 ? readTest(t, true, s) : disjunction(acc, readTest(t, true, s))),
+      undefined,
+    );
   }
-  return undefined;
+  const others = [...tests(0, first), ...tests(at + 1, block.clauses.length)];
+  const read = others.map((t) => readTest(t, false, s)).filter((r): r is Narrowing => r !== undefined);
+  if (read.length === 0) return undefined;
+  return {
+    constraints: read.flatMap((r) => r.constraints),
+    ...(read.some((r) => r.unsure) ? { unsure: true } : {}),
+    ...(read.some((r) => r.aliased) ? { aliased: true } : {}),
+  };
 }
 
-/** `key` of `obj.key` where `obj` is written `name`, or undefined. */
-function tagOf(e: ts.Expression, name: string, sf: ts.SourceFile): string | undefined {
-  const x = unwrapValue(e);
-  return typescript.isPropertyAccessExpression(x) && x.expression.getText(sf) === name ? x.name.text : undefined;
-}
+const mentionsAny = (tests: readonly ts.Expression[], s: Subject): Narrowing | undefined =>
+  tests.some((t) => mentions(t, s.name, s.sf)) ? { constraints: [], unsure: true } : undefined;
 
 /** The cases that lead into `clause` (it and the empty cases just before it), or undefined when `default` or a value tag-values.ts does not read is among them. */
 function caseValues(clause: ts.CaseClause, block: ts.CaseBlock): string[] | undefined {
@@ -204,14 +155,41 @@ function declaresParameter(fn: ts.SignatureDeclaration, name: string): boolean {
 
 /**
  * Whether the object a test narrowed may be another value at the use: its name (or the name it is
- * a member of) is assigned anywhere in the scope that declares it (the function, for `this.x`; the
- * file, for a global or an import). A `const` never is; a parameter or `let` assigned before or
- * after the test alike counts (the reader follows no flow).
+ * a member of) is assigned in the scope that declares it (the function, for `this.x`; the file, for
+ * a global or an import) where the value may flow to the use after the test: between the test and
+ * the use, anywhere in a loop around the use inside the test's branch, anywhere at all when a
+ * function lies between (a callback runs later) or the assignment is in a function (it may run at
+ * any call). A drained queue (`while (t) { if (t.kind === 'review') …; t = q.shift(); }`) keeps its
+ * test. A test read through a `const` holds only while the object is never assigned (as TypeScript).
  */
-function assignedAgain(name: string, ancestors: readonly ts.Node[], hoisted: HoistedVars | undefined, sf: ts.SourceFile): boolean {
+function changedAfter(
+  facts: readonly Fact[],
+  obj: ts.Expression,
+  name: string,
+  ancestors: readonly ts.Node[],
+  hoisted: HoistedVars | undefined,
+  sf: ts.SourceFile,
+): boolean {
   const root = name.split(/[.[(!]/)[0]!;
   const scope = root === 'this' ? innermostFunction(ancestors) : ancestors[declarationAt(root, ancestors, hoisted)?.depth ?? 0];
-  return scope !== undefined && assignsIn(scope, name, root, sf);
+  const writes = scope === undefined ? [] : assignmentsIn(scope, name, root, sf);
+  if (writes.length === 0) return false;
+  if (writes.some((w) => w.inFunction) || facts.some((f) => f.reading.aliased)) return true;
+  return facts.some((f) => {
+    if (writes.some((w) => w.pos >= f.from && w.pos < obj.pos)) return true;
+    const around = ancestors.slice(f.index + 1);
+    return around.some((n) => typescript.isFunctionLike(n)) || around.some((n) => isLoop(n) && writes.some((w) => w.pos >= n.pos && w.pos < n.end));
+  });
+}
+
+function isLoop(n: ts.Node): boolean {
+  return (
+    typescript.isForStatement(n) ||
+    typescript.isForOfStatement(n) ||
+    typescript.isForInStatement(n) ||
+    typescript.isWhileStatement(n) ||
+    typescript.isDoStatement(n)
+  );
 }
 
 function innermostFunction(ancestors: readonly ts.Node[]): ts.Node | undefined {
@@ -219,19 +197,53 @@ function innermostFunction(ancestors: readonly ts.Node[]): ts.Node | undefined {
   return ancestors[0];
 }
 
-/** Whether `scope` assigns `name` or what it is a member of (`t = u`, `[t] = list`, `for (t of list)`, `this.entry = next`). */
-function assignsIn(scope: ts.Node, name: string, root: string, sf: ts.SourceFile): boolean {
+/** Where `scope` assigns `name` or what it is a member of (`t = u`, `[t] = list`, `for (t of list)`, `this.entry = next`), and whether inside a function of its own. */
+function assignmentsIn(scope: ts.Node, name: string, root: string, sf: ts.SourceFile): { pos: number; inFunction: boolean }[] {
   const target = (e: ts.Node): boolean => {
     // a destructuring writes each name it holds
     if (typescript.isObjectLiteralExpression(e) || typescript.isArrayLiteralExpression(e)) return mentions(e, root, sf);
     const text = unwrapValue(e as ts.Expression).getText(sf);
     return text === name || name.startsWith(`${text}.`);
   };
-  const visit = (n: ts.Node): boolean => {
-    if (typescript.isBinaryExpression(n) && isAssigning(n.operatorToken.kind) && target(n.left)) return true;
+  const out: { pos: number; inFunction: boolean }[] = [];
+  const visit = (n: ts.Node, inFunction: boolean): void => {
+    if (typescript.isBinaryExpression(n) && isAssigning(n.operatorToken.kind) && target(n.left)) out.push({ pos: n.pos, inFunction });
     if ((typescript.isForOfStatement(n) || typescript.isForInStatement(n)) && !typescript.isVariableDeclarationList(n.initializer) && target(n.initializer))
-      return true;
-    return typescript.forEachChild(n, (c) => visit(c) || undefined) ?? false;
+      out.push({ pos: n.pos, inFunction });
+    const inner = inFunction || (n !== scope && typescript.isFunctionLike(n));
+    typescript.forEachChild(n, (c) => visit(c, inner));
   };
-  return visit(scope);
+  visit(scope, false);
+  return out;
+}
+
+/**
+ * The `if`s before the use in a block around it that leave the block on one side (`if (t.kind ===
+ * 'review') return;`): past them, the other side's test holds. Read from where each `if` ends.
+ */
+function earlyExits(node: ts.Node, obj: ts.Expression, s: Subject): { reading: Narrowing; from: number }[] {
+  const statements =
+    typescript.isBlock(node) ||
+    typescript.isSourceFile(node) ||
+    typescript.isModuleBlock(node) ||
+    typescript.isCaseClause(node) ||
+    typescript.isDefaultClause(node)
+      ? node.statements
+      : undefined;
+  const out: { reading: Narrowing; from: number }[] = [];
+  for (const st of statements ?? []) {
+    if (st.end > obj.pos) break;
+    if (!typescript.isIfStatement(st)) continue;
+    const [then, other] = [exits(st.thenStatement), st.elseStatement !== undefined && exits(st.elseStatement)];
+    const reading = then === other ? undefined : readTest(st.expression, other, s);
+    if (reading) out.push({ reading, from: st.end });
+  }
+  return out;
+}
+
+/** Whether a statement never completes normally: a `return`, `throw`, `break` or `continue`, a block with one, an `if` both of whose sides exit. */
+function exits(st: ts.Statement): boolean {
+  if (typescript.isReturnStatement(st) || typescript.isThrowStatement(st) || typescript.isBreakStatement(st) || typescript.isContinueStatement(st)) return true;
+  if (typescript.isBlock(st)) return st.statements.some(exits);
+  return typescript.isIfStatement(st) && st.elseStatement !== undefined && exits(st.thenStatement) && exits(st.elseStatement);
 }

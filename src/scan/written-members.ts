@@ -1,5 +1,6 @@
 import type { ts } from 'ts-morph';
-import { declarationAt, declarationOf, unwrapValue } from './local-values.js';
+import { boundTypes, castType } from './bound-types.js';
+import { declarationOf, unwrapValue } from './local-values.js';
 import { type HeldType, mapGetType } from './map-values.js';
 import { thisFieldType } from './this-fields.js';
 import type { HoistedVars } from './scope.js';
@@ -52,7 +53,9 @@ function writtenMember(
   depth: number,
 ): WrittenType[] | undefined {
   const e = unwrapValue(obj);
-  const held = writtenTypesOf(e, ancestors, file, hoisted, depth);
+  // `(x as Pending).state`: the type the cast writes, else the value's own
+  const cast = castType(obj);
+  const held = cast ? [{ ...file, type: cast }] : writtenTypesOf(e, ancestors, file, hoisted, depth);
   const narrow = held && narrowing(e, ancestors, file.sf, hoisted);
   const found = held
     ?.flatMap((h) => memberIn(h.type, member, h, 0, narrow) ?? [])
@@ -149,29 +152,19 @@ function writtenTypesOf(
 }
 
 /**
- * The written types of a name an array pattern binds (`state` of `const [state] = e` over `e: [RunState,
- * Item]`, or of a parameter `[state]: [RunState, Item]`): the element of the pattern's written type,
- * else of its initializer's, in the name's place; undefined when the name is bound deeper in the
- * pattern, by a rest element, or is no pattern's.
+ * The written types of a name a pattern or a `for … of` binds (`state` of `({ state }: Pending)`,
+ * of `const [state] = e` over `e: [RunState, Item]`, of `for (const { state } of pending)`; `p` of
+ * `for (const p of pending)`): bound-types.ts walks the written type down to the name; undefined
+ * when the name is bound through a rest element or a computed key, or is no pattern's or loop's.
  */
 export function writtenDestructuredType(name: string, ancestors: readonly ts.Node[], file: TypeFile, hoisted?: HoistedVars): WrittenType[] | undefined {
   return destructured(name, ancestors, file, hoisted, 0);
 }
 
 function destructured(name: string, ancestors: readonly ts.Node[], file: TypeFile, hoisted: HoistedVars | undefined, depth: number): WrittenType[] | undefined {
-  const at = declarationAt(name, ancestors, hoisted);
-  const decl = at?.declaration;
-  if (!at || !decl || !(typescript.isVariableDeclaration(decl) || typescript.isParameter(decl)) || !typescript.isArrayBindingPattern(decl.name))
-    return undefined;
-  const place = decl.name.elements.findIndex(
-    (el) => typescript.isBindingElement(el) && !el.dotDotDotToken && typescript.isIdentifier(el.name) && el.name.text === name,
-  );
-  if (place < 0) return undefined;
-  // the initializer's names are read in the scope that declares the pattern
-  const init = decl.initializer && unwrapValue(decl.initializer);
-  const whole = decl.type ? [{ ...file, type: decl.type }] : init && writtenTypesOf(init, ancestors.slice(0, at.depth + 1), file, hoisted, depth);
-  const found = whole?.flatMap((h) => elementTypes(h, 0, memberIn, place) ?? []).flatMap((t) => settle(t, memberIn).map(unfollowed));
-  return found && found.length > 0 ? found : undefined;
+  const valueTypes = (e: ts.Expression, scope: readonly ts.Node[]) => writtenTypesOf(unwrapValue(e), scope, file, hoisted, depth);
+  // each bound type read afresh from here on (type-shapes.ts `unfollowed`)
+  return boundTypes(name, ancestors, file, hoisted, { valueTypes, member: memberIn })?.map(unfollowed);
 }
 
 function writtenTypeOf(e: ts.Expression, ancestors: readonly ts.Node[], hoisted: HoistedVars | undefined, file: TypeFile): HeldType | undefined {
@@ -187,6 +180,9 @@ function writtenTypeOf(e: ts.Expression, ancestors: readonly ts.Node[], hoisted:
   // a JavaScript file's `/** @param {Pending} p */`, `/** @type {Pending} */`
   const doc = jsDocTypeOf(decl, ancestors, file.sf);
   if (doc) return { type: doc };
+  // `const p = x as Pending`: the type the cast writes
+  const cast = decl.initializer && castType(decl.initializer);
+  if (cast) return { type: cast };
   // `const entry = m.get(k)`: the value type of the map `m` names
   return decl.initializer && mapGetType(decl.initializer, ancestors, hoisted, names);
 }

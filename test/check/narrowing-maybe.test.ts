@@ -37,8 +37,13 @@ describe('a tag test that leaves the SDK kind in', () => {
     'a case that is no string': 'switch (t.kind) { case REVIEW: t.state.approve(i); }',
     "the right of `=== 'agent' &&`": "t.kind === 'agent' && t.state.approve(i);",
     "the right of `=== 'review' ||`": "t.kind === 'review' || t.state.approve(i);",
-    '`t` assigned again by a loop': "for (t of [u]) log(t); if (t.kind === 'review') { t.state.approve(i); }",
-    '`t` assigned again by a destructuring': "[t] = [u]; if (t.kind === 'review') { t.state.approve(i); }",
+    // the value may change between the test and the use: in a loop inside the branch, in a callback, through a closure
+    '`t` assigned again by a loop inside the branch': "if (t.kind === 'review') { for (const x of [u]) { t.state.approve(i); t = x; } }",
+    '`t` assigned again by a destructuring in the branch': "if (t.kind === 'review') { [t] = [u]; t.state.approve(i); }",
+    '`t` assigned in a function the branch may call': "const reset = () => { t = u; }; if (t.kind === 'review') { reset(); t.state.approve(i); }",
+    'a callback in the branch, `t` assigned after it': "if (t.kind === 'review') { [i].forEach((r) => t.state.approve(r)); } t = u;",
+    'a `const` alias of the test, `t` assigned in the function (TypeScript does not narrow)':
+      "t = u; const isReview = t.kind === 'review'; if (isReview) { t.state.approve(i); }",
   };
   for (const [name, body] of Object.entries(one)) it(`one sdk-approval finding: ${name}`, () => expect(lint(body)).toBe(1));
 
@@ -50,6 +55,10 @@ describe('a tag test that leaves the SDK kind in', () => {
     "an unsure test inside a certain `=== 'review'`": "if (t.kind === 'review') { if (t.kind === 'review' || i) { t.state.approve(i); } }",
     "the right of `=== 'review' &&`": "t.kind === 'review' && t.state.approve(i);",
     "a `const` narrowed by `=== 'review'`": "const s = t; if (s.kind === 'review') { s.state.approve(i); }",
+    // assigned before the test only: the test reads the value the use gets (as TypeScript follows the flow)
+    '`t` assigned by a loop before the test': "for (t of [u]) log(t); if (t.kind === 'review') { t.state.approve(i); }",
+    '`t` assigned by a destructuring before the test': "[t] = [u]; if (t.kind === 'review') { t.state.approve(i); }",
+    '`t` assigned after the branch': "if (t.kind === 'review') { t.state.approve(i); } t = u;",
   };
   for (const [name, body] of Object.entries(none)) it(`no sdk-approval finding: ${name}`, () => expect(lint(body)).toBe(0));
 
