@@ -46,7 +46,7 @@ export function typeNamesOf(
   return {
     ...names,
     imported: (local, namespace) => importedType(imports, fileAbs, read, local, namespace, depth),
-    // `import('./types.js').Pending`: the module named in place, as an import statement's is
+    // an import type, `import(…).Pending` of `./types.js`: the module named in place, as an import statement's is
     importType: (specifier, name) => (depth >= CHAIN ? undefined : fromModule(specifier, fileAbs, name, read, depth)),
   };
 }

@@ -125,7 +125,7 @@ export function declarationFile(
   if (!followed) return undefined;
   const out: TypeFile = { sf: there.sf, names: there.names, followed };
   if (!decl.typeParameters?.length) return out;
-  // a type reference (`Box<RunState>`), a base an interface extends (`extends Box<RunState>`), an import type (`import('./box.js').Box<RunState>`)
+  // a type reference (`Box<RunState>`), a base an interface extends (`extends Box<RunState>`), an import type (`Box<RunState>` imported in place from `./box.js`)
   const args =
     typescript.isTypeReferenceNode(ref) || typescript.isExpressionWithTypeArguments(ref) || typescript.isImportTypeNode(ref) ? (ref.typeArguments ?? []) : [];
   const params = new Map<string, WrittenType>();

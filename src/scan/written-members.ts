@@ -205,7 +205,7 @@ function memberIn(type: ts.TypeNode, member: string, file: TypeFile, depth: numb
   if (typescript.isTypeLiteralNode(type)) return propertyType(type.members, member, file) ?? indexSignatureType(type.members, file);
   // a JavaScript `@typedef`'s `@property {RunState} state`
   if (typescript.isJSDocTypeLiteral(type)) return written(jsDocPropertyType(type, member), file);
-  // `import('./types.js').Pending`: what that file exports under the name, read there
+  // an import type, `import(…).Pending` of `./types.js`: what that file exports under the name, read there
   const at = typescript.isImportTypeNode(type) && depth < WALK_DEPTH ? importTypeName(type) : undefined;
   if (at) return importedMember(file.names.importType?.(at.specifier, at.name), type, file, member, depth, narrow);
   if (!typescript.isTypeReferenceNode(type) || depth >= WALK_DEPTH) return undefined;

@@ -154,7 +154,7 @@ function isInnerSdk(inner: InnerTypeDeclaration, wanted: ReadonlySet<string>, na
 }
 
 /**
- * The module and name an import type names (`import('./types.js').Pending`), or undefined for
+ * The module and name an import type names (`import(…).Pending` of `./types.js`), or undefined for
  * `typeof import(…)` (a module's value, no type), a namespace's member or a computed module.
  */
 export function importTypeName(type: ts.ImportTypeNode): { specifier: string; name: string } | undefined {
