@@ -71,9 +71,9 @@ function badStore(value: string, source: StoreSource, why: string): UserError {
  * packages' apps have written other than `selected` (paths relative to cwd): each package's app
  * writes its own, and an operator at the root reads one of them only when told which.
  */
-function packageStores(cwd: string, selected: string): PackageStore[] {
-  return projectsBelow(cwd)
-    .manifests.map((m) => ({ dir: path.dirname(m), file: path.join(path.dirname(m), DEFAULT_SQLITE_PATH) }))
+function packageStores(below: ProjectsBelow, cwd: string, selected: string): PackageStore[] {
+  return below.manifests
+    .map((m) => ({ dir: path.dirname(m), file: path.join(path.dirname(m), DEFAULT_SQLITE_PATH) }))
     .filter((s) => s.file !== selected && existsSync(s.file))
     .map((s) => ({ dir: shownFrom(cwd, s.dir), store: shownFrom(cwd, s.file) }));
 }
@@ -82,7 +82,12 @@ function packageStores(cwd: string, selected: string): PackageStore[] {
  * The projects whose stores a command at `cwd` may mean: a workspace's packages, or the projects
  * with a manifest below a plain folder (no project of its own, so no store of its own either).
  */
-function projectsBelow(cwd: string): { manifests: string[]; kind: 'workspace' | 'plain' } {
+interface ProjectsBelow {
+  manifests: string[];
+  kind: 'workspace' | 'plain';
+}
+
+function projectsBelow(cwd: string): ProjectsBelow {
   const workspace = workspaceManifests(cwd);
   if (workspace !== undefined) return { manifests: workspace, kind: 'workspace' };
   return { manifests: manifestsBelowPlainFolder(cwd), kind: 'plain' };
@@ -93,8 +98,7 @@ function shownFrom(cwd: string, file: string): string {
 }
 
 /** The hint when the default store is missing: the stores below, the projects below, or how a store comes. */
-function missingStoreHint(cwd: string, elsewhere: readonly PackageStore[]): string {
-  const below = projectsBelow(cwd);
+function missingStoreHint(below: ProjectsBelow, cwd: string, elsewhere: readonly PackageStore[]): string {
   const whose = below.kind === 'workspace' ? "the workspace's packages" : 'the projects below this folder';
   if (elsewhere.length > 0) {
     return `${whose} have ${elsewhere.map((s) => s.store).join(', ')}: run it in that ${below.kind === 'workspace' ? 'package' : 'project'} (--cwd ${elsewhere[0]!.dir}) or pass --store sqlite:${elsewhere[0]!.store}`;
@@ -164,9 +168,14 @@ export async function withStore<T>(
 ): Promise<T> {
   const selection = selectStore({ flag: args.store, env: ctx.env, cwd: ctx.cwd, ...(options.root !== undefined ? { root: options.root } : {}) });
   const label = describeStore(selection, ctx.cwd);
-  const elsewhere = selection.kind === 'sqlite' && selection.source === 'default' && options.root === undefined ? packageStores(ctx.cwd, selection.path) : [];
+  // the workspace's packages or a plain folder's projects, listed once for the note and the hint
+  let below: ProjectsBelow | undefined;
+  const listed = (): ProjectsBelow => (below ??= projectsBelow(ctx.cwd));
+  const elsewhere =
+    selection.kind === 'sqlite' && selection.source === 'default' && options.root === undefined ? packageStores(listed(), ctx.cwd, selection.path) : [];
   if (selection.kind === 'sqlite' && !existsSync(selection.path) && options.create !== true) {
-    throw new UserError(`${label}: no store here yet (the file does not exist).\nhint: ${missingStoreHint(ctx.cwd, elsewhere)}`);
+    const hint = missingStoreHint(listed(), ctx.cwd, elsewhere);
+    throw new UserError(`${label}: no store here yet (the file does not exist).\nhint: ${hint}`);
   }
   if (elsewhere.length > 0) ctx.stderr(otherStoresNote(label, elsewhere));
   const store = await openStore(selection);
