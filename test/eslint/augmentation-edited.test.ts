@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FIXTURES } from '../helpers/paths.js';
+import { AUG, HELPER, NO_AUG, OWN_STATE, SDK_STATE, TYPES } from './augmentation-app.js';
 import { eslintWith } from './helpers.js';
 
 /**
@@ -15,18 +16,6 @@ const dirs: string[] = [];
 afterEach(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
-
-const HELPER = [
-  "import { protectedTool } from './ctrlrun.generated.js';",
-  "import type { Pending } from './types.js';",
-  'export function go(p: Pending, step: unknown) { p.state.approve(step); }',
-  '',
-].join('\n');
-const TYPES = 'export interface Pending { id: string }\n';
-const AUG = "import type { RunState } from './state.js';\ndeclare module './types.js' { interface Pending { state: RunState<any, any> } }\n";
-const NO_AUG = "import type { RunState } from './state.js';\nexport type Kept = RunState<any, any>;\n";
-const OWN_STATE = 'export interface RunState<A, B> { approve(step: unknown): void; a?: A; b?: B }\n';
-const SDK_STATE = "export type { RunState } from '@openai/agents';\n";
 
 const approvals = (messages: Array<{ ruleId: string | null }>) => messages.filter((m) => m.ruleId === 'ctrlrun/sdk-approval');
 

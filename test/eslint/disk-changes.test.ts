@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createPlugin } from '../../src/eslint/index.js';
 import { DiskState } from '../../src/eslint/disk-state.js';
 import { FIXTURES } from '../helpers/paths.js';
+import { AUG, HELPER, OWN_STATE, SDK_STATE, TYPES } from './augmentation-app.js';
 import { eslintWith } from './helpers.js';
 
 /**
@@ -17,17 +18,6 @@ const dirs: string[] = [];
 afterEach(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
-
-const HELPER = [
-  "import { protectedTool } from './ctrlrun.generated.js';",
-  "import type { Pending } from './types.js';",
-  'export function go(p: Pending, step: unknown) { p.state.approve(step); }',
-  '',
-].join('\n');
-const TYPES = 'export interface Pending { id: string }\n';
-const AUG = "import type { RunState } from './state.js';\ndeclare module './types.js' { interface Pending { state: RunState<any, any> } }\n";
-const OWN_STATE = 'export interface RunState<A, B> { approve(step: unknown): void; a?: A; b?: B }\n';
-const SDK_STATE = "export type { RunState } from '@openai/agents';\n";
 
 /** Writes a file as another tool would (not through the editor), its time moved on so a stat tells. */
 function writeOnDisk(abs: string, text: string): void {
