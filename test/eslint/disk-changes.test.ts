@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -68,6 +69,18 @@ describe('an ESLint session after changes made on disk', () => {
     expect(await approvalsIn(eslint, at('src/helper.ts'), HELPER)).toBe(1);
     rmSync(at('src/aug.ts'));
     expect(await approvalsIn(eslint, at('src/helper.ts'), HELPER)).toBe(0);
+  });
+
+  it('a listed file turned into a FIFO (unreadable as text): the session is built anew, and the lint still answers', async () => {
+    const { dir, at } = repo({ 'src/aug.ts': AUG, 'src/state.ts': SDK_STATE });
+    const { eslint } = eslintAt(dir);
+    expect(await approvalsIn(eslint, at('src/helper.ts'), HELPER)).toBe(1);
+    rmSync(at('src/types.ts'));
+    execFileSync('mkfifo', [at('src/types.ts')]);
+    const t = new Date(Date.now() + 5000);
+    utimesSync(at('src/types.ts'), t, t);
+    // the listing still holds the name, so only the read of the changed file can tell
+    await expect(approvalsIn(eslint, at('src/helper.ts'), HELPER)).resolves.toBeTypeOf('number');
   });
 
   it('a file linted for the first time a while after the last comparison answers from the disk', async () => {
