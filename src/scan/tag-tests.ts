@@ -94,17 +94,22 @@ function heldTest(alias: string, holds: boolean, s: Subject, depth: number): Nar
     const read = readTest(held.init, holds, there, depth + 1);
     return read && { ...read, aliased: true };
   }
-  return mentionsHeld(held.init, there, depth) ? { constraints: [], unsure: true } : undefined;
+  return mentionsHeld(held.init, there) ? { constraints: [], unsure: true } : undefined;
 }
 
-/** Whether `e` reads the subject, itself or through the values of the names it reads (`const b = a` of `const a = t.kind === …`), boundedly. */
-function mentionsHeld(e: ts.Node, s: Subject, depth: number): boolean {
+/**
+ * Whether `e` reads the subject, itself or through the values of the names it reads (`const b = a`
+ * of `const a = t.kind === …`), however deep: each initializer is read once (`seen`), so a chain
+ * whose locals each read the last several times stays linear, and a cycle of names ends.
+ */
+function mentionsHeld(e: ts.Node, s: Subject, seen: Set<ts.Node> = new Set()): boolean {
   if (mentions(e, s.name, s.sf)) return true;
-  if (depth >= 2 * ALIAS_DEPTH) return false;
   const visit = (n: ts.Node): boolean => {
     if (typescript.isIdentifier(n)) {
       const held = initializerInScope(n.text, s.ancestors, s.hoisted);
-      return held !== undefined && mentionsHeld(held.init, { ...s, ancestors: held.ancestors }, depth + 1);
+      if (held === undefined || seen.has(held.init)) return false;
+      seen.add(held.init);
+      return mentionsHeld(held.init, { ...s, ancestors: held.ancestors }, seen);
     }
     return typescript.forEachChild(n, (c) => visit(c) || undefined) ?? false;
   };

@@ -37,6 +37,10 @@ describe('tests held through long chains of locals (red team, session 25)', () =
   it('one sdk-approval finding: a `const` chain twelve deep', () => expect(lint(chain('const', 12, 1))).toBe(1));
   it('one sdk-approval finding: a `let` chain twelve deep, each local reading the last four times (seconds, exponential)', () =>
     expect(lint(chain('let', 12, 4))).toBe(1));
+  it('one sdk-approval finding: a chain twelve deep and six wide, `let` and `const` (it hung before each initializer was read once)', () => {
+    expect(lint(chain('let', 12, 6))).toBe(1);
+    expect(lint(chain('const', 12, 6))).toBe(1);
+  });
   it('control: one sdk-approval finding for a `let` chain three deep, and one nine deep and five wide', () => {
     expect(lint(chain('let', 3, 1))).toBe(1);
     expect(lint(chain('let', 9, 5))).toBe(1);
