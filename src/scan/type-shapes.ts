@@ -311,12 +311,15 @@ export function elementTypes(t: WrittenType, depth: number, read: MemberReader, 
   }
   const name = globalName(type);
   const [first, second] = type.typeArguments ?? [];
-  if ((name === 'Array' || name === 'ReadonlyArray') && first) return [written(first, t)];
+  if (name !== undefined && (name === 'Array' || name === 'ReadonlyArray' || ITERABLES.has(name)) && first) return [written(first, t)];
   if (name === 'Record' && second) return [written(second, t)];
   return name !== undefined && MEMBER_WRAPPERS.has(name) && first ? next(first) : undefined;
 }
 
 const found = (types: WrittenType[]): WrittenType[] | undefined => (types.length > 0 ? types : undefined);
+
+/** The global types a `for … of` (or `for await`) takes its first type argument from, as from an array's element. */
+const ITERABLES = new Set(['Set', 'ReadonlySet', 'Iterable', 'IterableIterator', 'AsyncIterable', 'AsyncIterableIterator', 'Generator', 'AsyncGenerator']);
 
 /**
  * The elements of a tuple a read in place `index` may give: that place's alone before any rest

@@ -130,6 +130,20 @@ export function settledType(type: ts.TypeNode, file: TypeFile): WrittenType[] {
 }
 
 /** The written types (alternatives) of an object expression, each with the file it is written in. */
+const FALLBACKS = new Set<ts.SyntaxKind>([typescript.SyntaxKind.QuestionQuestionToken, typescript.SyntaxKind.BarBarToken]);
+
+/** The written types of `a ?? b` or `a || b`: either side's (an empty literal, `[]`, writes none). */
+function eitherSide(
+  e: ts.BinaryExpression,
+  ancestors: readonly ts.Node[],
+  file: TypeFile,
+  hoisted: HoistedVars | undefined,
+  depth: number,
+): WrittenType[] | undefined {
+  const sides = [e.left, e.right].flatMap((x) => writtenTypesOf(unwrapValue(x), ancestors, file, hoisted, depth) ?? []);
+  return sides.length > 0 ? sides : undefined;
+}
+
 function writtenTypesOf(
   e: ts.Expression,
   ancestors: readonly ts.Node[],
@@ -140,6 +154,8 @@ function writtenTypesOf(
   // `p.job` of a typed `p`, `ps[0]` of a typed list: read one level further (`p.job.state`)
   const deeper = depth + 1 < ACCESS_DEPTH;
   if (deeper && typescript.isElementAccessExpression(e)) return writtenElement(e, ancestors, file, hoisted, depth + 1);
+  // `ps ?? []`, `a || b`: either side's value
+  if (deeper && typescript.isBinaryExpression(e) && FALLBACKS.has(e.operatorToken.kind)) return eitherSide(e, ancestors, file, hoisted, depth + 1);
   const held = writtenTypeOf(e, ancestors, hoisted, file);
   if (held) return [{ ...(held.from ?? file), type: held.type }];
   // `p.states.get(id)` of a member written `Map<string, Entry>`
