@@ -62,6 +62,13 @@ export function boundTypes(
     // the list is read outside the loop (its own variables are not yet bound there)
     const lists = read.valueTypes(decl.expression, ancestors.slice(0, at.depth));
     whole = lists?.flatMap((l) => elementTypes(l, 0, read.member) ?? []).flatMap((t) => settle(t, read.member));
+  } else if (typescript.isForStatement(decl)) {
+    // `for (let s: RunState = get(); …)`: the scope declares the loop, its list the variable
+    const list = decl.initializer;
+    const own = list && typescript.isVariableDeclarationList(list) ? list.declarations.find((d) => pathTo(d.name, name)) : undefined;
+    if (!own) return undefined;
+    pattern = own.name;
+    whole = own.type ? [{ ...file, type: own.type }] : own.initializer && valueOrCast(own.initializer, ancestors.slice(0, at.depth + 1), file, read);
   } else if (typescript.isVariableDeclaration(decl) || typescript.isParameter(decl)) {
     pattern = decl.name;
     // a parameter typed by its context (`ps.forEach((p) => …)`), plain or a pattern
