@@ -2,8 +2,7 @@ import type { ts } from 'ts-morph';
 import { declarationAt, unwrapValue } from './local-values.js';
 import type { HoistedVars } from './scope.js';
 import { isAssigning } from './syntax.js';
-import { aliased, disjunction, mentions, type Narrowing, readTest, type Subject, tagOf } from './tag-tests.js';
-import { testedValue } from './tag-values.js';
+import { aliased, comparedValue, disjunction, mentions, type Narrowing, readTest, type Subject, tagOf } from './tag-tests.js';
 import { typescript } from './typescript.js';
 
 /*
@@ -83,7 +82,7 @@ function caseFact(node: ts.Node, ancestors: readonly ts.Node[], i: number, s: Su
   if (sw.expression.kind === typescript.SyntaxKind.TrueKeyword) return trueCaseFact(node, block, s);
   const tag = tagOf(sw.expression, s);
   if (tag === undefined) return mentions(sw.expression, s.name, s.sf) ? { constraints: [], unsure: true } : undefined;
-  const values = typescript.isCaseClause(node) ? caseValues(node, block) : otherCaseValues(node, block);
+  const values = typescript.isCaseClause(node) ? caseValues(node, block, s) : otherCaseValues(node, block, s);
   if (!values) return { constraints: [], unsure: true };
   return aliased({ constraints: [{ key: tag.key, values, ...(typescript.isDefaultClause(node) ? { excluded: true } : {}) }] }, tag);
 }
@@ -120,13 +119,13 @@ const mentionsAny = (tests: readonly ts.Expression[], s: Subject): Narrowing | u
   tests.some((t) => mentions(t, s.name, s.sf)) ? { constraints: [], unsure: true } : undefined;
 
 /** The cases that lead into `clause` (it and the empty cases just before it), or undefined when `default` or a value tag-values.ts does not read is among them. */
-function caseValues(clause: ts.CaseClause, block: ts.CaseBlock): string[] | undefined {
+function caseValues(clause: ts.CaseClause, block: ts.CaseBlock, s: Subject): string[] | undefined {
   const at = block.clauses.indexOf(clause);
   const values: string[] = [];
   for (let j = at; j >= 0; j--) {
     const c = block.clauses[j]!;
     if (j < at && c.statements.length > 0) break;
-    const value = typescript.isCaseClause(c) ? testedValue(unwrapValue(c.expression)) : undefined;
+    const value = typescript.isCaseClause(c) ? comparedValue(c.expression, s) : undefined;
     if (value === undefined) return undefined;
     values.push(value);
   }
@@ -134,7 +133,7 @@ function caseValues(clause: ts.CaseClause, block: ts.CaseBlock): string[] | unde
 }
 
 /** The cases of a switch that do not fall into its `default` (the tag is none of them there), or undefined when a case's value is not read. */
-function otherCaseValues(clause: ts.DefaultClause, block: ts.CaseBlock): string[] | undefined {
+function otherCaseValues(clause: ts.DefaultClause, block: ts.CaseBlock, s: Subject): string[] | undefined {
   const at = block.clauses.indexOf(clause);
   // the empty cases just before `default` fall into it: their values are not excluded
   let first = at;
@@ -142,7 +141,7 @@ function otherCaseValues(clause: ts.DefaultClause, block: ts.CaseBlock): string[
   const values: string[] = [];
   for (const [j, c] of block.clauses.entries()) {
     if (j >= first && j <= at) continue;
-    const value = typescript.isCaseClause(c) ? testedValue(unwrapValue(c.expression)) : undefined;
+    const value = typescript.isCaseClause(c) ? comparedValue(c.expression, s) : undefined;
     if (value === undefined) return undefined;
     values.push(value);
   }
