@@ -366,15 +366,20 @@ function importedMember(
 
 /** The written type of a class's property declared `name`: a field's, or a getter's return type (none written: undefined). */
 export function classPropertyType(cls: ts.ClassDeclaration, name: string): ts.TypeNode | undefined {
-  for (const m of cls.members)
-    if ((typescript.isPropertyDeclaration(m) || typescript.isGetAccessorDeclaration(m)) && typescript.isIdentifier(m.name) && m.name.text === name)
-      return m.type;
+  for (const m of cls.members) {
+    if ((typescript.isPropertyDeclaration(m) || typescript.isGetAccessorDeclaration(m)) && memberName(m.name) === name) return m.type;
+    // `constructor(public state: RunState)`: a parameter property is a field of the class
+    if (typescript.isConstructorDeclaration(m))
+      for (const p of m.parameters) if (typescript.getModifiers(p)?.length && memberName(p.name) === name) return p.type;
+  }
   return undefined;
 }
 
 /** The written type of the property `member` (named `state` or `'state'`), or undefined. */
 function propertyType(members: ts.NodeArray<ts.TypeElement>, member: string, file: TypeFile): WrittenType[] | undefined {
-  for (const m of members) if (typescript.isPropertySignature(m) && memberName(m.name) === member) return m.type ? [{ ...file, type: m.type }] : undefined;
+  for (const m of members)
+    if ((typescript.isPropertySignature(m) || typescript.isGetAccessorDeclaration(m)) && memberName(m.name) === member)
+      return m.type ? [{ ...file, type: m.type }] : undefined;
   return undefined;
 }
 
