@@ -1,5 +1,6 @@
 import type { ts } from 'ts-morph';
 import { boundTypes, castType } from './bound-types.js';
+import { declaredReturnType } from './declared-returns.js';
 import { declarationOf, unwrapValue } from './local-values.js';
 import { type HeldType, mapGetType } from './map-values.js';
 import { thisFieldType } from './this-fields.js';
@@ -199,6 +200,9 @@ function writtenTypeOf(e: ts.Expression, ancestors: readonly ts.Node[], hoisted:
   // `const p = x as Pending`: the type the cast writes
   const cast = decl.initializer && castType(decl.initializer);
   if (cast) return { type: cast };
+  // `const p = load()` of a function the file declares with a written return type
+  const returned = decl.initializer && declaredReturnType(decl.initializer, ancestors, hoisted, file.sf);
+  if (returned) return { type: returned };
   // `const entry = m.get(k)`: the value type of the map `m` names
   return decl.initializer && mapGetType(decl.initializer, ancestors, hoisted, names);
 }
