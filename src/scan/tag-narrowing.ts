@@ -171,7 +171,7 @@ function changedAfter(
 ): boolean {
   const root = name.split(/[.[(!]/)[0]!;
   const scope = root === 'this' ? innermostFunction(ancestors) : ancestors[declarationAt(root, ancestors, hoisted)?.depth ?? 0];
-  const writes = scope === undefined ? [] : assignmentsIn(scope, name, root, sf);
+  const writes = scope === undefined ? [] : assignmentsIn(scope, accessPath(obj, sf), root, sf);
   if (writes.length === 0) return false;
   if (writes.some((w) => w.inFunction) || facts.some((f) => f.reading.aliased)) return true;
   return facts.some((f) => {
@@ -196,13 +196,29 @@ function innermostFunction(ancestors: readonly ts.Node[]): ts.Node | undefined {
   return ancestors[0];
 }
 
+/**
+ * A value's access path in one form (`p.task` of `p.task`, `p['task']`, `p?.task`, `(p).task`; `p.*`
+ * of `p[k]`, whose member is not written), so a write and a read of one member compare equal.
+ */
+function accessPath(e: ts.Expression, sf: ts.SourceFile): string {
+  const x = unwrapValue(e);
+  if (typescript.isPropertyAccessExpression(x)) return `${accessPath(x.expression, sf)}.${x.name.text}`;
+  if (typescript.isElementAccessExpression(x)) {
+    const key = unwrapValue(x.argumentExpression);
+    return `${accessPath(x.expression, sf)}.${typescript.isStringLiteralLike(key) || typescript.isNumericLiteral(key) ? key.text : '*'}`;
+  }
+  return x.getText(sf);
+}
+
 /** Where `scope` assigns `name` or what it is a member of (`t = u`, `[t] = list`, `for (t of list)`, `this.entry = next`), and whether inside a function of its own. */
-function assignmentsIn(scope: ts.Node, name: string, root: string, sf: ts.SourceFile): { pos: number; inFunction: boolean }[] {
+function assignmentsIn(scope: ts.Node, path: string, root: string, sf: ts.SourceFile): { pos: number; inFunction: boolean }[] {
   const target = (e: ts.Node): boolean => {
     // a destructuring writes each name it holds
     if (typescript.isObjectLiteralExpression(e) || typescript.isArrayLiteralExpression(e)) return mentions(e, root, sf);
-    const text = unwrapValue(e as ts.Expression).getText(sf);
-    return text === name || name.startsWith(`${text}.`);
+    const written = accessPath(e as ts.Expression, sf);
+    // `p[k] = …` may write any member of `p`
+    if (written.endsWith('.*')) return path.startsWith(written.slice(0, -1)) || path === written.slice(0, -2);
+    return written === path || path.startsWith(`${written}.`);
   };
   const out: { pos: number; inFunction: boolean }[] = [];
   const visit = (n: ts.Node, inFunction: boolean): void => {
