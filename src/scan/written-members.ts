@@ -230,11 +230,19 @@ function memberIn(type: ts.TypeNode, member: string, file: TypeFile, depth: numb
   if (at) return importedMember(file.names.importType?.(at.specifier, at.name), type, file, member, depth, narrow);
   if (!typescript.isTypeReferenceNode(type) || depth >= WALK_DEPTH) return undefined;
   const ref = type.typeName;
-  if (typescript.isQualifiedName(ref))
+  if (typescript.isQualifiedName(ref)) {
+    if (!typescript.isIdentifier(ref.left)) return undefined;
+    // `App.Pending` of a `namespace App` the file declares: its declaration there
+    const local = namespaceDeclaration(file.sf, ref.left.text, ref.right.text);
+    const there = local && declarationFile(local, type, file, file);
+    if (local)
+      return (
+        there &&
+        (typescript.isTypeAliasDeclaration(local) ? memberIn(local.type, member, there, depth + 1, narrow) : declarationMember(local, member, there, depth))
+      );
     // `t.Pending` of `import type * as t from './types.js'`
-    return typescript.isIdentifier(ref.left)
-      ? importedMember(file.names.imported?.(ref.right.text, ref.left.text), type, file, member, depth, narrow)
-      : undefined;
+    return importedMember(file.names.imported?.(ref.right.text, ref.left.text), type, file, member, depth, narrow);
+  }
   // a type the function, class or block declares hides the file's of the same name
   const inner = innerTypeDeclaration(ref.text, type, file.sf);
   if (inner !== undefined) return innerMember(inner, type, member, file, depth, narrow);
@@ -316,6 +324,24 @@ function ownOrBaseMember(decl: ts.InterfaceDeclaration | ts.ClassDeclaration, me
         ? importedMember(file.names.imported?.(e.name.text, e.expression.text), base, file, member, depth + 1)
         : undefined;
     if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
+/**
+ * The type `name` a `namespace` (or `module`) of the file's top declares and exports, or undefined;
+ * its first declaration that names it (merged namespaces each asked in turn).
+ */
+function namespaceDeclaration(
+  sf: ts.SourceFile,
+  space: string,
+  name: string,
+): ts.InterfaceDeclaration | ts.ClassDeclaration | ts.TypeAliasDeclaration | undefined {
+  for (const st of sf.statements) {
+    if (!typescript.isModuleDeclaration(st) || !typescript.isIdentifier(st.name) || st.name.text !== space || !st.body || !typescript.isModuleBlock(st.body))
+      continue;
+    for (const d of st.body.statements)
+      if ((typescript.isInterfaceDeclaration(d) || typescript.isClassDeclaration(d) || typescript.isTypeAliasDeclaration(d)) && d.name?.text === name) return d;
   }
   return undefined;
 }
