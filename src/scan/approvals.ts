@@ -1,6 +1,7 @@
 import type { ts } from 'ts-morph';
 import { typescript } from './typescript.js';
 import { castType } from './bound-types.js';
+import { declaredReturnType } from './declared-returns.js';
 import { declarationOf, unwrapValue } from './local-values.js';
 import { type HeldType, mapGetType, mapSetValues } from './map-values.js';
 import type { HoistedVars } from './scope.js';
@@ -162,6 +163,9 @@ function isSdkReceiver(expr: ts.Expression, ctx: Ctx): boolean {
   if (inMember !== undefined) return allSdk(inMember, RECEIVER_TYPES);
   // of an untyped `new Map()` the class fills with `this.sessions.set(id, new RealtimeSession(…))`
   if (anySet(e, ctx, isSdkReceiver)) return true;
+  // `load()` of a function the file declares returning the state (declared-returns.ts), `await` kept
+  const returned = typescript.isCallExpression(e) ? declaredReturnType(expr, ctx.ancestors, ctx.hoisted, ctx.sf) : undefined;
+  if (returned !== undefined && allSdk(settledType(returned, here(ctx)), RECEIVER_TYPES)) return true;
   if (typescript.isCallExpression(e) || typescript.isNewExpression(e)) return makesSdkValue(e, ctx);
   if (typescript.isIdentifier(e)) {
     const decl = declarationOf(e.text, ctx.ancestors, ctx.hoisted);

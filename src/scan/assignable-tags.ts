@@ -55,6 +55,9 @@ function literalTags(t: ts.TypeNode): TagTest[] | undefined {
 }
 
 /** A member's name written as an identifier or a string literal (`kind`, `'kind'`), else undefined. */
-export function memberName(name: ts.PropertyName | undefined): string | undefined {
-  return name !== undefined && (typescript.isIdentifier(name) || typescript.isStringLiteral(name) || typescript.isNumericLiteral(name)) ? name.text : undefined;
+export function memberName(name: ts.PropertyName | ts.BindingName | undefined): string | undefined {
+  if (name === undefined) return undefined;
+  // `['state']: RunState`: a computed key of a literal is that member
+  const key = typescript.isComputedPropertyName(name) ? name.expression : name;
+  return typescript.isIdentifier(key) || typescript.isStringLiteralLike(key) || typescript.isNumericLiteral(key) ? key.text : undefined;
 }

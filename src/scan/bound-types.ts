@@ -1,4 +1,5 @@
 import type { ts } from 'ts-morph';
+import { contextualTypes } from './contextual-params.js';
 import { declarationAt } from './local-values.js';
 import type { HoistedVars } from './scope.js';
 import { elementTypes, type MemberReader, settle } from './type-shapes.js';
@@ -61,12 +62,22 @@ export function boundTypes(
     // the list is read outside the loop (its own variables are not yet bound there)
     const lists = read.valueTypes(decl.expression, ancestors.slice(0, at.depth));
     whole = lists?.flatMap((l) => elementTypes(l, 0, read.member) ?? []).flatMap((t) => settle(t, read.member));
+  } else if (typescript.isForStatement(decl)) {
+    // `for (let s: RunState = get(); …)`: the scope declares the loop, its list the variable
+    const list = decl.initializer;
+    const own = list && typescript.isVariableDeclarationList(list) ? list.declarations.find((d) => pathTo(d.name, name)) : undefined;
+    if (!own) return undefined;
+    pattern = own.name;
+    whole = own.type ? [{ ...file, type: own.type }] : own.initializer && valueOrCast(own.initializer, ancestors.slice(0, at.depth + 1), file, read);
   } else if (typescript.isVariableDeclaration(decl) || typescript.isParameter(decl)) {
     pattern = decl.name;
+    // a parameter typed by its context (`ps.forEach((p) => …)`), plain or a pattern
+    const context = typescript.isParameter(decl) ? contextualTypes(decl, ancestors, at.depth, file, read) : undefined;
     // a plain name is read by its declaration; a pattern's names through what it destructures
-    if (typescript.isIdentifier(pattern)) return undefined;
+    if (typescript.isIdentifier(pattern) && !context) return undefined;
     // the initializer's names are read in the scope that declares the pattern
-    whole = decl.type ? [{ ...file, type: decl.type }] : decl.initializer && valueOrCast(decl.initializer, ancestors.slice(0, at.depth + 1), file, read);
+    whole =
+      context ?? (decl.type ? [{ ...file, type: decl.type }] : decl.initializer && valueOrCast(decl.initializer, ancestors.slice(0, at.depth + 1), file, read));
   } else return undefined;
   const steps = pathTo(pattern, name);
   if (!whole || !steps) return undefined;

@@ -2,8 +2,7 @@ import type { ts } from 'ts-morph';
 import { declarationAt, unwrapValue } from './local-values.js';
 import type { HoistedVars } from './scope.js';
 import { isAssigning } from './syntax.js';
-import { aliased, disjunction, mentions, type Narrowing, readTest, type Subject, tagOf } from './tag-tests.js';
-import { testedValue } from './tag-values.js';
+import { aliased, comparedValue, disjunction, mentions, type Narrowing, readTest, type Subject, tagOf } from './tag-tests.js';
 import { typescript } from './typescript.js';
 
 /*
@@ -83,7 +82,7 @@ function caseFact(node: ts.Node, ancestors: readonly ts.Node[], i: number, s: Su
   if (sw.expression.kind === typescript.SyntaxKind.TrueKeyword) return trueCaseFact(node, block, s);
   const tag = tagOf(sw.expression, s);
   if (tag === undefined) return mentions(sw.expression, s.name, s.sf) ? { constraints: [], unsure: true } : undefined;
-  const values = typescript.isCaseClause(node) ? caseValues(node, block) : otherCaseValues(node, block);
+  const values = typescript.isCaseClause(node) ? caseValues(node, block, s) : otherCaseValues(node, block, s);
   if (!values) return { constraints: [], unsure: true };
   return aliased({ constraints: [{ key: tag.key, values, ...(typescript.isDefaultClause(node) ? { excluded: true } : {}) }] }, tag);
 }
@@ -120,13 +119,13 @@ const mentionsAny = (tests: readonly ts.Expression[], s: Subject): Narrowing | u
   tests.some((t) => mentions(t, s.name, s.sf)) ? { constraints: [], unsure: true } : undefined;
 
 /** The cases that lead into `clause` (it and the empty cases just before it), or undefined when `default` or a value tag-values.ts does not read is among them. */
-function caseValues(clause: ts.CaseClause, block: ts.CaseBlock): string[] | undefined {
+function caseValues(clause: ts.CaseClause, block: ts.CaseBlock, s: Subject): string[] | undefined {
   const at = block.clauses.indexOf(clause);
   const values: string[] = [];
   for (let j = at; j >= 0; j--) {
     const c = block.clauses[j]!;
     if (j < at && c.statements.length > 0) break;
-    const value = typescript.isCaseClause(c) ? testedValue(unwrapValue(c.expression)) : undefined;
+    const value = typescript.isCaseClause(c) ? comparedValue(c.expression, s) : undefined;
     if (value === undefined) return undefined;
     values.push(value);
   }
@@ -134,7 +133,7 @@ function caseValues(clause: ts.CaseClause, block: ts.CaseBlock): string[] | unde
 }
 
 /** The cases of a switch that do not fall into its `default` (the tag is none of them there), or undefined when a case's value is not read. */
-function otherCaseValues(clause: ts.DefaultClause, block: ts.CaseBlock): string[] | undefined {
+function otherCaseValues(clause: ts.DefaultClause, block: ts.CaseBlock, s: Subject): string[] | undefined {
   const at = block.clauses.indexOf(clause);
   // the empty cases just before `default` fall into it: their values are not excluded
   let first = at;
@@ -142,7 +141,7 @@ function otherCaseValues(clause: ts.DefaultClause, block: ts.CaseBlock): string[
   const values: string[] = [];
   for (const [j, c] of block.clauses.entries()) {
     if (j >= first && j <= at) continue;
-    const value = typescript.isCaseClause(c) ? testedValue(unwrapValue(c.expression)) : undefined;
+    const value = typescript.isCaseClause(c) ? comparedValue(c.expression, s) : undefined;
     if (value === undefined) return undefined;
     values.push(value);
   }
@@ -172,7 +171,7 @@ function changedAfter(
 ): boolean {
   const root = name.split(/[.[(!]/)[0]!;
   const scope = root === 'this' ? innermostFunction(ancestors) : ancestors[declarationAt(root, ancestors, hoisted)?.depth ?? 0];
-  const writes = scope === undefined ? [] : assignmentsIn(scope, name, root, sf);
+  const writes = scope === undefined ? [] : assignmentsIn(scope, accessPath(obj, sf), root, sf);
   if (writes.length === 0) return false;
   if (writes.some((w) => w.inFunction) || facts.some((f) => f.reading.aliased)) return true;
   return facts.some((f) => {
@@ -197,13 +196,29 @@ function innermostFunction(ancestors: readonly ts.Node[]): ts.Node | undefined {
   return ancestors[0];
 }
 
+/**
+ * A value's access path in one form (`p.task` of `p.task`, `p['task']`, `p?.task`, `(p).task`; `p.*`
+ * of `p[k]`, whose member is not written), so a write and a read of one member compare equal.
+ */
+function accessPath(e: ts.Expression, sf: ts.SourceFile): string {
+  const x = unwrapValue(e);
+  if (typescript.isPropertyAccessExpression(x)) return `${accessPath(x.expression, sf)}.${x.name.text}`;
+  if (typescript.isElementAccessExpression(x)) {
+    const key = unwrapValue(x.argumentExpression);
+    return `${accessPath(x.expression, sf)}.${typescript.isStringLiteralLike(key) || typescript.isNumericLiteral(key) ? key.text : '*'}`;
+  }
+  return x.getText(sf);
+}
+
 /** Where `scope` assigns `name` or what it is a member of (`t = u`, `[t] = list`, `for (t of list)`, `this.entry = next`), and whether inside a function of its own. */
-function assignmentsIn(scope: ts.Node, name: string, root: string, sf: ts.SourceFile): { pos: number; inFunction: boolean }[] {
+function assignmentsIn(scope: ts.Node, path: string, root: string, sf: ts.SourceFile): { pos: number; inFunction: boolean }[] {
   const target = (e: ts.Node): boolean => {
     // a destructuring writes each name it holds
     if (typescript.isObjectLiteralExpression(e) || typescript.isArrayLiteralExpression(e)) return mentions(e, root, sf);
-    const text = unwrapValue(e as ts.Expression).getText(sf);
-    return text === name || name.startsWith(`${text}.`);
+    const written = accessPath(e as ts.Expression, sf);
+    // `p[k] = …` may write any member of `p`
+    if (written.endsWith('.*')) return path.startsWith(written.slice(0, -1)) || path === written.slice(0, -2);
+    return written === path || path.startsWith(`${written}.`);
   };
   const out: { pos: number; inFunction: boolean }[] = [];
   const visit = (n: ts.Node, inFunction: boolean): void => {

@@ -173,10 +173,23 @@ function tagTest(x: ts.Expression, s: Subject): { tag: Tag; value: string; equal
     [x.right, x.left],
   ] as const) {
     const tag = tagOf(a, s);
-    const value = testedValue(unwrapValue(b));
+    const value = comparedValue(b, s);
     if (tag !== undefined && value !== undefined) return { tag, value, equal };
   }
   return undefined;
+}
+
+/**
+ * The value a test compares a tag with: a literal or enum member as written, or one a `const` of
+ * the scope holds (`const REVIEW = 'review'`; TypeScript narrows by its literal type). A `let`, or
+ * a `const` holding anything else, is no value.
+ */
+export function comparedValue(e: ts.Expression, s: Subject): string | undefined {
+  const x = unwrapValue(e);
+  const written = testedValue(x);
+  if (written !== undefined || !typescript.isIdentifier(x)) return written;
+  const held = initializerInScope(x.text, s.ancestors, s.hoisted);
+  return held?.constant ? testedValue(unwrapValue(held.init)) : undefined;
 }
 
 /**

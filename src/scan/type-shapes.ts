@@ -33,7 +33,14 @@ export type MemberReader = (type: ts.TypeNode, member: string, file: TypeFile, d
 export const WALK_DEPTH = 64;
 
 /** The global types that keep the members of their first type argument (a member read through them is its member). */
-const MEMBER_WRAPPERS: ReadonlySet<string> = new Set(['Readonly', 'Partial', 'Required', 'NonNullable', 'Pick', 'Omit']);
+const MEMBER_WRAPPERS: ReadonlySet<string> = new Set(['Readonly', 'Partial', 'Required', 'NonNullable', 'Pick', 'Omit', 'Awaited']);
+
+/** The type a wrapper keeps the members of: its first argument; of `Awaited<Promise<X>>`, `X` (what `await` gives). */
+function wrapped(name: string, first: ts.TypeNode): ts.TypeNode {
+  if (name !== 'Awaited' || !typescript.isTypeReferenceNode(first) || !typescript.isIdentifier(first.typeName)) return first;
+  const inner = first.typeArguments?.[0];
+  return (first.typeName.text === 'Promise' || first.typeName.text === 'PromiseLike') && inner ? inner : first;
+}
 
 /** The global types that leave some alternatives of their first type argument (assignable-tags.ts). */
 const FILTERS: ReadonlySet<string> = new Set(['Extract', 'Exclude']);
@@ -91,7 +98,7 @@ export function globalMember(
     // U not read: any alternative of T may be left (fail closed)
     return left.unsure ? found?.map((f) => ({ ...f, unsure: true })) : found;
   }
-  return name !== undefined && MEMBER_WRAPPERS.has(name) && first ? read(first, member, file, depth + 1, narrow) : undefined;
+  return name !== undefined && MEMBER_WRAPPERS.has(name) && first ? read(wrapped(name, first), member, file, depth + 1, narrow) : undefined;
 }
 
 /**
@@ -228,7 +235,7 @@ function keptArgument(type: ts.TypeNode, file: TypeFile): { type: ts.TypeNode; u
   const name = globalName(type);
   const first = type.typeArguments?.[0];
   if (name === undefined || !first || !(MEMBER_WRAPPERS.has(name) || FILTERS.has(name)) || declaredAs(type, file) !== undefined) return undefined;
-  return { type: first, unsure: FILTERS.has(name) };
+  return { type: wrapped(name, first), unsure: FILTERS.has(name) };
 }
 
 function isNullish(t: ts.TypeNode): boolean {
@@ -311,12 +318,15 @@ export function elementTypes(t: WrittenType, depth: number, read: MemberReader, 
   }
   const name = globalName(type);
   const [first, second] = type.typeArguments ?? [];
-  if ((name === 'Array' || name === 'ReadonlyArray') && first) return [written(first, t)];
+  if (name !== undefined && (name === 'Array' || name === 'ReadonlyArray' || ITERABLES.has(name)) && first) return [written(first, t)];
   if (name === 'Record' && second) return [written(second, t)];
-  return name !== undefined && MEMBER_WRAPPERS.has(name) && first ? next(first) : undefined;
+  return name !== undefined && MEMBER_WRAPPERS.has(name) && first ? next(wrapped(name, first)) : undefined;
 }
 
 const found = (types: WrittenType[]): WrittenType[] | undefined => (types.length > 0 ? types : undefined);
+
+/** The global types a `for … of` (or `for await`) takes its first type argument from, as from an array's element. */
+const ITERABLES = new Set(['Set', 'ReadonlySet', 'Iterable', 'IterableIterator', 'AsyncIterable', 'AsyncIterableIterator', 'Generator', 'AsyncGenerator']);
 
 /**
  * The elements of a tuple a read in place `index` may give: that place's alone before any rest

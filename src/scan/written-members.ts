@@ -1,5 +1,6 @@
 import type { ts } from 'ts-morph';
 import { boundTypes, castType } from './bound-types.js';
+import { declaredReturnType } from './declared-returns.js';
 import { declarationOf, unwrapValue } from './local-values.js';
 import { type HeldType, mapGetType } from './map-values.js';
 import { thisFieldType } from './this-fields.js';
@@ -130,6 +131,20 @@ export function settledType(type: ts.TypeNode, file: TypeFile): WrittenType[] {
 }
 
 /** The written types (alternatives) of an object expression, each with the file it is written in. */
+const FALLBACKS = new Set<ts.SyntaxKind>([typescript.SyntaxKind.QuestionQuestionToken, typescript.SyntaxKind.BarBarToken]);
+
+/** The written types of `a ?? b` or `a || b`: either side's (an empty literal, `[]`, writes none). */
+function eitherSide(
+  e: ts.BinaryExpression,
+  ancestors: readonly ts.Node[],
+  file: TypeFile,
+  hoisted: HoistedVars | undefined,
+  depth: number,
+): WrittenType[] | undefined {
+  const sides = [e.left, e.right].flatMap((x) => writtenTypesOf(unwrapValue(x), ancestors, file, hoisted, depth) ?? []);
+  return sides.length > 0 ? sides : undefined;
+}
+
 function writtenTypesOf(
   e: ts.Expression,
   ancestors: readonly ts.Node[],
@@ -140,6 +155,8 @@ function writtenTypesOf(
   // `p.job` of a typed `p`, `ps[0]` of a typed list: read one level further (`p.job.state`)
   const deeper = depth + 1 < ACCESS_DEPTH;
   if (deeper && typescript.isElementAccessExpression(e)) return writtenElement(e, ancestors, file, hoisted, depth + 1);
+  // `ps ?? []`, `a || b`: either side's value
+  if (deeper && typescript.isBinaryExpression(e) && FALLBACKS.has(e.operatorToken.kind)) return eitherSide(e, ancestors, file, hoisted, depth + 1);
   const held = writtenTypeOf(e, ancestors, hoisted, file);
   if (held) return [{ ...(held.from ?? file), type: held.type }];
   // `p.states.get(id)` of a member written `Map<string, Entry>`
@@ -183,6 +200,9 @@ function writtenTypeOf(e: ts.Expression, ancestors: readonly ts.Node[], hoisted:
   // `const p = x as Pending`: the type the cast writes
   const cast = decl.initializer && castType(decl.initializer);
   if (cast) return { type: cast };
+  // `const p = load()` of a function the file declares with a written return type
+  const returned = decl.initializer && declaredReturnType(decl.initializer, ancestors, hoisted, file.sf);
+  if (returned) return { type: returned };
   // `const entry = m.get(k)`: the value type of the map `m` names
   return decl.initializer && mapGetType(decl.initializer, ancestors, hoisted, names);
 }
@@ -210,11 +230,19 @@ function memberIn(type: ts.TypeNode, member: string, file: TypeFile, depth: numb
   if (at) return importedMember(file.names.importType?.(at.specifier, at.name), type, file, member, depth, narrow);
   if (!typescript.isTypeReferenceNode(type) || depth >= WALK_DEPTH) return undefined;
   const ref = type.typeName;
-  if (typescript.isQualifiedName(ref))
+  if (typescript.isQualifiedName(ref)) {
+    if (!typescript.isIdentifier(ref.left)) return undefined;
+    // `App.Pending` of a `namespace App` the file declares: its declaration there
+    const local = namespaceDeclaration(file.sf, ref.left.text, ref.right.text);
+    const there = local && declarationFile(local, type, file, file);
+    if (local)
+      return (
+        there &&
+        (typescript.isTypeAliasDeclaration(local) ? memberIn(local.type, member, there, depth + 1, narrow) : declarationMember(local, member, there, depth))
+      );
     // `t.Pending` of `import type * as t from './types.js'`
-    return typescript.isIdentifier(ref.left)
-      ? importedMember(file.names.imported?.(ref.right.text, ref.left.text), type, file, member, depth, narrow)
-      : undefined;
+    return importedMember(file.names.imported?.(ref.right.text, ref.left.text), type, file, member, depth, narrow);
+  }
   // a type the function, class or block declares hides the file's of the same name
   const inner = innerTypeDeclaration(ref.text, type, file.sf);
   if (inner !== undefined) return innerMember(inner, type, member, file, depth, narrow);
@@ -300,6 +328,24 @@ function ownOrBaseMember(decl: ts.InterfaceDeclaration | ts.ClassDeclaration, me
   return undefined;
 }
 
+/**
+ * The type `name` a `namespace` (or `module`) of the file's top declares and exports, or undefined;
+ * its first declaration that names it (merged namespaces each asked in turn).
+ */
+function namespaceDeclaration(
+  sf: ts.SourceFile,
+  space: string,
+  name: string,
+): ts.InterfaceDeclaration | ts.ClassDeclaration | ts.TypeAliasDeclaration | undefined {
+  for (const st of sf.statements) {
+    if (!typescript.isModuleDeclaration(st) || !typescript.isIdentifier(st.name) || st.name.text !== space || !st.body || !typescript.isModuleBlock(st.body))
+      continue;
+    for (const d of st.body.statements)
+      if ((typescript.isInterfaceDeclaration(d) || typescript.isClassDeclaration(d) || typescript.isTypeAliasDeclaration(d)) && d.name?.text === name) return d;
+  }
+  return undefined;
+}
+
 /** `member` as an interface another file's `declare module` merges in writes it (module-augmentations.ts). */
 function mergedMember(merged: readonly MergedInterface[] | undefined, member: string, depth: number): WrittenType[] | undefined {
   for (const m of merged ?? []) {
@@ -350,15 +396,20 @@ function importedMember(
 
 /** The written type of a class's property declared `name`: a field's, or a getter's return type (none written: undefined). */
 export function classPropertyType(cls: ts.ClassDeclaration, name: string): ts.TypeNode | undefined {
-  for (const m of cls.members)
-    if ((typescript.isPropertyDeclaration(m) || typescript.isGetAccessorDeclaration(m)) && typescript.isIdentifier(m.name) && m.name.text === name)
-      return m.type;
+  for (const m of cls.members) {
+    if ((typescript.isPropertyDeclaration(m) || typescript.isGetAccessorDeclaration(m)) && memberName(m.name) === name) return m.type;
+    // `constructor(public state: RunState)`: a parameter property is a field of the class
+    if (typescript.isConstructorDeclaration(m))
+      for (const p of m.parameters) if (typescript.getModifiers(p)?.length && memberName(p.name) === name) return p.type;
+  }
   return undefined;
 }
 
 /** The written type of the property `member` (named `state` or `'state'`), or undefined. */
 function propertyType(members: ts.NodeArray<ts.TypeElement>, member: string, file: TypeFile): WrittenType[] | undefined {
-  for (const m of members) if (typescript.isPropertySignature(m) && memberName(m.name) === member) return m.type ? [{ ...file, type: m.type }] : undefined;
+  for (const m of members)
+    if ((typescript.isPropertySignature(m) || typescript.isGetAccessorDeclaration(m)) && memberName(m.name) === member)
+      return m.type ? [{ ...file, type: m.type }] : undefined;
   return undefined;
 }
 

@@ -1,0 +1,44 @@
+import type { ts } from 'ts-morph';
+import { declarationOf } from './local-values.js';
+import type { HoistedVars } from './scope.js';
+import { typescript } from './typescript.js';
+
+/*
+ * The type a call's value has when the function it calls writes its return type (issue 40 item 4):
+ * `const p = load()` with `function load(): Pending` (or `declare function load(): Pending`), and
+ * `const p = await load()` with `load(): Promise<Pending>`. Only a function the file declares by
+ * name is read: a method, an arrow held by a variable or an import is not followed here.
+ */
+
+/** The written return type of the function `e` calls (through `await`, a `Promise`'s argument), or undefined. */
+export function declaredReturnType(
+  e: ts.Expression,
+  ancestors: readonly ts.Node[],
+  hoisted: HoistedVars | undefined,
+  sf: ts.SourceFile,
+): ts.TypeNode | undefined {
+  let x = bare(e);
+  const awaited = typescript.isAwaitExpression(x);
+  if (typescript.isAwaitExpression(x)) x = bare(x.expression);
+  if (!typescript.isCallExpression(x) || !typescript.isIdentifier(x.expression)) return undefined;
+  const name = x.expression.text;
+  // a name the scopes declare (a function of a block, or a variable hiding the file's function) first
+  const scoped = declarationOf(name, ancestors, hoisted);
+  const fn = scoped ?? sf.statements.find((s) => typescript.isFunctionDeclaration(s) && s.name?.text === name && s.type !== undefined);
+  const type = fn && typescript.isFunctionDeclaration(fn) ? fn.type : undefined;
+  return type && awaited ? promised(type) : type;
+}
+
+/** A value without its parentheses and non-null assertions (`await` kept: it changes the type). */
+function bare(e: ts.Expression): ts.Expression {
+  let x = e;
+  while (typescript.isParenthesizedExpression(x) || typescript.isNonNullExpression(x)) x = x.expression;
+  return x;
+}
+
+/** `T` of `Promise<T>` (what `await` gives); any other type as it is. */
+function promised(type: ts.TypeNode): ts.TypeNode {
+  const name = typescript.isTypeReferenceNode(type) && typescript.isIdentifier(type.typeName) ? type.typeName.text : undefined;
+  const [first] = typescript.isTypeReferenceNode(type) ? (type.typeArguments ?? []) : [];
+  return (name === 'Promise' || name === 'PromiseLike') && first ? first : type;
+}
