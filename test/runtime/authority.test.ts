@@ -36,7 +36,7 @@ function compiled(policyDoc: unknown) {
   return compileGenerated(r.value!, { refund: 'stripe.refund' });
 }
 
-function harness(policyDoc: unknown, store: Store = memoryStore(), start = Date.parse('2026-06-01T00:00:00Z')) {
+function harness(policyDoc: unknown, store: Store = memoryStore(), start = Date.parse('2026-06-01T00:00:00Z'), inputGuardrails: unknown[] = []) {
   const clock = manualClock(start);
   const control = createControl({
     store,
@@ -53,6 +53,7 @@ function harness(policyDoc: unknown, store: Store = memoryStore(), start = Date.
     name: 'refund',
     description: 'Refund a payment',
     parameters: z.object({ payment_id: z.string(), amount: z.number().int() }),
+    inputGuardrails: inputGuardrails as never,
     execute: async (args) => {
       runs.push(args);
       return behave(args);
@@ -146,6 +147,23 @@ describe('authority (CTRLRun v7) through the Runner: examples/authority/payments
     const { seen } = await h.call(dana, { payment_id: 'EU-10', amount: 100 }, 'c2');
     expect(seen).toContain('authority_expired');
     expect(h.runs).toHaveLength(1);
+  });
+
+  it('a grant that expires between the guardrail and the body refuses the call at the body (the body decides again)', async () => {
+    // the tool's own guardrail runs after the control's: the clock passes expires_at in between
+    const later = {
+      type: 'tool_input',
+      name: 'later',
+      run: async () => {
+        h.clock.advance(1);
+        return { behavior: { type: 'allow' } };
+      },
+    };
+    const h = harness(payments, memoryStore(), Date.parse('2027-01-01T00:00:00Z'), [later]);
+    const { seen, error } = await h.call(dana, { payment_id: 'EU-9', amount: 100 }, 'c1');
+    expect(seen ?? String(error)).toContain('authority_expired');
+    expect(h.runs).toHaveLength(0);
+    expect((await h.store.listReceipts()).map((r) => [r.result, r.reason])).toEqual([['denied', 'authority_expired']]);
   });
 });
 

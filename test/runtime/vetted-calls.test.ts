@@ -15,9 +15,22 @@ type Hooks = {
   invoke: (rc: RunContext<unknown>, text: string, details: { toolCall: unknown }) => Promise<unknown>;
 };
 
-/** A pay tool whose control counts `identity`'s calls, and the two hooks the SDK asks of an allowed call. */
+/** A pay tool whose control counts `identity`'s calls and the rules' runs, and the two hooks the SDK asks of an allowed call. */
 function countedPay() {
-  const asked = { identity: 0 };
+  const asked = { identity: 0, rules: 0 };
+  const action = policy.actions['pay.allow']!;
+  const counted = {
+    ...policy,
+    actions: {
+      'pay.allow': {
+        ...action,
+        decide: (args: unknown) => {
+          asked.rules++;
+          return action.decide(args);
+        },
+      },
+    },
+  };
   const ran: string[] = [];
   const control = createControl({
     store: memoryStore(),
@@ -27,7 +40,7 @@ function countedPay() {
     },
     receiptKey: null,
   });
-  const tool = bindProtectedTool(control, policy)('pay.allow', {
+  const tool = bindProtectedTool(control, counted)('pay.allow', {
     name: 'pay',
     description: 'pay',
     parameters: z.object({ id: z.string() }),
@@ -82,5 +95,18 @@ describe("the guardrail's answer kept for the call's body", () => {
     expect(await body(calls[0]!)).toBe('paid');
     expect(asked.identity).toBe(18);
     expect(ran).toEqual(['p16', 'p1', 'p0']);
+  });
+
+  it('hands the body its decision where the policy has no grants: the rules run once a call', async () => {
+    const { asked, ran, toolCall, guard, body } = countedPay();
+    const call = toolCall(0);
+    await guard(call);
+    expect(asked.rules).toBe(1);
+    expect(await body(call)).toBe('paid');
+    expect(asked.rules).toBe(1);
+    // a body with no entry of its guardrail's decides itself
+    expect(await body(toolCall(1))).toBe('paid');
+    expect(asked.rules).toBe(2);
+    expect(ran).toEqual(['p0', 'p1']);
   });
 });

@@ -250,7 +250,8 @@ function admitWith(
     checked = callArguments(lossless, fromRaw);
   }
   checked ??= checkArguments(input);
-  const decided = decideOn(scope.decision, scope.internals.clock(), raw, input, principal.who, principal.task, checked);
+  // the guardrail's decision on this same parse, where it handed one on (no grants: deciding again gives it)
+  const decided = principal.decided ?? decideOn(scope.decision, scope.internals.clock(), raw, input, principal.who, principal.task, checked);
   const { argsHash, argsJson } = argsOf(decided);
   const facts: CallFacts = {
     callId,

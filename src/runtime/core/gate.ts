@@ -252,8 +252,9 @@ function decideCheck(
   const early = guardrailRefusal({ principal, decision: decided.decision });
   if (early !== null) return refuseDecided(scope, toolCall, who, task, decided, early);
   const held = heldOrUpstream(scope, toolCall, decided);
-  // let through: remembered for the body (who, its task and the arguments' parse)
-  const vetted = { context, raw: toolCall.arguments, who, task, checked, fromRaw };
+  // let through: remembered for the body (who, its task, the arguments' parse, and the decision
+  // where it is a pure function of that parse: no grants to read the principal, task or clock)
+  const vetted = { context, raw: toolCall.arguments, who, task, checked, fromRaw, decided: scope.policy.authority ? undefined : decided };
   return isThenable(held) ? settleOnceChecked(held, scope, toolCall, vetted, decided) : settleCheck(scope, toolCall, vetted, decided, held);
 }
 

@@ -2,6 +2,7 @@ import type { RunContext } from '@openai/agents';
 import type { ArgumentsCheck } from '../arguments.js';
 import { isThenable, taskOf, whoNow, type ControlInternals, type Maybe, type Who } from '../internals.js';
 import type { PolicyArgs } from './arguments.js';
+import type { DecidedCall } from './types.js';
 
 /** What the guardrail found for a call it let through: who it acts for, and its arguments' parse (pure functions of the text). */
 export interface Vetted {
@@ -12,6 +13,13 @@ export interface Vetted {
   /** The call's arguments from `raw` (`callArguments`: as the body gets them), and `policyArgs` of it: the same text gives the same values. */
   checked: ArgumentsCheck;
   fromRaw: PolicyArgs;
+  /**
+   * The guardrail's decision on `checked`, handed on only where deciding again gives the same one:
+   * a policy without grants, whose decision is a pure function of the arguments (no principal, task
+   * or clock read). Undefined with grants: the body decides again, at its own time (a grant may
+   * have expired since).
+   */
+  decided: DecidedCall | undefined;
 }
 
 /** The principal stage's answer: who the call acts for (null: nobody), its task, and the guardrail's parse when it may be reused. */
@@ -20,6 +28,7 @@ export interface Principal {
   task: string | null;
   checked?: ArgumentsCheck;
   fromRaw?: PolicyArgs;
+  decided?: DecidedCall | undefined;
 }
 
 /**
@@ -28,7 +37,8 @@ export interface Principal {
  *
  * The principal the guardrail found for a call it let through is kept for the execute wrapper of
  * that same call (same tool-call object, context and arguments; taken once): `identity` may be
- * costly, and the SDK runs the two back to back. The wrapper still re-decides; without an entry
+ * costly, and the SDK runs the two back to back. The wrapper decides again where a grant could
+ * answer otherwise by then, and takes the guardrail's decision where none can; without an entry
  * (no guardrail ran, or the SDK passed another object) it asks `identity` itself.
  */
 export function principalStage(internals: ControlInternals, hasAuthority: boolean) {
