@@ -104,37 +104,33 @@ describe('the common allowed call through core.authorize (the doors whose body t
 });
 
 describe('the hooks before the body answer with a promise, never a throw', () => {
-  // a clock that fails once the tool is made: every hook reads it as it decides
-  const brokenClockTool = () => {
-    let broken = false;
-    const clock = () => {
-      if (broken) throw new Error('clock broke');
-      return 1_700_000_000_000;
+  // a schema that fails once the tool is made: both hooks run it as they read the arguments (the
+  // clock is no longer read there: a policy without grants decides without the time)
+  const brokenSchemaTool = () => {
+    const parameters = z.object({ id: z.string() });
+    const made = bindProtectedTool(control(memoryStore()), policy)('pay.allow', { name: 'pay', description: 'pay', parameters, execute: async () => 'paid' });
+    parameters.safeParse = () => {
+      throw new Error('schema broke');
     };
-    const made = bindProtectedTool(
-      createControl({ store: memoryStore(), identity: (rc) => (rc.context as { user: string }).user, receiptKey: null, clock }),
-      policy,
-    )('pay.allow', { name: 'pay', description: 'pay', parameters: z.object({ id: z.string() }), execute: async () => 'paid' });
-    broken = true;
     return made;
   };
 
   it("needsApproval: the control's failure is the promise's rejection", async () => {
     let answer: unknown;
     expect(() => {
-      answer = brokenClockTool().needsApproval(alice as never, ARGS, 'c1');
+      answer = brokenSchemaTool().needsApproval(alice as never, ARGS, 'c1');
     }).not.toThrow();
-    await expect(answer).rejects.toThrow(/clock broke/);
+    await expect(answer).rejects.toThrow(/schema broke/);
   });
 
   it("the guardrail: the control's failure is the promise's rejection, as a CtrlrunError", async () => {
-    const guardrail = brokenClockTool().inputGuardrails?.[0] as unknown as { run: (data: unknown) => Promise<unknown> };
+    const guardrail = brokenSchemaTool().inputGuardrails?.[0] as unknown as { run: (data: unknown) => Promise<unknown> };
     let answer: unknown;
     expect(() => {
       answer = guardrail.run({ context: alice, toolCall: { callId: 'c1', arguments: JSON.stringify(ARGS) } });
     }).not.toThrow();
     await expect(answer).rejects.toThrow(CtrlrunError);
-    await expect(answer).rejects.toThrow(/did not run: the control failed \(clock broke\)/);
+    await expect(answer).rejects.toThrow(/did not run: the control failed \(schema broke\)/);
   });
 
   it('needsApproval answers a call it does not pause with false', async () => {

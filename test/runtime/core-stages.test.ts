@@ -72,12 +72,12 @@ describe('stages 2 and 3, the decision and the authority', () => {
       },
     };
     expect(decideCall(throwing, { x: 1 })).toMatchObject({ decision: 'deny', reason: 'no_matching_rule' });
-    expect(decideOn(scope(throwing), 0, '{"x":1}', undefined).decision).toMatchObject({ decision: 'deny' });
+    expect(decideOn(scope(throwing), () => 0, '{"x":1}', undefined).decision).toMatchObject({ decision: 'deny' });
   });
 
   it('arguments that do not parse losslessly are invalid_argument before the rules', () => {
-    expect(decideOn(scope(allowAll), 0, '{"x":1.5}', undefined).decision).toMatchObject({ decision: 'deny', reason: 'invalid_argument' });
-    expect(decideOn(scope(allowAll), 0, '{"x":1}', undefined, null, null, parseArguments('{"x":1}'))).toMatchObject({
+    expect(decideOn(scope(allowAll), () => 0, '{"x":1.5}', undefined).decision).toMatchObject({ decision: 'deny', reason: 'invalid_argument' });
+    expect(decideOn(scope(allowAll), () => 0, '{"x":1}', undefined, null, null, parseArguments('{"x":1}'))).toMatchObject({
       decision: { decision: 'allow' },
       args: { x: 1 },
     });
@@ -86,7 +86,18 @@ describe('stages 2 and 3, the decision and the authority', () => {
   it('a principal no grant covers is denied by authority (no_authority)', () => {
     const authority = { grants: [] } as unknown as CompiledAuthority;
     const who = { principal: 'alice', subject: { agent: 'alice', user: null } };
-    expect(decideOn(scope(allowAll, authority), 0, '{"x":1}', undefined, who).decision).toMatchObject({ decision: 'deny', reason: 'no_authority' });
+    expect(decideOn(scope(allowAll, authority), () => 0, '{"x":1}', undefined, who).decision).toMatchObject({ decision: 'deny', reason: 'no_authority' });
+  });
+
+  it('reads the clock only where grants are evaluated (a policy without them never asks the time)', () => {
+    const who = { principal: 'alice', subject: { agent: 'alice', user: null } };
+    let read = 0;
+    const clock = () => ++read;
+    expect(decideOn(scope(allowAll), clock, '{"x":1}', undefined, who).decision).toMatchObject({ decision: 'allow' });
+    expect(read).toBe(0);
+    const authority = { grants: [] } as unknown as CompiledAuthority;
+    expect(decideOn(scope(allowAll, authority), clock, '{"x":1}', undefined, who).decision).toMatchObject({ reason: 'no_authority' });
+    expect(read).toBe(1);
   });
 
   it('the refusals a decision implies: no principal, a denial, a refusal before the rules; none for allow', () => {

@@ -39,7 +39,8 @@ export function rebind(scope: DecisionScope, now: number, facts: CallFacts, requ
   const written = filedForm(facts.args, request);
   if (written === undefined) return false;
   const who = facts.subject ? { principal: facts.principal, subject: facts.subject } : null;
-  if (!sameDecision(decideOn(scope, now, undefined, written, who, facts.task ?? null), facts)) return false;
+  const decided = decideOn(scope, () => now, undefined, written, who, facts.task ?? null);
+  if (!sameDecision(decided, facts)) return false;
   facts.bindHash = request.argsHash;
   return true;
 }

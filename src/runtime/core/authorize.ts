@@ -251,7 +251,7 @@ function admitWith(
   }
   checked ??= checkArguments(input);
   // the guardrail's decision on this same parse, where it handed one on (no grants: deciding again gives it)
-  const decided = principal.decided ?? decideOn(scope.decision, scope.internals.clock(), raw, input, principal.who, principal.task, checked);
+  const decided = principal.decided ?? decideOn(scope.decision, scope.internals.clock, raw, input, principal.who, principal.task, checked);
   const { argsHash, argsJson } = argsOf(decided);
   const facts: CallFacts = {
     callId,

@@ -21,11 +21,12 @@ export interface DecisionScope {
  * (`resource_template`), the arguments checked (a float anywhere, a lone surrogate, a non-object:
  * `invalid_argument`), then the effect template, then rules; then, with a principal, the
  * policy's grants. Without the raw text (a direct invoke), the parsed input is checked as it is.
- * Pure: `now` is the clock's reading, `parsed` the arguments' parse when a stage already has it.
+ * `clock` is read only where grants are evaluated (a policy without them never reads the time);
+ * `parsed` is the arguments' parse when a stage already has it.
  */
 export function decideOn(
   scope: DecisionScope,
-  now: number,
+  clock: () => number,
   raw: string | undefined,
   input: unknown,
   who?: Who | null,
@@ -44,7 +45,7 @@ export function decideOn(
     environment: scope.environment,
     task,
     args: checked.value,
-    now,
+    now: clock(),
   });
   if (auth.passed) return { decision, args: checked.value, grant: auth.grant };
   return { decision: { decision: 'deny', rule: null, reason: auth.reason, effectKey: decision.effectKey, resource: decision.resource }, args: checked.value };

@@ -42,7 +42,7 @@ export function runningCall(scope: CoreScope, proposal: CallFacts, request: Appr
   const fromSchema = scope.args.policyArgs(edit.args, parsed);
   if (!fromSchema.ok) return no('edit_invalid', `the tool's schema refuses them${fromSchema.problem ? ` (${fromSchema.problem})` : ''}`);
   const who = proposal.principal === null ? null : { principal: proposal.principal, subject: proposal.subject ?? { agent: proposal.principal, user: null } };
-  const decided = decideOn(scope.decision, scope.internals.clock(), edit.args, undefined, who, proposal.task ?? null, parsed);
+  const decided = decideOn(scope.decision, scope.internals.clock, edit.args, undefined, who, proposal.task ?? null, parsed);
   if (decided.decision.decision === 'deny')
     return no('edit_denied', `the policy denies the edited call (${decided.decision.detail ?? decided.decision.reason})`);
   const ran = argsOf(decided);

@@ -1,5 +1,6 @@
 import type { RunContext } from '@openai/agents';
 import { checkArguments, parseArguments, type ArgumentsCheck } from '../arguments.js';
+import { decideArguments } from '../decide.js';
 import { ActionDenied, type CtrlrunError } from '../errors.js';
 import { argsHashOf, describeError, isThenable, taskOf, whoOf, type Maybe, type Who } from '../internals.js';
 import { noteNestedFailure } from '../nested.js';
@@ -60,7 +61,8 @@ function approvableCall(scope: CoreScope, input: unknown, call: PausingCall | un
   let raw: string | undefined;
   // as the body gets them (a default the schema fills in): what the guardrail decides on, and the pause files
   let args = valueArguments(scope.args, pre?.checked ?? checkArguments(seen), call?.callId);
-  let decision = decideOn(scope.decision, scope.internals.clock(), undefined, seen, undefined, null, args).decision;
+  // (no principal yet: the rules alone, as decideOn decides without one)
+  let decision = decideArguments(scope.compiled, args);
   if ((decision.reason === 'invalid_argument' || decision.reason === 'resource_template') && decision.detail !== undefined) {
     try {
       raw = JSON.stringify(seen);
@@ -69,7 +71,7 @@ function approvableCall(scope: CoreScope, input: unknown, call: PausingCall | un
     }
     const lossless = parseArguments(raw);
     args = callArguments(lossless, scope.args.policyArgs(raw, lossless));
-    decision = decideOn(scope.decision, scope.internals.clock(), raw, undefined, undefined, null, args).decision;
+    decision = decideArguments(scope.compiled, args);
   }
   if (decision.decision !== 'approve') return undefined;
   if (!admitted(scope, raw, seen)) return undefined;
@@ -92,7 +94,7 @@ async function pauseIfAsked(
   if (await haltNow(scope, who.principal, runContext, true)) return false;
   const task = scope.policy.authority ? await taskOf(scope.internals, runContext) : null;
   // a call no grant covers is refused by the guardrail, never paused for a human
-  if (scope.policy.authority && decideOn(scope.decision, scope.internals.clock(), raw, seen, who, task, args).decision.decision !== 'approve') return false;
+  if (scope.policy.authority && decideOn(scope.decision, scope.internals.clock, raw, seen, who, task, args).decision.decision !== 'approve') return false;
   // filed here, unless an approval grant covers the call (then it runs without a pause)
   const paused = call ? (await filePause(scope, call, who, task, input, decision, args)) === 'paused' : true;
   // a paused call's guardrail does not run now: the parse kept for it is let go
@@ -248,7 +250,7 @@ function decideCheck(
   { who, task }: { who: Who | null; task: string | null },
 ): Maybe<GuardrailAnswer> {
   const principal = who?.principal ?? null;
-  const decided = decideOn(scope.decision, scope.internals.clock(), toolCall.arguments, undefined, who, task, checked);
+  const decided = decideOn(scope.decision, scope.internals.clock, toolCall.arguments, undefined, who, task, checked);
   const early = guardrailRefusal({ principal, decision: decided.decision });
   if (early !== null) return refuseDecided(scope, toolCall, who, task, decided, early);
   const held = heldOrUpstream(scope, toolCall, decided);
