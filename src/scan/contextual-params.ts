@@ -1,4 +1,5 @@
 import type { ts } from 'ts-morph';
+import { jsDocTypeOf } from './jsdoc-types.js';
 import { elementTypes, type MemberReader, settle } from './type-shapes.js';
 import type { TypeFile, WrittenType } from './written-type.js';
 import { typescript } from './typescript.js';
@@ -7,8 +8,9 @@ import { typescript } from './typescript.js';
  * A parameter with no written type of its own that TypeScript types by its context (issue 40 item
  * 4): a callback handed to a typed list's element method (`ps.forEach((p) => …)`, `map`, `filter`,
  * …: its first parameter is an element), or an arrow held by a `const` written with a function type
- * (`const ok: (p: Pending) => void = (p) => …`, or a function type alias the file declares). What
- * gives no written type (another call, an untyped holder) is not followed.
+ * (`const ok: (p: Pending) => void = (p) => …`, or a function type alias the file declares; in a
+ * JavaScript file, the same type in the `@type` over the `const`). What gives no written type
+ * (another call, an untyped holder) is not followed.
  */
 
 /** The list methods whose callback's first parameter is the list's element. */
@@ -41,8 +43,13 @@ export function contextualTypes(
   while (j >= 0 && typescript.isParenthesizedExpression(ancestors[j]!)) at = ancestors[j--]!;
   const holder = ancestors[j];
   if (holder && typescript.isCallExpression(holder)) return index === 0 ? elementOfCallee(holder, at, ancestors.slice(0, j), read) : undefined;
-  if (holder && typescript.isVariableDeclaration(holder) && holder.initializer === at && holder.type) {
-    const signature = functionType(holder.type, file.sf);
+  // the holder's type as written, or a JavaScript file's `/** @type {(p: Pending) => void} */` on its statement
+  const held =
+    holder && typescript.isVariableDeclaration(holder) && holder.initializer === at
+      ? (holder.type ?? jsDocTypeOf(holder, ancestors.slice(0, j), file.sf))
+      : undefined;
+  if (held) {
+    const signature = functionType(held, file.sf);
     const written = signature?.parameters[index]?.type;
     return written && [{ ...file, type: written }];
   }
