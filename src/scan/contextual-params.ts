@@ -1,5 +1,5 @@
 import type { ts } from 'ts-morph';
-import { jsDocTypeOf } from './jsdoc-types.js';
+import { jsDocTypedefs, jsDocTypeOf } from './jsdoc-types.js';
 import { elementTypes, type MemberReader, settle } from './type-shapes.js';
 import type { TypeFile, WrittenType } from './written-type.js';
 import { typescript } from './typescript.js';
@@ -65,11 +65,19 @@ function elementOfCallee(call: ts.CallExpression, fn: ts.Node, ancestors: readon
   return found && found.length > 0 ? found : undefined;
 }
 
-/** A function type as written, or through a type alias the file declares at its top (`type Handler = (p: Pending) => void`). */
-function functionType(type: ts.TypeNode, sf: ts.SourceFile): ts.FunctionTypeNode | undefined {
-  if (typescript.isFunctionTypeNode(type)) return type;
+/**
+ * A function type as written (`(p: Pending) => void`, or JSDoc's `function(Pending)`), or through a
+ * type alias the file declares at its top (`type Handler = (p: Pending) => void`, a JavaScript
+ * `/** @typedef {(p: Pending) => void} Handler *\/`).
+ */
+function functionType(type: ts.TypeNode, sf: ts.SourceFile): ts.FunctionTypeNode | ts.JSDocFunctionType | undefined {
+  if (isFunctionType(type)) return type;
   if (!typescript.isTypeReferenceNode(type) || !typescript.isIdentifier(type.typeName) || type.typeArguments) return undefined;
   const name = type.typeName.text;
   const alias = sf.statements.find((s): s is ts.TypeAliasDeclaration => typescript.isTypeAliasDeclaration(s) && s.name.text === name && !s.typeParameters);
-  return alias && typescript.isFunctionTypeNode(alias.type) ? alias.type : undefined;
+  const written = alias ? alias.type : jsDocTypedefs(sf, name)[0];
+  return written && isFunctionType(written) ? written : undefined;
 }
+
+const isFunctionType = (type: ts.TypeNode): type is ts.FunctionTypeNode | ts.JSDocFunctionType =>
+  typescript.isFunctionTypeNode(type) || typescript.isJSDocFunctionType(type);

@@ -54,6 +54,19 @@ const layouts: Record<string, (from: string) => [string, string, Record<string, 
     'src/server.js',
     lines(pending(from), '/** @type {(p: Pending, i: any) => void} */', 'export const ok = (p, i) => { p.state.approve(i); };'),
   ],
+  'an `@type` of a `@typedef` of a function type on the `const` holding the arrow': (from) => [
+    'src/server.js',
+    lines(
+      pending(from),
+      '/** @typedef {(p: Pending, i: any) => void} Handler */',
+      '/** @type {Handler} */',
+      'export const ok = (p, i) => { p.state.approve(i); };',
+    ),
+  ],
+  'an `@type` of a Closure `function(…)` type on the `const` holding the arrow': (from) => [
+    'src/server.js',
+    lines(pending(from), '/** @type {function(Pending, *): void} */', 'export const ok = (p, i) => { p.state.approve(i); };'),
+  ],
   'a local holding a call of a function with `@returns {Pending}`': (from) => [
     'src/server.js',
     lines(
@@ -124,8 +137,7 @@ describe('JSDoc forms of a JavaScript app (session 26)', () => {
       lint(
         'src/server.ts',
         lines(
-          pending(SDK),
-          '/** @returns {Pending} */',
+          `/** @returns {{ state: import(${SDK}).RunState<any, any> }} */`,
           'function load() { return null as any; }',
           'export function ok(i: Row) { const p = load(); p.state.approve(i); }',
         ),
