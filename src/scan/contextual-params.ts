@@ -1,5 +1,5 @@
 import type { ts } from 'ts-morph';
-import { jsDocTypedefs, jsDocTypeOf } from './jsdoc-types.js';
+import { jsDocCallbackParameters, jsDocTypedefs, jsDocTypeOf } from './jsdoc-types.js';
 import { elementTypes, type MemberReader, settle } from './type-shapes.js';
 import type { TypeFile, WrittenType } from './written-type.js';
 import { typescript } from './typescript.js';
@@ -49,8 +49,7 @@ export function contextualTypes(
       ? (holder.type ?? jsDocTypeOf(holder, ancestors.slice(0, j), file.sf))
       : undefined;
   if (held) {
-    const signature = functionType(held, file.sf);
-    const written = signature?.parameters[index]?.type;
+    const written = parameterTypes(held, file.sf)?.[index];
     return written && [{ ...file, type: written }];
   }
   return undefined;
@@ -66,17 +65,19 @@ function elementOfCallee(call: ts.CallExpression, fn: ts.Node, ancestors: readon
 }
 
 /**
- * A function type as written (`(p: Pending) => void`, or JSDoc's `function(Pending)`), or through a
- * type alias the file declares at its top (`type Handler = (p: Pending) => void`, a JavaScript
- * `/** @typedef {(p: Pending) => void} Handler *\/`).
+ * The written types of a function type's parameters, in order: the type as written (`(p: Pending)
+ * => void`, or JSDoc's `function(Pending)`), or through a type alias the file declares at its top
+ * (`type Handler = (p: Pending) => void`, a JavaScript `/** @typedef {(p: Pending) => void} Handler
+ * *\/`, or a `@callback Handler` whose `@param` tags write them).
  */
-function functionType(type: ts.TypeNode, sf: ts.SourceFile): ts.FunctionTypeNode | ts.JSDocFunctionType | undefined {
-  if (isFunctionType(type)) return type;
+function parameterTypes(type: ts.TypeNode, sf: ts.SourceFile): ReadonlyArray<ts.TypeNode | undefined> | undefined {
+  if (isFunctionType(type)) return type.parameters.map((p) => p.type);
   if (!typescript.isTypeReferenceNode(type) || !typescript.isIdentifier(type.typeName) || type.typeArguments) return undefined;
   const name = type.typeName.text;
   const alias = sf.statements.find((s): s is ts.TypeAliasDeclaration => typescript.isTypeAliasDeclaration(s) && s.name.text === name && !s.typeParameters);
   const written = alias ? alias.type : jsDocTypedefs(sf, name)[0];
-  return written && isFunctionType(written) ? written : undefined;
+  if (written) return isFunctionType(written) ? written.parameters.map((p) => p.type) : undefined;
+  return jsDocCallbackParameters(sf, name);
 }
 
 const isFunctionType = (type: ts.TypeNode): type is ts.FunctionTypeNode | ts.JSDocFunctionType =>

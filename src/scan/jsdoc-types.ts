@@ -87,6 +87,19 @@ export function jsDocTypedefs(sf: ts.SourceFile, name: string): ts.TypeNode[] {
   return out;
 }
 
+/**
+ * The written types of the parameters of a JavaScript file's `@callback` named `name` at its top (the
+ * `@param` tags under it), in order; undefined when the file has none so named.
+ */
+export function jsDocCallbackParameters(sf: ts.SourceFile, name: string): Array<ts.TypeNode | undefined> | undefined {
+  if (!isJavaScriptFile(sf)) return undefined;
+  for (const node of [...sf.statements, sf.endOfFileToken])
+    for (const tag of tagsOf(node))
+      if (typescript.isJSDocCallbackTag(tag) && tag.name?.text === name)
+        return tag.typeExpression.parameters.map((p) => p.typeExpression && plain(p.typeExpression.type));
+  return undefined;
+}
+
 /** The written type of a `@property` a JSDoc type literal declares `member` (`@property {RunState} state`), or undefined. */
 export function jsDocPropertyType(type: ts.JSDocTypeLiteral, member: string): ts.TypeNode | undefined {
   for (const p of type.jsDocPropertyTags ?? []) {

@@ -63,6 +63,20 @@ const layouts: Record<string, (from: string) => [string, string, Record<string, 
       'export const ok = (p, i) => { p.state.approve(i); };',
     ),
   ],
+  'an `@type` of a `@callback` on the `const` holding the arrow': (from) => [
+    'src/server.js',
+    lines(
+      pending(from),
+      '/**',
+      ' * @callback Handler',
+      ' * @param {Pending} p',
+      ' * @param {any} i',
+      ' * @returns {void}',
+      ' */',
+      '/** @type {Handler} */',
+      'export const ok = (p, i) => { p.state.approve(i); };',
+    ),
+  ],
   'an `@type` of a Closure `function(…)` type on the `const` holding the arrow': (from) => [
     'src/server.js',
     lines(pending(from), '/** @type {function(Pending, *): void} */', 'export const ok = (p, i) => { p.state.approve(i); };'),
@@ -140,6 +154,19 @@ describe('JSDoc forms of a JavaScript app (session 26)', () => {
           `/** @returns {{ state: import(${SDK}).RunState<any, any> }} */`,
           'function load() { return null as any; }',
           'export function ok(i: Row) { const p = load(); p.state.approve(i); }',
+        ),
+      ),
+    ).toBe(0));
+  it("no sdk-approval finding: a TypeScript file's `@callback` (tsc reads no type there)", () =>
+    expect(
+      lint(
+        'src/server.ts',
+        lines(
+          '/**',
+          ' * @callback Handler',
+          ` * @param {{ state: import(${SDK}).RunState<any, any> }} p`,
+          ' */',
+          'export const ok: Handler = (p, i: Row) => { p.state.approve(i); };',
         ),
       ),
     ).toBe(0));
