@@ -1,4 +1,5 @@
 import type { ts } from 'ts-morph';
+import { jsDocReturnType } from './jsdoc-types.js';
 import { declarationOf } from './local-values.js';
 import type { HoistedVars } from './scope.js';
 import { typescript } from './typescript.js';
@@ -6,8 +7,9 @@ import { typescript } from './typescript.js';
 /*
  * The type a call's value has when the function it calls writes its return type (issue 40 item 4):
  * `const p = load()` with `function load(): Pending` (or `declare function load(): Pending`), and
- * `const p = await load()` with `load(): Promise<Pending>`. Only a function the file declares by
- * name is read: a method, an arrow held by a variable or an import is not followed here.
+ * `const p = await load()` with `load(): Promise<Pending>`, or a JavaScript file's `/** @returns
+ * {Pending} *\/ function load()`. Only a function the file declares by name is read: a method, an
+ * arrow held by a variable or an import is not followed here.
  */
 
 /** The written return type of the function `e` calls (through `await`, a `Promise`'s argument), or undefined. */
@@ -24,10 +26,13 @@ export function declaredReturnType(
   const name = x.expression.text;
   // a name the scopes declare (a function of a block, or a variable hiding the file's function) first
   const scoped = declarationOf(name, ancestors, hoisted);
-  const fn = scoped ?? sf.statements.find((s) => typescript.isFunctionDeclaration(s) && s.name?.text === name && s.type !== undefined);
-  const type = fn && typescript.isFunctionDeclaration(fn) ? fn.type : undefined;
+  const fn = scoped ?? sf.statements.find((s) => typescript.isFunctionDeclaration(s) && s.name?.text === name && returnType(s, sf) !== undefined);
+  const type = fn && typescript.isFunctionDeclaration(fn) ? returnType(fn, sf) : undefined;
   return type && awaited ? promised(type) : type;
 }
+
+/** A function's return type as written: in its signature, or a JavaScript file's `@returns {Pending}`. */
+const returnType = (fn: ts.FunctionDeclaration, sf: ts.SourceFile): ts.TypeNode | undefined => fn.type ?? jsDocReturnType(fn, sf);
 
 /** A value without its parentheses and non-null assertions (`await` kept: it changes the type). */
 function bare(e: ts.Expression): ts.Expression {

@@ -1,5 +1,6 @@
 import type { ts } from 'ts-morph';
 import { collectModuleImports, isSdkModule } from './imports.js';
+import { jsDocTypedefDeclaration } from './jsdoc-types.js';
 import { type Augmentation, augmentedInterfaces } from './module-augmentations.js';
 import type { ModuleImport } from './types.js';
 import { typescript } from './typescript.js';
@@ -127,9 +128,9 @@ const isTypeDeclaration = (s: ts.Statement): s is TypeDeclaration =>
 const isDefaultExport = (s: ts.Statement): boolean =>
   typescript.canHaveModifiers(s) && (typescript.getModifiers(s)?.some((m) => m.kind === typescript.SyntaxKind.DefaultKeyword) ?? false);
 
-/** The type the module declares as `name` (a type alias, an interface, a class). */
+/** The type the module declares as `name` (a type alias, an interface, a class; a JavaScript module's `@typedef`). */
 function declarationOf(sf: ts.SourceFile, name: string): TypeDeclaration | undefined {
-  return sf.statements.find((s): s is TypeDeclaration => isTypeDeclaration(s) && s.name?.text === name);
+  return sf.statements.find((s): s is TypeDeclaration => isTypeDeclaration(s) && s.name?.text === name) ?? jsDocTypedefDeclaration(sf, name);
 }
 
 /** The module `export * as name from '…'` names, or undefined. */

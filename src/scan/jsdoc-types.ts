@@ -32,6 +32,9 @@ export function jsDocTypeOf(decl: ts.ParameterDeclaration | ts.VariableDeclarati
     const tag = statement && tagsOf(statement).find(typescript.isJSDocTypeTag);
     return tag && plain(tag.typeExpression.type);
   }
+  // `(/** @type {Pending} *\/ p)`: the parameter's own comment comes before its function's `@param`, as in tsc
+  const inline = tagsOf(decl).find(typescript.isJSDocTypeTag);
+  if (inline) return plain(inline.typeExpression.type);
   const at = ancestors.findIndex((n) => typescript.isFunctionLike(n) && (n as ts.SignatureDeclaration).parameters.includes(decl));
   if (at < 0) return undefined;
   // `/** @param … */ const f = (p) => …`: the comment is the statement's
@@ -49,10 +52,22 @@ export function jsDocTypeOf(decl: ts.ParameterDeclaration | ts.VariableDeclarati
 const holds = (node: ts.Node, decl: ts.VariableDeclaration): boolean =>
   typescript.isVariableStatement(node) && node.declarationList.declarations.includes(decl);
 
-/** `Pending` of `{Pending=}`, `{?Pending}`, `{!Pending}`: the type an optional or nullable mark wraps. */
+/**
+ * `Pending` of `{Pending=}`, `{?Pending}`, `{!Pending}`: the type an optional or nullable mark wraps.
+ * `@param {Object[]} ps` with `@param {S} ps[].state` under it: the parser marks the literal of the
+ * nested tags an array's, which the type readers take as a list of that literal.
+ */
 function plain(type: ts.TypeNode): ts.TypeNode {
   if (typescript.isJSDocOptionalType(type) || typescript.isJSDocNullableType(type) || typescript.isJSDocNonNullableType(type)) return plain(type.type);
+  if (typescript.isJSDocTypeLiteral(type) && type.isArrayType) return typescript.factory.createArrayTypeNode(type);
   return type;
+}
+
+/** The type a JavaScript function's `@returns {Pending}` (or `@return`) writes, or undefined. */
+export function jsDocReturnType(fn: ts.Node, sf: ts.SourceFile): ts.TypeNode | undefined {
+  if (!isJavaScriptFile(sf)) return undefined;
+  const tag = tagsOf(fn).find(typescript.isJSDocReturnTag);
+  return tag?.typeExpression && plain(tag.typeExpression.type);
 }
 
 /**
@@ -72,9 +87,43 @@ export function jsDocTypedefs(sf: ts.SourceFile, name: string): ts.TypeNode[] {
   return out;
 }
 
-/** The written type of a `@property` a JSDoc type literal declares `member` (`@property {RunState} state`), or undefined. */
-export function jsDocPropertyType(type: ts.JSDocTypeLiteral, member: string): ts.TypeNode | undefined {
-  for (const p of type.jsDocPropertyTags ?? [])
-    if (typescript.isIdentifier(p.name) && p.name.text === member) return p.typeExpression && plain(p.typeExpression.type);
+/**
+ * The written types of the parameters of a JavaScript file's `@callback` named `name` at its top (the
+ * `@param` tags under it), in order; undefined when the file has none so named.
+ */
+export function jsDocCallbackParameters(sf: ts.SourceFile, name: string): Array<ts.TypeNode | undefined> | undefined {
+  if (!isJavaScriptFile(sf)) return undefined;
+  for (const node of [...sf.statements, sf.endOfFileToken])
+    for (const tag of tagsOf(node))
+      if (typescript.isJSDocCallbackTag(tag) && tag.name?.text === name)
+        return tag.typeExpression.parameters.map((p) => p.typeExpression && plain(p.typeExpression.type));
   return undefined;
 }
+
+/** The written type of a `@property` a JSDoc type literal declares `member` (`@property {RunState} state`), or undefined. */
+export function jsDocPropertyType(type: ts.JSDocTypeLiteral, member: string): ts.TypeNode | undefined {
+  for (const p of type.jsDocPropertyTags ?? []) {
+    // `@param {S} p.state` nested under `@param {Object} p`: the parser gives the nested tag its whole path
+    const name = typescript.isIdentifier(p.name) ? p.name : p.name.right;
+    if (name.text === member) return p.typeExpression && plain(p.typeExpression.type);
+  }
+  return undefined;
+}
+
+/**
+ * A JavaScript module's `@typedef` named `name` as the type alias it exports (tsc exports a module's
+ * top-level `@typedef`s: `import('./types.js').Pending` reads one), so a reader of another file's
+ * declarations reads it as it reads `export type Pending = …`. One alias a typedef: the readers
+ * tell a cycle between files by the declarations they have followed.
+ */
+export function jsDocTypedefDeclaration(sf: ts.SourceFile, name: string): ts.TypeAliasDeclaration | undefined {
+  const type = jsDocTypedefs(sf, name)[0];
+  if (!type) return undefined;
+  const known = typedefAliases.get(type);
+  if (known) return known;
+  const alias = typescript.factory.createTypeAliasDeclaration(undefined, name, undefined, type);
+  typedefAliases.set(type, alias);
+  return alias;
+}
+
+const typedefAliases = new WeakMap<ts.TypeNode, ts.TypeAliasDeclaration>();

@@ -1,6 +1,7 @@
 import type { ts } from 'ts-morph';
 import { isSdkModule, type ModuleLinks, moduleValue } from './imports.js';
 import { type InnerTypeDeclaration, innerTypeDeclaration } from './type-scope.js';
+import { jsDocTypedefDeclaration } from './jsdoc-types.js';
 import type { ModuleImport } from './types.js';
 import { typescript } from './typescript.js';
 
@@ -140,8 +141,10 @@ function isSdk(type: ts.TypeNode, wanted: ReadonlySet<string>, names: SdkTypeNam
   // `import type { RunState } from './sdk.js'` of a barrel that re-exports the SDK
   const reexported = names.viaBarrels?.(ref);
   if (reexported !== undefined) return wanted.has(reexported);
-  // a file-local alias of the SDK's type (`type Item = RunToolApprovalItem`)
-  const alias = sf.statements.find((s): s is ts.TypeAliasDeclaration => typescript.isTypeAliasDeclaration(s) && s.name.text === local);
+  // a file-local alias of the SDK's type (`type Item = RunToolApprovalItem`, a JavaScript `/** @typedef {RunState} S *\/`)
+  const alias =
+    sf.statements.find((s): s is ts.TypeAliasDeclaration => typescript.isTypeAliasDeclaration(s) && s.name.text === local) ??
+    jsDocTypedefDeclaration(sf, local);
   if (alias !== undefined) return !seen.has(alias) && isSdk(alias.type, wanted, names, sf, element, also(seen, alias));
   // a name another file of the app exports: the SDK's re-exported, or an alias that file declares
   return isImportedSdk(names.imported?.(local), wanted, element, seen);
