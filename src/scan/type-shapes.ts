@@ -156,11 +156,17 @@ export function settle(t: WrittenType, read: MemberReader, depth = 0): WrittenTy
   // `StateOf<'agent'>`: an alias's body read with the reference's arguments, when that settles to another type
   const body = aliasBody(type, t);
   const aliased = body && settle(body, read, depth + 1);
-  if (aliased && !(aliased.length === 1 && aliased[0]!.type === body.type && aliased[0]!.unsure !== true)) return aliased;
-  if (!typescript.isUnionTypeNode(type) || !type.types.some(needsSettling(t))) return [t];
+  if (aliased && changed(aliased, body.type)) return aliased;
+  if (!typescript.isUnionTypeNode(type)) return [t];
+  // a union is split only when an alternative settles to another type: kept whole, a tag test around the use still narrows it
   const rest = type.types.filter((u) => !isNullish(u));
-  return rest.flatMap((u) => settle(written(u, t), read, depth + 1));
+  const each = rest.map((u) => settle(written(u, t), read, depth + 1));
+  return each.some((s, i) => changed(s, rest[i]!)) ? each.flat() : [t];
 }
+
+/** Whether settling `type` gave something else than the type itself. */
+const changed = (settled: readonly WrittenType[], type: ts.TypeNode): boolean =>
+  !(settled.length === 1 && settled[0]!.type === type && settled[0]!.unsure !== true);
 
 /** A written type's alternatives, through parentheses and aliases (the nullish ones left out), so that any one may answer. */
 function alternatives(t: WrittenType, depth: number): WrittenType[] {
@@ -173,21 +179,6 @@ function alternatives(t: WrittenType, depth: number): WrittenType[] {
     ? alternatives(written(declared.decl.type, declared.file), depth + 1)
     : [t];
 }
-
-/**
- * Whether a union's alternative is one `settle` may change: a bound type parameter, an indexed
- * access type, `typeof`, a conditional type, a global wrapper, an alias (its body may be one).
- */
-const needsSettling =
-  (file: TypeFile) =>
-  (u: ts.TypeNode): boolean =>
-    boundParameter(u, file) !== undefined ||
-    typescript.isIndexedAccessTypeNode(u) ||
-    typescript.isTypeQueryNode(u) ||
-    // `('agent' extends K ? RunState : Review) | undefined`: written in parentheses in a union
-    (typescript.isParenthesizedTypeNode(u) && typescript.isConditionalTypeNode(u.type)) ||
-    keptArgument(u, file) !== undefined ||
-    aliasBody(u, file) !== undefined;
 
 /** The body of the alias a reference names, its type parameters bound to the reference's arguments; undefined for any other type. */
 function aliasBody(type: ts.TypeNode, file: TypeFile): WrittenType | undefined {
