@@ -12,6 +12,7 @@ import {
   classPropertyType,
   settledType,
   type WrittenType,
+  writtenCallType,
   writtenDestructuredType,
   writtenElementType,
   writtenHeldType,
@@ -166,6 +167,9 @@ function isSdkReceiver(expr: ts.Expression, ctx: Ctx): boolean {
   // `load()` of a function the file declares returning the state (declared-returns.ts), `await` kept
   const returned = typescript.isCallExpression(e) ? declaredReturnType(expr, ctx.ancestors, ctx.hoisted, ctx.sf) : undefined;
   if (returned !== undefined && allSdk(settledType(returned, here(ctx)), RECEIVER_TYPES)) return true;
+  // `p.current()` of a method (or a function-typed member) whose written return type says so (written-returns.ts)
+  const called = typescript.isCallExpression(e) ? writtenCallType(e, ctx.ancestors, here(ctx), ctx.hoisted) : undefined;
+  if (called !== undefined && allSdk(called, RECEIVER_TYPES)) return true;
   if (typescript.isCallExpression(e) || typescript.isNewExpression(e)) return makesSdkValue(e, ctx);
   if (typescript.isIdentifier(e)) {
     const decl = declarationOf(e.text, ctx.ancestors, ctx.hoisted);

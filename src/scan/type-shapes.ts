@@ -1,9 +1,13 @@
 import type { ts } from 'ts-morph';
 import { assignableTo } from './assignable-tags.js';
+import { conditionalBranches } from './conditional-types.js';
 import type { Narrowing } from './tag-narrowing.js';
+import { queriedType } from './type-queries.js';
 import { innerTypeDeclaration } from './type-scope.js';
+import { boundParameter, declarationFile, WALK_DEPTH } from './type-trail.js';
 import { typescript } from './typescript.js';
 import type { TypeFile, WrittenType } from './written-type.js';
+import { returnedType } from './written-returns.js';
 
 /*
  * The shapes a written type holds the SDK's state in (issue 40, no silent break: the codemod must
@@ -14,23 +18,16 @@ import type { TypeFile, WrittenType } from './written-type.js';
  * indexed access type (`Pending['job']`); and a generic's type arguments (or its defaults) put for
  * its type parameters (`Box<RunState>` of `interface Box<T> { state: T }`); `Extract`/`Exclude` of a
  * tagged union as the tag tests they amount to (assignable-tags.ts); `typeof` a value the file declares
- * with a written type. The element reader here gives what `xs[i]` reads: an array's or a tuple's
+ * with a written type (type-queries.ts); `ReturnType<typeof load>` (written-returns.ts); the branch a
+ * conditional type takes (conditional-types.ts). The element reader here gives what `xs[i]` reads: an array's or a tuple's
  * element, a `Record`'s value, an index signature's; the map reader what `m.get(k)` reads.
  * Everything is read from what is written; nothing is inferred. A walk ends where it meets again a
- * reference it is reading (the trail, `followed`), not after a few steps: a layered app names its
+ * reference it is reading (the trail, `followed`: type-trail.ts), not after a few steps: a layered app names its
  * state once per layer (`PendingDto = Pending = Readonly<PendingRecord>`, issue 40).
  */
 
 /** The member reader these walk with (written-members.ts's), passed in: the shapes nest in each other. */
 export type MemberReader = (type: ts.TypeNode, member: string, file: TypeFile, depth: number, narrow?: Narrowing) => WrittenType[] | undefined;
-
-/**
- * A guard on how deep one walk nests (shapes, wrappers, parameters, references). Cycles end on the
- * trail of followed references; this only keeps finite a walk whose bindings grow at each step
- * (`type Deep<T> = Deep<[T]>`, which TypeScript itself refuses), so it sits far above what an app's
- * types nest (a three-layer app's DTO is some eight steps down) rather than at a depth apps reach.
- */
-export const WALK_DEPTH = 64;
 
 /** The global types that keep the members of their first type argument (a member read through them is its member). */
 const MEMBER_WRAPPERS: ReadonlySet<string> = new Set(['Readonly', 'Partial', 'Required', 'NonNullable', 'Pick', 'Omit', 'Awaited']);
@@ -40,6 +37,16 @@ function wrapped(name: string, first: ts.TypeNode): ts.TypeNode {
   if (name !== 'Awaited' || !typescript.isTypeReferenceNode(first) || !typescript.isIdentifier(first.typeName)) return first;
   const inner = first.typeArguments?.[0];
   return (first.typeName.text === 'Promise' || first.typeName.text === 'PromiseLike') && inner ? inner : first;
+}
+
+/**
+ * The type a global keeps the members of, read where `type` is: a wrapper's first argument (see
+ * `wrapped`), the return type `ReturnType<typeof load>` gives (written-returns.ts); undefined for
+ * any other global.
+ */
+function keptType(name: string, first: ts.TypeNode, file: TypeFile): WrittenType | undefined {
+  if (name === 'ReturnType') return returnedType(first, file);
+  return MEMBER_WRAPPERS.has(name) ? written(wrapped(name, first), file) : undefined;
 }
 
 /** The global types that leave some alternatives of their first type argument (assignable-tags.ts). */
@@ -67,6 +74,12 @@ export function shapeMember(
   const bound = boundParameter(type, file);
   if (bound) return { found: read(bound.type, member, bound, depth + 1) };
   if (typescript.isIndexedAccessTypeNode(type)) return some(indexedTypes(type, file, depth, read).flatMap((t) => read(t.type, member, t, depth + 1) ?? []));
+  // `K extends 'agent' ? Pending : Review` of `StateOf<'agent'>`: the branch it takes, or either, unsure (conditional-types.ts)
+  if (typescript.isConditionalTypeNode(type)) {
+    const { branches, unsure } = conditionalBranches(type, file);
+    const found = branches.flatMap((b) => read(b.type, member, b, depth + 1, narrow) ?? []);
+    return some(unsure ? found.map((f) => ({ ...f, unsure: true })) : found);
+  }
   // `p: typeof last` of `declare const last: { state: RunState }`
   const queried = queriedType(type, file);
   if (queried) return { found: read(queried.type, member, queried, depth + 1, narrow) };
@@ -98,7 +111,8 @@ export function globalMember(
     // U not read: any alternative of T may be left (fail closed)
     return left.unsure ? found?.map((f) => ({ ...f, unsure: true })) : found;
   }
-  return name !== undefined && MEMBER_WRAPPERS.has(name) && first ? read(wrapped(name, first), member, file, depth + 1, narrow) : undefined;
+  const kept = name !== undefined && first ? keptType(name, first, file) : undefined;
+  return kept && read(kept.type, member, kept, depth + 1, narrow);
 }
 
 /**
@@ -110,74 +124,6 @@ function globalName(type: ts.TypeReferenceNode): string | undefined {
   return typescript.isIdentifier(type.typeName) ? type.typeName.text : undefined;
 }
 
-/** The binding of a type parameter a reference names (`T` of `Box<T>`, given `Box<RunState>`), or undefined. */
-export function boundParameter(type: ts.TypeNode, file: TypeFile): WrittenType | undefined {
-  if (!typescript.isTypeReferenceNode(type) || type.typeArguments || !typescript.isIdentifier(type.typeName)) return undefined;
-  return file.params?.get(type.typeName.text);
-}
-
-/**
- * The file a generic declaration is read in, its type parameters bound: each to the reference's
- * type argument, read where the reference is written, else to its default, read where the
- * declaration is (with the parameters bound before it, as a default may name them). Undefined when
- * the walk is reading this reference already, with the same bindings: a cycle.
- */
-export function declarationFile(
-  decl: { typeParameters?: ts.NodeArray<ts.TypeParameterDeclaration> | undefined },
-  ref: ts.TypeNode,
-  at: TypeFile,
-  there: { sf: ts.SourceFile; names: TypeFile['names'] },
-): TypeFile | undefined {
-  const followed = follow(ref, at);
-  if (!followed) return undefined;
-  const out: TypeFile = { sf: there.sf, names: there.names, followed };
-  if (!decl.typeParameters?.length) return out;
-  // a type reference (`Box<RunState>`), a base an interface extends (`extends Box<RunState>`), an import type (`Box<RunState>` imported in place from `./box.js`)
-  const args =
-    typescript.isTypeReferenceNode(ref) || typescript.isExpressionWithTypeArguments(ref) || typescript.isImportTypeNode(ref) ? (ref.typeArguments ?? []) : [];
-  const params = new Map<string, WrittenType>();
-  for (const [i, p] of decl.typeParameters.entries()) {
-    const arg = args[i];
-    if (arg) params.set(p.name.text, written(arg, at));
-    else if (p.default) params.set(p.name.text, written(p.default, { ...out, params: new Map(params) }));
-  }
-  return { ...out, params };
-}
-
-/**
- * The trail once `ref`, read in `at`, is followed; undefined when it is on the trail already (`type A
- * = B; type B = A`, `interface A extends B`, `interface B extends A`): the walk would go round. A
- * type parameter read as its argument goes back to the trail where the argument is written, so
- * `Wrap<Wrap<X>>` reads `Wrap`'s body twice, each time on its own trail.
- */
-function follow(ref: ts.Node, at: TypeFile): readonly ts.Node[] | undefined {
-  const trail = at.followed ?? [];
-  return trail.includes(ref) ? undefined : [ref, ...trail];
-}
-
-/** A written type without its trail: a new read of it (`p.parent.parent.state`, one access after another) starts afresh. */
-export function unfollowed(t: WrittenType): WrittenType {
-  const { followed: _, ...rest } = t;
-  return rest;
-}
-
-/**
- * The written type of the value `typeof x` names: a variable the file declares at its top with a
- * written type (`declare const last: { state: RunState }`); undefined for any other.
- */
-function queriedType(type: ts.TypeNode, file: TypeFile): WrittenType | undefined {
-  if (!typescript.isTypeQueryNode(type) || !typescript.isIdentifier(type.exprName)) return undefined;
-  const name = type.exprName.text;
-  for (const s of file.sf.statements) {
-    const decl = typescript.isVariableStatement(s)
-      ? s.declarationList.declarations.find((d) => typescript.isIdentifier(d.name) && d.name.text === name)
-      : undefined;
-    if (!decl) continue;
-    const followed = decl.type && follow(type, file);
-    return decl.type && followed ? written(decl.type, { sf: file.sf, names: file.names, followed }) : undefined;
-  }
-  return undefined;
-}
 /**
  * A member's written type settled for the SDK test: a type parameter put back to its binding
  * (`T` to `RunState`), an indexed access type to what it reads (`Pending['state']`), a union with
@@ -195,17 +141,32 @@ export function settle(t: WrittenType, read: MemberReader, depth = 0): WrittenTy
   // `NonNullable<Pending['state']>`: what the wrapper keeps the members of; of `Extract`/`Exclude`, any alternative
   const kept = keptArgument(type, t);
   if (kept) {
-    const inner = settle(written(kept.type, t), read, depth + 1);
+    const inner = settle(kept.kept, read, depth + 1);
     return kept.unsure ? inner.flatMap((u) => alternatives(u, depth + 1)).map((u) => ({ ...u, unsure: true })) : inner;
   }
   if (typescript.isIndexedAccessTypeNode(type)) {
     const types = indexedTypes(type, t, depth, read);
     return types.length > 0 ? types.flatMap((u) => settle(u, read, depth + 1)) : [t];
   }
-  if (!typescript.isUnionTypeNode(type) || !type.types.some(needsSettling(t))) return [t];
+  if (typescript.isConditionalTypeNode(type)) {
+    const { branches, unsure } = conditionalBranches(type, t);
+    const inner = branches.flatMap((b) => settle(b, read, depth + 1));
+    return unsure ? inner.map((u) => ({ ...u, unsure: true })) : inner;
+  }
+  // `StateOf<'agent'>`: an alias's body read with the reference's arguments, when that settles to another type
+  const body = aliasBody(type, t);
+  const aliased = body && settle(body, read, depth + 1);
+  if (aliased && changed(aliased, body.type)) return aliased;
+  if (!typescript.isUnionTypeNode(type)) return [t];
+  // a union is split only when an alternative settles to another type: kept whole, a tag test around the use still narrows it
   const rest = type.types.filter((u) => !isNullish(u));
-  return rest.flatMap((u) => settle(written(u, t), read, depth + 1));
+  const each = rest.map((u) => settle(written(u, t), read, depth + 1));
+  return each.some((s, i) => changed(s, rest[i]!)) ? each.flat() : [t];
 }
+
+/** Whether settling `type` gave something else than the type itself. */
+const changed = (settled: readonly WrittenType[], type: ts.TypeNode): boolean =>
+  !(settled.length === 1 && settled[0]!.type === type && settled[0]!.unsure !== true);
 
 /** A written type's alternatives, through parentheses and aliases (the nullish ones left out), so that any one may answer. */
 function alternatives(t: WrittenType, depth: number): WrittenType[] {
@@ -219,23 +180,25 @@ function alternatives(t: WrittenType, depth: number): WrittenType[] {
     : [t];
 }
 
-/** Whether a union's alternative is one `settle` changes: a bound type parameter, an indexed access type, `typeof`, a global wrapper. */
-const needsSettling =
-  (file: TypeFile) =>
-  (u: ts.TypeNode): boolean =>
-    boundParameter(u, file) !== undefined || typescript.isIndexedAccessTypeNode(u) || typescript.isTypeQueryNode(u) || keptArgument(u, file) !== undefined;
+/** The body of the alias a reference names, its type parameters bound to the reference's arguments; undefined for any other type. */
+function aliasBody(type: ts.TypeNode, file: TypeFile): WrittenType | undefined {
+  const declared = typescript.isTypeReferenceNode(type) ? declaredAs(type, file) : undefined;
+  return declared && 'decl' in declared && typescript.isTypeAliasDeclaration(declared.decl) ? written(declared.decl.type, declared.file) : undefined;
+}
 
 /**
  * The type argument a global wrapper keeps the members of (`NonNullable<X>`, `Readonly<X>`: `X`),
  * or filters (`Extract<X, U>`: `X`, unsure, as any of its alternatives may be left); undefined when
  * `type` is no such global (the file declaring or importing the name makes it the app's).
  */
-function keptArgument(type: ts.TypeNode, file: TypeFile): { type: ts.TypeNode; unsure: boolean } | undefined {
+function keptArgument(type: ts.TypeNode, file: TypeFile): { kept: WrittenType; unsure: boolean } | undefined {
   if (!typescript.isTypeReferenceNode(type)) return undefined;
   const name = globalName(type);
   const first = type.typeArguments?.[0];
-  if (name === undefined || !first || !(MEMBER_WRAPPERS.has(name) || FILTERS.has(name)) || declaredAs(type, file) !== undefined) return undefined;
-  return { type: wrapped(name, first), unsure: FILTERS.has(name) };
+  if (name === undefined || !first || declaredAs(type, file) !== undefined) return undefined;
+  if (FILTERS.has(name)) return { kept: written(first, file), unsure: true };
+  const kept = keptType(name, first, file);
+  return kept && { kept, unsure: false };
 }
 
 function isNullish(t: ts.TypeNode): boolean {
@@ -320,7 +283,8 @@ export function elementTypes(t: WrittenType, depth: number, read: MemberReader, 
   const [first, second] = type.typeArguments ?? [];
   if (name !== undefined && (name === 'Array' || name === 'ReadonlyArray' || ITERABLES.has(name)) && first) return [written(first, t)];
   if (name === 'Record' && second) return [written(second, t)];
-  return name !== undefined && MEMBER_WRAPPERS.has(name) && first ? next(wrapped(name, first)) : undefined;
+  const kept = name !== undefined && first ? keptType(name, first, t) : undefined;
+  return kept && elementTypes(kept, depth + 1, read, index);
 }
 
 const found = (types: WrittenType[]): WrittenType[] | undefined => (types.length > 0 ? types : undefined);

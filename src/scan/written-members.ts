@@ -10,7 +10,9 @@ import { comparable, writtenValue } from './tag-values.js';
 import { type InnerTypeDeclaration, innerTypeDeclaration } from './type-scope.js';
 import type { TypeFile, WrittenType } from './written-type.js';
 import { memberName } from './assignable-tags.js';
-import { declarationFile, elementTypes, globalMember, heldTypes, settle, shapeMember, unfollowed, WALK_DEPTH } from './type-shapes.js';
+import { elementTypes, globalMember, heldTypes, settle, shapeMember } from './type-shapes.js';
+import { declarationFile, unfollowed, WALK_DEPTH } from './type-trail.js';
+import { calledTypes, methodAsFunction } from './written-returns.js';
 import { typescript } from './typescript.js';
 import { importTypeName, type MergedInterface, type SdkTypeNames } from './written-sdk-type.js';
 import { fileTypeDeclarations } from './file-type-declarations.js';
@@ -123,6 +125,30 @@ function writtenHeld(
 }
 
 /**
+ * The written types `obj.m()` returns: each alternative's method's (`current(): RunState`) or
+ * function-typed member's (`current: () => RunState`) written return type, settled; undefined when
+ * `e` calls no member or none writes a return type.
+ */
+export function writtenCallType(e: ts.CallExpression, ancestors: readonly ts.Node[], file: TypeFile, hoisted?: HoistedVars): WrittenType[] | undefined {
+  return writtenCalled(e, ancestors, file, hoisted, 0);
+}
+
+function writtenCalled(
+  e: ts.CallExpression,
+  ancestors: readonly ts.Node[],
+  file: TypeFile,
+  hoisted: HoistedVars | undefined,
+  depth: number,
+): WrittenType[] | undefined {
+  const callee = unwrapValue(e.expression);
+  if (!typescript.isPropertyAccessExpression(callee)) return undefined;
+  const member = writtenMember(callee.expression, callee.name.text, ancestors, file, hoisted, depth);
+  // a return type keeps its member's `unsure` (an alternative a test may have left): it is read in the member's file
+  const found = member?.flatMap((m) => (calledTypes(m) ?? []).flatMap((r) => settle(r, memberIn).map(unfollowed)));
+  return found && found.length > 0 ? found : undefined;
+}
+
+/**
  * What a written type reads as for the SDK test (`s: Pending['state']` is `Pending`'s `state`):
  * its alternatives, settled (type-shapes.ts); the type itself when it is no such shape.
  */
@@ -162,6 +188,9 @@ function writtenTypesOf(
   // `p.states.get(id)` of a member written `Map<string, Entry>`
   const inMember = deeper && typescript.isCallExpression(e) ? writtenHeld(e, ancestors, file, hoisted, depth + 1) : undefined;
   if (inMember) return inMember;
+  // `p.current()` of a member written `current(): Entry` (written-returns.ts)
+  const called = deeper && typescript.isCallExpression(e) ? writtenCalled(e, ancestors, file, hoisted, depth + 1) : undefined;
+  if (called) return called;
   // `p` of `const [p] = pairs[0]`: the element in its place
   const placed = deeper && typescript.isIdentifier(e) ? destructured(e.text, ancestors, file, hoisted, depth + 1) : undefined;
   if (placed) return placed;
@@ -405,11 +434,16 @@ export function classPropertyType(cls: ts.ClassDeclaration, name: string): ts.Ty
   return undefined;
 }
 
-/** The written type of the property `member` (named `state` or `'state'`), or undefined. */
+/**
+ * The written type of the property `member` (named `state` or `'state'`), or undefined; of a method
+ * (`current(): RunState`), the function type it reads as, so that a call gives its return type.
+ */
 function propertyType(members: ts.NodeArray<ts.TypeElement>, member: string, file: TypeFile): WrittenType[] | undefined {
-  for (const m of members)
+  for (const m of members) {
     if ((typescript.isPropertySignature(m) || typescript.isGetAccessorDeclaration(m)) && memberName(m.name) === member)
       return m.type ? [{ ...file, type: m.type }] : undefined;
+    if (typescript.isMethodSignature(m) && memberName(m.name) === member) return written(methodAsFunction(m), file);
+  }
   return undefined;
 }
 

@@ -10,8 +10,7 @@ import { lines, lintRepo, testProject } from './rule-tester.js';
  * in a `namespace` (`App.Pending`), a class's constructor parameter property read from outside
  * (`this.state` is read), a computed literal key (`['state']: RunState`), and a local holding a call
  * of a declared function (`const p = load()`). `sdk-approval` finds nothing, so the codemod rewrites
- * the tool with no conflict. Each is one finding. `ReturnType`, the conditional alias and the method's
- * return are not read yet (docs/DECISIONS.md, "Session 26").
+ * the tool with no conflict. Each is one finding.
  */
 const GEN = "import { protectedTool } from './ctrlrun.generated.js';";
 const SDK = "import type { RunState } from '@openai/agents';";
@@ -21,10 +20,24 @@ const lint = (server: string) =>
   lintRepo({ 'src/server.ts': lines(GEN, SDK, server) }, { project: testProject(), ruleId: 'sdk-approval', file: 'src/server.ts' }).length;
 
 const cases: Record<string, string> = {
+  '`ReturnType<typeof load>` of a declared function': lines(
+    PENDING,
+    'declare function load(): Pending;',
+    'export function ok(p: ReturnType<typeof load>, i: Row) { p.state.approve(i); }',
+  ),
   '`Awaited<Promise<Pending>>`': lines(PENDING, 'export function ok(p: Awaited<Promise<Pending>>, i: Row) { p.state.approve(i); }'),
+  "a conditional type alias (`StateOf<'agent'>`)": lines(
+    'interface Review { approve(i: Row): void }',
+    `type StateOf<K> = K extends 'agent' ? ${S} : Review;`,
+    "export function ok(s: StateOf<'agent'>, i: Row) { s.approve(i); }",
+  ),
   'an interface’s `get` accessor (`get state(): RunState`)': lines(
     `interface Pending { get state(): ${S} }`,
     'export function ok(p: Pending, i: Row) { p.state.approve(i); }',
+  ),
+  'an interface method’s return (`p.current().approve(i)`)': lines(
+    `interface Pending { current(): ${S} }`,
+    'export function ok(p: Pending, i: Row) { p.current().approve(i); }',
   ),
   'an interface in a `namespace` (`p: App.Pending`)': lines(
     `namespace App { export interface Pending { state: ${S} } }`,
