@@ -98,7 +98,21 @@ export function globalMember(
     // U not read: any alternative of T may be left (fail closed)
     return left.unsure ? found?.map((f) => ({ ...f, unsure: true })) : found;
   }
+  // `Omit<Pending, 'state'>` writes no `state`, `Pick<Pending, 'id'>` only `id` (keys not written as literals: any)
+  const keys = name === 'Omit' || name === 'Pick' ? literalKeys(second) : undefined;
+  if (keys !== undefined && keys.includes(member) === (name === 'Omit')) return undefined;
   return name !== undefined && MEMBER_WRAPPERS.has(name) && first ? read(wrapped(name, first), member, file, depth + 1, narrow) : undefined;
+}
+
+/** The keys a `Pick` or `Omit` names, when each is a string literal (`'state' | 'id'`); undefined otherwise. */
+function literalKeys(t: ts.TypeNode | undefined): string[] | undefined {
+  if (t === undefined) return undefined;
+  if (typescript.isParenthesizedTypeNode(t)) return literalKeys(t.type);
+  if (typescript.isUnionTypeNode(t)) {
+    const parts = t.types.map(literalKeys);
+    return parts.every((p) => p !== undefined) ? (parts.flat() as string[]) : undefined;
+  }
+  return typescript.isLiteralTypeNode(t) && typescript.isStringLiteral(t.literal) ? [t.literal.text] : undefined;
 }
 
 /**
