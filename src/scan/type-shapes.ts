@@ -346,11 +346,12 @@ const ITERABLES = new Set(['Set', 'ReadonlySet', 'Iterable', 'IterableIterator',
  * The elements of a tuple a read in place `index` may give: that place's alone before any rest
  * element (`[A, B?]`, `[name: A, B]`); from a rest element on, it and every element after it
  * (`[A, ...B[], C]`'s place 1 or 5 may be a `B` or the `C`); with no place known, or one past the
- * end, every element.
+ * end, every element; at a place not whole (`e[0.5]`), none (an array holds nothing there).
  */
 function tuplePlace(type: ts.TupleTypeNode, index: number | undefined): readonly ts.TypeNode[] {
   const { elements } = type;
-  if (index === undefined || !Number.isInteger(index) || index < 0) return elements;
+  if (index !== undefined && !Number.isInteger(index)) return [];
+  if (index === undefined || index < 0) return elements;
   const rest = elements.findIndex(isRest);
   if (rest >= 0 && index >= rest) return elements.slice(rest);
   return index < elements.length ? [elements[index]!] : elements;
