@@ -19,7 +19,7 @@ import {
   writtenMemberType,
 } from './written-members.js';
 import type { ModuleImport } from './types.js';
-import { ITEM_TYPES, isSdkClass, isWrittenSdkType, RECEIVER_TYPES, type SdkTypeNames } from './written-sdk-type.js';
+import { ITEM_TYPES, isSdkClass, isWrittenSdkType, mayBeWrittenSdkType, RECEIVER_TYPES, type SdkTypeNames } from './written-sdk-type.js';
 
 /**
  * Whether `receiver.approve(item)` (or reject/approveTool/rejectTool) is the SDK's own approval:
@@ -29,13 +29,17 @@ import { ITEM_TYPES, isSdkClass, isWrittenSdkType, RECEIVER_TYPES, type SdkTypeN
  * is neither (issue 21: 16 false findings in one repo).
  */
 export function isSdkApprovalCall(receiver: ts.Expression, item: ts.Expression, ancestors: readonly ts.Node[], sf: ts.SourceFile, file: ApprovalFile): boolean {
-  const ctx = newCtx(ancestors, sf, file);
+  const ctx = newCtx(ancestors, sf, file, mayBeWrittenSdkType);
   return isSdkReceiver(receiver, ctx) || isInterruption(item, ctx);
 }
 
-/** Whether a run's input is a RunState (a resume: the state carries the context it was run with). */
+/**
+ * Whether a run's input is a RunState (a resume: the state carries the context it was run with).
+ * A union counts only when every alternative is the SDK's: a resume skips the context-runs and
+ * identity checks, so a wrong "yes" would hide their findings.
+ */
 export function isRunStateValue(expr: ts.Expression, ancestors: readonly ts.Node[], sf: ts.SourceFile, file: ApprovalFile): boolean {
-  return isSdkReceiver(expr, newCtx(ancestors, sf, file));
+  return isSdkReceiver(expr, newCtx(ancestors, sf, file, isWrittenSdkType));
 }
 
 /** What the file's scan already collected that the readers use: its imports (the SDK's type names among them), its hoisted `var`s, its resolver of the SDK's exports. */
@@ -58,25 +62,40 @@ interface Ctx {
   hoisted: HoistedVars | undefined;
   /** The SDK's type names the file imports, read once when a written type is first asked about. */
   names: () => SdkTypeNames;
+  /** The test of a written type: every alternative of a union the SDK's, or any one (an answer, failing closed). */
+  sdk: SdkTypeTest;
 }
+
+type SdkTypeTest = typeof isWrittenSdkType;
 
 /** The scan's resolver of an expression to the SDK's export it names (through barrels and aliases). */
 type SdkMember = (expr: ts.Expression) => string | undefined;
 
-function newCtx(ancestors: readonly ts.Node[], sf: ts.SourceFile, file: ApprovalFile): Ctx {
+function newCtx(ancestors: readonly ts.Node[], sf: ts.SourceFile, file: ApprovalFile, sdk: SdkTypeTest): Ctx {
   let names: SdkTypeNames | undefined;
-  return { ancestors, sf, depth: 0, hoisted: file.hoisted, names: () => (names ??= typeNamesOf(file.imports, file.fileAbs, file.readModule, file.sdkMember)) };
+  return {
+    ancestors,
+    sf,
+    depth: 0,
+    hoisted: file.hoisted,
+    names: () => (names ??= typeNamesOf(file.imports, file.fileAbs, file.readModule, file.sdkMember)),
+    sdk,
+  };
 }
 
 const RESULT_TYPES: ReadonlySet<string> = new Set(['RunResult', 'StreamedRunResult', 'RunState']);
 
 /** Whether a written type is the SDK's (one of `wanted`); with `element`, a list of them too. */
 const isSdk = (type: ts.TypeNode | undefined, wanted: ReadonlySet<string>, ctx: Ctx, element = false): boolean =>
-  isWrittenSdkType(type, wanted, ctx.names(), ctx.sf, { element });
-/** Whether every alternative's written type of a member is the SDK's; any one, when a test around the use may or may not have narrowed them (fail closed). */
-const allSdk = (types: readonly WrittenType[], wanted: ReadonlySet<string>): boolean => {
-  const sdk = (t: WrittenType) => isWrittenSdkType(t.type, wanted, t.names, t.sf);
-  return types.some((t) => t.unsure === true) ? types.some(sdk) : types.every(sdk);
+  ctx.sdk(type, wanted, ctx.names(), ctx.sf, { element });
+/**
+ * Whether the alternatives a member may be (those the tag tests around the use leave) are the
+ * SDK's: any one, for an answer (fail closed); every one for a resume, unless a test around the use
+ * may or may not have narrowed them.
+ */
+const sdkAlternatives = (types: readonly WrittenType[], wanted: ReadonlySet<string>, ctx: Ctx): boolean => {
+  const sdk = (t: WrittenType) => ctx.sdk(t.type, wanted, t.names, t.sf);
+  return ctx.sdk === mayBeWrittenSdkType || types.some((t) => t.unsure === true) ? types.some(sdk) : types.every(sdk);
 };
 /** The file the readers are in, as the member reader takes it. */
 const here = (ctx: Ctx) => ({ sf: ctx.sf, names: ctx.names() });
@@ -110,12 +129,12 @@ function baseField(e: ts.Expression, ctx: Ctx): WrittenType | undefined {
 /** Whether `this.name` is a field of a base class of another file whose written type is one of `wanted`. */
 const isSdkBaseField = (e: ts.Expression, wanted: ReadonlySet<string>, ctx: Ctx): boolean => {
   const f = baseField(e, ctx);
-  return f !== undefined && isWrittenSdkType(f.type, wanted, f.names, f.sf);
+  return f !== undefined && ctx.sdk(f.type, wanted, f.names, f.sf);
 };
 
 /** Whether a map's value type is one of `wanted`, read in the file it is written in. */
 const isSdkHeld = (held: HeldType, wanted: ReadonlySet<string>, ctx: Ctx): boolean =>
-  held.from ? isWrittenSdkType(held.type, wanted, held.from.names, held.from.sf) : isSdk(held.type, wanted, ctx);
+  held.from ? ctx.sdk(held.type, wanted, held.from.names, held.from.sf) : isSdk(held.type, wanted, ctx);
 
 const deeper = (ctx: Ctx): Ctx | undefined => (ctx.depth >= 6 ? undefined : { ...ctx, depth: ctx.depth + 1 });
 
@@ -133,7 +152,7 @@ function anySet(e: ts.Expression, ctx: Ctx, test: (v: ts.Expression, ctx: Ctx) =
 function isSdkReceiver(expr: ts.Expression, ctx: Ctx): boolean {
   // `(x as RunState<…>).approve(i)`: the cast's type says so; any other cast leaves the value's own reading (fail closed)
   const cast = castType(expr);
-  if (cast !== undefined && allSdk(settledType(cast, here(ctx)), RECEIVER_TYPES)) return true;
+  if (cast !== undefined && sdkAlternatives(settledType(cast, here(ctx)), RECEIVER_TYPES, ctx)) return true;
   const e = unwrapValue(expr);
   const field = thisField(e, ctx.ancestors);
   if (field?.type !== undefined) return isSdk(field.type, RECEIVER_TYPES, ctx);
@@ -142,7 +161,7 @@ function isSdkReceiver(expr: ts.Expression, ctx: Ctx): boolean {
   if (typescript.isPropertyAccessExpression(e)) {
     // `entry.state` of an object whose written type says what `state` is
     const member = writtenMemberType(e.expression, e.name.text, ctx.ancestors, here(ctx), ctx.hoisted);
-    if (member !== undefined) return allSdk(member, RECEIVER_TYPES);
+    if (member !== undefined) return sdkAlternatives(member, RECEIVER_TYPES, ctx);
     // `result.state` of a run's result; `session.current` of a realtime hook is not followed
     if (e.name.text === 'state') return isRunResult(e.expression, ctx);
     if (e.name.text === 'context') return isRunResult(e.expression, ctx);
@@ -155,21 +174,21 @@ function isSdkReceiver(expr: ts.Expression, ctx: Ctx): boolean {
   }
   // `states['a']` of `Record<string, RunState>`, `states[0]` of `RunState[]` (type-shapes.ts)
   const element = typescript.isElementAccessExpression(e) ? writtenElementType(e, ctx.ancestors, here(ctx), ctx.hoisted) : undefined;
-  if (element !== undefined) return allSdk(element, RECEIVER_TYPES);
+  if (element !== undefined) return sdkAlternatives(element, RECEIVER_TYPES, ctx);
   // `this.sessions.get(id)!` of `Map<string, RealtimeSession>`
   const held = mapGetType(e, ctx.ancestors, ctx.hoisted, ctx.names());
   if (held !== undefined) return isSdkHeld(held, RECEIVER_TYPES, ctx);
   // `p.states.get(id)!` of a member written `Map<string, RunState>`
   const inMember = writtenHeldType(e, ctx.ancestors, here(ctx), ctx.hoisted);
-  if (inMember !== undefined) return allSdk(inMember, RECEIVER_TYPES);
+  if (inMember !== undefined) return sdkAlternatives(inMember, RECEIVER_TYPES, ctx);
   // of an untyped `new Map()` the class fills with `this.sessions.set(id, new RealtimeSession(…))`
   if (anySet(e, ctx, isSdkReceiver)) return true;
   // `load()` of a function the file declares returning the state (declared-returns.ts), `await` kept
   const returned = typescript.isCallExpression(e) ? declaredReturnType(expr, ctx.ancestors, ctx.hoisted, ctx.sf) : undefined;
-  if (returned !== undefined && allSdk(settledType(returned, here(ctx)), RECEIVER_TYPES)) return true;
+  if (returned !== undefined && sdkAlternatives(settledType(returned, here(ctx)), RECEIVER_TYPES, ctx)) return true;
   // `p.current()` of a method (or a function-typed member) whose written return type says so (written-returns.ts)
   const called = typescript.isCallExpression(e) ? writtenCallType(e, ctx.ancestors, here(ctx), ctx.hoisted) : undefined;
-  if (called !== undefined && allSdk(called, RECEIVER_TYPES)) return true;
+  if (called !== undefined && sdkAlternatives(called, RECEIVER_TYPES, ctx)) return true;
   if (typescript.isCallExpression(e) || typescript.isNewExpression(e)) return makesSdkValue(e, ctx);
   if (typescript.isIdentifier(e)) {
     const decl = declarationOf(e.text, ctx.ancestors, ctx.hoisted);
@@ -179,17 +198,17 @@ function isSdkReceiver(expr: ts.Expression, ctx: Ctx): boolean {
     if (own !== undefined) return isSdkField(own, RECEIVER_TYPES, ctx);
     // `const [state] = e` of a pair `[RunState, Item]`: the element in its place
     const placed = writtenDestructuredType(e.text, ctx.ancestors, here(ctx), ctx.hoisted);
-    if (placed !== undefined) return allSdk(placed, RECEIVER_TYPES);
+    if (placed !== undefined) return sdkAlternatives(placed, RECEIVER_TYPES, ctx);
     const type = declaredType(decl);
     // `s: Pending['state']`: the member it reads (type-shapes.ts)
-    if (type !== undefined) return allSdk(settledType(type, here(ctx)), RECEIVER_TYPES);
+    if (type !== undefined) return sdkAlternatives(settledType(type, here(ctx)), RECEIVER_TYPES, ctx);
     const next = deeper(ctx);
     if (!next || !typescript.isVariableDeclaration(decl) || !decl.initializer) return false;
     // `const { state } = await run(...)`: the result's `state`, as `result.state` is
     const key = destructuredKey(decl, e.text);
     // `const { state } = this.entry!` of an object whose written type says what `state` is
     const member = key === undefined ? undefined : writtenMemberType(decl.initializer, key, ctx.ancestors, here(ctx), ctx.hoisted);
-    if (member !== undefined) return allSdk(member, RECEIVER_TYPES);
+    if (member !== undefined) return sdkAlternatives(member, RECEIVER_TYPES, ctx);
     if (key !== undefined) return (key === 'state' || key === 'context') && isRunResult(decl.initializer, next);
     return typescript.isIdentifier(decl.name) && isSdkReceiver(decl.initializer, next);
   }
@@ -245,7 +264,7 @@ function isInterruption(expr: ts.Expression, ctx: Ctx): boolean {
   if (typescript.isPropertyAccessExpression(e) && e.name.text === 'approvalItem') return true;
   if (typescript.isPropertyAccessExpression(e)) {
     const member = writtenMemberType(e.expression, e.name.text, ctx.ancestors, here(ctx), ctx.hoisted);
-    if (member !== undefined && allSdk(member, ITEM_TYPES)) return true;
+    if (member !== undefined && sdkAlternatives(member, ITEM_TYPES, ctx)) return true;
   }
   const field = thisFieldType(e, ctx.ancestors);
   if (field !== undefined) return isSdk(field, ITEM_TYPES, ctx);
@@ -269,7 +288,7 @@ function isInterruption(expr: ts.Expression, ctx: Ctx): boolean {
   if (!next) return false;
   // `({ item }: Pending)`, `for (const { item } of pending)`: the written type down the pattern or loop
   const placed = writtenDestructuredType(e.text, ctx.ancestors, here(ctx), ctx.hoisted);
-  if (placed !== undefined && allSdk(placed, ITEM_TYPES)) return true;
+  if (placed !== undefined && sdkAlternatives(placed, ITEM_TYPES, ctx)) return true;
   if (typescript.isForOfStatement(decl)) return isInterruptionList(decl.expression, next);
   if (isSdk(declaredType(decl) ?? useStateType(decl, e.text), ITEM_TYPES, ctx)) return true;
   if (typescript.isParameter(decl)) return isCallbackOfList(decl, ctx);
@@ -277,7 +296,7 @@ function isInterruption(expr: ts.Expression, ctx: Ctx): boolean {
     // `const { item } = this.entry!` of an object whose written type says what `item` is
     const key = destructuredKey(decl, e.text);
     const member = key === undefined ? undefined : writtenMemberType(decl.initializer, key, ctx.ancestors, here(ctx), ctx.hoisted);
-    if (member !== undefined) return allSdk(member, ITEM_TYPES);
+    if (member !== undefined) return sdkAlternatives(member, ITEM_TYPES, ctx);
     // `const [item] = result.interruptions`, `const item = result.interruptions[0]`
     return typescript.isArrayBindingPattern(decl.name) ? isInterruptionList(decl.initializer, next) : isInterruption(decl.initializer, next);
   }
@@ -359,7 +378,8 @@ function writtenItemType(expr: ts.Expression, ctx: Ctx): ts.TypeNode | undefined
  * `unknown` and other names may be an approval item (an alias from another file): not these.
  */
 export function cannotBeItem(item: ts.Expression, ancestors: readonly ts.Node[], sf: ts.SourceFile, file: ApprovalFile): boolean {
-  const ctx = newCtx(ancestors, sf, file);
+  // an item that may be the SDK's (`RunToolApprovalItem | string`) is not skipped
+  const ctx = newCtx(ancestors, sf, file, mayBeWrittenSdkType);
   const type = writtenItemType(item, ctx);
   return type !== undefined && !isSdk(type, ITEM_TYPES, ctx) && notAnItem(type);
 }

@@ -15,8 +15,9 @@ import { typescript } from './typescript.js';
  * object the reader cannot read this way (a `||` with another condition, a type guard call), or an
  * object that may be assigned another value between the test and the use, leaves the SDK's kind
  * possible: the reading is then unsure, and the answer is taken for the SDK's when any alternative
- * left is (fail closed). No test of the object at all: no narrowing (the readers ask every
- * alternative to be the SDK's).
+ * left is (fail closed). No test of the object at all: no narrowing (a reader of answers
+ * takes the SDK's when any alternative is, session 26). `in` tests are read in tag-tests.ts and
+ * kept-alternatives.ts.
  */
 
 export type { Narrowing, TagTest } from './tag-tests.js';

@@ -25,6 +25,8 @@ export interface TagTest {
   truthy?: boolean;
   /** Of `Extract`/`Exclude` (assignable-tags.ts): an alternative whose tag is not written as a value may or may not be left. */
   assignable?: boolean;
+  /** Of `'key' in t` (no values): the alternatives that declare `key` are left, or (`excluded`) those that do not require it. */
+  presence?: boolean;
 }
 
 /** What holds at a use: every constraint certainly; `unsure` when a test of the object was not read as certain, or the object is assigned again. */
@@ -56,6 +58,9 @@ export function readTest(e: ts.Expression, holds: boolean, s: Subject, depth = 0
   const truthy = tagOf(x, s);
   if (truthy !== undefined)
     return aliased({ constraints: [{ key: truthy.key, values: [TRUTHY], truthy: true, ...(holds ? {} : { excluded: true }) }] }, truthy);
+  // `'reviewer' in t`: the alternatives that declare the member (kept-alternatives.ts)
+  const key = inTest(x, s);
+  if (key !== undefined) return { constraints: [{ key, values: [], presence: true, ...(holds ? {} : { excluded: true }) }] };
   if (typescript.isBinaryExpression(x)) {
     const op = x.operatorToken.kind;
     const k = typescript.SyntaxKind;
@@ -139,7 +144,8 @@ export function disjunction(a: Narrowing | undefined, b: Narrowing | undefined):
   // a side that tests nothing of the object leaves it any kind
   const x = a?.constraints.length === 1 ? a.constraints[0]! : undefined;
   const y = b?.constraints.length === 1 ? b.constraints[0]! : undefined;
-  if (!x || !y || x.key !== y.key) return { constraints: [], unsure: true, ...flags(a, b) };
+  // two `in` tests, or one beside a tag's: no one test says which alternatives either leaves
+  if (!x || !y || x.key !== y.key || x.presence || y.presence) return { constraints: [], unsure: true, ...flags(a, b) };
   return { constraints: [eitherOf(x, y)], ...flags(a, b) };
 }
 
@@ -159,6 +165,15 @@ export function mentions(e: ts.Node, name: string, sf: ts.SourceFile): boolean {
   if ((typescript.isIdentifier(e) || typescript.isPropertyAccessExpression(e) || e.kind === typescript.SyntaxKind.ThisKeyword) && e.getText(sf) === name)
     return true;
   return typescript.forEachChild(e, (c) => mentions(c, name, sf) || undefined) ?? false;
+}
+
+/** The member `'key' in obj` tests of the subject itself: a string literal, or a `const` holding one (TypeScript narrows by its literal type); else undefined. */
+function inTest(x: ts.Expression, s: Subject): string | undefined {
+  if (!typescript.isBinaryExpression(x) || x.operatorToken.kind !== typescript.SyntaxKind.InKeyword) return undefined;
+  let obj = x.right;
+  while (typescript.isParenthesizedExpression(obj)) obj = obj.expression;
+  const key = obj.getText(s.sf) === s.name ? comparedValue(x.left, s) : undefined;
+  return key?.startsWith('s:') ? key.slice(2) : undefined;
 }
 
 /** `obj.key === 'v'` (either side, `==` too; `!==`/`!=` as not equal; `v` a literal or an enum member), or undefined. */

@@ -111,8 +111,22 @@ export function globalMember(
     // U not read: any alternative of T may be left (fail closed)
     return left.unsure ? found?.map((f) => ({ ...f, unsure: true })) : found;
   }
+  // `Omit<Pending, 'state'>` writes no `state`, `Pick<Pending, 'id'>` only `id` (keys not written as literals: any)
+  const keys = name === 'Omit' || name === 'Pick' ? literalKeys(second) : undefined;
+  if (keys !== undefined && keys.includes(member) === (name === 'Omit')) return undefined;
   const kept = name !== undefined && first ? keptType(name, first, file) : undefined;
   return kept && read(kept.type, member, kept, depth + 1, narrow);
+}
+
+/** The keys a `Pick` or `Omit` names, when each is a string literal (`'state' | 'id'`); undefined otherwise. */
+function literalKeys(t: ts.TypeNode | undefined): string[] | undefined {
+  if (t === undefined) return undefined;
+  if (typescript.isParenthesizedTypeNode(t)) return literalKeys(t.type);
+  if (typescript.isUnionTypeNode(t)) {
+    const parts = t.types.map(literalKeys);
+    return parts.every((p) => p !== undefined) ? (parts.flat() as string[]) : undefined;
+  }
+  return typescript.isLiteralTypeNode(t) && typescript.isStringLiteral(t.literal) ? [t.literal.text] : undefined;
 }
 
 /**
@@ -296,11 +310,12 @@ const ITERABLES = new Set(['Set', 'ReadonlySet', 'Iterable', 'IterableIterator',
  * The elements of a tuple a read in place `index` may give: that place's alone before any rest
  * element (`[A, B?]`, `[name: A, B]`); from a rest element on, it and every element after it
  * (`[A, ...B[], C]`'s place 1 or 5 may be a `B` or the `C`); with no place known, or one past the
- * end, every element.
+ * end, every element; at a place not whole (`e[0.5]`), none (an array holds nothing there).
  */
 function tuplePlace(type: ts.TupleTypeNode, index: number | undefined): readonly ts.TypeNode[] {
   const { elements } = type;
-  if (index === undefined || !Number.isInteger(index) || index < 0) return elements;
+  if (index !== undefined && !Number.isInteger(index)) return [];
+  if (index === undefined || index < 0) return elements;
   const rest = elements.findIndex(isRest);
   if (rest >= 0 && index >= rest) return elements.slice(rest);
   return index < elements.length ? [elements[index]!] : elements;

@@ -6,13 +6,13 @@ import { type HeldType, mapGetType } from './map-values.js';
 import { thisFieldType } from './this-fields.js';
 import type { HoistedVars } from './scope.js';
 import { type Narrowing, narrowing } from './tag-narrowing.js';
-import { comparable, writtenValue } from './tag-values.js';
 import { type InnerTypeDeclaration, innerTypeDeclaration } from './type-scope.js';
 import type { TypeFile, WrittenType } from './written-type.js';
 import { memberName } from './assignable-tags.js';
 import { elementTypes, globalMember, heldTypes, settle, shapeMember } from './type-shapes.js';
 import { declarationFile, unfollowed, WALK_DEPTH } from './type-trail.js';
 import { calledTypes, methodAsFunction } from './written-returns.js';
+import { kept } from './kept-alternatives.js';
 import { typescript } from './typescript.js';
 import { importTypeName, type MergedInterface, type SdkTypeNames } from './written-sdk-type.js';
 import { fileTypeDeclarations } from './file-type-declarations.js';
@@ -28,7 +28,8 @@ import { jsDocPropertyType, jsDocTypedefs, jsDocTypeOf } from './jsdoc-types.js'
  * another file of the app exports (imported-types.ts, read with that file's names). Nothing is
  * inferred: what is not written is not followed. A union gives the member's type in each
  * alternative that writes it and the tag tests around the use leave (tag-narrowing.ts), and the
- * reader asks that each be the SDK's (any one, when the narrowing is unsure).
+ * reader asks that any one be the SDK's (an answer), or each one (a resume, unless the narrowing
+ * is unsure).
  */
 
 export type { WrittenType } from './written-type.js';
@@ -246,7 +247,7 @@ function memberIn(type: ts.TypeNode, member: string, file: TypeFile, depth: numb
   // a union inside the union too (`Task | undefined`, `type Work = Task | Note`): the test narrows both
   if (typescript.isUnionTypeNode(type))
     return type.types.flatMap((t) => {
-      const keep = narrow ? kept(t, narrow, file, depth) : 'yes';
+      const keep = narrow ? kept(t, type.types, narrow, file, depth, memberIn) : 'yes';
       if (keep === 'no') return [];
       const found = memberIn(t, member, file, depth, narrow) ?? [];
       return keep === 'unsure' ? found.map((f) => ({ ...f, unsure: true })) : found;
@@ -459,26 +460,4 @@ function indexSignatureType(members: ts.NodeArray<ts.TypeElement>, file: TypeFil
     return key === k.StringKeyword || key === k.TemplateLiteralType ? [{ ...file, type: m.type }] : [];
   });
   return found.length > 0 ? found : undefined;
-}
-
-/**
- * Whether an alternative may hold the narrowed tags' values: one whose tag is written as a value
- * (tag-values.ts) the tests certainly leave out is not; one whose tag may or may not equal a
- * tested value (`'review'` beside `Kind.Review`), or is no boolean under a truthiness test, only
- * unsurely.
- */
-function kept(alt: ts.TypeNode, narrow: Narrowing, file: TypeFile, depth: number): 'yes' | 'unsure' | 'no' {
-  let unsure = false;
-  for (const test of narrow.constraints) {
-    const tags = memberIn(alt, test.key, file, depth);
-    const value = tags?.length === 1 ? writtenValue(tags[0]!.type) : undefined;
-    // a tag not written as a value: a truthiness test, or `Extract`'s assignability, may or may not leave it
-    if (value === undefined) unsure ||= test.truthy === true || test.assignable === true;
-    else if (test.values.includes(value)) {
-      if (test.excluded) return 'no';
-    } else if (test.values.every((v) => comparable(v, value))) {
-      if (!test.excluded) return 'no';
-    } else unsure = true;
-  }
-  return unsure ? 'unsure' : 'yes';
 }

@@ -14,7 +14,9 @@ import { typescript } from './typescript.js';
  * name that is only a type argument (`Deferred<RunState>`) or appears inside another type (`{
  * resolve: (s: RunState) => void }`) does not count, nor does the app's own `RunState` (imported
  * from its own module, declared in the file, or declared by the function, class or block around
- * the name, which hides the import as TypeScript's scopes do: type-scope.ts).
+ * the name, which hides the import as TypeScript's scopes do: type-scope.ts). A union is the SDK's
+ * when every alternative is (`isWrittenSdkType`), or, for a reader of answers, may be when any one
+ * is (`mayBeWrittenSdkType`, session 26: fail closed, as the codemod breaks an answer on it).
  */
 
 /** The SDK's types that answer: a run's state, its context, a realtime session. */
@@ -96,8 +98,9 @@ type Seen = ReadonlySet<ts.Node>;
 const also = (seen: Seen, decl: ts.Node): Seen => new Set([...seen, decl]);
 
 /**
- * Whether `type` is one of the SDK's `wanted` types (`| null | undefined` allowed); with
- * `element`, an array of one (`T[]`, `readonly T[]`, `Array<T>`, `ReadonlyArray<T>`) counts too.
+ * Whether `type` is one of the SDK's `wanted` types (`| null | undefined` allowed), a union only
+ * when every alternative is; with `element`, an array of one (`T[]`, `readonly T[]`, `Array<T>`,
+ * `ReadonlyArray<T>`) counts too. For readers whose wrong "yes" would hide or raise another finding.
  */
 export function isWrittenSdkType(
   type: ts.TypeNode | undefined,
@@ -106,36 +109,58 @@ export function isWrittenSdkType(
   sf: ts.SourceFile,
   opts: { element?: boolean } = {},
 ): boolean {
-  return type !== undefined && isSdk(type, wanted, names, sf, opts.element === true, new Set());
+  return type !== undefined && isSdk(type, { wanted, element: opts.element === true, some: false }, names, sf, new Set());
 }
 
-function isSdk(type: ts.TypeNode, wanted: ReadonlySet<string>, names: SdkTypeNames, sf: ts.SourceFile, element: boolean, seen: Seen): boolean {
-  if (typescript.isParenthesizedTypeNode(type)) return isSdk(type.type, wanted, names, sf, element, seen);
+/**
+ * Whether a value of `type` may be one of the SDK's `wanted` types: as `isWrittenSdkType`, but a
+ * union (`RunState | Review`, `(RunState | Review)[]`) when any alternative is (issue 40, fail
+ * closed): the app's answer on such a value breaks when it is the SDK's state.
+ */
+export function mayBeWrittenSdkType(
+  type: ts.TypeNode | undefined,
+  wanted: ReadonlySet<string>,
+  names: SdkTypeNames,
+  sf: ts.SourceFile,
+  opts: { element?: boolean } = {},
+): boolean {
+  return type !== undefined && isSdk(type, { wanted, element: opts.element === true, some: true }, names, sf, new Set());
+}
+
+/** What the test looks for: the SDK's names, whether a list of them counts, and whether any alternative of a union is enough. */
+interface Wanted {
+  wanted: ReadonlySet<string>;
+  element: boolean;
+  some: boolean;
+}
+
+function isSdk(type: ts.TypeNode, w: Wanted, names: SdkTypeNames, sf: ts.SourceFile, seen: Seen): boolean {
+  const { wanted, element } = w;
+  if (typescript.isParenthesizedTypeNode(type)) return isSdk(type.type, w, names, sf, seen);
   if (typescript.isUnionTypeNode(type)) {
     const rest = type.types.filter((t) => !isNullish(t));
-    return rest.length > 0 && rest.every((t) => isSdk(t, wanted, names, sf, element, seen));
+    return w.some ? rest.some((t) => isSdk(t, w, names, sf, seen)) : rest.length > 0 && rest.every((t) => isSdk(t, w, names, sf, seen));
   }
   if (element) {
-    if (typescript.isArrayTypeNode(type)) return isSdk(type.elementType, wanted, names, sf, false, seen);
-    if (typescript.isTypeOperatorNode(type) && type.operator === typescript.SyntaxKind.ReadonlyKeyword)
-      return isSdk(type.type, wanted, names, sf, element, seen);
+    if (typescript.isArrayTypeNode(type)) return isSdk(type.elementType, { ...w, element: false }, names, sf, seen);
+    if (typescript.isTypeOperatorNode(type) && type.operator === typescript.SyntaxKind.ReadonlyKeyword) return isSdk(type.type, w, names, sf, seen);
   }
   // `import('@openai/agents').RunState`, or a name another file of the app exports named so
-  if (typescript.isImportTypeNode(type)) return isImportTypeSdk(type, wanted, names, element, seen);
+  if (typescript.isImportTypeNode(type)) return isImportTypeSdk(type, w, names, seen);
   if (!typescript.isTypeReferenceNode(type)) return false;
   const ref = type.typeName;
   if (typescript.isQualifiedName(ref)) {
     if (!typescript.isIdentifier(ref.left)) return false;
     if (names.namespaces.has(ref.left.text)) return wanted.has(ref.right.text);
     // `sdk.RunState` of `import type * as sdk from './sdk.js'`, the app's barrel
-    return isImportedSdk(names.imported?.(ref.right.text, ref.left.text), wanted, element, seen);
+    return isImportedSdk(names.imported?.(ref.right.text, ref.left.text), w, seen);
   }
   const local = ref.text;
   // a type the function, class or block declares (a local alias, a type parameter) hides the file's import
   const inner = innerTypeDeclaration(local, type, sf);
-  if (inner !== undefined) return isInnerSdk(inner, wanted, names, sf, element, seen);
+  if (inner !== undefined) return isInnerSdk(inner, w, names, sf, seen);
   if (element && /^(?:Readonly)?Array$/.test(local) && type.typeArguments?.length === 1 && !declaredInFile(local, sf))
-    return isSdk(type.typeArguments[0]!, wanted, names, sf, false, seen);
+    return isSdk(type.typeArguments[0]!, { ...w, element: false }, names, sf, seen);
   const imported = names.named.get(local);
   if (imported !== undefined) return wanted.has(imported);
   // `import type { RunState } from './sdk.js'` of a barrel that re-exports the SDK
@@ -145,15 +170,15 @@ function isSdk(type: ts.TypeNode, wanted: ReadonlySet<string>, names: SdkTypeNam
   const alias =
     sf.statements.find((s): s is ts.TypeAliasDeclaration => typescript.isTypeAliasDeclaration(s) && s.name.text === local) ??
     jsDocTypedefDeclaration(sf, local);
-  if (alias !== undefined) return !seen.has(alias) && isSdk(alias.type, wanted, names, sf, element, also(seen, alias));
+  if (alias !== undefined) return !seen.has(alias) && isSdk(alias.type, w, names, sf, also(seen, alias));
   // a name another file of the app exports: the SDK's re-exported, or an alias that file declares
-  return isImportedSdk(names.imported?.(local), wanted, element, seen);
+  return isImportedSdk(names.imported?.(local), w, seen);
 }
 
 /** A local alias is read as the file's are; a type parameter as its constraint (fail closed: `<S extends RunState>` is one); a local interface, class or enum is the app's. */
-function isInnerSdk(inner: InnerTypeDeclaration, wanted: ReadonlySet<string>, names: SdkTypeNames, sf: ts.SourceFile, element: boolean, seen: Seen): boolean {
+function isInnerSdk(inner: InnerTypeDeclaration, w: Wanted, names: SdkTypeNames, sf: ts.SourceFile, seen: Seen): boolean {
   const written = typescript.isTypeAliasDeclaration(inner) ? inner.type : typescript.isTypeParameterDeclaration(inner) ? inner.constraint : undefined;
-  return written !== undefined && !seen.has(inner) && isSdk(written, wanted, names, sf, element, also(seen, inner));
+  return written !== undefined && !seen.has(inner) && isSdk(written, w, names, sf, also(seen, inner));
 }
 
 /**
@@ -166,20 +191,20 @@ export function importTypeName(type: ts.ImportTypeNode): { specifier: string; na
   return type.qualifier && typescript.isIdentifier(type.qualifier) ? { specifier: arg.literal.text, name: type.qualifier.text } : undefined;
 }
 
-function isImportTypeSdk(type: ts.ImportTypeNode, wanted: ReadonlySet<string>, names: SdkTypeNames, element: boolean, seen: Seen): boolean {
+function isImportTypeSdk(type: ts.ImportTypeNode, w: Wanted, names: SdkTypeNames, seen: Seen): boolean {
   const at = importTypeName(type);
   if (at === undefined) return false;
-  if (isSdkModule(at.specifier)) return wanted.has(at.name);
-  return isImportedSdk(names.importType?.(at.specifier, at.name), wanted, element, seen);
+  if (isSdkModule(at.specifier)) return w.wanted.has(at.name);
+  return isImportedSdk(names.importType?.(at.specifier, at.name), w, seen);
 }
 
-function isImportedSdk(found: ImportedType | undefined, wanted: ReadonlySet<string>, element: boolean, seen: Seen): boolean {
-  if (found?.kind === 'sdk') return wanted.has(found.name);
+function isImportedSdk(found: ImportedType | undefined, w: Wanted, seen: Seen): boolean {
+  if (found?.kind === 'sdk') return w.wanted.has(found.name);
   return (
     found?.kind === 'declared' &&
     typescript.isTypeAliasDeclaration(found.decl) &&
     !seen.has(found.decl) &&
-    isSdk(found.decl.type, wanted, found.names, found.sf, element, also(seen, found.decl))
+    isSdk(found.decl.type, w, found.names, found.sf, also(seen, found.decl))
   );
 }
 

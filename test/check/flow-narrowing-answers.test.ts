@@ -37,6 +37,11 @@ describe('a narrowing by flow', () => {
     '`t` assigned after an early `return`': "if (t.kind === 'agent') return; t = u; t.state.approve(i);",
     "`t` assigned in a switch's case": "switch (t.kind) { case 'review': t = u; t.state.approve(i); }",
     'an early exit both of whose sides leave': "if (t.kind !== 'agent') { if (i) return; else throw i; } t.state.approve(i);",
+    // session 26: where no test leaves the app's kinds alone, the agent's state may reach the answer
+    'a `default` a case falls into (`case review: default:`)':
+      "switch (true) { case t.kind === 'audit': break; case t.kind === 'review': default: t.state.approve(i); }",
+    'an early `return` after the use leaves every kind': "t.state.approve(i); if (t.kind !== 'agent') return;",
+    'an early exit on neither side leaves every kind': "if (t.kind !== 'agent') { log(); } t.state.approve(i);",
   };
   for (const [name, body] of Object.entries(one)) it(`one sdk-approval finding: ${name}`, () => expect(lint(body)).toBe(1));
 
@@ -49,10 +54,6 @@ describe('a narrowing by flow', () => {
       "switch (true) { case t.kind === 'agent': case t.kind === 'audit': break; default: t.state.approve(i); }",
     'an early `return` of the agent kind': "if (t.kind === 'agent') return; t.state.approve(i);",
     "an early `throw` in a block (`if (t.kind === 'agent') { log(); throw i; }`)": "if (t.kind === 'agent') { log(); throw i; } t.state.approve(i);",
-    'a `default` a case falls into (`case review: default:`)':
-      "switch (true) { case t.kind === 'audit': break; case t.kind === 'review': default: t.state.approve(i); }",
-    'an early `return` after the use reads nothing': "t.state.approve(i); if (t.kind !== 'agent') return;",
-    'an early exit on neither side reads nothing': "if (t.kind !== 'agent') { log(); } t.state.approve(i);",
   };
   for (const [name, body] of Object.entries(none)) it(`no sdk-approval finding: ${name}`, () => expect(lint(body)).toBe(0));
 });

@@ -7,7 +7,8 @@ import { lines, lintSource } from './rule-tester.js';
  * agent kind answered in its branch: `if (t.kind === 'agent') t.state.approve(i)`, or a `switch
  * (t.kind)`'s `case 'agent':`. The alternatives disagree, so the member was read as not surely the
  * SDK's: a silent break. The branch's test now picks the alternatives it leaves. Control (no false
- * alarm): the review branch, the other side of `!==`, and a test of another object.
+ * alarm): the review branch, the other side of `!==`. (Session 26: a test of another object, a case
+ * falling into the agent's, a callback's own `t` leave the agent kind possible: reported.)
  */
 const GEN = "import { protectedTool } from './ctrlrun.generated.js';";
 const SDK = "import type { RunState, RunToolApprovalItem } from '@openai/agents';";
@@ -23,6 +24,10 @@ describe("a tagged union's branch narrowed to the SDK's kind", () => {
     "a `switch (t.kind)`'s case": "switch (t.kind) { case 'agent': t.state.approve(i); break; default: break; }",
     'the item read through the narrowed union': "if (t.kind === 'agent') box.approve(t.item);",
     'a callback inside the branch': "if (t.kind === 'agent') later(() => t.state.approve(i));",
+    // session 26: each leaves the agent kind possible, so its state may be answered (fail closed)
+    "another object's test": "if (u.kind === 'agent') t.state.approve(i);",
+    'an empty case falling into the agent case': "switch (t.kind) { case 'review': case 'agent': t.state.approve(i); break; }",
+    'a callback whose own parameter is named so': "if (t.kind === 'agent') each((t: Task) => t.state.approve(i));",
   };
   for (const [name, body] of Object.entries(found))
     it(`one sdk-approval finding: ${name}`, () => {
@@ -31,10 +36,7 @@ describe("a tagged union's branch narrowed to the SDK's kind", () => {
   const none: Record<string, string> = {
     'the review branch': "if (t.kind === 'review') t.state.approve(i);",
     'the then branch of `!==`': "if (t.kind !== 'agent') t.state.approve(i);",
-    "another object's test": "if (u.kind === 'agent') t.state.approve(i);",
     "a `switch`'s other case": "switch (t.kind) { case 'review': t.state.approve(i); break; }",
-    'an empty case falling into the agent case': "switch (t.kind) { case 'review': case 'agent': t.state.approve(i); break; }",
-    'a callback whose own parameter is named so': "if (t.kind === 'agent') each((t: Task) => t.state.approve(i));",
   };
   for (const [name, body] of Object.entries(none))
     it(`no sdk-approval finding: ${name}`, () => {

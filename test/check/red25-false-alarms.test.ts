@@ -9,8 +9,7 @@ import { lines, lintRepo, testProject } from './rule-tester.js';
  * test of a member only the app's kind has (`'reviewer' in t`), and `Extract` of a union whose SDK
  * alternative has no tag at all (assignable-tags.ts keeps it unsure, though an object without `kind`
  * is never assignable to `{ kind: 'review' }`). Each is a finding the app cannot act on, and the
- * codemod leaves the tool unrewritten as a conflict. The `in` test and the untagged `Extract` are
- * still read as unsure (docs/DECISIONS.md, "Session 26").
+ * codemod leaves the tool unrewritten as a conflict.
  */
 const GEN = "import { protectedTool } from './ctrlrun.generated.js';";
 const SDK = "import type { RunState } from '@openai/agents';";
@@ -25,6 +24,15 @@ const cases: Record<string, string> = {
     TASK,
     "const REVIEW = 'review';",
     'export function ok(t: Task, i: Row) { if (t.kind === REVIEW) t.state.approve(i); }',
+  ),
+  "an `in` test of the app's kind's own member (`'reviewer' in t`)": lines(
+    TASK,
+    "export function ok(t: Task, i: Row) { if ('reviewer' in t) t.state.approve(i); }",
+  ),
+  "`Extract` of a union whose SDK alternative has no tag (`Extract<Task, { kind: 'review' }>`)": lines(
+    REVIEW,
+    `type Task = { state: ${S} } | { kind: 'review'; state: Review };`,
+    "export function ok(t: Extract<Task, { kind: 'review' }>, i: Row) { t.state.approve(i); }",
   ),
 };
 

@@ -11,7 +11,8 @@ import { lines, lintSource } from './rule-tester.js';
  * alternative that writes the member (`memberIn` over a union returns the first found), so in the
  * review branch `t.state` is read as a RunState and `t.item` as an SDK item: the app's own review
  * is reported as the SDK's answer, and the codemod would keep the tool as a conflict. (Reading the
- * narrowing is not asked; a union whose alternatives disagree is at least not surely the SDK's.)
+ * narrowing is not asked; a union whose alternatives disagree is at least not surely the SDK's.
+ * Session 26: such a union with no test narrowing it may be the SDK's, and is reported.)
  * Control: a union whose every alternative writes the SDK's state is reported. Left (a false
  * green, written down in DECISIONS): the agent branch, `if (t.kind === 'agent')`, is not read either.
  */
@@ -33,9 +34,10 @@ describe("a tagged union's app-own alternative", () => {
     );
     expect(lintSource(code, { ruleId: 'sdk-approval' })).toHaveLength(0);
   });
-  it("no sdk-approval finding: a parameter typed with a union of the SDK state and the app's own", () => {
+  // session 26: the value may be the SDK's state (no test narrows it), so the answer is reported (fail closed)
+  it("one sdk-approval finding: a parameter typed with a union of the SDK state and the app's own", () => {
     const code = lines(GEN, SDK, 'export function go(s: RunState<any, any> | ReviewState, r: Row) { s.approve(r); }');
-    expect(lintSource(code, { ruleId: 'sdk-approval' })).toHaveLength(0);
+    expect(lintSource(code, { ruleId: 'sdk-approval' })).toHaveLength(1);
   });
   it('control: a union whose every alternative writes the SDK state is reported', () => {
     const code = lines(

@@ -4,7 +4,7 @@ import { skipWrappers } from '../syntax.js';
 import { typescript } from '../typescript.js';
 import { typeNamesOf } from '../imported-types.js';
 import { innerTypeDeclaration } from '../type-scope.js';
-import { ITEM_TYPES, isWrittenSdkType, RECEIVER_TYPES } from '../written-sdk-type.js';
+import { ITEM_TYPES, mayBeWrittenSdkType, RECEIVER_TYPES } from '../written-sdk-type.js';
 import { type FileContext, sdkTypeMember } from './context.js';
 
 /*
@@ -25,7 +25,8 @@ export function helperAnswer(cx: FileContext, receiver: ts.Expression, item: ts.
   if (r || i) {
     // the file's SDK names, read once for both parameters
     const names = typeNamesOf(cx.moduleImports, cx.fileAbs, cx.options.typeModule, (e) => sdkTypeMember(cx, e));
-    if ((r && isWrittenSdkType(r.type, RECEIVER_TYPES, names, cx.sf)) || (i && isWrittenSdkType(i.type, ITEM_TYPES, names, cx.sf))) return {};
+    // a union with the SDK's type among its alternatives (`s: RunState | Review`) may be the SDK's: an answer
+    if ((r && mayBeWrittenSdkType(r.type, RECEIVER_TYPES, names, cx.sf)) || (i && mayBeWrittenSdkType(i.type, ITEM_TYPES, names, cx.sf))) return {};
   }
   const from = r && importedSdkName(cx, r);
   if (from)
