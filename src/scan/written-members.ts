@@ -157,8 +157,11 @@ export function settledType(type: ts.TypeNode, file: TypeFile): WrittenType[] {
   return settle({ ...file, type }, memberIn).map(unfollowed);
 }
 
+/** `a ?? b`, `a || b`: either side. A function, not a set, so importing this module does not load the compiler. */
+const isFallback = (kind: ts.SyntaxKind): boolean =>
+  kind === typescript.SyntaxKind.QuestionQuestionToken || kind === typescript.SyntaxKind.BarBarToken;
+
 /** The written types (alternatives) of an object expression, each with the file it is written in. */
-const FALLBACKS = new Set<ts.SyntaxKind>([typescript.SyntaxKind.QuestionQuestionToken, typescript.SyntaxKind.BarBarToken]);
 
 /** The written types of `a ?? b` or `a || b`: either side's (an empty literal, `[]`, writes none). */
 function eitherSide(
@@ -183,7 +186,7 @@ function writtenTypesOf(
   const deeper = depth + 1 < ACCESS_DEPTH;
   if (deeper && typescript.isElementAccessExpression(e)) return writtenElement(e, ancestors, file, hoisted, depth + 1);
   // `ps ?? []`, `a || b`: either side's value
-  if (deeper && typescript.isBinaryExpression(e) && FALLBACKS.has(e.operatorToken.kind)) return eitherSide(e, ancestors, file, hoisted, depth + 1);
+  if (deeper && typescript.isBinaryExpression(e) && isFallback(e.operatorToken.kind)) return eitherSide(e, ancestors, file, hoisted, depth + 1);
   const held = writtenTypeOf(e, ancestors, hoisted, file);
   if (held) return [{ ...(held.from ?? file), type: held.type }];
   // `p.states.get(id)` of a member written `Map<string, Entry>`
