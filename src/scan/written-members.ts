@@ -158,8 +158,7 @@ export function settledType(type: ts.TypeNode, file: TypeFile): WrittenType[] {
 }
 
 /** `a ?? b`, `a || b`: either side. A function, not a set, so importing this module does not load the compiler. */
-const isFallback = (kind: ts.SyntaxKind): boolean =>
-  kind === typescript.SyntaxKind.QuestionQuestionToken || kind === typescript.SyntaxKind.BarBarToken;
+const isFallback = (kind: ts.SyntaxKind): boolean => kind === typescript.SyntaxKind.QuestionQuestionToken || kind === typescript.SyntaxKind.BarBarToken;
 
 /** The written types (alternatives) of an object expression, each with the file it is written in. */
 
