@@ -5,6 +5,7 @@ import type { Narrowing } from './tag-narrowing.js';
 import { queriedType } from './type-queries.js';
 import { innerTypeDeclaration } from './type-scope.js';
 import { boundParameter, declarationFile, WALK_DEPTH } from './type-trail.js';
+import { isNullishType } from './nullish-type.js';
 import { typescript } from './typescript.js';
 import type { TypeFile, WrittenType } from './written-type.js';
 import { returnedType } from './written-returns.js';
@@ -173,7 +174,7 @@ export function settle(t: WrittenType, read: MemberReader, depth = 0): WrittenTy
   if (aliased && changed(aliased, body.type)) return aliased;
   if (!typescript.isUnionTypeNode(type)) return [t];
   // a union is split only when an alternative settles to another type: kept whole, a tag test around the use still narrows it
-  const rest = type.types.filter((u) => !isNullish(u));
+  const rest = type.types.filter((u) => !isNullishType(u));
   const each = rest.map((u) => settle(written(u, t), read, depth + 1));
   return each.some((s, i) => changed(s, rest[i]!)) ? each.flat() : [t];
 }
@@ -187,7 +188,7 @@ function alternatives(t: WrittenType, depth: number): WrittenType[] {
   const { type } = t;
   if (depth >= WALK_DEPTH) return [t];
   if (typescript.isParenthesizedTypeNode(type)) return alternatives(written(type.type, t), depth + 1);
-  if (typescript.isUnionTypeNode(type)) return type.types.filter((u) => !isNullish(u)).flatMap((u) => alternatives(written(u, t), depth + 1));
+  if (typescript.isUnionTypeNode(type)) return type.types.filter((u) => !isNullishType(u)).flatMap((u) => alternatives(written(u, t), depth + 1));
   const declared = typescript.isTypeReferenceNode(type) ? declaredAs(type, t) : undefined;
   return declared && 'decl' in declared && typescript.isTypeAliasDeclaration(declared.decl)
     ? alternatives(written(declared.decl.type, declared.file), depth + 1)
@@ -213,11 +214,6 @@ function keptArgument(type: ts.TypeNode, file: TypeFile): { kept: WrittenType; u
   if (FILTERS.has(name)) return { kept: written(first, file), unsure: true };
   const kept = keptType(name, first, file);
   return kept && { kept, unsure: false };
-}
-
-function isNullish(t: ts.TypeNode): boolean {
-  if (t.kind === typescript.SyntaxKind.UndefinedKeyword) return true;
-  return typescript.isLiteralTypeNode(t) && t.literal.kind === typescript.SyntaxKind.NullKeyword;
 }
 
 /** `T['key']` (each alternative that writes it) or `T[number]` (the element), or none. */

@@ -1,6 +1,7 @@
 import type { ts } from 'ts-morph';
 import { queriedName, topValues } from './type-queries.js';
 import { follow, WALK_DEPTH } from './type-trail.js';
+import { isNullishType } from './nullish-type.js';
 import { typescript } from './typescript.js';
 import type { TypeFile, WrittenType } from './written-type.js';
 
@@ -33,7 +34,7 @@ export function calledTypes(t: WrittenType, depth = 0): WrittenType[] | undefine
   if (typescript.isParenthesizedTypeNode(type)) return calledTypes(written(type.type, t), depth + 1);
   if (typescript.isFunctionTypeNode(type)) return [written(type.type, t)];
   if (!typescript.isUnionTypeNode(type)) return undefined;
-  const found = type.types.filter((u) => !isNullish(u)).flatMap((u) => calledTypes(written(u, t), depth + 1) ?? []);
+  const found = type.types.filter((u) => !isNullishType(u)).flatMap((u) => calledTypes(written(u, t), depth + 1) ?? []);
   return found.length > 0 ? found : undefined;
 }
 
@@ -61,9 +62,4 @@ export function returnedType(f: ts.TypeNode, file: TypeFile, depth = 0): Written
   let init = v?.initializer;
   while (init && typescript.isParenthesizedExpression(init)) init = init.expression;
   return init && (typescript.isArrowFunction(init) || typescript.isFunctionExpression(init)) && init.type ? written(init.type, there) : undefined;
-}
-
-function isNullish(t: ts.TypeNode): boolean {
-  if (t.kind === typescript.SyntaxKind.UndefinedKeyword) return true;
-  return typescript.isLiteralTypeNode(t) && t.literal.kind === typescript.SyntaxKind.NullKeyword;
 }

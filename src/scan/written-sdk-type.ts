@@ -3,6 +3,7 @@ import { isSdkModule, type ModuleLinks, moduleValue } from './imports.js';
 import { type InnerTypeDeclaration, innerTypeDeclaration } from './type-scope.js';
 import { jsDocTypedefDeclaration } from './jsdoc-types.js';
 import type { ModuleImport } from './types.js';
+import { isNullishType } from './nullish-type.js';
 import { typescript } from './typescript.js';
 
 /*
@@ -138,7 +139,7 @@ function isSdk(type: ts.TypeNode, w: Wanted, names: SdkTypeNames, sf: ts.SourceF
   const { wanted, element } = w;
   if (typescript.isParenthesizedTypeNode(type)) return isSdk(type.type, w, names, sf, seen);
   if (typescript.isUnionTypeNode(type)) {
-    const rest = type.types.filter((t) => !isNullish(t));
+    const rest = type.types.filter((t) => !isNullishType(t));
     return w.some ? rest.some((t) => isSdk(t, w, names, sf, seen)) : rest.length > 0 && rest.every((t) => isSdk(t, w, names, sf, seen));
   }
   if (element) {
@@ -219,11 +220,6 @@ export function isSdkClass(callee: ts.Expression, wanted: ReadonlySet<string>, n
   if (!typescript.isIdentifier(callee)) return false;
   const imported = names.named.get(callee.text) ?? names.viaBarrels?.(callee);
   return imported !== undefined && wanted.has(imported);
-}
-
-function isNullish(t: ts.TypeNode): boolean {
-  if (t.kind === typescript.SyntaxKind.UndefinedKeyword) return true;
-  return typescript.isLiteralTypeNode(t) && t.literal.kind === typescript.SyntaxKind.NullKeyword;
 }
 
 function declaredInFile(name: string, sf: ts.SourceFile): boolean {
