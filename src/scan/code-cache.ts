@@ -1,10 +1,12 @@
 import { isAscii } from 'node:buffer';
-import { closeSync, mkdirSync, openSync, readFileSync, renameSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import Module, { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import v8 from 'node:v8';
 import vm from 'node:vm';
+// node:fs as CommonJS, not imported: the launcher's path is ES modules, and Node builds an ES
+// module's view of node:fs by reading every export, which loads its streams (see DECISIONS, session 27).
+const { closeSync, mkdirSync, openSync, readFileSync, renameSync, statSync, writeFileSync, writeSync } = process.getBuiltinModule('node:fs');
 
 /**
  * Where the CLI keeps V8's code cache for the TypeScript compiler, when it does (set by the launcher,
