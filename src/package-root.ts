@@ -1,6 +1,8 @@
-import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+// node:fs as CommonJS, not imported: the launcher's path is ES modules, and Node builds an ES
+// module's view of node:fs by reading every export, which loads its streams (see DECISIONS, session 27).
+const { existsSync, readFileSync } = process.getBuiltinModule('node:fs');
 
 /**
  * The installed package's root directory: the nearest folder above this module whose package.json

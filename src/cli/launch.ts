@@ -1,4 +1,3 @@
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import moduleApi, { createRequire, register } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -9,6 +8,9 @@ import { VERSION } from '../version.js';
 import { plainCommandArgs, type PlainCommand } from './plain-check.js';
 import { dropOutputToClosedPipe } from './closed-pipe.js';
 import type { CliIo } from './context.js';
+// node:fs as CommonJS, not imported: the launcher's path is ES modules, and Node builds an ES
+// module's view of node:fs by reading every export, which loads its streams (see DECISIONS, session 27).
+const { existsSync, mkdtempSync, rmSync, writeFileSync } = process.getBuiltinModule('node:fs');
 
 /**
  * The `ctrlrun-gen` bin. The package `ctrlrun-gen` carries the runtime and the CLI's code, but only

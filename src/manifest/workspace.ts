@@ -115,7 +115,9 @@ function packageDirs(root: string, maxDepth: number, files?: readonly string[]):
   const top = path.resolve(root);
   const found: Array<{ abs: string; rel: string; segments: string[] }> = [];
   for (const file of files ?? repoFiles(top)) {
-    if (path.basename(file) !== 'package.json') continue;
+    // a listed path ends with its file's name, so only one ending in `package.json` can be one:
+    // the suffix first spares `basename` for the thousands of other files (issue 40, item 8)
+    if (!file.endsWith('package.json') || path.basename(file) !== 'package.json') continue;
     const rel = path.relative(top, path.dirname(file)).split(path.sep).join('/');
     if (rel === '' || rel.startsWith('..') || path.isAbsolute(rel)) continue;
     const segments = rel.split('/');

@@ -1,10 +1,12 @@
 import { isAscii } from 'node:buffer';
-import { closeSync, mkdirSync, openSync, readFileSync, renameSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import Module, { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import v8 from 'node:v8';
 import vm from 'node:vm';
+// node:fs as CommonJS, not imported: the launcher's path is ES modules, and Node builds an ES
+// module's view of node:fs by reading every export, which loads its streams (see DECISIONS, session 27).
+const { closeSync, mkdirSync, openSync, readFileSync, renameSync, statSync, writeFileSync, writeSync } = process.getBuiltinModule('node:fs');
 
 /**
  * Where the CLI keeps V8's code cache for the TypeScript compiler, when it does (set by the launcher,
@@ -129,11 +131,25 @@ function countDown(to: string, header: CacheHeader): void {
   }
 }
 
+// Where the process's bytecode size is kept once measured: on the global object, because a plain
+// check holds two copies of this module (the launcher's, which caches the check's bundle, and the
+// bundle's own, which caches the compiler), and both ask at exit.
+const BYTECODE_MEASURED = Symbol.for('ctrlrun-gen.code-cache.bytecode');
+
+/**
+ * The process's bytecode size, measured once per process: the measure walks the whole heap (~3-5 ms
+ * after a check), and the caches' exit handlers, which run one after the other, ask the same question.
+ */
+export function processBytecode(): number {
+  const slot = globalThis as { [BYTECODE_MEASURED]?: number };
+  slot[BYTECODE_MEASURED] ??= v8.getHeapCodeStatistics().bytecode_and_metadata_size;
+  return slot[BYTECODE_MEASURED];
+}
+
 /** At exit: the cache written anew, its checks counted down, or left alone (see `GROWTH_CHECKS`). */
 function updateCacheAtExit(compiled: CompiledScript, to: string): void {
   try {
-    let measured: number | undefined;
-    const bytecode = () => (measured ??= v8.getHeapCodeStatistics().bytecode_and_metadata_size);
+    const bytecode = processBytecode;
     const action = exitAction(compiled.accepted, bytecode);
     if (action === 'write') writeCacheFile(to, { bytecode: bytecode(), checksLeft: GROWTH_CHECKS }, compiled.script.createCachedData());
     else if (action === 'count' && compiled.accepted) countDown(to, compiled.accepted);

@@ -112,6 +112,25 @@ describe('start-up: what the check process loads (issue 10 item 10)', () => {
     expect(inside.stdout).toBe(outside.stdout);
   });
 
+  it("a plain check never builds node:fs's ES module view: neither its streams nor its promises load (issue 40, item 8)", () => {
+    // An ES module importing node:fs makes Node read every export of it, lazy ones included, which
+    // loads the file streams and fs/promises; the launcher's modules take node:fs as CommonJS.
+    const probe = path.join(work, 'fs-builtins.cjs');
+    writeFileSync(probe, "process.on('exit', () => require('node:fs').writeFileSync(process.env.PROBE_OUT, JSON.stringify(process.moduleLoadList)));\n");
+    const dir = repo('fs-view', PROJECT);
+    const out = path.join(work, `fs-builtins-${Math.random().toString(36).slice(2)}.json`);
+    const r = spawnSync(process.execPath, ['--require', probe, CLI_BIN, 'check', '--format', 'json'], {
+      cwd: dir,
+      env: { ...process.env, NO_COLOR: '1', PROBE_OUT: out },
+      encoding: 'utf8',
+      timeout: 120_000,
+    });
+    expect(r.stdout).toContain('"findings"');
+    const list = JSON.parse(readFileSync(out, 'utf8')) as string[];
+    expect(list).toContain('NativeModule fs');
+    expect(list.filter((m) => m === 'NativeModule internal/fs/streams' || m === 'NativeModule internal/fs/promises')).toEqual([]);
+  });
+
   it('a plain codemod runs from its own CommonJS file, no yargs; through yargs it prints the same', () => {
     const dir = repo('codemod', {
       ...PROJECT,

@@ -2,8 +2,9 @@ import { createRequire } from 'node:module';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { compileSteps, exitAction, GROWTH_CHECKS, GROWTH_MARGIN, runCompiled } from '../../src/scan/code-cache.js';
+import v8 from 'node:v8';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { compileSteps, exitAction, GROWTH_CHECKS, GROWTH_MARGIN, processBytecode, runCompiled } from '../../src/scan/code-cache.js';
 
 // check compiles the compiler while it waits for the reading thread (src/check/engine.ts), and runs
 // it only if a file needs it: compiling must load nothing, running must load it once.
@@ -39,6 +40,23 @@ describe('compiling in steps (src/scan/code-cache.ts)', () => {
     steps.next();
     steps.return(undefined as never);
     expect(requireCache[file]).toBeUndefined();
+  });
+
+  it("measures the process's bytecode once, for every copy of the module (issue 40, item 8)", async () => {
+    // a plain check holds two copies (the launcher's and the bundle's), each with a cache to update at exit
+    delete (globalThis as Record<symbol, unknown>)[Symbol.for('ctrlrun-gen.code-cache.bytecode')];
+    const walk = vi.spyOn(v8, 'getHeapCodeStatistics');
+    try {
+      const first = processBytecode();
+      expect(processBytecode()).toBe(first);
+      vi.resetModules();
+      const other = (await import('../../src/scan/code-cache.js')) as { processBytecode: () => number };
+      expect(other.processBytecode).not.toBe(processBytecode);
+      expect(other.processBytecode()).toBe(first);
+      expect(walk).toHaveBeenCalledTimes(1);
+    } finally {
+      walk.mockRestore();
+    }
   });
 
   it('writes the cache at exit when there is none, when the run compiled more, and counts a check down otherwise', () => {
