@@ -26,9 +26,30 @@ export function declaredReturnType(
   const name = x.expression.text;
   // a name the scopes declare (a function of a block, or a variable hiding the file's function) first
   const scoped = declarationOf(name, ancestors, hoisted);
-  const fn = scoped ?? sf.statements.find((s) => typescript.isFunctionDeclaration(s) && s.name?.text === name && returnType(s, sf) !== undefined);
-  const type = fn && typescript.isFunctionDeclaration(fn) ? returnType(fn, sf) : undefined;
-  return type && awaited ? promised(type) : type;
+  const fns = scoped ? (typescript.isFunctionDeclaration(scoped) ? siblingsOf(scoped, ancestors) : []) : sf.statements;
+  const types = signatures(fns, name)
+    .map((fn) => returnType(fn, sf))
+    .filter((t) => t !== undefined)
+    .map((t) => (awaited ? promised(t) : t));
+  // overloads (issue 40): the call may take any one, so what it returns is read as their union (fail closed for an answer)
+  return types.length > 1 ? typescript.factory.createUnionTypeNode(types) : types[0];
+}
+
+/** The statements around a function a block or the file declares (its overloads are among them). */
+function siblingsOf(fn: ts.FunctionDeclaration, ancestors: readonly ts.Node[]): readonly ts.Statement[] {
+  for (let i = ancestors.length - 1; i >= 0; i--) {
+    const a = ancestors[i]!;
+    const statements = typescript.isSourceFile(a) || typescript.isBlock(a) || typescript.isModuleBlock(a) ? a.statements : undefined;
+    if (statements?.includes(fn)) return statements;
+  }
+  return [fn];
+}
+
+/** The signatures a call of `name` may take: its overloads (declarations without a body, beside one with a body), else each declaration. */
+function signatures(statements: readonly ts.Statement[], name: string): ts.FunctionDeclaration[] {
+  const fns = statements.filter((s): s is ts.FunctionDeclaration => typescript.isFunctionDeclaration(s) && s.name?.text === name);
+  const overloads = fns.filter((f) => f.body === undefined);
+  return overloads.length > 0 && overloads.length < fns.length ? overloads : fns;
 }
 
 /** A function's return type as written: in its signature, or a JavaScript file's `@returns {Pending}`. */
