@@ -27,8 +27,7 @@ export function declaredReturnType(
   // a name the scopes declare (a function of a block, or a variable hiding the file's function) first
   const scoped = declarationOf(name, ancestors, hoisted);
   const fns = scoped ? (typescript.isFunctionDeclaration(scoped) ? siblingsOf(scoped, ancestors) : []) : sf.statements;
-  const types = signatures(fns, name)
-    .map((fn) => returnType(fn, sf))
+  const types = signatureReturns(fns, name, sf)
     .filter((t) => t !== undefined)
     .map((t) => (awaited ? promised(t) : t));
   // overloads (issue 40): the call may take any one, so what it returns is read as their union (fail closed for an answer)
@@ -45,11 +44,17 @@ function siblingsOf(fn: ts.FunctionDeclaration, ancestors: readonly ts.Node[]): 
   return [fn];
 }
 
-/** The signatures a call of `name` may take: its overloads (declarations without a body, beside one with a body), else each declaration. */
-function signatures(statements: readonly ts.Statement[], name: string): ts.FunctionDeclaration[] {
+/**
+ * The return types written for the signatures a call of the function `name` the statements declare
+ * may take, in the order written (undefined where one writes none): its overloads (declarations
+ * without a body, beside one with a body: the implementation's is not one a caller sees), else each
+ * declaration. Empty when the statements declare no such function. The one reader of a function's
+ * written return: a call reads them all (any may be taken), `ReturnType` the last (written-returns.ts).
+ */
+export function signatureReturns(statements: readonly ts.Statement[], name: string, sf: ts.SourceFile): (ts.TypeNode | undefined)[] {
   const fns = statements.filter((s): s is ts.FunctionDeclaration => typescript.isFunctionDeclaration(s) && s.name?.text === name);
   const overloads = fns.filter((f) => f.body === undefined);
-  return overloads.length > 0 && overloads.length < fns.length ? overloads : fns;
+  return (overloads.length > 0 && overloads.length < fns.length ? overloads : fns).map((fn) => returnType(fn, sf));
 }
 
 /** A function's return type as written: in its signature, or a JavaScript file's `@returns {Pending}`. */

@@ -1,4 +1,5 @@
 import type { ts } from 'ts-morph';
+import { signatureReturns } from './declared-returns.js';
 import { queriedName, topValues } from './type-queries.js';
 import { follow, WALK_DEPTH } from './type-trail.js';
 import { isNullishType } from './nullish-type.js';
@@ -60,12 +61,13 @@ export function returnedType(f: ts.TypeNode, file: TypeFile, read: Members, dept
   const followed = name === undefined ? undefined : follow(f, file);
   if (name === undefined || !followed) return undefined;
   const there: TypeFile = { sf: file.sf, names: file.names, followed };
-  const values = topValues(name, file.sf);
-  const functions = values.filter(typescript.isFunctionDeclaration);
-  // overloads have no body; the implementation after them is not one TypeScript shows
-  const fn = functions.filter((d) => d.body === undefined).at(-1) ?? functions.at(-1);
-  if (fn) return fn.type && written(fn.type, there);
-  const v = values.find(typescript.isVariableDeclaration);
+  // of overloads, the last (the implementation is not one TypeScript shows)
+  const returns = signatureReturns(file.sf.statements, name, file.sf);
+  if (returns.length > 0) {
+    const last = returns.at(-1);
+    return last && written(last, there);
+  }
+  const v = topValues(name, file.sf).find(typescript.isVariableDeclaration);
   if (v?.type) return returnedType(v.type, there, read, depth + 1);
   return functionReturn(v?.initializer, there);
 }
