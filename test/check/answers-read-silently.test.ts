@@ -116,6 +116,27 @@ const suites: Record<string, { one: Record<string, string>; none: Record<string,
       ),
     },
   },
+  'a call of a variable holding a function with a written return type': {
+    one: {
+      'an arrow': lines(`const load = (): ${S} => null!;`, 'export function ok(i: Row) { load().approve(i); }'),
+      'a function expression in a local, awaited': lines(
+        'export async function ok(i: Row) {',
+        `  const load = async function (): Promise<${S}> { return null!; };`,
+        '  const s = await load();',
+        '  s.approve(i);',
+        '}',
+      ),
+      'a variable written with a function type': lines(`declare const load: (() => ${S});`, 'export function ok(i: Row) { load().approve(i); }'),
+    },
+    none: {
+      "an arrow returning the app's own": lines('const load = (): Review => null!;', 'export function ok(i: Row) { load().approve(i); }'),
+      "the variable's written type (an alias of the app's own), not its arrow's": lines(
+        'type Loader = () => Review;',
+        `const load: Loader = (): ${S} => null!;`,
+        'export function ok(i: Row) { load().approve(i); }',
+      ),
+    },
+  },
   "a class's method with a written return type": {
     one: {
       '`new Store().load()`': lines(`class Store { load(): ${S} { return null!; } }`, 'export function ok(i: Row) { new Store().load().approve(i); }'),
