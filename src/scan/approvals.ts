@@ -148,12 +148,37 @@ function anySet(e: ts.Expression, ctx: Ctx, test: (v: ts.Expression, ctx: Ctx) =
   return next !== undefined && sets!.some((s) => test(s.value, { ...next, ancestors: s.ancestors }));
 }
 
+/**
+ * The values `c ? a : b`, `a ?? b` and `a || b` may be, or undefined for any other expression. An
+ * answer is the SDK's when either may be (fail closed, as for an untested union); a resume when both are.
+ */
+function branches(e: ts.Expression): readonly ts.Expression[] | undefined {
+  if (typescript.isConditionalExpression(e)) return [e.whenTrue, e.whenFalse];
+  const k = typescript.SyntaxKind;
+  const fallback = typescript.isBinaryExpression(e) && (e.operatorToken.kind === k.QuestionQuestionToken || e.operatorToken.kind === k.BarBarToken);
+  return fallback ? [e.left, e.right] : undefined;
+}
+
+/** Whether `test` takes the branches of `e` (see `branches`): any one for an answer, each for a resume; undefined when `e` has none. */
+function eachBranch(e: ts.Expression, ctx: Ctx, test: (v: ts.Expression, ctx: Ctx) => boolean): boolean | undefined {
+  const sides = branches(e);
+  if (sides === undefined) return undefined;
+  const next = deeper(ctx);
+  if (!next) return false;
+  // among the ancestors, `?:` narrows its branches by its test (`t.kind === 'review' ? t.state : r`), as `||` its right side
+  const within = { ...next, ancestors: [...ctx.ancestors, e] };
+  return ctx.sdk === mayBeWrittenSdkType ? sides.some((s) => test(s, within)) : sides.every((s) => test(s, within));
+}
+
 /** A value of the SDK: a RunState, a RunContext or a RealtimeSession. */
 function isSdkReceiver(expr: ts.Expression, ctx: Ctx): boolean {
   // `(x as RunState<…>).approve(i)`: the cast's type says so; any other cast leaves the value's own reading (fail closed)
   const cast = castType(expr);
   if (cast !== undefined && sdkAlternatives(settledType(cast, here(ctx)), RECEIVER_TYPES, ctx)) return true;
   const e = unwrapValue(expr);
+  // `(c ? s : review).approve(i)`, `(saved ?? review).approve(i)`
+  const either = eachBranch(e, ctx, isSdkReceiver);
+  if (either !== undefined) return either;
   const field = thisField(e, ctx.ancestors);
   if (field?.type !== undefined) return isSdk(field.type, RECEIVER_TYPES, ctx);
   if (field !== undefined && isSdkField(field, RECEIVER_TYPES, ctx)) return true;
@@ -261,6 +286,9 @@ function isRunResult(expr: ts.Expression, ctx: Ctx): boolean {
 /** An interruption item: `result.interruptions[0]`, a loop over them, a callback's item, `request.approvalItem`. */
 function isInterruption(expr: ts.Expression, ctx: Ctx): boolean {
   const e = unwrapValue(expr);
+  // `o.approve(c ? item : row)`: either may be the run's interruption
+  const either = eachBranch(e, ctx, isInterruption);
+  if (either !== undefined) return either;
   if (typescript.isPropertyAccessExpression(e) && e.name.text === 'approvalItem') return true;
   if (typescript.isPropertyAccessExpression(e)) {
     const member = writtenMemberType(e.expression, e.name.text, ctx.ancestors, here(ctx), ctx.hoisted);

@@ -8,8 +8,8 @@ import { typescript } from './typescript.js';
  * The type a call's value has when the function it calls writes its return type (issue 40 item 4):
  * `const p = load()` with `function load(): Pending` (or `declare function load(): Pending`), and
  * `const p = await load()` with `load(): Promise<Pending>`, or a JavaScript file's `/** @returns
- * {Pending} *\/ function load()`. Only a function the file declares by name is read: a method, an
- * arrow held by a variable or an import is not followed here.
+ * {Pending} *\/ function load()`, or a variable holding an arrow or a function with a written return
+ * type. A method or an import is not followed here.
  */
 
 /** The written return type of the function `e` calls (through `await`, a `Promise`'s argument), or undefined. */
@@ -26,9 +26,45 @@ export function declaredReturnType(
   const name = x.expression.text;
   // a name the scopes declare (a function of a block, or a variable hiding the file's function) first
   const scoped = declarationOf(name, ancestors, hoisted);
-  const fn = scoped ?? sf.statements.find((s) => typescript.isFunctionDeclaration(s) && s.name?.text === name && returnType(s, sf) !== undefined);
-  const type = fn && typescript.isFunctionDeclaration(fn) ? returnType(fn, sf) : undefined;
-  return type && awaited ? promised(type) : type;
+  const fns = scoped ? (typescript.isFunctionDeclaration(scoped) ? siblingsOf(scoped, ancestors) : []) : sf.statements;
+  // `const load = (): RunState => …`, `const load: () => RunState = …`: the function the variable holds
+  const held = scoped && typescript.isVariableDeclaration(scoped) ? [heldReturn(scoped)] : [];
+  const types = [...held, ...signatureReturns(fns, name, sf)].filter((t) => t !== undefined).map((t) => (awaited ? promised(t) : t));
+  // overloads (issue 40): the call may take any one, so what it returns is read as their union (fail closed for an answer)
+  return types.length > 1 ? typescript.factory.createUnionTypeNode(types) : types[0];
+}
+
+/** The return type a variable's written function type writes, else that of the arrow or function expression it is given. */
+function heldReturn(v: ts.VariableDeclaration): ts.TypeNode | undefined {
+  let type = v.type;
+  while (type && typescript.isParenthesizedTypeNode(type)) type = type.type;
+  if (type) return typescript.isFunctionTypeNode(type) ? type.type : undefined;
+  let init = v.initializer;
+  while (init && typescript.isParenthesizedExpression(init)) init = init.expression;
+  return init && (typescript.isArrowFunction(init) || typescript.isFunctionExpression(init)) ? init.type : undefined;
+}
+
+/** The statements around a function a block or the file declares (its overloads are among them). */
+function siblingsOf(fn: ts.FunctionDeclaration, ancestors: readonly ts.Node[]): readonly ts.Statement[] {
+  for (let i = ancestors.length - 1; i >= 0; i--) {
+    const a = ancestors[i]!;
+    const statements = typescript.isSourceFile(a) || typescript.isBlock(a) || typescript.isModuleBlock(a) ? a.statements : undefined;
+    if (statements?.includes(fn)) return statements;
+  }
+  return [fn];
+}
+
+/**
+ * The return types written for the signatures a call of the function `name` the statements declare
+ * may take, in the order written (undefined where one writes none): its overloads (declarations
+ * without a body, beside one with a body: the implementation's is not one a caller sees), else each
+ * declaration. Empty when the statements declare no such function. The one reader of a function's
+ * written return: a call reads them all (any may be taken), `ReturnType` the last (written-returns.ts).
+ */
+export function signatureReturns(statements: readonly ts.Statement[], name: string, sf: ts.SourceFile): (ts.TypeNode | undefined)[] {
+  const fns = statements.filter((s): s is ts.FunctionDeclaration => typescript.isFunctionDeclaration(s) && s.name?.text === name);
+  const overloads = fns.filter((f) => f.body === undefined);
+  return (overloads.length > 0 && overloads.length < fns.length ? overloads : fns).map((fn) => returnType(fn, sf));
 }
 
 /** A function's return type as written: in its signature, or a JavaScript file's `@returns {Pending}`. */

@@ -45,8 +45,8 @@ function wrapped(name: string, first: ts.TypeNode): ts.TypeNode {
  * `wrapped`), the return type `ReturnType<typeof load>` gives (written-returns.ts); undefined for
  * any other global.
  */
-function keptType(name: string, first: ts.TypeNode, file: TypeFile): WrittenType | undefined {
-  if (name === 'ReturnType') return returnedType(first, file);
+function keptType(name: string, first: ts.TypeNode, file: TypeFile, read: MemberReader): WrittenType | undefined {
+  if (name === 'ReturnType') return returnedType(first, file, read);
   return MEMBER_WRAPPERS.has(name) ? written(wrapped(name, first), file) : undefined;
 }
 
@@ -115,7 +115,7 @@ export function globalMember(
   // `Omit<Pending, 'state'>` writes no `state`, `Pick<Pending, 'id'>` only `id` (keys not written as literals: any)
   const keys = name === 'Omit' || name === 'Pick' ? literalKeys(second) : undefined;
   if (keys !== undefined && keys.includes(member) === (name === 'Omit')) return undefined;
-  const kept = name !== undefined && first ? keptType(name, first, file) : undefined;
+  const kept = name !== undefined && first ? keptType(name, first, file, read) : undefined;
   return kept && read(kept.type, member, kept, depth + 1, narrow);
 }
 
@@ -154,7 +154,7 @@ export function settle(t: WrittenType, read: MemberReader, depth = 0): WrittenTy
   const queried = queriedType(type, t);
   if (queried) return settle(queried, read, depth + 1);
   // `NonNullable<Pending['state']>`: what the wrapper keeps the members of; of `Extract`/`Exclude`, any alternative
-  const kept = keptArgument(type, t);
+  const kept = keptArgument(type, t, read);
   if (kept) {
     const inner = settle(kept.kept, read, depth + 1);
     return kept.unsure ? inner.flatMap((u) => alternatives(u, depth + 1)).map((u) => ({ ...u, unsure: true })) : inner;
@@ -206,13 +206,13 @@ function aliasBody(type: ts.TypeNode, file: TypeFile): WrittenType | undefined {
  * or filters (`Extract<X, U>`: `X`, unsure, as any of its alternatives may be left); undefined when
  * `type` is no such global (the file declaring or importing the name makes it the app's).
  */
-function keptArgument(type: ts.TypeNode, file: TypeFile): { kept: WrittenType; unsure: boolean } | undefined {
+function keptArgument(type: ts.TypeNode, file: TypeFile, read: MemberReader): { kept: WrittenType; unsure: boolean } | undefined {
   if (!typescript.isTypeReferenceNode(type)) return undefined;
   const name = globalName(type);
   const first = type.typeArguments?.[0];
   if (name === undefined || !first || declaredAs(type, file) !== undefined) return undefined;
   if (FILTERS.has(name)) return { kept: written(first, file), unsure: true };
-  const kept = keptType(name, first, file);
+  const kept = keptType(name, first, file, read);
   return kept && { kept, unsure: false };
 }
 
@@ -293,7 +293,7 @@ export function elementTypes(t: WrittenType, depth: number, read: MemberReader, 
   const [first, second] = type.typeArguments ?? [];
   if (name !== undefined && (name === 'Array' || name === 'ReadonlyArray' || ITERABLES.has(name)) && first) return [written(first, t)];
   if (name === 'Record' && second) return [written(second, t)];
-  const kept = name !== undefined && first ? keptType(name, first, t) : undefined;
+  const kept = name !== undefined && first ? keptType(name, first, t, read) : undefined;
   return kept && elementTypes(kept, depth + 1, read, index);
 }
 

@@ -162,15 +162,16 @@ const isFallback = (kind: ts.SyntaxKind): boolean => kind === typescript.SyntaxK
 
 /** The written types (alternatives) of an object expression, each with the file it is written in. */
 
-/** The written types of `a ?? b` or `a || b`: either side's (an empty literal, `[]`, writes none). */
+/** The written types of `a ?? b`, `a || b` or `c ? a : b`: either side's (an empty literal, `[]`, writes none). */
 function eitherSide(
-  e: ts.BinaryExpression,
+  e: ts.BinaryExpression | ts.ConditionalExpression,
   ancestors: readonly ts.Node[],
   file: TypeFile,
   hoisted: HoistedVars | undefined,
   depth: number,
 ): WrittenType[] | undefined {
-  const sides = [e.left, e.right].flatMap((x) => writtenTypesOf(unwrapValue(x), ancestors, file, hoisted, depth) ?? []);
+  const pair = typescript.isConditionalExpression(e) ? [e.whenTrue, e.whenFalse] : [e.left, e.right];
+  const sides = pair.flatMap((x) => writtenTypesOf(unwrapValue(x), ancestors, file, hoisted, depth) ?? []);
   return sides.length > 0 ? sides : undefined;
 }
 
@@ -184,8 +185,9 @@ function writtenTypesOf(
   // `p.job` of a typed `p`, `ps[0]` of a typed list: read one level further (`p.job.state`)
   const deeper = depth + 1 < ACCESS_DEPTH;
   if (deeper && typescript.isElementAccessExpression(e)) return writtenElement(e, ancestors, file, hoisted, depth + 1);
-  // `ps ?? []`, `a || b`: either side's value
-  if (deeper && typescript.isBinaryExpression(e) && isFallback(e.operatorToken.kind)) return eitherSide(e, ancestors, file, hoisted, depth + 1);
+  // `ps ?? []`, `a || b`, `c ? a : b`: either side's value
+  if (deeper && ((typescript.isBinaryExpression(e) && isFallback(e.operatorToken.kind)) || typescript.isConditionalExpression(e)))
+    return eitherSide(e, ancestors, file, hoisted, depth + 1);
   const held = writtenTypeOf(e, ancestors, hoisted, file);
   if (held) return [{ ...(held.from ?? file), type: held.type }];
   // `p.states.get(id)` of a member written `Map<string, Entry>`
@@ -222,6 +224,8 @@ function writtenTypeOf(e: ts.Expression, ancestors: readonly ts.Node[], hoisted:
   const field = thisFieldType(e, ancestors);
   if (field) return { type: field };
   if (typescript.isCallExpression(e)) return mapGetType(e, ancestors, hoisted, names);
+  // `new Store().load()`: a value of the class `new` names
+  if (typescript.isNewExpression(e)) return constructedType(e);
   if (!typescript.isIdentifier(e)) return undefined;
   const decl = declarationOf(e.text, ancestors, hoisted);
   if (!decl || !(typescript.isVariableDeclaration(decl) || typescript.isParameter(decl)) || !typescript.isIdentifier(decl.name)) return undefined;
@@ -236,7 +240,21 @@ function writtenTypeOf(e: ts.Expression, ancestors: readonly ts.Node[], hoisted:
   const returned = decl.initializer && declaredReturnType(decl.initializer, ancestors, hoisted, file.sf);
   if (returned) return { type: returned };
   // `const entry = m.get(k)`: the value type of the map `m` names
-  return decl.initializer && mapGetType(decl.initializer, ancestors, hoisted, names);
+  const held = decl.initializer && mapGetType(decl.initializer, ancestors, hoisted, names);
+  if (held) return held;
+  // `const store = new Store()`: a value of the class
+  const made = decl.initializer && unwrapValue(decl.initializer);
+  return made && typescript.isNewExpression(made) ? constructedType(made) : undefined;
+}
+
+/**
+ * The type of the value `new Store(…)` makes, as a reference to the class it names (`Store`, with the
+ * type arguments written), so the member reader reads the class the file declares or imports; a
+ * class declared inside a function is not found by such a reference (it reads the file's top).
+ */
+function constructedType(e: ts.NewExpression): HeldType | undefined {
+  const callee = unwrapValue(e.expression);
+  return typescript.isIdentifier(callee) ? { type: typescript.factory.createTypeReferenceNode(callee, e.typeArguments) } : undefined;
 }
 
 function memberIn(type: ts.TypeNode, member: string, file: TypeFile, depth: number, narrow?: Narrowing): WrittenType[] | undefined {
@@ -345,7 +363,9 @@ function declarationMember(decl: ts.InterfaceDeclaration | ts.ClassDeclaration, 
  * references (type-shapes.ts).
  */
 function ownOrBaseMember(decl: ts.InterfaceDeclaration | ts.ClassDeclaration, member: string, file: TypeFile, depth: number): WrittenType[] | undefined {
-  const own = typescript.isInterfaceDeclaration(decl) ? propertyType(decl.members, member, file) : written(classPropertyType(decl, member), file);
+  const own = typescript.isInterfaceDeclaration(decl)
+    ? propertyType(decl.members, member, file)
+    : (written(classPropertyType(decl, member), file) ?? methodTypes(decl.members.filter(isInstanceMethod), member, file));
   if (own !== undefined || depth >= WALK_DEPTH) return own;
   for (const base of extendedTypes(decl)) {
     const e = base.expression;
@@ -426,6 +446,10 @@ function importedMember(
   return declarationMember(decl, member, there, depth) ?? mergedMember(found.merged, member, depth);
 }
 
+/** A class's method a value of the class has (`load(): RunState`), not a static one (the class's own). */
+const isInstanceMethod = (m: ts.ClassElement): m is ts.MethodDeclaration =>
+  typescript.isMethodDeclaration(m) && !typescript.getModifiers(m)?.some((x) => x.kind === typescript.SyntaxKind.StaticKeyword);
+
 /** The written type of a class's property declared `name`: a field's, or a getter's return type (none written: undefined). */
 export function classPropertyType(cls: ts.ClassDeclaration, name: string): ts.TypeNode | undefined {
   for (const m of cls.members) {
@@ -445,9 +469,23 @@ function propertyType(members: ts.NodeArray<ts.TypeElement>, member: string, fil
   for (const m of members) {
     if ((typescript.isPropertySignature(m) || typescript.isGetAccessorDeclaration(m)) && memberName(m.name) === member)
       return m.type ? [{ ...file, type: m.type }] : undefined;
-    if (typescript.isMethodSignature(m) && memberName(m.name) === member) return written(methodAsFunction(m), file);
+    // an overloaded method (`load(k: 'a'): Review; load(k: 'b'): RunState`): a call may take any signature
+    if (typescript.isMethodSignature(m) && memberName(m.name) === member) return methodTypes(members.filter(typescript.isMethodSignature), member, file);
   }
   return undefined;
+}
+
+/**
+ * The function types the methods named `member` read as, one a signature that writes its return
+ * type (of a class's overloads, those without a body: the implementation's is not one a caller
+ * sees); undefined when none writes one.
+ */
+function methodTypes(methods: readonly (ts.MethodSignature | ts.MethodDeclaration)[], member: string, file: TypeFile): WrittenType[] | undefined {
+  const named = methods.filter((m) => memberName(m.name) === member);
+  const overloads = named.filter((m) => typescript.isMethodDeclaration(m) && m.body === undefined);
+  const signatures = overloads.length > 0 && overloads.length < named.length ? overloads : named;
+  const found = signatures.flatMap((m) => written(methodAsFunction(m), file) ?? []);
+  return found.length > 0 ? found : undefined;
 }
 
 /**

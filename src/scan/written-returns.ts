@@ -1,4 +1,5 @@
 import type { ts } from 'ts-morph';
+import { signatureReturns } from './declared-returns.js';
 import { queriedName, topValues } from './type-queries.js';
 import { follow, WALK_DEPTH } from './type-trail.js';
 import { isNullishType } from './nullish-type.js';
@@ -19,7 +20,7 @@ const written = (type: ts.TypeNode, file: TypeFile): WrittenType => ({ ...file, 
  * `() => RunState`), so that a call of it reads its written return type; undefined when none is
  * written. The return type stays the node written in the file, where its names are resolved.
  */
-export function methodAsFunction(m: ts.MethodSignature): ts.FunctionTypeNode | undefined {
+export function methodAsFunction(m: ts.MethodSignature | ts.MethodDeclaration): ts.FunctionTypeNode | undefined {
   return m.type && typescript.factory.createFunctionTypeNode(m.typeParameters, m.parameters, m.type);
 }
 
@@ -38,28 +39,80 @@ export function calledTypes(t: WrittenType, depth = 0): WrittenType[] | undefine
   return found.length > 0 ? found : undefined;
 }
 
+/** The member reader (written-members.ts's), passed in: a member's written types, one an alternative. */
+type Members = (type: ts.TypeNode, member: string, file: TypeFile, depth: number) => WrittenType[] | undefined;
+
 /**
  * The type `ReturnType<F>` gives: of a function type, its return type; of `typeof load`, the return
  * type the file's top writes for `load`: a function's (of overloads, the last, as TypeScript takes
- * it), a variable's written function type's, or that of the arrow or function a `const` holds.
- * Undefined for any other `F`, or when the query is met again on the walk (a cycle).
+ * it), a variable's written function type's, or that of the arrow or function a `const` holds; of
+ * `typeof api.load` and `Api['load']`, that of the member (see `memberReturn`). Undefined for any
+ * other `F`, or when the query is met again on the walk (a cycle).
  */
-export function returnedType(f: ts.TypeNode, file: TypeFile, depth = 0): WrittenType | undefined {
+export function returnedType(f: ts.TypeNode, file: TypeFile, read: Members, depth = 0): WrittenType | undefined {
   if (depth >= WALK_DEPTH) return undefined;
-  if (typescript.isParenthesizedTypeNode(f)) return returnedType(f.type, file, depth + 1);
+  if (typescript.isParenthesizedTypeNode(f)) return returnedType(f.type, file, read, depth + 1);
   if (typescript.isFunctionTypeNode(f)) return written(f.type, file);
+  // `ReturnType<Api['load']>`: the member's function type
+  if (typescript.isIndexedAccessTypeNode(f) && typescript.isLiteralTypeNode(f.indexType) && typescript.isStringLiteral(f.indexType.literal))
+    return lastReturn(read(f.objectType, f.indexType.literal.text, file, depth + 1));
+  if (typescript.isTypeQueryNode(f) && typescript.isQualifiedName(f.exprName)) return memberReturn(f, f.exprName, file, read, depth);
   const name = queriedName(f);
   const followed = name === undefined ? undefined : follow(f, file);
   if (name === undefined || !followed) return undefined;
   const there: TypeFile = { sf: file.sf, names: file.names, followed };
-  const values = topValues(name, file.sf);
-  const functions = values.filter(typescript.isFunctionDeclaration);
-  // overloads have no body; the implementation after them is not one TypeScript shows
-  const fn = functions.filter((d) => d.body === undefined).at(-1) ?? functions.at(-1);
-  if (fn) return fn.type && written(fn.type, there);
-  const v = values.find(typescript.isVariableDeclaration);
-  if (v?.type) return returnedType(v.type, there, depth + 1);
+  // of overloads, the last (the implementation is not one TypeScript shows)
+  const returns = signatureReturns(file.sf.statements, name, file.sf);
+  if (returns.length > 0) {
+    const last = returns.at(-1);
+    return last && written(last, there);
+  }
+  const v = topValues(name, file.sf).find(typescript.isVariableDeclaration);
+  if (v?.type) return returnedType(v.type, there, read, depth + 1);
+  return functionReturn(v?.initializer, there);
+}
+
+/** The written return type of an arrow or a function expression (through parentheses), or undefined. */
+function functionReturn(init: ts.Expression | undefined, file: TypeFile): WrittenType | undefined {
+  let e = init;
+  while (e && typescript.isParenthesizedExpression(e)) e = e.expression;
+  return e && (typescript.isArrowFunction(e) || typescript.isFunctionExpression(e)) && e.type ? written(e.type, file) : undefined;
+}
+
+/**
+ * What `ReturnType<typeof api.load>` gives, `api` a value the file's top declares: its written type's
+ * member `load`, the class's of `const api = new Api()`, or the method (or function) of `load` an
+ * object literal `const api = { load(): RunState { … } }` writes. Undefined for anything else.
+ */
+function memberReturn(f: ts.TypeQueryNode, q: ts.QualifiedName, file: TypeFile, read: Members, depth: number): WrittenType | undefined {
+  const followed = typescript.isIdentifier(q.left) ? follow(f, file) : undefined;
+  if (!followed || !typescript.isIdentifier(q.left)) return undefined;
+  const there: TypeFile = { sf: file.sf, names: file.names, followed };
+  const member = q.right.text;
+  const v = topValues(q.left.text, file.sf).find(typescript.isVariableDeclaration);
+  if (v?.type) return lastReturn(read(v.type, member, there, depth + 1));
   let init = v?.initializer;
-  while (init && typescript.isParenthesizedExpression(init)) init = init.expression;
-  return init && (typescript.isArrowFunction(init) || typescript.isFunctionExpression(init)) && init.type ? written(init.type, there) : undefined;
+  while (init && (typescript.isParenthesizedExpression(init) || typescript.isAsExpression(init) || typescript.isSatisfiesExpression(init)))
+    init = init.expression;
+  // `const api = new Api()`: the class's method, read as the member reader reads a value of the class
+  if (init && typescript.isNewExpression(init) && typescript.isIdentifier(init.expression))
+    return lastReturn(read(typescript.factory.createTypeReferenceNode(init.expression, init.typeArguments), member, there, depth + 1));
+  if (!init || !typescript.isObjectLiteralExpression(init)) return undefined;
+  for (const p of init.properties) {
+    if (!p.name || !typescript.isIdentifier(p.name) || p.name.text !== member) continue;
+    if (typescript.isMethodDeclaration(p)) return p.type && written(p.type, there);
+    return typescript.isPropertyAssignment(p) ? functionReturn(p.initializer, there) : undefined;
+  }
+  return undefined;
+}
+
+/**
+ * The return type `ReturnType` takes of a member's written types: of overloads, the last (as
+ * TypeScript takes it); of a union of function types, each one's, as a union (it distributes).
+ */
+function lastReturn(types: WrittenType[] | undefined): WrittenType | undefined {
+  const last = types?.at(-1);
+  const returns = last && calledTypes(last);
+  if (!returns || returns.length === 0) return undefined;
+  return returns.length === 1 ? returns[0] : written(typescript.factory.createUnionTypeNode(returns.map((r) => r.type)), returns[0]!);
 }

@@ -142,6 +142,8 @@ function isSdk(type: ts.TypeNode, w: Wanted, names: SdkTypeNames, sf: ts.SourceF
     const rest = type.types.filter((t) => !isNullishType(t));
     return w.some ? rest.some((t) => isSdk(t, w, names, sf, seen)) : rest.length > 0 && rest.every((t) => isSdk(t, w, names, sf, seen));
   }
+  // `RunState<…> & Extra` is a RunState, whatever else it is: any part (for either test)
+  if (typescript.isIntersectionTypeNode(type)) return type.types.some((t) => isSdk(t, w, names, sf, seen));
   if (element) {
     if (typescript.isArrayTypeNode(type)) return isSdk(type.elementType, { ...w, element: false }, names, sf, seen);
     if (typescript.isTypeOperatorNode(type) && type.operator === typescript.SyntaxKind.ReadonlyKeyword) return isSdk(type.type, w, names, sf, seen);

@@ -42,6 +42,16 @@ const layouts: Record<string, (from: string) => [string, string, Record<string, 
       'export function ok(ps, i) { for (const p of ps) p.state.approve(i); }',
     ),
   ],
+  'an `@param {ReturnType<typeof load>}` of a function whose `@returns` is written': (from) => [
+    'src/server.js',
+    lines(
+      pending(from),
+      '/** @returns {Pending} */',
+      'function load() { return null; }',
+      '/** @param {ReturnType<typeof load>} p */',
+      'export function ok(p, i) { p.state.approve(i); }',
+    ),
+  ],
   'an inline `@type` on a parameter': (from) => [
     'src/server.js',
     lines(pending(from), 'export function ok(/** @type {Pending} */ p, i) { p.state.approve(i); }'),
