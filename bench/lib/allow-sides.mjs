@@ -72,7 +72,9 @@ function recordsThen(store, body, log) {
           args: argsJson,
           hashed: [],
           args_hash: argsHash,
-          principal,
+          // the log's principal is the subject, an object the core makes for each entry (a string
+          // identity is the subject's agent), not the receipts' string: written as the core writes it
+          principal: { agent: principal, user: null },
           environment: 'production',
           task: null,
           decision: 'allow',

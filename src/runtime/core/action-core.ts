@@ -9,7 +9,7 @@ import { authorize } from './authorize.js';
 import { stillRunningHolds } from './body.js';
 import { checkCall, guardrailOf, needsApproval } from './gate.js';
 import { refusal } from './messages.js';
-import type { PausingCall } from './pause.js';
+import type { PausingTool } from './pause.js';
 import { decidedByParts, type PartsOf } from './parts.js';
 import { principalStage } from './principal.js';
 import { toolOf } from '../tool-name.js';
@@ -97,8 +97,9 @@ export function createActionCore(internals: ControlInternals, policy: CompiledPo
     policyArgs: scope.args.policyArgs,
     /** The call's arguments from its text, as the body gets them (`callArguments`). */
     callArguments: (raw: string, lossless: ArgumentsCheck) => callArguments(lossless, scope.args.policyArgs(raw, lossless)),
-    /** `call`: the SDK's call id and the tool's name; given, a call the policy pauses is filed in the store. */
-    needsApproval: (runContext: RunContext<unknown>, input: unknown, call?: PausingCall) => needsApproval(scope, runContext, input, call),
+    /** `callId`: the SDK's; `tool`: its name (made once per tool); given, a call the policy pauses is filed in the store. */
+    needsApproval: (runContext: RunContext<unknown>, input: unknown, callId?: string, tool?: PausingTool) =>
+      needsApproval(scope, runContext, input, callId, tool),
     guardrail: guardrailOf(scope),
     checkCall: async (data: { context: RunContext<unknown>; toolCall: { callId: string; arguments: string } }) => checkCall(scope, data),
     authorize: (input: unknown, runContext: RunContext<unknown>, callId: string | null, toolCall: { arguments?: string } | undefined) =>

@@ -6,7 +6,7 @@ import { argsHashOf, describeError, isThenable, taskOf, whoOf, type Maybe, type 
 import { noteNestedFailure } from '../nested.js';
 import { argsOf, decideOn, guardrailRefusal, type GuardrailWhy } from './decision.js';
 import { invalidArgumentsText, refusal, STILL_RUNNING_TEXT, WITHHELD_ARGUMENTS } from './messages.js';
-import { filePause, writtenArguments, type PausingCall } from './pause.js';
+import { filePause, writtenArguments, type PausingTool } from './pause.js';
 import { asCtrlrunError } from './errors.js';
 import { haltNow } from './halt.js';
 import type { Vetted } from './principal.js';
@@ -36,31 +36,31 @@ interface Approvable {
  * The SDK's `needsApproval`, asked before the guardrail with the SDK's own (lossy) parse of the
  * arguments: an integer beyond 2^53 arrives rounded, so it is read back through JSON text. The
  * guardrail and the wrapper decide again on the model's own text before anything runs. A call it
- * pauses (`call`: the SDK's call id and the tool's name) has its pending request filed right here
+ * pauses (`callId`, the SDK's, in `tool`: the tool's name) has its pending request filed right here
  * (core/pause.ts), whoever drives the run; nothing else is written. A call it does not pause is
  * answered with one settled promise, no frame of its own; a throw is a rejection.
  */
-export function needsApproval(scope: CoreScope, runContext: RunContext<unknown>, input: unknown, call?: PausingCall): Promise<boolean> {
+export function needsApproval(scope: CoreScope, runContext: RunContext<unknown>, input: unknown, callId?: string, tool?: PausingTool): Promise<boolean> {
   try {
-    const approvable = approvableCall(scope, input, call);
-    return approvable === undefined ? NO_PAUSE : pauseIfAsked(scope, runContext, input, call, approvable);
+    const approvable = approvableCall(scope, input, callId, tool);
+    return approvable === undefined ? NO_PAUSE : pauseIfAsked(scope, runContext, input, callId, tool, approvable);
   } catch (error) {
     return Promise.reject(error);
   }
 }
 
 /** The call's decision as `needsApproval` reads it, when it is `approve` and the schema admits it; else undefined (no pause). */
-function approvableCall(scope: CoreScope, input: unknown, call: PausingCall | undefined): Approvable | undefined {
+function approvableCall(scope: CoreScope, input: unknown, callId: string | undefined, tool: PausingTool | undefined): Approvable | undefined {
   if (!scope.enforce) return undefined;
   // an action no rule pauses (or none at all: unknown_action): nothing to decide here, the arguments untouched
   if (scope.compiled === undefined || scope.compiled.neverPauses === true) return undefined;
   if (scope.args.schemaCheck && scope.args.schemaCheck(input) !== null) return undefined; // refused by the guardrail
   // decided on the call as the model wrote it where that is known: the nulls the SDK dropped put back
-  const pre = call?.strictSchema !== undefined ? writtenArguments(call.strictSchema, input) : undefined;
+  const pre = tool?.strictSchema !== undefined ? writtenArguments(tool.strictSchema, input) : undefined;
   const seen = pre?.written ?? input;
   let raw: string | undefined;
   // as the body gets them (a default the schema fills in): what the guardrail decides on, and the pause files
-  let args = valueArguments(scope.args, pre?.checked ?? checkArguments(seen), call?.callId);
+  let args = valueArguments(scope.args, pre?.checked ?? checkArguments(seen), callId);
   // (no principal yet: the rules alone, as decideOn decides without one)
   let decision = decideArguments(scope.compiled, args);
   if ((decision.reason === 'invalid_argument' || decision.reason === 'resource_template') && decision.detail !== undefined) {
@@ -83,7 +83,8 @@ async function pauseIfAsked(
   scope: CoreScope,
   runContext: RunContext<unknown>,
   input: unknown,
-  call: PausingCall | undefined,
+  callId: string | undefined,
+  tool: PausingTool | undefined,
   { decision, args, raw, seen }: Approvable,
 ): Promise<boolean> {
   const loading = scope.internals.telemetry?.loading;
@@ -96,7 +97,8 @@ async function pauseIfAsked(
   // a call no grant covers is refused by the guardrail, never paused for a human
   if (scope.policy.authority && decideOn(scope.decision, scope.internals.clock, raw, seen, who, task, args).decision.decision !== 'approve') return false;
   // filed here, unless an approval grant covers the call (then it runs without a pause)
-  const paused = call ? (await filePause(scope, call, who, task, input, decision, args)) === 'paused' : true;
+  // the call's description made here, on a pause, not for every call asked
+  const paused = tool ? (await filePause(scope, { ...tool, callId }, who, task, input, decision, args)) === 'paused' : true;
   // a paused call's guardrail does not run now: the parse kept for it is let go
   if (paused) scope.args.dropShared();
   return paused;

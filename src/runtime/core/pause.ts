@@ -20,6 +20,9 @@ export interface PausingCall {
   strictSchema?: unknown;
 }
 
+/** The tool a call may pause in, made once per tool: a `PausingCall` is built from it only when a pause is filed. */
+export type PausingTool = Omit<PausingCall, 'callId'>;
+
 /** Parameters the SDK parses with a schema library (zod, a Standard Schema), dropping optional fields' nulls, not JSON.parse alone. */
 export function isSchemaParsed(parameters: unknown): boolean {
   return (

@@ -133,9 +133,10 @@ function makeAgentTool(
   };
   // a paused call is filed under the SDK's call id, with the tool's name (the default `{ input }` and a zod schema: strict)
   const strictNulls = options.parameters === undefined || isSchemaParsed(options.parameters);
-  const needsApproval = (runContext: RunContext<unknown>, input: unknown, callId?: string) =>
-    core.needsApproval(runContext, input, { callId, toolName: made.name, ...(strictNulls ? { strictSchema: made.parameters } : {}) });
+  const needsApproval = (runContext: RunContext<unknown>, input: unknown, callId?: string) => core.needsApproval(runContext, input, callId, pausing);
   const made = agent.asTool({ ...(options as object), runConfig, needsApproval } as never) as unknown as FunctionTool;
+  // the tool a call pauses in, made once: no object a call
+  const pausing = { toolName: made.name, ...(strictNulls ? { strictSchema: made.parameters } : {}) };
   made.inputGuardrails = [core.guardrail as never, ...(made.inputGuardrails ?? [])];
   hideWhenUnusable(internals, policy, action, made);
   const inner = made.invoke.bind(made);

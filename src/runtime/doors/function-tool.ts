@@ -113,8 +113,7 @@ export function makeProtectedTool(
   const userGuardrails = (options.inputGuardrails as unknown[] | undefined) ?? [];
   // the call id is the SDK's third argument: a paused call is filed under it, with the tool's name
   // (and its schema as the model sees it: strict mode's parse drops optional properties' nulls)
-  const needsApproval = (runContext: RunContext<unknown>, input: unknown, callId?: string) =>
-    core.needsApproval(runContext, input, { callId, toolName: created.name, strictSchema: created.parameters });
+  const needsApproval = (runContext: RunContext<unknown>, input: unknown, callId?: string) => core.needsApproval(runContext, input, callId, pausing);
   const created = tool({
     ...(options as object),
     execute: wrappedExecute,
@@ -122,6 +121,8 @@ export function makeProtectedTool(
     errorFunction,
     inputGuardrails: [core.guardrail, ...userGuardrails],
   } as Parameters<typeof tool>[0]) as FunctionTool;
+  // the tool a call pauses in, made once: no object a call
+  const pausing = { toolName: created.name, strictSchema: created.parameters };
   requireManifestAction(policy, created.name, action);
   register(internals, created, action);
   Object.defineProperty(created, PAUSED_DOOR, { value: core.door, enumerable: false });

@@ -50,7 +50,7 @@ export function localGate(
   const needsApproval = async (runContext: RunContext<unknown>, key: object, args: unknown, callId: string | undefined): Promise<boolean> => {
     decided.delete(key);
     // a call the policy pauses is filed in the store here (with its call id), whoever drives the run
-    if (await core.needsApproval(runContext, args, { callId, toolName: toolName() })) {
+    if (await core.needsApproval(runContext, args, callId, { toolName: toolName() })) {
       const request = callId ? await internals.store.getRequest(callId) : null;
       if (!request || request.state === 'pending') return true; // the SDK pauses (unfiled only when it cannot be bound: control.request files it)
       if (request.state === 'rejected') return refuse(key, callId, rejectionText(action, request));

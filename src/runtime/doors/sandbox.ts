@@ -262,8 +262,9 @@ function functionTool(guard: Guard, inner: FunctionTool): FunctionTool {
     door: { kind: 'sandbox', edits: true, schema: () => made.parameters },
   });
   const made = copyTool(inner);
-  made.needsApproval = (runContext: RunContext<unknown>, input: unknown, callId?: string) =>
-    core.needsApproval(runContext, input, { callId, toolName: made.name, ...(strict ? { strictSchema: made.parameters } : {}) });
+  // the tool a call pauses in, made once: no object a call
+  const pausing = { toolName: made.name, ...(strict ? { strictSchema: made.parameters } : {}) };
+  made.needsApproval = (runContext: RunContext<unknown>, input: unknown, callId?: string) => core.needsApproval(runContext, input, callId, pausing);
   made.inputGuardrails = [core.guardrail as never, ...(inner.inputGuardrails ?? [])];
   const invoke = inner.invoke.bind(inner);
   made.invoke = async (runContext: RunContext<unknown>, input: string, details?: Parameters<FunctionTool['invoke']>[2]) => {
