@@ -1,0 +1,433 @@
+/**
+ * Red team, session 27 (issue 40, "no false green"): apps where `check` is silent though a door is
+ * open, or though the app answers a protected tool's interruption through the SDK. Each case is a
+ * small repo (path → text) and the finding `check` should give; every one of them is silent today
+ * (checked by probes against the test project of rule-tester.ts: `refund` → stripe.refund,
+ * `lookup_charge` → stripe.charge.read, `close_account` → accounts.close). They are data, not tests,
+ * so CI stays green until the readers learn them (docs/DECISIONS.md, "Session 27: red team").
+ *
+ * To turn one into a test once it is fixed (in a `*.test.ts` of this folder):
+ *
+ *   import { lintRepo, testProject } from './rule-tester.js';
+ *   import { RED27_PENDING } from './red27-pending.cases.js';
+ *   for (const c of RED27_PENDING)
+ *     it(c.name, () => {
+ *       const found = lintRepo(c.files, { project: testProject(), ruleId: c.expect.ruleId, file: c.expect.file });
+ *       expect(found.map((f) => f.line)).toContain(c.expect.line);
+ *     });
+ *
+ * Today every such test fails with `[]`: nothing is reported.
+ */
+
+export interface PendingCase {
+  name: string;
+  /** The gap's letter in docs/DECISIONS.md ("Session 27: red team (issue 40)"). */
+  gap: 'A' | 'B' | 'C' | 'D' | 'E' | 'F';
+  /** How likely a real app is to write it. */
+  likelihood: 'high' | 'medium' | 'low';
+  /** The repo: path → source text. */
+  files: Record<string, string>;
+  /** The finding check should give (today: none). */
+  expect: { ruleId: string; file: string; line: number };
+}
+
+const text = (...l: string[]): string => `${l.join('\n')}\n`;
+
+/** A protected tool, in its own module, that the policy can pause (stripe.refund: allow/approve/deny by amount). */
+const TOOLS = text(
+  "import { z } from 'zod';",
+  "import { protectedTool } from './ctrlrun.generated.js';",
+  "export const refund = protectedTool('stripe.refund', {",
+  "  name: 'refund',",
+  "  description: 'Refund a payment',",
+  '  parameters: z.object({ payment_id: z.string(), amount: z.number() }),',
+  '  execute: async ({ payment_id }) => `refunded ${payment_id}`,',
+  '});',
+);
+
+/** A server that runs the agent of TOOLS and answers its interruptions with `body` (line 4 on). */
+const server = (...body: string[]): Record<string, string> => ({
+  'src/tools.ts': TOOLS,
+  'src/server.ts': text(
+    "import { Agent, run, RunState } from '@openai/agents';",
+    "import { refund } from './tools.js';",
+    "const agent = new Agent({ name: 'desk', instructions: 'Help with payments.', tools: [refund] });",
+    ...body,
+  ),
+});
+
+const approval = (line: number, file = 'src/server.ts') => ({ ruleId: 'sdk-approval', file, line });
+
+/** Gap A: the SDK's answer reached by a computed key or an indirect call. */
+const answers: PendingCase[] = [
+  {
+    name: 'the method picked by a ternary held in a `const` (`result.state[verdict](item)`)',
+    gap: 'A',
+    likelihood: 'high',
+    files: server(
+      'export async function handle(input: string, decide: (name: string) => Promise<boolean>) {',
+      '  let result = await run(agent, input);',
+      '  while (result.interruptions.length > 0) {',
+      '    for (const item of result.interruptions) {',
+      "      const verdict = (await decide(item.name ?? '')) ? 'approve' : 'reject';",
+      '      result.state[verdict](item);',
+      '    }',
+      '    result = await run(agent, result.state);',
+      '  }',
+      '  return result.finalOutput;',
+      '}',
+    ),
+    expect: approval(9),
+  },
+  {
+    name: "the method named by a parameter typed `'approve' | 'reject'`",
+    gap: 'A',
+    likelihood: 'medium',
+    files: server(
+      "export async function answer(decision: 'approve' | 'reject') {",
+      "  const r = await run(agent, 'refund my last payment');",
+      '  for (const i of r.interruptions) r.state[decision](i);',
+      '  return run(agent, r.state);',
+      '}',
+    ),
+    expect: approval(6),
+  },
+  {
+    name: "a literal key (`r.state['reject'](i, { message })`)",
+    gap: 'A',
+    likelihood: 'low',
+    files: server(
+      'export async function refuseAll() {',
+      "  const r = await run(agent, 'refund my last payment');",
+      "  for (const i of r.interruptions) r.state['reject'](i, { message: 'not today' });",
+      '  return run(agent, r.state);',
+      '}',
+    ),
+    expect: approval(6),
+  },
+  {
+    name: 'a realtime session answered by a computed key (`session[verdict](request.approvalItem)`)',
+    gap: 'A',
+    likelihood: 'medium',
+    files: {
+      'src/tools.ts': TOOLS,
+      'src/voice.ts': text(
+        "import { RealtimeAgent, RealtimeSession } from '@openai/agents/realtime';",
+        "import { refund } from './tools.js';",
+        "const agent = new RealtimeAgent({ name: 'voice', tools: [refund] });",
+        'const session = new RealtimeSession(agent);',
+        'declare function ask(): Promise<boolean>;',
+        "session.on('tool_approval_requested', async (_ctx, _agent, request) => {",
+        "  const verdict = (await ask()) ? 'approve' : 'reject';",
+        '  await session[verdict](request.approvalItem);',
+        '});',
+      ),
+    },
+    expect: approval(8, 'src/voice.ts'),
+  },
+  {
+    name: 'the method passed as a callback (`r.interruptions.forEach(r.state.approve, r.state)`)',
+    gap: 'A',
+    likelihood: 'low',
+    files: server(
+      'export async function approveAll() {',
+      "  const r = await run(agent, 'refund my last payment');",
+      '  r.interruptions.forEach(r.state.approve, r.state);',
+      '  return run(agent, r.state);',
+      '}',
+    ),
+    expect: approval(6),
+  },
+  {
+    name: '`.call` of the method (`r.state.approve.call(r.state, i)`)',
+    gap: 'A',
+    likelihood: 'low',
+    files: server(
+      'export async function approveAll() {',
+      "  const r = await run(agent, 'refund my last payment');",
+      '  for (const i of r.interruptions) r.state.approve.call(r.state, i);',
+      '  return run(agent, r.state);',
+      '}',
+    ),
+    expect: approval(6),
+  },
+  {
+    name: '`Reflect.apply` of the method',
+    gap: 'A',
+    likelihood: 'low',
+    files: server(
+      'export async function approveAll() {',
+      "  const r = await run(agent, 'refund my last payment');",
+      '  for (const i of r.interruptions) Reflect.apply(r.state.approve, r.state, [i]);',
+      '  return run(agent, r.state);',
+      '}',
+    ),
+    expect: approval(6),
+  },
+  {
+    name: "the prototype's method (`RunState.prototype.approve.call(r.state, i)`)",
+    gap: 'A',
+    likelihood: 'low',
+    files: server(
+      'export async function approveAll() {',
+      "  const r = await run(agent, 'refund my last payment');",
+      '  for (const i of r.interruptions) RunState.prototype.approve.call(r.state, i);',
+      '  return run(agent, r.state);',
+      '}',
+    ),
+    expect: approval(6),
+  },
+];
+
+/** A module with the three protected local doors (lines 1-6); `rest` from line 7. */
+const localDoors = (...rest: string[]): Record<string, string> => ({
+  'src/agent.ts': text(
+    "import { Agent, type Computer, type Editor, type Shell } from '@openai/agents';",
+    "import { protectApplyPatchTool, protectComputerTool, protectShellTool } from './ctrlrun.generated.js';",
+    'declare const shell: Shell; declare const dockerShell: Shell; declare const editor: Editor; declare const computer: Computer;',
+    "const sh = protectShellTool('host.shell', { shell });",
+    "const ap = protectApplyPatchTool('repo.patch', { editor });",
+    "const pc = protectComputerTool('browser.use', { computer });",
+    ...rest,
+  ),
+});
+
+const replaced = (line: number) => ({ ruleId: 'invoke-replaced', file: 'src/agent.ts', line });
+
+/** Gap B: the body of a protected local door (its `shell`, `editor`, `computer`) replaced. */
+const localBodies: PendingCase[] = [
+  {
+    name: 'a copy of a protected shell tool with another `shell` (`{ ...sh, shell: dockerShell }`)',
+    gap: 'B',
+    likelihood: 'medium',
+    files: localDoors("export const desk = new Agent({ name: 'desk', tools: [{ ...sh, shell: dockerShell }, ap, pc] });"),
+    expect: replaced(7),
+  },
+  {
+    name: "a protected shell tool's `shell` reassigned",
+    gap: 'B',
+    likelihood: 'low',
+    files: localDoors('sh.shell = dockerShell;', "export const desk = new Agent({ name: 'desk', tools: [sh, ap, pc] });"),
+    expect: replaced(7),
+  },
+  {
+    name: 'a copy of a protected apply_patch tool with another `editor`',
+    gap: 'B',
+    likelihood: 'low',
+    files: localDoors("export const desk = new Agent({ name: 'desk', tools: [sh, { ...ap, editor }, pc] });"),
+    expect: replaced(7),
+  },
+  {
+    name: '`Object.assign` of another `computer` onto a protected computer tool',
+    gap: 'B',
+    likelihood: 'low',
+    files: localDoors('Object.assign(pc, { computer });', "export const desk = new Agent({ name: 'desk', tools: [sh, ap, pc] });"),
+    expect: replaced(7),
+  },
+];
+
+/** The protected tool of TOOLS (lines 1-8) and `rest` from line 9, in one module. */
+const toolModule = (...rest: string[]): Record<string, string> => ({ 'src/tools.ts': TOOLS + text(...rest) });
+const invokeAt = (line: number) => ({ ruleId: 'invoke-replaced', file: 'src/tools.ts', line });
+
+/** Gap C: a protected tool's `invoke` replaced by the reflective forms invoke-replaced does not read. */
+const reflectiveInvoke: PendingCase[] = [
+  {
+    name: "`Object.defineProperty(refund, 'invoke', { value })`",
+    gap: 'C',
+    likelihood: 'low',
+    files: toolModule("Object.defineProperty(refund, 'invoke', { value: async () => 'done' });"),
+    expect: invokeAt(9),
+  },
+  {
+    name: '`Object.defineProperties(refund, { invoke: { value } })`',
+    gap: 'C',
+    likelihood: 'low',
+    files: toolModule("Object.defineProperties(refund, { invoke: { value: async () => 'done' } });"),
+    expect: invokeAt(9),
+  },
+  {
+    name: "`Reflect.set(refund, 'invoke', fn)`",
+    gap: 'C',
+    likelihood: 'low',
+    files: toolModule("Reflect.set(refund, 'invoke', async () => 'done');"),
+    expect: invokeAt(9),
+  },
+  {
+    name: "`Reflect.defineProperty(refund, 'invoke', { value })`",
+    gap: 'C',
+    likelihood: 'low',
+    files: toolModule("Reflect.defineProperty(refund, 'invoke', { value: async () => 'done' });"),
+    expect: invokeAt(9),
+  },
+];
+
+/** An agent's `getAllTools` given another by reflection (invoke-replaced reads `agent.getAllTools = f`). */
+const reflectiveAgent: PendingCase = {
+  name: "`Object.defineProperty(agent, 'getAllTools', { value })`: tools in none of the agent's lists",
+  gap: 'C',
+  likelihood: 'low',
+  files: {
+    'src/agent.ts': text(
+      "import { Agent, type Tool } from '@openai/agents';",
+      'declare const extra: Tool;',
+      "export const desk = new Agent({ name: 'desk' });",
+      "Object.defineProperty(desk, 'getAllTools', { value: async () => [extra] });",
+    ),
+  },
+  expect: { ruleId: 'invoke-replaced', file: 'src/agent.ts', line: 4 },
+};
+
+/** A module with a guarded MCP server (lines 1-4); `rest` from line 5. */
+const guardedServer = (...rest: string[]): Record<string, string> => ({
+  'src/agent.ts': text(
+    "import { Agent, MCPServerStdio, defineToolInputGuardrail } from '@openai/agents';",
+    "import { protectMcpServer } from './ctrlrun.generated.js';",
+    "const audit = defineToolInputGuardrail({ name: 'audit', run: async () => ({ behavior: { type: 'allow' } }) } as never);",
+    "const github = protectMcpServer(new MCPServerStdio({ name: 'github', fullCommand: 'github-mcp' }));",
+    ...rest,
+    "export const desk = new Agent({ name: 'desk', mcpServers: [github] });",
+  ),
+});
+const unguarded = (line: number) => ({ ruleId: 'mcp-server-unguarded', file: 'src/agent.ts', line });
+
+/** Gap D: the guard protectMcpServer put on a server dropped afterwards. */
+const droppedGuards: PendingCase[] = [
+  {
+    name: '`toolInputGuardrails` assigned after protectMcpServer (the policy guard is gone)',
+    gap: 'D',
+    likelihood: 'medium',
+    files: guardedServer('github.toolInputGuardrails = [audit];'),
+    expect: unguarded(5),
+  },
+  {
+    name: '`Object.assign(server, { toolInputGuardrails })` after protectMcpServer',
+    gap: 'D',
+    likelihood: 'low',
+    files: guardedServer('Object.assign(github, { toolInputGuardrails: [audit] });'),
+    expect: unguarded(5),
+  },
+  {
+    name: '`toolInputGuardrails` emptied with `splice` after protectMcpServer',
+    gap: 'D',
+    likelihood: 'low',
+    files: guardedServer('github.toolInputGuardrails?.splice(0);'),
+    expect: unguarded(5),
+  },
+  {
+    name: 'an `errorFunction` assigned after protectMcpServer (the guarded one that settles calls is gone)',
+    gap: 'D',
+    likelihood: 'medium',
+    files: guardedServer("github.errorFunction = () => 'The tool failed, please try again.';"),
+    expect: unguarded(5),
+  },
+];
+
+/** Gap E: local doors written by hand, as object-literal-tool reads function tools. */
+const literalLocalDoors: PendingCase[] = [
+  {
+    name: "a shell tool written as an object literal (`{ type: 'shell', shell, ... }`)",
+    gap: 'E',
+    likelihood: 'low',
+    files: {
+      'src/agent.ts': text(
+        "import { Agent, type Shell, type ShellTool } from '@openai/agents';",
+        'declare const shell: Shell;',
+        "const bash = { type: 'shell', name: 'shell', environment: { type: 'local' }, shell, needsApproval: async () => false } as ShellTool;",
+        "export const desk = new Agent({ name: 'desk', tools: [bash] });",
+      ),
+    },
+    expect: { ruleId: 'unprotected-door', file: 'src/agent.ts', line: 3 },
+  },
+  {
+    name: "an apply_patch tool written as an object literal (`{ type: 'apply_patch', editor, ... }`)",
+    gap: 'E',
+    likelihood: 'low',
+    files: {
+      'src/agent.ts': text(
+        "import { Agent, type Editor } from '@openai/agents';",
+        'declare const editor: Editor;',
+        "const patch = { type: 'apply_patch' as const, name: 'apply_patch', editor, needsApproval: async () => false };",
+        "export const desk = new Agent({ name: 'desk', tools: [patch] });",
+      ),
+    },
+    expect: { ruleId: 'unprotected-door', file: 'src/agent.ts', line: 3 },
+  },
+];
+
+/** A module with an on-call agent (lines 1-3); `rest` from line 4. */
+const oncall = (...rest: string[]): Record<string, string> => ({
+  'src/agent.ts': text(
+    "import { Agent, Handoff, handoff } from '@openai/agents';",
+    'declare function page(args: string): Promise<void>;',
+    "const oncall = new Agent({ name: 'oncall' });",
+    ...rest,
+  ),
+});
+const handoffAt = (line: number) => ({ ruleId: 'unprotected-handoff', file: 'src/agent.ts', line });
+
+/** Gap F: a handoff's `onInvokeHandoff` (app code on the model's arguments) reached another way. */
+const handoffInvokes: PendingCase[] = [
+  {
+    name: 'a subclass of `Handoff` whose constructor passes the invoke function to `super`',
+    gap: 'F',
+    likelihood: 'low',
+    files: oncall(
+      'class Page extends Handoff<any, any> {',
+      '  constructor() {',
+      '    super(oncall, async (_ctx, args) => {',
+      '      await page(args);',
+      '      return oncall;',
+      '    });',
+      '  }',
+      '}',
+      "export const desk = new Agent({ name: 'desk', handoffs: [new Page()] });",
+    ),
+    expect: handoffAt(4),
+  },
+  {
+    name: 'a plain `handoff(agent)` given an `onInvokeHandoff` afterwards',
+    gap: 'F',
+    likelihood: 'low',
+    files: oncall(
+      'const h = handoff(oncall);',
+      'h.onInvokeHandoff = async (_ctx, args) => {',
+      '  await page(args);',
+      '  return oncall;',
+      '};',
+      "export const desk = new Agent({ name: 'desk', handoffs: [h] });",
+    ),
+    expect: handoffAt(5),
+  },
+  {
+    name: "a protected handoff's `onInvokeHandoff` replaced (the policy's decision is in it)",
+    gap: 'F',
+    likelihood: 'low',
+    files: {
+      'src/agent.ts': text(
+        "import { Agent } from '@openai/agents';",
+        "import { protectHandoff } from './ctrlrun.generated.js';",
+        'declare function page(args: string): Promise<void>;',
+        "const oncall = new Agent({ name: 'oncall' });",
+        "const h = protectHandoff('desk.page_oncall', oncall, { onHandoff: async () => {} });",
+        'h.onInvokeHandoff = async (_ctx, args) => {',
+        '  await page(args);',
+        '  return oncall;',
+        '};',
+        "export const desk = new Agent({ name: 'desk', handoffs: [h] });",
+      ),
+    },
+    expect: handoffAt(6),
+  },
+];
+
+/** Every pending case, by gap (most likely gap first), most likely first within each gap. */
+export const RED27_PENDING: readonly PendingCase[] = [
+  ...answers,
+  ...droppedGuards,
+  ...localBodies,
+  ...reflectiveInvoke,
+  reflectiveAgent,
+  ...literalLocalDoors,
+  ...handoffInvokes,
+];
