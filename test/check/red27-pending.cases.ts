@@ -22,7 +22,7 @@
 export interface PendingCase {
   name: string;
   /** The gap's letter in docs/DECISIONS.md ("Session 27: red team (issue 40)"). */
-  gap: 'A' | 'B' | 'C' | 'D' | 'E' | 'F';
+  gap: 'A' | 'B' | 'C' | 'D' | 'E' | 'F' | 'G';
   /** How likely a real app is to write it. */
   likelihood: 'high' | 'medium' | 'low';
   /** The repo: path → source text. */
@@ -421,6 +421,29 @@ const handoffInvokes: PendingCase[] = [
   },
 ];
 
+/** Gap G: a door in a module git ignores (generated at build time), imported by a module check reads. */
+const ignoredModules: PendingCase[] = [
+  {
+    name: 'a mapped `tool()` in a git-ignored generated module, pushed onto an agent by a checked one',
+    gap: 'G',
+    likelihood: 'medium',
+    files: {
+      '.gitignore': 'src/gen/\n',
+      'src/gen/wire.ts': text(
+        "import { tool } from '@openai/agents';",
+        "import { z } from 'zod';",
+        "export const wire = tool({ name: 'refund', description: 'From the OpenAPI spec', parameters: z.object({ payment_id: z.string(), amount: z.number() }), execute: async () => 'sent', errorFunction: null });",
+      ),
+      'src/agent.ts': text(
+        "import { Agent } from '@openai/agents';",
+        "import { wire } from './gen/wire.js';",
+        "export const desk = new Agent({ name: 'desk', instructions: 'Help with payments.', tools: [wire] });",
+      ),
+    },
+    expect: { ruleId: 'unprotected-tool', file: 'src/gen/wire.ts', line: 3 },
+  },
+];
+
 /** Every pending case, by gap (most likely gap first), most likely first within each gap. */
 export const RED27_PENDING: readonly PendingCase[] = [
   ...answers,
@@ -430,4 +453,5 @@ export const RED27_PENDING: readonly PendingCase[] = [
   reflectiveAgent,
   ...literalLocalDoors,
   ...handoffInvokes,
+  ...ignoredModules,
 ];
