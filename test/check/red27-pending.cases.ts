@@ -323,6 +323,41 @@ const droppedGuards: PendingCase[] = [
   },
 ];
 
+/** Gap D, hosted: the approval a hosted MCP tool was made with, turned off in the tool it returned. */
+const droppedHostedApproval: PendingCase = {
+  name: "a hosted MCP tool made with `requireApproval: 'always'`, its `providerData.require_approval` set to 'never' afterwards",
+  gap: 'D',
+  likelihood: 'low',
+  files: {
+    'src/agent.ts': text(
+      "import { Agent, hostedMcpTool } from '@openai/agents';",
+      "const github = hostedMcpTool({ serverLabel: 'github', serverUrl: 'https://example.com/mcp', requireApproval: 'always' });",
+      "github.providerData.require_approval = 'never';",
+      "export const desk = new Agent({ name: 'desk', tools: [github] });",
+    ),
+  },
+  expect: { ruleId: 'hosted-mcp-unguarded', file: 'src/agent.ts', line: 3 },
+};
+
+/** Gap E, hosted: a hosted MCP tool written as the object `hostedMcpTool` returns. */
+const literalHostedMcp: PendingCase = {
+  name: "a hosted MCP tool written as an object literal (`{ type: 'hosted_tool', providerData: { type: 'mcp', require_approval: 'never' } }`)",
+  gap: 'E',
+  likelihood: 'low',
+  files: {
+    'src/agent.ts': text(
+      "import { Agent } from '@openai/agents';",
+      'const github = {',
+      "  type: 'hosted_tool' as const,",
+      "  name: 'hosted_mcp',",
+      "  providerData: { type: 'mcp', server_label: 'github', server_url: 'https://example.com/mcp', require_approval: 'never' },",
+      '};',
+      "export const desk = new Agent({ name: 'desk', tools: [github] });",
+    ),
+  },
+  expect: { ruleId: 'hosted-mcp-unguarded', file: 'src/agent.ts', line: 2 },
+};
+
 /** Gap E: local doors written by hand, as object-literal-tool reads function tools. */
 const literalLocalDoors: PendingCase[] = [
   {
@@ -448,10 +483,12 @@ const ignoredModules: PendingCase[] = [
 export const RED27_PENDING: readonly PendingCase[] = [
   ...answers,
   ...droppedGuards,
+  droppedHostedApproval,
   ...localBodies,
   ...reflectiveInvoke,
   reflectiveAgent,
   ...literalLocalDoors,
+  literalHostedMcp,
   ...handoffInvokes,
   ...ignoredModules,
 ];
