@@ -492,3 +492,118 @@ export const RED27_PENDING: readonly PendingCase[] = [
   ...handoffInvokes,
   ...ignoredModules,
 ];
+
+/**
+ * Cases that need the CLI (a git work tree, `init`, `generate`, `codemod --write`, or check run in
+ * one package of a workspace): write `files` to a temp folder (with `node_modules` linking the SDK,
+ * zod and ctrlrun-gen, and each workspace package as test/helpers' workspace writers do), `git init`
+ * and commit, run `steps` in order in `cwd` (each a ctrlrun-gen command, committing after it), then
+ * the last command; today it gives `now`, it should give `expect`.
+ */
+export interface PendingCliCase {
+  name: string;
+  gap: 'A' | 'H';
+  likelihood: 'high' | 'medium' | 'low';
+  files: Record<string, string>;
+  /** The folder the commands run in, relative to the repo's top. */
+  cwd: string;
+  /** ctrlrun-gen commands run first, in order. */
+  steps: string[][];
+  /** The command whose answer is wrong. */
+  command: string[];
+  now: string;
+  expect: string;
+}
+
+const PKG = JSON.stringify({ name: 'app', private: true, type: 'module', dependencies: { '@openai/agents': '0.20.0', zod: '*' } });
+const TSCONFIG = JSON.stringify({
+  compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, skipLibCheck: true },
+  include: ['src'],
+});
+
+export const RED27_PENDING_CLI: readonly PendingCliCase[] = [
+  {
+    name: 'the codemod rewrites a pausing tool whose interruptions the app answers by a computed key',
+    gap: 'A',
+    likelihood: 'high',
+    files: {
+      'package.json': PKG,
+      'tsconfig.json': TSCONFIG,
+      'src/tools.ts': text(
+        "import { Agent, tool } from '@openai/agents';",
+        "import { z } from 'zod';",
+        'export const refund = tool({',
+        "  name: 'refund',",
+        "  description: 'Refund a payment',",
+        '  parameters: z.object({ payment_id: z.string(), amount: z.number() }),',
+        '  needsApproval: true,',
+        '  execute: async ({ payment_id }) => `refunded ${payment_id}`,',
+        '});',
+        "export const agent = new Agent({ name: 'desk', instructions: 'help', tools: [refund] });",
+      ),
+      'src/server.ts': text(
+        "import { run } from '@openai/agents';",
+        "import { agent } from './tools.js';",
+        'export async function handle(input: string, decide: (name: string) => Promise<boolean>) {',
+        "  let result = await run(agent, input, { context: { user: 'u1' } });",
+        '  while (result.interruptions.length > 0) {',
+        '    for (const item of result.interruptions) {',
+        "      const verdict = (await decide(item.name ?? '')) ? 'approve' : 'reject';",
+        '      result.state[verdict](item);',
+        '    }',
+        "    result = await run(agent, result.state, { context: { user: 'u1' } });",
+        '  }',
+        '  return result.finalOutput;',
+        '}',
+      ),
+    },
+    cwd: '.',
+    steps: [['init'], ['generate']],
+    command: ['codemod', '--write'],
+    now: "exit 0, '1 tools rewritten ... 0 conflicts'; then tsc passes and check exits 0, and every approved refund ends in ApprovalMismatch",
+    expect:
+      "exit 1, '1 conflicts' naming the answer at src/server.ts:8, the tool left as tool() (as with `if (verdict === 'approve') result.state.approve(item); else result.state.reject(item)`)",
+  },
+  {
+    name: 'check in the package that holds the manifest, whose agent uses a raw tool() of a workspace dependency',
+    gap: 'H',
+    likelihood: 'medium',
+    files: {
+      'package.json': JSON.stringify({ name: 'ws', private: true, type: 'module', workspaces: ['packages/*'] }),
+      'packages/extra/package.json': JSON.stringify({
+        name: 'extra',
+        version: '1.0.0',
+        type: 'module',
+        main: 'src/index.ts',
+        dependencies: { '@openai/agents': '0.20.0', zod: '*' },
+      }),
+      'packages/extra/src/index.ts': text(
+        "import { tool } from '@openai/agents';",
+        "import { z } from 'zod';",
+        "export const wire = tool({ name: 'wire_money', description: 'Wire money', parameters: z.object({ to: z.string(), amount: z.number() }), errorFunction: null, execute: async () => 'sent' });",
+      ),
+      'packages/agents/package.json': JSON.stringify({
+        name: 'agents',
+        version: '1.0.0',
+        type: 'module',
+        dependencies: { '@openai/agents': '0.20.0', zod: '*', extra: 'workspace:*' },
+      }),
+      'packages/agents/tsconfig.json': TSCONFIG,
+      'packages/agents/src/agent.ts': text(
+        "import { Agent, run, tool, setTracingDisabled } from '@openai/agents';",
+        "import { z } from 'zod';",
+        "import { wire } from 'extra';",
+        'setTracingDisabled(true);',
+        "export const refund = tool({ name: 'refund', description: 'Refund', parameters: z.object({ payment_id: z.string(), amount: z.number() }), execute: async ({ payment_id }) => payment_id });",
+        "export const desk = new Agent({ name: 'desk', instructions: 'Help.', tools: [refund, wire] });",
+        "export const go = (input: string) => run(desk, input, { context: { user: 'u1' } });",
+      ),
+    },
+    cwd: 'packages/agents',
+    steps: [['init'], ['generate'], ['codemod', '--write']],
+    command: ['check'],
+    now: "exit 0, 'no findings (2 file(s) considered)'; init said 'Found 1 new tool name' and the codemod '0 unmapped' (check at the top reports wire_money and exits 2: extra has no manifest)",
+    expect:
+      "exit 1: the raw tool 'wire_money' of `extra` reaches `desk`'s tools (unprotected-tool or unmapped-tool, at ../extra/src/index.ts:3 or at the import, src/agent.ts:3)",
+  },
+];
