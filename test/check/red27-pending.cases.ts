@@ -606,4 +606,32 @@ export const RED27_PENDING_CLI: readonly PendingCliCase[] = [
     expect:
       "exit 1: the raw tool 'wire_money' of `extra` reaches `desk`'s tools (unprotected-tool or unmapped-tool, at ../extra/src/index.ts:3 or at the import, src/agent.ts:3)",
   },
+  {
+    name: 'check in the folder that holds the manifest, whose agent imports a raw tool() from a sibling folder by a relative path (no workspace)',
+    gap: 'H',
+    likelihood: 'medium',
+    files: {
+      'shared/src/index.ts': text(
+        "import { tool } from '@openai/agents';",
+        "import { z } from 'zod';",
+        "export const wire = tool({ name: 'wire_money', description: 'Wire money', parameters: z.object({ to: z.string(), amount: z.number() }), errorFunction: null, execute: async () => 'sent' });",
+      ),
+      'agents/package.json': PKG,
+      'agents/tsconfig.json': TSCONFIG,
+      'agents/src/agent.ts': text(
+        "import { Agent, run, tool, setTracingDisabled } from '@openai/agents';",
+        "import { z } from 'zod';",
+        "import { wire } from '../../shared/src/index.js';",
+        'setTracingDisabled(true);',
+        "export const refund = tool({ name: 'refund', description: 'Refund', parameters: z.object({ payment_id: z.string(), amount: z.number() }), execute: async ({ payment_id }) => payment_id });",
+        "export const desk = new Agent({ name: 'desk', instructions: 'Help.', tools: [refund, wire] });",
+        "export const go = (input: string) => run(desk, input, { context: { user: 'u1' } });",
+      ),
+    },
+    cwd: 'agents',
+    steps: [['init'], ['generate'], ['codemod', '--write']],
+    command: ['check'],
+    now: "exit 0, 'no findings (2 file(s) considered)'",
+    expect: "exit 1: the raw tool 'wire_money' of ../shared reaches `desk`'s tools (as the workspace case)",
+  },
 ];
