@@ -1,3 +1,4 @@
+import { answerCall } from '../scan/answer-call.js';
 import type { FileScan } from '../scan/types.js';
 import type { CodemodFinding, Located } from './types.js';
 
@@ -33,7 +34,7 @@ export function appAnswers(root: string, files: readonly FileScan[], resolve: (r
         file,
         line: a.span.line,
         column: a.span.column,
-        call: `${a.receiver}.${a.method}(${a.item})`,
+        call: answerCall(a),
         instead: `await control.${answer}(${a.receiver}, ${a.item}, { approver${answer === 'reject' ? ', message' : ''} })`,
         ...(a.unsure !== undefined ? { unsure: a.unsure } : {}),
       });

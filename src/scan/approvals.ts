@@ -34,6 +34,15 @@ export function isSdkApprovalCall(receiver: ts.Expression, item: ts.Expression, 
 }
 
 /**
+ * Whether the receiver alone may be the SDK's (a RunState, a RunContext, a RealtimeSession): an
+ * answer by a key check cannot read (`state[k](item)`) may be any method, so only the receiver
+ * says it is the SDK's, not an interruption passed to the app's own object (`handlers[k](item)`).
+ */
+export function isSdkAnswerReceiver(receiver: ts.Expression, ancestors: readonly ts.Node[], sf: ts.SourceFile, file: ApprovalFile): boolean {
+  return isSdkReceiver(receiver, newCtx(ancestors, sf, file, mayBeWrittenSdkType));
+}
+
+/**
  * Whether a run's input is a RunState (a resume: the state carries the context it was run with).
  * A union counts only when every alternative is the SDK's: a resume skips the context-runs and
  * identity checks, so a wrong "yes" would hide their findings.

@@ -12,6 +12,13 @@ export const PREFILTER_TOKENS = [
   'ctrlrun',
   'alwaysApprove',
   'approve(',
+  // the SDK's answer by a key (`state['reject'](item)`, `state[yes ? 'approve' : 'reject'](item)`)
+  "'approve",
+  '"approve',
+  "'reject'",
+  '"reject"',
+  "'rejectTool'",
+  '"rejectTool"',
   'tracingDisabled',
   'traceIncludeSensitiveData',
   'invoke',

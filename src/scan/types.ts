@@ -158,6 +158,8 @@ export interface SdkApproval {
   receiver: string;
   /** The first argument's text (the interruption item). */
   item: string;
+  /** The computed key as written (`verdict` of `state[verdict](item)`), when the method is named by one. */
+  key?: string;
   /** Why a call check cannot tell from the SDK's is taken for it (a helper's untyped parameter: issue 40). */
   unsure?: string;
 }

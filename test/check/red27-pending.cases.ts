@@ -58,73 +58,8 @@ const server = (...body: string[]): Record<string, string> => ({
 
 const approval = (line: number, file = 'src/server.ts') => ({ ruleId: 'sdk-approval', file, line });
 
-/** Gap A: the SDK's answer reached by a computed key or an indirect call. */
+/** Gap A: the SDK's answer reached by an indirect call (by a key: red27-computed-answers.test.ts). */
 const answers: PendingCase[] = [
-  {
-    name: 'the method picked by a ternary held in a `const` (`result.state[verdict](item)`)',
-    gap: 'A',
-    likelihood: 'high',
-    files: server(
-      'export async function handle(input: string, decide: (name: string) => Promise<boolean>) {',
-      '  let result = await run(agent, input);',
-      '  while (result.interruptions.length > 0) {',
-      '    for (const item of result.interruptions) {',
-      "      const verdict = (await decide(item.name ?? '')) ? 'approve' : 'reject';",
-      '      result.state[verdict](item);',
-      '    }',
-      '    result = await run(agent, result.state);',
-      '  }',
-      '  return result.finalOutput;',
-      '}',
-    ),
-    expect: approval(9),
-  },
-  {
-    name: "the method named by a parameter typed `'approve' | 'reject'`",
-    gap: 'A',
-    likelihood: 'medium',
-    files: server(
-      "export async function answer(decision: 'approve' | 'reject') {",
-      "  const r = await run(agent, 'refund my last payment');",
-      '  for (const i of r.interruptions) r.state[decision](i);',
-      '  return run(agent, r.state);',
-      '}',
-    ),
-    expect: approval(6),
-  },
-  {
-    name: "a literal key (`r.state['reject'](i, { message })`)",
-    gap: 'A',
-    likelihood: 'low',
-    files: server(
-      'export async function refuseAll() {',
-      "  const r = await run(agent, 'refund my last payment');",
-      "  for (const i of r.interruptions) r.state['reject'](i, { message: 'not today' });",
-      '  return run(agent, r.state);',
-      '}',
-    ),
-    expect: approval(6),
-  },
-  {
-    name: 'a realtime session answered by a computed key (`session[verdict](request.approvalItem)`)',
-    gap: 'A',
-    likelihood: 'medium',
-    files: {
-      'src/tools.ts': TOOLS,
-      'src/voice.ts': text(
-        "import { RealtimeAgent, RealtimeSession } from '@openai/agents/realtime';",
-        "import { refund } from './tools.js';",
-        "const agent = new RealtimeAgent({ name: 'voice', tools: [refund] });",
-        'const session = new RealtimeSession(agent);',
-        'declare function ask(): Promise<boolean>;',
-        "session.on('tool_approval_requested', async (_ctx, _agent, request) => {",
-        "  const verdict = (await ask()) ? 'approve' : 'reject';",
-        '  await session[verdict](request.approvalItem);',
-        '});',
-      ),
-    },
-    expect: approval(8, 'src/voice.ts'),
-  },
   {
     name: 'the method passed as a callback (`r.interruptions.forEach(r.state.approve, r.state)`)',
     gap: 'A',

@@ -1,3 +1,4 @@
+import { answerCall } from '../../scan/answer-call.js';
 import { isRealtimeEntry } from '../../scan/realtime.js';
 import type { Finding, ProjectContext, RepoFacts, RuleMeta, ScannedFile } from '../types.js';
 import { findingOf } from './rule-finding.js';
@@ -41,6 +42,7 @@ export function sdkApprovalRule(files: ScannedFile[], project: ProjectContext | 
     const realtime = (scan.moduleImports ?? []).some((m) => isRealtimeEntry(m.module));
     for (const a of scan.sdkApprovals ?? []) {
       const answer = a.method.startsWith('approve') ? 'approve' : 'reject';
+      const call = answerCall(a);
       // a helper's untyped parameter, taken for a run's state (issue 40): the message says so
       const unsure = a.unsure !== undefined ? ` (${a.unsure})` : '';
       out.push(
@@ -49,13 +51,15 @@ export function sdkApprovalRule(files: ScannedFile[], project: ProjectContext | 
           scan.file,
           a.span,
           realtime
-            ? `\`${a.receiver}.${a.method}(${a.item})\` answers a realtime call through the SDK${why}${unsure}: for a protected tool's call no approver is recorded and the tool refuses it with ApprovalMismatch (the session's error event).`
-            : `\`${a.receiver}.${a.method}(${a.item})\` answers an interruption through the SDK${why}${unsure}: for a protected tool's call no approver is recorded and the tool refuses the call with ApprovalMismatch out of run().`,
+            ? `\`${call}\` answers a realtime call through the SDK${why}${unsure}: for a protected tool's call no approver is recorded and the tool refuses it with ApprovalMismatch (the session's error event).`
+            : `\`${call}\` answers an interruption through the SDK${why}${unsure}: for a protected tool's call no approver is recorded and the tool refuses the call with ApprovalMismatch out of run().`,
           realtime
             ? `The call is filed in the store when it pauses; once an operator answered (\`ctrlrun-gen serve\`, \`ctrlrun-gen approvals\`), \`await control.resolveRealtime(session, ${a.item})\` approves or rejects it in the session.`
-            : answer === 'approve'
-              ? `Use the Control: \`await control.approve(state, ${a.item}, { approver })\`, then resume with the same state.`
-              : `Use the Control: \`await control.reject(state, ${a.item}, { approver, reason })\`, then resume with the same state.`,
+            : a.key !== undefined
+              ? `Use the Control for either answer the key names: \`await control.approve(state, ${a.item}, { approver })\` or \`await control.reject(state, ${a.item}, { approver, reason })\`, then resume with the same state.`
+              : answer === 'approve'
+                ? `Use the Control: \`await control.approve(state, ${a.item}, { approver })\`, then resume with the same state.`
+                : `Use the Control: \`await control.reject(state, ${a.item}, { approver, reason })\`, then resume with the same state.`,
         ),
       );
     }

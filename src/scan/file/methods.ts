@@ -2,7 +2,8 @@ import type { ts } from 'ts-morph';
 import { typescript } from '../typescript.js';
 import { isAgentClass } from '../imports.js';
 import { spanOf } from '../parse.js';
-import { cannotBeItem, isSdkApprovalCall } from '../approvals.js';
+import { cannotBeItem, isSdkAnswerReceiver, isSdkApprovalCall } from '../approvals.js';
+import { answerKey } from './answer-keys.js';
 import { thisClassHasMethod } from '../this-fields.js';
 import { helperAnswer } from './approval-parameters.js';
 import { isStringLike, propertyName, skipParens, skipWrappers } from '../syntax.js';
@@ -20,9 +21,13 @@ const APPROVAL_METHODS = new Set<string>(['approve', 'approveTool', 'reject', 'r
 
 export function onMethodCall(cx: FileContext, node: ts.CallExpression): void {
   const c = skipWrappers(node.expression);
-  // `agent['asTool'](o)` is the same door as `agent.asTool(o)`
-  if (typescript.isElementAccessExpression(c) && isStringLike(skipWrappers(c.argumentExpression))) {
-    if ((skipWrappers(c.argumentExpression) as ts.StringLiteral).text === 'asTool') onAsToolCall(cx, node, c);
+  if (typescript.isElementAccessExpression(c)) {
+    const key = skipWrappers(c.argumentExpression);
+    // `agent['asTool'](o)` is the same door as `agent.asTool(o)`
+    if (isStringLike(key) && key.text === 'asTool') return onAsToolCall(cx, node, c);
+    // `state['reject'](i)`, `state[verdict](i)`: the SDK's answer by a key (answer-keys.ts)
+    const answer = answerKey(key, cx.ancestors, cx.sf, cx.hoisted);
+    if (answer) onApproval(cx, node, c.expression, answer.method, { key: isStringLike(key) ? undefined : key.getText(cx.sf), unread: answer.unread });
     return;
   }
   if (!typescript.isPropertyAccessExpression(c) || !typescript.isIdentifier(c.name)) return;
@@ -35,7 +40,7 @@ export function onMethodCall(cx: FileContext, node: ts.CallExpression): void {
   } else if (method === 'assign' && typescript.isIdentifier(skipWrappers(c.expression)) && (skipWrappers(c.expression) as ts.Identifier).text === 'Object') {
     onObjectAssign(cx, node);
   }
-  if (APPROVAL_METHODS.has(method)) onApproval(cx, node, c, method as ApprovalMethod);
+  if (APPROVAL_METHODS.has(method)) onApproval(cx, node, c.expression, method as ApprovalMethod);
 }
 
 /**
@@ -88,8 +93,15 @@ function stickyProperty(cx: FileContext, node: ts.CallExpression): ts.ObjectLite
   return undefined;
 }
 
-function onApproval(cx: FileContext, node: ts.CallExpression, callee: ts.PropertyAccessExpression, method: ApprovalMethod): void {
-  if (method === 'approve' || method === 'approveTool') {
+/** How an answer names its method when not as `x.approve`: the computed key as written, and whether check could read its values. */
+interface ByKey {
+  key?: string | undefined;
+  unread?: true | undefined;
+}
+
+function onApproval(cx: FileContext, node: ts.CallExpression, receiverExpr: ts.Expression, method: ApprovalMethod, byKey: ByKey = {}): void {
+  // a key check cannot read is an answer only on the SDK's receiver (below), sticky or not
+  if ((method === 'approve' || method === 'approveTool') && !byKey.unread) {
     const sticky = stickyProperty(cx, node);
     if (sticky) {
       // `sticky-approval` reports it, with the same replacement.
@@ -99,7 +111,7 @@ function onApproval(cx: FileContext, node: ts.CallExpression, callee: ts.Propert
   }
   // The SDK's own approval: one or two arguments (the item, options). The Control's is
   // `control.approve(state, item, answer)`; `Promise.reject(x)` is not an approval.
-  const receiver = skipWrappers(callee.expression);
+  const receiver = skipWrappers(receiverExpr);
   const n = node.arguments.length;
   if (n < 1 || n > 2) return;
   if (typescript.isIdentifier(receiver) && receiver.text === 'Promise') return;
@@ -108,20 +120,27 @@ function onApproval(cx: FileContext, node: ts.CallExpression, callee: ts.Propert
   if (isStringLike(item) || typescript.isNumericLiteral(item) || typescript.isNewExpression(item) || typescript.isObjectLiteralExpression(item)) return;
   // the class's own method (`this.approve(i)` of a class that declares `approve`), and an item written
   // with a type no answer takes (`err: Error`, `e as Error`): not the SDK's answer, whatever the receiver
-  if (receiver.kind === typescript.SyntaxKind.ThisKeyword && thisClassHasMethod(cx.ancestors, callee.name.text)) return;
+  if (receiver.kind === typescript.SyntaxKind.ThisKeyword && thisClassHasMethod(cx.ancestors, method)) return;
   if (cannotBeItem(item, cx.ancestors, cx.sf, { imports: cx.moduleImports, hoisted: cx.hoisted, fileAbs: cx.fileAbs, readModule: cx.options.typeModule }))
     return;
   // an app's own `client.approve(id)` is not the SDK's: only a RunState (or an interruption item)
   // a helper's parameter (issue 40): the SDK's type under another name, or no type (taken for the SDK's)
-  const helper = isSdkApprovalCall(receiver, item, cx.ancestors, cx.sf, {
+  const file = {
     imports: cx.moduleImports,
     hoisted: cx.hoisted,
-    sdkMember: (e) => sdkTypeMember(cx, e),
+    sdkMember: (e: ts.Expression) => sdkTypeMember(cx, e),
     fileAbs: cx.fileAbs,
     readModule: cx.options.typeModule,
-  })
-    ? {}
-    : helperAnswer(cx, receiver, item);
+  };
+  // a key check cannot read may name any method: the SDK's answer only on the SDK's receiver, not
+  // for an untyped parameter nor an interruption handed to the app's own object (`handlers[kind](item)`)
+  const helper = byKey.unread
+    ? isSdkAnswerReceiver(receiver, cx.ancestors, cx.sf, file)
+      ? {}
+      : undefined
+    : isSdkApprovalCall(receiver, item, cx.ancestors, cx.sf, file)
+      ? {}
+      : helperAnswer(cx, receiver, item);
   if (!helper) return;
   cx.scan.sdkApprovals!.push({
     kind: 'sdk-approval',
@@ -129,6 +148,7 @@ function onApproval(cx: FileContext, node: ts.CallExpression, callee: ts.Propert
     method,
     receiver: receiver.getText(cx.sf),
     item: item.getText(cx.sf),
+    ...(byKey.key !== undefined ? { key: byKey.key } : {}),
     ...helper,
   });
 }

@@ -1,0 +1,174 @@
+import { describe, expect, it } from 'vitest';
+import { lines, lintRepo, testProject } from './rule-tester.js';
+
+/**
+ * Gap A of the session 27 red team (issue 40 item 4): the SDK's answer with its method named by a
+ * key, `result.state[verdict](item)`. The codemod counts the same answers, so each one reported
+ * here is also a conflict that keeps the tool from being rewritten into ApprovalMismatch.
+ */
+const TOOLS = lines(
+  "import { z } from 'zod';",
+  "import { protectedTool } from './ctrlrun.generated.js';",
+  "export const refund = protectedTool('stripe.refund', {",
+  "  name: 'refund',",
+  "  description: 'Refund a payment',",
+  '  parameters: z.object({ payment_id: z.string(), amount: z.number() }),',
+  '  execute: async ({ payment_id }) => `refunded ${payment_id}`,',
+  '});',
+);
+
+/** A server that runs the agent of TOOLS and answers its interruptions with `body` (line 4 on). */
+const server = (...body: string[]): Record<string, string> => ({
+  'src/tools.ts': TOOLS,
+  'src/server.ts': lines(
+    "import { Agent, run, RunState } from '@openai/agents';",
+    "import { refund } from './tools.js';",
+    "const agent = new Agent({ name: 'desk', instructions: 'Help with payments.', tools: [refund] });",
+    ...body,
+  ),
+});
+
+/** A helper whose receiver is an untyped parameter (taken for a run's state only when the key may name an answer), its call at line 4. */
+const helper = (params: string, key: string, ...before: string[]): Record<string, string> => ({
+  'src/tools.ts': TOOLS,
+  'src/answer.ts': lines(...before, `export function answer(state: any, item: any, ${params}) {`, `  state[${key}](item);`, '}'),
+});
+
+const findings = (files: Record<string, string>, file: string, ruleId = 'sdk-approval') => lintRepo(files, { project: testProject(), ruleId, file });
+
+interface Reported {
+  files: Record<string, string>;
+  file: string;
+  line: number;
+}
+
+const reported: Record<string, Reported> = {
+  'the method picked by a ternary held in a `const` (`result.state[verdict](item)`)': {
+    files: server(
+      'export async function handle(input: string, decide: (name: string) => Promise<boolean>) {',
+      '  let result = await run(agent, input);',
+      '  while (result.interruptions.length > 0) {',
+      '    for (const item of result.interruptions) {',
+      "      const verdict = (await decide(item.name ?? '')) ? 'approve' : 'reject';",
+      '      result.state[verdict](item);',
+      '    }',
+      '    result = await run(agent, result.state);',
+      '  }',
+      '  return result.finalOutput;',
+      '}',
+    ),
+    file: 'src/server.ts',
+    line: 9,
+  },
+  "the method named by a parameter typed `'approve' | 'reject'`": {
+    files: server(
+      "export async function answer(decision: 'approve' | 'reject') {",
+      "  const r = await run(agent, 'refund my last payment');",
+      '  for (const i of r.interruptions) r.state[decision](i);',
+      '  return run(agent, r.state);',
+      '}',
+    ),
+    file: 'src/server.ts',
+    line: 6,
+  },
+  "a literal key (`r.state['reject'](i, { message })`)": {
+    files: server(
+      'export async function refuseAll() {',
+      "  const r = await run(agent, 'refund my last payment');",
+      "  for (const i of r.interruptions) r.state['reject'](i, { message: 'not today' });",
+      '  return run(agent, r.state);',
+      '}',
+    ),
+    file: 'src/server.ts',
+    line: 6,
+  },
+  'a realtime session answered by a computed key (`session[verdict](request.approvalItem)`)': {
+    files: {
+      'src/tools.ts': TOOLS,
+      'src/voice.ts': lines(
+        "import { RealtimeAgent, RealtimeSession } from '@openai/agents/realtime';",
+        "import { refund } from './tools.js';",
+        "const agent = new RealtimeAgent({ name: 'voice', tools: [refund] });",
+        'const session = new RealtimeSession(agent);',
+        'declare function ask(): Promise<boolean>;',
+        "session.on('tool_approval_requested', async (_ctx, _agent, request) => {",
+        "  const verdict = (await ask()) ? 'approve' : 'reject';",
+        '  await session[verdict](request.approvalItem);',
+        '});',
+      ),
+    },
+    file: 'src/voice.ts',
+    line: 8,
+  },
+  // a key check cannot read may be any method: on the SDK's own receiver it counts (fail closed)
+  'a key typed `string` on a run’s state': {
+    files: server(
+      'export async function answer(decision: string) {',
+      "  const r = await run(agent, 'refund my last payment');",
+      '  for (const i of r.interruptions) (r.state as any)[decision](i);',
+      '  return run(agent, r.state);',
+      '}',
+    ),
+    file: 'src/server.ts',
+    line: 6,
+  },
+  // on a helper's untyped receiver, only a key read as naming an answer counts: each form of it
+  'a helper: a ternary of literals': { files: helper('yes: boolean', "yes ? 'approve' : 'reject'"), file: 'src/answer.ts', line: 2 },
+  "a helper: `choice ?? 'reject'`": { files: helper("choice: 'approve' | undefined", "choice ?? 'reject'"), file: 'src/answer.ts', line: 2 },
+  'a helper: a `const` holding the key': {
+    files: helper('yes: boolean', 'verdict', "const verdict = 'approve';"),
+    file: 'src/answer.ts',
+    line: 3,
+  },
+  'a helper: a parameter typed by an alias of the file (`type Verdict = ...`)': {
+    files: helper('verdict: Verdict', 'verdict', "type Verdict = ('approve' | 'reject') | null;"),
+    file: 'src/answer.ts',
+    line: 3,
+  },
+};
+
+const silent: Record<string, { files: Record<string, string>; file: string }> = {
+  // the item is an interruption, but the receiver is the app's own object and the key unread
+  'an interruption handed to an object of handlers by a key check cannot read': {
+    files: server(
+      'declare const handlers: Record<string, (i: unknown) => void>;',
+      'export async function go(kind: string) {',
+      "  const r = await run(agent, 'hi');",
+      '  for (const i of r.interruptions) handlers[kind](i);',
+      '}',
+    ),
+    file: 'src/server.ts',
+  },
+  'a sticky options object handed to an object of handlers by a key check cannot read': {
+    files: server(
+      'declare const handlers: Record<string, (i: unknown, o: unknown) => void>;',
+      'export async function go(kind: string) {',
+      "  const r = await run(agent, 'hi');",
+      '  for (const i of r.interruptions) handlers[kind](i, { alwaysApprove: true });',
+      '}',
+    ),
+    file: 'src/server.ts',
+  },
+  'a helper: a key whose written type is a literal union without an answer': { files: helper("kind: 'open' | 'close'", 'kind'), file: 'src/answer.ts' },
+  'a helper: a `const` key holding another literal': { files: helper('yes: boolean', 'verdict', "const verdict = 'open';"), file: 'src/answer.ts' },
+  'a helper: a key check cannot read, on an untyped receiver': { files: helper('kind: string', 'kind'), file: 'src/answer.ts' },
+  'a helper: a literal key that is no answer': { files: helper('yes: boolean', "'open'"), file: 'src/answer.ts' },
+};
+
+describe('sdk-approval: the answer named by a key (session 27, gap A)', () => {
+  for (const [name, c] of Object.entries(reported))
+    it(`reported: ${name}`, () =>
+      expect(
+        findings(c.files, c.file).map((f) => f.line),
+        name,
+      ).toContain(c.line));
+  for (const [name, c] of Object.entries(silent))
+    it(`silent: ${name}`, () => {
+      for (const ruleId of ['sdk-approval', 'sticky-approval']) expect(findings(c.files, c.file, ruleId), ruleId).toEqual([]);
+    });
+  it('the message writes the call as the app wrote it, key and all', () => {
+    const [f] = findings(reported['the method picked by a ternary held in a `const` (`result.state[verdict](item)`)']!.files, 'src/server.ts');
+    expect(f?.message).toContain('`result.state[verdict](item)`');
+    expect(f?.hint).toMatch(/control\.approve[\s\S]*control\.reject/);
+  });
+});
