@@ -35,7 +35,11 @@ export function appAnswers(root: string, files: readonly FileScan[], resolve: (r
         line: a.span.line,
         column: a.span.column,
         call: answerCall(a),
-        instead: `await control.${answer}(${a.receiver}, ${a.item}, { approver${answer === 'reject' ? ', message' : ''} })`,
+        // a key may name either answer (`state[verdict](item)`): both of the Control's are named
+        instead:
+          a.key !== undefined
+            ? `await control.approve(${a.receiver}, ${a.item}, { approver }) or await control.reject(${a.receiver}, ${a.item}, { approver, message })`
+            : `await control.${answer}(${a.receiver}, ${a.item}, { approver${answer === 'reject' ? ', message' : ''} })`,
         ...(a.unsure !== undefined ? { unsure: a.unsure } : {}),
       });
     }

@@ -501,48 +501,7 @@ const TSCONFIG = JSON.stringify({
 });
 
 export const RED27_PENDING_CLI: readonly PendingCliCase[] = [
-  {
-    name: 'the codemod rewrites a pausing tool whose interruptions the app answers by a computed key',
-    gap: 'A',
-    likelihood: 'high',
-    files: {
-      'package.json': PKG,
-      'tsconfig.json': TSCONFIG,
-      'src/tools.ts': text(
-        "import { Agent, tool } from '@openai/agents';",
-        "import { z } from 'zod';",
-        'export const refund = tool({',
-        "  name: 'refund',",
-        "  description: 'Refund a payment',",
-        '  parameters: z.object({ payment_id: z.string(), amount: z.number() }),',
-        '  needsApproval: true,',
-        '  execute: async ({ payment_id }) => `refunded ${payment_id}`,',
-        '});',
-        "export const agent = new Agent({ name: 'desk', instructions: 'help', tools: [refund] });",
-      ),
-      'src/server.ts': text(
-        "import { run } from '@openai/agents';",
-        "import { agent } from './tools.js';",
-        'export async function handle(input: string, decide: (name: string) => Promise<boolean>) {',
-        "  let result = await run(agent, input, { context: { user: 'u1' } });",
-        '  while (result.interruptions.length > 0) {',
-        '    for (const item of result.interruptions) {',
-        "      const verdict = (await decide(item.name ?? '')) ? 'approve' : 'reject';",
-        '      result.state[verdict](item);',
-        '    }',
-        "    result = await run(agent, result.state, { context: { user: 'u1' } });",
-        '  }',
-        '  return result.finalOutput;',
-        '}',
-      ),
-    },
-    cwd: '.',
-    steps: [['init'], ['generate']],
-    command: ['codemod', '--write'],
-    now: "exit 0, '1 tools rewritten ... 0 conflicts'; then tsc passes and check exits 0, and every approved refund ends in ApprovalMismatch",
-    expect:
-      "exit 1, '1 conflicts' naming the answer at src/server.ts:8, the tool left as tool() (as with `if (verdict === 'approve') result.state.approve(item); else result.state.reject(item)`)",
-  },
+  // gap A's case (the codemod and a computed key) is a test now: test/codemod/computed-key-answers.test.ts
   {
     name: 'check in the package that holds the manifest, whose agent uses a raw tool() of a workspace dependency',
     gap: 'H',
