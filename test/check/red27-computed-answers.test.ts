@@ -40,6 +40,8 @@ interface Reported {
   files: Record<string, string>;
   file: string;
   line: number;
+  /** sdk-approval unless said. */
+  ruleId?: string;
 }
 
 const reported: Record<string, Reported> = {
@@ -125,6 +127,75 @@ const reported: Record<string, Reported> = {
     file: 'src/answer.ts',
     line: 3,
   },
+  // the method called indirectly, its this-argument the receiver
+  '`.call` of the method (`r.state.approve.call(r.state, i)`)': {
+    files: server(
+      'export async function approveAll() {',
+      "  const r = await run(agent, 'refund my last payment');",
+      '  for (const i of r.interruptions) r.state.approve.call(r.state, i);',
+      '  return run(agent, r.state);',
+      '}',
+    ),
+    file: 'src/server.ts',
+    line: 6,
+  },
+  '`.apply` of the method (`r.state.reject.apply(r.state, [i])`)': {
+    files: server(
+      'export async function refuseAll() {',
+      "  const r = await run(agent, 'refund my last payment');",
+      '  for (const i of r.interruptions) r.state.reject.apply(r.state, [i]);',
+      '  return run(agent, r.state);',
+      '}',
+    ),
+    file: 'src/server.ts',
+    line: 6,
+  },
+  '`Reflect.apply` of the method': {
+    files: server(
+      'export async function approveAll() {',
+      "  const r = await run(agent, 'refund my last payment');",
+      '  for (const i of r.interruptions) Reflect.apply(r.state.approve, r.state, [i]);',
+      '  return run(agent, r.state);',
+      '}',
+    ),
+    file: 'src/server.ts',
+    line: 6,
+  },
+  "the prototype's method (`RunState.prototype.approve.call(r.state, i)`)": {
+    files: server(
+      'export async function approveAll() {',
+      "  const r = await run(agent, 'refund my last payment');",
+      '  for (const i of r.interruptions) RunState.prototype.approve.call(r.state, i);',
+      '  return run(agent, r.state);',
+      '}',
+    ),
+    file: 'src/server.ts',
+    line: 6,
+  },
+  'a sticky approval by `.call` (`sticky-approval`, its options the third argument)': {
+    files: server(
+      'export async function approveAll() {',
+      "  const r = await run(agent, 'refund my last payment');",
+      '  for (const i of r.interruptions) r.state.approve.call(r.state, i, { alwaysApprove: true });',
+      '  return run(agent, r.state);',
+      '}',
+    ),
+    file: 'src/server.ts',
+    line: 6,
+    ruleId: 'sticky-approval',
+  },
+  // the arguments as a list check cannot read: the receiver alone says it is the SDK's
+  '`Reflect.apply` with a list of arguments held elsewhere': {
+    files: server(
+      'export async function approveAll(args: [any]) {',
+      "  const r = await run(agent, 'refund my last payment');",
+      "  Reflect.apply(r.state['approve'], r.state, args);",
+      '  return run(agent, r.state);',
+      '}',
+    ),
+    file: 'src/server.ts',
+    line: 6,
+  },
 };
 
 /** An import of the SDK, so the silent helpers are parsed (the prefilter would skip them) and their silence is the reader's. */
@@ -152,6 +223,24 @@ const silent: Record<string, { files: Record<string, string>; file: string }> = 
     ),
     file: 'src/server.ts',
   },
+  "the app's own method called with `.call`": {
+    files: server('interface Billing { approve(id: string): void }', 'export function ok(billing: Billing, id: string) { billing.approve.call(billing, id); }'),
+    file: 'src/server.ts',
+  },
+  'an interruption logged by `.call` of a method that is no answer': {
+    files: server(
+      'declare const logger: { info(x: unknown): void };',
+      "export async function go() { const r = await run(agent, 'hi'); for (const i of r.interruptions) logger.info.call(logger, i); }",
+    ),
+    file: 'src/server.ts',
+  },
+  "the app's own method applied to a list check cannot read": {
+    files: server(
+      'interface Billing { approve(id: string): void }',
+      'export function ok(billing: Billing, args: [string]) { Reflect.apply(billing.approve, billing, args); }',
+    ),
+    file: 'src/server.ts',
+  },
   'a helper: a key whose written type is a literal union without an answer': { files: helper("kind: 'open' | 'close'", 'kind', SDK), file: 'src/answer.ts' },
   'a helper: a `const` key holding another literal': { files: helper('yes: boolean', 'verdict', SDK, "const verdict = 'open';"), file: 'src/answer.ts' },
   'a helper: a key check cannot read, on an untyped receiver': { files: helper('kind: string', 'kind', SDK), file: 'src/answer.ts' },
@@ -162,7 +251,7 @@ describe('sdk-approval: the answer named by a key (session 27, gap A)', () => {
   for (const [name, c] of Object.entries(reported))
     it(`reported: ${name}`, () =>
       expect(
-        findings(c.files, c.file).map((f) => f.line),
+        findings(c.files, c.file, c.ruleId).map((f) => f.line),
         name,
       ).toContain(c.line));
   for (const [name, c] of Object.entries(silent))

@@ -58,7 +58,7 @@ const server = (...body: string[]): Record<string, string> => ({
 
 const approval = (line: number, file = 'src/server.ts') => ({ ruleId: 'sdk-approval', file, line });
 
-/** Gap A: the SDK's answer reached by an indirect call (by a key: red27-computed-answers.test.ts). */
+/** Gap A: the SDK's method taken as a value (by a key, `.call`, `.apply`, `Reflect.apply`: red27-computed-answers.test.ts). */
 const answers: PendingCase[] = [
   {
     name: 'the method passed as a callback (`r.interruptions.forEach(r.state.approve, r.state)`)',
@@ -68,45 +68,6 @@ const answers: PendingCase[] = [
       'export async function approveAll() {',
       "  const r = await run(agent, 'refund my last payment');",
       '  r.interruptions.forEach(r.state.approve, r.state);',
-      '  return run(agent, r.state);',
-      '}',
-    ),
-    expect: approval(6),
-  },
-  {
-    name: '`.call` of the method (`r.state.approve.call(r.state, i)`)',
-    gap: 'A',
-    likelihood: 'low',
-    files: server(
-      'export async function approveAll() {',
-      "  const r = await run(agent, 'refund my last payment');",
-      '  for (const i of r.interruptions) r.state.approve.call(r.state, i);',
-      '  return run(agent, r.state);',
-      '}',
-    ),
-    expect: approval(6),
-  },
-  {
-    name: '`Reflect.apply` of the method',
-    gap: 'A',
-    likelihood: 'low',
-    files: server(
-      'export async function approveAll() {',
-      "  const r = await run(agent, 'refund my last payment');",
-      '  for (const i of r.interruptions) Reflect.apply(r.state.approve, r.state, [i]);',
-      '  return run(agent, r.state);',
-      '}',
-    ),
-    expect: approval(6),
-  },
-  {
-    name: "the prototype's method (`RunState.prototype.approve.call(r.state, i)`)",
-    gap: 'A',
-    likelihood: 'low',
-    files: server(
-      'export async function approveAll() {',
-      "  const r = await run(agent, 'refund my last payment');",
-      '  for (const i of r.interruptions) RunState.prototype.approve.call(r.state, i);',
       '  return run(agent, r.state);',
       '}',
     ),

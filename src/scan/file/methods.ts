@@ -6,7 +6,7 @@ import { cannotBeItem, isSdkAnswerReceiver, isSdkApprovalCall } from '../approva
 import { answerKey } from './answer-keys.js';
 import { thisClassHasMethod } from '../this-fields.js';
 import { helperAnswer } from './approval-parameters.js';
-import { isStringLike, propertyName, skipParens, skipWrappers } from '../syntax.js';
+import { isReflectApply, isStringLike, propertyName, skipParens, skipWrappers } from '../syntax.js';
 import type { InvokeReplacement } from '../types.js';
 import { onAsTool } from './agent-tools.js';
 import { isAgentExpr, onAgentOptions } from './agents.js';
@@ -41,6 +41,37 @@ export function onMethodCall(cx: FileContext, node: ts.CallExpression): void {
     onObjectAssign(cx, node);
   }
   if (APPROVAL_METHODS.has(method)) onApproval(cx, node, c.expression, method as ApprovalMethod);
+  // `state.approve.call(state, item)`, `RunState.prototype.approve.apply(state, [item])`,
+  // `Reflect.apply(state.approve, state, [item])`: the SDK's answer, its this-argument the receiver
+  const indirect =
+    method === 'call'
+      ? { member: c.expression, self: node.arguments[0], args: node.arguments.slice(1), list: undefined }
+      : method === 'apply'
+        ? { member: isReflectApply(node) ? node.arguments[0] : c.expression, ...appliedTo(node) }
+        : undefined;
+  const answer = indirect?.member && approvalMember(indirect.member);
+  // a list check cannot read (`Reflect.apply(f, state, args)`) stands for the item, as `state.approve(...args)` would
+  const args = indirect?.args ?? (indirect?.list ? [indirect.list] : undefined);
+  if (answer && indirect?.self && args) onApproval(cx, node, indirect.self, answer, {}, args);
+}
+
+/** The this-argument and the arguments of `f.apply(self, [a, b])` or `Reflect.apply(f, self, [a, b])`: `args` when the list is an array literal, else the `list` as written. */
+function appliedTo(node: ts.CallExpression): { self?: ts.Expression; args?: readonly ts.Expression[]; list?: ts.Expression } {
+  const at = isReflectApply(node) ? 1 : 0;
+  const list = node.arguments[at + 1];
+  const array = list && skipWrappers(list);
+  return { self: node.arguments[at], ...(array && typescript.isArrayLiteralExpression(array) ? { args: array.elements } : list ? { list } : {}) };
+}
+
+/** The answer method a member names (`state.approve`, `RunState.prototype['reject']`), or undefined. */
+function approvalMember(expr: ts.Expression): ApprovalMethod | undefined {
+  const e = skipWrappers(expr);
+  const name = typescript.isPropertyAccessExpression(e)
+    ? e.name.text
+    : typescript.isElementAccessExpression(e) && isStringLike(skipWrappers(e.argumentExpression))
+      ? (skipWrappers(e.argumentExpression) as ts.StringLiteral).text
+      : undefined;
+  return name !== undefined && APPROVAL_METHODS.has(name) ? (name as ApprovalMethod) : undefined;
 }
 
 /**
@@ -80,8 +111,8 @@ function onObjectAssign(cx: FileContext, node: ts.CallExpression): void {
 }
 
 /** `alwaysApprove: true` of `state.approve(item, { ... })`, or an options object of this file holding it. */
-function stickyProperty(cx: FileContext, node: ts.CallExpression): ts.ObjectLiteralElementLike | undefined {
-  let opts = node.arguments[1] ? skipParens(node.arguments[1]) : undefined;
+function stickyProperty(cx: FileContext, options: ts.Expression | undefined): ts.ObjectLiteralElementLike | undefined {
+  let opts = options ? skipParens(options) : undefined;
   // `const sticky = { alwaysApprove: true }; state.approve(item, sticky)`: the same file's const object
   if (opts && typescript.isIdentifier(opts)) opts = constObjectLiteral(cx, opts.text);
   if (!opts || !typescript.isObjectLiteralExpression(opts)) return undefined;
@@ -99,10 +130,17 @@ interface ByKey {
   unread?: true | undefined;
 }
 
-function onApproval(cx: FileContext, node: ts.CallExpression, receiverExpr: ts.Expression, method: ApprovalMethod, byKey: ByKey = {}): void {
+function onApproval(
+  cx: FileContext,
+  node: ts.CallExpression,
+  receiverExpr: ts.Expression,
+  method: ApprovalMethod,
+  byKey: ByKey = {},
+  args: readonly ts.Expression[] = node.arguments,
+): void {
   // a key check cannot read is an answer only on the SDK's receiver (below), sticky or not
   if ((method === 'approve' || method === 'approveTool') && !byKey.unread) {
-    const sticky = stickyProperty(cx, node);
+    const sticky = stickyProperty(cx, args[1]);
     if (sticky) {
       // `sticky-approval` reports it, with the same replacement.
       cx.scan.stickyApprovals.push({ kind: 'sticky-approval', span: spanOf(node, cx.sf), method, property: spanOf(sticky, cx.sf) });
@@ -112,11 +150,11 @@ function onApproval(cx: FileContext, node: ts.CallExpression, receiverExpr: ts.E
   // The SDK's own approval: one or two arguments (the item, options). The Control's is
   // `control.approve(state, item, answer)`; `Promise.reject(x)` is not an approval.
   const receiver = skipWrappers(receiverExpr);
-  const n = node.arguments.length;
+  const n = args.length;
   if (n < 1 || n > 2) return;
   if (typescript.isIdentifier(receiver) && receiver.text === 'Promise') return;
   if (method === 'reject' && n === 1 && typescript.isIdentifier(receiver) && /^(?:reject|deferred)$/i.test(receiver.text)) return;
-  const item = node.arguments[0]!;
+  const item = args[0]!;
   if (isStringLike(item) || typescript.isNumericLiteral(item) || typescript.isNewExpression(item) || typescript.isObjectLiteralExpression(item)) return;
   // the class's own method (`this.approve(i)` of a class that declares `approve`), and an item written
   // with a type no answer takes (`err: Error`, `e as Error`): not the SDK's answer, whatever the receiver
