@@ -184,6 +184,15 @@ const reported: Record<string, Reported> = {
     line: 6,
     ruleId: 'sticky-approval',
   },
+  // as `desk.approve(i)` is: the item an interruption, whatever the receiver
+  'an interruption answered by `.call` of an object check cannot read': {
+    files: server(
+      'declare const desk: { approve(i: unknown): void };',
+      "export async function go() { const r = await run(agent, 'hi'); for (const i of r.interruptions) desk.approve.call(desk, i); }",
+    ),
+    file: 'src/server.ts',
+    line: 5,
+  },
   // the arguments as a list check cannot read: the receiver alone says it is the SDK's
   '`Reflect.apply` with a list of arguments held elsewhere': {
     files: server(
