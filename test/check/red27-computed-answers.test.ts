@@ -193,6 +193,29 @@ const reported: Record<string, Reported> = {
     file: 'src/server.ts',
     line: 5,
   },
+  // the method handed over as a value: the receiver alone decides
+  'the method passed as a callback (`r.interruptions.forEach(r.state.approve, r.state)`)': {
+    files: server(
+      'export async function approveAll() {',
+      "  const r = await run(agent, 'refund my last payment');",
+      '  r.interruptions.forEach(r.state.approve, r.state);',
+      '  return run(agent, r.state);',
+      '}',
+    ),
+    file: 'src/server.ts',
+    line: 6,
+  },
+  'a bound method passed as a callback (`r.interruptions.forEach(r.state.reject.bind(r.state))`)': {
+    files: server(
+      'export async function refuseAll() {',
+      "  const r = await run(agent, 'refund my last payment');",
+      '  r.interruptions.forEach(r.state.reject.bind(r.state));',
+      '  return run(agent, r.state);',
+      '}',
+    ),
+    file: 'src/server.ts',
+    line: 6,
+  },
   // the arguments as a list check cannot read: the receiver alone says it is the SDK's
   '`Reflect.apply` with a list of arguments held elsewhere': {
     files: server(
@@ -240,6 +263,13 @@ const silent: Record<string, { files: Record<string, string>; file: string }> = 
     files: server(
       'declare const logger: { info(x: unknown): void };',
       "export async function go() { const r = await run(agent, 'hi'); for (const i of r.interruptions) logger.info.call(logger, i); }",
+    ),
+    file: 'src/server.ts',
+  },
+  "the app's own method passed as a callback, bound or not, beside the interruptions": {
+    files: server(
+      'declare const desk: { approve(i: unknown): void };',
+      "export async function go() { const r = await run(agent, 'hi'); r.interruptions.forEach(desk.approve, desk); r.interruptions.forEach(desk.approve.bind(desk)); r.interruptions.forEach(r.state.toString.bind(r.state)); }",
     ),
     file: 'src/server.ts',
   },

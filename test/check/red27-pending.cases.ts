@@ -22,7 +22,7 @@
 export interface PendingCase {
   name: string;
   /** The gap's letter in docs/DECISIONS.md ("Session 27: red team (issue 40)"). */
-  gap: 'A' | 'B' | 'C' | 'D' | 'E' | 'F' | 'G' | 'I';
+  gap: 'B' | 'C' | 'D' | 'E' | 'F' | 'G' | 'I';
   /** How likely a real app is to write it. */
   likelihood: 'high' | 'medium' | 'low';
   /** The repo: path → source text. */
@@ -44,36 +44,6 @@ const TOOLS = text(
   '  execute: async ({ payment_id }) => `refunded ${payment_id}`,',
   '});',
 );
-
-/** A server that runs the agent of TOOLS and answers its interruptions with `body` (line 4 on). */
-const server = (...body: string[]): Record<string, string> => ({
-  'src/tools.ts': TOOLS,
-  'src/server.ts': text(
-    "import { Agent, run, RunState } from '@openai/agents';",
-    "import { refund } from './tools.js';",
-    "const agent = new Agent({ name: 'desk', instructions: 'Help with payments.', tools: [refund] });",
-    ...body,
-  ),
-});
-
-const approval = (line: number, file = 'src/server.ts') => ({ ruleId: 'sdk-approval', file, line });
-
-/** Gap A: the SDK's method taken as a value (by a key, `.call`, `.apply`, `Reflect.apply`: red27-computed-answers.test.ts). */
-const answers: PendingCase[] = [
-  {
-    name: 'the method passed as a callback (`r.interruptions.forEach(r.state.approve, r.state)`)',
-    gap: 'A',
-    likelihood: 'low',
-    files: server(
-      'export async function approveAll() {',
-      "  const r = await run(agent, 'refund my last payment');",
-      '  r.interruptions.forEach(r.state.approve, r.state);',
-      '  return run(agent, r.state);',
-      '}',
-    ),
-    expect: approval(6),
-  },
-];
 
 /** A module with the three protected local doors (lines 1-6); `rest` from line 7. */
 const localDoors = (...rest: string[]): Record<string, string> => ({
@@ -420,7 +390,6 @@ const edgeSpecifiers: PendingCase[] = [
 
 /** Every pending case, by gap (most likely gap first), most likely first within each gap. */
 export const RED27_PENDING: readonly PendingCase[] = [
-  ...answers,
   ...droppedGuards,
   droppedHostedApproval,
   ...localBodies,
@@ -442,7 +411,7 @@ export const RED27_PENDING: readonly PendingCase[] = [
  */
 export interface PendingCliCase {
   name: string;
-  gap: 'A' | 'H';
+  gap: 'H';
   likelihood: 'high' | 'medium' | 'low';
   files: Record<string, string>;
   /** The folder the commands run in, relative to the repo's top. */

@@ -2,7 +2,7 @@ import type { ts } from 'ts-morph';
 import { typescript } from '../typescript.js';
 import { isAgentClass } from '../imports.js';
 import { spanOf } from '../parse.js';
-import { cannotBeItem, isSdkAnswerReceiver, isSdkApprovalCall } from '../approvals.js';
+import { type ApprovalFile, cannotBeItem, isSdkAnswerReceiver, isSdkApprovalCall } from '../approvals.js';
 import { answerKey } from './answer-keys.js';
 import { thisClassHasMethod } from '../this-fields.js';
 import { helperAnswer } from './approval-parameters.js';
@@ -20,6 +20,9 @@ type ApprovalMethod = 'approve' | 'approveTool' | 'reject' | 'rejectTool';
 const APPROVAL_METHODS = new Set<string>(['approve', 'approveTool', 'reject', 'rejectTool']);
 
 export function onMethodCall(cx: FileContext, node: ts.CallExpression): void {
+  // `r.interruptions.forEach(r.state.approve, r.state)`, `items.map(state.reject.bind(state))`: the
+  // method handed over as a value answers each item it is called with (Reflect.apply's: read below)
+  if (!isReflectApply(node)) for (const a of node.arguments) onAnswerValue(cx, a);
   const c = skipWrappers(node.expression);
   if (typescript.isElementAccessExpression(c)) {
     const key = skipWrappers(c.argumentExpression);
@@ -53,6 +56,27 @@ export function onMethodCall(cx: FileContext, node: ts.CallExpression): void {
   // a list check cannot read (`Reflect.apply(f, state, args)`) stands for the item, as `state.approve(...args)` would
   const args = indirect?.args ?? (indirect?.list ? [indirect.list] : undefined);
   if (answer && indirect?.self && args) onApproval(cx, node, indirect.self, answer, {}, args);
+}
+
+/**
+ * An answer method taken as a value (`state.approve`, `state.approve.bind(state)`): the SDK's when
+ * its receiver (the bound this-argument, or the object it is read from) may be the SDK's; the item
+ * is whatever it is called with, so the receiver alone decides.
+ */
+function onAnswerValue(cx: FileContext, arg: ts.Expression): void {
+  let value = skipWrappers(arg);
+  let self: ts.Expression | undefined;
+  if (typescript.isCallExpression(value)) {
+    const bind = skipWrappers(value.expression);
+    if (!typescript.isPropertyAccessExpression(bind) || bind.name.text !== 'bind') return;
+    self = value.arguments[0];
+    value = skipWrappers(bind.expression);
+  }
+  const method = approvalMember(value);
+  if (!method || !(typescript.isPropertyAccessExpression(value) || typescript.isElementAccessExpression(value))) return;
+  const receiver = skipWrappers(self ?? value.expression);
+  if (!isSdkAnswerReceiver(receiver, cx.ancestors, cx.sf, approvalFile(cx))) return;
+  cx.scan.sdkApprovals!.push({ kind: 'sdk-approval', span: spanOf(arg, cx.sf), method, receiver: receiver.getText(cx.sf), item: '…' });
 }
 
 /** The this-argument and the arguments of `f.apply(self, [a, b])` or `Reflect.apply(f, self, [a, b])`: `args` when the list is an array literal, else the `list` as written. */
@@ -163,13 +187,7 @@ function onApproval(
     return;
   // an app's own `client.approve(id)` is not the SDK's: only a RunState (or an interruption item)
   // a helper's parameter (issue 40): the SDK's type under another name, or no type (taken for the SDK's)
-  const file = {
-    imports: cx.moduleImports,
-    hoisted: cx.hoisted,
-    sdkMember: (e: ts.Expression) => sdkTypeMember(cx, e),
-    fileAbs: cx.fileAbs,
-    readModule: cx.options.typeModule,
-  };
+  const file = approvalFile(cx);
   // a key check cannot read may name any method: the SDK's answer only on the SDK's receiver, not
   // for an untyped parameter nor an interruption handed to the app's own object (`handlers[kind](item)`)
   const helper = byKey.unread
@@ -190,3 +208,12 @@ function onApproval(
     ...helper,
   });
 }
+
+/** What the answer readers take of the file (approvals.ts). */
+const approvalFile = (cx: FileContext): ApprovalFile => ({
+  imports: cx.moduleImports,
+  hoisted: cx.hoisted,
+  sdkMember: (e: ts.Expression) => sdkTypeMember(cx, e),
+  fileAbs: cx.fileAbs,
+  readModule: cx.options.typeModule,
+});
