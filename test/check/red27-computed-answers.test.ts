@@ -216,6 +216,17 @@ const reported: Record<string, Reported> = {
     file: 'src/server.ts',
     line: 6,
   },
+  "the prototype's method bound to the state (`forEach(RunState.prototype.approve.bind(r.state))`)": {
+    files: server(
+      'export async function approveAll() {',
+      "  const r = await run(agent, 'refund my last payment');",
+      '  r.interruptions.forEach(RunState.prototype.approve.bind(r.state));',
+      '  return run(agent, r.state);',
+      '}',
+    ),
+    file: 'src/server.ts',
+    line: 6,
+  },
   // the arguments as a list check cannot read: the receiver alone says it is the SDK's
   '`Reflect.apply` with a list of arguments held elsewhere': {
     files: server(
@@ -288,11 +299,12 @@ const silent: Record<string, { files: Record<string, string>; file: string }> = 
 
 describe('sdk-approval: the answer named by a key (session 27, gap A)', () => {
   for (const [name, c] of Object.entries(reported))
-    it(`reported: ${name}`, () =>
-      expect(
-        findings(c.files, c.file, c.ruleId).map((f) => f.line),
-        name,
-      ).toContain(c.line));
+    it(`reported: ${name}`, () => {
+      const at = findings(c.files, c.file, c.ruleId).map((f) => f.line);
+      expect(at, name).toContain(c.line);
+      // one finding an answer: `Reflect.apply(state.approve, ...)` is not also a method handed over as a value
+      expect(at, name).toEqual([...new Set(at)]);
+    });
   for (const [name, c] of Object.entries(silent))
     it(`silent: ${name}`, () => {
       for (const ruleId of ['sdk-approval', 'sticky-approval']) expect(findings(c.files, c.file, ruleId), ruleId).toEqual([]);
