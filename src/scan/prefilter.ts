@@ -13,8 +13,10 @@ export const PREFILTER_TOKENS = [
   'alwaysApprove',
   'approve(',
   // the SDK's answer by a key (`state['reject'](item)`, `state[yes ? 'approve' : 'reject'](item)`)
-  "'approve",
-  '"approve',
+  "'approve'",
+  '"approve"',
+  "'approveTool'",
+  '"approveTool"',
   "'reject'",
   '"reject"',
   "'rejectTool'",
