@@ -149,25 +149,30 @@ function anySet(e: ts.Expression, ctx: Ctx, test: (v: ts.Expression, ctx: Ctx) =
 }
 
 /**
- * The values `c ? a : b`, `a ?? b` and `a || b` may be, or undefined for any other expression. An
- * answer is the SDK's when either may be (fail closed, as for an untested union); a resume when both are.
+ * The values `c ? a : b`, `a ?? b`, `a || b` and `a && b` may be, or undefined for any other
+ * expression. An answer is the SDK's when either may be (fail closed, as for an untested union); a
+ * resume when both are. Of `a && b` an answer reads the right side only (a state or an item is never
+ * falsy, so `(s && review)` is the review); a resume reads both (`ok && s` may be `false`).
  */
-function branches(e: ts.Expression): readonly ts.Expression[] | undefined {
+function branches(e: ts.Expression, answer: boolean): readonly ts.Expression[] | undefined {
   if (typescript.isConditionalExpression(e)) return [e.whenTrue, e.whenFalse];
+  if (!typescript.isBinaryExpression(e)) return undefined;
   const k = typescript.SyntaxKind;
-  const fallback = typescript.isBinaryExpression(e) && (e.operatorToken.kind === k.QuestionQuestionToken || e.operatorToken.kind === k.BarBarToken);
-  return fallback ? [e.left, e.right] : undefined;
+  const op = e.operatorToken.kind;
+  if (op === k.AmpersandAmpersandToken) return answer ? [e.right] : [e.left, e.right];
+  return op === k.QuestionQuestionToken || op === k.BarBarToken ? [e.left, e.right] : undefined;
 }
 
 /** Whether `test` takes the branches of `e` (see `branches`): any one for an answer, each for a resume; undefined when `e` has none. */
 function eachBranch(e: ts.Expression, ctx: Ctx, test: (v: ts.Expression, ctx: Ctx) => boolean): boolean | undefined {
-  const sides = branches(e);
+  const answer = ctx.sdk === mayBeWrittenSdkType;
+  const sides = branches(e, answer);
   if (sides === undefined) return undefined;
   const next = deeper(ctx);
   if (!next) return false;
-  // among the ancestors, `?:` narrows its branches by its test (`t.kind === 'review' ? t.state : r`), as `||` its right side
+  // among the ancestors, `?:` narrows its branches by its test (`t.kind === 'review' ? t.state : r`), as `||` and `&&` their right side
   const within = { ...next, ancestors: [...ctx.ancestors, e] };
-  return ctx.sdk === mayBeWrittenSdkType ? sides.some((s) => test(s, within)) : sides.every((s) => test(s, within));
+  return answer ? sides.some((s) => test(s, within)) : sides.every((s) => test(s, within));
 }
 
 /** A value of the SDK: a RunState, a RunContext or a RealtimeSession. */
@@ -176,7 +181,7 @@ function isSdkReceiver(expr: ts.Expression, ctx: Ctx): boolean {
   const cast = castType(expr);
   if (cast !== undefined && sdkAlternatives(settledType(cast, here(ctx)), RECEIVER_TYPES, ctx)) return true;
   const e = unwrapValue(expr);
-  // `(c ? s : review).approve(i)`, `(saved ?? review).approve(i)`
+  // `(c ? s : review).approve(i)`, `(saved ?? review).approve(i)`, `(ok && s).approve(i)`
   const either = eachBranch(e, ctx, isSdkReceiver);
   if (either !== undefined) return either;
   const field = thisField(e, ctx.ancestors);

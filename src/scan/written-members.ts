@@ -157,12 +157,16 @@ export function settledType(type: ts.TypeNode, file: TypeFile): WrittenType[] {
   return settle({ ...file, type }, memberIn).map(unfollowed);
 }
 
-/** `a ?? b`, `a || b`: either side. A function, not a set, so importing this module does not load the compiler. */
-const isFallback = (kind: ts.SyntaxKind): boolean => kind === typescript.SyntaxKind.QuestionQuestionToken || kind === typescript.SyntaxKind.BarBarToken;
+/**
+ * `a ?? b`, `a || b`, `a && b`: either side (of `&&`, the right: an object is never falsy). A
+ * function, not a set, so importing this module does not load the compiler.
+ */
+const isFallback = (kind: ts.SyntaxKind): boolean =>
+  kind === typescript.SyntaxKind.QuestionQuestionToken || kind === typescript.SyntaxKind.BarBarToken || kind === typescript.SyntaxKind.AmpersandAmpersandToken;
 
 /** The written types (alternatives) of an object expression, each with the file it is written in. */
 
-/** The written types of `a ?? b`, `a || b` or `c ? a : b`: either side's (an empty literal, `[]`, writes none). */
+/** The written types of `a ?? b`, `a || b` or `c ? a : b`: either side's (an empty literal, `[]`, writes none); of `a && b`, the right side's. */
 function eitherSide(
   e: ts.BinaryExpression | ts.ConditionalExpression,
   ancestors: readonly ts.Node[],
@@ -170,7 +174,8 @@ function eitherSide(
   hoisted: HoistedVars | undefined,
   depth: number,
 ): WrittenType[] | undefined {
-  const pair = typescript.isConditionalExpression(e) ? [e.whenTrue, e.whenFalse] : [e.left, e.right];
+  const and = typescript.isBinaryExpression(e) && e.operatorToken.kind === typescript.SyntaxKind.AmpersandAmpersandToken;
+  const pair = typescript.isConditionalExpression(e) ? [e.whenTrue, e.whenFalse] : and ? [e.right] : [e.left, e.right];
   const sides = pair.flatMap((x) => writtenTypesOf(unwrapValue(x), ancestors, file, hoisted, depth) ?? []);
   return sides.length > 0 ? sides : undefined;
 }
@@ -185,7 +190,7 @@ function writtenTypesOf(
   // `p.job` of a typed `p`, `ps[0]` of a typed list: read one level further (`p.job.state`)
   const deeper = depth + 1 < ACCESS_DEPTH;
   if (deeper && typescript.isElementAccessExpression(e)) return writtenElement(e, ancestors, file, hoisted, depth + 1);
-  // `ps ?? []`, `a || b`, `c ? a : b`: either side's value
+  // `ps ?? []`, `a || b`, `c ? a : b`: either side's value; `ok && p`: the right side's
   if (deeper && ((typescript.isBinaryExpression(e) && isFallback(e.operatorToken.kind)) || typescript.isConditionalExpression(e)))
     return eitherSide(e, ancestors, file, hoisted, depth + 1);
   const held = writtenTypeOf(e, ancestors, hoisted, file);
