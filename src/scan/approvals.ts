@@ -1,7 +1,7 @@
 import type { ts } from 'ts-morph';
 import { typescript } from './typescript.js';
 import { castType } from './bound-types.js';
-import { declaredReturnType } from './declared-returns.js';
+import { declaredReturnType, isAwaited, promised } from './declared-returns.js';
 import { declarationOf, unwrapValue } from './local-values.js';
 import { type HeldType, mapGetType, mapSetValues } from './map-values.js';
 import type { HoistedVars } from './scope.js';
@@ -217,7 +217,9 @@ function isSdkReceiver(expr: ts.Expression, ctx: Ctx): boolean {
   const returned = typescript.isCallExpression(e) ? declaredReturnType(expr, ctx.ancestors, ctx.hoisted, ctx.sf) : undefined;
   if (returned !== undefined && sdkAlternatives(settledType(returned, here(ctx)), RECEIVER_TYPES, ctx)) return true;
   // `p.current()` of a method (or a function-typed member) whose written return type says so (written-returns.ts)
-  const called = typescript.isCallExpression(e) ? writtenCallType(e, ctx.ancestors, here(ctx), ctx.hoisted) : undefined;
+  const written = typescript.isCallExpression(e) ? writtenCallType(e, ctx.ancestors, here(ctx), ctx.hoisted) : undefined;
+  // `await load()` of `load: () => Promise<RunState>`: what the promise gives, read where the return type is written
+  const called = written && isAwaited(expr) ? written.flatMap((t) => settledType(promised(t.type), t)) : written;
   if (called !== undefined && sdkAlternatives(called, RECEIVER_TYPES, ctx)) return true;
   if (typescript.isCallExpression(e) || typescript.isNewExpression(e)) return makesSdkValue(e, ctx);
   if (typescript.isIdentifier(e)) {

@@ -196,7 +196,7 @@ function alternatives(t: WrittenType, depth: number): WrittenType[] {
 }
 
 /** The body of the alias a reference names, its type parameters bound to the reference's arguments; undefined for any other type. */
-function aliasBody(type: ts.TypeNode, file: TypeFile): WrittenType | undefined {
+export function aliasBody(type: ts.TypeNode, file: TypeFile): WrittenType | undefined {
   const declared = typescript.isTypeReferenceNode(type) ? declaredAs(type, file) : undefined;
   return declared && 'decl' in declared && typescript.isTypeAliasDeclaration(declared.decl) ? written(declared.decl.type, declared.file) : undefined;
 }

@@ -9,7 +9,7 @@ import { type Narrowing, narrowing } from './tag-narrowing.js';
 import { type InnerTypeDeclaration, innerTypeDeclaration } from './type-scope.js';
 import type { TypeFile, WrittenType } from './written-type.js';
 import { memberName } from './assignable-tags.js';
-import { elementTypes, globalMember, heldTypes, settle, shapeMember } from './type-shapes.js';
+import { aliasBody, elementTypes, globalMember, heldTypes, settle, shapeMember } from './type-shapes.js';
 import { declarationFile, unfollowed, WALK_DEPTH } from './type-trail.js';
 import { calledTypes, methodAsFunction } from './written-returns.js';
 import { kept } from './kept-alternatives.js';
@@ -127,8 +127,9 @@ function writtenHeld(
 
 /**
  * The written types `obj.m()` returns: each alternative's method's (`current(): RunState`) or
- * function-typed member's (`current: () => RunState`) written return type, settled; undefined when
- * `e` calls no member or none writes a return type.
+ * function-typed member's (`current: () => RunState`, or an alias of one) written return type,
+ * settled; of `load()`, the return type of the function type the variable or parameter `load` is
+ * written with (`load: Loader`); undefined when `e` calls no member or none writes a return type.
  */
 export function writtenCallType(e: ts.CallExpression, ancestors: readonly ts.Node[], file: TypeFile, hoisted?: HoistedVars): WrittenType[] | undefined {
   return writtenCalled(e, ancestors, file, hoisted, 0);
@@ -142,10 +143,11 @@ function writtenCalled(
   depth: number,
 ): WrittenType[] | undefined {
   const callee = unwrapValue(e.expression);
-  if (!typescript.isPropertyAccessExpression(callee)) return undefined;
-  const member = writtenMember(callee.expression, callee.name.text, ancestors, file, hoisted, depth);
+  // `load()` of `load: Loader`: the type the variable or parameter is written with
+  const held = typescript.isIdentifier(callee) ? writtenTypesOf(callee, ancestors, file, hoisted, depth) : undefined;
+  const member = typescript.isPropertyAccessExpression(callee) ? writtenMember(callee.expression, callee.name.text, ancestors, file, hoisted, depth) : held;
   // a return type keeps its member's `unsure` (an alternative a test may have left): it is read in the member's file
-  const found = member?.flatMap((m) => (calledTypes(m) ?? []).flatMap((r) => settle(r, memberIn).map(unfollowed)));
+  const found = member?.flatMap((m) => (calledTypes(m, aliasBody) ?? []).flatMap((r) => settle(r, memberIn).map(unfollowed)));
   return found && found.length > 0 ? found : undefined;
 }
 

@@ -24,18 +24,25 @@ export function methodAsFunction(m: ts.MethodSignature | ts.MethodDeclaration): 
   return m.type && typescript.factory.createFunctionTypeNode(m.typeParameters, m.parameters, m.type);
 }
 
+/** The body of the alias a reference names, read where it is declared (type-shapes.ts's, passed in: it imports this module). */
+export type AliasBody = (type: ts.TypeNode, file: TypeFile) => WrittenType | undefined;
+
 /**
  * What a call of a value written `t` returns: a function type's return type, through parentheses,
- * and in each alternative of a union but the nullish ones (`current: (() => RunState) | null`);
- * undefined when `t` writes no function.
+ * and in each alternative of a union but the nullish ones (`current: (() => RunState) | null`), and,
+ * given `aliased`, through an alias of a function type (`load: Loader` of `type Loader = () =>
+ * RunState`); undefined when `t` writes no function.
  */
-export function calledTypes(t: WrittenType, depth = 0): WrittenType[] | undefined {
+export function calledTypes(t: WrittenType, aliased?: AliasBody, depth = 0): WrittenType[] | undefined {
   const { type } = t;
   if (depth >= WALK_DEPTH) return undefined;
-  if (typescript.isParenthesizedTypeNode(type)) return calledTypes(written(type.type, t), depth + 1);
+  if (typescript.isParenthesizedTypeNode(type)) return calledTypes(written(type.type, t), aliased, depth + 1);
   if (typescript.isFunctionTypeNode(type)) return [written(type.type, t)];
+  // `type Loader = () => RunState`: the alias's body, in the file it is written in
+  const body = aliased && typescript.isTypeReferenceNode(type) ? aliased(type, t) : undefined;
+  if (body) return calledTypes(body, aliased, depth + 1);
   if (!typescript.isUnionTypeNode(type)) return undefined;
-  const found = type.types.filter((u) => !isNullishType(u)).flatMap((u) => calledTypes(written(u, t), depth + 1) ?? []);
+  const found = type.types.filter((u) => !isNullishType(u)).flatMap((u) => calledTypes(written(u, t), aliased, depth + 1) ?? []);
   return found.length > 0 ? found : undefined;
 }
 

@@ -58,6 +58,25 @@ const suites: Record<string, { one: Record<string, string>; none: Record<string,
       ),
     },
   },
+  'an awaited call of a method or a function-typed value': {
+    one: {
+      "an interface's method, into a local": lines(
+        `interface Api { load(): Promise<${S}> }`,
+        'export async function ok(h: Api, i: Row) { const s = await h.load(); s.approve(i); }',
+      ),
+      "an interface's method, in place": lines(
+        `interface Api { load(): Promise<${S}> }`,
+        'export async function ok(h: Api, i: Row) { (await h.load()).approve(i); }',
+      ),
+      'a parameter written with a function type': `export async function ok(load: () => Promise<${S}>, i: Row) { (await load()).approve(i); }`,
+    },
+    none: {
+      "an interface's method giving the app's own": lines(
+        'interface Api { load(): Promise<Review> }',
+        'export async function ok(h: Api, i: Row) { const s = await h.load(); s.approve(i); }',
+      ),
+    },
+  },
   "a class's static method": {
     one: {
       '`Store.load()`': lines(`class Store { static load(): ${S} { return null!; } }`, 'export function ok(i: Row) { Store.load().approve(i); }'),
