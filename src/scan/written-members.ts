@@ -3,7 +3,7 @@ import { boundTypes, castType } from './bound-types.js';
 import { declaredReturnType } from './declared-returns.js';
 import { declarationOf, unwrapValue } from './local-values.js';
 import { type HeldType, mapGetType } from './map-values.js';
-import { thisFieldType } from './this-fields.js';
+import { classInScope, thisClassAt, thisFieldType } from './this-fields.js';
 import type { HoistedVars } from './scope.js';
 import { type Narrowing, narrowing } from './tag-narrowing.js';
 import { type InnerTypeDeclaration, innerTypeDeclaration } from './type-scope.js';
@@ -11,7 +11,8 @@ import type { TypeFile, WrittenType } from './written-type.js';
 import { memberName } from './assignable-tags.js';
 import { aliasBody, elementTypes, globalMember, heldTypes, settle, shapeMember } from './type-shapes.js';
 import { declarationFile, unfollowed, WALK_DEPTH } from './type-trail.js';
-import { calledTypes, methodAsFunction } from './written-returns.js';
+import { calledTypes } from './written-returns.js';
+import { isInstanceMethod, methodTypes, staticMemberTypes } from './method-types.js';
 import { kept } from './kept-alternatives.js';
 import { typescript } from './typescript.js';
 import { importTypeName, type MergedInterface, type SdkTypeNames } from './written-sdk-type.js';
@@ -60,6 +61,9 @@ function writtenMember(
   // `(x as Pending).state`: the type the cast writes, else the value's own
   const cast = castType(obj);
   const held = cast ? [{ ...file, type: cast }] : writtenTypesOf(e, ancestors, file, hoisted, depth);
+  // `Store.load` of a class, not of a value of it: the class's static member
+  const statics = held ? undefined : staticMember(e, member, ancestors, file, hoisted);
+  if (statics) return statics.flatMap((t) => settle(t, memberIn).map(unfollowed));
   const narrow = held && narrowing(e, ancestors, file.sf, hoisted);
   const found = held
     ?.flatMap((h) => memberIn(h.type, member, h, 0, narrow) ?? [])
@@ -67,6 +71,48 @@ function writtenMember(
   if (!found || found.length === 0) return undefined;
   // a test of the object not read as certain (or the object assigned again): any alternative left may be the one
   return narrow?.unsure ? found.map((t) => ({ ...t, unsure: true })) : found;
+}
+
+/** How many base classes a static member is looked for in (`class Store extends Base`). */
+const STATIC_BASES = 4;
+
+/**
+ * The static member `member` of the class `e` names: `Store` of a class a scope around or the file's
+ * top declares (no value of that name hiding it), or `this` in a static method; else of the bases it
+ * extends by a plain name declared around. Undefined when `e` names no such class or none writes it.
+ */
+function staticMember(
+  e: ts.Expression,
+  member: string,
+  ancestors: readonly ts.Node[],
+  file: TypeFile,
+  hoisted: HoistedVars | undefined,
+): WrittenType[] | undefined {
+  let at = classValue(e, ancestors, hoisted);
+  for (let depth = 0; at && depth < STATIC_BASES; depth++) {
+    const found = staticMemberTypes(at.cls, member, file);
+    if (found) return found;
+    const base = at.cls.heritageClauses?.find((h) => h.token === typescript.SyntaxKind.ExtendsKeyword)?.types[0]?.expression;
+    const outer = ancestors.slice(0, at.index + 1);
+    at = base && typescript.isIdentifier(base) ? classInScope(base.text, outer) : undefined;
+  }
+  return undefined;
+}
+
+/** The class an expression is as a value (`Store`, or `this` in a static member), with the index in `ancestors` of the scope declaring it. */
+function classValue(
+  e: ts.Expression,
+  ancestors: readonly ts.Node[],
+  hoisted: HoistedVars | undefined,
+): { cls: ts.ClassLikeDeclaration; index: number } | undefined {
+  if (e.kind === typescript.SyntaxKind.ThisKeyword) {
+    const at = thisClassAt(ancestors);
+    return at?.statics ? at : undefined;
+  }
+  if (!typescript.isIdentifier(e)) return undefined;
+  // a variable or parameter of the name hides the class
+  const decl = declarationOf(e.text, ancestors, hoisted);
+  return decl === undefined || typescript.isClassDeclaration(decl) ? classInScope(e.text, ancestors) : undefined;
 }
 
 /**
@@ -233,6 +279,8 @@ function writtenTypeOf(e: ts.Expression, ancestors: readonly ts.Node[], hoisted:
   if (typescript.isCallExpression(e)) return mapGetType(e, ancestors, hoisted, names);
   // `new Store().load()`: a value of the class `new` names
   if (typescript.isNewExpression(e)) return constructedType(e);
+  // `this.load()` in a method: a value of the class `this` names
+  if (e.kind === typescript.SyntaxKind.ThisKeyword) return thisInstanceType(ancestors);
   if (!typescript.isIdentifier(e)) return undefined;
   const decl = declarationOf(e.text, ancestors, hoisted);
   if (!decl || !(typescript.isVariableDeclaration(decl) || typescript.isParameter(decl)) || !typescript.isIdentifier(decl.name)) return undefined;
@@ -256,9 +304,16 @@ function writtenTypeOf(e: ts.Expression, ancestors: readonly ts.Node[], hoisted:
 
 /**
  * The type of the value `new Store(…)` makes, as a reference to the class it names (`Store`, with the
- * type arguments written), so the member reader reads the class the file declares or imports; a
- * class declared inside a function is not found by such a reference (it reads the file's top).
+ * type arguments written), so the member reader reads the class the file declares or imports, or
+ * one a function or block around declares (found from the name `new` is given, which is in the file).
  */
+/** The type of `this` in a class's instance member, as a reference to the class (by its name, read where it is declared); undefined elsewhere. */
+function thisInstanceType(ancestors: readonly ts.Node[]): HeldType | undefined {
+  const at = thisClassAt(ancestors);
+  const name = at && !at.statics ? at.cls.name : undefined;
+  return name && { type: typescript.factory.createTypeReferenceNode(name) };
+}
+
 function constructedType(e: ts.NewExpression): HeldType | undefined {
   const callee = unwrapValue(e.expression);
   return typescript.isIdentifier(callee) ? { type: typescript.factory.createTypeReferenceNode(callee, e.typeArguments) } : undefined;
@@ -300,8 +355,9 @@ function memberIn(type: ts.TypeNode, member: string, file: TypeFile, depth: numb
     // `t.Pending` of `import type * as t from './types.js'`
     return importedMember(file.names.imported?.(ref.right.text, ref.left.text), type, file, member, depth, narrow);
   }
-  // a type the function, class or block declares hides the file's of the same name
-  const inner = innerTypeDeclaration(ref.text, type, file.sf);
+  // a type the function, class or block declares hides the file's of the same name; looked for from the
+  // name, which is in the file where a reference made for a value (`new Store()`, `this`) is not
+  const inner = innerTypeDeclaration(ref.text, ref, file.sf);
   if (inner !== undefined) return innerMember(inner, type, member, file, depth, narrow);
   return namedMember(ref.text, type, member, file, depth, narrow);
 }
@@ -453,10 +509,6 @@ function importedMember(
   return declarationMember(decl, member, there, depth) ?? mergedMember(found.merged, member, depth);
 }
 
-/** A class's method a value of the class has (`load(): RunState`), not a static one (the class's own). */
-const isInstanceMethod = (m: ts.ClassElement): m is ts.MethodDeclaration =>
-  typescript.isMethodDeclaration(m) && !typescript.getModifiers(m)?.some((x) => x.kind === typescript.SyntaxKind.StaticKeyword);
-
 /** The written type of a class's property declared `name`: a field's, or a getter's return type (none written: undefined). */
 export function classPropertyType(cls: ts.ClassDeclaration, name: string): ts.TypeNode | undefined {
   for (const m of cls.members) {
@@ -480,19 +532,6 @@ function propertyType(members: ts.NodeArray<ts.TypeElement>, member: string, fil
     if (typescript.isMethodSignature(m) && memberName(m.name) === member) return methodTypes(members.filter(typescript.isMethodSignature), member, file);
   }
   return undefined;
-}
-
-/**
- * The function types the methods named `member` read as, one a signature that writes its return
- * type (of a class's overloads, those without a body: the implementation's is not one a caller
- * sees); undefined when none writes one.
- */
-function methodTypes(methods: readonly (ts.MethodSignature | ts.MethodDeclaration)[], member: string, file: TypeFile): WrittenType[] | undefined {
-  const named = methods.filter((m) => memberName(m.name) === member);
-  const overloads = named.filter((m) => typescript.isMethodDeclaration(m) && m.body === undefined);
-  const signatures = overloads.length > 0 && overloads.length < named.length ? overloads : named;
-  const found = signatures.flatMap((m) => written(methodAsFunction(m), file) ?? []);
-  return found.length > 0 ? found : undefined;
 }
 
 /**

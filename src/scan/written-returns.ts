@@ -3,6 +3,7 @@ import { signatureReturns } from './declared-returns.js';
 import { queriedName, topValues } from './type-queries.js';
 import { follow, WALK_DEPTH } from './type-trail.js';
 import { isNullishType } from './nullish-type.js';
+import { staticMemberTypes } from './method-types.js';
 import { typescript } from './typescript.js';
 import type { TypeFile, WrittenType } from './written-type.js';
 
@@ -14,15 +15,6 @@ import type { TypeFile, WrittenType } from './written-type.js';
  */
 
 const written = (type: ts.TypeNode, file: TypeFile): WrittenType => ({ ...file, type });
-
-/**
- * A method signature as the function type a read of the member gives (`current(): RunState` as
- * `() => RunState`), so that a call of it reads its written return type; undefined when none is
- * written. The return type stays the node written in the file, where its names are resolved.
- */
-export function methodAsFunction(m: ts.MethodSignature | ts.MethodDeclaration): ts.FunctionTypeNode | undefined {
-  return m.type && typescript.factory.createFunctionTypeNode(m.typeParameters, m.parameters, m.type);
-}
 
 /** The body of the alias a reference names, read where it is declared (type-shapes.ts's, passed in: it imports this module). */
 export type AliasBody = (type: ts.TypeNode, file: TypeFile) => WrittenType | undefined;
@@ -96,8 +88,12 @@ function memberReturn(f: ts.TypeQueryNode, q: ts.QualifiedName, file: TypeFile, 
   if (!followed || !typescript.isIdentifier(q.left)) return undefined;
   const there: TypeFile = { sf: file.sf, names: file.names, followed };
   const member = q.right.text;
-  const v = topValues(q.left.text, file.sf).find(typescript.isVariableDeclaration);
+  const owner = q.left.text;
+  const v = topValues(owner, file.sf).find(typescript.isVariableDeclaration);
   if (v?.type) return lastReturn(read(v.type, member, there, depth + 1));
+  // `typeof Api.load` of a class the file's top declares: its static method
+  const cls = v ? undefined : file.sf.statements.find((s): s is ts.ClassDeclaration => typescript.isClassDeclaration(s) && s.name?.text === owner);
+  if (cls) return lastReturn(staticMemberTypes(cls, member, there));
   let init = v?.initializer;
   while (init && (typescript.isParenthesizedExpression(init) || typescript.isAsExpression(init) || typescript.isSatisfiesExpression(init)))
     init = init.expression;

@@ -84,6 +84,19 @@ const suites: Record<string, { one: Record<string, string>; none: Record<string,
         `class Store { static load(): ${S} { return null!; } }`,
         'export function ok(i: Row) { const s = Store.load(); s.approve(i); }',
       ),
+      "a base class's static method": lines(
+        `class Base { static load(): ${S} { return null!; } }`,
+        'class Store extends Base {}',
+        'export function ok(i: Row) { Store.load().approve(i); }',
+      ),
+      '`this.load()` in a static method': lines(
+        `class Store { static load(): ${S} { return null!; } static ok(i: Row) { this.load().approve(i); } }`,
+        'export { Store };',
+      ),
+      'a static field written with a function type': lines(
+        `class Store { static load: () => ${S}; }`,
+        'export function ok(i: Row) { Store.load().approve(i); }',
+      ),
       '`ReturnType<typeof Api.load>`': lines(
         `class Api { static load(): ${S} { return null!; } }`,
         'export function ok(s: ReturnType<typeof Api.load>, i: Row) { s.approve(i); }',
@@ -97,6 +110,14 @@ const suites: Record<string, { one: Record<string, string>; none: Record<string,
       "an instance method of the SDK's type beside a static one of the app's": lines(
         `class Store { static load(): Review { return null!; } load(): ${S} { return null!; } }`,
         'export function ok(i: Row) { Store.load().approve(i); }',
+      ),
+      "a local of the class's name, with no written type, hiding it": lines(
+        `class Store { static load(): ${S} { return null!; } }`,
+        'export function ok(i: Row) { const Store = { load: (): Review => null! }; Store.load().approve(i); }',
+      ),
+      "a parameter of the class's name hiding it": lines(
+        `class Store { static load(): ${S} { return null!; } }`,
+        'export function ok(Store: { load(): Review }, i: Row) { Store.load().approve(i); }',
       ),
       "`ReturnType<typeof Api.load>` of the app's own": lines(
         'class Api { static load(): Review { return null!; } }',
@@ -119,6 +140,10 @@ const suites: Record<string, { one: Record<string, string>; none: Record<string,
     },
     none: {
       "a method returning the app's own": lines('class Store { load(): Review { return null!; } ok(i: Row) { this.load().approve(i); } }', 'export { Store };'),
+      "an instance method of the app's own beside a static one of the SDK's": lines(
+        `class Store { static load(): ${S} { return null!; } load(): Review { return null!; } ok(i: Row) { this.load().approve(i); } }`,
+        'export { Store };',
+      ),
     },
   },
   'a class declared inside a function': {
@@ -134,6 +159,12 @@ const suites: Record<string, { one: Record<string, string>; none: Record<string,
         `  class Store { load(): ${S} { return null!; } }`,
         '  const store = new Store();',
         '  store.load().approve(i);',
+        '}',
+      ),
+      'a static method of a class declared inside a function': lines(
+        'export function ok(i: Row) {',
+        `  class Store { static load(): ${S} { return null!; } }`,
+        '  Store.load().approve(i);',
         '}',
       ),
     },
