@@ -1,4 +1,9 @@
-import { describe, expect, it } from 'vitest';
+import { cpSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { cli } from '../helpers/cli.js';
+import { FIXTURES } from '../helpers/paths.js';
+import { makeTempDir, removeDir } from '../helpers/temp-repo.js';
 import { lines, lintRepo, lintSource, testProject } from './rule-tester.js';
 
 /**
@@ -207,4 +212,53 @@ describe("a run's input of `a && b`: a resume only when it is surely a state", (
   it('control: a state after a state (`s && t`) resumes (no finding)', () => {
     expect(found(`s: ${S}, t: ${S}`, 's && t')).toBe(0);
   });
+});
+
+describe('the codemod keeps close_account where the app answers through these shapes (a conflict, not a silent rewrite)', () => {
+  const dirs: string[] = [];
+  afterAll(() => dirs.forEach(removeDir));
+  const HEAD = [
+    "import { Agent, type RunState } from '@openai/agents';",
+    "import { closeAccount, lookupCharge } from './tools.js';",
+    "const desk = new Agent({ name: 'desk', instructions: 'Help.', tools: [closeAccount, lookupCharge] });",
+    'export { desk };',
+  ];
+  const shapes: Record<string, string[]> = {
+    '`(user && s).approve(item)`': [`export function yes(user: { id: string }, s: ${S}, item: any) {`, '  (user && s).approve(item);', '}'],
+    '`load().approve(item)` of `load: Loader`': [`type Loader = () => ${S};`, 'export function yes(load: Loader, item: any) {', '  load().approve(item);', '}'],
+    '`Store.load().approve(item)` of a static method': [
+      `class Store { static load(): ${S} { return null!; } }`,
+      'export function yes(item: any) {',
+      '  Store.load().approve(item);',
+      '}',
+    ],
+    "`this.load().approve(item)` in the class's method": [
+      'export class Desk {',
+      `  load(): ${S} { return null!; }`,
+      '  yes(item: any) {',
+      '    this.load().approve(item);',
+      '  }',
+      '}',
+    ],
+    'a class declared inside the function': [
+      'export function yes(item: any) {',
+      `  class Store { load(): ${S} { return null!; } }`,
+      '  new Store().load().approve(item);',
+      '}',
+    ],
+  };
+  for (const [name, code] of Object.entries(shapes))
+    it(`one conflict naming the answer's line: ${name}`, async () => {
+      const root = makeTempDir('answers-read-silently-2-');
+      dirs.push(root);
+      cpSync(path.join(FIXTURES, 'codemod/_shared'), root, { recursive: true });
+      cpSync(path.join(FIXTURES, 'codemod/app-approvals/input'), root, { recursive: true });
+      const text = [...HEAD, ...code, ''];
+      writeFileSync(path.join(root, 'src/app.ts'), text.join('\n'));
+      const line = text.findIndex((l) => l.includes('.approve(item)')) + 1;
+      const r = await cli(['codemod'], { cwd: root });
+      expect(r.stdout).toContain('1 conflicts');
+      expect(r.stdout).toContain(`answered at src/app.ts:${line}:`);
+      expect(r.code).toBe(1);
+    });
 });
