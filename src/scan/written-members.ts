@@ -78,8 +78,9 @@ const STATIC_BASES = 4;
 
 /**
  * The static member `member` of the class `e` names: `Store` of a class a scope around or the file's
- * top declares (no value of that name hiding it), or `this` in a static method; else of the bases it
- * extends by a plain name declared around. Undefined when `e` names no such class or none writes it.
+ * top declares (no value of that name hiding it), or another file of the app exports to it, or
+ * `this` in a static method; else of the bases it extends by a plain name declared around it.
+ * Undefined when `e` names no such class or none writes it.
  */
 function staticMember(
   e: ts.Expression,
@@ -88,31 +89,41 @@ function staticMember(
   file: TypeFile,
   hoisted: HoistedVars | undefined,
 ): WrittenType[] | undefined {
-  let at = classValue(e, ancestors, hoisted);
+  let at = classValue(e, ancestors, file, hoisted);
   for (let depth = 0; at && depth < STATIC_BASES; depth++) {
-    const found = staticMemberTypes(at.cls, member, file);
+    const found = staticMemberTypes(at.cls, member, at.file);
     if (found) return found;
     const base = at.cls.heritageClauses?.find((h) => h.token === typescript.SyntaxKind.ExtendsKeyword)?.types[0]?.expression;
-    const outer = ancestors.slice(0, at.index + 1);
-    at = base && typescript.isIdentifier(base) ? classInScope(base.text, outer) : undefined;
+    const there = base && typescript.isIdentifier(base) ? classInScope(base.text, at.outer) : undefined;
+    at = there && { cls: there.cls, outer: at.outer.slice(0, there.index + 1), file: at.file };
   }
   return undefined;
 }
 
-/** The class an expression is as a value (`Store`, or `this` in a static member), with the index in `ancestors` of the scope declaring it. */
-function classValue(
-  e: ts.Expression,
-  ancestors: readonly ts.Node[],
-  hoisted: HoistedVars | undefined,
-): { cls: ts.ClassLikeDeclaration; index: number } | undefined {
+/** A class read as a value: its declaration, the scopes around it (outermost first) and the file it is written in. */
+interface ClassValue {
+  cls: ts.ClassLikeDeclaration;
+  outer: readonly ts.Node[];
+  file: TypeFile;
+}
+
+/** The class an expression is as a value (`Store`, or `this` in a static member), or undefined. */
+function classValue(e: ts.Expression, ancestors: readonly ts.Node[], file: TypeFile, hoisted: HoistedVars | undefined): ClassValue | undefined {
   if (e.kind === typescript.SyntaxKind.ThisKeyword) {
     const at = thisClassAt(ancestors);
-    return at?.statics ? at : undefined;
+    return at?.statics ? { cls: at.cls, outer: ancestors.slice(0, at.index), file } : undefined;
   }
   if (!typescript.isIdentifier(e)) return undefined;
   // a variable or parameter of the name hides the class
   const decl = declarationOf(e.text, ancestors, hoisted);
-  return decl === undefined || typescript.isClassDeclaration(decl) ? classInScope(e.text, ancestors) : undefined;
+  if (decl !== undefined && !typescript.isClassDeclaration(decl)) return undefined;
+  const around = classInScope(e.text, ancestors);
+  if (around) return { cls: around.cls, outer: ancestors.slice(0, around.index + 1), file };
+  // `import { Store } from './store.js'`: the class that file exports, read there
+  const imported = file.names.imported?.(e.text);
+  return imported?.kind === 'declared' && typescript.isClassDeclaration(imported.decl)
+    ? { cls: imported.decl, outer: [imported.sf], file: { sf: imported.sf, names: imported.names } }
+    : undefined;
 }
 
 /**

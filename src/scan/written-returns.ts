@@ -91,9 +91,12 @@ function memberReturn(f: ts.TypeQueryNode, q: ts.QualifiedName, file: TypeFile, 
   const owner = q.left.text;
   const v = topValues(owner, file.sf).find(typescript.isVariableDeclaration);
   if (v?.type) return lastReturn(read(v.type, member, there, depth + 1));
-  // `typeof Api.load` of a class the file's top declares: its static method
+  // `typeof Api.load` of a class the file's top declares, or another file of the app exports to it: its static method
   const cls = v ? undefined : file.sf.statements.find((s): s is ts.ClassDeclaration => typescript.isClassDeclaration(s) && s.name?.text === owner);
   if (cls) return lastReturn(staticMemberTypes(cls, member, there));
+  const imported = v ? undefined : file.names.imported?.(owner);
+  if (imported?.kind === 'declared' && typescript.isClassDeclaration(imported.decl))
+    return lastReturn(staticMemberTypes(imported.decl, member, { sf: imported.sf, names: imported.names }));
   let init = v?.initializer;
   while (init && (typescript.isParenthesizedExpression(init) || typescript.isAsExpression(init) || typescript.isSatisfiesExpression(init)))
     init = init.expression;

@@ -191,6 +191,44 @@ for (const [suite, { one, none }] of Object.entries(suites))
     for (const [name, server] of Object.entries(none)) it(`no sdk-approval finding: ${name}`, () => expect(lint(server)).toBe(0));
   });
 
+describe('a class another file of the app exports', () => {
+  const lintWith = (server: string, store: string) =>
+    lintRepo(
+      { 'src/server.ts': lines(GEN, SDK, TYPES, "import { Store } from './store.js';", server), 'src/store.ts': lines(SDK, TYPES, store) },
+      { project: testProject(), ruleId: 'sdk-approval', file: 'src/server.ts' },
+    ).length;
+  const one: Record<string, [string, string]> = {
+    'its static method (`Store.load()`)': [
+      'export function ok(i: Row) { Store.load().approve(i); }',
+      `export class Store { static load(): ${S} { return null!; } }`,
+    ],
+    "its base class's static method, declared in that file": [
+      'export function ok(i: Row) { Store.load().approve(i); }',
+      `class Base { static load(): ${S} { return null!; } }\nexport class Store extends Base {}`,
+    ],
+    '`ReturnType<typeof Store.load>` of its static method': [
+      'export function ok(s: ReturnType<typeof Store.load>, i: Row) { s.approve(i); }',
+      `export class Store { static load(): ${S} { return null!; } }`,
+    ],
+  };
+  const none: Record<string, [string, string]> = {
+    "its static method returning the app's own": [
+      'export function ok(i: Row) { Store.load().approve(i); }',
+      'export class Store { static load(): Review { return null!; } }',
+    ],
+    'a class of the same name the function declares, hiding the import': [
+      'export function ok(i: Row) { class Store { static load(): Review { return null!; } } Store.load().approve(i); }',
+      `export class Store { static load(): ${S} { return null!; } }`,
+    ],
+    "`ReturnType<typeof Store.load>` of the app's own": [
+      'export function ok(s: ReturnType<typeof Store.load>, i: Row) { s.approve(i); }',
+      'export class Store { static load(): Review { return null!; } }',
+    ],
+  };
+  for (const [name, [server, store]] of Object.entries(one)) it(`one sdk-approval finding: ${name}`, () => expect(lintWith(server, store)).toBe(1));
+  for (const [name, [server, store]] of Object.entries(none)) it(`no sdk-approval finding: ${name}`, () => expect(lintWith(server, store)).toBe(0));
+});
+
 describe("a run's input of `a && b`: a resume only when it is surely a state", () => {
   const CONTROL = lines(
     "import { createControl, memoryStore } from 'ctrlrun-gen/runtime';",
