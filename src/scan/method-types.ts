@@ -45,11 +45,27 @@ export const isInstanceMethod = (m: ts.ClassElement): m is ts.MethodDeclaration 
 export const isStaticMethod = (m: ts.ClassElement): m is ts.MethodDeclaration => typescript.isMethodDeclaration(m) && isStaticMember(m);
 
 /**
- * The written types of the class's own (static) member `member`: a static field's written type, or
- * its static methods' function types; undefined when the class writes neither.
+ * The written types of the class's own (static) member `member`: a static field's written type (or
+ * the function type of the arrow it holds), or its static methods' function types; undefined when
+ * the class writes neither.
  */
 export function staticMemberTypes(cls: ts.ClassLikeDeclaration, member: string, file: TypeFile): WrittenType[] | undefined {
   for (const m of cls.members)
-    if (typescript.isPropertyDeclaration(m) && isStaticMember(m) && memberName(m.name) === member) return m.type ? [{ ...file, type: m.type }] : undefined;
+    if (typescript.isPropertyDeclaration(m) && isStaticMember(m) && memberName(m.name) === member) {
+      const type = m.type ?? heldFunctionType(m.initializer);
+      return type ? [{ ...file, type }] : undefined;
+    }
   return methodTypes(cls.members.filter(isStaticMethod), member, file);
+}
+
+/**
+ * The function type a class field holds when none is written but its value is an arrow or a
+ * function expression with a written return type (`load = (): RunState => …`), so that a call of
+ * the field reads that return type; undefined for any other value.
+ */
+export function heldFunctionType(init: ts.Expression | undefined): ts.FunctionTypeNode | undefined {
+  let e = init;
+  while (e && (typescript.isParenthesizedExpression(e) || typescript.isAsExpression(e) || typescript.isSatisfiesExpression(e))) e = e.expression;
+  if (!e || !(typescript.isArrowFunction(e) || typescript.isFunctionExpression(e)) || !e.type) return undefined;
+  return typescript.factory.createFunctionTypeNode(e.typeParameters, e.parameters, e.type);
 }

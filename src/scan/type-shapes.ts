@@ -46,7 +46,7 @@ function wrapped(name: string, first: ts.TypeNode): ts.TypeNode {
  * any other global.
  */
 function keptType(name: string, first: ts.TypeNode, file: TypeFile, read: MemberReader): WrittenType | undefined {
-  if (name === 'ReturnType') return returnedType(first, file, read);
+  if (name === 'ReturnType') return returnedType(first, file, read, 0, aliasBody);
   return MEMBER_WRAPPERS.has(name) ? written(wrapped(name, first), file) : undefined;
 }
 

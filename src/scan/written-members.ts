@@ -12,7 +12,7 @@ import { memberName } from './assignable-tags.js';
 import { aliasBody, elementTypes, globalMember, heldTypes, settle, shapeMember } from './type-shapes.js';
 import { declarationFile, unfollowed, WALK_DEPTH } from './type-trail.js';
 import { calledTypes } from './written-returns.js';
-import { isInstanceMethod, methodTypes, staticMemberTypes } from './method-types.js';
+import { heldFunctionType, isInstanceMethod, methodTypes, staticMemberTypes } from './method-types.js';
 import { kept } from './kept-alternatives.js';
 import { typescript } from './typescript.js';
 import { importTypeName, type MergedInterface, type SdkTypeNames } from './written-sdk-type.js';
@@ -520,10 +520,12 @@ function importedMember(
   return declarationMember(decl, member, there, depth) ?? mergedMember(found.merged, member, depth);
 }
 
-/** The written type of a class's property declared `name`: a field's, or a getter's return type (none written: undefined). */
+/** The written type of a class's property declared `name`: a field's (or its arrow's function type), or a getter's return type (none written: undefined). */
 export function classPropertyType(cls: ts.ClassDeclaration, name: string): ts.TypeNode | undefined {
   for (const m of cls.members) {
-    if ((typescript.isPropertyDeclaration(m) || typescript.isGetAccessorDeclaration(m)) && memberName(m.name) === name) return m.type;
+    // a field holding an arrow with a written return type (`load = (): RunState => …`) reads as its function type
+    if ((typescript.isPropertyDeclaration(m) || typescript.isGetAccessorDeclaration(m)) && memberName(m.name) === name)
+      return m.type ?? (typescript.isPropertyDeclaration(m) ? heldFunctionType(m.initializer) : undefined);
     // `constructor(public state: RunState)`: a parameter property is a field of the class
     if (typescript.isConstructorDeclaration(m))
       for (const p of m.parameters) if (typescript.getModifiers(p)?.length && memberName(p.name) === name) return p.type;

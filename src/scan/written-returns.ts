@@ -45,13 +45,17 @@ type Members = (type: ts.TypeNode, member: string, file: TypeFile, depth: number
  * The type `ReturnType<F>` gives: of a function type, its return type; of `typeof load`, the return
  * type the file's top writes for `load`: a function's (of overloads, the last, as TypeScript takes
  * it), a variable's written function type's, or that of the arrow or function a `const` holds; of
- * `typeof api.load` and `Api['load']`, that of the member (see `memberReturn`). Undefined for any
- * other `F`, or when the query is met again on the walk (a cycle).
+ * `typeof api.load` and `Api['load']`, that of the member (see `memberReturn`); given `aliased`, of
+ * an alias of any of these, its body's. Undefined for any other `F`, or when the query is met again
+ * on the walk (a cycle).
  */
-export function returnedType(f: ts.TypeNode, file: TypeFile, read: Members, depth = 0): WrittenType | undefined {
+export function returnedType(f: ts.TypeNode, file: TypeFile, read: Members, depth = 0, aliased?: AliasBody): WrittenType | undefined {
   if (depth >= WALK_DEPTH) return undefined;
-  if (typescript.isParenthesizedTypeNode(f)) return returnedType(f.type, file, read, depth + 1);
+  if (typescript.isParenthesizedTypeNode(f)) return returnedType(f.type, file, read, depth + 1, aliased);
   if (typescript.isFunctionTypeNode(f)) return written(f.type, file);
+  // `ReturnType<Loader>` of `type Loader = () => RunState`: the alias's body, where it is written
+  const body = aliased && typescript.isTypeReferenceNode(f) ? aliased(f, file) : undefined;
+  if (body) return returnedType(body.type, body, read, depth + 1, aliased);
   // `ReturnType<Api['load']>`: the member's function type
   if (typescript.isIndexedAccessTypeNode(f) && typescript.isLiteralTypeNode(f.indexType) && typescript.isStringLiteral(f.indexType.literal))
     return lastReturn(read(f.objectType, f.indexType.literal.text, file, depth + 1));
@@ -67,7 +71,7 @@ export function returnedType(f: ts.TypeNode, file: TypeFile, read: Members, dept
     return last && written(last, there);
   }
   const v = topValues(name, file.sf).find(typescript.isVariableDeclaration);
-  if (v?.type) return returnedType(v.type, there, read, depth + 1);
+  if (v?.type) return returnedType(v.type, there, read, depth + 1, aliased);
   return functionReturn(v?.initializer, there);
 }
 

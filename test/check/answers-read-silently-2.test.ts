@@ -82,6 +82,31 @@ const suites: Record<string, { one: Record<string, string>; none: Record<string,
       ),
     },
   },
+  'a class field holding an arrow, and `ReturnType` of an alias of a function type': {
+    one: {
+      'an instance field (`new Store().load()`)': lines(
+        `class Store { load = (): ${S} => null!; }`,
+        'export function ok(i: Row) { new Store().load().approve(i); }',
+      ),
+      "the class's own async field, awaited (`await this.load()`)": lines(
+        `class Store { load = async (): Promise<${S}> => null!; async ok(i: Row) { (await this.load()).approve(i); } }`,
+        'export { Store };',
+      ),
+      'a static field (`Store.load()`)': lines(`class Store { static load = (): ${S} => null!; }`, 'export function ok(i: Row) { Store.load().approve(i); }'),
+      '`ReturnType<Loader>`': lines(`type Loader = () => ${S};`, 'export function ok(s: ReturnType<Loader>, i: Row) { s.approve(i); }'),
+    },
+    none: {
+      "an instance field's arrow returning the app's own": lines(
+        'class Store { load = (): Review => null!; }',
+        'export function ok(i: Row) { new Store().load().approve(i); }',
+      ),
+      "an instance field's arrow with no written return type (nothing inferred)": lines(
+        'class Store { load = (r: Review) => r; }',
+        'export function ok(r: Review, i: Row) { new Store().load(r).approve(i); }',
+      ),
+      "`ReturnType<Loader>` of the app's own": lines('type Loader = () => Review;', 'export function ok(s: ReturnType<Loader>, i: Row) { s.approve(i); }'),
+    },
+  },
   "a class's static method": {
     one: {
       '`Store.load()`': lines(`class Store { static load(): ${S} { return null!; } }`, 'export function ok(i: Row) { Store.load().approve(i); }'),
