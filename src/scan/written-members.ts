@@ -108,14 +108,18 @@ interface ClassValue {
 }
 
 /** The class an expression is as a value (`Store`, or `this` in a static member), or undefined. */
-function classValue(e: ts.Expression, ancestors: readonly ts.Node[], file: TypeFile, hoisted: HoistedVars | undefined): ClassValue | undefined {
+function classValue(e: ts.Expression, ancestors: readonly ts.Node[], file: TypeFile, hoisted: HoistedVars | undefined, depth = 0): ClassValue | undefined {
   if (e.kind === typescript.SyntaxKind.ThisKeyword) {
     const at = thisClassAt(ancestors);
     return at?.statics ? { cls: at.cls, outer: ancestors.slice(0, at.index), file } : undefined;
   }
   if (!typescript.isIdentifier(e)) return undefined;
-  // a variable or parameter of the name hides the class
   const decl = declarationOf(e.text, ancestors, hoisted);
+  // `const S = Store`, `const Store = class { … }`: the class a variable with no written type is given
+  const init = decl && typescript.isVariableDeclaration(decl) && !decl.type && decl.initializer ? unwrapValue(decl.initializer) : undefined;
+  if (init && typescript.isClassExpression(init)) return { cls: init, outer: ancestors, file };
+  if (init && typescript.isIdentifier(init) && depth < STATIC_BASES) return classValue(init, ancestors, file, hoisted, depth + 1);
+  // any other variable or parameter of the name hides the class
   if (decl !== undefined && !typescript.isClassDeclaration(decl)) return undefined;
   const around = classInScope(e.text, ancestors);
   if (around) return { cls: around.cls, outer: ancestors.slice(0, around.index + 1), file };

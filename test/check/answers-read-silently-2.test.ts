@@ -127,6 +127,15 @@ const suites: Record<string, { one: Record<string, string>; none: Record<string,
         `class Store { static load: () => ${S}; }`,
         'export function ok(i: Row) { Store.load().approve(i); }',
       ),
+      'a constant holding the class (`const S = Store`)': lines(
+        `class Store { static load(): ${S} { return null!; } }`,
+        'const S = Store;',
+        'export function ok(i: Row) { S.load().approve(i); }',
+      ),
+      'a class expression (`const Store = class { … }`)': lines(
+        `const Store = class { static load(): ${S} { return null!; } };`,
+        'export function ok(i: Row) { Store.load().approve(i); }',
+      ),
       '`ReturnType<typeof Api.load>`': lines(
         `class Api { static load(): ${S} { return null!; } }`,
         'export function ok(s: ReturnType<typeof Api.load>, i: Row) { s.approve(i); }',
@@ -144,6 +153,11 @@ const suites: Record<string, { one: Record<string, string>; none: Record<string,
       "a local of the class's name, with no written type, hiding it": lines(
         `class Store { static load(): ${S} { return null!; } }`,
         'export function ok(i: Row) { const Store = { load: (): Review => null! }; Store.load().approve(i); }',
+      ),
+      "a constant holding a class of the app's own": lines(
+        `class Store { static load(): ${S} { return null!; } }`,
+        'class Mine { static load(): Review { return null!; } }',
+        'export function ok(i: Row) { const Store = Mine; Store.load().approve(i); }',
       ),
       "a parameter of the class's name hiding it": lines(
         `class Store { static load(): ${S} { return null!; } }`,
