@@ -1,7 +1,7 @@
 import type { ts } from 'ts-morph';
 import { typescript } from './typescript.js';
 import { castType } from './bound-types.js';
-import { declaredReturnType } from './declared-returns.js';
+import { declaredReturnType, isAwaited, promised } from './declared-returns.js';
 import { declarationOf, unwrapValue } from './local-values.js';
 import { type HeldType, mapGetType, mapSetValues } from './map-values.js';
 import type { HoistedVars } from './scope.js';
@@ -158,25 +158,30 @@ function anySet(e: ts.Expression, ctx: Ctx, test: (v: ts.Expression, ctx: Ctx) =
 }
 
 /**
- * The values `c ? a : b`, `a ?? b` and `a || b` may be, or undefined for any other expression. An
- * answer is the SDK's when either may be (fail closed, as for an untested union); a resume when both are.
+ * The values `c ? a : b`, `a ?? b`, `a || b` and `a && b` may be, or undefined for any other
+ * expression. An answer is the SDK's when either may be (fail closed, as for an untested union); a
+ * resume when both are. Of `a && b` an answer reads the right side only (a state or an item is never
+ * falsy, so `(s && review)` is the review); a resume reads both (`ok && s` may be `false`).
  */
-function branches(e: ts.Expression): readonly ts.Expression[] | undefined {
+function branches(e: ts.Expression, answer: boolean): readonly ts.Expression[] | undefined {
   if (typescript.isConditionalExpression(e)) return [e.whenTrue, e.whenFalse];
+  if (!typescript.isBinaryExpression(e)) return undefined;
   const k = typescript.SyntaxKind;
-  const fallback = typescript.isBinaryExpression(e) && (e.operatorToken.kind === k.QuestionQuestionToken || e.operatorToken.kind === k.BarBarToken);
-  return fallback ? [e.left, e.right] : undefined;
+  const op = e.operatorToken.kind;
+  if (op === k.AmpersandAmpersandToken) return answer ? [e.right] : [e.left, e.right];
+  return op === k.QuestionQuestionToken || op === k.BarBarToken ? [e.left, e.right] : undefined;
 }
 
 /** Whether `test` takes the branches of `e` (see `branches`): any one for an answer, each for a resume; undefined when `e` has none. */
 function eachBranch(e: ts.Expression, ctx: Ctx, test: (v: ts.Expression, ctx: Ctx) => boolean): boolean | undefined {
-  const sides = branches(e);
+  const answer = ctx.sdk === mayBeWrittenSdkType;
+  const sides = branches(e, answer);
   if (sides === undefined) return undefined;
   const next = deeper(ctx);
   if (!next) return false;
-  // among the ancestors, `?:` narrows its branches by its test (`t.kind === 'review' ? t.state : r`), as `||` its right side
+  // among the ancestors, `?:` narrows its branches by its test (`t.kind === 'review' ? t.state : r`), as `||` and `&&` their right side
   const within = { ...next, ancestors: [...ctx.ancestors, e] };
-  return ctx.sdk === mayBeWrittenSdkType ? sides.some((s) => test(s, within)) : sides.every((s) => test(s, within));
+  return answer ? sides.some((s) => test(s, within)) : sides.every((s) => test(s, within));
 }
 
 /** A value of the SDK: a RunState, a RunContext or a RealtimeSession. */
@@ -185,7 +190,7 @@ function isSdkReceiver(expr: ts.Expression, ctx: Ctx): boolean {
   const cast = castType(expr);
   if (cast !== undefined && sdkAlternatives(settledType(cast, here(ctx)), RECEIVER_TYPES, ctx)) return true;
   const e = unwrapValue(expr);
-  // `(c ? s : review).approve(i)`, `(saved ?? review).approve(i)`
+  // `(c ? s : review).approve(i)`, `(saved ?? review).approve(i)`, `(ok && s).approve(i)`
   const either = eachBranch(e, ctx, isSdkReceiver);
   if (either !== undefined) return either;
   const field = thisField(e, ctx.ancestors);
@@ -221,7 +226,9 @@ function isSdkReceiver(expr: ts.Expression, ctx: Ctx): boolean {
   const returned = typescript.isCallExpression(e) ? declaredReturnType(expr, ctx.ancestors, ctx.hoisted, ctx.sf) : undefined;
   if (returned !== undefined && sdkAlternatives(settledType(returned, here(ctx)), RECEIVER_TYPES, ctx)) return true;
   // `p.current()` of a method (or a function-typed member) whose written return type says so (written-returns.ts)
-  const called = typescript.isCallExpression(e) ? writtenCallType(e, ctx.ancestors, here(ctx), ctx.hoisted) : undefined;
+  const written = typescript.isCallExpression(e) ? writtenCallType(e, ctx.ancestors, here(ctx), ctx.hoisted) : undefined;
+  // `await load()` of `load: () => Promise<RunState>`: what the promise gives, read where the return type is written
+  const called = written && isAwaited(expr) ? written.flatMap((t) => settledType(promised(t.type), t)) : written;
   if (called !== undefined && sdkAlternatives(called, RECEIVER_TYPES, ctx)) return true;
   if (typescript.isCallExpression(e) || typescript.isNewExpression(e)) return makesSdkValue(e, ctx);
   if (typescript.isIdentifier(e)) {

@@ -70,6 +70,9 @@ export function signatureReturns(statements: readonly ts.Statement[], name: stri
 /** A function's return type as written: in its signature, or a JavaScript file's `@returns {Pending}`. */
 const returnType = (fn: ts.FunctionDeclaration, sf: ts.SourceFile): ts.TypeNode | undefined => fn.type ?? jsDocReturnType(fn, sf);
 
+/** Whether a value is awaited (`await load()`, through parentheses and non-null assertions). */
+export const isAwaited = (e: ts.Expression): boolean => typescript.isAwaitExpression(bare(e));
+
 /** A value without its parentheses and non-null assertions (`await` kept: it changes the type). */
 function bare(e: ts.Expression): ts.Expression {
   let x = e;
@@ -78,7 +81,7 @@ function bare(e: ts.Expression): ts.Expression {
 }
 
 /** `T` of `Promise<T>` (what `await` gives); any other type as it is. */
-function promised(type: ts.TypeNode): ts.TypeNode {
+export function promised(type: ts.TypeNode): ts.TypeNode {
   const name = typescript.isTypeReferenceNode(type) && typescript.isIdentifier(type.typeName) ? type.typeName.text : undefined;
   const [first] = typescript.isTypeReferenceNode(type) ? (type.typeArguments ?? []) : [];
   return (name === 'Promise' || name === 'PromiseLike') && first ? first : type;

@@ -132,7 +132,7 @@ export function outsideBaseName(ancestors: readonly ts.Node[]): string | undefin
 }
 
 /** The class declaration named `name` in the nearest scope around (`outer`, outermost first) that declares one, with that scope's index. */
-function classInScope(name: string, outer: readonly ts.Node[]): { cls: ts.ClassDeclaration; index: number } | undefined {
+export function classInScope(name: string, outer: readonly ts.Node[]): { cls: ts.ClassDeclaration; index: number } | undefined {
   for (let i = outer.length - 1; i >= 0; i--) {
     const statements = (outer[i] as { statements?: ts.NodeArray<ts.Statement> }).statements;
     const found = statements?.find((s): s is ts.ClassDeclaration => typescript.isClassDeclaration(s) && s.name?.text === name);

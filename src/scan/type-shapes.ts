@@ -46,7 +46,7 @@ function wrapped(name: string, first: ts.TypeNode): ts.TypeNode {
  * any other global.
  */
 function keptType(name: string, first: ts.TypeNode, file: TypeFile, read: MemberReader): WrittenType | undefined {
-  if (name === 'ReturnType') return returnedType(first, file, read);
+  if (name === 'ReturnType') return returnedType(first, file, read, 0, aliasBody);
   return MEMBER_WRAPPERS.has(name) ? written(wrapped(name, first), file) : undefined;
 }
 
@@ -196,7 +196,7 @@ function alternatives(t: WrittenType, depth: number): WrittenType[] {
 }
 
 /** The body of the alias a reference names, its type parameters bound to the reference's arguments; undefined for any other type. */
-function aliasBody(type: ts.TypeNode, file: TypeFile): WrittenType | undefined {
+export function aliasBody(type: ts.TypeNode, file: TypeFile): WrittenType | undefined {
   const declared = typescript.isTypeReferenceNode(type) ? declaredAs(type, file) : undefined;
   return declared && 'decl' in declared && typescript.isTypeAliasDeclaration(declared.decl) ? written(declared.decl.type, declared.file) : undefined;
 }

@@ -3,15 +3,16 @@ import { boundTypes, castType } from './bound-types.js';
 import { declaredReturnType } from './declared-returns.js';
 import { declarationOf, unwrapValue } from './local-values.js';
 import { type HeldType, mapGetType } from './map-values.js';
-import { thisFieldType } from './this-fields.js';
+import { classInScope, thisClassAt, thisFieldType } from './this-fields.js';
 import type { HoistedVars } from './scope.js';
 import { type Narrowing, narrowing } from './tag-narrowing.js';
 import { type InnerTypeDeclaration, innerTypeDeclaration } from './type-scope.js';
 import type { TypeFile, WrittenType } from './written-type.js';
 import { memberName } from './assignable-tags.js';
-import { elementTypes, globalMember, heldTypes, settle, shapeMember } from './type-shapes.js';
+import { aliasBody, elementTypes, globalMember, heldTypes, settle, shapeMember } from './type-shapes.js';
 import { declarationFile, unfollowed, WALK_DEPTH } from './type-trail.js';
-import { calledTypes, methodAsFunction } from './written-returns.js';
+import { calledTypes } from './written-returns.js';
+import { heldFunctionType, isInstanceMethod, methodTypes, staticMemberTypes } from './method-types.js';
 import { kept } from './kept-alternatives.js';
 import { typescript } from './typescript.js';
 import { importTypeName, type MergedInterface, type SdkTypeNames } from './written-sdk-type.js';
@@ -60,6 +61,9 @@ function writtenMember(
   // `(x as Pending).state`: the type the cast writes, else the value's own
   const cast = castType(obj);
   const held = cast ? [{ ...file, type: cast }] : writtenTypesOf(e, ancestors, file, hoisted, depth);
+  // `Store.load` of a class, not of a value of it: the class's static member
+  const statics = held ? undefined : staticMember(e, member, ancestors, file, hoisted);
+  if (statics) return statics.flatMap((t) => settle(t, memberIn).map(unfollowed));
   const narrow = held && narrowing(e, ancestors, file.sf, hoisted);
   const found = held
     ?.flatMap((h) => memberIn(h.type, member, h, 0, narrow) ?? [])
@@ -67,6 +71,63 @@ function writtenMember(
   if (!found || found.length === 0) return undefined;
   // a test of the object not read as certain (or the object assigned again): any alternative left may be the one
   return narrow?.unsure ? found.map((t) => ({ ...t, unsure: true })) : found;
+}
+
+/** How many base classes a static member is looked for in (`class Store extends Base`). */
+const STATIC_BASES = 4;
+
+/**
+ * The static member `member` of the class `e` names: `Store` of a class a scope around or the file's
+ * top declares (no value of that name hiding it), or another file of the app exports to it, or
+ * `this` in a static method; else of the bases it extends by a plain name declared around it.
+ * Undefined when `e` names no such class or none writes it.
+ */
+function staticMember(
+  e: ts.Expression,
+  member: string,
+  ancestors: readonly ts.Node[],
+  file: TypeFile,
+  hoisted: HoistedVars | undefined,
+): WrittenType[] | undefined {
+  let at = classValue(e, ancestors, file, hoisted);
+  for (let depth = 0; at && depth < STATIC_BASES; depth++) {
+    const found = staticMemberTypes(at.cls, member, at.file);
+    if (found) return found;
+    const base = at.cls.heritageClauses?.find((h) => h.token === typescript.SyntaxKind.ExtendsKeyword)?.types[0]?.expression;
+    const there = base && typescript.isIdentifier(base) ? classInScope(base.text, at.outer) : undefined;
+    at = there && { cls: there.cls, outer: at.outer.slice(0, there.index + 1), file: at.file };
+  }
+  return undefined;
+}
+
+/** A class read as a value: its declaration, the scopes around it (outermost first) and the file it is written in. */
+interface ClassValue {
+  cls: ts.ClassLikeDeclaration;
+  outer: readonly ts.Node[];
+  file: TypeFile;
+}
+
+/** The class an expression is as a value (`Store`, or `this` in a static member), or undefined. */
+function classValue(e: ts.Expression, ancestors: readonly ts.Node[], file: TypeFile, hoisted: HoistedVars | undefined, depth = 0): ClassValue | undefined {
+  if (e.kind === typescript.SyntaxKind.ThisKeyword) {
+    const at = thisClassAt(ancestors);
+    return at?.statics ? { cls: at.cls, outer: ancestors.slice(0, at.index), file } : undefined;
+  }
+  if (!typescript.isIdentifier(e)) return undefined;
+  const decl = declarationOf(e.text, ancestors, hoisted);
+  // `const S = Store`, `const Store = class { … }`: the class a variable with no written type is given
+  const init = decl && typescript.isVariableDeclaration(decl) && !decl.type && decl.initializer ? unwrapValue(decl.initializer) : undefined;
+  if (init && typescript.isClassExpression(init)) return { cls: init, outer: ancestors, file };
+  if (init && typescript.isIdentifier(init) && depth < STATIC_BASES) return classValue(init, ancestors, file, hoisted, depth + 1);
+  // any other variable or parameter of the name hides the class
+  if (decl !== undefined && !typescript.isClassDeclaration(decl)) return undefined;
+  const around = classInScope(e.text, ancestors);
+  if (around) return { cls: around.cls, outer: ancestors.slice(0, around.index + 1), file };
+  // `import { Store } from './store.js'`: the class that file exports, read there
+  const imported = file.names.imported?.(e.text);
+  return imported?.kind === 'declared' && typescript.isClassDeclaration(imported.decl)
+    ? { cls: imported.decl, outer: [imported.sf], file: { sf: imported.sf, names: imported.names } }
+    : undefined;
 }
 
 /**
@@ -127,8 +188,9 @@ function writtenHeld(
 
 /**
  * The written types `obj.m()` returns: each alternative's method's (`current(): RunState`) or
- * function-typed member's (`current: () => RunState`) written return type, settled; undefined when
- * `e` calls no member or none writes a return type.
+ * function-typed member's (`current: () => RunState`, or an alias of one) written return type,
+ * settled; of `load()`, the return type of the function type the variable or parameter `load` is
+ * written with (`load: Loader`); undefined when `e` calls no member or none writes a return type.
  */
 export function writtenCallType(e: ts.CallExpression, ancestors: readonly ts.Node[], file: TypeFile, hoisted?: HoistedVars): WrittenType[] | undefined {
   return writtenCalled(e, ancestors, file, hoisted, 0);
@@ -142,10 +204,11 @@ function writtenCalled(
   depth: number,
 ): WrittenType[] | undefined {
   const callee = unwrapValue(e.expression);
-  if (!typescript.isPropertyAccessExpression(callee)) return undefined;
-  const member = writtenMember(callee.expression, callee.name.text, ancestors, file, hoisted, depth);
+  // `load()` of `load: Loader`: the type the variable or parameter is written with
+  const held = typescript.isIdentifier(callee) ? writtenTypesOf(callee, ancestors, file, hoisted, depth) : undefined;
+  const member = typescript.isPropertyAccessExpression(callee) ? writtenMember(callee.expression, callee.name.text, ancestors, file, hoisted, depth) : held;
   // a return type keeps its member's `unsure` (an alternative a test may have left): it is read in the member's file
-  const found = member?.flatMap((m) => (calledTypes(m) ?? []).flatMap((r) => settle(r, memberIn).map(unfollowed)));
+  const found = member?.flatMap((m) => (calledTypes(m, aliasBody) ?? []).flatMap((r) => settle(r, memberIn).map(unfollowed)));
   return found && found.length > 0 ? found : undefined;
 }
 
@@ -157,12 +220,16 @@ export function settledType(type: ts.TypeNode, file: TypeFile): WrittenType[] {
   return settle({ ...file, type }, memberIn).map(unfollowed);
 }
 
-/** `a ?? b`, `a || b`: either side. A function, not a set, so importing this module does not load the compiler. */
-const isFallback = (kind: ts.SyntaxKind): boolean => kind === typescript.SyntaxKind.QuestionQuestionToken || kind === typescript.SyntaxKind.BarBarToken;
+/**
+ * `a ?? b`, `a || b`, `a && b`: either side (of `&&`, the right: an object is never falsy). A
+ * function, not a set, so importing this module does not load the compiler.
+ */
+const isFallback = (kind: ts.SyntaxKind): boolean =>
+  kind === typescript.SyntaxKind.QuestionQuestionToken || kind === typescript.SyntaxKind.BarBarToken || kind === typescript.SyntaxKind.AmpersandAmpersandToken;
 
 /** The written types (alternatives) of an object expression, each with the file it is written in. */
 
-/** The written types of `a ?? b`, `a || b` or `c ? a : b`: either side's (an empty literal, `[]`, writes none). */
+/** The written types of `a ?? b`, `a || b` or `c ? a : b`: either side's (an empty literal, `[]`, writes none); of `a && b`, the right side's. */
 function eitherSide(
   e: ts.BinaryExpression | ts.ConditionalExpression,
   ancestors: readonly ts.Node[],
@@ -170,7 +237,8 @@ function eitherSide(
   hoisted: HoistedVars | undefined,
   depth: number,
 ): WrittenType[] | undefined {
-  const pair = typescript.isConditionalExpression(e) ? [e.whenTrue, e.whenFalse] : [e.left, e.right];
+  const and = typescript.isBinaryExpression(e) && e.operatorToken.kind === typescript.SyntaxKind.AmpersandAmpersandToken;
+  const pair = typescript.isConditionalExpression(e) ? [e.whenTrue, e.whenFalse] : and ? [e.right] : [e.left, e.right];
   const sides = pair.flatMap((x) => writtenTypesOf(unwrapValue(x), ancestors, file, hoisted, depth) ?? []);
   return sides.length > 0 ? sides : undefined;
 }
@@ -185,7 +253,7 @@ function writtenTypesOf(
   // `p.job` of a typed `p`, `ps[0]` of a typed list: read one level further (`p.job.state`)
   const deeper = depth + 1 < ACCESS_DEPTH;
   if (deeper && typescript.isElementAccessExpression(e)) return writtenElement(e, ancestors, file, hoisted, depth + 1);
-  // `ps ?? []`, `a || b`, `c ? a : b`: either side's value
+  // `ps ?? []`, `a || b`, `c ? a : b`: either side's value; `ok && p`: the right side's
   if (deeper && ((typescript.isBinaryExpression(e) && isFallback(e.operatorToken.kind)) || typescript.isConditionalExpression(e)))
     return eitherSide(e, ancestors, file, hoisted, depth + 1);
   const held = writtenTypeOf(e, ancestors, hoisted, file);
@@ -226,6 +294,8 @@ function writtenTypeOf(e: ts.Expression, ancestors: readonly ts.Node[], hoisted:
   if (typescript.isCallExpression(e)) return mapGetType(e, ancestors, hoisted, names);
   // `new Store().load()`: a value of the class `new` names
   if (typescript.isNewExpression(e)) return constructedType(e);
+  // `this.load()` in a method: a value of the class `this` names
+  if (e.kind === typescript.SyntaxKind.ThisKeyword) return thisInstanceType(ancestors);
   if (!typescript.isIdentifier(e)) return undefined;
   const decl = declarationOf(e.text, ancestors, hoisted);
   if (!decl || !(typescript.isVariableDeclaration(decl) || typescript.isParameter(decl)) || !typescript.isIdentifier(decl.name)) return undefined;
@@ -249,9 +319,16 @@ function writtenTypeOf(e: ts.Expression, ancestors: readonly ts.Node[], hoisted:
 
 /**
  * The type of the value `new Store(…)` makes, as a reference to the class it names (`Store`, with the
- * type arguments written), so the member reader reads the class the file declares or imports; a
- * class declared inside a function is not found by such a reference (it reads the file's top).
+ * type arguments written), so the member reader reads the class the file declares or imports, or
+ * one a function or block around declares (found from the name `new` is given, which is in the file).
  */
+/** The type of `this` in a class's instance member, as a reference to the class (by its name, read where it is declared); undefined elsewhere. */
+function thisInstanceType(ancestors: readonly ts.Node[]): HeldType | undefined {
+  const at = thisClassAt(ancestors);
+  const name = at && !at.statics ? at.cls.name : undefined;
+  return name && { type: typescript.factory.createTypeReferenceNode(name) };
+}
+
 function constructedType(e: ts.NewExpression): HeldType | undefined {
   const callee = unwrapValue(e.expression);
   return typescript.isIdentifier(callee) ? { type: typescript.factory.createTypeReferenceNode(callee, e.typeArguments) } : undefined;
@@ -293,8 +370,9 @@ function memberIn(type: ts.TypeNode, member: string, file: TypeFile, depth: numb
     // `t.Pending` of `import type * as t from './types.js'`
     return importedMember(file.names.imported?.(ref.right.text, ref.left.text), type, file, member, depth, narrow);
   }
-  // a type the function, class or block declares hides the file's of the same name
-  const inner = innerTypeDeclaration(ref.text, type, file.sf);
+  // a type the function, class or block declares hides the file's of the same name; looked for from the
+  // name, which is in the file where a reference made for a value (`new Store()`, `this`) is not
+  const inner = innerTypeDeclaration(ref.text, ref, file.sf);
   if (inner !== undefined) return innerMember(inner, type, member, file, depth, narrow);
   return namedMember(ref.text, type, member, file, depth, narrow);
 }
@@ -446,14 +524,12 @@ function importedMember(
   return declarationMember(decl, member, there, depth) ?? mergedMember(found.merged, member, depth);
 }
 
-/** A class's method a value of the class has (`load(): RunState`), not a static one (the class's own). */
-const isInstanceMethod = (m: ts.ClassElement): m is ts.MethodDeclaration =>
-  typescript.isMethodDeclaration(m) && !typescript.getModifiers(m)?.some((x) => x.kind === typescript.SyntaxKind.StaticKeyword);
-
-/** The written type of a class's property declared `name`: a field's, or a getter's return type (none written: undefined). */
+/** The written type of a class's property declared `name`: a field's (or its arrow's function type), or a getter's return type (none written: undefined). */
 export function classPropertyType(cls: ts.ClassDeclaration, name: string): ts.TypeNode | undefined {
   for (const m of cls.members) {
-    if ((typescript.isPropertyDeclaration(m) || typescript.isGetAccessorDeclaration(m)) && memberName(m.name) === name) return m.type;
+    // a field holding an arrow with a written return type (`load = (): RunState => …`) reads as its function type
+    if ((typescript.isPropertyDeclaration(m) || typescript.isGetAccessorDeclaration(m)) && memberName(m.name) === name)
+      return m.type ?? (typescript.isPropertyDeclaration(m) ? heldFunctionType(m.initializer) : undefined);
     // `constructor(public state: RunState)`: a parameter property is a field of the class
     if (typescript.isConstructorDeclaration(m))
       for (const p of m.parameters) if (typescript.getModifiers(p)?.length && memberName(p.name) === name) return p.type;
@@ -473,19 +549,6 @@ function propertyType(members: ts.NodeArray<ts.TypeElement>, member: string, fil
     if (typescript.isMethodSignature(m) && memberName(m.name) === member) return methodTypes(members.filter(typescript.isMethodSignature), member, file);
   }
   return undefined;
-}
-
-/**
- * The function types the methods named `member` read as, one a signature that writes its return
- * type (of a class's overloads, those without a body: the implementation's is not one a caller
- * sees); undefined when none writes one.
- */
-function methodTypes(methods: readonly (ts.MethodSignature | ts.MethodDeclaration)[], member: string, file: TypeFile): WrittenType[] | undefined {
-  const named = methods.filter((m) => memberName(m.name) === member);
-  const overloads = named.filter((m) => typescript.isMethodDeclaration(m) && m.body === undefined);
-  const signatures = overloads.length > 0 && overloads.length < named.length ? overloads : named;
-  const found = signatures.flatMap((m) => written(methodAsFunction(m), file) ?? []);
-  return found.length > 0 ? found : undefined;
 }
 
 /**

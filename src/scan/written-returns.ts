@@ -3,6 +3,7 @@ import { signatureReturns } from './declared-returns.js';
 import { queriedName, topValues } from './type-queries.js';
 import { follow, WALK_DEPTH } from './type-trail.js';
 import { isNullishType } from './nullish-type.js';
+import { staticMemberTypes } from './method-types.js';
 import { typescript } from './typescript.js';
 import type { TypeFile, WrittenType } from './written-type.js';
 
@@ -15,27 +16,25 @@ import type { TypeFile, WrittenType } from './written-type.js';
 
 const written = (type: ts.TypeNode, file: TypeFile): WrittenType => ({ ...file, type });
 
-/**
- * A method signature as the function type a read of the member gives (`current(): RunState` as
- * `() => RunState`), so that a call of it reads its written return type; undefined when none is
- * written. The return type stays the node written in the file, where its names are resolved.
- */
-export function methodAsFunction(m: ts.MethodSignature | ts.MethodDeclaration): ts.FunctionTypeNode | undefined {
-  return m.type && typescript.factory.createFunctionTypeNode(m.typeParameters, m.parameters, m.type);
-}
+/** The body of the alias a reference names, read where it is declared (type-shapes.ts's, passed in: it imports this module). */
+export type AliasBody = (type: ts.TypeNode, file: TypeFile) => WrittenType | undefined;
 
 /**
  * What a call of a value written `t` returns: a function type's return type, through parentheses,
- * and in each alternative of a union but the nullish ones (`current: (() => RunState) | null`);
- * undefined when `t` writes no function.
+ * and in each alternative of a union but the nullish ones (`current: (() => RunState) | null`), and,
+ * given `aliased`, through an alias of a function type (`load: Loader` of `type Loader = () =>
+ * RunState`); undefined when `t` writes no function.
  */
-export function calledTypes(t: WrittenType, depth = 0): WrittenType[] | undefined {
+export function calledTypes(t: WrittenType, aliased?: AliasBody, depth = 0): WrittenType[] | undefined {
   const { type } = t;
   if (depth >= WALK_DEPTH) return undefined;
-  if (typescript.isParenthesizedTypeNode(type)) return calledTypes(written(type.type, t), depth + 1);
+  if (typescript.isParenthesizedTypeNode(type)) return calledTypes(written(type.type, t), aliased, depth + 1);
   if (typescript.isFunctionTypeNode(type)) return [written(type.type, t)];
+  // `type Loader = () => RunState`: the alias's body, in the file it is written in
+  const body = aliased && typescript.isTypeReferenceNode(type) ? aliased(type, t) : undefined;
+  if (body) return calledTypes(body, aliased, depth + 1);
   if (!typescript.isUnionTypeNode(type)) return undefined;
-  const found = type.types.filter((u) => !isNullishType(u)).flatMap((u) => calledTypes(written(u, t), depth + 1) ?? []);
+  const found = type.types.filter((u) => !isNullishType(u)).flatMap((u) => calledTypes(written(u, t), aliased, depth + 1) ?? []);
   return found.length > 0 ? found : undefined;
 }
 
@@ -46,13 +45,17 @@ type Members = (type: ts.TypeNode, member: string, file: TypeFile, depth: number
  * The type `ReturnType<F>` gives: of a function type, its return type; of `typeof load`, the return
  * type the file's top writes for `load`: a function's (of overloads, the last, as TypeScript takes
  * it), a variable's written function type's, or that of the arrow or function a `const` holds; of
- * `typeof api.load` and `Api['load']`, that of the member (see `memberReturn`). Undefined for any
- * other `F`, or when the query is met again on the walk (a cycle).
+ * `typeof api.load` and `Api['load']`, that of the member (see `memberReturn`); given `aliased`, of
+ * an alias of any of these, its body's. Undefined for any other `F`, or when the query is met again
+ * on the walk (a cycle).
  */
-export function returnedType(f: ts.TypeNode, file: TypeFile, read: Members, depth = 0): WrittenType | undefined {
+export function returnedType(f: ts.TypeNode, file: TypeFile, read: Members, depth = 0, aliased?: AliasBody): WrittenType | undefined {
   if (depth >= WALK_DEPTH) return undefined;
-  if (typescript.isParenthesizedTypeNode(f)) return returnedType(f.type, file, read, depth + 1);
+  if (typescript.isParenthesizedTypeNode(f)) return returnedType(f.type, file, read, depth + 1, aliased);
   if (typescript.isFunctionTypeNode(f)) return written(f.type, file);
+  // `ReturnType<Loader>` of `type Loader = () => RunState`: the alias's body, where it is written
+  const body = aliased && typescript.isTypeReferenceNode(f) ? aliased(f, file) : undefined;
+  if (body) return returnedType(body.type, body, read, depth + 1, aliased);
   // `ReturnType<Api['load']>`: the member's function type
   if (typescript.isIndexedAccessTypeNode(f) && typescript.isLiteralTypeNode(f.indexType) && typescript.isStringLiteral(f.indexType.literal))
     return lastReturn(read(f.objectType, f.indexType.literal.text, file, depth + 1));
@@ -68,7 +71,7 @@ export function returnedType(f: ts.TypeNode, file: TypeFile, read: Members, dept
     return last && written(last, there);
   }
   const v = topValues(name, file.sf).find(typescript.isVariableDeclaration);
-  if (v?.type) return returnedType(v.type, there, read, depth + 1);
+  if (v?.type) return returnedType(v.type, there, read, depth + 1, aliased);
   return functionReturn(v?.initializer, there);
 }
 
@@ -89,8 +92,15 @@ function memberReturn(f: ts.TypeQueryNode, q: ts.QualifiedName, file: TypeFile, 
   if (!followed || !typescript.isIdentifier(q.left)) return undefined;
   const there: TypeFile = { sf: file.sf, names: file.names, followed };
   const member = q.right.text;
-  const v = topValues(q.left.text, file.sf).find(typescript.isVariableDeclaration);
+  const owner = q.left.text;
+  const v = topValues(owner, file.sf).find(typescript.isVariableDeclaration);
   if (v?.type) return lastReturn(read(v.type, member, there, depth + 1));
+  // `typeof Api.load` of a class the file's top declares, or another file of the app exports to it: its static method
+  const cls = v ? undefined : file.sf.statements.find((s): s is ts.ClassDeclaration => typescript.isClassDeclaration(s) && s.name?.text === owner);
+  if (cls) return lastReturn(staticMemberTypes(cls, member, there));
+  const imported = v ? undefined : file.names.imported?.(owner);
+  if (imported?.kind === 'declared' && typescript.isClassDeclaration(imported.decl))
+    return lastReturn(staticMemberTypes(imported.decl, member, { sf: imported.sf, names: imported.names }));
   let init = v?.initializer;
   while (init && (typescript.isParenthesizedExpression(init) || typescript.isAsExpression(init) || typescript.isSatisfiesExpression(init)))
     init = init.expression;
