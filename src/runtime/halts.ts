@@ -1,4 +1,4 @@
-import type { Halt, HaltState, HaltTarget, Store } from './types.js';
+import type { AppendOptions, Halt, HaltState, HaltTarget, Store } from './types.js';
 
 /**
  * Operators' halts (`ctrlrun-gen halts set`, serve's inbox, the MCP console, `control.halt`): the
@@ -57,6 +57,8 @@ export interface HaltWatch {
   known(): HaltState | undefined;
   /** Reads the store's halts (one read shared by concurrent callers), again until the epoch is at least `atLeast`. */
   refresh(atLeast?: number): Promise<HaltState>;
+  /** The append options of a receipt written at `epoch`: one frozen object while the epoch holds, not one a receipt. */
+  appendOptions(epoch: number): AppendOptions;
 }
 
 const NONE: HaltState = Object.freeze({ epoch: 0, halts: [] }) as HaltState;
@@ -65,6 +67,7 @@ export function haltWatch(store: Store): HaltWatch {
   const read = typeof store.readHalts === 'function' ? store.readHalts.bind(store) : undefined;
   let state: HaltState | undefined;
   let pending: Promise<HaltState> | undefined;
+  let options: AppendOptions = Object.freeze({ haltEpoch: 0 });
   const once = (): Promise<HaltState> => {
     pending ??= read!().then(
       (s) => {
@@ -89,6 +92,10 @@ export function haltWatch(store: Store): HaltWatch {
       // a read that started before the change it is asked about: once more (a store's epoch never goes back)
       for (let i = 0; s.epoch < atLeast && i < 3; i++) s = await once();
       return s;
+    },
+    appendOptions(epoch) {
+      if (options.haltEpoch !== epoch) options = Object.freeze({ haltEpoch: epoch });
+      return options;
     },
   };
 }

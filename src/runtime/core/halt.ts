@@ -4,7 +4,7 @@ import { haltScope } from '../halt-actions.js';
 import { haltOf, type HaltCall } from '../halts.js';
 import { describeError, type ControlInternals, type Maybe } from '../internals.js';
 import { isHaltsChanged } from '../stores/errors.js';
-import type { AppendOptions, Halt, HaltState } from '../types.js';
+import type { Halt, HaltState } from '../types.js';
 import { refusal } from './messages.js';
 import type { CoreScope } from './scope.js';
 import type { CallFacts, ReceiptFieldsOf } from './types.js';
@@ -108,14 +108,6 @@ export function decisionReceipt(scope: CoreScope, facts: CallFacts, fields: Rece
   return watch.refresh().then((state) => atEpoch(scope, facts, fields, runContext, state, 0));
 }
 
-/** The append options of the epoch last written at, frozen and shared: one object while the epoch holds, not one a receipt. */
-let lastEpoch: AppendOptions = Object.freeze({ haltEpoch: 0 });
-
-function epochOptions(epoch: number): AppendOptions {
-  if (lastEpoch.haltEpoch !== epoch) lastEpoch = Object.freeze({ haltEpoch: epoch });
-  return lastEpoch;
-}
-
 /**
  * One try of the decision's receipt at the halts' epoch `state`: a halt set or lifted elsewhere
  * since (`HaltsChanged`) reads them again and decides the call against them; a store whose halts
@@ -130,7 +122,7 @@ function atEpoch(
   attempt: number,
 ): Promise<unknown> {
   // the retry handles the receipt's write only (a log entry's failure is the call's, as it was: no store throws HaltsChanged there)
-  return scope.receipt(facts, fields, epochOptions(state.epoch), async (error: unknown) => {
+  return scope.receipt(facts, fields, scope.internals.halts.appendOptions(state.epoch), async (error: unknown) => {
     if (!isHaltsChanged(error) || attempt >= 4) throw error;
     const next = await scope.internals.halts.refresh(error.epoch);
     const halt = haltOf(next.halts, callOf(scope, facts.principal, runContext));
