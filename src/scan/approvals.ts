@@ -1,5 +1,6 @@
 import type { ts } from 'ts-morph';
 import { typescript } from './typescript.js';
+import { valueBranches } from './value-branches.js';
 import { castType } from './bound-types.js';
 import { declaredReturnType, isAwaited, promised } from './declared-returns.js';
 import { declarationOf, unwrapValue } from './local-values.js';
@@ -158,24 +159,13 @@ function anySet(e: ts.Expression, ctx: Ctx, test: (v: ts.Expression, ctx: Ctx) =
 }
 
 /**
- * The values `c ? a : b`, `a ?? b`, `a || b` and `a && b` may be, or undefined for any other
- * expression. An answer is the SDK's when either may be (fail closed, as for an untested union); a
- * resume when both are. Of `a && b` an answer reads the right side only (a state or an item is never
- * falsy, so `(s && review)` is the review); a resume reads both (`ok && s` may be `false`).
+ * Whether `test` takes the branches of `e` (value-branches.ts): any one for an answer (fail closed,
+ * as for an untested union), each for a resume, which also reads the left of `&&` (`ok && s` may be
+ * `false`); undefined when `e` has none.
  */
-function branches(e: ts.Expression, answer: boolean): readonly ts.Expression[] | undefined {
-  if (typescript.isConditionalExpression(e)) return [e.whenTrue, e.whenFalse];
-  if (!typescript.isBinaryExpression(e)) return undefined;
-  const k = typescript.SyntaxKind;
-  const op = e.operatorToken.kind;
-  if (op === k.AmpersandAmpersandToken) return answer ? [e.right] : [e.left, e.right];
-  return op === k.QuestionQuestionToken || op === k.BarBarToken ? [e.left, e.right] : undefined;
-}
-
-/** Whether `test` takes the branches of `e` (see `branches`): any one for an answer, each for a resume; undefined when `e` has none. */
 function eachBranch(e: ts.Expression, ctx: Ctx, test: (v: ts.Expression, ctx: Ctx) => boolean): boolean | undefined {
   const answer = ctx.sdk === mayBeWrittenSdkType;
-  const sides = branches(e, answer);
+  const sides = valueBranches(e, !answer);
   if (sides === undefined) return undefined;
   const next = deeper(ctx);
   if (!next) return false;

@@ -15,6 +15,7 @@ import { calledTypes } from './written-returns.js';
 import { heldFunctionType, isInstanceMethod, methodTypes, staticMemberTypes } from './method-types.js';
 import { kept } from './kept-alternatives.js';
 import { typescript } from './typescript.js';
+import { valueBranches } from './value-branches.js';
 import { importTypeName, type MergedInterface, type SdkTypeNames } from './written-sdk-type.js';
 import { fileTypeDeclarations } from './file-type-declarations.js';
 import { jsDocPropertyType, jsDocTypedefs, jsDocTypeOf } from './jsdoc-types.js';
@@ -220,29 +221,19 @@ export function settledType(type: ts.TypeNode, file: TypeFile): WrittenType[] {
   return settle({ ...file, type }, memberIn).map(unfollowed);
 }
 
-/**
- * `a ?? b`, `a || b`, `a && b`: either side (of `&&`, the right: an object is never falsy). A
- * function, not a set, so importing this module does not load the compiler.
- */
-const isFallback = (kind: ts.SyntaxKind): boolean =>
-  kind === typescript.SyntaxKind.QuestionQuestionToken || kind === typescript.SyntaxKind.BarBarToken || kind === typescript.SyntaxKind.AmpersandAmpersandToken;
-
-/** The written types (alternatives) of an object expression, each with the file it is written in. */
-
-/** The written types of `a ?? b`, `a || b` or `c ? a : b`: either side's (an empty literal, `[]`, writes none); of `a && b`, the right side's. */
+/** The written types of the values `a ?? b`, `a || b`, `c ? a : b` or `ok && a` may be (value-branches.ts; an empty literal, `[]`, writes none). */
 function eitherSide(
-  e: ts.BinaryExpression | ts.ConditionalExpression,
+  pair: readonly ts.Expression[],
   ancestors: readonly ts.Node[],
   file: TypeFile,
   hoisted: HoistedVars | undefined,
   depth: number,
 ): WrittenType[] | undefined {
-  const and = typescript.isBinaryExpression(e) && e.operatorToken.kind === typescript.SyntaxKind.AmpersandAmpersandToken;
-  const pair = typescript.isConditionalExpression(e) ? [e.whenTrue, e.whenFalse] : and ? [e.right] : [e.left, e.right];
   const sides = pair.flatMap((x) => writtenTypesOf(unwrapValue(x), ancestors, file, hoisted, depth) ?? []);
   return sides.length > 0 ? sides : undefined;
 }
 
+/** The written types (alternatives) of an object expression, each with the file it is written in. */
 function writtenTypesOf(
   e: ts.Expression,
   ancestors: readonly ts.Node[],
@@ -254,8 +245,8 @@ function writtenTypesOf(
   const deeper = depth + 1 < ACCESS_DEPTH;
   if (deeper && typescript.isElementAccessExpression(e)) return writtenElement(e, ancestors, file, hoisted, depth + 1);
   // `ps ?? []`, `a || b`, `c ? a : b`: either side's value; `ok && p`: the right side's
-  if (deeper && ((typescript.isBinaryExpression(e) && isFallback(e.operatorToken.kind)) || typescript.isConditionalExpression(e)))
-    return eitherSide(e, ancestors, file, hoisted, depth + 1);
+  const pair = deeper ? valueBranches(e) : undefined;
+  if (pair) return eitherSide(pair, ancestors, file, hoisted, depth + 1);
   const held = writtenTypeOf(e, ancestors, hoisted, file);
   if (held) return [{ ...(held.from ?? file), type: held.type }];
   // `p.states.get(id)` of a member written `Map<string, Entry>`
@@ -317,11 +308,6 @@ function writtenTypeOf(e: ts.Expression, ancestors: readonly ts.Node[], hoisted:
   return made && typescript.isNewExpression(made) ? constructedType(made) : undefined;
 }
 
-/**
- * The type of the value `new Store(…)` makes, as a reference to the class it names (`Store`, with the
- * type arguments written), so the member reader reads the class the file declares or imports, or
- * one a function or block around declares (found from the name `new` is given, which is in the file).
- */
 /** The type of `this` in a class's instance member, as a reference to the class (by its name, read where it is declared); undefined elsewhere. */
 function thisInstanceType(ancestors: readonly ts.Node[]): HeldType | undefined {
   const at = thisClassAt(ancestors);
@@ -329,6 +315,11 @@ function thisInstanceType(ancestors: readonly ts.Node[]): HeldType | undefined {
   return name && { type: typescript.factory.createTypeReferenceNode(name) };
 }
 
+/**
+ * The type of the value `new Store(…)` makes, as a reference to the class it names (`Store`, with the
+ * type arguments written), so the member reader reads the class the file declares or imports, or
+ * one a function or block around declares (found from the name `new` is given, which is in the file).
+ */
 function constructedType(e: ts.NewExpression): HeldType | undefined {
   const callee = unwrapValue(e.expression);
   return typescript.isIdentifier(callee) ? { type: typescript.factory.createTypeReferenceNode(callee, e.typeArguments) } : undefined;
