@@ -3,6 +3,8 @@ import { jsDocReturnType } from './jsdoc-types.js';
 import { declarationOf } from './local-values.js';
 import type { HoistedVars } from './scope.js';
 import { typescript } from './typescript.js';
+import { heldFunction } from './held-function.js';
+import { callerSignatures } from './method-types.js';
 
 /*
  * The type a call's value has when the function it calls writes its return type (issue 40 item 4):
@@ -39,9 +41,7 @@ function heldReturn(v: ts.VariableDeclaration): ts.TypeNode | undefined {
   let type = v.type;
   while (type && typescript.isParenthesizedTypeNode(type)) type = type.type;
   if (type) return typescript.isFunctionTypeNode(type) ? type.type : undefined;
-  let init = v.initializer;
-  while (init && typescript.isParenthesizedExpression(init)) init = init.expression;
-  return init && (typescript.isArrowFunction(init) || typescript.isFunctionExpression(init)) ? init.type : undefined;
+  return heldFunction(v.initializer)?.type;
 }
 
 /** The statements around a function a block or the file declares (its overloads are among them). */
@@ -63,8 +63,7 @@ function siblingsOf(fn: ts.FunctionDeclaration, ancestors: readonly ts.Node[]): 
  */
 export function signatureReturns(statements: readonly ts.Statement[], name: string, sf: ts.SourceFile): (ts.TypeNode | undefined)[] {
   const fns = statements.filter((s): s is ts.FunctionDeclaration => typescript.isFunctionDeclaration(s) && s.name?.text === name);
-  const overloads = fns.filter((f) => f.body === undefined);
-  return (overloads.length > 0 && overloads.length < fns.length ? overloads : fns).map((fn) => returnType(fn, sf));
+  return callerSignatures(fns).map((fn) => returnType(fn, sf));
 }
 
 /** A function's return type as written: in its signature, or a JavaScript file's `@returns {Pending}`. */

@@ -1,6 +1,7 @@
 import type { ts } from 'ts-morph';
 import { memberName } from './assignable-tags.js';
 import { typescript } from './typescript.js';
+import { heldFunction } from './held-function.js';
 import type { TypeFile, WrittenType } from './written-type.js';
 
 /*
@@ -24,14 +25,22 @@ export function methodAsFunction(m: ts.MethodSignature | ts.MethodDeclaration): 
  * sees); undefined when none writes one.
  */
 export function methodTypes(methods: readonly (ts.MethodSignature | ts.MethodDeclaration)[], member: string, file: TypeFile): WrittenType[] | undefined {
-  const named = methods.filter((m) => memberName(m.name) === member);
-  const overloads = named.filter((m) => typescript.isMethodDeclaration(m) && m.body === undefined);
-  const signatures = overloads.length > 0 && overloads.length < named.length ? overloads : named;
-  const found = signatures.flatMap((m) => {
+  const found = callerSignatures(methods.filter((m) => memberName(m.name) === member)).flatMap((m) => {
     const type = methodAsFunction(m);
     return type ? [{ ...file, type }] : [];
   });
   return found.length > 0 ? found : undefined;
+}
+
+/**
+ * The signatures a caller of a function or method sees, of its declarations: the overloads (without
+ * a body) beside one with a body, whose own signature is not one a caller sees; else each
+ * declaration (an interface's method signatures, a function declared once or only `declare`d).
+ */
+export function callerSignatures<T extends ts.SignatureDeclaration>(declarations: readonly T[]): readonly T[] {
+  // a method signature of an interface has no body either: all of them are the caller's
+  const overloads = declarations.filter((d) => (d as Partial<ts.FunctionLikeDeclarationBase>).body === undefined);
+  return overloads.length > 0 && overloads.length < declarations.length ? overloads : declarations;
 }
 
 /** Whether a class member is the class's own (`static`), not a value's of the class. */
@@ -64,8 +73,6 @@ export function staticMemberTypes(cls: ts.ClassLikeDeclaration, member: string, 
  * the field reads that return type; undefined for any other value.
  */
 export function heldFunctionType(init: ts.Expression | undefined): ts.FunctionTypeNode | undefined {
-  let e = init;
-  while (e && (typescript.isParenthesizedExpression(e) || typescript.isAsExpression(e) || typescript.isSatisfiesExpression(e))) e = e.expression;
-  if (!e || !(typescript.isArrowFunction(e) || typescript.isFunctionExpression(e)) || !e.type) return undefined;
-  return typescript.factory.createFunctionTypeNode(e.typeParameters, e.parameters, e.type);
+  const e = heldFunction(init, true);
+  return e?.type && typescript.factory.createFunctionTypeNode(e.typeParameters, e.parameters, e.type);
 }

@@ -1,5 +1,6 @@
 import type { ts } from 'ts-morph';
 import { typescript } from './typescript.js';
+import { heldFunction } from './held-function.js';
 import { isStringLike } from './syntax.js';
 import { collectModuleImports, importedAs } from './imports.js';
 
@@ -63,9 +64,8 @@ export function topLevelSignatures(sf: ts.SourceFile, name: string): ts.Signatur
 /** A `const` typed as a function, or holding an arrow function or function expression. */
 export function variableSignature(d: ts.VariableDeclaration): ts.SignatureDeclaration[] {
   if (d.type) return typescript.isFunctionTypeNode(d.type) ? [d.type] : [];
-  let init = d.initializer;
-  while (init && typescript.isParenthesizedExpression(init)) init = init.expression;
-  return init && (typescript.isArrowFunction(init) || typescript.isFunctionExpression(init)) ? [init] : [];
+  const fn = heldFunction(d.initializer);
+  return fn ? [fn] : [];
 }
 
 /** Where a module's export `name` is: signatures of the file itself, or another module's export to ask. */

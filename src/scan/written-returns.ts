@@ -5,6 +5,7 @@ import { follow, WALK_DEPTH } from './type-trail.js';
 import { isNullishType } from './nullish-type.js';
 import { staticMemberTypes } from './method-types.js';
 import { typescript } from './typescript.js';
+import { heldFunction } from './held-function.js';
 import type { TypeFile, WrittenType } from './written-type.js';
 
 /*
@@ -77,9 +78,8 @@ export function returnedType(f: ts.TypeNode, file: TypeFile, read: Members, dept
 
 /** The written return type of an arrow or a function expression (through parentheses), or undefined. */
 function functionReturn(init: ts.Expression | undefined, file: TypeFile): WrittenType | undefined {
-  let e = init;
-  while (e && typescript.isParenthesizedExpression(e)) e = e.expression;
-  return e && (typescript.isArrowFunction(e) || typescript.isFunctionExpression(e)) && e.type ? written(e.type, file) : undefined;
+  const type = heldFunction(init)?.type;
+  return type && written(type, file);
 }
 
 /**
