@@ -185,18 +185,7 @@ function onApproval(
   if (receiver.kind === typescript.SyntaxKind.ThisKeyword && thisClassHasMethod(cx.ancestors, method)) return;
   if (cannotBeItem(item, cx.ancestors, cx.sf, { imports: cx.moduleImports, hoisted: cx.hoisted, fileAbs: cx.fileAbs, readModule: cx.options.typeModule }))
     return;
-  // an app's own `client.approve(id)` is not the SDK's: only a RunState (or an interruption item)
-  // a helper's parameter (issue 40): the SDK's type under another name, or no type (taken for the SDK's)
-  const file = approvalFile(cx);
-  // a key check cannot read may name any method: the SDK's answer only on the SDK's receiver, not
-  // for an untyped parameter nor an interruption handed to the app's own object (`handlers[kind](item)`)
-  const helper = byKey.unread
-    ? isSdkAnswerReceiver(receiver, cx.ancestors, cx.sf, file)
-      ? {}
-      : undefined
-    : isSdkApprovalCall(receiver, item, cx.ancestors, cx.sf, file)
-      ? {}
-      : helperAnswer(cx, receiver, item);
+  const helper = sdkAnswer(cx, receiver, item, byKey.unread === true);
   if (!helper) return;
   cx.scan.sdkApprovals!.push({
     kind: 'sdk-approval',
@@ -207,6 +196,20 @@ function onApproval(
     ...(byKey.key !== undefined ? { key: byKey.key } : {}),
     ...helper,
   });
+}
+
+/**
+ * Whether the call answers through the SDK (`{}`, or how unsure a helper's parameter leaves it), or
+ * undefined. An app's own `client.approve(id)` is not the SDK's: only a RunState (or an
+ * interruption item), or a helper's parameter (issue 40: the SDK's type under another name, or no
+ * type, taken for the SDK's). A key check cannot read (`unread`) may name any method: the SDK's
+ * answer only on the SDK's receiver, not for an untyped parameter nor an interruption handed to the
+ * app's own object (`handlers[kind](item)`).
+ */
+function sdkAnswer(cx: FileContext, receiver: ts.Expression, item: ts.Expression, unread: boolean): { unsure?: string } | undefined {
+  const file = approvalFile(cx);
+  if (unread) return isSdkAnswerReceiver(receiver, cx.ancestors, cx.sf, file) ? {} : undefined;
+  return isSdkApprovalCall(receiver, item, cx.ancestors, cx.sf, file) ? {} : helperAnswer(cx, receiver, item);
 }
 
 /** What the answer readers take of the file (approvals.ts). */
