@@ -4,7 +4,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { cli } from '../helpers/cli.js';
 import { FIXTURES } from '../helpers/paths.js';
 import { makeTempDir, removeDir } from '../helpers/temp-repo.js';
-import { lines, lintRepo, lintSource, testProject } from './rule-tester.js';
+import { lines, lintRepo, testProject } from './rule-tester.js';
+import { runInputFindings, S } from './run-input.js';
 
 /**
  * Session 27, part 2 (issue 40 item 4, no silent break): more answers on a value TypeScript types as
@@ -16,7 +17,6 @@ import { lines, lintRepo, lintSource, testProject } from './rule-tester.js';
  */
 const GEN = "import { protectedTool } from './ctrlrun.generated.js';";
 const SDK = "import type { RunState } from '@openai/agents';";
-const S = 'RunState<any, any>';
 const TYPES = lines('interface Review { approve(i: Row): void; reject(i: Row): void }', `interface Pending { state: ${S} }`);
 const lint = (server: string) =>
   lintRepo({ 'src/server.ts': lines(GEN, SDK, TYPES, server) }, { project: testProject(), ruleId: 'sdk-approval', file: 'src/server.ts' }).length;
@@ -93,6 +93,10 @@ const suites: Record<string, { one: Record<string, string>; none: Record<string,
         'export { Store };',
       ),
       'a static field (`Store.load()`)': lines(`class Store { static load = (): ${S} => null!; }`, 'export function ok(i: Row) { Store.load().approve(i); }'),
+      'an instance field whose arrow is checked with `satisfies` (the arrow keeps its type)': lines(
+        `class Store { load = ((): ${S} => null!) satisfies () => unknown; }`,
+        'export function ok(i: Row) { new Store().load().approve(i); }',
+      ),
       '`ReturnType<Loader>`': lines(`type Loader = () => ${S};`, 'export function ok(s: ReturnType<Loader>, i: Row) { s.approve(i); }'),
     },
     none: {
@@ -269,25 +273,11 @@ describe('a class another file of the app exports', () => {
 });
 
 describe("a run's input of `a && b`: a resume only when it is surely a state", () => {
-  const CONTROL = lines(
-    "import { createControl, memoryStore } from 'ctrlrun-gen/runtime';",
-    'export const control = createControl({ store: memoryStore(), identity: (rc) => (rc.context as { user?: string }).user ?? null });',
-  );
-  const code = (params: string, input: string) =>
-    lines(
-      CONTROL,
-      "import { Agent, run } from '@openai/agents';",
-      SDK,
-      GEN,
-      "const agent = new Agent({ name: 'desk', tools: [protectedTool('stripe.refund', { name: 'refund' })] });",
-      `export async function turn(${params}) { await run(agent, ${input}); }`,
-    );
-  const found = (params: string, input: string) => lintSource(code(params, input), { ruleId: 'run-without-context' }).length;
   it('one run-without-context finding: a test or a state (`ok && s`)', () => {
-    expect(found(`ok: boolean, s: ${S}`, 'ok && s')).toBe(1);
+    expect(runInputFindings(`ok: boolean, s: ${S}`, 'ok && s')).toBe(1);
   });
   it('control: a state after a state (`s && t`) resumes (no finding)', () => {
-    expect(found(`s: ${S}, t: ${S}`, 's && t')).toBe(0);
+    expect(runInputFindings(`s: ${S}, t: ${S}`, 's && t')).toBe(0);
   });
 });
 

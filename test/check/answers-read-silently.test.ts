@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { lines, lintRepo, lintSource, testProject } from './rule-tester.js';
+import { lines, lintRepo, testProject } from './rule-tester.js';
+import { runInputFindings, S } from './run-input.js';
 
 /**
  * Session 27 (issue 40 item 4, no silent break): answers on a value TypeScript types as the SDK's
@@ -13,7 +14,6 @@ import { lines, lintRepo, lintSource, testProject } from './rule-tester.js';
  */
 const GEN = "import { protectedTool } from './ctrlrun.generated.js';";
 const SDK = "import type { RunState, RunToolApprovalItem } from '@openai/agents';";
-const S = 'RunState<any, any>';
 const TYPES = lines(
   'interface Review { approve(i: Row): void; reject(i: Row): void }',
   `interface Pending { state: ${S} }`,
@@ -235,27 +235,13 @@ for (const [suite, { one, none }] of Object.entries(suites))
   });
 
 describe("a run's input read through the new shapes: a resume only when it is surely a state", () => {
-  const CONTROL = lines(
-    "import { createControl, memoryStore } from 'ctrlrun-gen/runtime';",
-    'export const control = createControl({ store: memoryStore(), identity: (rc) => (rc.context as { user?: string }).user ?? null });',
-  );
-  const code = (params: string, input: string) =>
-    lines(
-      CONTROL,
-      "import { Agent, run } from '@openai/agents';",
-      SDK,
-      GEN,
-      "const agent = new Agent({ name: 'desk', tools: [protectedTool('stripe.refund', { name: 'refund' })] });",
-      `export async function turn(${params}) { await run(agent, ${input}); }`,
-    );
-  const found = (params: string, input: string) => lintSource(code(params, input), { ruleId: 'run-without-context' }).length;
   it('one run-without-context finding: either a state or a text (`c ? s : text`)', () => {
-    expect(found(`c: boolean, s: ${S}, text: string`, 'c ? s : text')).toBe(1);
+    expect(runInputFindings(`c: boolean, s: ${S}, text: string`, 'c ? s : text')).toBe(1);
   });
   it('control: a state either way (`c ? s : t`) resumes (no finding)', () => {
-    expect(found(`c: boolean, s: ${S}, t: ${S}`, 'c ? s : t')).toBe(0);
+    expect(runInputFindings(`c: boolean, s: ${S}, t: ${S}`, 'c ? s : t')).toBe(0);
   });
   it('control: an intersection with the state (`RunState & Extra`) resumes (no finding)', () => {
-    expect(found(`s: ${S} & { extra: 1 }`, 's')).toBe(0);
+    expect(runInputFindings(`s: ${S} & { extra: 1 }`, 's')).toBe(0);
   });
 });

@@ -1,21 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { lines, lintRepo, testProject } from './rule-tester.js';
+import { TOOLS } from './red27-apps.js';
 
 /**
  * Gap A of the session 27 red team (issue 40 item 4): the SDK's answer with its method named by a
  * key, `result.state[verdict](item)`. The codemod counts the same answers, so each one reported
  * here is also a conflict that keeps the tool from being rewritten into ApprovalMismatch.
  */
-const TOOLS = lines(
-  "import { z } from 'zod';",
-  "import { protectedTool } from './ctrlrun.generated.js';",
-  "export const refund = protectedTool('stripe.refund', {",
-  "  name: 'refund',",
-  "  description: 'Refund a payment',",
-  '  parameters: z.object({ payment_id: z.string(), amount: z.number() }),',
-  '  execute: async ({ payment_id }) => `refunded ${payment_id}`,',
-  '});',
-);
 
 /** A server that runs the agent of TOOLS and answers its interruptions with `body` (line 4 on). */
 const server = (...body: string[]): Record<string, string> => ({

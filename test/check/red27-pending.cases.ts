@@ -19,6 +19,9 @@
  * Today every such test fails with `[]`: nothing is reported.
  */
 
+import { TOOLS } from './red27-apps.js';
+import { lines } from './rule-tester.js';
+
 export interface PendingCase {
   name: string;
   /** The gap's letter in docs/DECISIONS.md ("Session 27: red team (issue 40)"). */
@@ -31,23 +34,9 @@ export interface PendingCase {
   expect: { ruleId: string; file: string; line: number };
 }
 
-const text = (...l: string[]): string => `${l.join('\n')}\n`;
-
-/** A protected tool, in its own module, that the policy can pause (stripe.refund: allow/approve/deny by amount). */
-const TOOLS = text(
-  "import { z } from 'zod';",
-  "import { protectedTool } from './ctrlrun.generated.js';",
-  "export const refund = protectedTool('stripe.refund', {",
-  "  name: 'refund',",
-  "  description: 'Refund a payment',",
-  '  parameters: z.object({ payment_id: z.string(), amount: z.number() }),',
-  '  execute: async ({ payment_id }) => `refunded ${payment_id}`,',
-  '});',
-);
-
 /** A module with the three protected local doors (lines 1-6); `rest` from line 7. */
 const localDoors = (...rest: string[]): Record<string, string> => ({
-  'src/agent.ts': text(
+  'src/agent.ts': lines(
     "import { Agent, type Computer, type Editor, type Shell } from '@openai/agents';",
     "import { protectApplyPatchTool, protectComputerTool, protectShellTool } from './ctrlrun.generated.js';",
     'declare const shell: Shell; declare const dockerShell: Shell; declare const editor: Editor; declare const computer: Computer;',
@@ -93,7 +82,7 @@ const localBodies: PendingCase[] = [
 ];
 
 /** The protected tool of TOOLS (lines 1-8) and `rest` from line 9, in one module. */
-const toolModule = (...rest: string[]): Record<string, string> => ({ 'src/tools.ts': TOOLS + text(...rest) });
+const toolModule = (...rest: string[]): Record<string, string> => ({ 'src/tools.ts': TOOLS + lines(...rest) });
 const invokeAt = (line: number) => ({ ruleId: 'invoke-replaced', file: 'src/tools.ts', line });
 
 /** Gap C: a protected tool's `invoke` replaced by the reflective forms invoke-replaced does not read. */
@@ -134,7 +123,7 @@ const reflectiveAgent: PendingCase = {
   gap: 'C',
   likelihood: 'low',
   files: {
-    'src/agent.ts': text(
+    'src/agent.ts': lines(
       "import { Agent, type Tool } from '@openai/agents';",
       'declare const extra: Tool;',
       "export const desk = new Agent({ name: 'desk' });",
@@ -146,7 +135,7 @@ const reflectiveAgent: PendingCase = {
 
 /** A module with a guarded MCP server (lines 1-4); `rest` from line 5. */
 const guardedServer = (...rest: string[]): Record<string, string> => ({
-  'src/agent.ts': text(
+  'src/agent.ts': lines(
     "import { Agent, MCPServerStdio, defineToolInputGuardrail } from '@openai/agents';",
     "import { protectMcpServer } from './ctrlrun.generated.js';",
     "const audit = defineToolInputGuardrail({ name: 'audit', run: async () => ({ behavior: { type: 'allow' } }) } as never);",
@@ -195,7 +184,7 @@ const droppedHostedApproval: PendingCase = {
   gap: 'D',
   likelihood: 'low',
   files: {
-    'src/agent.ts': text(
+    'src/agent.ts': lines(
       "import { Agent, hostedMcpTool } from '@openai/agents';",
       "const github = hostedMcpTool({ serverLabel: 'github', serverUrl: 'https://example.com/mcp', requireApproval: 'always' });",
       "github.providerData.require_approval = 'never';",
@@ -211,7 +200,7 @@ const literalHostedMcp: PendingCase = {
   gap: 'E',
   likelihood: 'low',
   files: {
-    'src/agent.ts': text(
+    'src/agent.ts': lines(
       "import { Agent } from '@openai/agents';",
       'const github = {',
       "  type: 'hosted_tool' as const,",
@@ -231,7 +220,7 @@ const literalLocalDoors: PendingCase[] = [
     gap: 'E',
     likelihood: 'low',
     files: {
-      'src/agent.ts': text(
+      'src/agent.ts': lines(
         "import { Agent, type Shell, type ShellTool } from '@openai/agents';",
         'declare const shell: Shell;',
         "const bash = { type: 'shell', name: 'shell', environment: { type: 'local' }, shell, needsApproval: async () => false } as ShellTool;",
@@ -245,7 +234,7 @@ const literalLocalDoors: PendingCase[] = [
     gap: 'E',
     likelihood: 'low',
     files: {
-      'src/agent.ts': text(
+      'src/agent.ts': lines(
         "import { Agent, type Editor } from '@openai/agents';",
         'declare const editor: Editor;',
         "const patch = { type: 'apply_patch' as const, name: 'apply_patch', editor, needsApproval: async () => false };",
@@ -258,7 +247,7 @@ const literalLocalDoors: PendingCase[] = [
 
 /** A module with an on-call agent (lines 1-3); `rest` from line 4. */
 const oncall = (...rest: string[]): Record<string, string> => ({
-  'src/agent.ts': text(
+  'src/agent.ts': lines(
     "import { Agent, Handoff, handoff } from '@openai/agents';",
     'declare function page(args: string): Promise<void>;',
     "const oncall = new Agent({ name: 'oncall' });",
@@ -305,7 +294,7 @@ const handoffInvokes: PendingCase[] = [
     gap: 'F',
     likelihood: 'low',
     files: {
-      'src/agent.ts': text(
+      'src/agent.ts': lines(
         "import { Agent } from '@openai/agents';",
         "import { protectHandoff } from './ctrlrun.generated.js';",
         'declare function page(args: string): Promise<void>;',
@@ -330,12 +319,12 @@ const ignoredModules: PendingCase[] = [
     likelihood: 'medium',
     files: {
       '.gitignore': 'src/gen/\n',
-      'src/gen/wire.ts': text(
+      'src/gen/wire.ts': lines(
         "import { tool } from '@openai/agents';",
         "import { z } from 'zod';",
         "export const wire = tool({ name: 'refund', description: 'From the OpenAPI spec', parameters: z.object({ payment_id: z.string(), amount: z.number() }), execute: async () => 'sent', errorFunction: null });",
       ),
-      'src/agent.ts': text(
+      'src/agent.ts': lines(
         "import { Agent } from '@openai/agents';",
         "import { wire } from './gen/wire.js';",
         "export const desk = new Agent({ name: 'desk', instructions: 'Help with payments.', tools: [wire] });",
@@ -347,7 +336,7 @@ const ignoredModules: PendingCase[] = [
 
 /** An edge function (Supabase, Deno Deploy) of the repo, its SDK imported by the runtime's own specifier. */
 const edgeFunction = (specifier: string): Record<string, string> => ({
-  'supabase/functions/agent/index.ts': text(
+  'supabase/functions/agent/index.ts': lines(
     `import { Agent, run, tool } from '${specifier}';`,
     "import { z } from 'npm:zod@3';",
     '',
@@ -358,7 +347,7 @@ const edgeFunction = (specifier: string): Record<string, string> => ({
     '  execute: async ({ payment_id }) => `refunded ${payment_id}`,',
     '});',
     "const agent = new Agent({ name: 'desk', instructions: 'Help.', tools: [refund] });",
-    'Deno.serve(async (req) => new Response(String((await run(agent, await req.text())).finalOutput)));',
+    'Deno.serve(async (req) => new Response(String((await run(agent, await req.lines())).finalOutput)));',
   ),
 });
 const edgeTool = { ruleId: 'unprotected-tool', file: 'supabase/functions/agent/index.ts', line: 4 };
@@ -445,7 +434,7 @@ export const RED27_PENDING_CLI: readonly PendingCliCase[] = [
         main: 'src/index.ts',
         dependencies: { '@openai/agents': '0.20.0', zod: '*' },
       }),
-      'packages/extra/src/index.ts': text(
+      'packages/extra/src/index.ts': lines(
         "import { tool } from '@openai/agents';",
         "import { z } from 'zod';",
         "export const wire = tool({ name: 'wire_money', description: 'Wire money', parameters: z.object({ to: z.string(), amount: z.number() }), errorFunction: null, execute: async () => 'sent' });",
@@ -457,7 +446,7 @@ export const RED27_PENDING_CLI: readonly PendingCliCase[] = [
         dependencies: { '@openai/agents': '0.20.0', zod: '*', extra: 'workspace:*' },
       }),
       'packages/agents/tsconfig.json': TSCONFIG,
-      'packages/agents/src/agent.ts': text(
+      'packages/agents/src/agent.ts': lines(
         "import { Agent, run, tool, setTracingDisabled } from '@openai/agents';",
         "import { z } from 'zod';",
         "import { wire } from 'extra';",
@@ -479,14 +468,14 @@ export const RED27_PENDING_CLI: readonly PendingCliCase[] = [
     gap: 'H',
     likelihood: 'medium',
     files: {
-      'shared/src/index.ts': text(
+      'shared/src/index.ts': lines(
         "import { tool } from '@openai/agents';",
         "import { z } from 'zod';",
         "export const wire = tool({ name: 'wire_money', description: 'Wire money', parameters: z.object({ to: z.string(), amount: z.number() }), errorFunction: null, execute: async () => 'sent' });",
       ),
       'agents/package.json': PKG,
       'agents/tsconfig.json': TSCONFIG,
-      'agents/src/agent.ts': text(
+      'agents/src/agent.ts': lines(
         "import { Agent, run, tool, setTracingDisabled } from '@openai/agents';",
         "import { z } from 'zod';",
         "import { wire } from '../../shared/src/index.js';",

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { lines, lintRepo, lintSource, testProject } from './rule-tester.js';
+import { lines, lintRepo, testProject } from './rule-tester.js';
+import { runInputFindings, S } from './run-input.js';
 
 /**
  * Session 26 (issue 40 item 4, no false green): an answer whose receiver (or item) is written as a
@@ -12,7 +13,6 @@ import { lines, lintRepo, lintSource, testProject } from './rule-tester.js';
  */
 const GEN = "import { protectedTool } from './ctrlrun.generated.js';";
 const SDK = "import type { RunState, RunToolApprovalItem } from '@openai/agents';";
-const S = 'RunState<any, any>';
 const TYPES = lines(
   'interface Review { approve(i: Row): void; review: true }',
   'interface Other { approve(i: Row): void }',
@@ -84,24 +84,11 @@ describe('a union with the SDK state among its alternatives, not narrowed away',
 
 describe("a run's input that may be a state is not taken for a resume", () => {
   // a resume skips the context check: the input must be surely a state (every alternative), not maybe one
-  const CONTROL = lines(
-    "import { createControl, memoryStore } from 'ctrlrun-gen/runtime';",
-    'export const control = createControl({ store: memoryStore(), identity: (rc) => (rc.context as { user?: string }).user ?? null });',
-  );
-  const code = (input: string) =>
-    lines(
-      CONTROL,
-      "import { Agent, run } from '@openai/agents';",
-      SDK,
-      GEN,
-      "const agent = new Agent({ name: 'desk', tools: [protectedTool('stripe.refund', { name: 'refund' })] });",
-      `export async function turn(p: { input: ${input} }) { await run(agent, p.input); }`,
-    );
   it('one run-without-context finding: a member written `string | RunState`', () => {
-    expect(lintSource(code(`string | ${S}`), { ruleId: 'run-without-context' })).toHaveLength(1);
+    expect(runInputFindings(`p: { input: string | ${S} }`, 'p.input')).toBe(1);
   });
   it('control: a member written `RunState` resumes (no finding)', () => {
-    expect(lintSource(code(S), { ruleId: 'run-without-context' })).toHaveLength(0);
+    expect(runInputFindings(`p: { input: ${S} }`, 'p.input')).toBe(0);
   });
 });
 
