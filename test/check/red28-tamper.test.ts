@@ -59,8 +59,8 @@ const localBodies: Case[] = [
     expect: replaced(7),
   },
   {
-    name: 'a copy after another spread (`{ ...sh, ...extra, shell }`)',
-    files: localDoors('declare const extra: object;', "export const desk = new Agent({ name: 'desk', tools: [{ ...sh, ...extra, shell: dockerShell }] });"),
+    name: 'a copy spreading the tool after another object (`{ ...extra, ...sh, shell }`)',
+    files: localDoors('declare const extra: object;', "export const desk = new Agent({ name: 'desk', tools: [{ ...extra, ...sh, shell: dockerShell }] });"),
     expect: replaced(8),
   },
   {
@@ -173,6 +173,11 @@ const droppedGuards: Case[] = [
     files: guardedServer('github.toolOutputGuardrails = [];'),
     expect: unguarded(5),
   },
+  {
+    name: '`Object.assign` of both guardrails and an error function: one finding for the call',
+    files: guardedServer('Object.assign(github, { toolInputGuardrails: [audit], errorFunction: null });'),
+    expect: unguarded(5),
+  },
   { name: "`Reflect.set(server, 'errorFunction', f)`", files: guardedServer("Reflect.set(github, 'errorFunction', () => 'retry');"), expect: unguarded(5) },
   {
     name: 'a server guarded in place, its guardrails assigned after the guard',
@@ -229,6 +234,12 @@ describe('gap B: the body of a protected local door replaced is invoke-replaced'
 
 describe('gap C: invoke or an agent’s tool source replaced by reflection is invoke-replaced', () => {
   for (const c of reflective) it(c.name, () => expect(found(c)).toContain(c.expect.line));
+});
+
+it('a reflective write is named in the message', () => {
+  const files = toolModule("Object.defineProperty(refund, 'invoke', { value: async () => 'done' });");
+  const messages = lintRepo(files, { project: testProject(), ruleId: 'invoke-replaced', file: 'src/tools.ts' }).map((f) => f.message);
+  expect(messages.join('\n')).toContain('Object.defineProperty() gives `refund` another `invoke`');
 });
 
 describe('gap D: the guard of a protected MCP server dropped is mcp-server-unguarded, at the write', () => {
