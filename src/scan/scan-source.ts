@@ -13,6 +13,7 @@ import type { FileScan, ImportedName, ModuleImport } from './types.js';
 import { GENERATED_DOORS, initializerOf, sdkMember, sdkTypeMember, type FileContext, type ScanSourceOptions } from './file/context.js';
 import { settleServerLists } from './file/mcp-servers.js';
 import { settleHandoffLists } from './file/handoffs.js';
+import { settleDoorWrites } from './file/door-writes.js';
 import { settleSandboxAgents } from './file/sandbox-agents.js';
 import { visitFile } from './file/visit.js';
 import { fileReach, loosePartsOf, readHostedLabels, readRunReach, type FileReach } from './reach/file-reach.js';
@@ -39,6 +40,7 @@ export function scanParsed(file: string, text: string, parsed: Parsed, options: 
   settleServerLists(cx);
   settleSandboxAgents(cx);
   settleHandoffLists(cx);
+  settleDoorWrites(cx);
   // the tree stays with the scan (not enumerable: a scan is plain data): readers of the same file reuse it
   Object.defineProperty(cx.scan, TREE, { value: parsed.sf, enumerable: false });
   if (cx.pendingHosted.length > 0) readHostedLabels(cx, cx.pendingHosted);
@@ -90,6 +92,7 @@ function emptyScan(file: string, sf: ts.SourceFile, text: string, moduleImports:
     generatedDoorCalls: [],
     mcpServerLists: [],
     mcpErrorFunctions: [],
+    doorWrites: [],
     agentAsToolCalls: [],
     sandboxAgents: [],
     handoffs: [],
@@ -136,6 +139,7 @@ function createFileContext(file: string, text: string, parsed: Parsed, options: 
     generatedDoorNames: new Map(),
     generatedNamespaces: new Set(),
     guardedServerVars: new Set(),
+    serverGuardEnds: new Map(),
     guardedAgentVars: new Set(),
     guardedAgentNodes: new Set(),
     pendingLists: [],
@@ -145,6 +149,7 @@ function createFileContext(file: string, text: string, parsed: Parsed, options: 
     pendingSandboxAgents: [],
     pendingHandoffLists: [],
     pendingConversions: [],
+    pendingWrites: [],
     cache: {},
     moduleLoads: {
       sf,

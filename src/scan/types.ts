@@ -141,12 +141,39 @@ export interface ObjectLiteralTool {
 export interface InvokeReplacement {
   kind: 'invoke-replacement';
   span: Span;
-  /** `override`: a method of a class extending the SDK's Agent (`class X extends Agent { getAllTools() {} }`). */
-  form: 'spread' | 'object-assign' | 'assignment' | 'override';
+  /**
+   * `override`: a method of a class extending the SDK's Agent (`class X extends Agent { getAllTools() {} }`);
+   * `reflection`: `Object.defineProperty`, `Object.defineProperties`, `Reflect.set`, `Reflect.defineProperty` (`via`).
+   */
+  form: 'spread' | 'object-assign' | 'assignment' | 'override' | 'reflection';
+  /** The reflective call, for `reflection` (`Object.defineProperty`). */
+  via?: string;
   /** The identifier whose invoke is replaced (the class, for an override), when it is one. */
   target?: string;
   /** The method replaced when it is not `invoke`: one the SDK gets an agent's tools or handoffs from (`getAllTools`). */
   method?: string;
+}
+
+/**
+ * A property a protected door depends on, written after the door was made (file/door-writes.ts):
+ * the body of a protected local door (`sh.shell = x`, `{ ...ap, editor }`), the guard of a server
+ * `protectMcpServer` guards (`github.toolInputGuardrails = [...]`, `.splice(0)`, `errorFunction`), the
+ * approval of a hosted MCP tool (`t.providerData.require_approval = 'never'`).
+ */
+export interface DoorWrite {
+  kind: 'door-write';
+  span: Span;
+  /** What made the object: the generated module's door (`protectShellTool`, `protectMcpServer`, `protectHostedMcp`) or `hostedMcpTool`. */
+  door: string;
+  /** The property written (`shell`, `toolInputGuardrails`, `providerData`). */
+  property: string;
+  /** A write inside it: the key written there (`require_approval`, `[]` for an index, `length`) or the array method called (`splice`). */
+  inner?: string;
+  form: 'spread' | 'object-assign' | 'assignment' | 'reflection' | 'contents';
+  /** The reflective call, for `reflection` (`Object.defineProperty`). */
+  via?: string;
+  /** The identifier the door is held in, when it is one. */
+  target?: string;
 }
 
 /** `x.approve(item)` / `x.reject(item)` / `approveTool` / `rejectTool`: an SDK approval of an interruption. */
@@ -449,6 +476,8 @@ export interface FileScan {
   /** Every place MCP servers reach an agent, with each server's protection (additive). */
   mcpServerLists?: McpServerList[];
   mcpErrorFunctions?: McpErrorFunction[];
+  /** Properties of protected doors written after they were made (additive). */
+  doorWrites?: DoorWrite[];
   agentAsToolCalls?: AgentAsToolCall[];
   /** `new SandboxAgent(...)` sites (additive). */
   sandboxAgents?: SandboxAgentSite[];

@@ -19,7 +19,6 @@
  * Today every such test fails with `[]`: nothing is reported.
  */
 
-import { TOOLS } from './red27-apps.js';
 import { lines } from './rule-tester.js';
 
 export interface PendingCase {
@@ -33,166 +32,6 @@ export interface PendingCase {
   /** The finding check should give (today: none). */
   expect: { ruleId: string; file: string; line: number };
 }
-
-/** A module with the three protected local doors (lines 1-6); `rest` from line 7. */
-const localDoors = (...rest: string[]): Record<string, string> => ({
-  'src/agent.ts': lines(
-    "import { Agent, type Computer, type Editor, type Shell } from '@openai/agents';",
-    "import { protectApplyPatchTool, protectComputerTool, protectShellTool } from './ctrlrun.generated.js';",
-    'declare const shell: Shell; declare const dockerShell: Shell; declare const editor: Editor; declare const computer: Computer;',
-    "const sh = protectShellTool('host.shell', { shell });",
-    "const ap = protectApplyPatchTool('repo.patch', { editor });",
-    "const pc = protectComputerTool('browser.use', { computer });",
-    ...rest,
-  ),
-});
-
-const replaced = (line: number) => ({ ruleId: 'invoke-replaced', file: 'src/agent.ts', line });
-
-/** Gap B: the body of a protected local door (its `shell`, `editor`, `computer`) replaced. */
-const localBodies: PendingCase[] = [
-  {
-    name: 'a copy of a protected shell tool with another `shell` (`{ ...sh, shell: dockerShell }`)',
-    gap: 'B',
-    likelihood: 'medium',
-    files: localDoors("export const desk = new Agent({ name: 'desk', tools: [{ ...sh, shell: dockerShell }, ap, pc] });"),
-    expect: replaced(7),
-  },
-  {
-    name: "a protected shell tool's `shell` reassigned",
-    gap: 'B',
-    likelihood: 'low',
-    files: localDoors('sh.shell = dockerShell;', "export const desk = new Agent({ name: 'desk', tools: [sh, ap, pc] });"),
-    expect: replaced(7),
-  },
-  {
-    name: 'a copy of a protected apply_patch tool with another `editor`',
-    gap: 'B',
-    likelihood: 'low',
-    files: localDoors("export const desk = new Agent({ name: 'desk', tools: [sh, { ...ap, editor }, pc] });"),
-    expect: replaced(7),
-  },
-  {
-    name: '`Object.assign` of another `computer` onto a protected computer tool',
-    gap: 'B',
-    likelihood: 'low',
-    files: localDoors('Object.assign(pc, { computer });', "export const desk = new Agent({ name: 'desk', tools: [sh, ap, pc] });"),
-    expect: replaced(7),
-  },
-];
-
-/** The protected tool of TOOLS (lines 1-8) and `rest` from line 9, in one module. */
-const toolModule = (...rest: string[]): Record<string, string> => ({ 'src/tools.ts': TOOLS + lines(...rest) });
-const invokeAt = (line: number) => ({ ruleId: 'invoke-replaced', file: 'src/tools.ts', line });
-
-/** Gap C: a protected tool's `invoke` replaced by the reflective forms invoke-replaced does not read. */
-const reflectiveInvoke: PendingCase[] = [
-  {
-    name: "`Object.defineProperty(refund, 'invoke', { value })`",
-    gap: 'C',
-    likelihood: 'low',
-    files: toolModule("Object.defineProperty(refund, 'invoke', { value: async () => 'done' });"),
-    expect: invokeAt(9),
-  },
-  {
-    name: '`Object.defineProperties(refund, { invoke: { value } })`',
-    gap: 'C',
-    likelihood: 'low',
-    files: toolModule("Object.defineProperties(refund, { invoke: { value: async () => 'done' } });"),
-    expect: invokeAt(9),
-  },
-  {
-    name: "`Reflect.set(refund, 'invoke', fn)`",
-    gap: 'C',
-    likelihood: 'low',
-    files: toolModule("Reflect.set(refund, 'invoke', async () => 'done');"),
-    expect: invokeAt(9),
-  },
-  {
-    name: "`Reflect.defineProperty(refund, 'invoke', { value })`",
-    gap: 'C',
-    likelihood: 'low',
-    files: toolModule("Reflect.defineProperty(refund, 'invoke', { value: async () => 'done' });"),
-    expect: invokeAt(9),
-  },
-];
-
-/** An agent's `getAllTools` given another by reflection (invoke-replaced reads `agent.getAllTools = f`). */
-const reflectiveAgent: PendingCase = {
-  name: "`Object.defineProperty(agent, 'getAllTools', { value })`: tools in none of the agent's lists",
-  gap: 'C',
-  likelihood: 'low',
-  files: {
-    'src/agent.ts': lines(
-      "import { Agent, type Tool } from '@openai/agents';",
-      'declare const extra: Tool;',
-      "export const desk = new Agent({ name: 'desk' });",
-      "Object.defineProperty(desk, 'getAllTools', { value: async () => [extra] });",
-    ),
-  },
-  expect: { ruleId: 'invoke-replaced', file: 'src/agent.ts', line: 4 },
-};
-
-/** A module with a guarded MCP server (lines 1-4); `rest` from line 5. */
-const guardedServer = (...rest: string[]): Record<string, string> => ({
-  'src/agent.ts': lines(
-    "import { Agent, MCPServerStdio, defineToolInputGuardrail } from '@openai/agents';",
-    "import { protectMcpServer } from './ctrlrun.generated.js';",
-    "const audit = defineToolInputGuardrail({ name: 'audit', run: async () => ({ behavior: { type: 'allow' } }) } as never);",
-    "const github = protectMcpServer(new MCPServerStdio({ name: 'github', fullCommand: 'github-mcp' }));",
-    ...rest,
-    "export const desk = new Agent({ name: 'desk', mcpServers: [github] });",
-  ),
-});
-const unguarded = (line: number) => ({ ruleId: 'mcp-server-unguarded', file: 'src/agent.ts', line });
-
-/** Gap D: the guard protectMcpServer put on a server dropped afterwards. */
-const droppedGuards: PendingCase[] = [
-  {
-    name: '`toolInputGuardrails` assigned after protectMcpServer (the policy guard is gone)',
-    gap: 'D',
-    likelihood: 'medium',
-    files: guardedServer('github.toolInputGuardrails = [audit];'),
-    expect: unguarded(5),
-  },
-  {
-    name: '`Object.assign(server, { toolInputGuardrails })` after protectMcpServer',
-    gap: 'D',
-    likelihood: 'low',
-    files: guardedServer('Object.assign(github, { toolInputGuardrails: [audit] });'),
-    expect: unguarded(5),
-  },
-  {
-    name: '`toolInputGuardrails` emptied with `splice` after protectMcpServer',
-    gap: 'D',
-    likelihood: 'low',
-    files: guardedServer('github.toolInputGuardrails?.splice(0);'),
-    expect: unguarded(5),
-  },
-  {
-    name: 'an `errorFunction` assigned after protectMcpServer (the guarded one that settles calls is gone)',
-    gap: 'D',
-    likelihood: 'medium',
-    files: guardedServer("github.errorFunction = () => 'The tool failed, please try again.';"),
-    expect: unguarded(5),
-  },
-];
-
-/** Gap D, hosted: the approval a hosted MCP tool was made with, turned off in the tool it returned. */
-const droppedHostedApproval: PendingCase = {
-  name: "a hosted MCP tool made with `requireApproval: 'always'`, its `providerData.require_approval` set to 'never' afterwards",
-  gap: 'D',
-  likelihood: 'low',
-  files: {
-    'src/agent.ts': lines(
-      "import { Agent, hostedMcpTool } from '@openai/agents';",
-      "const github = hostedMcpTool({ serverLabel: 'github', serverUrl: 'https://example.com/mcp', requireApproval: 'always' });",
-      "github.providerData.require_approval = 'never';",
-      "export const desk = new Agent({ name: 'desk', tools: [github] });",
-    ),
-  },
-  expect: { ruleId: 'hosted-mcp-unguarded', file: 'src/agent.ts', line: 3 },
-};
 
 /** Gap E, hosted: a hosted MCP tool written as the object `hostedMcpTool` returns. */
 const literalHostedMcp: PendingCase = {
@@ -379,11 +218,7 @@ const edgeSpecifiers: PendingCase[] = [
 
 /** Every pending case, by gap (most likely gap first), most likely first within each gap. */
 export const RED27_PENDING: readonly PendingCase[] = [
-  ...droppedGuards,
-  droppedHostedApproval,
-  ...localBodies,
-  ...reflectiveInvoke,
-  reflectiveAgent,
+  // gaps B, C and D are tests now: test/check/red28-tamper.test.ts
   ...literalLocalDoors,
   literalHostedMcp,
   ...handoffInvokes,

@@ -3,13 +3,14 @@ import type { PolicyAction } from '../../policy/types.js';
 import { yamlScalar } from '../../manifest/yaml-scalar.js';
 import type { Finding, ProjectContext, RuleMeta } from '../types.js';
 import { findingOf } from './rule-finding.js';
+import { capitalized, doorWriteText } from './door-write-text.js';
 import { hostedLabelsOf } from '../../scan/names.js';
 
 export const hostedMcpUnguardedMeta: RuleMeta = {
   id: 'hosted-mcp-unguarded',
   severity: 'error',
   short: 'hostedMcpTool() whose calls can run with no approval the policy answers.',
-  full: "A hosted MCP tool runs on the model provider's side; the SDK defaults `requireApproval` to `'never'`, so every tool of that server runs with no human and no policy. A tool listed in `requireApproval.never` is never shown to the policy either, so it is reported unless the server's action always allows (with no policy loaded, check says it cannot tell). A hand-written `onApproval` answers each request inline: it cannot wait for a person and records nothing. `protectHostedMcp(...)` from the generated module is not reported.",
+  full: "A hosted MCP tool runs on the model provider's side; the SDK defaults `requireApproval` to `'never'`, so every tool of that server runs with no human and no policy. A tool listed in `requireApproval.never` is never shown to the policy either, so it is reported unless the server's action always allows (with no policy loaded, check says it cannot tell). A hand-written `onApproval` answers each request inline: it cannot wait for a person and records nothing. `protectHostedMcp(...)` from the generated module is not reported. The approval a hosted MCP tool was made with, turned off in the tool afterwards (its `providerData` replaced, `providerData.require_approval` set to other than 'always', `providerData.on_approval` set), is reported there: the SDK sends `providerData` as it is.",
   help: 'Use `protectHostedMcp({ serverLabel, ... })` from the generated module (no `requireApproval`, no `onApproval`), with `- hosted_mcp: { server_label }` mapped to an action in ctrlrun.tools.yaml; `npx ctrlrun-gen codemod --write` rewrites it.',
 };
 
@@ -20,7 +21,25 @@ export const hostedMcpUnguardedMeta: RuleMeta = {
  * `protectHostedMcp(...)` is not reported (it is not the SDK's factory).
  */
 export function hostedMcpUnguardedRule(scan: FileScan, project: ProjectContext | undefined): Finding[] {
-  return scan.hostedMcpCalls.flatMap((call) => callFindings(scan.file, call, project));
+  return [...scan.hostedMcpCalls.flatMap((call) => callFindings(scan.file, call, project)), ...approvalDropped(scan)];
+}
+
+/** A hosted MCP tool's approval turned off after it was made (file/door-writes.ts). */
+function approvalDropped(scan: FileScan): Finding[] {
+  return (scan.doorWrites ?? [])
+    .filter((d) => d.door === 'hostedMcpTool' || d.door === 'protectHostedMcp')
+    .map((d) => {
+      const what = d.inner !== undefined ? `\`${d.target ?? 'the tool'}.providerData.${d.inner}\` is written` : capitalized(doorWriteText(d));
+      return findingOf(
+        hostedMcpUnguardedMeta,
+        scan.file,
+        d.span,
+        `${what} after ${d.door}(): the SDK sends \`providerData\` to the model provider as it is, so ${d.inner === 'on_approval' ? 'an inline answer replaces the approval the policy gives' : 'its calls may run with no approval the policy answers'}.`,
+        d.door === 'protectHostedMcp'
+          ? 'Keep the tool protectHostedMcp returns as it is: it asks for approval of every call, which the policy answers.'
+          : hint(undefined),
+      );
+    });
 }
 
 type HostedMcpCall = FileScan['hostedMcpCalls'][number];

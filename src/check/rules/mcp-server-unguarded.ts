@@ -2,12 +2,13 @@ import type { FileScan } from '../../scan/types.js';
 import { yamlScalar } from '../../manifest/yaml-scalar.js';
 import type { Finding, RuleMeta } from '../types.js';
 import { findingOf } from './rule-finding.js';
+import { capitalized, doorWriteText } from './door-write-text.js';
 
 export const mcpServerUnguardedMeta: RuleMeta = {
   id: 'mcp-server-unguarded',
   severity: 'error',
   short: "An MCP server reaches an agent's `mcpServers` with no `protectMcpServer` guard.",
-  full: "The SDK builds the tools of `agent.mcpServers` on every turn and runs their calls with no policy, no approval and no receipt. Each server that reaches `mcpServers` (any property so named in a file of the SDK, whatever carries it to an agent: `new Agent`, `Agent.create`, `clone`, a factory, `super()`; an assignment, `push`, `unshift`, `splice`, an index written; a variable holding an agent's list) is reported unless it is `protectMcpServer(...)`, a variable made by it or passed to it in the same file, or the agent is passed to `protectAgent` in the same file (which guards its servers in place). The servers of `connectMcpServers([...])` reach it through `.active` or `.all` as the very objects it was given, and are checked there. A server check cannot follow (a spread of an unknown array, a function's result, an import), and an agent's list handed to code check does not follow, are reported too. An MCP `errorFunction` other than `null` (on a server, or in `mcpConfig`) is reported: it turns a failed call into text the model retries. A guarded server whose mapped calls are refused at run time (an action that can need a person, a TLS pin without `upstreamFetch`) is `mcp-calls-refused`'s, a warning.",
+  full: "The SDK builds the tools of `agent.mcpServers` on every turn and runs their calls with no policy, no approval and no receipt. Each server that reaches `mcpServers` (any property so named in a file of the SDK, whatever carries it to an agent: `new Agent`, `Agent.create`, `clone`, a factory, `super()`; an assignment, `push`, `unshift`, `splice`, an index written; a variable holding an agent's list) is reported unless it is `protectMcpServer(...)`, a variable made by it or passed to it in the same file, or the agent is passed to `protectAgent` in the same file (which guards its servers in place). The servers of `connectMcpServers([...])` reach it through `.active` or `.all` as the very objects it was given, and are checked there. A server check cannot follow (a spread of an unknown array, a function's result, an import), and an agent's list handed to code check does not follow, are reported too. An MCP `errorFunction` other than `null` (on a server, or in `mcpConfig`) is reported: it turns a failed call into text the model retries. A guarded server's guard dropped afterwards is reported where it is dropped: its `toolInputGuardrails` or `toolOutputGuardrails` replaced or emptied (an assignment, `Object.assign`, `Object.defineProperty`, `Reflect.set`, `splice`, `pop`, `shift`, `length` or an element written), or its `errorFunction` replaced; a guardrail added with `push` or `unshift` keeps the guard. A guarded server whose mapped calls are refused at run time (an action that can need a person, a TLS pin without `upstreamFetch`) is `mcp-calls-refused`'s, a warning.",
   help: 'Wrap each server where it reaches the agent: `protectMcpServer(server)` from the generated module, with its tools mapped in ctrlrun.tools.yaml (`- mcp: { server, tool }`); use `protectMcpTools` when a call must be able to pause for a person. Set MCP `errorFunction`s to `null`.',
 };
 
@@ -23,8 +24,27 @@ export function mcpServerUnguardedRule(scan: FileScan): Finding[] {
       if (el.status !== 'protected' && !list.agentProtected) findings.push(...unguardedFindings(scan, list, el));
     }
   }
-  findings.push(...errorFunctionFindings(scan));
+  findings.push(...errorFunctionFindings(scan), ...droppedGuardFindings(scan));
   return findings;
+}
+
+/** A guard `protectMcpServer` put on a server, dropped after it (file/door-writes.ts). */
+function droppedGuardFindings(scan: FileScan): Finding[] {
+  return (scan.doorWrites ?? [])
+    .filter((d) => d.door === 'protectMcpServer')
+    .map((d) =>
+      findingOf(
+        mcpServerUnguardedMeta,
+        scan.file,
+        d.span,
+        d.property === 'errorFunction'
+          ? `${capitalized(doorWriteText(d))} after protectMcpServer: the guarded error function it replaces settles a failed call's receipt and effect, so a failure is left unrecorded (and a text returned is retried blind by the model).`
+          : `${capitalized(doorWriteText(d))} after protectMcpServer: the policy's guard is the first of the server's \`${d.property}\`, so ${d.property === 'toolInputGuardrails' ? 'every call of the server now runs with no policy, no approval and no receipt' : 'the calls it let through are never settled: no receipt, no effect recorded'}.`,
+        d.property === 'errorFunction'
+          ? 'Leave `errorFunction` to protectMcpServer; to handle failures, give the server its own before it is protected (protectMcpServer keeps it, after its own settlement).'
+          : `Add guardrails without removing the policy's: \`${d.target ?? 'server'}.${d.property}.push(audit)\`, or give them to the server before protectMcpServer (it puts its guard first and keeps yours).`,
+      ),
+    );
 }
 
 type McpServerList = NonNullable<FileScan['mcpServerLists']>[number];

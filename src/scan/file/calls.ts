@@ -121,6 +121,7 @@ function onGeneratedDoorCall(cx: FileContext, node: ts.CallExpression, door: str
     if (typescript.isIdentifier(a)) {
       const key = runsWithVariable(cx, node, a.text) ? guardKey(cx, a.text) : undefined;
       if (key !== undefined) (door === 'protectMcpServer' ? cx.guardedServerVars : cx.guardedAgentVars).add(key);
+      if (key !== undefined && door === 'protectMcpServer' && !cx.serverGuardEnds.has(key)) cx.serverGuardEnds.set(key, node.end);
     } else if (guardsAgent) cx.guardedAgentNodes.add(a);
   }
 }

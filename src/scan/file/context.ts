@@ -9,6 +9,7 @@ import { rootIdentifier, skipWrappers, type DeclarationIndex } from '../syntax.j
 import { declarationOf, initializerInScope, valuesInScope } from '../local-values.js';
 import { valueOfExpr } from '../values.js';
 import type { ModuleTreeReader } from '../imported-types.js';
+import type { PendingWrite } from './property-writes.js';
 import { typeImportedSdkName } from '../written-sdk-type.js';
 import type { CalleeBinding, FileScan, McpServerList, ModuleImport, RunCall, SandboxAgentSite, SdkFactoryCall, SdkValue, Span } from '../types.js';
 
@@ -98,6 +99,8 @@ export interface FileContext {
    * place), by `varKey`: another function's `fs` of the same name is not guarded by it.
    */
   guardedServerVars: Set<VarKey>;
+  /** Where the first in-place `protectMcpServer(x)` of each variable ends: a write of its guard after it drops the guard (file/door-writes.ts). */
+  serverGuardEnds: Map<VarKey, number>;
   guardedAgentVars: Set<VarKey>;
   guardedAgentNodes: Set<ts.Node>;
   pendingLists: PendingList[];
@@ -113,6 +116,8 @@ export interface FileContext {
   pendingHandoffLists: Array<{ value: ts.Expression; ancestors: readonly ts.Node[] }>;
   /** The servers given to `getAllMcpTools` / `mcpToFunctionTool`, read once the whole file is known. */
   pendingConversions: Array<{ call: SdkFactoryCall; values: ts.Expression[]; ancestors: readonly ts.Node[] }>;
+  /** Writes of a property some door depends on, read once the walk is done (file/door-writes.ts). */
+  pendingWrites: PendingWrite[];
   /** Lazily built indexes of the file's declarations. */
   /** The file's declarations by name (first of each), found by the walk before the scan's (syntax.ts). */
   declarations: DeclarationIndex;

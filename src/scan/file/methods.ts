@@ -7,14 +7,15 @@ import { answerKey } from './answer-keys.js';
 import { thisClassHasMethod } from '../this-fields.js';
 import { helperAnswer } from './approval-parameters.js';
 import { isReflectApply, isStringLike, propertyName, skipParens, skipWrappers } from '../syntax.js';
-import type { InvokeReplacement } from '../types.js';
+import { onPropertyWrites } from './door-writes.js';
+import { callWrites } from './property-writes.js';
 import { onAsTool } from './agent-tools.js';
 import { isAgentExpr, onAgentOptions } from './agents.js';
 import { agentOf } from './agent-values.js';
 import { constObjectLiteral, resolve, sdkTypeMember, type FileContext } from './context.js';
 
 // Method calls: `agent.asTool()`, `agent.clone()`, `Agent.create()` (`x.mcpServers.push()`: file/mcp-lists.ts),
-// `Object.assign(t, { invoke })` and the SDK's approvals (`state.approve(item)`).
+// a door's part written (`Object.assign(t, { invoke })`: file/door-writes.ts) and the SDK's approvals (`state.approve(item)`).
 
 type ApprovalMethod = 'approve' | 'approveTool' | 'reject' | 'rejectTool';
 const APPROVAL_METHODS = new Set<string>(['approve', 'approveTool', 'reject', 'rejectTool']);
@@ -40,9 +41,9 @@ export function onMethodCall(cx: FileContext, node: ts.CallExpression): void {
   if (method === 'create') {
     const agent = resolve(cx, c.expression);
     if (agent && isAgentClass(agent.module, agent.member)) onAgentOptions(cx, node, node.arguments[0]);
-  } else if (method === 'assign' && typescript.isIdentifier(skipWrappers(c.expression)) && (skipWrappers(c.expression) as ts.Identifier).text === 'Object') {
-    onObjectAssign(cx, node);
   }
+  // `Object.assign(t, { invoke })`, `Object.defineProperty(t, 'invoke', d)`, `server.toolInputGuardrails.splice(0)`: file/door-writes.ts
+  onPropertyWrites(cx, callWrites(node));
   if (APPROVAL_METHODS.has(method)) onApproval(cx, node, c.expression, method as ApprovalMethod);
   // `state.approve.call(state, item)`, `RunState.prototype.approve.apply(state, [item])`,
   // `Reflect.apply(state.approve, state, [item])`: the SDK's answer, its this-argument the receiver
@@ -122,17 +123,6 @@ export function asToolReceiver(cx: FileContext, receiver: ts.Expression): { unkn
 
 /** The file imports the SDK (or a barrel of it) or the generated module: an `asTool` there is taken for an agent's. */
 const usesAgents = (cx: FileContext): boolean => cx.scan.importsSdk || cx.generatedDoorNames.size > 0 || cx.generatedNamespaces.size > 0;
-
-/** `Object.assign(t, { invoke })`: a tool's body replaced. */
-function onObjectAssign(cx: FileContext, node: ts.CallExpression): void {
-  const rest = node.arguments.slice(1).map((a) => skipWrappers(a));
-  if (!rest.some((a) => typescript.isObjectLiteralExpression(a) && a.properties.some((p) => propertyName(p.name as ts.PropertyName | undefined) === 'invoke')))
-    return;
-  const r: InvokeReplacement = { kind: 'invoke-replacement', span: spanOf(node, cx.sf), form: 'object-assign' };
-  const t = node.arguments[0] ? skipWrappers(node.arguments[0]) : undefined;
-  if (t && typescript.isIdentifier(t)) r.target = t.text;
-  cx.scan.invokeReplacements!.push(r);
-}
 
 /** `alwaysApprove: true` of `state.approve(item, { ... })`, or an options object of this file holding it. */
 function stickyProperty(cx: FileContext, options: ts.Expression | undefined): ts.ObjectLiteralElementLike | undefined {

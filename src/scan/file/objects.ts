@@ -7,6 +7,8 @@ import type { InvokeReplacement, ObjectLiteralTool } from '../types.js';
 import { agentClassOf, agentVarOf, type FileContext } from './context.js';
 import { constStringOf } from './names.js';
 import { mayBeAgent, mcpServersKey } from './mcp-lists.js';
+import { onPropertyWrites, TOOL_SOURCES } from './door-writes.js';
+import { assignmentWrites, spreadWrites } from './property-writes.js';
 
 // Tools written as plain objects and `invoke` replaced after the fact: doors that bypass `tool()`.
 
@@ -31,13 +33,10 @@ export function onObjectLiteral(cx: FileContext, node: ts.ObjectLiteralExpressio
     if (key === 'type') type = value;
     if (key === 'name') name = value;
   }
+  // a copy of a door with a part of it written (`{ ...t, invoke }`, `{ ...sh, shell }`): file/door-writes.ts
+  if (spread) return onPropertyWrites(cx, spreadWrites(node));
   if (!hasInvoke) return;
-  if (spread) {
-    const r: InvokeReplacement = { kind: 'invoke-replacement', span: spanOf(node, cx.sf), form: 'spread' };
-    const t = skipWrappers(spread);
-    if (typescript.isIdentifier(t)) r.target = t.text;
-    cx.scan.invokeReplacements!.push(r);
-  } else if (type && constStringOf(cx, type) === 'function') {
+  if (type && constStringOf(cx, type) === 'function') {
     pushTool(cx, node, name, 'object');
   }
 }
@@ -47,13 +46,6 @@ export function onObjectLiteral(cx: FileContext, node: ts.ObjectLiteralExpressio
  * `type = 'function'` and has an `invoke` (what the SDK tests). Reported at the class: each
  * `new` of it is a door no `tool()` declares.
  */
-/**
- * The methods the SDK's runner gets an agent's tools and handoffs from (agents-core `getAllTools`,
- * which calls `getMcpTools`; `getEnabledHandoffs`): replaced, they hand the model what no list of
- * the agent holds, so neither the lists' guards nor protectAgent reach it.
- */
-const TOOL_SOURCES = new Set(['getAllTools', 'getMcpTools', 'getEnabledHandoffs']);
-
 /** A class extending the SDK's Agent (or a class of the file extending one) that overrides a method of `TOOL_SOURCES`. */
 function onAgentOverride(cx: FileContext, node: ts.ClassLikeDeclaration): void {
   const base = node.heritageClauses?.find((h) => h.token === typescript.SyntaxKind.ExtendsKeyword)?.types[0]?.expression;
@@ -128,7 +120,7 @@ function pushTool(cx: FileContext, node: ts.Node, name: ts.Expression | undefine
   cx.scan.objectLiteralTools!.push(t);
 }
 
-/** `x.mcpServers = [...]` (kept for later) and `t.invoke = ...` (a tool's body replaced). */
+/** `x.mcpServers = [...]` (kept for later) and a door's part written (`t.invoke = ...`). */
 export function onAssignment(cx: FileContext, node: ts.BinaryExpression): void {
   const left = skipWrappers(node.left);
   const key = typescript.isPropertyAccessExpression(left)
@@ -150,13 +142,6 @@ export function onAssignment(cx: FileContext, node: ts.BinaryExpression): void {
       ...(computed === 'maybe' ? { serversOnly: true } : {}),
     });
   }
-  // `agent.getAllTools = ...` (an instance or `Agent.prototype`): the names are the SDK's own, read in a file of the SDK
-  const source = key !== undefined && TOOL_SOURCES.has(key) && cx.scan.importsSdk;
-  if (key === 'invoke' || source) {
-    const target = skipWrappers((left as ts.PropertyAccessExpression | ts.ElementAccessExpression).expression);
-    const r: InvokeReplacement = { kind: 'invoke-replacement', span: spanOf(node, cx.sf), form: 'assignment' };
-    if (typescript.isIdentifier(target)) r.target = target.text;
-    if (source) r.method = key;
-    cx.scan.invokeReplacements!.push(r);
-  }
+  // `t.invoke = ...`, `agent.getAllTools = ...`, `sh.shell = ...`: file/door-writes.ts
+  onPropertyWrites(cx, assignmentWrites(node));
 }

@@ -1,0 +1,121 @@
+import type { ts } from 'ts-morph';
+import { typescript } from '../typescript.js';
+import { spanOf } from '../parse.js';
+import { isToolFactory } from '../imports.js';
+import { initializerInScope } from '../local-values.js';
+import { isStringLike, skipWrappers } from '../syntax.js';
+import type { DoorWrite, InvokeReplacement } from '../types.js';
+import { doorOf, resolve, varKey, type FileContext } from './context.js';
+import type { PropertyWrite } from './property-writes.js';
+
+// What a door depends on, written after it is made: each kind of door names the properties that
+// matter to it; the writes themselves are read once, by file/property-writes.ts.
+
+/**
+ * The methods the SDK's runner gets an agent's tools and handoffs from (agents-core `getAllTools`,
+ * which calls `getMcpTools`; `getEnabledHandoffs`): replaced, they hand the model what no list of
+ * the agent holds, so neither the lists' guards nor protectAgent reach it.
+ */
+export const TOOL_SOURCES = new Set(['getAllTools', 'getMcpTools', 'getEnabledHandoffs']);
+
+/** The lists `protectMcpServer` puts its guards first in: a write that may drop an element drops the guard. */
+const GUARD_LISTS = new Set(['toolInputGuardrails', 'toolOutputGuardrails']);
+/**
+ * What may remove a list's first element. Adding one (`push`, `unshift`) or reordering (`sort`)
+ * leaves the policy's guard in the list, and the SDK runs every input guardrail until one rejects.
+ */
+const DROPS = new Set(['pop', 'shift', 'splice', 'fill', 'copyWithin', 'length', '[]']);
+
+/** Whether a write on a hosted MCP tool may turn its approval off: `providerData` replaced, its `require_approval` set to other than 'always', its `on_approval` set. */
+function dropsHostedApproval(w: PropertyWrite): boolean {
+  if (w.key !== 'providerData' || w.beforeSpread) return false;
+  if (w.inner === undefined || w.inner === 'on_approval') return true;
+  const v = w.value && skipWrappers(w.value);
+  return w.inner === 'require_approval' && !(v && isStringLike(v) && v.text === 'always');
+}
+
+/**
+ * For each door whose object the app can change, whether a write breaks it. A protected local door
+ * decides in `needsApproval` and runs only in the wrapped `shell`, `editor` or `computer` it built
+ * (runtime/doors/local-tools.ts): another one runs what was denied or not approved (another
+ * `needsApproval` finds the body refusing, which fails closed). A guarded MCP server decides in the
+ * input guardrail it puts first and settles in its output guardrail and its error function
+ * (runtime/doors/mcp.ts).
+ */
+const BREAKS: Record<string, (w: PropertyWrite) => boolean> = {
+  protectShellTool: (w) => w.key === 'shell' && !w.beforeSpread,
+  protectApplyPatchTool: (w) => w.key === 'editor' && !w.beforeSpread,
+  protectComputerTool: (w) => w.key === 'computer' && !w.beforeSpread,
+  protectMcpServer: (w) =>
+    !w.beforeSpread && (w.key === 'errorFunction' ? w.inner === undefined : GUARD_LISTS.has(w.key) && (w.inner === undefined || DROPS.has(w.inner))),
+  hostedMcpTool: dropsHostedApproval,
+  protectHostedMcp: dropsHostedApproval,
+};
+
+/** Every property some door of `BREAKS` depends on: only writes of these wait for the walk's end. */
+const DOOR_PROPERTIES = new Set(['shell', 'editor', 'computer', 'errorFunction', 'providerData', ...GUARD_LISTS]);
+
+/** The writes one node makes (an assignment, a call, an object literal): `invoke` and the agent's tool sources at once, the doors' properties once the walk is done. */
+export function onPropertyWrites(cx: FileContext, writes: readonly PropertyWrite[]): void {
+  let replaced = false;
+  for (const w of writes) {
+    if (!replaced && replacesInvoke(cx, w)) {
+      pushInvokeReplacement(cx, w);
+      replaced = true;
+    }
+    if (DOOR_PROPERTIES.has(w.key)) cx.pendingWrites.push({ write: w, ancestors: cx.ancestors.slice() });
+  }
+}
+
+/** `invoke` written on any object (a tool's body replaced), or the agent's tool sources in a file of the SDK (the names are the SDK's own). */
+function replacesInvoke(cx: FileContext, w: PropertyWrite): boolean {
+  if (w.form === 'contents') return false;
+  return w.key === 'invoke' || (TOOL_SOURCES.has(w.key) && cx.scan.importsSdk && w.form !== 'spread');
+}
+
+function pushInvokeReplacement(cx: FileContext, w: PropertyWrite): void {
+  const form = w.form as InvokeReplacement['form'];
+  const r: InvokeReplacement = { kind: 'invoke-replacement', span: spanOf(w.node, cx.sf), form };
+  const t = skipWrappers(w.target);
+  if (typescript.isIdentifier(t)) r.target = t.text;
+  if (w.key !== 'invoke') r.method = w.key;
+  if (w.via !== undefined) r.via = w.via;
+  cx.scan.invokeReplacements!.push(r);
+}
+
+/** The door writes of the file, once it knows which servers it guards in place and where. */
+export function settleDoorWrites(cx: FileContext): void {
+  const reported = new Set<ts.Node>();
+  for (const { write: w, ancestors } of cx.pendingWrites) {
+    if (reported.has(w.node)) continue;
+    const door = doorHeldBy(cx, w.target, ancestors, w.node.pos);
+    if (door === undefined || !BREAKS[door]!(w)) continue;
+    reported.add(w.node);
+    const d: DoorWrite = { kind: 'door-write', span: spanOf(w.node, cx.sf), door, property: w.key, form: w.form };
+    if (w.inner !== undefined) d.inner = w.inner;
+    if (w.via !== undefined) d.via = w.via;
+    const t = skipWrappers(w.target);
+    if (typescript.isIdentifier(t)) d.target = t.text;
+    cx.scan.doorWrites!.push(d);
+  }
+}
+
+/**
+ * The door of `BREAKS` an expression holds where `ancestors` end: a call of it, a variable made by
+ * one (through variables), a server guarded in place (`protectMcpServer(fs)`) before `at`.
+ */
+function doorHeldBy(cx: FileContext, expr: ts.Expression, ancestors: readonly ts.Node[], at: number, depth = 0): string | undefined {
+  let e = skipWrappers(expr);
+  while (typescript.isAwaitExpression(e)) e = skipWrappers(e.expression);
+  if (typescript.isCallExpression(e)) {
+    const door = doorOf(cx, e.expression);
+    if (door !== undefined) return door in BREAKS ? door : undefined;
+    const r = resolve(cx, e.expression);
+    return r?.member === 'hostedMcpTool' && isToolFactory(r.module, r.member) ? r.member : undefined;
+  }
+  if (!typescript.isIdentifier(e) || depth > 4) return undefined;
+  const guardedAt = cx.serverGuardEnds.get(varKey(cx, e.text, ancestors));
+  if (guardedAt !== undefined && guardedAt <= at) return 'protectMcpServer';
+  const held = initializerInScope(e.text, ancestors, cx.hoisted);
+  return held ? doorHeldBy(cx, held.init, held.ancestors, at, depth + 1) : undefined;
+}
