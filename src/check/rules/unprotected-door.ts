@@ -31,5 +31,24 @@ export function unprotectedDoorRule(scan: FileScan): Finding[] {
       ),
     );
   }
+  for (const d of scan.literalDoors ?? []) if (d.door !== 'hosted_mcp') out.push(literalFinding(scan, d));
   return out;
+}
+
+const LITERAL_DOORS = {
+  shell: ['protectShellTool', 'run shell commands', 'shell'],
+  apply_patch: ['protectApplyPatchTool', 'patch files', 'editor'],
+  computer: ['protectComputerTool', 'drive a computer', 'computer'],
+} as const;
+
+/** A local door written as the object its factory returns: the runner finds it by `type`, so it runs as the factory's would. */
+function literalFinding(scan: FileScan, d: NonNullable<FileScan['literalDoors']>[number]): Finding {
+  const [variant, does, body] = LITERAL_DOORS[d.door as keyof typeof LITERAL_DOORS];
+  return findingOf(
+    unprotectedDoorMeta,
+    scan.file,
+    d.span,
+    `A ${d.door} tool${d.name !== undefined ? ` '${d.name}'` : ''} written as an object literal (\`type: '${d.door}'\` with its own \`${body}\`): the SDK finds it by its type and lets the model ${does} with no policy: no decision, no recorded approval, no receipt.`,
+    `Use \`${variant}('<action>', { ... })\` from the generated module, with the action in ctrlrun.yaml (the codemod does not rewrite an object literal).`,
+  );
 }

@@ -6,6 +6,8 @@ import { isStringLike, propertyName, skipWrappers } from '../syntax.js';
 import type { InvokeReplacement, ObjectLiteralTool } from '../types.js';
 import { agentClassOf, agentVarOf, type FileContext } from './context.js';
 import { constStringOf } from './names.js';
+import { onLiteralDoor } from './literal-doors.js';
+import { onHandoffInvokeWritten } from './handoffs.js';
 import { mayBeAgent, mcpServersKey } from './mcp-lists.js';
 
 // Tools written as plain objects and `invoke` replaced after the fact: doors that bypass `tool()`.
@@ -31,7 +33,11 @@ export function onObjectLiteral(cx: FileContext, node: ts.ObjectLiteralExpressio
     if (key === 'type') type = value;
     if (key === 'name') name = value;
   }
-  if (!hasInvoke) return;
+  if (!hasInvoke) {
+    // no `invoke`: a local door or hosted MCP tool written as its factory's object, found by `type`
+    if (type && !spread) onLiteralDoor(cx, node, type);
+    return;
+  }
   if (spread) {
     const r: InvokeReplacement = { kind: 'invoke-replacement', span: spanOf(node, cx.sf), form: 'spread' };
     const t = skipWrappers(spread);
@@ -150,6 +156,7 @@ export function onAssignment(cx: FileContext, node: ts.BinaryExpression): void {
       ...(computed === 'maybe' ? { serversOnly: true } : {}),
     });
   }
+  if (key === 'onInvokeHandoff') onHandoffInvokeWritten(cx, node, (left as ts.PropertyAccessExpression | ts.ElementAccessExpression).expression);
   // `agent.getAllTools = ...` (an instance or `Agent.prototype`): the names are the SDK's own, read in a file of the SDK
   const source = key !== undefined && TOOL_SOURCES.has(key) && cx.scan.importsSdk;
   if (key === 'invoke' || source) {
