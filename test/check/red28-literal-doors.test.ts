@@ -207,6 +207,13 @@ const safe: Record<string, Record<string, string>> = {
       "export const desk = new Agent({ name: 'desk' });",
     ),
   },
+  'a local door object without its own body (`{ type: "apply_patch", shell }`: the runner has no editor to call)': {
+    [AGENT]: lines(
+      "import { Agent, type Shell } from '@openai/agents';",
+      'declare const shell: Shell;',
+      "export const desk = new Agent({ name: 'desk', tools: [{ type: 'apply_patch', name: 'apply_patch', shell } as never] });",
+    ),
+  },
   'a shell tool literal whose `environment` is not local (the shell runs at OpenAI)': {
     [AGENT]: lines(
       "import { Agent, type Shell } from '@openai/agents';",

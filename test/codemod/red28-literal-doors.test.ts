@@ -32,7 +32,16 @@ describe("codemod: a handoff's invoke function given another way, a door written
       `${SDK}class Page extends Handoff { constructor() { super(oncall, async () => oncall); } }\nexport const d = new Agent({ name: 'd', handoffs: [new Page()] });\n`,
     );
     expect(r.after).toBeUndefined();
-    expect(r.findings).toEqual([expect.objectContaining({ kind: 'door-left', door: 'handoff', reason: 'unanalysable', line: 3, name: 'oncall' })]);
+    expect(r.findings).toEqual([
+      expect.objectContaining({
+        kind: 'door-left',
+        door: 'handoff',
+        reason: 'unanalysable',
+        line: 3,
+        name: 'oncall',
+        message: expect.stringContaining('a class extending Handoff'),
+      }),
+    ]);
   });
 
   it('leaves an `onInvokeHandoff` assignment for a person, though the handoff it is made on is rewritten', () => {

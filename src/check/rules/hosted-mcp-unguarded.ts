@@ -9,7 +9,7 @@ export const hostedMcpUnguardedMeta: RuleMeta = {
   id: 'hosted-mcp-unguarded',
   severity: 'error',
   short: 'hostedMcpTool() whose calls can run with no approval the policy answers.',
-  full: "A hosted MCP tool runs on the model provider's side; the SDK defaults `requireApproval` to `'never'`, so every tool of that server runs with no human and no policy. A tool listed in `requireApproval.never` is never shown to the policy either, so it is reported unless the server's action always allows (with no policy loaded, check says it cannot tell). A hand-written `onApproval` answers each request inline: it cannot wait for a person and records nothing. `protectHostedMcp(...)` from the generated module is not reported.",
+  full: "A hosted MCP tool runs on the model provider's side; the SDK defaults `requireApproval` to `'never'`, so every tool of that server runs with no human and no policy. A tool listed in `requireApproval.never` is never shown to the policy either, so it is reported unless the server's action always allows (with no policy loaded, check says it cannot tell). A hand-written `onApproval` answers each request inline: it cannot wait for a person and records nothing. `protectHostedMcp(...)` from the generated module is not reported. The object `hostedMcpTool()` returns, written by hand (`{ type: 'hosted_tool', providerData: { type: 'mcp', require_approval, on_approval } }`), is read the same way: the SDK sends its `providerData` as it is.",
   help: 'Use `protectHostedMcp({ serverLabel, ... })` from the generated module (no `requireApproval`, no `onApproval`), with `- hosted_mcp: { server_label }` mapped to an action in ctrlrun.tools.yaml; `npx ctrlrun-gen codemod --write` rewrites it.',
 };
 

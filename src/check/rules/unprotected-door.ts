@@ -8,7 +8,7 @@ export const unprotectedDoorMeta: RuleMeta = {
   id: 'unprotected-door',
   severity: 'error',
   short: 'An SDK shellTool(), applyPatchTool() or computerTool() call: a door the model can open with no policy.',
-  full: 'The SDK runs a local shell command, a file patch or a computer action for the model with no approval by default, and an inline `needsApproval`/`onApproval` records no approver and binds no answer to the call. `protectShellTool(action, options)`, `protectApplyPatchTool(action, options)` and `protectComputerTool(action, options)` from the generated module decide each call by the policy, pause for a person, run an approved call once and write receipts.',
+  full: "The SDK runs a local shell command, a file patch or a computer action for the model with no approval by default, and an inline `needsApproval`/`onApproval` records no approver and binds no answer to the call. `protectShellTool(action, options)`, `protectApplyPatchTool(action, options)` and `protectComputerTool(action, options)` from the generated module decide each call by the policy, pause for a person, run an approved call once and write receipts. The same door written as the object the factory returns (`{ type: 'shell', shell, ... }`, `{ type: 'apply_patch', editor }`, `{ type: 'computer', computer }`) is reported too: the runner finds it by its `type`.",
   help: "Replace `shellTool({ ... })` with `protectShellTool('<action>', { ... })`, `applyPatchTool({ ... })` with `protectApplyPatchTool('<action>', { ... })` and `computerTool({ ... })` with `protectComputerTool('<action>', { ... })` from the generated module (drop `needsApproval`/`onApproval`; the policy decides); `npx ctrlrun-gen codemod --write` does it for tools mapped by name in ctrlrun.tools.yaml.",
 };
 

@@ -35,7 +35,7 @@ export function onObjectLiteral(cx: FileContext, node: ts.ObjectLiteralExpressio
   }
   if (!hasInvoke) {
     // no `invoke`: a local door or hosted MCP tool written as its factory's object, found by `type`
-    if (type && !spread) onLiteralDoor(cx, node, type);
+    if (type) onLiteralDoor(cx, node, type);
     return;
   }
   if (spread) {
