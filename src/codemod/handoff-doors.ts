@@ -54,8 +54,14 @@ export function planHandoffs(scan: FileScan, d: DoorTools): void {
         'handoff',
         h.span,
         'unanalysable',
-        '`new Handoff(agent, onInvokeHandoff)` runs an invoke function protectHandoff cannot take',
-        'Write it `handoff(agent, { onHandoff, inputType })` so it can become `protectHandoff(...)`.',
+        h.constructed === 'new'
+          ? '`new Handoff(agent, onInvokeHandoff)` runs an invoke function protectHandoff cannot take'
+          : h.constructed === 'subclass'
+            ? 'a class extending Handoff runs an invoke function protectHandoff cannot take'
+            : '`onInvokeHandoff` is assigned, replacing the function protectHandoff decides the transfer in',
+        h.constructed === 'assignment'
+          ? "Drop the assignment and put the code in the handoff's `onHandoff` (`handoff(agent, { onHandoff, inputType })`), which protectHandoff runs once the policy allows."
+          : 'Write it `handoff(agent, { onHandoff, inputType })` so it can become `protectHandoff(...)`.',
         h.to,
       );
       continue;

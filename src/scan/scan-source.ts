@@ -87,6 +87,7 @@ function emptyScan(file: string, sf: ts.SourceFile, text: string, moduleImports:
     sdkFactoryCalls: [],
     opaqueFactoryUses: [],
     objectLiteralTools: [],
+    literalDoors: [],
     invokeReplacements: [],
     sdkApprovals: [],
     generatedDoorCalls: [],

@@ -135,6 +135,24 @@ export interface ObjectLiteralTool {
 }
 
 /**
+ * A local door (`type: 'shell' | 'apply_patch' | 'computer'` with the code it runs) or a hosted MCP
+ * tool (`type: 'hosted_tool'`, `providerData.type: 'mcp'`) written as the object its SDK factory
+ * returns: the SDK's runner finds such tools by `type` alone, so no factory call declares them.
+ */
+export interface LiteralDoor {
+  kind: 'literal-door';
+  span: Span;
+  door: 'shell' | 'apply_patch' | 'computer' | 'hosted_mcp';
+  name?: string;
+  /** Hosted MCP: its `providerData` as written; absent when check cannot read it (not an object literal). */
+  providerData?: ToolCallOptions;
+  /** Hosted MCP: the literal `server_label`. */
+  serverLabel?: string;
+  /** Hosted MCP: a spread written after `require_approval` in `providerData` (it may override it). */
+  spreadAfterRequireApproval?: Span;
+}
+
+/**
  * A tool's `invoke` replaced: `{ ...tool, invoke }`, `Object.assign(tool, { invoke })`,
  * `tool.invoke = ...`. A protected tool's decision runs in its `invoke`; replacing it skips the policy.
  */
@@ -380,8 +398,11 @@ export interface HandoffSite {
   inputType: boolean | 'unknown';
   /** An element of an array literal (the codemod can wrap it in place). */
   inArray?: boolean;
-  /** `new Handoff(agent, onInvokeHandoff)`: the SDK's class, whose invoke function is app code run on the model's input (not rewritable). */
-  constructed?: boolean;
+  /**
+   * The invoke function given another way than a config (not rewritable): `new Handoff(agent, f)`,
+   * a class extending Handoff, or `h.onInvokeHandoff = f`. It is app code run on the model's input.
+   */
+  constructed?: 'new' | 'subclass' | 'assignment';
 }
 
 /** `new Agent({ mcpServers: [...] })` (also `Agent.create({...})`). */
@@ -467,6 +488,8 @@ export interface FileScan {
   /** Tool factories reached in ways that cannot be followed (fail closed). */
   opaqueFactoryUses?: OpaqueFactoryUse[];
   objectLiteralTools?: ObjectLiteralTool[];
+  /** Local doors and hosted MCP tools written as object literals (additive). */
+  literalDoors?: LiteralDoor[];
   invokeReplacements?: InvokeReplacement[];
   sdkApprovals?: SdkApproval[];
   /** Every top-level import / require statement (additive; the codemod edits import lines with it). */

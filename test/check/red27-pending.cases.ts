@@ -24,7 +24,7 @@ import { lines } from './rule-tester.js';
 export interface PendingCase {
   name: string;
   /** The gap's letter in docs/DECISIONS.md ("Session 27: red team (issue 40)"). */
-  gap: 'B' | 'C' | 'D' | 'E' | 'F' | 'G' | 'I';
+  gap: 'G' | 'I';
   /** How likely a real app is to write it. */
   likelihood: 'high' | 'medium' | 'low';
   /** The repo: path → source text. */
@@ -32,123 +32,6 @@ export interface PendingCase {
   /** The finding check should give (today: none). */
   expect: { ruleId: string; file: string; line: number };
 }
-
-/** Gap E, hosted: a hosted MCP tool written as the object `hostedMcpTool` returns. */
-const literalHostedMcp: PendingCase = {
-  name: "a hosted MCP tool written as an object literal (`{ type: 'hosted_tool', providerData: { type: 'mcp', require_approval: 'never' } }`)",
-  gap: 'E',
-  likelihood: 'low',
-  files: {
-    'src/agent.ts': lines(
-      "import { Agent } from '@openai/agents';",
-      'const github = {',
-      "  type: 'hosted_tool' as const,",
-      "  name: 'hosted_mcp',",
-      "  providerData: { type: 'mcp', server_label: 'github', server_url: 'https://example.com/mcp', require_approval: 'never' },",
-      '};',
-      "export const desk = new Agent({ name: 'desk', tools: [github] });",
-    ),
-  },
-  expect: { ruleId: 'hosted-mcp-unguarded', file: 'src/agent.ts', line: 2 },
-};
-
-/** Gap E: local doors written by hand, as object-literal-tool reads function tools. */
-const literalLocalDoors: PendingCase[] = [
-  {
-    name: "a shell tool written as an object literal (`{ type: 'shell', shell, ... }`)",
-    gap: 'E',
-    likelihood: 'low',
-    files: {
-      'src/agent.ts': lines(
-        "import { Agent, type Shell, type ShellTool } from '@openai/agents';",
-        'declare const shell: Shell;',
-        "const bash = { type: 'shell', name: 'shell', environment: { type: 'local' }, shell, needsApproval: async () => false } as ShellTool;",
-        "export const desk = new Agent({ name: 'desk', tools: [bash] });",
-      ),
-    },
-    expect: { ruleId: 'unprotected-door', file: 'src/agent.ts', line: 3 },
-  },
-  {
-    name: "an apply_patch tool written as an object literal (`{ type: 'apply_patch', editor, ... }`)",
-    gap: 'E',
-    likelihood: 'low',
-    files: {
-      'src/agent.ts': lines(
-        "import { Agent, type Editor } from '@openai/agents';",
-        'declare const editor: Editor;',
-        "const patch = { type: 'apply_patch' as const, name: 'apply_patch', editor, needsApproval: async () => false };",
-        "export const desk = new Agent({ name: 'desk', tools: [patch] });",
-      ),
-    },
-    expect: { ruleId: 'unprotected-door', file: 'src/agent.ts', line: 3 },
-  },
-];
-
-/** A module with an on-call agent (lines 1-3); `rest` from line 4. */
-const oncall = (...rest: string[]): Record<string, string> => ({
-  'src/agent.ts': lines(
-    "import { Agent, Handoff, handoff } from '@openai/agents';",
-    'declare function page(args: string): Promise<void>;',
-    "const oncall = new Agent({ name: 'oncall' });",
-    ...rest,
-  ),
-});
-const handoffAt = (line: number) => ({ ruleId: 'unprotected-handoff', file: 'src/agent.ts', line });
-
-/** Gap F: a handoff's `onInvokeHandoff` (app code on the model's arguments) reached another way. */
-const handoffInvokes: PendingCase[] = [
-  {
-    name: 'a subclass of `Handoff` whose constructor passes the invoke function to `super`',
-    gap: 'F',
-    likelihood: 'low',
-    files: oncall(
-      'class Page extends Handoff<any, any> {',
-      '  constructor() {',
-      '    super(oncall, async (_ctx, args) => {',
-      '      await page(args);',
-      '      return oncall;',
-      '    });',
-      '  }',
-      '}',
-      "export const desk = new Agent({ name: 'desk', handoffs: [new Page()] });",
-    ),
-    expect: handoffAt(4),
-  },
-  {
-    name: 'a plain `handoff(agent)` given an `onInvokeHandoff` afterwards',
-    gap: 'F',
-    likelihood: 'low',
-    files: oncall(
-      'const h = handoff(oncall);',
-      'h.onInvokeHandoff = async (_ctx, args) => {',
-      '  await page(args);',
-      '  return oncall;',
-      '};',
-      "export const desk = new Agent({ name: 'desk', handoffs: [h] });",
-    ),
-    expect: handoffAt(5),
-  },
-  {
-    name: "a protected handoff's `onInvokeHandoff` replaced (the policy's decision is in it)",
-    gap: 'F',
-    likelihood: 'low',
-    files: {
-      'src/agent.ts': lines(
-        "import { Agent } from '@openai/agents';",
-        "import { protectHandoff } from './ctrlrun.generated.js';",
-        'declare function page(args: string): Promise<void>;',
-        "const oncall = new Agent({ name: 'oncall' });",
-        "const h = protectHandoff('desk.page_oncall', oncall, { onHandoff: async () => {} });",
-        'h.onInvokeHandoff = async (_ctx, args) => {',
-        '  await page(args);',
-        '  return oncall;',
-        '};',
-        "export const desk = new Agent({ name: 'desk', handoffs: [h] });",
-      ),
-    },
-    expect: handoffAt(6),
-  },
-];
 
 /** Gap G: a door in a module git ignores (generated at build time), imported by a module check reads. */
 const ignoredModules: PendingCase[] = [
@@ -218,10 +101,7 @@ const edgeSpecifiers: PendingCase[] = [
 
 /** Every pending case, by gap (most likely gap first), most likely first within each gap. */
 export const RED27_PENDING: readonly PendingCase[] = [
-  // gaps B, C and D are tests now: test/check/red28-tamper.test.ts
-  ...literalLocalDoors,
-  literalHostedMcp,
-  ...handoffInvokes,
+  // gaps B to F are tests now: test/check/red28-tamper.test.ts (B, C, D), red28-literal-doors.test.ts (E, F)
   ...ignoredModules,
   ...edgeSpecifiers,
 ];

@@ -1,4 +1,4 @@
-import type { FileScan, Span } from '../../scan/types.js';
+import type { FileScan, OptionProperty, Span } from '../../scan/types.js';
 import type { PolicyAction } from '../../policy/types.js';
 import { yamlScalar } from '../../manifest/yaml-scalar.js';
 import type { Finding, ProjectContext, RuleMeta } from '../types.js';
@@ -10,7 +10,7 @@ export const hostedMcpUnguardedMeta: RuleMeta = {
   id: 'hosted-mcp-unguarded',
   severity: 'error',
   short: 'hostedMcpTool() whose calls can run with no approval the policy answers.',
-  full: "A hosted MCP tool runs on the model provider's side; the SDK defaults `requireApproval` to `'never'`, so every tool of that server runs with no human and no policy. A tool listed in `requireApproval.never` is never shown to the policy either, so it is reported unless the server's action always allows (with no policy loaded, check says it cannot tell). A hand-written `onApproval` answers each request inline: it cannot wait for a person and records nothing. `protectHostedMcp(...)` from the generated module is not reported. The approval a hosted MCP tool was made with, turned off in the tool afterwards (its `providerData` replaced, `providerData.require_approval` set to other than 'always', `providerData.on_approval` set), is reported there: the SDK sends `providerData` as it is.",
+  full: "A hosted MCP tool runs on the model provider's side; the SDK defaults `requireApproval` to `'never'`, so every tool of that server runs with no human and no policy. A tool listed in `requireApproval.never` is never shown to the policy either, so it is reported unless the server's action always allows (with no policy loaded, check says it cannot tell). A hand-written `onApproval` answers each request inline: it cannot wait for a person and records nothing. `protectHostedMcp(...)` from the generated module is not reported. The object `hostedMcpTool()` returns, written by hand (`{ type: 'hosted_tool', providerData: { type: 'mcp', require_approval, on_approval } }`), is read the same way: the SDK sends its `providerData` as it is. The approval a hosted MCP tool was made with, turned off in the tool afterwards (its `providerData` replaced, `providerData.require_approval` set to other than 'always', `providerData.on_approval` set), is reported there.",
   help: 'Use `protectHostedMcp({ serverLabel, ... })` from the generated module (no `requireApproval`, no `onApproval`), with `- hosted_mcp: { server_label }` mapped to an action in ctrlrun.tools.yaml; `npx ctrlrun-gen codemod --write` rewrites it.',
 };
 
@@ -21,7 +21,9 @@ export const hostedMcpUnguardedMeta: RuleMeta = {
  * `protectHostedMcp(...)` is not reported (it is not the SDK's factory).
  */
 export function hostedMcpUnguardedRule(scan: FileScan, project: ProjectContext | undefined): Finding[] {
-  return [...scan.hostedMcpCalls.flatMap((call) => callFindings(scan.file, call, project)), ...approvalDropped(scan)];
+  const calls = scan.hostedMcpCalls.flatMap((call) => callFindings(scan.file, call, project, FACTORY));
+  const literals = (scan.literalDoors ?? []).flatMap((d) => (d.door === 'hosted_mcp' ? literalFindings(scan.file, d, project) : []));
+  return [...calls, ...literals, ...approvalDropped(scan)];
 }
 
 /** A hosted MCP tool's approval turned off after it was made (file/door-writes.ts). */
@@ -42,25 +44,63 @@ function approvalDropped(scan: FileScan): Finding[] {
     });
 }
 
-type HostedMcpCall = FileScan['hostedMcpCalls'][number];
+/** How the findings name the tool and its options: the factory's, or the keys `providerData` writes. */
+interface Wording {
+  what: string;
+  requireApproval: string;
+  onApproval: string;
+}
+const FACTORY: Wording = { what: 'hostedMcpTool()', requireApproval: 'requireApproval', onApproval: 'onApproval' };
+const LITERAL: Wording = { what: 'A hosted MCP tool written as an object literal', requireApproval: 'require_approval', onApproval: 'on_approval' };
 
-function hint(label: string | undefined): string {
-  return `Use \`protectHostedMcp({ serverLabel${label !== undefined ? `: '${label}'` : ''}, ... })\` from the generated module (no requireApproval, no onApproval), with \`- hosted_mcp: { server_label }\` mapped to an action in ctrlrun.tools.yaml; \`npx ctrlrun-gen codemod --write\` rewrites it.`;
+/** What a hosted MCP tool's findings read of it: the factory's call, or an object literal read as one. */
+type HostedMcpCall = Pick<
+  FileScan['hostedMcpCalls'][number],
+  'span' | 'options' | 'serverLabel' | 'serverLabels' | 'neverToolNames' | 'spreadAfterRequireApproval'
+>;
+
+/**
+ * `{ type: 'hosted_tool', providerData: { type: 'mcp', ... } }`: the SDK sends `providerData` as it
+ * is, so its `require_approval` (absent: 'never', as the SDK reads it) and `on_approval` are the
+ * factory's `requireApproval` and `onApproval`; a `never` list is not read (every one is reported).
+ */
+function literalFindings(file: string, d: NonNullable<FileScan['literalDoors']>[number], project: ProjectContext | undefined): Finding[] {
+  if (!d.providerData) {
+    const message = `${LITERAL.what}: its \`providerData\` is not an object literal check can read, so its calls may run with no approval.`;
+    return [findingOf(hostedMcpUnguardedMeta, file, d.span, message, hint(undefined, LITERAL))];
+  }
+  const p = d.providerData.properties;
+  const properties: Record<string, OptionProperty> = {};
+  if (p.require_approval) properties.requireApproval = p.require_approval;
+  if (p.on_approval) properties.onApproval = p.on_approval;
+  const call: HostedMcpCall = { span: d.span, options: { ...d.providerData, properties }, ...pick(d) };
+  return callFindings(file, call, project, LITERAL);
+}
+
+const pick = (d: NonNullable<FileScan['literalDoors']>[number]) => ({
+  ...(d.serverLabel !== undefined ? { serverLabel: d.serverLabel } : {}),
+  ...(d.spreadAfterRequireApproval ? { spreadAfterRequireApproval: d.spreadAfterRequireApproval } : {}),
+});
+
+function hint(label: string | undefined, w: Wording = FACTORY): string {
+  const codemod = w === FACTORY ? '`npx ctrlrun-gen codemod --write` rewrites it' : 'the codemod does not rewrite an object literal';
+  return `Use \`protectHostedMcp({ serverLabel${label !== undefined ? `: '${label}'` : ''}, ... })\` from the generated module (no requireApproval, no onApproval), with \`- hosted_mcp: { server_label }\` mapped to an action in ctrlrun.tools.yaml; ${codemod}.`;
 }
 
 /** One call's findings: a hand-written `onApproval`, then what its `requireApproval` leaves unasked. */
-function callFindings(file: string, call: HostedMcpCall, project: ProjectContext | undefined): Finding[] {
+function callFindings(file: string, call: HostedMcpCall, project: ProjectContext | undefined, w: Wording): Finding[] {
   const prop = call.options.properties.requireApproval;
   const labels = hostedLabelsOf(call);
   const label = labels.length > 0 ? ` for ${labels.map((l) => `'${l}'`).join(', ')}` : '';
-  const at = (span: Pick<Span, 'line' | 'column'>, message: string): Finding => findingOf(hostedMcpUnguardedMeta, file, span, message, hint(call.serverLabel));
+  const at = (span: Pick<Span, 'line' | 'column'>, message: string): Finding =>
+    findingOf(hostedMcpUnguardedMeta, file, span, message, hint(call.serverLabel, w));
   const findings: Finding[] = [];
   const onApproval = call.options.properties.onApproval;
   if (onApproval) {
     findings.push(
       at(
         onApproval.span,
-        `hostedMcpTool()${label}: a hand-written \`onApproval\` answers each approval request inline: it cannot wait for a person, records no approver and no receipt.`,
+        `${w.what}${label}: a hand-written \`${w.onApproval}\` answers each approval request inline: it cannot wait for a person, records no approver and no receipt.`,
       ),
     );
   }
@@ -69,7 +109,7 @@ function callFindings(file: string, call: HostedMcpCall, project: ProjectContext
       findings.push(
         at(
           call.spreadAfterRequireApproval,
-          `hostedMcpTool()${label}: a spread after \`requireApproval: 'always'\` can override it (the last property wins), so check cannot tell that any call asks for approval.`,
+          `${w.what}${label}: a spread after \`${w.requireApproval}: 'always'\` can override it (the last property wins), so check cannot tell that any call asks for approval.`,
         ),
       );
     }
@@ -81,8 +121,8 @@ function callFindings(file: string, call: HostedMcpCall, project: ProjectContext
     at(
       prop?.span ?? call.span,
       prop
-        ? `hostedMcpTool()${label}: \`requireApproval\` is not 'always', so some of the server's tools run with no approval.`
-        : `hostedMcpTool()${label} has no \`requireApproval\`: the SDK defaults it to 'never', so every tool of the server runs with no approval.`,
+        ? `${w.what}${label}: \`${w.requireApproval}\` is not 'always', so some of the server's tools run with no approval.`
+        : `${w.what}${label} has no \`${w.requireApproval}\`: the SDK defaults it to 'never', so every tool of the server runs with no approval.`,
     ),
   );
   return findings;

@@ -8,7 +8,7 @@ export const unprotectedDoorMeta: RuleMeta = {
   id: 'unprotected-door',
   severity: 'error',
   short: 'An SDK shellTool(), applyPatchTool() or computerTool() call: a door the model can open with no policy.',
-  full: 'The SDK runs a local shell command, a file patch or a computer action for the model with no approval by default, and an inline `needsApproval`/`onApproval` records no approver and binds no answer to the call. `protectShellTool(action, options)`, `protectApplyPatchTool(action, options)` and `protectComputerTool(action, options)` from the generated module decide each call by the policy, pause for a person, run an approved call once and write receipts.',
+  full: "The SDK runs a local shell command, a file patch or a computer action for the model with no approval by default, and an inline `needsApproval`/`onApproval` records no approver and binds no answer to the call. `protectShellTool(action, options)`, `protectApplyPatchTool(action, options)` and `protectComputerTool(action, options)` from the generated module decide each call by the policy, pause for a person, run an approved call once and write receipts. The same door written as the object the factory returns (`{ type: 'shell', shell, ... }`, `{ type: 'apply_patch', editor }`, `{ type: 'computer', computer }`) is reported too: the runner finds it by its `type`.",
   help: "Replace `shellTool({ ... })` with `protectShellTool('<action>', { ... })`, `applyPatchTool({ ... })` with `protectApplyPatchTool('<action>', { ... })` and `computerTool({ ... })` with `protectComputerTool('<action>', { ... })` from the generated module (drop `needsApproval`/`onApproval`; the policy decides); `npx ctrlrun-gen codemod --write` does it for tools mapped by name in ctrlrun.tools.yaml.",
 };
 
@@ -31,5 +31,24 @@ export function unprotectedDoorRule(scan: FileScan): Finding[] {
       ),
     );
   }
+  for (const d of scan.literalDoors ?? []) if (d.door !== 'hosted_mcp') out.push(literalFinding(scan, d));
   return out;
+}
+
+const LITERAL_DOORS = {
+  shell: ['protectShellTool', 'run shell commands', 'shell'],
+  apply_patch: ['protectApplyPatchTool', 'patch files', 'editor'],
+  computer: ['protectComputerTool', 'drive a computer', 'computer'],
+} as const;
+
+/** A local door written as the object its factory returns: the runner finds it by `type`, so it runs as the factory's would. */
+function literalFinding(scan: FileScan, d: NonNullable<FileScan['literalDoors']>[number]): Finding {
+  const [variant, does, body] = LITERAL_DOORS[d.door as keyof typeof LITERAL_DOORS];
+  return findingOf(
+    unprotectedDoorMeta,
+    scan.file,
+    d.span,
+    `A ${d.door} tool${d.name !== undefined ? ` '${d.name}'` : ''} written as an object literal (\`type: '${d.door}'\` with its own \`${body}\`): the SDK finds it by its type and lets the model ${does} with no policy: no decision, no recorded approval, no receipt.`,
+    `Use \`${variant}('<action>', { ... })\` from the generated module, with the action in ctrlrun.yaml (the codemod does not rewrite an object literal).`,
+  );
 }

@@ -12,6 +12,8 @@ export const unprotectedHandoffMeta: RuleMeta = {
 };
 
 function doesWhat(site: HandoffSite): string {
+  if (site.constructed === 'subclass') return 'is a class extending Handoff, whose invoke function (app code) runs on the input the model chose';
+  if (site.constructed === 'assignment') return "is given another `onInvokeHandoff` (app code, run on the input the model chose in place of the handoff's own)";
   if (site.constructed) return 'is a `new Handoff(...)` whose invoke function (app code) runs on the input the model chose';
   if (site.onHandoff === 'unknown' || site.inputType === 'unknown') return "has a config check cannot read, so it may run `onHandoff` on the model's input";
   if (site.onHandoff && site.inputType) return 'runs `onHandoff` (app code) on the input the model chose';

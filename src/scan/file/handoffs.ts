@@ -4,7 +4,7 @@ import { spanOf } from '../parse.js';
 import { isStringLike, optionsOf, skipWrappers } from '../syntax.js';
 import type { HandoffSite, ToolCallOptions } from '../types.js';
 import { agentNameOf, isAgentExpr } from './agents.js';
-import { constObjectLiteral, resolve, type FileContext, type ResolvedMember } from './context.js';
+import { constObjectLiteral, doorOf, resolve, type FileContext, type ResolvedMember } from './context.js';
 import { initializerInScope } from '../local-values.js';
 import { isSdkModule } from '../imports.js';
 
@@ -49,13 +49,58 @@ export function onHandoffClass(cx: FileContext, node: ts.NewExpression): void {
     kind: 'handoff',
     span: spanOf(node, cx.sf),
     form: 'call',
-    constructed: true,
+    constructed: 'new',
     onHandoff: invoke !== undefined,
     inputType: invoke !== undefined,
   };
   const to = agent ? agentNameOf(cx, agent) : undefined;
   if (to !== undefined) site.to = to;
   cx.scan.handoffs!.push(site);
+}
+
+/**
+ * A class extending the SDK's Handoff: its constructor needs an invoke function, so each instance
+ * runs one the class (or its `new`) gives, app code on the model's input. Reported at the class,
+ * with the agent its `super(agent, ...)` hands off to when written.
+ */
+export function onHandoffSubclass(cx: FileContext, node: ts.ClassLikeDeclaration): void {
+  const base = node.heritageClauses?.find((h) => h.token === typescript.SyntaxKind.ExtendsKeyword)?.types[0]?.expression;
+  const r = base ? resolve(cx, base) : undefined;
+  if (r?.member !== 'Handoff' || !isSdkModule(r.module)) return;
+  const site: HandoffSite = { kind: 'handoff', span: spanOf(node, cx.sf), form: 'call', constructed: 'subclass', onHandoff: true, inputType: true };
+  const ctor = node.members.find(typescript.isConstructorDeclaration);
+  const call = ctor?.body?.statements.map((st) => (typescript.isExpressionStatement(st) ? skipWrappers(st.expression) : undefined)).find(isSuperCall);
+  const to = call?.arguments[0] ? agentNameOf(cx, call.arguments[0]) : undefined;
+  if (to !== undefined) site.to = to;
+  cx.scan.handoffs!.push(site);
+}
+
+const isSuperCall = (e: ts.Expression | undefined): e is ts.CallExpression =>
+  !!e && typescript.isCallExpression(e) && e.expression.kind === typescript.SyntaxKind.SuperKeyword;
+
+/**
+ * `h.onInvokeHandoff = f` (also `h['onInvokeHandoff'] = f`) in a file that uses the SDK or the
+ * generated module: the runner calls that function on the model's arguments, and protectHandoff
+ * decides the transfer inside the one it set, so the new one runs app code with no decision.
+ */
+export function onHandoffInvokeWritten(cx: FileContext, node: ts.BinaryExpression, receiver: ts.Expression): void {
+  if (!cx.scan.importsSdk && cx.generatedDoorNames.size === 0 && cx.generatedNamespaces.size === 0) return;
+  const site: HandoffSite = { kind: 'handoff', span: spanOf(node, cx.sf), form: 'call', constructed: 'assignment', onHandoff: true, inputType: true };
+  const to = handoffTarget(cx, skipWrappers(receiver));
+  if (to !== undefined) site.to = to;
+  cx.scan.handoffs!.push(site);
+}
+
+/** The agent a handoff held by `name` hands off to: `handoff(agent, ...)` or `protectHandoff(action, agent, ...)` where it is made. */
+function handoffTarget(cx: FileContext, receiver: ts.Expression): string | undefined {
+  if (!typescript.isIdentifier(receiver)) return undefined;
+  const found = initializerInScope(receiver.text, cx.ancestors, cx.hoisted);
+  const init = found ? skipWrappers(found.init) : undefined;
+  if (!init || !typescript.isCallExpression(init)) return undefined;
+  const door = doorOf(cx, init.expression);
+  const r = door === undefined ? resolve(cx, init.expression) : undefined;
+  const agent = door === 'protectHandoff' ? init.arguments[1] : r?.member === 'handoff' && isSdkModule(r.module) ? init.arguments[0] : undefined;
+  return agent ? agentNameOf(cx, agent, found!.ancestors) : undefined;
 }
 
 /** `protectHandoff('<action>', agent, config)` of the generated module. */

@@ -6,6 +6,8 @@ import { isStringLike, propertyName, skipWrappers } from '../syntax.js';
 import type { InvokeReplacement, ObjectLiteralTool } from '../types.js';
 import { agentClassOf, agentVarOf, type FileContext } from './context.js';
 import { constStringOf } from './names.js';
+import { onLiteralDoor } from './literal-doors.js';
+import { onHandoffInvokeWritten } from './handoffs.js';
 import { mayBeAgent, mcpServersKey } from './mcp-lists.js';
 import { onPropertyWrites, TOOL_SOURCES } from './door-writes.js';
 import { assignmentWrites, spreadWrites } from './property-writes.js';
@@ -34,8 +36,15 @@ export function onObjectLiteral(cx: FileContext, node: ts.ObjectLiteralExpressio
     if (key === 'name') name = value;
   }
   // a copy of a door with a part of it written (`{ ...t, invoke }`, `{ ...sh, shell }`): file/door-writes.ts
-  if (spread) return onPropertyWrites(cx, spreadWrites(node));
-  if (!hasInvoke) return;
+  if (spread) {
+    onPropertyWrites(cx, spreadWrites(node));
+    if (hasInvoke) return;
+  }
+  if (!hasInvoke) {
+    // no `invoke`: a local door or hosted MCP tool written as its factory's object, found by `type`
+    if (type) onLiteralDoor(cx, node, type);
+    return;
+  }
   if (type && constStringOf(cx, type) === 'function') {
     pushTool(cx, node, name, 'object');
   }
@@ -142,6 +151,7 @@ export function onAssignment(cx: FileContext, node: ts.BinaryExpression): void {
       ...(computed === 'maybe' ? { serversOnly: true } : {}),
     });
   }
+  if (key === 'onInvokeHandoff') onHandoffInvokeWritten(cx, node, (left as ts.PropertyAccessExpression | ts.ElementAccessExpression).expression);
   // `t.invoke = ...`, `agent.getAllTools = ...`, `sh.shell = ...`: file/door-writes.ts
   onPropertyWrites(cx, assignmentWrites(node));
 }

@@ -4,7 +4,7 @@ import type { Binding } from '../imports.js';
 import { scopeDeclarations, scopeKinds } from '../scope.js';
 import { aliasValues } from '../values.js';
 import { onNew } from './agents.js';
-import { onHandoffClass } from './handoffs.js';
+import { onHandoffClass, onHandoffSubclass } from './handoffs.js';
 import { onCall } from './calls.js';
 import { exprValue, type FileContext } from './context.js';
 import { onAgentDestructure, onAsToolRead } from './escapes.js';
@@ -66,7 +66,10 @@ function readers(): ReadonlyArray<Reader | undefined> {
     onMcpServersLiteral(cx, node as ts.ObjectLiteralExpression);
   };
   table[k.PropertyDeclaration] = (cx, node) => onMcpServersField(cx, node as ts.PropertyDeclaration);
-  table[k.ClassDeclaration] = table[k.ClassExpression] = (cx, node) => onClass(cx, node as ts.ClassLikeDeclaration);
+  table[k.ClassDeclaration] = table[k.ClassExpression] = (cx, node) => {
+    onClass(cx, node as ts.ClassLikeDeclaration);
+    onHandoffSubclass(cx, node as ts.ClassLikeDeclaration);
+  };
   table[k.BinaryExpression] = (cx, node) => {
     if (isAssigning((node as ts.BinaryExpression).operatorToken.kind)) onAssignment(cx, node as ts.BinaryExpression);
   };

@@ -1,0 +1,110 @@
+import type { ts } from 'ts-morph';
+import { typescript } from '../typescript.js';
+import { spanOf } from '../parse.js';
+import { isStringLike, optionsOf, propertyName, skipWrappers } from '../syntax.js';
+import type { LiteralDoor, Span } from '../types.js';
+import { constObjectLiteral, type FileContext } from './context.js';
+import { constStringOf } from './names.js';
+
+// Doors written as the objects the SDK's factories return. The runner (agents-core
+// runner/modelOutputs) finds the shell, apply_patch and computer tool of an agent, and its hosted
+// MCP tools, by `type` alone: such an object runs as the factory's would, with no factory call.
+
+/** Each local door's `type`, and the property holding the code it runs (without it the runner has nothing to run). */
+const LOCAL_BODIES: Readonly<Record<string, string>> = { shell: 'shell', apply_patch: 'editor', computer: 'computer' };
+
+/** An object literal's `type` (read as object-literal-tool reads `'function'`) names a local door or a hosted tool. */
+export function onLiteralDoor(cx: FileContext, node: ts.ObjectLiteralExpression, typeExpr: ts.Expression): void {
+  const props = written(node);
+  // most objects with a `type` (actions, configs) hold none of these: their `type` is not followed
+  if (!BODY_KEYS.some((k) => props.has(k))) return;
+  const type = constStringOf(cx, typeExpr);
+  if (type === undefined) return;
+  if (Object.hasOwn(LOCAL_BODIES, type)) localDoor(cx, node, type as LiteralDoor['door'], props);
+  else if (type === 'hosted_tool') hostedMcp(cx, node, props);
+}
+
+/** The properties without which an object is none of these doors (the runner reads MCP in `providerData`). */
+const BODY_KEYS = [...Object.values(LOCAL_BODIES), 'providerData'];
+
+/** The properties written in an object literal, by name: the value (a shorthand's name; null for a method or accessor). */
+function written(node: ts.ObjectLiteralExpression): Map<string, ts.Expression | null> {
+  const out = new Map<string, ts.Expression | null>();
+  for (const p of node.properties) {
+    const key = typescript.isSpreadAssignment(p) ? undefined : propertyName(p.name);
+    if (key === undefined) continue;
+    out.set(key, typescript.isPropertyAssignment(p) ? p.initializer : typescript.isShorthandPropertyAssignment(p) ? p.name : null);
+  }
+  return out;
+}
+
+/** A literal (a string, a number, `true`, `null`): no shell, editor or computer, so another library's config. */
+function isPrimitive(node: ts.Expression): boolean {
+  const e = skipWrappers(node);
+  const k = typescript.SyntaxKind;
+  return typescript.isLiteralExpression(e) || e.kind === k.TrueKeyword || e.kind === k.FalseKeyword || e.kind === k.NullKeyword;
+}
+
+/**
+ * `{ type: 'shell', shell, ... }` (`apply_patch` with an `editor`, `computer` with a `computer`). A
+ * `{ type: 'shell', command }` of another library (a task runner's step) has no body and is not one;
+ * nor is a shell whose `environment` is not local (it runs at OpenAI, not here).
+ */
+function localDoor(cx: FileContext, node: ts.ObjectLiteralExpression, door: LiteralDoor['door'], props: Map<string, ts.Expression | null>): void {
+  const body = props.get(LOCAL_BODIES[door]!);
+  if (body === undefined || (body && isPrimitive(body))) return;
+  const env = props.get('environment');
+  const envObject = env ? skipWrappers(env) : undefined;
+  if (envObject && typescript.isObjectLiteralExpression(envObject)) {
+    const envType = written(envObject).get('type');
+    const value = envType ? constStringOf(cx, envType) : undefined;
+    if (value !== undefined && value !== 'local') return;
+  }
+  push(cx, node, door, props);
+}
+
+/**
+ * `{ type: 'hosted_tool', name: 'hosted_mcp', providerData: { type: 'mcp', require_approval, ... } }`
+ * (what `hostedMcpTool` returns). Another hosted tool (web search: `providerData.type` is not
+ * 'mcp') is not one; a `providerData` check cannot read is taken for MCP when the name says so.
+ */
+function hostedMcp(cx: FileContext, node: ts.ObjectLiteralExpression, props: Map<string, ts.Expression | null>): void {
+  const data = props.get('providerData');
+  let e = data ? skipWrappers(data) : undefined;
+  if (e && typescript.isIdentifier(e)) e = constObjectLiteral(cx, e.text) ?? e;
+  const name = props.get('name');
+  if (!e || !typescript.isObjectLiteralExpression(e)) {
+    if (name && constStringOf(cx, name) === 'hosted_mcp') push(cx, node, 'hosted_mcp', props);
+    return;
+  }
+  const dataProps = written(e);
+  const dataType = dataProps.get('type');
+  if (!dataType || constStringOf(cx, dataType) !== 'mcp') return;
+  const d = push(cx, node, 'hosted_mcp', props);
+  d.providerData = optionsOf(e, cx.sf);
+  const label = dataProps.get('server_label');
+  const labelText = label ? skipWrappers(label) : undefined;
+  if (labelText && isStringLike(labelText)) d.serverLabel = labelText.text;
+  const after = spreadAfter(e, 'require_approval', cx);
+  if (after) d.spreadAfterRequireApproval = after;
+}
+
+/** A spread written after `key` (the last property wins, so it may override it). */
+function spreadAfter(node: ts.ObjectLiteralExpression, key: string, cx: FileContext): Span | undefined {
+  let seen = false;
+  for (const p of node.properties) {
+    if (typescript.isSpreadAssignment(p)) {
+      if (seen) return spanOf(p, cx.sf);
+    } else if (propertyName(p.name) === key) seen = true;
+  }
+  return undefined;
+}
+
+function push(cx: FileContext, node: ts.ObjectLiteralExpression, door: LiteralDoor['door'], props: Map<string, ts.Expression | null>): LiteralDoor {
+  const d: LiteralDoor = { kind: 'literal-door', span: spanOf(node, cx.sf), door };
+  const name = props.get('name');
+  const value = name ? constStringOf(cx, name) : undefined;
+  if (value !== undefined) d.name = value;
+  cx.scan.literalDoors!.push(d);
+  return d;
+}

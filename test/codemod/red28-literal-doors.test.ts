@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { rewriteFile } from '../../src/codemod/rewrite-file.js';
+import { parsePolicy } from '../../src/policy/load.js';
+import { scanSource } from '../../src/scan/index.js';
+
+/**
+ * Gaps E and F of the session 27 red team: what the codemod does with a handoff whose invoke
+ * function is given by a subclass or an assignment (left for a person, never counted as
+ * rewritten), and with a local door written as an object literal (left as it is: no factory call
+ * to rewrite; check reports it as unprotected-door).
+ */
+const POLICY = parsePolicy('schema: ctrlrun.policy/v6\nactions:\n  handoff.oncall:\n    decision: allow\n', '/repo/ctrlrun.yaml').value!;
+
+function rewrite(text: string) {
+  const scan = scanSource('src/x.ts', text, { root: '/repo', generatedModule: '/repo/src/ctrlrun.generated.ts' });
+  return rewriteFile(scan, text, {
+    fileAbs: '/repo/src/x.ts',
+    actions: new Map(),
+    policy: POLICY,
+    generatedModule: '/repo/src/ctrlrun.generated.ts',
+    settings: { extension: 'js' },
+    sandboxMapped: false,
+    handoffActions: new Map([['oncall', 'handoff.oncall']]),
+  });
+}
+
+const SDK = "import { Agent, Handoff, handoff, type Shell } from '@openai/agents';\nconst oncall = new Agent({ name: 'oncall' });\n";
+
+describe("codemod: a handoff's invoke function given another way, a door written as an object", () => {
+  it('leaves a subclass of Handoff for a person (a conflict, no rewrite)', () => {
+    const r = rewrite(
+      `${SDK}class Page extends Handoff { constructor() { super(oncall, async () => oncall); } }\nexport const d = new Agent({ name: 'd', handoffs: [new Page()] });\n`,
+    );
+    expect(r.after).toBeUndefined();
+    expect(r.findings).toEqual([
+      expect.objectContaining({
+        kind: 'door-left',
+        door: 'handoff',
+        reason: 'unanalysable',
+        line: 3,
+        name: 'oncall',
+        message: expect.stringContaining('a class extending Handoff'),
+      }),
+    ]);
+  });
+
+  it('leaves an `onInvokeHandoff` assignment for a person, though the handoff it is made on is rewritten', () => {
+    const r = rewrite(`${SDK}const h = handoff(oncall);\nh.onInvokeHandoff = async () => oncall;\nexport const d = new Agent({ name: 'd', handoffs: [h] });\n`);
+    expect(r.findings).toEqual([
+      expect.objectContaining({ kind: 'door-rewritten', door: 'handoff', line: 3 }),
+      expect.objectContaining({ kind: 'door-left', door: 'handoff', reason: 'unanalysable', line: 4, message: expect.stringContaining('onInvokeHandoff') }),
+    ]);
+  });
+
+  it('leaves a shell tool written as an object literal untouched, and claims no rewrite', () => {
+    const r = rewrite(`${SDK}declare const shell: Shell;\nexport const d = new Agent({ name: 'd', tools: [{ type: 'shell', shell } as never] });\n`);
+    expect(r.after).toBeUndefined();
+    expect(r.findings.filter((f) => f.kind === 'door-rewritten')).toEqual([]);
+  });
+});
