@@ -180,7 +180,7 @@ class DiskFiles extends Set<string> {
     if (this.listed.has(abs)) return true;
     let hit = this.found.get(abs);
     if (hit === undefined) {
-      hit = isSourceFile(abs) && isFile(abs);
+      hit = isFile(abs);
       this.found.set(abs, hit);
     }
     return hit;

@@ -174,11 +174,9 @@ describe('gap H: check in the package that holds the manifest reads the modules 
   it('a dependency whose entry is build output is read from the source it is built from', () => {
     const dir = workspace();
     writeFiles(dir, {
-      'packages/extra/package.json': JSON.stringify({
-        name: 'extra',
-        type: 'module',
-        exports: { '.': { types: './dist/index.d.ts', import: './dist/index.js' } },
-      }),
+      // its declarations named first, and built: no code to read there
+      'packages/extra/package.json': JSON.stringify({ name: 'extra', type: 'module', types: './dist/index.d.ts', main: './dist/index.js' }),
+      'packages/extra/dist/index.d.ts': 'export declare const wire: unknown;\n',
     });
     const scan = scanRepoSync({ root: path.join(dir, 'packages/agents') });
     expect(scan.files.map((s) => [s.file, s.unlisted])).toEqual([
@@ -254,6 +252,24 @@ describe('gap G: a module of a git-ignored folder that a checked file imports is
     expect(errors((await checkJson(dir, ['src'])).findings)).toEqual(['unprotected-tool src/gen/wire.ts:3']);
   });
 
+  it('an ignored barrel is followed to the module that builds the tool; the barrel itself, naming no SDK, is not scanned', () => {
+    const dir = makeTempDir('red28-gen-');
+    dirs.push(dir);
+    writeFiles(dir, {
+      ...GENERATED_APP,
+      'src/gen/index.ts': "export * from './wire.js';\n",
+      'src/agent.ts': GENERATED_APP['src/agent.ts']!.replace('./gen/wire.js', './gen/index.js'),
+    });
+    execFileSync('git', ['init', '-q'], { cwd: dir });
+    const scan = scanRepoSync({ root: dir });
+    expect(scan.files.map((s) => [s.file, s.unlisted])).toEqual([
+      ['src/agent.ts', undefined],
+      ['src/gen/wire.ts', 'ignored'],
+    ]);
+    // the listed file and the module read for it
+    expect(scan.filesConsidered).toBe(2);
+  });
+
   it('control: a check given paths does not read the root’s other listed files as unlisted', async () => {
     const dir = makeTempDir('red28-gen-');
     dirs.push(dir);
@@ -265,6 +281,11 @@ describe('gap G: a module of a git-ignored folder that a checked file imports is
     execFileSync('git', ['init', '-q'], { cwd: dir });
     const scan = scanRepoSync({ root: dir, paths: ['src/agent.ts'] });
     expect(scan.files.map((s) => s.file)).toEqual(['src/agent.ts']);
+    // and the whole root's scan reads the listed module once, as the listed file it is
+    expect(scanRepoSync({ root: dir }).files.map((s) => [s.file, s.unlisted])).toEqual([
+      ['src/agent.ts', undefined],
+      ['src/other.ts', undefined],
+    ]);
   });
 
   it('control: an ignored folder nothing imports stays unread, and a test’s import of one is the test’s', () => {
