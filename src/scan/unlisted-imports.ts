@@ -77,6 +77,13 @@ export function unlistedImports(search: UnlistedSearch): Array<UnlistedModule & 
     if (bound === null) bound = importerBound(root);
     return bound;
   };
+  // a package linked in node_modules, by the importer's folder and the name (each asked of the disk once)
+  const links = new Map<string, string | undefined>();
+  const linked = (specifier: string, from: string): string | undefined => {
+    const key = `${path.dirname(from)}\0${specifier}`;
+    if (!links.has(key)) links.set(key, linkedWorkspaceSource(specifier, from));
+    return links.get(key);
+  };
   const manifestAt = new Map<string, boolean>();
   const out: Array<UnlistedModule & { text: string }> = [];
   const seen = new Set<string>();
@@ -85,7 +92,7 @@ export function unlistedImports(search: UnlistedSearch): Array<UnlistedModule & 
   while (queue.length > 0 && out.length < UNLISTED_LIMIT) {
     const { from, specifiers } = queue.shift()!;
     for (const specifier of specifiers) {
-      const target = unlistedTarget(specifier, from, layout, disk, boundOf);
+      const target = unlistedTarget(specifier, from, { layout, disk, boundOf, linked });
       if (target === undefined || seen.has(target)) continue;
       seen.add(target);
       const kind = kindOf(target, search, boundOf);
@@ -101,7 +108,12 @@ export function unlistedImports(search: UnlistedSearch): Array<UnlistedModule & 
 }
 
 /** Where a specifier leads when it is no listed file: a module on disk, or undefined (listed, a package, nothing). */
-function unlistedTarget(specifier: string, from: string, layout: RepoLayout, disk: RepoLayout, boundOf: () => string | undefined): string | undefined {
+function unlistedTarget(
+  specifier: string,
+  from: string,
+  at: { layout: RepoLayout; disk: RepoLayout; boundOf: () => string | undefined; linked: (specifier: string, from: string) => string | undefined },
+): string | undefined {
+  const { layout, disk, boundOf } = at;
   if (isSdkModule(specifier) || specifier.startsWith('node:') || NOT_CODE.test(specifier)) return undefined;
   // a listed file is scanned (or, naming no SDK, holds no door): only a miss is looked for on disk
   if (resolveSpecifier(layout, specifier, from) !== undefined) return undefined;
@@ -110,7 +122,7 @@ function unlistedTarget(specifier: string, from: string, layout: RepoLayout, dis
   if (onDisk !== undefined || specifier.startsWith('.')) return undefined;
   // a package of the workspace linked in node_modules (`"extra": "workspace:*"`), only when there is a
   // repository above the root to hold it (at the top, every package of the workspace is listed)
-  return boundOf() !== undefined ? linkedWorkspaceSource(specifier, from) : undefined;
+  return boundOf() !== undefined ? at.linked(specifier, from) : undefined;
 }
 
 /** Inside the root (and the scan's paths): git ignores it; outside: within the bound; else not read. */
