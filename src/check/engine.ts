@@ -21,7 +21,7 @@ import { dependentAnswerFindings } from './dependent-answers.js';
 import { applySuppressions } from './suppressions.js';
 import type { Finding, ProjectContext, RepoFacts, ScannedFile } from './types.js';
 import { withAnswerFacts } from './answer-facts.js';
-import { readRegularText } from '../safe-read.js';
+import { isInside, readRegularText } from '../safe-read.js';
 import { IN_COMPONENT_HINT, isComponentFile } from '../scan/component-script.js';
 
 export interface CheckOptions {
@@ -34,6 +34,12 @@ export interface CheckOptions {
    * workspace root's check): the files other checks of the command cover. Default: `paths`.
    */
   commandPaths?: readonly string[];
+  /**
+   * What the command's checks cover together (relative to cwd), when this check is one of several (a
+   * workspace root's): a module outside the package that it imports (unlisted-imports.ts) is then
+   * reported by the check that covers it, not again here. Default: this check covers only its own.
+   */
+  covered?: readonly string[];
   /** Manifest path (relative to cwd); default: found upward from cwd. */
   manifest?: string;
   /** Policy path (relative to cwd); default: the manifest's `policy`. */
@@ -127,13 +133,19 @@ export async function runCheck(options: CheckOptions): Promise<CheckResult> {
     ...(read ? { read } : {}),
   });
 
+  const elsewhere = coveredElsewhere(cwd, root, options.covered, repo.files);
   findings.push(
     // the scan's tree holds the text it read: no file is read twice
     // the repo rules ask the disk through one PackageFacts of the check's root (sdk-approval: the
     // packages a package without protected tools depends on)
-    ...lintFiles(repo.files, context, (scan) => treeOf(scan)?.text ?? readSourceText(path.resolve(root, scan.file)) ?? '', {
-      packages: new PackageFacts(root),
-    }).map((f) => ({
+    ...lintFiles(
+      elsewhere.size > 0 ? repo.files.filter((s) => !elsewhere.has(s.file)) : repo.files,
+      context,
+      (scan) => treeOf(scan)?.text ?? readSourceText(path.resolve(root, scan.file)) ?? '',
+      {
+        packages: new PackageFacts(root),
+      },
+    ).map((f) => ({
       ...f,
       file: relative(path.resolve(root, f.file)),
     })),
@@ -164,6 +176,23 @@ export async function runCheck(options: CheckOptions): Promise<CheckResult> {
     filesConsidered: repo.filesConsidered,
     filesParsed: repo.files.length,
   };
+}
+
+/**
+ * The scans (by their path) of modules outside the package that another check of the command covers
+ * (`covered`, relative to `cwd`): a package's tool module a sibling imports is linted by the
+ * sibling's own region, once.
+ */
+function coveredElsewhere(cwd: string, root: string, covered: readonly string[] | undefined, scans: readonly FileScan[]): Set<string> {
+  const out = new Set<string>();
+  if (!covered || covered.length === 0) return out;
+  const dirs = covered.map((p) => path.resolve(cwd, p));
+  for (const scan of scans) {
+    if (scan.unlisted !== 'outside') continue;
+    const abs = path.resolve(root, scan.file);
+    if (dirs.some((d) => abs === d || isInside(d, abs))) out.add(scan.file);
+  }
+  return out;
 }
 
 /**

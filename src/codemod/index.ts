@@ -15,6 +15,7 @@ import type { CodemodFinding, CodemodResult, CodemodSummary, FileChange } from '
 import { mappedDoorsOf, runsLackingContext } from '../scan/context-runs.js';
 import { computedKey, computedTools, siteMatches } from '../manifest/computed.js';
 import { IN_COMPONENT_HINT, isComponentFile } from '../scan/component-script.js';
+import { UNLISTED_HINT } from '../scan/unlisted-imports.js';
 
 export type { CodemodFinding, CodemodResult, CodemodSummary, FileChange } from './types.js';
 export { writeChanges } from './write.js';
@@ -66,6 +67,11 @@ export async function runCodemod(options: CodemodOptions): Promise<CodemodResult
       continue;
     }
     const fileAbs = path.resolve(root, fileScan.file);
+    if (fileScan.unlisted !== undefined) {
+      // a module the listing leaves out, read because the package imports it: not the package's to rewrite
+      if (!fileScan.parseError) findings.push(unlistedLeft(fileScan, fileAbs, fileScan.unlisted));
+      continue;
+    }
     if (isComponentFile(fileScan.file)) {
       // a component's code is read in place, but written back by its own compiler's rules: not rewritten here
       if (!fileScan.parseError) findings.push(componentLeft(fileScan, fileAbs));
@@ -135,6 +141,27 @@ function componentLeft(fileScan: FileScan, fileAbs: string): CodemodFinding {
     hint: `${IN_COMPONENT_HINT}, then run the codemod again`,
   };
 }
+/**
+ * The doors of a module the package imports from outside it, or from a folder git ignores, left as
+ * they are (issue 40 item 4): another package's file is that package's to protect, and a generated
+ * module is written again by its generator. Counted as unparseable, as a component's are: it blocks.
+ */
+function unlistedLeft(fileScan: FileScan, fileAbs: string, kind: 'ignored' | 'outside'): CodemodFinding {
+  const first = fileScan.sdkToolCalls[0];
+  const at = first ? { line: first.span.line, column: first.span.column } : FILE_START;
+  const what = first ? `the tool${first.name !== undefined ? ` '${first.name}'` : ''}` : 'a door (an MCP server, a hosted or local tool, an agent as a tool)';
+  return {
+    ...at,
+    kind: 'unreadable',
+    file: fileAbs,
+    message: `${what} is in ${UNLISTED_WHERE[kind]}: the codemod does not rewrite it`,
+    hint: UNLISTED_HINT[kind],
+  };
+}
+
+/** Where an unlisted module is, for the codemod's finding. */
+const UNLISTED_WHERE = { outside: 'a module outside this package', ignored: 'a module git ignores (generated at build time?)' } as const;
+
 const LINK_HINT = 'rewrite the file it points to: writing through the link would replace it with a copy';
 
 /** Where a symbolic link points (as written in the link), or undefined when the file is no link. */

@@ -2,8 +2,8 @@ import path from 'node:path';
 import { findManifest } from '../manifest/find.js';
 import { parseManifest } from '../manifest/load.js';
 import type { Manifest } from '../manifest/types.js';
-import { workspacePatterns } from '../manifest/workspace.js';
-import { gitRootOf, isInside, readRegularText } from '../safe-read.js';
+import { isInside, readRegularText } from '../safe-read.js';
+import { importerBound } from './importer-bound.js';
 import { isSdkModule } from './imports.js';
 import { scanRepoSync } from './index.js';
 import { readLayout } from './layout.js';
@@ -20,6 +20,8 @@ import { typescript as ts } from './typescript.js';
 
 type SourceFile = ReturnType<typeof parseSource>['sf'];
 
+export { importerBound } from './importer-bound.js';
+
 /*
  * An app may answer the interruptions of a package's tools from a file outside that package that
  * no package.json ties to it: a monorepo folder importing `../../agents/src/tools.js`, or a sibling
@@ -27,20 +29,6 @@ type SourceFile = ReturnType<typeof parseSource>['sf'];
  * answers authorize nothing (issue 40 item 4). Such a file is found exactly: its imports, resolved
  * as the scanner resolves them, reach a module of the package that declares a protected tool.
  */
-
-/**
- * Where the search for a package's importers stops: the nearest folder at or above the package that
- * is a git work tree's top (`.git`) or a workspace root (the nearer of the two). Undefined when
- * neither is found, or when it is the package's own folder (no file outside it is then read).
- */
-export function importerBound(packageRoot: string): string | undefined {
-  const pkg = path.resolve(packageRoot);
-  const git = gitRootOf(pkg);
-  for (let at = pkg; ; at = path.dirname(at)) {
-    if (at === git || workspacePatterns(at) !== undefined) return at === pkg ? undefined : at;
-    if (path.dirname(at) === at) return undefined;
-  }
-}
 
 /** The modules of the package (absolute) that declare a tool its manifest protects: a mapped function tool, a computed tool's file, a protectedTool call. */
 export function protectedToolModules(manifest: Manifest, scans: readonly FileScan[]): Set<string> {

@@ -19,6 +19,7 @@ import { AUGMENTS, type Augmentation, augmentationIndex, augmentedSpecifiers } f
 import { namedFiles, testFileRule } from './test-files.js';
 import type { FileScan, RepoScan, UnreadablePath } from './types.js';
 import { readRegularFile } from '../safe-read.js';
+import { unlistedImports, type UnlistedKind } from './unlisted-imports.js';
 
 export { isPlainUtf8, mayMatter, mayMatterBytes, PREFILTER_TOKENS } from './prefilter.js';
 export { listRepo, listSourceFiles, listSourceFilesSync, SKIPPED_DIRS, type ListOptions, type RepoListing } from './list.js';
@@ -125,14 +126,17 @@ function* scanSteps(options: ScanFilesOptions): Generator<void, { scan: RepoScan
     parsed,
     unreadable,
   );
+  // the modules the scanned files import that the listing leaves out (git ignores them, or they are
+  // outside the root): read too, and marked, so a door there is reported (issue 40 item 4)
+  const named = namedFiles(root, options.paths);
+  const isTest = ahead?.root?.isTest ?? testFileRule(root, listing.configs);
+  const unlisted = readUnlisted(root, layout, parsed, texts, prefilter, options, (abs) => isTest(rel(abs)) && !named.has(abs));
 
   const barrels = barrelLinks(layout, parsed, options.generatedModule);
   const seenTokens = barrelRounds(parsed, texts.texts, texts.textOf, barrels);
   const links = barrels.links;
   const { importedConst, ownType, typeModule, edited } = moduleReaders(layout, parsed, texts.textOf, root, () => augmentingFiles(texts.texts));
   // a test file is parsed (it may be a barrel other tests import) but kept apart, unless named one by one
-  const named = namedFiles(root, options.paths);
-  const isTest = ahead?.root?.isTest ?? testFileRule(root, listing.configs);
   const leftOut = (abs: string, relative = rel(abs)): boolean => isTest(relative) && !named.has(abs);
   const scans: FileScan[] = [];
   const testScans: FileScan[] = [];
@@ -150,6 +154,8 @@ function* scanSteps(options: ScanFilesOptions): Generator<void, { scan: RepoScan
     // the file's name relative to the root, made once (path.relative resolves both paths)
     const relative = rel(abs);
     const scan = scanParsed(relative, texts.textOf(abs)!, parsed.get(abs)!, scanOptions);
+    const kind = unlisted.get(abs);
+    if (kind !== undefined) scan.unlisted = kind;
     (leftOut(abs, relative) ? testScans : scans).push(scan);
   }
   // each run's agent, followed through the repo's imports (issue 40, item 3)
@@ -168,7 +174,39 @@ function* scanSteps(options: ScanFilesOptions): Generator<void, { scan: RepoScan
     resolveRuns: (files) => resolveRunReach(files, modules),
     edited,
   };
-  return { scan: { root, filesConsidered: files.length, files: scans, testFiles: testScans, unreadable }, index };
+  return { scan: { root, filesConsidered: files.length + unlisted.size, files: scans, testFiles: testScans, unreadable }, index };
+}
+
+/**
+ * Reads the unlisted modules the parsed files import (unlisted-imports.ts) into `texts`, parsing
+ * those the prefilter passes; the kind of each, by absolute path.
+ */
+function readUnlisted(
+  root: string,
+  layout: RepoLayout,
+  parsed: Map<string, ParsedFile>,
+  texts: SourceTexts,
+  prefilter: Prefilter,
+  options: ScanFilesOptions,
+  keptApart: (abs: string) => boolean,
+): Map<string, UnlistedKind> {
+  const kinds = new Map<string, UnlistedKind>();
+  const found = unlistedImports({
+    root,
+    layout,
+    // a test's imports are the test's: only the app's files lead to the app's doors
+    trees: [...parsed].filter(([abs]) => !keptApart(abs)),
+    ...(options.generatedModule ? { generated: path.resolve(options.generatedModule) } : {}),
+    ...(options.paths && options.paths.length > 0 ? { scopes: options.paths.map((p) => path.resolve(root, p)) } : {}),
+    readText: readSourceText,
+  });
+  for (const m of found) {
+    texts.texts.set(m.abs, m.text);
+    if (!prefilter.text(m.text)) continue;
+    parsed.set(m.abs, parseSource(m.abs, m.text));
+    kinds.set(m.abs, m.kind);
+  }
+  return kinds;
 }
 
 /** The files to scan: the listing read ahead or a fresh one, less nested packages with a manifest of their own. */

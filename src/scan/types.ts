@@ -470,6 +470,12 @@ export interface ModuleImport {
 export interface FileScan {
   /** Path relative to the scan root, with forward slashes. */
   file: string;
+  /**
+   * A module the listing left out, read because a scanned file imports it (unlisted-imports.ts):
+   * `ignored` (git ignores it: built at build time) or `outside` (another folder of the repository).
+   * The codemod does not rewrite it.
+   */
+  unlisted?: 'ignored' | 'outside';
   /** Set when the file does not parse; nothing else is reliable then. */
   parseError?: { line: number; column: number; message: string };
   /** The file imports or requires an SDK module at all. */

@@ -13,6 +13,19 @@ import { exportsTarget, parseJsonc, sourcePathOf } from './links.js';
  * built from. Undefined when any step cannot be read: the caller fails closed.
  */
 export function linkedWorkspaceEntry(specifier: string, fromAbs: string): string | undefined {
+  return linkedEntry(specifier, fromAbs, declarationFile);
+}
+
+/**
+ * The same package's entry as code to read for its doors (unlisted-imports.ts): the source its
+ * entry paths name (`src/index.ts` for a `dist/index.js`), or the JavaScript itself; never a
+ * declaration file. Undefined as `linkedWorkspaceEntry` is.
+ */
+export function linkedWorkspaceSource(specifier: string, fromAbs: string): string | undefined {
+  return linkedEntry(specifier, fromAbs, sourceFile);
+}
+
+function linkedEntry(specifier: string, fromAbs: string, fileFor: (abs: string) => string | undefined): string | undefined {
   const parts = specifier.split('/');
   const name = specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0]!;
   // a subpath (`@acme/kit/tools`) is not read: its exports map entry would be needed
@@ -20,7 +33,7 @@ export function linkedWorkspaceEntry(specifier: string, fromAbs: string): string
   for (let dir = path.dirname(fromAbs); ; dir = path.dirname(dir)) {
     const link = path.join(dir, 'node_modules', name);
     const stat = lstatOrUndefined(link);
-    if (stat) return entryOf(link);
+    if (stat) return entryOf(link, fileFor);
     if (path.dirname(dir) === dir) return undefined;
   }
 }
@@ -33,7 +46,7 @@ function lstatOrUndefined(p: string): ReturnType<typeof lstatSync> | undefined {
   }
 }
 
-function entryOf(link: string): string | undefined {
+function entryOf(link: string, fileFor: (abs: string) => string | undefined): string | undefined {
   let dir: string;
   try {
     dir = realpathSync(link);
@@ -45,7 +58,7 @@ function entryOf(link: string): string | undefined {
   const json = read.ok ? (parseJsonc(read.text) as Record<string, unknown> | undefined) : undefined;
   if (!json || typeof json !== 'object') return undefined;
   for (const target of entryTargets(json)) {
-    const found = declarationFile(path.resolve(dir, target));
+    const found = fileFor(path.resolve(dir, target));
     if (found) return found;
   }
   return undefined;
@@ -73,6 +86,21 @@ export function declarationFile(abs: string): string | undefined {
   for (const base of stem === swapped ? [stem] : [stem, swapped]) {
     for (const ext of SOURCE_EXT) if (isFile(base + ext)) return base + ext;
     for (const ext of SOURCE_EXT) if (isFile(path.join(base, `index${ext}`))) return path.join(base, `index${ext}`);
+  }
+  return undefined;
+}
+
+const CODE_EXT = ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs'];
+
+/** A module to read code from for an entry path: the source a build output is made from (`dist/` → `src/`), else the path itself, with a source extension or as a folder's index. */
+function sourceFile(abs: string): string | undefined {
+  const isFile = (p: string): boolean => lstatOrUndefined(p)?.isFile() ?? false;
+  if (/\.d\.[cm]?ts$/.test(abs)) return undefined;
+  const stem = abs.replace(/\.(?:[cm]?[jt]s|[jt]sx)$/, '');
+  const swapped = sourcePathOf(stem);
+  for (const base of stem === swapped ? [stem] : [swapped, stem]) {
+    for (const ext of CODE_EXT) if (isFile(base + ext)) return base + ext;
+    for (const ext of CODE_EXT) if (isFile(path.join(base, `index${ext}`))) return path.join(base, `index${ext}`);
   }
   return undefined;
 }

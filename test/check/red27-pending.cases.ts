@@ -24,7 +24,7 @@ import { lines } from './rule-tester.js';
 export interface PendingCase {
   name: string;
   /** The gap's letter in docs/DECISIONS.md ("Session 27: red team (issue 40)"). */
-  gap: 'G' | 'I';
+  gap: 'I';
   /** How likely a real app is to write it. */
   likelihood: 'high' | 'medium' | 'low';
   /** The repo: path → source text. */
@@ -33,28 +33,7 @@ export interface PendingCase {
   expect: { ruleId: string; file: string; line: number };
 }
 
-/** Gap G: a door in a module git ignores (generated at build time), imported by a module check reads. */
-const ignoredModules: PendingCase[] = [
-  {
-    name: 'a mapped `tool()` in a git-ignored generated module, pushed onto an agent by a checked one',
-    gap: 'G',
-    likelihood: 'medium',
-    files: {
-      '.gitignore': 'src/gen/\n',
-      'src/gen/wire.ts': lines(
-        "import { tool } from '@openai/agents';",
-        "import { z } from 'zod';",
-        "export const wire = tool({ name: 'refund', description: 'From the OpenAPI spec', parameters: z.object({ payment_id: z.string(), amount: z.number() }), execute: async () => 'sent', errorFunction: null });",
-      ),
-      'src/agent.ts': lines(
-        "import { Agent } from '@openai/agents';",
-        "import { wire } from './gen/wire.js';",
-        "export const desk = new Agent({ name: 'desk', instructions: 'Help with payments.', tools: [wire] });",
-      ),
-    },
-    expect: { ruleId: 'unprotected-tool', file: 'src/gen/wire.ts', line: 3 },
-  },
-];
+// gaps B to G are tests now: test/check/red28-tamper.test.ts (B, C, D), red28-literal-doors.test.ts (E, F), red28-unlisted-modules.test.ts (G)
 
 /** An edge function (Supabase, Deno Deploy) of the repo, its SDK imported by the runtime's own specifier. */
 const edgeFunction = (specifier: string): Record<string, string> => ({
@@ -100,11 +79,7 @@ const edgeSpecifiers: PendingCase[] = [
 ];
 
 /** Every pending case, by gap (most likely gap first), most likely first within each gap. */
-export const RED27_PENDING: readonly PendingCase[] = [
-  // gaps B to F are tests now: test/check/red28-tamper.test.ts (B, C, D), red28-literal-doors.test.ts (E, F)
-  ...ignoredModules,
-  ...edgeSpecifiers,
-];
+export const RED27_PENDING: readonly PendingCase[] = [...edgeSpecifiers];
 
 /**
  * Cases that need the CLI (a git work tree, `init`, `generate`, `codemod --write`, or check run in
@@ -115,7 +90,7 @@ export const RED27_PENDING: readonly PendingCase[] = [
  */
 export interface PendingCliCase {
   name: string;
-  gap: 'H';
+  gap: PendingCase['gap'];
   likelihood: 'high' | 'medium' | 'low';
   files: Record<string, string>;
   /** The folder the commands run in, relative to the repo's top. */
@@ -128,82 +103,9 @@ export interface PendingCliCase {
   expect: string;
 }
 
-const PKG = JSON.stringify({ name: 'app', private: true, type: 'module', dependencies: { '@openai/agents': '0.20.0', zod: '*' } });
-const TSCONFIG = JSON.stringify({
-  compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, skipLibCheck: true },
-  include: ['src'],
-});
-
 export const RED27_PENDING_CLI: readonly PendingCliCase[] = [
   // gap A's case (the codemod and a computed key) is a test now: test/codemod/computed-key-answers.test.ts
-  {
-    name: 'check in the package that holds the manifest, whose agent uses a raw tool() of a workspace dependency',
-    gap: 'H',
-    likelihood: 'medium',
-    files: {
-      'package.json': JSON.stringify({ name: 'ws', private: true, type: 'module', workspaces: ['packages/*'] }),
-      'packages/extra/package.json': JSON.stringify({
-        name: 'extra',
-        version: '1.0.0',
-        type: 'module',
-        main: 'src/index.ts',
-        dependencies: { '@openai/agents': '0.20.0', zod: '*' },
-      }),
-      'packages/extra/src/index.ts': lines(
-        "import { tool } from '@openai/agents';",
-        "import { z } from 'zod';",
-        "export const wire = tool({ name: 'wire_money', description: 'Wire money', parameters: z.object({ to: z.string(), amount: z.number() }), errorFunction: null, execute: async () => 'sent' });",
-      ),
-      'packages/agents/package.json': JSON.stringify({
-        name: 'agents',
-        version: '1.0.0',
-        type: 'module',
-        dependencies: { '@openai/agents': '0.20.0', zod: '*', extra: 'workspace:*' },
-      }),
-      'packages/agents/tsconfig.json': TSCONFIG,
-      'packages/agents/src/agent.ts': lines(
-        "import { Agent, run, tool, setTracingDisabled } from '@openai/agents';",
-        "import { z } from 'zod';",
-        "import { wire } from 'extra';",
-        'setTracingDisabled(true);',
-        "export const refund = tool({ name: 'refund', description: 'Refund', parameters: z.object({ payment_id: z.string(), amount: z.number() }), execute: async ({ payment_id }) => payment_id });",
-        "export const desk = new Agent({ name: 'desk', instructions: 'Help.', tools: [refund, wire] });",
-        "export const go = (input: string) => run(desk, input, { context: { user: 'u1' } });",
-      ),
-    },
-    cwd: 'packages/agents',
-    steps: [['init'], ['generate'], ['codemod', '--write']],
-    command: ['check'],
-    now: "exit 0, 'no findings (2 file(s) considered)'; init said 'Found 1 new tool name' and the codemod '0 unmapped' (check at the top reports wire_money and exits 2: extra has no manifest)",
-    expect:
-      "exit 1: the raw tool 'wire_money' of `extra` reaches `desk`'s tools (unprotected-tool or unmapped-tool, at ../extra/src/index.ts:3 or at the import, src/agent.ts:3)",
-  },
-  {
-    name: 'check in the folder that holds the manifest, whose agent imports a raw tool() from a sibling folder by a relative path (no workspace)',
-    gap: 'H',
-    likelihood: 'medium',
-    files: {
-      'shared/src/index.ts': lines(
-        "import { tool } from '@openai/agents';",
-        "import { z } from 'zod';",
-        "export const wire = tool({ name: 'wire_money', description: 'Wire money', parameters: z.object({ to: z.string(), amount: z.number() }), errorFunction: null, execute: async () => 'sent' });",
-      ),
-      'agents/package.json': PKG,
-      'agents/tsconfig.json': TSCONFIG,
-      'agents/src/agent.ts': lines(
-        "import { Agent, run, tool, setTracingDisabled } from '@openai/agents';",
-        "import { z } from 'zod';",
-        "import { wire } from '../../shared/src/index.js';",
-        'setTracingDisabled(true);',
-        "export const refund = tool({ name: 'refund', description: 'Refund', parameters: z.object({ payment_id: z.string(), amount: z.number() }), execute: async ({ payment_id }) => payment_id });",
-        "export const desk = new Agent({ name: 'desk', instructions: 'Help.', tools: [refund, wire] });",
-        "export const go = (input: string) => run(desk, input, { context: { user: 'u1' } });",
-      ),
-    },
-    cwd: 'agents',
-    steps: [['init'], ['generate'], ['codemod', '--write']],
-    command: ['check'],
-    now: "exit 0, 'no findings (2 file(s) considered)'",
-    expect: "exit 1: the raw tool 'wire_money' of ../shared reaches `desk`'s tools (as the workspace case)",
-  },
+  // gap H's two cases (check, init and the codemod in the package that holds the manifest, its agent
+  // using a raw tool() of a workspace dependency or of a sibling folder) are tests now:
+  // test/check/red28-unlisted-modules.test.ts
 ];

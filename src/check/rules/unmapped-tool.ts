@@ -3,6 +3,7 @@ import { quote } from './finding.js';
 import { isUnmappedCall } from './tool-mapping.js';
 import type { Finding, ProjectContext, RuleMeta } from '../types.js';
 import { findingOf } from './rule-finding.js';
+import { withUnlistedHint } from './unlisted-hint.js';
 
 export const unmappedToolMeta: RuleMeta = {
   id: 'unmapped-tool',
@@ -14,7 +15,7 @@ export const unmappedToolMeta: RuleMeta = {
 
 /** `unmapped-tool`: an SDK `tool()` call whose literal name the manifest does not map (see tool-mapping.ts). */
 export function unmappedToolRule(scan: FileScan, project: ProjectContext | undefined): Finding[] {
-  return scan.sdkToolCalls
+  const found = scan.sdkToolCalls
     .filter((call) => isUnmappedCall(call, project))
     .map((call) =>
       findingOf(
@@ -25,6 +26,7 @@ export function unmappedToolRule(scan: FileScan, project: ProjectContext | undef
         `Add to \`tools:\` in ctrlrun.tools.yaml:\n  - tool: ${yamlScalar(call.name!)}\n    action: <id>\nwith <id> an action of ctrlrun.yaml, then run \`npx ctrlrun-gen codemod --write\`.`,
       ),
     );
+  return withUnlistedHint(scan, found);
 }
 
 /** The name as a YAML scalar: plain when that reads back the same, else single-quoted. */

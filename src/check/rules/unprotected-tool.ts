@@ -5,6 +5,7 @@ import { quote } from './finding.js';
 import { isUnmappedCall, mappedEntry } from './tool-mapping.js';
 import type { Finding, ProjectContext, RuleMeta } from '../types.js';
 import { findingOf } from './rule-finding.js';
+import { withUnlistedHint } from './unlisted-hint.js';
 
 export const unprotectedToolMeta: RuleMeta = {
   id: 'unprotected-tool',
@@ -16,7 +17,8 @@ export const unprotectedToolMeta: RuleMeta = {
 
 /** `unprotected-tool`: an SDK `tool()` call whose name is mapped, not a literal, or with no manifest loaded (see tool-mapping.ts). */
 export function unprotectedToolRule(scan: FileScan, project: ProjectContext | undefined): Finding[] {
-  return scan.sdkToolCalls.filter((call) => !isUnmappedCall(call, project)).map((call) => unprotectedToolFinding(scan.file, call, project));
+  const found = scan.sdkToolCalls.filter((call) => !isUnmappedCall(call, project)).map((call) => unprotectedToolFinding(scan.file, call, project));
+  return withUnlistedHint(scan, found);
 }
 
 function unprotectedToolFinding(file: string, call: SdkToolCall, project: ProjectContext | undefined): Finding {

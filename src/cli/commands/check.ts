@@ -80,6 +80,8 @@ export async function runCheckCommand(args: CheckArgs, ctx: CliContext, write: F
       ...(paths && paths.length > 0 ? { paths } : {}),
       // a package's check at a root: what the command's other checks cover, for its dependents' answers
       ...(manifests && args.paths && args.paths.length > 0 ? { commandPaths: args.paths } : {}),
+      // every package's check, the regions without a manifest too: together they cover the paths
+      ...(manifests ? { covered: args.paths && args.paths.length > 0 ? args.paths : ['.'] } : {}),
       ...(manifest !== undefined ? { manifest } : {}),
       ...(args.policy !== undefined ? { policy: args.policy } : {}),
       ...(progress ? { onProgress: progress.update } : {}),

@@ -1,0 +1,208 @@
+import { existsSync, realpathSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { importerBound } from './importer-bound.js';
+import { isSdkModule } from './imports.js';
+import { resolveSpecifier, type RepoLayout } from './links.js';
+import { inNodeModules } from './list.js';
+import { isSourceFile } from './source-files.js';
+import { typescript as ts } from './typescript.js';
+import { linkedWorkspaceSource } from './workspace-links.js';
+
+/*
+ * The scan reads what git lists (issue 40 item 4, gaps G and H of the red team). A module a checked
+ * file imports may be missing from that listing and still run with the app's agents: code generated
+ * at build time into a folder .gitignore lists (`src/gen/`), or a module of another folder of the
+ * repository (a workspace dependency `"extra": "workspace:*"`, a relative `../../shared/src/x.js`)
+ * when check runs in the package that holds the manifest. Such a module is read too, as a file of
+ * the scan, so a door in it is reported where the package's runs reach it. Only modules imported by
+ * the scanned files (and by those modules, a few hops on) that exist on disk are read: never a whole
+ * folder, never node_modules, never a package with a manifest of its own (its own check reads it).
+ */
+
+/** Why a module is read though not listed: git ignores it (inside the root), or it is outside the root. */
+export type UnlistedKind = 'ignored' | 'outside';
+
+export interface UnlistedModule {
+  abs: string;
+  kind: UnlistedKind;
+}
+
+export interface UnlistedSearch {
+  root: string;
+  layout: RepoLayout;
+  /** The scanned files (absolute) with their syntax trees: where the search starts. */
+  trees: Iterable<readonly [string, ParsedTree]>;
+  /** The generated module (absolute), never read as the app's code. */
+  generated?: string;
+  /** The folders (absolute) a scan given paths covers; undefined: the whole root. */
+  scopes?: readonly string[];
+  /** A module's text, read from disk (undefined: unreadable). */
+  readText: (abs: string) => string | undefined;
+}
+
+interface ParsedTree {
+  sf: { statements: readonly unknown[] };
+}
+
+/**
+ * What to do about a door in an unlisted module, as check's tool rules and the codemod say it: the
+ * codemod rewrites only the package's own listed files (another package's file is that package's
+ * to protect; a generated module is written again by its generator).
+ */
+export const UNLISTED_HINT: Readonly<Record<UnlistedKind, string>> = {
+  outside:
+    'It is in a module outside this package, which its code imports: protect it in its own package (`npx ctrlrun-gen init` there, then generate and codemod), or move the tool into this package.',
+  ignored:
+    "It is in a module git ignores (built at build time?), which a checked file imports: make its generator build the tool with protectedTool('<action>', { ... }) of the generated module, or declare the tool in a file of the repository.",
+};
+
+/** How many unlisted modules one scan reads at most: a bound on a pathological import graph. */
+export const UNLISTED_LIMIT = 64;
+
+/** The name of a manifest: a folder holding one is a package checked on its own. */
+const MANIFEST_NAME = 'ctrlrun.tools.yaml';
+
+/** Imports of what is no code (styles, data, images): never a module to read. */
+const NOT_CODE = /\.(?:json|css|scss|sass|less|svg|png|jpe?g|gif|webp|ico|html?|md|txt|wasm|ya?ml|graphql|gql)(?:\?.*)?$/i;
+
+/**
+ * The modules the scanned files import (transitively, through the modules found) that the listing
+ * left out and that exist on disk, in the order found, at most `UNLISTED_LIMIT`, with their texts.
+ */
+export function unlistedImports(search: UnlistedSearch): Array<UnlistedModule & { text: string }> {
+  const { root, layout } = search;
+  const disk = { ...layout, files: new DiskFiles(layout.files) };
+  let bound: string | undefined | null = null;
+  const boundOf = (): string | undefined => {
+    if (bound === null) bound = importerBound(root);
+    return bound;
+  };
+  // a package linked in node_modules, by the importer's folder and the name (each asked of the disk once)
+  const links = new Map<string, string | undefined>();
+  const linked = (specifier: string, from: string): string | undefined => {
+    const key = `${path.dirname(from)}\0${specifier}`;
+    if (!links.has(key)) links.set(key, linkedWorkspaceSource(specifier, from));
+    return links.get(key);
+  };
+  const manifestAt = new Map<string, boolean>();
+  const out: Array<UnlistedModule & { text: string }> = [];
+  const seen = new Set<string>();
+  const queue: Array<{ from: string; specifiers: readonly string[] }> = [];
+  for (const [abs, parsed] of search.trees) queue.push({ from: abs, specifiers: treeSpecifiers(parsed.sf) });
+  while (queue.length > 0 && out.length < UNLISTED_LIMIT) {
+    const { from, specifiers } = queue.shift()!;
+    for (const specifier of specifiers) {
+      const target = unlistedTarget(specifier, from, { layout, disk, boundOf, linked });
+      if (target === undefined || seen.has(target)) continue;
+      seen.add(target);
+      const kind = kindOf(target, search, boundOf);
+      if (kind === undefined || checkedOnItsOwn(target, kind === 'ignored' ? root : boundOf()!, kind === 'outside', manifestAt)) continue;
+      const text = search.readText(target);
+      if (text === undefined) continue;
+      out.push({ abs: target, kind, text });
+      if (out.length >= UNLISTED_LIMIT) break;
+      queue.push({ from: target, specifiers: textSpecifiers(text) });
+    }
+  }
+  return out;
+}
+
+/** Where a specifier leads when it is no listed file: a module on disk, or undefined (listed, a package, nothing). */
+function unlistedTarget(
+  specifier: string,
+  from: string,
+  at: { layout: RepoLayout; disk: RepoLayout; boundOf: () => string | undefined; linked: (specifier: string, from: string) => string | undefined },
+): string | undefined {
+  const { layout, disk, boundOf } = at;
+  if (isSdkModule(specifier) || specifier.startsWith('node:') || NOT_CODE.test(specifier)) return undefined;
+  // a listed file is scanned (or, naming no SDK, holds no door): only a miss is looked for on disk
+  if (resolveSpecifier(layout, specifier, from) !== undefined) return undefined;
+  const onDisk = resolveSpecifier(disk, specifier, from);
+  if (onDisk?.kind === 'file') return onDisk.file;
+  if (onDisk !== undefined || specifier.startsWith('.')) return undefined;
+  // a package of the workspace linked in node_modules (`"extra": "workspace:*"`), only when there is a
+  // repository above the root to hold it (at the top, every package of the workspace is listed)
+  return boundOf() !== undefined ? at.linked(specifier, from) : undefined;
+}
+
+/** Inside the root (and the scan's paths): git ignores it; outside: within the bound; else not read. */
+function kindOf(abs: string, search: UnlistedSearch, boundOf: () => string | undefined): UnlistedKind | undefined {
+  // a path into node_modules, or a link in the repo to one: installed code, never the app's (a
+  // workspace package's link out of node_modules is the package itself)
+  if (abs === search.generated || !isSourceFile(abs) || inNodeModules(realOrSelf(abs))) return undefined;
+  const relative = path.relative(search.root, abs);
+  if (!relative.startsWith('..') && !path.isAbsolute(relative)) {
+    // a scan given paths leaves the root's other files to the whole check: only what its paths hold
+    const inScope = search.scopes === undefined || search.scopes.some((s) => abs === s || abs.startsWith(s + path.sep));
+    return inScope ? 'ignored' : undefined;
+  }
+  const bound = boundOf();
+  return bound !== undefined && abs.startsWith(bound + path.sep) ? 'outside' : undefined;
+}
+
+/**
+ * Whether a folder holds a manifest between the module's and `top`: below the root for a module
+ * inside it (the root's own manifest is the scan's), up to the bound itself for one outside.
+ */
+function checkedOnItsOwn(abs: string, top: string, withTop: boolean, cache: Map<string, boolean>): boolean {
+  for (let dir = path.dirname(abs); dir !== top || withTop; dir = path.dirname(dir)) {
+    let has = cache.get(dir);
+    if (has === undefined) {
+      has = existsSync(path.join(dir, MANIFEST_NAME));
+      cache.set(dir, has);
+    }
+    if (has) return true;
+    if (dir === top || path.dirname(dir) === dir) return false;
+  }
+  return false;
+}
+
+function realOrSelf(abs: string): string {
+  try {
+    return realpathSync(abs);
+  } catch {
+    return abs;
+  }
+}
+
+/** The specifiers of a parsed module's imports and re-exports (a type-only one too: read, it adds no door). */
+function treeSpecifiers(sf: { statements: readonly unknown[] }): string[] {
+  const out: string[] = [];
+  for (const s of sf.statements as readonly import('typescript').Statement[]) {
+    const spec = ts.isImportDeclaration(s) || ts.isExportDeclaration(s) ? s.moduleSpecifier : undefined;
+    if (spec && ts.isStringLiteral(spec)) out.push(spec.text);
+  }
+  return out;
+}
+
+/** The specifiers a module's text imports, re-exports or requires (TypeScript's pre-processor: no parse). */
+function textSpecifiers(text: string): string[] {
+  return ts.preProcessFile(text, true, true).importedFiles.map((f) => f.fileName);
+}
+
+/** The listed files, and any source file on disk: the layout a miss is resolved against. */
+class DiskFiles extends Set<string> {
+  private readonly found = new Map<string, boolean>();
+
+  constructor(private readonly listed: ReadonlySet<string>) {
+    super();
+  }
+
+  override has(abs: string): boolean {
+    if (this.listed.has(abs)) return true;
+    let hit = this.found.get(abs);
+    if (hit === undefined) {
+      hit = isFile(abs);
+      this.found.set(abs, hit);
+    }
+    return hit;
+  }
+}
+
+function isFile(abs: string): boolean {
+  try {
+    return statSync(abs, { throwIfNoEntry: false })?.isFile() ?? false;
+  } catch {
+    return false;
+  }
+}
