@@ -1,5 +1,6 @@
 import { sdkErrorFunctionProblem } from '../scan/error-function.js';
 import type { Policy } from '../policy/types.js';
+import { isRuntimeSpecifier } from '../scan/bare-specifier.js';
 import { isGeneratedSpecifier, isSdkModule } from '../scan/imports.js';
 import type { FileScan, ImportedName, ModuleImport, SdkToolCall } from '../scan/types.js';
 import { behaviourChanges, canPause } from './behaviour.js';
@@ -60,6 +61,11 @@ export function rewriteFile(scan: FileScan, text: string, ctx: FileContext): Fil
     return { findings, alreadyProtected: 0 };
   }
   const imports = scan.moduleImports ?? [];
+  const runtimeImport = imports.find((i) => isSdkModule(i.module) && isRuntimeSpecifier(i.module));
+  if (runtimeImport) {
+    findings.push(runtimeImportLeft(runtimeImport, ctx.fileAbs));
+    return { findings, alreadyProtected: scan.protectedToolCalls.length };
+  }
   const edits: TextEdit[] = [];
   const rewritten: SdkToolCall[] = [];
   const localName = scan.generatedImports[0]?.localName ?? PROTECTED;
@@ -96,6 +102,23 @@ export function rewriteFile(scan: FileScan, text: string, ctx: FileContext): Fil
 }
 
 type At = (span: { line: number; column: number }) => { file: string; line: number; column: number };
+
+/**
+ * A file that loads the SDK by Deno's `npm:` or a URL (issue 40 item 4, gap I) is read as any other,
+ * but not rewritten: the generated module and this library's runtime load the SDK by its package
+ * name, which such a runtime may resolve to another copy or to nothing, so the rewritten tools could
+ * fail to load or wrap another SDK than the agent's. Left as it is, blocking (as a component is).
+ */
+function runtimeImportLeft(imp: ModuleImport, fileAbs: string): CodemodFinding {
+  return {
+    kind: 'unreadable',
+    file: fileAbs,
+    line: imp.span.line,
+    column: imp.span.column,
+    message: `it loads the SDK by \`${imp.module}\`, not by its package name: the codemod does not rewrite it, since the generated module and ctrlrun-gen's runtime load the SDK by its package name, which this file's runtime may not resolve to the same copy`,
+    hint: 'import the SDK by its package name (in Deno, map it in the import map: `"@openai/agents": "npm:@openai/agents@<version>"` in deno.json), then run the codemod again; or protect the file\'s tools by hand with the generated module\'s `protectedTool`',
+  };
+}
 
 /** One SDK tool() call: its rewrite to protectedTool (edits and a `rewritten` finding), or the finding that says why it stays. */
 function planToolCall(

@@ -25,7 +25,7 @@ import { lines } from './rule-tester.js';
 export interface PendingCase {
   name: string;
   /** The gap's letter in docs/DECISIONS.md ("Session 27: red team (issue 40)"). */
-  gap: 'B' | 'C' | 'D' | 'E' | 'F' | 'G' | 'I';
+  gap: 'B' | 'C' | 'D' | 'E' | 'F' | 'G';
   /** How likely a real app is to write it. */
   likelihood: 'high' | 'medium' | 'low';
   /** The repo: path → source text. */
@@ -334,49 +334,6 @@ const ignoredModules: PendingCase[] = [
   },
 ];
 
-/** An edge function (Supabase, Deno Deploy) of the repo, its SDK imported by the runtime's own specifier. */
-const edgeFunction = (specifier: string): Record<string, string> => ({
-  'supabase/functions/agent/index.ts': lines(
-    `import { Agent, run, tool } from '${specifier}';`,
-    "import { z } from 'npm:zod@3';",
-    '',
-    'const refund = tool({',
-    "  name: 'refund',",
-    "  description: 'Refund a payment',",
-    '  parameters: z.object({ payment_id: z.string(), amount: z.number() }),',
-    '  execute: async ({ payment_id }) => `refunded ${payment_id}`,',
-    '});',
-    "const agent = new Agent({ name: 'desk', instructions: 'Help.', tools: [refund] });",
-    'Deno.serve(async (req) => new Response(String((await run(agent, await req.lines())).finalOutput)));',
-  ),
-});
-const edgeTool = { ruleId: 'unprotected-tool', file: 'supabase/functions/agent/index.ts', line: 4 };
-
-/** Gap I: the SDK imported by a Deno `npm:` specifier or a CDN URL is not the SDK to check. */
-const edgeSpecifiers: PendingCase[] = [
-  {
-    name: 'a Deno edge function importing `npm:@openai/agents@0.20.0`',
-    gap: 'I',
-    likelihood: 'medium',
-    files: edgeFunction('npm:@openai/agents@0.20.0'),
-    expect: edgeTool,
-  },
-  {
-    name: 'a Deno edge function importing `npm:@openai/agents` (no version)',
-    gap: 'I',
-    likelihood: 'medium',
-    files: edgeFunction('npm:@openai/agents'),
-    expect: edgeTool,
-  },
-  {
-    name: 'an edge function importing the SDK from a CDN URL (`https://esm.sh/@openai/agents@0.20.0`)',
-    gap: 'I',
-    likelihood: 'low',
-    files: edgeFunction('https://esm.sh/@openai/agents@0.20.0'),
-    expect: edgeTool,
-  },
-];
-
 /** Every pending case, by gap (most likely gap first), most likely first within each gap. */
 export const RED27_PENDING: readonly PendingCase[] = [
   ...droppedGuards,
@@ -388,7 +345,6 @@ export const RED27_PENDING: readonly PendingCase[] = [
   literalHostedMcp,
   ...handoffInvokes,
   ...ignoredModules,
-  ...edgeSpecifiers,
 ];
 
 /**
