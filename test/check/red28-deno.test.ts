@@ -26,7 +26,8 @@ const zodOf = (form: string): string => (form === 'bare' ? 'zod' : 'npm:zod@3');
 /**
  * An edge function with a door of each kind the rules read, the SDK imported by `sdk`: tools
  * (mapped, unmapped, one the policy can pause answered through the SDK), a hosted MCP tool, a shell
- * tool, an MCP server, a handoff, a realtime agent's tool, and the SDK's tracing left on. Without
+ * tool, an MCP server, a handoff, a realtime agent's tool, a sandbox agent's capabilities, and the
+ * SDK's tracing left on. Without
  * `answers`, the loop answering the run's interruptions is left out: `result.state.approve(item)` is
  * read as the SDK's answer whatever `run` is (fail closed), so the controls leave it out.
  */
@@ -34,6 +35,7 @@ const edgeApp = (sdk: (sub: string) => string, zod: string, answers = true): Rec
   [FILE]: lines(
     `import { Agent, run, tool, hostedMcpTool, shellTool, handoff, MCPServerStdio, type Shell } from '${sdk('')}';`,
     `import { RealtimeAgent, tool as realtimeTool } from '${sdk('/realtime')}';`,
+    `import { SandboxAgent, shell as sandboxShell, filesystem } from '${sdk('/sandbox')}';`,
     `import { z } from '${zod}';`,
     'declare const shell: Shell;',
     "const refund = tool({ name: 'refund', description: 'Refund a payment', parameters: z.object({ payment_id: z.string(), amount: z.number() }), execute: async ({ payment_id }) => payment_id });",
@@ -45,6 +47,7 @@ const edgeApp = (sdk: (sub: string) => string, zod: string, answers = true): Rec
     "const desk = new Agent({ name: 'desk', instructions: 'Help.', tools: [refund, mail, docs, sh], mcpServers: [files], handoffs: [handoff(billing)] });",
     "const close = realtimeTool({ name: 'close_account', description: 'Close', parameters: z.object({ id: z.string() }), execute: async ({ id }) => id });",
     "export const voice = new RealtimeAgent({ name: 'voice', instructions: 'Talk.', tools: [close] });",
+    "export const box = new SandboxAgent({ name: 'box', instructions: 'Work.', capabilities: [sandboxShell(), filesystem()] });",
     'Deno.serve(async (req) => {',
     '  const result = await run(desk, await req.text());',
     answers ? '  for (const item of result.interruptions) result.state.approve(item);' : '',
@@ -62,7 +65,8 @@ describe('the SDK loaded by Deno’s npm: specifier or a CDN URL is read as the 
 
   it('the app by the bare specifier has findings of several rules (the comparison below is not of two silences)', () => {
     const rules = new Set(bare.map((f) => f.split(' ')[0]));
-    for (const rule of ['unprotected-tool', 'unmapped-tool', 'hosted-mcp-unguarded', 'tracing-sensitive-data']) expect(rules).toContain(rule);
+    for (const rule of ['unprotected-tool', 'unmapped-tool', 'hosted-mcp-unguarded', 'unprotected-sandbox-agent', 'tracing-sensitive-data'])
+      expect(rules).toContain(rule);
   });
 
   for (const [form, sdk] of Object.entries(FORMS).filter(([f]) => f !== 'bare'))

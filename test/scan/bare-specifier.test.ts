@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { bareSpecifier, isRuntimeSpecifier } from '../../src/scan/bare-specifier.js';
-import { isSdkModule, sdkEntry } from '../../src/scan/imports.js';
+import { isSdkModule, isToolFactory, sdkEntry } from '../../src/scan/imports.js';
 import { isRealtimeEntry } from '../../src/scan/realtime.js';
 import { mayMatter } from '../../src/scan/prefilter.js';
 
@@ -69,7 +69,7 @@ describe('bareSpecifier', () => {
 });
 
 describe('the SDK readers take every form', () => {
-  it('isSdkModule, sdkEntry and isRealtimeEntry answer for a form as for the bare specifier', () => {
+  it('isSdkModule, sdkEntry, isToolFactory and isRealtimeEntry answer for a form as for the bare specifier', () => {
     for (const [form, write] of Object.entries(FORMS))
       for (const pkg of PACKAGES)
         for (const sub of SUBPATHS) {
@@ -78,6 +78,8 @@ describe('the SDK readers take every form', () => {
           expect(isSdkModule(written), `${form}: ${written}`).toBe(isSdkModule(bare));
           expect(sdkEntry(written), `${form}: ${written}`).toEqual(sdkEntry(bare));
           expect(isRealtimeEntry(written), `${form}: ${written}`).toBe(isRealtimeEntry(bare));
+          for (const member of ['tool', 'hostedMcpTool', 'fooTool', 'Agent'])
+            expect(isToolFactory(written, member), `${form}: ${written} ${member}`).toBe(isToolFactory(bare, member));
         }
   });
 
