@@ -4,6 +4,7 @@ import { isAgentClass } from '../imports.js';
 import { spanOf } from '../parse.js';
 import { type ApprovalFile, cannotBeItem, isSdkAnswerReceiver, isSdkApprovalCall } from '../approvals.js';
 import { answerKey } from './answer-keys.js';
+import { constStringOf } from './names.js';
 import { thisClassHasMethod } from '../this-fields.js';
 import { helperAnswer } from './approval-parameters.js';
 import { isReflectApply, isStringLike, propertyName, skipParens, skipWrappers } from '../syntax.js';
@@ -29,7 +30,7 @@ export function onMethodCall(cx: FileContext, node: ts.CallExpression): void {
     // `agent['asTool'](o)` is the same door as `agent.asTool(o)`
     if (isStringLike(key) && key.text === 'asTool') return onAsToolCall(cx, node, c);
     // `state['reject'](i)`, `state[verdict](i)`: the SDK's answer by a key (answer-keys.ts)
-    const answer = answerKey(key, cx.ancestors, cx.sf, cx.hoisted);
+    const answer = answerKey(key, cx.ancestors, cx.sf, cx.hoisted, (e) => constStringOf(cx, e));
     if (answer) onApproval(cx, node, c.expression, answer.method, { key: isStringLike(key) ? undefined : key.getText(cx.sf), unread: answer.unread });
     return;
   }
