@@ -1,5 +1,6 @@
 import { sdkErrorFunctionProblem } from '../scan/error-function.js';
 import type { Policy } from '../policy/types.js';
+import { isRuntimeSpecifier } from '../scan/bare-specifier.js';
 import { isGeneratedSpecifier, isSdkModule } from '../scan/imports.js';
 import type { FileScan, ImportedName, ModuleImport, SdkToolCall } from '../scan/types.js';
 import { behaviourChanges, canPause } from './behaviour.js';
@@ -60,12 +61,14 @@ export function rewriteFile(scan: FileScan, text: string, ctx: FileContext): Fil
     return { findings, alreadyProtected: 0 };
   }
   const imports = scan.moduleImports ?? [];
+  // the SDK loaded by Deno's `npm:` or a URL: every tool and door is left, with why (`leftByRuntime`)
+  const runtime = imports.find((i) => isSdkModule(i.module) && isRuntimeSpecifier(i.module))?.module;
   const edits: TextEdit[] = [];
   const rewritten: SdkToolCall[] = [];
   const localName = scan.generatedImports[0]?.localName ?? PROTECTED;
 
   for (const call of scan.sdkToolCalls) {
-    const planned = planToolCall(call, text, ctx, localName, at);
+    const planned = planToolCall(call, text, ctx, localName, at, runtime);
     findings.push(...planned.findings);
     edits.push(...planned.edits);
     if (planned.rewritten) rewritten.push(call);
@@ -86,6 +89,10 @@ export function rewriteFile(scan: FileScan, text: string, ctx: FileContext): Fil
     callee: (name) => (generatedNs !== undefined ? `${generatedNs}.${name}` : (generatedNamed.get(name) ?? name)),
     quoted: (value) => quoted(value, fileQuote),
   });
+  if (runtime !== undefined) {
+    findings.push(...doors.findings.map((f) => doorLeftByRuntime(f, runtime)));
+    return { findings, alreadyProtected: scan.protectedToolCalls.length };
+  }
   findings.push(...doors.findings);
   edits.push(...doors.edits);
 
@@ -97,6 +104,25 @@ export function rewriteFile(scan: FileScan, text: string, ctx: FileContext): Fil
 
 type At = (span: { line: number; column: number }) => { file: string; line: number; column: number };
 
+/**
+ * Why a tool or door of a file that loads the SDK by Deno's `npm:` or a URL (issue 40 item 4, gap I)
+ * is read as any other but left as it is: the generated module and this library's runtime load the
+ * SDK by its package name, which such a runtime may resolve to another copy or to nothing, so the
+ * rewritten doors could fail to load or wrap another SDK than the agent's.
+ */
+function leftByRuntime(specifier: string): { message: string; hint: string } {
+  return {
+    message: `its file loads the SDK by \`${specifier}\`, not by its package name, by which the generated module and ctrlrun-gen's runtime load it (this file's runtime may resolve that to another copy, or to nothing)`,
+    hint: 'import the SDK by its package name (in Deno, an import map entry `"@openai/agents": "npm:@openai/agents@<version>"` in deno.json) and run the codemod again, or protect it by hand with the generated module\'s export',
+  };
+}
+
+/** A door the plan rewrote, left instead (the file loads the SDK by a runtime's specifier); any other finding as it is. */
+function doorLeftByRuntime(f: CodemodFinding, specifier: string): CodemodFinding {
+  if (f.kind !== 'door-rewritten') return f;
+  return { kind: 'door-left', file: f.file, line: f.line, column: f.column, door: f.door, name: f.name, reason: 'unanalysable', ...leftByRuntime(specifier) };
+}
+
 /** One SDK tool() call: its rewrite to protectedTool (edits and a `rewritten` finding), or the finding that says why it stays. */
 function planToolCall(
   call: SdkToolCall,
@@ -104,6 +130,7 @@ function planToolCall(
   ctx: FileContext,
   localName: string,
   at: At,
+  runtime: string | undefined,
 ): { findings: CodemodFinding[]; edits: TextEdit[]; rewritten: boolean } {
   const findings: CodemodFinding[] = [];
   const edits: TextEdit[] = [];
@@ -189,6 +216,11 @@ function planToolCall(
   const answered = appAnswerConflict(ctx.appAnswers, canPause(ctx.policy, policyAction), { ...at(call.span), tool: name, action });
   if (answered) {
     keep(answered);
+    return { findings, edits, rewritten: false };
+  }
+  if (runtime !== undefined) {
+    const why = leftByRuntime(runtime);
+    keep({ kind: 'unanalysable', ...at(call.span), tool: name, action, message: `${why.message}; ${why.hint}` });
     return { findings, edits, rewritten: false };
   }
   if (removed) {

@@ -5,6 +5,7 @@
  * guesses.
  */
 import type { ts } from 'ts-morph';
+import { bareSpecifier } from '../scan/bare-specifier.js';
 import { isWrapper } from '../scan/syntax.js';
 import { typescript } from '../scan/typescript.js';
 import { componentScript, isComponentFile } from '../scan/component-script.js';
@@ -765,6 +766,9 @@ function snippet(sf: ts.SourceFile, node: ts.Node): string {
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }
 
+/** zod or one of its subpaths (`zod/v4`), also by Deno's `npm:zod@3` or a URL serving it. */
+const isZodSpecifier = (specifier: string): boolean => /^zod(\/|$)/.test(bareSpecifier(specifier));
+
 /** Local names bound to a zod module: `import { z } from 'zod'`, `import * as z`, `import z`. */
 function zodBindings(sf: ts.SourceFile): Set<string> {
   const names = new Set<string>();
@@ -775,7 +779,7 @@ function zodBindings(sf: ts.SourceFile): Set<string> {
         const init = d.initializer ? unwrap(d.initializer) : undefined;
         if (!init || !typescript.isCallExpression(init) || !typescript.isIdentifier(init.expression) || init.expression.text !== 'require') continue;
         const spec = init.arguments[0];
-        if (!spec || !typescript.isStringLiteral(spec) || !/^zod(\/|$)/.test(spec.text)) continue;
+        if (!spec || !typescript.isStringLiteral(spec) || !isZodSpecifier(spec.text)) continue;
         if (typescript.isIdentifier(d.name)) names.add(d.name.text);
         if (typescript.isObjectBindingPattern(d.name)) {
           for (const element of d.name.elements) {
@@ -792,7 +796,7 @@ function zodBindings(sf: ts.SourceFile): Set<string> {
       continue;
     }
     if (!typescript.isImportDeclaration(statement) || !typescript.isStringLiteral(statement.moduleSpecifier)) continue;
-    if (!/^zod(\/|$)/.test(statement.moduleSpecifier.text)) continue;
+    if (!isZodSpecifier(statement.moduleSpecifier.text)) continue;
     const clause = statement.importClause;
     if (!clause) continue;
     if (clause.name) names.add(clause.name.text);

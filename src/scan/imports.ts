@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { ts } from 'ts-morph';
 import { typescript } from './typescript.js';
+import { bareSpecifier } from './bare-specifier.js';
 import { spanOf } from './parse.js';
 import { SDK_ENTRIES, type SdkEntry } from './sdk-entries.js';
 import { SDK_DOORS, givesModelSomething } from './sdk-surface.js';
@@ -15,16 +16,22 @@ const ENTRIES = new Map(SDK_ENTRIES.map((e) => [e.specifier, e]));
  */
 const SDK_PATTERN = /^@openai\/agents(?:-[a-z0-9-]+)?(?:\/[^\s]*)?$/;
 
+/**
+ * Whether a specifier names the SDK: by its bare name, or by Deno's `npm:` or a URL that serves it
+ * (`bareSpecifier`), so an edge function's doors are read as a Node app's are (issue 40 item 4).
+ */
 export function isSdkModule(specifier: string): boolean {
-  return ENTRIES.has(specifier) || SDK_PATTERN.test(specifier);
+  const bare = bareSpecifier(specifier);
+  return ENTRIES.has(bare) || SDK_PATTERN.test(bare);
 }
 
-/** The table's entry for an SDK specifier; an unknown subpath gets a fail-closed stand-in. */
+/** The table's entry for an SDK specifier (in any form `isSdkModule` takes); an unknown subpath gets a fail-closed stand-in. */
 export function sdkEntry(specifier: string): SdkEntry | undefined {
-  const known = ENTRIES.get(specifier);
+  const bare = bareSpecifier(specifier);
+  const known = ENTRIES.get(bare);
   if (known) return known;
-  if (!SDK_PATTERN.test(specifier)) return undefined;
-  return { specifier, factories: ['tool'], agentClasses: ['Agent', 'RealtimeAgent'], namespaces: {} };
+  if (!SDK_PATTERN.test(bare)) return undefined;
+  return { specifier: bare, factories: ['tool'], agentClasses: ['Agent', 'RealtimeAgent'], namespaces: {} };
 }
 
 /** Whether `member` of SDK `module` makes a tool (`tool`, `hostedMcpTool`, `shellTool`, ...). */
@@ -33,15 +40,16 @@ export function isToolFactory(module: string, member: string): boolean {
   if (!entry) return false;
   if (entry.factories.includes(member)) return true;
   // An entry not in the table: every `tool` / `*Tool` export counts.
-  return !ENTRIES.has(module) && /^(?:tool|[a-z][A-Za-z0-9]*Tool)$/.test(member);
+  return !ENTRIES.has(entry.specifier) && /^(?:tool|[a-z][A-Za-z0-9]*Tool)$/.test(member);
 }
 
 export function isAgentClass(module: string, member: string): boolean {
   return sdkEntry(module)?.agentClasses.includes(member) ?? false;
 }
 
-/** The whole SDK module as a value. */
-export function sdkModuleValue(module: string): SdkValue {
+/** The whole SDK module as a value, named by its bare specifier whatever form the import wrote. */
+export function sdkModuleValue(specifier: string): SdkValue {
+  const module = bareSpecifier(specifier);
   return { kind: 'module', module, member: (name) => sdkMemberValue(module, name) };
 }
 

@@ -1,4 +1,6 @@
-/** `@openai/agents/realtime`, `@openai/agents-realtime` (and their subpaths). */
+import { bareSpecifier } from './bare-specifier.js';
+
+/** `@openai/agents/realtime`, `@openai/agents-realtime` (and their subpaths), also by `npm:` or a URL (`bareSpecifier`). */
 export function isRealtimeEntry(specifier: string): boolean {
-  return /^@openai\/agents(\/|-)realtime(\/|$)/.test(specifier);
+  return /^@openai\/agents(\/|-)realtime(\/|$)/.test(bareSpecifier(specifier));
 }

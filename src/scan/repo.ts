@@ -10,6 +10,7 @@ import { isPlainUtf8, makePrefilter, type Prefilter } from './prefilter.js';
 import { listedFileReader, PLAIN_PARSE, PLAIN_SKIP, type RepoRead, type Verdict } from './read.js';
 import { exportedConstString, fileReachOf, scanParsed } from './scan-source.js';
 import { barrelLinks, barrelRounds } from './barrels.js';
+import { answerKeyRound } from './answer-key-modules.js';
 import { moduleSource, resolveRunReach } from './reach/graph.js';
 import type { FileReach } from './reach/file-reach.js';
 import { isSourceFile } from './source-files.js';
@@ -134,6 +135,7 @@ function* scanSteps(options: ScanFilesOptions): Generator<void, { scan: RepoScan
 
   const barrels = barrelLinks(layout, parsed, options.generatedModule);
   const seenTokens = barrelRounds(parsed, texts.texts, texts.textOf, barrels);
+  answerKeyRound(parsed, texts.texts, texts.textOf, seenTokens);
   const links = barrels.links;
   const { importedConst, ownType, typeModule, edited } = moduleReaders(layout, parsed, texts.textOf, root, () => augmentingFiles(texts.texts));
   // a test file is parsed (it may be a barrel other tests import) but kept apart, unless named one by one

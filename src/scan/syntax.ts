@@ -222,6 +222,8 @@ export function collectAliasNames(sf: ts.SourceFile, names: Set<string>, hoisted
 export function topLevelConstStrings(sf: ts.SourceFile): Map<string, string> {
   const out = new Map<string, string>();
   for (const st of sf.statements) {
+    // `enum Verdict { Approve = 'approve' }`: its string members, keyed `Verdict.Approve` (a member cannot be reassigned)
+    if (typescript.isEnumDeclaration(st)) for (const [key, value] of enumStrings(st)) out.set(`${st.name.text}.${key}`, value);
     if (!typescript.isVariableStatement(st) || !(st.declarationList.flags & typescript.NodeFlags.Const)) continue;
     for (const d of st.declarationList.declarations) {
       if (!typescript.isIdentifier(d.name) || !d.initializer) continue;
@@ -236,6 +238,17 @@ export function topLevelConstStrings(sf: ts.SourceFile): Map<string, string> {
         if (value && isStringLike(value)) out.set(`${d.name.text}.${key}`, value.text);
       }
     }
+  }
+  return out;
+}
+
+/** An enum's members initialised with a string: member name → string. */
+function enumStrings(st: ts.EnumDeclaration): Array<[string, string]> {
+  const out: Array<[string, string]> = [];
+  for (const m of st.members) {
+    const key = propertyName(m.name);
+    const value = m.initializer ? skipWrappers(m.initializer) : undefined;
+    if (key !== undefined && value && isStringLike(value)) out.push([key, value.text]);
   }
   return out;
 }
@@ -258,7 +271,8 @@ function frozenObjectLiteral(init: ts.Expression): ts.ObjectLiteralExpression | 
 
 /**
  * `export const X = 'string'` (or `const X = ...; export { X }`) of a module: the exported name's
- * string; `X.key` names a string property of an exported `as const` object (`topLevelConstStrings`).
+ * string; `X.key` names a string property of an exported `as const` object or a string member of an
+ * exported enum (`topLevelConstStrings`).
  */
 export function exportedConstString(sf: ts.SourceFile, name: string): string | undefined {
   const consts = topLevelConstStrings(sf);
@@ -267,6 +281,9 @@ export function exportedConstString(sf: ts.SourceFile, name: string): string | u
   for (const st of sf.statements) {
     if (typescript.isVariableStatement(st) && typescript.getModifiers(st)?.some((m) => m.kind === typescript.SyntaxKind.ExportKeyword)) {
       if (st.declarationList.declarations.some((d) => typescript.isIdentifier(d.name) && d.name.text === exported) && consts.has(name)) return consts.get(name);
+    } else if (typescript.isEnumDeclaration(st) && st.name.text === exported && member && consts.has(name)) {
+      // `export enum Verdict { ... }`: `Verdict.Approve`
+      if (typescript.getModifiers(st)?.some((m) => m.kind === typescript.SyntaxKind.ExportKeyword)) return consts.get(name);
     } else if (typescript.isExportDeclaration(st) && !st.moduleSpecifier && st.exportClause && typescript.isNamedExports(st.exportClause)) {
       for (const el of st.exportClause.elements) if (el.name.text === exported) return consts.get((el.propertyName ?? el.name).text + member);
     }

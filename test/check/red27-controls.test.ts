@@ -4,7 +4,7 @@ import { lines, lintRepo, testProject } from './rule-tester.js';
 /**
  * Red team, session 27 (issue 40, "no false green"): the forms the probes found reported as they
  * should be, and the safe code found silent. They stand beside the cases still silent
- * (red27-pending.cases.ts): a reader changed to close those must keep these.
+ * (now tests: red28-*.test.ts): a reader changed to close those must keep these.
  */
 const TOOLS = lines(
   "import { protectedTool } from './ctrlrun.generated.js';",

@@ -90,8 +90,8 @@ function findingsOf(ruleId: string, c: RuleCase, project: ProjectContext | null)
   return lintSource(c.code, { file: c.file, project: p, ruleId });
 }
 
-/** Lints a repo of these files (written to a temporary folder, scanned as check scans a repo): the findings of `ruleId` in `file`. */
-export function lintRepo(files: Record<string, string>, options: { project: ProjectContext | null; ruleId: string; file: string }): Finding[] {
+/** Lints a repo of these files (written to a temporary folder, scanned as check scans a repo): the findings of `ruleId` (default: every rule) in `file`. */
+export function lintRepo(files: Record<string, string>, options: { project: ProjectContext | null; ruleId?: string; file: string }): Finding[] {
   const root = mkdtempSync(path.join(os.tmpdir(), 'ctrlrun-rule-repo-'));
   try {
     for (const [rel, text] of Object.entries(files)) {
@@ -100,7 +100,7 @@ export function lintRepo(files: Record<string, string>, options: { project: Proj
     }
     const scan = scanRepoSync({ root });
     const findings = lintFiles(scan.files, options.project ?? undefined, (s) => files[s.file] ?? '');
-    return findings.filter((f) => f.ruleId === options.ruleId && f.file === options.file);
+    return findings.filter((f) => (options.ruleId === undefined || f.ruleId === options.ruleId) && f.file === options.file);
   } finally {
     rmSync(root, { recursive: true, force: true });
   }

@@ -293,3 +293,17 @@ describe('readToolParameters: cannot be read statically', () => {
     expect(r.readable).toBe(false);
   });
 });
+
+describe('readToolParameters: zod loaded by Deno’s npm: or a URL (issue 40 item 4, gap I)', () => {
+  const body = "tool({ name: 'x', parameters: z.object({ id: z.string(), amount: z.number().int().optional() }), execute: async () => '' });";
+  const byName = params(`${HEAD}${body}`);
+  for (const zod of ['npm:zod@3', 'npm:zod', 'https://esm.sh/zod@3.23.8', 'https://cdn.jsdelivr.net/npm/zod@3/+esm'])
+    it(`\`${zod}\`: the parameters read as from \`zod\``, () => {
+      expect(params(`import { tool } from 'npm:@openai/agents@0.20.0';\nimport { z } from '${zod}';\n${body}`)).toEqual(byName);
+      expect(params(`import { tool } from 'npm:@openai/agents@0.20.0';\nconst { z } = require('${zod}');\n${body}`)).toEqual(byName);
+    });
+
+  it('control: a package whose name starts with zod’s is not zod', () => {
+    expect(read(`import { tool } from '@openai/agents';\nimport { z } from 'npm:zodiac@1';\n${body}`).readable).toBe(false);
+  });
+});

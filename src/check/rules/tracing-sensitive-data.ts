@@ -1,3 +1,4 @@
+import { bareSpecifier } from '../../scan/bare-specifier.js';
 import type { Finding, ProjectContext, RuleMeta, ScannedFile } from '../types.js';
 import { findingOf } from './rule-finding.js';
 
@@ -9,7 +10,8 @@ export const tracingSensitiveDataMeta: RuleMeta = {
   help: 'Call `setTracingDisabled(true)` at startup, or run with `traceIncludeSensitiveData: false` in the run config.',
 };
 
-const AGENTS_SPECIFIER = /(['"])@openai\/agents\1/;
+/** A quoted string naming `@openai/agents`, maybe by Deno's `npm:` or a URL (`bareSpecifier` decides). */
+const AGENTS_SPECIFIER = /(['"])([^'"\n]*@openai\/agents[^'"\n]*)\1/g;
 
 /**
  * `tracing-sensitive-data` (warning, repo-wide): `@openai/agents` (whose import installs the default
@@ -39,12 +41,17 @@ function compare(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-/** 1-based line and column of the first `'@openai/agents'` specifier in the text. */
+/** 1-based line and column of the first `'@openai/agents'` specifier in the text (or `'npm:@openai/agents@0.20.0'`, …). */
 function locate(text: string): { line: number; column: number } | undefined {
-  const match = AGENTS_SPECIFIER.exec(text);
+  const match = firstAgentsSpecifier(text);
   if (!match) return undefined;
   const before = text.slice(0, match.index);
   const line = before.split('\n').length;
   const column = match.index - (before.lastIndexOf('\n') + 1) + 1;
   return { line, column };
+}
+
+function firstAgentsSpecifier(text: string): RegExpExecArray | undefined {
+  for (const m of text.matchAll(AGENTS_SPECIFIER)) if (bareSpecifier(m[2]!) === '@openai/agents') return m;
+  return undefined;
 }

@@ -19,9 +19,22 @@ const METHODS: readonly AnswerMethod[] = ['approve', 'reject', 'approveTool', 'r
 /** What a computed key may name: an answer method for sure among its values, or `unread` (a key check cannot read). */
 export type AnswerKey = { method: AnswerMethod; unread?: true };
 
-/** The answer a computed key may name, or undefined when every value it may be is another literal. */
-export function answerKey(key: ts.Expression, ancestors: readonly ts.Node[], sf: ts.SourceFile, hoisted: HoistedVars | undefined): AnswerKey | undefined {
-  const values = keyValues(key, ancestors, sf, hoisted, 0);
+/** The string a name or member holds that the file's own reading does not know (names.ts's `constStringOf`). */
+type ConstString = (e: ts.Expression) => string | undefined;
+
+/**
+ * The answer a computed key may name, or undefined when every value it may be is another literal.
+ * `constString` reads what the file's declarations do not say: an enum member (`Verdict.Approve`),
+ * a `const` or enum a relative module exports (`APPROVE`).
+ */
+export function answerKey(
+  key: ts.Expression,
+  ancestors: readonly ts.Node[],
+  sf: ts.SourceFile,
+  hoisted: HoistedVars | undefined,
+  constString?: ConstString,
+): AnswerKey | undefined {
+  const values = keyValues(key, { ancestors, sf, hoisted, constString }, 0);
   if (values === undefined) return { method: 'approve', unread: true };
   const method = METHODS.find((m) => values.has(m));
   return method && { method };
@@ -29,32 +42,38 @@ export function answerKey(key: ts.Expression, ancestors: readonly ts.Node[], sf:
 
 const MAX_DEPTH = 6;
 
+interface KeyScope {
+  ancestors: readonly ts.Node[];
+  sf: ts.SourceFile;
+  hoisted: HoistedVars | undefined;
+  constString: ConstString | undefined;
+}
+
 /** The strings a key may be, or undefined when check cannot tell. */
-function keyValues(
-  key: ts.Expression,
-  ancestors: readonly ts.Node[],
-  sf: ts.SourceFile,
-  hoisted: HoistedVars | undefined,
-  depth: number,
-): Set<string> | undefined {
+function keyValues(key: ts.Expression, at: KeyScope, depth: number): Set<string> | undefined {
   if (depth > MAX_DEPTH) return undefined;
   const e = skipWrappers(key);
   if (typescript.isStringLiteralLike(e)) return new Set([e.text]);
-  const next = (x: ts.Expression) => keyValues(x, ancestors, sf, hoisted, depth + 1);
+  const next = (x: ts.Expression) => keyValues(x, at, depth + 1);
   // `yes ? 'approve' : 'reject'`, `choice ?? 'reject'`: either side
   if (typescript.isConditionalExpression(e)) return union(next(e.whenTrue), next(e.whenFalse));
   const k = typescript.SyntaxKind;
   if (typescript.isBinaryExpression(e) && (e.operatorToken.kind === k.QuestionQuestionToken || e.operatorToken.kind === k.BarBarToken))
     return union(next(e.left), next(e.right));
+  // `Verdict.Approve`, `KEYS.yes`: an enum's or a frozen object's member, of this file or imported
+  if (typescript.isPropertyAccessExpression(e)) return known(at.constString?.(e));
   if (!typescript.isIdentifier(e)) return undefined;
-  const decl = declarationOf(e.text, ancestors, hoisted);
-  if (decl === undefined) return undefined;
+  const decl = declarationOf(e.text, at.ancestors, at.hoisted);
+  // not declared in the file: an import (`import { APPROVE } from './keys.js'`)
+  if (decl === undefined) return known(at.constString?.(e));
   // a written type says what the name may hold, whatever it is given later (`decision: 'approve' | 'reject'`)
   const type = (typescript.isVariableDeclaration(decl) || typescript.isParameter(decl)) && typescript.isIdentifier(decl.name) ? decl.type : undefined;
-  if (type !== undefined) return typeValues(type, sf, depth + 1);
-  const init = constInitializer(e.text, ancestors, hoisted);
+  if (type !== undefined) return typeValues(type, at.sf, depth + 1);
+  const init = constInitializer(e.text, at.ancestors, at.hoisted);
   return init === undefined ? undefined : next(init);
 }
+
+const known = (value: string | undefined): Set<string> | undefined => (value === undefined ? undefined : new Set([value]));
 
 /** The string literals a written type allows (a literal, a union of them, an alias of the file), or undefined for any other type. */
 function typeValues(type: ts.TypeNode, sf: ts.SourceFile, depth: number): Set<string> | undefined {

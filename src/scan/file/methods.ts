@@ -4,7 +4,9 @@ import { isAgentClass } from '../imports.js';
 import { spanOf } from '../parse.js';
 import { type ApprovalFile, cannotBeItem, isSdkAnswerReceiver, isSdkApprovalCall } from '../approvals.js';
 import { answerKey } from './answer-keys.js';
+import { constStringOf } from './names.js';
 import { thisClassHasMethod } from '../this-fields.js';
+import { declarationOf } from '../local-values.js';
 import { helperAnswer } from './approval-parameters.js';
 import { isReflectApply, isStringLike, propertyName, skipParens, skipWrappers } from '../syntax.js';
 import { onPropertyWrites } from './door-writes.js';
@@ -23,14 +25,14 @@ const APPROVAL_METHODS = new Set<string>(['approve', 'approveTool', 'reject', 'r
 export function onMethodCall(cx: FileContext, node: ts.CallExpression): void {
   // `r.interruptions.forEach(r.state.approve, r.state)`, `items.map(state.reject.bind(state))`: the
   // method handed over as a value answers each item it is called with (Reflect.apply's: read below)
-  if (!isReflectApply(node)) for (const a of node.arguments) onAnswerValue(cx, a);
   const c = skipWrappers(node.expression);
+  if (!isReflectApply(node)) for (const a of node.arguments) onAnswerValue(cx, a, callbackThis(c, node));
   if (typescript.isElementAccessExpression(c)) {
     const key = skipWrappers(c.argumentExpression);
     // `agent['asTool'](o)` is the same door as `agent.asTool(o)`
     if (isStringLike(key) && key.text === 'asTool') return onAsToolCall(cx, node, c);
     // `state['reject'](i)`, `state[verdict](i)`: the SDK's answer by a key (answer-keys.ts)
-    const answer = answerKey(key, cx.ancestors, cx.sf, cx.hoisted);
+    const answer = answerKey(key, cx.ancestors, cx.sf, cx.hoisted, (e) => constStringOf(cx, e));
     if (answer) onApproval(cx, node, c.expression, answer.method, { key: isStringLike(key) ? undefined : key.getText(cx.sf), unread: answer.unread });
     return;
   }
@@ -53,7 +55,7 @@ export function onMethodCall(cx: FileContext, node: ts.CallExpression): void {
       : method === 'apply'
         ? { member: isReflectApply(node) ? node.arguments[0] : c.expression, ...appliedTo(node) }
         : undefined;
-  const answer = indirect?.member && approvalMember(indirect.member);
+  const answer = indirect?.member && (approvalMember(indirect.member) ?? heldAnswerMethod(cx, indirect.member));
   // a list check cannot read (`Reflect.apply(f, state, args)`) stands for the item, as `state.approve(...args)` would
   const args = indirect?.args ?? (indirect?.list ? [indirect.list] : undefined);
   if (answer && indirect?.self && args) onApproval(cx, node, indirect.self, answer, {}, args);
@@ -64,7 +66,7 @@ export function onMethodCall(cx: FileContext, node: ts.CallExpression): void {
  * its receiver (the bound this-argument, or the object it is read from) may be the SDK's; the item
  * is whatever it is called with, so the receiver alone decides.
  */
-function onAnswerValue(cx: FileContext, arg: ts.Expression): void {
+function onAnswerValue(cx: FileContext, arg: ts.Expression, thisArg: ts.Expression | undefined): void {
   let value = skipWrappers(arg);
   let self: ts.Expression | undefined;
   if (typescript.isCallExpression(value)) {
@@ -75,9 +77,47 @@ function onAnswerValue(cx: FileContext, arg: ts.Expression): void {
   }
   const method = approvalMember(value);
   if (!method || !(typescript.isPropertyAccessExpression(value) || typescript.isElementAccessExpression(value))) return;
-  const receiver = skipWrappers(self ?? value.expression);
+  // `items.forEach(RunState.prototype.approve, state)`: the method unbound, called on the callback's this-argument
+  const unbound = thisArg !== undefined && isPrototypeRead(value.expression);
+  const receiver = skipWrappers(self ?? (unbound ? thisArg : value.expression));
   if (!isSdkAnswerReceiver(receiver, cx.ancestors, cx.sf, approvalFile(cx))) return;
   cx.scan.sdkApprovals!.push({ kind: 'sdk-approval', span: spanOf(arg, cx.sf), method, receiver: receiver.getText(cx.sf), item: '…' });
+}
+
+/** The array methods whose second argument is the this-argument of the callback they are given first. */
+const CALLBACK_THIS = new Set(['forEach', 'map', 'flatMap', 'filter', 'some', 'every', 'find', 'findIndex', 'findLast', 'findLastIndex']);
+
+/** `xs.forEach(f, self)`: `self`, the this-argument `f` is called with; undefined for any other call. */
+function callbackThis(callee: ts.Expression, node: ts.CallExpression): ts.Expression | undefined {
+  return typescript.isPropertyAccessExpression(callee) && CALLBACK_THIS.has(callee.name.text) ? node.arguments[1] : undefined;
+}
+
+/** `X.prototype` (also `X['prototype']`). */
+function isPrototypeRead(e: ts.Expression): boolean {
+  const x = skipWrappers(e);
+  return (
+    (typescript.isPropertyAccessExpression(x) && x.name.text === 'prototype') ||
+    (typescript.isElementAccessExpression(x) &&
+      isStringLike(skipWrappers(x.argumentExpression)) &&
+      (skipWrappers(x.argumentExpression) as ts.StringLiteral).text === 'prototype')
+  );
+}
+
+/**
+ * The answer method a name holds, taken off its object (`const { approve } = state`, `const
+ * approve = state.approve`): called with `.call(state, item)` it is the answer, its receiver the
+ * this-argument. Undefined for any other name.
+ */
+function heldAnswerMethod(cx: FileContext, expr: ts.Expression): ApprovalMethod | undefined {
+  const e = skipWrappers(expr);
+  if (!typescript.isIdentifier(e)) return undefined;
+  const decl = declarationOf(e.text, cx.ancestors, cx.hoisted);
+  if (!decl || !typescript.isVariableDeclaration(decl)) return undefined;
+  if (typescript.isIdentifier(decl.name)) return decl.initializer ? approvalMember(decl.initializer) : undefined;
+  if (!typescript.isObjectBindingPattern(decl.name)) return undefined;
+  const el = decl.name.elements.find((b) => !b.dotDotDotToken && typescript.isIdentifier(b.name) && b.name.text === e.text);
+  const name = el && (el.propertyName ? propertyName(el.propertyName) : e.text);
+  return name !== undefined && APPROVAL_METHODS.has(name) ? (name as ApprovalMethod) : undefined;
 }
 
 /** The this-argument and the arguments of `f.apply(self, [a, b])` or `Reflect.apply(f, self, [a, b])`: `args` when the list is an array literal, else the `list` as written. */

@@ -69,18 +69,24 @@ export function lookupImport(cx: FileContext, local: string): { specifier: strin
 /**
  * The string an expression holds where `ancestors` end: a literal (`'function' as const`), a
  * `const` holding one in scope (followed a few steps), `NAMES.key` of a top-level `as const`
- * object, or an exported `const` string of a relative module. Undefined when it cannot be known.
+ * object or enum, or the same exported by a relative module. Undefined when it cannot be known.
  */
 export function constStringOf(cx: FileContext, expr: ts.Expression, ancestors: readonly ts.Node[] = cx.ancestors, depth = 0): string | undefined {
   const e = skipWrappers(expr);
   if (isStringLike(e)) return e.text;
   if (depth > 4) return undefined;
-  if (typescript.isPropertyAccessExpression(e) && typescript.isIdentifier(e.expression) && isTopLevel(cx, e.expression.text))
-    return cx.constStrings.get(`${e.expression.text}.${e.name.text}`);
+  if (typescript.isPropertyAccessExpression(e) && typescript.isIdentifier(e.expression) && isTopLevel(cx, e.expression.text)) {
+    const local = cx.constStrings.get(`${e.expression.text}.${e.name.text}`);
+    // `Verdict.Approve` of an enum, `KEYS.yes` of an `as const` object, exported by a relative module
+    const imp = local === undefined ? lookupImport(cx, e.expression.text) : undefined;
+    return imp && isRelative(imp.specifier) ? cx.options.importedConst?.(imp.specifier, cx.fileAbs, `${imp.imported}.${e.name.text}`) : local;
+  }
   if (!typescript.isIdentifier(e)) return undefined;
   const scoped = initializerInScope(e.text, ancestors, cx.hoisted);
   if (scoped) return scoped.constant ? constStringOf(cx, scoped.init, scoped.ancestors, depth + 1) : undefined;
   const imp = lookupImport(cx, e.text);
-  if (imp && (imp.specifier.startsWith('./') || imp.specifier.startsWith('../'))) return cx.options.importedConst?.(imp.specifier, cx.fileAbs, imp.imported);
+  if (imp && isRelative(imp.specifier)) return cx.options.importedConst?.(imp.specifier, cx.fileAbs, imp.imported);
   return undefined;
 }
+
+const isRelative = (specifier: string): boolean => specifier.startsWith('./') || specifier.startsWith('../');
