@@ -1,8 +1,8 @@
 import type { ts } from 'ts-morph';
 import { typescript } from '../typescript.js';
 import { spanOf } from '../parse.js';
-import { isStringLike, optionsOf, propertyName, skipWrappers } from '../syntax.js';
-import type { LiteralDoor, Span } from '../types.js';
+import { isStringLike, optionsOf, propertyName, skipWrappers, spreadAfter } from '../syntax.js';
+import type { LiteralDoor } from '../types.js';
 import { constObjectLiteral, type FileContext } from './context.js';
 import { constStringOf } from './names.js';
 
@@ -85,19 +85,8 @@ function hostedMcp(cx: FileContext, node: ts.ObjectLiteralExpression, props: Map
   const label = dataProps.get('server_label');
   const labelText = label ? skipWrappers(label) : undefined;
   if (labelText && isStringLike(labelText)) d.serverLabel = labelText.text;
-  const after = spreadAfter(e, 'require_approval', cx);
+  const after = spreadAfter(e, 'require_approval', cx.sf);
   if (after) d.spreadAfterRequireApproval = after;
-}
-
-/** A spread written after `key` (the last property wins, so it may override it). */
-function spreadAfter(node: ts.ObjectLiteralExpression, key: string, cx: FileContext): Span | undefined {
-  let seen = false;
-  for (const p of node.properties) {
-    if (typescript.isSpreadAssignment(p)) {
-      if (seen) return spanOf(p, cx.sf);
-    } else if (propertyName(p.name) === key) seen = true;
-  }
-  return undefined;
 }
 
 function push(cx: FileContext, node: ts.ObjectLiteralExpression, door: LiteralDoor['door'], props: Map<string, ts.Expression | null>): LiteralDoor {
