@@ -69,12 +69,20 @@ export async function runCodemod(options: CodemodOptions): Promise<CodemodResult
     const fileAbs = path.resolve(root, fileScan.file);
     if (fileScan.unlisted !== undefined) {
       // a module the listing leaves out, read because the package imports it: not the package's to rewrite
-      if (!fileScan.parseError) findings.push(unlistedLeft(fileScan, fileAbs, fileScan.unlisted));
+      if (!fileScan.parseError)
+        findings.push(doorsLeft(fileScan, fileAbs, { where: UNLISTED_WHERE[fileScan.unlisted], object: 'it', hint: UNLISTED_HINT[fileScan.unlisted] }));
       continue;
     }
     if (isComponentFile(fileScan.file)) {
       // a component's code is read in place, but written back by its own compiler's rules: not rewritten here
-      if (!fileScan.parseError) findings.push(componentLeft(fileScan, fileAbs));
+      if (!fileScan.parseError)
+        findings.push(
+          doorsLeft(fileScan, fileAbs, {
+            where: `a component (${path.extname(fileAbs)})`,
+            object: 'code inside components',
+            hint: `${IN_COMPONENT_HINT}, then run the codemod again`,
+          }),
+        );
       continue;
     }
     const link = linkTarget(fileAbs);
@@ -128,35 +136,17 @@ export async function runCodemod(options: CodemodOptions): Promise<CodemodResult
 
 const FILE_START = { line: 1, column: 1 } as const;
 
-/** A component's doors left as they are, located at its first tool (else the file's start). */
-function componentLeft(fileScan: FileScan, fileAbs: string): CodemodFinding {
-  const first = fileScan.sdkToolCalls[0];
-  const at = first ? { line: first.span.line, column: first.span.column } : FILE_START;
-  const what = first ? `the tool${first.name !== undefined ? ` '${first.name}'` : ''}` : 'a door (an MCP server, a hosted or local tool, an agent as a tool)';
-  return {
-    ...at,
-    kind: 'unreadable',
-    file: fileAbs,
-    message: `${what} is in a component (${path.extname(fileAbs)}): the codemod does not rewrite code inside components`,
-    hint: `${IN_COMPONENT_HINT}, then run the codemod again`,
-  };
-}
 /**
- * The doors of a module the package imports from outside it, or from a folder git ignores, left as
- * they are (issue 40 item 4): another package's file is that package's to protect, and a generated
- * module is written again by its generator. Counted as unparseable, as a component's are: it blocks.
+ * The doors of a file the codemod reads but does not rewrite, located at its first tool (else the
+ * file's start): a component's code is written back by its own compiler's rules; a module the
+ * package imports from outside it, or from a folder git ignores, is another package's to protect or
+ * written again by its generator (issue 40 item 4). Counted as unparseable: it blocks.
  */
-function unlistedLeft(fileScan: FileScan, fileAbs: string, kind: 'ignored' | 'outside'): CodemodFinding {
+function doorsLeft(fileScan: FileScan, fileAbs: string, place: { where: string; object: string; hint: string }): CodemodFinding {
   const first = fileScan.sdkToolCalls[0];
   const at = first ? { line: first.span.line, column: first.span.column } : FILE_START;
   const what = first ? `the tool${first.name !== undefined ? ` '${first.name}'` : ''}` : 'a door (an MCP server, a hosted or local tool, an agent as a tool)';
-  return {
-    ...at,
-    kind: 'unreadable',
-    file: fileAbs,
-    message: `${what} is in ${UNLISTED_WHERE[kind]}: the codemod does not rewrite it`,
-    hint: UNLISTED_HINT[kind],
-  };
+  return { ...at, kind: 'unreadable', file: fileAbs, message: `${what} is in ${place.where}: the codemod does not rewrite ${place.object}`, hint: place.hint };
 }
 
 /** Where an unlisted module is, for the codemod's finding. */
