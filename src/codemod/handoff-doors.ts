@@ -49,25 +49,14 @@ export function planHandoffs(scan: FileScan, d: DoorTools): void {
       );
       continue;
     }
-    if (h.constructed) {
-      left(
-        'handoff',
-        h.span,
-        'unanalysable',
-        h.constructed === 'new'
-          ? '`new Handoff(agent, onInvokeHandoff)` runs an invoke function protectHandoff cannot take'
-          : h.constructed === 'subclass'
-            ? 'a class extending Handoff runs an invoke function protectHandoff cannot take'
-            : '`onInvokeHandoff` is assigned, replacing the function protectHandoff decides the transfer in',
-        h.constructed === 'assignment'
-          ? "Drop the assignment and put the code in the handoff's `onHandoff` (`handoff(agent, { onHandoff, inputType })`), which protectHandoff runs once the policy allows."
-          : 'Write it `handoff(agent, { onHandoff, inputType })` so it can become `protectHandoff(...)`.',
-        h.to,
-      );
+    // protectHandoff takes a Handoff the app made and guards a copy of it: `new Handoff(agent, invoke)` is wrapped in place
+    const wrapped = h.constructed === 'new' && h.onHandoff === true;
+    if (h.constructed && !wrapped) {
+      left('handoff', h.span, 'unanalysable', ...leftConstructed(h.constructed), h.to);
       continue;
     }
     const callee = ctx.callee('protectHandoff');
-    if (h.form === 'element') {
+    if (h.form === 'element' || wrapped) {
       plan.edits.push({ start: h.span.start, end: h.span.start, text: `${callee}(${ctx.quoted(action)}, ` }, { start: h.span.end, end: h.span.end, text: ')' });
     } else if (h.callee && h.argumentsStart !== undefined && h.binding) {
       plan.edits.push({ start: h.callee.start, end: h.callee.end, text: callee });
@@ -89,8 +78,28 @@ export function planHandoffs(scan: FileScan, d: DoorTools): void {
       door: 'handoff',
       name: h.to as string,
       action,
-      to: `protectHandoff('${action}', ${h.to})`,
+      to: wrapped ? `protectHandoff('${action}', new Handoff(${h.to}, …))` : `protectHandoff('${action}', ${h.to})`,
       removed: [],
     });
   }
+}
+
+/** Why a Handoff made another way is left, and what to write. */
+function leftConstructed(how: NonNullable<HandoffSite['constructed']>): [message: string, hint: string] {
+  if (how === 'new') {
+    return [
+      '`new Handoff(agent)` is given no invoke function (the SDK needs one), so there is nothing to protect',
+      "Give it its invoke function, `new Handoff(agent, onInvokeHandoff)`, and run the codemod again: it becomes `protectHandoff('<action>', new Handoff(...))`.",
+    ];
+  }
+  if (how === 'subclass') {
+    return [
+      'a class extending Handoff runs its invoke function in every instance, and the codemod does not follow the class to where each instance is made',
+      "Write it `handoff(agent, { onHandoff, inputType })` so it can become `protectHandoff(...)` (protectHandoff also takes an instance, `protectHandoff('<action>', new Page())`, but check reports the class).",
+    ];
+  }
+  return [
+    '`onInvokeHandoff` is assigned, replacing the function protectHandoff decides the transfer in',
+    "Drop the assignment and put the code in the handoff's `onHandoff` (`handoff(agent, { onHandoff, inputType })`), which protectHandoff runs once the policy allows.",
+  ];
 }

@@ -11,7 +11,7 @@
 /** A package name: an optional `@scope/`, then the name (neither holds `@`, `/` or a query). */
 const PACKAGE = '(?<name>(?:@[^/@\\s?#]+/)?[^/@\\s?#:]+)';
 /** An optional version or range after the name (`@0.20.0`, `@^0.20`, `@latest`). */
-const VERSION = '(?:@[^/\\s?#]*)?';
+const VERSION = '(?:@(?<version>[^/\\s?#]*))?';
 /** An optional subpath (`/realtime`). */
 const SUBPATH = '(?<sub>/[^\\s?#]*)?';
 
@@ -41,4 +41,15 @@ export function bareSpecifier(specifier: string): string {
 /** Whether `specifier` loads a package by a runtime's own specifier or a URL (it is not the bare name Node resolves). */
 export function isRuntimeSpecifier(specifier: string): boolean {
   return bareSpecifier(specifier) !== specifier;
+}
+
+/**
+ * The version or range a runtime's specifier or a URL pins its package to (`npm:@openai/agents@0.19.0`
+ * → `0.19.0`, `https://esm.sh/@openai/agents@^0.20/realtime` → `^0.20`); undefined for a bare name,
+ * a relative path, or one that pins none. The package is `bareSpecifier`'s.
+ */
+export function specifierVersion(specifier: string): string | undefined {
+  if (!specifier.includes(':')) return undefined;
+  const version = (RUNTIME.exec(specifier) ?? URL_FORM.exec(specifier))?.groups?.['version'];
+  return version || undefined;
 }

@@ -78,19 +78,50 @@ export function sdkVerdict(version: string): SdkVerdict {
   return v.prerelease ? 'prerelease' : 'tested';
 }
 
+/**
+ * What a version pinned in an import (`npm:@openai/agents@0.19.0`, a CDN URL's `@^0.20`) is to the
+ * tested range. An exact version is judged as an installed one. A range that fixes the minor
+ * (`0.19`, `~0.19.2`, `^0.19.1`: a caret on a 0.x version keeps its minor) loads the newest patch
+ * of that minor, so it is judged by the minor. Undefined for what fixes no minor (`latest`, `^1.2`,
+ * `*`, `>=0.19`): which SDK loads is not written, and the rule says nothing it cannot know.
+ */
+export function pinnedSdkVerdict(pinned: string): SdkVerdict | undefined {
+  const text = pinned.trim().replace(/^=?v?/, '');
+  if (SEMVER.test(text)) return sdkVerdict(text);
+  const m = /^(?<op>[~^]?)v?(?<major>\d+)\.(?<minor>\d+)(?:\.(?:\d+|[xX*]))?$/.exec(text);
+  if (!m?.groups) return undefined;
+  const [major, minor] = [Number(m.groups['major']), Number(m.groups['minor'])];
+  if (m.groups['op'] === '^' && major !== 0) return undefined; // ^1.2 takes every later 1.x minor
+  const floor = parse(SDK_TESTED.floor)!.parts;
+  const newest = SDK_TESTED.newest.split('.').map(Number);
+  if (compare([major, minor], newest) > 0) return 'newer';
+  if (compare([major, minor], floor.slice(0, 2)) < 0) return 'older';
+  return 'tested';
+}
+
 /** One sentence: the SDK found, the range tested, what it means. */
 export function untestedSdkMessage(sdk: InstalledSdk, verdict: Exclude<SdkVerdict, 'tested'>, where: string): string {
   const found = sdk.version === '' ? 'an @openai/agents with no readable version' : `@openai/agents ${sdk.version}`;
-  const why =
-    verdict === 'newer'
-      ? 'a door this SDK added is not known to init, the codemod, check or protectAgent'
-      : verdict === 'older'
-        ? "this SDK lacks what the runtime's doors rely on"
-        : verdict === 'prerelease'
-          ? 'a prerelease is not tested, and may add a door this release does not know'
-          : 'its version cannot be compared with the range';
-  return `${found} is installed (${where}), outside the range ctrlrun-gen is tested with (@openai/agents ${SDK_TESTED.range}): ${why}.`;
+  return `${found} is installed (${where}), outside the range ctrlrun-gen is tested with (@openai/agents ${SDK_TESTED.range}): ${untestedWhy(verdict)}.`;
 }
+
+/** One sentence: the import that pins the SDK (Deno's `npm:`, a CDN URL), the range tested, what it means. */
+export function pinnedSdkMessage(specifier: string, verdict: Exclude<SdkVerdict, 'tested'>): string {
+  return `This file loads the SDK by \`${specifier}\`, a version outside the range ctrlrun-gen is tested with (@openai/agents ${SDK_TESTED.range}): ${untestedWhy(verdict)}.`;
+}
+
+function untestedWhy(verdict: Exclude<SdkVerdict, 'tested'>): string {
+  return verdict === 'newer'
+    ? 'a door this SDK added is not known to init, the codemod, check or protectAgent'
+    : verdict === 'older'
+      ? "this SDK lacks what the runtime's doors rely on"
+      : verdict === 'prerelease'
+        ? 'a prerelease is not tested, and may add a door this release does not know'
+        : 'its version cannot be compared with the range';
+}
+
+/** What to do about a pinned one. */
+export const PINNED_SDK_HINT = `Pin the import to an @openai/agents in ${SDK_TESTED.range} (in Deno, \`npm:@openai/agents@${SDK_TESTED.newest}\`, or the import map's entry), or use a ctrlrun-gen release that tests this SDK.`;
 
 /** What to do about it. */
 export const UNTESTED_SDK_HINT = `Install an @openai/agents in ${SDK_TESTED.range}, or a ctrlrun-gen release that tests this SDK (its census classifies every export of the SDKs it supports; docs/sdk.md).`;

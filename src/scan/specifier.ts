@@ -11,6 +11,11 @@ import { readRegularText } from '../safe-read.js';
 export interface ModuleSettings {
   /** The tsconfig the settings came from; undefined when none was found. */
   tsconfig?: string;
+  /**
+   * The `deno.json` (or `deno.jsonc`) the settings came from: Deno runs the files below it and
+   * finds a relative import only by the file's own name (`.ts`), whatever a tsconfig says.
+   */
+  deno?: string;
   /** How a relative import names a TypeScript file: `.js` suffix (Node16/NodeNext), the `.ts` itself, or no extension (bundler, node10). */
   extension: Extension;
   /**
@@ -51,8 +56,8 @@ export function createModuleSettingsLookup(
   const lookup = (dir: string): ModuleSettings => {
     const cached = byDir.get(dir);
     if (cached) return cached;
-    let found: ModuleSettings | undefined;
-    for (const name of ['tsconfig.json', 'jsconfig.json']) {
+    let found: ModuleSettings | undefined = denoSettings(dir);
+    for (const name of found ? [] : ['tsconfig.json', 'jsconfig.json']) {
       const candidate = path.join(dir, name);
       if (existsSync(candidate)) {
         found = byConfig.has(candidate) ? byConfig.get(candidate) : withBuildConfig(candidate);
@@ -73,6 +78,14 @@ export function createModuleSettingsLookup(
     return withNode.get(at)!;
   };
 }
+
+/** A folder with a Deno config: the nearest decides, before a tsconfig of the same folder (Deno reads none). */
+function denoSettings(dir: string): ModuleSettings | undefined {
+  const config = DENO_CONFIGS.map((name) => path.join(dir, name)).find((file) => existsSync(file));
+  return config === undefined ? undefined : { extension: 'ts', deno: config };
+}
+
+const DENO_CONFIGS = ['deno.json', 'deno.jsonc'];
 
 /** The settings once the package's scripts are known: Node running TypeScript loads only the `.ts` name. */
 function underNode(settings: ModuleSettings, packageDir: string | undefined): ModuleSettings {

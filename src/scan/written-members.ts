@@ -19,6 +19,7 @@ import { valueBranches } from './value-branches.js';
 import { importTypeName, type MergedInterface, type SdkTypeNames } from './written-sdk-type.js';
 import { fileTypeDeclarations } from './file-type-declarations.js';
 import { jsDocPropertyType, jsDocTypedefs, jsDocTypeOf } from './jsdoc-types.js';
+import { unnamedClassType } from './unnamed-class-type.js';
 
 /*
  * A property's written type through the object's written type (issue 40: an approval handler's
@@ -311,8 +312,12 @@ function writtenTypeOf(e: ts.Expression, ancestors: readonly ts.Node[], hoisted:
 /** The type of `this` in a class's instance member, as a reference to the class (by its name, read where it is declared); undefined elsewhere. */
 function thisInstanceType(ancestors: readonly ts.Node[]): HeldType | undefined {
   const at = thisClassAt(ancestors);
-  const name = at && !at.statics ? at.cls.name : undefined;
-  return name && { type: typescript.factory.createTypeReferenceNode(name) };
+  if (!at || at.statics) return undefined;
+  if (!at.cls.name) {
+    const type = unnamedClassType(at.cls);
+    return type && { type };
+  }
+  return { type: typescript.factory.createTypeReferenceNode(at.cls.name) };
 }
 
 /**

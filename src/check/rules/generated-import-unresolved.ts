@@ -11,7 +11,7 @@ export const generatedImportUnresolvedMeta: RuleMeta = {
   id: 'generated-import-unresolved',
   severity: 'error',
   short: 'An import of the generated module names a file that does not exist where the importer runs.',
-  full: "The codemod makes a file import `protectedTool` (or another door function) from the generated module. A plain JavaScript file runs as it is: Node loads exactly the path written, so `import ... from \"./ctrlrun.generated.js\"` fails with ERR_MODULE_NOT_FOUND when the module is TypeScript (`ctrlrun.generated.ts`), though every type check passes. A TypeScript file resolves `.js` to `.ts`, `.mjs` to `.mts` and their declaration files, as tsc does. Reported when the generated module exists and the import resolves to no file; an import through a path alias is not followed. An `.mjs` file is an ES module that Node runs as it is, so its import must name the file exactly (`'../ctrlrun.generated'` is reported; a CommonJS `require` or a bundled `.js` file may leave the extension out). Also reported: a TypeScript importer of a JavaScript module that the package's own tsc (its build script's `-p` config or the projects `tsc -b` builds, following project references, else tsconfig.json) compiles into an `outDir` without copying the module (tsc copies JavaScript only with `allowJs`, only a file its `include` takes, since an import resolves to the `.d.ts` beside the module, and fails on it when it writes declarations), when the same specifier from the emitted file names no file: tsc reads the module's declarations but does not copy the module into the build.",
+  full: "The codemod makes a file import `protectedTool` (or another door function) from the generated module. A plain JavaScript file runs as it is: Node loads exactly the path written, so `import ... from \"./ctrlrun.generated.js\"` fails with ERR_MODULE_NOT_FOUND when the module is TypeScript (`ctrlrun.generated.ts`), though every type check passes. A TypeScript file resolves `.js` to `.ts`, `.mjs` to `.mts` and their declaration files, as tsc does. Reported when the generated module exists and the import resolves to no file; an import through a path alias is not followed. An `.mjs` file is an ES module that Node runs as it is, so its import must name the file exactly (`'../ctrlrun.generated'` is reported; a CommonJS `require` or a bundled `.js` file may leave the extension out). A TypeScript file below a `deno.json` or `deno.jsonc` (the nearest config, unless a tsconfig is nearer) runs in Deno, which loads a relative import only by the file's own name: `./ctrlrun.generated.js` or no extension is reported there. Also reported: a TypeScript importer of a JavaScript module that the package's own tsc (its build script's `-p` config or the projects `tsc -b` builds, following project references, else tsconfig.json) compiles into an `outDir` without copying the module (tsc copies JavaScript only with `allowJs`, only a file its `include` takes, since an import resolves to the `.d.ts` beside the module, and fails on it when it writes declarations), when the same specifier from the emitted file names no file: tsc reads the module's declarations but does not copy the module into the build.",
   help: "Make the generated module JavaScript when a JavaScript file imports it: `output: src/ctrlrun.generated.mjs` and a JavaScript `control:` in ctrlrun.tools.yaml, then `npx ctrlrun-gen generate` (init chooses so when an importer is JavaScript); or fix the import's path. In a package Node runs as TypeScript, name the `.ts` file and set `allowImportingTsExtensions: true` (with `noEmit`) in the tsconfig.",
 };
 
@@ -73,8 +73,10 @@ export function generatedImportUnresolvedRule(exists: (file: string) => boolean 
       const target = path.resolve(path.dirname(importer), spec);
       // an .mjs file is an ES module, which Node runs as it is: the exact path or nothing; so is TypeScript that Node runs as it is
       const nodeRuns = isJs ? undefined : nodeRunsFor(project.manifest.root);
-      const exact = scan.file.endsWith('.mjs') || nodeRuns !== undefined;
-      if ((nodeRuns ? [target] : candidatesFor(isJs, target, exact)).some(exists)) {
+      // Deno (a folder below a deno.json) loads a relative import only by the file's own name, as Node running TypeScript does
+      const deno = isJs ? undefined : denoConfigOf(path.dirname(importer), project.manifest.root, exists);
+      const exact = scan.file.endsWith('.mjs') || nodeRuns !== undefined || deno !== undefined;
+      if ((nodeRuns || deno ? [target] : candidatesFor(isJs, target, exact)).some(exists)) {
         const built =
           isJs || /\.(?:ts|tsx|mts|cts)$/.test(output)
             ? undefined
@@ -86,9 +88,11 @@ export function generatedImportUnresolvedRule(exists: (file: string) => boolean 
       const why =
         isJs && /\.(?:ts|tsx|mts|cts)$/.test(output)
           ? `the generated module is ${shown}, TypeScript, which a plain JavaScript file cannot load`
-          : nodeRuns
-            ? `the generated module is ${shown}, and the package runs \`${nodeRuns.command}\` (its \`${nodeRuns.script}\` script): Node runs this TypeScript as it is and loads an import only by the file's own name`
-            : `the generated module is ${shown}`;
+          : deno
+            ? `the generated module is ${shown}, and this file is below ${path.relative(project.manifest.root, deno).split(path.sep).join('/')}: Deno loads a relative import only by the file's own name (\`.ts\`)`
+            : nodeRuns
+              ? `the generated module is ${shown}, and the package runs \`${nodeRuns.command}\` (its \`${nodeRuns.script}\` script): Node runs this TypeScript as it is and loads an import only by the file's own name`
+              : `the generated module is ${shown}`;
       findings.push(
         findingOf(
           generatedImportUnresolvedMeta,
@@ -101,6 +105,19 @@ export function generatedImportUnresolvedRule(exists: (file: string) => boolean 
     }
     return findings;
   };
+}
+
+/**
+ * The Deno config that decides how the files of `dir` import (the codemod's rule, scan/specifier.ts):
+ * the nearest `deno.json`/`deno.jsonc` up to `root`, unless a tsconfig or jsconfig is nearer.
+ */
+function denoConfigOf(dir: string, root: string, exists: (file: string) => boolean): string | undefined {
+  for (let at = dir; !path.relative(root, at).startsWith('..'); at = path.dirname(at)) {
+    const deno = ['deno.json', 'deno.jsonc'].map((n) => path.join(at, n)).find(exists);
+    if (deno) return deno;
+    if (['tsconfig.json', 'jsconfig.json'].some((n) => exists(path.join(at, n))) || path.dirname(at) === at) return undefined;
+  }
+  return undefined;
 }
 
 const BUILD_HELP =

@@ -1,7 +1,17 @@
 import path from 'node:path';
 import { PackageFacts } from '../../scan/package-facts.js';
-import { findInstalledSdk, sdkVerdict, UNTESTED_SDK_HINT, untestedSdkMessage } from '../../scan/sdk-version.js';
+import { bareSpecifier, specifierVersion } from '../../scan/bare-specifier.js';
+import {
+  findInstalledSdk,
+  PINNED_SDK_HINT,
+  pinnedSdkMessage,
+  pinnedSdkVerdict,
+  sdkVerdict,
+  UNTESTED_SDK_HINT,
+  untestedSdkMessage,
+} from '../../scan/sdk-version.js';
 import { SDK_TESTED } from '../../scan/sdk-surface.js';
+import type { FileScan } from '../../scan/types.js';
 import type { Finding, ProjectContext, RepoFacts, RuleMeta, ScannedFile } from '../types.js';
 import { readRegularText } from '../../safe-read.js';
 import { findingOf } from './rule-finding.js';
@@ -10,7 +20,7 @@ export const sdkVersionUntestedMeta: RuleMeta = {
   id: 'sdk-version-untested',
   severity: 'warning',
   short: `The installed @openai/agents is outside the range this release is tested with (${SDK_TESTED.range}).`,
-  full: 'Every SDK minor can add a door (0.6 added tool search, 0.9 sandboxes, 0.14 programmatic tool calling): this release classifies every export of the SDKs in its tested range (its census) and its runtime is tested against each of their minors. With a newer SDK, a door the SDK added is not known to init, the codemod, check or protectAgent, and nothing else would say so; with an older one (or a prerelease), the runtime was not tested against it. Reported once per installed SDK, at the `@openai/agents` dependency of the package.json of the package that uses it (line 1 when that package.json does not name it). Nothing is reported when no SDK is installed (a CI job that lints before installing).',
+  full: "Every SDK minor can add a door (0.6 added tool search, 0.9 sandboxes, 0.14 programmatic tool calling): this release classifies every export of the SDKs in its tested range (its census) and its runtime is tested against each of their minors. With a newer SDK, a door the SDK added is not known to init, the codemod, check or protectAgent, and nothing else would say so; with an older one (or a prerelease), the runtime was not tested against it. Reported once per installed SDK, at the `@openai/agents` dependency of the package.json of the package that uses it (line 1 when that package.json does not name it). Nothing is reported when no SDK is installed (a CI job that lints before installing). A file that loads the SDK by a specifier pinning its version (Deno's `npm:@openai/agents@0.21.0`, an esm.sh, jsdelivr or unpkg URL naming `@openai/agents@0.21.0`; also `-core`, `-openai`, `-realtime`, released with it) runs that version, not an installed one: such a pin outside the range is reported at its import, once per version in the file. A range that fixes the minor (`^0.21`, `~0.21.1`, `0.21`) is judged by the minor; one that fixes none (`latest`, `^1.2`, no version) is not reported.",
   help: 'Install an @openai/agents in the tested range, or a ctrlrun-gen release that tests this SDK (its census classifies every export of the SDKs it supports).',
 };
 
@@ -47,7 +57,30 @@ export function sdkVersionUntestedRule(files: ScannedFile[], project: ProjectCon
       ),
     );
   }
+  for (const { scan } of files) findings.push(...pinnedFindings(scan));
   return findings;
+}
+
+/** The SDK packages released together, under one version: a pin of any of them is the SDK's version. */
+const SDK_RELEASED = /^@openai\/agents(?:-core|-openai|-realtime)?(?:\/|$)/;
+
+/**
+ * A file that loads the SDK by a specifier pinning its version (Deno's `npm:@openai/agents@0.21.0`,
+ * a CDN URL): that version, not a node_modules one, is what runs (a Deno app often has no
+ * package.json). Reported at the import, once per pinned text in the file.
+ */
+function pinnedFindings(scan: FileScan): Finding[] {
+  const out: Finding[] = [];
+  const seen = new Set<string>();
+  for (const imp of scan.moduleImports ?? []) {
+    if (imp.typeOnly || !SDK_RELEASED.test(bareSpecifier(imp.module))) continue;
+    const pinned = specifierVersion(imp.module);
+    const verdict = pinned === undefined ? undefined : pinnedSdkVerdict(pinned);
+    if (verdict === undefined || verdict === 'tested' || seen.has(pinned!)) continue;
+    seen.add(pinned!);
+    out.push(findingOf(sdkVersionUntestedMeta, scan.file, imp.span, pinnedSdkMessage(imp.module, verdict), PINNED_SDK_HINT));
+  }
+  return out;
 }
 
 function readText(file: string): string {

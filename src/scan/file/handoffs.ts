@@ -44,6 +44,7 @@ export function onHandoffCall(cx: FileContext, node: ts.CallExpression, r: Resol
 export function onHandoffClass(cx: FileContext, node: ts.NewExpression): void {
   const r = resolve(cx, node.expression);
   if (r?.member !== 'Handoff' || !isSdkModule(r.module)) return;
+  if (isProtectedHandoffAgent(cx, node)) return;
   const [agent, invoke] = node.arguments ?? [];
   const site: HandoffSite = {
     kind: 'handoff',
@@ -56,6 +57,22 @@ export function onHandoffClass(cx: FileContext, node: ts.NewExpression): void {
   const to = agent ? agentNameOf(cx, agent) : undefined;
   if (to !== undefined) site.to = to;
   cx.scan.handoffs!.push(site);
+}
+
+/**
+ * `protectHandoff('<action>', new Handoff(agent, invoke))`: the runtime guards a copy of the Handoff
+ * (its invoke runs only once the policy allows), and the one made here is reachable nowhere else.
+ * A Handoff held by a name is still reported where it is made: the name may be listed as it is.
+ */
+function isProtectedHandoffAgent(cx: FileContext, node: ts.NewExpression): boolean {
+  let child: ts.Node = node;
+  for (let i = cx.ancestors.length - 1; i >= 0; i--) {
+    const up = cx.ancestors[i]!;
+    if (typescript.isCallExpression(up)) return up.arguments[1] === child && doorOf(cx, up.expression) === 'protectHandoff';
+    if (skipWrappers(up as ts.Expression) !== node) return false; // a wrapper of it ((…), `as`, `!`), else not the argument
+    child = up;
+  }
+  return false;
 }
 
 /**

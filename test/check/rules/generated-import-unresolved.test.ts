@@ -104,6 +104,37 @@ const CASES: Case[] = [
     files: ['src/ctrlrun.generated.mjs'],
     errors: [{ line: 1, mentions: 'loads no file from this TypeScript file' }],
   },
+  // session 29: a Deno function (below a deno.json) loads only the file's own name
+  {
+    name: 'a Deno function importing the TypeScript module by .js',
+    file: 'supabase/functions/refund/index.ts',
+    code: "import { protectedTool } from '../../../src/ctrlrun.generated.js';\n",
+    output: 'src/ctrlrun.generated.ts',
+    files: ['src/ctrlrun.generated.ts', 'supabase/functions/deno.json', 'tsconfig.json'],
+    errors: [{ line: 1, mentions: "below supabase/functions/deno.json: Deno loads a relative import only by the file's own name" }],
+  },
+  {
+    name: 'a Deno function (deno.jsonc) importing it with no extension',
+    file: 'supabase/functions/refund/index.ts',
+    code: "import { protectedTool } from '../../../src/ctrlrun.generated';\n",
+    output: 'src/ctrlrun.generated.ts',
+    files: ['src/ctrlrun.generated.ts', 'supabase/functions/refund/deno.jsonc'],
+    errors: [{ line: 1, mentions: 'Deno loads' }],
+  },
+  {
+    name: 'a Deno function importing it by its .ts name',
+    file: 'supabase/functions/refund/index.ts',
+    code: "import { protectedTool } from '../../../src/ctrlrun.generated.ts';\n",
+    output: 'src/ctrlrun.generated.ts',
+    files: ['src/ctrlrun.generated.ts', 'supabase/functions/deno.json'],
+  },
+  {
+    name: 'a .js import in a folder whose own tsconfig is nearer than the deno.json above',
+    file: 'supabase/functions/refund/index.ts',
+    code: "import { protectedTool } from '../../../src/ctrlrun.generated.js';\n",
+    output: 'src/ctrlrun.generated.ts',
+    files: ['src/ctrlrun.generated.ts', 'supabase/functions/refund/tsconfig.json', 'supabase/deno.json'],
+  },
 ];
 
 describe('generated-import-unresolved', () => {

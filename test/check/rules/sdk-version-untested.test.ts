@@ -116,6 +116,82 @@ describe('sdk-version-untested', () => {
   });
 });
 
+// Session 29: a Deno app (often with no package.json) pins the SDK in the import itself
+describe('sdk-version-untested: the version an import pins (Deno npm:, a CDN URL)', () => {
+  /** A Deno function beside the Node tree (whose installed SDK is the tested one): `src/agent.ts` imports by `imports`. */
+  function deno(...imports: string[]): string {
+    const dir = tree(REAL['version'] as string);
+    writeFiles(dir, {
+      'src/agent.ts': `${imports.map((m, i) => `import { Agent as A${i} } from '${m}';`).join('\n')}\nexport const agent = new A0({ name: 'desk', instructions: 'x' });\n`,
+    });
+    return dir;
+  }
+
+  const outside: Array<[string, string]> = [
+    ['npm:@openai/agents@0.21.0', 'a door this SDK added is not known'],
+    ['npm:@openai/agents@^0.21', 'a door this SDK added is not known'],
+    ['npm:@openai/agents-core@~0.2.1/sandbox', "lacks what the runtime's doors rely on"],
+    ['npm:@openai/agents@0.20.1-rc.1', 'a prerelease is not tested'],
+    ['https://esm.sh/@openai/agents@0.21.0?target=deno', 'a door this SDK added is not known'],
+    ['https://cdn.jsdelivr.net/npm/@openai/agents@1.0.0/+esm', 'a door this SDK added is not known'],
+    ['https://unpkg.com/@openai/agents-realtime@0.22', 'a door this SDK added is not known'],
+  ];
+  for (const [specifier, says] of outside) {
+    it(`invalid: ${specifier}, at the import; ESLint: the same rule, place and severity`, async () => {
+      const { check, eslint } = await both(deno(specifier));
+      expect(check.map((f) => ({ file: f.file, line: f.line, column: f.column, severity: f.severity }))).toEqual([
+        { file: 'src/agent.ts', line: 1, column: 1, severity: 'warning' },
+      ]);
+      expect(check[0]!.message).toContain(`This file loads the SDK by \`${specifier}\``);
+      expect(check[0]!.message).toContain(SDK_TESTED.range);
+      expect(check[0]!.message).toContain(says);
+      expect(check[0]!.hint).toContain(`npm:@openai/agents@${SDK_TESTED.newest}`);
+      expect(eslint.map((m) => ({ file: m.file, line: m.line, column: m.column, severity: m.severity, message: m.message }))).toEqual([
+        { file: 'src/agent.ts', line: 1, column: 1, severity: 1, message: expect.stringContaining(check[0]!.message) },
+      ]);
+    });
+  }
+
+  it('invalid: two imports pinning two versions, each at its import; one version imported twice, once', async () => {
+    const { check } = await both(deno('npm:@openai/agents@0.21.0', 'npm:@openai/agents@0.21.0/realtime', 'npm:@openai/agents@0.2.0'));
+    expect(check.map((f) => `${f.line}:${f.message.includes('lacks') ? 'older' : 'newer'}`)).toEqual(['1:newer', '3:older']);
+  });
+
+  it('valid: a type-only import of a pinned SDK (no SDK code of that version runs)', async () => {
+    const dir = deno(`npm:@openai/agents@${REAL['version'] as string}`);
+    writeFiles(dir, {
+      'src/types.ts':
+        "import { Agent } from '@openai/agents';\nimport type { Tool } from 'npm:@openai/agents@0.21.0';\nexport const t: Tool[] = [];\nexport const a = new Agent({ name: 'b', instructions: 'x' });\n",
+    });
+    const check = (await runCheck({ cwd: dir })).findings.filter((f) => f.ruleId === 'sdk-version-untested');
+    expect(check).toEqual([]);
+  });
+
+  const inside = [
+    `npm:@openai/agents@${REAL['version'] as string}`,
+    `npm:@openai/agents@^${SDK_TESTED.newest}`,
+    `npm:@openai/agents@~${SDK_TESTED.newest}.0`,
+    `npm:@openai/agents@${SDK_TESTED.newest}`,
+    `https://esm.sh/@openai/agents@${SDK_TESTED.floor}`,
+    // what fixes no minor: which SDK loads is not written
+    'npm:@openai/agents',
+    'npm:@openai/agents@latest',
+    'npm:@openai/agents@^1.2',
+    'npm:@openai/agents@>=0.21',
+    'https://esm.sh/@openai/agents',
+    // not the SDK's version: another package, and extensions (released on their own)
+    'npm:@openai/agentsfoo@9.0.0',
+    'npm:@openai/agents-extensions@9.0.0',
+  ];
+  for (const specifier of inside) {
+    it(`valid: ${specifier}`, async () => {
+      const { check, eslint } = await both(deno(`npm:@openai/agents@${REAL['version'] as string}`, specifier));
+      expect(check).toEqual([]);
+      expect(eslint).toEqual([]);
+    });
+  }
+});
+
 describe('the CLI says so once', () => {
   it('a command run over an SDK outside the range prints one note (the version found, the range tested) on stderr; check reports the finding instead', async () => {
     const dir = tree('0.21.0');

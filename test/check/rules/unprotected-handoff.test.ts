@@ -88,8 +88,37 @@ ruleTester('unprotected-handoff', {
       name: 'a Handoff of another package',
       code: lines("import { Handoff } from 'other';", ONCALL.replace('new Agent', 'new Handoff'), 'const h = new Handoff(oncall, async () => oncall);'),
     },
+    {
+      // session 29: what the codemod writes; the runtime guards a copy of it (test/runtime/handoff.test.ts)
+      name: "new Handoff(agent, onInvoke) made inside protectHandoff('<action>', …), also wrapped in `as`",
+      code: lines(
+        "import { Agent, Handoff } from '@openai/agents';",
+        GEN,
+        ONCALL,
+        "export const desk = new Agent({ name: 'desk', handoffs: [protectHandoff('stripe.charge.read', new Handoff(oncall, async () => oncall))] });",
+        "export const h = protectHandoff('stripe.charge.read', (new Handoff(oncall, async () => oncall) as Handoff));",
+      ),
+    },
   ],
   invalid: [
+    {
+      name: 'new Handoff(agent, onInvoke) held by a name given to protectHandoff, or given as its config, or to another function',
+      code: lines(
+        "import { Agent, Handoff } from '@openai/agents';",
+        GEN,
+        'declare function wrap(a: string, h: unknown): Handoff;',
+        ONCALL,
+        'const made = new Handoff(oncall, async () => oncall);',
+        "export const a = protectHandoff('stripe.charge.read', made);",
+        "export const b = protectHandoff('stripe.charge.read', oncall, new Handoff(oncall, async () => oncall) as never);",
+        "export const c = wrap('stripe.charge.read', new Handoff(oncall, async () => oncall));",
+      ),
+      errors: [
+        { line: 5, column: 14 },
+        { line: 7, column: 63 },
+        { line: 8, column: 45 },
+      ],
+    },
     {
       name: 'new Handoff(agent, onInvoke) in handoffs',
       code: lines(
