@@ -150,7 +150,8 @@ function functionBinding(fn: ts.SignatureDeclaration, outer: readonly ts.Node[])
 
 /** The file's direct calls of `name` (`name(...)`), each with its ancestors; walked once per name and kept. */
 function callsOf(cx: FileContext, name: string): Array<{ call: ts.CallExpression; scope: readonly ts.Node[] }> {
-  const byName = (cx.cache.callsByName ??= new Map());
+  if (!cx.cache.callsByName) cx.cache.callsByName = new Map();
+  const byName = cx.cache.callsByName;
   const known = byName.get(name);
   if (known) return known;
   const out: Array<{ call: ts.CallExpression; scope: readonly ts.Node[] }> = [];
