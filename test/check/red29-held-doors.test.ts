@@ -264,3 +264,41 @@ describe('session 29: safe code beside them stays silent', () => {
   };
   for (const [name, files] of Object.entries(server)) it(`mcp-server-unguarded: ${name}`, () => expect(messages(files, 'mcp-server-unguarded')).toEqual([]));
 });
+
+/** 4. A door written as an object in a plain JavaScript module that names neither the SDK nor the generated module (the prefilter used to skip it). */
+const plainModules: Case[] = [
+  {
+    name: "a shell tool object (`type: 'shell'`)",
+    files: {
+      'src/tools.js': lines(
+        "export const bash = { type: 'shell', name: 'shell', shell: { run: async (action) => runHere(action) } };",
+        'function runHere(action) { return { output: [action] }; }',
+      ),
+    },
+    expect: { ruleId: 'unprotected-door', file: 'src/tools.js', line: 1 },
+  },
+  {
+    name: 'an apply_patch tool object, its type in double quotes',
+    files: { 'src/tools.js': lines('export const patch = { type: "apply_patch", editor: { createFile: async () => {} } };') },
+    expect: { ruleId: 'unprotected-door', file: 'src/tools.js', line: 1 },
+  },
+  {
+    name: 'a computer tool object, its type in a const of a template literal',
+    files: { 'src/tools.js': lines('const KIND = `computer`;', 'export const pc = { type: KIND, computer: { click: async () => {} } };') },
+    expect: { ruleId: 'unprotected-door', file: 'src/tools.js', line: 2 },
+  },
+  {
+    name: 'a hosted MCP tool object with no approval',
+    files: { 'src/tools.js': lines("export const gh = { type: 'hosted_tool', name: 'hosted_mcp', providerData: { type: 'mcp', server_label: 'gh' } };") },
+    expect: { ruleId: 'hosted-mcp-unguarded', file: 'src/tools.js', line: 1 },
+  },
+];
+
+describe('session 29: a door written as an object in a module that names no token', () => {
+  for (const c of plainModules) it(c.name, () => expect(found(c)).toEqual([c.expect.line]));
+
+  it("stays silent on a task runner's steps there", () => {
+    const files = { 'src/tasks.js': lines("export const steps = [{ type: 'shell', command: 'npm test' }, { type: 'shell', shell: '/bin/zsh' }];") };
+    for (const ruleId of ['unprotected-door', 'hosted-mcp-unguarded']) expect(messages(files, ruleId, 'src/tasks.js')).toEqual([]);
+  });
+});
