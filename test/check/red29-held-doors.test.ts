@@ -302,3 +302,24 @@ describe('session 29: a door written as an object in a module that names no toke
     for (const ruleId of ['unprotected-door', 'hosted-mcp-unguarded']) expect(messages(files, ruleId, 'src/tasks.js')).toEqual([]);
   });
 });
+
+/** 5. A shell tool object whose `environment` is hosted (the runner runs nothing here) or only seems so. */
+const shellLiteral = (...rest: string[]): Record<string, string> => ({
+  [AGENT]: lines("import { Agent, type Shell } from '@openai/agents';", 'declare const shell: Shell; declare const base: { type: string };', ...rest),
+});
+
+describe("session 29: a shell tool object's environment", () => {
+  it('is reported when a spread after its hosted `type` may make it local again', () => {
+    const files = shellLiteral("export const bash = { type: 'shell', shell, environment: { type: 'container_auto', ...base } };");
+    expect(messages(files, 'unprotected-door').map((m) => m.split(':')[0])).toEqual(['3']);
+  });
+
+  it('stays silent when hosted: written in place, before a spread, or held by a const', () => {
+    const files = shellLiteral(
+      "export const a = { type: 'shell', shell, environment: { ...base, type: 'container_auto' } };",
+      "const hosted = { type: 'container_reference', containerId: 'cntr_1' };",
+      "export const b = { type: 'shell', shell, environment: hosted };",
+    );
+    expect(messages(files, 'unprotected-door')).toEqual([]);
+  });
+});
