@@ -52,6 +52,15 @@ const handoffInvokes: Case[] = [
     expect: handoffAt(5),
   },
   {
+    name: 'a copy spreading another object and the handoff, then the invoke: one finding',
+    files: oncall(
+      PROTECTED,
+      'declare const extra: object;',
+      "export const desk = new Agent({ name: 'desk', handoffs: [{ ...extra, ...h, onInvokeHandoff: async () => oncall } as never] });",
+    ),
+    expect: handoffAt(6),
+  },
+  {
     name: "`Reflect.set(h, 'onInvokeHandoff', f)`",
     files: oncall(PROTECTED, "Reflect.set(h, 'onInvokeHandoff', async () => oncall);", DESK),
     expect: handoffAt(5),
@@ -171,7 +180,7 @@ describe('session 29: a handoff given another invoke function by assign, copy, r
 
   it('names the agent handed to, where the handoff written is made', () => {
     expect(messages(handoffInvokes[1]!.files, 'unprotected-handoff').join('\n')).toContain("to 'oncall' is given another `onInvokeHandoff`");
-    expect(messages(handoffInvokes[5]!.files, 'unprotected-handoff').join('\n')).toContain("to 'oncall' is given another `onInvokeHandoff`");
+    expect(messages(handoffInvokes[6]!.files, 'unprotected-handoff').join('\n')).toContain("to 'oncall' is given another `onInvokeHandoff`");
   });
 });
 

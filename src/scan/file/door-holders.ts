@@ -143,8 +143,8 @@ function functionBinding(fn: ts.SignatureDeclaration, outer: readonly ts.Node[])
   let i = outer.length - 1;
   while (i >= 0 && isWrapper(outer[i]!)) i--;
   const decl = outer[i];
-  if (!decl || !typescript.isVariableDeclaration(decl) || !typescript.isIdentifier(decl.name) || !decl.initializer) return undefined;
-  if (skipWrappers(decl.initializer) !== fn) return undefined;
+  // the function is the initializer itself: only wrappers lie between the declaration and it
+  if (!decl || !typescript.isVariableDeclaration(decl) || !typescript.isIdentifier(decl.name)) return undefined;
   return { name: decl.name.text, declaration: decl, topLevel: false };
 }
 
