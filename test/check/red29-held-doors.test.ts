@@ -130,6 +130,11 @@ const heldDoors: Case[] = [
     expect: replaced(4),
   },
   {
+    name: 'a class field read from outside, on an instance of the class (`desk.sh.shell = x`)',
+    files: localDoors(`class Desk { sh = ${SH}; }`, 'const desk = new Desk();', 'desk.sh.shell = dockerShell;'),
+    expect: replaced(6),
+  },
+  {
     name: "a guarded MCP server in a const object's property, its guardrails replaced",
     files: servers('const kit = { github: protectMcpServer(make()) };', 'kit.github.toolInputGuardrails = [];'),
     expect: unguarded(5),
@@ -228,6 +233,7 @@ describe('session 29: safe code beside them stays silent', () => {
       `class A { sh = ${SH}; }`,
       'class B { sh = { shell }; swap() { this.sh.shell = dockerShell; } }',
       'export const a = new A();',
+      'new B().sh.shell = dockerShell;',
     ),
     'a plain `function` inside a method has its own `this`': localDoors(
       'class A {',

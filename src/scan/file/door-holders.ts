@@ -44,11 +44,22 @@ export function heldValues(cx: FileContext, value: HeldValue, depth = 0): HeldVa
   if (object.kind === typescript.SyntaxKind.ThisKeyword) return [here, ...thisMember(value.ancestors, member.key).flatMap((v) => next({ ...v, at: value.at }))];
   const out: HeldValue[] = [here];
   for (const o of next({ ...value, expr: object })) {
-    if (!typescript.isObjectLiteralExpression(o.expr)) continue;
-    const p = propertyOf(o.expr, member.key);
-    if (p) out.push(...next({ expr: p, ancestors: o.ancestors, at: value.at }));
+    if (typescript.isObjectLiteralExpression(o.expr)) {
+      const p = propertyOf(o.expr, member.key);
+      if (p) out.push(...next({ expr: p, ancestors: o.ancestors, at: value.at }));
+    }
+    // `new Desk().sh`: the field of a class declared at the top of the file
+    const cls = typescript.isNewExpression(o.expr) ? topLevelClass(cx.sf, o.expr.expression) : undefined;
+    if (cls) for (const expr of classField(cls, member.key)) out.push(...next({ expr, ancestors: [cx.sf, cls], at: value.at }));
   }
   return out;
+}
+
+/** The class a top-level declaration of the file names (`new Desk()`), when the name is a plain identifier. */
+function topLevelClass(sf: ts.SourceFile, callee: ts.Expression): ts.ClassDeclaration | undefined {
+  const e = skipWrappers(callee);
+  if (!typescript.isIdentifier(e)) return undefined;
+  return sf.statements.find((st): st is ts.ClassDeclaration => typescript.isClassDeclaration(st) && st.name?.text === e.text);
 }
 
 /** The value of the last property `key` of an object literal (`{ key: v }`, `{ key }`); undefined after a spread that may override it. */
