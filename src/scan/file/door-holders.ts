@@ -19,6 +19,8 @@ export interface HeldValue {
 
 /** How many steps (variables, properties, fields, parameters) a holder is followed through. */
 const MAX_DEPTH = 6;
+/** How many values one question follows at most: a function called from many places, through functions called from many, stays cheap. */
+const MAX_VALUES = 256;
 
 /**
  * The values `expr` may hold where `ancestors` end, each step on the way included (a variable's name
@@ -27,12 +29,12 @@ const MAX_DEPTH = 6;
  * `this.p = v`) of the class (or the object literal) the method is in, and a parameter to the
  * argument each call of its function in the file passes.
  */
-export function heldValues(cx: FileContext, value: HeldValue, depth = 0): HeldValue[] {
+export function heldValues(cx: FileContext, value: HeldValue, depth = 0, budget = { left: MAX_VALUES }): HeldValue[] {
   let e = skipWrappers(value.expr);
   while (typescript.isAwaitExpression(e)) e = skipWrappers(e.expression);
   const here = { ...value, expr: e };
-  if (depth > MAX_DEPTH) return [];
-  const next = (v: HeldValue): HeldValue[] => heldValues(cx, v, depth + 1);
+  if (depth > MAX_DEPTH || budget.left-- <= 0) return [];
+  const next = (v: HeldValue): HeldValue[] => heldValues(cx, v, depth + 1, budget);
   if (typescript.isIdentifier(e)) {
     const held = initializerInScope(e.text, value.ancestors, cx.hoisted);
     if (held) return [here, ...next({ expr: held.init, ancestors: held.ancestors, at: value.at })];
