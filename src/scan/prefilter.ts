@@ -3,7 +3,8 @@ import { isUtf8 } from 'node:buffer';
 /**
  * The cheap text test: a file that contains none of these (nor an alias or barrel name of the
  * repo, nor a string escape) cannot hold an SDK call, a generated import, a suppression, a sticky
- * or SDK approval, a hand-made tool or a tracing switch, and is never parsed.
+ * or SDK approval, a hand-made tool, a door written as an object or a tracing switch, and is never
+ * parsed.
  */
 export const PREFILTER_TOKENS = [
   // `@openai`, not `@openai/agents`: a specifier computed from pieces (`'@openai/' + 'agents'`) is reported
@@ -24,6 +25,17 @@ export const PREFILTER_TOKENS = [
   'tracingDisabled',
   'traceIncludeSensitiveData',
   'invoke',
+  // a local door or hosted MCP tool written as the object its factory returns (file/literal-doors.ts):
+  // the runner finds it by its `type`, a string the file spells (in place or in a const), whatever
+  // it imports; `apply_patch` and `hosted_tool` are rare enough bare, `shell` and `computer` quoted
+  "'shell'",
+  '"shell"',
+  '`shell`',
+  "'computer'",
+  '"computer"',
+  '`computer`',
+  'apply_patch',
+  'hosted_tool',
   // a route on the edge runtime (`export const runtime = 'edge'`) seeds the browser-side analysis
   // though it need not name the SDK (it imports the agents from another module)
   "edge'",

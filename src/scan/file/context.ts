@@ -125,6 +125,8 @@ export interface FileContext {
     returns?: Map<string, ts.Expression[]>;
     /** The last callee `resolve` answered, with the innermost scope open then (see `resolve`). */
     resolved?: { expr: ts.Expression; scope: Map<string, Binding | null> | undefined; answer: ResolvedMember | undefined };
+    /** The file's direct calls of a function by its name, with their ancestors (file/door-holders.ts). */
+    callsByName?: Map<string, Array<{ call: ts.CallExpression; scope: readonly ts.Node[] }>>;
   };
   moduleLoads: ModuleLoadContext;
   runScan: RunScanContext;

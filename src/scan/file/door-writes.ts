@@ -2,11 +2,12 @@ import type { ts } from 'ts-morph';
 import { typescript } from '../typescript.js';
 import { spanOf } from '../parse.js';
 import { isToolFactory } from '../imports.js';
-import { initializerInScope } from '../local-values.js';
 import { isStringLike, skipWrappers } from '../syntax.js';
 import type { DoorWrite, InvokeReplacement } from '../types.js';
 import { doorOf, resolve, varKey, type FileContext } from './context.js';
 import type { PropertyWrite } from './property-writes.js';
+import { heldValues, type HeldValue } from './door-holders.js';
+import { onHandoffInvokeWritten } from './handoffs.js';
 
 // What a door depends on, written after it is made: each kind of door names the properties that
 // matter to it; the writes themselves are read once, by file/property-writes.ts.
@@ -55,15 +56,21 @@ const BREAKS: Record<string, (w: PropertyWrite) => boolean> = {
 /** Every property some door of `BREAKS` depends on: only writes of these wait for the walk's end. */
 const DOOR_PROPERTIES = new Set(['shell', 'editor', 'computer', 'errorFunction', 'providerData', ...GUARD_LISTS]);
 
-/** The writes one node makes (an assignment, a call, an object literal): `invoke` and the agent's tool sources at once, the doors' properties once the walk is done. */
+/** The writes one node makes (an assignment, a call, an object literal): `invoke`, the agent's tool sources and a handoff's `onInvokeHandoff` at once, the doors' properties once the walk is done. */
 export function onPropertyWrites(cx: FileContext, writes: readonly PropertyWrite[]): void {
   let replaced = false;
+  let handedOff = false;
   for (const w of writes) {
     if (!replaced && replacesInvoke(cx, w)) {
       pushInvokeReplacement(cx, w);
       replaced = true;
     }
     if (DOOR_PROPERTIES.has(w.key)) cx.pendingWrites.push({ write: w, ancestors: cx.ancestors.slice() });
+    // a handoff's invoke function given another way than `h.onInvokeHandoff = f` (a copy, Object.assign, reflection)
+    if (!handedOff && w.key === 'onInvokeHandoff' && w.form !== 'contents' && !w.beforeSpread) {
+      onHandoffInvokeWritten(cx, w.node, w.target);
+      handedOff = true;
+    }
   }
 }
 
@@ -101,21 +108,27 @@ export function settleDoorWrites(cx: FileContext): void {
 }
 
 /**
- * The door of `BREAKS` an expression holds where `ancestors` end: a call of it, a variable made by
- * one (through variables), a server guarded in place (`protectMcpServer(fs)`) before `at`.
+ * The door of `BREAKS` an expression holds where `ancestors` end: a call of it, what a variable, an
+ * object's property, a class field or a parameter holds (file/door-holders.ts), a server guarded in
+ * place (`protectMcpServer(fs)`) before `at`. The first door found, when the holder may hold several.
  */
-function doorHeldBy(cx: FileContext, expr: ts.Expression, ancestors: readonly ts.Node[], at: number, depth = 0): string | undefined {
-  let e = skipWrappers(expr);
-  while (typescript.isAwaitExpression(e)) e = skipWrappers(e.expression);
-  if (typescript.isCallExpression(e)) {
-    const door = doorOf(cx, e.expression);
-    if (door !== undefined) return door in BREAKS ? door : undefined;
-    const r = resolve(cx, e.expression);
-    return r?.member === 'hostedMcpTool' && isToolFactory(r.module, r.member) ? r.member : undefined;
+function doorHeldBy(cx: FileContext, expr: ts.Expression, ancestors: readonly ts.Node[], at: number): string | undefined {
+  for (const v of heldValues(cx, { expr, ancestors, at })) {
+    const door = doorMadeBy(cx, v);
+    if (door !== undefined) return door;
   }
-  if (!typescript.isIdentifier(e) || depth > 4) return undefined;
-  const guardedAt = cx.serverGuardEnds.get(varKey(cx, e.text, ancestors));
-  if (guardedAt !== undefined && guardedAt <= at) return 'protectMcpServer';
-  const held = initializerInScope(e.text, ancestors, cx.hoisted);
-  return held ? doorHeldBy(cx, held.init, held.ancestors, at, depth + 1) : undefined;
+  return undefined;
+}
+
+function doorMadeBy(cx: FileContext, v: HeldValue): string | undefined {
+  const e = v.expr;
+  if (typescript.isIdentifier(e)) {
+    const guardedAt = cx.serverGuardEnds.get(varKey(cx, e.text, v.ancestors));
+    return guardedAt !== undefined && guardedAt <= v.at ? 'protectMcpServer' : undefined;
+  }
+  if (!typescript.isCallExpression(e)) return undefined;
+  const door = doorOf(cx, e.expression);
+  if (door !== undefined) return door in BREAKS ? door : undefined;
+  const r = resolve(cx, e.expression);
+  return r?.member === 'hostedMcpTool' && isToolFactory(r.module, r.member) ? r.member : undefined;
 }

@@ -1,11 +1,12 @@
 import type { ts } from 'ts-morph';
 import { typescript } from '../typescript.js';
 import { spanOf } from '../parse.js';
-import { isStringLike, optionsOf, skipWrappers } from '../syntax.js';
+import { isStringLike, optionsOf, propertyName, skipWrappers } from '../syntax.js';
 import type { HandoffSite, ToolCallOptions } from '../types.js';
 import { agentNameOf, isAgentExpr } from './agents.js';
 import { constObjectLiteral, doorOf, resolve, type FileContext, type ResolvedMember } from './context.js';
 import { initializerInScope } from '../local-values.js';
+import { heldValues } from './door-holders.js';
 import { isSdkModule } from '../imports.js';
 
 // Handoffs: the SDK's `handoff(agent, config)`, agents listed in `handoffs: [...]`, and the
@@ -96,28 +97,43 @@ const isSuperCall = (e: ts.Expression | undefined): e is ts.CallExpression =>
   !!e && typescript.isCallExpression(e) && e.expression.kind === typescript.SyntaxKind.SuperKeyword;
 
 /**
- * `h.onInvokeHandoff = f` (also `h['onInvokeHandoff'] = f`) in a file that uses the SDK or the
+ * `h.onInvokeHandoff = f` (also `h['onInvokeHandoff'] = f`, `Object.assign(h, { onInvokeHandoff })`,
+ * a copy `{ ...h, onInvokeHandoff }`, `Reflect.set`, file/property-writes.ts) in a file that uses the SDK or the
  * generated module: the runner calls that function on the model's arguments, and protectHandoff
  * decides the transfer inside the one it set, so the new one runs app code with no decision.
  */
-export function onHandoffInvokeWritten(cx: FileContext, node: ts.BinaryExpression, receiver: ts.Expression): void {
+export function onHandoffInvokeWritten(cx: FileContext, node: ts.Node, receiver: ts.Expression): void {
   if (!cx.scan.importsSdk && cx.generatedDoorNames.size === 0 && cx.generatedNamespaces.size === 0) return;
   const site: HandoffSite = { kind: 'handoff', span: spanOf(node, cx.sf), form: 'call', constructed: 'assignment', onHandoff: true, inputType: true };
-  const to = handoffTarget(cx, skipWrappers(receiver));
+  const to = handoffTarget(cx, receiver);
   if (to !== undefined) site.to = to;
   cx.scan.handoffs!.push(site);
 }
 
-/** The agent a handoff held by `name` hands off to: `handoff(agent, ...)` or `protectHandoff(action, agent, ...)` where it is made. */
+/**
+ * `h.clone({ onInvokeHandoff: f })` in a file that uses the SDK or the generated module: the SDK's
+ * `Handoff.clone` takes the override as the copy's invoke function, so the copy runs it in place of
+ * the one protectHandoff decides in. An override `agent` alone keeps the old function (it runs it).
+ */
+export function onHandoffClone(cx: FileContext, node: ts.CallExpression, receiver: ts.Expression): void {
+  const arg = node.arguments[0] && skipWrappers(node.arguments[0]);
+  const overrides = arg && typescript.isIdentifier(arg) ? constObjectLiteral(cx, arg.text) : arg;
+  if (!overrides || !typescript.isObjectLiteralExpression(overrides)) return;
+  if (overrides.properties.some((p) => !typescript.isSpreadAssignment(p) && propertyName(p.name) === 'onInvokeHandoff'))
+    onHandoffInvokeWritten(cx, node, receiver);
+}
+
+/** The agent the handoff `receiver` holds hands off to: `handoff(agent, ...)` or `protectHandoff(action, agent, ...)` where it is made. */
 function handoffTarget(cx: FileContext, receiver: ts.Expression): string | undefined {
-  if (!typescript.isIdentifier(receiver)) return undefined;
-  const found = initializerInScope(receiver.text, cx.ancestors, cx.hoisted);
-  const init = found ? skipWrappers(found.init) : undefined;
-  if (!init || !typescript.isCallExpression(init)) return undefined;
-  const door = doorOf(cx, init.expression);
-  const r = door === undefined ? resolve(cx, init.expression) : undefined;
-  const agent = door === 'protectHandoff' ? init.arguments[1] : r?.member === 'handoff' && isSdkModule(r.module) ? init.arguments[0] : undefined;
-  return agent ? agentNameOf(cx, agent, found!.ancestors) : undefined;
+  for (const v of heldValues(cx, { expr: receiver, ancestors: cx.ancestors, at: receiver.pos })) {
+    if (!typescript.isCallExpression(v.expr)) continue;
+    const init = v.expr;
+    const door = doorOf(cx, init.expression);
+    const r = door === undefined ? resolve(cx, init.expression) : undefined;
+    const agent = door === 'protectHandoff' ? init.arguments[1] : r?.member === 'handoff' && isSdkModule(r.module) ? init.arguments[0] : undefined;
+    if (agent) return agentNameOf(cx, agent, v.ancestors);
+  }
+  return undefined;
 }
 
 /** `protectHandoff('<action>', agent, config)` of the generated module. */

@@ -10,6 +10,7 @@ import { declarationOf } from '../local-values.js';
 import { helperAnswer } from './approval-parameters.js';
 import { isReflectApply, isStringLike, propertyName, skipParens, skipWrappers } from '../syntax.js';
 import { onPropertyWrites } from './door-writes.js';
+import { onHandoffClone } from './handoffs.js';
 import { callWrites } from './property-writes.js';
 import { onAsTool } from './agent-tools.js';
 import { isAgentExpr, onAgentOptions } from './agents.js';
@@ -40,6 +41,8 @@ export function onMethodCall(cx: FileContext, node: ts.CallExpression): void {
   const method = c.name.text;
   if (method === 'asTool') onAsToolCall(cx, node, c);
   else if (method === 'clone' && isAgentExpr(cx, c.expression)) onAgentOptions(cx, node, node.arguments[0], 'clone');
+  // `h.clone({ onInvokeHandoff })`: a copy of a handoff with another invoke function (file/handoffs.ts)
+  else if (method === 'clone') onHandoffClone(cx, node, c.expression);
   if (method === 'create') {
     const agent = resolve(cx, c.expression);
     if (agent && isAgentClass(agent.module, agent.member)) onAgentOptions(cx, node, node.arguments[0]);

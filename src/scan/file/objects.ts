@@ -7,7 +7,6 @@ import type { InvokeReplacement, ObjectLiteralTool } from '../types.js';
 import { agentClassOf, agentVarOf, type FileContext } from './context.js';
 import { constStringOf } from './names.js';
 import { onLiteralDoor } from './literal-doors.js';
-import { onHandoffInvokeWritten } from './handoffs.js';
 import { mayBeAgent, mcpServersKey } from './mcp-lists.js';
 import { onPropertyWrites, TOOL_SOURCES } from './door-writes.js';
 import { assignmentWrites, spreadWrites } from './property-writes.js';
@@ -151,7 +150,6 @@ export function onAssignment(cx: FileContext, node: ts.BinaryExpression): void {
       ...(computed === 'maybe' ? { serversOnly: true } : {}),
     });
   }
-  if (key === 'onInvokeHandoff') onHandoffInvokeWritten(cx, node, (left as ts.PropertyAccessExpression | ts.ElementAccessExpression).expression);
-  // `t.invoke = ...`, `agent.getAllTools = ...`, `sh.shell = ...`: file/door-writes.ts
+  // `t.invoke = ...`, `agent.getAllTools = ...`, `sh.shell = ...`, `h.onInvokeHandoff = ...`: file/door-writes.ts
   onPropertyWrites(cx, assignmentWrites(node));
 }

@@ -32,7 +32,7 @@ export interface PendingWrite {
 }
 
 /** The key a member names: `x.p` and `x['p']` give `p`; another element access gives `[]` (an index or a key check cannot read). */
-function memberKey(e: ts.Expression): { object: ts.Expression; key: string } | undefined {
+export function memberKey(e: ts.Expression): { object: ts.Expression; key: string } | undefined {
   if (typescript.isPropertyAccessExpression(e)) return { object: e.expression, key: e.name.text };
   if (!typescript.isElementAccessExpression(e)) return undefined;
   const arg = skipWrappers(e.argumentExpression);

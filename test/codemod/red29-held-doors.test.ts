@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { rewriteFile } from '../../src/codemod/rewrite-file.js';
+import { parsePolicy } from '../../src/policy/load.js';
+import { scanSource } from '../../src/scan/index.js';
+
+/**
+ * Session 29: a handoff given another invoke function by `Object.assign`, a copy or `clone` is left
+ * for a person by the codemod, as the assignment is (never counted as rewritten).
+ */
+const POLICY = parsePolicy('schema: ctrlrun.policy/v6\nactions:\n  handoff.oncall:\n    decision: allow\n', '/repo/ctrlrun.yaml').value!;
+
+function rewrite(text: string) {
+  const scan = scanSource('src/x.ts', text, { root: '/repo', generatedModule: '/repo/src/ctrlrun.generated.ts' });
+  return rewriteFile(scan, text, {
+    fileAbs: '/repo/src/x.ts',
+    actions: new Map(),
+    policy: POLICY,
+    generatedModule: '/repo/src/ctrlrun.generated.ts',
+    settings: { extension: 'js' },
+    sandboxMapped: false,
+    handoffActions: new Map([['oncall', 'handoff.oncall']]),
+  });
+}
+
+const SDK = "import { Agent, handoff } from '@openai/agents';\nconst oncall = new Agent({ name: 'oncall' });\nconst h = handoff(oncall);\n";
+const LEFT = expect.objectContaining({
+  kind: 'door-left',
+  door: 'handoff',
+  reason: 'unanalysable',
+  line: 4,
+  name: 'oncall',
+  message: expect.stringContaining('onInvokeHandoff'),
+});
+
+describe("codemod: a handoff's invoke function given by Object.assign, a copy or clone", () => {
+  for (const [name, line] of [
+    ['Object.assign', 'Object.assign(h, { onInvokeHandoff: async () => oncall });'],
+    ['a copy', 'export const copy = { ...h, onInvokeHandoff: async () => oncall };'],
+    ['clone', 'export const copy = h.clone({ onInvokeHandoff: async () => oncall });'],
+  ] as const)
+    it(`leaves ${name} for a person`, () => {
+      const r = rewrite(`${SDK}${line}\nexport const d = new Agent({ name: 'd', handoffs: [h] });\n`);
+      expect(r.findings).toEqual([expect.objectContaining({ kind: 'door-rewritten', door: 'handoff', line: 3 }), LEFT]);
+    });
+});
