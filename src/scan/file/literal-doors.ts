@@ -58,7 +58,7 @@ function localDoor(cx: FileContext, node: ts.ObjectLiteralExpression, door: Lite
   if (envObject && typescript.isIdentifier(envObject)) envObject = constObjectLiteral(cx, envObject.text) ?? envObject;
   // the runner runs a shell call here unless `environment.type` is other than 'local' (agents-core
   // runner/modelOutputs): a spread after `type` may make it local again, so only a last literal counts
-  if (envObject && typescript.isObjectLiteralExpression(envObject) && !spreadAfter(envObject, 'type', cx)) {
+  if (envObject && typescript.isObjectLiteralExpression(envObject) && !spreadAfter(envObject, 'type', cx.sf)) {
     const envType = written(envObject).get('type');
     const value = envType ? constStringOf(cx, envType) : undefined;
     if (value !== undefined && value !== 'local') return;
