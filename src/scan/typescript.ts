@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type { ts as TypeScript } from 'ts-morph';
 import { CODE_CACHE_ENV, compileSteps, requireWithCodeCache, runCompiled, type CompiledScript } from './code-cache.js';
+import { compilerView } from './compiler-view.js';
 
 /**
  * The TypeScript compiler API (the copy ts-morph bundles), loaded on first use.
@@ -13,8 +14,8 @@ import { CODE_CACHE_ENV, compileSteps, requireWithCodeCache, runCompiled, type C
  * prefilter has found a file worth parsing. The module instance is the one ts-morph itself uses, so
  * nodes from either are the same kind of object.
  *
- * `typescript` is a live binding: a lazy stand-in until the compiler is loaded, the compiler itself
- * after (so the scanner's hot loops read it directly). Types come from `import type { ts } from 'ts-morph'`.
+ * `typescript` is a live binding: a lazy stand-in until the compiler is loaded, a view of the
+ * compiler with fast properties after (compiler-view.ts; so the scanner's hot loops read it directly). Types come from `import type { ts } from 'ts-morph'`.
  */
 export let typescript: typeof TypeScript = new Proxy({} as typeof TypeScript, {
   get: (_target, key) => Reflect.get(loadTypeScript(), key),
@@ -36,7 +37,7 @@ export function loadTypeScript(compiled?: CompiledScript): typeof TypeScript {
   const cacheDir = process.env[CODE_CACHE_ENV];
   if (compiled && compiled.file === compiler) loaded = runCompiled(compiled) as typeof TypeScript;
   else loaded = (cacheDir ? requireWithCodeCache(compiler, cacheDir) : createRequire(compiler)(compiler)) as typeof TypeScript;
-  typescript = loaded;
+  typescript = compilerView(loaded);
   return loaded;
 }
 
