@@ -11,7 +11,7 @@ const CONSTANT_OBJECTS = new Set(['SyntaxKind', 'NodeFlags', 'ModifierFlags', 'S
  * when it is made. A name left off is still read, from the compiler (the view's prototype), only
  * slower; so is a value that may change.
  */
-const READ_NAMES = [
+export const READ_NAMES: readonly string[] = [
   'ModuleKind',
   'ModuleResolutionKind',
   'NodeFlags',
@@ -40,6 +40,7 @@ const READ_NAMES = [
   'isCaseClause',
   'isCatchClause',
   'isClassDeclaration',
+  'isClassElement',
   'isClassExpression',
   'isClassLike',
   'isClassStaticBlockDeclaration',
@@ -180,7 +181,7 @@ export function compilerView(compiler: typeof TypeScript): typeof TypeScript {
 }
 
 /** Whether the export `key` holds `value` for good: a function declared under its name (a `let` of another function fails it), or a constant object. */
-function isConstant(key: string, value: unknown): boolean {
+export function isConstant(key: string, value: unknown): boolean {
   if (typeof value === 'function') return value.name === key;
   return typeof value === 'object' && value !== null && CONSTANT_OBJECTS.has(key);
 }

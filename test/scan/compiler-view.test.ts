@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { ts } from 'ts-morph';
-import { compilerView } from '../../src/scan/compiler-view.js';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { compilerView, isConstant, READ_NAMES } from '../../src/scan/compiler-view.js';
 import { loadTypeScript, typescript } from '../../src/scan/typescript.js';
 
 // A stand-in for the compiler module: its exports are getters over the module's own variables,
@@ -58,5 +60,26 @@ describe('the compiler read through a view of plain properties (src/scan/compile
     expect(typescript.sys).toBe(compiler.sys);
     const sf = typescript.createSourceFile('a.ts', 'const a = 1;', typescript.ScriptTarget.Latest, true);
     expect(compiler.isVariableStatement(sf.statements[0]!)).toBe(true);
+  });
+
+  it('lists every constant name the source reads as `typescript.<name>`', () => {
+    // a name read but not listed still works, only through the compiler's slow getters: this keeps
+    // a new reader from losing the view's gain without anyone seeing it
+    const compiler = loadTypeScript() as unknown as Record<string, unknown>;
+    const root = path.join(import.meta.dirname, '../../src');
+    const files = readdirSync(root, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts'));
+    const read = new Set<string>();
+    for (const file of files) {
+      const sf = typescript.createSourceFile(file, readFileSync(path.join(root, file), 'utf8'), typescript.ScriptTarget.Latest, true);
+      const visit = (node: ts.Node): void => {
+        if (typescript.isPropertyAccessExpression(node) && typescript.isIdentifier(node.expression) && node.expression.text === 'typescript')
+          read.add(node.name.text);
+        typescript.forEachChild(node, visit);
+      };
+      visit(sf);
+    }
+    expect(read.size).toBeGreaterThan(100);
+    const unlisted = [...read].filter((name) => isConstant(name, compiler[name]) && !READ_NAMES.includes(name));
+    expect(unlisted).toEqual([]);
   });
 });
