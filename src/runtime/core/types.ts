@@ -104,15 +104,17 @@ export interface ReceiptFieldsOf {
 /**
  * Writes one receipt of this action's call (with `options.haltEpoch`: only while the store's halts
  * are unchanged); a failure is a rejection, never a throw. `failed`: handed the receipt's write
- * failure (never its log entry's), its answer the write's: the decision's receipt retried at a new
- * halt epoch (core/halt.ts) on the write's own promise, no handler chained after the log's.
+ * failure (never its log entry's) with the facts, fields and `context`, its answer the write's: the
+ * decision's receipt retried at a new halt epoch (core/halt.ts) on the write's own promise, no
+ * handler chained after the log's.
  */
-export type WriteReceipt = (
-  facts: CallFacts,
-  fields: ReceiptFieldsOf,
-  options?: AppendOptions,
-  failed?: (error: unknown) => Promise<unknown>,
-) => Promise<unknown>;
+export type WriteReceipt = (facts: CallFacts, fields: ReceiptFieldsOf, options?: AppendOptions, failed?: WriteFailed, context?: unknown) => Promise<unknown>;
+
+/**
+ * A failed write's handler: handed the error, the receipt's facts and fields, and the `context` the
+ * writer was given, so one handler made per tool serves every call (no closure a receipt).
+ */
+export type WriteFailed = (error: unknown, facts: CallFacts, fields: ReceiptFieldsOf, context: unknown) => Promise<unknown>;
 
 /**
  * What a body returns when it answered without succeeding and must not throw (the answer is the
