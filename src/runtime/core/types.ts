@@ -52,11 +52,14 @@ export interface EditedRun {
 }
 
 /**
- * A body a door hands the core, called once: with no arguments it runs the call as the model wrote
- * it; with `(input, text)` it runs an approved edit instead (the input as the tool's schema gives
- * it, and its JSON text for a door that hands the SDK text).
+ * A body a door hands the core, called once: without `editedText` it runs the call as the model
+ * wrote it; with `(input, text)` it runs an approved edit instead (the input as the tool's schema
+ * gives it, and its JSON text for a door that hands the SDK text). `execute` also hands it the
+ * call's own input, run context and details (`body(input, undefined, runContext, details)`), so a
+ * door's body can be made once per tool rather than a closure per call; a body run otherwise
+ * (`runBody`) is called as before, with no arguments or the edit's two.
  */
-export type Body = (input?: unknown, editedText?: string) => unknown;
+export type Body = (input?: unknown, editedText?: string, runContext?: RunContext<unknown>, details?: CallDetails) => unknown;
 
 /** An observed call (observe mode): it runs, and its receipt says what enforce would have done. */
 export interface Observed {
