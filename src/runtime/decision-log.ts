@@ -102,10 +102,22 @@ export function decisionHash(entry: Omit<DecisionEntry, 'hash'>): string {
 
 /** The next entry of a chain whose last entry is `last` (seq and hash), as every store appends it. */
 export function chainedEntry(body: DecisionBody, last: { seq: number; hash: string } | undefined): DecisionEntry {
-  // one new object, completed in place: hashed before it has a `hash` of its own (a body that
-  // brings one is hashed without it, as decisionHash does)
-  const entry = { ...body, seq: (last?.seq ?? 0) + 1, prev_hash: last?.hash ?? GENESIS_HASH } as DecisionEntry;
-  entry.hash = Object.prototype.propertyIsEnumerable.call(body, 'hash') ? decisionHash(entry) : canonicalHash(entry);
+  // one new object (a shallow copy), completed in place
+  return chainInPlace({ ...body }, last);
+}
+
+/**
+ * `chainedEntry` of a body that is already the store's own new object (a copy no one else holds):
+ * its seq, prev_hash and hash set on it, no copy made. Hashed before it has a `hash` of its own (a
+ * body that brings one is hashed without it, as decisionHash does); the fields it brings keep
+ * their places, as a spread would keep them.
+ */
+export function chainInPlace(own: DecisionBody, last: { seq: number; hash: string } | undefined): DecisionEntry {
+  const brings = Object.prototype.propertyIsEnumerable.call(own, 'hash');
+  const entry = own as DecisionEntry;
+  entry.seq = (last?.seq ?? 0) + 1;
+  entry.prev_hash = last?.hash ?? GENESIS_HASH;
+  entry.hash = brings ? decisionHash(entry) : canonicalHash(entry);
   return entry;
 }
 

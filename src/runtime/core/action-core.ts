@@ -8,6 +8,7 @@ import { argumentsStage, callArguments } from './arguments.js';
 import { authorize } from './authorize.js';
 import { stillRunningHolds } from './body.js';
 import { checkCall, guardrailOf, needsApproval } from './gate.js';
+import { retryHalted } from './halt.js';
 import { refusal } from './messages.js';
 import type { PausingTool } from './pause.js';
 import { decidedByParts, type PartsOf } from './parts.js';
@@ -51,7 +52,7 @@ export function coreScope(internals: ControlInternals, policy: CompiledPolicy, a
   const compiled = decidedByParts(policy.actions[action], options.parts);
   const environment = internals.environment ?? policy.environment ?? 'production';
   const tool = toolOf(policy, action);
-  return {
+  const scope: CoreScope = {
     internals,
     policy,
     action,
@@ -69,7 +70,9 @@ export function coreScope(internals: ControlInternals, policy: CompiledPolicy, a
     receipt: receiptWriter(internals, policy, action, environment, tool),
     edits: options.door?.edits === true,
     door: doorOf(options.door),
+    haltRetry: (error, facts, fields, context) => retryHalted(scope, error, facts, fields, context as RunContext<unknown> | undefined, 0),
   };
+  return scope;
 }
 
 /** The door to file with each paused call, made once (the schema checked for the edit form only where edits run). */

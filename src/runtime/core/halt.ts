@@ -4,7 +4,7 @@ import { haltScope } from '../halt-actions.js';
 import { haltOf, type HaltCall } from '../halts.js';
 import { describeError, type ControlInternals, type Maybe } from '../internals.js';
 import { isHaltsChanged } from '../stores/errors.js';
-import type { Halt, HaltState } from '../types.js';
+import type { AppendOptions, Halt, HaltState } from '../types.js';
 import { refusal } from './messages.js';
 import type { CoreScope } from './scope.js';
 import type { CallFacts, ReceiptFieldsOf } from './types.js';
@@ -111,7 +111,9 @@ export function decisionReceipt(scope: CoreScope, facts: CallFacts, fields: Rece
 /**
  * One try of the decision's receipt at the halts' epoch `state`: a halt set or lifted elsewhere
  * since (`HaltsChanged`) reads them again and decides the call against them; a store whose halts
- * keep changing under the call fails closed after a few tries.
+ * keep changing under the call fails closed after a few tries. The first try's handler is the
+ * tool's own (`scope.haltRetry`, made once: no closure a receipt), the call's run context its
+ * `context`; a later try's carries its attempt.
  */
 function atEpoch(
   scope: CoreScope,
@@ -122,11 +124,39 @@ function atEpoch(
   attempt: number,
 ): Promise<unknown> {
   // the retry handles the receipt's write only (a log entry's failure is the call's, as it was: no store throws HaltsChanged there)
-  return scope.receipt(facts, fields, scope.internals.halts.appendOptions(state.epoch), async (error: unknown) => {
-    if (!isHaltsChanged(error) || attempt >= 4) throw error;
-    const next = await scope.internals.halts.refresh(error.epoch);
-    const halt = haltOf(next.halts, callOf(scope, facts.principal, runContext));
-    if (halt) await refuseHalted(scope, facts, halt, { approvers: fields.approvers ?? [], effect_key: fields.effect_key ?? null });
-    return atEpoch(scope, facts, fields, runContext, next, attempt + 1);
-  });
+  const options = scope.internals.halts.appendOptions(state.epoch);
+  if (attempt === 0) return scope.receipt(facts, fields, options, scope.haltRetry, runContext);
+  return laterTry(scope, facts, fields, runContext, options, attempt);
+}
+
+/** A try after the first: its handler a closure carrying the attempt (in a function of its own: atEpoch's first try makes no context). */
+function laterTry(
+  scope: CoreScope,
+  facts: CallFacts,
+  fields: ReceiptFieldsOf,
+  runContext: RunContext<unknown> | undefined,
+  options: AppendOptions,
+  attempt: number,
+): Promise<unknown> {
+  return scope.receipt(facts, fields, options, (error: unknown) => retryHalted(scope, error, facts, fields, runContext, attempt));
+}
+
+/**
+ * A decision receipt's failed write at try `attempt` (0 the first): not a halts change, or too many,
+ * fails the call; otherwise the halts read again, the call refused by a halt now matching it, or
+ * its receipt tried again at the new epoch.
+ */
+export async function retryHalted(
+  scope: CoreScope,
+  error: unknown,
+  facts: CallFacts,
+  fields: ReceiptFieldsOf,
+  runContext: RunContext<unknown> | undefined,
+  attempt: number,
+): Promise<unknown> {
+  if (!isHaltsChanged(error) || attempt >= 4) throw error;
+  const next = await scope.internals.halts.refresh(error.epoch);
+  const halt = haltOf(next.halts, callOf(scope, facts.principal, runContext));
+  if (halt) await refuseHalted(scope, facts, halt, { approvers: fields.approvers ?? [], effect_key: fields.effect_key ?? null });
+  return atEpoch(scope, facts, fields, runContext, next, attempt + 1);
 }

@@ -1,7 +1,7 @@
 import { reasonText, sendReceipt, type ControlInternals } from '../internals.js';
 import type { CompiledPolicy, Receipt, ReceiptBody } from '../types.js';
 import { decisionEntryOf, entryFollows, hashKeyFor, logDecision } from './decision-entry.js';
-import type { CallFacts, ReceiptFieldsOf, WriteReceipt } from './types.js';
+import type { CallFacts, ReceiptFieldsOf, WriteFailed, WriteReceipt } from './types.js';
 
 /**
  * Stage 9, the receipt, as a pure mapping: the call's facts and one stage's fields, stamped with
@@ -48,7 +48,7 @@ export function receiptWriter(internals: ControlInternals, policy: CompiledPolic
   const labelled = (policy.actions[action]?.sensitive?.length ?? 0) > 0;
   const entryOf = (facts: CallFacts, receipt: Receipt, key: string) => decisionEntryOf(action, tool, policy, environment, facts, receipt, key);
   // chained on the store's promise, not async wrappers: the two receipts of a call wait on no extra turn
-  return (facts, fields, options, failed) => {
+  return (facts, fields, options, failed, context) => {
     let written: Promise<Receipt>;
     try {
       const at = internals.clock();
@@ -59,18 +59,24 @@ export function receiptWriter(internals: ControlInternals, policy: CompiledPolic
       written = Promise.reject(error); // (a throw is a rejection, as from an async writer)
     }
     // only a decision's receipt has an entry: the body's outcome waits on nothing more than its write
-    if (!logs || !entryFollows(fields.result, policy.mode)) return failed === undefined ? written : written.catch(failed);
-    return loggedAfter(written, facts, failed);
+    if (!logs || !entryFollows(fields.result, policy.mode)) return failed === undefined ? written : handled(written, facts, fields, failed, context);
+    // the decision's receipt, then its entry; a failed write answered by `failed` (the closures in
+    // functions of their own: here they gave every receipt, the outcome's too, a context)
+    return labelled ? labelledThenEntry(written, facts, fields, failed, context) : receiptThenEntry(written, facts, fields, failed, context);
   };
 
-  /**
-   * The decision's receipt, then its entry. The write's failure handler and the entry on one `then`:
-   * one promise, where a `catch` after the log's was two. (Its closures here, not in the writer:
-   * there they gave every receipt, the outcome's too, a context holding the call's facts.)
-   */
-  function loggedAfter(written: Promise<Receipt>, facts: CallFacts, failed: ((error: unknown) => Promise<unknown>) | undefined): Promise<unknown> {
-    if (!labelled) return receiptThenEntry(written, facts, failed);
-    return written.then((receipt) => hashKeyFor(internals.store, policy, action).then((key) => logDecision(internals, entryOf(facts, receipt, key))), failed);
+  /** A labelled action's decision receipt, then its entry under the store's key (the closures here: no other path pays their context). */
+  function labelledThenEntry(
+    written: Promise<Receipt>,
+    facts: CallFacts,
+    fields: ReceiptFieldsOf,
+    failed: WriteFailed | undefined,
+    context: unknown,
+  ): Promise<unknown> {
+    return written.then(
+      (receipt) => hashKeyFor(internals.store, policy, action).then((key) => logDecision(internals, entryOf(facts, receipt, key))),
+      failed === undefined ? undefined : (error: unknown) => failed(error, facts, fields, context),
+    );
   }
 
   /**
@@ -78,14 +84,25 @@ export function receiptWriter(internals: ControlInternals, policy: CompiledPolic
    * returns the log's promise resolves through one more job and turn than the records floor's two
    * awaits. The write's failure handler (the halts' retry) answers a failed write, as `then`'s did.
    */
-  async function receiptThenEntry(written: Promise<Receipt>, facts: CallFacts, failed: ((error: unknown) => Promise<unknown>) | undefined): Promise<unknown> {
+  async function receiptThenEntry(
+    written: Promise<Receipt>,
+    facts: CallFacts,
+    fields: ReceiptFieldsOf,
+    failed: WriteFailed | undefined,
+    context: unknown,
+  ): Promise<unknown> {
     let receipt: Receipt;
     try {
       receipt = await written;
     } catch (error) {
       if (failed === undefined) throw error;
-      return failed(error);
+      return failed(error, facts, fields, context);
     }
     return await logDecision(internals, entryOf(facts, receipt, ''));
   }
+}
+
+/** A receipt with no entry after it, its write's failure answered by `failed` (a function of its own: the closure's context only here). */
+function handled(written: Promise<Receipt>, facts: CallFacts, fields: ReceiptFieldsOf, failed: WriteFailed, context: unknown): Promise<unknown> {
+  return written.catch((error: unknown) => failed(error, facts, fields, context));
 }

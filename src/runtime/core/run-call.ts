@@ -112,7 +112,7 @@ export async function executeCall(
       callId,
     });
   }
-  if (authorized.kind === 'observe') return observe(scope, authorized.facts, body);
+  if (authorized.kind === 'observe') return observe(scope, authorized.facts, boundBody(body, input, runContext, details));
   const enforced = authorized;
   const signal = details?.signal;
   // no signal (the Runner passes none to a tool without `timeoutMs`): nothing to hold, runBody and finish here, no frame of their own
@@ -121,7 +121,7 @@ export async function executeCall(
     let output: unknown;
     let failure: BodyOutcome | undefined;
     try {
-      output = await bodyToRun(enforced, body)();
+      output = await callBody(enforced, body, input, runContext, details);
     } catch (error) {
       failure = { ok: false, error };
     }
@@ -139,7 +139,19 @@ export async function executeCall(
     if (plan !== undefined) return answerOf(enforced, plan);
     return editedAnswer(enforced, output);
   }
-  return await heldRun(scope, enforced, body, signal);
+  return await heldRun(scope, enforced, boundBody(body, input, runContext, details), signal);
+}
+
+/** The body of an authorized call run in place (executeCall's allow path): handed the call itself, or an approved edit's input and text. */
+function callBody(auth: Authorized, body: Body, input: unknown, runContext: RunContext<unknown>, details: CallDetails | undefined): unknown {
+  const edited = auth.edited;
+  return edited === undefined ? body(input, undefined, runContext, details) : body(edited.input, edited.text, runContext, details);
+}
+
+/** The body bound to its call, for the paths that run it with no arguments or the edit's two (observe, a held run): a closure only there. */
+function boundBody(body: Body, input: unknown, runContext: RunContext<unknown>, details: CallDetails | undefined): Body {
+  return (edited?: unknown, editedText?: string) =>
+    editedText === undefined ? body(input, undefined, runContext, details) : body(edited, editedText, runContext, details);
 }
 
 /** The body under the SDK's signal, held while it runs on after an abort (a closure here, not in executeCall: there it gave every call a context). */

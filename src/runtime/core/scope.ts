@@ -4,7 +4,7 @@ import type { ArgumentsStage } from './arguments.js';
 import type { StillRunningHolds } from './body.js';
 import type { DecisionScope } from './decision.js';
 import type { PrincipalStage } from './principal.js';
-import type { UpstreamCheck, WriteReceipt } from './types.js';
+import type { UpstreamCheck, WriteFailed, WriteReceipt } from './types.js';
 
 /**
  * Everything the stages of one action's core share, made once per protected tool
@@ -32,6 +32,8 @@ export interface CoreScope {
   /** The SDK tool name the manifest maps to the action (the first), or null: looked up once, not per call. */
   readonly tool: string | null;
   readonly receipt: WriteReceipt;
+  /** A decision receipt's first failed write, retried at the halts' new epoch (core/halt.ts; its `context` the call's run context): made once, not a closure a receipt. */
+  readonly haltRetry: WriteFailed;
   /** Whether this door runs an approved edit (its body takes the input the core hands it). */
   readonly edits: boolean;
   /** The door a paused call is filed with (made on the first pause: the tool's schema, where edits run). */

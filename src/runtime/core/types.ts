@@ -52,11 +52,14 @@ export interface EditedRun {
 }
 
 /**
- * A body a door hands the core, called once: with no arguments it runs the call as the model wrote
- * it; with `(input, text)` it runs an approved edit instead (the input as the tool's schema gives
- * it, and its JSON text for a door that hands the SDK text).
+ * A body a door hands the core, called once: without `editedText` it runs the call as the model
+ * wrote it; with `(input, text)` it runs an approved edit instead (the input as the tool's schema
+ * gives it, and its JSON text for a door that hands the SDK text). `execute` also hands it the
+ * call's own input, run context and details (`body(input, undefined, runContext, details)`), so a
+ * door's body can be made once per tool rather than a closure per call; a body run otherwise
+ * (`runBody`) is called as before, with no arguments or the edit's two.
  */
-export type Body = (input?: unknown, editedText?: string) => unknown;
+export type Body = (input?: unknown, editedText?: string, runContext?: RunContext<unknown>, details?: CallDetails) => unknown;
 
 /** An observed call (observe mode): it runs, and its receipt says what enforce would have done. */
 export interface Observed {
@@ -104,15 +107,17 @@ export interface ReceiptFieldsOf {
 /**
  * Writes one receipt of this action's call (with `options.haltEpoch`: only while the store's halts
  * are unchanged); a failure is a rejection, never a throw. `failed`: handed the receipt's write
- * failure (never its log entry's), its answer the write's: the decision's receipt retried at a new
- * halt epoch (core/halt.ts) on the write's own promise, no handler chained after the log's.
+ * failure (never its log entry's) with the facts, fields and `context`, its answer the write's: the
+ * decision's receipt retried at a new halt epoch (core/halt.ts) on the write's own promise, no
+ * handler chained after the log's.
  */
-export type WriteReceipt = (
-  facts: CallFacts,
-  fields: ReceiptFieldsOf,
-  options?: AppendOptions,
-  failed?: (error: unknown) => Promise<unknown>,
-) => Promise<unknown>;
+export type WriteReceipt = (facts: CallFacts, fields: ReceiptFieldsOf, options?: AppendOptions, failed?: WriteFailed, context?: unknown) => Promise<unknown>;
+
+/**
+ * A failed write's handler: handed the error, the receipt's facts and fields, and the `context` the
+ * writer was given, so one handler made per tool serves every call (no closure a receipt).
+ */
+export type WriteFailed = (error: unknown, facts: CallFacts, fields: ReceiptFieldsOf, context: unknown) => Promise<unknown>;
 
 /**
  * What a body returns when it answered without succeeding and must not throw (the answer is the

@@ -101,13 +101,12 @@ export function makeProtectedTool(
     door: { kind: door.kind ?? 'function', edits: options.outputSchema === undefined, schema: () => created.parameters },
   });
   const body = execute as (i: unknown, c: unknown, d: unknown) => unknown;
-  const wrappedExecute = (parsed: unknown, runContext: RunContext<unknown>, details?: CallDetails) => {
-    // `-0` is the policy's 0: the body gets the value that was decided on
-    const input = withoutNegativeZero(parsed);
-    return core.execute(input, runContext, details, (edited?: unknown, editedText?: string) =>
-      editedText === undefined ? body(input, runContext, details) : body(edited, runContext, editedDetails(details, editedText)),
-    );
-  };
+  // the core hands the body the call (its input, run context and details): made once, not a closure a call
+  const toolBody = (input?: unknown, editedText?: string, runContext?: RunContext<unknown>, details?: CallDetails) =>
+    editedText === undefined ? body(input, runContext, details) : body(input, runContext, editedDetails(details, editedText));
+  // `-0` is the policy's 0: the body gets the value that was decided on
+  const wrappedExecute = (parsed: unknown, runContext: RunContext<unknown>, details?: CallDetails) =>
+    core.execute(withoutNegativeZero(parsed), runContext, details, toolBody);
   const errorFunction = composeErrorFunction(action, userErrorFunction, options.outputSchema !== undefined);
 
   const userGuardrails = (options.inputGuardrails as unknown[] | undefined) ?? [];

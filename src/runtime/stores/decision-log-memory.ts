@@ -1,4 +1,4 @@
-import { chainedEntry, newDecisionKey } from '../decision-log.js';
+import { chainInPlace, newDecisionKey } from '../decision-log.js';
 import { GENESIS_HASH } from '../receipts-hash.js';
 import { copyPlain } from './memory/state.js';
 import { tombstoneOf } from './decision-log-rows.js';
@@ -34,7 +34,8 @@ export function memoryDecisionLog(open: () => void): DecisionLogStore & Decision
     },
     async appendDecision(body: DecisionBody): Promise<DecisionEntry> {
       open();
-      const entry = chainedEntry(copyPlain(body), lastHash === undefined ? undefined : { seq: lastSeq, hash: lastHash });
+      // the copy in is the entry kept, chained in place: one copy in and one out, not a third between
+      const entry = chainInPlace(copyPlain(body), lastHash === undefined ? undefined : { seq: lastSeq, hash: lastHash });
       entries.push(entry);
       lastSeq = entry.seq;
       lastHash = entry.hash;
