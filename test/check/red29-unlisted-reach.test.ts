@@ -1,5 +1,9 @@
 import { afterAll, describe, expect, it } from 'vitest';
+import { inUnlistedModule } from '../../src/check/rules/unlisted-hint.js';
+import type { Finding } from '../../src/check/types.js';
 import { scanRepoSync } from '../../src/scan/index.js';
+import type { FileScan } from '../../src/scan/types.js';
+import { UNLISTED_HINT } from '../../src/scan/unlisted-imports.js';
 import { makeTempDir, removeDir, writeFiles } from '../helpers/temp-repo.js';
 import { lines, lintRepo, testProject } from './rule-tester.js';
 
@@ -107,5 +111,22 @@ describe('hints in an unlisted module: the codemod leaves it', () => {
     const listed = { 'src/doors.ts': files['src/gen/doors.ts'], 'src/agent.ts': files['src/agent.ts'].replace('./gen/doors.js', './doors.js') };
     const [f] = lintRepo(listed, { project: testProject(), ruleId: 'unprotected-door', file: 'src/doors.ts' });
     expect(f?.hint).toMatch(/^Use `protectShellTool\(.*codemod --write/);
+  });
+});
+
+describe('inUnlistedModule', () => {
+  const scan = { file: '../extra/src/index.ts', unlisted: 'outside' } as FileScan;
+  const finding = (file: string, hint: string): Finding => ({ ruleId: 'x', severity: 'error', file, line: 1, column: 1, message: 'm', hint });
+
+  it("leaves the tool rules' own hint (it names the codemod of the other package), and a finding of another file", () => {
+    expect(inUnlistedModule(scan, finding(scan.file, UNLISTED_HINT.outside)).hint).toBe(UNLISTED_HINT.outside);
+    expect(inUnlistedModule(scan, finding('src/a.ts', 'run `npx ctrlrun-gen codemod --write`')).hint).toBe('run `npx ctrlrun-gen codemod --write`');
+  });
+
+  it('fits a codemod hint to a module outside the package, and leaves a hint naming no codemod', () => {
+    expect(inUnlistedModule(scan, finding(scan.file, 'x; `npx ctrlrun-gen codemod --write` rewrites it.')).hint).toMatch(
+      /^The codemod does not rewrite this module \(it is outside this package.*The fix: x;/,
+    );
+    expect(inUnlistedModule(scan, finding(scan.file, 'Keep the tool as built.')).hint).toBe('Keep the tool as built.');
   });
 });
