@@ -198,7 +198,7 @@ function listedBarrel(
   if (target?.kind !== 'file' || scanned.has(target.file) || seen.has(target.file)) return undefined;
   seen.add(target.file);
   const text = search.listedText(target.file);
-  return text !== undefined && text.includes('export') ? { abs: target.file, specifiers: reexportSpecifiers(text) } : undefined;
+  return text?.includes('export') ? { abs: target.file, specifiers: reexportSpecifiers(text) } : undefined;
 }
 
 /** The specifiers a module re-exports from (`export * from 's'`, `export * as n from 's'`, `export { a, b as c } from 's'`). */

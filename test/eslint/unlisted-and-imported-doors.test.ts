@@ -50,6 +50,8 @@ describe('session 29 doors in ESLint', () => {
     const check = (await runCheck({ cwd })).findings.filter((f) => f.file === 'src/gen/wire.ts');
     expect(check.map((f) => `${f.line} ${f.ruleId}`)).toContain('3 unprotected-tool');
     const eslint = reported(await eslintWith(cwd).lintFiles(['src/desk.ts']), cwd).filter((m) => m.message.includes('(src/gen/wire.ts:'));
-    expect(eslint.map(key).sort()).toEqual(check.map((f) => key({ line: 1, column: 1, ruleId: `${NAMESPACE}/${f.ruleId}`, message: elsewhereMessage(f) })).sort());
+    expect(eslint.map(key).sort()).toEqual(
+      check.map((f) => key({ line: 1, column: 1, ruleId: `${NAMESPACE}/${f.ruleId}`, message: elsewhereMessage(f) })).sort(),
+    );
   });
 });
