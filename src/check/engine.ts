@@ -23,6 +23,7 @@ import type { Finding, ProjectContext, RepoFacts, ScannedFile } from './types.js
 import { withAnswerFacts } from './answer-facts.js';
 import { isInside, readRegularText } from '../safe-read.js';
 import { IN_COMPONENT_HINT, isComponentFile } from '../scan/component-script.js';
+import { inUnlistedModule } from './rules/unlisted-hint.js';
 
 export interface CheckOptions {
   /** Absolute working directory; finding paths are relative to it. */
@@ -257,7 +258,8 @@ export function lintScannedFile(scan: FileScan, project: ProjectContext | undefi
   for (const rule of rules) own.push(...rule(scan, project));
   own.push(...repoFindings);
   if (scan.parseError) return own;
-  const { kept, own: about } = applySuppressions(scan.file, isComponentFile(scan.file) ? own.map(inComponent) : own, scan.suppressions);
+  const fitted = scan.unlisted !== undefined ? own.map((f) => inUnlistedModule(scan, f)) : isComponentFile(scan.file) ? own.map(inComponent) : own;
+  const { kept, own: about } = applySuppressions(scan.file, fitted, scan.suppressions);
   return [...kept, ...about];
 }
 

@@ -158,8 +158,24 @@ export class DiskSession implements LintSession {
     const here = (f: Finding): boolean => f.file === scan.file;
     const own = [...lintScannedFile(scan, this.context, repo.byFile.get(scan.file) ?? []), ...project.filter(here)];
     if (!dependsOnProject(scan)) return { scan, own, elsewhere: [] };
-    const elsewhere = [...this.projectFindings.filter((f) => !here(f)), ...repo.elsewhere, ...this.staleFindings().filter((f) => !here(f))];
+    const elsewhere = [
+      ...this.projectFindings.filter((f) => !here(f)),
+      ...repo.elsewhere,
+      ...this.unlistedFindings(repo.byFile).filter((f) => !here(f)),
+      ...this.staleFindings().filter((f) => !here(f)),
+    ];
     return { scan, own, elsewhere };
+  }
+
+  /**
+   * The findings in the modules the listing leaves out that the scan read (session 28): ESLint is
+   * not given such a module (another package's, or one git ignores), so a file using the SDK shows
+   * them, on line 1 with their place, as it shows the policy's.
+   */
+  private unlistedFindings(repoByFile: ReadonlyMap<string, Finding[]>): Finding[] {
+    const out: Finding[] = [];
+    for (const scan of this.scans.values()) if (scan.unlisted !== undefined) out.push(...lintScannedFile(scan, this.context, repoByFile.get(scan.file) ?? []));
+    return out;
   }
 
   private relative(abs: string): string {

@@ -21,6 +21,7 @@ import { namedFiles, testFileRule } from './test-files.js';
 import type { FileScan, RepoScan, UnreadablePath } from './types.js';
 import { readRegularFile } from '../safe-read.js';
 import { unlistedImports, type UnlistedKind } from './unlisted-imports.js';
+import { settleImportedWrites, writersOfDoors } from './imported-door-writes.js';
 
 export { isPlainUtf8, mayMatter, mayMatterBytes, PREFILTER_TOKENS } from './prefilter.js';
 export { listRepo, listSourceFiles, listSourceFilesSync, SKIPPED_DIRS, type ListOptions, type RepoListing } from './list.js';
@@ -160,6 +161,24 @@ function* scanSteps(options: ScanFilesOptions): Generator<void, { scan: RepoScan
     if (kind !== undefined) scan.unlisted = kind;
     (leftOut(abs, relative) ? testScans : scans).push(scan);
   }
+  // a door made in one module and written in another: the writers the prefilter passed over are
+  // parsed now, and each file's writes of imported doors settled (issue 40 item 4)
+  const doorModules = writersOfDoors({
+    root,
+    layout,
+    parsed,
+    texts,
+    scans,
+    seenTokens,
+    scan: (abs) => {
+      const scan = scanParsed(rel(abs), texts.textOf(abs)!, parsed.get(abs)!, scanOptions);
+      const kind = unlisted.get(abs);
+      if (kind !== undefined) scan.unlisted = kind;
+      return scan;
+    },
+    leftOut,
+  });
+  settleImportedWrites(scans, doorModules);
   // each run's agent, followed through the repo's imports (issue 40, item 3)
   const modules = moduleSource({ layout, files, textOf: texts.textOf, reachOf: fileReaches(parsed, texts.textOf, rel, scanOptions) });
   resolveRunReach([...scans, ...testScans], modules);
@@ -170,6 +189,7 @@ function* scanSteps(options: ScanFilesOptions): Generator<void, { scan: RepoScan
     scanText: (abs, text) => {
       if (leftOut(abs) || !(prefilter.text(text) || [...seenTokens].some((t) => text.includes(t)))) return undefined;
       const scan = scanParsed(rel(abs), text, parseSource(abs, text), scanOptions);
+      settleImportedWrites([scan], doorModules);
       resolveRunReach([scan], modules);
       return scan;
     },
@@ -201,6 +221,7 @@ function readUnlisted(
     ...(options.generatedModule ? { generated: path.resolve(options.generatedModule) } : {}),
     ...(options.paths && options.paths.length > 0 ? { scopes: options.paths.map((p) => path.resolve(root, p)) } : {}),
     readText: readSourceText,
+    listedText: texts.textOf,
   });
   for (const m of found) {
     texts.texts.set(m.abs, m.text);

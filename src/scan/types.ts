@@ -194,6 +194,25 @@ export interface DoorWrite {
   target?: string;
 }
 
+/**
+ * A property of an imported binding written (`github.toolInputGuardrails = []` with `github`
+ * imported, `d.github...` of a namespace): reported by the repo scan as a `DoorWrite` (or, for an
+ * agent, an `InvokeReplacement`) when the module exports one of the doors in `breaks` under `name`.
+ */
+export interface ImportedWrite {
+  specifier: string;
+  /** The export read (`default` for a default import). */
+  name: string;
+  /** The doors this write breaks (door-writes.ts `BREAKS`, `Agent` for its tool sources). */
+  breaks: string[];
+  span: Span;
+  property: string;
+  inner?: string;
+  form: DoorWrite['form'];
+  via?: string;
+  target?: string;
+}
+
 /** `x.approve(item)` / `x.reject(item)` / `approveTool` / `rejectTool`: an SDK approval of an interruption. */
 export interface SdkApproval {
   kind: 'sdk-approval';
@@ -507,6 +526,10 @@ export interface FileScan {
   mcpErrorFunctions?: McpErrorFunction[];
   /** Properties of protected doors written after they were made (additive). */
   doorWrites?: DoorWrite[];
+  /** Door writes on imported bindings, for the repo scan to settle (file/door-exports.ts). */
+  importedWrites?: ImportedWrite[];
+  /** The doors the file exports, by exported name (file/door-exports.ts). */
+  exportedDoors?: Record<string, string>;
   agentAsToolCalls?: AgentAsToolCall[];
   /** `new SandboxAgent(...)` sites (additive). */
   sandboxAgents?: SandboxAgentSite[];

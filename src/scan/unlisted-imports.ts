@@ -38,11 +38,16 @@ export interface UnlistedSearch {
   scopes?: readonly string[];
   /** A module's text, read from disk (undefined: unreadable). */
   readText: (abs: string) => string | undefined;
+  /** A listed file's text as the scan read it (a listed barrel naming no SDK is followed through its re-exports). */
+  listedText?: (abs: string) => string | undefined;
 }
 
 interface ParsedTree {
-  sf: { statements: readonly unknown[] };
+  sf: { text: string };
 }
+
+/** How many listed barrels (naming no SDK, so not scanned) one scan follows through their re-exports. */
+const LISTED_BARRELS = 256;
 
 /**
  * What to do about a door in an unlisted module, as check's tool rules and the codemod say it: the
@@ -88,10 +93,21 @@ export function unlistedImports(search: UnlistedSearch): Array<UnlistedModule & 
   const out: Array<UnlistedModule & { text: string }> = [];
   const seen = new Set<string>();
   const queue: Array<{ from: string; specifiers: readonly string[] }> = [];
-  for (const [abs, parsed] of search.trees) queue.push({ from: abs, specifiers: treeSpecifiers(parsed.sf) });
+  const scanned = new Set<string>();
+  for (const [abs, parsed] of search.trees) {
+    scanned.add(abs);
+    queue.push({ from: abs, specifiers: textSpecifiers(parsed.sf.text) });
+  }
+  let barrels = 0;
   while (queue.length > 0 && out.length < UNLISTED_LIMIT) {
     const { from, specifiers } = queue.shift()!;
     for (const specifier of specifiers) {
+      // a listed file the scan did not parse (it names no SDK) may re-export an unlisted module
+      const barrel = listedBarrel(specifier, from, search, scanned, seen);
+      if (barrel !== undefined && barrels++ < LISTED_BARRELS) {
+        queue.push({ from: barrel.abs, specifiers: barrel.specifiers });
+        continue;
+      }
       const target = unlistedTarget(specifier, from, { layout, disk, boundOf, linked });
       if (target === undefined || seen.has(target)) continue;
       seen.add(target);
@@ -165,13 +181,30 @@ function realOrSelf(abs: string): string {
   }
 }
 
-/** The specifiers of a parsed module's imports and re-exports (a type-only one too: read, it adds no door). */
-function treeSpecifiers(sf: { statements: readonly unknown[] }): string[] {
+/**
+ * A listed file no scan parsed that `specifier` leads to, with the specifiers it re-exports
+ * (`export * from`, `export { x } from`): only its re-exports are followed, not its imports
+ * (following every listed import closure would read much of a large repo).
+ */
+function listedBarrel(
+  specifier: string,
+  from: string,
+  search: UnlistedSearch,
+  scanned: ReadonlySet<string>,
+  seen: Set<string>,
+): { abs: string; specifiers: string[] } | undefined {
+  if (search.listedText === undefined || isSdkModule(specifier) || specifier.startsWith('node:') || NOT_CODE.test(specifier)) return undefined;
+  const target = resolveSpecifier(search.layout, specifier, from);
+  if (target?.kind !== 'file' || scanned.has(target.file) || seen.has(target.file)) return undefined;
+  seen.add(target.file);
+  const text = search.listedText(target.file);
+  return text?.includes('export') ? { abs: target.file, specifiers: reexportSpecifiers(text) } : undefined;
+}
+
+/** The specifiers a module re-exports from (`export * from 's'`, `export * as n from 's'`, `export { a, b as c } from 's'`). */
+function reexportSpecifiers(text: string): string[] {
   const out: string[] = [];
-  for (const s of sf.statements as readonly import('typescript').Statement[]) {
-    const spec = ts.isImportDeclaration(s) || ts.isExportDeclaration(s) ? s.moduleSpecifier : undefined;
-    if (spec && ts.isStringLiteral(spec)) out.push(spec.text);
-  }
+  for (const m of text.matchAll(/\bexport\s+(?:\*(?:\s+as\s+[\w$]+)?|\{[^}]*\})\s*from\s*(['"])([^'"\n]+)\1/g)) out.push(m[2]!);
   return out;
 }
 

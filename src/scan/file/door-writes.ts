@@ -6,6 +6,7 @@ import { isStringLike, skipWrappers } from '../syntax.js';
 import type { DoorWrite, InvokeReplacement } from '../types.js';
 import { doorOf, resolve, varKey, type FileContext } from './context.js';
 import type { PropertyWrite } from './property-writes.js';
+import { AGENT_DOOR, exportedDoors, importedWrite } from './door-exports.js';
 import { heldValues, type HeldValue } from './door-holders.js';
 import { onHandoffInvokeWritten } from './handoffs.js';
 
@@ -65,7 +66,8 @@ export function onPropertyWrites(cx: FileContext, writes: readonly PropertyWrite
       pushInvokeReplacement(cx, w);
       replaced = true;
     }
-    if (DOOR_PROPERTIES.has(w.key)) cx.pendingWrites.push({ write: w, ancestors: cx.ancestors.slice() });
+    // an agent's tool sources wait too when the file names no SDK: the agent may be imported (door-exports.ts)
+    if (DOOR_PROPERTIES.has(w.key) || (TOOL_SOURCES.has(w.key) && !cx.scan.importsSdk)) cx.pendingWrites.push({ write: w, ancestors: cx.ancestors.slice() });
     // a handoff's invoke function given another way than `h.onInvokeHandoff = f` (a copy, Object.assign, reflection)
     if (!handedOff && w.key === 'onInvokeHandoff' && w.form !== 'contents' && !w.beforeSpread) {
       onHandoffInvokeWritten(cx, w.node, w.target);
@@ -96,7 +98,15 @@ export function settleDoorWrites(cx: FileContext): void {
   for (const { write: w, ancestors } of cx.pendingWrites) {
     if (reported.has(w.node)) continue;
     const door = doorHeldBy(cx, w.target, ancestors, w.node.pos);
-    if (door === undefined || !BREAKS[door]!(w)) continue;
+    if (door === undefined) {
+      const imported = importedWrite(cx, w, ancestors, breaksOf(w));
+      if (imported !== undefined) {
+        reported.add(w.node);
+        cx.scan.importedWrites = [...(cx.scan.importedWrites ?? []), imported];
+      }
+      continue;
+    }
+    if (!BREAKS[door]!(w)) continue;
     reported.add(w.node);
     const d: DoorWrite = { kind: 'door-write', span: spanOf(w.node, cx.sf), door, property: w.key, form: w.form };
     if (w.inner !== undefined) d.inner = w.inner;
@@ -105,6 +115,15 @@ export function settleDoorWrites(cx: FileContext): void {
     if (typescript.isIdentifier(t)) d.target = t.text;
     cx.scan.doorWrites!.push(d);
   }
+  const exported = exportedDoors(cx, (e, ancestors) => doorHeldBy(cx, e, ancestors, cx.sf.end));
+  if (exported !== undefined) cx.scan.exportedDoors = exported;
+}
+
+/** The doors a write would break if its object were one of them (an imported binding's door is known only to the repo scan). */
+function breaksOf(w: PropertyWrite): string[] {
+  const out = Object.keys(BREAKS).filter((door) => BREAKS[door]!(w));
+  if (TOOL_SOURCES.has(w.key) && w.form !== 'spread' && w.form !== 'contents') out.push(AGENT_DOOR);
+  return out;
 }
 
 /**

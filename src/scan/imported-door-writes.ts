@@ -1,0 +1,179 @@
+import path from 'node:path';
+import type { ts } from 'ts-morph';
+import { AGENT_DOOR, importOf } from './file/door-exports.js';
+import { resolveSpecifier, type RepoLayout } from './links.js';
+import { parseSource, type Parsed } from './parse.js';
+import { isSourceFile } from './source-files.js';
+import { typescript } from './typescript.js';
+import type { FileScan, ImportedWrite } from './types.js';
+
+// A door made in one module and written in another (issue 40 item 4): each file's scan keeps the
+// writes of imported bindings (file/door-exports.ts); here they meet the doors the imported module
+// exports, through re-exports (`export * from`, `export { x as y } from`, an import exported again),
+// and become the writing file's findings, at the write, as a write in the door's own file is.
+
+export interface DoorModules {
+  root: string;
+  layout: RepoLayout;
+  /** A scanned file's scan, by absolute path. */
+  scanOf: (abs: string) => FileScan | undefined;
+  /** A module's syntax tree (a barrel naming no SDK is parsed on demand). */
+  treeOf: (abs: string) => ts.SourceFile | undefined;
+}
+
+/** How many re-exports a door is followed through. */
+const CHAIN = 8;
+
+/** Settles the imported writes of `scans` into their door writes and invoke replacements. */
+export function settleImportedWrites(scans: readonly FileScan[], modules: DoorModules): void {
+  for (const scan of scans) {
+    if (!scan.importedWrites) continue;
+    const from = path.resolve(modules.root, scan.file);
+    for (const w of scan.importedWrites) {
+      const door = exportedDoor(modules, w.specifier, from, w.name, 0);
+      if (door !== undefined && w.breaks.includes(door)) report(scan, w, door);
+    }
+  }
+}
+
+function report(scan: FileScan, w: ImportedWrite, door: string): void {
+  if (door === AGENT_DOOR) {
+    const form = w.form as 'assignment' | 'object-assign' | 'reflection';
+    scan.invokeReplacements = scan.invokeReplacements ?? [];
+    scan.invokeReplacements.push({
+      kind: 'invoke-replacement',
+      span: w.span,
+      form,
+      method: w.property,
+      ...(w.via !== undefined ? { via: w.via } : {}),
+      ...(w.target !== undefined ? { target: w.target } : {}),
+    });
+    return;
+  }
+  scan.doorWrites = scan.doorWrites ?? [];
+  scan.doorWrites.push({
+    kind: 'door-write',
+    span: w.span,
+    door,
+    property: w.property,
+    form: w.form,
+    ...(w.inner !== undefined ? { inner: w.inner } : {}),
+    ...(w.via !== undefined ? { via: w.via } : {}),
+    ...(w.target !== undefined ? { target: w.target } : {}),
+  });
+}
+
+/** The door `specifier` (imported from `fromAbs`) exports as `name`, followed through re-exports. */
+function exportedDoor(m: DoorModules, specifier: string, fromAbs: string, name: string, depth: number): string | undefined {
+  const target = resolveSpecifier(m.layout, specifier, fromAbs);
+  if (target?.kind !== 'file' || depth > CHAIN) return undefined;
+  const own = m.scanOf(target.file)?.exportedDoors?.[name];
+  if (own !== undefined) return own;
+  const sf = m.treeOf(target.file);
+  if (!sf) return undefined;
+  for (const st of sf.statements) {
+    if (!typescript.isExportDeclaration(st) || st.isTypeOnly) continue;
+    const again = reexported(sf, st, name);
+    if (again === undefined) continue;
+    const door = exportedDoor(m, again.specifier, target.file, again.name, depth + 1);
+    if (door !== undefined) return door;
+  }
+  return undefined;
+}
+
+/** Where an export statement takes `name` from: `export * from 's'`, `export { a as name } from 's'`, `import { a } from 's'; export { a as name }`. */
+function reexported(sf: ts.SourceFile, st: ts.ExportDeclaration, name: string): { specifier: string; name: string } | undefined {
+  const clause = st.exportClause;
+  if (st.moduleSpecifier && typescript.isStringLiteral(st.moduleSpecifier)) {
+    if (!clause) return name === 'default' ? undefined : { specifier: st.moduleSpecifier.text, name };
+    if (!typescript.isNamedExports(clause)) return undefined;
+    const el = clause.elements.find((e) => e.name.text === name && !e.isTypeOnly);
+    return el ? { specifier: st.moduleSpecifier.text, name: (el.propertyName ?? el.name).text } : undefined;
+  }
+  if (!clause || !typescript.isNamedExports(clause)) return undefined;
+  const el = clause.elements.find((e) => e.name.text === name && !e.isTypeOnly);
+  return el ? importOf(sf, (el.propertyName ?? el.name).text) : undefined;
+}
+
+/** The words a write that breaks a door names (door-writes.ts): a file naming none writes no door. */
+const DOOR_WORDS = [
+  'shell',
+  'editor',
+  'computer',
+  'toolInputGuardrails',
+  'toolOutputGuardrails',
+  'errorFunction',
+  'providerData',
+  'getAllTools',
+  'getMcpTools',
+  'getEnabledHandoffs',
+];
+
+export interface WriterSearch {
+  root: string;
+  layout: RepoLayout;
+  parsed: Map<string, Parsed>;
+  texts: { texts: ReadonlyMap<string, string | Buffer>; textOf: (abs: string) => string | undefined };
+  /** The scans so far: the writers found are scanned into it (kept sorted by file). */
+  scans: FileScan[];
+  /** The tokens a new text of a file is parsed for: the doors' exported names are added. */
+  seenTokens: Set<string>;
+  scan: (abs: string) => FileScan;
+  leftOut: (abs: string) => boolean;
+}
+
+/**
+ * The files the prefilter passed over that may write an exported door (their text names one of the
+ * exported names and a property a door depends on: `import { github } from './a'` with
+ * `github.toolInputGuardrails = []` names no SDK), parsed and scanned into `scans`; the modules
+ * the imported writes are settled against.
+ */
+export function writersOfDoors(s: WriterSearch): DoorModules {
+  const names = new Set<string>();
+  for (const scan of s.scans) for (const name of Object.keys(scan.exportedDoors ?? {})) if (name !== 'default') names.add(name);
+  renamedExports(s, names);
+  const fresh: string[] = [];
+  for (const [abs, text] of s.texts.texts) {
+    if (s.parsed.has(abs) || s.leftOut(abs) || !isSourceFile(abs)) continue;
+    if (![...names].some((n) => text.includes(n)) || !DOOR_WORDS.some((w) => text.includes(w))) continue;
+    s.parsed.set(abs, parseSource(abs, s.texts.textOf(abs)!));
+    fresh.push(abs);
+  }
+  for (const n of names) s.seenTokens.add(n);
+  if (fresh.length > 0) {
+    s.scans.push(...fresh.map(s.scan));
+    s.scans.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+  }
+  const byAbs = new Map(s.scans.map((scan) => [path.resolve(s.root, scan.file), scan]));
+  const trees = new Map<string, ts.SourceFile | null>();
+  const treeOf = (abs: string): ts.SourceFile | undefined => {
+    const known = s.parsed.get(abs)?.sf ?? trees.get(abs);
+    if (known !== undefined) return known ?? undefined;
+    const text = s.texts.textOf(abs);
+    const tree = text !== undefined && isSourceFile(abs) ? parseSource(abs, text).sf : null;
+    trees.set(abs, tree);
+    return tree ?? undefined;
+  };
+  return { root: s.root, layout: s.layout, scanOf: (abs) => byAbs.get(abs), treeOf };
+}
+
+/** Adds the names the doors are exported again under (`export { github as gh } from './doors'`), a few renames deep. */
+function renamedExports(s: WriterSearch, names: Set<string>): void {
+  let layer = [...names];
+  for (let round = 0; round < 4 && layer.length > 0; round++) {
+    const next: string[] = [];
+    const as = new RegExp(`(?<![\\w$])(?:${layer.map((n) => n.replace(/\$/g, '\\$')).join('|')})\\s+as\\s+([A-Za-z_$][\\w$]*)`, 'g');
+    for (const [abs, raw] of s.texts.texts) {
+      // the bytes are tested first: most files are never decoded
+      if (!isSourceFile(abs) || !raw.includes(' as ') || !layer.some((n) => raw.includes(n))) continue;
+      const text = s.texts.textOf(abs)!;
+      for (const m of text.matchAll(as)) {
+        if (!names.has(m[1]!)) {
+          names.add(m[1]!);
+          next.push(m[1]!);
+        }
+      }
+    }
+    layer = next;
+  }
+}

@@ -1,0 +1,57 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { runCheck } from '../../src/check/engine.js';
+import { elsewhereMessage, eslintMessage, NAMESPACE } from '../../src/eslint/index.js';
+import { copyFixture, removeDir, writeFiles } from '../helpers/temp-repo.js';
+import { eslintWith, reported } from './helpers.js';
+
+/**
+ * Session 29 (issue 40 item 4), in ESLint: a door written in another module than the one making it
+ * is reported in the writing file as check reports it (the plugin reads the same repo scan); a door
+ * in a module the listing leaves out (git ignores it) is check's finding in that module, which ESLint
+ * is not given: the plugin shows it in a linted file that uses the SDK, on line 1 with its place, as
+ * it shows the policy's findings.
+ */
+const key = (m: { line: number; column: number; ruleId: string | null; message: string }) => `${m.line}:${m.column} ${m.ruleId} ${m.message}`;
+
+describe('session 29 doors in ESLint', () => {
+  const cwd = copyFixture('check/open-doors/repo', 'eslint-red29-');
+  afterAll(() => removeDir(cwd));
+  writeFiles(cwd, {
+    '.gitignore': 'src/gen/\n',
+    'src/servers.ts': [
+      "import { MCPServerStdio } from '@openai/agents';",
+      "import { protectMcpServer } from './ctrlrun.generated.js';",
+      "export const github = protectMcpServer(new MCPServerStdio({ name: 'github', fullCommand: 'github-mcp' }));",
+      '',
+    ].join('\n'),
+    'src/ops.ts': ["import { github } from './servers.js';", 'github.toolInputGuardrails = [];', ''].join('\n'),
+    'src/gen/wire.ts': [
+      "import { tool } from '@openai/agents';",
+      "import { z } from 'zod';",
+      "export const wire = tool({ name: 'refund', description: 'Refund', parameters: z.object({ id: z.string() }), execute: async () => 'ok' });",
+      '',
+    ].join('\n'),
+    'src/desk.ts': [
+      "import { Agent } from '@openai/agents';",
+      "import { wire } from './gen/wire.js';",
+      "export const desk = new Agent({ name: 'desk', tools: [wire] });",
+      '',
+    ].join('\n'),
+  });
+
+  it('an imported door written: the same finding in the writing file', async () => {
+    const check = (await runCheck({ cwd })).findings.filter((f) => f.file === 'src/ops.ts');
+    expect(check.map((f) => `${f.line} ${f.ruleId}`)).toEqual(['2 mcp-server-unguarded']);
+    const eslint = reported(await eslintWith(cwd).lintFiles(['src/ops.ts']), cwd).filter((m) => m.ruleId?.startsWith(`${NAMESPACE}/`));
+    expect(eslint.map(key)).toEqual(check.map((f) => key({ ...f, ruleId: `${NAMESPACE}/${f.ruleId}`, message: eslintMessage(f) })));
+  });
+
+  it("an unlisted module's finding is shown in the linted importer, on line 1 with its place", async () => {
+    const check = (await runCheck({ cwd })).findings.filter((f) => f.file === 'src/gen/wire.ts');
+    expect(check.map((f) => `${f.line} ${f.ruleId}`)).toContain('3 unprotected-tool');
+    const eslint = reported(await eslintWith(cwd).lintFiles(['src/desk.ts']), cwd).filter((m) => m.message.includes('(src/gen/wire.ts:'));
+    expect(eslint.map(key).sort()).toEqual(
+      check.map((f) => key({ line: 1, column: 1, ruleId: `${NAMESPACE}/${f.ruleId}`, message: elsewhereMessage(f) })).sort(),
+    );
+  });
+});
