@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { rewriteFile } from '../../src/codemod/rewrite-file.js';
 import { parsePolicy } from '../../src/policy/load.js';
-import { scanSource } from '../../src/scan/index.js';
+import { rewriteDoors } from './rewrite-doors.js';
 
 /**
  * Session 29: a handoff given another invoke function by `Object.assign`, a copy or `clone` is left
@@ -10,16 +9,7 @@ import { scanSource } from '../../src/scan/index.js';
 const POLICY = parsePolicy('schema: ctrlrun.policy/v6\nactions:\n  handoff.oncall:\n    decision: allow\n', '/repo/ctrlrun.yaml').value!;
 
 function rewrite(text: string) {
-  const scan = scanSource('src/x.ts', text, { root: '/repo', generatedModule: '/repo/src/ctrlrun.generated.ts' });
-  return rewriteFile(scan, text, {
-    fileAbs: '/repo/src/x.ts',
-    actions: new Map(),
-    policy: POLICY,
-    generatedModule: '/repo/src/ctrlrun.generated.ts',
-    settings: { extension: 'js' },
-    sandboxMapped: false,
-    handoffActions: new Map([['oncall', 'handoff.oncall']]),
-  });
+  return rewriteDoors(text, POLICY, { sandbox: false });
 }
 
 const SDK = "import { Agent, handoff } from '@openai/agents';\nconst oncall = new Agent({ name: 'oncall' });\nconst h = handoff(oncall);\n";

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { rewriteFile } from '../../src/codemod/rewrite-file.js';
 import { parsePolicy } from '../../src/policy/load.js';
-import { scanSource } from '../../src/scan/index.js';
+import { rewriteDoors } from './rewrite-doors.js';
 
 /** Issue 35: the codemod's rewrites of SandboxAgents and handoffs, and what it leaves for a person. */
 const parsed = parsePolicy(
@@ -11,16 +10,7 @@ const parsed = parsePolicy(
 const POLICY = parsed.value!;
 
 function rewrite(text: string, mapped: { sandbox?: boolean; handoffs?: Record<string, string> } = {}) {
-  const scan = scanSource('src/x.ts', text, { root: '/repo', generatedModule: '/repo/src/ctrlrun.generated.ts' });
-  return rewriteFile(scan, text, {
-    fileAbs: '/repo/src/x.ts',
-    actions: new Map(),
-    policy: POLICY,
-    generatedModule: '/repo/src/ctrlrun.generated.ts',
-    settings: { extension: 'js' },
-    sandboxMapped: mapped.sandbox ?? true,
-    handoffActions: new Map(Object.entries(mapped.handoffs ?? { oncall: 'handoff.oncall' })),
-  });
+  return rewriteDoors(text, POLICY, { sandbox: mapped.sandbox ?? true, ...(mapped.handoffs ? { handoffs: mapped.handoffs } : {}) });
 }
 
 const SDK = "import { Agent, handoff } from '@openai/agents';\nimport { SandboxAgent, shell } from '@openai/agents/sandbox';\n";
