@@ -108,6 +108,8 @@ const DOOR_WORDS = [
   'getMcpTools',
   'getEnabledHandoffs',
 ];
+/** Any of the door words, tested on a file's bytes read as latin1 (the words are ASCII): one pass a file, where a test a word was ten. */
+const DOOR_WORD = new RegExp(DOOR_WORDS.join('|'));
 
 export interface WriterSearch {
   root: string;
@@ -134,8 +136,9 @@ export function writersOfDoors(s: WriterSearch): DoorModules {
   renamedExports(s, names);
   const fresh: string[] = [];
   for (const [abs, text] of s.texts.texts) {
-    if (s.parsed.has(abs) || s.leftOut(abs) || !isSourceFile(abs)) continue;
-    if (![...names].some((n) => text.includes(n)) || !DOOR_WORDS.some((w) => text.includes(w))) continue;
+    if (names.size === 0 || s.parsed.has(abs) || !isSourceFile(abs)) continue;
+    // the door words first: few, and rare outside a writer (the names may be many); the test-file rule last, as it costs a path
+    if (!DOOR_WORD.test(typeof text === 'string' ? text : text.toString('latin1')) || ![...names].some((n) => text.includes(n)) || s.leftOut(abs)) continue;
     s.parsed.set(abs, parseSource(abs, s.texts.textOf(abs)!));
     fresh.push(abs);
   }
@@ -162,10 +165,17 @@ function renamedExports(s: WriterSearch, names: Set<string>): void {
   let layer = [...names];
   for (let round = 0; round < 4 && layer.length > 0; round++) {
     const next: string[] = [];
-    const as = new RegExp(`(?<![\\w$])(?:${layer.map((n) => n.replace(/\$/g, '\\$')).join('|')})\\s+as\\s+([A-Za-z_$][\\w$]*)`, 'g');
+    const alternatives = layer.map((n) => n.replace(/\$/g, '\\$')).join('|');
+    const as = new RegExp(`(?<![\\w$])(?:${alternatives})\\s+as\\s+([A-Za-z_$][\\w$]*)`, 'g');
+    // a name as a whole word, tested on the bytes read as latin1 when the names are ASCII (a byte of
+    // a multibyte character is no word character there either): one pass, where a test per name was
+    // one pass a name; most files are never decoded
+    const named = new RegExp(`(?<![\\w$])(?:${alternatives})(?![\\w$])`);
+    const ascii = layer.every((n) => /^[\x21-\x7e]+$/.test(n));
+    const mayName = (raw: string | Buffer): boolean =>
+      typeof raw === 'string' || ascii ? named.test(typeof raw === 'string' ? raw : raw.toString('latin1')) : layer.some((n) => raw.includes(n));
     for (const [abs, raw] of s.texts.texts) {
-      // the bytes are tested first: most files are never decoded
-      if (!isSourceFile(abs) || !raw.includes(' as ') || !layer.some((n) => raw.includes(n))) continue;
+      if (!isSourceFile(abs) || !raw.includes(' as ') || !mayName(raw)) continue;
       const text = s.texts.textOf(abs)!;
       for (const m of text.matchAll(as)) {
         if (!names.has(m[1]!)) {
