@@ -248,6 +248,13 @@ describe('session 29: safe code beside them stays silent', () => {
       '  static swap() { this.sh.shell = dockerShell; }',
       '}',
     ),
+    'an instance method’s `this` is the instance: a door in a static field of the same name is not it': localDoors(
+      'class A {',
+      `  static sh = ${SH};`,
+      '  sh = { shell };',
+      '  swap() { this.sh.shell = dockerShell; }',
+      '}',
+    ),
     'a function writing `shell` of what it is given, called only with plain objects': localDoors(
       `const sh = ${SH};`,
       'function configure(t: { shell: Shell }) { t.shell = dockerShell; }',

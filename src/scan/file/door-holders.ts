@@ -1,6 +1,7 @@
 import type { ts } from 'ts-morph';
 import { typescript } from '../typescript.js';
 import { declarationAt, declarationOf, initializerInScope } from '../local-values.js';
+import { isStaticMember } from '../method-types.js';
 import { isWrapper, propertyName, skipWrappers } from '../syntax.js';
 import type { FileContext } from './context.js';
 import { memberKey } from './property-writes.js';
@@ -98,16 +99,13 @@ function thisMember(ancestors: readonly ts.Node[], key: string): Array<Omit<Held
   return [];
 }
 
-const isStatic = (m: ts.Node): boolean =>
-  typescript.canHaveModifiers(m) && (typescript.getModifiers(m)?.some((x) => x.kind === typescript.SyntaxKind.StaticKeyword) ?? false);
-
-const isInstanceMember = (m: ts.Node): boolean => typescript.isClassElement(m) && !typescript.isClassStaticBlockDeclaration(m) && !isStatic(m);
+const isInstanceMember = (m: ts.Node): boolean => typescript.isClassElement(m) && !typescript.isClassStaticBlockDeclaration(m) && !isStaticMember(m);
 
 /** The values an instance field `key` of a class is given: its initializer, and `this.key = v` among the constructor's statements. */
 function classField(cls: ts.ClassLikeDeclaration, key: string): ts.Expression[] {
   const out: ts.Expression[] = [];
   for (const m of cls.members) {
-    if (isStatic(m)) continue;
+    if (isStaticMember(m)) continue;
     if (typescript.isPropertyDeclaration(m) && m.initializer && propertyName(m.name) === key) out.push(m.initializer);
     if (!typescript.isConstructorDeclaration(m)) continue;
     for (const st of m.body?.statements ?? []) {
