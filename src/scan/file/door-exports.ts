@@ -1,5 +1,6 @@
 import type { ts } from 'ts-morph';
 import { typescript } from '../typescript.js';
+import { collectModuleImports, importedAs } from '../imports.js';
 import { declarationAt, initializerInScope } from '../local-values.js';
 import { spanOf } from '../parse.js';
 import { skipWrappers } from '../syntax.js';
@@ -60,21 +61,13 @@ function importedBinding(cx: FileContext, expr: ts.Expression, ancestors: readon
   return undefined;
 }
 
-/** The import declaring `local` at the top of the file: its specifier and the name imported (`default`, `*` for a namespace). */
+/** The import declaring `local` at the top of the file: its specifier and the name imported (`default`, `*` for a namespace); `require` bindings are not read. */
 export function importOf(sf: ts.SourceFile, local: string): { specifier: string; name: string } | undefined {
-  for (const st of sf.statements) {
-    if (!typescript.isImportDeclaration(st) || !st.importClause || st.importClause.isTypeOnly || !typescript.isStringLiteral(st.moduleSpecifier)) continue;
-    const specifier = st.moduleSpecifier.text;
-    const clause = st.importClause;
-    if (clause.name?.text === local) return { specifier, name: 'default' };
-    const nb = clause.namedBindings;
-    if (nb && typescript.isNamespaceImport(nb) && nb.name.text === local) return { specifier, name: '*' };
-    if (nb && typescript.isNamedImports(nb)) {
-      const el = nb.elements.find((x) => x.name.text === local && !x.isTypeOnly);
-      if (el) return { specifier, name: (el.propertyName ?? el.name).text };
-    }
-  }
-  return undefined;
+  return importedAs(
+    local,
+    collectModuleImports(sf).filter((i) => i.syntax === 'import'),
+    { everyForm: true },
+  );
 }
 
 /**
