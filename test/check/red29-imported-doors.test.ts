@@ -46,6 +46,11 @@ describe('a door written in another module than the one making it', () => {
     expect(at(files, 'invoke-replaced')).toEqual([4]);
   });
 
+  it("reports a local door's body swapped by a writer that names no SDK (only the door word `shell`)", () => {
+    const files = repo(["import { shellTool } from './doors.js';", 'declare const other: unknown;', 'shellTool.shell = other as never;']);
+    expect(at(files, 'invoke-replaced')).toEqual([3]);
+  });
+
   it("reports an imported agent's getAllTools replaced", () => {
     expect(at(repo(["import { desk } from './doors.js';", 'desk.getAllTools = async () => [];']), 'invoke-replaced')).toEqual([2]);
   });
