@@ -46,6 +46,8 @@ export function parseSource(file: string, text: string): Parsed {
     if (!(error instanceof RangeError)) throw error;
     return tooDeep(file, text);
   }
+  const deep = nodeTooDeep(sf);
+  if (deep) return tooDeepTree(file, deep, sf);
   const diagnostics = (sf as unknown as { parseDiagnostics?: readonly ts.Diagnostic[] }).parseDiagnostics ?? [];
   const first = diagnostics[0];
   if (!first) return { sf };
@@ -83,6 +85,47 @@ export function tooDeep(file: string, text: string): Parsed {
       line,
       column: at.offset - lineStart + 1,
       message: `the file nests too deeply to parse (about ${at.depth} brackets deep here); it is not scanned`,
+    },
+  };
+}
+
+/**
+ * How many levels deep a tree the readers walk. The parser builds a chain (`'a' + 'b' + …`,
+ * `x.a.a.a…`, `p.then(f).then(f)…`) in a loop, so it reads one of any length, but the scanner's walks
+ * recurse once a level and overflow the stack near 2,000 levels (Node 24's default stack). Real code
+ * is a few dozen levels deep.
+ */
+export const MAX_TREE_DEPTH = 1000;
+
+/** The first node found deeper than MAX_TREE_DEPTH, by a walk that keeps its own stack (it cannot overflow). */
+function nodeTooDeep(sf: ts.SourceFile): ts.Node | undefined {
+  const nodes: ts.Node[] = [sf];
+  const depths: number[] = [0];
+  const lastToken = typescript.SyntaxKind.LastToken;
+  let depth = 0;
+  const push = (child: ts.Node): void => {
+    nodes.push(child);
+    depths.push(depth + 1);
+  };
+  while (nodes.length > 0) {
+    const n = nodes.pop()!;
+    depth = depths.pop()!;
+    if (depth > MAX_TREE_DEPTH) return n;
+    // a token (a name, a literal, a keyword) has no children
+    if (n.kind > lastToken) typescript.forEachChild(n, push);
+  }
+  return undefined;
+}
+
+/** A file the parser read whose tree is deeper than the readers walk: an empty tree and a parse error at the deep node. */
+function tooDeepTree(file: string, deep: ts.Node, parsed: ts.SourceFile): Parsed {
+  const { line, character } = parsed.getLineAndCharacterOfPosition(deep.getStart(parsed));
+  return {
+    sf: typescript.createSourceFile(file, '', typescript.ScriptTarget.Latest, false, scriptKindFor(file)),
+    parseError: {
+      line: line + 1,
+      column: character + 1,
+      message: `the file nests too deeply to read (an expression over ${MAX_TREE_DEPTH} levels deep here); it is not scanned`,
     },
   };
 }

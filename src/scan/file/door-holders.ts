@@ -39,7 +39,7 @@ export function heldValues(cx: FileContext, value: HeldValue, depth = 0, budget 
   if (typescript.isIdentifier(e)) {
     const held = initializerInScope(e.text, value.ancestors, cx.hoisted);
     if (held) return [here, ...next({ expr: held.init, ancestors: held.ancestors, at: value.at })];
-    return [here, ...argumentsOf(cx, e.text, value.ancestors).flatMap(next)];
+    return [here, ...argumentsOf(cx, e.text, value.ancestors, budget.left).flatMap(next)];
   }
   const member = typescript.isPropertyAccessExpression(e) || typescript.isElementAccessExpression(e) ? memberKey(e) : undefined;
   if (!member || member.key === '[]') return [here];
@@ -121,9 +121,11 @@ function classField(cls: ts.ClassLikeDeclaration, key: string): ts.Expression[] 
 
 /**
  * `name` a plain parameter of a function declared in the file (`function f(t)`, `const f = (t) =>`):
- * the argument at its place in each direct call of that function (`f(sh)`), read where the call is.
+ * the argument at its place in each direct call of that function (`f(sh)`), read where the call is;
+ * at most `limit` of them (what the question's budget can follow: a function called 10,000 times
+ * is not resolved 10,000 times a question).
  */
-function argumentsOf(cx: FileContext, name: string, ancestors: readonly ts.Node[]): HeldValue[] {
+function argumentsOf(cx: FileContext, name: string, ancestors: readonly ts.Node[], limit: number): HeldValue[] {
   const found = declarationAt(name, ancestors, cx.hoisted);
   const param = found?.declaration;
   if (!found || !param || !typescript.isParameter(param) || param.dotDotDotToken || !typescript.isIdentifier(param.name)) return [];
@@ -134,6 +136,7 @@ function argumentsOf(cx: FileContext, name: string, ancestors: readonly ts.Node[
   if (!binding) return [];
   const out: HeldValue[] = [];
   for (const { call, scope } of callsOf(cx, binding.name)) {
+    if (out.length >= limit) break;
     const declared = declarationOf(binding.name, scope, cx.hoisted);
     // the same function: its own declaration where the call is (a top-level function declaration is no variable: none)
     if (declared !== binding.declaration && !(declared === undefined && binding.topLevel)) continue;
