@@ -30,11 +30,15 @@ const MAX_VALUES = 256;
  * `this.p = v`) of the class (or the object literal) the method is in, and a parameter to the
  * argument each call of its function in the file passes.
  */
-export function heldValues(cx: FileContext, value: HeldValue, depth = 0, budget = { left: MAX_VALUES }): HeldValue[] {
+export function heldValues(cx: FileContext, value: HeldValue, depth = 0, budget = { left: MAX_VALUES, seen: new Map<ts.Node, number>() }): HeldValue[] {
   let e = skipWrappers(value.expr);
   while (typescript.isAwaitExpression(e)) e = skipWrappers(e.expression);
   const here = { ...value, expr: e };
-  if (depth > MAX_DEPTH || budget.left-- <= 0) return [];
+  // a node already followed from as near (a function passing its parameter to itself, `o = { p: o.p }`)
+  // adds nothing: without this, such a loop spent the whole budget before the calls that pass the door
+  const seenAt = budget.seen.get(e);
+  if (depth > MAX_DEPTH || (seenAt !== undefined && seenAt <= depth) || budget.left-- <= 0) return [];
+  budget.seen.set(e, depth);
   const next = (v: HeldValue): HeldValue[] => heldValues(cx, v, depth + 1, budget);
   if (typescript.isIdentifier(e)) {
     const held = initializerInScope(e.text, value.ancestors, cx.hoisted);
