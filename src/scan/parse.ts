@@ -73,6 +73,19 @@ export function spanAt(start: number, end: number, sf: ts.SourceFile): Span {
 export function tooDeep(file: string, text: string): Parsed {
   const sf = typescript.createSourceFile(file, '', typescript.ScriptTarget.Latest, false, scriptKindFor(file));
   const at = deepestPoint(text);
+  // few brackets: the parser recursed on something else (`a = b = …`, `else if` thousands long),
+  // which the bracket count cannot place
+  if (at.depth < FEW_BRACKETS) {
+    return {
+      sf,
+      parseError: {
+        line: 1,
+        column: 1,
+        message:
+          'the file nests too deeply to parse (an expression or statement the parser reads one inside another, as `a = b = …` thousands long); it is not scanned',
+      },
+    };
+  }
   let line = 1;
   let lineStart = 0;
   for (let i = text.indexOf('\n'); i !== -1 && i < at.offset; i = text.indexOf('\n', i + 1)) {
@@ -129,6 +142,9 @@ function tooDeepTree(file: string, deep: ts.Node, parsed: ts.SourceFile): Parsed
     },
   };
 }
+
+/** Fewer brackets than this cannot overflow the parser: the count says nothing of where it did. */
+const FEW_BRACKETS = 200;
 
 /** Where brackets nest deepest (a rough count: strings and comments are not skipped). */
 function deepestPoint(text: string): { offset: number; depth: number } {

@@ -55,6 +55,15 @@ describe('a tree deeper than the readers walk (a chain the parser reads in a loo
   });
 });
 
+describe('a chain the parser itself overflows on, with few brackets', () => {
+  it('`a = b = …` 20,000 long: located at the file, no bracket count', () => {
+    const found = findings({ 'src/m.ts': `${HEAD}let a: any, b: any;\n${'a = b = '.repeat(20_000)}shellTool;\n` });
+    expect(found).toEqual([
+      '1:1 parse-error: This file does not parse (the file nests too deeply to parse (an expression or statement the parser reads one inside another, as `a = b = …` thousands long); it is not scanned), so it was not checked.',
+    ]);
+  });
+});
+
 describe('a parameter followed through many calls', () => {
   it('a door passed 10,000 times in a file of 10,000 statements: reported at the write, in seconds', () => {
     const calls = Array.from({ length: 10_000 }, (_, i) => `const v${i} = f(${i % 2 ? 'shellTool' : String(i)});`).join('\n');
