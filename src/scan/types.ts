@@ -181,7 +181,7 @@ export interface InvokeReplacement {
 export interface DoorWrite {
   kind: 'door-write';
   span: Span;
-  /** What made the object: the generated module's door (`protectShellTool`, `protectMcpServer`, `protectHostedMcp`) or `hostedMcpTool`. */
+  /** What made the object: the generated module's door (`protectShellTool`, `protectMcpServer`, `protectHostedMcp`), `hostedMcpTool`, or `hostedShell` (a hosted shell tool, file/hosted-shells.ts). */
   door: string;
   /** The property written (`shell`, `toolInputGuardrails`, `providerData`). */
   property: string;

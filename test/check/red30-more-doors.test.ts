@@ -67,3 +67,44 @@ describe('a listed module that builds its exports with an unlisted module (item 
     for (const tools of forms) expect(genFindings(withTools(tools)), tools).toEqual([]);
   });
 });
+
+const SHELL_HEAD = ["import { Agent, shellTool } from '@openai/agents';", 'declare const runner: any;'];
+const hosted = "const box = shellTool({ environment: { type: 'container_auto' } });";
+const doorLines = (...body: string[]): number[] =>
+  lintRepo({ 'src/agent.ts': lines(...SHELL_HEAD, ...body) }, { project: testProject(), ruleId: 'unprotected-door', file: 'src/agent.ts' }).map((f) => f.line);
+
+describe('a hosted shell made local after it is made (item 4)', () => {
+  it('its environment replaced, its type set, Object.assign on it and inside it, a literal hosted shell, a copy, Reflect.set', () => {
+    expect(doorLines(hosted, "box.environment = { type: 'local' };")).toEqual([4]);
+    expect(doorLines(hosted, "box.environment.type = 'local';")).toEqual([4]);
+    expect(doorLines(hosted, "Object.assign(box, { environment: { type: 'local' }, shell: runner });")).toEqual([4]);
+    expect(doorLines(hosted, "Object.assign(box.environment, { type: 'local' });")).toEqual([4]);
+    expect(doorLines(hosted, 'box.environment = undefined;')).toEqual([4]);
+    expect(doorLines(hosted, 'declare const env: any;', 'box.environment = env;')).toEqual([5]);
+    expect(doorLines(hosted, "Reflect.set(box, 'environment', { type: 'local' });")).toEqual([4]);
+    expect(doorLines("const s = { type: 'shell', shell: runner, environment: { type: 'container_auto' } };", "s.environment.type = 'local';")).toEqual([4]);
+    expect(doorLines(hosted, "export const desk = new Agent({ name: 'desk', tools: [{ ...box, environment: { type: 'local' } }] });")).toEqual([4]);
+  });
+
+  it('the message says what was written and that the SDK runs the call here', () => {
+    const [f] = lintRepo(
+      { 'src/agent.ts': lines(...SHELL_HEAD, hosted, "box.environment.type = 'local';") },
+      { project: testProject(), ruleId: 'unprotected-door', file: 'src/agent.ts' },
+    );
+    expect(f?.message).toBe(
+      "`box.environment` is changed in place (`type`) on a hosted shell tool: the SDK runs a shell call here unless `environment.type` is other than 'local', so this lets the model run shell commands with no policy: no decision, no recorded approval, no receipt.",
+    );
+  });
+
+  it('silent: another hosted environment, another property, a write before the spread, a local shell made hosted', () => {
+    expect(doorLines(hosted, "box.environment = { type: 'container_reference', containerId: 'c1' };")).toEqual([]);
+    expect(doorLines(hosted, "box.environment.type = 'container_auto';")).toEqual([]);
+    expect(doorLines(hosted, "box.environment.fileIds = ['f'];")).toEqual([]);
+    expect(doorLines(hosted, "box.name = 'sh';")).toEqual([]);
+    expect(doorLines(hosted, "const copy = { environment: { type: 'local' }, ...box };")).toEqual([]);
+    expect(doorLines("const other = { environment: { type: 'container_auto' } };", "other.environment.type = 'local';")).toEqual([]);
+    // a local shell is reported where it is made, once: its environment written again adds nothing
+    expect(doorLines("const sh = shellTool({ environment: { type: 'container_auto' }, shell: runner });", "sh.environment = { type: 'local' };")).toEqual([3]);
+    expect(doorLines("const s = { type: 'shell', shell: runner, environment: { type: 'local' } };", "s.environment.type = 'local';")).toEqual([3]);
+  });
+});
