@@ -108,3 +108,49 @@ describe('a hosted shell made local after it is made (item 4)', () => {
     expect(doorLines("const s = { type: 'shell', shell: runner, environment: { type: 'local' } };", "s.environment.type = 'local';")).toEqual([3]);
   });
 });
+
+/** A module with an on-call agent and a protected handoff to it (lines 1-4); `rest` from line 5. */
+const cloned = (...rest: string[]): number[] =>
+  lintRepo(
+    {
+      'src/agent.ts': lines(
+        "import { Agent } from '@openai/agents';",
+        "import { protectHandoff } from './ctrlrun.generated.js';",
+        "const oncall = new Agent({ name: 'oncall' });",
+        "const h = protectHandoff('desk.page_oncall', oncall, { onHandoff: async () => {} });",
+        ...rest,
+      ),
+    },
+    { project: testProject(), ruleId: 'unprotected-handoff', file: 'src/agent.ts' },
+  ).map((f) => f.line);
+
+describe("a handoff cloned with overrides from a spread (item 3: SDK 0.20's Handoff.clone takes onInvokeHandoff)", () => {
+  it('a spread of a parameter, of a call, of a const object holding the invoke, of a spread inside a known object', () => {
+    expect(cloned('export const page = (o: object) => h.clone({ ...o });')).toEqual([5]);
+    expect(cloned('declare const load: () => object;', 'export const copy = h.clone({ agent: oncall, ...load() });')).toEqual([6]);
+    expect(cloned('const o = { onInvokeHandoff: async () => oncall };', 'export const copy = h.clone({ ...o });')).toEqual([6]);
+    expect(cloned('declare const more: object;', 'const o = { agent: oncall, ...more };', 'export const copy = h.clone({ ...o });')).toEqual([7]);
+  });
+
+  it('the message names the handoff as given another invoke function', () => {
+    const [f] = lintRepo(
+      {
+        'src/agent.ts': lines(
+          "import { Agent } from '@openai/agents';",
+          "import { protectHandoff } from './ctrlrun.generated.js';",
+          "const oncall = new Agent({ name: 'oncall' });",
+          "const h = protectHandoff('desk.page_oncall', oncall, { onHandoff: async () => {} });",
+          'export const page = (o: object) => h.clone({ ...o });',
+        ),
+      },
+      { project: testProject(), ruleId: 'unprotected-handoff', file: 'src/agent.ts' },
+    );
+    expect(f?.message).toContain("to 'oncall' is given another `onInvokeHandoff`");
+  });
+
+  it('silent: a spread of a known object without it, of an object literal in place, clone({ agent })', () => {
+    expect(cloned("const o = { agent: oncall, toolDescriptionOverride: 'Page' };", 'export const copy = h.clone({ ...o });')).toEqual([]);
+    expect(cloned('export const copy = h.clone({ ...{ agent: oncall } });')).toEqual([]);
+    expect(cloned('export const copy = h.clone({ agent: oncall });')).toEqual([]);
+  });
+});
