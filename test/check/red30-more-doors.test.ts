@@ -154,3 +154,39 @@ describe("a handoff cloned with overrides from a spread (item 3: SDK 0.20's Hand
     expect(cloned('export const copy = h.clone({ agent: oncall });')).toEqual([]);
   });
 });
+
+const literalDoors = (files: Record<string, string>): string[] =>
+  lintRepo(files, { project: testProject(), ruleId: 'unprotected-door', file: 'src/agent.ts' }).map((f) => `${f.line}: ${f.message}`);
+const agentWith = (...body: string[]): Record<string, string> => ({
+  'src/consts.ts': lines("export const SHELL = ['sh', 'ell'].join('');", 'export const Kinds = { patch: process.env.PATCH_TYPE! };'),
+  'src/agent.ts': lines("import { Agent } from '@openai/agents';", "import { SHELL, Kinds } from './consts.js';", 'declare const runner: any;', ...body),
+});
+
+describe('a literal door whose `type` check cannot read (item 2: fail closed)', () => {
+  it('an imported name, a member of an imported object, a parameter: the door whose body it holds', () => {
+    expect(literalDoors(agentWith("export const desk = new Agent({ name: 'desk', tools: [{ type: SHELL, name: 'sh', shell: runner } as never] });"))).toEqual([
+      "4: A shell tool 'sh' written as an object literal with its own `shell` and `type: SHELL`, a value check cannot read: if it is 'shell', the SDK finds the tool by it and lets the model run shell commands with no policy: no decision, no recorded approval, no receipt.",
+    ]);
+    expect(literalDoors(agentWith('export const patch = { type: Kinds.patch, editor: runner };')).map((f) => f.split(',')[0])).toEqual([
+      '4: A apply_patch tool written as an object literal with its own `editor` and `type: Kinds.patch`',
+    ]);
+    expect(literalDoors(agentWith('export const make = (kind: string) => ({ type: kind, computer: runner });')).length).toBe(1);
+    // a primitive `shell` (a task runner's option) beside an editor: the door is the editor's
+    expect(literalDoors(agentWith("export const patch = { type: Kinds.patch, shell: '/bin/zsh', editor: runner };"))[0]).toMatch(/^4: A apply_patch tool/);
+    // the brief's form: a const spelled in a module of its own
+    const spelled = agentWith("export const desk = new Agent({ name: 'desk', tools: [{ type: SHELL, shell: runner } as never] });");
+    spelled['src/consts.ts'] = "export const SHELL = 'shell';\n";
+    spelled['src/agent.ts'] = spelled['src/agent.ts']!.replace('SHELL, Kinds', 'SHELL');
+    expect(literalDoors(spelled).length).toBe(1);
+  });
+
+  it('silent: a hosted environment, a primitive body, a schema call, a file using neither the SDK nor the generated module', () => {
+    expect(literalDoors(agentWith("export const box = { type: SHELL, shell: runner, environment: { type: 'container_auto' } };"))).toEqual([]);
+    expect(literalDoors(agentWith("export const step = { type: SHELL, shell: '/bin/sh' };"))).toEqual([]);
+    expect(literalDoors(agentWith('declare const z: any;', "export const schema = { type: z.literal('shell'), shell: z.any() };"))).toEqual([]);
+    const plain = agentWith('export const column = { type: Kinds.patch, editor: runner };');
+    // a quoted 'computer' makes the scan parse it (as ESLint, with no prefilter, always does)
+    plain['src/agent.ts'] = plain['src/agent.ts']!.replace("import { Agent } from '@openai/agents';", "import { Grid } from 'grid'; const label = 'computer';");
+    expect(literalDoors(plain)).toEqual([]);
+  });
+});

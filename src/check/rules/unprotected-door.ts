@@ -61,7 +61,9 @@ function literalFinding(scan: FileScan, d: NonNullable<FileScan['literalDoors']>
     unprotectedDoorMeta,
     scan.file,
     d.span,
-    `A ${d.door} tool${d.name !== undefined ? ` '${d.name}'` : ''} written as an object literal (\`type: '${d.door}'\` with its own \`${body}\`): the SDK finds it by its type and lets the model ${does} with no policy: no decision, no recorded approval, no receipt.`,
+    d.typeText !== undefined
+      ? `A ${d.door} tool${d.name !== undefined ? ` '${d.name}'` : ''} written as an object literal with its own \`${body}\` and \`type: ${d.typeText}\`, a value check cannot read: if it is '${d.door}', the SDK finds the tool by it and lets the model ${does} with no policy: no decision, no recorded approval, no receipt.`
+      : `A ${d.door} tool${d.name !== undefined ? ` '${d.name}'` : ''} written as an object literal (\`type: '${d.door}'\` with its own \`${body}\`): the SDK finds it by its type and lets the model ${does} with no policy: no decision, no recorded approval, no receipt.`,
     `Use \`${variant}('<action>', { ... })\` from the generated module, with the action in ctrlrun.yaml (the codemod does not rewrite an object literal).`,
   );
 }
