@@ -190,3 +190,42 @@ describe('a literal door whose `type` check cannot read (item 2: fail closed)', 
     expect(literalDoors(plain)).toEqual([]);
   });
 });
+
+/** An answer on what `ReturnType<typeof api.load>` gives, `api` an object `src/api.ts` exports (sdk-approval). */
+const answers = (server: string, api: string): number =>
+  lintRepo(
+    {
+      'src/server.ts': lines(
+        "import { protectedTool } from './ctrlrun.generated.js';",
+        "import type { RunState } from '@openai/agents';",
+        'interface Review { approve(i: Row): void; reject(i: Row): void }',
+        server,
+      ),
+      'src/api.ts': api,
+      'src/barrel.ts': "export { api as store } from './api.js';\n",
+    },
+    { project: testProject(), ruleId: 'sdk-approval', file: 'src/server.ts' },
+  ).length;
+const SDK_API = lines("import type { RunState } from '@openai/agents';", 'export const api = { load(): RunState<any, any> { return null!; } };');
+
+describe('ReturnType<typeof api.load> with api an object another module exports (item 5)', () => {
+  it('one finding: a method of the object, read with its own file’s imports', () => {
+    expect(answers("import { api } from './api.js';\nexport function ok(s: ReturnType<typeof api.load>, i: Row) { s.approve(i); }", SDK_API)).toBe(1);
+  });
+  it('one finding: an arrow property, a typed variable, `export { a as api }`, through a renaming barrel', () => {
+    const sdk = "import type { RunState } from '@openai/agents';";
+    const use = "import { api } from './api.js';\nexport function ok(s: ReturnType<typeof api.load>, i: Row) { s.approve(i); }";
+    expect(answers(use, lines(sdk, 'export const api = { load: (): RunState<any, any> => null! };'))).toBe(1);
+    expect(answers(use, lines(sdk, 'export const api: { load(): RunState<any, any> } = null!;'))).toBe(1);
+    expect(answers(use, lines(sdk, 'const inner = { load(): RunState<any, any> { return null!; } };', 'export { inner as api };'))).toBe(1);
+    expect(answers("import { store } from './barrel.js';\nexport function ok(s: ReturnType<typeof store.load>, i: Row) { s.approve(i); }", SDK_API)).toBe(1);
+  });
+  it("none: the app's own type there, a RunState of the app's own there, a variable the module does not export", () => {
+    const use = "import { api } from './api.js';\nexport function ok(s: ReturnType<typeof api.load>, i: Row) { s.approve(i); }";
+    expect(answers(use, lines('interface Review { approve(i: unknown): void }', 'export const api = { load(): Review { return null!; } };'))).toBe(0);
+    expect(
+      answers(use, lines('interface RunState<A, B> { approve(i: unknown): void }', 'export const api = { load(): RunState<1, 2> { return null!; } };')),
+    ).toBe(0);
+    expect(answers(use, lines("import type { RunState } from '@openai/agents';", 'const api = { load(): RunState<any, any> { return null!; } };'))).toBe(0);
+  });
+});
